@@ -1,0 +1,4451 @@
+/* byoc.h v0.1.0 -- partition neural networks across heterogeneous hardware. MIT license (end of file).
+
+   One C99 header: graph IR, op registry with type relations, the Relay text format, and (as the
+   library grows) patterns, passes, partitioning, backends and the executable. No dependency but
+   stb_ds (Debian: libstb-dev, included as <stb/stb_ds.h>), which never appears in the API.
+
+   QUICK START
+       #define BYOC_IMPLEMENTATION      // in exactly one C or C++ file
+       #include "byoc.h"
+
+       byoc_diag diag;
+       byoc_module *m = byoc_module_load("mnist.relay", NULL, &diag);   // + mnist.weights if present
+       if (!m || byoc_infer_type(m, &diag) != BYOC_OK) { fprintf(stderr, "%s\n", diag.message); ... }
+       char *text = byoc_module_print(m, BYOC_PRINT_TYPES, NULL);
+       puts(text);
+       byoc_free(m, text);
+       byoc_module_destroy(m);                                        // frees every node, type, constant
+
+   Building a graph from C:
+       byoc_module *m = byoc_module_create(NULL);
+       int64_t shape[4] = {1, 3, 32, 32};
+       byoc_node *x = byoc_var(m, "x", byoc_tensor_type(m, BYOC_FLOAT32, 4, shape));
+       byoc_node *y = byoc_call(m, "nn.relu", &x, 1, NULL);
+       byoc_module_add_function(m, "main", byoc_function(m, &x, 1, y, NULL, NULL));
+       if (byoc_module_error(m)) ...   // builder errors are sticky per module: later calls return NULL
+
+   COMPILE-TIME OPTIONS
+       BYOC_IMPLEMENTATION            emit the implementation in this translation unit
+       BYOC_STATIC                    make every public function static (private copy per file)
+       BYOC_API                       override the declaration prefix of public functions
+       BYOC_ASSERT(c)                 programmer-error checks (default: assert); bad input never asserts
+       BYOC_NO_STB_DS_IMPLEMENTATION  the host program already compiles STB_DS_IMPLEMENTATION itself
+       BYOC_STB_DS_PATH               include path of stb_ds (default <stb/stb_ds.h>)
+   Memory goes through byoc_allocator {alloc_fn, free_fn, user_data} given at module creation
+   (NULL: malloc/free). stb_ds's internal scratch arrays use its own STBDS_REALLOC/STBDS_FREE.
+
+   ERRORS
+   Fallible calls return byoc_result (0 = BYOC_OK) and fill a caller-owned byoc_diag with a one-line
+   message naming the file:line:col or node. There is no global error state. BYOC_ASSERT fires only on
+   programmer errors (NULL module, out-of-range index into a node you built).
+
+   TABLE OF CONTENTS (each section starts with a "// [SECTION] name" line)
+     Public API
+       [SECTION] config & platform
+       [SECTION] results & diagnostics
+       [SECTION] dtypes & types
+       [SECTION] attributes
+       [SECTION] IR: nodes, functions, modules, builder
+       [SECTION] op registry
+       [SECTION] type inference
+       [SECTION] text format (printer, parser, weights file)
+       [SECTION] structural equality, hash, copy, traversal
+     Implementation
+       [SECTION] impl: config & platform
+       [SECTION] impl: results & diagnostics
+       [SECTION] impl: arena & strings
+       [SECTION] impl: dtypes & types
+       [SECTION] impl: attributes
+       [SECTION] impl: IR builder
+       [SECTION] impl: traversal & dataflow graph
+       [SECTION] impl: op registry & type relations
+       [SECTION] impl: type inference
+       [SECTION] impl: text printer
+       [SECTION] impl: text parser
+       [SECTION] impl: weights file
+       [SECTION] impl: structural equality, hash, copy
+*/
+#ifndef BYOC_H_INCLUDED
+#define BYOC_H_INCLUDED
+
+// [SECTION] config & platform
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#define BYOC_VERSION_MAJOR 0
+#define BYOC_VERSION_MINOR 1
+#define BYOC_VERSION_PATCH 0
+#define BYOC_VERSION_NUM (BYOC_VERSION_MAJOR * 10000 + BYOC_VERSION_MINOR * 100 + BYOC_VERSION_PATCH)
+#define BYOC_VERSION_STRING "0.1.0"
+
+#ifndef BYOC_API
+#ifdef BYOC_STATIC
+#define BYOC_API static
+#else
+#define BYOC_API extern
+#endif
+#endif
+
+#define BYOC_MAX_RANK 8
+#define BYOC_DIM_UNKNOWN (-1) /* an unknown (dynamic) dimension; printed as '?' */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct byoc_allocator {
+    void *(*alloc_fn)(size_t size, void *user_data);
+    void (*free_fn)(void *ptr, void *user_data);
+    void *user_data;
+} byoc_allocator;
+
+// [SECTION] results & diagnostics
+#define BYOC_RESULT_LIST(X)                                    \
+    X(BYOC_OK, "ok")                                           \
+    X(BYOC_ERR_OUT_OF_MEMORY, "out of memory")                 \
+    X(BYOC_ERR_IO, "i/o error")                                \
+    X(BYOC_ERR_PARSE, "parse error")                           \
+    X(BYOC_ERR_TYPE, "type error")                             \
+    X(BYOC_ERR_UNKNOWN_OP, "unknown op")                       \
+    X(BYOC_ERR_ATTR, "invalid attribute")                      \
+    X(BYOC_ERR_INVALID_ARGUMENT, "invalid argument")           \
+    X(BYOC_ERR_UNSUPPORTED, "unsupported")                     \
+    X(BYOC_ERR_DUPLICATE, "duplicate definition")              \
+    X(BYOC_ERR_NOT_FOUND, "not found")                         \
+    X(BYOC_ERR_CORRUPT, "corrupt or mismatched file")          \
+    X(BYOC_ERR_INTERNAL, "internal error")
+
+typedef enum byoc_result {
+#define BYOC__RESULT_ENUM(code, text) code,
+    BYOC_RESULT_LIST(BYOC__RESULT_ENUM)
+#undef BYOC__RESULT_ENUM
+    BYOC_RESULT_COUNT
+} byoc_result;
+
+#define BYOC_DIAG_MESSAGE_MAX 1024
+
+/* Filled by every fallible call that takes one (may be NULL). message is a complete one-line text,
+   e.g. "model.relay:12:7: expected ')' but found ','" or "nn.conv2d %3: input has 16 channels,
+   weight expects 8". line/col are 1-based (0 when the error has no text position); node_id is the
+   IR node concerned (0 when none). */
+typedef struct byoc_diag {
+    byoc_result code;
+    int line, col;
+    uint32_t node_id;
+    char message[BYOC_DIAG_MESSAGE_MAX];
+} byoc_diag;
+
+BYOC_API const char *byoc_result_str(byoc_result r);
+
+// [SECTION] dtypes & types
+#define BYOC_DTYPE_LIST(X)                  \
+    X(BYOC_FLOAT32, "float32", 4, 'f')      \
+    X(BYOC_FLOAT16, "float16", 2, 'f')      \
+    X(BYOC_BFLOAT16, "bfloat16", 2, 'f')    \
+    X(BYOC_INT8, "int8", 1, 'i')            \
+    X(BYOC_UINT8, "uint8", 1, 'u')          \
+    X(BYOC_INT16, "int16", 2, 'i')          \
+    X(BYOC_INT32, "int32", 4, 'i')          \
+    X(BYOC_INT64, "int64", 8, 'i')          \
+    X(BYOC_BOOL, "bool", 1, 'b')
+
+typedef enum byoc_dtype {
+    BYOC_DTYPE_INVALID = 0,
+#define BYOC__DTYPE_ENUM(code, name, size, cls) code,
+    BYOC_DTYPE_LIST(BYOC__DTYPE_ENUM)
+#undef BYOC__DTYPE_ENUM
+    BYOC_DTYPE_COUNT
+} byoc_dtype;
+
+BYOC_API const char *byoc_dtype_name(byoc_dtype dt);
+BYOC_API byoc_dtype byoc_dtype_from_name(const char *name); /* BYOC_DTYPE_INVALID if unknown */
+BYOC_API size_t byoc_dtype_size(byoc_dtype dt);
+BYOC_API int byoc_dtype_is_float(byoc_dtype dt);
+
+typedef enum byoc_type_kind { BYOC_TYPE_TENSOR = 1, BYOC_TYPE_TUPLE, BYOC_TYPE_FUNC } byoc_type_kind;
+
+/* Types are immutable and owned by a module (or the op registry); compare with byoc_type_equal. */
+typedef struct byoc_type {
+    byoc_type_kind kind;
+    byoc_dtype dtype;                      /* tensor */
+    int rank;                              /* tensor: 0..BYOC_MAX_RANK */
+    int64_t dims[BYOC_MAX_RANK];           /* tensor: BYOC_DIM_UNKNOWN for a dynamic dim */
+    int nfields;                           /* tuple fields, or function params */
+    const struct byoc_type *const *fields; /* tuple fields, or function param types */
+    const struct byoc_type *ret;           /* function result */
+} byoc_type;
+
+typedef struct byoc_module byoc_module;
+
+BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int rank, const int64_t *dims);
+BYOC_API const byoc_type *byoc_tuple_type(byoc_module *m, const byoc_type *const *fields, int n);
+BYOC_API const byoc_type *byoc_func_type(byoc_module *m, const byoc_type *const *params, int n, const byoc_type *ret);
+BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b);
+BYOC_API int byoc_type_is_static(const byoc_type *t);   /* no unknown dims anywhere */
+BYOC_API int64_t byoc_type_num_elements(const byoc_type *t); /* tensor only; -1 if dynamic */
+/* Writes e.g. "Tensor[(1, 3, 224, 224), float32]"; returns the length it needed (snprintf-like). */
+BYOC_API int byoc_type_to_string(const byoc_type *t, char *buf, size_t cap);
+
+// [SECTION] attributes
+typedef enum byoc_attr_kind {
+    BYOC_ATTR_NONE = 1,   /* the value None (an optional attribute left unset) */
+    BYOC_ATTR_INT = 2,
+    BYOC_ATTR_FLOAT = 4,
+    BYOC_ATTR_STRING = 8,
+    BYOC_ATTR_BOOL = 16,
+    BYOC_ATTR_INT_LIST = 32,  /* flat, or a list of equal-length lists when inner > 0 */
+    BYOC_ATTR_FLOAT_LIST = 64
+} byoc_attr_kind;
+
+typedef struct byoc_attr_value {
+    byoc_attr_kind kind;
+    int64_t i;          /* INT, BOOL (0/1) */
+    double f;           /* FLOAT */
+    const char *s;      /* STRING */
+    const int64_t *ints;/* INT_LIST */
+    const double *floats;/* FLOAT_LIST */
+    int count;          /* list length (number of scalars) */
+    int inner;          /* INT_LIST: > 0 means nested, count/inner rows of inner values */
+} byoc_attr_value;
+
+typedef struct byoc_attr {
+    const char *name;
+    byoc_attr_value value;
+} byoc_attr;
+
+/* An attribute set. Built by the byoc_attrs_set_* calls (storage in the module's arena). */
+typedef struct byoc_attrs {
+    const byoc_attr *items;
+    int count;
+} byoc_attrs;
+
+BYOC_API void byoc_attrs_set_int(byoc_module *m, byoc_attrs *a, const char *name, int64_t v);
+BYOC_API void byoc_attrs_set_float(byoc_module *m, byoc_attrs *a, const char *name, double v);
+BYOC_API void byoc_attrs_set_string(byoc_module *m, byoc_attrs *a, const char *name, const char *v);
+BYOC_API void byoc_attrs_set_bool(byoc_module *m, byoc_attrs *a, const char *name, int v);
+BYOC_API void byoc_attrs_set_none(byoc_module *m, byoc_attrs *a, const char *name);
+BYOC_API void byoc_attrs_set_ints(byoc_module *m, byoc_attrs *a, const char *name, const int64_t *v, int n);
+BYOC_API void byoc_attrs_set_floats(byoc_module *m, byoc_attrs *a, const char *name, const double *v, int n);
+BYOC_API void byoc_attrs_set(byoc_module *m, byoc_attrs *a, const char *name, const byoc_attr_value *v);
+BYOC_API const byoc_attr_value *byoc_attrs_get(const byoc_attrs *a, const char *name);
+/* Typed getters with a fallback for absent/None values. */
+BYOC_API int64_t byoc_attrs_int(const byoc_attrs *a, const char *name, int64_t fallback);
+BYOC_API double byoc_attrs_float(const byoc_attrs *a, const char *name, double fallback);
+BYOC_API const char *byoc_attrs_string(const byoc_attrs *a, const char *name, const char *fallback);
+BYOC_API int byoc_attr_value_equal(const byoc_attr_value *a, const byoc_attr_value *b);
+
+// [SECTION] IR: nodes, functions, modules, builder
+typedef enum byoc_node_kind {
+    BYOC_NODE_VAR = 1,
+    BYOC_NODE_CONSTANT,
+    BYOC_NODE_CALL,
+    BYOC_NODE_TUPLE,
+    BYOC_NODE_TUPLE_GET_ITEM,
+    BYOC_NODE_FUNCTION,
+    BYOC_NODE_GLOBAL_VAR
+} byoc_node_kind;
+
+/* Where a node came from: a frontend node name ("onnx:conv1") and/or a text position. */
+typedef struct byoc_span {
+    const char *source; /* frontend node name, NULL if none; printed as / * span=... * / */
+    const char *file;   /* text file it was parsed from, NULL if built in code */
+    int line, col;
+} byoc_span;
+
+typedef struct byoc_op byoc_op;
+
+/* One IR node. Nodes are immutable once built (checked_type is a cache filled by byoc_infer_type);
+   passes build new nodes. All storage belongs to the module. Fields by kind:
+     VAR            name, annotation (the declared type, may be NULL)
+     CONSTANT       annotation (tensor type), data/nbytes (owned copy)
+     CALL           op (operator call) or callee (function, var or global var), args/nargs, attrs
+     TUPLE          args/nargs are the fields
+     TUPLE_GET_ITEM args[0] is the tuple, index
+     FUNCTION       params/nparams, body, annotation (declared result type, may be NULL), attrs
+     GLOBAL_VAR     name (a module function) */
+typedef struct byoc_node {
+    byoc_node_kind kind;
+    uint32_t id; /* unique within the module, > 0 */
+    const byoc_type *checked_type;
+    byoc_span span;
+    const byoc_op *op;
+    struct byoc_node *callee;
+    struct byoc_node **args;
+    int nargs;
+    int index;
+    byoc_attrs attrs;
+    const char *name;
+    const byoc_type *annotation;
+    struct byoc_node **params;
+    int nparams;
+    struct byoc_node *body;
+    void *data;
+    size_t nbytes;
+} byoc_node;
+
+typedef struct byoc_global_function {
+    const char *name;
+    byoc_node *function;
+} byoc_global_function;
+
+BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator);
+BYOC_API void byoc_module_destroy(byoc_module *m);
+/* The first builder error since creation (or since byoc_module_clear_error), NULL if none. */
+BYOC_API const byoc_diag *byoc_module_error(const byoc_module *m);
+BYOC_API void byoc_module_clear_error(byoc_module *m);
+BYOC_API byoc_result byoc_module_add_function(byoc_module *m, const char *name, byoc_node *function);
+/* Replaces (or adds) a function under name. */
+BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, byoc_node *function);
+BYOC_API byoc_node *byoc_module_function(const byoc_module *m, const char *name);
+BYOC_API int byoc_module_function_count(const byoc_module *m);
+BYOC_API byoc_global_function byoc_module_function_at(const byoc_module *m, int i);
+BYOC_API uint32_t byoc_module_node_count(const byoc_module *m); /* nodes ever built in it */
+/* Memory from the module's allocator; release it with byoc_free (destroy does not). */
+BYOC_API void *byoc_alloc(byoc_module *m, size_t size);
+BYOC_API void byoc_free(byoc_module *m, void *ptr);
+/* A string interned in the module (lives as long as it). */
+BYOC_API const char *byoc_intern(byoc_module *m, const char *s);
+
+/* Builder. Each returns NULL on error (and records it, see byoc_module_error); any NULL input
+   makes the result NULL, so a chain of builder calls needs one check at the end. */
+BYOC_API byoc_node *byoc_var(byoc_module *m, const char *name, const byoc_type *type);
+BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *tensor_type, const void *data, size_t nbytes);
+BYOC_API byoc_node *byoc_constant_scalar(byoc_module *m, byoc_dtype dt, double value);
+BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs, const byoc_attrs *attrs);
+BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs, const byoc_attrs *attrs);
+BYOC_API byoc_node *byoc_call_function(byoc_module *m, byoc_node *callee, byoc_node *const *args, int nargs);
+BYOC_API byoc_node *byoc_tuple(byoc_module *m, byoc_node *const *fields, int n);
+BYOC_API byoc_node *byoc_tuple_get_item(byoc_module *m, byoc_node *tuple, int index);
+BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int nparams, byoc_node *body,
+                                  const byoc_type *ret_type, const byoc_attrs *attrs);
+BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name);
+BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col);
+/* Helpers for constants. */
+BYOC_API float byoc_constant_f32(const byoc_node *c, int64_t i); /* element i converted to float */
+
+// [SECTION] op registry
+typedef enum byoc_op_pattern { /* TVM's OpPatternKind, same values */
+    BYOC_PATTERN_ELEMWISE = 0,
+    BYOC_PATTERN_BROADCAST = 1,
+    BYOC_PATTERN_INJECTIVE = 2,
+    BYOC_PATTERN_COMM_REDUCE = 3,
+    BYOC_PATTERN_OUT_ELEMWISE_FUSABLE = 4,
+    BYOC_PATTERN_TUPLE = 7,
+    BYOC_PATTERN_OPAQUE = 8
+} byoc_op_pattern;
+
+BYOC_API const char *byoc_op_pattern_name(byoc_op_pattern p);
+
+/* One attribute of an op: accepted kinds (a mask of byoc_attr_kind) and the default written in the
+   text syntax ("[1, 1]", "\"NCHW\"", "None", "0.5f"); default_text NULL makes it required. */
+typedef struct byoc_attr_spec {
+    const char *name;
+    unsigned kinds;
+    const char *default_text;
+} byoc_attr_spec;
+
+typedef struct byoc_type_rel_ctx byoc_type_rel_ctx;
+
+/* A type relation: the result type from the argument types and the (complete, checked) attributes,
+   or NULL after byoc_type_rel_fail. Argument types are never NULL. */
+typedef const byoc_type *(*byoc_type_rel_fn)(byoc_type_rel_ctx *ctx, const byoc_type *const *args, int nargs,
+                                             const byoc_attrs *attrs);
+
+typedef struct byoc_op_def {
+    const char *name;
+    int min_args, max_args; /* max_args -1: variadic */
+    byoc_op_pattern pattern;
+    const byoc_attr_spec *attrs;
+    int nattrs;
+    byoc_type_rel_fn type_rel;
+    void *user_data;
+    const char *doc;
+} byoc_op_def;
+
+struct byoc_op {
+    byoc_op_def def;
+    byoc_attrs defaults; /* parsed default_text of every attribute, in spec order */
+};
+
+BYOC_API const byoc_op *byoc_op_get(const char *name); /* NULL if unknown */
+BYOC_API int byoc_op_count(void);
+BYOC_API const byoc_op *byoc_op_at(int i);
+/* Registers a user op (copied; strings must stay valid). Fails on a duplicate name or a default that
+   does not parse or does not fit its kinds. Not thread-safe against concurrent lookups. */
+BYOC_API byoc_result byoc_op_register(const byoc_op_def *def, byoc_diag *diag);
+/* Checks attrs against op's schema and returns the complete set (defaults filled, ints widened to
+   floats where a float is expected). Error names the op and attribute. */
+BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, const byoc_attrs *given,
+                                         byoc_attrs *out, byoc_diag *diag);
+
+/* For type relations. */
+BYOC_API const byoc_type *byoc_type_rel_tensor(byoc_type_rel_ctx *ctx, byoc_dtype dt, int rank, const int64_t *dims);
+BYOC_API const byoc_type *byoc_type_rel_tuple(byoc_type_rel_ctx *ctx, const byoc_type *const *fields, int n);
+BYOC_API const byoc_type *byoc_type_rel_fail(byoc_type_rel_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+BYOC_API void *byoc_type_rel_user_data(byoc_type_rel_ctx *ctx);
+BYOC_API const byoc_node *byoc_type_rel_call(byoc_type_rel_ctx *ctx);
+
+// [SECTION] type inference
+/* Fills checked_type on every node of every function. On the first mismatch returns BYOC_ERR_TYPE
+   with a message naming the node (as the printer numbers it), its span, the op and the reason. */
+BYOC_API byoc_result byoc_infer_type(byoc_module *m, byoc_diag *diag);
+
+// [SECTION] text format (printer, parser, weights file)
+enum {
+    BYOC_PRINT_TYPES = 1,     /* append / * ty=... * / after each binding */
+    BYOC_PRINT_NO_SPANS = 2,  /* omit / * span=... * / comments */
+    BYOC_PRINT_NO_HEADER = 4  /* omit the #[version = "0.0.5"] line */
+};
+
+/* Text of the module, NUL-terminated, from byoc_alloc (free with byoc_free). Constants that are not
+   finite scalars print as meta[relay.Constant][i] with i in first-use order; the weights file written
+   by byoc_module_save_weights uses the same numbering. */
+BYOC_API char *byoc_module_print(byoc_module *m, unsigned flags, size_t *len);
+BYOC_API char *byoc_node_print(byoc_module *m, const byoc_node *expr, unsigned flags, size_t *len);
+
+typedef struct byoc_parse_options {
+    const byoc_allocator *allocator; /* NULL: malloc */
+    const void *weights;             /* contents of a weights file, or NULL */
+    size_t weights_size;
+    const char *weights_name;        /* for messages */
+    uint64_t seed;                   /* seed for constants with no weights (0: default seed) */
+    int require_weights;             /* error instead of seeded values when weights are missing */
+} byoc_parse_options;
+
+/* Parses Relay text. filename is used in messages (may be NULL). Returns NULL with diag filled. */
+BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char *filename,
+                                        const byoc_parse_options *opts, byoc_diag *diag);
+/* Reads a .relay file; if opts gives no weights and PATH.weights (the path with ".relay" replaced by
+   ".weights") exists, loads it. */
+BYOC_API byoc_module *byoc_module_load(const char *path, const byoc_parse_options *opts, byoc_diag *diag);
+/* Writes the module's printed text to path, and its constants to the matching .weights file when it
+   has any (see byoc_module_save_weights). */
+BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned flags, byoc_diag *diag);
+/* Weights file: see README "Weights file". */
+BYOC_API byoc_result byoc_module_save_weights(byoc_module *m, const char *path, byoc_diag *diag);
+/* The same bytes in memory (from byoc_alloc; free with byoc_free). NULL only when out of memory. */
+BYOC_API void *byoc_module_weights_serialize(byoc_module *m, size_t *size);
+/* Parses only a type ("Tensor[(1, 3), float32]") or an attribute value ("[1, 2]") -- used by tools. */
+BYOC_API const byoc_type *byoc_type_parse(byoc_module *m, const char *text, byoc_diag *diag);
+BYOC_API byoc_result byoc_attr_value_parse(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag);
+
+// [SECTION] structural equality, hash, copy, traversal
+/* Graph equality up to variable renaming (params are matched by position, free vars by first use),
+   ignoring spans and checked types; constants compare by dtype, shape and bytes. */
+BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b);
+BYOC_API uint64_t byoc_structural_hash(const byoc_node *n);
+/* Same function names with structurally equal functions. */
+BYOC_API int byoc_module_structural_equal(const byoc_module *a, const byoc_module *b);
+/* Copies expr (and everything it reaches) into dst, which may be its own module. */
+BYOC_API byoc_node *byoc_deep_copy(byoc_module *dst, const byoc_node *expr);
+BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator);
+
+/* Dataflow view of one expression: nodes in post-DFS order (inputs before users), with inputs and
+   users as indices. Nested function bodies are not entered unless BYOC_GRAPH_ENTER_FUNCTIONS; a
+   function node's input is then its body. */
+enum { BYOC_GRAPH_ENTER_FUNCTIONS = 1 };
+typedef struct byoc_graph_node {
+    byoc_node *node;
+    int *inputs;  /* distinct indices, argument order */
+    int ninputs;
+    int *users;   /* distinct indices, ascending */
+    int nusers;
+} byoc_graph_node;
+
+typedef struct byoc_graph {
+    byoc_graph_node *nodes;
+    int count;
+    byoc_module *module;
+    void *index_map; /* internal: node -> index */
+    int *edge_pool;  /* internal: storage of every inputs/users list */
+} byoc_graph;
+
+BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out);
+BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n); /* -1 if not in the graph */
+BYOC_API void byoc_graph_free(byoc_graph *g);
+/* The direct inputs of a node in graph terms (callee if a node, then args; tuple_get_item's tuple;
+   a function's body). Returns the count, writes at most cap. */
+BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BYOC_H_INCLUDED */
+
+/* ============================================================================================== */
+/*                                        IMPLEMENTATION                                          */
+/* ============================================================================================== */
+#if defined(__INTELLISENSE__) && !defined(BYOC_IMPLEMENTATION)
+#define BYOC_IMPLEMENTATION
+#endif
+#if defined(BYOC_IMPLEMENTATION) && !defined(BYOC_IMPLEMENTATION_INCLUDED)
+#define BYOC_IMPLEMENTATION_INCLUDED
+
+// [SECTION] impl: config & platform
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <math.h>
+#include <errno.h>
+#include <limits.h>
+
+#ifndef BYOC_ASSERT
+#include <assert.h>
+#define BYOC_ASSERT(c) assert(c)
+#endif
+
+/* stb_ds: included here only, with prefixed names. gcc in strict ISO mode lacks `typeof`. */
+#ifndef INCLUDE_STB_DS_H
+#if defined(__STRICT_ANSI__) && !defined(__cplusplus) && !defined(typeof)
+#define typeof __typeof__
+#define BYOC__DEFINED_TYPEOF
+#endif
+#ifndef STBDS_NO_SHORT_NAMES
+#define STBDS_NO_SHORT_NAMES
+#endif
+#if !defined(BYOC_NO_STB_DS_IMPLEMENTATION) && !defined(STB_DS_IMPLEMENTATION)
+#define STB_DS_IMPLEMENTATION
+#define BYOC__OWNS_STB_DS_IMPLEMENTATION
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
+#ifdef BYOC_STB_DS_PATH
+#include BYOC_STB_DS_PATH
+#else
+#include <stb/stb_ds.h>
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#ifdef BYOC__OWNS_STB_DS_IMPLEMENTATION
+#undef STB_DS_IMPLEMENTATION
+#undef BYOC__OWNS_STB_DS_IMPLEMENTATION
+#endif
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BYOC__PRIVATE static __attribute__((unused))
+#define BYOC__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define BYOC__PRIVATE static
+#define BYOC__PRINTF(a, b)
+#endif
+
+#ifdef __cplusplus
+#define BYOC__CAST(T, v) static_cast<T>(v)
+#else
+#define BYOC__CAST(T, v) ((T)(v))
+#endif
+#define BYOC__NEW(m, T) BYOC__CAST(T *, byoc__arena_alloc((m), sizeof(T)))
+#define BYOC__NEW_N(m, T, n) BYOC__CAST(T *, byoc__arena_alloc((m), sizeof(T) * (size_t)(n)))
+
+/* pointer -> int maps and pointer sets (stb_ds hash maps) */
+typedef struct byoc__ptr_int { const void *key; int value; } byoc__ptr_int;
+typedef struct byoc__ptr_ptr { const void *key; void *value; } byoc__ptr_ptr;
+
+// [SECTION] impl: results & diagnostics
+BYOC_API const char *byoc_result_str(byoc_result r) {
+    static const char *const names[] = {
+#define BYOC__RESULT_TEXT(code, text) text,
+        BYOC_RESULT_LIST(BYOC__RESULT_TEXT)
+#undef BYOC__RESULT_TEXT
+    };
+    if ((int)r < 0 || r >= BYOC_RESULT_COUNT) return "unknown result";
+    return names[r];
+}
+
+BYOC__PRIVATE byoc_result byoc__vdiag(byoc_diag *d, byoc_result code, int line, int col, uint32_t node_id,
+                                      const char *fmt, va_list ap) {
+    if (!d) return code;
+    d->code = code;
+    d->line = line;
+    d->col = col;
+    d->node_id = node_id;
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    /* one line only: messages quote user text, which may hold newlines */
+    for (char *p = d->message; *p; ++p)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    return code;
+}
+
+BYOC__PRIVATE BYOC__PRINTF(6, 7) byoc_result byoc__diag(byoc_diag *d, byoc_result code, int line, int col,
+                                                       uint32_t node_id, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    byoc__vdiag(d, code, line, col, node_id, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+// [SECTION] impl: arena & strings
+typedef struct byoc__block {
+    struct byoc__block *next;
+    size_t size, used;
+} byoc__block;
+
+struct byoc_module {
+    byoc_allocator alloc;
+    byoc__block *blocks;
+    struct { char *key; int value; } *strings; /* stb_ds strdup map: key pointers are stable */
+    byoc_global_function *functions;           /* stb_ds array */
+    uint32_t next_id;
+    int has_error;
+    byoc_diag error;
+};
+
+static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return malloc(size); }
+static void byoc__default_free(void *ptr, void *user_data) { (void)user_data; free(ptr); }
+
+BYOC_API void *byoc_alloc(byoc_module *m, size_t size) { return m->alloc.alloc_fn(size ? size : 1, m->alloc.user_data); }
+BYOC_API void byoc_free(byoc_module *m, void *ptr) { if (ptr) m->alloc.free_fn(ptr, m->alloc.user_data); }
+
+BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id, const char *fmt, ...) BYOC__PRINTF(4, 5);
+BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id, const char *fmt, ...) {
+    if (m->has_error) return; /* keep the first */
+    va_list ap;
+    va_start(ap, fmt);
+    byoc__vdiag(&m->error, code, 0, 0, node_id, fmt, ap);
+    va_end(ap);
+    m->has_error = 1;
+}
+
+#define BYOC__ARENA_BLOCK (64 * 1024)
+BYOC__PRIVATE void *byoc__arena_alloc(byoc_module *m, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    byoc__block *b = m->blocks;
+    if (!b || b->size - b->used < size) {
+        size_t cap = size > BYOC__ARENA_BLOCK / 4 ? size : BYOC__ARENA_BLOCK;
+        size_t header = (sizeof(byoc__block) + 15) & ~(size_t)15;
+        byoc__block *nb = BYOC__CAST(byoc__block *, m->alloc.alloc_fn(header + cap, m->alloc.user_data));
+        if (!nb) {
+            byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory allocating %zu bytes", size);
+            return NULL;
+        }
+        nb->size = header + cap;
+        nb->used = header;
+        if (cap > BYOC__ARENA_BLOCK / 4 && b) { /* big allocation: keep the current block on top */
+            nb->next = b->next;
+            b->next = nb;
+        } else {
+            nb->next = b;
+            m->blocks = nb;
+        }
+        b = nb;
+    }
+    void *p = (char *)b + b->used;
+    b->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+BYOC_API const char *byoc_intern(byoc_module *m, const char *s) {
+    if (!s) return NULL;
+    ptrdiff_t i = stbds_shgeti(m->strings, s);
+    if (i < 0) {
+        stbds_shput(m->strings, s, 0);
+        i = stbds_shgeti(m->strings, s);
+    }
+    return m->strings[i].key;
+}
+
+BYOC__PRIVATE const char *byoc__intern_n(byoc_module *m, const char *s, size_t n) {
+    char small[256];
+    char *tmp = n < sizeof small ? small : BYOC__CAST(char *, malloc(n + 1));
+    if (!tmp) return NULL;
+    memcpy(tmp, s, n);
+    tmp[n] = 0;
+    const char *r = byoc_intern(m, tmp);
+    if (tmp != small) free(tmp);
+    return r;
+}
+
+BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator) {
+    byoc_allocator a;
+    if (allocator && allocator->alloc_fn && allocator->free_fn) a = *allocator;
+    else {
+        a.alloc_fn = byoc__default_alloc;
+        a.free_fn = byoc__default_free;
+        a.user_data = NULL;
+    }
+    byoc_module *m = BYOC__CAST(byoc_module *, a.alloc_fn(sizeof(byoc_module), a.user_data));
+    if (!m) return NULL;
+    memset(m, 0, sizeof *m);
+    m->alloc = a;
+    stbds_sh_new_strdup(m->strings);
+    m->next_id = 1;
+    return m;
+}
+
+BYOC_API void byoc_module_destroy(byoc_module *m) {
+    if (!m) return;
+    byoc__block *b = m->blocks;
+    while (b) {
+        byoc__block *next = b->next;
+        m->alloc.free_fn(b, m->alloc.user_data);
+        b = next;
+    }
+    stbds_shfree(m->strings);
+    stbds_arrfree(m->functions);
+    m->alloc.free_fn(m, m->alloc.user_data);
+}
+
+BYOC_API const byoc_diag *byoc_module_error(const byoc_module *m) { return m->has_error ? &m->error : NULL; }
+BYOC_API void byoc_module_clear_error(byoc_module *m) { m->has_error = 0; memset(&m->error, 0, sizeof m->error); }
+BYOC_API uint32_t byoc_module_node_count(const byoc_module *m) { return m->next_id - 1; }
+
+/* growable text buffer on the module allocator */
+typedef struct byoc__buf {
+    byoc_module *m;
+    char *data;
+    size_t len, cap;
+    int oom;
+} byoc__buf;
+
+BYOC__PRIVATE void byoc__buf_reserve(byoc__buf *b, size_t extra) {
+    if (b->oom || b->len + extra + 1 <= b->cap) return;
+    size_t ncap = b->cap ? b->cap * 2 : 1024;
+    while (ncap < b->len + extra + 1) ncap *= 2;
+    char *nd = BYOC__CAST(char *, byoc_alloc(b->m, ncap));
+    if (!nd) { b->oom = 1; return; }
+    if (b->data) { memcpy(nd, b->data, b->len); byoc_free(b->m, b->data); }
+    b->data = nd;
+    b->cap = ncap;
+}
+BYOC__PRIVATE void byoc__buf_put(byoc__buf *b, const char *s, size_t n) {
+    byoc__buf_reserve(b, n);
+    if (b->oom) return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+BYOC__PRIVATE void byoc__buf_puts(byoc__buf *b, const char *s) { byoc__buf_put(b, s, strlen(s)); }
+BYOC__PRIVATE BYOC__PRINTF(2, 3) void byoc__buf_printf(byoc__buf *b, const char *fmt, ...) {
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof small) { byoc__buf_put(b, small, (size_t)n); return; }
+    byoc__buf_reserve(b, (size_t)n);
+    if (b->oom) return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+// [SECTION] impl: dtypes & types
+static const struct { const char *name; size_t size; char cls; } byoc__dtypes[] = {
+    {"invalid", 0, 0},
+#define BYOC__DTYPE_INFO(code, name, size, cls) {name, size, cls},
+    BYOC_DTYPE_LIST(BYOC__DTYPE_INFO)
+#undef BYOC__DTYPE_INFO
+};
+
+BYOC_API const char *byoc_dtype_name(byoc_dtype dt) {
+    return (int)dt > 0 && dt < BYOC_DTYPE_COUNT ? byoc__dtypes[dt].name : "invalid";
+}
+BYOC_API byoc_dtype byoc_dtype_from_name(const char *name) {
+    for (int i = 1; i < BYOC_DTYPE_COUNT; ++i)
+        if (strcmp(byoc__dtypes[i].name, name) == 0) return (byoc_dtype)i;
+    return BYOC_DTYPE_INVALID;
+}
+BYOC_API size_t byoc_dtype_size(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT ? byoc__dtypes[dt].size : 0; }
+BYOC_API int byoc_dtype_is_float(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'f'; }
+
+BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int rank, const int64_t *dims) {
+    if (m->has_error) return NULL;
+    if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: invalid dtype %d", (int)dt); return NULL; }
+    if (rank < 0 || rank > BYOC_MAX_RANK) { byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: rank %d outside 0..%d", rank, BYOC_MAX_RANK); return NULL; }
+    for (int i = 0; i < rank; ++i)
+        if (dims[i] < 0 && dims[i] != BYOC_DIM_UNKNOWN) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: negative dimension %lld", (long long)dims[i]); return NULL; }
+    byoc_type *t = BYOC__NEW(m, byoc_type);
+    if (!t) return NULL;
+    t->kind = BYOC_TYPE_TENSOR;
+    t->dtype = dt;
+    t->rank = rank;
+    for (int i = 0; i < rank; ++i) t->dims[i] = dims[i];
+    return t;
+}
+
+BYOC__PRIVATE const byoc_type *byoc__fields_type(byoc_module *m, byoc_type_kind kind, const byoc_type *const *fields, int n,
+                                                  const byoc_type *ret) {
+    if (m->has_error) return NULL;
+    for (int i = 0; i < n; ++i) if (!fields[i]) return NULL;
+    if (kind == BYOC_TYPE_FUNC && !ret) return NULL;
+    byoc_type *t = BYOC__NEW(m, byoc_type);
+    const byoc_type **f = n ? BYOC__NEW_N(m, const byoc_type *, n) : NULL;
+    if (!t || (n && !f)) return NULL;
+    for (int i = 0; i < n; ++i) f[i] = fields[i];
+    t->kind = kind;
+    t->nfields = n;
+    t->fields = f;
+    t->ret = ret;
+    return t;
+}
+BYOC_API const byoc_type *byoc_tuple_type(byoc_module *m, const byoc_type *const *fields, int n) {
+    return byoc__fields_type(m, BYOC_TYPE_TUPLE, fields, n, NULL);
+}
+BYOC_API const byoc_type *byoc_func_type(byoc_module *m, const byoc_type *const *params, int n, const byoc_type *ret) {
+    return byoc__fields_type(m, BYOC_TYPE_FUNC, params, n, ret);
+}
+
+BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b) {
+    if (a == b) return 1;
+    if (!a || !b || a->kind != b->kind) return 0;
+    if (a->kind == BYOC_TYPE_TENSOR) {
+        if (a->dtype != b->dtype || a->rank != b->rank) return 0;
+        for (int i = 0; i < a->rank; ++i) if (a->dims[i] != b->dims[i]) return 0;
+        return 1;
+    }
+    if (a->nfields != b->nfields) return 0;
+    for (int i = 0; i < a->nfields; ++i) if (!byoc_type_equal(a->fields[i], b->fields[i])) return 0;
+    return a->kind != BYOC_TYPE_FUNC || byoc_type_equal(a->ret, b->ret);
+}
+
+BYOC_API int byoc_type_is_static(const byoc_type *t) {
+    if (!t) return 0;
+    if (t->kind == BYOC_TYPE_TENSOR) {
+        for (int i = 0; i < t->rank; ++i) if (t->dims[i] < 0) return 0;
+        return 1;
+    }
+    for (int i = 0; i < t->nfields; ++i) if (!byoc_type_is_static(t->fields[i])) return 0;
+    return t->kind != BYOC_TYPE_FUNC || byoc_type_is_static(t->ret);
+}
+
+BYOC_API int64_t byoc_type_num_elements(const byoc_type *t) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return -1;
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; ++i) {
+        if (t->dims[i] < 0) return -1;
+        n *= t->dims[i];
+    }
+    return n;
+}
+
+BYOC__PRIVATE void byoc__type_write(byoc__buf *b, const byoc_type *t) {
+    if (!t) { byoc__buf_puts(b, "?"); return; }
+    switch (t->kind) {
+    case BYOC_TYPE_TENSOR:
+        if (t->rank == 0) { byoc__buf_puts(b, byoc_dtype_name(t->dtype)); return; }
+        byoc__buf_puts(b, "Tensor[(");
+        for (int i = 0; i < t->rank; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            if (t->dims[i] < 0) byoc__buf_puts(b, "?");
+            else byoc__buf_printf(b, "%lld", (long long)t->dims[i]);
+        }
+        byoc__buf_printf(b, "%s), %s]", t->rank == 1 ? "," : "", byoc_dtype_name(t->dtype));
+        return;
+    case BYOC_TYPE_TUPLE:
+        byoc__buf_puts(b, "(");
+        for (int i = 0; i < t->nfields; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            byoc__type_write(b, t->fields[i]);
+        }
+        byoc__buf_puts(b, t->nfields == 1 ? ",)" : ")");
+        return;
+    case BYOC_TYPE_FUNC:
+        byoc__buf_puts(b, "fn (");
+        for (int i = 0; i < t->nfields; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            byoc__type_write(b, t->fields[i]);
+        }
+        byoc__buf_puts(b, ") -> ");
+        byoc__type_write(b, t->ret);
+        return;
+    }
+}
+
+/* plain-malloc text buffer for short-lived strings outside any module */
+BYOC_API int byoc_type_to_string(const byoc_type *t, char *out, size_t cap) {
+    byoc_module tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.alloc.alloc_fn = byoc__default_alloc;
+    tmp.alloc.free_fn = byoc__default_free;
+    byoc__buf b;
+    memset(&b, 0, sizeof b);
+    b.m = &tmp;
+    byoc__type_write(&b, t);
+    int n = (int)b.len;
+    if (cap) {
+        size_t k = b.len < cap - 1 ? b.len : cap - 1;
+        if (b.data) memcpy(out, b.data, k);
+        out[k] = 0;
+    }
+    free(b.data);
+    return n;
+}
+
+// [SECTION] impl: attributes
+BYOC_API void byoc_attrs_set(byoc_module *m, byoc_attrs *a, const char *name, const byoc_attr_value *v) {
+    if (m->has_error) return;
+    const char *key = byoc_intern(m, name);
+    byoc_attr_value copy = *v;
+    if (v->kind == BYOC_ATTR_STRING) copy.s = byoc_intern(m, v->s ? v->s : "");
+    if (v->kind == BYOC_ATTR_INT_LIST && v->count) {
+        int64_t *p = BYOC__NEW_N(m, int64_t, v->count);
+        if (!p) return;
+        memcpy(p, v->ints, sizeof(int64_t) * (size_t)v->count);
+        copy.ints = p;
+    }
+    if (v->kind == BYOC_ATTR_FLOAT_LIST && v->count) {
+        double *p = BYOC__NEW_N(m, double, v->count);
+        if (!p) return;
+        memcpy(p, v->floats, sizeof(double) * (size_t)v->count);
+        copy.floats = p;
+    }
+    for (int i = 0; i < a->count; ++i)
+        if (a->items[i].name == key) { /* replace: items are arena memory we own */
+            ((byoc_attr *)a->items)[i].value = copy;
+            return;
+        }
+    byoc_attr *items = BYOC__NEW_N(m, byoc_attr, a->count + 1);
+    if (!items) return;
+    if (a->count) memcpy(items, a->items, sizeof(byoc_attr) * (size_t)a->count);
+    items[a->count].name = key;
+    items[a->count].value = copy;
+    a->items = items;
+    a->count++;
+}
+
+BYOC_API void byoc_attrs_set_int(byoc_module *m, byoc_attrs *a, const char *name, int64_t v) {
+    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_INT; x.i = v; byoc_attrs_set(m, a, name, &x);
+}
+BYOC_API void byoc_attrs_set_float(byoc_module *m, byoc_attrs *a, const char *name, double v) {
+    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_FLOAT; x.f = v; byoc_attrs_set(m, a, name, &x);
+}
+BYOC_API void byoc_attrs_set_string(byoc_module *m, byoc_attrs *a, const char *name, const char *v) {
+    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_STRING; x.s = v; byoc_attrs_set(m, a, name, &x);
+}
+BYOC_API void byoc_attrs_set_bool(byoc_module *m, byoc_attrs *a, const char *name, int v) {
+    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_BOOL; x.i = v != 0; byoc_attrs_set(m, a, name, &x);
+}
+BYOC_API void byoc_attrs_set_none(byoc_module *m, byoc_attrs *a, const char *name) {
+    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_NONE; byoc_attrs_set(m, a, name, &x);
+}
+BYOC_API void byoc_attrs_set_ints(byoc_module *m, byoc_attrs *a, const char *name, const int64_t *v, int n) {
+    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_INT_LIST; x.ints = v; x.count = n; byoc_attrs_set(m, a, name, &x);
+}
+BYOC_API void byoc_attrs_set_floats(byoc_module *m, byoc_attrs *a, const char *name, const double *v, int n) {
+    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_FLOAT_LIST; x.floats = v; x.count = n; byoc_attrs_set(m, a, name, &x);
+}
+
+BYOC_API const byoc_attr_value *byoc_attrs_get(const byoc_attrs *a, const char *name) {
+    if (!a) return NULL;
+    for (int i = 0; i < a->count; ++i)
+        if (strcmp(a->items[i].name, name) == 0) return &a->items[i].value;
+    return NULL;
+}
+BYOC_API int64_t byoc_attrs_int(const byoc_attrs *a, const char *name, int64_t fallback) {
+    const byoc_attr_value *v = byoc_attrs_get(a, name);
+    if (!v) return fallback;
+    if (v->kind == BYOC_ATTR_INT || v->kind == BYOC_ATTR_BOOL) return v->i;
+    if (v->kind == BYOC_ATTR_FLOAT) return (int64_t)v->f;
+    return fallback;
+}
+BYOC_API double byoc_attrs_float(const byoc_attrs *a, const char *name, double fallback) {
+    const byoc_attr_value *v = byoc_attrs_get(a, name);
+    if (!v) return fallback;
+    if (v->kind == BYOC_ATTR_FLOAT) return v->f;
+    if (v->kind == BYOC_ATTR_INT) return (double)v->i;
+    return fallback;
+}
+BYOC_API const char *byoc_attrs_string(const byoc_attrs *a, const char *name, const char *fallback) {
+    const byoc_attr_value *v = byoc_attrs_get(a, name);
+    return v && v->kind == BYOC_ATTR_STRING ? v->s : fallback;
+}
+
+BYOC_API int byoc_attr_value_equal(const byoc_attr_value *a, const byoc_attr_value *b) {
+    if (a->kind != b->kind) return 0;
+    switch (a->kind) {
+    case BYOC_ATTR_NONE: return 1;
+    case BYOC_ATTR_INT: case BYOC_ATTR_BOOL: return a->i == b->i;
+    case BYOC_ATTR_FLOAT: return a->f == b->f || (a->f != a->f && b->f != b->f);
+    case BYOC_ATTR_STRING: return strcmp(a->s, b->s) == 0;
+    case BYOC_ATTR_INT_LIST:
+        if (a->count != b->count || a->inner != b->inner) return 0;
+        for (int i = 0; i < a->count; ++i) if (a->ints[i] != b->ints[i]) return 0;
+        return 1;
+    case BYOC_ATTR_FLOAT_LIST:
+        if (a->count != b->count) return 0;
+        for (int i = 0; i < a->count; ++i) if (a->floats[i] != b->floats[i]) return 0;
+        return 1;
+    }
+    return 0;
+}
+
+BYOC__PRIVATE int byoc__attrs_equal(const byoc_attrs *a, const byoc_attrs *b) {
+    if (a->count != b->count) return 0;
+    for (int i = 0; i < a->count; ++i) {
+        const byoc_attr_value *v = byoc_attrs_get(b, a->items[i].name);
+        if (!v || !byoc_attr_value_equal(&a->items[i].value, v)) return 0;
+    }
+    return 1;
+}
+
+BYOC__PRIVATE const char *byoc__attr_kind_name(unsigned kinds) {
+    switch (kinds) {
+    case BYOC_ATTR_NONE: return "None";
+    case BYOC_ATTR_INT: return "int";
+    case BYOC_ATTR_FLOAT: return "float";
+    case BYOC_ATTR_STRING: return "string";
+    case BYOC_ATTR_BOOL: return "bool";
+    case BYOC_ATTR_INT_LIST: return "int list";
+    case BYOC_ATTR_FLOAT_LIST: return "float list";
+    default: return "value";
+    }
+}
+
+BYOC__PRIVATE void byoc__attr_kinds_text(unsigned kinds, char *out, size_t cap) {
+    out[0] = 0;
+    for (unsigned k = 1; k <= BYOC_ATTR_FLOAT_LIST; k <<= 1) {
+        if (!(kinds & k)) continue;
+        if (out[0]) strncat(out, " or ", cap - strlen(out) - 1);
+        strncat(out, byoc__attr_kind_name(k), cap - strlen(out) - 1);
+    }
+}
+
+// [SECTION] impl: IR builder
+BYOC__PRIVATE byoc_node *byoc__node_new(byoc_module *m, byoc_node_kind kind) {
+    if (m->has_error) return NULL;
+    byoc_node *n = BYOC__NEW(m, byoc_node);
+    if (!n) return NULL;
+    n->kind = kind;
+    n->id = m->next_id++;
+    return n;
+}
+
+BYOC__PRIVATE byoc_node **byoc__node_array(byoc_module *m, byoc_node *const *src, int n) {
+    if (n <= 0) return NULL;
+    byoc_node **a = BYOC__NEW_N(m, byoc_node *, n);
+    if (a) memcpy(a, src, sizeof(byoc_node *) * (size_t)n);
+    return a;
+}
+
+BYOC__PRIVATE int byoc__any_null(byoc_node *const *a, int n) {
+    for (int i = 0; i < n; ++i) if (!a[i]) return 1;
+    return 0;
+}
+
+BYOC_API byoc_node *byoc_var(byoc_module *m, const char *name, const byoc_type *type) {
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_VAR);
+    if (!n) return NULL;
+    n->name = byoc_intern(m, name && *name ? name : "v");
+    n->annotation = type;
+    return n;
+}
+
+/* float16 / bfloat16 conversions (round to nearest even) */
+BYOC__PRIVATE uint16_t byoc__f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+    int exp = (int)((x >> 23) & 0xff);
+    if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+    int e = exp - 127 + 15;
+    if (e >= 0x1f) return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        mant |= 0x800000u;
+        int shift = 14 - e;
+        uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (mant >> 13), rem = mant & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+BYOC__PRIVATE float byoc__f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, x;
+    if (exp == 0) {
+        if (!mant) x = sign;
+        else {
+            exp = 127 - 15 + 1;
+            while (!(mant & 0x400u)) { mant <<= 1; exp--; }
+            x = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+        }
+    } else if (exp == 0x1f) x = sign | 0x7f800000u | (mant << 13);
+    else x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+BYOC__PRIVATE uint16_t byoc__f32_to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
+    x += 0x7fffu + ((x >> 16) & 1);
+    return (uint16_t)(x >> 16);
+}
+BYOC__PRIVATE float byoc__bf16_to_f32(uint16_t h) {
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+/* element i of a buffer of dtype dt, as double */
+BYOC__PRIVATE double byoc__load(byoc_dtype dt, const void *data, int64_t i) {
+    const unsigned char *p = (const unsigned char *)data;
+    switch (dt) {
+    case BYOC_FLOAT32: { float v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_FLOAT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return byoc__f16_to_f32(v); }
+    case BYOC_BFLOAT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return byoc__bf16_to_f32(v); }
+    case BYOC_INT8: return (double)(int8_t)p[i];
+    case BYOC_UINT8: return (double)p[i];
+    case BYOC_BOOL: return p[i] ? 1.0 : 0.0;
+    case BYOC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case BYOC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
+    default: return 0;
+    }
+}
+BYOC__PRIVATE void byoc__store(byoc_dtype dt, void *data, int64_t i, double v) {
+    unsigned char *p = (unsigned char *)data;
+    switch (dt) {
+    case BYOC_FLOAT32: { float f = (float)v; memcpy(p + 4 * i, &f, 4); break; }
+    case BYOC_FLOAT16: { uint16_t h = byoc__f32_to_f16((float)v); memcpy(p + 2 * i, &h, 2); break; }
+    case BYOC_BFLOAT16: { uint16_t h = byoc__f32_to_bf16((float)v); memcpy(p + 2 * i, &h, 2); break; }
+    case BYOC_INT8: p[i] = (unsigned char)(int8_t)v; break;
+    case BYOC_UINT8: p[i] = (unsigned char)v; break;
+    case BYOC_BOOL: p[i] = v != 0; break;
+    case BYOC_INT16: { int16_t x = (int16_t)v; memcpy(p + 2 * i, &x, 2); break; }
+    case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(p + 4 * i, &x, 4); break; }
+    case BYOC_INT64: { int64_t x = (int64_t)v; memcpy(p + 8 * i, &x, 8); break; }
+    default: break;
+    }
+}
+
+BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *t, const void *data, size_t nbytes) {
+    if (m->has_error || !t) return NULL;
+    if (t->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(t)) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "constant: type must be a tensor type with static shape");
+        return NULL;
+    }
+    size_t want = (size_t)byoc_type_num_elements(t) * byoc_dtype_size(t->dtype);
+    if (data && nbytes != want) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "constant: %zu bytes given, the type needs %zu", nbytes, want);
+        return NULL;
+    }
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_CONSTANT);
+    void *copy = byoc__arena_alloc(m, want);
+    if (!n || !copy) return NULL;
+    if (data && want) memcpy(copy, data, want);
+    n->annotation = t;
+    n->data = copy;
+    n->nbytes = want;
+    return n;
+}
+
+BYOC_API byoc_node *byoc_constant_scalar(byoc_module *m, byoc_dtype dt, double value) {
+    const byoc_type *t = byoc_tensor_type(m, dt, 0, NULL);
+    byoc_node *n = byoc_constant(m, t, NULL, 0);
+    if (n) byoc__store(dt, n->data, 0, value);
+    return n;
+}
+
+BYOC_API float byoc_constant_f32(const byoc_node *c, int64_t i) {
+    BYOC_ASSERT(c && c->kind == BYOC_NODE_CONSTANT);
+    return (float)byoc__load(c->annotation->dtype, c->data, i);
+}
+
+BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs, const byoc_attrs *attrs) {
+    if (m->has_error || !op || byoc__any_null(args, nargs)) return NULL;
+    if (nargs < op->def.min_args || (op->def.max_args >= 0 && nargs > op->def.max_args)) {
+        if (op->def.max_args == op->def.min_args)
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects %d argument%s, got %d", op->def.name, op->def.min_args,
+                       op->def.min_args == 1 ? "" : "s", nargs);
+        else if (op->def.max_args < 0)
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects at least %d arguments, got %d", op->def.name, op->def.min_args, nargs);
+        else
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects %d to %d arguments, got %d", op->def.name, op->def.min_args,
+                       op->def.max_args, nargs);
+        return NULL;
+    }
+    byoc_attrs full;
+    byoc_diag d;
+    if (byoc_op_check_attrs(m, op, attrs, &full, &d) != BYOC_OK) {
+        if (!m->has_error) { m->error = d; m->has_error = 1; }
+        return NULL;
+    }
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_CALL);
+    if (!n) return NULL;
+    n->op = op;
+    n->args = byoc__node_array(m, args, nargs);
+    n->nargs = nargs;
+    n->attrs = full;
+    return m->has_error ? NULL : n;
+}
+
+BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs, const byoc_attrs *attrs) {
+    if (m->has_error) return NULL;
+    const byoc_op *op = byoc_op_get(op_name);
+    if (!op) {
+        byoc__fail(m, BYOC_ERR_UNKNOWN_OP, 0, "unknown op '%s'", op_name);
+        return NULL;
+    }
+    return byoc_call_op(m, op, args, nargs, attrs);
+}
+
+BYOC_API byoc_node *byoc_call_function(byoc_module *m, byoc_node *callee, byoc_node *const *args, int nargs) {
+    if (m->has_error || !callee || byoc__any_null(args, nargs)) return NULL;
+    if (callee->kind != BYOC_NODE_FUNCTION && callee->kind != BYOC_NODE_VAR && callee->kind != BYOC_NODE_GLOBAL_VAR) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, callee->id, "call: callee must be a function, var or global var");
+        return NULL;
+    }
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_CALL);
+    if (!n) return NULL;
+    n->callee = callee;
+    n->args = byoc__node_array(m, args, nargs);
+    n->nargs = nargs;
+    return m->has_error ? NULL : n;
+}
+
+BYOC_API byoc_node *byoc_tuple(byoc_module *m, byoc_node *const *fields, int nfields) {
+    if (m->has_error || byoc__any_null(fields, nfields)) return NULL;
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_TUPLE);
+    if (!n) return NULL;
+    n->args = byoc__node_array(m, fields, nfields);
+    n->nargs = nfields;
+    return m->has_error ? NULL : n;
+}
+
+BYOC_API byoc_node *byoc_tuple_get_item(byoc_module *m, byoc_node *tuple, int index) {
+    if (m->has_error || !tuple) return NULL;
+    if (index < 0) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, tuple->id, "tuple_get_item: negative index %d", index);
+        return NULL;
+    }
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_TUPLE_GET_ITEM);
+    if (!n) return NULL;
+    n->args = byoc__node_array(m, &tuple, 1);
+    n->nargs = 1;
+    n->index = index;
+    return m->has_error ? NULL : n;
+}
+
+BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int nparams, byoc_node *body,
+                                  const byoc_type *ret_type, const byoc_attrs *attrs) {
+    if (m->has_error || !body || byoc__any_null(params, nparams)) return NULL;
+    for (int i = 0; i < nparams; ++i)
+        if (params[i]->kind != BYOC_NODE_VAR) {
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, params[i]->id, "function: parameter %d is not a var", i);
+            return NULL;
+        }
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_FUNCTION);
+    if (!n) return NULL;
+    n->params = byoc__node_array(m, params, nparams);
+    n->nparams = nparams;
+    n->body = body;
+    n->annotation = ret_type;
+    if (attrs)
+        for (int i = 0; i < attrs->count; ++i) byoc_attrs_set(m, &n->attrs, attrs->items[i].name, &attrs->items[i].value);
+    return m->has_error ? NULL : n;
+}
+
+BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) {
+    byoc_node *n = byoc__node_new(m, BYOC_NODE_GLOBAL_VAR);
+    if (n) n->name = byoc_intern(m, name);
+    return n;
+}
+
+BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col) {
+    if (!n) return;
+    n->span.source = byoc_intern(m, source);
+    n->span.file = byoc_intern(m, file);
+    n->span.line = line;
+    n->span.col = col;
+}
+
+BYOC__PRIVATE int byoc__function_index(const byoc_module *m, const char *name) {
+    for (int i = 0; i < (int)stbds_arrlen(m->functions); ++i)
+        if (strcmp(m->functions[i].name, name) == 0) return i;
+    return -1;
+}
+
+BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, byoc_node *function) {
+    if (m->has_error) return m->error.code;
+    if (!function || function->kind != BYOC_NODE_FUNCTION) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, function ? function->id : 0, "module: @%s is not a function", name);
+        return BYOC_ERR_INVALID_ARGUMENT;
+    }
+    int i = byoc__function_index(m, name);
+    if (i >= 0) { m->functions[i].function = function; return BYOC_OK; }
+    byoc_global_function g;
+    g.name = byoc_intern(m, name);
+    g.function = function;
+    stbds_arrput(m->functions, g);
+    return BYOC_OK;
+}
+
+BYOC_API byoc_result byoc_module_add_function(byoc_module *m, const char *name, byoc_node *function) {
+    if (m->has_error) return m->error.code;
+    if (byoc__function_index(m, name) >= 0) {
+        byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "module: function @%s is already defined", name);
+        return BYOC_ERR_DUPLICATE;
+    }
+    return byoc_module_set_function(m, name, function);
+}
+
+BYOC_API byoc_node *byoc_module_function(const byoc_module *m, const char *name) {
+    int i = byoc__function_index(m, name);
+    return i >= 0 ? m->functions[i].function : NULL;
+}
+BYOC_API int byoc_module_function_count(const byoc_module *m) { return (int)stbds_arrlen(m->functions); }
+BYOC_API byoc_global_function byoc_module_function_at(const byoc_module *m, int i) {
+    BYOC_ASSERT(i >= 0 && i < (int)stbds_arrlen(m->functions));
+    return m->functions[i];
+}
+
+// [SECTION] impl: traversal & dataflow graph
+BYOC__PRIVATE int byoc__input_count(const byoc_node *n, unsigned flags) {
+    switch (n->kind) {
+    case BYOC_NODE_CALL: return n->nargs + (n->callee ? 1 : 0);
+    case BYOC_NODE_TUPLE: case BYOC_NODE_TUPLE_GET_ITEM: return n->nargs;
+    case BYOC_NODE_FUNCTION: return (flags & BYOC_GRAPH_ENTER_FUNCTIONS) ? 1 : 0;
+    default: return 0;
+    }
+}
+BYOC__PRIVATE byoc_node *byoc__input_at(const byoc_node *n, int i) {
+    if (n->kind == BYOC_NODE_FUNCTION) return n->body;
+    if (n->kind == BYOC_NODE_CALL && n->callee) return i == 0 ? n->callee : n->args[i - 1];
+    return n->args[i];
+}
+
+BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap) {
+    int k = byoc__input_count(n, BYOC_GRAPH_ENTER_FUNCTIONS);
+    for (int i = 0; i < k && i < cap; ++i) out[i] = byoc__input_at(n, i);
+    return k;
+}
+
+/* Iterative post-order (inputs first, each node once): deep chains must not overflow the C stack.
+   Appends to *order (stb_ds array); `seen` is a stb_ds ptr->int map shared across calls. */
+typedef struct byoc__frame { byoc_node *node; int next; } byoc__frame;
+BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__ptr_int **seen, byoc_node ***order) {
+    if (!root || stbds_hmgeti(*seen, root) >= 0) return;
+    byoc__frame *stack = NULL;
+    byoc__frame f0 = {root, 0};
+    stbds_hmput(*seen, root, -1);
+    stbds_arrput(stack, f0);
+    while (stbds_arrlen(stack)) {
+        byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
+        if (top->next < byoc__input_count(top->node, flags)) {
+            byoc_node *child = byoc__input_at(top->node, top->next++);
+            if (stbds_hmgeti(*seen, child) < 0) {
+                stbds_hmput(*seen, child, -1);
+                byoc__frame f = {child, 0};
+                stbds_arrput(stack, f);
+            }
+            continue;
+        }
+        stbds_hmput(*seen, top->node, (int)stbds_arrlen(*order));
+        stbds_arrput(*order, top->node);
+        (void)stbds_arrpop(stack);
+    }
+    stbds_arrfree(stack);
+}
+
+BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out) {
+    memset(out, 0, sizeof *out);
+    out->module = m;
+    byoc__ptr_int *index = NULL;
+    byoc_node **order = NULL;
+    byoc__post_order(root, flags, &index, &order);
+    int count = (int)stbds_arrlen(order);
+    /* edge count first so everything fits in two allocations */
+    size_t edges = 0;
+    for (int i = 0; i < count; ++i) edges += (size_t)byoc__input_count(order[i], flags);
+    out->nodes = BYOC__CAST(byoc_graph_node *, byoc_alloc(m, sizeof(byoc_graph_node) * (size_t)(count ? count : 1)));
+    int *pool = BYOC__CAST(int *, byoc_alloc(m, sizeof(int) * (2 * edges + 1)));
+    if (!out->nodes || !pool) {
+        byoc_free(m, out->nodes);
+        byoc_free(m, pool);
+        out->nodes = NULL;
+        stbds_hmfree(index);
+        stbds_arrfree(order);
+        return BYOC_ERR_OUT_OF_MEMORY;
+    }
+    memset(out->nodes, 0, sizeof(byoc_graph_node) * (size_t)(count ? count : 1));
+    int *in_pool = pool, *user_pool = pool + edges;
+    int *user_counts = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+    size_t used = 0;
+    for (int i = 0; i < count; ++i) {
+        byoc_graph_node *g = &out->nodes[i];
+        g->node = order[i];
+        g->inputs = in_pool + used;
+        int k = byoc__input_count(order[i], flags);
+        for (int j = 0; j < k; ++j) {
+            byoc_node *in = byoc__input_at(order[i], j);
+            int idx = stbds_hmget(index, in);
+            int dup = 0;
+            for (int q = 0; q < g->ninputs; ++q) dup |= g->inputs[q] == idx;
+            if (!dup) { g->inputs[g->ninputs++] = idx; user_counts[idx]++; }
+        }
+        used += (size_t)g->ninputs;
+    }
+    size_t uoff = 0;
+    for (int i = 0; i < count; ++i) {
+        out->nodes[i].users = user_pool + uoff;
+        uoff += (size_t)user_counts[i];
+    }
+    for (int i = 0; i < count; ++i) /* ascending i gives ascending user lists */
+        for (int j = 0; j < out->nodes[i].ninputs; ++j) {
+            byoc_graph_node *src = &out->nodes[out->nodes[i].inputs[j]];
+            src->users[src->nusers++] = i;
+        }
+    free(user_counts);
+    out->count = count;
+    out->index_map = index;
+    out->edge_pool = pool;
+    stbds_arrfree(order);
+    return BYOC_OK;
+}
+
+BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
+    byoc__ptr_int *index = (byoc__ptr_int *)g->index_map;
+    ptrdiff_t i = stbds_hmgeti(index, n);
+    return i < 0 ? -1 : index[i].value;
+}
+
+BYOC_API void byoc_graph_free(byoc_graph *g) {
+    if (!g || !g->module) return;
+    byoc__ptr_int *index = (byoc__ptr_int *)g->index_map;
+    stbds_hmfree(index);
+    byoc_free(g->module, g->edge_pool);
+    byoc_free(g->module, g->nodes);
+    memset(g, 0, sizeof *g);
+}
+
+// [SECTION] impl: op registry & type relations
+struct byoc_type_rel_ctx {
+    byoc_module *m;
+    const byoc_op *op;
+    const byoc_node *call;
+    int failed;
+    char message[512];
+};
+
+BYOC_API const byoc_type *byoc_type_rel_tensor(byoc_type_rel_ctx *ctx, byoc_dtype dt, int rank, const int64_t *dims) {
+    return byoc_tensor_type(ctx->m, dt, rank, dims);
+}
+BYOC_API const byoc_type *byoc_type_rel_tuple(byoc_type_rel_ctx *ctx, const byoc_type *const *fields, int n) {
+    return byoc_tuple_type(ctx->m, fields, n);
+}
+BYOC_API const byoc_type *byoc_type_rel_fail(byoc_type_rel_ctx *ctx, const char *fmt, ...) {
+    if (ctx->failed) return NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->message, sizeof ctx->message, fmt, ap);
+    va_end(ap);
+    ctx->failed = 1;
+    return NULL;
+}
+BYOC_API void *byoc_type_rel_user_data(byoc_type_rel_ctx *ctx) { return ctx->op->def.user_data; }
+BYOC_API const byoc_node *byoc_type_rel_call(byoc_type_rel_ctx *ctx) { return ctx->call; }
+
+BYOC_API const char *byoc_op_pattern_name(byoc_op_pattern p) {
+    switch (p) {
+    case BYOC_PATTERN_ELEMWISE: return "elemwise";
+    case BYOC_PATTERN_BROADCAST: return "broadcast";
+    case BYOC_PATTERN_INJECTIVE: return "injective";
+    case BYOC_PATTERN_COMM_REDUCE: return "comm_reduce";
+    case BYOC_PATTERN_OUT_ELEMWISE_FUSABLE: return "out_elemwise_fusable";
+    case BYOC_PATTERN_TUPLE: return "tuple";
+    case BYOC_PATTERN_OPAQUE: return "opaque";
+    }
+    return "unknown";
+}
+
+/* -- helpers shared by the type relations -- */
+#define BYOC__FAIL(...) byoc_type_rel_fail(ctx, __VA_ARGS__)
+#define BYOC__OPNAME (ctx->op->def.name)
+
+BYOC__PRIVATE int byoc__tensor_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (t->kind == BYOC_TYPE_TENSOR) return 1;
+    char buf[128];
+    byoc_type_to_string(t, buf, sizeof buf);
+    BYOC__FAIL("%s must be a tensor, got %s", what, buf);
+    return 0;
+}
+
+BYOC__PRIVATE int byoc__static_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    if (byoc_type_is_static(t)) return 1;
+    char buf[128];
+    byoc_type_to_string(t, buf, sizeof buf);
+    BYOC__FAIL("needs a static shape for %s, got %s", what, buf);
+    return 0;
+}
+
+BYOC__PRIVATE int byoc__rank_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int rank) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    if (t->rank == rank) return 1;
+    BYOC__FAIL("%s must have rank %d, got rank %d", what, rank, t->rank);
+    return 0;
+}
+
+BYOC__PRIVATE int byoc__float_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    if (byoc_dtype_is_float(t->dtype)) return 1;
+    BYOC__FAIL("%s must be a float tensor, got %s", what, byoc_dtype_name(t->dtype));
+    return 0;
+}
+
+BYOC__PRIVATE int byoc__same_dtype(byoc_type_rel_ctx *ctx, const byoc_type *a, const byoc_type *b) {
+    if (a->dtype == b->dtype) return 1;
+    BYOC__FAIL("argument dtypes differ (%s vs %s)", byoc_dtype_name(a->dtype), byoc_dtype_name(b->dtype));
+    return 0;
+}
+
+/* axis in [-rank, rank) -> [0, rank) */
+BYOC__PRIVATE int byoc__axis(byoc_type_rel_ctx *ctx, int64_t axis, int rank, const char *what) {
+    if (axis < -rank || axis >= rank) {
+        BYOC__FAIL("%s %lld is out of range for rank %d", what, (long long)axis, rank);
+        return -1;
+    }
+    return (int)(axis < 0 ? axis + rank : axis);
+}
+
+BYOC__PRIVATE const byoc_attr_value *byoc__list_attr(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name,
+                                                     int min_len, int max_len) {
+    const byoc_attr_value *v = byoc_attrs_get(attrs, name);
+    if (!v || v->kind != BYOC_ATTR_INT_LIST) { BYOC__FAIL("attribute '%s' must be an int list", name); return NULL; }
+    if (v->count < min_len || v->count > max_len) {
+        if (min_len == max_len) BYOC__FAIL("attribute '%s' must have %d values, got %d", name, min_len, v->count);
+        else BYOC__FAIL("attribute '%s' must have %d to %d values, got %d", name, min_len, max_len, v->count);
+        return NULL;
+    }
+    return v;
+}
+
+/* padding given as [p], [ph, pw] or [top, left, bottom, right] */
+BYOC__PRIVATE int byoc__padding4(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, int64_t pad[4]) {
+    const byoc_attr_value *v = byoc__list_attr(ctx, attrs, "padding", 1, 4);
+    if (!v) return 0;
+    if (v->count == 3) { BYOC__FAIL("attribute 'padding' must have 1, 2 or 4 values, got 3"); return 0; }
+    if (v->count == 1) pad[0] = pad[1] = pad[2] = pad[3] = v->ints[0];
+    else if (v->count == 2) { pad[0] = pad[2] = v->ints[0]; pad[1] = pad[3] = v->ints[1]; }
+    else for (int i = 0; i < 4; ++i) pad[i] = v->ints[i];
+    for (int i = 0; i < 4; ++i) if (pad[i] < 0) { BYOC__FAIL("negative padding %lld", (long long)pad[i]); return 0; }
+    return 1;
+}
+
+BYOC__PRIVATE int byoc__pair(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, int64_t out[2], int64_t min_value) {
+    const byoc_attr_value *v = byoc__list_attr(ctx, attrs, name, 1, 2);
+    if (!v) return 0;
+    out[0] = v->ints[0];
+    out[1] = v->count == 2 ? v->ints[1] : v->ints[0];
+    if (out[0] < min_value || out[1] < min_value) {
+        BYOC__FAIL("attribute '%s' values must be >= %lld", name, (long long)min_value);
+        return 0;
+    }
+    return 1;
+}
+
+BYOC__PRIVATE int byoc__layout_is(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, const char *want, int empty_ok) {
+    const char *s = byoc_attrs_string(attrs, name, "");
+    if (strcmp(s, want) == 0 || (empty_ok && !*s)) return 1;
+    BYOC__FAIL("%s \"%s\" is not supported (only \"%s\")", name, s, want);
+    return 0;
+}
+
+BYOC__PRIVATE byoc_dtype byoc__out_dtype(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, byoc_dtype fallback) {
+    const char *s = byoc_attrs_string(attrs, "out_dtype", "");
+    if (!*s) return fallback;
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID) BYOC__FAIL("unknown out_dtype \"%s\"", s);
+    return dt;
+}
+
+/* a window op's output extent: -1 for a dynamic input */
+BYOC__PRIVATE int64_t byoc__window_out(byoc_type_rel_ctx *ctx, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel,
+                                       int64_t stride, int64_t dilation, int ceil_mode, const char *axis_name) {
+    int64_t pad_sum = pad_before + pad_after;
+    if (in < 0) return -1;
+    int64_t span = dilation * (kernel - 1) + 1, avail = in + pad_sum - span;
+    if (avail < 0) {
+        BYOC__FAIL("window %lld (dilated) is larger than the padded %s extent %lld", (long long)span, axis_name, (long long)(in + pad_sum));
+        return -2;
+    }
+    int64_t out = (ceil_mode ? (avail + stride - 1) / stride : avail / stride) + 1;
+    /* the last window must start inside the input or its leading padding */
+    if (ceil_mode && (out - 1) * stride >= in + pad_before) out--;
+    return out;
+}
+
+BYOC__PRIVATE const byoc_type *byoc__same_as_input(byoc_type_rel_ctx *ctx, const byoc_type *t) {
+    if (!byoc__tensor_arg(ctx, t, "the input")) return NULL;
+    return t;
+}
+
+/* -- type relations -- */
+static const byoc_type *byoc__rel_identity(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n; (void)at;
+    return byoc__same_as_input(ctx, a[0]);
+}
+static const byoc_type *byoc__rel_any_identity(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)ctx; (void)n; (void)at;
+    return a[0];
+}
+static const byoc_type *byoc__rel_float_unary(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n; (void)at;
+    return byoc__float_arg(ctx, a[0], "the input") ? a[0] : NULL;
+}
+
+BYOC__PRIVATE const byoc_type *byoc__broadcast(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, byoc_dtype out_dt) {
+    int rank = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!byoc__tensor_arg(ctx, a[i], i == 0 ? "the first argument" : i == 1 ? "the second argument" : "the third argument")) return NULL;
+        if (a[i]->rank > rank) rank = a[i]->rank;
+    }
+    int64_t dims[BYOC_MAX_RANK];
+    for (int d = 0; d < rank; ++d) {
+        int64_t r = 1;
+        for (int i = 0; i < n; ++i) {
+            int k = d - (rank - a[i]->rank);
+            if (k < 0) continue;
+            int64_t v = a[i]->dims[k];
+            if (v == 1) continue;
+            if (r == 1) r = v;
+            else if (v >= 0 && r >= 0 && v != r) {
+                char s0[128], s1[128];
+                byoc_type_to_string(a[0], s0, sizeof s0);
+                byoc_type_to_string(a[i], s1, sizeof s1);
+                BYOC__FAIL("shapes %s and %s do not broadcast (axis %d: %lld vs %lld)", s0, s1, d, (long long)r, (long long)v);
+                return NULL;
+            } else if (v < 0) r = r >= 0 && r != 1 ? r : -1;
+        }
+        dims[d] = r;
+    }
+    return byoc_type_rel_tensor(ctx, out_dt, rank, dims);
+}
+
+static const byoc_type *byoc__rel_broadcast(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument")) return NULL;
+    if (!byoc__same_dtype(ctx, a[0], a[1])) return NULL;
+    return byoc__broadcast(ctx, a, n, a[0]->dtype);
+}
+static const byoc_type *byoc__rel_compare(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument")) return NULL;
+    if (!byoc__same_dtype(ctx, a[0], a[1])) return NULL;
+    return byoc__broadcast(ctx, a, n, BYOC_BOOL);
+}
+static const byoc_type *byoc__rel_where(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)at;
+    for (int i = 0; i < 3; ++i) if (!byoc__tensor_arg(ctx, a[i], "every argument")) return NULL;
+    if (a[0]->dtype != BYOC_BOOL) return BYOC__FAIL("condition must be bool, got %s", byoc_dtype_name(a[0]->dtype));
+    if (!byoc__same_dtype(ctx, a[1], a[2])) return NULL;
+    return byoc__broadcast(ctx, a, n, a[1]->dtype);
+}
+static const byoc_type *byoc__rel_logical_not(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the input")) return NULL;
+    if (a[0]->dtype != BYOC_BOOL) return BYOC__FAIL("the input must be bool, got %s", byoc_dtype_name(a[0]->dtype));
+    return a[0];
+}
+
+static const byoc_type *byoc__rel_bias_add(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__rank_arg(ctx, a[1], "bias", 1) || !byoc__same_dtype(ctx, a[0], a[1])) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t c = a[0]->dims[axis], b = a[1]->dims[0];
+    if (c >= 0 && b >= 0 && c != b) return BYOC__FAIL("data has %lld channels on axis %d, bias has %lld", (long long)c, axis, (long long)b);
+    return a[0];
+}
+
+static const byoc_type *byoc__rel_prelu(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__rank_arg(ctx, a[1], "alpha", 1) || !byoc__same_dtype(ctx, a[0], a[1])) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t c = a[0]->dims[axis], b = a[1]->dims[0];
+    if (c >= 0 && b >= 0 && c != b && b != 1) return BYOC__FAIL("data has %lld channels on axis %d, alpha has %lld", (long long)c, axis, (long long)b);
+    return a[0];
+}
+
+static const byoc_type *byoc__rel_conv2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *w = a[1];
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__rank_arg(ctx, w, "weight", 4) || !byoc__static_arg(ctx, w, "weight")) return NULL;
+    if (!byoc__layout_is(ctx, at, "data_layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "kernel_layout", "OIHW", 0) ||
+        !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
+        return NULL;
+    int64_t groups = byoc_attrs_int(at, "groups", 1), strides[2], dil[2], pad[4];
+    if (groups < 1) return BYOC__FAIL("groups must be >= 1, got %lld", (long long)groups);
+    if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) || !byoc__padding4(ctx, at, pad)) return NULL;
+    if (d->dims[1] < 0) return BYOC__FAIL("needs a static channel count, got '?'");
+    if (d->dims[1] != w->dims[1] * groups)
+        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1], (long long)(w->dims[1] * groups));
+    if (w->dims[0] % groups) return BYOC__FAIL("weight has %lld output channels, not divisible by groups=%lld", (long long)w->dims[0], (long long)groups);
+    const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
+    if (ch && ch->kind == BYOC_ATTR_INT && ch->i != w->dims[0])
+        return BYOC__FAIL("channels=%lld but weight has %lld output channels", (long long)ch->i, (long long)w->dims[0]);
+    const byoc_attr_value *ks = byoc_attrs_get(at, "kernel_size");
+    if (ks && ks->kind == BYOC_ATTR_INT_LIST && (ks->count != 2 || ks->ints[0] != w->dims[2] || ks->ints[1] != w->dims[3]))
+        return BYOC__FAIL("kernel_size does not match weight shape (%lld, %lld)", (long long)w->dims[2], (long long)w->dims[3]);
+    if (!byoc__same_dtype(ctx, d, w)) return NULL;
+    int64_t dims[4] = {d->dims[0], w->dims[0], 0, 0};
+    dims[2] = byoc__window_out(ctx, d->dims[2], pad[0], pad[2], w->dims[2], strides[0], dil[0], 0, "height");
+    dims[3] = byoc__window_out(ctx, d->dims[3], pad[1], pad[3], w->dims[3], strides[1], dil[1], 0, "width");
+    if (ctx->failed) return NULL;
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 4, dims);
+}
+
+static const byoc_type *byoc__rel_conv2d_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *w = a[1];
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__rank_arg(ctx, w, "weight", 4) || !byoc__static_arg(ctx, w, "weight")) return NULL;
+    if (!byoc__layout_is(ctx, at, "data_layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "kernel_layout", "IOHW", 0) ||
+        !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
+        return NULL;
+    int64_t groups = byoc_attrs_int(at, "groups", 1), strides[2], dil[2], pad[4], opad[2];
+    if (groups < 1) return BYOC__FAIL("groups must be >= 1, got %lld", (long long)groups);
+    if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) || !byoc__padding4(ctx, at, pad) ||
+        !byoc__pair(ctx, at, "output_padding", opad, 0))
+        return NULL;
+    if (d->dims[1] < 0) return BYOC__FAIL("needs a static channel count, got '?'");
+    if (d->dims[1] != w->dims[0]) return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1], (long long)w->dims[0]);
+    if (!byoc__same_dtype(ctx, d, w)) return NULL;
+    int64_t dims[4] = {d->dims[0], w->dims[1] * groups, -1, -1};
+    for (int k = 0; k < 2; ++k) {
+        int64_t in = d->dims[2 + k];
+        if (in < 0) continue;
+        dims[2 + k] = (in - 1) * strides[k] - pad[k] - pad[k + 2] + dil[k] * (w->dims[2 + k] - 1) + opad[k] + 1;
+        if (dims[2 + k] < 1) return BYOC__FAIL("output %s would be %lld", k ? "width" : "height", (long long)dims[2 + k]);
+    }
+    const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
+    if (ch && ch->kind == BYOC_ATTR_INT && ch->i != dims[1])
+        return BYOC__FAIL("channels=%lld but weight gives %lld output channels", (long long)ch->i, (long long)dims[1]);
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 4, dims);
+}
+
+static const byoc_type *byoc__rel_dense(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *w = a[1];
+    if (!byoc__tensor_arg(ctx, d, "input") || !byoc__rank_arg(ctx, w, "weight", 2) || !byoc__static_arg(ctx, w, "weight")) return NULL;
+    if (d->rank < 1) return BYOC__FAIL("input must have rank >= 1");
+    int64_t k = d->dims[d->rank - 1];
+    if (k >= 0 && k != w->dims[1]) return BYOC__FAIL("input has %lld features, weight expects %lld", (long long)k, (long long)w->dims[1]);
+    const byoc_attr_value *u = byoc_attrs_get(at, "units");
+    if (u && u->kind == BYOC_ATTR_INT && u->i != w->dims[0])
+        return BYOC__FAIL("units=%lld but weight has %lld rows", (long long)u->i, (long long)w->dims[0]);
+    if (!byoc__same_dtype(ctx, d, w)) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    dims[d->rank - 1] = w->dims[0];
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, d->rank, dims);
+}
+
+/* numpy-style matmul over the last two axes, batch axes broadcast */
+BYOC__PRIVATE const byoc_type *byoc__matmul_type(byoc_type_rel_ctx *ctx, const byoc_type *x, const byoc_type *y, int ta, int tb,
+                                                  const byoc_attrs *at) {
+    if (!byoc__tensor_arg(ctx, x, "the first argument") || !byoc__tensor_arg(ctx, y, "the second argument")) return NULL;
+    if (x->rank < 2 || y->rank < 2) return BYOC__FAIL("arguments must have rank >= 2, got %d and %d", x->rank, y->rank);
+    if (!byoc__same_dtype(ctx, x, y)) return NULL;
+    int64_t m = x->dims[x->rank - (ta ? 1 : 2)], k1 = x->dims[x->rank - (ta ? 2 : 1)];
+    int64_t k2 = y->dims[y->rank - (tb ? 1 : 2)], nn = y->dims[y->rank - (tb ? 2 : 1)];
+    if (k1 >= 0 && k2 >= 0 && k1 != k2) return BYOC__FAIL("reduction axes differ: first argument has %lld, second has %lld", (long long)k1, (long long)k2);
+    int rank = x->rank > y->rank ? x->rank : y->rank;
+    int64_t dims[BYOC_MAX_RANK];
+    for (int d = 0; d < rank - 2; ++d) {
+        int kx = d - (rank - x->rank), ky = d - (rank - y->rank);
+        int64_t vx = kx >= 0 ? x->dims[kx] : 1, vy = ky >= 0 ? y->dims[ky] : 1;
+        if (vx != 1 && vy != 1 && vx != vy && vx >= 0 && vy >= 0)
+            return BYOC__FAIL("batch axis %d does not broadcast (%lld vs %lld)", d, (long long)vx, (long long)vy);
+        dims[d] = vx == 1 ? vy : vx;
+    }
+    dims[rank - 2] = m;
+    dims[rank - 1] = nn;
+    byoc_dtype odt = byoc__out_dtype(ctx, at, x->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, rank, dims);
+}
+static const byoc_type *byoc__rel_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    return byoc__matmul_type(ctx, a[0], a[1], (int)byoc_attrs_int(at, "transpose_a", 0), (int)byoc_attrs_int(at, "transpose_b", 0), at);
+}
+static const byoc_type *byoc__rel_batch_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__rank_arg(ctx, a[0], "the first argument", 3) || !byoc__rank_arg(ctx, a[1], "the second argument", 3)) return NULL;
+    return byoc__matmul_type(ctx, a[0], a[1], (int)byoc_attrs_int(at, "transpose_a", 0), (int)byoc_attrs_int(at, "transpose_b", 1), at);
+}
+
+static const byoc_type *byoc__rel_softmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__float_arg(ctx, a[0], "the input")) return NULL;
+    return byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), a[0]->rank, "axis") < 0 ? NULL : a[0];
+}
+
+static const byoc_type *byoc__rel_batch_norm(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__float_arg(ctx, a[0], "data")) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis");
+    if (axis < 0) return NULL;
+    static const char *const names[] = {"gamma", "beta", "moving_mean", "moving_var"};
+    for (int i = 1; i < 5; ++i) {
+        if (!byoc__rank_arg(ctx, a[i], names[i - 1], 1) || !byoc__same_dtype(ctx, a[0], a[i])) return NULL;
+        if (a[0]->dims[axis] >= 0 && a[i]->dims[0] != a[0]->dims[axis])
+            return BYOC__FAIL("%s has %lld values, data has %lld channels", names[i - 1], (long long)a[i]->dims[0], (long long)a[0]->dims[axis]);
+    }
+    const byoc_type *fields[3] = {a[0], a[3], a[4]};
+    return byoc_type_rel_tuple(ctx, fields, 3);
+}
+
+static const byoc_type *byoc__rel_layer_norm(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__float_arg(ctx, a[0], "data")) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), a[0]->rank, "axis");
+    if (axis < 0) return NULL;
+    static const char *const names[] = {"gamma", "beta"};
+    for (int i = 1; i < 3; ++i) {
+        if (!byoc__rank_arg(ctx, a[i], names[i - 1], 1) || !byoc__same_dtype(ctx, a[0], a[i])) return NULL;
+        if (a[0]->dims[axis] >= 0 && a[i]->dims[0] != a[0]->dims[axis])
+            return BYOC__FAIL("%s has %lld values, data has %lld on axis %d", names[i - 1], (long long)a[i]->dims[0], (long long)a[0]->dims[axis], axis);
+    }
+    return a[0];
+}
+
+static const byoc_type *byoc__rel_lrn(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__float_arg(ctx, a[0], "data")) return NULL;
+    if (byoc_attrs_int(at, "size", 5) < 1) return BYOC__FAIL("size must be >= 1");
+    return byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis") < 0 ? NULL : a[0];
+}
+
+static const byoc_type *byoc__rel_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
+        return NULL;
+    int64_t k[2], s[2], dil[2], pad[4];
+    if (!byoc__pair(ctx, at, "pool_size", k, 1) || !byoc__pair(ctx, at, "strides", s, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) ||
+        !byoc__padding4(ctx, at, pad))
+        return NULL;
+    int ceil_mode = (int)byoc_attrs_int(at, "ceil_mode", 0);
+    int64_t dims[4] = {d->dims[0], d->dims[1], 0, 0};
+    dims[2] = byoc__window_out(ctx, d->dims[2], pad[0], pad[2], k[0], s[0], dil[0], ceil_mode, "height");
+    dims[3] = byoc__window_out(ctx, d->dims[3], pad[1], pad[3], k[1], s[1], dil[1], ceil_mode, "width");
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
+}
+
+static const byoc_type *byoc__rel_global_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
+        return NULL;
+    int64_t dims[4] = {d->dims[0], d->dims[1], 1, 1};
+    return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
+}
+
+static const byoc_type *byoc__rel_pad(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "data")) return NULL;
+    if (n > 1 && (!byoc__tensor_arg(ctx, a[1], "pad_value") || a[1]->rank != 0)) return BYOC__FAIL("pad_value must be a scalar");
+    if (n > 1 && !byoc__same_dtype(ctx, d, a[1])) return NULL;
+    const byoc_attr_value *pw = byoc_attrs_get(at, "pad_width");
+    if (!pw || pw->kind != BYOC_ATTR_INT_LIST || pw->inner != 2 || pw->count != 2 * d->rank)
+        return BYOC__FAIL("pad_width must be %d pairs [[before, after], ...], one per axis", d->rank);
+    const char *mode = byoc_attrs_string(at, "pad_mode", "constant");
+    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
+        return BYOC__FAIL("pad_mode \"%s\" is not one of constant, edge, reflect", mode);
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < d->rank; ++i) {
+        int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
+        if (lo < 0 || hi < 0) return BYOC__FAIL("negative pad_width on axis %d", i);
+        dims[i] = d->dims[i] < 0 ? -1 : d->dims[i] + lo + hi;
+    }
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
+}
+
+static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__static_arg(ctx, d, "the input")) return NULL;
+    const byoc_attr_value *ns = byoc__list_attr(ctx, at, "newshape", 0, BYOC_MAX_RANK);
+    if (!ns) return NULL;
+    int64_t dims[BYOC_MAX_RANK], known = 1;
+    int infer = -1;
+    for (int i = 0; i < ns->count; ++i) {
+        int64_t v = ns->ints[i];
+        if (v == 0) {
+            if (i >= d->rank) return BYOC__FAIL("newshape[%d]=0 copies an axis the input does not have", i);
+            v = d->dims[i];
+        } else if (v == -1) {
+            if (infer >= 0) return BYOC__FAIL("newshape has more than one -1");
+            infer = i;
+            dims[i] = 1;
+            continue;
+        } else if (v < -1) return BYOC__FAIL("newshape[%d]=%lld is not supported (only 0, -1 or a size)", i, (long long)v);
+        dims[i] = v;
+        known *= v;
+    }
+    int64_t total = byoc_type_num_elements(d);
+    if (infer >= 0) {
+        if (known == 0 || total % known) return BYOC__FAIL("cannot infer the -1 in newshape: %lld elements into blocks of %lld", (long long)total, (long long)known);
+        dims[infer] = total / known;
+    } else if (known != total)
+        return BYOC__FAIL("newshape has %lld elements, the input has %lld", (long long)known, (long long)total);
+    return byoc_type_rel_tensor(ctx, d->dtype, ns->count, dims);
+}
+
+static const byoc_type *byoc__rel_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axes");
+    if (!ax || ax->kind == BYOC_ATTR_NONE || ax->count == 0) {
+        for (int i = 0; i < d->rank; ++i) dims[i] = d->dims[d->rank - 1 - i];
+    } else {
+        if (ax->count != d->rank) return BYOC__FAIL("axes has %d entries for rank %d", ax->count, d->rank);
+        int used[BYOC_MAX_RANK] = {0};
+        for (int i = 0; i < d->rank; ++i) {
+            int k = byoc__axis(ctx, ax->ints[i], d->rank, "axes entry");
+            if (k < 0) return NULL;
+            if (used[k]++) return BYOC__FAIL("axes repeats axis %d", k);
+            dims[i] = d->dims[k];
+        }
+    }
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
+}
+
+static const byoc_type *byoc__rel_squeeze(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
+    int drop[BYOC_MAX_RANK] = {0};
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        for (int i = 0; i < d->rank; ++i) {
+            if (d->dims[i] < 0) return BYOC__FAIL("needs a static shape to squeeze all unit axes");
+            drop[i] = d->dims[i] == 1;
+        }
+    } else {
+        for (int i = 0; i < ax->count; ++i) {
+            int k = byoc__axis(ctx, ax->ints[i], d->rank, "axis");
+            if (k < 0) return NULL;
+            if (d->dims[k] != 1) return BYOC__FAIL("axis %d has extent %lld, not 1", k, (long long)d->dims[k]);
+            drop[k] = 1;
+        }
+    }
+    int64_t dims[BYOC_MAX_RANK];
+    int r = 0;
+    for (int i = 0; i < d->rank; ++i) if (!drop[i]) dims[r++] = d->dims[i];
+    return byoc_type_rel_tensor(ctx, d->dtype, r, dims);
+}
+
+static const byoc_type *byoc__rel_expand_dims(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    int64_t num = byoc_attrs_int(at, "num_newaxis", 1);
+    if (num < 0 || d->rank + num > BYOC_MAX_RANK) return BYOC__FAIL("num_newaxis=%lld gives a rank above %d", (long long)num, BYOC_MAX_RANK);
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank + 1, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    int r = 0;
+    for (int i = 0; i <= d->rank; ++i) {
+        if (i == axis) for (int k = 0; k < num; ++k) dims[r++] = 1;
+        if (i < d->rank) dims[r++] = d->dims[i];
+    }
+    return byoc_type_rel_tensor(ctx, d->dtype, r, dims);
+}
+
+static const byoc_type *byoc__rel_concatenate(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *t = a[0];
+    if (t->kind != BYOC_TYPE_TUPLE) return BYOC__FAIL("the input must be a tuple of tensors");
+    if (t->nfields < 1) return BYOC__FAIL("needs at least one tensor");
+    const byoc_type *f0 = t->fields[0];
+    if (!byoc__tensor_arg(ctx, f0, "every field")) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), f0->rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, f0->dims, sizeof dims);
+    for (int i = 1; i < t->nfields; ++i) {
+        const byoc_type *f = t->fields[i];
+        if (!byoc__tensor_arg(ctx, f, "every field") || !byoc__same_dtype(ctx, f0, f)) return NULL;
+        if (f->rank != f0->rank) return BYOC__FAIL("field %d has rank %d, field 0 has rank %d", i, f->rank, f0->rank);
+        for (int k = 0; k < f->rank; ++k) {
+            if (k == axis) { dims[k] = dims[k] < 0 || f->dims[k] < 0 ? -1 : dims[k] + f->dims[k]; continue; }
+            if (f->dims[k] >= 0 && f0->dims[k] >= 0 && f->dims[k] != f0->dims[k])
+                return BYOC__FAIL("field %d has extent %lld on axis %d, field 0 has %lld", i, (long long)f->dims[k], k, (long long)f0->dims[k]);
+        }
+    }
+    return byoc_type_rel_tensor(ctx, f0->dtype, f0->rank, dims);
+}
+
+static const byoc_type *byoc__rel_split(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t extent = d->dims[axis];
+    if (extent < 0) return BYOC__FAIL("needs a static extent on axis %d", axis);
+    const byoc_attr_value *ios = byoc_attrs_get(at, "indices_or_sections");
+    int64_t bounds[65];
+    int parts = 0;
+    if (ios->kind == BYOC_ATTR_INT) {
+        if (ios->i < 1 || ios->i > 64) return BYOC__FAIL("sections must be in 1..64, got %lld", (long long)ios->i);
+        if (extent % ios->i) return BYOC__FAIL("axis %d extent %lld does not split into %lld equal sections", axis, (long long)extent, (long long)ios->i);
+        parts = (int)ios->i;
+        for (int i = 0; i <= parts; ++i) bounds[i] = extent / parts * i;
+    } else {
+        if (ios->count > 63) return BYOC__FAIL("at most 63 split indices");
+        bounds[0] = 0;
+        for (int i = 0; i < ios->count; ++i) {
+            bounds[i + 1] = ios->ints[i];
+            if (bounds[i + 1] < bounds[i] || bounds[i + 1] > extent) return BYOC__FAIL("split indices must ascend within 0..%lld", (long long)extent);
+        }
+        parts = ios->count + 1;
+        bounds[parts] = extent;
+    }
+    const byoc_type *fields[64];
+    for (int i = 0; i < parts; ++i) {
+        int64_t dims[BYOC_MAX_RANK];
+        memcpy(dims, d->dims, sizeof dims);
+        dims[axis] = bounds[i + 1] - bounds[i];
+        fields[i] = byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
+    }
+    return byoc_type_rel_tuple(ctx, fields, parts);
+}
+
+static const byoc_type *byoc__rel_strided_slice(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    const byoc_attr_value *b = byoc_attrs_get(at, "begin"), *e = byoc_attrs_get(at, "end"), *s = byoc_attrs_get(at, "strides"),
+                          *ax = byoc_attrs_get(at, "axes");
+    int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST, has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
+    int count = has_axes ? ax->count : b->count;
+    if (b->count != count || e->count != count || (has_strides && s->count != count && s->count != 1))
+        return BYOC__FAIL("begin, end, strides and axes must have matching lengths");
+    if (count > d->rank) return BYOC__FAIL("%d slice entries for rank %d", count, d->rank);
+    int size_mode = strcmp(byoc_attrs_string(at, "slice_mode", "end"), "size") == 0;
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    int seen[BYOC_MAX_RANK] = {0};
+    for (int i = 0; i < count; ++i) {
+        int axis = has_axes ? byoc__axis(ctx, ax->ints[i], d->rank, "axes entry") : i;
+        if (axis < 0) return NULL;
+        if (seen[axis]++) return BYOC__FAIL("axis %d sliced twice", axis);
+        int64_t dim = d->dims[axis];
+        if (dim < 0) return BYOC__FAIL("needs a static extent on sliced axis %d", axis);
+        int64_t stride = has_strides ? s->ints[s->count == 1 ? 0 : i] : 1;
+        if (stride == 0) return BYOC__FAIL("stride 0 on axis %d", axis);
+        int64_t lo = b->ints[i], hi = e->ints[i];
+        if (size_mode) {
+            if (stride != 1) return BYOC__FAIL("slice_mode=\"size\" needs stride 1");
+            if (lo < 0) lo += dim;
+            hi = e->ints[i] < 0 ? dim : lo + e->ints[i];
+        } else {
+            if (lo < 0) lo += dim;
+            if (hi < 0) hi += dim;
+        }
+        if (stride > 0) {
+            lo = lo < 0 ? 0 : lo > dim ? dim : lo;
+            hi = hi < 0 ? 0 : hi > dim ? dim : hi;
+            dims[axis] = hi > lo ? (hi - lo + stride - 1) / stride : 0;
+        } else {
+            lo = lo < -1 ? -1 : lo > dim - 1 ? dim - 1 : lo;
+            hi = hi < -1 ? -1 : hi > dim - 1 ? dim - 1 : hi;
+            dims[axis] = lo > hi ? (lo - hi + (-stride) - 1) / (-stride) : 0;
+        }
+    }
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
+}
+
+static const byoc_type *byoc__rel_take(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *idx = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__tensor_arg(ctx, idx, "indices")) return NULL;
+    if (byoc_dtype_is_float(idx->dtype) || idx->dtype == BYOC_BOOL) return BYOC__FAIL("indices must be integers, got %s", byoc_dtype_name(idx->dtype));
+    const char *mode = byoc_attrs_string(at, "mode", "clip");
+    if (strcmp(mode, "clip") && strcmp(mode, "wrap") && strcmp(mode, "fast")) return BYOC__FAIL("mode \"%s\" is not one of clip, wrap, fast", mode);
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
+    int64_t dims[BYOC_MAX_RANK];
+    if (!ax || ax->kind == BYOC_ATTR_NONE) return byoc_type_rel_tensor(ctx, d->dtype, idx->rank, idx->dims);
+    int axis = byoc__axis(ctx, ax->i, d->rank, "axis");
+    if (axis < 0) return NULL;
+    int rank = d->rank - 1 + idx->rank;
+    if (rank > BYOC_MAX_RANK) return BYOC__FAIL("result rank %d exceeds %d", rank, BYOC_MAX_RANK);
+    int r = 0;
+    for (int i = 0; i < axis; ++i) dims[r++] = d->dims[i];
+    for (int i = 0; i < idx->rank; ++i) dims[r++] = idx->dims[i];
+    for (int i = axis + 1; i < d->rank; ++i) dims[r++] = d->dims[i];
+    return byoc_type_rel_tensor(ctx, d->dtype, rank, dims);
+}
+
+static const byoc_type *byoc__rel_depth_to_space(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0)) return NULL;
+    int64_t bs = byoc_attrs_int(at, "block_size", 1);
+    const char *mode = byoc_attrs_string(at, "mode", "DCR");
+    if (strcmp(mode, "DCR") && strcmp(mode, "CRD")) return BYOC__FAIL("mode \"%s\" is not DCR or CRD", mode);
+    if (bs < 1) return BYOC__FAIL("block_size must be >= 1");
+    if (d->dims[1] < 0 || d->dims[1] % (bs * bs)) return BYOC__FAIL("input channels %lld are not divisible by block_size^2=%lld", (long long)d->dims[1], (long long)(bs * bs));
+    int64_t dims[4] = {d->dims[0], d->dims[1] / (bs * bs), d->dims[2] < 0 ? -1 : d->dims[2] * bs, d->dims[3] < 0 ? -1 : d->dims[3] * bs};
+    return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
+}
+
+static const byoc_type *byoc__rel_broadcast_to(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "the input")) return NULL;
+    const byoc_attr_value *s = byoc__list_attr(ctx, at, "shape", 0, BYOC_MAX_RANK);
+    if (!s) return NULL;
+    const byoc_type *target = byoc_type_rel_tensor(ctx, a[0]->dtype, s->count, s->ints);
+    if (!target) return BYOC__FAIL("invalid shape");
+    const byoc_type *both[2] = {a[0], target};
+    const byoc_type *r = byoc__broadcast(ctx, both, 2, a[0]->dtype);
+    if (r && !byoc_type_equal(r, target)) return BYOC__FAIL("input does not broadcast to the requested shape");
+    return r;
+}
+
+static const byoc_type *byoc__rel_reduce(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
+    int keep = (int)byoc_attrs_int(at, "keepdims", 0), exclude = (int)byoc_attrs_int(at, "exclude", 0);
+    int red[BYOC_MAX_RANK] = {0};
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        for (int i = 0; i < d->rank; ++i) red[i] = 1;
+    } else {
+        int64_t single = ax->i;
+        const int64_t *list = ax->kind == BYOC_ATTR_INT ? &single : ax->ints;
+        int cnt = ax->kind == BYOC_ATTR_INT ? 1 : ax->count;
+        for (int i = 0; i < cnt; ++i) {
+            int k = byoc__axis(ctx, list[i], d->rank, "axis");
+            if (k < 0) return NULL;
+            red[k] = 1;
+        }
+        if (exclude) for (int i = 0; i < d->rank; ++i) red[i] = !red[i];
+    }
+    int64_t dims[BYOC_MAX_RANK];
+    int r = 0;
+    for (int i = 0; i < d->rank; ++i) {
+        if (!red[i]) dims[r++] = d->dims[i];
+        else if (keep) dims[r++] = 1;
+    }
+    return byoc_type_rel_tensor(ctx, d->dtype, r, dims);
+}
+
+static const byoc_type *byoc__rel_cast(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "the input")) return NULL;
+    const char *s = byoc_attrs_string(at, "dtype", "");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", s);
+    return byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
+}
+
+static const byoc_type *byoc__rel_dropout(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__float_arg(ctx, a[0], "the input")) return NULL;
+    double rate = byoc_attrs_float(at, "rate", 0.5);
+    if (!(rate >= 0 && rate < 1)) return BYOC__FAIL("rate must be in [0, 1), got %g", rate);
+    const byoc_type *fields[2] = {a[0], a[0]};
+    return byoc_type_rel_tuple(ctx, fields, 2);
+}
+
+static const byoc_type *byoc__rel_resize2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0)) return NULL;
+    const byoc_attr_value *size = byoc__list_attr(ctx, at, "size", 2, 2);
+    if (!size) return NULL;
+    if (size->ints[0] < 1 || size->ints[1] < 1) return BYOC__FAIL("size must be positive");
+    const char *method = byoc_attrs_string(at, "method", "linear");
+    if (strcmp(method, "nearest_neighbor") && strcmp(method, "linear") && strcmp(method, "cubic"))
+        return BYOC__FAIL("method \"%s\" is not one of nearest_neighbor, linear, cubic", method);
+    const char *ctm = byoc_attrs_string(at, "coordinate_transformation_mode", "half_pixel");
+    if (strcmp(ctm, "half_pixel") && strcmp(ctm, "align_corners") && strcmp(ctm, "asymmetric") && strcmp(ctm, "pytorch_half_pixel"))
+        return BYOC__FAIL("coordinate_transformation_mode \"%s\" is not supported", ctm);
+    int64_t dims[4] = {d->dims[0], d->dims[1], size->ints[0], size->ints[1]};
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 4, dims);
+}
+
+static const byoc_type *byoc__rel_shape_of(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "the input")) return NULL;
+    byoc_dtype dt = byoc_dtype_from_name(byoc_attrs_string(at, "dtype", "int32"));
+    if (dt != BYOC_INT32 && dt != BYOC_INT64) return BYOC__FAIL("dtype must be int32 or int64");
+    int64_t r = a[0]->rank;
+    return byoc_type_rel_tensor(ctx, dt, 1, &r);
+}
+
+/* -- attribute schemas -- */
+#define BYOC__A(name, kinds, def) {name, kinds, def}
+#define BYOC__INT BYOC_ATTR_INT
+#define BYOC__FLT BYOC_ATTR_FLOAT
+#define BYOC__STR BYOC_ATTR_STRING
+#define BYOC__BOOL BYOC_ATTR_BOOL
+#define BYOC__INTS BYOC_ATTR_INT_LIST
+#define BYOC__FLTS BYOC_ATTR_FLOAT_LIST
+#define BYOC__OPT BYOC_ATTR_NONE
+static const byoc_attr_spec byoc__attrs_conv2d[] = {
+    BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
+    BYOC__A("groups", BYOC__INT, "1"), BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
+    BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),
+    BYOC__A("kernel_layout", BYOC__STR, "\"OIHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_conv2d_transpose[] = {
+    BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
+    BYOC__A("output_padding", BYOC__INTS, "[0, 0]"), BYOC__A("groups", BYOC__INT, "1"), BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
+    BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),
+    BYOC__A("kernel_layout", BYOC__STR, "\"IOHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_dense[] = {BYOC__A("units", BYOC__INT | BYOC__OPT, "None"), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_matmul[] = {BYOC__A("units", BYOC__INT | BYOC__OPT, "None"), BYOC__A("out_dtype", BYOC__STR, "\"\""),
+                                                    BYOC__A("transpose_a", BYOC__BOOL, "False"), BYOC__A("transpose_b", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_batch_matmul[] = {BYOC__A("out_dtype", BYOC__STR, "\"\""), BYOC__A("transpose_a", BYOC__BOOL, "False"),
+                                                          BYOC__A("transpose_b", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_axis1[] = {BYOC__A("axis", BYOC__INT, "1")};
+static const byoc_attr_spec byoc__attrs_axis_last[] = {BYOC__A("axis", BYOC__INT, "-1")};
+static const byoc_attr_spec byoc__attrs_leaky_relu[] = {BYOC__A("alpha", BYOC__FLT, "0.01f")};
+static const byoc_attr_spec byoc__attrs_clip[] = {BYOC__A("a_min", BYOC__FLT, NULL), BYOC__A("a_max", BYOC__FLT, NULL)};
+static const byoc_attr_spec byoc__attrs_hard_sigmoid[] = {BYOC__A("alpha", BYOC__FLT, "0.2f"), BYOC__A("beta", BYOC__FLT, "0.5f")};
+static const byoc_attr_spec byoc__attrs_gelu[] = {BYOC__A("approximate", BYOC__STR, "\"none\"")};
+static const byoc_attr_spec byoc__attrs_batch_norm[] = {BYOC__A("axis", BYOC__INT, "1"), BYOC__A("epsilon", BYOC__FLT, "1e-05f"),
+                                                        BYOC__A("center", BYOC__BOOL, "True"), BYOC__A("scale", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_layer_norm[] = {BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("epsilon", BYOC__FLT, "1e-05f"),
+                                                        BYOC__A("center", BYOC__BOOL, "True"), BYOC__A("scale", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_lrn[] = {BYOC__A("size", BYOC__INT, "5"), BYOC__A("axis", BYOC__INT, "1"), BYOC__A("bias", BYOC__FLT, "2f"),
+                                                 BYOC__A("alpha", BYOC__FLT, "0.0001f"), BYOC__A("beta", BYOC__FLT, "0.75f")};
+static const byoc_attr_spec byoc__attrs_max_pool2d[] = {
+    BYOC__A("pool_size", BYOC__INTS, "[1, 1]"), BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
+    BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("layout", BYOC__STR, "\"NCHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""),
+    BYOC__A("ceil_mode", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_avg_pool2d[] = {
+    BYOC__A("pool_size", BYOC__INTS, "[1, 1]"), BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
+    BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("layout", BYOC__STR, "\"NCHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""),
+    BYOC__A("ceil_mode", BYOC__BOOL, "False"), BYOC__A("count_include_pad", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_global_pool2d[] = {BYOC__A("layout", BYOC__STR, "\"NCHW\""), BYOC__A("out_layout", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_pad[] = {BYOC__A("pad_width", BYOC__INTS, NULL), BYOC__A("pad_mode", BYOC__STR, "\"constant\"")};
+static const byoc_attr_spec byoc__attrs_reshape[] = {BYOC__A("newshape", BYOC__INTS, NULL)};
+static const byoc_attr_spec byoc__attrs_transpose[] = {BYOC__A("axes", BYOC__INTS | BYOC__OPT, "None")};
+static const byoc_attr_spec byoc__attrs_squeeze[] = {BYOC__A("axis", BYOC__INTS | BYOC__OPT, "None")};
+static const byoc_attr_spec byoc__attrs_expand_dims[] = {BYOC__A("axis", BYOC__INT, NULL), BYOC__A("num_newaxis", BYOC__INT, "1")};
+static const byoc_attr_spec byoc__attrs_concatenate[] = {BYOC__A("axis", BYOC__INT, "0")};
+static const byoc_attr_spec byoc__attrs_split[] = {BYOC__A("indices_or_sections", BYOC__INT | BYOC__INTS, NULL), BYOC__A("axis", BYOC__INT, "0")};
+static const byoc_attr_spec byoc__attrs_strided_slice[] = {BYOC__A("begin", BYOC__INTS, NULL), BYOC__A("end", BYOC__INTS, NULL),
+                                                           BYOC__A("strides", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("axes", BYOC__INTS | BYOC__OPT, "None"),
+                                                           BYOC__A("slice_mode", BYOC__STR, "\"end\"")};
+static const byoc_attr_spec byoc__attrs_take[] = {BYOC__A("axis", BYOC__INT | BYOC__OPT, "None"), BYOC__A("batch_dims", BYOC__INT, "0"),
+                                                  BYOC__A("mode", BYOC__STR, "\"clip\"")};
+static const byoc_attr_spec byoc__attrs_depth_to_space[] = {BYOC__A("block_size", BYOC__INT, NULL), BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+                                                            BYOC__A("mode", BYOC__STR, "\"DCR\"")};
+static const byoc_attr_spec byoc__attrs_broadcast_to[] = {BYOC__A("shape", BYOC__INTS, NULL)};
+static const byoc_attr_spec byoc__attrs_reduce[] = {BYOC__A("axis", BYOC__INTS | BYOC__INT | BYOC__OPT, "None"), BYOC__A("keepdims", BYOC__BOOL, "False"),
+                                                    BYOC__A("exclude", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_cast[] = {BYOC__A("dtype", BYOC__STR, NULL)};
+static const byoc_attr_spec byoc__attrs_dropout[] = {BYOC__A("rate", BYOC__FLT, "0.5f")};
+static const byoc_attr_spec byoc__attrs_resize2d[] = {
+    BYOC__A("size", BYOC__INTS, NULL), BYOC__A("roi", BYOC__FLTS, "[0f, 0f, 0f, 0f]"), BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+    BYOC__A("method", BYOC__STR, "\"linear\""), BYOC__A("coordinate_transformation_mode", BYOC__STR, "\"half_pixel\""),
+    BYOC__A("rounding_method", BYOC__STR, "\"round_prefer_floor\""), BYOC__A("cubic_alpha", BYOC__FLT, "-0.5f"),
+    BYOC__A("cubic_exclude", BYOC__INT, "0"), BYOC__A("extrapolation_value", BYOC__FLT, "0f"), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_shape_of[] = {BYOC__A("dtype", BYOC__STR, "\"int32\"")};
+static const byoc_attr_spec byoc__attrs_compiler[] = {BYOC__A("compiler", BYOC__STR, NULL)};
+
+#define BYOC__N(a) (int)(sizeof(a) / sizeof((a)[0]))
+#define BYOC__OP(name, lo, hi, pat, attrs, rel, doc) {name, lo, hi, BYOC_PATTERN_##pat, attrs, BYOC__N(attrs), rel, NULL, doc}
+#define BYOC__OP0(name, lo, hi, pat, rel, doc) {name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc}
+static const byoc_op_def byoc__builtin_ops[] = {
+    BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d, "2-D convolution, NCHW data, OIHW weight"),
+    BYOC__OP("nn.conv2d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d_transpose, byoc__rel_conv2d_transpose, "transposed 2-D convolution, IOHW weight"),
+    BYOC__OP("nn.dense", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_dense, byoc__rel_dense, "x * W^T, W is (units, in)"),
+    BYOC__OP("nn.matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_matmul, byoc__rel_matmul, "matrix product over the last two axes, batch axes broadcast"),
+    BYOC__OP("nn.batch_matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_batch_matmul, byoc__rel_batch_matmul, "batched product, y transposed by default"),
+    BYOC__OP0("add", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise sum with broadcasting"),
+    BYOC__OP0("subtract", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise difference with broadcasting"),
+    BYOC__OP0("multiply", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise product with broadcasting"),
+    BYOC__OP0("divide", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise quotient with broadcasting"),
+    BYOC__OP0("power", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise power with broadcasting"),
+    BYOC__OP0("maximum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise maximum with broadcasting"),
+    BYOC__OP0("minimum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise minimum with broadcasting"),
+    BYOC__OP0("equal", 2, 2, BROADCAST, byoc__rel_compare, "elementwise ==, bool result"),
+    BYOC__OP0("less", 2, 2, BROADCAST, byoc__rel_compare, "elementwise <, bool result"),
+    BYOC__OP0("greater", 2, 2, BROADCAST, byoc__rel_compare, "elementwise >, bool result"),
+    BYOC__OP0("where", 3, 3, BROADCAST, byoc__rel_where, "select x where condition else y"),
+    BYOC__OP0("logical_not", 1, 1, ELEMWISE, byoc__rel_logical_not, "boolean negation"),
+    BYOC__OP("nn.bias_add", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_bias_add, "add a 1-D bias along axis"),
+    BYOC__OP("nn.prelu", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_prelu, "leaky relu with a per-channel slope"),
+    BYOC__OP0("nn.relu", 1, 1, ELEMWISE, byoc__rel_identity, "max(x, 0)"),
+    BYOC__OP("nn.leaky_relu", 1, 1, ELEMWISE, byoc__attrs_leaky_relu, byoc__rel_identity, "x if x > 0 else alpha * x"),
+    BYOC__OP("clip", 1, 1, ELEMWISE, byoc__attrs_clip, byoc__rel_identity, "clamp to [a_min, a_max]"),
+    BYOC__OP0("sigmoid", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / (1 + exp(-x))"),
+    BYOC__OP0("tanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic tangent"),
+    BYOC__OP0("exp", 1, 1, ELEMWISE, byoc__rel_float_unary, "e^x"),
+    BYOC__OP0("log", 1, 1, ELEMWISE, byoc__rel_float_unary, "natural logarithm"),
+    BYOC__OP0("sqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "square root"),
+    BYOC__OP0("rsqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / sqrt(x)"),
+    BYOC__OP0("erf", 1, 1, ELEMWISE, byoc__rel_float_unary, "Gauss error function"),
+    BYOC__OP0("negative", 1, 1, ELEMWISE, byoc__rel_identity, "-x"),
+    BYOC__OP0("abs", 1, 1, ELEMWISE, byoc__rel_identity, "|x|"),
+    BYOC__OP0("floor", 1, 1, ELEMWISE, byoc__rel_float_unary, "round down"),
+    BYOC__OP0("ceil", 1, 1, ELEMWISE, byoc__rel_float_unary, "round up"),
+    BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary, "clip(alpha * x + beta, 0, 1)"),
+    BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6"),
+    BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary, "x * Phi(x); approximate=\"tanh\" for the tanh form"),
+    BYOC__OP("nn.softmax", 1, 1, OPAQUE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis"),
+    BYOC__OP("nn.log_softmax", 1, 1, OPAQUE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis"),
+    BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm, "inference batch norm; result is (out, mean, var)"),
+    BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis"),
+    BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels"),
+    BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d, "2-D max pooling, NCHW"),
+    BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d, "2-D average pooling, NCHW"),
+    BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "mean over H and W"),
+    BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "max over H and W"),
+    BYOC__OP("nn.pad", 1, 2, INJECTIVE, byoc__attrs_pad, byoc__rel_pad, "pad each axis; optional scalar pad value argument"),
+    BYOC__OP("reshape", 1, 1, INJECTIVE, byoc__attrs_reshape, byoc__rel_reshape, "reshape; 0 copies an axis, -1 is inferred"),
+    BYOC__OP("transpose", 1, 1, INJECTIVE, byoc__attrs_transpose, byoc__rel_transpose, "permute axes (reverse when axes is None)"),
+    BYOC__OP("squeeze", 1, 1, INJECTIVE, byoc__attrs_squeeze, byoc__rel_squeeze, "drop unit axes"),
+    BYOC__OP("expand_dims", 1, 1, BROADCAST, byoc__attrs_expand_dims, byoc__rel_expand_dims, "insert unit axes"),
+    BYOC__OP("concatenate", 1, 1, INJECTIVE, byoc__attrs_concatenate, byoc__rel_concatenate, "join a tuple of tensors along axis"),
+    BYOC__OP("split", 1, 1, INJECTIVE, byoc__attrs_split, byoc__rel_split, "split into a tuple by section count or indices"),
+    BYOC__OP("strided_slice", 1, 1, INJECTIVE, byoc__attrs_strided_slice, byoc__rel_strided_slice, "slice with begin/end/strides, ONNX clamping"),
+    BYOC__OP("take", 2, 2, INJECTIVE, byoc__attrs_take, byoc__rel_take, "gather along axis"),
+    BYOC__OP("nn.depth_to_space", 1, 1, INJECTIVE, byoc__attrs_depth_to_space, byoc__rel_depth_to_space, "rearrange channels into blocks"),
+    BYOC__OP("broadcast_to", 1, 1, BROADCAST, byoc__attrs_broadcast_to, byoc__rel_broadcast_to, "broadcast to a shape"),
+    BYOC__OP("mean", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "mean over axes"),
+    BYOC__OP("sum", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "sum over axes"),
+    BYOC__OP("max", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "maximum over axes"),
+    BYOC__OP("min", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "minimum over axes"),
+    BYOC__OP("cast", 1, 1, ELEMWISE, byoc__attrs_cast, byoc__rel_cast, "convert dtype"),
+    BYOC__OP0("copy", 1, 1, ELEMWISE, byoc__rel_identity, "identity copy"),
+    BYOC__OP("nn.dropout", 1, 1, OPAQUE, byoc__attrs_dropout, byoc__rel_dropout, "inference dropout; result is (out, mask)"),
+    BYOC__OP("image.resize2d", 1, 1, INJECTIVE, byoc__attrs_resize2d, byoc__rel_resize2d, "resize H and W (nearest_neighbor, linear, cubic)"),
+    BYOC__OP("shape_of", 1, 1, OPAQUE, byoc__attrs_shape_of, byoc__rel_shape_of, "the shape as a 1-D tensor"),
+    BYOC__OP("annotation.compiler_begin", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "start of a region for a compiler"),
+    BYOC__OP("annotation.compiler_end", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "end of a region for a compiler"),
+    BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this"),
+};
+
+/* The registry: built-ins plus user ops. Its defaults live in a private module (an arena). */
+static struct {
+    int initialized;
+    byoc_module *arena;
+    byoc_op **ops;                             /* stb_ds array */
+    struct { char *key; int value; } *by_name; /* stb_ds string map */
+} byoc__registry;
+
+BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag);
+
+BYOC__PRIVATE byoc_result byoc__op_add(const byoc_op_def *def, byoc_diag *diag) {
+    byoc_module *m = byoc__registry.arena;
+    if (!def->name || !*def->name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op registration: empty name");
+    if (stbds_shgeti(byoc__registry.by_name, def->name) >= 0)
+        return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "op '%s' is already registered", def->name);
+    if (!def->type_rel) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op '%s': no type relation", def->name);
+    if (def->min_args < 0 || (def->max_args >= 0 && def->max_args < def->min_args))
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op '%s': bad argument count range", def->name);
+    byoc_op *op = BYOC__NEW(m, byoc_op);
+    if (!op) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    op->def = *def;
+    for (int i = 0; i < def->nattrs; ++i) {
+        const byoc_attr_spec *s = &def->attrs[i];
+        for (int j = 0; j < i; ++j)
+            if (strcmp(def->attrs[j].name, s->name) == 0)
+                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "op '%s': attribute '%s' declared twice", def->name, s->name);
+        if (!s->default_text) continue;
+        byoc_attr_value v;
+        byoc_diag d;
+        if (byoc__attr_value_parse_in(m, s->default_text, &v, &d) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "op '%s': default of attribute '%s' does not parse: %s", def->name, s->name, d.message);
+        if (v.kind == BYOC_ATTR_INT_LIST && v.count == 0 && (s->kinds & BYOC_ATTR_FLOAT_LIST)) v.kind = BYOC_ATTR_FLOAT_LIST;
+        if (!(v.kind & s->kinds))
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "op '%s': default of attribute '%s' is a %s, not an allowed kind", def->name, s->name,
+                              byoc__attr_kind_name(v.kind));
+        byoc_attrs_set(m, &op->defaults, s->name, &v);
+    }
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
+    stbds_shput(byoc__registry.by_name, def->name, (int)stbds_arrlen(byoc__registry.ops));
+    stbds_arrput(byoc__registry.ops, op);
+    return BYOC_OK;
+}
+
+BYOC__PRIVATE void byoc__registry_init(void) {
+    if (byoc__registry.initialized) return;
+    byoc__registry.initialized = 1;
+    byoc__registry.arena = byoc_module_create(NULL);
+    for (int i = 0; i < BYOC__N(byoc__builtin_ops); ++i) {
+        byoc_diag d;
+        byoc_result r = byoc__op_add(&byoc__builtin_ops[i], &d);
+        BYOC_ASSERT(r == BYOC_OK); /* built-in table is wrong */
+        (void)r;
+    }
+}
+
+BYOC_API const byoc_op *byoc_op_get(const char *name) {
+    byoc__registry_init();
+    ptrdiff_t i = stbds_shgeti(byoc__registry.by_name, name);
+    return i < 0 ? NULL : byoc__registry.ops[byoc__registry.by_name[i].value];
+}
+BYOC_API int byoc_op_count(void) { byoc__registry_init(); return (int)stbds_arrlen(byoc__registry.ops); }
+BYOC_API const byoc_op *byoc_op_at(int i) {
+    byoc__registry_init();
+    BYOC_ASSERT(i >= 0 && i < (int)stbds_arrlen(byoc__registry.ops));
+    return byoc__registry.ops[i];
+}
+BYOC_API byoc_result byoc_op_register(const byoc_op_def *def, byoc_diag *diag) {
+    byoc__registry_init();
+    return byoc__op_add(def, diag);
+}
+
+BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, const byoc_attrs *given, byoc_attrs *out, byoc_diag *diag) {
+    const byoc_op_def *def = &op->def;
+    memset(out, 0, sizeof *out);
+    if (given)
+        for (int i = 0; i < given->count; ++i) {
+            const byoc_attr *a = &given->items[i];
+            int found = 0;
+            for (int j = 0; j < def->nattrs; ++j) found |= strcmp(def->attrs[j].name, a->name) == 0;
+            if (!found) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: unknown attribute '%s'", def->name, a->name);
+        }
+    for (int j = 0; j < def->nattrs; ++j) {
+        const byoc_attr_spec *s = &def->attrs[j];
+        const byoc_attr_value *v = given ? byoc_attrs_get(given, s->name) : NULL;
+        if (!v) {
+            v = byoc_attrs_get(&op->defaults, s->name);
+            if (!v) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: missing required attribute '%s'", def->name, s->name);
+        }
+        byoc_attr_value c = *v;
+        double tmp[64];
+        if (!(c.kind & s->kinds)) { /* widen where it loses nothing */
+            if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_FLOAT)) { c.kind = BYOC_ATTR_FLOAT; c.f = (double)c.i; }
+            else if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_BOOL) && (c.i == 0 || c.i == 1)) c.kind = BYOC_ATTR_BOOL;
+            else if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_INT_LIST)) { c.kind = BYOC_ATTR_INT_LIST; c.ints = &v->i; c.count = 1; }
+            else if (c.kind == BYOC_ATTR_INT_LIST && c.inner == 0 && (s->kinds & BYOC_ATTR_FLOAT_LIST) && c.count <= 64) {
+                for (int k = 0; k < c.count; ++k) tmp[k] = (double)c.ints[k];
+                c.kind = BYOC_ATTR_FLOAT_LIST;
+                c.floats = tmp;
+            } else {
+                char want[96];
+                byoc__attr_kinds_text(s->kinds, want, sizeof want);
+                return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: attribute '%s' expects %s, got %s", def->name, s->name, want,
+                                  byoc__attr_kind_name(c.kind));
+            }
+        }
+        byoc_attrs_set(m, out, s->name, &c);
+    }
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
+    return BYOC_OK;
+}
+
+// [SECTION] impl: type inference
+BYOC__PRIVATE void byoc__node_label(byoc_module *m, const byoc_node *scope, const byoc_node *n, char *out, size_t cap);
+
+typedef struct byoc__infer {
+    byoc_module *m;
+    byoc_diag *diag;
+    const byoc_node *scope; /* the global function being checked, for node labels */
+    const char *scope_name;
+    byoc__ptr_int *state;   /* global function node -> 1 in progress, 2 done */
+} byoc__infer;
+
+BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...) BYOC__PRINTF(4, 5);
+BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...) {
+    char reason[600], label[64], where[300] = "", src[200] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    byoc__node_label(st->m, st->scope, n, label, sizeof label);
+    if (n->span.file) snprintf(where, sizeof where, "%s:%d:%d: ", n->span.file, n->span.line, n->span.col);
+    if (n->span.source) snprintf(src, sizeof src, " (%s)", n->span.source);
+    return byoc__diag(st->diag, BYOC_ERR_TYPE, n->span.line, n->span.col, n->id, "%s%s %s%s in @%s: %s", where, what, label, src,
+                      st->scope_name, reason);
+}
+
+BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, const char *name);
+
+BYOC__PRIVATE byoc_result byoc__infer_global(byoc__infer *st, byoc_node *ref) {
+    byoc_node *fn = byoc_module_function(st->m, ref->name);
+    if (!fn) return byoc__infer_error(st, ref, "global", "@%s is not defined in the module", ref->name);
+    ptrdiff_t i = stbds_hmgeti(st->state, fn);
+    if (i >= 0 && st->state[i].value == 1) return byoc__infer_error(st, ref, "global", "@%s is called recursively (not supported)", ref->name);
+    if (i < 0) {
+        const byoc_node *saved_scope = st->scope;
+        const char *saved_name = st->scope_name;
+        byoc_result r = byoc__infer_function(st, fn, ref->name);
+        st->scope = saved_scope;
+        st->scope_name = saved_name;
+        if (r != BYOC_OK) return r;
+    }
+    ref->checked_type = fn->checked_type;
+    return BYOC_OK;
+}
+
+BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
+    byoc_module *m = st->m;
+    char s1[160], s2[160];
+    switch (n->kind) {
+    case BYOC_NODE_VAR:
+        if (!n->annotation) return byoc__infer_error(st, n, "var", "has no type annotation");
+        n->checked_type = n->annotation;
+        return BYOC_OK;
+    case BYOC_NODE_CONSTANT:
+        n->checked_type = n->annotation;
+        return BYOC_OK;
+    case BYOC_NODE_GLOBAL_VAR:
+        return byoc__infer_global(st, n);
+    case BYOC_NODE_TUPLE: {
+        const byoc_type *small[16];
+        const byoc_type **f = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nargs));
+        if (!f) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+        for (int i = 0; i < n->nargs; ++i) f[i] = n->args[i]->checked_type;
+        n->checked_type = byoc_tuple_type(m, f, n->nargs);
+        if (f != small) free((void *)f);
+        break;
+    }
+    case BYOC_NODE_TUPLE_GET_ITEM: {
+        const byoc_type *t = n->args[0]->checked_type;
+        if (t->kind != BYOC_TYPE_TUPLE) {
+            byoc_type_to_string(t, s1, sizeof s1);
+            return byoc__infer_error(st, n, "tuple_get_item", "projects .%d from %s, which is not a tuple", n->index, s1);
+        }
+        if (n->index >= t->nfields)
+            return byoc__infer_error(st, n, "tuple_get_item", "index %d is out of range for a tuple of %d", n->index, t->nfields);
+        n->checked_type = t->fields[n->index];
+        return BYOC_OK;
+    }
+    case BYOC_NODE_FUNCTION: {
+        const byoc_type *small[16];
+        const byoc_type **p = n->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nparams));
+        if (!p) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+        byoc_result r = BYOC_OK;
+        for (int i = 0; i < n->nparams && r == BYOC_OK; ++i) {
+            if (!n->params[i]->annotation) r = byoc__infer_error(st, n->params[i], "parameter", "has no type annotation");
+            else n->params[i]->checked_type = p[i] = n->params[i]->annotation;
+        }
+        const byoc_type *body = n->body->checked_type;
+        if (r == BYOC_OK && n->annotation && !byoc_type_equal(n->annotation, body)) {
+            byoc_type_to_string(n->annotation, s1, sizeof s1);
+            byoc_type_to_string(body, s2, sizeof s2);
+            r = byoc__infer_error(st, n, "fn", "declares result %s but its body has type %s", s1, s2);
+        }
+        if (r == BYOC_OK) n->checked_type = byoc_func_type(m, p, n->nparams, body);
+        if (p != small) free((void *)p);
+        if (r != BYOC_OK) return r;
+        break;
+    }
+    case BYOC_NODE_CALL:
+        if (n->op) {
+            const byoc_type *small[16];
+            const byoc_type **a = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nargs));
+            if (!a) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+            byoc_type_rel_ctx ctx;
+            memset(&ctx, 0, sizeof ctx);
+            ctx.m = m;
+            ctx.op = n->op;
+            ctx.call = n;
+            for (int i = 0; i < n->nargs; ++i) a[i] = n->args[i]->checked_type;
+            const byoc_type *t = n->op->def.type_rel(&ctx, a, n->nargs, &n->attrs);
+            if (a != small) free((void *)a);
+            if (!t) return byoc__infer_error(st, n, n->op->def.name, "%s", ctx.failed ? ctx.message : "type relation failed");
+            n->checked_type = t;
+        } else {
+            const byoc_type *ft = n->callee->checked_type;
+            if (ft->kind != BYOC_TYPE_FUNC) {
+                byoc_type_to_string(ft, s1, sizeof s1);
+                return byoc__infer_error(st, n, "call", "callee has type %s, not a function type", s1);
+            }
+            if (ft->nfields != n->nargs)
+                return byoc__infer_error(st, n, "call", "function takes %d argument%s, given %d", ft->nfields, ft->nfields == 1 ? "" : "s", n->nargs);
+            for (int i = 0; i < n->nargs; ++i)
+                if (!byoc_type_equal(ft->fields[i], n->args[i]->checked_type)) {
+                    byoc_type_to_string(n->args[i]->checked_type, s1, sizeof s1);
+                    byoc_type_to_string(ft->fields[i], s2, sizeof s2);
+                    return byoc__infer_error(st, n, "call", "argument %d has type %s, the function expects %s", i, s1, s2);
+                }
+            n->checked_type = ft->ret;
+        }
+        break;
+    }
+    if (!n->checked_type) return byoc__diag(st->diag, m->has_error ? m->error.code : BYOC_ERR_INTERNAL, 0, 0, n->id, "%s",
+                                            m->has_error ? m->error.message : "type inference failed");
+    return BYOC_OK;
+}
+
+BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, const char *name) {
+    stbds_hmput(st->state, fn, 1);
+    st->scope = fn;
+    st->scope_name = name;
+    byoc__ptr_int *seen = NULL;
+    byoc_node **order = NULL;
+    byoc__post_order(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+    byoc_result r = BYOC_OK;
+    /* parameters first: a var's type is its annotation, used before the function node is reached */
+    for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) r = byoc__infer_node(st, order[i]);
+    stbds_hmfree(seen);
+    stbds_arrfree(order);
+    stbds_hmput(st->state, fn, 2);
+    return r;
+}
+
+BYOC_API byoc_result byoc_infer_type(byoc_module *m, byoc_diag *diag) {
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
+    byoc__infer st;
+    memset(&st, 0, sizeof st);
+    st.m = m;
+    st.diag = diag;
+    byoc_result r = BYOC_OK;
+    for (int i = 0; i < byoc_module_function_count(m) && r == BYOC_OK; ++i) {
+        byoc_node *fn = m->functions[i].function;
+        if (stbds_hmgeti(st.state, fn) >= 0) continue;
+        r = byoc__infer_function(&st, fn, m->functions[i].name);
+    }
+    stbds_hmfree(st.state);
+    if (r == BYOC_OK && diag) memset(diag, 0, sizeof *diag);
+    return r;
+}
+
+// [SECTION] impl: text printer
+typedef struct byoc__printer {
+    byoc_module *m;
+    byoc__buf out;
+    unsigned flags;
+    byoc__ptr_int *names;     /* bound node -> %k number; vars -> index into var_names */
+    const char **var_names;   /* stb_ds array of printed var names */
+    struct { char *key; int value; } *used_var_names;
+    byoc__ptr_int *meta;      /* constant -> meta index */
+    int meta_count;
+    byoc_node **meta_order;   /* stb_ds array, by meta index */
+    int counter;
+    const byoc_node *stop_at; /* for labels: stop once this node is numbered */
+    int stopped;
+} byoc__printer;
+
+/* a scalar constant that prints as a literal and parses back bit-exactly */
+BYOC__PRIVATE int byoc__scalar_literal(const byoc_node *c, char *out, size_t cap) {
+    const byoc_type *t = c->annotation;
+    if (t->rank != 0) return 0;
+    double v = byoc__load(t->dtype, c->data, 0);
+    switch (t->dtype) {
+    case BYOC_FLOAT32: case BYOC_FLOAT16: {
+        if (!isfinite(v)) return 0;
+        const char *suffix = t->dtype == BYOC_FLOAT32 ? "f" : "f16";
+        for (int prec = 6; prec <= 17; ++prec) { /* shortest text that reads back to the same value */
+            snprintf(out, cap, "%.*g", prec, v);
+            double back = strtod(out, NULL);
+            if ((t->dtype == BYOC_FLOAT32 && (float)back == (float)v) || (t->dtype == BYOC_FLOAT16 && byoc__f32_to_f16((float)back) == byoc__f32_to_f16((float)v))) break;
+        }
+        strncat(out, suffix, cap - strlen(out) - 1);
+        return 1;
+    }
+    case BYOC_INT32: snprintf(out, cap, "%lld", (long long)v); return 1;
+    case BYOC_INT64: { int64_t x; memcpy(&x, c->data, 8); snprintf(out, cap, "%lldi64", (long long)x); return 1; }
+    case BYOC_INT16: snprintf(out, cap, "%lldi16", (long long)v); return 1;
+    case BYOC_INT8: snprintf(out, cap, "%lldi8", (long long)v); return 1;
+    case BYOC_UINT8: snprintf(out, cap, "%lldu8", (long long)v); return 1;
+    case BYOC_BOOL: snprintf(out, cap, "%s", v != 0 ? "True" : "False"); return 1;
+    default: return 0;
+    }
+}
+
+BYOC__PRIVATE void byoc__print_double(byoc__buf *b, double v) {
+    char tmp[64];
+    if (v != v) { byoc__buf_puts(b, "nanf"); return; }
+    if (isinf(v)) { byoc__buf_puts(b, v > 0 ? "inff" : "-inff"); return; }
+    for (int prec = 6; prec <= 17; ++prec) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v) break;
+    }
+    byoc__buf_puts(b, tmp);
+    byoc__buf_puts(b, "f");
+}
+
+BYOC__PRIVATE void byoc__print_string(byoc__buf *b, const char *s) {
+    byoc__buf_puts(b, "\"");
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') { char e[3] = {'\\', *s, 0}; byoc__buf_puts(b, e); }
+        else if (*s == '\n') byoc__buf_puts(b, "\\n");
+        else if (*s == '\t') byoc__buf_puts(b, "\\t");
+        else if ((unsigned char)*s < 0x20) byoc__buf_printf(b, "\\x%02x", (unsigned char)*s);
+        else byoc__buf_put(b, s, 1);
+    }
+    byoc__buf_puts(b, "\"");
+}
+
+BYOC__PRIVATE void byoc__print_attr_value(byoc__buf *b, const byoc_attr_value *v) {
+    switch (v->kind) {
+    case BYOC_ATTR_NONE: byoc__buf_puts(b, "None"); return;
+    case BYOC_ATTR_INT: byoc__buf_printf(b, "%lld", (long long)v->i); return;
+    case BYOC_ATTR_FLOAT: byoc__print_double(b, v->f); return;
+    case BYOC_ATTR_STRING: byoc__print_string(b, v->s); return;
+    case BYOC_ATTR_BOOL: byoc__buf_puts(b, v->i ? "True" : "False"); return;
+    case BYOC_ATTR_INT_LIST:
+        byoc__buf_puts(b, "[");
+        for (int i = 0; i < v->count; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            if (v->inner > 0 && i % v->inner == 0) byoc__buf_puts(b, "[");
+            byoc__buf_printf(b, "%lld", (long long)v->ints[i]);
+            if (v->inner > 0 && i % v->inner == v->inner - 1) byoc__buf_puts(b, "]");
+        }
+        byoc__buf_puts(b, "]");
+        return;
+    case BYOC_ATTR_FLOAT_LIST:
+        byoc__buf_puts(b, "[");
+        for (int i = 0; i < v->count; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            byoc__print_double(b, v->floats[i]);
+        }
+        byoc__buf_puts(b, "]");
+        return;
+    }
+}
+
+/* attributes as ", key=value" pairs; op calls print only values that differ from the op's defaults */
+BYOC__PRIVATE void byoc__print_attrs(byoc__printer *p, const byoc_attrs *attrs, const byoc_op *op, int first) {
+    for (int i = 0; i < attrs->count; ++i) {
+        const byoc_attr *a = &attrs->items[i];
+        if (op) {
+            const byoc_attr_value *d = byoc_attrs_get(&op->defaults, a->name);
+            if (d && byoc_attr_value_equal(d, &a->value)) continue;
+        }
+        if (!first) byoc__buf_puts(&p->out, ", ");
+        first = 0;
+        byoc__buf_printf(&p->out, "%s=", a->name);
+        byoc__print_attr_value(&p->out, &a->value);
+    }
+}
+
+BYOC__PRIVATE void byoc__print_type_comment(byoc__printer *p, const byoc_type *t) {
+    if (!(p->flags & BYOC_PRINT_TYPES) || !t) return;
+    byoc__buf_puts(&p->out, " /* ty=");
+    byoc__type_write(&p->out, t);
+    byoc__buf_puts(&p->out, " */");
+}
+
+BYOC__PRIVATE void byoc__print_span(byoc__printer *p, const byoc_node *n) {
+    if ((p->flags & BYOC_PRINT_NO_SPANS) || !n->span.source) return;
+    byoc__buf_puts(&p->out, " /* span=");
+    for (const char *s = n->span.source; *s; ++s) /* keep the comment closed */
+        byoc__buf_put(&p->out, (s[0] == '*' && s[1] == '/') ? "_" : s, 1);
+    byoc__buf_puts(&p->out, " */");
+}
+
+BYOC__PRIVATE const char *byoc__var_name(byoc__printer *p, const byoc_node *v) {
+    ptrdiff_t i = stbds_hmgeti(p->names, v);
+    if (i >= 0) return p->var_names[p->names[i].value];
+    /* a valid, unique identifier from the name hint */
+    char base[96], name[112];
+    size_t k = 0;
+    for (const char *s = v->name ? v->name : "v"; *s && k < sizeof base - 1; ++s) {
+        char c = *s;
+        base[k++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ? c : '_');
+    }
+    base[k] = 0;
+    if (!k || (base[0] >= '0' && base[0] <= '9')) {
+        memmove(base + 2, base, k + 1 < sizeof base - 2 ? k + 1 : sizeof base - 3);
+        base[0] = 'v';
+        base[1] = '_';
+        base[sizeof base - 1] = 0;
+    }
+    snprintf(name, sizeof name, "%s", base);
+    for (int suffix = 1; stbds_shgeti(p->used_var_names, name) >= 0; ++suffix) snprintf(name, sizeof name, "%s_%d", base, suffix);
+    stbds_shput(p->used_var_names, name, 1);
+    const char *interned = byoc_intern(p->m, name);
+    stbds_hmput(p->names, v, (int)stbds_arrlen(p->var_names));
+    stbds_arrput(p->var_names, interned);
+    return interned;
+}
+
+BYOC__PRIVATE int byoc__meta_index(byoc__printer *p, byoc_node *c) {
+    ptrdiff_t i = stbds_hmgeti(p->meta, c);
+    if (i >= 0) return p->meta[i].value;
+    stbds_hmput(p->meta, c, p->meta_count);
+    stbds_arrput(p->meta_order, c);
+    return p->meta_count++;
+}
+
+/* a reference to an already printed or atomic node */
+BYOC__PRIVATE void byoc__print_ref(byoc__printer *p, byoc_node *n) {
+    char lit[64];
+    switch (n->kind) {
+    case BYOC_NODE_VAR: byoc__buf_printf(&p->out, "%%%s", byoc__var_name(p, n)); return;
+    case BYOC_NODE_GLOBAL_VAR: byoc__buf_printf(&p->out, "@%s", n->name); return;
+    case BYOC_NODE_CONSTANT:
+        if (byoc__scalar_literal(n, lit, sizeof lit)) { byoc__buf_puts(&p->out, lit); return; }
+        byoc__buf_printf(&p->out, "meta[relay.Constant][%d] /* ty=", byoc__meta_index(p, n));
+        byoc__type_write(&p->out, n->annotation);
+        byoc__buf_puts(&p->out, " */");
+        return;
+    default: {
+        ptrdiff_t i = stbds_hmgeti(p->names, n);
+        if (i >= 0) byoc__buf_printf(&p->out, "%%%d", p->names[i].value);
+        else byoc__buf_puts(&p->out, "%<unbound>"); /* only for captured non-var values, see printer notes */
+    }
+    }
+}
+
+BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent);
+
+BYOC__PRIVATE void byoc__print_indent(byoc__printer *p, int indent) {
+    for (int i = 0; i < indent; ++i) byoc__buf_puts(&p->out, "  ");
+}
+
+BYOC__PRIVATE void byoc__print_fn_header(byoc__printer *p, byoc_node *fn) {
+    byoc__buf_puts(&p->out, "(");
+    for (int i = 0; i < fn->nparams; ++i) {
+        byoc_node *v = fn->params[i];
+        if (i) byoc__buf_puts(&p->out, ", ");
+        byoc__buf_printf(&p->out, "%%%s", byoc__var_name(p, v));
+        if (v->annotation) {
+            byoc__buf_puts(&p->out, ": ");
+            byoc__type_write(&p->out, v->annotation);
+        }
+        byoc__print_span(p, v);
+    }
+    byoc__print_attrs(p, &fn->attrs, NULL, fn->nparams == 0);
+    byoc__buf_puts(&p->out, ")");
+    if (fn->annotation) {
+        byoc__buf_puts(&p->out, " -> ");
+        byoc__type_write(&p->out, fn->annotation);
+    }
+    byoc__buf_puts(&p->out, " {\n");
+}
+
+/* the expression of a non-atomic node, its inputs already bound */
+BYOC__PRIVATE void byoc__print_expr(byoc__printer *p, byoc_node *n, int indent) {
+    switch (n->kind) {
+    case BYOC_NODE_CALL:
+        if (n->op) byoc__buf_puts(&p->out, n->op->def.name);
+        else byoc__print_ref(p, n->callee);
+        byoc__buf_puts(&p->out, "(");
+        for (int i = 0; i < n->nargs; ++i) {
+            if (i) byoc__buf_puts(&p->out, ", ");
+            byoc__print_ref(p, n->args[i]);
+        }
+        if (n->op) byoc__print_attrs(p, &n->attrs, n->op, n->nargs == 0);
+        byoc__buf_puts(&p->out, ")");
+        return;
+    case BYOC_NODE_TUPLE:
+        byoc__buf_puts(&p->out, "(");
+        for (int i = 0; i < n->nargs; ++i) {
+            if (i) byoc__buf_puts(&p->out, ", ");
+            byoc__print_ref(p, n->args[i]);
+        }
+        byoc__buf_puts(&p->out, n->nargs == 1 ? ",)" : ")");
+        return;
+    case BYOC_NODE_TUPLE_GET_ITEM:
+        byoc__print_ref(p, n->args[0]);
+        byoc__buf_printf(&p->out, ".%d", n->index);
+        return;
+    case BYOC_NODE_FUNCTION:
+        byoc__buf_puts(&p->out, "fn ");
+        byoc__print_fn_header(p, n);
+        byoc__print_block(p, n, indent + 1);
+        byoc__print_indent(p, indent);
+        byoc__buf_puts(&p->out, "}");
+        return;
+    default:
+        byoc__print_ref(p, n);
+    }
+}
+
+BYOC__PRIVATE int byoc__is_atom(const byoc_node *n) {
+    return n->kind == BYOC_NODE_VAR || n->kind == BYOC_NODE_CONSTANT || n->kind == BYOC_NODE_GLOBAL_VAR;
+}
+
+/* body of fn: one binding per non-atomic node in post-order, then the result expression */
+BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent) {
+    byoc__ptr_int *seen = NULL;
+    byoc_node **order = NULL;
+    byoc__post_order(fn->body, 0, &seen, &order);
+    int count = (int)stbds_arrlen(order);
+    for (int i = 0; i < count - 1 && !p->stopped; ++i) {
+        byoc_node *n = order[i];
+        if (byoc__is_atom(n) || stbds_hmgeti(p->names, n) >= 0) {
+            if (n->kind == BYOC_NODE_VAR) byoc__var_name(p, n);
+            if (n == p->stop_at) p->stopped = 1;
+            continue;
+        }
+        int k = p->counter++;
+        byoc__print_indent(p, indent);
+        byoc__buf_printf(&p->out, "%%%d = ", k);
+        byoc__print_expr(p, n, indent);
+        stbds_hmput(p->names, n, k);
+        byoc__print_type_comment(p, n->checked_type);
+        byoc__print_span(p, n);
+        byoc__buf_puts(&p->out, ";\n");
+        if (n == p->stop_at) p->stopped = 1;
+    }
+    if (count && !p->stopped) {
+        byoc_node *root = order[count - 1];
+        byoc__print_indent(p, indent);
+        byoc__print_expr(p, root, indent);
+        byoc__print_type_comment(p, root->checked_type);
+        byoc__print_span(p, root);
+        byoc__buf_puts(&p->out, "\n");
+    }
+    stbds_hmfree(seen);
+    stbds_arrfree(order);
+}
+
+BYOC__PRIVATE void byoc__printer_free(byoc__printer *p) {
+    stbds_hmfree(p->names);
+    stbds_arrfree(p->var_names);
+    stbds_shfree(p->used_var_names);
+    stbds_hmfree(p->meta);
+    stbds_arrfree(p->meta_order);
+}
+
+BYOC__PRIVATE void byoc__printer_init(byoc__printer *p, byoc_module *m, unsigned flags) {
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->out.m = m;
+    p->flags = flags;
+    stbds_sh_new_strdup(p->used_var_names);
+}
+
+BYOC__PRIVATE void byoc__print_global(byoc__printer *p, const char *name, byoc_node *fn) {
+    /* names restart per global function */
+    stbds_hmfree(p->names);
+    stbds_arrfree(p->var_names);
+    stbds_shfree(p->used_var_names);
+    stbds_sh_new_strdup(p->used_var_names);
+    p->counter = 0;
+    byoc__buf_printf(&p->out, "def @%s", name);
+    byoc__print_fn_header(p, fn);
+    byoc__print_block(p, fn, 1);
+    byoc__buf_puts(&p->out, "}\n");
+}
+
+BYOC_API char *byoc_module_print(byoc_module *m, unsigned flags, size_t *len) {
+    byoc__printer p;
+    byoc__printer_init(&p, m, flags);
+    if (!(flags & BYOC_PRINT_NO_HEADER)) byoc__buf_puts(&p.out, "#[version = \"0.0.5\"]\n");
+    for (int i = 0; i < byoc_module_function_count(m); ++i) {
+        if (i) byoc__buf_puts(&p.out, "\n");
+        byoc__print_global(&p, m->functions[i].name, m->functions[i].function);
+    }
+    if (!p.out.data) byoc__buf_puts(&p.out, "");
+    byoc__printer_free(&p);
+    if (p.out.oom) { byoc_free(m, p.out.data); return NULL; }
+    if (len) *len = p.out.len;
+    return p.out.data;
+}
+
+BYOC_API char *byoc_node_print(byoc_module *m, const byoc_node *expr, unsigned flags, size_t *len) {
+    byoc__printer p;
+    byoc__printer_init(&p, m, flags);
+    byoc_node *e = (byoc_node *)expr;
+    if (e->kind == BYOC_NODE_FUNCTION) byoc__print_expr(&p, e, 0);
+    else if (byoc__is_atom(e)) byoc__print_ref(&p, e);
+    else {
+        /* print as the block of a function with no params */
+        byoc_node fake;
+        memset(&fake, 0, sizeof fake);
+        fake.kind = BYOC_NODE_FUNCTION;
+        fake.body = e;
+        byoc__print_block(&p, &fake, 0);
+    }
+    if (!p.out.data) byoc__buf_puts(&p.out, "");
+    byoc__printer_free(&p);
+    if (p.out.oom) { byoc_free(m, p.out.data); return NULL; }
+    if (len) *len = p.out.len;
+    return p.out.data;
+}
+
+/* "%3" or "%x" as the printer would name n inside the global function scope */
+BYOC__PRIVATE void byoc__node_label(byoc_module *m, const byoc_node *scope, const byoc_node *n, char *out, size_t cap) {
+    if (n->kind == BYOC_NODE_VAR) { snprintf(out, cap, "%%%s", n->name); return; }
+    if (n->kind == BYOC_NODE_GLOBAL_VAR) { snprintf(out, cap, "@%s", n->name); return; }
+    if (n->kind == BYOC_NODE_CONSTANT) { snprintf(out, cap, "constant"); return; }
+    snprintf(out, cap, "#%u", (unsigned)n->id);
+    if (!scope) return;
+    byoc__printer p;
+    byoc__printer_init(&p, m, BYOC_PRINT_NO_SPANS);
+    p.stop_at = n;
+    byoc__print_block(&p, (byoc_node *)scope, 0);
+    ptrdiff_t i = stbds_hmgeti(p.names, n);
+    if (i >= 0) snprintf(out, cap, "%%%d", p.names[i].value);
+    else if (p.stopped || scope->body == n) snprintf(out, cap, "(result)");
+    byoc_free(m, p.out.data);
+    byoc__printer_free(&p);
+}
+
+/* the constants in the order byoc_module_print numbers them */
+BYOC__PRIVATE byoc_node **byoc__meta_constants(byoc_module *m, int *count) {
+    byoc__printer p;
+    byoc__printer_init(&p, m, BYOC_PRINT_NO_HEADER);
+    for (int i = 0; i < byoc_module_function_count(m); ++i) byoc__print_global(&p, m->functions[i].name, m->functions[i].function);
+    byoc_node **r = p.meta_order;
+    p.meta_order = NULL;
+    *count = (int)stbds_arrlen(r);
+    byoc_free(m, p.out.data);
+    byoc__printer_free(&p);
+    return r;
+}
+
+// [SECTION] impl: text parser
+typedef enum byoc__tok_kind {
+    BYOC__T_EOF, BYOC__T_IDENT, BYOC__T_LOCAL, BYOC__T_GLOBAL, BYOC__T_NUMBER, BYOC__T_STRING,
+    BYOC__T_LPAREN, BYOC__T_RPAREN, BYOC__T_LBRACKET, BYOC__T_RBRACKET, BYOC__T_LBRACE, BYOC__T_RBRACE,
+    BYOC__T_COMMA, BYOC__T_EQUAL, BYOC__T_SEMI, BYOC__T_COLON, BYOC__T_DOT, BYOC__T_ARROW, BYOC__T_QUESTION,
+    BYOC__T_ERROR
+} byoc__tok_kind;
+
+typedef struct byoc__token {
+    byoc__tok_kind kind;
+    const char *start; /* for LOCAL/GLOBAL: after the sigil; STRING: inside the quotes */
+    size_t len;
+    int line, col;
+    const char *comments, *comments_end; /* block comments between the previous token and this one */
+} byoc__token;
+
+typedef struct byoc__weight { int index; const byoc_type *type; const void *data; size_t nbytes; } byoc__weight;
+typedef struct byoc__scope_entry { char *key; byoc_node *value; } byoc__scope_entry;
+
+typedef struct byoc__parser {
+    byoc_module *m;
+    byoc_diag *diag;
+    const char *filename; /* interned */
+    const char *src, *pos, *end;
+    int line, col;
+    byoc__token tok;
+    int failed;
+    int depth;
+    byoc__scope_entry **scopes;  /* stb_ds array of stb_ds string maps, innermost last */
+    byoc_node **globals_used;    /* global var nodes, checked once every def is known */
+    byoc__weight *weights;       /* stb_ds array */
+    byoc_node **meta_nodes;      /* stb_ds array, by meta index (NULL until first use) */
+    const byoc_parse_options *opts;
+} byoc__parser;
+
+#define BYOC__MAX_DEPTH 256
+
+BYOC__PRIVATE int byoc__parse_fail(byoc__parser *p, int line, int col, const char *fmt, ...) BYOC__PRINTF(4, 5);
+BYOC__PRIVATE int byoc__parse_fail(byoc__parser *p, int line, int col, const char *fmt, ...) {
+    if (p->failed) return 0;
+    char msg[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    byoc__diag(p->diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: %s", p->filename ? p->filename : "<text>", line, col, msg);
+    p->failed = 1;
+    return 0;
+}
+
+BYOC__PRIVATE void byoc__advance_char(byoc__parser *p) {
+    if (*p->pos == '\n') { p->line++; p->col = 1; }
+    else p->col++;
+    p->pos++;
+}
+
+BYOC__PRIVATE int byoc__is_ident_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+BYOC__PRIVATE int byoc__is_ident_char(int c) { return byoc__is_ident_start(c) || (c >= '0' && c <= '9'); }
+BYOC__PRIVATE int byoc__is_digit(int c) { return c >= '0' && c <= '9'; }
+
+BYOC__PRIVATE void byoc__next(byoc__parser *p) {
+    byoc__token t;
+    memset(&t, 0, sizeof t);
+    /* whitespace and comments */
+    for (;;) {
+        while (p->pos < p->end && (*p->pos == ' ' || *p->pos == '\t' || *p->pos == '\n' || *p->pos == '\r')) byoc__advance_char(p);
+        if (p->pos >= p->end) break;
+        if (*p->pos == '#' || (*p->pos == '/' && p->pos + 1 < p->end && p->pos[1] == '/')) {
+            while (p->pos < p->end && *p->pos != '\n') byoc__advance_char(p);
+            continue;
+        }
+        if (*p->pos == '/' && p->pos + 1 < p->end && p->pos[1] == '*') {
+            int line = p->line, col = p->col;
+            if (!t.comments) t.comments = p->pos;
+            byoc__advance_char(p);
+            byoc__advance_char(p);
+            while (p->pos < p->end && !(*p->pos == '*' && p->pos + 1 < p->end && p->pos[1] == '/')) byoc__advance_char(p);
+            if (p->pos >= p->end) {
+                byoc__parse_fail(p, line, col, "unterminated comment");
+                t.kind = BYOC__T_ERROR;
+                p->tok = t;
+                return;
+            }
+            byoc__advance_char(p);
+            byoc__advance_char(p);
+            t.comments_end = p->pos;
+            continue;
+        }
+        break;
+    }
+    t.line = p->line;
+    t.col = p->col;
+    t.start = p->pos;
+    if (p->pos >= p->end) { t.kind = BYOC__T_EOF; p->tok = t; return; }
+    char c = *p->pos;
+    if (c == '\0') { /* embedded NUL: never read past it as if it were text */
+        byoc__parse_fail(p, t.line, t.col, "unexpected NUL byte");
+        t.kind = BYOC__T_ERROR;
+        p->tok = t;
+        return;
+    }
+    if (byoc__is_ident_start(c)) {
+        while (p->pos < p->end && byoc__is_ident_char(*p->pos)) byoc__advance_char(p);
+        t.kind = BYOC__T_IDENT;
+        t.len = (size_t)(p->pos - t.start);
+        if ((t.len == 4 && (memcmp(t.start, "inff", 4) == 0 || memcmp(t.start, "nanf", 4) == 0))) t.kind = BYOC__T_NUMBER;
+        p->tok = t;
+        return;
+    }
+    if (c == '%' || c == '@') {
+        byoc__advance_char(p);
+        t.start = p->pos;
+        while (p->pos < p->end && byoc__is_ident_char(*p->pos)) byoc__advance_char(p);
+        t.len = (size_t)(p->pos - t.start);
+        t.kind = c == '%' ? BYOC__T_LOCAL : BYOC__T_GLOBAL;
+        if (!t.len) {
+            byoc__parse_fail(p, t.line, t.col, "expected a name after '%c'", c);
+            t.kind = BYOC__T_ERROR;
+        }
+        p->tok = t;
+        return;
+    }
+    if (byoc__is_digit(c) || (c == '-' && p->pos + 1 < p->end && (byoc__is_digit(p->pos[1]) || p->pos[1] == 'i'))) {
+        byoc__advance_char(p);
+        while (p->pos < p->end && (byoc__is_ident_char(*p->pos) || *p->pos == '.' ||
+                                   ((*p->pos == '+' || *p->pos == '-') && (p->pos[-1] == 'e' || p->pos[-1] == 'E'))))
+            byoc__advance_char(p);
+        /* "1.0" is a number but in "%x.0" the dot was consumed by the local; a trailing '.' belongs here only before a digit */
+        t.kind = BYOC__T_NUMBER;
+        t.len = (size_t)(p->pos - t.start);
+        p->tok = t;
+        return;
+    }
+    if (c == '"') {
+        byoc__advance_char(p);
+        t.start = p->pos;
+        while (p->pos < p->end && *p->pos != '"' && *p->pos != '\n') {
+            if (*p->pos == '\\' && p->pos + 1 < p->end) byoc__advance_char(p);
+            byoc__advance_char(p);
+        }
+        if (p->pos >= p->end || *p->pos != '"') {
+            byoc__parse_fail(p, t.line, t.col, "unterminated string");
+            t.kind = BYOC__T_ERROR;
+            p->tok = t;
+            return;
+        }
+        t.len = (size_t)(p->pos - t.start);
+        byoc__advance_char(p);
+        t.kind = BYOC__T_STRING;
+        p->tok = t;
+        return;
+    }
+    byoc__advance_char(p);
+    t.len = 1;
+    switch (c) {
+    case '(': t.kind = BYOC__T_LPAREN; break;
+    case ')': t.kind = BYOC__T_RPAREN; break;
+    case '[': t.kind = BYOC__T_LBRACKET; break;
+    case ']': t.kind = BYOC__T_RBRACKET; break;
+    case '{': t.kind = BYOC__T_LBRACE; break;
+    case '}': t.kind = BYOC__T_RBRACE; break;
+    case ',': t.kind = BYOC__T_COMMA; break;
+    case '=': t.kind = BYOC__T_EQUAL; break;
+    case ';': t.kind = BYOC__T_SEMI; break;
+    case ':': t.kind = BYOC__T_COLON; break;
+    case '.': t.kind = BYOC__T_DOT; break;
+    case '?': t.kind = BYOC__T_QUESTION; break;
+    case '-':
+        if (p->pos < p->end && *p->pos == '>') { byoc__advance_char(p); t.kind = BYOC__T_ARROW; t.len = 2; break; }
+        /* fallthrough */
+    default:
+        if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f) byoc__parse_fail(p, t.line, t.col, "unexpected character '%c'", c);
+        else byoc__parse_fail(p, t.line, t.col, "unexpected byte 0x%02x", (unsigned char)c);
+        t.kind = BYOC__T_ERROR;
+    }
+    p->tok = t;
+}
+
+BYOC__PRIVATE const char *byoc__tok_name(byoc__tok_kind k) {
+    static const char *const names[] = {"end of input", "identifier", "local name", "global name", "number", "string", "'('", "')'", "'['",
+                                        "']'", "'{'", "'}'", "','", "'='", "';'", "':'", "'.'", "'->'", "'?'", "invalid token"};
+    return names[k];
+}
+
+/* "found ..." text for the current token */
+BYOC__PRIVATE void byoc__tok_describe(const byoc__token *t, char *out, size_t cap) {
+    int n = (int)(t->len > 40 ? 40 : t->len);
+    switch (t->kind) {
+    case BYOC__T_IDENT: case BYOC__T_NUMBER: snprintf(out, cap, "'%.*s'", n, t->start); break;
+    case BYOC__T_LOCAL: snprintf(out, cap, "'%%%.*s'", n, t->start); break;
+    case BYOC__T_GLOBAL: snprintf(out, cap, "'@%.*s'", n, t->start); break;
+    case BYOC__T_STRING: snprintf(out, cap, "string \"%.*s\"", n, t->start); break;
+    default: snprintf(out, cap, "%s", byoc__tok_name(t->kind));
+    }
+}
+
+BYOC__PRIVATE int byoc__expected(byoc__parser *p, const char *what) {
+    char found[64];
+    byoc__tok_describe(&p->tok, found, sizeof found);
+    return byoc__parse_fail(p, p->tok.line, p->tok.col, "expected %s but found %s", what, found);
+}
+
+BYOC__PRIVATE int byoc__accept(byoc__parser *p, byoc__tok_kind k) {
+    if (p->failed || p->tok.kind != k) return 0;
+    byoc__next(p);
+    return 1;
+}
+BYOC__PRIVATE int byoc__expect(byoc__parser *p, byoc__tok_kind k) {
+    if (p->failed) return 0;
+    if (p->tok.kind == k) { byoc__next(p); return 1; }
+    return byoc__expected(p, byoc__tok_name(k));
+}
+BYOC__PRIVATE int byoc__is_word(const byoc__parser *p, const char *w) {
+    return p->tok.kind == BYOC__T_IDENT && p->tok.len == strlen(w) && memcmp(p->tok.start, w, p->tok.len) == 0;
+}
+
+/* kind of the token after the current one, without consuming anything */
+BYOC__PRIVATE byoc__tok_kind byoc__peek_kind(byoc__parser *p) {
+    byoc__parser saved = *p;
+    byoc__next(p);
+    byoc__tok_kind k = p->tok.kind;
+    int failed = p->failed;
+    *p = saved;
+    if (failed && p->diag) p->diag->code = BYOC_OK; /* the real error is reported when reached */
+    return k;
+}
+
+/* integer token text -> value, with range check */
+BYOC__PRIVATE int byoc__tok_int(byoc__parser *p, int64_t *out) {
+    if (p->tok.kind != BYOC__T_NUMBER) return byoc__expected(p, "an integer");
+    char buf[64];
+    size_t n = p->tok.len < sizeof buf - 1 ? p->tok.len : sizeof buf - 1;
+    memcpy(buf, p->tok.start, n);
+    buf[n] = 0;
+    char *endp;
+    errno = 0;
+    long long v = strtoll(buf, &endp, 10);
+    if (*endp || errno) return byoc__parse_fail(p, p->tok.line, p->tok.col, "'%s' is not an integer in range", buf);
+    *out = v;
+    byoc__next(p);
+    return 1;
+}
+
+/* ---- types ---- */
+BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
+    if (p->failed) return NULL;
+    if (++p->depth > BYOC__MAX_DEPTH) { byoc__parse_fail(p, p->tok.line, p->tok.col, "type nested too deeply"); return NULL; }
+    const byoc_type *result = NULL;
+    if (byoc__is_word(p, "Tensor")) {
+        byoc__next(p);
+        int64_t dims[BYOC_MAX_RANK];
+        int rank = 0;
+        if (!byoc__expect(p, BYOC__T_LBRACKET) || !byoc__expect(p, BYOC__T_LPAREN)) goto done;
+        while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
+            if (rank == BYOC_MAX_RANK) { byoc__parse_fail(p, p->tok.line, p->tok.col, "rank above %d is not supported", BYOC_MAX_RANK); goto done; }
+            int line = p->tok.line, col = p->tok.col;
+            if (byoc__accept(p, BYOC__T_QUESTION)) dims[rank++] = BYOC_DIM_UNKNOWN;
+            else {
+                int64_t v;
+                if (!byoc__tok_int(p, &v)) goto done;
+                if (v < 0) { byoc__parse_fail(p, line, col, "negative dimension %lld", (long long)v); goto done; }
+                dims[rank++] = v;
+            }
+            if (!byoc__accept(p, BYOC__T_COMMA)) break;
+        }
+        if (!byoc__expect(p, BYOC__T_RPAREN) || !byoc__expect(p, BYOC__T_COMMA)) goto done;
+        if (p->tok.kind != BYOC__T_IDENT) { byoc__expected(p, "a dtype"); goto done; }
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 31 ? p->tok.len : 31), p->tok.start);
+        byoc_dtype dt = byoc_dtype_from_name(name);
+        if (dt == BYOC_DTYPE_INVALID) { byoc__parse_fail(p, p->tok.line, p->tok.col, "unknown dtype '%s'", name); goto done; }
+        byoc__next(p);
+        if (!byoc__expect(p, BYOC__T_RBRACKET)) goto done;
+        result = byoc_tensor_type(p->m, dt, rank, dims);
+    } else if (p->tok.kind == BYOC__T_LPAREN) {
+        byoc__next(p);
+        const byoc_type **fields = NULL;
+        while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
+            const byoc_type *f = byoc__parse_type(p);
+            if (!f) break;
+            stbds_arrput(fields, f);
+            if (!byoc__accept(p, BYOC__T_COMMA)) break;
+        }
+        if (byoc__expect(p, BYOC__T_RPAREN)) result = byoc_tuple_type(p->m, fields, (int)stbds_arrlen(fields));
+        stbds_arrfree(fields);
+    } else if (byoc__is_word(p, "fn")) {
+        byoc__next(p);
+        const byoc_type **params = NULL;
+        if (byoc__expect(p, BYOC__T_LPAREN)) {
+            while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
+                const byoc_type *f = byoc__parse_type(p);
+                if (!f) break;
+                stbds_arrput(params, f);
+                if (!byoc__accept(p, BYOC__T_COMMA)) break;
+            }
+            if (byoc__expect(p, BYOC__T_RPAREN) && byoc__expect(p, BYOC__T_ARROW)) {
+                const byoc_type *ret = byoc__parse_type(p);
+                if (ret) result = byoc_func_type(p->m, params, (int)stbds_arrlen(params), ret);
+            }
+        }
+        stbds_arrfree(params);
+    } else if (p->tok.kind == BYOC__T_IDENT) {
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 31 ? p->tok.len : 31), p->tok.start);
+        byoc_dtype dt = byoc_dtype_from_name(name);
+        if (dt == BYOC_DTYPE_INVALID) { byoc__parse_fail(p, p->tok.line, p->tok.col, "unknown type '%.*s'", (int)p->tok.len, p->tok.start); goto done; }
+        byoc__next(p);
+        result = byoc_tensor_type(p->m, dt, 0, NULL);
+    } else
+        byoc__expected(p, "a type");
+done:
+    p->depth--;
+    if (!result && !p->failed) byoc__parse_fail(p, p->tok.line, p->tok.col, "%s", p->m->has_error ? p->m->error.message : "invalid type");
+    return p->failed ? NULL : result;
+}
+
+/* ---- attribute values ---- */
+BYOC__PRIVATE int byoc__number_text(byoc__parser *p, char *buf, size_t cap) {
+    size_t n = p->tok.len < cap - 1 ? p->tok.len : cap - 1;
+    memcpy(buf, p->tok.start, n);
+    buf[n] = 0;
+    return (int)n;
+}
+
+/* splits "1.5f16" into value text and suffix; returns 1 if the value is written as a float */
+BYOC__PRIVATE int byoc__split_number(char *buf, const char **suffix) {
+    int is_float = 0;
+    char *s = buf;
+    if (*s == '-') s++;
+    if (strncmp(s, "inf", 3) == 0 || strncmp(s, "nan", 3) == 0) { *suffix = s + 3; return 1; }
+    while (*s && (byoc__is_digit(*s) || *s == '.' || ((*s == 'e' || *s == 'E') && (byoc__is_digit(s[1]) || s[1] == '-' || s[1] == '+')) ||
+                  ((*s == '-' || *s == '+') && (s[-1] == 'e' || s[-1] == 'E')))) {
+        if (*s == '.' || *s == 'e' || *s == 'E') is_float = 1;
+        s++;
+    }
+    *suffix = s;
+    return is_float;
+}
+
+BYOC__PRIVATE int byoc__parse_double_text(const char *buf, double *out) {
+    char tmp[80];
+    snprintf(tmp, sizeof tmp, "%s", buf);
+    char *sfx = tmp;
+    if (*sfx == '-') sfx++;
+    if (strncmp(sfx, "inf", 3) == 0) { *out = buf[0] == '-' ? -HUGE_VAL : HUGE_VAL; return 1; }
+    if (strncmp(sfx, "nan", 3) == 0) { *out = NAN; return 1; }
+    char *endp;
+    errno = 0;
+    *out = strtod(tmp, &endp);
+    return endp != tmp && errno != ERANGE;
+}
+
+BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) {
+    memset(out, 0, sizeof *out);
+    if (p->failed) return 0;
+    int line = p->tok.line, col = p->tok.col;
+    if (p->tok.kind == BYOC__T_STRING) {
+        char *s = BYOC__CAST(char *, malloc(p->tok.len + 1));
+        if (!s) return byoc__parse_fail(p, line, col, "out of memory");
+        size_t k = 0;
+        for (size_t i = 0; i < p->tok.len; ++i) {
+            char c = p->tok.start[i];
+            if (c == '\\' && i + 1 < p->tok.len) {
+                char e = p->tok.start[++i];
+                if (e == 'n') c = '\n';
+                else if (e == 't') c = '\t';
+                else if (e == 'x' && i + 2 < p->tok.len) {
+                    char hex[3] = {p->tok.start[i + 1], p->tok.start[i + 2], 0};
+                    c = (char)strtol(hex, NULL, 16);
+                    i += 2;
+                } else c = e;
+            }
+            if (c == 0) { free(s); return byoc__parse_fail(p, line, col, "NUL character in string"); }
+            s[k++] = c;
+        }
+        s[k] = 0;
+        out->kind = BYOC_ATTR_STRING;
+        out->s = byoc_intern(p->m, s);
+        free(s);
+        byoc__next(p);
+        return 1;
+    }
+    if (byoc__is_word(p, "True") || byoc__is_word(p, "False")) {
+        out->kind = BYOC_ATTR_BOOL;
+        out->i = byoc__is_word(p, "True");
+        byoc__next(p);
+        return 1;
+    }
+    if (byoc__is_word(p, "None")) {
+        out->kind = BYOC_ATTR_NONE;
+        byoc__next(p);
+        return 1;
+    }
+    if (p->tok.kind == BYOC__T_NUMBER) {
+        char buf[80];
+        byoc__number_text(p, buf, sizeof buf);
+        const char *suffix;
+        int is_float = byoc__split_number(buf, &suffix);
+        if (*suffix && strcmp(suffix, "f") && strcmp(suffix, "f32") && strcmp(suffix, "i64") && strcmp(suffix, "i32"))
+            return byoc__parse_fail(p, line, col, "bad number '%s'", buf);
+        if (is_float || *suffix == 'f') {
+            out->kind = BYOC_ATTR_FLOAT;
+            if (!byoc__parse_double_text(buf, &out->f)) return byoc__parse_fail(p, line, col, "bad number '%s'", buf);
+            byoc__next(p);
+            return 1;
+        }
+        out->kind = BYOC_ATTR_INT;
+        char digits[80];
+        snprintf(digits, sizeof digits, "%.*s", (int)(suffix - buf), buf);
+        char *endp;
+        errno = 0;
+        long long v = strtoll(digits, &endp, 10);
+        if (*endp || errno || endp == digits) return byoc__parse_fail(p, line, col, "integer '%s' out of range", digits);
+        out->i = v;
+        byoc__next(p);
+        return 1;
+    }
+    if (p->tok.kind == BYOC__T_LBRACKET) {
+        if (++p->depth > 4) { p->depth--; return byoc__parse_fail(p, line, col, "attribute lists nest at most two deep"); }
+        byoc__next(p);
+        int64_t *ints = NULL;
+        double *floats = NULL;
+        int any_float = 0, rows = 0, inner = -1, ok = 1;
+        while (ok && !p->failed && p->tok.kind != BYOC__T_RBRACKET) {
+            byoc_attr_value e;
+            int eline = p->tok.line, ecol = p->tok.col;
+            if (!byoc__parse_attr_value(p, &e)) { ok = 0; break; }
+            if (e.kind == BYOC_ATTR_INT) {
+                if (inner > 0) { ok = byoc__parse_fail(p, eline, ecol, "cannot mix numbers and lists in one list"); break; }
+                inner = 0;
+                stbds_arrput(ints, e.i);
+                stbds_arrput(floats, (double)e.i);
+            } else if (e.kind == BYOC_ATTR_FLOAT) {
+                if (inner > 0) { ok = byoc__parse_fail(p, eline, ecol, "cannot mix numbers and lists in one list"); break; }
+                inner = 0;
+                any_float = 1;
+                stbds_arrput(ints, 0);
+                stbds_arrput(floats, e.f);
+            } else if (e.kind == BYOC_ATTR_INT_LIST && e.inner == 0) {
+                if (inner == 0 || (inner > 0 && e.count != inner) || e.count == 0) {
+                    ok = byoc__parse_fail(p, eline, ecol, "nested lists must be non-empty and of equal length");
+                    break;
+                }
+                inner = e.count;
+                rows++;
+                for (int i = 0; i < e.count; ++i) { stbds_arrput(ints, e.ints[i]); stbds_arrput(floats, (double)e.ints[i]); }
+            } else {
+                ok = byoc__parse_fail(p, eline, ecol, "list elements must be numbers or lists of integers");
+                break;
+            }
+            if (!byoc__accept(p, BYOC__T_COMMA)) break;
+        }
+        p->depth--;
+        if (ok && byoc__expect(p, BYOC__T_RBRACKET)) {
+            int count = (int)stbds_arrlen(ints);
+            if (any_float) {
+                double *f = count ? BYOC__NEW_N(p->m, double, count) : NULL;
+                if (count && f) memcpy(f, floats, sizeof(double) * (size_t)count);
+                out->kind = BYOC_ATTR_FLOAT_LIST;
+                out->floats = f;
+            } else {
+                int64_t *v = count ? BYOC__NEW_N(p->m, int64_t, count) : NULL;
+                if (count && v) memcpy(v, ints, sizeof(int64_t) * (size_t)count);
+                out->kind = BYOC_ATTR_INT_LIST;
+                out->ints = v;
+                out->inner = inner > 0 ? inner : 0;
+            }
+            out->count = count;
+        }
+        stbds_arrfree(ints);
+        stbds_arrfree(floats);
+        (void)rows;
+        return !p->failed;
+    }
+    return byoc__expected(p, "an attribute value");
+}
+
+/* ---- expressions ---- */
+BYOC__PRIVATE byoc_node *byoc__lookup(byoc__parser *p, const char *name) {
+    for (ptrdiff_t i = stbds_arrlen(p->scopes) - 1; i >= 0; --i) {
+        ptrdiff_t k = stbds_shgeti(p->scopes[i], name);
+        if (k >= 0) return p->scopes[i][k].value;
+    }
+    return NULL;
+}
+
+BYOC__PRIVATE void byoc__push_scope(byoc__parser *p) {
+    byoc__scope_entry *s = NULL;
+    stbds_sh_new_strdup(s);
+    stbds_arrput(p->scopes, s);
+}
+BYOC__PRIVATE void byoc__pop_scope(byoc__parser *p) {
+    byoc__scope_entry *s = stbds_arrpop(p->scopes);
+    stbds_shfree(s);
+}
+
+BYOC__PRIVATE int byoc__bind(byoc__parser *p, const byoc__token *name_tok, byoc_node *n) {
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(name_tok->len < 127 ? name_tok->len : 127), name_tok->start);
+    byoc__scope_entry *scope = p->scopes[stbds_arrlen(p->scopes) - 1];
+    if (stbds_shgeti(scope, name) >= 0) return byoc__parse_fail(p, name_tok->line, name_tok->col, "%%%s is already defined in this scope", name);
+    stbds_shput(scope, name, n);
+    p->scopes[stbds_arrlen(p->scopes) - 1] = scope;
+    return 1;
+}
+
+/* block comments before the current token: find "span=..." and a type comment */
+BYOC__PRIVATE int byoc__comment_find(const byoc__token *t, const char *key, const char **start, size_t *len) {
+    if (!t->comments) return 0;
+    const char *c = t->comments;
+    while (c && c < t->comments_end) {
+        const char *open = strstr(c, "/*");
+        if (!open || open >= t->comments_end) return 0;
+        const char *body = open + 2, *close = strstr(body, "*/");
+        if (!close || close > t->comments_end) return 0;
+        while (body < close && (*body == ' ' || *body == '\t' || *body == '\n' || *body == '\r')) body++;
+        const char *tail = close;
+        while (tail > body && (tail[-1] == ' ' || tail[-1] == '\t' || tail[-1] == '\n' || tail[-1] == '\r')) tail--;
+        size_t klen = strlen(key);
+        if ((size_t)(tail - body) >= klen && memcmp(body, key, klen) == 0) {
+            *start = body + klen;
+            *len = (size_t)(tail - body) - klen;
+            return 1;
+        }
+        c = close + 2;
+    }
+    return 0;
+}
+
+BYOC__PRIVATE void byoc__apply_span_comment(byoc__parser *p, byoc_node *n) {
+    const char *s;
+    size_t len;
+    if (n && byoc__comment_find(&p->tok, "span=", &s, &len) && len) n->span.source = byoc__intern_n(p->m, s, len);
+}
+
+BYOC__PRIVATE void byoc__set_pos(byoc__parser *p, byoc_node *n, int line, int col) {
+    if (!n || n->span.file) return;
+    n->span.file = p->filename;
+    n->span.line = line;
+    n->span.col = col;
+}
+
+/* builder errors become parse errors at the construct's position */
+BYOC__PRIVATE byoc_node *byoc__check_built(byoc__parser *p, byoc_node *n, int line, int col) {
+    if (n) { byoc__set_pos(p, n, line, col); return n; }
+    if (!p->failed) byoc__parse_fail(p, line, col, "%s", p->m->has_error ? p->m->error.message : "invalid expression");
+    return NULL;
+}
+
+BYOC__PRIVATE uint64_t byoc__splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* meta[relay.Constant][i] with a following type comment, weights by index or seeded values */
+BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc__next(p);
+    int64_t index;
+    if (!byoc__expect(p, BYOC__T_LBRACKET)) return NULL;
+    if (!byoc__is_word(p, "relay")) { byoc__expected(p, "'relay.Constant'"); return NULL; }
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_DOT)) return NULL;
+    if (!byoc__is_word(p, "Constant")) { byoc__expected(p, "'Constant' (only relay.Constant metadata is supported)"); return NULL; }
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_LBRACKET) || !byoc__tok_int(p, &index) || !byoc__expect(p, BYOC__T_RBRACKET))
+        return NULL;
+    if (index < 0 || index > 100000000) { byoc__parse_fail(p, line, col, "meta index %lld out of range", (long long)index); return NULL; }
+    /* the type comment, if any, sits before the token now current */
+    const byoc_type *comment_type = NULL;
+    const char *s;
+    size_t len;
+    if (byoc__comment_find(&p->tok, "ty=", &s, &len) || byoc__comment_find(&p->tok, "Tensor[", &s, &len)) {
+        if (s[-1] == '[') { s -= 7; len += 7; } /* keep "Tensor[" */
+        byoc__parser sub = *p;
+        sub.src = sub.pos = s;
+        sub.end = s + len;
+        sub.scopes = NULL;
+        sub.depth = 0;
+        byoc__next(&sub);
+        comment_type = byoc__parse_type(&sub);
+        if (sub.failed) { p->failed = 1; return NULL; }
+        if (sub.tok.kind != BYOC__T_EOF) { byoc__parse_fail(p, line, col, "unexpected text after the type in the comment of meta[relay.Constant][%lld]", (long long)index); return NULL; }
+    }
+    while (stbds_arrlen(p->meta_nodes) <= index) stbds_arrput(p->meta_nodes, (byoc_node *)NULL);
+    byoc_node *existing = p->meta_nodes[index];
+    if (existing) {
+        if (comment_type && !byoc_type_equal(comment_type, existing->annotation)) {
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is used with two different types", (long long)index);
+            return NULL;
+        }
+        return existing;
+    }
+    const byoc__weight *w = NULL;
+    for (int i = 0; i < (int)stbds_arrlen(p->weights); ++i)
+        if (p->weights[i].index == index) w = &p->weights[i];
+    byoc_node *c = NULL;
+    if (w) {
+        if (comment_type && !byoc_type_equal(comment_type, w->type)) {
+            char a[128], b[128];
+            byoc_type_to_string(comment_type, a, sizeof a);
+            byoc_type_to_string(w->type, b, sizeof b);
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is %s in the text but %s in %s", (long long)index, a, b,
+                             p->opts && p->opts->weights_name ? p->opts->weights_name : "the weights");
+            return NULL;
+        }
+        c = byoc_constant(p->m, w->type, w->data, w->nbytes);
+    } else {
+        if (!comment_type) {
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] has no type comment and no entry in the weights", (long long)index);
+            return NULL;
+        }
+        if (p->opts && p->opts->require_weights) {
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] has no entry in the weights", (long long)index);
+            return NULL;
+        }
+        if (!byoc_type_is_static(comment_type) || comment_type->kind != BYOC_TYPE_TENSOR) {
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] needs a static tensor type", (long long)index);
+            return NULL;
+        }
+        int64_t count = byoc_type_num_elements(comment_type);
+        if (count > ((int64_t)1 << 28)) { byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is too large to seed (%lld elements)", (long long)index, (long long)count); return NULL; }
+        c = byoc_constant(p->m, comment_type, NULL, 0);
+        if (c) { /* deterministic values: small floats in [-0.5, 0.5), small ints in [-4, 3] */
+            uint64_t seed = (p->opts && p->opts->seed ? p->opts->seed : 0x5eedull) ^ ((uint64_t)index * 0x9e3779b97f4a7c15ull);
+            for (int64_t i = 0; i < count; ++i) {
+                uint64_t r = byoc__splitmix(&seed);
+                double v = byoc_dtype_is_float(comment_type->dtype) ? (double)(r >> 11) / 9007199254740992.0 - 0.5
+                           : comment_type->dtype == BYOC_BOOL ? (double)(r & 1) : (double)((int)(r & 7) - 4);
+                if (comment_type->dtype == BYOC_UINT8) v = (double)(r & 7);
+                byoc__store(comment_type->dtype, c->data, i, v);
+            }
+        }
+    }
+    c = byoc__check_built(p, c, line, col);
+    if (c) p->meta_nodes[index] = c;
+    return c;
+}
+
+BYOC__PRIVATE byoc_node *byoc__parse_number_literal(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    char buf[80];
+    byoc__number_text(p, buf, sizeof buf);
+    const char *suffix;
+    int is_float = byoc__split_number(buf, &suffix);
+    byoc_dtype dt;
+    if (!*suffix) dt = is_float ? BYOC_FLOAT32 : BYOC_INT32;
+    else if (!strcmp(suffix, "f") || !strcmp(suffix, "f32")) dt = BYOC_FLOAT32;
+    else if (!strcmp(suffix, "f16")) dt = BYOC_FLOAT16;
+    else if (!strcmp(suffix, "i8")) dt = BYOC_INT8;
+    else if (!strcmp(suffix, "i16")) dt = BYOC_INT16;
+    else if (!strcmp(suffix, "i32")) dt = BYOC_INT32;
+    else if (!strcmp(suffix, "i64")) dt = BYOC_INT64;
+    else if (!strcmp(suffix, "u8")) dt = BYOC_UINT8;
+    else { byoc__parse_fail(p, line, col, "unsupported literal suffix in '%s'", buf); return NULL; }
+    byoc_node *c;
+    if (byoc_dtype_is_float(dt)) {
+        double v;
+        if (!byoc__parse_double_text(buf, &v)) { byoc__parse_fail(p, line, col, "bad number '%s'", buf); return NULL; }
+        c = byoc_constant_scalar(p->m, dt, v);
+    } else {
+        if (is_float) { byoc__parse_fail(p, line, col, "'%s': an integer literal cannot have a fraction", buf); return NULL; }
+        char digits[80];
+        snprintf(digits, sizeof digits, "%.*s", (int)(suffix - buf), buf);
+        char *endp;
+        errno = 0;
+        long long v = strtoll(digits, &endp, 10);
+        static const long long lo[] = {0, 0, 0, 0, -128, 0, -32768, -2147483647LL - 1, LLONG_MIN}, hi[] = {0, 0, 0, 0, 127, 255, 32767, 2147483647LL, LLONG_MAX};
+        if (*endp || errno || endp == digits || v < lo[dt] || v > hi[dt]) {
+            byoc__parse_fail(p, line, col, "'%s' is out of range for %s", buf, byoc_dtype_name(dt));
+            return NULL;
+        }
+        c = byoc_constant(p->m, byoc_tensor_type(p->m, dt, 0, NULL), NULL, 0);
+        if (c) { /* int64 is stored directly: a double cannot hold every value */
+            if (dt == BYOC_INT64) { int64_t x = v; memcpy(c->data, &x, 8); }
+            else byoc__store(dt, c->data, 0, (double)v);
+        }
+    }
+    byoc__next(p);
+    return byoc__check_built(p, c, line, col);
+}
+
+BYOC__PRIVATE byoc_node *byoc__parse_expr(byoc__parser *p);
+BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col, int is_def);
+
+/* call arguments after '(' : expressions, then key=value attributes */
+BYOC__PRIVATE int byoc__parse_args(byoc__parser *p, byoc_node ***args, byoc_attrs *attrs, int allow_attrs) {
+    while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
+        if (p->tok.kind == BYOC__T_IDENT && byoc__peek_kind(p) == BYOC__T_EQUAL) {
+            byoc__token key = p->tok;
+            if (!allow_attrs) return byoc__parse_fail(p, key.line, key.col, "a call of a function takes no attributes");
+            byoc__next(p);
+            byoc__next(p);
+            byoc_attr_value v;
+            if (!byoc__parse_attr_value(p, &v)) return 0;
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(key.len < 127 ? key.len : 127), key.start);
+            if (byoc_attrs_get(attrs, name)) return byoc__parse_fail(p, key.line, key.col, "attribute '%s' given twice", name);
+            byoc_attrs_set(p->m, attrs, name, &v);
+        } else {
+            if (attrs->count) return byoc__expected(p, "an attribute (positional arguments come first)");
+            byoc_node *a = byoc__parse_expr(p);
+            if (!a) return 0;
+            stbds_arrput(*args, a);
+        }
+        if (!byoc__accept(p, BYOC__T_COMMA)) break;
+    }
+    return byoc__expect(p, BYOC__T_RPAREN);
+}
+
+BYOC__PRIVATE byoc_node *byoc__parse_primary(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    switch (p->tok.kind) {
+    case BYOC__T_LOCAL: {
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 127 ? p->tok.len : 127), p->tok.start);
+        byoc_node *n = byoc__lookup(p, name);
+        if (!n) { byoc__parse_fail(p, line, col, "undefined variable %%%s", name); return NULL; }
+        byoc__next(p);
+        return n;
+    }
+    case BYOC__T_GLOBAL: {
+        byoc_node *g = byoc_global_var(p->m, byoc__intern_n(p->m, p->tok.start, p->tok.len));
+        g = byoc__check_built(p, g, line, col);
+        if (g) stbds_arrput(p->globals_used, g);
+        byoc__next(p);
+        return g;
+    }
+    case BYOC__T_NUMBER: return byoc__parse_number_literal(p);
+    case BYOC__T_LPAREN: {
+        byoc__next(p);
+        byoc_node **fields = NULL;
+        int trailing_comma = 0;
+        while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
+            byoc_node *f = byoc__parse_expr(p);
+            if (!f) break;
+            stbds_arrput(fields, f);
+            trailing_comma = 0;
+            if (!byoc__accept(p, BYOC__T_COMMA)) break;
+            trailing_comma = 1;
+        }
+        byoc_node *r = NULL;
+        if (byoc__expect(p, BYOC__T_RPAREN)) {
+            int n = (int)stbds_arrlen(fields);
+            if (n == 1 && !trailing_comma) r = fields[0]; /* parenthesized expression */
+            else r = byoc__check_built(p, byoc_tuple(p->m, fields, n), line, col);
+        }
+        stbds_arrfree(fields);
+        return r;
+    }
+    case BYOC__T_IDENT:
+        if (byoc__is_word(p, "True") || byoc__is_word(p, "False")) {
+            byoc_node *c = byoc_constant_scalar(p->m, BYOC_BOOL, byoc__is_word(p, "True"));
+            byoc__next(p);
+            return byoc__check_built(p, c, line, col);
+        }
+        if (byoc__is_word(p, "meta")) return byoc__parse_meta(p);
+        if (byoc__is_word(p, "fn")) { byoc__next(p); return byoc__parse_function(p, line, col, 0); }
+        if (byoc__is_word(p, "let")) { byoc__parse_fail(p, line, col, "'let' bindings are not supported; use %%name = expr;"); return NULL; }
+        if (byoc__is_word(p, "if") || byoc__is_word(p, "match")) { byoc__parse_fail(p, line, col, "control flow ('%.*s') is not supported", (int)p->tok.len, p->tok.start); return NULL; }
+        {
+            /* an op name: ident ('.' ident)* '(' */
+            char name[128];
+            size_t n = 0;
+            for (;;) {
+                if (n + p->tok.len + 1 >= sizeof name) { byoc__parse_fail(p, line, col, "op name too long"); return NULL; }
+                memcpy(name + n, p->tok.start, p->tok.len);
+                n += p->tok.len;
+                name[n] = 0;
+                byoc__next(p);
+                if (p->tok.kind != BYOC__T_DOT) break;
+                byoc__next(p);
+                if (p->tok.kind != BYOC__T_IDENT) { byoc__expected(p, "the rest of an op name"); return NULL; }
+                name[n++] = '.';
+            }
+            const byoc_op *op = byoc_op_get(name);
+            if (!op) { byoc__parse_fail(p, line, col, "unknown op '%s'", name); return NULL; }
+            if (!byoc__expect(p, BYOC__T_LPAREN)) return NULL;
+            byoc_node **args = NULL;
+            byoc_attrs attrs;
+            memset(&attrs, 0, sizeof attrs);
+            byoc_node *r = NULL;
+            if (byoc__parse_args(p, &args, &attrs, 1)) {
+                r = byoc_call_op(p->m, op, args, (int)stbds_arrlen(args), &attrs);
+                r = byoc__check_built(p, r, line, col);
+            }
+            stbds_arrfree(args);
+            return r;
+        }
+    default:
+        byoc__expected(p, "an expression");
+        return NULL;
+    }
+}
+
+BYOC__PRIVATE byoc_node *byoc__parse_expr(byoc__parser *p) {
+    if (p->failed) return NULL;
+    if (++p->depth > BYOC__MAX_DEPTH) {
+        byoc__parse_fail(p, p->tok.line, p->tok.col, "expression nested too deeply (limit %d)", BYOC__MAX_DEPTH);
+        p->depth--;
+        return NULL;
+    }
+    int line = p->tok.line, col = p->tok.col;
+    byoc_node *e = byoc__parse_primary(p);
+    while (e && !p->failed) {
+        if (p->tok.kind == BYOC__T_DOT) {
+            byoc__next(p);
+            int64_t idx;
+            int iline = p->tok.line, icol = p->tok.col;
+            if (!byoc__tok_int(p, &idx)) { e = NULL; break; }
+            if (idx < 0 || idx > 1000000) { byoc__parse_fail(p, iline, icol, "tuple index %lld out of range", (long long)idx); e = NULL; break; }
+            e = byoc__check_built(p, byoc_tuple_get_item(p->m, e, (int)idx), line, col);
+        } else if (p->tok.kind == BYOC__T_LPAREN) {
+            if (e->kind != BYOC_NODE_FUNCTION && e->kind != BYOC_NODE_VAR && e->kind != BYOC_NODE_GLOBAL_VAR) {
+                byoc__parse_fail(p, p->tok.line, p->tok.col, "only a function, a variable or a global can be called");
+                e = NULL;
+                break;
+            }
+            byoc__next(p);
+            byoc_node **args = NULL;
+            byoc_attrs attrs;
+            memset(&attrs, 0, sizeof attrs);
+            if (byoc__parse_args(p, &args, &attrs, 0))
+                e = byoc__check_built(p, byoc_call_function(p->m, e, args, (int)stbds_arrlen(args)), line, col);
+            else e = NULL;
+            stbds_arrfree(args);
+        } else break;
+    }
+    p->depth--;
+    return p->failed ? NULL : e;
+}
+
+/* params ')' ['->' type] '{' block '}' -- after "fn (" or "def @name(" has been read up to '(' */
+BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col, int is_def) {
+    if (!byoc__expect(p, BYOC__T_LPAREN)) return NULL;
+    if (++p->depth > BYOC__MAX_DEPTH) {
+        byoc__parse_fail(p, line, col, "functions nested too deeply (limit %d)", BYOC__MAX_DEPTH);
+        p->depth--;
+        return NULL;
+    }
+    (void)is_def;
+    byoc__push_scope(p);
+    byoc_node **params = NULL;
+    byoc_attrs attrs;
+    memset(&attrs, 0, sizeof attrs);
+    byoc_node *fn = NULL;
+    while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
+        if (p->tok.kind == BYOC__T_LOCAL) {
+            if (attrs.count) { byoc__expected(p, "an attribute (parameters come first)"); break; }
+            byoc__token name = p->tok;
+            byoc__next(p);
+            const byoc_type *t = NULL;
+            if (byoc__accept(p, BYOC__T_COLON)) {
+                t = byoc__parse_type(p);
+                if (!t) break;
+            }
+            byoc_node *v = byoc_var(p->m, byoc__intern_n(p->m, name.start, name.len), t);
+            v = byoc__check_built(p, v, name.line, name.col);
+            if (!v || !byoc__bind(p, &name, v)) break;
+            byoc__apply_span_comment(p, v);
+            stbds_arrput(params, v);
+        } else if (p->tok.kind == BYOC__T_IDENT) {
+            byoc__token key = p->tok;
+            byoc__next(p);
+            if (!byoc__expect(p, BYOC__T_EQUAL)) break;
+            byoc_attr_value v;
+            if (!byoc__parse_attr_value(p, &v)) break;
+            char kname[128];
+            snprintf(kname, sizeof kname, "%.*s", (int)(key.len < 127 ? key.len : 127), key.start);
+            if (byoc_attrs_get(&attrs, kname)) { byoc__parse_fail(p, key.line, key.col, "attribute '%s' given twice", kname); break; }
+            byoc_attrs_set(p->m, &attrs, kname, &v);
+        } else {
+            byoc__expected(p, "a parameter or an attribute");
+            break;
+        }
+        if (!byoc__accept(p, BYOC__T_COMMA)) break;
+    }
+    const byoc_type *ret = NULL;
+    if (!p->failed && byoc__expect(p, BYOC__T_RPAREN) && byoc__accept(p, BYOC__T_ARROW)) ret = byoc__parse_type(p);
+    if (!p->failed && byoc__expect(p, BYOC__T_LBRACE)) {
+        /* block: (%name = expr ;)* expr */
+        byoc_node *body = NULL;
+        while (!p->failed) {
+            if (p->tok.kind == BYOC__T_LOCAL && byoc__peek_kind(p) == BYOC__T_EQUAL) {
+                byoc__token name = p->tok;
+                byoc__next(p);
+                byoc__next(p);
+                byoc_node *e = byoc__parse_expr(p);
+                if (!e) break;
+                byoc__apply_span_comment(p, e);
+                if (!byoc__expect(p, BYOC__T_SEMI) || !byoc__bind(p, &name, e)) break;
+                continue;
+            }
+            body = byoc__parse_expr(p);
+            if (body) byoc__apply_span_comment(p, body);
+            break;
+        }
+        if (body && byoc__expect(p, BYOC__T_RBRACE))
+            fn = byoc__check_built(p, byoc_function(p->m, params, (int)stbds_arrlen(params), body, ret, &attrs), line, col);
+    }
+    byoc__pop_scope(p);
+    stbds_arrfree(params);
+    p->depth--;
+    return p->failed ? NULL : fn;
+}
+
+BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned char *data, size_t size, const char *name);
+
+BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char *filename, const byoc_parse_options *opts, byoc_diag *diag) {
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    byoc_module *m = byoc_module_create(opts ? opts->allocator : NULL);
+    if (!m) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    byoc__parser p;
+    memset(&p, 0, sizeof p);
+    p.m = m;
+    p.diag = diag;
+    p.opts = opts;
+    p.filename = byoc_intern(m, filename ? filename : "<text>");
+    p.src = p.pos = text ? text : "";
+    p.end = p.src + (text ? len : 0);
+    p.line = p.col = 1;
+    if (opts && opts->weights && byoc__read_weights(&p, (const unsigned char *)opts->weights, opts->weights_size,
+                                                    opts->weights_name ? opts->weights_name : "weights") != BYOC_OK)
+        p.failed = 1;
+    byoc__push_scope(&p);
+    if (!p.failed) byoc__next(&p);
+    while (!p.failed && p.tok.kind != BYOC__T_EOF) {
+        int line = p.tok.line, col = p.tok.col;
+        if (byoc__is_word(&p, "def")) {
+            byoc__next(&p);
+            if (p.tok.kind != BYOC__T_GLOBAL) { byoc__expected(&p, "a global name like @main"); break; }
+            byoc__token name = p.tok;
+            byoc__next(&p);
+            const char *gname = byoc__intern_n(m, name.start, name.len);
+            if (byoc_module_function(m, gname)) { byoc__parse_fail(&p, name.line, name.col, "@%s is defined twice", gname); break; }
+            byoc_node *fn = byoc__parse_function(&p, line, col, 1);
+            if (!fn) break;
+            byoc_module_add_function(m, gname, fn);
+        } else if (byoc__is_word(&p, "fn")) {
+            byoc__next(&p);
+            byoc_node *fn = byoc__parse_function(&p, line, col, 1);
+            if (!fn) break;
+            if (byoc_module_function(m, "main")) { byoc__parse_fail(&p, line, col, "a bare 'fn' defines @main, which is already defined"); break; }
+            byoc_module_add_function(m, "main", fn);
+        } else {
+            byoc__expected(&p, "'def' or 'fn'");
+            break;
+        }
+    }
+    for (int i = 0; !p.failed && i < (int)stbds_arrlen(p.globals_used); ++i) {
+        byoc_node *g = p.globals_used[i];
+        if (!byoc_module_function(m, g->name)) byoc__parse_fail(&p, g->span.line, g->span.col, "@%s is not defined", g->name);
+    }
+    if (!p.failed && byoc_module_function_count(m) == 0) byoc__parse_fail(&p, p.tok.line, p.tok.col, "no functions in the module");
+    while (stbds_arrlen(p.scopes)) byoc__pop_scope(&p);
+    stbds_arrfree(p.scopes);
+    stbds_arrfree(p.globals_used);
+    stbds_arrfree(p.weights);
+    stbds_arrfree(p.meta_nodes);
+    if (p.failed || m->has_error) {
+        if (!p.failed) byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
+        byoc_module_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+BYOC__PRIVATE char *byoc__read_file(const char *path, size_t *size, byoc_diag *diag) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *nd = BYOC__CAST(char *, realloc(data, cap + 1));
+            if (!nd) { free(data); fclose(f); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", path); return NULL; }
+            data = nd;
+        }
+        size_t got = fread(data + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) { free(data); byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: read error", path); return NULL; }
+    data[len] = 0;
+    *size = len;
+    return data;
+}
+
+BYOC_API byoc_module *byoc_module_load(const char *path, const byoc_parse_options *opts, byoc_diag *diag) {
+    size_t len;
+    char *text = byoc__read_file(path, &len, diag);
+    if (!text) return NULL;
+    byoc_parse_options o;
+    if (opts) o = *opts;
+    else memset(&o, 0, sizeof o);
+    char *weights = NULL;
+    char wpath[4096];
+    if (!o.weights) {
+        size_t n = strlen(path);
+        if (n > 6 && strcmp(path + n - 6, ".relay") == 0 && n + 3 < sizeof wpath) {
+            snprintf(wpath, sizeof wpath, "%.*s.weights", (int)(n - 6), path);
+            FILE *f = fopen(wpath, "rb");
+            if (f) {
+                fclose(f);
+                size_t wlen;
+                weights = byoc__read_file(wpath, &wlen, diag);
+                if (!weights) { free(text); return NULL; }
+                o.weights = weights;
+                o.weights_size = wlen;
+                o.weights_name = wpath;
+            }
+        }
+    }
+    byoc_module *m = byoc_module_parse(text, len, path, &o, diag);
+    free(text);
+    free(weights);
+    return m;
+}
+
+BYOC_API const byoc_type *byoc_type_parse(byoc_module *m, const char *text, byoc_diag *diag) {
+    byoc__parser p;
+    memset(&p, 0, sizeof p);
+    p.m = m;
+    p.diag = diag;
+    p.filename = "<type>";
+    p.src = p.pos = text;
+    p.end = text + strlen(text);
+    p.line = p.col = 1;
+    byoc__next(&p);
+    const byoc_type *t = byoc__parse_type(&p);
+    if (t && p.tok.kind != BYOC__T_EOF) { byoc__expected(&p, "end of the type"); t = NULL; }
+    return p.failed ? NULL : t;
+}
+
+BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag) {
+    byoc__parser p;
+    memset(&p, 0, sizeof p);
+    p.m = m;
+    p.diag = diag;
+    p.filename = "<attribute>";
+    p.src = p.pos = text;
+    p.end = text + strlen(text);
+    p.line = p.col = 1;
+    byoc__next(&p);
+    if (byoc__parse_attr_value(&p, out) && p.tok.kind != BYOC__T_EOF) byoc__expected(&p, "end of the value");
+    return p.failed ? BYOC_ERR_PARSE : BYOC_OK;
+}
+BYOC_API byoc_result byoc_attr_value_parse(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag) {
+    return byoc__attr_value_parse_in(m, text, out, diag);
+}
+
+// [SECTION] impl: weights file
+/* Layout (little-endian): "BYOCWTS1", u32 count, then per constant: u32 meta index, u32 dtype code
+   (byoc_dtype value), u32 rank, i64 dims[rank], u64 nbytes, nbytes of data. */
+static const char byoc__weights_magic[8] = {'B', 'Y', 'O', 'C', 'W', 'T', 'S', '1'};
+
+BYOC__PRIVATE uint64_t byoc__get_le(const unsigned char *p, int n) {
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+    return v;
+}
+
+BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned char *data, size_t size, const char *name) {
+    byoc_diag *d = p->diag;
+    if (size < 12 || memcmp(data, byoc__weights_magic, 8) != 0)
+        return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: not a weights file (bad magic)", name);
+    uint64_t count = byoc__get_le(data + 8, 4);
+    size_t off = 12;
+    for (uint64_t e = 0; e < count; ++e) {
+        if (size - off < 12) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated header", name, (unsigned long long)e);
+        uint64_t index = byoc__get_le(data + off, 4), dtype = byoc__get_le(data + off + 4, 4), rank = byoc__get_le(data + off + 8, 4);
+        off += 12;
+        if (dtype == 0 || dtype >= BYOC_DTYPE_COUNT)
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: unknown dtype code %llu", name, (unsigned long long)e, (unsigned long long)dtype);
+        if (rank > BYOC_MAX_RANK) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: rank %llu above %d", name, (unsigned long long)e, (unsigned long long)rank, BYOC_MAX_RANK);
+        if (index > 100000000) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: index %llu out of range", name, (unsigned long long)e, (unsigned long long)index);
+        if (size - off < rank * 8 + 8) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated shape", name, (unsigned long long)e);
+        int64_t dims[BYOC_MAX_RANK];
+        uint64_t elems = 1;
+        for (uint64_t i = 0; i < rank; ++i) {
+            dims[i] = (int64_t)byoc__get_le(data + off + 8 * i, 8);
+            if (dims[i] < 0 || dims[i] > ((int64_t)1 << 40) || (dims[i] && elems > (UINT64_C(1) << 40) / (uint64_t)dims[i]))
+                return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: bad dimension", name, (unsigned long long)e);
+            elems *= (uint64_t)dims[i];
+        }
+        off += rank * 8;
+        uint64_t nbytes = byoc__get_le(data + off, 8);
+        off += 8;
+        if (nbytes != elems * byoc_dtype_size((byoc_dtype)dtype))
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: %llu data bytes, shape needs %llu", name, (unsigned long long)e,
+                              (unsigned long long)nbytes, (unsigned long long)(elems * byoc_dtype_size((byoc_dtype)dtype)));
+        if (size - off < nbytes) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated data", name, (unsigned long long)e);
+        for (int i = 0; i < (int)stbds_arrlen(p->weights); ++i)
+            if (p->weights[i].index == (int)index)
+                return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: index %llu appears twice", name, (unsigned long long)e, (unsigned long long)index);
+        byoc__weight w;
+        w.index = (int)index;
+        w.type = byoc_tensor_type(p->m, (byoc_dtype)dtype, (int)rank, dims);
+        w.data = data + off;
+        w.nbytes = (size_t)nbytes;
+        if (!w.type) return byoc__diag(d, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", name);
+        stbds_arrput(p->weights, w);
+        off += (size_t)nbytes;
+    }
+    if (off != size) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: %zu unexpected bytes after the last entry", name, size - off);
+    return BYOC_OK;
+}
+
+BYOC__PRIVATE void byoc__put_le(byoc__buf *b, uint64_t v, int n) {
+    char bytes[8];
+    for (int i = 0; i < n; ++i) bytes[i] = (char)(unsigned char)(v >> (8 * i));
+    byoc__buf_put(b, bytes, (size_t)n);
+}
+
+BYOC_API void *byoc_module_weights_serialize(byoc_module *m, size_t *size) {
+    int count;
+    byoc_node **consts = byoc__meta_constants(m, &count);
+    byoc__buf b;
+    memset(&b, 0, sizeof b);
+    b.m = m;
+    byoc__buf_put(&b, byoc__weights_magic, 8);
+    byoc__put_le(&b, (uint64_t)count, 4);
+    for (int i = 0; i < count; ++i) {
+        const byoc_node *c = consts[i];
+        const byoc_type *t = c->annotation;
+        byoc__put_le(&b, (uint64_t)i, 4);
+        byoc__put_le(&b, (uint64_t)t->dtype, 4);
+        byoc__put_le(&b, (uint64_t)t->rank, 4);
+        for (int k = 0; k < t->rank; ++k) byoc__put_le(&b, (uint64_t)t->dims[k], 8);
+        byoc__put_le(&b, (uint64_t)c->nbytes, 8);
+        byoc__buf_put(&b, (const char *)c->data, c->nbytes);
+    }
+    stbds_arrfree(consts);
+    if (b.oom) { byoc_free(m, b.data); return NULL; }
+    *size = b.len;
+    return b.data;
+}
+
+BYOC_API byoc_result byoc_module_save_weights(byoc_module *m, const char *path, byoc_diag *diag) {
+    size_t size;
+    void *bytes = byoc_module_weights_serialize(m, &size);
+    if (!bytes) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory serializing weights");
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        byoc_free(m, bytes);
+        return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: cannot create: %s", path, strerror(errno));
+    }
+    size_t wrote = fwrite(bytes, 1, size, f);
+    byoc_free(m, bytes);
+    if (fclose(f) != 0 || wrote != size) return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: write failed", path);
+    return BYOC_OK;
+}
+
+BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned flags, byoc_diag *diag) {
+    size_t len;
+    char *text = byoc_module_print(m, flags, &len);
+    if (!text) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory printing the module");
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        byoc_free(m, text);
+        return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: cannot create: %s", path, strerror(errno));
+    }
+    size_t wrote = fwrite(text, 1, len, f);
+    byoc_free(m, text);
+    if (fclose(f) != 0 || wrote != len) return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: write failed", path);
+    int count;
+    byoc_node **consts = byoc__meta_constants(m, &count);
+    stbds_arrfree(consts);
+    size_t n = strlen(path);
+    if (count == 0) return BYOC_OK;
+    if (n < 6 || strcmp(path + n - 6, ".relay") != 0)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: a module with constants must be saved as NAME.relay (weights go to NAME.weights)", path);
+    char *wpath = BYOC__CAST(char *, malloc(n + 4));
+    if (!wpath) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    snprintf(wpath, n + 4, "%.*s.weights", (int)(n - 6), path);
+    byoc_result r = byoc_module_save_weights(m, wpath, diag);
+    free(wpath);
+    return r;
+}
+
+// [SECTION] impl: structural equality, hash, copy
+typedef struct byoc__node_pair { const byoc_node *a, *b; } byoc__node_pair;
+typedef struct byoc__pair_set { byoc__node_pair key; int value; } byoc__pair_set;
+
+BYOC__PRIVATE int byoc__local_equal(const byoc_node *a, const byoc_node *b) {
+    if (a->kind != b->kind || a->nargs != b->nargs) return 0;
+    switch (a->kind) {
+    case BYOC_NODE_VAR: return byoc_type_equal(a->annotation, b->annotation);
+    case BYOC_NODE_CONSTANT:
+        return byoc_type_equal(a->annotation, b->annotation) && a->nbytes == b->nbytes && memcmp(a->data, b->data, a->nbytes) == 0;
+    case BYOC_NODE_GLOBAL_VAR: return strcmp(a->name, b->name) == 0;
+    case BYOC_NODE_CALL:
+        if (a->op != b->op || (!a->callee) != (!b->callee)) return 0;
+        return byoc__attrs_equal(&a->attrs, &b->attrs);
+    case BYOC_NODE_TUPLE: return 1;
+    case BYOC_NODE_TUPLE_GET_ITEM: return a->index == b->index;
+    case BYOC_NODE_FUNCTION:
+        return a->nparams == b->nparams && byoc_type_equal(a->annotation, b->annotation) && byoc__attrs_equal(&a->attrs, &b->attrs);
+    }
+    return 0;
+}
+
+BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b) {
+    if (!a || !b) return a == b;
+    byoc__node_pair *work = NULL;
+    byoc__pair_set *done = NULL;
+    byoc__ptr_ptr *fwd = NULL, *back = NULL; /* var bijection */
+    int equal = 1;
+    byoc__node_pair start = {a, b};
+    stbds_arrput(work, start);
+    while (equal && stbds_arrlen(work)) {
+        byoc__node_pair pr = stbds_arrpop(work);
+        if (stbds_hmgeti(done, pr) >= 0) continue;
+        stbds_hmput(done, pr, 1);
+        const byoc_node *x = pr.a, *y = pr.b;
+        if (!byoc__local_equal(x, y)) { equal = 0; break; }
+        if (x->kind == BYOC_NODE_VAR || x->kind == BYOC_NODE_FUNCTION) {
+            int n = x->kind == BYOC_NODE_VAR ? 1 : x->nparams;
+            for (int i = 0; i < n && equal; ++i) {
+                const byoc_node *vx = x->kind == BYOC_NODE_VAR ? x : x->params[i], *vy = y->kind == BYOC_NODE_VAR ? y : y->params[i];
+                if (!byoc_type_equal(vx->annotation, vy->annotation)) { equal = 0; break; }
+                ptrdiff_t f = stbds_hmgeti(fwd, vx), g = stbds_hmgeti(back, vy);
+                if (f < 0 && g < 0) {
+                    stbds_hmput(fwd, vx, (void *)vy);
+                    stbds_hmput(back, vy, (void *)vx);
+                } else if (f < 0 || g < 0 || fwd[f].value != (const void *)vy) equal = 0;
+            }
+        }
+        int k = byoc__input_count(x, BYOC_GRAPH_ENTER_FUNCTIONS);
+        for (int i = 0; i < k; ++i) {
+            byoc__node_pair c = {byoc__input_at(x, i), byoc__input_at(y, i)};
+            stbds_arrput(work, c);
+        }
+    }
+    stbds_arrfree(work);
+    stbds_hmfree(done);
+    stbds_hmfree(fwd);
+    stbds_hmfree(back);
+    return equal;
+}
+
+BYOC_API int byoc_module_structural_equal(const byoc_module *a, const byoc_module *b) {
+    if (byoc_module_function_count(a) != byoc_module_function_count(b)) return 0;
+    for (int i = 0; i < byoc_module_function_count(a); ++i) {
+        byoc_node *fb = byoc_module_function(b, a->functions[i].name);
+        if (!fb || !byoc_structural_equal(a->functions[i].function, fb)) return 0;
+    }
+    return 1;
+}
+
+BYOC__PRIVATE uint64_t byoc__mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0x100000001b3ull;
+}
+BYOC__PRIVATE uint64_t byoc__hash_bytes(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = (const unsigned char *)data;
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+BYOC__PRIVATE uint64_t byoc__hash_type(uint64_t h, const byoc_type *t) {
+    if (!t) return byoc__mix(h, 0x7a);
+    h = byoc__mix(h, (uint64_t)t->kind);
+    if (t->kind == BYOC_TYPE_TENSOR) {
+        h = byoc__mix(h, (uint64_t)t->dtype);
+        h = byoc__mix(h, (uint64_t)t->rank);
+        for (int i = 0; i < t->rank; ++i) h = byoc__mix(h, (uint64_t)t->dims[i]);
+        return h;
+    }
+    for (int i = 0; i < t->nfields; ++i) h = byoc__hash_type(h, t->fields[i]);
+    return t->ret ? byoc__hash_type(h, t->ret) : h;
+}
+BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
+    uint64_t acc = 0; /* order-independent, matching byoc__attrs_equal */
+    for (int i = 0; i < a->count; ++i) {
+        const byoc_attr_value *v = &a->items[i].value;
+        uint64_t x = byoc__hash_bytes(0xcbf29ce484222325ull, a->items[i].name, strlen(a->items[i].name));
+        x = byoc__mix(x, (uint64_t)v->kind);
+        switch (v->kind) {
+        case BYOC_ATTR_INT: case BYOC_ATTR_BOOL: x = byoc__mix(x, (uint64_t)v->i); break;
+        case BYOC_ATTR_FLOAT: x = byoc__hash_bytes(x, &v->f, sizeof v->f); break;
+        case BYOC_ATTR_STRING: x = byoc__hash_bytes(x, v->s, strlen(v->s)); break;
+        case BYOC_ATTR_INT_LIST: x = byoc__mix(x, (uint64_t)v->inner); if (v->count) x = byoc__hash_bytes(x, v->ints, sizeof(int64_t) * (size_t)v->count); break;
+        case BYOC_ATTR_FLOAT_LIST: if (v->count) x = byoc__hash_bytes(x, v->floats, sizeof(double) * (size_t)v->count); break;
+        default: break;
+        }
+        acc += x;
+    }
+    return byoc__mix(h, acc);
+}
+
+BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
+    if (!root) return 0;
+    byoc__ptr_int *seen = NULL;
+    byoc_node **order = NULL;
+    byoc__post_order((byoc_node *)root, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+    int count = (int)stbds_arrlen(order);
+    uint64_t *h = BYOC__CAST(uint64_t *, malloc(sizeof(uint64_t) * (size_t)(count ? count : 1)));
+    if (!h) { stbds_hmfree(seen); stbds_arrfree(order); return 0; }
+    for (int i = 0; i < count; ++i) {
+        const byoc_node *n = order[i];
+        uint64_t x = byoc__mix(0xcbf29ce484222325ull, (uint64_t)n->kind);
+        switch (n->kind) {
+        case BYOC_NODE_VAR: x = byoc__hash_type(x, n->annotation); break; /* names are not part of structure */
+        case BYOC_NODE_CONSTANT: x = byoc__hash_bytes(byoc__hash_type(x, n->annotation), n->data, n->nbytes); break;
+        case BYOC_NODE_GLOBAL_VAR: x = byoc__hash_bytes(x, n->name, strlen(n->name)); break;
+        case BYOC_NODE_CALL: x = byoc__hash_attrs(byoc__hash_bytes(x, n->op ? n->op->def.name : "", n->op ? strlen(n->op->def.name) : 0), &n->attrs); break;
+        case BYOC_NODE_TUPLE_GET_ITEM: x = byoc__mix(x, (uint64_t)n->index); break;
+        case BYOC_NODE_FUNCTION:
+            x = byoc__hash_attrs(byoc__hash_type(byoc__mix(x, (uint64_t)n->nparams), n->annotation), &n->attrs);
+            for (int k = 0; k < n->nparams; ++k) x = byoc__hash_type(x, n->params[k]->annotation);
+            break;
+        default: break;
+        }
+        int k = byoc__input_count(n, BYOC_GRAPH_ENTER_FUNCTIONS);
+        for (int j = 0; j < k; ++j) {
+            byoc_node *in = byoc__input_at(n, j);
+            x = byoc__mix(x, h[stbds_hmget(seen, in)]);
+        }
+        h[i] = x;
+    }
+    uint64_t r = count ? h[count - 1] : 0;
+    free(h);
+    stbds_hmfree(seen);
+    stbds_arrfree(order);
+    return r;
+}
+
+BYOC__PRIVATE byoc_node *byoc__copy_from(byoc__ptr_ptr **map, const byoc_node *old) {
+    ptrdiff_t i = stbds_hmgeti(*map, old);
+    return i >= 0 ? (byoc_node *)(*map)[i].value : NULL;
+}
+
+/* duplicates a type tree into dst (types hold pointers, so a copy must not point into another module) */
+BYOC__PRIVATE const byoc_type *byoc__copy_type(byoc_module *dst, const byoc_type *t) {
+    if (!t) return NULL;
+    if (t->kind == BYOC_TYPE_TENSOR) return byoc_tensor_type(dst, t->dtype, t->rank, t->dims);
+    const byoc_type *small[16];
+    const byoc_type **f = t->nfields <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)t->nfields));
+    if (!f) return NULL;
+    for (int i = 0; i < t->nfields; ++i) f[i] = byoc__copy_type(dst, t->fields[i]);
+    const byoc_type *r = t->kind == BYOC_TYPE_TUPLE ? byoc_tuple_type(dst, f, t->nfields) : byoc_func_type(dst, f, t->nfields, byoc__copy_type(dst, t->ret));
+    if (f != small) free((void *)f);
+    return r;
+}
+
+BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr, byoc__ptr_ptr **map) {
+    byoc__ptr_int *seen = NULL;
+    byoc_node **order = NULL;
+    byoc__post_order((byoc_node *)expr, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+    byoc_node **tmp = NULL;
+    for (int i = 0; i < (int)stbds_arrlen(order) && !dst->has_error; ++i) {
+        const byoc_node *n = order[i];
+        if (byoc__copy_from(map, n)) continue;
+        byoc_node *c = NULL;
+        stbds_arrsetlen(tmp, 0);
+        for (int k = 0; k < n->nargs; ++k) stbds_arrput(tmp, byoc__copy_from(map, n->args[k]));
+        switch (n->kind) {
+        case BYOC_NODE_VAR: c = byoc_var(dst, n->name, byoc__copy_type(dst, n->annotation)); break;
+        case BYOC_NODE_CONSTANT: c = byoc_constant(dst, byoc__copy_type(dst, n->annotation), n->data, n->nbytes); break;
+        case BYOC_NODE_GLOBAL_VAR: c = byoc_global_var(dst, n->name); break;
+        case BYOC_NODE_TUPLE: c = byoc_tuple(dst, tmp, n->nargs); break;
+        case BYOC_NODE_TUPLE_GET_ITEM: c = byoc_tuple_get_item(dst, tmp[0], n->index); break;
+        case BYOC_NODE_CALL:
+            if (n->op) c = byoc_call_op(dst, n->op, tmp, n->nargs, &n->attrs);
+            else c = byoc_call_function(dst, byoc__copy_from(map, n->callee), tmp, n->nargs);
+            break;
+        case BYOC_NODE_FUNCTION: {
+            byoc_node **ps = NULL;
+            for (int k = 0; k < n->nparams; ++k) {
+                byoc_node *pv = byoc__copy_from(map, n->params[k]);
+                if (!pv) { /* unused parameter: not reached by the traversal */
+                    pv = byoc_var(dst, n->params[k]->name, byoc__copy_type(dst, n->params[k]->annotation));
+                    if (pv) { pv->span = n->params[k]->span; stbds_hmput(*map, n->params[k], pv); }
+                }
+                stbds_arrput(ps, pv);
+            }
+            c = byoc_function(dst, ps, n->nparams, byoc__copy_from(map, n->body), byoc__copy_type(dst, n->annotation), &n->attrs);
+            stbds_arrfree(ps);
+            break;
+        }
+        }
+        if (!c) break;
+        c->span.source = byoc_intern(dst, n->span.source);
+        c->span.file = byoc_intern(dst, n->span.file);
+        c->span.line = n->span.line;
+        c->span.col = n->span.col;
+        stbds_hmput(*map, n, c);
+    }
+    byoc_node *r = dst->has_error ? NULL : byoc__copy_from(map, expr);
+    stbds_arrfree(tmp);
+    stbds_hmfree(seen);
+    stbds_arrfree(order);
+    return r;
+}
+
+BYOC_API byoc_node *byoc_deep_copy(byoc_module *dst, const byoc_node *expr) {
+    if (!expr || dst->has_error) return NULL;
+    byoc__ptr_ptr *map = NULL;
+    byoc_node *r = byoc__copy_into(dst, expr, &map);
+    stbds_hmfree(map);
+    return r;
+}
+
+BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) {
+    byoc_module *dst = byoc_module_create(allocator ? allocator : &m->alloc);
+    if (!dst) return NULL;
+    byoc__ptr_ptr *map = NULL; /* shared: nodes shared between functions stay shared */
+    for (int i = 0; i < byoc_module_function_count(m); ++i) {
+        byoc_node *fn = byoc__copy_into(dst, m->functions[i].function, &map);
+        if (!fn || byoc_module_add_function(dst, m->functions[i].name, fn) != BYOC_OK) {
+            stbds_hmfree(map);
+            byoc_module_destroy(dst);
+            return NULL;
+        }
+    }
+    stbds_hmfree(map);
+    return dst;
+}
+
+#ifdef BYOC__DEFINED_TYPEOF
+#undef typeof
+#undef BYOC__DEFINED_TYPEOF
+#endif
+#endif /* BYOC_IMPLEMENTATION */
+
+/*
+MIT License
+
+Copyright (c) 2026 the byoc.h authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+associated documentation files (the "Software"), to deal in the Software without restriction,
+including without limitation the rights to use, copy, modify, merge, publish, distribute,
+sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or
+substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES
+OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN
+CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+*/
