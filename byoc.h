@@ -81,7 +81,11 @@
 
 #ifndef BYOC_API
 #ifdef BYOC_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define BYOC_API static __attribute__((unused))
+#else
 #define BYOC_API static
+#endif
 #else
 #define BYOC_API extern
 #endif
@@ -89,6 +93,7 @@
 
 #define BYOC_MAX_RANK 8
 #define BYOC_DIM_UNKNOWN (-1) /* an unknown (dynamic) dimension; printed as '?' */
+#define BYOC_MAX_DIM 2147483647 /* larger extents are rejected: shape arithmetic stays in int64 */
 
 #ifdef __cplusplus
 extern "C" {
@@ -183,7 +188,7 @@ BYOC_API const byoc_type *byoc_tuple_type(byoc_module *m, const byoc_type *const
 BYOC_API const byoc_type *byoc_func_type(byoc_module *m, const byoc_type *const *params, int n, const byoc_type *ret);
 BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b);
 BYOC_API int byoc_type_is_static(const byoc_type *t);   /* no unknown dims anywhere */
-BYOC_API int64_t byoc_type_num_elements(const byoc_type *t); /* tensor only; -1 if dynamic */
+BYOC_API int64_t byoc_type_num_elements(const byoc_type *t); /* tensor only; -1 if dynamic or above INT64_MAX */
 /* Writes e.g. "Tensor[(1, 3, 224, 224), float32]"; returns the length it needed (snprintf-like). */
 BYOC_API int byoc_type_to_string(const byoc_type *t, char *buf, size_t cap);
 
@@ -468,7 +473,7 @@ typedef struct byoc_graph {
 BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out);
 BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n); /* -1 if not in the graph */
 BYOC_API void byoc_graph_free(byoc_graph *g);
-/* The direct inputs of a node in graph terms (callee if a node, then args; tuple_get_item's tuple;
+/* The direct inputs of a node in graph terms (args, then the callee if it is a node; tuple_get_item's tuple;
    a function's body). Returns the count, writes at most cap. */
 BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap);
 
@@ -548,9 +553,68 @@ BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap);
 #define BYOC__NEW(m, T) BYOC__CAST(T *, byoc__arena_alloc((m), sizeof(T)))
 #define BYOC__NEW_N(m, T, n) BYOC__CAST(T *, byoc__arena_alloc((m), sizeof(T) * (size_t)(n)))
 
-/* pointer -> int maps and pointer sets (stb_ds hash maps) */
-typedef struct byoc__ptr_int { const void *key; int value; } byoc__ptr_int;
-typedef struct byoc__ptr_ptr { const void *key; void *value; } byoc__ptr_ptr;
+/* Scratch hash map from one or two pointers to an intptr_t (open addressing, linear probing).
+   Used for node sets and maps during traversals; memory from malloc like stb_ds's scratch arrays. */
+typedef struct byoc__map {
+    uintptr_t *keys; /* 2 per slot; an empty slot has keys[2i] == 0 */
+    intptr_t *vals;
+    size_t cap, count;
+} byoc__map;
+#define BYOC__MAP_EMPTY {NULL, NULL, 0, 0}
+
+BYOC__PRIVATE size_t byoc__map_hash(uintptr_t a, uintptr_t b) {
+    uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ull ^ ((uint64_t)b + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
+    return (size_t)(h ^ (h >> 29));
+}
+BYOC__PRIVATE ptrdiff_t byoc__map_slot2(const byoc__map *m, const void *a, const void *b) {
+    if (!m->cap) return -1;
+    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a, (uintptr_t)b) & mask;
+    while (m->keys[2 * i]) {
+        if (m->keys[2 * i] == (uintptr_t)a && m->keys[2 * i + 1] == (uintptr_t)b) return (ptrdiff_t)i;
+        i = (i + 1) & mask;
+    }
+    return -1;
+}
+BYOC__PRIVATE void byoc__map_put2(byoc__map *m, const void *a, const void *b, intptr_t v) {
+    ptrdiff_t at = byoc__map_slot2(m, a, b);
+    if (at >= 0) { m->vals[at] = v; return; }
+    if ((m->count + 1) * 4 > m->cap * 3) { /* grow to keep the load under 3/4 */
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        uintptr_t *nk = (uintptr_t *)calloc(ncap * 2, sizeof(uintptr_t));
+        intptr_t *nv = (intptr_t *)malloc(ncap * sizeof(intptr_t));
+        if (!nk || !nv) { free(nk); free(nv); abort(); /* scratch memory exhausted: nothing sane to continue with */ }
+        for (size_t i = 0; i < m->cap; ++i) {
+            if (!m->keys[2 * i]) continue;
+            size_t j = byoc__map_hash(m->keys[2 * i], m->keys[2 * i + 1]) & (ncap - 1);
+            while (nk[2 * j]) j = (j + 1) & (ncap - 1);
+            nk[2 * j] = m->keys[2 * i];
+            nk[2 * j + 1] = m->keys[2 * i + 1];
+            nv[j] = m->vals[i];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = ncap;
+    }
+    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a, (uintptr_t)b) & mask;
+    while (m->keys[2 * i]) i = (i + 1) & mask;
+    m->keys[2 * i] = (uintptr_t)a;
+    m->keys[2 * i + 1] = (uintptr_t)b;
+    m->vals[i] = v;
+    m->count++;
+}
+BYOC__PRIVATE int byoc__map_has(const byoc__map *m, const void *k) { return byoc__map_slot2(m, k, NULL) >= 0; }
+BYOC__PRIVATE intptr_t byoc__map_get(const byoc__map *m, const void *k, intptr_t missing) {
+    ptrdiff_t i = byoc__map_slot2(m, k, NULL);
+    return i >= 0 ? m->vals[i] : missing;
+}
+BYOC__PRIVATE void byoc__map_put(byoc__map *m, const void *k, intptr_t v) { byoc__map_put2(m, k, NULL, v); }
+BYOC__PRIVATE void byoc__map_free(byoc__map *m) {
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
 
 // [SECTION] impl: results & diagnostics
 BYOC_API const char *byoc_result_str(byoc_result r) {
@@ -767,8 +831,10 @@ BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int ra
     if (m->has_error) return NULL;
     if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: invalid dtype %d", (int)dt); return NULL; }
     if (rank < 0 || rank > BYOC_MAX_RANK) { byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: rank %d outside 0..%d", rank, BYOC_MAX_RANK); return NULL; }
-    for (int i = 0; i < rank; ++i)
+    for (int i = 0; i < rank; ++i) {
         if (dims[i] < 0 && dims[i] != BYOC_DIM_UNKNOWN) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: negative dimension %lld", (long long)dims[i]); return NULL; }
+        if (dims[i] > BYOC_MAX_DIM) { byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: dimension %lld exceeds %d", (long long)dims[i], BYOC_MAX_DIM); return NULL; }
+    }
     byoc_type *t = BYOC__NEW(m, byoc_type);
     if (!t) return NULL;
     t->kind = BYOC_TYPE_TENSOR;
@@ -828,6 +894,7 @@ BYOC_API int64_t byoc_type_num_elements(const byoc_type *t) {
     int64_t n = 1;
     for (int i = 0; i < t->rank; ++i) {
         if (t->dims[i] < 0) return -1;
+        if (t->dims[i] && n > INT64_MAX / t->dims[i]) return -1;
         n *= t->dims[i];
     }
     return n;
@@ -1111,8 +1178,19 @@ BYOC__PRIVATE double byoc__load(byoc_dtype dt, const void *data, int64_t i) {
     default: return 0;
     }
 }
+/* saturating double -> integer conversion (a plain cast of an out-of-range value is undefined) */
+BYOC__PRIVATE double byoc__clamp(double v, double lo, double hi) { return v != v ? 0 : v < lo ? lo : v > hi ? hi : v; }
+
 BYOC__PRIVATE void byoc__store(byoc_dtype dt, void *data, int64_t i, double v) {
     unsigned char *p = (unsigned char *)data;
+    switch (dt) {
+    case BYOC_INT8: v = byoc__clamp(v, -128, 127); break;
+    case BYOC_UINT8: v = byoc__clamp(v, 0, 255); break;
+    case BYOC_INT16: v = byoc__clamp(v, -32768, 32767); break;
+    case BYOC_INT32: v = byoc__clamp(v, -2147483648.0, 2147483647.0); break;
+    case BYOC_INT64: v = byoc__clamp(v, -9223372036854775808.0, 9223372036854774784.0); break;
+    default: break;
+    }
     switch (dt) {
     case BYOC_FLOAT32: { float f = (float)v; memcpy(p + 4 * i, &f, 4); break; }
     case BYOC_FLOAT16: { uint16_t h = byoc__f32_to_f16((float)v); memcpy(p + 2 * i, &h, 2); break; }
@@ -1133,7 +1211,12 @@ BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *t, const void
         byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "constant: type must be a tensor type with static shape");
         return NULL;
     }
-    size_t want = (size_t)byoc_type_num_elements(t) * byoc_dtype_size(t->dtype);
+    int64_t elems = byoc_type_num_elements(t);
+    if (elems < 0 || (uint64_t)elems > (UINT64_C(1) << 40) / byoc_dtype_size(t->dtype)) {
+        byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "constant: too large (limit 2^40 bytes)");
+        return NULL;
+    }
+    size_t want = (size_t)elems * byoc_dtype_size(t->dtype);
     if (data && nbytes != want) {
         byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "constant: %zu bytes given, the type needs %zu", nbytes, want);
         return NULL;
@@ -1319,7 +1402,7 @@ BYOC__PRIVATE int byoc__input_count(const byoc_node *n, unsigned flags) {
 }
 BYOC__PRIVATE byoc_node *byoc__input_at(const byoc_node *n, int i) {
     if (n->kind == BYOC_NODE_FUNCTION) return n->body;
-    if (n->kind == BYOC_NODE_CALL && n->callee) return i == 0 ? n->callee : n->args[i - 1];
+    if (n->kind == BYOC_NODE_CALL && n->callee) return i < n->nargs ? n->args[i] : n->callee;
     return n->args[i];
 }
 
@@ -1330,26 +1413,26 @@ BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap) {
 }
 
 /* Iterative post-order (inputs first, each node once): deep chains must not overflow the C stack.
-   Appends to *order (stb_ds array); `seen` is a stb_ds ptr->int map shared across calls. */
+   Appends to *order (stb_ds array); `seen` maps each visited node to its position in order. */
 typedef struct byoc__frame { byoc_node *node; int next; } byoc__frame;
-BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__ptr_int **seen, byoc_node ***order) {
-    if (!root || stbds_hmgeti(*seen, root) >= 0) return;
+BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *seen, byoc_node ***order) {
+    if (!root || byoc__map_has(seen, root)) return;
     byoc__frame *stack = NULL;
     byoc__frame f0 = {root, 0};
-    stbds_hmput(*seen, root, -1);
+    byoc__map_put(seen, root, -1);
     stbds_arrput(stack, f0);
     while (stbds_arrlen(stack)) {
         byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
         if (top->next < byoc__input_count(top->node, flags)) {
             byoc_node *child = byoc__input_at(top->node, top->next++);
-            if (stbds_hmgeti(*seen, child) < 0) {
-                stbds_hmput(*seen, child, -1);
+            if (!byoc__map_has(seen, child)) {
+                byoc__map_put(seen, child, -1);
                 byoc__frame f = {child, 0};
                 stbds_arrput(stack, f);
             }
             continue;
         }
-        stbds_hmput(*seen, top->node, (int)stbds_arrlen(*order));
+        byoc__map_put(seen, top->node, (intptr_t)stbds_arrlen(*order));
         stbds_arrput(*order, top->node);
         (void)stbds_arrpop(stack);
     }
@@ -1359,9 +1442,10 @@ BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__ptr_i
 BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out) {
     memset(out, 0, sizeof *out);
     out->module = m;
-    byoc__ptr_int *index = NULL;
+    byoc__map *index = (byoc__map *)calloc(1, sizeof(byoc__map));
     byoc_node **order = NULL;
-    byoc__post_order(root, flags, &index, &order);
+    if (!index) return BYOC_ERR_OUT_OF_MEMORY;
+    byoc__post_order(root, flags, index, &order);
     int count = (int)stbds_arrlen(order);
     /* edge count first so everything fits in two allocations */
     size_t edges = 0;
@@ -1372,7 +1456,8 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         byoc_free(m, out->nodes);
         byoc_free(m, pool);
         out->nodes = NULL;
-        stbds_hmfree(index);
+        byoc__map_free(index);
+        free(index);
         stbds_arrfree(order);
         return BYOC_ERR_OUT_OF_MEMORY;
     }
@@ -1387,7 +1472,7 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         int k = byoc__input_count(order[i], flags);
         for (int j = 0; j < k; ++j) {
             byoc_node *in = byoc__input_at(order[i], j);
-            int idx = stbds_hmget(index, in);
+            int idx = (int)byoc__map_get(index, in, -1);
             int dup = 0;
             for (int q = 0; q < g->ninputs; ++q) dup |= g->inputs[q] == idx;
             if (!dup) { g->inputs[g->ninputs++] = idx; user_counts[idx]++; }
@@ -1413,15 +1498,14 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
 }
 
 BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
-    byoc__ptr_int *index = (byoc__ptr_int *)g->index_map;
-    ptrdiff_t i = stbds_hmgeti(index, n);
-    return i < 0 ? -1 : index[i].value;
+    return (int)byoc__map_get((const byoc__map *)g->index_map, n, -1);
 }
 
 BYOC_API void byoc_graph_free(byoc_graph *g) {
     if (!g || !g->module) return;
-    byoc__ptr_int *index = (byoc__ptr_int *)g->index_map;
-    stbds_hmfree(index);
+    byoc__map *index = (byoc__map *)g->index_map;
+    if (index) byoc__map_free(index);
+    free(index);
     byoc_free(g->module, g->edge_pool);
     byoc_free(g->module, g->nodes);
     memset(g, 0, sizeof *g);
@@ -1437,6 +1521,11 @@ struct byoc_type_rel_ctx {
 };
 
 BYOC_API const byoc_type *byoc_type_rel_tensor(byoc_type_rel_ctx *ctx, byoc_dtype dt, int rank, const int64_t *dims) {
+    /* report bad results as this op's type error, not as a sticky module error */
+    if (rank < 0 || rank > BYOC_MAX_RANK) return byoc_type_rel_fail(ctx, "result rank %d outside 0..%d", rank, BYOC_MAX_RANK);
+    for (int i = 0; i < rank; ++i)
+        if (dims[i] < -1 || dims[i] > BYOC_MAX_DIM) return byoc_type_rel_fail(ctx, "result dimension %lld is out of range", (long long)dims[i]);
+    if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) return byoc_type_rel_fail(ctx, "invalid result dtype");
     return byoc_tensor_type(ctx->m, dt, rank, dims);
 }
 BYOC_API const byoc_type *byoc_type_rel_tuple(byoc_type_rel_ctx *ctx, const byoc_type *const *fields, int n) {
@@ -1537,7 +1626,8 @@ BYOC__PRIVATE int byoc__padding4(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs
     if (v->count == 1) pad[0] = pad[1] = pad[2] = pad[3] = v->ints[0];
     else if (v->count == 2) { pad[0] = pad[2] = v->ints[0]; pad[1] = pad[3] = v->ints[1]; }
     else for (int i = 0; i < 4; ++i) pad[i] = v->ints[i];
-    for (int i = 0; i < 4; ++i) if (pad[i] < 0) { BYOC__FAIL("negative padding %lld", (long long)pad[i]); return 0; }
+    for (int i = 0; i < 4; ++i)
+        if (pad[i] < 0 || pad[i] > BYOC_MAX_DIM) { BYOC__FAIL("padding %lld is out of range", (long long)pad[i]); return 0; }
     return 1;
 }
 
@@ -1546,8 +1636,8 @@ BYOC__PRIVATE int byoc__pair(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, co
     if (!v) return 0;
     out[0] = v->ints[0];
     out[1] = v->count == 2 ? v->ints[1] : v->ints[0];
-    if (out[0] < min_value || out[1] < min_value) {
-        BYOC__FAIL("attribute '%s' values must be >= %lld", name, (long long)min_value);
+    if (out[0] < min_value || out[1] < min_value || out[0] > BYOC_MAX_DIM || out[1] > BYOC_MAX_DIM) {
+        BYOC__FAIL("attribute '%s' values must be in %lld..%d", name, (long long)min_value, BYOC_MAX_DIM);
         return 0;
     }
     return 1;
@@ -1685,7 +1775,7 @@ static const byoc_type *byoc__rel_conv2d(byoc_type_rel_ctx *ctx, const byoc_type
         !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
         return NULL;
     int64_t groups = byoc_attrs_int(at, "groups", 1), strides[2], dil[2], pad[4];
-    if (groups < 1) return BYOC__FAIL("groups must be >= 1, got %lld", (long long)groups);
+    if (groups < 1 || groups > BYOC_MAX_DIM) return BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)groups);
     if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) || !byoc__padding4(ctx, at, pad)) return NULL;
     if (d->dims[1] < 0) return BYOC__FAIL("needs a static channel count, got '?'");
     if (d->dims[1] != w->dims[1] * groups)
@@ -1714,7 +1804,7 @@ static const byoc_type *byoc__rel_conv2d_transpose(byoc_type_rel_ctx *ctx, const
         !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
         return NULL;
     int64_t groups = byoc_attrs_int(at, "groups", 1), strides[2], dil[2], pad[4], opad[2];
-    if (groups < 1) return BYOC__FAIL("groups must be >= 1, got %lld", (long long)groups);
+    if (groups < 1 || groups > BYOC_MAX_DIM) return BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)groups);
     if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) || !byoc__padding4(ctx, at, pad) ||
         !byoc__pair(ctx, at, "output_padding", opad, 0))
         return NULL;
@@ -1867,7 +1957,7 @@ static const byoc_type *byoc__rel_pad(byoc_type_rel_ctx *ctx, const byoc_type *c
     int64_t dims[BYOC_MAX_RANK];
     for (int i = 0; i < d->rank; ++i) {
         int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
-        if (lo < 0 || hi < 0) return BYOC__FAIL("negative pad_width on axis %d", i);
+        if (lo < 0 || hi < 0 || lo > BYOC_MAX_DIM || hi > BYOC_MAX_DIM) return BYOC__FAIL("pad_width on axis %d is out of range", i);
         dims[i] = d->dims[i] < 0 ? -1 : d->dims[i] + lo + hi;
     }
     return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
@@ -1891,8 +1981,9 @@ static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_typ
             infer = i;
             dims[i] = 1;
             continue;
-        } else if (v < -1) return BYOC__FAIL("newshape[%d]=%lld is not supported (only 0, -1 or a size)", i, (long long)v);
+        } else if (v < -1 || v > BYOC_MAX_DIM) return BYOC__FAIL("newshape[%d]=%lld is not supported (only 0, -1 or a size)", i, (long long)v);
         dims[i] = v;
+        if (v && known > INT64_MAX / v) return BYOC__FAIL("newshape has too many elements");
         known *= v;
     }
     int64_t total = byoc_type_num_elements(d);
@@ -1955,7 +2046,7 @@ static const byoc_type *byoc__rel_expand_dims(byoc_type_rel_ctx *ctx, const byoc
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
     int64_t num = byoc_attrs_int(at, "num_newaxis", 1);
-    if (num < 0 || d->rank + num > BYOC_MAX_RANK) return BYOC__FAIL("num_newaxis=%lld gives a rank above %d", (long long)num, BYOC_MAX_RANK);
+    if (num < 0 || num > BYOC_MAX_RANK || d->rank + num > BYOC_MAX_RANK) return BYOC__FAIL("num_newaxis=%lld gives a rank above %d", (long long)num, BYOC_MAX_RANK);
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank + 1, "axis");
     if (axis < 0) return NULL;
     int64_t dims[BYOC_MAX_RANK];
@@ -2049,12 +2140,13 @@ static const byoc_type *byoc__rel_strided_slice(byoc_type_rel_ctx *ctx, const by
         int64_t dim = d->dims[axis];
         if (dim < 0) return BYOC__FAIL("needs a static extent on sliced axis %d", axis);
         int64_t stride = has_strides ? s->ints[s->count == 1 ? 0 : i] : 1;
-        if (stride == 0) return BYOC__FAIL("stride 0 on axis %d", axis);
+        if (stride == 0 || stride == INT64_MIN) return BYOC__FAIL("invalid stride on axis %d", axis);
         int64_t lo = b->ints[i], hi = e->ints[i];
         if (size_mode) {
             if (stride != 1) return BYOC__FAIL("slice_mode=\"size\" needs stride 1");
             if (lo < 0) lo += dim;
-            hi = e->ints[i] < 0 ? dim : lo + e->ints[i];
+            lo = lo < 0 ? 0 : lo > dim ? dim : lo;
+            hi = e->ints[i] < 0 || e->ints[i] > dim ? dim : lo + e->ints[i];
         } else {
             if (lo < 0) lo += dim;
             if (hi < 0) hi += dim;
@@ -2062,11 +2154,11 @@ static const byoc_type *byoc__rel_strided_slice(byoc_type_rel_ctx *ctx, const by
         if (stride > 0) {
             lo = lo < 0 ? 0 : lo > dim ? dim : lo;
             hi = hi < 0 ? 0 : hi > dim ? dim : hi;
-            dims[axis] = hi > lo ? (hi - lo + stride - 1) / stride : 0;
+            dims[axis] = hi > lo ? (hi - lo - 1) / stride + 1 : 0;
         } else {
             lo = lo < -1 ? -1 : lo > dim - 1 ? dim - 1 : lo;
             hi = hi < -1 ? -1 : hi > dim - 1 ? dim - 1 : hi;
-            dims[axis] = lo > hi ? (lo - hi + (-stride) - 1) / (-stride) : 0;
+            dims[axis] = lo > hi ? (lo - hi - 1) / (-stride) + 1 : 0;
         }
     }
     return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
@@ -2100,7 +2192,7 @@ static const byoc_type *byoc__rel_depth_to_space(byoc_type_rel_ctx *ctx, const b
     int64_t bs = byoc_attrs_int(at, "block_size", 1);
     const char *mode = byoc_attrs_string(at, "mode", "DCR");
     if (strcmp(mode, "DCR") && strcmp(mode, "CRD")) return BYOC__FAIL("mode \"%s\" is not DCR or CRD", mode);
-    if (bs < 1) return BYOC__FAIL("block_size must be >= 1");
+    if (bs < 1 || bs > 65536) return BYOC__FAIL("block_size must be in 1..65536");
     if (d->dims[1] < 0 || d->dims[1] % (bs * bs)) return BYOC__FAIL("input channels %lld are not divisible by block_size^2=%lld", (long long)d->dims[1], (long long)(bs * bs));
     int64_t dims[4] = {d->dims[0], d->dims[1] / (bs * bs), d->dims[2] < 0 ? -1 : d->dims[2] * bs, d->dims[3] < 0 ? -1 : d->dims[3] * bs};
     return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
@@ -2458,7 +2550,7 @@ typedef struct byoc__infer {
     byoc_diag *diag;
     const byoc_node *scope; /* the global function being checked, for node labels */
     const char *scope_name;
-    byoc__ptr_int *state;   /* global function node -> 1 in progress, 2 done */
+    byoc__map state;        /* global function node -> 1 in progress, 2 done */
 } byoc__infer;
 
 BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...) BYOC__PRINTF(4, 5);
@@ -2480,9 +2572,9 @@ BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, c
 BYOC__PRIVATE byoc_result byoc__infer_global(byoc__infer *st, byoc_node *ref) {
     byoc_node *fn = byoc_module_function(st->m, ref->name);
     if (!fn) return byoc__infer_error(st, ref, "global", "@%s is not defined in the module", ref->name);
-    ptrdiff_t i = stbds_hmgeti(st->state, fn);
-    if (i >= 0 && st->state[i].value == 1) return byoc__infer_error(st, ref, "global", "@%s is called recursively (not supported)", ref->name);
-    if (i < 0) {
+    intptr_t state = byoc__map_get(&st->state, fn, 0);
+    if (state == 1) return byoc__infer_error(st, ref, "global", "@%s is called recursively (not supported)", ref->name);
+    if (state == 0) {
         const byoc_node *saved_scope = st->scope;
         const char *saved_name = st->scope_name;
         byoc_result r = byoc__infer_function(st, fn, ref->name);
@@ -2508,7 +2600,7 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     case BYOC_NODE_GLOBAL_VAR:
         return byoc__infer_global(st, n);
     case BYOC_NODE_TUPLE: {
-        const byoc_type *small[16];
+        const byoc_type *small[16] = {0};
         const byoc_type **f = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nargs));
         if (!f) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
         for (int i = 0; i < n->nargs; ++i) f[i] = n->args[i]->checked_type;
@@ -2528,7 +2620,7 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
         return BYOC_OK;
     }
     case BYOC_NODE_FUNCTION: {
-        const byoc_type *small[16];
+        const byoc_type *small[16] = {0};
         const byoc_type **p = n->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nparams));
         if (!p) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
         byoc_result r = BYOC_OK;
@@ -2549,7 +2641,7 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     }
     case BYOC_NODE_CALL:
         if (n->op) {
-            const byoc_type *small[16];
+            const byoc_type *small[16] = {0};
             const byoc_type **a = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nargs));
             if (!a) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
             byoc_type_rel_ctx ctx;
@@ -2586,18 +2678,18 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
 }
 
 BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, const char *name) {
-    stbds_hmput(st->state, fn, 1);
+    byoc__map_put(&st->state, fn, 1);
     st->scope = fn;
     st->scope_name = name;
-    byoc__ptr_int *seen = NULL;
+    byoc__map seen = BYOC__MAP_EMPTY;
     byoc_node **order = NULL;
     byoc__post_order(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
     byoc_result r = BYOC_OK;
     /* parameters first: a var's type is its annotation, used before the function node is reached */
     for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) r = byoc__infer_node(st, order[i]);
-    stbds_hmfree(seen);
+    byoc__map_free(&seen);
     stbds_arrfree(order);
-    stbds_hmput(st->state, fn, 2);
+    byoc__map_put(&st->state, fn, 2);
     return r;
 }
 
@@ -2610,10 +2702,10 @@ BYOC_API byoc_result byoc_infer_type(byoc_module *m, byoc_diag *diag) {
     byoc_result r = BYOC_OK;
     for (int i = 0; i < byoc_module_function_count(m) && r == BYOC_OK; ++i) {
         byoc_node *fn = m->functions[i].function;
-        if (stbds_hmgeti(st.state, fn) >= 0) continue;
+        if (byoc__map_has(&st.state, fn)) continue;
         r = byoc__infer_function(&st, fn, m->functions[i].name);
     }
-    stbds_hmfree(st.state);
+    byoc__map_free(&st.state);
     if (r == BYOC_OK && diag) memset(diag, 0, sizeof *diag);
     return r;
 }
@@ -2623,10 +2715,10 @@ typedef struct byoc__printer {
     byoc_module *m;
     byoc__buf out;
     unsigned flags;
-    byoc__ptr_int *names;     /* bound node -> %k number; vars -> index into var_names */
+    byoc__map names;          /* bound node -> %k number; vars -> index into var_names */
     const char **var_names;   /* stb_ds array of printed var names */
     struct { char *key; int value; } *used_var_names;
-    byoc__ptr_int *meta;      /* constant -> meta index */
+    byoc__map meta;           /* constant -> meta index */
     int meta_count;
     byoc_node **meta_order;   /* stb_ds array, by meta index */
     int counter;
@@ -2643,7 +2735,7 @@ BYOC__PRIVATE int byoc__scalar_literal(const byoc_node *c, char *out, size_t cap
     case BYOC_FLOAT32: case BYOC_FLOAT16: {
         if (!isfinite(v)) return 0;
         const char *suffix = t->dtype == BYOC_FLOAT32 ? "f" : "f16";
-        for (int prec = 6; prec <= 17; ++prec) { /* shortest text that reads back to the same value */
+        for (int prec = 1; prec <= 17; ++prec) { /* shortest text that reads back to the same value */
             snprintf(out, cap, "%.*g", prec, v);
             double back = strtod(out, NULL);
             if ((t->dtype == BYOC_FLOAT32 && (float)back == (float)v) || (t->dtype == BYOC_FLOAT16 && byoc__f32_to_f16((float)back) == byoc__f32_to_f16((float)v))) break;
@@ -2665,7 +2757,7 @@ BYOC__PRIVATE void byoc__print_double(byoc__buf *b, double v) {
     char tmp[64];
     if (v != v) { byoc__buf_puts(b, "nanf"); return; }
     if (isinf(v)) { byoc__buf_puts(b, v > 0 ? "inff" : "-inff"); return; }
-    for (int prec = 6; prec <= 17; ++prec) {
+    for (int prec = 1; prec <= 17; ++prec) {
         snprintf(tmp, sizeof tmp, "%.*g", prec, v);
         if (strtod(tmp, NULL) == v) break;
     }
@@ -2744,8 +2836,8 @@ BYOC__PRIVATE void byoc__print_span(byoc__printer *p, const byoc_node *n) {
 }
 
 BYOC__PRIVATE const char *byoc__var_name(byoc__printer *p, const byoc_node *v) {
-    ptrdiff_t i = stbds_hmgeti(p->names, v);
-    if (i >= 0) return p->var_names[p->names[i].value];
+    intptr_t known = byoc__map_get(&p->names, v, -1);
+    if (known >= 0) return p->var_names[known];
     /* a valid, unique identifier from the name hint */
     char base[96], name[112];
     size_t k = 0;
@@ -2764,15 +2856,15 @@ BYOC__PRIVATE const char *byoc__var_name(byoc__printer *p, const byoc_node *v) {
     for (int suffix = 1; stbds_shgeti(p->used_var_names, name) >= 0; ++suffix) snprintf(name, sizeof name, "%s_%d", base, suffix);
     stbds_shput(p->used_var_names, name, 1);
     const char *interned = byoc_intern(p->m, name);
-    stbds_hmput(p->names, v, (int)stbds_arrlen(p->var_names));
+    byoc__map_put(&p->names, v, (intptr_t)stbds_arrlen(p->var_names));
     stbds_arrput(p->var_names, interned);
     return interned;
 }
 
 BYOC__PRIVATE int byoc__meta_index(byoc__printer *p, byoc_node *c) {
-    ptrdiff_t i = stbds_hmgeti(p->meta, c);
-    if (i >= 0) return p->meta[i].value;
-    stbds_hmput(p->meta, c, p->meta_count);
+    intptr_t known = byoc__map_get(&p->meta, c, -1);
+    if (known >= 0) return (int)known;
+    byoc__map_put(&p->meta, c, p->meta_count);
     stbds_arrput(p->meta_order, c);
     return p->meta_count++;
 }
@@ -2790,8 +2882,8 @@ BYOC__PRIVATE void byoc__print_ref(byoc__printer *p, byoc_node *n) {
         byoc__buf_puts(&p->out, " */");
         return;
     default: {
-        ptrdiff_t i = stbds_hmgeti(p->names, n);
-        if (i >= 0) byoc__buf_printf(&p->out, "%%%d", p->names[i].value);
+        intptr_t k = byoc__map_get(&p->names, n, -1);
+        if (k >= 0) byoc__buf_printf(&p->out, "%%%d", (int)k);
         else byoc__buf_puts(&p->out, "%<unbound>"); /* only for captured non-var values, see printer notes */
     }
     }
@@ -2868,13 +2960,13 @@ BYOC__PRIVATE int byoc__is_atom(const byoc_node *n) {
 
 /* body of fn: one binding per non-atomic node in post-order, then the result expression */
 BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent) {
-    byoc__ptr_int *seen = NULL;
+    byoc__map seen = BYOC__MAP_EMPTY;
     byoc_node **order = NULL;
     byoc__post_order(fn->body, 0, &seen, &order);
     int count = (int)stbds_arrlen(order);
     for (int i = 0; i < count - 1 && !p->stopped; ++i) {
         byoc_node *n = order[i];
-        if (byoc__is_atom(n) || stbds_hmgeti(p->names, n) >= 0) {
+        if (byoc__is_atom(n) || byoc__map_has(&p->names, n)) {
             if (n->kind == BYOC_NODE_VAR) byoc__var_name(p, n);
             if (n == p->stop_at) p->stopped = 1;
             continue;
@@ -2883,7 +2975,7 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
         byoc__print_indent(p, indent);
         byoc__buf_printf(&p->out, "%%%d = ", k);
         byoc__print_expr(p, n, indent);
-        stbds_hmput(p->names, n, k);
+        byoc__map_put(&p->names, n, k);
         byoc__print_type_comment(p, n->checked_type);
         byoc__print_span(p, n);
         byoc__buf_puts(&p->out, ";\n");
@@ -2897,15 +2989,15 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
         byoc__print_span(p, root);
         byoc__buf_puts(&p->out, "\n");
     }
-    stbds_hmfree(seen);
+    byoc__map_free(&seen);
     stbds_arrfree(order);
 }
 
 BYOC__PRIVATE void byoc__printer_free(byoc__printer *p) {
-    stbds_hmfree(p->names);
+    byoc__map_free(&p->names);
     stbds_arrfree(p->var_names);
     stbds_shfree(p->used_var_names);
-    stbds_hmfree(p->meta);
+    byoc__map_free(&p->meta);
     stbds_arrfree(p->meta_order);
 }
 
@@ -2919,7 +3011,7 @@ BYOC__PRIVATE void byoc__printer_init(byoc__printer *p, byoc_module *m, unsigned
 
 BYOC__PRIVATE void byoc__print_global(byoc__printer *p, const char *name, byoc_node *fn) {
     /* names restart per global function */
-    stbds_hmfree(p->names);
+    byoc__map_free(&p->names);
     stbds_arrfree(p->var_names);
     stbds_shfree(p->used_var_names);
     stbds_sh_new_strdup(p->used_var_names);
@@ -2977,9 +3069,9 @@ BYOC__PRIVATE void byoc__node_label(byoc_module *m, const byoc_node *scope, cons
     byoc__printer_init(&p, m, BYOC_PRINT_NO_SPANS);
     p.stop_at = n;
     byoc__print_block(&p, (byoc_node *)scope, 0);
-    ptrdiff_t i = stbds_hmgeti(p.names, n);
-    if (i >= 0) snprintf(out, cap, "%%%d", p.names[i].value);
-    else if (p.stopped || scope->body == n) snprintf(out, cap, "(result)");
+    intptr_t k = byoc__map_get(&p.names, n, -1);
+    if (k >= 0) snprintf(out, cap, "%%%d", (int)k);
+    else if (p.stopped || scope->body == n) snprintf(out, cap, "result");
     byoc_free(m, p.out.data);
     byoc__printer_free(&p);
 }
@@ -3024,11 +3116,12 @@ typedef struct byoc__parser {
     int line, col;
     byoc__token tok;
     int failed;
-    int depth;
+    int depth;      /* expression, type and function nesting */
+    int list_depth; /* attribute list nesting */
     byoc__scope_entry **scopes;  /* stb_ds array of stb_ds string maps, innermost last */
     byoc_node **globals_used;    /* global var nodes, checked once every def is known */
     byoc__weight *weights;       /* stb_ds array */
-    byoc_node **meta_nodes;      /* stb_ds array, by meta index (NULL until first use) */
+    byoc__map meta_nodes;        /* meta index + 1 -> constant node */
     const byoc_parse_options *opts;
 } byoc__parser;
 
@@ -3415,11 +3508,12 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
         return 1;
     }
     if (p->tok.kind == BYOC__T_LBRACKET) {
-        if (++p->depth > 4) { p->depth--; return byoc__parse_fail(p, line, col, "attribute lists nest at most two deep"); }
+        if (p->list_depth >= 2) return byoc__parse_fail(p, line, col, "attribute lists nest at most two deep");
+        p->list_depth++;
         byoc__next(p);
         int64_t *ints = NULL;
         double *floats = NULL;
-        int any_float = 0, rows = 0, inner = -1, ok = 1;
+        int any_float = 0, inner = -1, ok = 1;
         while (ok && !p->failed && p->tok.kind != BYOC__T_RBRACKET) {
             byoc_attr_value e;
             int eline = p->tok.line, ecol = p->tok.col;
@@ -3441,7 +3535,6 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
                     break;
                 }
                 inner = e.count;
-                rows++;
                 for (int i = 0; i < e.count; ++i) { stbds_arrput(ints, e.ints[i]); stbds_arrput(floats, (double)e.ints[i]); }
             } else {
                 ok = byoc__parse_fail(p, eline, ecol, "list elements must be numbers or lists of integers");
@@ -3449,7 +3542,7 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
             }
             if (!byoc__accept(p, BYOC__T_COMMA)) break;
         }
-        p->depth--;
+        p->list_depth--;
         if (ok && byoc__expect(p, BYOC__T_RBRACKET)) {
             int count = (int)stbds_arrlen(ints);
             if (any_float) {
@@ -3468,7 +3561,6 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
         }
         stbds_arrfree(ints);
         stbds_arrfree(floats);
-        (void)rows;
         return !p->failed;
     }
     return byoc__expected(p, "an attribute value");
@@ -3583,8 +3675,7 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
         if (sub.failed) { p->failed = 1; return NULL; }
         if (sub.tok.kind != BYOC__T_EOF) { byoc__parse_fail(p, line, col, "unexpected text after the type in the comment of meta[relay.Constant][%lld]", (long long)index); return NULL; }
     }
-    while (stbds_arrlen(p->meta_nodes) <= index) stbds_arrput(p->meta_nodes, (byoc_node *)NULL);
-    byoc_node *existing = p->meta_nodes[index];
+    byoc_node *existing = (byoc_node *)byoc__map_get(&p->meta_nodes, (const void *)(uintptr_t)(index + 1), 0);
     if (existing) {
         if (comment_type && !byoc_type_equal(comment_type, existing->annotation)) {
             byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is used with two different types", (long long)index);
@@ -3620,7 +3711,7 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
             return NULL;
         }
         int64_t count = byoc_type_num_elements(comment_type);
-        if (count > ((int64_t)1 << 28)) { byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is too large to seed (%lld elements)", (long long)index, (long long)count); return NULL; }
+        if (count < 0 || count > ((int64_t)1 << 28)) { byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is too large to seed (%lld elements)", (long long)index, (long long)count); return NULL; }
         c = byoc_constant(p->m, comment_type, NULL, 0);
         if (c) { /* deterministic values: small floats in [-0.5, 0.5), small ints in [-4, 3] */
             uint64_t seed = (p->opts && p->opts->seed ? p->opts->seed : 0x5eedull) ^ ((uint64_t)index * 0x9e3779b97f4a7c15ull);
@@ -3634,7 +3725,7 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
         }
     }
     c = byoc__check_built(p, c, line, col);
-    if (c) p->meta_nodes[index] = c;
+    if (c) byoc__map_put(&p->meta_nodes, (const void *)(uintptr_t)(index + 1), (intptr_t)c);
     return c;
 }
 
@@ -3959,7 +4050,7 @@ BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char
     stbds_arrfree(p.scopes);
     stbds_arrfree(p.globals_used);
     stbds_arrfree(p.weights);
-    stbds_arrfree(p.meta_nodes);
+    byoc__map_free(&p.meta_nodes);
     if (p.failed || m->has_error) {
         if (!p.failed) byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
         byoc_module_destroy(m);
@@ -4085,7 +4176,7 @@ BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned cha
         uint64_t elems = 1;
         for (uint64_t i = 0; i < rank; ++i) {
             dims[i] = (int64_t)byoc__get_le(data + off + 8 * i, 8);
-            if (dims[i] < 0 || dims[i] > ((int64_t)1 << 40) || (dims[i] && elems > (UINT64_C(1) << 40) / (uint64_t)dims[i]))
+            if (dims[i] < 0 || dims[i] > BYOC_MAX_DIM || (dims[i] && elems > (UINT64_C(1) << 40) / (uint64_t)dims[i]))
                 return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: bad dimension", name, (unsigned long long)e);
             elems *= (uint64_t)dims[i];
         }
@@ -4186,7 +4277,6 @@ BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned
 
 // [SECTION] impl: structural equality, hash, copy
 typedef struct byoc__node_pair { const byoc_node *a, *b; } byoc__node_pair;
-typedef struct byoc__pair_set { byoc__node_pair key; int value; } byoc__pair_set;
 
 BYOC__PRIVATE int byoc__local_equal(const byoc_node *a, const byoc_node *b) {
     if (a->kind != b->kind || a->nargs != b->nargs) return 0;
@@ -4209,15 +4299,15 @@ BYOC__PRIVATE int byoc__local_equal(const byoc_node *a, const byoc_node *b) {
 BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b) {
     if (!a || !b) return a == b;
     byoc__node_pair *work = NULL;
-    byoc__pair_set *done = NULL;
-    byoc__ptr_ptr *fwd = NULL, *back = NULL; /* var bijection */
+    byoc__map done = BYOC__MAP_EMPTY;
+    byoc__map fwd = BYOC__MAP_EMPTY, back = BYOC__MAP_EMPTY; /* var bijection */
     int equal = 1;
     byoc__node_pair start = {a, b};
     stbds_arrput(work, start);
     while (equal && stbds_arrlen(work)) {
         byoc__node_pair pr = stbds_arrpop(work);
-        if (stbds_hmgeti(done, pr) >= 0) continue;
-        stbds_hmput(done, pr, 1);
+        if (byoc__map_slot2(&done, pr.a, pr.b) >= 0) continue;
+        byoc__map_put2(&done, pr.a, pr.b, 1);
         const byoc_node *x = pr.a, *y = pr.b;
         if (!byoc__local_equal(x, y)) { equal = 0; break; }
         if (x->kind == BYOC_NODE_VAR || x->kind == BYOC_NODE_FUNCTION) {
@@ -4225,11 +4315,11 @@ BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b) {
             for (int i = 0; i < n && equal; ++i) {
                 const byoc_node *vx = x->kind == BYOC_NODE_VAR ? x : x->params[i], *vy = y->kind == BYOC_NODE_VAR ? y : y->params[i];
                 if (!byoc_type_equal(vx->annotation, vy->annotation)) { equal = 0; break; }
-                ptrdiff_t f = stbds_hmgeti(fwd, vx), g = stbds_hmgeti(back, vy);
-                if (f < 0 && g < 0) {
-                    stbds_hmput(fwd, vx, (void *)vy);
-                    stbds_hmput(back, vy, (void *)vx);
-                } else if (f < 0 || g < 0 || fwd[f].value != (const void *)vy) equal = 0;
+                intptr_t f = byoc__map_get(&fwd, vx, 0), g = byoc__map_get(&back, vy, 0);
+                if (!f && !g) {
+                    byoc__map_put(&fwd, vx, (intptr_t)vy);
+                    byoc__map_put(&back, vy, (intptr_t)vx);
+                } else if (f != (intptr_t)vy || g != (intptr_t)vx) equal = 0;
             }
         }
         int k = byoc__input_count(x, BYOC_GRAPH_ENTER_FUNCTIONS);
@@ -4239,9 +4329,9 @@ BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b) {
         }
     }
     stbds_arrfree(work);
-    stbds_hmfree(done);
-    stbds_hmfree(fwd);
-    stbds_hmfree(back);
+    byoc__map_free(&done);
+    byoc__map_free(&fwd);
+    byoc__map_free(&back);
     return equal;
 }
 
@@ -4296,12 +4386,12 @@ BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
 
 BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
     if (!root) return 0;
-    byoc__ptr_int *seen = NULL;
+    byoc__map seen = BYOC__MAP_EMPTY;
     byoc_node **order = NULL;
     byoc__post_order((byoc_node *)root, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
     int count = (int)stbds_arrlen(order);
     uint64_t *h = BYOC__CAST(uint64_t *, malloc(sizeof(uint64_t) * (size_t)(count ? count : 1)));
-    if (!h) { stbds_hmfree(seen); stbds_arrfree(order); return 0; }
+    if (!h) { byoc__map_free(&seen); stbds_arrfree(order); return 0; }
     for (int i = 0; i < count; ++i) {
         const byoc_node *n = order[i];
         uint64_t x = byoc__mix(0xcbf29ce484222325ull, (uint64_t)n->kind);
@@ -4320,27 +4410,26 @@ BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
         int k = byoc__input_count(n, BYOC_GRAPH_ENTER_FUNCTIONS);
         for (int j = 0; j < k; ++j) {
             byoc_node *in = byoc__input_at(n, j);
-            x = byoc__mix(x, h[stbds_hmget(seen, in)]);
+            x = byoc__mix(x, h[byoc__map_get(&seen, in, 0)]);
         }
         h[i] = x;
     }
     uint64_t r = count ? h[count - 1] : 0;
     free(h);
-    stbds_hmfree(seen);
+    byoc__map_free(&seen);
     stbds_arrfree(order);
     return r;
 }
 
-BYOC__PRIVATE byoc_node *byoc__copy_from(byoc__ptr_ptr **map, const byoc_node *old) {
-    ptrdiff_t i = stbds_hmgeti(*map, old);
-    return i >= 0 ? (byoc_node *)(*map)[i].value : NULL;
+BYOC__PRIVATE byoc_node *byoc__copy_from(byoc__map *map, const byoc_node *old) {
+    return (byoc_node *)byoc__map_get(map, old, 0);
 }
 
 /* duplicates a type tree into dst (types hold pointers, so a copy must not point into another module) */
 BYOC__PRIVATE const byoc_type *byoc__copy_type(byoc_module *dst, const byoc_type *t) {
     if (!t) return NULL;
     if (t->kind == BYOC_TYPE_TENSOR) return byoc_tensor_type(dst, t->dtype, t->rank, t->dims);
-    const byoc_type *small[16];
+    const byoc_type *small[16] = {0};
     const byoc_type **f = t->nfields <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)t->nfields));
     if (!f) return NULL;
     for (int i = 0; i < t->nfields; ++i) f[i] = byoc__copy_type(dst, t->fields[i]);
@@ -4349,8 +4438,8 @@ BYOC__PRIVATE const byoc_type *byoc__copy_type(byoc_module *dst, const byoc_type
     return r;
 }
 
-BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr, byoc__ptr_ptr **map) {
-    byoc__ptr_int *seen = NULL;
+BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr, byoc__map *map) {
+    byoc__map seen = BYOC__MAP_EMPTY;
     byoc_node **order = NULL;
     byoc__post_order((byoc_node *)expr, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
     byoc_node **tmp = NULL;
@@ -4376,7 +4465,7 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
                 byoc_node *pv = byoc__copy_from(map, n->params[k]);
                 if (!pv) { /* unused parameter: not reached by the traversal */
                     pv = byoc_var(dst, n->params[k]->name, byoc__copy_type(dst, n->params[k]->annotation));
-                    if (pv) { pv->span = n->params[k]->span; stbds_hmput(*map, n->params[k], pv); }
+                    if (pv) { pv->span = n->params[k]->span; byoc__map_put(map, n->params[k], (intptr_t)pv); }
                 }
                 stbds_arrput(ps, pv);
             }
@@ -4390,36 +4479,36 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
         c->span.file = byoc_intern(dst, n->span.file);
         c->span.line = n->span.line;
         c->span.col = n->span.col;
-        stbds_hmput(*map, n, c);
+        byoc__map_put(map, n, (intptr_t)c);
     }
     byoc_node *r = dst->has_error ? NULL : byoc__copy_from(map, expr);
     stbds_arrfree(tmp);
-    stbds_hmfree(seen);
+    byoc__map_free(&seen);
     stbds_arrfree(order);
     return r;
 }
 
 BYOC_API byoc_node *byoc_deep_copy(byoc_module *dst, const byoc_node *expr) {
     if (!expr || dst->has_error) return NULL;
-    byoc__ptr_ptr *map = NULL;
+    byoc__map map = BYOC__MAP_EMPTY;
     byoc_node *r = byoc__copy_into(dst, expr, &map);
-    stbds_hmfree(map);
+    byoc__map_free(&map);
     return r;
 }
 
 BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) {
     byoc_module *dst = byoc_module_create(allocator ? allocator : &m->alloc);
     if (!dst) return NULL;
-    byoc__ptr_ptr *map = NULL; /* shared: nodes shared between functions stay shared */
+    byoc__map map = BYOC__MAP_EMPTY; /* shared: nodes shared between functions stay shared */
     for (int i = 0; i < byoc_module_function_count(m); ++i) {
         byoc_node *fn = byoc__copy_into(dst, m->functions[i].function, &map);
         if (!fn || byoc_module_add_function(dst, m->functions[i].name, fn) != BYOC_OK) {
-            stbds_hmfree(map);
+            byoc__map_free(&map);
             byoc_module_destroy(dst);
             return NULL;
         }
     }
-    stbds_hmfree(map);
+    byoc__map_free(&map);
     return dst;
 }
 

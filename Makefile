@@ -1,0 +1,66 @@
+# byoc.h -- build, test, demo, fuzz.  `make test SAN=1` runs the suite under ASan+UBSan.
+CC      ?= cc
+CXX     ?= c++
+CLANG   ?= clang
+OPT     ?= -O2
+WARN    := -Wall -Wextra -Wpedantic
+CFLAGS  := -std=c99 $(OPT) -g $(WARN)
+LDLIBS  := -lm
+BUILD   := build
+FUZZ_SECONDS ?= 60
+
+ifeq ($(SAN),1)
+CC      := $(CLANG)
+CXX     := clang++
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+CFLAGS  := -std=c99 -O1 -g $(WARN) $(SANFLAGS)
+LDLIBS  += $(SANFLAGS)
+BUILD   := build/san
+endif
+
+STB_DS  := /usr/include/stb/stb_ds.h
+HEADERS := byoc.h
+
+.PHONY: all test demo fuzz deps clean
+all: $(BUILD)/byocc
+
+deps: $(STB_DS)
+$(STB_DS):
+	@tools/ensure-deps.sh $@ libstb-dev
+
+$(BUILD):
+	@mkdir -p $@
+
+$(BUILD)/byocc: tools/byocc.c $(HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) $(CFLAGS) -I. $< -o $@ $(LDLIBS)
+
+# tests truncate long failure messages on purpose
+TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
+$(BUILD)/test_core: tests/test_core.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
+
+TEST_BINS := $(BUILD)/byocc $(BUILD)/test_core
+
+test: $(TEST_BINS)
+	@CC="$(CC)" CXX="$(CXX)" BUILD="$(BUILD)" SAN="$(SAN)" sh tests/run.sh
+
+demo: $(BUILD)/byocc
+	@echo "== byocc info tests/inputs/mnist.relay   (the MNIST module from the Collage design doc)"
+	@$(BUILD)/byocc info tests/inputs/mnist.relay
+	@echo
+	@echo "== byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types"
+	@$(BUILD)/byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types
+
+FUZZERS := text weights
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(STB_DS) | $(BUILD)
+	$(CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I. $< -o $@ -lm
+
+fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
+	@for f in $(FUZZERS); do \
+	  work=$(BUILD)/fuzz-work/$$f; mkdir -p $$work; cp tests/fuzz/corpus/$$f/* $$work/ 2>/dev/null; \
+	  echo "== fuzz_$$f for $(FUZZ_SECONDS)s"; \
+	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
+	done
+
+clean:
+	rm -rf build

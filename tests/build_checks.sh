@@ -1,0 +1,27 @@
+#!/bin/sh
+# Build checks: warnings-clean C99 with gcc and clang, C++ compile, a host that implements stb_ds,
+# and BYOC_STATIC exporting nothing. One "ok NAME" / "FAIL NAME: why" line each.
+BUILD=${BUILD:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+W="-Wall -Wextra -Wpedantic -Werror"
+
+check() { # name command...
+    name=$1; shift
+    if "$@" > "$tmp/log" 2>&1; then echo "ok $name"; else echo "FAIL $name: $(head -c 600 "$tmp/log" | tr '\n' ' ')"; fi
+}
+
+check build_gcc_c99_warnings_clean        gcc   -std=c99 -O2 $W -I. tests/compile/use_c.c -o "$tmp/gcc" -lm
+check build_clang_c99_warnings_clean      clang -std=c99 -O2 $W -I. tests/compile/use_c.c -o "$tmp/clang" -lm
+check build_byocc_gcc_warnings_clean      gcc   -std=c99 -O2 $W -I. tools/byocc.c -o "$tmp/byocc_gcc" -lm
+check build_byocc_clang_warnings_clean    clang -std=c99 -O2 $W -I. tools/byocc.c -o "$tmp/byocc_clang" -lm
+check build_gxx_cpp11                     g++     -std=c++11 -O1 $W -I. tests/compile/use_cpp.cpp -o "$tmp/gxx"
+check build_clangxx_cpp17                 clang++ -std=c++17 -O1 $W -I. tests/compile/use_cpp.cpp -o "$tmp/clangxx"
+check run_cpp_build                       "$tmp/gxx"
+check run_c_build                         "$tmp/gcc"
+check build_host_implements_stb_ds        sh -c "gcc -std=c99 $W -I. -c tests/compile/stbds_host_impl.c -o $tmp/h1.o &&
+                                                  gcc -std=c99 $W -I. -c tests/compile/stbds_host_main.c -o $tmp/h2.o &&
+                                                  gcc $tmp/h1.o $tmp/h2.o -o $tmp/host -lm && $tmp/host"
+# BYOC_STATIC: every public function is static, so the object exports no byoc_ symbol
+check build_static_exports_nothing       sh -c "gcc -std=c99 -O1 $W -DBYOC_STATIC -DBYOC_IMPLEMENTATION -I. -x c -c byoc.h -o $tmp/s.o &&
+                                                  ! nm -g --defined-only $tmp/s.o | grep -q ' byoc_'"

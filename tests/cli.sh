@@ -1,0 +1,51 @@
+#!/bin/sh
+# CLI tests: exit codes, messages and output of build/byocc.
+BYOCC=${1:-build/byocc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME EXIT_CODE NEEDLE command...   (NEEDLE must appear in stdout+stderr; "" for none)
+expect() {
+    name=$1 code=$2 needle=$3; shift 3
+    "$@" > "$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -ne "$code" ]; then echo "FAIL $name: exit $rc, want $code: $(head -c 300 "$tmp/out")"; return; fi
+    if [ -n "$needle" ] && ! grep -qF -- "$needle" "$tmp/out"; then echo "FAIL $name: missing \"$needle\" in: $(head -c 300 "$tmp/out")"; return; fi
+    if [ "$code" -eq 2 ] && [ "$(grep -c '' "$tmp/out")" -gt 1 ]; then echo "FAIL $name: error is not one line: $(head -c 300 "$tmp/out")"; return; fi
+    echo "ok $name"
+}
+
+M=tests/inputs/mnist.relay
+expect cli_opt_infer_type 0 'def @main(%x: Tensor[(1, 1, 28, 28), float32]) -> Tensor[(1, 10), float32] {' \
+    "$BYOCC" opt $M --passes infer_type --emit relay
+expect cli_opt_print_types 0 '/* ty=Tensor[(1, 8, 28, 28), float32] */' "$BYOCC" opt $M --passes infer_type --print-types
+expect cli_info_nodes 0 'nodes      23 (13 calls' "$BYOCC" info $M
+expect cli_info_histogram 0 'nn.conv2d                    2' "$BYOCC" info $M
+expect cli_info_param_bytes 0 'parameters 8 constants, 23984 bytes' "$BYOCC" info $M
+expect cli_info_input 0 '%x: Tensor[(1, 1, 28, 28), float32]' "$BYOCC" info $M
+expect cli_info_output 0 'Tensor[(1, 10), float32]' "$BYOCC" info $M
+expect cli_info_json 0 '"ops": {"add": 3, "nn.conv2d": 2' "$BYOCC" info $M --json
+expect cli_ops 0 'nn.conv2d                  out_elemwise_fusable' "$BYOCC" ops
+expect cli_version 0 'byocc 0.' "$BYOCC" version
+
+# -o writes text and weights; reading them back prints the same module
+"$BYOCC" opt $M --passes infer_type -o "$tmp/m.relay" > /dev/null 2>&1
+"$BYOCC" opt "$tmp/m.relay" --passes infer_type > "$tmp/a.txt" 2>&1
+"$BYOCC" opt $M --passes infer_type > "$tmp/b.txt" 2>&1
+if [ -f "$tmp/m.weights" ] && cmp -s "$tmp/a.txt" "$tmp/b.txt"; then echo "ok cli_output_file_round_trip"; else echo "FAIL cli_output_file_round_trip"; fi
+
+# bad input: exit 2, one line naming file and position
+printf 'def @main(%%x: Tensor[(1, 2), float32]) {\n  nn.relu(%%x,\n}\n' > "$tmp/bad.relay"
+expect cli_parse_error 2 "$tmp/bad.relay:3:1: expected an expression but found '}'" "$BYOCC" opt "$tmp/bad.relay" --passes infer_type
+printf 'def @main(%%x: Tensor[(1, 16, 8, 8), float32], %%w: Tensor[(4, 8, 3, 3), float32]) {\n  nn.conv2d(%%x, %%w)\n}\n' > "$tmp/type.relay"
+expect cli_type_error 2 "$tmp/type.relay:2:3: nn.conv2d result in @main: input has 16 channels, weight expects 8" "$BYOCC" info "$tmp/type.relay"
+expect cli_missing_file 2 "nothere.relay: cannot open" "$BYOCC" info "$tmp/nothere.relay"
+expect cli_not_relay 2 "unsupported model file" "$BYOCC" info tests/cli.sh
+printf 'BYOCWTS1\001\000\000\000' > "$tmp/m.weights"
+expect cli_corrupt_weights 2 "m.weights: entry 0: truncated header" "$BYOCC" info "$tmp/m.relay"
+head -c 3000 /dev/urandom > "$tmp/noise.relay"
+expect cli_binary_noise 2 "noise.relay:" "$BYOCC" info "$tmp/noise.relay"
+expect cli_unknown_pass 1 "unknown pass 'fold_everything'" "$BYOCC" opt $M --passes fold_everything
+expect cli_unknown_command 1 "unknown command 'frobnicate'" "$BYOCC" frobnicate
+expect cli_no_args 1 "usage: byocc" "$BYOCC"
+expect cli_bad_emit 1 "--emit 'xml' is not supported" "$BYOCC" opt $M --emit xml

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Runs every test group and ends with "N passed, N failed". Each group prints "ok NAME" or
+# "FAIL NAME: why" per test; a group that dies without reporting counts as one failure.
+BUILD=${BUILD:-build}
+CC=${CC:-cc}
+CXX=${CXX:-c++}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+status=0
+
+group() { # name command...
+    name=$1; shift
+    "$@" > "$out/$name.log" 2>&1
+    rc=$?
+    grep -E '^(ok|FAIL) ' "$out/$name.log" >> "$out/all"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out/$name.log"; then
+        echo "FAIL $name: exited with $rc" >> "$out/all"
+        tail -20 "$out/$name.log" | sed 's/^/    /' >> "$out/all"
+    fi
+}
+
+: > "$out/all"
+group core "$BUILD/test_core"
+group cli sh tests/cli.sh "$BUILD/byocc"
+group build env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh
+
+grep -E '^(FAIL|    )' "$out/all"
+pass=$(grep -c '^ok ' "$out/all")
+fail=$(grep -c '^FAIL ' "$out/all")
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

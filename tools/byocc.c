@@ -1,0 +1,271 @@
+/* byocc -- the byoc.h command-line tool.
+   Build: cc -std=c99 -O2 -I. tools/byocc.c -o build/byocc -lm
+   Exit codes: 0 ok, 1 usage, 2 invalid input (message names file and position), 3 internal error. */
+#define BYOC_IMPLEMENTATION
+#include "../byoc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3 };
+
+static const char *const usage_text =
+    "usage: byocc <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  opt FILE.relay --passes p1,p2,... [--emit relay] [--print-types] [-o OUT.relay]\n"
+    "        run passes in order and print the module (OUT.relay also writes OUT.weights)\n"
+    "  info FILE.relay [--json]\n"
+    "        node count, op histogram, parameter bytes, input and output types\n"
+    "  ops [--json]\n"
+    "        the registered ops with their pattern kind and attributes\n"
+    "  version\n"
+    "\n"
+    "passes: infer_type\n"
+    "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+    fprintf(stderr, "byocc: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(run 'byocc' with no arguments for usage)\n");
+    return EXIT_USAGE;
+}
+
+static int input_error(const byoc_diag *d) {
+    fprintf(stderr, "byocc: error: %s\n", d->message);
+    return d->code == BYOC_ERR_OUT_OF_MEMORY || d->code == BYOC_ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
+}
+
+static byoc_module *load_model(const char *path, byoc_diag *d) {
+    size_t n = strlen(path);
+    if (n < 6 || strcmp(path + n - 6, ".relay") != 0) {
+        d->code = BYOC_ERR_UNSUPPORTED;
+        snprintf(d->message, sizeof d->message, "%s: unsupported model file (expected FILE.relay)", path);
+        return NULL;
+    }
+    return byoc_module_load(path, NULL, d);
+}
+
+/* ---- opt ---- */
+typedef byoc_result (*pass_fn)(byoc_module *m, byoc_diag *d);
+static const struct { const char *name; pass_fn run; } passes[] = {
+    {"infer_type", byoc_infer_type},
+};
+
+static int cmd_opt(int argc, char **argv) {
+    const char *file = NULL, *pass_list = "", *emit = "relay", *out = NULL;
+    unsigned flags = 0;
+    for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) pass_list = argv[++i];
+        else if (strcmp(argv[i], "--emit") == 0 && i + 1 < argc) emit = argv[++i];
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
+        else if (strcmp(argv[i], "--print-types") == 0) flags |= BYOC_PRINT_TYPES;
+        else if (argv[i][0] == '-') return usage_error("opt: unknown or incomplete option '%s'", argv[i]);
+        else if (!file) file = argv[i];
+        else return usage_error("opt: more than one input file ('%s')", argv[i]);
+    }
+    if (!file) return usage_error("opt: no input file%s", "");
+    if (strcmp(emit, "relay") != 0) return usage_error("opt: --emit '%s' is not supported (use relay)", emit);
+    /* validate the pass names before doing any work */
+    char names[1024];
+    snprintf(names, sizeof names, "%s", pass_list);
+    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ",")) {
+        int known = 0;
+        for (size_t k = 0; k < sizeof passes / sizeof passes[0]; ++k) known |= strcmp(passes[k].name, tok) == 0;
+        if (!known) return usage_error("opt: unknown pass '%s' (known: infer_type)", tok);
+    }
+    byoc_diag d;
+    byoc_module *m = load_model(file, &d);
+    if (!m) return input_error(&d);
+    snprintf(names, sizeof names, "%s", pass_list);
+    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ",")) {
+        for (size_t k = 0; k < sizeof passes / sizeof passes[0]; ++k) {
+            if (strcmp(passes[k].name, tok) != 0) continue;
+            if (passes[k].run(m, &d) != BYOC_OK) {
+                int rc = input_error(&d);
+                byoc_module_destroy(m);
+                return rc;
+            }
+        }
+    }
+    int rc = EXIT_OK;
+    if (out) {
+        if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
+    } else {
+        size_t len;
+        char *text = byoc_module_print(m, flags, &len);
+        if (!text) {
+            fprintf(stderr, "byocc: error: out of memory printing the module\n");
+            rc = EXIT_INTERNAL;
+        } else {
+            fwrite(text, 1, len, stdout);
+            byoc_free(m, text);
+        }
+    }
+    byoc_module_destroy(m);
+    return rc;
+}
+
+/* ---- info ---- */
+typedef struct op_count { const char *name; int count; } op_count;
+
+static int by_count(const void *a, const void *b) {
+    const op_count *x = (const op_count *)a, *y = (const op_count *)b;
+    if (x->count != y->count) return y->count - x->count;
+    return strcmp(x->name, y->name);
+}
+
+static void json_string(const char *s) {
+    putchar('"');
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
+        else putchar(*s);
+    }
+    putchar('"');
+}
+
+static int cmd_info(int argc, char **argv) {
+    const char *file = NULL;
+    int json = 0;
+    for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--json") == 0) json = 1;
+        else if (argv[i][0] == '-') return usage_error("info: unknown option '%s'", argv[i]);
+        else if (!file) file = argv[i];
+        else return usage_error("info: more than one input file ('%s')", argv[i]);
+    }
+    if (!file) return usage_error("info: no input file%s", "");
+    byoc_diag d;
+    byoc_module *m = load_model(file, &d);
+    if (!m) return input_error(&d);
+    if (byoc_infer_type(m, &d) != BYOC_OK) {
+        int rc = input_error(&d);
+        byoc_module_destroy(m);
+        return rc;
+    }
+    /* count every distinct node reachable from any function (nested functions included) */
+    int nodes = 0, constants = 0, by_kind[8] = {0};
+    size_t param_bytes = 0;
+    op_count *ops = NULL;
+    int nops = 0, cap = 0;
+    byoc_graph *graphs = (byoc_graph *)calloc((size_t)byoc_module_function_count(m), sizeof(byoc_graph));
+    if (!graphs) { byoc_module_destroy(m); return EXIT_INTERNAL; }
+    for (int f = 0; f < byoc_module_function_count(m); ++f) {
+        byoc_global_function g = byoc_module_function_at(m, f);
+        if (byoc_graph_build(m, g.function, BYOC_GRAPH_ENTER_FUNCTIONS, &graphs[f]) != BYOC_OK) { byoc_module_destroy(m); return EXIT_INTERNAL; }
+        for (int i = 0; i < graphs[f].count; ++i) {
+            byoc_node *n = graphs[f].nodes[i].node;
+            int shared = 0; /* already counted in an earlier function */
+            for (int e = 0; e < f && !shared; ++e) shared = byoc_graph_index(&graphs[e], n) >= 0;
+            if (shared) continue;
+            nodes++;
+            by_kind[n->kind]++;
+            if (n->kind == BYOC_NODE_CONSTANT) { constants++; param_bytes += n->nbytes; }
+            if (n->kind == BYOC_NODE_CALL && n->op) {
+                int k = 0;
+                while (k < nops && strcmp(ops[k].name, n->op->def.name) != 0) ++k;
+                if (k == nops) {
+                    if (nops == cap) {
+                        cap = cap ? cap * 2 : 16;
+                        op_count *grown = (op_count *)realloc(ops, sizeof(op_count) * (size_t)cap);
+                        if (!grown) { free(ops); byoc_module_destroy(m); return EXIT_INTERNAL; }
+                        ops = grown;
+                    }
+                    ops[nops].name = n->op->def.name;
+                    ops[nops++].count = 0;
+                }
+                ops[k].count++;
+            }
+        }
+    }
+    for (int f = 0; f < byoc_module_function_count(m); ++f) byoc_graph_free(&graphs[f]);
+    free(graphs);
+    qsort(ops, (size_t)nops, sizeof(op_count), by_count);
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    if (!main_fn) main_fn = byoc_module_function_at(m, 0).function;
+    char ty[512];
+    if (json) {
+        printf("{\"file\": ");
+        json_string(file);
+        printf(", \"functions\": %d, \"nodes\": %d, \"calls\": %d, \"constants\": %d, \"parameter_bytes\": %zu, \"ops\": {",
+               byoc_module_function_count(m), nodes, by_kind[BYOC_NODE_CALL], constants, param_bytes);
+        for (int k = 0; k < nops; ++k) { if (k) printf(", "); json_string(ops[k].name); printf(": %d", ops[k].count); }
+        printf("}, \"inputs\": [");
+        for (int i = 0; i < main_fn->nparams; ++i) {
+            byoc_type_to_string(main_fn->params[i]->checked_type, ty, sizeof ty);
+            printf("%s{\"name\": ", i ? ", " : "");
+            json_string(main_fn->params[i]->name);
+            printf(", \"type\": ");
+            json_string(ty);
+            printf("}");
+        }
+        byoc_type_to_string(main_fn->body->checked_type, ty, sizeof ty);
+        printf("], \"output\": ");
+        json_string(ty);
+        printf("}\n");
+    } else {
+        printf("module %s\n", file);
+        printf("functions  %d:", byoc_module_function_count(m));
+        for (int f = 0; f < byoc_module_function_count(m); ++f) printf(" @%s", byoc_module_function_at(m, f).name);
+        printf("\nnodes      %d (%d calls, %d vars, %d constants, %d tuples, %d projections, %d functions)\n", nodes, by_kind[BYOC_NODE_CALL],
+               by_kind[BYOC_NODE_VAR], constants, by_kind[BYOC_NODE_TUPLE], by_kind[BYOC_NODE_TUPLE_GET_ITEM], by_kind[BYOC_NODE_FUNCTION]);
+        printf("parameters %d constants, %zu bytes\n", constants, param_bytes);
+        printf("ops        %d distinct\n", nops);
+        for (int k = 0; k < nops; ++k) printf("  %-28s %d\n", ops[k].name, ops[k].count);
+        printf("inputs of @%s\n", main_fn == byoc_module_function(m, "main") ? "main" : byoc_module_function_at(m, 0).name);
+        for (int i = 0; i < main_fn->nparams; ++i) {
+            byoc_type_to_string(main_fn->params[i]->checked_type, ty, sizeof ty);
+            printf("  %%%s: %s\n", main_fn->params[i]->name, ty);
+        }
+        byoc_type_to_string(main_fn->body->checked_type, ty, sizeof ty);
+        printf("output\n  %s\n", ty);
+    }
+    free(ops);
+    byoc_module_destroy(m);
+    return EXIT_OK;
+}
+
+/* ---- ops ---- */
+static int cmd_ops(int argc, char **argv) {
+    int json = argc > 0 && strcmp(argv[0], "--json") == 0;
+    if (argc > (json ? 1 : 0)) return usage_error("ops: unknown option '%s'", argv[json ? 1 : 0]);
+    if (json) printf("[");
+    for (int i = 0; i < byoc_op_count(); ++i) {
+        const byoc_op *op = byoc_op_at(i);
+        if (json) {
+            printf("%s{\"name\": ", i ? ", " : "");
+            json_string(op->def.name);
+            printf(", \"pattern\": \"%s\", \"min_args\": %d, \"max_args\": %d, \"attrs\": [", byoc_op_pattern_name(op->def.pattern), op->def.min_args,
+                   op->def.max_args);
+            for (int a = 0; a < op->def.nattrs; ++a) {
+                if (a) printf(", ");
+                json_string(op->def.attrs[a].name);
+            }
+            printf("], \"doc\": ");
+            json_string(op->def.doc ? op->def.doc : "");
+            printf("}");
+        } else {
+            printf("%-26s %-21s", op->def.name, byoc_op_pattern_name(op->def.pattern));
+            for (int a = 0; a < op->def.nattrs; ++a)
+                printf(" %s=%s", op->def.attrs[a].name, op->def.attrs[a].default_text ? op->def.attrs[a].default_text : "(required)");
+            printf("\n");
+        }
+    }
+    if (json) printf("]\n");
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
+    if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
+    if (strcmp(cmd, "ops") == 0) return cmd_ops(argc - 2, argv + 2);
+    if (strcmp(cmd, "version") == 0) { printf("byocc %s\n", BYOC_VERSION_STRING); return EXIT_OK; }
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) { fputs(usage_text, stdout); return EXIT_OK; }
+    return usage_error("unknown command '%s'", cmd);
+}
