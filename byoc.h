@@ -684,10 +684,15 @@ BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id
 
 #define BYOC__ARENA_BLOCK (64 * 1024)
 BYOC__PRIVATE void *byoc__arena_alloc(byoc_module *m, size_t size) {
+    if (size > SIZE_MAX / 2) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "allocation of %zu bytes is too large", size);
+        return NULL;
+    }
     size = (size + 15) & ~(size_t)15;
     byoc__block *b = m->blocks;
     if (!b || b->size - b->used < size) {
-        size_t cap = size > BYOC__ARENA_BLOCK / 4 ? size : BYOC__ARENA_BLOCK;
+        int dedicated = size > BYOC__ARENA_BLOCK / 4; /* big allocations get a block of their own */
+        size_t cap = dedicated ? size : BYOC__ARENA_BLOCK;
         size_t header = (sizeof(byoc__block) + 15) & ~(size_t)15;
         byoc__block *nb = BYOC__CAST(byoc__block *, m->alloc.alloc_fn(header + cap, m->alloc.user_data));
         if (!nb) {
@@ -696,7 +701,7 @@ BYOC__PRIVATE void *byoc__arena_alloc(byoc_module *m, size_t size) {
         }
         nb->size = header + cap;
         nb->used = header;
-        if (cap > BYOC__ARENA_BLOCK / 4 && b) { /* big allocation: keep the current block on top */
+        if (dedicated && b) { /* keep the current, partly used block on top */
             nb->next = b->next;
             b->next = nb;
         } else {
