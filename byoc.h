@@ -3602,20 +3602,21 @@ BYOC__PRIVATE int byoc__bind(byoc__parser *p, const byoc__token *name_tok, byoc_
 
 /* block comments before the current token: find "span=..." and a type comment */
 BYOC__PRIVATE int byoc__comment_find(const byoc__token *t, const char *key, const char **start, size_t *len) {
-    if (!t->comments) return 0;
-    const char *c = t->comments;
-    while (c && c < t->comments_end) {
-        const char *open = strstr(c, "/*");
-        if (!open || open >= t->comments_end) return 0;
-        const char *body = open + 2, *close = strstr(body, "*/");
-        if (!close || close > t->comments_end) return 0;
-        while (body < close && (*body == ' ' || *body == '\t' || *body == '\n' || *body == '\r')) body++;
-        const char *tail = close;
-        while (tail > body && (tail[-1] == ' ' || tail[-1] == '\t' || tail[-1] == '\n' || tail[-1] == '\r')) tail--;
-        size_t klen = strlen(key);
-        if ((size_t)(tail - body) >= klen && memcmp(body, key, klen) == 0) {
-            *start = body + klen;
-            *len = (size_t)(tail - body) - klen;
+    /* the input is not NUL-terminated: scan only inside [comments, comments_end) */
+    const char *c = t->comments, *end = t->comments_end;
+    if (!c || !end) return 0;
+    size_t klen = strlen(key);
+    while (c + 4 <= end) {
+        if (!(c[0] == '/' && c[1] == '*')) { c++; continue; }
+        const char *body = c + 2, *close = body;
+        while (close + 2 <= end && !(close[0] == '*' && close[1] == '/')) close++;
+        if (close + 2 > end) return 0;
+        const char *b = body, *tail = close;
+        while (b < tail && (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r')) b++;
+        while (tail > b && (tail[-1] == ' ' || tail[-1] == '\t' || tail[-1] == '\n' || tail[-1] == '\r')) tail--;
+        if ((size_t)(tail - b) >= klen && memcmp(b, key, klen) == 0) {
+            *start = b + klen;
+            *len = (size_t)(tail - b) - klen;
             return 1;
         }
         c = close + 2;
