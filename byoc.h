@@ -1752,24 +1752,24 @@ static const byoc_type *byoc__rel_logical_not(byoc_type_rel_ctx *ctx, const byoc
     return a[0];
 }
 
-static const byoc_type *byoc__rel_bias_add(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
-    (void)n;
-    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__rank_arg(ctx, a[1], "bias", 1) || !byoc__same_dtype(ctx, a[0], a[1])) return NULL;
+/* data plus a 1-D per-channel operand along attribute 'axis' (bias_add's bias, prelu's alpha) */
+BYOC__PRIVATE const byoc_type *byoc__per_channel(byoc_type_rel_ctx *ctx, const byoc_type *const *a, const byoc_attrs *at,
+                                                  const char *what, int broadcast_one) {
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__rank_arg(ctx, a[1], what, 1) || !byoc__same_dtype(ctx, a[0], a[1])) return NULL;
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis");
     if (axis < 0) return NULL;
-    int64_t c = a[0]->dims[axis], b = a[1]->dims[0];
-    if (c >= 0 && b >= 0 && c != b) return BYOC__FAIL("data has %lld channels on axis %d, bias has %lld", (long long)c, axis, (long long)b);
+    int64_t c = a[0]->dims[axis], k = a[1]->dims[0];
+    if (c >= 0 && k >= 0 && c != k && !(broadcast_one && k == 1))
+        return BYOC__FAIL("data has %lld channels on axis %d, %s has %lld", (long long)c, axis, what, (long long)k);
     return a[0];
 }
-
+static const byoc_type *byoc__rel_bias_add(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    return byoc__per_channel(ctx, a, at, "bias", 0);
+}
 static const byoc_type *byoc__rel_prelu(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
     (void)n;
-    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__rank_arg(ctx, a[1], "alpha", 1) || !byoc__same_dtype(ctx, a[0], a[1])) return NULL;
-    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis");
-    if (axis < 0) return NULL;
-    int64_t c = a[0]->dims[axis], b = a[1]->dims[0];
-    if (c >= 0 && b >= 0 && c != b && b != 1) return BYOC__FAIL("data has %lld channels on axis %d, alpha has %lld", (long long)c, axis, (long long)b);
-    return a[0];
+    return byoc__per_channel(ctx, a, at, "alpha", 1);
 }
 
 static const byoc_type *byoc__rel_conv2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
@@ -4239,44 +4239,42 @@ BYOC_API void *byoc_module_weights_serialize(byoc_module *m, size_t *size) {
     return b.data;
 }
 
-BYOC_API byoc_result byoc_module_save_weights(byoc_module *m, const char *path, byoc_diag *diag) {
-    size_t size;
-    void *bytes = byoc_module_weights_serialize(m, &size);
-    if (!bytes) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory serializing weights");
+BYOC__PRIVATE byoc_result byoc__write_file(const char *path, const void *data, size_t size, byoc_diag *diag) {
     FILE *f = fopen(path, "wb");
-    if (!f) {
-        byoc_free(m, bytes);
-        return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: cannot create: %s", path, strerror(errno));
-    }
-    size_t wrote = fwrite(bytes, 1, size, f);
-    byoc_free(m, bytes);
+    if (!f) return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: cannot create: %s", path, strerror(errno));
+    size_t wrote = fwrite(data, 1, size, f);
     if (fclose(f) != 0 || wrote != size) return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: write failed", path);
     return BYOC_OK;
 }
 
+BYOC_API byoc_result byoc_module_save_weights(byoc_module *m, const char *path, byoc_diag *diag) {
+    size_t size;
+    void *bytes = byoc_module_weights_serialize(m, &size);
+    if (!bytes) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory serializing weights");
+    byoc_result r = byoc__write_file(path, bytes, size, diag);
+    byoc_free(m, bytes);
+    return r;
+}
+
 BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned flags, byoc_diag *diag) {
-    size_t len;
+    size_t len, wsize, n = strlen(path);
     char *text = byoc_module_print(m, flags, &len);
-    if (!text) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory printing the module");
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        byoc_free(m, text);
-        return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: cannot create: %s", path, strerror(errno));
-    }
-    size_t wrote = fwrite(text, 1, len, f);
-    byoc_free(m, text);
-    if (fclose(f) != 0 || wrote != len) return byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: write failed", path);
-    int count;
-    byoc_node **consts = byoc__meta_constants(m, &count);
-    stbds_arrfree(consts);
-    size_t n = strlen(path);
-    if (count == 0) return BYOC_OK;
-    if (n < 6 || strcmp(path + n - 6, ".relay") != 0)
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: a module with constants must be saved as NAME.relay (weights go to NAME.weights)", path);
+    void *weights = byoc_module_weights_serialize(m, &wsize);
     char *wpath = BYOC__CAST(char *, malloc(n + 4));
-    if (!wpath) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
-    snprintf(wpath, n + 4, "%.*s.weights", (int)(n - 6), path);
-    byoc_result r = byoc_module_save_weights(m, wpath, diag);
+    byoc_result r = BYOC_OK;
+    int has_constants = wsize > 12; /* more than the header */
+    if (!text || !weights || !wpath) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory saving the module");
+    else if (has_constants && (n < 6 || strcmp(path + n - 6, ".relay") != 0))
+        r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: a module with constants must be saved as NAME.relay (weights go to NAME.weights)", path);
+    else {
+        r = byoc__write_file(path, text, len, diag);
+        if (r == BYOC_OK && has_constants) {
+            snprintf(wpath, n + 4, "%.*s.weights", (int)(n - 6), path);
+            r = byoc__write_file(wpath, weights, wsize, diag);
+        }
+    }
+    byoc_free(m, text);
+    byoc_free(m, weights);
     free(wpath);
     return r;
 }
