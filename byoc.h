@@ -2889,7 +2889,7 @@ BYOC__PRIVATE void byoc__print_ref(byoc__printer *p, byoc_node *n) {
     default: {
         intptr_t k = byoc__map_get(&p->names, n, -1);
         if (k >= 0) byoc__buf_printf(&p->out, "%%%d", (int)k);
-        else byoc__buf_puts(&p->out, "%<unbound>"); /* only for captured non-var values, see printer notes */
+        else byoc__buf_puts(&p->out, "%<unbound>"); /* unreachable: print order binds inputs first */
     }
     }
 }
@@ -2964,10 +2964,66 @@ BYOC__PRIVATE int byoc__is_atom(const byoc_node *n) {
 }
 
 /* body of fn: one binding per non-atomic node in post-order, then the result expression */
-BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent) {
-    byoc__map seen = BYOC__MAP_EMPTY;
+/* The binding order of a function body. Post-order, except that a nested function comes after every
+   value of this scope that its body uses (a closure capture), so that value is bound first. */
+BYOC__PRIVATE byoc_node **byoc__print_order(byoc_node *body) {
+    byoc__map owned = BYOC__MAP_EMPTY;
+    byoc_node **plain = NULL;
+    byoc__post_order(body, 0, &owned, &plain);
+    byoc__map capture_index = BYOC__MAP_EMPTY;
+    byoc_node ***captures = NULL; /* stb_ds array of stb_ds arrays */
+    for (int i = 0; i < (int)stbds_arrlen(plain); ++i) {
+        byoc_node *f = plain[i];
+        if (f->kind != BYOC_NODE_FUNCTION) continue;
+        byoc__map inner_seen = BYOC__MAP_EMPTY;
+        byoc_node **inner = NULL, **list = NULL;
+        byoc__post_order(f->body, BYOC_GRAPH_ENTER_FUNCTIONS, &inner_seen, &inner);
+        for (int k = 0; k < (int)stbds_arrlen(inner); ++k)
+            if (!byoc__is_atom(inner[k]) && byoc__map_has(&owned, inner[k])) stbds_arrput(list, inner[k]);
+        byoc__map_free(&inner_seen);
+        stbds_arrfree(inner);
+        if (!list) continue;
+        byoc__map_put(&capture_index, f, (intptr_t)stbds_arrlen(captures));
+        stbds_arrput(captures, list);
+    }
+    if (!captures) { byoc__map_free(&owned); return plain; }
+    /* the same iterative DFS as byoc__post_order, with captures as the inputs of functions */
     byoc_node **order = NULL;
-    byoc__post_order(fn->body, 0, &seen, &order);
+    byoc__map seen = BYOC__MAP_EMPTY;
+    byoc__frame *stack = NULL;
+    byoc__frame f0 = {body, 0};
+    byoc__map_put(&seen, body, 1);
+    stbds_arrput(stack, f0);
+    while (stbds_arrlen(stack)) {
+        byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
+        byoc_node *n = top->node, *child = NULL;
+        intptr_t ci = n->kind == BYOC_NODE_FUNCTION ? byoc__map_get(&capture_index, n, -1) : -1;
+        int count = ci >= 0 ? (int)stbds_arrlen(captures[ci]) : byoc__input_count(n, 0);
+        if (top->next < count) {
+            child = ci >= 0 ? captures[ci][top->next] : byoc__input_at(n, top->next);
+            top->next++;
+            if (!byoc__map_has(&seen, child)) {
+                byoc__map_put(&seen, child, 1);
+                byoc__frame f = {child, 0};
+                stbds_arrput(stack, f);
+            }
+            continue;
+        }
+        stbds_arrput(order, n);
+        (void)stbds_arrpop(stack);
+    }
+    for (int i = 0; i < (int)stbds_arrlen(captures); ++i) stbds_arrfree(captures[i]);
+    stbds_arrfree(captures);
+    stbds_arrfree(stack);
+    stbds_arrfree(plain);
+    byoc__map_free(&seen);
+    byoc__map_free(&owned);
+    byoc__map_free(&capture_index);
+    return order;
+}
+
+BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent) {
+    byoc_node **order = byoc__print_order(fn->body);
     int count = (int)stbds_arrlen(order);
     for (int i = 0; i < count - 1 && !p->stopped; ++i) {
         byoc_node *n = order[i];
@@ -2989,12 +3045,14 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
     if (count && !p->stopped) {
         byoc_node *root = order[count - 1];
         byoc__print_indent(p, indent);
-        byoc__print_expr(p, root, indent);
-        byoc__print_type_comment(p, root->checked_type);
-        byoc__print_span(p, root);
+        if (byoc__map_has(&p->names, root)) byoc__print_ref(p, root); /* a captured value bound outside */
+        else {
+            byoc__print_expr(p, root, indent);
+            byoc__print_type_comment(p, root->checked_type);
+            byoc__print_span(p, root);
+        }
         byoc__buf_puts(&p->out, "\n");
     }
-    byoc__map_free(&seen);
     stbds_arrfree(order);
 }
 
@@ -3131,6 +3189,16 @@ typedef struct byoc__parser {
 } byoc__parser;
 
 #define BYOC__MAX_DEPTH 256
+
+BYOC__PRIVATE void byoc__parser_init(byoc__parser *p, byoc_module *m, byoc_diag *diag, const char *filename, const char *text, size_t len) {
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->diag = diag;
+    p->filename = filename;
+    p->src = p->pos = text;
+    p->end = text + len;
+    p->line = p->col = 1;
+}
 
 BYOC__PRIVATE int byoc__parse_fail(byoc__parser *p, int line, int col, const char *fmt, ...) BYOC__PRINTF(4, 5);
 BYOC__PRIVATE int byoc__parse_fail(byoc__parser *p, int line, int col, const char *fmt, ...) {
@@ -4011,14 +4079,8 @@ BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char
     byoc_module *m = byoc_module_create(opts ? opts->allocator : NULL);
     if (!m) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
     byoc__parser p;
-    memset(&p, 0, sizeof p);
-    p.m = m;
-    p.diag = diag;
+    byoc__parser_init(&p, m, diag, byoc_intern(m, filename ? filename : "<text>"), text ? text : "", text ? len : 0);
     p.opts = opts;
-    p.filename = byoc_intern(m, filename ? filename : "<text>");
-    p.src = p.pos = text ? text : "";
-    p.end = p.src + (text ? len : 0);
-    p.line = p.col = 1;
     if (opts && opts->weights && byoc__read_weights(&p, (const unsigned char *)opts->weights, opts->weights_size,
                                                     opts->weights_name ? opts->weights_name : "weights") != BYOC_OK)
         p.failed = 1;
@@ -4122,13 +4184,7 @@ BYOC_API byoc_module *byoc_module_load(const char *path, const byoc_parse_option
 
 BYOC_API const byoc_type *byoc_type_parse(byoc_module *m, const char *text, byoc_diag *diag) {
     byoc__parser p;
-    memset(&p, 0, sizeof p);
-    p.m = m;
-    p.diag = diag;
-    p.filename = "<type>";
-    p.src = p.pos = text;
-    p.end = text + strlen(text);
-    p.line = p.col = 1;
+    byoc__parser_init(&p, m, diag, "<type>", text, strlen(text));
     byoc__next(&p);
     const byoc_type *t = byoc__parse_type(&p);
     if (t && p.tok.kind != BYOC__T_EOF) { byoc__expected(&p, "end of the type"); t = NULL; }
@@ -4137,13 +4193,7 @@ BYOC_API const byoc_type *byoc_type_parse(byoc_module *m, const char *text, byoc
 
 BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag) {
     byoc__parser p;
-    memset(&p, 0, sizeof p);
-    p.m = m;
-    p.diag = diag;
-    p.filename = "<attribute>";
-    p.src = p.pos = text;
-    p.end = text + strlen(text);
-    p.line = p.col = 1;
+    byoc__parser_init(&p, m, diag, "<attribute>", text, strlen(text));
     byoc__next(&p);
     if (byoc__parse_attr_value(&p, out) && p.tok.kind != BYOC__T_EOF) byoc__expected(&p, "end of the value");
     return p.failed ? BYOC_ERR_PARSE : BYOC_OK;

@@ -586,6 +586,29 @@ static void test_text_features(void) {
     byoc_module_destroy(m);
 }
 
+static void test_closure_captures_round_trip(void) {
+    /* nested functions that use values of the enclosing body: those are bound before the function */
+    const char *text =
+        "def @main(%x: Tensor[(2, 2), float32]) {\n"
+        "  %0 = nn.relu(%x);\n"
+        "  %1 = fn (%y: Tensor[(2, 2), float32]) { add(%y, %0) };\n"
+        "  %2 = fn (%z: Tensor[(2, 2), float32]) { %0 };\n"
+        "  %3 = %1(%x);\n"
+        "  %4 = %2(%3);\n"
+        "  %5 = sigmoid(%0);\n"
+        "  %6 = fn (%w: Tensor[(2, 2), float32]) { %7 = fn (%v: Tensor[(2, 2), float32]) { multiply(%v, %5) }; %7(%w) };\n"
+        "  %8 = %6(%4);\n"
+        "  add(%8, %0)\n"
+        "}\n";
+    byoc_diag d;
+    byoc_module *m = parse_text(text, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+    char why[8192];
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    byoc_module_destroy(m);
+}
+
 static void test_var_names_are_made_unique(void) {
     byoc_module *m = byoc_module_create(NULL);
     const byoc_type *t = t4(m, 1, 1, 1, 1);
@@ -828,6 +851,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_every_input_round_trips),
         TEST_ENTRY(test_parse_errors),
         TEST_ENTRY(test_text_features),
+        TEST_ENTRY(test_closure_captures_round_trip),
         TEST_ENTRY(test_var_names_are_made_unique),
         TEST_ENTRY(test_weights_file),
         TEST_ENTRY(test_structural_equality),
