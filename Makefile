@@ -19,14 +19,19 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
+FUZZERS := text weights
 HEADERS := byoc.h
 
 .PHONY: all test demo fuzz deps clean
 all: $(BUILD)/byocc
 
-deps: $(STB_DS)
+# clang (with libFuzzer and the sanitizers) builds the SAN suite, the fuzzers and the build checks
+CLANG_BIN := /usr/bin/clang
+deps: $(STB_DS) $(CLANG_BIN)
 $(STB_DS):
 	@tools/ensure-deps.sh $@ libstb-dev
+$(CLANG_BIN):
+	@tools/ensure-deps.sh $@ clang
 
 $(BUILD):
 	@mkdir -p $@
@@ -39,9 +44,9 @@ TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation 
 $(BUILD)/test_core: tests/test_core.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
-TEST_BINS := $(BUILD)/byocc $(BUILD)/test_core
+TEST_BINS := $(BUILD)/byocc $(BUILD)/test_core $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 
-test: $(TEST_BINS)
+test: deps $(TEST_BINS)
 	@CC="$(CC)" CXX="$(CXX)" BUILD="$(BUILD)" SAN="$(SAN)" sh tests/run.sh
 
 demo: $(BUILD)/byocc
@@ -51,9 +56,8 @@ demo: $(BUILD)/byocc
 	@echo "== byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types"
 	@$(BUILD)/byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types
 
-FUZZERS := text weights
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(STB_DS) | $(BUILD)
-	$(CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -I. $< -o $@ -lm
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
+	$(CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $< -o $@ -lm
 
 fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 	@for f in $(FUZZERS); do \
