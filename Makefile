@@ -19,7 +19,7 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
-FUZZERS := text weights
+FUZZERS := text weights pattern
 HEADERS := byoc.h
 
 .PHONY: all test demo fuzz deps clean
@@ -41,10 +41,11 @@ $(BUILD)/byocc: tools/byocc.c $(HEADERS) $(STB_DS) | $(BUILD)
 
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
-$(BUILD)/test_core: tests/test_core.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
+UNIT_TESTS := test_core test_patterns
+$(BUILD)/test_%: tests/test_%.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
-TEST_BINS := $(BUILD)/byocc $(BUILD)/test_core $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
+TEST_BINS := $(BUILD)/byocc $(addprefix $(BUILD)/,$(UNIT_TESTS)) $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 
 test: deps $(TEST_BINS)
 	@CC="$(CC)" CXX="$(CXX)" BUILD="$(BUILD)" SAN="$(SAN)" sh tests/run.sh

@@ -50,6 +50,7 @@
        [SECTION] type inference
        [SECTION] text format (printer, parser, weights file)
        [SECTION] structural equality, hash, copy, traversal
+       [SECTION] patterns
      Implementation
        [SECTION] impl: config & platform
        [SECTION] impl: results & diagnostics
@@ -64,6 +65,10 @@
        [SECTION] impl: text parser
        [SECTION] impl: weights file
        [SECTION] impl: structural equality, hash, copy
+       [SECTION] impl: dominators
+       [SECTION] impl: patterns (build, print, parse)
+       [SECTION] impl: pattern matching
+       [SECTION] impl: pattern rewrite & partition
 */
 #ifndef BYOC_H_INCLUDED
 #define BYOC_H_INCLUDED
@@ -476,6 +481,96 @@ BYOC_API void byoc_graph_free(byoc_graph *g);
 /* The direct inputs of a node in graph terms (args, then the callee if it is a node; tuple_get_item's tuple;
    a function's body). Returns the count, writes at most cap. */
 BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap);
+
+/* Immediate post-dominators of a graph's nodes: ipdom[i] is the first node that every path from node i
+   to the graph's result passes through, or -1 for the result itself. out has g->count entries. */
+BYOC_API byoc_result byoc_graph_post_dominators(const byoc_graph *g, int *ipdom);
+
+// [SECTION] patterns
+/* Dataflow patterns with the semantics of TVM's DFPattern language. Pattern nodes live in a module's
+   arena (any module: a backend usually keeps one just for its patterns). A pattern node used twice
+   must match the same expression both times (one binding per pattern node). */
+typedef enum byoc_pattern_kind {
+    BYOC_PAT_WILDCARD = 1, /* wildcard(): anything */
+    BYOC_PAT_EXPR,         /* is_expr(e): structurally equal to e */
+    BYOC_PAT_VAR,          /* is_var("x") / is_var(): a var (with that name) */
+    BYOC_PAT_CONSTANT,     /* is_constant() */
+    BYOC_PAT_OP,           /* is_op("nn.relu"): an operator, as the callee of a call pattern */
+    BYOC_PAT_CALL,         /* callee(args...): a call; nargs -1 matches any arguments */
+    BYOC_PAT_TUPLE,        /* is_tuple([...]); nargs -1 matches any tuple */
+    BYOC_PAT_TUPLE_GET_ITEM, /* is_tuple_get_item(p, i); index -1 matches any index */
+    BYOC_PAT_ALT,          /* p | q: left first */
+    BYOC_PAT_ATTR,         /* p.has_attr({...}): call, function or op attributes ("TOpPattern") */
+    BYOC_PAT_DTYPE,        /* p.has_dtype("float32") */
+    BYOC_PAT_SHAPE,        /* p.has_shape([1, 64, 56, 56]) */
+    BYOC_PAT_TYPE,         /* p.has_type("Tensor[(1, 8), float32]") */
+    BYOC_PAT_DOMINATOR     /* dominates(parent, path, child) */
+} byoc_pattern_kind;
+
+typedef struct byoc_pattern {
+    byoc_pattern_kind kind;
+    uint32_t id;
+    const char *name;            /* VAR: name to match, "" for any */
+    const byoc_op *op;           /* OP */
+    const byoc_node *expr;       /* EXPR */
+    struct byoc_pattern *inner;  /* CALL: callee; ATTR/DTYPE/SHAPE/TYPE: the constrained pattern; DOMINATOR: child */
+    struct byoc_pattern **args;  /* CALL args, TUPLE fields, TUPLE_GET_ITEM args[0]; DOMINATOR: args[0] parent, args[1] path */
+    int nargs;                   /* -1: any */
+    int index;                   /* TUPLE_GET_ITEM; -1 any */
+    struct byoc_pattern *left, *right; /* ALT */
+    byoc_attrs attrs;            /* ATTR */
+    byoc_dtype dtype;            /* DTYPE */
+    const byoc_type *type;       /* SHAPE (dtype ignored), TYPE */
+} byoc_pattern;
+
+/* Builders (NULL on error, recorded in the module like the IR builder; NULL inputs give NULL). */
+BYOC_API byoc_pattern *byoc_pat_wildcard(byoc_module *m);
+BYOC_API byoc_pattern *byoc_pat_expr(byoc_module *m, const byoc_node *e);
+BYOC_API byoc_pattern *byoc_pat_var(byoc_module *m, const char *name); /* NULL or "" matches any var */
+BYOC_API byoc_pattern *byoc_pat_constant(byoc_module *m);
+BYOC_API byoc_pattern *byoc_pat_op(byoc_module *m, const char *op_name);
+BYOC_API byoc_pattern *byoc_pat_call(byoc_module *m, byoc_pattern *callee, byoc_pattern *const *args, int nargs);
+/* is_op(name)(args...) in one call */
+BYOC_API byoc_pattern *byoc_pat_call_op(byoc_module *m, const char *op_name, byoc_pattern *const *args, int nargs);
+BYOC_API byoc_pattern *byoc_pat_tuple(byoc_module *m, byoc_pattern *const *fields, int nfields);
+BYOC_API byoc_pattern *byoc_pat_tuple_get_item(byoc_module *m, byoc_pattern *tuple, int index);
+BYOC_API byoc_pattern *byoc_pat_alt(byoc_module *m, byoc_pattern *left, byoc_pattern *right);
+/* p.optional(f) == p | f(p), where f is a callee pattern such as is_op("nn.relu") */
+BYOC_API byoc_pattern *byoc_pat_optional(byoc_module *m, byoc_pattern *p, byoc_pattern *callee);
+BYOC_API byoc_pattern *byoc_pat_has_attr(byoc_module *m, byoc_pattern *p, const byoc_attrs *attrs);
+BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_dtype dt);
+BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims);
+BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t);
+BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path, byoc_pattern *child);
+
+/* Parses TVM's Python spelling: wildcard(), is_op("add")(x, y), is_var("x"), is_constant(),
+   is_expr(1f), is_tuple([a, b]), is_tuple_get_item(p, 0), p | q, p.optional(is_op("nn.relu")),
+   p.has_attr({"groups": 1}), p.has_dtype("float32"), p.has_shape([1, 8]), p.has_type("..."),
+   dominates(parent, path, child). Lines "name = pattern" bind names for reuse; the last line (or
+   the binding named `pattern` if the text ends with bindings only) is the result. Errors give line:col. */
+BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size_t len, const char *filename, byoc_diag *diag);
+/* The pattern in the syntax above (names bindings of shared nodes); from byoc_alloc. */
+BYOC_API char *byoc_pattern_print(byoc_module *m, const byoc_pattern *p);
+
+typedef struct byoc_match byoc_match;
+/* Matches p against expr. g is the dataflow graph that contains expr (needed by dominates() and by
+   callers that group matches; may be NULL otherwise). With out, the bindings are returned (free with
+   byoc_match_free). Types must be inferred for has_dtype/has_shape/has_type. */
+BYOC_API int byoc_pattern_match(const byoc_pattern *p, byoc_node *expr, const byoc_graph *g, byoc_match **out);
+BYOC_API byoc_node *byoc_match_get(const byoc_match *mt, const byoc_pattern *p); /* NULL if p is unbound */
+BYOC_API void byoc_match_free(byoc_match *mt);
+
+/* Rewrite: every match (roots visited outputs-first, matches never overlap) is offered to fn, which
+   returns the replacement, or NULL to keep the original. Repeats until nothing changes (at most
+   max_iterations rounds; 0 means 16). Returns the new expression (expr itself if nothing matched). */
+typedef byoc_node *(*byoc_rewrite_fn)(byoc_module *m, byoc_node *root, const byoc_match *match, void *user_data);
+BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn,
+                                         void *user_data, int max_iterations);
+/* Partition: each match becomes a call of a function holding the matched nodes, whose params are the
+   match's inputs, with attrs plus PartitionedFromPattern="<label>". check (may be NULL) vetoes a match. */
+typedef int (*byoc_match_check_fn)(const byoc_match *match, byoc_node *root, void *user_data);
+BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
+                                           byoc_match_check_fn check, void *user_data);
 
 #ifdef __cplusplus
 }
@@ -3157,7 +3252,7 @@ typedef enum byoc__tok_kind {
     BYOC__T_EOF, BYOC__T_IDENT, BYOC__T_LOCAL, BYOC__T_GLOBAL, BYOC__T_NUMBER, BYOC__T_STRING,
     BYOC__T_LPAREN, BYOC__T_RPAREN, BYOC__T_LBRACKET, BYOC__T_RBRACKET, BYOC__T_LBRACE, BYOC__T_RBRACE,
     BYOC__T_COMMA, BYOC__T_EQUAL, BYOC__T_SEMI, BYOC__T_COLON, BYOC__T_DOT, BYOC__T_ARROW, BYOC__T_QUESTION,
-    BYOC__T_ERROR
+    BYOC__T_PIPE, BYOC__T_STAR, BYOC__T_ERROR
 } byoc__tok_kind;
 
 typedef struct byoc__token {
@@ -3178,6 +3273,7 @@ typedef struct byoc__parser {
     const char *src, *pos, *end;
     int line, col;
     byoc__token tok;
+    int prev_line; /* line of the token before tok: patterns end a statement at a line break */
     int failed;
     int depth;      /* expression, type and function nesting */
     int list_depth; /* attribute list nesting */
@@ -3226,6 +3322,7 @@ BYOC__PRIVATE int byoc__is_digit(int c) { return c >= '0' && c <= '9'; }
 BYOC__PRIVATE void byoc__next(byoc__parser *p) {
     byoc__token t;
     memset(&t, 0, sizeof t);
+    p->prev_line = p->tok.line;
     /* whitespace and comments */
     for (;;) {
         while (p->pos < p->end && (*p->pos == ' ' || *p->pos == '\t' || *p->pos == '\n' || *p->pos == '\r')) byoc__advance_char(p);
@@ -3330,6 +3427,8 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
     case ':': t.kind = BYOC__T_COLON; break;
     case '.': t.kind = BYOC__T_DOT; break;
     case '?': t.kind = BYOC__T_QUESTION; break;
+    case '|': t.kind = BYOC__T_PIPE; break;
+    case '*': t.kind = BYOC__T_STAR; break;
     case '-':
         if (p->pos < p->end && *p->pos == '>') { byoc__advance_char(p); t.kind = BYOC__T_ARROW; t.len = 2; break; }
         /* fallthrough */
@@ -3343,7 +3442,8 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
 
 BYOC__PRIVATE const char *byoc__tok_name(byoc__tok_kind k) {
     static const char *const names[] = {"end of input", "identifier", "local name", "global name", "number", "string", "'('", "')'", "'['",
-                                        "']'", "'{'", "'}'", "','", "'='", "';'", "':'", "'.'", "'->'", "'?'", "invalid token"};
+                                        "']'", "'{'", "'}'", "','", "'='", "';'", "':'", "'.'", "'->'", "'?'", "'|'", "'*'",
+                                        "invalid token"};
     return names[k];
 }
 
@@ -4072,6 +4172,14 @@ BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col
 
 BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned char *data, size_t size, const char *name);
 
+BYOC__PRIVATE void byoc__parser_free(byoc__parser *p) {
+    while (stbds_arrlen(p->scopes)) byoc__pop_scope(p);
+    stbds_arrfree(p->scopes);
+    stbds_arrfree(p->globals_used);
+    stbds_arrfree(p->weights);
+    byoc__map_free(&p->meta_nodes);
+}
+
 BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char *filename, const byoc_parse_options *opts, byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
@@ -4114,11 +4222,7 @@ BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char
         if (!byoc_module_function(m, g->name)) byoc__parse_fail(&p, g->span.line, g->span.col, "@%s is not defined", g->name);
     }
     if (!p.failed && byoc_module_function_count(m) == 0) byoc__parse_fail(&p, p.tok.line, p.tok.col, "no functions in the module");
-    while (stbds_arrlen(p.scopes)) byoc__pop_scope(&p);
-    stbds_arrfree(p.scopes);
-    stbds_arrfree(p.globals_used);
-    stbds_arrfree(p.weights);
-    byoc__map_free(&p.meta_nodes);
+    byoc__parser_free(&p);
     if (p.failed || m->has_error) {
         if (!p.failed) byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
         byoc_module_destroy(m);
@@ -4564,6 +4668,1057 @@ BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocat
     }
     byoc__map_free(&map);
     return dst;
+}
+
+// [SECTION] impl: dominators
+BYOC_API byoc_result byoc_graph_post_dominators(const byoc_graph *g, int *ipdom) {
+    int *depth = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(g->count ? g->count : 1)));
+    if (!depth) return BYOC_ERR_OUT_OF_MEMORY;
+    /* users come after their inputs in post-order, so walking backwards sees every user first */
+    for (int i = g->count - 1; i >= 0; --i) {
+        const byoc_graph_node *n = &g->nodes[i];
+        int lca = n->nusers ? n->users[0] : -1;
+        for (int k = 1; k < n->nusers && lca >= 0; ++k) {
+            int b = n->users[k];
+            while (lca != b && lca >= 0 && b >= 0) {
+                if (depth[lca] >= depth[b]) lca = ipdom[lca];
+                else b = ipdom[b];
+            }
+            if (lca != b) lca = -1;
+        }
+        ipdom[i] = lca;
+        depth[i] = lca >= 0 ? depth[lca] + 1 : 0;
+    }
+    free(depth);
+    return BYOC_OK;
+}
+
+/* does node a (index) lie on every path from b to the result, i.e. a post-dominates b */
+BYOC__PRIVATE int byoc__post_dominates(const int *ipdom, int a, int b) {
+    for (int x = b; x >= 0; x = ipdom[x])
+        if (x == a) return 1;
+    return 0;
+}
+
+// [SECTION] impl: patterns (build, print, parse)
+BYOC__PRIVATE byoc_pattern *byoc__pat_new(byoc_module *m, byoc_pattern_kind kind) {
+    if (m->has_error) return NULL;
+    byoc_pattern *p = BYOC__NEW(m, byoc_pattern);
+    if (!p) return NULL;
+    p->kind = kind;
+    p->id = m->next_id++;
+    p->index = -1;
+    return p;
+}
+
+BYOC__PRIVATE byoc_pattern **byoc__pat_array(byoc_module *m, byoc_pattern *const *src, int n) {
+    if (n <= 0) return NULL;
+    byoc_pattern **a = BYOC__NEW_N(m, byoc_pattern *, n);
+    if (a) memcpy(a, src, sizeof(byoc_pattern *) * (size_t)n);
+    return a;
+}
+
+BYOC__PRIVATE int byoc__pats_null(byoc_pattern *const *a, int n) {
+    for (int i = 0; i < n; ++i) if (!a[i]) return 1;
+    return 0;
+}
+
+BYOC_API byoc_pattern *byoc_pat_wildcard(byoc_module *m) { return byoc__pat_new(m, BYOC_PAT_WILDCARD); }
+BYOC_API byoc_pattern *byoc_pat_constant(byoc_module *m) { return byoc__pat_new(m, BYOC_PAT_CONSTANT); }
+BYOC_API byoc_pattern *byoc_pat_expr(byoc_module *m, const byoc_node *e) {
+    if (!e) return NULL;
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_EXPR);
+    if (p) p->expr = e;
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_var(byoc_module *m, const char *name) {
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_VAR);
+    if (p) p->name = byoc_intern(m, name ? name : "");
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_op(byoc_module *m, const char *op_name) {
+    if (m->has_error) return NULL;
+    const byoc_op *op = byoc_op_get(op_name);
+    if (!op) { byoc__fail(m, BYOC_ERR_UNKNOWN_OP, 0, "is_op: unknown op '%s'", op_name); return NULL; }
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_OP);
+    if (p) p->op = op;
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_call(byoc_module *m, byoc_pattern *callee, byoc_pattern *const *args, int nargs) {
+    if (!callee || (nargs > 0 && byoc__pats_null(args, nargs))) return NULL;
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_CALL);
+    if (!p) return NULL;
+    p->inner = callee;
+    p->args = byoc__pat_array(m, args, nargs);
+    p->nargs = nargs < 0 ? -1 : nargs;
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_call_op(byoc_module *m, const char *op_name, byoc_pattern *const *args, int nargs) {
+    return byoc_pat_call(m, byoc_pat_op(m, op_name), args, nargs);
+}
+BYOC_API byoc_pattern *byoc_pat_tuple(byoc_module *m, byoc_pattern *const *fields, int nfields) {
+    if (nfields > 0 && byoc__pats_null(fields, nfields)) return NULL;
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_TUPLE);
+    if (!p) return NULL;
+    p->args = byoc__pat_array(m, fields, nfields);
+    p->nargs = nfields < 0 ? -1 : nfields;
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_tuple_get_item(byoc_module *m, byoc_pattern *tuple, int index) {
+    if (!tuple) return NULL;
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_TUPLE_GET_ITEM);
+    if (!p) return NULL;
+    p->args = byoc__pat_array(m, &tuple, 1);
+    p->nargs = 1;
+    p->index = index < 0 ? -1 : index;
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_alt(byoc_module *m, byoc_pattern *left, byoc_pattern *right) {
+    if (!left || !right) return NULL;
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_ALT);
+    if (p) { p->left = left; p->right = right; }
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_optional(byoc_module *m, byoc_pattern *p, byoc_pattern *callee) {
+    return byoc_pat_alt(m, p, byoc_pat_call(m, callee, &p, 1));
+}
+BYOC__PRIVATE byoc_pattern *byoc__pat_wrap(byoc_module *m, byoc_pattern_kind kind, byoc_pattern *inner) {
+    if (!inner) return NULL;
+    byoc_pattern *p = byoc__pat_new(m, kind);
+    if (p) p->inner = inner;
+    return p;
+}
+BYOC_API byoc_pattern *byoc_pat_has_attr(byoc_module *m, byoc_pattern *p, const byoc_attrs *attrs) {
+    byoc_pattern *w = byoc__pat_wrap(m, BYOC_PAT_ATTR, p);
+    if (w && attrs)
+        for (int i = 0; i < attrs->count; ++i) byoc_attrs_set(m, &w->attrs, attrs->items[i].name, &attrs->items[i].value);
+    return m->has_error ? NULL : w;
+}
+BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_dtype dt) {
+    if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "has_dtype: invalid dtype"); return NULL; }
+    byoc_pattern *w = byoc__pat_wrap(m, BYOC_PAT_DTYPE, p);
+    if (w) w->dtype = dt;
+    return w;
+}
+BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims) {
+    const byoc_type *t = byoc_tensor_type(m, BYOC_FLOAT32, rank, dims);
+    byoc_pattern *w = t ? byoc__pat_wrap(m, BYOC_PAT_SHAPE, p) : NULL;
+    if (w) w->type = t;
+    return w;
+}
+BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t) {
+    byoc_pattern *w = t ? byoc__pat_wrap(m, BYOC_PAT_TYPE, p) : NULL;
+    if (w) w->type = t;
+    return w;
+}
+BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path, byoc_pattern *child) {
+    if (!parent || !path || !child) return NULL;
+    byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_DOMINATOR);
+    if (!p) return NULL;
+    byoc_pattern *pp[2] = {parent, path};
+    p->inner = child;
+    p->args = byoc__pat_array(m, pp, 2);
+    p->nargs = 2;
+    return p;
+}
+
+/* the direct sub-patterns of p */
+BYOC__PRIVATE int byoc__pat_children(const byoc_pattern *p, const byoc_pattern **out) {
+    int n = 0;
+    switch (p->kind) {
+    case BYOC_PAT_CALL: out[n++] = p->inner; /* fallthrough */
+    case BYOC_PAT_TUPLE: case BYOC_PAT_TUPLE_GET_ITEM:
+        for (int i = 0; i < p->nargs; ++i) out[n++] = p->args[i];
+        return n;
+    case BYOC_PAT_ALT: out[0] = p->left; out[1] = p->right; return 2;
+    case BYOC_PAT_ATTR: case BYOC_PAT_DTYPE: case BYOC_PAT_SHAPE: case BYOC_PAT_TYPE: out[0] = p->inner; return 1;
+    case BYOC_PAT_DOMINATOR: out[0] = p->args[0]; out[1] = p->args[1]; out[2] = p->inner; return 3;
+    default: return 0;
+    }
+}
+BYOC__PRIVATE int byoc__pat_child_count(const byoc_pattern *p) {
+    switch (p->kind) {
+    case BYOC_PAT_CALL: return 1 + (p->nargs > 0 ? p->nargs : 0);
+    case BYOC_PAT_TUPLE: case BYOC_PAT_TUPLE_GET_ITEM: return p->nargs > 0 ? p->nargs : 0;
+    case BYOC_PAT_ALT: return 2;
+    case BYOC_PAT_ATTR: case BYOC_PAT_DTYPE: case BYOC_PAT_SHAPE: case BYOC_PAT_TYPE: return 1;
+    case BYOC_PAT_DOMINATOR: return 3;
+    default: return 0;
+    }
+}
+
+/* ---- printer ---- */
+typedef struct byoc__pat_printer {
+    byoc__buf out;
+    byoc__map uses;  /* pattern -> number of references */
+    byoc__map names; /* shared pattern -> binding number + 1 */
+    int next;
+} byoc__pat_printer;
+
+BYOC__PRIVATE void byoc__pat_count(byoc__pat_printer *pp, const byoc_pattern *p) {
+    /* iterative: count references, descend on first visit */
+    const byoc_pattern **stack = NULL;
+    stbds_arrput(stack, p);
+    while (stbds_arrlen(stack)) {
+        const byoc_pattern *q = stbds_arrpop(stack);
+        intptr_t n = byoc__map_get(&pp->uses, q, 0);
+        byoc__map_put(&pp->uses, q, n + 1);
+        if (n) continue;
+        int k = byoc__pat_child_count(q);
+        const byoc_pattern **kids = BYOC__CAST(const byoc_pattern **, malloc(sizeof(byoc_pattern *) * (size_t)(k + 1)));
+        if (!kids) break;
+        byoc__pat_children(q, kids);
+        for (int i = k - 1; i >= 0; --i) stbds_arrput(stack, kids[i]);
+        free(kids);
+    }
+    stbds_arrfree(stack);
+}
+
+BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p, int top);
+
+/* shared, non-trivial sub-patterns get a binding line before their first use */
+BYOC__PRIVATE void byoc__pat_bind_shared(byoc__pat_printer *pp, const byoc_pattern *p, int depth) {
+    if (depth > 200 || byoc__map_has(&pp->names, p)) return;
+    int k = byoc__pat_child_count(p);
+    const byoc_pattern *kids[260];
+    if (k > 256) k = 256;
+    byoc__pat_children(p, kids);
+    for (int i = 0; i < k; ++i) byoc__pat_bind_shared(pp, kids[i], depth + 1);
+    if (byoc__map_get(&pp->uses, p, 0) > 1 && p->kind != BYOC_PAT_OP) {
+        byoc__buf tmp = pp->out;
+        (void)tmp;
+        int id = ++pp->next;
+        byoc__buf_printf(&pp->out, "p%d = ", id);
+        byoc__pat_write(pp, p, 1);
+        byoc__buf_puts(&pp->out, "\n");
+        byoc__map_put(&pp->names, p, id);
+    }
+}
+
+BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p, int top) {
+    byoc__buf *b = &pp->out;
+    intptr_t named = byoc__map_get(&pp->names, p, 0);
+    if (named && !top) { byoc__buf_printf(b, "p%d", (int)named); return; }
+    switch (p->kind) {
+    case BYOC_PAT_WILDCARD: byoc__buf_puts(b, "wildcard()"); return;
+    case BYOC_PAT_CONSTANT: byoc__buf_puts(b, "is_constant()"); return;
+    case BYOC_PAT_VAR:
+        if (p->name[0]) { byoc__buf_puts(b, "is_var("); byoc__print_string(b, p->name); byoc__buf_puts(b, ")"); }
+        else byoc__buf_puts(b, "is_var()");
+        return;
+    case BYOC_PAT_EXPR: {
+        byoc__buf_puts(b, "is_expr(");
+        char lit[64];
+        if (p->expr->kind == BYOC_NODE_CONSTANT && byoc__scalar_literal(p->expr, lit, sizeof lit)) byoc__buf_puts(b, lit);
+        else byoc__buf_printf(b, "<expr #%u>", (unsigned)p->expr->id);
+        byoc__buf_puts(b, ")");
+        return;
+    }
+    case BYOC_PAT_OP: byoc__buf_puts(b, "is_op("); byoc__print_string(b, p->op->def.name); byoc__buf_puts(b, ")"); return;
+    case BYOC_PAT_CALL:
+        if (p->inner->kind == BYOC_PAT_ALT || p->inner->kind == BYOC_PAT_DOMINATOR) {
+            byoc__buf_puts(b, "(");
+            byoc__pat_write(pp, p->inner, 0);
+            byoc__buf_puts(b, ")");
+        } else byoc__pat_write(pp, p->inner, 0);
+        byoc__buf_puts(b, "(");
+        if (p->nargs < 0) byoc__buf_puts(b, "*");
+        for (int i = 0; i < p->nargs; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            byoc__pat_write(pp, p->args[i], 0);
+        }
+        byoc__buf_puts(b, ")");
+        return;
+    case BYOC_PAT_TUPLE:
+        if (p->nargs < 0) { byoc__buf_puts(b, "is_tuple(None)"); return; }
+        byoc__buf_puts(b, "is_tuple([");
+        for (int i = 0; i < p->nargs; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            byoc__pat_write(pp, p->args[i], 0);
+        }
+        byoc__buf_puts(b, "])");
+        return;
+    case BYOC_PAT_TUPLE_GET_ITEM:
+        byoc__buf_puts(b, "is_tuple_get_item(");
+        byoc__pat_write(pp, p->args[0], 0);
+        if (p->index >= 0) byoc__buf_printf(b, ", %d)", p->index);
+        else byoc__buf_puts(b, ")");
+        return;
+    case BYOC_PAT_ALT:
+        byoc__buf_puts(b, "(");
+        byoc__pat_write(pp, p->left, 0);
+        byoc__buf_puts(b, " | ");
+        byoc__pat_write(pp, p->right, 0);
+        byoc__buf_puts(b, ")");
+        return;
+    case BYOC_PAT_ATTR:
+        byoc__pat_write(pp, p->inner, 0);
+        byoc__buf_puts(b, ".has_attr({");
+        for (int i = 0; i < p->attrs.count; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            byoc__print_string(b, p->attrs.items[i].name);
+            byoc__buf_puts(b, ": ");
+            byoc__print_attr_value(b, &p->attrs.items[i].value);
+        }
+        byoc__buf_puts(b, "})");
+        return;
+    case BYOC_PAT_DTYPE:
+        byoc__pat_write(pp, p->inner, 0);
+        byoc__buf_printf(b, ".has_dtype(\"%s\")", byoc_dtype_name(p->dtype));
+        return;
+    case BYOC_PAT_SHAPE:
+        byoc__pat_write(pp, p->inner, 0);
+        byoc__buf_puts(b, ".has_shape([");
+        for (int i = 0; i < p->type->rank; ++i) {
+            if (i) byoc__buf_puts(b, ", ");
+            if (p->type->dims[i] < 0) byoc__buf_puts(b, "?");
+            else byoc__buf_printf(b, "%lld", (long long)p->type->dims[i]);
+        }
+        byoc__buf_puts(b, "])");
+        return;
+    case BYOC_PAT_TYPE:
+        byoc__pat_write(pp, p->inner, 0);
+        byoc__buf_puts(b, ".has_type(\"");
+        byoc__type_write(b, p->type);
+        byoc__buf_puts(b, "\")");
+        return;
+    case BYOC_PAT_DOMINATOR:
+        byoc__buf_puts(b, "dominates(");
+        byoc__pat_write(pp, p->args[0], 0);
+        byoc__buf_puts(b, ", ");
+        byoc__pat_write(pp, p->args[1], 0);
+        byoc__buf_puts(b, ", ");
+        byoc__pat_write(pp, p->inner, 0);
+        byoc__buf_puts(b, ")");
+        return;
+    }
+}
+
+BYOC_API char *byoc_pattern_print(byoc_module *m, const byoc_pattern *p) {
+    byoc__pat_printer pp;
+    memset(&pp, 0, sizeof pp);
+    pp.out.m = m;
+    byoc__pat_count(&pp, p);
+    byoc__pat_bind_shared(&pp, p, 0);
+    intptr_t root_name = byoc__map_get(&pp.names, p, 0);
+    if (root_name) byoc__buf_printf(&pp.out, "p%d", (int)root_name);
+    else byoc__pat_write(&pp, p, 1);
+    byoc__map_free(&pp.uses);
+    byoc__map_free(&pp.names);
+    if (pp.out.oom) { byoc_free(m, pp.out.data); return NULL; }
+    return pp.out.data;
+}
+
+/* ---- parser (the Relay lexer with '|' and '*' added) ---- */
+typedef struct byoc__pat_name { char *key; byoc_pattern *value; } byoc__pat_name;
+
+BYOC__PRIVATE byoc_pattern *byoc__parse_pat(byoc__parser *p, byoc__pat_name **names);
+
+BYOC__PRIVATE int byoc__parse_string_arg(byoc__parser *p, char *out, size_t cap) {
+    if (p->tok.kind != BYOC__T_STRING) return byoc__expected(p, "a string");
+    byoc_attr_value v; /* the attribute reader undoes the escapes the printer writes */
+    if (!byoc__parse_attr_value(p, &v)) return 0;
+    snprintf(out, cap, "%s", v.s);
+    return 1;
+}
+
+/* pattern arguments "(p, q, ...)" after '(' has been read; '*' alone means any arguments */
+BYOC__PRIVATE int byoc__parse_pat_args(byoc__parser *p, byoc__pat_name **names, byoc_pattern ***out, int *any) {
+    *any = 0;
+    if (p->tok.kind == BYOC__T_STAR) {
+        byoc__next(p);
+        *any = 1;
+        return byoc__expect(p, BYOC__T_RPAREN);
+    }
+    while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
+        byoc_pattern *a = byoc__parse_pat(p, names);
+        if (!a) return 0;
+        stbds_arrput(*out, a);
+        if (!byoc__accept(p, BYOC__T_COMMA)) break;
+    }
+    return byoc__expect(p, BYOC__T_RPAREN);
+}
+
+BYOC__PRIVATE byoc_pattern *byoc__pat_built(byoc__parser *p, byoc_pattern *r, int line, int col) {
+    if (!r && !p->failed) byoc__parse_fail(p, line, col, "%s", p->m->has_error ? p->m->error.message : "invalid pattern");
+    return p->failed ? NULL : r;
+}
+
+BYOC__PRIVATE byoc_pattern *byoc__parse_pat_primary(byoc__parser *p, byoc__pat_name **names) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc_module *m = p->m;
+    if (byoc__accept(p, BYOC__T_LPAREN)) {
+        byoc_pattern *r = byoc__parse_pat(p, names);
+        return r && byoc__expect(p, BYOC__T_RPAREN) ? r : NULL;
+    }
+    if (p->tok.kind != BYOC__T_IDENT) { byoc__expected(p, "a pattern"); return NULL; }
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)(p->tok.len < 63 ? p->tok.len : 63), p->tok.start);
+    byoc__next(p);
+    if (p->tok.kind != BYOC__T_LPAREN) {
+        ptrdiff_t i = stbds_shgeti(*names, word);
+        if (i < 0) { byoc__parse_fail(p, line, col, "undefined pattern name '%s'", word); return NULL; }
+        return (*names)[i].value;
+    }
+    byoc__next(p);
+    char s[128];
+    if (!strcmp(word, "wildcard")) return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_wildcard(m), line, col) : NULL;
+    if (!strcmp(word, "is_constant")) return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_constant(m), line, col) : NULL;
+    if (!strcmp(word, "is_var")) {
+        s[0] = 0;
+        if (p->tok.kind == BYOC__T_STRING && !byoc__parse_string_arg(p, s, sizeof s)) return NULL;
+        return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_var(m, s), line, col) : NULL;
+    }
+    if (!strcmp(word, "is_op")) {
+        int sl = p->tok.line, sc = p->tok.col;
+        if (!byoc__parse_string_arg(p, s, sizeof s) || !byoc__expect(p, BYOC__T_RPAREN)) return NULL;
+        if (!byoc_op_get(s)) { byoc__parse_fail(p, sl, sc, "unknown op '%s'", s); return NULL; }
+        return byoc__pat_built(p, byoc_pat_op(m, s), line, col);
+    }
+    if (!strcmp(word, "is_expr")) {
+        byoc__push_scope(p);
+        byoc_node *e = byoc__parse_expr(p);
+        byoc__pop_scope(p);
+        if (!e || !byoc__expect(p, BYOC__T_RPAREN)) return NULL;
+        return byoc__pat_built(p, byoc_pat_expr(m, e), line, col);
+    }
+    if (!strcmp(word, "is_tuple")) {
+        if (byoc__is_word(p, "None")) {
+            byoc__next(p);
+            return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_tuple(m, NULL, -1), line, col) : NULL;
+        }
+        if (!byoc__expect(p, BYOC__T_LBRACKET)) return NULL;
+        byoc_pattern **fields = NULL;
+        while (!p->failed && p->tok.kind != BYOC__T_RBRACKET) {
+            byoc_pattern *f = byoc__parse_pat(p, names);
+            if (!f) break;
+            stbds_arrput(fields, f);
+            if (!byoc__accept(p, BYOC__T_COMMA)) break;
+        }
+        byoc_pattern *r = NULL;
+        if (byoc__expect(p, BYOC__T_RBRACKET) && byoc__expect(p, BYOC__T_RPAREN))
+            r = byoc__pat_built(p, byoc_pat_tuple(m, fields, (int)stbds_arrlen(fields)), line, col);
+        stbds_arrfree(fields);
+        return r;
+    }
+    if (!strcmp(word, "is_tuple_get_item")) {
+        byoc_pattern *t = byoc__parse_pat(p, names);
+        int64_t idx = -1;
+        if (!t) return NULL;
+        if (byoc__accept(p, BYOC__T_COMMA)) {
+            int il = p->tok.line, ic = p->tok.col;
+            if (byoc__is_word(p, "None")) byoc__next(p);
+            else if (!byoc__tok_int(p, &idx)) return NULL;
+            else if (idx < 0 || idx > 1000000) { byoc__parse_fail(p, il, ic, "tuple index %lld out of range", (long long)idx); return NULL; }
+        }
+        return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_tuple_get_item(m, t, (int)idx), line, col) : NULL;
+    }
+    if (!strcmp(word, "dominates")) {
+        byoc_pattern *a = byoc__parse_pat(p, names);
+        byoc_pattern *b = a && byoc__expect(p, BYOC__T_COMMA) ? byoc__parse_pat(p, names) : NULL;
+        byoc_pattern *c = b && byoc__expect(p, BYOC__T_COMMA) ? byoc__parse_pat(p, names) : NULL;
+        return c && byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_dominates(m, a, b, c), line, col) : NULL;
+    }
+    byoc__parse_fail(p, line, col, "unknown pattern function '%s'", word);
+    return NULL;
+}
+
+BYOC__PRIVATE byoc_pattern *byoc__parse_pat_postfix(byoc__parser *p, byoc__pat_name **names) {
+    if (++p->depth > BYOC__MAX_DEPTH) {
+        byoc__parse_fail(p, p->tok.line, p->tok.col, "pattern nested too deeply (limit %d)", BYOC__MAX_DEPTH);
+        p->depth--;
+        return NULL;
+    }
+    byoc_pattern *r = byoc__parse_pat_primary(p, names);
+    byoc_module *m = p->m;
+    while (r && !p->failed) {
+        int line = p->tok.line, col = p->tok.col;
+        /* at statement level a '(' on a new line starts the next statement, as in Python */
+        if (p->tok.kind == BYOC__T_LPAREN && p->depth == 1 && p->tok.line > p->prev_line) break;
+        if (p->tok.kind == BYOC__T_LPAREN) { /* a call pattern: r is the callee */
+            byoc__next(p);
+            byoc_pattern **args = NULL;
+            int any;
+            if (byoc__parse_pat_args(p, names, &args, &any))
+                r = byoc__pat_built(p, byoc_pat_call(m, r, args, any ? -1 : (int)stbds_arrlen(args)), line, col);
+            else r = NULL;
+            stbds_arrfree(args);
+            continue;
+        }
+        if (p->tok.kind != BYOC__T_DOT) break;
+        byoc__next(p);
+        if (p->tok.kind != BYOC__T_IDENT) { byoc__expected(p, "a method name"); r = NULL; break; }
+        char method[32];
+        snprintf(method, sizeof method, "%.*s", (int)(p->tok.len < 31 ? p->tok.len : 31), p->tok.start);
+        int ml = p->tok.line, mc = p->tok.col;
+        byoc__next(p);
+        if (!byoc__expect(p, BYOC__T_LPAREN)) { r = NULL; break; }
+        char s[256];
+        if (!strcmp(method, "optional")) {
+            byoc_pattern *f = byoc__parse_pat(p, names);
+            r = f && byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_optional(m, r, f), ml, mc) : NULL;
+        } else if (!strcmp(method, "has_dtype")) {
+            int sl = p->tok.line, sc = p->tok.col;
+            if (!byoc__parse_string_arg(p, s, sizeof s) || !byoc__expect(p, BYOC__T_RPAREN)) { r = NULL; break; }
+            byoc_dtype dt = byoc_dtype_from_name(s);
+            if (dt == BYOC_DTYPE_INVALID) { byoc__parse_fail(p, sl, sc, "unknown dtype '%s'", s); r = NULL; break; }
+            r = byoc__pat_built(p, byoc_pat_has_dtype(m, r, dt), ml, mc);
+        } else if (!strcmp(method, "has_type")) {
+            int sl = p->tok.line, sc = p->tok.col;
+            if (!byoc__parse_string_arg(p, s, sizeof s) || !byoc__expect(p, BYOC__T_RPAREN)) { r = NULL; break; }
+            byoc_diag d;
+            const byoc_type *t = byoc_type_parse(m, s, &d);
+            if (!t) { byoc__parse_fail(p, sl, sc, "bad type in has_type: %s", d.message); r = NULL; break; }
+            r = byoc__pat_built(p, byoc_pat_has_type(m, r, t), ml, mc);
+        } else if (!strcmp(method, "has_shape")) {
+            if (!byoc__expect(p, BYOC__T_LBRACKET)) { r = NULL; break; }
+            int64_t dims[BYOC_MAX_RANK];
+            int rank = 0;
+            while (!p->failed && p->tok.kind != BYOC__T_RBRACKET) {
+                int dl = p->tok.line, dc = p->tok.col;
+                if (rank == BYOC_MAX_RANK) { byoc__parse_fail(p, dl, dc, "rank above %d", BYOC_MAX_RANK); break; }
+                if (byoc__accept(p, BYOC__T_QUESTION)) dims[rank++] = BYOC_DIM_UNKNOWN;
+                else if (!byoc__tok_int(p, &dims[rank])) break;
+                else if (dims[rank] < 0 || dims[rank] > BYOC_MAX_DIM) { byoc__parse_fail(p, dl, dc, "dimension out of range"); break; }
+                else rank++;
+                if (!byoc__accept(p, BYOC__T_COMMA)) break;
+            }
+            if (p->failed || !byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_RPAREN)) { r = NULL; break; }
+            r = byoc__pat_built(p, byoc_pat_has_shape(m, r, rank, dims), ml, mc);
+        } else if (!strcmp(method, "has_attr")) {
+            if (!byoc__expect(p, BYOC__T_LBRACE)) { r = NULL; break; }
+            byoc_attrs attrs;
+            memset(&attrs, 0, sizeof attrs);
+            while (!p->failed && p->tok.kind != BYOC__T_RBRACE) {
+                byoc_attr_value v;
+                if (!byoc__parse_string_arg(p, s, sizeof s) || !byoc__expect(p, BYOC__T_COLON) || !byoc__parse_attr_value(p, &v)) break;
+                byoc_attrs_set(m, &attrs, s, &v);
+                if (!byoc__accept(p, BYOC__T_COMMA)) break;
+            }
+            if (p->failed || !byoc__expect(p, BYOC__T_RBRACE) || !byoc__expect(p, BYOC__T_RPAREN)) { r = NULL; break; }
+            r = byoc__pat_built(p, byoc_pat_has_attr(m, r, &attrs), ml, mc);
+        } else {
+            byoc__parse_fail(p, ml, mc, "unknown pattern method '%s'", method);
+            r = NULL;
+        }
+    }
+    p->depth--;
+    return p->failed ? NULL : r;
+}
+
+BYOC__PRIVATE byoc_pattern *byoc__parse_pat(byoc__parser *p, byoc__pat_name **names) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc_pattern *r = byoc__parse_pat_postfix(p, names);
+    while (r && !p->failed && byoc__accept(p, BYOC__T_PIPE)) {
+        byoc_pattern *q = byoc__parse_pat_postfix(p, names);
+        r = q ? byoc__pat_built(p, byoc_pat_alt(p->m, r, q), line, col) : NULL;
+    }
+    return p->failed ? NULL : r;
+}
+
+BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size_t len, const char *filename, byoc_diag *diag) {
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    if (m->has_error) { byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message); return NULL; }
+    byoc__parser p;
+    byoc__parser_init(&p, m, diag, byoc_intern(m, filename ? filename : "<pattern>"), text ? text : "", text ? len : 0);
+
+    byoc__pat_name *names = NULL;
+    stbds_sh_new_strdup(names);
+    byoc_pattern *result = NULL, *last_bound = NULL;
+    byoc__next(&p);
+    while (!p.failed && p.tok.kind != BYOC__T_EOF) {
+        if (p.tok.kind == BYOC__T_IDENT && byoc__peek_kind(&p) == BYOC__T_EQUAL) {
+            byoc__token name = p.tok;
+            byoc__next(&p);
+            byoc__next(&p);
+            byoc_pattern *v = byoc__parse_pat(&p, &names);
+            if (!v) break;
+            char key[64];
+            snprintf(key, sizeof key, "%.*s", (int)(name.len < 63 ? name.len : 63), name.start);
+            stbds_shput(names, key, v);
+            last_bound = v;
+        } else {
+            if (result) { byoc__expected(&p, "end of the pattern"); break; }
+            result = byoc__parse_pat(&p, &names);
+            if (!result) break;
+        }
+        byoc__accept(&p, BYOC__T_SEMI);
+    }
+    if (!p.failed && !result) result = last_bound;
+    if (!p.failed && !result) byoc__parse_fail(&p, p.tok.line, p.tok.col, "no pattern in the text");
+    stbds_shfree(names);
+    byoc__parser_free(&p); /* is_expr(...) used the expression parser */
+    return p.failed ? NULL : result;
+}
+
+// [SECTION] impl: pattern matching
+typedef struct byoc__binding { const byoc_pattern *p; byoc_node *e; } byoc__binding;
+
+struct byoc_match {
+    byoc__binding *memo;      /* stb_ds array: bindings in match order; truncated to roll back */
+    byoc_node **path_nodes;   /* nodes matched by dominator path patterns */
+    const byoc_graph *graph;
+    int *ipdom;               /* post-dominators of graph, computed on first use */
+};
+
+BYOC__PRIVATE byoc_node *byoc__memo_get(const byoc_match *mt, const byoc_pattern *p) {
+    for (ptrdiff_t i = stbds_arrlen(mt->memo) - 1; i >= 0; --i)
+        if (mt->memo[i].p == p) return mt->memo[i].e;
+    return NULL;
+}
+
+BYOC__PRIVATE void byoc__rollback(byoc_match *mt, ptrdiff_t memo_len, ptrdiff_t path_len) {
+    if (mt->memo) stbds_arrsetlen(mt->memo, memo_len);
+    if (mt->path_nodes) stbds_arrsetlen(mt->path_nodes, path_len);
+}
+
+BYOC__PRIVATE int byoc__match(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth);
+
+/* numeric-aware attribute comparison: a pattern's [1, 1] matches a call's [1, 1], 1 matches 1.0 */
+BYOC__PRIVATE int byoc__attr_matches(const byoc_attr_value *want, const byoc_attr_value *have) {
+    if (byoc_attr_value_equal(want, have)) return 1;
+    int wn = want->kind == BYOC_ATTR_INT || want->kind == BYOC_ATTR_FLOAT || want->kind == BYOC_ATTR_BOOL;
+    int hn = have->kind == BYOC_ATTR_INT || have->kind == BYOC_ATTR_FLOAT || have->kind == BYOC_ATTR_BOOL;
+    if (wn && hn) {
+        double a = want->kind == BYOC_ATTR_FLOAT ? want->f : (double)want->i, b = have->kind == BYOC_ATTR_FLOAT ? have->f : (double)have->i;
+        return a == b;
+    }
+    if ((want->kind == BYOC_ATTR_INT_LIST || want->kind == BYOC_ATTR_FLOAT_LIST) &&
+        (have->kind == BYOC_ATTR_INT_LIST || have->kind == BYOC_ATTR_FLOAT_LIST) && want->count == have->count) {
+        for (int i = 0; i < want->count; ++i) {
+            double a = want->kind == BYOC_ATTR_INT_LIST ? (double)want->ints[i] : want->floats[i];
+            double b = have->kind == BYOC_ATTR_INT_LIST ? (double)have->ints[i] : have->floats[i];
+            if (a != b) return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+BYOC__PRIVATE int byoc__op_attrs_match(const byoc_attrs *want, const byoc_op *op) {
+    for (int i = 0; i < want->count; ++i) {
+        const byoc_attr *a = &want->items[i];
+        if (strcmp(a->name, "TOpPattern") != 0) return 0; /* ops carry no other attributes */
+        byoc_attr_value have;
+        memset(&have, 0, sizeof have);
+        have.kind = BYOC_ATTR_INT;
+        have.i = op->def.pattern;
+        if (!byoc__attr_matches(&a->value, &have)) return 0;
+    }
+    return 1;
+}
+
+/* the callee of a call: an op pattern (possibly with alternatives or TOpPattern attributes), or any
+   pattern matched against a non-op callee */
+BYOC__PRIVATE int byoc__match_callee(byoc_match *mt, const byoc_pattern *p, byoc_node *call, int depth) {
+    switch (p->kind) {
+    case BYOC_PAT_OP: return call->op == p->op;
+    case BYOC_PAT_WILDCARD: return 1;
+    case BYOC_PAT_ALT: {
+        ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+        if (byoc__match_callee(mt, p->left, call, depth + 1)) return 1;
+        byoc__rollback(mt, ml, pl);
+        return byoc__match_callee(mt, p->right, call, depth + 1);
+    }
+    case BYOC_PAT_ATTR:
+        if (call->op) return byoc__match_callee(mt, p->inner, call, depth + 1) && byoc__op_attrs_match(&p->attrs, call->op);
+        return call->callee && byoc__match(mt, p, call->callee, depth + 1);
+    default:
+        return call->callee && byoc__match(mt, p, call->callee, depth + 1);
+    }
+}
+
+BYOC__PRIVATE int byoc__match_args(byoc_match *mt, byoc_pattern *const *pats, byoc_node *const *nodes, int n, int swap, int depth) {
+    for (int i = 0; i < n; ++i) {
+        int k = swap ? n - 1 - i : i;
+        if (!byoc__match(mt, pats[i], nodes[k], depth + 1)) return 0;
+    }
+    return 1;
+}
+
+/* dominates(parent, path, child): every input path of the child's match (var and constant leaves
+   aside) runs through nodes matching `path` until it reaches one node matching `parent`, and the
+   child post-dominates that parent */
+BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
+    const byoc_graph *g = mt->graph;
+    if (!g || !byoc__match(mt, p->inner, e, depth + 1)) return 0;
+    if (!mt->ipdom) {
+        mt->ipdom = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(g->count ? g->count : 1)));
+        if (!mt->ipdom || byoc_graph_post_dominators(g, mt->ipdom) != BYOC_OK) return 0;
+    }
+    int child_index = byoc_graph_index(g, e);
+    if (child_index < 0) return 0;
+    byoc_node **work = NULL;
+    byoc_node *parent = NULL;
+    byoc__map visited = BYOC__MAP_EMPTY;
+    int ok = 1;
+    stbds_arrput(work, e);
+    while (ok && stbds_arrlen(work)) {
+        byoc_node *cur = stbds_arrpop(work);
+        for (int i = 0; ok && i < byoc__input_count(cur, 0); ++i) {
+            byoc_node *in = byoc__input_at(cur, i);
+            if (in->kind == BYOC_NODE_VAR || in->kind == BYOC_NODE_CONSTANT || byoc__map_has(&visited, in)) continue;
+            byoc__map_put(&visited, in, 1);
+            ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+            if (byoc__match(mt, p->args[0], in, depth + 1)) { /* one binding: a second parent must be the same node */
+                if (parent && parent != in) ok = 0;
+                parent = in;
+                continue;
+            }
+            byoc__rollback(mt, ml, pl);
+            /* path nodes may be many: match each against a fresh copy of the bindings, then drop them */
+            if (!byoc__match(mt, p->args[1], in, depth + 1)) { ok = 0; break; }
+            byoc__rollback(mt, ml, pl);
+            stbds_arrput(mt->path_nodes, in);
+            stbds_arrput(work, in);
+        }
+    }
+    stbds_arrfree(work);
+    byoc__map_free(&visited);
+    if (!ok || !parent) return 0;
+    int parent_index = byoc_graph_index(g, parent);
+    return parent_index >= 0 && byoc__post_dominates(mt->ipdom, child_index, parent_index);
+}
+
+BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
+    const byoc_type *t = e->checked_type;
+    switch (p->kind) {
+    case BYOC_PAT_WILDCARD: return 1;
+    case BYOC_PAT_EXPR: return e == p->expr || byoc_structural_equal(p->expr, e);
+    case BYOC_PAT_VAR: return e->kind == BYOC_NODE_VAR && (!p->name[0] || strcmp(p->name, e->name) == 0);
+    case BYOC_PAT_CONSTANT: return e->kind == BYOC_NODE_CONSTANT;
+    case BYOC_PAT_OP: return 0; /* an op is only ever a callee */
+    case BYOC_PAT_CALL: {
+        if (e->kind != BYOC_NODE_CALL || !byoc__match_callee(mt, p->inner, e, depth)) return 0;
+        if (p->nargs < 0) return 1;
+        if (p->nargs != e->nargs) return 0;
+        ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+        if (byoc__match_args(mt, p->args, e->args, e->nargs, 0, depth)) return 1;
+        byoc__rollback(mt, ml, pl);
+        /* add and multiply commute: TVM tries the arguments swapped */
+        if (e->nargs == 2 && e->op && (!strcmp(e->op->def.name, "add") || !strcmp(e->op->def.name, "multiply"))) {
+            if (byoc__match_args(mt, p->args, e->args, 2, 1, depth)) return 1;
+            byoc__rollback(mt, ml, pl);
+        }
+        return 0;
+    }
+    case BYOC_PAT_TUPLE:
+        if (e->kind != BYOC_NODE_TUPLE) return 0;
+        if (p->nargs < 0) return 1;
+        return p->nargs == e->nargs && byoc__match_args(mt, p->args, e->args, e->nargs, 0, depth);
+    case BYOC_PAT_TUPLE_GET_ITEM:
+        return e->kind == BYOC_NODE_TUPLE_GET_ITEM && (p->index < 0 || p->index == e->index) && byoc__match(mt, p->args[0], e->args[0], depth + 1);
+    case BYOC_PAT_ALT: {
+        ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+        if (byoc__match(mt, p->left, e, depth + 1)) return 1;
+        byoc__rollback(mt, ml, pl);
+        return byoc__match(mt, p->right, e, depth + 1);
+    }
+    case BYOC_PAT_ATTR: {
+        if (!byoc__match(mt, p->inner, e, depth + 1)) return 0;
+        const byoc_attrs *have = e->kind == BYOC_NODE_CALL || e->kind == BYOC_NODE_FUNCTION ? &e->attrs : NULL;
+        if (!have) return 0;
+        for (int i = 0; i < p->attrs.count; ++i) {
+            const byoc_attr *a = &p->attrs.items[i];
+            if (!strcmp(a->name, "TOpPattern") && e->op) {
+                if (!byoc__op_attrs_match(&p->attrs, e->op)) return 0;
+                continue;
+            }
+            const byoc_attr_value *v = byoc_attrs_get(have, a->name);
+            if (!v || !byoc__attr_matches(&a->value, v)) return 0;
+        }
+        return 1;
+    }
+    case BYOC_PAT_DTYPE:
+        return byoc__match(mt, p->inner, e, depth + 1) && t && t->kind == BYOC_TYPE_TENSOR && t->dtype == p->dtype;
+    case BYOC_PAT_SHAPE:
+        if (!byoc__match(mt, p->inner, e, depth + 1) || !t || t->kind != BYOC_TYPE_TENSOR || t->rank != p->type->rank) return 0;
+        for (int i = 0; i < t->rank; ++i) if (t->dims[i] != p->type->dims[i]) return 0;
+        return 1;
+    case BYOC_PAT_TYPE: return byoc__match(mt, p->inner, e, depth + 1) && byoc_type_equal(t, p->type);
+    case BYOC_PAT_DOMINATOR: return byoc__match_dominator(mt, p, e, depth);
+    }
+    return 0;
+}
+
+#define BYOC__MATCH_DEPTH 1000
+BYOC__PRIVATE int byoc__match(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
+    if (depth > BYOC__MATCH_DEPTH) return 0; /* patterns are shallow; this bounds pathological recursion */
+    byoc_node *bound = byoc__memo_get(mt, p);
+    if (bound) return bound == e;
+    ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+    if (!byoc__match_kind(mt, p, e, depth)) {
+        byoc__rollback(mt, ml, pl);
+        return 0;
+    }
+    byoc__binding b = {p, e};
+    stbds_arrput(mt->memo, b);
+    return 1;
+}
+
+BYOC_API void byoc_match_free(byoc_match *mt) {
+    if (!mt) return;
+    stbds_arrfree(mt->memo);
+    stbds_arrfree(mt->path_nodes);
+    free(mt->ipdom);
+    free(mt);
+}
+
+BYOC_API byoc_node *byoc_match_get(const byoc_match *mt, const byoc_pattern *p) { return byoc__memo_get(mt, p); }
+
+BYOC_API int byoc_pattern_match(const byoc_pattern *p, byoc_node *expr, const byoc_graph *g, byoc_match **out) {
+    if (out) *out = NULL;
+    if (!p || !expr) return 0;
+    byoc_match *mt = BYOC__CAST(byoc_match *, calloc(1, sizeof(byoc_match)));
+    if (!mt) return 0;
+    mt->graph = g;
+    int ok = byoc__match(mt, p, expr, 0);
+    if (ok && out) *out = mt;
+    else byoc_match_free(mt);
+    return ok;
+}
+
+// [SECTION] impl: pattern rewrite & partition
+/* a node rebuilt with new inputs (same kind, op, attributes, index, span) */
+BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_node *const *inputs) {
+    byoc_node *r = NULL;
+    switch (n->kind) {
+    case BYOC_NODE_CALL:
+        r = n->op ? byoc_call_op(m, n->op, inputs, n->nargs, &n->attrs) : byoc_call_function(m, inputs[n->nargs], inputs, n->nargs);
+        break;
+    case BYOC_NODE_TUPLE: r = byoc_tuple(m, inputs, n->nargs); break;
+    case BYOC_NODE_TUPLE_GET_ITEM: r = byoc_tuple_get_item(m, inputs[0], n->index); break;
+    default: return (byoc_node *)n;
+    }
+    if (r) r->span = n->span;
+    return r;
+}
+
+/* expr with the graph's nodes replaced per repl (node -> node); everything that used a replaced
+   node is rebuilt, everything else is shared */
+BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, const byoc__map *repl) {
+    byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
+    byoc_node **ins = NULL;
+    if (!now) return NULL;
+    for (int i = 0; i < g->count && !m->has_error; ++i) {
+        byoc_node *n = g->nodes[i].node;
+        byoc_node *r = (byoc_node *)byoc__map_get(repl, n, 0);
+        if (r) { now[i] = r; continue; }
+        int k = byoc__input_count(n, 0), changed = 0;
+        stbds_arrsetlen(ins, 0);
+        for (int j = 0; j < k; ++j) {
+            byoc_node *in = byoc__input_at(n, j);
+            byoc_node *mapped = now[byoc_graph_index(g, in)];
+            changed |= mapped != in;
+            stbds_arrput(ins, mapped);
+        }
+        now[i] = changed ? byoc__rebuild(m, n, ins) : n;
+    }
+    byoc_node *root = m->has_error || !g->count ? NULL : now[g->count - 1];
+    stbds_arrfree(ins);
+    free(now);
+    return root;
+}
+
+typedef struct byoc__group {
+    byoc_node *root;
+    byoc_match *match;
+    byoc_node **interior; /* stb_ds array, graph order */
+    byoc_node **params;   /* stb_ds array: the group's inputs, in binding order */
+    byoc__map embed;      /* constants kept inside the function */
+    int accepted;
+} byoc__group;
+
+BYOC__PRIVATE void byoc__groups_free(byoc__group *groups) {
+    for (int i = 0; i < (int)stbds_arrlen(groups); ++i) {
+        byoc_match_free(groups[i].match);
+        stbds_arrfree(groups[i].interior);
+        stbds_arrfree(groups[i].params);
+        byoc__map_free(&groups[i].embed);
+    }
+    stbds_arrfree(groups);
+}
+
+/* the pattern a binding is really about: wrappers (attr/dtype/shape/type) constrain, they do not decide */
+BYOC__PRIVATE int byoc__pat_is_interior(const byoc_pattern *p) {
+    return p->kind == BYOC_PAT_CALL || p->kind == BYOC_PAT_TUPLE || p->kind == BYOC_PAT_TUPLE_GET_ITEM;
+}
+
+/* Non-overlapping matches of p over g, candidate roots visited outputs first. A match is refused when
+   one of its inner nodes is claimed already, or feeds a consumer outside the match that the root does
+   not post-dominate (the result would need that value twice). claimed: node -> group id + 1. */
+BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_graph *g, const int *ipdom, byoc__map *claimed,
+                                            byoc_match_check_fn check, void *user_data) {
+    byoc__group *groups = NULL;
+    for (int i = g->count - 1; i >= 0; --i) {
+        byoc_node *root = g->nodes[i].node;
+        if (root->kind != BYOC_NODE_CALL && root->kind != BYOC_NODE_TUPLE && root->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
+        if (byoc__map_has(claimed, root)) continue;
+        byoc_match *mt;
+        if (!byoc_pattern_match(p, root, g, &mt)) continue;
+        byoc__group gr;
+        memset(&gr, 0, sizeof gr);
+        gr.root = root;
+        gr.match = mt;
+        byoc__map inside = BYOC__MAP_EMPTY, leaf = BYOC__MAP_EMPTY;
+        for (int k = 0; k < (int)stbds_arrlen(mt->memo); ++k)
+            if (byoc__pat_is_interior(mt->memo[k].p)) byoc__map_put(&inside, mt->memo[k].e, 1);
+        for (int k = 0; k < (int)stbds_arrlen(mt->path_nodes); ++k) byoc__map_put(&inside, mt->path_nodes[k], 1);
+        int ok = 1;
+        for (int k = 0; ok && k < g->count; ++k) { /* graph order keeps the interior topologically sorted */
+            byoc_node *n = g->nodes[k].node;
+            if (!byoc__map_has(&inside, n)) continue;
+            if (byoc__map_has(claimed, n)) ok = 0; /* overlaps an earlier match */
+            for (int u = 0; ok && n != root && u < g->nodes[k].nusers; ++u) {
+                int user = g->nodes[k].users[u];
+                if (!byoc__map_has(&inside, g->nodes[user].node) && !byoc__post_dominates(ipdom, i, user)) ok = 0;
+            }
+            stbds_arrput(gr.interior, n);
+        }
+        /* inputs: leaf bindings in match order, then any other outside input of an interior node */
+        for (int k = 0; ok && k < (int)stbds_arrlen(mt->memo); ++k) {
+            const byoc_pattern *bp = mt->memo[k].p;
+            byoc_node *e = mt->memo[k].e;
+            if (byoc__pat_is_interior(bp) || byoc__map_has(&inside, e) || byoc__map_has(&leaf, e)) continue;
+            if (bp->kind != BYOC_PAT_WILDCARD && bp->kind != BYOC_PAT_VAR && bp->kind != BYOC_PAT_CONSTANT && bp->kind != BYOC_PAT_EXPR) continue;
+            byoc__map_put(&leaf, e, 1);
+            if (e->kind == BYOC_NODE_CONSTANT && (bp->kind == BYOC_PAT_CONSTANT || bp->kind == BYOC_PAT_EXPR)) byoc__map_put(&gr.embed, e, 1);
+            else stbds_arrput(gr.params, e);
+        }
+        for (int k = 0; ok && k < (int)stbds_arrlen(gr.interior); ++k) {
+            byoc_node *n = gr.interior[k];
+            for (int j = 0; j < byoc__input_count(n, 0); ++j) {
+                byoc_node *in = byoc__input_at(n, j);
+                if (byoc__map_has(&inside, in) || byoc__map_has(&leaf, in)) continue;
+                byoc__map_put(&leaf, in, 1);
+                stbds_arrput(gr.params, in);
+            }
+        }
+        byoc__map_free(&inside);
+        byoc__map_free(&leaf);
+        if (!ok) {
+            byoc_match_free(gr.match);
+            stbds_arrfree(gr.interior);
+            stbds_arrfree(gr.params);
+            byoc__map_free(&gr.embed);
+            continue;
+        }
+        /* a vetoed match keeps its nodes claimed, as in TVM */
+        gr.accepted = !check || check(mt, root, user_data);
+        for (int k = 0; k < (int)stbds_arrlen(gr.interior); ++k) byoc__map_put(claimed, gr.interior[k], (intptr_t)stbds_arrlen(groups) + 1);
+        stbds_arrput(groups, gr);
+    }
+    return groups;
+}
+
+/* TVM's PartitionedFromPattern label: op names (Tuple, TupleGetItem<i>) in post-order, each + "_" */
+BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *gr) {
+    byoc__buf b;
+    memset(&b, 0, sizeof b);
+    b.m = m;
+    for (int k = 0; k < (int)stbds_arrlen(gr->interior); ++k) {
+        const byoc_node *n = gr->interior[k];
+        if (n->kind == BYOC_NODE_CALL && n->op) byoc__buf_printf(&b, "%s_", n->op->def.name);
+        else if (n->kind == BYOC_NODE_TUPLE) byoc__buf_puts(&b, "Tuple_");
+        else if (n->kind == BYOC_NODE_TUPLE_GET_ITEM) byoc__buf_printf(&b, "TupleGetItem%d_", n->index);
+        else byoc__buf_puts(&b, "Call_");
+    }
+    const char *label = byoc_intern(m, b.data ? b.data : "");
+    byoc_free(m, b.data);
+    return label;
+}
+
+/* the call that replaces a group: fn(FunctionVar_<gid>_<k>...){interior} applied to the inputs */
+BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *gr, int gid, const byoc_attrs *attrs) {
+    byoc__map map = BYOC__MAP_EMPTY;
+    byoc_node **params = NULL, **ins = NULL;
+    int np = (int)stbds_arrlen(gr->params);
+    for (int k = 0; k < np; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, "FunctionVar_%d_%d", gid, k);
+        byoc_node *v = byoc_var(m, name, gr->params[k]->checked_type);
+        stbds_arrput(params, v);
+        byoc__map_put(&map, gr->params[k], (intptr_t)v);
+    }
+    for (int k = 0; k < (int)stbds_arrlen(gr->interior) && !m->has_error; ++k) {
+        byoc_node *n = gr->interior[k];
+        stbds_arrsetlen(ins, 0);
+        for (int j = 0; j < byoc__input_count(n, 0); ++j) {
+            byoc_node *in = byoc__input_at(n, j);
+            byoc_node *mapped = (byoc_node *)byoc__map_get(&map, in, 0);
+            stbds_arrput(ins, mapped ? mapped : in); /* embedded constants and callee functions stay */
+        }
+        byoc_node *c = byoc__rebuild(m, n, ins);
+        if (c) c->checked_type = n->checked_type;
+        byoc__map_put(&map, n, (intptr_t)c);
+    }
+    byoc_attrs fattrs;
+    memset(&fattrs, 0, sizeof fattrs);
+    if (attrs)
+        for (int i = 0; i < attrs->count; ++i) byoc_attrs_set(m, &fattrs, attrs->items[i].name, &attrs->items[i].value);
+    byoc_attrs_set_string(m, &fattrs, "PartitionedFromPattern", byoc__group_label(m, gr));
+    byoc_node *body = (byoc_node *)byoc__map_get(&map, gr->root, 0);
+    byoc_node *fn = byoc_function(m, params, np, body, NULL, &fattrs);
+    byoc_node *call = byoc_call_function(m, fn, gr->params, np);
+    if (call) call->span = gr->root->span;
+    byoc__map_free(&map);
+    stbds_arrfree(params);
+    stbds_arrfree(ins);
+    return call;
+}
+
+BYOC__PRIVATE int *byoc__ipdom_of(const byoc_graph *g) {
+    int *ipdom = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(g->count ? g->count : 1)));
+    if (ipdom && byoc_graph_post_dominators(g, ipdom) != BYOC_OK) { free(ipdom); return NULL; }
+    return ipdom;
+}
+
+BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn, void *user_data,
+                                         int max_iterations) {
+    if (!p || !expr || !fn || m->has_error) return NULL;
+    for (int round = 0; round < (max_iterations > 0 ? max_iterations : 16); ++round) {
+        byoc_graph g;
+        if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
+        int *ipdom = byoc__ipdom_of(&g);
+        byoc__map claimed = BYOC__MAP_EMPTY, repl = BYOC__MAP_EMPTY;
+        byoc__group *groups = ipdom ? byoc__find_groups(p, &g, ipdom, &claimed, NULL, NULL) : NULL;
+        for (int i = 0; i < (int)stbds_arrlen(groups) && !m->has_error; ++i) {
+            byoc_node *r = fn(m, groups[i].root, groups[i].match, user_data);
+            if (r && r != groups[i].root) byoc__map_put(&repl, groups[i].root, (intptr_t)r);
+        }
+        int changed = repl.count > 0;
+        byoc_node *next = changed && !m->has_error ? byoc__substitute(m, &g, &repl) : expr;
+        byoc__groups_free(groups);
+        byoc__map_free(&claimed);
+        byoc__map_free(&repl);
+        free(ipdom);
+        byoc_graph_free(&g);
+        if (!next) return NULL;
+        expr = next;
+        if (!changed) break;
+    }
+    return expr;
+}
+
+BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
+                                           byoc_match_check_fn check, void *user_data) {
+    if (!p || !expr || m->has_error) return NULL;
+    byoc_graph g;
+    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
+    int *ipdom = byoc__ipdom_of(&g);
+    byoc__map claimed = BYOC__MAP_EMPTY, repl = BYOC__MAP_EMPTY;
+    byoc__group *groups = ipdom ? byoc__find_groups(p, &g, ipdom, &claimed, check, user_data) : NULL;
+    for (int i = 0; i < (int)stbds_arrlen(groups) && !m->has_error; ++i)
+        if (groups[i].accepted) byoc__map_put(&repl, groups[i].root, (intptr_t)byoc__outline_group(m, &groups[i], i, attrs));
+    byoc_node *r = !ipdom || m->has_error ? NULL : repl.count ? byoc__substitute(m, &g, &repl) : expr;
+    byoc__groups_free(groups);
+    byoc__map_free(&claimed);
+    byoc__map_free(&repl);
+    free(ipdom);
+    byoc_graph_free(&g);
+    return r;
 }
 
 #ifdef BYOC__DEFINED_TYPEOF

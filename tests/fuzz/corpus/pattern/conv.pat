@@ -1,0 +1,1 @@
+is_op("nn.conv2d")(wildcard(), is_constant()).has_attr({"groups": 1})

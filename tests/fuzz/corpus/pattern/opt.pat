@@ -1,0 +1,1 @@
+is_op("multiply")(is_expr(2f), wildcard()).optional(is_op("nn.relu")) | is_tuple(None)
