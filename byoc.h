@@ -51,6 +51,7 @@
        [SECTION] text format (printer, parser, weights file)
        [SECTION] structural equality, hash, copy, traversal
        [SECTION] patterns
+       [SECTION] pass infrastructure
      Implementation
        [SECTION] impl: config & platform
        [SECTION] impl: results & diagnostics
@@ -69,6 +70,8 @@
        [SECTION] impl: patterns (build, print, parse)
        [SECTION] impl: pattern matching
        [SECTION] impl: pattern rewrite & partition
+       [SECTION] impl: verifier
+       [SECTION] impl: pass infrastructure
 */
 #ifndef BYOC_H_INCLUDED
 #define BYOC_H_INCLUDED
@@ -572,6 +575,85 @@ typedef int (*byoc_match_check_fn)(const byoc_match *match, byoc_node *root, voi
 BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
                                            byoc_match_check_fn check, void *user_data);
 
+
+// [SECTION] pass infrastructure
+/* The phases at which backends add passes (TVM's UMA phases). */
+typedef enum byoc_phase {
+    BYOC_PHASE_PRE_PARTITIONING = 0,
+    BYOC_PHASE_POST_PARTITIONING_0,
+    BYOC_PHASE_POST_PARTITIONING_1,
+    BYOC_PHASE_TIR_0,
+    BYOC_PHASE_TIR_1,
+    BYOC_PHASE_TIR_2,
+    BYOC_PHASE_TIR_3,
+    BYOC_PHASE_COUNT
+} byoc_phase;
+BYOC_API const char *byoc_phase_name(byoc_phase phase);
+
+typedef struct byoc_pass_context byoc_pass_context;
+typedef byoc_result (*byoc_pass_fn)(byoc_module *m, byoc_pass_context *ctx, void *user_data, byoc_diag *diag);
+
+typedef struct byoc_pass {
+    const char *name;
+    int opt_level;         /* skipped when above the context's opt level (default 2) */
+    const char *required;  /* comma-separated passes that must have run first; run on demand */
+    byoc_pass_fn run;      /* NULL for a sequential pass */
+    const char *sequence;  /* sequential pass: comma-separated passes run in order */
+    void *user_data;
+    const char *doc;
+} byoc_pass;
+
+/* Registry of passes by name (built-ins plus yours; strings must outlive the registry). */
+BYOC_API byoc_result byoc_pass_register(const byoc_pass *pass, byoc_diag *diag);
+BYOC_API const byoc_pass *byoc_pass_get(const char *name);
+BYOC_API int byoc_pass_count(void);
+BYOC_API const byoc_pass *byoc_pass_at(int i);
+
+/* Typed configuration keys, e.g. "fuse_ops.max_depth" (int, 256). Unknown keys and values of the
+   wrong kind are errors naming the key. */
+typedef struct byoc_config_key {
+    const char *name;
+    byoc_attr_kind kind;
+    const char *default_text; /* in attribute syntax */
+    const char *doc;
+} byoc_config_key;
+BYOC_API byoc_result byoc_config_key_register(const byoc_config_key *key, byoc_diag *diag);
+BYOC_API int byoc_config_key_count(void);
+BYOC_API const byoc_config_key *byoc_config_key_at(int i);
+
+/* Called after every pass that ran, with its wall time. */
+typedef struct byoc_pass_instrument {
+    void (*after_pass)(const char *pass, byoc_module *m, double seconds, void *user_data);
+    void *user_data;
+} byoc_pass_instrument;
+
+typedef struct byoc_pass_timing { const char *pass; double seconds; } byoc_pass_timing;
+
+BYOC_API byoc_pass_context *byoc_pass_context_create(void);
+BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx);
+BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level);
+/* value_text in attribute syntax: "128", "True", "\"npu\"", "[1, 2]" */
+BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text, byoc_diag *diag);
+BYOC_API int64_t byoc_pass_context_int(const byoc_pass_context *ctx, const char *key);
+BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char *key);
+BYOC_API const char *byoc_pass_context_string(const byoc_pass_context *ctx, const char *key);
+/* Run byoc_verify after every pass (on by default); a failure names the pass that broke the IR. */
+BYOC_API void byoc_pass_context_set_verify(byoc_pass_context *ctx, int on);
+BYOC_API void byoc_pass_context_set_instrument(byoc_pass_context *ctx, const byoc_pass_instrument *instrument);
+/* Wall time of every pass run with this context, in order. */
+BYOC_API const byoc_pass_timing *byoc_pass_context_timings(const byoc_pass_context *ctx, int *count);
+/* Passes a backend adds to a phase; byoc_run_phase runs them in order. */
+BYOC_API byoc_result byoc_pass_context_add_phase_pass(byoc_pass_context *ctx, byoc_phase phase, const char *pass, byoc_diag *diag);
+BYOC_API byoc_result byoc_run_phase(byoc_module *m, byoc_phase phase, byoc_pass_context *ctx, byoc_diag *diag);
+
+/* Runs passes by name, in order (a comma-separated list is accepted in each name). */
+BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, int count, byoc_pass_context *ctx, byoc_diag *diag);
+
+/* Checks that the module is well formed: every var is bound by an enclosing function, every global
+   referenced exists, no node depends on itself, and (with BYOC_VERIFY_TYPED) every node has a type. */
+enum { BYOC_VERIFY_TYPED = 1 };
+BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
@@ -593,6 +675,7 @@ BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p
 #include <math.h>
 #include <errno.h>
 #include <limits.h>
+#include <time.h>
 
 #ifndef BYOC_ASSERT
 #include <assert.h>
@@ -5719,6 +5802,376 @@ BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p
     free(ipdom);
     byoc_graph_free(&g);
     return r;
+}
+
+// [SECTION] impl: verifier
+typedef struct byoc__verifier {
+    byoc_module *m;
+    unsigned flags;
+    byoc_diag *diag;
+    const char *scope_name;
+    const byoc_node *scope;
+    byoc__map bound;  /* var -> number of enclosing functions binding it (0 or 1) */
+    byoc__map owner;  /* var -> the function that has it as a parameter */
+} byoc__verifier;
+
+BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *n, const char *fmt, ...) BYOC__PRINTF(3, 4);
+BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *n, const char *fmt, ...) {
+    char what[512], label[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    byoc__node_label(v->m, v->scope, n, label, sizeof label);
+    return byoc__diag(v->diag, BYOC_ERR_INVALID_ARGUMENT, n->span.line, n->span.col, n->id, "@%s: %s %s", v->scope_name, label, what);
+}
+
+BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth) {
+    if (depth > 4096) return byoc__verify_fail(v, fn, "functions nest more than 4096 deep");
+    for (int i = 0; i < fn->nparams; ++i) {
+        const byoc_node *p = fn->params[i];
+        const byoc_node *other = (const byoc_node *)byoc__map_get(&v->owner, p, 0);
+        if (other && other != fn) return byoc__verify_fail(v, p, "is a parameter of two functions");
+        byoc__map_put(&v->owner, p, (intptr_t)fn);
+        if (byoc__map_get(&v->bound, p, 0)) return byoc__verify_fail(v, p, "is a parameter twice");
+        byoc__map_put(&v->bound, p, 1);
+    }
+    /* iterative DFS over the body (nested functions checked separately); gray = on the stack */
+    byoc__map color = BYOC__MAP_EMPTY;
+    byoc__frame *stack = NULL;
+    byoc__frame f0 = {fn->body, 0};
+    byoc_result r = BYOC_OK;
+    if (!fn->body) r = byoc__verify_fail(v, fn, "has no body");
+    else {
+        byoc__map_put(&color, fn->body, 1);
+        stbds_arrput(stack, f0);
+    }
+    while (r == BYOC_OK && stbds_arrlen(stack)) {
+        byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
+        byoc_node *n = top->node;
+        if (top->next == 0) { /* first visit: local checks */
+            if (n->kind == BYOC_NODE_VAR && !byoc__map_get(&v->bound, n, 0))
+                r = byoc__verify_fail(v, n, "is used but no enclosing function binds it");
+            else if (n->kind == BYOC_NODE_GLOBAL_VAR && !byoc_module_function(v->m, n->name))
+                r = byoc__verify_fail(v, n, "refers to a function the module does not have");
+            else if (n->kind == BYOC_NODE_CALL && !n->op && !n->callee) r = byoc__verify_fail(v, n, "calls nothing");
+            else if (n->kind == BYOC_NODE_FUNCTION) r = byoc__verify_function(v, n, depth + 1);
+            for (int i = 0; r == BYOC_OK && i < n->nargs; ++i)
+                if (!n->args[i]) r = byoc__verify_fail(v, n, "has a missing argument %d", i);
+            if (r != BYOC_OK) break;
+        }
+        if (top->next < byoc__input_count(n, 0)) {
+            byoc_node *child = byoc__input_at(n, top->next++);
+            intptr_t c = byoc__map_get(&color, child, 0);
+            if (c == 1) { r = byoc__verify_fail(v, child, "depends on itself (cycle)"); break; }
+            if (c == 0) {
+                byoc__map_put(&color, child, 1);
+                byoc__frame f = {child, 0};
+                stbds_arrput(stack, f);
+            }
+            continue;
+        }
+        byoc__map_put(&color, n, 2);
+        (void)stbds_arrpop(stack);
+    }
+    stbds_arrfree(stack);
+    byoc__map_free(&color);
+    for (int i = 0; i < fn->nparams; ++i) byoc__map_put(&v->bound, fn->params[i], 0);
+    return r;
+}
+
+BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag) {
+    byoc__verifier v;
+    memset(&v, 0, sizeof v);
+    v.m = m;
+    v.flags = flags;
+    v.diag = diag;
+    byoc_result r = m->has_error ? byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message) : BYOC_OK;
+    for (int i = 0; r == BYOC_OK && i < byoc_module_function_count(m); ++i) {
+        v.scope_name = m->functions[i].name;
+        v.scope = m->functions[i].function;
+        r = byoc__verify_function(&v, v.scope, 0);
+    }
+    /* types last: a structural fault explains more than the missing type it causes */
+    for (int i = 0; r == BYOC_OK && (flags & BYOC_VERIFY_TYPED) && i < byoc_module_function_count(m); ++i) {
+        v.scope_name = m->functions[i].name;
+        v.scope = m->functions[i].function;
+        byoc__map seen = BYOC__MAP_EMPTY;
+        byoc_node **order = NULL;
+        byoc__post_order(m->functions[i].function, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(order); ++k)
+            if (!order[k]->checked_type) r = byoc__verify_fail(&v, order[k], "has no type");
+        byoc__map_free(&seen);
+        stbds_arrfree(order);
+    }
+    byoc__map_free(&v.bound);
+    byoc__map_free(&v.owner);
+    return r;
+}
+
+BYOC__PRIVATE int byoc__module_typed(byoc_module *m) {
+    for (int i = 0; i < byoc_module_function_count(m); ++i) {
+        byoc__map seen = BYOC__MAP_EMPTY;
+        byoc_node **order = NULL;
+        byoc__post_order(m->functions[i].function, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+        int typed = 1;
+        for (int k = 0; typed && k < (int)stbds_arrlen(order); ++k) typed = order[k]->checked_type != NULL;
+        byoc__map_free(&seen);
+        stbds_arrfree(order);
+        if (!typed) return 0;
+    }
+    return 1;
+}
+
+// [SECTION] impl: pass infrastructure
+BYOC_API const char *byoc_phase_name(byoc_phase phase) {
+    static const char *const names[] = {"PRE_PARTITIONING", "POST_PARTITIONING_0", "POST_PARTITIONING_1", "TIR_PHASE_0",
+                                        "TIR_PHASE_1", "TIR_PHASE_2", "TIR_PHASE_3"};
+    return (int)phase >= 0 && phase < BYOC_PHASE_COUNT ? names[phase] : "unknown phase";
+}
+
+struct byoc_pass_context {
+    byoc_module *arena;          /* storage for values */
+    int opt_level;
+    int verify;
+    byoc_attrs values;           /* explicitly set keys */
+    byoc_pass_instrument instrument;
+    byoc_pass_timing *timings;   /* stb_ds array */
+    const char **ran;            /* stb_ds array of pass names run */
+    const char **phase_passes[BYOC_PHASE_COUNT];
+    int depth;
+};
+
+static struct {
+    int initialized;
+    byoc_pass *passes;           /* stb_ds array */
+    byoc_config_key *keys;       /* stb_ds array */
+    byoc_module *arena;          /* parsed key defaults */
+    byoc_attrs defaults;
+} byoc__passes;
+
+static byoc_result byoc__pass_infer_type(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_infer_type(m, d);
+}
+
+BYOC__PRIVATE void byoc__builtin_passes(void);
+
+BYOC__PRIVATE void byoc__passes_init(void) {
+    if (byoc__passes.initialized) return;
+    byoc__passes.initialized = 1;
+    byoc__passes.arena = byoc_module_create(NULL);
+    byoc__builtin_passes();
+}
+
+BYOC_API byoc_result byoc_pass_register(const byoc_pass *pass, byoc_diag *diag) {
+    byoc__passes_init();
+    if (!pass->name || !*pass->name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass registration: empty name");
+    if (!pass->run && !pass->sequence) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': neither run nor sequence", pass->name);
+    if (strchr(pass->name, ',')) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': names cannot hold ','", pass->name);
+    if (byoc_pass_get(pass->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "pass '%s' is already registered", pass->name);
+    stbds_arrput(byoc__passes.passes, *pass);
+    return BYOC_OK;
+}
+BYOC_API const byoc_pass *byoc_pass_get(const char *name) {
+    byoc__passes_init();
+    for (int i = 0; i < (int)stbds_arrlen(byoc__passes.passes); ++i)
+        if (!strcmp(byoc__passes.passes[i].name, name)) return &byoc__passes.passes[i];
+    return NULL;
+}
+BYOC_API int byoc_pass_count(void) { byoc__passes_init(); return (int)stbds_arrlen(byoc__passes.passes); }
+BYOC_API const byoc_pass *byoc_pass_at(int i) {
+    byoc__passes_init();
+    BYOC_ASSERT(i >= 0 && i < (int)stbds_arrlen(byoc__passes.passes));
+    return &byoc__passes.passes[i];
+}
+
+BYOC_API byoc_result byoc_config_key_register(const byoc_config_key *key, byoc_diag *diag) {
+    byoc__passes_init();
+    if (!key->name || !*key->name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "config key: empty name");
+    for (int i = 0; i < (int)stbds_arrlen(byoc__passes.keys); ++i)
+        if (!strcmp(byoc__passes.keys[i].name, key->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "config key '%s' is already registered", key->name);
+    byoc_attr_value v;
+    byoc_diag d;
+    if (!key->default_text || byoc__attr_value_parse_in(byoc__passes.arena, key->default_text, &v, &d) != BYOC_OK)
+        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': default does not parse", key->name);
+    if (v.kind == BYOC_ATTR_INT && key->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }
+    if (v.kind != key->kind) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': default is not a %s", key->name, byoc__attr_kind_name(key->kind));
+    byoc_attrs_set(byoc__passes.arena, &byoc__passes.defaults, key->name, &v);
+    stbds_arrput(byoc__passes.keys, *key);
+    return BYOC_OK;
+}
+BYOC_API int byoc_config_key_count(void) { byoc__passes_init(); return (int)stbds_arrlen(byoc__passes.keys); }
+BYOC_API const byoc_config_key *byoc_config_key_at(int i) {
+    byoc__passes_init();
+    BYOC_ASSERT(i >= 0 && i < (int)stbds_arrlen(byoc__passes.keys));
+    return &byoc__passes.keys[i];
+}
+
+BYOC_API byoc_pass_context *byoc_pass_context_create(void) {
+    byoc__passes_init();
+    byoc_pass_context *ctx = BYOC__CAST(byoc_pass_context *, calloc(1, sizeof(byoc_pass_context)));
+    if (!ctx) return NULL;
+    ctx->arena = byoc_module_create(NULL);
+    if (!ctx->arena) { free(ctx); return NULL; }
+    ctx->opt_level = 2;
+    ctx->verify = 1;
+    return ctx;
+}
+BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx) {
+    if (!ctx) return;
+    byoc_module_destroy(ctx->arena);
+    stbds_arrfree(ctx->timings);
+    stbds_arrfree(ctx->ran);
+    for (int i = 0; i < BYOC_PHASE_COUNT; ++i) stbds_arrfree(ctx->phase_passes[i]);
+    free(ctx);
+}
+BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level) { ctx->opt_level = level; }
+BYOC_API void byoc_pass_context_set_verify(byoc_pass_context *ctx, int on) { ctx->verify = on; }
+BYOC_API void byoc_pass_context_set_instrument(byoc_pass_context *ctx, const byoc_pass_instrument *instrument) {
+    if (instrument) ctx->instrument = *instrument;
+    else memset(&ctx->instrument, 0, sizeof ctx->instrument);
+}
+BYOC_API const byoc_pass_timing *byoc_pass_context_timings(const byoc_pass_context *ctx, int *count) {
+    *count = (int)stbds_arrlen(ctx->timings);
+    return ctx->timings;
+}
+
+BYOC__PRIVATE const byoc_config_key *byoc__config_key(const char *name) {
+    for (int i = 0; i < (int)stbds_arrlen(byoc__passes.keys); ++i)
+        if (!strcmp(byoc__passes.keys[i].name, name)) return &byoc__passes.keys[i];
+    return NULL;
+}
+
+BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text, byoc_diag *diag) {
+    const byoc_config_key *k = byoc__config_key(key);
+    if (!k) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown config key '%s'", key);
+    byoc_attr_value v;
+    byoc_diag d;
+    if (byoc__attr_value_parse_in(ctx->arena, value_text, &v, &d) != BYOC_OK)
+        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': value \"%s\" does not parse", key, value_text);
+    if (v.kind == BYOC_ATTR_INT && k->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }
+    if (v.kind == BYOC_ATTR_INT && k->kind == BYOC_ATTR_BOOL && (v.i == 0 || v.i == 1)) v.kind = BYOC_ATTR_BOOL;
+    if (v.kind != k->kind)
+        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s' expects %s, got %s", key, byoc__attr_kind_name(k->kind), byoc__attr_kind_name(v.kind));
+    byoc_attrs_set(ctx->arena, &ctx->values, key, &v);
+    return BYOC_OK;
+}
+
+BYOC__PRIVATE const byoc_attr_value *byoc__config_value(const byoc_pass_context *ctx, const char *key) {
+    const byoc_attr_value *v = ctx ? byoc_attrs_get(&ctx->values, key) : NULL;
+    if (!v) v = byoc_attrs_get(&byoc__passes.defaults, key);
+    BYOC_ASSERT(v && "unregistered config key");
+    return v;
+}
+BYOC_API int64_t byoc_pass_context_int(const byoc_pass_context *ctx, const char *key) { return byoc__config_value(ctx, key)->i; }
+BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char *key) { return byoc__config_value(ctx, key)->f; }
+BYOC_API const char *byoc_pass_context_string(const byoc_pass_context *ctx, const char *key) { return byoc__config_value(ctx, key)->s; }
+
+BYOC_API byoc_result byoc_pass_context_add_phase_pass(byoc_pass_context *ctx, byoc_phase phase, const char *pass, byoc_diag *diag) {
+    if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
+    if (!byoc_pass_get(pass)) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown pass '%s'", pass);
+    stbds_arrput(ctx->phase_passes[phase], byoc_intern(ctx->arena, pass));
+    return BYOC_OK;
+}
+
+BYOC__PRIVATE int byoc__ran(const byoc_pass_context *ctx, const char *name) {
+    for (int i = 0; i < (int)stbds_arrlen(ctx->ran); ++i)
+        if (!strcmp(ctx->ran[i], name)) return 1;
+    return 0;
+}
+
+BYOC__PRIVATE byoc_result byoc__run_names(byoc_module *m, const char *list, byoc_pass_context *ctx, byoc_diag *diag);
+
+BYOC__PRIVATE byoc_result byoc__run_pass(byoc_module *m, const byoc_pass *pass, byoc_pass_context *ctx, byoc_diag *diag) {
+    if (pass->opt_level > ctx->opt_level) return BYOC_OK;
+    if (++ctx->depth > 32) {
+        ctx->depth--;
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': required/sequence passes nest more than 32 deep (a cycle?)", pass->name);
+    }
+    byoc_result r = BYOC_OK;
+    if (pass->required) { /* the ones not run yet */
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", pass->required);
+        for (char *s = buf, *e; r == BYOC_OK && s && *s; s = e ? e + 1 : NULL) {
+            e = strchr(s, ',');
+            if (e) *e = 0;
+            if (*s && !byoc__ran(ctx, s)) r = byoc__run_names(m, s, ctx, diag);
+        }
+    }
+    if (r == BYOC_OK && pass->sequence) r = byoc__run_names(m, pass->sequence, ctx, diag);
+    else if (r == BYOC_OK) {
+        int typed_before = ctx->verify && byoc__module_typed(m);
+        clock_t t0 = clock();
+        r = pass->run(m, ctx, pass->user_data, diag);
+        double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+        if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
+        if (r == BYOC_OK) {
+            byoc_pass_timing t = {pass->name, seconds};
+            stbds_arrput(ctx->timings, t);
+            if (ctx->verify) {
+                byoc_diag vd;
+                if (byoc_verify(m, typed_before ? BYOC_VERIFY_TYPED : 0, &vd) != BYOC_OK)
+                    r = byoc__diag(diag, BYOC_ERR_INTERNAL, vd.line, vd.col, vd.node_id, "pass '%s' broke the IR: %s", pass->name, vd.message);
+            }
+            if (r == BYOC_OK && ctx->instrument.after_pass) ctx->instrument.after_pass(pass->name, m, seconds, ctx->instrument.user_data);
+        }
+    }
+    if (r == BYOC_OK) stbds_arrput(ctx->ran, pass->name);
+    ctx->depth--;
+    return r;
+}
+
+BYOC__PRIVATE byoc_result byoc__run_names(byoc_module *m, const char *list, byoc_pass_context *ctx, byoc_diag *diag) {
+    const char *s = list;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name - 1 ? n : sizeof name - 1), s);
+        if (name[0]) {
+            const byoc_pass *p = byoc_pass_get(name);
+            if (!p) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown pass '%s'", name);
+            byoc_result r = byoc__run_pass(m, p, ctx, diag);
+            if (r != BYOC_OK) return r;
+        }
+        if (!e) break;
+        s = e + 1;
+    }
+    return BYOC_OK;
+}
+
+BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, int count, byoc_pass_context *ctx, byoc_diag *diag) {
+    byoc_pass_context *own = ctx ? NULL : byoc_pass_context_create();
+    if (!ctx) ctx = own;
+    if (!ctx) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    byoc_result r = BYOC_OK;
+    for (int i = 0; r == BYOC_OK && i < count; ++i) r = byoc__run_names(m, names[i], ctx, diag);
+    byoc_pass_context_destroy(own);
+    return r;
+}
+
+BYOC_API byoc_result byoc_run_phase(byoc_module *m, byoc_phase phase, byoc_pass_context *ctx, byoc_diag *diag) {
+    if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
+    byoc_result r = BYOC_OK;
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(ctx->phase_passes[phase]); ++i) r = byoc__run_names(m, ctx->phase_passes[phase][i], ctx, diag);
+    return r;
+}
+
+BYOC__PRIVATE void byoc__builtin_passes(void) {
+    static const byoc_config_key keys[] = {
+        {"fuse_ops.max_depth", BYOC_ATTR_INT, "256", "most ops in one fused function"},
+        {"fuse_ops.max_function_args", BYOC_ATTR_INT, "0", "most parameters of a fused function (0: no limit)"},
+        {"partition_graph.mod_name", BYOC_ATTR_STRING, "\"default\"", "module name in partitioned function names"},
+        {"partition_graph.bind_constants", BYOC_ATTR_BOOL, "True", "substitute constant arguments into partitioned functions"},
+        {"annotate_target.include_non_call_ops", BYOC_ATTR_BOOL, "True", "annotate tuples and projections too"},
+    };
+    static const byoc_pass passes[] = {
+        {"infer_type", 0, NULL, byoc__pass_infer_type, NULL, NULL, "fill every node's checked type"},
+    };
+    byoc_diag d;
+    for (int i = 0; i < BYOC__N(keys); ++i) { byoc_result r = byoc_config_key_register(&keys[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
+    for (int i = 0; i < BYOC__N(passes); ++i) { byoc_result r = byoc_pass_register(&passes[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
 }
 
 #ifdef BYOC__DEFINED_TYPEOF

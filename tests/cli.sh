@@ -46,6 +46,12 @@ expect cli_corrupt_weights 2 "m.weights: entry 0: truncated header" "$BYOCC" inf
 head -c 3000 /dev/urandom > "$tmp/noise.relay"
 expect cli_binary_noise 2 "noise.relay:" "$BYOCC" info "$tmp/noise.relay"
 expect cli_unknown_pass 1 "unknown pass 'fold_everything'" "$BYOCC" opt $M --passes fold_everything
+expect cli_print_after_all 0 "// ---- after infer_type ----" "$BYOCC" opt $M --passes infer_type --print-after-all
+expect cli_print_after_name 0 "// ---- after infer_type ----" "$BYOCC" opt $M --passes infer_type --print-after=infer_type
+expect cli_time_passes 0 "//   infer_type" "$BYOCC" opt $M --passes infer_type --time-passes
+expect cli_config_unknown_key 1 "unknown config key 'no.such_key'" "$BYOCC" opt $M --passes infer_type --config no.such_key=1
+expect cli_config_wrong_type 1 "config key 'fuse_ops.max_depth' expects int, got string" "$BYOCC" opt $M --passes infer_type --config 'fuse_ops.max_depth="x"'
+expect cli_passes_list 0 "fuse_ops.max_depth" "$BYOCC" passes
 expect cli_unknown_command 1 "unknown command 'frobnicate'" "$BYOCC" frobnicate
 expect cli_no_args 1 "usage: byocc" "$BYOCC"
 expect cli_bad_emit 1 "--emit 'xml' is not supported" "$BYOCC" opt $M --emit xml

@@ -15,14 +15,18 @@ static const char *const usage_text =
     "\n"
     "commands:\n"
     "  opt FILE.relay --passes p1,p2,... [--emit relay] [--print-types] [-o OUT.relay]\n"
-    "        run passes in order and print the module (OUT.relay also writes OUT.weights)\n"
+    "      [--print-after-all] [--print-after=NAME,...] [--time-passes] [--no-verify]\n"
+    "      [--opt-level N] [--config KEY=VALUE]...\n"
+    "        run passes in order and print the module (OUT.relay also writes OUT.weights);\n"
+    "        the IR is verified after every pass\n"
     "  info FILE.relay [--json]\n"
     "        node count, op histogram, parameter bytes, input and output types\n"
     "  ops [--json]\n"
     "        the registered ops with their pattern kind and attributes\n"
+    "  passes\n"
+    "        the registered passes and configuration keys\n"
     "  version\n"
     "\n"
-    "passes: infer_type\n"
     "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n";
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -48,51 +52,84 @@ static byoc_module *load_model(const char *path, byoc_diag *d) {
 }
 
 /* ---- opt ---- */
-typedef byoc_result (*pass_fn)(byoc_module *m, byoc_diag *d);
-static const struct { const char *name; pass_fn run; } passes[] = {
-    {"infer_type", byoc_infer_type},
-};
+typedef struct print_after { const char *names; int all; unsigned flags; } print_after;
+
+/* --print-after-all / --print-after=NAME: the module after the pass, on stderr like mlir-opt */
+static void after_pass(const char *pass, byoc_module *m, double seconds, void *user_data) {
+    const print_after *pa = (const print_after *)user_data;
+    (void)seconds;
+    int wanted = pa->all;
+    if (!wanted && pa->names) {
+        char list[1024];
+        snprintf(list, sizeof list, "%s", pa->names);
+        for (char *tok = strtok(list, ","); tok && !wanted; tok = strtok(NULL, ",")) wanted = strcmp(tok, pass) == 0;
+    }
+    if (!wanted) return;
+    char *text = byoc_module_print(m, pa->flags, NULL);
+    fprintf(stderr, "// ---- after %s ----\n%s", pass, text ? text : "(out of memory)\n");
+    byoc_free(m, text);
+}
 
 static int cmd_opt(int argc, char **argv) {
     const char *file = NULL, *pass_list = "", *emit = "relay", *out = NULL;
     unsigned flags = 0;
+    int time_passes = 0, verify = 1;
+    print_after pa = {NULL, 0, 0};
+    byoc_diag d;
+    byoc_pass_context *ctx = byoc_pass_context_create();
+    if (!ctx) return EXIT_INTERNAL;
     for (int i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc) pass_list = argv[++i];
-        else if (strcmp(argv[i], "--emit") == 0 && i + 1 < argc) emit = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
-        else if (strcmp(argv[i], "--print-types") == 0) flags |= BYOC_PRINT_TYPES;
-        else if (argv[i][0] == '-') return usage_error("opt: unknown or incomplete option '%s'", argv[i]);
-        else if (!file) file = argv[i];
-        else return usage_error("opt: more than one input file ('%s')", argv[i]);
+        const char *a = argv[i];
+        if (strcmp(a, "--passes") == 0 && i + 1 < argc) pass_list = argv[++i];
+        else if (strcmp(a, "--emit") == 0 && i + 1 < argc) emit = argv[++i];
+        else if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
+        else if (strcmp(a, "--print-types") == 0) flags |= BYOC_PRINT_TYPES;
+        else if (strcmp(a, "--print-after-all") == 0) pa.all = 1;
+        else if (strncmp(a, "--print-after=", 14) == 0) pa.names = a + 14;
+        else if (strcmp(a, "--time-passes") == 0) time_passes = 1;
+        else if (strcmp(a, "--no-verify") == 0) verify = 0;
+        else if (strcmp(a, "--opt-level") == 0 && i + 1 < argc) byoc_pass_context_set_opt_level(ctx, atoi(argv[++i]));
+        else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
+            char kv[512];
+            snprintf(kv, sizeof kv, "%s", argv[++i]);
+            char *eq = strchr(kv, '=');
+            if (!eq) { byoc_pass_context_destroy(ctx); return usage_error("opt: --config expects KEY=VALUE, got '%s'", kv); }
+            *eq = 0;
+            if (byoc_pass_context_set(ctx, kv, eq + 1, &d) != BYOC_OK) { byoc_pass_context_destroy(ctx); return usage_error("opt: %s", d.message); }
+        } else if (a[0] == '-') { byoc_pass_context_destroy(ctx); return usage_error("opt: unknown or incomplete option '%s'", a); }
+        else if (!file) file = a;
+        else { byoc_pass_context_destroy(ctx); return usage_error("opt: more than one input file ('%s')", a); }
     }
-    if (!file) return usage_error("opt: no input file%s", "");
-    if (strcmp(emit, "relay") != 0) return usage_error("opt: --emit '%s' is not supported (use relay)", emit);
+    if (!file || strcmp(emit, "relay") != 0) {
+        byoc_pass_context_destroy(ctx);
+        return !file ? usage_error("opt: no input file%s", "") : usage_error("opt: --emit '%s' is not supported (use relay)", emit);
+    }
     /* validate the pass names before doing any work */
     char names[1024];
     snprintf(names, sizeof names, "%s", pass_list);
-    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ",")) {
-        int known = 0;
-        for (size_t k = 0; k < sizeof passes / sizeof passes[0]; ++k) known |= strcmp(passes[k].name, tok) == 0;
-        if (!known) return usage_error("opt: unknown pass '%s' (known: infer_type)", tok);
-    }
-    byoc_diag d;
+    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ","))
+        if (!byoc_pass_get(tok)) { byoc_pass_context_destroy(ctx); return usage_error("opt: unknown pass '%s' (byocc passes lists them)", tok); }
     byoc_module *m = load_model(file, &d);
-    if (!m) return input_error(&d);
-    snprintf(names, sizeof names, "%s", pass_list);
-    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ",")) {
-        for (size_t k = 0; k < sizeof passes / sizeof passes[0]; ++k) {
-            if (strcmp(passes[k].name, tok) != 0) continue;
-            if (passes[k].run(m, &d) != BYOC_OK) {
-                int rc = input_error(&d);
-                byoc_module_destroy(m);
-                return rc;
-            }
-        }
-    }
+    if (!m) { byoc_pass_context_destroy(ctx); return input_error(&d); }
+    pa.flags = flags;
+    byoc_pass_instrument instrument = {after_pass, &pa};
+    byoc_pass_context_set_instrument(ctx, &instrument);
+    byoc_pass_context_set_verify(ctx, verify);
+    const char *lists[1] = {pass_list};
     int rc = EXIT_OK;
-    if (out) {
+    if (byoc_run_passes(m, lists, 1, ctx, &d) != BYOC_OK) rc = input_error(&d);
+    if (time_passes) {
+        int n;
+        const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
+        double total = 0;
+        for (int i = 0; i < n; ++i) total += t[i].seconds;
+        fprintf(stderr, "// pass timings (CPU seconds)\n");
+        for (int i = 0; i < n; ++i) fprintf(stderr, "//   %-28s %10.6f\n", t[i].pass, t[i].seconds);
+        fprintf(stderr, "//   %-28s %10.6f\n", "total", total);
+    }
+    if (rc == EXIT_OK && out) {
         if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
-    } else {
+    } else if (rc == EXIT_OK) {
         size_t len;
         char *text = byoc_module_print(m, flags, &len);
         if (!text) {
@@ -104,7 +141,24 @@ static int cmd_opt(int argc, char **argv) {
         }
     }
     byoc_module_destroy(m);
+    byoc_pass_context_destroy(ctx);
     return rc;
+}
+
+/* ---- passes ---- */
+static int cmd_passes(void) {
+    printf("passes:\n");
+    for (int i = 0; i < byoc_pass_count(); ++i) {
+        const byoc_pass *p = byoc_pass_at(i);
+        printf("  %-24s opt_level %d  %s%s%s\n", p->name, p->opt_level, p->doc ? p->doc : "", p->required ? "; requires " : "",
+               p->required ? p->required : "");
+    }
+    printf("config keys (--config KEY=VALUE):\n");
+    for (int i = 0; i < byoc_config_key_count(); ++i) {
+        const byoc_config_key *k = byoc_config_key_at(i);
+        printf("  %-38s default %-10s %s\n", k->name, k->default_text, k->doc ? k->doc : "");
+    }
+    return EXIT_OK;
 }
 
 /* ---- info ---- */
@@ -265,6 +319,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
     if (strcmp(cmd, "ops") == 0) return cmd_ops(argc - 2, argv + 2);
+    if (strcmp(cmd, "passes") == 0) return cmd_passes();
     if (strcmp(cmd, "version") == 0) { printf("byocc %s\n", BYOC_VERSION_STRING); return EXIT_OK; }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) { fputs(usage_text, stdout); return EXIT_OK; }
     return usage_error("unknown command '%s'", cmd);
