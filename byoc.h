@@ -3013,8 +3013,8 @@ BYOC__PRIVATE void byoc__print_type_comment(byoc__printer *p, const byoc_type *t
 BYOC__PRIVATE void byoc__print_span(byoc__printer *p, const byoc_node *n) {
     if ((p->flags & BYOC_PRINT_NO_SPANS) || !n->span.source) return;
     byoc__buf_puts(&p->out, " /* span=");
-    for (const char *s = n->span.source; *s; ++s) /* keep the comment closed */
-        byoc__buf_put(&p->out, (s[0] == '*' && s[1] == '/') ? "_" : s, 1);
+    for (const char *s = n->span.source; *s; ++s) /* keep the comment closed and on one line */
+        byoc__buf_put(&p->out, (s[0] == '*' && s[1] == '/') || (unsigned char)*s < 0x20 || *s == 0x7f ? "_" : s, 1);
     byoc__buf_puts(&p->out, " */");
 }
 
@@ -3122,7 +3122,10 @@ BYOC__PRIVATE void byoc__print_expr(byoc__printer *p, byoc_node *n, int indent) 
         byoc__buf_puts(&p->out, n->nargs == 1 ? ",)" : ")");
         return;
     case BYOC_NODE_TUPLE_GET_ITEM:
+        /* "1f.0" would read as one number: a literal gets parentheses */
+        if (n->args[0]->kind == BYOC_NODE_CONSTANT) byoc__buf_puts(&p->out, "(");
         byoc__print_ref(p, n->args[0]);
+        if (n->args[0]->kind == BYOC_NODE_CONSTANT) byoc__buf_puts(&p->out, ")");
         byoc__buf_printf(&p->out, ".%d", n->index);
         return;
     case BYOC_NODE_FUNCTION:
@@ -4959,6 +4962,51 @@ BYOC__PRIVATE void byoc__pat_count(byoc__pat_printer *pp, const byoc_pattern *p)
 
 BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p, int top);
 
+/* is_expr's argument, written as one Relay expression (literals, tuples, projections, op calls);
+   returns 0 if it holds anything else, which the text form cannot carry */
+BYOC__PRIVATE int byoc__write_inline_expr(byoc__buf *b, const byoc_node *e, int depth) {
+    char lit[64];
+    if (depth > BYOC__MAX_DEPTH) return 0;
+    switch (e->kind) {
+    case BYOC_NODE_CONSTANT:
+        if (!byoc__scalar_literal(e, lit, sizeof lit)) break;
+        if (b) byoc__buf_puts(b, lit);
+        return 1;
+    case BYOC_NODE_TUPLE:
+        if (b) byoc__buf_puts(b, "(");
+        for (int i = 0; i < e->nargs; ++i) {
+            if (b && i) byoc__buf_puts(b, ", ");
+            if (!byoc__write_inline_expr(b, e->args[i], depth + 1)) return 0;
+        }
+        if (b) byoc__buf_puts(b, e->nargs == 1 ? ",)" : ")");
+        return 1;
+    case BYOC_NODE_TUPLE_GET_ITEM:
+        if (b) byoc__buf_puts(b, "(");
+        if (!byoc__write_inline_expr(b, e->args[0], depth + 1)) return 0;
+        if (b) byoc__buf_printf(b, ").%d", e->index);
+        return 1;
+    case BYOC_NODE_CALL:
+        if (!e->op) break;
+        if (b) byoc__buf_printf(b, "%s(", e->op->def.name);
+        for (int i = 0; i < e->nargs; ++i) {
+            if (b && i) byoc__buf_puts(b, ", ");
+            if (!byoc__write_inline_expr(b, e->args[i], depth + 1)) return 0;
+        }
+        if (b) {
+            byoc__printer ap; /* only for its attribute writer */
+            memset(&ap, 0, sizeof ap);
+            ap.out = *b;
+            byoc__print_attrs(&ap, &e->attrs, e->op, e->nargs == 0);
+            *b = ap.out;
+            byoc__buf_puts(b, ")");
+        }
+        return 1;
+    default: break;
+    }
+    if (b) byoc__buf_printf(b, "<expr #%u>", (unsigned)e->id);
+    return 0;
+}
+
 /* shared, non-trivial sub-patterns get a binding line before their first use */
 BYOC__PRIVATE void byoc__pat_bind_shared(byoc__pat_printer *pp, const byoc_pattern *p, int depth) {
     if (depth > 200 || byoc__map_has(&pp->names, p)) return;
@@ -4989,14 +5037,11 @@ BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p,
         if (p->name[0]) { byoc__buf_puts(b, "is_var("); byoc__print_string(b, p->name); byoc__buf_puts(b, ")"); }
         else byoc__buf_puts(b, "is_var()");
         return;
-    case BYOC_PAT_EXPR: {
+    case BYOC_PAT_EXPR:
         byoc__buf_puts(b, "is_expr(");
-        char lit[64];
-        if (p->expr->kind == BYOC_NODE_CONSTANT && byoc__scalar_literal(p->expr, lit, sizeof lit)) byoc__buf_puts(b, lit);
-        else byoc__buf_printf(b, "<expr #%u>", (unsigned)p->expr->id);
+        byoc__write_inline_expr(b, p->expr, 0);
         byoc__buf_puts(b, ")");
         return;
-    }
     case BYOC_PAT_OP: byoc__buf_puts(b, "is_op("); byoc__print_string(b, p->op->def.name); byoc__buf_puts(b, ")"); return;
     case BYOC_PAT_CALL:
         if (p->inner->kind == BYOC_PAT_ALT || p->inner->kind == BYOC_PAT_DOMINATOR) {
@@ -5160,9 +5205,14 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_primary(byoc__parser *p, byoc__pat_n
     }
     if (!strcmp(word, "is_expr")) {
         byoc__push_scope(p);
+        int el = p->tok.line, ec = p->tok.col;
         byoc_node *e = byoc__parse_expr(p);
         byoc__pop_scope(p);
         if (!e || !byoc__expect(p, BYOC__T_RPAREN)) return NULL;
+        if (!byoc__write_inline_expr(NULL, e, 0)) {
+            byoc__parse_fail(p, el, ec, "is_expr takes literals, tuples and op calls of them");
+            return NULL;
+        }
         return byoc__pat_built(p, byoc_pat_expr(m, e), line, col);
     }
     if (!strcmp(word, "is_tuple")) {
