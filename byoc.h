@@ -52,6 +52,7 @@
        [SECTION] structural equality, hash, copy, traversal
        [SECTION] patterns
        [SECTION] pass infrastructure
+       [SECTION] partition passes
      Implementation
        [SECTION] impl: config & platform
        [SECTION] impl: results & diagnostics
@@ -72,6 +73,7 @@
        [SECTION] impl: pattern rewrite & partition
        [SECTION] impl: verifier
        [SECTION] impl: pass infrastructure
+       [SECTION] impl: partition passes
 */
 #ifndef BYOC_H_INCLUDED
 #define BYOC_H_INCLUDED
@@ -654,6 +656,40 @@ BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, i
 enum { BYOC_VERIFY_TYPED = 1 };
 BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag);
 
+
+// [SECTION] partition passes
+/* One row of a pattern table: composite name (conventionally "<backend>.<name>"), pattern, and an
+   optional check that can veto a match (its nodes stay claimed, as in TVM). */
+typedef struct byoc_pattern_entry {
+    const char *name;
+    const byoc_pattern *pattern;
+    byoc_match_check_fn check;
+    void *user_data;
+} byoc_pattern_entry;
+
+/* MergeComposite: for each entry in order, every match becomes a call of a function with
+   Composite="<name>" and PartitionedFromPattern="<label>"; earlier entries win. Functions that carry
+   a Compiler attribute are left alone. Types are inferred before, between and after the entries. */
+BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag);
+
+/* A backend description file (see README "Backend files"): name, ordered patterns, supported ops. */
+typedef struct byoc_backend_spec {
+    const char *name;
+    const char *file;
+    byoc_pattern_entry *patterns; /* names are "<backend>.<pattern name>" */
+    int npatterns;
+    const char **ops;             /* ops the backend runs one at a time */
+    int nops;
+    byoc_module *arena;           /* owns the patterns and strings */
+} byoc_backend_spec;
+
+BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag);
+BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag);
+BYOC_API void byoc_backend_free(byoc_backend_spec *b);
+BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name);
+/* Backends the built-in partition passes use (in priority order); the context does not own them. */
+BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
@@ -676,6 +712,7 @@ BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag
 #include <errno.h>
 #include <limits.h>
 #include <time.h>
+#include <ctype.h>
 
 #ifndef BYOC_ASSERT
 #include <assert.h>
@@ -5629,6 +5666,36 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
     return r;
 }
 
+/* A replacement built from nodes of g: the graph nodes it uses (all before index `limit`) may have
+   been replaced themselves, so its new part is rebuilt on top of their current versions. */
+BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_graph *g, byoc_node *const *now, int limit) {
+    byoc__map seen = BYOC__MAP_EMPTY, mapped = BYOC__MAP_EMPTY;
+    byoc_node **order = NULL, **ins = NULL;
+    byoc__post_order(r, 0, &seen, &order);
+    for (int k = 0; k < (int)stbds_arrlen(order) && !m->has_error; ++k) {
+        byoc_node *x = order[k];
+        int gi = byoc_graph_index(g, x);
+        if (gi >= 0) { byoc__map_put(&mapped, x, (intptr_t)(gi < limit ? now[gi] : x)); continue; }
+        int n = byoc__input_count(x, 0), changed = 0;
+        stbds_arrsetlen(ins, 0);
+        for (int j = 0; j < n; ++j) {
+            byoc_node *in = byoc__input_at(x, j), *to = (byoc_node *)byoc__map_get(&mapped, in, 0);
+            if (!to) to = in;
+            changed |= to != in;
+            stbds_arrput(ins, to);
+        }
+        byoc_node *nx = changed ? byoc__rebuild(m, x, ins) : x;
+        if (nx && nx != x) nx->checked_type = x->checked_type;
+        byoc__map_put(&mapped, x, (intptr_t)nx);
+    }
+    byoc_node *out = (byoc_node *)byoc__map_get(&mapped, r, 0);
+    byoc__map_free(&seen);
+    byoc__map_free(&mapped);
+    stbds_arrfree(order);
+    stbds_arrfree(ins);
+    return out ? out : r;
+}
+
 /* expr with the graph's nodes replaced per repl (node -> node); everything that used a replaced
    node is rebuilt, everything else is shared */
 BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, const byoc__map *repl) {
@@ -5638,7 +5705,7 @@ BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, c
     for (int i = 0; i < g->count && !m->has_error; ++i) {
         byoc_node *n = g->nodes[i].node;
         byoc_node *r = (byoc_node *)byoc__map_get(repl, n, 0);
-        if (r) { now[i] = r; continue; }
+        if (r) { now[i] = byoc__remap(m, r, g, now, i); continue; }
         int k = byoc__input_count(n, 0), changed = 0;
         stbds_arrsetlen(ins, 0);
         for (int j = 0; j < k; ++j) {
@@ -5989,6 +6056,7 @@ struct byoc_pass_context {
     byoc_pass_timing *timings;   /* stb_ds array */
     const char **ran;            /* stb_ds array of pass names run */
     const char **phase_passes[BYOC_PHASE_COUNT];
+    const byoc_backend_spec **backends; /* stb_ds array, priority order */
     int depth;
 };
 
@@ -6006,6 +6074,7 @@ static byoc_result byoc__pass_infer_type(byoc_module *m, byoc_pass_context *ctx,
 }
 
 BYOC__PRIVATE void byoc__builtin_passes(void);
+static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
 BYOC__PRIVATE void byoc__passes_init(void) {
     if (byoc__passes.initialized) return;
@@ -6074,6 +6143,7 @@ BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx) {
     stbds_arrfree(ctx->timings);
     stbds_arrfree(ctx->ran);
     for (int i = 0; i < BYOC_PHASE_COUNT; ++i) stbds_arrfree(ctx->phase_passes[i]);
+    stbds_arrfree(ctx->backends);
     free(ctx);
 }
 BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level) { ctx->opt_level = level; }
@@ -6218,10 +6288,228 @@ BYOC__PRIVATE void byoc__builtin_passes(void) {
     };
     static const byoc_pass passes[] = {
         {"infer_type", 0, NULL, byoc__pass_infer_type, NULL, NULL, "fill every node's checked type"},
+        {"merge_composite", 0, NULL, byoc__pass_merge_composite, NULL, NULL, "wrap pattern matches of the backends in Composite functions"},
     };
     byoc_diag d;
     for (int i = 0; i < BYOC__N(keys); ++i) { byoc_result r = byoc_config_key_register(&keys[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
     for (int i = 0; i < BYOC__N(passes); ++i) { byoc_result r = byoc_pass_register(&passes[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
+}
+
+// [SECTION] impl: partition passes
+BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_get(&fn->attrs, "Compiler") != NULL; }
+
+BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    for (int e = 0; r == BYOC_OK && e < count; ++e) {
+        byoc_attrs attrs;
+        memset(&attrs, 0, sizeof attrs);
+        byoc_attrs_set_string(m, &attrs, "Composite", table[e].name);
+        for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
+            byoc_node *fn = m->functions[f].function;
+            if (byoc__has_compiler(fn)) continue; /* an existing partition is never re-partitioned */
+            byoc_node *body = byoc_pattern_partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data);
+            if (body && body != fn->body) {
+                byoc_node *nf = byoc_function(m, fn->params, fn->nparams, body, fn->annotation, &fn->attrs);
+                if (nf) { nf->span = fn->span; m->functions[f].function = nf; }
+            }
+        }
+        if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "merge_composite: %s", m->error.message);
+        r = byoc_infer_type(m, diag); /* later patterns may test types */
+    }
+    return r;
+}
+
+BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag) {
+    for (int i = 0; i < (int)stbds_arrlen(ctx->backends); ++i)
+        if (!strcmp(ctx->backends[i]->name, b->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "backend '%s' is given twice", b->name);
+    stbds_arrput(ctx->backends, b);
+    return BYOC_OK;
+}
+
+/* the pattern tables of every backend, in priority order */
+static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ud;
+    byoc_pattern_entry *table = NULL;
+    for (int i = 0; i < (int)stbds_arrlen(ctx->backends); ++i)
+        for (int k = 0; k < ctx->backends[i]->npatterns; ++k) stbds_arrput(table, ctx->backends[i]->patterns[k]);
+    byoc_result r = byoc_merge_composite(m, table, (int)stbds_arrlen(table), d);
+    stbds_arrfree(table);
+    return r;
+}
+
+/* ---- backend files ---- */
+BYOC_API void byoc_backend_free(byoc_backend_spec *b) {
+    if (!b) return;
+    byoc_module *arena = b->arena;
+    free(b->patterns);
+    free((void *)b->ops);
+    free(b);
+    byoc_module_destroy(arena);
+}
+
+BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name) {
+    for (int i = 0; i < b->nops; ++i)
+        if (!strcmp(b->ops[i], op_name)) return 1;
+    return 0;
+}
+
+/* one directive: its first line and the indented lines that continue it */
+typedef struct byoc__directive { const char *start, *end; int line; } byoc__directive;
+
+BYOC__PRIVATE int byoc__is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag) {
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    const char *fname = filename ? filename : "<backend>";
+    byoc_backend_spec *b = BYOC__CAST(byoc_backend_spec *, calloc(1, sizeof *b));
+    byoc_module *arena = byoc_module_create(NULL);
+    if (!b || !arena) { free(b); byoc_module_destroy(arena); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    b->arena = arena;
+    b->file = byoc_intern(arena, fname);
+    byoc__pat_name *names = NULL;
+    stbds_sh_new_strdup(names);
+    byoc_pattern_entry *patterns = NULL;
+    const char **ops = NULL;
+    int failed = 0;
+    const char *p = text ? text : "", *end = p + (text ? len : 0);
+    int line = 1;
+    while (!failed && p < end) {
+        /* gather a directive: a non-indented line plus indented continuation lines */
+        const char *ls = p;
+        while (p < end && *p != '\n') p++;
+        const char *le = p;
+        int dline = line;
+        if (p < end) { p++; line++; }
+        const char *content = ls;
+        while (content < le && byoc__is_space(*content)) content++;
+        if (content == le || *content == '#') continue;
+        if (content != ls) { byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: a directive cannot start indented", fname, dline); failed = 1; break; }
+        while (p < end && byoc__is_space(*p)) { /* continuation lines */
+            const char *q = p;
+            while (q < end && byoc__is_space(*q)) q++;
+            if (q < end && *q == '\n') { p = q + 1; line++; continue; } /* blank line */
+            if (q < end && *q == '#') { while (q < end && *q != '\n') q++; p = q < end ? q + 1 : q; line++; continue; }
+            while (q < end && *q != '\n') q++;
+            le = q;
+            p = q < end ? q + 1 : q;
+            line++;
+        }
+        /* the keyword */
+        const char *kw = content, *kwe = kw;
+        while (kwe < le && !byoc__is_space(*kwe) && *kwe != '\n') kwe++;
+        size_t kwlen = (size_t)(kwe - kw);
+        const char *arg = kwe;
+        while (arg < le && (byoc__is_space(*arg) || *arg == '\n')) arg++;
+        int arg_col = (int)(arg - ls) + 1;
+        if (kwlen == 7 && !memcmp(kw, "backend", 7)) {
+            const char *ae = arg;
+            while (ae < le && (isalnum((unsigned char)*ae) || *ae == '_')) ae++;
+            if (ae == arg || b->name) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: %s", fname, dline, arg_col,
+                           b->name ? "the backend is named twice" : "expected a backend name (letters, digits, _)");
+                failed = 1;
+                break;
+            }
+            b->name = byoc__intern_n(arena, arg, (size_t)(ae - arg));
+            const char *rest = ae;
+            while (rest < le && (byoc__is_space(*rest) || *rest == '\n')) rest++;
+            if (rest < le) { byoc__diag(diag, BYOC_ERR_PARSE, dline, (int)(rest - ls) + 1, 0, "%s:%d:%d: unexpected text after the backend name", fname, dline, (int)(rest - ls) + 1); failed = 1; }
+        } else if ((kwlen == 7 && !memcmp(kw, "pattern", 7)) || (kwlen == 6 && !memcmp(kw, "define", 6))) {
+            int is_pattern = kwlen == 7;
+            const char *ne = arg;
+            while (ne < le && (isalnum((unsigned char)*ne) || *ne == '_')) ne++;
+            const char *eq = ne;
+            while (eq < le && byoc__is_space(*eq)) eq++;
+            if (ne == arg || eq >= le || *eq != '=') {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected NAME = PATTERN", fname, dline, arg_col);
+                failed = 1;
+                break;
+            }
+            if (is_pattern && !b->name) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: 'backend NAME' must come before the first pattern", fname, dline);
+                failed = 1;
+                break;
+            }
+            char pname[128];
+            snprintf(pname, sizeof pname, "%.*s", (int)(ne - arg < 127 ? ne - arg : 127), arg);
+            const char *body = eq + 1;
+            byoc__parser pp;
+            byoc__parser_init(&pp, arena, diag, b->file, body, (size_t)(le - body));
+            pp.line = dline;
+            pp.col = (int)(body - ls) + 1;
+            byoc__next(&pp);
+            byoc_pattern *pat = pp.failed ? NULL : byoc__parse_pat(&pp, &names);
+            if (pat && pp.tok.kind != BYOC__T_EOF) byoc__expected(&pp, "the end of the pattern");
+            byoc__parser_free(&pp);
+            if (pp.failed || !pat) { failed = 1; break; }
+            if (is_pattern) {
+                char full[300];
+                snprintf(full, sizeof full, "%s.%s", b->name, pname);
+                for (int i = 0; i < (int)stbds_arrlen(patterns); ++i)
+                    if (!strcmp(patterns[i].name, full)) {
+                        byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: pattern '%s' is defined twice", fname, dline, arg_col, pname);
+                        failed = 1;
+                    }
+                if (failed) break;
+                byoc_pattern_entry e;
+                memset(&e, 0, sizeof e);
+                e.name = byoc_intern(arena, full);
+                e.pattern = pat;
+                stbds_arrput(patterns, e);
+            } else
+                stbds_shput(names, pname, pat);
+        } else if (kwlen == 8 && !memcmp(kw, "supports", 8)) {
+            const char *q = arg;
+            while (q < le) {
+                while (q < le && (byoc__is_space(*q) || *q == '\n' || *q == ',')) q++;
+                const char *oe = q;
+                while (oe < le && !byoc__is_space(*oe) && *oe != '\n' && *oe != ',') oe++;
+                if (oe == q) break;
+                const char *op = byoc__intern_n(arena, q, (size_t)(oe - q));
+                /* the column is right for the first line of the directive */
+                int col = (int)(q - ls) + 1;
+                if (!byoc_op_get(op)) { byoc__diag(diag, BYOC_ERR_PARSE, dline, col, 0, "%s:%d:%d: unknown op '%s'", fname, dline, col, op); failed = 1; break; }
+                stbds_arrput(ops, op);
+                q = oe;
+            }
+        } else {
+            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: unknown directive '%.*s' (expected backend, define, pattern or supports)", fname, dline,
+                       (int)(kwlen > 40 ? 40 : kwlen), kw);
+            failed = 1;
+        }
+    }
+    if (!failed && !b->name) { byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d:1: no 'backend NAME' line", fname, line); failed = 1; }
+    stbds_shfree(names);
+    if (!failed) { /* plain malloc copies: the stb_ds arrays do not outlive this call */
+        b->npatterns = (int)stbds_arrlen(patterns);
+        b->nops = (int)stbds_arrlen(ops);
+        b->patterns = BYOC__CAST(byoc_pattern_entry *, malloc(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
+        b->ops = BYOC__CAST(const char **, malloc(sizeof(char *) * (size_t)(b->nops + 1)));
+        if (!b->patterns || !b->ops) failed = 1;
+        else {
+            if (b->npatterns) memcpy(b->patterns, patterns, sizeof(byoc_pattern_entry) * (size_t)b->npatterns);
+            if (b->nops) memcpy((void *)b->ops, ops, sizeof(char *) * (size_t)b->nops);
+        }
+    }
+    stbds_arrfree(patterns);
+    stbds_arrfree(ops);
+    if (failed) {
+        if (!diag->message[0]) byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        byoc_backend_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag) {
+    size_t len;
+    char *text = byoc__read_file(path, &len, diag);
+    if (!text) return NULL;
+    byoc_backend_spec *b = byoc_backend_parse(text, len, path, diag);
+    free(text);
+    return b;
 }
 
 #ifdef BYOC__DEFINED_TYPEOF

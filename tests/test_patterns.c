@@ -277,6 +277,19 @@ static void test_partition_overused_and_dominated(void) {
     byoc_module_destroy(m);
 }
 
+static void test_partition_two_matches_in_a_chain(void) {
+    /* the second rewrite must see the first: both matches end up outlined */
+    byoc_module *m = typed("def @main(%x: " T22 ") { %0 = add(%x, %x); %1 = nn.relu(%0); %2 = tanh(%1); %3 = add(%2, %2); nn.relu(%3) }");
+    byoc_pattern *p = pat(m, "is_op(\"nn.relu\")(is_op(\"add\")(wildcard(), wildcard()))");
+    byoc_node *r = byoc_pattern_partition(m, p, body(m), NULL, NULL, NULL);
+    char *text = print_main(m, r);
+    const char *first = strstr(text, "PartitionedFromPattern");
+    CHECK(first && strstr(first + 1, "PartitionedFromPattern"));
+    CHECK(strstr(text, "tanh(") != NULL);
+    byoc_free(m, text);
+    byoc_module_destroy(m);
+}
+
 static int veto_all(const byoc_match *mt, byoc_node *root, void *ud) {
     (void)mt; (void)root;
     ++*(int *)ud;
@@ -334,6 +347,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_partition_constant_embedding),
         TEST_ENTRY(test_partition_overused_and_dominated),
         TEST_ENTRY(test_partition_check_and_no_overlap),
+        TEST_ENTRY(test_partition_two_matches_in_a_chain),
         TEST_ENTRY(test_rewrite),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);

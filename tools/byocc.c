@@ -14,7 +14,7 @@ static const char *const usage_text =
     "usage: byocc <command> [options]\n"
     "\n"
     "commands:\n"
-    "  opt FILE.relay --passes p1,p2,... [--emit relay] [--print-types] [-o OUT.relay]\n"
+    "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay] [--print-types] [-o OUT.relay]\n"
     "      [--print-after-all] [--print-after=NAME,...] [--time-passes] [--no-verify]\n"
     "      [--opt-level N] [--config KEY=VALUE]...\n"
     "        run passes in order and print the module (OUT.relay also writes OUT.weights);\n"
@@ -73,12 +73,15 @@ static void after_pass(const char *pass, byoc_module *m, double seconds, void *u
 static int cmd_opt(int argc, char **argv) {
     const char *file = NULL, *pass_list = "", *emit = "relay", *out = NULL;
     unsigned flags = 0;
-    int time_passes = 0, verify = 1;
+    int time_passes = 0, verify = 1, rc = EXIT_OK;
     print_after pa = {NULL, 0, 0};
     byoc_diag d;
     byoc_pass_context *ctx = byoc_pass_context_create();
+    byoc_backend_spec *backends[16];
+    int nbackends = 0;
+    byoc_module *m = NULL;
     if (!ctx) return EXIT_INTERNAL;
-    for (int i = 0; i < argc; ++i) {
+    for (int i = 0; i < argc && rc == EXIT_OK; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--passes") == 0 && i + 1 < argc) pass_list = argv[++i];
         else if (strcmp(a, "--emit") == 0 && i + 1 < argc) emit = argv[++i];
@@ -89,43 +92,50 @@ static int cmd_opt(int argc, char **argv) {
         else if (strcmp(a, "--time-passes") == 0) time_passes = 1;
         else if (strcmp(a, "--no-verify") == 0) verify = 0;
         else if (strcmp(a, "--opt-level") == 0 && i + 1 < argc) byoc_pass_context_set_opt_level(ctx, atoi(argv[++i]));
-        else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
+        else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
+            if (nbackends == 16) { rc = usage_error("opt: at most 16 backends%s", ""); break; }
+            byoc_backend_spec *b = byoc_backend_load(argv[++i], &d);
+            if (!b) { rc = input_error(&d); break; }
+            backends[nbackends++] = b;
+            if (byoc_pass_context_add_backend(ctx, b, &d) != BYOC_OK) rc = input_error(&d);
+        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
             char kv[512];
             snprintf(kv, sizeof kv, "%s", argv[++i]);
             char *eq = strchr(kv, '=');
-            if (!eq) { byoc_pass_context_destroy(ctx); return usage_error("opt: --config expects KEY=VALUE, got '%s'", kv); }
-            *eq = 0;
-            if (byoc_pass_context_set(ctx, kv, eq + 1, &d) != BYOC_OK) { byoc_pass_context_destroy(ctx); return usage_error("opt: %s", d.message); }
-        } else if (a[0] == '-') { byoc_pass_context_destroy(ctx); return usage_error("opt: unknown or incomplete option '%s'", a); }
+            if (!eq) rc = usage_error("opt: --config expects KEY=VALUE, got '%s'", kv);
+            else {
+                *eq = 0;
+                if (byoc_pass_context_set(ctx, kv, eq + 1, &d) != BYOC_OK) rc = usage_error("opt: %s", d.message);
+            }
+        } else if (a[0] == '-') rc = usage_error("opt: unknown or incomplete option '%s'", a);
         else if (!file) file = a;
-        else { byoc_pass_context_destroy(ctx); return usage_error("opt: more than one input file ('%s')", a); }
+        else rc = usage_error("opt: more than one input file ('%s')", a);
     }
-    if (!file || strcmp(emit, "relay") != 0) {
-        byoc_pass_context_destroy(ctx);
-        return !file ? usage_error("opt: no input file%s", "") : usage_error("opt: --emit '%s' is not supported (use relay)", emit);
+    if (rc == EXIT_OK && !file) rc = usage_error("opt: no input file%s", "");
+    if (rc == EXIT_OK && strcmp(emit, "relay") != 0) rc = usage_error("opt: --emit '%s' is not supported (use relay)", emit);
+    if (rc == EXIT_OK) { /* validate the pass names before doing any work */
+        char names[1024];
+        snprintf(names, sizeof names, "%s", pass_list);
+        for (char *tok = strtok(names, ","); tok && rc == EXIT_OK; tok = strtok(NULL, ","))
+            if (!byoc_pass_get(tok)) rc = usage_error("opt: unknown pass '%s' (byocc passes lists them)", tok);
     }
-    /* validate the pass names before doing any work */
-    char names[1024];
-    snprintf(names, sizeof names, "%s", pass_list);
-    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ","))
-        if (!byoc_pass_get(tok)) { byoc_pass_context_destroy(ctx); return usage_error("opt: unknown pass '%s' (byocc passes lists them)", tok); }
-    byoc_module *m = load_model(file, &d);
-    if (!m) { byoc_pass_context_destroy(ctx); return input_error(&d); }
-    pa.flags = flags;
-    byoc_pass_instrument instrument = {after_pass, &pa};
-    byoc_pass_context_set_instrument(ctx, &instrument);
-    byoc_pass_context_set_verify(ctx, verify);
-    const char *lists[1] = {pass_list};
-    int rc = EXIT_OK;
-    if (byoc_run_passes(m, lists, 1, ctx, &d) != BYOC_OK) rc = input_error(&d);
-    if (time_passes) {
-        int n;
-        const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
-        double total = 0;
-        for (int i = 0; i < n; ++i) total += t[i].seconds;
-        fprintf(stderr, "// pass timings (CPU seconds)\n");
-        for (int i = 0; i < n; ++i) fprintf(stderr, "//   %-28s %10.6f\n", t[i].pass, t[i].seconds);
-        fprintf(stderr, "//   %-28s %10.6f\n", "total", total);
+    if (rc == EXIT_OK && !(m = load_model(file, &d))) rc = input_error(&d);
+    if (rc == EXIT_OK) {
+        pa.flags = flags;
+        byoc_pass_instrument instrument = {after_pass, &pa};
+        byoc_pass_context_set_instrument(ctx, &instrument);
+        byoc_pass_context_set_verify(ctx, verify);
+        const char *lists[1] = {pass_list};
+        if (byoc_run_passes(m, lists, 1, ctx, &d) != BYOC_OK) rc = input_error(&d);
+        if (time_passes) {
+            int n;
+            const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
+            double total = 0;
+            for (int i = 0; i < n; ++i) total += t[i].seconds;
+            fprintf(stderr, "// pass timings (CPU seconds)\n");
+            for (int i = 0; i < n; ++i) fprintf(stderr, "//   %-28s %10.6f\n", t[i].pass, t[i].seconds);
+            fprintf(stderr, "//   %-28s %10.6f\n", "total", total);
+        }
     }
     if (rc == EXIT_OK && out) {
         if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
@@ -142,6 +152,7 @@ static int cmd_opt(int argc, char **argv) {
     }
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
+    for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
     return rc;
 }
 
