@@ -27,7 +27,10 @@ all: $(BUILD)/byocc
 
 # clang (with libFuzzer and the sanitizers) builds the SAN suite, the fuzzers and the build checks
 CLANG_BIN := /usr/bin/clang
-deps: $(STB_DS) $(CLANG_BIN)
+LIT       := /usr/lib/llvm-14/build/utils/lit/lit.py
+deps: $(STB_DS) $(CLANG_BIN) $(LIT)
+$(LIT):
+	@tools/ensure-deps.sh $@ llvm-14-tools
 $(STB_DS):
 	@tools/ensure-deps.sh $@ libstb-dev
 $(CLANG_BIN):

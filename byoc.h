@@ -5902,8 +5902,18 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
     return expr;
 }
 
+BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
+                                          byoc_match_check_fn check, void *user_data, int *next_group);
+
 BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
                                            byoc_match_check_fn check, void *user_data) {
+    int next_group = 0;
+    return byoc__partition(m, p, expr, attrs, check, user_data, &next_group);
+}
+
+/* next_group numbers the groups (FunctionVar_<group>_<k>) across several calls */
+BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
+                                          byoc_match_check_fn check, void *user_data, int *next_group) {
     if (!p || !expr || m->has_error) return NULL;
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
@@ -5911,7 +5921,7 @@ BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p
     byoc__map claimed = BYOC__MAP_EMPTY, repl = BYOC__MAP_EMPTY;
     byoc__group *groups = ipdom ? byoc__find_groups(p, &g, ipdom, &claimed, check, user_data) : NULL;
     for (int i = 0; i < (int)stbds_arrlen(groups) && !m->has_error; ++i)
-        if (groups[i].accepted) byoc__map_put(&repl, groups[i].root, (intptr_t)byoc__outline_group(m, &groups[i], i, attrs));
+        if (groups[i].accepted) byoc__map_put(&repl, groups[i].root, (intptr_t)byoc__outline_group(m, &groups[i], (*next_group)++, attrs));
     byoc_node *r = !ipdom || m->has_error ? NULL : repl.count ? byoc__substitute(m, &g, &repl) : expr;
     byoc__groups_free(groups);
     byoc__map_free(&claimed);
@@ -6300,6 +6310,7 @@ BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_ge
 
 BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
+    int next_group = 0;
     for (int e = 0; r == BYOC_OK && e < count; ++e) {
         byoc_attrs attrs;
         memset(&attrs, 0, sizeof attrs);
@@ -6307,7 +6318,7 @@ BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_ent
         for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
             byoc_node *fn = m->functions[f].function;
             if (byoc__has_compiler(fn)) continue; /* an existing partition is never re-partitioned */
-            byoc_node *body = byoc_pattern_partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data);
+            byoc_node *body = byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data, &next_group);
             if (body && body != fn->body) {
                 byoc_node *nf = byoc_function(m, fn->params, fn->nparams, body, fn->annotation, &fn->attrs);
                 if (nf) { nf->span = fn->span; m->functions[f].function = nf; }

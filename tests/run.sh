@@ -13,6 +13,9 @@ group() { # name command...
     "$@" > "$out/$name.log" 2>&1
     rc=$?
     grep -E '^(ok|FAIL) ' "$out/$name.log" >> "$out/all"
+    if grep -q '^FAIL ' "$out/$name.log"; then  # the group's other output explains the failure
+        grep -vE '^(ok|FAIL) ' "$out/$name.log" | head -80 | sed 's/^/    /' >> "$out/all"
+    fi
     if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out/$name.log"; then
         echo "FAIL $name: exited with $rc" >> "$out/all"
         tail -20 "$out/$name.log" | sed 's/^/    /' >> "$out/all"
@@ -26,6 +29,14 @@ group cli sh tests/cli.sh "$BUILD/byocc"
 for f in text weights pattern; do
     group "fuzz_$f" sh -c "if $BUILD/fuzz_$f -runs=0 tests/fuzz/corpus/$f > $out/fuzz_$f.raw 2>&1; then echo 'ok fuzz_corpus_$f'; else tail -30 $out/fuzz_$f.raw; echo 'FAIL fuzz_corpus_$f: a corpus input crashed'; fi"
 done
+# IR-level tests: .relay files with RUN/CHECK lines, run by LLVM lit and FileCheck
+lit_group() {
+    /usr/bin/python3 /usr/lib/llvm-14/build/utils/lit/lit.py -v tests/lit --param build="$BUILD" > "$out/lit.raw" 2>&1
+    sed -n 's/^PASS: byoc :: \([^ ]*\) .*/ok lit:\1/p; s/^FAIL: byoc :: \([^ ]*\) .*/FAIL lit:\1: see the FileCheck output above/p' "$out/lit.raw"
+    if grep -q '^FAIL: ' "$out/lit.raw"; then sed -n '/^FAIL: /,/^\*\*\*\*\*\*\*\*\*\*$/p' "$out/lit.raw" | head -60 >&2; fi
+    grep -q '^\(PASS\|FAIL\): ' "$out/lit.raw" || { cat "$out/lit.raw"; echo "FAIL lit: lit did not run"; }
+}
+group lit lit_group
 group build env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh
 
 grep -E '^(FAIL|    )' "$out/all"
