@@ -19,7 +19,7 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
-FUZZERS := text weights pattern
+FUZZERS := text weights pattern backend
 HEADERS := byoc.h
 
 .PHONY: all test demo fuzz deps clean
