@@ -59,6 +59,11 @@ demo: $(BUILD)/byocc
 	@echo
 	@echo "== byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types"
 	@$(BUILD)/byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types
+	@echo
+	@echo "== MNIST partitioned for examples/backends/demo_npu.backend (MergeComposite, AnnotateTarget,"
+	@echo "   MergeCompilerRegions, PartitionGraph)"
+	@$(BUILD)/byocc opt tests/inputs/mnist.relay --backend examples/backends/demo_npu.backend \
+	    --passes merge_composite,annotate_target,merge_compiler_regions,partition_graph --emit relay
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
 	$(CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $< -o $@ -lm

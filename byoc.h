@@ -687,6 +687,21 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
 BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag);
 BYOC_API void byoc_backend_free(byoc_backend_spec *b);
 BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name);
+/* AnnotateTarget: marks every op call with the first backend (in priority order) that supports it, or
+   "default", by wrapping each argument use in annotation.compiler_end(…, arg target) and
+   annotation.compiler_begin(…, this target). A Composite function call goes to the backend named by
+   the part of its Composite attribute before the first '.'. Functions with Compiler are skipped. */
+BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count, int include_non_call_ops,
+                                          byoc_diag *diag);
+/* MergeCompilerRegions: merges neighbouring regions of one target unless a path between them leaves
+   through another target's region (which would make the partition cyclic), then drops the
+   begin(end(x)) pairs that now sit inside one region. */
+BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag);
+/* PartitionGraph: every non-default region becomes a global function
+   tvmgen_<mod_name>_<target>_main_<id> with Primitive=1, Compiler, global_symbol and Inline=1,
+   called from where the region was; several outputs come back as a tuple. With bind_constants,
+   constant inputs are moved into the function. "default" annotations are removed. */
+BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
 
@@ -6085,6 +6100,9 @@ static byoc_result byoc__pass_infer_type(byoc_module *m, byoc_pass_context *ctx,
 
 BYOC__PRIVATE void byoc__builtin_passes(void);
 static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_annotate_target(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_merge_regions(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
 BYOC__PRIVATE void byoc__passes_init(void) {
     if (byoc__passes.initialized) return;
@@ -6299,6 +6317,9 @@ BYOC__PRIVATE void byoc__builtin_passes(void) {
     static const byoc_pass passes[] = {
         {"infer_type", 0, NULL, byoc__pass_infer_type, NULL, NULL, "fill every node's checked type"},
         {"merge_composite", 0, NULL, byoc__pass_merge_composite, NULL, NULL, "wrap pattern matches of the backends in Composite functions"},
+        {"annotate_target", 0, NULL, byoc__pass_annotate_target, NULL, NULL, "mark each op with the first backend that supports it"},
+        {"merge_compiler_regions", 0, NULL, byoc__pass_merge_regions, NULL, NULL, "merge neighbouring regions of one backend without cycles"},
+        {"partition_graph", 0, NULL, byoc__pass_partition_graph, NULL, NULL, "outline each backend region as a Compiler function"},
     };
     byoc_diag d;
     for (int i = 0; i < BYOC__N(keys); ++i) { byoc_result r = byoc_config_key_register(&keys[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
@@ -6346,6 +6367,21 @@ static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context 
     byoc_result r = byoc_merge_composite(m, table, (int)stbds_arrlen(table), d);
     stbds_arrfree(table);
     return r;
+}
+
+static byoc_result byoc__pass_annotate_target(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ud;
+    return byoc_annotate_target(m, ctx->backends, (int)stbds_arrlen(ctx->backends),
+                                (int)byoc_pass_context_int(ctx, "annotate_target.include_non_call_ops"), d);
+}
+static byoc_result byoc__pass_merge_regions(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_merge_compiler_regions(m, d);
+}
+static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ud;
+    return byoc_partition_graph(m, byoc_pass_context_string(ctx, "partition_graph.mod_name"),
+                                (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants"), d);
 }
 
 /* ---- backend files ---- */
@@ -6521,6 +6557,390 @@ BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag)
     byoc_backend_spec *b = byoc_backend_parse(text, len, path, diag);
     free(text);
     return b;
+}
+
+/* ---- annotation and regions ---- */
+BYOC__PRIVATE const byoc_op *byoc__begin_op(void) { return byoc_op_get("annotation.compiler_begin"); }
+BYOC__PRIVATE const byoc_op *byoc__end_op(void) { return byoc_op_get("annotation.compiler_end"); }
+BYOC__PRIVATE int byoc__is_begin(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__begin_op(); }
+BYOC__PRIVATE int byoc__is_end(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__end_op(); }
+BYOC__PRIVATE const char *byoc__annotation_target(const byoc_node *n) { return byoc_attrs_string(&n->attrs, "compiler", "default"); }
+
+BYOC__PRIVATE byoc_node *byoc__annotate(byoc_module *m, const byoc_op *op, byoc_node *x, const char *target) {
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(m, &a, "compiler", target);
+    byoc_node *r = byoc_call_op(m, op, &x, 1, &a);
+    if (r) r->checked_type = x->checked_type;
+    return r;
+}
+
+/* replaces a function's body (keeping params, result annotation, attributes and span) */
+BYOC__PRIVATE void byoc__set_body(byoc_module *m, int f, byoc_node *body) {
+    byoc_node *fn = m->functions[f].function;
+    if (!body || body == fn->body) return;
+    byoc_node *nf = byoc_function(m, fn->params, fn->nparams, body, fn->annotation, &fn->attrs);
+    if (nf) { nf->span = fn->span; m->functions[f].function = nf; }
+}
+
+BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count, int include_non_call_ops,
+                                          byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    const byoc_op *begin = byoc__begin_op(), *end = byoc__end_op();
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn)) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        const char **target = BYOC__CAST(const char **, calloc((size_t)g.count + 1, sizeof(char *)));
+        byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        byoc_node **ins = NULL;
+        for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
+            byoc_node *n = g.nodes[i].node;
+            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) { now[i] = n; continue; }
+            if (byoc__is_begin(n) || byoc__is_end(n)) {
+                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, n->id,
+                               "annotate_target: @%s is annotated already (running it twice is not supported)", m->functions[f].name);
+                break;
+            }
+            /* this node's target */
+            const char *t = NULL;
+            if (n->kind == BYOC_NODE_CALL) {
+                if (n->op) { /* the first backend, in priority order, that supports the op */
+                    for (int k = 0; k < count && !t; ++k)
+                        if (byoc_backend_supports_op(backends[k], n->op->def.name)) t = backends[k]->name;
+                } else if (n->callee->kind == BYOC_NODE_FUNCTION) {
+                    const char *comp = byoc_attrs_string(&n->callee->attrs, "Composite", NULL);
+                    if (comp) {
+                        const char *dot = strchr(comp, '.');
+                        size_t len = dot ? (size_t)(dot - comp) : strlen(comp);
+                        for (int k = 0; k < count && !t; ++k)
+                            if (strlen(backends[k]->name) == len && !strncmp(backends[k]->name, comp, len)) t = backends[k]->name;
+                    }
+                }
+                if (!t) t = "default";
+            } else if (include_non_call_ops) { /* tuples and projections follow their inputs when those agree */
+                for (int k = 0; k < byoc__input_count(n, 0); ++k) {
+                    int j = byoc_graph_index(&g, byoc__input_at(n, k));
+                    const char *at = target[j] ? target[j] : "default";
+                    t = !t ? at : strcmp(t, at) ? "default" : t;
+                }
+                if (!t) t = "default";
+            } else
+                t = "default";
+            target[i] = t;
+            /* arguments: begin(end(arg)) for computed values, begin(arg) for inputs */
+            stbds_arrsetlen(ins, 0);
+            for (int k = 0; k < byoc__input_count(n, 0); ++k) {
+                byoc_node *in = byoc__input_at(n, k);
+                int j = byoc_graph_index(&g, in);
+                if (n->kind == BYOC_NODE_CALL && n->callee && k == n->nargs) { stbds_arrput(ins, now[j]); continue; } /* the callee */
+                byoc_node *a = now[j];
+                if (target[j] && !(in->kind == BYOC_NODE_CALL && in->nargs == 0)) a = byoc__annotate(m, end, a, target[j]);
+                stbds_arrput(ins, byoc__annotate(m, begin, a, t));
+            }
+            now[i] = byoc__rebuild(m, n, ins);
+            if (now[i]) now[i]->checked_type = n->checked_type;
+        }
+        if (r == BYOC_OK && !m->has_error && target && now && g.count) {
+            int last = g.count - 1;
+            byoc_node *body = target[last] ? byoc__annotate(m, end, now[last], target[last]) : now[last];
+            byoc__set_body(m, f, body);
+        }
+        stbds_arrfree(ins);
+        free(target);
+        free(now);
+        byoc_graph_free(&g);
+        if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "annotate_target: %s", m->error.message);
+    }
+    return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+/* Regions of an annotated body: each compiler_begin opens one, a computed node joins the regions of its
+   inputs (merging them into the first), a compiler_end belongs to the region of its input. */
+typedef struct byoc__regions {
+    int *of;             /* graph node -> region (-1 none) */
+    int *parent;         /* union-find over regions */
+    const char **target; /* per region */
+    int count;
+} byoc__regions;
+
+BYOC__PRIVATE int byoc__region_find(const byoc__regions *rs, int r) {
+    while (rs->parent[r] != r) r = rs->parent[r];
+    return r;
+}
+BYOC__PRIVATE void byoc__region_union(byoc__regions *rs, int into, int from) {
+    into = byoc__region_find(rs, into);
+    from = byoc__region_find(rs, from);
+    if (into != from) rs->parent[from] = into;
+}
+
+BYOC__PRIVATE int byoc__regions_build(const byoc_graph *g, byoc__regions *rs) {
+    memset(rs, 0, sizeof *rs);
+    size_t n = (size_t)g->count + 1;
+    rs->of = BYOC__CAST(int *, malloc(sizeof(int) * n));
+    rs->parent = BYOC__CAST(int *, malloc(sizeof(int) * n));
+    rs->target = BYOC__CAST(const char **, malloc(sizeof(char *) * n));
+    if (!rs->of || !rs->parent || !rs->target) return 0;
+    for (int i = 0; i < g->count; ++i) {
+        byoc_node *x = g->nodes[i].node;
+        rs->of[i] = -1;
+        if (byoc__is_begin(x)) {
+            int r = rs->count++;
+            rs->parent[r] = r;
+            rs->target[r] = byoc__annotation_target(x);
+            rs->of[i] = r;
+        } else if (byoc__is_end(x)) {
+            int j = g->nodes[i].ninputs ? g->nodes[i].inputs[0] : -1;
+            rs->of[i] = j >= 0 && rs->of[j] >= 0 ? byoc__region_find(rs, rs->of[j]) : -1;
+        } else if (x->kind == BYOC_NODE_CALL || x->kind == BYOC_NODE_TUPLE || x->kind == BYOC_NODE_TUPLE_GET_ITEM) {
+            int first = -1;
+            for (int k = 0; k < g->nodes[i].ninputs; ++k) {
+                int j = g->nodes[i].inputs[k];
+                if (rs->of[j] < 0 || byoc__is_end(g->nodes[j].node)) continue; /* an end is an output, not a member */
+                if (first < 0) first = byoc__region_find(rs, rs->of[j]);
+                else byoc__region_union(rs, first, rs->of[j]);
+            }
+            rs->of[i] = first;
+        }
+    }
+    return 1;
+}
+
+BYOC__PRIVATE void byoc__regions_free(byoc__regions *rs) {
+    free(rs->of);
+    free(rs->parent);
+    free((void *)rs->target);
+    memset(rs, 0, sizeof *rs);
+}
+
+/* sorted int sets for restriction sets */
+BYOC__PRIVATE int byoc__set_has(const int *set, int x) {
+    int lo = 0, hi = (int)stbds_arrlen(set) - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (set[mid] == x) return 1;
+        if (set[mid] < x) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return 0;
+}
+BYOC__PRIVATE void byoc__set_add(int **set, int x) {
+    int n = (int)stbds_arrlen(*set), i = n;
+    if (byoc__set_has(*set, x)) return;
+    while (i > 0 && (*set)[i - 1] > x) i--;
+    stbds_arrins(*set, i, x);
+}
+
+BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn)) continue;
+        byoc_graph g;
+        byoc__regions rs;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK || !byoc__regions_build(&g, &rs)) {
+            byoc_graph_free(&g);
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        }
+        /* parents of each region: regions whose compiler_end feeds one of its compiler_begins; regions are
+           visited in the order of their last node, which puts every parent first */
+        int nr = rs.count;
+        int *last = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
+        int **parents = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
+        int **restr = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
+        int *order = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)nr + 1)));
+        for (int i = 0; i < g.count; ++i) {
+            if (rs.of[i] < 0) continue;
+            int reg = byoc__region_find(&rs, rs.of[i]);
+            last[reg] = i;
+            byoc_node *x = g.nodes[i].node;
+            if (byoc__is_begin(x) && g.nodes[i].ninputs && byoc__is_end(g.nodes[g.nodes[i].inputs[0]].node)) {
+                int e = g.nodes[i].inputs[0];
+                if (rs.of[e] >= 0) byoc__set_add(&parents[reg], byoc__region_find(&rs, rs.of[e]));
+            }
+        }
+        int no = 0;
+        for (int i = 0; i < g.count; ++i) /* regions by last node */
+            if (rs.of[i] >= 0) {
+                int reg = byoc__region_find(&rs, rs.of[i]);
+                if (last[reg] == i) order[no++] = reg;
+            }
+        for (int k = 0; k < no; ++k) {
+            int reg = order[k];
+            for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) { /* inherited restrictions */
+                int par = byoc__region_find(&rs, parents[reg][p]);
+                for (int q = 0; q < (int)stbds_arrlen(restr[par]); ++q) byoc__set_add(&restr[reg], byoc__region_find(&rs, restr[par][q]));
+            }
+            for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) {
+                int par = byoc__region_find(&rs, parents[reg][p]);
+                if (strcmp(rs.target[par], rs.target[reg])) byoc__set_add(&restr[reg], par);
+            }
+            for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) {
+                int par = byoc__region_find(&rs, parents[reg][p]), here = byoc__region_find(&rs, reg);
+                if (par == here || strcmp(rs.target[par], rs.target[reg])) continue;
+                int restricted = 0;
+                for (int q = 0; q < (int)stbds_arrlen(restr[reg]) && !restricted; ++q) restricted = byoc__region_find(&rs, restr[reg][q]) == par;
+                if (restricted) continue;
+                rs.parent[par] = here; /* the parent joins this region */
+                for (int q = 0; q < (int)stbds_arrlen(restr[par]); ++q) byoc__set_add(&restr[reg], byoc__region_find(&rs, restr[par][q]));
+            }
+        }
+        /* drop begin(end(x)) inside one region */
+        byoc__map repl = BYOC__MAP_EMPTY;
+        for (int i = 0; i < g.count; ++i) {
+            byoc_node *x = g.nodes[i].node;
+            if (!byoc__is_begin(x) || !g.nodes[i].ninputs) continue;
+            int e = g.nodes[i].inputs[0];
+            if (!byoc__is_end(g.nodes[e].node) || rs.of[e] < 0) continue;
+            if (byoc__region_find(&rs, rs.of[i]) == byoc__region_find(&rs, rs.of[e])) byoc__map_put(&repl, x, (intptr_t)g.nodes[e].node->args[0]);
+        }
+        byoc_node *body = repl.count ? byoc__substitute(m, &g, &repl) : fn->body;
+        byoc__set_body(m, f, body);
+        byoc__map_free(&repl);
+        for (int i = 0; i < nr; ++i) { stbds_arrfree(parents[i]); stbds_arrfree(restr[i]); }
+        free(parents);
+        free(restr);
+        free(last);
+        free(order);
+        byoc__regions_free(&rs);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "merge_compiler_regions: %s", m->error.message);
+    }
+    return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+/* a valid global name: every character that is not a letter or digit becomes '_' */
+BYOC__PRIVATE void byoc__mangle(char *s) {
+    for (; *s; ++s)
+        if (!isalnum((unsigned char)*s)) *s = '_';
+}
+
+BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    int nfunctions = byoc_module_function_count(m);
+    for (int f = 0; r == BYOC_OK && f < nfunctions; ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn)) continue;
+        const char *fname = m->functions[f].name;
+        byoc_graph g;
+        byoc__regions rs;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK || !byoc__regions_build(&g, &rs)) {
+            byoc_graph_free(&g);
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        }
+        int nr = rs.count;
+        /* per region: its nodes in graph order, its inputs (sources of begins), its outputs (ends) */
+        byoc_node ***members = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
+        byoc_node ***inputs = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
+        byoc_node ***outputs = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
+        for (int i = 0; i < g.count; ++i) {
+            if (rs.of[i] < 0) continue;
+            int reg = byoc__region_find(&rs, rs.of[i]);
+            byoc_node *x = g.nodes[i].node;
+            if (byoc__is_end(x)) {
+                int dup = 0;
+                for (int k = 0; k < (int)stbds_arrlen(outputs[reg]); ++k) dup |= outputs[reg][k]->args[0] == x->args[0];
+                if (!dup) stbds_arrput(outputs[reg], x);
+                continue;
+            }
+            stbds_arrput(members[reg], x);
+            if (byoc__is_begin(x)) {
+                int dup = 0;
+                for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) dup |= inputs[reg][k] == x->args[0];
+                if (!dup) stbds_arrput(inputs[reg], x->args[0]);
+            }
+        }
+        /* rebuild the body in graph order: default annotations vanish, each region becomes a call */
+        byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        byoc_node **region_call = BYOC__CAST(byoc_node **, calloc((size_t)nr + 1, sizeof(byoc_node *)));
+        byoc_node **ins = NULL;
+        const char *mod = mod_name && *mod_name ? mod_name : "default";
+        for (int i = 0; now && region_call && i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node;
+            int reg = rs.of[i] >= 0 ? byoc__region_find(&rs, rs.of[i]) : -1;
+            int is_default = reg >= 0 && !strcmp(rs.target[reg], "default");
+            if (reg < 0 || (is_default && !byoc__is_begin(x) && !byoc__is_end(x))) { /* outside any offloaded region */
+                if (byoc__is_begin(x) || byoc__is_end(x)) { now[i] = now[g.nodes[i].inputs[0]]; continue; }
+                int k = byoc__input_count(x, 0), changed = 0;
+                stbds_arrsetlen(ins, 0);
+                for (int j = 0; j < k; ++j) {
+                    byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
+                    changed |= to != in;
+                    stbds_arrput(ins, to);
+                }
+                now[i] = changed ? byoc__rebuild(m, x, ins) : x;
+                continue;
+            }
+            if (is_default) { now[i] = now[g.nodes[i].inputs[0]]; continue; } /* a default annotation */
+            if (!byoc__is_end(x)) continue; /* region members are emitted with the region */
+            if (!region_call[reg]) {
+                /* the region's function: params for its inputs (constants bound in when asked) */
+                byoc__map inside = BYOC__MAP_EMPTY;
+                byoc_node **params = NULL, **args = NULL, **outs = NULL;
+                char name[256];
+                snprintf(name, sizeof name, "tvmgen_%s_%s_%s_%d", mod, rs.target[reg], fname, reg);
+                byoc__mangle(name);
+                for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) {
+                    byoc_node *src = inputs[reg][k];
+                    if (bind_constants && src->kind == BYOC_NODE_CONSTANT) { byoc__map_put(&inside, src, (intptr_t)src); continue; }
+                    char pname[300];
+                    snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], reg, (int)stbds_arrlen(params));
+                    byoc_node *v = byoc_var(m, pname, src->checked_type);
+                    stbds_arrput(params, v);
+                    stbds_arrput(args, now[byoc_graph_index(&g, src)]);
+                    byoc__map_put(&inside, src, (intptr_t)v);
+                }
+                for (int k = 0; k < (int)stbds_arrlen(members[reg]) && !m->has_error; ++k) {
+                    byoc_node *y = members[reg][k];
+                    if (byoc__is_begin(y)) { byoc__map_put(&inside, y, byoc__map_get(&inside, y->args[0], 0)); continue; }
+                    stbds_arrsetlen(ins, 0);
+                    for (int j = 0; j < byoc__input_count(y, 0); ++j) {
+                        byoc_node *in = byoc__input_at(y, j), *to = (byoc_node *)byoc__map_get(&inside, in, 0);
+                        stbds_arrput(ins, to ? to : in);
+                    }
+                    byoc_node *c = byoc__rebuild(m, y, ins);
+                    if (c) c->checked_type = y->checked_type;
+                    byoc__map_put(&inside, y, (intptr_t)c);
+                }
+                for (int k = 0; k < (int)stbds_arrlen(outputs[reg]); ++k)
+                    stbds_arrput(outs, (byoc_node *)byoc__map_get(&inside, outputs[reg][k]->args[0], 0));
+                int nout = (int)stbds_arrlen(outs);
+                byoc_node *body = nout == 1 ? outs[0] : byoc_tuple(m, outs, nout);
+                byoc_attrs a;
+                memset(&a, 0, sizeof a);
+                byoc_attrs_set_int(m, &a, "Primitive", 1);
+                byoc_attrs_set_string(m, &a, "Compiler", rs.target[reg]);
+                byoc_attrs_set_string(m, &a, "global_symbol", name);
+                byoc_attrs_set_int(m, &a, "Inline", 1);
+                byoc_node *pf = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, &a);
+                if (pf && byoc_module_function(m, name)) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
+                else if (pf) byoc_module_add_function(m, name, pf);
+                region_call[reg] = byoc_call_function(m, byoc_global_var(m, name), args, (int)stbds_arrlen(args));
+                byoc__map_free(&inside);
+                stbds_arrfree(params);
+                stbds_arrfree(args);
+                stbds_arrfree(outs);
+            }
+            /* this end's value: the call, or its field when the region has several outputs */
+            int field = 0, nout = (int)stbds_arrlen(outputs[reg]);
+            for (int k = 0; k < nout; ++k)
+                if (outputs[reg][k]->args[0] == x->args[0]) field = k;
+            now[i] = nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], field);
+        }
+        if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
+        for (int i = 0; i < nr; ++i) { stbds_arrfree(members[i]); stbds_arrfree(inputs[i]); stbds_arrfree(outputs[i]); }
+        free(members);
+        free(inputs);
+        free(outputs);
+        free(now);
+        free(region_call);
+        stbds_arrfree(ins);
+        byoc__regions_free(&rs);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition_graph: %s", m->error.message);
+    }
+    return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
 #ifdef BYOC__DEFINED_TYPEOF
