@@ -702,6 +702,13 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
    called from where the region was; several outputs come back as a tuple. With bind_constants,
    constant inputs are moved into the function. "default" annotations are removed. */
 BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag);
+/* FuseOps with TVM's OpPatternKind rules: producers fuse into their post-dominator when the kinds on
+   every path allow it (elementwise/broadcast chains, injective chains, one out_elemwise_fusable anchor
+   such as conv2d followed by elementwise ops), at most max_depth ops per group (0: 256). Every group
+   of op calls becomes a call of fn(p0, ...) { ... } with Primitive=1. annotation.stop_fusion is
+   opaque, so nothing fuses across it, and it is erased from the result. Functions with Compiler or
+   Primitive are left alone. */
+BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
 
@@ -6103,6 +6110,7 @@ static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context 
 static byoc_result byoc__pass_annotate_target(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_merge_regions(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
 BYOC__PRIVATE void byoc__passes_init(void) {
     if (byoc__passes.initialized) return;
@@ -6320,6 +6328,7 @@ BYOC__PRIVATE void byoc__builtin_passes(void) {
         {"annotate_target", 0, NULL, byoc__pass_annotate_target, NULL, NULL, "mark each op with the first backend that supports it"},
         {"merge_compiler_regions", 0, NULL, byoc__pass_merge_regions, NULL, NULL, "merge neighbouring regions of one backend without cycles"},
         {"partition_graph", 0, NULL, byoc__pass_partition_graph, NULL, NULL, "outline each backend region as a Compiler function"},
+        {"fuse_ops", 1, NULL, byoc__pass_fuse_ops, NULL, NULL, "fuse host ops into Primitive functions (TVM OpPatternKind rules)"},
     };
     byoc_diag d;
     for (int i = 0; i < BYOC__N(keys); ++i) { byoc_result r = byoc_config_key_register(&keys[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
@@ -6382,6 +6391,11 @@ static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context 
     (void)ud;
     return byoc_partition_graph(m, byoc_pass_context_string(ctx, "partition_graph.mod_name"),
                                 (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants"), d);
+}
+
+static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ud;
+    return byoc_fuse_ops(m, (int)byoc_pass_context_int(ctx, "fuse_ops.max_depth"), d);
 }
 
 /* ---- backend files ---- */
@@ -6939,6 +6953,297 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         byoc__regions_free(&rs);
         byoc_graph_free(&g);
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition_graph: %s", m->error.message);
+    }
+    return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+/* ---- FuseOps ---- */
+typedef struct byoc__fuser {
+    const byoc_graph *g;
+    int *kind;        /* node pattern kind */
+    int *pdom;        /* post-dominator parent (-1 none) */
+    int *pdom_kind;   /* combined edge kind on the way to it */
+    int *depth;
+    int *group;       /* union-find parent */
+    int *gkind;       /* group pattern (valid at roots) */
+    int *gsize;       /* nodes in the group (at roots) */
+    int *anchor;      /* group has an out_elemwise_fusable anchor (at roots) */
+    int *mark;        /* visit generation per node */
+    int generation;
+    int *stack;       /* stb_ds scratch */
+} byoc__fuser;
+
+BYOC__PRIVATE int byoc__fuse_root(byoc__fuser *fz, int x) {
+    while (fz->group[x] != x) { fz->group[x] = fz->group[fz->group[x]]; x = fz->group[x]; }
+    return x;
+}
+
+/* TVM's CombinePattern: two kinds above broadcast make opaque, else the larger */
+BYOC__PRIVATE int byoc__combine_kind(int a, int b) {
+    if (a > BYOC_PATTERN_BROADCAST && b > BYOC_PATTERN_BROADCAST) return BYOC_PATTERN_OPAQUE;
+    return a > b ? a : b;
+}
+
+BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
+    switch (n->kind) {
+    case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_CONSTANT: return n->annotation->rank == 0 ? BYOC_PATTERN_ELEMWISE : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_TUPLE: return BYOC_PATTERN_TUPLE;
+    case BYOC_NODE_TUPLE_GET_ITEM: return BYOC_PATTERN_INJECTIVE;
+    default: return BYOC_PATTERN_OPAQUE;
+    }
+}
+
+/* the kind of the edge from input to user: the user's kind, but a broadcast whose input already has
+   the result's shape is elementwise along that edge; tuple fields and projections are injective */
+BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input) {
+    if (user->kind == BYOC_NODE_TUPLE || user->kind == BYOC_NODE_TUPLE_GET_ITEM) return BYOC_PATTERN_INJECTIVE;
+    if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input) return BYOC_PATTERN_OPAQUE;
+    int k = user->op->def.pattern;
+    if (k == BYOC_PATTERN_BROADCAST && byoc_type_equal(user->checked_type, input->checked_type)) k = BYOC_PATTERN_ELEMWISE;
+    return k;
+}
+
+/* the worst edge kind from node i to its users */
+BYOC__PRIVATE int byoc__user_edge_kind(const byoc__fuser *fz, int i, int user) {
+    const byoc_node *u = fz->g->nodes[user].node, *n = fz->g->nodes[i].node;
+    int k = -1;
+    for (int a = 0; a < byoc__input_count(u, 0); ++a)
+        if (byoc__input_at(u, a) == n) { int e = byoc__edge_kind(u, n); k = k < 0 ? e : byoc__combine_kind(k, e); }
+    return k < 0 ? BYOC_PATTERN_OPAQUE : k;
+}
+
+BYOC__PRIVATE void byoc__fuse_post_dominators(byoc__fuser *fz) {
+    const byoc_graph *g = fz->g;
+    for (int i = g->count - 1; i >= 0; --i) {
+        const byoc_graph_node *gn = &g->nodes[i];
+        if (i == g->count - 1 || gn->nusers == 0) { /* the result: nothing after it */
+            fz->pdom[i] = -1;
+            fz->pdom_kind[i] = BYOC_PATTERN_OPAQUE;
+            fz->depth[i] = 1;
+            continue;
+        }
+        int kind = BYOC_PATTERN_ELEMWISE, lca = gn->users[0];
+        kind = byoc__combine_kind(kind, byoc__user_edge_kind(fz, i, lca));
+        for (int u = 1; u < gn->nusers && lca >= 0; ++u) {
+            int other = gn->users[u];
+            kind = byoc__combine_kind(kind, byoc__user_edge_kind(fz, i, other));
+            while (lca != other && lca >= 0 && other >= 0) {
+                if (fz->depth[lca] < fz->depth[other]) { kind = byoc__combine_kind(kind, fz->pdom_kind[other]); other = fz->pdom[other]; }
+                else if (fz->depth[other] < fz->depth[lca]) { kind = byoc__combine_kind(kind, fz->pdom_kind[lca]); lca = fz->pdom[lca]; }
+                else {
+                    kind = byoc__combine_kind(kind, fz->pdom_kind[lca]);
+                    kind = byoc__combine_kind(kind, fz->pdom_kind[other]);
+                    lca = fz->pdom[lca];
+                    other = fz->pdom[other];
+                }
+            }
+            if (lca != other) lca = -1;
+        }
+        fz->pdom[i] = lca;
+        fz->pdom_kind[i] = kind;
+        fz->depth[i] = lca >= 0 ? fz->depth[lca] + 1 : 1;
+    }
+}
+
+/* Every node on the paths from src to sink (src excluded) satisfies cond(group kind, is_sink). */
+typedef int (*byoc__path_cond)(int kind, int is_sink);
+BYOC__PRIVATE int byoc__check_path(byoc__fuser *fz, int src, int sink, byoc__path_cond cond) {
+    fz->generation++;
+    stbds_arrsetlen(fz->stack, 0);
+    for (int u = 0; u < fz->g->nodes[src].nusers; ++u) stbds_arrput(fz->stack, fz->g->nodes[src].users[u]);
+    while (stbds_arrlen(fz->stack)) {
+        int x = stbds_arrpop(fz->stack);
+        if (fz->mark[x] == fz->generation) continue;
+        fz->mark[x] = fz->generation;
+        if (!cond(fz->gkind[byoc__fuse_root(fz, x)], x == sink)) return 0;
+        if (x == sink) continue;
+        for (int u = 0; u < fz->g->nodes[x].nusers; ++u) stbds_arrput(fz->stack, fz->g->nodes[x].users[u]);
+    }
+    return 1;
+}
+
+BYOC__PRIVATE void byoc__merge_groups(byoc__fuser *fz, int child, int parent) {
+    child = byoc__fuse_root(fz, child);
+    parent = byoc__fuse_root(fz, parent);
+    if (child == parent) return;
+    fz->gsize[parent] += fz->gsize[child];
+    fz->group[child] = parent;
+    if (fz->anchor[child]) {
+        fz->anchor[parent] = 1;
+        fz->gkind[parent] = byoc__combine_kind(fz->gkind[child], fz->gkind[parent]);
+    }
+}
+
+/* merges every group on the paths from src to sink into sink's group */
+BYOC__PRIVATE void byoc__commit_fuse(byoc__fuser *fz, int src, int sink) {
+    fz->generation++;
+    stbds_arrsetlen(fz->stack, 0);
+    stbds_arrput(fz->stack, src);
+    while (stbds_arrlen(fz->stack)) {
+        int x = stbds_arrpop(fz->stack);
+        if (x == sink || fz->mark[x] == fz->generation) continue;
+        fz->mark[x] = fz->generation;
+        byoc__merge_groups(fz, x, sink);
+        for (int u = 0; u < fz->g->nodes[x].nusers; ++u) stbds_arrput(fz->stack, fz->g->nodes[x].users[u]);
+    }
+}
+
+/* size of sink's group after taking in everything on the paths from child to it */
+BYOC__PRIVATE int byoc__count_with_child(byoc__fuser *fz, int child, int sink) {
+    int total = fz->gsize[byoc__fuse_root(fz, sink)];
+    fz->generation++;
+    stbds_arrsetlen(fz->stack, 0);
+    stbds_arrput(fz->stack, child);
+    while (stbds_arrlen(fz->stack)) {
+        int x = stbds_arrpop(fz->stack);
+        if (x == sink || fz->mark[x] == fz->generation) continue;
+        fz->mark[x] = fz->generation;
+        total += fz->gsize[x]; /* as TVM: the size x's own group had when it was last a root */
+        for (int u = 0; u < fz->g->nodes[x].nusers; ++u) stbds_arrput(fz->stack, fz->g->nodes[x].users[u]);
+    }
+    return total;
+}
+
+static int byoc__cond_broadcast(int kind, int is_sink) { (void)is_sink; return kind <= BYOC_PATTERN_BROADCAST; }
+static int byoc__cond_injective(int kind, int is_sink) { (void)is_sink; return kind <= BYOC_PATTERN_INJECTIVE; }
+static int byoc__cond_elemwise_anchor(int kind, int is_sink) {
+    if (!is_sink) return kind <= BYOC_PATTERN_INJECTIVE; /* parallel branches may be injective */
+    return kind <= BYOC_PATTERN_BROADCAST || kind == BYOC_PATTERN_COMM_REDUCE || kind == BYOC_PATTERN_INJECTIVE ||
+           kind == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
+}
+
+BYOC__PRIVATE void byoc__run_fuse(byoc__fuser *fz, int phase, int max_depth) {
+    const byoc_graph *g = fz->g;
+    for (int i = 0; i < g->count; ++i) {
+        int gi = byoc__fuse_root(fz, i), kind = fz->gkind[gi], parent = fz->pdom[i];
+        if (kind == BYOC_PATTERN_OPAQUE || parent < 0) continue;
+        if (byoc__count_with_child(fz, i, parent) > max_depth) continue;
+        int proot = byoc__fuse_root(fz, parent);
+        if (phase == 2) { /* injective ops join an intermediate tuple that went into an injective consumer */
+            if (kind > BYOC_PATTERN_INJECTIVE) continue;
+            if (fz->gkind[proot] == BYOC_PATTERN_TUPLE) continue; /* the tuple is its group's root */
+            if (fz->kind[parent] == BYOC_PATTERN_TUPLE && fz->gkind[proot] <= BYOC_PATTERN_INJECTIVE &&
+                byoc__check_path(fz, i, parent, byoc__cond_injective))
+                byoc__commit_fuse(fz, i, parent);
+            continue;
+        }
+        if (gi == proot) continue;
+        if (fz->gkind[proot] == BYOC_PATTERN_TUPLE) continue; /* never into a tuple in these phases */
+        if (kind == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE) {
+            if (phase == 0 && fz->pdom_kind[i] == BYOC_PATTERN_ELEMWISE && byoc__check_path(fz, i, parent, byoc__cond_broadcast))
+                byoc__commit_fuse(fz, i, parent);
+        } else if (kind <= BYOC_PATTERN_BROADCAST) {
+            int dk = fz->pdom_kind[i];
+            if ((dk <= BYOC_PATTERN_INJECTIVE || dk == BYOC_PATTERN_COMM_REDUCE) && byoc__check_path(fz, i, parent, byoc__cond_elemwise_anchor))
+                byoc__commit_fuse(fz, i, parent);
+        } else if (kind == BYOC_PATTERN_INJECTIVE || kind == BYOC_PATTERN_TUPLE) {
+            if (phase == 1 && byoc__check_path(fz, i, parent, byoc__cond_injective)) byoc__commit_fuse(fz, i, parent);
+        }
+        /* comm_reduce never starts a fusion */
+    }
+}
+
+BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
+    if (max_depth <= 0) max_depth = 256;
+    byoc_result r = byoc_infer_type(m, diag);
+    const byoc_op *stop = byoc_op_get("annotation.stop_fusion");
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn) || byoc_attrs_get(&fn->attrs, "Primitive")) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        size_t n = (size_t)g.count + 1;
+        byoc__fuser fz;
+        memset(&fz, 0, sizeof fz);
+        fz.g = &g;
+        int *pool = BYOC__CAST(int *, calloc(n * 9, sizeof(int)));
+        if (!pool) { byoc_graph_free(&g); return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); }
+        fz.kind = pool; fz.pdom = pool + n; fz.pdom_kind = pool + 2 * n; fz.depth = pool + 3 * n; fz.group = pool + 4 * n;
+        fz.gkind = pool + 5 * n; fz.gsize = pool + 6 * n; fz.anchor = pool + 7 * n; fz.mark = pool + 8 * n;
+        for (int i = 0; i < g.count; ++i) {
+            fz.kind[i] = fz.gkind[i] = byoc__node_kind(g.nodes[i].node);
+            fz.group[i] = i;
+            fz.gsize[i] = 1;
+            fz.anchor[i] = fz.kind[i] == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
+        }
+        byoc__fuse_post_dominators(&fz);
+        for (int phase = 0; phase < 3; ++phase) byoc__run_fuse(&fz, phase, max_depth);
+        /* members of each group, in graph order */
+        byoc_node **now = BYOC__CAST(byoc_node **, calloc(n, sizeof(byoc_node *)));
+        int **members = BYOC__CAST(int **, calloc(n, sizeof(int *)));
+        byoc_node **ins = NULL;
+        for (int i = 0; now && members && i < g.count; ++i) stbds_arrput(members[byoc__fuse_root(&fz, i)], i);
+        for (int i = 0; now && members && i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node;
+            int root = byoc__fuse_root(&fz, i);
+            /* groups rooted at an op call, and any group of several nodes, become functions; a lone
+               tuple, projection or non-op call stays as it is (TVM's FuseMutator does the same) */
+            int wrap = root == i && ((x->kind == BYOC_NODE_CALL && x->op && x->op != stop) || stbds_arrlen(members[i]) > 1);
+            if (!wrap) {
+                if (root != i) continue; /* built with its group */
+                /* outside every fused function: rebuild on the new inputs; stop_fusion disappears */
+                if (x->kind == BYOC_NODE_CALL && x->op == stop) { now[i] = now[g.nodes[i].inputs[0]]; continue; }
+                int k = byoc__input_count(x, 0), changed = 0;
+                stbds_arrsetlen(ins, 0);
+                for (int j = 0; j < k; ++j) {
+                    byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
+                    changed |= to != in;
+                    stbds_arrput(ins, to);
+                }
+                now[i] = changed ? byoc__rebuild(m, x, ins) : x;
+                continue;
+            }
+            /* the group's function: params for values from outside, members rebuilt inside */
+            byoc__map inside = BYOC__MAP_EMPTY;
+            byoc_node **params = NULL, **args = NULL;
+            int *mem = members[i];
+            for (int k = 0; k < (int)stbds_arrlen(mem); ++k) byoc__map_put(&inside, g.nodes[mem[k]].node, 0);
+            for (int k = 0; k < (int)stbds_arrlen(mem) && !m->has_error; ++k) {
+                byoc_node *y = g.nodes[mem[k]].node;
+                if (y->kind == BYOC_NODE_CONSTANT) { byoc__map_put(&inside, y, (intptr_t)y); continue; }
+                stbds_arrsetlen(ins, 0);
+                for (int j = 0; j < byoc__input_count(y, 0); ++j) {
+                    byoc_node *in = byoc__input_at(y, j);
+                    byoc_node *to = (byoc_node *)byoc__map_get(&inside, in, 0);
+                    if (!to && in->kind != BYOC_NODE_FUNCTION) { /* from outside: a parameter (one per value) */
+                        int known = -1;
+                        for (int q = 0; q < (int)stbds_arrlen(args) && known < 0; ++q)
+                            if (args[q] == now[byoc_graph_index(&g, in)]) known = q;
+                        if (known < 0) {
+                            char name[32];
+                            snprintf(name, sizeof name, "p%d", (int)stbds_arrlen(params));
+                            stbds_arrput(params, byoc_var(m, name, in->checked_type));
+                            stbds_arrput(args, now[byoc_graph_index(&g, in)]);
+                            known = (int)stbds_arrlen(params) - 1;
+                        }
+                        to = params[known];
+                    }
+                    stbds_arrput(ins, to ? to : in);
+                }
+                byoc_node *c = y->kind == BYOC_NODE_CALL && y->op == stop ? ins[0] : byoc__rebuild(m, y, ins);
+                if (c && c != ins[0]) c->checked_type = y->checked_type;
+                byoc__map_put(&inside, y, (intptr_t)c);
+            }
+            byoc_attrs a;
+            memset(&a, 0, sizeof a);
+            byoc_attrs_set_int(m, &a, "Primitive", 1);
+            byoc_node *ff = byoc_function(m, params, (int)stbds_arrlen(params), (byoc_node *)byoc__map_get(&inside, x, 0), NULL, &a);
+            now[i] = byoc_call_function(m, ff, args, (int)stbds_arrlen(args));
+            if (now[i]) now[i]->span = x->span;
+            byoc__map_free(&inside);
+            stbds_arrfree(params);
+            stbds_arrfree(args);
+        }
+        if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
+        for (size_t i = 0; members && i < n; ++i) stbds_arrfree(members[i]);
+        free(members);
+        free(now);
+        stbds_arrfree(ins);
+        stbds_arrfree(fz.stack);
+        free(pool);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "fuse_ops: %s", m->error.message);
     }
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
