@@ -709,6 +709,15 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
    opaque, so nothing fuses across it, and it is erased from the result. Functions with Compiler or
    Primitive are left alone. */
 BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag);
+/* SimplifyInference: nn.batch_norm(...).0 becomes x * scale + shift (computed once when gamma, beta,
+   mean and var are constants), its .1/.2 become the moving mean/var, and nn.dropout(x).0 becomes x. */
+BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag);
+/* FoldConstant: calls whose inputs are all constants are evaluated (elementwise and broadcast
+   arithmetic, activations, reshape, transpose, squeeze, expand_dims, cast, concatenate, strided_slice,
+   shape_of) and replaced by their value. Other ops are left as they are. */
+BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag);
+/* DCE: drops global functions that @main does not reach (the graph form has no dead bindings). */
+BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
 
@@ -6111,6 +6120,9 @@ static byoc_result byoc__pass_annotate_target(byoc_module *m, byoc_pass_context 
 static byoc_result byoc__pass_merge_regions(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
 BYOC__PRIVATE void byoc__passes_init(void) {
     if (byoc__passes.initialized) return;
@@ -6329,6 +6341,9 @@ BYOC__PRIVATE void byoc__builtin_passes(void) {
         {"merge_compiler_regions", 0, NULL, byoc__pass_merge_regions, NULL, NULL, "merge neighbouring regions of one backend without cycles"},
         {"partition_graph", 0, NULL, byoc__pass_partition_graph, NULL, NULL, "outline each backend region as a Compiler function"},
         {"fuse_ops", 1, NULL, byoc__pass_fuse_ops, NULL, NULL, "fuse host ops into Primitive functions (TVM OpPatternKind rules)"},
+        {"simplify_inference", 0, NULL, byoc__pass_simplify_inference, NULL, NULL, "batch_norm to scale and shift, drop dropout"},
+        {"fold_constant", 2, NULL, byoc__pass_fold_constant, NULL, NULL, "evaluate ops whose inputs are constants"},
+        {"dce", 0, NULL, byoc__pass_dce, NULL, NULL, "drop global functions @main does not use"},
     };
     byoc_diag d;
     for (int i = 0; i < BYOC__N(keys); ++i) { byoc_result r = byoc_config_key_register(&keys[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
@@ -6396,6 +6411,19 @@ static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context 
 static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ud;
     return byoc_fuse_ops(m, (int)byoc_pass_context_int(ctx, "fuse_ops.max_depth"), d);
+}
+
+static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_simplify_inference(m, d);
+}
+static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_fold_constant(m, d);
+}
+static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_dead_code_elimination(m, d);
 }
 
 /* ---- backend files ---- */
@@ -7246,6 +7274,327 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "fuse_ops: %s", m->error.message);
     }
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+/* ---- SimplifyInference ---- */
+/* v reshaped so that it broadcasts along `axis` of a rank-`rank` tensor: (C,) -> (C, 1, ..., 1) */
+BYOC__PRIVATE byoc_node *byoc__along_axis(byoc_module *m, byoc_node *v, int axis, int rank) {
+    int trailing = rank - axis - 1;
+    if (trailing <= 0) return v;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(m, &a, "axis", 1);
+    byoc_attrs_set_int(m, &a, "num_newaxis", trailing);
+    return byoc_call(m, "expand_dims", &v, 1, &a);
+}
+
+BYOC__PRIVATE byoc_node *byoc__binary(byoc_module *m, const char *op, byoc_node *a, byoc_node *b) {
+    byoc_node *ab[2] = {a, b};
+    return byoc_call(m, op, ab, 2, NULL);
+}
+
+/* x * scale + shift for one batch_norm call */
+BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node *bn, byoc_node *const *in) {
+    const byoc_type *xt = bn->args[0]->checked_type;
+    int axis = (int)byoc_attrs_int(&bn->attrs, "axis", 1);
+    if (axis < 0) axis += xt->rank;
+    double eps = byoc_attrs_float(&bn->attrs, "epsilon", 1e-5);
+    int center = (int)byoc_attrs_int(&bn->attrs, "center", 1), scale = (int)byoc_attrs_int(&bn->attrs, "scale", 1);
+    byoc_node *scale_v, *shift_v;
+    int all_const = 1;
+    for (int i = 1; i < 5; ++i) all_const &= in[i]->kind == BYOC_NODE_CONSTANT;
+    if (all_const) { /* fold now: one constant each */
+        int64_t c = in[1]->annotation->dims[0];
+        byoc_node *sc = byoc_constant(m, in[1]->annotation, NULL, 0), *sh = byoc_constant(m, in[1]->annotation, NULL, 0);
+        if (!sc || !sh) return NULL;
+        for (int64_t k = 0; k < c; ++k) {
+            double g = scale ? byoc__load(in[1]->annotation->dtype, in[1]->data, k) : 1.0;
+            double b = center ? byoc__load(in[2]->annotation->dtype, in[2]->data, k) : 0.0;
+            double mean = byoc__load(in[3]->annotation->dtype, in[3]->data, k), var = byoc__load(in[4]->annotation->dtype, in[4]->data, k);
+            double s = g / sqrt(var + eps);
+            byoc__store(in[1]->annotation->dtype, sc->data, k, s);
+            byoc__store(in[1]->annotation->dtype, sh->data, k, b - mean * s);
+        }
+        scale_v = sc;
+        shift_v = sh;
+    } else { /* the same arithmetic as ops */
+        byoc_node *var_eps = byoc__binary(m, "add", in[4], byoc_constant_scalar(m, xt->dtype, eps));
+        byoc_node *std = byoc_call(m, "sqrt", &var_eps, 1, NULL);
+        scale_v = scale ? byoc__binary(m, "divide", in[1], std) : byoc__binary(m, "divide", byoc_constant_scalar(m, xt->dtype, 1.0), std);
+        byoc_node *ms = byoc__binary(m, "multiply", in[3], scale_v);
+        shift_v = center ? byoc__binary(m, "subtract", in[2], ms) : byoc_call(m, "negative", &ms, 1, NULL);
+    }
+    byoc_node *scaled = byoc__binary(m, "multiply", in[0], byoc__along_axis(m, scale_v, axis, xt->rank));
+    return byoc__binary(m, "add", scaled, byoc__along_axis(m, shift_v, axis, xt->rank));
+}
+
+BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    const byoc_op *bn_op = byoc_op_get("nn.batch_norm"), *dropout_op = byoc_op_get("nn.dropout");
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn)) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        byoc__map repl = BYOC__MAP_EMPTY, affine = BYOC__MAP_EMPTY;
+        for (int i = 0; i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node;
+            if (x->kind != BYOC_NODE_TUPLE_GET_ITEM || x->args[0]->kind != BYOC_NODE_CALL) continue;
+            byoc_node *call = x->args[0];
+            if (call->op == bn_op) {
+                byoc_node *to = x->index == 1 ? call->args[3] : x->index == 2 ? call->args[4] : NULL;
+                if (x->index == 0) {
+                    to = (byoc_node *)byoc__map_get(&affine, call, 0);
+                    if (!to) {
+                        to = byoc__batch_norm_affine(m, call, call->args);
+                        byoc__map_put(&affine, call, (intptr_t)to);
+                    }
+                }
+                if (to) byoc__map_put(&repl, x, (intptr_t)to);
+            } else if (call->op == dropout_op && x->index == 0)
+                byoc__map_put(&repl, x, (intptr_t)call->args[0]);
+        }
+        if (repl.count && !m->has_error) byoc__set_body(m, f, byoc__substitute(m, &g, &repl));
+        byoc__map_free(&repl);
+        byoc__map_free(&affine);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "simplify_inference: %s", m->error.message);
+        else r = byoc_infer_type(m, diag);
+    }
+    return r;
+}
+
+/* ---- FoldConstant ---- */
+#define BYOC__FOLD_LIMIT (1 << 22) /* largest result folded, in elements */
+
+/* offset into a tensor of shape `in` (right-aligned, broadcast) for the multi-index idx of `out` */
+BYOC__PRIVATE int64_t byoc__broadcast_offset(const byoc_type *in, const byoc_type *out, const int64_t *idx) {
+    int64_t off = 0;
+    for (int d = 0; d < in->rank; ++d) {
+        int od = d + out->rank - in->rank;
+        off = off * in->dims[d] + (in->dims[d] == 1 ? 0 : idx[od]);
+    }
+    return off;
+}
+
+BYOC__PRIVATE void byoc__next_index(int64_t *idx, const byoc_type *t) {
+    for (int d = t->rank - 1; d >= 0; --d) {
+        if (++idx[d] < t->dims[d]) return;
+        idx[d] = 0;
+    }
+}
+
+BYOC__PRIVATE double byoc__apply_unary(const char *op, double x, const byoc_attrs *a) {
+    if (!strcmp(op, "nn.relu")) return x > 0 ? x : 0;
+    if (!strcmp(op, "sigmoid")) return 1.0 / (1.0 + exp(-x));
+    if (!strcmp(op, "tanh")) return tanh(x);
+    if (!strcmp(op, "exp")) return exp(x);
+    if (!strcmp(op, "log")) return log(x);
+    if (!strcmp(op, "sqrt")) return sqrt(x);
+    if (!strcmp(op, "rsqrt")) return 1.0 / sqrt(x);
+    if (!strcmp(op, "erf")) return erf(x);
+    if (!strcmp(op, "negative")) return -x;
+    if (!strcmp(op, "abs")) return fabs(x);
+    if (!strcmp(op, "floor")) return floor(x);
+    if (!strcmp(op, "ceil")) return ceil(x);
+    if (!strcmp(op, "clip")) { double lo = byoc_attrs_float(a, "a_min", 0), hi = byoc_attrs_float(a, "a_max", 0); return x < lo ? lo : x > hi ? hi : x; }
+    if (!strcmp(op, "nn.leaky_relu")) return x > 0 ? x : x * byoc_attrs_float(a, "alpha", 0.01);
+    return x; /* copy, cast, reshape, squeeze, expand_dims: values unchanged */
+}
+
+BYOC__PRIVATE double byoc__apply_binary(const char *op, double x, double y, int integer) {
+    if (!strcmp(op, "add")) return x + y;
+    if (!strcmp(op, "subtract")) return x - y;
+    if (!strcmp(op, "multiply")) return x * y;
+    if (!strcmp(op, "divide")) return integer ? (y == 0 ? 0 : trunc(x / y)) : x / y;
+    if (!strcmp(op, "power")) return pow(x, y);
+    if (!strcmp(op, "maximum")) return x > y ? x : y;
+    if (!strcmp(op, "minimum")) return x < y ? x : y;
+    if (!strcmp(op, "equal")) return x == y;
+    if (!strcmp(op, "less")) return x < y;
+    return x > y; /* greater */
+}
+
+/* the folded value of call (whose inputs are constants, or a tuple of constants), or NULL */
+BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) {
+    static const char *const unary[] = {"nn.relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "erf", "negative", "abs", "floor", "ceil",
+                                        "clip", "nn.leaky_relu", "copy", "cast", "reshape", "squeeze", "expand_dims"};
+    static const char *const binary[] = {"add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "equal", "less", "greater"};
+    const byoc_type *ot = call->checked_type;
+    if (!call->op || !ot || ot->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(ot)) return NULL;
+    const char *op = call->op->def.name;
+    int64_t n = byoc_type_num_elements(ot);
+    if (n < 0 || n > BYOC__FOLD_LIMIT) return NULL;
+    if (!strcmp(op, "shape_of")) { /* needs only the input's static type */
+        const byoc_type *it = call->args[0]->checked_type;
+        if (!it || it->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(it)) return NULL;
+        byoc_node *c = byoc_constant(m, ot, NULL, 0);
+        for (int d = 0; c && d < it->rank; ++d) byoc__store(ot->dtype, c->data, d, (double)it->dims[d]);
+        return c;
+    }
+    for (int i = 0; i < call->nargs; ++i) {
+        const byoc_node *a = call->args[i];
+        if (a->kind == BYOC_NODE_TUPLE) {
+            for (int k = 0; k < a->nargs; ++k) if (a->args[k]->kind != BYOC_NODE_CONSTANT) return NULL;
+        } else if (a->kind != BYOC_NODE_CONSTANT) return NULL;
+    }
+    int kind = 0;
+    for (size_t k = 0; k < sizeof unary / sizeof unary[0]; ++k) if (!strcmp(op, unary[k])) kind = 1;
+    for (size_t k = 0; k < sizeof binary / sizeof binary[0]; ++k) if (!strcmp(op, binary[k])) kind = 2;
+    if (!strcmp(op, "where")) kind = 3;
+    if (!strcmp(op, "transpose")) kind = 4;
+    if (!strcmp(op, "concatenate")) kind = 5;
+    if (!strcmp(op, "strided_slice")) kind = 6;
+    if (!kind) return NULL;
+    byoc_node *c = byoc_constant(m, ot, NULL, 0);
+    if (!c) return NULL;
+    int64_t idx[BYOC_MAX_RANK] = {0};
+    const byoc_node *a0 = call->args[0];
+    switch (kind) {
+    case 1: /* same element order */
+        for (int64_t e = 0; e < n; ++e) byoc__store(ot->dtype, c->data, e, byoc__apply_unary(op, byoc__load(a0->annotation->dtype, a0->data, e), &call->attrs));
+        break;
+    case 2: {
+        const byoc_node *a1 = call->args[1];
+        int integer = !byoc_dtype_is_float(a0->annotation->dtype);
+        for (int64_t e = 0; e < n; ++e, byoc__next_index(idx, ot)) {
+            double x = byoc__load(a0->annotation->dtype, a0->data, byoc__broadcast_offset(a0->annotation, ot, idx));
+            double y = byoc__load(a1->annotation->dtype, a1->data, byoc__broadcast_offset(a1->annotation, ot, idx));
+            byoc__store(ot->dtype, c->data, e, byoc__apply_binary(op, x, y, integer));
+        }
+        break;
+    }
+    case 3: {
+        const byoc_node *x = call->args[1], *y = call->args[2];
+        for (int64_t e = 0; e < n; ++e, byoc__next_index(idx, ot)) {
+            int cond = byoc__load(a0->annotation->dtype, a0->data, byoc__broadcast_offset(a0->annotation, ot, idx)) != 0;
+            const byoc_node *src = cond ? x : y;
+            byoc__store(ot->dtype, c->data, e, byoc__load(src->annotation->dtype, src->data, byoc__broadcast_offset(src->annotation, ot, idx)));
+        }
+        break;
+    }
+    case 4: { /* out[idx] = in[idx permuted back] */
+        const byoc_type *it = a0->annotation;
+        const byoc_attr_value *ax = byoc_attrs_get(&call->attrs, "axes");
+        int perm[BYOC_MAX_RANK];
+        for (int d = 0; d < it->rank; ++d) {
+            int64_t p = ax && ax->kind == BYOC_ATTR_INT_LIST && ax->count == it->rank ? ax->ints[d] : it->rank - 1 - d;
+            perm[d] = (int)(p < 0 ? p + it->rank : p);
+        }
+        for (int64_t e = 0; e < n; ++e, byoc__next_index(idx, ot)) {
+            int64_t src[BYOC_MAX_RANK], off = 0;
+            for (int d = 0; d < it->rank; ++d) src[perm[d]] = idx[d];
+            for (int d = 0; d < it->rank; ++d) off = off * it->dims[d] + src[d];
+            byoc__store(ot->dtype, c->data, e, byoc__load(it->dtype, a0->data, off));
+        }
+        break;
+    }
+    case 5: { /* walk the output, pick the field along the axis */
+        int axis = (int)byoc_attrs_int(&call->attrs, "axis", 0);
+        if (axis < 0) axis += ot->rank;
+        for (int64_t e = 0; e < n; ++e, byoc__next_index(idx, ot)) {
+            int64_t pos = idx[axis];
+            const byoc_node *src = NULL;
+            for (int k = 0; k < a0->nargs && !src; ++k) {
+                if (pos < a0->args[k]->annotation->dims[axis]) src = a0->args[k];
+                else pos -= a0->args[k]->annotation->dims[axis];
+            }
+            int64_t off = 0;
+            for (int d = 0; d < ot->rank; ++d) off = off * src->annotation->dims[d] + (d == axis ? pos : idx[d]);
+            byoc__store(ot->dtype, c->data, e, byoc__load(src->annotation->dtype, src->data, off));
+        }
+        break;
+    }
+    case 6: { /* begin and stride per axis, normalised as the type relation does */
+        const byoc_type *it = a0->annotation;
+        int64_t begin[BYOC_MAX_RANK], stride[BYOC_MAX_RANK];
+        for (int d = 0; d < it->rank; ++d) { begin[d] = 0; stride[d] = 1; }
+        const byoc_attr_value *b = byoc_attrs_get(&call->attrs, "begin"), *s = byoc_attrs_get(&call->attrs, "strides"), *ax = byoc_attrs_get(&call->attrs, "axes");
+        if (strcmp(byoc_attrs_string(&call->attrs, "slice_mode", "end"), "end")) return NULL;
+        for (int i = 0; i < b->count; ++i) {
+            int d = ax && ax->kind == BYOC_ATTR_INT_LIST ? (int)(ax->ints[i] < 0 ? ax->ints[i] + it->rank : ax->ints[i]) : i;
+            int64_t st = s && s->kind == BYOC_ATTR_INT_LIST && s->count ? s->ints[s->count == 1 ? 0 : i] : 1, lo = b->ints[i], dim = it->dims[d];
+            if (lo < 0) lo += dim;
+            lo = st > 0 ? (lo < 0 ? 0 : lo > dim ? dim : lo) : (lo < -1 ? -1 : lo > dim - 1 ? dim - 1 : lo);
+            begin[d] = lo;
+            stride[d] = st;
+        }
+        for (int64_t e = 0; e < n; ++e, byoc__next_index(idx, ot)) {
+            int64_t off = 0;
+            for (int d = 0; d < it->rank; ++d) off = off * it->dims[d] + begin[d] + idx[d] * stride[d];
+            byoc__store(ot->dtype, c->data, e, byoc__load(it->dtype, a0->data, off));
+        }
+        break;
+    }
+    }
+    c->checked_type = ot;
+    c->span = call->span;
+    return c;
+}
+
+BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn)) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        /* in graph order, on the rebuilt nodes, so chains of constant ops fold completely */
+        byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        byoc_node **ins = NULL;
+        for (int i = 0; now && i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node;
+            int k = byoc__input_count(x, 0), changed = 0;
+            stbds_arrsetlen(ins, 0);
+            for (int j = 0; j < k; ++j) {
+                byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
+                changed |= to != in;
+                stbds_arrput(ins, to);
+            }
+            byoc_node *y = changed ? byoc__rebuild(m, x, ins) : x;
+            if (y && y != x) y->checked_type = x->checked_type;
+            byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
+            if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE) folded = y->args[0]->args[y->index];
+            now[i] = folded ? folded : y;
+        }
+        if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
+        stbds_arrfree(ins);
+        free(now);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "fold_constant: %s", m->error.message);
+        else r = byoc_infer_type(m, diag);
+    }
+    return r;
+}
+
+/* ---- DCE ---- */
+BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag) {
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    if (!main_fn) return BYOC_OK; /* a library of functions: every one is an entry */
+    byoc__map reached = BYOC__MAP_EMPTY;
+    const char **work = NULL;
+    stbds_arrput(work, "main");
+    while (stbds_arrlen(work)) {
+        const char *name = stbds_arrpop(work);
+        byoc_node *fn = byoc_module_function(m, name);
+        if (!fn || byoc__map_has(&reached, fn)) continue;
+        byoc__map_put(&reached, fn, 1);
+        byoc__map seen = BYOC__MAP_EMPTY;
+        byoc_node **order = NULL;
+        byoc__post_order(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+            if (order[i]->kind == BYOC_NODE_GLOBAL_VAR) stbds_arrput(work, order[i]->name);
+        byoc__map_free(&seen);
+        stbds_arrfree(order);
+    }
+    int kept = 0;
+    for (int i = 0; i < (int)stbds_arrlen(m->functions); ++i)
+        if (byoc__map_has(&reached, m->functions[i].function)) m->functions[kept++] = m->functions[i];
+    stbds_arrsetlen(m->functions, kept);
+    byoc__map_free(&reached);
+    stbds_arrfree(work);
+    (void)diag;
+    return BYOC_OK;
 }
 
 #ifdef BYOC__DEFINED_TYPEOF
