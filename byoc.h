@@ -6774,6 +6774,30 @@ BYOC__PRIVATE void byoc__set_add(int **set, int x) {
     stbds_arrins(*set, i, x);
 }
 
+/* is there a path from region `from` to region `to` other than their direct edges? Regions after `to` in
+   the topological order (pos) cannot lead to it, which bounds the search. */
+BYOC__PRIVATE int byoc__other_path(const byoc__regions *rs, int *const *children, const int *pos, int from, int to) {
+    int *stack = NULL, found = 0;
+    byoc__map seen = BYOC__MAP_EMPTY;
+    for (int c = 0; c < (int)stbds_arrlen(children[from]); ++c) {
+        int x = byoc__region_find(rs, children[from][c]);
+        if (x != to && x != from) stbds_arrput(stack, x);
+    }
+    while (!found && stbds_arrlen(stack)) {
+        int x = stbds_arrpop(stack);
+        if (x == to) { found = 1; break; }
+        if (pos[x] > pos[to] || byoc__map_has(&seen, (const void *)(intptr_t)(x + 1))) continue;
+        byoc__map_put(&seen, (const void *)(intptr_t)(x + 1), 1);
+        for (int c = 0; c < (int)stbds_arrlen(children[x]); ++c) {
+            int y = byoc__region_find(rs, children[x][c]);
+            if (y != x) stbds_arrput(stack, y);
+        }
+    }
+    stbds_arrfree(stack);
+    byoc__map_free(&seen);
+    return found;
+}
+
 BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -6785,49 +6809,54 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
             byoc_graph_free(&g);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         }
-        /* parents of each region: regions whose compiler_end feeds one of its compiler_begins; regions are
-           visited in the order of their last node, which puts every parent first */
+        /* parents of each region: regions whose compiler_end feeds one of its compiler_begins */
         int nr = rs.count;
-        int *last = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
         int **parents = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
-        int **restr = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
         int *order = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)nr + 1)));
         for (int i = 0; i < g.count; ++i) {
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
-            last[reg] = i;
             byoc_node *x = g.nodes[i].node;
             if (byoc__is_begin(x) && g.nodes[i].ninputs && byoc__is_end(g.nodes[g.nodes[i].inputs[0]].node)) {
                 int e = g.nodes[i].inputs[0];
                 if (rs.of[e] >= 0) byoc__set_add(&parents[reg], byoc__region_find(&rs, rs.of[e]));
             }
         }
-        int no = 0;
-        for (int i = 0; i < g.count; ++i) /* regions by last node */
-            if (rs.of[i] >= 0) {
-                int reg = byoc__region_find(&rs, rs.of[i]);
-                if (last[reg] == i) order[no++] = reg;
+        /* parents first (Kahn's algorithm over the region graph): a region must be finished, with its
+           restriction set, before any child merges it */
+        int no = 0, *pending = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
+        int **children = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
+        for (int reg = 0; reg < nr; ++reg) {
+            if (byoc__region_find(&rs, reg) != reg) continue;
+            for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) {
+                stbds_arrput(children[parents[reg][p]], reg);
+                pending[reg]++;
             }
+        }
+        for (int reg = 0; reg < nr; ++reg)
+            if (byoc__region_find(&rs, reg) == reg && !pending[reg]) order[no++] = reg;
+        for (int k = 0; k < no; ++k)
+            for (int c = 0; c < (int)stbds_arrlen(children[order[k]]); ++c)
+                if (--pending[children[order[k]][c]] == 0) order[no++] = children[order[k]][c];
+        free(pending);
+        /* A parent joins a child of the same target unless another path leads from it to the child:
+           contracting that edge would close a cycle. The check runs on the current region graph, so
+           paths created by earlier merges count too (restriction sets computed once can miss those). */
+        int *pos = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
+        for (int k = 0; k < no; ++k) pos[order[k]] = k;
         for (int k = 0; k < no; ++k) {
             int reg = order[k];
-            for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) { /* inherited restrictions */
-                int par = byoc__region_find(&rs, parents[reg][p]);
-                for (int q = 0; q < (int)stbds_arrlen(restr[par]); ++q) byoc__set_add(&restr[reg], byoc__region_find(&rs, restr[par][q]));
-            }
-            for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) {
-                int par = byoc__region_find(&rs, parents[reg][p]);
-                if (strcmp(rs.target[par], rs.target[reg])) byoc__set_add(&restr[reg], par);
-            }
             for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) {
                 int par = byoc__region_find(&rs, parents[reg][p]), here = byoc__region_find(&rs, reg);
                 if (par == here || strcmp(rs.target[par], rs.target[reg])) continue;
-                int restricted = 0;
-                for (int q = 0; q < (int)stbds_arrlen(restr[reg]) && !restricted; ++q) restricted = byoc__region_find(&rs, restr[reg][q]) == par;
-                if (restricted) continue;
+                if (byoc__other_path(&rs, children, pos, par, here)) continue;
                 rs.parent[par] = here; /* the parent joins this region */
-                for (int q = 0; q < (int)stbds_arrlen(restr[par]); ++q) byoc__set_add(&restr[reg], byoc__region_find(&rs, restr[par][q]));
+                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c) stbds_arrput(children[here], children[par][c]);
             }
         }
+        for (int reg = 0; reg < nr; ++reg) stbds_arrfree(children[reg]);
+        free(children);
+        free(pos);
         /* drop begin(end(x)) inside one region */
         byoc__map repl = BYOC__MAP_EMPTY;
         for (int i = 0; i < g.count; ++i) {
@@ -6840,10 +6869,8 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         byoc_node *body = repl.count ? byoc__substitute(m, &g, &repl) : fn->body;
         byoc__set_body(m, f, body);
         byoc__map_free(&repl);
-        for (int i = 0; i < nr; ++i) { stbds_arrfree(parents[i]); stbds_arrfree(restr[i]); }
+        for (int i = 0; i < nr; ++i) stbds_arrfree(parents[i]);
         free(parents);
-        free(restr);
-        free(last);
         free(order);
         byoc__regions_free(&rs);
         byoc_graph_free(&g);
@@ -6893,83 +6920,107 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                 if (!dup) stbds_arrput(inputs[reg], x->args[0]);
             }
         }
-        /* rebuild the body in graph order: default annotations vanish, each region becomes a call */
+        /* rebuild the body: default annotations vanish, each region becomes a call. A region is emitted
+           once every value it reads exists, so the nodes are swept until nothing is left (regions may
+           interleave in graph order; the region graph itself is acyclic). */
         byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
         byoc_node **region_call = BYOC__CAST(byoc_node **, calloc((size_t)nr + 1, sizeof(byoc_node *)));
         byoc_node **ins = NULL;
         const char *mod = mod_name && *mod_name ? mod_name : "default";
-        for (int i = 0; now && region_call && i < g.count && !m->has_error; ++i) {
-            byoc_node *x = g.nodes[i].node;
-            int reg = rs.of[i] >= 0 ? byoc__region_find(&rs, rs.of[i]) : -1;
-            int is_default = reg >= 0 && !strcmp(rs.target[reg], "default");
-            if (reg < 0 || (is_default && !byoc__is_begin(x) && !byoc__is_end(x))) { /* outside any offloaded region */
-                if (byoc__is_begin(x) || byoc__is_end(x)) { now[i] = now[g.nodes[i].inputs[0]]; continue; }
-                int k = byoc__input_count(x, 0), changed = 0;
-                stbds_arrsetlen(ins, 0);
-                for (int j = 0; j < k; ++j) {
-                    byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
-                    changed |= to != in;
-                    stbds_arrput(ins, to);
-                }
-                now[i] = changed ? byoc__rebuild(m, x, ins) : x;
-                continue;
-            }
-            if (is_default) { now[i] = now[g.nodes[i].inputs[0]]; continue; } /* a default annotation */
-            if (!byoc__is_end(x)) continue; /* region members are emitted with the region */
-            if (!region_call[reg]) {
-                /* the region's function: params for its inputs (constants bound in when asked) */
-                byoc__map inside = BYOC__MAP_EMPTY;
-                byoc_node **params = NULL, **args = NULL, **outs = NULL;
-                char name[256];
-                snprintf(name, sizeof name, "tvmgen_%s_%s_%s_%d", mod, rs.target[reg], fname, reg);
-                byoc__mangle(name);
-                for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) {
-                    byoc_node *src = inputs[reg][k];
-                    if (bind_constants && src->kind == BYOC_NODE_CONSTANT) { byoc__map_put(&inside, src, (intptr_t)src); continue; }
-                    char pname[300];
-                    snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], reg, (int)stbds_arrlen(params));
-                    byoc_node *v = byoc_var(m, pname, src->checked_type);
-                    stbds_arrput(params, v);
-                    stbds_arrput(args, now[byoc_graph_index(&g, src)]);
-                    byoc__map_put(&inside, src, (intptr_t)v);
-                }
-                for (int k = 0; k < (int)stbds_arrlen(members[reg]) && !m->has_error; ++k) {
-                    byoc_node *y = members[reg][k];
-                    if (byoc__is_begin(y)) { byoc__map_put(&inside, y, byoc__map_get(&inside, y->args[0], 0)); continue; }
-                    stbds_arrsetlen(ins, 0);
-                    for (int j = 0; j < byoc__input_count(y, 0); ++j) {
-                        byoc_node *in = byoc__input_at(y, j), *to = (byoc_node *)byoc__map_get(&inside, in, 0);
-                        stbds_arrput(ins, to ? to : in);
+        int remaining = 1, progress = 1;
+        while (now && region_call && remaining && progress && !m->has_error) {
+            remaining = progress = 0;
+            for (int i = 0; i < g.count && !m->has_error; ++i) {
+                if (now[i]) continue;
+                byoc_node *x = g.nodes[i].node;
+                int reg = rs.of[i] >= 0 ? byoc__region_find(&rs, rs.of[i]) : -1;
+                int is_default = reg >= 0 && !strcmp(rs.target[reg], "default");
+                if (reg >= 0 && !is_default && !byoc__is_end(x)) continue; /* emitted with its region */
+                if (byoc__is_begin(x) || byoc__is_end(x)) {
+                    if (is_default || reg < 0) { /* a default annotation: the value itself */
+                        now[i] = now[g.nodes[i].inputs[0]];
+                        if (!now[i]) remaining = 1;
+                        else progress = 1;
+                        continue;
                     }
-                    byoc_node *c = byoc__rebuild(m, y, ins);
-                    if (c) c->checked_type = y->checked_type;
-                    byoc__map_put(&inside, y, (intptr_t)c);
+                } else {
+                    int k = byoc__input_count(x, 0), changed = 0, ready = 1;
+                    stbds_arrsetlen(ins, 0);
+                    for (int j = 0; j < k && ready; ++j) {
+                        byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
+                        ready = to != NULL;
+                        changed |= to != in;
+                        stbds_arrput(ins, to);
+                    }
+                    if (!ready) { remaining = 1; continue; }
+                    now[i] = changed ? byoc__rebuild(m, x, ins) : x;
+                    progress = 1;
+                    continue;
                 }
-                for (int k = 0; k < (int)stbds_arrlen(outputs[reg]); ++k)
-                    stbds_arrput(outs, (byoc_node *)byoc__map_get(&inside, outputs[reg][k]->args[0], 0));
-                int nout = (int)stbds_arrlen(outs);
-                byoc_node *body = nout == 1 ? outs[0] : byoc_tuple(m, outs, nout);
-                byoc_attrs a;
-                memset(&a, 0, sizeof a);
-                byoc_attrs_set_int(m, &a, "Primitive", 1);
-                byoc_attrs_set_string(m, &a, "Compiler", rs.target[reg]);
-                byoc_attrs_set_string(m, &a, "global_symbol", name);
-                byoc_attrs_set_int(m, &a, "Inline", 1);
-                byoc_node *pf = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, &a);
-                if (pf && byoc_module_function(m, name)) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
-                else if (pf) byoc_module_add_function(m, name, pf);
-                region_call[reg] = byoc_call_function(m, byoc_global_var(m, name), args, (int)stbds_arrlen(args));
-                byoc__map_free(&inside);
-                stbds_arrfree(params);
-                stbds_arrfree(args);
-                stbds_arrfree(outs);
+                /* an end of an offloaded region: build the region's function and call once */
+                if (!region_call[reg]) {
+                    int ready = 1;
+                    for (int k = 0; k < (int)stbds_arrlen(inputs[reg]) && ready; ++k) {
+                        byoc_node *src = inputs[reg][k];
+                        ready = (bind_constants && src->kind == BYOC_NODE_CONSTANT) || now[byoc_graph_index(&g, src)] != NULL;
+                    }
+                    if (!ready) { remaining = 1; continue; }
+                    byoc__map inside = BYOC__MAP_EMPTY;
+                    byoc_node **params = NULL, **args = NULL, **outs = NULL;
+                    char name[256];
+                    snprintf(name, sizeof name, "tvmgen_%s_%s_%s_%d", mod, rs.target[reg], fname, reg);
+                    byoc__mangle(name);
+                    for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) {
+                        byoc_node *src = inputs[reg][k];
+                        if (bind_constants && src->kind == BYOC_NODE_CONSTANT) { byoc__map_put(&inside, src, (intptr_t)src); continue; }
+                        char pname[300];
+                        snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], reg, (int)stbds_arrlen(params));
+                        byoc_node *v = byoc_var(m, pname, src->checked_type);
+                        stbds_arrput(params, v);
+                        stbds_arrput(args, now[byoc_graph_index(&g, src)]);
+                        byoc__map_put(&inside, src, (intptr_t)v);
+                    }
+                    for (int k = 0; k < (int)stbds_arrlen(members[reg]) && !m->has_error; ++k) {
+                        byoc_node *y = members[reg][k];
+                        if (byoc__is_begin(y)) { byoc__map_put(&inside, y, byoc__map_get(&inside, y->args[0], 0)); continue; }
+                        stbds_arrsetlen(ins, 0);
+                        for (int j = 0; j < byoc__input_count(y, 0); ++j) {
+                            byoc_node *in = byoc__input_at(y, j), *to = (byoc_node *)byoc__map_get(&inside, in, 0);
+                            stbds_arrput(ins, to ? to : in);
+                        }
+                        byoc_node *c = byoc__rebuild(m, y, ins);
+                        if (c) c->checked_type = y->checked_type;
+                        byoc__map_put(&inside, y, (intptr_t)c);
+                    }
+                    for (int k = 0; k < (int)stbds_arrlen(outputs[reg]); ++k)
+                        stbds_arrput(outs, (byoc_node *)byoc__map_get(&inside, outputs[reg][k]->args[0], 0));
+                    int nout = (int)stbds_arrlen(outs);
+                    byoc_node *body = nout == 1 ? outs[0] : byoc_tuple(m, outs, nout);
+                    byoc_attrs a;
+                    memset(&a, 0, sizeof a);
+                    byoc_attrs_set_int(m, &a, "Primitive", 1);
+                    byoc_attrs_set_string(m, &a, "Compiler", rs.target[reg]);
+                    byoc_attrs_set_string(m, &a, "global_symbol", name);
+                    byoc_attrs_set_int(m, &a, "Inline", 1);
+                    byoc_node *pf = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, &a);
+                    if (pf && byoc_module_function(m, name)) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
+                    else if (pf) byoc_module_add_function(m, name, pf);
+                    region_call[reg] = byoc_call_function(m, byoc_global_var(m, name), args, (int)stbds_arrlen(args));
+                    byoc__map_free(&inside);
+                    stbds_arrfree(params);
+                    stbds_arrfree(args);
+                    stbds_arrfree(outs);
+                    if (!region_call[reg]) break;
+                }
+                /* this end's value: the call, or its field when the region has several outputs */
+                int field = 0, nout = (int)stbds_arrlen(outputs[reg]);
+                for (int k = 0; k < nout; ++k)
+                    if (outputs[reg][k]->args[0] == x->args[0]) field = k;
+                now[i] = nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], field);
+                progress = 1;
             }
-            /* this end's value: the call, or its field when the region has several outputs */
-            int field = 0, nout = (int)stbds_arrlen(outputs[reg]);
-            for (int k = 0; k < nout; ++k)
-                if (outputs[reg][k]->args[0] == x->args[0]) field = k;
-            now[i] = nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], field);
         }
+        if (remaining && !m->has_error) byoc__fail(m, BYOC_ERR_INTERNAL, 0, "partition_graph: the regions of @%s depend on each other in a cycle", fname);
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
         for (int i = 0; i < nr; ++i) { stbds_arrfree(members[i]); stbds_arrfree(inputs[i]); stbds_arrfree(outputs[i]); }
         free(members);
