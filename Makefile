@@ -22,7 +22,7 @@ STB_DS  := /usr/include/stb/stb_ds.h
 FUZZERS := text weights pattern backend
 HEADERS := byoc.h
 
-.PHONY: all test demo fuzz deps clean
+.PHONY: all test demo fuzz bench deps clean
 all: $(BUILD)/byocc
 
 # clang (with libFuzzer and the sanitizers) builds the SAN suite, the fuzzers and the build checks
@@ -74,6 +74,14 @@ fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 	  echo "== fuzz_$$f for $(FUZZ_SECONDS)s"; \
 	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
 	done
+
+# make bench: the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 5); writes
+# build/bench.md and build/bench.json. Times are machine-dependent: compare within one run.
+$(BUILD)/bench: tools/bench.c $(HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
+
+bench: $(BUILD)/bench
+	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
 
 clean:
 	rm -rf build

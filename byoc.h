@@ -906,7 +906,8 @@ struct byoc_module {
     byoc_allocator alloc;
     byoc__block *blocks;
     struct { char *key; int value; } *strings; /* stb_ds strdup map: key pointers are stable */
-    byoc_global_function *functions;           /* stb_ds array */
+    byoc_global_function *functions;           /* stb_ds array, in definition order */
+    struct { char *key; int value; } *function_index; /* stb_ds string map: name -> position */
     uint32_t next_id;
     int has_error;
     byoc_diag error;
@@ -996,6 +997,7 @@ BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator) {
     memset(m, 0, sizeof *m);
     m->alloc = a;
     stbds_sh_new_strdup(m->strings);
+    stbds_sh_new_strdup(m->function_index);
     m->next_id = 1;
     return m;
 }
@@ -1009,6 +1011,7 @@ BYOC_API void byoc_module_destroy(byoc_module *m) {
         b = next;
     }
     stbds_shfree(m->strings);
+    stbds_shfree(m->function_index);
     stbds_arrfree(m->functions);
     m->alloc.free_fn(m, m->alloc.user_data);
 }
@@ -1603,9 +1606,9 @@ BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *sourc
 }
 
 BYOC__PRIVATE int byoc__function_index(const byoc_module *m, const char *name) {
-    for (int i = 0; i < (int)stbds_arrlen(m->functions); ++i)
-        if (strcmp(m->functions[i].name, name) == 0) return i;
-    return -1;
+    byoc_module *mm = (byoc_module *)m; /* stb_ds lookups take a non-const map */
+    ptrdiff_t i = stbds_shgeti(mm->function_index, name);
+    return i < 0 ? -1 : mm->function_index[i].value;
 }
 
 BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, byoc_node *function) {
@@ -1619,6 +1622,7 @@ BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, 
     byoc_global_function g;
     g.name = byoc_intern(m, name);
     g.function = function;
+    stbds_shput(m->function_index, name, (int)stbds_arrlen(m->functions));
     stbds_arrput(m->functions, g);
     return BYOC_OK;
 }
@@ -2840,6 +2844,9 @@ BYOC__PRIVATE byoc_result byoc__infer_global(byoc__infer *st, byoc_node *ref) {
 BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     byoc_module *m = st->m;
     char s1[160], s2[160];
+    /* nodes never change, so a type found once stays right (globals are looked up again: a module
+       function can be replaced) */
+    if (n->checked_type && n->kind != BYOC_NODE_GLOBAL_VAR) return BYOC_OK;
     switch (n->kind) {
     case BYOC_NODE_VAR:
         if (!n->annotation) return byoc__infer_error(st, n, "var", "has no type annotation");
@@ -5700,14 +5707,31 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
 /* A replacement built from nodes of g: the graph nodes it uses (all before index `limit`) may have
    been replaced themselves, so its new part is rebuilt on top of their current versions. */
 BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_graph *g, byoc_node *const *now, int limit) {
-    byoc__map seen = BYOC__MAP_EMPTY, mapped = BYOC__MAP_EMPTY;
-    byoc_node **order = NULL, **ins = NULL;
-    byoc__post_order(r, 0, &seen, &order);
-    for (int k = 0; k < (int)stbds_arrlen(order) && !m->has_error; ++k) {
-        byoc_node *x = order[k];
-        int gi = byoc_graph_index(g, x);
-        if (gi >= 0) { byoc__map_put(&mapped, x, (intptr_t)(gi < limit ? now[gi] : x)); continue; }
-        int n = byoc__input_count(x, 0), changed = 0;
+    int ri = byoc_graph_index(g, r);
+    if (ri >= 0) return ri < limit ? now[ri] : r;
+    /* post-order over the new nodes only: graph nodes are leaves here, so the cost is the size of
+       the replacement, not of the graph below it */
+    byoc__map mapped = BYOC__MAP_EMPTY;
+    byoc__frame *stack = NULL;
+    byoc_node **ins = NULL;
+    byoc__frame f0 = {r, 0};
+    stbds_arrput(stack, f0);
+    byoc__map_put(&mapped, r, 0);
+    while (stbds_arrlen(stack) && !m->has_error) {
+        byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
+        byoc_node *x = top->node;
+        int n = byoc__input_count(x, 0);
+        if (top->next < n) {
+            byoc_node *in = byoc__input_at(x, top->next++);
+            if (byoc__map_has(&mapped, in)) continue;
+            int gi = byoc_graph_index(g, in);
+            if (gi >= 0) { byoc__map_put(&mapped, in, (intptr_t)(gi < limit ? now[gi] : in)); continue; }
+            byoc__map_put(&mapped, in, 0);
+            byoc__frame f = {in, 0};
+            stbds_arrput(stack, f);
+            continue;
+        }
+        int changed = 0;
         stbds_arrsetlen(ins, 0);
         for (int j = 0; j < n; ++j) {
             byoc_node *in = byoc__input_at(x, j), *to = (byoc_node *)byoc__map_get(&mapped, in, 0);
@@ -5718,11 +5742,11 @@ BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_gr
         byoc_node *nx = changed ? byoc__rebuild(m, x, ins) : x;
         if (nx && nx != x) nx->checked_type = x->checked_type;
         byoc__map_put(&mapped, x, (intptr_t)nx);
+        (void)stbds_arrpop(stack);
     }
     byoc_node *out = (byoc_node *)byoc__map_get(&mapped, r, 0);
-    byoc__map_free(&seen);
     byoc__map_free(&mapped);
-    stbds_arrfree(order);
+    stbds_arrfree(stack);
     stbds_arrfree(ins);
     return out ? out : r;
 }
@@ -5772,6 +5796,11 @@ BYOC__PRIVATE void byoc__groups_free(byoc__group *groups) {
     stbds_arrfree(groups);
 }
 
+static int byoc__int_cmp(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* the pattern a binding is really about: wrappers (attr/dtype/shape/type) constrain, they do not decide */
 BYOC__PRIVATE int byoc__pat_is_interior(const byoc_pattern *p) {
     return p->kind == BYOC_PAT_CALL || p->kind == BYOC_PAT_TUPLE || p->kind == BYOC_PAT_TUPLE_GET_ITEM;
@@ -5798,9 +5827,15 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
             if (byoc__pat_is_interior(mt->memo[k].p)) byoc__map_put(&inside, mt->memo[k].e, 1);
         for (int k = 0; k < (int)stbds_arrlen(mt->path_nodes); ++k) byoc__map_put(&inside, mt->path_nodes[k], 1);
         int ok = 1;
-        for (int k = 0; ok && k < g->count; ++k) { /* graph order keeps the interior topologically sorted */
+        /* the interior in graph order (topologically sorted), from the bindings: a match costs its
+           own size, not the graph's */
+        int *idx = NULL;
+        for (size_t s = 0; s < inside.cap; ++s)
+            if (inside.keys[2 * s]) stbds_arrput(idx, byoc_graph_index(g, (const byoc_node *)inside.keys[2 * s]));
+        qsort(idx, (size_t)stbds_arrlen(idx), sizeof(int), byoc__int_cmp);
+        for (int q = 0; ok && q < (int)stbds_arrlen(idx); ++q) {
+            int k = idx[q];
             byoc_node *n = g->nodes[k].node;
-            if (!byoc__map_has(&inside, n)) continue;
             if (byoc__map_has(claimed, n)) ok = 0; /* overlaps an earlier match */
             for (int u = 0; ok && n != root && u < g->nodes[k].nusers; ++u) {
                 int user = g->nodes[k].users[u];
@@ -5808,6 +5843,7 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
             }
             stbds_arrput(gr.interior, n);
         }
+        stbds_arrfree(idx);
         /* inputs: leaf bindings in match order, then any other outside input of an interior node */
         for (int k = 0; ok && k < (int)stbds_arrlen(mt->memo); ++k) {
             const byoc_pattern *bp = mt->memo[k].p;
@@ -7641,7 +7677,9 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     int kept = 0;
     for (int i = 0; i < (int)stbds_arrlen(m->functions); ++i)
         if (byoc__map_has(&reached, m->functions[i].function)) m->functions[kept++] = m->functions[i];
+        else stbds_shdel(m->function_index, m->functions[i].name);
     stbds_arrsetlen(m->functions, kept);
+    for (int i = 0; i < kept; ++i) stbds_shput(m->function_index, m->functions[i].name, i);
     byoc__map_free(&reached);
     stbds_arrfree(work);
     (void)diag;
