@@ -5826,13 +5826,13 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
         for (int k = 0; k < (int)stbds_arrlen(mt->memo); ++k)
             if (byoc__pat_is_interior(mt->memo[k].p)) byoc__map_put(&inside, mt->memo[k].e, 1);
         for (int k = 0; k < (int)stbds_arrlen(mt->path_nodes); ++k) byoc__map_put(&inside, mt->path_nodes[k], 1);
-        int ok = 1;
+        int ok = byoc__map_has(&inside, root); /* a match whose root is a leaf (wildcard()) groups nothing */
         /* the interior in graph order (topologically sorted), from the bindings: a match costs its
            own size, not the graph's */
         int *idx = NULL;
         for (size_t s = 0; s < inside.cap; ++s)
             if (inside.keys[2 * s]) stbds_arrput(idx, byoc_graph_index(g, (const byoc_node *)inside.keys[2 * s]));
-        qsort(idx, (size_t)stbds_arrlen(idx), sizeof(int), byoc__int_cmp);
+        if (idx) qsort(idx, (size_t)stbds_arrlen(idx), sizeof(int), byoc__int_cmp);
         for (int q = 0; ok && q < (int)stbds_arrlen(idx); ++q) {
             int k = idx[q];
             byoc_node *n = g->nodes[k].node;

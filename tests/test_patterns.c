@@ -290,6 +290,14 @@ static void test_partition_two_matches_in_a_chain(void) {
     byoc_module_destroy(m);
 }
 
+static void test_partition_leaf_root_groups_nothing(void) {
+    /* wildcard() matches every node, but a match whose root is a leaf has nothing to outline */
+    byoc_module *m = typed("def @main(%x: " T22 ") { nn.relu(%x) }");
+    byoc_node *r = byoc_pattern_partition(m, pat(m, "wildcard()"), body(m), NULL, NULL, NULL);
+    CHECK(r == body(m));
+    byoc_module_destroy(m);
+}
+
 static int veto_all(const byoc_match *mt, byoc_node *root, void *ud) {
     (void)mt; (void)root;
     ++*(int *)ud;
@@ -348,6 +356,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_partition_overused_and_dominated),
         TEST_ENTRY(test_partition_check_and_no_overlap),
         TEST_ENTRY(test_partition_two_matches_in_a_chain),
+        TEST_ENTRY(test_partition_leaf_root_groups_nothing),
         TEST_ENTRY(test_rewrite),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
