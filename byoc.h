@@ -6676,14 +6676,20 @@ BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spe
         for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
             byoc_node *n = g.nodes[i].node;
             if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) { now[i] = n; continue; }
-            if (byoc__is_begin(n) || byoc__is_end(n)) {
-                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, n->id,
-                               "annotate_target: @%s is annotated already (running it twice is not supported)", m->functions[f].name);
-                break;
+            if (byoc__is_begin(n) || byoc__is_end(n)) { /* an earlier run's annotation: see through it */
+                int j = g.nodes[i].inputs[0];
+                now[i] = now[j];
+                target[i] = target[j];
+                continue;
             }
-            /* this node's target */
+            /* this node's target: one an earlier run chose (other than default) is kept, so running with
+               A and then with B equals running with [A, B] */
             const char *t = NULL;
-            if (n->kind == BYOC_NODE_CALL) {
+            for (int k = 0; k < byoc__input_count(n, 0) && !t; ++k) {
+                byoc_node *in = byoc__input_at(n, k);
+                if (byoc__is_begin(in) && strcmp(byoc__annotation_target(in), "default")) t = byoc__annotation_target(in);
+            }
+            if (!t && n->kind == BYOC_NODE_CALL) {
                 if (n->op) { /* the first backend, in priority order, that supports the op */
                     for (int k = 0; k < count && !t; ++k)
                         if (byoc_backend_supports_op(backends[k], n->op->def.name)) t = backends[k]->name;
@@ -6697,14 +6703,14 @@ BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spe
                     }
                 }
                 if (!t) t = "default";
-            } else if (include_non_call_ops) { /* tuples and projections follow their inputs when those agree */
+            } else if (!t && include_non_call_ops) { /* tuples and projections follow their inputs when those agree */
                 for (int k = 0; k < byoc__input_count(n, 0); ++k) {
                     int j = byoc_graph_index(&g, byoc__input_at(n, k));
                     const char *at = target[j] ? target[j] : "default";
                     t = !t ? at : strcmp(t, at) ? "default" : t;
                 }
                 if (!t) t = "default";
-            } else
+            } else if (!t)
                 t = "default";
             target[i] = t;
             /* arguments: begin(end(arg)) for computed values, begin(arg) for inputs */
