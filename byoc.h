@@ -6927,6 +6927,12 @@ BYOC__PRIVATE void byoc__mangle(char *s) {
         if (!isalnum((unsigned char)*s)) *s = '_';
 }
 
+BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
+    for (int k = 0; k < (int)stbds_arrlen(outs); ++k)
+        if (outs[k] == v) return k;
+    return -1;
+}
+
 BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     int nfunctions = byoc_module_function_count(m);
@@ -6949,10 +6955,14 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
             byoc_node *x = g.nodes[i].node;
-            if (byoc__is_end(x)) {
-                int dup = 0;
-                for (int k = 0; k < (int)stbds_arrlen(outputs[reg]); ++k) dup |= outputs[reg][k]->args[0] == x->args[0];
-                if (!dup) stbds_arrput(outputs[reg], x);
+            if (byoc__is_end(x)) { /* its value, or a tuple built in the region as its fields (TVM flattens) */
+                byoc_node *v = x->args[0];
+                int vi = byoc_graph_index(&g, v);
+                int flatten = v->kind == BYOC_NODE_TUPLE && rs.of[vi] >= 0 && byoc__region_find(&rs, rs.of[vi]) == reg;
+                for (int k = 0; k < (flatten ? v->nargs : 1); ++k) {
+                    byoc_node *o = flatten ? v->args[k] : v;
+                    if (byoc__out_index(outputs[reg], o) < 0) stbds_arrput(outputs[reg], o);
+                }
                 continue;
             }
             stbds_arrput(members[reg], x);
@@ -7034,8 +7044,10 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                         if (c) c->checked_type = y->checked_type;
                         byoc__map_put(&inside, y, (intptr_t)c);
                     }
-                    for (int k = 0; k < (int)stbds_arrlen(outputs[reg]); ++k)
-                        stbds_arrput(outs, (byoc_node *)byoc__map_get(&inside, outputs[reg][k]->args[0], 0));
+                    for (int k = 0; k < (int)stbds_arrlen(outputs[reg]); ++k) {
+                        byoc_node *o = (byoc_node *)byoc__map_get(&inside, outputs[reg][k], 0);
+                        stbds_arrput(outs, o ? o : outputs[reg][k]); /* constants bound in stay themselves */
+                    }
                     int nout = (int)stbds_arrlen(outs);
                     byoc_node *body = nout == 1 ? outs[0] : byoc_tuple(m, outs, nout);
                     byoc_attrs a;
@@ -7054,11 +7066,20 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     stbds_arrfree(outs);
                     if (!region_call[reg]) break;
                 }
-                /* this end's value: the call, or its field when the region has several outputs */
-                int field = 0, nout = (int)stbds_arrlen(outputs[reg]);
-                for (int k = 0; k < nout; ++k)
-                    if (outputs[reg][k]->args[0] == x->args[0]) field = k;
-                now[i] = nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], field);
+                /* this end's value: the call, or its field when the region has several outputs; a flattened
+                   tuple is put back together from its fields */
+                int nout = (int)stbds_arrlen(outputs[reg]);
+                byoc_node *v = x->args[0];
+                int field = byoc__out_index(outputs[reg], v);
+                if (field >= 0) now[i] = nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], field);
+                else {
+                    stbds_arrsetlen(ins, 0);
+                    for (int k = 0; k < v->nargs; ++k) {
+                        int fk = byoc__out_index(outputs[reg], v->args[k]);
+                        stbds_arrput(ins, nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], fk));
+                    }
+                    now[i] = byoc_tuple(m, ins, v->nargs);
+                }
                 progress = 1;
             }
         }
