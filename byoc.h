@@ -799,42 +799,41 @@ BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const
 #define BYOC__NEW(m, T) BYOC__CAST(T *, byoc__arena_alloc((m), sizeof(T)))
 #define BYOC__NEW_N(m, T, n) BYOC__CAST(T *, byoc__arena_alloc((m), sizeof(T) * (size_t)(n)))
 
-/* Scratch hash map from one or two pointers to an intptr_t (open addressing, linear probing).
+/* Scratch hash map from a pointer to an intptr_t (open addressing, linear probing, 16 bytes a slot).
    Used for node sets and maps during traversals; memory from malloc like stb_ds's scratch arrays. */
 typedef struct byoc__map {
-    uintptr_t *keys; /* 2 per slot; an empty slot has keys[2i] == 0 */
+    uintptr_t *keys; /* an empty slot holds 0 */
     intptr_t *vals;
     size_t cap, count;
 } byoc__map;
 #define BYOC__MAP_EMPTY {NULL, NULL, 0, 0}
 
-BYOC__PRIVATE size_t byoc__map_hash(uintptr_t a, uintptr_t b) {
-    uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ull ^ ((uint64_t)b + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
+BYOC__PRIVATE size_t byoc__map_hash(uintptr_t a) {
+    uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ull;
     return (size_t)(h ^ (h >> 29));
 }
-BYOC__PRIVATE ptrdiff_t byoc__map_slot2(const byoc__map *m, const void *a, const void *b) {
+BYOC__PRIVATE ptrdiff_t byoc__map_slot(const byoc__map *m, const void *a) {
     if (!m->cap) return -1;
-    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a, (uintptr_t)b) & mask;
-    while (m->keys[2 * i]) {
-        if (m->keys[2 * i] == (uintptr_t)a && m->keys[2 * i + 1] == (uintptr_t)b) return (ptrdiff_t)i;
+    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a) & mask;
+    while (m->keys[i]) {
+        if (m->keys[i] == (uintptr_t)a) return (ptrdiff_t)i;
         i = (i + 1) & mask;
     }
     return -1;
 }
-BYOC__PRIVATE void byoc__map_put2(byoc__map *m, const void *a, const void *b, intptr_t v) {
-    ptrdiff_t at = byoc__map_slot2(m, a, b);
+BYOC__PRIVATE void byoc__map_put(byoc__map *m, const void *a, intptr_t v) {
+    ptrdiff_t at = byoc__map_slot(m, a);
     if (at >= 0) { m->vals[at] = v; return; }
     if ((m->count + 1) * 4 > m->cap * 3) { /* grow to keep the load under 3/4 */
         size_t ncap = m->cap ? m->cap * 2 : 64;
-        uintptr_t *nk = (uintptr_t *)calloc(ncap * 2, sizeof(uintptr_t));
+        uintptr_t *nk = (uintptr_t *)calloc(ncap, sizeof(uintptr_t));
         intptr_t *nv = (intptr_t *)malloc(ncap * sizeof(intptr_t));
         if (!nk || !nv) { free(nk); free(nv); abort(); /* scratch memory exhausted: nothing sane to continue with */ }
         for (size_t i = 0; i < m->cap; ++i) {
-            if (!m->keys[2 * i]) continue;
-            size_t j = byoc__map_hash(m->keys[2 * i], m->keys[2 * i + 1]) & (ncap - 1);
-            while (nk[2 * j]) j = (j + 1) & (ncap - 1);
-            nk[2 * j] = m->keys[2 * i];
-            nk[2 * j + 1] = m->keys[2 * i + 1];
+            if (!m->keys[i]) continue;
+            size_t j = byoc__map_hash(m->keys[i]) & (ncap - 1);
+            while (nk[j]) j = (j + 1) & (ncap - 1);
+            nk[j] = m->keys[i];
             nv[j] = m->vals[i];
         }
         free(m->keys);
@@ -843,19 +842,17 @@ BYOC__PRIVATE void byoc__map_put2(byoc__map *m, const void *a, const void *b, in
         m->vals = nv;
         m->cap = ncap;
     }
-    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a, (uintptr_t)b) & mask;
-    while (m->keys[2 * i]) i = (i + 1) & mask;
-    m->keys[2 * i] = (uintptr_t)a;
-    m->keys[2 * i + 1] = (uintptr_t)b;
+    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a) & mask;
+    while (m->keys[i]) i = (i + 1) & mask;
+    m->keys[i] = (uintptr_t)a;
     m->vals[i] = v;
     m->count++;
 }
-BYOC__PRIVATE int byoc__map_has(const byoc__map *m, const void *k) { return byoc__map_slot2(m, k, NULL) >= 0; }
+BYOC__PRIVATE int byoc__map_has(const byoc__map *m, const void *k) { return byoc__map_slot(m, k) >= 0; }
 BYOC__PRIVATE intptr_t byoc__map_get(const byoc__map *m, const void *k, intptr_t missing) {
-    ptrdiff_t i = byoc__map_slot2(m, k, NULL);
+    ptrdiff_t i = byoc__map_slot(m, k);
     return i >= 0 ? m->vals[i] : missing;
 }
-BYOC__PRIVATE void byoc__map_put(byoc__map *m, const void *k, intptr_t v) { byoc__map_put2(m, k, NULL, v); }
 BYOC__PRIVATE void byoc__map_free(byoc__map *m) {
     free(m->keys);
     free(m->vals);
@@ -4625,8 +4622,10 @@ BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b) {
     stbds_arrput(work, start);
     while (equal && stbds_arrlen(work)) {
         byoc__node_pair pr = stbds_arrpop(work);
-        if (byoc__map_slot2(&done, pr.a, pr.b) >= 0) continue;
-        byoc__map_put2(&done, pr.a, pr.b, 1);
+        /* a node compared with the node it was last compared with needs no second look; a node met
+           again against another partner is compared again (rare: sharing that differs) */
+        if (byoc__map_get(&done, pr.a, 0) == (intptr_t)pr.b) continue;
+        byoc__map_put(&done, pr.a, (intptr_t)pr.b);
         const byoc_node *x = pr.a, *y = pr.b;
         if (!byoc__local_equal(x, y)) { equal = 0; break; }
         if (x->kind == BYOC_NODE_VAR || x->kind == BYOC_NODE_FUNCTION) {
@@ -5831,7 +5830,7 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
            own size, not the graph's */
         int *idx = NULL;
         for (size_t s = 0; s < inside.cap; ++s)
-            if (inside.keys[2 * s]) stbds_arrput(idx, byoc_graph_index(g, (const byoc_node *)inside.keys[2 * s]));
+            if (inside.keys[s]) stbds_arrput(idx, byoc_graph_index(g, (const byoc_node *)inside.keys[s]));
         if (idx) qsort(idx, (size_t)stbds_arrlen(idx), sizeof(int), byoc__int_cmp);
         for (int q = 0; ok && q < (int)stbds_arrlen(idx); ++q) {
             int k = idx[q];
