@@ -477,6 +477,8 @@ typedef struct byoc_graph {
     int count;
     byoc_module *module;
     void *index_map; /* internal: node -> index */
+    int *dense;      /* internal: node id - dense_base -> index, when the graph's ids are distinct */
+    uint32_t dense_base, dense_count;
     int *edge_pool;  /* internal: storage of every inputs/users list */
 } byoc_graph;
 
@@ -1744,17 +1746,43 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     free(user_counts);
     out->count = count;
     out->index_map = index;
+    /* ids are dense within a module: an array indexed by id is much faster than the hash map (the
+       map stays as the fallback when nodes of several modules share ids) */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (int i = 0; i < count; ++i) {
+        if (order[i]->id < lo) lo = order[i]->id;
+        if (order[i]->id > hi) hi = order[i]->id;
+    }
+    if (count && hi - lo < (uint32_t)INT32_MAX && (size_t)(hi - lo) / 64 <= (size_t)count + 4096) {
+        int *dense = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)(hi - lo) + 1)));
+        int ok = dense != NULL;
+        if (ok) memset(dense, 0xff, sizeof(int) * ((size_t)(hi - lo) + 1));
+        for (int i = 0; ok && i < count; ++i) {
+            int *slot = &dense[order[i]->id - lo];
+            if (*slot >= 0) ok = 0; /* two nodes with one id: nodes from several modules */
+            else *slot = i;
+        }
+        if (ok) { out->dense = dense; out->dense_base = lo; out->dense_count = hi - lo + 1; }
+        else free(dense);
+    }
     out->edge_pool = pool;
     stbds_arrfree(order);
     return BYOC_OK;
 }
 
 BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
+    if (g->dense) {
+        uint32_t k = n->id - g->dense_base;
+        if (n->id < g->dense_base || k >= g->dense_count) return -1;
+        int i = g->dense[k];
+        return i >= 0 && g->nodes[i].node == n ? i : -1;
+    }
     return (int)byoc__map_get((const byoc__map *)g->index_map, n, -1);
 }
 
 BYOC_API void byoc_graph_free(byoc_graph *g) {
     if (!g || !g->module) return;
+    free(g->dense);
     byoc__map *index = (byoc__map *)g->index_map;
     if (index) byoc__map_free(index);
     free(index);
@@ -5688,12 +5716,22 @@ BYOC_API int byoc_pattern_match(const byoc_pattern *p, byoc_node *expr, const by
 }
 
 // [SECTION] impl: pattern rewrite & partition
-/* a node rebuilt with new inputs (same kind, op, attributes, index, span) */
+/* a node rebuilt with new inputs (same kind, op, attributes, index, span); n must belong to m, since
+   the rebuilt call shares n's attribute storage */
 BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_node *const *inputs) {
     byoc_node *r = NULL;
     switch (n->kind) {
     case BYOC_NODE_CALL:
-        r = n->op ? byoc_call_op(m, n->op, inputs, n->nargs, &n->attrs) : byoc_call_function(m, inputs[n->nargs], inputs, n->nargs);
+        if (n->op) { /* same op, same (already checked, immutable) attributes: share them */
+            if (m->has_error || byoc__any_null(inputs, n->nargs)) return NULL;
+            r = byoc__node_new(m, BYOC_NODE_CALL);
+            if (!r) return NULL;
+            r->op = n->op;
+            r->args = byoc__node_array(m, inputs, n->nargs);
+            r->nargs = n->nargs;
+            r->attrs = n->attrs;
+        } else
+            r = byoc_call_function(m, inputs[n->nargs], inputs, n->nargs);
         break;
     case BYOC_NODE_TUPLE: r = byoc_tuple(m, inputs, n->nargs); break;
     case BYOC_NODE_TUPLE_GET_ITEM: r = byoc_tuple_get_item(m, inputs[0], n->index); break;
@@ -6971,51 +7009,52 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                 if (!dup) stbds_arrput(inputs[reg], x->args[0]);
             }
         }
-        /* rebuild the body: default annotations vanish, each region becomes a call. A region is emitted
-           once every value it reads exists, so the nodes are swept until nothing is left (regions may
-           interleave in graph order; the region graph itself is acyclic). */
+        /* rebuild the body: default annotations vanish, each region becomes a call. Values are built on
+           demand from the result (an explicit stack): a region is emitted when its first output is
+           needed, after the values it reads, however its nodes interleave in graph order. */
         byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
         byoc_node **region_call = BYOC__CAST(byoc_node **, calloc((size_t)nr + 1, sizeof(byoc_node *)));
+        char *on_stack = BYOC__CAST(char *, calloc((size_t)g.count + 1, 1));
         byoc_node **ins = NULL;
+        int *stack = NULL, cycle = 0;
         const char *mod = mod_name && *mod_name ? mod_name : "default";
-        int remaining = 1, progress = 1;
-        while (now && region_call && remaining && progress && !m->has_error) {
-            remaining = progress = 0;
-            for (int i = 0; i < g.count && !m->has_error; ++i) {
-                if (now[i]) continue;
+        if (now && region_call && on_stack && g.count) { stbds_arrput(stack, g.count - 1); on_stack[g.count - 1] = 1; }
+        while (stbds_arrlen(stack) && !m->has_error && !cycle) {
+            int i = stack[stbds_arrlen(stack) - 1], missing = -1;
+            if (now[i]) { (void)stbds_arrpop(stack); on_stack[i] = 0; continue; }
+            {
                 byoc_node *x = g.nodes[i].node;
                 int reg = rs.of[i] >= 0 ? byoc__region_find(&rs, rs.of[i]) : -1;
                 int is_default = reg >= 0 && !strcmp(rs.target[reg], "default");
-                if (reg >= 0 && !is_default && !byoc__is_end(x)) continue; /* emitted with its region */
                 if (byoc__is_begin(x) || byoc__is_end(x)) {
                     if (is_default || reg < 0) { /* a default annotation: the value itself */
-                        now[i] = now[g.nodes[i].inputs[0]];
-                        if (!now[i]) remaining = 1;
-                        else progress = 1;
-                        continue;
+                        int j = g.nodes[i].inputs[0];
+                        if (now[j]) now[i] = now[j];
+                        else missing = j;
+                        goto next;
                     }
                 } else {
-                    int k = byoc__input_count(x, 0), changed = 0, ready = 1;
+                    int k = byoc__input_count(x, 0), changed = 0;
                     stbds_arrsetlen(ins, 0);
-                    for (int j = 0; j < k && ready; ++j) {
-                        byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
-                        ready = to != NULL;
+                    for (int j = 0; j < k && missing < 0; ++j) {
+                        byoc_node *in = byoc__input_at(x, j);
+                        int ji = byoc_graph_index(&g, in);
+                        byoc_node *to = now[ji];
+                        if (!to) { missing = ji; break; }
                         changed |= to != in;
                         stbds_arrput(ins, to);
                     }
-                    if (!ready) { remaining = 1; continue; }
-                    now[i] = changed ? byoc__rebuild(m, x, ins) : x;
-                    progress = 1;
-                    continue;
+                    if (missing < 0) now[i] = changed ? byoc__rebuild(m, x, ins) : x;
+                    goto next;
                 }
                 /* an end of an offloaded region: build the region's function and call once */
                 if (!region_call[reg]) {
-                    int ready = 1;
-                    for (int k = 0; k < (int)stbds_arrlen(inputs[reg]) && ready; ++k) {
+                    for (int k = 0; k < (int)stbds_arrlen(inputs[reg]) && missing < 0; ++k) {
                         byoc_node *src = inputs[reg][k];
-                        ready = (bind_constants && src->kind == BYOC_NODE_CONSTANT) || now[byoc_graph_index(&g, src)] != NULL;
+                        int si = byoc_graph_index(&g, src);
+                        if (!(bind_constants && src->kind == BYOC_NODE_CONSTANT) && !now[si]) missing = si;
                     }
-                    if (!ready) { remaining = 1; continue; }
+                    if (missing >= 0) goto next;
                     byoc__map inside = BYOC__MAP_EMPTY;
                     byoc_node **params = NULL, **args = NULL, **outs = NULL;
                     char name[256];
@@ -7063,7 +7102,6 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     stbds_arrfree(params);
                     stbds_arrfree(args);
                     stbds_arrfree(outs);
-                    if (!region_call[reg]) break;
                 }
                 /* this end's value: the call, or its field when the region has several outputs; a flattened
                    tuple is put back together from its fields */
@@ -7079,10 +7117,16 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     }
                     now[i] = byoc_tuple(m, ins, v->nargs);
                 }
-                progress = 1;
+            }
+        next:
+            if (missing >= 0) {
+                if (on_stack[missing]) cycle = 1;
+                else { stbds_arrput(stack, missing); on_stack[missing] = 1; }
             }
         }
-        if (remaining && !m->has_error) byoc__fail(m, BYOC_ERR_INTERNAL, 0, "partition_graph: the regions of @%s depend on each other in a cycle", fname);
+        stbds_arrfree(stack);
+        free(on_stack);
+        if (cycle && !m->has_error) byoc__fail(m, BYOC_ERR_INTERNAL, 0, "partition_graph: the regions of @%s depend on each other in a cycle", fname);
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
         for (int i = 0; i < nr; ++i) { stbds_arrfree(members[i]); stbds_arrfree(inputs[i]); stbds_arrfree(outputs[i]); }
         free(members);
