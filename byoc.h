@@ -1345,17 +1345,25 @@ BYOC__PRIVATE byoc_node *byoc__node_new(byoc_module *m, byoc_node_kind kind) {
     return n;
 }
 
-BYOC__PRIVATE byoc_node **byoc__node_array(byoc_module *m, byoc_node *const *src, int n) {
+/* arena copy of n object pointers (node or pattern arrays), and a check for NULL entries */
+BYOC__PRIVATE void *byoc__ptr_array(byoc_module *m, const void *src, int n) {
     if (n <= 0) return NULL;
-    byoc_node **a = BYOC__NEW_N(m, byoc_node *, n);
-    if (a) memcpy(a, src, sizeof(byoc_node *) * (size_t)n);
+    void *a = byoc__arena_alloc(m, sizeof(void *) * (size_t)n);
+    if (a) memcpy(a, src, sizeof(void *) * (size_t)n);
     return a;
 }
-
-BYOC__PRIVATE int byoc__any_null(byoc_node *const *a, int n) {
-    for (int i = 0; i < n; ++i) if (!a[i]) return 1;
+BYOC__PRIVATE int byoc__ptrs_null(const void *src, int n) {
+    for (int i = 0; i < n; ++i) {
+        const void *p;
+        memcpy(&p, (const char *)src + sizeof(void *) * (size_t)i, sizeof p);
+        if (!p) return 1;
+    }
     return 0;
 }
+BYOC__PRIVATE byoc_node **byoc__node_array(byoc_module *m, byoc_node *const *src, int n) {
+    return BYOC__CAST(byoc_node **, byoc__ptr_array(m, src, n));
+}
+BYOC__PRIVATE int byoc__any_null(byoc_node *const *a, int n) { return byoc__ptrs_null(a, n); }
 
 BYOC_API byoc_node *byoc_var(byoc_module *m, const char *name, const byoc_type *type) {
     byoc_node *n = byoc__node_new(m, BYOC_NODE_VAR);
@@ -4900,16 +4908,9 @@ BYOC__PRIVATE byoc_pattern *byoc__pat_new(byoc_module *m, byoc_pattern_kind kind
 }
 
 BYOC__PRIVATE byoc_pattern **byoc__pat_array(byoc_module *m, byoc_pattern *const *src, int n) {
-    if (n <= 0) return NULL;
-    byoc_pattern **a = BYOC__NEW_N(m, byoc_pattern *, n);
-    if (a) memcpy(a, src, sizeof(byoc_pattern *) * (size_t)n);
-    return a;
+    return BYOC__CAST(byoc_pattern **, byoc__ptr_array(m, src, n));
 }
-
-BYOC__PRIVATE int byoc__pats_null(byoc_pattern *const *a, int n) {
-    for (int i = 0; i < n; ++i) if (!a[i]) return 1;
-    return 0;
-}
+BYOC__PRIVATE int byoc__pats_null(byoc_pattern *const *a, int n) { return byoc__ptrs_null(a, n); }
 
 BYOC_API byoc_pattern *byoc_pat_wildcard(byoc_module *m) { return byoc__pat_new(m, BYOC_PAT_WILDCARD); }
 BYOC_API byoc_pattern *byoc_pat_constant(byoc_module *m) { return byoc__pat_new(m, BYOC_PAT_CONSTANT); }
