@@ -5742,6 +5742,26 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
     return r;
 }
 
+/* x rebuilt on the current versions of its inputs (now[graph index]), or x itself when none changed.
+   When an input has no current version yet, returns NULL and sets *missing to its index (if given). */
+BYOC__PRIVATE byoc_node *byoc__rebuild_on(byoc_module *m, const byoc_graph *g, byoc_node *x, byoc_node *const *now, byoc_node ***scratch,
+                                          int *missing) {
+    int k = byoc__input_count(x, 0), changed = 0;
+    stbds_arrsetlen(*scratch, 0);
+    for (int j = 0; j < k; ++j) {
+        byoc_node *in = byoc__input_at(x, j);
+        int ji = byoc_graph_index(g, in);
+        byoc_node *to = now[ji];
+        if (!to) {
+            if (missing) *missing = ji;
+            return NULL;
+        }
+        changed |= to != in;
+        stbds_arrput(*scratch, to);
+    }
+    return changed ? byoc__rebuild(m, x, *scratch) : x;
+}
+
 /* A replacement built from nodes of g: the graph nodes it uses (all before index `limit`) may have
    been replaced themselves, so its new part is rebuilt on top of their current versions. */
 BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_graph *g, byoc_node *const *now, int limit) {
@@ -5798,16 +5818,7 @@ BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, c
     for (int i = 0; i < g->count && !m->has_error; ++i) {
         byoc_node *n = g->nodes[i].node;
         byoc_node *r = (byoc_node *)byoc__map_get(repl, n, 0);
-        if (r) { now[i] = byoc__remap(m, r, g, now, i); continue; }
-        int k = byoc__input_count(n, 0), changed = 0;
-        stbds_arrsetlen(ins, 0);
-        for (int j = 0; j < k; ++j) {
-            byoc_node *in = byoc__input_at(n, j);
-            byoc_node *mapped = now[byoc_graph_index(g, in)];
-            changed |= mapped != in;
-            stbds_arrput(ins, mapped);
-        }
-        now[i] = changed ? byoc__rebuild(m, n, ins) : n;
+        now[i] = r ? byoc__remap(m, r, g, now, i) : byoc__rebuild_on(m, g, n, now, &ins, NULL);
     }
     byoc_node *root = m->has_error || !g->count ? NULL : now[g->count - 1];
     stbds_arrfree(ins);
@@ -7035,17 +7046,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                         goto next;
                     }
                 } else {
-                    int k = byoc__input_count(x, 0), changed = 0;
-                    stbds_arrsetlen(ins, 0);
-                    for (int j = 0; j < k && missing < 0; ++j) {
-                        byoc_node *in = byoc__input_at(x, j);
-                        int ji = byoc_graph_index(&g, in);
-                        byoc_node *to = now[ji];
-                        if (!to) { missing = ji; break; }
-                        changed |= to != in;
-                        stbds_arrput(ins, to);
-                    }
-                    if (missing < 0) now[i] = changed ? byoc__rebuild(m, x, ins) : x;
+                    now[i] = byoc__rebuild_on(m, &g, x, now, &ins, &missing);
                     goto next;
                 }
                 /* an end of an offloaded region: build the region's function and call once */
@@ -7370,14 +7371,7 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
                 if (root != i) continue; /* built with its group */
                 /* outside every fused function: rebuild on the new inputs; stop_fusion disappears */
                 if (x->kind == BYOC_NODE_CALL && x->op == stop) { now[i] = now[g.nodes[i].inputs[0]]; continue; }
-                int k = byoc__input_count(x, 0), changed = 0;
-                stbds_arrsetlen(ins, 0);
-                for (int j = 0; j < k; ++j) {
-                    byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
-                    changed |= to != in;
-                    stbds_arrput(ins, to);
-                }
-                now[i] = changed ? byoc__rebuild(m, x, ins) : x;
+                now[i] = byoc__rebuild_on(m, &g, x, now, &ins, NULL);
                 continue;
             }
             /* the group's function: params for values from outside, members rebuilt inside */
@@ -7702,14 +7696,7 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
         byoc_node **ins = NULL;
         for (int i = 0; now && i < g.count && !m->has_error; ++i) {
             byoc_node *x = g.nodes[i].node;
-            int k = byoc__input_count(x, 0), changed = 0;
-            stbds_arrsetlen(ins, 0);
-            for (int j = 0; j < k; ++j) {
-                byoc_node *in = byoc__input_at(x, j), *to = now[byoc_graph_index(&g, in)];
-                changed |= to != in;
-                stbds_arrput(ins, to);
-            }
-            byoc_node *y = changed ? byoc__rebuild(m, x, ins) : x;
+            byoc_node *y = byoc__rebuild_on(m, &g, x, now, &ins, NULL);
             if (y && y != x) y->checked_type = x->checked_type;
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
             if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE) folded = y->args[0]->args[y->index];
