@@ -422,6 +422,9 @@ enum {
    by byoc_module_save_weights uses the same numbering. */
 BYOC_API char *byoc_module_print(byoc_module *m, unsigned flags, size_t *len);
 BYOC_API char *byoc_node_print(byoc_module *m, const byoc_node *expr, unsigned flags, size_t *len);
+/* The name the printer gives n inside the global function scope: "%3", "%x", "@f", "constant", or
+   "result" for an unbound result expression. Costs one print of scope; meant for messages. */
+BYOC_API void byoc_node_label(byoc_module *m, const byoc_node *scope, const byoc_node *n, char *out, size_t cap);
 
 typedef struct byoc_parse_options {
     const byoc_allocator *allocator; /* NULL: malloc */
@@ -552,6 +555,7 @@ BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, 
 
 /* Parses TVM's Python spelling: wildcard(), is_op("add")(x, y), is_var("x"), is_constant(),
    is_expr(1f), is_tuple([a, b]), is_tuple_get_item(p, 0), p | q, p.optional(is_op("nn.relu")),
+   p.optional(lambda x: is_op("nn.bias_add")(x, wildcard())),
    p.has_attr({"groups": 1}), p.has_dtype("float32"), p.has_shape([1, 8]), p.has_type("..."),
    dominates(parent, path, child). Lines "name = pattern" bind names for reuse; the last line (or
    the binding named `pattern` if the text ends with bindings only) is the result. Errors give line:col. */
@@ -3428,6 +3432,10 @@ BYOC__PRIVATE void byoc__node_label(byoc_module *m, const byoc_node *scope, cons
     byoc__printer_free(&p);
 }
 
+BYOC_API void byoc_node_label(byoc_module *m, const byoc_node *scope, const byoc_node *n, char *out, size_t cap) {
+    byoc__node_label(m, scope, n, out, cap);
+}
+
 /* the constants in the order byoc_module_print numbers them */
 BYOC__PRIVATE byoc_node **byoc__meta_constants(byoc_module *m, int *count) {
     byoc__printer p;
@@ -5390,7 +5398,22 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_postfix(byoc__parser *p, byoc__pat_n
         byoc__next(p);
         if (!byoc__expect(p, BYOC__T_LPAREN)) { r = NULL; break; }
         char s[256];
-        if (!strcmp(method, "optional")) {
+        if (!strcmp(method, "optional") && byoc__is_word(p, "lambda")) {
+            /* p.optional(lambda x: f(x, ...)) == p | f(p, ...): x names p inside the body only */
+            byoc__next(p);
+            if (p->tok.kind != BYOC__T_IDENT) { byoc__expected(p, "the lambda's parameter name"); r = NULL; break; }
+            char param[64];
+            snprintf(param, sizeof param, "%.*s", (int)(p->tok.len < 63 ? p->tok.len : 63), p->tok.start);
+            byoc__next(p);
+            if (!byoc__expect(p, BYOC__T_COLON)) { r = NULL; break; }
+            ptrdiff_t prev = stbds_shgeti(*names, param);
+            byoc_pattern *shadowed = prev >= 0 ? (*names)[prev].value : NULL;
+            stbds_shput(*names, param, r);
+            byoc_pattern *f = byoc__parse_pat(p, names);
+            if (shadowed) stbds_shput(*names, param, shadowed);
+            else (void)stbds_shdel(*names, param);
+            r = f && byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_alt(m, r, f), ml, mc) : NULL;
+        } else if (!strcmp(method, "optional")) {
             byoc_pattern *f = byoc__parse_pat(p, names);
             r = f && byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_optional(m, r, f), ml, mc) : NULL;
         } else if (!strcmp(method, "has_dtype")) {
@@ -6301,6 +6324,8 @@ BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *k
     if (!k) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown config key '%s'", key);
     byoc_attr_value v;
     byoc_diag d;
+    if (k->kind == BYOC_ATTR_BOOL && (!strcmp(value_text, "true") || !strcmp(value_text, "false"))) /* as users type it */
+        value_text = value_text[0] == 't' ? "True" : "False";
     if (byoc__attr_value_parse_in(ctx->arena, value_text, &v, &d) != BYOC_OK)
         return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': value \"%s\" does not parse", key, value_text);
     if (v.kind == BYOC_ATTR_INT && k->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }

@@ -55,3 +55,13 @@ expect cli_passes_list 0 "fuse_ops.max_depth" "$BYOCC" passes
 expect cli_unknown_command 1 "unknown command 'frobnicate'" "$BYOCC" frobnicate
 expect cli_no_args 1 "usage: byocc" "$BYOCC"
 expect cli_bad_emit 1 "--emit 'xml' is not supported" "$BYOCC" opt $M --emit xml
+
+# match: listing, errors in the pattern text and file with line:col
+expect cli_match_lists 0 '2 matches in @main' "$BYOCC" match $M --pattern 'is_op("nn.conv2d")(wildcard(), is_constant())'
+expect cli_match_partition 0 'Composite="conv"' "$BYOCC" match $M --pattern 'is_op("nn.conv2d")(*)' --partition conv
+expect cli_match_pattern_error 2 '<pattern>:1:7: unknown op' "$BYOCC" match $M --pattern 'is_op("nn.conv9")(wildcard())'
+printf 'x = wildcard()\nis_op("add")(x, y)\n' > "$tmp/p.pat"
+expect cli_match_pattern_file_error 2 "$tmp/p.pat:2:17: undefined pattern name 'y'" "$BYOCC" match $M --pattern-file "$tmp/p.pat"
+expect cli_match_missing_pattern_file 2 'cannot read the pattern file' "$BYOCC" match $M --pattern-file "$tmp/nope.pat"
+expect cli_match_needs_one_pattern 1 'exactly one of --pattern and --pattern-file' "$BYOCC" match $M
+expect cli_bool_config_spelling 0 'compiler_begin' "$BYOCC" opt $M --backend examples/backends/demo_npu.backend --passes annotate_target --config annotate_target.include_non_call_ops=false

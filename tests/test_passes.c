@@ -181,6 +181,44 @@ static void test_phases(void) {
     byoc_module_destroy(m);
 }
 
+/* TVM's test_check: a predicate sees each match and can refuse it */
+static int refuse_all(const byoc_match *mt, byoc_node *root, void *ud) { (void)mt; (void)root; (void)ud; return 0; }
+static int accept_all(const byoc_match *mt, byoc_node *root, void *ud) { (void)mt; (void)root; (void)ud; return 1; }
+/* accepts a conv2d_relu match only when the conv2d has groups=1 */
+static int conv_groups_one(const byoc_match *mt, byoc_node *root, void *ud) {
+    byoc_node *conv = byoc_match_get(mt, (const byoc_pattern *)ud);
+    (void)root;
+    return conv && byoc_attrs_int(&conv->attrs, "groups", 1) == 1;
+}
+
+static int composite_count(byoc_module *m) {
+    char *text = byoc_module_print(m, 0, NULL);
+    int n = 0;
+    for (const char *s = text; (s = strstr(s, "Composite=")) != NULL; ++s) ++n;
+    byoc_free(m, text);
+    return n;
+}
+
+static void test_merge_composite_predicates(void) {
+    const char *src = "def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(4, 4, 3, 3), float32], %dw: Tensor[(4, 2, 3, 3), float32]) {\n"
+                      "  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);\n  %1 = nn.relu(%0);\n"
+                      "  %2 = nn.conv2d(%1, %dw, padding=[1, 1, 1, 1], groups=2);\n  nn.relu(%2)\n}";
+    byoc_match_check_fn checks[3] = {refuse_all, accept_all, conv_groups_one};
+    int expected[3] = {0, 2, 1};
+    for (int k = 0; k < 3; ++k) {
+        byoc_module *m = parse(src);
+        byoc_diag d;
+        CHECK(m && byoc_infer_type(m, &d) == BYOC_OK);
+        const char *conv_text = "is_op(\"nn.conv2d\")(wildcard(), wildcard())";
+        byoc_pattern *conv = byoc_pattern_parse(m, conv_text, strlen(conv_text), NULL, &d);
+        byoc_pattern *relu = byoc_pat_call_op(m, "nn.relu", &conv, 1);
+        byoc_pattern_entry table[1] = {{"test.conv2d_relu", relu, checks[k], conv}};
+        CHECK(byoc_merge_composite(m, table, 1, &d) == BYOC_OK);
+        CHECK(composite_count(m) == expected[k]);
+        byoc_module_destroy(m);
+    }
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_registry),
@@ -189,6 +227,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_verifier_names_the_pass),
         TEST_ENTRY(test_verifier_checks),
         TEST_ENTRY(test_phases),
+        TEST_ENTRY(test_merge_composite_predicates),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -19,6 +19,10 @@ static const char *const usage_text =
     "      [--opt-level N] [--config KEY=VALUE]...\n"
     "        run passes in order and print the module (OUT.relay also writes OUT.weights);\n"
     "        the IR is verified after every pass\n"
+    "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
+    "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
+    "        with --partition, group each non-overlapping match into fn(...) { ... } with Composite=NAME\n"
+    "        and print the module\n"
     "  info FILE.relay [--json]\n"
     "        node count, op histogram, parameter bytes, input and output types\n"
     "  ops [--json]\n"
@@ -153,6 +157,103 @@ static int cmd_opt(int argc, char **argv) {
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
     for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
+    return rc;
+}
+
+/* ---- match ---- */
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    char chunk[4096];
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            char *grown = (char *)realloc(buf, cap);
+            if (!grown) { free(buf); fclose(f); return NULL; }
+            buf = grown;
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    fclose(f);
+    if (!buf && !(buf = (char *)calloc(1, 1))) return NULL;
+    buf[len] = 0;
+    return buf;
+}
+
+static int cmd_match(int argc, char **argv) {
+    const char *file = NULL, *pattern_text = NULL, *pattern_file = NULL, *composite = NULL;
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--pattern") == 0 && i + 1 < argc) pattern_text = argv[++i];
+        else if (strcmp(a, "--pattern-file") == 0 && i + 1 < argc) pattern_file = argv[++i];
+        else if (strcmp(a, "--partition") == 0 && i + 1 < argc) composite = argv[++i];
+        else if (a[0] == '-') return usage_error("match: unknown or incomplete option '%s'", a);
+        else if (!file) file = a;
+        else return usage_error("match: more than one input file ('%s')", a);
+    }
+    if (!file) return usage_error("match: no input file%s", "");
+    if (!pattern_text == !pattern_file) return usage_error("match: give exactly one of --pattern and --pattern-file%s", "");
+    byoc_diag d;
+    byoc_module *m = load_model(file, &d);
+    if (!m) return input_error(&d);
+    int rc = EXIT_OK;
+    char *owned = NULL;
+    if (pattern_file && !(pattern_text = owned = read_text(pattern_file))) {
+        fprintf(stderr, "byocc: error: %s: cannot read the pattern file\n", pattern_file);
+        rc = EXIT_INPUT;
+    }
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    if (rc == EXIT_OK && !main_fn) {
+        fprintf(stderr, "byocc: error: %s: the module has no @main\n", file);
+        rc = EXIT_INPUT;
+    }
+    if (rc == EXIT_OK && byoc_infer_type(m, &d) != BYOC_OK) rc = input_error(&d);
+    byoc_pattern *p = NULL;
+    if (rc == EXIT_OK && !(p = byoc_pattern_parse(m, pattern_text, strlen(pattern_text), pattern_file ? pattern_file : "<pattern>", &d)))
+        rc = input_error(&d);
+    if (rc == EXIT_OK && composite) {
+        byoc_attrs attrs = {NULL, 0};
+        byoc_attrs_set_string(m, &attrs, "Composite", composite);
+        byoc_node *body = byoc_pattern_partition(m, p, main_fn->body, &attrs, NULL, NULL);
+        byoc_node *fn = body ? byoc_function(m, main_fn->params, main_fn->nparams, body, main_fn->annotation, &main_fn->attrs) : NULL;
+        if (!fn || byoc_module_set_function(m, "main", fn) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
+            const byoc_diag *e = byoc_module_error(m);
+            rc = input_error(e ? e : &d);
+        } else {
+            size_t len;
+            char *text = byoc_module_print(m, 0, &len);
+            if (!text) rc = EXIT_INTERNAL;
+            else fwrite(text, 1, len, stdout);
+            byoc_free(m, text);
+        }
+    } else if (rc == EXIT_OK) {
+        byoc_graph g;
+        if (byoc_graph_build(m, main_fn->body, 0, &g) != BYOC_OK) rc = EXIT_INTERNAL;
+        else {
+            int found = 0;
+            for (int i = g.count - 1; i >= 0; --i) {
+                byoc_node *n = g.nodes[i].node;
+                if (!byoc_pattern_match(p, n, &g, NULL)) continue;
+                char label[64];
+                byoc_node_label(m, main_fn, n, label, sizeof label);
+                const char *what = n->kind == BYOC_NODE_CALL && n->op ? n->op->def.name
+                                   : n->kind == BYOC_NODE_TUPLE ? "tuple"
+                                   : n->kind == BYOC_NODE_TUPLE_GET_ITEM ? "tuple_get_item"
+                                   : n->kind == BYOC_NODE_VAR ? "var"
+                                   : n->kind == BYOC_NODE_CONSTANT ? "constant"
+                                   : n->kind == BYOC_NODE_CALL ? "call" : "expression";
+                printf("match %s (%s)\n", label, what);
+                ++found;
+            }
+            printf("%d match%s in @main\n", found, found == 1 ? "" : "es");
+            byoc_graph_free(&g);
+        }
+    }
+    free(owned);
+    byoc_module_destroy(m);
     return rc;
 }
 
@@ -329,6 +430,7 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
+    if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
     if (strcmp(cmd, "ops") == 0) return cmd_ops(argc - 2, argv + 2);
     if (strcmp(cmd, "passes") == 0) return cmd_passes();
     if (strcmp(cmd, "version") == 0) { printf("byocc %s\n", BYOC_VERSION_STRING); return EXIT_OK; }
