@@ -280,23 +280,25 @@ typedef struct byoc_op byoc_op;
      FUNCTION       params/nparams, body, annotation (declared result type, may be NULL), attrs
      GLOBAL_VAR     name (a module function) */
 typedef struct byoc_node {
+    /* the fields every traversal reads come first: they share one cache line */
     byoc_node_kind kind;
     uint32_t id; /* unique within the module, > 0 */
-    const byoc_type *checked_type;
-    byoc_span span;
+    int nargs;
+    int index;
     const byoc_op *op;
     struct byoc_node *callee;
     struct byoc_node **args;
-    int nargs;
-    int index;
+    struct byoc_node *body;
+    const byoc_type *checked_type;
+    int nparams;
+    uint32_t walk_mark; /* internal: set by graph walks (a module is used by one thread at a time) */
+    struct byoc_node **params;
     byoc_attrs attrs;
     const char *name;
     const byoc_type *annotation;
-    struct byoc_node **params;
-    int nparams;
-    struct byoc_node *body;
     void *data;
     size_t nbytes;
+    byoc_span span;
 } byoc_node;
 
 typedef struct byoc_global_function {
@@ -807,12 +809,13 @@ BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const
 
 /* Scratch hash map from a pointer to an intptr_t (open addressing, linear probing, 16 bytes a slot).
    Used for node sets and maps during traversals; memory from malloc like stb_ds's scratch arrays. */
+/* key and value side by side: a lookup that hits costs one cache line */
+typedef struct byoc__map_slot_pair { uintptr_t key; intptr_t val; } byoc__map_slot_pair;
 typedef struct byoc__map {
-    uintptr_t *keys; /* an empty slot holds 0 */
-    intptr_t *vals;
+    byoc__map_slot_pair *slots; /* an empty slot has key 0 */
     size_t cap, count;
 } byoc__map;
-#define BYOC__MAP_EMPTY {NULL, NULL, 0, 0}
+#define BYOC__MAP_EMPTY {NULL, 0, 0}
 
 BYOC__PRIVATE size_t byoc__map_hash(uintptr_t a) {
     uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15ull;
@@ -821,47 +824,52 @@ BYOC__PRIVATE size_t byoc__map_hash(uintptr_t a) {
 BYOC__PRIVATE ptrdiff_t byoc__map_slot(const byoc__map *m, const void *a) {
     if (!m->cap) return -1;
     size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a) & mask;
-    while (m->keys[i]) {
-        if (m->keys[i] == (uintptr_t)a) return (ptrdiff_t)i;
+    while (m->slots[i].key) {
+        if (m->slots[i].key == (uintptr_t)a) return (ptrdiff_t)i;
         i = (i + 1) & mask;
     }
     return -1;
 }
+BYOC__PRIVATE void byoc__map_grow_for_one(byoc__map *m) {
+    if ((m->count + 1) * 4 <= m->cap * 3) return; /* keep the load under 3/4 */
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    byoc__map_slot_pair *ns = (byoc__map_slot_pair *)calloc(ncap, sizeof *ns);
+    if (!ns) abort(); /* scratch memory exhausted: nothing sane to continue with */
+    for (size_t i = 0; i < m->cap; ++i) {
+        if (!m->slots[i].key) continue;
+        size_t j = byoc__map_hash(m->slots[i].key) & (ncap - 1);
+        while (ns[j].key) j = (j + 1) & (ncap - 1);
+        ns[j] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = ns;
+    m->cap = ncap;
+}
+/* Adds k -> v unless k is present; returns 1 if it was added. One probe sequence. */
+BYOC__PRIVATE int byoc__map_insert(byoc__map *m, const void *k, intptr_t v) {
+    byoc__map_grow_for_one(m);
+    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)k) & mask;
+    while (m->slots[i].key) {
+        if (m->slots[i].key == (uintptr_t)k) return 0;
+        i = (i + 1) & mask;
+    }
+    m->slots[i].key = (uintptr_t)k;
+    m->slots[i].val = v;
+    m->count++;
+    return 1;
+}
 BYOC__PRIVATE void byoc__map_put(byoc__map *m, const void *a, intptr_t v) {
     ptrdiff_t at = byoc__map_slot(m, a);
-    if (at >= 0) { m->vals[at] = v; return; }
-    if ((m->count + 1) * 4 > m->cap * 3) { /* grow to keep the load under 3/4 */
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        uintptr_t *nk = (uintptr_t *)calloc(ncap, sizeof(uintptr_t));
-        intptr_t *nv = (intptr_t *)malloc(ncap * sizeof(intptr_t));
-        if (!nk || !nv) { free(nk); free(nv); abort(); /* scratch memory exhausted: nothing sane to continue with */ }
-        for (size_t i = 0; i < m->cap; ++i) {
-            if (!m->keys[i]) continue;
-            size_t j = byoc__map_hash(m->keys[i]) & (ncap - 1);
-            while (nk[j]) j = (j + 1) & (ncap - 1);
-            nk[j] = m->keys[i];
-            nv[j] = m->vals[i];
-        }
-        free(m->keys);
-        free(m->vals);
-        m->keys = nk;
-        m->vals = nv;
-        m->cap = ncap;
-    }
-    size_t mask = m->cap - 1, i = byoc__map_hash((uintptr_t)a) & mask;
-    while (m->keys[i]) i = (i + 1) & mask;
-    m->keys[i] = (uintptr_t)a;
-    m->vals[i] = v;
-    m->count++;
+    if (at >= 0) m->slots[at].val = v;
+    else byoc__map_insert(m, a, v);
 }
 BYOC__PRIVATE int byoc__map_has(const byoc__map *m, const void *k) { return byoc__map_slot(m, k) >= 0; }
 BYOC__PRIVATE intptr_t byoc__map_get(const byoc__map *m, const void *k, intptr_t missing) {
     ptrdiff_t i = byoc__map_slot(m, k);
-    return i >= 0 ? m->vals[i] : missing;
+    return i >= 0 ? m->slots[i].val : missing;
 }
 BYOC__PRIVATE void byoc__map_free(byoc__map *m) {
-    free(m->keys);
-    free(m->vals);
+    free(m->slots);
     memset(m, 0, sizeof *m);
 }
 
@@ -1681,18 +1689,19 @@ BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap) {
 /* Iterative post-order (inputs first, each node once): deep chains must not overflow the C stack.
    Appends to *order (stb_ds array); `seen` maps each visited node to its position in order. */
 typedef struct byoc__frame { byoc_node *node; int next; } byoc__frame;
+/* Internal walk flag: do not enter nodes that already have a type (their inputs have one too). */
+enum { BYOC__WALK_SKIP_TYPED = 0x100 };
 BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *seen, byoc_node ***order) {
-    if (!root || byoc__map_has(seen, root)) return;
+    if (!root || !byoc__map_insert(seen, root, -1)) return;
     byoc__frame *stack = NULL;
     byoc__frame f0 = {root, 0};
-    byoc__map_put(seen, root, -1);
     stbds_arrput(stack, f0);
     while (stbds_arrlen(stack)) {
         byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
         if (top->next < byoc__input_count(top->node, flags)) {
             byoc_node *child = byoc__input_at(top->node, top->next++);
-            if (!byoc__map_has(seen, child)) {
-                byoc__map_put(seen, child, -1);
+            if ((flags & BYOC__WALK_SKIP_TYPED) && child->checked_type && child->kind != BYOC_NODE_GLOBAL_VAR) continue;
+            if (byoc__map_insert(seen, child, -1)) {
                 byoc__frame f = {child, 0};
                 stbds_arrput(stack, f);
             }
@@ -1705,61 +1714,43 @@ BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *
     stbds_arrfree(stack);
 }
 
+/* byoc__post_order for a single walk: "visited" is a mark in the node itself, so the check reads the
+   cache line the walk needs anyway instead of a hash map */
+static uint32_t byoc__walk_epoch;
+BYOC__PRIVATE void byoc__post_order_marked(byoc_node *root, unsigned flags, byoc_node ***order) {
+    if (!root) return;
+    uint32_t mark = ++byoc__walk_epoch;
+    if (mark == 0) mark = ++byoc__walk_epoch; /* 0 is what new nodes hold */
+    byoc__frame *stack = NULL;
+    byoc__frame f0 = {root, 0};
+    root->walk_mark = mark;
+    stbds_arrput(stack, f0);
+    while (stbds_arrlen(stack)) {
+        byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
+        if (top->next < byoc__input_count(top->node, flags)) {
+            byoc_node *child = byoc__input_at(top->node, top->next++);
+            if ((flags & BYOC__WALK_SKIP_TYPED) && child->checked_type && child->kind != BYOC_NODE_GLOBAL_VAR) continue;
+            if (child->walk_mark != mark) {
+                child->walk_mark = mark;
+                byoc__frame f = {child, 0};
+                stbds_arrput(stack, f);
+            }
+            continue;
+        }
+        stbds_arrput(*order, top->node);
+        (void)stbds_arrpop(stack);
+    }
+    stbds_arrfree(stack);
+}
+
 BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out) {
     memset(out, 0, sizeof *out);
     out->module = m;
-    byoc__map *index = (byoc__map *)calloc(1, sizeof(byoc__map));
     byoc_node **order = NULL;
-    if (!index) return BYOC_ERR_OUT_OF_MEMORY;
-    byoc__post_order(root, flags, index, &order);
+    byoc__post_order_marked(root, flags, &order);
     int count = (int)stbds_arrlen(order);
-    /* edge count first so everything fits in two allocations */
-    size_t edges = 0;
-    for (int i = 0; i < count; ++i) edges += (size_t)byoc__input_count(order[i], flags);
-    out->nodes = BYOC__CAST(byoc_graph_node *, byoc_alloc(m, sizeof(byoc_graph_node) * (size_t)(count ? count : 1)));
-    int *pool = BYOC__CAST(int *, byoc_alloc(m, sizeof(int) * (2 * edges + 1)));
-    if (!out->nodes || !pool) {
-        byoc_free(m, out->nodes);
-        byoc_free(m, pool);
-        out->nodes = NULL;
-        byoc__map_free(index);
-        free(index);
-        stbds_arrfree(order);
-        return BYOC_ERR_OUT_OF_MEMORY;
-    }
-    memset(out->nodes, 0, sizeof(byoc_graph_node) * (size_t)(count ? count : 1));
-    int *in_pool = pool, *user_pool = pool + edges;
-    int *user_counts = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-    size_t used = 0;
-    for (int i = 0; i < count; ++i) {
-        byoc_graph_node *g = &out->nodes[i];
-        g->node = order[i];
-        g->inputs = in_pool + used;
-        int k = byoc__input_count(order[i], flags);
-        for (int j = 0; j < k; ++j) {
-            byoc_node *in = byoc__input_at(order[i], j);
-            int idx = (int)byoc__map_get(index, in, -1);
-            int dup = 0;
-            for (int q = 0; q < g->ninputs; ++q) dup |= g->inputs[q] == idx;
-            if (!dup) { g->inputs[g->ninputs++] = idx; user_counts[idx]++; }
-        }
-        used += (size_t)g->ninputs;
-    }
-    size_t uoff = 0;
-    for (int i = 0; i < count; ++i) {
-        out->nodes[i].users = user_pool + uoff;
-        uoff += (size_t)user_counts[i];
-    }
-    for (int i = 0; i < count; ++i) /* ascending i gives ascending user lists */
-        for (int j = 0; j < out->nodes[i].ninputs; ++j) {
-            byoc_graph_node *src = &out->nodes[out->nodes[i].inputs[j]];
-            src->users[src->nusers++] = i;
-        }
-    free(user_counts);
-    out->count = count;
-    out->index_map = index;
-    /* ids are dense within a module: an array indexed by id is much faster than the hash map (the
-       map stays as the fallback when nodes of several modules share ids) */
+    /* ids are dense within a module: an array indexed by id is much faster than a hash map (a map is
+       the fallback when nodes of several modules share ids) */
     uint32_t lo = UINT32_MAX, hi = 0;
     for (int i = 0; i < count; ++i) {
         if (order[i]->id < lo) lo = order[i]->id;
@@ -1777,6 +1768,59 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         if (ok) { out->dense = dense; out->dense_base = lo; out->dense_count = hi - lo + 1; }
         else free(dense);
     }
+    byoc__map *index = NULL;
+    if (!out->dense) {
+        index = (byoc__map *)calloc(1, sizeof(byoc__map));
+        if (!index) { stbds_arrfree(order); return BYOC_ERR_OUT_OF_MEMORY; }
+        for (int i = 0; i < count; ++i) byoc__map_put(index, order[i], i);
+    }
+    out->index_map = index;
+    out->count = count;
+    /* edge count first so everything fits in two allocations */
+    size_t edges = 0;
+    for (int i = 0; i < count; ++i) edges += (size_t)byoc__input_count(order[i], flags);
+    out->nodes = BYOC__CAST(byoc_graph_node *, byoc_alloc(m, sizeof(byoc_graph_node) * (size_t)(count ? count : 1)));
+    int *pool = BYOC__CAST(int *, byoc_alloc(m, sizeof(int) * (2 * edges + 1)));
+    if (!out->nodes || !pool) {
+        byoc_free(m, out->nodes);
+        byoc_free(m, pool);
+        out->nodes = NULL;
+        if (index) byoc__map_free(index);
+        free(index);
+        free(out->dense);
+        out->dense = NULL;
+        stbds_arrfree(order);
+        return BYOC_ERR_OUT_OF_MEMORY;
+    }
+    memset(out->nodes, 0, sizeof(byoc_graph_node) * (size_t)(count ? count : 1));
+    int *in_pool = pool, *user_pool = pool + edges;
+    int *user_counts = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+    size_t used = 0;
+    for (int i = 0; i < count; ++i) {
+        byoc_graph_node *g = &out->nodes[i];
+        g->node = order[i];
+        g->inputs = in_pool + used;
+        int k = byoc__input_count(order[i], flags);
+        for (int j = 0; j < k; ++j) {
+            byoc_node *in = byoc__input_at(order[i], j);
+            int idx = byoc_graph_index(out, in);
+            int dup = 0;
+            for (int q = 0; q < g->ninputs; ++q) dup |= g->inputs[q] == idx;
+            if (!dup) { g->inputs[g->ninputs++] = idx; user_counts[idx]++; }
+        }
+        used += (size_t)g->ninputs;
+    }
+    size_t uoff = 0;
+    for (int i = 0; i < count; ++i) {
+        out->nodes[i].users = user_pool + uoff;
+        uoff += (size_t)user_counts[i];
+    }
+    for (int i = 0; i < count; ++i) /* ascending i gives ascending user lists */
+        for (int j = 0; j < out->nodes[i].ninputs; ++j) {
+            byoc_graph_node *src = &out->nodes[out->nodes[i].inputs[j]];
+            src->users[src->nusers++] = i;
+        }
+    free(user_counts);
     out->edge_pool = pool;
     stbds_arrfree(order);
     return BYOC_OK;
@@ -2976,13 +3020,13 @@ BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, c
     byoc__map_put(&st->state, fn, 1);
     st->scope = fn;
     st->scope_name = name;
-    byoc__map seen = BYOC__MAP_EMPTY;
     byoc_node **order = NULL;
-    byoc__post_order(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+    /* typed nodes are final (nodes never change) and only have typed inputs, so the walk stops at
+       them: re-inferring after a pass costs what the pass built, not the whole function */
+    byoc__post_order_marked(fn, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED, &order);
     byoc_result r = BYOC_OK;
     /* parameters first: a var's type is its annotation, used before the function node is reached */
     for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) r = byoc__infer_node(st, order[i]);
-    byoc__map_free(&seen);
     stbds_arrfree(order);
     byoc__map_put(&st->state, fn, 2);
     return r;
@@ -5903,7 +5947,7 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
            own size, not the graph's */
         int *idx = NULL;
         for (size_t s = 0; s < inside.cap; ++s)
-            if (inside.keys[s]) stbds_arrput(idx, byoc_graph_index(g, (const byoc_node *)inside.keys[s]));
+            if (inside.slots[s].key) stbds_arrput(idx, byoc_graph_index(g, (const byoc_node *)inside.slots[s].key));
         if (idx) qsort(idx, (size_t)stbds_arrlen(idx), sizeof(int), byoc__int_cmp);
         for (int q = 0; ok && q < (int)stbds_arrlen(idx); ++q) {
             int k = idx[q];
@@ -6162,12 +6206,10 @@ BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag
     for (int i = 0; r == BYOC_OK && (flags & BYOC_VERIFY_TYPED) && i < byoc_module_function_count(m); ++i) {
         v.scope_name = m->functions[i].name;
         v.scope = m->functions[i].function;
-        byoc__map seen = BYOC__MAP_EMPTY;
         byoc_node **order = NULL;
-        byoc__post_order(m->functions[i].function, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+        byoc__post_order_marked(m->functions[i].function, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
         for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(order); ++k)
             if (!order[k]->checked_type) r = byoc__verify_fail(&v, order[k], "has no type");
-        byoc__map_free(&seen);
         stbds_arrfree(order);
     }
     byoc__map_free(&v.bound);
@@ -6177,12 +6219,10 @@ BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag
 
 BYOC__PRIVATE int byoc__module_typed(byoc_module *m) {
     for (int i = 0; i < byoc_module_function_count(m); ++i) {
-        byoc__map seen = BYOC__MAP_EMPTY;
         byoc_node **order = NULL;
-        byoc__post_order(m->functions[i].function, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+        byoc__post_order_marked(m->functions[i].function, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
         int typed = 1;
         for (int k = 0; typed && k < (int)stbds_arrlen(order); ++k) typed = order[k]->checked_type != NULL;
-        byoc__map_free(&seen);
         stbds_arrfree(order);
         if (!typed) return 0;
     }
@@ -6712,8 +6752,17 @@ BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag)
 }
 
 /* ---- annotation and regions ---- */
-BYOC__PRIVATE const byoc_op *byoc__begin_op(void) { return byoc_op_get("annotation.compiler_begin"); }
-BYOC__PRIVATE const byoc_op *byoc__end_op(void) { return byoc_op_get("annotation.compiler_end"); }
+/* op records are never freed or moved, so the lookups are done once */
+BYOC__PRIVATE const byoc_op *byoc__begin_op(void) {
+    static const byoc_op *op;
+    if (!op) op = byoc_op_get("annotation.compiler_begin");
+    return op;
+}
+BYOC__PRIVATE const byoc_op *byoc__end_op(void) {
+    static const byoc_op *op;
+    if (!op) op = byoc_op_get("annotation.compiler_end");
+    return op;
+}
 BYOC__PRIVATE int byoc__is_begin(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__begin_op(); }
 BYOC__PRIVATE int byoc__is_end(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__end_op(); }
 BYOC__PRIVATE const char *byoc__annotation_target(const byoc_node *n) { return byoc_attrs_string(&n->attrs, "compiler", "default"); }
@@ -6892,9 +6941,9 @@ BYOC__PRIVATE void byoc__set_add(int **set, int x) {
 
 /* is there a path from region `from` to region `to` other than their direct edges? Regions after `to` in
    the topological order (pos) cannot lead to it, which bounds the search. */
-BYOC__PRIVATE int byoc__other_path(const byoc__regions *rs, int *const *children, const int *pos, int from, int to) {
+BYOC__PRIVATE int byoc__other_path(const byoc__regions *rs, int *const *children, const int *pos, int from, int to,
+                                   int *visited, int stamp) {
     int *stack = NULL, found = 0;
-    byoc__map seen = BYOC__MAP_EMPTY;
     for (int c = 0; c < (int)stbds_arrlen(children[from]); ++c) {
         int x = byoc__region_find(rs, children[from][c]);
         if (x != to && x != from) stbds_arrput(stack, x);
@@ -6902,15 +6951,14 @@ BYOC__PRIVATE int byoc__other_path(const byoc__regions *rs, int *const *children
     while (!found && stbds_arrlen(stack)) {
         int x = stbds_arrpop(stack);
         if (x == to) { found = 1; break; }
-        if (pos[x] > pos[to] || byoc__map_has(&seen, (const void *)(intptr_t)(x + 1))) continue;
-        byoc__map_put(&seen, (const void *)(intptr_t)(x + 1), 1);
+        if (pos[x] > pos[to] || visited[x] == stamp) continue;
+        visited[x] = stamp;
         for (int c = 0; c < (int)stbds_arrlen(children[x]); ++c) {
             int y = byoc__region_find(rs, children[x][c]);
             if (y != x) stbds_arrput(stack, y);
         }
     }
     stbds_arrfree(stack);
-    byoc__map_free(&seen);
     return found;
 }
 
@@ -6959,13 +7007,14 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
            contracting that edge would close a cycle. The check runs on the current region graph, so
            paths created by earlier merges count too (restriction sets computed once can miss those). */
         int *pos = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
+        int *visited = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int))), stamp = 0;
         for (int k = 0; k < no; ++k) pos[order[k]] = k;
         for (int k = 0; k < no; ++k) {
             int reg = order[k];
             for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) {
                 int par = byoc__region_find(&rs, parents[reg][p]), here = byoc__region_find(&rs, reg);
                 if (par == here || strcmp(rs.target[par], rs.target[reg])) continue;
-                if (byoc__other_path(&rs, children, pos, par, here)) continue;
+                if (byoc__other_path(&rs, children, pos, par, here, visited, ++stamp)) continue;
                 rs.parent[par] = here; /* the parent joins this region */
                 for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c) stbds_arrput(children[here], children[par][c]);
             }
@@ -6973,6 +7022,7 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         for (int reg = 0; reg < nr; ++reg) stbds_arrfree(children[reg]);
         free(children);
         free(pos);
+        free(visited);
         /* drop begin(end(x)) inside one region */
         byoc__map repl = BYOC__MAP_EMPTY;
         for (int i = 0; i < g.count; ++i) {
@@ -7749,12 +7799,10 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
         byoc_node *fn = byoc_module_function(m, name);
         if (!fn || byoc__map_has(&reached, fn)) continue;
         byoc__map_put(&reached, fn, 1);
-        byoc__map seen = BYOC__MAP_EMPTY;
         byoc_node **order = NULL;
-        byoc__post_order(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+        byoc__post_order_marked(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
         for (int i = 0; i < (int)stbds_arrlen(order); ++i)
             if (order[i]->kind == BYOC_NODE_GLOBAL_VAR) stbds_arrput(work, order[i]->name);
-        byoc__map_free(&seen);
         stbds_arrfree(order);
     }
     int kept = 0;
