@@ -299,6 +299,7 @@ typedef struct byoc_node {
     void *data;
     size_t nbytes;
     byoc_span span;
+    uint32_t origin; /* id of the node this one was rebuilt from by a pass (transitively); 0: an original */
 } byoc_node;
 
 typedef struct byoc_global_function {
@@ -338,6 +339,9 @@ BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int 
                                   const byoc_type *ret_type, const byoc_attrs *attrs);
 BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name);
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col);
+/* The id of the original node n stands for: passes that rebuild a node keep its span and origin, so
+   placements and reports can name nodes of the module as it was before partitioning. */
+BYOC_API uint32_t byoc_node_origin(const byoc_node *n);
 /* Helpers for constants. */
 BYOC_API float byoc_constant_f32(const byoc_node *c, int64_t i); /* element i converted to float */
 
@@ -680,21 +684,54 @@ typedef struct byoc_pattern_entry {
    a Compiler attribute are left alone. Types are inferred before, between and after the entries. */
 BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag);
 
-/* A backend description file (see README "Backend files"): name, ordered patterns, supported ops. */
+/* One condition an op must meet on a backend, with the reason shown when it fails. subject names what
+   is tested: "dtype", "rank", "shape[i]" (i may be negative), "elements" of the first argument;
+   "argK.dtype" etc. of argument K; "out.dtype" etc. of the result; "attr.NAME" an attribute (its
+   default when not given). cmp is one of == != < <= > >= in. */
+typedef struct byoc_op_constraint {
+    const char *subject;
+    const char *cmp;
+    byoc_attr_value value; /* INT, FLOAT or STRING, or for "in" an INT_LIST/FLOAT_LIST or strings in `strings` */
+    const char *const *strings;
+    int nstrings;
+    const char *reason;
+} byoc_op_constraint;
+
+/* A C predicate over one call: returns 1 to accept, or 0 and writes the reason. */
+typedef int (*byoc_op_predicate_fn)(const byoc_node *call, void *user_data, char *reason, size_t cap);
+
+/* An op a backend runs on its own, with the conditions it needs. */
+typedef struct byoc_op_support {
+    const char *op;
+    const byoc_op_constraint *constraints;
+    int nconstraints;
+    byoc_op_predicate_fn predicate; /* may be NULL */
+    void *user_data;
+} byoc_op_support;
+
+/* A backend description (see README "Backend files"): name, ordered patterns, supported ops with
+   their constraints. byoc_backend_parse/load fill it from a .backend file; C code may fill one too. */
 typedef struct byoc_backend_spec {
     const char *name;
     const char *file;
+    const char *kind;             /* device model ("npu", "dsp", ...); the name when not given */
+    int priority;                 /* higher is tried first; equal priorities keep the given order */
     byoc_pattern_entry *patterns; /* names are "<backend>.<pattern name>" */
     int npatterns;
-    const char **ops;             /* ops the backend runs one at a time */
-    int nops;
-    byoc_module *arena;           /* owns the patterns and strings */
+    byoc_op_support *support;     /* ops the backend runs one at a time */
+    int nsupport;
+    byoc_attrs options;           /* device parameters ("option NAME VALUE" lines) */
+    byoc_module *arena;           /* owns the patterns and strings (NULL for a spec built in C) */
 } byoc_backend_spec;
 
 BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag);
 BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag);
 BYOC_API void byoc_backend_free(byoc_backend_spec *b);
 BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name);
+/* Does the backend take this op call as it is (op listed, every constraint and predicate met)? When
+   not, reason (if given) says why: "unsupported op" or e.g. "groups=32 (grouped convolution is not
+   supported)". Types must be inferred. */
+BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap);
 /* AnnotateTarget: marks every op call with the first backend (in priority order) that supports it, or
    "default", by wrapping each argument use in annotation.compiler_end(…, arg target) and
    annotation.compiler_begin(…, this target). A Composite function call goes to the backend named by
@@ -1355,6 +1392,14 @@ BYOC__PRIVATE byoc_node *byoc__node_new(byoc_module *m, byoc_node_kind kind) {
     n->kind = kind;
     n->id = m->next_id++;
     return n;
+}
+
+BYOC_API uint32_t byoc_node_origin(const byoc_node *n) { return n->origin ? n->origin : n->id; }
+/* r stands for n from now on: same source position and origin */
+BYOC__PRIVATE void byoc__inherit(byoc_node *r, const byoc_node *n) {
+    if (!r || r == n) return;
+    r->span = n->span;
+    r->origin = byoc_node_origin(n);
 }
 
 /* arena copy of n object pointers (node or pattern arrays), and a check for NULL entries */
@@ -4885,6 +4930,7 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
         c->span.file = byoc_intern(dst, n->span.file);
         c->span.line = n->span.line;
         c->span.col = n->span.col;
+        c->origin = byoc_node_origin(n);
         byoc__map_put(map, n, (intptr_t)c);
     }
     byoc_node *r = dst->has_error ? NULL : byoc__copy_from(map, expr);
@@ -5805,7 +5851,7 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
     case BYOC_NODE_TUPLE_GET_ITEM: r = byoc_tuple_get_item(m, inputs[0], n->index); break;
     default: return (byoc_node *)n;
     }
-    if (r) r->span = n->span;
+    byoc__inherit(r, n);
     return r;
 }
 
@@ -6045,7 +6091,7 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
     byoc_node *body = (byoc_node *)byoc__map_get(&map, gr->root, 0);
     byoc_node *fn = byoc_function(m, params, np, body, NULL, &fattrs);
     byoc_node *call = byoc_call_function(m, fn, gr->params, np);
-    if (call) call->span = gr->root->span;
+    byoc__inherit(call, gr->root);
     byoc__map_free(&map);
     stbds_arrfree(params);
     stbds_arrfree(ins);
@@ -6581,21 +6627,264 @@ BYOC_API void byoc_backend_free(byoc_backend_spec *b) {
     if (!b) return;
     byoc_module *arena = b->arena;
     free(b->patterns);
-    free((void *)b->ops);
+    free(b->support);
     free(b);
     byoc_module_destroy(arena);
 }
 
 BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name) {
-    for (int i = 0; i < b->nops; ++i)
-        if (!strcmp(b->ops[i], op_name)) return 1;
+    for (int i = 0; i < b->nsupport; ++i)
+        if (!strcmp(b->support[i].op, op_name)) return 1;
     return 0;
+}
+
+/* the value a constraint's subject has on a call */
+typedef struct byoc__actual {
+    int kind;                    /* 0: absent, 1: number, 2: string, 3: attribute value (lists) */
+    double num;
+    const char *str;
+    const byoc_attr_value *attr;
+} byoc__actual;
+
+BYOC__PRIVATE byoc__actual byoc__subject_value(const byoc_node *call, const char *subject) {
+    byoc__actual a;
+    memset(&a, 0, sizeof a);
+    if (!strncmp(subject, "attr.", 5)) {
+        const byoc_attr_value *v = byoc_attrs_get(&call->attrs, subject + 5);
+        if (!v && call->op) v = byoc_attrs_get(&call->op->defaults, subject + 5);
+        if (!v) return a;
+        if (v->kind == BYOC_ATTR_INT || v->kind == BYOC_ATTR_BOOL) { a.kind = 1; a.num = (double)v->i; }
+        else if (v->kind == BYOC_ATTR_FLOAT) { a.kind = 1; a.num = v->f; }
+        else if (v->kind == BYOC_ATTR_STRING) { a.kind = 2; a.str = v->s; }
+        else if (v->kind == BYOC_ATTR_NONE) { a.kind = 2; a.str = "None"; }
+        else { a.kind = 3; a.attr = v; }
+        return a;
+    }
+    const byoc_type *t = NULL;
+    const char *field = subject;
+    if (!strncmp(subject, "out.", 4)) { t = call->checked_type; field = subject + 4; }
+    else if (!strncmp(subject, "arg", 3) && isdigit((unsigned char)subject[3])) {
+        int k = atoi(subject + 3);
+        field = strchr(subject, '.');
+        if (!field) return a;
+        field++;
+        if (k < call->nargs) t = call->args[k]->checked_type;
+    } else if (call->nargs > 0) t = call->args[0]->checked_type;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return a;
+    if (!strcmp(field, "dtype")) { a.kind = 2; a.str = byoc_dtype_name(t->dtype); }
+    else if (!strcmp(field, "rank")) { a.kind = 1; a.num = t->rank; }
+    else if (!strcmp(field, "elements")) {
+        int64_t e = byoc_type_num_elements(t);
+        if (e >= 0) { a.kind = 1; a.num = (double)e; }
+    } else if (!strncmp(field, "shape[", 6)) {
+        int i = atoi(field + 6);
+        if (i < 0) i += t->rank;
+        if (i >= 0 && i < t->rank && t->dims[i] != BYOC_DIM_UNKNOWN) { a.kind = 1; a.num = (double)t->dims[i]; }
+    }
+    return a;
+}
+
+BYOC__PRIVATE int byoc__constraint_holds(const byoc_op_constraint *c, const byoc__actual *a) {
+    const byoc_attr_value *v = &c->value;
+    if (!strcmp(c->cmp, "in")) {
+        if (a->kind == 2) {
+            for (int i = 0; i < c->nstrings; ++i)
+                if (!strcmp(c->strings[i], a->str)) return 1;
+            return 0;
+        }
+        if (a->kind != 1) return 0;
+        for (int i = 0; i < v->count; ++i)
+            if ((v->kind == BYOC_ATTR_INT_LIST ? (double)v->ints[i] : v->floats[i]) == a->num) return 1;
+        return 0;
+    }
+    int eq = !strcmp(c->cmp, "=="), ne = !strcmp(c->cmp, "!=");
+    if (a->kind == 2) {
+        if (v->kind != BYOC_ATTR_STRING || !(eq || ne)) return 0;
+        return (strcmp(a->str, v->s) == 0) == eq;
+    }
+    if (a->kind == 3) {
+        if (!(eq || ne)) return 0;
+        return byoc_attr_value_equal(a->attr, v) == eq;
+    }
+    if (a->kind != 1) return 0;
+    double want;
+    if (v->kind == BYOC_ATTR_INT || v->kind == BYOC_ATTR_BOOL) want = (double)v->i;
+    else if (v->kind == BYOC_ATTR_FLOAT) want = v->f;
+    else return 0;
+    if (eq) return a->num == want;
+    if (ne) return a->num != want;
+    if (!strcmp(c->cmp, "<")) return a->num < want;
+    if (!strcmp(c->cmp, "<=")) return a->num <= want;
+    if (!strcmp(c->cmp, ">")) return a->num > want;
+    return a->num >= want;
+}
+
+BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
+    char scratch[8];
+    if (!reason) { reason = scratch; cap = sizeof scratch; }
+    if (cap) reason[0] = 0;
+    if (call->kind != BYOC_NODE_CALL || !call->op) { snprintf(reason, cap, "not an op call"); return 0; }
+    const byoc_op_support *sup = NULL;
+    for (int i = 0; i < b->nsupport && !sup; ++i)
+        if (!strcmp(b->support[i].op, call->op->def.name)) sup = &b->support[i];
+    if (!sup) { snprintf(reason, cap, "unsupported op"); return 0; }
+    for (int i = 0; i < sup->nconstraints; ++i) {
+        const byoc_op_constraint *c = &sup->constraints[i];
+        byoc__actual a = byoc__subject_value(call, c->subject);
+        if (byoc__constraint_holds(c, &a)) continue;
+        const char *shown = strncmp(c->subject, "attr.", 5) ? c->subject : c->subject + 5;
+        byoc_module tmp; /* plain-malloc text buffer, as in byoc_type_to_string */
+        memset(&tmp, 0, sizeof tmp);
+        tmp.alloc.alloc_fn = byoc__default_alloc;
+        tmp.alloc.free_fn = byoc__default_free;
+        byoc__buf val;
+        memset(&val, 0, sizeof val);
+        val.m = &tmp;
+        if (a.kind == 1) snprintf(reason, cap, "%s=%.17g (%s)", shown, a.num, c->reason);
+        else if (a.kind == 2) snprintf(reason, cap, "%s=%s (%s)", shown, a.str, c->reason);
+        else if (a.kind == 3) {
+            byoc__print_attr_value(&val, a.attr);
+            snprintf(reason, cap, "%s=%s (%s)", shown, val.data ? val.data : "", c->reason);
+        } else snprintf(reason, cap, "%s unknown (%s)", shown, c->reason);
+        free(val.data);
+        return 0;
+    }
+    if (sup->predicate && !sup->predicate(call, sup->user_data, reason, cap)) {
+        if (cap && !reason[0]) snprintf(reason, cap, "refused by the backend's predicate");
+        return 0;
+    }
+    return 1;
 }
 
 /* one directive: its first line and the indented lines that continue it */
 typedef struct byoc__directive { const char *start, *end; int line; } byoc__directive;
 
 BYOC__PRIVATE int byoc__is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+BYOC__PRIVATE int byoc__is_identifier(const char *w) {
+    if (!*w || isdigit((unsigned char)*w)) return 0;
+    for (; *w; ++w)
+        if (!isalnum((unsigned char)*w) && *w != '_') return 0;
+    return 1;
+}
+
+/* "SUBJECT CMP VALUE "reason"" from p to e (one line of a supports directive, after "require") */
+BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, const char *e, const char *fname, int line,
+                                         const char *line_start, byoc_op_constraint *c, byoc_diag *diag) {
+    memset(c, 0, sizeof *c);
+#define BYOC__CFAIL(at, ...) do { int col_ = (int)((at) - line_start) + 1; char msg_[400]; snprintf(msg_, sizeof msg_, __VA_ARGS__); \
+        byoc__diag(diag, BYOC_ERR_PARSE, line, col_, 0, "%s:%d:%d: %s", fname, line, col_, msg_); return 0; } while (0)
+    while (p < e && byoc__is_space(*p)) p++;
+    const char *se = p;
+    while (se < e && !byoc__is_space(*se) && !strchr("=!<>", *se)) se++;
+    char subject[96];
+    snprintf(subject, sizeof subject, "%.*s", (int)(se - p < 95 ? se - p : 95), p);
+    int ok = 0;
+    const char *field = subject;
+    if (!strncmp(subject, "attr.", 5)) ok = byoc__is_identifier(subject + 5);
+    else {
+        if (!strncmp(subject, "out.", 4)) field = subject + 4;
+        else if (!strncmp(subject, "arg", 3) && isdigit((unsigned char)subject[3])) {
+            const char *dot = strchr(subject, '.');
+            int digits = 1;
+            for (const char *d = subject + 3; d < (dot ? dot : subject + strlen(subject)); ++d) digits &= isdigit((unsigned char)*d) != 0;
+            field = dot && digits && dot - subject <= 6 ? dot + 1 : "";
+        }
+        if (!strcmp(field, "dtype") || !strcmp(field, "rank") || !strcmp(field, "elements")) ok = 1;
+        else if (!strncmp(field, "shape[", 6)) {
+            const char *d = field + 6;
+            if (*d == '-') d++;
+            const char *ds = d;
+            while (isdigit((unsigned char)*d)) d++;
+            ok = d > ds && d - ds <= 2 && d[0] == ']' && d[1] == 0;
+        }
+    }
+    if (!ok) BYOC__CFAIL(p, "expected a subject: dtype, rank, shape[i], elements (optionally argK. or out.) or attr.NAME");
+    c->subject = byoc_intern(arena, subject);
+    p = se;
+    while (p < e && byoc__is_space(*p)) p++;
+    static const char *const cmps[] = {"==", "!=", "<=", ">=", "<", ">", "in"};
+    for (int i = 0; i < 7 && !c->cmp; ++i) {
+        size_t n = strlen(cmps[i]);
+        if ((size_t)(e - p) >= n && !memcmp(p, cmps[i], n) && (i < 6 || (p + n < e && byoc__is_space(p[n])))) {
+            c->cmp = cmps[i];
+            p += n;
+        }
+    }
+    if (!c->cmp) BYOC__CFAIL(p, "expected a comparison: == != < <= > >= or in");
+    while (p < e && byoc__is_space(*p)) p++;
+    /* the value: up to the reason's opening quote, except quotes inside [ ] or a quoted scalar */
+    const char *ve = p;
+    int depth = 0;
+    if (p < e && *p == '"') { /* a quoted string value */
+        ve = p + 1;
+        while (ve < e && *ve != '"') ve++;
+        if (ve < e) ve++;
+    } else {
+        while (ve < e && (depth > 0 || *ve != '"')) {
+            if (*ve == '[') depth++;
+            else if (*ve == ']') depth--;
+            ve++;
+        }
+    }
+    const char *vend = ve;
+    while (vend > p && byoc__is_space(vend[-1])) vend--;
+    if (vend == p) BYOC__CFAIL(p, "expected a value");
+    char vtext[256];
+    snprintf(vtext, sizeof vtext, "%.*s", (int)(vend - p < 255 ? vend - p : 255), p);
+    int is_in = !strcmp(c->cmp, "in");
+    if (is_in) { /* [a, b, ...]: numbers, or words/strings (dtype names need no quotes) */
+        if (vtext[0] != '[' || vtext[strlen(vtext) - 1] != ']') BYOC__CFAIL(p, "'in' expects a list [a, b, ...]");
+        const char **words = NULL;
+        int numbers = 0;
+        char *item = vtext + 1;
+        vtext[strlen(vtext) - 1] = 0;
+        for (char *tok = strtok(item, ","); tok; tok = strtok(NULL, ",")) {
+            while (byoc__is_space(*tok)) tok++;
+            char *te = tok + strlen(tok);
+            while (te > tok && byoc__is_space(te[-1])) *--te = 0;
+            if (*tok == '"' && te - tok >= 2 && te[-1] == '"') { te[-1] = 0; tok++; }
+            else if (isdigit((unsigned char)*tok) || *tok == '-') numbers++;
+            stbds_arrput(words, byoc_intern(arena, tok));
+        }
+        int n = (int)stbds_arrlen(words);
+        if (!n || (numbers && numbers != n)) { stbds_arrfree(words); BYOC__CFAIL(p, "'in' expects a list of numbers or of names"); }
+        if (numbers) {
+            byoc_diag vd;
+            snprintf(vtext, sizeof vtext, "%.*s", (int)(vend - p < 255 ? vend - p : 255), p);
+            if (byoc__attr_value_parse_in(arena, vtext, &c->value, &vd) != BYOC_OK) { stbds_arrfree(words); BYOC__CFAIL(p, "bad number list"); }
+        } else {
+            const char **kept = BYOC__NEW_N(arena, const char *, n);
+            if (kept) memcpy(kept, words, sizeof(char *) * (size_t)n);
+            c->strings = kept;
+            c->nstrings = n;
+            c->value.kind = BYOC_ATTR_STRING;
+        }
+        stbds_arrfree(words);
+    } else if (byoc__is_identifier(vtext) && strcmp(vtext, "True") && strcmp(vtext, "False") && strcmp(vtext, "None")) {
+        c->value.kind = BYOC_ATTR_STRING; /* a bare word such as float32 */
+        c->value.s = byoc_intern(arena, vtext);
+    } else {
+        byoc_diag vd;
+        if (byoc__attr_value_parse_in(arena, vtext, &c->value, &vd) != BYOC_OK) BYOC__CFAIL(p, "bad value '%.60s'", vtext);
+        if (c->value.kind != BYOC_ATTR_STRING && c->value.kind != BYOC_ATTR_INT && c->value.kind != BYOC_ATTR_FLOAT &&
+            c->value.kind != BYOC_ATTR_BOOL && strcmp(c->cmp, "==") && strcmp(c->cmp, "!="))
+            BYOC__CFAIL(p, "a list can only be compared with == or !=");
+    }
+    p = ve;
+    while (p < e && byoc__is_space(*p)) p++;
+    if (p >= e || *p != '"') BYOC__CFAIL(p, "expected the reason shown to users, in double quotes");
+    const char *rs = ++p;
+    while (p < e && *p != '"') p++;
+    if (p >= e) BYOC__CFAIL(rs - 1, "unterminated reason string");
+    if (p == rs) BYOC__CFAIL(rs - 1, "the reason is empty");
+    c->reason = byoc__intern_n(arena, rs, (size_t)(p - rs));
+    p++;
+    while (p < e && byoc__is_space(*p)) p++;
+    if (p < e && *p != '#') BYOC__CFAIL(p, "unexpected text after the reason");
+#undef BYOC__CFAIL
+    return !arena->has_error;
+}
 
 BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag) {
     byoc_diag local;
@@ -6610,7 +6899,7 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
     byoc__pat_name *names = NULL;
     stbds_sh_new_strdup(names);
     byoc_pattern_entry *patterns = NULL;
-    const char **ops = NULL;
+    byoc_op_support *support = NULL;
     int failed = 0;
     const char *p = text ? text : "", *end = p + (text ? len : 0);
     int line = 1;
@@ -6700,21 +6989,101 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             } else
                 stbds_shput(names, pname, pat);
         } else if (kwlen == 8 && !memcmp(kw, "supports", 8)) {
-            const char *q = arg;
-            while (q < le) {
-                while (q < le && (byoc__is_space(*q) || *q == '\n' || *q == ',')) q++;
+            /* first line: op names; indented lines: more op names, or
+               "require SUBJECT CMP VALUE "reason"" constraints for every op of this directive */
+            int first_op = (int)stbds_arrlen(support);
+            byoc_op_constraint *cons = NULL;
+            const char *q = arg, *line_start = ls;
+            int cur_line = dline;
+            while (!failed && q < le) {
+                while (q < le && (byoc__is_space(*q) || *q == ',' || *q == '\n')) {
+                    if (*q == '\n') { cur_line++; line_start = q + 1; }
+                    q++;
+                }
+                if (q >= le) break;
+                if (*q == '#') { while (q < le && *q != '\n') q++; continue; }
                 const char *oe = q;
                 while (oe < le && !byoc__is_space(*oe) && *oe != '\n' && *oe != ',') oe++;
-                if (oe == q) break;
+                int col = (int)(q - line_start) + 1;
+                if (oe - q == 7 && !memcmp(q, "require", 7)) {
+                    const char *le_line = oe;
+                    while (le_line < le && *le_line != '\n') le_line++;
+                    byoc_op_constraint c;
+                    if (!byoc__parse_constraint(arena, oe, le_line, fname, cur_line, line_start, &c, diag)) { failed = 1; break; }
+                    stbds_arrput(cons, c);
+                    q = le_line;
+                    continue;
+                }
                 const char *op = byoc__intern_n(arena, q, (size_t)(oe - q));
-                /* the column is right for the first line of the directive */
-                int col = (int)(q - ls) + 1;
-                if (!byoc_op_get(op)) { byoc__diag(diag, BYOC_ERR_PARSE, dline, col, 0, "%s:%d:%d: unknown op '%s'", fname, dline, col, op); failed = 1; break; }
-                stbds_arrput(ops, op);
+                if (!byoc_op_get(op)) { byoc__diag(diag, BYOC_ERR_PARSE, cur_line, col, 0, "%s:%d:%d: unknown op '%s'", fname, cur_line, col, op); failed = 1; break; }
+                for (int k = 0; k < (int)stbds_arrlen(support); ++k)
+                    if (!strcmp(support[k].op, op)) {
+                        byoc__diag(diag, BYOC_ERR_PARSE, cur_line, col, 0, "%s:%d:%d: op '%s' is listed twice", fname, cur_line, col, op);
+                        failed = 1;
+                    }
+                if (failed) break;
+                byoc_op_support su;
+                memset(&su, 0, sizeof su);
+                su.op = op;
+                stbds_arrput(support, su);
                 q = oe;
             }
+            if (!failed && stbds_arrlen(cons)) {
+                byoc_op_constraint *stored = BYOC__NEW_N(arena, byoc_op_constraint, stbds_arrlen(cons));
+                if (stored) memcpy(stored, cons, sizeof(byoc_op_constraint) * (size_t)stbds_arrlen(cons));
+                for (int k = first_op; stored && k < (int)stbds_arrlen(support); ++k) {
+                    support[k].constraints = stored;
+                    support[k].nconstraints = (int)stbds_arrlen(cons);
+                }
+            }
+            if (!failed && first_op == (int)stbds_arrlen(support)) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: 'supports' needs at least one op", fname, dline, arg_col);
+                failed = 1;
+            }
+            stbds_arrfree(cons);
+        } else if ((kwlen == 4 && !memcmp(kw, "kind", 4)) || (kwlen == 8 && !memcmp(kw, "priority", 8))) {
+            const char *ae = arg;
+            while (ae < le && !byoc__is_space(*ae) && *ae != '\n') ae++;
+            const char *rest = ae;
+            while (rest < le && (byoc__is_space(*rest) || *rest == '\n')) rest++;
+            int is_kind = kwlen == 4;
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)(ae - arg < 63 ? ae - arg : 63), arg);
+            char *num_end = NULL;
+            long pr = is_kind ? 0 : strtol(word, &num_end, 10);
+            if (ae == arg || rest < le || (is_kind ? !byoc__is_identifier(word) : (*num_end != 0 || pr < -1000000 || pr > 1000000))) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: %s", fname, dline, arg_col,
+                           is_kind ? "expected one device kind name (letters, digits, _)" : "expected one integer priority");
+                failed = 1;
+                break;
+            }
+            if (is_kind) b->kind = byoc_intern(arena, word);
+            else b->priority = (int)pr;
+        } else if (kwlen == 6 && !memcmp(kw, "option", 6)) {
+            const char *ne = arg;
+            while (ne < le && (isalnum((unsigned char)*ne) || *ne == '_')) ne++;
+            const char *val = ne;
+            while (val < le && byoc__is_space(*val)) val++;
+            char oname[64], vtext[256];
+            snprintf(oname, sizeof oname, "%.*s", (int)(ne - arg < 63 ? ne - arg : 63), arg);
+            snprintf(vtext, sizeof vtext, "%.*s", (int)(le - val < 255 ? le - val : 255), val);
+            byoc_attr_value v;
+            byoc_diag vd;
+            if (ne == arg || val == ne || byoc__attr_value_parse_in(arena, vtext, &v, &vd) != BYOC_OK) {
+                int col = ne == arg || val == ne ? arg_col : (int)(val - ls) + 1;
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, col, 0, "%s:%d:%d: expected option NAME VALUE (a number, \"string\", True/False or a list)",
+                           fname, dline, col);
+                failed = 1;
+                break;
+            }
+            if (byoc_attrs_get(&b->options, oname)) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: option '%s' is given twice", fname, dline, arg_col, oname);
+                failed = 1;
+                break;
+            }
+            byoc_attrs_set(arena, &b->options, oname, &v);
         } else {
-            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: unknown directive '%.*s' (expected backend, define, pattern or supports)", fname, dline,
+            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: unknown directive '%.*s' (expected backend, kind, priority, option, define, pattern or supports)", fname, dline,
                        (int)(kwlen > 40 ? 40 : kwlen), kw);
             failed = 1;
         }
@@ -6723,17 +7092,18 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
     stbds_shfree(names);
     if (!failed) { /* plain malloc copies: the stb_ds arrays do not outlive this call */
         b->npatterns = (int)stbds_arrlen(patterns);
-        b->nops = (int)stbds_arrlen(ops);
+        b->nsupport = (int)stbds_arrlen(support);
         b->patterns = BYOC__CAST(byoc_pattern_entry *, malloc(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
-        b->ops = BYOC__CAST(const char **, malloc(sizeof(char *) * (size_t)(b->nops + 1)));
-        if (!b->patterns || !b->ops) failed = 1;
+        b->support = BYOC__CAST(byoc_op_support *, malloc(sizeof(byoc_op_support) * (size_t)(b->nsupport + 1)));
+        if (!b->patterns || !b->support) failed = 1;
         else {
             if (b->npatterns) memcpy(b->patterns, patterns, sizeof(byoc_pattern_entry) * (size_t)b->npatterns);
-            if (b->nops) memcpy((void *)b->ops, ops, sizeof(char *) * (size_t)b->nops);
+            if (b->nsupport) memcpy(b->support, support, sizeof(byoc_op_support) * (size_t)b->nsupport);
         }
+        if (!b->kind) b->kind = b->name;
     }
     stbds_arrfree(patterns);
-    stbds_arrfree(ops);
+    stbds_arrfree(support);
     if (failed) {
         if (!diag->message[0]) byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         byoc_backend_free(b);
@@ -6815,7 +7185,7 @@ BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spe
             if (!t && n->kind == BYOC_NODE_CALL) {
                 if (n->op) { /* the first backend, in priority order, that supports the op */
                     for (int k = 0; k < count && !t; ++k)
-                        if (byoc_backend_supports_op(backends[k], n->op->def.name)) t = backends[k]->name;
+                        if (byoc_backend_accepts(backends[k], n, NULL, 0)) t = backends[k]->name;
                 } else if (n->callee->kind == BYOC_NODE_FUNCTION) {
                     const char *comp = byoc_attrs_string(&n->callee->attrs, "Composite", NULL);
                     if (comp) {
@@ -7485,7 +7855,7 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
             byoc_attrs_set_int(m, &a, "Primitive", 1);
             byoc_node *ff = byoc_function(m, params, (int)stbds_arrlen(params), (byoc_node *)byoc__map_get(&inside, x, 0), NULL, &a);
             now[i] = byoc_call_function(m, ff, args, (int)stbds_arrlen(args));
-            if (now[i]) now[i]->span = x->span;
+            byoc__inherit(now[i], x);
             byoc__map_free(&inside);
             stbds_arrfree(params);
             stbds_arrfree(args);
@@ -7755,7 +8125,7 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
     }
     }
     c->checked_type = ot;
-    c->span = call->span;
+    byoc__inherit(c, call);
     return c;
 }
 
