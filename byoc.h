@@ -53,6 +53,7 @@
        [SECTION] patterns
        [SECTION] pass infrastructure
        [SECTION] partition passes
+       [SECTION] placement (greedy partitioner, report)
      Implementation
        [SECTION] impl: config & platform
        [SECTION] impl: results & diagnostics
@@ -74,6 +75,7 @@
        [SECTION] impl: verifier
        [SECTION] impl: pass infrastructure
        [SECTION] impl: partition passes
+       [SECTION] impl: placement (greedy partitioner, report)
 */
 #ifndef BYOC_H_INCLUDED
 #define BYOC_H_INCLUDED
@@ -765,6 +767,78 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag);
 BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
+
+// [SECTION] placement (greedy partitioner, report)
+/* Pin a node to a backend: node is its frontend name ("onnx:conv1"), its printer label in @main of the
+   input ("%3"), or "#ID" with its id; backend is a backend's name or "host". */
+typedef struct byoc_pin {
+    const char *node;
+    const char *backend;
+} byoc_pin;
+
+typedef struct byoc_partition_options {
+    const byoc_backend_spec *const *backends; /* tried by descending priority, then in this order */
+    int nbackends;
+    const byoc_pin *pins;
+    int npins;
+    int no_fallback;        /* an op no backend takes is an error that names every backend's reason */
+    int min_partition_ops;  /* smaller partitions go back to the next backend in line (0: no minimum) */
+    int max_partitions;     /* at most this many partitions in all; the largest are kept (0: no limit) */
+    int no_merge_regions;   /* skip MergeCompilerRegions (one partition per op or composite) */
+    const char *mod_name;   /* NULL: "default" */
+    int bind_constants;
+} byoc_partition_options;
+
+typedef struct byoc_placement_decline {
+    const char *backend;
+    const char *reason;
+} byoc_placement_decline;
+
+/* Where one op of the input module ended up, and why not higher up the priority list. */
+typedef struct byoc_placement {
+    uint32_t origin;          /* its node id in the input module (byoc_node_origin of its copies) */
+    const char *function;     /* the input function it is in */
+    const char *label;        /* its printer label there ("%3"; "result" for the returned expression) */
+    const char *op;
+    const char *source;       /* frontend name, NULL if none */
+    const char *backend;      /* the backend it runs on, or "host" */
+    const char *partition;    /* the global function it was moved to, NULL on the host */
+    const char *composite;    /* the Composite function it belongs to, NULL if none */
+    const byoc_placement_decline *declined; /* backends tried before the chosen one, with their reasons */
+    int ndeclined;
+    const uint32_t *inputs;   /* origins of the ops whose results it reads */
+    int ninputs;
+} byoc_placement;
+
+typedef struct byoc_partition_summary {
+    const char *function;
+    const char *backend;
+    int nops;
+} byoc_partition_summary;
+
+typedef struct byoc_placement_report {
+    const byoc_placement *nodes; /* every op of the input, in post-order */
+    int count;
+    const byoc_partition_summary *partitions;
+    int npartitions;
+    const char *const *backends; /* in the order tried, then "host" */
+    int nbackends;
+    byoc_module *arena;          /* owns everything above */
+} byoc_placement_report;
+
+/* Greedy multi-backend partitioning, UMA's flow once per backend in priority order: MergeComposite
+   with its patterns, AnnotateTarget (per-op support, constraints, pins), MergeCompilerRegions,
+   PartitionGraph. Partitions below min_partition_ops or beyond max_partitions are undone and their ops
+   offered to the next backend; what no backend takes stays on the host. Partitions are acyclic.
+   With report, the placement of every op is returned (free with byoc_placement_report_free). */
+BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_options *options, byoc_placement_report **report,
+                                           byoc_diag *diag);
+/* The report as text: format "report" (a table and a summary line), "json" (schema in the README) or
+   "dot" (Graphviz, one coloured cluster per partition). From byoc_alloc(r->arena): free with
+   byoc_free(r->arena, text). NULL for an unknown format. */
+BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, const char *format, size_t *len);
+BYOC_API void byoc_placement_report_free(byoc_placement_report *r);
+
 
 #ifdef __cplusplus
 }
@@ -7154,8 +7228,37 @@ BYOC__PRIVATE void byoc__set_body(byoc_module *m, int f, byoc_node *body) {
     if (nf) { nf->span = fn->span; m->functions[f].function = nf; }
 }
 
+/* Which target an op call or composite call goes to (NULL: "default"). */
+typedef const char *(*byoc__choose_fn)(byoc_node *call, void *user_data);
+typedef struct byoc__first_accepting { const byoc_backend_spec *const *backends; int count; } byoc__first_accepting;
+
+/* the first backend, in priority order, that takes the call */
+BYOC__PRIVATE const char *byoc__choose_first(byoc_node *n, void *user_data) {
+    const byoc__first_accepting *fa = (const byoc__first_accepting *)user_data;
+    if (n->op) {
+        for (int k = 0; k < fa->count; ++k)
+            if (byoc_backend_accepts(fa->backends[k], n, NULL, 0)) return fa->backends[k]->name;
+    } else if (n->callee->kind == BYOC_NODE_FUNCTION) {
+        const char *comp = byoc_attrs_string(&n->callee->attrs, "Composite", NULL);
+        if (comp) {
+            const char *dot = strchr(comp, '.');
+            size_t len = dot ? (size_t)(dot - comp) : strlen(comp);
+            for (int k = 0; k < fa->count; ++k)
+                if (strlen(fa->backends[k]->name) == len && !strncmp(fa->backends[k]->name, comp, len)) return fa->backends[k]->name;
+        }
+    }
+    return NULL;
+}
+
+BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data, int include_non_call_ops, byoc_diag *diag);
+
 BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count, int include_non_call_ops,
                                           byoc_diag *diag) {
+    byoc__first_accepting fa = {backends, count};
+    return byoc__annotate_target(m, byoc__choose_first, &fa, include_non_call_ops, diag);
+}
+
+BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data, int include_non_call_ops, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *begin = byoc__begin_op(), *end = byoc__end_op();
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -7183,18 +7286,7 @@ BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spe
                 if (byoc__is_begin(in) && strcmp(byoc__annotation_target(in), "default")) t = byoc__annotation_target(in);
             }
             if (!t && n->kind == BYOC_NODE_CALL) {
-                if (n->op) { /* the first backend, in priority order, that supports the op */
-                    for (int k = 0; k < count && !t; ++k)
-                        if (byoc_backend_accepts(backends[k], n, NULL, 0)) t = backends[k]->name;
-                } else if (n->callee->kind == BYOC_NODE_FUNCTION) {
-                    const char *comp = byoc_attrs_string(&n->callee->attrs, "Composite", NULL);
-                    if (comp) {
-                        const char *dot = strchr(comp, '.');
-                        size_t len = dot ? (size_t)(dot - comp) : strlen(comp);
-                        for (int k = 0; k < count && !t; ++k)
-                            if (strlen(backends[k]->name) == len && !strncmp(backends[k]->name, comp, len)) t = backends[k]->name;
-                    }
-                }
+                t = choose(n, choose_data);
                 if (!t) t = "default";
             } else if (!t && include_non_call_ops) { /* tuples and projections follow their inputs when those agree */
                 for (int k = 0; k < byoc__input_count(n, 0); ++k) {
@@ -8185,6 +8277,645 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     stbds_arrfree(work);
     (void)diag;
     return BYOC_OK;
+}
+
+// [SECTION] impl: placement (greedy partitioner, report)
+/* (origin, backend) as one map key; backends are at most BYOC__MAX_BACKENDS */
+#define BYOC__MAX_BACKENDS 64
+BYOC__PRIVATE const void *byoc__ob_key(uint32_t origin, int backend) { return (const void *)(((uintptr_t)origin << 7) | (uintptr_t)(backend + 1)); }
+
+typedef struct byoc__report_builder {
+    byoc_placement *nodes;   /* stb_ds */
+    byoc__map index;         /* origin -> index + 1 */
+} byoc__report_builder;
+
+typedef struct byoc__greedy {
+    byoc_module *m;
+    const byoc__report_builder *rb; /* the input's ops, for names in messages */
+    const byoc_partition_options *o;
+    const byoc_backend_spec *order[BYOC__MAX_BACKENDS];
+    int n, k;                 /* backends in the order tried; the one being placed */
+    byoc__map pin;            /* origin -> backend index + 1, or n + 1 for the host */
+    byoc__map declined;       /* (origin, backend) -> reason (interned in the report arena) */
+    byoc__map excluded;       /* (origin, backend) -> reason: dropped partitions */
+    byoc_module *arena;       /* the report's strings */
+    byoc_diag pin_error;      /* a pinned op its backend declines */
+    int failed;
+} byoc__greedy;
+
+typedef struct byoc__greedy_entry { byoc__greedy *g; const byoc_pattern_entry *entry; } byoc__greedy_entry;
+
+BYOC__PRIVATE const char *byoc__pin_name(const byoc__greedy *g, intptr_t pin) { return pin == g->n + 1 ? "host" : g->order[pin - 1]->name; }
+
+/* a composite match of the backend being placed: refused when it would take a node pinned elsewhere
+   or one whose partition this backend gave up */
+BYOC__PRIVATE int byoc__greedy_check(const byoc_match *mt, byoc_node *root, void *user_data) {
+    const byoc__greedy_entry *ge = (const byoc__greedy_entry *)user_data;
+    byoc__greedy *g = ge->g;
+    for (int i = 0; i < (int)stbds_arrlen(mt->memo); ++i) {
+        if (!byoc__pat_is_interior(mt->memo[i].p)) continue;
+        uint32_t origin = byoc_node_origin(mt->memo[i].e);
+        intptr_t pin = byoc__map_get(&g->pin, (const void *)(uintptr_t)origin, 0);
+        if (pin && pin != g->k + 1) return 0;
+        if (byoc__map_has(&g->excluded, byoc__ob_key(origin, g->k))) return 0;
+    }
+    return ge->entry->check ? ge->entry->check(mt, root, ge->entry->user_data) : 1;
+}
+
+BYOC__PRIVATE void byoc__greedy_decline(byoc__greedy *g, uint32_t origin, const char *reason) {
+    byoc__map_put(&g->declined, byoc__ob_key(origin, g->k), (intptr_t)byoc_intern(g->arena, reason));
+}
+
+BYOC__PRIVATE const char *byoc__greedy_choose(byoc_node *n, void *user_data) {
+    byoc__greedy *g = (byoc__greedy *)user_data;
+    const byoc_backend_spec *b = g->order[g->k];
+    if (!n->op) { /* composite calls exist only for matches byoc__greedy_check let through */
+        const char *comp = n->callee->kind == BYOC_NODE_FUNCTION ? byoc_attrs_string(&n->callee->attrs, "Composite", NULL) : NULL;
+        size_t len = strlen(b->name);
+        return comp && !strncmp(comp, b->name, len) && comp[len] == '.' ? b->name : NULL;
+    }
+    uint32_t origin = byoc_node_origin(n);
+    intptr_t pin = byoc__map_get(&g->pin, (const void *)(uintptr_t)origin, 0);
+    char reason[300];
+    if (pin && pin != g->k + 1) {
+        snprintf(reason, sizeof reason, "pinned to %s", byoc__pin_name(g, pin));
+        byoc__greedy_decline(g, origin, reason);
+        return NULL;
+    }
+    intptr_t dropped = byoc__map_get(&g->excluded, byoc__ob_key(origin, g->k), 0);
+    if (dropped) {
+        byoc__greedy_decline(g, origin, (const char *)dropped);
+        return NULL;
+    }
+    if (!byoc_backend_accepts(b, n, reason, sizeof reason)) {
+        if (pin && !g->failed) {
+            intptr_t at = byoc__map_get(&g->rb->index, (const void *)(uintptr_t)origin, 0);
+            const byoc_placement *pl = at ? &g->rb->nodes[at - 1] : NULL;
+            byoc__diag(&g->pin_error, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, origin, "%s %s%s%s%s in @%s is pinned to %s, which declines it: %s",
+                       n->op->def.name, pl ? pl->label : "", pl && pl->source ? " (" : "", pl && pl->source ? pl->source : "",
+                       pl && pl->source ? ")" : "", pl ? pl->function : "?", b->name, reason);
+            g->failed = 1;
+        }
+        byoc__greedy_decline(g, origin, reason);
+        return NULL;
+    }
+    return b->name;
+}
+
+/* op calls inside expr (entering function literals), counted, with their origins appended */
+BYOC__PRIVATE int byoc__count_ops(byoc_node *expr, uint32_t **origins) {
+    byoc_node **order = NULL;
+    byoc__post_order_marked(expr, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+    int n = 0;
+    for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
+        byoc_node *x = order[i];
+        if (x->kind != BYOC_NODE_CALL || !x->op || byoc__is_begin(x) || byoc__is_end(x)) continue;
+        n++;
+        if (origins) stbds_arrput(*origins, byoc_node_origin(x));
+    }
+    stbds_arrfree(order);
+    return n;
+}
+
+typedef struct byoc__region_info { int region, ops, first; uint32_t *members; } byoc__region_info;
+
+BYOC__PRIVATE int byoc__region_size_cmp(const void *a, const void *b) {
+    const byoc__region_info *x = (const byoc__region_info *)a, *y = (const byoc__region_info *)b;
+    if (x->ops != y->ops) return y->ops - x->ops;
+    return x->first - y->first;
+}
+
+/* After MergeCompilerRegions for backend k: regions that are too small, or beyond the partition budget,
+   are excluded for k. Returns how many nodes were newly excluded. */
+BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
+    byoc_module *m = g->m;
+    const char *name = g->order[g->k]->name;
+    byoc__region_info *infos = NULL;
+    for (int f = 0; f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn)) continue;
+        byoc_graph gr;
+        byoc__regions rs;
+        if (byoc_graph_build(m, fn->body, 0, &gr) != BYOC_OK) continue;
+        if (!byoc__regions_build(&gr, &rs)) { byoc__regions_free(&rs); byoc_graph_free(&gr); continue; }
+        int base = (int)stbds_arrlen(infos);
+        for (int i = 0; i < gr.count; ++i) {
+            byoc_node *x = gr.nodes[i].node;
+            if (rs.of[i] < 0 || byoc__is_begin(x) || byoc__is_end(x) || x->kind != BYOC_NODE_CALL) continue;
+            int reg = byoc__region_find(&rs, rs.of[i]);
+            if (strcmp(rs.target[reg], name)) continue;
+            int at = -1;
+            for (int q = base; q < (int)stbds_arrlen(infos) && at < 0; ++q)
+                if (infos[q].region == reg) at = q;
+            if (at < 0) {
+                byoc__region_info ri;
+                memset(&ri, 0, sizeof ri);
+                ri.region = reg;
+                ri.first = (int)stbds_arrlen(infos);
+                stbds_arrput(infos, ri);
+                at = (int)stbds_arrlen(infos) - 1;
+            }
+            if (x->op) { /* one op */
+                infos[at].ops++;
+                stbds_arrput(infos[at].members, byoc_node_origin(x));
+            } else if (x->callee->kind == BYOC_NODE_FUNCTION) /* a composite: the ops in its body */
+                infos[at].ops += byoc__count_ops(x->callee->body, &infos[at].members);
+        }
+        byoc__regions_free(&rs);
+        byoc_graph_free(&gr);
+    }
+    int newly = 0, kept = 0, count = (int)stbds_arrlen(infos);
+    if (count) qsort(infos, (size_t)count, sizeof *infos, byoc__region_size_cmp);
+    char reason[200];
+    for (int q = 0; q < count; ++q) {
+        reason[0] = 0;
+        if (g->o->min_partition_ops > 0 && infos[q].ops < g->o->min_partition_ops)
+            snprintf(reason, sizeof reason, "its partition would hold %d op%s, below --min-partition-ops %d", infos[q].ops,
+                     infos[q].ops == 1 ? "" : "s", g->o->min_partition_ops);
+        else if (budget >= 0 && kept >= budget)
+            snprintf(reason, sizeof reason, "--max-partitions %d reached (larger partitions kept)", g->o->max_partitions);
+        else kept++;
+        for (int t = 0; reason[0] && t < (int)stbds_arrlen(infos[q].members); ++t) {
+            const void *key = byoc__ob_key(infos[q].members[t], g->k);
+            if (byoc__map_has(&g->excluded, key)) continue;
+            byoc__map_put(&g->excluded, key, (intptr_t)byoc_intern(g->arena, reason));
+            newly++;
+        }
+    }
+    for (int q = 0; q < count; ++q) stbds_arrfree(infos[q].members);
+    stbds_arrfree(infos);
+    return newly;
+}
+
+/* the printer's %N for every bound node of fn */
+BYOC__PRIVATE void byoc__label_all(byoc_module *m, byoc_node *fn, byoc__map *out) {
+    byoc__printer p;
+    byoc__printer_init(&p, m, BYOC_PRINT_NO_SPANS);
+    byoc__print_block(&p, fn, 0);
+    for (size_t i = 0; i < p.names.cap; ++i)
+        if (p.names.slots[i].key && ((byoc_node *)p.names.slots[i].key)->kind == BYOC_NODE_CALL)
+            byoc__map_put(out, (const void *)p.names.slots[i].key, p.names.slots[i].val);
+    byoc_free(m, p.out.data);
+    byoc__printer_free(&p);
+}
+
+/* every op call of the input, with label, frontend name and the ops it reads */
+BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__report_builder *rb) {
+    for (int f = 0; f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__has_compiler(fn)) continue;
+        byoc__map labels = BYOC__MAP_EMPTY;
+        byoc__label_all(m, fn, &labels);
+        byoc_node **order = NULL;
+        byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
+            byoc_node *x = order[i];
+            if (x->kind != BYOC_NODE_CALL || !x->op || byoc__is_begin(x) || byoc__is_end(x)) continue;
+            if (byoc__map_has(&rb->index, (const void *)(uintptr_t)byoc_node_origin(x))) continue;
+            byoc_placement pl;
+            memset(&pl, 0, sizeof pl);
+            pl.origin = byoc_node_origin(x);
+            pl.function = byoc_intern(arena, m->functions[f].name);
+            char label[32];
+            intptr_t k = byoc__map_get(&labels, x, -1);
+            if (k >= 0) snprintf(label, sizeof label, "%%%d", (int)k);
+            else snprintf(label, sizeof label, x == fn->body ? "result" : "#%u", (unsigned)pl.origin);
+            pl.label = byoc_intern(arena, label);
+            pl.op = byoc_intern(arena, x->op->def.name);
+            pl.source = x->span.source ? byoc_intern(arena, x->span.source) : NULL;
+            pl.backend = "host";
+            /* producers: through tuples and projections to the ops behind them */
+            uint32_t *ins = NULL;
+            byoc_node **work = NULL;
+            for (int a = 0; a < x->nargs; ++a) stbds_arrput(work, x->args[a]);
+            while (stbds_arrlen(work)) {
+                byoc_node *y = stbds_arrpop(work);
+                if (y->kind == BYOC_NODE_TUPLE || y->kind == BYOC_NODE_TUPLE_GET_ITEM || byoc__is_begin(y) || byoc__is_end(y)) {
+                    for (int a = 0; a < y->nargs; ++a) stbds_arrput(work, y->args[a]);
+                } else if (y->kind == BYOC_NODE_CALL && y->op) {
+                    uint32_t o = byoc_node_origin(y);
+                    int dup = 0;
+                    for (int q = 0; q < (int)stbds_arrlen(ins); ++q) dup |= ins[q] == o;
+                    if (!dup) stbds_arrput(ins, o);
+                }
+            }
+            stbds_arrfree(work);
+            if (stbds_arrlen(ins)) {
+                uint32_t *kept = BYOC__NEW_N(arena, uint32_t, stbds_arrlen(ins));
+                if (kept) memcpy(kept, ins, sizeof(uint32_t) * (size_t)stbds_arrlen(ins));
+                pl.inputs = kept;
+                pl.ninputs = (int)stbds_arrlen(ins);
+            }
+            stbds_arrfree(ins);
+            stbds_arrput(rb->nodes, pl);
+            byoc__map_put(&rb->index, (const void *)(uintptr_t)pl.origin, (intptr_t)stbds_arrlen(rb->nodes));
+        }
+        stbds_arrfree(order);
+        byoc__map_free(&labels);
+    }
+}
+
+/* where each op ended up: walk every global function of the result (composite bodies too) */
+BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__report_builder *rb, byoc_partition_summary **parts) {
+    for (int f = 0; f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        const char *compiler = byoc_attrs_string(&fn->attrs, "Compiler", NULL);
+        const char *fname = byoc_intern(arena, m->functions[f].name);
+        byoc_node **order = NULL;
+        byoc__post_order_marked(fn->body, 0, &order);
+        int nops = 0;
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
+            byoc_node *x = order[i];
+            if (x->kind != BYOC_NODE_CALL) continue;
+            const char *composite = NULL;
+            byoc_node **inner = NULL;
+            if (!x->op && x->callee->kind == BYOC_NODE_FUNCTION) {
+                composite = byoc_attrs_string(&x->callee->attrs, "Composite", NULL);
+                byoc__post_order_marked(x->callee->body, BYOC_GRAPH_ENTER_FUNCTIONS, &inner);
+            } else if (x->op)
+                stbds_arrput(inner, x);
+            for (int q = 0; q < (int)stbds_arrlen(inner); ++q) {
+                byoc_node *y = inner[q];
+                if (y->kind != BYOC_NODE_CALL || !y->op || byoc__is_begin(y) || byoc__is_end(y)) continue;
+                nops++;
+                intptr_t at = byoc__map_get(&rb->index, (const void *)(uintptr_t)byoc_node_origin(y), 0);
+                if (!at) continue;
+                byoc_placement *pl = &rb->nodes[at - 1];
+                if (pl->partition && !compiler) continue; /* a copy left on the host by duplication: the partition wins */
+                pl->backend = compiler ? byoc_intern(arena, compiler) : "host";
+                pl->partition = compiler ? fname : NULL;
+                pl->composite = composite ? byoc_intern(arena, composite) : NULL;
+            }
+            stbds_arrfree(inner);
+        }
+        stbds_arrfree(order);
+        if (compiler) {
+            byoc_partition_summary ps = {fname, byoc_intern(arena, compiler), nops};
+            stbds_arrput(*parts, ps);
+        }
+    }
+}
+
+BYOC_API void byoc_placement_report_free(byoc_placement_report *r) {
+    if (!r) return;
+    byoc_module *arena = r->arena;
+    free(r);
+    byoc_module_destroy(arena);
+}
+
+BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_options *o, byoc_placement_report **report, byoc_diag *diag) {
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    if (report) *report = NULL;
+    if (o->nbackends < 0 || o->nbackends > BYOC__MAX_BACKENDS)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: between 0 and %d backends", BYOC__MAX_BACKENDS);
+    for (int i = 0; i < o->nbackends; ++i)
+        for (int j = 0; j < i; ++j)
+            if (!strcmp(o->backends[i]->name, o->backends[j]->name))
+                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "partition: backend '%s' is given twice", o->backends[i]->name);
+    for (int i = 0; i < o->nbackends; ++i)
+        if (!strcmp(o->backends[i]->name, "host") || !strcmp(o->backends[i]->name, "default"))
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: '%s' is reserved for the host and cannot name a backend",
+                              o->backends[i]->name);
+    byoc_result r = byoc_infer_type(m, diag);
+    if (r != BYOC_OK) return r;
+    byoc__greedy g;
+    memset(&g, 0, sizeof g);
+    g.m = m;
+    g.o = o;
+    g.n = o->nbackends;
+    g.arena = byoc_module_create(NULL);
+    if (!g.arena) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    for (int i = 0; i < g.n; ++i) g.order[i] = o->backends[i];
+    for (int i = 1; i < g.n; ++i) /* stable: descending priority, then as given */
+        for (int j = i; j > 0 && g.order[j]->priority > g.order[j - 1]->priority; --j) {
+            const byoc_backend_spec *t = g.order[j];
+            g.order[j] = g.order[j - 1];
+            g.order[j - 1] = t;
+        }
+    byoc__report_builder rb;
+    memset(&rb, 0, sizeof rb);
+    byoc__collect_ops(m, g.arena, &rb);
+    g.rb = &rb;
+    /* pins: by frontend name, printer label or #id */
+    for (int i = 0; i < o->npins && r == BYOC_OK; ++i) {
+        const byoc_pin *pin = &o->pins[i];
+        intptr_t to = 0;
+        if (!strcmp(pin->backend, "host")) to = g.n + 1;
+        for (int k = 0; k < g.n && !to; ++k)
+            if (!strcmp(g.order[k]->name, pin->backend)) to = k + 1;
+        if (!to) { r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no backend named '%s' is given", pin->node, pin->backend, pin->backend); break; }
+        int found = 0;
+        for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
+            const byoc_placement *pl = &rb.nodes[q];
+            char id[16];
+            snprintf(id, sizeof id, "#%u", (unsigned)pl->origin);
+            int hit = (pl->source && !strcmp(pl->source, pin->node)) || (!strcmp(pl->function, "main") && !strcmp(pl->label, pin->node)) ||
+                      !strcmp(id, pin->node);
+            if (!hit) continue;
+            found = 1;
+            byoc__map_put(&g.pin, (const void *)(uintptr_t)pl->origin, to);
+        }
+        if (!found) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no op is named '%s' (use a frontend name, a %%N label of @main or #ID)",
+                                   pin->node, pin->backend, pin->node);
+    }
+    int made = 0; /* partitions so far */
+    for (g.k = 0; r == BYOC_OK && g.k < g.n; ++g.k) {
+        const byoc_backend_spec *b = g.order[g.k];
+        int nf = byoc_module_function_count(m);
+        byoc_node **saved = BYOC__CAST(byoc_node **, malloc(sizeof(byoc_node *) * (size_t)(nf + 1)));
+        byoc__greedy_entry *wrapped = BYOC__CAST(byoc__greedy_entry *, malloc(sizeof(byoc__greedy_entry) * (size_t)(b->npatterns + 1)));
+        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, malloc(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
+        if (!saved || !wrapped || !table) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        for (int f = 0; r == BYOC_OK && f < nf; ++f) saved[f] = m->functions[f].function;
+        for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
+            wrapped[e].g = &g;
+            wrapped[e].entry = &b->patterns[e];
+            table[e] = b->patterns[e];
+            table[e].check = byoc__greedy_check;
+            table[e].user_data = &wrapped[e];
+        }
+        for (int round = 0; r == BYOC_OK; ++round) {
+            if (round) /* undo this backend's composites and annotations, then try again with the drops */
+                for (int f = 0; f < nf; ++f) m->functions[f].function = saved[f];
+            r = byoc_merge_composite(m, table, b->npatterns, diag);
+            if (r == BYOC_OK) r = byoc__annotate_target(m, byoc__greedy_choose, &g, 1, diag);
+            if (r == BYOC_OK && g.failed) {
+                *diag = g.pin_error;
+                r = diag->code;
+            }
+            if (r == BYOC_OK && !o->no_merge_regions) r = byoc_merge_compiler_regions(m, diag);
+            if (r != BYOC_OK) break;
+            int budget = o->max_partitions > 0 ? (o->max_partitions > made ? o->max_partitions - made : 0) : -1;
+            if (!byoc__greedy_drop(&g, budget)) break;
+        }
+        if (r == BYOC_OK) r = byoc_partition_graph(m, o->mod_name ? o->mod_name : "default", o->bind_constants, diag);
+        if (r == BYOC_OK) made += byoc_module_function_count(m) - nf;
+        free(saved);
+        free(wrapped);
+        free(table);
+    }
+    byoc_partition_summary *parts = NULL;
+    if (r == BYOC_OK) byoc__locate_ops(m, g.arena, &rb, &parts);
+    /* the reasons of the backends tried before the one chosen */
+    for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
+        byoc_placement *pl = &rb.nodes[q];
+        byoc_placement_decline *ds = BYOC__NEW_N(g.arena, byoc_placement_decline, g.n + 1);
+        if (!ds) break;
+        for (int k = 0; k < g.n && strcmp(g.order[k]->name, pl->backend); ++k) {
+            const char *why = (const char *)byoc__map_get(&g.declined, byoc__ob_key(pl->origin, k), 0);
+            ds[pl->ndeclined].backend = g.order[k]->name;
+            ds[pl->ndeclined].reason = why ? why : "not offered (part of another backend's composite or partition)";
+            pl->ndeclined++;
+        }
+        pl->declined = ds;
+    }
+    if (r == BYOC_OK && o->no_fallback)
+        for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
+            const byoc_placement *pl = &rb.nodes[q];
+            if (strcmp(pl->backend, "host")) continue;
+            char why[600] = "";
+            for (int k = 0; k < pl->ndeclined; ++k) {
+                size_t used = strlen(why);
+                snprintf(why + used, sizeof why - used, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
+            }
+            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, pl->origin, "%s %s%s%s%s in @%s has no backend (--no-fallback): %s", pl->op, pl->label,
+                           pl->source ? " (" : "", pl->source ? pl->source : "", pl->source ? ")" : "", pl->function, g.n ? why : "no backends given");
+            break;
+        }
+    if (r == BYOC_OK && report) {
+        byoc_placement_report *rep = BYOC__CAST(byoc_placement_report *, calloc(1, sizeof *rep));
+        int count = (int)stbds_arrlen(rb.nodes), np = (int)stbds_arrlen(parts);
+        byoc_placement *nodes = BYOC__NEW_N(g.arena, byoc_placement, count + 1);
+        byoc_partition_summary *ps = BYOC__NEW_N(g.arena, byoc_partition_summary, np + 1);
+        const char **names = BYOC__NEW_N(g.arena, const char *, g.n + 1);
+        if (!rep || !nodes || !ps || !names) {
+            free(rep);
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        } else {
+            if (count) memcpy(nodes, rb.nodes, sizeof(byoc_placement) * (size_t)count);
+            if (np) memcpy(ps, parts, sizeof(byoc_partition_summary) * (size_t)np);
+            for (int k = 0; k < g.n; ++k) names[k] = byoc_intern(g.arena, g.order[k]->name);
+            names[g.n] = "host";
+            rep->nodes = nodes;
+            rep->count = count;
+            rep->partitions = ps;
+            rep->npartitions = np;
+            rep->backends = names;
+            rep->nbackends = g.n + 1;
+            rep->arena = g.arena;
+            g.arena = NULL;
+            *report = rep;
+        }
+    }
+    stbds_arrfree(parts);
+    stbds_arrfree(rb.nodes);
+    byoc__map_free(&rb.index);
+    byoc__map_free(&g.pin);
+    byoc__map_free(&g.declined);
+    byoc__map_free(&g.excluded);
+    byoc_module_destroy(g.arena);
+    if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition: %s", m->error.message);
+    return r;
+}
+
+/* ---- report formats ---- */
+BYOC__PRIVATE int byoc__backend_rank(const byoc_placement_report *r, const char *backend) {
+    for (int k = 0; k < r->nbackends; ++k)
+        if (!strcmp(r->backends[k], backend)) return k;
+    return r->nbackends - 1;
+}
+
+BYOC__PRIVATE void byoc__json_str(byoc__buf *b, const char *s) {
+    if (!s) { byoc__buf_puts(b, "null"); return; }
+    byoc__buf_puts(b, "\"");
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') byoc__buf_printf(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) byoc__buf_printf(b, "\\u%04x", (unsigned char)*s);
+        else byoc__buf_put(b, s, 1);
+    }
+    byoc__buf_puts(b, "\"");
+}
+
+/* "npu: unsupported op; dsp: dtype=int8 (...)" */
+BYOC__PRIVATE void byoc__write_declines(byoc__buf *b, const byoc_placement *pl) {
+    for (int k = 0; k < pl->ndeclined; ++k) byoc__buf_printf(b, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
+}
+
+typedef struct byoc__host_group { const char *op; char *why; int count; } byoc__host_group;
+BYOC__PRIVATE int byoc__host_group_cmp(const void *a, const void *b) {
+    const byoc__host_group *x = (const byoc__host_group *)a, *y = (const byoc__host_group *)b;
+    if (x->count != y->count) return y->count - x->count;
+    int c = strcmp(x->op, y->op);
+    return c ? c : strcmp(x->why, y->why);
+}
+
+BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report *r) {
+    int total = r->count, placed_any = 0;
+    for (int k = 0; k + 1 < r->nbackends; ++k) {
+        int ops = 0, parts = 0;
+        for (int q = 0; q < r->count; ++q) ops += !strcmp(r->nodes[q].backend, r->backends[k]);
+        for (int q = 0; q < r->npartitions; ++q) parts += !strcmp(r->partitions[q].backend, r->backends[k]);
+        if (!ops) continue;
+        if (!placed_any) byoc__buf_printf(b, "%d of %d ops on %s in %d partition%s", ops, total, r->backends[k], parts, parts == 1 ? "" : "s");
+        else byoc__buf_printf(b, ", %d on %s in %d partition%s", ops, r->backends[k], parts, parts == 1 ? "" : "s");
+        placed_any = 1;
+    }
+    int host = 0;
+    for (int q = 0; q < r->count; ++q) host += !strcmp(r->nodes[q].backend, "host");
+    if (!placed_any) byoc__buf_printf(b, "0 of %d ops on a backend", total);
+    byoc__buf_printf(b, "; %d on host", host);
+    if (!host) { byoc__buf_puts(b, "\n"); return; }
+    byoc__host_group *groups = NULL;
+    for (int q = 0; q < r->count; ++q) {
+        const byoc_placement *pl = &r->nodes[q];
+        if (strcmp(pl->backend, "host")) continue;
+        byoc__buf why;
+        memset(&why, 0, sizeof why);
+        why.m = r->arena;
+        byoc__write_declines(&why, pl);
+        const char *w = why.data ? why.data : "";
+        int at = -1;
+        for (int k = 0; k < (int)stbds_arrlen(groups) && at < 0; ++k)
+            if (!strcmp(groups[k].op, pl->op) && !strcmp(groups[k].why, w)) at = k;
+        if (at >= 0) { groups[at].count++; byoc_free(r->arena, why.data); continue; }
+        byoc__host_group hg = {pl->op, why.data, 1};
+        if (!hg.why) hg.why = (char *)"";
+        stbds_arrput(groups, hg);
+    }
+    int ng = (int)stbds_arrlen(groups);
+    if (ng) qsort(groups, (size_t)ng, sizeof *groups, byoc__host_group_cmp);
+    byoc__buf_puts(b, ":");
+    for (int k = 0; k < ng; ++k) {
+        byoc__buf_printf(b, "%s %d x %s", k ? "," : "", groups[k].count, groups[k].op);
+        if (groups[k].why[0]) byoc__buf_printf(b, " (%s)", groups[k].why);
+        if (groups[k].why[0]) byoc_free(r->arena, groups[k].why);
+    }
+    byoc__buf_puts(b, "\n");
+    stbds_arrfree(groups);
+}
+
+BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, const char *format, size_t *len) {
+    byoc__buf b;
+    memset(&b, 0, sizeof b);
+    b.m = r->arena;
+    if (!strcmp(format, "report")) {
+        byoc__buf_puts(&b, "backends, in the order tried:");
+        for (int k = 0; k < r->nbackends; ++k) byoc__buf_printf(&b, " %s", r->backends[k]);
+        byoc__buf_printf(&b, "\n\n%-8s %-22s %-20s %-8s %-30s %s\n", "node", "op", "frontend", "backend", "partition", "declined by");
+        for (int q = 0; q < r->count; ++q) {
+            const byoc_placement *pl = &r->nodes[q];
+            char node[64];
+            if (strcmp(pl->function, "main")) snprintf(node, sizeof node, "@%s:%s", pl->function, pl->label);
+            else snprintf(node, sizeof node, "%s", pl->label);
+            byoc__buf_printf(&b, "%-8s %-22s %-20s %-8s %-30s ", node, pl->op, pl->source ? pl->source : "-", pl->backend,
+                             pl->partition ? pl->partition : "-");
+            if (pl->ndeclined) byoc__write_declines(&b, pl);
+            else if (!pl->composite) byoc__buf_puts(&b, "-");
+            if (pl->composite) byoc__buf_printf(&b, "%s(in composite %s)", pl->ndeclined ? " " : "", pl->composite);
+            byoc__buf_puts(&b, "\n");
+        }
+        byoc__buf_puts(&b, "\n");
+        byoc__write_summary(&b, r);
+    } else if (!strcmp(format, "json")) {
+        byoc__buf_puts(&b, "{\"backends\": [");
+        for (int k = 0; k < r->nbackends; ++k) { if (k) byoc__buf_puts(&b, ", "); byoc__json_str(&b, r->backends[k]); }
+        byoc__buf_puts(&b, "],\n \"nodes\": [");
+        for (int q = 0; q < r->count; ++q) {
+            const byoc_placement *pl = &r->nodes[q];
+            byoc__buf_printf(&b, "%s\n  {\"id\": %u, \"function\": ", q ? "," : "", (unsigned)pl->origin);
+            byoc__json_str(&b, pl->function);
+            byoc__buf_puts(&b, ", \"label\": ");
+            byoc__json_str(&b, pl->label);
+            byoc__buf_puts(&b, ", \"op\": ");
+            byoc__json_str(&b, pl->op);
+            byoc__buf_puts(&b, ", \"source\": ");
+            byoc__json_str(&b, pl->source);
+            byoc__buf_puts(&b, ", \"backend\": ");
+            byoc__json_str(&b, pl->backend);
+            byoc__buf_puts(&b, ", \"partition\": ");
+            byoc__json_str(&b, pl->partition);
+            byoc__buf_puts(&b, ", \"composite\": ");
+            byoc__json_str(&b, pl->composite);
+            byoc__buf_puts(&b, ", \"inputs\": [");
+            for (int k = 0; k < pl->ninputs; ++k) byoc__buf_printf(&b, "%s%u", k ? ", " : "", (unsigned)pl->inputs[k]);
+            byoc__buf_puts(&b, "], \"declined\": [");
+            for (int k = 0; k < pl->ndeclined; ++k) {
+                byoc__buf_puts(&b, k ? ", {\"backend\": " : "{\"backend\": ");
+                byoc__json_str(&b, pl->declined[k].backend);
+                byoc__buf_puts(&b, ", \"reason\": ");
+                byoc__json_str(&b, pl->declined[k].reason);
+                byoc__buf_puts(&b, "}");
+            }
+            byoc__buf_puts(&b, "]}");
+        }
+        byoc__buf_puts(&b, "\n ],\n \"partitions\": [");
+        for (int p = 0; p < r->npartitions; ++p) {
+            const byoc_partition_summary *ps = &r->partitions[p];
+            byoc__buf_puts(&b, p ? ",\n  {\"function\": " : "\n  {\"function\": ");
+            byoc__json_str(&b, ps->function);
+            byoc__buf_puts(&b, ", \"backend\": ");
+            byoc__json_str(&b, ps->backend);
+            byoc__buf_printf(&b, ", \"ops\": %d, \"nodes\": [", ps->nops);
+            int first = 1;
+            for (int q = 0; q < r->count; ++q)
+                if (r->nodes[q].partition && !strcmp(r->nodes[q].partition, ps->function)) {
+                    byoc__buf_printf(&b, "%s%u", first ? "" : ", ", (unsigned)r->nodes[q].origin);
+                    first = 0;
+                }
+            byoc__buf_puts(&b, "]}");
+        }
+        byoc__buf_printf(&b, "%s],\n \"totals\": {\"ops\": %d, \"partitions\": %d, \"by_backend\": {", r->npartitions ? "\n " : "", r->count,
+                         r->npartitions);
+        for (int k = 0; k < r->nbackends; ++k) {
+            int ops = 0;
+            for (int q = 0; q < r->count; ++q) ops += !strcmp(r->nodes[q].backend, r->backends[k]);
+            if (k) byoc__buf_puts(&b, ", ");
+            byoc__json_str(&b, r->backends[k]);
+            byoc__buf_printf(&b, ": %d", ops);
+        }
+        byoc__buf_puts(&b, "}},\n \"summary\": ");
+        byoc__buf sum;
+        memset(&sum, 0, sizeof sum);
+        sum.m = r->arena;
+        byoc__write_summary(&sum, r);
+        if (sum.data && sum.len) sum.data[--sum.len] = 0; /* no newline inside the string */
+        byoc__json_str(&b, sum.data ? sum.data : "");
+        byoc_free(r->arena, sum.data);
+        byoc__buf_puts(&b, "}\n");
+    } else if (!strcmp(format, "dot")) {
+        static const char *const fill[] = {"#9ecae1", "#a1d99b", "#fdae6b", "#bcbddc", "#fc9272", "#c7e9c0"};
+        static const char *const frame[] = {"#deebf7", "#e5f5e0", "#fee6ce", "#efedf5", "#fee0d2", "#f7fcf5"};
+        byoc__buf_puts(&b, "digraph placement {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n");
+        for (int p = 0; p < r->npartitions; ++p) {
+            const byoc_partition_summary *ps = &r->partitions[p];
+            int c = byoc__backend_rank(r, ps->backend) % 6;
+            byoc__buf_printf(&b, "  subgraph cluster_%d {\n    label=\"%s (%s, %d op%s)\";\n    style=filled;\n    color=\"%s\";\n", p, ps->function,
+                             ps->backend, ps->nops, ps->nops == 1 ? "" : "s", frame[c]);
+            for (int q = 0; q < r->count; ++q)
+                if (r->nodes[q].partition && !strcmp(r->nodes[q].partition, ps->function)) byoc__buf_printf(&b, "    n%u;\n", (unsigned)r->nodes[q].origin);
+            byoc__buf_puts(&b, "  }\n");
+        }
+        for (int q = 0; q < r->count; ++q) {
+            const byoc_placement *pl = &r->nodes[q];
+            int host = !strcmp(pl->backend, "host");
+            int c = byoc__backend_rank(r, pl->backend) % 6;
+            byoc__buf_printf(&b, "  n%u [label=\"%s %s", (unsigned)pl->origin, pl->label, pl->op);
+            if (pl->source) {
+                byoc__buf_puts(&b, "\\n");
+                for (const char *s = pl->source; *s; ++s) byoc__buf_printf(&b, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+            }
+            byoc__buf_printf(&b, "\", fillcolor=\"%s\"];\n", host ? "#eeeeee" : fill[c]);
+        }
+        for (int q = 0; q < r->count; ++q)
+            for (int k = 0; k < r->nodes[q].ninputs; ++k) byoc__buf_printf(&b, "  n%u -> n%u;\n", (unsigned)r->nodes[q].inputs[k], (unsigned)r->nodes[q].origin);
+        byoc__buf_puts(&b, "}\n");
+    } else
+        return NULL;
+    if (b.oom) { byoc_free(r->arena, b.data); return NULL; }
+    if (len) *len = b.len;
+    return b.data;
 }
 
 #ifdef BYOC__DEFINED_TYPEOF

@@ -19,6 +19,11 @@ static const char *const usage_text =
     "      [--opt-level N] [--config KEY=VALUE]...\n"
     "        run passes in order and print the module (OUT.relay also writes OUT.weights);\n"
     "        the IR is verified after every pass\n"
+    "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--strategy greedy]\n"
+    "      [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N] [--max-partitions N]\n"
+    "      [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
+    "        place every op on the first backend (by priority, then as given) that takes it, host last;\n"
+    "        NODE is a frontend name, a %%N label of @main or #ID\n"
     "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
     "        with --partition, group each non-overlapping match into fn(...) { ... } with Composite=NAME\n"
@@ -154,6 +159,99 @@ static int cmd_opt(int argc, char **argv) {
             byoc_free(m, text);
         }
     }
+    byoc_module_destroy(m);
+    byoc_pass_context_destroy(ctx);
+    for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
+    return rc;
+}
+
+/* ---- partition ---- */
+static int parse_count(const char *text, const char *option, int *out) {
+    char *end = NULL;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || v < 0 || v > 1000000) return usage_error("partition: %s expects a count (0 to 1000000)", option);
+    *out = (int)v;
+    return EXIT_OK;
+}
+
+static int cmd_partition(int argc, char **argv) {
+    const char *file = NULL, *emit = "report", *out = NULL, *strategy = "greedy";
+    byoc_backend_spec *backends[64];
+    byoc_pin pins[256];
+    char pin_text[256][160];
+    int nbackends = 0, npins = 0, rc = EXIT_OK;
+    byoc_partition_options o;
+    memset(&o, 0, sizeof o);
+    o.bind_constants = 1;
+    byoc_diag d;
+    byoc_pass_context *ctx = byoc_pass_context_create();
+    if (!ctx) return EXIT_INTERNAL;
+    for (int i = 0; i < argc && rc == EXIT_OK; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--emit") == 0 && i + 1 < argc) emit = argv[++i];
+        else if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
+        else if (strcmp(a, "--strategy") == 0 && i + 1 < argc) strategy = argv[++i];
+        else if (strcmp(a, "--no-fallback") == 0) o.no_fallback = 1;
+        else if (strcmp(a, "--no-merge-regions") == 0) o.no_merge_regions = 1;
+        else if (strcmp(a, "--min-partition-ops") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &o.min_partition_ops);
+        else if (strcmp(a, "--max-partitions") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &o.max_partitions);
+        else if (strcmp(a, "--pin") == 0 && i + 1 < argc) {
+            const char *pv = argv[++i], *eq = strrchr(pv, '=');
+            if (!eq || eq == pv || !eq[1]) { rc = usage_error("partition: --pin expects NODE=BACKEND, got '%s'", pv); break; }
+            if (npins == 256 || strlen(pv) >= sizeof pin_text[0]) { rc = usage_error("partition: too many or too long pins ('%s')", pv); break; }
+            snprintf(pin_text[npins], sizeof pin_text[npins], "%s", pv);
+            pin_text[npins][eq - pv] = 0;
+            pins[npins].node = pin_text[npins];
+            pins[npins].backend = pin_text[npins] + (eq - pv) + 1;
+            npins++;
+        } else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
+            if (nbackends == 64) { rc = usage_error("partition: at most 64 backends%s", ""); break; }
+            byoc_backend_spec *b = byoc_backend_load(argv[++i], &d);
+            if (!b) { rc = input_error(&d); break; }
+            backends[nbackends++] = b;
+        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
+            char kv[512];
+            snprintf(kv, sizeof kv, "%s", argv[++i]);
+            char *eq = strchr(kv, '=');
+            if (!eq) rc = usage_error("partition: --config expects KEY=VALUE, got '%s'", kv);
+            else {
+                *eq = 0;
+                if (byoc_pass_context_set(ctx, kv, eq + 1, &d) != BYOC_OK) rc = usage_error("partition: %s", d.message);
+            }
+        } else if (a[0] == '-') rc = usage_error("partition: unknown or incomplete option '%s'", a);
+        else if (!file) file = a;
+        else rc = usage_error("partition: more than one input file ('%s')", a);
+    }
+    if (rc == EXIT_OK && !file) rc = usage_error("partition: no input file%s", "");
+    if (rc == EXIT_OK && strcmp(strategy, "greedy") != 0) rc = usage_error("partition: --strategy '%s' is not available (greedy)", strategy);
+    if (rc == EXIT_OK && strcmp(emit, "report") && strcmp(emit, "json") && strcmp(emit, "dot") && strcmp(emit, "relay"))
+        rc = usage_error("partition: --emit '%s' is not one of report, json, dot, relay", emit);
+    byoc_module *m = NULL;
+    if (rc == EXIT_OK && !(m = load_model(file, &d))) rc = input_error(&d);
+    byoc_placement_report *rep = NULL;
+    if (rc == EXIT_OK) {
+        o.backends = (const byoc_backend_spec *const *)backends;
+        o.nbackends = nbackends;
+        o.pins = pins;
+        o.npins = npins;
+        o.mod_name = byoc_pass_context_string(ctx, "partition_graph.mod_name");
+        o.bind_constants = (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants");
+        if (byoc_partition_greedy(m, &o, &rep, &d) != BYOC_OK) rc = input_error(&d);
+    }
+    if (rc == EXIT_OK && out && byoc_module_save(m, out, 0, &d) != BYOC_OK) rc = input_error(&d);
+    if (rc == EXIT_OK) {
+        size_t len = 0;
+        char *text = strcmp(emit, "relay") == 0 ? byoc_module_print(m, 0, &len) : byoc_placement_report_format(rep, emit, &len);
+        if (!text) {
+            fprintf(stderr, "byocc: error: out of memory formatting the result\n");
+            rc = EXIT_INTERNAL;
+        } else {
+            fwrite(text, 1, len, stdout);
+            if (strcmp(emit, "relay") == 0) byoc_free(m, text);
+            else byoc_free(rep->arena, text);
+        }
+    }
+    byoc_placement_report_free(rep);
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
     for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
@@ -431,6 +529,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
     if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
+    if (strcmp(cmd, "partition") == 0) return cmd_partition(argc - 2, argv + 2);
     if (strcmp(cmd, "ops") == 0) return cmd_ops(argc - 2, argv + 2);
     if (strcmp(cmd, "passes") == 0) return cmd_passes();
     if (strcmp(cmd, "version") == 0) { printf("byocc %s\n", BYOC_VERSION_STRING); return EXIT_OK; }
