@@ -64,6 +64,10 @@ demo: $(BUILD)/byocc
 	@echo "   MergeCompilerRegions, PartitionGraph)"
 	@$(BUILD)/byocc opt tests/inputs/mnist.relay --backend examples/backends/demo_npu.backend \
 	    --passes merge_composite,annotate_target,merge_compiler_regions,partition_graph --emit relay
+	@echo
+	@echo "== Where each MNIST op runs: greedy placement on an NPU and a DSP, host last"
+	@echo "   byocc partition tests/inputs/mnist.relay --backend examples/backends/npu.backend --backend examples/backends/dsp.backend"
+	@$(BUILD)/byocc partition tests/inputs/mnist.relay --backend examples/backends/npu.backend --backend examples/backends/dsp.backend
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
 	$(CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $< -o $@ -lm

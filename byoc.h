@@ -8640,7 +8640,8 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
             if (round) /* undo this backend's composites and annotations, then try again with the drops */
                 for (int f = 0; f < nf; ++f) m->functions[f].function = saved[f];
             r = byoc_merge_composite(m, table, b->npatterns, diag);
-            if (r == BYOC_OK) r = byoc__annotate_target(m, byoc__greedy_choose, &g, 1, diag);
+            /* tuples and projections stay on the host: a partition holds ops (and their composites) */
+            if (r == BYOC_OK) r = byoc__annotate_target(m, byoc__greedy_choose, &g, 0, diag);
             if (r == BYOC_OK && g.failed) {
                 *diag = g.pin_error;
                 r = diag->code;

@@ -65,3 +65,27 @@ expect cli_match_pattern_file_error 2 "$tmp/p.pat:2:17: undefined pattern name '
 expect cli_match_missing_pattern_file 2 'cannot read the pattern file' "$BYOCC" match $M --pattern-file "$tmp/nope.pat"
 expect cli_match_needs_one_pattern 1 'exactly one of --pattern and --pattern-file' "$BYOCC" match $M
 expect cli_bool_config_spelling 0 'compiler_begin' "$BYOCC" opt $M --backend examples/backends/demo_npu.backend --passes annotate_target --config annotate_target.include_non_call_ops=false
+
+# partition: usage errors (exit 1) and bad backend files (exit 2, file:line:col)
+NPU=examples/backends/npu.backend
+expect cli_partition_report 0 'ops on npu in 3 partitions' "$BYOCC" partition $M --backend $NPU --backend examples/backends/dsp.backend
+expect cli_partition_bad_emit 1 "--emit 'svg' is not one of report, json, dot, relay" "$BYOCC" partition $M --backend $NPU --emit svg
+expect cli_partition_bad_count 1 '--min-partition-ops expects a count' "$BYOCC" partition $M --backend $NPU --min-partition-ops -3
+expect cli_partition_bad_strategy 1 "--strategy 'random' is not available" "$BYOCC" partition $M --backend $NPU --strategy random
+expect cli_partition_bad_pin 1 '--pin expects NODE=BACKEND' "$BYOCC" partition $M --backend $NPU --pin conv1
+expect cli_partition_same_backend_twice 2 "backend 'npu' is given twice" "$BYOCC" partition $M --backend $NPU --backend $NPU
+expect cli_partition_no_input 1 'partition: no input file' "$BYOCC" partition --backend $NPU
+printf 'backend npu\nsupports nn.conv2d\n    require attr.groups ~ 1 "x"\n' > "$tmp/c1.backend"
+expect cli_backend_bad_comparison 2 "$tmp/c1.backend:3:25: expected a comparison" "$BYOCC" partition $M --backend "$tmp/c1.backend"
+printf 'backend npu\nsupports nn.conv2d\n    require attr.groups == 1\n' > "$tmp/c2.backend"
+expect cli_backend_missing_reason 2 "$tmp/c2.backend:3:29: expected the reason shown to users" "$BYOCC" partition $M --backend "$tmp/c2.backend"
+printf 'backend npu\nsupports nn.conv2d\n    require colour == 1 "x"\n' > "$tmp/c3.backend"
+expect cli_backend_bad_subject 2 "$tmp/c3.backend:3:13: expected a subject" "$BYOCC" partition $M --backend "$tmp/c3.backend"
+printf 'backend npu\noption sram_kb\n' > "$tmp/c4.backend"
+expect cli_backend_bad_option 2 "$tmp/c4.backend:2:8: expected option NAME VALUE" "$BYOCC" partition $M --backend "$tmp/c4.backend"
+printf 'backend npu\npriority high\n' > "$tmp/c5.backend"
+expect cli_backend_bad_priority 2 "$tmp/c5.backend:2:10: expected one integer priority" "$BYOCC" partition $M --backend "$tmp/c5.backend"
+printf 'backend npu\nsupports nn.relu nn.relu\n' > "$tmp/c6.backend"
+expect cli_backend_op_twice 2 "$tmp/c6.backend:2:18: op 'nn.relu' is listed twice" "$BYOCC" partition $M --backend "$tmp/c6.backend"
+printf 'backend host\nsupports nn.relu\n' > "$tmp/c7.backend"
+expect cli_backend_reserved_name 2 "'host' is reserved for the host" "$BYOCC" partition $M --backend "$tmp/c7.backend"

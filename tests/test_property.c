@@ -193,9 +193,99 @@ static void test_random_partitions(void) {
     }
 }
 
+/* a backend with random op support, an add->relu pattern half the time, and constraints that hold
+   on some nodes only */
+static byoc_backend_spec *random_constrained_backend(const char *name, int priority) {
+    char text[2048];
+    int len = snprintf(text, sizeof text, "backend %s\npriority %d\n", name, priority);
+    if (rnd(2)) len += snprintf(text + len, sizeof text - (size_t)len, "pattern add_relu = is_op(\"nn.relu\")(is_op(\"add\")(wildcard(), wildcard()))\n");
+    len += snprintf(text + len, sizeof text - (size_t)len, "supports");
+    int any = 0;
+    for (int i = 0; i < NOPS; ++i)
+        if (rnd(2)) { len += snprintf(text + len, sizeof text - (size_t)len, " %s", op_names[i]); any = 1; }
+    if (!any) len += snprintf(text + len, sizeof text - (size_t)len, " tanh");
+    if (rnd(2)) len += snprintf(text + len, sizeof text - (size_t)len, "\n    require out.shape[1] <= %u \"narrow outputs only\"", 1 + rnd(16));
+    byoc_diag d;
+    byoc_backend_spec *b = byoc_backend_parse(text, (size_t)len, name, &d);
+    if (!b) fprintf(stderr, "backend: %s\n", d.message);
+    return b;
+}
+
+static void test_random_greedy(void) {
+    char why[512];
+    for (int seed = 1; seed <= GRAPHS; ++seed) {
+        rng_state = (uint64_t)seed * 104729;
+        byoc_module *m = byoc_module_create(NULL);
+        byoc_node *x;
+        byoc_node *body = random_graph(m, &x);
+        byoc_module_add_function(m, "main", byoc_function(m, &x, 1, body, NULL, NULL));
+        byoc_diag d;
+        CHECKF(!byoc_module_error(m) && byoc_infer_type(m, &d) == BYOC_OK, "seed %d: %s", seed, d.message);
+        op_tally before, after;
+        tally(m, &before);
+        int total_ops = 0;
+        for (int k = 0; k < 128; ++k) total_ops += before.counts[k];
+        byoc_backend_spec *b0 = random_constrained_backend("npu", (int)rnd(3)), *b1 = random_constrained_backend("dsp", (int)rnd(3));
+        const byoc_backend_spec *backends[2] = {b0, b1};
+        byoc_partition_options o;
+        memset(&o, 0, sizeof o);
+        o.backends = backends;
+        o.nbackends = 2;
+        o.min_partition_ops = (int)rnd(4);
+        o.max_partitions = (int)rnd(5);
+        o.no_merge_regions = rnd(4) == 0;
+        o.bind_constants = (int)rnd(2);
+        byoc_pin pin;
+        char pin_node[32];
+        snprintf(pin_node, sizeof pin_node, "#%u", 2 + rnd(40));
+        pin.node = pin_node;
+        pin.backend = "host";
+        o.pins = &pin;
+        o.npins = rnd(2) ? 1 : 0;
+        byoc_placement_report *rep = NULL;
+        byoc_result r = byoc_partition_greedy(m, &o, &rep, &d);
+        /* a pin naming a node that is not an op is refused; nothing else may fail */
+        CHECKF(r == BYOC_OK || (o.npins && strstr(d.message, "no op is named")), "seed %d: greedy: %s", seed, d.message);
+        if (r == BYOC_OK) {
+            CHECKF(byoc_verify(m, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "seed %d: after greedy: %s", seed, d.message);
+            tally(m, &after);
+            CHECKF(tally_equal(&before, &after, why, sizeof why), "seed %d: greedy changed the ops: %s", seed, why);
+            CHECKF(rep && rep->count == total_ops, "seed %d: report has %d ops, module %d", seed, rep ? rep->count : -1, total_ops);
+            CHECKF(!o.max_partitions || rep->npartitions <= o.max_partitions, "seed %d: %d partitions, max %d", seed, rep->npartitions, o.max_partitions);
+            for (int p = 0; p < rep->npartitions; ++p)
+                CHECKF(rep->partitions[p].nops >= o.min_partition_ops, "seed %d: partition %s has %d ops, min %d", seed, rep->partitions[p].function,
+                       rep->partitions[p].nops, o.min_partition_ops);
+            for (int q = 0; q < rep->count; ++q) {
+                const byoc_placement *pl = &rep->nodes[q];
+                if (pl->partition) {
+                    const byoc_node *fn = byoc_module_function(m, pl->partition);
+                    CHECKF(fn && !strcmp(byoc_attrs_string(&fn->attrs, "Compiler", ""), pl->backend), "seed %d: %s placed on %s but in %s", seed,
+                           pl->label, pl->backend, pl->partition);
+                } else
+                    CHECKF(!strcmp(pl->backend, "host"), "seed %d: %s on %s without a partition", seed, pl->label, pl->backend);
+                if (o.npins && (unsigned)atoi(pin_node + 1) == pl->origin)
+                    CHECKF(!strcmp(pl->backend, "host"), "seed %d: %s pinned to host runs on %s", seed, pl->label, pl->backend);
+                /* a host op was declined by every backend, with a reason */
+                if (!strcmp(pl->backend, "host")) CHECKF(pl->ndeclined == 2, "seed %d: host op %s has %d reasons", seed, pl->label, pl->ndeclined);
+            }
+            for (int f = 0; f < 3; ++f) {
+                static const char *const formats[] = {"report", "json", "dot"};
+                char *text = byoc_placement_report_format(rep, formats[f], NULL);
+                CHECKF(text && strlen(text) > 10, "seed %d: %s output", seed, formats[f]);
+                byoc_free(rep->arena, text);
+            }
+        }
+        byoc_placement_report_free(rep);
+        byoc_backend_free(b0);
+        byoc_backend_free(b1);
+        byoc_module_destroy(m);
+    }
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_random_partitions),
+        TEST_ENTRY(test_random_greedy),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -1,5 +1,7 @@
 /* libFuzzer target: the backend description file parser. A file that loads must name a backend, and
-   its patterns must print and run MergeComposite on a small fixed module without crashing. */
+   its patterns must print and run MergeComposite on a small fixed module without crashing; its op
+   constraints are checked on every op of the module, and greedy placement must leave a verified
+   module whose report accounts for every op. */
 #define BYOC_IMPLEMENTATION
 #include "../../byoc.h"
 #include <stdlib.h>
@@ -28,6 +30,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (byoc_merge_composite(m, b->patterns, b->npatterns, &diag) == BYOC_OK && byoc_verify(m, BYOC_VERIFY_TYPED, &diag) != BYOC_OK)
         abort(); /* MergeComposite must leave a well-formed, typed module */
+    byoc_module_destroy(m);
+    /* constraints on every op, then greedy placement */
+    m = byoc_module_parse(graph_text, sizeof graph_text - 1, "g.relay", NULL, &diag);
+    if (!m || byoc_infer_type(m, &diag) != BYOC_OK) abort();
+    byoc_graph g;
+    if (byoc_graph_build(m, byoc_module_function(m, "main")->body, 0, &g) != BYOC_OK) abort();
+    for (int i = 0; i < g.count; ++i) {
+        char reason[256];
+        const byoc_node *n = g.nodes[i].node;
+        if (n->kind == BYOC_NODE_CALL && n->op && !byoc_backend_accepts(b, n, reason, sizeof reason) && !reason[0]) abort(); /* a refusal says why */
+    }
+    byoc_graph_free(&g);
+    const byoc_backend_spec *list[1] = {b};
+    byoc_partition_options o;
+    memset(&o, 0, sizeof o);
+    o.backends = list;
+    o.nbackends = 1;
+    o.min_partition_ops = (int)(size % 3);
+    byoc_placement_report *rep = NULL;
+    if (byoc_partition_greedy(m, &o, &rep, &diag) == BYOC_OK) {
+        if (!rep || rep->count != 4 || byoc_verify(m, BYOC_VERIFY_TYPED, &diag) != BYOC_OK) abort(); /* conv, add, relu, multiply */
+    } else if (strcmp(b->name, "host") && strcmp(b->name, "default"))
+        abort(); /* only a reserved name may be refused */
+    byoc_placement_report_free(rep);
     byoc_module_destroy(m);
     byoc_backend_free(b);
     return 0;
