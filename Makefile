@@ -44,7 +44,7 @@ $(BUILD)/byocc: tools/byocc.c $(HEADERS) $(STB_DS) | $(BUILD)
 
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
-UNIT_TESTS := test_core test_patterns test_passes test_property
+UNIT_TESTS := test_core test_patterns test_passes test_property test_targets
 $(BUILD)/test_%: tests/test_%.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 

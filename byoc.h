@@ -53,6 +53,7 @@
        [SECTION] patterns
        [SECTION] pass infrastructure
        [SECTION] partition passes
+       [SECTION] targets & backends
        [SECTION] placement (greedy partitioner, report)
      Implementation
        [SECTION] impl: config & platform
@@ -75,6 +76,7 @@
        [SECTION] impl: verifier
        [SECTION] impl: pass infrastructure
        [SECTION] impl: partition passes
+       [SECTION] impl: targets & backends
        [SECTION] impl: placement (greedy partitioner, report)
 */
 #ifndef BYOC_H_INCLUDED
@@ -767,6 +769,83 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag);
 BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
+
+// [SECTION] targets & backends
+/* Target kinds: a name with typed options and their defaults (UMA's target attributes). Option kinds
+   are BYOC_ATTR_INT, _FLOAT, _STRING or _BOOL; every option needs a default. These names are reserved
+   for the target itself: kind, keys, libs, device, model, tag, host, mattr, mcpu, mtriple. */
+typedef struct byoc_target_option {
+    const char *name;
+    byoc_attr_kind kind;
+    const char *default_text; /* in attribute syntax: 256, 1.5, "text", True */
+    const char *doc;
+} byoc_target_option;
+
+BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_target_option *options, int count, byoc_diag *diag);
+BYOC_API int byoc_target_kind_exists(const char *kind);
+
+/* A target: a kind with a value for each of its options. */
+typedef struct byoc_target {
+    const char *kind;
+    byoc_attrs attrs;   /* every option, as given or by default */
+    byoc_module *arena; /* owns the strings */
+} byoc_target;
+
+/* Parses TVM's spelling: "npu -sram_kb=256 -macs=512" (a bool option may be given as "-flag"). */
+BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag);
+BYOC_API void byoc_target_free(byoc_target *t);
+/* The target whose hook is running (NULL outside hooks): what TVM's Target.current() gives. */
+BYOC_API const byoc_target *byoc_target_current(void);
+
+/* RelayToTIR as TVM runs it: a pass over the module for one global function whose Compiler names the
+   backend's kind, run with that target current. It may rewrite or replace the function. */
+typedef byoc_result (*byoc_relay_to_tir_fn)(byoc_module *m, const char *function_name, void *user_data, byoc_diag *diag);
+
+typedef struct byoc_phase_pass {
+    byoc_phase phase;
+    const char *pass; /* a registered pass */
+} byoc_phase_pass;
+
+/* A backend registered from C (UMA's workflow: create, register, partition). spec.name is the target
+   kind and the Compiler attribute; spec's patterns become the pattern table "<name>.<pattern>". */
+typedef struct byoc_backend {
+    byoc_backend_spec spec;
+    const byoc_target_option *options;
+    int noptions;
+    const byoc_phase_pass *passes;
+    int npasses;
+    byoc_relay_to_tir_fn relay_to_tir;
+    void *user_data;
+    int no_merge_regions; /* UMA's merge_compiler_regions=False */
+} byoc_backend;
+
+/* Registers the backend and creates its target kind (errors as UMA's: a duplicate kind, an option
+   without a default, of a kind other than int/float/string/bool, or with a reserved name). The
+   backend struct must outlive its registration. */
+BYOC_API byoc_result byoc_backend_register(const byoc_backend *backend, byoc_diag *diag);
+BYOC_API const byoc_backend *byoc_backend_get(const char *name);
+/* The registered pattern table of a backend (NULL with *count 0 when there is none). */
+BYOC_API const byoc_pattern_entry *byoc_pattern_table(const char *backend, int *count);
+
+/* A value for one of @main's parameters, bound before partitioning. */
+typedef struct byoc_param {
+    const char *name;
+    byoc_node *value; /* a constant of the same module */
+} byoc_param;
+
+/* UMA's partition: bind params; PRE_PARTITIONING passes; MergeComposite (its pattern table);
+   AnnotateTarget (its op support); MergeCompilerRegions (unless no_merge_regions); PartitionGraph;
+   POST_PARTITIONING_0 and _1 passes. */
+BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *backend, const byoc_param *params, int nparams, byoc_diag *diag);
+/* Runs each target's registered relay_to_tir hook on every function whose Compiler names the
+   target's kind, with that target current (once per kind: the first target of a kind wins). */
+BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count, byoc_diag *diag);
+
+/* Reference evaluation of @main on constant inputs (one per parameter), calling global functions
+   and function literals as it goes. Ops are those FoldConstant evaluates; others are refused with
+   the op named. *outputs receives the result (a constant, or a tuple of constants). */
+BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output, byoc_diag *diag);
+
 
 // [SECTION] placement (greedy partitioner, report)
 /* Pin a node to a backend: node is its frontend name ("onnx:conv1"), its printer label in @main of the
@@ -8277,6 +8356,363 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     stbds_arrfree(work);
     (void)diag;
     return BYOC_OK;
+}
+
+// [SECTION] impl: targets & backends
+typedef struct byoc__target_kind {
+    const char *name;
+    byoc_target_option *options; /* copies, strings interned in the registry arena */
+    int noptions;
+    byoc_attrs defaults;
+} byoc__target_kind;
+
+static struct {
+    byoc_module *arena;
+    byoc__target_kind *kinds;   /* stb_ds */
+    const byoc_backend **backends; /* stb_ds */
+    const byoc_target *current[16];
+    int depth;
+} byoc__targets;
+
+BYOC__PRIVATE const byoc__target_kind *byoc__target_kind_get(const char *name) {
+    for (int i = 0; i < (int)stbds_arrlen(byoc__targets.kinds); ++i)
+        if (!strcmp(byoc__targets.kinds[i].name, name)) return &byoc__targets.kinds[i];
+    return NULL;
+}
+BYOC_API int byoc_target_kind_exists(const char *kind) { return byoc__target_kind_get(kind) != NULL; }
+
+BYOC__PRIVATE int byoc__option_kind_ok(byoc_attr_kind k) {
+    return k == BYOC_ATTR_INT || k == BYOC_ATTR_FLOAT || k == BYOC_ATTR_STRING || k == BYOC_ATTR_BOOL;
+}
+
+BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_target_option *options, int count, byoc_diag *diag) {
+    static const char *const reserved[] = {"kind", "keys", "libs", "device", "model", "tag", "host", "mattr", "mcpu", "mtriple"};
+    if (!kind || !byoc__is_identifier(kind)) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': not a name", kind ? kind : "");
+    if (!strcmp(kind, "host") || !strcmp(kind, "default"))
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': the name is reserved for the host", kind);
+    if (byoc__target_kind_get(kind)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "target kind '%s' is already registered", kind);
+    if (!byoc__targets.arena && !(byoc__targets.arena = byoc_module_create(NULL))) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    byoc_module *a = byoc__targets.arena;
+    byoc__target_kind tk;
+    memset(&tk, 0, sizeof tk);
+    tk.name = byoc_intern(a, kind);
+    tk.options = count > 0 ? BYOC__NEW_N(a, byoc_target_option, count) : NULL;
+    for (int i = 0; i < count; ++i) {
+        const byoc_target_option *o = &options[i];
+        if (!o->name || !byoc__is_identifier(o->name)) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': option %d has no valid name", kind, i);
+        for (size_t r = 0; r < sizeof reserved / sizeof reserved[0]; ++r)
+            if (!strcmp(o->name, reserved[r])) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': option name '%s' is reserved", kind, o->name);
+        for (int j = 0; j < i; ++j)
+            if (!strcmp(options[j].name, o->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "target kind '%s': option '%s' is declared twice", kind, o->name);
+        if (!byoc__option_kind_ok(o->kind))
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': option '%s' must be int, float, string or bool", kind, o->name);
+        if (!o->default_text) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': option '%s' has no default (None)", kind, o->name);
+        byoc_attr_value v;
+        byoc_diag d;
+        if (byoc__attr_value_parse_in(a, o->default_text, &v, &d) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': default of option '%s' does not parse: %s", kind, o->name, o->default_text);
+        if (v.kind == BYOC_ATTR_INT && o->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }
+        if (v.kind != o->kind)
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': default of option '%s' is a %s, not a %s", kind, o->name, byoc__attr_kind_name(v.kind),
+                              byoc__attr_kind_name(o->kind));
+        tk.options[i] = *o;
+        tk.options[i].name = byoc_intern(a, o->name);
+        tk.options[i].default_text = byoc_intern(a, o->default_text);
+        tk.options[i].doc = o->doc ? byoc_intern(a, o->doc) : NULL;
+        byoc_attrs_set(a, &tk.defaults, tk.options[i].name, &v);
+    }
+    if (a->has_error) return byoc__diag(diag, a->error.code, 0, 0, 0, "%s", a->error.message);
+    tk.noptions = count;
+    stbds_arrput(byoc__targets.kinds, tk);
+    return BYOC_OK;
+}
+
+BYOC_API void byoc_target_free(byoc_target *t) {
+    if (!t) return;
+    byoc_module *a = t->arena;
+    free(t);
+    byoc_module_destroy(a);
+}
+
+BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    const char *p = text ? text : "";
+    while (*p == ' ') p++;
+    const char *ke = p;
+    while (*ke && *ke != ' ') ke++;
+    char kind[64];
+    snprintf(kind, sizeof kind, "%.*s", (int)(ke - p < 63 ? ke - p : 63), p);
+    const byoc__target_kind *tk = byoc__target_kind_get(kind);
+    if (!tk) {
+        char known[300] = "";
+        for (int i = 0; i < (int)stbds_arrlen(byoc__targets.kinds); ++i) {
+            size_t used = strlen(known);
+            snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", byoc__targets.kinds[i].name);
+        }
+        byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 1, 0, "target '%s': unknown target kind '%s' (registered: %s)", text ? text : "", kind, known[0] ? known : "none");
+        return NULL;
+    }
+    byoc_target *t = BYOC__CAST(byoc_target *, calloc(1, sizeof *t));
+    byoc_module *a = byoc_module_create(NULL);
+    if (!t || !a) { free(t); byoc_module_destroy(a); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    t->arena = a;
+    t->kind = byoc_intern(a, tk->name);
+    for (int i = 0; i < tk->defaults.count; ++i) byoc_attrs_set(a, &t->attrs, tk->defaults.items[i].name, &tk->defaults.items[i].value);
+    p = ke;
+    int given[256] = {0};
+    while (*p) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        int col = (int)(p - text) + 1;
+        const char *te = p;
+        while (*te && *te != ' ') te++;
+        char tok[256];
+        snprintf(tok, sizeof tok, "%.*s", (int)(te - p < 255 ? te - p : 255), p);
+        p = te;
+        if (tok[0] != '-' || !tok[1]) { byoc__diag(diag, BYOC_ERR_PARSE, 0, col, 0, "target '%s': expected -option=value at column %d, got '%s'", text, col, tok); break; }
+        char *eq = strchr(tok, '=');
+        const char *name = tok + 1, *value = eq ? eq + 1 : NULL;
+        if (eq) *eq = 0;
+        int at = -1;
+        for (int i = 0; i < tk->noptions && at < 0; ++i)
+            if (!strcmp(tk->options[i].name, name)) at = i;
+        if (at < 0) {
+            char opts[300] = "";
+            for (int i = 0; i < tk->noptions; ++i) {
+                size_t used = strlen(opts);
+                snprintf(opts + used, sizeof opts - used, "%s-%s", i ? ", " : "", tk->options[i].name);
+            }
+            byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': kind %s has no option -%s (options: %s)", text, tk->name, name, opts[0] ? opts : "none");
+            break;
+        }
+        if (at < 256 && given[at]++) { byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': option -%s is given twice", text, name); break; }
+        const byoc_target_option *o = &tk->options[at];
+        byoc_attr_value v;
+        memset(&v, 0, sizeof v);
+        v.kind = o->kind;
+        int ok = 1;
+        if (!value) { /* a bare flag */
+            ok = o->kind == BYOC_ATTR_BOOL;
+            v.i = 1;
+        } else if (o->kind == BYOC_ATTR_INT) {
+            char *end;
+            errno = 0;
+            long long x = strtoll(value, &end, 10);
+            ok = *value && !*end && errno == 0;
+            v.i = x;
+        } else if (o->kind == BYOC_ATTR_FLOAT) {
+            char *end;
+            double x = strtod(value, &end);
+            ok = *value && !*end && isfinite(x);
+            v.f = x;
+        } else if (o->kind == BYOC_ATTR_BOOL) {
+            ok = !strcmp(value, "true") || !strcmp(value, "false") || !strcmp(value, "1") || !strcmp(value, "0");
+            v.i = value[0] == 't' || value[0] == '1';
+        } else {
+            size_t n = strlen(value);
+            if (n >= 2 && value[0] == '"' && value[n - 1] == '"') v.s = byoc__intern_n(a, value + 1, n - 2);
+            else v.s = byoc_intern(a, value);
+        }
+        if (!ok) {
+            byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': option -%s expects %s, got '%s'", text, name, byoc__attr_kind_name(o->kind),
+                       value ? value : "(no value)");
+            break;
+        }
+        byoc_attrs_set(a, &t->attrs, o->name, &v);
+    }
+    if (!diag->code && a->has_error) byoc__diag(diag, a->error.code, 0, 0, 0, "%s", a->error.message);
+    if (diag->code) { byoc_target_free(t); return NULL; }
+    return t;
+}
+
+BYOC_API const byoc_target *byoc_target_current(void) { return byoc__targets.depth ? byoc__targets.current[byoc__targets.depth - 1] : NULL; }
+
+BYOC_API byoc_result byoc_backend_register(const byoc_backend *b, byoc_diag *diag) {
+    const char *name = b->spec.name;
+    if (!name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "backend registration: no name");
+    if (byoc_backend_get(name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "backend '%s' is already registered", name);
+    for (int i = 0; i < b->npasses; ++i) {
+        if ((int)b->passes[i].phase < 0 || b->passes[i].phase >= BYOC_PHASE_COUNT)
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "backend '%s': pass %d has no valid phase", name, i);
+        if (!b->passes[i].pass || !byoc_pass_get(b->passes[i].pass))
+            return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "backend '%s': pass '%s' is not registered", name, b->passes[i].pass ? b->passes[i].pass : "");
+    }
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s.", name);
+    for (int i = 0; i < b->spec.npatterns; ++i)
+        if (!b->spec.patterns[i].name || strncmp(b->spec.patterns[i].name, prefix, strlen(prefix)) || !b->spec.patterns[i].pattern)
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "backend '%s': pattern %d must be named '%s<name>' and have a pattern", name, i, prefix);
+    byoc_result r = byoc_target_kind_register(name, b->options, b->noptions, diag);
+    if (r != BYOC_OK) return r;
+    stbds_arrput(byoc__targets.backends, b);
+    return BYOC_OK;
+}
+
+BYOC_API const byoc_backend *byoc_backend_get(const char *name) {
+    for (int i = 0; i < (int)stbds_arrlen(byoc__targets.backends); ++i)
+        if (!strcmp(byoc__targets.backends[i]->spec.name, name)) return byoc__targets.backends[i];
+    return NULL;
+}
+
+BYOC_API const byoc_pattern_entry *byoc_pattern_table(const char *backend, int *count) {
+    const byoc_backend *b = byoc_backend_get(backend);
+    *count = b ? b->spec.npatterns : 0;
+    return b && b->spec.npatterns ? b->spec.patterns : NULL;
+}
+
+BYOC__PRIVATE byoc_result byoc__run_phase(byoc_module *m, const byoc_backend *b, byoc_phase phase, byoc_diag *diag) {
+    byoc_result r = BYOC_OK;
+    byoc_pass_context *ctx = NULL;
+    for (int i = 0; r == BYOC_OK && i < b->npasses; ++i) {
+        if (b->passes[i].phase != phase) continue;
+        if (!ctx && !(ctx = byoc_pass_context_create())) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        const char *one[1] = {b->passes[i].pass};
+        r = byoc_run_passes(m, one, 1, ctx, diag);
+    }
+    byoc_pass_context_destroy(ctx);
+    return r;
+}
+
+BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, const byoc_param *params, int nparams, byoc_diag *diag) {
+    const byoc_backend *b = byoc_backend_get(name);
+    if (!b) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "partition: no backend '%s' is registered", name);
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    if (!main_fn) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "partition: the module has no @main");
+    if (nparams > 0) { /* bind params: the named parameters become constants */
+        byoc__map repl = BYOC__MAP_EMPTY;
+        byoc_node **kept = NULL;
+        for (int i = 0; i < main_fn->nparams; ++i) {
+            byoc_node *v = NULL;
+            for (int k = 0; k < nparams && !v; ++k)
+                if (!strcmp(params[k].name, main_fn->params[i]->name)) v = params[k].value;
+            if (v) byoc__map_put(&repl, main_fn->params[i], (intptr_t)v);
+            else stbds_arrput(kept, main_fn->params[i]);
+        }
+        for (int k = 0; k < nparams; ++k) {
+            int found = 0;
+            for (int i = 0; i < main_fn->nparams; ++i) found |= !strcmp(params[k].name, main_fn->params[i]->name);
+            if (!found || !params[k].value || params[k].value->kind != BYOC_NODE_CONSTANT) {
+                byoc__map_free(&repl);
+                stbds_arrfree(kept);
+                return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: param '%s' %s", params[k].name,
+                                  found ? "must be bound to a constant" : "is not a parameter of @main");
+            }
+        }
+        byoc_graph g;
+        if (byoc_graph_build(m, main_fn->body, 0, &g) != BYOC_OK) { byoc__map_free(&repl); stbds_arrfree(kept); return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); }
+        byoc_node *body = byoc__substitute(m, &g, &repl);
+        byoc_graph_free(&g);
+        byoc_node *nf = body ? byoc_function(m, kept, (int)stbds_arrlen(kept), body, main_fn->annotation, &main_fn->attrs) : NULL;
+        byoc__map_free(&repl);
+        stbds_arrfree(kept);
+        if (!nf || byoc_module_set_function(m, "main", nf) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "partition: binding params: %s", m->has_error ? m->error.message : "failed");
+    }
+    byoc_result r = byoc_infer_type(m, diag);
+    if (r == BYOC_OK) r = byoc__run_phase(m, b, BYOC_PHASE_PRE_PARTITIONING, diag);
+    if (r == BYOC_OK) r = byoc_merge_composite(m, b->spec.patterns, b->spec.npatterns, diag);
+    const byoc_backend_spec *one[1] = {&b->spec};
+    if (r == BYOC_OK) r = byoc_annotate_target(m, one, 1, 1, diag);
+    if (r == BYOC_OK && !b->no_merge_regions) r = byoc_merge_compiler_regions(m, diag);
+    if (r == BYOC_OK) r = byoc_partition_graph(m, "default", 1, diag);
+    if (r == BYOC_OK) r = byoc__run_phase(m, b, BYOC_PHASE_POST_PARTITIONING_0, diag);
+    if (r == BYOC_OK) r = byoc__run_phase(m, b, BYOC_PHASE_POST_PARTITIONING_1, diag);
+    return r;
+}
+
+BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count, byoc_diag *diag) {
+    byoc_result r = BYOC_OK;
+    for (int t = 0; r == BYOC_OK && t < count; ++t) {
+        int first = 1;
+        for (int u = 0; u < t; ++u) first &= strcmp(targets[u]->kind, targets[t]->kind) != 0;
+        const byoc_backend *b = first ? byoc_backend_get(targets[t]->kind) : NULL;
+        if (!b || !b->relay_to_tir) continue;
+        /* the names first: a hook may add or replace functions */
+        const char **names = NULL;
+        for (int f = 0; f < byoc_module_function_count(m); ++f)
+            if (!strcmp(byoc_attrs_string(&m->functions[f].function->attrs, "Compiler", ""), targets[t]->kind)) stbds_arrput(names, m->functions[f].name);
+        if (byoc__targets.depth == 16) r = byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "target hooks nested too deeply");
+        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(names); ++k) {
+            byoc__targets.current[byoc__targets.depth++] = targets[t];
+            r = b->relay_to_tir(m, names[k], b->user_data, diag);
+            byoc__targets.depth--;
+            if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "%s relay_to_tir on @%s: %s", b->spec.name, names[k], m->error.message);
+        }
+        stbds_arrfree(names);
+    }
+    return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+/* ---- reference evaluation ---- */
+BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs, int depth, byoc_diag *diag);
+
+BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs, int depth, byoc_diag *diag) {
+    if (depth > 64) { byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, fn->id, "evaluate: calls nested too deeply"); return NULL; }
+    if (nargs != fn->nparams) { byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, fn->id, "evaluate: %d arguments for %d parameters", nargs, fn->nparams); return NULL; }
+    byoc_graph g;
+    if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    byoc_node **val = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+    byoc_node **ins = NULL;
+    int ok = val != NULL;
+    for (int i = 0; ok && i < g.count; ++i) {
+        byoc_node *n = g.nodes[i].node;
+        stbds_arrsetlen(ins, 0);
+        for (int k = 0; k < n->nargs; ++k) stbds_arrput(ins, val[byoc_graph_index(&g, n->args[k])]);
+        switch (n->kind) {
+        case BYOC_NODE_VAR: {
+            for (int k = 0; k < fn->nparams && !val[i]; ++k)
+                if (fn->params[k] == n) val[i] = args[k];
+            if (!val[i]) { byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, n->span.line, n->span.col, n->id, "evaluate: %%%s is not bound", n->name); ok = 0; }
+            break;
+        }
+        case BYOC_NODE_CONSTANT: val[i] = n; break;
+        case BYOC_NODE_FUNCTION: case BYOC_NODE_GLOBAL_VAR: val[i] = n; break; /* called below */
+        case BYOC_NODE_TUPLE: val[i] = byoc_tuple(m, ins, n->nargs); break;
+        case BYOC_NODE_TUPLE_GET_ITEM: val[i] = ins[0] && ins[0]->kind == BYOC_NODE_TUPLE ? ins[0]->args[n->index] : NULL; break;
+        case BYOC_NODE_CALL:
+            if (n->op) {
+                byoc_node *c = byoc__rebuild(m, n, ins);
+                if (c) c->checked_type = n->checked_type;
+                val[i] = c ? byoc__fold_call(m, c) : NULL;
+                if (!val[i] && !m->has_error) {
+                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, n->id, "evaluate: %s has no reference kernel yet", n->op->def.name);
+                    ok = 0;
+                }
+            } else {
+                byoc_node *callee = n->callee->kind == BYOC_NODE_GLOBAL_VAR ? byoc_module_function(m, n->callee->name) : n->callee;
+                if (!callee || callee->kind != BYOC_NODE_FUNCTION) {
+                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, n->id, "evaluate: calls of a function value are not supported");
+                    ok = 0;
+                } else val[i] = byoc__eval_function(m, callee, ins, n->nargs, depth + 1, diag);
+            }
+            break;
+        }
+        if (ok && !val[i]) {
+            if (!diag->code) byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_INTERNAL, 0, 0, n->id, "evaluate: %s", m->has_error ? m->error.message : "failed");
+            ok = 0;
+        }
+    }
+    byoc_node *r = ok && g.count ? val[g.count - 1] : NULL;
+    stbds_arrfree(ins);
+    free(val);
+    byoc_graph_free(&g);
+    return r;
+}
+
+BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output, byoc_diag *diag) {
+    *output = NULL;
+    byoc_result r = byoc_infer_type(m, diag);
+    if (r != BYOC_OK) return r;
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    if (!main_fn) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "evaluate: the module has no @main");
+    for (int i = 0; i < ninputs && i < main_fn->nparams; ++i)
+        if (!inputs[i] || inputs[i]->kind != BYOC_NODE_CONSTANT || !byoc_type_equal(inputs[i]->annotation, main_fn->params[i]->checked_type))
+            return byoc__diag(diag, BYOC_ERR_TYPE, 0, 0, 0, "evaluate: input %d must be a constant of type of %%%s", i, main_fn->params[i]->name);
+    memset(diag, 0, sizeof *diag);
+    *output = byoc__eval_function(m, main_fn, inputs, ninputs, 0, diag);
+    return *output ? BYOC_OK : (diag->code ? diag->code : BYOC_ERR_INTERNAL);
 }
 
 // [SECTION] impl: placement (greedy partitioner, report)

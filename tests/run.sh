@@ -23,7 +23,7 @@ group() { # name command...
 }
 
 : > "$out/all"
-for t in core patterns passes property; do group "$t" "$BUILD/test_$t"; done
+for t in core patterns passes property targets; do group "$t" "$BUILD/test_$t"; done
 group cli sh tests/cli.sh "$BUILD/byocc"
 # every committed fuzz input is replayed (the corpus is a regression suite)
 for f in text weights pattern backend; do
