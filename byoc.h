@@ -801,6 +801,22 @@ BYOC_API const byoc_target *byoc_target_current(void);
    backend's kind, run with that target current. It may rewrite or replace the function. */
 typedef byoc_result (*byoc_relay_to_tir_fn)(byoc_module *m, const char *function_name, void *user_data, byoc_diag *diag);
 
+/* A compiled partition, what TVM's TIRToRuntime returns: run computes the function's result from its
+   arguments (constants of the module m), release frees state when the module is destroyed. */
+typedef struct byoc_runtime_module {
+    const char *name;
+    byoc_result (*run)(void *state, byoc_module *m, byoc_node *const *args, int nargs, byoc_node **result, byoc_diag *diag);
+    void *state;
+    void (*release)(void *state);
+} byoc_runtime_module;
+/* TIRToRuntime: builds the runtime module of one function (after relay_to_tir), target current. */
+typedef byoc_result (*byoc_tir_to_runtime_fn)(byoc_module *m, const char *function_name, void *user_data, byoc_runtime_module *out,
+                                             byoc_diag *diag);
+/* Attaches a runtime module to a global function (the module releases it); byoc_module_evaluate then
+   runs calls of that function through it. NULL if the function has none. */
+BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag);
+BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, const char *function_name);
+
 typedef struct byoc_phase_pass {
     byoc_phase phase;
     const char *pass; /* a registered pass */
@@ -815,6 +831,7 @@ typedef struct byoc_backend {
     const byoc_phase_pass *passes;
     int npasses;
     byoc_relay_to_tir_fn relay_to_tir;
+    byoc_tir_to_runtime_fn tir_to_runtime;
     void *user_data;
     int no_merge_regions; /* UMA's merge_compiler_regions=False */
 } byoc_backend;
@@ -837,8 +854,9 @@ typedef struct byoc_param {
    AnnotateTarget (its op support); MergeCompilerRegions (unless no_merge_regions); PartitionGraph;
    POST_PARTITIONING_0 and _1 passes. */
 BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *backend, const byoc_param *params, int nparams, byoc_diag *diag);
-/* Runs each target's registered relay_to_tir hook on every function whose Compiler names the
-   target's kind, with that target current (once per kind: the first target of a kind wins). */
+/* Runs each target's registered relay_to_tir hook, then its tir_to_runtime hook (whose result is
+   attached with byoc_module_set_runtime), on every function whose Compiler names the target's kind,
+   with that target current (once per kind: the first target of a kind wins). */
 BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count, byoc_diag *diag);
 
 /* Reference evaluation of @main on constant inputs (one per parameter), calling global functions
@@ -1103,6 +1121,7 @@ typedef struct byoc__block {
     size_t size, used;
 } byoc__block;
 
+typedef struct byoc__runtime_entry { const char *name; byoc_runtime_module rm; } byoc__runtime_entry;
 struct byoc_module {
     byoc_allocator alloc;
     byoc__block *blocks;
@@ -1112,6 +1131,7 @@ struct byoc_module {
     uint32_t next_id;
     int has_error;
     byoc_diag error;
+    byoc__runtime_entry *runtimes; /* stb_ds array */
 };
 
 static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return malloc(size); }
@@ -1211,6 +1231,9 @@ BYOC_API void byoc_module_destroy(byoc_module *m) {
         m->alloc.free_fn(b, m->alloc.user_data);
         b = next;
     }
+    for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
+        if (m->runtimes[i].rm.release) m->runtimes[i].rm.release(m->runtimes[i].rm.state);
+    stbds_arrfree(m->runtimes);
     stbds_shfree(m->strings);
     stbds_shfree(m->function_index);
     stbds_arrfree(m->functions);
@@ -8183,6 +8206,16 @@ BYOC__PRIVATE double byoc__apply_binary(const char *op, double x, double y, int 
     return x > y; /* greater */
 }
 
+/* an int-list attribute (or the op's default) spread to n values: one value for all, or (for n = 4,
+   padding) two values as [top, left] repeated */
+BYOC__PRIVATE void byoc__attr_ints_or_default(const byoc_node *call, const char *name, int64_t *out, int n) {
+    const byoc_attr_value *v = byoc_attrs_get(&call->attrs, name);
+    if (!v || v->kind != BYOC_ATTR_INT_LIST) v = byoc_attrs_get(&call->op->defaults, name);
+    for (int i = 0; i < n; ++i) out[i] = 0;
+    if (!v || v->kind != BYOC_ATTR_INT_LIST || !v->count) return;
+    for (int i = 0; i < n; ++i) out[i] = v->count >= n ? v->ints[i] : v->count == 1 ? v->ints[0] : v->ints[i % v->count];
+}
+
 /* the folded value of call (whose inputs are constants, or a tuple of constants), or NULL */
 BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) {
     static const char *const unary[] = {"nn.relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "erf", "negative", "abs", "floor", "ceil",
@@ -8213,6 +8246,8 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
     if (!strcmp(op, "transpose")) kind = 4;
     if (!strcmp(op, "concatenate")) kind = 5;
     if (!strcmp(op, "strided_slice")) kind = 6;
+    if (!strcmp(op, "nn.conv2d")) kind = 7;
+    if (!strcmp(op, "nn.dense")) kind = 8;
     if (!kind) return NULL;
     byoc_node *c = byoc_constant(m, ot, NULL, 0);
     if (!c) return NULL;
@@ -8292,6 +8327,48 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
             for (int d = 0; d < it->rank; ++d) off = off * it->dims[d] + begin[d] + idx[d] * stride[d];
             byoc__store(ot->dtype, c->data, e, byoc__load(it->dtype, a0->data, off));
         }
+        break;
+    }
+    case 7: { /* NCHW input, OIHW weight, groups, strides, padding, dilation (checked by the type relation) */
+        const byoc_node *w = call->args[1];
+        const byoc_type *it = a0->annotation, *wt = w->annotation;
+        int64_t st[2], dl[2], pd[4];
+        byoc__attr_ints_or_default(call, "strides", st, 2);
+        byoc__attr_ints_or_default(call, "dilation", dl, 2);
+        byoc__attr_ints_or_default(call, "padding", pd, 4);
+        int64_t groups = byoc_attrs_int(&call->attrs, "groups", 1), C = it->dims[1], H = it->dims[2], W = it->dims[3];
+        int64_t O = wt->dims[0], IG = wt->dims[1], KH = wt->dims[2], KW = wt->dims[3], OH = ot->dims[2], OW = ot->dims[3];
+        int64_t per_group = O / groups;
+        for (int64_t b = 0; b < ot->dims[0]; ++b)
+            for (int64_t o = 0; o < O; ++o)
+                for (int64_t y = 0; y < OH; ++y)
+                    for (int64_t x = 0; x < OW; ++x) {
+                        double acc = 0;
+                        int64_t g = o / per_group;
+                        for (int64_t ic = 0; ic < IG; ++ic)
+                            for (int64_t ky = 0; ky < KH; ++ky) {
+                                int64_t iy = y * st[0] - pd[0] + ky * dl[0];
+                                if (iy < 0 || iy >= H) continue;
+                                for (int64_t kx = 0; kx < KW; ++kx) {
+                                    int64_t ix = x * st[1] - pd[1] + kx * dl[1];
+                                    if (ix < 0 || ix >= W) continue;
+                                    acc += byoc__load(it->dtype, a0->data, ((b * C + g * IG + ic) * H + iy) * W + ix) *
+                                           byoc__load(wt->dtype, w->data, ((o * IG + ic) * KH + ky) * KW + kx);
+                                }
+                            }
+                        byoc__store(ot->dtype, c->data, ((b * O + o) * OH + y) * OW + x, acc);
+                    }
+        break;
+    }
+    case 8: { /* x (..., K) times w (units, K) transposed */
+        const byoc_node *w = call->args[1];
+        int64_t K = w->annotation->dims[1], U = w->annotation->dims[0], rows = n / (U ? U : 1);
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t u = 0; u < U; ++u) {
+                double acc = 0;
+                for (int64_t k = 0; k < K; ++k) acc += byoc__load(a0->annotation->dtype, a0->data, r * K + k) * byoc__load(w->annotation->dtype, w->data, u * K + k);
+                byoc__store(ot->dtype, c->data, r * U + u, acc);
+            }
         break;
     }
     }
@@ -8628,21 +8705,61 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
         int first = 1;
         for (int u = 0; u < t; ++u) first &= strcmp(targets[u]->kind, targets[t]->kind) != 0;
         const byoc_backend *b = first ? byoc_backend_get(targets[t]->kind) : NULL;
-        if (!b || !b->relay_to_tir) continue;
+        if (!b || (!b->relay_to_tir && !b->tir_to_runtime)) continue;
         /* the names first: a hook may add or replace functions */
         const char **names = NULL;
         for (int f = 0; f < byoc_module_function_count(m); ++f)
             if (!strcmp(byoc_attrs_string(&m->functions[f].function->attrs, "Compiler", ""), targets[t]->kind)) stbds_arrput(names, m->functions[f].name);
         if (byoc__targets.depth == 16) r = byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "target hooks nested too deeply");
         for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(names); ++k) {
+            if (!b->relay_to_tir) break;
             byoc__targets.current[byoc__targets.depth++] = targets[t];
             r = b->relay_to_tir(m, names[k], b->user_data, diag);
             byoc__targets.depth--;
             if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "%s relay_to_tir on @%s: %s", b->spec.name, names[k], m->error.message);
         }
+        if (r == BYOC_OK) r = byoc_infer_type(m, diag);
+        for (int k = 0; r == BYOC_OK && b->tir_to_runtime && k < (int)stbds_arrlen(names); ++k) {
+            if (!byoc_module_function(m, names[k])) continue; /* replaced by the hook */
+            byoc_runtime_module rm;
+            memset(&rm, 0, sizeof rm);
+            byoc__targets.current[byoc__targets.depth++] = targets[t];
+            r = b->tir_to_runtime(m, names[k], b->user_data, &rm, diag);
+            byoc__targets.depth--;
+            if (r == BYOC_OK) r = byoc_module_set_runtime(m, names[k], &rm, diag);
+            else if (rm.release) rm.release(rm.state);
+        }
         stbds_arrfree(names);
     }
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag) {
+    if (!byoc_module_function(m, function_name)) {
+        if (rm->release) rm->release(rm->state);
+        return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "runtime module for @%s: no such function", function_name);
+    }
+    if (!rm->run) {
+        if (rm->release) rm->release(rm->state);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "runtime module for @%s: no run function", function_name);
+    }
+    for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
+        if (!strcmp(m->runtimes[i].name, function_name)) {
+            if (m->runtimes[i].rm.release) m->runtimes[i].rm.release(m->runtimes[i].rm.state);
+            m->runtimes[i].rm = *rm;
+            return BYOC_OK;
+        }
+    byoc__runtime_entry e;
+    e.name = byoc_intern(m, function_name);
+    e.rm = *rm;
+    stbds_arrput(m->runtimes, e);
+    return BYOC_OK;
+}
+
+BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, const char *function_name) {
+    for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
+        if (!strcmp(m->runtimes[i].name, function_name)) return &m->runtimes[i].rm;
+    return NULL;
 }
 
 /* ---- reference evaluation ---- */
@@ -8681,8 +8798,11 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
                     ok = 0;
                 }
             } else {
+                const byoc_runtime_module *rm = n->callee->kind == BYOC_NODE_GLOBAL_VAR ? byoc_module_runtime(m, n->callee->name) : NULL;
                 byoc_node *callee = n->callee->kind == BYOC_NODE_GLOBAL_VAR ? byoc_module_function(m, n->callee->name) : n->callee;
-                if (!callee || callee->kind != BYOC_NODE_FUNCTION) {
+                if (rm) { /* a compiled partition */
+                    if (rm->run(rm->state, m, ins, n->nargs, &val[i], diag) != BYOC_OK) ok = 0;
+                } else if (!callee || callee->kind != BYOC_NODE_FUNCTION) {
                     byoc__diag(diag, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, n->id, "evaluate: calls of a function value are not supported");
                     ok = 0;
                 } else val[i] = byoc__eval_function(m, callee, ins, n->nargs, depth + 1, diag);

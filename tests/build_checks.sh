@@ -25,3 +25,6 @@ check build_host_implements_stb_ds        sh -c "gcc -std=c99 $W -I. -c tests/co
 # BYOC_STATIC: every public function is static, so the object exports no byoc_ symbol
 check build_static_exports_nothing       sh -c "gcc -std=c99 -O1 $W -DBYOC_STATIC -DBYOC_IMPLEMENTATION -I. -x c -c byoc.h -o $tmp/s.o &&
                                                   ! nm -g --defined-only $tmp/s.o | grep -q ' byoc_'"
+# examples build with the one cc line their header gives, warnings-clean, and check their own results
+check example_custom_backend_gcc         sh -c "gcc -std=c99 -O2 $W -I. examples/custom_backend.c -o $tmp/cb -lm && $tmp/cb | grep -q ': OK$'"
+check example_custom_backend_clang       sh -c "clang -std=c99 -O2 $W -I. examples/custom_backend.c -o $tmp/cb2 -lm && $tmp/cb2 | grep -q ': OK$'"

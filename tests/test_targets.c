@@ -233,16 +233,52 @@ static void test_target_hook_example(void) {
 }
 
 static void test_evaluate_refuses_what_it_cannot_run(void) {
-    byoc_module *m = parse_typed("def @main(%x: Tensor[(1, 1, 4, 4), float32], %w: Tensor[(1, 1, 3, 3), float32]) { nn.conv2d(%x, %w) }");
+    byoc_module *m = parse_typed("def @main(%x: Tensor[(1, 1, 4, 4), float32], %w: Tensor[(1, 1, 3, 3), float32]) {\n"
+                                 "  %0 = nn.conv2d(%x, %w);\n  nn.max_pool2d(%0)\n}");
     CHECK(m != NULL);
     int64_t xs[4] = {1, 1, 4, 4}, ws[4] = {1, 1, 3, 3};
     byoc_node *in[2] = {byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT32, 4, xs), NULL, 0), byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT32, 4, ws), NULL, 0)};
     byoc_node *out;
     byoc_diag d;
     CHECK(byoc_module_evaluate(m, in, 2, &out, &d) == BYOC_ERR_UNSUPPORTED);
-    CHECK_CONTAINS(d.message, "nn.conv2d has no reference kernel yet");
+    CHECK_CONTAINS(d.message, "nn.max_pool2d has no reference kernel yet");
     byoc_node *wrong[2] = {in[1], in[0]};
     CHECK(byoc_module_evaluate(m, wrong, 2, &out, &d) == BYOC_ERR_TYPE);
+    byoc_module_destroy(m);
+}
+
+/* conv2d and dense reference kernels against values worked out by hand */
+static void test_evaluate_conv2d_dense(void) {
+    byoc_module *m = parse_typed("def @main(%x: Tensor[(1, 2, 3, 3), float32], %w: Tensor[(2, 1, 2, 2), float32], %d: Tensor[(3, 8), float32]) {\n"
+                                 "  %0 = nn.conv2d(%x, %w, padding=[0, 0, 1, 1], groups=2);\n"
+                                 "  %1 = reshape(%0, newshape=[1, 18]);\n"
+                                 "  %2 = strided_slice(%1, begin=[0, 0], end=[1, 8]);\n"
+                                 "  (%0, nn.dense(%2, %d))\n}");
+    CHECK(m != NULL);
+    int64_t xs[4] = {1, 2, 3, 3}, ws[4] = {2, 1, 2, 2}, ds[2] = {3, 8};
+    float x[18], w[8] = {1, 1, 1, 1, 1, 0, 0, -1}, dw[24];
+    for (int i = 0; i < 18; ++i) x[i] = (float)(i + 1);
+    for (int i = 0; i < 24; ++i) dw[i] = i < 8 ? 1.0f : i < 16 ? (i == 8 ? 1.0f : 0.0f) : -0.5f;
+    byoc_node *in[3] = {byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT32, 4, xs), x, sizeof x), byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT32, 4, ws), w, sizeof w),
+                        byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT32, 2, ds), dw, sizeof dw)};
+    byoc_node *out;
+    byoc_diag d;
+    CHECKF(byoc_module_evaluate(m, in, 3, &out, &d) == BYOC_OK, "%s", d.message);
+    if (!out) { byoc_module_destroy(m); return; }
+    /* group 0: 2x2 box sums of channel 0 (1..9), padded by one at the bottom and right */
+    const float conv0[9] = {12, 16, 9, 24, 28, 15, 15, 17, 9};
+    /* group 1: x[c1][y][x] - x[c1][y+1][x+1] on channel 1 (10..18) */
+    const float conv1[9] = {-4, -4, 12, -4, -4, 15, 16, 17, 18};
+    for (int i = 0; i < 9; ++i) {
+        CHECKF(byoc_constant_f32(out->args[0], i) == conv0[i], "conv group 0 [%d] = %g", i, byoc_constant_f32(out->args[0], i));
+        CHECKF(byoc_constant_f32(out->args[0], 9 + i) == conv1[i], "conv group 1 [%d] = %g", i, byoc_constant_f32(out->args[0], 9 + i));
+    }
+    /* dense rows: sum of the 8 values, the first value, -0.5 * sum */
+    float sum = 0;
+    for (int i = 0; i < 8; ++i) sum += conv0[i];
+    CHECK(byoc_constant_f32(out->args[1], 0) == sum);
+    CHECK(byoc_constant_f32(out->args[1], 1) == conv0[0]);
+    CHECK(byoc_constant_f32(out->args[1], 2) == -0.5f * sum);
     byoc_module_destroy(m);
 }
 
@@ -253,6 +289,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_uma_bind_params),
         TEST_ENTRY(test_target_hook_example),
         TEST_ENTRY(test_evaluate_refuses_what_it_cannot_run),
+        TEST_ENTRY(test_evaluate_conv2d_dense),
     };
     int r = run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
     byoc_module_destroy(pattern_arena);
