@@ -832,6 +832,9 @@ typedef struct byoc_backend {
     int npasses;
     byoc_relay_to_tir_fn relay_to_tir;
     byoc_tir_to_runtime_fn tir_to_runtime;
+    /* Estimated seconds to run one partition (a global function with this Compiler) on target; a
+       negative value means unknown. Placement reports show it per partition. May be NULL. */
+    double (*estimate_cost)(byoc_module *m, const byoc_node *function, const byoc_target *target, void *user_data);
     void *user_data;
     int no_merge_regions; /* UMA's merge_compiler_regions=False */
 } byoc_backend;
@@ -911,6 +914,7 @@ typedef struct byoc_partition_summary {
     const char *function;
     const char *backend;
     int nops;
+    double estimated_cost; /* seconds, from the registered backend's estimate_cost; negative: unknown */
 } byoc_partition_summary;
 
 typedef struct byoc_placement_report {
@@ -9106,7 +9110,18 @@ BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__re
         }
         stbds_arrfree(order);
         if (compiler) {
-            byoc_partition_summary ps = {fname, byoc_intern(arena, compiler), nops};
+            byoc_partition_summary ps = {fname, byoc_intern(arena, compiler), nops, -1.0};
+            const byoc_backend *b = byoc_backend_get(compiler);
+            if (b && b->estimate_cost) { /* on the kind's default target */
+                byoc_diag d;
+                byoc_target *t = byoc_target_parse(compiler, &d);
+                if (t) {
+                    byoc__targets.current[byoc__targets.depth++] = t;
+                    ps.estimated_cost = b->estimate_cost(m, fn, t, b->user_data);
+                    byoc__targets.depth--;
+                }
+                byoc_target_free(t);
+            }
             stbds_arrput(*parts, ps);
         }
     }
@@ -9373,6 +9388,15 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
             if (pl->composite) byoc__buf_printf(&b, "%s(in composite %s)", pl->ndeclined ? " " : "", pl->composite);
             byoc__buf_puts(&b, "\n");
         }
+        if (r->npartitions) {
+            byoc__buf_printf(&b, "\n%-30s %-8s %5s  %s\n", "partition", "backend", "ops", "estimated cost");
+            for (int p = 0; p < r->npartitions; ++p) {
+                const byoc_partition_summary *ps = &r->partitions[p];
+                byoc__buf_printf(&b, "%-30s %-8s %5d  ", ps->function, ps->backend, ps->nops);
+                if (ps->estimated_cost >= 0) byoc__buf_printf(&b, "%.3g us\n", ps->estimated_cost * 1e6);
+                else byoc__buf_puts(&b, "- (no estimator)\n");
+            }
+        }
         byoc__buf_puts(&b, "\n");
         byoc__write_summary(&b, r);
     } else if (!strcmp(format, "json")) {
@@ -9414,7 +9438,10 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
             byoc__json_str(&b, ps->function);
             byoc__buf_puts(&b, ", \"backend\": ");
             byoc__json_str(&b, ps->backend);
-            byoc__buf_printf(&b, ", \"ops\": %d, \"nodes\": [", ps->nops);
+            byoc__buf_printf(&b, ", \"ops\": %d, \"estimated_cost_s\": ", ps->nops);
+            if (ps->estimated_cost >= 0) byoc__buf_printf(&b, "%.6g", ps->estimated_cost);
+            else byoc__buf_puts(&b, "null");
+            byoc__buf_puts(&b, ", \"nodes\": [");
             int first = 1;
             for (int q = 0; q < r->count; ++q)
                 if (r->nodes[q].partition && !strcmp(r->nodes[q].partition, ps->function)) {

@@ -4,6 +4,8 @@
 #include "byoc.h"
 #include "test.h"
 
+#include <math.h>
+
 static byoc_module *parse_typed(const char *text) {
     byoc_diag d;
     byoc_module *m = byoc_module_parse(text, strlen(text), "t.relay", NULL, &d);
@@ -282,6 +284,57 @@ static void test_evaluate_conv2d_dense(void) {
     byoc_module_destroy(m);
 }
 
+/* a cost estimator: MACs of the partition's conv2d ops over the target's MAC rate */
+static double mac_cost(byoc_module *m, const byoc_node *fn, const byoc_target *t, void *ud) {
+    (void)ud;
+    byoc_graph g;
+    double macs = 0;
+    if (byoc_graph_build(m, fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return -1;
+    for (int i = 0; i < g.count; ++i) {
+        const byoc_node *n = g.nodes[i].node;
+        if (n->kind != BYOC_NODE_CALL || !n->op || strcmp(n->op->def.name, "nn.conv2d")) continue;
+        const byoc_type *o = n->checked_type, *w = n->args[1]->checked_type;
+        macs += (double)byoc_type_num_elements(o) * (double)(w->dims[1] * w->dims[2] * w->dims[3]);
+    }
+    byoc_graph_free(&g);
+    return macs / ((double)byoc_attrs_int(&t->attrs, "macs_per_cycle", 1) * 1e9);
+}
+
+static void test_cost_estimator_in_reports(void) {
+    static const byoc_op_support ops[] = {{"nn.conv2d", NULL, 0, NULL, NULL}};
+    static const byoc_target_option options[] = {{"macs_per_cycle", BYOC_ATTR_INT, "64", NULL}};
+    static byoc_backend costly;
+    memset(&costly, 0, sizeof costly);
+    costly.spec.name = "costly";
+    costly.spec.support = (byoc_op_support *)ops;
+    costly.spec.nsupport = 1;
+    costly.options = options;
+    costly.noptions = 1;
+    costly.estimate_cost = mac_cost;
+    byoc_diag d;
+    CHECK(byoc_backend_register(&costly, &d) == BYOC_OK);
+    byoc_module *m = parse_typed("def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(8, 4, 3, 3), float32]) { nn.conv2d(%x, %w, padding=[1, 1]) }");
+    const byoc_backend_spec *list[1] = {&costly.spec};
+    byoc_partition_options o;
+    memset(&o, 0, sizeof o);
+    o.backends = list;
+    o.nbackends = 1;
+    byoc_placement_report *rep = NULL;
+    CHECK(m && byoc_partition_greedy(m, &o, &rep, &d) == BYOC_OK);
+    CHECK(rep && rep->npartitions == 1);
+    /* 1*8*8*8 outputs, 4*3*3 MACs each, 64 MACs per cycle at 1 GHz */
+    double want = 512.0 * 36.0 / (64.0 * 1e9);
+    CHECKF(rep && fabs(rep->partitions[0].estimated_cost - want) < 1e-15, "cost %g, want %g", rep ? rep->partitions[0].estimated_cost : -1, want);
+    char *json = rep ? byoc_placement_report_format(rep, "json", NULL) : NULL;
+    CHECK_CONTAINS(json, "\"estimated_cost_s\": 2.88e-07");
+    if (rep) byoc_free(rep->arena, json);
+    char *text = rep ? byoc_placement_report_format(rep, "report", NULL) : NULL;
+    CHECK_CONTAINS(text, "0.288 us");
+    if (rep) byoc_free(rep->arena, text);
+    byoc_placement_report_free(rep);
+    byoc_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_target_kinds_and_parsing),
@@ -290,6 +343,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_target_hook_example),
         TEST_ENTRY(test_evaluate_refuses_what_it_cannot_run),
         TEST_ENTRY(test_evaluate_conv2d_dense),
+        TEST_ENTRY(test_cost_estimator_in_reports),
     };
     int r = run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
     byoc_module_destroy(pattern_arena);
