@@ -832,6 +832,9 @@ typedef struct byoc_backend {
     int npasses;
     byoc_relay_to_tir_fn relay_to_tir;
     byoc_tir_to_runtime_fn tir_to_runtime;
+    /* RelayToRuntime (optional): straight from the partition to a runtime module, for backends with
+       their own compiler; used for a function when tir_to_runtime is not given. */
+    byoc_tir_to_runtime_fn relay_to_runtime;
     /* Estimated seconds to run one partition (a global function with this Compiler) on target; a
        negative value means unknown. Placement reports show it per partition. May be NULL. */
     double (*estimate_cost)(byoc_module *m, const byoc_node *function, const byoc_target *target, void *user_data);
@@ -857,8 +860,8 @@ typedef struct byoc_param {
    AnnotateTarget (its op support); MergeCompilerRegions (unless no_merge_regions); PartitionGraph;
    POST_PARTITIONING_0 and _1 passes. */
 BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *backend, const byoc_param *params, int nparams, byoc_diag *diag);
-/* Runs each target's registered relay_to_tir hook, then its tir_to_runtime hook (whose result is
-   attached with byoc_module_set_runtime), on every function whose Compiler names the target's kind,
+/* Runs each target's registered relay_to_tir hook, then its tir_to_runtime hook (or, without one,
+   relay_to_runtime; the result is attached with byoc_module_set_runtime), on every function whose Compiler names the target's kind,
    with that target current (once per kind: the first target of a kind wins). */
 BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count, byoc_diag *diag);
 
@@ -8709,7 +8712,7 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
         int first = 1;
         for (int u = 0; u < t; ++u) first &= strcmp(targets[u]->kind, targets[t]->kind) != 0;
         const byoc_backend *b = first ? byoc_backend_get(targets[t]->kind) : NULL;
-        if (!b || (!b->relay_to_tir && !b->tir_to_runtime)) continue;
+        if (!b || (!b->relay_to_tir && !b->tir_to_runtime && !b->relay_to_runtime)) continue;
         /* the names first: a hook may add or replace functions */
         const char **names = NULL;
         for (int f = 0; f < byoc_module_function_count(m); ++f)
@@ -8723,12 +8726,13 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
             if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "%s relay_to_tir on @%s: %s", b->spec.name, names[k], m->error.message);
         }
         if (r == BYOC_OK) r = byoc_infer_type(m, diag);
-        for (int k = 0; r == BYOC_OK && b->tir_to_runtime && k < (int)stbds_arrlen(names); ++k) {
+        byoc_tir_to_runtime_fn build = b->tir_to_runtime ? b->tir_to_runtime : b->relay_to_runtime;
+        for (int k = 0; r == BYOC_OK && build && k < (int)stbds_arrlen(names); ++k) {
             if (!byoc_module_function(m, names[k])) continue; /* replaced by the hook */
             byoc_runtime_module rm;
             memset(&rm, 0, sizeof rm);
             byoc__targets.current[byoc__targets.depth++] = targets[t];
-            r = b->tir_to_runtime(m, names[k], b->user_data, &rm, diag);
+            r = build(m, names[k], b->user_data, &rm, diag);
             byoc__targets.depth--;
             if (r == BYOC_OK) r = byoc_module_set_runtime(m, names[k], &rm, diag);
             else if (rm.release) rm.release(rm.state);

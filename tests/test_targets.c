@@ -335,6 +335,74 @@ static void test_cost_estimator_in_reports(void) {
     byoc_module_destroy(m);
 }
 
+/* relay_to_runtime: a backend with its own compiler goes straight to a runtime module; here it
+   doubles its input, so @main's result shows it ran instead of the Relay body (a negation) */
+static byoc_result doubling_run(void *state, byoc_module *m, byoc_node *const *args, int nargs, byoc_node **result, byoc_diag *d) {
+    (void)state; (void)d;
+    if (nargs != 1) return BYOC_ERR_INVALID_ARGUMENT;
+    byoc_node *out = byoc_constant(m, args[0]->annotation, NULL, 0);
+    if (!out) return BYOC_ERR_OUT_OF_MEMORY;
+    for (int64_t i = 0; i < byoc_type_num_elements(args[0]->annotation); ++i) ((float *)out->data)[i] = 2.0f * ((const float *)args[0]->data)[i];
+    *result = out;
+    return BYOC_OK;
+}
+static int released;
+static void count_release(void *state) { (void)state; released++; }
+static int compiled_under_doubler;
+static byoc_result doubling_compiler(byoc_module *m, const char *name, void *ud, byoc_runtime_module *out, byoc_diag *d) {
+    (void)m; (void)ud; (void)d;
+    compiled_under_doubler += byoc_target_current() && !strcmp(byoc_target_current()->kind, "doubler");
+    out->name = name;
+    out->run = doubling_run;
+    out->release = count_release;
+    return BYOC_OK;
+}
+
+static void test_relay_to_runtime_and_registration_errors(void) {
+    static const byoc_op_support ops[] = {{"negative", NULL, 0, NULL, NULL}};
+    static byoc_backend doubler;
+    memset(&doubler, 0, sizeof doubler);
+    doubler.spec.name = "doubler";
+    doubler.spec.support = (byoc_op_support *)ops;
+    doubler.spec.nsupport = 1;
+    doubler.relay_to_runtime = doubling_compiler;
+    byoc_diag d;
+    CHECK(byoc_backend_register(&doubler, &d) == BYOC_OK);
+    byoc_module *m = parse_typed("def @main(%x: Tensor[(3), float32]) { %0 = negative(%x); add(%0, 1f) }");
+    CHECK(m && byoc_backend_partition(m, "doubler", NULL, 0, &d) == BYOC_OK);
+    byoc_target *t = byoc_target_parse("doubler", &d);
+    const byoc_target *ts[1] = {t};
+    CHECK(byoc_run_target_hooks(m, ts, 1, &d) == BYOC_OK);
+    CHECK(compiled_under_doubler == 1); /* with its target current */
+    int64_t three = 3;
+    float xs[3] = {1, 2, 3};
+    byoc_node *x = byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT32, 1, &three), xs, sizeof xs), *out = NULL;
+    CHECK(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK);
+    for (int i = 0; out && i < 3; ++i) CHECK(byoc_constant_f32(out, i) == 2 * xs[i] + 1);
+    byoc_target_free(t);
+    byoc_module_destroy(m);
+    CHECK(released == 1); /* the module released its runtime module */
+
+    /* registration refuses a pattern not named "<backend>.<name>" and an unregistered phase pass */
+    static byoc_pattern_entry bad_pattern[1] = {{"other.conv", NULL, NULL, NULL}};
+    static byoc_backend b1;
+    memset(&b1, 0, sizeof b1);
+    b1.spec.name = "badpattern";
+    b1.spec.patterns = bad_pattern;
+    b1.spec.npatterns = 1;
+    CHECK(byoc_backend_register(&b1, &d) == BYOC_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(d.message, "pattern 0 must be named 'badpattern.<name>'");
+    static const byoc_phase_pass missing[] = {{BYOC_PHASE_PRE_PARTITIONING, "no.such_pass"}};
+    static byoc_backend b2;
+    memset(&b2, 0, sizeof b2);
+    b2.spec.name = "badpass";
+    b2.passes = missing;
+    b2.npasses = 1;
+    CHECK(byoc_backend_register(&b2, &d) == BYOC_ERR_NOT_FOUND);
+    CHECK_CONTAINS(d.message, "pass 'no.such_pass' is not registered");
+    CHECK(!byoc_backend_get("badpattern") && !byoc_backend_get("badpass") && !byoc_target_kind_exists("badpass"));
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_target_kinds_and_parsing),
@@ -344,6 +412,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_evaluate_refuses_what_it_cannot_run),
         TEST_ENTRY(test_evaluate_conv2d_dense),
         TEST_ENTRY(test_cost_estimator_in_reports),
+        TEST_ENTRY(test_relay_to_runtime_and_registration_errors),
     };
     int r = run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
     byoc_module_destroy(pattern_arena);
