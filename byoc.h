@@ -7318,6 +7318,8 @@ BYOC__PRIVATE const byoc_op *byoc__end_op(void) {
 }
 BYOC__PRIVATE int byoc__is_begin(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__begin_op(); }
 BYOC__PRIVATE int byoc__is_end(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__end_op(); }
+/* an operator call other than the region annotations */
+BYOC__PRIVATE int byoc__is_op_call(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op && !byoc__is_begin(n) && !byoc__is_end(n); }
 BYOC__PRIVATE const char *byoc__annotation_target(const byoc_node *n) { return byoc_attrs_string(&n->attrs, "compiler", "default"); }
 
 BYOC__PRIVATE byoc_node *byoc__annotate(byoc_module *m, const byoc_op *op, byoc_node *x, const char *target) {
@@ -7341,21 +7343,18 @@ BYOC__PRIVATE void byoc__set_body(byoc_module *m, int f, byoc_node *body) {
 typedef const char *(*byoc__choose_fn)(byoc_node *call, void *user_data);
 typedef struct byoc__first_accepting { const byoc_backend_spec *const *backends; int count; } byoc__first_accepting;
 
+/* is n a call of a Composite function of the backend named name ("<name>.<pattern>")? */
+BYOC__PRIVATE int byoc__composite_of(const byoc_node *n, const char *name) {
+    const char *comp = !n->op && n->callee->kind == BYOC_NODE_FUNCTION ? byoc_attrs_string(&n->callee->attrs, "Composite", NULL) : NULL;
+    size_t len = strlen(name);
+    return comp && !strncmp(comp, name, len) && (comp[len] == '.' || comp[len] == 0);
+}
+
 /* the first backend, in priority order, that takes the call */
 BYOC__PRIVATE const char *byoc__choose_first(byoc_node *n, void *user_data) {
     const byoc__first_accepting *fa = (const byoc__first_accepting *)user_data;
-    if (n->op) {
-        for (int k = 0; k < fa->count; ++k)
-            if (byoc_backend_accepts(fa->backends[k], n, NULL, 0)) return fa->backends[k]->name;
-    } else if (n->callee->kind == BYOC_NODE_FUNCTION) {
-        const char *comp = byoc_attrs_string(&n->callee->attrs, "Composite", NULL);
-        if (comp) {
-            const char *dot = strchr(comp, '.');
-            size_t len = dot ? (size_t)(dot - comp) : strlen(comp);
-            for (int k = 0; k < fa->count; ++k)
-                if (strlen(fa->backends[k]->name) == len && !strncmp(fa->backends[k]->name, comp, len)) return fa->backends[k]->name;
-        }
-    }
+    for (int k = 0; k < fa->count; ++k)
+        if (n->op ? byoc_backend_accepts(fa->backends[k], n, NULL, 0) : byoc__composite_of(n, fa->backends[k]->name)) return fa->backends[k]->name;
     return NULL;
 }
 
@@ -8612,6 +8611,13 @@ BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
 }
 
 BYOC_API const byoc_target *byoc_target_current(void) { return byoc__targets.depth ? byoc__targets.current[byoc__targets.depth - 1] : NULL; }
+/* makes t current for a hook; 0 when hooks are nested too deeply */
+BYOC__PRIVATE int byoc__target_push(const byoc_target *t) {
+    if (byoc__targets.depth == (int)(sizeof byoc__targets.current / sizeof byoc__targets.current[0])) return 0;
+    byoc__targets.current[byoc__targets.depth++] = t;
+    return 1;
+}
+BYOC__PRIVATE void byoc__target_pop(void) { byoc__targets.depth--; }
 
 BYOC_API byoc_result byoc_backend_register(const byoc_backend *b, byoc_diag *diag) {
     const char *name = b->spec.name;
@@ -8717,12 +8723,10 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
         const char **names = NULL;
         for (int f = 0; f < byoc_module_function_count(m); ++f)
             if (!strcmp(byoc_attrs_string(&m->functions[f].function->attrs, "Compiler", ""), targets[t]->kind)) stbds_arrput(names, m->functions[f].name);
-        if (byoc__targets.depth == 16) r = byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "target hooks nested too deeply");
-        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(names); ++k) {
-            if (!b->relay_to_tir) break;
-            byoc__targets.current[byoc__targets.depth++] = targets[t];
+        int pushed = byoc__target_push(targets[t]); /* current for every hook below */
+        if (!pushed) r = byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "target hooks nested too deeply");
+        for (int k = 0; r == BYOC_OK && b->relay_to_tir && k < (int)stbds_arrlen(names); ++k) {
             r = b->relay_to_tir(m, names[k], b->user_data, diag);
-            byoc__targets.depth--;
             if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "%s relay_to_tir on @%s: %s", b->spec.name, names[k], m->error.message);
         }
         if (r == BYOC_OK) r = byoc_infer_type(m, diag);
@@ -8731,12 +8735,11 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
             if (!byoc_module_function(m, names[k])) continue; /* replaced by the hook */
             byoc_runtime_module rm;
             memset(&rm, 0, sizeof rm);
-            byoc__targets.current[byoc__targets.depth++] = targets[t];
             r = build(m, names[k], b->user_data, &rm, diag);
-            byoc__targets.depth--;
             if (r == BYOC_OK) r = byoc_module_set_runtime(m, names[k], &rm, diag);
             else if (rm.release) rm.release(rm.state);
         }
+        if (pushed) byoc__target_pop();
         stbds_arrfree(names);
     }
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
@@ -8893,11 +8896,7 @@ BYOC__PRIVATE void byoc__greedy_decline(byoc__greedy *g, uint32_t origin, const 
 BYOC__PRIVATE const char *byoc__greedy_choose(byoc_node *n, void *user_data) {
     byoc__greedy *g = (byoc__greedy *)user_data;
     const byoc_backend_spec *b = g->order[g->k];
-    if (!n->op) { /* composite calls exist only for matches byoc__greedy_check let through */
-        const char *comp = n->callee->kind == BYOC_NODE_FUNCTION ? byoc_attrs_string(&n->callee->attrs, "Composite", NULL) : NULL;
-        size_t len = strlen(b->name);
-        return comp && !strncmp(comp, b->name, len) && comp[len] == '.' ? b->name : NULL;
-    }
+    if (!n->op) return byoc__composite_of(n, b->name) ? b->name : NULL; /* byoc__greedy_check vetted the match */
     uint32_t origin = byoc_node_origin(n);
     intptr_t pin = byoc__map_get(&g->pin, (const void *)(uintptr_t)origin, 0);
     char reason[300];
@@ -8933,7 +8932,7 @@ BYOC__PRIVATE int byoc__count_ops(byoc_node *expr, uint32_t **origins) {
     int n = 0;
     for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
         byoc_node *x = order[i];
-        if (x->kind != BYOC_NODE_CALL || !x->op || byoc__is_begin(x) || byoc__is_end(x)) continue;
+        if (!byoc__is_op_call(x)) continue;
         n++;
         if (origins) stbds_arrput(*origins, byoc_node_origin(x));
     }
@@ -8962,15 +8961,13 @@ BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
         byoc__regions rs;
         if (byoc_graph_build(m, fn->body, 0, &gr) != BYOC_OK) continue;
         if (!byoc__regions_build(&gr, &rs)) { byoc__regions_free(&rs); byoc_graph_free(&gr); continue; }
-        int base = (int)stbds_arrlen(infos);
+        byoc__map info_of = BYOC__MAP_EMPTY; /* region + 1 -> index in infos + 1 */
         for (int i = 0; i < gr.count; ++i) {
             byoc_node *x = gr.nodes[i].node;
             if (rs.of[i] < 0 || byoc__is_begin(x) || byoc__is_end(x) || x->kind != BYOC_NODE_CALL) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
             if (strcmp(rs.target[reg], name)) continue;
-            int at = -1;
-            for (int q = base; q < (int)stbds_arrlen(infos) && at < 0; ++q)
-                if (infos[q].region == reg) at = q;
+            int at = (int)byoc__map_get(&info_of, (const void *)(intptr_t)(reg + 1), 0) - 1;
             if (at < 0) {
                 byoc__region_info ri;
                 memset(&ri, 0, sizeof ri);
@@ -8978,6 +8975,7 @@ BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
                 ri.first = (int)stbds_arrlen(infos);
                 stbds_arrput(infos, ri);
                 at = (int)stbds_arrlen(infos) - 1;
+                byoc__map_put(&info_of, (const void *)(intptr_t)(reg + 1), at + 1);
             }
             if (x->op) { /* one op */
                 infos[at].ops++;
@@ -8985,6 +8983,7 @@ BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
             } else if (x->callee->kind == BYOC_NODE_FUNCTION) /* a composite: the ops in its body */
                 infos[at].ops += byoc__count_ops(x->callee->body, &infos[at].members);
         }
+        byoc__map_free(&info_of);
         byoc__regions_free(&rs);
         byoc_graph_free(&gr);
     }
@@ -9034,7 +9033,7 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
         byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
-            if (x->kind != BYOC_NODE_CALL || !x->op || byoc__is_begin(x) || byoc__is_end(x)) continue;
+            if (!byoc__is_op_call(x)) continue;
             if (byoc__map_has(&rb->index, (const void *)(uintptr_t)byoc_node_origin(x))) continue;
             byoc_placement pl;
             memset(&pl, 0, sizeof pl);
@@ -9100,7 +9099,7 @@ BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__re
                 stbds_arrput(inner, x);
             for (int q = 0; q < (int)stbds_arrlen(inner); ++q) {
                 byoc_node *y = inner[q];
-                if (y->kind != BYOC_NODE_CALL || !y->op || byoc__is_begin(y) || byoc__is_end(y)) continue;
+                if (!byoc__is_op_call(y)) continue;
                 nops++;
                 intptr_t at = byoc__map_get(&rb->index, (const void *)(uintptr_t)byoc_node_origin(y), 0);
                 if (!at) continue;
@@ -9119,16 +9118,20 @@ BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__re
             if (b && b->estimate_cost) { /* on the kind's default target */
                 byoc_diag d;
                 byoc_target *t = byoc_target_parse(compiler, &d);
-                if (t) {
-                    byoc__targets.current[byoc__targets.depth++] = t;
+                if (t && byoc__target_push(t)) {
                     ps.estimated_cost = b->estimate_cost(m, fn, t, b->user_data);
-                    byoc__targets.depth--;
+                    byoc__target_pop();
                 }
                 byoc_target_free(t);
             }
             stbds_arrput(*parts, ps);
         }
     }
+}
+
+/* "npu: unsupported op; dsp: dtype=int8 (...)" */
+BYOC__PRIVATE void byoc__write_declines(byoc__buf *b, const byoc_placement *pl) {
+    for (int k = 0; k < pl->ndeclined; ++k) byoc__buf_printf(b, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
 }
 
 BYOC_API void byoc_placement_report_free(byoc_placement_report *r) {
@@ -9251,13 +9254,14 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
             const byoc_placement *pl = &rb.nodes[q];
             if (strcmp(pl->backend, "host")) continue;
-            char why[600] = "";
-            for (int k = 0; k < pl->ndeclined; ++k) {
-                size_t used = strlen(why);
-                snprintf(why + used, sizeof why - used, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
-            }
+            byoc__buf why;
+            memset(&why, 0, sizeof why);
+            why.m = g.arena;
+            byoc__write_declines(&why, pl);
             r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, pl->origin, "%s %s%s%s%s in @%s has no backend (--no-fallback): %s", pl->op, pl->label,
-                           pl->source ? " (" : "", pl->source ? pl->source : "", pl->source ? ")" : "", pl->function, g.n ? why : "no backends given");
+                           pl->source ? " (" : "", pl->source ? pl->source : "", pl->source ? ")" : "", pl->function,
+                           why.data ? why.data : "no backends given");
+            byoc_free(g.arena, why.data);
             break;
         }
     if (r == BYOC_OK && report) {
@@ -9312,11 +9316,6 @@ BYOC__PRIVATE void byoc__json_str(byoc__buf *b, const char *s) {
         else byoc__buf_put(b, s, 1);
     }
     byoc__buf_puts(b, "\"");
-}
-
-/* "npu: unsupported op; dsp: dtype=int8 (...)" */
-BYOC__PRIVATE void byoc__write_declines(byoc__buf *b, const byoc_placement *pl) {
-    for (int k = 0; k < pl->ndeclined; ++k) byoc__buf_printf(b, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
 }
 
 typedef struct byoc__host_group { const char *op; char *why; int count; } byoc__host_group;

@@ -60,6 +60,24 @@ static byoc_module *load_model(const char *path, byoc_diag *d) {
     return byoc_module_load(path, NULL, d);
 }
 
+/* --config KEY=VALUE for command cmd */
+static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
+    char kv[512], msg[1200];
+    byoc_diag d;
+    snprintf(kv, sizeof kv, "%s", text);
+    char *eq = strchr(kv, '=');
+    if (!eq) {
+        snprintf(msg, sizeof msg, "%s: --config expects KEY=VALUE, got '%s'", cmd, kv);
+        return usage_error("%s", msg);
+    }
+    *eq = 0;
+    if (byoc_pass_context_set(ctx, kv, eq + 1, &d) != BYOC_OK) {
+        snprintf(msg, sizeof msg, "%s: %s", cmd, d.message);
+        return usage_error("%s", msg);
+    }
+    return EXIT_OK;
+}
+
 /* ---- opt ---- */
 typedef struct print_after { const char *names; int all; unsigned flags; } print_after;
 
@@ -107,16 +125,8 @@ static int cmd_opt(int argc, char **argv) {
             if (!b) { rc = input_error(&d); break; }
             backends[nbackends++] = b;
             if (byoc_pass_context_add_backend(ctx, b, &d) != BYOC_OK) rc = input_error(&d);
-        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
-            char kv[512];
-            snprintf(kv, sizeof kv, "%s", argv[++i]);
-            char *eq = strchr(kv, '=');
-            if (!eq) rc = usage_error("opt: --config expects KEY=VALUE, got '%s'", kv);
-            else {
-                *eq = 0;
-                if (byoc_pass_context_set(ctx, kv, eq + 1, &d) != BYOC_OK) rc = usage_error("opt: %s", d.message);
-            }
-        } else if (a[0] == '-') rc = usage_error("opt: unknown or incomplete option '%s'", a);
+        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) rc = set_config(ctx, "opt", argv[++i]);
+        else if (a[0] == '-') rc = usage_error("opt: unknown or incomplete option '%s'", a);
         else if (!file) file = a;
         else rc = usage_error("opt: more than one input file ('%s')", a);
     }
@@ -209,16 +219,8 @@ static int cmd_partition(int argc, char **argv) {
             byoc_backend_spec *b = byoc_backend_load(argv[++i], &d);
             if (!b) { rc = input_error(&d); break; }
             backends[nbackends++] = b;
-        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) {
-            char kv[512];
-            snprintf(kv, sizeof kv, "%s", argv[++i]);
-            char *eq = strchr(kv, '=');
-            if (!eq) rc = usage_error("partition: --config expects KEY=VALUE, got '%s'", kv);
-            else {
-                *eq = 0;
-                if (byoc_pass_context_set(ctx, kv, eq + 1, &d) != BYOC_OK) rc = usage_error("partition: %s", d.message);
-            }
-        } else if (a[0] == '-') rc = usage_error("partition: unknown or incomplete option '%s'", a);
+        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) rc = set_config(ctx, "partition", argv[++i]);
+        else if (a[0] == '-') rc = usage_error("partition: unknown or incomplete option '%s'", a);
         else if (!file) file = a;
         else rc = usage_error("partition: more than one input file ('%s')", a);
     }
