@@ -2095,25 +2095,34 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     byoc_node **order = NULL;
     byoc__post_order_marked(root, flags, &order);
     int count = (int)stbds_arrlen(order);
+    /* one sweep over the nodes for their ids and edge counts: on a big graph every sweep over the
+       nodes is a cache miss per node, so the id array below is what the other loops read */
+    uint32_t *ids = BYOC__CAST(uint32_t *, malloc(sizeof(uint32_t) * (size_t)(count ? count : 1)));
+    if (!ids) { stbds_arrfree(order); return BYOC_ERR_OUT_OF_MEMORY; }
+    uint32_t lo = UINT32_MAX, hi = 0;
+    size_t edges = 0; /* counted first so everything fits in two allocations */
+    for (int i = 0; i < count; ++i) {
+        if (i + 8 < count) BYOC__PREFETCH(order[i + 8]);
+        ids[i] = order[i]->id;
+        if (ids[i] < lo) lo = ids[i];
+        if (ids[i] > hi) hi = ids[i];
+        edges += (size_t)byoc__input_count(order[i], flags);
+    }
     /* ids are dense within a module: an array indexed by id is much faster than a hash map (a map is
        the fallback when nodes of several modules share ids) */
-    uint32_t lo = UINT32_MAX, hi = 0;
-    for (int i = 0; i < count; ++i) {
-        if (order[i]->id < lo) lo = order[i]->id;
-        if (order[i]->id > hi) hi = order[i]->id;
-    }
     if (count && hi - lo < (uint32_t)INT32_MAX && (size_t)(hi - lo) / 64 <= (size_t)count + 4096) {
         int *dense = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)(hi - lo) + 1)));
         int ok = dense != NULL;
         if (ok) memset(dense, 0xff, sizeof(int) * ((size_t)(hi - lo) + 1));
         for (int i = 0; ok && i < count; ++i) {
-            int *slot = &dense[order[i]->id - lo];
+            int *slot = &dense[ids[i] - lo];
             if (*slot >= 0) ok = 0; /* two nodes with one id: nodes from several modules */
             else *slot = i;
         }
         if (ok) { out->dense = dense; out->dense_base = lo; out->dense_count = hi - lo + 1; }
         else free(dense);
     }
+    free(ids);
     byoc__map *index = NULL;
     if (!out->dense) {
         index = (byoc__map *)calloc(1, sizeof(byoc__map));
@@ -2122,9 +2131,6 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     }
     out->index_map = index;
     out->count = count;
-    /* edge count first so everything fits in two allocations */
-    size_t edges = 0;
-    for (int i = 0; i < count; ++i) edges += (size_t)byoc__input_count(order[i], flags);
     out->nodes = BYOC__CAST(byoc_graph_node *, byoc_alloc(m, sizeof(byoc_graph_node) * (size_t)(count ? count : 1)));
     int *pool = BYOC__CAST(int *, byoc_alloc(m, sizeof(int) * (2 * edges + 1)));
     if (!out->nodes || !pool) {
@@ -2143,6 +2149,7 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     int *user_counts = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
     size_t used = 0;
     for (int i = 0; i < count; ++i) {
+        if (i + 8 < count) BYOC__PREFETCH(order[i + 8]);
         byoc_graph_node *g = &out->nodes[i];
         g->node = order[i];
         g->inputs = in_pool + used;
@@ -2170,6 +2177,11 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     out->edge_pool = pool;
     stbds_arrfree(order);
     return BYOC_OK;
+}
+
+/* loops that visit a graph in order read each node: fetch the node at index i a few steps early */
+BYOC__PRIVATE void byoc__graph_prefetch(const byoc_graph *g, int i) {
+    if (i >= 0 && i < g->count) BYOC__PREFETCH(g->nodes[i].node);
 }
 
 BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
@@ -3397,7 +3409,10 @@ BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, c
     byoc__post_order_marked(fn, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED, &order);
     byoc_result r = BYOC_OK;
     /* parameters first: a var's type is its annotation, used before the function node is reached */
-    for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) r = byoc__infer_node(st, order[i]);
+    for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) {
+        if (i + 8 < (int)stbds_arrlen(order)) BYOC__PREFETCH(order[i + 8]);
+        r = byoc__infer_node(st, order[i]);
+    }
     stbds_arrfree(order);
     byoc__map_put(&st->state, fn, 2);
     return r;
@@ -6248,6 +6263,7 @@ BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, c
     byoc_node **ins = NULL;
     if (!now) return NULL;
     for (int i = 0; i < g->count && !m->has_error; ++i) {
+        byoc__graph_prefetch(g, i + 8);
         byoc_node *n = g->nodes[i].node;
         byoc_node *r = (byoc_node *)byoc__map_get(repl, n, 0);
         now[i] = r ? byoc__remap(m, r, g, now, i) : byoc__rebuild_on(m, g, n, now, &ins, NULL);
@@ -6294,6 +6310,7 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
                                             byoc_match_check_fn check, void *user_data) {
     byoc__group *groups = NULL;
     for (int i = g->count - 1; i >= 0; --i) {
+        byoc__graph_prefetch(g, i - 8);
         byoc_node *root = g->nodes[i].node;
         if (root->kind != BYOC_NODE_CALL && root->kind != BYOC_NODE_TUPLE && root->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
         if (byoc__map_has(claimed, root)) continue;
@@ -7602,6 +7619,7 @@ BYOC__PRIVATE int byoc__regions_build(const byoc_graph *g, byoc__regions *rs) {
     rs->target = BYOC__CAST(const char **, malloc(sizeof(char *) * n));
     if (!rs->of || !rs->parent || !rs->target) return 0;
     for (int i = 0; i < g->count; ++i) {
+        byoc__graph_prefetch(g, i + 8);
         byoc_node *x = g->nodes[i].node;
         rs->of[i] = -1;
         if (byoc__is_begin(x)) {
@@ -7738,6 +7756,7 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         /* drop begin(end(x)) inside one region */
         byoc__map repl = BYOC__MAP_EMPTY;
         for (int i = 0; i < g.count; ++i) {
+            byoc__graph_prefetch(&g, i + 8);
             byoc_node *x = g.nodes[i].node;
             if (!byoc__is_begin(x) || !g.nodes[i].ninputs) continue;
             int e = g.nodes[i].inputs[0];
@@ -8139,6 +8158,7 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
         fz.kind = pool; fz.pdom = pool + n; fz.pdom_kind = pool + 2 * n; fz.depth = pool + 3 * n; fz.group = pool + 4 * n;
         fz.gkind = pool + 5 * n; fz.gsize = pool + 6 * n; fz.anchor = pool + 7 * n; fz.mark = pool + 8 * n;
         for (int i = 0; i < g.count; ++i) {
+            byoc__graph_prefetch(&g, i + 8);
             fz.kind[i] = fz.gkind[i] = byoc__node_kind(g.nodes[i].node);
             fz.group[i] = i;
             fz.gsize[i] = 1;
@@ -8278,6 +8298,7 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         byoc__map repl = BYOC__MAP_EMPTY, affine = BYOC__MAP_EMPTY;
         for (int i = 0; i < g.count && !m->has_error; ++i) {
+            byoc__graph_prefetch(&g, i + 8);
             byoc_node *x = g.nodes[i].node;
             if (x->kind != BYOC_NODE_TUPLE_GET_ITEM || x->args[0]->kind != BYOC_NODE_CALL) continue;
             byoc_node *call = x->args[0];
