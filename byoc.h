@@ -288,14 +288,14 @@ typedef struct byoc_node {
     byoc_node_kind kind;
     uint32_t id; /* unique within the module, > 0 */
     int nargs;
-    int index;
+    int nparams;
     const byoc_op *op;
     struct byoc_node *callee;
     struct byoc_node **args;
     struct byoc_node *body;
     const byoc_type *checked_type;
-    int nparams;
-    uint32_t walk_mark; /* internal: set by graph walks (a module is used by one thread at a time) */
+    uint64_t walk_mark; /* internal: set by graph walks (a module is used by one thread at a time) */
+    int index;
     struct byoc_node **params;
     byoc_attrs attrs;
     const char *name;
@@ -1534,19 +1534,20 @@ BYOC__PRIVATE byoc_attrs byoc__attrs_build(byoc_module *m, const byoc_attrs *bas
     out.items = items;
     return out;
 }
-BYOC__PRIVATE byoc_attr byoc__attr_int(const char *name, int64_t v) {
+BYOC__PRIVATE byoc_attr byoc__attr_named(const char *name, byoc_attr_kind kind) {
     byoc_attr a;
     memset(&a, 0, sizeof a);
     a.name = name;
-    a.value.kind = BYOC_ATTR_INT;
+    a.value.kind = kind;
+    return a;
+}
+BYOC__PRIVATE byoc_attr byoc__attr_int(const char *name, int64_t v) {
+    byoc_attr a = byoc__attr_named(name, BYOC_ATTR_INT);
     a.value.i = v;
     return a;
 }
 BYOC__PRIVATE byoc_attr byoc__attr_string(const char *name, const char *v) {
-    byoc_attr a;
-    memset(&a, 0, sizeof a);
-    a.name = name;
-    a.value.kind = BYOC_ATTR_STRING;
+    byoc_attr a = byoc__attr_named(name, BYOC_ATTR_STRING);
     a.value.s = v;
     return a;
 }
@@ -2026,7 +2027,8 @@ enum { BYOC__WALK_SKIP_TYPED = 0x100 };
    fetching them early overlaps the cache misses of a walk that otherwise waits for one node at a time
    (measured: about 40% off a cold walk). A prefetch is only a hint; a wrong guess costs bandwidth. */
 BYOC__PRIVATE void byoc__prefetch_inputs_of(const byoc_node *n) {
-    for (int k = 1; k <= 8; ++k) BYOC__PREFETCH((const char *)n - 64 * k);
+    /* integer arithmetic, not pointer arithmetic: those lines may lie outside n's arena block */
+    for (uintptr_t k = 1; k <= 8; ++k) BYOC__PREFETCH((const void *)((uintptr_t)n - 64 * k));
 }
 
 /* Iterative post-order (inputs first, each node once): deep chains must not overflow the C stack.
@@ -2056,16 +2058,22 @@ BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *
 }
 
 /* A fresh walk mark: nodes carry the mark of the last walk that reached them (0 when new). */
-static uint32_t byoc__walk_epoch;
-BYOC__PRIVATE uint32_t byoc__walk_mark_new(void) {
-    uint32_t mark = ++byoc__walk_epoch;
-    return mark ? mark : ++byoc__walk_epoch;
+/* One counter for all modules, so no two walks share a mark (a graph may hold nodes of several
+   modules); atomic where the compiler offers it, since separate modules may be walked from separate
+   threads. */
+static uint64_t byoc__walk_epoch; /* 64 bits: it never wraps around to a mark a node still holds */
+BYOC__PRIVATE uint64_t byoc__walk_mark_new(void) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_add_fetch(&byoc__walk_epoch, 1, __ATOMIC_RELAXED);
+#else
+    return ++byoc__walk_epoch;
+#endif
 }
 /* byoc__post_order for a single walk: "visited" is a mark in the node itself, so the check reads the
    cache line the walk needs anyway instead of a hash map */
 BYOC__PRIVATE void byoc__post_order_marked(byoc_node *root, unsigned flags, byoc_node ***order) {
     if (!root) return;
-    uint32_t mark = byoc__walk_mark_new();
+    uint64_t mark = byoc__walk_mark_new();
     byoc__frame *stack = NULL;
     byoc__frame f0 = {root, 0};
     root->walk_mark = mark;
@@ -6529,7 +6537,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
     /* iterative DFS over the body, with walk marks: on_path = on the stack (reaching such a node again
        closes a cycle), done = checked. Nested functions are checked after the walk, while this
        function's parameters are still bound. */
-    uint32_t on_path = byoc__walk_mark_new(), done = byoc__walk_mark_new();
+    uint64_t on_path = byoc__walk_mark_new(), done = byoc__walk_mark_new();
     byoc_node **nested = NULL;
     byoc__frame *stack = NULL;
     byoc_result r = BYOC_OK;
