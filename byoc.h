@@ -274,7 +274,8 @@ typedef struct byoc_span {
 
 typedef struct byoc_op byoc_op;
 
-/* One IR node. Nodes are immutable once built (checked_type is a cache filled by byoc_infer_type);
+/* One IR node. Nodes are immutable once built (checked_type is a cache filled by byoc_infer_type, or
+   by a pass for a node it built whose type it knows);
    passes build new nodes. All storage belongs to the module. Fields by kind:
      VAR            name, annotation (the declared type, may be NULL)
      CONSTANT       annotation (tensor type), data/nbytes (owned copy)
@@ -391,6 +392,7 @@ typedef struct byoc_op_def {
 struct byoc_op {
     byoc_op_def def;
     byoc_attrs defaults; /* parsed default_text of every attribute, in spec order */
+    int builtin;         /* the library's own: its type relation reads argument types and attributes only */
 };
 
 BYOC_API const byoc_op *byoc_op_get(const char *name); /* NULL if unknown */
@@ -3185,6 +3187,7 @@ BYOC__PRIVATE void byoc__registry_init(void) {
         byoc_result r = byoc__op_add(&byoc__builtin_ops[i], &d);
         BYOC_ASSERT(r == BYOC_OK); /* built-in table is wrong */
         (void)r;
+        byoc__registry.ops[i]->builtin = 1;
     }
 }
 
@@ -6179,8 +6182,24 @@ BYOC_API int byoc_pattern_match(const byoc_pattern *p, byoc_node *expr, const by
 }
 
 // [SECTION] impl: pattern rewrite & partition
-/* a node rebuilt with new inputs (same kind, op, attributes, index, span); n must belong to m, since
-   the rebuilt call shares n's attribute storage */
+/* Does a node rebuilt on `inputs` keep n's type? Yes when every input's type is the very object n's
+   input had (types are interned) and the type follows from input types alone: tuples, projections,
+   calls of functions, and library ops (a user op's relation may read argument values). A call through
+   a global name is left to InferType, which looks the function up again. Passes then re-infer only
+   what they really changed instead of every node downstream of a change. */
+BYOC__PRIVATE int byoc__same_input_types(const byoc_node *n, byoc_node *const *inputs) {
+    if (n->kind == BYOC_NODE_CALL && ((n->op && !n->op->builtin) || (n->callee && n->callee->kind == BYOC_NODE_GLOBAL_VAR))) return 0;
+    int k = byoc__input_count(n, 0);
+    for (int j = 0; j < k; ++j) {
+        const byoc_type *t = inputs[j]->checked_type;
+        if (!t || t != byoc__input_at(n, j)->checked_type) return 0;
+    }
+    return 1;
+}
+
+/* a node rebuilt with new inputs (same kind, op, attributes, index, span, and type where
+   byoc__same_input_types holds); n must belong to m, since the rebuilt call shares n's attribute
+   storage */
 BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_node *const *inputs) {
     byoc_node *r = NULL;
     switch (n->kind) {
@@ -6194,6 +6213,7 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
     default: return (byoc_node *)n;
     }
     byoc__inherit(r, n);
+    if (r && n->checked_type && byoc__same_input_types(n, inputs)) r->checked_type = n->checked_type;
     return r;
 }
 
@@ -6403,6 +6423,41 @@ BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *g
     return label;
 }
 
+/* Types a function a pass just built from typed nodes, as InferType would (parameters by their
+   annotations, no declared result), so that InferType need not walk it again. Returns its result
+   type, or NULL (and leaves it to InferType) when a part is untyped. */
+BYOC__PRIVATE const byoc_type *byoc__type_new_function(byoc_module *m, byoc_node *fn) {
+    if (!fn || !fn->body || !fn->body->checked_type || fn->annotation) return NULL;
+    const byoc_type *small[16] = {0};
+    const byoc_type **pt = fn->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)fn->nparams));
+    int ok = pt != NULL;
+    for (int k = 0; ok && k < fn->nparams; ++k) ok = (pt[k] = fn->params[k]->annotation) != NULL;
+    if (ok) {
+        for (int k = 0; k < fn->nparams; ++k) fn->params[k]->checked_type = pt[k];
+        fn->checked_type = byoc_func_type(m, pt, fn->nparams, fn->body->checked_type);
+    }
+    if (pt != small) free((void *)pt);
+    return fn->checked_type ? fn->body->checked_type : NULL;
+}
+
+/* a tuple built from typed fields gets its type as InferType would give it */
+BYOC__PRIVATE void byoc__infer_tuple_of_typed(byoc_module *m, byoc_node *t) {
+    if (!t || t->kind != BYOC_NODE_TUPLE || t->checked_type) return;
+    const byoc_type *small[16] = {0};
+    const byoc_type **f = t->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)t->nargs));
+    int ok = f != NULL;
+    for (int k = 0; ok && k < t->nargs; ++k) ok = (f[k] = t->args[k]->checked_type) != NULL;
+    if (ok) t->checked_type = byoc_tuple_type(m, f, t->nargs);
+    if (f != small) free((void *)f);
+}
+/* field k of a tuple-valued node, typed when the tuple is */
+BYOC__PRIVATE byoc_node *byoc__typed_field(byoc_module *m, byoc_node *tuple, int k) {
+    byoc_node *r = byoc_tuple_get_item(m, tuple, k);
+    const byoc_type *t = tuple ? tuple->checked_type : NULL;
+    if (r && t && t->kind == BYOC_TYPE_TUPLE && k < t->nfields) r->checked_type = t->fields[k];
+    return r;
+}
+
 /* the call that replaces a group: fn(FunctionVar_<gid>_<k>...){interior} applied to the inputs */
 BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *gr, int gid, const byoc_attrs *attrs) {
     byoc__map map = BYOC__MAP_EMPTY;
@@ -6412,6 +6467,7 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
         char name[64];
         snprintf(name, sizeof name, "FunctionVar_%d_%d", gid, k);
         byoc_node *v = byoc_var(m, name, gr->params[k]->checked_type);
+        if (v) v->checked_type = v->annotation; /* so the interior keeps its types when rebuilt on it */
         stbds_arrput(params, v);
         byoc__map_put(&map, gr->params[k], (intptr_t)v);
     }
@@ -6434,6 +6490,10 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
     if (fn) fn->attrs = fattrs;
     byoc_node *call = byoc_call_function(m, fn, gr->params, np);
     byoc__inherit(call, gr->root);
+    const byoc_type *result = byoc__type_new_function(m, fn);
+    for (int k = 0; result && k < np; ++k)
+        if (!gr->params[k]->checked_type) result = NULL; /* a typed node has typed inputs only */
+    if (call) call->checked_type = result;
     byoc__map_free(&map);
     stbds_arrfree(params);
     stbds_arrfree(ins);
@@ -7882,6 +7942,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                         char pname[300];
                         snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], reg, (int)stbds_arrlen(params));
                         byoc_node *v = byoc_var(m, pname, src->checked_type);
+                        if (v) v->checked_type = v->annotation;
                         stbds_arrput(params, v);
                         stbds_arrput(args, now[byoc_graph_index(&g, src)]);
                         byoc__map_put(&inside, src, (intptr_t)v);
@@ -7914,7 +7975,16 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     if (pf) pf->attrs = a;
                     if (pf && byoc_module_function(m, name)) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
                     else if (pf) byoc_module_add_function(m, name, pf);
-                    region_call[reg] = byoc_call_function(m, byoc_global_var(m, name), args, (int)stbds_arrlen(args));
+                    if (nout > 1 && body && !body->checked_type) byoc__infer_tuple_of_typed(m, body);
+                    byoc_node *gv = byoc_global_var(m, name);
+                    region_call[reg] = byoc_call_function(m, gv, args, (int)stbds_arrlen(args));
+                    const byoc_type *result = byoc__type_new_function(m, pf);
+                    for (int k = 0; result && k < (int)stbds_arrlen(args); ++k)
+                        if (!args[k]->checked_type) result = NULL; /* a typed node has typed inputs only */
+                    if (result && region_call[reg]) { /* typed here, so the rest of @main keeps its types when rebuilt */
+                        gv->checked_type = pf->checked_type;
+                        region_call[reg]->checked_type = result;
+                    }
                     byoc__map_free(&inside);
                     stbds_arrfree(params);
                     stbds_arrfree(args);
@@ -7925,14 +7995,15 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                 int nout = (int)stbds_arrlen(outputs[reg]);
                 byoc_node *v = x->args[0];
                 int field = byoc__out_index(outputs[reg], v);
-                if (field >= 0) now[i] = nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], field);
+                if (field >= 0) now[i] = nout == 1 ? region_call[reg] : byoc__typed_field(m, region_call[reg], field);
                 else {
                     stbds_arrsetlen(ins, 0);
                     for (int k = 0; k < v->nargs; ++k) {
                         int fk = byoc__out_index(outputs[reg], v->args[k]);
-                        stbds_arrput(ins, nout == 1 ? region_call[reg] : byoc_tuple_get_item(m, region_call[reg], fk));
+                        stbds_arrput(ins, nout == 1 ? region_call[reg] : byoc__typed_field(m, region_call[reg], fk));
                     }
                     now[i] = byoc_tuple(m, ins, v->nargs);
+                    byoc__infer_tuple_of_typed(m, now[i]);
                 }
             }
         next:

@@ -142,6 +142,37 @@ static int max_group(byoc_module *m) {
     return worst;
 }
 
+/* Passes keep types they know hold: every type in m must be the one a fresh InferType finds on a
+   copy of m (a copy has no types; its nodes come in the same order). */
+static int types_match_fresh_inference(byoc_module *m, char *why, size_t cap) {
+    byoc_module *fresh = byoc_module_clone(m, NULL);
+    byoc_diag d;
+    int ok = fresh && byoc_infer_type(fresh, &d) == BYOC_OK;
+    if (!ok) snprintf(why, cap, "the copy does not type: %s", fresh ? d.message : "clone failed");
+    for (int f = 0; ok && f < byoc_module_function_count(m); ++f) {
+        byoc_graph a, b;
+        byoc_graph_build(m, byoc_module_function_at(m, f).function, BYOC_GRAPH_ENTER_FUNCTIONS, &a);
+        byoc_graph_build(fresh, byoc_module_function_at(fresh, f).function, BYOC_GRAPH_ENTER_FUNCTIONS, &b);
+        ok = a.count == b.count;
+        if (!ok) snprintf(why, cap, "@%s: %d nodes, its copy %d", byoc_module_function_at(m, f).name, a.count, b.count);
+        for (int i = 0; ok && i < a.count; ++i) {
+            const byoc_node *x = a.nodes[i].node, *y = b.nodes[i].node;
+            if (x->kind == BYOC_NODE_GLOBAL_VAR) continue; /* looked up again by every InferType */
+            ok = byoc_type_equal(x->checked_type, y->checked_type);
+            if (!ok) {
+                char t1[160], t2[160];
+                byoc_type_to_string(x->checked_type, t1, sizeof t1);
+                byoc_type_to_string(y->checked_type, t2, sizeof t2);
+                snprintf(why, cap, "@%s node #%u has type %s, InferType finds %s", byoc_module_function_at(m, f).name, x->id, t1, t2);
+            }
+        }
+        byoc_graph_free(&a);
+        byoc_graph_free(&b);
+    }
+    byoc_module_destroy(fresh);
+    return ok;
+}
+
 static void test_random_partitions(void) {
     char why[512];
     for (int seed = 1; seed <= GRAPHS; ++seed) {
@@ -164,6 +195,7 @@ static void test_random_partitions(void) {
         CHECKF(byoc_verify(m, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "seed %d: after merge: %s", seed, d.message);
         CHECKF(byoc_partition_graph(m, "default", (int)rnd(2), &d) == BYOC_OK, "seed %d: partition: %s", seed, d.message);
         CHECKF(byoc_verify(m, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "seed %d: after partition: %s", seed, d.message);
+        CHECKF(types_match_fresh_inference(m, why, sizeof why), "seed %d: after partition: %s", seed, why);
         tally(m, &after);
         CHECKF(tally_equal(&before, &after, why, sizeof why), "seed %d: partitioning changed the ops: %s", seed, why);
         /* no annotation survives, every offloaded function is a Compiler function called from main */
@@ -182,6 +214,7 @@ static void test_random_partitions(void) {
         int max_depth = 1 + (int)rnd(8);
         CHECKF(byoc_fuse_ops(fused, max_depth, &d) == BYOC_OK, "seed %d: fuse: %s", seed, d.message);
         CHECKF(byoc_verify(fused, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "seed %d: after fuse: %s", seed, d.message);
+        CHECKF(types_match_fresh_inference(fused, why, sizeof why), "seed %d: after fuse: %s", seed, why);
         tally(fused, &after);
         CHECKF(tally_equal(&before, &after, why, sizeof why), "seed %d: fusion changed the ops: %s", seed, why);
         int worst = max_group(fused);
@@ -248,6 +281,7 @@ static void test_random_greedy(void) {
         CHECKF(r == BYOC_OK || (o.npins && strstr(d.message, "no op is named")), "seed %d: greedy: %s", seed, d.message);
         if (r == BYOC_OK) {
             CHECKF(byoc_verify(m, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "seed %d: after greedy: %s", seed, d.message);
+            CHECKF(types_match_fresh_inference(m, why, sizeof why), "seed %d: after greedy: %s", seed, why);
             tally(m, &after);
             CHECKF(tally_equal(&before, &after, why, sizeof why), "seed %d: greedy changed the ops: %s", seed, why);
             CHECKF(rep && rep->count == total_ops, "seed %d: report has %d ops, module %d", seed, rep ? rep->count : -1, total_ops);
