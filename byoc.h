@@ -6571,6 +6571,8 @@ typedef struct byoc__verifier {
     const byoc_node *scope;
     byoc__map bound;  /* var -> number of enclosing functions binding it (0 or 1) */
     byoc__map owner;  /* var -> the function that has it as a parameter */
+    const byoc_node *untyped, *untyped_scope; /* BYOC_VERIFY_TYPED: the first node without a type */
+    const char *untyped_scope_name;
 } byoc__verifier;
 
 BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *n, const char *fmt, ...) BYOC__PRINTF(3, 4);
@@ -6582,6 +6584,15 @@ BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *
     va_end(ap);
     byoc__node_label(v->m, v->scope, n, label, sizeof label);
     return byoc__diag(v->diag, BYOC_ERR_INVALID_ARGUMENT, n->span.line, n->span.col, n->id, "@%s: %s %s", v->scope_name, label, what);
+}
+
+/* a missing type is reported only once the structure is known sound (a structural fault explains
+   more than the missing type it causes), so the walk that checks the structure just notes the first */
+BYOC__PRIVATE void byoc__verify_note_type(byoc__verifier *v, const byoc_node *n) {
+    if (!(v->flags & BYOC_VERIFY_TYPED) || v->untyped || n->checked_type) return;
+    v->untyped = n;
+    v->untyped_scope = v->scope;
+    v->untyped_scope_name = v->scope_name;
 }
 
 BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth) {
@@ -6630,6 +6641,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
             continue;
         }
         top->node->walk_mark = done;
+        byoc__verify_note_type(v, top->node);
         (void)stbds_arrpop(stack);
     }
     stbds_arrfree(stack);
@@ -6650,16 +6662,12 @@ BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag
         v.scope_name = m->functions[i].name;
         v.scope = m->functions[i].function;
         r = byoc__verify_function(&v, v.scope, 0);
+        byoc__verify_note_type(&v, v.scope);
     }
-    /* types last: a structural fault explains more than the missing type it causes */
-    for (int i = 0; r == BYOC_OK && (flags & BYOC_VERIFY_TYPED) && i < byoc_module_function_count(m); ++i) {
-        v.scope_name = m->functions[i].name;
-        v.scope = m->functions[i].function;
-        byoc_node **order = NULL;
-        byoc__post_order_marked(m->functions[i].function, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
-        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(order); ++k)
-            if (!order[k]->checked_type) r = byoc__verify_fail(&v, order[k], "has no type");
-        stbds_arrfree(order);
+    if (r == BYOC_OK && v.untyped) {
+        v.scope = v.untyped_scope;
+        v.scope_name = v.untyped_scope_name;
+        r = byoc__verify_fail(&v, v.untyped, "has no type");
     }
     byoc__map_free(&v.bound);
     byoc__map_free(&v.owner);
