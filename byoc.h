@@ -1238,19 +1238,18 @@ BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator) {
     return m;
 }
 
-BYOC_API void byoc_module_destroy(byoc_module *m) {
-    if (!m) return;
-    byoc__block *b = m->blocks;
+BYOC__PRIVATE void byoc__blocks_free(byoc_module *m, byoc__block *b) {
     while (b) {
         byoc__block *next = b->next;
         m->alloc.free_fn(b, m->alloc.user_data);
         b = next;
     }
-    for (b = m->bulk; b;) {
-        byoc__block *next = b->next;
-        m->alloc.free_fn(b, m->alloc.user_data);
-        b = next;
-    }
+}
+
+BYOC_API void byoc_module_destroy(byoc_module *m) {
+    if (!m) return;
+    byoc__blocks_free(m, m->blocks);
+    byoc__blocks_free(m, m->bulk);
     byoc__map_free(&m->op_defaults);
     byoc__map_free(&m->types);
     byoc__map_free(&m->annotation_attrs);
@@ -2059,10 +2058,10 @@ BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *
     stbds_arrfree(stack);
 }
 
-/* A fresh walk mark: nodes carry the mark of the last walk that reached them (0 when new). */
-/* One counter for all modules, so no two walks share a mark (a graph may hold nodes of several
-   modules); atomic where the compiler offers it, since separate modules may be walked from separate
-   threads. */
+/* A fresh walk mark: nodes carry the mark of the last walk that reached them (0 when new). One
+   counter serves all modules, so no two walks share a mark (a graph may hold nodes of several
+   modules); it is atomic where the compiler offers it, since separate modules may be walked from
+   separate threads. */
 static uint64_t byoc__walk_epoch; /* 64 bits: it never wraps around to a mark a node still holds */
 BYOC__PRIVATE uint64_t byoc__walk_mark_new(void) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -3220,16 +3219,16 @@ BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, cons
             if (!found) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: unknown attribute '%s'", def->name, a->name);
         }
     if (!def->nattrs) return BYOC_OK;
-    /* a call with no attributes of its own shares the op's default items (most calls of a model) */
-    const byoc_attr *shared = given ? NULL : (const byoc_attr *)byoc__map_get(&m->op_defaults, op, 0);
-    if (shared) {
-        out->items = shared;
+    /* the op's complete default items, once built in this module: a call with no attributes of its
+       own shares them (most calls of a model) */
+    const byoc_attr *defaults = (const byoc_attr *)byoc__map_get(&m->op_defaults, op, 0);
+    if (defaults && !given) {
+        out->items = defaults;
         out->count = def->nattrs;
         return BYOC_OK;
     }
     byoc_attr *items = BYOC__NEW_N(m, byoc_attr, def->nattrs); /* one array, in spec order */
     if (!items) return byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
-    const byoc_attr *defaults = (const byoc_attr *)byoc__map_get(&m->op_defaults, op, 0);
     for (int j = 0; j < def->nattrs; ++j) {
         const byoc_attr_spec *s = &def->attrs[j];
         const byoc_attr_value *v = given ? byoc_attrs_get(given, s->name) : NULL;
@@ -3312,6 +3311,17 @@ BYOC__PRIVATE byoc_result byoc__infer_global(byoc__infer *st, byoc_node *ref) {
     return BYOC_OK;
 }
 
+/* a tuple built from typed fields gets its type as InferType would give it */
+BYOC__PRIVATE void byoc__infer_tuple_of_typed(byoc_module *m, byoc_node *t) {
+    if (!t || t->kind != BYOC_NODE_TUPLE || t->checked_type) return;
+    const byoc_type *small[16] = {0};
+    const byoc_type **f = t->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)t->nargs));
+    int ok = f != NULL;
+    for (int k = 0; ok && k < t->nargs; ++k) ok = (f[k] = t->args[k]->checked_type) != NULL;
+    if (ok) t->checked_type = byoc_tuple_type(m, f, t->nargs);
+    if (f != small) free((void *)f);
+}
+
 BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     byoc_module *m = st->m;
     char s1[160], s2[160];
@@ -3328,15 +3338,9 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
         return BYOC_OK;
     case BYOC_NODE_GLOBAL_VAR:
         return byoc__infer_global(st, n);
-    case BYOC_NODE_TUPLE: {
-        const byoc_type *small[16] = {0};
-        const byoc_type **f = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nargs));
-        if (!f) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
-        for (int i = 0; i < n->nargs; ++i) f[i] = n->args[i]->checked_type;
-        n->checked_type = byoc_tuple_type(m, f, n->nargs);
-        if (f != small) free((void *)f);
+    case BYOC_NODE_TUPLE:
+        byoc__infer_tuple_of_typed(m, n); /* its fields come first in the walk */
         break;
-    }
     case BYOC_NODE_TUPLE_GET_ITEM: {
         const byoc_type *t = n->args[0]->checked_type;
         if (t->kind != BYOC_TYPE_TUPLE) {
@@ -6440,16 +6444,6 @@ BYOC__PRIVATE const byoc_type *byoc__type_new_function(byoc_module *m, byoc_node
     return fn->checked_type ? fn->body->checked_type : NULL;
 }
 
-/* a tuple built from typed fields gets its type as InferType would give it */
-BYOC__PRIVATE void byoc__infer_tuple_of_typed(byoc_module *m, byoc_node *t) {
-    if (!t || t->kind != BYOC_NODE_TUPLE || t->checked_type) return;
-    const byoc_type *small[16] = {0};
-    const byoc_type **f = t->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)t->nargs));
-    int ok = f != NULL;
-    for (int k = 0; ok && k < t->nargs; ++k) ok = (f[k] = t->args[k]->checked_type) != NULL;
-    if (ok) t->checked_type = byoc_tuple_type(m, f, t->nargs);
-    if (f != small) free((void *)f);
-}
 /* field k of a tuple-valued node, typed when the tuple is */
 BYOC__PRIVATE byoc_node *byoc__typed_field(byoc_module *m, byoc_node *tuple, int k) {
     byoc_node *r = byoc_tuple_get_item(m, tuple, k);

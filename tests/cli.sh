@@ -75,17 +75,16 @@ expect cli_partition_bad_strategy 1 "--strategy 'random' is not available" "$BYO
 expect cli_partition_bad_pin 1 '--pin expects NODE=BACKEND' "$BYOCC" partition $M --backend $NPU --pin conv1
 expect cli_partition_same_backend_twice 2 "backend 'npu' is given twice" "$BYOCC" partition $M --backend $NPU --backend $NPU
 expect cli_partition_no_input 1 'partition: no input file' "$BYOCC" partition --backend $NPU
-printf 'backend npu\nsupports nn.conv2d\n    require attr.groups ~ 1 "x"\n' > "$tmp/c1.backend"
-expect cli_backend_bad_comparison 2 "$tmp/c1.backend:3:25: expected a comparison" "$BYOCC" partition $M --backend "$tmp/c1.backend"
-printf 'backend npu\nsupports nn.conv2d\n    require attr.groups == 1\n' > "$tmp/c2.backend"
-expect cli_backend_missing_reason 2 "$tmp/c2.backend:3:29: expected the reason shown to users" "$BYOCC" partition $M --backend "$tmp/c2.backend"
-printf 'backend npu\nsupports nn.conv2d\n    require colour == 1 "x"\n' > "$tmp/c3.backend"
-expect cli_backend_bad_subject 2 "$tmp/c3.backend:3:13: expected a subject" "$BYOCC" partition $M --backend "$tmp/c3.backend"
-printf 'backend npu\noption sram_kb\n' > "$tmp/c4.backend"
-expect cli_backend_bad_option 2 "$tmp/c4.backend:2:8: expected option NAME VALUE" "$BYOCC" partition $M --backend "$tmp/c4.backend"
-printf 'backend npu\npriority high\n' > "$tmp/c5.backend"
-expect cli_backend_bad_priority 2 "$tmp/c5.backend:2:10: expected one integer priority" "$BYOCC" partition $M --backend "$tmp/c5.backend"
-printf 'backend npu\nsupports nn.relu nn.relu\n' > "$tmp/c6.backend"
-expect cli_backend_op_twice 2 "$tmp/c6.backend:2:18: op 'nn.relu' is listed twice" "$BYOCC" partition $M --backend "$tmp/c6.backend"
+# a .backend file with one fault: the error names the file, line and column (NEEDLE follows "FILE")
+backend_error() { # name, file text (printf format), needle after the file name
+    printf "$2" > "$tmp/$1.backend"
+    expect "$1" 2 "$tmp/$1.backend$3" "$BYOCC" partition $M --backend "$tmp/$1.backend"
+}
+backend_error cli_backend_bad_comparison 'backend npu\nsupports nn.conv2d\n    require attr.groups ~ 1 "x"\n' ":3:25: expected a comparison"
+backend_error cli_backend_missing_reason 'backend npu\nsupports nn.conv2d\n    require attr.groups == 1\n' ":3:29: expected the reason shown to users"
+backend_error cli_backend_bad_subject 'backend npu\nsupports nn.conv2d\n    require colour == 1 "x"\n' ":3:13: expected a subject"
+backend_error cli_backend_bad_option 'backend npu\noption sram_kb\n' ":2:8: expected option NAME VALUE"
+backend_error cli_backend_bad_priority 'backend npu\npriority high\n' ":2:10: expected one integer priority"
+backend_error cli_backend_op_twice 'backend npu\nsupports nn.relu nn.relu\n' ":2:18: op 'nn.relu' is listed twice"
 printf 'backend host\nsupports nn.relu\n' > "$tmp/c7.backend"
 expect cli_backend_reserved_name 2 "'host' is reserved for the host" "$BYOCC" partition $M --backend "$tmp/c7.backend"

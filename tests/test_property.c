@@ -142,6 +142,20 @@ static int max_group(byoc_module *m) {
     return worst;
 }
 
+/* a typed module whose @main is a random graph (from the current rng state); NULL and *d on failure */
+static byoc_module *random_module(byoc_diag *d) {
+    byoc_module *m = byoc_module_create(NULL);
+    byoc_node *x;
+    byoc_node *body = random_graph(m, &x);
+    byoc_module_add_function(m, "main", byoc_function(m, &x, 1, body, NULL, NULL));
+    if (byoc_module_error(m)) *d = *byoc_module_error(m);
+    if (byoc_module_error(m) || byoc_infer_type(m, d) != BYOC_OK) {
+        byoc_module_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
 /* Passes keep types they know hold: every type in m must be the one a fresh InferType finds on a
    copy of m (a copy has no types; its nodes come in the same order). */
 static int types_match_fresh_inference(byoc_module *m, char *why, size_t cap) {
@@ -177,12 +191,9 @@ static void test_random_partitions(void) {
     char why[512];
     for (int seed = 1; seed <= GRAPHS; ++seed) {
         rng_state = (uint64_t)seed * 7919;
-        byoc_module *m = byoc_module_create(NULL);
-        byoc_node *x;
-        byoc_node *body = random_graph(m, &x);
-        byoc_module_add_function(m, "main", byoc_function(m, &x, 1, body, NULL, NULL));
         byoc_diag d;
-        CHECKF(!byoc_module_error(m) && byoc_infer_type(m, &d) == BYOC_OK, "seed %d: %s", seed, byoc_module_error(m) ? byoc_module_error(m)->message : d.message);
+        byoc_module *m = random_module(&d);
+        CHECKF(m, "seed %d: %s", seed, d.message);
         op_tally before, after;
         tally(m, &before);
         byoc_module *fused = byoc_module_clone(m, NULL);
@@ -248,12 +259,9 @@ static void test_random_greedy(void) {
     char why[512];
     for (int seed = 1; seed <= GRAPHS; ++seed) {
         rng_state = (uint64_t)seed * 104729;
-        byoc_module *m = byoc_module_create(NULL);
-        byoc_node *x;
-        byoc_node *body = random_graph(m, &x);
-        byoc_module_add_function(m, "main", byoc_function(m, &x, 1, body, NULL, NULL));
         byoc_diag d;
-        CHECKF(!byoc_module_error(m) && byoc_infer_type(m, &d) == BYOC_OK, "seed %d: %s", seed, d.message);
+        byoc_module *m = random_module(&d);
+        CHECKF(m, "seed %d: %s", seed, d.message);
         op_tally before, after;
         tally(m, &before);
         int total_ops = 0;

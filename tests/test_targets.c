@@ -188,6 +188,16 @@ static void test_uma_bind_params(void) {
     byoc_module_destroy(m);
 }
 
+/* a backend named `name` that supports one op, with at most one target option; hooks are set after */
+static void one_op_backend(byoc_backend *b, const char *name, const byoc_op_support *op, const byoc_target_option *option) {
+    memset(b, 0, sizeof *b);
+    b->spec.name = name;
+    b->spec.support = (byoc_op_support *)op;
+    b->spec.nsupport = 1;
+    b->options = option;
+    b->noptions = option ? 1 : 0;
+}
+
 /* ---- TVM's target-hook example: the hook reads the current target's attribute ---- */
 static int hook_calls;
 static byoc_result example_relay_to_tir(byoc_module *m, const char *name, void *ud, byoc_diag *d) {
@@ -206,12 +216,7 @@ static void test_target_hook_example(void) {
     static const byoc_op_support ops[] = {{"subtract", NULL, 0, NULL, NULL}};
     static const byoc_target_option options[] = {{"example_attribute", BYOC_ATTR_INT, "0", NULL}};
     static byoc_backend hook_backend;
-    memset(&hook_backend, 0, sizeof hook_backend);
-    hook_backend.spec.name = "example_target_hook";
-    hook_backend.spec.support = (byoc_op_support *)ops;
-    hook_backend.spec.nsupport = 1;
-    hook_backend.options = options;
-    hook_backend.noptions = 1;
+    one_op_backend(&hook_backend, "example_target_hook", ops, options);
     hook_backend.relay_to_tir = example_relay_to_tir;
     byoc_diag d;
     CHECK(byoc_backend_register(&hook_backend, &d) == BYOC_OK);
@@ -304,12 +309,7 @@ static void test_cost_estimator_in_reports(void) {
     static const byoc_op_support ops[] = {{"nn.conv2d", NULL, 0, NULL, NULL}};
     static const byoc_target_option options[] = {{"macs_per_cycle", BYOC_ATTR_INT, "64", NULL}};
     static byoc_backend costly;
-    memset(&costly, 0, sizeof costly);
-    costly.spec.name = "costly";
-    costly.spec.support = (byoc_op_support *)ops;
-    costly.spec.nsupport = 1;
-    costly.options = options;
-    costly.noptions = 1;
+    one_op_backend(&costly, "costly", ops, options);
     costly.estimate_cost = mac_cost;
     byoc_diag d;
     CHECK(byoc_backend_register(&costly, &d) == BYOC_OK);
@@ -361,10 +361,7 @@ static byoc_result doubling_compiler(byoc_module *m, const char *name, void *ud,
 static void test_relay_to_runtime_and_registration_errors(void) {
     static const byoc_op_support ops[] = {{"negative", NULL, 0, NULL, NULL}};
     static byoc_backend doubler;
-    memset(&doubler, 0, sizeof doubler);
-    doubler.spec.name = "doubler";
-    doubler.spec.support = (byoc_op_support *)ops;
-    doubler.spec.nsupport = 1;
+    one_op_backend(&doubler, "doubler", ops, NULL);
     doubler.relay_to_runtime = doubling_compiler;
     byoc_diag d;
     CHECK(byoc_backend_register(&doubler, &d) == BYOC_OK);
