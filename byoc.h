@@ -297,6 +297,7 @@ typedef struct byoc_node {
     const byoc_type *checked_type;
     uint64_t walk_mark; /* internal: set by graph walks (a module is used by one thread at a time) */
     int index;
+    uint32_t origin; /* id of the node this one was rebuilt from by a pass (transitively); 0: an original */
     struct byoc_node **params;
     byoc_attrs attrs;
     const char *name;
@@ -304,7 +305,6 @@ typedef struct byoc_node {
     void *data;
     size_t nbytes;
     byoc_span span;
-    uint32_t origin; /* id of the node this one was rebuilt from by a pass (transitively); 0: an original */
 } byoc_node;
 
 typedef struct byoc_global_function {
@@ -1170,7 +1170,9 @@ BYOC__PRIVATE void *byoc__arena_alloc_in(byoc_module *m, byoc__block **list, siz
         byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "allocation of %zu bytes is too large", size);
         return NULL;
     }
-    size = (size + 15) & ~(size_t)15;
+    /* node storage needs pointer alignment only (8 bytes saves a line in 20 over 16); payloads get 16 */
+    size_t align = list == &m->bulk ? 16 : 8;
+    size = (size + align - 1) & ~(align - 1);
     byoc__block *b = *list;
     if (!b || b->size - b->used < size) {
         int dedicated = size > BYOC__ARENA_BLOCK / 4; /* big allocations get a block of their own */
@@ -2032,6 +2034,13 @@ BYOC__PRIVATE void byoc__prefetch_inputs_of(const byoc_node *n) {
     for (uintptr_t k = 1; k <= 8; ++k) BYOC__PREFETCH((const void *)((uintptr_t)n - 64 * k));
 }
 
+/* the lines holding a node's first 64 bytes (the fields every loop reads): nodes are 16-byte aligned,
+   so those bytes usually straddle two lines */
+BYOC__PRIVATE void byoc__prefetch_node(const byoc_node *n) {
+    BYOC__PREFETCH(n);
+    BYOC__PREFETCH((const void *)((uintptr_t)n + 63));
+}
+
 /* Iterative post-order (inputs first, each node once): deep chains must not overflow the C stack.
    Appends to *order (stb_ds array); `seen` maps each visited node to its position in order. */
 BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *seen, byoc_node ***order) {
@@ -2070,9 +2079,22 @@ BYOC__PRIVATE uint64_t byoc__walk_mark_new(void) {
     return ++byoc__walk_epoch;
 #endif
 }
+/* What byoc_graph_build learns during its walk, so that it need not read any node again after it (on
+   a big graph every such read is a cache miss: the walk has long pushed the node out). */
+typedef struct byoc__walk_stats {
+    uint32_t *ids;       /* stb_ds: the id of each node, in post-order */
+    int *ninputs;        /* stb_ds: per node, how many distinct inputs it has */
+    uint32_t *input_ids; /* stb_ds: those inputs' ids, node after node, in argument order */
+    uint32_t *pending;   /* stb_ds: ids of the inputs of the nodes on the walk's stack */
+    uint32_t lo, hi;
+    size_t slots;        /* input slots in all (repeats included) */
+} byoc__walk_stats;
+
 /* byoc__post_order for a single walk: "visited" is a mark in the node itself, so the check reads the
-   cache line the walk needs anyway instead of a hash map */
-BYOC__PRIVATE void byoc__post_order_marked(byoc_node *root, unsigned flags, byoc_node ***order) {
+   cache line the walk needs anyway instead of a hash map. With stats, it also notes ids and edges
+   while the lines are at hand: a node's input ids are pushed as the walk meets them and popped when
+   the node is done (deeper nodes pop theirs first). */
+BYOC__PRIVATE void byoc__post_order_marked_stats(byoc_node *root, unsigned flags, byoc_node ***order, byoc__walk_stats *stats) {
     if (!root) return;
     uint64_t mark = byoc__walk_mark_new();
     byoc__frame *stack = NULL;
@@ -2081,9 +2103,11 @@ BYOC__PRIVATE void byoc__post_order_marked(byoc_node *root, unsigned flags, byoc
     stbds_arrput(stack, f0);
     while (stbds_arrlen(stack)) {
         byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
-        if (top->next < byoc__input_count(top->node, flags)) {
+        int k = byoc__input_count(top->node, flags);
+        if (top->next < k) {
             byoc_node *child = byoc__input_at(top->node, top->next++);
             if ((flags & BYOC__WALK_SKIP_TYPED) && child->checked_type && child->kind != BYOC_NODE_GLOBAL_VAR) continue;
+            if (stats) stbds_arrput(stats->pending, child->id); /* (stats are never asked with SKIP_TYPED) */
             if (child->walk_mark != mark) {
                 child->walk_mark = mark;
                 byoc__frame f = {child, 0};
@@ -2092,31 +2116,49 @@ BYOC__PRIVATE void byoc__post_order_marked(byoc_node *root, unsigned flags, byoc
             }
             continue;
         }
+        if (stats) {
+            uint32_t id = top->node->id, *mine = k ? stats->pending + stbds_arrlen(stats->pending) - k : NULL;
+            stbds_arrput(stats->ids, id);
+            if (id < stats->lo) stats->lo = id;
+            if (id > stats->hi) stats->hi = id;
+            stats->slots += (size_t)k;
+            int distinct = 0;
+            size_t first = stbds_arrlen(stats->input_ids);
+            for (int j = 0; j < k; ++j) {
+                int dup = 0;
+                for (int q = 0; q < distinct; ++q) dup |= stats->input_ids[first + (size_t)q] == mine[j];
+                if (!dup) { stbds_arrput(stats->input_ids, mine[j]); distinct++; }
+            }
+            stbds_arrput(stats->ninputs, distinct);
+            stbds_arrsetlen(stats->pending, stbds_arrlen(stats->pending) - k);
+        }
         stbds_arrput(*order, top->node);
         (void)stbds_arrpop(stack);
     }
     stbds_arrfree(stack);
 }
+BYOC__PRIVATE void byoc__post_order_marked(byoc_node *root, unsigned flags, byoc_node ***order) {
+    byoc__post_order_marked_stats(root, flags, order, NULL);
+}
+
+BYOC__PRIVATE void byoc__walk_stats_free(byoc__walk_stats *st) {
+    stbds_arrfree(st->ids);
+    stbds_arrfree(st->ninputs);
+    stbds_arrfree(st->input_ids);
+    stbds_arrfree(st->pending);
+}
 
 BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out) {
     memset(out, 0, sizeof *out);
     out->module = m;
+    flags &= ~(unsigned)BYOC__WALK_SKIP_TYPED; /* a graph holds every input of its nodes */
     byoc_node **order = NULL;
-    byoc__post_order_marked(root, flags, &order);
+    byoc__walk_stats st;
+    memset(&st, 0, sizeof st);
+    st.lo = UINT32_MAX;
+    byoc__post_order_marked_stats(root, flags, &order, &st);
     int count = (int)stbds_arrlen(order);
-    /* one sweep over the nodes for their ids and edge counts: on a big graph every sweep over the
-       nodes is a cache miss per node, so the id array below is what the other loops read */
-    uint32_t *ids = BYOC__CAST(uint32_t *, malloc(sizeof(uint32_t) * (size_t)(count ? count : 1)));
-    if (!ids) { stbds_arrfree(order); return BYOC_ERR_OUT_OF_MEMORY; }
-    uint32_t lo = UINT32_MAX, hi = 0;
-    size_t edges = 0; /* counted first so everything fits in two allocations */
-    for (int i = 0; i < count; ++i) {
-        if (i + 8 < count) BYOC__PREFETCH(order[i + 8]);
-        ids[i] = order[i]->id;
-        if (ids[i] < lo) lo = ids[i];
-        if (ids[i] > hi) hi = ids[i];
-        edges += (size_t)byoc__input_count(order[i], flags);
-    }
+    uint32_t lo = st.lo, hi = st.hi;
     /* ids are dense within a module: an array indexed by id is much faster than a hash map (a map is
        the fallback when nodes of several modules share ids) */
     if (count && hi - lo < (uint32_t)INT32_MAX && (size_t)(hi - lo) / 64 <= (size_t)count + 4096) {
@@ -2124,51 +2166,59 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         int ok = dense != NULL;
         if (ok) memset(dense, 0xff, sizeof(int) * ((size_t)(hi - lo) + 1));
         for (int i = 0; ok && i < count; ++i) {
-            int *slot = &dense[ids[i] - lo];
+            int *slot = &dense[st.ids[i] - lo];
             if (*slot >= 0) ok = 0; /* two nodes with one id: nodes from several modules */
             else *slot = i;
         }
         if (ok) { out->dense = dense; out->dense_base = lo; out->dense_count = hi - lo + 1; }
         else free(dense);
     }
-    free(ids);
     byoc__map *index = NULL;
     if (!out->dense) {
         index = (byoc__map *)calloc(1, sizeof(byoc__map));
-        if (!index) { stbds_arrfree(order); return BYOC_ERR_OUT_OF_MEMORY; }
+        if (!index) { stbds_arrfree(order); byoc__walk_stats_free(&st); return BYOC_ERR_OUT_OF_MEMORY; }
         for (int i = 0; i < count; ++i) byoc__map_put(index, order[i], i);
     }
     out->index_map = index;
     out->count = count;
+    /* distinct inputs by id are distinct by node only when ids are: else size for every slot */
+    size_t edges = out->dense ? (size_t)stbds_arrlen(st.input_ids) : st.slots;
     out->nodes = BYOC__CAST(byoc_graph_node *, byoc_alloc(m, sizeof(byoc_graph_node) * (size_t)(count ? count : 1)));
     int *pool = BYOC__CAST(int *, byoc_alloc(m, sizeof(int) * (2 * edges + 1)));
-    if (!out->nodes || !pool) {
+    int *user_counts = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+    if (!out->nodes || !pool || !user_counts) {
         byoc_free(m, out->nodes);
         byoc_free(m, pool);
+        free(user_counts);
         out->nodes = NULL;
         if (index) byoc__map_free(index);
         free(index);
         free(out->dense);
         out->dense = NULL;
         stbds_arrfree(order);
+        byoc__walk_stats_free(&st);
         return BYOC_ERR_OUT_OF_MEMORY;
     }
     memset(out->nodes, 0, sizeof(byoc_graph_node) * (size_t)(count ? count : 1));
     int *in_pool = pool, *user_pool = pool + edges;
-    int *user_counts = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
     size_t used = 0;
     for (int i = 0; i < count; ++i) {
-        if (i + 8 < count) BYOC__PREFETCH(order[i + 8]);
         byoc_graph_node *g = &out->nodes[i];
         g->node = order[i];
         g->inputs = in_pool + used;
-        int k = byoc__input_count(order[i], flags);
-        for (int j = 0; j < k; ++j) {
-            byoc_node *in = byoc__input_at(order[i], j);
-            int idx = byoc_graph_index(out, in);
-            int dup = 0;
-            for (int q = 0; q < g->ninputs; ++q) dup |= g->inputs[q] == idx;
-            if (!dup) { g->inputs[g->ninputs++] = idx; user_counts[idx]++; }
+        if (out->dense) { /* the edges the walk noted, as indices: no node is read */
+            for (int j = 0; j < st.ninputs[i]; ++j) {
+                int idx = out->dense[st.input_ids[used + (size_t)j] - lo];
+                g->inputs[g->ninputs++] = idx;
+                user_counts[idx]++;
+            }
+        } else { /* ids are not distinct: the edges again from the nodes, through the map */
+            int k = byoc__input_count(order[i], flags);
+            for (int j = 0; j < k; ++j) {
+                int idx = byoc_graph_index(out, byoc__input_at(order[i], j)), dup = 0;
+                for (int q = 0; q < g->ninputs; ++q) dup |= g->inputs[q] == idx;
+                if (!dup) { g->inputs[g->ninputs++] = idx; user_counts[idx]++; }
+            }
         }
         used += (size_t)g->ninputs;
     }
@@ -2185,12 +2235,13 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     free(user_counts);
     out->edge_pool = pool;
     stbds_arrfree(order);
+    byoc__walk_stats_free(&st);
     return BYOC_OK;
 }
 
 /* loops that visit a graph in order read each node: fetch the node at index i a few steps early */
 BYOC__PRIVATE void byoc__graph_prefetch(const byoc_graph *g, int i) {
-    if (i >= 0 && i < g->count) BYOC__PREFETCH(g->nodes[i].node);
+    if (i >= 0 && i < g->count) byoc__prefetch_node(g->nodes[i].node);
 }
 
 BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
@@ -3425,7 +3476,7 @@ BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, c
     byoc_result r = BYOC_OK;
     /* parameters first: a var's type is its annotation, used before the function node is reached */
     for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) {
-        if (i + 8 < (int)stbds_arrlen(order)) BYOC__PREFETCH(order[i + 8]);
+        if (i + 8 < (int)stbds_arrlen(order)) byoc__prefetch_node(order[i + 8]);
         r = byoc__infer_node(st, order[i]);
     }
     stbds_arrfree(order);
