@@ -1203,11 +1203,7 @@ BYOC__PRIVATE void *byoc__arena_alloc(byoc_module *m, size_t size) { return byoc
 
 BYOC_API const char *byoc_intern(byoc_module *m, const char *s) {
     if (!s) return NULL;
-    ptrdiff_t i = stbds_shgeti(m->strings, s);
-    if (i < 0) {
-        stbds_shput(m->strings, s, 0);
-        i = stbds_shgeti(m->strings, s);
-    }
+    ptrdiff_t i = stbds_shputi(m->strings, s, 0); /* one probe: finds the key, or adds a copy */
     return m->strings[i].key;
 }
 
@@ -6342,18 +6338,24 @@ BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_gr
 /* expr with the graph's nodes replaced per repl (node -> node); everything that used a replaced
    node is rebuilt, everything else is shared */
 BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, const byoc__map *repl) {
-    byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
+    size_t n = (size_t)(g->count ? g->count : 1);
+    byoc_node **now = BYOC__CAST(byoc_node **, calloc(n, sizeof(byoc_node *)));
+    byoc_node **to = BYOC__CAST(byoc_node **, calloc(n, sizeof(byoc_node *)));
     byoc_node **ins = NULL;
-    if (!now) return NULL;
+    if (!now || !to) { free(now); free(to); return NULL; }
+    /* the replacements by graph index: one pass over the map instead of a probe per node */
+    for (size_t s = 0; s < repl->cap; ++s) {
+        int i = repl->slots[s].key ? byoc_graph_index(g, (const byoc_node *)repl->slots[s].key) : -1;
+        if (i >= 0) to[i] = (byoc_node *)repl->slots[s].val;
+    }
     for (int i = 0; i < g->count && !m->has_error; ++i) {
         byoc__graph_prefetch(g, i + 8);
-        byoc_node *n = g->nodes[i].node;
-        byoc_node *r = (byoc_node *)byoc__map_get(repl, n, 0);
-        now[i] = r ? byoc__remap(m, r, g, now, i) : byoc__rebuild_on(m, g, n, now, &ins, NULL);
+        now[i] = to[i] ? byoc__remap(m, to[i], g, now, i) : byoc__rebuild_on(m, g, g->nodes[i].node, now, &ins, NULL);
     }
     byoc_node *root = m->has_error || !g->count ? NULL : now[g->count - 1];
     stbds_arrfree(ins);
     free(now);
+    free(to);
     return root;
 }
 
@@ -6388,15 +6390,16 @@ BYOC__PRIVATE int byoc__pat_is_interior(const byoc_pattern *p) {
 
 /* Non-overlapping matches of p over g, candidate roots visited outputs first. A match is refused when
    one of its inner nodes is claimed already, or feeds a consumer outside the match that the root does
-   not post-dominate (the result would need that value twice). claimed: node -> group id + 1. */
-BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_graph *g, const int *ipdom, byoc__map *claimed,
+   not post-dominate (the result would need that value twice). claimed: graph index -> group id + 1
+   (0: free), an array rather than a map since every claimed node is a graph node. */
+BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_graph *g, const int *ipdom, int *claimed,
                                             byoc_match_check_fn check, void *user_data) {
     byoc__group *groups = NULL;
     for (int i = g->count - 1; i >= 0; --i) {
         byoc__graph_prefetch(g, i - 8);
         byoc_node *root = g->nodes[i].node;
         if (root->kind != BYOC_NODE_CALL && root->kind != BYOC_NODE_TUPLE && root->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
-        if (byoc__map_has(claimed, root)) continue;
+        if (claimed[i]) continue;
         byoc_match *mt;
         if (!byoc_pattern_match(p, root, g, &mt)) continue;
         byoc__group gr;
@@ -6417,14 +6420,13 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
         for (int q = 0; ok && q < (int)stbds_arrlen(idx); ++q) {
             int k = idx[q];
             byoc_node *n = g->nodes[k].node;
-            if (byoc__map_has(claimed, n)) ok = 0; /* overlaps an earlier match */
+            if (claimed[k]) ok = 0; /* overlaps an earlier match */
             for (int u = 0; ok && n != root && u < g->nodes[k].nusers; ++u) {
                 int user = g->nodes[k].users[u];
                 if (!byoc__map_has(&inside, g->nodes[user].node) && !byoc__post_dominates(ipdom, i, user)) ok = 0;
             }
             stbds_arrput(gr.interior, n);
         }
-        stbds_arrfree(idx);
         /* inputs: leaf bindings in match order, then any other outside input of an interior node */
         for (int k = 0; ok && k < (int)stbds_arrlen(mt->memo); ++k) {
             const byoc_pattern *bp = mt->memo[k].p;
@@ -6447,6 +6449,7 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
         byoc__map_free(&inside);
         byoc__map_free(&leaf);
         if (!ok) {
+            stbds_arrfree(idx);
             byoc_match_free(gr.match);
             stbds_arrfree(gr.interior);
             stbds_arrfree(gr.params);
@@ -6455,7 +6458,8 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
         }
         /* a vetoed match keeps its nodes claimed, as in TVM */
         gr.accepted = !check || check(mt, root, user_data);
-        for (int k = 0; k < (int)stbds_arrlen(gr.interior); ++k) byoc__map_put(claimed, gr.interior[k], (intptr_t)stbds_arrlen(groups) + 1);
+        for (int q = 0; q < (int)stbds_arrlen(idx); ++q) claimed[idx[q]] = (int)stbds_arrlen(groups) + 1;
+        stbds_arrfree(idx);
         stbds_arrput(groups, gr);
     }
     return groups;
@@ -6558,8 +6562,9 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
         byoc_graph g;
         if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
         int *ipdom = byoc__ipdom_of(&g);
-        byoc__map claimed = BYOC__MAP_EMPTY, repl = BYOC__MAP_EMPTY;
-        byoc__group *groups = ipdom ? byoc__find_groups(p, &g, ipdom, &claimed, NULL, NULL) : NULL;
+        byoc__map repl = BYOC__MAP_EMPTY;
+        int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
+        byoc__group *groups = ipdom && claimed ? byoc__find_groups(p, &g, ipdom, claimed, NULL, NULL) : NULL;
         for (int i = 0; i < (int)stbds_arrlen(groups) && !m->has_error; ++i) {
             byoc_node *r = fn(m, groups[i].root, groups[i].match, user_data);
             if (r && r != groups[i].root) byoc__map_put(&repl, groups[i].root, (intptr_t)r);
@@ -6567,7 +6572,7 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
         int changed = repl.count > 0;
         byoc_node *next = changed && !m->has_error ? byoc__substitute(m, &g, &repl) : expr;
         byoc__groups_free(groups);
-        byoc__map_free(&claimed);
+        free(claimed);
         byoc__map_free(&repl);
         free(ipdom);
         byoc_graph_free(&g);
@@ -6594,13 +6599,14 @@ BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, 
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
     int *ipdom = byoc__ipdom_of(&g);
-    byoc__map claimed = BYOC__MAP_EMPTY, repl = BYOC__MAP_EMPTY;
-    byoc__group *groups = ipdom ? byoc__find_groups(p, &g, ipdom, &claimed, check, user_data) : NULL;
+    byoc__map repl = BYOC__MAP_EMPTY;
+    int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
+    byoc__group *groups = ipdom && claimed ? byoc__find_groups(p, &g, ipdom, claimed, check, user_data) : NULL;
     for (int i = 0; i < (int)stbds_arrlen(groups) && !m->has_error; ++i)
         if (groups[i].accepted) byoc__map_put(&repl, groups[i].root, (intptr_t)byoc__outline_group(m, &groups[i], (*next_group)++, attrs));
     byoc_node *r = !ipdom || m->has_error ? NULL : repl.count ? byoc__substitute(m, &g, &repl) : expr;
     byoc__groups_free(groups);
-    byoc__map_free(&claimed);
+    free(claimed);
     byoc__map_free(&repl);
     free(ipdom);
     byoc_graph_free(&g);
