@@ -1136,7 +1136,7 @@ struct byoc_module {
     byoc__block *blocks;
     struct { char *key; int value; } *strings; /* stb_ds strdup map: key pointers are stable */
     byoc_global_function *functions;           /* stb_ds array, in definition order */
-    struct { char *key; int value; } *function_index; /* stb_ds string map: name -> position */
+    byoc__map function_index;                  /* interned name -> position in functions */
     uint32_t next_id;
     int has_error;
     byoc_diag error;
@@ -1231,7 +1231,6 @@ BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator) {
     memset(m, 0, sizeof *m);
     m->alloc = a;
     stbds_sh_new_strdup(m->strings);
-    stbds_sh_new_strdup(m->function_index);
     m->next_id = 1;
     return m;
 }
@@ -1255,7 +1254,7 @@ BYOC_API void byoc_module_destroy(byoc_module *m) {
         if (m->runtimes[i].rm.release) m->runtimes[i].rm.release(m->runtimes[i].rm.state);
     stbds_arrfree(m->runtimes);
     stbds_shfree(m->strings);
-    stbds_shfree(m->function_index);
+    byoc__map_free(&m->function_index);
     stbds_arrfree(m->functions);
     m->alloc.free_fn(m, m->alloc.user_data);
 }
@@ -1950,10 +1949,27 @@ BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *sourc
     n->span.col = col;
 }
 
+/* Functions are found by their interned name, a pointer: callers mostly pass one already (names of
+   functions and global vars are interned), so the string itself is hashed only for other spellings. */
 BYOC__PRIVATE int byoc__function_index(const byoc_module *m, const char *name) {
+    if (!name) return -1;
+    intptr_t i = byoc__map_get(&m->function_index, name, -1);
+    if (i >= 0) return (int)i;
     byoc_module *mm = (byoc_module *)m; /* stb_ds lookups take a non-const map */
-    ptrdiff_t i = stbds_shgeti(mm->function_index, name);
-    return i < 0 ? -1 : mm->function_index[i].value;
+    ptrdiff_t s = stbds_shgeti(mm->strings, name);
+    if (s < 0 || mm->strings[s].key == name) return -1; /* never interned, or it was the interned copy */
+    return (int)byoc__map_get(&m->function_index, mm->strings[s].key, -1);
+}
+
+/* sets the function under a name already interned in m */
+BYOC__PRIVATE void byoc__module_put_function(byoc_module *m, const char *interned, byoc_node *function) {
+    intptr_t i = byoc__map_get(&m->function_index, interned, -1);
+    if (i >= 0) { m->functions[i].function = function; return; }
+    byoc_global_function g;
+    g.name = interned;
+    g.function = function;
+    byoc__map_put(&m->function_index, interned, (intptr_t)stbds_arrlen(m->functions));
+    stbds_arrput(m->functions, g);
 }
 
 BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, byoc_node *function) {
@@ -1962,13 +1978,11 @@ BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, 
         byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, function ? function->id : 0, "module: @%s is not a function", name);
         return BYOC_ERR_INVALID_ARGUMENT;
     }
-    int i = byoc__function_index(m, name);
-    if (i >= 0) { m->functions[i].function = function; return BYOC_OK; }
-    byoc_global_function g;
-    g.name = byoc_intern(m, name);
-    g.function = function;
-    stbds_shput(m->function_index, name, (int)stbds_arrlen(m->functions));
-    stbds_arrput(m->functions, g);
+    if (!name) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, function->id, "module: a function needs a name");
+        return BYOC_ERR_INVALID_ARGUMENT;
+    }
+    byoc__module_put_function(m, byoc_intern(m, name), function);
     return BYOC_OK;
 }
 
@@ -8027,15 +8041,16 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     byoc_attr items[4];
                     items[0] = byoc__attr_int("Primitive", 1);
                     items[1] = byoc__attr_string("Compiler", rs.target[reg]);
-                    items[2] = byoc__attr_string("global_symbol", name);
+                    const char *symbol = byoc_intern(m, name); /* once: the attribute, the function and its global var share it */
+                    items[2] = byoc__attr_string("global_symbol", symbol);
                     items[3] = byoc__attr_int("Inline", 1);
                     byoc_attrs a = byoc__attrs_build(m, NULL, items, 4);
                     byoc_node *pf = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, NULL);
                     if (pf) pf->attrs = a;
-                    if (pf && byoc_module_function(m, name)) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
-                    else if (pf) byoc_module_add_function(m, name, pf);
+                    if (pf && byoc__map_get(&m->function_index, symbol, -1) >= 0) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
+                    else if (pf) byoc__module_put_function(m, symbol, pf);
                     if (nout > 1 && body && !body->checked_type) byoc__infer_tuple_of_typed(m, body);
-                    byoc_node *gv = byoc_global_var(m, name);
+                    byoc_node *gv = byoc_global_var(m, symbol);
                     region_call[reg] = byoc_call_function(m, gv, args, (int)stbds_arrlen(args));
                     const byoc_type *result = byoc__type_new_function(m, pf);
                     for (int k = 0; result && k < (int)stbds_arrlen(args); ++k)
@@ -8734,9 +8749,9 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     int kept = 0;
     for (int i = 0; i < (int)stbds_arrlen(m->functions); ++i)
         if (byoc__map_has(&reached, m->functions[i].function)) m->functions[kept++] = m->functions[i];
-        else stbds_shdel(m->function_index, m->functions[i].name);
     stbds_arrsetlen(m->functions, kept);
-    for (int i = 0; i < kept; ++i) stbds_shput(m->function_index, m->functions[i].name, i);
+    byoc__map_free(&m->function_index);
+    for (int i = 0; i < kept; ++i) byoc__map_put(&m->function_index, m->functions[i].name, i);
     byoc__map_free(&reached);
     stbds_arrfree(work);
     (void)diag;
