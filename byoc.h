@@ -285,17 +285,18 @@ typedef struct byoc_op byoc_op;
      FUNCTION       params/nparams, body, annotation (declared result type, may be NULL), attrs
      GLOBAL_VAR     name (a module function) */
 typedef struct byoc_node {
-    /* the fields every traversal reads come first: they share one cache line */
+    /* the fields traversals read come first, in one 64-byte span, in the order a walk reads them: the
+       mark and id of a node it meets, then what it takes to enter the node */
+    uint64_t walk_mark; /* internal: set by graph walks (a module is used by one thread at a time) */
+    uint32_t id;        /* unique within the module, > 0 */
     byoc_node_kind kind;
-    uint32_t id; /* unique within the module, > 0 */
     int nargs;
     int nparams;
-    const byoc_op *op;
-    struct byoc_node *callee;
     struct byoc_node **args;
+    struct byoc_node *callee;
     struct byoc_node *body;
     const byoc_type *checked_type;
-    uint64_t walk_mark; /* internal: set by graph walks (a module is used by one thread at a time) */
+    const byoc_op *op;
     int index;
     uint32_t origin; /* id of the node this one was rebuilt from by a pass (transitively); 0: an original */
     struct byoc_node **params;
