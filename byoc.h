@@ -7736,8 +7736,10 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
 
 /* Regions of an annotated body: each compiler_begin opens one, a computed node joins the regions of its
    inputs (merging them into the first), a compiler_end belongs to the region of its input. */
+enum { BYOC__PLAIN = 0, BYOC__BEGIN = 1, BYOC__END = 2 };
 typedef struct byoc__regions {
     int *of;             /* graph node -> region (-1 none) */
+    unsigned char *role; /* graph node -> BYOC__BEGIN, BYOC__END or BYOC__PLAIN: later loops need not read the node */
     int *parent;         /* union-find over regions */
     const char **target; /* per region */
     int count;
@@ -7759,24 +7761,26 @@ BYOC__PRIVATE int byoc__regions_build(const byoc_graph *g, byoc__regions *rs) {
     rs->of = BYOC__CAST(int *, malloc(sizeof(int) * n));
     rs->parent = BYOC__CAST(int *, malloc(sizeof(int) * n));
     rs->target = BYOC__CAST(const char **, malloc(sizeof(char *) * n));
-    if (!rs->of || !rs->parent || !rs->target) return 0;
+    rs->role = BYOC__CAST(unsigned char *, malloc(n));
+    if (!rs->of || !rs->parent || !rs->target || !rs->role) return 0;
     for (int i = 0; i < g->count; ++i) {
         byoc__graph_prefetch(g, i + 8);
         byoc_node *x = g->nodes[i].node;
         rs->of[i] = -1;
-        if (byoc__is_begin(x)) {
+        rs->role[i] = byoc__is_begin(x) ? BYOC__BEGIN : byoc__is_end(x) ? BYOC__END : BYOC__PLAIN;
+        if (rs->role[i] == BYOC__BEGIN) {
             int r = rs->count++;
             rs->parent[r] = r;
             rs->target[r] = byoc__annotation_target(x);
             rs->of[i] = r;
-        } else if (byoc__is_end(x)) {
+        } else if (rs->role[i] == BYOC__END) {
             int j = g->nodes[i].ninputs ? g->nodes[i].inputs[0] : -1;
             rs->of[i] = j >= 0 && rs->of[j] >= 0 ? byoc__region_find(rs, rs->of[j]) : -1;
         } else if (x->kind == BYOC_NODE_CALL || x->kind == BYOC_NODE_TUPLE || x->kind == BYOC_NODE_TUPLE_GET_ITEM) {
             int first = -1;
             for (int k = 0; k < g->nodes[i].ninputs; ++k) {
                 int j = g->nodes[i].inputs[k];
-                if (rs->of[j] < 0 || byoc__is_end(g->nodes[j].node)) continue; /* an end is an output, not a member */
+                if (rs->of[j] < 0 || rs->role[j] == BYOC__END) continue; /* an end is an output, not a member */
                 if (first < 0) first = byoc__region_find(rs, rs->of[j]);
                 else byoc__region_union(rs, first, rs->of[j]);
             }
@@ -7790,6 +7794,7 @@ BYOC__PRIVATE void byoc__regions_free(byoc__regions *rs) {
     free(rs->of);
     free(rs->parent);
     free((void *)rs->target);
+    free(rs->role);
     memset(rs, 0, sizeof *rs);
 }
 
@@ -7852,8 +7857,7 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         for (int i = 0; i < g.count; ++i) {
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
-            byoc_node *x = g.nodes[i].node;
-            if (byoc__is_begin(x) && g.nodes[i].ninputs && byoc__is_end(g.nodes[g.nodes[i].inputs[0]].node)) {
+            if (rs.role[i] == BYOC__BEGIN && g.nodes[i].ninputs && rs.role[g.nodes[i].inputs[0]] == BYOC__END) {
                 int e = g.nodes[i].inputs[0];
                 if (rs.of[e] >= 0) byoc__set_add(&parents[reg], byoc__region_find(&rs, rs.of[e]));
             }
@@ -7898,12 +7902,10 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         /* drop begin(end(x)) inside one region */
         byoc__map repl = BYOC__MAP_EMPTY;
         for (int i = 0; i < g.count; ++i) {
-            byoc__graph_prefetch(&g, i + 8);
-            byoc_node *x = g.nodes[i].node;
-            if (!byoc__is_begin(x) || !g.nodes[i].ninputs) continue;
+            if (rs.role[i] != BYOC__BEGIN || !g.nodes[i].ninputs) continue;
             int e = g.nodes[i].inputs[0];
-            if (!byoc__is_end(g.nodes[e].node) || rs.of[e] < 0) continue;
-            if (byoc__region_find(&rs, rs.of[i]) == byoc__region_find(&rs, rs.of[e])) byoc__map_put(&repl, x, (intptr_t)g.nodes[e].node->args[0]);
+            if (rs.role[e] != BYOC__END || rs.of[e] < 0) continue;
+            if (byoc__region_find(&rs, rs.of[i]) == byoc__region_find(&rs, rs.of[e])) byoc__map_put(&repl, g.nodes[i].node, (intptr_t)g.nodes[e].node->args[0]);
         }
         byoc_node *body = repl.count ? byoc__substitute(m, &g, &repl) : fn->body;
         byoc__set_body(m, f, body);
@@ -7952,7 +7954,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
             byoc_node *x = g.nodes[i].node;
-            if (byoc__is_end(x)) { /* its value, or a tuple built in the region as its fields (TVM flattens) */
+            if (rs.role[i] == BYOC__END) { /* its value, or a tuple built in the region as its fields (TVM flattens) */
                 byoc_node *v = x->args[0];
                 int vi = byoc_graph_index(&g, v);
                 int flatten = v->kind == BYOC_NODE_TUPLE && rs.of[vi] >= 0 && byoc__region_find(&rs, rs.of[vi]) == reg;
@@ -7963,7 +7965,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                 continue;
             }
             stbds_arrput(members[reg], x);
-            if (byoc__is_begin(x)) {
+            if (rs.role[i] == BYOC__BEGIN) {
                 int dup = 0;
                 for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) dup |= inputs[reg][k] == x->args[0];
                 if (!dup) stbds_arrput(inputs[reg], x->args[0]);
@@ -7986,7 +7988,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                 byoc_node *x = g.nodes[i].node;
                 int reg = rs.of[i] >= 0 ? byoc__region_find(&rs, rs.of[i]) : -1;
                 int is_default = reg >= 0 && !strcmp(rs.target[reg], "default");
-                if (byoc__is_begin(x) || byoc__is_end(x)) {
+                if (rs.role[i] != BYOC__PLAIN) {
                     if (is_default || reg < 0) { /* a default annotation: the value itself */
                         int j = g.nodes[i].inputs[0];
                         if (now[j]) now[i] = now[j];
