@@ -6283,15 +6283,20 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
     return r;
 }
 
-/* x rebuilt on the current versions of its inputs (now[graph index]), or x itself when none changed.
-   When an input has no current version yet, returns NULL and sets *missing to its index (if given). */
-BYOC__PRIVATE byoc_node *byoc__rebuild_on(byoc_module *m, const byoc_graph *g, byoc_node *x, byoc_node *const *now, byoc_node ***scratch,
+/* graph node xi rebuilt on the current versions of its inputs (now[graph index]), or itself when none
+   changed. When an input has no current version yet, returns NULL and sets *missing to its index (if
+   given). */
+BYOC__PRIVATE byoc_node *byoc__rebuild_on(byoc_module *m, const byoc_graph *g, int xi, byoc_node *const *now, byoc_node ***scratch,
                                           int *missing) {
+    byoc_node *x = g->nodes[xi].node;
     int k = byoc__input_count(x, 0), changed = 0;
+    /* without repeated inputs the graph's input list is in argument order: indices without reading
+       the input nodes */
+    const int *listed = g->nodes[xi].ninputs == k ? g->nodes[xi].inputs : NULL;
     stbds_arrsetlen(*scratch, 0);
     for (int j = 0; j < k; ++j) {
         byoc_node *in = byoc__input_at(x, j);
-        int ji = byoc_graph_index(g, in);
+        int ji = listed ? listed[j] : byoc_graph_index(g, in);
         byoc_node *to = now[ji];
         if (!to) {
             if (missing) *missing = ji;
@@ -6365,7 +6370,7 @@ BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, c
     }
     for (int i = 0; i < g->count && !m->has_error; ++i) {
         byoc__graph_prefetch(g, i + 8);
-        now[i] = to[i] ? byoc__remap(m, to[i], g, now, i) : byoc__rebuild_on(m, g, g->nodes[i].node, now, &ins, NULL);
+        now[i] = to[i] ? byoc__remap(m, to[i], g, now, i) : byoc__rebuild_on(m, g, i, now, &ins, NULL);
     }
     byoc_node *root = m->has_error || !g->count ? NULL : now[g->count - 1];
     stbds_arrfree(ins);
@@ -7996,7 +8001,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                         goto next;
                     }
                 } else {
-                    now[i] = byoc__rebuild_on(m, &g, x, now, &ins, &missing);
+                    now[i] = byoc__rebuild_on(m, &g, i, now, &ins, &missing);
                     goto next;
                 }
                 /* an end of an offloaded region: build the region's function and call once */
@@ -8337,7 +8342,7 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
                 if (root != i) continue; /* built with its group */
                 /* outside every fused function: rebuild on the new inputs; stop_fusion disappears */
                 if (x->kind == BYOC_NODE_CALL && x->op == stop) { now[i] = now[g.nodes[i].inputs[0]]; continue; }
-                now[i] = byoc__rebuild_on(m, &g, x, now, &ins, NULL);
+                now[i] = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
                 continue;
             }
             /* the group's function: params for values from outside, members rebuilt inside */
@@ -8715,7 +8720,7 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
         byoc_node **ins = NULL;
         for (int i = 0; now && i < g.count && !m->has_error; ++i) {
             byoc_node *x = g.nodes[i].node;
-            byoc_node *y = byoc__rebuild_on(m, &g, x, now, &ins, NULL);
+            byoc_node *y = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
             if (y && y != x) y->checked_type = x->checked_type;
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
             if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE) folded = y->args[0]->args[y->index];
