@@ -6640,8 +6640,9 @@ typedef struct byoc__verifier {
     byoc_diag *diag;
     const char *scope_name;
     const byoc_node *scope;
-    byoc__map bound;  /* var -> number of enclosing functions binding it (0 or 1) */
-    byoc__map owner;  /* var -> the function that has it as a parameter */
+    /* var -> the function that has it as a parameter, with bit 0 set while that function's body is
+       being checked (the var is bound there); one map, so a parameter costs one probe per visit */
+    byoc__map params;
     const byoc_node *untyped, *untyped_scope; /* BYOC_VERIFY_TYPED: the first node without a type */
     const char *untyped_scope_name;
 } byoc__verifier;
@@ -6670,11 +6671,11 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
     if (depth > 4096) return byoc__verify_fail(v, fn, "functions nest more than 4096 deep");
     for (int i = 0; i < fn->nparams; ++i) {
         const byoc_node *p = fn->params[i];
-        const byoc_node *other = (const byoc_node *)byoc__map_get(&v->owner, p, 0);
+        intptr_t e = byoc__map_get(&v->params, p, 0);
+        const byoc_node *other = (const byoc_node *)(e & ~(intptr_t)1); /* nodes are 8-byte aligned */
         if (other && other != fn) return byoc__verify_fail(v, p, "is a parameter of two functions");
-        byoc__map_put(&v->owner, p, (intptr_t)fn);
-        if (byoc__map_get(&v->bound, p, 0)) return byoc__verify_fail(v, p, "is a parameter twice");
-        byoc__map_put(&v->bound, p, 1);
+        if (e & 1) return byoc__verify_fail(v, p, "is a parameter twice");
+        byoc__map_put(&v->params, p, (intptr_t)fn | 1);
     }
     /* iterative DFS over the body, with walk marks: on_path = on the stack (reaching such a node again
        closes a cycle), done = checked. Nested functions are checked after the walk, while this
@@ -6689,7 +6690,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
         if (next) { /* first visit: local checks */
             byoc_node *n = next;
             next = NULL;
-            if (n->kind == BYOC_NODE_VAR && !byoc__map_get(&v->bound, n, 0))
+            if (n->kind == BYOC_NODE_VAR && !(byoc__map_get(&v->params, n, 0) & 1))
                 r = byoc__verify_fail(v, n, "is used but no enclosing function binds it");
             else if (n->kind == BYOC_NODE_GLOBAL_VAR && !byoc_module_function(v->m, n->name))
                 r = byoc__verify_fail(v, n, "refers to a function the module does not have");
@@ -6718,7 +6719,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
     stbds_arrfree(stack);
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(nested); ++i) r = byoc__verify_function(v, nested[i], depth + 1);
     stbds_arrfree(nested);
-    for (int i = 0; i < fn->nparams; ++i) byoc__map_put(&v->bound, fn->params[i], 0);
+    for (int i = 0; i < fn->nparams; ++i) byoc__map_put(&v->params, fn->params[i], (intptr_t)fn);
     return r;
 }
 
@@ -6740,8 +6741,7 @@ BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag
         v.scope_name = v.untyped_scope_name;
         r = byoc__verify_fail(&v, v.untyped, "has no type");
     }
-    byoc__map_free(&v.bound);
-    byoc__map_free(&v.owner);
+    byoc__map_free(&v.params);
     return r;
 }
 
