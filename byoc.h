@@ -1512,8 +1512,10 @@ BYOC_API void byoc_attrs_set(byoc_module *m, byoc_attrs *a, const char *name, co
 }
 
 /* base's items then extra ones (a later name replaces an earlier one), owned by m, in one array:
-   byoc_attrs_set copies the array on every call, which is quadratic for a set built item by item */
-BYOC__PRIVATE byoc_attrs byoc__attrs_build(byoc_module *m, const byoc_attrs *base, const byoc_attr *extra, int nextra) {
+   byoc_attrs_set copies the array on every call, which is quadratic for a set built item by item.
+   extra_owned: the extra items' names and values are m's already (a pass interned them once), so
+   they are taken as they are instead of interned again for every set. */
+BYOC__PRIVATE byoc_attrs byoc__attrs_build_in(byoc_module *m, const byoc_attrs *base, const byoc_attr *extra, int nextra, int extra_owned) {
     byoc_attrs out;
     memset(&out, 0, sizeof out);
     int nbase = base ? base->count : 0;
@@ -1522,16 +1524,20 @@ BYOC__PRIVATE byoc_attrs byoc__attrs_build(byoc_module *m, const byoc_attrs *bas
     if (!items) return out;
     for (int k = 0; k < nbase + nextra; ++k) {
         const byoc_attr *a = k < nbase ? &base->items[k] : &extra[k - nbase];
-        const char *key = byoc_intern(m, a->name);
+        int owned = extra_owned && k >= nbase;
+        const char *key = owned ? a->name : byoc_intern(m, a->name);
         int at = out.count;
         for (int i = 0; i < out.count; ++i)
             if (items[i].name == key) at = i;
         items[at].name = key;
-        items[at].value = byoc__attr_value_own(m, &a->value);
+        items[at].value = owned ? a->value : byoc__attr_value_own(m, &a->value);
         if (at == out.count) out.count++;
     }
     out.items = items;
     return out;
+}
+BYOC__PRIVATE byoc_attrs byoc__attrs_build(byoc_module *m, const byoc_attrs *base, const byoc_attr *extra, int nextra) {
+    return byoc__attrs_build_in(m, base, extra, nextra, 0);
 }
 BYOC__PRIVATE byoc_attr byoc__attr_named(const char *name, byoc_attr_kind kind) {
     byoc_attr a;
@@ -6552,8 +6558,8 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
         if (c) c->checked_type = n->checked_type;
         byoc__map_put(&map, n, (intptr_t)c);
     }
-    byoc_attr label = byoc__attr_string("PartitionedFromPattern", byoc__group_label(m, gr));
-    byoc_attrs fattrs = byoc__attrs_build(m, attrs, &label, 1);
+    byoc_attr label = byoc__attr_string(byoc_intern(m, "PartitionedFromPattern"), byoc__group_label(m, gr)); /* both m's */
+    byoc_attrs fattrs = byoc__attrs_build_in(m, attrs, &label, 1, 1);
     byoc_node *body = (byoc_node *)byoc__map_get(&map, gr->root, 0);
     byoc_node *fn = byoc_function(m, params, np, body, NULL, NULL);
     if (fn) fn->attrs = fattrs;
@@ -7940,6 +7946,11 @@ BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
 BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     int nfunctions = byoc_module_function_count(m);
+    /* attribute names interned once for every partition's set, and each target once (a map from the
+       annotation's string): a partition then interns only its own new names */
+    const char *key_primitive = byoc_intern(m, "Primitive"), *key_compiler = byoc_intern(m, "Compiler");
+    const char *key_symbol = byoc_intern(m, "global_symbol"), *key_inline = byoc_intern(m, "Inline");
+    byoc__map target_interned = BYOC__MAP_EMPTY;
     for (int f = 0; r == BYOC_OK && f < nfunctions; ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__has_compiler(fn)) continue;
@@ -7948,6 +7959,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         byoc__regions rs;
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK || !byoc__regions_build(&g, &rs)) {
             byoc_graph_free(&g);
+            byoc__map_free(&target_interned);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         }
         int nr = rs.count;
@@ -8046,19 +8058,25 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     }
                     int nout = (int)stbds_arrlen(outs);
                     byoc_node *body = nout == 1 ? outs[0] : byoc_tuple(m, outs, nout);
-                    byoc_attr items[4];
-                    items[0] = byoc__attr_int("Primitive", 1);
-                    items[1] = byoc__attr_string("Compiler", rs.target[reg]);
+                    const char *target = (const char *)byoc__map_get(&target_interned, rs.target[reg], 0);
+                    if (!target) {
+                        target = byoc_intern(m, rs.target[reg]);
+                        byoc__map_put(&target_interned, rs.target[reg], (intptr_t)target);
+                    }
                     const char *symbol = byoc_intern(m, name); /* once: the attribute, the function and its global var share it */
-                    items[2] = byoc__attr_string("global_symbol", symbol);
-                    items[3] = byoc__attr_int("Inline", 1);
-                    byoc_attrs a = byoc__attrs_build(m, NULL, items, 4);
+                    byoc_attr items[4];
+                    items[0] = byoc__attr_int(key_primitive, 1);
+                    items[1] = byoc__attr_string(key_compiler, target);
+                    items[2] = byoc__attr_string(key_symbol, symbol);
+                    items[3] = byoc__attr_int(key_inline, 1);
+                    byoc_attrs a = byoc__attrs_build_in(m, NULL, items, 4, 1);
                     byoc_node *pf = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, NULL);
                     if (pf) pf->attrs = a;
                     if (pf && byoc__map_get(&m->function_index, symbol, -1) >= 0) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
                     else if (pf) byoc__module_put_function(m, symbol, pf);
                     if (nout > 1 && body && !body->checked_type) byoc__infer_tuple_of_typed(m, body);
-                    byoc_node *gv = byoc_global_var(m, symbol);
+                    byoc_node *gv = byoc__node_new(m, BYOC_NODE_GLOBAL_VAR);
+                    if (gv) gv->name = symbol;
                     region_call[reg] = byoc_call_function(m, gv, args, (int)stbds_arrlen(args));
                     const byoc_type *result = byoc__type_new_function(m, pf);
                     for (int k = 0; result && k < (int)stbds_arrlen(args); ++k)
@@ -8109,6 +8127,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         byoc_graph_free(&g);
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition_graph: %s", m->error.message);
     }
+    byoc__map_free(&target_interned);
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
