@@ -2210,6 +2210,7 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         out->nodes = NULL;
         if (index) byoc__map_free(index);
         free(index);
+        out->index_map = NULL; /* the caller's byoc_graph_free must not free it again */
         free(out->dense);
         out->dense = NULL;
         stbds_arrfree(order);
@@ -7857,7 +7858,9 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         if (byoc__has_compiler(fn)) continue;
         byoc_graph g;
         byoc__regions rs;
+        memset(&rs, 0, sizeof rs);
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK || !byoc__regions_build(&g, &rs)) {
+            byoc__regions_free(&rs);
             byoc_graph_free(&g);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         }
@@ -7957,7 +7960,9 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         const char *fname = m->functions[f].name;
         byoc_graph g;
         byoc__regions rs;
+        memset(&rs, 0, sizeof rs);
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK || !byoc__regions_build(&g, &rs)) {
+            byoc__regions_free(&rs);
             byoc_graph_free(&g);
             byoc__map_free(&target_interned);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
