@@ -748,6 +748,28 @@ static void test_graph_traversal(void) {
     byoc_graph_free(&g);
     byoc_node *ins[4];
     CHECK(byoc_node_inputs(add, ins, 4) == 2 && ins[0] == s && ins[1] == t);
+    /* a repeated input is one edge; nodes of two modules share ids, and each is still its own node */
+    byoc_module *other = byoc_module_create(NULL);
+    byoc_node *y = byoc_var(other, "y", t4(other, 1, 1, 2, 2));
+    byoc_node *ry = byoc_call(other, "nn.relu", &y, 1, NULL); /* ids 1 and 2, as x and r */
+    byoc_node *mixed[3] = {add, ry, add};
+    byoc_node *tup = byoc_tuple(m, mixed, 3);
+    CHECK(byoc_graph_build(m, tup, 0, &g) == BYOC_OK);
+    CHECK(g.count == 8 && g.nodes[7].node == tup && g.nodes[7].ninputs == 2);
+    CHECK(g.nodes[7].inputs[0] == byoc_graph_index(&g, add) && g.nodes[7].inputs[1] == byoc_graph_index(&g, ry));
+    CHECK(byoc_graph_index(&g, x) != byoc_graph_index(&g, y) && byoc_graph_index(&g, y) >= 0);
+    CHECK(g.nodes[byoc_graph_index(&g, ry)].inputs[0] == byoc_graph_index(&g, y));
+    byoc_graph_free(&g);
+    /* a cycle made through the public fields: the graph is built without looping or reading out of
+       bounds (the verifier is what reports it) */
+    s->args[0] = add;
+    CHECK(byoc_graph_build(m, add, 0, &g) == BYOC_OK);
+    CHECK(g.count == 5 && g.nodes[4].node == add); /* x, relu and tanh still, through tanh */
+    for (int i = 0; i < g.count; ++i)
+        for (int k = 0; k < g.nodes[i].ninputs; ++k) CHECK(g.nodes[i].inputs[k] >= 0 && g.nodes[i].inputs[k] < g.count);
+    byoc_graph_free(&g);
+    s->args[0] = r;
+    byoc_module_destroy(other);
     byoc_module_destroy(m);
 }
 
