@@ -1942,11 +1942,13 @@ BYOC__PRIVATE byoc_node *byoc__function_with_body(byoc_module *m, const byoc_nod
     return nf;
 }
 
-BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) {
+/* a global var for a name already interned in m */
+BYOC__PRIVATE byoc_node *byoc__global_var_interned(byoc_module *m, const char *interned) {
     byoc_node *n = byoc__node_new(m, BYOC_NODE_GLOBAL_VAR);
-    if (n) n->name = byoc_intern(m, name);
+    if (n) n->name = interned;
     return n;
 }
+BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) { return byoc__global_var_interned(m, byoc_intern(m, name)); }
 
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col) {
     if (!n) return;
@@ -2051,7 +2053,7 @@ BYOC__PRIVATE void byoc__prefetch_inputs_of(const byoc_node *n) {
     for (uintptr_t k = 1; k <= 8; ++k) BYOC__PREFETCH((const void *)((uintptr_t)n - 64 * k));
 }
 
-/* the lines holding a node's first 64 bytes (the fields every loop reads): nodes are 16-byte aligned,
+/* the lines holding a node's first 64 bytes (the fields every loop reads): nodes are 8-byte aligned,
    so those bytes usually straddle two lines */
 BYOC__PRIVATE void byoc__prefetch_node(const byoc_node *n) {
     BYOC__PREFETCH(n);
@@ -7949,11 +7951,9 @@ BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
 BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     int nfunctions = byoc_module_function_count(m);
-    /* attribute names interned once for every partition's set, and each target once (a map from the
-       annotation's string): a partition then interns only its own new names */
+    /* attribute names interned once for every partition's set */
     const char *key_primitive = byoc_intern(m, "Primitive"), *key_compiler = byoc_intern(m, "Compiler");
     const char *key_symbol = byoc_intern(m, "global_symbol"), *key_inline = byoc_intern(m, "Inline");
-    byoc__map target_interned = BYOC__MAP_EMPTY;
     for (int f = 0; r == BYOC_OK && f < nfunctions; ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__has_compiler(fn)) continue;
@@ -7964,7 +7964,6 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK || !byoc__regions_build(&g, &rs)) {
             byoc__regions_free(&rs);
             byoc_graph_free(&g);
-            byoc__map_free(&target_interned);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         }
         int nr = rs.count;
@@ -8063,11 +8062,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     }
                     int nout = (int)stbds_arrlen(outs);
                     byoc_node *body = nout == 1 ? outs[0] : byoc_tuple(m, outs, nout);
-                    const char *target = (const char *)byoc__map_get(&target_interned, rs.target[reg], 0);
-                    if (!target) {
-                        target = byoc_intern(m, rs.target[reg]);
-                        byoc__map_put(&target_interned, rs.target[reg], (intptr_t)target);
-                    }
+                    const char *target = byoc_intern(m, rs.target[reg]);
                     const char *symbol = byoc_intern(m, name); /* once: the attribute, the function and its global var share it */
                     byoc_attr items[4];
                     items[0] = byoc__attr_int(key_primitive, 1);
@@ -8080,8 +8075,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     if (pf && byoc__map_get(&m->function_index, symbol, -1) >= 0) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
                     else if (pf) byoc__module_put_function(m, symbol, pf);
                     if (nout > 1 && body && !body->checked_type) byoc__infer_tuple_of_typed(m, body);
-                    byoc_node *gv = byoc__node_new(m, BYOC_NODE_GLOBAL_VAR);
-                    if (gv) gv->name = symbol;
+                    byoc_node *gv = byoc__global_var_interned(m, symbol);
                     region_call[reg] = byoc_call_function(m, gv, args, (int)stbds_arrlen(args));
                     const byoc_type *result = byoc__type_new_function(m, pf);
                     for (int k = 0; result && k < (int)stbds_arrlen(args); ++k)
@@ -8132,7 +8126,6 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         byoc_graph_free(&g);
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition_graph: %s", m->error.message);
     }
-    byoc__map_free(&target_interned);
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
