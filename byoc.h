@@ -1050,7 +1050,7 @@ BYOC__PRIVATE ptrdiff_t byoc__map_slot(const byoc__map *m, const void *a) {
 }
 BYOC__PRIVATE void byoc__map_grow_for_one(byoc__map *m) {
     if ((m->count + 1) * 4 <= m->cap * 3) return; /* keep the load under 3/4 */
-    size_t ncap = m->cap ? m->cap * 2 : 64;
+    size_t ncap = m->cap ? m->cap * 2 : 8;
     byoc__map_slot_pair *ns = (byoc__map_slot_pair *)calloc(ncap, sizeof *ns);
     if (!ns) abort(); /* scratch memory exhausted: nothing sane to continue with */
     for (size_t i = 0; i < m->cap; ++i) {
@@ -1146,6 +1146,11 @@ struct byoc_module {
     byoc__map op_defaults;         /* op -> its complete default attribute items, shared by calls */
     byoc__map types;               /* structural hash -> type: equal types are one object */
     byoc__map annotation_attrs;    /* target name (as passed) -> its {compiler: target} item */
+    /* node id -> index in the graph that last held the node, lent to one graph at a time; never
+       cleared (a lookup checks that the index names that very node) */
+    int *id_index;
+    uint32_t id_index_cap;
+    int id_index_lent;
 };
 
 static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return malloc(size); }
@@ -1257,6 +1262,7 @@ BYOC_API void byoc_module_destroy(byoc_module *m) {
     stbds_shfree(m->strings);
     byoc__map_free(&m->function_index);
     stbds_arrfree(m->functions);
+    free(m->id_index);
     m->alloc.free_fn(m, m->alloc.user_data);
 }
 
@@ -1696,6 +1702,19 @@ BYOC_API byoc_node *byoc_var(byoc_module *m, const char *name, const byoc_type *
     byoc_node *n = byoc__node_new(m, BYOC_NODE_VAR);
     if (!n) return NULL;
     n->name = byoc_intern(m, name && *name ? name : "v");
+    n->annotation = type;
+    return n;
+}
+
+/* A var under a name a pass made up for it alone (FunctionVar_3_0): the name is copied into the
+   arena, not interned, since interning a string no one else uses only grows the intern table. */
+BYOC__PRIVATE byoc_node *byoc__var_unique(byoc_module *m, const char *name, const byoc_type *type) {
+    size_t len = strlen(name) + 1;
+    char *copy = BYOC__CAST(char *, byoc__arena_alloc_in(m, &m->bulk, len));
+    byoc_node *n = copy ? byoc__node_new(m, BYOC_NODE_VAR) : NULL;
+    if (!n) return NULL;
+    memcpy(copy, name, len);
+    n->name = copy;
     n->annotation = type;
     return n;
 }
@@ -2167,6 +2186,20 @@ BYOC__PRIVATE void byoc__walk_stats_free(byoc__walk_stats *st) {
     stbds_arrfree(st->pending);
 }
 
+/* grows m's id table to hold ids below need; new entries are -1 */
+BYOC__PRIVATE int byoc__id_index_reserve(byoc_module *m, uint32_t need) {
+    if (need <= m->id_index_cap) return 1;
+    size_t cap = (size_t)m->id_index_cap * 2 > need ? (size_t)m->id_index_cap * 2 : need;
+    if (cap < 1024) cap = 1024;
+    if (cap > UINT32_MAX) return 0;
+    int *grown = BYOC__CAST(int *, realloc(m->id_index, sizeof(int) * cap));
+    if (!grown) return 0;
+    memset(grown + m->id_index_cap, 0xff, sizeof(int) * (cap - m->id_index_cap));
+    m->id_index = grown;
+    m->id_index_cap = (uint32_t)cap;
+    return 1;
+}
+
 BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out) {
     memset(out, 0, sizeof *out);
     out->module = m;
@@ -2179,18 +2212,32 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     int count = (int)stbds_arrlen(order);
     uint32_t lo = st.lo, hi = st.hi;
     /* ids are dense within a module: an array indexed by id is much faster than a hash map (a map is
-       the fallback when nodes of several modules share ids) */
-    if (count && hi - lo < (uint32_t)INT32_MAX && (size_t)(hi - lo) / 64 <= (size_t)count + 4096) {
-        int *dense = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)(hi - lo) + 1)));
+       the fallback when nodes of several modules share ids). The module lends its table when it can:
+       clearing a fresh one for every graph would write a line per 16 ids, graph after graph. */
+    if (count && hi - lo < (uint32_t)INT32_MAX) {
+        int *dense = NULL;
+        uint32_t base = lo, span = hi - lo + 1;
+        if (!m->id_index_lent && hi < m->next_id && byoc__id_index_reserve(m, hi + 1)) {
+            dense = m->id_index;
+            base = 0;
+            span = m->id_index_cap;
+        } else if ((size_t)(hi - lo) / 64 <= (size_t)count + 4096) {
+            dense = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)span));
+            if (dense) memset(dense, 0xff, sizeof(int) * (size_t)span);
+        }
         int ok = dense != NULL;
-        if (ok) memset(dense, 0xff, sizeof(int) * ((size_t)(hi - lo) + 1));
         for (int i = 0; ok && i < count; ++i) {
-            int *slot = &dense[st.ids[i] - lo];
-            if (*slot >= 0) ok = 0; /* two nodes with one id: nodes from several modules */
+            int *slot = &dense[st.ids[i] - base];
+            /* an entry left by an earlier graph is told apart by the id at the position it names */
+            if (*slot >= 0 && *slot < i && st.ids[*slot] == st.ids[i]) ok = 0; /* two nodes with one id: nodes from several modules */
             else *slot = i;
         }
-        if (ok) { out->dense = dense; out->dense_base = lo; out->dense_count = hi - lo + 1; }
-        else free(dense);
+        if (ok) {
+            out->dense = dense;
+            out->dense_base = base;
+            out->dense_count = span;
+            if (dense == m->id_index) m->id_index_lent = 1;
+        } else if (dense != m->id_index) free(dense);
     }
     byoc__map *index = NULL;
     if (!out->dense) {
@@ -2213,7 +2260,8 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         if (index) byoc__map_free(index);
         free(index);
         out->index_map = NULL; /* the caller's byoc_graph_free must not free it again */
-        free(out->dense);
+        if (out->dense == m->id_index) m->id_index_lent = 0;
+        else free(out->dense);
         out->dense = NULL;
         stbds_arrfree(order);
         byoc__walk_stats_free(&st);
@@ -2228,7 +2276,7 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         g->inputs = in_pool + used;
         if (out->dense) { /* the edges the walk noted, as indices: no node is read */
             for (int j = 0; j < st.ninputs[i]; ++j) {
-                int idx = out->dense[st.input_ids[used + (size_t)j] - lo];
+                int idx = out->dense[st.input_ids[used + (size_t)j] - out->dense_base];
                 g->inputs[g->ninputs++] = idx;
                 user_counts[idx]++;
             }
@@ -2268,15 +2316,16 @@ BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
     if (g->dense) {
         uint32_t k = n->id - g->dense_base;
         if (n->id < g->dense_base || k >= g->dense_count) return -1;
-        int i = g->dense[k];
-        return i >= 0 && g->nodes[i].node == n ? i : -1;
+        int i = g->dense[k]; /* may be left by another graph: valid only if it names n here */
+        return i >= 0 && i < g->count && g->nodes[i].node == n ? i : -1;
     }
     return (int)byoc__map_get((const byoc__map *)g->index_map, n, -1);
 }
 
 BYOC_API void byoc_graph_free(byoc_graph *g) {
     if (!g || !g->module) return;
-    free(g->dense);
+    if (g->dense && g->dense == g->module->id_index) g->module->id_index_lent = 0;
+    else free(g->dense);
     byoc__map *index = (byoc__map *)g->index_map;
     if (index) byoc__map_free(index);
     free(index);
@@ -6397,15 +6446,24 @@ typedef struct byoc__group {
     int accepted;
 } byoc__group;
 
-BYOC__PRIVATE void byoc__groups_free(byoc__group *groups) {
-    for (int i = 0; i < (int)stbds_arrlen(groups); ++i) {
-        byoc_match_free(groups[i].match);
-        stbds_arrfree(groups[i].interior);
-        stbds_arrfree(groups[i].params);
-        byoc__map_free(&groups[i].embed);
-    }
-    stbds_arrfree(groups);
+BYOC__PRIVATE void byoc__group_free(byoc__group *gr) {
+    byoc_match_free(gr->match);
+    stbds_arrfree(gr->interior);
+    stbds_arrfree(gr->params);
+    byoc__map_free(&gr->embed);
 }
+/* takes each group as byoc__find_groups finds it (gr->accepted: the check let it through) */
+typedef void (*byoc__group_fn)(const byoc__group *gr, void *ctx);
+/* what a group becomes: the user's rewrite (byoc_pattern_rewrite) or a Composite call (byoc__partition) */
+typedef struct byoc__group_sink {
+    byoc_module *m;
+    byoc__map repl; /* group root -> its replacement */
+    byoc_rewrite_fn rewrite;
+    void *user_data;
+    const byoc_attrs *attrs;
+    int *next_group;
+} byoc__group_sink;
+
 
 static int byoc__int_cmp(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;
@@ -6420,10 +6478,12 @@ BYOC__PRIVATE int byoc__pat_is_interior(const byoc_pattern *p) {
 /* Non-overlapping matches of p over g, candidate roots visited outputs first. A match is refused when
    one of its inner nodes is claimed already, or feeds a consumer outside the match that the root does
    not post-dominate (the result would need that value twice). claimed: graph index -> group id + 1
-   (0: free), an array rather than a map since every claimed node is a graph node. */
-BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_graph *g, const int *ipdom, int *claimed,
-                                            byoc_match_check_fn check, void *user_data) {
-    byoc__group *groups = NULL;
+   (0: free), an array rather than a map since every claimed node is a graph node. Each group goes to
+   take as soon as it is found, and is freed after: holding every group until the scan ends would keep
+   thousands of small allocations alive, and cold by the time they were used. */
+BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g, const int *ipdom, int *claimed,
+                                     byoc_match_check_fn check, void *user_data, byoc__group_fn take, void *take_ctx) {
+    int ngroups = 0;
     for (int i = g->count - 1; i >= 0; --i) {
         byoc__graph_prefetch(g, i - 8);
         byoc_node *root = g->nodes[i].node;
@@ -6477,21 +6537,16 @@ BYOC__PRIVATE byoc__group *byoc__find_groups(const byoc_pattern *p, const byoc_g
         }
         byoc__map_free(&inside);
         byoc__map_free(&leaf);
-        if (!ok) {
-            stbds_arrfree(idx);
-            byoc_match_free(gr.match);
-            stbds_arrfree(gr.interior);
-            stbds_arrfree(gr.params);
-            byoc__map_free(&gr.embed);
-            continue;
+        if (ok) {
+            /* a vetoed match keeps its nodes claimed, as in TVM */
+            gr.accepted = !check || check(mt, root, user_data);
+            ngroups++;
+            for (int q = 0; q < (int)stbds_arrlen(idx); ++q) claimed[idx[q]] = ngroups;
+            take(&gr, take_ctx);
         }
-        /* a vetoed match keeps its nodes claimed, as in TVM */
-        gr.accepted = !check || check(mt, root, user_data);
-        for (int q = 0; q < (int)stbds_arrlen(idx); ++q) claimed[idx[q]] = (int)stbds_arrlen(groups) + 1;
         stbds_arrfree(idx);
-        stbds_arrput(groups, gr);
+        byoc__group_free(&gr);
     }
-    return groups;
 }
 
 /* TVM's PartitionedFromPattern label: op names (Tuple, TupleGetItem<i>) in post-order, each + "_" */
@@ -6544,7 +6599,7 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
     for (int k = 0; k < np; ++k) {
         char name[64];
         snprintf(name, sizeof name, "FunctionVar_%d_%d", gid, k);
-        byoc_node *v = byoc_var(m, name, gr->params[k]->checked_type);
+        byoc_node *v = byoc__var_unique(m, name, gr->params[k]->checked_type);
         if (v) v->checked_type = v->annotation; /* so the interior keeps its types when rebuilt on it */
         stbds_arrput(params, v);
         byoc__map_put(&map, gr->params[k], (intptr_t)v);
@@ -6578,10 +6633,23 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
     return call;
 }
 
+BYOC__PRIVATE void byoc__group_outline(const byoc__group *gr, void *ctx) {
+    byoc__group_sink *sink = (byoc__group_sink *)ctx;
+    if (gr->accepted && !sink->m->has_error)
+        byoc__map_put(&sink->repl, gr->root, (intptr_t)byoc__outline_group(sink->m, gr, (*sink->next_group)++, sink->attrs));
+}
+
 BYOC__PRIVATE int *byoc__ipdom_of(const byoc_graph *g) {
     int *ipdom = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(g->count ? g->count : 1)));
     if (ipdom && byoc_graph_post_dominators(g, ipdom) != BYOC_OK) { free(ipdom); return NULL; }
     return ipdom;
+}
+
+BYOC__PRIVATE void byoc__group_rewrite(const byoc__group *gr, void *ctx) {
+    byoc__group_sink *sink = (byoc__group_sink *)ctx;
+    if (sink->m->has_error) return;
+    byoc_node *r = sink->rewrite(sink->m, gr->root, gr->match, sink->user_data);
+    if (r && r != gr->root) byoc__map_put(&sink->repl, gr->root, (intptr_t)r);
 }
 
 BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn, void *user_data,
@@ -6591,16 +6659,16 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
         byoc_graph g;
         if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
         int *ipdom = byoc__ipdom_of(&g);
-        byoc__map repl = BYOC__MAP_EMPTY;
+        byoc__group_sink sink;
+        memset(&sink, 0, sizeof sink);
+        sink.m = m;
+        sink.rewrite = fn;
+        sink.user_data = user_data;
         int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
-        byoc__group *groups = ipdom && claimed ? byoc__find_groups(p, &g, ipdom, claimed, NULL, NULL) : NULL;
-        for (int i = 0; i < (int)stbds_arrlen(groups) && !m->has_error; ++i) {
-            byoc_node *r = fn(m, groups[i].root, groups[i].match, user_data);
-            if (r && r != groups[i].root) byoc__map_put(&repl, groups[i].root, (intptr_t)r);
-        }
+        if (ipdom && claimed) byoc__find_groups(p, &g, ipdom, claimed, NULL, NULL, byoc__group_rewrite, &sink);
+        byoc__map repl = sink.repl;
         int changed = repl.count > 0;
         byoc_node *next = changed && !m->has_error ? byoc__substitute(m, &g, &repl) : expr;
-        byoc__groups_free(groups);
         free(claimed);
         byoc__map_free(&repl);
         free(ipdom);
@@ -6628,13 +6696,15 @@ BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, 
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
     int *ipdom = byoc__ipdom_of(&g);
-    byoc__map repl = BYOC__MAP_EMPTY;
+    byoc__group_sink sink;
+    memset(&sink, 0, sizeof sink);
+    sink.m = m;
+    sink.attrs = attrs;
+    sink.next_group = next_group;
     int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
-    byoc__group *groups = ipdom && claimed ? byoc__find_groups(p, &g, ipdom, claimed, check, user_data) : NULL;
-    for (int i = 0; i < (int)stbds_arrlen(groups) && !m->has_error; ++i)
-        if (groups[i].accepted) byoc__map_put(&repl, groups[i].root, (intptr_t)byoc__outline_group(m, &groups[i], (*next_group)++, attrs));
-    byoc_node *r = !ipdom || m->has_error ? NULL : repl.count ? byoc__substitute(m, &g, &repl) : expr;
-    byoc__groups_free(groups);
+    if (ipdom && claimed) byoc__find_groups(p, &g, ipdom, claimed, check, user_data, byoc__group_outline, &sink);
+    byoc__map repl = sink.repl;
+    byoc_node *r = !ipdom || !claimed || m->has_error ? NULL : repl.count ? byoc__substitute(m, &g, &repl) : expr;
     free(claimed);
     byoc__map_free(&repl);
     free(ipdom);
@@ -8038,7 +8108,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                         if (bind_constants && src->kind == BYOC_NODE_CONSTANT) { byoc__map_put(&inside, src, (intptr_t)src); continue; }
                         char pname[300];
                         snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], reg, (int)stbds_arrlen(params));
-                        byoc_node *v = byoc_var(m, pname, src->checked_type);
+                        byoc_node *v = byoc__var_unique(m, pname, src->checked_type);
                         if (v) v->checked_type = v->annotation;
                         stbds_arrput(params, v);
                         stbds_arrput(args, now[byoc_graph_index(&g, src)]);

@@ -746,6 +746,20 @@ static void test_graph_traversal(void) {
     CHECK(byoc_graph_build(m, fn, BYOC_GRAPH_ENTER_FUNCTIONS, &g) == BYOC_OK);
     CHECK(g.count == 6 && g.nodes[5].node == fn && g.nodes[5].inputs[0] == byoc_graph_index(&g, add));
     byoc_graph_free(&g);
+    /* two graphs of one module alive at once (the second cannot borrow the module's id table), then a
+       graph that borrows the table after a bigger one: entries left behind never name a node it lacks */
+    byoc_graph whole, part;
+    CHECK(byoc_graph_build(m, add, 0, &whole) == BYOC_OK);
+    CHECK(byoc_graph_build(m, s, 0, &part) == BYOC_OK);
+    CHECK(whole.count == 5 && part.count == 3);
+    CHECK(byoc_graph_index(&part, t) == -1 && byoc_graph_index(&part, add) == -1);
+    CHECK(whole.nodes[byoc_graph_index(&whole, t)].node == t && part.nodes[byoc_graph_index(&part, r)].node == r);
+    byoc_graph_free(&whole);
+    byoc_graph_free(&part);
+    CHECK(byoc_graph_build(m, t, 0, &part) == BYOC_OK);
+    CHECK(part.count == 3 && part.nodes[byoc_graph_index(&part, t)].node == t);
+    CHECK(byoc_graph_index(&part, s) == -1 && byoc_graph_index(&part, add) == -1 && byoc_graph_index(&part, fn) == -1);
+    byoc_graph_free(&part);
     byoc_node *ins[4];
     CHECK(byoc_node_inputs(add, ins, 4) == 2 && ins[0] == s && ins[1] == t);
     /* a repeated input is one edge; nodes of two modules share ids, and each is still its own node */
