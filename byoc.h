@@ -6413,19 +6413,12 @@ BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_gr
     return out ? out : r;
 }
 
-/* expr with the graph's nodes replaced per repl (node -> node); everything that used a replaced
+/* the graph's root with graph node i replaced by to[i] (NULL: kept); everything that used a replaced
    node is rebuilt, everything else is shared */
-BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, const byoc__map *repl) {
-    size_t n = (size_t)(g->count ? g->count : 1);
-    byoc_node **now = BYOC__CAST(byoc_node **, calloc(n, sizeof(byoc_node *)));
-    byoc_node **to = BYOC__CAST(byoc_node **, calloc(n, sizeof(byoc_node *)));
+BYOC__PRIVATE byoc_node *byoc__substitute_at(byoc_module *m, const byoc_graph *g, byoc_node *const *to) {
+    byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
     byoc_node **ins = NULL;
-    if (!now || !to) { free(now); free(to); return NULL; }
-    /* the replacements by graph index: one pass over the map instead of a probe per node */
-    for (size_t s = 0; s < repl->cap; ++s) {
-        int i = repl->slots[s].key ? byoc_graph_index(g, (const byoc_node *)repl->slots[s].key) : -1;
-        if (i >= 0) to[i] = (byoc_node *)repl->slots[s].val;
-    }
+    if (!now) return NULL;
     for (int i = 0; i < g->count && !m->has_error; ++i) {
         byoc__graph_prefetch(g, i + 8);
         now[i] = to[i] ? byoc__remap(m, to[i], g, now, i) : byoc__rebuild_on(m, g, i, now, &ins, NULL);
@@ -6433,12 +6426,26 @@ BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, c
     byoc_node *root = m->has_error || !g->count ? NULL : now[g->count - 1];
     stbds_arrfree(ins);
     free(now);
+    return root;
+}
+
+/* the same with the replacements as a map (graph node -> node) */
+BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, const byoc__map *repl) {
+    byoc_node **to = BYOC__CAST(byoc_node **, calloc((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
+    if (!to) return NULL;
+    /* one pass over the map instead of a probe per node */
+    for (size_t s = 0; s < repl->cap; ++s) {
+        int i = repl->slots[s].key ? byoc_graph_index(g, (const byoc_node *)repl->slots[s].key) : -1;
+        if (i >= 0) to[i] = (byoc_node *)repl->slots[s].val;
+    }
+    byoc_node *root = byoc__substitute_at(m, g, to);
     free(to);
     return root;
 }
 
 typedef struct byoc__group {
     byoc_node *root;
+    int root_index; /* in the graph */
     byoc_match *match;
     byoc_node **interior; /* stb_ds array, graph order */
     byoc_node **params;   /* stb_ds array: the group's inputs, in binding order */
@@ -6457,7 +6464,8 @@ typedef void (*byoc__group_fn)(const byoc__group *gr, void *ctx);
 /* what a group becomes: the user's rewrite (byoc_pattern_rewrite) or a Composite call (byoc__partition) */
 typedef struct byoc__group_sink {
     byoc_module *m;
-    byoc__map repl; /* group root -> its replacement */
+    byoc_node **to; /* graph index of a group's root -> its replacement (NULL: none) */
+    int replaced;
     byoc_rewrite_fn rewrite;
     void *user_data;
     const byoc_attrs *attrs;
@@ -6494,6 +6502,7 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
         byoc__group gr;
         memset(&gr, 0, sizeof gr);
         gr.root = root;
+        gr.root_index = i;
         gr.match = mt;
         byoc__map inside = BYOC__MAP_EMPTY, leaf = BYOC__MAP_EMPTY;
         for (int k = 0; k < (int)stbds_arrlen(mt->memo); ++k)
@@ -6635,8 +6644,10 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
 
 BYOC__PRIVATE void byoc__group_outline(const byoc__group *gr, void *ctx) {
     byoc__group_sink *sink = (byoc__group_sink *)ctx;
-    if (gr->accepted && !sink->m->has_error)
-        byoc__map_put(&sink->repl, gr->root, (intptr_t)byoc__outline_group(sink->m, gr, (*sink->next_group)++, sink->attrs));
+    if (gr->accepted && !sink->m->has_error) {
+        sink->to[gr->root_index] = byoc__outline_group(sink->m, gr, (*sink->next_group)++, sink->attrs);
+        sink->replaced++;
+    }
 }
 
 BYOC__PRIVATE int *byoc__ipdom_of(const byoc_graph *g) {
@@ -6649,7 +6660,10 @@ BYOC__PRIVATE void byoc__group_rewrite(const byoc__group *gr, void *ctx) {
     byoc__group_sink *sink = (byoc__group_sink *)ctx;
     if (sink->m->has_error) return;
     byoc_node *r = sink->rewrite(sink->m, gr->root, gr->match, sink->user_data);
-    if (r && r != gr->root) byoc__map_put(&sink->repl, gr->root, (intptr_t)r);
+    if (r && r != gr->root) {
+        sink->to[gr->root_index] = r;
+        sink->replaced++;
+    }
 }
 
 BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn, void *user_data,
@@ -6665,12 +6679,12 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
         sink.rewrite = fn;
         sink.user_data = user_data;
         int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
-        if (ipdom && claimed) byoc__find_groups(p, &g, ipdom, claimed, NULL, NULL, byoc__group_rewrite, &sink);
-        byoc__map repl = sink.repl;
-        int changed = repl.count > 0;
-        byoc_node *next = changed && !m->has_error ? byoc__substitute(m, &g, &repl) : expr;
+        sink.to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        if (ipdom && claimed && sink.to) byoc__find_groups(p, &g, ipdom, claimed, NULL, NULL, byoc__group_rewrite, &sink);
+        int changed = sink.replaced > 0;
+        byoc_node *next = changed && !m->has_error ? byoc__substitute_at(m, &g, sink.to) : expr;
         free(claimed);
-        byoc__map_free(&repl);
+        free(sink.to);
         free(ipdom);
         byoc_graph_free(&g);
         if (!next) return NULL;
@@ -6702,11 +6716,11 @@ BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, 
     sink.attrs = attrs;
     sink.next_group = next_group;
     int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
-    if (ipdom && claimed) byoc__find_groups(p, &g, ipdom, claimed, check, user_data, byoc__group_outline, &sink);
-    byoc__map repl = sink.repl;
-    byoc_node *r = !ipdom || !claimed || m->has_error ? NULL : repl.count ? byoc__substitute(m, &g, &repl) : expr;
+    sink.to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+    if (ipdom && claimed && sink.to) byoc__find_groups(p, &g, ipdom, claimed, check, user_data, byoc__group_outline, &sink);
+    byoc_node *r = !ipdom || !claimed || !sink.to || m->has_error ? NULL : sink.replaced ? byoc__substitute_at(m, &g, sink.to) : expr;
     free(claimed);
-    byoc__map_free(&repl);
+    free(sink.to);
     free(ipdom);
     byoc_graph_free(&g);
     return r;
@@ -7986,16 +8000,21 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         free(pos);
         free(visited);
         /* drop begin(end(x)) inside one region */
-        byoc__map repl = BYOC__MAP_EMPTY;
-        for (int i = 0; i < g.count; ++i) {
+        byoc_node **to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        int dropped = 0;
+        if (!to) byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "merge_compiler_regions: out of memory");
+        for (int i = 0; to && i < g.count; ++i) {
             if (rs.role[i] != BYOC__BEGIN || !g.nodes[i].ninputs) continue;
             int e = g.nodes[i].inputs[0];
             if (rs.role[e] != BYOC__END || rs.of[e] < 0) continue;
-            if (byoc__region_find(&rs, rs.of[i]) == byoc__region_find(&rs, rs.of[e])) byoc__map_put(&repl, g.nodes[i].node, (intptr_t)g.nodes[e].node->args[0]);
+            if (byoc__region_find(&rs, rs.of[i]) == byoc__region_find(&rs, rs.of[e])) {
+                to[i] = g.nodes[e].node->args[0];
+                dropped++;
+            }
         }
-        byoc_node *body = repl.count ? byoc__substitute(m, &g, &repl) : fn->body;
+        byoc_node *body = dropped ? byoc__substitute_at(m, &g, to) : fn->body;
         byoc__set_body(m, f, body);
-        byoc__map_free(&repl);
+        free(to);
         for (int i = 0; i < nr; ++i) stbds_arrfree(parents[i]);
         free(parents);
         free(order);
