@@ -278,7 +278,7 @@ typedef struct byoc_op byoc_op;
    by a pass for a node it built whose type it knows);
    passes build new nodes. All storage belongs to the module. Fields by kind:
      VAR            name, annotation (the declared type, may be NULL)
-     CONSTANT       annotation (tensor type), data/nbytes (owned copy)
+     CONSTANT       annotation (tensor type), data (owned copy, byoc_constant_nbytes bytes)
      CALL           op (operator call) or callee (function, var or global var), args/nargs, attrs
      TUPLE          args/nargs are the fields
      TUPLE_GET_ITEM args[0] is the tuple, index
@@ -304,8 +304,9 @@ typedef struct byoc_node {
     const char *name;
     const byoc_type *annotation;
     void *data;
-    size_t nbytes;
-    byoc_span span;
+    /* where the node comes from, NULL if nowhere known (byoc_node_span never returns NULL); nodes a
+       pass rebuilds from one node share its span */
+    const byoc_span *span;
 } byoc_node;
 
 typedef struct byoc_global_function {
@@ -345,6 +346,8 @@ BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int 
                                   const byoc_type *ret_type, const byoc_attrs *attrs);
 BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name);
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col);
+BYOC_API const byoc_span *byoc_node_span(const byoc_node *n); /* an empty span when n has none */
+BYOC_API size_t byoc_constant_nbytes(const byoc_node *c);    /* bytes of a constant's data */
 /* The id of the original node n stands for: passes that rebuild a node keep its span and origin, so
    placements and reports can name nodes of the module as it was before partitioning. */
 BYOC_API uint32_t byoc_node_origin(const byoc_node *n);
@@ -1834,7 +1837,6 @@ BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *t, const void
     if (data && want) memcpy(copy, data, want);
     n->annotation = t;
     n->data = copy;
-    n->nbytes = want;
     return n;
 }
 
@@ -1969,12 +1971,30 @@ BYOC__PRIVATE byoc_node *byoc__global_var_interned(byoc_module *m, const char *i
 }
 BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) { return byoc__global_var_interned(m, byoc_intern(m, name)); }
 
+/* a span of m's (strings interned in m) */
+BYOC__PRIVATE const byoc_span *byoc__span_new(byoc_module *m, const char *source, const char *file, int line, int col) {
+    if (!source && !file && !line && !col) return NULL;
+    byoc_span *sp = BYOC__CAST(byoc_span *, byoc__arena_alloc_in(m, &m->bulk, sizeof *sp));
+    if (!sp) return NULL;
+    sp->source = byoc_intern(m, source);
+    sp->file = byoc_intern(m, file);
+    sp->line = line;
+    sp->col = col;
+    return sp;
+}
+
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col) {
-    if (!n) return;
-    n->span.source = byoc_intern(m, source);
-    n->span.file = byoc_intern(m, file);
-    n->span.line = line;
-    n->span.col = col;
+    if (n) n->span = byoc__span_new(m, source, file, line, col);
+}
+
+BYOC_API const byoc_span *byoc_node_span(const byoc_node *n) {
+    static const byoc_span none = {NULL, NULL, 0, 0};
+    return n && n->span ? n->span : &none;
+}
+
+BYOC_API size_t byoc_constant_nbytes(const byoc_node *c) {
+    if (!c || c->kind != BYOC_NODE_CONSTANT || !c->annotation) return 0;
+    return (size_t)byoc_type_num_elements(c->annotation) * byoc_dtype_size(c->annotation->dtype);
 }
 
 /* Functions are found by their interned name, a pointer: callers mostly pass one already (names of
@@ -3406,9 +3426,10 @@ BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n,
     vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
     byoc__node_label(st->m, st->scope, n, label, sizeof label);
-    if (n->span.file) snprintf(where, sizeof where, "%s:%d:%d: ", n->span.file, n->span.line, n->span.col);
-    if (n->span.source) snprintf(src, sizeof src, " (%s)", n->span.source);
-    return byoc__diag(st->diag, BYOC_ERR_TYPE, n->span.line, n->span.col, n->id, "%s%s %s%s in @%s: %s", where, what, label, src,
+    const byoc_span *sp = byoc_node_span(n);
+    if (sp->file) snprintf(where, sizeof where, "%s:%d:%d: ", sp->file, sp->line, sp->col);
+    if (sp->source) snprintf(src, sizeof src, " (%s)", sp->source);
+    return byoc__diag(st->diag, BYOC_ERR_TYPE, sp->line, sp->col, n->id, "%s%s %s%s in @%s: %s", where, what, label, src,
                       st->scope_name, reason);
 }
 
@@ -3688,9 +3709,9 @@ BYOC__PRIVATE void byoc__print_type_comment(byoc__printer *p, const byoc_type *t
 }
 
 BYOC__PRIVATE void byoc__print_span(byoc__printer *p, const byoc_node *n) {
-    if ((p->flags & BYOC_PRINT_NO_SPANS) || !n->span.source) return;
+    if ((p->flags & BYOC_PRINT_NO_SPANS) || !n->span || !n->span->source) return;
     byoc__buf_puts(&p->out, " /* span=");
-    for (const char *s = n->span.source; *s; ++s) /* keep the comment closed and on one line */
+    for (const char *s = n->span->source; *s; ++s) /* keep the comment closed and on one line */
         byoc__buf_put(&p->out, (s[0] == '*' && s[1] == '/') || (unsigned char)*s < 0x20 || *s == 0x7f ? "_" : s, 1);
     byoc__buf_puts(&p->out, " */");
 }
@@ -4559,17 +4580,27 @@ BYOC__PRIVATE int byoc__comment_find(const byoc__token *t, const char *key, cons
     return 0;
 }
 
+/* the parser's nodes each get a span of their own, which it fills in as it learns the parts */
+BYOC__PRIVATE byoc_span *byoc__parsed_span(byoc__parser *p, byoc_node *n) {
+    if (!n->span) n->span = BYOC__CAST(byoc_span *, byoc__arena_alloc_in(p->m, &p->m->bulk, sizeof(byoc_span)));
+    return (byoc_span *)n->span;
+}
+
 BYOC__PRIVATE void byoc__apply_span_comment(byoc__parser *p, byoc_node *n) {
     const char *s;
     size_t len;
-    if (n && byoc__comment_find(&p->tok, "span=", &s, &len) && len) n->span.source = byoc__intern_n(p->m, s, len);
+    byoc_span *sp;
+    if (n && byoc__comment_find(&p->tok, "span=", &s, &len) && len && (sp = byoc__parsed_span(p, n)) != NULL)
+        sp->source = byoc__intern_n(p->m, s, len);
 }
 
 BYOC__PRIVATE void byoc__set_pos(byoc__parser *p, byoc_node *n, int line, int col) {
-    if (!n || n->span.file) return;
-    n->span.file = p->filename;
-    n->span.line = line;
-    n->span.col = col;
+    if (!n || byoc_node_span(n)->file) return;
+    byoc_span *sp = byoc__parsed_span(p, n);
+    if (!sp) return;
+    sp->file = p->filename;
+    sp->line = line;
+    sp->col = col;
 }
 
 /* builder errors become parse errors at the construct's position */
@@ -4986,7 +5017,7 @@ BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char
     }
     for (int i = 0; !p.failed && i < (int)stbds_arrlen(p.globals_used); ++i) {
         byoc_node *g = p.globals_used[i];
-        if (!byoc_module_function(m, g->name)) byoc__parse_fail(&p, g->span.line, g->span.col, "@%s is not defined", g->name);
+        if (!byoc_module_function(m, g->name)) byoc__parse_fail(&p, byoc_node_span(g)->line, byoc_node_span(g)->col, "@%s is not defined", g->name);
     }
     if (!p.failed && byoc_module_function_count(m) == 0) byoc__parse_fail(&p, p.tok.line, p.tok.col, "no functions in the module");
     byoc__parser_free(&p);
@@ -5151,8 +5182,8 @@ BYOC_API void *byoc_module_weights_serialize(byoc_module *m, size_t *size) {
         byoc__put_le(&b, (uint64_t)t->dtype, 4);
         byoc__put_le(&b, (uint64_t)t->rank, 4);
         for (int k = 0; k < t->rank; ++k) byoc__put_le(&b, (uint64_t)t->dims[k], 8);
-        byoc__put_le(&b, (uint64_t)c->nbytes, 8);
-        byoc__buf_put(&b, (const char *)c->data, c->nbytes);
+        byoc__put_le(&b, (uint64_t)byoc_constant_nbytes(c), 8);
+        byoc__buf_put(&b, (const char *)c->data, byoc_constant_nbytes(c));
     }
     stbds_arrfree(consts);
     if (b.oom) { byoc_free(m, b.data); return NULL; }
@@ -5208,7 +5239,7 @@ BYOC__PRIVATE int byoc__local_equal(const byoc_node *a, const byoc_node *b) {
     switch (a->kind) {
     case BYOC_NODE_VAR: return byoc_type_equal(a->annotation, b->annotation);
     case BYOC_NODE_CONSTANT:
-        return byoc_type_equal(a->annotation, b->annotation) && a->nbytes == b->nbytes && memcmp(a->data, b->data, a->nbytes) == 0;
+        return byoc_type_equal(a->annotation, b->annotation) && memcmp(a->data, b->data, byoc_constant_nbytes(a)) == 0;
     case BYOC_NODE_GLOBAL_VAR: return strcmp(a->name, b->name) == 0;
     case BYOC_NODE_CALL:
         if (a->op != b->op || (!a->callee) != (!b->callee)) return 0;
@@ -5324,7 +5355,7 @@ BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
         uint64_t x = byoc__mix(0xcbf29ce484222325ull, (uint64_t)n->kind);
         switch (n->kind) {
         case BYOC_NODE_VAR: x = byoc__hash_type(x, n->annotation); break; /* names are not part of structure */
-        case BYOC_NODE_CONSTANT: x = byoc__hash_bytes(byoc__hash_type(x, n->annotation), n->data, n->nbytes); break;
+        case BYOC_NODE_CONSTANT: x = byoc__hash_bytes(byoc__hash_type(x, n->annotation), n->data, byoc_constant_nbytes(n)); break;
         case BYOC_NODE_GLOBAL_VAR: x = byoc__hash_bytes(x, n->name, strlen(n->name)); break;
         case BYOC_NODE_CALL: x = byoc__hash_attrs(byoc__hash_bytes(x, n->op ? n->op->def.name : "", n->op ? strlen(n->op->def.name) : 0), &n->attrs); break;
         case BYOC_NODE_TUPLE_GET_ITEM: x = byoc__mix(x, (uint64_t)n->index); break;
@@ -5378,7 +5409,7 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
         for (int k = 0; k < n->nargs; ++k) stbds_arrput(tmp, byoc__copy_from(map, n->args[k]));
         switch (n->kind) {
         case BYOC_NODE_VAR: c = byoc_var(dst, n->name, byoc__copy_type(dst, n->annotation)); break;
-        case BYOC_NODE_CONSTANT: c = byoc_constant(dst, byoc__copy_type(dst, n->annotation), n->data, n->nbytes); break;
+        case BYOC_NODE_CONSTANT: c = byoc_constant(dst, byoc__copy_type(dst, n->annotation), n->data, byoc_constant_nbytes(n)); break;
         case BYOC_NODE_GLOBAL_VAR: c = byoc_global_var(dst, n->name); break;
         case BYOC_NODE_TUPLE: c = byoc_tuple(dst, tmp, n->nargs); break;
         case BYOC_NODE_TUPLE_GET_ITEM: c = byoc_tuple_get_item(dst, tmp[0], n->index); break;
@@ -5392,7 +5423,11 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
                 byoc_node *pv = byoc__copy_from(map, n->params[k]);
                 if (!pv) { /* unused parameter: not reached by the traversal */
                     pv = byoc_var(dst, n->params[k]->name, byoc__copy_type(dst, n->params[k]->annotation));
-                    if (pv) { pv->span = n->params[k]->span; byoc__map_put(map, n->params[k], (intptr_t)pv); }
+                    if (pv) {
+                        const byoc_span *sp = byoc_node_span(n->params[k]);
+                        pv->span = byoc__span_new(dst, sp->source, sp->file, sp->line, sp->col);
+                        byoc__map_put(map, n->params[k], (intptr_t)pv);
+                    }
                 }
                 stbds_arrput(ps, pv);
             }
@@ -5402,10 +5437,8 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
         }
         }
         if (!c) break;
-        c->span.source = byoc_intern(dst, n->span.source);
-        c->span.file = byoc_intern(dst, n->span.file);
-        c->span.line = n->span.line;
-        c->span.col = n->span.col;
+        const byoc_span *sp = byoc_node_span(n);
+        c->span = byoc__span_new(dst, sp->source, sp->file, sp->line, sp->col);
         c->origin = byoc_node_origin(n);
         byoc__map_put(map, n, (intptr_t)c);
     }
@@ -6748,7 +6781,7 @@ BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     byoc__node_label(v->m, v->scope, n, label, sizeof label);
-    return byoc__diag(v->diag, BYOC_ERR_INVALID_ARGUMENT, n->span.line, n->span.col, n->id, "@%s: %s %s", v->scope_name, label, what);
+    return byoc__diag(v->diag, BYOC_ERR_INVALID_ARGUMENT, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "@%s: %s %s", v->scope_name, label, what);
 }
 
 /* a missing type is reported only once the structure is known sound (a structural fault explains
@@ -9223,7 +9256,7 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
         case BYOC_NODE_VAR: {
             for (int k = 0; k < fn->nparams && !val[i]; ++k)
                 if (fn->params[k] == n) val[i] = args[k];
-            if (!val[i]) { byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, n->span.line, n->span.col, n->id, "evaluate: %%%s is not bound", n->name); ok = 0; }
+            if (!val[i]) { byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "evaluate: %%%s is not bound", n->name); ok = 0; }
             break;
         }
         case BYOC_NODE_CONSTANT: val[i] = n; break;
@@ -9236,7 +9269,7 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
                 if (c) c->checked_type = n->checked_type;
                 val[i] = c ? byoc__fold_call(m, c) : NULL;
                 if (!val[i] && !m->has_error) {
-                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, n->id, "evaluate: %s has no reference kernel yet", n->op->def.name);
+                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "evaluate: %s has no reference kernel yet", n->op->def.name);
                     ok = 0;
                 }
             } else {
@@ -9245,7 +9278,7 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
                 if (rm) { /* a compiled partition */
                     if (rm->run(rm->state, m, ins, n->nargs, &val[i], diag) != BYOC_OK) ok = 0;
                 } else if (!callee || callee->kind != BYOC_NODE_FUNCTION) {
-                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, n->id, "evaluate: calls of a function value are not supported");
+                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "evaluate: calls of a function value are not supported");
                     ok = 0;
                 } else val[i] = byoc__eval_function(m, callee, ins, n->nargs, depth + 1, diag);
             }
@@ -9345,7 +9378,7 @@ BYOC__PRIVATE const char *byoc__greedy_choose(byoc_node *n, void *user_data) {
         if (pin && !g->failed) {
             intptr_t at = byoc__map_get(&g->rb->index, (const void *)(uintptr_t)origin, 0);
             const byoc_placement *pl = at ? &g->rb->nodes[at - 1] : NULL;
-            byoc__diag(&g->pin_error, BYOC_ERR_UNSUPPORTED, n->span.line, n->span.col, origin, "%s %s%s%s%s in @%s is pinned to %s, which declines it: %s",
+            byoc__diag(&g->pin_error, BYOC_ERR_UNSUPPORTED, byoc_node_span(n)->line, byoc_node_span(n)->col, origin, "%s %s%s%s%s in @%s is pinned to %s, which declines it: %s",
                        n->op->def.name, pl ? pl->label : "", pl && pl->source ? " (" : "", pl && pl->source ? pl->source : "",
                        pl && pl->source ? ")" : "", pl ? pl->function : "?", b->name, reason);
             g->failed = 1;
@@ -9476,7 +9509,7 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
             else snprintf(label, sizeof label, x == fn->body ? "result" : "#%u", (unsigned)pl.origin);
             pl.label = byoc_intern(arena, label);
             pl.op = byoc_intern(arena, x->op->def.name);
-            pl.source = x->span.source ? byoc_intern(arena, x->span.source) : NULL;
+            pl.source = byoc_node_span(x)->source ? byoc_intern(arena, byoc_node_span(x)->source) : NULL;
             pl.backend = "host";
             /* producers: through tuples and projections to the ops behind them */
             uint32_t *ins = NULL;

@@ -568,9 +568,9 @@ static void test_text_features(void) {
     CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
     byoc_node *helper = byoc_module_function(m, "helper");
     CHECK(helper && strcmp(byoc_attrs_string(&helper->attrs, "Compiler", ""), "npu") == 0);
-    CHECK(helper->body->args[0]->span.source && strcmp(helper->body->args[0]->span.source, "onnx:Add_1") == 0);
+    CHECK(helper->body->args[0]->span->source && strcmp(helper->body->args[0]->span->source, "onnx:Add_1") == 0);
     byoc_node *main_fn = byoc_module_function(m, "main");
-    CHECK(strcmp(main_fn->params[0]->span.source, "onnx:input") == 0);
+    CHECK(strcmp(main_fn->params[0]->span->source, "onnx:input") == 0);
     CHECK(main_fn->params[1]->annotation->dtype == BYOC_FLOAT16 && main_fn->params[1]->annotation->rank == 0);
     size_t len;
     char *printed = byoc_module_print(m, 0, &len);

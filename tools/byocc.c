@@ -427,7 +427,7 @@ static int cmd_info(int argc, char **argv) {
             if (shared) continue;
             nodes++;
             by_kind[n->kind]++;
-            if (n->kind == BYOC_NODE_CONSTANT) { constants++; param_bytes += n->nbytes; }
+            if (n->kind == BYOC_NODE_CONSTANT) { constants++; param_bytes += byoc_constant_nbytes(n); }
             if (n->kind == BYOC_NODE_CALL && n->op) {
                 int k = 0;
                 while (k < nops && strcmp(ops[k].name, n->op->def.name) != 0) ++k;
