@@ -2331,6 +2331,15 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
 BYOC__PRIVATE void byoc__graph_prefetch(const byoc_graph *g, int i) {
     if (i >= 0 && i < g->count) byoc__prefetch_node(g->nodes[i].node);
 }
+/* the same for loops that rebuild nodes: those read the attributes, span and origin too, the node's
+   second half (a node is 128 bytes, so three lines cover it however it is aligned) */
+BYOC__PRIVATE void byoc__graph_prefetch_whole(const byoc_graph *g, int i) {
+    if (i < 0 || i >= g->count) return;
+    uintptr_t n = (uintptr_t)g->nodes[i].node;
+    BYOC__PREFETCH((const void *)n);
+    BYOC__PREFETCH((const void *)(n + 64));
+    BYOC__PREFETCH((const void *)(n + sizeof(byoc_node) - 1));
+}
 
 BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
     if (g->dense) {
@@ -6453,7 +6462,7 @@ BYOC__PRIVATE byoc_node *byoc__substitute_at(byoc_module *m, const byoc_graph *g
     byoc_node **ins = NULL;
     if (!now) return NULL;
     for (int i = 0; i < g->count && !m->has_error; ++i) {
-        byoc__graph_prefetch(g, i + 8);
+        byoc__graph_prefetch_whole(g, i + 8);
         now[i] = to[i] ? byoc__remap(m, to[i], g, now, i) : byoc__rebuild_on(m, g, i, now, &ins, NULL);
     }
     byoc_node *root = m->has_error || !g->count ? NULL : now[g->count - 1];
@@ -7810,6 +7819,7 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
         byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
         byoc_node **ins = NULL;
         for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
+            byoc__graph_prefetch_whole(&g, i + 8);
             byoc_node *n = g.nodes[i].node;
             if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) { now[i] = n; continue; }
             if (byoc__is_begin(n) || byoc__is_end(n)) { /* an earlier run's annotation: see through it */
