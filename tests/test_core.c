@@ -583,6 +583,17 @@ static void test_text_features(void) {
     byoc_free(m, printed);
     char why[16384];
     CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    /* spans: none reads as empty; a clone holds its own copies */
+    CHECK(byoc_node_span(NULL)->source == NULL && byoc_node_span(NULL)->file == NULL && byoc_node_span(NULL)->line == 0);
+    byoc_module *cl = byoc_module_clone(m, NULL), *cl2 = cl ? byoc_module_clone(cl, NULL) : NULL;
+    byoc_module_destroy(cl); /* cl2's spans must not point into cl */
+    CHECK(cl2 != NULL);
+    if (cl2) {
+        const byoc_span *orig = helper->body->args[0]->span, *cs = byoc_node_span(byoc_module_function(cl2, "helper")->body->args[0]);
+        CHECK(cs != orig && cs->source && strcmp(cs->source, "onnx:Add_1") == 0);
+        CHECK(cs->line == orig->line && cs->col == orig->col && cs->file && strcmp(cs->file, orig->file) == 0);
+        byoc_module_destroy(cl2);
+    }
     byoc_module_destroy(m);
 }
 
@@ -731,6 +742,9 @@ static void test_graph_traversal(void) {
     byoc_node *st[2] = {s, t};
     byoc_node *add = byoc_call(m, "add", st, 2, NULL);
     byoc_node *fn = byoc_function(m, &x, 1, add, NULL, NULL);
+    CHECK(x->span == NULL && byoc_node_span(x)->source == NULL); /* built in code: no span */
+    byoc_node_set_span(m, x, "onnx:x", NULL, 0, 0);
+    CHECK(x->span && strcmp(byoc_node_span(x)->source, "onnx:x") == 0);
     byoc_graph g;
     CHECK(byoc_graph_build(m, add, 0, &g) == BYOC_OK);
     CHECK(g.count == 5);
