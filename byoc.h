@@ -6723,13 +6723,14 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
         int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
         sink.to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
         if (ipdom && claimed && sink.to) byoc__find_groups(p, &g, ipdom, claimed, NULL, NULL, byoc__group_rewrite, &sink);
+        else byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "pattern rewrite: out of memory");
         int changed = sink.replaced > 0;
         byoc_node *next = changed && !m->has_error ? byoc__substitute_at(m, &g, sink.to) : expr;
         free(claimed);
         free(sink.to);
         free(ipdom);
         byoc_graph_free(&g);
-        if (!next) return NULL;
+        if (!next || m->has_error) return NULL;
         expr = next;
         if (!changed) break;
     }
@@ -6760,7 +6761,8 @@ BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, 
     int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
     sink.to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
     if (ipdom && claimed && sink.to) byoc__find_groups(p, &g, ipdom, claimed, check, user_data, byoc__group_outline, &sink);
-    byoc_node *r = !ipdom || !claimed || !sink.to || m->has_error ? NULL : sink.replaced ? byoc__substitute_at(m, &g, sink.to) : expr;
+    else byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "pattern partition: out of memory");
+    byoc_node *r = m->has_error ? NULL : sink.replaced ? byoc__substitute_at(m, &g, sink.to) : expr;
     free(claimed);
     free(sink.to);
     free(ipdom);
@@ -6925,7 +6927,7 @@ static byoc_result byoc__pass_infer_type(byoc_module *m, byoc_pass_context *ctx,
     return byoc_infer_type(m, d);
 }
 
-BYOC__PRIVATE void byoc__builtin_passes(void);
+BYOC__PRIVATE int byoc__builtin_passes(void);
 static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_annotate_target(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_merge_regions(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
@@ -6937,9 +6939,15 @@ static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *
 
 BYOC__PRIVATE void byoc__passes_init(void) {
     if (byoc__passes.initialized) return;
-    byoc__passes.initialized = 1;
     byoc__passes.arena = byoc_module_create(NULL);
-    byoc__builtin_passes();
+    if (!byoc__passes.arena) return; /* out of memory: nothing is registered, and the next call tries again */
+    byoc__passes.initialized = 1;
+    if (!byoc__builtin_passes()) { /* out of memory half-way: undo it all, so that the next call tries again */
+        byoc_module_destroy(byoc__passes.arena);
+        stbds_arrfree(byoc__passes.passes);
+        stbds_arrfree(byoc__passes.keys);
+        memset(&byoc__passes, 0, sizeof byoc__passes);
+    }
 }
 
 BYOC_API byoc_result byoc_pass_register(const byoc_pass *pass, byoc_diag *diag) {
@@ -6966,6 +6974,7 @@ BYOC_API const byoc_pass *byoc_pass_at(int i) {
 
 BYOC_API byoc_result byoc_config_key_register(const byoc_config_key *key, byoc_diag *diag) {
     byoc__passes_init();
+    if (!byoc__passes.arena) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "config key registration: out of memory");
     if (!key->name || !*key->name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "config key: empty name");
     for (int i = 0; i < (int)stbds_arrlen(byoc__passes.keys); ++i)
         if (!strcmp(byoc__passes.keys[i].name, key->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "config key '%s' is already registered", key->name);
@@ -6988,6 +6997,7 @@ BYOC_API const byoc_config_key *byoc_config_key_at(int i) {
 
 BYOC_API byoc_pass_context *byoc_pass_context_create(void) {
     byoc__passes_init();
+    if (!byoc__passes.initialized) return NULL;
     byoc_pass_context *ctx = BYOC__CAST(byoc_pass_context *, calloc(1, sizeof(byoc_pass_context)));
     if (!ctx) return NULL;
     ctx->arena = byoc_module_create(NULL);
@@ -7139,7 +7149,7 @@ BYOC_API byoc_result byoc_run_phase(byoc_module *m, byoc_phase phase, byoc_pass_
     return r;
 }
 
-BYOC__PRIVATE void byoc__builtin_passes(void) {
+BYOC__PRIVATE int byoc__builtin_passes(void) {
     static const byoc_config_key keys[] = {
         {"fuse_ops.max_depth", BYOC_ATTR_INT, "256", "most ops in one fused function"},
         {"fuse_ops.max_function_args", BYOC_ATTR_INT, "0", "most parameters of a fused function (0: no limit)"},
@@ -7159,8 +7169,10 @@ BYOC__PRIVATE void byoc__builtin_passes(void) {
         {"dce", 0, NULL, byoc__pass_dce, NULL, NULL, "drop global functions @main does not use"},
     };
     byoc_diag d;
-    for (int i = 0; i < BYOC__N(keys); ++i) { byoc_result r = byoc_config_key_register(&keys[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
-    for (int i = 0; i < BYOC__N(passes); ++i) { byoc_result r = byoc_pass_register(&passes[i], &d); BYOC_ASSERT(r == BYOC_OK); (void)r; }
+    int ok = 1;
+    for (int i = 0; i < BYOC__N(keys); ++i) ok &= byoc_config_key_register(&keys[i], &d) == BYOC_OK;
+    for (int i = 0; i < BYOC__N(passes); ++i) ok &= byoc_pass_register(&passes[i], &d) == BYOC_OK;
+    return ok && !byoc__passes.arena->has_error; /* the names are fixed: only memory can run out */
 }
 
 // [SECTION] impl: partition passes
