@@ -6708,31 +6708,38 @@ BYOC__PRIVATE void byoc__group_rewrite(const byoc__group *gr, void *ctx) {
     }
 }
 
+/* One scan of expr for p's groups, each handed to take (which fills sink->to). Returns expr with the
+   replacements in place (expr itself when there are none), NULL on error. */
+BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_match_check_fn check,
+                                              void *user_data, byoc__group_fn take, byoc__group_sink *sink) {
+    byoc_graph g;
+    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
+    int *ipdom = byoc__ipdom_of(&g);
+    int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
+    sink->to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+    sink->replaced = 0;
+    if (ipdom && claimed && sink->to) byoc__find_groups(p, &g, ipdom, claimed, check, user_data, take, sink);
+    else byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "pattern matching: out of memory");
+    byoc_node *r = m->has_error ? NULL : sink->replaced ? byoc__substitute_at(m, &g, sink->to) : expr;
+    free(claimed);
+    free(sink->to);
+    sink->to = NULL;
+    free(ipdom);
+    byoc_graph_free(&g);
+    return r;
+}
+
 BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn, void *user_data,
                                          int max_iterations) {
     if (!p || !expr || !fn || m->has_error) return NULL;
     for (int round = 0; round < (max_iterations > 0 ? max_iterations : 16); ++round) {
-        byoc_graph g;
-        if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
-        int *ipdom = byoc__ipdom_of(&g);
         byoc__group_sink sink;
         memset(&sink, 0, sizeof sink);
         sink.m = m;
         sink.rewrite = fn;
         sink.user_data = user_data;
-        int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
-        sink.to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
-        if (ipdom && claimed && sink.to) byoc__find_groups(p, &g, ipdom, claimed, NULL, NULL, byoc__group_rewrite, &sink);
-        else byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "pattern rewrite: out of memory");
-        int changed = sink.replaced > 0;
-        byoc_node *next = changed && !m->has_error ? byoc__substitute_at(m, &g, sink.to) : expr;
-        free(claimed);
-        free(sink.to);
-        free(ipdom);
-        byoc_graph_free(&g);
-        if (!next || m->has_error) return NULL;
-        expr = next;
-        if (!changed) break;
+        expr = byoc__replace_groups(m, p, expr, NULL, NULL, byoc__group_rewrite, &sink);
+        if (!expr || !sink.replaced) break;
     }
     return expr;
 }
@@ -6750,24 +6757,12 @@ BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p
 BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
                                           byoc_match_check_fn check, void *user_data, int *next_group) {
     if (!p || !expr || m->has_error) return NULL;
-    byoc_graph g;
-    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
-    int *ipdom = byoc__ipdom_of(&g);
     byoc__group_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.m = m;
     sink.attrs = attrs;
     sink.next_group = next_group;
-    int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
-    sink.to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
-    if (ipdom && claimed && sink.to) byoc__find_groups(p, &g, ipdom, claimed, check, user_data, byoc__group_outline, &sink);
-    else byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "pattern partition: out of memory");
-    byoc_node *r = m->has_error ? NULL : sink.replaced ? byoc__substitute_at(m, &g, sink.to) : expr;
-    free(claimed);
-    free(sink.to);
-    free(ipdom);
-    byoc_graph_free(&g);
-    return r;
+    return byoc__replace_groups(m, p, expr, check, user_data, byoc__group_outline, &sink);
 }
 
 // [SECTION] impl: verifier
