@@ -79,7 +79,7 @@ fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
 	done
 
-# make bench: the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 5); writes
+# make bench: the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11); writes
 # build/bench.md and build/bench.json. Times are machine-dependent: compare within one run.
 $(BUILD)/bench: tools/bench.c $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm

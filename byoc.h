@@ -656,7 +656,7 @@ typedef struct byoc_pass_timing { const char *pass; double seconds; } byoc_pass_
 BYOC_API byoc_pass_context *byoc_pass_context_create(void);
 BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx);
 BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level);
-/* value_text in attribute syntax: "128", "True", "\"npu\"", "[1, 2]" */
+/* value_text in attribute syntax: "128", "True", "\"npu\"", "[1, 2]"; a string key also takes a plain word (npu) */
 BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text, byoc_diag *diag);
 BYOC_API int64_t byoc_pass_context_int(const byoc_pass_context *ctx, const char *key);
 BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char *key);
@@ -7034,7 +7034,12 @@ BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *k
     byoc_diag d;
     if (k->kind == BYOC_ATTR_BOOL && (!strcmp(value_text, "true") || !strcmp(value_text, "false"))) /* as users type it */
         value_text = value_text[0] == 't' ? "True" : "False";
-    if (byoc__attr_value_parse_in(ctx->arena, value_text, &v, &d) != BYOC_OK)
+    if (k->kind == BYOC_ATTR_STRING && value_text[0] != '"') { /* a plain word is the string itself */
+        memset(&v, 0, sizeof v);
+        v.kind = BYOC_ATTR_STRING;
+        v.s = byoc_intern(ctx->arena, value_text);
+        if (!v.s) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "config key '%s': out of memory", key);
+    } else if (byoc__attr_value_parse_in(ctx->arena, value_text, &v, &d) != BYOC_OK)
         return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': value \"%s\" does not parse", key, value_text);
     if (v.kind == BYOC_ATTR_INT && k->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }
     if (v.kind == BYOC_ATTR_INT && k->kind == BYOC_ATTR_BOOL && (v.i == 0 || v.i == 1)) v.kind = BYOC_ATTR_BOOL;

@@ -92,6 +92,12 @@ static void test_config_keys(void) {
     CHECK_CONTAINS(d.message, "config key 'fuse_ops.max_depth' expects int, got string");
     CHECK(byoc_pass_context_set(ctx, "fuse_ops.depth", "8", &d) == BYOC_ERR_NOT_FOUND);
     CHECK(strcmp(byoc_pass_context_string(ctx, "partition_graph.mod_name"), "default") == 0);
+    CHECK(byoc_pass_context_set(ctx, "partition_graph.mod_name", "edge", &d) == BYOC_OK); /* a plain word */
+    CHECK(strcmp(byoc_pass_context_string(ctx, "partition_graph.mod_name"), "edge") == 0);
+    CHECK(byoc_pass_context_set(ctx, "partition_graph.mod_name", "\"cloud\"", &d) == BYOC_OK); /* quoted */
+    CHECK(strcmp(byoc_pass_context_string(ctx, "partition_graph.mod_name"), "cloud") == 0);
+    CHECK(byoc_pass_context_set(ctx, "partition_graph.mod_name", "\"open", &d) == BYOC_ERR_ATTR);
+    CHECK(byoc_pass_context_set(ctx, "partition_graph.mod_name", "default", &d) == BYOC_OK);
     CHECK(byoc_pass_context_set(ctx, "partition_graph.bind_constants", "False", &d) == BYOC_OK);
     CHECK(byoc_pass_context_int(ctx, "partition_graph.bind_constants") == 0);
     byoc_config_key k = {"test.scale", BYOC_ATTR_FLOAT, "1", "a float key"};
