@@ -8009,6 +8009,21 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         int nr = rs.count;
         int **parents = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
         int *order = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)nr + 1)));
+        int *pending = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
+        int **children = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
+        int *pos = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
+        int *visited = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int))), stamp = 0;
+        if (!parents || !order || !pending || !children || !pos || !visited) {
+            free(parents);
+            free(order);
+            free(pending);
+            free(children);
+            free(pos);
+            free(visited);
+            byoc__regions_free(&rs);
+            byoc_graph_free(&g);
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "merge_compiler_regions: out of memory");
+        }
         for (int i = 0; i < g.count; ++i) {
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
@@ -8019,8 +8034,7 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         }
         /* parents first (Kahn's algorithm over the region graph): a region must be finished, with its
            restriction set, before any child merges it */
-        int no = 0, *pending = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
-        int **children = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
+        int no = 0;
         for (int reg = 0; reg < nr; ++reg) {
             if (byoc__region_find(&rs, reg) != reg) continue;
             for (int p = 0; p < (int)stbds_arrlen(parents[reg]); ++p) {
@@ -8037,8 +8051,6 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         /* A parent joins a child of the same target unless another path leads from it to the child:
            contracting that edge would close a cycle. The check runs on the current region graph, so
            paths created by earlier merges count too (restriction sets computed once can miss those). */
-        int *pos = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
-        int *visited = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int))), stamp = 0;
         for (int k = 0; k < no; ++k) pos[order[k]] = k;
         for (int k = 0; k < no; ++k) {
             int reg = order[k];
@@ -8086,6 +8098,33 @@ BYOC__PRIVATE void byoc__mangle(char *s) {
         if (!isalnum((unsigned char)*s)) *s = '_';
 }
 
+/* Where a partition_graph run starts numbering target's partitions of function fname: 0, as TVM does,
+   unless an earlier run made some already (then after the largest), so that a later run for the same
+   target (manual partitioning, then another flow) adds functions instead of failing on a name clash. */
+BYOC__PRIVATE int byoc__partition_number_base(const byoc_module *m, const char *mod, const char *target, const char *fname) {
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "tvmgen_%s_%s_%s_", mod, target, fname);
+    byoc__mangle(prefix);
+    size_t len = strlen(prefix);
+    int base = 0;
+    for (int i = 0; i < byoc_module_function_count(m); ++i) {
+        const char *name = m->functions[i].name;
+        if (strncmp(name, prefix, len) || !name[len]) continue;
+        long v = 0;
+        const char *c = name + len;
+        for (; isdigit((unsigned char)*c) && v < INT_MAX / 10 - 1; ++c) v = v * 10 + (*c - '0');
+        if (!*c && v + 1 > base) base = (int)v + 1;
+    }
+    return base;
+}
+
+/* the value an annotation chain carries: begin(end(v)) and the like stand for v (a region's inputs are
+   one per such value, as in TVM, however many begins read it) */
+BYOC__PRIVATE byoc_node *byoc__annotated_source(byoc_node *n) {
+    while (n && (byoc__is_begin(n) || byoc__is_end(n)) && n->nargs == 1) n = n->args[0];
+    return n;
+}
+
 BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
     for (int k = 0; k < (int)stbds_arrlen(outs); ++k)
         if (outs[k] == v) return k;
@@ -8111,10 +8150,44 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         }
         int nr = rs.count;
-        /* per region: its nodes in graph order, its inputs (sources of begins), its outputs (ends) */
+        /* per region: its nodes in graph order, its inputs (one per value its begins carry: sources, and
+           the node outside that gives each, a begin's argument), its outputs (ends) */
         byoc_node ***members = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
         byoc_node ***inputs = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
+        byoc_node ***sources = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
         byoc_node ***outputs = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
+        /* a region's number in names counts the regions of real targets only: TVM drops the "default"
+           annotations before it numbers regions (numbers still skip where regions merged) */
+        int *number = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)nr + 1)));
+        for (int k = 0, next = 0; number && k < nr; ++k) {
+            number[k] = next;
+            if (strcmp(rs.target[k], "default")) next++;
+        }
+        /* offset by the partitions earlier runs made, per target (a handful of targets at most) */
+        const char **based = NULL;
+        int *bases = NULL;
+        for (int k = 0; number && k < nr; ++k) {
+            if (!strcmp(rs.target[k], "default") || byoc__region_find(&rs, k) != k) continue;
+            int t = 0;
+            while (t < (int)stbds_arrlen(based) && strcmp(based[t], rs.target[k])) ++t;
+            if (t == (int)stbds_arrlen(based)) {
+                stbds_arrput(based, rs.target[k]);
+                stbds_arrput(bases, byoc__partition_number_base(m, mod_name && *mod_name ? mod_name : "default", rs.target[k], fname));
+            }
+            number[k] += bases[t];
+        }
+        stbds_arrfree(based);
+        stbds_arrfree(bases);
+        if (!members || !inputs || !sources || !outputs || !number) {
+            free(number);
+            free(members);
+            free(inputs);
+            free(sources);
+            free(outputs);
+            byoc__regions_free(&rs);
+            byoc_graph_free(&g);
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "partition_graph: out of memory");
+        }
         for (int i = 0; i < g.count; ++i) {
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
@@ -8131,9 +8204,11 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
             }
             stbds_arrput(members[reg], x);
             if (rs.role[i] == BYOC__BEGIN) {
-                int dup = 0;
-                for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) dup |= inputs[reg][k] == x->args[0];
-                if (!dup) stbds_arrput(inputs[reg], x->args[0]);
+                byoc_node *source = byoc__annotated_source(x);
+                if (byoc__out_index(sources[reg], source) < 0) {
+                    stbds_arrput(sources[reg], source);
+                    stbds_arrput(inputs[reg], x->args[0]);
+                }
             }
         }
         /* rebuild the body: default annotations vanish, each region becomes a call. Values are built on
@@ -8167,30 +8242,29 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                 /* an end of an offloaded region: build the region's function and call once */
                 if (!region_call[reg]) {
                     for (int k = 0; k < (int)stbds_arrlen(inputs[reg]) && missing < 0; ++k) {
-                        byoc_node *src = inputs[reg][k];
-                        int si = byoc_graph_index(&g, src);
-                        if (!(bind_constants && src->kind == BYOC_NODE_CONSTANT) && !now[si]) missing = si;
+                        int si = byoc_graph_index(&g, inputs[reg][k]);
+                        if (!(bind_constants && sources[reg][k]->kind == BYOC_NODE_CONSTANT) && !now[si]) missing = si;
                     }
                     if (missing >= 0) goto next;
                     byoc__map inside = BYOC__MAP_EMPTY;
                     byoc_node **params = NULL, **args = NULL, **outs = NULL;
                     char name[256];
-                    snprintf(name, sizeof name, "tvmgen_%s_%s_%s_%d", mod, rs.target[reg], fname, reg);
+                    snprintf(name, sizeof name, "tvmgen_%s_%s_%s_%d", mod, rs.target[reg], fname, number[reg]);
                     byoc__mangle(name);
                     for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) {
-                        byoc_node *src = inputs[reg][k];
+                        byoc_node *src = sources[reg][k];
                         if (bind_constants && src->kind == BYOC_NODE_CONSTANT) { byoc__map_put(&inside, src, (intptr_t)src); continue; }
                         char pname[300];
-                        snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], reg, (int)stbds_arrlen(params));
+                        snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], number[reg], (int)stbds_arrlen(params));
                         byoc_node *v = byoc__var_unique(m, pname, src->checked_type);
                         if (v) v->checked_type = v->annotation;
                         stbds_arrput(params, v);
-                        stbds_arrput(args, now[byoc_graph_index(&g, src)]);
+                        stbds_arrput(args, now[byoc_graph_index(&g, inputs[reg][k])]);
                         byoc__map_put(&inside, src, (intptr_t)v);
                     }
                     for (int k = 0; k < (int)stbds_arrlen(members[reg]) && !m->has_error; ++k) {
                         byoc_node *y = members[reg][k];
-                        if (byoc__is_begin(y)) { byoc__map_put(&inside, y, byoc__map_get(&inside, y->args[0], 0)); continue; }
+                        if (byoc__is_begin(y)) { byoc__map_put(&inside, y, byoc__map_get(&inside, byoc__annotated_source(y), 0)); continue; }
                         stbds_arrsetlen(ins, 0);
                         for (int j = 0; j < byoc__input_count(y, 0); ++j) {
                             byoc_node *in = byoc__input_at(y, j), *to = (byoc_node *)byoc__map_get(&inside, in, 0);
@@ -8259,10 +8333,12 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         free(on_stack);
         if (cycle && !m->has_error) byoc__fail(m, BYOC_ERR_INTERNAL, 0, "partition_graph: the regions of @%s depend on each other in a cycle", fname);
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
-        for (int i = 0; i < nr; ++i) { stbds_arrfree(members[i]); stbds_arrfree(inputs[i]); stbds_arrfree(outputs[i]); }
+        for (int i = 0; i < nr; ++i) { stbds_arrfree(members[i]); stbds_arrfree(inputs[i]); stbds_arrfree(sources[i]); stbds_arrfree(outputs[i]); }
         free(members);
         free(inputs);
+        free(sources);
         free(outputs);
+        free(number);
         free(now);
         free(region_call);
         stbds_arrfree(ins);

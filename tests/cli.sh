@@ -64,7 +64,7 @@ printf 'x = wildcard()\nis_op("add")(x, y)\n' > "$tmp/p.pat"
 expect cli_match_pattern_file_error 2 "$tmp/p.pat:2:17: undefined pattern name 'y'" "$BYOCC" match $M --pattern-file "$tmp/p.pat"
 expect cli_match_missing_pattern_file 2 'cannot read the pattern file' "$BYOCC" match $M --pattern-file "$tmp/nope.pat"
 expect cli_match_needs_one_pattern 1 'exactly one of --pattern and --pattern-file' "$BYOCC" match $M
-expect cli_string_config_plain_word 0 'def @tvmgen_edge_npu_main_2(' "$BYOCC" opt $M --backend examples/backends/demo_npu.backend --passes merge_composite,annotate_target,merge_compiler_regions,partition_graph --config partition_graph.mod_name=edge
+expect cli_string_config_plain_word 0 'def @tvmgen_edge_npu_main_0(' "$BYOCC" opt $M --backend examples/backends/demo_npu.backend --passes merge_composite,annotate_target,merge_compiler_regions,partition_graph --config partition_graph.mod_name=edge
 expect cli_bool_config_spelling 0 'compiler_begin' "$BYOCC" opt $M --backend examples/backends/demo_npu.backend --passes annotate_target --config annotate_target.include_non_call_ops=false
 
 # partition: usage errors (exit 1) and bad backend files (exit 2, file:line:col)
