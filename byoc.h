@@ -759,7 +759,8 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
 BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag);
 /* FuseOps with TVM's OpPatternKind rules: producers fuse into their post-dominator when the kinds on
    every path allow it (elementwise/broadcast chains, injective chains, one out_elemwise_fusable anchor
-   such as conv2d followed by elementwise ops), at most max_depth ops per group (0: 256). Every group
+   such as conv2d followed by elementwise ops), at most max_depth ops per group (TVM's default is 256;
+   below 2 nothing fuses, as with TVM's max_depth 0 or opt level 0, and every op is alone). Every group
    of op calls becomes a call of fn(p0, ...) { ... } with Primitive=1. annotation.stop_fusion is
    opaque, so nothing fuses across it, and it is erased from the result. Functions with Compiler or
    Primitive are left alone. */
@@ -3249,8 +3250,8 @@ static const byoc_op_def byoc__builtin_ops[] = {
     BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary, "clip(alpha * x + beta, 0, 1)"),
     BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6"),
     BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary, "x * Phi(x); approximate=\"tanh\" for the tanh form"),
-    BYOC__OP("nn.softmax", 1, 1, OPAQUE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis"),
-    BYOC__OP("nn.log_softmax", 1, 1, OPAQUE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis"),
+    BYOC__OP("nn.softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis"),
+    BYOC__OP("nn.log_softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis"),
     BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm, "inference batch norm; result is (out, mean, var)"),
     BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis"),
     BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels"),
@@ -7152,7 +7153,6 @@ BYOC_API byoc_result byoc_run_phase(byoc_module *m, byoc_phase phase, byoc_pass_
 BYOC__PRIVATE int byoc__builtin_passes(void) {
     static const byoc_config_key keys[] = {
         {"fuse_ops.max_depth", BYOC_ATTR_INT, "256", "most ops in one fused function"},
-        {"fuse_ops.max_function_args", BYOC_ATTR_INT, "0", "most parameters of a fused function (0: no limit)"},
         {"partition_graph.mod_name", BYOC_ATTR_STRING, "\"default\"", "module name in partitioned function names"},
         {"partition_graph.bind_constants", BYOC_ATTR_BOOL, "True", "substitute constant arguments into partitioned functions"},
         {"annotate_target.include_non_call_ops", BYOC_ATTR_BOOL, "True", "annotate tuples and projections too"},
@@ -7163,7 +7163,7 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
         {"annotate_target", 0, NULL, byoc__pass_annotate_target, NULL, NULL, "mark each op with the first backend that supports it"},
         {"merge_compiler_regions", 0, NULL, byoc__pass_merge_regions, NULL, NULL, "merge neighbouring regions of one backend without cycles"},
         {"partition_graph", 0, NULL, byoc__pass_partition_graph, NULL, NULL, "outline each backend region as a Compiler function"},
-        {"fuse_ops", 1, NULL, byoc__pass_fuse_ops, NULL, NULL, "fuse host ops into Primitive functions (TVM OpPatternKind rules)"},
+        {"fuse_ops", 0, NULL, byoc__pass_fuse_ops, NULL, NULL, "fuse host ops into Primitive functions (TVM OpPatternKind rules)"},
         {"simplify_inference", 0, NULL, byoc__pass_simplify_inference, NULL, NULL, "batch_norm to scale and shift, drop dropout"},
         {"fold_constant", 2, NULL, byoc__pass_fold_constant, NULL, NULL, "evaluate ops whose inputs are constants"},
         {"dce", 0, NULL, byoc__pass_dce, NULL, NULL, "drop global functions @main does not use"},
@@ -7235,7 +7235,9 @@ static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context 
 
 static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ud;
-    return byoc_fuse_ops(m, (int)byoc_pass_context_int(ctx, "fuse_ops.max_depth"), d);
+    /* as in TVM, FuseOps runs at every opt level, and at level 0 fuses nothing (each op alone) */
+    int max_depth = (int)byoc_pass_context_int(ctx, "fuse_ops.max_depth");
+    return byoc_fuse_ops(m, ctx && ctx->opt_level == 0 ? 1 : max_depth, d);
 }
 
 static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
@@ -8370,16 +8372,33 @@ BYOC__PRIVATE int byoc__fuse_root(byoc__fuser *fz, int x) {
     return x;
 }
 
-/* TVM's CombinePattern: two kinds above broadcast make opaque, else the larger */
+/* the kind of two groups merged (TVM's GraphPartitioner::CombinePattern): two kinds above broadcast
+   make opaque, else the larger */
 BYOC__PRIVATE int byoc__combine_kind(int a, int b) {
     if (a > BYOC_PATTERN_BROADCAST && b > BYOC_PATTERN_BROADCAST) return BYOC_PATTERN_OPAQUE;
     return a > b ? a : b;
+}
+/* the kind of edges met on the way to a post-dominator: the larger (TVM's DominatorTree::CombinePattern;
+   two injective edges stay injective, so parallel injective branches still fuse) */
+BYOC__PRIVATE int byoc__worse_edge_kind(int a, int b) { return a > b ? a : b; }
+
+/* same tensor shape, dtype aside (a broadcast op's input is elementwise along its edge when the shapes
+   agree, as in TVM, even where the result's dtype differs, as for comparisons) */
+BYOC__PRIVATE int byoc__same_tensor_shape(const byoc_type *a, const byoc_type *b) {
+    if (!a || !b || a->kind != BYOC_TYPE_TENSOR || b->kind != BYOC_TYPE_TENSOR || a->rank != b->rank) return 0;
+    for (int i = 0; i < a->rank; ++i)
+        if (a->dims[i] != b->dims[i]) return 0;
+    return 1;
 }
 
 BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     switch (n->kind) {
     case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
-    case BYOC_NODE_CONSTANT: return n->annotation->rank == 0 ? BYOC_PATTERN_ELEMWISE : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
+        byoc_dtype dt = n->annotation->dtype;
+        int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_BOOL; /* (no float64 here) */
+        return n->annotation->rank == 0 && simple ? BYOC_PATTERN_ELEMWISE : BYOC_PATTERN_OPAQUE;
+    }
     case BYOC_NODE_TUPLE: return BYOC_PATTERN_TUPLE;
     case BYOC_NODE_TUPLE_GET_ITEM: return BYOC_PATTERN_INJECTIVE;
     default: return BYOC_PATTERN_OPAQUE;
@@ -8392,7 +8411,7 @@ BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input)
     if (user->kind == BYOC_NODE_TUPLE || user->kind == BYOC_NODE_TUPLE_GET_ITEM) return BYOC_PATTERN_INJECTIVE;
     if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input) return BYOC_PATTERN_OPAQUE;
     int k = user->op->def.pattern;
-    if (k == BYOC_PATTERN_BROADCAST && byoc_type_equal(user->checked_type, input->checked_type)) k = BYOC_PATTERN_ELEMWISE;
+    if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type)) k = BYOC_PATTERN_ELEMWISE;
     return k;
 }
 
@@ -8401,7 +8420,7 @@ BYOC__PRIVATE int byoc__user_edge_kind(const byoc__fuser *fz, int i, int user) {
     const byoc_node *u = fz->g->nodes[user].node, *n = fz->g->nodes[i].node;
     int k = -1;
     for (int a = 0; a < byoc__input_count(u, 0); ++a)
-        if (byoc__input_at(u, a) == n) { int e = byoc__edge_kind(u, n); k = k < 0 ? e : byoc__combine_kind(k, e); }
+        if (byoc__input_at(u, a) == n) { int e = byoc__edge_kind(u, n); k = k < 0 ? e : byoc__worse_edge_kind(k, e); }
     return k < 0 ? BYOC_PATTERN_OPAQUE : k;
 }
 
@@ -8416,16 +8435,16 @@ BYOC__PRIVATE void byoc__fuse_post_dominators(byoc__fuser *fz) {
             continue;
         }
         int kind = BYOC_PATTERN_ELEMWISE, lca = gn->users[0];
-        kind = byoc__combine_kind(kind, byoc__user_edge_kind(fz, i, lca));
+        kind = byoc__worse_edge_kind(kind, byoc__user_edge_kind(fz, i, lca));
         for (int u = 1; u < gn->nusers && lca >= 0; ++u) {
             int other = gn->users[u];
-            kind = byoc__combine_kind(kind, byoc__user_edge_kind(fz, i, other));
+            kind = byoc__worse_edge_kind(kind, byoc__user_edge_kind(fz, i, other));
             while (lca != other && lca >= 0 && other >= 0) {
-                if (fz->depth[lca] < fz->depth[other]) { kind = byoc__combine_kind(kind, fz->pdom_kind[other]); other = fz->pdom[other]; }
-                else if (fz->depth[other] < fz->depth[lca]) { kind = byoc__combine_kind(kind, fz->pdom_kind[lca]); lca = fz->pdom[lca]; }
+                if (fz->depth[lca] < fz->depth[other]) { kind = byoc__worse_edge_kind(kind, fz->pdom_kind[other]); other = fz->pdom[other]; }
+                else if (fz->depth[other] < fz->depth[lca]) { kind = byoc__worse_edge_kind(kind, fz->pdom_kind[lca]); lca = fz->pdom[lca]; }
                 else {
-                    kind = byoc__combine_kind(kind, fz->pdom_kind[lca]);
-                    kind = byoc__combine_kind(kind, fz->pdom_kind[other]);
+                    kind = byoc__worse_edge_kind(kind, fz->pdom_kind[lca]);
+                    kind = byoc__worse_edge_kind(kind, fz->pdom_kind[other]);
                     lca = fz->pdom[lca];
                     other = fz->pdom[other];
                 }
@@ -8537,7 +8556,7 @@ BYOC__PRIVATE void byoc__run_fuse(byoc__fuser *fz, int phase, int max_depth) {
 }
 
 BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
-    if (max_depth <= 0) max_depth = 256;
+    if (max_depth < 1) max_depth = 1;
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *stop = byoc_op_get("annotation.stop_fusion");
     byoc_attr primitive_item = byoc__attr_int("Primitive", 1);
