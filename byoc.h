@@ -5962,7 +5962,10 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_primary(byoc__parser *p, byoc__pat_n
             int il = p->tok.line, ic = p->tok.col;
             if (byoc__is_word(p, "None")) byoc__next(p);
             else if (!byoc__tok_int(p, &idx)) return NULL;
-            else if (idx < 0 || idx > 1000000) { byoc__parse_fail(p, il, ic, "tuple index %lld out of range", (long long)idx); return NULL; }
+            else if (idx < -1 || idx > 1000000) { /* -1: any index, as in TVM */
+                byoc__parse_fail(p, il, ic, "tuple index %lld out of range (-1 or None: any)", (long long)idx);
+                return NULL;
+            }
         }
         return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_tuple_get_item(m, t, (int)idx), line, col) : NULL;
     }
@@ -6227,7 +6230,9 @@ BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, b
         byoc_node *cur = stbds_arrpop(work);
         for (int i = 0; ok && i < byoc__input_count(cur, 0); ++i) {
             byoc_node *in = byoc__input_at(cur, i);
-            if (in->kind == BYOC_NODE_VAR || in->kind == BYOC_NODE_CONSTANT || byoc__map_has(&visited, in)) continue;
+            /* every input counts, vars and constants too (they can only reach the parent by being it);
+               only a call's callee is not a path */
+            if ((cur->kind == BYOC_NODE_CALL && in == cur->callee) || byoc__map_has(&visited, in)) continue;
             byoc__map_put(&visited, in, 1);
             ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
             if (byoc__match(mt, p->args[0], in, depth + 1)) { /* one binding: a second parent must be the same node */
@@ -6265,8 +6270,10 @@ BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_n
         ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
         if (byoc__match_args(mt, p->args, e->args, e->nargs, 0, depth)) return 1;
         byoc__rollback(mt, ml, pl);
-        /* add and multiply commute: TVM tries the arguments swapped */
-        if (e->nargs == 2 && e->op && (!strcmp(e->op->def.name, "add") || !strcmp(e->op->def.name, "multiply"))) {
+        /* add and multiply commute: TVM tries the arguments swapped when the pattern names one of them
+           (is_op("add"), is_op("multiply")), not for a wildcard or an alternative callee */
+        const byoc_op *named = p->inner && p->inner->kind == BYOC_PAT_OP ? p->inner->op : NULL;
+        if (e->nargs == 2 && named && (!strcmp(named->def.name, "add") || !strcmp(named->def.name, "multiply"))) {
             if (byoc__match_args(mt, p->args, e->args, 2, 1, depth)) return 1;
             byoc__rollback(mt, ml, pl);
         }
@@ -6568,11 +6575,22 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
             }
             stbds_arrput(gr.interior, n);
         }
-        /* inputs: leaf bindings in match order, then any other outside input of an interior node */
+        /* inputs: leaf bindings in match order (the pattern's post-order), the arguments of an any-arity
+           call or tuple where that pattern node is, then any other outside input of an interior node.
+           A function stays where it is, inside the group (TVM never makes one an input). */
         for (int k = 0; ok && k < (int)stbds_arrlen(mt->memo); ++k) {
             const byoc_pattern *bp = mt->memo[k].p;
             byoc_node *e = mt->memo[k].e;
-            if (byoc__pat_is_interior(bp) || byoc__map_has(&inside, e) || byoc__map_has(&leaf, e)) continue;
+            if ((bp->kind == BYOC_PAT_CALL || bp->kind == BYOC_PAT_TUPLE) && bp->nargs < 0) {
+                for (int j = 0; j < e->nargs; ++j) {
+                    byoc_node *in = e->args[j];
+                    if (in->kind == BYOC_NODE_FUNCTION || byoc__map_has(&inside, in) || byoc__map_has(&leaf, in)) continue;
+                    byoc__map_put(&leaf, in, 1);
+                    stbds_arrput(gr.params, in);
+                }
+                continue;
+            }
+            if (e->kind == BYOC_NODE_FUNCTION || byoc__pat_is_interior(bp) || byoc__map_has(&inside, e) || byoc__map_has(&leaf, e)) continue;
             if (bp->kind != BYOC_PAT_WILDCARD && bp->kind != BYOC_PAT_VAR && bp->kind != BYOC_PAT_CONSTANT && bp->kind != BYOC_PAT_EXPR) continue;
             byoc__map_put(&leaf, e, 1);
             if (e->kind == BYOC_NODE_CONSTANT && (bp->kind == BYOC_PAT_CONSTANT || bp->kind == BYOC_PAT_EXPR)) byoc__map_put(&gr.embed, e, 1);
@@ -6582,7 +6600,7 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
             byoc_node *n = gr.interior[k];
             for (int j = 0; j < byoc__input_count(n, 0); ++j) {
                 byoc_node *in = byoc__input_at(n, j);
-                if (byoc__map_has(&inside, in) || byoc__map_has(&leaf, in)) continue;
+                if (in->kind == BYOC_NODE_FUNCTION || byoc__map_has(&inside, in) || byoc__map_has(&leaf, in)) continue;
                 byoc__map_put(&leaf, in, 1);
                 stbds_arrput(gr.params, in);
             }
@@ -6601,18 +6619,45 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
     }
 }
 
-/* TVM's PartitionedFromPattern label: op names (Tuple, TupleGetItem<i>) in post-order, each + "_" */
+/* TVM's PartitionedFromPattern label: the names of the group's nodes in the order TVM's extractor
+   rebuilds them, post-order from the root with a call's callee before its arguments: op names,
+   "Tuple", "TupleGetItem<i>", "Call" for other callees, each + "_"; a function kept inside is its
+   body's names, then "Function". The group's inputs add nothing. */
 BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *gr) {
     byoc__buf b;
     memset(&b, 0, sizeof b);
     b.m = m;
-    for (int k = 0; k < (int)stbds_arrlen(gr->interior); ++k) {
-        const byoc_node *n = gr->interior[k];
+    byoc__map seen = BYOC__MAP_EMPTY, input = BYOC__MAP_EMPTY;
+    for (int k = 0; k < (int)stbds_arrlen(gr->params); ++k) byoc__map_put(&input, gr->params[k], 1);
+    byoc__frame *stack = NULL;
+    byoc__frame f0 = {gr->root, 0};
+    stbds_arrput(stack, f0);
+    byoc__map_put(&seen, gr->root, 1);
+    while (stbds_arrlen(stack)) {
+        byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
+        byoc_node *n = top->node;
+        /* children in the extractor's order: callee, then arguments; a tuple's fields; a function's body */
+        int count = n->kind == BYOC_NODE_CALL ? n->nargs + (n->callee != NULL) : n->kind == BYOC_NODE_FUNCTION ? 1
+                    : (n->kind == BYOC_NODE_TUPLE || n->kind == BYOC_NODE_TUPLE_GET_ITEM) ? n->nargs : 0;
+        if (top->next < count) {
+            int k = top->next++;
+            byoc_node *child = n->kind == BYOC_NODE_FUNCTION ? n->body
+                               : n->kind == BYOC_NODE_CALL && n->callee ? (k == 0 ? n->callee : n->args[k - 1]) : n->args[k];
+            if (!child || byoc__map_has(&input, child) || !byoc__map_insert(&seen, child, 1)) continue;
+            byoc__frame f = {child, 0};
+            stbds_arrput(stack, f);
+            continue;
+        }
         if (n->kind == BYOC_NODE_CALL && n->op) byoc__buf_printf(&b, "%s_", n->op->def.name);
+        else if (n->kind == BYOC_NODE_CALL) byoc__buf_puts(&b, "Call_");
         else if (n->kind == BYOC_NODE_TUPLE) byoc__buf_puts(&b, "Tuple_");
         else if (n->kind == BYOC_NODE_TUPLE_GET_ITEM) byoc__buf_printf(&b, "TupleGetItem%d_", n->index);
-        else byoc__buf_puts(&b, "Call_");
+        else if (n->kind == BYOC_NODE_FUNCTION) byoc__buf_puts(&b, "Function");
+        (void)stbds_arrpop(stack);
     }
+    stbds_arrfree(stack);
+    byoc__map_free(&seen);
+    byoc__map_free(&input);
     const char *label = byoc_intern(m, b.data ? b.data : "");
     byoc_free(m, b.data);
     return label;

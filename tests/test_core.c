@@ -231,7 +231,7 @@ static void test_registry_contents(void) {
         {"nn.relu", BYOC_PATTERN_ELEMWISE}, {"nn.leaky_relu", BYOC_PATTERN_ELEMWISE}, {"clip", BYOC_PATTERN_ELEMWISE},
         {"sigmoid", BYOC_PATTERN_ELEMWISE}, {"tanh", BYOC_PATTERN_ELEMWISE}, {"exp", BYOC_PATTERN_ELEMWISE}, {"log", BYOC_PATTERN_ELEMWISE},
         {"sqrt", BYOC_PATTERN_ELEMWISE}, {"erf", BYOC_PATTERN_ELEMWISE}, {"nn.hard_sigmoid", BYOC_PATTERN_ELEMWISE},
-        {"nn.hard_swish", BYOC_PATTERN_ELEMWISE}, {"nn.gelu", BYOC_PATTERN_ELEMWISE}, {"nn.softmax", BYOC_PATTERN_OPAQUE},
+        {"nn.hard_swish", BYOC_PATTERN_ELEMWISE}, {"nn.gelu", BYOC_PATTERN_ELEMWISE}, {"nn.softmax", BYOC_PATTERN_OUT_ELEMWISE_FUSABLE},
         {"nn.batch_norm", BYOC_PATTERN_OPAQUE}, {"nn.layer_norm", BYOC_PATTERN_OPAQUE}, {"nn.max_pool2d", BYOC_PATTERN_OUT_ELEMWISE_FUSABLE},
         {"nn.avg_pool2d", BYOC_PATTERN_OUT_ELEMWISE_FUSABLE}, {"nn.global_avg_pool2d", BYOC_PATTERN_OUT_ELEMWISE_FUSABLE},
         {"nn.pad", BYOC_PATTERN_INJECTIVE}, {"reshape", BYOC_PATTERN_INJECTIVE}, {"transpose", BYOC_PATTERN_INJECTIVE},
