@@ -7222,6 +7222,11 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
 
 // [SECTION] impl: partition passes
 BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_get(&fn->attrs, "Compiler") != NULL; }
+/* functions the IR passes leave alone, as TVM's function passes do: partitions (Compiler) and
+   functions marked SkipOptimization */
+BYOC__PRIVATE int byoc__pass_skips(const byoc_node *fn) {
+    return byoc__has_compiler(fn) || byoc_attrs_int(&fn->attrs, "SkipOptimization", 0) != 0;
+}
 
 BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
@@ -7232,7 +7237,7 @@ BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_ent
         byoc_attrs_set_string(m, &attrs, "Composite", table[e].name);
         for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
             byoc_node *fn = m->functions[f].function;
-            if (byoc__has_compiler(fn)) continue; /* an existing partition is never re-partitioned */
+            if (byoc__pass_skips(fn)) continue; /* an existing partition is never re-partitioned */
             byoc_node *body = byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data, &next_group);
             if (body && body != fn->body) {
                 byoc_node *nf = byoc__function_with_body(m, fn, body);
@@ -7847,7 +7852,7 @@ typedef struct byoc__first_accepting { const byoc_backend_spec *const *backends;
 BYOC__PRIVATE int byoc__composite_of(const byoc_node *n, const char *name) {
     const char *comp = !n->op && n->callee->kind == BYOC_NODE_FUNCTION ? byoc_attrs_string(&n->callee->attrs, "Composite", NULL) : NULL;
     size_t len = strlen(name);
-    return comp && !strncmp(comp, name, len) && (comp[len] == '.' || comp[len] == 0);
+    return comp && !strncmp(comp, name, len) && comp[len] == '.'; /* <backend>.<pattern>, as TVM requires */
 }
 
 /* the first backend, in priority order, that takes the call */
@@ -7871,7 +7876,7 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
     const byoc_op *begin = byoc__begin_op(), *end = byoc__end_op();
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
-        if (byoc__has_compiler(fn)) continue;
+        if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         const char **target = BYOC__CAST(const char **, calloc((size_t)g.count + 1, sizeof(char *)));
@@ -8043,7 +8048,7 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
-        if (byoc__has_compiler(fn)) continue;
+        if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
         byoc__regions rs;
         memset(&rs, 0, sizeof rs);
@@ -8186,7 +8191,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
     const char *key_symbol = byoc_intern(m, "global_symbol"), *key_inline = byoc_intern(m, "Inline");
     for (int f = 0; r == BYOC_OK && f < nfunctions; ++f) {
         byoc_node *fn = m->functions[f].function;
-        if (byoc__has_compiler(fn)) continue;
+        if (byoc__pass_skips(fn)) continue;
         const char *fname = m->functions[f].name;
         byoc_graph g;
         byoc__regions rs;
@@ -8608,7 +8613,7 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
     byoc_attrs primitive = byoc__attrs_build(m, NULL, &primitive_item, 1); /* shared by every fused function */
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
-        if (byoc__has_compiler(fn) || byoc_attrs_get(&fn->attrs, "Primitive")) continue;
+        if (byoc__pass_skips(fn) || byoc_attrs_get(&fn->attrs, "Primitive")) continue;
         byoc_graph g;
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         size_t n = (size_t)g.count + 1;
@@ -8755,7 +8760,7 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
     const byoc_op *bn_op = byoc_op_get("nn.batch_norm"), *dropout_op = byoc_op_get("nn.dropout");
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
-        if (byoc__has_compiler(fn)) continue;
+        if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         byoc__map repl = BYOC__MAP_EMPTY, affine = BYOC__MAP_EMPTY;
@@ -9013,7 +9018,7 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
-        if (byoc__has_compiler(fn)) continue;
+        if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         /* in graph order, on the rebuilt nodes, so chains of constant ops fold completely */
