@@ -8441,6 +8441,15 @@ BYOC__PRIVATE int byoc__same_tensor_shape(const byoc_type *a, const byoc_type *b
     return 1;
 }
 
+/* a tuple type whose fields are all tensors: TVM fuses nothing through a projection of any other tuple
+   (a fused function's arguments must be tensors or tuples of tensors) */
+BYOC__PRIVATE int byoc__tensor_fields_only(const byoc_type *t) {
+    if (!t || t->kind != BYOC_TYPE_TUPLE) return 0;
+    for (int i = 0; i < t->nfields; ++i)
+        if (!t->fields[i] || t->fields[i]->kind != BYOC_TYPE_TENSOR) return 0;
+    return 1;
+}
+
 BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     switch (n->kind) {
     case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
@@ -8450,15 +8459,18 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
         return n->annotation->rank == 0 && simple ? BYOC_PATTERN_ELEMWISE : BYOC_PATTERN_OPAQUE;
     }
     case BYOC_NODE_TUPLE: return BYOC_PATTERN_TUPLE;
-    case BYOC_NODE_TUPLE_GET_ITEM: return BYOC_PATTERN_INJECTIVE;
+    case BYOC_NODE_TUPLE_GET_ITEM: return byoc__tensor_fields_only(n->args[0]->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
     default: return BYOC_PATTERN_OPAQUE;
     }
 }
 
 /* the kind of the edge from input to user: the user's kind, but a broadcast whose input already has
-   the result's shape is elementwise along that edge; tuple fields and projections are injective */
+   the result's shape is elementwise along that edge; tensor tuple fields and projections of
+   tuples of tensors are injective */
 BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input) {
-    if (user->kind == BYOC_NODE_TUPLE || user->kind == BYOC_NODE_TUPLE_GET_ITEM) return BYOC_PATTERN_INJECTIVE;
+    if (user->kind == BYOC_NODE_TUPLE) /* a field that is not a tensor is an outside reference */
+        return input->checked_type && input->checked_type->kind == BYOC_TYPE_TENSOR ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
+    if (user->kind == BYOC_NODE_TUPLE_GET_ITEM) return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
     if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input) return BYOC_PATTERN_OPAQUE;
     int k = user->op->def.pattern;
     if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type)) k = BYOC_PATTERN_ELEMWISE;
