@@ -6627,12 +6627,13 @@ BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *g
     byoc__buf b;
     memset(&b, 0, sizeof b);
     b.m = m;
-    byoc__map seen = BYOC__MAP_EMPTY, input = BYOC__MAP_EMPTY;
-    for (int k = 0; k < (int)stbds_arrlen(gr->params); ++k) byoc__map_put(&input, gr->params[k], 1);
+    /* walk marks, not maps: a group is small, and the label is made for every group */
+    uint64_t input = byoc__walk_mark_new(), seen = byoc__walk_mark_new();
+    for (int k = 0; k < (int)stbds_arrlen(gr->params); ++k) gr->params[k]->walk_mark = input;
     byoc__frame *stack = NULL;
     byoc__frame f0 = {gr->root, 0};
     stbds_arrput(stack, f0);
-    byoc__map_put(&seen, gr->root, 1);
+    gr->root->walk_mark = seen;
     while (stbds_arrlen(stack)) {
         byoc__frame *top = &stack[stbds_arrlen(stack) - 1];
         byoc_node *n = top->node;
@@ -6643,7 +6644,8 @@ BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *g
             int k = top->next++;
             byoc_node *child = n->kind == BYOC_NODE_FUNCTION ? n->body
                                : n->kind == BYOC_NODE_CALL && n->callee ? (k == 0 ? n->callee : n->args[k - 1]) : n->args[k];
-            if (!child || byoc__map_has(&input, child) || !byoc__map_insert(&seen, child, 1)) continue;
+            if (!child || child->walk_mark == input || child->walk_mark == seen) continue;
+            child->walk_mark = seen;
             byoc__frame f = {child, 0};
             stbds_arrput(stack, f);
             continue;
@@ -6656,8 +6658,6 @@ BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *g
         (void)stbds_arrpop(stack);
     }
     stbds_arrfree(stack);
-    byoc__map_free(&seen);
-    byoc__map_free(&input);
     const char *label = byoc_intern(m, b.data ? b.data : "");
     byoc_free(m, b.data);
     return label;
