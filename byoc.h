@@ -6501,6 +6501,8 @@ typedef struct byoc__group {
     byoc_node **params;   /* stb_ds array: the group's inputs, in binding order */
     byoc__map embed;      /* constants kept inside the function */
     int accepted;
+    int number; /* FunctionVar_<number>_<k>: as TVM counts, every match found at an unclaimed root, from 0
+                   in each scan (refused and vetoed matches too) */
 } byoc__group;
 
 BYOC__PRIVATE void byoc__group_free(byoc__group *gr) {
@@ -6519,7 +6521,6 @@ typedef struct byoc__group_sink {
     byoc_rewrite_fn rewrite;
     void *user_data;
     const byoc_attrs *attrs;
-    int *next_group;
 } byoc__group_sink;
 
 
@@ -6541,7 +6542,7 @@ BYOC__PRIVATE int byoc__pat_is_interior(const byoc_pattern *p) {
    thousands of small allocations alive, and cold by the time they were used. */
 BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g, const int *ipdom, int *claimed,
                                      byoc_match_check_fn check, void *user_data, byoc__group_fn take, void *take_ctx) {
-    int ngroups = 0;
+    int ngroups = 0, candidates = 0;
     for (int i = g->count - 1; i >= 0; --i) {
         byoc__graph_prefetch(g, i - 8);
         byoc_node *root = g->nodes[i].node;
@@ -6551,6 +6552,7 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
         if (!byoc_pattern_match(p, root, g, &mt)) continue;
         byoc__group gr;
         memset(&gr, 0, sizeof gr);
+        gr.number = candidates++;
         gr.root = root;
         gr.root_index = i;
         gr.match = mt;
@@ -6733,7 +6735,7 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
 BYOC__PRIVATE void byoc__group_outline(const byoc__group *gr, void *ctx) {
     byoc__group_sink *sink = (byoc__group_sink *)ctx;
     if (gr->accepted && !sink->m->has_error) {
-        sink->to[gr->root_index] = byoc__outline_group(sink->m, gr, (*sink->next_group)++, sink->attrs);
+        sink->to[gr->root_index] = byoc__outline_group(sink->m, gr, gr->number, sink->attrs);
         sink->replaced++;
     }
 }
@@ -6791,23 +6793,21 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
 }
 
 BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
-                                          byoc_match_check_fn check, void *user_data, int *next_group);
+                                          byoc_match_check_fn check, void *user_data);
 
 BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
                                            byoc_match_check_fn check, void *user_data) {
-    int next_group = 0;
-    return byoc__partition(m, p, expr, attrs, check, user_data, &next_group);
+    return byoc__partition(m, p, expr, attrs, check, user_data);
 }
 
-/* next_group numbers the groups (FunctionVar_<group>_<k>) across several calls */
+/* one scan of expr for p's groups, each outlined as a call of fn(FunctionVar_<group>_<k>...) */
 BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
-                                          byoc_match_check_fn check, void *user_data, int *next_group) {
+                                          byoc_match_check_fn check, void *user_data) {
     if (!p || !expr || m->has_error) return NULL;
     byoc__group_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.m = m;
     sink.attrs = attrs;
-    sink.next_group = next_group;
     return byoc__replace_groups(m, p, expr, check, user_data, byoc__group_outline, &sink);
 }
 
@@ -7230,7 +7230,6 @@ BYOC__PRIVATE int byoc__pass_skips(const byoc_node *fn) {
 
 BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
-    int next_group = 0;
     for (int e = 0; r == BYOC_OK && e < count; ++e) {
         byoc_attrs attrs;
         memset(&attrs, 0, sizeof attrs);
@@ -7238,7 +7237,7 @@ BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_ent
         for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
             byoc_node *fn = m->functions[f].function;
             if (byoc__pass_skips(fn)) continue; /* an existing partition is never re-partitioned */
-            byoc_node *body = byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data, &next_group);
+            byoc_node *body = byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data);
             if (body && body != fn->body) {
                 byoc_node *nf = byoc__function_with_body(m, fn, body);
                 if (nf) m->functions[f].function = nf;
