@@ -6499,7 +6499,7 @@ typedef struct byoc__group {
     byoc_match *match;
     byoc_node **interior; /* stb_ds array, graph order */
     byoc_node **params;   /* stb_ds array: the group's inputs, in binding order */
-    byoc__map embed;      /* constants kept inside the function */
+    byoc__map embed;      /* constants bound by is_constant()/is_expr() (kept inside unless also inputs) */
     int accepted;
     int number; /* FunctionVar_<number>_<k>: as TVM counts, every match found at an unclaimed root, from 0
                    in each scan (refused and vetoed matches too) */
@@ -6594,15 +6594,21 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
             }
             if (e->kind == BYOC_NODE_FUNCTION || byoc__pat_is_interior(bp) || byoc__map_has(&inside, e) || byoc__map_has(&leaf, e)) continue;
             if (bp->kind != BYOC_PAT_WILDCARD && bp->kind != BYOC_PAT_VAR && bp->kind != BYOC_PAT_CONSTANT && bp->kind != BYOC_PAT_EXPR) continue;
+            /* a constant is embedded when is_constant()/is_expr() binds it, unless another leaf (a
+               wildcard) binds it too: then it is an input, as in TVM */
+            if (e->kind == BYOC_NODE_CONSTANT && (bp->kind == BYOC_PAT_CONSTANT || bp->kind == BYOC_PAT_EXPR)) {
+                byoc__map_put(&gr.embed, e, 1);
+                continue;
+            }
             byoc__map_put(&leaf, e, 1);
-            if (e->kind == BYOC_NODE_CONSTANT && (bp->kind == BYOC_PAT_CONSTANT || bp->kind == BYOC_PAT_EXPR)) byoc__map_put(&gr.embed, e, 1);
-            else stbds_arrput(gr.params, e);
+            stbds_arrput(gr.params, e);
         }
         for (int k = 0; ok && k < (int)stbds_arrlen(gr.interior); ++k) {
             byoc_node *n = gr.interior[k];
             for (int j = 0; j < byoc__input_count(n, 0); ++j) {
                 byoc_node *in = byoc__input_at(n, j);
                 if (in->kind == BYOC_NODE_FUNCTION || byoc__map_has(&inside, in) || byoc__map_has(&leaf, in)) continue;
+                if (byoc__map_has(&gr.embed, in)) continue;
                 byoc__map_put(&leaf, in, 1);
                 stbds_arrput(gr.params, in);
             }
