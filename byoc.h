@@ -7868,6 +7868,11 @@ BYOC__PRIVATE const char *byoc__choose_first(byoc_node *n, void *user_data) {
     return NULL;
 }
 
+/* a call or tuple with no arguments gets no compiler_end, as in TVM: there is nothing inside it to close */
+BYOC__PRIVATE int byoc__no_end_needed(const byoc_node *n) {
+    return (n->kind == BYOC_NODE_CALL || n->kind == BYOC_NODE_TUPLE) && n->nargs == 0;
+}
+
 BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data, int include_non_call_ops, byoc_diag *diag);
 
 BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count, int include_non_call_ops,
@@ -7924,7 +7929,7 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
                 int j = byoc_graph_index(&g, in);
                 if (n->kind == BYOC_NODE_CALL && n->callee && k == n->nargs) { stbds_arrput(ins, now[j]); continue; } /* the callee */
                 byoc_node *a = now[j];
-                if (target[j] && !(in->kind == BYOC_NODE_CALL && in->nargs == 0)) a = byoc__annotate(m, end, a, target[j]);
+                if (target[j] && !byoc__no_end_needed(in)) a = byoc__annotate(m, end, a, target[j]);
                 stbds_arrput(ins, byoc__annotate(m, begin, a, t));
             }
             now[i] = byoc__rebuild(m, n, ins);
@@ -7932,7 +7937,7 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
         }
         if (r == BYOC_OK && !m->has_error && target && now && g.count) {
             int last = g.count - 1;
-            byoc_node *body = target[last] ? byoc__annotate(m, end, now[last], target[last]) : now[last];
+            byoc_node *body = target[last] && !byoc__no_end_needed(g.nodes[last].node) ? byoc__annotate(m, end, now[last], target[last]) : now[last];
             byoc__set_body(m, f, body);
         }
         stbds_arrfree(ins);
