@@ -6132,6 +6132,7 @@ struct byoc_match {
     byoc_node **path_nodes;   /* nodes matched by dominator path patterns */
     const byoc_graph *graph;
     int *ipdom;               /* post-dominators of graph, computed on first use */
+    byoc_pattern **scratch;   /* stb_ds array: patterns made while matching (reassociation), freed with the match */
 };
 
 BYOC__PRIVATE byoc_node *byoc__memo_get(const byoc_match *mt, const byoc_pattern *p) {
@@ -6255,6 +6256,58 @@ BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, b
     return parent_index >= 0 && byoc__post_dominates(mt->ipdom, child_index, parent_index);
 }
 
+/* call(a0, a1) with callee pattern `callee`, owned by the match (NULL when out of memory) */
+BYOC__PRIVATE byoc_pattern *byoc__scratch_call(byoc_match *mt, byoc_pattern *callee, byoc_pattern *a0, byoc_pattern *a1) {
+    byoc_pattern *c = BYOC__CAST(byoc_pattern *, calloc(1, sizeof(byoc_pattern)));
+    byoc_pattern **args = BYOC__CAST(byoc_pattern **, malloc(2 * sizeof(byoc_pattern *)));
+    if (!c || !args) { free(c); free(args); return NULL; }
+    args[0] = a0;
+    args[1] = a1;
+    c->kind = BYOC_PAT_CALL;
+    c->inner = callee;
+    c->args = args;
+    c->nargs = 2;
+    c->index = -1;
+    stbds_arrput(mt->scratch, c);
+    return c;
+}
+BYOC__PRIVATE int byoc__pat_names_op(const byoc_pattern *call, const char *name) {
+    return call && call->kind == BYOC_PAT_CALL && call->nargs == 2 && call->inner && call->inner->kind == BYOC_PAT_OP &&
+           !strcmp(call->inner->op->def.name, name);
+}
+BYOC__PRIVATE int byoc__calls_op(const byoc_node *e, const char *name) { return e->kind == BYOC_NODE_CALL && e->op && !strcmp(e->op->def.name, name); }
+
+/* TVM's reassociation of multiply and divide, tried when the call's op differs from the pattern's:
+   divide(multiply(a, b), c) also matches multiply(b, divide(a, c)) (either factor), and
+   multiply(divide(a, b), c) also matches divide(multiply(a, c), b). So a batch-norm pattern written
+   as gamma * (x - mean) / sqrt(var) matches the other spelling. */
+BYOC__PRIVATE int byoc__match_reassociated(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
+    if (e->nargs != 2) return 0;
+    if (byoc__pat_names_op(p, "divide") && byoc__pat_names_op(p->args[0], "multiply") && byoc__calls_op(e, "multiply") &&
+        (byoc__calls_op(e->args[0], "divide") || byoc__calls_op(e->args[1], "divide"))) {
+        const byoc_pattern *mul = p->args[0];
+        for (int k = 0; k < 2; ++k) {
+            ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+            byoc_pattern *div = byoc__scratch_call(mt, p->inner, mul->args[k], p->args[1]);
+            byoc_pattern *whole = div ? byoc__scratch_call(mt, mul->inner, mul->args[1 - k], div) : NULL;
+            if (whole && byoc__match(mt, whole, e, depth + 1)) return 1;
+            byoc__rollback(mt, ml, pl);
+        }
+        return 0;
+    }
+    if (byoc__pat_names_op(p, "multiply") && byoc__calls_op(e, "divide") &&
+        (byoc__calls_op(e->args[0], "multiply") || byoc__calls_op(e->args[1], "multiply"))) {
+        for (int k = 0; k < 2; ++k) {
+            if (!byoc__pat_names_op(p->args[k], "divide")) continue;
+            const byoc_pattern *div = p->args[k];
+            byoc_pattern *mul = byoc__scratch_call(mt, p->inner, div->args[0], p->args[1 - k]);
+            byoc_pattern *whole = mul ? byoc__scratch_call(mt, div->inner, mul, div->args[1]) : NULL;
+            return whole && byoc__match(mt, whole, e, depth + 1);
+        }
+    }
+    return 0;
+}
+
 BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
     const byoc_type *t = e->checked_type;
     switch (p->kind) {
@@ -6264,7 +6317,8 @@ BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_n
     case BYOC_PAT_CONSTANT: return e->kind == BYOC_NODE_CONSTANT;
     case BYOC_PAT_OP: return 0; /* an op is only ever a callee */
     case BYOC_PAT_CALL: {
-        if (e->kind != BYOC_NODE_CALL || !byoc__match_callee(mt, p->inner, e, depth)) return 0;
+        if (e->kind != BYOC_NODE_CALL) return 0;
+        if (!byoc__match_callee(mt, p->inner, e, depth)) return byoc__match_reassociated(mt, p, e, depth);
         if (p->nargs < 0) return 1;
         if (p->nargs != e->nargs) return 0;
         ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
@@ -6335,6 +6389,11 @@ BYOC__PRIVATE int byoc__match(byoc_match *mt, const byoc_pattern *p, byoc_node *
 
 BYOC_API void byoc_match_free(byoc_match *mt) {
     if (!mt) return;
+    for (ptrdiff_t i = 0; i < stbds_arrlen(mt->scratch); ++i) {
+        free(mt->scratch[i]->args);
+        free(mt->scratch[i]);
+    }
+    stbds_arrfree(mt->scratch);
     stbds_arrfree(mt->memo);
     stbds_arrfree(mt->path_nodes);
     free(mt->ipdom);
