@@ -6593,6 +6593,40 @@ BYOC__PRIVATE int byoc__pat_is_interior(const byoc_pattern *p) {
     return p->kind == BYOC_PAT_CALL || p->kind == BYOC_PAT_TUPLE || p->kind == BYOC_PAT_TUPLE_GET_ITEM;
 }
 
+/* the nodes of pattern p in post-order (a callee before the arguments), each once */
+BYOC__PRIVATE void byoc__pattern_post_order(const byoc_pattern *p, const byoc_pattern ***out, int depth) {
+    if (!p || depth > BYOC__MATCH_DEPTH) return;
+    for (int i = 0; i < (int)stbds_arrlen(*out); ++i)
+        if ((*out)[i] == p) return;
+    byoc__pattern_post_order(p->inner, out, depth + 1);
+    byoc__pattern_post_order(p->left, out, depth + 1);
+    byoc__pattern_post_order(p->right, out, depth + 1);
+    for (int i = 0; i < p->nargs; ++i) byoc__pattern_post_order(p->args[i], out, depth + 1);
+    stbds_arrput(*out, p);
+}
+/* orders memo positions by where their pattern node is in p's post-order (made-up patterns last), as
+   TVM orders a group's inputs: after reassociation the match order is the rewritten pattern's */
+BYOC__PRIVATE void byoc__sort_by_pattern_order(const byoc_match *mt, const byoc_pattern *p, int *order) {
+    const byoc_pattern **post = NULL;
+    byoc__pattern_post_order(p, &post, 0);
+    int n = (int)stbds_arrlen(order), count = (int)stbds_arrlen(post);
+    for (int i = 1; i < n; ++i) { /* insertion sort, stable: matches are small */
+        int k = order[i], j = i - 1, rank = count;
+        for (int r = 0; r < count; ++r)
+            if (post[r] == mt->memo[k].p) { rank = r; break; }
+        while (j >= 0) {
+            int other = count;
+            for (int r = 0; r < count; ++r)
+                if (post[r] == mt->memo[order[j]].p) { other = r; break; }
+            if (other <= rank) break;
+            order[j + 1] = order[j];
+            --j;
+        }
+        order[j + 1] = k;
+    }
+    stbds_arrfree(post);
+}
+
 /* Non-overlapping matches of p over g, candidate roots visited outputs first. A match is refused when
    one of its inner nodes is claimed already, or feeds a consumer outside the match that the root does
    not post-dominate (the result would need that value twice). claimed: graph index -> group id + 1
@@ -6636,10 +6670,15 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
             }
             stbds_arrput(gr.interior, n);
         }
-        /* inputs: leaf bindings in match order (the pattern's post-order), the arguments of an any-arity
-           call or tuple where that pattern node is, then any other outside input of an interior node.
-           A function stays where it is, inside the group (TVM never makes one an input). */
-        for (int k = 0; ok && k < (int)stbds_arrlen(mt->memo); ++k) {
+        /* inputs: leaf bindings in match order (the pattern's post-order; a reassociated match is put
+           back in that order), the arguments of an any-arity call or tuple where that pattern node is,
+           then any other outside input of an interior node. A function stays where it is, inside the
+           group (TVM never makes one an input). */
+        int *order = NULL;
+        for (int k = 0; k < (int)stbds_arrlen(mt->memo); ++k) stbds_arrput(order, k);
+        if (stbds_arrlen(mt->scratch)) byoc__sort_by_pattern_order(mt, p, order);
+        for (int q = 0; ok && q < (int)stbds_arrlen(order); ++q) {
+            int k = order[q];
             const byoc_pattern *bp = mt->memo[k].p;
             byoc_node *e = mt->memo[k].e;
             if ((bp->kind == BYOC_PAT_CALL || bp->kind == BYOC_PAT_TUPLE) && bp->nargs < 0) {
@@ -6672,6 +6711,7 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
                 stbds_arrput(gr.params, in);
             }
         }
+        stbds_arrfree(order);
         byoc__map_free(&inside);
         byoc__map_free(&leaf);
         if (ok) {
