@@ -6675,10 +6675,12 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
            then any other outside input of an interior node. A function stays where it is, inside the
            group (TVM never makes one an input). */
         int *order = NULL;
-        for (int k = 0; k < (int)stbds_arrlen(mt->memo); ++k) stbds_arrput(order, k);
-        if (stbds_arrlen(mt->scratch)) byoc__sort_by_pattern_order(mt, p, order);
-        for (int q = 0; ok && q < (int)stbds_arrlen(order); ++q) {
-            int k = order[q];
+        if (stbds_arrlen(mt->scratch)) {
+            for (int k = 0; k < (int)stbds_arrlen(mt->memo); ++k) stbds_arrput(order, k);
+            byoc__sort_by_pattern_order(mt, p, order);
+        }
+        for (int q = 0; ok && q < (int)stbds_arrlen(mt->memo); ++q) {
+            int k = order ? order[q] : q;
             const byoc_pattern *bp = mt->memo[k].p;
             byoc_node *e = mt->memo[k].e;
             if ((bp->kind == BYOC_PAT_CALL || bp->kind == BYOC_PAT_TUPLE) && bp->nargs < 0) {
