@@ -1983,6 +1983,10 @@ BYOC__PRIVATE const byoc_span *byoc__span_new(byoc_module *m, const char *source
     sp->col = col;
     return sp;
 }
+/* n's span, copied into m (n may belong to another module) */
+BYOC__PRIVATE const byoc_span *byoc__span_copy(byoc_module *m, const byoc_node *n) {
+    return n->span ? byoc__span_new(m, n->span->source, n->span->file, n->span->line, n->span->col) : NULL;
+}
 
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col) {
     if (n) n->span = byoc__span_new(m, source, file, line, col);
@@ -5434,8 +5438,7 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
                 if (!pv) { /* unused parameter: not reached by the traversal */
                     pv = byoc_var(dst, n->params[k]->name, byoc__copy_type(dst, n->params[k]->annotation));
                     if (pv) {
-                        const byoc_span *sp = byoc_node_span(n->params[k]);
-                        pv->span = byoc__span_new(dst, sp->source, sp->file, sp->line, sp->col);
+                        pv->span = byoc__span_copy(dst, n->params[k]);
                         byoc__map_put(map, n->params[k], (intptr_t)pv);
                     }
                 }
@@ -5447,8 +5450,7 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
         }
         }
         if (!c) break;
-        const byoc_span *sp = byoc_node_span(n);
-        c->span = byoc__span_new(dst, sp->source, sp->file, sp->line, sp->col);
+        c->span = byoc__span_copy(dst, n);
         c->origin = byoc_node_origin(n);
         byoc__map_put(map, n, (intptr_t)c);
     }
@@ -6604,27 +6606,27 @@ BYOC__PRIVATE void byoc__pattern_post_order(const byoc_pattern *p, const byoc_pa
     for (int i = 0; i < p->nargs; ++i) byoc__pattern_post_order(p->args[i], out, depth + 1);
     stbds_arrput(*out, p);
 }
-/* orders memo positions by where their pattern node is in p's post-order (made-up patterns last), as
-   TVM orders a group's inputs: after reassociation the match order is the rewritten pattern's */
-BYOC__PRIVATE void byoc__sort_by_pattern_order(const byoc_match *mt, const byoc_pattern *p, int *order) {
+/* memo positions in the order of their pattern nodes in p's post-order (made-up patterns last), as TVM
+   orders a group's inputs: after reassociation the match order is the rewritten pattern's. NULL when
+   out of memory. */
+BYOC__PRIVATE int *byoc__memo_in_pattern_order(const byoc_match *mt, const byoc_pattern *p) {
     const byoc_pattern **post = NULL;
     byoc__pattern_post_order(p, &post, 0);
-    int n = (int)stbds_arrlen(order), count = (int)stbds_arrlen(post);
-    for (int i = 1; i < n; ++i) { /* insertion sort, stable: matches are small */
-        int k = order[i], j = i - 1, rank = count;
-        for (int r = 0; r < count; ++r)
-            if (post[r] == mt->memo[k].p) { rank = r; break; }
-        while (j >= 0) {
-            int other = count;
-            for (int r = 0; r < count; ++r)
-                if (post[r] == mt->memo[order[j]].p) { other = r; break; }
-            if (other <= rank) break;
-            order[j + 1] = order[j];
-            --j;
-        }
+    int n = (int)stbds_arrlen(mt->memo), count = (int)stbds_arrlen(post);
+    int *order = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(n ? n : 1)));
+    int *rank = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(n ? n : 1)));
+    for (int k = 0; order && rank && k < n; ++k) {
+        rank[k] = count;
+        for (int r = 0; r < count && rank[k] == count; ++r)
+            if (post[r] == mt->memo[k].p) rank[k] = r;
+        int j = k - 1; /* insertion sort by rank, stable: matches are small */
+        while (j >= 0 && rank[order[j]] > rank[k]) { order[j + 1] = order[j]; --j; }
         order[j + 1] = k;
     }
     stbds_arrfree(post);
+    free(rank);
+    if (!rank) { free(order); return NULL; }
+    return order;
 }
 
 /* Non-overlapping matches of p over g, candidate roots visited outputs first. A match is refused when
@@ -6674,11 +6676,7 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
            back in that order), the arguments of an any-arity call or tuple where that pattern node is,
            then any other outside input of an interior node. A function stays where it is, inside the
            group (TVM never makes one an input). */
-        int *order = NULL;
-        if (stbds_arrlen(mt->scratch)) {
-            for (int k = 0; k < (int)stbds_arrlen(mt->memo); ++k) stbds_arrput(order, k);
-            byoc__sort_by_pattern_order(mt, p, order);
-        }
+        int *order = stbds_arrlen(mt->scratch) ? byoc__memo_in_pattern_order(mt, p) : NULL;
         for (int q = 0; ok && q < (int)stbds_arrlen(mt->memo); ++q) {
             int k = order ? order[q] : q;
             const byoc_pattern *bp = mt->memo[k].p;
@@ -6713,7 +6711,7 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
                 stbds_arrput(gr.params, in);
             }
         }
-        stbds_arrfree(order);
+        free(order);
         byoc__map_free(&inside);
         byoc__map_free(&leaf);
         if (ok) {
@@ -8297,6 +8295,7 @@ BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
 BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     int nfunctions = byoc_module_function_count(m);
+    const char *mod = mod_name && *mod_name ? mod_name : "default";
     /* attribute names interned once for every partition's set */
     const char *key_primitive = byoc_intern(m, "Primitive"), *key_compiler = byoc_intern(m, "Compiler");
     const char *key_symbol = byoc_intern(m, "global_symbol"), *key_inline = byoc_intern(m, "Inline");
@@ -8322,20 +8321,19 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         /* a region's number in names counts the regions of real targets only: TVM drops the "default"
            annotations before it numbers regions (numbers still skip where regions merged) */
         int *number = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)nr + 1)));
-        for (int k = 0, next = 0; number && k < nr; ++k) {
-            number[k] = next;
-            if (strcmp(rs.target[k], "default")) next++;
-        }
-        /* offset by the partitions earlier runs made, per target (a handful of targets at most) */
+        /* each target's numbers start after the partitions earlier runs made (a handful of targets) */
         const char **based = NULL;
         int *bases = NULL;
-        for (int k = 0; number && k < nr; ++k) {
-            if (!strcmp(rs.target[k], "default") || byoc__region_find(&rs, k) != k) continue;
+        for (int k = 0, next = 0; number && k < nr; ++k) {
+            number[k] = next;
+            if (!strcmp(rs.target[k], "default")) continue;
+            next++;
+            if (byoc__region_find(&rs, k) != k) continue; /* merged away: never named */
             int t = 0;
             while (t < (int)stbds_arrlen(based) && strcmp(based[t], rs.target[k])) ++t;
             if (t == (int)stbds_arrlen(based)) {
                 stbds_arrput(based, rs.target[k]);
-                stbds_arrput(bases, byoc__partition_number_base(m, mod_name && *mod_name ? mod_name : "default", rs.target[k], fname));
+                stbds_arrput(bases, byoc__partition_number_base(m, mod, rs.target[k], fname));
             }
             number[k] += bases[t];
         }
@@ -8382,7 +8380,6 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         char *on_stack = BYOC__CAST(char *, calloc((size_t)g.count + 1, 1));
         byoc_node **ins = NULL;
         int *stack = NULL, cycle = 0;
-        const char *mod = mod_name && *mod_name ? mod_name : "default";
         if (now && region_call && on_stack && g.count) { stbds_arrput(stack, g.count - 1); on_stack[g.count - 1] = 1; }
         while (stbds_arrlen(stack) && !m->has_error && !cycle) {
             int i = stack[stbds_arrlen(stack) - 1], missing = -1;
@@ -8566,7 +8563,7 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
     case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
         byoc_dtype dt = n->annotation->dtype;
-        int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_BOOL; /* (no float64 here) */
+        int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_BOOL; /* TVM's list, float64 aside (not a dtype here) */
         return n->annotation->rank == 0 && simple ? BYOC_PATTERN_ELEMWISE : BYOC_PATTERN_OPAQUE;
     }
     case BYOC_NODE_TUPLE: return BYOC_PATTERN_TUPLE;
