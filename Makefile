@@ -19,8 +19,8 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
-FUZZERS := text weights pattern backend
-HEADERS := byoc.h
+FUZZERS := text weights pattern backend onnx
+HEADERS := byoc.h byoc_sim.h
 
 .PHONY: all test demo fuzz bench deps clean
 all: $(BUILD)/byocc
@@ -28,7 +28,10 @@ all: $(BUILD)/byocc
 # clang (with libFuzzer and the sanitizers) builds the SAN suite, the fuzzers and the build checks
 CLANG_BIN := /usr/bin/clang
 LIT       := /usr/lib/llvm-14/build/utils/lit/lit.py
-deps: $(STB_DS) $(CLANG_BIN) $(LIT)
+ONNX_TESTDATA := /usr/share/libonnx-testdata/data/node
+deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA)
+$(ONNX_TESTDATA):
+	@tools/ensure-deps.sh $@ libonnx-testdata
 $(LIT):
 	@tools/ensure-deps.sh $@ llvm-14-tools
 $(STB_DS):
@@ -39,42 +42,55 @@ $(CLANG_BIN):
 $(BUILD):
 	@mkdir -p $@
 
-$(BUILD)/byocc: tools/byocc.c $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(CFLAGS) -I. $< -o $@ $(LDLIBS)
 
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
-UNIT_TESTS := test_core test_patterns test_passes test_property test_targets
+UNIT_TESTS := test_core test_patterns test_passes test_property test_targets test_sim test_onnx test_kernels
 $(BUILD)/test_%: tests/test_%.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
-TEST_BINS := $(BUILD)/byocc $(addprefix $(BUILD)/,$(UNIT_TESTS)) $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
+$(BUILD)/test_onnx: tools/byoc_onnx.h
+
+# the ONNX backend node tests of Debian's libonnx-testdata, for every op the importer supports
+$(BUILD)/onnx_node_tests: tests/onnx_node_tests.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
+
+TEST_BINS := $(BUILD)/byocc $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/,$(UNIT_TESTS)) $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 
 test: deps $(TEST_BINS)
 	@CC="$(CC)" CXX="$(CXX)" BUILD="$(BUILD)" SAN="$(SAN)" sh tests/run.sh
 
+# make demo: a real model (mnist-8 of the ONNX model zoo, from $(MODELS)) imported, placed on an NPU and a
+# DSP, run on the host runtime and checked against ONNX Runtime; without the models, the bundled MNIST.
+MODELS ?= $(if $(BYOC_MODELS),$(BYOC_MODELS),../shared/models)
+DEMO_BACKENDS := --backend examples/backends/npu.backend --backend examples/backends/dsp.backend
 demo: $(BUILD)/byocc
-	@echo "== byocc info tests/inputs/mnist.relay   (the MNIST module from the Collage design doc)"
-	@$(BUILD)/byocc info tests/inputs/mnist.relay
-	@echo
-	@echo "== byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types"
-	@$(BUILD)/byocc opt tests/inputs/mnist.relay --passes infer_type --emit relay --print-types
-	@echo
-	@echo "== MNIST partitioned for examples/backends/demo_npu.backend (MergeComposite, AnnotateTarget,"
-	@echo "   MergeCompilerRegions, PartitionGraph)"
-	@$(BUILD)/byocc opt tests/inputs/mnist.relay --backend examples/backends/demo_npu.backend \
-	    --passes merge_composite,annotate_target,merge_compiler_regions,partition_graph --emit relay
-	@echo
-	@echo "== Where each MNIST op runs: greedy placement on an NPU and a DSP, host last"
-	@echo "   byocc partition tests/inputs/mnist.relay --backend examples/backends/npu.backend --backend examples/backends/dsp.backend"
-	@$(BUILD)/byocc partition tests/inputs/mnist.relay --backend examples/backends/npu.backend --backend examples/backends/dsp.backend
+	@mkdir -p $(BUILD)/demo
+	@if [ -f $(MODELS)/mnist8/model.onnx ]; then \
+	  echo "== byocc import $(MODELS)/mnist8/model.onnx -o $(BUILD)/demo/mnist8.relay"; \
+	  $(BUILD)/byocc import $(MODELS)/mnist8/model.onnx -o $(BUILD)/demo/mnist8.relay; \
+	  echo; echo "== byocc partition $(BUILD)/demo/mnist8.relay $(DEMO_BACKENDS)"; \
+	  $(BUILD)/byocc partition $(BUILD)/demo/mnist8.relay $(DEMO_BACKENDS); \
+	  echo; echo "== byocc run $(MODELS)/mnist8/model.onnx $(DEMO_BACKENDS) --input $(MODELS)/mnist8/input_0.npy --compare-to $(MODELS)/mnist8 --profile"; \
+	  $(BUILD)/byocc run $(MODELS)/mnist8/model.onnx $(DEMO_BACKENDS) --input $(MODELS)/mnist8/input_0.npy --compare-to $(MODELS)/mnist8 --profile; \
+	else \
+	  echo "(no $(MODELS)/mnist8: the ONNX part of the demo is skipped; BYOC_MODELS=DIR points elsewhere)"; \
+	  echo; echo "== byocc partition tests/inputs/mnist.relay $(DEMO_BACKENDS)   (the Collage design doc's MNIST)"; \
+	  $(BUILD)/byocc partition tests/inputs/mnist.relay $(DEMO_BACKENDS); \
+	  echo; echo "== byocc run tests/inputs/mnist.relay --profile   (seeded input)"; \
+	  $(BUILD)/byocc run tests/inputs/mnist.relay --profile; \
+	fi
 
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
 	$(CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $< -o $@ -lm
 
 fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 	@for f in $(FUZZERS); do \
 	  work=$(BUILD)/fuzz-work/$$f; mkdir -p $$work; cp tests/fuzz/corpus/$$f/* $$work/ 2>/dev/null; \
+	  if [ $$f = onnx ] && [ -d $(ONNX_TESTDATA) ]; then for t in $(ONNX_TESTDATA)/*/model.onnx; do \
+	    cp $$t $$work/seed_$$(basename $$(dirname $$t)).onnx; done; fi; \
 	  echo "== fuzz_$$f for $(FUZZ_SECONDS)s"; \
 	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
 	done

@@ -15,16 +15,28 @@ check build_gcc_c99_warnings_clean        gcc   -std=c99 -O2 $W -I. tests/compil
 check build_clang_c99_warnings_clean      clang -std=c99 -O2 $W -I. tests/compile/use_c.c -o "$tmp/clang" -lm
 check build_byocc_gcc_warnings_clean      gcc   -std=c99 -O2 $W -I. tools/byocc.c -o "$tmp/byocc_gcc" -lm
 check build_byocc_clang_warnings_clean    clang -std=c99 -O2 $W -I. tools/byocc.c -o "$tmp/byocc_clang" -lm
+# the CLI holds byoc_sim.h and tools/byoc_onnx.h too: both compile as C++
+check build_byocc_gxx_cpp11              g++     -x c++ -std=c++11 -O0 $W -I. -c tools/byocc.c -o "$tmp/byocc_cpp.o"
+check build_byocc_clangxx_cpp17          clang++ -x c++ -std=c++17 -O0 $W -I. -c tools/byocc.c -o "$tmp/byocc_cpp2.o"
 check build_gxx_cpp11                     g++     -std=c++11 -O1 $W -I. tests/compile/use_cpp.cpp -o "$tmp/gxx"
 check build_clangxx_cpp17                 clang++ -std=c++17 -O1 $W -I. tests/compile/use_cpp.cpp -o "$tmp/clangxx"
 check run_cpp_build                       "$tmp/gxx"
 check run_c_build                         "$tmp/gcc"
+# byoc_sim.h with byoc.h, both implementations in one file, as C99 and as C++
+check build_sim_gcc_c99_warnings_clean    gcc     -std=c99 -O2 $W -I. tests/compile/use_sim_c.c -o "$tmp/sim_gcc" -lm
+check build_sim_clang_c99_warnings_clean  clang   -std=c99 -O2 $W -I. tests/compile/use_sim_c.c -o "$tmp/sim_clang" -lm
+check build_sim_gxx_cpp11                 g++     -std=c++11 -O1 $W -I. tests/compile/use_sim_cpp.cpp -o "$tmp/sim_gxx"
+check build_sim_clangxx_cpp17             clang++ -std=c++17 -O1 $W -I. tests/compile/use_sim_cpp.cpp -o "$tmp/sim_clangxx"
+check run_sim_c_build                     "$tmp/sim_gcc"
+check run_sim_cpp_build                   "$tmp/sim_gxx"
 check build_host_implements_stb_ds        sh -c "gcc -std=c99 $W -I. -c tests/compile/stbds_host_impl.c -o $tmp/h1.o &&
                                                   gcc -std=c99 $W -I. -c tests/compile/stbds_host_main.c -o $tmp/h2.o &&
                                                   gcc $tmp/h1.o $tmp/h2.o -o $tmp/host -lm && $tmp/host"
 # BYOC_STATIC: every public function is static, so the object exports no byoc_ symbol
 check build_static_exports_nothing       sh -c "gcc -std=c99 -O1 $W -DBYOC_STATIC -DBYOC_IMPLEMENTATION -I. -x c -c byoc.h -o $tmp/s.o &&
                                                   ! nm -g --defined-only $tmp/s.o | grep -q ' byoc_'"
+check build_sim_static_exports_nothing   sh -c "gcc -std=c99 -O1 $W -DBYOC_STATIC -DBYOC_SIM_IMPLEMENTATION -I. -x c -c byoc_sim.h -o $tmp/s2.o &&
+                                                  ! nm -g --defined-only $tmp/s2.o | grep -q ' byoc_'"
 # examples build with the one cc line their header gives, warnings-clean, and check their own results
 check example_custom_backend_gcc         sh -c "gcc -std=c99 -O2 $W -I. examples/custom_backend.c -o $tmp/cb -lm && $tmp/cb | grep -q ': OK$'"
 check example_custom_backend_clang       sh -c "clang -std=c99 -O2 $W -I. examples/custom_backend.c -o $tmp/cb2 -lm && $tmp/cb2 | grep -q ': OK$'"

@@ -89,3 +89,41 @@ backend_error cli_backend_bad_priority 'backend npu\npriority high\n' ":2:10: ex
 backend_error cli_backend_op_twice 'backend npu\nsupports nn.relu nn.relu\n' ":2:18: op 'nn.relu' is listed twice"
 printf 'backend host\nsupports nn.relu\n' > "$tmp/c7.backend"
 expect cli_backend_reserved_name 2 "'host' is reserved for the host" "$BYOCC" partition $M --backend "$tmp/c7.backend"
+
+# ONNX: import, errors naming the file, run with .npy inputs and outputs, --compare-to
+NT=/usr/share/libonnx-testdata/data/node
+if [ -d "$NT" ]; then
+    expect cli_import_relu 0 'nn.relu(%x' "$BYOCC" import $NT/test_relu/model.onnx
+    expect cli_import_span 0 '/* span=onnx:y */' "$BYOCC" import $NT/test_relu/model.onnx
+    expect cli_import_writes 0 '-> '"$tmp"'/const.relay' "$BYOCC" import $NT/test_constant/model.onnx -o "$tmp/const.relay"
+    if [ -f "$tmp/const.relay" ] && [ -f "$tmp/const.weights" ]; then echo "ok cli_import_weights_file"; else echo "FAIL cli_import_weights_file: no const.relay + const.weights"; fi
+    expect cli_info_onnx 0 'nn.conv2d                    1' "$BYOCC" info $NT/test_basic_conv_with_padding/model.onnx
+    expect cli_import_unsupported 2 'test_acos/model.onnx: 1 unsupported op type (1 node, opset 7): Acos x1' "$BYOCC" import $NT/test_acos/model.onnx
+    head -c 40 $NT/test_basic_conv_with_padding/model.onnx > "$tmp/cut.onnx"
+    expect cli_import_truncated 2 "$tmp/cut.onnx" "$BYOCC" import "$tmp/cut.onnx"
+    printf 'not a model at all' > "$tmp/text.onnx"
+    expect cli_import_not_onnx 2 "$tmp/text.onnx" "$BYOCC" info "$tmp/text.onnx"
+    # run: .pb inputs of the ONNX test data, the expected output, a written .npy read back as reference
+    S=$NT/test_basic_conv_with_padding/test_data_set_0
+    expect cli_run_compare_pb 0 'all outputs match the reference' \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --compare-to $S/output_0.pb
+    mkdir -p "$tmp/outs"
+    # an int64 array of the right shape (a .npy written by hand: header padded to 64 bytes)
+    { printf '\223NUMPY\001\000\166\000'; printf "%s%52s\n" "{'descr': '<i8', 'fortran_order': False, 'shape': (1, 1, 5, 5), }" ""; head -c 200 /dev/zero; } > "$tmp/x.npy"
+    expect cli_run_output_dir 0 'output 0 y: (1, 1, 5, 5) float32' \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --output-dir "$tmp/outs"
+    expect cli_run_npy_round_trip 0 'all outputs match the reference' \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --compare-to "$tmp/outs"
+    expect cli_run_wrong_shape 2 "model.onnx: input 'x' expects (1, 1, 5, 5) float32, given (1, 1, 3, 3)" \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_1.pb --input W=$S/input_1.pb
+    expect cli_run_missing_input 2 "input 'W' ((1, 1, 3, 3) float32) is not given: --input W=FILE.npy" \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb
+    expect cli_run_misnamed_input 2 "no input is named 'z'; its inputs: x W" \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input z=$S/input_0.pb
+    expect cli_run_wrong_dtype 2 "input 'x' expects (1, 1, 5, 5) float32, $tmp/x.npy holds (1, 1, 5, 5) int64" \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x="$tmp/x.npy" --input W=$S/input_1.pb
+    expect cli_run_mismatch 4 'MISMATCH' \
+        "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --compare-to $S/input_0.pb
+else
+    echo "skipped ONNX CLI tests: $NT is missing (Debian package libonnx-testdata)"
+fi

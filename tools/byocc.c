@@ -1,14 +1,22 @@
 /* byocc -- the byoc.h command-line tool.
    Build: cc -std=c99 -O2 -I. tools/byocc.c -o build/byocc -lm
-   Exit codes: 0 ok, 1 usage, 2 invalid input (message names file and position), 3 internal error. */
+   Exit codes: 0 ok, 1 usage, 2 invalid input (message names file and position), 3 internal error,
+   4 run --compare-to found an output beyond the tolerance. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime: profiles and run times on a monotonic wall clock */
 #define BYOC_IMPLEMENTATION
+#define BYOC_ONNX_IMPLEMENTATION
+#define BYOC_SIM_IMPLEMENTATION
 #include "../byoc.h"
+#include "../byoc_sim.h"
+#include "byoc_onnx.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3 };
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3, EXIT_MISMATCH = 4 };
 
 static const char *const usage_text =
     "usage: byocc <command> [options]\n"
@@ -29,6 +37,16 @@ static const char *const usage_text =
     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
     "        with --partition, group each non-overlapping match into fn(...) { ... } with Composite=NAME\n"
     "        and print the module\n"
+    "  import MODEL.onnx [-o OUT.relay] [--print-types] [--input [NAME=]FILE.npy]...\n"
+    "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in OUT.weights);\n"
+    "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"
+    "  run MODEL [--input NAME=FILE.npy]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
+    "      [--backend B.backend]... [--profile] [--repeat N] [--no-fuse]\n"
+    "        compile (SimplifyInference, FoldConstant, greedy placement, FuseOps) and run on the host\n"
+    "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
+    "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
+    "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and none\n"
+    "        given): seeded values\n"
     "  info FILE.relay [--json]\n"
     "        node count, op histogram, parameter bytes, input and output types\n"
     "  ops [--json]\n"
@@ -37,7 +55,9 @@ static const char *const usage_text =
     "        the registered passes and configuration keys\n"
     "  version\n"
     "\n"
-    "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n";
+    "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n"
+    "Every command that reads a module also takes MODEL.onnx; --dim NAME=N sets a symbolic input dim\n"
+    "(unset ones are taken as 1, with a note).\n";
 
 static int usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, "byocc: ");
@@ -51,15 +71,50 @@ static int input_error(const byoc_diag *d) {
     return d->code == BYOC_ERR_OUT_OF_MEMORY || d->code == BYOC_ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
 }
 
-static byoc_module *load_model(const char *path, byoc_diag *d) {
-    size_t n = strlen(path);
-    if (n < 6 || strcmp(path + n - 6, ".relay") != 0) {
+/* --dim NAME=N values for symbolic ONNX input dims, taken out of argv by main for every command */
+#define MAX_DIMS 32
+static byoc_onnx_dim onnx_dims[MAX_DIMS];
+static int onnx_ndims;
+static const byoc_onnx_input_shape *onnx_shapes; /* import --input: shapes of example tensors */
+static int onnx_nshapes;
+
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* A .relay (with its .weights) or an .onnx model. For ONNX, *info (when given) receives the import's
+   facts (input and output names); the caller frees it with byoc_onnx_model_free, which also destroys
+   the module. Symbolic dims not given with --dim are taken as 1, with a note on stderr. */
+static byoc_module *load_model_info(const char *path, byoc_onnx_model *info, byoc_diag *d) {
+    if (info) memset(info, 0, sizeof *info);
+    if (ends_with(path, ".onnx")) {
+        byoc_onnx_options o;
+        memset(&o, 0, sizeof o);
+        o.dims = onnx_dims;
+        o.ndims = onnx_ndims;
+        o.free_dim_default = 1;
+        o.shapes = onnx_shapes;
+        o.nshapes = onnx_nshapes;
+        byoc_onnx_model model;
+        if (byoc_onnx_load(path, &o, &model, d) != BYOC_OK) return NULL;
+        for (int i = 0; model.notes[i]; ++i) fprintf(stderr, "byocc: note: %s (set it with --dim NAME=N)\n", model.notes[i]);
+        if (info) { *info = model; return model.module; }
+        byoc_module *m = model.module;
+        byoc_free(m, (void *)model.input_names);
+        byoc_free(m, (void *)model.output_names);
+        byoc_free(m, (void *)model.notes);
+        return m;
+    }
+    if (!ends_with(path, ".relay")) {
         d->code = BYOC_ERR_UNSUPPORTED;
-        snprintf(d->message, sizeof d->message, "%s: unsupported model file (expected FILE.relay)", path);
+        snprintf(d->message, sizeof d->message, "%s: unsupported model file (expected FILE.relay or FILE.onnx)", path);
         return NULL;
     }
     return byoc_module_load(path, NULL, d);
 }
+
+static byoc_module *load_model(const char *path, byoc_diag *d) { return load_model_info(path, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
 static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
@@ -523,12 +578,562 @@ static int cmd_ops(int argc, char **argv) {
     return EXIT_OK;
 }
 
+/* ---- tensors in .npy files ---- */
+typedef struct npy_array {
+    byoc_dtype dtype;
+    int rank;
+    int64_t dims[BYOC_MAX_RANK];
+    void *data;   /* malloc'd, little-endian, row-major */
+    size_t nbytes;
+} npy_array;
+
+static const struct { const char *descr; byoc_dtype dtype; } npy_types[] = {
+    {"<f4", BYOC_FLOAT32}, {"<f2", BYOC_FLOAT16}, {"|i1", BYOC_INT8}, {"|u1", BYOC_UINT8}, {"<i2", BYOC_INT16},
+    {"<i4", BYOC_INT32}, {"<i8", BYOC_INT64}, {"|b1", BYOC_BOOL},
+};
+
+/* reads a .npy file (format versions 1-3, C order, little-endian); msg gets the reason on failure */
+static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
+    memset(a, 0, sizeof *a);
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(msg, cap, "%s: cannot open", path); return 0; }
+    unsigned char head[12];
+    size_t got = fread(head, 1, 10, f);
+    if (got < 10 || memcmp(head, "\x93NUMPY", 6) != 0 || head[6] < 1 || head[6] > 3) {
+        fclose(f);
+        snprintf(msg, cap, "%s: not a .npy file (bad magic or version)", path);
+        return 0;
+    }
+    size_t hlen = (size_t)head[8] | (size_t)head[9] << 8;
+    if (head[6] >= 2) {
+        if (fread(head + 10, 1, 2, f) != 2) { fclose(f); snprintf(msg, cap, "%s: truncated header", path); return 0; }
+        hlen |= (size_t)head[10] << 16 | (size_t)head[11] << 24;
+    }
+    if (hlen > 1 << 20) { fclose(f); snprintf(msg, cap, "%s: header of %zu bytes is too long", path, hlen); return 0; }
+    char *h = (char *)malloc(hlen + 1);
+    if (!h || fread(h, 1, hlen, f) != hlen) { free(h); fclose(f); snprintf(msg, cap, "%s: truncated header", path); return 0; }
+    h[hlen] = 0;
+    const char *descr = strstr(h, "'descr'"), *fo = strstr(h, "'fortran_order'"), *shape = strstr(h, "'shape'");
+    int ok = descr && fo && shape;
+    if (ok) {
+        const char *q = strchr(descr + 7, '\'');
+        ok = 0;
+        for (size_t k = 0; q && k < sizeof npy_types / sizeof npy_types[0]; ++k)
+            if (!strncmp(q + 1, npy_types[k].descr, 3) && q[4] == '\'') { a->dtype = npy_types[k].dtype; ok = 1; }
+        if (!ok) {
+            char d[16] = "?";
+            if (q) sscanf(q + 1, "%15[^']", d);
+            snprintf(msg, cap, "%s: element type '%s' is not supported (float32, float16, int8/16/32/64, uint8, bool)", path, d);
+            free(h);
+            fclose(f);
+            return 0;
+        }
+    }
+    if (ok) { /* 'fortran_order': True */
+        const char *v = fo + strlen("'fortran_order'");
+        while (*v == ' ' || *v == ':') v++;
+        if (!strncmp(v, "True", 4)) { snprintf(msg, cap, "%s: Fortran-order arrays are not supported", path); free(h); fclose(f); return 0; }
+    }
+    if (ok) { /* (d0, d1, ...) */
+        const char *p = strchr(shape, '(');
+        ok = p != NULL;
+        for (p = p ? p + 1 : p; ok && *p && *p != ')';) {
+            while (*p == ' ' || *p == ',') p++;
+            if (*p == ')') break;
+            char *end;
+            long long v = strtoll(p, &end, 10);
+            if (end == p || v < 0 || v > BYOC_MAX_DIM || a->rank == BYOC_MAX_RANK) { ok = 0; break; }
+            a->dims[a->rank++] = v;
+            p = end;
+        }
+    }
+    free(h);
+    if (!ok) { fclose(f); snprintf(msg, cap, "%s: unreadable header (descr, fortran_order, shape)", path); return 0; }
+    size_t count = 1;
+    for (int d = 0; d < a->rank; ++d) {
+        if (a->dims[d] && count > ((size_t)1 << 40) / (size_t)a->dims[d]) { fclose(f); snprintf(msg, cap, "%s: too many elements", path); return 0; }
+        count *= (size_t)a->dims[d];
+    }
+    a->nbytes = count * byoc_dtype_size(a->dtype);
+    a->data = malloc(a->nbytes ? a->nbytes : 1);
+    if (!a->data) { fclose(f); snprintf(msg, cap, "%s: out of memory for %zu bytes", path, a->nbytes); return 0; }
+    if (fread(a->data, 1, a->nbytes, f) != a->nbytes) {
+        fclose(f);
+        free(a->data);
+        a->data = NULL;
+        snprintf(msg, cap, "%s: holds fewer bytes than its shape needs (%zu)", path, a->nbytes);
+        return 0;
+    }
+    fclose(f);
+    return 1;
+}
+
+/* a tensor file: .npy, or .pb (a serialized ONNX TensorProto, as in ONNX test data sets) */
+static int tensor_read(const char *path, npy_array *a, char *msg, size_t cap) {
+    if (!ends_with(path, ".pb")) return npy_read(path, a, msg, cap);
+    memset(a, 0, sizeof *a);
+    size_t size = 0;
+    byoc_diag d;
+    uint8_t *bytes = byoc__onnx_read_file(path, &size, &d);
+    if (!bytes) { snprintf(msg, cap, "%s", d.message); return 0; }
+    byoc_module *scratch = byoc_module_create(NULL);
+    byoc_node *c = scratch ? byoc_onnx_tensor_load(scratch, bytes, size, path, NULL, &d) : NULL;
+    free(bytes);
+    if (!c) {
+        snprintf(msg, cap, "%s", scratch ? d.message : "out of memory");
+        byoc_module_destroy(scratch);
+        return 0;
+    }
+    a->dtype = c->annotation->dtype;
+    a->rank = c->annotation->rank;
+    memcpy(a->dims, c->annotation->dims, sizeof a->dims);
+    a->nbytes = byoc_constant_nbytes(c);
+    a->data = malloc(a->nbytes ? a->nbytes : 1);
+    if (a->data) memcpy(a->data, c->data, a->nbytes);
+    byoc_module_destroy(scratch);
+    if (!a->data) { snprintf(msg, cap, "%s: out of memory", path); return 0; }
+    return 1;
+}
+
+static int npy_write(const char *path, const byoc_tensor *t) {
+    const char *descr = NULL;
+    for (size_t k = 0; k < sizeof npy_types / sizeof npy_types[0]; ++k)
+        if (npy_types[k].dtype == t->dtype) descr = npy_types[k].descr;
+    if (!descr) return 0;
+    char header[512], shape[300] = "";
+    size_t used = 0;
+    for (int d = 0; d < t->rank; ++d) used += (size_t)snprintf(shape + used, sizeof shape - used, "%lld%s", (long long)t->dims[d], t->rank == 1 ? "," : d + 1 < t->rank ? ", " : "");
+    int n = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, shape);
+    int total = 10 + n + 1, pad = (64 - total % 64) % 64; /* header padded so the data starts 64-byte aligned */
+    FILE *f = fopen(path, "wb");
+    if (!f) return 0;
+    unsigned hl = (unsigned)(n + pad + 1);
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
+    size_t count = 1;
+    for (int d = 0; d < t->rank; ++d) count *= (size_t)t->dims[d];
+    size_t nbytes = count * byoc_dtype_size(t->dtype);
+    int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(header, 1, (size_t)n, f) == (size_t)n;
+    for (int i = 0; ok && i < pad; ++i) ok = fputc(' ', f) != EOF;
+    ok = ok && fputc('\n', f) != EOF && fwrite(t->data, 1, nbytes, f) == nbytes;
+    return fclose(f) == 0 && ok;
+}
+
+static void shape_text(byoc_dtype dt, int rank, const int64_t *dims, char *out, size_t cap) {
+    size_t used = (size_t)snprintf(out, cap, "(");
+    for (int d = 0; d < rank && used < cap; ++d) used += (size_t)snprintf(out + used, cap - used, "%lld%s", (long long)dims[d], d + 1 < rank ? ", " : "");
+    if (used < cap) snprintf(out + used, cap - used, ") %s", byoc_dtype_name(dt));
+}
+
+/* ---- run ---- */
+#define MAX_IO 64
+
+/* the name a user gives an input: the ONNX input name, the var's name, or its frontend name */
+static int input_matches(const byoc_node *param, const char *onnx_name, const char *given) {
+    if (onnx_name && strcmp(onnx_name, given) == 0) return 1;
+    if (param->name && strcmp(param->name, given) == 0) return 1;
+    const char *src = byoc_node_span(param)->source;
+    return src && strncmp(src, "onnx:", 5) == 0 && strcmp(src + 5, given) == 0;
+}
+
+/* a file name from an output name: path separators and odd characters become '_' */
+static void file_safe(const char *name, char *out, size_t cap) {
+    size_t i = 0;
+    for (; name[i] && i + 1 < cap; ++i) {
+        char ch = name[i];
+        out[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' ? ch : '_';
+    }
+    out[i] = 0;
+}
+
+static double element(const void *data, byoc_dtype dt, size_t i) {
+    switch (dt) {
+    case BYOC_FLOAT32: return ((const float *)data)[i];
+    case BYOC_INT8: return ((const int8_t *)data)[i];
+    case BYOC_UINT8: case BYOC_BOOL: return ((const uint8_t *)data)[i];
+    case BYOC_INT16: return ((const int16_t *)data)[i];
+    case BYOC_INT32: return ((const int32_t *)data)[i];
+    case BYOC_INT64: return (double)((const int64_t *)data)[i];
+    default: return 0; /* float16/bfloat16: compared bitwise by the caller */
+    }
+}
+
+/* One output against its reference: floats within tol * max(1, max|ref|), integers exactly, and for a
+   classifier-shaped output (one row of scores) the same argmax. Prints one line; 1 when it holds. */
+static int compare_output(const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol) {
+    char gs[200], rs[200];
+    shape_text(got->dtype, got->rank, got->dims, gs, sizeof gs);
+    shape_text(ref->dtype, ref->rank, ref->dims, rs, sizeof rs);
+    int same_shape = got->dtype == ref->dtype && got->rank == ref->rank && !memcmp(got->dims, ref->dims, sizeof(int64_t) * (size_t)got->rank);
+    if (!same_shape) {
+        printf("  %-24s MISMATCH: output %s, reference %s is %s\n", label, gs, ref_path, rs);
+        return 0;
+    }
+    size_t n = ref->nbytes / byoc_dtype_size(ref->dtype);
+    if (!byoc_dtype_is_float(ref->dtype) || ref->dtype != BYOC_FLOAT32) {
+        int equal = ref->dtype == BYOC_FLOAT32 || memcmp(got->data, ref->data, ref->nbytes) == 0;
+        printf("  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
+        return equal;
+    }
+    double max_abs = 0, max_rel = 0, max_ref = 0;
+    size_t arg_got = 0, arg_ref = 0;
+    int finite = 1;
+    for (size_t i = 0; i < n; ++i) {
+        double g = element(got->data, BYOC_FLOAT32, i), r = element(ref->data, BYOC_FLOAT32, i);
+        if (g != g || r != r) { if ((g != g) != (r != r)) finite = 0; continue; }
+        double e = fabs(g - r);
+        if (e > max_abs) max_abs = e;
+        if (fabs(r) > 0 && e / fabs(r) > max_rel) max_rel = e / fabs(r);
+        if (fabs(r) > max_ref) max_ref = fabs(r);
+        if (g > element(got->data, BYOC_FLOAT32, arg_got)) arg_got = i;
+        if (r > element(ref->data, BYOC_FLOAT32, arg_ref)) arg_ref = i;
+    }
+    double bound = tol * (max_ref > 1 ? max_ref : 1);
+    int classifier = n > 1 && (size_t)got->dims[got->rank ? got->rank - 1 : 0] * 1 <= n && n <= 100000 && (got->rank <= 2 || n == (size_t)got->dims[1]);
+    int ok = finite && max_abs <= bound && (!classifier || arg_got == arg_ref);
+    printf("  %-24s %s %s  max abs err %.3g (bound %.3g), max rel err %.3g", label, ok ? "ok      " : "MISMATCH", gs, max_abs, bound, max_rel);
+    if (classifier) printf(", argmax %zu (reference %zu)", arg_got, arg_ref);
+    printf("\n");
+    return ok;
+}
+
+static int by_seconds(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static unsigned long long seeded_next(unsigned long long *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static int cmd_run(int argc, char **argv) {
+    const char *file = NULL, *output_dir = NULL, *compare_to = NULL;
+    const char *input_spec[MAX_IO];
+    byoc_backend_spec *backends[64];
+    int ninputs_given = 0, nbackends = 0, profile = 0, repeat = 0, fuse = 1, rc = EXIT_OK;
+    double tol = 1e-4;
+    byoc_diag d;
+    for (int i = 0; i < argc && rc == EXIT_OK; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--input") == 0 && i + 1 < argc) {
+            if (ninputs_given == MAX_IO) { rc = usage_error("run: at most 64 inputs%s", ""); break; }
+            input_spec[ninputs_given++] = argv[++i];
+        } else if (strcmp(a, "--output-dir") == 0 && i + 1 < argc) output_dir = argv[++i];
+        else if (strcmp(a, "--compare-to") == 0 && i + 1 < argc) compare_to = argv[++i];
+        else if (strcmp(a, "--tolerance") == 0 && i + 1 < argc) {
+            char *end;
+            tol = strtod(argv[++i], &end);
+            if (*end || !(tol >= 0)) rc = usage_error("run: --tolerance expects a number >= 0, got '%s'", argv[i]);
+        } else if (strcmp(a, "--profile") == 0) profile = 1;
+        else if (strcmp(a, "--repeat") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &repeat);
+        else if (strcmp(a, "--no-fuse") == 0) fuse = 0;
+        else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
+            if (nbackends == 64) { rc = usage_error("run: at most 64 backends%s", ""); break; }
+            byoc_backend_spec *b = byoc_backend_load(argv[++i], &d);
+            if (!b) { rc = input_error(&d); break; }
+            backends[nbackends++] = b;
+        } else if (a[0] == '-') rc = usage_error("run: unknown or incomplete option '%s'", a);
+        else if (!file) file = a;
+        else rc = usage_error("run: more than one input file ('%s')", a);
+    }
+    if (rc == EXIT_OK && !file) rc = usage_error("run: no input file%s", "");
+    /* the input files first: for ONNX, their shapes give symbolic dims their values */
+    npy_array arrays[MAX_IO];
+    char *array_names[MAX_IO];
+    const char *array_paths[MAX_IO];
+    byoc_onnx_input_shape shapes[MAX_IO];
+    memset(arrays, 0, sizeof arrays);
+    memset(array_names, 0, sizeof array_names);
+    int named = 0;
+    for (int k = 0; rc == EXIT_OK && k < ninputs_given; ++k) {
+        const char *spec = input_spec[k], *eq = strchr(spec, '=');
+        char msg[1200];
+        array_paths[k] = eq ? eq + 1 : spec;
+        if (eq) {
+            size_t n = (size_t)(eq - spec);
+            array_names[k] = (char *)malloc(n + 1);
+            if (!array_names[k]) { rc = EXIT_INTERNAL; break; }
+            memcpy(array_names[k], spec, n);
+            array_names[k][n] = 0;
+            named++;
+        }
+        if (!tensor_read(array_paths[k], &arrays[k], msg, sizeof msg)) {
+            fprintf(stderr, "byocc: error: %s\n", msg);
+            rc = EXIT_INPUT;
+            break;
+        }
+        shapes[k].input = array_names[k];
+        shapes[k].rank = arrays[k].rank;
+        memcpy(shapes[k].dims, arrays[k].dims, sizeof shapes[k].dims);
+    }
+    byoc_onnx_model info;
+    memset(&info, 0, sizeof info);
+    byoc_module *m = NULL;
+    if (rc == EXIT_OK) {
+        if (ends_with(file, ".onnx")) {
+            byoc_onnx_options o;
+            memset(&o, 0, sizeof o);
+            o.dims = onnx_dims;
+            o.ndims = onnx_ndims;
+            o.free_dim_default = 1;
+            o.shapes = shapes; /* unnamed files give the shape of the input in their position */
+            o.nshapes = named == ninputs_given || named == 0 ? ninputs_given : 0;
+            if (byoc_onnx_load(file, &o, &info, &d) != BYOC_OK) rc = input_error(&d);
+            else {
+                m = info.module;
+                for (int i = 0; info.notes[i]; ++i) fprintf(stderr, "byocc: note: %s (set it with --dim NAME=N)\n", info.notes[i]);
+            }
+        } else if (!(m = load_model(file, &d))) rc = input_error(&d);
+    }
+    /* the compile pipeline: inference simplified, constants folded, greedy placement, FuseOps */
+    if (rc == EXIT_OK && (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK)) rc = input_error(&d);
+    if (rc == EXIT_OK && nbackends) {
+        byoc_partition_options po;
+        memset(&po, 0, sizeof po);
+        po.backends = (const byoc_backend_spec *const *)backends;
+        po.nbackends = nbackends;
+        po.bind_constants = 1;
+        if (byoc_partition_greedy(m, &po, NULL, &d) != BYOC_OK) rc = input_error(&d);
+    }
+    if (rc == EXIT_OK && fuse && byoc_fuse_ops(m, 256, &d) != BYOC_OK) rc = input_error(&d);
+    byoc_sim_program *p = NULL;
+    if (rc == EXIT_OK && !(p = byoc_sim_lower(m, NULL, &d))) rc = input_error(&d);
+    byoc_node *main_fn = m ? byoc_module_function(m, "main") : NULL;
+    int nin = p ? byoc_sim_input_count(p) : 0;
+    if (rc == EXIT_OK && (nin > MAX_IO || nin != main_fn->nparams)) {
+        fprintf(stderr, "byocc: error: %s: run takes at most %d tensor inputs (this module has %d, or tuple-typed ones)\n", file, MAX_IO, nin);
+        rc = EXIT_INPUT;
+    }
+    /* each given array goes to the input it names (or, unnamed, to the input in its position) */
+    byoc_tensor inputs[MAX_IO];
+    void *seeded[MAX_IO];
+    int given[MAX_IO];
+    memset(seeded, 0, sizeof seeded);
+    for (int i = 0; i < MAX_IO; ++i) given[i] = -1;
+    for (int k = 0; rc == EXIT_OK && k < ninputs_given; ++k) {
+        int found = -1;
+        for (int i = 0; i < nin && found < 0; ++i)
+            if (array_names[k] ? input_matches(main_fn->params[i], i < info.ninputs ? info.input_names[i] : NULL, array_names[k]) : i == k) found = i;
+        if (found < 0 || given[found] >= 0) {
+            fprintf(stderr, "byocc: error: %s: ", file);
+            if (found >= 0) fprintf(stderr, "input '%s' is given twice;", array_names[k]);
+            else if (array_names[k]) fprintf(stderr, "no input is named '%s'; its inputs:", array_names[k]);
+            else fprintf(stderr, "%d --input files for %d inputs; its inputs:", ninputs_given, nin);
+            for (int i = 0; found < 0 && i < nin; ++i) fprintf(stderr, " %s", i < info.ninputs ? info.input_names[i] : main_fn->params[i]->name);
+            fprintf(stderr, "\n");
+            rc = EXIT_INPUT;
+            break;
+        }
+        const byoc_sim_io *io = byoc_sim_input(p, found);
+        if (io->dtype != arrays[k].dtype || io->rank != arrays[k].rank || memcmp(io->dims, arrays[k].dims, sizeof(int64_t) * (size_t)io->rank)) {
+            char want[200], have[200];
+            shape_text(io->dtype, io->rank, io->dims, want, sizeof want);
+            shape_text(arrays[k].dtype, arrays[k].rank, arrays[k].dims, have, sizeof have);
+            fprintf(stderr, "byocc: error: input '%s' expects %s, %s holds %s\n", found < info.ninputs ? info.input_names[found] : main_fn->params[found]->name,
+                    want, array_paths[k], have);
+            rc = EXIT_INPUT;
+            break;
+        }
+        given[found] = k;
+        inputs[found].dtype = arrays[k].dtype;
+        inputs[found].rank = arrays[k].rank;
+        memcpy(inputs[found].dims, arrays[k].dims, sizeof inputs[found].dims);
+        inputs[found].data = arrays[k].data;
+    }
+    /* inputs not given: an error when some were given; seeded values (for timing) when none were */
+    for (int i = 0; rc == EXIT_OK && i < nin; ++i) {
+        if (given[i] >= 0) continue;
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        const char *name = i < info.ninputs ? info.input_names[i] : main_fn->params[i]->name;
+        char want[200];
+        shape_text(io->dtype, io->rank, io->dims, want, sizeof want);
+        if (ninputs_given) {
+            fprintf(stderr, "byocc: error: input '%s' (%s) is not given: --input %s=FILE.npy\n", name, want, name);
+            rc = EXIT_INPUT;
+            break;
+        }
+        fprintf(stderr, "byocc: note: input '%s' (%s) not given: seeded values\n", name, want);
+        seeded[i] = malloc(io->nbytes ? io->nbytes : 1);
+        if (!seeded[i]) { rc = EXIT_INTERNAL; break; }
+        unsigned long long s = 0x9e3779b97f4a7c15ULL + (unsigned long long)i;
+        size_t count = io->nbytes / byoc_dtype_size(io->dtype);
+        for (size_t e = 0; e < count; ++e) {
+            unsigned long long r = seeded_next(&s);
+            if (io->dtype == BYOC_FLOAT32) ((float *)seeded[i])[e] = (float)((double)(r >> 11) / 9007199254740992.0 - 0.5);
+            else if (io->dtype == BYOC_INT64) ((int64_t *)seeded[i])[e] = (int64_t)(r % 4);
+            else if (io->dtype == BYOC_INT32) ((int32_t *)seeded[i])[e] = (int32_t)(r % 4);
+            else ((unsigned char *)seeded[i])[e * byoc_dtype_size(io->dtype)] = (unsigned char)(r % 2);
+        }
+        inputs[i].dtype = io->dtype;
+        inputs[i].rank = io->rank;
+        memcpy(inputs[i].dims, io->dims, sizeof inputs[i].dims);
+        inputs[i].data = seeded[i];
+    }
+    int nout = p ? byoc_sim_output_count(p) : 0;
+    byoc_tensor outputs[MAX_IO];
+    if (rc == EXIT_OK && nout > MAX_IO) { fprintf(stderr, "byocc: error: %s: %d outputs (at most %d)\n", file, nout, MAX_IO); rc = EXIT_INPUT; }
+    int runs = repeat ? repeat : profile ? 10 : 1;
+    if (rc == EXIT_OK && profile) { /* one warm-up run: first-touch page faults are not the kernels' time */
+        if (byoc_sim_run(p, inputs, nin, outputs, nout, &d) != BYOC_OK) rc = input_error(&d);
+        byoc_sim_profile_reset(p);
+    }
+    double *times = (double *)calloc((size_t)runs, sizeof(double));
+    if (!times) rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && repeat > 1 && byoc_sim_run(p, inputs, nin, outputs, nout, &d) != BYOC_OK) rc = input_error(&d); /* warm-up */
+    for (int r = 0; rc == EXIT_OK && r < runs; ++r) {
+        double t0 = BYOC_SIM_CLOCK();
+        if (byoc_sim_run(p, inputs, nin, outputs, nout, &d) != BYOC_OK) rc = input_error(&d);
+        times[r] = BYOC_SIM_CLOCK() - t0;
+    }
+    if (rc == EXIT_OK && repeat > 1) { /* median and minimum of the timed runs, after one warm-up run */
+        qsort(times, (size_t)runs, sizeof(double), by_seconds);
+        printf("time: median %.4f ms, min %.4f ms over %d runs\n", 1e3 * times[runs / 2], 1e3 * times[0], runs);
+    }
+    free(times);
+    int mismatches = 0;
+    for (int k = 0; rc == EXIT_OK && k < nout; ++k) {
+        char label[300], safe[300], path[2048], shape[200];
+        snprintf(label, sizeof label, "%s", k < info.noutputs ? info.output_names[k] : "");
+        if (!label[0]) snprintf(label, sizeof label, "output_%d", k);
+        file_safe(label, safe, sizeof safe);
+        shape_text(outputs[k].dtype, outputs[k].rank, outputs[k].dims, shape, sizeof shape);
+        if (!compare_to) printf("output %d %s: %s\n", k, label, shape);
+        if (output_dir) {
+            snprintf(path, sizeof path, "%s/%s.npy", output_dir, safe);
+            if (!npy_write(path, &outputs[k])) { fprintf(stderr, "byocc: error: cannot write %s\n", path); rc = EXIT_INPUT; break; }
+        }
+        if (compare_to) {
+            char ref_path[2048] = "";
+            if (ends_with(compare_to, ".npy") || ends_with(compare_to, ".pb")) {
+                if (nout != 1) { fprintf(stderr, "byocc: error: --compare-to FILE needs a model with one output (this one has %d); give a directory\n", nout); rc = EXIT_USAGE; break; }
+                snprintf(ref_path, sizeof ref_path, "%s", compare_to);
+            } else { /* DIR/NAME.npy, else DIR/ort_output_K.npy, output_K.npy, expected_K.npy, output_K.pb */
+                const char *forms[5] = {"%s/%s.npy", "%s/ort_output_%d.npy", "%s/output_%d.npy", "%s/expected_%d.npy", "%s/output_%d.pb"};
+                for (int f = 0; f < 5 && !ref_path[0]; ++f) {
+                    if (f == 0) snprintf(path, sizeof path, forms[0], compare_to, safe);
+                    else snprintf(path, sizeof path, forms[f], compare_to, k);
+                    FILE *probe = fopen(path, "rb");
+                    if (probe) { fclose(probe); snprintf(ref_path, sizeof ref_path, "%s", path); }
+                }
+                if (!ref_path[0]) { fprintf(stderr, "byocc: error: no reference for output %d (%s) in %s (looked for %s.npy, ort_output_%d.npy, output_%d.npy, expected_%d.npy, output_%d.pb)\n", k, label, compare_to, safe, k, k, k, k); rc = EXIT_INPUT; break; }
+            }
+            npy_array ref;
+            char msg[1200];
+            if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); rc = EXIT_INPUT; break; }
+            if (k == 0) printf("%s against %s (tolerance %g x max(1, max|reference|)):\n", file, compare_to, tol);
+            mismatches += !compare_output(label, &outputs[k], &ref, ref_path, tol);
+            free(ref.data);
+        }
+    }
+    if (rc == EXIT_OK && profile) {
+        size_t len;
+        char *table = byoc_sim_profile_format(p, &len);
+        if (table) fwrite(table, 1, len, stdout);
+        byoc_sim_free(p, table);
+    }
+    if (rc == EXIT_OK && compare_to) {
+        printf("%s\n", mismatches ? "MISMATCH: outputs differ from the reference beyond the tolerance" : "all outputs match the reference");
+        if (mismatches) rc = EXIT_MISMATCH;
+    }
+    for (int k = 0; k < MAX_IO; ++k) {
+        free(arrays[k].data);
+        free(array_names[k]);
+        free(seeded[k]);
+    }
+    byoc_sim_program_destroy(p);
+    if (info.module) byoc_onnx_model_free(&info);
+    else byoc_module_destroy(m);
+    for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
+    return rc;
+}
+
+/* ---- import ---- */
+static int cmd_import(int argc, char **argv) {
+    const char *file = NULL, *out = NULL;
+    unsigned flags = 0;
+    byoc_onnx_input_shape shapes[MAX_IO];
+    int nshapes = 0, named = 0;
+    for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
+        else if (strcmp(argv[i], "--input") == 0 && i + 1 < argc) { /* example tensors give symbolic dims their values */
+            const char *spec = argv[++i], *eq = strchr(spec, '=');
+            npy_array a;
+            char msg[1200];
+            if (nshapes == MAX_IO) return usage_error("import: at most 64 inputs%s", "");
+            if (!tensor_read(eq ? eq + 1 : spec, &a, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
+            free(a.data);
+            shapes[nshapes].input = NULL;
+            if (eq) { argv[i][eq - spec] = 0; shapes[nshapes].input = spec; named++; }
+            shapes[nshapes].rank = a.rank;
+            memcpy(shapes[nshapes].dims, a.dims, sizeof a.dims);
+            nshapes++;
+        }
+        else if (strcmp(argv[i], "--print-types") == 0) flags |= BYOC_PRINT_TYPES;
+        else if (argv[i][0] == '-') return usage_error("import: unknown or incomplete option '%s'", argv[i]);
+        else if (!file) file = argv[i];
+        else return usage_error("import: more than one input file ('%s')", argv[i]);
+    }
+    if (!file) return usage_error("import: no input file%s", "");
+    if (!ends_with(file, ".onnx")) return usage_error("import: '%s' is not an .onnx file", file);
+    if (out && !ends_with(out, ".relay")) return usage_error("import: the output '%s' must end in .relay", out);
+    if (named && named != nshapes) return usage_error("import: name every --input or none%s", "");
+    byoc_diag d;
+    byoc_onnx_model model;
+    onnx_shapes = shapes;
+    onnx_nshapes = nshapes;
+    byoc_module *m = load_model_info(file, &model, &d);
+    if (!m) return input_error(&d);
+    int rc = EXIT_OK;
+    if (out) {
+        if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
+        else {
+            fprintf(stderr, "byocc: %s: opset %d, %d nodes (%d evaluated at import), %d input%s, %d output%s -> %s\n", file, model.opset, model.nnodes,
+                    model.nfolded, model.ninputs, model.ninputs == 1 ? "" : "s", model.noutputs, model.noutputs == 1 ? "" : "s", out);
+        }
+    } else {
+        char *text = byoc_module_print(m, flags, NULL);
+        if (!text) rc = EXIT_INTERNAL;
+        else fputs(text, stdout);
+        byoc_free(m, text);
+    }
+    byoc_onnx_model_free(&model);
+    return rc;
+}
+
+/* takes every "--dim NAME=N" out of argv into onnx_dims; returns the new argc, or -1 after an error */
+static int take_dim_flags(int argc, char **argv) {
+    int kept = 0;
+    for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--dim") != 0) { argv[kept++] = argv[i]; continue; }
+        const char *kv = i + 1 < argc ? argv[++i] : "";
+        const char *eq = strchr(kv, '=');
+        char *end = NULL;
+        long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
+        if (!eq || eq == kv || !end || *end || v < 1 || v > 2147483647LL) { usage_error("--dim expects NAME=N with N >= 1, got '%s'", kv); return -1; }
+        if (onnx_ndims == MAX_DIMS) { usage_error("at most 32 --dim flags%s", ""); return -1; }
+        size_t n = (size_t)(eq - kv);
+        char *name = (char *)malloc(n + 1);
+        if (!name) return -1;
+        memcpy(name, kv, n);
+        name[n] = 0;
+        onnx_dims[onnx_ndims].name = name;
+        onnx_dims[onnx_ndims++].value = v;
+    }
+    return kept;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_USAGE;
     }
+    argc = take_dim_flags(argc, argv);
+    if (argc < 0) return EXIT_USAGE;
     const char *cmd = argv[1];
+    if (strcmp(cmd, "import") == 0) return cmd_import(argc - 2, argv + 2);
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
     if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);

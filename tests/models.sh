@@ -1,0 +1,50 @@
+#!/bin/sh
+# Real third-party models: each model in $BYOC_MODELS (default ../shared/models) is imported, compiled
+# and run on the host runtime by `byocc run`, and every output must match ONNX Runtime's
+# (ort_output_K.npy): floats within 1e-4 x max(1, max|ref|), integers exactly, classifiers by argmax.
+# The imported .relay (with its .weights) must give the same outputs. mnist8 must also match the model
+# zoo's own expected_0.npy, and mnist8_zoo each of its .pb test sets.
+# One "ok NAME" / "FAIL NAME: why" line per check; without the models, one line saying why it skipped.
+BYOCC=${1:-build/byocc}
+MODELS=${BYOC_MODELS:-../shared/models}
+if [ ! -d "$MODELS" ]; then
+    echo "skipped real-model tests: $MODELS is not there (BYOC_MODELS=DIR points elsewhere)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # label command...
+    label=$1; shift
+    if "$@" > "$tmp/out" 2>&1; then echo "ok $label"
+    else echo "FAIL $label: $(grep -E 'MISMATCH|error' "$tmp/out" | head -4 | tr '\n' ' ')"; fi
+}
+
+for dir in "$MODELS"/*/; do
+    dir=${dir%/}
+    name=$(basename "$dir")
+    [ -f "$dir/model.onnx" ] || continue
+    if [ -f "$dir/input_0.npy" ]; then
+        inputs=""
+        k=0
+        while [ -f "$dir/input_$k.npy" ]; do inputs="$inputs --input $dir/input_$k.npy"; k=$((k + 1)); done
+        # shellcheck disable=SC2086
+        check "model:$name" "$BYOCC" run "$dir/model.onnx" $inputs --compare-to "$dir"
+        # the imported text and weights run the same: byocc import, then run the .relay
+        # shellcheck disable=SC2086
+        if "$BYOCC" import "$dir/model.onnx" $inputs -o "$tmp/$name.relay" > "$tmp/import.log" 2>&1; then
+            # shellcheck disable=SC2086
+            check "model:$name:import_round_trip" "$BYOCC" run "$tmp/$name.relay" $inputs --compare-to "$dir"
+        else
+            echo "FAIL model:$name:import_round_trip: $(tail -1 "$tmp/import.log")"
+        fi
+        if [ -f "$dir/expected_0.npy" ]; then
+            # shellcheck disable=SC2086
+            check "model:$name:zoo_expected" "$BYOCC" run "$dir/model.onnx" $inputs --compare-to "$dir/expected_0.npy"
+        fi
+    fi
+    for set in "$dir"/test_data_set_*; do
+        [ -f "$set/input_0.pb" ] || continue
+        check "model:$name:$(basename "$set")" "$BYOCC" run "$dir/model.onnx" --input "$set/input_0.pb" --compare-to "$set/output_0.pb"
+    done
+done

@@ -1,0 +1,243 @@
+/* ONNX conformance: runs the ONNX backend node tests (Debian's libonnx-testdata) whose ops the
+   importer supports, and compares every output with the test's expected tensor (ONNX's own
+   tolerance: |got - want| <= 1e-7 + 1e-3 * |want|; integers and booleans exactly).
+   Usage: onnx_node_tests [DATA_DIR] [NAME_FILTER]
+   Prints one "ok onnx:NAME", "FAIL onnx:NAME: why" (a wrong result, a crash-free error that should not
+   happen) or "refused onnx:NAME: why" (the importer's clear refusal of a variant it does not support:
+   float64, 1-D/3-D convolutions, training-mode outputs...) line per test of a supported op, then
+   "N of M node tests of supported ops pass, R refused ...; K tests use ops not supported: ...". */
+#define BYOC_IMPLEMENTATION
+#define BYOC_ONNX_IMPLEMENTATION
+#include "../byoc.h"
+#include "../tools/byoc_onnx.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned char *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = (unsigned char *)malloc(n > 0 ? (size_t)n : 1);
+    if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+    fclose(f);
+    *size = n > 0 ? (size_t)n : 0;
+    return buf;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* compares one output; why gets the first mismatch */
+static int same_tensor(const byoc_node *got, const byoc_node *want, char *why, size_t cap) {
+    const byoc_type *g = got->checked_type ? got->checked_type : got->annotation, *w = want->annotation;
+    char gs[160], ws[160];
+    if (!byoc_type_equal(g, w)) {
+        byoc_type_to_string(g, gs, sizeof gs);
+        byoc_type_to_string(w, ws, sizeof ws);
+        snprintf(why, cap, "output type %s, expected %s", gs, ws);
+        return 0;
+    }
+    int64_t n = byoc_type_num_elements(w);
+    int is_float = byoc_dtype_is_float(w->dtype);
+    for (int64_t i = 0; i < n; ++i) {
+        double a = byoc__load(g->dtype, got->data, i), b = byoc__load(w->dtype, want->data, i);
+        int ok = is_float ? ((isnan(a) && isnan(b)) || (isinf(a) && a == b) || fabs(a - b) <= 1e-7 + 1e-3 * fabs(b)) : a == b;
+        if (!ok) {
+            snprintf(why, cap, "element %lld is %.9g, expected %.9g", (long long)i, a, b);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* one test directory: 1 pass, 0 fail (why filled), -1 unsupported op (op named in why), -2 a variant
+   of a supported op the importer refuses with its reason (a dtype, a rank, a training-mode output) */
+static int run_test(const char *dir, char *why, size_t cap) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/model.onnx", dir);
+    byoc_diag d;
+    byoc_onnx_model model;
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.max_constant_bytes = 1 << 28;
+    byoc_result loaded = byoc_onnx_load(path, &o, &model, &d);
+    byoc_onnx_bound_input bound[16];
+    byoc_module *holder = NULL; /* owns the bound values */
+    int unbound_inputs = 16;    /* inputs read from the test data at run time: those before the bound ones */
+    for (int first_bound = 1; first_bound >= 0 && loaded != BYOC_OK && strstr(d.message, "must be a constant"); --first_bound) {
+        /* shape-like inputs fed at run time (Reshape's shape, Clip's bounds...): give every input but
+           the first its test value at import, as TVM's ONNX tests freeze such parameters */
+        byoc_module_destroy(holder);
+        holder = byoc_module_create(NULL);
+        char set[2100];
+        snprintf(set, sizeof set, "%s/test_data_set_0", dir);
+        int nb = 0;
+        for (int k = first_bound; k < 16; ++k) {
+            char f[2200];
+            size_t size;
+            snprintf(f, sizeof f, "%s/input_%d.pb", set, k);
+            unsigned char *data = read_all(f, &size);
+            if (!data) break;
+            const char *name = NULL;
+            byoc_node *c = byoc_onnx_tensor_load(holder, data, size, f, &name, &d);
+            free(data);
+            if (!c || !name || !*name) break;
+            bound[nb].input = name;
+            bound[nb].value.dtype = c->annotation->dtype;
+            bound[nb].value.rank = c->annotation->rank;
+            memcpy(bound[nb].value.dims, c->annotation->dims, sizeof bound[nb].value.dims);
+            bound[nb].value.data = c->data;
+            nb++;
+        }
+        o.bound = bound;
+        o.nbound = nb;
+        unbound_inputs = first_bound;
+        loaded = byoc_onnx_load(path, &o, &model, &d);
+    }
+    if (loaded != BYOC_OK) {
+        byoc_module_destroy(holder);
+        const char *tag = strstr(d.message, "unsupported op type");
+        if (tag) {
+            const char *list = strstr(tag, "): ");
+            snprintf(why, cap, "%s", list ? list + 3 : tag);
+            return -1;
+        }
+        snprintf(why, cap, "import: %s", d.message);
+        return d.code == BYOC_ERR_UNSUPPORTED ? -2 : 0; /* a refusal that says what is not supported */
+    }
+    byoc_module *m = model.module;
+    int result = 1, sets = 0;
+    for (int s = 0; result == 1; ++s) { /* a test-data tensor of a type we lack (bfloat16 kept as uint16) is a refusal */
+        char set[2100];
+        snprintf(set, sizeof set, "%s/test_data_set_%d", dir, s);
+        DIR *probe = opendir(set);
+        if (!probe) break;
+        closedir(probe);
+        sets++;
+        byoc_node *inputs[16] = {0}, *wants[16] = {0};
+        int nin = 0, nwant = 0;
+        for (int k = 0; k < unbound_inputs && result == 1; ++k) {
+            char f[2200];
+            size_t size;
+            snprintf(f, sizeof f, "%s/input_%d.pb", set, k);
+            unsigned char *data = read_all(f, &size);
+            if (!data) break;
+            const char *name = NULL;
+            inputs[nin] = byoc_onnx_tensor_load(m, data, size, f, &name, &d);
+            free(data);
+            if (!inputs[nin]) { snprintf(why, cap, "%s", d.message); result = d.code == BYOC_ERR_UNSUPPORTED ? -2 : 0; break; }
+            inputs[nin]->checked_type = inputs[nin]->annotation;
+            nin++;
+        }
+        for (int k = 0; k < 16 && result == 1; ++k) {
+            char f[2200];
+            size_t size;
+            snprintf(f, sizeof f, "%s/output_%d.pb", set, k);
+            unsigned char *data = read_all(f, &size);
+            if (!data) break;
+            wants[nwant] = byoc_onnx_tensor_load(m, data, size, f, NULL, &d);
+            free(data);
+            if (!wants[nwant]) { snprintf(why, cap, "%s", d.message); result = d.code == BYOC_ERR_UNSUPPORTED ? -2 : 0; break; }
+            nwant++;
+        }
+        if (result != 1) break;
+        /* test inputs that are initializers in the model are not parameters of @main */
+        byoc_node *main_fn = byoc_module_function(m, "main");
+        if (nin != main_fn->nparams) {
+            snprintf(why, cap, "%d inputs given, @main takes %d", nin, main_fn->nparams);
+            result = 0;
+            break;
+        }
+        for (int k = 0; k < nin && result == 1; ++k)
+            if (!byoc_type_equal(inputs[k]->annotation, main_fn->params[k]->checked_type)) {
+                char a[160], b[160];
+                byoc_type_to_string(inputs[k]->annotation, a, sizeof a);
+                byoc_type_to_string(main_fn->params[k]->checked_type, b, sizeof b);
+                snprintf(why, cap, "input %d is %s, the model declares %s", k, a, b);
+                result = 0;
+            }
+        if (result != 1) break;
+        byoc_node *out = NULL;
+        if (byoc_module_evaluate(m, inputs, nin, &out, &d) != BYOC_OK) {
+            snprintf(why, cap, "run: %s", d.message);
+            result = 0;
+            break;
+        }
+        int nout = out->kind == BYOC_NODE_TUPLE ? out->nargs : 1;
+        if (nout != nwant) { snprintf(why, cap, "%d outputs, expected %d", nout, nwant); result = 0; break; }
+        for (int k = 0; k < nout && result == 1; ++k) {
+            char one[600];
+            if (!same_tensor(out->kind == BYOC_NODE_TUPLE ? out->args[k] : out, wants[k], one, sizeof one)) {
+                snprintf(why, cap, "set %d output %d (%s): %s", s, k, model.output_names[k], one);
+                result = 0;
+            }
+        }
+    }
+    if (result == 1 && !sets) { snprintf(why, cap, "no test data sets"); result = 0; }
+    byoc_onnx_model_free(&model);
+    byoc_module_destroy(holder);
+    return result;
+}
+
+int main(int argc, char **argv) {
+    const char *root = argc > 1 ? argv[1] : "/usr/share/libonnx-testdata/data/node";
+    const char *filter = argc > 2 ? argv[2] : NULL;
+    DIR *dir = opendir(root);
+    if (!dir) {
+        printf("skipped onnx node tests: %s is missing (Debian package libonnx-testdata)\n", root);
+        return 0;
+    }
+    char **names = NULL;
+    int count = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (strncmp(e->d_name, "test_", 5) != 0 || (filter && !strstr(e->d_name, filter))) continue;
+        if (count == cap) { cap = cap ? cap * 2 : 256; names = (char **)realloc(names, sizeof(char *) * (size_t)cap); }
+        size_t len = strlen(e->d_name) + 1;
+        names[count] = (char *)malloc(len);
+        memcpy(names[count++], e->d_name, len);
+    }
+    closedir(dir);
+    qsort(names, (size_t)count, sizeof(char *), by_name);
+    int pass = 0, fail = 0, unsupported = 0, refused = 0;
+    char unsupported_ops[4096] = "";
+    for (int i = 0; i < count; ++i) {
+        char path[1024], why[1024] = "";
+        snprintf(path, sizeof path, "%s/%s", root, names[i]);
+        int r = run_test(path, why, sizeof why);
+        if (r == 1) { printf("ok onnx:%s\n", names[i]); pass++; }
+        else if (r == 0) { printf("FAIL onnx:%s: %s\n", names[i], why); fail++; }
+        else if (r == -2) { printf("refused onnx:%s: %s\n", names[i], why); refused++; }
+        else {
+            unsupported++;
+            /* the op list of the message: "Op xN, ..." -> note each op type once */
+            char ops[1024];
+            snprintf(ops, sizeof ops, "%s", why);
+            for (char *tok = strtok(ops, ","); tok; tok = strtok(NULL, ",")) {
+                while (*tok == ' ') tok++;
+                char *x = strstr(tok, " x");
+                if (x) *x = 0;
+                char key[128];
+                snprintf(key, sizeof key, " %s,", tok);
+                char padded[4100];
+                snprintf(padded, sizeof padded, " %s", unsupported_ops);
+                if (!strstr(padded, key) && strlen(unsupported_ops) + strlen(tok) + 3 < sizeof unsupported_ops) {
+                    strcat(unsupported_ops, tok);
+                    strcat(unsupported_ops, ", ");
+                }
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    size_t ul = strlen(unsupported_ops);
+    if (ul >= 2) unsupported_ops[ul - 2] = 0;
+    printf("%d of %d node tests of supported ops pass, %d refused with a reason (variants not supported, listed above); "
+           "%d tests use ops not supported: %s\n", pass, pass + fail + refused, refused, unsupported, unsupported_ops);
+    return fail ? 1 : 0;
+}

@@ -1,0 +1,358 @@
+/* Unit tests of the ONNX importer (tools/byoc_onnx.h): models are written here with a small protobuf
+   writer, so every hostile case (truncation, bad varints, wrong wire types, huge lengths and dims,
+   nested graphs) is exact. */
+#define BYOC_IMPLEMENTATION
+#define BYOC_ONNX_IMPLEMENTATION
+#include "../byoc.h"
+#include "../tools/byoc_onnx.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- a protobuf writer ---- */
+typedef struct pbuf { unsigned char *p; size_t n, cap; } pbuf;
+
+static void put_byte(pbuf *b, unsigned char c) {
+    if (b->n == b->cap) { b->cap = b->cap ? b->cap * 2 : 256; b->p = (unsigned char *)realloc(b->p, b->cap); }
+    b->p[b->n++] = c;
+}
+static void put_varint(pbuf *b, uint64_t v) { do { put_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0))); v >>= 7; } while (v); }
+static void put_key(pbuf *b, int field, int wire) { put_varint(b, (uint64_t)field << 3 | (uint64_t)wire); }
+static void put_int(pbuf *b, int field, int64_t v) { put_key(b, field, 0); put_varint(b, (uint64_t)v); }
+static void put_bytes(pbuf *b, int field, const void *data, size_t n) {
+    put_key(b, field, 2);
+    put_varint(b, n);
+    for (size_t i = 0; i < n; ++i) put_byte(b, ((const unsigned char *)data)[i]);
+}
+static void put_str(pbuf *b, int field, const char *s) { put_bytes(b, field, s, strlen(s)); }
+static void put_msg(pbuf *b, int field, pbuf *m) { put_bytes(b, field, m->p, m->n); free(m->p); memset(m, 0, sizeof *m); }
+
+/* ValueInfoProto of a float tensor; dims < 0 are symbolic, named sym */
+static void put_value_info(pbuf *g, int field, const char *name, int elem, int rank, const int64_t *dims, const char *sym) {
+    pbuf vi = {0}, type = {0}, tensor = {0}, shape = {0};
+    put_str(&vi, 1, name);
+    put_int(&tensor, 1, elem);
+    for (int d = 0; d < rank; ++d) {
+        pbuf dim = {0};
+        if (dims[d] >= 0) put_int(&dim, 1, dims[d]);
+        else put_str(&dim, 2, sym);
+        put_msg(&shape, 1, &dim);
+    }
+    put_msg(&tensor, 2, &shape);
+    put_msg(&type, 1, &tensor);
+    put_msg(&vi, 2, &type);
+    put_msg(g, field, &vi);
+}
+
+typedef struct node_spec { const char *op, *name; const char *in[4]; const char *out[2]; } node_spec;
+
+static void put_node(pbuf *g, const node_spec *n, pbuf *attrs) {
+    pbuf node = {0};
+    for (int i = 0; i < 4 && n->in[i]; ++i) put_str(&node, 1, n->in[i]);
+    for (int i = 0; i < 2 && n->out[i]; ++i) put_str(&node, 2, n->out[i]);
+    if (n->name) put_str(&node, 3, n->name);
+    put_str(&node, 4, n->op);
+    if (attrs && attrs->n) { for (size_t i = 0; i < attrs->n; ++i) put_byte(&node, attrs->p[i]); free(attrs->p); memset(attrs, 0, sizeof *attrs); }
+    put_msg(g, 1, &node);
+}
+
+/* an int64 initializer */
+static void put_int64_tensor(pbuf *g, const char *name, int rank, const int64_t *dims, const int64_t *values, int64_t count) {
+    pbuf t = {0};
+    for (int d = 0; d < rank; ++d) put_int(&t, 1, dims[d]);
+    put_int(&t, 2, 7);
+    put_str(&t, 8, name);
+    put_bytes(&t, 9, values, (size_t)count * 8);
+    put_msg(g, 5, &t);
+}
+
+static void finish_model(pbuf *model, pbuf *graph, int opset) {
+    pbuf ops = {0};
+    put_int(model, 1, 8);
+    put_str(&ops, 1, "");
+    put_int(&ops, 2, opset);
+    put_msg(model, 8, &ops);
+    put_msg(model, 7, graph);
+}
+
+/* x[1, 4] -> Relu (named "relu1") -> Neg (unnamed) -> y */
+static pbuf small_model(void) {
+    pbuf g = {0}, m = {0};
+    int64_t dims[2] = {1, 4};
+    node_spec relu = {"Relu", "relu1", {"x"}, {"r"}}, neg = {"Neg", NULL, {"r"}, {"y"}};
+    put_node(&g, &relu, NULL);
+    put_node(&g, &neg, NULL);
+    put_str(&g, 2, "g");
+    put_value_info(&g, 11, "x", 1, 2, dims, NULL);
+    put_value_info(&g, 12, "y", 1, 2, dims, NULL);
+    finish_model(&m, &g, 13);
+    return m;
+}
+
+static byoc_result import(const pbuf *b, byoc_onnx_model *out, byoc_diag *d, const byoc_onnx_options *o) {
+    return byoc_onnx_import(b->p, b->n, "t.onnx", o, out, d);
+}
+
+static void test_import_spans(void) {
+    pbuf b = small_model();
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECKF(import(&b, &model, &d, NULL) == BYOC_OK, "%s", d.message);
+    char *text = byoc_module_print(model.module, 0, NULL);
+    CHECK_CONTAINS(text, "nn.relu(%x) /* span=onnx:relu1 */");
+    CHECK_CONTAINS(text, "negative(%0) /* span=onnx:y */"); /* unnamed: its first output's name */
+    CHECK(model.ninputs == 1 && !strcmp(model.input_names[0], "x"));
+    CHECK(model.noutputs == 1 && !strcmp(model.output_names[0], "y"));
+    CHECK(model.opset == 13 && model.nnodes == 2);
+    byoc_free(model.module, text);
+    byoc_onnx_model_free(&model);
+    free(b.p);
+}
+
+/* every prefix of a valid model is refused with the file named, or imports; never a crash */
+static void test_truncated_prefixes(void) {
+    pbuf b = small_model();
+    for (size_t n = 0; n < b.n; ++n) {
+        byoc_onnx_model model;
+        byoc_diag d;
+        byoc_result r = byoc_onnx_import(b.p, n, "t.onnx", NULL, &model, &d);
+        if (r == BYOC_OK) { byoc_onnx_model_free(&model); continue; }
+        CHECKF(!strncmp(d.message, "t.onnx", 6), "prefix %zu: %s", n, d.message);
+        CHECK(model.module == NULL);
+    }
+    free(b.p);
+}
+
+static void expect_error(const pbuf *b, const char *needle, const byoc_onnx_options *o) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_result r = import(b, &model, &d, o);
+    if (r == BYOC_OK) byoc_onnx_model_free(&model);
+    snprintf(test_why, sizeof test_why, "expected an error with \"%s\", got %s: %s", needle, r == BYOC_OK ? "success" : "error", d.message);
+    test_failed = r == BYOC_OK || !strstr(d.message, needle);
+}
+
+static void test_hostile_wire(void) {
+    pbuf b = {0};
+    put_key(&b, 7, 2);
+    put_varint(&b, (uint64_t)1 << 40); /* a graph longer than the file */
+    expect_error(&b, "malformed model", NULL);
+    if (test_failed) return;
+    free(b.p);
+    memset(&b, 0, sizeof b);
+    put_key(&b, 1, 0);
+    for (int i = 0; i < 11; ++i) put_byte(&b, 0xff); /* a varint of 11 bytes */
+    expect_error(&b, "bad varint", NULL);
+    if (test_failed) return;
+    free(b.p);
+    memset(&b, 0, sizeof b);
+    put_int(&b, 7, 5); /* the graph as a varint: wrong wire type */
+    expect_error(&b, "wrong wire type", NULL);
+    if (test_failed) return;
+    free(b.p);
+    memset(&b, 0, sizeof b);
+    put_key(&b, 3, 3); /* a group (wire type 3): not in ONNX */
+    expect_error(&b, "malformed", NULL);
+    free(b.p);
+}
+
+static void test_huge_dims_and_limits(void) {
+    pbuf g = {0}, m = {0};
+    int64_t dims[2] = {(int64_t)1 << 40, 4}, xdims[2] = {1, 4}, v = 0;
+    pbuf t = {0};
+    put_int(&t, 1, dims[0]);
+    put_int(&t, 1, dims[1]);
+    put_int(&t, 2, 1);
+    put_str(&t, 8, "w");
+    put_bytes(&t, 9, &v, 8);
+    put_msg(&g, 5, &t);
+    node_spec add = {"Add", "add", {"x", "w"}, {"y"}};
+    put_node(&g, &add, NULL);
+    put_value_info(&g, 11, "x", 1, 2, xdims, NULL);
+    put_value_info(&g, 12, "y", 1, 2, xdims, NULL);
+    finish_model(&m, &g, 13);
+    expect_error(&m, "initializer 'w' has dim 0 = 1099511627776 (out of range)", NULL);
+    free(m.p);
+    if (test_failed) return;
+    /* ConstantOfShape asked for 2^40 floats: refused by the import limit, nothing allocated */
+    memset(&g, 0, sizeof g);
+    memset(&m, 0, sizeof m);
+    int64_t shape_dims[1] = {2}, shape[2] = {1 << 20, 1 << 20};
+    put_int64_tensor(&g, "s", 1, shape_dims, shape, 2);
+    node_spec cos = {"ConstantOfShape", "big", {"s"}, {"y"}};
+    put_node(&g, &cos, NULL);
+    put_value_info(&g, 12, "y", 1, 2, xdims, NULL);
+    finish_model(&m, &g, 13);
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.max_constant_bytes = 1 << 20;
+    expect_error(&m, "ConstantOfShape makes 1099511627776 elements, above the import limit of 1048576 bytes", &o);
+    free(m.p);
+}
+
+/* unsupported ops are listed together with counts and the opset; a nested graph is not decoded */
+static void test_unsupported_listing(void) {
+    pbuf g = {0}, m = {0}, attrs = {0}, sub = {0}, attr = {0};
+    int64_t dims[2] = {1, 4};
+    /* an If whose then_branch holds an unparseable graph: it must not be decoded at all */
+    put_str(&attr, 1, "then_branch");
+    put_int(&attr, 20, 5);
+    for (int i = 0; i < 64; ++i) put_byte(&sub, 0xff);
+    put_msg(&attr, 6, &sub);
+    put_msg(&attrs, 5, &attr);
+    node_spec a = {"Acos", "a1", {"x"}, {"a"}}, b = {"Acos", "a2", {"a"}, {"b"}}, c = {"If", "if1", {"b"}, {"y"}};
+    put_node(&g, &a, NULL);
+    put_node(&g, &b, NULL);
+    put_node(&g, &c, &attrs);
+    put_value_info(&g, 11, "x", 1, 2, dims, NULL);
+    put_value_info(&g, 12, "y", 1, 2, dims, NULL);
+    finish_model(&m, &g, 11);
+    expect_error(&m, "t.onnx: 2 unsupported op types (3 nodes, opset 11): Acos x2, If x1", NULL);
+    free(m.p);
+}
+
+/* Shape -> Gather -> Unsqueeze -> Concat -> Reshape, the exporters' flatten: folds to one reshape */
+static void test_shape_subgraph_folds(void) {
+    pbuf g = {0}, m = {0};
+    int64_t xdims[4] = {2, 3, 4, 5}, ydims[2] = {2, 60}, one = 1, zero = 0, minus = -1, axes = 0;
+    put_int64_tensor(&g, "zero", 0, NULL, &zero, 1);
+    put_int64_tensor(&g, "axes", 1, &one, &axes, 1);
+    put_int64_tensor(&g, "minus_one", 1, &one, &minus, 1);
+    node_spec shape = {"Shape", "shape", {"x"}, {"s"}}, gather = {"Gather", "gather", {"s", "zero"}, {"n"}},
+              unsq = {"Unsqueeze", "unsq", {"n", "axes"}, {"n1"}}, cat = {"Concat", "cat", {"n1", "minus_one"}, {"shape2"}},
+              reshape = {"Reshape", "flatten", {"x", "shape2"}, {"y"}};
+    pbuf attrs = {0}, attr = {0};
+    put_str(&attr, 1, "axis");
+    put_int(&attr, 20, 2);
+    put_int(&attr, 3, 0);
+    put_msg(&attrs, 5, &attr);
+    put_node(&g, &shape, NULL);
+    put_node(&g, &gather, NULL);
+    put_node(&g, &unsq, NULL);
+    put_node(&g, &cat, &attrs);
+    put_node(&g, &reshape, NULL);
+    put_value_info(&g, 11, "x", 1, 4, xdims, NULL);
+    put_value_info(&g, 12, "y", 1, 2, ydims, NULL);
+    finish_model(&m, &g, 13);
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECKF(import(&m, &model, &d, NULL) == BYOC_OK, "%s", d.message);
+    char *text = byoc_module_print(model.module, BYOC_PRINT_TYPES, NULL);
+    CHECK_CONTAINS(text, "reshape(%x, newshape=[2, 60]) /* ty=Tensor[(2, 60), float32] */ /* span=onnx:flatten */");
+    CHECKF(!strstr(text, "take") && !strstr(text, "concatenate") && !strstr(text, "shape_of"), "%s", text);
+    CHECK(model.nfolded == 4);
+    byoc_free(model.module, text);
+    byoc_onnx_model_free(&model);
+    free(m.p);
+}
+
+static void test_symbolic_dims(void) {
+    pbuf g = {0}, m = {0};
+    int64_t dims[2] = {-1, 4};
+    node_spec relu = {"Relu", "relu", {"x"}, {"y"}};
+    put_node(&g, &relu, NULL);
+    put_value_info(&g, 11, "x", 1, 2, dims, "batch");
+    put_value_info(&g, 12, "y", 1, 2, dims, "batch");
+    finish_model(&m, &g, 13);
+    expect_error(&m, "input 'x' dim 0 is symbolic (batch): give its value", NULL);
+    if (test_failed) return;
+    byoc_onnx_dim batch = {"batch", 3};
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.dims = &batch;
+    o.ndims = 1;
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECKF(import(&m, &model, &d, &o) == BYOC_OK, "%s", d.message);
+    char *text = byoc_module_print(model.module, 0, NULL);
+    CHECK_CONTAINS(text, "%x: Tensor[(3, 4), float32]");
+    byoc_free(model.module, text);
+    byoc_onnx_model_free(&model);
+    free(m.p);
+}
+
+static void test_external_data(void) {
+    const char *dir = "build/test_onnx_external";
+    char path[256];
+    int rc = system("mkdir -p build/test_onnx_external");
+    CHECK(rc == 0);
+    float w[4] = {1, 2, 3, 4};
+    snprintf(path, sizeof path, "%s/weights.bin", dir);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    fwrite("pad!", 1, 4, f);
+    fwrite(w, sizeof w, 1, f);
+    fclose(f);
+    for (int variant = 0; variant < 3; ++variant) {
+        pbuf g = {0}, m = {0}, t = {0}, kv = {0};
+        int64_t dims[2] = {1, 4};
+        put_int(&t, 1, 1);
+        put_int(&t, 1, 4);
+        put_int(&t, 2, 1);
+        put_str(&t, 8, "w");
+        put_str(&kv, 1, "location");
+        put_str(&kv, 2, variant == 2 ? "../weights.bin" : "weights.bin");
+        put_msg(&t, 13, &kv);
+        put_str(&kv, 1, "offset");
+        put_str(&kv, 2, "4");
+        put_msg(&t, 13, &kv);
+        put_int(&t, 14, 1);
+        put_msg(&g, 5, &t);
+        node_spec add = {"Add", "add", {"x", "w"}, {"y"}};
+        put_node(&g, &add, NULL);
+        put_value_info(&g, 11, "x", 1, 2, dims, NULL);
+        put_value_info(&g, 12, "y", 1, 2, dims, NULL);
+        finish_model(&m, &g, 13);
+        byoc_onnx_options o;
+        memset(&o, 0, sizeof o);
+        o.external_data_dir = dir;
+        o.no_external_data = variant == 1;
+        byoc_onnx_model model;
+        byoc_diag d;
+        byoc_result r = import(&m, &model, &d, &o);
+        free(m.p);
+        if (variant == 0) {
+            CHECKF(r == BYOC_OK, "%s", d.message);
+            byoc_node *main_fn = byoc_module_function(model.module, "main");
+            const byoc_node *c = main_fn->body->args[1];
+            CHECK(c->kind == BYOC_NODE_CONSTANT && !memcmp(c->data, w, sizeof w));
+            byoc_onnx_model_free(&model);
+        } else {
+            CHECK(r != BYOC_OK);
+            CHECK_CONTAINS(d.message, variant == 1 ? "keeps its data in an external file (refused by the options)" : "leaves the model's directory");
+        }
+    }
+}
+
+/* a TensorProto .pb file as ONNX test data sets hold them */
+static void test_tensor_load(void) {
+    pbuf t = {0};
+    int64_t v[3] = {7, -8, 9};
+    put_int(&t, 1, 3);
+    put_int(&t, 2, 7);
+    put_str(&t, 8, "ids");
+    pbuf packed = {0};
+    for (int i = 0; i < 3; ++i) put_varint(&packed, (uint64_t)v[i]);
+    put_msg(&t, 7, &packed);
+    byoc_module *m = byoc_module_create(NULL);
+    byoc_diag d;
+    const char *name = NULL;
+    byoc_node *c = byoc_onnx_tensor_load(m, t.p, t.n, "ids.pb", &name, &d);
+    CHECKF(c != NULL, "%s", d.message);
+    CHECK(!strcmp(name, "ids") && c->annotation->dtype == BYOC_INT64 && !memcmp(c->data, v, sizeof v));
+    /* a value count that does not match the shape */
+    t.p[1] = 4;
+    CHECK(byoc_onnx_tensor_load(m, t.p, t.n, "ids.pb", NULL, &d) == NULL);
+    CHECK_CONTAINS(d.message, "ids.pb: the tensor has 3 values, its shape needs 4");
+    byoc_module_destroy(m);
+    free(t.p);
+}
+
+int main(int argc, char **argv) {
+    static const test_case tests[] = {
+        TEST_ENTRY(test_import_spans),        TEST_ENTRY(test_truncated_prefixes), TEST_ENTRY(test_hostile_wire),
+        TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing), TEST_ENTRY(test_shape_subgraph_folds),
+        TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
+    };
+    return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
+}
