@@ -95,13 +95,29 @@ fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
 	done
 
-# make bench: the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11); writes
-# build/bench.md and build/bench.json. Times are machine-dependent: compare within one run.
+# the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11). Times are
+# machine-dependent: compare within one run.
 $(BUILD)/bench: tools/bench.c $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
-bench: $(BUILD)/bench
+# GEMM and conv2d against OpenBLAS (Debian libopenblas-dev, the baseline only: byoc.h never links it)
+OPENBLAS_LIB := /usr/lib/x86_64-linux-gnu/libopenblas.so
+$(OPENBLAS_LIB):
+	@tools/ensure-deps.sh $@ libopenblas-dev
+$(BUILD)/bench_kernels: tools/bench_kernels.c $(HEADERS) $(STB_DS) $(OPENBLAS_LIB) | $(BUILD)
+	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lopenblas -lm
+
+# make bench: the partition pipeline on synthetic graphs, the kernels against OpenBLAS, and every shared
+# model against ONNX Runtime (onnxruntime-node from npm, installed into build/ort); tables in
+# build/bench.md, rows in build/bench*.json
+BENCH_RUNS ?= 20
+bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/byocc
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
+	@echo | tee -a $(BUILD)/bench.md
+	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
+	@echo "## Models, one thread: byocc run against ONNX Runtime (ms, medians of $(BENCH_RUNS) runs)" | tee -a $(BUILD)/bench.md
+	@echo | tee -a $(BUILD)/bench.md
+	@BYOC_MODELS=$(MODELS) sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
 
 clean:
 	rm -rf build

@@ -8789,6 +8789,30 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
         }
         const float *xd = (const float *)x;
         float *od = (float *)o;
+        if (g.OW < 8) { /* narrow outputs (a 7x7 average at the end of a CNN): runs of a few columns cost
+                           more to hand to the row helper than to add up here, window by window */
+            for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
+                for (int64_t oy = 0; oy < g.OH; ++oy) {
+                    int64_t y0 = oy * g.sh - g.pt;
+                    float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb) : byoc__taps_in(y0, g.kh, g.dh, 0, g.H)) : 0.0f;
+                    for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
+                        int64_t x0 = ox * g.sw - g.pl;
+                        float acc = avg ? 0.0f : -FLT_MAX;
+                        for (int64_t ky = 0; ky < g.kh; ++ky) {
+                            int64_t iy = y0 + ky * g.dh;
+                            if (iy < 0 || iy >= g.H) continue;
+                            const float *row = xd + iy * g.W;
+                            for (int64_t kx = 0; kx < g.kw; ++kx) {
+                                int64_t ix = x0 + kx * g.dw;
+                                if (ix < 0 || ix >= g.W) continue;
+                                acc = avg ? acc + row[ix] : (row[ix] > acc ? row[ix] : acc);
+                            }
+                        }
+                        *od = !avg ? acc : ny > 0 && count_x[ox] > 0 ? acc / (ny * count_x[ox]) : 0.0f;
+                    }
+                }
+            return BYOC_OK;
+        }
         for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
             for (int64_t oy = 0; oy < g.OH; ++oy, od += g.OW) {
                 for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = avg ? 0.0f : -FLT_MAX;
@@ -9514,6 +9538,24 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) {
    row by row. */
 BYOC__PRIVATE void byoc__depthwise_plane(const byoc__conv_geom *g, const float *xp, const float *wp, float *op) {
     int64_t P = g->OH * g->OW;
+    /* a small stride-1 plane: copied once into a zero-padded buffer, every tap is then one run over
+       the output rows at the padded width (the extra columns are dropped at the end), with no edge
+       cases; the late layers of MobileNet/ShuffleNet (7x7, 14x14) live here */
+    int64_t Hp = g->OH + (g->KH - 1) * g->dh, Wp = g->OW + (g->KW - 1) * g->dw;
+    if (g->sh == 1 && g->sw == 1 && Hp * Wp <= 4096) {
+        float padded[4096], acc[4096];
+        for (int64_t r = 0; r < Hp; ++r)
+            for (int64_t c = 0; c < Wp; ++c) {
+                int64_t iy = r - g->pt, ix = c - g->pl;
+                padded[r * Wp + c] = iy >= 0 && iy < g->H && ix >= 0 && ix < g->W ? xp[iy * g->W + ix] : 0.0f;
+            }
+        int64_t run = (g->OH - 1) * Wp + g->OW;
+        memset(acc, 0, (size_t)run * sizeof(float));
+        for (int64_t ky = 0; ky < g->KH; ++ky)
+            for (int64_t kx = 0; kx < g->KW; ++kx) byoc__axpy_f32(run, wp[ky * g->KW + kx], padded + ky * g->dh * Wp + kx * g->dw, acc);
+        for (int64_t oy = 0; oy < g->OH; ++oy) memcpy(op + oy * g->OW, acc + oy * Wp, (size_t)g->OW * sizeof(float));
+        return;
+    }
     memset(op, 0, (size_t)P * sizeof(float));
     int whole = g->sh == 1 && g->sw == 1 && g->OW == g->W;
     float saved[1024];
@@ -11624,7 +11666,13 @@ BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node
         shift_v = center ? byoc__binary(m, "subtract", in[2], ms) : byoc_call(m, "negative", &ms, 1, NULL);
     }
     byoc_node *scaled = byoc__binary(m, "multiply", in[0], byoc__along_axis(m, scale_v, axis, xt->rank));
-    return byoc__binary(m, "add", scaled, byoc__along_axis(m, shift_v, axis, xt->rank));
+    byoc_node *shifted = byoc__binary(m, "add", scaled, byoc__along_axis(m, shift_v, axis, xt->rank));
+    /* the ops that stand for the batch_norm keep its span and origin: reports and profiles name it */
+    if (scaled && shifted) {
+        byoc__inherit(scaled, bn);
+        byoc__inherit(shifted, bn);
+    }
+    return shifted;
 }
 
 BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {

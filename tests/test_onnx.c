@@ -246,6 +246,38 @@ static void test_shape_subgraph_folds(void) {
     free(m.p);
 }
 
+/* x[1:] as PyTorch exports it: Slice (opset 13) whose end is INT64_MAX, read exactly (not through a
+   double, where it overflows and the slice comes out empty); a negative step from a start below -dim */
+static void test_slice_int64_max_end(void) {
+    for (int variant = 0; variant < 2; ++variant) {
+        pbuf g = {0}, m = {0};
+        int64_t xdims[1] = {5}, one = 1, start = variant ? -10 : 1, end = variant ? -20 : INT64_MAX, step = variant ? -1 : 1, ydims[1] = {variant ? 1 : 4};
+        put_int64_tensor(&g, "starts", 1, &one, &start, 1);
+        put_int64_tensor(&g, "ends", 1, &one, &end, 1);
+        put_int64_tensor(&g, "axes", 1, &one, &(int64_t){0}, 1);
+        put_int64_tensor(&g, "steps", 1, &one, &step, 1);
+        node_spec slice = {"Slice", "tail", {"x", "starts", "ends", "axes"}, {"y"}};
+        pbuf node = {0};
+        const char *ins[5] = {"x", "starts", "ends", "axes", "steps"};
+        for (int i = 0; i < 5; ++i) put_str(&node, 1, ins[i]);
+        put_str(&node, 2, "y");
+        put_str(&node, 3, slice.name);
+        put_str(&node, 4, slice.op);
+        put_msg(&g, 1, &node);
+        put_value_info(&g, 11, "x", 1, 1, xdims, NULL);
+        put_value_info(&g, 12, "y", 1, 1, ydims, NULL);
+        finish_model(&m, &g, 13);
+        byoc_onnx_model model;
+        byoc_diag d;
+        CHECKF(import(&m, &model, &d, NULL) == BYOC_OK, "%s", d.message);
+        char *text = byoc_module_print(model.module, BYOC_PRINT_TYPES, NULL);
+        CHECK_CONTAINS(text, variant ? "begin=[0], end=[-6], strides=[-1]) /* ty=Tensor[(1,), float32] */" : "begin=[1], end=[5], strides=[1]) /* ty=Tensor[(4,), float32] */");
+        byoc_free(model.module, text);
+        byoc_onnx_model_free(&model);
+        free(m.p);
+    }
+}
+
 static void test_symbolic_dims(void) {
     pbuf g = {0}, m = {0};
     int64_t dims[2] = {-1, 4};
@@ -352,7 +384,7 @@ int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_import_spans),        TEST_ENTRY(test_truncated_prefixes), TEST_ENTRY(test_hostile_wire),
         TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing), TEST_ENTRY(test_shape_subgraph_folds),
-        TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
+        TEST_ENTRY(test_slice_int64_max_end), TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

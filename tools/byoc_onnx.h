@@ -909,6 +909,19 @@ BYOC__PRIVATE byoc_node *byoc__onnx_scalar(byoc__onnx *st, byoc_dtype dt, double
 
 /* The values of a constant integer tensor (a shape, axes, pads...), at most cap of them; -1 and an
    error when x is not a constant of an integer type. */
+/* element i of an integer (or bool) tensor, exactly: INT64_MAX, the exporters' "to the end", does not
+   survive a trip through double */
+BYOC__PRIVATE int64_t byoc__onnx_int_at(byoc_dtype dt, const void *data, int64_t i) {
+    const char *p = (const char *)data;
+    switch (dt) {
+    case BYOC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return v; }
+    case BYOC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case BYOC_INT8: return (int8_t)p[i];
+    default: return (uint8_t)p[i]; /* uint8, bool */
+    }
+}
+
 BYOC__PRIVATE int byoc__onnx_const_ints(byoc__onnx *st, byoc_node *x, int64_t *out, int cap, const char *what) {
     if (!x) return -1;
     if (x->kind != BYOC_NODE_CONSTANT) { byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "%s must be a constant (it is computed at run time)", what); return -1; }
@@ -919,7 +932,7 @@ BYOC__PRIVATE int byoc__onnx_const_ints(byoc__onnx *st, byoc_node *x, int64_t *o
     }
     int64_t n = byoc_type_num_elements(t);
     if (n > cap) { byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "%s has %lld values (at most %d)", what, (long long)n, cap); return -1; }
-    for (int64_t i = 0; i < n; ++i) out[i] = (int64_t)byoc__load(t->dtype, x->data, i);
+    for (int64_t i = 0; i < n; ++i) out[i] = byoc__onnx_int_at(t->dtype, x->data, i);
     return (int)n;
 }
 
@@ -1029,14 +1042,24 @@ BYOC__PRIVATE byoc_result byoc__onnx_binary(byoc__onnx_ctx *c, const char *op) {
     if (c->opset < 7 && byoc__onnx_attr_get(c, "broadcast") && byoc__onnx_attr_int(c, "broadcast", 0))
         return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "the opset %d broadcast attribute is not supported (opset 7 made broadcasting implicit)", c->opset);
     byoc_node *a = byoc__onnx_input(c, 0, "A"), *b = byoc__onnx_input(c, 1, "B");
-    if (a && b && !strcmp(op, "power")) b = byoc__onnx_cast(c->st, b, byoc__onnx_type(a)->dtype);
+    if (a && b && !strcmp(op, "power")) {
+        byoc_dtype at = byoc__onnx_type(a)->dtype, bt = byoc__onnx_type(b)->dtype;
+        if (!byoc_dtype_is_float(at) && byoc_dtype_is_float(bt)) { /* an integer base to a float power: computed in float, as ONNX Runtime does */
+            c->out[0] = byoc__onnx_cast(c->st, byoc__onnx_call2(c->st, op, byoc__onnx_cast(c->st, a, bt), b, NULL), at);
+            return BYOC__ONNX_OK(c);
+        }
+        b = byoc__onnx_cast(c->st, b, at);
+    }
     c->out[0] = byoc__onnx_call2(c->st, op, a, b, NULL);
     return BYOC__ONNX_OK(c);
 }
 
-BYOC__PRIVATE byoc_result byoc__onnx_not_binary(byoc__onnx_ctx *c, const char *op) { /* LessOrEqual = not greater */
-    byoc_node *r = byoc__onnx_call2(c->st, op, byoc__onnx_input(c, 0, "A"), byoc__onnx_input(c, 1, "B"), NULL);
-    c->out[0] = byoc__onnx_call1(c->st, "logical_not", r, NULL);
+/* GreaterOrEqual, LessOrEqual: strict or equal (not "not less", which NaN would make true) */
+BYOC__PRIVATE byoc_result byoc__onnx_or_equal(byoc__onnx_ctx *c, const char *op) {
+    byoc_node *a = byoc__onnx_input(c, 0, "A"), *b = byoc__onnx_input(c, 1, "B");
+    byoc_node *strict = byoc__onnx_call2(c->st, op, a, b, NULL);
+    byoc_node *args[3] = {strict, strict, byoc__onnx_call2(c->st, "equal", a, b, NULL)};
+    c->out[0] = byoc__onnx_call(c->st, "where", args, 3, NULL);
     return BYOC__ONNX_OK(c);
 }
 
@@ -1116,6 +1139,9 @@ BYOC__PRIVATE byoc_result byoc__onnx_cast_op(byoc__onnx_ctx *c, const char *op) 
         if (!like) return BYOC__ONNX_OK(c);
         dt = byoc__onnx_type(like)->dtype;
     } else {
+        const byoc__onnx_attr *to_attr = byoc__onnx_attr_get(c, "to");
+        if (to_attr && to_attr->type == BYOC__ONNX_ATTR_STRING)
+            return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Cast with a type name in 'to' (opset %d's form) is not supported", c->opset);
         int64_t to = byoc__onnx_attr_int(c, "to", 0);
         dt = byoc__onnx_dtype((int)(to < 0 || to > 64 ? 0 : to));
         if (dt == BYOC_DTYPE_INVALID) return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Cast to %s is not supported", byoc__onnx_dtype_name((int)(to < 0 || to > 64 ? 0 : to)));
@@ -1229,7 +1255,7 @@ BYOC__PRIVATE byoc_result byoc__onnx_gather(byoc__onnx_ctx *c, const char *op) {
     if (idx->kind == BYOC_NODE_CONSTANT) {
         int64_t n = byoc_type_num_elements(idx->annotation);
         for (int64_t i = 0; i < n; ++i) {
-            int64_t v = (int64_t)byoc__load(idx->annotation->dtype, idx->data, i);
+            int64_t v = byoc__onnx_int_at(idx->annotation->dtype, idx->data, i);
             if (v < -t->dims[axis] || v >= t->dims[axis])
                 return byoc__onnx_fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "index %lld is out of range for axis %d of size %lld", (long long)v, axis, (long long)t->dims[axis]);
         }
@@ -1309,7 +1335,9 @@ BYOC__PRIVATE byoc_result byoc__onnx_reshape_op(byoc__onnx_ctx *c, const char *o
     byoc_node *x = byoc__onnx_input(c, 0, "data");
     const byoc_type *t = byoc__onnx_tensor_of(c->st, x, "Reshape's input");
     int64_t shape[BYOC_MAX_RANK];
-    int n = t ? byoc__onnx_const_ints(c->st, byoc__onnx_input(c, 1, "shape"), shape, BYOC_MAX_RANK, "Reshape's shape") : -1;
+    int n = !t ? -1 : c->opset < 5 ? byoc__onnx_attr_ints(c, "shape", shape, BYOC_MAX_RANK) /* an attribute before opset 5 */
+                                   : byoc__onnx_const_ints(c->st, byoc__onnx_input(c, 1, "shape"), shape, BYOC_MAX_RANK, "Reshape's shape");
+    if (n == -1 && t && c->opset < 5 && !c->st->diag->code) return byoc__onnx_fail(c->st, BYOC_ERR_ATTR, "Reshape needs its shape attribute (opset %d)", c->opset);
     if (n < 0) return BYOC__ONNX_OK(c);
     int allowzero = (int)byoc__onnx_attr_int(c, "allowzero", 0), infer = -1;
     int64_t total = byoc_type_num_elements(t), known = 1;
@@ -1418,14 +1446,17 @@ BYOC__PRIVATE byoc_result byoc__onnx_slice(byoc__onnx_ctx *c, const char *op) {
         if (seen[d]++) return byoc__onnx_fail(st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", d);
         int64_t step = nt >= 0 ? steps[i] : 1, dim = t->dims[d], s = starts[i], e = ends[i];
         if (step == 0) return byoc__onnx_fail(st, BYOC_ERR_INVALID_ARGUMENT, "step 0 on axis %d", d);
-        if (s < 0) s = s < -dim ? -1 - dim + dim : s + dim; /* very negative: before the start */
+        /* the spec: negatives count from the end, then starts clamp to [0, dim] and ends to [0, dim]
+           going forward, starts to [0, dim - 1] and ends to [-1, dim - 1] going backward */
+        if (s < 0) s = s < -dim ? -1 : s + dim;
         if (e < 0) e = e < -dim ? -1 : e + dim;
         if (step > 0) {
             s = s < 0 ? 0 : s > dim ? dim : s;
             e = e < 0 ? 0 : e > dim ? dim : e;
         } else {
-            s = s < 0 ? -1 : s > dim - 1 ? dim - 1 : s;
+            s = s < 0 ? 0 : s > dim - 1 ? dim - 1 : s;
             e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
+            if (dim == 0) s = e = 0;
         }
         begin[d] = s;
         end[d] = e;
@@ -1452,8 +1483,9 @@ BYOC__PRIVATE byoc_result byoc__onnx_split(byoc__onnx_ctx *c, const char *op) {
     int axis = byoc__onnx_norm_axis(c, byoc__onnx_attr_int(c, "axis", 0), t->rank, "axis");
     if (axis < 0) return BYOC__ONNX_OK(c);
     int64_t sizes[64];
-    int n = c->opset < 13 ? byoc__onnx_attr_ints(c, "split", sizes, 64)
-                          : (c->nin > 1 && c->in[1] ? byoc__onnx_const_ints(st, c->in[1], sizes, 64, "Split's split") : -1);
+    /* the sizes: an input at opset 1 (or the attribute) and from opset 13, the attribute in between */
+    int from_input = (c->opset >= 13 || c->opset < 2) && c->nin > 1 && c->in[1];
+    int n = from_input ? byoc__onnx_const_ints(st, c->in[1], sizes, 64, "Split's split") : c->opset < 13 ? byoc__onnx_attr_ints(c, "split", sizes, 64) : -1;
     if (st->diag->code) return st->diag->code;
     if (n < 0) { /* equal parts, one per output */
         n = c->nout;
@@ -1819,6 +1851,8 @@ BYOC__PRIVATE byoc_result byoc__onnx_batch_norm(byoc__onnx_ctx *c, const char *o
         if (used) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization in training mode (running statistics outputs) is not supported");
     }
     if (c->opset < 9 && !byoc__onnx_attr_int(c, "spatial", 1)) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization with spatial=0 is not supported");
+    if (c->opset >= 14 && byoc__onnx_attr_int(c, "training_mode", 0))
+        return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization with training_mode=1 (batch statistics) is not supported");
     byoc_node *args[5];
     static const char *const names[5] = {"X", "scale", "B", "mean", "var"};
     for (int i = 0; i < 5; ++i) if (!(args[i] = byoc__onnx_input(c, i, names[i]))) return BYOC__ONNX_OK(c);
@@ -1927,7 +1961,7 @@ BYOC__PRIVATE byoc_result byoc__onnx_reduce(byoc__onnx_ctx *c, const char *op) {
     int64_t axes[BYOC_MAX_RANK];
     int n = byoc__onnx_axes(c, 1, !strcmp(op, "sum") ? 13 : 18, axes, BYOC_MAX_RANK);
     if (n == -2 || st->diag->code) return BYOC__ONNX_OK(c);
-    if (n == 0 && byoc__onnx_attr_int(c, "noop_with_empty_axes", 0)) { c->out[0] = x; return BYOC_OK; }
+    if (n <= 0 && c->opset >= 13 && !strcmp(op, "sum") && byoc__onnx_attr_int(c, "noop_with_empty_axes", 0)) { c->out[0] = x; return BYOC_OK; }
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     if (n > 0) {
@@ -1949,7 +1983,7 @@ BYOC__PRIVATE byoc_result byoc__onnx_pad(byoc__onnx_ctx *c, const char *op) {
     double value = 0;
     int n;
     if (c->opset < 11) {
-        n = byoc__onnx_attr_ints(c, "pads", pads, 2 * BYOC_MAX_RANK);
+        n = byoc__onnx_attr_ints(c, c->opset < 2 ? "paddings" : "pads", pads, 2 * BYOC_MAX_RANK); /* "paddings" at opset 1 */
         value = byoc__onnx_attr_float(c, "value", 0.0);
     } else {
         n = byoc__onnx_const_ints(st, byoc__onnx_input(c, 1, "pads"), pads, 2 * BYOC_MAX_RANK, "Pad's pads");
@@ -2008,7 +2042,10 @@ BYOC__PRIVATE byoc_result byoc__onnx_activation(byoc__onnx_ctx *c, const char *o
     } else if (!strcmp(op, "ThresholdedRelu")) {
         byoc_node *args[3] = {byoc__onnx_call2(st, "greater", x, byoc__onnx_like(c, x, byoc__onnx_attr_float(c, "alpha", 1.0)), NULL), x, zero};
         y = byoc__onnx_call(st, "where", args, 3, NULL);
-    } else if (!strcmp(op, "Softplus")) y = byoc__onnx_call1(st, "log", byoc__onnx_call2(st, "add", byoc__onnx_call1(st, "exp", x, NULL), one, NULL), NULL);
+    } else if (!strcmp(op, "Softplus")) { /* max(x, 0) + log(1 + e^-|x|): no overflow for large x */
+        byoc_node *tail = byoc__onnx_call1(st, "exp", byoc__onnx_call1(st, "negative", byoc__onnx_call1(st, "abs", x, NULL), NULL), NULL);
+        y = byoc__onnx_call2(st, "add", byoc__onnx_call2(st, "maximum", x, zero, NULL), byoc__onnx_call1(st, "log", byoc__onnx_call2(st, "add", tail, one, NULL), NULL), NULL);
+    }
     else if (!strcmp(op, "Softsign")) y = byoc__onnx_call2(st, "divide", x, byoc__onnx_call2(st, "add", byoc__onnx_call1(st, "abs", x, NULL), one, NULL), NULL);
     else { /* Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0 */
         double lambd = byoc__onnx_attr_float(c, "lambd", 0.5), bias = byoc__onnx_attr_float(c, "bias", 0.0);
@@ -2094,17 +2131,28 @@ BYOC__PRIVATE byoc_result byoc__onnx_reduce_composite(byoc__onnx_ctx *c, const c
     byoc_node *v = x;
     if (!strcmp(op, "ReduceL1")) v = byoc__onnx_call1(st, "abs", x, NULL);
     else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare")) v = byoc__onnx_call2(st, "multiply", x, x, NULL);
-    else if (!strcmp(op, "ReduceLogSumExp")) v = byoc__onnx_call1(st, "exp", x, NULL);
-    byoc_attrs a;
+    byoc_attrs a, kept;
     memset(&a, 0, sizeof a);
+    memset(&kept, 0, sizeof kept);
     if (n > 0) {
         for (int i = 0; i < n; ++i) if ((axes[i] = byoc__onnx_norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC__ONNX_OK(c);
         byoc_attrs_set_ints(st->m, &a, "axis", axes, n);
+        byoc_attrs_set_ints(st->m, &kept, "axis", axes, n);
     }
     byoc_attrs_set_bool(st->m, &a, "keepdims", byoc__onnx_attr_int(c, "keepdims", 1) != 0);
+    byoc_attrs_set_bool(st->m, &kept, "keepdims", 1);
+    byoc_node *peak = NULL;
+    if (!strcmp(op, "ReduceLogSumExp")) { /* log(sum(e^(x - max))) + max: no overflow */
+        peak = byoc__onnx_call1(st, "max", x, &kept);
+        v = byoc__onnx_call1(st, "exp", byoc__onnx_call2(st, "subtract", x, peak, NULL), NULL);
+    }
     byoc_node *r = byoc__onnx_call1(st, "sum", v, &a);
     if (!strcmp(op, "ReduceL2")) r = byoc__onnx_call1(st, "sqrt", r, NULL);
-    else if (!strcmp(op, "ReduceLogSum") || !strcmp(op, "ReduceLogSumExp")) r = byoc__onnx_call1(st, "log", r, NULL);
+    else if (!strcmp(op, "ReduceLogSum") || peak) r = byoc__onnx_call1(st, "log", r, NULL);
+    if (peak && r) {
+        const byoc_type *rt = byoc__onnx_type(r);
+        r = byoc__onnx_call2(st, "add", r, byoc__onnx_reshape(st, peak, rt->rank, rt->dims), NULL);
+    }
     c->out[0] = r;
     return BYOC__ONNX_OK(c);
 }
@@ -2224,9 +2272,9 @@ static const byoc__onnx_op_entry byoc__onnx_ops[] = {
     {"Equal", byoc__onnx_binary, "equal"}, {"Erf", byoc__onnx_unary, "erf"}, {"Exp", byoc__onnx_unary, "exp"}, {"Expand", byoc__onnx_expand, NULL},
     {"Flatten", byoc__onnx_flatten, NULL}, {"Floor", byoc__onnx_unary, "floor"}, {"Gather", byoc__onnx_gather, NULL}, {"Gemm", byoc__onnx_gemm, NULL},
     {"GlobalAveragePool", byoc__onnx_global_pool, "nn.global_avg_pool2d"}, {"GlobalMaxPool", byoc__onnx_global_pool, "nn.global_max_pool2d"},
-    {"Greater", byoc__onnx_binary, "greater"}, {"GreaterOrEqual", byoc__onnx_not_binary, "less"}, {"HardSigmoid", byoc__onnx_hard_sigmoid, NULL},
+    {"Greater", byoc__onnx_binary, "greater"}, {"GreaterOrEqual", byoc__onnx_or_equal, "greater"}, {"HardSigmoid", byoc__onnx_hard_sigmoid, NULL},
     {"HardSwish", byoc__onnx_unary, "nn.hard_swish"}, {"Identity", byoc__onnx_identity, NULL}, {"LayerNormalization", byoc__onnx_layer_norm, NULL},
-    {"LeakyRelu", byoc__onnx_leaky_relu, NULL}, {"Less", byoc__onnx_binary, "less"}, {"LessOrEqual", byoc__onnx_not_binary, "greater"},
+    {"LeakyRelu", byoc__onnx_leaky_relu, NULL}, {"Less", byoc__onnx_binary, "less"}, {"LessOrEqual", byoc__onnx_or_equal, "less"},
     {"Log", byoc__onnx_unary, "log"}, {"LogSoftmax", byoc__onnx_softmax, "nn.log_softmax"}, {"LRN", byoc__onnx_lrn, NULL},
     {"MatMul", byoc__onnx_matmul, NULL}, {"Max", byoc__onnx_variadic, "maximum"}, {"MaxPool", byoc__onnx_pool, "nn.max_pool2d"},
     {"Mean", byoc__onnx_variadic, "mean"}, {"Min", byoc__onnx_variadic, "minimum"}, {"Mul", byoc__onnx_binary, "multiply"},
