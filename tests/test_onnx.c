@@ -380,11 +380,71 @@ static void test_tensor_load(void) {
     free(t.p);
 }
 
+/* UMA equivalence on real graphs: for every model of zoo_light (ResNet-50, DenseNet-121, Inception,
+   VGG-19...), registering a backend and calling byoc_backend_partition gives the very module the manual
+   MergeComposite -> AnnotateTarget -> MergeCompilerRegions -> PartitionGraph sequence gives */
+static byoc_module *uma_arena;
+static byoc_pattern_entry uma_patterns[2];
+static const byoc_op_support uma_ops[] = {{"nn.relu", NULL, 0, NULL, NULL}, {"nn.max_pool2d", NULL, 0, NULL, NULL}};
+static byoc_backend uma_backend;
+
+static void test_uma_equivalence_zoo_light(void) {
+    const char *root = getenv("BYOC_MODELS") ? getenv("BYOC_MODELS") : "../shared/models";
+    char dir[1024], path[1200];
+    snprintf(dir, sizeof dir, "%s/zoo_light", root);
+    static const char *const models[] = {"bvlc_alexnet", "densenet121", "inception_v1", "inception_v2", "resnet50",
+                                         "shufflenet", "squeezenet", "vgg19", "zfnet512"};
+    snprintf(path, sizeof path, "%s/%s.onnx", dir, models[0]);
+    FILE *probe = fopen(path, "rb");
+    if (!probe) { printf("skipped test_uma_equivalence_zoo_light: %s is not there (BYOC_MODELS=DIR points elsewhere)\n", dir); return; }
+    fclose(probe);
+    byoc_diag d;
+    uma_arena = byoc_module_create(NULL);
+    const char *conv = "is_op(\"nn.conv2d\")(wildcard(), wildcard()).has_attr({\"groups\": 1})";
+    const char *dense = "is_op(\"nn.dense\")(wildcard(), wildcard())";
+    uma_patterns[0].name = "zoo_npu.conv2d";
+    uma_patterns[0].pattern = byoc_pattern_parse(uma_arena, conv, strlen(conv), NULL, &d);
+    uma_patterns[1].name = "zoo_npu.dense";
+    uma_patterns[1].pattern = byoc_pattern_parse(uma_arena, dense, strlen(dense), NULL, &d);
+    memset(&uma_backend, 0, sizeof uma_backend);
+    uma_backend.spec.name = "zoo_npu";
+    uma_backend.spec.kind = "zoo_npu";
+    uma_backend.spec.patterns = uma_patterns;
+    uma_backend.spec.npatterns = 2;
+    uma_backend.spec.support = (byoc_op_support *)uma_ops;
+    uma_backend.spec.nsupport = 2;
+    CHECKF(byoc_backend_register(&uma_backend, &d) == BYOC_OK, "%s", d.message);
+    const byoc_backend_spec *spec[1] = {&uma_backend.spec};
+    for (size_t k = 0; k < sizeof models / sizeof models[0]; ++k) {
+        snprintf(path, sizeof path, "%s/%s.onnx", dir, models[k]);
+        byoc_onnx_model model;
+        CHECKF(byoc_onnx_load(path, NULL, &model, &d) == BYOC_OK, "%s", d.message);
+        byoc_module *a = model.module, *b = byoc_module_clone(a, NULL);
+        CHECKF(byoc_backend_partition(a, "zoo_npu", NULL, 0, &d) == BYOC_OK, "%s: %s", models[k], d.message);
+        CHECK(byoc_infer_type(b, &d) == BYOC_OK);
+        CHECK(byoc_merge_composite(b, uma_patterns, 2, &d) == BYOC_OK);
+        CHECK(byoc_annotate_target(b, spec, 1, 1, &d) == BYOC_OK);
+        CHECK(byoc_merge_compiler_regions(b, &d) == BYOC_OK);
+        CHECK(byoc_partition_graph(b, "default", 1, &d) == BYOC_OK);
+        int partitions = 0;
+        for (int f = 0; f < byoc_module_function_count(a); ++f)
+            partitions += !strcmp(byoc_attrs_string(&byoc_module_function_at(a, f).function->attrs, "Compiler", ""), "zoo_npu");
+        CHECKF(partitions > 0, "%s: nothing was partitioned", models[k]);
+        CHECKF(byoc_module_function_count(a) == byoc_module_function_count(b), "%s: %d vs %d functions", models[k], byoc_module_function_count(a),
+               byoc_module_function_count(b));
+        CHECKF(byoc_module_structural_equal(a, b), "%s: UMA and manual partitioning differ", models[k]);
+        byoc_module_destroy(b);
+        byoc_onnx_model_free(&model);
+    }
+    byoc_module_destroy(uma_arena);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_import_spans),        TEST_ENTRY(test_truncated_prefixes), TEST_ENTRY(test_hostile_wire),
         TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing), TEST_ENTRY(test_shape_subgraph_folds),
         TEST_ENTRY(test_slice_int64_max_end), TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
+        TEST_ENTRY(test_uma_equivalence_zoo_light),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
