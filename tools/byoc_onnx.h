@@ -324,16 +324,25 @@ BYOC__PRIVATE byoc_result byoc__onnx_fail(byoc__onnx *st, byoc_result code, cons
 
 BYOC__PRIVATE int byoc__bytes_eq(byoc__bytes b, const char *s) { return b.n == strlen(s) && (!b.n || !memcmp(b.p, s, b.n)); }
 
+/* b NUL-terminated: in small (256 bytes) when it fits, else malloc'd (release with byoc__onnx_cstr_free) */
+BYOC__PRIVATE char *byoc__onnx_cstr(byoc__bytes b, char *small) {
+    char *s = b.n < 256 ? small : BYOC__CAST(char *, malloc(b.n + 1));
+    if (!s) return NULL;
+    if (b.n) memcpy(s, b.p, b.n);
+    s[b.n] = 0;
+    return s;
+}
+
+BYOC__PRIVATE void byoc__onnx_cstr_free(char *s, const char *small) { if (s != small) free(s); }
+
 /* a NUL-terminated copy in the module */
 BYOC__PRIVATE const char *byoc__onnx_str(byoc__onnx *st, byoc__bytes b) {
     char small[256];
-    char *tmp = b.n < sizeof small ? small : BYOC__CAST(char *, malloc(b.n + 1));
+    char *tmp = byoc__onnx_cstr(b, small);
     if (!tmp) return NULL;
-    if (b.n) memcpy(tmp, b.p, b.n);
-    tmp[b.n] = 0;
     for (size_t i = 0; i < b.n; ++i) if (!tmp[i]) tmp[i] = '?'; /* names with NULs would be cut silently */
     const char *r = byoc_intern(st->m, tmp);
-    if (tmp != small) free(tmp);
+    byoc__onnx_cstr_free(tmp, small);
     return r;
 }
 
@@ -2298,24 +2307,19 @@ BYOC__PRIVATE const byoc__onnx_op_entry *byoc__onnx_find_op(const byoc__onnx_nod
 // [SECTION] impl: import
 BYOC__PRIVATE byoc_node *byoc__onnx_lookup(byoc__onnx *st, byoc__bytes name) {
     char small[256];
-    char *key = name.n < sizeof small ? small : BYOC__CAST(char *, malloc(name.n + 1));
+    char *key = byoc__onnx_cstr(name, small);
     if (!key) return NULL;
-    if (name.n) memcpy(key, name.p, name.n);
-    key[name.n] = 0;
     ptrdiff_t i = stbds_shgeti(st->values, key);
-    byoc_node *r = i >= 0 ? st->values[i].value : NULL;
-    if (key != small) free(key);
-    return r;
+    byoc__onnx_cstr_free(key, small);
+    return i >= 0 ? st->values[i].value : NULL;
 }
 
 BYOC__PRIVATE void byoc__onnx_define(byoc__onnx *st, byoc__bytes name, byoc_node *value) {
     char small[256];
-    char *key = name.n < sizeof small ? small : BYOC__CAST(char *, malloc(name.n + 1));
+    char *key = byoc__onnx_cstr(name, small);
     if (!key) return;
-    if (name.n) memcpy(key, name.p, name.n);
-    key[name.n] = 0;
     stbds_shput(st->values, key, value);
-    if (key != small) free(key);
+    byoc__onnx_cstr_free(key, small);
 }
 
 /* an input's type: the file's, with symbolic dims from the options (or the default), or an override */

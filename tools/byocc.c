@@ -75,7 +75,7 @@ static int input_error(const byoc_diag *d) {
 #define MAX_DIMS 32
 static byoc_onnx_dim onnx_dims[MAX_DIMS];
 static int onnx_ndims;
-static const byoc_onnx_input_shape *onnx_shapes; /* import --input: shapes of example tensors */
+static const byoc_onnx_input_shape *onnx_shapes; /* import and run --input: shapes of example tensors */
 static int onnx_nshapes;
 
 static int ends_with(const char *s, const char *suffix) {
@@ -872,20 +872,9 @@ static int cmd_run(int argc, char **argv) {
     memset(&info, 0, sizeof info);
     byoc_module *m = NULL;
     if (rc == EXIT_OK) {
-        if (ends_with(file, ".onnx")) {
-            byoc_onnx_options o;
-            memset(&o, 0, sizeof o);
-            o.dims = onnx_dims;
-            o.ndims = onnx_ndims;
-            o.free_dim_default = 1;
-            o.shapes = shapes; /* unnamed files give the shape of the input in their position */
-            o.nshapes = named == ninputs_given || named == 0 ? ninputs_given : 0;
-            if (byoc_onnx_load(file, &o, &info, &d) != BYOC_OK) rc = input_error(&d);
-            else {
-                m = info.module;
-                for (int i = 0; info.notes[i]; ++i) fprintf(stderr, "byocc: note: %s (set it with --dim NAME=N)\n", info.notes[i]);
-            }
-        } else if (!(m = load_model(file, &d))) rc = input_error(&d);
+        onnx_shapes = shapes; /* unnamed files give the shape of the input in their position */
+        onnx_nshapes = named == ninputs_given || named == 0 ? ninputs_given : 0;
+        if (!(m = load_model_info(file, &info, &d))) rc = input_error(&d);
     }
     /* the compile pipeline: inference simplified, constants folded, greedy placement, FuseOps */
     if (rc == EXIT_OK && (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK)) rc = input_error(&d);
