@@ -85,6 +85,7 @@
        [SECTION] sim: memory plan
        [SECTION] sim: runtime
        [SECTION] sim: profile
+       [SECTION] sim: devices (NPU, DSP and host models, backends, command streams)
      Implementation
        [SECTION] sim impl: config & platform
        [SECTION] sim impl: program storage
@@ -93,6 +94,7 @@
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: runtime
        [SECTION] sim impl: profile
+       [SECTION] sim impl: device models
 */
 /* Outside the guard, so that a file which included this header before defining BYOC_SIM_IMPLEMENTATION
    still gets byoc.h's implementation on the second include (byoc.h emits it once). */
@@ -138,6 +140,7 @@ typedef struct byoc_sim_options {
     int no_fused_tiling;             /* run every fused group op by op, intermediates in the arena */
     int no_inplace;                  /* never write a result over a dying input */
     int no_alias;                    /* run reshape, squeeze, expand_dims and copy as kernels instead of views */
+    const struct byoc_sim_device *host; /* the host's model for the simulated timeline (NULL: preset host-a55) */
 } byoc_sim_options;
 
 /* Types the module (byoc_infer_type) and lowers @main. Fails with a message naming the node when an op
@@ -187,6 +190,17 @@ typedef struct byoc_sim_kernel_info {
     int runs;                /* runs measured since lowering or byoc_sim_profile_reset */
     double median_seconds;   /* median over the last BYOC_SIM_SAMPLES runs */
     double total_seconds;
+    /* the simulated SoC's account (see "sim: devices"): for a partition on a simulated device, what its
+       command stream took in the last run; for a host kernel, the host model's estimate */
+    const char *device_kind; /* "host", "npu", "dsp" */
+    uint64_t cycles;         /* at the device's clock */
+    double sim_seconds;
+    double sim_start;        /* on the simulated timeline: kernels run one after another, in schedule order */
+    uint64_t dram_bytes;     /* DRAM traffic: the device's DMA, or the host kernel's reads and writes */
+    uint64_t macs;
+    double mac_utilization;  /* NPU: macs / (cycles * rows * cols) */
+    uint64_t transfer_bytes; /* bytes of its inputs that another device produced */
+    int commands;            /* NPU, DSP: commands in its stream */
 } byoc_sim_kernel_info;
 
 BYOC_SIM_API int byoc_sim_kernel_count(const byoc_sim_program *p);
@@ -249,6 +263,121 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
 BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *len);
 /* Forgets measured times (e.g. after warm-up runs). */
 BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p);
+/* The simulated latency of the last run: the sum of the kernels' sim_seconds (they run one after another). */
+BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p);
+/* The last run as Chrome trace-event JSON (opens in Perfetto and chrome://tracing): one track per device with
+   its kernels, and for each simulated device a DMA and a compute track with every command of its streams,
+   on the simulated timeline in microseconds. Free with byoc_sim_free. */
+BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len);
+
+// [SECTION] sim: devices (NPU, DSP and host models, backends, command streams)
+/* The simulated SoC. Devices share DRAM; a partition compiled for the NPU or the DSP is a command stream
+   (DMA loads into on-chip SRAM, compute on SRAM tiles, DMA stores) that byoc_sim_device_run executes for
+   real numbers (every compute command runs byoc.h's host kernel on its SRAM tiles) while it counts cycles:
+   two in-order engines (DMA, compute) and each command's dependencies, so double-buffered DMA overlaps
+   compute. Per-command cycles: DMA latency + whole bursts per contiguous run / DRAM bytes per cycle; NPU
+   convolutions and dense layers by SCALE-Sim's folds (ceil(Sr/rows) * ceil(Sc/cols) folds of rows+cols+T-2
+   cycles output-stationary, 2*rows+cols+T-2 weight-stationary), pools and standalone elementwise ops at
+   `cols` results per cycle, fused bias and activation epilogues free (in the output stage); DSP vector ops
+   at `lanes` elements per cycle times a per-op cost (see README "Device models").
+   The host is modelled analytically: max(float ops / (lanes * clock), bytes / DRAM bandwidth) plus a
+   per-kernel launch. */
+typedef enum byoc_sim_device_kind { BYOC_SIM_HOST = 0, BYOC_SIM_NPU, BYOC_SIM_DSP } byoc_sim_device_kind;
+typedef enum byoc_sim_dataflow { BYOC_SIM_OUTPUT_STATIONARY = 0, BYOC_SIM_WEIGHT_STATIONARY } byoc_sim_dataflow;
+
+typedef struct byoc_sim_device { /* (also named in byoc_sim_options) */
+    byoc_sim_device_kind kind;
+    char preset[32];
+    double clock_mhz;
+    int rows, cols;             /* NPU: the MAC array, rows x cols MACs per cycle */
+    byoc_sim_dataflow dataflow; /* NPU: SCALE-Sim's mapping of convolutions onto the array */
+    int lanes;                  /* DSP: float32 lanes per vector op; HOST: sustained float ops per cycle */
+    int64_t sram_bytes;         /* NPU, DSP: on-chip memory every tile's working set must fit in */
+    double dram_bytes_per_cycle;
+    int dram_latency;           /* cycles before the first byte of a DMA */
+    int burst_bytes;            /* a DMA moves whole bursts for every contiguous run of a tile */
+    int launch_cycles;          /* NPU, DSP: per partition run; HOST: per kernel */
+    int double_buffer;          /* NPU, DSP: 1 gives every tile operand two SRAM buffers, so DMA overlaps compute */
+    unsigned dtypes;            /* bit (1u << dtype) for each dtype the device computes */
+} byoc_sim_device;
+
+/* Presets: the device kinds' defaults and the figures they come from (README "Device models"). */
+BYOC_SIM_API int byoc_sim_preset_count(void);
+BYOC_SIM_API const byoc_sim_device *byoc_sim_preset(int i, const char **about);
+BYOC_SIM_API const byoc_sim_device *byoc_sim_preset_find(const char *name); /* NULL if unknown */
+/* Sets one parameter by its option name: preset (resets every parameter to that preset's), clock_mhz,
+   rows, cols, dataflow ("os" or "ws"), lanes, sram_kb, dram_bytes_per_cycle, dram_latency, burst_bytes,
+   launch_cycles, double_buffer, dtypes ("float32,int8"). An unknown name or a value out of range is an
+   error naming it. */
+BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *name, const byoc_attr_value *value, byoc_diag *diag);
+/* "npu (ethos-u55-256): 16x16 MACs output-stationary at 500 MHz, SRAM 384 KB, ..." */
+BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *dev, char *out, size_t cap);
+
+/* A backend on a simulated device: what partitioning needs (spec) and what compiling needs (target). */
+typedef struct byoc_sim_backend {
+    byoc_backend_spec *spec; /* patterns and op support; every op also passes the device's own checks */
+    byoc_target *target;     /* the device parameters as target options, for byoc_run_target_hooks */
+    byoc_sim_device device;
+} byoc_sim_backend;
+
+/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file whose `kind` is npu or dsp (its
+   `option` lines set device parameters), or either followed by target options in TVM's spelling
+   ("npu -preset=npu-128x128 -sram_kb=512"). Registers its target kind and hooks on first use:
+   relay_to_tir lowers each partition to a command stream (tiling to fit SRAM, DMA insertion, weight
+   streaming, fused epilogues, double buffering), tir_to_runtime serialises it into a blob and loads it
+   into a runtime module that byoc_sim_run (and byoc_module_evaluate) call. A .backend file of another
+   kind opens as a spec only (its partitions run on the host kernels). */
+BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag);
+BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b);
+/* Built-in backends, for listings: name and the .backend text of its patterns and op support. */
+BYOC_SIM_API int byoc_sim_builtin_backend_count(void);
+BYOC_SIM_API const char *byoc_sim_builtin_backend(int i, const char **spec_text);
+
+/* What one run of a command stream costs, counted by the simulator or estimated without running. */
+typedef struct byoc_sim_cost {
+    uint64_t cycles;         /* launch to the last command's end */
+    double seconds;          /* cycles at the device clock */
+    uint64_t compute_cycles; /* busy cycles of the compute engine */
+    uint64_t dma_cycles;     /* busy cycles of the DMA engine */
+    uint64_t bytes_in, bytes_out; /* DRAM bytes loaded and stored */
+    uint64_t macs;           /* multiply-accumulates of convolutions and dense layers */
+    double mac_utilization;  /* macs / (cycles * rows * cols); 0 off the NPU */
+    int commands, layers;
+} byoc_sim_cost;
+
+/* Lowers the global function (a partition) to a command stream for dev and serialises it: the blob
+   holds the device parameters, the tensors, the per-layer kernels as text IR, the commands and the
+   constants. Fails naming the op when the function holds something the device cannot run. */
+BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev, void **blob, size_t *size,
+                                                 byoc_diag *diag);
+/* The analytic estimator: the cost of running the function on dev, from the same lowering, without
+   running it (launch + per layer: first load + sum of max(compute_i, dma_i+1) + last store). */
+BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag);
+
+/* A decoded blob. Loading checks every count, size, offset and box against the blob and the SRAM, and
+   the checksum: a truncated or corrupt blob is an error, never a crash. */
+typedef struct byoc_sim_device_program byoc_sim_device_program;
+BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, size_t size, byoc_diag *diag);
+BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp);
+BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp);
+/* Runs the stream on tensors (inputs and outputs in the function's order). cost (may be NULL) receives
+   what this run took. */
+BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
+                                             byoc_sim_cost *cost, byoc_diag *diag);
+/* One command of the stream and its cycles in the last run, for traces and source maps. */
+typedef struct byoc_sim_command_info {
+    const char *kind;      /* "load", "store", "compute" */
+    int layer;             /* index into the layers */
+    uint64_t start, cycles;/* in the last run, from the launch */
+    uint64_t bytes;        /* DMA bytes moved, 0 for compute */
+    uint64_t macs;
+} byoc_sim_command_info;
+BYOC_SIM_API int byoc_sim_device_command_count(const byoc_sim_device_program *dp);
+BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device_program *dp, int i);
+/* Layers: an anchor op and its fused epilogue, named by the frontend names of their ops. */
+BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp);
+BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp, int i, const char **ops);
+
 
 #ifdef __cplusplus
 }
@@ -336,6 +465,11 @@ BYOC__SIM_PRIVATE void byoc__sim_shape_string(byoc_dtype dt, int rank, const int
     for (int i = 0; i < rank && at < cap; ++i) at += (size_t)snprintf(out + at, cap - at, "%s%lld", i ? ", " : "", (long long)dims[i]);
     if (at < cap) snprintf(out + at, cap - at, "%s), %s]", rank == 1 ? "," : "", byoc_dtype_name(dt) ? byoc_dtype_name(dt) : "invalid dtype");
 }
+
+/* the device models (defined with them, below) */
+BYOC__SIM_PRIVATE byoc_sim_device_program *byoc__dv_program_of(const byoc_runtime_module *rm);
+BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p);
+BYOC__SIM_PRIVATE const char *byoc__sim_kind_name(byoc_sim_device_kind k);
 
 // [SECTION] sim impl: program storage
 typedef struct byoc__sim_value {
@@ -433,6 +567,7 @@ struct byoc_sim_program {
     char **strings;
     int nstrings, cap_strings;
     byoc_sim_memory_plan plan;
+    byoc_sim_device host; /* the host's model */
     /* memory, from the first run on */
     int ready;
     void *arena_block, *output_block, *workspace_block, *scratch_block;
@@ -900,6 +1035,10 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
     if (k < 0) return 0;
     byoc__sim_kernel *kk = &p->kernels[k];
     kk->info.device = compiler && *compiler ? compiler : gname;
+    {
+        const byoc_sim_device_program *dp = byoc__dv_program_of(byoc_module_runtime(p->m, gname));
+        kk->info.device_kind = dp ? byoc__sim_kind_name(byoc_sim_device_of(dp)->kind) : "host";
+    }
     kk->function = gname;
     kk->nsteps = 0;
     if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nin) || !BYOC__SIM_RESERVE(p, p->rt_nodes, p->cap_rt_nodes, p->nrt_nodes + nin + f->nparams))
@@ -1877,6 +2016,8 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     p->alloc = a;
     if (options) p->opt = *options;
     p->opt.allocator = NULL; /* p->alloc holds it: the caller's struct need not outlive the call */
+    p->host = options && options->host ? *options->host : *byoc_sim_preset_find("host-a55");
+    p->opt.host = NULL;
     if (!p->opt.tile_bytes) p->opt.tile_bytes = BYOC_SIM_TILE_BYTES;
     p->m = m;
     byoc__sim_lowering L;
@@ -1897,6 +2038,7 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     ok = ok && byoc__sim_schedule(&L);
     if (ok && !p->opt.no_inplace) byoc__sim_in_place(&L);
     ok = ok && byoc__sim_plan(&L);
+    if (ok && !L.error) byoc__sim_account(p);
     byoc__sim_mfree(p, L.leaves);
     if (!ok || L.error) {
         if (!L.error) byoc__sim_fail(d, BYOC_ERR_INTERNAL, NULL, "byoc_sim_lower: failed");
@@ -2017,9 +2159,37 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_take_result(byoc_sim_program *p, const b
 /* A partition's runtime module. Buffers and constant nodes convert here and only here: the kernel's input buffers are
    copied into the argument constants made at lowering, and the result constants the module returns into the kernel's
    output buffers. */
+/* A partition compiled for a simulated device: its command stream runs on the kernel's buffers directly. */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_device(byoc_sim_program *p, byoc__sim_kernel *k, byoc_sim_device_program *dp, byoc_diag *d) {
+    byoc_tensor io[128];
+    if (k->nin + k->nout > 128) return byoc__sim_fail(d, BYOC_ERR_UNSUPPORTED, NULL, "byoc_sim_run: @%s has more than 128 inputs and outputs", k->function);
+    for (int q = 0; q < k->nin + k->nout; ++q) {
+        int v = p->operands[(q < k->nin ? k->in_first : k->out_first - k->nin) + q];
+        const byoc__sim_value *val = &p->values[v];
+        io[q].dtype = val->dtype;
+        io[q].rank = val->rank;
+        memcpy(io[q].dims, val->dims, sizeof(int64_t) * (size_t)val->rank);
+        io[q].data = byoc__sim_data(p, v);
+    }
+    byoc_sim_cost cost;
+    byoc_diag dd;
+    memset(&dd, 0, sizeof dd);
+    byoc_result r = byoc_sim_device_run(dp, io, k->nin, io + k->nin, k->nout, &cost, &dd);
+    if (r != BYOC_OK) return byoc__sim_fail(d, r, NULL, "byoc_sim_run: @%s on %s: %s", k->function, k->info.device, dd.message);
+    k->info.cycles = cost.cycles;
+    k->info.sim_seconds = cost.seconds;
+    k->info.dram_bytes = cost.bytes_in + cost.bytes_out;
+    k->info.macs = cost.macs;
+    k->info.mac_utilization = cost.mac_utilization;
+    k->info.commands = cost.commands;
+    return BYOC_OK;
+}
+
 BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_runtime(byoc_sim_program *p, const byoc__sim_kernel *k, byoc_diag *d) {
     const byoc_runtime_module *rm = byoc_module_runtime(p->m, k->function);
     if (!rm || !rm->run) return byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_run: @%s no longer has a runtime module", k->function);
+    byoc_sim_device_program *dp = byoc__dv_program_of(rm);
+    if (dp) return byoc__sim_dispatch_device(p, &p->kernels[k - p->kernels], dp, d);
     for (int q = 0; q < k->nin; ++q) {
         int v = p->operands[k->in_first + q];
         memcpy(p->rt_nodes[k->rt_leaf_first + q]->data, byoc__sim_data(p, v), p->values[v].nbytes);
@@ -2110,6 +2280,14 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         k->info.total_seconds += dt;
     }
     for (int i = 0; i < p->nkernels; ++i) byoc__sim_update_median(p, &p->kernels[i]);
+    /* the simulated timeline: one kernel after another; a runtime module of no simulated device counts its wall time */
+    double at = 0;
+    for (int i = 0; i < p->nkernels; ++i) {
+        byoc_sim_kernel_info *ki = &p->kernels[i].info;
+        if (ki->exec == BYOC_SIM_EXEC_RUNTIME && !byoc__dv_program_of(byoc_module_runtime(p->m, p->kernels[i].function))) ki->sim_seconds = ki->median_seconds;
+        ki->sim_start = at;
+        at += ki->sim_seconds;
+    }
     for (int i = 0; outputs && i < noutputs; ++i) {
         const byoc_sim_io *io = &p->outputs[i].io;
         byoc_tensor *t = &outputs[i];
@@ -2146,29 +2324,2464 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
     }
     if (w > 48) w = 48;
     if (pw > 32) pw = 32;
-    byoc__sim_text_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %10s  %10s  %12s  %12s  %s\n", "#", w, "kernel", "device", pw, "partition", "exec", "median us",
-                          "total ms", "read B", "written B", "ops");
-    double sum = 0;
-    uint64_t rd = 0, wr = 0;
+    byoc__sim_text_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %12s  %10s  %5s  %12s  %10s  %10s  %s\n", "#", w, "kernel", "device", pw, "partition", "exec",
+                          "cycles", "sim us", "util", "DRAM B", "xfer B", "wall us", "ops");
+    double sum = 0, sim = 0, by_kind[3] = {0, 0, 0};
+    int n_kind[3] = {0, 0, 0};
+    uint64_t rd = 0, wr = 0, xfer = 0;
     for (int i = 0; i < p->nkernels; ++i) {
         const byoc_sim_kernel_info *k = &p->kernels[i].info;
         const char *part = k->partition ? k->partition : "-";
         int n = (int)strlen(k->name), pn = (int)strlen(part);
-        byoc__sim_text_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %10.2f  %10.3f  %12llu  %12llu  %s\n", i, n > w ? w - 3 : w, n > w ? w - 3 : w, k->name,
-                              n > w ? "..." : "", k->device, pn > pw ? pw - 3 : pw, pn > pw ? pw - 3 : pw, part, pn > pw ? "..." : "", byoc_sim_exec_name(k->exec),
-                              k->median_seconds * 1e6, k->total_seconds * 1e3, (unsigned long long)k->bytes_read, (unsigned long long)k->bytes_written,
-                              k->nops ? k->ops : "-");
+        char util[16] = "-";
+        if (!strcmp(k->device_kind, "npu")) snprintf(util, sizeof util, "%.0f%%", 100.0 * k->mac_utilization);
+        byoc__sim_text_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s\n", i, n > w ? w - 3 : w, n > w ? w - 3 : w,
+                              k->name, n > w ? "..." : "", k->device, pn > pw ? pw - 3 : pw, pn > pw ? pw - 3 : pw, part, pn > pw ? "..." : "",
+                              byoc_sim_exec_name(k->exec), (unsigned long long)k->cycles, k->sim_seconds * 1e6, util, (unsigned long long)k->dram_bytes,
+                              (unsigned long long)k->transfer_bytes, k->median_seconds * 1e6, k->nops ? k->ops : "-");
         sum += k->median_seconds;
+        sim += k->sim_seconds;
+        int kind = !strcmp(k->device_kind, "npu") ? 1 : !strcmp(k->device_kind, "dsp") ? 2 : 0;
+        by_kind[kind] += k->sim_seconds;
+        n_kind[kind]++;
         rd += k->bytes_read;
         wr += k->bytes_written;
+        xfer += k->transfer_bytes;
     }
+    byoc__sim_text_printf(&t, "simulated latency %.3f ms: host %.3f ms (%d kernels), npu %.3f ms (%d), dsp %.3f ms (%d); %llu bytes moved between devices\n",
+                          sim * 1e3, by_kind[0] * 1e3, n_kind[0], by_kind[1] * 1e3, n_kind[1], by_kind[2] * 1e3, n_kind[2], (unsigned long long)xfer);
+    byoc__sim_text_printf(&t, "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, %llu bytes written per run\n",
+                          p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd, (unsigned long long)wr);
     const byoc_sim_memory_plan *mp = &p->plan;
-    byoc__sim_text_printf(&t, "%d kernels, %d run%s: %.3f ms per run (sum of kernel medians), %llu bytes read, %llu bytes written per run\n", p->nkernels, runs,
-                          runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd, (unsigned long long)wr);
     double ratio = mp->lower_bound_bytes ? (double)mp->arena_bytes / (double)mp->lower_bound_bytes : 1.0;
     byoc__sim_text_printf(&t, "arena %zu bytes (lower bound %zu bytes, ratio %.2f)\n", mp->arena_bytes, mp->lower_bound_bytes, ratio);
     byoc__sim_text_printf(&t, "%d buffers in the arena (%d written in place), %d views; workspace %zu bytes, tile scratch %zu bytes, outputs %zu bytes\n", mp->buffers,
                           mp->in_place, mp->views, mp->workspace_bytes, mp->tile_scratch_bytes, mp->output_bytes);
+    if (t.failed) {
+        byoc__sim_mfree(p, t.data);
+        return NULL;
+    }
+    if (len) *len = t.len;
+    return t.data;
+}
+
+// [SECTION] sim impl: device models
+#define BYOC__DV_DT(t) (1u << (unsigned)(t))
+#define BYOC__DV_MAX_OPERANDS 8
+#define BYOC__DV_MAX_DEPS 12
+#define BYOC__DV_MAX_SRAM ((int64_t)1 << 28) /* 256 MB: a larger SRAM is a mistake, not a device */
+
+typedef struct byoc__sim_preset {
+    const char *about;
+    byoc_sim_device dev;
+} byoc__sim_preset;
+
+static const byoc__sim_preset byoc__sim_presets[] = {
+    {"edge NPU after Arm's Ethos-U55-256: 256 MACs/cycle (16x16), 500 MHz, 64-bit AXI (8 B/cycle), DRAM latency 500 cycles and "
+     "128-byte bursts as in Vela's performance model; 384 KB SRAM for tiles. float32 runs at the int8 MAC rate (the U55 itself computes "
+     "int8 and int16 only)",
+     {BYOC_SIM_NPU, "ethos-u55-256", 500.0, 16, 16, BYOC_SIM_OUTPUT_STATIONARY, 16, 384 * 1024, 8.0, 500, 128, 1000, 1,
+      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16)}},
+    {"datacenter-class NPU: a 128x128 weight-stationary systolic array like a TPU v2 core's MXU (128x128 at 700 MHz), 1 MB SRAM for "
+     "tiles, 32 B/cycle DRAM, latency 200 cycles",
+     {BYOC_SIM_NPU, "npu-128x128", 700.0, 128, 128, BYOC_SIM_WEIGHT_STATIONARY, 128, 1024 * 1024, 32.0, 200, 64, 1000, 1,
+      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_BFLOAT16)}},
+    {"vector DSP with a 512-bit SIMD unit (16 float32 lanes) at 800 MHz, like Cadence's Tensilica Vision Q7; 256 KB local memory, "
+     "16 B/cycle DMA, latency 200 cycles, 200-cycle launch",
+     {BYOC_SIM_DSP, "dsp-512", 800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 16, 256 * 1024, 16.0, 200, 64, 200, 1,
+      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)}},
+    {"vector DSP like Qualcomm's Hexagon with HVX: 1024-bit vectors (32 float32 lanes) at 1 GHz, 256 KB VTCM, 32 B/cycle, a "
+     "2000-cycle launch (a remote call from the application core)",
+     {BYOC_SIM_DSP, "hvx-1024", 1000.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32, 256 * 1024, 32.0, 300, 128, 2000, 1,
+      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)}},
+    {"application core like Arm's Cortex-A55 at 1.8 GHz: 128-bit NEON, 4 sustained float ops per cycle (half the FMA peak), "
+     "8 B/cycle DRAM, 500 cycles per kernel call",
+     {BYOC_SIM_HOST, "host-a55", 1800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 4, 0, 8.0, 0, 64, 500, 0, ~0u}},
+};
+#define BYOC__SIM_NPRESETS (int)(sizeof byoc__sim_presets / sizeof byoc__sim_presets[0])
+
+BYOC_SIM_API int byoc_sim_preset_count(void) { return BYOC__SIM_NPRESETS; }
+BYOC_SIM_API const byoc_sim_device *byoc_sim_preset(int i, const char **about) {
+    if (i < 0 || i >= BYOC__SIM_NPRESETS) return NULL;
+    if (about) *about = byoc__sim_presets[i].about;
+    return &byoc__sim_presets[i].dev;
+}
+BYOC_SIM_API const byoc_sim_device *byoc_sim_preset_find(const char *name) {
+    for (int i = 0; name && i < BYOC__SIM_NPRESETS; ++i)
+        if (!strcmp(byoc__sim_presets[i].dev.preset, name)) return &byoc__sim_presets[i].dev;
+    return NULL;
+}
+BYOC__SIM_PRIVATE const char *byoc__sim_kind_name(byoc_sim_device_kind k) { return k == BYOC_SIM_NPU ? "npu" : k == BYOC_SIM_DSP ? "dsp" : "host"; }
+/* the preset a device kind starts from */
+BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_default_preset(byoc_sim_device_kind k) {
+    return byoc_sim_preset_find(k == BYOC_SIM_NPU ? "ethos-u55-256" : k == BYOC_SIM_DSP ? "dsp-512" : "host-a55");
+}
+
+BYOC__SIM_PRIVATE int byoc__sim_attr_number(const byoc_attr_value *v, double *out) {
+    if (v->kind == BYOC_ATTR_INT || v->kind == BYOC_ATTR_BOOL) *out = (double)v->i;
+    else if (v->kind == BYOC_ATTR_FLOAT) *out = v->f;
+    else return 0;
+    return 1;
+}
+
+BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *name, const byoc_attr_value *value, byoc_diag *diag) {
+    double x = 0;
+    int is_num = byoc__sim_attr_number(value, &x);
+    const char *s = value->kind == BYOC_ATTR_STRING ? value->s : NULL;
+    if (!strcmp(name, "preset")) {
+        const byoc_sim_device *p = s ? byoc_sim_preset_find(s) : NULL;
+        if (!p) {
+            char names[256] = "";
+            for (int i = 0; i < BYOC__SIM_NPRESETS; ++i)
+                if (byoc__sim_presets[i].dev.kind == dev->kind)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "", byoc__sim_presets[i].dev.preset);
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: unknown preset %s%s%s (presets: %s)", byoc__sim_kind_name(dev->kind), s ? "'" : "", s ? s : "(not a string)",
+                                  s ? "'" : "", names);
+        }
+        if (p->kind != dev->kind)
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: preset '%s' is a %s, not a %s", byoc__sim_kind_name(dev->kind), s, byoc__sim_kind_name(p->kind),
+                                  byoc__sim_kind_name(dev->kind));
+        *dev = *p;
+        return BYOC_OK;
+    }
+    if (!strcmp(name, "dataflow")) {
+        if (s && (!strcmp(s, "os") || !strcmp(s, "output_stationary"))) dev->dataflow = BYOC_SIM_OUTPUT_STATIONARY;
+        else if (s && (!strcmp(s, "ws") || !strcmp(s, "weight_stationary"))) dev->dataflow = BYOC_SIM_WEIGHT_STATIONARY;
+        else return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dataflow must be \"os\" or \"ws\"", byoc__sim_kind_name(dev->kind));
+        return BYOC_OK;
+    }
+    if (!strcmp(name, "dtypes")) {
+        unsigned mask = 0;
+        const char *at = s;
+        while (at && *at) {
+            char word[32];
+            size_t n = strcspn(at, ", ");
+            snprintf(word, sizeof word, "%.*s", (int)(n < 31 ? n : 31), at);
+            byoc_dtype dt = byoc_dtype_from_name(word);
+            if (n && dt == BYOC_DTYPE_INVALID) return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dtypes: unknown dtype '%s'", byoc__sim_kind_name(dev->kind), word);
+            if (n) mask |= BYOC__DV_DT(dt);
+            at += n;
+            while (*at == ',' || *at == ' ') at++;
+        }
+        if (!mask) return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dtypes must name at least one dtype (\"float32,int8\")", byoc__sim_kind_name(dev->kind));
+        dev->dtypes = mask;
+        return BYOC_OK;
+    }
+    static const struct {
+        const char *name;
+        double lo, hi;
+    } ranges[] = {{"clock_mhz", 1, 1e5},          {"rows", 1, 4096},    {"cols", 1, 4096},       {"lanes", 1, 4096},
+                  {"sram_kb", 1, (double)(BYOC__DV_MAX_SRAM >> 10)}, {"dram_bytes_per_cycle", 0.01, 1e4}, {"dram_latency", 0, 1e7},
+                  {"burst_bytes", 1, 1 << 20},   {"launch_cycles", 0, 1e9}, {"double_buffer", 0, 1}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; ++i) {
+        if (strcmp(name, ranges[i].name)) continue;
+        if (!is_num || !(x >= ranges[i].lo && x <= ranges[i].hi))
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: option %s must be a number in [%g, %g]", byoc__sim_kind_name(dev->kind), name, ranges[i].lo, ranges[i].hi);
+        switch (i) {
+        case 0: dev->clock_mhz = x; break;
+        case 1: dev->rows = (int)x; break;
+        case 2: dev->cols = (int)x; break;
+        case 3: dev->lanes = (int)x; break;
+        case 4: dev->sram_bytes = (int64_t)x * 1024; break;
+        case 5: dev->dram_bytes_per_cycle = x; break;
+        case 6: dev->dram_latency = (int)x; break;
+        case 7: dev->burst_bytes = (int)x; break;
+        case 8: dev->launch_cycles = (int)x; break;
+        default: dev->double_buffer = x != 0; break;
+        }
+        return BYOC_OK;
+    }
+    return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL,
+                          "%s: unknown device option '%s' (options: preset, clock_mhz, rows, cols, dataflow, lanes, sram_kb, dram_bytes_per_cycle, "
+                          "dram_latency, burst_bytes, launch_cycles, double_buffer, dtypes)",
+                          byoc__sim_kind_name(dev->kind), name);
+}
+
+BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *d, char *out, size_t cap) {
+    char dts[160] = "";
+    for (int t = 1; t < BYOC_DTYPE_COUNT && t < 32; ++t)
+        if (d->dtypes & BYOC__DV_DT(t)) snprintf(dts + strlen(dts), sizeof dts - strlen(dts), "%s%s", dts[0] ? "," : "", byoc_dtype_name((byoc_dtype)t));
+    if (d->kind == BYOC_SIM_NPU)
+        snprintf(out, cap, "npu (%s): %dx%d MACs %s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s", d->preset,
+                 d->rows, d->cols, d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "weight-stationary" : "output-stationary", d->clock_mhz,
+                 (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer ? "double" : "single", dts);
+    else if (d->kind == BYOC_SIM_DSP)
+        snprintf(out, cap, "dsp (%s): %d lanes at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s", d->preset, d->lanes,
+                 d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles,
+                 d->double_buffer ? "double" : "single", dts);
+    else
+        snprintf(out, cap, "host (%s): %d float ops/cycle at %g MHz, DRAM %g B/cycle, %d cycles per kernel", d->preset, d->lanes, d->clock_mhz, d->dram_bytes_per_cycle,
+                 d->launch_cycles);
+}
+
+/* ---- what a device can run: layer classes ---- */
+enum {
+    BYOC__DV_NONE = 0,
+    BYOC__DV_CONV,      /* nn.conv2d, groups 1, NCHW / OIHW */
+    BYOC__DV_DENSE,     /* nn.dense */
+    BYOC__DV_POOL,      /* nn.max_pool2d, nn.avg_pool2d */
+    BYOC__DV_GPOOL,     /* nn.global_avg_pool2d, nn.global_max_pool2d */
+    BYOC__DV_ELEMWISE,  /* elementwise and broadcast ops */
+    BYOC__DV_SOFTMAX,   /* nn.softmax, nn.log_softmax */
+    BYOC__DV_LAYERNORM, /* nn.layer_norm */
+    BYOC__DV_REDUCE,    /* mean, sum, max, min */
+    BYOC__DV_TRANSPOSE  /* transpose */
+};
+
+BYOC__SIM_PRIVATE int byoc__sim_in_list(const char *name, const char *const *list) {
+    for (; *list; ++list)
+        if (!strcmp(*list, name)) return 1;
+    return 0;
+}
+/* what the NPU's output stage and the DSP's vector unit compute elementwise (the NPU: activations by lookup table) */
+static const char *const byoc__dv_npu_elemwise[] = {"add", "subtract", "multiply", "maximum", "minimum", "nn.bias_add", "nn.relu", "clip",
+                                                    "nn.leaky_relu", "sigmoid", "tanh", NULL};
+static const char *const byoc__dv_dsp_elemwise[] = {"add",        "subtract",     "multiply", "divide", "maximum", "minimum",         "nn.bias_add",
+                                                    "nn.relu",    "clip",         "sigmoid",  "tanh",   "exp",     "log",             "sqrt",
+                                                    "rsqrt",      "erf",          "negative", "abs",    "nn.gelu", "nn.leaky_relu",   "nn.hard_sigmoid",
+                                                    "nn.hard_swish", "power", NULL};
+
+BYOC__SIM_PRIVATE int byoc__dv_class(byoc_sim_device_kind kind, const byoc_node *call) {
+    if (!call || call->kind != BYOC_NODE_CALL || !call->op) return BYOC__DV_NONE;
+    const char *op = call->op->def.name;
+    if (kind == BYOC_SIM_NPU) {
+        if (!strcmp(op, "nn.conv2d")) return BYOC__DV_CONV;
+        if (!strcmp(op, "nn.dense")) return BYOC__DV_DENSE;
+        if (!strcmp(op, "nn.max_pool2d") || !strcmp(op, "nn.avg_pool2d")) return BYOC__DV_POOL;
+        if (!strcmp(op, "nn.global_avg_pool2d") || !strcmp(op, "nn.global_max_pool2d")) return BYOC__DV_GPOOL;
+        if (byoc__sim_in_list(op, byoc__dv_npu_elemwise)) return BYOC__DV_ELEMWISE;
+    } else if (kind == BYOC_SIM_DSP) {
+        if (byoc__sim_in_list(op, byoc__dv_dsp_elemwise)) return BYOC__DV_ELEMWISE;
+        if (!strcmp(op, "nn.softmax") || !strcmp(op, "nn.log_softmax")) return BYOC__DV_SOFTMAX;
+        if (!strcmp(op, "nn.layer_norm")) return BYOC__DV_LAYERNORM;
+        if (!strcmp(op, "mean") || !strcmp(op, "sum") || !strcmp(op, "max") || !strcmp(op, "min")) return BYOC__DV_REDUCE;
+        if (!strcmp(op, "transpose")) return BYOC__DV_TRANSPOSE;
+    }
+    return BYOC__DV_NONE;
+}
+
+/* padding as [top, left, bottom, right] from 1, 2 or 4 values */
+BYOC__SIM_PRIVATE void byoc__dv_pads(const byoc_attrs *a, int64_t pad[4]) {
+    const byoc_attr_value *v = byoc_attrs_get(a, "padding");
+    pad[0] = pad[1] = pad[2] = pad[3] = 0;
+    if (!v || v->kind != BYOC_ATTR_INT_LIST) return;
+    if (v->count == 1) pad[0] = pad[1] = pad[2] = pad[3] = v->ints[0];
+    else if (v->count == 2) pad[0] = pad[2] = v->ints[0], pad[1] = pad[3] = v->ints[1];
+    else if (v->count == 4) memcpy(pad, v->ints, sizeof(int64_t) * 4);
+}
+BYOC__SIM_PRIVATE int64_t byoc__dv_pair(const byoc_attrs *a, const char *name, int i, int64_t fallback) {
+    const byoc_attr_value *v = byoc_attrs_get(a, name);
+    if (!v || v->kind != BYOC_ATTR_INT_LIST || v->count < 1) return fallback;
+    return v->count == 1 ? v->ints[0] : v->ints[i < v->count ? i : v->count - 1];
+}
+BYOC__SIM_PRIVATE const byoc_type *byoc__dv_arg_type(const byoc_node *call, int i) {
+    return i < call->nargs && call->args[i]->checked_type && call->args[i]->checked_type->kind == BYOC_TYPE_TENSOR ? call->args[i]->checked_type : NULL;
+}
+
+/* The device's own check of one op call (besides the backend file's constraints): dtypes, what its
+   lowering handles, and whether a tile fits SRAM. 1 = accepted, else 0 with the reason. */
+BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap);
+BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
+    const byoc_type *t = call->checked_type;
+    const char *op = call->op ? call->op->def.name : "?";
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return snprintf(reason, cap, "%s: not a single tensor result", op), 0;
+    for (int i = -1; i < call->nargs; ++i) {
+        const byoc_type *a = i < 0 ? t : byoc__dv_arg_type(call, i);
+        if (!a) return snprintf(reason, cap, "argument %d is not a tensor", i), 0;
+        if (!(dev->dtypes & BYOC__DV_DT(a->dtype))) return snprintf(reason, cap, "%s is not computed by %s %s", byoc_dtype_name(a->dtype), byoc__sim_kind_name(dev->kind), dev->preset), 0;
+        for (int j = 0; j < a->rank; ++j)
+            if (a->dims[j] < 0) return snprintf(reason, cap, "dynamic shapes are not supported"), 0;
+    }
+    int cls = byoc__dv_class(dev->kind, call);
+    if (cls == BYOC__DV_NONE) return snprintf(reason, cap, "%s does not run %s", byoc__sim_kind_name(dev->kind), op), 0;
+    if (cls == BYOC__DV_CONV) {
+        int64_t groups = byoc_attrs_int(&call->attrs, "groups", 1);
+        if (groups != 1) return snprintf(reason, cap, "groups=%lld unsupported (the MAC array runs dense convolutions only)", (long long)groups), 0;
+        if (strcmp(byoc_attrs_string(&call->attrs, "data_layout", "NCHW"), "NCHW") || strcmp(byoc_attrs_string(&call->attrs, "kernel_layout", "OIHW"), "OIHW"))
+            return snprintf(reason, cap, "layouts other than NCHW/OIHW are unsupported"), 0;
+        if (t->rank != 4) return snprintf(reason, cap, "not a 2-D convolution"), 0;
+    }
+    if (cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
+        if (strcmp(byoc_attrs_string(&call->attrs, "layout", "NCHW"), "NCHW")) return snprintf(reason, cap, "layouts other than NCHW are unsupported"), 0;
+        if (!strcmp(op, "nn.avg_pool2d") && byoc_attrs_int(&call->attrs, "ceil_mode", 0) && byoc_attrs_int(&call->attrs, "count_include_pad", 0))
+            return snprintf(reason, cap, "ceil_mode with count_include_pad is unsupported"), 0;
+        if (t->rank != 4) return snprintf(reason, cap, "not a 2-D pool"), 0;
+    }
+    if (cls == BYOC__DV_DENSE && t->rank != 2) return snprintf(reason, cap, "nn.dense of rank %d", t->rank), 0;
+    if (cls == BYOC__DV_ELEMWISE && !strcmp(op, "nn.bias_add")) {
+        const byoc_type *b = byoc__dv_arg_type(call, 1);
+        if (!b || b->rank != 1) return snprintf(reason, cap, "nn.bias_add with a bias of rank other than 1"), 0;
+    }
+    if (cls == BYOC__DV_ELEMWISE) {
+        /* every operand broadcasts to the result (right-aligned, as numpy) */
+        for (int i = 0; i < call->nargs && strcmp(op, "nn.bias_add"); ++i) {
+            const byoc_type *a = byoc__dv_arg_type(call, i);
+            if (a->rank > t->rank) return snprintf(reason, cap, "operand %d has a higher rank than the result", i), 0;
+        }
+    }
+    return byoc__dv_tile_fits(dev, call, reason, cap);
+}
+/* ---- command streams ---- */
+enum { BYOC__DV_INPUT = 1, BYOC__DV_OUTPUT, BYOC__DV_CONST, BYOC__DV_SCRATCH };
+enum { BYOC__DV_LOAD = 1, BYOC__DV_STORE, BYOC__DV_COMPUTE };
+
+typedef struct byoc__dv_tensor {
+    int32_t kind, index; /* INPUT/OUTPUT: its position; CONST, SCRATCH: -1 */
+    int32_t dtype, rank;
+    int64_t dims[BYOC_MAX_RANK];
+    uint64_t offset;     /* CONST: in the constant data; SCRATCH: in the scratch block */
+    uint64_t nbytes;
+    void *data;          /* while running */
+} byoc__dv_tensor;
+
+typedef struct byoc__dv_box {
+    int32_t tensor, rank;
+    int64_t begin[BYOC_MAX_RANK], extent[BYOC_MAX_RANK];
+} byoc__dv_box;
+
+typedef struct byoc__dv_cmd {
+    int32_t op, layer, tile, kernel; /* kernel: COMPUTE only */
+    int32_t ndeps;
+    int32_t deps[BYOC__DV_MAX_DEPS]; /* earlier commands of the other engine it waits for */
+    byoc__dv_box box;                /* LOAD, STORE */
+    int64_t sram;                    /* LOAD: destination, STORE: source, COMPUTE: result */
+    int32_t noperands;
+    int64_t operand_sram[BYOC__DV_MAX_OPERANDS];
+    /* derived (not serialised): cost, and timing of the last run */
+    uint64_t cycles, bytes, macs, start;
+} byoc__dv_cmd;
+
+/* a compute kernel: a chain of op calls (anchor, then its epilogue) over SRAM tiles */
+typedef struct byoc__dv_kernel {
+    byoc_node *fn;
+    byoc_node *calls[16];
+    int ncalls;
+    int arg_param[16][4]; /* per call and argument: the parameter it reads, or -1 for the previous call's result */
+    int cls;              /* the anchor's layer class */
+    uint64_t cycles, macs;
+    size_t out_bytes;
+    size_t param_bytes[BYOC__DV_MAX_OPERANDS];
+} byoc__dv_kernel;
+
+typedef struct byoc__dv_stream {
+    byoc_sim_device dev;
+    byoc__dv_tensor *tensors;
+    int ntensors, cap_tensors;
+    byoc__dv_cmd *cmds;
+    int ncmds, cap_cmds;
+    char **layer_names, **layer_ops;
+    int nlayers, cap_layers;
+    int ninputs, noutputs;
+    unsigned char *consts;
+    uint64_t const_bytes, cap_consts;
+    uint64_t scratch_bytes;
+    byoc_module *km;      /* the kernels, functions @k0 ... */
+    byoc__dv_kernel *kernels;
+    int nkernels, cap_kernels;
+    int *layer_bufs;      /* compile side: 2 where a layer's tiles are double-buffered */
+    int cap_layer_bufs;
+    size_t workspace;
+} byoc__dv_stream;
+
+/* growable arrays of the compile side and the loader (plain malloc: a device program is not a sim program) */
+BYOC__SIM_PRIVATE int byoc__dv_grow(void **arr, int *cap, int need, size_t elem) {
+    if (need <= *cap) return 1;
+    int ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > INT_MAX / 2) return 0;
+        ncap *= 2;
+    }
+    void *n = realloc(*arr, (size_t)ncap * elem);
+    if (!n) return 0;
+    *arr = n;
+    *cap = ncap;
+    return 1;
+}
+#define BYOC__DV_RESERVE(arr, cap, need) byoc__dv_grow((void **)(void *)&(arr), &(cap), (need), sizeof *(arr))
+
+BYOC__SIM_PRIVATE void byoc__dv_stream_free(byoc__dv_stream *s) {
+    if (!s) return;
+    for (int i = 0; i < s->nlayers; ++i) {
+        free(s->layer_names[i]);
+        free(s->layer_ops[i]);
+    }
+    free(s->layer_bufs);
+    free(s->layer_names);
+    free(s->layer_ops);
+    free(s->tensors);
+    free(s->cmds);
+    free(s->consts);
+    free(s->kernels);
+    if (s->km) byoc_module_destroy(s->km);
+    memset(s, 0, sizeof *s);
+}
+
+BYOC__SIM_PRIVATE char *byoc__dv_strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = BYOC__SIM_CAST(char *, malloc(n));
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* ---- cycle model ---- */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_ceil_div(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : a; }
+
+/* contiguous runs of a box in its tensor: innermost full axes merge into one run */
+BYOC__SIM_PRIVATE void byoc__dv_runs(const byoc__dv_box *b, const int64_t *dims, uint64_t *runs, uint64_t *run_elems) {
+    int k = b->rank - 1;
+    uint64_t inner = 1;
+    while (k > 0 && b->begin[k] == 0 && b->extent[k] == dims[k]) inner *= (uint64_t)dims[k--];
+    *run_elems = b->rank ? inner * (uint64_t)b->extent[k < 0 ? 0 : k] : 1;
+    uint64_t r = 1;
+    for (int a = 0; a < k; ++a) r *= (uint64_t)b->extent[a];
+    *runs = r;
+}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_dma_cycles(const byoc_sim_device *dev, const byoc__dv_box *b, const byoc__dv_tensor *t, uint64_t *bytes) {
+    uint64_t runs, elems, esize = byoc_dtype_size((byoc_dtype)t->dtype);
+    byoc__dv_runs(b, t->dims, &runs, &elems);
+    *bytes = runs * elems * esize;
+    uint64_t burst = (uint64_t)(dev->burst_bytes > 0 ? dev->burst_bytes : 1);
+    uint64_t moved = runs * byoc__dv_ceil_div(elems * esize, burst) * burst;
+    return (uint64_t)dev->dram_latency + (uint64_t)((double)moved / dev->dram_bytes_per_cycle + 0.999999);
+}
+
+BYOC__SIM_PRIVATE uint64_t byoc__dv_elems(const byoc_type *t) {
+    uint64_t n = 1;
+    for (int i = 0; t && i < t->rank; ++i) n *= (uint64_t)t->dims[i];
+    return n;
+}
+/* vector cycles per element group of one op on the DSP (polynomials for transcendental functions) */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_op_cost(const char *op) {
+    static const char *const heavy[] = {"exp", "log", "sigmoid", "tanh", "erf", "nn.gelu", "power", NULL};
+    static const char *const medium[] = {"divide", "sqrt", "rsqrt", "nn.hard_swish", NULL};
+    return byoc__sim_in_list(op, heavy) ? 8 : byoc__sim_in_list(op, medium) ? 4 : 1;
+}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_log2(uint64_t x) {
+    uint64_t r = 0;
+    while (x > 1) x >>= 1, r++;
+    return r;
+}
+
+/* compute cycles and MACs of a kernel (its calls typed on tile shapes) */
+BYOC__SIM_PRIVATE void byoc__dv_kernel_cost(const byoc_sim_device *dev, byoc__dv_kernel *k) {
+    const byoc_node *a = k->calls[0];
+    const byoc_type *out = a->checked_type;
+    uint64_t cyc = 0, macs = 0;
+    uint64_t rows = (uint64_t)(dev->rows > 0 ? dev->rows : 1), cols = (uint64_t)(dev->cols > 0 ? dev->cols : 1);
+    uint64_t lanes = (uint64_t)(dev->lanes > 0 ? dev->lanes : 1);
+    if (k->cls == BYOC__DV_CONV || k->cls == BYOC__DV_DENSE) {
+        const byoc_type *w = a->args[1]->checked_type;
+        uint64_t pixels, m, t;
+        if (k->cls == BYOC__DV_CONV) { /* out [n, m, e, f], weight [m, c, r, s] */
+            pixels = (uint64_t)out->dims[0] * (uint64_t)out->dims[2] * (uint64_t)out->dims[3];
+            m = (uint64_t)out->dims[1];
+            t = (uint64_t)w->dims[1] * (uint64_t)w->dims[2] * (uint64_t)w->dims[3];
+        } else { /* out [n, m], weight [m, k] */
+            pixels = (uint64_t)out->dims[0];
+            m = (uint64_t)out->dims[1];
+            t = (uint64_t)w->dims[1];
+        }
+        macs = pixels * m * t;
+        if (dev->dataflow == BYOC_SIM_WEIGHT_STATIONARY) /* SCALE-Sim WS: Sr = R*S*C, Sc = M, T = E*F */
+            cyc = byoc__dv_ceil_div(t, rows) * byoc__dv_ceil_div(m, cols) * (2 * rows + cols + pixels - 2);
+        else /* OS: Sr = E*F, Sc = M, T = R*S*C */
+            cyc = byoc__dv_ceil_div(pixels, rows) * byoc__dv_ceil_div(m, cols) * (rows + cols + t - 2);
+    } else if (dev->kind == BYOC_SIM_NPU) {
+        uint64_t work = byoc__dv_elems(out);
+        if (k->cls == BYOC__DV_POOL) work *= (uint64_t)(byoc__dv_pair(&a->attrs, "pool_size", 0, 1) * byoc__dv_pair(&a->attrs, "pool_size", 1, 1));
+        if (k->cls == BYOC__DV_GPOOL) work = byoc__dv_elems(a->args[0]->checked_type);
+        cyc = byoc__dv_ceil_div(work, cols) + 8;
+    } else { /* DSP: every op of the chain is vector work */
+        for (int i = 0; i < k->ncalls; ++i) {
+            const byoc_node *c = k->calls[i];
+            const byoc_type *in = c->args[0]->checked_type;
+            uint64_t n = byoc__dv_elems(c->checked_type), nin = byoc__dv_elems(in);
+            int cls = byoc__dv_class(BYOC_SIM_DSP, c);
+            if (cls == BYOC__DV_SOFTMAX || cls == BYOC__DV_LAYERNORM) {
+                int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
+                if (axis < 0) axis += in->rank;
+                uint64_t len = axis >= 0 && axis < in->rank ? (uint64_t)in->dims[axis] : 1, nrows = len ? nin / len : 0;
+                /* softmax: max, exp, sum, scale (1 + 8 + 1 + 1); layer_norm: mean, variance, normalise, affine (1 + 2 + 2 + 2) */
+                uint64_t passes = cls == BYOC__DV_SOFTMAX ? 11 : 7;
+                cyc += nrows * (byoc__dv_ceil_div(len, lanes) * passes + 2 * byoc__dv_log2(lanes) + (cls == BYOC__DV_LAYERNORM ? 4 : 4));
+            } else if (cls == BYOC__DV_REDUCE) {
+                cyc += byoc__dv_ceil_div(nin, lanes) + n * byoc__dv_log2(lanes);
+            } else if (cls == BYOC__DV_TRANSPOSE) {
+                cyc += 2 * byoc__dv_ceil_div(n, lanes);
+            } else {
+                cyc += byoc__dv_ceil_div(n, lanes) * byoc__dv_dsp_op_cost(c->op->def.name);
+            }
+            cyc += 8; /* pipeline fill per op */
+        }
+    }
+    k->cycles = cyc;
+    k->macs = macs;
+}
+/* ---- lowering a partition to a command stream (relay_to_tir) ---- */
+enum { BYOC__DVV_TENSOR = 1, BYOC__DVV_OP, BYOC__DVV_TUPLE };
+typedef struct byoc__dv_value {
+    int kind, id;     /* TENSOR: a stream tensor; OP: an op instance; TUPLE: fields at id in fields */
+    int nfields;
+} byoc__dv_value;
+
+typedef struct byoc__dv_opinst {
+    const byoc_node *call;
+    int args[4];      /* value ids */
+    int uses;
+    int tensor;       /* the stream tensor holding its result once a layer wrote it, else -1 */
+    int layer;        /* the layer it belongs to, -1 until placed */
+} byoc__dv_opinst;
+
+/* how an operand's tile follows the output tile, per operand axis */
+enum { BYOC__AX_FULL = 0, BYOC__AX_SAME, BYOC__AX_ONE, BYOC__AX_HALO };
+typedef struct byoc__dv_axis {
+    int how, out_axis;
+    int64_t stride, pad, window; /* HALO: input rows of output rows [o0, o1) are [o0*stride - pad, (o1-1)*stride - pad + window) */
+} byoc__dv_axis;
+typedef struct byoc__dv_operand {
+    int tensor;
+    byoc__dv_axis axes[BYOC_MAX_RANK];
+} byoc__dv_operand;
+
+typedef struct byoc__dv_lowering {
+    const byoc_sim_device *dev;
+    byoc__dv_stream *s;
+    byoc_module *m;
+    byoc__dv_value *values;
+    int nvalues, cap_values;
+    int *fields;
+    int nfields, cap_fields;
+    byoc__dv_opinst *ops;
+    int nops, cap_ops;
+    const byoc_node **const_nodes; /* constant node of each CONST tensor, for sharing */
+    int nconst_nodes, cap_const_nodes;
+    byoc_diag *diag;
+    int failed;
+    int dry;                       /* estimating: no constant data, no kernels' text kept */
+} byoc__dv_lowering;
+
+BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...) BYOC__SIM_PRINTF(4, 5);
+BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...) {
+    if (L->failed) return 0;
+    L->failed = 1;
+    char msg[BYOC_DIAG_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *src = n ? byoc_node_span(n)->source : NULL;
+    byoc__sim_fail(L->diag, code, n, "%s%s%s%s", src ? src : "", src ? " (" : "", src && n->op ? n->op->def.name : "", src ? "): " : "");
+    if (L->diag) snprintf(L->diag->message + strlen(L->diag->message), sizeof L->diag->message - strlen(L->diag->message), "%s", msg);
+    return 0;
+}
+
+BYOC__SIM_PRIVATE int byoc__dv_new_value(byoc__dv_lowering *L, int kind, int id, int nfields) {
+    if (!BYOC__DV_RESERVE(L->values, L->cap_values, L->nvalues + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    byoc__dv_value v = {kind, id, nfields};
+    L->values[L->nvalues] = v;
+    return L->nvalues++;
+}
+
+BYOC__SIM_PRIVATE int byoc__dv_new_tensor(byoc__dv_lowering *L, int kind, int index, const byoc_type *t) {
+    byoc__dv_stream *s = L->s;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, NULL, "a value that is not one tensor"), -1;
+    if (!BYOC__DV_RESERVE(s->tensors, s->cap_tensors, s->ntensors + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    byoc__dv_tensor *x = &s->tensors[s->ntensors];
+    memset(x, 0, sizeof *x);
+    x->kind = kind;
+    x->index = index;
+    x->dtype = (int32_t)t->dtype;
+    x->rank = t->rank;
+    x->nbytes = byoc_dtype_size(t->dtype);
+    for (int i = 0; i < t->rank; ++i) {
+        if (t->dims[i] < 0) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, NULL, "dynamic shapes are not supported"), -1;
+        x->dims[i] = t->dims[i];
+        x->nbytes *= (uint64_t)t->dims[i];
+    }
+    if (kind == BYOC__DV_SCRATCH) {
+        x->offset = s->scratch_bytes;
+        s->scratch_bytes += (x->nbytes + 63) / 64 * 64;
+    }
+    return s->ntensors++;
+}
+
+BYOC__SIM_PRIVATE int byoc__dv_constant(byoc__dv_lowering *L, const byoc_node *c) {
+    byoc__dv_stream *s = L->s;
+    for (int i = 0; i < L->nconst_nodes; ++i)
+        if (L->const_nodes[i] == c)
+            for (int t = 0, k = 0; t < s->ntensors; ++t)
+                if (s->tensors[t].kind == BYOC__DV_CONST && k++ == i) return t;
+    int t = byoc__dv_new_tensor(L, BYOC__DV_CONST, -1, c->annotation ? c->annotation : c->checked_type);
+    if (t < 0) return -1;
+    if (!BYOC__DV_RESERVE(L->const_nodes, L->cap_const_nodes, L->nconst_nodes + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    L->const_nodes[L->nconst_nodes++] = c;
+    byoc__dv_tensor *x = &s->tensors[t];
+    x->offset = s->const_bytes;
+    uint64_t need = s->const_bytes + (x->nbytes + 63) / 64 * 64;
+    if (!L->dry) {
+        if (need > s->cap_consts) {
+            uint64_t ncap = s->cap_consts ? s->cap_consts : 4096;
+            while (ncap < need) ncap *= 2;
+            unsigned char *n = BYOC__SIM_CAST(unsigned char *, realloc(s->consts, (size_t)ncap));
+            if (!n) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, c, "out of memory for constants"), -1;
+            s->consts = n;
+            s->cap_consts = ncap;
+        }
+        memset(s->consts + s->const_bytes, 0, (size_t)(need - s->const_bytes));
+        if (c->data) memcpy(s->consts + s->const_bytes, c->data, (size_t)x->nbytes);
+    }
+    s->const_bytes = need;
+    return t;
+}
+
+/* the values of a function's body, given its arguments' values; composite functions are entered */
+BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn, const int *argv, int depth) {
+    if (depth > 8) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, fn, "functions nested too deeply"), -1;
+    byoc_graph g;
+    if (byoc_graph_build(L->m, fn->body, 0, &g) != BYOC_OK) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory"), -1;
+    int *val = BYOC__SIM_CAST(int *, malloc(sizeof(int) * (size_t)(g.count + 1)));
+    if (!val) {
+        byoc_graph_free(&g);
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory"), -1;
+    }
+    int result = -1;
+    for (int i = 0; i < g.count && !L->failed; ++i) {
+        const byoc_node *n = g.nodes[i].node;
+        val[i] = -1;
+        switch (n->kind) {
+        case BYOC_NODE_VAR:
+            for (int p = 0; p < fn->nparams; ++p)
+                if (fn->params[p] == n) val[i] = argv[p];
+            if (val[i] < 0) byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "a free variable %%%s", n->name ? n->name : "?");
+            break;
+        case BYOC_NODE_CONSTANT: {
+            int t = byoc__dv_constant(L, n);
+            if (t >= 0) val[i] = byoc__dv_new_value(L, BYOC__DVV_TENSOR, t, 0);
+            break;
+        }
+        case BYOC_NODE_FUNCTION: break; /* entered at its call */
+        case BYOC_NODE_TUPLE: {
+            if (!BYOC__DV_RESERVE(L->fields, L->cap_fields, L->nfields + n->nargs)) {
+                byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, n, "out of memory");
+                break;
+            }
+            int first = L->nfields;
+            for (int f = 0; f < n->nargs; ++f) L->fields[L->nfields++] = val[byoc_graph_index(&g, n->args[f])];
+            val[i] = byoc__dv_new_value(L, BYOC__DVV_TUPLE, first, n->nargs);
+            break;
+        }
+        case BYOC_NODE_TUPLE_GET_ITEM: {
+            int tv = val[byoc_graph_index(&g, n->args[0])];
+            if (tv >= 0 && L->values[tv].kind == BYOC__DVV_TUPLE && n->index >= 0 && n->index < L->values[tv].nfields)
+                val[i] = L->fields[L->values[tv].id + n->index];
+            else byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "a projection of an op's tuple result");
+            break;
+        }
+        case BYOC_NODE_CALL: {
+            int args[16];
+            if (n->nargs > 16) {
+                byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "a call with %d arguments", n->nargs);
+                break;
+            }
+            for (int a = 0; a < n->nargs; ++a) args[a] = val[byoc_graph_index(&g, n->args[a])];
+            if (n->op) {
+                if (n->nargs > 4) {
+                    byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "%s with %d arguments", n->op->def.name, n->nargs);
+                    break;
+                }
+                for (int a = 0; a < n->nargs; ++a)
+                    if (args[a] < 0 || L->values[args[a]].kind == BYOC__DVV_TUPLE) byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "%s of a tuple", n->op->def.name);
+                if (L->failed || !BYOC__DV_RESERVE(L->ops, L->cap_ops, L->nops + 1)) {
+                    byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, n, "out of memory");
+                    break;
+                }
+                byoc__dv_opinst *o = &L->ops[L->nops];
+                memset(o, 0, sizeof *o);
+                o->call = n;
+                o->tensor = o->layer = -1;
+                for (int a = 0; a < n->nargs; ++a) o->args[a] = args[a];
+                val[i] = byoc__dv_new_value(L, BYOC__DVV_OP, L->nops++, 0);
+            } else if (n->callee && n->callee->kind == BYOC_NODE_FUNCTION) {
+                if (n->nargs != n->callee->nparams) byoc__dv_fail(L, BYOC_ERR_TYPE, n, "a call with %d arguments of a function of %d", n->nargs, n->callee->nparams);
+                else val[i] = byoc__dv_flatten(L, n->callee, args, depth + 1);
+            } else {
+                byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "a call of a global function inside a partition");
+            }
+            break;
+        }
+        default: byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "an unsupported node kind"); break;
+        }
+    }
+    if (!L->failed) result = val[byoc_graph_index(&g, fn->body)];
+    free(val);
+    byoc_graph_free(&g);
+    return L->failed ? -1 : result;
+}
+
+/* ---- tiles ---- */
+/* the operand box of an output tile */
+BYOC__SIM_PRIVATE void byoc__dv_operand_box(const byoc__dv_stream *s, const byoc__dv_operand *op, const int64_t *ob, const int64_t *oe, byoc__dv_box *box) {
+    const byoc__dv_tensor *t = &s->tensors[op->tensor];
+    box->tensor = op->tensor;
+    box->rank = t->rank;
+    for (int a = 0; a < t->rank; ++a) {
+        const byoc__dv_axis *x = &op->axes[a];
+        int64_t b = 0, e = t->dims[a];
+        if (x->how == BYOC__AX_SAME) b = ob[x->out_axis], e = oe[x->out_axis];
+        else if (x->how == BYOC__AX_ONE) b = 0, e = 1;
+        else if (x->how == BYOC__AX_HALO) {
+            int64_t lo = ob[x->out_axis] * x->stride - x->pad, hi = (ob[x->out_axis] + oe[x->out_axis] - 1) * x->stride - x->pad + x->window;
+            if (lo < 0) lo = 0;
+            if (hi > t->dims[a]) hi = t->dims[a];
+            b = lo;
+            e = hi > lo ? hi - lo : 1;
+            if (b >= t->dims[a]) b = t->dims[a] - 1, e = 1; /* a tile inside the padding still reads one row */
+        }
+        box->begin[a] = b;
+        box->extent[a] = e;
+    }
+}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_box_bytes(const byoc__dv_stream *s, const byoc__dv_box *b) {
+    uint64_t n = byoc_dtype_size((byoc_dtype)s->tensors[b->tensor].dtype);
+    for (int a = 0; a < b->rank; ++a) n *= (uint64_t)b->extent[a];
+    return n;
+}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_align(uint64_t n) { return (n + 63) / 64 * 64; }
+
+/* A layer: an anchor op, its epilogue, their operands and the output tile plan. */
+typedef struct byoc__dv_layer {
+    int ops[16];
+    int nops;
+    int cls;
+    byoc__dv_operand operands[BYOC__DV_MAX_OPERANDS];
+    int noperands;
+    int operand_of[16][4]; /* per op and argument: operand index, or -1 for the previous op's result */
+    int out;               /* stream tensor */
+    int rank;
+    int64_t dims[BYOC_MAX_RANK];
+    int splittable[BYOC_MAX_RANK];
+    int64_t tile[BYOC_MAX_RANK];
+    uint64_t sram_need;
+} byoc__dv_layer;
+
+/* SRAM a tile plan needs: every operand and the output, in one or two buffers each */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_working_set(const byoc__dv_stream *s, const byoc__dv_layer *ly, const int64_t *tile, int bufs) {
+    int64_t ob[BYOC_MAX_RANK] = {0};
+    uint64_t need = 0, out = byoc_dtype_size((byoc_dtype)s->tensors[ly->out].dtype);
+    for (int a = 0; a < ly->rank; ++a) out *= (uint64_t)tile[a];
+    for (int j = 0; j < ly->noperands; ++j) {
+        byoc__dv_box b;
+        /* the worst tile: halo axes at full reach */
+        byoc__dv_operand_box(s, &ly->operands[j], ob, tile, &b);
+        for (int a = 0; a < b.rank; ++a) {
+            const byoc__dv_axis *x = &ly->operands[j].axes[a];
+            if (x->how == BYOC__AX_HALO) {
+                int64_t reach = (tile[x->out_axis] - 1) * x->stride + x->window;
+                b.extent[a] = reach < s->tensors[b.tensor].dims[a] ? reach : s->tensors[b.tensor].dims[a];
+            }
+        }
+        need += byoc__dv_align(byoc__dv_box_bytes(s, &b)) * (uint64_t)bufs;
+    }
+    return need + byoc__dv_align(out) * (uint64_t)bufs;
+}
+
+/* halve the tile along the splittable axis that shrinks the working set most, until it fits */
+BYOC__SIM_PRIVATE int byoc__dv_plan_tiles(const byoc__dv_stream *s, byoc__dv_layer *ly, int bufs, uint64_t sram) {
+    for (int a = 0; a < ly->rank; ++a) ly->tile[a] = ly->dims[a];
+    ly->sram_need = byoc__dv_working_set(s, ly, ly->tile, bufs);
+    while (ly->sram_need > sram) {
+        int best = -1;
+        uint64_t best_need = 0;
+        for (int a = 0; a < ly->rank; ++a) {
+            if (!ly->splittable[a] || ly->tile[a] <= 1) continue;
+            int64_t keep = ly->tile[a];
+            ly->tile[a] = (keep + 1) / 2;
+            uint64_t n = byoc__dv_working_set(s, ly, ly->tile, bufs);
+            ly->tile[a] = keep;
+            if (best < 0 || n < best_need) best = a, best_need = n;
+        }
+        if (best < 0) return 0;
+        ly->tile[best] = (ly->tile[best] + 1) / 2;
+        ly->sram_need = best_need;
+    }
+    return 1;
+}
+/* operand axes of an elementwise argument: numpy broadcasting against the output, right-aligned */
+BYOC__SIM_PRIVATE void byoc__dv_broadcast_axes(const byoc__dv_tensor *t, int out_rank, const int64_t *out_dims, byoc__dv_axis *axes) {
+    for (int j = 0; j < t->rank; ++j) {
+        int a = j + out_rank - t->rank;
+        axes[j].out_axis = a;
+        axes[j].how = t->dims[j] == 1 && out_dims[a] != 1 ? BYOC__AX_ONE : BYOC__AX_SAME;
+    }
+}
+
+BYOC__SIM_PRIVATE int byoc__dv_value_tensor(byoc__dv_lowering *L, int v) {
+    const byoc__dv_value *x = &L->values[v];
+    if (x->kind == BYOC__DVV_TENSOR) return x->id;
+    if (x->kind == BYOC__DVV_OP && L->ops[x->id].tensor >= 0) return L->ops[x->id].tensor;
+    return -1;
+}
+
+/* the reduced axes of a reduction over rank dims, as flags */
+BYOC__SIM_PRIVATE void byoc__dv_reduced_axes(const byoc_attrs *a, int rank, int *reduced) {
+    const byoc_attr_value *ax = byoc_attrs_get(a, "axis");
+    int exclude = (int)byoc_attrs_int(a, "exclude", 0);
+    for (int i = 0; i < rank; ++i) reduced[i] = !ax || ax->kind == BYOC_ATTR_NONE;
+    if (ax && ax->kind == BYOC_ATTR_INT) reduced[(ax->i % rank + rank) % rank] = 1;
+    if (ax && ax->kind == BYOC_ATTR_INT_LIST)
+        for (int i = 0; i < ax->count; ++i) reduced[(ax->ints[i] % rank + rank) % rank] = 1;
+    if (exclude && ax && ax->kind != BYOC_ATTR_NONE)
+        for (int i = 0; i < rank; ++i) reduced[i] = !reduced[i];
+}
+
+/* the operand for argument a of op call c (anchor, or epilogue when chain >= 0) */
+BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer *ly, const byoc_node *c, int cls, int a, int tensor) {
+    if (ly->noperands == BYOC__DV_MAX_OPERANDS) return -1;
+    byoc__dv_operand *o = &ly->operands[ly->noperands];
+    memset(o, 0, sizeof *o);
+    o->tensor = tensor;
+    const byoc__dv_tensor *t = &L->s->tensors[tensor];
+    const char *op = c->op->def.name;
+    if (cls == BYOC__DV_CONV || cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
+        if (a == 0) {
+            int64_t pad[4];
+            byoc__dv_pads(&c->attrs, pad);
+            const char *win = cls == BYOC__DV_CONV ? NULL : "pool_size";
+            int64_t k = win ? byoc__dv_pair(&c->attrs, win, 0, 1) : (c->args[1]->checked_type ? c->args[1]->checked_type->dims[2] : 1);
+            o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = 0;
+            o->axes[1].how = cls == BYOC__DV_CONV ? BYOC__AX_FULL : BYOC__AX_SAME, o->axes[1].out_axis = 1;
+            o->axes[2].how = cls == BYOC__DV_GPOOL ? BYOC__AX_FULL : BYOC__AX_HALO, o->axes[2].out_axis = 2;
+            o->axes[2].stride = byoc__dv_pair(&c->attrs, "strides", 0, 1);
+            o->axes[2].pad = pad[0];
+            o->axes[2].window = (k - 1) * byoc__dv_pair(&c->attrs, "dilation", 0, 1) + 1;
+        } else { /* conv weights [m, c, kh, kw]: the tile's output channels */
+            o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = 1;
+        }
+    } else if (cls == BYOC__DV_DENSE) {
+        o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = a == 0 ? 0 : 1;
+    } else if (cls == BYOC__DV_SOFTMAX || (cls == BYOC__DV_LAYERNORM && a == 0)) {
+        int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
+        if (axis < 0) axis += t->rank;
+        for (int j = 0; j < t->rank; ++j) o->axes[j].how = j == axis ? BYOC__AX_FULL : BYOC__AX_SAME, o->axes[j].out_axis = j;
+    } else if (cls == BYOC__DV_LAYERNORM) {
+        /* gamma, beta: whole */
+    } else if (cls == BYOC__DV_REDUCE) {
+        int reduced[BYOC_MAX_RANK];
+        byoc__dv_reduced_axes(&c->attrs, t->rank, reduced);
+        int keep = (int)byoc_attrs_int(&c->attrs, "keepdims", 0), at = 0;
+        for (int j = 0; j < t->rank; ++j) {
+            if (reduced[j]) {
+                o->axes[j].how = BYOC__AX_FULL;
+                at += keep;
+            } else {
+                o->axes[j].how = BYOC__AX_SAME;
+                o->axes[j].out_axis = at++;
+            }
+        }
+    } else if (cls == BYOC__DV_TRANSPOSE) {
+        const byoc_attr_value *ax = byoc_attrs_get(&c->attrs, "axes");
+        for (int i = 0; i < t->rank; ++i) {
+            int64_t src = ax && ax->kind == BYOC_ATTR_INT_LIST && ax->count == t->rank ? ax->ints[i] : t->rank - 1 - i;
+            if (src < 0) src += t->rank;
+            if (src < 0 || src >= t->rank) return -1;
+            o->axes[src].how = BYOC__AX_SAME, o->axes[src].out_axis = i;
+        }
+    } else if (!strcmp(op, "nn.bias_add") && a == 1) {
+        int64_t axis = byoc_attrs_int(&c->attrs, "axis", 1);
+        if (axis < 0) axis += ly->rank;
+        o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = (int)axis;
+    } else {
+        byoc__dv_broadcast_axes(t, ly->rank, ly->dims, o->axes);
+    }
+    return ly->noperands++;
+}
+
+/* Builds the layer that starts at op instance `first`: the anchor, then the elementwise ops that only it feeds. */
+BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc__dv_layer *ly) {
+    memset(ly, 0, sizeof *ly);
+    const byoc_node *anchor = L->ops[first].call;
+    ly->cls = byoc__dv_class(L->dev->kind, anchor);
+    if (ly->cls == BYOC__DV_NONE) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "%s does not run %s", byoc__sim_kind_name(L->dev->kind), anchor->op->def.name);
+    const byoc_type *ot = anchor->checked_type;
+    ly->rank = ot->rank;
+    memcpy(ly->dims, ot->dims, sizeof(int64_t) * (size_t)ot->rank);
+    ly->ops[ly->nops++] = first;
+    for (int a = 0; a < ly->rank; ++a) ly->splittable[a] = 1;
+    if (ly->cls == BYOC__DV_CONV || ly->cls == BYOC__DV_POOL) ly->splittable[3] = 0; /* rows of whole width */
+    if (ly->cls == BYOC__DV_GPOOL) ly->splittable[2] = ly->splittable[3] = 0;
+    if (ly->cls == BYOC__DV_SOFTMAX || ly->cls == BYOC__DV_LAYERNORM) {
+        int64_t axis = byoc_attrs_int(&anchor->attrs, "axis", -1);
+        if (axis < 0) axis += ly->rank;
+        if (axis >= 0 && axis < ly->rank) ly->splittable[axis] = 0;
+    }
+    for (int a = 0; a < anchor->nargs; ++a) {
+        int t = byoc__dv_value_tensor(L, L->ops[first].args[a]);
+        if (t < 0) return byoc__dv_fail(L, BYOC_ERR_INTERNAL, anchor, "an operand computed out of order");
+        ly->operand_of[0][a] = byoc__dv_add_operand(L, ly, anchor, ly->cls, a, t);
+        if (ly->operand_of[0][a] < 0) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "more than %d operands", BYOC__DV_MAX_OPERANDS);
+    }
+    /* the epilogue: elementwise ops of the same result type that only the chain feeds */
+    int cur = first;
+    while (ly->nops < 16 && L->ops[cur].uses == 1) {
+        int user = -1, chain_arg = -1;
+        for (int u = cur + 1; u < L->nops && user < 0; ++u)
+            for (int a = 0; a < L->ops[u].call->nargs; ++a) {
+                const byoc__dv_value *v = &L->values[L->ops[u].args[a]];
+                if (v->kind == BYOC__DVV_OP && v->id == cur) user = u, chain_arg = a;
+            }
+        if (user < 0) break;
+        const byoc_node *c = L->ops[user].call;
+        if (byoc__dv_class(L->dev->kind, c) != BYOC__DV_ELEMWISE || !byoc_type_equal(c->checked_type, L->ops[cur].call->checked_type)) break;
+        int ok = 1, need = 0;
+        for (int a = 0; a < c->nargs; ++a)
+            if (a != chain_arg) {
+                ok &= byoc__dv_value_tensor(L, L->ops[user].args[a]) >= 0;
+                need++;
+            }
+        if (!ok || ly->noperands + need > BYOC__DV_MAX_OPERANDS) break;
+        int k = ly->nops;
+        for (int a = 0; a < c->nargs; ++a)
+            ly->operand_of[k][a] = a == chain_arg ? -1 : byoc__dv_add_operand(L, ly, c, BYOC__DV_ELEMWISE, a, byoc__dv_value_tensor(L, L->ops[user].args[a]));
+        ly->ops[ly->nops++] = user;
+        cur = user;
+    }
+    for (int i = 0; i < ly->nops; ++i) L->ops[ly->ops[i]].layer = 1;
+    return 1;
+}
+/* the kernel of one tile: the layer's calls retyped on the tile's operand boxes (a convolution's or pool's
+   padding becomes the tile's own: real padding at the edges, none inside) */
+BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_layer *ly, const byoc__dv_box *boxes, const int64_t *ob, const int64_t *oe) {
+    byoc__dv_stream *s = L->s;
+    byoc_module *km = s->km;
+    if (!BYOC__DV_RESERVE(s->kernels, s->cap_kernels, s->nkernels + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    byoc__dv_kernel *k = &s->kernels[s->nkernels];
+    memset(k, 0, sizeof *k);
+    byoc_node *params[BYOC__DV_MAX_OPERANDS];
+    for (int j = 0; j < ly->noperands; ++j) {
+        const byoc__dv_tensor *t = &s->tensors[boxes[j].tensor];
+        char name[16];
+        snprintf(name, sizeof name, "p%d", j);
+        params[j] = byoc_var(km, name, byoc_tensor_type(km, (byoc_dtype)t->dtype, t->rank, boxes[j].extent));
+        k->param_bytes[j] = (size_t)byoc__dv_box_bytes(s, &boxes[j]);
+    }
+    byoc_node *prev = NULL;
+    for (int i = 0; i < ly->nops; ++i) {
+        const byoc_node *c = L->ops[ly->ops[i]].call;
+        byoc_attrs at = {NULL, 0};
+        for (int a = 0; a < c->attrs.count; ++a) byoc_attrs_set(km, &at, c->attrs.items[a].name, &c->attrs.items[a].value);
+        if (i == 0 && (ly->cls == BYOC__DV_CONV || ly->cls == BYOC__DV_POOL)) {
+            const byoc__dv_axis *h = &ly->operands[0].axes[2];
+            int64_t pad[4], start = ob[2] * h->stride - h->pad, end = (ob[2] + oe[2] - 1) * h->stride - h->pad + h->window;
+            byoc__dv_pads(&c->attrs, pad);
+            int64_t tile_pad[4] = {boxes[0].begin[2] - start, pad[1], end - (boxes[0].begin[2] + boxes[0].extent[2]), pad[3]};
+            if (tile_pad[0] < 0 || tile_pad[2] < 0)
+                return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, c, "a window lies wholly inside the padding (ceil_mode): not tiled"), -1;
+            /* the rows come out exact, so ceil_mode (kept for the untiled width) adds none */
+            byoc_attrs_set_ints(km, &at, "padding", tile_pad, 4);
+        }
+        if (i == 0 && ly->cls == BYOC__DV_CONV && byoc_attrs_get(&c->attrs, "channels") && byoc_attrs_get(&c->attrs, "channels")->kind == BYOC_ATTR_INT)
+            byoc_attrs_set_int(km, &at, "channels", oe[1]);
+        if (i == 0 && ly->cls == BYOC__DV_DENSE && byoc_attrs_get(&c->attrs, "units") && byoc_attrs_get(&c->attrs, "units")->kind == BYOC_ATTR_INT)
+            byoc_attrs_set_int(km, &at, "units", oe[1]);
+        byoc_node *args[4];
+        for (int a = 0; a < c->nargs; ++a) {
+            int o = ly->operand_of[i][a];
+            args[a] = o < 0 ? prev : params[o];
+            k->arg_param[i][a] = o;
+        }
+        prev = byoc_call_op(km, c->op, args, c->nargs, &at);
+        byoc_diag d;
+        if (!prev || byoc_infer_node_type(km, prev, &d) != BYOC_OK) {
+            const byoc_diag *e = byoc_module_error(km);
+            return byoc__dv_fail(L, BYOC_ERR_INTERNAL, c, "its tile kernel does not type: %s", prev ? d.message : e ? e->message : "out of memory"), -1;
+        }
+        k->calls[i] = prev;
+    }
+    k->ncalls = ly->nops;
+    k->cls = ly->cls;
+    byoc_node *fn = byoc_function(km, params, ly->noperands, prev, NULL, NULL);
+    if (!fn) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, L->ops[ly->ops[0]].call, "out of memory"), -1;
+    k->fn = fn;
+    k->out_bytes = (size_t)byoc_dtype_size(prev->checked_type->dtype) * (size_t)byoc__dv_elems(prev->checked_type);
+    byoc__dv_kernel_cost(&s->dev, k);
+    for (int i = 0; i < k->ncalls; ++i) {
+        size_t ws = byoc_kernel_workspace_size(k->calls[i]);
+        if (ws > s->workspace) s->workspace = ws;
+    }
+    return s->nkernels++;
+}
+
+BYOC__SIM_PRIVATE int byoc__dv_push_cmd(byoc__dv_lowering *L, const byoc__dv_cmd *c) {
+    byoc__dv_stream *s = L->s;
+    if (!BYOC__DV_RESERVE(s->cmds, s->cap_cmds, s->ncmds + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    s->cmds[s->ncmds] = *c;
+    return s->ncmds++;
+}
+
+/* TIR-phase passes of one layer, in order: tiling (output tiles whose working set fits SRAM), DMA insertion
+   with weight streaming (an operand whose box did not change stays resident), the fused epilogue (one
+   kernel per tile shape), and double buffering (two SRAM buffers per operand, loads of tile i+1 issued
+   before compute i). */
+BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *ly, int layer, int bufs) {
+    byoc__dv_stream *s = L->s;
+    const byoc_sim_device *dev = &s->dev;
+    const byoc_node *anchor = L->ops[ly->ops[0]].call;
+    if (!byoc__dv_plan_tiles(s, ly, bufs, (uint64_t)dev->sram_bytes))
+        return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "tile does not fit SRAM after splitting (the smallest tile needs %llu KB, SRAM has %lld KB)",
+                             (unsigned long long)(ly->sram_need + 1023) / 1024, (long long)(dev->sram_bytes >> 10));
+    /* tiles, lexicographic over the output axes */
+    int64_t ntiles = 1, count[BYOC_MAX_RANK];
+    for (int a = 0; a < ly->rank; ++a) {
+        count[a] = ly->dims[a] ? (ly->dims[a] + ly->tile[a] - 1) / ly->tile[a] : 0;
+        ntiles *= count[a];
+    }
+    if (ntiles > (1 << 22)) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "%lld tiles (at most %d)", (long long)ntiles, 1 << 22);
+    /* SRAM: per operand and the output, bufs buffers of its largest tile */
+    int64_t region[BYOC__DV_MAX_OPERANDS + 1];
+    uint64_t at = 0;
+    {
+        int64_t ob[BYOC_MAX_RANK] = {0};
+        for (int j = 0; j < ly->noperands; ++j) {
+            byoc__dv_box b;
+            byoc__dv_operand_box(s, &ly->operands[j], ob, ly->tile, &b);
+            uint64_t worst = byoc__dv_box_bytes(s, &b);
+            for (int a = 0; a < b.rank; ++a) {
+                const byoc__dv_axis *x = &ly->operands[j].axes[a];
+                if (x->how == BYOC__AX_HALO) {
+                    int64_t reach = (ly->tile[x->out_axis] - 1) * x->stride + x->window, dim = s->tensors[b.tensor].dims[a];
+                    worst = worst / (uint64_t)b.extent[a] * (uint64_t)(reach < dim ? reach : dim);
+                }
+            }
+            region[j] = (int64_t)at;
+            at += byoc__dv_align(worst) * (uint64_t)bufs;
+        }
+        uint64_t out = byoc_dtype_size((byoc_dtype)s->tensors[ly->out].dtype);
+        for (int a = 0; a < ly->rank; ++a) out *= (uint64_t)ly->tile[a];
+        region[ly->noperands] = (int64_t)at;
+        at += byoc__dv_align(out) * (uint64_t)bufs;
+    }
+    int64_t slot_size[BYOC__DV_MAX_OPERANDS + 1];
+    for (int j = 0; j <= ly->noperands; ++j) slot_size[j] = ((j < ly->noperands ? region[j + 1] : (int64_t)at) - region[j]) / bufs;
+    if (at > (uint64_t)dev->sram_bytes) return byoc__dv_fail(L, BYOC_ERR_INTERNAL, anchor, "the SRAM plan overflows");
+    /* per operand: the box resident in each buffer, the buffer in use, the load that filled it, the last compute that read it */
+    byoc__dv_box resident[BYOC__DV_MAX_OPERANDS][2];
+    int cur_slot[BYOC__DV_MAX_OPERANDS], filled_by[BYOC__DV_MAX_OPERANDS][2], last_reader[BYOC__DV_MAX_OPERANDS][2], out_store[2] = {-1, -1};
+    for (int j = 0; j < ly->noperands; ++j) {
+        cur_slot[j] = bufs - 1;
+        for (int b = 0; b < 2; ++b) resident[j][b].tensor = -1, filled_by[j][b] = last_reader[j][b] = -1;
+    }
+    int kcache_n = 0;
+    struct {
+        int64_t ext[BYOC__DV_MAX_OPERANDS][BYOC_MAX_RANK];
+        int64_t pad0, pad2;
+        int kernel;
+    } kcache[16];
+    /* the tile plan for tile t: its boxes, and which operands need a load */
+    byoc__dv_box boxes[2][BYOC__DV_MAX_OPERANDS];
+    int need_load[2][BYOC__DV_MAX_OPERANDS], slot_of[2][BYOC__DV_MAX_OPERANDS], load_cmd[2][BYOC__DV_MAX_OPERANDS];
+    int64_t obs[2][BYOC_MAX_RANK], oes[2][BYOC_MAX_RANK];
+    int64_t idx[BYOC_MAX_RANK] = {0};
+    /* plan(t) fills row t&1 from the odometer idx, then advances it */
+#define BYOC__DV_PLAN(row)                                                                                                       \
+    do {                                                                                                                         \
+        for (int a = 0; a < ly->rank; ++a) {                                                                                     \
+            obs[row][a] = idx[a] * ly->tile[a];                                                                                  \
+            oes[row][a] = ly->dims[a] - obs[row][a] < ly->tile[a] ? ly->dims[a] - obs[row][a] : ly->tile[a];                     \
+        }                                                                                                                        \
+        for (int j = 0; j < ly->noperands; ++j) {                                                                                \
+            byoc__dv_operand_box(s, &ly->operands[j], obs[row], oes[row], &boxes[row][j]);                                       \
+            const byoc__dv_box *r0 = &resident[j][cur_slot[j]];                                                                  \
+            int same = r0->tensor == boxes[row][j].tensor;                                                                       \
+            for (int a = 0; same && a < r0->rank; ++a)                                                                           \
+                same = r0->begin[a] == boxes[row][j].begin[a] && r0->extent[a] == boxes[row][j].extent[a];                       \
+            need_load[row][j] = !same;                                                                                           \
+            if (!same) {                                                                                                         \
+                cur_slot[j] = (cur_slot[j] + 1) % bufs;                                                                          \
+                resident[j][cur_slot[j]] = boxes[row][j];                                                                        \
+            }                                                                                                                    \
+            slot_of[row][j] = cur_slot[j];                                                                                       \
+        }                                                                                                                        \
+        for (int a = ly->rank - 1; a >= 0; --a) {                                                                                \
+            if (++idx[a] < count[a]) break;                                                                                      \
+            idx[a] = 0;                                                                                                          \
+        }                                                                                                                        \
+    } while (0)
+    /* loads of the planned tile in row `row` (tile number t) */
+#define BYOC__DV_LOADS(row, t)                                                                                                   \
+    do {                                                                                                                         \
+        for (int j = 0; j < ly->noperands && !L->failed; ++j) {                                                                  \
+            int sl = slot_of[row][j];                                                                                            \
+            if (!need_load[row][j]) {                                                                                            \
+                load_cmd[row][j] = filled_by[j][sl];                                                                             \
+                continue;                                                                                                        \
+            }                                                                                                                    \
+            byoc__dv_cmd c;                                                                                                      \
+            memset(&c, 0, sizeof c);                                                                                             \
+            c.op = BYOC__DV_LOAD, c.layer = layer, c.tile = (int32_t)(t), c.kernel = -1;                                         \
+            c.box = boxes[row][j];                                                                                               \
+            c.sram = region[j] + sl * slot_size[j];                                                                              \
+            if (last_reader[j][sl] >= 0) c.deps[c.ndeps++] = last_reader[j][sl];                                                 \
+            c.cycles = byoc__dv_dma_cycles(dev, &c.box, &s->tensors[c.box.tensor], &c.bytes);                                    \
+            load_cmd[row][j] = filled_by[j][sl] = byoc__dv_push_cmd(L, &c);                                                      \
+        }                                                                                                                        \
+    } while (0)
+    BYOC__DV_PLAN(0);
+    BYOC__DV_LOADS(0, 0);
+    for (int64_t t = 0; t < ntiles && !L->failed; ++t) {
+        int row = (int)(t & 1), next = row ^ 1;
+        if (bufs == 2 && t + 1 < ntiles) { /* prefetch */
+            BYOC__DV_PLAN(next);
+            BYOC__DV_LOADS(next, t + 1);
+        }
+        /* the kernel of this tile's shape */
+        int kern = -1;
+        for (int q = 0; q < kcache_n && kern < 0; ++q) {
+            int same = kcache[q].pad0 == boxes[row][0].begin[ly->rank > 2 ? 2 : 0] - obs[row][ly->rank > 2 ? 2 : 0] &&
+                       kcache[q].pad2 == oes[row][ly->rank > 2 ? 2 : 0];
+            for (int j = 0; same && j < ly->noperands; ++j)
+                for (int a = 0; same && a < boxes[row][j].rank; ++a) same = kcache[q].ext[j][a] == boxes[row][j].extent[a];
+            if (same) kern = kcache[q].kernel;
+        }
+        if (kern < 0) {
+            kern = byoc__dv_tile_kernel(L, ly, boxes[row], obs[row], oes[row]);
+            if (kern < 0) break;
+            if (kcache_n < 16) {
+                for (int j = 0; j < ly->noperands; ++j)
+                    for (int a = 0; a < boxes[row][j].rank; ++a) kcache[kcache_n].ext[j][a] = boxes[row][j].extent[a];
+                kcache[kcache_n].pad0 = boxes[row][0].begin[ly->rank > 2 ? 2 : 0] - obs[row][ly->rank > 2 ? 2 : 0];
+                kcache[kcache_n].pad2 = oes[row][ly->rank > 2 ? 2 : 0];
+                kcache[kcache_n++].kernel = kern;
+            }
+        }
+        byoc__dv_cmd c;
+        memset(&c, 0, sizeof c);
+        c.op = BYOC__DV_COMPUTE, c.layer = layer, c.tile = (int32_t)t, c.kernel = kern;
+        int oslot = (int)(t % bufs);
+        c.sram = region[ly->noperands] + oslot * slot_size[ly->noperands];
+        c.noperands = ly->noperands;
+        for (int j = 0; j < ly->noperands; ++j) {
+            c.operand_sram[j] = region[j] + slot_of[row][j] * slot_size[j];
+            if (load_cmd[row][j] >= 0) c.deps[c.ndeps++] = load_cmd[row][j];
+        }
+        if (out_store[oslot] >= 0) c.deps[c.ndeps++] = out_store[oslot];
+        c.cycles = s->kernels[kern].cycles;
+        c.macs = s->kernels[kern].macs;
+        int ci = byoc__dv_push_cmd(L, &c);
+        for (int j = 0; j < ly->noperands; ++j) last_reader[j][slot_of[row][j]] = ci;
+        byoc__dv_cmd st;
+        memset(&st, 0, sizeof st);
+        st.op = BYOC__DV_STORE, st.layer = layer, st.tile = (int32_t)t, st.kernel = -1;
+        st.box.tensor = ly->out;
+        st.box.rank = ly->rank;
+        for (int a = 0; a < ly->rank; ++a) st.box.begin[a] = obs[row][a], st.box.extent[a] = oes[row][a];
+        st.sram = c.sram;
+        st.deps[st.ndeps++] = ci;
+        st.cycles = byoc__dv_dma_cycles(dev, &st.box, &s->tensors[ly->out], &st.bytes);
+        out_store[oslot] = byoc__dv_push_cmd(L, &st);
+        if (bufs == 1 && t + 1 < ntiles) {
+            BYOC__DV_PLAN(next);
+            BYOC__DV_LOADS(next, t + 1);
+        }
+    }
+#undef BYOC__DV_PLAN
+#undef BYOC__DV_LOADS
+    return !L->failed;
+}
+
+BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int from, int to, int bufs, byoc_sim_cost *cost);
+
+/* Double buffering halves the SRAM a tile may use: with it allowed, each layer gets the cheaper of the
+   double- and the single-buffered plan (by the analytic model), as Vela falls back when buffers do not fit. */
+BYOC__SIM_PRIVATE int byoc__dv_emit_layer(byoc__dv_lowering *L, byoc__dv_layer *ly, int layer) {
+    byoc__dv_stream *s = L->s;
+    int c0 = s->ncmds, k0 = s->nkernels, bufs = 1;
+    if (s->dev.double_buffer) {
+        byoc_diag quiet, *keep = L->diag;
+        uint64_t two = UINT64_MAX, one = UINT64_MAX;
+        L->diag = &quiet;
+        if (byoc__dv_emit_tiles(L, ly, layer, 2)) two = byoc__dv_layer_cycles(s, c0, s->ncmds, 2, NULL);
+        L->failed = 0;
+        s->ncmds = c0, s->nkernels = k0;
+        if (byoc__dv_emit_tiles(L, ly, layer, 1)) one = byoc__dv_layer_cycles(s, c0, s->ncmds, 1, NULL);
+        L->failed = 0;
+        L->diag = keep;
+        s->ncmds = c0, s->nkernels = k0;
+        bufs = two <= one ? 2 : 1;
+    }
+    if (!BYOC__DV_RESERVE(s->layer_bufs, s->cap_layer_bufs, layer + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    s->layer_bufs[layer] = bufs;
+    return byoc__dv_emit_tiles(L, ly, layer, bufs);
+}
+/* joins the frontend names (or op names) of a layer's ops with '+' */
+BYOC__SIM_PRIVATE char *byoc__dv_join(byoc__dv_lowering *L, const byoc__dv_layer *ly, int spans) {
+    char buf[1024] = "";
+    size_t at = 0;
+    for (int i = 0; i < ly->nops && at < sizeof buf - 1; ++i) {
+        const byoc_node *c = L->ops[ly->ops[i]].call;
+        const char *name = spans && byoc_node_span(c)->source ? byoc_node_span(c)->source : c->op->def.name;
+        if (spans && i && !strcmp(name, spans && byoc_node_span(L->ops[ly->ops[i - 1]].call)->source ? byoc_node_span(L->ops[ly->ops[i - 1]].call)->source : "")) continue;
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? "+" : "", name);
+    }
+    return byoc__dv_strdup(buf);
+}
+
+BYOC__SIM_PRIVATE void byoc__dv_lowering_free(byoc__dv_lowering *L) {
+    free(L->values);
+    free(L->fields);
+    free(L->ops);
+    free(L->const_nodes);
+}
+
+/* relay_to_tir's work: the partition function to a command stream */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_lower(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry, byoc__dv_stream *s, byoc_diag *diag) {
+    memset(s, 0, sizeof *s);
+    s->dev = *dev;
+    if (dev->kind != BYOC_SIM_NPU && dev->kind != BYOC_SIM_DSP) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, fn, "only npu and dsp devices run command streams");
+    s->km = byoc_module_create(NULL);
+    if (!s->km) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory");
+    byoc__dv_lowering L;
+    memset(&L, 0, sizeof L);
+    L.dev = &s->dev;
+    L.s = s;
+    L.m = m;
+    L.diag = diag;
+    L.dry = dry;
+    int argv[64];
+    if (fn->nparams > 64) byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, fn, "a partition of %d parameters (at most 64)", fn->nparams);
+    for (int i = 0; i < fn->nparams && !L.failed; ++i) {
+        int t = byoc__dv_new_tensor(&L, BYOC__DV_INPUT, i, fn->params[i]->checked_type);
+        if (t >= 0) argv[i] = byoc__dv_new_value(&L, BYOC__DVV_TENSOR, t, 0);
+        s->ninputs++;
+    }
+    int result = L.failed ? -1 : byoc__dv_flatten(&L, fn, argv, 0);
+    /* outputs: the result's ops, in order */
+    if (result >= 0) {
+        int nout = L.values[result].kind == BYOC__DVV_TUPLE ? L.values[result].nfields : 1;
+        for (int o = 0; o < nout && !L.failed; ++o) {
+            int v = L.values[result].kind == BYOC__DVV_TUPLE ? L.fields[L.values[result].id + o] : result;
+            if (L.values[v].kind != BYOC__DVV_OP) {
+                byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, fn, "the partition returns an input or a constant unchanged");
+                break;
+            }
+            byoc__dv_opinst *op = &L.ops[L.values[v].id];
+            if (op->tensor >= 0) {
+                byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, op->call, "the partition returns one value twice");
+                break;
+            }
+            op->tensor = byoc__dv_new_tensor(&L, BYOC__DV_OUTPUT, o, op->call->checked_type);
+            op->uses++;
+            s->noutputs++;
+        }
+    }
+    for (int i = 0; i < L.nops && !L.failed; ++i)
+        for (int a = 0; a < L.ops[i].call->nargs; ++a)
+            if (L.values[L.ops[i].args[a]].kind == BYOC__DVV_OP) L.ops[L.values[L.ops[i].args[a]].id].uses++;
+    /* layers, in op order */
+    for (int i = 0; i < L.nops && !L.failed; ++i) {
+        if (L.ops[i].layer >= 0) continue;
+        byoc__dv_layer ly;
+        if (!byoc__dv_build_layer(&L, i, &ly)) break;
+        byoc__dv_opinst *last = &L.ops[ly.ops[ly.nops - 1]];
+        if (last->tensor < 0) last->tensor = byoc__dv_new_tensor(&L, BYOC__DV_SCRATCH, -1, last->call->checked_type);
+        if (last->tensor < 0) break;
+        ly.out = last->tensor;
+        if (!BYOC__DV_RESERVE(s->layer_names, s->cap_layers, s->nlayers + 1)) {
+            byoc__dv_fail(&L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+            break;
+        }
+        int cap = s->cap_layers - 1; /* layer_ops grows alongside */
+        void *ops = realloc(s->layer_ops, sizeof(char *) * (size_t)(cap + 1));
+        if (!ops) {
+            byoc__dv_fail(&L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+            break;
+        }
+        s->layer_ops = BYOC__SIM_CAST(char **, ops);
+        s->layer_names[s->nlayers] = byoc__dv_join(&L, &ly, 1);
+        s->layer_ops[s->nlayers] = byoc__dv_join(&L, &ly, 0);
+        s->nlayers++;
+        if (!byoc__dv_emit_layer(&L, &ly, s->nlayers - 1)) break;
+    }
+    if (!L.failed && L.nops == 0) byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, fn, "the partition holds no op");
+    byoc__dv_lowering_free(&L);
+    if (L.failed) {
+        byoc__dv_stream_free(s);
+        return diag && diag->code ? diag->code : BYOC_ERR_UNSUPPORTED;
+    }
+    return BYOC_OK;
+}
+
+/* ---- timing: two in-order engines, each command after its dependencies ---- */
+BYOC__SIM_PRIVATE void byoc__dv_schedule(byoc__dv_stream *s, byoc_sim_cost *cost) {
+    uint64_t engine[2] = {(uint64_t)s->dev.launch_cycles, (uint64_t)s->dev.launch_cycles}, end = (uint64_t)s->dev.launch_cycles;
+    memset(cost, 0, sizeof *cost);
+    for (int i = 0; i < s->ncmds; ++i) {
+        byoc__dv_cmd *c = &s->cmds[i];
+        int e = c->op == BYOC__DV_COMPUTE;
+        uint64_t start = engine[e];
+        for (int d = 0; d < c->ndeps; ++d) {
+            uint64_t done = s->cmds[c->deps[d]].start + s->cmds[c->deps[d]].cycles;
+            if (done > start) start = done;
+        }
+        c->start = start;
+        engine[e] = start + c->cycles;
+        if (engine[e] > end) end = engine[e];
+        if (e) cost->compute_cycles += c->cycles, cost->macs += c->macs;
+        else {
+            cost->dma_cycles += c->cycles;
+            if (c->op == BYOC__DV_LOAD) cost->bytes_in += c->bytes;
+            else cost->bytes_out += c->bytes;
+        }
+    }
+    cost->cycles = end;
+    cost->seconds = (double)end / (s->dev.clock_mhz * 1e6);
+    cost->commands = s->ncmds;
+    cost->layers = s->nlayers;
+    uint64_t pes = s->dev.kind == BYOC_SIM_NPU ? (uint64_t)s->dev.rows * (uint64_t)s->dev.cols : 0;
+    cost->mac_utilization = pes && end ? (double)cost->macs / ((double)end * (double)pes) : 0;
+}
+
+/* the analytic estimate of one layer's commands [from, to): double-buffered, the first tile's loads, then per
+   tile max(its compute, the DMA beside it: the store of the tile before and the loads of the tile after), then
+   the last store; single-buffered, everything in sequence */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int from, int to, int bufs, byoc_sim_cost *cost) {
+    int ntiles = 0;
+    for (int k = from; k < to; ++k)
+        if (s->cmds[k].tile + 1 > ntiles) ntiles = s->cmds[k].tile + 1;
+    uint64_t *ld = BYOC__SIM_CAST(uint64_t *, calloc((size_t)ntiles + 1, 3 * sizeof(uint64_t)));
+    if (!ld) return UINT64_MAX;
+    uint64_t *st = ld + ntiles + 1, *comp = st + ntiles + 1, total = 0;
+    for (int k = from; k < to; ++k) {
+        const byoc__dv_cmd *c = &s->cmds[k];
+        if (c->op == BYOC__DV_LOAD) ld[c->tile] += c->cycles;
+        else if (c->op == BYOC__DV_STORE) st[c->tile] += c->cycles;
+        else comp[c->tile] += c->cycles;
+        if (!cost) continue;
+        if (c->op == BYOC__DV_COMPUTE) cost->compute_cycles += c->cycles, cost->macs += c->macs;
+        else cost->dma_cycles += c->cycles;
+        if (c->op == BYOC__DV_LOAD) cost->bytes_in += c->bytes;
+        if (c->op == BYOC__DV_STORE) cost->bytes_out += c->bytes;
+    }
+    if (bufs == 2 && ntiles > 0) {
+        total += ld[0];
+        for (int t = 0; t < ntiles; ++t) {
+            uint64_t dma = (t ? st[t - 1] : 0) + ld[t + 1];
+            total += comp[t] > dma ? comp[t] : dma;
+        }
+        total += st[ntiles - 1];
+    } else {
+        for (int t = 0; t < ntiles; ++t) total += ld[t] + comp[t] + st[t];
+    }
+    free(ld);
+    return total;
+}
+
+BYOC__SIM_PRIVATE void byoc__dv_estimate_stream(const byoc__dv_stream *s, byoc_sim_cost *cost) {
+    memset(cost, 0, sizeof *cost);
+    uint64_t total = (uint64_t)s->dev.launch_cycles;
+    for (int i = 0; i < s->ncmds;) {
+        int layer = s->cmds[i].layer, j = i;
+        while (j < s->ncmds && s->cmds[j].layer == layer) j++;
+        total += byoc__dv_layer_cycles(s, i, j, s->layer_bufs && layer < s->cap_layer_bufs ? s->layer_bufs[layer] : 1, cost);
+        i = j;
+    }
+    cost->cycles = total;
+    cost->seconds = (double)total / (s->dev.clock_mhz * 1e6);
+    cost->commands = s->ncmds;
+    cost->layers = s->nlayers;
+    uint64_t pes = s->dev.kind == BYOC_SIM_NPU ? (uint64_t)s->dev.rows * (uint64_t)s->dev.cols : 0;
+    cost->mac_utilization = pes && total ? (double)cost->macs / ((double)total * (double)pes) : 0;
+}
+
+BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag) {
+    byoc_node *fn = byoc_module_function(m, function);
+    if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_estimate: no function @%s", function);
+    if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
+    byoc__dv_stream s;
+    byoc_result r = byoc__dv_lower(m, fn, dev, 1, &s, diag);
+    if (r != BYOC_OK) return r;
+    byoc__dv_estimate_stream(&s, cost);
+    byoc__dv_stream_free(&s);
+    return BYOC_OK;
+}
+
+/* the predicate's tile check: one op alone as a layer */
+BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
+    byoc__dv_stream s;
+    memset(&s, 0, sizeof s);
+    s.dev = *dev;
+    byoc__dv_lowering L;
+    memset(&L, 0, sizeof L);
+    byoc_diag d;
+    memset(&d, 0, sizeof d);
+    L.dev = &s.dev;
+    L.s = &s;
+    L.diag = &d;
+    L.dry = 1;
+    int ok = BYOC__DV_RESERVE(L.ops, L.cap_ops, 1);
+    if (ok) {
+        memset(&L.ops[0], 0, sizeof L.ops[0]);
+        L.ops[0].call = call;
+        L.ops[0].tensor = L.ops[0].layer = -1;
+        L.ops[0].uses = 1;
+        L.nops = 1;
+        for (int a = 0; a < call->nargs && ok; ++a) {
+            int t = byoc__dv_new_tensor(&L, BYOC__DV_INPUT, a, call->args[a]->checked_type);
+            ok = t >= 0 && (L.ops[0].args[a] = byoc__dv_new_value(&L, BYOC__DVV_TENSOR, t, 0)) >= 0;
+        }
+    }
+    byoc__dv_layer ly;
+    if (ok) ok = byoc__dv_build_layer(&L, 0, &ly);
+    if (ok) {
+        ly.out = byoc__dv_new_tensor(&L, BYOC__DV_SCRATCH, -1, call->checked_type);
+        ok = ly.out >= 0;
+    }
+    if (ok && !byoc__dv_plan_tiles(&s, &ly, 1, (uint64_t)s.dev.sram_bytes)) {
+        snprintf(reason, cap, "tile does not fit SRAM after splitting (the smallest tile needs %llu KB, SRAM has %lld KB)",
+                 (unsigned long long)(ly.sram_need + 1023) / 1024, (long long)(dev->sram_bytes >> 10));
+        ok = 0;
+    } else if (!ok) {
+        snprintf(reason, cap, "%s", d.message[0] ? d.message : "out of memory");
+    }
+    byoc__dv_lowering_free(&L);
+    byoc__dv_stream_free(&s);
+    return ok;
+}
+/* ---- the blob (tir_to_runtime's output) ---- */
+#define BYOC__DV_MAGIC "BYOCDEV"
+#define BYOC__DV_VERSION 1u
+typedef struct byoc__dv_writer {
+    unsigned char *data;
+    size_t len, cap;
+    int oom;
+} byoc__dv_writer;
+BYOC__SIM_PRIVATE void byoc__dv_put(byoc__dv_writer *w, const void *p, size_t n) {
+    if (w->oom) return;
+    if (w->len + n > w->cap) {
+        size_t ncap = w->cap ? w->cap : 4096;
+        while (ncap < w->len + n) ncap *= 2;
+        unsigned char *d = BYOC__SIM_CAST(unsigned char *, realloc(w->data, ncap));
+        if (!d) {
+            w->oom = 1;
+            return;
+        }
+        w->data = d;
+        w->cap = ncap;
+    }
+    if (n) memcpy(w->data + w->len, p, n);
+    w->len += n;
+}
+BYOC__SIM_PRIVATE void byoc__dv_put_u64(byoc__dv_writer *w, uint64_t v) {
+    unsigned char b[8];
+    for (int i = 0; i < 8; ++i) b[i] = (unsigned char)(v >> (8 * i));
+    byoc__dv_put(w, b, 8);
+}
+BYOC__SIM_PRIVATE void byoc__dv_put_i32(byoc__dv_writer *w, int64_t v) {
+    uint32_t u = (uint32_t)(int32_t)v;
+    unsigned char b[4];
+    for (int i = 0; i < 4; ++i) b[i] = (unsigned char)(u >> (8 * i));
+    byoc__dv_put(w, b, 4);
+}
+BYOC__SIM_PRIVATE void byoc__dv_put_f64(byoc__dv_writer *w, double v) {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    byoc__dv_put_u64(w, u);
+}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_fnv(const unsigned char *p, size_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+BYOC__SIM_PRIVATE void byoc__dv_put_str(byoc__dv_writer *w, const char *s) {
+    size_t n = strlen(s);
+    byoc__dv_put_i32(w, (int64_t)n);
+    byoc__dv_put(w, s, n);
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob, size_t *size, byoc_diag *diag) {
+    byoc__dv_writer w;
+    memset(&w, 0, sizeof w);
+    /* the kernels as text IR: @k0, @k1, ... */
+    for (int k = 0; k < s->nkernels; ++k) {
+        char name[32];
+        snprintf(name, sizeof name, "k%d", k);
+        if (byoc_module_add_function(s->km, name, s->kernels[k].fn) != BYOC_OK) return byoc__sim_fail(diag, BYOC_ERR_INTERNAL, NULL, "cannot name kernel %d", k);
+    }
+    size_t text_len = 0;
+    char *text = byoc_module_print(s->km, BYOC_PRINT_NO_SPANS, &text_len);
+    if (!text) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    const byoc_sim_device *d = &s->dev;
+    byoc__dv_put(&w, BYOC__DV_MAGIC, 8);
+    byoc__dv_put_i32(&w, BYOC__DV_VERSION);
+    byoc__dv_put_i32(&w, d->kind);
+    byoc__dv_put(&w, d->preset, sizeof d->preset);
+    byoc__dv_put_f64(&w, d->clock_mhz);
+    byoc__dv_put_i32(&w, d->rows);
+    byoc__dv_put_i32(&w, d->cols);
+    byoc__dv_put_i32(&w, d->dataflow);
+    byoc__dv_put_i32(&w, d->lanes);
+    byoc__dv_put_u64(&w, (uint64_t)d->sram_bytes);
+    byoc__dv_put_f64(&w, d->dram_bytes_per_cycle);
+    byoc__dv_put_i32(&w, d->dram_latency);
+    byoc__dv_put_i32(&w, d->burst_bytes);
+    byoc__dv_put_i32(&w, d->launch_cycles);
+    byoc__dv_put_i32(&w, d->double_buffer);
+    byoc__dv_put_i32(&w, (int64_t)d->dtypes);
+    byoc__dv_put_i32(&w, s->ninputs);
+    byoc__dv_put_i32(&w, s->noutputs);
+    byoc__dv_put_i32(&w, s->ntensors);
+    byoc__dv_put_i32(&w, s->nlayers);
+    byoc__dv_put_i32(&w, s->nkernels);
+    byoc__dv_put_i32(&w, s->ncmds);
+    byoc__dv_put_u64(&w, s->scratch_bytes);
+    byoc__dv_put_u64(&w, s->const_bytes);
+    byoc__dv_put_u64(&w, text_len);
+    for (int i = 0; i < s->ntensors; ++i) {
+        const byoc__dv_tensor *t = &s->tensors[i];
+        byoc__dv_put_i32(&w, t->kind);
+        byoc__dv_put_i32(&w, t->index);
+        byoc__dv_put_i32(&w, t->dtype);
+        byoc__dv_put_i32(&w, t->rank);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)(a < t->rank ? t->dims[a] : 0));
+        byoc__dv_put_u64(&w, t->offset);
+    }
+    for (int i = 0; i < s->nlayers; ++i) {
+        byoc__dv_put_str(&w, s->layer_names[i]);
+        byoc__dv_put_str(&w, s->layer_ops[i]);
+    }
+    for (int i = 0; i < s->ncmds; ++i) {
+        const byoc__dv_cmd *c = &s->cmds[i];
+        byoc__dv_put_i32(&w, c->op);
+        byoc__dv_put_i32(&w, c->layer);
+        byoc__dv_put_i32(&w, c->tile);
+        byoc__dv_put_i32(&w, c->kernel);
+        byoc__dv_put_i32(&w, c->ndeps);
+        for (int k = 0; k < BYOC__DV_MAX_DEPS; ++k) byoc__dv_put_i32(&w, k < c->ndeps ? c->deps[k] : 0);
+        byoc__dv_put_i32(&w, c->box.tensor);
+        byoc__dv_put_i32(&w, c->box.rank);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.begin[a]);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.extent[a]);
+        byoc__dv_put_u64(&w, (uint64_t)c->sram);
+        byoc__dv_put_i32(&w, c->noperands);
+        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k) byoc__dv_put_u64(&w, (uint64_t)(k < c->noperands ? c->operand_sram[k] : 0));
+    }
+    byoc__dv_put(&w, text, text_len);
+    byoc_free(s->km, text);
+    byoc__dv_put(&w, s->consts, (size_t)s->const_bytes);
+    byoc__dv_put_u64(&w, w.oom ? 0 : byoc__dv_fnv(w.data, w.len));
+    if (w.oom) {
+        free(w.data);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    *blob = w.data;
+    *size = w.len;
+    return BYOC_OK;
+}
+
+BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev, void **blob, size_t *size, byoc_diag *diag) {
+    *blob = NULL;
+    *size = 0;
+    byoc_node *fn = byoc_module_function(m, function);
+    if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "no function @%s", function);
+    if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
+    byoc__dv_stream s;
+    byoc_result r = byoc__dv_lower(m, fn, dev, 0, &s, diag);
+    if (r != BYOC_OK) return r;
+    r = byoc__dv_serialise(&s, blob, size, diag);
+    byoc__dv_stream_free(&s);
+    return r;
+}
+
+/* ---- loading a blob ---- */
+typedef struct byoc__dv_reader {
+    const unsigned char *p;
+    size_t len, at;
+    int bad;
+} byoc__dv_reader;
+BYOC__SIM_PRIVATE const unsigned char *byoc__dv_take(byoc__dv_reader *r, size_t n) {
+    if (r->bad || n > r->len - r->at) {
+        r->bad = 1;
+        return NULL;
+    }
+    r->at += n;
+    return r->p + r->at - n;
+}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_get_u64(byoc__dv_reader *r) {
+    const unsigned char *b = byoc__dv_take(r, 8);
+    uint64_t v = 0;
+    for (int i = 0; b && i < 8; ++i) v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
+BYOC__SIM_PRIVATE int32_t byoc__dv_get_i32(byoc__dv_reader *r) {
+    const unsigned char *b = byoc__dv_take(r, 4);
+    uint32_t v = 0;
+    for (int i = 0; b && i < 4; ++i) v |= (uint32_t)b[i] << (8 * i);
+    return (int32_t)v;
+}
+BYOC__SIM_PRIVATE double byoc__dv_get_f64(byoc__dv_reader *r) {
+    uint64_t u = byoc__dv_get_u64(r);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+struct byoc_sim_device_program {
+    byoc__dv_stream s;
+    unsigned char *sram, *scratch, *consts_block;
+    void *workspace;
+    byoc_sim_cost last;
+};
+
+BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp) {
+    if (!dp) return;
+    free(dp->sram);
+    free(dp->scratch);
+    free(dp->workspace);
+    dp->s.consts = NULL; /* inside consts_block */
+    free(dp->consts_block);
+    byoc__dv_stream_free(&dp->s);
+    free(dp);
+}
+
+#define BYOC__DV_CORRUPT(...) (byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, __VA_ARGS__), byoc_sim_device_program_destroy(dp), (byoc_sim_device_program *)NULL)
+
+/* a kernel function as a chain: calls[0] the anchor, each later call reads the one before */
+BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_node *fn, byoc__dv_kernel *k, char *why, size_t cap) {
+    memset(k, 0, sizeof *k);
+    k->fn = fn;
+    if (!fn || fn->kind != BYOC_NODE_FUNCTION || fn->nparams > BYOC__DV_MAX_OPERANDS) return snprintf(why, cap, "not a function of at most %d parameters", BYOC__DV_MAX_OPERANDS), 0;
+    byoc_node *chain[16];
+    int n = 0;
+    byoc_node *at = fn->body;
+    while (at && at->kind == BYOC_NODE_CALL && at->op) {
+        if (n == 16 || at->nargs > 4) return snprintf(why, cap, "more than 16 calls, or a call of more than 4 arguments"), 0;
+        chain[n++] = at;
+        byoc_node *next = NULL;
+        for (int a = 0; a < at->nargs; ++a)
+            if (at->args[a]->kind == BYOC_NODE_CALL) {
+                if (next) return snprintf(why, cap, "not a chain"), 0;
+                next = at->args[a];
+            }
+        at = next;
+    }
+    if (at || n == 0) return snprintf(why, cap, "not a chain of op calls"), 0;
+    for (int i = 0; i < n; ++i) {
+        k->calls[i] = chain[n - 1 - i];
+        byoc_node *c = k->calls[i];
+        for (int a = 0; a < c->nargs; ++a) {
+            int p = -1;
+            for (int q = 0; q < fn->nparams; ++q)
+                if (fn->params[q] == c->args[a]) p = q;
+            if (p < 0 && !(i > 0 && c->args[a] == k->calls[i - 1])) return snprintf(why, cap, "an argument that is neither a parameter nor the previous call"), 0;
+            k->arg_param[i][a] = p;
+        }
+        if (!c->checked_type || c->checked_type->kind != BYOC_TYPE_TENSOR) return snprintf(why, cap, "an untyped call"), 0;
+        int cls = byoc__dv_class(dev->kind, c);
+        if (cls == BYOC__DV_NONE || (i > 0 && cls != BYOC__DV_ELEMWISE)) return snprintf(why, cap, "%s does not run on the %s here", c->op->def.name, byoc__sim_kind_name(dev->kind)), 0;
+        if (i > 0 && !byoc_type_equal(c->checked_type, k->calls[0]->checked_type)) return snprintf(why, cap, "an epilogue that changes the tile's type"), 0;
+    }
+    k->ncalls = n;
+    k->cls = byoc__dv_class(dev->kind, k->calls[0]);
+    for (int q = 0; q < fn->nparams; ++q) {
+        const byoc_type *t = fn->params[q]->checked_type;
+        if (!t || t->kind != BYOC_TYPE_TENSOR) return snprintf(why, cap, "a parameter that is not a tensor"), 0;
+        k->param_bytes[q] = (size_t)byoc_dtype_size(t->dtype) * (size_t)byoc__dv_elems(t);
+    }
+    const byoc_type *out = k->calls[n - 1]->checked_type;
+    k->out_bytes = (size_t)byoc_dtype_size(out->dtype) * (size_t)byoc__dv_elems(out);
+    byoc__dv_kernel_cost(dev, k);
+    return 1;
+}
+
+BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, size_t size, byoc_diag *diag) {
+    byoc_sim_device_program *dp = BYOC__SIM_CAST(byoc_sim_device_program *, calloc(1, sizeof *dp));
+    if (!dp) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_device_program *)NULL;
+    byoc__dv_stream *s = &dp->s;
+    const unsigned char *bytes = BYOC__SIM_CAST(const unsigned char *, blob);
+    if (!blob || size < 16 || memcmp(bytes, BYOC__DV_MAGIC, 8)) return BYOC__DV_CORRUPT("device blob: not a byoc device blob (bad magic)");
+    if (byoc__dv_fnv(bytes, size - 8) != (uint64_t)bytes[size - 8] + ((uint64_t)bytes[size - 7] << 8) + ((uint64_t)bytes[size - 6] << 16) +
+                                            ((uint64_t)bytes[size - 5] << 24) + ((uint64_t)bytes[size - 4] << 32) + ((uint64_t)bytes[size - 3] << 40) +
+                                            ((uint64_t)bytes[size - 2] << 48) + ((uint64_t)bytes[size - 1] << 56))
+        return BYOC__DV_CORRUPT("device blob: checksum mismatch (truncated or corrupted)");
+    byoc__dv_reader r = {bytes, size - 8, 8, 0};
+    uint32_t version = (uint32_t)byoc__dv_get_i32(&r);
+    if (version != BYOC__DV_VERSION) return BYOC__DV_CORRUPT("device blob: format version %u (this runtime reads %u)", version, BYOC__DV_VERSION);
+    byoc_sim_device *d = &s->dev;
+    d->kind = (byoc_sim_device_kind)byoc__dv_get_i32(&r);
+    const unsigned char *preset = byoc__dv_take(&r, sizeof d->preset);
+    if (preset) memcpy(d->preset, preset, sizeof d->preset);
+    d->preset[sizeof d->preset - 1] = 0;
+    d->clock_mhz = byoc__dv_get_f64(&r);
+    d->rows = byoc__dv_get_i32(&r);
+    d->cols = byoc__dv_get_i32(&r);
+    d->dataflow = (byoc_sim_dataflow)byoc__dv_get_i32(&r);
+    d->lanes = byoc__dv_get_i32(&r);
+    d->sram_bytes = (int64_t)byoc__dv_get_u64(&r);
+    d->dram_bytes_per_cycle = byoc__dv_get_f64(&r);
+    d->dram_latency = byoc__dv_get_i32(&r);
+    d->burst_bytes = byoc__dv_get_i32(&r);
+    d->launch_cycles = byoc__dv_get_i32(&r);
+    d->double_buffer = byoc__dv_get_i32(&r);
+    d->dtypes = (unsigned)byoc__dv_get_i32(&r);
+    if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated header");
+    if ((d->kind != BYOC_SIM_NPU && d->kind != BYOC_SIM_DSP) || !(d->clock_mhz >= 1 && d->clock_mhz <= 1e5) || d->rows < 0 || d->rows > 4096 || d->cols < 0 ||
+        d->cols > 4096 || d->lanes < 1 || d->lanes > 4096 || d->sram_bytes < 64 || d->sram_bytes > BYOC__DV_MAX_SRAM || !(d->dram_bytes_per_cycle >= 0.01 && d->dram_bytes_per_cycle <= 1e4) ||
+        d->dram_latency < 0 || d->burst_bytes < 1 || d->launch_cycles < 0 || (d->kind == BYOC_SIM_NPU && (d->rows < 1 || d->cols < 1)))
+        return BYOC__DV_CORRUPT("device blob: device parameters out of range");
+    int32_t nin = byoc__dv_get_i32(&r), nout = byoc__dv_get_i32(&r), nt = byoc__dv_get_i32(&r), nl = byoc__dv_get_i32(&r), nk = byoc__dv_get_i32(&r),
+            nc = byoc__dv_get_i32(&r);
+    uint64_t scratch = byoc__dv_get_u64(&r), const_bytes = byoc__dv_get_u64(&r), text_len = byoc__dv_get_u64(&r);
+    size_t rest = r.len - r.at;
+    if (r.bad || nin < 0 || nout < 1 || nt < nin + nout || nl < 1 || nk < 1 || nc < 1 || (uint64_t)nt > rest / 88 || (uint64_t)nl > rest / 8 || (uint64_t)nc > rest / 280 ||
+        (uint64_t)nk > rest || text_len > rest || const_bytes > rest || scratch > ((uint64_t)1 << 30))
+        return BYOC__DV_CORRUPT("device blob: counts out of range");
+    s->ninputs = nin;
+    s->noutputs = nout;
+    s->tensors = BYOC__SIM_CAST(byoc__dv_tensor *, calloc((size_t)nt, sizeof *s->tensors));
+    s->cmds = BYOC__SIM_CAST(byoc__dv_cmd *, calloc((size_t)nc, sizeof *s->cmds));
+    s->layer_names = BYOC__SIM_CAST(char **, calloc((size_t)nl, sizeof(char *)));
+    s->layer_ops = BYOC__SIM_CAST(char **, calloc((size_t)nl, sizeof(char *)));
+    s->kernels = BYOC__SIM_CAST(byoc__dv_kernel *, calloc((size_t)nk, sizeof *s->kernels));
+    if (!s->tensors || !s->cmds || !s->layer_names || !s->layer_ops || !s->kernels) {
+        byoc_sim_device_program_destroy(dp);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_device_program *)NULL;
+    }
+    s->ntensors = nt;
+    s->scratch_bytes = scratch;
+    s->const_bytes = const_bytes;
+    int seen_in[64] = {0}, seen_out[64] = {0};
+    if (nin > 64 || nout > 64) return BYOC__DV_CORRUPT("device blob: more than 64 inputs or outputs");
+    for (int i = 0; i < nt; ++i) {
+        byoc__dv_tensor *t = &s->tensors[i];
+        t->kind = byoc__dv_get_i32(&r);
+        t->index = byoc__dv_get_i32(&r);
+        t->dtype = byoc__dv_get_i32(&r);
+        t->rank = byoc__dv_get_i32(&r);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) t->dims[a] = (int64_t)byoc__dv_get_u64(&r);
+        t->offset = byoc__dv_get_u64(&r);
+        if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated tensor table");
+        if (t->dtype <= 0 || t->dtype >= BYOC_DTYPE_COUNT || t->rank < 0 || t->rank > BYOC_MAX_RANK || t->kind < BYOC__DV_INPUT || t->kind > BYOC__DV_SCRATCH)
+            return BYOC__DV_CORRUPT("device blob: tensor %d: bad kind, dtype or rank", i);
+        uint64_t n = byoc_dtype_size((byoc_dtype)t->dtype);
+        for (int a = 0; a < t->rank; ++a) {
+            if (t->dims[a] < 0 || t->dims[a] > ((int64_t)1 << 32) || (t->dims[a] && n > ((uint64_t)1 << 40) / (uint64_t)t->dims[a]))
+                return BYOC__DV_CORRUPT("device blob: tensor %d: dimensions out of range", i);
+            n *= (uint64_t)t->dims[a];
+        }
+        t->nbytes = n;
+        if (t->kind == BYOC__DV_INPUT || t->kind == BYOC__DV_OUTPUT) {
+            int lim = t->kind == BYOC__DV_INPUT ? nin : nout;
+            int *seen = t->kind == BYOC__DV_INPUT ? seen_in : seen_out;
+            if (t->index < 0 || t->index >= lim || seen[t->index]++) return BYOC__DV_CORRUPT("device blob: tensor %d: bad or repeated %s index", i, t->kind == BYOC__DV_INPUT ? "input" : "output");
+        } else {
+            uint64_t lim = t->kind == BYOC__DV_CONST ? const_bytes : scratch;
+            if (t->offset % 64 || t->offset > lim || n > lim - t->offset) return BYOC__DV_CORRUPT("device blob: tensor %d lies outside its %s block", i, t->kind == BYOC__DV_CONST ? "constant" : "scratch");
+        }
+    }
+    for (int i = 0; i < nin; ++i)
+        if (!seen_in[i]) return BYOC__DV_CORRUPT("device blob: input %d has no tensor", i);
+    for (int i = 0; i < nout; ++i)
+        if (!seen_out[i]) return BYOC__DV_CORRUPT("device blob: output %d has no tensor", i);
+    for (int i = 0; i < nl; ++i) {
+        for (int f = 0; f < 2; ++f) {
+            int32_t n = byoc__dv_get_i32(&r);
+            const unsigned char *p = n >= 0 && n < 4096 ? byoc__dv_take(&r, (size_t)n) : NULL;
+            if (!p) return BYOC__DV_CORRUPT("device blob: truncated layer names");
+            char *str = BYOC__SIM_CAST(char *, malloc((size_t)n + 1));
+            if (!str) return BYOC__DV_CORRUPT("device blob: out of memory");
+            memcpy(str, p, (size_t)n);
+            str[n] = 0;
+            if (f) s->layer_ops[i] = str;
+            else s->layer_names[i] = str;
+        }
+        s->nlayers = i + 1;
+    }
+    for (int i = 0; i < nc; ++i) {
+        byoc__dv_cmd *c = &s->cmds[i];
+        c->op = byoc__dv_get_i32(&r);
+        c->layer = byoc__dv_get_i32(&r);
+        c->tile = byoc__dv_get_i32(&r);
+        c->kernel = byoc__dv_get_i32(&r);
+        c->ndeps = byoc__dv_get_i32(&r);
+        for (int k = 0; k < BYOC__DV_MAX_DEPS; ++k) c->deps[k] = byoc__dv_get_i32(&r);
+        c->box.tensor = byoc__dv_get_i32(&r);
+        c->box.rank = byoc__dv_get_i32(&r);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) c->box.begin[a] = (int64_t)byoc__dv_get_u64(&r);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) c->box.extent[a] = (int64_t)byoc__dv_get_u64(&r);
+        c->sram = (int64_t)byoc__dv_get_u64(&r);
+        c->noperands = byoc__dv_get_i32(&r);
+        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k) c->operand_sram[k] = (int64_t)byoc__dv_get_u64(&r);
+        if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated command table");
+        s->ncmds = i + 1;
+        if (c->op < BYOC__DV_LOAD || c->op > BYOC__DV_COMPUTE || c->layer < 0 || c->layer >= nl || c->tile < 0 || c->ndeps < 0 || c->ndeps > BYOC__DV_MAX_DEPS)
+            return BYOC__DV_CORRUPT("device blob: command %d: bad opcode, layer, tile or dependency count", i);
+        for (int k = 0; k < c->ndeps; ++k)
+            if (c->deps[k] < 0 || c->deps[k] >= i) return BYOC__DV_CORRUPT("device blob: command %d depends on command %d, not an earlier one", i, c->deps[k]);
+        if (c->sram < 0 || c->sram % 64 || c->sram >= d->sram_bytes) return BYOC__DV_CORRUPT("device blob: command %d: SRAM offset %lld out of range or unaligned", i, (long long)c->sram);
+        if (c->op != BYOC__DV_COMPUTE) {
+            const byoc__dv_box *b = &c->box;
+            if (b->tensor < 0 || b->tensor >= nt || b->rank != s->tensors[b->tensor].rank) return BYOC__DV_CORRUPT("device blob: command %d: bad tensor or rank", i);
+            for (int a = 0; a < b->rank; ++a)
+                if (b->begin[a] < 0 || b->extent[a] < 1 || b->begin[a] > s->tensors[b->tensor].dims[a] || b->extent[a] > s->tensors[b->tensor].dims[a] - b->begin[a])
+                    return BYOC__DV_CORRUPT("device blob: command %d: its box leaves tensor %d", i, b->tensor);
+            if (c->op == BYOC__DV_STORE && s->tensors[b->tensor].kind != BYOC__DV_OUTPUT && s->tensors[b->tensor].kind != BYOC__DV_SCRATCH)
+                return BYOC__DV_CORRUPT("device blob: command %d stores into an input or a constant", i);
+            uint64_t nbytes = byoc__dv_box_bytes(s, b);
+            if (nbytes > (uint64_t)(d->sram_bytes - c->sram)) return BYOC__DV_CORRUPT("device blob: command %d: %llu bytes overflow SRAM", i, (unsigned long long)nbytes);
+            c->cycles = byoc__dv_dma_cycles(d, b, &s->tensors[b->tensor], &c->bytes);
+        } else {
+            if (c->kernel < 0 || c->kernel >= nk || c->noperands < 0 || c->noperands > BYOC__DV_MAX_OPERANDS)
+                return BYOC__DV_CORRUPT("device blob: command %d: bad kernel or operand count", i);
+            for (int k = 0; k < c->noperands; ++k)
+                if (c->operand_sram[k] < 0 || c->operand_sram[k] % 64 || c->operand_sram[k] >= d->sram_bytes)
+                    return BYOC__DV_CORRUPT("device blob: command %d: operand %d's SRAM offset out of range or unaligned", i, k);
+        }
+    }
+    const unsigned char *text = byoc__dv_take(&r, (size_t)text_len);
+    const unsigned char *consts = byoc__dv_take(&r, (size_t)const_bytes);
+    if (r.bad || r.at != r.len) return BYOC__DV_CORRUPT("device blob: %s", r.bad ? "truncated kernels or constants" : "trailing bytes");
+    dp->consts_block = BYOC__SIM_CAST(unsigned char *, malloc((size_t)const_bytes + 64));
+    if (!dp->consts_block) return BYOC__DV_CORRUPT("device blob: out of memory for %llu bytes of constants", (unsigned long long)const_bytes);
+    s->consts = dp->consts_block + (64 - (uintptr_t)dp->consts_block % 64) % 64;
+    if (const_bytes) memcpy(s->consts, consts, (size_t)const_bytes);
+    /* the kernels */
+    byoc_diag pd;
+    s->km = byoc_module_parse((const char *)text, (size_t)text_len, "<device blob kernels>", NULL, &pd);
+    if (!s->km) return BYOC__DV_CORRUPT("device blob: kernels: %s", pd.message);
+    if (byoc_infer_type(s->km, &pd) != BYOC_OK) return BYOC__DV_CORRUPT("device blob: kernels: %s", pd.message);
+    for (int k = 0; k < nk; ++k) {
+        char name[32], why[200];
+        snprintf(name, sizeof name, "k%d", k);
+        if (!byoc__dv_kernel_from_fn(d, byoc_module_function(s->km, name), &s->kernels[k], why, sizeof why))
+            return BYOC__DV_CORRUPT("device blob: kernel @%s: %s", name, why);
+        s->nkernels = k + 1;
+        for (int i = 0; i < s->kernels[k].ncalls; ++i) {
+            size_t ws = byoc_kernel_workspace_size(s->kernels[k].calls[i]);
+            if (ws > s->workspace) s->workspace = ws;
+        }
+    }
+    for (int i = 0; i < nc; ++i) {
+        byoc__dv_cmd *c = &s->cmds[i];
+        if (c->op != BYOC__DV_COMPUTE) continue;
+        const byoc__dv_kernel *k = &s->kernels[c->kernel];
+        if (c->noperands != k->fn->nparams) return BYOC__DV_CORRUPT("device blob: command %d gives %d operands to a kernel of %d", i, c->noperands, k->fn->nparams);
+        for (int q = 0; q < c->noperands; ++q)
+            if (k->param_bytes[q] > (uint64_t)(d->sram_bytes - c->operand_sram[q])) return BYOC__DV_CORRUPT("device blob: command %d: operand %d overflows SRAM", i, q);
+        if (k->out_bytes > (uint64_t)(d->sram_bytes - c->sram)) return BYOC__DV_CORRUPT("device blob: command %d: its result overflows SRAM", i);
+        c->cycles = k->cycles;
+        c->macs = k->macs;
+    }
+    dp->sram = BYOC__SIM_CAST(unsigned char *, malloc((size_t)d->sram_bytes + 64));
+    dp->workspace = s->workspace ? malloc(s->workspace) : NULL;
+    if (!dp->sram || (s->workspace && !dp->workspace)) return BYOC__DV_CORRUPT("device blob: out of memory for SRAM");
+    memset(dp->sram, 0, (size_t)d->sram_bytes + 64);
+    return dp;
+}
+#undef BYOC__DV_CORRUPT
+
+BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp) { return &dp->s.dev; }
+BYOC_SIM_API int byoc_sim_device_command_count(const byoc_sim_device_program *dp) { return dp->s.ncmds; }
+BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device_program *dp, int i) {
+    byoc_sim_command_info info;
+    memset(&info, 0, sizeof info);
+    if (i < 0 || i >= dp->s.ncmds) return info;
+    const byoc__dv_cmd *c = &dp->s.cmds[i];
+    info.kind = c->op == BYOC__DV_LOAD ? "load" : c->op == BYOC__DV_STORE ? "store" : "compute";
+    info.layer = c->layer;
+    info.start = c->start;
+    info.cycles = c->cycles;
+    info.bytes = c->op == BYOC__DV_COMPUTE ? 0 : c->bytes;
+    info.macs = c->macs;
+    return info;
+}
+BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp) { return dp->s.nlayers; }
+BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp, int i, const char **ops) {
+    if (i < 0 || i >= dp->s.nlayers) return NULL;
+    if (ops) *ops = dp->s.layer_ops[i];
+    return dp->s.layer_names[i];
+}
+
+/* copies a box between its tensor (row-major) and a contiguous SRAM tile */
+BYOC__SIM_PRIVATE void byoc__dv_box_copy(const byoc__dv_tensor *t, const byoc__dv_box *b, unsigned char *sram, int to_sram) {
+    uint64_t runs, run_elems;
+    byoc__dv_runs(b, t->dims, &runs, &run_elems);
+    size_t es = byoc_dtype_size((byoc_dtype)t->dtype), run_bytes = (size_t)run_elems * es;
+    int k = b->rank - 1;
+    while (k > 0 && b->begin[k] == 0 && b->extent[k] == t->dims[k]) k--;
+    int64_t idx[BYOC_MAX_RANK] = {0};
+    unsigned char *base = BYOC__SIM_CAST(unsigned char *, t->data);
+    for (uint64_t r = 0; r < runs; ++r) {
+        /* element offset of the run's start */
+        uint64_t off = 0;
+        for (int a = 0; a < b->rank; ++a) off = off * (uint64_t)t->dims[a] + (uint64_t)(b->begin[a] + (a < k ? idx[a] : 0));
+        if (to_sram) memcpy(sram + r * run_bytes, base + off * es, run_bytes);
+        else memcpy(base + off * es, sram + r * run_bytes, run_bytes);
+        for (int a = k - 1; a >= 0; --a) {
+            if (++idx[a] < b->extent[a]) break;
+            idx[a] = 0;
+        }
+    }
+}
+
+BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, byoc_sim_cost *cost,
+                                             byoc_diag *diag) {
+    byoc__dv_stream *s = &dp->s;
+    if (nin != s->ninputs || nout != s->noutputs)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device program: %d inputs and %d outputs given, it takes %d and %d", nin, nout, s->ninputs, s->noutputs);
+    if (s->scratch_bytes && !dp->scratch) {
+        dp->scratch = BYOC__SIM_CAST(unsigned char *, malloc((size_t)s->scratch_bytes + 64));
+        if (!dp->scratch) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %llu bytes of scratch", (unsigned long long)s->scratch_bytes);
+    }
+    unsigned char *scratch = dp->scratch ? dp->scratch + (64 - (uintptr_t)dp->scratch % 64) % 64 : NULL;
+    unsigned char *sram = dp->sram + (64 - (uintptr_t)dp->sram % 64) % 64;
+    for (int i = 0; i < s->ntensors; ++i) {
+        byoc__dv_tensor *t = &s->tensors[i];
+        const byoc_tensor *x = t->kind == BYOC__DV_INPUT ? &in[t->index] : t->kind == BYOC__DV_OUTPUT ? &out[t->index] : NULL;
+        if (x) {
+            int same = x->dtype == (byoc_dtype)t->dtype && x->rank == t->rank && x->data;
+            for (int a = 0; same && a < t->rank; ++a) same = x->dims[a] == t->dims[a];
+            if (!same) {
+                char want[160];
+                byoc__sim_shape_string((byoc_dtype)t->dtype, t->rank, t->dims, want, sizeof want);
+                return byoc__sim_fail(diag, BYOC_ERR_TYPE, NULL, "device program: %s %d must be %s with data", t->kind == BYOC__DV_INPUT ? "input" : "output", t->index, want);
+            }
+            t->data = x->data;
+        } else {
+            t->data = t->kind == BYOC__DV_CONST ? (void *)(s->consts + t->offset) : (void *)(scratch + t->offset);
+        }
+    }
+    for (int i = 0; i < s->ncmds; ++i) {
+        const byoc__dv_cmd *c = &s->cmds[i];
+        if (c->op != BYOC__DV_COMPUTE) {
+            byoc__dv_box_copy(&s->tensors[c->box.tensor], &c->box, sram + c->sram, c->op == BYOC__DV_LOAD);
+            continue;
+        }
+        const byoc__dv_kernel *k = &s->kernels[c->kernel];
+        byoc_tensor params[BYOC__DV_MAX_OPERANDS], result;
+        for (int q = 0; q < k->fn->nparams; ++q) {
+            const byoc_type *t = k->fn->params[q]->checked_type;
+            params[q].dtype = t->dtype;
+            params[q].rank = t->rank;
+            memcpy(params[q].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+            params[q].data = sram + c->operand_sram[q];
+        }
+        for (int j = 0; j < k->ncalls; ++j) {
+            const byoc_node *call = k->calls[j];
+            byoc_tensor args[4];
+            for (int a = 0; a < call->nargs; ++a) args[a] = k->arg_param[j][a] < 0 ? result : params[k->arg_param[j][a]];
+            const byoc_type *t = call->checked_type;
+            result.dtype = t->dtype;
+            result.rank = t->rank;
+            memcpy(result.dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+            result.data = sram + c->sram;
+            byoc_diag kd;
+            byoc_result rr = byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &kd);
+            if (rr != BYOC_OK)
+                return byoc__sim_fail(diag, rr, NULL, "device program: layer %d (%s), command %d: %s", c->layer, s->layer_names[c->layer], i, kd.message);
+        }
+    }
+    byoc__dv_schedule(s, &dp->last);
+    if (cost) *cost = dp->last;
+    return BYOC_OK;
+}
+/* ---- runtime modules: what tir_to_runtime attaches to a partition ---- */
+typedef struct byoc__dv_runtime {
+    byoc_sim_device_program *dp;
+    void *blob;
+    size_t size;
+} byoc__dv_runtime;
+
+BYOC__SIM_PRIVATE void byoc__dv_runtime_release(void *state) {
+    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, state);
+    if (!rt) return;
+    byoc_sim_device_program_destroy(rt->dp);
+    free(rt->blob);
+    free(rt);
+}
+
+/* byoc_module_evaluate's entry: constants in, result constants made in m */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_runtime_run(void *state, byoc_module *m, byoc_node *const *args, int nargs, byoc_node **result, byoc_diag *diag) {
+    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, state);
+    byoc__dv_stream *s = &rt->dp->s;
+    byoc_tensor in[64], out[64];
+    byoc_node *outs[64];
+    if (nargs != s->ninputs) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device program: %d arguments for %d inputs", nargs, s->ninputs);
+    for (int i = 0; i < nargs; ++i) {
+        const byoc_node *a = args[i];
+        const byoc_type *t = a->annotation ? a->annotation : a->checked_type;
+        if (a->kind != BYOC_NODE_CONSTANT || !t || t->kind != BYOC_TYPE_TENSOR) return byoc__sim_fail(diag, BYOC_ERR_TYPE, a, "device program: argument %d is not a tensor constant", i);
+        in[i].dtype = t->dtype;
+        in[i].rank = t->rank;
+        memcpy(in[i].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+        in[i].data = a->data;
+    }
+    for (int t = 0; t < s->ntensors; ++t) {
+        const byoc__dv_tensor *x = &s->tensors[t];
+        if (x->kind != BYOC__DV_OUTPUT) continue;
+        byoc_node *c = byoc_constant(m, byoc_tensor_type(m, (byoc_dtype)x->dtype, x->rank, x->dims), NULL, 0);
+        if (!c) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for its result");
+        outs[x->index] = c;
+        out[x->index].dtype = (byoc_dtype)x->dtype;
+        out[x->index].rank = x->rank;
+        memcpy(out[x->index].dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
+        out[x->index].data = c->data;
+    }
+    byoc_result r = byoc_sim_device_run(rt->dp, in, nargs, out, s->noutputs, NULL, diag);
+    if (r != BYOC_OK) return r;
+    *result = s->noutputs == 1 ? outs[0] : byoc_tuple(m, outs, s->noutputs);
+    return *result ? BYOC_OK : byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+}
+
+/* the device program behind a runtime module made here, NULL for any other */
+BYOC__SIM_PRIVATE byoc_sim_device_program *byoc__dv_program_of(const byoc_runtime_module *rm) {
+    return rm && rm->run == byoc__dv_runtime_run ? BYOC__SIM_CAST(byoc__dv_runtime *, rm->state)->dp : NULL;
+}
+
+/* ---- backends ---- */
+static const char byoc__dv_npu_spec[] =
+    "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer.\n"
+    "backend npu\n"
+    "kind npu\n"
+    "priority 20\n"
+    "define conv = is_op(\"nn.conv2d\")(wildcard(), is_constant())\n"
+    "define dense = is_op(\"nn.dense\")(wildcard(), is_constant())\n"
+    "pattern conv2d_bias_relu = is_op(\"nn.relu\")(is_op(\"add\")(conv, is_constant()))\n"
+    "pattern conv2d_bias_clip = is_op(\"clip\")(is_op(\"add\")(conv, is_constant()))\n"
+    "pattern conv2d_bias = is_op(\"add\")(conv, is_constant())\n"
+    "pattern conv2d_relu = is_op(\"nn.relu\")(conv)\n"
+    "pattern dense_bias_relu = is_op(\"nn.relu\")(is_op(\"add\")(dense, is_constant()))\n"
+    "pattern dense_bias = is_op(\"add\")(dense, is_constant())\n"
+    "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
+    "supports add multiply nn.relu clip\n";
+static const char byoc__dv_dsp_spec[] =
+    "# Built-in vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes.\n"
+    "backend dsp\n"
+    "kind dsp\n"
+    "priority 10\n"
+    "supports add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt rsqrt erf\n"
+    "supports negative abs nn.gelu nn.leaky_relu nn.hard_sigmoid nn.hard_swish\n"
+    "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n";
+
+BYOC_SIM_API int byoc_sim_builtin_backend_count(void) { return 2; }
+BYOC_SIM_API const char *byoc_sim_builtin_backend(int i, const char **spec_text) {
+    if (i < 0 || i > 1) return NULL;
+    if (spec_text) *spec_text = i == 0 ? byoc__dv_npu_spec : byoc__dv_dsp_spec;
+    return i == 0 ? "npu" : "dsp";
+}
+
+/* A registered device backend: its target kind's options, the device its spec's options give, and the
+   streams relay_to_tir made and tir_to_runtime has not taken yet. Entries live for the process (a
+   registered backend must outlive its registration). */
+#define BYOC__DV_NOPTIONS 13
+typedef struct byoc__dv_pending {
+    const byoc_module *m;
+    char function[128];
+    void *blob;
+    size_t size;
+} byoc__dv_pending;
+typedef struct byoc__dv_entry {
+    char name[64];
+    byoc_sim_device base;
+    byoc_backend backend;
+    byoc_backend_spec *spec; /* the registry's own copy */
+    byoc__dv_pending *pending;
+    int npending, cap_pending;
+} byoc__dv_entry;
+static byoc__dv_entry *byoc__dv_entries[32];
+static int byoc__dv_nentries;
+
+static const byoc_target_option byoc__dv_options[BYOC__DV_NOPTIONS] = {
+    {"preset", BYOC_ATTR_STRING, "\"\"", "device preset (byocc backends lists them)"},
+    {"clock_mhz", BYOC_ATTR_FLOAT, "-1.0", "clock in MHz"},
+    {"rows", BYOC_ATTR_INT, "-1", "MAC array rows (npu)"},
+    {"cols", BYOC_ATTR_INT, "-1", "MAC array columns (npu)"},
+    {"dataflow", BYOC_ATTR_STRING, "\"\"", "\"os\" or \"ws\" (npu)"},
+    {"lanes", BYOC_ATTR_INT, "-1", "vector lanes (dsp)"},
+    {"sram_kb", BYOC_ATTR_INT, "-1", "on-chip SRAM in KB"},
+    {"dram_bytes_per_cycle", BYOC_ATTR_FLOAT, "-1.0", "DRAM bandwidth"},
+    {"dram_latency", BYOC_ATTR_INT, "-1", "DRAM latency in cycles"},
+    {"burst_bytes", BYOC_ATTR_INT, "-1", "DMA burst"},
+    {"launch_cycles", BYOC_ATTR_INT, "-1", "cycles to launch a partition"},
+    {"double_buffer", BYOC_ATTR_INT, "-1", "1 double-buffered tiles, 0 single"},
+    {"dtypes", BYOC_ATTR_STRING, "\"\"", "dtypes it computes, \"float32,int8\""}};
+
+/* the device a set of options gives (the preset first; unset values, -1 or "", keep the preset's) */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_apply_options(byoc_sim_device *dev, const byoc_attrs *a, byoc_diag *diag) {
+    const byoc_attr_value *p = byoc_attrs_get(a, "preset");
+    if (p && !(p->kind == BYOC_ATTR_STRING && !p->s[0]) && byoc_sim_device_set(dev, "preset", p, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_ATTR;
+    for (int i = 0; i < a->count; ++i) {
+        const byoc_attr *x = &a->items[i];
+        double num;
+        if (!strcmp(x->name, "preset")) continue;
+        if (x->value.kind == BYOC_ATTR_STRING && !x->value.s[0]) continue;
+        if (byoc__sim_attr_number(&x->value, &num) && num == -1) continue;
+        if (byoc_sim_device_set(dev, x->name, &x->value, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_ATTR;
+    }
+    return BYOC_OK;
+}
+
+/* the device of the target whose hook runs: the entry's, with the target's options over it */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_hook_device(const byoc__dv_entry *e, byoc_sim_device *dev, byoc_diag *diag) {
+    *dev = e->base;
+    const byoc_target *t = byoc_target_current();
+    return t && !strcmp(t->kind, e->name) ? byoc__dv_apply_options(dev, &t->attrs, diag) : BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__dv_relay_to_tir(byoc_module *m, const char *function, void *user_data, byoc_diag *diag) {
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
+    byoc_sim_device dev;
+    byoc_result r = byoc__dv_hook_device(e, &dev, diag);
+    if (r != BYOC_OK) return r;
+    if (!BYOC__DV_RESERVE(e->pending, e->cap_pending, e->npending + 1)) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    byoc__dv_pending *p = &e->pending[e->npending];
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    snprintf(p->function, sizeof p->function, "%s", function);
+    r = byoc_sim_device_compile(m, function, &dev, &p->blob, &p->size, diag);
+    if (r != BYOC_OK) {
+        char msg[BYOC_DIAG_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "%s", diag ? diag->message : "");
+        return byoc__sim_fail(diag, r, NULL, "%s: lowering @%s: %s", e->name, function, msg);
+    }
+    e->npending++;
+    return BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__dv_tir_to_runtime(byoc_module *m, const char *function, void *user_data, byoc_runtime_module *out, byoc_diag *diag) {
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
+    void *blob = NULL;
+    size_t size = 0;
+    for (int i = 0; i < e->npending; ++i)
+        if (e->pending[i].m == m && !strcmp(e->pending[i].function, function)) {
+            blob = e->pending[i].blob;
+            size = e->pending[i].size;
+            e->pending[i] = e->pending[--e->npending];
+            break;
+        }
+    if (!blob) { /* relay_to_tir did not run (a module built before the hooks were registered): lower now */
+        byoc_sim_device dev;
+        byoc_result r = byoc__dv_hook_device(e, &dev, diag);
+        if (r == BYOC_OK) r = byoc_sim_device_compile(m, function, &dev, &blob, &size, diag);
+        if (r != BYOC_OK) return r;
+    }
+    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, calloc(1, sizeof *rt));
+    if (!rt) {
+        free(blob);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    rt->blob = blob;
+    rt->size = size;
+    rt->dp = byoc_sim_device_load(blob, size, diag);
+    if (!rt->dp) {
+        byoc__dv_runtime_release(rt);
+        return diag ? diag->code : BYOC_ERR_CORRUPT;
+    }
+    out->name = e->name;
+    out->run = byoc__dv_runtime_run;
+    out->state = rt;
+    out->release = byoc__dv_runtime_release;
+    return BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE double byoc__dv_estimate_cost(byoc_module *m, const byoc_node *function, const byoc_target *target, void *user_data) {
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
+    byoc_sim_device dev = e->base;
+    if (target && byoc__dv_apply_options(&dev, &target->attrs, NULL) != BYOC_OK) return -1;
+    byoc__dv_stream s;
+    if (byoc__dv_lower(m, function, &dev, 1, &s, NULL) != BYOC_OK) return -1;
+    byoc_sim_cost c;
+    byoc__dv_estimate_stream(&s, &c);
+    byoc__dv_stream_free(&s);
+    return c.seconds;
+}
+
+BYOC__SIM_PRIVATE int byoc__dv_predicate(const byoc_node *call, void *user_data, char *reason, size_t cap) {
+    return byoc__dv_accepts(BYOC__SIM_CAST(const byoc_sim_device *, user_data), call, reason, cap);
+}
+/* a composite pattern's veto: the device checks the matched ops, from the root down to the anchor */
+BYOC__SIM_PRIVATE int byoc__dv_pattern_check(const byoc_match *match, byoc_node *root, void *user_data) {
+    (void)match;
+    const byoc_sim_device *dev = BYOC__SIM_CAST(const byoc_sim_device *, user_data);
+    char reason[256];
+    for (const byoc_node *n = root; n && n->kind == BYOC_NODE_CALL && n->op; n = n->nargs ? n->args[0] : NULL) {
+        if (!byoc__dv_accepts(dev, n, reason, sizeof reason)) return 0;
+        if (byoc__dv_class(dev->kind, n) != BYOC__DV_ELEMWISE) break;
+    }
+    return 1;
+}
+
+BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_t len, const char *file, const byoc_sim_device *base, byoc_diag *diag) {
+    byoc_backend_spec *spec = byoc_backend_parse(spec_text, len, file, diag);
+    if (!spec) return NULL;
+    for (int i = 0; i < byoc__dv_nentries; ++i)
+        if (!strcmp(byoc__dv_entries[i]->name, spec->name)) { /* opened before: the newest parameters win */
+            byoc__dv_entries[i]->base = *base;
+            byoc_backend_free(spec);
+            return byoc__dv_entries[i];
+        }
+    if (byoc_backend_get(spec->name) || byoc__dv_nentries == 32 || strlen(spec->name) >= 64) {
+        byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "backend '%s' is registered already by other code, or too many device backends", spec->name);
+        byoc_backend_free(spec);
+        return NULL;
+    }
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, calloc(1, sizeof *e));
+    if (!e) {
+        byoc_backend_free(spec);
+        byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        return NULL;
+    }
+    snprintf(e->name, sizeof e->name, "%s", spec->name);
+    e->base = *base;
+    e->spec = spec;
+    for (int i = 0; i < spec->nsupport; ++i)
+        if (!spec->support[i].predicate) spec->support[i].predicate = byoc__dv_predicate, spec->support[i].user_data = &e->base;
+    for (int i = 0; i < spec->npatterns; ++i)
+        if (!spec->patterns[i].check) spec->patterns[i].check = byoc__dv_pattern_check, spec->patterns[i].user_data = &e->base;
+    e->backend.spec = *spec;
+    e->backend.options = byoc__dv_options;
+    e->backend.noptions = BYOC__DV_NOPTIONS;
+    e->backend.relay_to_tir = byoc__dv_relay_to_tir;
+    e->backend.tir_to_runtime = byoc__dv_tir_to_runtime;
+    e->backend.estimate_cost = byoc__dv_estimate_cost;
+    e->backend.user_data = e;
+    if (byoc_backend_register(&e->backend, diag) != BYOC_OK) {
+        byoc_backend_free(spec);
+        free(e);
+        return NULL;
+    }
+    byoc__dv_entries[byoc__dv_nentries++] = e;
+    return e;
+}
+
+BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag) {
+    char head[1024];
+    size_t n = strcspn(text, " \t");
+    if (n == 0 || n >= sizeof head) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s': expected a name or a .backend file", text), (byoc_sim_backend *)NULL;
+    memcpy(head, text, n);
+    head[n] = 0;
+    const char *rest = text + n;
+    while (*rest == ' ' || *rest == '\t') rest++;
+    const char *builtin = NULL;
+    for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i)
+        if (!strcmp(head, byoc_sim_builtin_backend(i, NULL))) byoc_sim_builtin_backend(i, &builtin);
+    char *file_text = NULL;
+    size_t file_len = 0;
+    if (!builtin) {
+        FILE *f = fopen(head, "rb");
+        if (!f) {
+            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "backend '%s': not a built-in backend (npu, dsp) and no such .backend file", head), (byoc_sim_backend *)NULL;
+        }
+        if (fseek(f, 0, SEEK_END) == 0) {
+            long sz = ftell(f);
+            if (sz >= 0 && sz < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (file_text = BYOC__SIM_CAST(char *, malloc((size_t)sz + 1))) != NULL) {
+                file_len = fread(file_text, 1, (size_t)sz, f);
+                file_text[file_len] = 0;
+            }
+        }
+        fclose(f);
+        if (!file_text) return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot read (or larger than 16 MB)", head), (byoc_sim_backend *)NULL;
+    }
+    const char *spec_text = builtin ? builtin : file_text;
+    size_t spec_len = builtin ? strlen(builtin) : file_len;
+    const char *spec_file = head;
+    byoc_sim_backend *b = BYOC__SIM_CAST(byoc_sim_backend *, calloc(1, sizeof *b));
+    if (!b) {
+        free(file_text);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
+    }
+    b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
+    const char *kind = b->spec ? (b->spec->kind ? b->spec->kind : b->spec->name) : NULL;
+    int device = kind && (!strcmp(kind, "npu") || !strcmp(kind, "dsp"));
+    byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
+    if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
+    if (r == BYOC_OK && device) {
+        b->device = *byoc__sim_default_preset(!strcmp(kind, "npu") ? BYOC_SIM_NPU : BYOC_SIM_DSP);
+        r = byoc__dv_apply_options(&b->device, &b->spec->options, diag);
+        if (r != BYOC_OK && diag) {
+            char msg[BYOC_DIAG_MESSAGE_MAX];
+            snprintf(msg, sizeof msg, "%s", diag->message);
+            byoc__sim_fail(diag, r, NULL, "%s: %s", head, msg);
+        }
+        byoc__dv_entry *e = r == BYOC_OK ? byoc__dv_register(spec_text, spec_len, spec_file, &b->device, diag) : NULL;
+        if (r == BYOC_OK && !e) r = diag ? diag->code : BYOC_ERR_INTERNAL;
+        if (r == BYOC_OK && e) {
+            char target_text[2048];
+            snprintf(target_text, sizeof target_text, "%s %s", e->name, rest);
+            b->target = byoc_target_parse(target_text, diag);
+            if (!b->target) r = diag ? diag->code : BYOC_ERR_ATTR;
+        }
+        if (r == BYOC_OK) r = byoc__dv_apply_options(&b->device, &b->target->attrs, diag);
+        for (int i = 0; r == BYOC_OK && i < b->spec->nsupport; ++i)
+            if (!b->spec->support[i].predicate) b->spec->support[i].predicate = byoc__dv_predicate, b->spec->support[i].user_data = &b->device;
+        for (int i = 0; r == BYOC_OK && i < b->spec->npatterns; ++i)
+            if (!b->spec->patterns[i].check) b->spec->patterns[i].check = byoc__dv_pattern_check, b->spec->patterns[i].user_data = &b->device;
+    }
+    free(file_text);
+    if (r != BYOC_OK) {
+        byoc_sim_backend_close(b);
+        return NULL;
+    }
+    return b;
+}
+
+BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b) {
+    if (!b) return;
+    if (b->spec) byoc_backend_free(b->spec);
+    if (b->target) byoc_target_free(b->target);
+    free(b);
+}
+
+/* ---- the host model and the program's account ---- */
+/* float operations of one op call, for the host model */
+BYOC__SIM_PRIVATE double byoc__sim_call_flops(const byoc_node *c) {
+    const byoc_type *t = c->checked_type;
+    if (!c->op || !t) return 0;
+    double out = t->kind == BYOC_TYPE_TENSOR ? (double)byoc__dv_elems(t) : 0;
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
+    double nin = in && in->kind == BYOC_TYPE_TENSOR ? (double)byoc__dv_elems(in) : 0;
+    const char *op = c->op->def.name;
+    const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    if (!strcmp(op, "nn.conv2d") && w && w->rank == 4) return 2.0 * out * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3];
+    if (!strcmp(op, "nn.conv2d_transpose") && w && w->rank == 4) return 2.0 * nin * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3];
+    if ((!strcmp(op, "nn.dense") || !strcmp(op, "nn.matmul") || !strcmp(op, "nn.batch_matmul")) && in && in->kind == BYOC_TYPE_TENSOR && in->rank)
+        return 2.0 * out * (double)in->dims[in->rank - 1];
+    if (!strcmp(op, "nn.max_pool2d") || !strcmp(op, "nn.avg_pool2d"))
+        return out * (double)(byoc__dv_pair(&c->attrs, "pool_size", 0, 1) * byoc__dv_pair(&c->attrs, "pool_size", 1, 1));
+    if (c->op->def.pattern == BYOC_PATTERN_COMM_REDUCE || !strcmp(op, "nn.global_avg_pool2d") || !strcmp(op, "nn.global_max_pool2d")) return nin;
+    if (!strcmp(op, "nn.softmax") || !strcmp(op, "nn.log_softmax")) return 12.0 * out;
+    if (!strcmp(op, "nn.layer_norm") || !strcmp(op, "nn.batch_norm") || !strcmp(op, "nn.lrn")) return 8.0 * nin;
+    static const char *const heavy[] = {"exp", "log", "sigmoid", "tanh", "erf", "nn.gelu", "power", "image.resize2d", NULL};
+    if (byoc__sim_in_list(op, heavy)) return 10.0 * out;
+    if (c->op->def.pattern <= BYOC_PATTERN_BROADCAST) return out;
+    return 0; /* data movement: the bytes term covers it */
+}
+
+BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
+    const byoc_sim_device *h = &p->host;
+    for (int i = 0; i < p->nkernels; ++i) {
+        byoc__sim_kernel *k = &p->kernels[i];
+        if (!k->info.device_kind) k->info.device_kind = "host";
+        if (k->info.exec == BYOC_SIM_EXEC_RUNTIME) continue;
+        double flops = 0;
+        for (int st = k->step_first; st < k->step_first + k->nsteps; ++st) flops += byoc__sim_call_flops(p->steps[st].call);
+        double bytes = (double)(k->info.bytes_read + k->info.bytes_written);
+        double compute = flops / (h->lanes > 0 ? h->lanes : 1), memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
+        k->info.cycles = (uint64_t)h->launch_cycles + (uint64_t)(compute > memory ? compute : memory);
+        k->info.sim_seconds = (double)k->info.cycles / (h->clock_mhz * 1e6);
+        k->info.dram_bytes = (uint64_t)bytes;
+    }
+    /* transfers: inputs another device wrote (the program's inputs and the host's constants are the host's) */
+    int *producer = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(p->nvalues ? p->nvalues : 1)));
+    int *seen = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(p->nvalues ? p->nvalues : 1)));
+    if (!producer || !seen) {
+        byoc__sim_mfree(p, producer);
+        byoc__sim_mfree(p, seen);
+        return;
+    }
+    for (int v = 0; v < p->nvalues; ++v) producer[v] = -1, seen[v] = -1;
+    for (int i = 0; i < p->nkernels; ++i) {
+        byoc__sim_kernel *k = &p->kernels[i];
+        const char *dev = k->info.exec == BYOC_SIM_EXEC_RUNTIME ? k->info.device : "host";
+        /* what it reads: its steps' inputs, or its argument list */
+        for (int pass = 0; pass < 2; ++pass) {
+            int from = pass ? k->in_first : 0, n = pass ? k->nin : 0;
+            if (!pass)
+                for (int st = k->step_first; st < k->step_first + k->nsteps; ++st) {
+                    const byoc__sim_step *s = &p->steps[st];
+                    for (int q = 0; q < s->nin; ++q) {
+                        int v = p->operands[s->in_first + q];
+                        if (seen[v] == i || (producer[v] >= 0 && producer[v] == i)) continue;
+                        seen[v] = i;
+                        const char *src = producer[v] >= 0 ? (p->kernels[producer[v]].info.exec == BYOC_SIM_EXEC_RUNTIME ? p->kernels[producer[v]].info.device : "host") : "host";
+                        if (strcmp(src, dev)) k->info.transfer_bytes += p->values[v].nbytes;
+                    }
+                }
+            for (int q = 0; q < n; ++q) {
+                int v = p->operands[from + q];
+                if (seen[v] == i) continue;
+                seen[v] = i;
+                const char *src = producer[v] >= 0 ? (p->kernels[producer[v]].info.exec == BYOC_SIM_EXEC_RUNTIME ? p->kernels[producer[v]].info.device : "host") : "host";
+                if (strcmp(src, dev)) k->info.transfer_bytes += p->values[v].nbytes;
+            }
+        }
+        for (int st = k->step_first; st < k->step_first + k->nsteps; ++st)
+            for (int q = 0; q < p->steps[st].nout; ++q) producer[p->operands[p->steps[st].out_first + q]] = i;
+        if (k->info.exec == BYOC_SIM_EXEC_RUNTIME || k->info.exec == BYOC_SIM_EXEC_COPY)
+            for (int q = 0; q < k->nout; ++q) producer[p->operands[k->out_first + q]] = i;
+    }
+    byoc__sim_mfree(p, producer);
+    byoc__sim_mfree(p, seen);
+}
+
+BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
+    double t = 0;
+    for (int i = 0; i < p->nkernels; ++i) t += p->kernels[i].info.sim_seconds;
+    return t;
+}
+
+BYOC__SIM_PRIVATE void byoc__sim_json_string(byoc__sim_text *t, const char *s) {
+    byoc__sim_text_put(t, "\"", 1);
+    for (; s && *s; ++s) {
+        if (*s == '"' || *s == '\\') byoc__sim_text_printf(t, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) byoc__sim_text_printf(t, "\\u%04x", (unsigned char)*s);
+        else byoc__sim_text_put(t, s, 1);
+    }
+    byoc__sim_text_put(t, "\"", 1);
+}
+
+BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len) {
+    byoc__sim_text t;
+    memset(&t, 0, sizeof t);
+    t.p = p;
+    /* tracks: one per device name, then DMA and compute of each simulated device */
+    const char *tracks[64];
+    int ntracks = 0;
+    byoc__sim_text_printf(&t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    byoc__sim_text_printf(&t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"simulated SoC\"}}");
+    for (int i = 0; i < p->nkernels; ++i) {
+        const byoc__sim_kernel *k = &p->kernels[i];
+        const char *dev = k->info.device;
+        int tid = -1;
+        for (int j = 0; j < ntracks && tid < 0; ++j)
+            if (!strcmp(tracks[j], dev)) tid = j;
+        if (tid < 0 && ntracks < 60) {
+            tid = ntracks;
+            tracks[ntracks++] = dev;
+            for (int e = 0; e < 3; ++e) {
+                char name[160];
+                snprintf(name, sizeof name, e == 0 ? "%s" : e == 1 ? "%s dma" : "%s compute", dev);
+                if (e && strcmp(k->info.device_kind, "npu") && strcmp(k->info.device_kind, "dsp")) break;
+                byoc__sim_text_printf(&t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", 1 + 3 * tid + e);
+                byoc__sim_json_string(&t, name);
+                byoc__sim_text_printf(&t, "}}");
+            }
+        }
+        if (tid < 0) tid = 59;
+        double us = 1e6;
+        byoc__sim_text_printf(&t, ",\n{\"name\":");
+        byoc__sim_json_string(&t, k->info.name);
+        byoc__sim_text_printf(&t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":", k->info.device_kind, 1 + 3 * tid,
+                              k->info.sim_start * us, k->info.sim_seconds * us);
+        byoc__sim_json_string(&t, k->info.ops);
+        byoc__sim_text_printf(&t, ",\"partition\":");
+        byoc__sim_json_string(&t, k->info.partition ? k->info.partition : "");
+        byoc__sim_text_printf(&t, ",\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}", (unsigned long long)k->info.cycles,
+                              (unsigned long long)k->info.dram_bytes, (unsigned long long)k->info.macs, (unsigned long long)k->info.transfer_bytes);
+        const byoc_sim_device_program *dp =
+            k->info.exec == BYOC_SIM_EXEC_RUNTIME ? byoc__dv_program_of(byoc_module_runtime(p->m, k->function)) : NULL;
+        if (!dp) continue;
+        double per_cycle = 1.0 / (byoc_sim_device_of(dp)->clock_mhz); /* microseconds */
+        for (int c = 0; c < dp->s.ncmds; ++c) {
+            const byoc__dv_cmd *cmd = &dp->s.cmds[c];
+            int e = cmd->op == BYOC__DV_COMPUTE ? 2 : 1;
+            byoc__sim_text_printf(&t, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"layer\":",
+                                  cmd->op == BYOC__DV_LOAD ? "load" : cmd->op == BYOC__DV_STORE ? "store" : "compute", k->info.device_kind, 1 + 3 * tid + e,
+                                  k->info.sim_start * us + (double)cmd->start * per_cycle, (double)cmd->cycles * per_cycle);
+            byoc__sim_json_string(&t, dp->s.layer_names[cmd->layer]);
+            byoc__sim_text_printf(&t, ",\"command\":%d,\"tile\":%d,\"cycles\":%llu,\"bytes\":%llu}}", c, cmd->tile, (unsigned long long)cmd->cycles,
+                                  (unsigned long long)(cmd->op == BYOC__DV_COMPUTE ? 0 : cmd->bytes));
+        }
+    }
+    byoc__sim_text_printf(&t, "\n]}\n");
     if (t.failed) {
         byoc__sim_mfree(p, t.data);
         return NULL;

@@ -71,6 +71,25 @@ static int input_error(const byoc_diag *d) {
     return d->code == BYOC_ERR_OUT_OF_MEMORY || d->code == BYOC_ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
 }
 
+/* --backend NAME|FILE.backend [-option=value ...]: built-in device backends and .backend files, open for
+   the whole command (byoc_sim_backend_open registers device backends and their target hooks) */
+static byoc_sim_backend *opened_backends[64];
+static int nopened_backends;
+static byoc_sim_backend *open_backend(const char *arg, byoc_diag *d) {
+    if (nopened_backends == 64) {
+        snprintf(d->message, sizeof d->message, "at most 64 backends");
+        d->code = BYOC_ERR_INVALID_ARGUMENT;
+        return NULL;
+    }
+    byoc_sim_backend *b = byoc_sim_backend_open(arg, d);
+    if (b) opened_backends[nopened_backends++] = b;
+    return b;
+}
+static void close_backends(void) {
+    for (int k = 0; k < nopened_backends; ++k) byoc_sim_backend_close(opened_backends[k]);
+    nopened_backends = 0;
+}
+
 /* --dim NAME=N values for symbolic ONNX input dims, taken out of argv by main for every command */
 #define MAX_DIMS 32
 static byoc_onnx_dim onnx_dims[MAX_DIMS];
@@ -160,7 +179,6 @@ static int cmd_opt(int argc, char **argv) {
     print_after pa = {NULL, 0, 0};
     byoc_diag d;
     byoc_pass_context *ctx = byoc_pass_context_create();
-    byoc_backend_spec *backends[16];
     int nbackends = 0;
     byoc_module *m = NULL;
     if (!ctx) return EXIT_INTERNAL;
@@ -177,10 +195,10 @@ static int cmd_opt(int argc, char **argv) {
         else if (strcmp(a, "--opt-level") == 0 && i + 1 < argc) byoc_pass_context_set_opt_level(ctx, atoi(argv[++i]));
         else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
             if (nbackends == 16) { rc = usage_error("opt: at most 16 backends%s", ""); break; }
-            byoc_backend_spec *b = byoc_backend_load(argv[++i], &d);
-            if (!b) { rc = input_error(&d); break; }
-            backends[nbackends++] = b;
-            if (byoc_pass_context_add_backend(ctx, b, &d) != BYOC_OK) rc = input_error(&d);
+            byoc_sim_backend *sb = open_backend(argv[++i], &d);
+            if (!sb) { rc = input_error(&d); break; }
+            nbackends++;
+            if (byoc_pass_context_add_backend(ctx, sb->spec, &d) != BYOC_OK) rc = input_error(&d);
         } else if (strcmp(a, "--config") == 0 && i + 1 < argc) rc = set_config(ctx, "opt", argv[++i]);
         else if (a[0] == '-') rc = usage_error("opt: unknown or incomplete option '%s'", a);
         else if (!file) file = a;
@@ -227,7 +245,6 @@ static int cmd_opt(int argc, char **argv) {
     }
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
-    for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
     return rc;
 }
 
@@ -272,9 +289,9 @@ static int cmd_partition(int argc, char **argv) {
             npins++;
         } else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
             if (nbackends == 64) { rc = usage_error("partition: at most 64 backends%s", ""); break; }
-            byoc_backend_spec *b = byoc_backend_load(argv[++i], &d);
-            if (!b) { rc = input_error(&d); break; }
-            backends[nbackends++] = b;
+            byoc_sim_backend *sb = open_backend(argv[++i], &d);
+            if (!sb) { rc = input_error(&d); break; }
+            backends[nbackends++] = sb->spec;
         } else if (strcmp(a, "--config") == 0 && i + 1 < argc) rc = set_config(ctx, "partition", argv[++i]);
         else if (a[0] == '-') rc = usage_error("partition: unknown or incomplete option '%s'", a);
         else if (!file) file = a;
@@ -312,7 +329,6 @@ static int cmd_partition(int argc, char **argv) {
     byoc_placement_report_free(rep);
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
-    for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
     return rc;
 }
 
@@ -809,7 +825,7 @@ static unsigned long long seeded_next(unsigned long long *s) {
 }
 
 static int cmd_run(int argc, char **argv) {
-    const char *file = NULL, *output_dir = NULL, *compare_to = NULL;
+    const char *file = NULL, *output_dir = NULL, *compare_to = NULL, *trace = NULL, *reference = NULL;
     const char *input_spec[MAX_IO];
     byoc_backend_spec *backends[64];
     int ninputs_given = 0, nbackends = 0, profile = 0, repeat = 0, fuse = 1, rc = EXIT_OK;
@@ -822,6 +838,11 @@ static int cmd_run(int argc, char **argv) {
             input_spec[ninputs_given++] = argv[++i];
         } else if (strcmp(a, "--output-dir") == 0 && i + 1 < argc) output_dir = argv[++i];
         else if (strcmp(a, "--compare-to") == 0 && i + 1 < argc) compare_to = argv[++i];
+        else if (strcmp(a, "--trace") == 0 && i + 1 < argc) trace = argv[++i];
+        else if (strcmp(a, "--reference") == 0 && i + 1 < argc) {
+            reference = argv[++i];
+            if (strcmp(reference, "host")) rc = usage_error("run: --reference takes 'host' (the model compiled for the host alone), got '%s'", reference);
+        }
         else if (strcmp(a, "--tolerance") == 0 && i + 1 < argc) {
             char *end;
             tol = strtod(argv[++i], &end);
@@ -831,9 +852,9 @@ static int cmd_run(int argc, char **argv) {
         else if (strcmp(a, "--no-fuse") == 0) fuse = 0;
         else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
             if (nbackends == 64) { rc = usage_error("run: at most 64 backends%s", ""); break; }
-            byoc_backend_spec *b = byoc_backend_load(argv[++i], &d);
-            if (!b) { rc = input_error(&d); break; }
-            backends[nbackends++] = b;
+            byoc_sim_backend *sb = open_backend(argv[++i], &d);
+            if (!sb) { rc = input_error(&d); break; }
+            backends[nbackends++] = sb->spec;
         } else if (a[0] == '-') rc = usage_error("run: unknown or incomplete option '%s'", a);
         else if (!file) file = a;
         else rc = usage_error("run: more than one input file ('%s')", a);
@@ -885,6 +906,14 @@ static int cmd_run(int argc, char **argv) {
         po.nbackends = nbackends;
         po.bind_constants = 1;
         if (byoc_partition_greedy(m, &po, NULL, &d) != BYOC_OK) rc = input_error(&d);
+    }
+    /* device partitions: relay_to_tir lowers each to a command stream, tir_to_runtime loads its blob */
+    if (rc == EXIT_OK && nopened_backends) {
+        const byoc_target *targets[64];
+        int ntargets = 0;
+        for (int k = 0; k < nopened_backends; ++k)
+            if (opened_backends[k]->target) targets[ntargets++] = opened_backends[k]->target;
+        if (ntargets && byoc_run_target_hooks(m, targets, ntargets, &d) != BYOC_OK) rc = input_error(&d);
     }
     if (rc == EXIT_OK && fuse && byoc_fuse_ops(m, 256, &d) != BYOC_OK) rc = input_error(&d);
     byoc_sim_program *p = NULL;
@@ -1016,13 +1045,60 @@ static int cmd_run(int argc, char **argv) {
             free(ref.data);
         }
     }
-    if (rc == EXIT_OK && profile) {
+    /* --reference host: the same inputs through the model compiled for the host alone */
+    int ref_mismatches = 0;
+    if (rc == EXIT_OK && reference) {
+        byoc_onnx_model rinfo;
+        memset(&rinfo, 0, sizeof rinfo);
+        byoc_module *rm = load_model_info(file, &rinfo, &d);
+        byoc_sim_program *rp = NULL;
+        byoc_tensor routs[MAX_IO];
+        if (!rm || byoc_simplify_inference(rm, &d) != BYOC_OK || byoc_fold_constant(rm, &d) != BYOC_OK || (fuse && byoc_fuse_ops(rm, 256, &d) != BYOC_OK) ||
+            !(rp = byoc_sim_lower(rm, NULL, &d)) || byoc_sim_run(rp, inputs, nin, routs, nout, &d) != BYOC_OK)
+            rc = input_error(&d);
+        if (rc == EXIT_OK) printf("%s against the host-only run (tolerance %g x max(1, max|reference|)):\n", file, tol);
+        for (int k = 0; rc == EXIT_OK && k < nout; ++k) {
+            char label[300];
+            snprintf(label, sizeof label, "%s", k < info.noutputs ? info.output_names[k] : "");
+            if (!label[0]) snprintf(label, sizeof label, "output_%d", k);
+            npy_array ref;
+            memset(&ref, 0, sizeof ref);
+            ref.dtype = routs[k].dtype;
+            ref.rank = routs[k].rank;
+            memcpy(ref.dims, routs[k].dims, sizeof ref.dims);
+            ref.data = routs[k].data;
+            ref.nbytes = byoc_dtype_size(ref.dtype);
+            for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
+            ref_mismatches += !compare_output(label, &outputs[k], &ref, "the host-only run", tol);
+        }
+        if (rc == EXIT_OK) printf("%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
+        if (rc == EXIT_OK) {
+            double dev = byoc_sim_latency(p), host = byoc_sim_latency(rp);
+            printf("simulated latency %.3f ms, host only %.3f ms (%.2fx)\n", dev * 1e3, host * 1e3, dev > 0 ? host / dev : 0.0);
+        }
+        byoc_sim_program_destroy(rp);
+        if (rinfo.module) byoc_onnx_model_free(&rinfo);
+        else byoc_module_destroy(rm);
+        if (rc == EXIT_OK && ref_mismatches) rc = EXIT_MISMATCH;
+    }
+    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && profile) {
         size_t len;
         char *table = byoc_sim_profile_format(p, &len);
         if (table) fwrite(table, 1, len, stdout);
         byoc_sim_free(p, table);
     }
-    if (rc == EXIT_OK && compare_to) {
+    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && trace) {
+        size_t len;
+        char *json = byoc_sim_trace_format(p, &len);
+        FILE *f = json ? fopen(trace, "wb") : NULL;
+        if (!f || fwrite(json, 1, len, f) != len) {
+            fprintf(stderr, "byocc: error: cannot write %s\n", trace);
+            rc = EXIT_INPUT;
+        }
+        if (f) fclose(f);
+        byoc_sim_free(p, json);
+    }
+    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && compare_to) {
         printf("%s\n", mismatches ? "MISMATCH: outputs differ from the reference beyond the tolerance" : "all outputs match the reference");
         if (mismatches) rc = EXIT_MISMATCH;
     }
@@ -1034,7 +1110,6 @@ static int cmd_run(int argc, char **argv) {
     byoc_sim_program_destroy(p);
     if (info.module) byoc_onnx_model_free(&info);
     else byoc_module_destroy(m);
-    for (int k = 0; k < nbackends; ++k) byoc_backend_free(backends[k]);
     return rc;
 }
 
@@ -1113,6 +1188,53 @@ static int take_dim_flags(int argc, char **argv) {
     return kept;
 }
 
+/* ---- backends ---- */
+static int cmd_backends(int argc, char **argv) {
+    int json = argc == 1 && strcmp(argv[0], "--json") == 0;
+    if (argc && !json) return usage_error("backends: unknown option '%s' (only --json)", argv[0]);
+    byoc_diag d;
+    char line[512];
+    if (json) printf("{\"backends\": [");
+    else printf("built-in backends (--backend NAME [-option=value]...; a .backend file with 'kind npu' or 'kind dsp' gets the same device model):\n");
+    for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i) {
+        const char *spec_text = NULL, *name = byoc_sim_builtin_backend(i, &spec_text);
+        byoc_sim_backend *b = open_backend(name, &d);
+        if (!b) return input_error(&d);
+        byoc_sim_device_describe(&b->device, line, sizeof line);
+        if (json) {
+            printf("%s\n  {\"name\": \"%s\", \"kind\": \"%s\", \"device\": \"%s\", \"preset\": \"%s\", \"priority\": %d, \"patterns\": [", i ? "," : "", name,
+                   b->spec->kind ? b->spec->kind : name, line, b->device.preset, b->spec->priority);
+            for (int k = 0; k < b->spec->npatterns; ++k) printf("%s\"%s\"", k ? ", " : "", b->spec->patterns[k].name);
+            printf("], \"ops\": [");
+            for (int k = 0; k < b->spec->nsupport; ++k) printf("%s\"%s\"", k ? ", " : "", b->spec->support[k].op);
+            printf("]}");
+            continue;
+        }
+        printf("  %-5s %s\n        priority %d; patterns:", name, line, b->spec->priority);
+        for (int k = 0; k < b->spec->npatterns; ++k) printf(" %s", b->spec->patterns[k].name);
+        printf("\n        ops:");
+        for (int k = 0; k < b->spec->nsupport; ++k) printf(" %s", b->spec->support[k].op);
+        printf("\n");
+    }
+    if (json) printf("\n], \"presets\": [");
+    else printf("\npresets (-preset=NAME):\n");
+    for (int i = 0; i < byoc_sim_preset_count(); ++i) {
+        const char *about = NULL;
+        const byoc_sim_device *p = byoc_sim_preset(i, &about);
+        byoc_sim_device_describe(p, line, sizeof line);
+        if (json) printf("%s\n  {\"name\": \"%s\", \"device\": \"%s\", \"about\": \"%s\"}", i ? "," : "", p->preset, line, about);
+        else printf("  %-14s %s\n                 %s\n", p->preset, line, about);
+    }
+    if (json) printf("\n]}\n");
+    else
+        printf("\ndevice options (in .backend files: option NAME VALUE; after --backend: -NAME=VALUE): preset, clock_mhz, rows, cols,\n"
+               "dataflow (\"os\"|\"ws\"), lanes, sram_kb, dram_bytes_per_cycle, dram_latency, burst_bytes, launch_cycles, double_buffer,\n"
+               "dtypes (\"float32,int8\")\n");
+    return EXIT_OK;
+}
+
+static int run_command(int argc, char **argv);
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_text, stderr);
@@ -1120,7 +1242,14 @@ int main(int argc, char **argv) {
     }
     argc = take_dim_flags(argc, argv);
     if (argc < 0) return EXIT_USAGE;
+    int rc = run_command(argc, argv);
+    close_backends();
+    return rc;
+}
+
+static int run_command(int argc, char **argv) {
     const char *cmd = argv[1];
+    if (strcmp(cmd, "backends") == 0) return cmd_backends(argc - 2, argv + 2);
     if (strcmp(cmd, "import") == 0) return cmd_import(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
