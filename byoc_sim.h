@@ -320,7 +320,7 @@ typedef struct byoc_sim_backend {
     byoc_sim_device device;
 } byoc_sim_backend;
 
-/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file whose `kind` is npu or dsp (its
+/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file with a `kind npu` or `kind dsp` line (its
    `option` lines set device parameters), or either followed by target options in TVM's spelling
    ("npu -preset=npu-128x128 -sram_kb=512"). Registers its target kind and hooks on first use:
    relay_to_tir lowers each partition to a command stream (tiling to fit SRAM, DMA insertion, weight
@@ -4589,8 +4589,14 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
     }
     b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
+    /* a device backend says so with a `kind` line (the parser's default kind is the name) */
+    int kind_line = 0;
+    for (const char *l = spec_text; l && *l && !kind_line; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        while (*l == ' ' || *l == '\t') l++;
+        kind_line = !strncmp(l, "kind", 4) && (l[4] == ' ' || l[4] == '\t');
+    }
     const char *kind = b->spec ? (b->spec->kind ? b->spec->kind : b->spec->name) : NULL;
-    int device = kind && (!strcmp(kind, "npu") || !strcmp(kind, "dsp"));
+    int device = kind_line && kind && (!strcmp(kind, "npu") || !strcmp(kind, "dsp"));
     byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
     if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
     if (r == BYOC_OK && device) {
