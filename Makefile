@@ -19,7 +19,7 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
-FUZZERS := text weights pattern backend onnx
+FUZZERS := text weights pattern backend onnx device
 HEADERS := byoc.h byoc_sim.h
 
 .PHONY: all test demo fuzz bench deps clean
@@ -62,25 +62,28 @@ TEST_BINS := $(BUILD)/byocc $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/,$(UNI
 test: deps $(TEST_BINS)
 	@CC="$(CC)" CXX="$(CXX)" BUILD="$(BUILD)" SAN="$(SAN)" sh tests/run.sh
 
-# make demo: a real model (mnist-8 of the ONNX model zoo, from $(MODELS)) imported, placed on an NPU and a
-# DSP, run on the host runtime and checked against ONNX Runtime; without the models, the bundled MNIST.
+# make demo: a real model (Ultra-Light-Fast face detector, from $(MODELS)) imported from ONNX, placed on the
+# built-in simulated npu and dsp with the rest on the host, run, and checked against ONNX Runtime and the
+# host-only run; without the models, the bundled MNIST.
 MODELS ?= $(if $(BYOC_MODELS),$(BYOC_MODELS),../shared/models)
-DEMO_BACKENDS := --backend examples/backends/npu.backend --backend examples/backends/dsp.backend
+DEMO_MODEL := $(MODELS)/ultraface_rfb320
 demo: $(BUILD)/byocc
 	@mkdir -p $(BUILD)/demo
-	@if [ -f $(MODELS)/mnist8/model.onnx ]; then \
-	  echo "== byocc import $(MODELS)/mnist8/model.onnx -o $(BUILD)/demo/mnist8.relay"; \
-	  $(BUILD)/byocc import $(MODELS)/mnist8/model.onnx -o $(BUILD)/demo/mnist8.relay; \
-	  echo; echo "== byocc partition $(BUILD)/demo/mnist8.relay $(DEMO_BACKENDS)"; \
-	  $(BUILD)/byocc partition $(BUILD)/demo/mnist8.relay $(DEMO_BACKENDS); \
-	  echo; echo "== byocc run $(MODELS)/mnist8/model.onnx $(DEMO_BACKENDS) --input $(MODELS)/mnist8/input_0.npy --compare-to $(MODELS)/mnist8 --profile"; \
-	  $(BUILD)/byocc run $(MODELS)/mnist8/model.onnx $(DEMO_BACKENDS) --input $(MODELS)/mnist8/input_0.npy --compare-to $(MODELS)/mnist8 --profile; \
+	@if [ -f $(DEMO_MODEL)/model.onnx ]; then \
+	  echo "== byocc partition $(DEMO_MODEL)/model.onnx --backend npu --backend dsp   (placement: the first ops, then the partitions)"; \
+	  $(BUILD)/byocc partition $(DEMO_MODEL)/model.onnx --backend npu --backend dsp > $(BUILD)/demo/placement.txt || exit 1; \
+	  sed -n '1,16p' $(BUILD)/demo/placement.txt; echo "   ... (all of it: $(BUILD)/demo/placement.txt)"; \
+	  sed -n '/^partition /,$$p' $(BUILD)/demo/placement.txt; \
+	  echo; echo "== byocc run $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) --reference host --profile --trace $(BUILD)/demo/trace.json"; \
+	  $(BUILD)/byocc run $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) --reference host \
+	    --profile --trace $(BUILD)/demo/trace.json || exit 1; \
+	  echo; echo "(the timeline: open $(BUILD)/demo/trace.json in https://ui.perfetto.dev, one track per device)"; \
 	else \
-	  echo "(no $(MODELS)/mnist8: the ONNX part of the demo is skipped; BYOC_MODELS=DIR points elsewhere)"; \
-	  echo; echo "== byocc partition tests/inputs/mnist.relay $(DEMO_BACKENDS)   (the Collage design doc's MNIST)"; \
-	  $(BUILD)/byocc partition tests/inputs/mnist.relay $(DEMO_BACKENDS); \
-	  echo; echo "== byocc run tests/inputs/mnist.relay --profile   (seeded input)"; \
-	  $(BUILD)/byocc run tests/inputs/mnist.relay --profile; \
+	  echo "(no $(DEMO_MODEL): the ONNX part of the demo is skipped; BYOC_MODELS=DIR points elsewhere)"; \
+	  echo; echo "== byocc partition tests/inputs/mnist.relay --backend npu --backend dsp   (the Collage design doc's MNIST)"; \
+	  $(BUILD)/byocc partition tests/inputs/mnist.relay --backend npu --backend dsp || exit 1; \
+	  echo; echo "== byocc run tests/inputs/mnist.relay --backend npu --backend dsp --reference host --profile --trace $(BUILD)/demo/trace.json   (seeded input)"; \
+	  $(BUILD)/byocc run tests/inputs/mnist.relay --backend npu --backend dsp --reference host --profile --trace $(BUILD)/demo/trace.json || exit 1; \
 	fi
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
@@ -92,7 +95,7 @@ fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 	  if [ $$f = onnx ] && [ -d $(ONNX_TESTDATA) ]; then for t in $(ONNX_TESTDATA)/*/model.onnx; do \
 	    cp $$t $$work/seed_$$(basename $$(dirname $$t)).onnx; done; fi; \
 	  echo "== fuzz_$$f for $(FUZZ_SECONDS)s"; \
-	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
+	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=$$(if [ $$f = device ]; then echo 32768; else echo 4096; fi) -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
 	done
 
 # the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11). Times are
@@ -107,17 +110,23 @@ $(OPENBLAS_LIB):
 $(BUILD)/bench_kernels: tools/bench_kernels.c $(HEADERS) $(STB_DS) $(OPENBLAS_LIB) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lopenblas -lm
 
-# make bench: the partition pipeline on synthetic graphs, the kernels against OpenBLAS, and every shared
-# model against ONNX Runtime (onnxruntime-node from npm, installed into build/ort); tables in
-# build/bench.md, rows in build/bench*.json
+# the simulated SoC on every shared model: estimator against simulator, command streams against host kernels
+$(BUILD)/bench_devices: tools/bench_devices.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
+
+# make bench: the partition pipeline on synthetic graphs, the kernels against OpenBLAS, every shared
+# model against ONNX Runtime (onnxruntime-node from npm, installed into build/ort), and the simulated
+# devices; tables in build/bench.md, rows in build/bench*.json
 BENCH_RUNS ?= 20
-bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/byocc
+bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/byocc
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
 	@echo "## Models, one thread: byocc run against ONNX Runtime (ms, medians of $(BENCH_RUNS) runs)" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@BYOC_MODELS=$(MODELS) sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
+	@echo | tee -a $(BUILD)/bench.md
+	@$(BUILD)/bench_devices $(MODELS) 5 $(BUILD)/bench_devices.json | tee -a $(BUILD)/bench.md
 
 clean:
 	rm -rf build

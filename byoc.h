@@ -7762,6 +7762,46 @@ BYOC__PRIVATE void byoc__sgemm_blocked(byoc__ukr_fn ukr, int nr, int64_t M, int6
     }
 }
 
+/* B [K, N] (row-major) packed once for several products with it (a conv's patch matrix against each chunk of
+   its weights): the panels byoc__sgemm_blocked packs, block after block in its loop order */
+BYOC__PRIVATE size_t byoc__sgemm_packed_b_floats(int64_t N, int64_t K, int nr) {
+    size_t total = 0;
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC);
+        total += (size_t)K * (size_t)((nc + nr - 1) / nr * nr);
+    }
+    return total;
+}
+BYOC__PRIVATE void byoc__sgemm_pack_b_all(int nr, int64_t N, int64_t K, const float *B, int64_t ldb, float *packed) {
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
+        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+            byoc__pack_b(kc, nc, B + pc * ldb + jc, ldb, 1, nr, packed);
+            packed += kc * ncr;
+        }
+    }
+}
+/* C [M, N] = A [M, K] * B with B packed by byoc__sgemm_pack_b_all for the same nr (ws: byoc_sgemm_workspace_size() bytes, aligned) */
+BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const float *packed,
+                                        float *C, int64_t ldc, float *ws) {
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
+        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+            for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
+                int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
+                byoc__pack_a(mc, kc, A + ic * lda + pc, lda, 1, ws);
+                for (int64_t jr = 0; jr < nc; jr += nr)
+                    for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR)
+                        ukr(kc, ws + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f, pc == 0 ? 0.0f : 1.0f,
+                            (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR), (int)BYOC__MIN(nc - jr, (int64_t)nr));
+            }
+            packed += kc * ncr;
+        }
+    }
+}
+
 BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda, const float *B,
                          int64_t ldb, float beta, float *C, int64_t ldc, void *workspace) {
     if (M <= 0 || N <= 0) return;

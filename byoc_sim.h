@@ -2348,8 +2348,9 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
         wr += k->bytes_written;
         xfer += k->transfer_bytes;
     }
-    byoc__sim_text_printf(&t, "simulated latency %.3f ms: host %.3f ms (%d kernels), npu %.3f ms (%d), dsp %.3f ms (%d); %llu bytes moved between devices\n",
-                          sim * 1e3, by_kind[0] * 1e3, n_kind[0], by_kind[1] * 1e3, n_kind[1], by_kind[2] * 1e3, n_kind[2], (unsigned long long)xfer);
+    byoc__sim_text_printf(&t, "simulated latency %.3f ms: host %.3f ms (%d kernels, %.0f%%), npu %.3f ms (%d, %.0f%%), dsp %.3f ms (%d, %.0f%%); %llu bytes moved between devices\n",
+                          sim * 1e3, by_kind[0] * 1e3, n_kind[0], sim > 0 ? 100 * by_kind[0] / sim : 0.0, by_kind[1] * 1e3, n_kind[1],
+                          sim > 0 ? 100 * by_kind[1] / sim : 0.0, by_kind[2] * 1e3, n_kind[2], sim > 0 ? 100 * by_kind[2] / sim : 0.0, (unsigned long long)xfer);
     byoc__sim_text_printf(&t, "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, %llu bytes written per run\n",
                           p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd, (unsigned long long)wr);
     const byoc_sim_memory_plan *mp = &p->plan;
@@ -2560,6 +2561,15 @@ BYOC__SIM_PRIVATE int byoc__dv_class(byoc_sim_device_kind kind, const byoc_node 
     return BYOC__DV_NONE;
 }
 
+/* a depthwise convolution of channel multiplier 1 (groups = input channels = output channels): the NPU maps
+   channels across the array's columns, each summing its own KHxKW window (T = KH*KW in the fold formula) */
+BYOC__SIM_PRIVATE int byoc__dv_is_depthwise(const byoc_node *call) {
+    const byoc_type *x = call->nargs > 1 ? call->args[0]->checked_type : NULL, *w = call->nargs > 1 ? call->args[1]->checked_type : NULL;
+    int64_t groups = byoc_attrs_int(&call->attrs, "groups", 1);
+    return x && w && x->kind == BYOC_TYPE_TENSOR && w->kind == BYOC_TYPE_TENSOR && x->rank == 4 && w->rank == 4 && groups > 1 && x->dims[1] == groups &&
+           w->dims[0] == groups && w->dims[1] == 1;
+}
+
 /* padding as [top, left, bottom, right] from 1, 2 or 4 values */
 BYOC__SIM_PRIVATE void byoc__dv_pads(const byoc_attrs *a, int64_t pad[4]) {
     const byoc_attr_value *v = byoc_attrs_get(a, "padding");
@@ -2596,7 +2606,8 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
     if (cls == BYOC__DV_NONE) return snprintf(reason, cap, "%s does not run %s", byoc__sim_kind_name(dev->kind), op), 0;
     if (cls == BYOC__DV_CONV) {
         int64_t groups = byoc_attrs_int(&call->attrs, "groups", 1);
-        if (groups != 1) return snprintf(reason, cap, "groups=%lld unsupported (the MAC array runs dense convolutions only)", (long long)groups), 0;
+        if (groups != 1 && !byoc__dv_is_depthwise(call))
+            return snprintf(reason, cap, "groups=%lld unsupported (the MAC array runs dense and depthwise convolutions, not grouped ones)", (long long)groups), 0;
         if (strcmp(byoc_attrs_string(&call->attrs, "data_layout", "NCHW"), "NCHW") || strcmp(byoc_attrs_string(&call->attrs, "kernel_layout", "OIHW"), "OIHW"))
             return snprintf(reason, cap, "layouts other than NCHW/OIHW are unsupported"), 0;
         if (t->rank != 4) return snprintf(reason, cap, "not a 2-D convolution"), 0;
@@ -3062,6 +3073,7 @@ typedef struct byoc__dv_layer {
     int splittable[BYOC_MAX_RANK];
     int64_t tile[BYOC_MAX_RANK];
     uint64_t sram_need;
+    int inner_axis; /* the tile loop's fastest axis: -1 the last (spatial); 1 the channels, so a spatial tile's input stays resident across weight chunks */
 } byoc__dv_layer;
 
 /* SRAM a tile plan needs: every operand and the output, in one or two buffers each */
@@ -3149,7 +3161,7 @@ BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer 
             const char *win = cls == BYOC__DV_CONV ? NULL : "pool_size";
             int64_t k = win ? byoc__dv_pair(&c->attrs, win, 0, 1) : (c->args[1]->checked_type ? c->args[1]->checked_type->dims[2] : 1);
             o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = 0;
-            o->axes[1].how = cls == BYOC__DV_CONV ? BYOC__AX_FULL : BYOC__AX_SAME, o->axes[1].out_axis = 1;
+            o->axes[1].how = cls == BYOC__DV_CONV && !byoc__dv_is_depthwise(c) ? BYOC__AX_FULL : BYOC__AX_SAME, o->axes[1].out_axis = 1;
             o->axes[2].how = cls == BYOC__DV_GPOOL ? BYOC__AX_FULL : BYOC__AX_HALO, o->axes[2].out_axis = 2;
             o->axes[2].stride = byoc__dv_pair(&c->attrs, "strides", 0, 1);
             o->axes[2].pad = pad[0];
@@ -3199,6 +3211,7 @@ BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer 
 /* Builds the layer that starts at op instance `first`: the anchor, then the elementwise ops that only it feeds. */
 BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc__dv_layer *ly) {
     memset(ly, 0, sizeof *ly);
+    ly->inner_axis = -1;
     const byoc_node *anchor = L->ops[first].call;
     ly->cls = byoc__dv_class(L->dev->kind, anchor);
     if (ly->cls == BYOC__DV_NONE) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "%s does not run %s", byoc__sim_kind_name(L->dev->kind), anchor->op->def.name);
@@ -3281,6 +3294,7 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_
         }
         if (i == 0 && ly->cls == BYOC__DV_CONV && byoc_attrs_get(&c->attrs, "channels") && byoc_attrs_get(&c->attrs, "channels")->kind == BYOC_ATTR_INT)
             byoc_attrs_set_int(km, &at, "channels", oe[1]);
+        if (i == 0 && ly->cls == BYOC__DV_CONV && byoc__dv_is_depthwise(c)) byoc_attrs_set_int(km, &at, "groups", oe[1]); /* the tile's channels */
         if (i == 0 && ly->cls == BYOC__DV_DENSE && byoc_attrs_get(&c->attrs, "units") && byoc_attrs_get(&c->attrs, "units")->kind == BYOC_ATTR_INT)
             byoc_attrs_set_int(km, &at, "units", oe[1]);
         byoc_node *args[4];
@@ -3381,6 +3395,10 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
     int need_load[2][BYOC__DV_MAX_OPERANDS], slot_of[2][BYOC__DV_MAX_OPERANDS], load_cmd[2][BYOC__DV_MAX_OPERANDS];
     int64_t obs[2][BYOC_MAX_RANK], oes[2][BYOC_MAX_RANK];
     int64_t idx[BYOC_MAX_RANK] = {0};
+    int order[BYOC_MAX_RANK], norder = 0; /* the odometer's axes, slowest first */
+    for (int a = 0; a < ly->rank; ++a)
+        if (a != ly->inner_axis) order[norder++] = a;
+    if (ly->inner_axis >= 0 && ly->inner_axis < ly->rank) order[norder++] = ly->inner_axis;
     /* plan(t) fills row t&1 from the odometer idx, then advances it */
 #define BYOC__DV_PLAN(row)                                                                                                       \
     do {                                                                                                                         \
@@ -3401,7 +3419,8 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
             }                                                                                                                    \
             slot_of[row][j] = cur_slot[j];                                                                                       \
         }                                                                                                                        \
-        for (int a = ly->rank - 1; a >= 0; --a) {                                                                                \
+        for (int q = ly->rank - 1; q >= 0; --q) {                                                                                \
+            int a = order[q];                                                                                                    \
             if (++idx[a] < count[a]) break;                                                                                      \
             idx[a] = 0;                                                                                                          \
         }                                                                                                                        \
@@ -3492,24 +3511,30 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int f
 
 /* Double buffering halves the SRAM a tile may use: with it allowed, each layer gets the cheaper of the
    double- and the single-buffered plan (by the analytic model), as Vela falls back when buffers do not fit. */
+/* The layer's schedule: double or single buffering, and the tile loop order (spatial tiles fastest, or
+   output channels fastest so the input tile stays while weight chunks stream past), whichever the cycle
+   model says is quickest (ties keep the earlier: double buffering, spatial order). */
 BYOC__SIM_PRIVATE int byoc__dv_emit_layer(byoc__dv_lowering *L, byoc__dv_layer *ly, int layer) {
     byoc__dv_stream *s = L->s;
-    int c0 = s->ncmds, k0 = s->nkernels, bufs = 1;
-    if (s->dev.double_buffer) {
+    int c0 = s->ncmds, k0 = s->nkernels, bufs = s->dev.double_buffer ? 2 : 1, inner = -1;
+    int channel_order = ly->cls == BYOC__DV_CONV && ly->rank == 4;
+    if (s->dev.double_buffer || channel_order) {
         byoc_diag quiet, *keep = L->diag;
-        uint64_t two = UINT64_MAX, one = UINT64_MAX;
+        uint64_t best = UINT64_MAX;
         L->diag = &quiet;
-        if (byoc__dv_emit_tiles(L, ly, layer, 2)) two = byoc__dv_layer_cycles(s, c0, s->ncmds, 2, NULL);
-        L->failed = 0;
-        s->ncmds = c0, s->nkernels = k0;
-        if (byoc__dv_emit_tiles(L, ly, layer, 1)) one = byoc__dv_layer_cycles(s, c0, s->ncmds, 1, NULL);
-        L->failed = 0;
+        for (int b = s->dev.double_buffer ? 2 : 1; b >= 1; --b)
+            for (int in = -1; in <= (channel_order ? 1 : -1); in += 2) {
+                ly->inner_axis = in;
+                uint64_t cycles = byoc__dv_emit_tiles(L, ly, layer, b) ? byoc__dv_layer_cycles(s, c0, s->ncmds, b, NULL) : UINT64_MAX;
+                if (cycles < best) best = cycles, bufs = b, inner = in;
+                L->failed = 0;
+                s->ncmds = c0, s->nkernels = k0;
+            }
         L->diag = keep;
-        s->ncmds = c0, s->nkernels = k0;
-        bufs = two <= one ? 2 : 1;
     }
     if (!BYOC__DV_RESERVE(s->layer_bufs, s->cap_layer_bufs, layer + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     s->layer_bufs[layer] = bufs;
+    ly->inner_axis = inner;
     return byoc__dv_emit_tiles(L, ly, layer, bufs);
 }
 /* joins the frontend names (or op names) of a layer's ops with '+' */
@@ -3924,11 +3949,28 @@ BYOC__SIM_PRIVATE double byoc__dv_get_f64(byoc__dv_reader *r) {
     return d;
 }
 
+/* A conv tile's patch matrix (im2col of its input tile), kept while that input tile stays in SRAM: the
+   output-channel tiles of one spatial tile then share one im2col, as the array reuses a resident input. */
+typedef struct byoc__dv_patches {
+    int load; /* the load command that filled the input tile, -1 for none */
+    byoc__conv_geom g;
+    float *data, *packed; /* the patch matrix, and it packed for the GEMM */
+    size_t cap, cap_packed; /* floats */
+} byoc__dv_patches;
+/* the load that last filled each SRAM range of the running layer */
+typedef struct byoc__dv_filled {
+    int64_t sram, bytes;
+    int load;
+} byoc__dv_filled;
+
 struct byoc_sim_device_program {
     byoc__dv_stream s;
     unsigned char *sram, *scratch, *consts_block;
     void *workspace;
     byoc_sim_cost last;
+    byoc__dv_patches patches;
+    byoc__dv_filled filled[2 * (BYOC__DV_MAX_OPERANDS + 1)];
+    int nfilled;
 };
 
 BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp) {
@@ -3936,6 +3978,8 @@ BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp) {
     free(dp->sram);
     free(dp->scratch);
     free(dp->workspace);
+    free(dp->patches.data);
+    free(dp->patches.packed);
     dp->s.consts = NULL; /* inside consts_block */
     free(dp->consts_block);
     byoc__dv_stream_free(&dp->s);
@@ -4031,7 +4075,7 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
             nc = byoc__dv_get_i32(&r);
     uint64_t scratch = byoc__dv_get_u64(&r), const_bytes = byoc__dv_get_u64(&r), text_len = byoc__dv_get_u64(&r);
     size_t rest = r.len - r.at;
-    if (r.bad || nin < 0 || nout < 1 || nt < nin + nout || nl < 1 || nk < 1 || nc < 1 || (uint64_t)nt > rest / 88 || (uint64_t)nl > rest / 8 || (uint64_t)nc > rest / 280 ||
+    if (r.bad || nin < 0 || nout < 1 || (int64_t)nt < (int64_t)nin + nout || nl < 1 || nk < 1 || nc < 1 || (uint64_t)nt > rest / 88 || (uint64_t)nl > rest / 8 || (uint64_t)nc > rest / 280 ||
         (uint64_t)nk > rest || text_len > rest || const_bytes > rest || scratch > ((uint64_t)1 << 30))
         return BYOC__DV_CORRUPT("device blob: counts out of range");
     s->ninputs = nin;
@@ -4082,6 +4126,7 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
     for (int i = 0; i < nout; ++i)
         if (!seen_out[i]) return BYOC__DV_CORRUPT("device blob: output %d has no tensor", i);
     for (int i = 0; i < nl; ++i) {
+        s->nlayers = i + 1; /* (calloc'd: the destroy frees a half-read pair) */
         for (int f = 0; f < 2; ++f) {
             int32_t n = byoc__dv_get_i32(&r);
             const unsigned char *p = n >= 0 && n < 4096 ? byoc__dv_take(&r, (size_t)n) : NULL;
@@ -4093,7 +4138,6 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
             if (f) s->layer_ops[i] = str;
             else s->layer_names[i] = str;
         }
-        s->nlayers = i + 1;
     }
     for (int i = 0; i < nc; ++i) {
         byoc__dv_cmd *c = &s->cmds[i];
@@ -4222,6 +4266,79 @@ BYOC__SIM_PRIVATE void byoc__dv_box_copy(const byoc__dv_tensor *t, const byoc__d
     }
 }
 
+/* records that SRAM [at, at + bytes) now holds what load `load` brought (-1: a compute's result) */
+BYOC__SIM_PRIVATE void byoc__dv_note_fill(byoc_sim_device_program *dp, int64_t at, int64_t bytes, int load) {
+    int keep = 0;
+    for (int i = 0; i < dp->nfilled; ++i) { /* drop the ranges it overlaps */
+        const byoc__dv_filled *f = &dp->filled[i];
+        if (f->sram + f->bytes <= at || at + bytes <= f->sram) dp->filled[keep++] = *f;
+        else if (dp->patches.load == f->load) dp->patches.load = -1;
+    }
+    dp->nfilled = keep;
+    if (load < 0) return;
+    if (dp->nfilled == (int)(sizeof dp->filled / sizeof dp->filled[0])) dp->nfilled = 0, dp->patches.load = -1; /* forget all: only reuse is lost */
+    byoc__dv_filled f = {at, bytes, load};
+    dp->filled[dp->nfilled++] = f;
+}
+BYOC__SIM_PRIVATE int byoc__dv_filled_by(const byoc_sim_device_program *dp, int64_t at) {
+    for (int i = 0; i < dp->nfilled; ++i)
+        if (dp->filled[i].sram == at) return dp->filled[i].load;
+    return -1;
+}
+
+/* A float32 conv tile (one image, one group, not 1x1) as im2col + GEMM, the im2col reused while the same
+   load's input tile is resident. 0 when the tile is not of that kind or memory is short: the host kernel
+   runs it instead. */
+BYOC__SIM_PRIVATE int byoc__dv_conv_reusing_patches(byoc_sim_device_program *dp, const byoc_node *call, const byoc_tensor *x, const byoc_tensor *w,
+                                                    const byoc_tensor *out, int load) {
+    if (load < 0 || x->dtype != BYOC_FLOAT32 || w->dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32 || x->rank != 4 || w->rank != 4 || out->rank != 4 ||
+        x->dims[0] != 1 || byoc_attrs_int(&call->attrs, "groups", 1) != 1 || w->dims[1] != x->dims[1] || w->dims[0] != out->dims[1] ||
+        dp->s.workspace < byoc__gemm_ws())
+        return 0;
+    byoc__conv_geom g;
+    memset(&g, 0, sizeof g);
+    int64_t pad[4];
+    byoc__dv_pads(&call->attrs, pad);
+    g.N = 1, g.C = x->dims[1], g.H = x->dims[2], g.W = x->dims[3], g.O = out->dims[1], g.OH = out->dims[2], g.OW = out->dims[3];
+    g.KH = w->dims[2], g.KW = w->dims[3], g.G = 1, g.Cg = g.C, g.Og = g.O;
+    g.sh = byoc__dv_pair(&call->attrs, "strides", 0, 1), g.sw = byoc__dv_pair(&call->attrs, "strides", 1, 1);
+    g.dh = byoc__dv_pair(&call->attrs, "dilation", 0, 1), g.dw = byoc__dv_pair(&call->attrs, "dilation", 1, 1);
+    g.pt = pad[0], g.pl = pad[1];
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW;
+    if (P <= 0 || KK <= 0 || (uint64_t)KK > ((uint64_t)16 << 20) / (uint64_t)P) return 0;
+    if (g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && !pad[0] && !pad[1] && !pad[2] && !pad[3]) { /* 1x1: the input is the patch matrix */
+        byoc_sgemm(0, 0, g.O, P, KK, 1.0f, BYOC__SIM_CAST(const float *, w->data), KK, BYOC__SIM_CAST(const float *, x->data), P, 0.0f,
+                   BYOC__SIM_CAST(float *, out->data), P, dp->workspace);
+        return 1;
+    }
+    byoc__dv_patches *pc = &dp->patches;
+    int nr;
+    byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
+    size_t npacked = byoc__sgemm_packed_b_floats(P, KK, nr);
+    if (pc->load != load || memcmp(&pc->g, &g, sizeof g)) {
+        pc->load = -1;
+        if ((size_t)(KK * P) > pc->cap) {
+            float *grown = BYOC__SIM_CAST(float *, realloc(pc->data, sizeof(float) * (size_t)(KK * P)));
+            if (!grown) return 0;
+            pc->data = grown;
+            pc->cap = (size_t)(KK * P);
+        }
+        if (npacked > pc->cap_packed) {
+            float *grown = BYOC__SIM_CAST(float *, realloc(pc->packed, sizeof(float) * npacked));
+            if (!grown) return 0;
+            pc->packed = grown;
+            pc->cap_packed = npacked;
+        }
+        byoc__im2col(BYOC__SIM_CAST(const float *, x->data), &g, 0, P, pc->data);
+        byoc__sgemm_pack_b_all(nr, P, KK, pc->data, P, pc->packed);
+        pc->load = load;
+        pc->g = g;
+    }
+    byoc__sgemm_packed_b(ukr, nr, g.O, P, KK, BYOC__SIM_CAST(const float *, w->data), KK, pc->packed, BYOC__SIM_CAST(float *, out->data), P,
+                         BYOC__SIM_CAST(float *, BYOC__SIM_CAST(void *, byoc__align64(dp->workspace))));
+    return 1;
+}
+
 BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, byoc_sim_cost *cost,
                                              byoc_diag *diag) {
     byoc__dv_stream *s = &dp->s;
@@ -4249,10 +4366,14 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
             t->data = t->kind == BYOC__DV_CONST ? (void *)(s->consts + t->offset) : (void *)(scratch + t->offset);
         }
     }
+    dp->patches.load = -1;
+    dp->nfilled = 0;
     for (int i = 0; i < s->ncmds; ++i) {
         const byoc__dv_cmd *c = &s->cmds[i];
+        if (i == 0 || c->layer != s->cmds[i - 1].layer) dp->nfilled = 0, dp->patches.load = -1;
         if (c->op != BYOC__DV_COMPUTE) {
             byoc__dv_box_copy(&s->tensors[c->box.tensor], &c->box, sram + c->sram, c->op == BYOC__DV_LOAD);
+            if (c->op == BYOC__DV_LOAD) byoc__dv_note_fill(dp, c->sram, (int64_t)byoc__dv_box_bytes(s, &c->box), i);
             continue;
         }
         const byoc__dv_kernel *k = &s->kernels[c->kernel];
@@ -4273,11 +4394,15 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
             result.rank = t->rank;
             memcpy(result.dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
             result.data = sram + c->sram;
+            if (j == 0 && k->cls == BYOC__DV_CONV && k->arg_param[0][0] >= 0 &&
+                byoc__dv_conv_reusing_patches(dp, call, &args[0], &args[1], &result, byoc__dv_filled_by(dp, c->operand_sram[k->arg_param[0][0]])))
+                continue;
             byoc_diag kd;
             byoc_result rr = byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &kd);
             if (rr != BYOC_OK)
                 return byoc__sim_fail(diag, rr, NULL, "device program: layer %d (%s), command %d: %s", c->layer, s->layer_names[c->layer], i, kd.message);
         }
+        byoc__dv_note_fill(dp, c->sram, (int64_t)k->out_bytes, -1); /* what it overwrote is no longer a load's */
     }
     byoc__dv_schedule(s, &dp->last);
     if (cost) *cost = dp->last;
@@ -4344,20 +4469,22 @@ static const char byoc__dv_npu_spec[] =
     "priority 20\n"
     "define conv = is_op(\"nn.conv2d\")(wildcard(), is_constant())\n"
     "define dense = is_op(\"nn.dense\")(wildcard(), is_constant())\n"
-    "pattern conv2d_bias_relu = is_op(\"nn.relu\")(is_op(\"add\")(conv, is_constant()))\n"
-    "pattern conv2d_bias_clip = is_op(\"clip\")(is_op(\"add\")(conv, is_constant()))\n"
-    "pattern conv2d_bias = is_op(\"add\")(conv, is_constant())\n"
+    "define conv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(conv, is_constant())\n"
+    "define dense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(dense, is_constant())\n"
+    "pattern conv2d_bias_relu = is_op(\"nn.relu\")(conv_bias)\n"
+    "pattern conv2d_bias_clip = is_op(\"clip\")(conv_bias)\n"
+    "pattern conv2d_bias = conv_bias\n"
     "pattern conv2d_relu = is_op(\"nn.relu\")(conv)\n"
-    "pattern dense_bias_relu = is_op(\"nn.relu\")(is_op(\"add\")(dense, is_constant()))\n"
-    "pattern dense_bias = is_op(\"add\")(dense, is_constant())\n"
+    "pattern dense_bias_relu = is_op(\"nn.relu\")(dense_bias)\n"
+    "pattern dense_bias = dense_bias\n"
     "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
-    "supports add multiply nn.relu clip\n";
+    "supports add nn.bias_add multiply nn.relu clip\n";
 static const char byoc__dv_dsp_spec[] =
     "# Built-in vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes.\n"
     "backend dsp\n"
     "kind dsp\n"
     "priority 10\n"
-    "supports add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt rsqrt erf\n"
+    "supports add nn.bias_add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt rsqrt erf\n"
     "supports negative abs nn.gelu nn.leaky_relu nn.hard_sigmoid nn.hard_swish\n"
     "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n";
 

@@ -4,6 +4,9 @@
 # (ort_output_K.npy): floats within 1e-4 x max(1, max|ref|), integers exactly, classifiers by argmax.
 # The imported .relay (with its .weights) must give the same outputs. mnist8 must also match the model
 # zoo's own expected_0.npy, and mnist8_zoo each of its .pb test sets.
+# Partitioned across the simulated npu, dsp and host (`--backend npu --backend dsp --reference host`),
+# every model must match its host-only run and ONNX Runtime's outputs; zoo_light's graphs (seeded
+# inputs, no reference outputs) must match their host-only runs.
 # One "ok NAME" / "FAIL NAME: why" line per check; without the models, one line saying why it skipped.
 BYOCC=${1:-build/byocc}
 MODELS=${BYOC_MODELS:-../shared/models}
@@ -38,6 +41,8 @@ for dir in "$MODELS"/*/; do
         else
             echo "FAIL model:$name:import_round_trip: $(tail -1 "$tmp/import.log")"
         fi
+        # shellcheck disable=SC2086
+        check "model:$name:npu_dsp_host" "$BYOCC" run "$dir/model.onnx" $inputs --backend npu --backend dsp --reference host --compare-to "$dir"
         if [ -f "$dir/expected_0.npy" ]; then
             # shellcheck disable=SC2086
             check "model:$name:zoo_expected" "$BYOCC" run "$dir/model.onnx" $inputs --compare-to "$dir/expected_0.npy"
@@ -47,4 +52,8 @@ for dir in "$MODELS"/*/; do
         [ -f "$set/input_0.pb" ] || continue
         check "model:$name:$(basename "$set")" "$BYOCC" run "$dir/model.onnx" --input "$set/input_0.pb" --compare-to "$set/output_0.pb"
     done
+done
+for model in "$MODELS"/zoo_light/*.onnx; do
+    [ -f "$model" ] || continue
+    check "model:zoo_light/$(basename "$model" .onnx):npu_dsp_host" "$BYOCC" run "$model" --backend npu --backend dsp --reference host
 done

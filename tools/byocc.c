@@ -308,6 +308,8 @@ static int cmd_partition(int argc, char **argv) {
         rc = usage_error("partition: --emit '%s' is not one of report, json, dot, relay", emit);
     byoc_module *m = NULL;
     if (rc == EXIT_OK && !(m = load_model(file, &d))) rc = input_error(&d);
+    /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
+    if (rc == EXIT_OK && (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK)) rc = input_error(&d);
     byoc_placement_report *rep = NULL;
     if (rc == EXIT_OK) {
         o.backends = (const byoc_backend_spec *const *)backends;

@@ -1,0 +1,259 @@
+/* bench_devices -- the simulated SoC on every shared model, partitioned greedily across the built-in
+   npu and dsp backends:
+   - the analytic estimator against the simulator: est/sim cycles of every device kernel, as a
+     distribution per device;
+   - functional speed: wall time of each device partition's command stream (tiles, DMA copies, kernels)
+     against the host kernels running the same partition in a host-only build, medians of RUNS runs.
+   Usage: bench_devices MODELS_DIR RUNS OUT.json. Prints markdown tables; writes the rows to OUT.json. */
+#define BYOC_SIM_IMPLEMENTATION
+#include "../byoc_sim.h"
+#define BYOC_ONNX_IMPLEMENTATION
+#include "byoc_onnx.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct partition_time {
+    char name[96];
+    char device[8];
+    double device_seconds, host_seconds;
+} partition_time;
+
+static double *ratios[2]; /* est/sim per device kernel: [0] npu, [1] dsp */
+static int nratios[2], cap_ratios[2];
+
+static void add_ratio(int dev, double r) {
+    if (nratios[dev] == cap_ratios[dev]) {
+        cap_ratios[dev] = cap_ratios[dev] ? 2 * cap_ratios[dev] : 256;
+        ratios[dev] = (double *)realloc(ratios[dev], sizeof(double) * (size_t)cap_ratios[dev]);
+        if (!ratios[dev]) { fprintf(stderr, "bench_devices: out of memory\n"); exit(3); }
+    }
+    ratios[dev][nratios[dev]++] = r;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t seed_state = 0x9e3779b97f4a7c15ull;
+static uint64_t next_random(void) {
+    uint64_t z = (seed_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* seeded inputs as byocc run makes them: floats in [-0.5, 0.5), integers (token ids, indices) in [0, 4) */
+static int make_inputs(byoc_sim_program *p, byoc_tensor *in, int max) {
+    int n = byoc_sim_input_count(p);
+    if (n > max) return -1;
+    for (int i = 0; i < n; ++i) {
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        in[i].dtype = io->dtype;
+        in[i].rank = io->rank;
+        memcpy(in[i].dims, io->dims, sizeof in[i].dims);
+        in[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
+        if (!in[i].data) return -1;
+        size_t count = io->nbytes / byoc_dtype_size(io->dtype);
+        for (size_t e = 0; e < count; ++e) {
+            uint64_t r = next_random();
+            if (io->dtype == BYOC_FLOAT32) ((float *)in[i].data)[e] = (float)((double)(r >> 11) / 9007199254740992.0 - 0.5);
+            else if (io->dtype == BYOC_INT64) ((int64_t *)in[i].data)[e] = (int64_t)(r % 4);
+            else if (io->dtype == BYOC_INT32) ((int32_t *)in[i].data)[e] = (int32_t)(r % 4);
+        }
+    }
+    return n;
+}
+
+/* import, simplify, fold, place greedily on the backends; with hooks, lower device partitions to command
+   streams (else their ops run on the host kernels); fuse and lower */
+static byoc_sim_program *build(const char *path, byoc_sim_backend **b, int nb, int hooks, byoc_module **out, byoc_diag *d) {
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.free_dim_default = 1;
+    byoc_onnx_model model;
+    *out = NULL;
+    if (byoc_onnx_load(path, &o, &model, d) != BYOC_OK) return NULL;
+    byoc_module *m = model.module;
+    byoc_free(m, (void *)model.input_names);
+    byoc_free(m, (void *)model.output_names);
+    byoc_free(m, (void *)model.notes);
+    *out = m;
+    const byoc_backend_spec *specs[2];
+    const byoc_target *targets[2];
+    for (int i = 0; i < nb; ++i) specs[i] = b[i]->spec, targets[i] = b[i]->target;
+    byoc_partition_options po;
+    memset(&po, 0, sizeof po);
+    po.backends = specs;
+    po.nbackends = nb;
+    po.bind_constants = 1;
+    if (byoc_simplify_inference(m, d) != BYOC_OK || byoc_fold_constant(m, d) != BYOC_OK || byoc_partition_greedy(m, &po, NULL, d) != BYOC_OK) return NULL;
+    if (hooks && byoc_run_target_hooks(m, targets, nb, d) != BYOC_OK) return NULL;
+    if (byoc_fuse_ops(m, 256, d) != BYOC_OK) return NULL;
+    return byoc_sim_lower(m, NULL, d);
+}
+
+static int run_profiled(byoc_sim_program *p, byoc_tensor *in, int nin, int runs, byoc_diag *d) {
+    byoc_tensor out[64];
+    int nout = byoc_sim_output_count(p);
+    if (nout > 64) return 0;
+    if (byoc_sim_run(p, in, nin, out, nout, d) != BYOC_OK) return 0; /* warm-up */
+    byoc_sim_profile_reset(p);
+    for (int r = 0; r < runs; ++r)
+        if (byoc_sim_run(p, in, nin, out, nout, d) != BYOC_OK) return 0;
+    return 1;
+}
+
+/* one model: estimator ratios of its device kernels, and device against host wall time per partition */
+static int bench_model(const char *label, const char *path, byoc_sim_backend **b, int runs, FILE *json, int *first, double *sum_dev, double *sum_host) {
+    byoc_diag d;
+    byoc_module *m = NULL, *hm = NULL;
+    byoc_sim_program *p = build(path, b, 2, 1, &m, &d), *hp = p ? build(path, b, 2, 0, &hm, &d) : NULL;
+    byoc_tensor in[16];
+    memset(in, 0, sizeof in);
+    int nin = hp ? make_inputs(p, in, 16) : -1;
+    int ok = nin >= 0 && run_profiled(p, in, nin, runs, &d) && run_profiled(hp, in, nin, runs, &d);
+    if (!ok) {
+        printf("| %s | error: %s | | | | |\n", label, d.message);
+    } else {
+        /* the estimator on every device kernel */
+        int nk = byoc_sim_kernel_count(p), ndev = 0, within = 0;
+        double worst = 1;
+        partition_time parts[512];
+        int nparts = 0;
+        for (int i = 0; i < nk; ++i) {
+            const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+            int dev = !strcmp(k->device_kind, "npu") ? 0 : !strcmp(k->device_kind, "dsp") ? 1 : -1;
+            if (dev < 0 || !k->partition) continue;
+            byoc_sim_cost est;
+            if (byoc_sim_estimate(m, k->partition, &b[dev]->device, &est, &d) != BYOC_OK || !k->cycles) continue;
+            double r = (double)est.cycles / (double)k->cycles;
+            add_ratio(dev, r);
+            ndev++;
+            within += r >= 0.9 && r <= 1.1;
+            if (fabs(r - 1) > fabs(worst - 1)) worst = r;
+            if (nparts < 512) {
+                partition_time *pt = &parts[nparts++];
+                snprintf(pt->name, sizeof pt->name, "%s", k->partition);
+                snprintf(pt->device, sizeof pt->device, "%s", k->device_kind);
+                pt->device_seconds = k->median_seconds;
+                pt->host_seconds = 0;
+            }
+        }
+        /* the same partitions' ops on the host kernels */
+        for (int i = 0; i < byoc_sim_kernel_count(hp); ++i) {
+            const byoc_sim_kernel_info *k = byoc_sim_kernel(hp, i);
+            for (int j = 0; k->partition && j < nparts; ++j)
+                if (!strcmp(parts[j].name, k->partition)) parts[j].host_seconds += k->median_seconds;
+        }
+        double dev_s[2] = {0, 0}, host_s[2] = {0, 0};
+        for (int j = 0; j < nparts; ++j) {
+            int dv = !strcmp(parts[j].device, "dsp");
+            dev_s[dv] += parts[j].device_seconds;
+            host_s[dv] += parts[j].host_seconds;
+        }
+        sum_dev[0] += dev_s[0], sum_dev[1] += dev_s[1], sum_host[0] += host_s[0], sum_host[1] += host_s[1];
+        char npu_ratio[32] = "-", dsp_ratio[32] = "-";
+        if (host_s[0] > 0) snprintf(npu_ratio, sizeof npu_ratio, "%.2f", dev_s[0] / host_s[0]);
+        if (host_s[1] > 0) snprintf(dsp_ratio, sizeof dsp_ratio, "%.2f", dev_s[1] / host_s[1]);
+        printf("| %s | %d | %d (%.0f%%) | %.3f | %.3f / %.3f | %s | %.3f / %.3f | %s |\n", label, ndev, within, ndev ? 100.0 * within / ndev : 0.0, worst,
+               1e3 * dev_s[0], 1e3 * host_s[0], npu_ratio, 1e3 * dev_s[1], 1e3 * host_s[1], dsp_ratio);
+        fprintf(json, "%s{\"model\": \"%s\", \"device_kernels\": %d, \"estimate_within_10pct\": %d, \"worst_est_over_sim\": %.4f, "
+                      "\"npu_ms\": %.4f, \"npu_host_ms\": %.4f, \"dsp_ms\": %.4f, \"dsp_host_ms\": %.4f}",
+                *first ? "" : ",\n", label, ndev, within, worst, 1e3 * dev_s[0], 1e3 * host_s[0], 1e3 * dev_s[1], 1e3 * host_s[1]);
+        *first = 0;
+    }
+    for (int i = 0; i < 16; ++i) free(in[i].data);
+    byoc_sim_program_destroy(p);
+    byoc_sim_program_destroy(hp);
+    if (m) byoc_module_destroy(m);
+    if (hm) byoc_module_destroy(hm);
+    return ok;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* a directory's subdirectories (want_dirs) or .onnx files, sorted */
+static int list_dir(const char *dir, char **names, int max, int want_dirs) {
+    DIR *dp = opendir(dir);
+    if (!dp) return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) && n < max) {
+        if (e->d_name[0] == '.') continue;
+        size_t len = strlen(e->d_name);
+        int is_onnx = len > 5 && !strcmp(e->d_name + len - 5, ".onnx");
+        if (want_dirs == !is_onnx && (names[n] = (char *)malloc(len + 1)) != NULL) memcpy(names[n++], e->d_name, len + 1);
+    }
+    closedir(dp);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    return n;
+}
+
+int main(int argc, char **argv) {
+    const char *models = argc > 1 ? argv[1] : "../shared/models";
+    int runs = argc > 2 ? atoi(argv[2]) : 5;
+    const char *out_path = argc > 3 ? argv[3] : "build/bench_devices.json";
+    if (runs < 1) runs = 1;
+    byoc_diag d;
+    byoc_sim_backend *b[2] = {byoc_sim_backend_open("npu", &d), byoc_sim_backend_open("dsp", &d)};
+    if (!b[0] || !b[1]) { fprintf(stderr, "bench_devices: %s\n", d.message); return 3; }
+    FILE *json = fopen(out_path, "w");
+    if (!json) { fprintf(stderr, "bench_devices: cannot write %s\n", out_path); return 3; }
+    printf("## Simulated SoC: every shared model on npu + dsp + host (greedy placement; wall ms are medians of %d runs)\n\n", runs);
+    printf("Estimator: est/sim cycles of each device kernel. Functional speed: the device partitions' command streams\n");
+    printf("against the host kernels on the same partitions (host-only build), wall ms on this machine.\n\n");
+    printf("| model | device kernels | estimate within 10%% | worst est/sim | npu ms / host ms | npu / host | dsp ms / host ms | dsp / host |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(json, "{\"models\": [\n");
+    int first = 1, failed = 0;
+    double sum_dev[2] = {0, 0}, sum_host[2] = {0, 0};
+    char *dirs[256];
+    int ndirs = list_dir(models, dirs, 256, 1);
+    if (!ndirs) printf("| (no models in %s: BYOC_MODELS=DIR points elsewhere) | | | | | | | |\n", models);
+    for (int i = 0; i < ndirs; ++i) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s/model.onnx", models, dirs[i]);
+        FILE *probe = fopen(path, "rb");
+        if (probe) {
+            fclose(probe);
+            failed += !bench_model(dirs[i], path, b, runs, json, &first, sum_dev, sum_host);
+        } else { /* a directory of .onnx graphs (zoo_light) */
+            char sub[2048], *files[64];
+            snprintf(sub, sizeof sub, "%s/%s", models, dirs[i]);
+            int nf = list_dir(sub, files, 64, 0);
+            for (int f = 0; f < nf; ++f) {
+                char label[512];
+                snprintf(path, sizeof path, "%s/%s", sub, files[f]);
+                snprintf(label, sizeof label, "%s/%.*s", dirs[i], (int)(strlen(files[f]) - 5), files[f]);
+                failed += !bench_model(label, path, b, runs, json, &first, sum_dev, sum_host);
+                free(files[f]);
+            }
+        }
+        free(dirs[i]);
+    }
+    printf("\nAll models: npu command streams %.1f ms against %.1f ms of host kernels (%.2fx), dsp %.1f ms against %.1f ms (%.2fx)\n\n", 1e3 * sum_dev[0],
+           1e3 * sum_host[0], sum_host[0] > 0 ? sum_dev[0] / sum_host[0] : 0.0, 1e3 * sum_dev[1], 1e3 * sum_host[1], sum_host[1] > 0 ? sum_dev[1] / sum_host[1] : 0.0);
+    printf("| device | kernels | min | p10 | median | p90 | max | within 10%% |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(json, "],\n\"estimator\": [");
+    for (int dv = 0; dv < 2; ++dv) {
+        int n = nratios[dv], within = 0;
+        if (!n) continue;
+        qsort(ratios[dv], (size_t)n, sizeof(double), by_value);
+        for (int i = 0; i < n; ++i) within += ratios[dv][i] >= 0.9 && ratios[dv][i] <= 1.1;
+        double *r = ratios[dv];
+        printf("| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %d (%.1f%%) |\n", dv ? "dsp" : "npu", n, r[0], r[n / 10], r[n / 2], r[(n * 9) / 10], r[n - 1], within,
+               100.0 * within / n);
+        fprintf(json, "%s{\"device\": \"%s\", \"kernels\": %d, \"min\": %.4f, \"p10\": %.4f, \"median\": %.4f, \"p90\": %.4f, \"max\": %.4f, \"within_10pct\": %d}",
+                dv ? ",\n" : "\n", dv ? "dsp" : "npu", n, r[0], r[n / 10], r[n / 2], r[(n * 9) / 10], r[n - 1], within);
+        free(ratios[dv]);
+    }
+    fprintf(json, "\n]}\n");
+    fclose(json);
+    byoc_sim_backend_close(b[0]);
+    byoc_sim_backend_close(b[1]);
+    return failed ? 1 : 0;
+}
