@@ -3509,9 +3509,8 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
 
 BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int from, int to, int bufs, byoc_sim_cost *cost);
 
-/* Double buffering halves the SRAM a tile may use: with it allowed, each layer gets the cheaper of the
-   double- and the single-buffered plan (by the analytic model), as Vela falls back when buffers do not fit. */
-/* The layer's schedule: double or single buffering, and the tile loop order (spatial tiles fastest, or
+/* The layer's schedule: double or single buffering (double buffering halves the SRAM a tile may use, so it
+   can lose, as Vela falls back when buffers do not fit), and the tile loop order (spatial tiles fastest, or
    output channels fastest so the input tile stays while weight chunks stream past), whichever the cycle
    model says is quickest (ties keep the earlier: double buffering, spatial order). */
 BYOC__SIM_PRIVATE int byoc__dv_emit_layer(byoc__dv_lowering *L, byoc__dv_layer *ly, int layer) {
