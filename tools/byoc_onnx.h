@@ -1842,6 +1842,78 @@ BYOC__PRIVATE byoc_result byoc__onnx_conv_transpose(byoc__onnx_ctx *c, const cha
     return BYOC__ONNX_OK(c);
 }
 
+/* A 3-D pool as two 2-D pools: over (H, W) with depth folded into the channels, then over D with the
+   plane flattened. Exact for max (a box's max is the max of its slices' maxes) and for average (the taps
+   of a window that count form a box, so its count is the product of the per-axis counts). */
+BYOC__PRIVATE byoc_result byoc__onnx_pool3d(byoc__onnx_ctx *c, const char *op, byoc_node *x, const byoc_type *t) {
+    byoc__onnx *st = c->st;
+    int64_t k[3] = {1, 1, 1}, str[3] = {1, 1, 1}, dil[3] = {1, 1, 1}, pads[6] = {0, 0, 0, 0, 0, 0}, v[8];
+    int n = byoc__onnx_attr_ints(c, "kernel_shape", v, 8);
+    if (n != 3) return n == -2 ? BYOC__ONNX_OK(c) : byoc__onnx_fail(st, BYOC_ERR_ATTR, "kernel_shape must have 3 values for a 3-D pool");
+    memcpy(k, v, sizeof k);
+    static const char *const names[2] = {"strides", "dilations"};
+    int64_t *dst[2] = {str, dil};
+    for (int q = 0; q < 2; ++q) {
+        n = byoc__onnx_attr_ints(c, names[q], v, 8);
+        if (n == -2) return BYOC__ONNX_OK(c);
+        if (n >= 0 && n != 3) return byoc__onnx_fail(st, BYOC_ERR_ATTR, "%s has %d values, expected 3", names[q], n);
+        if (n == 3) memcpy(dst[q], v, sizeof(int64_t) * 3);
+    }
+    for (int i = 0; i < 3; ++i)
+        if (k[i] < 1 || str[i] < 1 || dil[i] < 1 || k[i] > BYOC_MAX_DIM || str[i] > BYOC_MAX_DIM || dil[i] > BYOC_MAX_DIM)
+            return byoc__onnx_fail(st, BYOC_ERR_ATTR, "kernel, strides and dilations must be positive");
+    char buf[32];
+    const char *auto_pad = byoc__onnx_attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
+    if (!strcmp(auto_pad, "NOTSET")) {
+        n = byoc__onnx_attr_ints(c, "pads", v, 8);
+        if (n == -2) return BYOC__ONNX_OK(c);
+        if (n >= 0 && n != 6) return byoc__onnx_fail(st, BYOC_ERR_ATTR, "pads has %d values, expected 6", n);
+        if (n == 6) memcpy(pads, v, sizeof pads);
+    } else if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
+        for (int i = 0; i < 3; ++i) {
+            int64_t in = t->dims[2 + i], out = (in + str[i] - 1) / str[i], total = (out - 1) * str[i] + (k[i] - 1) * dil[i] + 1 - in;
+            if (total < 0) total = 0;
+            pads[i] = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
+            pads[i + 3] = total - pads[i];
+        }
+    } else if (strcmp(auto_pad, "VALID")) {
+        return byoc__onnx_fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", auto_pad);
+    }
+    for (int i = 0; i < 6; ++i) if (pads[i] < 0 || pads[i] > BYOC_MAX_DIM) return byoc__onnx_fail(st, BYOC_ERR_ATTR, "pads must be non-negative");
+    int ceil_mode = (int)byoc__onnx_attr_int(c, "ceil_mode", 0), include_pad = (int)byoc__onnx_attr_int(c, "count_include_pad", 0);
+    int64_t N = t->dims[0], C = t->dims[1], D = t->dims[2], H = t->dims[3], W = t->dims[4];
+    for (int pass = 0; pass < 2; ++pass) { /* 0: (H, W) per depth slice; 1: D per output pixel */
+        const byoc_type *cur = byoc__onnx_type(x);
+        if (!cur) return BYOC__ONNX_OK(c);
+        int64_t plane[2] = {pass ? cur->dims[3] : H, pass ? cur->dims[4] : W}; /* pass 1: the pooled (OH, OW) */
+        int64_t shape[4] = {N, pass ? C : C * D, pass ? D : H, pass ? plane[0] * plane[1] : W};
+        int64_t win[2] = {pass ? k[0] : k[1], pass ? 1 : k[2]}, strides[2] = {pass ? str[0] : str[1], pass ? 1 : str[2]};
+        int64_t dilation[2] = {pass ? dil[0] : dil[1], pass ? 1 : dil[2]};
+        int64_t padding[4] = {pass ? pads[0] : pads[1], pass ? 0 : pads[2], pass ? pads[3] : pads[4], pass ? 0 : pads[5]};
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_ints(st->m, &a, "pool_size", win, 2);
+        byoc_attrs_set_ints(st->m, &a, "strides", strides, 2);
+        byoc_attrs_set_ints(st->m, &a, "dilation", dilation, 2);
+        byoc_attrs_set_ints(st->m, &a, "padding", padding, 4);
+        byoc_attrs_set_bool(st->m, &a, "ceil_mode", ceil_mode);
+        if (!strcmp(op, "nn.avg_pool2d")) byoc_attrs_set_bool(st->m, &a, "count_include_pad", include_pad);
+        x = byoc__onnx_call1(st, op, byoc__onnx_reshape(st, x, 4, shape), &a);
+        const byoc_type *y = byoc__onnx_type(x);
+        if (!y) return BYOC__ONNX_OK(c);
+        if (pass == 0) {
+            int64_t split[5] = {N, C, D, y->dims[2], y->dims[3]};
+            x = byoc__onnx_reshape(st, x, 5, split);
+        } else {
+            int64_t back[5] = {N, C, y->dims[2], plane[0], plane[1]};
+            x = byoc__onnx_reshape(st, x, 5, back);
+        }
+    }
+    c->out[0] = x;
+    if (c->nout > 1) c->out[1] = NULL;
+    return BYOC__ONNX_OK(c);
+}
+
 BYOC__PRIVATE byoc_result byoc__onnx_pool(byoc__onnx_ctx *c, const char *op) {
     byoc__onnx *st = c->st;
     byoc_node *x = byoc__onnx_input(c, 0, "X");
@@ -1849,6 +1921,7 @@ BYOC__PRIVATE byoc_result byoc__onnx_pool(byoc__onnx_ctx *c, const char *op) {
     if (!tx) return BYOC__ONNX_OK(c);
     if (c->nout > 1 && c->node->outputs[1].n) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool's Indices output is not supported");
     if (byoc__onnx_attr_int(c, "storage_order", 0)) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool with storage_order 1 is not supported");
+    if (tx->rank == 5) return byoc__onnx_pool3d(c, op, x, tx);
     byoc__onnx_window win;
     if (!byoc__onnx_window_attrs(c, tx, NULL, &win)) return BYOC__ONNX_OK(c);
     byoc_attrs a;
