@@ -170,7 +170,11 @@ BYOC_API const char *byoc_result_str(byoc_result r);
     X(BYOC_INT16, "int16", 2, 'i')          \
     X(BYOC_INT32, "int32", 4, 'i')          \
     X(BYOC_INT64, "int64", 8, 'i')          \
-    X(BYOC_BOOL, "bool", 1, 'b')
+    X(BYOC_BOOL, "bool", 1, 'b')            \
+    X(BYOC_FLOAT64, "float64", 8, 'f')      \
+    X(BYOC_UINT16, "uint16", 2, 'u')        \
+    X(BYOC_UINT32, "uint32", 4, 'u')        \
+    X(BYOC_UINT64, "uint64", 8, 'u')
 
 typedef enum byoc_dtype {
     BYOC_DTYPE_INVALID = 0,
@@ -1379,6 +1383,7 @@ BYOC_API byoc_dtype byoc_dtype_from_name(const char *name) {
 }
 BYOC_API size_t byoc_dtype_size(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT ? byoc__dtypes[dt].size : 0; }
 BYOC_API int byoc_dtype_is_float(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'f'; }
+BYOC__PRIVATE int byoc__dtype_is_unsigned(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'u'; }
 
 /* Types are immutable, so equal ones can be one object: a model's thousands of values of a few shapes
    then share a few cache lines instead of a type each. A hash collision just builds another copy. */
@@ -1817,6 +1822,20 @@ BYOC__PRIVATE float byoc__bf16_to_f32(uint16_t h) {
     memcpy(&f, &x, 4);
     return f;
 }
+/* double to float rounded to odd (truncated, the last bit set when inexact): narrowing that to float16 /
+   bfloat16 then rounds once, as a direct conversion would (rounding to float first can round twice) */
+BYOC__PRIVATE float byoc__f64_to_f32_odd(double v) {
+    float f = (float)v;
+    if (f != f || (double)f == v) return f;
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if (fabs((double)f) > fabs(v)) x -= 1; /* rounded away from zero (or to infinity): step back */
+    x |= 1;
+    memcpy(&f, &x, 4);
+    return f;
+}
+BYOC__PRIVATE uint16_t byoc__f64_to_f16(double v) { return byoc__f32_to_f16(byoc__f64_to_f32_odd(v)); }
+BYOC__PRIVATE uint16_t byoc__f64_to_bf16(double v) { return byoc__f32_to_bf16(byoc__f64_to_f32_odd(v)); }
 
 /* element i of a buffer of dtype dt, as double */
 BYOC__PRIVATE double byoc__load(byoc_dtype dt, const void *data, int64_t i) {
@@ -1831,6 +1850,10 @@ BYOC__PRIVATE double byoc__load(byoc_dtype dt, const void *data, int64_t i) {
     case BYOC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
     case BYOC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
     case BYOC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
+    case BYOC_FLOAT64: { double v; memcpy(&v, p + 8 * i, 8); return v; }
+    case BYOC_UINT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case BYOC_UINT32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_UINT64: { uint64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
     default: return 0;
     }
 }
@@ -1845,12 +1868,19 @@ BYOC__PRIVATE void byoc__store(byoc_dtype dt, void *data, int64_t i, double v) {
     case BYOC_INT16: v = byoc__clamp(v, -32768, 32767); break;
     case BYOC_INT32: v = byoc__clamp(v, -2147483648.0, 2147483647.0); break;
     case BYOC_INT64: v = byoc__clamp(v, -9223372036854775808.0, 9223372036854774784.0); break;
+    case BYOC_UINT16: v = byoc__clamp(v, 0, 65535); break;
+    case BYOC_UINT32: v = byoc__clamp(v, 0, 4294967295.0); break;
+    case BYOC_UINT64: v = byoc__clamp(v, 0, 18446744073709549568.0); break;
     default: break;
     }
     switch (dt) {
     case BYOC_FLOAT32: { float f = (float)v; memcpy(p + 4 * i, &f, 4); break; }
-    case BYOC_FLOAT16: { uint16_t h = byoc__f32_to_f16((float)v); memcpy(p + 2 * i, &h, 2); break; }
-    case BYOC_BFLOAT16: { uint16_t h = byoc__f32_to_bf16((float)v); memcpy(p + 2 * i, &h, 2); break; }
+    case BYOC_FLOAT16: { uint16_t h = byoc__f64_to_f16(v); memcpy(p + 2 * i, &h, 2); break; }
+    case BYOC_BFLOAT16: { uint16_t h = byoc__f64_to_bf16(v); memcpy(p + 2 * i, &h, 2); break; }
+    case BYOC_FLOAT64: memcpy(p + 8 * i, &v, 8); break;
+    case BYOC_UINT16: { uint16_t x = (uint16_t)v; memcpy(p + 2 * i, &x, 2); break; }
+    case BYOC_UINT32: { uint32_t x = (uint32_t)v; memcpy(p + 4 * i, &x, 4); break; }
+    case BYOC_UINT64: { uint64_t x = (uint64_t)v; memcpy(p + 8 * i, &x, 8); break; }
     case BYOC_INT8: p[i] = (unsigned char)(int8_t)v; break;
     case BYOC_UINT8: p[i] = (unsigned char)v; break;
     case BYOC_BOOL: p[i] = v != 0; break;
@@ -3700,13 +3730,15 @@ BYOC__PRIVATE int byoc__scalar_literal(const byoc_node *c, char *out, size_t cap
     if (t->rank != 0) return 0;
     double v = byoc__load(t->dtype, c->data, 0);
     switch (t->dtype) {
-    case BYOC_FLOAT32: case BYOC_FLOAT16: {
+    case BYOC_FLOAT32: case BYOC_FLOAT16: case BYOC_FLOAT64: {
         if (!isfinite(v)) return 0;
-        const char *suffix = t->dtype == BYOC_FLOAT32 ? "f" : "f16";
+        const char *suffix = t->dtype == BYOC_FLOAT32 ? "f" : t->dtype == BYOC_FLOAT16 ? "f16" : "f64";
         for (int prec = 1; prec <= 17; ++prec) { /* shortest text that reads back to the same value */
             snprintf(out, cap, "%.*g", prec, v);
             double back = strtod(out, NULL);
-            if ((t->dtype == BYOC_FLOAT32 && (float)back == (float)v) || (t->dtype == BYOC_FLOAT16 && byoc__f32_to_f16((float)back) == byoc__f32_to_f16((float)v))) break;
+            if ((t->dtype == BYOC_FLOAT32 && (float)back == (float)v) || (t->dtype == BYOC_FLOAT16 && byoc__f64_to_f16(back) == byoc__f64_to_f16(v)) ||
+                (t->dtype == BYOC_FLOAT64 && back == v))
+                break;
         }
         strncat(out, suffix, cap - strlen(out) - 1);
         return 1;
@@ -3716,6 +3748,9 @@ BYOC__PRIVATE int byoc__scalar_literal(const byoc_node *c, char *out, size_t cap
     case BYOC_INT16: snprintf(out, cap, "%lldi16", (long long)v); return 1;
     case BYOC_INT8: snprintf(out, cap, "%lldi8", (long long)v); return 1;
     case BYOC_UINT8: snprintf(out, cap, "%lldu8", (long long)v); return 1;
+    case BYOC_UINT16: snprintf(out, cap, "%lldu16", (long long)v); return 1;
+    case BYOC_UINT32: snprintf(out, cap, "%lldu32", (long long)v); return 1;
+    case BYOC_UINT64: { uint64_t x; memcpy(&x, c->data, 8); snprintf(out, cap, "%lluu64", (unsigned long long)x); return 1; }
     case BYOC_BOOL: snprintf(out, cap, "%s", v != 0 ? "True" : "False"); return 1;
     default: return 0;
     }
@@ -4778,7 +4813,7 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
                 uint64_t r = byoc__splitmix(&seed);
                 double v = byoc_dtype_is_float(comment_type->dtype) ? (double)(r >> 11) / 9007199254740992.0 - 0.5
                            : comment_type->dtype == BYOC_BOOL ? (double)(r & 1) : (double)((int)(r & 7) - 4);
-                if (comment_type->dtype == BYOC_UINT8) v = (double)(r & 7);
+                if (byoc__dtype_is_unsigned(comment_type->dtype)) v = (double)(r & 7);
                 byoc__store(comment_type->dtype, c->data, i, v);
             }
         }
@@ -4803,6 +4838,10 @@ BYOC__PRIVATE byoc_node *byoc__parse_number_literal(byoc__parser *p) {
     else if (!strcmp(suffix, "i32")) dt = BYOC_INT32;
     else if (!strcmp(suffix, "i64")) dt = BYOC_INT64;
     else if (!strcmp(suffix, "u8")) dt = BYOC_UINT8;
+    else if (!strcmp(suffix, "f64")) dt = BYOC_FLOAT64;
+    else if (!strcmp(suffix, "u16")) dt = BYOC_UINT16;
+    else if (!strcmp(suffix, "u32")) dt = BYOC_UINT32;
+    else if (!strcmp(suffix, "u64")) dt = BYOC_UINT64;
     else { byoc__parse_fail(p, line, col, "unsupported literal suffix in '%s'", buf); return NULL; }
     byoc_node *c;
     if (byoc_dtype_is_float(dt)) {
@@ -4815,15 +4854,27 @@ BYOC__PRIVATE byoc_node *byoc__parse_number_literal(byoc__parser *p) {
         snprintf(digits, sizeof digits, "%.*s", (int)(suffix - buf), buf);
         char *endp;
         errno = 0;
-        long long v = strtoll(digits, &endp, 10);
-        static const long long lo[] = {0, 0, 0, 0, -128, 0, -32768, -2147483647LL - 1, LLONG_MIN}, hi[] = {0, 0, 0, 0, 127, 255, 32767, 2147483647LL, LLONG_MAX};
-        if (*endp || errno || endp == digits || v < lo[dt] || v > hi[dt]) {
+        int is_u64 = dt == BYOC_UINT64;
+        unsigned long long u = is_u64 && digits[0] != '-' ? strtoull(digits, &endp, 10) : 0;
+        long long v = is_u64 ? 0 : strtoll(digits, &endp, 10);
+        long long lo = LLONG_MIN, hi = LLONG_MAX;
+        switch (dt) {
+        case BYOC_INT8: lo = INT8_MIN; hi = INT8_MAX; break;
+        case BYOC_UINT8: lo = 0; hi = UINT8_MAX; break;
+        case BYOC_INT16: lo = INT16_MIN; hi = INT16_MAX; break;
+        case BYOC_UINT16: lo = 0; hi = UINT16_MAX; break;
+        case BYOC_INT32: lo = INT32_MIN; hi = INT32_MAX; break;
+        case BYOC_UINT32: lo = 0; hi = UINT32_MAX; break;
+        default: break;
+        }
+        if ((is_u64 && digits[0] == '-') || *endp || errno || endp == digits || v < lo || v > hi) {
             byoc__parse_fail(p, line, col, "'%s' is out of range for %s", buf, byoc_dtype_name(dt));
             return NULL;
         }
         c = byoc_constant(p->m, byoc_tensor_type(p->m, dt, 0, NULL), NULL, 0);
-        if (c) { /* int64 is stored directly: a double cannot hold every value */
+        if (c) { /* 64-bit integers are stored directly: a double cannot hold every value */
             if (dt == BYOC_INT64) { int64_t x = v; memcpy(c->data, &x, 8); }
+            else if (is_u64) { uint64_t x = u; memcpy(c->data, &x, 8); }
             else byoc__store(dt, c->data, 0, (double)v);
         }
     }
@@ -7895,9 +7946,7 @@ BYOC__PRIVATE void byoc__strides_of(int rank, const int64_t *dims, int64_t *stri
     int64_t s = 1;
     for (int i = rank - 1; i >= 0; --i) { strides[i] = s; s *= dims[i]; }
 }
-BYOC__PRIVATE int byoc__is_int_dtype(byoc_dtype dt) {
-    return dt == BYOC_INT8 || dt == BYOC_UINT8 || dt == BYOC_INT16 || dt == BYOC_INT32 || dt == BYOC_INT64;
-}
+BYOC__PRIVATE int byoc__is_int_dtype(byoc_dtype dt) { return dt != BYOC_BOOL && !byoc_dtype_is_float(dt) && byoc_dtype_size(dt) > 0; }
 
 /* Copies dims[rank] elements of esize bytes: element idx goes from src + sum(idx * src_strides) to
    dst + sum(idx * dst_strides) (strides in elements, any sign, 0 repeats). Unit axes are dropped and
@@ -8130,6 +8179,23 @@ BYOC__PRIVATE void byoc__binary_f32(int code, const float *a, int64_t sa, const 
     }
 }
 
+/* float64: plain loops in double */
+BYOC__PRIVATE void byoc__binary_f64(int code, const double *a, int64_t sa, const double *b, int64_t sb, double *o, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        double x = a[i * sa], y = b[i * sb];
+        switch (code) {
+        case BYOC__K_ADD: o[i] = x + y; break;
+        case BYOC__K_SUBTRACT: o[i] = x - y; break;
+        case BYOC__K_MULTIPLY: o[i] = x * y; break;
+        case BYOC__K_DIVIDE: o[i] = x / y; break;
+        case BYOC__K_POWER: o[i] = pow(x, y); break;
+        case BYOC__K_MAXIMUM: o[i] = x > y ? x : y; break;
+        case BYOC__K_MINIMUM: o[i] = x < y ? x : y; break;
+        default: break;
+        }
+    }
+}
+
 /* integers wrap as two's complement (arithmetic in the unsigned type UT, so no signed overflow);
    division truncates as C does, x / 0 is 0 and MIN / -1 wraps to MIN */
 /* v < 0, as a call: the same test on an unsigned type inside a macro would warn that it is always false */
@@ -8156,7 +8222,7 @@ BYOC__PRIVATE uint64_t byoc__upow(uint64_t base, uint64_t e) {
         case BYOC__K_POWER:                                                                                                                    \
             for (i = 0; i < n; ++i) {                                                                                                          \
                 T x = a[i * sa], y = b[i * sb];                                                                                                \
-                if (byoc__negative((int64_t)y)) /* a negative exponent: what truncating x^y leaves */                                          \
+                if (SIGNED && byoc__negative((int64_t)y)) /* a negative exponent: what truncating x^y leaves */                                \
                     o[i] = x == 1 ? (T)1 : (SIGNED && x == (T)-1) ? (((uint64_t)(int64_t)y & 1) ? (T)-1 : (T)1) : (T)0;                        \
                 else                                                                                                                           \
                     o[i] = (T)byoc__upow((uint64_t)(int64_t)x, (uint64_t)(int64_t)y);                                                          \
@@ -8172,6 +8238,9 @@ BYOC__INT_BINARY(uint8_t, uint32_t, 0)
 BYOC__INT_BINARY(int16_t, uint32_t, 1)
 BYOC__INT_BINARY(int32_t, uint32_t, 1)
 BYOC__INT_BINARY(int64_t, uint64_t, 1)
+BYOC__INT_BINARY(uint16_t, uint32_t, 0)
+BYOC__INT_BINARY(uint32_t, uint32_t, 0)
+BYOC__INT_BINARY(uint64_t, uint64_t, 0)
 
 /* comparisons: any dtype to bool (bool compares as uint8 0/1) */
 #define BYOC__COMPARE(T)                                                                                                                       \
@@ -8187,6 +8256,10 @@ BYOC__COMPARE(uint8_t)
 BYOC__COMPARE(int16_t)
 BYOC__COMPARE(int32_t)
 BYOC__COMPARE(int64_t)
+BYOC__COMPARE(double)
+BYOC__COMPARE(uint16_t)
+BYOC__COMPARE(uint32_t)
+BYOC__COMPARE(uint64_t)
 
 typedef struct byoc__binary_job { int code; byoc_dtype dt; } byoc__binary_job;
 static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
@@ -8208,6 +8281,13 @@ static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64
     BYOC__BIN_CASE(BYOC_INT16, int16_t)
     BYOC__BIN_CASE(BYOC_INT32, int32_t)
     BYOC__BIN_CASE(BYOC_INT64, int64_t)
+    BYOC__BIN_CASE(BYOC_UINT16, uint16_t)
+    BYOC__BIN_CASE(BYOC_UINT32, uint32_t)
+    BYOC__BIN_CASE(BYOC_UINT64, uint64_t)
+    case BYOC_FLOAT64:
+        if (cmp) byoc__compare_double(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (uint8_t *)p[0], n);
+        else byoc__binary_f64(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (double *)p[0], n);
+        break;
     default: break;
     }
 #undef BYOC__BIN_CASE
@@ -8217,7 +8297,7 @@ static byoc_result byoc__k_binary(byoc__kctx *k) {
     byoc_dtype dt = k->in[0].dtype;
     int cmp = k->code == BYOC__K_EQUAL || k->code == BYOC__K_LESS || k->code == BYOC__K_GREATER;
     if (dt == BYOC_BOOL && !cmp && k->code != BYOC__K_MAXIMUM && k->code != BYOC__K_MINIMUM) return byoc__kfail_dtype(k, dt);
-    if (dt != BYOC_FLOAT32 && dt != BYOC_BOOL && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype(k, dt);
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && dt != BYOC_BOOL && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype(k, dt);
     const byoc_tensor *ops[3] = {&k->out[0], &k->in[0], &k->in[1]};
     byoc__bcast bc;
     byoc__bcast_init(&bc, ops, 3);
@@ -8363,13 +8443,13 @@ BYOC__PRIVATE void byoc__unary_f32(int code, const byoc__unary_params *pr, const
 }
 
 /* relu, negative, abs, clip on integers (wrapping: -MIN is MIN) */
-#define BYOC__INT_UNARY(T, UT, TMIN, TMAX)                                                                                                     \
+#define BYOC__INT_UNARY(T, UT, SIGNED, TMIN, TMAX)                                                                                             \
     static void byoc__unary_##T(int code, double lo_d, double hi_d, const T *a, T *o, int64_t n) {                                            \
         int64_t i;                                                                                                                             \
         switch (code) {                                                                                                                        \
         case BYOC__K_RELU: for (i = 0; i < n; ++i) o[i] = a[i] > 0 ? a[i] : (T)0; break;                                                       \
         case BYOC__K_NEGATIVE: for (i = 0; i < n; ++i) o[i] = (T)((UT)0 - (UT)a[i]); break;                                                    \
-        case BYOC__K_ABS: for (i = 0; i < n; ++i) o[i] = byoc__negative((int64_t)a[i]) ? (T)((UT)0 - (UT)a[i]) : a[i]; break;                 \
+        case BYOC__K_ABS: for (i = 0; i < n; ++i) o[i] = SIGNED && byoc__negative((int64_t)a[i]) ? (T)((UT)0 - (UT)a[i]) : a[i]; break;       \
         case BYOC__K_CLIP: {                                                                                                                   \
             /* bounds saturated into the type (NaN: no bound), then truncated as a cast does */                                                \
             if (lo_d != lo_d) lo_d = -HUGE_VAL;                                                                                                \
@@ -8382,21 +8462,54 @@ BYOC__PRIVATE void byoc__unary_f32(int code, const byoc__unary_params *pr, const
         default: break;                                                                                                                        \
         }                                                                                                                                      \
     }
-BYOC__INT_UNARY(int8_t, uint32_t, INT8_MIN, INT8_MAX)
-BYOC__INT_UNARY(uint8_t, uint32_t, 0, UINT8_MAX)
-BYOC__INT_UNARY(int16_t, uint32_t, INT16_MIN, INT16_MAX)
-BYOC__INT_UNARY(int32_t, uint32_t, INT32_MIN, INT32_MAX)
-BYOC__INT_UNARY(int64_t, uint64_t, INT64_MIN, INT64_MAX)
+BYOC__INT_UNARY(int8_t, uint32_t, 1, INT8_MIN, INT8_MAX)
+BYOC__INT_UNARY(uint8_t, uint32_t, 0, 0, UINT8_MAX)
+BYOC__INT_UNARY(int16_t, uint32_t, 1, INT16_MIN, INT16_MAX)
+BYOC__INT_UNARY(int32_t, uint32_t, 1, INT32_MIN, INT32_MAX)
+BYOC__INT_UNARY(int64_t, uint64_t, 1, INT64_MIN, INT64_MAX)
+BYOC__INT_UNARY(uint16_t, uint32_t, 0, 0, UINT16_MAX)
+BYOC__INT_UNARY(uint32_t, uint32_t, 0, 0, UINT32_MAX)
+BYOC__INT_UNARY(uint64_t, uint64_t, 0, 0, UINT64_MAX)
+
+/* float64: the same formulas in double, with libm */
+BYOC__PRIVATE void byoc__unary_f64(int code, double al, double be, double lo, double hi, int tanh_gelu, const double *a, double *o, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        double x = a[i], c;
+        switch (code) {
+        case BYOC__K_RELU: o[i] = x > 0 ? x : 0; break;
+        case BYOC__K_LEAKY_RELU: o[i] = x > 0 ? x : x * al; break;
+        case BYOC__K_CLIP: c = x < hi ? x : hi; o[i] = c > lo ? c : lo; break;
+        case BYOC__K_NEGATIVE: o[i] = -x; break;
+        case BYOC__K_ABS: o[i] = fabs(x); break;
+        case BYOC__K_HARD_SIGMOID: c = x * al + be; o[i] = c > 0 ? (c < 1 ? c : 1) : 0; break;
+        case BYOC__K_HARD_SWISH: c = x + 3; o[i] = x * (c > 0 ? (c < 6 ? c : 6) : 0) / 6; break;
+        case BYOC__K_SIGMOID: o[i] = 1 / (1 + exp(-x)); break;
+        case BYOC__K_TANH: o[i] = tanh(x); break;
+        case BYOC__K_EXP: o[i] = exp(x); break;
+        case BYOC__K_LOG: o[i] = log(x); break;
+        case BYOC__K_SQRT: o[i] = sqrt(x); break;
+        case BYOC__K_RSQRT: o[i] = 1 / sqrt(x); break;
+        case BYOC__K_ERF: o[i] = erf(x); break;
+        case BYOC__K_FLOOR: o[i] = floor(x); break;
+        case BYOC__K_CEIL: o[i] = ceil(x); break;
+        case BYOC__K_GELU:
+            o[i] = tanh_gelu ? 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))) : 0.5 * x * (1 + erf(x * 0.7071067811865476));
+            break;
+        default: break;
+        }
+    }
+}
 
 static byoc_result byoc__k_unary(byoc__kctx *k) {
     byoc_dtype dt = k->in[0].dtype;
     int64_t n = byoc__numel(&k->out[0]);
     double lo = byoc__kfloat(k, "a_min", 0), hi = byoc__kfloat(k, "a_max", 0);
-    if (dt == BYOC_FLOAT32) {
+    if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
+        double alpha = byoc__kfloat(k, "alpha", k->code == BYOC__K_HARD_SIGMOID ? 0.2 : 0.01), beta = byoc__kfloat(k, "beta", 0.5);
         byoc__unary_params pr;
         memset(&pr, 0, sizeof pr);
-        pr.alpha = (float)byoc__kfloat(k, "alpha", k->code == BYOC__K_HARD_SIGMOID ? 0.2 : 0.01);
-        pr.beta = (float)byoc__kfloat(k, "beta", 0.5);
+        pr.alpha = (float)alpha;
+        pr.beta = (float)beta;
         pr.lo = (float)lo;
         pr.hi = (float)hi;
         if (k->code == BYOC__K_GELU) {
@@ -8404,7 +8517,8 @@ static byoc_result byoc__k_unary(byoc__kctx *k) {
             if (strcmp(approx, "none") && strcmp(approx, "tanh")) return byoc__kfail(k, "no host kernel for approximate=\"%s\"", approx);
             pr.tanh_gelu = !strcmp(approx, "tanh");
         }
-        byoc__unary_f32(k->code, &pr, (const float *)k->in[0].data, (float *)k->out[0].data, n);
+        if (dt == BYOC_FLOAT64) byoc__unary_f64(k->code, alpha, beta, lo, hi, pr.tanh_gelu, (const double *)k->in[0].data, (double *)k->out[0].data, n);
+        else byoc__unary_f32(k->code, &pr, (const float *)k->in[0].data, (float *)k->out[0].data, n);
         return BYOC_OK;
     }
     int int_ok = k->code == BYOC__K_RELU || k->code == BYOC__K_NEGATIVE || k->code == BYOC__K_ABS || k->code == BYOC__K_CLIP;
@@ -8415,6 +8529,9 @@ static byoc_result byoc__k_unary(byoc__kctx *k) {
     case BYOC_INT16: byoc__unary_int16_t(k->code, lo, hi, (const int16_t *)k->in[0].data, (int16_t *)k->out[0].data, n); break;
     case BYOC_INT32: byoc__unary_int32_t(k->code, lo, hi, (const int32_t *)k->in[0].data, (int32_t *)k->out[0].data, n); break;
     case BYOC_INT64: byoc__unary_int64_t(k->code, lo, hi, (const int64_t *)k->in[0].data, (int64_t *)k->out[0].data, n); break;
+    case BYOC_UINT16: byoc__unary_uint16_t(k->code, lo, hi, (const uint16_t *)k->in[0].data, (uint16_t *)k->out[0].data, n); break;
+    case BYOC_UINT32: byoc__unary_uint32_t(k->code, lo, hi, (const uint32_t *)k->in[0].data, (uint32_t *)k->out[0].data, n); break;
+    case BYOC_UINT64: byoc__unary_uint64_t(k->code, lo, hi, (const uint64_t *)k->in[0].data, (uint64_t *)k->out[0].data, n); break;
     default: return byoc__kfail_dtype(k, dt);
     }
     return BYOC_OK;
@@ -8427,7 +8544,7 @@ BYOC__PRIVATE void byoc__split_axis(const byoc_tensor *t, int axis, int64_t *out
     *inner = byoc__dims_prod(t->dims, axis + 1, t->rank);
 }
 
-/* bias_add: x + bias[c] along axis (float32 and integers) */
+/* bias_add: x + bias[c] along axis (float32, float64 and integers) */
 static byoc_result byoc__k_bias_add(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0];
     int axis = byoc__kaxis(k, "axis", 1, x->rank);
@@ -8440,7 +8557,7 @@ static byoc_result byoc__k_bias_add(byoc__kctx *k) {
             for (int64_t c = 0; c < C; ++c, xd += inner, o += inner) byoc__binary_f32(BYOC__K_ADD, xd, 1, bias + c, 0, o, inner);
         return BYOC_OK;
     }
-    if (!byoc__is_int_dtype(x->dtype)) return byoc__kfail_dtype(k, x->dtype);
+    if (!byoc__is_int_dtype(x->dtype) && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
     size_t es = byoc_dtype_size(x->dtype);
     const char *xd = (const char *)x->data, *bias = (const char *)k->in[1].data;
     char *o = (char *)k->out[0].data;
@@ -8810,6 +8927,27 @@ BYOC__MAX_POOL(uint8_t, 0)
 BYOC__MAX_POOL(int16_t, INT16_MIN)
 BYOC__MAX_POOL(int32_t, INT32_MIN)
 BYOC__MAX_POOL(int64_t, INT64_MIN)
+BYOC__MAX_POOL(double, -DBL_MAX)
+BYOC__MAX_POOL(uint16_t, 0)
+BYOC__MAX_POOL(uint32_t, 0)
+BYOC__MAX_POOL(uint64_t, 0)
+/* the max pool of any dtype but bool and the 16-bit floats; 0 when dt has none */
+BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, const void *x, void *o) {
+    switch (dt) {
+    case BYOC_FLOAT32: byoc__max_pool_float(g, (const float *)x, (float *)o); break;
+    case BYOC_FLOAT64: byoc__max_pool_double(g, (const double *)x, (double *)o); break;
+    case BYOC_INT8: byoc__max_pool_int8_t(g, (const int8_t *)x, (int8_t *)o); break;
+    case BYOC_UINT8: byoc__max_pool_uint8_t(g, (const uint8_t *)x, (uint8_t *)o); break;
+    case BYOC_INT16: byoc__max_pool_int16_t(g, (const int16_t *)x, (int16_t *)o); break;
+    case BYOC_UINT16: byoc__max_pool_uint16_t(g, (const uint16_t *)x, (uint16_t *)o); break;
+    case BYOC_INT32: byoc__max_pool_int32_t(g, (const int32_t *)x, (int32_t *)o); break;
+    case BYOC_UINT32: byoc__max_pool_uint32_t(g, (const uint32_t *)x, (uint32_t *)o); break;
+    case BYOC_INT64: byoc__max_pool_int64_t(g, (const int64_t *)x, (int64_t *)o); break;
+    case BYOC_UINT64: byoc__max_pool_uint64_t(g, (const uint64_t *)x, (uint64_t *)o); break;
+    default: return 0;
+    }
+    return 1;
+}
 
 /* average pooling divides by the taps inside the input, or with count_include_pad by the taps inside
    the padded input (a ceil_mode window may reach past the padding: those taps never count) */
@@ -8872,17 +9010,7 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
             }
         return BYOC_OK;
     }
-    if (k->code == BYOC__K_MAX_POOL) {
-        switch (dt) {
-        case BYOC_INT8: byoc__max_pool_int8_t(&g, (const int8_t *)x, (int8_t *)o); break;
-        case BYOC_UINT8: byoc__max_pool_uint8_t(&g, (const uint8_t *)x, (uint8_t *)o); break;
-        case BYOC_INT16: byoc__max_pool_int16_t(&g, (const int16_t *)x, (int16_t *)o); break;
-        case BYOC_INT32: byoc__max_pool_int32_t(&g, (const int32_t *)x, (int32_t *)o); break;
-        case BYOC_INT64: byoc__max_pool_int64_t(&g, (const int64_t *)x, (int64_t *)o); break;
-        default: return byoc__kfail_dtype(k, dt);
-        }
-        return BYOC_OK;
-    }
+    if (k->code == BYOC__K_MAX_POOL && byoc__max_pool_any(&g, dt, x, o)) return BYOC_OK;
     return byoc__kfail_dtype(k, dt);
 }
 
@@ -8902,16 +9030,7 @@ static byoc_result byoc__k_global_pool2d(byoc__kctx *k) {
     memset(&g, 0, sizeof g);
     g.N = x->dims[0]; g.C = x->dims[1]; g.H = x->dims[2]; g.W = x->dims[3]; g.OH = g.OW = 1;
     g.kh = g.H; g.kw = g.W; g.sh = g.sw = g.dh = g.dw = 1;
-    switch (dt) {
-    case BYOC_FLOAT32: byoc__max_pool_float(&g, (const float *)x->data, (float *)k->out[0].data); break;
-    case BYOC_INT8: byoc__max_pool_int8_t(&g, (const int8_t *)x->data, (int8_t *)k->out[0].data); break;
-    case BYOC_UINT8: byoc__max_pool_uint8_t(&g, (const uint8_t *)x->data, (uint8_t *)k->out[0].data); break;
-    case BYOC_INT16: byoc__max_pool_int16_t(&g, (const int16_t *)x->data, (int16_t *)k->out[0].data); break;
-    case BYOC_INT32: byoc__max_pool_int32_t(&g, (const int32_t *)x->data, (int32_t *)k->out[0].data); break;
-    case BYOC_INT64: byoc__max_pool_int64_t(&g, (const int64_t *)x->data, (int64_t *)k->out[0].data); break;
-    default: return byoc__kfail_dtype(k, dt);
-    }
-    return BYOC_OK;
+    return byoc__max_pool_any(&g, dt, x->data, k->out[0].data) ? BYOC_OK : byoc__kfail_dtype(k, dt);
 }
 
 /* ---- reductions: sum, mean, max, min over any set of axes ---- */
@@ -8942,13 +9061,16 @@ static size_t byoc__ws_reduce(const byoc__kctx *k) {
    run either folds into one output value (it reduces) or combines elementwise with an output row
    (it stays). Floats accumulate in the output, integers in int64 in the workspace (a mean needs the
    true sum; a sum wraps into its dtype at the end, as in-dtype arithmetic would). */
+/* an integer or bool element as int64 (uint64: its bits, so arithmetic modulo 2^64 stays exact) */
 BYOC__PRIVATE int64_t byoc__int_at(byoc_dtype dt, const char *p) {
     switch (dt) {
     case BYOC_INT8: return *(const int8_t *)p;
     case BYOC_UINT8: case BYOC_BOOL: return *(const uint8_t *)p;
     case BYOC_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case BYOC_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
     case BYOC_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case BYOC_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
+    case BYOC_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case BYOC_INT64: case BYOC_UINT64: { int64_t v; memcpy(&v, p, 8); return v; }
     default: return 0;
     }
 }
@@ -8959,7 +9081,9 @@ BYOC__PRIVATE void byoc__int_put(byoc_dtype dt, char *p, int64_t v) {
     case BYOC_BOOL: { uint8_t x = v != 0; memcpy(p, &x, 1); break; }
     case BYOC_INT16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
     case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
-    case BYOC_INT64: memcpy(p, &v, 8); break;
+    case BYOC_UINT16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case BYOC_UINT32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case BYOC_INT64: case BYOC_UINT64: memcpy(p, &v, 8); break;
     default: break;
     }
 }
@@ -8967,8 +9091,8 @@ BYOC__PRIVATE void byoc__int_put(byoc_dtype dt, char *p, int64_t v) {
 static byoc_result byoc__k_reduce(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0];
     byoc_dtype dt = x->dtype;
-    int is_int = byoc__is_int_dtype(dt) || dt == BYOC_BOOL, code = k->code;
-    if (dt != BYOC_FLOAT32 && !is_int) return byoc__kfail_dtype(k, dt);
+    int is_int = byoc__is_int_dtype(dt) || dt == BYOC_BOOL, code = k->code, is_u64 = dt == BYOC_UINT64, is_f64 = dt == BYOC_FLOAT64;
+    if (dt != BYOC_FLOAT32 && !is_f64 && !is_int) return byoc__kfail_dtype(k, dt);
     if (dt == BYOC_BOOL && (code == BYOC__K_SUM || code == BYOC__K_MEAN)) return byoc__kfail_dtype(k, dt);
     int red[BYOC_MAX_RANK];
     byoc__reduced_axes(k, x->rank, red);
@@ -8996,22 +9120,31 @@ static byoc_result byoc__k_reduce(byoc__kctx *k) {
     if (r == 0) { dims[0] = 1; ostr[0] = 1; rr[0] = 0; r = 1; }
     int64_t n = dims[r - 1], inner_reduces = rr[r - 1];
     float *of = (float *)k->out[0].data;
+    double *od = (double *)k->out[0].data;
     int64_t *oi = (int64_t *)k->ws;
-    /* identities */
+    /* identities (uint64 compares its bits unsigned: 0 and all ones) */
     for (int64_t j = 0; j < nout; ++j) {
-        if (is_int) oi[j] = code == BYOC__K_RMAX ? INT64_MIN : code == BYOC__K_RMIN ? INT64_MAX : 0;
+        if (is_int) oi[j] = code == BYOC__K_RMAX ? (is_u64 ? 0 : INT64_MIN) : code == BYOC__K_RMIN ? (is_u64 ? -1 : INT64_MAX) : 0;
+        else if (is_f64) od[j] = code == BYOC__K_RMAX ? -HUGE_VAL : code == BYOC__K_RMIN ? HUGE_VAL : 0.0;
         else of[j] = code == BYOC__K_RMAX ? -INFINITY : code == BYOC__K_RMIN ? INFINITY : 0.0f;
     }
     if (total == 0) {
         if (is_int) for (int64_t j = 0; j < nout; ++j) byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)byoc_dtype_size(dt), 0);
-        else if (code == BYOC__K_MEAN) for (int64_t j = 0; j < nout; ++j) of[j] = NAN;
+        else if (code == BYOC__K_MEAN) for (int64_t j = 0; j < nout; ++j) byoc__store(dt, k->out[0].data, j, NAN);
         return BYOC_OK;
     }
     size_t es = byoc_dtype_size(dt);
     const char *xp = (const char *)x->data;
     int64_t idx[BYOC_MAX_RANK] = {0}, off = 0;
     for (;;) {
-        if (!is_int) {
+        if (is_f64) {
+            const double *row = (const double *)xp;
+            double *orow = od + off;
+            for (int64_t i = 0; i < n; ++i) {
+                double v = row[i], *acc = orow + (inner_reduces ? 0 : i);
+                *acc = code == BYOC__K_RMAX ? (v > *acc ? v : *acc) : code == BYOC__K_RMIN ? (v < *acc ? v : *acc) : *acc + v;
+            }
+        } else if (!is_int) {
             const float *row = (const float *)xp;
             float *orow = of + off;
             if (inner_reduces) {
@@ -9024,8 +9157,9 @@ static byoc_result byoc__k_reduce(byoc__kctx *k) {
         } else {
             for (int64_t i = 0; i < n; ++i) {
                 int64_t v = byoc__int_at(dt, xp + i * (int64_t)es), *acc = oi + off + (inner_reduces ? 0 : i);
-                if (code == BYOC__K_RMAX) *acc = v > *acc ? v : *acc;
-                else if (code == BYOC__K_RMIN) *acc = v < *acc ? v : *acc;
+                int above = is_u64 ? (uint64_t)v > (uint64_t)*acc : v > *acc, below = is_u64 ? (uint64_t)v < (uint64_t)*acc : v < *acc;
+                if (code == BYOC__K_RMAX) *acc = above ? v : *acc;
+                else if (code == BYOC__K_RMIN) *acc = below ? v : *acc;
                 else *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
             }
         }
@@ -9042,9 +9176,11 @@ static byoc_result byoc__k_reduce(byoc__kctx *k) {
     if (is_int) {
         for (int64_t j = 0; j < nout; ++j) {
             int64_t v = oi[j];
-            if (code == BYOC__K_MEAN) v = count ? v / count : 0;
+            if (code == BYOC__K_MEAN) v = !count ? 0 : is_u64 ? (int64_t)((uint64_t)v / (uint64_t)count) : v / count;
             byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)es, v);
         }
+    } else if (code == BYOC__K_MEAN && is_f64) {
+        for (int64_t j = 0; j < nout; ++j) od[j] /= (double)count;
     } else if (code == BYOC__K_MEAN)
         byoc__scale_f32(of, 1.0f / (float)count, nout);
     return BYOC_OK;
@@ -9285,14 +9421,21 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
     }
 }
 
-/* ---- cast: any dtype to any dtype, through float32 (float sources) or int64 (integer and bool
-   sources), 256 elements at a time; float to integer truncates toward zero and saturates (NaN is 0),
-   integer to narrower integer wraps, anything to bool is != 0 ---- */
-BYOC__PRIVATE int64_t byoc__f32_to_i64_sat(float v) {
+/* ---- cast: any dtype to any dtype, through double (float sources) or int64 (integer and bool
+   sources; uint64 as its bits), 256 elements at a time; float to integer truncates toward zero and
+   saturates (NaN is 0), integer to narrower integer wraps, anything to bool is != 0, and a float
+   narrows with one rounding ---- */
+BYOC__PRIVATE int64_t byoc__f64_to_i64_sat(double v) {
     if (v != v) return 0;
-    if (v >= 9.2233720368547758e18f) return INT64_MAX;
-    if (v <= -9.2233720368547758e18f) return INT64_MIN;
+    if (v >= 9223372036854775808.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
     return (int64_t)v;
+}
+/* the bits of the uint64 nearest v toward zero, saturated */
+BYOC__PRIVATE int64_t byoc__f64_to_u64_sat(double v) {
+    if (!(v > 0)) return 0;
+    if (v >= 18446744073709551616.0) return -1;
+    return (int64_t)(uint64_t)v;
 }
 BYOC__PRIVATE int64_t byoc__clamp_i64(int64_t v, byoc_dtype dt) {
     int64_t lo = INT64_MIN, hi = INT64_MAX;
@@ -9300,7 +9443,9 @@ BYOC__PRIVATE int64_t byoc__clamp_i64(int64_t v, byoc_dtype dt) {
     case BYOC_INT8: lo = INT8_MIN; hi = INT8_MAX; break;
     case BYOC_UINT8: lo = 0; hi = UINT8_MAX; break;
     case BYOC_INT16: lo = INT16_MIN; hi = INT16_MAX; break;
+    case BYOC_UINT16: lo = 0; hi = UINT16_MAX; break;
     case BYOC_INT32: lo = INT32_MIN; hi = INT32_MAX; break;
+    case BYOC_UINT32: lo = 0; hi = UINT32_MAX; break;
     default: break;
     }
     return v < lo ? lo : v > hi ? hi : v;
@@ -9326,29 +9471,27 @@ static byoc_result byoc__k_cast(byoc__kctx *k) {
     const char *src = (const char *)k->in[0].data;
     char *dst = (char *)k->out[0].data;
     if (from == to) { memmove(dst, src, (size_t)n * fs); return BYOC_OK; }
-    int from_float = byoc_dtype_is_float(from), to_float = byoc_dtype_is_float(to);
-    float fbuf[256];
+    int from_float = byoc_dtype_is_float(from), to_float = byoc_dtype_is_float(to), from_u64 = from == BYOC_UINT64;
+    double fbuf[256];
     int64_t ibuf[256];
     for (int64_t at = 0; at < n; at += 256) {
         int64_t m = BYOC__MIN(256, n - at), i;
         const char *s = src + at * (int64_t)fs;
         char *d = dst + at * (int64_t)ts;
-        if (from_float) byoc__to_f32(from, s, fbuf, m);
+        if (from_float) for (i = 0; i < m; ++i) fbuf[i] = byoc__load(from, s, i);
         else for (i = 0; i < m; ++i) ibuf[i] = byoc__int_at(from, s + i * (int64_t)fs);
-        if (to_float) {
-            if (!from_float) for (i = 0; i < m; ++i) fbuf[i] = (float)ibuf[i];
-            byoc__from_f32(to, fbuf, d, m);
+        if (to_float && !from_float && to != BYOC_FLOAT64) { /* one rounding from the integer: through float32 */
+            float f32[256];
+            for (i = 0; i < m; ++i) f32[i] = from_u64 ? (float)(uint64_t)ibuf[i] : (float)ibuf[i];
+            byoc__from_f32(to, f32, d, m);
+        } else if (to_float) {
+            if (!from_float) for (i = 0; i < m; ++i) fbuf[i] = from_u64 ? (double)(uint64_t)ibuf[i] : (double)ibuf[i];
+            for (i = 0; i < m; ++i) byoc__store(to, d, i, fbuf[i]);
         } else if (to == BYOC_BOOL) {
             for (i = 0; i < m; ++i) d[i] = (char)(from_float ? fbuf[i] != 0 : ibuf[i] != 0);
         } else if (from_float) {
-            if (to == BYOC_INT32) {
-                int32_t *d32 = (int32_t *)(void *)d;
-                for (i = 0; i < m; ++i) {
-                    float v = fbuf[i];
-                    d32[i] = v != v ? 0 : v >= 2147483648.0f ? INT32_MAX : v <= -2147483648.0f ? INT32_MIN : (int32_t)v;
-                }
-            } else
-                for (i = 0; i < m; ++i) byoc__int_put(to, d + i * (int64_t)ts, byoc__clamp_i64(byoc__f32_to_i64_sat(fbuf[i]), to));
+            for (i = 0; i < m; ++i)
+                byoc__int_put(to, d + i * (int64_t)ts, to == BYOC_UINT64 ? byoc__f64_to_u64_sat(fbuf[i]) : byoc__clamp_i64(byoc__f64_to_i64_sat(fbuf[i]), to));
         } else
             for (i = 0; i < m; ++i) byoc__int_put(to, d + i * (int64_t)ts, ibuf[i]);
     }
@@ -11397,7 +11540,7 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
     case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
         byoc_dtype dt = n->annotation->dtype;
-        int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_BOOL; /* TVM's list, float64 aside (not a dtype here) */
+        int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64 || dt == BYOC_BOOL; /* TVM's list */
         return n->annotation->rank == 0 && simple ? BYOC_PATTERN_ELEMWISE : BYOC_PATTERN_OPAQUE;
     }
     case BYOC_NODE_TUPLE: return BYOC_PATTERN_TUPLE;

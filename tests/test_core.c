@@ -70,16 +70,17 @@ static byoc_module *build_conv_module(int in_channels, int weight_in_channels) {
 
 /* ---- dtypes, types, attributes ---- */
 static void test_dtypes(void) {
-    static const char *names[] = {"float32", "float16", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool"};
-    static const size_t sizes[] = {4, 2, 2, 1, 1, 2, 4, 8, 1};
-    for (int i = 0; i < 9; ++i) {
+    static const char *names[] = {"float32", "float16", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool", "float64", "uint16", "uint32", "uint64"};
+    static const size_t sizes[] = {4, 2, 2, 1, 1, 2, 4, 8, 1, 8, 2, 4, 8};
+    for (int i = 0; i < 13; ++i) {
         byoc_dtype dt = byoc_dtype_from_name(names[i]);
         CHECKF(dt != BYOC_DTYPE_INVALID, "%s unknown", names[i]);
         CHECK(strcmp(byoc_dtype_name(dt), names[i]) == 0);
         CHECK(byoc_dtype_size(dt) == sizes[i]);
+        CHECK((int)dt == i + 1); /* the weights file stores these codes */
     }
-    CHECK(byoc_dtype_from_name("float64") == BYOC_DTYPE_INVALID);
-    CHECK(byoc_dtype_is_float(BYOC_BFLOAT16) && !byoc_dtype_is_float(BYOC_INT8));
+    CHECK(byoc_dtype_from_name("float128") == BYOC_DTYPE_INVALID && byoc_dtype_from_name("complex64") == BYOC_DTYPE_INVALID);
+    CHECK(byoc_dtype_is_float(BYOC_BFLOAT16) && byoc_dtype_is_float(BYOC_FLOAT64) && !byoc_dtype_is_float(BYOC_INT8) && !byoc_dtype_is_float(BYOC_UINT64));
 }
 
 static void test_types(void) {
@@ -386,7 +387,8 @@ static const type_case type_cases[] = {
     {"%x: Tensor[(2, 3, 4), float32]", "max(%x)", "float32"},
     {"%x: Tensor[(2, 3, 4), float32]", "sum(%x, axis=[1], exclude=True)", "Tensor[(3,), float32]"},
     {"%x: Tensor[(2, 3), float32]", "cast(%x, dtype=\"int8\")", "Tensor[(2, 3), int8]"},
-    {"%x: Tensor[(2, 3), float32]", "cast(%x, dtype=\"float64\")", "!unknown dtype \"float64\""},
+    {"%x: Tensor[(2, 3), float32]", "cast(%x, dtype=\"float64\")", "Tensor[(2, 3), float64]"},
+    {"%x: Tensor[(2, 3), float32]", "cast(%x, dtype=\"complex64\")", "!unknown dtype \"complex64\""},
     {"%x: Tensor[(2, 3), float32]", "copy(%x)", "Tensor[(2, 3), float32]"},
     {"%x: Tensor[(2, 3), float32]", "nn.dropout(%x)", "(Tensor[(2, 3), float32], Tensor[(2, 3), float32])"},
     {"%x: Tensor[(1, 3, 8, 8), float32]", "image.resize2d(%x, size=[16, 24], method=\"nearest_neighbor\")", "Tensor[(1, 3, 16, 24), float32]"},
@@ -646,8 +648,12 @@ static void test_weights_file(void) {
     byoc_node *k = byoc_constant(m, byoc_tensor_type(m, BYOC_INT64, 2, d2), i64, sizeof i64);
     uint16_t h[6] = {0x3c00, 0xbc00, 0x7bff, 0x0001, 0x8000, 0x3555};
     byoc_node *hf = byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT16, 2, d2), h, sizeof h);
-    byoc_node *fields[2] = {k, hf};
-    byoc_module_add_function(m, "consts", byoc_function(m, NULL, 0, byoc_tuple(m, fields, 2), NULL, NULL));
+    double f64[6] = {0.1, -1e300, 4.9e-324, 1.0 / 3, -0.0, 123456789.123456789};
+    byoc_node *df = byoc_constant(m, byoc_tensor_type(m, BYOC_FLOAT64, 2, d2), f64, sizeof f64);
+    uint64_t u64[6] = {UINT64_MAX, 0, 1ULL << 63, (1ULL << 53) + 1, 42, 0xfedcba9876543210ULL};
+    byoc_node *uk = byoc_constant(m, byoc_tensor_type(m, BYOC_UINT64, 2, d2), u64, sizeof u64);
+    byoc_node *fields[4] = {k, hf, df, uk};
+    byoc_module_add_function(m, "consts", byoc_function(m, NULL, 0, byoc_tuple(m, fields, 4), NULL, NULL));
     char dir[] = "/tmp/byoc_test_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char path[256], wpath[256];
@@ -658,6 +664,9 @@ static void test_weights_file(void) {
     byoc_module *back = byoc_module_load(path, NULL, &d);
     CHECKF(back != NULL, "%s", d.message);
     CHECK(byoc_module_structural_equal(m, back));
+    byoc_node *consts = byoc_module_function(back, "consts")->body;
+    CHECK(consts->args[2]->annotation->dtype == BYOC_FLOAT64 && memcmp(consts->args[2]->data, f64, sizeof f64) == 0);
+    CHECK(consts->args[3]->annotation->dtype == BYOC_UINT64 && memcmp(consts->args[3]->data, u64, sizeof u64) == 0);
     byoc_module_destroy(back);
     /* without the weights file the constants are seeded: same shapes, other values */
     byoc_parse_options o;
@@ -883,6 +892,30 @@ static void test_scalar_literals(void) {
     char why[2048];
     CHECKF(round_trips(m, why, sizeof why), "%s", why);
     byoc_module_destroy(m);
+    /* float64 and the wide unsigned types print with their suffixes and read back bit for bit */
+    m = parse_text("def @main() { (0.1f64, -1.5e+300f64, 18446744073709551615u64, 65535u16, 4000000000u32, 9007199254740993u64) }", &d);
+    CHECKF(m != NULL, "%s", d.message);
+    t = byoc_module_function(m, "main")->body;
+    double f;
+    uint64_t u;
+    memcpy(&f, t->args[0]->data, 8);
+    CHECK(t->args[0]->annotation->dtype == BYOC_FLOAT64 && f == 0.1);
+    memcpy(&u, t->args[2]->data, 8);
+    CHECK(t->args[2]->annotation->dtype == BYOC_UINT64 && u == UINT64_MAX);
+    memcpy(&u, t->args[5]->data, 8);
+    CHECK(u == 9007199254740993ULL); /* 2^53 + 1: not a double */
+    CHECK(t->args[3]->annotation->dtype == BYOC_UINT16 && t->args[4]->annotation->dtype == BYOC_UINT32 && byoc_constant_f32(t->args[4], 0) == 4e9f);
+    text = byoc_module_print(m, 0, NULL);
+    CHECK_CONTAINS(text, "(0.1f64, -1.5e+300f64, 18446744073709551615u64, 65535u16, 4000000000u32, 9007199254740993u64)");
+    byoc_free(m, text);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    byoc_module_destroy(m);
+    static const char *const out_of_range[] = {"-1u64", "18446744073709551616u64", "65536u16", "-1u32", "4294967296u32"};
+    for (int i = 0; i < 5; ++i) {
+        char src[128];
+        snprintf(src, sizeof src, "def @main() { %s }", out_of_range[i]);
+        CHECKF(parse_text(src, &d) == NULL && strstr(d.message, "out of range"), "%s: %s", out_of_range[i], d.message);
+    }
 }
 
 int main(int argc, char **argv) {

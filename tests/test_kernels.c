@@ -71,11 +71,16 @@ static double tget(const byoc_tensor *t, int64_t i) {
     case BYOC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
     case BYOC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
     case BYOC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
+    case BYOC_FLOAT64: { double v; memcpy(&v, p + 8 * i, 8); return v; }
+    case BYOC_UINT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case BYOC_UINT32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_UINT64: { uint64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
     default: return 0;
     }
 }
+/* integer elements exactly (uint64: its bits) */
 static int64_t tgeti(const byoc_tensor *t, int64_t i) {
-    if (t->dtype == BYOC_INT64) { int64_t v; memcpy(&v, (const char *)t->data + 8 * i, 8); return v; }
+    if (t->dtype == BYOC_INT64 || t->dtype == BYOC_UINT64) { int64_t v; memcpy(&v, (const char *)t->data + 8 * i, 8); return v; }
     return (int64_t)tget(t, i);
 }
 static void tset(byoc_tensor *t, int64_t i, double v) {
@@ -90,13 +95,18 @@ static void tset(byoc_tensor *t, int64_t i, double v) {
     case BYOC_INT16: { int16_t x = (int16_t)v; memcpy(p + 2 * i, &x, 2); break; }
     case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(p + 4 * i, &x, 4); break; }
     case BYOC_INT64: { int64_t x = (int64_t)v; memcpy(p + 8 * i, &x, 8); break; }
+    case BYOC_FLOAT64: memcpy(p + 8 * i, &v, 8); break;
+    case BYOC_UINT16: { uint16_t x = (uint16_t)v; memcpy(p + 2 * i, &x, 2); break; }
+    case BYOC_UINT32: { uint32_t x = (uint32_t)v; memcpy(p + 4 * i, &x, 4); break; }
+    case BYOC_UINT64: { uint64_t x = (uint64_t)v; memcpy(p + 8 * i, &x, 8); break; }
     default: break;
     }
 }
 static void tseti(byoc_tensor *t, int64_t i, int64_t v) {
-    if (t->dtype == BYOC_INT64) memcpy((char *)t->data + 8 * i, &v, 8);
+    if (t->dtype == BYOC_INT64 || t->dtype == BYOC_UINT64) memcpy((char *)t->data + 8 * i, &v, 8);
     else tset(t, i, (double)v);
 }
+static int is_unsigned(byoc_dtype dt) { return dt == BYOC_UINT8 || dt == BYOC_UINT16 || dt == BYOC_UINT32 || dt == BYOC_UINT64; }
 
 static byoc_tensor tnew(byoc_dtype dt, int rank, const int64_t *dims) {
     byoc_tensor t;
@@ -113,9 +123,9 @@ static byoc_tensor trand(byoc_dtype dt, int rank, const int64_t *dims) {
     for (int64_t i = 0; i < numel(&t); ++i) {
         double u = rnd01();
         switch (dt) {
-        case BYOC_FLOAT32: tset(&t, i, u * 2 - 1); break;
+        case BYOC_FLOAT32: case BYOC_FLOAT64: tset(&t, i, u * 2 - 1); break;
         case BYOC_FLOAT16: case BYOC_BFLOAT16: tset(&t, i, floor(u * 128) / 64 - 1); break;
-        case BYOC_UINT8: tset(&t, i, floor(u * 16)); break;
+        case BYOC_UINT8: case BYOC_UINT16: case BYOC_UINT32: case BYOC_UINT64: tset(&t, i, floor(u * 16)); break;
         case BYOC_BOOL: tset(&t, i, u < 0.5); break;
         default: tset(&t, i, floor(u * 16) - 8); break;
         }
@@ -230,16 +240,20 @@ static int close_to(const byoc_tensor *got, const double *want, double rtol, dou
 
 static double *dalloc(int64_t n) { return (double *)calloc((size_t)(n > 0 ? n : 1), sizeof(double)); }
 
-/* integer wrap into a dtype, as two's complement */
+/* integer wrap into a dtype, as two's complement (uint64: the bits) */
 static int64_t wrap(int64_t v, byoc_dtype dt) {
     switch (dt) {
     case BYOC_INT8: return (int8_t)(uint8_t)(uint64_t)v;
     case BYOC_UINT8: return (uint8_t)(uint64_t)v;
     case BYOC_INT16: return (int16_t)(uint16_t)(uint64_t)v;
+    case BYOC_UINT16: return (uint16_t)(uint64_t)v;
     case BYOC_INT32: return (int32_t)(uint32_t)(uint64_t)v;
+    case BYOC_UINT32: return (uint32_t)(uint64_t)v;
     default: return v;
     }
 }
+/* the wrapped value as tget reads it */
+static double wrapped_value(int64_t v, byoc_dtype dt) { return dt == BYOC_UINT64 ? (double)(uint64_t)v : (double)wrap(v, dt); }
 
 /* ================================ sgemm ================================ */
 static double gemm_ref_err(int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda, const float *B, int64_t ldb,
@@ -366,7 +380,7 @@ static double binary_ref(int op, double x, double y, byoc_dtype dt) {
         }
     }
     }
-    return (double)wrap(r, dt);
+    return wrapped_value(r, dt);
 }
 
 static void check_binary(int op, byoc_dtype dt, int ra, const int64_t *da, int rb, const int64_t *db, char *why, int *ok) {
@@ -376,7 +390,7 @@ static void check_binary(int op, byoc_dtype dt, int ra, const int64_t *da, int r
     if (op == 4 && byoc_dtype_is_float(dt)) /* power: positive bases */
         for (int64_t i = 0; i < numel(&in[0]); ++i) tset(&in[0], i, fabs(tget(&in[0], i)) + 0.5);
     if (op == 4 && !byoc_dtype_is_float(dt)) /* power: small exponents, some negative */
-        for (int64_t i = 0; i < numel(&in[1]); ++i) tset(&in[1], i, fmod(fabs(tget(&in[1], i)), 6) - (dt == BYOC_UINT8 ? 0 : 1));
+        for (int64_t i = 0; i < numel(&in[1]); ++i) tset(&in[1], i, fmod(fabs(tget(&in[1], i)), 6) - (is_unsigned(dt) ? 0 : 1));
     if (run_op(&R, binary_ops[op], NULL, in, 2, 0) != BYOC_OK) {
         snprintf(why, 300, "%s %s: %s", binary_ops[op], byoc_dtype_name(dt), R.d.message);
         *ok = 0;
@@ -388,7 +402,7 @@ static void check_binary(int op, byoc_dtype dt, int ra, const int64_t *da, int r
             unravel(i, o->rank, o->dims, idx);
             want[i] = binary_ref(op, tget(&in[0], bcast_at(&in[0], o->rank, idx)), tget(&in[1], bcast_at(&in[1], o->rank, idx)), dt);
         }
-        double tol = dt == BYOC_FLOAT32 ? 2e-6 : dt == BYOC_FLOAT16 ? 2e-3 : dt == BYOC_BFLOAT16 ? 1e-2 : 0;
+        double tol = dt == BYOC_FLOAT32 ? 2e-6 : dt == BYOC_FLOAT64 ? 1e-14 : dt == BYOC_FLOAT16 ? 2e-3 : dt == BYOC_BFLOAT16 ? 1e-2 : 0;
         char w[256];
         if (!close_to(o, want, tol, tol, w, sizeof w)) {
             snprintf(why, 300, "%s %s: %s", binary_ops[op], byoc_dtype_name(dt), w);
@@ -402,13 +416,13 @@ static void check_binary(int op, byoc_dtype dt, int ra, const int64_t *da, int r
 }
 
 static void test_binary_broadcast_all_dtypes(void) {
-    static const byoc_dtype dts[] = {BYOC_FLOAT32, BYOC_INT8, BYOC_UINT8, BYOC_INT16, BYOC_INT32, BYOC_INT64};
+    static const byoc_dtype dts[] = {BYOC_FLOAT32, BYOC_INT8, BYOC_UINT8, BYOC_INT16, BYOC_INT32, BYOC_INT64, BYOC_FLOAT64, BYOC_UINT16, BYOC_UINT32, BYOC_UINT64};
     /* same shape; trailing broadcast; both sides broadcast; a scalar; odd ranks */
     static const int64_t s0[] = {2, 3, 37}, s1[] = {3, 1}, s2[] = {4, 1, 6}, s3[] = {1, 5, 1}, s4[] = {7, 1, 3, 1}, s5[] = {5, 1, 9}, s6[] = {1, 1, 40}, s7[] = {40};
     char why[300] = "";
     int ok = 1;
     for (int op = 0; op < 10 && ok; ++op)
-        for (int d = 0; d < 6 && ok; ++d) {
+        for (int d = 0; d < 10 && ok; ++d) {
             check_binary(op, dts[d], 3, s0, 3, s0, why, &ok);
             if (ok) check_binary(op, dts[d], 3, s0, 2, s1 + 0, why, &ok);
             if (ok) check_binary(op, dts[d], 3, s2, 3, s3, why, &ok);
@@ -490,8 +504,9 @@ static double unary_ref(const char *op, double x) {
 static void test_unary_float(void) {
     static const char *const ops[] = {"nn.relu", "nn.leaky_relu", "clip", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "erf", "negative",
                                       "abs", "floor", "ceil", "nn.hard_sigmoid", "nn.hard_swish", "gelu_none", "gelu_tanh"};
-    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; ++k) {
-        const char *op = ops[k];
+    for (size_t k = 0; k < 2 * sizeof ops / sizeof ops[0]; ++k) {
+        const char *op = ops[k / 2];
+        byoc_dtype dt = k % 2 ? BYOC_FLOAT64 : BYOC_FLOAT32; /* float64 computes in double */
         int positive = !strcmp(op, "log") || !strcmp(op, "sqrt") || !strcmp(op, "rsqrt");
         op_run R;
         byoc_module *m = begin(&R);
@@ -500,41 +515,42 @@ static void test_unary_float(void) {
         if (!strcmp(op, "clip")) { byoc_attrs_set_float(m, &a, "a_min", -0.25); byoc_attrs_set_float(m, &a, "a_max", 0.5); }
         if (!strcmp(op, "nn.hard_sigmoid")) { byoc_attrs_set_float(m, &a, "alpha", 0.3); byoc_attrs_set_float(m, &a, "beta", 0.4); }
         if (!strncmp(op, "gelu", 4)) byoc_attrs_set_string(m, &a, "approximate", op[5] == 'n' ? "none" : "tanh");
-        byoc_tensor x = T(BYOC_FLOAT32, 3, 37);
+        byoc_tensor x = T(dt, 3, 37);
         for (int64_t i = 0; i < numel(&x); ++i) tset(&x, i, positive ? tget(&x, i) + 1.5 : tget(&x, i) * 4);
         RUN_OK(&R, !strncmp(op, "gelu", 4) ? "nn.gelu" : op, &a, &x, 1);
         double *want = dalloc(numel(&x));
         for (int64_t i = 0; i < numel(&x); ++i) want[i] = unary_ref(op, tget(&x, i));
         char why[256];
-        int ok = close_to(&R.out[0], want, 3e-6, 1e-6, why, sizeof why);
+        int ok = R.out[0].dtype == dt && close_to(&R.out[0], want, dt == BYOC_FLOAT64 ? 1e-14 : 3e-6, dt == BYOC_FLOAT64 ? 1e-15 : 1e-6, why, sizeof why);
         free(want);
         tfree(&x);
         end(&R);
-        CHECKF(ok, "%s: %s", op, why);
+        CHECKF(ok, "%s %s: %s", op, byoc_dtype_name(dt), why);
     }
 }
 
 static void test_unary_integer_and_half(void) {
-    static const byoc_dtype dts[] = {BYOC_INT8, BYOC_UINT8, BYOC_INT16, BYOC_INT32, BYOC_INT64};
+    static const byoc_dtype dts[] = {BYOC_INT8, BYOC_UINT8, BYOC_INT16, BYOC_INT32, BYOC_INT64, BYOC_UINT16, BYOC_UINT32, BYOC_UINT64};
     static const char *const ops[] = {"nn.relu", "negative", "abs", "clip"};
-    for (int d = 0; d < 5; ++d)
+    for (int d = 0; d < 8; ++d)
         for (int k = 0; k < 4; ++k) {
             op_run R;
             byoc_module *m = begin(&R);
             byoc_attrs a = {0};
             if (k == 3) { byoc_attrs_set_float(m, &a, "a_min", -3); byoc_attrs_set_float(m, &a, "a_max", 4); }
             byoc_tensor x = T(dts[d], 23);
-            if (dts[d] != BYOC_UINT8) tseti(&x, 0, dts[d] == BYOC_INT8 ? INT8_MIN : dts[d] == BYOC_INT16 ? INT16_MIN : dts[d] == BYOC_INT32 ? INT32_MIN : INT64_MIN);
+            if (!is_unsigned(dts[d])) tseti(&x, 0, dts[d] == BYOC_INT8 ? INT8_MIN : dts[d] == BYOC_INT16 ? INT16_MIN : dts[d] == BYOC_INT32 ? INT32_MIN : INT64_MIN);
+            else tseti(&x, 0, dts[d] == BYOC_UINT64 ? INT64_MIN : dts[d] == BYOC_UINT32 ? (int64_t)UINT32_MAX : dts[d] == BYOC_UINT8 ? 200 : 40000); /* large values stay positive */
             RUN_OK(&R, ops[k], &a, &x, 1);
             for (int64_t i = 0; i < 23; ++i) {
                 int64_t v = tgeti(&x, i), want;
                 switch (k) {
-                case 0: want = v > 0 ? v : 0; break;
+                case 0: want = v > 0 || is_unsigned(dts[d]) ? v : 0; break;
                 case 1: want = wrap((int64_t)(0 - (uint64_t)v), dts[d]); break;
-                case 2: want = v < 0 ? wrap((int64_t)(0 - (uint64_t)v), dts[d]) : v; break;
+                case 2: want = v < 0 && !is_unsigned(dts[d]) ? wrap((int64_t)(0 - (uint64_t)v), dts[d]) : v; break;
                 default: want = v < -3 ? (dts[d] == BYOC_UINT8 ? v : -3) : v > 4 ? 4 : v; break;
                 }
-                if (k == 3 && dts[d] == BYOC_UINT8) want = v > 4 ? 4 : v; /* a_min -3 saturates to 0 */
+                if (k == 3 && is_unsigned(dts[d])) want = (uint64_t)v > 4 ? 4 : v; /* a_min -3 saturates to 0 */
                 CHECKF(tgeti(&R.out[0], i) == want, "%s %s element %lld: %lld, want %lld", ops[k], byoc_dtype_name(dts[d]), (long long)i,
                        (long long)tgeti(&R.out[0], i), (long long)want);
             }
@@ -1034,10 +1050,10 @@ static void test_reductions(void) {
     struct { int64_t axes[3]; int naxes, keep, exclude, none; } cases[] = {
         {{1}, 1, 0, 0, 0}, {{0, 2}, 2, 1, 0, 0}, {{-1}, 1, 0, 0, 0}, {{1}, 1, 1, 1, 0}, {{0}, 0, 0, 0, 1}, {{0, 3}, 2, 0, 0, 0}, {{2, 1}, 2, 0, 0, 0},
     };
-    static const byoc_dtype dts[] = {BYOC_FLOAT32, BYOC_INT32, BYOC_INT8};
+    static const byoc_dtype dts[] = {BYOC_FLOAT32, BYOC_INT32, BYOC_INT8, BYOC_FLOAT64, BYOC_UINT16, BYOC_UINT64};
     for (int k = 0; k < 4; ++k)
         for (int c = 0; c < 7; ++c)
-            for (int d = 0; d < 3; ++d) {
+            for (int d = 0; d < 6; ++d) {
                 op_run R;
                 byoc_module *m = begin(&R);
                 byoc_attrs a = {0};
@@ -1066,12 +1082,14 @@ static void test_reductions(void) {
                     want[at] = k == 2 ? fmax(want[at], v) : k == 3 ? fmin(want[at], v) : want[at] + v;
                     cnt[at] += 1;
                 }
+                int is_float = byoc_dtype_is_float(dts[d]);
                 for (int64_t i = 0; i < numel(o); ++i) {
-                    if (k == 1) want[i] = dts[d] == BYOC_FLOAT32 ? want[i] / cnt[i] : (double)((int64_t)want[i] / (int64_t)cnt[i]);
-                    if (k == 0 && dts[d] != BYOC_FLOAT32) want[i] = (double)wrap((int64_t)want[i], dts[d]);
+                    if (k == 1) want[i] = is_float ? want[i] / cnt[i] : (double)((int64_t)want[i] / (int64_t)cnt[i]);
+                    if (k == 0 && !is_float) want[i] = wrapped_value((int64_t)want[i], dts[d]);
                 }
                 char why[256];
-                int ok = close_to(o, want, 1e-5, 1e-5, why, sizeof why);
+                double tol = dts[d] == BYOC_FLOAT64 ? 1e-13 : 1e-5;
+                int ok = close_to(o, want, tol, tol, why, sizeof why);
                 int64_t want_rank = cases[c].keep ? 4 : nkept;
                 free(want);
                 free(cnt);
@@ -1094,9 +1112,10 @@ static void test_reductions(void) {
 
 /* ================================ cast ================================ */
 static void test_cast_every_pair(void) {
-    static const byoc_dtype dts[] = {BYOC_FLOAT32, BYOC_FLOAT16, BYOC_BFLOAT16, BYOC_INT8, BYOC_UINT8, BYOC_INT16, BYOC_INT32, BYOC_INT64, BYOC_BOOL};
-    for (int f = 0; f < 9; ++f)
-        for (int t = 0; t < 9; ++t) {
+    static const byoc_dtype dts[] = {BYOC_FLOAT32, BYOC_FLOAT16, BYOC_BFLOAT16, BYOC_INT8,    BYOC_UINT8,  BYOC_INT16, BYOC_INT32,
+                                     BYOC_INT64,   BYOC_BOOL,    BYOC_FLOAT64,  BYOC_UINT16, BYOC_UINT32, BYOC_UINT64};
+    for (int f = 0; f < 13; ++f)
+        for (int t = 0; t < 13; ++t) {
             op_run R;
             byoc_module *m = begin(&R);
             byoc_attrs a = {0};
@@ -1108,9 +1127,10 @@ static void test_cast_every_pair(void) {
             for (int64_t i = 0; i < 21; ++i) {
                 double v = tget(&x, i), want;
                 if (dts[t] == BYOC_BOOL) want = v != 0;
+                else if (dts[t] == BYOC_FLOAT64) want = v;
                 else if (byoc_dtype_is_float(dts[t])) want = dts[t] == BYOC_FLOAT32 ? (double)(float)v : round_to_bits(v, dts[t] == BYOC_FLOAT16 ? 10 : 7);
-                else want = (double)wrap((int64_t)trunc(v), dts[t]);
-                if (dts[t] == BYOC_UINT8 && byoc_dtype_is_float(dts[f]) && v < 0) want = 0; /* float to uint8 saturates */
+                else want = wrapped_value((int64_t)trunc(v), dts[t]);
+                if (is_unsigned(dts[t]) && byoc_dtype_is_float(dts[f]) && v < 0) want = 0; /* float to unsigned saturates */
                 CHECKF(tget(&R.out[0], i) == want, "cast %s -> %s element %lld: %g -> %g, want %g", byoc_dtype_name(dts[f]), byoc_dtype_name(dts[t]),
                        (long long)i, v, tget(&R.out[0], i), want);
             }
@@ -1129,6 +1149,119 @@ static void test_cast_every_pair(void) {
     CHECK(tget(&R.out[0], 0) == 127 && tget(&R.out[0], 1) == -128 && tget(&R.out[0], 2) == 0 && tget(&R.out[0], 3) == -127);
     tfree(&x);
     end(&R);
+}
+
+/* uint64 stays exact (no trip through double) and compares unsigned; float64 narrows with one rounding */
+static byoc_tensor tvals(byoc_dtype dt, int n, const void *v) {
+    byoc_tensor t = tnew(dt, 1, DIMS(n));
+    memcpy(t.data, v, (size_t)n * byoc_dtype_size(dt));
+    return t;
+}
+static int run_cast(const char *to, byoc_tensor *x, void *out, size_t nbytes, char *why) {
+    op_run R;
+    byoc_module *m = begin(&R);
+    byoc_attrs a = {0};
+    byoc_attrs_set_string(m, &a, "dtype", to);
+    int ok = run_op(&R, "cast", &a, x, 1, 0) == BYOC_OK;
+    if (ok) memcpy(out, R.out[0].data, nbytes);
+    else snprintf(why, 256, "cast to %s: %s", to, R.d.message);
+    end(&R);
+    return ok;
+}
+static void test_wide_types_exact(void) {
+    const uint64_t big = (1ULL << 63) + 5, a[4] = {big, UINT64_MAX, 3, (1ULL << 53) + 1}, b[4] = {7, 2, big, 1};
+    byoc_tensor in[2] = {tvals(BYOC_UINT64, 4, a), tvals(BYOC_UINT64, 4, b)};
+    static const char *const ops[] = {"add", "subtract", "multiply", "divide", "maximum", "minimum", "power"};
+    for (int k = 0; k < 7; ++k) {
+        op_run R;
+        begin(&R);
+        RUN_OK(&R, ops[k], NULL, in, 2);
+        for (int i = 0; i < 4; ++i) {
+            uint64_t x = a[i], y = b[i], got, want;
+            memcpy(&got, (char *)R.out[0].data + 8 * i, 8);
+            switch (k) {
+            case 0: want = x + y; break;
+            case 1: want = x - y; break;
+            case 2: want = x * y; break;
+            case 3: want = x / y; break;
+            case 4: want = x > y ? x : y; break;
+            case 5: want = x < y ? x : y; break;
+            default: want = 1; for (uint64_t e = 0; e < (y > 64 ? 0 : y); ++e) want *= x; break;
+            }
+            if (k == 6 && y > 64) continue; /* 3^big: checked by the reference above only for small exponents */
+            CHECKF(got == want, "%s uint64 element %d: %llu, want %llu", ops[k], i, (unsigned long long)got, (unsigned long long)want);
+        }
+        end(&R);
+    }
+    op_run R;
+    begin(&R);
+    RUN_OK(&R, "less", NULL, in, 2);
+    CHECK(memcmp(R.out[0].data, (uint8_t[]){0, 0, 1, 0}, 4) == 0); /* 2^63 + 5 is not below 7 */
+    end(&R);
+    /* reductions: max / min unsigned, sum wraps modulo 2^64, mean divides unsigned */
+    static const char *const reds[] = {"max", "min", "sum", "mean"};
+    const uint64_t want_red[4] = {UINT64_MAX, 3, big + UINT64_MAX + 3 + (1ULL << 53) + 1, 0};
+    for (int k = 0; k < 4; ++k) {
+        begin(&R);
+        RUN_OK(&R, reds[k], NULL, &in[0], 1);
+        uint64_t got, want = want_red[k];
+        if (k == 3) want = ((uint64_t)(big + UINT64_MAX + 3 + (1ULL << 53) + 1)) / 4;
+        memcpy(&got, R.out[0].data, 8);
+        CHECKF(got == want, "%s uint64: %llu, want %llu", reds[k], (unsigned long long)got, (unsigned long long)want);
+        end(&R);
+    }
+    /* max pool over a window with the top bit set */
+    begin(&R);
+    byoc_attrs pa = {0};
+    byoc_attrs_set_ints(R.m, &pa, "pool_size", DIMS(1, 2), 2);
+    byoc_tensor px = tvals(BYOC_UINT64, 4, a);
+    px.rank = 4;
+    px.dims[0] = px.dims[1] = 1;
+    px.dims[2] = 2;
+    px.dims[3] = 2;
+    RUN_OK(&R, "nn.max_pool2d", &pa, &px, 1);
+    CHECK(((uint64_t *)R.out[0].data)[0] == UINT64_MAX && ((uint64_t *)R.out[0].data)[1] == (1ULL << 53) + 1);
+    tfree(&px);
+    end(&R);
+    /* casts */
+    char why[256] = "";
+    double d4[4];
+    CHECKF(run_cast("float64", &in[0], d4, sizeof d4, why), "%s", why);
+    CHECK(d4[0] == 9223372036854775808.0 && d4[1] == 18446744073709551616.0 && d4[3] == 9007199254740992.0);
+    float f4[4];
+    CHECKF(run_cast("float32", &in[0], f4, sizeof f4, why), "%s", why);
+    CHECK(f4[1] == 18446744073709551616.0f && f4[2] == 3.0f);
+    const double dv[6] = {-1.0, 2e19, NAN, 18446744073709549568.0, 1e300, 0.999};
+    byoc_tensor dx = tvals(BYOC_FLOAT64, 6, dv);
+    uint64_t u6[6];
+    CHECKF(run_cast("uint64", &dx, u6, sizeof u6, why), "%s", why);
+    CHECK(u6[0] == 0 && u6[1] == UINT64_MAX && u6[2] == 0 && u6[3] == 18446744073709549568ULL && u6[4] == UINT64_MAX && u6[5] == 0);
+    int64_t i6[6];
+    CHECKF(run_cast("int64", &dx, i6, sizeof i6, why), "%s", why);
+    CHECK(i6[0] == -1 && i6[1] == INT64_MAX && i6[2] == 0 && i6[4] == INT64_MAX);
+    uint32_t w6[6];
+    CHECKF(run_cast("uint32", &dx, w6, sizeof w6, why), "%s", why);
+    CHECK(w6[0] == 0 && w6[1] == UINT32_MAX && w6[5] == 0);
+    tfree(&dx);
+    /* float64 to float16 / bfloat16 rounds once: just past a tie (which float32 would round onto) goes up */
+    const double past_tie[2] = {1.0 + ldexp(1, -11) + ldexp(1, -40), 1.0 + ldexp(1, -8) + ldexp(1, -40)};
+    byoc_tensor tx = tvals(BYOC_FLOAT64, 2, past_tie);
+    uint16_t h2[2];
+    CHECKF(run_cast("float16", &tx, h2, sizeof h2, why), "%s", why);
+    CHECKF(h2[0] == 0x3c01, "float64 -> float16: %04x", h2[0]);
+    CHECKF(run_cast("bfloat16", &tx, h2, sizeof h2, why), "%s", why);
+    CHECKF(h2[1] == 0x3f81, "float64 -> bfloat16: %04x", h2[1]);
+    tfree(&tx);
+    /* float32 to bfloat16: nearest, ties to even; NaN stays NaN, infinities stay */
+    const uint32_t fbits[6] = {0x3ef535b8u, 0x3ef5eeb0u, 0x3f808000u, 0x3f818000u, 0x7fc00000u, 0xff800000u};
+    byoc_tensor fx = tvals(BYOC_FLOAT32, 6, fbits);
+    uint16_t b6[6];
+    CHECKF(run_cast("bfloat16", &fx, b6, sizeof b6, why), "%s", why);
+    const uint16_t want_b6[6] = {0x3ef5, 0x3ef6, 0x3f80, 0x3f82, 0x7fc0, 0xff80};
+    for (int i = 0; i < 6; ++i) CHECKF(b6[i] == want_b6[i], "float32 %08x -> bfloat16 %04x, want %04x", fbits[i], b6[i], want_b6[i]);
+    tfree(&fx);
+    tfree(&in[0]);
+    tfree(&in[1]);
 }
 
 /* ================================ resize ================================ */
@@ -1500,6 +1633,12 @@ static void test_errors_name_op_and_dtype(void) {
     CHECK(run_op(&R, "add", NULL, (byoc_tensor[]){b, b}, 2, 0) == BYOC_ERR_UNSUPPORTED);
     CHECK_CONTAINS(R.d.message, "add: no host kernel for bool");
     end(&R);
+    begin(&R);
+    byoc_tensor f64 = T(BYOC_FLOAT64, 2, 3);
+    CHECK(run_op(&R, "nn.softmax", NULL, &f64, 1, 0) == BYOC_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(R.d.message, "nn.softmax: no host kernel for float64");
+    tfree(&f64);
+    end(&R);
     /* tensors that disagree with the call's types, or too few of them */
     begin(&R);
     CHECK(run_op(&R, "nn.relu", NULL, &x, 1, 0) == BYOC_OK);
@@ -1649,6 +1788,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_depth_to_space_broadcast_to),
         TEST_ENTRY(test_reductions),
         TEST_ENTRY(test_cast_every_pair),
+        TEST_ENTRY(test_wide_types_exact),
         TEST_ENTRY(test_resize2d),
         TEST_ENTRY(test_shape_of_dropout_annotations),
         TEST_ENTRY(test_conv2d),

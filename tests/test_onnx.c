@@ -278,6 +278,100 @@ static void test_slice_int64_max_end(void) {
     }
 }
 
+/* AttributeProto: an INTS or an INT attribute */
+static void put_attr_ints(pbuf *attrs, const char *name, const int64_t *v, int n) {
+    pbuf a = {0};
+    put_str(&a, 1, name);
+    for (int i = 0; i < n; ++i) put_int(&a, 8, v[i]);
+    put_int(&a, 20, 7);
+    put_msg(attrs, 5, &a);
+}
+static void put_attr_int(pbuf *attrs, const char *name, int64_t v) {
+    pbuf a = {0};
+    put_str(&a, 1, name);
+    put_int(&a, 3, v);
+    put_int(&a, 20, 2);
+    put_msg(attrs, 5, &a);
+}
+
+/* 3-D pools (imported as two 2-D pools) against a direct evaluation of ONNX's definition: padding, strides,
+   dilations, ceil_mode and count_include_pad */
+static double pool3d_ref(const float *x, const int64_t *in, const int64_t *o, const int64_t *k, const int64_t *s, const int64_t *dl, const int64_t *p,
+                         int is_max, int include_pad) {
+    const int64_t *pos = o; /* (d, h, w) of the output */
+    double acc = is_max ? -HUGE_VAL : 0;
+    int64_t count = 0, padded = 1;
+    for (int a = 0; a < 3; ++a) { /* taps inside the padded input, per axis */
+        int64_t c = 0;
+        for (int64_t t = 0; t < k[a]; ++t) {
+            int64_t i = pos[a] * s[a] - p[a] + t * dl[a];
+            c += i < in[a] + p[a + 3];
+        }
+        padded *= c;
+    }
+    for (int64_t a = 0; a < k[0]; ++a)
+        for (int64_t b = 0; b < k[1]; ++b)
+            for (int64_t c = 0; c < k[2]; ++c) {
+                int64_t i = pos[0] * s[0] - p[0] + a * dl[0], j = pos[1] * s[1] - p[1] + b * dl[1], l = pos[2] * s[2] - p[2] + c * dl[2];
+                if (i < 0 || j < 0 || l < 0 || i >= in[0] || j >= in[1] || l >= in[2]) continue;
+                double v = x[(i * in[1] + j) * in[2] + l];
+                acc = is_max ? (v > acc ? v : acc) : acc + v;
+                count++;
+            }
+    return is_max ? acc : acc / (double)(include_pad ? padded : count);
+}
+static void test_pool3d(void) {
+    const int64_t in[3] = {5, 6, 7}, k[3] = {2, 3, 2}, st[3] = {2, 1, 3}, dl[3] = {1, 2, 1}, pads[6] = {1, 0, 1, 0, 1, 1};
+    for (int variant = 0; variant < 6; ++variant) {
+        int is_max = variant < 2, ceil_mode = variant & 1, include_pad = variant >= 4;
+        int64_t out[3], xdims[5] = {1, 2, in[0], in[1], in[2]};
+        const int64_t dil[3] = {is_max ? dl[0] : 1, is_max ? dl[1] : 1, is_max ? dl[2] : 1};
+        for (int a = 0; a < 3; ++a) {
+            int64_t span = in[a] + pads[a] + pads[a + 3] - (k[a] - 1) * dil[a] - 1;
+            out[a] = (ceil_mode ? (span + st[a] - 1) / st[a] : span / st[a]) + 1;
+            if (ceil_mode && (out[a] - 1) * st[a] >= in[a] + pads[a]) out[a]--; /* the last window starts inside the input or its begin padding */
+        }
+        int64_t ydims[5] = {1, 2, out[0], out[1], out[2]};
+        pbuf g = {0}, m = {0}, attrs = {0};
+        put_attr_ints(&attrs, "kernel_shape", k, 3);
+        put_attr_ints(&attrs, "strides", st, 3);
+        put_attr_ints(&attrs, "pads", pads, 6);
+        if (is_max) put_attr_ints(&attrs, "dilations", dl, 3);
+        put_attr_int(&attrs, "ceil_mode", ceil_mode);
+        if (!is_max) put_attr_int(&attrs, "count_include_pad", include_pad);
+        node_spec pool = {is_max ? "MaxPool" : "AveragePool", "pool", {"x"}, {"y"}};
+        put_node(&g, &pool, &attrs);
+        put_value_info(&g, 11, "x", 1, 5, xdims, NULL);
+        put_value_info(&g, 12, "y", 1, 5, ydims, NULL);
+        finish_model(&m, &g, is_max ? 12 : 11); /* AveragePool's dilations came in opset 19 */
+        byoc_onnx_model model;
+        byoc_diag d;
+        CHECKF(import(&m, &model, &d, NULL) == BYOC_OK, "variant %d: %s", variant, d.message);
+        free(m.p);
+        static float x[2 * 5 * 6 * 7];
+        for (int i = 0; i < 2 * 5 * 6 * 7; ++i) x[i] = (float)((i * 7919) % 101) / 17.0f - 3.0f;
+        byoc_node *xin = byoc_constant(model.module, byoc_tensor_type(model.module, BYOC_FLOAT32, 5, xdims), x, sizeof x);
+        xin->checked_type = xin->annotation;
+        byoc_node *y = NULL;
+        CHECKF(byoc_module_evaluate(model.module, &xin, 1, &y, &d) == BYOC_OK, "variant %d: %s", variant, d.message);
+        const byoc_type *yt = y->annotation ? y->annotation : y->checked_type;
+        CHECKF(yt->rank == 5 && yt->dims[2] == out[0] && yt->dims[3] == out[1] && yt->dims[4] == out[2], "variant %d: output %lldx%lldx%lld, want %lldx%lldx%lld",
+               variant, (long long)yt->dims[2], (long long)yt->dims[3], (long long)yt->dims[4], (long long)out[0], (long long)out[1], (long long)out[2]);
+        double worst = 0;
+        for (int c = 0; c < 2; ++c)
+            for (int64_t a = 0; a < out[0]; ++a)
+                for (int64_t b = 0; b < out[1]; ++b)
+                    for (int64_t e = 0; e < out[2]; ++e) {
+                        int64_t o[3] = {a, b, e};
+                        double want = pool3d_ref(x + c * 5 * 6 * 7, in, o, k, st, dil, pads, is_max, include_pad);
+                        double got = ((const float *)y->data)[((c * out[0] + a) * out[1] + b) * out[2] + e];
+                        if (fabs(got - want) > worst) worst = fabs(got - want);
+                    }
+        CHECKF(worst < 1e-5, "variant %d (%s, ceil_mode %d, count_include_pad %d): off by %g", variant, pool.op, ceil_mode, include_pad, worst);
+        byoc_onnx_model_free(&model);
+    }
+}
+
 static void test_symbolic_dims(void) {
     pbuf g = {0}, m = {0};
     int64_t dims[2] = {-1, 4};
@@ -444,6 +538,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_import_spans),        TEST_ENTRY(test_truncated_prefixes), TEST_ENTRY(test_hostile_wire),
         TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing), TEST_ENTRY(test_shape_subgraph_folds),
         TEST_ENTRY(test_slice_int64_max_end), TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
+        TEST_ENTRY(test_pool3d),
         TEST_ENTRY(test_uma_equivalence_zoo_light),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);

@@ -267,6 +267,7 @@ typedef struct byoc__onnx_node {
 typedef struct byoc__onnx_value_info {
     byoc__bytes name;
     int elem_type;     /* 0: not a tensor type (or absent) */
+    int type_field;    /* TypeProto's field when not a tensor: 4 sequence, 5 map, 8 sparse tensor, 9 optional */
     int has_shape, rank;
     int64_t dims[BYOC_MAX_RANK]; /* -1: symbolic or absent */
     byoc__bytes dim_names[BYOC_MAX_RANK];
@@ -498,7 +499,11 @@ BYOC__PRIVATE byoc_result byoc__onnx_parse_value_info(byoc__onnx *st, byoc__byte
                 byoc__bytes tensor = {0, 0};
                 ok = byoc__pb_key(&t, &tf, &tw);
                 if (!ok) break;
-                if (tf != 1) { ok = byoc__pb_skip(&t, tw); continue; }
+                if (tf != 1) {
+                    if (tf == 4 || tf == 5 || tf == 8 || tf == 9) vi->type_field = (int)tf;
+                    ok = byoc__pb_skip(&t, tw);
+                    continue;
+                }
                 ok = tw == BYOC__WIRE_LEN && byoc__pb_len(&t, &tensor);
                 byoc__pb tt = byoc__pb_of(tensor);
                 while (ok && tt.p < tt.end) {
@@ -634,11 +639,15 @@ BYOC__PRIVATE byoc_dtype byoc__onnx_dtype(int t) {
     case 1: return BYOC_FLOAT32;
     case 2: return BYOC_UINT8;
     case 3: return BYOC_INT8;
+    case 4: return BYOC_UINT16;
     case 5: return BYOC_INT16;
     case 6: return BYOC_INT32;
     case 7: return BYOC_INT64;
     case 9: return BYOC_BOOL;
     case 10: return BYOC_FLOAT16;
+    case 11: return BYOC_FLOAT64;
+    case 12: return BYOC_UINT32;
+    case 13: return BYOC_UINT64;
     case 16: return BYOC_BFLOAT16;
     default: return BYOC_DTYPE_INVALID;
     }
@@ -743,18 +752,21 @@ BYOC__PRIVATE byoc_node *byoc__onnx_tensor_constant(byoc__onnx *st, const byoc__
         return NULL;
     }
     int field = t->value_field;
-    /* which typed field may carry which element type (onnx.proto) */
-    int fits = (field == 4 && dt == BYOC_FLOAT32) || (field == 7 && dt == BYOC_INT64) ||
-               (field == 5 && (dt == BYOC_INT32 || dt == BYOC_INT16 || dt == BYOC_INT8 || dt == BYOC_UINT8 || dt == BYOC_BOOL || dt == BYOC_FLOAT16 || dt == BYOC_BFLOAT16)) ||
+    /* which typed field may carry which element type (onnx.proto): float_data, int32_data (every type of
+       32 bits or fewer but float32, 16-bit floats as their bits), int64_data, double_data, uint64_data */
+    int fits = (field == 4 && dt == BYOC_FLOAT32) || (field == 7 && dt == BYOC_INT64) || (field == 10 && dt == BYOC_FLOAT64) ||
+               (field == 11 && (dt == BYOC_UINT32 || dt == BYOC_UINT64)) ||
+               (field == 5 && (dt == BYOC_INT32 || dt == BYOC_INT16 || dt == BYOC_UINT16 || dt == BYOC_INT8 || dt == BYOC_UINT8 || dt == BYOC_BOOL ||
+                               dt == BYOC_FLOAT16 || dt == BYOC_BFLOAT16)) ||
                count == 0;
     if (!fits) { byoc__onnx_fail(st, BYOC_ERR_CORRUPT, "%s: element type %s stored in the wrong field", what, byoc__onnx_dtype_name(t->data_type)); return NULL; }
     for (size_t i = 0; i < count; ++i) {
         uint64_t v = t->values[i];
         switch (dt) {
-        case BYOC_FLOAT32: { uint32_t bits = (uint32_t)v; memcpy(out + 4 * i, &bits, 4); break; }
-        case BYOC_INT64: memcpy(out + 8 * i, &v, 8); break;
+        case BYOC_FLOAT32: case BYOC_UINT32: { uint32_t bits = (uint32_t)v; memcpy(out + 4 * i, &bits, 4); break; }
+        case BYOC_INT64: case BYOC_UINT64: case BYOC_FLOAT64: memcpy(out + 8 * i, &v, 8); break; /* double_data: the bits */
         case BYOC_INT32: { int32_t x = (int32_t)(uint32_t)v; memcpy(out + 4 * i, &x, 4); break; }
-        case BYOC_INT16: case BYOC_FLOAT16: case BYOC_BFLOAT16: { uint16_t x = (uint16_t)v; memcpy(out + 2 * i, &x, 2); break; }
+        case BYOC_INT16: case BYOC_UINT16: case BYOC_FLOAT16: case BYOC_BFLOAT16: { uint16_t x = (uint16_t)v; memcpy(out + 2 * i, &x, 2); break; }
         default: out[i] = dt == BYOC_BOOL ? (v != 0) : (uint8_t)v; break;
         }
     }
@@ -927,6 +939,9 @@ BYOC__PRIVATE int64_t byoc__onnx_int_at(byoc_dtype dt, const void *data, int64_t
     case BYOC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
     case BYOC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
     case BYOC_INT8: return (int8_t)p[i];
+    case BYOC_UINT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case BYOC_UINT32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_UINT64: { uint64_t v; memcpy(&v, p + 8 * i, 8); return v > INT64_MAX ? INT64_MAX : (int64_t)v; } /* saturated */
     default: return (uint8_t)p[i]; /* uint8, bool */
     }
 }
@@ -1027,9 +1042,14 @@ typedef byoc_result (*byoc__onnx_convert_fn)(byoc__onnx_ctx *c, const char *op);
 
 BYOC__PRIVATE byoc_result byoc__onnx_identity(byoc__onnx_ctx *c, const char *op) {
     (void)op;
-    if (c->nin > 2 && c->in[2]) { /* Dropout's training_mode (opset 12): random masks are not an inference op */
-        if (c->in[2]->kind != BYOC_NODE_CONSTANT) return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout with a run-time training_mode is not supported");
-        if (byoc__load(c->in[2]->annotation->dtype, c->in[2]->data, 0) != 0) return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout in training mode is not supported");
+    if (c->nin > 2 && c->in[2]) { /* Dropout's training_mode (opset 12): random masks are not an inference op, ratio 0 is the identity */
+        if (c->in[2]->kind != BYOC_NODE_CONSTANT) return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout's training_mode must be a constant");
+        if (byoc__load(c->in[2]->annotation->dtype, c->in[2]->data, 0) != 0) {
+            byoc_node *ratio = c->nin > 1 ? c->in[1] : NULL;
+            if (ratio && ratio->kind != BYOC_NODE_CONSTANT) return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout's ratio must be a constant in training mode");
+            double r = ratio ? byoc__load(ratio->annotation->dtype, ratio->data, 0) : 0.5;
+            if (r != 0) return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout in training mode with ratio %g draws a random mask (not an inference op)", r);
+        }
     }
     c->out[0] = byoc__onnx_input(c, 0, "input");
     if (c->nout > 1 && c->out[0]) { /* Dropout's mask: all true at inference */
@@ -1113,7 +1133,7 @@ BYOC__PRIVATE byoc_result byoc__onnx_clip(byoc__onnx_ctx *c, const char *op) {
     byoc_node *x = byoc__onnx_input(c, 0, "input");
     if (!x) return BYOC__ONNX_OK(c);
     byoc_dtype dt = byoc__onnx_type(x)->dtype;
-    double lo = dt == BYOC_FLOAT32 ? -3.4028234663852886e38 : -9.2233720368547758e18, hi = -lo, v[1];
+    double lo = dt == BYOC_FLOAT32 ? -3.4028234663852886e38 : -HUGE_VAL, hi = -lo, v[1]; /* integers saturate the bounds */
     if (c->opset < 11) {
         lo = byoc__onnx_attr_float(c, "min", lo);
         hi = byoc__onnx_attr_float(c, "max", hi);
@@ -1822,6 +1842,78 @@ BYOC__PRIVATE byoc_result byoc__onnx_conv_transpose(byoc__onnx_ctx *c, const cha
     return BYOC__ONNX_OK(c);
 }
 
+/* A 3-D pool as two 2-D pools: over (H, W) with depth folded into the channels, then over D with the
+   plane flattened. Exact for max (a box's max is the max of its slices' maxes) and for average (the taps
+   of a window that count form a box, so its count is the product of the per-axis counts). */
+BYOC__PRIVATE byoc_result byoc__onnx_pool3d(byoc__onnx_ctx *c, const char *op, byoc_node *x, const byoc_type *t) {
+    byoc__onnx *st = c->st;
+    int64_t k[3] = {1, 1, 1}, str[3] = {1, 1, 1}, dil[3] = {1, 1, 1}, pads[6] = {0, 0, 0, 0, 0, 0}, v[8];
+    int n = byoc__onnx_attr_ints(c, "kernel_shape", v, 8);
+    if (n != 3) return n == -2 ? BYOC__ONNX_OK(c) : byoc__onnx_fail(st, BYOC_ERR_ATTR, "kernel_shape must have 3 values for a 3-D pool");
+    memcpy(k, v, sizeof k);
+    static const char *const names[2] = {"strides", "dilations"};
+    int64_t *dst[2] = {str, dil};
+    for (int q = 0; q < 2; ++q) {
+        n = byoc__onnx_attr_ints(c, names[q], v, 8);
+        if (n == -2) return BYOC__ONNX_OK(c);
+        if (n >= 0 && n != 3) return byoc__onnx_fail(st, BYOC_ERR_ATTR, "%s has %d values, expected 3", names[q], n);
+        if (n == 3) memcpy(dst[q], v, sizeof(int64_t) * 3);
+    }
+    for (int i = 0; i < 3; ++i)
+        if (k[i] < 1 || str[i] < 1 || dil[i] < 1 || k[i] > BYOC_MAX_DIM || str[i] > BYOC_MAX_DIM || dil[i] > BYOC_MAX_DIM)
+            return byoc__onnx_fail(st, BYOC_ERR_ATTR, "kernel, strides and dilations must be positive");
+    char buf[32];
+    const char *auto_pad = byoc__onnx_attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
+    if (!strcmp(auto_pad, "NOTSET")) {
+        n = byoc__onnx_attr_ints(c, "pads", v, 8);
+        if (n == -2) return BYOC__ONNX_OK(c);
+        if (n >= 0 && n != 6) return byoc__onnx_fail(st, BYOC_ERR_ATTR, "pads has %d values, expected 6", n);
+        if (n == 6) memcpy(pads, v, sizeof pads);
+    } else if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
+        for (int i = 0; i < 3; ++i) {
+            int64_t in = t->dims[2 + i], out = (in + str[i] - 1) / str[i], total = (out - 1) * str[i] + (k[i] - 1) * dil[i] + 1 - in;
+            if (total < 0) total = 0;
+            pads[i] = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
+            pads[i + 3] = total - pads[i];
+        }
+    } else if (strcmp(auto_pad, "VALID")) {
+        return byoc__onnx_fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", auto_pad);
+    }
+    for (int i = 0; i < 6; ++i) if (pads[i] < 0 || pads[i] > BYOC_MAX_DIM) return byoc__onnx_fail(st, BYOC_ERR_ATTR, "pads must be non-negative");
+    int ceil_mode = (int)byoc__onnx_attr_int(c, "ceil_mode", 0), include_pad = (int)byoc__onnx_attr_int(c, "count_include_pad", 0);
+    int64_t N = t->dims[0], C = t->dims[1], D = t->dims[2], H = t->dims[3], W = t->dims[4];
+    for (int pass = 0; pass < 2; ++pass) { /* 0: (H, W) per depth slice; 1: D per output pixel */
+        const byoc_type *cur = byoc__onnx_type(x);
+        if (!cur) return BYOC__ONNX_OK(c);
+        int64_t plane[2] = {pass ? cur->dims[3] : H, pass ? cur->dims[4] : W}; /* pass 1: the pooled (OH, OW) */
+        int64_t shape[4] = {N, pass ? C : C * D, pass ? D : H, pass ? plane[0] * plane[1] : W};
+        int64_t win[2] = {pass ? k[0] : k[1], pass ? 1 : k[2]}, strides[2] = {pass ? str[0] : str[1], pass ? 1 : str[2]};
+        int64_t dilation[2] = {pass ? dil[0] : dil[1], pass ? 1 : dil[2]};
+        int64_t padding[4] = {pass ? pads[0] : pads[1], pass ? 0 : pads[2], pass ? pads[3] : pads[4], pass ? 0 : pads[5]};
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_ints(st->m, &a, "pool_size", win, 2);
+        byoc_attrs_set_ints(st->m, &a, "strides", strides, 2);
+        byoc_attrs_set_ints(st->m, &a, "dilation", dilation, 2);
+        byoc_attrs_set_ints(st->m, &a, "padding", padding, 4);
+        byoc_attrs_set_bool(st->m, &a, "ceil_mode", ceil_mode);
+        if (!strcmp(op, "nn.avg_pool2d")) byoc_attrs_set_bool(st->m, &a, "count_include_pad", include_pad);
+        x = byoc__onnx_call1(st, op, byoc__onnx_reshape(st, x, 4, shape), &a);
+        const byoc_type *y = byoc__onnx_type(x);
+        if (!y) return BYOC__ONNX_OK(c);
+        if (pass == 0) {
+            int64_t split[5] = {N, C, D, y->dims[2], y->dims[3]};
+            x = byoc__onnx_reshape(st, x, 5, split);
+        } else {
+            int64_t back[5] = {N, C, y->dims[2], plane[0], plane[1]};
+            x = byoc__onnx_reshape(st, x, 5, back);
+        }
+    }
+    c->out[0] = x;
+    if (c->nout > 1) c->out[1] = NULL;
+    return BYOC__ONNX_OK(c);
+}
+
 BYOC__PRIVATE byoc_result byoc__onnx_pool(byoc__onnx_ctx *c, const char *op) {
     byoc__onnx *st = c->st;
     byoc_node *x = byoc__onnx_input(c, 0, "X");
@@ -1829,6 +1921,7 @@ BYOC__PRIVATE byoc_result byoc__onnx_pool(byoc__onnx_ctx *c, const char *op) {
     if (!tx) return BYOC__ONNX_OK(c);
     if (c->nout > 1 && c->node->outputs[1].n) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool's Indices output is not supported");
     if (byoc__onnx_attr_int(c, "storage_order", 0)) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool with storage_order 1 is not supported");
+    if (tx->rank == 5) return byoc__onnx_pool3d(c, op, x, tx);
     byoc__onnx_window win;
     if (!byoc__onnx_window_attrs(c, tx, NULL, &win)) return BYOC__ONNX_OK(c);
     byoc_attrs a;
@@ -1851,20 +1944,57 @@ BYOC__PRIVATE byoc_result byoc__onnx_global_pool(byoc__onnx_ctx *c, const char *
     return BYOC__ONNX_OK(c);
 }
 
+/* BatchNormalization in training mode (opset 14+): the batch's own statistics over every axis but the
+   channels, mean and population variance; Y normalised with them, and running_mean / running_var as
+   input * momentum + batch * (1 - momentum) */
+BYOC__PRIVATE byoc_result byoc__onnx_batch_norm_training(byoc__onnx_ctx *c, byoc_node *const *args) {
+    byoc__onnx *st = c->st;
+    const byoc_type *t = byoc__onnx_tensor_of(st, args[0], "BatchNormalization's X");
+    if (!t) return BYOC__ONNX_OK(c);
+    if (t->rank < 2) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization of an input of rank %d", t->rank);
+    int64_t axes[BYOC_MAX_RANK], n = 0;
+    for (int d = 0; d < t->rank; ++d)
+        if (d != 1) axes[n++] = d;
+    byoc_attrs r, e;
+    memset(&r, 0, sizeof r);
+    memset(&e, 0, sizeof e);
+    byoc_attrs_set_ints(st->m, &r, "axis", axes, (int)n);
+    byoc_attrs_set_int(st->m, &e, "axis", 1);
+    byoc_attrs_set_int(st->m, &e, "num_newaxis", t->rank - 2);
+    byoc_node *mean = byoc__onnx_call1(st, "mean", args[0], &r);
+    byoc_node *centered = byoc__onnx_call2(st, "subtract", args[0], byoc__onnx_call1(st, "expand_dims", mean, &e), NULL);
+    byoc_node *var = byoc__onnx_call1(st, "mean", byoc__onnx_call2(st, "multiply", centered, centered, NULL), &r);
+    byoc_node *bn_args[5] = {args[0], args[1], args[2], mean, var};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_float(st->m, &a, "epsilon", byoc__onnx_attr_float(c, "epsilon", 1e-5));
+    byoc_node *bn = mean && var ? byoc__onnx_call(st, "nn.batch_norm", bn_args, 5, &a) : NULL;
+    byoc_node *y = bn ? byoc_tuple_get_item(st->m, bn, 0) : NULL;
+    if (!y || byoc_infer_node_type(st->m, y, st->diag) != BYOC_OK) return BYOC__ONNX_OK(c);
+    c->out[0] = byoc__onnx_note(st, y);
+    double momentum = byoc__onnx_attr_float(c, "momentum", 0.9);
+    for (int k = 1; k < 3 && k < c->nout; ++k) {
+        byoc_node *running = byoc__onnx_call2(st, "multiply", args[2 + k], byoc__onnx_scalar(st, t->dtype, momentum), NULL);
+        byoc_node *batch = byoc__onnx_call2(st, "multiply", k == 1 ? mean : var, byoc__onnx_scalar(st, t->dtype, 1 - momentum), NULL);
+        c->out[k] = byoc__onnx_call2(st, "add", running, batch, NULL);
+    }
+    return BYOC__ONNX_OK(c);
+}
+
 BYOC__PRIVATE byoc_result byoc__onnx_batch_norm(byoc__onnx_ctx *c, const char *op) {
     (void)op;
     byoc__onnx *st = c->st;
-    if (c->nout > 1) {
+    int training = c->opset >= 14 && byoc__onnx_attr_int(c, "training_mode", 0);
+    if (c->nout > 1 && !training) {
         int used = 0;
         for (int i = 1; i < c->nout; ++i) used |= c->node->outputs[i].n > 0;
-        if (used) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization in training mode (running statistics outputs) is not supported");
+        if (used) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization's running statistics outputs need training_mode=1 (opset 14 or later)");
     }
     if (c->opset < 9 && !byoc__onnx_attr_int(c, "spatial", 1)) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization with spatial=0 is not supported");
-    if (c->opset >= 14 && byoc__onnx_attr_int(c, "training_mode", 0))
-        return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization with training_mode=1 (batch statistics) is not supported");
     byoc_node *args[5];
     static const char *const names[5] = {"X", "scale", "B", "mean", "var"};
     for (int i = 0; i < 5; ++i) if (!(args[i] = byoc__onnx_input(c, i, names[i]))) return BYOC__ONNX_OK(c);
+    if (training) return byoc__onnx_batch_norm_training(c, args);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_float(st->m, &a, "epsilon", byoc__onnx_attr_float(c, "epsilon", 1e-5));
@@ -2122,7 +2252,8 @@ BYOC__PRIVATE byoc_result byoc__onnx_range(byoc__onnx_ctx *c, const char *op) {
     if (!k) return byoc__onnx_fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
     /* start + i * delta in the input type, as the spec's loop computes it */
     int integer = !byoc_dtype_is_float(dt);
-    for (int64_t i = 0; i < n; ++i) byoc__store(dt, k->data, i, integer ? (double)((int64_t)v[0] + i * (int64_t)v[2]) : (double)((float)v[0] + (float)i * (float)v[2]));
+    for (int64_t i = 0; i < n; ++i)
+        byoc__store(dt, k->data, i, integer ? (double)((int64_t)v[0] + i * (int64_t)v[2]) : dt == BYOC_FLOAT64 ? v[0] + (double)i * v[2] : (double)((float)v[0] + (float)i * (float)v[2]));
     k->checked_type = k->annotation;
     c->out[0] = k;
     return BYOC_OK;
@@ -2325,7 +2456,12 @@ BYOC__PRIVATE void byoc__onnx_define(byoc__onnx *st, byoc__bytes name, byoc_node
 /* an input's type: the file's, with symbolic dims from the options (or the default), or an override */
 BYOC__PRIVATE const byoc_type *byoc__onnx_input_type(byoc__onnx *st, const byoc__onnx_value_info *vi, const char *name, int position) {
     const byoc_onnx_options *o = st->opt;
-    if (!vi->elem_type) { byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' is not a tensor", name); return NULL; }
+    if (!vi->elem_type) {
+        const char *kind = vi->type_field == 4 ? "a sequence" : vi->type_field == 5 ? "a map" : vi->type_field == 8 ? "a sparse tensor"
+                         : vi->type_field == 9 ? "an optional" : "not a tensor";
+        byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' is %s (only tensors are supported)", name, kind);
+        return NULL;
+    }
     byoc_dtype dt = byoc__onnx_dtype(vi->elem_type);
     if (dt == BYOC_DTYPE_INVALID) { byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' has element type %s (not supported)", name, byoc__onnx_dtype_name(vi->elem_type)); return NULL; }
     for (int i = 0; i < o->nshapes; ++i)

@@ -611,8 +611,8 @@ typedef struct npy_array {
 } npy_array;
 
 static const struct { const char *descr; byoc_dtype dtype; } npy_types[] = {
-    {"<f4", BYOC_FLOAT32}, {"<f2", BYOC_FLOAT16}, {"|i1", BYOC_INT8}, {"|u1", BYOC_UINT8}, {"<i2", BYOC_INT16},
-    {"<i4", BYOC_INT32}, {"<i8", BYOC_INT64}, {"|b1", BYOC_BOOL},
+    {"<f4", BYOC_FLOAT32}, {"<f2", BYOC_FLOAT16}, {"<f8", BYOC_FLOAT64}, {"|i1", BYOC_INT8}, {"|u1", BYOC_UINT8}, {"<i2", BYOC_INT16},
+    {"<u2", BYOC_UINT16}, {"<i4", BYOC_INT32}, {"<u4", BYOC_UINT32}, {"<i8", BYOC_INT64}, {"<u8", BYOC_UINT64}, {"|b1", BYOC_BOOL},
 };
 
 /* reads a .npy file (format versions 1-3, C order, little-endian); msg gets the reason on failure */
@@ -646,7 +646,7 @@ static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
         if (!ok) {
             char d[16] = "?";
             if (q) sscanf(q + 1, "%15[^']", d);
-            snprintf(msg, cap, "%s: element type '%s' is not supported (float32, float16, int8/16/32/64, uint8, bool)", path, d);
+            snprintf(msg, cap, "%s: element type '%s' is not supported (float32, float16, float64, int8/16/32/64, uint8/16/32/64, bool)", path, d);
             free(h);
             fclose(f);
             return 0;
@@ -768,20 +768,9 @@ static void file_safe(const char *name, char *out, size_t cap) {
     out[i] = 0;
 }
 
-static double element(const void *data, byoc_dtype dt, size_t i) {
-    switch (dt) {
-    case BYOC_FLOAT32: return ((const float *)data)[i];
-    case BYOC_INT8: return ((const int8_t *)data)[i];
-    case BYOC_UINT8: case BYOC_BOOL: return ((const uint8_t *)data)[i];
-    case BYOC_INT16: return ((const int16_t *)data)[i];
-    case BYOC_INT32: return ((const int32_t *)data)[i];
-    case BYOC_INT64: return (double)((const int64_t *)data)[i];
-    default: return 0; /* float16/bfloat16: compared bitwise by the caller */
-    }
-}
-
-/* One output against its reference: floats within tol * max(1, max|ref|), integers exactly, and for a
-   classifier-shaped output (one row of scores) the same argmax. Prints one line; 1 when it holds. */
+/* One output against its reference: float32 / float64 within tol * max(1, max|ref|), other dtypes
+   exactly, and for a classifier-shaped output (one row of scores) the same argmax. Prints one line; 1
+   when it holds. */
 static int compare_output(const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol) {
     char gs[200], rs[200];
     shape_text(got->dtype, got->rank, got->dims, gs, sizeof gs);
@@ -792,8 +781,9 @@ static int compare_output(const char *label, const byoc_tensor *got, const npy_a
         return 0;
     }
     size_t n = ref->nbytes / byoc_dtype_size(ref->dtype);
-    if (!byoc_dtype_is_float(ref->dtype) || ref->dtype != BYOC_FLOAT32) {
-        int equal = ref->dtype == BYOC_FLOAT32 || memcmp(got->data, ref->data, ref->nbytes) == 0;
+    byoc_dtype dt = ref->dtype;
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) {
+        int equal = memcmp(got->data, ref->data, ref->nbytes) == 0;
         printf("  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
         return equal;
     }
@@ -801,14 +791,14 @@ static int compare_output(const char *label, const byoc_tensor *got, const npy_a
     size_t arg_got = 0, arg_ref = 0;
     int finite = 1;
     for (size_t i = 0; i < n; ++i) {
-        double g = element(got->data, BYOC_FLOAT32, i), r = element(ref->data, BYOC_FLOAT32, i);
+        double g = byoc__load(dt, got->data, (int64_t)i), r = byoc__load(dt, ref->data, (int64_t)i);
         if (g != g || r != r) { if ((g != g) != (r != r)) finite = 0; continue; }
         double e = fabs(g - r);
         if (e > max_abs) max_abs = e;
         if (fabs(r) > 0 && e / fabs(r) > max_rel) max_rel = e / fabs(r);
         if (fabs(r) > max_ref) max_ref = fabs(r);
-        if (g > element(got->data, BYOC_FLOAT32, arg_got)) arg_got = i;
-        if (r > element(ref->data, BYOC_FLOAT32, arg_ref)) arg_ref = i;
+        if (g > byoc__load(dt, got->data, (int64_t)arg_got)) arg_got = i;
+        if (r > byoc__load(dt, ref->data, (int64_t)arg_ref)) arg_ref = i;
     }
     double bound = tol * (max_ref > 1 ? max_ref : 1);
     int classifier = n > 1 && (size_t)got->dims[got->rank ? got->rank - 1 : 0] * 1 <= n && n <= 100000 && (got->rank <= 2 || n == (size_t)got->dims[1]);
@@ -986,10 +976,8 @@ static int cmd_run(int argc, char **argv) {
         size_t count = io->nbytes / byoc_dtype_size(io->dtype);
         for (size_t e = 0; e < count; ++e) {
             unsigned long long r = seeded_next(&s);
-            if (io->dtype == BYOC_FLOAT32) ((float *)seeded[i])[e] = (float)((double)(r >> 11) / 9007199254740992.0 - 0.5);
-            else if (io->dtype == BYOC_INT64) ((int64_t *)seeded[i])[e] = (int64_t)(r % 4);
-            else if (io->dtype == BYOC_INT32) ((int32_t *)seeded[i])[e] = (int32_t)(r % 4);
-            else ((unsigned char *)seeded[i])[e * byoc_dtype_size(io->dtype)] = (unsigned char)(r % 2);
+            if (byoc_dtype_is_float(io->dtype)) byoc__store(io->dtype, seeded[i], (int64_t)e, (double)(r >> 11) / 9007199254740992.0 - 0.5);
+            else byoc__store(io->dtype, seeded[i], (int64_t)e, (double)(r % (byoc_dtype_size(io->dtype) >= 4 ? 4 : 2)));
         }
         inputs[i].dtype = io->dtype;
         inputs[i].rank = io->rank;
