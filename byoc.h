@@ -2866,6 +2866,14 @@ static const byoc_type *byoc__rel_pool2d(byoc_type_rel_ctx *ctx, const byoc_type
     return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
 }
 
+/* (max pool, the flat index into the input of each output's maximum as int64) */
+static const byoc_type *byoc__rel_pool2d_argmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    const byoc_type *values = byoc__rel_pool2d(ctx, a, n, at);
+    if (!values) return NULL;
+    const byoc_type *fields[2] = {values, byoc_type_rel_tensor(ctx, BYOC_INT64, values->rank, values->dims)};
+    return byoc_type_rel_tuple(ctx, fields, 2);
+}
+
 static const byoc_type *byoc__rel_global_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
@@ -3342,6 +3350,8 @@ static const byoc_op_def byoc__builtin_ops[] = {
     BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis"),
     BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels"),
     BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d, "2-D max pooling, NCHW"),
+    BYOC__OP("nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax,
+             "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)"),
     BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d, "2-D average pooling, NCHW"),
     BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "mean over H and W"),
     BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "max over H and W"),
@@ -8952,6 +8962,39 @@ BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, co
 /* average pooling divides by the taps inside the input, or with count_include_pad by the taps inside
    the padded input (a ceil_mode window may reach past the padding: those taps never count) */
 static size_t byoc__ws_pool2d(const byoc__kctx *k) { return (size_t)k->out[0].dims[3] * sizeof(float); }
+/* max pooling with the index of each maximum, ((n * C + c) * H + h) * W + w, the first in window order on
+   ties; padding never wins. Any dtype whose values a double holds exactly. */
+static byoc_result byoc__k_pool2d_argmax(byoc__kctx *k) {
+    byoc__pool_geom g;
+    byoc__pool_geom_of(k, &g);
+    byoc_dtype dt = k->in[0].dtype;
+    if (dt == BYOC_BOOL || dt == BYOC_INT64 || dt == BYOC_UINT64) return byoc__kfail_dtype(k, dt);
+    size_t es = byoc_dtype_size(dt);
+    const char *x = (const char *)k->in[0].data;
+    char *o = (char *)k->out[0].data;
+    int64_t *idx = (int64_t *)k->out[1].data, at = 0;
+    for (int64_t p = 0; p < g.N * g.C; ++p)
+        for (int64_t oy = 0; oy < g.OH; ++oy)
+            for (int64_t ox = 0; ox < g.OW; ++ox, ++at) {
+                int64_t best = -1;
+                double m = 0;
+                for (int64_t ky = 0; ky < g.kh; ++ky) {
+                    int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+                    if (iy < 0 || iy >= g.H) continue;
+                    for (int64_t kx = 0; kx < g.kw; ++kx) {
+                        int64_t ix = ox * g.sw - g.pl + kx * g.dw, flat = (p * g.H + iy) * g.W + ix;
+                        if (ix < 0 || ix >= g.W) continue;
+                        double v = byoc__load(dt, x, flat);
+                        if (best < 0 || (m == m && (v > m || v != v))) m = v, best = flat; /* NaN wins, as numpy's argmax */
+                    }
+                }
+                if (best < 0) return byoc__kfail(k, "output (%lld, %lld) of plane %lld has no tap inside the input", (long long)oy, (long long)ox, (long long)p);
+                memcpy(o + at * (int64_t)es, x + best * (int64_t)es, es);
+                idx[at] = best;
+            }
+    return BYOC_OK;
+}
+
 static byoc_result byoc__k_pool2d(byoc__kctx *k) {
     byoc__pool_geom g;
     byoc__pool_geom_of(k, &g);
@@ -10006,6 +10049,7 @@ static const byoc__kernel_def byoc__kernels[] = {
     {"nn.layer_norm", byoc__k_layer_norm, byoc__ws_layer_norm, 0, BYOC__KF},
     {"nn.lrn", byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF},
     {"nn.max_pool2d", byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF},
+    {"nn.max_pool2d_with_argmax", byoc__k_pool2d_argmax, NULL, 0, BYOC__KF},
     {"nn.avg_pool2d", byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_AVG_POOL, BYOC__KF},
     {"nn.global_avg_pool2d", byoc__k_global_pool2d, NULL, BYOC__K_AVG_POOL, BYOC__KF},
     {"nn.global_max_pool2d", byoc__k_global_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF},

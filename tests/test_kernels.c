@@ -726,6 +726,43 @@ static void test_batch_norm_layer_norm_lrn(void) {
 /* ================================ pooling ================================ */
 typedef struct pool_case { int64_t H, W, kh, kw, sh, sw, dh, dw, pad[4]; int ceil_mode, include_pad; } pool_case;
 
+/* max pooling with argmax: each index points at its value, is the first maximum of its window in window
+   order, never at padding; against a direct search */
+static void test_max_pool_argmax(void) {
+    static const byoc_dtype dts[] = {BYOC_FLOAT32, BYOC_INT8, BYOC_FLOAT64};
+    for (int d = 0; d < 3; ++d) {
+        op_run R;
+        byoc_module *m = begin(&R);
+        byoc_attrs a = {0};
+        byoc_attrs_set_ints(m, &a, "pool_size", DIMS(3, 2), 2);
+        byoc_attrs_set_ints(m, &a, "strides", DIMS(2, 1), 2);
+        byoc_attrs_set_ints(m, &a, "dilation", DIMS(1, 2), 2);
+        byoc_attrs_set_ints(m, &a, "padding", DIMS(1, 0, 1, 1), 4);
+        byoc_tensor x = T(dts[d], 2, 3, 7, 6);
+        for (int64_t i = 0; i < numel(&x); ++i) tset(&x, i, (double)((i * 37) % 11) - 5); /* repeated values: ties */
+        RUN_OK(&R, "nn.max_pool2d_with_argmax", &a, &x, 1);
+        const byoc_tensor *v = &R.out[0], *ix = &R.out[1];
+        CHECK(R.nout == 2 && ix->dtype == BYOC_INT64 && v->dtype == dts[d] && v->dims[2] == 4 && v->dims[3] == 5);
+        int64_t at = 0, bad = 0;
+        for (int64_t p = 0; p < 6; ++p)
+            for (int64_t oy = 0; oy < 4; ++oy)
+                for (int64_t ox = 0; ox < 5; ++ox, ++at) {
+                    int64_t best = -1;
+                    for (int64_t ky = 0; ky < 3; ++ky)
+                        for (int64_t kx = 0; kx < 2; ++kx) {
+                            int64_t iy = oy * 2 - 1 + ky, jx = ox - 0 + kx * 2;
+                            if (iy < 0 || iy >= 7 || jx < 0 || jx >= 6) continue;
+                            int64_t flat = (p * 7 + iy) * 6 + jx;
+                            if (best < 0 || tget(&x, flat) > tget(&x, best)) best = flat;
+                        }
+                    bad += tgeti(ix, at) != best || tget(v, at) != tget(&x, best);
+                }
+        CHECKF(bad == 0, "%s: %lld outputs with the wrong maximum or index", byoc_dtype_name(dts[d]), (long long)bad);
+        tfree(&x);
+        end(&R);
+    }
+}
+
 static void test_pools(void) {
     static const pool_case cases[] = {
         {9, 11, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 0, 0},
@@ -1786,6 +1823,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_concatenate_split_strided_slice),
         TEST_ENTRY(test_take_modes_and_batch_dims),
         TEST_ENTRY(test_depth_to_space_broadcast_to),
+        TEST_ENTRY(test_max_pool_argmax),
         TEST_ENTRY(test_reductions),
         TEST_ENTRY(test_cast_every_pair),
         TEST_ENTRY(test_wide_types_exact),

@@ -1919,8 +1919,8 @@ BYOC__PRIVATE byoc_result byoc__onnx_pool(byoc__onnx_ctx *c, const char *op) {
     byoc_node *x = byoc__onnx_input(c, 0, "X");
     const byoc_type *tx = byoc__onnx_tensor_of(st, x, "the pool's input");
     if (!tx) return BYOC__ONNX_OK(c);
-    if (c->nout > 1 && c->node->outputs[1].n) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool's Indices output is not supported");
-    if (byoc__onnx_attr_int(c, "storage_order", 0)) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool with storage_order 1 is not supported");
+    int want_indices = c->nout > 1 && c->node->outputs[1].n, column_major = (int)byoc__onnx_attr_int(c, "storage_order", 0);
+    if (want_indices && tx->rank == 5) return byoc__onnx_fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool's Indices of a 3-D pool are not supported");
     if (tx->rank == 5) return byoc__onnx_pool3d(c, op, x, tx);
     byoc__onnx_window win;
     if (!byoc__onnx_window_attrs(c, tx, NULL, &win)) return BYOC__ONNX_OK(c);
@@ -1929,6 +1929,26 @@ BYOC__PRIVATE byoc_result byoc__onnx_pool(byoc__onnx_ctx *c, const char *op) {
     byoc__onnx_set_window(st, &a, &win, "pool_size");
     byoc_attrs_set_bool(st->m, &a, "ceil_mode", (int)byoc__onnx_attr_int(c, "ceil_mode", 0));
     if (!strcmp(op, "nn.avg_pool2d")) byoc_attrs_set_bool(st->m, &a, "count_include_pad", (int)byoc__onnx_attr_int(c, "count_include_pad", 0));
+    if (want_indices) { /* (values, flat indices): with a unit height, the 2-D index is the 1-D one */
+        byoc_node *both = byoc__onnx_call1(st, "nn.max_pool2d_with_argmax", byoc__onnx_to_2d(st, x), &a);
+        for (int i = 0; i < 2 && both; ++i) {
+            byoc_node *field = byoc_tuple_get_item(st->m, both, i);
+            if (!field || byoc_infer_node_type(st->m, field, st->diag) != BYOC_OK) break;
+            if (i == 1 && column_major) { /* storage_order 1: plane + w * H + h for the row-major plane + h * W + w */
+                int64_t H = tx->rank == 4 ? tx->dims[2] : 1, W = tx->dims[tx->rank - 1];
+                byoc_node *hw = byoc__onnx_scalar(st, BYOC_INT64, (double)(H * W)), *w_ = byoc__onnx_scalar(st, BYOC_INT64, (double)W);
+                byoc_node *plane = byoc__onnx_call2(st, "multiply", byoc__onnx_call2(st, "divide", field, hw, NULL), hw, NULL);
+                byoc_node *rest = byoc__onnx_call2(st, "subtract", field, plane, NULL);
+                byoc_node *row = byoc__onnx_call2(st, "divide", rest, w_, NULL);
+                byoc_node *col = byoc__onnx_call2(st, "subtract", rest, byoc__onnx_call2(st, "multiply", row, w_, NULL), NULL);
+                byoc_node *h_ = byoc__onnx_scalar(st, BYOC_INT64, (double)H);
+                field = byoc__onnx_call2(st, "add", plane, byoc__onnx_call2(st, "add", byoc__onnx_call2(st, "multiply", col, h_, NULL), row, NULL), NULL);
+                if (!field) break;
+            }
+            c->out[i] = byoc__onnx_from_2d(st, field, &win);
+        }
+        return BYOC__ONNX_OK(c);
+    }
     c->out[0] = byoc__onnx_from_2d(st, byoc__onnx_call1(st, op, byoc__onnx_to_2d(st, x), &a), &win);
     if (c->nout > 1) c->out[1] = NULL;
     return BYOC__ONNX_OK(c);
