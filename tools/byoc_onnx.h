@@ -1389,7 +1389,15 @@ BYOC__PRIVATE byoc_result byoc__onnx_reshape_op(byoc__onnx_ctx *c, const char *o
     }
     if (known != total) return byoc__onnx_fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot reshape %lld elements into %lld", (long long)total, (long long)known);
     for (int d = 0; d < n; ++d) /* the IR's reshape reads 0 as "keep this dim" (Relay's newshape) */
-        if (shape[d] == 0) return byoc__onnx_fail(c->st, BYOC_ERR_UNSUPPORTED, "Reshape to a shape with a 0 dim (an empty tensor) is not supported");
+        if (shape[d] == 0) {
+            /* an empty result holds no data: a constant of that shape (no element depends on the input) */
+            const byoc_type *t = byoc__onnx_type(x);
+            byoc_node *k = t && t->kind == BYOC_TYPE_TENSOR ? byoc_constant(c->st->m, byoc_tensor_type(c->st->m, t->dtype, n, shape), NULL, 0) : NULL;
+            if (!k) return byoc__onnx_fail(c->st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+            k->checked_type = k->annotation;
+            c->out[0] = k;
+            return BYOC__ONNX_OK(c);
+        }
     c->out[0] = byoc__onnx_reshape(c->st, x, n, shape);
     return BYOC__ONNX_OK(c);
 }
