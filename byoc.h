@@ -56,6 +56,7 @@
        [SECTION] partition passes
        [SECTION] targets & backends
        [SECTION] placement (greedy partitioner, report)
+       [SECTION] sub-graphs (Collage's IndexSet and SubGraph)
        [SECTION] host kernels
      Implementation
        [SECTION] impl: config & platform
@@ -81,6 +82,7 @@
        [SECTION] impl: partition passes
        [SECTION] impl: targets & backends
        [SECTION] impl: placement (greedy partitioner, report)
+       [SECTION] impl: sub-graphs
 */
 #ifndef BYOC_H_INCLUDED
 #define BYOC_H_INCLUDED
@@ -964,6 +966,56 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
    byoc_free(r->arena, text). NULL for an unknown format. */
 BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, const char *format, size_t *len);
 BYOC_API void byoc_placement_report_free(byoc_placement_report *r);
+
+// [SECTION] sub-graphs (Collage's IndexSet and SubGraph)
+/* Sets of a byoc_graph's node indices: a bitset of `size` bits (Collage's IndexSet). Functions that take
+   two sets need equal sizes. */
+typedef struct byoc_index_set {
+    uint64_t *words; /* (size + 63) / 64 words, malloc'd */
+    int size;
+} byoc_index_set;
+BYOC_API byoc_result byoc_index_set_init(byoc_index_set *s, int size); /* empty; BYOC_ERR_OUT_OF_MEMORY */
+BYOC_API byoc_result byoc_index_set_copy(byoc_index_set *dst, const byoc_index_set *src);
+BYOC_API void byoc_index_set_free(byoc_index_set *s);
+BYOC_API void byoc_index_set_add(byoc_index_set *s, int i);
+BYOC_API void byoc_index_set_remove(byoc_index_set *s, int i);
+BYOC_API int byoc_index_set_has(const byoc_index_set *s, int i);
+BYOC_API int byoc_index_set_count(const byoc_index_set *s);
+BYOC_API int byoc_index_set_next(const byoc_index_set *s, int from); /* the first member >= from, -1 if none */
+BYOC_API int byoc_index_set_intersects(const byoc_index_set *a, const byoc_index_set *b);
+BYOC_API int byoc_index_set_is_subset(const byoc_index_set *a, const byoc_index_set *b); /* a within b */
+BYOC_API void byoc_index_set_union(byoc_index_set *dst, const byoc_index_set *src);
+/* A total order (Collage's tie-break between equal costs): the smaller set is the one holding the lowest
+   index the other lacks; 0 when equal. */
+BYOC_API int byoc_index_set_compare(const byoc_index_set *a, const byoc_index_set *b);
+
+/* A sub-graph of a byoc_graph: the nodes inside and where it meets the rest (Collage's SubGraph).
+   Entries are inside nodes with an input outside (or none at all); inputs are those outside nodes.
+   Exits are inside nodes with a user outside, or the graph's result; outputs are those outside users.
+   A tap is an exit that inside nodes also use. Depth counts the nodes on the longest path inside; kind is
+   the most general op pattern kind of its calls, tuples and projections. */
+typedef struct byoc_sub_graph {
+    byoc_index_set inside, entry, exit, input, output;
+    int first, last; /* the lowest and highest index inside, -1 when empty */
+    int depth, taps;
+    byoc_op_pattern kind;
+    char label[64];
+} byoc_sub_graph;
+/* Limits a sub-graph must keep (Collage's SubGraphConfig): 0 means no limit for max_exits and max_depth. */
+typedef struct byoc_sub_graph_config {
+    int max_exits;
+    int allow_taps;
+    int max_depth;
+} byoc_sub_graph_config;
+BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label, byoc_sub_graph *out);
+BYOC_API void byoc_sub_graph_free(byoc_sub_graph *sg);
+/* 1 when the sub-graph is non-empty, convex (no path leaves it and comes back) and keeps the config's
+   limits; else 0 with why. */
+BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *sg, const byoc_sub_graph_config *config, char *why, size_t cap);
+/* 1 when a and b are disjoint, one's output is inside the other, and their union is convex */
+BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b);
+/* The disjoint union of a and b (labels joined with '+'); BYOC_ERR_INVALID_ARGUMENT when they overlap. */
+BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b, byoc_sub_graph *out);
 
 // [SECTION] host kernels
 /* A dense row-major tensor the caller owns (data aligned for its dtype): what host kernels read and
@@ -13083,6 +13135,206 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
     if (b.oom) { byoc_free(r->arena, b.data); return NULL; }
     if (len) *len = b.len;
     return b.data;
+}
+
+
+// [SECTION] impl: sub-graphs
+BYOC_API byoc_result byoc_index_set_init(byoc_index_set *s, int size) {
+    s->size = size > 0 ? size : 0;
+    s->words = BYOC__CAST(uint64_t *, calloc((size_t)(s->size + 63) / 64 + 1, sizeof(uint64_t)));
+    return s->words ? BYOC_OK : BYOC_ERR_OUT_OF_MEMORY;
+}
+BYOC_API byoc_result byoc_index_set_copy(byoc_index_set *dst, const byoc_index_set *src) {
+    if (byoc_index_set_init(dst, src->size) != BYOC_OK) return BYOC_ERR_OUT_OF_MEMORY;
+    memcpy(dst->words, src->words, sizeof(uint64_t) * (size_t)((src->size + 63) / 64));
+    return BYOC_OK;
+}
+BYOC_API void byoc_index_set_free(byoc_index_set *s) {
+    if (!s) return;
+    free(s->words);
+    s->words = NULL;
+    s->size = 0;
+}
+BYOC_API void byoc_index_set_add(byoc_index_set *s, int i) {
+    BYOC_ASSERT(i >= 0 && i < s->size);
+    s->words[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+BYOC_API void byoc_index_set_remove(byoc_index_set *s, int i) {
+    BYOC_ASSERT(i >= 0 && i < s->size);
+    s->words[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+BYOC_API int byoc_index_set_has(const byoc_index_set *s, int i) { return i >= 0 && i < s->size && (s->words[i >> 6] >> (i & 63) & 1); }
+BYOC__PRIVATE int byoc__popcount64(uint64_t w) {
+    int n = 0;
+    for (; w; w &= w - 1) n++;
+    return n;
+}
+BYOC__PRIVATE int byoc__lowest_bit(uint64_t w) { /* w != 0 */
+    int n = 0;
+    while (!(w & 1)) w >>= 1, n++;
+    return n;
+}
+BYOC_API int byoc_index_set_count(const byoc_index_set *s) {
+    int n = 0;
+    for (int w = 0; w < (s->size + 63) / 64; ++w) n += byoc__popcount64(s->words[w]);
+    return n;
+}
+BYOC_API int byoc_index_set_next(const byoc_index_set *s, int from) {
+    if (from < 0) from = 0;
+    if (from >= s->size) return -1;
+    int w = from >> 6;
+    uint64_t bits = s->words[w] & (~(uint64_t)0 << (from & 63));
+    for (;;) {
+        if (bits) {
+            int i = (w << 6) + byoc__lowest_bit(bits);
+            return i < s->size ? i : -1;
+        }
+        if (++w >= (s->size + 63) / 64) return -1;
+        bits = s->words[w];
+    }
+}
+BYOC_API int byoc_index_set_intersects(const byoc_index_set *a, const byoc_index_set *b) {
+    BYOC_ASSERT(a->size == b->size);
+    for (int w = 0; w < (a->size + 63) / 64; ++w)
+        if (a->words[w] & b->words[w]) return 1;
+    return 0;
+}
+BYOC_API int byoc_index_set_is_subset(const byoc_index_set *a, const byoc_index_set *b) {
+    BYOC_ASSERT(a->size == b->size);
+    for (int w = 0; w < (a->size + 63) / 64; ++w)
+        if (a->words[w] & ~b->words[w]) return 0;
+    return 1;
+}
+BYOC_API void byoc_index_set_union(byoc_index_set *dst, const byoc_index_set *src) {
+    BYOC_ASSERT(dst->size == src->size);
+    for (int w = 0; w < (dst->size + 63) / 64; ++w) dst->words[w] |= src->words[w];
+}
+BYOC_API int byoc_index_set_compare(const byoc_index_set *a, const byoc_index_set *b) {
+    BYOC_ASSERT(a->size == b->size);
+    for (int w = 0; w < (a->size + 63) / 64; ++w) {
+        uint64_t diff = a->words[w] ^ b->words[w];
+        if (diff) return (a->words[w] >> byoc__lowest_bit(diff) & 1) ? -1 : 1; /* the holder of the lowest differing index is smaller */
+    }
+    return 0;
+}
+
+BYOC_API void byoc_sub_graph_free(byoc_sub_graph *sg) {
+    if (!sg) return;
+    byoc_index_set_free(&sg->inside);
+    byoc_index_set_free(&sg->entry);
+    byoc_index_set_free(&sg->exit);
+    byoc_index_set_free(&sg->input);
+    byoc_index_set_free(&sg->output);
+}
+
+BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label, byoc_sub_graph *out) {
+    memset(out, 0, sizeof *out);
+    if (inside->size != g->count) return BYOC_ERR_INVALID_ARGUMENT;
+    int *depth = BYOC__CAST(int *, calloc((size_t)g->count + 1, sizeof(int)));
+    if (!depth || byoc_index_set_copy(&out->inside, inside) != BYOC_OK || byoc_index_set_init(&out->entry, g->count) != BYOC_OK ||
+        byoc_index_set_init(&out->exit, g->count) != BYOC_OK || byoc_index_set_init(&out->input, g->count) != BYOC_OK ||
+        byoc_index_set_init(&out->output, g->count) != BYOC_OK) {
+        free(depth);
+        byoc_sub_graph_free(out);
+        return BYOC_ERR_OUT_OF_MEMORY;
+    }
+    snprintf(out->label, sizeof out->label, "%s", label ? label : "");
+    out->first = out->last = -1;
+    out->kind = BYOC_PATTERN_ELEMWISE;
+    for (int i = byoc_index_set_next(inside, 0); i >= 0; i = byoc_index_set_next(inside, i + 1)) {
+        const byoc_graph_node *gn = &g->nodes[i];
+        if (out->first < 0) out->first = i;
+        out->last = i;
+        int d = 0, outside_input = gn->ninputs == 0, inside_user = 0, outside_user = i == g->count - 1; /* the last node is the result */
+        for (int k = 0; k < gn->ninputs; ++k) {
+            int in = gn->inputs[k];
+            if (byoc_index_set_has(inside, in)) {
+                if (depth[in] > d) d = depth[in];
+            } else {
+                outside_input = 1;
+                byoc_index_set_add(&out->input, in);
+            }
+        }
+        depth[i] = d + 1; /* inputs come first in post-order */
+        if (depth[i] > out->depth) out->depth = depth[i];
+        if (outside_input) byoc_index_set_add(&out->entry, i);
+        for (int k = 0; k < gn->nusers; ++k) {
+            int u = gn->users[k];
+            if (byoc_index_set_has(inside, u)) inside_user = 1;
+            else {
+                outside_user = 1;
+                byoc_index_set_add(&out->output, u);
+            }
+        }
+        if (outside_user) byoc_index_set_add(&out->exit, i);
+        out->taps += outside_user && inside_user;
+        byoc_node_kind nk = gn->node->kind;
+        if (nk == BYOC_NODE_CALL || nk == BYOC_NODE_TUPLE || nk == BYOC_NODE_TUPLE_GET_ITEM) {
+            int kind = byoc__node_kind(gn->node);
+            if (kind > (int)out->kind) out->kind = (byoc_op_pattern)kind;
+        }
+    }
+    free(depth);
+    return BYOC_OK;
+}
+
+/* convex: no outside node on a path from an exit back to an entry. Post-order bounds the walk: a node
+   after the last inside index cannot reach back in. */
+BYOC__PRIVATE int byoc__sub_graph_convex(const byoc_graph *g, const byoc_sub_graph *sg) {
+    if (sg->first < 0) return 1;
+    int *stack = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)g->count + 1)));
+    unsigned char *seen = BYOC__CAST(unsigned char *, calloc((size_t)g->count + 1, 1));
+    int convex = stack && seen, top = 0;
+    for (int o = byoc_index_set_next(&sg->output, 0); convex && o >= 0 && o < sg->last; o = byoc_index_set_next(&sg->output, o + 1))
+        if (!seen[o]) seen[o] = 1, stack[top++] = o;
+    while (convex && top) {
+        const byoc_graph_node *gn = &g->nodes[stack[--top]];
+        for (int k = 0; k < gn->nusers && convex; ++k) {
+            int u = gn->users[k];
+            if (u > sg->last || seen[u]) continue;
+            if (byoc_index_set_has(&sg->inside, u)) convex = 0;
+            else seen[u] = 1, stack[top++] = u;
+        }
+    }
+    if (!stack || !seen) convex = 0;
+    free(stack);
+    free(seen);
+    return convex;
+}
+
+BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *sg, const byoc_sub_graph_config *config, char *why, size_t cap) {
+    char scratch[8];
+    if (!why) why = scratch, cap = sizeof scratch;
+    int exits = byoc_index_set_count(&sg->exit);
+    if (sg->first < 0) return snprintf(why, cap, "empty"), 0;
+    if (config && config->max_exits > 0 && exits > config->max_exits) return snprintf(why, cap, "%d exits (at most %d)", exits, config->max_exits), 0;
+    if (config && !config->allow_taps && sg->taps) return snprintf(why, cap, "%d taps (an exit also used inside)", sg->taps), 0;
+    if (config && config->max_depth > 0 && sg->depth > config->max_depth) return snprintf(why, cap, "depth %d (at most %d)", sg->depth, config->max_depth), 0;
+    if (!byoc__sub_graph_convex(g, sg)) return snprintf(why, cap, "not convex (a path leaves it and comes back)"), 0;
+    return 1;
+}
+
+BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b, byoc_sub_graph *out) {
+    memset(out, 0, sizeof *out);
+    if (byoc_index_set_intersects(&a->inside, &b->inside)) return BYOC_ERR_INVALID_ARGUMENT;
+    byoc_index_set both;
+    if (byoc_index_set_copy(&both, &a->inside) != BYOC_OK) return BYOC_ERR_OUT_OF_MEMORY;
+    byoc_index_set_union(&both, &b->inside);
+    char label[2 * sizeof a->label + 2]; /* the joined label is cut to fit by byoc_sub_graph_init */
+    snprintf(label, sizeof label, "%s%s%s", a->label, a->label[0] && b->label[0] ? "+" : "", b->label);
+    byoc_result r = byoc_sub_graph_init(g, &both, label, out);
+    byoc_index_set_free(&both);
+    return r;
+}
+
+BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b) {
+    if (byoc_index_set_intersects(&a->inside, &b->inside)) return 0;
+    if (!byoc_index_set_intersects(&a->output, &b->inside) && !byoc_index_set_intersects(&b->output, &a->inside)) return 0;
+    byoc_sub_graph u;
+    if (byoc_sub_graph_union(g, a, b, &u) != BYOC_OK) return 0;
+    int convex = byoc__sub_graph_convex(g, &u);
+    byoc_sub_graph_free(&u);
+    return convex;
 }
 
 #ifdef BYOC__DEFINED_TYPEOF
