@@ -1436,6 +1436,19 @@ BYOC_API byoc_dtype byoc_dtype_from_name(const char *name) {
 BYOC_API size_t byoc_dtype_size(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT ? byoc__dtypes[dt].size : 0; }
 BYOC_API int byoc_dtype_is_float(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'f'; }
 BYOC__PRIVATE int byoc__dtype_is_unsigned(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'u'; }
+/* the values an integer dtype of at most 32 bits holds; int64 (and uint64, as its bits) the whole int64 range */
+BYOC__PRIVATE void byoc__int_range(byoc_dtype dt, int64_t *lo, int64_t *hi) {
+    *lo = INT64_MIN, *hi = INT64_MAX;
+    switch (dt) {
+    case BYOC_INT8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+    case BYOC_UINT8: *lo = 0; *hi = UINT8_MAX; break;
+    case BYOC_INT16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+    case BYOC_UINT16: *lo = 0; *hi = UINT16_MAX; break;
+    case BYOC_INT32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    case BYOC_UINT32: *lo = 0; *hi = UINT32_MAX; break;
+    default: break;
+    }
+}
 
 /* Types are immutable, so equal ones can be one object: a model's thousands of values of a few shapes
    then share a few cache lines instead of a type each. A hash collision just builds another copy. */
@@ -4919,16 +4932,8 @@ BYOC__PRIVATE byoc_node *byoc__parse_number_literal(byoc__parser *p) {
         int is_u64 = dt == BYOC_UINT64;
         unsigned long long u = is_u64 && digits[0] != '-' ? strtoull(digits, &endp, 10) : 0;
         long long v = is_u64 ? 0 : strtoll(digits, &endp, 10);
-        long long lo = LLONG_MIN, hi = LLONG_MAX;
-        switch (dt) {
-        case BYOC_INT8: lo = INT8_MIN; hi = INT8_MAX; break;
-        case BYOC_UINT8: lo = 0; hi = UINT8_MAX; break;
-        case BYOC_INT16: lo = INT16_MIN; hi = INT16_MAX; break;
-        case BYOC_UINT16: lo = 0; hi = UINT16_MAX; break;
-        case BYOC_INT32: lo = INT32_MIN; hi = INT32_MAX; break;
-        case BYOC_UINT32: lo = 0; hi = UINT32_MAX; break;
-        default: break;
-        }
+        int64_t lo, hi;
+        byoc__int_range(dt, &lo, &hi);
         if ((is_u64 && digits[0] == '-') || *endp || errno || endp == digits || v < lo || v > hi) {
             byoc__parse_fail(p, line, col, "'%s' is out of range for %s", buf, byoc_dtype_name(dt));
             return NULL;
@@ -9533,16 +9538,8 @@ BYOC__PRIVATE int64_t byoc__f64_to_u64_sat(double v) {
     return (int64_t)(uint64_t)v;
 }
 BYOC__PRIVATE int64_t byoc__clamp_i64(int64_t v, byoc_dtype dt) {
-    int64_t lo = INT64_MIN, hi = INT64_MAX;
-    switch (dt) {
-    case BYOC_INT8: lo = INT8_MIN; hi = INT8_MAX; break;
-    case BYOC_UINT8: lo = 0; hi = UINT8_MAX; break;
-    case BYOC_INT16: lo = INT16_MIN; hi = INT16_MAX; break;
-    case BYOC_UINT16: lo = 0; hi = UINT16_MAX; break;
-    case BYOC_INT32: lo = INT32_MIN; hi = INT32_MAX; break;
-    case BYOC_UINT32: lo = 0; hi = UINT32_MAX; break;
-    default: break;
-    }
+    int64_t lo, hi;
+    byoc__int_range(dt, &lo, &hi);
     return v < lo ? lo : v > hi ? hi : v;
 }
 /* n float16 / bfloat16 / float32 values to float32 and back */
