@@ -4279,9 +4279,11 @@ BYOC__SIM_PRIVATE void byoc__dv_note_fill(byoc_sim_device_program *dp, int64_t a
     byoc__dv_filled f = {at, bytes, load};
     dp->filled[dp->nfilled++] = f;
 }
-BYOC__SIM_PRIVATE int byoc__dv_filled_by(const byoc_sim_device_program *dp, int64_t at) {
+/* the load whose bytes hold all of SRAM [at, at + bytes), -1 if none does: any later write into that range
+   then overlaps the load's and forgets it */
+BYOC__SIM_PRIVATE int byoc__dv_filled_by(const byoc_sim_device_program *dp, int64_t at, int64_t bytes) {
     for (int i = 0; i < dp->nfilled; ++i)
-        if (dp->filled[i].sram == at) return dp->filled[i].load;
+        if (dp->filled[i].sram == at && dp->filled[i].bytes >= bytes) return dp->filled[i].load;
     return -1;
 }
 
@@ -4394,7 +4396,7 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
             memcpy(result.dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
             result.data = sram + c->sram;
             if (j == 0 && k->cls == BYOC__DV_CONV && k->arg_param[0][0] >= 0 &&
-                byoc__dv_conv_reusing_patches(dp, call, &args[0], &args[1], &result, byoc__dv_filled_by(dp, c->operand_sram[k->arg_param[0][0]])))
+                byoc__dv_conv_reusing_patches(dp, call, &args[0], &args[1], &result, byoc__dv_filled_by(dp, c->operand_sram[k->arg_param[0][0]], (int64_t)k->param_bytes[k->arg_param[0][0]])))
                 continue;
             byoc_diag kd;
             byoc_result rr = byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &kd);

@@ -287,6 +287,64 @@ static void test_depthwise_on_npu(void) {
     compiled_free(&host);
 }
 
+/* The patch-matrix cache of conv tiles must never serve stale numbers, even for a stream no compiler
+   would emit: here a conv's input tile spans two loads, and the second compute follows a reload of only
+   its second half. The result must not depend on whether an earlier compute filled the cache. */
+static byoc__dv_cmd stale_dma(int op, int tensor, int c0, int c1, int64_t sram) {
+    byoc__dv_cmd c;
+    memset(&c, 0, sizeof c);
+    c.op = op, c.kernel = -1, c.sram = sram;
+    c.box.tensor = tensor, c.box.rank = 4;
+    int64_t weights[4] = {4, 4, 3, 3}, rows[4] = {1, c1 - c0, 8, 8};
+    memcpy(c.box.extent, tensor == 1 ? weights : rows, sizeof weights);
+    c.box.begin[1] = tensor == 1 ? 0 : c0;
+    return c;
+}
+static int run_split_stream(int first_compute, float *out, byoc_diag *d) {
+    static const char text[] = "def @f(%x: Tensor[(1, 4, 8, 8), float32]) -> Tensor[(1, 4, 8, 8), float32] {\n"
+                               "  nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(4, 4, 3, 3), float32] */, padding=[1, 1, 1, 1])\n}\n"
+                               "def @main(%x: Tensor[(1, 4, 8, 8), float32]) { @f(%x) }\n";
+    byoc_module *m = parse(text);
+    byoc_sim_device dev = *byoc_sim_preset_find("ethos-u55-256");
+    byoc__dv_stream s;
+    if (!m || byoc_infer_type(m, d) != BYOC_OK || byoc__dv_lower(m, byoc_module_function(m, "f"), &dev, 0, &s, d) != BYOC_OK) return 0;
+    byoc__dv_cmd compute;
+    memset(&compute, 0, sizeof compute);
+    compute.op = BYOC__DV_COMPUTE, compute.kernel = 0, compute.sram = 3200, compute.noperands = 2, compute.operand_sram[1] = 2048;
+    byoc__dv_cmd cmds[8];
+    int n = 0;
+    cmds[n++] = stale_dma(BYOC__DV_LOAD, 0, 0, 2, 0); /* channels 0-1 at 0, 2-3 at 512: one 1 KB input tile */
+    cmds[n++] = stale_dma(BYOC__DV_LOAD, 0, 2, 4, 512);
+    cmds[n++] = stale_dma(BYOC__DV_LOAD, 1, 0, 0, 2048);
+    if (first_compute) cmds[n++] = compute, cmds[n++] = stale_dma(BYOC__DV_STORE, 2, 0, 4, 3200);
+    cmds[n++] = stale_dma(BYOC__DV_LOAD, 0, 0, 2, 512); /* rewrites the tile's second half */
+    cmds[n++] = compute;
+    cmds[n++] = stale_dma(BYOC__DV_STORE, 2, 0, 4, 3200);
+    void *grown = realloc(s.cmds, sizeof(byoc__dv_cmd) * (size_t)n);
+    int ok = grown != NULL;
+    if (ok) s.cmds = (byoc__dv_cmd *)grown, s.cap_cmds = n, s.ncmds = n, memcpy(s.cmds, cmds, sizeof(byoc__dv_cmd) * (size_t)n);
+    void *blob = NULL;
+    size_t size = 0;
+    byoc_sim_device_program *dp = NULL;
+    ok = ok && byoc__dv_serialise(&s, &blob, &size, d) == BYOC_OK && (dp = byoc_sim_device_load(blob, size, d)) != NULL;
+    static float x[256];
+    for (int i = 0; i < 256; ++i) x[i] = (float)((i * 37) % 17) - 8;
+    byoc_tensor in = {BYOC_FLOAT32, 4, {1, 4, 8, 8}, x}, o = in;
+    o.data = out;
+    ok = ok && byoc_sim_device_run(dp, &in, 1, &o, 1, NULL, d) == BYOC_OK;
+    byoc_sim_device_program_destroy(dp);
+    free(blob);
+    byoc__dv_stream_free(&s);
+    byoc_module_destroy(m);
+    return ok;
+}
+static void test_patch_cache_never_stale(void) {
+    static float with_cache[256], without[256];
+    byoc_diag d;
+    CHECKF(run_split_stream(1, with_cache, &d) && run_split_stream(0, without, &d), "%s", d.message);
+    CHECK(memcmp(with_cache, without, sizeof without) == 0);
+}
+
 /* a blob survives its round trip; truncated, flipped or inconsistent ones are refused with a message */
 static void test_blob_validation(void) {
     byoc_diag d;
@@ -380,6 +438,6 @@ static void test_trace(void) {
 
 int main(int argc, char **argv) {
     static const test_case tests[] = {TEST_ENTRY(test_presets_and_options), TEST_ENTRY(test_constraint_reasons), TEST_ENTRY(test_partitioned_matches_host),
-                                      TEST_ENTRY(test_estimator_agrees),    TEST_ENTRY(test_blob_validation),    TEST_ENTRY(test_depthwise_on_npu),    TEST_ENTRY(test_trace)};
+                                      TEST_ENTRY(test_estimator_agrees),    TEST_ENTRY(test_blob_validation),    TEST_ENTRY(test_depthwise_on_npu),    TEST_ENTRY(test_patch_cache_never_stale),    TEST_ENTRY(test_trace)};
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
