@@ -57,6 +57,7 @@
        [SECTION] targets & backends
        [SECTION] placement (greedy partitioner, report)
        [SECTION] sub-graphs (Collage's IndexSet and SubGraph)
+       [SECTION] collage (cost-driven partition search)
        [SECTION] host kernels
      Implementation
        [SECTION] impl: config & platform
@@ -83,6 +84,7 @@
        [SECTION] impl: targets & backends
        [SECTION] impl: placement (greedy partitioner, report)
        [SECTION] impl: sub-graphs
+       [SECTION] impl: collage
 */
 #ifndef BYOC_H_INCLUDED
 #define BYOC_H_INCLUDED
@@ -732,6 +734,12 @@ typedef struct byoc_op_support {
     void *user_data;
 } byoc_op_support;
 
+/* How the cost-driven search (byoc_partition_collage) grows a backend's candidates from its single ops and
+   composites: ARBITRARY unions any touching ones (a compiler that takes whole sub-graphs), TVM by TVM's
+   kind rules (an elementwise or broadcast consumer joins a producer up to out_elemwise_fusable), NONE
+   keeps each op or composite alone. */
+typedef enum byoc_fusion_style { BYOC_FUSION_ARBITRARY = 0, BYOC_FUSION_TVM, BYOC_FUSION_NONE } byoc_fusion_style;
+
 /* A backend description (see README "Backend files"): name, ordered patterns, supported ops with
    their constraints. byoc_backend_parse/load fill it from a .backend file; C code may fill one too. */
 typedef struct byoc_backend_spec {
@@ -744,6 +752,8 @@ typedef struct byoc_backend_spec {
     byoc_op_support *support;     /* ops the backend runs one at a time */
     int nsupport;
     byoc_attrs options;           /* device parameters ("option NAME VALUE" lines) */
+    byoc_fusion_style fusion;     /* how the cost-driven search combines its ops ("fusion STYLE [DEPTH]") */
+    int fusion_max_depth;         /* deepest combined candidate (0: the search's default) */
     byoc_module *arena;           /* owns the patterns and strings (NULL for a spec built in C) */
 } byoc_backend_spec;
 
@@ -1016,6 +1026,106 @@ BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *
 BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b);
 /* The disjoint union of a and b (labels joined with '+'); BYOC_ERR_INVALID_ARGUMENT when they overlap. */
 BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b, byoc_sub_graph *out);
+
+// [SECTION] collage (cost-driven partition search)
+/* Collage (TVM's cost-driven partitioner, seed 002), exact over its candidate space and never worse than
+   greedy by construction. Over @main's dataflow graph:
+     candidates  each backend's composite matches (overlaps allowed) and single ops it accepts, grown by its
+                 fusion style (Combine: unions of touching candidates, valid sub-graphs of one exit and at most
+                 max_depth deep); the host's single ops grown by TVM's kind rules; tuples and projections on
+                 the host at no cost; and every partition of the greedy plan and of each single-backend plan.
+     costs       the estimator prices each candidate once per structural key (its ops, attributes and types,
+                 constants by type, and the backend): a device candidate's price includes moving its inputs in
+                 and its outputs out and its launch, so crossing a device boundary costs what the device model
+                 says it costs, and the sum over a plan's candidates is the plan's cost.
+     search      Dijkstra over covered sets: from a state, only candidates whose first node is the first
+                 uncovered node extend it. States are ordered by cost, then by covered set (the set holding the
+                 lowest index the other lacks first), so ties resolve the same way every run. A state stores its
+                 first uncovered node and the covered nodes after it (no bitset of the graph). Past state_budget
+                 states, each first-uncovered node keeps at most beam_width states (statistics: beam).
+     result      the cheapest plan whose partitions form no cycle; touching partitions of one backend are then
+                 coalesced where that does not cost more (MaxCoalesce). The greedy, every single-backend and the
+                 all-host plan are searched in the same space; the statistics carry their costs, and the result
+                 is never above the cheapest of them. */
+typedef struct byoc_collage_candidate {
+    const char *backend;           /* a backend's name, or "host" */
+    const byoc_backend_spec *spec; /* NULL for the host */
+    byoc_node *function;           /* fn(its inputs) { its nodes }: constants bound, several exits as a tuple */
+    int nops;                      /* op calls inside */
+    const char *rule;              /* how it was made: "op", "composite", "combine", "host", "greedy", "only" */
+    uint64_t key;                  /* structural key with the backend: equal keys are priced once */
+} byoc_collage_candidate;
+/* Seconds to run candidate c where it says; negative, NaN or infinite: it cannot run there (dropped). */
+typedef double (*byoc_collage_cost_fn)(byoc_module *m, const byoc_collage_candidate *c, void *user_data);
+
+/* The mock estimator of TVM's tests: the i-th op call of a candidate (from 0) costs base * 0.9^i, base being
+   the backend's entry ("host" for the host); a backend without one cannot run anything. */
+typedef struct byoc_collage_mock {
+    const char *const *names;
+    const double *base;
+    int count;
+} byoc_collage_mock;
+BYOC_API double byoc_collage_mock_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data);
+
+/* One op of a plan: its origin (byoc_node_origin in @main), where it runs, and its candidate: ops with the
+   same backend and group form one partition (on the host: one candidate the search priced as a fused group).
+   byoc_collage_stats gives the plan found; a replayed plan is checked against the module. */
+typedef struct byoc_collage_assignment {
+    uint32_t origin;
+    const char *backend; /* a backend's name or "host" */
+    int group;           /* 1, 2, ... in plan order */
+} byoc_collage_assignment;
+
+typedef struct byoc_collage_options {
+    const byoc_backend_spec *const *backends;
+    int nbackends;
+    byoc_collage_cost_fn cost; /* NULL: byoc_collage_mock_cost with base 1 everywhere (for tests only) */
+    void *cost_data;
+    const byoc_pin *pins;      /* a pinned op is only covered by candidates of its backend */
+    int npins;
+    int max_depth;             /* of combined candidates where the backend gives none (0: 8) */
+    int host_max_depth;        /* of the host's combined candidates (0: 8) */
+    int max_candidates;        /* per backend, combining stops there (0: 50000) */
+    int state_budget;          /* states before the beam takes over (0: 1 << 20) */
+    int beam_width;            /* states kept per first-uncovered node past the budget (0: 16) */
+    int no_baselines;          /* skip the greedy and single-backend plans (their candidates and costs) */
+    const byoc_collage_assignment *replay; /* place as given instead of searching */
+    int nreplay;
+    const char *mod_name;      /* NULL: "default" */
+    int bind_constants;
+} byoc_collage_options;
+
+typedef struct byoc_collage_plan_cost {
+    const char *name;    /* "greedy", "only:npu", ..., "host" */
+    double cost;         /* seconds under the estimator; INFINITY when the plan could not be priced */
+} byoc_collage_plan_cost;
+
+typedef struct byoc_collage_stats {
+    int nodes, candidates;          /* graph nodes to cover; candidates priced and kept */
+    int dropped;                    /* candidates the estimator refused */
+    int truncated;                  /* backends whose combining stopped at max_candidates */
+    int states, expanded;           /* states created and settled, over every search run */
+    int beam;                       /* 1 when the beam pruned states (the result may then be inexact) */
+    int pruned;                     /* states the beam did not keep */
+    int estimates, cache_hits;      /* estimator calls; candidates priced from the cache */
+    int researches;                 /* searches repeated to break a cycle between partitions */
+    int coalesced;                  /* MaxCoalesce unions */
+    int fallback;                   /* 1 when a baseline plan was cheaper than the search (beam, cycles) */
+    double seconds;                 /* wall time of the whole call */
+    double search_cost;             /* the optimum over the candidate space (before MaxCoalesce) */
+    double cost;                    /* the chosen plan under the estimator (after MaxCoalesce) */
+    byoc_collage_plan_cost *plans;  /* greedy, only:<backend>..., host */
+    int nplans;
+    byoc_collage_assignment *placement; /* the chosen plan, one entry per op of @main */
+    int nplacement;
+    byoc_module *arena;             /* owns plans, placement and their strings (byoc_collage_stats_free) */
+} byoc_collage_stats;
+BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
+
+/* Partitions m by the cheapest plan (or replays options->replay). stats and report may be NULL. The report
+   is the greedy partitioner's (byoc_placement_report_format), with the search's reasons. */
+BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *options, byoc_collage_stats *stats,
+                                            byoc_placement_report **report, byoc_diag *diag);
 
 // [SECTION] host kernels
 /* A dense row-major tensor the caller owns (data aligned for its dtype): what host kernels read and
@@ -10896,6 +11006,27 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 failed = 1;
             }
             stbds_arrfree(cons);
+        } else if (kwlen == 6 && !memcmp(kw, "fusion", 6)) {
+            char words[3][32];
+            int nwords = 0, too_long = 0;
+            for (const char *c = arg; c < le && nwords < 3;) { /* the directive's words, within this line */
+                while (c < le && (byoc__is_space(*c) || *c == '\n')) c++;
+                const char *w = c;
+                while (c < le && !byoc__is_space(*c) && *c != '\n') c++;
+                if (c == w) break;
+                too_long |= c - w > 31;
+                snprintf(words[nwords++], sizeof words[0], "%.*s", (int)(c - w < 31 ? c - w : 31), w);
+            }
+            char *depth_end = NULL;
+            long depth = nwords == 2 ? strtol(words[1], &depth_end, 10) : 0;
+            int known = nwords >= 1 && (!strcmp(words[0], "arbitrary") || !strcmp(words[0], "tvm") || !strcmp(words[0], "none"));
+            if (!known || nwords > 2 || too_long || (nwords == 2 && (*depth_end || depth < 1 || depth > 64))) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]", fname, dline, arg_col);
+                failed = 1;
+                break;
+            }
+            b->fusion = !strcmp(words[0], "tvm") ? BYOC_FUSION_TVM : !strcmp(words[0], "none") ? BYOC_FUSION_NONE : BYOC_FUSION_ARBITRARY;
+            b->fusion_max_depth = (int)depth;
         } else if ((kwlen == 4 && !memcmp(kw, "kind", 4)) || (kwlen == 8 && !memcmp(kw, "priority", 8))) {
             const char *ae = arg;
             while (ae < le && !byoc__is_space(*ae) && *ae != '\n') ae++;
@@ -12770,22 +12901,82 @@ BYOC_API void byoc_placement_report_free(byoc_placement_report *r) {
     byoc_module_destroy(arena);
 }
 
+/* the backends of a partitioning call: at most BYOC__MAX_BACKENDS, distinct, none named host or default */
+BYOC__PRIVATE byoc_result byoc__check_backends(const byoc_backend_spec *const *backends, int n, byoc_diag *diag) {
+    if (n < 0 || n > BYOC__MAX_BACKENDS) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: between 0 and %d backends", BYOC__MAX_BACKENDS);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j)
+            if (!strcmp(backends[i]->name, backends[j]->name))
+                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "partition: backend '%s' is given twice", backends[i]->name);
+    for (int i = 0; i < n; ++i)
+        if (!strcmp(backends[i]->name, "host") || !strcmp(backends[i]->name, "default"))
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: '%s' is reserved for the host and cannot name a backend", backends[i]->name);
+    return BYOC_OK;
+}
+
+/* Resolves pins against the input's ops: put(origin, backend index + 1, with n + 1 for the host). */
+BYOC__PRIVATE byoc_result byoc__resolve_pins(const byoc_pin *pins, int npins, const byoc_backend_spec *const *order, int n, const byoc__report_builder *rb,
+                                             byoc__map *out, byoc_diag *diag) {
+    for (int i = 0; i < npins; ++i) {
+        const byoc_pin *pin = &pins[i];
+        intptr_t to = 0;
+        if (!strcmp(pin->backend, "host")) to = n + 1;
+        for (int k = 0; k < n && !to; ++k)
+            if (!strcmp(order[k]->name, pin->backend)) to = k + 1;
+        if (!to) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no backend named '%s' is given", pin->node, pin->backend, pin->backend);
+        int found = 0;
+        for (int q = 0; q < (int)stbds_arrlen(rb->nodes); ++q) {
+            const byoc_placement *pl = &rb->nodes[q];
+            char id[16];
+            snprintf(id, sizeof id, "#%u", (unsigned)pl->origin);
+            int hit = (pl->source && !strcmp(pl->source, pin->node)) || (!strcmp(pl->function, "main") && !strcmp(pl->label, pin->node)) ||
+                      !strcmp(id, pin->node);
+            if (!hit) continue;
+            found = 1;
+            byoc__map_put(out, (const void *)(uintptr_t)pl->origin, to);
+        }
+        if (!found)
+            return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no op is named '%s' (use a frontend name, a %%N label of @main or #ID)", pin->node,
+                              pin->backend, pin->node);
+    }
+    return BYOC_OK;
+}
+
+/* the report from its parts; the arena passes to the report (NULL afterwards) */
+BYOC__PRIVATE byoc_result byoc__report_make(byoc_module **arena, const byoc__report_builder *rb, const byoc_partition_summary *parts,
+                                            const byoc_backend_spec *const *order, int n, byoc_placement_report **report, byoc_diag *diag) {
+    byoc_placement_report *rep = BYOC__CAST(byoc_placement_report *, calloc(1, sizeof *rep));
+    int count = (int)stbds_arrlen(rb->nodes), np = (int)stbds_arrlen(parts);
+    byoc_placement *nodes = BYOC__NEW_N(*arena, byoc_placement, count + 1);
+    byoc_partition_summary *ps = BYOC__NEW_N(*arena, byoc_partition_summary, np + 1);
+    const char **names = BYOC__NEW_N(*arena, const char *, n + 1);
+    if (!rep || !nodes || !ps || !names) {
+        free(rep);
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    }
+    if (count) memcpy(nodes, rb->nodes, sizeof(byoc_placement) * (size_t)count);
+    if (np) memcpy(ps, parts, sizeof(byoc_partition_summary) * (size_t)np);
+    for (int k = 0; k < n; ++k) names[k] = byoc_intern(*arena, order[k]->name);
+    names[n] = "host";
+    rep->nodes = nodes;
+    rep->count = count;
+    rep->partitions = ps;
+    rep->npartitions = np;
+    rep->backends = names;
+    rep->nbackends = n + 1;
+    rep->arena = *arena;
+    *arena = NULL;
+    *report = rep;
+    return BYOC_OK;
+}
+
 BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_options *o, byoc_placement_report **report, byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
     if (report) *report = NULL;
-    if (o->nbackends < 0 || o->nbackends > BYOC__MAX_BACKENDS)
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: between 0 and %d backends", BYOC__MAX_BACKENDS);
-    for (int i = 0; i < o->nbackends; ++i)
-        for (int j = 0; j < i; ++j)
-            if (!strcmp(o->backends[i]->name, o->backends[j]->name))
-                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "partition: backend '%s' is given twice", o->backends[i]->name);
-    for (int i = 0; i < o->nbackends; ++i)
-        if (!strcmp(o->backends[i]->name, "host") || !strcmp(o->backends[i]->name, "default"))
-            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: '%s' is reserved for the host and cannot name a backend",
-                              o->backends[i]->name);
-    byoc_result r = byoc_infer_type(m, diag);
+    byoc_result r = byoc__check_backends(o->backends, o->nbackends, diag);
+    if (r == BYOC_OK) r = byoc_infer_type(m, diag);
     if (r != BYOC_OK) return r;
     byoc__greedy g;
     memset(&g, 0, sizeof g);
@@ -12805,28 +12996,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     memset(&rb, 0, sizeof rb);
     byoc__collect_ops(m, g.arena, &rb);
     g.rb = &rb;
-    /* pins: by frontend name, printer label or #id */
-    for (int i = 0; i < o->npins && r == BYOC_OK; ++i) {
-        const byoc_pin *pin = &o->pins[i];
-        intptr_t to = 0;
-        if (!strcmp(pin->backend, "host")) to = g.n + 1;
-        for (int k = 0; k < g.n && !to; ++k)
-            if (!strcmp(g.order[k]->name, pin->backend)) to = k + 1;
-        if (!to) { r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no backend named '%s' is given", pin->node, pin->backend, pin->backend); break; }
-        int found = 0;
-        for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
-            const byoc_placement *pl = &rb.nodes[q];
-            char id[16];
-            snprintf(id, sizeof id, "#%u", (unsigned)pl->origin);
-            int hit = (pl->source && !strcmp(pl->source, pin->node)) || (!strcmp(pl->function, "main") && !strcmp(pl->label, pin->node)) ||
-                      !strcmp(id, pin->node);
-            if (!hit) continue;
-            found = 1;
-            byoc__map_put(&g.pin, (const void *)(uintptr_t)pl->origin, to);
-        }
-        if (!found) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no op is named '%s' (use a frontend name, a %%N label of @main or #ID)",
-                                   pin->node, pin->backend, pin->node);
-    }
+    if (r == BYOC_OK) r = byoc__resolve_pins(o->pins, o->npins, g.order, g.n, &rb, &g.pin, diag);
     int made = 0; /* partitions so far */
     for (g.k = 0; r == BYOC_OK && g.k < g.n; ++g.k) {
         const byoc_backend_spec *b = g.order[g.k];
@@ -12893,31 +13063,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
             byoc_free(g.arena, why.data);
             break;
         }
-    if (r == BYOC_OK && report) {
-        byoc_placement_report *rep = BYOC__CAST(byoc_placement_report *, calloc(1, sizeof *rep));
-        int count = (int)stbds_arrlen(rb.nodes), np = (int)stbds_arrlen(parts);
-        byoc_placement *nodes = BYOC__NEW_N(g.arena, byoc_placement, count + 1);
-        byoc_partition_summary *ps = BYOC__NEW_N(g.arena, byoc_partition_summary, np + 1);
-        const char **names = BYOC__NEW_N(g.arena, const char *, g.n + 1);
-        if (!rep || !nodes || !ps || !names) {
-            free(rep);
-            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
-        } else {
-            if (count) memcpy(nodes, rb.nodes, sizeof(byoc_placement) * (size_t)count);
-            if (np) memcpy(ps, parts, sizeof(byoc_partition_summary) * (size_t)np);
-            for (int k = 0; k < g.n; ++k) names[k] = byoc_intern(g.arena, g.order[k]->name);
-            names[g.n] = "host";
-            rep->nodes = nodes;
-            rep->count = count;
-            rep->partitions = ps;
-            rep->npartitions = np;
-            rep->backends = names;
-            rep->nbackends = g.n + 1;
-            rep->arena = g.arena;
-            g.arena = NULL;
-            *report = rep;
-        }
-    }
+    if (r == BYOC_OK && report) r = byoc__report_make(&g.arena, &rb, parts, g.order, g.n, report, diag);
     stbds_arrfree(parts);
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
@@ -13332,6 +13478,1213 @@ BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_gra
     int convex = byoc__sub_graph_convex(g, &u);
     byoc_sub_graph_free(&u);
     return convex;
+}
+
+
+// [SECTION] impl: collage
+BYOC_API double byoc_collage_mock_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    (void)m;
+    const byoc_collage_mock *mock = (const byoc_collage_mock *)user_data;
+    for (int k = 0; mock && k < mock->count; ++k) {
+        if (strcmp(mock->names[k], c->backend)) continue;
+        double cost = 0, scale = 1;
+        for (int i = 0; i < c->nops; ++i, scale *= 0.9) cost += mock->base[k] * scale;
+        return cost;
+    }
+    return -1;
+}
+
+BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s) {
+    if (!s) return;
+    byoc_module_destroy(s->arena);
+    memset(s, 0, sizeof *s);
+}
+
+/* A candidate: a set of graph nodes on one backend (index nb: the host). */
+typedef struct byoc__cc_cand {
+    int backend;
+    int first, last, n, off; /* members: pool[off .. off + n), ascending graph indices */
+    int depth, exits, kind, nops;
+    uint64_t plans;          /* bit 0: a partition of the greedy plan; bit 1 + k: of backend k's plan */
+    const char *rule;
+    uint64_t key;
+    double cost;
+    int priced, dead;
+} byoc__cc_cand;
+
+typedef struct byoc__cc_state {
+    double cost;
+    int f;        /* the first uncovered required node, -1 when all are covered */
+    int off, n;   /* the covered required nodes after f, ascending: spool[off .. off + n) */
+    int prev, cand;
+    int next;     /* the next state with the same hash, -1 */
+    int settled;
+} byoc__cc_state;
+
+typedef struct byoc__cc_heap_item { double cost; int state; } byoc__cc_heap_item;
+
+typedef struct byoc__cc {
+    byoc_module *m;
+    const byoc_collage_options *o;
+    byoc_collage_stats *st;
+    byoc_graph g;
+    int nb;                 /* backends; nb stands for the host */
+    int *req;               /* required nodes (op calls, tuples, projections), ascending */
+    int *req_pos;           /* graph index -> position in req, -1 */
+    int *pin;               /* graph index -> backend (nb: host), -1 */
+    int *pool;              /* candidates' members */
+    byoc__cc_cand *cands;
+    byoc__map dedup;        /* members hash -> candidate + 1 (chained through `collide`) */
+    int *collide;           /* candidate -> next candidate with the same hash + 1 */
+    int **by_first;         /* graph index -> candidates whose first member it is */
+    byoc__map by_origin;    /* origin -> graph index + 1 */
+    int *mark, *seen, *tmp; /* graph-sized scratch, stamped */
+    int stamp, seen_stamp;
+    int *stack;
+    byoc__map cost_cache;   /* key -> index into costs + 1 */
+    double *costs;
+    /* search */
+    byoc__cc_state *states;
+    int *spool;
+    byoc__map state_index;
+    byoc__cc_heap_item *heap;
+    int *per_f;             /* states created per first-uncovered node (the beam) */
+    const unsigned char *allowed; /* candidate filter of the current run, NULL: all live */
+    double t0;
+} byoc__cc;
+
+BYOC__PRIVATE double byoc__cc_clock(void) { return (double)clock() / CLOCKS_PER_SEC; }
+BYOC__PRIVATE const char *byoc__cc_backend_name(const byoc__cc *cc, int b) { return b == cc->nb ? "host" : cc->o->backends[b]->name; }
+BYOC__PRIVATE int byoc__cc_new_stamp(byoc__cc *cc) {
+    if (++cc->stamp == INT_MAX) { memset(cc->mark, 0, sizeof(int) * (size_t)cc->g.count); cc->stamp = 1; }
+    return cc->stamp;
+}
+
+/* depth, exits, taps, kind and convexity of a member set (ascending); returns 1 when convex */
+BYOC__PRIVATE int byoc__cc_describe(byoc__cc *cc, const int *mem, int n, int *depth, int *exits, int *taps, int *kind, int *nops) {
+    const byoc_graph *g = &cc->g;
+    int s = byoc__cc_new_stamp(cc);
+    for (int q = 0; q < n; ++q) cc->mark[mem[q]] = s;
+    *depth = *exits = *taps = *nops = 0;
+    *kind = BYOC_PATTERN_ELEMWISE;
+    stbds_arrsetlen(cc->stack, 0);
+    if (++cc->seen_stamp == INT_MAX) { memset(cc->seen, 0, sizeof(int) * (size_t)g->count); cc->seen_stamp = 1; }
+    int last = n ? mem[n - 1] : -1;
+    for (int q = 0; q < n; ++q) {
+        int i = mem[q];
+        const byoc_graph_node *gn = &g->nodes[i];
+        int d = 0;
+        for (int k = 0; k < gn->ninputs; ++k)
+            if (cc->mark[gn->inputs[k]] == s && cc->tmp[gn->inputs[k]] > d) d = cc->tmp[gn->inputs[k]];
+        cc->tmp[i] = d + 1;
+        if (d + 1 > *depth) *depth = d + 1;
+        int out = i == g->count - 1, in = 0;
+        for (int k = 0; k < gn->nusers; ++k) {
+            int u = gn->users[k];
+            if (cc->mark[u] == s) { in = 1; continue; }
+            out = 1;
+            if (u < last && cc->seen[u] != cc->seen_stamp) { cc->seen[u] = cc->seen_stamp; stbds_arrput(cc->stack, u); }
+        }
+        *exits += out;
+        *taps += out && in;
+        int k = byoc__node_kind(gn->node);
+        if (k > *kind) *kind = k;
+        *nops += byoc__is_op_call(gn->node);
+    }
+    /* convex: no outside node reached from an exit leads back in (nodes after `last` cannot) */
+    while (stbds_arrlen(cc->stack)) {
+        const byoc_graph_node *gn = &g->nodes[stbds_arrpop(cc->stack)];
+        for (int k = 0; k < gn->nusers; ++k) {
+            int u = gn->users[k];
+            if (u > last || cc->seen[u] == cc->seen_stamp) continue;
+            if (cc->mark[u] == s) return 0;
+            cc->seen[u] = cc->seen_stamp;
+            stbds_arrput(cc->stack, u);
+        }
+    }
+    return 1;
+}
+
+BYOC__PRIVATE uint64_t byoc__cc_members_hash(int backend, const int *mem, int n) {
+    uint64_t h = byoc__mix(0x51ed27ull, (uint64_t)backend);
+    for (int q = 0; q < n; ++q) h = byoc__mix(h, (uint64_t)mem[q]);
+    return h | 1; /* the map's empty key is 0 */
+}
+
+/* adds a candidate unless the same member set is there for that backend (then its plans grow); returns
+   its index, or -1 when it breaks a pin or is invalid (validate: convex, one exit, at most max_depth) */
+BYOC__PRIVATE int byoc__cc_add(byoc__cc *cc, int backend, const int *mem, int n, const char *rule, uint64_t plans, int validate, int max_depth) {
+    if (n <= 0) return -1;
+    for (int q = 0; q < n; ++q)
+        if (cc->pin[mem[q]] >= 0 && cc->pin[mem[q]] != backend && !plans) return -1;
+    uint64_t h = byoc__cc_members_hash(backend, mem, n);
+    for (intptr_t at = byoc__map_get(&cc->dedup, (const void *)(uintptr_t)h, 0); at; at = cc->collide[at - 1]) {
+        byoc__cc_cand *c = &cc->cands[at - 1];
+        if (c->backend == backend && c->n == n && !memcmp(&cc->pool[c->off], mem, sizeof(int) * (size_t)n)) {
+            c->plans |= plans;
+            return (int)at - 1;
+        }
+    }
+    byoc__cc_cand c;
+    memset(&c, 0, sizeof c);
+    int taps;
+    int convex = byoc__cc_describe(cc, mem, n, &c.depth, &c.exits, &taps, &c.kind, &c.nops);
+    if (validate && (!convex || c.exits > 1 || (max_depth > 0 && c.depth > max_depth))) return -1;
+    c.backend = backend;
+    c.first = mem[0];
+    c.last = mem[n - 1];
+    c.n = n;
+    c.off = (int)stbds_arrlen(cc->pool);
+    c.plans = plans;
+    c.rule = rule;
+    for (int q = 0; q < n; ++q) stbds_arrput(cc->pool, mem[q]);
+    int id = (int)stbds_arrlen(cc->cands);
+    stbds_arrput(cc->cands, c);
+    stbds_arrput(cc->collide, (int)byoc__map_get(&cc->dedup, (const void *)(uintptr_t)h, 0));
+    byoc__map_put(&cc->dedup, (const void *)(uintptr_t)h, id + 1);
+    return id;
+}
+
+/* the members of two disjoint candidates, merged ascending into out (stb_ds) */
+BYOC__PRIVATE void byoc__cc_merge(const byoc__cc *cc, const byoc__cc_cand *a, const byoc__cc_cand *b, int **out) {
+    stbds_arrsetlen(*out, 0);
+    const int *x = &cc->pool[a->off], *y = &cc->pool[b->off];
+    int i = 0, j = 0;
+    while (i < a->n || j < b->n) {
+        if (j == b->n || (i < a->n && x[i] < y[j])) stbds_arrput(*out, x[i++]);
+        else stbds_arrput(*out, y[j++]);
+    }
+}
+
+/* TVM's kind rule: an elementwise or broadcast consumer joins a producer of kind up to out_elemwise_fusable */
+BYOC__PRIVATE int byoc__cc_may_combine(byoc_fusion_style style, const byoc__cc_cand *up, const byoc__cc_cand *down) {
+    if (style == BYOC_FUSION_ARBITRARY) return 1;
+    if (style == BYOC_FUSION_NONE) return 0;
+    return up->kind <= BYOC_PATTERN_OUT_ELEMWISE_FUSABLE && down->kind <= BYOC_PATTERN_BROADCAST;
+}
+
+/* Combine: unions of touching candidates of one backend, to a fixed point (new ones combine again) */
+BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fusion_style style, int max_depth) {
+    if (style == BYOC_FUSION_NONE) return;
+    int limit = cc->o->max_candidates > 0 ? cc->o->max_candidates : 50000;
+    const byoc_graph *g = &cc->g;
+    int **by_node = BYOC__CAST(int **, calloc((size_t)g->count + 1, sizeof(int *)));
+    int *merged = NULL, *work = NULL;
+    if (!by_node) return;
+    for (int c = from; c < (int)stbds_arrlen(cc->cands); ++c) {
+        stbds_arrput(work, c);
+        for (int q = 0; q < cc->cands[c].n; ++q) stbds_arrput(by_node[cc->pool[cc->cands[c].off + q]], c);
+    }
+    for (int w = 0; w < (int)stbds_arrlen(work); ++w) {
+        int a = work[w];
+        for (int dir = 0; dir < 2; ++dir) { /* 0: a upstream of its users' candidates; 1: downstream of its inputs' */
+            int n_a = cc->cands[a].n;
+            for (int q = 0; q < n_a; ++q) {
+                const byoc_graph_node *gn = &g->nodes[cc->pool[cc->cands[a].off + q]];
+                int nn = dir ? gn->ninputs : gn->nusers;
+                for (int k = 0; k < nn; ++k) {
+                    int x = dir ? gn->inputs[k] : gn->users[k];
+                    for (int t = 0; t < (int)stbds_arrlen(by_node[x]); ++t) {
+                        int b = by_node[x][t];
+                        if (b == a) continue;
+                        const byoc__cc_cand *ca = &cc->cands[a], *cb = &cc->cands[b];
+                        if (!byoc__cc_may_combine(style, dir ? cb : ca, dir ? ca : cb)) continue;
+                        /* disjoint? */
+                        int s = byoc__cc_new_stamp(cc), overlap = 0;
+                        for (int r = 0; r < ca->n; ++r) cc->mark[cc->pool[ca->off + r]] = s;
+                        for (int r = 0; r < cb->n && !overlap; ++r) overlap = cc->mark[cc->pool[cb->off + r]] == s;
+                        if (overlap) continue;
+                        byoc__cc_merge(cc, ca, cb, &merged);
+                        int before = (int)stbds_arrlen(cc->cands);
+                        int id = byoc__cc_add(cc, backend, merged, (int)stbds_arrlen(merged), "combine", 0, 1, max_depth);
+                        if (id < before) continue; /* known or invalid */
+                        stbds_arrput(work, id);
+                        for (int r = 0; r < cc->cands[id].n; ++r) stbds_arrput(by_node[cc->pool[cc->cands[id].off + r]], id);
+                        if ((int)stbds_arrlen(cc->cands) - from >= limit) {
+                            cc->st->truncated++;
+                            goto done;
+                        }
+                    }
+                }
+            }
+        }
+    }
+done:
+    for (int i = 0; i < g->count; ++i) stbds_arrfree(by_node[i]);
+    free(by_node);
+    stbds_arrfree(merged);
+    stbds_arrfree(work);
+}
+
+/* every composite match and accepted single op of backend b, then their combinations */
+BYOC__PRIVATE void byoc__cc_generate_backend(byoc__cc *cc, int b) {
+    const byoc_backend_spec *spec = cc->o->backends[b];
+    const byoc_graph *g = &cc->g;
+    int from = (int)stbds_arrlen(cc->cands);
+    int max_depth = spec->fusion_max_depth > 0 ? spec->fusion_max_depth : cc->o->max_depth > 0 ? cc->o->max_depth : 8;
+    int *mem = NULL;
+    for (int e = 0; e < spec->npatterns; ++e) {
+        const byoc_pattern_entry *pe = &spec->patterns[e];
+        for (int r = 0; r < (int)stbds_arrlen(cc->req); ++r) {
+            byoc_node *root = g->nodes[cc->req[r]].node;
+            byoc_match *mt = NULL;
+            if (!byoc_pattern_match(pe->pattern, root, g, &mt)) continue;
+            stbds_arrsetlen(mem, 0);
+            int ok = 1;
+            for (int i = 0; ok && i < (int)stbds_arrlen(mt->memo); ++i) {
+                if (!byoc__pat_is_interior(mt->memo[i].p)) continue;
+                int at = byoc_graph_index(g, mt->memo[i].e);
+                ok = at >= 0 && cc->req_pos[at] >= 0;
+                int dup = 0;
+                for (int q = 0; ok && q < (int)stbds_arrlen(mem); ++q) dup |= mem[q] == at;
+                if (ok && !dup) stbds_arrput(mem, at);
+            }
+            if (ok && pe->check) ok = pe->check(mt, root, pe->user_data);
+            byoc_match_free(mt);
+            if (!ok || !stbds_arrlen(mem)) continue;
+            qsort(mem, (size_t)stbds_arrlen(mem), sizeof(int), byoc__int_cmp);
+            byoc__cc_add(cc, b, mem, (int)stbds_arrlen(mem), pe->name, 0, 1, 0);
+        }
+    }
+    for (int r = 0; r < (int)stbds_arrlen(cc->req); ++r) {
+        int i = cc->req[r];
+        if (!byoc__is_op_call(g->nodes[i].node) || !byoc_backend_accepts(spec, g->nodes[i].node, NULL, 0)) continue;
+        byoc__cc_add(cc, b, &i, 1, "op", 0, 1, 0);
+    }
+    stbds_arrfree(mem);
+    byoc__cc_combine(cc, b, from, spec->fusion, max_depth);
+}
+
+BYOC__PRIVATE void byoc__cc_generate_host(byoc__cc *cc) {
+    int from = (int)stbds_arrlen(cc->cands);
+    for (int r = 0; r < (int)stbds_arrlen(cc->req); ++r) {
+        int i = cc->req[r];
+        byoc__cc_add(cc, cc->nb, &i, 1, byoc__is_op_call(cc->g.nodes[i].node) ? "op" : "host", 0, 0, 0);
+    }
+    byoc__cc_combine(cc, cc->nb, from, BYOC_FUSION_TVM, cc->o->host_max_depth > 0 ? cc->o->host_max_depth : 8);
+}
+
+/* The partitions of a greedy run on a copy of the module (all backends, or only backend `only`) become
+   candidates marked with plan bit `bit`. */
+BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_diag *diag) {
+    byoc_module *copy = byoc_module_clone(cc->m, NULL);
+    if (!copy) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    byoc_partition_options po;
+    memset(&po, 0, sizeof po);
+    const byoc_backend_spec *one[1];
+    byoc_pin *pins = NULL;
+    if (only < 0) {
+        po.backends = cc->o->backends;
+        po.nbackends = cc->nb;
+    } else {
+        one[0] = cc->o->backends[only];
+        po.backends = one;
+        po.nbackends = 1;
+    }
+    for (int k = 0; k < cc->o->npins; ++k) /* pins to backends outside this plan do not apply */
+        if (!strcmp(cc->o->pins[k].backend, "host") || only < 0 || !strcmp(cc->o->pins[k].backend, cc->o->backends[only]->name))
+            stbds_arrput(pins, cc->o->pins[k]);
+    po.pins = pins;
+    po.npins = (int)stbds_arrlen(pins);
+    po.bind_constants = 1;
+    int before = byoc_module_function_count(copy);
+    byoc_diag local;
+    byoc_result r = byoc_partition_greedy(copy, &po, NULL, &local);
+    stbds_arrfree(pins);
+    if (r != BYOC_OK) {
+        byoc_module_destroy(copy);
+        if (only < 0) { *diag = local; return r; } /* the greedy plan must exist: its error is the user's */
+        return BYOC_OK;                             /* a single-backend plan that cannot be made is left out */
+    }
+    int *mem = NULL;
+    for (int f = before; f < byoc_module_function_count(copy); ++f) {
+        byoc_node *fn = copy->functions[f].function;
+        const char *compiler = byoc_attrs_string(&fn->attrs, "Compiler", NULL);
+        if (!compiler) continue;
+        int b = -1;
+        for (int k = 0; k < cc->nb && b < 0; ++k)
+            if (!strcmp(cc->o->backends[k]->name, compiler)) b = k;
+        if (b < 0) continue;
+        byoc_node **order = NULL;
+        byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        stbds_arrsetlen(mem, 0);
+        int ok = 1;
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
+            byoc_node *x = order[i];
+            if (!byoc__is_op_call(x) && x->kind != BYOC_NODE_TUPLE_GET_ITEM && x->kind != BYOC_NODE_TUPLE) continue;
+            intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)byoc_node_origin(x), 0);
+            if (!at) { ok = !byoc__is_op_call(x); continue; } /* tuples PartitionGraph made for outputs are new */
+            stbds_arrput(mem, (int)at - 1);
+        }
+        stbds_arrfree(order);
+        if (!ok || !stbds_arrlen(mem)) continue;
+        qsort(mem, (size_t)stbds_arrlen(mem), sizeof(int), byoc__int_cmp);
+        int n = 0; /* distinct */
+        for (int q = 0; q < (int)stbds_arrlen(mem); ++q)
+            if (!n || mem[n - 1] != mem[q]) mem[n++] = mem[q];
+        byoc__cc_add(cc, b, mem, n, only < 0 ? "greedy" : "only", (uint64_t)1 << bit, 0, 0);
+    }
+    stbds_arrfree(mem);
+    byoc_module_destroy(copy);
+    return BYOC_OK;
+}
+
+/* The structural key: ops, attributes and types of the members, where inputs come from (a member's
+   position, or an outside value's type and whether it is a constant), which members are exits. */
+BYOC__PRIVATE uint64_t byoc__cc_key(byoc__cc *cc, const byoc__cc_cand *c) {
+    const byoc_graph *g = &cc->g;
+    int s = byoc__cc_new_stamp(cc);
+    const int *mem = &cc->pool[c->off];
+    for (int q = 0; q < c->n; ++q) cc->mark[mem[q]] = s, cc->tmp[mem[q]] = q;
+    uint64_t h = byoc__mix(0xc011a6eull, (uint64_t)c->backend);
+    for (int q = 0; q < c->n; ++q) {
+        const byoc_graph_node *gn = &g->nodes[mem[q]];
+        const byoc_node *x = gn->node;
+        h = byoc__mix(h, (uint64_t)x->kind);
+        if (x->kind == BYOC_NODE_CALL && x->op) h = byoc__hash_attrs(byoc__hash_bytes(h, x->op->def.name, strlen(x->op->def.name)), &x->attrs);
+        if (x->kind == BYOC_NODE_TUPLE_GET_ITEM) h = byoc__mix(h, (uint64_t)x->index);
+        h = byoc__hash_type(h, x->checked_type);
+        int k = byoc__input_count(x, 0);
+        for (int a = 0; a < k; ++a) {
+            byoc_node *in = byoc__input_at(x, a);
+            int j = byoc_graph_index(g, in);
+            if (j >= 0 && cc->mark[j] == s) h = byoc__mix(h, 0x100u + (uint64_t)cc->tmp[j]);
+            else h = byoc__hash_type(byoc__mix(h, in->kind == BYOC_NODE_CONSTANT ? 0xc0u : 0xa0u), in->checked_type);
+        }
+        int exit = mem[q] == g->count - 1;
+        for (int u = 0; u < gn->nusers && !exit; ++u) exit = cc->mark[gn->users[u]] != s;
+        h = byoc__mix(h, (uint64_t)exit);
+    }
+    return h | 1;
+}
+
+/* fn(inputs) { members } in the working module: constants stay bound, several exits return a tuple */
+BYOC__PRIVATE byoc_node *byoc__cc_function(byoc__cc *cc, const byoc__cc_cand *c) {
+    const byoc_graph *g = &cc->g;
+    byoc_module *m = cc->m;
+    int s = byoc__cc_new_stamp(cc);
+    const int *mem = &cc->pool[c->off];
+    for (int q = 0; q < c->n; ++q) cc->mark[mem[q]] = s;
+    byoc__map now = BYOC__MAP_EMPTY;
+    byoc_node **params = NULL, **ins = NULL, **outs = NULL;
+    byoc_node *fn = NULL;
+    for (int q = 0; q < c->n && !m->has_error; ++q) {
+        const byoc_graph_node *gn = &g->nodes[mem[q]];
+        byoc_node *x = gn->node;
+        stbds_arrsetlen(ins, 0);
+        int k = byoc__input_count(x, 0);
+        for (int a = 0; a < k; ++a) {
+            byoc_node *in = byoc__input_at(x, a);
+            byoc_node *v = (byoc_node *)byoc__map_get(&now, in, 0);
+            if (!v && (in->kind == BYOC_NODE_CONSTANT || in->kind == BYOC_NODE_GLOBAL_VAR || in->kind == BYOC_NODE_FUNCTION)) v = in;
+            if (!v) { /* an outside value: a new parameter */
+                char name[24];
+                snprintf(name, sizeof name, "p%d", (int)stbds_arrlen(params));
+                v = byoc_var(m, name, in->checked_type);
+                if (!v) break;
+                v->checked_type = in->checked_type;
+                stbds_arrput(params, v);
+                byoc__map_put(&now, in, (intptr_t)v);
+            }
+            stbds_arrput(ins, v);
+        }
+        byoc_node *r = byoc__rebuild(m, x, ins);
+        if (!r) break;
+        r->checked_type = x->checked_type;
+        byoc__map_put(&now, x, (intptr_t)r);
+        int exit = mem[q] == g->count - 1;
+        for (int u = 0; u < gn->nusers && !exit; ++u) exit = cc->mark[gn->users[u]] != s;
+        if (exit) stbds_arrput(outs, r);
+    }
+    if (!m->has_error && stbds_arrlen(outs)) {
+        byoc_node *body = outs[0];
+        if (stbds_arrlen(outs) > 1) {
+            body = byoc_tuple(m, outs, (int)stbds_arrlen(outs));
+            const byoc_type **fields = BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)stbds_arrlen(outs)));
+            if (body && fields) {
+                for (int q = 0; q < (int)stbds_arrlen(outs); ++q) fields[q] = outs[q]->checked_type;
+                body->checked_type = byoc_tuple_type(m, fields, (int)stbds_arrlen(outs));
+            }
+            free((void *)fields);
+        }
+        if (body) fn = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, NULL);
+    }
+    stbds_arrfree(params);
+    stbds_arrfree(ins);
+    stbds_arrfree(outs);
+    byoc__map_free(&now);
+    return fn;
+}
+
+/* prices every live candidate (tuples and projections on the host cost nothing) */
+BYOC__PRIVATE void byoc__cc_price(byoc__cc *cc, int c_index) {
+    byoc__cc_cand *c = &cc->cands[c_index];
+    if (c->priced || c->dead) return;
+    c->priced = 1;
+    if (c->backend == cc->nb && c->nops == 0) { c->cost = 0; return; }
+    c->key = byoc__cc_key(cc, c);
+    intptr_t hit = byoc__map_get(&cc->cost_cache, (const void *)(uintptr_t)c->key, 0);
+    if (hit) {
+        cc->st->cache_hits++;
+        c->cost = cc->costs[hit - 1];
+    } else {
+        byoc_collage_candidate info;
+        memset(&info, 0, sizeof info);
+        info.backend = byoc__cc_backend_name(cc, c->backend);
+        info.spec = c->backend == cc->nb ? NULL : cc->o->backends[c->backend];
+        info.nops = c->nops;
+        info.rule = c->rule;
+        info.key = c->key;
+        info.function = byoc__cc_function(cc, c);
+        cc->st->estimates++;
+        double cost = info.function ? cc->o->cost(cc->m, &info, cc->o->cost_data) : -1;
+        if (cc->m->has_error) { byoc_module_clear_error(cc->m); cost = -1; }
+        if (!(cost >= 0) || !isfinite(cost)) cost = -1;
+        stbds_arrput(cc->costs, cost);
+        byoc__map_put(&cc->cost_cache, (const void *)(uintptr_t)c->key, (intptr_t)stbds_arrlen(cc->costs));
+        c->cost = cost;
+    }
+    if (c->cost < 0) {
+        c->dead = 1;
+        cc->st->dropped++;
+    }
+}
+
+/* ---- the search ---- */
+/* the documented order between states: cost, then the covered set holding the lowest index the other lacks */
+BYOC__PRIVATE int byoc__cc_state_less(const byoc__cc *cc, const byoc__cc_heap_item *x, const byoc__cc_heap_item *y) {
+    if (x->cost != y->cost) return x->cost < y->cost;
+    const byoc__cc_state *a = &cc->states[x->state], *b = &cc->states[y->state];
+    int fa = a->f < 0 ? INT_MAX : a->f, fb = b->f < 0 ? INT_MAX : b->f;
+    if (fa != fb) return fa > fb; /* covering everything below a later f holds the other's f */
+    for (int i = 0; i < a->n && i < b->n; ++i) {
+        int p = cc->spool[a->off + i], q = cc->spool[b->off + i];
+        if (p != q) return p < q;
+    }
+    if (a->n != b->n) return a->n > b->n;
+    return x->state < y->state;
+}
+BYOC__PRIVATE void byoc__cc_heap_push(byoc__cc *cc, byoc__cc_heap_item it) {
+    stbds_arrput(cc->heap, it);
+    int i = (int)stbds_arrlen(cc->heap) - 1;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!byoc__cc_state_less(cc, &cc->heap[i], &cc->heap[p])) break;
+        byoc__cc_heap_item t = cc->heap[i];
+        cc->heap[i] = cc->heap[p];
+        cc->heap[p] = t;
+        i = p;
+    }
+}
+BYOC__PRIVATE byoc__cc_heap_item byoc__cc_heap_pop(byoc__cc *cc) {
+    byoc__cc_heap_item top = cc->heap[0];
+    cc->heap[0] = stbds_arrpop(cc->heap);
+    int n = (int)stbds_arrlen(cc->heap), i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, best = i;
+        if (l < n && byoc__cc_state_less(cc, &cc->heap[l], &cc->heap[best])) best = l;
+        if (r < n && byoc__cc_state_less(cc, &cc->heap[r], &cc->heap[best])) best = r;
+        if (best == i) break;
+        byoc__cc_heap_item t = cc->heap[i];
+        cc->heap[i] = cc->heap[best];
+        cc->heap[best] = t;
+        i = best;
+    }
+    return top;
+}
+
+BYOC__PRIVATE uint64_t byoc__cc_state_hash(int f, const int *extra, int n) {
+    uint64_t h = byoc__mix(0x57a7eull, (uint64_t)(f + 1));
+    for (int i = 0; i < n; ++i) h = byoc__mix(h, (uint64_t)extra[i]);
+    return h | 1;
+}
+
+/* the state (f, extra), made when new; -1 when the beam refuses a new one */
+BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int n, int *made) {
+    uint64_t h = byoc__cc_state_hash(f, extra, n);
+    intptr_t head = byoc__map_get(&cc->state_index, (const void *)(uintptr_t)h, 0);
+    for (int s = (int)head - 1; s >= 0; s = cc->states[s].next)
+        if (cc->states[s].f == f && cc->states[s].n == n && (n == 0 || !memcmp(&cc->spool[cc->states[s].off], extra, sizeof(int) * (size_t)n))) {
+            *made = 0;
+            return s;
+        }
+    int budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20, beam = cc->o->beam_width > 0 ? cc->o->beam_width : 16;
+    if (f >= 0 && (int)stbds_arrlen(cc->states) >= budget && cc->per_f[f] >= beam) {
+        cc->st->beam = 1;
+        cc->st->pruned++;
+        return -1;
+    }
+    byoc__cc_state st;
+    memset(&st, 0, sizeof st);
+    st.f = f;
+    st.off = (int)stbds_arrlen(cc->spool);
+    st.n = n;
+    st.prev = st.cand = -1;
+    st.next = (int)head - 1;
+    st.cost = INFINITY;
+    for (int i = 0; i < n; ++i) stbds_arrput(cc->spool, extra[i]);
+    stbds_arrput(cc->states, st);
+    int id = (int)stbds_arrlen(cc->states) - 1;
+    byoc__map_put(&cc->state_index, (const void *)(uintptr_t)h, id + 1);
+    if (f >= 0) cc->per_f[f]++;
+    cc->st->states++;
+    *made = 1;
+    return id;
+}
+
+BYOC__PRIVATE int byoc__cc_allowed(const byoc__cc *cc, int c) { return !cc->cands[c].dead && (!cc->allowed || cc->allowed[c]); }
+
+/* Dijkstra from nothing covered to everything covered; *chosen gets the plan's candidates (stb_ds).
+   Returns the cost, INFINITY when no plan exists. */
+BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
+    stbds_arrsetlen(*chosen, 0);
+    stbds_arrfree(cc->states);
+    stbds_arrfree(cc->spool);
+    stbds_arrfree(cc->heap);
+    cc->states = NULL;
+    cc->spool = NULL;
+    cc->heap = NULL;
+    byoc__map_free(&cc->state_index);
+    memset(cc->per_f, 0, sizeof(int) * (size_t)cc->g.count);
+    int nreq = (int)stbds_arrlen(cc->req), made;
+    int start = byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made);
+    cc->states[start].cost = 0;
+    byoc__cc_heap_item it0 = {0, start};
+    byoc__cc_heap_push(cc, it0);
+    int *covered = NULL, goal = -1;
+    while (stbds_arrlen(cc->heap)) {
+        byoc__cc_heap_item it = byoc__cc_heap_pop(cc);
+        byoc__cc_state *s = &cc->states[it.state];
+        if (s->settled || it.cost != s->cost) continue;
+        s->settled = 1;
+        cc->st->expanded++;
+        if (s->f < 0) { goal = it.state; break; }
+        int f = s->f, sid = it.state;
+        int **list = &cc->by_first[f];
+        for (int t = 0; t < (int)stbds_arrlen(*list); ++t) {
+            int c = (*list)[t];
+            if (!byoc__cc_allowed(cc, c)) continue;
+            const byoc__cc_cand *cd = &cc->cands[c];
+            const byoc__cc_state *cur = &cc->states[sid];
+            /* members after f must not be covered: merge them with the state's extra */
+            stbds_arrsetlen(covered, 0);
+            const int *ex = &cc->spool[cur->off], *mm = &cc->pool[cd->off] + 1;
+            int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, clash = 0;
+            while ((i < ne || j < nm) && !clash) {
+                if (j == nm || (i < ne && ex[i] < mm[j])) stbds_arrput(covered, ex[i++]);
+                else if (i == ne || mm[j] < ex[i]) stbds_arrput(covered, mm[j++]);
+                else clash = 1;
+            }
+            if (clash) continue;
+            /* the next uncovered required node */
+            int p = cc->req_pos[f] + 1, q = 0, nc = (int)stbds_arrlen(covered);
+            while (p < nreq && q < nc && covered[q] <= cc->req[p]) {
+                if (covered[q] == cc->req[p]) p++;
+                q++;
+            }
+            int nf = p < nreq ? cc->req[p] : -1;
+            while (q < nc && nf >= 0 && covered[q] <= nf) q++;
+            double cost = cur->cost + cd->cost;
+            int ns = byoc__cc_state_get(cc, nf, covered + q, nc - q, &made);
+            if (ns < 0) continue;
+            if (cost < cc->states[ns].cost) {
+                cc->states[ns].cost = cost;
+                cc->states[ns].prev = sid;
+                cc->states[ns].cand = c;
+                byoc__cc_heap_item nit = {cost, ns};
+                byoc__cc_heap_push(cc, nit);
+            }
+        }
+    }
+    stbds_arrfree(covered);
+    if (goal < 0) return INFINITY;
+    for (int s = goal; cc->states[s].prev >= 0; s = cc->states[s].prev) stbds_arrput(*chosen, cc->states[s].cand);
+    for (int a = 0, b = (int)stbds_arrlen(*chosen) - 1; a < b; ++a, --b) {
+        int t = (*chosen)[a];
+        (*chosen)[a] = (*chosen)[b];
+        (*chosen)[b] = t;
+    }
+    return cc->states[goal].cost;
+}
+
+/* A candidate on a cycle between the plan's partitions (contracted, they must form a DAG), or -1. */
+BYOC__PRIVATE int byoc__cc_cycle(byoc__cc *cc, const int *chosen, int n) {
+    const byoc_graph *g = &cc->g;
+    for (int i = 0; i < g->count; ++i) cc->tmp[i] = -1;
+    for (int k = 0; k < n; ++k)
+        for (int q = 0; q < cc->cands[chosen[k]].n; ++q) cc->tmp[cc->pool[cc->cands[chosen[k]].off + q]] = k;
+    /* edges between partitions, through outside nodes (inputs, constants) too: those have no owner */
+    int *indeg = BYOC__CAST(int *, calloc((size_t)n + 1, sizeof(int)));
+    int **succ = BYOC__CAST(int **, calloc((size_t)n + 1, sizeof(int *)));
+    int *queue = NULL, found = -1, done = 0;
+    if (!indeg || !succ) { free(indeg); free(succ); return -1; }
+    for (int i = 0; i < g->count; ++i) {
+        int a = cc->tmp[i];
+        if (a < 0) continue;
+        for (int u = 0; u < g->nodes[i].nusers; ++u) {
+            int b = cc->tmp[g->nodes[i].users[u]];
+            if (b < 0 || b == a) continue;
+            int dup = 0;
+            for (int t = 0; t < (int)stbds_arrlen(succ[a]) && !dup; ++t) dup = succ[a][t] == b;
+            if (dup) continue;
+            stbds_arrput(succ[a], b);
+            indeg[b]++;
+        }
+    }
+    for (int k = 0; k < n; ++k)
+        if (!indeg[k]) stbds_arrput(queue, k);
+    for (int h = 0; h < (int)stbds_arrlen(queue); ++h, ++done)
+        for (int t = 0; t < (int)stbds_arrlen(succ[queue[h]]); ++t)
+            if (--indeg[succ[queue[h]][t]] == 0) stbds_arrput(queue, succ[queue[h]][t]);
+    if (done < n) { /* left over: on a cycle or after one; prefer a searched candidate with several exits */
+        int best = -1;
+        for (int k = 0; k < n; ++k) {
+            if (!indeg[k]) continue;
+            const byoc__cc_cand *c = &cc->cands[chosen[k]];
+            int score = (c->exits > 1) * 2 + !(c->plans & 1);
+            if (best < 0 || score > best) best = score, found = chosen[k];
+        }
+    }
+    for (int k = 0; k < n; ++k) stbds_arrfree(succ[k]);
+    free(succ);
+    free(indeg);
+    stbds_arrfree(queue);
+    return found;
+}
+
+/* MaxCoalesce: touching chosen partitions of one device backend become one where the union is convex, no
+   dearer than the two apart, and leaves the plan acyclic */
+BYOC__PRIVATE void byoc__cc_coalesce(byoc__cc *cc, int **chosen) {
+    int *merged = NULL, changed = 1;
+    while (changed) {
+        changed = 0;
+        int n = (int)stbds_arrlen(*chosen);
+        for (int a = 0; a < n && !changed; ++a) {
+            for (int b = 0; b < n && !changed; ++b) {
+                const byoc__cc_cand *ca = &cc->cands[(*chosen)[a]], *cb = &cc->cands[(*chosen)[b]];
+                if (a == b || ca->backend != cb->backend || ca->backend == cc->nb) continue;
+                /* does a feed b? */
+                int s = byoc__cc_new_stamp(cc), feeds = 0;
+                for (int q = 0; q < cb->n; ++q) cc->mark[cc->pool[cb->off + q]] = s;
+                for (int q = 0; q < ca->n && !feeds; ++q) {
+                    const byoc_graph_node *gn = &cc->g.nodes[cc->pool[ca->off + q]];
+                    for (int u = 0; u < gn->nusers && !feeds; ++u) feeds = cc->mark[gn->users[u]] == s;
+                }
+                if (!feeds) continue;
+                byoc__cc_merge(cc, ca, cb, &merged);
+                int before = (int)stbds_arrlen(cc->cands);
+                int id = byoc__cc_add(cc, ca->backend, merged, (int)stbds_arrlen(merged), "coalesce", 0, 0, 0);
+                if (id < 0) continue;
+                int depth, exits, taps, kind, nops;
+                if (!byoc__cc_describe(cc, merged, (int)stbds_arrlen(merged), &depth, &exits, &taps, &kind, &nops)) continue;
+                if (id >= before) byoc__cc_price(cc, id);
+                ca = &cc->cands[(*chosen)[a]];
+                cb = &cc->cands[(*chosen)[b]];
+                if (cc->cands[id].dead || cc->cands[id].cost > ca->cost + cb->cost) continue;
+                int *trial = NULL;
+                for (int k = 0; k < n; ++k)
+                    if (k != a && k != b) stbds_arrput(trial, (*chosen)[k]);
+                stbds_arrput(trial, id);
+                if (byoc__cc_cycle(cc, trial, (int)stbds_arrlen(trial)) < 0) {
+                    stbds_arrfree(*chosen);
+                    *chosen = trial;
+                    cc->st->coalesced++;
+                    changed = 1;
+                } else
+                    stbds_arrfree(trial);
+            }
+        }
+    }
+    stbds_arrfree(merged);
+}
+
+/* ---- applying a plan: composites and regions of the chosen device partitions, then PartitionGraph ---- */
+typedef struct byoc__cc_apply {
+    byoc__map group;     /* op origin -> partition number (1...) */
+    byoc__map backend;   /* op origin -> backend index + 1 */
+    const byoc_collage_options *o;
+    int k;               /* the backend whose composites are being formed */
+    const byoc_pattern_entry *entry;
+} byoc__cc_apply;
+
+/* the partition number of an op call or composite call (by the op that gives its result), 0 on the host */
+BYOC__PRIVATE int byoc__cc_group_of(const byoc__cc_apply *ap, const byoc_node *n) {
+    if (n->kind != BYOC_NODE_CALL) return 0;
+    if (!n->op && n->callee && n->callee->kind == BYOC_NODE_FUNCTION && byoc_attrs_string(&n->callee->attrs, "Composite", NULL)) n = n->callee->body;
+    while (n->kind == BYOC_NODE_TUPLE_GET_ITEM || n->kind == BYOC_NODE_TUPLE) n = n->nargs ? n->args[0] : n;
+    if (n->kind != BYOC_NODE_CALL || !n->op) return 0;
+    return (int)byoc__map_get(&ap->group, (const void *)(uintptr_t)byoc_node_origin(n), 0);
+}
+
+/* a composite match is kept when every node it takes sits in one partition of the backend being formed */
+BYOC__PRIVATE int byoc__cc_apply_check(const byoc_match *mt, byoc_node *root, void *user_data) {
+    const byoc__cc_apply *ap = (const byoc__cc_apply *)user_data;
+    int group = -1;
+    for (int i = 0; i < (int)stbds_arrlen(mt->memo); ++i) {
+        if (!byoc__pat_is_interior(mt->memo[i].p)) continue;
+        const byoc_node *e = mt->memo[i].e;
+        uint32_t origin = byoc_node_origin(e);
+        int g = (int)byoc__map_get(&ap->group, (const void *)(uintptr_t)origin, 0);
+        if (e->kind == BYOC_NODE_CALL && e->op && (!g || byoc__map_get(&ap->backend, (const void *)(uintptr_t)origin, 0) != ap->k + 1)) return 0;
+        if (!g) continue; /* a projection or tuple inside the match follows its ops */
+        if (group >= 0 && g != group) return 0;
+        group = g;
+    }
+    return group > 0 && (!ap->entry->check || ap->entry->check(mt, root, ap->entry->user_data));
+}
+
+BYOC__PRIVATE const char *byoc__cc_apply_choose(byoc_node *n, void *user_data) {
+    const byoc__cc_apply *ap = (const byoc__cc_apply *)user_data;
+    const byoc_node *x = n;
+    if (!n->op && n->callee && n->callee->kind == BYOC_NODE_FUNCTION && byoc_attrs_string(&n->callee->attrs, "Composite", NULL)) x = n->callee->body;
+    while (x->kind == BYOC_NODE_TUPLE_GET_ITEM || x->kind == BYOC_NODE_TUPLE) x = x->nargs ? x->args[0] : x;
+    if (x->kind != BYOC_NODE_CALL || !x->op) return NULL;
+    intptr_t b = byoc__map_get(&ap->backend, (const void *)(uintptr_t)byoc_node_origin(x), 0);
+    return b ? ap->o->backends[b - 1]->name : NULL;
+}
+
+/* drops begin(end(x)) where x and the call reading it are in one partition */
+BYOC__PRIVATE byoc_result byoc__cc_join_regions(byoc_module *m, const byoc__cc_apply *ap, byoc_diag *diag) {
+    byoc_node *fn = byoc_module_function(m, "main");
+    int f = -1;
+    for (int i = 0; i < byoc_module_function_count(m); ++i)
+        if (m->functions[i].function == fn) f = i;
+    byoc_graph g;
+    if (f < 0 || byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    byoc_node **to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+    int dropped = 0;
+    for (int i = 0; to && i < g.count; ++i) {
+        byoc_node *b = g.nodes[i].node;
+        if (!byoc__is_begin(b) || !g.nodes[i].ninputs || g.nodes[i].nusers != 1) continue;
+        byoc_node *e = g.nodes[g.nodes[i].inputs[0]].node;
+        if (!byoc__is_end(e)) continue;
+        int gp = byoc__cc_group_of(ap, e->args[0]), gu = byoc__cc_group_of(ap, g.nodes[g.nodes[i].users[0]].node);
+        if (gp && gp == gu) { to[i] = e->args[0]; dropped++; }
+    }
+    if (to && dropped) byoc__set_body(m, f, byoc__substitute_at(m, &g, to));
+    free(to);
+    byoc_graph_free(&g);
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
+    return byoc_infer_type(m, diag);
+}
+
+BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, byoc_diag *diag) {
+    byoc_module *m = cc->m;
+    byoc_result r = BYOC_OK;
+    for (ap->k = 0; r == BYOC_OK && ap->k < cc->nb; ++ap->k) {
+        const byoc_backend_spec *b = cc->o->backends[ap->k];
+        if (!b->npatterns) continue;
+        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, malloc(sizeof(byoc_pattern_entry) * (size_t)b->npatterns));
+        byoc__cc_apply *per = BYOC__CAST(byoc__cc_apply *, malloc(sizeof(byoc__cc_apply) * (size_t)b->npatterns));
+        if (!table || !per) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+        for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
+            per[e] = *ap;
+            per[e].entry = &b->patterns[e];
+            table[e] = b->patterns[e];
+            table[e].check = byoc__cc_apply_check;
+            table[e].user_data = &per[e];
+        }
+        if (r == BYOC_OK) r = byoc_merge_composite(m, table, b->npatterns, diag);
+        free(table);
+        free(per);
+    }
+    if (r == BYOC_OK) r = byoc__annotate_target(m, byoc__cc_apply_choose, ap, 0, diag);
+    if (r == BYOC_OK) r = byoc__cc_join_regions(m, ap, diag);
+    if (r == BYOC_OK) r = byoc_partition_graph(m, cc->o->mod_name ? cc->o->mod_name : "default", cc->o->bind_constants, diag);
+    return r;
+}
+
+/* a replayed placement: checked against the module, then its partitions become the plan */
+BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag *diag) {
+    const byoc_collage_options *o = cc->o;
+    byoc__map seen = BYOC__MAP_EMPTY;
+    int *mem = NULL;
+    byoc_result r = BYOC_OK;
+    for (int k = 0; k < o->nreplay && r == BYOC_OK; ++k) {
+        const byoc_collage_assignment *a = &o->replay[k];
+        intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)a->origin, 0);
+        if (!at || !byoc__is_op_call(cc->g.nodes[at - 1].node))
+            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u is not in this model (the placement was made for another model or version)", (unsigned)a->origin);
+        else if (byoc__map_has(&seen, (const void *)(uintptr_t)a->origin))
+            r = byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, a->origin, "placement: op #%u is placed twice", (unsigned)a->origin);
+        else {
+            int b = -1;
+            for (int q = 0; q < cc->nb && b < 0; ++q)
+                if (!strcmp(o->backends[q]->name, a->backend)) b = q;
+            if (!strcmp(a->backend, "host")) b = cc->nb;
+            if (b < 0) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u goes to '%s', which is not among the backends given", (unsigned)a->origin, a->backend);
+            else if (cc->pin[at - 1] >= 0 && cc->pin[at - 1] != b)
+                r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u goes to %s but is pinned to %s", (unsigned)a->origin, a->backend, byoc__cc_backend_name(cc, cc->pin[at - 1]));
+            byoc__map_put(&seen, (const void *)(uintptr_t)a->origin, 1);
+        }
+    }
+    for (int q = 0; q < (int)stbds_arrlen(cc->req) && r == BYOC_OK; ++q) {
+        const byoc_node *x = cc->g.nodes[cc->req[q]].node;
+        if (byoc__is_op_call(x) && !byoc__map_has(&seen, (const void *)(uintptr_t)byoc_node_origin(x)))
+            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x),
+                           "placement: op #%u (%s%s%s) has no entry (the model changed since the placement was saved)", (unsigned)byoc_node_origin(x),
+                           x->op->def.name, byoc_node_span(x)->source ? " " : "", byoc_node_span(x)->source ? byoc_node_span(x)->source : "");
+    }
+    /* one candidate per (backend, group); tuples and projections on the host one by one */
+    for (int k = 0; k < o->nreplay && r == BYOC_OK; ++k) {
+        const byoc_collage_assignment *a = &o->replay[k];
+        if (a->group <= 0) continue;
+        int dup = 0;
+        for (int j = 0; j < k && !dup; ++j) dup = o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend);
+        if (dup) continue;
+        int b = 0;
+        while (b < cc->nb && strcmp(o->backends[b]->name, a->backend)) b++;
+        stbds_arrsetlen(mem, 0);
+        for (int j = k; j < o->nreplay; ++j)
+            if (o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend))
+                stbds_arrput(mem, (int)byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)o->replay[j].origin, 0) - 1);
+        qsort(mem, (size_t)stbds_arrlen(mem), sizeof(int), byoc__int_cmp);
+        int depth, exits, taps, kind, nops;
+        if (!byoc__cc_describe(cc, mem, (int)stbds_arrlen(mem), &depth, &exits, &taps, &kind, &nops)) {
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: partition %d on %s is not convex in this model (a path leaves it and comes back)", a->group, a->backend);
+            break;
+        }
+        for (int q = 0; q < (int)stbds_arrlen(mem) && r == BYOC_OK; ++q) {
+            const byoc_node *x = cc->g.nodes[mem[q]].node;
+            char why[300];
+            if (b < cc->nb && !byoc_backend_accepts(o->backends[b], x, why, sizeof why)) {
+                int covered = 0; /* an op the backend takes only inside one of its composites */
+                for (int c = 0; c < (int)stbds_arrlen(cc->cands) && !covered; ++c) {
+                    const byoc__cc_cand *cd = &cc->cands[c];
+                    if (cd->backend != b || strcmp(cd->rule, "op") == 0 || strcmp(cd->rule, "combine") == 0) continue;
+                    for (int z = 0; z < cd->n && !covered; ++z) covered = cc->pool[cd->off + z] == mem[q];
+                }
+                if (!covered)
+                    r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, byoc_node_origin(x), "placement: op #%u (%s) goes to %s, which declines it: %s", (unsigned)byoc_node_origin(x),
+                                   x->op ? x->op->def.name : "?", a->backend, why);
+            }
+        }
+        if (r != BYOC_OK) break;
+        int id = byoc__cc_add(cc, b, mem, (int)stbds_arrlen(mem), "placement", 0, 0, 0);
+        if (id < 0) { r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: partition %d on %s breaks a pin", a->group, a->backend); break; }
+        cc->cands[id].dead = 0;
+        stbds_arrput(*chosen, id);
+    }
+    byoc__map grouped = BYOC__MAP_EMPTY;
+    for (int k = 0; k < o->nreplay; ++k)
+        if (o->replay[k].group > 0) byoc__map_put(&grouped, (const void *)(uintptr_t)o->replay[k].origin, 1);
+    for (int q = 0; q < (int)stbds_arrlen(cc->req) && r == BYOC_OK; ++q) {
+        int i = cc->req[q];
+        const byoc_node *x = cc->g.nodes[i].node;
+        if (byoc__is_op_call(x) && byoc__map_has(&grouped, (const void *)(uintptr_t)byoc_node_origin(x))) continue;
+        int id = byoc__cc_add(cc, cc->nb, &i, 1, "placement", 0, 0, 0);
+        if (id >= 0) stbds_arrput(*chosen, id);
+    }
+    if (r == BYOC_OK && byoc__cc_cycle(cc, *chosen, (int)stbds_arrlen(*chosen)) >= 0)
+        r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "placement: its partitions depend on each other in a cycle in this model");
+    byoc__map_free(&grouped);
+    byoc__map_free(&seen);
+    stbds_arrfree(mem);
+    return r;
+}
+
+BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
+    for (int i = 0; cc->by_first && i < cc->g.count; ++i) stbds_arrfree(cc->by_first[i]);
+    free(cc->by_first);
+    stbds_arrfree(cc->req);
+    free(cc->req_pos);
+    free(cc->pin);
+    free(cc->mark);
+    free(cc->seen);
+    free(cc->tmp);
+    free(cc->per_f);
+    stbds_arrfree(cc->stack);
+    stbds_arrfree(cc->pool);
+    stbds_arrfree(cc->cands);
+    stbds_arrfree(cc->collide);
+    stbds_arrfree(cc->costs);
+    stbds_arrfree(cc->states);
+    stbds_arrfree(cc->spool);
+    stbds_arrfree(cc->heap);
+    byoc__map_free(&cc->dedup);
+    byoc__map_free(&cc->by_origin);
+    byoc__map_free(&cc->cost_cache);
+    byoc__map_free(&cc->state_index);
+    byoc_graph_free(&cc->g);
+}
+
+/* the candidates a baseline plan may use: its own partitions, and host candidates clear of them */
+BYOC__PRIVATE void byoc__cc_allow_plan(byoc__cc *cc, unsigned char *allowed, int bit) {
+    int ncand = (int)stbds_arrlen(cc->cands);
+    int s = byoc__cc_new_stamp(cc);
+    for (int c = 0; c < ncand; ++c) {
+        const byoc__cc_cand *cd = &cc->cands[c];
+        allowed[c] = 0;
+        if (bit >= 0 && (cd->plans >> bit & 1) && cd->backend != cc->nb)
+            for (int q = 0; q < cd->n; ++q) cc->mark[cc->pool[cd->off + q]] = s;
+    }
+    for (int c = 0; c < ncand; ++c) {
+        const byoc__cc_cand *cd = &cc->cands[c];
+        if (cd->dead) continue;
+        if (bit >= 0 && (cd->plans >> bit & 1) && cd->backend != cc->nb) { allowed[c] = 1; continue; }
+        if (cd->backend != cc->nb) continue;
+        int clear = 1;
+        for (int q = 0; q < cd->n && clear; ++q) clear = cc->mark[cc->pool[cd->off + q]] != s;
+        allowed[c] = (unsigned char)clear;
+    }
+}
+
+BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *o, byoc_collage_stats *stats, byoc_placement_report **report,
+                                            byoc_diag *diag) {
+    byoc_diag local_diag;
+    byoc_collage_stats local_stats;
+    if (!diag) diag = &local_diag;
+    if (!stats) stats = &local_stats;
+    memset(diag, 0, sizeof *diag);
+    memset(stats, 0, sizeof *stats);
+    if (report) *report = NULL;
+    double t0 = byoc__cc_clock();
+    byoc_result r = byoc__check_backends(o->backends, o->nbackends, diag);
+    if (r == BYOC_OK && !o->cost) r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "collage: no cost estimator given");
+    if (r == BYOC_OK) r = byoc_infer_type(m, diag);
+    byoc_node *main_fn = r == BYOC_OK ? byoc_module_function(m, "main") : NULL;
+    if (r == BYOC_OK && !main_fn) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "collage: the module has no @main");
+    if (r != BYOC_OK) return r;
+    stats->arena = byoc_module_create(NULL);
+    byoc_module *arena = byoc_module_create(NULL); /* the report's */
+    byoc__cc cc;
+    memset(&cc, 0, sizeof cc);
+    cc.m = m;
+    cc.o = o;
+    cc.st = stats;
+    cc.nb = o->nbackends;
+    byoc__report_builder rb;
+    memset(&rb, 0, sizeof rb);
+    byoc__map pins = BYOC__MAP_EMPTY;
+    int *chosen = NULL, *best_base = NULL, *trial = NULL;
+    unsigned char *allowed = NULL;
+    byoc_partition_summary *parts = NULL;
+    byoc__cc_apply ap;
+    memset(&ap, 0, sizeof ap);
+    ap.o = o;
+    if (!stats->arena || !arena || byoc_graph_build(m, main_fn->body, 0, &cc.g) != BYOC_OK) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    int count = cc.g.count;
+    if (r == BYOC_OK) {
+        size_t bytes = sizeof(int) * ((size_t)count + 1);
+        cc.req_pos = BYOC__CAST(int *, malloc(bytes));
+        cc.pin = BYOC__CAST(int *, malloc(bytes));
+        cc.mark = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        cc.seen = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        cc.tmp = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        cc.per_f = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        cc.by_first = BYOC__CAST(int **, calloc((size_t)count + 1, sizeof(int *)));
+        if (!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first)
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    }
+    if (r == BYOC_OK) {
+        byoc__collect_ops(m, arena, &rb);
+        for (int i = 0; i < count; ++i) {
+            byoc_node *x = cc.g.nodes[i].node;
+            cc.req_pos[i] = cc.pin[i] = -1;
+            if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
+            cc.req_pos[i] = (int)stbds_arrlen(cc.req);
+            stbds_arrput(cc.req, i);
+            if (!byoc__map_has(&cc.by_origin, (const void *)(uintptr_t)byoc_node_origin(x))) byoc__map_put(&cc.by_origin, (const void *)(uintptr_t)byoc_node_origin(x), i + 1);
+        }
+        stats->nodes = (int)stbds_arrlen(cc.req);
+        r = byoc__resolve_pins(o->pins, o->npins, o->backends, cc.nb, &rb, &pins, diag);
+        for (size_t s = 0; r == BYOC_OK && s < pins.cap; ++s) {
+            if (!pins.slots[s].key) continue;
+            intptr_t at = byoc__map_get(&cc.by_origin, (const void *)pins.slots[s].key, 0);
+            if (at) cc.pin[at - 1] = (int)pins.slots[s].val - 1; /* nb + 1 - 1: the host */
+        }
+    }
+    /* candidates */
+    if (r == BYOC_OK && !o->replay) {
+        for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b);
+        byoc__cc_generate_host(&cc);
+        if (!o->no_baselines) {
+            r = byoc__cc_plan(&cc, -1, 0, diag);
+            for (int k = 0; r == BYOC_OK && k < cc.nb && k < 63; ++k) r = byoc__cc_plan(&cc, k, k + 1, diag);
+        }
+    }
+    if (r == BYOC_OK && o->replay) {
+        byoc__cc_generate_host(&cc);
+        for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b); /* for composites the replay may use */
+    }
+    int ncand = (int)stbds_arrlen(cc.cands);
+    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
+        byoc__cc_price(&cc, c);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
+    }
+    if (r == BYOC_OK) {
+        allowed = BYOC__CAST(unsigned char *, malloc((size_t)ncand + 1));
+        if (!allowed) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    }
+    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
+        const byoc__cc_cand *cd = &cc.cands[c];
+        int pin_ok = 1;
+        for (int q = 0; q < cd->n && pin_ok; ++q) pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
+        allowed[c] = (unsigned char)(pin_ok && !cd->dead);
+        stats->candidates += !cd->dead;
+        if (!cd->dead) stbds_arrput(cc.by_first[cd->first], c);
+    }
+    /* a pinned op needs a candidate of its backend */
+    for (int i = 0; r == BYOC_OK && i < count; ++i) {
+        if (cc.pin[i] < 0) continue;
+        int ok = 0;
+        for (int c = 0; c < ncand && !ok; ++c) {
+            const byoc__cc_cand *cd = &cc.cands[c];
+            if (!allowed[c] || cd->backend != cc.pin[i] || i < cd->first || i > cd->last) continue;
+            for (int q = 0; q < cd->n && !ok; ++q) ok = cc.pool[cd->off + q] == i;
+        }
+        if (!ok) {
+            const byoc_node *x = cc.g.nodes[i].node;
+            char why[300] = "it cannot run there";
+            if (cc.pin[i] < cc.nb && byoc__is_op_call(x)) byoc_backend_accepts(o->backends[cc.pin[i]], x, why, sizeof why);
+            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x), "%s #%u%s%s is pinned to %s, which declines it: %s",
+                           x->op ? x->op->def.name : "node", (unsigned)byoc_node_origin(x), byoc_node_span(x)->source ? " " : "",
+                           byoc_node_span(x)->source ? byoc_node_span(x)->source : "", byoc__cc_backend_name(&cc, cc.pin[i]), why);
+        }
+    }
+    /* the search, then the baselines in the same space */
+    double cost = INFINITY;
+    if (r == BYOC_OK && o->replay) {
+        r = byoc__cc_replay(&cc, &chosen, diag);
+        cost = 0;
+        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(chosen); ++k) {
+            byoc__cc_price(&cc, chosen[k]);
+            if (cc.cands[chosen[k]].dead)
+                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "placement: the estimator cannot price partition on %s of %d ops in this model",
+                               byoc__cc_backend_name(&cc, cc.cands[chosen[k]].backend), cc.cands[chosen[k]].n);
+            else cost += cc.cands[chosen[k]].cost;
+        }
+    } else if (r == BYOC_OK) {
+        cc.allowed = allowed;
+        for (int round = 0;; ++round) {
+            cost = byoc__cc_search(&cc, &chosen);
+            int bad = isfinite(cost) ? byoc__cc_cycle(&cc, chosen, (int)stbds_arrlen(chosen)) : -1;
+            if (bad < 0 || round == 16) {
+                if (bad >= 0) cost = INFINITY;
+                break;
+            }
+            allowed[bad] = 0; /* break the cycle: search again without this partition */
+            stats->researches++;
+        }
+        /* baselines: greedy, each backend alone, the host alone */
+        int nplans = o->no_baselines ? 0 : cc.nb + 2;
+        stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
+        double best = INFINITY;
+        unsigned char *base = BYOC__CAST(unsigned char *, malloc((size_t)ncand + 1));
+        for (int p = 0; base && stats->plans && p < nplans; ++p) {
+            int bit = p == 0 ? 0 : p <= cc.nb ? p : -1;
+            if (bit > 63) continue;
+            char name[160];
+            snprintf(name, sizeof name, "%s%s", p == 0 ? "greedy" : p <= cc.nb ? "only:" : "host", p > 0 && p <= cc.nb ? o->backends[p - 1]->name : "");
+            byoc__cc_allow_plan(&cc, base, bit);
+            cc.allowed = base;
+            double c = byoc__cc_search(&cc, &trial);
+            stats->plans[stats->nplans].name = byoc_intern(stats->arena, name);
+            stats->plans[stats->nplans].cost = c;
+            stats->nplans++;
+            /* a baseline honours the pins only when the greedy plan does (the others ignore other backends' pins) */
+            int pin_ok = 1;
+            for (int k = 0; k < (int)stbds_arrlen(trial) && pin_ok; ++k) {
+                const byoc__cc_cand *cd = &cc.cands[trial[k]];
+                for (int q = 0; q < cd->n && pin_ok; ++q) pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
+            }
+            if (pin_ok && c < best) {
+                best = c;
+                stbds_arrsetlen(best_base, 0);
+                for (int k = 0; k < (int)stbds_arrlen(trial); ++k) stbds_arrput(best_base, trial[k]);
+            }
+        }
+        free(base);
+        cc.allowed = allowed;
+        if (best < cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
+            stats->fallback = 1;
+            cost = best;
+            stbds_arrsetlen(chosen, 0);
+            for (int k = 0; k < (int)stbds_arrlen(best_base); ++k) stbds_arrput(chosen, best_base[k]);
+        }
+        if (!isfinite(cost)) r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
+        stats->search_cost = cost;
+        if (r == BYOC_OK) {
+            byoc__cc_coalesce(&cc, &chosen);
+            cost = 0;
+            for (int k = 0; k < (int)stbds_arrlen(chosen); ++k) cost += cc.cands[chosen[k]].cost;
+        }
+    }
+    stats->cost = cost;
+    /* the plan: device partitions numbered in plan order */
+    if (r == BYOC_OK) {
+        int group = 0;
+        byoc__map host_group = BYOC__MAP_EMPTY;
+        for (int k = 0; k < (int)stbds_arrlen(chosen); ++k) {
+            const byoc__cc_cand *cd = &cc.cands[chosen[k]];
+            if (!cd->nops) continue;
+            group++;
+            for (int q = 0; q < cd->n; ++q) {
+                const byoc_node *x = cc.g.nodes[cc.pool[cd->off + q]].node;
+                if (cd->backend == cc.nb) { byoc__map_put(&host_group, (const void *)(uintptr_t)byoc_node_origin(x), group); continue; }
+                byoc__map_put(&ap.group, (const void *)(uintptr_t)byoc_node_origin(x), group);
+                byoc__map_put(&ap.backend, (const void *)(uintptr_t)byoc_node_origin(x), cd->backend + 1);
+            }
+        }
+        stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc.req) + 1);
+        for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req); ++q) {
+            const byoc_node *x = cc.g.nodes[cc.req[q]].node;
+            if (!byoc__is_op_call(x)) continue;
+            byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
+            a->origin = byoc_node_origin(x);
+            intptr_t b = byoc__map_get(&ap.backend, (const void *)(uintptr_t)a->origin, 0);
+            a->backend = b ? byoc_intern(stats->arena, o->backends[b - 1]->name) : "host";
+            a->group = (int)byoc__map_get(b ? &ap.group : &host_group, (const void *)(uintptr_t)a->origin, 0);
+        }
+        byoc__map_free(&host_group);
+        r = byoc__cc_apply_plan(&cc, &ap, diag);
+    }
+    /* the report, with the search's reasons */
+    if (r == BYOC_OK) byoc__locate_ops(m, arena, &rb, &parts);
+    for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
+        byoc_placement *pl = &rb.nodes[q];
+        byoc_placement_decline *ds = BYOC__NEW_N(arena, byoc_placement_decline, cc.nb + 1);
+        if (!ds) break;
+        intptr_t at = byoc__map_get(&cc.by_origin, (const void *)(uintptr_t)pl->origin, 0);
+        const byoc_node *x = at ? cc.g.nodes[at - 1].node : NULL;
+        for (int k = 0; k < cc.nb; ++k) {
+            if (!strcmp(o->backends[k]->name, pl->backend)) continue;
+            char why[300];
+            ds[pl->ndeclined].backend = o->backends[k]->name;
+            if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k) snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
+            else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why))
+                snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
+            ds[pl->ndeclined].reason = byoc_intern(arena, why);
+            pl->ndeclined++;
+        }
+        pl->declined = ds;
+    }
+    if (r == BYOC_OK && report) r = byoc__report_make(&arena, &rb, parts, o->backends, cc.nb, report, diag);
+    stats->seconds = byoc__cc_clock() - t0;
+    stbds_arrfree(parts);
+    stbds_arrfree(rb.nodes);
+    byoc__map_free(&rb.index);
+    byoc__map_free(&pins);
+    byoc__map_free(&ap.group);
+    byoc__map_free(&ap.backend);
+    stbds_arrfree(chosen);
+    stbds_arrfree(best_base);
+    stbds_arrfree(trial);
+    free(allowed);
+    byoc__cc_free(&cc);
+    byoc_module_destroy(arena);
+    if (stats == &local_stats || r != BYOC_OK) {
+        if (stats != &local_stats) { /* keep the counts, drop what the arena held */
+            byoc_module_destroy(stats->arena);
+            stats->arena = NULL;
+            stats->plans = NULL;
+            stats->placement = NULL;
+            stats->nplans = stats->nplacement = 0;
+        } else
+            byoc_collage_stats_free(stats);
+    }
+    if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
+    return r;
 }
 
 #ifdef BYOC__DEFINED_TYPEOF

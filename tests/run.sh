@@ -23,7 +23,7 @@ group() { # name command...
 }
 
 : > "$out/all"
-for t in core patterns passes property targets sim onnx kernels devices collage; do group "$t" "$BUILD/test_$t"; done
+for t in core patterns passes property targets sim onnx kernels devices collage collage_search; do group "$t" "$BUILD/test_$t"; done
 group cli sh tests/cli.sh "$BUILD/byocc"
 # ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
 group onnx_node "$BUILD/onnx_node_tests"

@@ -1,0 +1,538 @@
+/* The Collage search (byoc_partition_collage) with the mock estimator:
+   - exact: on random graphs of up to 14 ops its optimum equals a brute-force enumeration of every plan
+     (partitions chosen from every valid sub-graph per backend, plus the greedy plans' partitions);
+   - never worse than greedy: on 500 random graphs, searched <= greedy <= each single-backend plan's
+     cost is not required, but searched <= all of them is;
+   - deterministic: the same input gives the same placement twice;
+   - bounded: past the state budget the beam takes over, says so, and still returns a plan;
+   - replay: a saved placement reproduces the partitioned module; a placement for another model is refused. */
+#define BYOC_IMPLEMENTATION
+#include "byoc.h"
+#include "test.h"
+
+static uint64_t rng = 12345;
+static int rnd(int n) {
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (int)((rng >> 33) % (uint64_t)n);
+}
+
+/* a random graph of elementwise and broadcast ops over two inputs; the result is the tuple of every
+   value nobody uses (or that value alone) */
+static char *random_graph(int nops) {
+    static const char *const unary[] = {"nn.relu", "abs", "tanh", "exp", "negative", "sigmoid"};
+    static const char *const binary[] = {"add", "multiply", "subtract", "maximum"};
+    size_t cap = 8192, len = 0;
+    char *t = (char *)malloc(cap);
+    int used[64] = {0};
+    len += (size_t)snprintf(t + len, cap - len, "def @main(%%x: Tensor[(8), float32], %%y: Tensor[(8), float32]) {\n");
+    for (int i = 0; i < nops; ++i) {
+        /* values: -2 = %x, -1 = %y, j >= 0 = %j; recent values are likelier (graphs stay local) */
+        int a = i == 0 ? -2 : i - 1 - rnd(i < 4 ? i : 4), b = rnd(3) == 0 ? -1 - rnd(2) : i - 1 - rnd(i < 6 ? i + 1 : 6);
+        if (b < -2) b = -2;
+        char sa[16], sb[16];
+        if (a < 0) snprintf(sa, sizeof sa, "%s", a == -2 ? "%x" : "%y");
+        else snprintf(sa, sizeof sa, "%%%d", a), used[a] = 1;
+        if (b < 0) snprintf(sb, sizeof sb, "%s", b == -2 ? "%x" : "%y");
+        else snprintf(sb, sizeof sb, "%%%d", b);
+        if (rnd(2) == 0 || i == 0) len += (size_t)snprintf(t + len, cap - len, "  %%%d = %s(%s);\n", i, unary[rnd(6)], sa);
+        else {
+            if (b >= 0) used[b] = 1;
+            len += (size_t)snprintf(t + len, cap - len, "  %%%d = %s(%s, %s);\n", i, binary[rnd(4)], sa, sb);
+        }
+    }
+    int sinks = 0;
+    for (int i = 0; i < nops; ++i) sinks += !used[i];
+    if (sinks == 1) len += (size_t)snprintf(t + len, cap - len, "  %%%d\n}\n", nops - 1);
+    else {
+        len += (size_t)snprintf(t + len, cap - len, "  (");
+        for (int i = 0, k = 0; i < nops; ++i)
+            if (!used[i]) len += (size_t)snprintf(t + len, cap - len, "%s%%%d", k++ ? ", " : "", i);
+        len += (size_t)snprintf(t + len, cap - len, ")\n}\n");
+    }
+    return t;
+}
+
+typedef struct world {
+    byoc_backend_spec *npu, *dsp;
+    const byoc_backend_spec *backends[2];
+    const char *names[3];
+    double base[3];
+    byoc_collage_mock mock;
+} world;
+
+static int world_open(world *w) {
+    static const char npu_text[] = "backend npu\npriority 20\nsupports add multiply nn.relu abs maximum\n";
+    static const char dsp_text[] = "backend dsp\npriority 10\nsupports tanh exp sigmoid add negative subtract\n";
+    byoc_diag d;
+    memset(w, 0, sizeof *w);
+    w->npu = byoc_backend_parse(npu_text, sizeof npu_text - 1, "npu.backend", &d);
+    w->dsp = byoc_backend_parse(dsp_text, sizeof dsp_text - 1, "dsp.backend", &d);
+    w->backends[0] = w->npu;
+    w->backends[1] = w->dsp;
+    w->names[0] = "npu";
+    w->names[1] = "dsp";
+    w->names[2] = "host";
+    w->mock.names = w->names;
+    w->mock.base = w->base;
+    w->mock.count = 3;
+    return w->npu && w->dsp;
+}
+static void world_close(world *w) {
+    byoc_backend_free(w->npu);
+    byoc_backend_free(w->dsp);
+}
+static void world_costs(world *w) { /* launch-heavy devices, a slow host: mixes are common */
+    w->base[0] = 1 + rnd(40) / 10.0;
+    w->base[1] = 1 + rnd(40) / 10.0;
+    w->base[2] = 2 + rnd(30) / 10.0;
+}
+
+static void options_for(const world *w, byoc_collage_options *o, int max_depth) {
+    memset(o, 0, sizeof *o);
+    o->backends = w->backends;
+    o->nbackends = 2;
+    o->cost = byoc_collage_mock_cost;
+    o->cost_data = (void *)&w->mock;
+    o->max_depth = o->host_max_depth = max_depth;
+    o->bind_constants = 1;
+}
+
+/* ---- the brute force: every plan from every valid block ---- */
+typedef struct brute {
+    const byoc_graph *g;
+    int n;                 /* graph nodes (<= 32) */
+    uint32_t required;
+    uint32_t *blocks;      /* stb_ds */
+    double *cost;
+    int *backend;
+    double best;
+    uint32_t chosen[32];
+} brute;
+
+static int bits(uint32_t x) { int n = 0; for (; x; x &= x - 1) n++; return n; }
+
+/* convex, one exit, depth <= max_depth (computed here, apart from the library) */
+static int block_valid(const byoc_graph *g, uint32_t s, int max_depth) {
+    int depth[32] = {0}, exits = 0, last = 0;
+    for (int i = 0; i < g->count; ++i) {
+        if (!(s >> i & 1)) continue;
+        last = i;
+        int d = 0;
+        for (int k = 0; k < g->nodes[i].ninputs; ++k)
+            if (s >> g->nodes[i].inputs[k] & 1 && depth[g->nodes[i].inputs[k]] > d) d = depth[g->nodes[i].inputs[k]];
+        depth[i] = d + 1;
+        if (depth[i] > max_depth) return 0;
+        int out = i == g->count - 1;
+        for (int k = 0; k < g->nodes[i].nusers; ++k) out |= !(s >> g->nodes[i].users[k] & 1);
+        exits += out;
+    }
+    if (exits != 1) return 0;
+    /* a node outside reachable from inside must not reach inside */
+    uint32_t reach = 0;
+    for (int i = 0; i <= last; ++i) {
+        int from_inside = 0;
+        for (int k = 0; k < g->nodes[i].ninputs; ++k) {
+            int j = g->nodes[i].inputs[k];
+            if ((s >> j & 1) || (reach >> j & 1)) from_inside = 1;
+        }
+        if (!(s >> i & 1) && from_inside) reach |= 1u << i;
+        if ((s >> i & 1)) {
+            for (int k = 0; k < g->nodes[i].ninputs; ++k)
+                if (reach >> g->nodes[i].inputs[k] & 1) return 0;
+        }
+    }
+    return 1;
+}
+
+static int plan_acyclic(const byoc_graph *g, const uint32_t *blocks, int nb) {
+    int owner[32];
+    for (int i = 0; i < g->count; ++i) owner[i] = -1;
+    for (int b = 0; b < nb; ++b)
+        for (int i = 0; i < g->count; ++i)
+            if (blocks[b] >> i & 1) owner[i] = b;
+    uint32_t succ[32] = {0};
+    for (int i = 0; i < g->count; ++i)
+        for (int k = 0; k < g->nodes[i].nusers; ++k) {
+            int a = owner[i], c = owner[g->nodes[i].users[k]];
+            if (a >= 0 && c >= 0 && a != c) succ[a] |= 1u << c;
+        }
+    /* repeatedly remove blocks without predecessors */
+    uint32_t left = nb == 32 ? ~0u : (1u << nb) - 1;
+    for (int round = 0; round < nb; ++round)
+        for (int b = 0; b < nb; ++b) {
+            if (!(left >> b & 1)) continue;
+            int has_pred = 0;
+            for (int a = 0; a < nb; ++a) has_pred |= (left >> a & 1) && a != b && (succ[a] >> b & 1);
+            if (!has_pred) left &= ~(1u << b);
+        }
+    return left == 0;
+}
+
+static void dfs(brute *br, uint32_t covered, double cost, int depth) {
+    if (cost >= br->best - 1e-12) return;
+    uint32_t open = br->required & ~covered;
+    if (!open) {
+        if (plan_acyclic(br->g, br->chosen, depth)) br->best = cost;
+        return;
+    }
+    int v = 0;
+    while (!(open >> v & 1)) v++;
+    for (int b = 0; b < (int)stbds_arrlen(br->blocks); ++b) {
+        uint32_t s = br->blocks[b];
+        if (!(s >> v & 1) || (s & covered) || (s & ((1u << v) - 1))) continue;
+        br->chosen[depth] = s;
+        dfs(br, covered | s, cost + br->cost[b], depth + 1);
+    }
+}
+
+static double mock_cost(const world *w, int backend, int nops) {
+    double c = 0, scale = 1;
+    for (int i = 0; i < nops; ++i, scale *= 0.9) c += w->base[backend] * scale;
+    return c;
+}
+
+/* blocks of a greedy plan on a copy: its partitions (by origin) */
+static void plan_blocks(const world *w, byoc_module *m, const byoc_graph *g, int only, brute *br) {
+    byoc_module *copy = byoc_module_clone(m, NULL);
+    byoc_partition_options po;
+    memset(&po, 0, sizeof po);
+    po.backends = only < 0 ? w->backends : &w->backends[only];
+    po.nbackends = only < 0 ? 2 : 1;
+    po.bind_constants = 1;
+    byoc_placement_report *rep = NULL;
+    byoc_diag d;
+    if (!copy || byoc_partition_greedy(copy, &po, &rep, &d) != BYOC_OK) { byoc_module_destroy(copy); return; }
+    for (int p = 0; p < rep->npartitions; ++p) {
+        uint32_t s = 0;
+        int nops = 0;
+        for (int q = 0; q < rep->count; ++q) {
+            if (!rep->nodes[q].partition || strcmp(rep->nodes[q].partition, rep->partitions[p].function)) continue;
+            for (int i = 0; i < g->count; ++i)
+                if (byoc_node_origin(g->nodes[i].node) == rep->nodes[q].origin) s |= 1u << i, nops++;
+        }
+        int b = !strcmp(rep->partitions[p].backend, "npu") ? 0 : 1;
+        stbds_arrput(br->blocks, s);
+        stbds_arrput(br->cost, mock_cost(w, b, nops));
+        stbds_arrput(br->backend, b);
+    }
+    byoc_placement_report_free(rep);
+    byoc_module_destroy(copy);
+}
+
+static double brute_force(const world *w, byoc_module *m, int max_depth, double upper) {
+    byoc_node *fn = byoc_module_function(m, "main");
+    byoc_graph g;
+    if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK || g.count > 32) return -1;
+    brute br;
+    memset(&br, 0, sizeof br);
+    br.g = &g;
+    for (int i = 0; i < g.count; ++i) {
+        byoc_node *x = g.nodes[i].node;
+        if (x->kind == BYOC_NODE_CALL || x->kind == BYOC_NODE_TUPLE) br.required |= 1u << i;
+    }
+    /* every subset of required ops: valid on a backend that takes all of them, or on the host */
+    uint32_t ops = 0;
+    for (int i = 0; i < g.count; ++i)
+        if (g.nodes[i].node->kind == BYOC_NODE_CALL) ops |= 1u << i;
+    for (int i = 0; i < g.count; ++i)
+        if (g.nodes[i].node->kind == BYOC_NODE_TUPLE) { /* the result tuple: alone on the host, free */
+            stbds_arrput(br.blocks, 1u << i);
+            stbds_arrput(br.cost, 0.0);
+            stbds_arrput(br.backend, 2);
+        }
+    /* enumerate subsets of the op positions */
+    int pos[32], np = 0;
+    for (int i = 0; i < g.count; ++i)
+        if (ops >> i & 1) pos[np++] = i;
+    for (uint32_t sub = 1; sub < (1u << np); ++sub) {
+        uint32_t s = 0;
+        for (int k = 0; k < np; ++k)
+            if (sub >> k & 1) s |= 1u << pos[k];
+        if (!block_valid(&g, s, max_depth)) continue;
+        for (int b = 0; b < 3; ++b) {
+            int ok = 1;
+            for (int i = 0; i < g.count && ok; ++i)
+                if (s >> i & 1 && b < 2) ok = byoc_backend_accepts(w->backends[b], g.nodes[i].node, NULL, 0);
+            if (!ok) continue;
+            stbds_arrput(br.blocks, s);
+            stbds_arrput(br.cost, mock_cost(w, b, bits(s)));
+            stbds_arrput(br.backend, b);
+        }
+    }
+    plan_blocks(w, m, &g, -1, &br);
+    plan_blocks(w, m, &g, 0, &br);
+    plan_blocks(w, m, &g, 1, &br);
+    br.best = upper + 1e-9;
+    dfs(&br, 0, 0, 0);
+    stbds_arrfree(br.blocks);
+    stbds_arrfree(br.cost);
+    stbds_arrfree(br.backend);
+    byoc_graph_free(&g);
+    return br.best;
+}
+
+static void test_exact_against_brute_force(void) {
+    world w;
+    CHECK(world_open(&w));
+    int graphs = 0, mixed = 0;
+    for (int trial = 0; trial < 150; ++trial) {
+        int nops = 3 + rnd(12); /* 3..14 */
+        char *text = random_graph(nops);
+        world_costs(&w);
+        int max_depth = 2 + rnd(4);
+        byoc_diag d;
+        byoc_module *m = byoc_module_parse(text, strlen(text), "random.relay", NULL, &d);
+        CHECKF(m != NULL, "%s\n%s", d.message, text);
+        byoc_module *before = byoc_module_clone(m, NULL);
+        byoc_collage_options o;
+        options_for(&w, &o, max_depth);
+        byoc_collage_stats st;
+        byoc_result r = byoc_partition_collage(m, &o, &st, NULL, &d);
+        CHECKF(r == BYOC_OK, "%s\n%s", d.message, text);
+        CHECK(byoc_infer_type(before, &d) == BYOC_OK);
+        double want = brute_force(&w, before, max_depth, st.search_cost + 1.0);
+        CHECKF(fabs(want - st.search_cost) < 1e-9, "trial %d: search %.12g, brute force %.12g (depth %d, base %g %g %g)\n%s", trial, st.search_cost, want, max_depth,
+               w.base[0], w.base[1], w.base[2], text);
+        CHECK(st.cost <= st.search_cost + 1e-12); /* MaxCoalesce never adds cost */
+        int on[3] = {0};
+        for (int k = 0; k < st.nplacement; ++k) on[!strcmp(st.placement[k].backend, "npu") ? 0 : !strcmp(st.placement[k].backend, "dsp") ? 1 : 2]++;
+        mixed += (on[0] > 0) + (on[1] > 0) + (on[2] > 0) >= 2;
+        graphs++;
+        byoc_collage_stats_free(&st);
+        byoc_module_destroy(before);
+        byoc_module_destroy(m);
+        free(text);
+    }
+    CHECKF(mixed > graphs / 4, "only %d of %d plans mix devices: the test would not exercise the search", mixed, graphs);
+    world_close(&w);
+}
+
+static void test_never_worse_than_greedy(void) {
+    world w;
+    CHECK(world_open(&w));
+    int better = 0;
+    for (int trial = 0; trial < 500; ++trial) {
+        int nops = 5 + rnd(56);
+        char *text = random_graph(nops);
+        world_costs(&w);
+        byoc_diag d;
+        byoc_module *m = byoc_module_parse(text, strlen(text), "random.relay", NULL, &d);
+        CHECKF(m != NULL, "%s", d.message);
+        byoc_collage_options o;
+        options_for(&w, &o, 4);
+        byoc_collage_stats st;
+        CHECKF(byoc_partition_collage(m, &o, &st, NULL, &d) == BYOC_OK, "%s\n%s", d.message, text);
+        CHECK(st.nplans == 4 && !strcmp(st.plans[0].name, "greedy") && !strcmp(st.plans[3].name, "host"));
+        for (int p = 0; p < st.nplans; ++p) CHECKF(st.cost <= st.plans[p].cost + 1e-9, "trial %d: searched %g > %s %g\n%s", trial, st.cost, st.plans[p].name, st.plans[p].cost, text);
+        better += st.cost < st.plans[0].cost - 1e-9;
+        byoc_collage_stats_free(&st);
+        byoc_module_destroy(m);
+        free(text);
+    }
+    CHECKF(better > 100, "the search beat greedy on only %d of 500 graphs", better);
+    world_close(&w);
+}
+
+/* same input, same answer; and a saved placement replays to the same module */
+static void test_deterministic_and_replay(void) {
+    world w;
+    CHECK(world_open(&w));
+    rng = 99;
+    char *text = random_graph(40);
+    world_costs(&w);
+    byoc_diag d;
+    byoc_module *a = byoc_module_parse(text, strlen(text), "r.relay", NULL, &d), *b = byoc_module_parse(text, strlen(text), "r.relay", NULL, &d),
+                *c = byoc_module_parse(text, strlen(text), "r.relay", NULL, &d);
+    CHECK(a && b && c);
+    byoc_collage_options o;
+    options_for(&w, &o, 4);
+    byoc_collage_stats sa, sb, sc;
+    CHECK(byoc_partition_collage(a, &o, &sa, NULL, &d) == BYOC_OK);
+    CHECK(byoc_partition_collage(b, &o, &sb, NULL, &d) == BYOC_OK);
+    CHECK(sa.cost == sb.cost && sa.nplacement == sb.nplacement);
+    for (int k = 0; k < sa.nplacement; ++k)
+        CHECK(sa.placement[k].origin == sb.placement[k].origin && !strcmp(sa.placement[k].backend, sb.placement[k].backend) && sa.placement[k].group == sb.placement[k].group);
+    CHECK(byoc_module_structural_equal(a, b));
+    o.replay = sa.placement;
+    o.nreplay = sa.nplacement;
+    CHECKF(byoc_partition_collage(c, &o, &sc, NULL, &d) == BYOC_OK, "%s", d.message);
+    CHECK(byoc_module_structural_equal(a, c));
+    CHECK(fabs(sc.cost - sa.cost) < 1e-9);
+    /* the placement of another model is refused, naming the op */
+    static const char other_text[] = "def @main(%x: Tensor[(8), float32]) { nn.relu(%x) }";
+    byoc_module *other = byoc_module_parse(other_text, sizeof other_text - 1, "o.relay", NULL, &d);
+    CHECK(other);
+    byoc_collage_stats so;
+    CHECK(byoc_partition_collage(other, &o, &so, NULL, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "placement: op #");
+    byoc_module_destroy(other);
+    byoc_collage_stats_free(&sa);
+    byoc_collage_stats_free(&sb);
+    byoc_collage_stats_free(&sc);
+    byoc_module_destroy(a);
+    byoc_module_destroy(b);
+    byoc_module_destroy(c);
+    free(text);
+    world_close(&w);
+}
+
+/* a tiny state budget: the beam takes over, the statistics say so, and the plan is still no worse than greedy */
+static void test_beam_fallback(void) {
+    world w;
+    CHECK(world_open(&w));
+    rng = 5;
+    char *text = random_graph(60);
+    world_costs(&w);
+    byoc_diag d;
+    byoc_module *m = byoc_module_parse(text, strlen(text), "r.relay", NULL, &d);
+    CHECK(m);
+    byoc_collage_options o;
+    options_for(&w, &o, 4);
+    o.state_budget = 50;
+    o.beam_width = 2;
+    byoc_collage_stats st;
+    CHECKF(byoc_partition_collage(m, &o, &st, NULL, &d) == BYOC_OK, "%s", d.message);
+    CHECK(st.beam == 1 && st.pruned > 0);
+    CHECK(st.cost <= st.plans[0].cost + 1e-9);
+    byoc_collage_stats_free(&st);
+    byoc_module_destroy(m);
+    free(text);
+    world_close(&w);
+}
+
+/* ---- TVM's Collage tests (tests/python/relay/test_pass_collage_partition.py), in our words ----
+   A BYOC target "hook" takes nn.relu, add and concatenate through composites; the host plays TVM's part.
+   The mock prices a candidate of n ops at base * (1 + 0.9 + ... + 0.9^(n-1)). The greedy baselines are
+   off, so the candidate space is TVM's. Each result is written as span=backend#partition, partitions
+   numbered in order of first appearance. */
+static const char hook_spec[] = "backend hook\n"
+                                "pattern relu = is_op(\"nn.relu\")(wildcard())\n"
+                                "pattern add = is_op(\"add\")(wildcard(), wildcard())\n"
+                                "pattern concatenate = is_op(\"concatenate\")(wildcard())\n";
+
+static char *tvm_case(const char *body, double host_base, double hook_base, int tvm_max_depth, int byoc_max_depth, byoc_collage_stats *st_out) {
+    static char out[512];
+    char text[1024];
+    snprintf(text, sizeof text, "def @main(%%x: Tensor[(10, 10), float32]) {\n%s}\n", body);
+    byoc_diag d;
+    byoc_module *m = byoc_module_parse(text, strlen(text), "case.relay", NULL, &d);
+    byoc_backend_spec *hook = byoc_backend_parse(hook_spec, sizeof hook_spec - 1, "hook.backend", &d);
+    if (!m || !hook) { snprintf(out, sizeof out, "error: %s", d.message); return out; }
+    hook->fusion_max_depth = byoc_max_depth;
+    const byoc_backend_spec *backends[1] = {hook};
+    const char *names[2] = {"hook", "host"};
+    double base[2] = {hook_base, host_base};
+    byoc_collage_mock mock = {names, base, 2};
+    byoc_collage_options o;
+    memset(&o, 0, sizeof o);
+    o.backends = backends;
+    o.nbackends = 1;
+    o.cost = byoc_collage_mock_cost;
+    o.cost_data = &mock;
+    o.host_max_depth = tvm_max_depth;
+    o.no_baselines = 1;
+    o.bind_constants = 1;
+    byoc_collage_stats st;
+    byoc_placement_report *rep = NULL;
+    if (byoc_partition_collage(m, &o, &st, &rep, &d) != BYOC_OK) {
+        snprintf(out, sizeof out, "error: %s", d.message);
+    } else {
+        const char *parts[16];
+        int nparts = 0;
+        size_t len = 0;
+        out[0] = 0;
+        for (int q = 0; q < rep->count; ++q) {
+            const byoc_placement *pl = &rep->nodes[q];
+            int k = -1;
+            for (int j = 0; j < nparts && pl->partition; ++j)
+                if (!strcmp(parts[j], pl->partition)) k = j;
+            if (pl->partition && k < 0 && nparts < 16) parts[k = nparts++] = pl->partition;
+            if (pl->partition) len += (size_t)snprintf(out + len, sizeof out - len, "%s%s=%s#%d", len ? " " : "", pl->source ? pl->source : "?", pl->backend, k);
+            else len += (size_t)snprintf(out + len, sizeof out - len, "%s%s=host", len ? " " : "", pl->source ? pl->source : "?");
+        }
+        if (st_out) *st_out = st;
+        else byoc_collage_stats_free(&st);
+    }
+    byoc_placement_report_free(rep);
+    byoc_backend_free(hook);
+    byoc_module_destroy(m);
+    return out;
+}
+
+#define EXPECT_PLACEMENT(got, want) CHECKF(!strcmp((got), (want)), "got  %s\nwant %s", (got), (want))
+
+static void test_tvm_single_op(void) {
+    static const char body[] = "  nn.relu(%x) /* span=r */\n";
+    EXPECT_PLACEMENT(tvm_case(body, 1, 2, 8, 8, NULL), "r=host");
+    EXPECT_PLACEMENT(tvm_case(body, 2, 1, 8, 8, NULL), "r=hook#0");
+}
+
+/* relu -> abs -> relu -> add(abs, relu): the first relu cannot join the others (abs sits between) */
+static void test_tvm_diamond_valid_topology(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=a */;\n  %1 = abs(%0) /* span=b */;\n  %2 = nn.relu(%1) /* span=c */;\n  add(%1, %2) /* span=d */\n";
+    EXPECT_PLACEMENT(tvm_case(body, 2, 1, 1, 1, NULL), "a=hook#0 b=host c=hook#1 d=hook#1");
+    EXPECT_PLACEMENT(tvm_case(body, 2, 1, 1, 3, NULL), "a=hook#0 b=host c=hook#1 d=hook#1");
+}
+
+/* three relus; host 100 per op fused, hook 99 alone: depth 2 is an exact tie (99 + 190 = 190 + 99), and the
+   order between states decides it as TVM's expected output does: the first relu on the hook */
+static void test_tvm_max_depth(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=r1 */;\n  %1 = nn.relu(%0) /* span=r2 */;\n  nn.relu(%1) /* span=r3 */\n";
+    EXPECT_PLACEMENT(tvm_case(body, 100, 99, 1, 1, NULL), "r1=hook#0 r2=hook#0 r3=hook#0");
+    EXPECT_PLACEMENT(tvm_case(body, 100, 99, 2, 1, NULL), "r1=hook#0 r2=host r3=host");
+    EXPECT_PLACEMENT(tvm_case(body, 100, 99, 3, 1, NULL), "r1=host r2=host r3=host");
+}
+
+static void test_byoc_max_depth(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=r1 */;\n  %1 = nn.relu(%0) /* span=r2 */;\n  nn.relu(%1) /* span=r3 */\n";
+    EXPECT_PLACEMENT(tvm_case(body, 99, 100, 1, 1, NULL), "r1=host r2=host r3=host");
+    EXPECT_PLACEMENT(tvm_case(body, 99, 100, 1, 2, NULL), "r1=host r2=hook#0 r3=hook#0");
+    EXPECT_PLACEMENT(tvm_case(body, 99, 100, 1, 3, NULL), "r1=hook#0 r2=hook#0 r3=hook#0");
+}
+
+/* both relus feed the result tuple: one candidate would have two exits, so each goes alone and MaxCoalesce
+   joins them into one partition with two outputs */
+static void test_tvm_output_tuple(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=a */;\n  %1 = nn.relu(%0) /* span=b */;\n  %2 = abs(%1) /* span=c */;\n  (%0, %1, %2)\n";
+    byoc_collage_stats st;
+    EXPECT_PLACEMENT(tvm_case(body, 2, 1, 2, 2, &st), "a=hook#0 b=hook#0 c=host");
+    CHECK(st.coalesced == 1);
+    byoc_collage_stats_free(&st);
+}
+
+/* a tuple between the relus and concatenate: the hook cannot take the tuple, so two partitions */
+static void test_tvm_intermediate_tuple(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=a */;\n  %1 = nn.relu(%0) /* span=b */;\n  %2 = (%0, %1);\n  concatenate(%2) /* span=c */\n";
+    EXPECT_PLACEMENT(tvm_case(body, 2, 1, 3, 5, NULL), "a=hook#0 b=hook#0 c=hook#1");
+}
+
+/* the hook is dearer per op (6 against 5) and wins only by fusing five ops: 6 * 4.0951 < 25 */
+static void test_tvm_fusion_benefit(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=a */;\n  %1 = nn.relu(%0) /* span=b */;\n  %2 = abs(%x) /* span=c */;\n"
+                               "  %3 = nn.relu(%2) /* span=d */;\n  %4 = add(%1, %3) /* span=e */;\n  %5 = nn.relu(%4) /* span=f */;\n  abs(%5) /* span=g */\n";
+    EXPECT_PLACEMENT(tvm_case(body, 5, 6, 1, 5, NULL), "a=hook#0 b=hook#0 c=host d=hook#0 e=hook#0 f=hook#0 g=host");
+}
+
+static void test_tvm_double_residual(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=a */;\n  %1 = abs(%0) /* span=b */;\n  %2 = add(%0, %1) /* span=c */;\n  add(%1, %2) /* span=d */\n";
+    EXPECT_PLACEMENT(tvm_case(body, 2, 1, 4, 4, NULL), "a=hook#0 b=host c=hook#1 d=hook#1");
+}
+
+/* TVM prunes to the largest candidates and allows two estimates; the exact search needs no pruning and
+   finds the same plan, pricing each distinct candidate once */
+static void test_tvm_pruning(void) {
+    static const char body[] = "  %0 = nn.relu(%x) /* span=a */;\n  %1 = nn.relu(%0) /* span=b */;\n  %2 = add(%0, %1) /* span=c */;\n  add(%1, %2) /* span=d */\n";
+    byoc_collage_stats st;
+    EXPECT_PLACEMENT(tvm_case(body, 2, 1, 4, 4, &st), "a=hook#0 b=hook#0 c=hook#0 d=hook#0");
+    CHECK(st.estimates + st.cache_hits <= st.candidates + 1);
+    byoc_collage_stats_free(&st);
+}
+
+int main(int argc, char **argv) {
+    static const test_case tests[] = {TEST_ENTRY(test_tvm_single_op),           TEST_ENTRY(test_tvm_diamond_valid_topology), TEST_ENTRY(test_tvm_max_depth),
+                                      TEST_ENTRY(test_byoc_max_depth),          TEST_ENTRY(test_tvm_output_tuple),           TEST_ENTRY(test_tvm_intermediate_tuple),
+                                      TEST_ENTRY(test_tvm_fusion_benefit),      TEST_ENTRY(test_tvm_double_residual),        TEST_ENTRY(test_tvm_pruning),
+                                      TEST_ENTRY(test_exact_against_brute_force), TEST_ENTRY(test_never_worse_than_greedy), TEST_ENTRY(test_deterministic_and_replay),
+                                      TEST_ENTRY(test_beam_fallback)};
+    return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
+}
