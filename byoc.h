@@ -1072,6 +1072,7 @@ BYOC_API double byoc_collage_mock_cost(byoc_module *m, const byoc_collage_candid
    byoc_collage_stats gives the plan found; a replayed plan is checked against the module. */
 typedef struct byoc_collage_assignment {
     uint32_t origin;
+    const char *op;      /* its op, checked on replay (NULL: not checked) */
     const char *backend; /* a backend's name or "host" */
     int group;           /* 1, 2, ... in plan order */
 } byoc_collage_assignment;
@@ -1121,6 +1122,16 @@ typedef struct byoc_collage_stats {
     byoc_module *arena;             /* owns plans, placement and their strings (byoc_collage_stats_free) */
 } byoc_collage_stats;
 BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
+
+/* The statistics as text: format "text" (a few lines: costs of the plan and the baselines, the search's
+   counts and time) or "json" (an object; README "Collage"). NULL for an unknown format. Free with free(). */
+BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len);
+/* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP", optionally followed by
+   "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
+   strings live in arena. */
+BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, const byoc_module *m, size_t *len);
+BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename, byoc_module *arena, byoc_collage_assignment **out,
+                                                  int *count, byoc_diag *diag);
 
 /* Partitions m by the cheapest plan (or replays options->replay). stats and report may be NULL. The report
    is the greedy partitioner's (byoc_placement_report_format), with the search's reasons. */
@@ -1366,6 +1377,7 @@ struct byoc_module {
     int *id_index;
     uint32_t id_index_cap;
     int id_index_lent;
+    int borrow_constants; /* copies into it share their constants' payloads (a short-lived planning copy) */
 };
 
 static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return malloc(size); }
@@ -5724,7 +5736,13 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
         for (int k = 0; k < n->nargs; ++k) stbds_arrput(tmp, byoc__copy_from(map, n->args[k]));
         switch (n->kind) {
         case BYOC_NODE_VAR: c = byoc_var(dst, n->name, byoc__copy_type(dst, n->annotation)); break;
-        case BYOC_NODE_CONSTANT: c = byoc_constant(dst, byoc__copy_type(dst, n->annotation), n->data, byoc_constant_nbytes(n)); break;
+        case BYOC_NODE_CONSTANT:
+            if (dst->borrow_constants) {
+                c = byoc__node_new(dst, BYOC_NODE_CONSTANT);
+                if (c) c->annotation = byoc__copy_type(dst, n->annotation), c->data = n->data;
+            } else
+                c = byoc_constant(dst, byoc__copy_type(dst, n->annotation), n->data, byoc_constant_nbytes(n));
+            break;
         case BYOC_NODE_GLOBAL_VAR: c = byoc_global_var(dst, n->name); break;
         case BYOC_NODE_TUPLE: c = byoc_tuple(dst, tmp, n->nargs); break;
         case BYOC_NODE_TUPLE_GET_ITEM: c = byoc_tuple_get_item(dst, tmp[0], n->index); break;
@@ -5770,9 +5788,10 @@ BYOC_API byoc_node *byoc_deep_copy(byoc_module *dst, const byoc_node *expr) {
     return r;
 }
 
-BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) {
+BYOC__PRIVATE byoc_module *byoc__module_clone_in(const byoc_module *m, const byoc_allocator *allocator, int borrow_constants) {
     byoc_module *dst = byoc_module_create(allocator ? allocator : &m->alloc);
     if (!dst) return NULL;
+    dst->borrow_constants = borrow_constants;
     byoc__map map = BYOC__MAP_EMPTY; /* shared: nodes shared between functions stay shared */
     for (int i = 0; i < byoc_module_function_count(m); ++i) {
         byoc_node *fn = byoc__copy_into(dst, m->functions[i].function, &map);
@@ -5785,6 +5804,10 @@ BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocat
     byoc__map_free(&map);
     return dst;
 }
+
+BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) { return byoc__module_clone_in(m, allocator, 0); }
+/* a copy that borrows m's constant payloads: it must die before m does, and nobody may write them */
+BYOC__PRIVATE byoc_module *byoc__module_clone_borrowing(const byoc_module *m) { return byoc__module_clone_in(m, NULL, 1); }
 
 // [SECTION] impl: dominators
 BYOC_API byoc_result byoc_graph_post_dominators(const byoc_graph *g, int *ipdom) {
@@ -12838,8 +12861,9 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
     }
 }
 
-/* where each op ended up: walk every global function of the result (composite bodies too) */
-BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__report_builder *rb, byoc_partition_summary **parts) {
+/* where each op ended up: walk every global function of the result (composite bodies too); with
+   estimate, each partition is priced by its backend's estimate_cost */
+BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__report_builder *rb, byoc_partition_summary **parts, int estimate) {
     for (int f = 0; f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
         const char *compiler = byoc_attrs_string(&fn->attrs, "Compiler", NULL);
@@ -12875,7 +12899,7 @@ BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__re
         if (compiler) {
             byoc_partition_summary ps = {fname, byoc_intern(arena, compiler), nops, -1.0};
             const byoc_backend *b = byoc_backend_get(compiler);
-            if (b && b->estimate_cost) { /* on the kind's default target */
+            if (estimate && b && b->estimate_cost) { /* on the kind's default target */
                 byoc_diag d;
                 byoc_target *t = byoc_target_parse(compiler, &d);
                 if (t && byoc__target_push(t)) {
@@ -13035,7 +13059,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         free(table);
     }
     byoc_partition_summary *parts = NULL;
-    if (r == BYOC_OK) byoc__locate_ops(m, g.arena, &rb, &parts);
+    if (r == BYOC_OK) byoc__locate_ops(m, g.arena, &rb, &parts, report != NULL);
     /* the reasons of the backends tried before the one chosen */
     for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
         byoc_placement *pl = &rb.nodes[q];
@@ -13767,7 +13791,7 @@ BYOC__PRIVATE void byoc__cc_generate_host(byoc__cc *cc) {
 /* The partitions of a greedy run on a copy of the module (all backends, or only backend `only`) become
    candidates marked with plan bit `bit`. */
 BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_diag *diag) {
-    byoc_module *copy = byoc_module_clone(cc->m, NULL);
+    byoc_module *copy = byoc__module_clone_borrowing(cc->m);
     if (!copy) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     byoc_partition_options po;
     memset(&po, 0, sizeof po);
@@ -14305,6 +14329,9 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
         intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)a->origin, 0);
         if (!at || !byoc__is_op_call(cc->g.nodes[at - 1].node))
             r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u is not in this model (the placement was made for another model or version)", (unsigned)a->origin);
+        else if (a->op && strcmp(a->op, cc->g.nodes[at - 1].node->op->def.name))
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u is %s in this model, the placement says %s (it was made for another model or version)",
+                           (unsigned)a->origin, cc->g.nodes[at - 1].node->op->def.name, a->op);
         else if (byoc__map_has(&seen, (const void *)(uintptr_t)a->origin))
             r = byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, a->origin, "placement: op #%u is placed twice", (unsigned)a->origin);
         else {
@@ -14383,6 +14410,157 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
     return r;
 }
 
+BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len) {
+    byoc_module *scratch = byoc_module_create(NULL);
+    if (!scratch) return NULL;
+    byoc__buf b;
+    memset(&b, 0, sizeof b);
+    b.m = scratch;
+    int json = !strcmp(format, "json");
+    if (!json && strcmp(format, "text")) { byoc_module_destroy(scratch); return NULL; }
+    if (json) {
+        byoc__buf_printf(&b, "{\"cost\": %.9g, \"search_cost\": %.9g, \"plans\": {", s->cost, s->search_cost);
+        for (int p = 0; p < s->nplans; ++p) {
+            byoc__buf_printf(&b, "%s", p ? ", " : "");
+            byoc__json_str(&b, s->plans[p].name);
+            if (isfinite(s->plans[p].cost)) byoc__buf_printf(&b, ": %.9g", s->plans[p].cost);
+            else byoc__buf_puts(&b, ": null");
+        }
+        byoc__buf_printf(&b, "}, \"nodes\": %d, \"candidates\": %d, \"dropped\": %d, \"truncated\": %d, \"states\": %d, \"expanded\": %d, "
+                             "\"beam\": %s, \"pruned\": %d, \"estimates\": %d, \"cache_hits\": %d, \"researches\": %d, \"coalesced\": %d, \"fallback\": %s, "
+                             "\"seconds\": %.6f}",
+                         s->nodes, s->candidates, s->dropped, s->truncated, s->states, s->expanded, s->beam ? "true" : "false", s->pruned, s->estimates,
+                         s->cache_hits, s->researches, s->coalesced, s->fallback ? "true" : "false", s->seconds);
+    } else {
+        byoc__buf_printf(&b, "collage: plan %.6g ms", s->cost * 1e3);
+        for (int p = 0; p < s->nplans; ++p)
+            if (isfinite(s->plans[p].cost)) byoc__buf_printf(&b, "%s %s %.6g ms", p ? "," : " against", s->plans[p].name, s->plans[p].cost * 1e3);
+        for (int p = 0; p < s->nplans; ++p)
+            if (!strcmp(s->plans[p].name, "greedy") && s->plans[p].cost > 0 && isfinite(s->plans[p].cost))
+                byoc__buf_printf(&b, " (%.2fx greedy)", s->plans[p].cost / (s->cost > 0 ? s->cost : 1e-30));
+        byoc__buf_printf(&b, "\ncollage: %d nodes, %d candidates (%d refused by the estimator%s), %d states (%d expanded%s), %d estimates, %d cache hits, "
+                             "%d coalesced, %.1f ms%s%s\n",
+                         s->nodes, s->candidates, s->dropped, s->truncated ? ", combining truncated" : "", s->states, s->expanded, s->beam ? ", beam" : ", exact",
+                         s->estimates, s->cache_hits, s->coalesced, s->seconds * 1e3, s->researches ? ", re-searched to break a cycle" : "",
+                         s->fallback ? ", a baseline plan was kept" : "");
+    }
+    char *out = NULL;
+    if (!b.oom && b.data) {
+        out = BYOC__CAST(char *, malloc(b.len + 1));
+        if (out) {
+            memcpy(out, b.data, b.len);
+            out[b.len] = 0;
+            if (len) *len = b.len;
+        }
+    }
+    byoc_module_destroy(scratch);
+    return out;
+}
+
+BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, const byoc_module *m, size_t *len) {
+    byoc_module *scratch = byoc_module_create(NULL);
+    if (!scratch) return NULL;
+    byoc__buf b;
+    memset(&b, 0, sizeof b);
+    b.m = scratch;
+    byoc__map source = BYOC__MAP_EMPTY; /* origin -> frontend name, from the module's functions */
+    for (int f = 0; m && f < byoc_module_function_count(m); ++f) {
+        byoc_node **order = NULL;
+        byoc__post_order_marked(m->functions[f].function->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+            if (byoc__is_op_call(order[i]) && byoc_node_span(order[i])->source)
+                byoc__map_put(&source, (const void *)(uintptr_t)byoc_node_origin(order[i]), (intptr_t)byoc_node_span(order[i])->source);
+        stbds_arrfree(order);
+    }
+    byoc__buf_puts(&b, "byoc-placement 1\n# origin op backend group  # frontend name\n");
+    for (int k = 0; k < s->nplacement; ++k) {
+        const byoc_collage_assignment *a = &s->placement[k];
+        const char *src = (const char *)byoc__map_get(&source, (const void *)(uintptr_t)a->origin, 0);
+        byoc__buf_printf(&b, "%u %s %s %d%s%s\n", (unsigned)a->origin, a->op ? a->op : "-", a->backend, a->group, src ? "  # " : "", src ? src : "");
+    }
+    byoc__map_free(&source);
+    char *out = NULL;
+    if (!b.oom && b.data) {
+        out = BYOC__CAST(char *, malloc(b.len + 1));
+        if (out) {
+            memcpy(out, b.data, b.len);
+            out[b.len] = 0;
+            if (len) *len = b.len;
+        }
+    }
+    byoc_module_destroy(scratch);
+    return out;
+}
+
+BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename, byoc_module *arena, byoc_collage_assignment **out,
+                                                  int *count, byoc_diag *diag) {
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    *out = NULL;
+    *count = 0;
+    const char *fname = filename ? filename : "<placement>";
+    byoc_collage_assignment *list = NULL;
+    const char *p = text ? text : "", *end = p + (text ? len : 0);
+    int line = 0, header = 0;
+    byoc_result r = BYOC_OK;
+    while (p < end && r == BYOC_OK) {
+        const char *ls = p;
+        while (p < end && *p != '\n') p++;
+        const char *le = p;
+        if (p < end) p++;
+        line++;
+        const char *hash = (const char *)memchr(ls, '#', (size_t)(le - ls));
+        if (hash) le = hash;
+        char words[5][128];
+        int nwords = 0;
+        for (const char *c = ls; c < le;) {
+            while (c < le && byoc__is_space(*c)) c++;
+            const char *w = c;
+            while (c < le && !byoc__is_space(*c)) c++;
+            if (c == w) break;
+            if (nwords == 5 || c - w > 127) { nwords = 6; break; }
+            snprintf(words[nwords++], sizeof words[0], "%.*s", (int)(c - w), w);
+        }
+        if (!nwords) continue;
+        if (!header) {
+            if (nwords != 2 || strcmp(words[0], "byoc-placement") || strcmp(words[1], "1")) {
+                r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: expected the header \"byoc-placement 1\"", fname, line);
+                break;
+            }
+            header = 1;
+            continue;
+        }
+        char *e1 = NULL, *e2 = NULL;
+        unsigned long origin = nwords == 4 ? strtoul(words[0], &e1, 10) : 0;
+        long group = nwords == 4 ? strtol(words[3], &e2, 10) : 0;
+        if (nwords != 4 || *e1 || words[0][0] == '-' || origin > 0xffffffffUL || *e2 || group < 0 || group > INT_MAX || !byoc__is_identifier(words[2])) {
+            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: expected ORIGIN OP BACKEND GROUP (numbers, an op name, a backend name)", fname, line);
+            break;
+        }
+        if (stbds_arrlen(list) >= 1 << 24) { r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: more than 2^24 entries", fname, line); break; }
+        byoc_collage_assignment a;
+        a.origin = (uint32_t)origin;
+        a.op = strcmp(words[1], "-") ? byoc_intern(arena, words[1]) : NULL;
+        a.backend = byoc_intern(arena, words[2]);
+        a.group = (int)group;
+        stbds_arrput(list, a);
+    }
+    if (r == BYOC_OK && !header) r = byoc__diag(diag, BYOC_ERR_PARSE, 1, 1, 0, "%s: empty (no \"byoc-placement 1\" header)", fname);
+    if (r == BYOC_OK) {
+        int n = (int)stbds_arrlen(list);
+        byoc_collage_assignment *kept = BYOC__NEW_N(arena, byoc_collage_assignment, n + 1);
+        if (!kept) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", fname);
+        else {
+            if (n) memcpy(kept, list, sizeof(byoc_collage_assignment) * (size_t)n);
+            *out = kept;
+            *count = n;
+        }
+    }
+    stbds_arrfree(list);
+    return r;
+}
+
 BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     for (int i = 0; cc->by_first && i < cc->g.count; ++i) stbds_arrfree(cc->by_first[i]);
     free(cc->by_first);
@@ -14457,6 +14635,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     memset(&rb, 0, sizeof rb);
     byoc__map pins = BYOC__MAP_EMPTY;
     int *chosen = NULL, *best_base = NULL, *trial = NULL;
+    double *group_cost = NULL; /* per partition number */
     unsigned char *allowed = NULL;
     byoc_partition_summary *parts = NULL;
     byoc__cc_apply ap;
@@ -14619,6 +14798,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             const byoc__cc_cand *cd = &cc.cands[chosen[k]];
             if (!cd->nops) continue;
             group++;
+            stbds_arrput(group_cost, cd->cost);
             for (int q = 0; q < cd->n; ++q) {
                 const byoc_node *x = cc.g.nodes[cc.pool[cd->off + q]].node;
                 if (cd->backend == cc.nb) { byoc__map_put(&host_group, (const void *)(uintptr_t)byoc_node_origin(x), group); continue; }
@@ -14632,6 +14812,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             if (!byoc__is_op_call(x)) continue;
             byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
             a->origin = byoc_node_origin(x);
+            a->op = x->op->def.name;
             intptr_t b = byoc__map_get(&ap.backend, (const void *)(uintptr_t)a->origin, 0);
             a->backend = b ? byoc_intern(stats->arena, o->backends[b - 1]->name) : "host";
             a->group = (int)byoc__map_get(b ? &ap.group : &host_group, (const void *)(uintptr_t)a->origin, 0);
@@ -14640,7 +14821,15 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         r = byoc__cc_apply_plan(&cc, &ap, diag);
     }
     /* the report, with the search's reasons */
-    if (r == BYOC_OK) byoc__locate_ops(m, arena, &rb, &parts);
+    if (r == BYOC_OK) byoc__locate_ops(m, arena, &rb, &parts, 0);
+    /* each partition's cost: its candidate's, found through any of its ops */
+    for (int p = 0; r == BYOC_OK && p < (int)stbds_arrlen(parts); ++p)
+        for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
+            if (!rb.nodes[q].partition || strcmp(rb.nodes[q].partition, parts[p].function)) continue;
+            int group = (int)byoc__map_get(&ap.group, (const void *)(uintptr_t)rb.nodes[q].origin, 0);
+            if (group > 0 && group <= (int)stbds_arrlen(group_cost)) parts[p].estimated_cost = group_cost[group - 1];
+            break;
+        }
     for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
         byoc_placement *pl = &rb.nodes[q];
         byoc_placement_decline *ds = BYOC__NEW_N(arena, byoc_placement_decline, cc.nb + 1);
@@ -14668,6 +14857,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     byoc__map_free(&ap.group);
     byoc__map_free(&ap.backend);
     stbds_arrfree(chosen);
+    stbds_arrfree(group_cost);
     stbds_arrfree(best_base);
     stbds_arrfree(trial);
     free(allowed);

@@ -354,6 +354,30 @@ BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *fun
    running it (launch + per layer: first load + sum of max(compute_i, dma_i+1) + last store). */
 BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag);
 
+/* Estimators for byoc_partition_collage (byoc.h's cost-driven search). The backends' devices and the host: */
+typedef struct byoc_sim_collage_devices {
+    const byoc_sim_device *host;                /* NULL: preset host-a55 */
+    const byoc_sim_backend *const *backends;    /* candidates of other specs run on the host kernels */
+    int count;
+    /* measured only: */
+    int runs;                                   /* runs per measurement, the median counts (0: 5) */
+    const char *cache_file;                     /* NULL: no cache kept between processes */
+    int measured, cache_hits;                   /* counters: candidates run, found in the cache file */
+    void *memo;                                 /* internal: layers' cycles the analytic estimator knows */
+} byoc_sim_collage_devices;
+/* Frees what the estimators kept in cd (its memo); cd stays usable. */
+BYOC_SIM_API void byoc_sim_collage_devices_release(byoc_sim_collage_devices *cd);
+/* Analytic: a candidate on a simulated device costs what byoc_sim_estimate says of its command stream (the
+   launch, the DMA of its inputs and outputs -- the transfer across the device boundary -- and compute);
+   on the host, or on a backend without a device model, what the host model gives it as one kernel
+   (reshape-like ops alone are views and cost nothing). user_data: a byoc_sim_collage_devices. */
+BYOC_SIM_API double byoc_sim_collage_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data);
+/* Measured: runs the candidate (device candidates as command streams on their simulator, counting cycles;
+   host candidates on the host kernels, timing them) `runs` times on zero inputs and takes the median.
+   Results persist in cache_file as lines "KEY TARGET SECONDS", keyed by the candidate's structural key and
+   the target it ran on (the device's parameters, or the host). */
+BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data);
+
 /* A decoded blob. Loading checks every count, size, offset and box against the blob and the SRAM, and
    the checksum: a truncated or corrupt blob is an error, never a crash. */
 typedef struct byoc_sim_device_program byoc_sim_device_program;
@@ -2692,6 +2716,7 @@ typedef struct byoc__dv_stream {
     int *layer_bufs;      /* compile side: 2 where a layer's tiles are double-buffered */
     int cap_layer_bufs;
     size_t workspace;
+    uint64_t memo_cycles; /* estimating with a memo: the cycles of layers it knew (they emit no commands) */
 } byoc__dv_stream;
 
 /* growable arrays of the compile side and the loader (plain malloc: a device program is not a sim program) */
@@ -2869,6 +2894,7 @@ typedef struct byoc__dv_lowering {
     byoc_diag *diag;
     int failed;
     int dry;                       /* estimating: no constant data, no kernels' text kept */
+    byoc__map *memo;               /* estimating: layer signature -> its cycles + 1 (may be NULL) */
 } byoc__dv_lowering;
 
 BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...) BYOC__SIM_PRINTF(4, 5);
@@ -3513,9 +3539,46 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int f
    can lose, as Vela falls back when buffers do not fit), and the tile loop order (spatial tiles fastest, or
    output channels fastest so the input tile stays while weight chunks stream past), whichever the cycle
    model says is quickest (ties keep the earlier: double buffering, spatial order). */
+/* the target a measurement ran on: the device's parameters, or "host" */
+BYOC__SIM_PRIVATE void byoc__sim_target_key(const byoc_sim_device *dev, char *out, size_t cap) {
+    if (!dev) { snprintf(out, cap, "host"); return; }
+    snprintf(out, cap, "%s/%s/%.0f/%dx%d/%d/%d/%lld/%.3f/%d/%d/%d/%d", dev->kind == BYOC_SIM_NPU ? "npu" : "dsp", dev->preset, dev->clock_mhz, dev->rows, dev->cols,
+             (int)dev->dataflow, dev->lanes, (long long)dev->sram_bytes, dev->dram_bytes_per_cycle, dev->dram_latency, dev->burst_bytes, dev->launch_cycles,
+             dev->double_buffer);
+}
+
+/* what decides a layer's cycles: its ops (names, attributes, types), where their arguments come from,
+   its operands' and output's shapes, and the device */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_signature(const byoc__dv_lowering *L, const byoc__dv_layer *ly) {
+    const byoc__dv_stream *s = L->s;
+    char dev[400];
+    byoc__sim_target_key(&s->dev, dev, sizeof dev);
+    uint64_t h = byoc__hash_bytes(0xcbf29ce484222325ull, dev, strlen(dev));
+    for (int i = 0; i < ly->nops; ++i) {
+        const byoc_node *c = L->ops[ly->ops[i]].call;
+        h = byoc__hash_attrs(byoc__hash_bytes(h, c->op->def.name, strlen(c->op->def.name)), &c->attrs);
+        h = byoc__hash_type(h, c->checked_type);
+        for (int a = 0; a < c->nargs && a < 4; ++a) h = byoc__mix(h, (uint64_t)(ly->operand_of[i][a] + 2));
+    }
+    for (int j = 0; j < ly->noperands; ++j) {
+        const byoc__dv_tensor *t = &s->tensors[ly->operands[j].tensor];
+        h = byoc__mix(byoc__mix(byoc__mix(h, (uint64_t)(t->kind == BYOC__DV_CONST)), (uint64_t)t->dtype), (uint64_t)t->rank);
+        for (int a = 0; a < t->rank; ++a) h = byoc__mix(h, (uint64_t)t->dims[a]);
+    }
+    return h | 1;
+}
+
 BYOC__SIM_PRIVATE int byoc__dv_emit_layer(byoc__dv_lowering *L, byoc__dv_layer *ly, int layer) {
     byoc__dv_stream *s = L->s;
     int c0 = s->ncmds, k0 = s->nkernels, bufs = s->dev.double_buffer ? 2 : 1, inner = -1;
+    uint64_t signature = L->dry && L->memo ? byoc__dv_layer_signature(L, ly) : 0;
+    if (signature) {
+        intptr_t known = byoc__map_get(L->memo, (const void *)(uintptr_t)signature, 0);
+        if (known) {
+            s->memo_cycles += (uint64_t)(known - 1);
+            return 1;
+        }
+    }
     int channel_order = ly->cls == BYOC__DV_CONV && ly->rank == 4;
     if (s->dev.double_buffer || channel_order) {
         byoc_diag quiet, *keep = L->diag;
@@ -3534,7 +3597,9 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_layer(byoc__dv_lowering *L, byoc__dv_layer *
     if (!BYOC__DV_RESERVE(s->layer_bufs, s->cap_layer_bufs, layer + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     s->layer_bufs[layer] = bufs;
     ly->inner_axis = inner;
-    return byoc__dv_emit_tiles(L, ly, layer, bufs);
+    int ok = byoc__dv_emit_tiles(L, ly, layer, bufs);
+    if (ok && signature) byoc__map_put(L->memo, (const void *)(uintptr_t)signature, (intptr_t)byoc__dv_layer_cycles(s, c0, s->ncmds, bufs, NULL) + 1);
+    return ok;
 }
 /* joins the frontend names (or op names) of a layer's ops with '+' */
 BYOC__SIM_PRIVATE char *byoc__dv_join(byoc__dv_lowering *L, const byoc__dv_layer *ly, int spans) {
@@ -3557,7 +3622,13 @@ BYOC__SIM_PRIVATE void byoc__dv_lowering_free(byoc__dv_lowering *L) {
 }
 
 /* relay_to_tir's work: the partition function to a command stream */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry, byoc__map *memo, byoc__dv_stream *s,
+                                                 byoc_diag *diag);
 BYOC__SIM_PRIVATE byoc_result byoc__dv_lower(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry, byoc__dv_stream *s, byoc_diag *diag) {
+    return byoc__dv_lower_in(m, fn, dev, dry, NULL, s, diag);
+}
+BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry, byoc__map *memo, byoc__dv_stream *s,
+                                                 byoc_diag *diag) {
     memset(s, 0, sizeof *s);
     s->dev = *dev;
     if (dev->kind != BYOC_SIM_NPU && dev->kind != BYOC_SIM_DSP) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, fn, "only npu and dsp devices run command streams");
@@ -3570,6 +3641,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_lower(byoc_module *m, const byoc_node *fn
     L.m = m;
     L.diag = diag;
     L.dry = dry;
+    L.memo = memo;
     int argv[64];
     if (fn->nparams > 64) byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, fn, "a partition of %d parameters (at most 64)", fn->nparams);
     for (int i = 0; i < fn->nparams && !L.failed; ++i) {
@@ -3701,7 +3773,7 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int f
 
 BYOC__SIM_PRIVATE void byoc__dv_estimate_stream(const byoc__dv_stream *s, byoc_sim_cost *cost) {
     memset(cost, 0, sizeof *cost);
-    uint64_t total = (uint64_t)s->dev.launch_cycles;
+    uint64_t total = (uint64_t)s->dev.launch_cycles + s->memo_cycles;
     for (int i = 0; i < s->ncmds;) {
         int layer = s->cmds[i].layer, j = i;
         while (j < s->ncmds && s->cmds[j].layer == layer) j++;
@@ -4844,6 +4916,192 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
     }
     byoc__sim_mfree(p, producer);
     byoc__sim_mfree(p, seen);
+}
+
+/* ---- estimators for the Collage search ---- */
+BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_collage_device(const byoc_sim_collage_devices *cd, const byoc_collage_candidate *c) {
+    for (int i = 0; c->spec && i < cd->count; ++i)
+        if (cd->backends[i]->spec == c->spec && (cd->backends[i]->device.kind == BYOC_SIM_NPU || cd->backends[i]->device.kind == BYOC_SIM_DSP))
+            return &cd->backends[i]->device;
+    return NULL;
+}
+
+BYOC__SIM_PRIVATE uint64_t byoc__sim_type_bytes(const byoc_type *t) {
+    if (!t) return 0;
+    if (t->kind == BYOC_TYPE_TENSOR) return byoc__dv_elems(t) * (uint64_t)byoc_dtype_size(t->dtype);
+    uint64_t n = 0;
+    for (int i = 0; t->kind == BYOC_TYPE_TUPLE && i < t->nfields; ++i) n += byoc__sim_type_bytes(t->fields[i]);
+    return n;
+}
+
+/* The host model on one function as one kernel, as byoc__sim_account prices kernels: a fused elementwise
+   chain or an anchor with its epilogue reads its inputs and writes its outputs once; other groups move
+   every op's operands. */
+BYOC__SIM_PRIVATE double byoc__sim_host_seconds(byoc_module *m, const byoc_sim_device *h, const byoc_node *fn) {
+    byoc_graph g;
+    if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return -1;
+    double flops = 0, boundary = 0, every = 0;
+    int ops = 0, views = 0, anchors = 0, others = 0;
+    for (int i = 0; i < g.count; ++i) {
+        const byoc_node *x = g.nodes[i].node;
+        if (x->kind == BYOC_NODE_VAR || x->kind == BYOC_NODE_CONSTANT) {
+            boundary += (double)byoc__sim_type_bytes(x->checked_type);
+            continue;
+        }
+        if (x->kind != BYOC_NODE_CALL || !x->op) continue;
+        ops++;
+        if (byoc__sim_is_view_op(x->op)) { views++; continue; }
+        flops += byoc__sim_call_flops(x);
+        int k = x->op->def.pattern;
+        anchors += k == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
+        others += k > BYOC_PATTERN_BROADCAST && k != BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
+        every += (double)byoc__sim_type_bytes(x->checked_type);
+        for (int a = 0; a < x->nargs; ++a) every += (double)byoc__sim_type_bytes(x->args[a]->checked_type);
+    }
+    boundary += (double)byoc__sim_type_bytes(fn->body->checked_type);
+    byoc_graph_free(&g);
+    if (ops == views) return 0; /* views of their input: no kernel */
+    double bytes = anchors <= 1 && !others ? boundary : every;
+    double compute = flops / (h->lanes > 0 ? h->lanes : 1), memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
+    return ((double)h->launch_cycles + (compute > memory ? compute : memory)) / (h->clock_mhz * 1e6);
+}
+
+BYOC_SIM_API void byoc_sim_collage_devices_release(byoc_sim_collage_devices *cd) {
+    if (!cd || !cd->memo) return;
+    byoc__map_free(BYOC__SIM_CAST(byoc__map *, cd->memo));
+    free(cd->memo);
+    cd->memo = NULL;
+}
+
+BYOC_SIM_API double byoc_sim_collage_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
+    const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
+    if (!dev) return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
+    byoc__dv_stream s;
+    byoc_diag d;
+    if (!cd->memo) cd->memo = calloc(1, sizeof(byoc__map));
+    if (byoc__dv_lower_in(m, c->function, dev, 1, BYOC__SIM_CAST(byoc__map *, cd->memo), &s, &d) != BYOC_OK) return -1; /* it cannot run there */
+    byoc_sim_cost cost;
+    byoc__dv_estimate_stream(&s, &cost);
+    byoc__dv_stream_free(&s);
+    return cost.seconds;
+}
+
+BYOC__SIM_PRIVATE int byoc__sim_double_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+BYOC__SIM_PRIVATE int byoc__sim_cache_lookup(const char *file, uint64_t key, const char *target, double *seconds) {
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f) return 0;
+    char line[512];
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long k;
+        char t[400];
+        double v;
+        if (sscanf(line, "%llx %399s %lf", &k, t, &v) == 3 && k == key && !strcmp(t, target) && v >= 0) {
+            *seconds = v;
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* one run of fn on zero inputs: simulated seconds on dev, or measured seconds on the host kernels */
+BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev) {
+    byoc_module *one = byoc_module_create(NULL);
+    byoc_diag d;
+    double seconds = -1;
+    byoc_node *copy = one ? byoc_deep_copy(one, fn) : NULL;
+    (void)m;
+    if (!copy || byoc_module_add_function(one, "main", copy) != BYOC_OK || byoc_infer_type(one, &d) != BYOC_OK) {
+        byoc_module_destroy(one);
+        return -1;
+    }
+    byoc_tensor in[64], out[64];
+    void *buffers[64] = {0};
+    int nin = copy->nparams <= 64 ? copy->nparams : -1, ok = nin >= 0;
+    for (int i = 0; ok && i < nin; ++i) {
+        const byoc_type *t = copy->params[i]->checked_type;
+        ok = t && t->kind == BYOC_TYPE_TENSOR;
+        if (!ok) break;
+        size_t bytes = (size_t)byoc__sim_type_bytes(t);
+        buffers[i] = calloc(bytes ? bytes : 1, 1);
+        ok = buffers[i] != NULL;
+        in[i].dtype = t->dtype;
+        in[i].rank = t->rank;
+        memcpy(in[i].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+        in[i].data = buffers[i];
+    }
+    if (ok && dev) {
+        void *blob = NULL;
+        size_t size = 0;
+        byoc_module_set_function(one, "main", copy); /* the device compiles a global function */
+        if (byoc_sim_device_compile(one, "main", dev, &blob, &size, &d) == BYOC_OK) {
+            byoc_sim_device_program *dp = byoc_sim_device_load(blob, size, &d);
+            const byoc_type *rt = copy->body->checked_type;
+            int nout = rt->kind == BYOC_TYPE_TUPLE ? rt->nfields : 1;
+            void *outs[64] = {0};
+            int ook = dp && nout <= 64;
+            for (int o = 0; ook && o < nout; ++o) {
+                const byoc_type *t = rt->kind == BYOC_TYPE_TUPLE ? rt->fields[o] : rt;
+                size_t bytes = (size_t)byoc__sim_type_bytes(t);
+                outs[o] = calloc(bytes ? bytes : 1, 1);
+                ook = outs[o] != NULL && t->kind == BYOC_TYPE_TENSOR;
+                if (!ook) break;
+                out[o].dtype = t->dtype;
+                out[o].rank = t->rank;
+                memcpy(out[o].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+                out[o].data = outs[o];
+            }
+            byoc_sim_cost cost;
+            if (ook && byoc_sim_device_run(dp, in, nin, out, nout, &cost, &d) == BYOC_OK) seconds = cost.seconds;
+            for (int o = 0; o < nout && o < 64; ++o) free(outs[o]);
+            byoc_sim_device_program_destroy(dp);
+        }
+        free(blob);
+    } else if (ok) {
+        byoc_sim_program *p = byoc_sim_lower(one, NULL, &d);
+        if (p && byoc_sim_run(p, in, nin, NULL, 0, &d) == BYOC_OK) { /* a warm-up run allocates; the next is timed */
+            double t0 = BYOC_SIM_CLOCK();
+            if (byoc_sim_run(p, in, nin, NULL, 0, &d) == BYOC_OK) seconds = BYOC_SIM_CLOCK() - t0;
+        }
+        byoc_sim_program_destroy(p);
+    }
+    for (int i = 0; i < 64; ++i) free(buffers[i]);
+    byoc_module_destroy(one);
+    return seconds;
+}
+
+BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
+    const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
+    char target[400];
+    byoc__sim_target_key(dev, target, sizeof target);
+    double seconds;
+    if (cd && byoc__sim_cache_lookup(cd->cache_file, c->key, target, &seconds)) {
+        cd->cache_hits++;
+        return seconds;
+    }
+    int runs = cd && cd->runs > 0 ? cd->runs : 5;
+    double samples[64];
+    if (runs > 64) runs = 64;
+    for (int i = 0; i < runs; ++i) {
+        samples[i] = byoc__sim_measure_once(m, c->function, dev);
+        if (samples[i] < 0) return -1; /* it cannot run there */
+    }
+    qsort(samples, (size_t)runs, sizeof(double), byoc__sim_double_cmp);
+    seconds = samples[runs / 2];
+    if (cd) cd->measured++;
+    FILE *f = cd && cd->cache_file ? fopen(cd->cache_file, "a") : NULL;
+    if (f) {
+        fprintf(f, "%016llx %s %.9g\n", (unsigned long long)c->key, target, seconds);
+        fclose(f);
+    }
+    return seconds;
 }
 
 BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {

@@ -10,6 +10,7 @@
 #include "../byoc_sim.h"
 #include "byoc_onnx.h"
 
+#include <errno.h>
 #include <math.h>
 
 #include <stdio.h>
@@ -28,10 +29,14 @@ static const char *const usage_text =
     "        run passes in order and print the module, or with -o write it to OUT.relay and its\n"
     "        constants to OUT.weights;\n"
     "        the IR is verified after every pass\n"
-    "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--strategy greedy]\n"
+    "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--strategy greedy|collage]\n"
     "      [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N] [--max-partitions N]\n"
     "      [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
-    "        place every op on the first backend (by priority, then as given) that takes it, host last;\n"
+    "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
+    "      [--save-placement FILE] [--placement FILE]\n"
+    "        greedy: place every op on the first backend (by priority, then as given) that takes it, host last;\n"
+    "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
+    "        statistics; --save-placement writes it, --placement replays one (refused when it no longer fits);\n"
     "        NODE is a frontend name, a %N label of @main or #ID\n"
     "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
@@ -42,8 +47,8 @@ static const char *const usage_text =
     "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"
     "  run MODEL [--input NAME=FILE.npy]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
     "      [--backend npu|dsp|B.backend [-option=value]...]... [--reference host] [--profile] [--trace FILE.json]\n"
-    "      [--repeat N] [--no-fuse]\n"
-    "        compile (SimplifyInference, FoldConstant, greedy placement, FuseOps) and run on the host\n"
+    "      [--repeat N] [--no-fuse] [--strategy greedy|collage] [partition's collage options]\n"
+    "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
     "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
     "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and none\n"
@@ -158,6 +163,138 @@ static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text)
     return EXIT_OK;
 }
 
+static int parse_count(const char *text, const char *option, int *out);
+
+/* ---- placement strategies: greedy, or the Collage search ---- */
+typedef struct strategy_options {
+    const char *strategy;       /* "greedy" or "collage" */
+    const char *estimator;      /* collage: "analytic" or "measured" */
+    const char *cost_cache;     /* measured: the cache file */
+    const char *save_placement; /* write the chosen plan */
+    const char *placement;      /* replay a saved plan */
+    int max_depth, state_budget;
+} strategy_options;
+
+/* one strategy option at argv[*i]: 1 if taken (and *rc set on a bad value), 0 if not one */
+static int strategy_arg(const char *cmd, int argc, char **argv, int *i, strategy_options *so, int *rc) {
+    const char *a = argv[*i];
+    if (*i + 1 >= argc) return 0;
+    char msg[300];
+    if (!strcmp(a, "--strategy")) {
+        so->strategy = argv[++*i];
+        if (strcmp(so->strategy, "greedy") && strcmp(so->strategy, "collage")) {
+            snprintf(msg, sizeof msg, "%s: --strategy '%%s' is not one of greedy, collage", cmd);
+            *rc = usage_error(msg, so->strategy);
+        }
+    } else if (!strcmp(a, "--estimator")) {
+        so->estimator = argv[++*i];
+        if (strcmp(so->estimator, "analytic") && strcmp(so->estimator, "measured")) {
+            snprintf(msg, sizeof msg, "%s: --estimator '%%s' is not one of analytic, measured", cmd);
+            *rc = usage_error(msg, so->estimator);
+        }
+    } else if (!strcmp(a, "--cost-cache")) so->cost_cache = argv[++*i];
+    else if (!strcmp(a, "--save-placement")) so->save_placement = argv[++*i];
+    else if (!strcmp(a, "--placement")) so->placement = argv[++*i];
+    else if (!strcmp(a, "--max-depth")) *rc = parse_count(argv[++*i], a, &so->max_depth);
+    else if (!strcmp(a, "--state-budget")) *rc = parse_count(argv[++*i], a, &so->state_budget);
+    else return 0;
+    return 1;
+}
+
+static char *read_file_text(const char *path, size_t *len, char *msg, size_t cap) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(msg, cap, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
+    size_t n = 0, got, want = 1 << 16;
+    char *data = NULL;
+    for (;;) {
+        char *grown = (char *)realloc(data, n + want + 1);
+        if (!grown) { free(data); fclose(f); snprintf(msg, cap, "%s: out of memory", path); return NULL; }
+        data = grown;
+        got = fread(data + n, 1, want, f);
+        n += got;
+        if (got < want) break;
+        if (n > ((size_t)1 << 30)) { free(data); fclose(f); snprintf(msg, cap, "%s: larger than 1 GiB", path); return NULL; }
+    }
+    fclose(f);
+    data[n] = 0;
+    *len = n;
+    return data;
+}
+
+/* places m's ops on the opened backends by the chosen strategy; st (collage only) gets the statistics */
+static int place_ops(byoc_module *m, const strategy_options *so, const byoc_partition_options *po, byoc_placement_report **rep, byoc_collage_stats *st,
+                     byoc_diag *d) {
+    memset(st, 0, sizeof *st);
+    if (strcmp(so->strategy, "collage")) {
+        if (so->placement || so->save_placement) {
+            fprintf(stderr, "byocc: error: --placement and --save-placement need --strategy collage\n");
+            return EXIT_USAGE;
+        }
+        return byoc_partition_greedy(m, po, rep, d) == BYOC_OK ? EXIT_OK : input_error(d);
+    }
+    static byoc_sim_collage_devices devices;
+    memset(&devices, 0, sizeof devices);
+    devices.backends = (const byoc_sim_backend *const *)opened_backends;
+    devices.count = nopened_backends;
+    devices.cache_file = so->cost_cache;
+    byoc_collage_options o;
+    memset(&o, 0, sizeof o);
+    o.backends = po->backends;
+    o.nbackends = po->nbackends;
+    o.pins = po->pins;
+    o.npins = po->npins;
+    o.mod_name = po->mod_name;
+    o.bind_constants = po->bind_constants;
+    o.cost = so->estimator && !strcmp(so->estimator, "measured") ? byoc_sim_collage_measured_cost : byoc_sim_collage_cost;
+    o.cost_data = &devices;
+    o.max_depth = o.host_max_depth = so->max_depth;
+    o.state_budget = so->state_budget;
+    byoc_module *arena = NULL;
+    int rc = EXIT_OK;
+    if (so->placement) {
+        char msg[600];
+        size_t len = 0;
+        char *text = read_file_text(so->placement, &len, msg, sizeof msg);
+        arena = byoc_module_create(NULL);
+        if (!text || !arena) {
+            fprintf(stderr, "byocc: error: %s\n", text ? "out of memory" : msg);
+            free(text);
+            byoc_module_destroy(arena);
+            return EXIT_INPUT;
+        }
+        byoc_collage_assignment *list = NULL;
+        int count = 0;
+        if (byoc_collage_placement_parse(text, len, so->placement, arena, &list, &count, d) != BYOC_OK) rc = input_error(d);
+        free(text);
+        o.replay = list;
+        o.nreplay = count;
+        if (rc == EXIT_OK && !count) {
+            fprintf(stderr, "byocc: error: %s: no ops are placed\n", so->placement);
+            rc = EXIT_INPUT;
+        }
+    }
+    if (rc == EXIT_OK && byoc_partition_collage(m, &o, st, rep, d) != BYOC_OK) {
+        if (so->placement) fprintf(stderr, "byocc: error: %s: the placement no longer fits the model\n", so->placement);
+        rc = input_error(d);
+    }
+    byoc_module_destroy(arena);
+    if (rc == EXIT_OK && so->save_placement) {
+        size_t len = 0;
+        char *text = byoc_collage_placement_format(st, m, &len);
+        FILE *f = text ? fopen(so->save_placement, "wb") : NULL;
+        if (!f || fwrite(text, 1, len, f) != len) {
+            fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", so->save_placement, strerror(errno));
+            rc = EXIT_INPUT;
+        }
+        if (f && fclose(f) != 0 && rc == EXIT_OK) {
+            fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", so->save_placement, strerror(errno));
+            rc = EXIT_INPUT;
+        }
+        free(text);
+    }
+    return rc;
+}
+
 /* ---- opt ---- */
 typedef struct print_after { const char *names; int all; unsigned flags; } print_after;
 
@@ -263,7 +400,10 @@ static int parse_count(const char *text, const char *option, int *out) {
 }
 
 static int cmd_partition(int argc, char **argv) {
-    const char *file = NULL, *emit = "report", *out = NULL, *strategy = "greedy";
+    const char *file = NULL, *emit = "report", *out = NULL;
+    strategy_options so;
+    memset(&so, 0, sizeof so);
+    so.strategy = "greedy";
     byoc_backend_spec *backends[64];
     byoc_pin pins[256];
     char pin_text[256][160];
@@ -278,7 +418,7 @@ static int cmd_partition(int argc, char **argv) {
         const char *a = argv[i];
         if (strcmp(a, "--emit") == 0 && i + 1 < argc) emit = argv[++i];
         else if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
-        else if (strcmp(a, "--strategy") == 0 && i + 1 < argc) strategy = argv[++i];
+        else if (strategy_arg("partition", argc, argv, &i, &so, &rc)) continue;
         else if (strcmp(a, "--no-fallback") == 0) o.no_fallback = 1;
         else if (strcmp(a, "--no-merge-regions") == 0) o.no_merge_regions = 1;
         else if (strcmp(a, "--min-partition-ops") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &o.min_partition_ops);
@@ -303,7 +443,9 @@ static int cmd_partition(int argc, char **argv) {
         else rc = usage_error("partition: more than one input file ('%s')", a);
     }
     if (rc == EXIT_OK && !file) rc = usage_error("partition: no input file%s", "");
-    if (rc == EXIT_OK && strcmp(strategy, "greedy") != 0) rc = usage_error("partition: --strategy '%s' is not available (greedy)", strategy);
+    int collage = !strcmp(so.strategy, "collage");
+    if (rc == EXIT_OK && collage && (o.no_fallback || o.min_partition_ops || o.max_partitions || o.no_merge_regions))
+        rc = usage_error("partition: %s", "--no-fallback, --min-partition-ops, --max-partitions and --no-merge-regions shape the greedy strategy only");
     if (rc == EXIT_OK && strcmp(emit, "report") && strcmp(emit, "json") && strcmp(emit, "dot") && strcmp(emit, "relay"))
         rc = usage_error("partition: --emit '%s' is not one of report, json, dot, relay", emit);
     byoc_module *m = NULL;
@@ -311,6 +453,8 @@ static int cmd_partition(int argc, char **argv) {
     /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
     if (rc == EXIT_OK && (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK)) rc = input_error(&d);
     byoc_placement_report *rep = NULL;
+    byoc_collage_stats stats;
+    memset(&stats, 0, sizeof stats);
     if (rc == EXIT_OK) {
         o.backends = (const byoc_backend_spec *const *)backends;
         o.nbackends = nbackends;
@@ -318,21 +462,30 @@ static int cmd_partition(int argc, char **argv) {
         o.npins = npins;
         o.mod_name = byoc_pass_context_string(ctx, "partition_graph.mod_name");
         o.bind_constants = (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants");
-        if (byoc_partition_greedy(m, &o, &rep, &d) != BYOC_OK) rc = input_error(&d);
+        rc = place_ops(m, &so, &o, &rep, &stats, &d);
     }
     if (rc == EXIT_OK && out && byoc_module_save(m, out, 0, &d) != BYOC_OK) rc = input_error(&d);
     if (rc == EXIT_OK) {
         size_t len = 0;
         char *text = strcmp(emit, "relay") == 0 ? byoc_module_print(m, 0, &len) : byoc_placement_report_format(rep, emit, &len);
-        if (!text) {
+        char *search = collage && strcmp(emit, "relay") && strcmp(emit, "dot") ? byoc_collage_stats_format(&stats, strcmp(emit, "json") ? "text" : "json", NULL) : NULL;
+        if (!text || (collage && strcmp(emit, "relay") && strcmp(emit, "dot") && !search)) {
             fprintf(stderr, "byocc: error: out of memory formatting the result\n");
             rc = EXIT_INTERNAL;
+        } else if (search && !strcmp(emit, "json")) { /* the report's object, with the search's statistics as "search" */
+            while (len && text[len - 1] == '\n') len--;
+            if (len && text[len - 1] == '}') len--;
+            fwrite(text, 1, len, stdout);
+            printf(", \"search\": %s}\n", search);
         } else {
             fwrite(text, 1, len, stdout);
-            if (strcmp(emit, "relay") == 0) byoc_free(m, text);
-            else byoc_free(rep->arena, text);
+            if (search) fputs(search, stdout);
         }
+        if (text && strcmp(emit, "relay") == 0) byoc_free(m, text);
+        else if (text) byoc_free(rep->arena, text);
+        free(search);
     }
+    byoc_collage_stats_free(&stats);
     byoc_placement_report_free(rep);
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
@@ -828,6 +981,9 @@ static int cmd_run(int argc, char **argv) {
     int ninputs_given = 0, nbackends = 0, profile = 0, repeat = 0, fuse = 1, rc = EXIT_OK;
     double tol = 1e-4;
     byoc_diag d;
+    strategy_options so;
+    memset(&so, 0, sizeof so);
+    so.strategy = "greedy";
     for (int i = 0; i < argc && rc == EXIT_OK; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--input") == 0 && i + 1 < argc) {
@@ -845,6 +1001,7 @@ static int cmd_run(int argc, char **argv) {
             tol = strtod(argv[++i], &end);
             if (*end || !(tol >= 0)) rc = usage_error("run: --tolerance expects a number >= 0, got '%s'", argv[i]);
         } else if (strcmp(a, "--profile") == 0) profile = 1;
+        else if (strategy_arg("run", argc, argv, &i, &so, &rc)) continue;
         else if (strcmp(a, "--repeat") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &repeat);
         else if (strcmp(a, "--no-fuse") == 0) fuse = 0;
         else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
@@ -902,7 +1059,16 @@ static int cmd_run(int argc, char **argv) {
         po.backends = (const byoc_backend_spec *const *)backends;
         po.nbackends = nbackends;
         po.bind_constants = 1;
-        if (byoc_partition_greedy(m, &po, NULL, &d) != BYOC_OK) rc = input_error(&d);
+        byoc_placement_report *rep = NULL;
+        byoc_collage_stats stats;
+        rc = place_ops(m, &so, &po, &rep, &stats, &d);
+        if (rc == EXIT_OK && !strcmp(so.strategy, "collage") && profile) {
+            char *text = byoc_collage_stats_format(&stats, "text", NULL);
+            if (text) fputs(text, stdout);
+            free(text);
+        }
+        byoc_collage_stats_free(&stats);
+        byoc_placement_report_free(rep);
     }
     /* device partitions: relay_to_tir lowers each to a command stream, tir_to_runtime loads its blob */
     if (rc == EXIT_OK && nopened_backends) {
