@@ -19,7 +19,7 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
-FUZZERS := text weights pattern backend onnx device
+FUZZERS := text weights pattern backend onnx device placement
 HEADERS := byoc.h byoc_sim.h
 
 .PHONY: all test demo fuzz bench deps clean

@@ -113,6 +113,7 @@
 #endif
 
 #define BYOC_MAX_RANK 8
+#define BYOC_MAX_BACKEND_NAME 64 /* characters of a backend's name (it goes into partition function names) */
 #define BYOC_DIM_UNKNOWN (-1) /* an unknown (dynamic) dimension; printed as '?' */
 #define BYOC_MAX_DIM 2147483647 /* larger extents are rejected: shape arithmetic stays in int64 */
 
@@ -10922,9 +10923,9 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
         if (kwlen == 7 && !memcmp(kw, "backend", 7)) {
             const char *ae = arg;
             while (ae < le && (isalnum((unsigned char)*ae) || *ae == '_')) ae++;
-            if (ae == arg || b->name) {
+            if (ae == arg || b->name || ae - arg > BYOC_MAX_BACKEND_NAME) {
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: %s", fname, dline, arg_col,
-                           b->name ? "the backend is named twice" : "expected a backend name (letters, digits, _)");
+                           b->name ? "the backend is named twice" : ae == arg ? "expected a backend name (letters, digits, _)" : "a backend name has at most 64 characters");
                 failed = 1;
                 break;
             }
@@ -12933,6 +12934,9 @@ BYOC__PRIVATE byoc_result byoc__check_backends(const byoc_backend_spec *const *b
             if (!strcmp(backends[i]->name, backends[j]->name))
                 return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "partition: backend '%s' is given twice", backends[i]->name);
     for (int i = 0; i < n; ++i)
+        if (strlen(backends[i]->name) > BYOC_MAX_BACKEND_NAME)
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: backend name '%.32s...' is longer than %d characters", backends[i]->name, BYOC_MAX_BACKEND_NAME);
+    for (int i = 0; i < n; ++i)
         if (!strcmp(backends[i]->name, "host") || !strcmp(backends[i]->name, "default"))
             return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: '%s' is reserved for the host and cannot name a backend", backends[i]->name);
     return BYOC_OK;
@@ -14092,7 +14096,7 @@ BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
             const byoc__cc_state *cur = &cc->states[sid];
             /* members after f must not be covered: merge them with the state's extra */
             stbds_arrsetlen(covered, 0);
-            const int *ex = &cc->spool[cur->off], *mm = &cc->pool[cd->off] + 1;
+            const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
             int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, clash = 0;
             while ((i < ne || j < nm) && !clash) {
                 if (j == nm || (i < ne && ex[i] < mm[j])) stbds_arrput(covered, ex[i++]);
@@ -14109,7 +14113,7 @@ BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
             int nf = p < nreq ? cc->req[p] : -1;
             while (q < nc && nf >= 0 && covered[q] <= nf) q++;
             double cost = cur->cost + cd->cost;
-            int ns = byoc__cc_state_get(cc, nf, covered + q, nc - q, &made);
+            int ns = byoc__cc_state_get(cc, nf, nc > q ? covered + q : NULL, nc - q, &made);
             if (ns < 0) continue;
             if (cost < cc->states[ns].cost) {
                 cc->states[ns].cost = cost;

@@ -34,6 +34,24 @@ expect cli_version 0 'byocc 0.' "$BYOCC" version
 "$BYOCC" opt $M --passes infer_type > "$tmp/b.txt" 2>&1
 if [ -f "$tmp/m.weights" ] && cmp -s "$tmp/a.txt" "$tmp/b.txt"; then echo "ok cli_output_file_round_trip"; else echo "FAIL cli_output_file_round_trip"; fi
 
+# the Collage search: statistics, JSON, a saved placement replayed, and one that no longer fits refused
+expect cli_partition_collage 0 'collage: plan ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage
+expect cli_partition_collage_json 0 '"search": {"cost": ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --emit json
+expect cli_partition_collage_save 0 'collage: plan ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --save-placement "$tmp/plan.txt"
+expect cli_run_collage_replay 0 'all outputs match the host-only run' \
+    "$BYOCC" run $M --backend npu --backend dsp --strategy collage --placement "$tmp/plan.txt" --reference host
+sed 's/ nn.conv2d npu / nn.relu npu /' "$tmp/plan.txt" > "$tmp/stale.txt"
+expect cli_collage_stale_placement 2 'the placement says nn.relu (it was made for another model or version)' \
+    "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --placement "$tmp/stale.txt"
+printf 'byoc-placement 1\n5 nn.conv2d npu two\n' > "$tmp/bad_plan.txt"
+expect cli_collage_bad_placement 2 "$tmp/bad_plan.txt:2: expected ORIGIN OP BACKEND GROUP" \
+    "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --placement "$tmp/bad_plan.txt"
+expect cli_placement_needs_collage 1 '--placement and --save-placement need --strategy collage' \
+    "$BYOCC" partition $M --backend npu --placement "$tmp/plan.txt"
+expect cli_unknown_strategy 1 "--strategy 'best' is not one of greedy, collage" "$BYOCC" partition $M --backend npu --strategy best
+printf 'backend acc\nfusion sideways\nsupports nn.relu\n' > "$tmp/fusion.backend"
+expect cli_backend_bad_fusion 2 'fusion.backend:2:8: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]' "$BYOCC" partition $M --backend "$tmp/fusion.backend"
+
 # bad input: exit 2, one line naming file and position
 printf 'def @main(%%x: Tensor[(1, 2), float32]) {\n  nn.relu(%%x,\n}\n' > "$tmp/bad.relay"
 expect cli_parse_error 2 "$tmp/bad.relay:3:1: expected an expression but found '}'" "$BYOCC" opt "$tmp/bad.relay" --passes infer_type
@@ -72,7 +90,7 @@ NPU=examples/backends/npu.backend
 expect cli_partition_report 0 'ops on npu in 3 partitions' "$BYOCC" partition $M --backend $NPU --backend examples/backends/dsp.backend
 expect cli_partition_bad_emit 1 "--emit 'svg' is not one of report, json, dot, relay" "$BYOCC" partition $M --backend $NPU --emit svg
 expect cli_partition_bad_count 1 '--min-partition-ops expects a count' "$BYOCC" partition $M --backend $NPU --min-partition-ops -3
-expect cli_partition_bad_strategy 1 "--strategy 'random' is not available" "$BYOCC" partition $M --backend $NPU --strategy random
+expect cli_partition_bad_strategy 1 "--strategy 'random' is not one of greedy, collage" "$BYOCC" partition $M --backend $NPU --strategy random
 expect cli_partition_bad_pin 1 '--pin expects NODE=BACKEND' "$BYOCC" partition $M --backend $NPU --pin conv1
 expect cli_partition_same_backend_twice 2 "backend 'npu' is given twice" "$BYOCC" partition $M --backend $NPU --backend $NPU
 expect cli_partition_no_input 1 'partition: no input file' "$BYOCC" partition --backend $NPU

@@ -7,6 +7,9 @@
 # Partitioned across the simulated npu, dsp and host (`--backend npu --backend dsp --reference host`),
 # every model must match its host-only run and ONNX Runtime's outputs; zoo_light's graphs (seeded
 # inputs, no reference outputs) must match their host-only runs.
+# The Collage search (`--strategy collage`) places every model too: its outputs must match (ONNX Runtime's
+# and the host-only run's), and its plan may cost no more than the greedy plan under the same device
+# models (the statistics line "collage: plan X ms against greedy Y ms").
 # One "ok NAME" / "FAIL NAME: why" line per check; without the models, one line saying why it skipped.
 BYOCC=${1:-build/byocc}
 MODELS=${BYOC_MODELS:-../shared/models}
@@ -21,6 +24,13 @@ check() { # label command...
     label=$1; shift
     if "$@" > "$tmp/out" 2>&1; then echo "ok $label"
     else echo "FAIL $label: $(grep -E 'MISMATCH|error' "$tmp/out" | head -4 | tr '\n' ' ')"; fi
+}
+
+# searched <= greedy, read off the statistics line
+collage_not_worse() { # model
+    "$BYOCC" partition "$1" --backend npu --backend dsp --strategy collage > "$tmp/collage" 2>&1 || { cat "$tmp/collage"; return 1; }
+    awk '/^collage: plan/ { for (i = 1; i < NF; i++) { if ($i == "plan") p = $(i + 1); if ($i == "greedy") g = $(i + 1) } found = 1 }
+         END { if (!found || p + 0 > g + 0) { print "error: searched " p " ms, greedy " g " ms"; exit 1 } }' "$tmp/collage"
 }
 
 for dir in "$MODELS"/*/; do
@@ -43,6 +53,9 @@ for dir in "$MODELS"/*/; do
         fi
         # shellcheck disable=SC2086
         check "model:$name:npu_dsp_host" "$BYOCC" run "$dir/model.onnx" $inputs --backend npu --backend dsp --reference host --compare-to "$dir"
+        # shellcheck disable=SC2086
+        check "model:$name:collage" "$BYOCC" run "$dir/model.onnx" $inputs --backend npu --backend dsp --strategy collage --reference host --compare-to "$dir"
+        check "model:$name:collage_not_worse_than_greedy" collage_not_worse "$dir/model.onnx"
         if [ -f "$dir/expected_0.npy" ]; then
             # shellcheck disable=SC2086
             check "model:$name:zoo_expected" "$BYOCC" run "$dir/model.onnx" $inputs --compare-to "$dir/expected_0.npy"
@@ -56,4 +69,6 @@ done
 for model in "$MODELS"/zoo_light/*.onnx; do
     [ -f "$model" ] || continue
     check "model:zoo_light/$(basename "$model" .onnx):npu_dsp_host" "$BYOCC" run "$model" --backend npu --backend dsp --reference host
+    check "model:zoo_light/$(basename "$model" .onnx):collage" "$BYOCC" run "$model" --backend npu --backend dsp --strategy collage --reference host
+    check "model:zoo_light/$(basename "$model" .onnx):collage_not_worse_than_greedy" collage_not_worse "$model"
 done

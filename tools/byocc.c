@@ -274,8 +274,11 @@ static int place_ops(byoc_module *m, const strategy_options *so, const byoc_part
         }
     }
     if (rc == EXIT_OK && byoc_partition_collage(m, &o, st, rep, d) != BYOC_OK) {
-        if (so->placement) fprintf(stderr, "byocc: error: %s: the placement no longer fits the model\n", so->placement);
-        rc = input_error(d);
+        if (so->placement && d->code != BYOC_ERR_OUT_OF_MEMORY) { /* the placement no longer fits the model */
+            fprintf(stderr, "byocc: error: %s: %s\n", so->placement, d->message);
+            rc = EXIT_INPUT;
+        } else
+            rc = input_error(d);
     }
     byoc_module_destroy(arena);
     if (rc == EXIT_OK && so->save_placement) {

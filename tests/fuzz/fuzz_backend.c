@@ -1,7 +1,8 @@
 /* libFuzzer target: the backend description file parser. A file that loads must name a backend, and
    its patterns must print and run MergeComposite on a small fixed module without crashing; its op
    constraints are checked on every op of the module, and greedy placement must leave a verified
-   module whose report accounts for every op. */
+   module whose report accounts for every op; the Collage search must leave a verified module whose plan
+   costs no more than greedy's. */
 #define BYOC_IMPLEMENTATION
 #include "../../byoc.h"
 #include <stdlib.h>
@@ -54,6 +55,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (strcmp(b->name, "host") && strcmp(b->name, "default"))
         abort(); /* only a reserved name may be refused */
     byoc_placement_report_free(rep);
+    byoc_module_destroy(m);
+    /* the Collage search with the mock estimator: its candidates come from the fuzzed patterns and
+       support lines; the result must verify and cost no more than the greedy plan */
+    m = byoc_module_parse(graph_text, sizeof graph_text - 1, "g.relay", NULL, &diag);
+    if (!m) abort();
+    static const char *const names[2] = {NULL, "host"};
+    const char *mock_names[2] = {b->name, names[1]};
+    double base[2] = {1.0 + (double)(size % 5), 3.0};
+    byoc_collage_mock mock = {mock_names, base, 2};
+    byoc_collage_options co;
+    memset(&co, 0, sizeof co);
+    co.backends = list;
+    co.nbackends = 1;
+    co.cost = byoc_collage_mock_cost;
+    co.cost_data = &mock;
+    co.bind_constants = 1;
+    byoc_collage_stats st;
+    if (byoc_partition_collage(m, &co, &st, NULL, &diag) == BYOC_OK) {
+        if (byoc_verify(m, BYOC_VERIFY_TYPED, &diag) != BYOC_OK) abort();
+        if (st.nplans && st.cost > st.plans[0].cost + 1e-9) abort();
+        byoc_collage_stats_free(&st);
+    } else if (strcmp(b->name, "host") && strcmp(b->name, "default"))
+        abort();
     byoc_module_destroy(m);
     byoc_backend_free(b);
     return 0;
