@@ -100,7 +100,7 @@ fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 
 # the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11). Times are
 # machine-dependent: compare within one run.
-$(BUILD)/bench: tools/bench.c $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/bench: tools/bench.c tools/synthetic.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
 # GEMM and conv2d against OpenBLAS (Debian libopenblas-dev, the baseline only: byoc.h never links it)
@@ -114,11 +114,15 @@ $(BUILD)/bench_kernels: tools/bench_kernels.c $(HEADERS) $(STB_DS) $(OPENBLAS_LI
 $(BUILD)/bench_devices: tools/bench_devices.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
+# the Collage search: synthetic graphs and every shared model (search time, simulated latency against greedy)
+$(BUILD)/bench_collage: tools/bench_collage.c tools/synthetic.h tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
+
 # make bench: the partition pipeline on synthetic graphs, the kernels against OpenBLAS, every shared
 # model against ONNX Runtime (onnxruntime-node from npm, installed into build/ort), and the simulated
-# devices; tables in build/bench.md, rows in build/bench*.json
+# devices and the Collage search; tables in build/bench.md, rows in build/bench*.json
 BENCH_RUNS ?= 20
-bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/byocc
+bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/bench_collage $(BUILD)/byocc
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
@@ -127,6 +131,8 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/byo
 	@BYOC_MODELS=$(MODELS) sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@$(BUILD)/bench_devices $(MODELS) 5 $(BUILD)/bench_devices.json | tee -a $(BUILD)/bench.md
+	@echo | tee -a $(BUILD)/bench.md
+	@$(BUILD)/bench_collage $(MODELS) 3 $(BUILD)/bench_collage.json | tee -a $(BUILD)/bench.md
 
 clean:
 	rm -rf build

@@ -1091,6 +1091,8 @@ typedef struct byoc_collage_options {
     int state_budget;          /* states before the beam takes over (0: 1 << 20) */
     int beam_width;            /* states kept per first-uncovered node past the budget (0: 16) */
     int no_baselines;          /* skip the greedy and single-backend plans (their candidates and costs) */
+    int plain_candidates;      /* candidates' functions hold plain ops, no composites: faster, for estimators
+                                  that see through composites (byoc_sim_collage_cost does) */
     const byoc_collage_assignment *replay; /* place as given instead of searching */
     int nreplay;
     const char *mod_name;      /* NULL: "default" */
@@ -13565,7 +13567,9 @@ typedef struct byoc__cc {
     byoc__map dedup;        /* members hash -> candidate + 1 (chained through `collide`) */
     int *collide;           /* candidate -> next candidate with the same hash + 1 */
     int **by_first;         /* graph index -> candidates whose first member it is */
-    byoc__map by_origin;    /* origin -> graph index + 1 */
+    byoc__map by_origin;    /* origin -> the first graph index with it + 1 */
+    int *same_origin;       /* graph index -> the next graph index with the same origin, -1 */
+    uint32_t *origin_of;    /* graph index -> its node's origin (before tagging) */
     int *mark, *seen, *tmp; /* graph-sized scratch, stamped */
     int stamp, seen_stamp;
     int *stack;
@@ -13580,6 +13584,27 @@ typedef struct byoc__cc {
     const unsigned char *allowed; /* candidate filter of the current run, NULL: all live */
     double t0;
 } byoc__cc;
+
+/* Origins are not unique in @main (SimplifyInference's multiply and add both stand for the batch norm), so
+   while a plan is made or applied every searched node carries a tag, its graph index, in its origin: the
+   passes pass origins on to what they rebuild, so any node made from a searched node names it. */
+#define BYOC__CC_TAG 0x80000000u
+BYOC__PRIVATE void byoc__cc_tag(const byoc_graph *g, const int *req, int nreq) {
+    for (int q = 0; q < nreq; ++q) g->nodes[req[q]].node->origin = BYOC__CC_TAG | (uint32_t)req[q];
+}
+BYOC__PRIVATE int byoc__cc_tag_of(const byoc_node *n) { return n->origin & BYOC__CC_TAG ? (int)(n->origin & ~BYOC__CC_TAG) : -1; }
+/* every tagged node of m gets its searched node's origin back */
+BYOC__PRIVATE void byoc__cc_untag(byoc_module *m, const uint32_t *origin_of, int count) {
+    for (int f = 0; f < byoc_module_function_count(m); ++f) {
+        byoc_node **order = NULL;
+        byoc__post_order_marked(m->functions[f].function, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
+            int t = byoc__cc_tag_of(order[i]);
+            if (t >= 0 && t < count) order[i]->origin = origin_of[t];
+        }
+        stbds_arrfree(order);
+    }
+}
 
 BYOC__PRIVATE double byoc__cc_clock(void) { return (double)clock() / CLOCKS_PER_SEC; }
 BYOC__PRIVATE const char *byoc__cc_backend_name(const byoc__cc *cc, int b) { return b == cc->nb ? "host" : cc->o->backends[b]->name; }
@@ -13817,6 +13842,21 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
     po.bind_constants = 1;
     int before = byoc_module_function_count(copy);
     byoc_diag local;
+    byoc_graph cg; /* the copy's @main has the same post-order: tag its searched nodes with their indices */
+    byoc_node *copy_main = byoc_module_function(copy, "main");
+    if (!copy_main || byoc_graph_build(copy, copy_main->body, 0, &cg) != BYOC_OK) {
+        stbds_arrfree(pins);
+        byoc_module_destroy(copy);
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    }
+    int same_shape = cg.count == cc->g.count;
+    if (same_shape) byoc__cc_tag(&cg, cc->req, (int)stbds_arrlen(cc->req));
+    byoc_graph_free(&cg);
+    if (!same_shape) { /* cannot happen with byoc_module_clone; without the plan the search is still valid */
+        stbds_arrfree(pins);
+        byoc_module_destroy(copy);
+        return BYOC_OK;
+    }
     byoc_result r = byoc_partition_greedy(copy, &po, NULL, &local);
     stbds_arrfree(pins);
     if (r != BYOC_OK) {
@@ -13840,9 +13880,9 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
             if (!byoc__is_op_call(x) && x->kind != BYOC_NODE_TUPLE_GET_ITEM && x->kind != BYOC_NODE_TUPLE) continue;
-            intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)byoc_node_origin(x), 0);
-            if (!at) { ok = !byoc__is_op_call(x); continue; } /* tuples PartitionGraph made for outputs are new */
-            stbds_arrput(mem, (int)at - 1);
+            int t = byoc__cc_tag_of(x);
+            if (t < 0 || t >= cc->g.count) { ok &= !byoc__is_op_call(x); continue; } /* tuples PartitionGraph made for outputs are new */
+            stbds_arrput(mem, t);
         }
         stbds_arrfree(order);
         if (!ok || !stbds_arrlen(mem)) continue;
@@ -13934,6 +13974,23 @@ BYOC__PRIVATE byoc_node *byoc__cc_function(byoc__cc *cc, const byoc__cc_cand *c)
                 body->checked_type = byoc_tuple_type(m, fields, (int)stbds_arrlen(outs));
             }
             free((void *)fields);
+        }
+        /* a device candidate holds its backend's composites, as its partition will (its compiler may fuse
+           by them) */
+        const byoc_backend_spec *spec = c->backend < cc->nb && !cc->o->plain_candidates ? cc->o->backends[c->backend] : NULL;
+        for (int e = 0; body && spec && e < spec->npatterns && !m->has_error; ++e) {
+            byoc_attrs attrs;
+            memset(&attrs, 0, sizeof attrs);
+            byoc_attrs_set_string(m, &attrs, "Composite", spec->patterns[e].name);
+            byoc_node *nb = byoc__partition(m, spec->patterns[e].pattern, body, &attrs, spec->patterns[e].check, spec->patterns[e].user_data);
+            if (nb && nb != body) { /* type what the rewrite made */
+                byoc_node **order = NULL;
+                byoc__post_order_marked(nb, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+                for (int i = 0; i < (int)stbds_arrlen(order) && !m->has_error; ++i)
+                    if (!order[i]->checked_type && byoc_infer_node_type(m, order[i], NULL) != BYOC_OK) nb = NULL;
+                stbds_arrfree(order);
+            }
+            if (nb) body = nb;
         }
         if (body) fn = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, NULL);
     }
@@ -14228,20 +14285,26 @@ BYOC__PRIVATE void byoc__cc_coalesce(byoc__cc *cc, int **chosen) {
 
 /* ---- applying a plan: composites and regions of the chosen device partitions, then PartitionGraph ---- */
 typedef struct byoc__cc_apply {
-    byoc__map group;     /* op origin -> partition number (1...) */
-    byoc__map backend;   /* op origin -> backend index + 1 */
+    const int *group;    /* graph index -> partition number (1...), 0 on the host */
+    const int *backend;  /* graph index -> backend index + 1, 0 on the host */
+    int count;
     const byoc_collage_options *o;
     int k;               /* the backend whose composites are being formed */
     const byoc_pattern_entry *entry;
 } byoc__cc_apply;
 
-/* the partition number of an op call or composite call (by the op that gives its result), 0 on the host */
-BYOC__PRIVATE int byoc__cc_group_of(const byoc__cc_apply *ap, const byoc_node *n) {
-    if (n->kind != BYOC_NODE_CALL) return 0;
+/* the searched node an op call or composite call stands for (by the op that gives its result), -1 */
+BYOC__PRIVATE int byoc__cc_searched(const byoc__cc_apply *ap, const byoc_node *n) {
+    if (n->kind != BYOC_NODE_CALL) return -1;
     if (!n->op && n->callee && n->callee->kind == BYOC_NODE_FUNCTION && byoc_attrs_string(&n->callee->attrs, "Composite", NULL)) n = n->callee->body;
-    while (n->kind == BYOC_NODE_TUPLE_GET_ITEM || n->kind == BYOC_NODE_TUPLE) n = n->nargs ? n->args[0] : n;
-    if (n->kind != BYOC_NODE_CALL || !n->op) return 0;
-    return (int)byoc__map_get(&ap->group, (const void *)(uintptr_t)byoc_node_origin(n), 0);
+    while ((n->kind == BYOC_NODE_TUPLE_GET_ITEM || n->kind == BYOC_NODE_TUPLE) && n->nargs) n = n->args[0];
+    if (n->kind != BYOC_NODE_CALL || !n->op) return -1;
+    int t = byoc__cc_tag_of(n);
+    return t < ap->count ? t : -1;
+}
+BYOC__PRIVATE int byoc__cc_group_of(const byoc__cc_apply *ap, const byoc_node *n) {
+    int t = byoc__cc_searched(ap, n);
+    return t >= 0 ? ap->group[t] : 0;
 }
 
 /* a composite match is kept when every node it takes sits in one partition of the backend being formed */
@@ -14251,9 +14314,10 @@ BYOC__PRIVATE int byoc__cc_apply_check(const byoc_match *mt, byoc_node *root, vo
     for (int i = 0; i < (int)stbds_arrlen(mt->memo); ++i) {
         if (!byoc__pat_is_interior(mt->memo[i].p)) continue;
         const byoc_node *e = mt->memo[i].e;
-        uint32_t origin = byoc_node_origin(e);
-        int g = (int)byoc__map_get(&ap->group, (const void *)(uintptr_t)origin, 0);
-        if (e->kind == BYOC_NODE_CALL && e->op && (!g || byoc__map_get(&ap->backend, (const void *)(uintptr_t)origin, 0) != ap->k + 1)) return 0;
+        int t = byoc__cc_tag_of(e);
+        if (t < 0 || t >= ap->count) return 0;
+        int g = ap->group[t];
+        if (e->kind == BYOC_NODE_CALL && e->op && (!g || ap->backend[t] != ap->k + 1)) return 0;
         if (!g) continue; /* a projection or tuple inside the match follows its ops */
         if (group >= 0 && g != group) return 0;
         group = g;
@@ -14263,12 +14327,8 @@ BYOC__PRIVATE int byoc__cc_apply_check(const byoc_match *mt, byoc_node *root, vo
 
 BYOC__PRIVATE const char *byoc__cc_apply_choose(byoc_node *n, void *user_data) {
     const byoc__cc_apply *ap = (const byoc__cc_apply *)user_data;
-    const byoc_node *x = n;
-    if (!n->op && n->callee && n->callee->kind == BYOC_NODE_FUNCTION && byoc_attrs_string(&n->callee->attrs, "Composite", NULL)) x = n->callee->body;
-    while (x->kind == BYOC_NODE_TUPLE_GET_ITEM || x->kind == BYOC_NODE_TUPLE) x = x->nargs ? x->args[0] : x;
-    if (x->kind != BYOC_NODE_CALL || !x->op) return NULL;
-    intptr_t b = byoc__map_get(&ap->backend, (const void *)(uintptr_t)byoc_node_origin(x), 0);
-    return b ? ap->o->backends[b - 1]->name : NULL;
+    int t = byoc__cc_searched(ap, n);
+    return t >= 0 && ap->backend[t] ? ap->o->backends[ap->backend[t] - 1]->name : NULL;
 }
 
 /* drops begin(end(x)) where x and the call reading it are in one partition */
@@ -14322,41 +14382,55 @@ BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, 
     return r;
 }
 
-/* a replayed placement: checked against the module, then its partitions become the plan */
+/* a replayed placement: checked against the module, then its partitions become the plan. Entries with
+   one origin (ops that stand for one frontend op) take that origin's nodes in graph order. */
 BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag *diag) {
     const byoc_collage_options *o = cc->o;
-    byoc__map seen = BYOC__MAP_EMPTY;
+    int count = cc->g.count;
+    int *node_of = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)o->nreplay + 1))); /* entry -> graph index */
+    int *entry_of = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)count + 1)));     /* graph index -> entry, -1 */
+    byoc__map cursor = BYOC__MAP_EMPTY; /* origin -> the next graph index to take + 1 (-1 when used up) */
     int *mem = NULL;
-    byoc_result r = BYOC_OK;
+    byoc_result r = node_of && entry_of ? BYOC_OK : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    for (int i = 0; r == BYOC_OK && i < count; ++i) entry_of[i] = -1;
     for (int k = 0; k < o->nreplay && r == BYOC_OK; ++k) {
         const byoc_collage_assignment *a = &o->replay[k];
-        intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)a->origin, 0);
-        if (!at || !byoc__is_op_call(cc->g.nodes[at - 1].node))
-            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u is not in this model (the placement was made for another model or version)", (unsigned)a->origin);
-        else if (a->op && strcmp(a->op, cc->g.nodes[at - 1].node->op->def.name))
-            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u is %s in this model, the placement says %s (it was made for another model or version)",
-                           (unsigned)a->origin, cc->g.nodes[at - 1].node->op->def.name, a->op);
-        else if (byoc__map_has(&seen, (const void *)(uintptr_t)a->origin))
-            r = byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, a->origin, "placement: op #%u is placed twice", (unsigned)a->origin);
-        else {
-            int b = -1;
-            for (int q = 0; q < cc->nb && b < 0; ++q)
-                if (!strcmp(o->backends[q]->name, a->backend)) b = q;
-            if (!strcmp(a->backend, "host")) b = cc->nb;
-            if (b < 0) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u goes to '%s', which is not among the backends given", (unsigned)a->origin, a->backend);
-            else if (cc->pin[at - 1] >= 0 && cc->pin[at - 1] != b)
-                r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u goes to %s but is pinned to %s", (unsigned)a->origin, a->backend, byoc__cc_backend_name(cc, cc->pin[at - 1]));
-            byoc__map_put(&seen, (const void *)(uintptr_t)a->origin, 1);
+        const void *key = (const void *)(uintptr_t)a->origin;
+        intptr_t at = byoc__map_get(&cursor, key, 0);
+        int i = at > 0 ? (int)at - 1 : at < 0 ? -1 : (int)byoc__map_get(&cc->by_origin, key, 0) - 1;
+        while (i >= 0 && !byoc__is_op_call(cc->g.nodes[i].node)) i = cc->same_origin[i];
+        if (i < 0) {
+            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, at < 0 ? "placement: op #%u is placed more often than this model has it" :
+                           "placement: op #%u is not in this model (the placement was made for another model or version)", (unsigned)a->origin);
+            break;
         }
+        int next = cc->same_origin[i];
+        byoc__map_put(&cursor, key, next >= 0 ? next + 1 : -1);
+        const byoc_node *x = cc->g.nodes[i].node;
+        if (a->op && strcmp(a->op, x->op->def.name)) {
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u is %s in this model, the placement says %s (it was made for another model or version)",
+                           (unsigned)a->origin, x->op->def.name, a->op);
+            break;
+        }
+        int b = -1;
+        for (int q = 0; q < cc->nb && b < 0; ++q)
+            if (!strcmp(o->backends[q]->name, a->backend)) b = q;
+        if (!strcmp(a->backend, "host")) b = cc->nb;
+        if (b < 0) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u goes to '%s', which is not among the backends given", (unsigned)a->origin, a->backend);
+        else if (cc->pin[i] >= 0 && cc->pin[i] != b)
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u goes to %s but is pinned to %s", (unsigned)a->origin, a->backend,
+                           byoc__cc_backend_name(cc, cc->pin[i]));
+        node_of[k] = i;
+        entry_of[i] = k;
     }
     for (int q = 0; q < (int)stbds_arrlen(cc->req) && r == BYOC_OK; ++q) {
         const byoc_node *x = cc->g.nodes[cc->req[q]].node;
-        if (byoc__is_op_call(x) && !byoc__map_has(&seen, (const void *)(uintptr_t)byoc_node_origin(x)))
+        if (byoc__is_op_call(x) && entry_of[cc->req[q]] < 0)
             r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x),
                            "placement: op #%u (%s%s%s) has no entry (the model changed since the placement was saved)", (unsigned)byoc_node_origin(x),
                            x->op->def.name, byoc_node_span(x)->source ? " " : "", byoc_node_span(x)->source ? byoc_node_span(x)->source : "");
     }
-    /* one candidate per (backend, group); tuples and projections on the host one by one */
+    /* one candidate per (backend, group); ungrouped ops, tuples and projections on the host one by one */
     for (int k = 0; k < o->nreplay && r == BYOC_OK; ++k) {
         const byoc_collage_assignment *a = &o->replay[k];
         if (a->group <= 0) continue;
@@ -14367,8 +14441,7 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
         while (b < cc->nb && strcmp(o->backends[b]->name, a->backend)) b++;
         stbds_arrsetlen(mem, 0);
         for (int j = k; j < o->nreplay; ++j)
-            if (o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend))
-                stbds_arrput(mem, (int)byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)o->replay[j].origin, 0) - 1);
+            if (o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend)) stbds_arrput(mem, node_of[j]);
         qsort(mem, (size_t)stbds_arrlen(mem), sizeof(int), byoc__int_cmp);
         int depth, exits, taps, kind, nops;
         if (!byoc__cc_describe(cc, mem, (int)stbds_arrlen(mem), &depth, &exits, &taps, &kind, &nops)) {
@@ -14396,21 +14469,18 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
         cc->cands[id].dead = 0;
         stbds_arrput(*chosen, id);
     }
-    byoc__map grouped = BYOC__MAP_EMPTY;
-    for (int k = 0; k < o->nreplay; ++k)
-        if (o->replay[k].group > 0) byoc__map_put(&grouped, (const void *)(uintptr_t)o->replay[k].origin, 1);
     for (int q = 0; q < (int)stbds_arrlen(cc->req) && r == BYOC_OK; ++q) {
         int i = cc->req[q];
-        const byoc_node *x = cc->g.nodes[i].node;
-        if (byoc__is_op_call(x) && byoc__map_has(&grouped, (const void *)(uintptr_t)byoc_node_origin(x))) continue;
+        if (entry_of[i] >= 0 && o->replay[entry_of[i]].group > 0) continue;
         int id = byoc__cc_add(cc, cc->nb, &i, 1, "placement", 0, 0, 0);
         if (id >= 0) stbds_arrput(*chosen, id);
     }
     if (r == BYOC_OK && byoc__cc_cycle(cc, *chosen, (int)stbds_arrlen(*chosen)) >= 0)
         r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "placement: its partitions depend on each other in a cycle in this model");
-    byoc__map_free(&grouped);
-    byoc__map_free(&seen);
+    byoc__map_free(&cursor);
     stbds_arrfree(mem);
+    free(node_of);
+    free(entry_of);
     return r;
 }
 
@@ -14585,6 +14655,8 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     stbds_arrfree(cc->heap);
     byoc__map_free(&cc->dedup);
     byoc__map_free(&cc->by_origin);
+    free(cc->same_origin);
+    free(cc->origin_of);
     byoc__map_free(&cc->cost_cache);
     byoc__map_free(&cc->state_index);
     byoc_graph_free(&cc->g);
@@ -14642,6 +14714,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     double *group_cost = NULL; /* per partition number */
     unsigned char *allowed = NULL;
     byoc_partition_summary *parts = NULL;
+    int *group_of = NULL, *backend_of = NULL; /* the plan: graph index -> partition number, backend + 1 */
     byoc__cc_apply ap;
     memset(&ap, 0, sizeof ap);
     ap.o = o;
@@ -14656,25 +14729,36 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         cc.tmp = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
         cc.per_f = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
         cc.by_first = BYOC__CAST(int **, calloc((size_t)count + 1, sizeof(int *)));
-        if (!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first)
+        cc.same_origin = BYOC__CAST(int *, malloc(bytes));
+        cc.origin_of = BYOC__CAST(uint32_t *, calloc((size_t)count + 1, sizeof(uint32_t)));
+        group_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        backend_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        if (!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
             r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
     if (r == BYOC_OK) {
         byoc__collect_ops(m, arena, &rb);
+        byoc__map last = BYOC__MAP_EMPTY; /* origin -> the last graph index with it + 1 */
         for (int i = 0; i < count; ++i) {
             byoc_node *x = cc.g.nodes[i].node;
-            cc.req_pos[i] = cc.pin[i] = -1;
+            cc.req_pos[i] = cc.pin[i] = cc.same_origin[i] = -1;
+            cc.origin_of[i] = byoc_node_origin(x);
             if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
             cc.req_pos[i] = (int)stbds_arrlen(cc.req);
             stbds_arrput(cc.req, i);
-            if (!byoc__map_has(&cc.by_origin, (const void *)(uintptr_t)byoc_node_origin(x))) byoc__map_put(&cc.by_origin, (const void *)(uintptr_t)byoc_node_origin(x), i + 1);
+            const void *key = (const void *)(uintptr_t)cc.origin_of[i];
+            intptr_t prev = byoc__map_get(&last, key, 0);
+            if (prev) cc.same_origin[prev - 1] = i;
+            else byoc__map_put(&cc.by_origin, key, i + 1);
+            byoc__map_put(&last, key, i + 1);
         }
+        byoc__map_free(&last);
         stats->nodes = (int)stbds_arrlen(cc.req);
         r = byoc__resolve_pins(o->pins, o->npins, o->backends, cc.nb, &rb, &pins, diag);
-        for (size_t s = 0; r == BYOC_OK && s < pins.cap; ++s) {
+        for (size_t s = 0; r == BYOC_OK && s < pins.cap; ++s) { /* every node standing for the pinned op */
             if (!pins.slots[s].key) continue;
-            intptr_t at = byoc__map_get(&cc.by_origin, (const void *)pins.slots[s].key, 0);
-            if (at) cc.pin[at - 1] = (int)pins.slots[s].val - 1; /* nb + 1 - 1: the host */
+            for (int i = (int)byoc__map_get(&cc.by_origin, (const void *)pins.slots[s].key, 0) - 1; i >= 0; i = cc.same_origin[i])
+                cc.pin[i] = (int)pins.slots[s].val - 1; /* nb + 1 - 1: the host */
         }
     }
     /* candidates */
@@ -14797,32 +14881,37 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     /* the plan: device partitions numbered in plan order */
     if (r == BYOC_OK) {
         int group = 0;
-        byoc__map host_group = BYOC__MAP_EMPTY;
         for (int k = 0; k < (int)stbds_arrlen(chosen); ++k) {
             const byoc__cc_cand *cd = &cc.cands[chosen[k]];
             if (!cd->nops) continue;
             group++;
             stbds_arrput(group_cost, cd->cost);
             for (int q = 0; q < cd->n; ++q) {
-                const byoc_node *x = cc.g.nodes[cc.pool[cd->off + q]].node;
-                if (cd->backend == cc.nb) { byoc__map_put(&host_group, (const void *)(uintptr_t)byoc_node_origin(x), group); continue; }
-                byoc__map_put(&ap.group, (const void *)(uintptr_t)byoc_node_origin(x), group);
-                byoc__map_put(&ap.backend, (const void *)(uintptr_t)byoc_node_origin(x), cd->backend + 1);
+                int i = cc.pool[cd->off + q];
+                group_of[i] = group;
+                backend_of[i] = cd->backend + 1; /* nb + 1: the host */
             }
         }
         stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc.req) + 1);
-        for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req); ++q) {
-            const byoc_node *x = cc.g.nodes[cc.req[q]].node;
+        for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req); ++q) { /* in graph order: replay relies on it */
+            int i = cc.req[q];
+            const byoc_node *x = cc.g.nodes[i].node;
             if (!byoc__is_op_call(x)) continue;
             byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
-            a->origin = byoc_node_origin(x);
+            a->origin = cc.origin_of[i];
             a->op = x->op->def.name;
-            intptr_t b = byoc__map_get(&ap.backend, (const void *)(uintptr_t)a->origin, 0);
-            a->backend = b ? byoc_intern(stats->arena, o->backends[b - 1]->name) : "host";
-            a->group = (int)byoc__map_get(b ? &ap.group : &host_group, (const void *)(uintptr_t)a->origin, 0);
+            a->backend = backend_of[i] && backend_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[backend_of[i] - 1]->name) : "host";
+            a->group = group_of[i];
         }
-        byoc__map_free(&host_group);
+        /* the host's groups are FuseOps' business: only device partitions are applied */
+        for (int i = 0; i < count; ++i)
+            if (backend_of[i] > cc.nb) group_of[i] = backend_of[i] = 0;
+        ap.group = group_of;
+        ap.backend = backend_of;
+        ap.count = count;
+        byoc__cc_tag(&cc.g, cc.req, (int)stbds_arrlen(cc.req));
         r = byoc__cc_apply_plan(&cc, &ap, diag);
+        byoc__cc_untag(m, cc.origin_of, count);
     }
     /* the report, with the search's reasons */
     if (r == BYOC_OK) byoc__locate_ops(m, arena, &rb, &parts, 0);
@@ -14830,7 +14919,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     for (int p = 0; r == BYOC_OK && p < (int)stbds_arrlen(parts); ++p)
         for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
             if (!rb.nodes[q].partition || strcmp(rb.nodes[q].partition, parts[p].function)) continue;
-            int group = (int)byoc__map_get(&ap.group, (const void *)(uintptr_t)rb.nodes[q].origin, 0);
+            intptr_t at = byoc__map_get(&cc.by_origin, (const void *)(uintptr_t)rb.nodes[q].origin, 0);
+            int group = at ? group_of[at - 1] : 0;
             if (group > 0 && group <= (int)stbds_arrlen(group_cost)) parts[p].estimated_cost = group_cost[group - 1];
             break;
         }
@@ -14858,8 +14948,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
     byoc__map_free(&pins);
-    byoc__map_free(&ap.group);
-    byoc__map_free(&ap.backend);
+    free(group_of);
+    free(backend_of);
     stbds_arrfree(chosen);
     stbds_arrfree(group_cost);
     stbds_arrfree(best_base);

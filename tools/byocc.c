@@ -246,6 +246,7 @@ static int place_ops(byoc_module *m, const strategy_options *so, const byoc_part
     o.mod_name = po->mod_name;
     o.bind_constants = po->bind_constants;
     o.cost = so->estimator && !strcmp(so->estimator, "measured") ? byoc_sim_collage_measured_cost : byoc_sim_collage_cost;
+    o.plain_candidates = 1; /* both lower candidates through the device compiler, which sees through composites */
     o.cost_data = &devices;
     o.max_depth = o.host_max_depth = so->max_depth;
     o.state_budget = so->state_budget;

@@ -1,0 +1,298 @@
+/* bench_collage -- the Collage search (byoc_partition_collage with the analytic estimator) on the built-in
+   npu and dsp backends:
+   - search time on synthetic graphs of 1k, 10k and 50k nodes (tools/synthetic.h), CPU seconds, medians;
+   - every shared model: search time (median of RUNS searches), and the simulated latency of the greedy
+     and the searched plan (each compiled and run on the simulated SoC), beside the estimator's price of
+     the best single-backend plan; the geometric mean of greedy / collage over the distinct models.
+   The device presets are the built-ins' (README "Device models"), fixed before any of this is measured.
+   Usage: bench_collage MODELS_DIR RUNS OUT.json. Prints markdown tables; writes the rows to OUT.json. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c99 */
+#endif
+#define BYOC_SIM_IMPLEMENTATION
+#include "../byoc_sim.h"
+#define BYOC_ONNX_IMPLEMENTATION
+#include "byoc_onnx.h"
+#include "synthetic.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof(double), by_value);
+    return v[n / 2];
+}
+
+static byoc_sim_backend *backends[2];
+
+static void collage_options(byoc_collage_options *o, const byoc_backend_spec **specs, byoc_sim_collage_devices *devices) {
+    specs[0] = backends[0]->spec;
+    specs[1] = backends[1]->spec;
+    memset(devices, 0, sizeof *devices);
+    devices->backends = (const byoc_sim_backend *const *)backends;
+    devices->count = 2;
+    memset(o, 0, sizeof *o);
+    o->backends = specs;
+    o->nbackends = 2;
+    o->cost = byoc_sim_collage_cost;
+    o->cost_data = devices;
+    o->plain_candidates = 1;
+    o->bind_constants = 1;
+}
+
+/* one search on a copy of m: its statistics, CPU seconds in *seconds */
+static int search_once(const byoc_module *m, byoc_collage_stats *st, double *seconds, byoc_diag *d) {
+    byoc_module *copy = byoc_module_clone(m, NULL);
+    if (!copy) return 0;
+    const byoc_backend_spec *specs[2];
+    byoc_sim_collage_devices devices;
+    byoc_collage_options o;
+    collage_options(&o, specs, &devices);
+    double t0 = cpu_seconds();
+    int ok = byoc_partition_collage(copy, &o, st, NULL, d) == BYOC_OK;
+    *seconds = cpu_seconds() - t0;
+    byoc_sim_collage_devices_release(&devices);
+    byoc_module_destroy(copy);
+    return ok;
+}
+
+static uint64_t seed_state = 0x9e3779b97f4a7c15ull;
+static uint64_t next_random(void) {
+    uint64_t z = (seed_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* the simulated latency of m placed by strategy (0 greedy, 1 collage): hooks, FuseOps, lower, one run on
+   seeded inputs */
+static double simulated(const byoc_module *m, int collage, byoc_diag *d) {
+    byoc_module *copy = byoc_module_clone(m, NULL);
+    if (!copy) return -1;
+    const byoc_backend_spec *specs[2];
+    byoc_sim_collage_devices devices;
+    byoc_collage_options o;
+    collage_options(&o, specs, &devices);
+    byoc_partition_options po;
+    memset(&po, 0, sizeof po);
+    po.backends = specs;
+    po.nbackends = 2;
+    po.bind_constants = 1;
+    const byoc_target *targets[2] = {backends[0]->target, backends[1]->target};
+    double latency = -1;
+    byoc_sim_program *p = NULL;
+    int ok = (collage ? byoc_partition_collage(copy, &o, NULL, NULL, d) : byoc_partition_greedy(copy, &po, NULL, d)) == BYOC_OK &&
+             byoc_run_target_hooks(copy, targets, 2, d) == BYOC_OK && byoc_fuse_ops(copy, 256, d) == BYOC_OK && (p = byoc_sim_lower(copy, NULL, d)) != NULL;
+    byoc_tensor in[16];
+    int n = ok ? byoc_sim_input_count(p) : 0;
+    memset(in, 0, sizeof in);
+    ok = ok && n <= 16;
+    for (int i = 0; ok && i < n; ++i) {
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        in[i].dtype = io->dtype;
+        in[i].rank = io->rank;
+        memcpy(in[i].dims, io->dims, sizeof in[i].dims);
+        in[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
+        ok = in[i].data != NULL;
+        size_t count = ok ? io->nbytes / byoc_dtype_size(io->dtype) : 0;
+        for (size_t e = 0; e < count; ++e) {
+            uint64_t r = next_random();
+            if (io->dtype == BYOC_FLOAT32) ((float *)in[i].data)[e] = (float)((double)(r >> 11) / 9007199254740992.0 - 0.5);
+            else if (io->dtype == BYOC_INT64) ((int64_t *)in[i].data)[e] = (int64_t)(r % 4);
+            else if (io->dtype == BYOC_INT32) ((int32_t *)in[i].data)[e] = (int32_t)(r % 4);
+        }
+    }
+    if (ok && byoc_sim_run(p, in, n, NULL, 0, d) == BYOC_OK) latency = byoc_sim_latency(p);
+    for (int i = 0; i < 16; ++i) free(in[i].data);
+    byoc_sim_program_destroy(p);
+    byoc_sim_collage_devices_release(&devices);
+    byoc_module_destroy(copy);
+    return latency;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int list_dir(const char *dir, char **names, int max, int want_dirs) {
+    DIR *dp = opendir(dir);
+    if (!dp) return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) && n < max) {
+        if (e->d_name[0] == '.') continue;
+        size_t len = strlen(e->d_name);
+        int is_onnx = len > 5 && !strcmp(e->d_name + len - 5, ".onnx");
+        if (want_dirs == !is_onnx && (names[n] = (char *)malloc(len + 1)) != NULL) memcpy(names[n++], e->d_name, len + 1);
+    }
+    closedir(dp);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    return n;
+}
+
+/* a file's identity for counting distinct models (the shared set holds some twice under other names) */
+static uint64_t file_identity(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    uint64_t h = 0xcbf29ce484222325ull;
+    int c;
+    long n = 0;
+    while ((c = fgetc(f)) != EOF) h = (h ^ (uint64_t)c) * 0x100000001b3ull, n++;
+    fclose(f);
+    return h ^ (uint64_t)n;
+}
+
+static uint64_t seen_models[256];
+static int nseen;
+static double log_ratio_sum;
+static int nratio;
+
+static void bench_model(const char *label, const char *path, int runs, FILE *json, int *first) {
+    byoc_diag d;
+    byoc_onnx_options oo;
+    memset(&oo, 0, sizeof oo);
+    oo.free_dim_default = 1;
+    byoc_onnx_model model;
+    if (byoc_onnx_load(path, &oo, &model, &d) != BYOC_OK) {
+        printf("| %s | error: %s | | | | | | |\n", label, d.message);
+        return;
+    }
+    byoc_module *m = model.module;
+    byoc_free(m, (void *)model.input_names);
+    byoc_free(m, (void *)model.output_names);
+    byoc_free(m, (void *)model.notes);
+    if (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
+        printf("| %s | error: %s | | | | | | |\n", label, d.message);
+        byoc_module_destroy(m);
+        return;
+    }
+    double times[32];
+    byoc_collage_stats st;
+    memset(&st, 0, sizeof st);
+    int ok = 1;
+    for (int r = 0; ok && r < runs && r < 32; ++r) {
+        byoc_collage_stats_free(&st);
+        ok = search_once(m, &st, &times[r], &d);
+    }
+    double search = ok ? median(times, runs < 32 ? runs : 32) : 0;
+    double greedy = ok ? simulated(m, 0, &d) : -1, collage = ok ? simulated(m, 1, &d) : -1;
+    if (!ok || greedy <= 0 || collage <= 0) {
+        printf("| %s | error: %s | | | | | | |\n", label, d.message);
+        byoc_collage_stats_free(&st);
+        byoc_module_destroy(m);
+        return;
+    }
+    double best_single = INFINITY;
+    const char *best_name = "-";
+    for (int p = 1; p < st.nplans; ++p)
+        if (st.plans[p].cost < best_single) best_single = st.plans[p].cost, best_name = st.plans[p].name;
+    uint64_t id = file_identity(path);
+    int dup = 0;
+    for (int k = 0; k < nseen; ++k) dup |= seen_models[k] == id;
+    if (!dup && nseen < 256) {
+        seen_models[nseen++] = id;
+        log_ratio_sum += log(greedy / collage);
+        nratio++;
+    }
+    printf("| %s%s | %d | %.1f | %.3f | %.3f | %.3f (%s) | %.2fx | %.2fx |\n", label, dup ? " (same model)" : "", st.nodes, 1e3 * search, 1e3 * greedy,
+           1e3 * collage, 1e3 * best_single, best_name, greedy / collage, best_single / collage);
+    fprintf(json, "%s{\"model\": \"%s\", \"nodes\": %d, \"candidates\": %d, \"states\": %d, \"search_ms\": %.3f, \"greedy_ms\": %.5f, \"collage_ms\": %.5f, "
+                  "\"best_single_ms\": %.5f, \"best_single\": \"%s\", \"duplicate\": %s}",
+            *first ? "" : ",\n", label, st.nodes, st.candidates, st.states, 1e3 * search, 1e3 * greedy, 1e3 * collage, 1e3 * best_single, best_name,
+            dup ? "true" : "false");
+    *first = 0;
+    byoc_collage_stats_free(&st);
+    byoc_module_destroy(m);
+}
+
+int main(int argc, char **argv) {
+    const char *models = argc > 1 ? argv[1] : "../shared/models";
+    int runs = argc > 2 ? atoi(argv[2]) : 3;
+    const char *out_path = argc > 3 ? argv[3] : "build/bench_collage.json";
+    if (runs < 1) runs = 1;
+    byoc_diag d;
+    backends[0] = byoc_sim_backend_open("npu", &d);
+    backends[1] = backends[0] ? byoc_sim_backend_open("dsp", &d) : NULL;
+    if (!backends[1]) { fprintf(stderr, "bench_collage: %s\n", d.message); return 3; }
+    FILE *json = fopen(out_path, "w");
+    if (!json) { fprintf(stderr, "bench_collage: cannot write %s\n", out_path); return 3; }
+
+    /* synthetic graphs */
+    static const int sizes[] = {1000, 10000, 50000};
+    double med[3] = {0, 0, 0};
+    printf("## Collage search: synthetic graphs (npu + dsp + host, analytic estimator; CPU s, median of %d)\n\n", runs);
+    printf("| nodes | graph nodes searched | candidates | states | beam | search s | us per node | searched / greedy cost |\n|---:|---:|---:|---:|---|---:|---:|---:|\n");
+    fprintf(json, "{\"synthetic\": [");
+    for (int s = 0; s < 3; ++s) {
+        rng = 42;
+        byoc_module *m = synthetic(sizes[s], 0);
+        if (byoc_infer_type(m, &d) != BYOC_OK) { fprintf(stderr, "bench_collage: %s\n", d.message); return 3; }
+        double times[32];
+        byoc_collage_stats st;
+        memset(&st, 0, sizeof st);
+        for (int r = 0; r < runs && r < 32; ++r) {
+            byoc_collage_stats_free(&st);
+            if (!search_once(m, &st, &times[r], &d)) { fprintf(stderr, "bench_collage: %d nodes: %s\n", sizes[s], d.message); return 3; }
+        }
+        med[s] = median(times, runs < 32 ? runs : 32);
+        double greedy = st.nplans ? st.plans[0].cost : 0;
+        printf("| %d | %d | %d | %d | %s | %.3f | %.1f | %.3f |\n", sizes[s], st.nodes, st.candidates, st.states, st.beam ? "yes" : "no", med[s],
+               1e6 * med[s] / sizes[s], greedy > 0 ? st.cost / greedy : 0.0);
+        fprintf(json, "%s{\"nodes\": %d, \"searched_nodes\": %d, \"candidates\": %d, \"states\": %d, \"beam\": %s, \"search_s\": %.5f, \"cost_over_greedy\": %.5f}",
+                s ? ", " : "", sizes[s], st.nodes, st.candidates, st.states, st.beam ? "true" : "false", med[s], greedy > 0 ? st.cost / greedy : 0.0);
+        byoc_collage_stats_free(&st);
+        byoc_module_destroy(m);
+    }
+    printf("\nGrowth 1k -> 10k: %.1fx, 10k -> 50k: %.1fx (linear: 10x, 5x). Target: 10k nodes within 1 s.\n\n", med[1] / med[0], med[2] / med[1]);
+
+    /* the models */
+    printf("## Collage on every shared model (npu + dsp + host)\n\n");
+    printf("Search: CPU ms, median of %d. Latency: the simulated SoC running each plan (greedy, collage); best single: the\n", runs);
+    printf("estimator's price of the cheapest one-backend plan (only:npu, only:dsp or host).\n\n");
+    printf("| model | nodes | search ms | greedy ms | collage ms | best single ms | greedy / collage | best single / collage |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(json, "],\n\"models\": [\n");
+    int first = 1;
+    char *dirs[256];
+    int ndirs = list_dir(models, dirs, 256, 1);
+    if (!ndirs) printf("| (no models in %s: BYOC_MODELS=DIR points elsewhere) | | | | | | | |\n", models);
+    for (int i = 0; i < ndirs; ++i) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s/model.onnx", models, dirs[i]);
+        FILE *probe = fopen(path, "rb");
+        if (probe) {
+            fclose(probe);
+            bench_model(dirs[i], path, runs, json, &first);
+        } else {
+            char sub[2048], *files[64];
+            snprintf(sub, sizeof sub, "%s/%s", models, dirs[i]);
+            int nf = list_dir(sub, files, 64, 0);
+            for (int f = 0; f < nf; ++f) {
+                char label[512];
+                snprintf(path, sizeof path, "%s/%s", sub, files[f]);
+                snprintf(label, sizeof label, "%s/%.*s", dirs[i], (int)(strlen(files[f]) - 5), files[f]);
+                bench_model(label, path, runs, json, &first);
+                free(files[f]);
+            }
+        }
+        free(dirs[i]);
+    }
+    double geo = nratio ? exp(log_ratio_sum / nratio) : 0;
+    printf("\nGreedy / collage simulated latency, geometric mean over %d distinct models: %.2fx (target: >= 1.10x).\n\n", nratio, geo);
+    fprintf(json, "\n],\n\"geomean_greedy_over_collage\": %.4f, \"distinct_models\": %d}\n", geo, nratio);
+    fclose(json);
+    byoc_sim_backend_close(backends[0]);
+    byoc_sim_backend_close(backends[1]);
+    return 0;
+}
