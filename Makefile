@@ -78,12 +78,20 @@ demo: $(BUILD)/byocc
 	  $(BUILD)/byocc run $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) --reference host \
 	    --profile --trace $(BUILD)/demo/trace.json || exit 1; \
 	  echo; echo "(the timeline: open $(BUILD)/demo/trace.json in https://ui.perfetto.dev, one track per device)"; \
+	  echo; echo "== byocc partition $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage --save-placement $(BUILD)/demo/collage.placement   (the searched plan beside greedy)"; \
+	  $(BUILD)/byocc partition $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage --save-placement $(BUILD)/demo/collage.placement > $(BUILD)/demo/collage.txt || exit 1; \
+	  sed -n '/^partition /,$$p' $(BUILD)/demo/collage.txt; \
+	  echo; echo "== byocc run $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage --placement $(BUILD)/demo/collage.placement --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) --reference host"; \
+	  $(BUILD)/byocc run $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage --placement $(BUILD)/demo/collage.placement \
+	    --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) --reference host || exit 1; \
 	else \
 	  echo "(no $(DEMO_MODEL): the ONNX part of the demo is skipped; BYOC_MODELS=DIR points elsewhere)"; \
 	  echo; echo "== byocc partition tests/inputs/mnist.relay --backend npu --backend dsp   (the Collage design doc's MNIST)"; \
 	  $(BUILD)/byocc partition tests/inputs/mnist.relay --backend npu --backend dsp || exit 1; \
 	  echo; echo "== byocc run tests/inputs/mnist.relay --backend npu --backend dsp --reference host --profile --trace $(BUILD)/demo/trace.json   (seeded input)"; \
 	  $(BUILD)/byocc run tests/inputs/mnist.relay --backend npu --backend dsp --reference host --profile --trace $(BUILD)/demo/trace.json || exit 1; \
+	  echo; echo "== byocc run tests/inputs/mnist.relay --backend npu --backend dsp --strategy collage --reference host   (the searched plan beside greedy)"; \
+	  $(BUILD)/byocc run tests/inputs/mnist.relay --backend npu --backend dsp --strategy collage --reference host --profile | grep -v '^  ' || exit 1; \
 	fi
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)

@@ -1076,6 +1076,8 @@ typedef struct byoc_collage_assignment {
     const char *op;      /* its op, checked on replay (NULL: not checked) */
     const char *backend; /* a backend's name or "host" */
     int group;           /* 1, 2, ... in plan order */
+    const char *greedy;  /* stats only: where the greedy plan put it (NULL without baselines) */
+    const char *source;  /* stats only: its frontend name, NULL if none */
 } byoc_collage_assignment;
 
 typedef struct byoc_collage_options {
@@ -1114,6 +1116,7 @@ typedef struct byoc_collage_stats {
     int estimates, cache_hits;      /* estimator calls; candidates priced from the cache */
     int researches;                 /* searches repeated to break a cycle between partitions */
     int coalesced;                  /* MaxCoalesce unions */
+    int moved;                      /* ops placed elsewhere than by the greedy plan */
     int fallback;                   /* 1 when a baseline plan was cheaper than the search (beam, cycles) */
     double seconds;                 /* wall time of the whole call */
     double search_cost;             /* the optimum over the candidate space (before MaxCoalesce) */
@@ -14501,10 +14504,10 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
             else byoc__buf_puts(&b, ": null");
         }
         byoc__buf_printf(&b, "}, \"nodes\": %d, \"candidates\": %d, \"dropped\": %d, \"truncated\": %d, \"states\": %d, \"expanded\": %d, "
-                             "\"beam\": %s, \"pruned\": %d, \"estimates\": %d, \"cache_hits\": %d, \"researches\": %d, \"coalesced\": %d, \"fallback\": %s, "
+                             "\"beam\": %s, \"pruned\": %d, \"estimates\": %d, \"cache_hits\": %d, \"researches\": %d, \"coalesced\": %d, \"moved\": %d, \"fallback\": %s, "
                              "\"seconds\": %.6f}",
                          s->nodes, s->candidates, s->dropped, s->truncated, s->states, s->expanded, s->beam ? "true" : "false", s->pruned, s->estimates,
-                         s->cache_hits, s->researches, s->coalesced, s->fallback ? "true" : "false", s->seconds);
+                         s->cache_hits, s->researches, s->coalesced, s->moved, s->fallback ? "true" : "false", s->seconds);
     } else {
         byoc__buf_printf(&b, "collage: plan %.6g ms", s->cost * 1e3);
         for (int p = 0; p < s->nplans; ++p)
@@ -14517,6 +14520,28 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
                          s->nodes, s->candidates, s->dropped, s->truncated ? ", combining truncated" : "", s->states, s->expanded, s->beam ? ", beam" : ", exact",
                          s->estimates, s->cache_hits, s->coalesced, s->seconds * 1e3, s->researches ? ", re-searched to break a cycle" : "",
                          s->fallback ? ", a baseline plan was kept" : "");
+        if (s->nplans) { /* what the search changed: moves between backends, counted, and the first few ops */
+            byoc__buf_printf(&b, "collage: %d of %d ops placed elsewhere than by greedy", s->moved, s->nplacement);
+            const char *seen_from[16], *seen_to[16];
+            int seen_count[16], nseen = 0, listed = 0;
+            for (int k = 0; k < s->nplacement; ++k) {
+                const byoc_collage_assignment *a = &s->placement[k];
+                if (!a->greedy || !strcmp(a->greedy, a->backend)) continue;
+                int at = -1;
+                for (int j = 0; j < nseen && at < 0; ++j)
+                    if (!strcmp(seen_from[j], a->greedy) && !strcmp(seen_to[j], a->backend)) at = j;
+                if (at < 0 && nseen < 16) at = nseen++, seen_from[at] = a->greedy, seen_to[at] = a->backend, seen_count[at] = 0;
+                if (at >= 0) seen_count[at]++;
+            }
+            for (int j = 0; j < nseen; ++j) byoc__buf_printf(&b, "%s %d %s -> %s", j ? "," : ":", seen_count[j], seen_from[j], seen_to[j]);
+            for (int k = 0; k < s->nplacement && listed < 6; ++k) {
+                const byoc_collage_assignment *a = &s->placement[k];
+                if (!a->greedy || !strcmp(a->greedy, a->backend)) continue;
+                byoc__buf_printf(&b, "%s%s %s", listed ? ", " : "; e.g. ", a->op, a->source ? a->source : "");
+                listed++;
+            }
+            byoc__buf_printf(&b, "%s\n", s->moved > listed ? ", ..." : "");
+        }
     }
     char *out = NULL;
     if (!b.oom && b.data) {
@@ -14715,6 +14740,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     unsigned char *allowed = NULL;
     byoc_partition_summary *parts = NULL;
     int *group_of = NULL, *backend_of = NULL; /* the plan: graph index -> partition number, backend + 1 */
+    int *greedy_of = NULL;                    /* the greedy plan: graph index -> backend + 1 */
     byoc__cc_apply ap;
     memset(&ap, 0, sizeof ap);
     ap.o = o;
@@ -14733,7 +14759,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         cc.origin_of = BYOC__CAST(uint32_t *, calloc((size_t)count + 1, sizeof(uint32_t)));
         group_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
         backend_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-        if (!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
+        greedy_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        if (!greedy_of ||!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
             r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
     if (r == BYOC_OK) {
@@ -14855,6 +14882,11 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
                 const byoc__cc_cand *cd = &cc.cands[trial[k]];
                 for (int q = 0; q < cd->n && pin_ok; ++q) pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
             }
+            if (p == 0)
+                for (int k = 0; k < (int)stbds_arrlen(trial); ++k) {
+                    const byoc__cc_cand *cd = &cc.cands[trial[k]];
+                    for (int q = 0; q < cd->n; ++q) greedy_of[cc.pool[cd->off + q]] = cd->backend + 1;
+                }
             if (pin_ok && c < best) {
                 best = c;
                 stbds_arrsetlen(best_base, 0);
@@ -14902,6 +14934,11 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             a->op = x->op->def.name;
             a->backend = backend_of[i] && backend_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[backend_of[i] - 1]->name) : "host";
             a->group = group_of[i];
+            a->source = byoc_node_span(x)->source ? byoc_intern(stats->arena, byoc_node_span(x)->source) : NULL;
+            if (greedy_of[i]) {
+                a->greedy = greedy_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[greedy_of[i] - 1]->name) : "host";
+                stats->moved += strcmp(a->greedy, a->backend) != 0;
+            }
         }
         /* the host's groups are FuseOps' business: only device partitions are applied */
         for (int i = 0; i < count; ++i)
@@ -14950,6 +14987,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     byoc__map_free(&pins);
     free(group_of);
     free(backend_of);
+    free(greedy_of);
     stbds_arrfree(chosen);
     stbds_arrfree(group_cost);
     stbds_arrfree(best_base);
