@@ -1,8 +1,9 @@
 /* byoc.h v0.1.0 -- partition neural networks across heterogeneous hardware. MIT license (end of file).
 
-   One C99 header: graph IR, op registry with type relations, the Relay text format, and (as the
-   library grows) patterns, passes, partitioning, backends and the executable. No dependency but
-   stb_ds (Debian: libstb-dev, included as <stb/stb_ds.h>), which never appears in the API.
+   One C99 header: graph IR, op registry with type relations, the Relay text format, dataflow patterns,
+   passes, the BYOC partition pipeline, targets and backends, greedy and cost-driven (Collage) placement,
+   and the host kernels. No dependency but stb_ds (Debian: libstb-dev, included as <stb/stb_ds.h>), which
+   never appears in the API.
 
    QUICK START
        #define BYOC_IMPLEMENTATION      // in exactly one C or C++ file
@@ -14537,7 +14538,7 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
             for (int k = 0; k < s->nplacement && listed < 6; ++k) {
                 const byoc_collage_assignment *a = &s->placement[k];
                 if (!a->greedy || !strcmp(a->greedy, a->backend)) continue;
-                byoc__buf_printf(&b, "%s%s %s", listed ? ", " : "; e.g. ", a->op, a->source ? a->source : "");
+                byoc__buf_printf(&b, "%s%s%s%s", listed ? ", " : "; e.g. ", a->op, a->source ? " " : "", a->source ? a->source : "");
                 listed++;
             }
             byoc__buf_printf(&b, "%s\n", s->moved > listed ? ", ..." : "");

@@ -4,7 +4,8 @@
    The companion of byoc.h (include path: beside it). A typed module's @main becomes a linear schedule of
    kernels over one statically planned arena; byoc_sim_run executes it on byoc.h's host kernels (and on
    the runtime modules that target hooks attach to partitions) as often as you like, allocating nothing
-   after the first run. Device simulators (NPU, DSP) will hang off each kernel's `device`.
+   after the first run. Partitions for the simulated NPU and DSP run as command streams (see "sim: devices"),
+   whose analytic and measured estimators also price the Collage search's candidates.
 
    QUICK START
        #define BYOC_SIM_IMPLEMENTATION  // in exactly one C or C++ file; also emits byoc.h's implementation

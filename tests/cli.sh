@@ -49,6 +49,11 @@ expect cli_collage_bad_placement 2 "$tmp/bad_plan.txt:2: expected ORIGIN OP BACK
 expect cli_placement_needs_collage 1 '--placement and --save-placement need --strategy collage' \
     "$BYOCC" partition $M --backend npu --placement "$tmp/plan.txt"
 expect cli_unknown_strategy 1 "--strategy 'best' is not one of greedy, collage" "$BYOCC" partition $M --backend npu --strategy best
+# the measured estimator runs each candidate once: a second search takes every price from the cache file
+expect cli_collage_measured 0 'byocc: measured ' "$BYOCC" partition $M --backend npu --strategy collage --estimator measured --cost-cache "$tmp/costs.txt"
+expect cli_collage_measured_cached 0 'byocc: measured 0 candidates' "$BYOCC" partition $M --backend npu --strategy collage --estimator measured --cost-cache "$tmp/costs.txt"
+# a pin holds under the search: the pinned op stays on the host
+expect cli_collage_pin 0 'host     -                              npu: pinned to host' "$BYOCC" partition $M --backend npu --strategy collage --pin %1=host
 printf 'backend acc\nfusion sideways\nsupports nn.relu\n' > "$tmp/fusion.backend"
 expect cli_backend_bad_fusion 2 'fusion.backend:2:8: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]' "$BYOCC" partition $M --backend "$tmp/fusion.backend"
 

@@ -282,6 +282,10 @@ static int place_ops(byoc_module *m, const strategy_options *so, const byoc_part
             rc = input_error(d);
     }
     byoc_module_destroy(arena);
+    if (rc == EXIT_OK && o.cost == byoc_sim_collage_measured_cost)
+        fprintf(stderr, "byocc: measured %d candidates, %d from the cost cache%s%s\n", devices.measured, devices.cache_hits, so->cost_cache ? " " : "",
+                so->cost_cache ? so->cost_cache : "");
+    byoc_sim_collage_devices_release(&devices);
     if (rc == EXIT_OK && so->save_placement) {
         size_t len = 0;
         char *text = byoc_collage_placement_format(st, m, &len);
