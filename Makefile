@@ -115,15 +115,15 @@ $(BUILD)/bench: tools/bench.c tools/synthetic.h $(HEADERS) $(STB_DS) | $(BUILD)
 OPENBLAS_LIB := /usr/lib/x86_64-linux-gnu/libopenblas.so
 $(OPENBLAS_LIB):
 	@tools/ensure-deps.sh $@ libopenblas-dev
-$(BUILD)/bench_kernels: tools/bench_kernels.c $(HEADERS) $(STB_DS) $(OPENBLAS_LIB) | $(BUILD)
+$(BUILD)/bench_kernels: tools/bench_kernels.c tools/bench_util.h $(HEADERS) $(STB_DS) $(OPENBLAS_LIB) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lopenblas -lm
 
 # the simulated SoC on every shared model: estimator against simulator, command streams against host kernels
-$(BUILD)/bench_devices: tools/bench_devices.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/bench_devices: tools/bench_devices.c tools/bench_util.h tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
 # the Collage search: synthetic graphs and every shared model (search time, simulated latency against greedy)
-$(BUILD)/bench_collage: tools/bench_collage.c tools/synthetic.h tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/bench_collage: tools/bench_collage.c tools/bench_util.h tools/synthetic.h tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
 # make bench: the partition pipeline on synthetic graphs, the kernels against OpenBLAS, every shared

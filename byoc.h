@@ -1136,7 +1136,7 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
 /* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP", optionally followed by
    "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
    strings live in arena. */
-BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, const byoc_module *m, size_t *len);
+BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t *len);
 BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename, byoc_module *arena, byoc_collage_assignment **out,
                                                   int *count, byoc_diag *diag);
 
@@ -14488,6 +14488,17 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
     return r;
 }
 
+/* the text of b in malloc'd memory (the caller frees it with free()), NULL when b ran out of memory */
+BYOC__PRIVATE char *byoc__cc_text(const byoc__buf *b, size_t *len) {
+    if (b->oom || !b->data) return NULL;
+    char *out = BYOC__CAST(char *, malloc(b->len + 1));
+    if (!out) return NULL;
+    memcpy(out, b->data, b->len);
+    out[b->len] = 0;
+    if (len) *len = b->len;
+    return out;
+}
+
 BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len) {
     byoc_module *scratch = byoc_module_create(NULL);
     if (!scratch) return NULL;
@@ -14544,50 +14555,24 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
             byoc__buf_printf(&b, "%s\n", s->moved > listed ? ", ..." : "");
         }
     }
-    char *out = NULL;
-    if (!b.oom && b.data) {
-        out = BYOC__CAST(char *, malloc(b.len + 1));
-        if (out) {
-            memcpy(out, b.data, b.len);
-            out[b.len] = 0;
-            if (len) *len = b.len;
-        }
-    }
+    char *out = byoc__cc_text(&b, len);
     byoc_module_destroy(scratch);
     return out;
 }
 
-BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, const byoc_module *m, size_t *len) {
+BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t *len) {
     byoc_module *scratch = byoc_module_create(NULL);
     if (!scratch) return NULL;
     byoc__buf b;
     memset(&b, 0, sizeof b);
     b.m = scratch;
-    byoc__map source = BYOC__MAP_EMPTY; /* origin -> frontend name, from the module's functions */
-    for (int f = 0; m && f < byoc_module_function_count(m); ++f) {
-        byoc_node **order = NULL;
-        byoc__post_order_marked(m->functions[f].function->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
-        for (int i = 0; i < (int)stbds_arrlen(order); ++i)
-            if (byoc__is_op_call(order[i]) && byoc_node_span(order[i])->source)
-                byoc__map_put(&source, (const void *)(uintptr_t)byoc_node_origin(order[i]), (intptr_t)byoc_node_span(order[i])->source);
-        stbds_arrfree(order);
-    }
     byoc__buf_puts(&b, "byoc-placement 1\n# origin op backend group  # frontend name\n");
     for (int k = 0; k < s->nplacement; ++k) {
         const byoc_collage_assignment *a = &s->placement[k];
-        const char *src = (const char *)byoc__map_get(&source, (const void *)(uintptr_t)a->origin, 0);
-        byoc__buf_printf(&b, "%u %s %s %d%s%s\n", (unsigned)a->origin, a->op ? a->op : "-", a->backend, a->group, src ? "  # " : "", src ? src : "");
+        byoc__buf_printf(&b, "%u %s %s %d%s%s\n", (unsigned)a->origin, a->op ? a->op : "-", a->backend, a->group, a->source ? "  # " : "",
+                         a->source ? a->source : "");
     }
-    byoc__map_free(&source);
-    char *out = NULL;
-    if (!b.oom && b.data) {
-        out = BYOC__CAST(char *, malloc(b.len + 1));
-        if (out) {
-            memcpy(out, b.data, b.len);
-            out[b.len] = 0;
-            if (len) *len = b.len;
-        }
-    }
+    char *out = byoc__cc_text(&b, len);
     byoc_module_destroy(scratch);
     return out;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_util.h"
 
 static double cpu_seconds(void) {
     struct timespec ts;
@@ -28,14 +29,6 @@ static double cpu_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), by_value);
-    return v[n / 2];
-}
 
 static byoc_sim_backend *backends[2];
 
@@ -124,22 +117,6 @@ static double simulated(const byoc_module *m, int collage, byoc_diag *d) {
     return latency;
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-static int list_dir(const char *dir, char **names, int max, int want_dirs) {
-    DIR *dp = opendir(dir);
-    if (!dp) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dp)) && n < max) {
-        if (e->d_name[0] == '.') continue;
-        size_t len = strlen(e->d_name);
-        int is_onnx = len > 5 && !strcmp(e->d_name + len - 5, ".onnx");
-        if (want_dirs == !is_onnx && (names[n] = (char *)malloc(len + 1)) != NULL) memcpy(names[n++], e->d_name, len + 1);
-    }
-    closedir(dp);
-    qsort(names, (size_t)n, sizeof *names, by_name);
-    return n;
-}
 
 /* a file's identity for counting distinct models (the shared set holds some twice under other names) */
 static uint64_t file_identity(const char *path) {
@@ -216,6 +193,16 @@ static void bench_model(const char *label, const char *path, int runs, FILE *jso
     byoc_module_destroy(m);
 }
 
+typedef struct model_run {
+    int runs;
+    FILE *json;
+    int *first;
+} model_run;
+static void bench_one(const char *label, const char *path, void *user) {
+    const model_run *r = (const model_run *)user;
+    bench_model(label, path, r->runs, r->json, r->first);
+}
+
 int main(int argc, char **argv) {
     const char *models = argc > 1 ? argv[1] : "../shared/models";
     int runs = argc > 2 ? atoi(argv[2]) : 3;
@@ -264,30 +251,8 @@ int main(int argc, char **argv) {
     printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     fprintf(json, "],\n\"models\": [\n");
     int first = 1;
-    char *dirs[256];
-    int ndirs = list_dir(models, dirs, 256, 1);
-    if (!ndirs) printf("| (no models in %s: BYOC_MODELS=DIR points elsewhere) | | | | | | | |\n", models);
-    for (int i = 0; i < ndirs; ++i) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s/model.onnx", models, dirs[i]);
-        FILE *probe = fopen(path, "rb");
-        if (probe) {
-            fclose(probe);
-            bench_model(dirs[i], path, runs, json, &first);
-        } else {
-            char sub[2048], *files[64];
-            snprintf(sub, sizeof sub, "%s/%s", models, dirs[i]);
-            int nf = list_dir(sub, files, 64, 0);
-            for (int f = 0; f < nf; ++f) {
-                char label[512];
-                snprintf(path, sizeof path, "%s/%s", sub, files[f]);
-                snprintf(label, sizeof label, "%s/%.*s", dirs[i], (int)(strlen(files[f]) - 5), files[f]);
-                bench_model(label, path, runs, json, &first);
-                free(files[f]);
-            }
-        }
-        free(dirs[i]);
-    }
+    model_run run = {runs, json, &first};
+    if (!for_each_model(models, bench_one, &run)) printf("| (no models in %s: BYOC_MODELS=DIR points elsewhere) | | | | | | | |\n", models);
     double geo = nratio ? exp(log_ratio_sum / nratio) : 0;
     printf("\nGreedy / collage simulated latency, geometric mean over %d distinct models: %.2fx (target: >= 1.10x).\n\n", nratio, geo);
     fprintf(json, "\n],\n\"geomean_greedy_over_collage\": %.4f, \"distinct_models\": %d}\n", geo, nratio);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 typedef struct partition_time {
     char name[96];
@@ -33,10 +34,6 @@ static void add_ratio(int dev, double r) {
     ratios[dev][nratios[dev]++] = r;
 }
 
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static uint64_t seed_state = 0x9e3779b97f4a7c15ull;
 static uint64_t next_random(void) {
@@ -174,23 +171,19 @@ static int bench_model(const char *label, const char *path, byoc_sim_backend **b
     return ok;
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* a directory's subdirectories (want_dirs) or .onnx files, sorted */
-static int list_dir(const char *dir, char **names, int max, int want_dirs) {
-    DIR *dp = opendir(dir);
-    if (!dp) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(dp)) && n < max) {
-        if (e->d_name[0] == '.') continue;
-        size_t len = strlen(e->d_name);
-        int is_onnx = len > 5 && !strcmp(e->d_name + len - 5, ".onnx");
-        if (want_dirs == !is_onnx && (names[n] = (char *)malloc(len + 1)) != NULL) memcpy(names[n++], e->d_name, len + 1);
-    }
-    closedir(dp);
-    qsort(names, (size_t)n, sizeof *names, by_name);
-    return n;
+
+typedef struct model_run {
+    byoc_sim_backend **b;
+    int runs;
+    FILE *json;
+    int *first;
+    double *sum_dev, *sum_host;
+    int failed;
+} model_run;
+static void bench_one(const char *label, const char *path, void *user) {
+    model_run *r = (model_run *)user;
+    r->failed += !bench_model(label, path, r->b, r->runs, r->json, r->first, r->sum_dev, r->sum_host);
 }
 
 int main(int argc, char **argv) {
@@ -211,30 +204,9 @@ int main(int argc, char **argv) {
     fprintf(json, "{\"models\": [\n");
     int first = 1, failed = 0;
     double sum_dev[2] = {0, 0}, sum_host[2] = {0, 0};
-    char *dirs[256];
-    int ndirs = list_dir(models, dirs, 256, 1);
-    if (!ndirs) printf("| (no models in %s: BYOC_MODELS=DIR points elsewhere) | | | | | | | |\n", models);
-    for (int i = 0; i < ndirs; ++i) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s/model.onnx", models, dirs[i]);
-        FILE *probe = fopen(path, "rb");
-        if (probe) {
-            fclose(probe);
-            failed += !bench_model(dirs[i], path, b, runs, json, &first, sum_dev, sum_host);
-        } else { /* a directory of .onnx graphs (zoo_light) */
-            char sub[2048], *files[64];
-            snprintf(sub, sizeof sub, "%s/%s", models, dirs[i]);
-            int nf = list_dir(sub, files, 64, 0);
-            for (int f = 0; f < nf; ++f) {
-                char label[512];
-                snprintf(path, sizeof path, "%s/%s", sub, files[f]);
-                snprintf(label, sizeof label, "%s/%.*s", dirs[i], (int)(strlen(files[f]) - 5), files[f]);
-                failed += !bench_model(label, path, b, runs, json, &first, sum_dev, sum_host);
-                free(files[f]);
-            }
-        }
-        free(dirs[i]);
-    }
+    model_run run = {b, runs, json, &first, sum_dev, sum_host, 0};
+    if (!for_each_model(models, bench_one, &run)) printf("| (no models in %s: BYOC_MODELS=DIR points elsewhere) | | | | | | | |\n", models);
+    failed = run.failed;
     printf("\nAll models: npu command streams %.1f ms against %.1f ms of host kernels (%.2fx), dsp %.1f ms against %.1f ms (%.2fx)\n\n", 1e3 * sum_dev[0],
            1e3 * sum_host[0], sum_host[0] > 0 ? sum_dev[0] / sum_host[0] : 0.0, 1e3 * sum_dev[1], 1e3 * sum_host[1], sum_host[1] > 0 ? sum_dev[1] / sum_host[1] : 0.0);
     printf("| device | kernels | min | p10 | median | p90 | max | within 10%% |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");

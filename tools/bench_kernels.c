@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_util.h"
 
 void openblas_set_num_threads(int num_threads);
 
@@ -22,15 +23,7 @@ static double now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int by_value(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), by_value);
-    return v[n / 2];
-}
 
 static float *filled(size_t n, unsigned seed) {
     float *p = (float *)malloc(n * sizeof(float));

@@ -288,7 +288,7 @@ static int place_ops(byoc_module *m, const strategy_options *so, const byoc_part
     byoc_sim_collage_devices_release(&devices);
     if (rc == EXIT_OK && so->save_placement) {
         size_t len = 0;
-        char *text = byoc_collage_placement_format(st, m, &len);
+        char *text = byoc_collage_placement_format(st, &len);
         FILE *f = text ? fopen(so->save_placement, "wb") : NULL;
         if (!f || fwrite(text, 1, len, f) != len) {
             fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", so->save_placement, strerror(errno));
