@@ -63,14 +63,6 @@ static int search_once(const byoc_module *m, byoc_collage_stats *st, double *sec
     return ok;
 }
 
-static uint64_t seed_state = 0x9e3779b97f4a7c15ull;
-static uint64_t next_random(void) {
-    uint64_t z = (seed_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* the simulated latency of m placed by strategy (0 greedy, 1 collage): hooks, FuseOps, lower, one run on
    seeded inputs */
 static double simulated(const byoc_module *m, int collage, byoc_diag *d) {
@@ -91,24 +83,9 @@ static double simulated(const byoc_module *m, int collage, byoc_diag *d) {
     int ok = (collage ? byoc_partition_collage(copy, &o, NULL, NULL, d) : byoc_partition_greedy(copy, &po, NULL, d)) == BYOC_OK &&
              byoc_run_target_hooks(copy, targets, 2, d) == BYOC_OK && byoc_fuse_ops(copy, 256, d) == BYOC_OK && (p = byoc_sim_lower(copy, NULL, d)) != NULL;
     byoc_tensor in[16];
-    int n = ok ? byoc_sim_input_count(p) : 0;
     memset(in, 0, sizeof in);
-    ok = ok && n <= 16;
-    for (int i = 0; ok && i < n; ++i) {
-        const byoc_sim_io *io = byoc_sim_input(p, i);
-        in[i].dtype = io->dtype;
-        in[i].rank = io->rank;
-        memcpy(in[i].dims, io->dims, sizeof in[i].dims);
-        in[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
-        ok = in[i].data != NULL;
-        size_t count = ok ? io->nbytes / byoc_dtype_size(io->dtype) : 0;
-        for (size_t e = 0; e < count; ++e) {
-            uint64_t r = next_random();
-            if (io->dtype == BYOC_FLOAT32) ((float *)in[i].data)[e] = (float)((double)(r >> 11) / 9007199254740992.0 - 0.5);
-            else if (io->dtype == BYOC_INT64) ((int64_t *)in[i].data)[e] = (int64_t)(r % 4);
-            else if (io->dtype == BYOC_INT32) ((int32_t *)in[i].data)[e] = (int32_t)(r % 4);
-        }
-    }
+    int n = ok ? make_inputs(p, in, 16) : -1;
+    ok = ok && n >= 0;
     if (ok && byoc_sim_run(p, in, n, NULL, 0, d) == BYOC_OK) latency = byoc_sim_latency(p);
     for (int i = 0; i < 16; ++i) free(in[i].data);
     byoc_sim_program_destroy(p);

@@ -35,35 +35,6 @@ static void add_ratio(int dev, double r) {
 }
 
 
-static uint64_t seed_state = 0x9e3779b97f4a7c15ull;
-static uint64_t next_random(void) {
-    uint64_t z = (seed_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* seeded inputs as byocc run makes them: floats in [-0.5, 0.5), integers (token ids, indices) in [0, 4) */
-static int make_inputs(byoc_sim_program *p, byoc_tensor *in, int max) {
-    int n = byoc_sim_input_count(p);
-    if (n > max) return -1;
-    for (int i = 0; i < n; ++i) {
-        const byoc_sim_io *io = byoc_sim_input(p, i);
-        in[i].dtype = io->dtype;
-        in[i].rank = io->rank;
-        memcpy(in[i].dims, io->dims, sizeof in[i].dims);
-        in[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
-        if (!in[i].data) return -1;
-        size_t count = io->nbytes / byoc_dtype_size(io->dtype);
-        for (size_t e = 0; e < count; ++e) {
-            uint64_t r = next_random();
-            if (io->dtype == BYOC_FLOAT32) ((float *)in[i].data)[e] = (float)((double)(r >> 11) / 9007199254740992.0 - 0.5);
-            else if (io->dtype == BYOC_INT64) ((int64_t *)in[i].data)[e] = (int64_t)(r % 4);
-            else if (io->dtype == BYOC_INT32) ((int32_t *)in[i].data)[e] = (int32_t)(r % 4);
-        }
-    }
-    return n;
-}
 
 /* import, simplify, fold, place greedily on the backends; with hooks, lower device partitions to command
    streams (else their ops run on the host kernels); fuse and lower */
