@@ -14556,6 +14556,7 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
         }
     }
     char *out = byoc__cc_text(&b, len);
+    byoc_free(scratch, b.data);
     byoc_module_destroy(scratch);
     return out;
 }
@@ -14573,6 +14574,7 @@ BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t
                          a->source ? a->source : "");
     }
     char *out = byoc__cc_text(&b, len);
+    byoc_free(scratch, b.data);
     byoc_module_destroy(scratch);
     return out;
 }
