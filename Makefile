@@ -22,14 +22,17 @@ STB_DS  := /usr/include/stb/stb_ds.h
 FUZZERS := text weights pattern backend onnx device placement
 HEADERS := byoc.h byoc_sim.h
 
-.PHONY: all test demo fuzz bench deps clean
+.PHONY: all test demo fuzz bench deps clean install
 all: $(BUILD)/byocc
 
 # clang (with libFuzzer and the sanitizers) builds the SAN suite, the fuzzers and the build checks
 CLANG_BIN := /usr/bin/clang
 LIT       := /usr/lib/llvm-14/build/utils/lit/lit.py
 ONNX_TESTDATA := /usr/share/libonnx-testdata/data/node
-deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA)
+PKG_CONFIG_BIN := /usr/bin/pkg-config
+deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA) $(PKG_CONFIG_BIN)
+$(PKG_CONFIG_BIN):
+	@tools/ensure-deps.sh $@ pkgconf
 $(ONNX_TESTDATA):
 	@tools/ensure-deps.sh $@ libonnx-testdata
 $(LIT):
@@ -141,6 +144,17 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/ben
 	@$(BUILD)/bench_devices $(MODELS) 5 $(BUILD)/bench_devices.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@$(BUILD)/bench_collage $(MODELS) 3 $(BUILD)/bench_collage.json | tee -a $(BUILD)/bench.md
+
+# make install PREFIX=DIR: the headers (DIR/include/byoc: byoc.h, byoc_sim.h, tools/byoc_onnx.h), byocc and
+# DIR/lib/pkgconfig/byoc.pc (cc prog.c $$(pkg-config --cflags --libs byoc)); DESTDIR stages it
+PREFIX ?= /usr/local
+VERSION := $(shell sed -n 's/^#define BYOC_VERSION_STRING "\(.*\)"/\1/p' byoc.h)
+install: $(BUILD)/byocc
+	@mkdir -p $(DESTDIR)$(PREFIX)/include/byoc/tools $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	cp byoc.h byoc_sim.h $(DESTDIR)$(PREFIX)/include/byoc/
+	cp tools/byoc_onnx.h $(DESTDIR)$(PREFIX)/include/byoc/tools/
+	cp $(BUILD)/byocc $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/byoc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/byoc.pc
 
 clean:
 	rm -rf build

@@ -29,7 +29,7 @@ group cli sh tests/cli.sh "$BUILD/byocc"
 group onnx_node "$BUILD/onnx_node_tests"
 group models sh tests/models.sh "$BUILD/byocc"
 # every committed fuzz input is replayed (the corpus is a regression suite)
-for f in text weights pattern backend onnx device; do
+for f in text weights pattern backend onnx device placement; do
     group "fuzz_$f" sh -c "if $BUILD/fuzz_$f -runs=0 tests/fuzz/corpus/$f > $out/fuzz_$f.raw 2>&1; then echo 'ok fuzz_corpus_$f'; else tail -30 $out/fuzz_$f.raw; echo 'FAIL fuzz_corpus_$f: a corpus input crashed'; fi"
 done
 # IR-level tests: .relay files with RUN/CHECK lines, run by LLVM lit and FileCheck
@@ -41,6 +41,8 @@ lit_group() {
 }
 group lit lit_group
 group build env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh
+# make install into a temporary prefix, and a program built against the installed copy alone
+group install env CC="$CC" SAN="$SAN" sh tests/install.sh
 
 grep -E '^(FAIL|    )' "$out/all"
 # what the conformance run and the real-model run covered
