@@ -1054,7 +1054,8 @@ typedef struct byoc_collage_candidate {
     const byoc_backend_spec *spec; /* NULL for the host */
     byoc_node *function;           /* fn(its inputs) { its nodes }: constants bound, several exits as a tuple */
     int nops;                      /* op calls inside */
-    const char *rule;              /* how it was made: "op", "composite", "combine", "host", "greedy", "only" */
+    const char *rule;              /* how it was made: a composite's name ("npu.conv2d_bias"), "op", "combine",
+                                      "host", "greedy", "only" (a single-backend plan), "coalesce", "placement" */
     uint64_t key;                  /* structural key with the backend: equal keys are priced once */
 } byoc_collage_candidate;
 /* Seconds to run candidate c where it says; negative, NaN or infinite: it cannot run there (dropped). */
@@ -1084,7 +1085,7 @@ typedef struct byoc_collage_assignment {
 typedef struct byoc_collage_options {
     const byoc_backend_spec *const *backends;
     int nbackends;
-    byoc_collage_cost_fn cost; /* NULL: byoc_collage_mock_cost with base 1 everywhere (for tests only) */
+    byoc_collage_cost_fn cost; /* required: byoc_sim_collage_cost, byoc_sim_collage_measured_cost, the mock, or yours */
     void *cost_data;
     const byoc_pin *pins;      /* a pinned op is only covered by candidates of its backend */
     int npins;
