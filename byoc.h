@@ -13587,7 +13587,6 @@ typedef struct byoc__cc {
     byoc__cc_heap_item *heap;
     int *per_f;             /* states created per first-uncovered node (the beam) */
     const unsigned char *allowed; /* candidate filter of the current run, NULL: all live */
-    double t0;
 } byoc__cc;
 
 /* Origins are not unique in @main (SimplifyInference's multiply and add both stand for the batch norm), so

@@ -232,7 +232,7 @@ static int place_ops(byoc_module *m, const strategy_options *so, const byoc_part
         }
         return byoc_partition_greedy(m, po, rep, d) == BYOC_OK ? EXIT_OK : input_error(d);
     }
-    static byoc_sim_collage_devices devices;
+    byoc_sim_collage_devices devices; /* the estimator's state for this call (released below) */
     memset(&devices, 0, sizeof devices);
     devices.backends = (const byoc_sim_backend *const *)opened_backends;
     devices.count = nopened_backends;

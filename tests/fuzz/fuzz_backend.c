@@ -60,8 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
        support lines; the result must verify and cost no more than the greedy plan */
     m = byoc_module_parse(graph_text, sizeof graph_text - 1, "g.relay", NULL, &diag);
     if (!m) abort();
-    static const char *const names[2] = {NULL, "host"};
-    const char *mock_names[2] = {b->name, names[1]};
+    const char *mock_names[2] = {b->name, "host"};
     double base[2] = {1.0 + (double)(size % 5), 3.0};
     byoc_collage_mock mock = {mock_names, base, 2};
     byoc_collage_options co;
