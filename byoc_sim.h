@@ -5092,7 +5092,11 @@ BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_co
     if (runs > 64) runs = 64;
     for (int i = 0; i < runs; ++i) {
         samples[i] = byoc__sim_measure_once(m, c->function, dev);
-        if (samples[i] < 0) return -1; /* it cannot run there */
+        if (samples[i] >= 0) continue;
+        if (dev) return -1; /* it cannot run there */
+        /* the host runs everything, but a candidate alone may not lower as a program (a lone view of its
+           input): the host model prices it, so every node keeps a candidate */
+        return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
     }
     qsort(samples, (size_t)runs, sizeof(double), byoc__sim_double_cmp);
     seconds = samples[runs / 2];
