@@ -19,7 +19,7 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
-FUZZERS := text weights pattern backend onnx device placement
+FUZZERS := text weights pattern backend onnx device placement artifact
 HEADERS := byoc.h byoc_sim.h
 
 .PHONY: all test demo fuzz bench deps clean install
@@ -50,7 +50,8 @@ $(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
-UNIT_TESTS := test_core test_patterns test_passes test_property test_targets test_sim test_onnx test_kernels test_devices test_collage test_collage_search
+UNIT_TESTS := test_core test_patterns test_passes test_property test_targets test_sim test_onnx test_kernels test_devices test_collage test_collage_search \
+              test_artifact
 $(BUILD)/test_%: tests/test_%.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
@@ -87,6 +88,14 @@ demo: $(BUILD)/byocc
 	  echo; echo "== byocc run $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage --placement $(BUILD)/demo/collage.placement --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) --reference host"; \
 	  $(BUILD)/byocc run $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage --placement $(BUILD)/demo/collage.placement \
 	    --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) --reference host || exit 1; \
+	  echo; echo "== byocc compile $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage -o $(BUILD)/demo/ultraface.byoc --source-map $(BUILD)/demo/ultraface.json"; \
+	  $(BUILD)/byocc compile $(DEMO_MODEL)/model.onnx --backend npu --backend dsp --strategy collage -o $(BUILD)/demo/ultraface.byoc --source-map $(BUILD)/demo/ultraface.json || exit 1; \
+	  echo; echo "== byocc run $(BUILD)/demo/ultraface.byoc --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL)   (the artifact, loaded and checked)"; \
+	  $(BUILD)/byocc run $(BUILD)/demo/ultraface.byoc --input $(DEMO_MODEL)/input_0.npy --compare-to $(DEMO_MODEL) || exit 1; \
+	  echo; echo "== byocc explain $(BUILD)/demo/ultraface.byoc 318   (where an ONNX node ran, and why)"; \
+	  $(BUILD)/byocc explain $(BUILD)/demo/ultraface.byoc 318 || exit 1; \
+	  echo; echo "== examples/embed_runtime.c: the runtime alone (no compiler linked), from its own memory pool"; \
+	  $(CC) -std=c99 -O2 -I. examples/embed_runtime.c -o $(BUILD)/embed_runtime -lm && $(BUILD)/embed_runtime $(BUILD)/demo/ultraface.byoc | grep -v '^kernel' || exit 1; \
 	else \
 	  echo "(no $(DEMO_MODEL): the ONNX part of the demo is skipped; BYOC_MODELS=DIR points elsewhere)"; \
 	  echo; echo "== byocc partition tests/inputs/mnist.relay --backend npu --backend dsp   (the Collage design doc's MNIST)"; \
@@ -95,6 +104,9 @@ demo: $(BUILD)/byocc
 	  $(BUILD)/byocc run tests/inputs/mnist.relay --backend npu --backend dsp --reference host --profile --trace $(BUILD)/demo/trace.json || exit 1; \
 	  echo; echo "== byocc run tests/inputs/mnist.relay --backend npu --backend dsp --strategy collage --reference host   (the searched plan beside greedy)"; \
 	  $(BUILD)/byocc run tests/inputs/mnist.relay --backend npu --backend dsp --strategy collage --reference host --profile | grep -v '^  ' || exit 1; \
+	  echo; echo "== byocc compile tests/inputs/mnist.relay --backend npu --backend dsp -o $(BUILD)/demo/mnist.byoc, then examples/embed_runtime.c runs it"; \
+	  $(BUILD)/byocc compile tests/inputs/mnist.relay --backend npu --backend dsp -o $(BUILD)/demo/mnist.byoc || exit 1; \
+	  $(CC) -std=c99 -O2 -I. examples/embed_runtime.c -o $(BUILD)/embed_runtime -lm && $(BUILD)/embed_runtime $(BUILD)/demo/mnist.byoc || exit 1; \
 	fi
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
@@ -106,7 +118,7 @@ fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
 	  if [ $$f = onnx ] && [ -d $(ONNX_TESTDATA) ]; then for t in $(ONNX_TESTDATA)/*/model.onnx; do \
 	    cp $$t $$work/seed_$$(basename $$(dirname $$t)).onnx; done; fi; \
 	  echo "== fuzz_$$f for $(FUZZ_SECONDS)s"; \
-	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=$$(if [ $$f = device ]; then echo 32768; else echo 4096; fi) -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
+	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=$$(if [ $$f = device ] || [ $$f = artifact ]; then echo 32768; else echo 4096; fi) -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
 	done
 
 # the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11). Times are

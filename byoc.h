@@ -33,8 +33,15 @@
        BYOC_NO_STB_DS_IMPLEMENTATION  the host program already compiles STB_DS_IMPLEMENTATION itself
        BYOC_STB_DS_PATH               include path of stb_ds (default <stb/stb_ds.h>)
        BYOC_NO_SIMD                   host kernels in plain C loops (no GNU vector extensions)
+       BYOC_NO_COMPILER               leave the compiler out of the implementation: patterns, passes,
+                                      partitioning, placement, sub-graphs and the Collage search (the IR,
+                                      text format, type inference, host kernels, evaluation and runtime
+                                      modules stay); calling a function left out fails to link
+       BYOC_MALLOC(n), BYOC_CALLOC(n, size), BYOC_REALLOC(p, n), BYOC_FREE(p)
+                                      (all four) the heap for what no byoc_allocator covers: scratch of
+                                      passes and walks, registries, the default allocator (default: the C library's)
    Memory goes through byoc_allocator {alloc_fn, free_fn, user_data} given at module creation
-   (NULL: malloc/free). stb_ds's internal scratch arrays use its own STBDS_REALLOC/STBDS_FREE.
+   (NULL: BYOC_MALLOC/BYOC_FREE). stb_ds's internal scratch arrays use its own STBDS_REALLOC/STBDS_FREE.
 
    ERRORS
    Fallible calls return byoc_result (0 = BYOC_OK) and fill a caller-owned byoc_diag with a one-line
@@ -458,6 +465,10 @@ BYOC_API char *byoc_node_print(byoc_module *m, const byoc_node *expr, unsigned f
 /* The name the printer gives n inside the global function scope: "%3", "%x", "@f", "constant", or
    "result" for an unbound result expression. Costs one print of scope; meant for messages. */
 BYOC_API void byoc_node_label(byoc_module *m, const byoc_node *scope, const byoc_node *n, char *out, size_t cap);
+/* Every node the printer numbers inside the global function scope (function literals in it included), with
+   its number k (label "%k"): the labels of a whole function for the cost of one print. */
+BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope, void (*visit)(const byoc_node *n, int number, void *user_data),
+                                          void *user_data);
 
 typedef struct byoc_parse_options {
     const byoc_allocator *allocator; /* NULL: malloc */
@@ -1132,7 +1143,7 @@ typedef struct byoc_collage_stats {
 BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
 
 /* The statistics as text: format "text" (a few lines: costs of the plan and the baselines, the search's
-   counts and time) or "json" (an object; README "Collage"). NULL for an unknown format. Free with free(). */
+   counts and time) or "json" (an object; README "Collage"). NULL for an unknown format. Free with free() (BYOC_FREE, when defined). */
 BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len);
 /* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP", optionally followed by
    "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
@@ -1210,6 +1221,16 @@ BYOC_API size_t byoc_sgemm_workspace_size(void);
 #define BYOC_ASSERT(c) assert(c)
 #endif
 
+/* Heap memory no byoc_allocator covers (scratch of passes and graph walks, registries, defaults):
+   define all four of BYOC_MALLOC, BYOC_CALLOC, BYOC_REALLOC and BYOC_FREE to route it elsewhere.
+   stb_ds's arrays follow STBDS_REALLOC and STBDS_FREE. */
+#ifndef BYOC_MALLOC
+#define BYOC_MALLOC(n) malloc(n)
+#define BYOC_CALLOC(n, size) calloc((n), (size))
+#define BYOC_REALLOC(p, n) realloc((p), (n))
+#define BYOC_FREE(p) free(p)
+#endif
+
 /* stb_ds: included here only, with prefixed names. gcc in strict ISO mode lacks `typeof`. */
 #ifndef INCLUDE_STB_DS_H
 #if defined(__STRICT_ANSI__) && !defined(__cplusplus) && !defined(typeof)
@@ -1285,7 +1306,7 @@ BYOC__PRIVATE ptrdiff_t byoc__map_slot(const byoc__map *m, const void *a) {
 BYOC__PRIVATE void byoc__map_grow_for_one(byoc__map *m) {
     if ((m->count + 1) * 4 <= m->cap * 3) return; /* keep the load under 3/4 */
     size_t ncap = m->cap ? m->cap * 2 : 8;
-    byoc__map_slot_pair *ns = (byoc__map_slot_pair *)calloc(ncap, sizeof *ns);
+    byoc__map_slot_pair *ns = (byoc__map_slot_pair *)BYOC_CALLOC(ncap, sizeof *ns);
     if (!ns) abort(); /* scratch memory exhausted: nothing sane to continue with */
     for (size_t i = 0; i < m->cap; ++i) {
         if (!m->slots[i].key) continue;
@@ -1293,7 +1314,7 @@ BYOC__PRIVATE void byoc__map_grow_for_one(byoc__map *m) {
         while (ns[j].key) j = (j + 1) & (ncap - 1);
         ns[j] = m->slots[i];
     }
-    free(m->slots);
+    BYOC_FREE(m->slots);
     m->slots = ns;
     m->cap = ncap;
 }
@@ -1321,7 +1342,7 @@ BYOC__PRIVATE intptr_t byoc__map_get(const byoc__map *m, const void *k, intptr_t
     return i >= 0 ? m->slots[i].val : missing;
 }
 BYOC__PRIVATE void byoc__map_free(byoc__map *m) {
-    free(m->slots);
+    BYOC_FREE(m->slots);
     memset(m, 0, sizeof *m);
 }
 
@@ -1388,8 +1409,8 @@ struct byoc_module {
     int borrow_constants; /* copies into it share their constants' payloads (a short-lived planning copy) */
 };
 
-static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return malloc(size); }
-static void byoc__default_free(void *ptr, void *user_data) { (void)user_data; free(ptr); }
+static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return BYOC_MALLOC(size); }
+static void byoc__default_free(void *ptr, void *user_data) { (void)user_data; BYOC_FREE(ptr); }
 
 BYOC_API void *byoc_alloc(byoc_module *m, size_t size) { return m->alloc.alloc_fn(size ? size : 1, m->alloc.user_data); }
 BYOC_API void byoc_free(byoc_module *m, void *ptr) { if (ptr) m->alloc.free_fn(ptr, m->alloc.user_data); }
@@ -1450,12 +1471,12 @@ BYOC_API const char *byoc_intern(byoc_module *m, const char *s) {
 
 BYOC__PRIVATE const char *byoc__intern_n(byoc_module *m, const char *s, size_t n) {
     char small[256];
-    char *tmp = n < sizeof small ? small : BYOC__CAST(char *, malloc(n + 1));
+    char *tmp = n < sizeof small ? small : BYOC__CAST(char *, BYOC_MALLOC(n + 1));
     if (!tmp) return NULL;
     memcpy(tmp, s, n);
     tmp[n] = 0;
     const char *r = byoc_intern(m, tmp);
-    if (tmp != small) free(tmp);
+    if (tmp != small) BYOC_FREE(tmp);
     return r;
 }
 
@@ -1497,7 +1518,7 @@ BYOC_API void byoc_module_destroy(byoc_module *m) {
     stbds_shfree(m->strings);
     byoc__map_free(&m->function_index);
     stbds_arrfree(m->functions);
-    free(m->id_index);
+    BYOC_FREE(m->id_index);
     m->alloc.free_fn(m, m->alloc.user_data);
 }
 
@@ -1726,7 +1747,7 @@ BYOC_API int byoc_type_to_string(const byoc_type *t, char *out, size_t cap) {
         if (b.data) memcpy(out, b.data, k);
         out[k] = 0;
     }
-    free(b.data);
+    BYOC_FREE(b.data);
     return n;
 }
 
@@ -2487,7 +2508,7 @@ BYOC__PRIVATE int byoc__id_index_reserve(byoc_module *m, uint32_t need) {
     size_t cap = (size_t)m->id_index_cap * 2 > need ? (size_t)m->id_index_cap * 2 : need;
     if (cap < 1024) cap = 1024;
     if (cap > UINT32_MAX) return 0;
-    int *grown = BYOC__CAST(int *, realloc(m->id_index, sizeof(int) * cap));
+    int *grown = BYOC__CAST(int *, BYOC_REALLOC(m->id_index, sizeof(int) * cap));
     if (!grown) return 0;
     memset(grown + m->id_index_cap, 0xff, sizeof(int) * (cap - m->id_index_cap));
     m->id_index = grown;
@@ -2517,7 +2538,7 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
             base = 0;
             span = m->id_index_cap;
         } else if ((size_t)(hi - lo) / 64 <= (size_t)count + 4096) {
-            dense = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)span));
+            dense = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)span));
             if (dense) memset(dense, 0xff, sizeof(int) * (size_t)span);
         }
         int ok = dense != NULL;
@@ -2532,11 +2553,11 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
             out->dense_base = base;
             out->dense_count = span;
             if (dense == m->id_index) m->id_index_lent = 1;
-        } else if (dense != m->id_index) free(dense);
+        } else if (dense != m->id_index) BYOC_FREE(dense);
     }
     byoc__map *index = NULL;
     if (!out->dense) {
-        index = (byoc__map *)calloc(1, sizeof(byoc__map));
+        index = (byoc__map *)BYOC_CALLOC(1, sizeof(byoc__map));
         if (!index) { stbds_arrfree(order); byoc__walk_stats_free(&st); return BYOC_ERR_OUT_OF_MEMORY; }
         for (int i = 0; i < count; ++i) byoc__map_put(index, order[i], i);
     }
@@ -2546,17 +2567,17 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
     size_t edges = out->dense ? (size_t)stbds_arrlen(st.input_ids) : st.slots;
     out->nodes = BYOC__CAST(byoc_graph_node *, byoc_alloc(m, sizeof(byoc_graph_node) * (size_t)(count ? count : 1)));
     int *pool = BYOC__CAST(int *, byoc_alloc(m, sizeof(int) * (2 * edges + 1)));
-    int *user_counts = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+    int *user_counts = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
     if (!out->nodes || !pool || !user_counts) {
         byoc_free(m, out->nodes);
         byoc_free(m, pool);
-        free(user_counts);
+        BYOC_FREE(user_counts);
         out->nodes = NULL;
         if (index) byoc__map_free(index);
-        free(index);
+        BYOC_FREE(index);
         out->index_map = NULL; /* the caller's byoc_graph_free must not free it again */
         if (out->dense == m->id_index) m->id_index_lent = 0;
-        else free(out->dense);
+        else BYOC_FREE(out->dense);
         out->dense = NULL;
         stbds_arrfree(order);
         byoc__walk_stats_free(&st);
@@ -2595,7 +2616,7 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
             byoc_graph_node *src = &out->nodes[out->nodes[i].inputs[j]];
             src->users[src->nusers++] = i;
         }
-    free(user_counts);
+    BYOC_FREE(user_counts);
     out->edge_pool = pool;
     stbds_arrfree(order);
     byoc__walk_stats_free(&st);
@@ -2629,10 +2650,10 @@ BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
 BYOC_API void byoc_graph_free(byoc_graph *g) {
     if (!g || !g->module) return;
     if (g->dense && g->dense == g->module->id_index) g->module->id_index_lent = 0;
-    else free(g->dense);
+    else BYOC_FREE(g->dense);
     byoc__map *index = (byoc__map *)g->index_map;
     if (index) byoc__map_free(index);
-    free(index);
+    BYOC_FREE(index);
     byoc_free(g->module, g->edge_pool);
     byoc_free(g->module, g->nodes);
     memset(g, 0, sizeof *g);
@@ -3760,11 +3781,11 @@ BYOC__PRIVATE byoc_result byoc__infer_global(byoc__infer *st, byoc_node *ref) {
 BYOC__PRIVATE void byoc__infer_tuple_of_typed(byoc_module *m, byoc_node *t) {
     if (!t || t->kind != BYOC_NODE_TUPLE || t->checked_type) return;
     const byoc_type *small[16] = {0};
-    const byoc_type **f = t->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)t->nargs));
+    const byoc_type **f = t->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nargs));
     int ok = f != NULL;
     for (int k = 0; ok && k < t->nargs; ++k) ok = (f[k] = t->args[k]->checked_type) != NULL;
     if (ok) t->checked_type = byoc_tuple_type(m, f, t->nargs);
-    if (f != small) free((void *)f);
+    if (f != small) BYOC_FREE((void *)f);
 }
 
 BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
@@ -3799,7 +3820,7 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     }
     case BYOC_NODE_FUNCTION: {
         const byoc_type *small[16] = {0};
-        const byoc_type **p = n->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nparams));
+        const byoc_type **p = n->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nparams));
         if (!p) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
         byoc_result r = BYOC_OK;
         for (int i = 0; i < n->nparams && r == BYOC_OK; ++i) {
@@ -3813,14 +3834,14 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
             r = byoc__infer_error(st, n, "fn", "declares result %s but its body has type %s", s1, s2);
         }
         if (r == BYOC_OK) n->checked_type = byoc_func_type(m, p, n->nparams, body);
-        if (p != small) free((void *)p);
+        if (p != small) BYOC_FREE((void *)p);
         if (r != BYOC_OK) return r;
         break;
     }
     case BYOC_NODE_CALL:
         if (n->op) {
             const byoc_type *small[16] = {0};
-            const byoc_type **a = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)n->nargs));
+            const byoc_type **a = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nargs));
             if (!a) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
             byoc_type_rel_ctx ctx;
             memset(&ctx, 0, sizeof ctx);
@@ -3829,7 +3850,7 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
             ctx.call = n;
             for (int i = 0; i < n->nargs; ++i) a[i] = n->args[i]->checked_type;
             const byoc_type *t = n->op->def.type_rel(&ctx, a, n->nargs, &n->attrs);
-            if (a != small) free((void *)a);
+            if (a != small) BYOC_FREE((void *)a);
             if (!t) return byoc__infer_error(st, n, n->op->def.name, "%s", ctx.failed ? ctx.message : "type relation failed");
             n->checked_type = t;
         } else {
@@ -4349,6 +4370,22 @@ BYOC_API void byoc_node_label(byoc_module *m, const byoc_node *scope, const byoc
     byoc__node_label(m, scope, n, out, cap);
 }
 
+BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope, void (*visit)(const byoc_node *n, int number, void *user_data),
+                                          void *user_data) {
+    if (!m || !scope || scope->kind != BYOC_NODE_FUNCTION || !visit) return BYOC_ERR_INVALID_ARGUMENT;
+    byoc__printer p;
+    byoc__printer_init(&p, m, BYOC_PRINT_NO_SPANS);
+    byoc__print_block(&p, (byoc_node *)scope, 0);
+    byoc_result r = p.out.oom ? BYOC_ERR_OUT_OF_MEMORY : BYOC_OK;
+    for (size_t i = 0; r == BYOC_OK && i < p.names.cap; ++i) {
+        const byoc_node *n = (const byoc_node *)p.names.slots[i].key;
+        if (n && n->kind != BYOC_NODE_VAR) visit(n, (int)p.names.slots[i].val, user_data);
+    }
+    byoc_free(m, p.out.data);
+    byoc__printer_free(&p);
+    return r;
+}
+
 /* the constants in the order byoc_module_print numbers them */
 BYOC__PRIVATE byoc_node **byoc__meta_constants(byoc_module *m, int *count) {
     byoc__printer p;
@@ -4735,7 +4772,7 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
     if (p->failed) return 0;
     int line = p->tok.line, col = p->tok.col;
     if (p->tok.kind == BYOC__T_STRING) {
-        char *s = BYOC__CAST(char *, malloc(p->tok.len + 1));
+        char *s = BYOC__CAST(char *, BYOC_MALLOC(p->tok.len + 1));
         if (!s) return byoc__parse_fail(p, line, col, "out of memory");
         size_t k = 0;
         for (size_t i = 0; i < p->tok.len; ++i) {
@@ -4750,13 +4787,13 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
                     i += 2;
                 } else c = e;
             }
-            if (c == 0) { free(s); return byoc__parse_fail(p, line, col, "NUL character in string"); }
+            if (c == 0) { BYOC_FREE(s); return byoc__parse_fail(p, line, col, "NUL character in string"); }
             s[k++] = c;
         }
         s[k] = 0;
         out->kind = BYOC_ATTR_STRING;
         out->s = byoc_intern(p->m, s);
-        free(s);
+        BYOC_FREE(s);
         byoc__next(p);
         return 1;
     }
@@ -5372,8 +5409,8 @@ BYOC__PRIVATE char *byoc__read_file(const char *path, size_t *size, byoc_diag *d
     for (;;) {
         if (len == cap) {
             cap = cap ? cap * 2 : 65536;
-            char *nd = BYOC__CAST(char *, realloc(data, cap + 1));
-            if (!nd) { free(data); fclose(f); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", path); return NULL; }
+            char *nd = BYOC__CAST(char *, BYOC_REALLOC(data, cap + 1));
+            if (!nd) { BYOC_FREE(data); fclose(f); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", path); return NULL; }
             data = nd;
         }
         size_t got = fread(data + len, 1, cap - len, f);
@@ -5382,7 +5419,7 @@ BYOC__PRIVATE char *byoc__read_file(const char *path, size_t *size, byoc_diag *d
     }
     int err = ferror(f);
     fclose(f);
-    if (err) { free(data); byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: read error", path); return NULL; }
+    if (err) { BYOC_FREE(data); byoc__diag(diag, BYOC_ERR_IO, 0, 0, 0, "%s: read error", path); return NULL; }
     data[len] = 0;
     *size = len;
     return data;
@@ -5406,7 +5443,7 @@ BYOC_API byoc_module *byoc_module_load(const char *path, const byoc_parse_option
                 fclose(f);
                 size_t wlen;
                 weights = byoc__read_file(wpath, &wlen, diag);
-                if (!weights) { free(text); return NULL; }
+                if (!weights) { BYOC_FREE(text); return NULL; }
                 o.weights = weights;
                 o.weights_size = wlen;
                 o.weights_name = wpath;
@@ -5414,8 +5451,8 @@ BYOC_API byoc_module *byoc_module_load(const char *path, const byoc_parse_option
         }
     }
     byoc_module *m = byoc_module_parse(text, len, path, &o, diag);
-    free(text);
-    free(weights);
+    BYOC_FREE(text);
+    BYOC_FREE(weights);
     return m;
 }
 
@@ -5547,7 +5584,7 @@ BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned
     size_t len, wsize, n = strlen(path);
     char *text = byoc_module_print(m, flags, &len);
     void *weights = byoc_module_weights_serialize(m, &wsize);
-    char *wpath = BYOC__CAST(char *, malloc(n + 4));
+    char *wpath = BYOC__CAST(char *, BYOC_MALLOC(n + 4));
     byoc_result r = BYOC_OK;
     int has_constants = wsize > 12; /* more than the header */
     if (!text || !weights || !wpath) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory saving the module");
@@ -5562,7 +5599,7 @@ BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned
     }
     byoc_free(m, text);
     byoc_free(m, weights);
-    free(wpath);
+    BYOC_FREE(wpath);
     return r;
 }
 
@@ -5683,7 +5720,7 @@ BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
     byoc_node **order = NULL;
     byoc__post_order((byoc_node *)root, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
     int count = (int)stbds_arrlen(order);
-    uint64_t *h = BYOC__CAST(uint64_t *, malloc(sizeof(uint64_t) * (size_t)(count ? count : 1)));
+    uint64_t *h = BYOC__CAST(uint64_t *, BYOC_MALLOC(sizeof(uint64_t) * (size_t)(count ? count : 1)));
     if (!h) { byoc__map_free(&seen); stbds_arrfree(order); return 0; }
     for (int i = 0; i < count; ++i) {
         const byoc_node *n = order[i];
@@ -5708,7 +5745,7 @@ BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
         h[i] = x;
     }
     uint64_t r = count ? h[count - 1] : 0;
-    free(h);
+    BYOC_FREE(h);
     byoc__map_free(&seen);
     stbds_arrfree(order);
     return r;
@@ -5723,11 +5760,11 @@ BYOC__PRIVATE const byoc_type *byoc__copy_type(byoc_module *dst, const byoc_type
     if (!t) return NULL;
     if (t->kind == BYOC_TYPE_TENSOR) return byoc_tensor_type(dst, t->dtype, t->rank, t->dims);
     const byoc_type *small[16] = {0};
-    const byoc_type **f = t->nfields <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)t->nfields));
+    const byoc_type **f = t->nfields <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nfields));
     if (!f) return NULL;
     for (int i = 0; i < t->nfields; ++i) f[i] = byoc__copy_type(dst, t->fields[i]);
     const byoc_type *r = t->kind == BYOC_TYPE_TUPLE ? byoc_tuple_type(dst, f, t->nfields) : byoc_func_type(dst, f, t->nfields, byoc__copy_type(dst, t->ret));
-    if (f != small) free((void *)f);
+    if (f != small) BYOC_FREE((void *)f);
     return r;
 }
 
@@ -5818,8 +5855,9 @@ BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocat
 BYOC__PRIVATE byoc_module *byoc__module_clone_borrowing(const byoc_module *m) { return byoc__module_clone_in(m, NULL, 1); }
 
 // [SECTION] impl: dominators
+#if !defined(BYOC_NO_COMPILER) /* from here to the host kernels: the compiler (see BYOC_NO_COMPILER) */
 BYOC_API byoc_result byoc_graph_post_dominators(const byoc_graph *g, int *ipdom) {
-    int *depth = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(g->count ? g->count : 1)));
+    int *depth = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count ? g->count : 1)));
     if (!depth) return BYOC_ERR_OUT_OF_MEMORY;
     /* users come after their inputs in post-order, so walking backwards sees every user first */
     for (int i = g->count - 1; i >= 0; --i) {
@@ -5836,7 +5874,7 @@ BYOC_API byoc_result byoc_graph_post_dominators(const byoc_graph *g, int *ipdom)
         ipdom[i] = lca;
         depth[i] = lca >= 0 ? depth[lca] + 1 : 0;
     }
-    free(depth);
+    BYOC_FREE(depth);
     return BYOC_OK;
 }
 
@@ -6005,11 +6043,11 @@ BYOC__PRIVATE void byoc__pat_count(byoc__pat_printer *pp, const byoc_pattern *p)
         byoc__map_put(&pp->uses, q, n + 1);
         if (n) continue;
         int k = byoc__pat_child_count(q);
-        const byoc_pattern **kids = BYOC__CAST(const byoc_pattern **, malloc(sizeof(byoc_pattern *) * (size_t)(k + 1)));
+        const byoc_pattern **kids = BYOC__CAST(const byoc_pattern **, BYOC_MALLOC(sizeof(byoc_pattern *) * (size_t)(k + 1)));
         if (!kids) break;
         byoc__pat_children(q, kids);
         for (int i = k - 1; i >= 0; --i) stbds_arrput(stack, kids[i]);
-        free(kids);
+        BYOC_FREE(kids);
     }
     stbds_arrfree(stack);
 }
@@ -6551,7 +6589,7 @@ BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, b
     const byoc_graph *g = mt->graph;
     if (!g || !byoc__match(mt, p->inner, e, depth + 1)) return 0;
     if (!mt->ipdom) {
-        mt->ipdom = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(g->count ? g->count : 1)));
+        mt->ipdom = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count ? g->count : 1)));
         if (!mt->ipdom || byoc_graph_post_dominators(g, mt->ipdom) != BYOC_OK) return 0;
     }
     int child_index = byoc_graph_index(g, e);
@@ -6592,9 +6630,9 @@ BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, b
 
 /* call(a0, a1) with callee pattern `callee`, owned by the match (NULL when out of memory) */
 BYOC__PRIVATE byoc_pattern *byoc__scratch_call(byoc_match *mt, byoc_pattern *callee, byoc_pattern *a0, byoc_pattern *a1) {
-    byoc_pattern *c = BYOC__CAST(byoc_pattern *, calloc(1, sizeof(byoc_pattern)));
-    byoc_pattern **args = BYOC__CAST(byoc_pattern **, malloc(2 * sizeof(byoc_pattern *)));
-    if (!c || !args) { free(c); free(args); return NULL; }
+    byoc_pattern *c = BYOC__CAST(byoc_pattern *, BYOC_CALLOC(1, sizeof(byoc_pattern)));
+    byoc_pattern **args = BYOC__CAST(byoc_pattern **, BYOC_MALLOC(2 * sizeof(byoc_pattern *)));
+    if (!c || !args) { BYOC_FREE(c); BYOC_FREE(args); return NULL; }
     args[0] = a0;
     args[1] = a1;
     c->kind = BYOC_PAT_CALL;
@@ -6724,14 +6762,14 @@ BYOC__PRIVATE int byoc__match(byoc_match *mt, const byoc_pattern *p, byoc_node *
 BYOC_API void byoc_match_free(byoc_match *mt) {
     if (!mt) return;
     for (ptrdiff_t i = 0; i < stbds_arrlen(mt->scratch); ++i) {
-        free(mt->scratch[i]->args);
-        free(mt->scratch[i]);
+        BYOC_FREE(mt->scratch[i]->args);
+        BYOC_FREE(mt->scratch[i]);
     }
     stbds_arrfree(mt->scratch);
     stbds_arrfree(mt->memo);
     stbds_arrfree(mt->path_nodes);
-    free(mt->ipdom);
-    free(mt);
+    BYOC_FREE(mt->ipdom);
+    BYOC_FREE(mt);
 }
 
 BYOC_API byoc_node *byoc_match_get(const byoc_match *mt, const byoc_pattern *p) { return byoc__memo_get(mt, p); }
@@ -6739,7 +6777,7 @@ BYOC_API byoc_node *byoc_match_get(const byoc_match *mt, const byoc_pattern *p) 
 BYOC_API int byoc_pattern_match(const byoc_pattern *p, byoc_node *expr, const byoc_graph *g, byoc_match **out) {
     if (out) *out = NULL;
     if (!p || !expr) return 0;
-    byoc_match *mt = BYOC__CAST(byoc_match *, calloc(1, sizeof(byoc_match)));
+    byoc_match *mt = BYOC__CAST(byoc_match *, BYOC_CALLOC(1, sizeof(byoc_match)));
     if (!mt) return 0;
     mt->graph = g;
     int ok = byoc__match(mt, p, expr, 0);
@@ -6859,7 +6897,7 @@ BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_gr
 /* the graph's root with graph node i replaced by to[i] (NULL: kept); everything that used a replaced
    node is rebuilt, everything else is shared */
 BYOC__PRIVATE byoc_node *byoc__substitute_at(byoc_module *m, const byoc_graph *g, byoc_node *const *to) {
-    byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
+    byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
     byoc_node **ins = NULL;
     if (!now) return NULL;
     for (int i = 0; i < g->count && !m->has_error; ++i) {
@@ -6868,13 +6906,13 @@ BYOC__PRIVATE byoc_node *byoc__substitute_at(byoc_module *m, const byoc_graph *g
     }
     byoc_node *root = m->has_error || !g->count ? NULL : now[g->count - 1];
     stbds_arrfree(ins);
-    free(now);
+    BYOC_FREE(now);
     return root;
 }
 
 /* the same with the replacements as a map (graph node -> node) */
 BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, const byoc__map *repl) {
-    byoc_node **to = BYOC__CAST(byoc_node **, calloc((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
+    byoc_node **to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)(g->count ? g->count : 1), sizeof(byoc_node *)));
     if (!to) return NULL;
     /* one pass over the map instead of a probe per node */
     for (size_t s = 0; s < repl->cap; ++s) {
@@ -6882,7 +6920,7 @@ BYOC__PRIVATE byoc_node *byoc__substitute(byoc_module *m, const byoc_graph *g, c
         if (i >= 0) to[i] = (byoc_node *)repl->slots[s].val;
     }
     byoc_node *root = byoc__substitute_at(m, g, to);
-    free(to);
+    BYOC_FREE(to);
     return root;
 }
 
@@ -6945,8 +6983,8 @@ BYOC__PRIVATE int *byoc__memo_in_pattern_order(const byoc_match *mt, const byoc_
     const byoc_pattern **post = NULL;
     byoc__pattern_post_order(p, &post, 0);
     int n = (int)stbds_arrlen(mt->memo), count = (int)stbds_arrlen(post);
-    int *order = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(n ? n : 1)));
-    int *rank = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(n ? n : 1)));
+    int *order = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(n ? n : 1)));
+    int *rank = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(n ? n : 1)));
     for (int k = 0; order && rank && k < n; ++k) {
         rank[k] = count;
         for (int r = 0; r < count && rank[k] == count; ++r)
@@ -6956,8 +6994,8 @@ BYOC__PRIVATE int *byoc__memo_in_pattern_order(const byoc_match *mt, const byoc_
         order[j + 1] = k;
     }
     stbds_arrfree(post);
-    free(rank);
-    if (!rank) { free(order); return NULL; }
+    BYOC_FREE(rank);
+    if (!rank) { BYOC_FREE(order); return NULL; }
     return order;
 }
 
@@ -7043,7 +7081,7 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
                 stbds_arrput(gr.params, in);
             }
         }
-        free(order);
+        BYOC_FREE(order);
         byoc__map_free(&inside);
         byoc__map_free(&leaf);
         if (ok) {
@@ -7108,14 +7146,14 @@ BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *g
 BYOC__PRIVATE const byoc_type *byoc__type_new_function(byoc_module *m, byoc_node *fn) {
     if (!fn || !fn->body || !fn->body->checked_type || fn->annotation) return NULL;
     const byoc_type *small[16] = {0};
-    const byoc_type **pt = fn->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)fn->nparams));
+    const byoc_type **pt = fn->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)fn->nparams));
     int ok = pt != NULL;
     for (int k = 0; ok && k < fn->nparams; ++k) ok = (pt[k] = fn->params[k]->annotation) != NULL;
     if (ok) {
         for (int k = 0; k < fn->nparams; ++k) fn->params[k]->checked_type = pt[k];
         fn->checked_type = byoc_func_type(m, pt, fn->nparams, fn->body->checked_type);
     }
-    if (pt != small) free((void *)pt);
+    if (pt != small) BYOC_FREE((void *)pt);
     return fn->checked_type ? fn->body->checked_type : NULL;
 }
 
@@ -7178,8 +7216,8 @@ BYOC__PRIVATE void byoc__group_outline(const byoc__group *gr, void *ctx) {
 }
 
 BYOC__PRIVATE int *byoc__ipdom_of(const byoc_graph *g) {
-    int *ipdom = BYOC__CAST(int *, malloc(sizeof(int) * (size_t)(g->count ? g->count : 1)));
-    if (ipdom && byoc_graph_post_dominators(g, ipdom) != BYOC_OK) { free(ipdom); return NULL; }
+    int *ipdom = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count ? g->count : 1)));
+    if (ipdom && byoc_graph_post_dominators(g, ipdom) != BYOC_OK) { BYOC_FREE(ipdom); return NULL; }
     return ipdom;
 }
 
@@ -7200,16 +7238,16 @@ BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
     int *ipdom = byoc__ipdom_of(&g);
-    int *claimed = BYOC__CAST(int *, calloc((size_t)g.count + 1, sizeof(int)));
-    sink->to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+    int *claimed = BYOC__CAST(int *, BYOC_CALLOC((size_t)g.count + 1, sizeof(int)));
+    sink->to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
     sink->replaced = 0;
     if (ipdom && claimed && sink->to) byoc__find_groups(p, &g, ipdom, claimed, check, user_data, take, sink);
     else byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "pattern matching: out of memory");
     byoc_node *r = m->has_error ? NULL : sink->replaced ? byoc__substitute_at(m, &g, sink->to) : expr;
-    free(claimed);
-    free(sink->to);
+    BYOC_FREE(claimed);
+    BYOC_FREE(sink->to);
     sink->to = NULL;
-    free(ipdom);
+    BYOC_FREE(ipdom);
     byoc_graph_free(&g);
     return r;
 }
@@ -7476,10 +7514,10 @@ BYOC_API const byoc_config_key *byoc_config_key_at(int i) {
 BYOC_API byoc_pass_context *byoc_pass_context_create(void) {
     byoc__passes_init();
     if (!byoc__passes.initialized) return NULL;
-    byoc_pass_context *ctx = BYOC__CAST(byoc_pass_context *, calloc(1, sizeof(byoc_pass_context)));
+    byoc_pass_context *ctx = BYOC__CAST(byoc_pass_context *, BYOC_CALLOC(1, sizeof(byoc_pass_context)));
     if (!ctx) return NULL;
     ctx->arena = byoc_module_create(NULL);
-    if (!ctx->arena) { free(ctx); return NULL; }
+    if (!ctx->arena) { BYOC_FREE(ctx); return NULL; }
     ctx->opt_level = 2;
     ctx->verify = 1;
     return ctx;
@@ -7491,7 +7529,7 @@ BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx) {
     stbds_arrfree(ctx->ran);
     for (int i = 0; i < BYOC_PHASE_COUNT; ++i) stbds_arrfree(ctx->phase_passes[i]);
     stbds_arrfree(ctx->backends);
-    free(ctx);
+    BYOC_FREE(ctx);
 }
 BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level) { ctx->opt_level = level; }
 BYOC_API void byoc_pass_context_set_verify(byoc_pass_context *ctx, int on) { ctx->verify = on; }
@@ -7656,6 +7694,7 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
     for (int i = 0; i < BYOC__N(passes); ++i) ok &= byoc_pass_register(&passes[i], &d) == BYOC_OK;
     return ok && !byoc__passes.arena->has_error; /* the names are fixed: only memory can run out */
 }
+#endif /* !BYOC_NO_COMPILER */
 
 // [SECTION] impl: host kernels
 /* The one set of CPU kernels: FoldConstant, byoc_module_evaluate and the byoc_sim.h runtime all run
@@ -8071,14 +8110,14 @@ BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t
         return;
     }
     void *owned = NULL;
-    if (M == 1 || N == 1 || (!workspace && !(owned = malloc(byoc_sgemm_workspace_size())))) {
+    if (M == 1 || N == 1 || (!workspace && !(owned = BYOC_MALLOC(byoc_sgemm_workspace_size())))) {
         byoc__sgemm_rows(M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc);
         return;
     }
     int nr;
     byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
     byoc__sgemm_blocked(ukr, nr, M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc, (float *)byoc__align64(workspace ? workspace : owned));
-    free(owned);
+    BYOC_FREE(owned);
 }
 
 /* ---- the kernel context and shared helpers ---- */
@@ -10313,7 +10352,7 @@ typedef struct byoc__kplan {
     byoc_tensor *heap;
 } byoc__kplan;
 
-BYOC__PRIVATE void byoc__kplan_free(byoc__kplan *p) { free(p->heap); }
+BYOC__PRIVATE void byoc__kplan_free(byoc__kplan *p) { BYOC_FREE(p->heap); }
 
 /* fills p from the call's types; BYOC_OK or an error naming the op */
 BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call, byoc_diag *diag) {
@@ -10332,7 +10371,7 @@ BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call
     if (nin < 0 || nout < 0) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for arguments or results of these types", name);
     int n = nin + nout;
     byoc_tensor *all = p->local;
-    if (2 * n > 32 && !(all = p->heap = (byoc_tensor *)malloc(sizeof(byoc_tensor) * (size_t)(2 * n))))
+    if (2 * n > 32 && !(all = p->heap = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(2 * n))))
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name);
     p->typed_in = all;
     p->typed_out = all + nin;
@@ -10426,7 +10465,7 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
     }
     size_t need = byoc__kplan_workspace(&p, call);
     void *owned = NULL;
-    if (!workspace && !(workspace = owned = malloc(need))) {
+    if (!workspace && !(workspace = owned = BYOC_MALLOC(need))) {
         byoc__kplan_free(&p);
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory for %zu bytes of workspace", name, need);
     }
@@ -10460,7 +10499,7 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
     if (r == BYOC_OK)
         for (int i = 0; i < nout; ++i)
             if (out[i].dtype != p.out[i].dtype) byoc__from_f32(out[i].dtype, (const float *)p.out[i].data, out[i].data, byoc__numel(&out[i]));
-    free(owned);
+    BYOC_FREE(owned);
     byoc__kplan_free(&p);
     return r;
 }
@@ -10499,12 +10538,12 @@ BYOC__PRIVATE byoc_node *byoc__result_constants(byoc_module *m, const byoc_type 
         (*at)++;
         return c;
     }
-    byoc_node *fields[64], **fp = t->nfields <= 64 ? fields : (byoc_node **)malloc(sizeof(byoc_node *) * (size_t)t->nfields);
+    byoc_node *fields[64], **fp = t->nfields <= 64 ? fields : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)t->nfields);
     byoc_node *tuple = NULL;
     int ok = fp != NULL;
     for (int i = 0; ok && i < t->nfields; ++i) ok = (fp[i] = byoc__result_constants(m, t->fields[i], dst, at)) != NULL;
     if (ok && (tuple = byoc_tuple(m, fp, t->nfields))) tuple->checked_type = t;
-    if (fp != fields) free(fp);
+    if (fp != fields) BYOC_FREE(fp);
     return tuple;
 }
 
@@ -10523,7 +10562,7 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
         byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not constants, or the call is not typed", name);
         return NULL;
     }
-    byoc_tensor *ts = (byoc_tensor *)malloc(sizeof(byoc_tensor) * (size_t)(nin + nout + 1));
+    byoc_tensor *ts = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(nin + nout + 1));
     if (!ts) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name); return NULL; }
     int at = 0;
     for (int i = 0; i < call->nargs; ++i) at = byoc__value_tensors(args[i], ts, nin, at, shape_only, 0);
@@ -10532,11 +10571,12 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
     byoc_result r = result ? byoc_kernel_run(call, ts, nin, ts + nin, nout, NULL, diag)
                            : byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
                                         m->has_error ? m->error.message : "out of memory");
-    free(ts);
+    BYOC_FREE(ts);
     return r == BYOC_OK ? result : NULL;
 }
 
 // [SECTION] impl: partition passes
+#if !defined(BYOC_NO_COMPILER) /* from here on the compiler, but for attaching runtime modules to functions */
 BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_get(&fn->attrs, "Compiler") != NULL; }
 /* functions the IR passes leave alone, as TVM's function passes do: partitions (Compiler) and
    functions marked SkipOptimization */
@@ -10622,9 +10662,9 @@ static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *
 BYOC_API void byoc_backend_free(byoc_backend_spec *b) {
     if (!b) return;
     byoc_module *arena = b->arena;
-    free(b->patterns);
-    free(b->support);
-    free(b);
+    BYOC_FREE(b->patterns);
+    BYOC_FREE(b->support);
+    BYOC_FREE(b);
     byoc_module_destroy(arena);
 }
 
@@ -10742,7 +10782,7 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
             byoc__print_attr_value(&val, a.attr);
             snprintf(reason, cap, "%s=%s (%s)", shown, val.data ? val.data : "", c->reason);
         } else snprintf(reason, cap, "%s unknown (%s)", shown, c->reason);
-        free(val.data);
+        BYOC_FREE(val.data);
         return 0;
     }
     if (sup->predicate && !sup->predicate(call, sup->user_data, reason, cap)) {
@@ -10887,9 +10927,9 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
     const char *fname = filename ? filename : "<backend>";
-    byoc_backend_spec *b = BYOC__CAST(byoc_backend_spec *, calloc(1, sizeof *b));
+    byoc_backend_spec *b = BYOC__CAST(byoc_backend_spec *, BYOC_CALLOC(1, sizeof *b));
     byoc_module *arena = byoc_module_create(NULL);
-    if (!b || !arena) { free(b); byoc_module_destroy(arena); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    if (!b || !arena) { BYOC_FREE(b); byoc_module_destroy(arena); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
     b->arena = arena;
     b->file = byoc_intern(arena, fname);
     byoc__pat_name *names = NULL;
@@ -11110,8 +11150,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
     if (!failed) { /* plain malloc copies: the stb_ds arrays do not outlive this call */
         b->npatterns = (int)stbds_arrlen(patterns);
         b->nsupport = (int)stbds_arrlen(support);
-        b->patterns = BYOC__CAST(byoc_pattern_entry *, malloc(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
-        b->support = BYOC__CAST(byoc_op_support *, malloc(sizeof(byoc_op_support) * (size_t)(b->nsupport + 1)));
+        b->patterns = BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
+        b->support = BYOC__CAST(byoc_op_support *, BYOC_MALLOC(sizeof(byoc_op_support) * (size_t)(b->nsupport + 1)));
         if (!b->patterns || !b->support) failed = 1;
         else {
             if (b->npatterns) memcpy(b->patterns, patterns, sizeof(byoc_pattern_entry) * (size_t)b->npatterns);
@@ -11134,7 +11174,7 @@ BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag)
     char *text = byoc__read_file(path, &len, diag);
     if (!text) return NULL;
     byoc_backend_spec *b = byoc_backend_parse(text, len, path, diag);
-    free(text);
+    BYOC_FREE(text);
     return b;
 }
 
@@ -11220,8 +11260,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
         if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
-        const char **target = BYOC__CAST(const char **, calloc((size_t)g.count + 1, sizeof(char *)));
-        byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        const char **target = BYOC__CAST(const char **, BYOC_CALLOC((size_t)g.count + 1, sizeof(char *)));
+        byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
         byoc_node **ins = NULL;
         for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
             byoc__graph_prefetch_whole(&g, i + 8);
@@ -11272,8 +11312,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
             byoc__set_body(m, f, body);
         }
         stbds_arrfree(ins);
-        free(target);
-        free(now);
+        BYOC_FREE(target);
+        BYOC_FREE(now);
         byoc_graph_free(&g);
         if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "annotate_target: %s", m->error.message);
     }
@@ -11304,10 +11344,10 @@ BYOC__PRIVATE void byoc__region_union(byoc__regions *rs, int into, int from) {
 BYOC__PRIVATE int byoc__regions_build(const byoc_graph *g, byoc__regions *rs) {
     memset(rs, 0, sizeof *rs);
     size_t n = (size_t)g->count + 1;
-    rs->of = BYOC__CAST(int *, malloc(sizeof(int) * n));
-    rs->parent = BYOC__CAST(int *, malloc(sizeof(int) * n));
-    rs->target = BYOC__CAST(const char **, malloc(sizeof(char *) * n));
-    rs->role = BYOC__CAST(unsigned char *, malloc(n));
+    rs->of = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * n));
+    rs->parent = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * n));
+    rs->target = BYOC__CAST(const char **, BYOC_MALLOC(sizeof(char *) * n));
+    rs->role = BYOC__CAST(unsigned char *, BYOC_MALLOC(n));
     if (!rs->of || !rs->parent || !rs->target || !rs->role) return 0;
     for (int i = 0; i < g->count; ++i) {
         byoc__graph_prefetch(g, i + 8);
@@ -11337,10 +11377,10 @@ BYOC__PRIVATE int byoc__regions_build(const byoc_graph *g, byoc__regions *rs) {
 }
 
 BYOC__PRIVATE void byoc__regions_free(byoc__regions *rs) {
-    free(rs->of);
-    free(rs->parent);
-    free((void *)rs->target);
-    free(rs->role);
+    BYOC_FREE(rs->of);
+    BYOC_FREE(rs->parent);
+    BYOC_FREE((void *)rs->target);
+    BYOC_FREE(rs->role);
     memset(rs, 0, sizeof *rs);
 }
 
@@ -11400,19 +11440,19 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         }
         /* parents of each region: regions whose compiler_end feeds one of its compiler_begins */
         int nr = rs.count;
-        int **parents = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
-        int *order = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)nr + 1)));
-        int *pending = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
-        int **children = BYOC__CAST(int **, calloc((size_t)nr + 1, sizeof(int *)));
-        int *pos = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int)));
-        int *visited = BYOC__CAST(int *, calloc((size_t)nr + 1, sizeof(int))), stamp = 0;
+        int **parents = BYOC__CAST(int **, BYOC_CALLOC((size_t)nr + 1, sizeof(int *)));
+        int *order = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)nr + 1)));
+        int *pending = BYOC__CAST(int *, BYOC_CALLOC((size_t)nr + 1, sizeof(int)));
+        int **children = BYOC__CAST(int **, BYOC_CALLOC((size_t)nr + 1, sizeof(int *)));
+        int *pos = BYOC__CAST(int *, BYOC_CALLOC((size_t)nr + 1, sizeof(int)));
+        int *visited = BYOC__CAST(int *, BYOC_CALLOC((size_t)nr + 1, sizeof(int))), stamp = 0;
         if (!parents || !order || !pending || !children || !pos || !visited) {
-            free(parents);
-            free(order);
-            free(pending);
-            free(children);
-            free(pos);
-            free(visited);
+            BYOC_FREE(parents);
+            BYOC_FREE(order);
+            BYOC_FREE(pending);
+            BYOC_FREE(children);
+            BYOC_FREE(pos);
+            BYOC_FREE(visited);
             byoc__regions_free(&rs);
             byoc_graph_free(&g);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "merge_compiler_regions: out of memory");
@@ -11440,7 +11480,7 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         for (int k = 0; k < no; ++k)
             for (int c = 0; c < (int)stbds_arrlen(children[order[k]]); ++c)
                 if (--pending[children[order[k]][c]] == 0) order[no++] = children[order[k]][c];
-        free(pending);
+        BYOC_FREE(pending);
         /* A parent joins a child of the same target unless another path leads from it to the child:
            contracting that edge would close a cycle. The check runs on the current region graph, so
            paths created by earlier merges count too (restriction sets computed once can miss those). */
@@ -11456,11 +11496,11 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
             }
         }
         for (int reg = 0; reg < nr; ++reg) stbds_arrfree(children[reg]);
-        free(children);
-        free(pos);
-        free(visited);
+        BYOC_FREE(children);
+        BYOC_FREE(pos);
+        BYOC_FREE(visited);
         /* drop begin(end(x)) inside one region */
-        byoc_node **to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        byoc_node **to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
         int dropped = 0;
         if (!to) byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "merge_compiler_regions: out of memory");
         for (int i = 0; to && i < g.count; ++i) {
@@ -11474,10 +11514,10 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
         }
         byoc_node *body = dropped ? byoc__substitute_at(m, &g, to) : fn->body;
         byoc__set_body(m, f, body);
-        free(to);
+        BYOC_FREE(to);
         for (int i = 0; i < nr; ++i) stbds_arrfree(parents[i]);
-        free(parents);
-        free(order);
+        BYOC_FREE(parents);
+        BYOC_FREE(order);
         byoc__regions_free(&rs);
         byoc_graph_free(&g);
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "merge_compiler_regions: %s", m->error.message);
@@ -11546,13 +11586,13 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         int nr = rs.count;
         /* per region: its nodes in graph order, its inputs (one per value its begins carry: sources, and
            the node outside that gives each, a begin's argument), its outputs (ends) */
-        byoc_node ***members = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
-        byoc_node ***inputs = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
-        byoc_node ***sources = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
-        byoc_node ***outputs = BYOC__CAST(byoc_node ***, calloc((size_t)nr + 1, sizeof(byoc_node **)));
+        byoc_node ***members = BYOC__CAST(byoc_node ***, BYOC_CALLOC((size_t)nr + 1, sizeof(byoc_node **)));
+        byoc_node ***inputs = BYOC__CAST(byoc_node ***, BYOC_CALLOC((size_t)nr + 1, sizeof(byoc_node **)));
+        byoc_node ***sources = BYOC__CAST(byoc_node ***, BYOC_CALLOC((size_t)nr + 1, sizeof(byoc_node **)));
+        byoc_node ***outputs = BYOC__CAST(byoc_node ***, BYOC_CALLOC((size_t)nr + 1, sizeof(byoc_node **)));
         /* a region's number in names counts the regions of real targets only: TVM drops the "default"
            annotations before it numbers regions (numbers still skip where regions merged) */
-        int *number = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)nr + 1)));
+        int *number = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)nr + 1)));
         /* each target's numbers start after the partitions earlier runs made (a handful of targets) */
         const char **based = NULL;
         int *bases = NULL;
@@ -11572,11 +11612,11 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         stbds_arrfree(based);
         stbds_arrfree(bases);
         if (!members || !inputs || !sources || !outputs || !number) {
-            free(number);
-            free(members);
-            free(inputs);
-            free(sources);
-            free(outputs);
+            BYOC_FREE(number);
+            BYOC_FREE(members);
+            BYOC_FREE(inputs);
+            BYOC_FREE(sources);
+            BYOC_FREE(outputs);
             byoc__regions_free(&rs);
             byoc_graph_free(&g);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "partition_graph: out of memory");
@@ -11607,9 +11647,9 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         /* rebuild the body: default annotations vanish, each region becomes a call. Values are built on
            demand from the result (an explicit stack): a region is emitted when its first output is
            needed, after the values it reads, however its nodes interleave in graph order. */
-        byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
-        byoc_node **region_call = BYOC__CAST(byoc_node **, calloc((size_t)nr + 1, sizeof(byoc_node *)));
-        char *on_stack = BYOC__CAST(char *, calloc((size_t)g.count + 1, 1));
+        byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
+        byoc_node **region_call = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)nr + 1, sizeof(byoc_node *)));
+        char *on_stack = BYOC__CAST(char *, BYOC_CALLOC((size_t)g.count + 1, 1));
         byoc_node **ins = NULL;
         int *stack = NULL, cycle = 0;
         if (now && region_call && on_stack && g.count) { stbds_arrput(stack, g.count - 1); on_stack[g.count - 1] = 1; }
@@ -11722,17 +11762,17 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
             }
         }
         stbds_arrfree(stack);
-        free(on_stack);
+        BYOC_FREE(on_stack);
         if (cycle && !m->has_error) byoc__fail(m, BYOC_ERR_INTERNAL, 0, "partition_graph: the regions of @%s depend on each other in a cycle", fname);
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
         for (int i = 0; i < nr; ++i) { stbds_arrfree(members[i]); stbds_arrfree(inputs[i]); stbds_arrfree(sources[i]); stbds_arrfree(outputs[i]); }
-        free(members);
-        free(inputs);
-        free(sources);
-        free(outputs);
-        free(number);
-        free(now);
-        free(region_call);
+        BYOC_FREE(members);
+        BYOC_FREE(inputs);
+        BYOC_FREE(sources);
+        BYOC_FREE(outputs);
+        BYOC_FREE(number);
+        BYOC_FREE(now);
+        BYOC_FREE(region_call);
         stbds_arrfree(ins);
         byoc__regions_free(&rs);
         byoc_graph_free(&g);
@@ -11972,7 +12012,7 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
         byoc__fuser fz;
         memset(&fz, 0, sizeof fz);
         fz.g = &g;
-        int *pool = BYOC__CAST(int *, calloc(n * 9, sizeof(int)));
+        int *pool = BYOC__CAST(int *, BYOC_CALLOC(n * 9, sizeof(int)));
         if (!pool) { byoc_graph_free(&g); return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); }
         fz.kind = pool; fz.pdom = pool + n; fz.pdom_kind = pool + 2 * n; fz.depth = pool + 3 * n; fz.group = pool + 4 * n;
         fz.gkind = pool + 5 * n; fz.gsize = pool + 6 * n; fz.anchor = pool + 7 * n; fz.mark = pool + 8 * n;
@@ -11986,8 +12026,8 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
         byoc__fuse_post_dominators(&fz);
         for (int phase = 0; phase < 3; ++phase) byoc__run_fuse(&fz, phase, max_depth);
         /* members of each group, in graph order */
-        byoc_node **now = BYOC__CAST(byoc_node **, calloc(n, sizeof(byoc_node *)));
-        int **members = BYOC__CAST(int **, calloc(n, sizeof(int *)));
+        byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC(n, sizeof(byoc_node *)));
+        int **members = BYOC__CAST(int **, BYOC_CALLOC(n, sizeof(int *)));
         byoc_node **ins = NULL;
         for (int i = 0; now && members && i < g.count; ++i) stbds_arrput(members[byoc__fuse_root(&fz, i)], i);
         for (int i = 0; now && members && i < g.count && !m->has_error; ++i) {
@@ -12044,11 +12084,11 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
         }
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
         for (size_t i = 0; members && i < n; ++i) stbds_arrfree(members[i]);
-        free(members);
-        free(now);
+        BYOC_FREE(members);
+        BYOC_FREE(now);
         stbds_arrfree(ins);
         stbds_arrfree(fz.stack);
-        free(pool);
+        BYOC_FREE(pool);
         byoc_graph_free(&g);
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "fuse_ops: %s", m->error.message);
     }
@@ -12182,7 +12222,7 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
         byoc_graph g;
         if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         /* in graph order, on the rebuilt nodes, so chains of constant ops fold completely */
-        byoc_node **now = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+        byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
         byoc_node **ins = NULL;
         for (int i = 0; now && i < g.count && !m->has_error; ++i) {
             byoc_node *x = g.nodes[i].node;
@@ -12194,7 +12234,7 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
         }
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
         stbds_arrfree(ins);
-        free(now);
+        BYOC_FREE(now);
         byoc_graph_free(&g);
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "fold_constant: %s", m->error.message);
         else r = byoc_infer_type(m, diag);
@@ -12304,7 +12344,7 @@ BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_targ
 BYOC_API void byoc_target_free(byoc_target *t) {
     if (!t) return;
     byoc_module *a = t->arena;
-    free(t);
+    BYOC_FREE(t);
     byoc_module_destroy(a);
 }
 
@@ -12328,9 +12368,9 @@ BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
         byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 1, 0, "target '%s': unknown target kind '%s' (registered: %s)", text ? text : "", kind, known[0] ? known : "none");
         return NULL;
     }
-    byoc_target *t = BYOC__CAST(byoc_target *, calloc(1, sizeof *t));
+    byoc_target *t = BYOC__CAST(byoc_target *, BYOC_CALLOC(1, sizeof *t));
     byoc_module *a = byoc_module_create(NULL);
-    if (!t || !a) { free(t); byoc_module_destroy(a); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    if (!t || !a) { BYOC_FREE(t); byoc_module_destroy(a); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
     t->arena = a;
     t->kind = byoc_intern(a, tk->name);
     for (int i = 0; i < tk->defaults.count; ++i) byoc_attrs_set(a, &t->attrs, tk->defaults.items[i].name, &tk->defaults.items[i].value);
@@ -12536,6 +12576,8 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+#endif /* !BYOC_NO_COMPILER */
+
 BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag) {
     if (!byoc_module_function(m, function_name)) {
         if (rm->release) rm->release(rm->state);
@@ -12563,6 +12605,7 @@ BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, co
         if (!strcmp(m->runtimes[i].name, function_name)) return &m->runtimes[i].rm;
     return NULL;
 }
+#if !defined(BYOC_NO_COMPILER)
 
 /* ---- reference evaluation ---- */
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs, int depth, byoc_diag *diag);
@@ -12572,7 +12615,7 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
     if (nargs != fn->nparams) { byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, fn->id, "evaluate: %d arguments for %d parameters", nargs, fn->nparams); return NULL; }
     byoc_graph g;
     if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
-    byoc_node **val = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+    byoc_node **val = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
     byoc_node **ins = NULL;
     int ok = val != NULL;
     for (int i = 0; ok && i < g.count; ++i) {
@@ -12618,7 +12661,7 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
     }
     byoc_node *r = ok && g.count ? val[g.count - 1] : NULL;
     stbds_arrfree(ins);
-    free(val);
+    BYOC_FREE(val);
     byoc_graph_free(&g);
     return r;
 }
@@ -12929,7 +12972,7 @@ BYOC__PRIVATE void byoc__write_declines(byoc__buf *b, const byoc_placement *pl) 
 BYOC_API void byoc_placement_report_free(byoc_placement_report *r) {
     if (!r) return;
     byoc_module *arena = r->arena;
-    free(r);
+    BYOC_FREE(r);
     byoc_module_destroy(arena);
 }
 
@@ -12980,13 +13023,13 @@ BYOC__PRIVATE byoc_result byoc__resolve_pins(const byoc_pin *pins, int npins, co
 /* the report from its parts; the arena passes to the report (NULL afterwards) */
 BYOC__PRIVATE byoc_result byoc__report_make(byoc_module **arena, const byoc__report_builder *rb, const byoc_partition_summary *parts,
                                             const byoc_backend_spec *const *order, int n, byoc_placement_report **report, byoc_diag *diag) {
-    byoc_placement_report *rep = BYOC__CAST(byoc_placement_report *, calloc(1, sizeof *rep));
+    byoc_placement_report *rep = BYOC__CAST(byoc_placement_report *, BYOC_CALLOC(1, sizeof *rep));
     int count = (int)stbds_arrlen(rb->nodes), np = (int)stbds_arrlen(parts);
     byoc_placement *nodes = BYOC__NEW_N(*arena, byoc_placement, count + 1);
     byoc_partition_summary *ps = BYOC__NEW_N(*arena, byoc_partition_summary, np + 1);
     const char **names = BYOC__NEW_N(*arena, const char *, n + 1);
     if (!rep || !nodes || !ps || !names) {
-        free(rep);
+        BYOC_FREE(rep);
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
     }
     if (count) memcpy(nodes, rb->nodes, sizeof(byoc_placement) * (size_t)count);
@@ -13036,9 +13079,9 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     for (g.k = 0; r == BYOC_OK && g.k < g.n; ++g.k) {
         const byoc_backend_spec *b = g.order[g.k];
         int nf = byoc_module_function_count(m);
-        byoc_node **saved = BYOC__CAST(byoc_node **, malloc(sizeof(byoc_node *) * (size_t)(nf + 1)));
-        byoc__greedy_entry *wrapped = BYOC__CAST(byoc__greedy_entry *, malloc(sizeof(byoc__greedy_entry) * (size_t)(b->npatterns + 1)));
-        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, malloc(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
+        byoc_node **saved = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)(nf + 1)));
+        byoc__greedy_entry *wrapped = BYOC__CAST(byoc__greedy_entry *, BYOC_MALLOC(sizeof(byoc__greedy_entry) * (size_t)(b->npatterns + 1)));
+        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
         if (!saved || !wrapped || !table) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         for (int f = 0; r == BYOC_OK && f < nf; ++f) saved[f] = m->functions[f].function;
         for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
@@ -13065,9 +13108,9 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         }
         if (r == BYOC_OK) r = byoc_partition_graph(m, o->mod_name ? o->mod_name : "default", o->bind_constants, diag);
         if (r == BYOC_OK) made += byoc_module_function_count(m) - nf;
-        free(saved);
-        free(wrapped);
-        free(table);
+        BYOC_FREE(saved);
+        BYOC_FREE(wrapped);
+        BYOC_FREE(table);
     }
     byoc_partition_summary *parts = NULL;
     if (r == BYOC_OK) byoc__locate_ops(m, g.arena, &rb, &parts, report != NULL);
@@ -13319,7 +13362,7 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
 // [SECTION] impl: sub-graphs
 BYOC_API byoc_result byoc_index_set_init(byoc_index_set *s, int size) {
     s->size = size > 0 ? size : 0;
-    s->words = BYOC__CAST(uint64_t *, calloc((size_t)(s->size + 63) / 64 + 1, sizeof(uint64_t)));
+    s->words = BYOC__CAST(uint64_t *, BYOC_CALLOC((size_t)(s->size + 63) / 64 + 1, sizeof(uint64_t)));
     return s->words ? BYOC_OK : BYOC_ERR_OUT_OF_MEMORY;
 }
 BYOC_API byoc_result byoc_index_set_copy(byoc_index_set *dst, const byoc_index_set *src) {
@@ -13329,7 +13372,7 @@ BYOC_API byoc_result byoc_index_set_copy(byoc_index_set *dst, const byoc_index_s
 }
 BYOC_API void byoc_index_set_free(byoc_index_set *s) {
     if (!s) return;
-    free(s->words);
+    BYOC_FREE(s->words);
     s->words = NULL;
     s->size = 0;
 }
@@ -13408,11 +13451,11 @@ BYOC_API void byoc_sub_graph_free(byoc_sub_graph *sg) {
 BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label, byoc_sub_graph *out) {
     memset(out, 0, sizeof *out);
     if (inside->size != g->count) return BYOC_ERR_INVALID_ARGUMENT;
-    int *depth = BYOC__CAST(int *, calloc((size_t)g->count + 1, sizeof(int)));
+    int *depth = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
     if (!depth || byoc_index_set_copy(&out->inside, inside) != BYOC_OK || byoc_index_set_init(&out->entry, g->count) != BYOC_OK ||
         byoc_index_set_init(&out->exit, g->count) != BYOC_OK || byoc_index_set_init(&out->input, g->count) != BYOC_OK ||
         byoc_index_set_init(&out->output, g->count) != BYOC_OK) {
-        free(depth);
+        BYOC_FREE(depth);
         byoc_sub_graph_free(out);
         return BYOC_ERR_OUT_OF_MEMORY;
     }
@@ -13452,7 +13495,7 @@ BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_s
             if (kind > (int)out->kind) out->kind = (byoc_op_pattern)kind;
         }
     }
-    free(depth);
+    BYOC_FREE(depth);
     return BYOC_OK;
 }
 
@@ -13460,8 +13503,8 @@ BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_s
    after the last inside index cannot reach back in. */
 BYOC__PRIVATE int byoc__sub_graph_convex(const byoc_graph *g, const byoc_sub_graph *sg) {
     if (sg->first < 0) return 1;
-    int *stack = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)g->count + 1)));
-    unsigned char *seen = BYOC__CAST(unsigned char *, calloc((size_t)g->count + 1, 1));
+    int *stack = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)g->count + 1)));
+    unsigned char *seen = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)g->count + 1, 1));
     int convex = stack && seen, top = 0;
     for (int o = byoc_index_set_next(&sg->output, 0); convex && o >= 0 && o < sg->last; o = byoc_index_set_next(&sg->output, o + 1))
         if (!seen[o]) seen[o] = 1, stack[top++] = o;
@@ -13475,8 +13518,8 @@ BYOC__PRIVATE int byoc__sub_graph_convex(const byoc_graph *g, const byoc_sub_gra
         }
     }
     if (!stack || !seen) convex = 0;
-    free(stack);
-    free(seen);
+    BYOC_FREE(stack);
+    BYOC_FREE(seen);
     return convex;
 }
 
@@ -13725,7 +13768,7 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
     if (style == BYOC_FUSION_NONE) return;
     int limit = cc->o->max_candidates > 0 ? cc->o->max_candidates : 50000;
     const byoc_graph *g = &cc->g;
-    int **by_node = BYOC__CAST(int **, calloc((size_t)g->count + 1, sizeof(int *)));
+    int **by_node = BYOC__CAST(int **, BYOC_CALLOC((size_t)g->count + 1, sizeof(int *)));
     int *merged = NULL, *work = NULL;
     if (!by_node) return;
     for (int c = from; c < (int)stbds_arrlen(cc->cands); ++c) {
@@ -13768,7 +13811,7 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
     }
 done:
     for (int i = 0; i < g->count; ++i) stbds_arrfree(by_node[i]);
-    free(by_node);
+    BYOC_FREE(by_node);
     stbds_arrfree(merged);
     stbds_arrfree(work);
 }
@@ -13972,12 +14015,12 @@ BYOC__PRIVATE byoc_node *byoc__cc_function(byoc__cc *cc, const byoc__cc_cand *c)
         byoc_node *body = outs[0];
         if (stbds_arrlen(outs) > 1) {
             body = byoc_tuple(m, outs, (int)stbds_arrlen(outs));
-            const byoc_type **fields = BYOC__CAST(const byoc_type **, malloc(sizeof(byoc_type *) * (size_t)stbds_arrlen(outs)));
+            const byoc_type **fields = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)stbds_arrlen(outs)));
             if (body && fields) {
                 for (int q = 0; q < (int)stbds_arrlen(outs); ++q) fields[q] = outs[q]->checked_type;
                 body->checked_type = byoc_tuple_type(m, fields, (int)stbds_arrlen(outs));
             }
-            free((void *)fields);
+            BYOC_FREE((void *)fields);
         }
         /* a device candidate holds its backend's composites, as its partition will (its compiler may fuse
            by them) */
@@ -14203,10 +14246,10 @@ BYOC__PRIVATE int byoc__cc_cycle(byoc__cc *cc, const int *chosen, int n) {
     for (int k = 0; k < n; ++k)
         for (int q = 0; q < cc->cands[chosen[k]].n; ++q) cc->tmp[cc->pool[cc->cands[chosen[k]].off + q]] = k;
     /* edges between partitions, through outside nodes (inputs, constants) too: those have no owner */
-    int *indeg = BYOC__CAST(int *, calloc((size_t)n + 1, sizeof(int)));
-    int **succ = BYOC__CAST(int **, calloc((size_t)n + 1, sizeof(int *)));
+    int *indeg = BYOC__CAST(int *, BYOC_CALLOC((size_t)n + 1, sizeof(int)));
+    int **succ = BYOC__CAST(int **, BYOC_CALLOC((size_t)n + 1, sizeof(int *)));
     int *queue = NULL, found = -1, done = 0;
-    if (!indeg || !succ) { free(indeg); free(succ); return -1; }
+    if (!indeg || !succ) { BYOC_FREE(indeg); BYOC_FREE(succ); return -1; }
     for (int i = 0; i < g->count; ++i) {
         int a = cc->tmp[i];
         if (a < 0) continue;
@@ -14235,8 +14278,8 @@ BYOC__PRIVATE int byoc__cc_cycle(byoc__cc *cc, const int *chosen, int n) {
         }
     }
     for (int k = 0; k < n; ++k) stbds_arrfree(succ[k]);
-    free(succ);
-    free(indeg);
+    BYOC_FREE(succ);
+    BYOC_FREE(indeg);
     stbds_arrfree(queue);
     return found;
 }
@@ -14343,7 +14386,7 @@ BYOC__PRIVATE byoc_result byoc__cc_join_regions(byoc_module *m, const byoc__cc_a
         if (m->functions[i].function == fn) f = i;
     byoc_graph g;
     if (f < 0 || byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
-    byoc_node **to = BYOC__CAST(byoc_node **, calloc((size_t)g.count + 1, sizeof(byoc_node *)));
+    byoc_node **to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
     int dropped = 0;
     for (int i = 0; to && i < g.count; ++i) {
         byoc_node *b = g.nodes[i].node;
@@ -14354,7 +14397,7 @@ BYOC__PRIVATE byoc_result byoc__cc_join_regions(byoc_module *m, const byoc__cc_a
         if (gp && gp == gu) { to[i] = e->args[0]; dropped++; }
     }
     if (to && dropped) byoc__set_body(m, f, byoc__substitute_at(m, &g, to));
-    free(to);
+    BYOC_FREE(to);
     byoc_graph_free(&g);
     if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
     return byoc_infer_type(m, diag);
@@ -14366,8 +14409,8 @@ BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, 
     for (ap->k = 0; r == BYOC_OK && ap->k < cc->nb; ++ap->k) {
         const byoc_backend_spec *b = cc->o->backends[ap->k];
         if (!b->npatterns) continue;
-        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, malloc(sizeof(byoc_pattern_entry) * (size_t)b->npatterns));
-        byoc__cc_apply *per = BYOC__CAST(byoc__cc_apply *, malloc(sizeof(byoc__cc_apply) * (size_t)b->npatterns));
+        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)b->npatterns));
+        byoc__cc_apply *per = BYOC__CAST(byoc__cc_apply *, BYOC_MALLOC(sizeof(byoc__cc_apply) * (size_t)b->npatterns));
         if (!table || !per) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
         for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
             per[e] = *ap;
@@ -14377,8 +14420,8 @@ BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, 
             table[e].user_data = &per[e];
         }
         if (r == BYOC_OK) r = byoc_merge_composite(m, table, b->npatterns, diag);
-        free(table);
-        free(per);
+        BYOC_FREE(table);
+        BYOC_FREE(per);
     }
     if (r == BYOC_OK) r = byoc__annotate_target(m, byoc__cc_apply_choose, ap, 0, diag);
     if (r == BYOC_OK) r = byoc__cc_join_regions(m, ap, diag);
@@ -14391,8 +14434,8 @@ BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, 
 BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag *diag) {
     const byoc_collage_options *o = cc->o;
     int count = cc->g.count;
-    int *node_of = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)o->nreplay + 1))); /* entry -> graph index */
-    int *entry_of = BYOC__CAST(int *, malloc(sizeof(int) * ((size_t)count + 1)));     /* graph index -> entry, -1 */
+    int *node_of = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)o->nreplay + 1))); /* entry -> graph index */
+    int *entry_of = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)count + 1)));     /* graph index -> entry, -1 */
     byoc__map cursor = BYOC__MAP_EMPTY; /* origin -> the next graph index to take + 1 (-1 when used up) */
     int *mem = NULL;
     byoc_result r = node_of && entry_of ? BYOC_OK : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
@@ -14483,15 +14526,15 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
         r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "placement: its partitions depend on each other in a cycle in this model");
     byoc__map_free(&cursor);
     stbds_arrfree(mem);
-    free(node_of);
-    free(entry_of);
+    BYOC_FREE(node_of);
+    BYOC_FREE(entry_of);
     return r;
 }
 
-/* the text of b in malloc'd memory (the caller frees it with free()), NULL when b ran out of memory */
+/* the text of b in BYOC_MALLOC'd memory (the caller frees it with BYOC_FREE), NULL when b ran out of memory */
 BYOC__PRIVATE char *byoc__cc_text(const byoc__buf *b, size_t *len) {
     if (b->oom || !b->data) return NULL;
-    char *out = BYOC__CAST(char *, malloc(b->len + 1));
+    char *out = BYOC__CAST(char *, BYOC_MALLOC(b->len + 1));
     if (!out) return NULL;
     memcpy(out, b->data, b->len);
     out[b->len] = 0;
@@ -14650,14 +14693,14 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
 
 BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     for (int i = 0; cc->by_first && i < cc->g.count; ++i) stbds_arrfree(cc->by_first[i]);
-    free(cc->by_first);
+    BYOC_FREE(cc->by_first);
     stbds_arrfree(cc->req);
-    free(cc->req_pos);
-    free(cc->pin);
-    free(cc->mark);
-    free(cc->seen);
-    free(cc->tmp);
-    free(cc->per_f);
+    BYOC_FREE(cc->req_pos);
+    BYOC_FREE(cc->pin);
+    BYOC_FREE(cc->mark);
+    BYOC_FREE(cc->seen);
+    BYOC_FREE(cc->tmp);
+    BYOC_FREE(cc->per_f);
     stbds_arrfree(cc->stack);
     stbds_arrfree(cc->pool);
     stbds_arrfree(cc->cands);
@@ -14668,8 +14711,8 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     stbds_arrfree(cc->heap);
     byoc__map_free(&cc->dedup);
     byoc__map_free(&cc->by_origin);
-    free(cc->same_origin);
-    free(cc->origin_of);
+    BYOC_FREE(cc->same_origin);
+    BYOC_FREE(cc->origin_of);
     byoc__map_free(&cc->cost_cache);
     byoc__map_free(&cc->state_index);
     byoc_graph_free(&cc->g);
@@ -14736,18 +14779,18 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     int count = cc.g.count;
     if (r == BYOC_OK) {
         size_t bytes = sizeof(int) * ((size_t)count + 1);
-        cc.req_pos = BYOC__CAST(int *, malloc(bytes));
-        cc.pin = BYOC__CAST(int *, malloc(bytes));
-        cc.mark = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-        cc.seen = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-        cc.tmp = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-        cc.per_f = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-        cc.by_first = BYOC__CAST(int **, calloc((size_t)count + 1, sizeof(int *)));
-        cc.same_origin = BYOC__CAST(int *, malloc(bytes));
-        cc.origin_of = BYOC__CAST(uint32_t *, calloc((size_t)count + 1, sizeof(uint32_t)));
-        group_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-        backend_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
-        greedy_of = BYOC__CAST(int *, calloc((size_t)count + 1, sizeof(int)));
+        cc.req_pos = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc.pin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc.mark = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc.seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc.tmp = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc.per_f = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc.by_first = BYOC__CAST(int **, BYOC_CALLOC((size_t)count + 1, sizeof(int *)));
+        cc.same_origin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc.origin_of = BYOC__CAST(uint32_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint32_t)));
+        group_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        backend_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
         if (!greedy_of ||!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
             r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
@@ -14795,7 +14838,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
     }
     if (r == BYOC_OK) {
-        allowed = BYOC__CAST(unsigned char *, malloc((size_t)ncand + 1));
+        allowed = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
         if (!allowed) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
     for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
@@ -14852,7 +14895,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         int nplans = o->no_baselines ? 0 : cc.nb + 2;
         stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
         double best = INFINITY;
-        unsigned char *base = BYOC__CAST(unsigned char *, malloc((size_t)ncand + 1));
+        unsigned char *base = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
         for (int p = 0; base && stats->plans && p < nplans; ++p) {
             int bit = p == 0 ? 0 : p <= cc.nb ? p : -1;
             if (bit > 63) continue;
@@ -14881,7 +14924,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
                 for (int k = 0; k < (int)stbds_arrlen(trial); ++k) stbds_arrput(best_base, trial[k]);
             }
         }
-        free(base);
+        BYOC_FREE(base);
         cc.allowed = allowed;
         if (best < cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
             stats->fallback = 1;
@@ -14973,14 +15016,14 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
     byoc__map_free(&pins);
-    free(group_of);
-    free(backend_of);
-    free(greedy_of);
+    BYOC_FREE(group_of);
+    BYOC_FREE(backend_of);
+    BYOC_FREE(greedy_of);
     stbds_arrfree(chosen);
     stbds_arrfree(group_cost);
     stbds_arrfree(best_base);
     stbds_arrfree(trial);
-    free(allowed);
+    BYOC_FREE(allowed);
     byoc__cc_free(&cc);
     byoc_module_destroy(arena);
     if (stats == &local_stats || r != BYOC_OK) {
@@ -14996,6 +15039,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
     return r;
 }
+
+#endif /* !BYOC_NO_COMPILER */
 
 #ifdef BYOC__DEFINED_TYPEOF
 #undef typeof

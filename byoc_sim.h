@@ -25,6 +25,13 @@
        byoc_sim_program_destroy(p);                                    // before the module: it borrows it
        byoc_module_destroy(m);
 
+   EXECUTABLES
+   byoc_sim_executable_save writes a lowered program as one .byoc file (the module text, its weights, the
+   memory plan, the kernel list, a blob per device partition with its compatibility strings, and the
+   source map back to frontend nodes); byoc_sim_executable_load checks every byte of it and gives back
+   the program, refusing a blob whose backend the host does not offer. With BYOC_SIM_RUNTIME_ONLY the
+   compiler is left out (examples/embed_runtime.c).
+
    WHAT RUNS HOW (byoc_sim_lower)
      - Every op call left in @main (or in a function it calls that is neither a FuseOps group nor a partition
        with a runtime module) is one kernel: BYOC_SIM_EXEC_OPS with one op.
@@ -72,8 +79,13 @@
                                           where <time.h> declares it, else timespec_get in C11, else clock(),
                                           processor time in microseconds: strict -std=c99 on glibc declares
                                           clock_gettime only with _POSIX_C_SOURCE >= 199309L defined first)
-   Everything a program owns goes through the byoc_allocator in byoc_sim_options (NULL: malloc/free);
-   byoc.h's graph walks use their own scratch as documented there.
+       BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
+                                          (and lowering modules), without the compiler (it defines byoc.h's
+                                          BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
+                                          estimators and saving executables); see examples/embed_runtime.c
+   Everything a program owns goes through the byoc_allocator in byoc_sim_options (NULL: malloc/free), and
+   everything a loaded executable owns through byoc_sim_load_options' (its module, program and device
+   programs); byoc.h's graph walks use their own scratch (BYOC_MALLOC and kin) as documented there.
 
    ERRORS
    Fallible calls return byoc_result and fill a caller-owned byoc_diag (may be NULL) with one line, e.g.
@@ -87,6 +99,7 @@
        [SECTION] sim: runtime
        [SECTION] sim: profile
        [SECTION] sim: devices (NPU, DSP and host models, backends, command streams)
+       [SECTION] sim: executable (.byoc artifacts, source maps)
      Implementation
        [SECTION] sim impl: config & platform
        [SECTION] sim impl: program storage
@@ -96,11 +109,15 @@
        [SECTION] sim impl: runtime
        [SECTION] sim impl: profile
        [SECTION] sim impl: device models
+       [SECTION] sim impl: executable
 */
 /* Outside the guard, so that a file which included this header before defining BYOC_SIM_IMPLEMENTATION
    still gets byoc.h's implementation on the second include (byoc.h emits it once). */
 #if defined(BYOC_SIM_IMPLEMENTATION) && !defined(BYOC_SIM_NO_BYOC_IMPLEMENTATION) && !defined(BYOC_IMPLEMENTATION)
 #define BYOC_IMPLEMENTATION
+#endif
+#if defined(BYOC_SIM_RUNTIME_ONLY) && !defined(BYOC_NO_COMPILER)
+#define BYOC_NO_COMPILER
 #endif
 #include "byoc.h"
 
@@ -268,7 +285,9 @@ BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p);
 BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p);
 /* The last run as Chrome trace-event JSON (opens in Perfetto and chrome://tracing): one track per device with
    its kernels, and for each simulated device a DMA and a compute track with every command of its streams,
-   on the simulated timeline in microseconds. Free with byoc_sim_free. */
+   on the simulated timeline in microseconds. Events carry the ids of profiles and source maps: "kernel"
+   (the schedule index), and on commands "layer_index" and "command" (in the partition's blob). Free with
+   byoc_sim_free. */
 BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len);
 
 // [SECTION] sim: devices (NPU, DSP and host models, backends, command streams)
@@ -383,6 +402,8 @@ BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_co
    the checksum: a truncated or corrupt blob is an error, never a crash. */
 typedef struct byoc_sim_device_program byoc_sim_device_program;
 BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, size_t size, byoc_diag *diag);
+/* The same, with everything the program owns from allocator (NULL: malloc and free). */
+BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob, size_t size, const byoc_allocator *allocator, byoc_diag *diag);
 BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp);
 BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp);
 /* Runs the stream on tensors (inputs and outputs in the function's order). cost (may be NULL) receives
@@ -396,12 +417,115 @@ typedef struct byoc_sim_command_info {
     uint64_t start, cycles;/* in the last run, from the launch */
     uint64_t bytes;        /* DMA bytes moved, 0 for compute */
     uint64_t macs;
+    uint64_t offset;       /* byte offset of its record in the blob */
 } byoc_sim_command_info;
 BYOC_SIM_API int byoc_sim_device_command_count(const byoc_sim_device_program *dp);
 BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device_program *dp, int i);
 /* Layers: an anchor op and its fused epilogue, named by the frontend names of their ops. */
 BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp);
 BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp, int i, const char **ops);
+
+// [SECTION] sim: executable (.byoc artifacts, source maps)
+/* A compiled program in one file (README "Artifact"): the module text (the host program, with its
+   partitions and fused groups), its weights, the memory plan, the kernel list, one blob per partition
+   that runs as a command stream (with its compatibility strings: backend, kind, blob format, producer,
+   target), and the source map. Little-endian: a 64-byte header (magic "BYOCEXE\0", format version,
+   section count, library version, file size, checksum of the header and the section table), the
+   section table, then the sections, each with its own checksum.
+
+   Loading checks the header, every section's bounds and checksum, every count against the bytes
+   present, the blobs (byoc_sim_device_load's checks), then lowers the module again and checks that it
+   gives the saved kernel list and memory plan: a truncated, corrupted or mismatched file is an error
+   naming the section and what is wrong, never a crash. */
+
+/* A node of the frontend graph, for the source map. */
+typedef struct byoc_sim_source_node {
+    const char *name;    /* the span its IR nodes carry ("onnx:conv1") */
+    const char *op;      /* the frontend op ("Conv"), may be NULL */
+    const char *removed; /* why no IR node carries it any more ("every input is a constant: evaluated at import"), or NULL */
+} byoc_sim_source_node;
+
+/* All zero is valid. */
+typedef struct byoc_sim_save_options {
+    const char *model;                        /* recorded as the model's name */
+    const char *strategy;                     /* recorded: how ops were placed ("greedy", "collage") */
+    const byoc_sim_source_node *source_nodes; /* every frontend node, in graph order (NULL: the spans found in the module) */
+    int nsource_nodes;
+    const byoc_placement_report *placement;   /* why each op runs where it does (NULL: reasons are not recorded) */
+    const char *const *input_names;           /* frontend names of the program's inputs and outputs, recorded */
+    int ninputs;
+    const char *const *output_names;
+    int noutputs;
+} byoc_sim_save_options;
+
+/* Serialises a lowered program (and the module it borrows) as a .byoc file in memory, from malloc (free
+   it with free). Fails when a partition's runtime module is not a simulated device's. */
+BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *options, void **bytes, size_t *size,
+                                                  byoc_diag *diag);
+
+/* A device this runtime offers under a backend name: a blob compiled for a backend not listed, or for
+   other device parameters, is refused with its name and the reason. */
+typedef struct byoc_sim_runtime_backend {
+    const char *name;
+    const byoc_sim_device *device;
+} byoc_sim_runtime_backend;
+
+typedef struct byoc_sim_load_options {
+    const byoc_allocator *allocator;          /* the module, the program and the executable (NULL: malloc) */
+    const byoc_sim_runtime_backend *backends; /* NULL: every blob runs on the simulated device it was compiled for */
+    int nbackends;
+} byoc_sim_load_options;
+
+typedef struct byoc_sim_executable byoc_sim_executable;
+/* name is used in messages. The executable owns its module and program. */
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, size_t size, const char *name, const byoc_sim_load_options *options,
+                                                           byoc_diag *diag);
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, const byoc_sim_load_options *options, byoc_diag *diag);
+BYOC_SIM_API void byoc_sim_executable_destroy(byoc_sim_executable *e);
+BYOC_SIM_API byoc_sim_program *byoc_sim_executable_program(const byoc_sim_executable *e);
+BYOC_SIM_API byoc_module *byoc_sim_executable_module(const byoc_sim_executable *e);
+/* What the file records: "format", "library", "model", "strategy", "host", and "inputs" and "outputs" (the
+   frontend names, one per line); NULL if absent. */
+BYOC_SIM_API const char *byoc_sim_executable_info(const byoc_sim_executable *e, const char *key);
+
+/* A partition's blob and its compatibility strings. */
+typedef struct byoc_sim_blob_info {
+    const char *function; /* the partition ("tvmgen_default_npu_main_0") */
+    const char *backend;  /* its Compiler */
+    const char *kind;     /* "npu", "dsp" */
+    const char *format;   /* "BYOCDEV 1" */
+    const char *producer; /* "byoc_sim 0.1.0" */
+    const char *target;   /* the device parameters in target syntax ("npu -preset=ethos-u55-256 -rows=16 ...") */
+    size_t size;
+    const byoc_sim_device_program *program;
+} byoc_sim_blob_info;
+BYOC_SIM_API int byoc_sim_executable_blob_count(const byoc_sim_executable *e);
+BYOC_SIM_API const byoc_sim_blob_info *byoc_sim_executable_blob(const byoc_sim_executable *e, int i);
+
+/* The source map: one entry per (frontend node, IR op) pair, and one per frontend node that no IR node
+   carries (removed says why). Kernel indices are byoc_sim_kernel's, as in profiles and traces. */
+typedef struct byoc_sim_source_entry {
+    const char *frontend;    /* "onnx:conv1" */
+    const char *frontend_op; /* "Conv", "" if unknown */
+    const char *removed;     /* NULL, or why no IR node carries it (the fields below are then empty) */
+    const char *function;    /* the global function holding the op ("main", a partition) */
+    const char *node;        /* its label there ("%12") */
+    const char *op;          /* "nn.conv2d" */
+    const char *composite;   /* the Composite it belongs to ("npu.conv2d_bias_relu"), "" if none */
+    const char *partition;   /* "" on the host */
+    const char *backend;     /* "npu", "host" */
+    int kernel;              /* in the schedule, -1 when it needs none (a view of its input) */
+    int layer;               /* in the partition's blob, -1 off a device */
+    int command_first, command_last; /* its layer's commands in the blob, -1 off a device */
+    uint64_t command_offset; /* byte offset of the first one's record in the blob */
+    const char *reason;      /* why it runs there */
+} byoc_sim_source_entry;
+BYOC_SIM_API int byoc_sim_executable_source_count(const byoc_sim_executable *e);
+BYOC_SIM_API const byoc_sim_source_entry *byoc_sim_executable_source(const byoc_sim_executable *e, int i);
+/* The source map as JSON (README "Source map"): frontend nodes with their IR ops down to the commands, and
+   kernels back to frontend nodes. Free with byoc_sim_executable_free. */
+BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable *e, size_t *len);
+BYOC_SIM_API void byoc_sim_executable_free(const byoc_sim_executable *e, void *ptr);
 
 
 #ifdef __cplusplus
@@ -442,6 +566,13 @@ BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp
 #endif
 
 #define BYOC__SIM_MAX_DEPTH 64 /* nested function calls followed while lowering */
+
+#ifndef BYOC_MALLOC /* as in byoc.h, for a file that compiles byoc.h's implementation elsewhere */
+#define BYOC_MALLOC(n) malloc(n)
+#define BYOC_CALLOC(n, size) calloc((n), (size))
+#define BYOC_REALLOC(p, n) realloc((p), (n))
+#define BYOC_FREE(p) free(p)
+#endif
 
 #ifndef BYOC_SIM_CLOCK
 BYOC__SIM_PRIVATE double byoc__sim_clock(void) {
@@ -601,12 +732,12 @@ struct byoc_sim_program {
 
 BYOC__SIM_PRIVATE void *byoc__sim_malloc(const byoc_sim_program *p, size_t n) {
     if (!n) n = 1;
-    return p->alloc.alloc_fn ? p->alloc.alloc_fn(n, p->alloc.user_data) : malloc(n);
+    return p->alloc.alloc_fn ? p->alloc.alloc_fn(n, p->alloc.user_data) : BYOC_MALLOC(n);
 }
 BYOC__SIM_PRIVATE void byoc__sim_mfree(const byoc_sim_program *p, void *ptr) {
     if (!ptr) return;
     if (p->alloc.free_fn) p->alloc.free_fn(ptr, p->alloc.user_data);
-    else free(ptr);
+    else BYOC_FREE(ptr);
 }
 
 /* The array data grown to hold `need` elements (the allocator has no realloc); data itself when memory runs out. */
@@ -710,7 +841,7 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     byoc_module_destroy(p->shadows);
     byoc_allocator a = p->alloc;
     if (a.free_fn) a.free_fn(p, a.user_data);
-    else free(p);
+    else BYOC_FREE(p);
 }
 
 BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p) { return p->ninputs; }
@@ -2032,7 +2163,7 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     byoc_allocator a;
     memset(&a, 0, sizeof a);
     if (options && options->allocator) a = *options->allocator;
-    byoc_sim_program *p = BYOC__SIM_CAST(byoc_sim_program *, a.alloc_fn ? a.alloc_fn(sizeof *p, a.user_data) : malloc(sizeof *p));
+    byoc_sim_program *p = BYOC__SIM_CAST(byoc_sim_program *, a.alloc_fn ? a.alloc_fn(sizeof *p, a.user_data) : BYOC_MALLOC(sizeof *p));
     if (!p) {
         byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_lower: out of memory");
         return NULL;
@@ -2718,6 +2849,7 @@ typedef struct byoc__dv_stream {
     int cap_layer_bufs;
     size_t workspace;
     uint64_t memo_cycles; /* estimating with a memo: the cycles of layers it knew (they emit no commands) */
+    byoc_allocator alloc; /* a loaded stream's memory (zero: malloc and free, as on the compile side) */
 } byoc__dv_stream;
 
 /* growable arrays of the compile side and the loader (plain malloc: a device program is not a sim program) */
@@ -2728,7 +2860,7 @@ BYOC__SIM_PRIVATE int byoc__dv_grow(void **arr, int *cap, int need, size_t elem)
         if (ncap > INT_MAX / 2) return 0;
         ncap *= 2;
     }
-    void *n = realloc(*arr, (size_t)ncap * elem);
+    void *n = BYOC_REALLOC(*arr, (size_t)ncap * elem);
     if (!n) return 0;
     *arr = n;
     *cap = ncap;
@@ -2736,26 +2868,41 @@ BYOC__SIM_PRIVATE int byoc__dv_grow(void **arr, int *cap, int need, size_t elem)
 }
 #define BYOC__DV_RESERVE(arr, cap, need) byoc__dv_grow((void **)(void *)&(arr), &(cap), (need), sizeof *(arr))
 
+/* memory through an allocator (zero: malloc and free); zeroed, and NULL when n * size overflows */
+BYOC__SIM_PRIVATE void *byoc__dv_zalloc(const byoc_allocator *a, size_t n, size_t size) {
+    if (size && n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size != 0 ? n * size : 1;
+    void *p = a->alloc_fn ? a->alloc_fn(bytes, a->user_data) : BYOC_MALLOC(bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+BYOC__SIM_PRIVATE void byoc__dv_release(const byoc_allocator *a, void *p) {
+    if (!p) return;
+    if (a->free_fn) a->free_fn(p, a->user_data);
+    else BYOC_FREE(p);
+}
+
 BYOC__SIM_PRIVATE void byoc__dv_stream_free(byoc__dv_stream *s) {
     if (!s) return;
+    const byoc_allocator a = s->alloc;
     for (int i = 0; i < s->nlayers; ++i) {
-        free(s->layer_names[i]);
-        free(s->layer_ops[i]);
+        byoc__dv_release(&a, s->layer_names[i]);
+        byoc__dv_release(&a, s->layer_ops[i]);
     }
-    free(s->layer_bufs);
-    free(s->layer_names);
-    free(s->layer_ops);
-    free(s->tensors);
-    free(s->cmds);
-    free(s->consts);
-    free(s->kernels);
+    byoc__dv_release(&a, s->layer_bufs);
+    byoc__dv_release(&a, s->layer_names);
+    byoc__dv_release(&a, s->layer_ops);
+    byoc__dv_release(&a, s->tensors);
+    byoc__dv_release(&a, s->cmds);
+    byoc__dv_release(&a, s->consts);
+    byoc__dv_release(&a, s->kernels);
     if (s->km) byoc_module_destroy(s->km);
     memset(s, 0, sizeof *s);
 }
 
 BYOC__SIM_PRIVATE char *byoc__dv_strdup(const char *s) {
     size_t n = strlen(s) + 1;
-    char *d = BYOC__SIM_CAST(char *, malloc(n));
+    char *d = BYOC__SIM_CAST(char *, BYOC_MALLOC(n));
     if (d) memcpy(d, s, n);
     return d;
 }
@@ -2960,7 +3107,7 @@ BYOC__SIM_PRIVATE int byoc__dv_constant(byoc__dv_lowering *L, const byoc_node *c
         if (need > s->cap_consts) {
             uint64_t ncap = s->cap_consts ? s->cap_consts : 4096;
             while (ncap < need) ncap *= 2;
-            unsigned char *n = BYOC__SIM_CAST(unsigned char *, realloc(s->consts, (size_t)ncap));
+            unsigned char *n = BYOC__SIM_CAST(unsigned char *, BYOC_REALLOC(s->consts, (size_t)ncap));
             if (!n) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, c, "out of memory for constants"), -1;
             s->consts = n;
             s->cap_consts = ncap;
@@ -2977,7 +3124,7 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
     if (depth > 8) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, fn, "functions nested too deeply"), -1;
     byoc_graph g;
     if (byoc_graph_build(L->m, fn->body, 0, &g) != BYOC_OK) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory"), -1;
-    int *val = BYOC__SIM_CAST(int *, malloc(sizeof(int) * (size_t)(g.count + 1)));
+    int *val = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g.count + 1)));
     if (!val) {
         byoc_graph_free(&g);
         return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory"), -1;
@@ -3051,7 +3198,7 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
         }
     }
     if (!L->failed) result = val[byoc_graph_index(&g, fn->body)];
-    free(val);
+    BYOC_FREE(val);
     byoc_graph_free(&g);
     return L->failed ? -1 : result;
 }
@@ -3616,10 +3763,10 @@ BYOC__SIM_PRIVATE char *byoc__dv_join(byoc__dv_lowering *L, const byoc__dv_layer
 }
 
 BYOC__SIM_PRIVATE void byoc__dv_lowering_free(byoc__dv_lowering *L) {
-    free(L->values);
-    free(L->fields);
-    free(L->ops);
-    free(L->const_nodes);
+    BYOC_FREE(L->values);
+    BYOC_FREE(L->fields);
+    BYOC_FREE(L->ops);
+    BYOC_FREE(L->const_nodes);
 }
 
 /* relay_to_tir's work: the partition function to a command stream */
@@ -3687,7 +3834,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node 
             break;
         }
         int cap = s->cap_layers - 1; /* layer_ops grows alongside */
-        void *ops = realloc(s->layer_ops, sizeof(char *) * (size_t)(cap + 1));
+        void *ops = BYOC_REALLOC(s->layer_ops, sizeof(char *) * (size_t)(cap + 1));
         if (!ops) {
             byoc__dv_fail(&L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
             break;
@@ -3744,7 +3891,7 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int f
     int ntiles = 0;
     for (int k = from; k < to; ++k)
         if (s->cmds[k].tile + 1 > ntiles) ntiles = s->cmds[k].tile + 1;
-    uint64_t *ld = BYOC__SIM_CAST(uint64_t *, calloc((size_t)ntiles + 1, 3 * sizeof(uint64_t)));
+    uint64_t *ld = BYOC__SIM_CAST(uint64_t *, BYOC_CALLOC((size_t)ntiles + 1, 3 * sizeof(uint64_t)));
     if (!ld) return UINT64_MAX;
     uint64_t *st = ld + ntiles + 1, *comp = st + ntiles + 1, total = 0;
     for (int k = from; k < to; ++k) {
@@ -3768,7 +3915,7 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int f
     } else {
         for (int t = 0; t < ntiles; ++t) total += ld[t] + comp[t] + st[t];
     }
-    free(ld);
+    BYOC_FREE(ld);
     return total;
 }
 
@@ -3789,6 +3936,7 @@ BYOC__SIM_PRIVATE void byoc__dv_estimate_stream(const byoc__dv_stream *s, byoc_s
     cost->mac_utilization = pes && total ? (double)cost->macs / ((double)total * (double)pes) : 0;
 }
 
+#if !defined(BYOC_SIM_RUNTIME_ONLY) /* the analytic estimator: compiler side */
 BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag) {
     byoc_node *fn = byoc_module_function(m, function);
     if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_estimate: no function @%s", function);
@@ -3800,6 +3948,7 @@ BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function,
     byoc__dv_stream_free(&s);
     return BYOC_OK;
 }
+#endif /* !BYOC_SIM_RUNTIME_ONLY */
 
 /* the predicate's tile check: one op alone as a layer */
 BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
@@ -3856,7 +4005,7 @@ BYOC__SIM_PRIVATE void byoc__dv_put(byoc__dv_writer *w, const void *p, size_t n)
     if (w->len + n > w->cap) {
         size_t ncap = w->cap ? w->cap : 4096;
         while (ncap < w->len + n) ncap *= 2;
-        unsigned char *d = BYOC__SIM_CAST(unsigned char *, realloc(w->data, ncap));
+        unsigned char *d = BYOC__SIM_CAST(unsigned char *, BYOC_REALLOC(w->data, ncap));
         if (!d) {
             w->oom = 1;
             return;
@@ -3894,6 +4043,7 @@ BYOC__SIM_PRIVATE void byoc__dv_put_str(byoc__dv_writer *w, const char *s) {
     byoc__dv_put(w, s, n);
 }
 
+#if !defined(BYOC_SIM_RUNTIME_ONLY) /* serialising a stream: compiler side */
 BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob, size_t *size, byoc_diag *diag) {
     byoc__dv_writer w;
     memset(&w, 0, sizeof w);
@@ -3966,7 +4116,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
     byoc__dv_put(&w, s->consts, (size_t)s->const_bytes);
     byoc__dv_put_u64(&w, w.oom ? 0 : byoc__dv_fnv(w.data, w.len));
     if (w.oom) {
-        free(w.data);
+        BYOC_FREE(w.data);
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     *blob = w.data;
@@ -3988,6 +4138,7 @@ BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *fun
     return r;
 }
 
+#endif /* !BYOC_SIM_RUNTIME_ONLY */
 /* ---- loading a blob ---- */
 typedef struct byoc__dv_reader {
     const unsigned char *p;
@@ -4043,19 +4194,21 @@ struct byoc_sim_device_program {
     byoc__dv_patches patches;
     byoc__dv_filled filled[2 * (BYOC__DV_MAX_OPERANDS + 1)];
     int nfilled;
+    uint64_t cmd_table, cmd_record; /* byte offset of the command table in the blob, bytes per command */
 };
 
 BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp) {
     if (!dp) return;
-    free(dp->sram);
-    free(dp->scratch);
-    free(dp->workspace);
-    free(dp->patches.data);
-    free(dp->patches.packed);
+    const byoc_allocator a = dp->s.alloc;
+    byoc__dv_release(&a, dp->sram);
+    byoc__dv_release(&a, dp->scratch);
+    byoc__dv_release(&a, dp->workspace);
+    byoc__dv_release(&a, dp->patches.data);
+    byoc__dv_release(&a, dp->patches.packed);
     dp->s.consts = NULL; /* inside consts_block */
-    free(dp->consts_block);
+    byoc__dv_release(&a, dp->consts_block);
     byoc__dv_stream_free(&dp->s);
-    free(dp);
+    byoc__dv_release(&a, dp);
 }
 
 #define BYOC__DV_CORRUPT(...) (byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, __VA_ARGS__), byoc_sim_device_program_destroy(dp), (byoc_sim_device_program *)NULL)
@@ -4109,8 +4262,15 @@ BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_n
 }
 
 BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, size_t size, byoc_diag *diag) {
-    byoc_sim_device_program *dp = BYOC__SIM_CAST(byoc_sim_device_program *, calloc(1, sizeof *dp));
+    return byoc_sim_device_load_with(blob, size, NULL, diag);
+}
+BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob, size_t size, const byoc_allocator *allocator, byoc_diag *diag) {
+    byoc_allocator a;
+    memset(&a, 0, sizeof a);
+    if (allocator) a = *allocator;
+    byoc_sim_device_program *dp = BYOC__SIM_CAST(byoc_sim_device_program *, byoc__dv_zalloc(&a, 1, sizeof(byoc_sim_device_program)));
     if (!dp) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_device_program *)NULL;
+    dp->s.alloc = a;
     byoc__dv_stream *s = &dp->s;
     const unsigned char *bytes = BYOC__SIM_CAST(const unsigned char *, blob);
     if (!blob || size < 16 || memcmp(bytes, BYOC__DV_MAGIC, 8)) return BYOC__DV_CORRUPT("device blob: not a byoc device blob (bad magic)");
@@ -4152,11 +4312,11 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
         return BYOC__DV_CORRUPT("device blob: counts out of range");
     s->ninputs = nin;
     s->noutputs = nout;
-    s->tensors = BYOC__SIM_CAST(byoc__dv_tensor *, calloc((size_t)nt, sizeof *s->tensors));
-    s->cmds = BYOC__SIM_CAST(byoc__dv_cmd *, calloc((size_t)nc, sizeof *s->cmds));
-    s->layer_names = BYOC__SIM_CAST(char **, calloc((size_t)nl, sizeof(char *)));
-    s->layer_ops = BYOC__SIM_CAST(char **, calloc((size_t)nl, sizeof(char *)));
-    s->kernels = BYOC__SIM_CAST(byoc__dv_kernel *, calloc((size_t)nk, sizeof *s->kernels));
+    s->tensors = BYOC__SIM_CAST(byoc__dv_tensor *, byoc__dv_zalloc(&a, (size_t)nt, sizeof *s->tensors));
+    s->cmds = BYOC__SIM_CAST(byoc__dv_cmd *, byoc__dv_zalloc(&a, (size_t)nc, sizeof *s->cmds));
+    s->layer_names = BYOC__SIM_CAST(char **, byoc__dv_zalloc(&a, (size_t)nl, sizeof(char *)));
+    s->layer_ops = BYOC__SIM_CAST(char **, byoc__dv_zalloc(&a, (size_t)nl, sizeof(char *)));
+    s->kernels = BYOC__SIM_CAST(byoc__dv_kernel *, byoc__dv_zalloc(&a, (size_t)nk, sizeof *s->kernels));
     if (!s->tensors || !s->cmds || !s->layer_names || !s->layer_ops || !s->kernels) {
         byoc_sim_device_program_destroy(dp);
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_device_program *)NULL;
@@ -4203,7 +4363,7 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
             int32_t n = byoc__dv_get_i32(&r);
             const unsigned char *p = n >= 0 && n < 4096 ? byoc__dv_take(&r, (size_t)n) : NULL;
             if (!p) return BYOC__DV_CORRUPT("device blob: truncated layer names");
-            char *str = BYOC__SIM_CAST(char *, malloc((size_t)n + 1));
+            char *str = BYOC__SIM_CAST(char *, byoc__dv_zalloc(&a, (size_t)n + 1, 1));
             if (!str) return BYOC__DV_CORRUPT("device blob: out of memory");
             memcpy(str, p, (size_t)n);
             str[n] = 0;
@@ -4211,8 +4371,10 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
             else s->layer_names[i] = str;
         }
     }
+    dp->cmd_table = r.at;
     for (int i = 0; i < nc; ++i) {
         byoc__dv_cmd *c = &s->cmds[i];
+        if (i == 1) dp->cmd_record = r.at - dp->cmd_table;
         c->op = byoc__dv_get_i32(&r);
         c->layer = byoc__dv_get_i32(&r);
         c->tile = byoc__dv_get_i32(&r);
@@ -4255,13 +4417,16 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
     const unsigned char *text = byoc__dv_take(&r, (size_t)text_len);
     const unsigned char *consts = byoc__dv_take(&r, (size_t)const_bytes);
     if (r.bad || r.at != r.len) return BYOC__DV_CORRUPT("device blob: %s", r.bad ? "truncated kernels or constants" : "trailing bytes");
-    dp->consts_block = BYOC__SIM_CAST(unsigned char *, malloc((size_t)const_bytes + 64));
+    dp->consts_block = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&a, (size_t)const_bytes + 64, 1));
     if (!dp->consts_block) return BYOC__DV_CORRUPT("device blob: out of memory for %llu bytes of constants", (unsigned long long)const_bytes);
     s->consts = dp->consts_block + (64 - (uintptr_t)dp->consts_block % 64) % 64;
     if (const_bytes) memcpy(s->consts, consts, (size_t)const_bytes);
     /* the kernels */
     byoc_diag pd;
-    s->km = byoc_module_parse((const char *)text, (size_t)text_len, "<device blob kernels>", NULL, &pd);
+    byoc_parse_options kernel_parse;
+    memset(&kernel_parse, 0, sizeof kernel_parse);
+    kernel_parse.allocator = allocator;
+    s->km = byoc_module_parse((const char *)text, (size_t)text_len, "<device blob kernels>", &kernel_parse, &pd);
     if (!s->km) return BYOC__DV_CORRUPT("device blob: kernels: %s", pd.message);
     if (byoc_infer_type(s->km, &pd) != BYOC_OK) return BYOC__DV_CORRUPT("device blob: kernels: %s", pd.message);
     for (int k = 0; k < nk; ++k) {
@@ -4286,8 +4451,8 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, siz
         c->cycles = k->cycles;
         c->macs = k->macs;
     }
-    dp->sram = BYOC__SIM_CAST(unsigned char *, malloc((size_t)d->sram_bytes + 64));
-    dp->workspace = s->workspace ? malloc(s->workspace) : NULL;
+    dp->sram = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&a, (size_t)d->sram_bytes + 64, 1));
+    dp->workspace = s->workspace ? byoc__dv_zalloc(&a, s->workspace, 1) : NULL;
     if (!dp->sram || (s->workspace && !dp->workspace)) return BYOC__DV_CORRUPT("device blob: out of memory for SRAM");
     memset(dp->sram, 0, (size_t)d->sram_bytes + 64);
     return dp;
@@ -4307,6 +4472,7 @@ BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device
     info.cycles = c->cycles;
     info.bytes = c->op == BYOC__DV_COMPUTE ? 0 : c->bytes;
     info.macs = c->macs;
+    info.offset = dp->cmd_table + (uint64_t)i * dp->cmd_record;
     return info;
 }
 BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp) { return dp->s.nlayers; }
@@ -4391,16 +4557,16 @@ BYOC__SIM_PRIVATE int byoc__dv_conv_reusing_patches(byoc_sim_device_program *dp,
     size_t npacked = byoc__sgemm_packed_b_floats(P, KK, nr);
     if (pc->load != load || memcmp(&pc->g, &g, sizeof g)) {
         pc->load = -1;
-        if ((size_t)(KK * P) > pc->cap) {
-            float *grown = BYOC__SIM_CAST(float *, realloc(pc->data, sizeof(float) * (size_t)(KK * P)));
-            if (!grown) return 0;
-            pc->data = grown;
+        if ((size_t)(KK * P) > pc->cap) { /* the contents are rebuilt below: no copy */
+            byoc__dv_release(&dp->s.alloc, pc->data);
+            pc->cap = 0;
+            if (!(pc->data = BYOC__SIM_CAST(float *, byoc__dv_zalloc(&dp->s.alloc, (size_t)(KK * P), sizeof(float))))) return 0;
             pc->cap = (size_t)(KK * P);
         }
         if (npacked > pc->cap_packed) {
-            float *grown = BYOC__SIM_CAST(float *, realloc(pc->packed, sizeof(float) * npacked));
-            if (!grown) return 0;
-            pc->packed = grown;
+            byoc__dv_release(&dp->s.alloc, pc->packed);
+            pc->cap_packed = 0;
+            if (!(pc->packed = BYOC__SIM_CAST(float *, byoc__dv_zalloc(&dp->s.alloc, npacked, sizeof(float))))) return 0;
             pc->cap_packed = npacked;
         }
         byoc__im2col(BYOC__SIM_CAST(const float *, x->data), &g, 0, P, pc->data);
@@ -4419,7 +4585,7 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
     if (nin != s->ninputs || nout != s->noutputs)
         return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device program: %d inputs and %d outputs given, it takes %d and %d", nin, nout, s->ninputs, s->noutputs);
     if (s->scratch_bytes && !dp->scratch) {
-        dp->scratch = BYOC__SIM_CAST(unsigned char *, malloc((size_t)s->scratch_bytes + 64));
+        dp->scratch = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&dp->s.alloc, (size_t)s->scratch_bytes + 64, 1));
         if (!dp->scratch) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %llu bytes of scratch", (unsigned long long)s->scratch_bytes);
     }
     unsigned char *scratch = dp->scratch ? dp->scratch + (64 - (uintptr_t)dp->scratch % 64) % 64 : NULL;
@@ -4487,14 +4653,16 @@ typedef struct byoc__dv_runtime {
     byoc_sim_device_program *dp;
     void *blob;
     size_t size;
+    byoc_allocator alloc; /* of this struct and the blob (zero: malloc) */
 } byoc__dv_runtime;
 
 BYOC__SIM_PRIVATE void byoc__dv_runtime_release(void *state) {
     byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, state);
     if (!rt) return;
+    const byoc_allocator a = rt->alloc;
     byoc_sim_device_program_destroy(rt->dp);
-    free(rt->blob);
-    free(rt);
+    byoc__dv_release(&a, rt->blob);
+    byoc__dv_release(&a, rt);
 }
 
 /* byoc_module_evaluate's entry: constants in, result constants made in m */
@@ -4535,6 +4703,7 @@ BYOC__SIM_PRIVATE byoc_sim_device_program *byoc__dv_program_of(const byoc_runtim
     return rm && rm->run == byoc__dv_runtime_run ? BYOC__SIM_CAST(byoc__dv_runtime *, rm->state)->dp : NULL;
 }
 
+#if !defined(BYOC_SIM_RUNTIME_ONLY) /* backends and their hooks: compiler side */
 /* ---- backends ---- */
 static const char byoc__dv_npu_spec[] =
     "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer.\n"
@@ -4664,9 +4833,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_tir_to_runtime(byoc_module *m, const char
         if (r == BYOC_OK) r = byoc_sim_device_compile(m, function, &dev, &blob, &size, diag);
         if (r != BYOC_OK) return r;
     }
-    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, calloc(1, sizeof *rt));
+    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, BYOC_CALLOC(1, sizeof *rt));
     if (!rt) {
-        free(blob);
+        BYOC_FREE(blob);
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     }
     rt->blob = blob;
@@ -4724,7 +4893,7 @@ BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_
         byoc_backend_free(spec);
         return NULL;
     }
-    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, calloc(1, sizeof *e));
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, BYOC_CALLOC(1, sizeof *e));
     if (!e) {
         byoc_backend_free(spec);
         byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
@@ -4746,7 +4915,7 @@ BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_
     e->backend.user_data = e;
     if (byoc_backend_register(&e->backend, diag) != BYOC_OK) {
         byoc_backend_free(spec);
-        free(e);
+        BYOC_FREE(e);
         return NULL;
     }
     byoc__dv_entries[byoc__dv_nentries++] = e;
@@ -4773,7 +4942,7 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         }
         if (fseek(f, 0, SEEK_END) == 0) {
             long sz = ftell(f);
-            if (sz >= 0 && sz < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (file_text = BYOC__SIM_CAST(char *, malloc((size_t)sz + 1))) != NULL) {
+            if (sz >= 0 && sz < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (file_text = BYOC__SIM_CAST(char *, BYOC_MALLOC((size_t)sz + 1))) != NULL) {
                 file_len = fread(file_text, 1, (size_t)sz, f);
                 file_text[file_len] = 0;
             }
@@ -4784,9 +4953,9 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
     const char *spec_text = builtin ? builtin : file_text;
     size_t spec_len = builtin ? strlen(builtin) : file_len;
     const char *spec_file = head;
-    byoc_sim_backend *b = BYOC__SIM_CAST(byoc_sim_backend *, calloc(1, sizeof *b));
+    byoc_sim_backend *b = BYOC__SIM_CAST(byoc_sim_backend *, BYOC_CALLOC(1, sizeof *b));
     if (!b) {
-        free(file_text);
+        BYOC_FREE(file_text);
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
     }
     b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
@@ -4822,7 +4991,7 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         for (int i = 0; r == BYOC_OK && i < b->spec->npatterns; ++i)
             if (!b->spec->patterns[i].check) b->spec->patterns[i].check = byoc__dv_pattern_check, b->spec->patterns[i].user_data = &b->device;
     }
-    free(file_text);
+    BYOC_FREE(file_text);
     if (r != BYOC_OK) {
         byoc_sim_backend_close(b);
         return NULL;
@@ -4834,9 +5003,10 @@ BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b) {
     if (!b) return;
     if (b->spec) byoc_backend_free(b->spec);
     if (b->target) byoc_target_free(b->target);
-    free(b);
+    BYOC_FREE(b);
 }
 
+#endif /* !BYOC_SIM_RUNTIME_ONLY */
 /* ---- the host model and the program's account ---- */
 /* float operations of one op call, for the host model */
 BYOC__SIM_PRIVATE double byoc__sim_call_flops(const byoc_node *c) {
@@ -4919,6 +5089,7 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
     byoc__sim_mfree(p, seen);
 }
 
+#if !defined(BYOC_SIM_RUNTIME_ONLY) /* Collage estimators: compiler side */
 /* ---- estimators for the Collage search ---- */
 BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_collage_device(const byoc_sim_collage_devices *cd, const byoc_collage_candidate *c) {
     for (int i = 0; c->spec && i < cd->count; ++i)
@@ -4970,7 +5141,7 @@ BYOC__SIM_PRIVATE double byoc__sim_host_seconds(byoc_module *m, const byoc_sim_d
 BYOC_SIM_API void byoc_sim_collage_devices_release(byoc_sim_collage_devices *cd) {
     if (!cd || !cd->memo) return;
     byoc__map_free(BYOC__SIM_CAST(byoc__map *, cd->memo));
-    free(cd->memo);
+    BYOC_FREE(cd->memo);
     cd->memo = NULL;
 }
 
@@ -4980,7 +5151,7 @@ BYOC_SIM_API double byoc_sim_collage_cost(byoc_module *m, const byoc_collage_can
     if (!dev) return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
     byoc__dv_stream s;
     byoc_diag d;
-    if (!cd->memo) cd->memo = calloc(1, sizeof(byoc__map));
+    if (!cd->memo) cd->memo = BYOC_CALLOC(1, sizeof(byoc__map));
     if (byoc__dv_lower_in(m, c->function, dev, 1, BYOC__SIM_CAST(byoc__map *, cd->memo), &s, &d) != BYOC_OK) return -1; /* it cannot run there */
     byoc_sim_cost cost;
     byoc__dv_estimate_stream(&s, &cost);
@@ -5030,7 +5201,7 @@ BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node 
         ok = t && t->kind == BYOC_TYPE_TENSOR;
         if (!ok) break;
         size_t bytes = (size_t)byoc__sim_type_bytes(t);
-        buffers[i] = calloc(bytes ? bytes : 1, 1);
+        buffers[i] = BYOC_CALLOC(bytes ? bytes : 1, 1);
         ok = buffers[i] != NULL;
         in[i].dtype = t->dtype;
         in[i].rank = t->rank;
@@ -5050,7 +5221,7 @@ BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node 
             for (int o = 0; ook && o < nout; ++o) {
                 const byoc_type *t = rt->kind == BYOC_TYPE_TUPLE ? rt->fields[o] : rt;
                 size_t bytes = (size_t)byoc__sim_type_bytes(t);
-                outs[o] = calloc(bytes ? bytes : 1, 1);
+                outs[o] = BYOC_CALLOC(bytes ? bytes : 1, 1);
                 ook = outs[o] != NULL && t->kind == BYOC_TYPE_TENSOR;
                 if (!ook) break;
                 out[o].dtype = t->dtype;
@@ -5060,10 +5231,10 @@ BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node 
             }
             byoc_sim_cost cost;
             if (ook && byoc_sim_device_run(dp, in, nin, out, nout, &cost, &d) == BYOC_OK) seconds = cost.seconds;
-            for (int o = 0; o < nout && o < 64; ++o) free(outs[o]);
+            for (int o = 0; o < nout && o < 64; ++o) BYOC_FREE(outs[o]);
             byoc_sim_device_program_destroy(dp);
         }
-        free(blob);
+        BYOC_FREE(blob);
     } else if (ok) {
         byoc_sim_program *p = byoc_sim_lower(one, NULL, &d);
         if (p && byoc_sim_run(p, in, nin, NULL, 0, &d) == BYOC_OK) { /* a warm-up run allocates; the next is timed */
@@ -5072,7 +5243,7 @@ BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node 
         }
         byoc_sim_program_destroy(p);
     }
-    for (int i = 0; i < 64; ++i) free(buffers[i]);
+    for (int i = 0; i < 64; ++i) BYOC_FREE(buffers[i]);
     byoc_module_destroy(one);
     return seconds;
 }
@@ -5109,6 +5280,7 @@ BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_co
     return seconds;
 }
 
+#endif /* !BYOC_SIM_RUNTIME_ONLY */
 BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
     double t = 0;
     for (int i = 0; i < p->nkernels; ++i) t += p->kernels[i].info.sim_seconds;
@@ -5161,7 +5333,7 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
         byoc__sim_json_string(&t, k->info.ops);
         byoc__sim_text_printf(&t, ",\"partition\":");
         byoc__sim_json_string(&t, k->info.partition ? k->info.partition : "");
-        byoc__sim_text_printf(&t, ",\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}", (unsigned long long)k->info.cycles,
+        byoc__sim_text_printf(&t, ",\"kernel\":%d,\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}", i, (unsigned long long)k->info.cycles,
                               (unsigned long long)k->info.dram_bytes, (unsigned long long)k->info.macs, (unsigned long long)k->info.transfer_bytes);
         const byoc_sim_device_program *dp =
             k->info.exec == BYOC_SIM_EXEC_RUNTIME ? byoc__dv_program_of(byoc_module_runtime(p->m, k->function)) : NULL;
@@ -5174,13 +5346,978 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
                                   cmd->op == BYOC__DV_LOAD ? "load" : cmd->op == BYOC__DV_STORE ? "store" : "compute", k->info.device_kind, 1 + 3 * tid + e,
                                   k->info.sim_start * us + (double)cmd->start * per_cycle, (double)cmd->cycles * per_cycle);
             byoc__sim_json_string(&t, dp->s.layer_names[cmd->layer]);
-            byoc__sim_text_printf(&t, ",\"command\":%d,\"tile\":%d,\"cycles\":%llu,\"bytes\":%llu}}", c, cmd->tile, (unsigned long long)cmd->cycles,
+            byoc__sim_text_printf(&t, ",\"kernel\":%d,\"layer_index\":%d,\"command\":%d,\"tile\":%d,\"cycles\":%llu,\"bytes\":%llu}}", i, cmd->layer, c, cmd->tile, (unsigned long long)cmd->cycles,
                                   (unsigned long long)(cmd->op == BYOC__DV_COMPUTE ? 0 : cmd->bytes));
         }
     }
     byoc__sim_text_printf(&t, "\n]}\n");
     if (t.failed) {
         byoc__sim_mfree(p, t.data);
+        return NULL;
+    }
+    if (len) *len = t.len;
+    return t.data;
+}
+
+
+// [SECTION] sim impl: executable
+#define BYOC__EXE_MAGIC "BYOCEXE"
+#define BYOC__EXE_VERSION 1u
+#define BYOC__EXE_HEADER 64u
+#define BYOC__EXE_ENTRY 32u
+#define BYOC__EXE_MAX_SECTIONS 65536u
+#define BYOC__EXE_MAX_FIELDS 16
+enum { BYOC__EXE_META = 1, BYOC__EXE_MODULE, BYOC__EXE_WEIGHTS, BYOC__EXE_PLAN, BYOC__EXE_KERNELS, BYOC__EXE_BLOB, BYOC__EXE_SOURCE_MAP, BYOC__EXE_KINDS };
+static const char *const byoc__exe_section_names[BYOC__EXE_KINDS] = {"?", "meta", "module", "weights", "plan", "kernels", "blob", "source map"};
+
+/* ---- writing ---- */
+/* one field of a tab-separated line: backslash, tab, newline and CR escaped */
+BYOC__SIM_PRIVATE void byoc__exe_field(byoc__dv_writer *w, const char *s, int last) {
+    for (; s && *s; ++s) {
+        const char *esc = *s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : NULL;
+        if (esc) byoc__dv_put(w, esc, 2);
+        else byoc__dv_put(w, s, 1);
+    }
+    byoc__dv_put(w, last ? "\n" : "\t", 1);
+}
+BYOC__SIM_PRIVATE void byoc__exe_line(byoc__dv_writer *w, int n, const char *const *fields) {
+    for (int i = 0; i < n; ++i) byoc__exe_field(w, fields[i], i == n - 1);
+}
+BYOC__SIM_PRIVATE void byoc__exe_pair(byoc__dv_writer *w, const char *key, const char *value) {
+    const char *f[2] = {key, value};
+    byoc__exe_line(w, 2, f);
+}
+BYOC__SIM_PRIVATE void byoc__exe_pair_u64(byoc__dv_writer *w, const char *key, uint64_t v) {
+    char num[32];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+    byoc__exe_pair(w, key, num);
+}
+
+/* the device parameters in target syntax: the blob's compatibility string */
+BYOC__SIM_PRIVATE void byoc__exe_target_string(const byoc_sim_device *d, char *out, size_t cap) {
+    char dts[200] = "";
+    size_t at = 0;
+    for (int t = 1; t < BYOC_DTYPE_COUNT && t < 32; ++t)
+        if ((d->dtypes >> t) & 1u && at < sizeof dts) at += (size_t)snprintf(dts + at, sizeof dts - at, "%s%s", at ? "," : "", byoc_dtype_name((byoc_dtype)t));
+    snprintf(out, cap, "%s -preset=%s -clock_mhz=%.17g -rows=%d -cols=%d -dataflow=%s -lanes=%d -sram_bytes=%lld -dram_bytes_per_cycle=%.17g "
+                       "-dram_latency=%d -burst_bytes=%d -launch_cycles=%d -double_buffer=%d -dtypes=%s",
+             byoc__sim_kind_name(d->kind), d->preset, d->clock_mhz, d->rows, d->cols, d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "ws" : "os", d->lanes,
+             (long long)d->sram_bytes, d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer, dts);
+}
+
+/* the blob a runtime module made here holds, NULL for any other */
+BYOC__SIM_PRIVATE const byoc__dv_runtime *byoc__exe_runtime_of(const byoc_runtime_module *rm) {
+    return rm && rm->run == byoc__dv_runtime_run ? BYOC__SIM_CAST(const byoc__dv_runtime *, rm->state) : NULL;
+}
+
+BYOC__SIM_PRIVATE uint32_t byoc__exe_u32(const unsigned char *at) {
+    return (uint32_t)at[0] | ((uint32_t)at[1] << 8) | ((uint32_t)at[2] << 16) | ((uint32_t)at[3] << 24);
+}
+BYOC__SIM_PRIVATE uint64_t byoc__exe_u64(const unsigned char *at) { return (uint64_t)byoc__exe_u32(at) | ((uint64_t)byoc__exe_u32(at + 4) << 32); }
+
+#if !defined(BYOC_SIM_RUNTIME_ONLY) /* the source map and saving: compiler side */
+/* ---- the source map, built while saving ---- */
+typedef struct byoc__exe_ir {
+    int src;                   /* index of its frontend node */
+    const byoc_node *n;
+    const byoc_node *root_of; /* the function whose result it is (printed unbound), NULL */
+    const char *function, *composite, *partition, *backend;
+    int kernel, layer, cmd_first, cmd_last;
+    uint64_t cmd_offset;
+} byoc__exe_ir;
+
+typedef struct byoc__exe_name {
+    const char *name, *op, *removed;
+} byoc__exe_name;
+
+typedef struct byoc__exe_srcmap {
+    byoc_sim_program *p;
+    byoc_module *m;
+    const byoc_sim_save_options *o;
+    int *label;        /* by node id: the printer's number in its global function, -1 */
+    int *kernel;       /* by node id: the kernel that runs the op call, -1 */
+    byoc__exe_name *names; /* frontend nodes: the given ones, then those only the module names */
+    int nnames, cap_names;
+    int *order;        /* names' indices sorted by name, for lookups */
+    int norder;
+    byoc__exe_ir *ir;
+    int nir, cap_ir;
+    const byoc_placement **by_origin; /* the report's ops sorted by origin */
+    int nby_origin;
+    int failed;
+} byoc__exe_srcmap;
+
+#define BYOC__EXE_RESERVE(arr, cap, need) BYOC__DV_RESERVE(arr, cap, need)
+
+BYOC__SIM_PRIVATE void byoc__exe_label_visit(const byoc_node *n, int number, void *user_data) {
+    byoc__exe_srcmap *sm = BYOC__SIM_CAST(byoc__exe_srcmap *, user_data);
+    sm->label[n->id] = number;
+}
+
+static byoc__exe_srcmap *byoc__exe_sort_ctx;
+static int byoc__exe_by_name(const void *a, const void *b) {
+    return strcmp(byoc__exe_sort_ctx->names[*(const int *)a].name, byoc__exe_sort_ctx->names[*(const int *)b].name);
+}
+static int byoc__exe_by_origin(const void *a, const void *b) {
+    uint32_t x = (*(const byoc_placement *const *)a)->origin, y = (*(const byoc_placement *const *)b)->origin;
+    return x < y ? -1 : x > y;
+}
+static int byoc__exe_ir_order(const void *a, const void *b) {
+    const byoc__exe_ir *x = BYOC__SIM_CAST(const byoc__exe_ir *, a), *y = BYOC__SIM_CAST(const byoc__exe_ir *, b);
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return x->n->id < y->n->id ? -1 : x->n->id > y->n->id;
+}
+
+BYOC__SIM_PRIVATE int byoc__exe_find_name(byoc__exe_srcmap *sm, const char *name) {
+    int lo = 0, hi = sm->norder - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, c = strcmp(sm->names[sm->order[mid]].name, name);
+        if (!c) return sm->order[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    for (int i = sm->norder; i < sm->nnames; ++i) /* added after the sort */
+        if (!strcmp(sm->names[i].name, name)) return i;
+    return -1;
+}
+
+BYOC__SIM_PRIVATE int byoc__exe_add_name(byoc__exe_srcmap *sm, const char *name, const char *op, const char *removed) {
+    if (!BYOC__EXE_RESERVE(sm->names, sm->cap_names, sm->nnames + 1)) return sm->failed = 1, -1;
+    sm->names[sm->nnames].name = name;
+    sm->names[sm->nnames].op = op ? op : "";
+    sm->names[sm->nnames].removed = removed;
+    return sm->nnames++;
+}
+
+/* the layer of a device program whose name ("onnx:a+onnx:b") holds the frontend name, -1 */
+BYOC__SIM_PRIVATE int byoc__exe_layer_of(const byoc_sim_device_program *dp, const char *frontend) {
+    size_t n = strlen(frontend);
+    for (int l = 0; l < dp->s.nlayers; ++l) {
+        const char *at = dp->s.layer_names[l];
+        while (at && *at) {
+            size_t len = strcspn(at, "+");
+            if (len == n && !memcmp(at, frontend, n)) return l;
+            at += len;
+            if (*at == '+') at++;
+        }
+    }
+    return -1;
+}
+
+BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, const byoc_node *root_fn, const char *function, const char *composite,
+                                      const char *partition, const char *backend, int depth) {
+    byoc_graph g;
+    if (depth > BYOC__SIM_MAX_DEPTH || byoc_graph_build(sm->m, root, 0, &g) != BYOC_OK) {
+        sm->failed = 1;
+        return;
+    }
+    const byoc_runtime_module *rm = partition ? byoc_module_runtime(sm->m, partition) : NULL;
+    const byoc_sim_device_program *dp = byoc__dv_program_of(rm);
+    int partition_kernel = -1;
+    for (int k = 0; partition && k < sm->p->nkernels && partition_kernel < 0; ++k)
+        if (sm->p->kernels[k].function && !strcmp(sm->p->kernels[k].function, partition)) partition_kernel = k;
+    for (int i = 0; i < g.count && !sm->failed; ++i) {
+        byoc_node *n = g.nodes[i].node;
+        if (n->kind == BYOC_NODE_FUNCTION && n != root) {
+            const byoc_attr_value *c = byoc_attrs_get(&n->attrs, "Composite");
+            byoc__exe_walk(sm, n->body, n, function, c && c->kind == BYOC_ATTR_STRING ? c->s : composite, partition, backend, depth + 1);
+            continue;
+        }
+        if (n->kind != BYOC_NODE_CALL || !n->op) continue;
+        const byoc_span *span = byoc_node_span(n);
+        const char *src = span->source;
+        if (!src && span->file) { /* a module read from text: its position there names it */
+            char where[512];
+            snprintf(where, sizeof where, "%s:%d:%d", span->file, span->line, span->col);
+            src = byoc_intern(sm->m, where);
+        }
+        if (!src) continue;
+        int s = byoc__exe_find_name(sm, src);
+        if (s < 0) s = byoc__exe_add_name(sm, src, NULL, NULL);
+        if (s < 0 || !BYOC__EXE_RESERVE(sm->ir, sm->cap_ir, sm->nir + 1)) {
+            sm->failed = 1;
+            break;
+        }
+        byoc__exe_ir *e = &sm->ir[sm->nir++];
+        memset(e, 0, sizeof *e);
+        e->src = s;
+        e->n = n;
+        e->root_of = n == root ? root_fn : NULL;
+        e->function = function;
+        e->composite = composite;
+        e->partition = partition;
+        e->backend = backend;
+        e->kernel = rm ? partition_kernel : sm->kernel[n->id];
+        e->layer = e->cmd_first = e->cmd_last = -1;
+        if (dp && (e->layer = byoc__exe_layer_of(dp, src)) >= 0)
+            for (int c = 0; c < dp->s.ncmds; ++c)
+                if (dp->s.cmds[c].layer == e->layer) {
+                    if (e->cmd_first < 0) e->cmd_first = c, e->cmd_offset = byoc_sim_device_command(dp, c).offset;
+                    e->cmd_last = c;
+                }
+    }
+    byoc_graph_free(&g);
+}
+
+/* why the op runs where it does, from the placement report */
+BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__exe_ir *e, char *out, size_t cap) {
+    out[0] = 0;
+    if (!sm->nby_origin) return;
+    uint32_t origin = byoc_node_origin(e->n);
+    int lo = 0, hi = sm->nby_origin - 1;
+    const byoc_placement *pl = NULL;
+    while (lo <= hi && !pl) {
+        int mid = (lo + hi) / 2;
+        if (sm->by_origin[mid]->origin == origin) pl = sm->by_origin[mid];
+        else if (sm->by_origin[mid]->origin < origin) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    if (!pl) {
+        snprintf(out, cap, "not in the placement: made by a pass after partitioning");
+        return;
+    }
+    size_t at = 0;
+    const char *strategy = sm->o && sm->o->strategy ? sm->o->strategy : "greedy";
+    if (!strcmp(strategy, "collage")) at += (size_t)snprintf(out + at, cap - at, "the Collage search's cheapest plan puts it on %s", pl->backend);
+    else if (strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, "%s takes it", pl->backend);
+    else at += (size_t)snprintf(out + at, cap - at, "%s", pl->ndeclined ? "no backend takes it" : "no backend was offered: the host runs it");
+    if (at < cap && pl->composite) at += (size_t)snprintf(out + at, cap - at, " (pattern %s)", pl->composite);
+    else if (at < cap && strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, " (op support)");
+    for (int d = 0; d < pl->ndeclined && at < cap; ++d)
+        at += (size_t)snprintf(out + at, cap - at, "%s%s declined it: %s", d ? "; " : strcmp(pl->backend, "host") ? "; first " : ": ", pl->declined[d].backend,
+                               pl->declined[d].reason);
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const byoc_sim_save_options *o, byoc__dv_writer *w, byoc_diag *diag) {
+    byoc__exe_srcmap sm;
+    memset(&sm, 0, sizeof sm);
+    sm.p = p;
+    sm.m = p->m;
+    sm.o = o;
+    uint32_t ids = byoc_module_node_count(sm.m) + 1;
+    sm.label = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
+    sm.kernel = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
+    if (!sm.label || !sm.kernel) sm.failed = 1;
+    for (uint32_t i = 0; !sm.failed && i < ids; ++i) sm.label[i] = sm.kernel[i] = -1;
+    for (int k = 0; !sm.failed && k < p->nkernels; ++k)
+        for (int s = p->kernels[k].step_first; s < p->kernels[k].step_first + p->kernels[k].nsteps; ++s)
+            if (p->steps[s].call && p->steps[s].call->id < ids) sm.kernel[p->steps[s].call->id] = k;
+    for (int i = 0; o && !sm.failed && i < o->nsource_nodes; ++i) byoc__exe_add_name(&sm, o->source_nodes[i].name ? o->source_nodes[i].name : "", o->source_nodes[i].op, o->source_nodes[i].removed);
+    sm.order = sm.nnames ? BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)sm.nnames)) : NULL;
+    if (sm.nnames && !sm.order) sm.failed = 1;
+    for (int i = 0; !sm.failed && i < sm.nnames; ++i) sm.order[i] = i;
+    sm.norder = sm.order ? sm.nnames : 0;
+    byoc__exe_sort_ctx = &sm;
+    if (sm.norder) qsort(sm.order, (size_t)sm.norder, sizeof(int), byoc__exe_by_name);
+    if (o && o->placement && o->placement->count > 0) {
+        sm.by_origin = BYOC__SIM_CAST(const byoc_placement **, BYOC_MALLOC(sizeof(void *) * (size_t)o->placement->count));
+        if (!sm.by_origin) sm.failed = 1;
+        for (int i = 0; !sm.failed && i < o->placement->count; ++i) sm.by_origin[i] = &o->placement->nodes[i];
+        if (!sm.failed) {
+            sm.nby_origin = o->placement->count;
+            qsort((void *)sm.by_origin, (size_t)sm.nby_origin, sizeof(void *), byoc__exe_by_origin);
+        }
+    }
+    /* every op of every global function, with its function, composite and partition */
+    for (int f = 0; !sm.failed && f < byoc_module_function_count(sm.m); ++f) {
+        byoc_global_function gf = byoc_module_function_at(sm.m, f);
+        const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");
+        const char *compiler = c && c->kind == BYOC_ATTR_STRING ? c->s : NULL;
+        if (byoc_function_labels(sm.m, gf.function, byoc__exe_label_visit, &sm) != BYOC_OK) sm.failed = 1;
+        else byoc__exe_walk(&sm, gf.function->body, gf.function, gf.name, NULL, compiler ? gf.name : NULL, compiler ? compiler : "host", 0);
+    }
+    if (sm.nir) qsort(sm.ir, (size_t)sm.nir, sizeof *sm.ir, byoc__exe_ir_order);
+    /* each frontend node once, followed by its IR ops */
+    int at = 0;
+    for (int s = 0; !sm.failed && s < sm.nnames; ++s) {
+        int first = at;
+        while (at < sm.nir && sm.ir[at].src == s) at++;
+        const char *removed = at > first ? "" : sm.names[s].removed ? sm.names[s].removed : "no IR node carries it after compilation";
+        const char *node[4] = {"node", sm.names[s].name, sm.names[s].op, removed};
+        byoc__exe_line(w, 4, node);
+        for (int i = first; i < at; ++i) {
+            const byoc__exe_ir *e = &sm.ir[i];
+            char label[32], kernel[16], layer[16], cf[16], cl[16], off[32], reason[1024];
+            if (sm.label[e->n->id] >= 0) snprintf(label, sizeof label, "%%%d", sm.label[e->n->id]);
+            else if (e->root_of && e->root_of->kind == BYOC_NODE_FUNCTION && sm.label[e->root_of->id] >= 0) snprintf(label, sizeof label, "result of %%%d", sm.label[e->root_of->id]);
+            else if (e->root_of) snprintf(label, sizeof label, "result");
+            else snprintf(label, sizeof label, "#%u", (unsigned)e->n->id);
+            snprintf(kernel, sizeof kernel, "%d", e->kernel);
+            snprintf(layer, sizeof layer, "%d", e->layer);
+            snprintf(cf, sizeof cf, "%d", e->cmd_first);
+            snprintf(cl, sizeof cl, "%d", e->cmd_last);
+            snprintf(off, sizeof off, "%llu", (unsigned long long)e->cmd_offset);
+            byoc__exe_reason(&sm, e, reason, sizeof reason);
+            const char *ir[14] = {"ir", sm.names[s].name, e->function, label, e->n->op->def.name, e->composite ? e->composite : "", e->partition ? e->partition : "",
+                                  e->backend, kernel, layer, cf, cl, off, reason};
+            byoc__exe_line(w, 14, ir);
+        }
+    }
+    BYOC_FREE(sm.label);
+    BYOC_FREE(sm.kernel);
+    BYOC_FREE(sm.names);
+    BYOC_FREE(sm.order);
+    BYOC_FREE(sm.ir);
+    BYOC_FREE((void *)sm.by_origin);
+    if (sm.failed || w->oom) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "source map: out of memory");
+    return BYOC_OK;
+}
+
+/* ---- saving ---- */
+typedef struct byoc__exe_out_section {
+    uint32_t kind;
+    byoc__dv_writer w;
+} byoc__exe_out_section;
+
+BYOC__SIM_PRIVATE void byoc__exe_put_u32_at(unsigned char *at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) at[i] = (unsigned char)(v >> (8 * i));
+}
+BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
+    for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
+}
+
+BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes, size_t *size, byoc_diag *diag) {
+    *bytes = NULL;
+    *size = 0;
+    byoc_module *m = p->m;
+    byoc__exe_out_section *sec = NULL;
+    int nsec = 0, cap_sec = 0;
+    byoc_result r = BYOC_OK;
+#define BYOC__EXE_NEW_SECTION(K)                                                                                      \
+    (BYOC__DV_RESERVE(sec, cap_sec, nsec + 1) ? (memset(&sec[nsec], 0, sizeof sec[nsec]), sec[nsec].kind = (K), &sec[nsec++].w) \
+                                               : (byoc__dv_writer *)NULL)
+    /* meta */
+    byoc__dv_writer *w = BYOC__EXE_NEW_SECTION(BYOC__EXE_META);
+    if (w) {
+        byoc__exe_pair_u64(w, "format", BYOC__EXE_VERSION);
+        byoc__exe_pair(w, "library", "byoc " BYOC_VERSION_STRING ", byoc_sim " BYOC_SIM_VERSION_STRING);
+        byoc__exe_pair(w, "model", o && o->model ? o->model : "");
+        byoc__exe_pair(w, "strategy", o && o->strategy ? o->strategy : "");
+        byoc__exe_pair(w, "host", p->host.preset);
+        byoc__exe_pair_u64(w, "tile_bytes", p->opt.tile_bytes);
+        byoc__exe_pair_u64(w, "no_fused_tiling", (uint64_t)p->opt.no_fused_tiling);
+        byoc__exe_pair_u64(w, "no_inplace", (uint64_t)p->opt.no_inplace);
+        byoc__exe_pair_u64(w, "no_alias", (uint64_t)p->opt.no_alias);
+        for (int io = 0; io < 2 && o; ++io) { /* the names, one per line in the value */
+            int n = io ? o->noutputs : o->ninputs;
+            const char *const *names = io ? o->output_names : o->input_names;
+            byoc__dv_writer joined;
+            memset(&joined, 0, sizeof joined);
+            for (int i = 0; names && i < n; ++i) {
+                if (i) byoc__dv_put(&joined, "\n", 1);
+                byoc__dv_put(&joined, names[i] ? names[i] : "", names[i] ? strlen(names[i]) : 0);
+            }
+            byoc__dv_put(&joined, "", 1);
+            if (joined.oom) w->oom = 1;
+            else if (names && n > 0) byoc__exe_pair(w, io ? "outputs" : "inputs", (const char *)joined.data);
+            BYOC_FREE(joined.data);
+        }
+    }
+    /* the host program and its weights */
+    size_t text_len = 0, weights_len = 0;
+    char *text = byoc_module_print(m, 0, &text_len);
+    void *weights = byoc_module_weights_serialize(m, &weights_len);
+    if (text && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_MODULE)) != NULL) byoc__dv_put(w, text, text_len);
+    if (weights && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_WEIGHTS)) != NULL) byoc__dv_put(w, weights, weights_len);
+    if (!text || !weights) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    byoc_free(m, text);
+    byoc_free(m, weights);
+    /* the memory plan and the kernels, checked against a fresh lowering when loaded */
+    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_PLAN)) != NULL) {
+        const byoc_sim_memory_plan *pl = &p->plan;
+        byoc__exe_pair_u64(w, "arena", pl->arena_bytes);
+        byoc__exe_pair_u64(w, "lower_bound", pl->lower_bound_bytes);
+        byoc__exe_pair_u64(w, "workspace", pl->workspace_bytes);
+        byoc__exe_pair_u64(w, "tile_scratch", pl->tile_scratch_bytes);
+        byoc__exe_pair_u64(w, "outputs", pl->output_bytes);
+        byoc__exe_pair_u64(w, "slots", (uint64_t)pl->slots);
+        for (int b = 0; b < p->nbuffers; ++b) {
+            const byoc__sim_buffer *x = &p->buffers[b];
+            char f[6][24];
+            snprintf(f[0], sizeof f[0], "%d", (int)x->kind);
+            snprintf(f[1], sizeof f[1], "%llu", (unsigned long long)x->offset);
+            snprintf(f[2], sizeof f[2], "%llu", (unsigned long long)x->size);
+            snprintf(f[3], sizeof f[3], "%d", x->first);
+            snprintf(f[4], sizeof f[4], "%d", x->last);
+            snprintf(f[5], sizeof f[5], "%d", x->inplace_of);
+            const char *line[7] = {"buffer", f[0], f[1], f[2], f[3], f[4], f[5]};
+            byoc__exe_line(w, 7, line);
+        }
+    }
+    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_KERNELS)) != NULL)
+        for (int k = 0; k < p->nkernels; ++k) {
+            const byoc_sim_kernel_info *ki = &p->kernels[k].info;
+            const char *line[6] = {"kernel", byoc_sim_exec_name(ki->exec), ki->device, ki->partition ? ki->partition : "", ki->ops, ki->name};
+            byoc__exe_line(w, 6, line);
+        }
+    /* one blob per partition with a runtime module */
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_global_function gf = byoc_module_function_at(m, f);
+        const byoc_runtime_module *rm = byoc_module_runtime(m, gf.name);
+        if (!rm) continue;
+        const byoc__dv_runtime *rt = byoc__exe_runtime_of(rm);
+        if (!rt) {
+            r = byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "partition @%s: its runtime module ('%s') is not a simulated device's: it cannot be saved", gf.name,
+                               rm->name ? rm->name : "?");
+            break;
+        }
+        const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");
+        char target[512];
+        byoc__exe_target_string(&rt->dp->s.dev, target, sizeof target);
+        byoc__dv_writer head;
+        memset(&head, 0, sizeof head);
+        byoc__exe_pair(&head, "function", gf.name);
+        byoc__exe_pair(&head, "backend", c && c->kind == BYOC_ATTR_STRING ? c->s : "");
+        byoc__exe_pair(&head, "kind", byoc__sim_kind_name(rt->dp->s.dev.kind));
+        byoc__exe_pair(&head, "format", "BYOCDEV 1");
+        byoc__exe_pair(&head, "producer", "byoc_sim " BYOC_SIM_VERSION_STRING);
+        byoc__exe_pair(&head, "target", target);
+        if ((w = BYOC__EXE_NEW_SECTION(BYOC__EXE_BLOB)) != NULL && !head.oom) {
+            byoc__dv_put_i32(w, (int64_t)head.len);
+            byoc__dv_put(w, head.data, head.len);
+            byoc__dv_put(w, rt->blob, rt->size);
+        } else r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        BYOC_FREE(head.data);
+    }
+    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_SOURCE_MAP)) != NULL) {
+        byoc__exe_pair_u64(w, "byoc-source-map", 1);
+        r = byoc__exe_source_map(p, o, w, diag);
+    }
+    /* header, section table, sections */
+    size_t total = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
+    for (int i = 0; r == BYOC_OK && i < nsec; ++i) {
+        if (sec[i].w.oom) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        total += sec[i].w.len;
+    }
+    if (r == BYOC_OK && nsec < 4) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    unsigned char *out = r == BYOC_OK ? BYOC__SIM_CAST(unsigned char *, BYOC_CALLOC(1, total)) : NULL;
+    if (r == BYOC_OK && !out) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    if (r == BYOC_OK) {
+        memcpy(out, BYOC__EXE_MAGIC, 8);
+        byoc__exe_put_u32_at(out + 8, BYOC__EXE_VERSION);
+        byoc__exe_put_u32_at(out + 12, (uint32_t)nsec);
+        snprintf((char *)out + 16, 32, "byoc %s", BYOC_VERSION_STRING);
+        byoc__exe_put_u64_at(out + 48, (uint64_t)total);
+        size_t at = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
+        for (int i = 0; i < nsec; ++i) {
+            unsigned char *e = out + BYOC__EXE_HEADER + (size_t)i * BYOC__EXE_ENTRY;
+            byoc__exe_put_u32_at(e, sec[i].kind);
+            byoc__exe_put_u64_at(e + 8, (uint64_t)at);
+            byoc__exe_put_u64_at(e + 16, (uint64_t)sec[i].w.len);
+            byoc__exe_put_u64_at(e + 24, byoc__dv_fnv(sec[i].w.data, sec[i].w.len));
+            if (sec[i].w.len) memcpy(out + at, sec[i].w.data, sec[i].w.len);
+            at += sec[i].w.len;
+        }
+        /* the header's checksum covers its first 56 bytes and the table */
+        uint64_t h = byoc__dv_fnv(out, 56) ^ byoc__dv_fnv(out + BYOC__EXE_HEADER, (size_t)nsec * BYOC__EXE_ENTRY);
+        byoc__exe_put_u64_at(out + 56, h);
+        *bytes = out;
+        *size = total;
+    }
+    for (int i = 0; i < nsec; ++i) BYOC_FREE(sec[i].w.data);
+    BYOC_FREE(sec);
+#undef BYOC__EXE_NEW_SECTION
+    return r;
+}
+
+#endif /* !BYOC_SIM_RUNTIME_ONLY */
+/* ---- loading ---- */
+typedef struct byoc__exe_kv {
+    const char *key, *value;
+} byoc__exe_kv;
+
+struct byoc_sim_executable {
+    byoc_allocator alloc;
+    byoc_module *m;
+    byoc_sim_program *p;
+    char *meta_text, *source_text; /* NUL-terminated copies, parsed in place */
+    byoc__exe_kv meta[32];
+    int nmeta;
+    char **blob_heads;
+    byoc_sim_blob_info *blobs;
+    int nblobs;
+    byoc_sim_source_entry *sources;
+    int nsources;
+};
+
+BYOC__SIM_PRIVATE void *byoc__exe_malloc(const byoc_sim_executable *e, size_t n) {
+    if (!n) n = 1;
+    return e->alloc.alloc_fn ? e->alloc.alloc_fn(n, e->alloc.user_data) : BYOC_MALLOC(n);
+}
+BYOC_SIM_API void byoc_sim_executable_free(const byoc_sim_executable *e, void *ptr) {
+    if (!ptr) return;
+    if (e && e->alloc.free_fn) e->alloc.free_fn(ptr, e->alloc.user_data);
+    else BYOC_FREE(ptr);
+}
+
+BYOC_SIM_API void byoc_sim_executable_destroy(byoc_sim_executable *e) {
+    if (!e) return;
+    byoc_sim_program_destroy(e->p);
+    byoc_module_destroy(e->m);
+    byoc_sim_executable_free(e, e->meta_text);
+    byoc_sim_executable_free(e, e->source_text);
+    for (int i = 0; e->blob_heads && i < e->nblobs; ++i) byoc_sim_executable_free(e, e->blob_heads[i]);
+    byoc_sim_executable_free(e, e->blob_heads);
+    byoc_sim_executable_free(e, e->blobs);
+    byoc_sim_executable_free(e, e->sources);
+    byoc_sim_executable_free(e, e);
+}
+
+/* A copy of a text section, NUL-terminated; NULL (with diag) when it holds a NUL or memory runs out. */
+BYOC__SIM_PRIVATE char *byoc__exe_text(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, const char *what, byoc_diag *diag) {
+    if (memchr(data, 0, len)) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %s section: a NUL byte in text", file, what), (char *)NULL;
+    char *t = BYOC__SIM_CAST(char *, byoc__exe_malloc(e, len + 1));
+    if (!t) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file), (char *)NULL;
+    memcpy(t, data, len);
+    t[len] = 0;
+    return t;
+}
+
+/* The next line of text at *at: its fields split at tabs and unescaped in place. Returns the field count,
+   0 at the end, -1 for a bad escape or too many fields. */
+BYOC__SIM_PRIVATE int byoc__exe_next_line(char **at, char **fields) {
+    char *s = *at;
+    if (!*s) return 0;
+    char *end = strchr(s, '\n');
+    if (!end) return -1; /* every line ends with a newline */
+    *end = 0;
+    *at = end + 1;
+    int n = 0;
+    char *field = s, *out = s;
+    for (char *c = s;; ++c) {
+        if (*c == '\t' || !*c) {
+            int last = !*c;
+            *out = 0;
+            if (n == BYOC__EXE_MAX_FIELDS) return -1;
+            fields[n++] = field;
+            if (last) break;
+            field = out = c + 1;
+            continue;
+        }
+        if (*c == '\\') {
+            char x = c[1];
+            *out++ = x == '\\' ? '\\' : x == 't' ? '\t' : x == 'n' ? '\n' : x == 'r' ? '\r' : 0;
+            if (!out[-1]) return -1;
+            c++;
+        } else *out++ = *c;
+    }
+    return n;
+}
+
+BYOC__SIM_PRIVATE int byoc__exe_int(const char *s, long long lo, long long hi, long long *out) {
+    char *end;
+    if (!*s) return 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+BYOC_SIM_API const char *byoc_sim_executable_info(const byoc_sim_executable *e, const char *key) {
+    for (int i = 0; e && i < e->nmeta; ++i)
+        if (!strcmp(e->meta[i].key, key)) return e->meta[i].value;
+    return NULL;
+}
+BYOC_SIM_API byoc_sim_program *byoc_sim_executable_program(const byoc_sim_executable *e) { return e ? e->p : NULL; }
+BYOC_SIM_API byoc_module *byoc_sim_executable_module(const byoc_sim_executable *e) { return e ? e->m : NULL; }
+BYOC_SIM_API int byoc_sim_executable_blob_count(const byoc_sim_executable *e) { return e ? e->nblobs : 0; }
+BYOC_SIM_API const byoc_sim_blob_info *byoc_sim_executable_blob(const byoc_sim_executable *e, int i) {
+    return e && i >= 0 && i < e->nblobs ? &e->blobs[i] : NULL;
+}
+BYOC_SIM_API int byoc_sim_executable_source_count(const byoc_sim_executable *e) { return e ? e->nsources : 0; }
+BYOC_SIM_API const byoc_sim_source_entry *byoc_sim_executable_source(const byoc_sim_executable *e, int i) {
+    return e && i >= 0 && i < e->nsources ? &e->sources[i] : NULL;
+}
+
+/* a blob section: its compatibility strings checked, its stream loaded and attached to its partition */
+BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, int index,
+                                                  const byoc_sim_load_options *o, byoc_diag *diag) {
+    byoc_sim_blob_info *b = &e->blobs[index];
+    memset(b, 0, sizeof *b);
+    if (len < 4) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: truncated header", file, index);
+    uint32_t hl = byoc__exe_u32(data);
+    if (hl > len - 4) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: header of %u bytes in a section of %zu", file, index, hl, len);
+    char *head = byoc__exe_text(e, data + 4, hl, file, "blob", diag);
+    if (!head) return diag ? diag->code : BYOC_ERR_CORRUPT;
+    e->blob_heads[index] = head;
+    char *at = head, *f[BYOC__EXE_MAX_FIELDS];
+    int n;
+    while ((n = byoc__exe_next_line(&at, f)) > 0) {
+        if (n != 2) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: a header line is not KEY<tab>VALUE", file, index);
+        const char **slot = !strcmp(f[0], "function") ? &b->function : !strcmp(f[0], "backend") ? &b->backend : !strcmp(f[0], "kind") ? &b->kind
+                            : !strcmp(f[0], "format") ? &b->format : !strcmp(f[0], "producer") ? &b->producer : !strcmp(f[0], "target") ? &b->target : NULL;
+        if (slot) *slot = f[1];
+    }
+    if (n < 0 || !b->function || !b->backend || !b->kind || !b->format || !b->producer || !b->target)
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: its header lacks function, backend, kind, format, producer or target", file, index);
+    b->size = len - 4 - hl;
+    /* compatibility: the partition, the backend this runtime offers, the blob format, the device */
+    byoc_node *fn = byoc_module_function(e->m, b->function);
+    const byoc_attr_value *c = fn ? byoc_attrs_get(&fn->attrs, "Compiler") : NULL;
+    if (!c || c->kind != BYOC_ATTR_STRING || strcmp(c->s, b->backend))
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob for @%s: the module has no partition @%s for backend '%s'", file, b->function, b->function, b->backend);
+    if (byoc_module_runtime(e->m, b->function)) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: two blobs for @%s", file, b->function);
+    const byoc_sim_runtime_backend *rb = NULL;
+    for (int i = 0; o && o->backends && i < o->nbackends && !rb; ++i)
+        if (o->backends[i].name && !strcmp(o->backends[i].name, b->backend)) rb = &o->backends[i];
+    if (o && o->backends && !rb)
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s needs backend '%s' (%s), which this runtime does not offer", file, b->function, b->backend, b->target);
+    if (strcmp(b->kind, "npu") && strcmp(b->kind, "dsp"))
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: backend '%s' is of kind '%s', which this runtime cannot run (it runs npu and dsp)", file,
+                              b->function, b->backend, b->kind);
+    if (strcmp(b->format, "BYOCDEV 1"))
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: blob format '%s' is not the one this runtime reads (BYOCDEV 1)", file, b->function, b->format);
+    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, byoc__dv_zalloc(&e->alloc, 1, sizeof(byoc__dv_runtime)));
+    if (!rt) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
+    rt->alloc = e->alloc;
+    if (!(rt->blob = byoc__dv_zalloc(&e->alloc, b->size, 1))) {
+        byoc__dv_runtime_release(rt);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
+    }
+    memcpy(rt->blob, data + 4 + hl, b->size);
+    rt->size = b->size;
+    byoc_diag local;
+    rt->dp = byoc_sim_device_load_with(rt->blob, rt->size, &e->alloc, &local);
+    if (!rt->dp) {
+        byoc__dv_runtime_release(rt);
+        return byoc__sim_fail(diag, local.code, NULL, "%s: partition @%s: %s", file, b->function, local.message);
+    }
+    char own[512], want[512];
+    byoc__exe_target_string(&rt->dp->s.dev, own, sizeof own);
+    if (strcmp(own, b->target)) {
+        byoc__dv_runtime_release(rt);
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: partition @%s: the blob's device (%s) is not its header's target (%s)", file, b->function, own, b->target);
+    }
+    if (rb && rb->device) {
+        byoc__exe_target_string(rb->device, want, sizeof want);
+        if (strcmp(own, want)) {
+            byoc__dv_runtime_release(rt);
+            return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s was compiled for '%s', but this runtime's %s is '%s'", file, b->function, own,
+                                  b->backend, want);
+        }
+    }
+    b->program = rt->dp;
+    byoc_runtime_module rm;
+    memset(&rm, 0, sizeof rm);
+    rm.name = byoc_intern(e->m, b->backend);
+    rm.run = byoc__dv_runtime_run;
+    rm.state = rt;
+    rm.release = byoc__dv_runtime_release;
+    if (!rm.name || byoc_module_set_runtime(e->m, b->function, &rm, diag) != BYOC_OK) {
+        byoc__dv_runtime_release(rt);
+        return diag ? diag->code : BYOC_ERR_OUT_OF_MEMORY;
+    }
+    return BYOC_OK;
+}
+
+/* the saved kernel list and memory plan against the program lowered here */
+BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, char *kernels, char *plan, const char *file, byoc_diag *diag) {
+    const byoc_sim_program *p = e->p;
+    char *f[BYOC__EXE_MAX_FIELDS];
+    int n, k = 0, b = 0;
+    while ((n = byoc__exe_next_line(&kernels, f)) > 0) {
+        if (n != 6 || strcmp(f[0], "kernel")) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernels section: line %d is not a kernel", file, k + 1);
+        if (k >= p->nkernels) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: lists more kernels than its module lowers to (%d)", file, p->nkernels);
+        const byoc_sim_kernel_info *ki = &p->kernels[k].info;
+        if (strcmp(f[1], byoc_sim_exec_name(ki->exec)) || strcmp(f[2], ki->device) || strcmp(f[3], ki->partition ? ki->partition : "") || strcmp(f[4], ki->ops) ||
+            strcmp(f[5], ki->name))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernel %d was saved as %s %s on %s (%s), but the module lowers to %s %s on %s (%s) here", file, k, f[1], f[4], f[2], f[5],
+                                  byoc_sim_exec_name(ki->exec), ki->ops, ki->device, ki->name);
+        k++;
+    }
+    if (n < 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernels section: a malformed line", file);
+    if (k != p->nkernels) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %d kernels saved, the module lowers to %d", file, k, p->nkernels);
+    const byoc_sim_memory_plan *pl = &p->plan;
+    while ((n = byoc__exe_next_line(&plan, f)) > 0) {
+        long long v[6];
+        if (n == 2) {
+            uint64_t want = !strcmp(f[0], "arena") ? pl->arena_bytes : !strcmp(f[0], "lower_bound") ? pl->lower_bound_bytes : !strcmp(f[0], "workspace") ? pl->workspace_bytes
+                            : !strcmp(f[0], "tile_scratch") ? pl->tile_scratch_bytes : !strcmp(f[0], "outputs") ? pl->output_bytes : !strcmp(f[0], "slots") ? (uint64_t)pl->slots : UINT64_MAX;
+            if (want == UINT64_MAX || !byoc__exe_int(f[1], 0, LLONG_MAX, v) || (uint64_t)v[0] != want)
+                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %s is %s in the file, %llu here", file, f[0], f[1], (unsigned long long)(want == UINT64_MAX ? 0 : want));
+            continue;
+        }
+        if (n != 7 || strcmp(f[0], "buffer")) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: a malformed line", file);
+        for (int i = 0; i < 6; ++i)
+            if (!byoc__exe_int(f[i + 1], -1, LLONG_MAX, &v[i])) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: buffer %d: '%s' is not a number", file, b, f[i + 1]);
+        if (b >= p->nbuffers) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: more buffers than the module has (%d)", file, p->nbuffers);
+        const byoc__sim_buffer *x = &p->buffers[b];
+        if (v[0] != (long long)x->kind || (uint64_t)v[1] != x->offset || (uint64_t)v[2] != x->size || v[3] != x->first || v[4] != x->last || v[5] != x->inplace_of)
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: buffer %d is at %lld (%lld bytes) in the file, at %llu (%llu bytes) here", file, b, v[1], v[2],
+                                  (unsigned long long)x->offset, (unsigned long long)x->size);
+        b++;
+    }
+    if (n < 0 || b != p->nbuffers) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %d buffers saved, the module has %d", file, b, p->nbuffers);
+    return BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, byoc_diag *diag) {
+    if (!(e->source_text = byoc__exe_text(e, data, len, file, "source map", diag))) return diag ? diag->code : BYOC_ERR_CORRUPT;
+    size_t lines = 0;
+    for (size_t i = 0; i < len; ++i) lines += data[i] == '\n';
+    e->sources = BYOC__SIM_CAST(byoc_sim_source_entry *, byoc__exe_malloc(e, sizeof *e->sources * (lines + 1)));
+    if (!e->sources) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
+    char *at = e->source_text, *f[BYOC__EXE_MAX_FIELDS];
+    int n, line = 0, pending = -1; /* a node line's entry, kept when no IR line follows */
+    const char *node = NULL, *node_op = NULL;
+    while ((n = byoc__exe_next_line(&at, f)) > 0) {
+        line++;
+        if (line == 1) {
+            if (n != 2 || strcmp(f[0], "byoc-source-map") || strcmp(f[1], "1"))
+                return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: source map: not version 1 of the format", file);
+            continue;
+        }
+        if (n == 4 && !strcmp(f[0], "node")) {
+            byoc_sim_source_entry *s = &e->sources[e->nsources];
+            memset(s, 0, sizeof *s);
+            s->frontend = node = f[1];
+            s->frontend_op = node_op = f[2];
+            s->removed = f[3];
+            s->function = s->node = s->op = s->composite = s->partition = s->backend = s->reason = "";
+            s->kernel = s->layer = s->command_first = s->command_last = -1;
+            pending = e->nsources++;
+            continue;
+        }
+        if (n != 14 || strcmp(f[0], "ir") || !node || strcmp(f[1], node))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: neither a node nor an IR op of the node before it", file, line);
+        long long v[5];
+        for (int i = 0; i < 5; ++i)
+            if (!byoc__exe_int(f[8 + i], -1, i == 4 ? LLONG_MAX : INT_MAX, &v[i]))
+                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: '%s' is not a number", file, line, f[8 + i]);
+        if (v[0] >= byoc_sim_kernel_count(e->p)) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld does not exist", file, line, v[0]);
+        if (!byoc_module_function(e->m, f[2]) || (f[6][0] && !byoc_module_function(e->m, f[6])))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: no function @%s", file, line, f[6][0] ? f[6] : f[2]);
+        const byoc_sim_device_program *dp = NULL;
+        for (int b = 0; b < e->nblobs; ++b)
+            if (f[6][0] && !strcmp(e->blobs[b].function, f[6])) dp = e->blobs[b].program;
+        if ((v[1] >= 0 || v[2] >= 0 || v[3] >= 0) &&
+            (!dp || v[1] >= dp->s.nlayers || v[2] > v[3] || v[2] < 0 || v[3] >= dp->s.ncmds || (uint64_t)v[4] != byoc_sim_device_command(dp, (int)v[2]).offset))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: layer %lld, commands %lld to %lld are not in @%s's blob", file, line, v[1], v[2], v[3], f[6]);
+        if (pending >= 0 && e->sources[pending].removed[0])
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: IR ops for a node said to be removed", file, line);
+        byoc_sim_source_entry *s = pending >= 0 ? &e->sources[pending] : &e->sources[e->nsources++];
+        pending = -1;
+        memset(s, 0, sizeof *s);
+        s->frontend = node;
+        s->frontend_op = node_op;
+        s->removed = NULL;
+        s->function = f[2];
+        s->node = f[3];
+        s->op = f[4];
+        s->composite = f[5];
+        s->partition = f[6];
+        s->backend = f[7];
+        s->kernel = (int)v[0];
+        s->layer = (int)v[1];
+        s->command_first = (int)v[2];
+        s->command_last = (int)v[3];
+        s->command_offset = (uint64_t)v[4];
+        s->reason = f[13];
+    }
+    if (n < 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: a malformed line", file, line + 1);
+    for (int i = 0; i < e->nsources; ++i)
+        if (e->sources[i].removed && !e->sources[i].removed[0]) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: node %s has neither IR ops nor a reason for none", file, e->sources[i].frontend);
+    return BYOC_OK;
+}
+
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, size_t size, const char *name, const byoc_sim_load_options *o, byoc_diag *diag) {
+    const unsigned char *d = BYOC__SIM_CAST(const unsigned char *, bytes);
+    const char *file = name ? name : "<executable>";
+    byoc_allocator alloc;
+    memset(&alloc, 0, sizeof alloc);
+    if (o && o->allocator) alloc = *o->allocator;
+    byoc_sim_executable *e = BYOC__SIM_CAST(byoc_sim_executable *, alloc.alloc_fn ? alloc.alloc_fn(sizeof *e, alloc.user_data) : BYOC_MALLOC(sizeof *e));
+    if (!e) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file), (byoc_sim_executable *)NULL;
+    memset(e, 0, sizeof *e);
+    e->alloc = alloc;
+#define BYOC__EXE_FAIL(...) (byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, __VA_ARGS__), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL)
+    /* the header and the section table */
+    if (!d || size < BYOC__EXE_HEADER || memcmp(d, BYOC__EXE_MAGIC, 8)) return BYOC__EXE_FAIL("%s: not a .byoc executable (bad magic or shorter than its header)", file);
+    uint32_t version = byoc__exe_u32(d + 8), nsec = byoc__exe_u32(d + 12);
+    if (version != BYOC__EXE_VERSION)
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: format version %u; this runtime reads version %u", file, version, BYOC__EXE_VERSION),
+               byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    if (byoc__exe_u64(d + 48) != (uint64_t)size) return BYOC__EXE_FAIL("%s: truncated or extended: the header says %llu bytes, there are %zu", file, (unsigned long long)byoc__exe_u64(d + 48), size);
+    if (nsec > BYOC__EXE_MAX_SECTIONS || (size - BYOC__EXE_HEADER) / BYOC__EXE_ENTRY < nsec) return BYOC__EXE_FAIL("%s: %u sections do not fit in %zu bytes", file, nsec, size);
+    uint64_t h = byoc__dv_fnv(d, 56) ^ byoc__dv_fnv(d + BYOC__EXE_HEADER, (size_t)nsec * BYOC__EXE_ENTRY);
+    if (h != byoc__exe_u64(d + 56)) return BYOC__EXE_FAIL("%s: header checksum mismatch (corrupted)", file);
+    if (memchr(d + 16, 0, 32) == NULL || strncmp((const char *)d + 16, "byoc 0.", 7))
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: written by '%.32s'; this runtime is byoc %s", file, (const char *)d + 16, BYOC_VERSION_STRING),
+               byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    size_t table_end = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
+    int found[BYOC__EXE_KINDS] = {0};
+    int first[BYOC__EXE_KINDS];
+    for (int k = 0; k < BYOC__EXE_KINDS; ++k) first[k] = -1;
+    for (uint32_t i = 0; i < nsec; ++i) {
+        const unsigned char *t = d + BYOC__EXE_HEADER + (size_t)i * BYOC__EXE_ENTRY;
+        uint32_t kind = byoc__exe_u32(t);
+        uint64_t off = byoc__exe_u64(t + 8), len = byoc__exe_u64(t + 16);
+        if (kind == 0 || kind >= BYOC__EXE_KINDS) return BYOC__EXE_FAIL("%s: section %u: unknown kind %u", file, i, kind);
+        if (off < table_end || off > size || len > size - off) return BYOC__EXE_FAIL("%s: section %u (%s): %llu bytes at %llu lie outside the file", file, i, byoc__exe_section_names[kind], (unsigned long long)len, (unsigned long long)off);
+        if (byoc__dv_fnv(d + off, (size_t)len) != byoc__exe_u64(t + 24)) return BYOC__EXE_FAIL("%s: section %u (%s): checksum mismatch (corrupted)", file, i, byoc__exe_section_names[kind]);
+        if (found[kind]++ == 0) first[kind] = (int)i;
+    }
+    for (int k = BYOC__EXE_META; k < BYOC__EXE_KINDS; ++k)
+        if (k != BYOC__EXE_BLOB && (found[k] > 1 || (!found[k] && k != BYOC__EXE_WEIGHTS && k != BYOC__EXE_SOURCE_MAP)))
+            return BYOC__EXE_FAIL("%s: %d %s sections (expected %s)", file, found[k], byoc__exe_section_names[k], k == BYOC__EXE_WEIGHTS || k == BYOC__EXE_SOURCE_MAP ? "at most one" : "one");
+#define BYOC__EXE_SEC(K) (d + byoc__exe_u64(d + BYOC__EXE_HEADER + (size_t)first[K] * BYOC__EXE_ENTRY + 8))
+#define BYOC__EXE_LEN(K) ((size_t)byoc__exe_u64(d + BYOC__EXE_HEADER + (size_t)first[K] * BYOC__EXE_ENTRY + 16))
+    /* meta */
+    if (!(e->meta_text = byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_META), BYOC__EXE_LEN(BYOC__EXE_META), file, "meta", diag))) return byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    char *at = e->meta_text, *f[BYOC__EXE_MAX_FIELDS];
+    int n;
+    while ((n = byoc__exe_next_line(&at, f)) > 0) {
+        if (n != 2 || e->nmeta == 32) return BYOC__EXE_FAIL("%s: meta section: a malformed line, or more than 32", file);
+        e->meta[e->nmeta].key = f[0];
+        e->meta[e->nmeta++].value = f[1];
+    }
+    if (n < 0) return BYOC__EXE_FAIL("%s: meta section: a malformed line", file);
+    byoc_sim_options so;
+    memset(&so, 0, sizeof so);
+    so.allocator = o && o->allocator ? o->allocator : NULL;
+    long long v;
+    const char *tb = byoc_sim_executable_info(e, "tile_bytes"), *nf = byoc_sim_executable_info(e, "no_fused_tiling"), *ni = byoc_sim_executable_info(e, "no_inplace"),
+               *na = byoc_sim_executable_info(e, "no_alias"), *host = byoc_sim_executable_info(e, "host");
+    if (!tb || !byoc__exe_int(tb, 0, 1LL << 40, &v)) return BYOC__EXE_FAIL("%s: meta section: tile_bytes missing or out of range", file);
+    so.tile_bytes = (size_t)v;
+    if (!nf || !byoc__exe_int(nf, 0, 1, &v)) return BYOC__EXE_FAIL("%s: meta section: no_fused_tiling missing or not 0/1", file);
+    so.no_fused_tiling = (int)v;
+    if (!ni || !byoc__exe_int(ni, 0, 1, &v)) return BYOC__EXE_FAIL("%s: meta section: no_inplace missing or not 0/1", file);
+    so.no_inplace = (int)v;
+    if (!na || !byoc__exe_int(na, 0, 1, &v)) return BYOC__EXE_FAIL("%s: meta section: no_alias missing or not 0/1", file);
+    so.no_alias = (int)v;
+    if (!host || !(so.host = byoc_sim_preset_find(host)) || so.host->kind != BYOC_SIM_HOST)
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: host model '%s' is not a host preset of this runtime", file, host ? host : ""), byoc_sim_executable_destroy(e),
+               (byoc_sim_executable *)NULL;
+    /* the module and its weights */
+    byoc_parse_options po;
+    memset(&po, 0, sizeof po);
+    po.allocator = so.allocator;
+    po.require_weights = 1;
+    po.weights_name = "weights section";
+    if (found[BYOC__EXE_WEIGHTS]) {
+        po.weights = BYOC__EXE_SEC(BYOC__EXE_WEIGHTS);
+        po.weights_size = BYOC__EXE_LEN(BYOC__EXE_WEIGHTS);
+    }
+    char module_name[300];
+    snprintf(module_name, sizeof module_name, "%s (module section)", file);
+    byoc_diag pd;
+    e->m = byoc_module_parse((const char *)BYOC__EXE_SEC(BYOC__EXE_MODULE), BYOC__EXE_LEN(BYOC__EXE_MODULE), module_name, &po, &pd);
+    if (!e->m) return byoc__sim_fail(diag, pd.code, NULL, "%s", pd.message), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    /* the blobs */
+    e->nblobs = found[BYOC__EXE_BLOB];
+    e->blobs = BYOC__SIM_CAST(byoc_sim_blob_info *, byoc__exe_malloc(e, sizeof *e->blobs * (size_t)(e->nblobs + 1)));
+    e->blob_heads = BYOC__SIM_CAST(char **, byoc__exe_malloc(e, sizeof(char *) * (size_t)(e->nblobs + 1)));
+    if (!e->blobs || !e->blob_heads) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    memset(e->blob_heads, 0, sizeof(char *) * (size_t)(e->nblobs + 1));
+    memset(e->blobs, 0, sizeof *e->blobs * (size_t)(e->nblobs + 1));
+    for (uint32_t i = 0, b = 0; i < nsec; ++i) {
+        const unsigned char *t = d + BYOC__EXE_HEADER + (size_t)i * BYOC__EXE_ENTRY;
+        if (byoc__exe_u32(t) != BYOC__EXE_BLOB) continue;
+        if (byoc__exe_load_blob(e, d + byoc__exe_u64(t + 8), (size_t)byoc__exe_u64(t + 16), file, (int)b++, o, diag) != BYOC_OK)
+            return byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    }
+    /* lowered again here, checked against the saved kernels and plan */
+    if (!(e->p = byoc_sim_lower(e->m, &so, &pd))) return byoc__sim_fail(diag, pd.code, NULL, "%s: %s", file, pd.message), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    char *kernels = byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_KERNELS), BYOC__EXE_LEN(BYOC__EXE_KERNELS), file, "kernels", diag);
+    char *plan = kernels ? byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_PLAN), BYOC__EXE_LEN(BYOC__EXE_PLAN), file, "plan", diag) : NULL;
+    byoc_result r = plan ? byoc__exe_check_program(e, kernels, plan, file, diag) : (diag ? diag->code : BYOC_ERR_CORRUPT);
+    byoc_sim_executable_free(e, kernels);
+    byoc_sim_executable_free(e, plan);
+    if (r == BYOC_OK && found[BYOC__EXE_SOURCE_MAP]) r = byoc__exe_load_source_map(e, BYOC__EXE_SEC(BYOC__EXE_SOURCE_MAP), BYOC__EXE_LEN(BYOC__EXE_SOURCE_MAP), file, diag);
+    if (r != BYOC_OK) return byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+#undef BYOC__EXE_SEC
+#undef BYOC__EXE_LEN
+#undef BYOC__EXE_FAIL
+    return e;
+}
+
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, const byoc_sim_load_options *o, byoc_diag *diag) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot open", path), (byoc_sim_executable *)NULL;
+    long sz = -1;
+    if (fseek(fp, 0, SEEK_END) == 0) sz = ftell(fp);
+    byoc_allocator a; /* the file's bytes too come from the caller's allocator */
+    memset(&a, 0, sizeof a);
+    if (o && o->allocator) a = *o->allocator;
+    unsigned char *data = sz >= 0 && fseek(fp, 0, SEEK_SET) == 0 ? BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&a, (size_t)sz + 1, 1)) : NULL;
+    size_t got = data ? fread(data, 1, (size_t)sz, fp) : 0;
+    fclose(fp);
+    if (!data || got != (size_t)sz) {
+        byoc__dv_release(&a, data);
+        return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot read", path), (byoc_sim_executable *)NULL;
+    }
+    byoc_sim_executable *e = byoc_sim_executable_load(data, got, path, o, diag);
+    byoc__dv_release(&a, data);
+    return e;
+}
+
+BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable *e, size_t *len) {
+    byoc__sim_text t;
+    memset(&t, 0, sizeof t);
+    t.p = e->p;
+    const char *model = byoc_sim_executable_info(e, "model");
+    byoc__sim_text_printf(&t, "{\"format\":\"byoc-source-map\",\"version\":1,\"model\":");
+    byoc__sim_json_string(&t, model ? model : "");
+    byoc__sim_text_printf(&t, ",\n\"nodes\":[");
+    int nodes = 0;
+    for (int i = 0; i < e->nsources;) {
+        const byoc_sim_source_entry *s = &e->sources[i];
+        byoc__sim_text_printf(&t, "%s\n{\"frontend\":", nodes++ ? "," : "");
+        byoc__sim_json_string(&t, s->frontend);
+        byoc__sim_text_printf(&t, ",\"op\":");
+        byoc__sim_json_string(&t, s->frontend_op);
+        if (s->removed) {
+            byoc__sim_text_printf(&t, ",\"removed\":");
+            byoc__sim_json_string(&t, s->removed);
+            byoc__sim_text_printf(&t, "}");
+            i++;
+            continue;
+        }
+        byoc__sim_text_printf(&t, ",\"ir\":[");
+        int j = i;
+        for (; j < e->nsources && e->sources[j].frontend == s->frontend && !e->sources[j].removed; ++j) {
+            const byoc_sim_source_entry *x = &e->sources[j];
+            byoc__sim_text_printf(&t, "%s{\"function\":", j > i ? "," : "");
+            byoc__sim_json_string(&t, x->function);
+            byoc__sim_text_printf(&t, ",\"node\":");
+            byoc__sim_json_string(&t, x->node);
+            byoc__sim_text_printf(&t, ",\"op\":");
+            byoc__sim_json_string(&t, x->op);
+            byoc__sim_text_printf(&t, ",\"composite\":");
+            byoc__sim_json_string(&t, x->composite);
+            byoc__sim_text_printf(&t, ",\"partition\":");
+            byoc__sim_json_string(&t, x->partition);
+            byoc__sim_text_printf(&t, ",\"backend\":");
+            byoc__sim_json_string(&t, x->backend);
+            byoc__sim_text_printf(&t, ",\"kernel\":%d,\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu,\"reason\":", x->kernel, x->layer, x->command_first, x->command_last,
+                                  (unsigned long long)x->command_offset);
+            byoc__sim_json_string(&t, x->reason);
+            byoc__sim_text_printf(&t, "}");
+        }
+        i = j;
+        byoc__sim_text_printf(&t, "]}");
+    }
+    byoc__sim_text_printf(&t, "\n],\n\"kernels\":[");
+    for (int k = 0; k < e->p->nkernels; ++k) {
+        const byoc_sim_kernel_info *ki = &e->p->kernels[k].info;
+        byoc__sim_text_printf(&t, "%s\n{\"kernel\":%d,\"name\":", k ? "," : "", k);
+        byoc__sim_json_string(&t, ki->name);
+        byoc__sim_text_printf(&t, ",\"device\":");
+        byoc__sim_json_string(&t, ki->device);
+        byoc__sim_text_printf(&t, ",\"frontend\":[");
+        int c = 0;
+        for (int i = 0; i < e->nsources; ++i) {
+            const byoc_sim_source_entry *s = &e->sources[i];
+            if (s->removed || s->kernel != k || (i > 0 && e->sources[i - 1].frontend == s->frontend && e->sources[i - 1].kernel == k)) continue;
+            byoc__sim_text_printf(&t, "%s", c++ ? "," : "");
+            byoc__sim_json_string(&t, s->frontend);
+        }
+        byoc__sim_text_printf(&t, "]}");
+    }
+    byoc__sim_text_printf(&t, "\n]}\n");
+    if (t.failed) {
+        byoc__sim_mfree(e->p, t.data);
         return NULL;
     }
     if (len) *len = t.len;

@@ -40,3 +40,7 @@ check build_sim_static_exports_nothing   sh -c "gcc -std=c99 -O1 $W -DBYOC_STATI
 # examples build with the one cc line their header gives, warnings-clean, and check their own results
 check example_custom_backend_gcc         sh -c "gcc -std=c99 -O2 $W -I. examples/custom_backend.c -o $tmp/cb -lm && $tmp/cb | grep -q ': OK$'"
 check example_custom_backend_clang       sh -c "clang -std=c99 -O2 $W -I. examples/custom_backend.c -o $tmp/cb2 -lm && $tmp/cb2 | grep -q ': OK$'"
+# the runtime alone (BYOC_SIM_RUNTIME_ONLY, examples/embed_runtime.c): warnings-clean with gcc and clang, and as C++
+check example_embed_runtime_gcc          gcc     -std=c99 -O2 $W -I. examples/embed_runtime.c -o "$tmp/er" -lm
+check example_embed_runtime_clang        clang   -std=c99 -O2 $W -I. examples/embed_runtime.c -o "$tmp/er2" -lm
+check example_embed_runtime_gxx_cpp11    g++     -x c++ -std=c++11 -O1 $W -I. -c examples/embed_runtime.c -o "$tmp/er3.o"

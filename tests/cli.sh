@@ -34,6 +34,26 @@ expect cli_version 0 'byocc 0.' "$BYOCC" version
 "$BYOCC" opt $M --passes infer_type > "$tmp/b.txt" 2>&1
 if [ -f "$tmp/m.weights" ] && cmp -s "$tmp/a.txt" "$tmp/b.txt"; then echo "ok cli_output_file_round_trip"; else echo "FAIL cli_output_file_round_trip"; fi
 
+# the artifact: compile, run it, explain a node; bad files, missing and mismatched backends refused by name
+A=tests/inputs/artifact.relay
+expect cli_compile 0 'source map: 9 frontend nodes (0 without ops)' "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/a.byoc" --source-map "$tmp/a.json"
+expect cli_compile_blob_target 0 'npu: 3 blobs' "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/a.byoc"
+expect cli_compile_source_map_json 0 '"frontend":"onnx:fc","op":"","ir":[{"function":"tvmgen_default_npu_main_' cat "$tmp/a.json"
+expect cli_run_artifact 0 'output 1 output_1: (1, 10, 10, 8) float32' "$BYOCC" run "$tmp/a.byoc"
+expect cli_run_artifact_profile 0 'runtime' "$BYOCC" run "$tmp/a.byoc" --profile
+expect cli_run_artifact_missing_backend 2 "partition @tvmgen_default_dsp_main_0 needs backend 'dsp'" "$BYOCC" run "$tmp/a.byoc" --backend npu
+expect cli_run_artifact_incompatible 2 "was compiled for 'npu -preset=ethos-u55-256" "$BYOCC" run "$tmp/a.byoc" --backend "npu -preset=npu-128x128" --backend dsp
+expect cli_run_artifact_matching_backends 0 'output 0' "$BYOCC" run "$tmp/a.byoc" --backend npu --backend dsp
+expect cli_run_artifact_no_strategy 1 'is compiled already' "$BYOCC" run "$tmp/a.byoc" --strategy collage
+expect cli_explain 0 'why:       npu takes it' "$BYOCC" explain "$tmp/a.byoc" conv
+expect cli_explain_host 0 'why:       no backend takes it: npu declined it' "$BYOCC" explain "$tmp/a.byoc" onnx:lrn
+expect cli_explain_json 0 '"frontend":"onnx:softmax","op":"","function":"tvmgen_default_dsp_main_' "$BYOCC" explain "$tmp/a.byoc" softmax --json
+expect cli_explain_unknown 2 "no frontend node 'nope' in the source map" "$BYOCC" explain "$tmp/a.byoc" nope
+head -c 100 "$tmp/a.byoc" > "$tmp/cut.byoc"
+expect cli_run_truncated_artifact 2 "cut.byoc: truncated or extended: the header says" "$BYOCC" run "$tmp/cut.byoc"
+expect cli_compile_needs_output 1 'compile: no output file (-o OUT.byoc)' "$BYOCC" compile $A --backend npu
+expect cli_compile_no_run_options 1 'belong to run' "$BYOCC" compile $A -o "$tmp/b.byoc" --profile
+
 # the Collage search: statistics, JSON, a saved placement replayed, and one that no longer fits refused
 expect cli_partition_collage 0 'collage: plan ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage
 expect cli_partition_collage_json 0 '"search": {"cost": ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --emit json

@@ -10,6 +10,10 @@
 # The Collage search (`--strategy collage`) places every model too: its outputs must match (ONNX Runtime's
 # and the host-only run's), and its plan may cost no more than the greedy plan under the same device
 # models (the statistics line "collage: plan X ms against greedy Y ms").
+# The artifact: each model compiled to a .byoc (greedy and collage, npu + dsp + host), then loaded and run by
+# `byocc run MODEL.byoc`, must give ONNX Runtime's outputs and byte for byte those of the same compile run on
+# the fly; its source map (--source-map) must list every ONNX node of the graph exactly once, each with its IR
+# ops or the reason it has none (the node count comes from the import's own count of the graph).
 # One "ok NAME" / "FAIL NAME: why" line per check; without the models, one line saying why it skipped.
 BYOCC=${1:-build/byocc}
 MODELS=${BYOC_MODELS:-../shared/models}
@@ -31,6 +35,29 @@ collage_not_worse() { # model
     "$BYOCC" partition "$1" --backend npu --backend dsp --strategy collage > "$tmp/collage" 2>&1 || { cat "$tmp/collage"; return 1; }
     awk '/^collage: plan/ { for (i = 1; i < NF; i++) { if ($i == "plan") p = $(i + 1); if ($i == "greedy") g = $(i + 1) } found = 1 }
          END { if (!found || p + 0 > g + 0) { print "error: searched " p " ms, greedy " g " ms"; exit 1 } }' "$tmp/collage"
+}
+
+# every ONNX node once in the source map: as many node lines as the graph has nodes, distinct names, each
+# with IR ops or a removal reason
+source_map_complete() { # model.onnx map.json
+    "$BYOCC" import "$1" -o "$tmp/import.relay" > "$tmp/import.log" 2>&1 || { cat "$tmp/import.log"; return 1; }
+    nodes=$(sed -n 's/.*opset [0-9]*, \([0-9]*\) nodes.*/\1/p' "$tmp/import.log")
+    awk -v want="$nodes" -F'"' '/^\{"frontend":/ { n++; if (seen[$4]++) dup = dup " " $4; if ($0 !~ /"removed":"/ && $0 !~ /"ir":\[\{/) bare = bare " " $4 }
+        END { if (n != want || dup != "" || bare != "") { print "error: " n " nodes in the map, " want " in the graph; repeated:" dup "; without ops or reason:" bare; exit 1 } }' "$2"
+}
+
+# compile to a .byoc, run it: ONNX Runtime's outputs (when there are any) and the on-the-fly run's, byte for byte
+artifact_round_trip() { # model.onnx reference-dir|"" strategy inputs...
+    model=$1; ref=$2; strategy=$3; shift 3
+    "$BYOCC" compile "$model" --backend npu --backend dsp --strategy "$strategy" "$@" -o "$tmp/a.byoc" --source-map "$tmp/a.json" || return 1
+    if [ -n "$ref" ]; then "$BYOCC" run "$tmp/a.byoc" "$@" --compare-to "$ref" || return 1; fi
+    rm -rf "$tmp/fly" "$tmp/art" && mkdir "$tmp/fly" "$tmp/art" || return 1
+    "$BYOCC" run "$tmp/a.byoc" "$@" --output-dir "$tmp/art" || return 1
+    "$BYOCC" run "$model" --backend npu --backend dsp --strategy "$strategy" "$@" --output-dir "$tmp/fly" || return 1
+    for f in "$tmp/fly"/*.npy; do
+        cmp -s "$f" "$tmp/art/$(basename "$f")" || { echo "error: $(basename "$f") from the artifact differs from the on-the-fly run"; return 1; }
+    done
+    source_map_complete "$model" "$tmp/a.json"
 }
 
 for dir in "$MODELS"/*/; do
@@ -56,6 +83,10 @@ for dir in "$MODELS"/*/; do
         # shellcheck disable=SC2086
         check "model:$name:collage" "$BYOCC" run "$dir/model.onnx" $inputs --backend npu --backend dsp --strategy collage --reference host --compare-to "$dir"
         check "model:$name:collage_not_worse_than_greedy" collage_not_worse "$dir/model.onnx"
+        # shellcheck disable=SC2086
+        check "model:$name:artifact" artifact_round_trip "$dir/model.onnx" "$dir" greedy $inputs
+        # shellcheck disable=SC2086
+        check "model:$name:artifact_collage" artifact_round_trip "$dir/model.onnx" "$dir" collage $inputs
         if [ -f "$dir/expected_0.npy" ]; then
             # shellcheck disable=SC2086
             check "model:$name:zoo_expected" "$BYOCC" run "$dir/model.onnx" $inputs --compare-to "$dir/expected_0.npy"
@@ -71,4 +102,5 @@ for model in "$MODELS"/zoo_light/*.onnx; do
     check "model:zoo_light/$(basename "$model" .onnx):npu_dsp_host" "$BYOCC" run "$model" --backend npu --backend dsp --reference host
     check "model:zoo_light/$(basename "$model" .onnx):collage" "$BYOCC" run "$model" --backend npu --backend dsp --strategy collage --reference host
     check "model:zoo_light/$(basename "$model" .onnx):collage_not_worse_than_greedy" collage_not_worse "$model"
+    check "model:zoo_light/$(basename "$model" .onnx):artifact" artifact_round_trip "$model" "" greedy
 done

@@ -23,13 +23,13 @@ group() { # name command...
 }
 
 : > "$out/all"
-for t in core patterns passes property targets sim onnx kernels devices collage collage_search; do group "$t" "$BUILD/test_$t"; done
+for t in core patterns passes property targets sim onnx kernels devices collage collage_search artifact; do group "$t" "$BUILD/test_$t"; done
 group cli sh tests/cli.sh "$BUILD/byocc"
 # ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
 group onnx_node "$BUILD/onnx_node_tests"
 group models sh tests/models.sh "$BUILD/byocc"
 # every committed fuzz input is replayed (the corpus is a regression suite)
-for f in text weights pattern backend onnx device placement; do
+for f in text weights pattern backend onnx device placement artifact; do
     group "fuzz_$f" sh -c "if $BUILD/fuzz_$f -runs=0 tests/fuzz/corpus/$f > $out/fuzz_$f.raw 2>&1; then echo 'ok fuzz_corpus_$f'; else tail -30 $out/fuzz_$f.raw; echo 'FAIL fuzz_corpus_$f: a corpus input crashed'; fi"
 done
 # IR-level tests: .relay files with RUN/CHECK lines, run by LLVM lit and FileCheck
@@ -43,6 +43,8 @@ group lit lit_group
 group build env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh
 # make install into a temporary prefix, and a program built against the installed copy alone
 group install env CC="$CC" SAN="$SAN" sh tests/install.sh
+# examples/embed_runtime.c: the runtime alone, from its own pool, running what byocc compiled
+group embed env CC="$CC" SAN="$SAN" sh tests/embed.sh "$BUILD/byocc"
 
 grep -E '^(FAIL|    )' "$out/all"
 # what the conformance run and the real-model run covered

@@ -128,6 +128,9 @@ static void bench_model(const char *label, const char *path, int runs, FILE *jso
     byoc_free(m, (void *)model.input_names);
     byoc_free(m, (void *)model.output_names);
     byoc_free(m, (void *)model.notes);
+    byoc_free(m, (void *)model.node_spans);
+    byoc_free(m, (void *)model.node_ops);
+    byoc_free(m, (void *)model.node_folded);
     if (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
         printf("| %s | error: %s | | | | | | |\n", label, d.message);
         byoc_module_destroy(m);

@@ -49,6 +49,9 @@ static byoc_sim_program *build(const char *path, byoc_sim_backend **b, int nb, i
     byoc_free(m, (void *)model.input_names);
     byoc_free(m, (void *)model.output_names);
     byoc_free(m, (void *)model.notes);
+    byoc_free(m, (void *)model.node_spans);
+    byoc_free(m, (void *)model.node_ops);
+    byoc_free(m, (void *)model.node_folded);
     *out = m;
     const byoc_backend_spec *specs[2];
     const byoc_target *targets[2];

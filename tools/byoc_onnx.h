@@ -95,6 +95,10 @@ typedef struct byoc_onnx_model {
     const char *producer;      /* producer_name, "" if none */
     int nnodes;                /* ONNX nodes in the graph */
     int nfolded;               /* of them, evaluated at import (constants) */
+    /* every ONNX node, in graph order (nnodes entries): */
+    const char **node_spans;   /* the span its IR nodes carry ("onnx:NAME") */
+    const char **node_ops;     /* its op_type */
+    const char **node_folded;  /* NULL when IR nodes were built for it, else why none is left ("evaluated at import: ...") */
     const char **notes;        /* what the import assumed (symbolic dims taken by default), NULL-terminated */
 } byoc_onnx_model;
 
@@ -306,6 +310,7 @@ typedef struct byoc__onnx {
     byoc_node **built;        /* stb_ds: IR nodes built for the current node (get its span) */
     const char **notes;       /* stb_ds */
     int nfolded;
+    const char **node_ops, **node_spans, **node_folded; /* stb_ds, one per node converted */
 } byoc__onnx;
 
 BYOC__PRIVATE byoc_result byoc__onnx_fail(byoc__onnx *st, byoc_result code, const char *fmt, ...) BYOC__PRINTF(3, 4);
@@ -2540,6 +2545,9 @@ BYOC__PRIVATE void byoc__onnx_free_state(byoc__onnx *st) {
     stbds_shfree(st->values);
     stbds_arrfree(st->built);
     stbds_arrfree(st->notes);
+    stbds_arrfree(st->node_spans);
+    stbds_arrfree(st->node_ops);
+    stbds_arrfree(st->node_folded);
 }
 
 BYOC_API void byoc_onnx_model_free(byoc_onnx_model *model) {
@@ -2549,6 +2557,9 @@ BYOC_API void byoc_onnx_model_free(byoc_onnx_model *model) {
         byoc_free(m, (void *)model->input_names);
         byoc_free(m, (void *)model->output_names);
         byoc_free(m, (void *)model->notes);
+        byoc_free(m, (void *)model->node_spans);
+        byoc_free(m, (void *)model->node_ops);
+        byoc_free(m, (void *)model->node_folded);
         byoc_module_destroy(m);
     }
     memset(model, 0, sizeof *model);
@@ -2654,7 +2665,17 @@ BYOC__PRIVATE byoc_result byoc__onnx_convert_nodes(byoc__onnx *st, const byoc__o
             if (n->outputs[i].n) byoc__onnx_define(st, n->outputs[i], outs[i]);
             if (outs[i] && outs[i]->kind != BYOC_NODE_CONSTANT) produced_constant = 0;
         }
+        const char *folded = NULL;
         if (produced_constant && (all_constant || !stbds_arrlen(n->inputs) || e->convert == byoc__onnx_shape)) (*nfolded)++;
+        if (produced_constant)
+            folded = !stbds_arrlen(n->inputs) ? "a constant (no inputs): its value is made at import"
+                     : all_constant           ? "every input is a constant: evaluated at import"
+                                              : "its result depends only on static shapes: evaluated at import";
+        else if (!stbds_arrlen(st->built))
+            folded = "passes an input through unchanged: no IR node of its own";
+        stbds_arrput(st->node_spans, st->span);
+        stbds_arrput(st->node_ops, byoc__onnx_str(st, n->op_type));
+        stbds_arrput(st->node_folded, folded);
     }
     st->node = NULL;
     stbds_arrfree(ins);
@@ -2782,6 +2803,16 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
             out->producer = byoc__onnx_str(&st, mf.producer);
             out->nnodes = (int)stbds_arrlen(g.nodes);
             out->nfolded = nfolded;
+            int nn = (int)stbds_arrlen(st.node_spans);
+            out->node_spans = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
+            out->node_ops = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
+            out->node_folded = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
+            if (!out->node_spans || !out->node_ops || !out->node_folded) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", st.file);
+            for (int i = 0; r == BYOC_OK && i < nn; ++i) {
+                out->node_spans[i] = st.node_spans[i];
+                out->node_ops[i] = st.node_ops[i];
+                out->node_folded[i] = st.node_folded[i];
+            }
         }
     }
     stbds_arrfree(params);

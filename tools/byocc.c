@@ -55,6 +55,17 @@ static const char *const usage_text =
     "        given): seeded values\n"
     "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
     "        --reference host: compare with the model compiled for the host alone; --trace: Chrome trace JSON\n"
+    "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]... -o OUT.byoc [--source-map FILE.json]\n"
+    "        the run pipeline, saved as one artifact: the host program, each device partition's blob with its\n"
+    "        compatibility strings (backend, kind, format, producer, target), the weights, the memory plan, the\n"
+    "        kernel list and the source map; it is loaded back (every check of the loader) before it is written\n"
+    "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
+    "        runs an artifact; with --backend, only those devices are offered, and a partition compiled for a\n"
+    "        backend not offered, or for other device parameters, is refused\n"
+    "  explain MODEL.byoc NODE [--json]\n"
+    "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel, device\n"
+    "        layer and commands, and why there (or why it has no op left)\n";
+static const char *const usage_text_more = /* (two strings: C99 guarantees 4095 characters per literal) */
     "  backends [--json]\n"
     "        the built-in device backends, their parameters and the device presets\n"
     "  info FILE.relay [--json]\n"
@@ -133,6 +144,9 @@ static byoc_module *load_model_info(const char *path, byoc_onnx_model *info, byo
         byoc_free(m, (void *)model.input_names);
         byoc_free(m, (void *)model.output_names);
         byoc_free(m, (void *)model.notes);
+        byoc_free(m, (void *)model.node_spans);
+        byoc_free(m, (void *)model.node_ops);
+        byoc_free(m, (void *)model.node_folded);
         return m;
     }
     if (!ends_with(path, ".relay")) {
@@ -982,8 +996,92 @@ static unsigned long long seeded_next(unsigned long long *s) {
     return *s;
 }
 
-static int cmd_run(int argc, char **argv) {
-    const char *file = NULL, *output_dir = NULL, *compare_to = NULL, *trace = NULL, *reference = NULL;
+/* The frontend names op calls carry in every function of m, sorted: which ONNX nodes are still there. */
+typedef struct span_set {
+    const char **names;
+    int count;
+} span_set;
+static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+static int span_set_build(byoc_module *m, span_set *s) {
+    memset(s, 0, sizeof *s);
+    int cap = 0;
+    for (int f = 0; f < byoc_module_function_count(m); ++f) {
+        byoc_graph g;
+        if (byoc_graph_build(m, byoc_module_function_at(m, f).function, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return 0;
+        for (int i = 0; i < g.count; ++i) {
+            const byoc_node *n = g.nodes[i].node;
+            const char *src = byoc_node_span(n)->source;
+            if (n->kind != BYOC_NODE_CALL || !n->op || !src) continue;
+            if (s->count == cap) {
+                cap = cap ? 2 * cap : 256;
+                const char **grown = (const char **)realloc((void *)s->names, sizeof(char *) * (size_t)cap);
+                if (!grown) { byoc_graph_free(&g); return 0; }
+                s->names = grown;
+            }
+            s->names[s->count++] = src;
+        }
+        byoc_graph_free(&g);
+    }
+    if (s->count) qsort((void *)s->names, (size_t)s->count, sizeof(char *), by_name);
+    return 1;
+}
+static int span_set_has(const span_set *s, const char *name) {
+    return s->count && bsearch(&name, (const void *)s->names, (size_t)s->count, sizeof(char *), by_name) != NULL;
+}
+
+/* Why each ONNX node the compile pipeline leaves without an op is gone: the import's reason, else the first stage
+   after which none of its ops remains. stages[k] holds the spans after stage k. */
+#define NSTAGES 5
+static const char *const stage_reasons[NSTAGES] = {
+    "none of its ops is reachable from the graph outputs after import",
+    "removed by SimplifyInference (an inference-time no-op)",
+    "computed at compile time by FoldConstant (its inputs are constants)",
+    "removed while partitioning",
+    "removed by FuseOps"};
+static byoc_sim_source_node *source_nodes_of(const byoc_onnx_model *info, const span_set *stages, char ***owned) {
+    byoc_sim_source_node *nodes = (byoc_sim_source_node *)calloc((size_t)info->nnodes + 1, sizeof *nodes);
+    *owned = (char **)calloc((size_t)info->nnodes + 1, sizeof(char *));
+    if (!nodes || !*owned) { free(nodes); free(*owned); *owned = NULL; return NULL; }
+    for (int i = 0; i < info->nnodes; ++i) {
+        nodes[i].name = info->node_spans[i];
+        nodes[i].op = info->node_ops[i];
+        if (info->node_folded[i]) {
+            size_t n = strlen(info->node_folded[i]) + 32;
+            char *r = (char *)malloc(n);
+            if (r) snprintf(r, n, "folded at import: %s", info->node_folded[i]);
+            (*owned)[i] = r;
+            nodes[i].removed = r ? r : info->node_folded[i];
+            continue;
+        }
+        for (int k = 0; k < NSTAGES; ++k)
+            if (!span_set_has(&stages[k], nodes[i].name)) { nodes[i].removed = stage_reasons[k]; break; }
+    }
+    return nodes;
+}
+
+/* "a\nb\nc" split in place into at most cap names */
+static int split_lines(char *text, const char **out, int cap) {
+    int n = 0;
+    while (text && n < cap) {
+        out[n++] = text;
+        text = strchr(text, '\n');
+        if (text) *text++ = 0;
+    }
+    return n;
+}
+
+static int write_bytes(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) fprintf(stderr, "byocc: error: cannot write %s: %s\n", path, strerror(errno));
+    return ok;
+}
+
+/* run MODEL ..., and compile MODEL -o OUT.byoc (the same pipeline, saved instead of run) */
+static int cmd_run_or_compile(int argc, char **argv, int compile) {
+    const char *cmd = compile ? "compile" : "run";
+    const char *file = NULL, *output_dir = NULL, *compare_to = NULL, *trace = NULL, *reference = NULL, *out_path = NULL, *source_map = NULL;
     const char *input_spec[MAX_IO];
     byoc_backend_spec *backends[64];
     int ninputs_given = 0, nbackends = 0, profile = 0, repeat = 0, fuse = 1, rc = EXIT_OK;
@@ -1017,11 +1115,22 @@ static int cmd_run(int argc, char **argv) {
             byoc_sim_backend *sb = open_backend(argv[++i], &d);
             if (!sb) { rc = input_error(&d); break; }
             backends[nbackends++] = sb->spec;
-        } else if (a[0] == '-') rc = usage_error("run: unknown or incomplete option '%s'", a);
-        else if (!file) file = a;
+        } else if (compile && strcmp(a, "-o") == 0 && i + 1 < argc) out_path = argv[++i];
+        else if (compile && strcmp(a, "--source-map") == 0 && i + 1 < argc) source_map = argv[++i];
+        else if (a[0] == '-') {
+            char msg[300];
+            snprintf(msg, sizeof msg, "%s: unknown or incomplete option '%%s'", cmd);
+            rc = usage_error(msg, a);
+        } else if (!file) file = a;
         else rc = usage_error("run: more than one input file ('%s')", a);
     }
     if (rc == EXIT_OK && !file) rc = usage_error("run: no input file%s", "");
+    int from_exe = file && ends_with(file, ".byoc");
+    if (rc == EXIT_OK && compile && !out_path) rc = usage_error("compile: no output file (-o OUT.byoc)%s", "");
+    if (rc == EXIT_OK && compile && (output_dir || compare_to || trace || reference || profile || repeat || from_exe))
+        rc = usage_error("compile: %s", "--output-dir, --compare-to, --trace, --reference, --profile and --repeat belong to run; the input is a model, not a .byoc");
+    if (rc == EXIT_OK && from_exe && (reference || !fuse || strcmp(so.strategy, "greedy") || so.placement || so.save_placement || so.estimator))
+        rc = usage_error("run: %s is compiled already: --strategy, --no-fuse, --reference and the placement options do not apply", file);
     /* the input files first: for ONNX, their shapes give symbolic dims their values */
     npy_array arrays[MAX_IO];
     char *array_names[MAX_IO];
@@ -1054,20 +1163,59 @@ static int cmd_run(int argc, char **argv) {
     byoc_onnx_model info;
     memset(&info, 0, sizeof info);
     byoc_module *m = NULL;
-    if (rc == EXIT_OK) {
+    byoc_sim_executable *exe = NULL;
+    byoc_sim_program *p = NULL;
+    byoc_placement_report *rep = NULL;
+    span_set stages[NSTAGES];
+    memset(stages, 0, sizeof stages);
+    char *exe_names = NULL;
+    const char *exe_io[2 * MAX_IO];
+    if (rc == EXIT_OK && from_exe) { /* a compiled artifact: the devices given with --backend must be the ones it was built for */
+        byoc_sim_runtime_backend offered[64];
+        byoc_sim_load_options lo;
+        memset(&lo, 0, sizeof lo);
+        for (int k = 0; k < nopened_backends; ++k) {
+            offered[k].name = opened_backends[k]->spec->name;
+            offered[k].device = opened_backends[k]->target ? &opened_backends[k]->device : NULL;
+        }
+        lo.backends = nopened_backends ? offered : NULL;
+        lo.nbackends = nopened_backends;
+        if (!(exe = byoc_sim_executable_read(file, &lo, &d))) rc = input_error(&d);
+        else {
+            m = byoc_sim_executable_module(exe);
+            p = byoc_sim_executable_program(exe);
+            const char *ins = byoc_sim_executable_info(exe, "inputs"), *outs = byoc_sim_executable_info(exe, "outputs");
+            size_t a = ins ? strlen(ins) + 1 : 0, b = outs ? strlen(outs) + 1 : 0;
+            exe_names = (char *)malloc(a + b + 1);
+            if (!exe_names) rc = EXIT_INTERNAL;
+            else {
+                if (ins) memcpy(exe_names, ins, a);
+                if (outs) memcpy(exe_names + a, outs, b);
+                info.ninputs = ins ? split_lines(exe_names, exe_io, MAX_IO) : 0;
+                info.noutputs = outs ? split_lines(exe_names + a, exe_io + MAX_IO, MAX_IO) : 0;
+                info.input_names = exe_io;
+                info.output_names = exe_io + MAX_IO;
+            }
+        }
+    }
+    if (rc == EXIT_OK && !from_exe) {
         onnx_shapes = shapes; /* unnamed files give the shape of the input in their position */
         onnx_nshapes = named == ninputs_given || named == 0 ? ninputs_given : 0;
         if (!(m = load_model_info(file, &info, &d))) rc = input_error(&d);
     }
+    int track = compile && info.node_spans; /* which stage removes each ONNX node, for the source map */
+    if (rc == EXIT_OK && track && !span_set_build(m, &stages[0])) rc = EXIT_INTERNAL;
     /* the compile pipeline: inference simplified, constants folded, greedy placement, FuseOps */
-    if (rc == EXIT_OK && (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK)) rc = input_error(&d);
-    if (rc == EXIT_OK && nbackends) {
+    if (rc == EXIT_OK && !from_exe && byoc_simplify_inference(m, &d) != BYOC_OK) rc = input_error(&d);
+    if (rc == EXIT_OK && track && !span_set_build(m, &stages[1])) rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && !from_exe && byoc_fold_constant(m, &d) != BYOC_OK) rc = input_error(&d);
+    if (rc == EXIT_OK && track && !span_set_build(m, &stages[2])) rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && !from_exe && nbackends) {
         byoc_partition_options po;
         memset(&po, 0, sizeof po);
         po.backends = (const byoc_backend_spec *const *)backends;
         po.nbackends = nbackends;
         po.bind_constants = 1;
-        byoc_placement_report *rep = NULL;
         byoc_collage_stats stats;
         rc = place_ops(m, &so, &po, &rep, &stats, &d);
         if (rc == EXIT_OK && !strcmp(so.strategy, "collage") && profile) {
@@ -1076,19 +1224,89 @@ static int cmd_run(int argc, char **argv) {
             free(text);
         }
         byoc_collage_stats_free(&stats);
-        byoc_placement_report_free(rep);
     }
     /* device partitions: relay_to_tir lowers each to a command stream, tir_to_runtime loads its blob */
-    if (rc == EXIT_OK && nopened_backends) {
+    if (rc == EXIT_OK && !from_exe && nopened_backends) {
         const byoc_target *targets[64];
         int ntargets = 0;
         for (int k = 0; k < nopened_backends; ++k)
             if (opened_backends[k]->target) targets[ntargets++] = opened_backends[k]->target;
         if (ntargets && byoc_run_target_hooks(m, targets, ntargets, &d) != BYOC_OK) rc = input_error(&d);
     }
-    if (rc == EXIT_OK && fuse && byoc_fuse_ops(m, 256, &d) != BYOC_OK) rc = input_error(&d);
-    byoc_sim_program *p = NULL;
-    if (rc == EXIT_OK && !(p = byoc_sim_lower(m, NULL, &d))) rc = input_error(&d);
+    if (rc == EXIT_OK && track && !span_set_build(m, &stages[3])) rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && !from_exe && fuse && byoc_fuse_ops(m, 256, &d) != BYOC_OK) rc = input_error(&d);
+    if (rc == EXIT_OK && track && !span_set_build(m, &stages[4])) rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && !from_exe && !(p = byoc_sim_lower(m, NULL, &d))) rc = input_error(&d);
+    if (compile) { /* save, load back (the loader's checks), and write the source map */
+        char **owned = NULL;
+        byoc_sim_source_node *nodes = rc == EXIT_OK && track ? source_nodes_of(&info, stages, &owned) : NULL;
+        if (rc == EXIT_OK && track && !nodes) rc = EXIT_INTERNAL;
+        byoc_sim_save_options sv;
+        memset(&sv, 0, sizeof sv);
+        sv.model = file;
+        sv.strategy = nbackends ? so.strategy : "host";
+        sv.source_nodes = nodes;
+        sv.nsource_nodes = nodes ? info.nnodes : 0;
+        sv.placement = rep;
+        sv.input_names = info.input_names;
+        sv.ninputs = info.ninputs;
+        sv.output_names = info.output_names;
+        sv.noutputs = info.noutputs;
+        void *bytes = NULL;
+        size_t size = 0;
+        if (rc == EXIT_OK && byoc_sim_executable_save(p, &sv, &bytes, &size, &d) != BYOC_OK) rc = input_error(&d);
+        byoc_sim_executable *back = NULL;
+        if (rc == EXIT_OK && !(back = byoc_sim_executable_load(bytes, size, out_path, NULL, &d))) {
+            fprintf(stderr, "byocc: internal error: the artifact does not load back: %s\n", d.message);
+            rc = EXIT_INTERNAL;
+        }
+        if (rc == EXIT_OK && !write_bytes(out_path, bytes, size)) rc = EXIT_INPUT;
+        char *json = NULL;
+        size_t json_len = 0;
+        if (rc == EXIT_OK && source_map && (!(json = byoc_sim_executable_source_map_json(back, &json_len)) || !write_bytes(source_map, json, json_len))) rc = EXIT_INPUT;
+        if (rc == EXIT_OK) {
+            int removed = 0, nodes_seen = 0;
+            for (int i = 0; i < byoc_sim_executable_source_count(back); ++i) {
+                const byoc_sim_source_entry *e = byoc_sim_executable_source(back, i);
+                if (i == 0 || byoc_sim_executable_source(back, i - 1)->frontend != e->frontend) nodes_seen++;
+                removed += e->removed != NULL;
+            }
+            printf("%s: %zu bytes: %d kernels, %d device blobs, arena %zu bytes; source map: %d frontend nodes (%d without ops)\n", out_path, size,
+                   byoc_sim_kernel_count(byoc_sim_executable_program(back)), byoc_sim_executable_blob_count(back),
+                   byoc_sim_memory(byoc_sim_executable_program(back)).arena_bytes, nodes_seen, removed);
+            for (int b = 0; b < byoc_sim_executable_blob_count(back); ++b) { /* one line per backend and target */
+                const byoc_sim_blob_info *bi = byoc_sim_executable_blob(back, b);
+                int seen = 0, count = 0;
+                size_t bytes_total = 0;
+                for (int c = 0; c < byoc_sim_executable_blob_count(back); ++c) {
+                    const byoc_sim_blob_info *other = byoc_sim_executable_blob(back, c);
+                    if (strcmp(other->backend, bi->backend) || strcmp(other->target, bi->target)) continue;
+                    if (c < b) seen = 1;
+                    count++;
+                    bytes_total += other->size;
+                }
+                if (!seen) printf("  %s: %d blob%s, %zu bytes, target %s\n", bi->backend, count, count == 1 ? "" : "s", bytes_total, bi->target);
+            }
+        }
+        byoc_sim_executable_free(back, json);
+        byoc_sim_executable_destroy(back);
+        free(bytes);
+        free(nodes);
+        for (int i = 0; owned && i < info.nnodes; ++i) free(owned[i]);
+        free(owned);
+        for (int k = 0; k < NSTAGES; ++k) free((void *)stages[k].names);
+        byoc_placement_report_free(rep);
+        byoc_sim_program_destroy(p);
+        for (int k = 0; k < MAX_IO; ++k) {
+            free(arrays[k].data);
+            free(array_names[k]);
+        }
+        if (info.module) byoc_onnx_model_free(&info);
+        else byoc_module_destroy(m);
+        return rc;
+    }
+    byoc_placement_report_free(rep);
+    rep = NULL;
     byoc_node *main_fn = m ? byoc_module_function(m, "main") : NULL;
     int nin = p ? byoc_sim_input_count(p) : 0;
     if (rc == EXIT_OK && (nin > MAX_IO || nin != main_fn->nparams)) {
@@ -1276,11 +1494,105 @@ static int cmd_run(int argc, char **argv) {
         free(array_names[k]);
         free(seeded[k]);
     }
-    byoc_sim_program_destroy(p);
-    if (info.module) byoc_onnx_model_free(&info);
-    else byoc_module_destroy(m);
+    if (exe) byoc_sim_executable_destroy(exe);
+    else {
+        byoc_sim_program_destroy(p);
+        if (info.module) byoc_onnx_model_free(&info);
+        else byoc_module_destroy(m);
+    }
+    free(exe_names);
     return rc;
 }
+static int cmd_run(int argc, char **argv) { return cmd_run_or_compile(argc, argv, 0); }
+
+/* ---- explain: where an ONNX node ran, in which kernel, and why there ---- */
+static int cmd_explain(int argc, char **argv) {
+    const char *file = NULL, *node = NULL;
+    int json = 0;
+    for (int i = 0; i < argc; ++i) {
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) return usage_error("explain: unknown option '%s'", argv[i]);
+        else if (!file) file = argv[i];
+        else if (!node) node = argv[i];
+        else return usage_error("explain: more than one node ('%s')", argv[i]);
+    }
+    if (!file || !node) return usage_error("explain: expects MODEL.byoc NODE%s", "");
+    byoc_diag d;
+    byoc_sim_executable *exe = byoc_sim_executable_read(file, NULL, &d);
+    if (!exe) return input_error(&d);
+    int count = byoc_sim_executable_source_count(exe), found = 0;
+    if (!count) {
+        fprintf(stderr, "byocc: error: %s has no source map\n", file);
+        byoc_sim_executable_destroy(exe);
+        return EXIT_INPUT;
+    }
+    const byoc_sim_program *p = byoc_sim_executable_program(exe);
+    if (json) printf("[");
+    for (int i = 0; i < count; ++i) {
+        const byoc_sim_source_entry *e = byoc_sim_executable_source(exe, i);
+        const char *bare = strncmp(e->frontend, "onnx:", 5) ? e->frontend : e->frontend + 5;
+        if (strcmp(e->frontend, node) && strcmp(bare, node)) continue;
+        if (json) {
+            printf("%s\n{\"frontend\":", found ? "," : "");
+            json_string(e->frontend);
+            printf(",\"op\":");
+            json_string(e->frontend_op);
+            if (e->removed) {
+                printf(",\"removed\":");
+                json_string(e->removed);
+            } else {
+                printf(",\"function\":");
+                json_string(e->function);
+                printf(",\"node\":");
+                json_string(e->node);
+                printf(",\"ir_op\":");
+                json_string(e->op);
+                printf(",\"composite\":");
+                json_string(e->composite);
+                printf(",\"backend\":");
+                json_string(e->backend);
+                printf(",\"kernel\":%d,\"kernel_name\":", e->kernel);
+                json_string(e->kernel >= 0 ? byoc_sim_kernel(p, e->kernel)->name : "");
+                printf(",\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu,\"reason\":", e->layer, e->command_first, e->command_last,
+                       (unsigned long long)e->command_offset);
+                json_string(e->reason);
+            }
+            printf("}");
+            found++;
+            continue;
+        }
+        if (!found++) printf("%s (%s)\n", e->frontend, e->frontend_op[0] ? e->frontend_op : "?");
+        if (e->removed) {
+            printf("  no op left: %s\n", e->removed);
+            continue;
+        }
+        printf("  %s in @%s%s%s%s\n", e->op, e->function, e->node[0] ? " " : "", e->node, "");
+        if (e->composite[0]) printf("    composite: %s\n", e->composite);
+        printf("    runs on:   %s%s%s\n", e->backend, e->partition[0] ? ", partition @" : "", e->partition);
+        if (e->kernel >= 0) {
+            const byoc_sim_kernel_info *k = byoc_sim_kernel(p, e->kernel);
+            printf("    kernel:    %d %.60s%s (%s, %d ops, on %s)\n", e->kernel, k->name, strlen(k->name) > 60 ? "..." : "", byoc_sim_exec_name(k->exec), k->nops, k->device);
+        } else
+            printf("    kernel:    none (a view of its input's buffer)\n");
+        if (e->layer >= 0) {
+            const byoc_sim_blob_info *blob = NULL;
+            for (int b = 0; b < byoc_sim_executable_blob_count(exe); ++b)
+                if (!strcmp(byoc_sim_executable_blob(exe, b)->function, e->partition)) blob = byoc_sim_executable_blob(exe, b);
+            printf("    layer:     %d, commands %d to %d (first record at byte %llu of the blob)\n", e->layer, e->command_first, e->command_last,
+                   (unsigned long long)e->command_offset);
+            if (blob) printf("    target:    %s\n", blob->target);
+        }
+        printf("    why:       %s\n", e->reason[0] ? e->reason : "(no placement recorded)");
+    }
+    if (json) printf("%s]\n", found ? "\n" : "");
+    byoc_sim_executable_destroy(exe);
+    if (!found) {
+        fprintf(stderr, "byocc: error: %s: no frontend node '%s' in the source map (byocc compile --source-map FILE.json lists them)\n", file, node);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+static int cmd_compile(int argc, char **argv) { return cmd_run_or_compile(argc, argv, 1); }
 
 /* ---- import ---- */
 static int cmd_import(int argc, char **argv) {
@@ -1407,6 +1719,7 @@ static int run_command(int argc, char **argv);
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_text, stderr);
+        fputs(usage_text_more, stderr);
         return EXIT_USAGE;
     }
     argc = take_dim_flags(argc, argv);
@@ -1421,6 +1734,8 @@ static int run_command(int argc, char **argv) {
     if (strcmp(cmd, "backends") == 0) return cmd_backends(argc - 2, argv + 2);
     if (strcmp(cmd, "import") == 0) return cmd_import(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
+    if (strcmp(cmd, "explain") == 0) return cmd_explain(argc - 2, argv + 2);
     if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
     if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
@@ -1428,6 +1743,6 @@ static int run_command(int argc, char **argv) {
     if (strcmp(cmd, "ops") == 0) return cmd_ops(argc - 2, argv + 2);
     if (strcmp(cmd, "passes") == 0) return cmd_passes();
     if (strcmp(cmd, "version") == 0) { printf("byocc %s\n", BYOC_VERSION_STRING); return EXIT_OK; }
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) { fputs(usage_text, stdout); return EXIT_OK; }
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) { fputs(usage_text, stdout); fputs(usage_text_more, stdout); return EXIT_OK; }
     return usage_error("unknown command '%s'", cmd);
 }
