@@ -46,6 +46,7 @@ expect cli_run_artifact_incompatible 2 "was compiled for 'npu -preset=ethos-u55-
 expect cli_run_artifact_matching_backends 0 'output 0' "$BYOCC" run "$tmp/a.byoc" --backend npu --backend dsp
 expect cli_run_artifact_no_strategy 1 'is compiled already' "$BYOCC" run "$tmp/a.byoc" --strategy collage
 expect cli_explain 0 'why:       npu takes it' "$BYOCC" explain "$tmp/a.byoc" conv
+expect cli_explain_time 0 'time:      kernel ' "$BYOCC" explain "$tmp/a.byoc" onnx:fc
 expect cli_explain_host 0 'why:       no backend takes it: npu declined it' "$BYOCC" explain "$tmp/a.byoc" onnx:lrn
 expect cli_explain_json 0 '"frontend":"onnx:softmax","op":"","function":"tvmgen_default_dsp_main_' "$BYOCC" explain "$tmp/a.byoc" softmax --json
 expect cli_explain_unknown 2 "no frontend node 'nope' in the source map" "$BYOCC" explain "$tmp/a.byoc" nope

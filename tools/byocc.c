@@ -63,8 +63,8 @@ static const char *const usage_text =
     "        runs an artifact; with --backend, only those devices are offered, and a partition compiled for a\n"
     "        backend not offered, or for other device parameters, is refused\n"
     "  explain MODEL.byoc NODE [--json]\n"
-    "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel, device\n"
-    "        layer and commands, and why there (or why it has no op left)\n";
+    "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel (with its\n"
+    "        simulated time), device layer and commands, and why there (or why it has no op left)\n";
 static const char *const usage_text_more = /* (two strings: C99 guarantees 4095 characters per literal) */
     "  backends [--json]\n"
     "        the built-in device backends, their parameters and the device presets\n"
@@ -1506,6 +1506,22 @@ static int cmd_run_or_compile(int argc, char **argv, int compile) {
 static int cmd_run(int argc, char **argv) { return cmd_run_or_compile(argc, argv, 0); }
 
 /* ---- explain: where an ONNX node ran, in which kernel, and why there ---- */
+/* the cycles one layer spanned in the last run (its first command's start to its last one's end), and the
+   device's clock */
+static uint64_t layer_cycles(const byoc_sim_executable *exe, const byoc_sim_source_entry *e, double *mhz) {
+    uint64_t first = UINT64_MAX, last = 0;
+    for (int b = 0; b < byoc_sim_executable_blob_count(exe); ++b) {
+        const byoc_sim_blob_info *blob = byoc_sim_executable_blob(exe, b);
+        if (strcmp(blob->function, e->partition)) continue;
+        *mhz = byoc_sim_device_of(blob->program)->clock_mhz;
+        for (int c = e->command_first; c >= 0 && c <= e->command_last; ++c) {
+            byoc_sim_command_info ci = byoc_sim_device_command(blob->program, c);
+            if (ci.start < first) first = ci.start;
+            if (ci.start + ci.cycles > last) last = ci.start + ci.cycles;
+        }
+    }
+    return last > first && first != UINT64_MAX ? last - first : 0;
+}
 static int cmd_explain(int argc, char **argv) {
     const char *file = NULL, *node = NULL;
     int json = 0;
@@ -1526,7 +1542,22 @@ static int cmd_explain(int argc, char **argv) {
         byoc_sim_executable_destroy(exe);
         return EXIT_INPUT;
     }
-    const byoc_sim_program *p = byoc_sim_executable_program(exe);
+    byoc_sim_program *p = byoc_sim_executable_program(exe);
+    /* one run on zero inputs gives the simulated times (the device and host models do not depend on values) */
+    int nin = byoc_sim_input_count(p), timed = nin <= MAX_IO;
+    byoc_tensor zeros[MAX_IO];
+    memset(zeros, 0, sizeof zeros);
+    for (int i = 0; i < nin && i < MAX_IO; ++i) {
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        zeros[i].dtype = io->dtype;
+        zeros[i].rank = io->rank;
+        memcpy(zeros[i].dims, io->dims, sizeof zeros[i].dims);
+        zeros[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
+        if (!zeros[i].data) timed = 0;
+    }
+    if (timed && byoc_sim_run(p, zeros, nin, NULL, 0, &d) != BYOC_OK) timed = 0;
+    for (int i = 0; i < nin && i < MAX_IO; ++i) free(zeros[i].data);
+    double total = timed ? byoc_sim_latency(p) : 0;
     if (json) printf("[");
     for (int i = 0; i < count; ++i) {
         const byoc_sim_source_entry *e = byoc_sim_executable_source(exe, i);
@@ -1553,8 +1584,11 @@ static int cmd_explain(int argc, char **argv) {
                 json_string(e->backend);
                 printf(",\"kernel\":%d,\"kernel_name\":", e->kernel);
                 json_string(e->kernel >= 0 ? byoc_sim_kernel(p, e->kernel)->name : "");
-                printf(",\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu,\"reason\":", e->layer, e->command_first, e->command_last,
-                       (unsigned long long)e->command_offset);
+                double mhz = 0;
+                printf(",\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu", e->layer, e->command_first, e->command_last, (unsigned long long)e->command_offset);
+                if (timed && e->kernel >= 0) printf(",\"kernel_sim_seconds\":%.9g,\"total_sim_seconds\":%.9g", byoc_sim_kernel(p, e->kernel)->sim_seconds, total);
+                if (timed && e->layer >= 0) printf(",\"layer_cycles\":%llu", (unsigned long long)layer_cycles(exe, e, &mhz));
+                printf(",\"reason\":");
                 json_string(e->reason);
             }
             printf("}");
@@ -1581,6 +1615,13 @@ static int cmd_explain(int argc, char **argv) {
             printf("    layer:     %d, commands %d to %d (first record at byte %llu of the blob)\n", e->layer, e->command_first, e->command_last,
                    (unsigned long long)e->command_offset);
             if (blob) printf("    target:    %s\n", blob->target);
+        }
+        if (timed && e->kernel >= 0) {
+            double mhz = 0, k = byoc_sim_kernel(p, e->kernel)->sim_seconds;
+            uint64_t cycles = e->layer >= 0 ? layer_cycles(exe, e, &mhz) : 0;
+            printf("    time:      kernel %d takes %.1f us of %.3f ms simulated (%.1f%%)", e->kernel, k * 1e6, total * 1e3, total > 0 ? 100 * k / total : 0.0);
+            if (cycles && mhz > 0) printf("; its layer spans %llu cycles (%.1f us at %.0f MHz)", (unsigned long long)cycles, (double)cycles / mhz, mhz);
+            printf("\n");
         }
         printf("    why:       %s\n", e->reason[0] ? e->reason : "(no placement recorded)");
     }
