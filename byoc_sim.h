@@ -458,8 +458,9 @@ typedef struct byoc_sim_save_options {
     int noutputs;
 } byoc_sim_save_options;
 
-/* Serialises a lowered program (and the module it borrows) as a .byoc file in memory, from malloc (free
-   it with free). Fails when a partition's runtime module is not a simulated device's. */
+/* Serialises a lowered program (and the module it borrows) as a .byoc file in memory, from BYOC_MALLOC
+   (free it with free, or BYOC_FREE where you define it). Fails when a partition's runtime module is not a
+   simulated device's. */
 BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *options, void **bytes, size_t *size,
                                                   byoc_diag *diag);
 
@@ -684,6 +685,7 @@ typedef struct byoc__sim_kernel {
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
     int rt_leaf_first;      /* one constant per input value in p->rt_nodes */
+    int rt_device;          /* lowered for a simulated device: no argument constants were made */
     /* profile */
     int sample_first, nsamples, next_sample;
 } byoc__sim_kernel;
@@ -1191,10 +1193,10 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
     if (k < 0) return 0;
     byoc__sim_kernel *kk = &p->kernels[k];
     kk->info.device = compiler && *compiler ? compiler : gname;
-    {
-        const byoc_sim_device_program *dp = byoc__dv_program_of(byoc_module_runtime(p->m, gname));
-        kk->info.device_kind = dp ? byoc__sim_kind_name(byoc_sim_device_of(dp)->kind) : "host";
-    }
+    /* a simulated device reads its operands from the plan's buffers: the argument constants other
+       runtime modules take (made once, here) are not needed, nor their memory */
+    const byoc_sim_device_program *dp = byoc__dv_program_of(byoc_module_runtime(p->m, gname));
+    kk->info.device_kind = dp ? byoc__sim_kind_name(byoc_sim_device_of(dp)->kind) : "host";
     kk->function = gname;
     kk->nsteps = 0;
     if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nin) || !BYOC__SIM_RESERVE(p, p->rt_nodes, p->cap_rt_nodes, p->nrt_nodes + nin + f->nparams))
@@ -1205,6 +1207,7 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
     for (int q = 0; q < nin; ++q) {
         int v = L->leaves[in_first + q];
         p->operands[p->noperands++] = v;
+        if (dp) continue;
         const byoc__sim_value *val = &p->values[v];
         byoc_node *c = byoc_constant(p->m, byoc_tensor_type(p->m, val->dtype, val->rank, val->dims), NULL, 0);
         if (!c || byoc_constant_nbytes(c) != val->nbytes) {
@@ -1215,11 +1218,17 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
         p->rt_nodes[p->nrt_nodes++] = c;
     }
     kk->rt_first = p->nrt_nodes;
-    kk->rt_nargs = f->nparams;
+    kk->rt_nargs = dp ? 0 : f->nparams;
+    kk->rt_device = dp != NULL;
     int at = 0;
     for (int i = 0; i < f->nparams; ++i) {
         const byoc_type *t = f->params[i]->checked_type;
         int need = byoc__sim_leaf_count(t);
+        if (dp) { /* only the count of leaves is checked */
+            if (need < 0 || at + need > nin) break;
+            at += need;
+            continue;
+        }
         byoc_node *arg = need >= 0 && at + need <= nin ? byoc__sim_runtime_arg(L, t, p->kernels[k].rt_leaf_first, &at) : NULL;
         if (!arg) return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: arguments for @%s's runtime module do not match its parameters", gname);
         p->rt_nodes[p->nrt_nodes++] = arg;
@@ -2346,6 +2355,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_runtime(byoc_sim_program *p, co
     if (!rm || !rm->run) return byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_run: @%s no longer has a runtime module", k->function);
     byoc_sim_device_program *dp = byoc__dv_program_of(rm);
     if (dp) return byoc__sim_dispatch_device(p, &p->kernels[k - p->kernels], dp, d);
+    if (k->rt_device) return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: @%s's runtime module changed since lowering", k->function);
     for (int q = 0; q < k->nin; ++q) {
         int v = p->operands[k->in_first + q];
         memcpy(p->rt_nodes[k->rt_leaf_first + q]->data, byoc__sim_data(p, v), p->values[v].nbytes);
@@ -2872,13 +2882,13 @@ BYOC__SIM_PRIVATE int byoc__dv_grow(void **arr, int *cap, int need, size_t elem)
 BYOC__SIM_PRIVATE void *byoc__dv_zalloc(const byoc_allocator *a, size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
     size_t bytes = n * size != 0 ? n * size : 1;
-    void *p = a->alloc_fn ? a->alloc_fn(bytes, a->user_data) : BYOC_MALLOC(bytes);
+    void *p = a->alloc_fn && a->free_fn ? a->alloc_fn(bytes, a->user_data) : BYOC_MALLOC(bytes);
     if (p) memset(p, 0, bytes);
     return p;
 }
 BYOC__SIM_PRIVATE void byoc__dv_release(const byoc_allocator *a, void *p) {
     if (!p) return;
-    if (a->free_fn) a->free_fn(p, a->user_data);
+    if (a->alloc_fn && a->free_fn) a->free_fn(p, a->user_data);
     else BYOC_FREE(p);
 }
 
@@ -4032,11 +4042,7 @@ BYOC__SIM_PRIVATE void byoc__dv_put_f64(byoc__dv_writer *w, double v) {
     memcpy(&u, &v, 8);
     byoc__dv_put_u64(w, u);
 }
-BYOC__SIM_PRIVATE uint64_t byoc__dv_fnv(const unsigned char *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_fnv(const unsigned char *p, size_t n) { return byoc__hash_bytes(0xcbf29ce484222325ull, p, n); } /* FNV-1a 64 */
 BYOC__SIM_PRIVATE void byoc__dv_put_str(byoc__dv_writer *w, const char *s) {
     size_t n = strlen(s);
     byoc__dv_put_i32(w, (int64_t)n);
@@ -5681,11 +5687,11 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
     *size = 0;
     byoc_module *m = p->m;
     byoc__exe_out_section *sec = NULL;
-    int nsec = 0, cap_sec = 0;
+    int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */
     byoc_result r = BYOC_OK;
 #define BYOC__EXE_NEW_SECTION(K)                                                                                      \
     (BYOC__DV_RESERVE(sec, cap_sec, nsec + 1) ? (memset(&sec[nsec], 0, sizeof sec[nsec]), sec[nsec].kind = (K), &sec[nsec++].w) \
-                                               : (byoc__dv_writer *)NULL)
+                                               : (lost = 1, (byoc__dv_writer *)NULL))
     /* meta */
     byoc__dv_writer *w = BYOC__EXE_NEW_SECTION(BYOC__EXE_META);
     if (w) {
@@ -5789,7 +5795,7 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
         if (sec[i].w.oom) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
         total += sec[i].w.len;
     }
-    if (r == BYOC_OK && nsec < 4) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    if (r == BYOC_OK && lost) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     unsigned char *out = r == BYOC_OK ? BYOC__SIM_CAST(unsigned char *, BYOC_CALLOC(1, total)) : NULL;
     if (r == BYOC_OK && !out) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     if (r == BYOC_OK) {
@@ -5842,11 +5848,11 @@ struct byoc_sim_executable {
 
 BYOC__SIM_PRIVATE void *byoc__exe_malloc(const byoc_sim_executable *e, size_t n) {
     if (!n) n = 1;
-    return e->alloc.alloc_fn ? e->alloc.alloc_fn(n, e->alloc.user_data) : BYOC_MALLOC(n);
+    return e->alloc.alloc_fn && e->alloc.free_fn ? e->alloc.alloc_fn(n, e->alloc.user_data) : BYOC_MALLOC(n);
 }
 BYOC_SIM_API void byoc_sim_executable_free(const byoc_sim_executable *e, void *ptr) {
     if (!ptr) return;
-    if (e && e->alloc.free_fn) e->alloc.free_fn(ptr, e->alloc.user_data);
+    if (e && e->alloc.alloc_fn && e->alloc.free_fn) e->alloc.free_fn(ptr, e->alloc.user_data);
     else BYOC_FREE(ptr);
 }
 
@@ -5929,6 +5935,24 @@ BYOC_SIM_API const byoc_sim_source_entry *byoc_sim_executable_source(const byoc_
     return e && i >= 0 && i < e->nsources ? &e->sources[i] : NULL;
 }
 
+/* the stream's inputs and outputs against the partition's (typed) parameters and result, leaf by leaf */
+BYOC__SIM_PRIVATE int byoc__exe_signature_matches(const byoc__dv_stream *s, const byoc_node *fn, char *why, size_t cap) {
+    const byoc_type *result = fn->body ? fn->body->checked_type : NULL;
+    int nresults = !result ? 0 : result->kind == BYOC_TYPE_TENSOR ? 1 : result->kind == BYOC_TYPE_TUPLE ? result->nfields : 0;
+    if (s->ninputs != fn->nparams || s->noutputs != nresults)
+        return snprintf(why, cap, "%d inputs and %d outputs for %d parameters and %d results", s->ninputs, s->noutputs, fn->nparams, nresults), 0;
+    for (int i = 0; i < s->ntensors; ++i) {
+        const byoc__dv_tensor *t = &s->tensors[i];
+        if (t->kind != BYOC__DV_INPUT && t->kind != BYOC__DV_OUTPUT) continue;
+        const byoc_type *want = t->kind == BYOC__DV_INPUT ? fn->params[t->index]->checked_type
+                                : result->kind == BYOC_TYPE_TENSOR ? result : result->fields[t->index];
+        int same = want && want->kind == BYOC_TYPE_TENSOR && want->dtype == (byoc_dtype)t->dtype && want->rank == t->rank;
+        for (int a = 0; same && a < t->rank; ++a) same = want->dims[a] == t->dims[a];
+        if (!same) return snprintf(why, cap, "its %s %d has another type", t->kind == BYOC__DV_INPUT ? "input" : "output", t->index), 0;
+    }
+    return 1;
+}
+
 /* a blob section: its compatibility strings checked, its stream loaded and attached to its partition */
 BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, int index,
                                                   const byoc_sim_load_options *o, byoc_diag *diag) {
@@ -5996,6 +6020,11 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
                                   b->backend, want);
         }
     }
+    char why[300];
+    if (!byoc__exe_signature_matches(&rt->dp->s, fn, why, sizeof why)) {
+        byoc__dv_runtime_release(rt);
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: the blob for @%s does not fit the partition: %s", file, b->function, why);
+    }
     b->program = rt->dp;
     byoc_runtime_module rm;
     memset(&rm, 0, sizeof rm);
@@ -6003,11 +6032,11 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
     rm.run = byoc__dv_runtime_run;
     rm.state = rt;
     rm.release = byoc__dv_runtime_release;
-    if (!rm.name || byoc_module_set_runtime(e->m, b->function, &rm, diag) != BYOC_OK) {
+    if (!rm.name) {
         byoc__dv_runtime_release(rt);
-        return diag ? diag->code : BYOC_ERR_OUT_OF_MEMORY;
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
     }
-    return BYOC_OK;
+    return byoc_module_set_runtime(e->m, b->function, &rm, diag); /* (which releases rt when it fails) */
 }
 
 /* the saved kernel list and memory plan against the program lowered here */
@@ -6028,9 +6057,13 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, ch
     if (n < 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernels section: a malformed line", file);
     if (k != p->nkernels) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %d kernels saved, the module lowers to %d", file, k, p->nkernels);
     const byoc_sim_memory_plan *pl = &p->plan;
+    static const char *const summary[6] = {"arena", "lower_bound", "workspace", "tile_scratch", "outputs", "slots"};
+    int seen[6] = {0};
     while ((n = byoc__exe_next_line(&plan, f)) > 0) {
         long long v[6];
         if (n == 2) {
+            for (int i = 0; i < 6; ++i)
+                if (!strcmp(f[0], summary[i]) && seen[i]++) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %s given twice", file, f[0]);
             uint64_t want = !strcmp(f[0], "arena") ? pl->arena_bytes : !strcmp(f[0], "lower_bound") ? pl->lower_bound_bytes : !strcmp(f[0], "workspace") ? pl->workspace_bytes
                             : !strcmp(f[0], "tile_scratch") ? pl->tile_scratch_bytes : !strcmp(f[0], "outputs") ? pl->output_bytes : !strcmp(f[0], "slots") ? (uint64_t)pl->slots : UINT64_MAX;
             if (want == UINT64_MAX || !byoc__exe_int(f[1], 0, LLONG_MAX, v) || (uint64_t)v[0] != want)
@@ -6048,15 +6081,14 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, ch
         b++;
     }
     if (n < 0 || b != p->nbuffers) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %d buffers saved, the module has %d", file, b, p->nbuffers);
+    for (int i = 0; i < 6; ++i)
+        if (!seen[i]) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: no %s line", file, summary[i]);
     return BYOC_OK;
 }
 
 BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, byoc_diag *diag) {
     if (!(e->source_text = byoc__exe_text(e, data, len, file, "source map", diag))) return diag ? diag->code : BYOC_ERR_CORRUPT;
-    size_t lines = 0;
-    for (size_t i = 0; i < len; ++i) lines += data[i] == '\n';
-    e->sources = BYOC__SIM_CAST(byoc_sim_source_entry *, byoc__exe_malloc(e, sizeof *e->sources * (lines + 1)));
-    if (!e->sources) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
+    int cap = 0;
     char *at = e->source_text, *f[BYOC__EXE_MAX_FIELDS];
     int n, line = 0, pending = -1; /* a node line's entry, kept when no IR line follows */
     const char *node = NULL, *node_op = NULL;
@@ -6066,6 +6098,16 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
             if (n != 2 || strcmp(f[0], "byoc-source-map") || strcmp(f[1], "1"))
                 return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: source map: not version 1 of the format", file);
             continue;
+        }
+        if (e->nsources == cap) { /* grown as lines are accepted: never more than the lines read */
+            if (cap > INT_MAX / 2) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: too many lines", file);
+            int ncap = cap ? 2 * cap : 64;
+            byoc_sim_source_entry *grown = BYOC__SIM_CAST(byoc_sim_source_entry *, byoc__dv_zalloc(&e->alloc, (size_t)ncap, sizeof *grown));
+            if (!grown) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
+            if (e->nsources) memcpy(grown, e->sources, sizeof *grown * (size_t)e->nsources);
+            byoc_sim_executable_free(e, e->sources);
+            e->sources = grown;
+            cap = ncap;
         }
         if (n == 4 && !strcmp(f[0], "node")) {
             byoc_sim_source_entry *s = &e->sources[e->nsources];
@@ -6085,13 +6127,17 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
             if (!byoc__exe_int(f[8 + i], -1, i == 4 ? LLONG_MAX : INT_MAX, &v[i]))
                 return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: '%s' is not a number", file, line, f[8 + i]);
         if (v[0] >= byoc_sim_kernel_count(e->p)) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld does not exist", file, line, v[0]);
+        const char *kpart = v[0] >= 0 ? byoc_sim_kernel(e->p, (int)v[0])->partition : NULL;
+        if (f[6][0] && v[0] >= 0 && (!kpart || strcmp(kpart, f[6])))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld is not partition @%s's", file, line, v[0], f[6]);
         if (!byoc_module_function(e->m, f[2]) || (f[6][0] && !byoc_module_function(e->m, f[6])))
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: no function @%s", file, line, f[6][0] ? f[6] : f[2]);
         const byoc_sim_device_program *dp = NULL;
         for (int b = 0; b < e->nblobs; ++b)
             if (f[6][0] && !strcmp(e->blobs[b].function, f[6])) dp = e->blobs[b].program;
         if ((v[1] >= 0 || v[2] >= 0 || v[3] >= 0) &&
-            (!dp || v[1] >= dp->s.nlayers || v[2] > v[3] || v[2] < 0 || v[3] >= dp->s.ncmds || (uint64_t)v[4] != byoc_sim_device_command(dp, (int)v[2]).offset))
+            (!dp || v[1] < 0 || v[1] >= dp->s.nlayers || v[2] > v[3] || v[2] < 0 || v[3] >= dp->s.ncmds || dp->s.cmds[v[2]].layer != v[1] ||
+             dp->s.cmds[v[3]].layer != v[1] || (uint64_t)v[4] != byoc_sim_device_command(dp, (int)v[2]).offset))
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: layer %lld, commands %lld to %lld are not in @%s's blob", file, line, v[1], v[2], v[3], f[6]);
         if (pending >= 0 && e->sources[pending].removed[0])
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: IR ops for a node said to be removed", file, line);
@@ -6115,6 +6161,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
         s->reason = f[13];
     }
     if (n < 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: a malformed line", file, line + 1);
+    if (line == 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: empty (no 'byoc-source-map 1' line)", file);
     for (int i = 0; i < e->nsources; ++i)
         if (e->sources[i].removed && !e->sources[i].removed[0]) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: node %s has neither IR ops nor a reason for none", file, e->sources[i].frontend);
     return BYOC_OK;
@@ -6126,6 +6173,7 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
     byoc_allocator alloc;
     memset(&alloc, 0, sizeof alloc);
     if (o && o->allocator) alloc = *o->allocator;
+    if (!alloc.alloc_fn || !alloc.free_fn) memset(&alloc, 0, sizeof alloc); /* both functions, or the default */
     byoc_sim_executable *e = BYOC__SIM_CAST(byoc_sim_executable *, alloc.alloc_fn ? alloc.alloc_fn(sizeof *e, alloc.user_data) : BYOC_MALLOC(sizeof *e));
     if (!e) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file), (byoc_sim_executable *)NULL;
     memset(e, 0, sizeof *e);
@@ -6174,7 +6222,7 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
     if (n < 0) return BYOC__EXE_FAIL("%s: meta section: a malformed line", file);
     byoc_sim_options so;
     memset(&so, 0, sizeof so);
-    so.allocator = o && o->allocator ? o->allocator : NULL;
+    so.allocator = e->alloc.alloc_fn ? &e->alloc : NULL; /* the same allocator as the executable's, or none */
     long long v;
     const char *tb = byoc_sim_executable_info(e, "tile_bytes"), *nf = byoc_sim_executable_info(e, "no_fused_tiling"), *ni = byoc_sim_executable_info(e, "no_inplace"),
                *na = byoc_sim_executable_info(e, "no_alias"), *host = byoc_sim_executable_info(e, "host");
@@ -6204,6 +6252,8 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
     byoc_diag pd;
     e->m = byoc_module_parse((const char *)BYOC__EXE_SEC(BYOC__EXE_MODULE), BYOC__EXE_LEN(BYOC__EXE_MODULE), module_name, &po, &pd);
     if (!e->m) return byoc__sim_fail(diag, pd.code, NULL, "%s", pd.message), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    if (byoc_infer_type(e->m, &pd) != BYOC_OK) /* the partitions' types, for their blobs */
+        return byoc__sim_fail(diag, pd.code, NULL, "%s: %s", file, pd.message), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
     /* the blobs */
     e->nblobs = found[BYOC__EXE_BLOB];
     e->blobs = BYOC__SIM_CAST(byoc_sim_blob_info *, byoc__exe_malloc(e, sizeof *e->blobs * (size_t)(e->nblobs + 1)));
@@ -6309,7 +6359,9 @@ BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable
         int c = 0;
         for (int i = 0; i < e->nsources; ++i) {
             const byoc_sim_source_entry *s = &e->sources[i];
-            if (s->removed || s->kernel != k || (i > 0 && e->sources[i - 1].frontend == s->frontend && e->sources[i - 1].kernel == k)) continue;
+            int seen = 0; /* once per frontend node: its group is contiguous */
+            for (int j = i - 1; j >= 0 && e->sources[j].frontend == s->frontend && !seen; --j) seen = e->sources[j].kernel == k;
+            if (s->removed || s->kernel != k || seen) continue;
             byoc__sim_text_printf(&t, "%s", c++ ? "," : "");
             byoc__sim_json_string(&t, s->frontend);
         }

@@ -87,7 +87,7 @@ static unsigned char *saved(size_t *size, const byoc_sim_save_options *so) {
 
 /* the test's own reading of the container: FNV-1a 64 and the header and section fields */
 static uint64_t fnv(const unsigned char *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = 14695981039346656037ULL; /* FNV-1a 64 */
     for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ULL;
     return h;
 }
@@ -310,6 +310,17 @@ static void test_hostile_resigned_files_refused(void) {
     blob = section(copy, 6, &len); /* the blob's stream itself damaged: its own checksum */
     blob[len - 20] ^= 1;
     EXPECT_REFUSED("checksum mismatch");
+    char *dsp = NULL; /* a blob moved to another partition of its backend: its types do not fit */
+    for (uint32_t i = 0; i < sections(copy) && !dsp; ++i) {
+        unsigned char *e = copy + 64 + 32 * i;
+        if ((get64(e) & 0xffffffffu) == 6) dsp = strstr((char *)copy + get64(e + 8) + 4, "function\ttvmgen_default_dsp_main_0\n");
+    }
+    CHECK(dsp);
+    dsp[strlen("function\ttvmgen_default_dsp_main_")] = '1';
+    EXPECT_REFUSED("does not fit the partition");
+    for (uint32_t i = 0; i < sections(copy); ++i) /* an empty source map */
+        if ((get64(copy + 64 + 32 * i) & 0xffffffffu) == 7) put64(copy + 64 + 32 * i + 16, 0);
+    EXPECT_REFUSED("source map: empty");
     unsigned char *map = section(copy, 7, &len); /* a source map entry pointing at a kernel that does not exist */
     char *ir = map ? strstr((char *)map, "\nir\t") : NULL;
     CHECK(ir);
