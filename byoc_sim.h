@@ -4457,10 +4457,7 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         c->cycles = k->cycles;
         c->macs = k->macs;
     }
-    dp->sram = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&a, (size_t)d->sram_bytes + 64, 1));
-    dp->workspace = s->workspace ? byoc__dv_zalloc(&a, s->workspace, 1) : NULL;
-    if (!dp->sram || (s->workspace && !dp->workspace)) return BYOC__DV_CORRUPT("device blob: out of memory for SRAM");
-    memset(dp->sram, 0, (size_t)d->sram_bytes + 64);
+    /* the SRAM and the workspace come with the first run: loading allocates what the blob holds, no more */
     return dp;
 }
 #undef BYOC__DV_CORRUPT
@@ -4594,6 +4591,10 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
         dp->scratch = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&dp->s.alloc, (size_t)s->scratch_bytes + 64, 1));
         if (!dp->scratch) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %llu bytes of scratch", (unsigned long long)s->scratch_bytes);
     }
+    if (!dp->sram && !(dp->sram = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&dp->s.alloc, (size_t)s->dev.sram_bytes + 64, 1))))
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %lld bytes of SRAM", (long long)s->dev.sram_bytes);
+    if (s->workspace && !dp->workspace && !(dp->workspace = byoc__dv_zalloc(&dp->s.alloc, s->workspace, 1)))
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %llu bytes of workspace", (unsigned long long)s->workspace);
     unsigned char *scratch = dp->scratch ? dp->scratch + (64 - (uintptr_t)dp->scratch % 64) % 64 : NULL;
     unsigned char *sram = dp->sram + (64 - (uintptr_t)dp->sram % 64) % 64;
     for (int i = 0; i < s->ntensors; ++i) {
