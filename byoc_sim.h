@@ -4705,9 +4705,13 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_runtime_run(void *state, byoc_module *m, 
     return *result ? BYOC_OK : byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
 }
 
-/* the device program behind a runtime module made here, NULL for any other */
+/* the state (device program and blob) behind a runtime module made here, NULL for any other */
+BYOC__SIM_PRIVATE byoc__dv_runtime *byoc__dv_runtime_of(const byoc_runtime_module *rm) {
+    return rm && rm->run == byoc__dv_runtime_run ? BYOC__SIM_CAST(byoc__dv_runtime *, rm->state) : NULL;
+}
 BYOC__SIM_PRIVATE byoc_sim_device_program *byoc__dv_program_of(const byoc_runtime_module *rm) {
-    return rm && rm->run == byoc__dv_runtime_run ? BYOC__SIM_CAST(byoc__dv_runtime *, rm->state)->dp : NULL;
+    byoc__dv_runtime *rt = byoc__dv_runtime_of(rm);
+    return rt ? rt->dp : NULL;
 }
 
 #if !defined(BYOC_SIM_RUNTIME_ONLY) /* backends and their hooks: compiler side */
@@ -5412,11 +5416,6 @@ BYOC__SIM_PRIVATE void byoc__exe_target_string(const byoc_sim_device *d, char *o
              (long long)d->sram_bytes, d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer, dts);
 }
 
-/* the blob a runtime module made here holds, NULL for any other */
-BYOC__SIM_PRIVATE const byoc__dv_runtime *byoc__exe_runtime_of(const byoc_runtime_module *rm) {
-    return rm && rm->run == byoc__dv_runtime_run ? BYOC__SIM_CAST(const byoc__dv_runtime *, rm->state) : NULL;
-}
-
 BYOC__SIM_PRIVATE uint32_t byoc__exe_u32(const unsigned char *at) {
     return (uint32_t)at[0] | ((uint32_t)at[1] << 8) | ((uint32_t)at[2] << 16) | ((uint32_t)at[3] << 24);
 }
@@ -5762,7 +5761,7 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
         byoc_global_function gf = byoc_module_function_at(m, f);
         const byoc_runtime_module *rm = byoc_module_runtime(m, gf.name);
         if (!rm) continue;
-        const byoc__dv_runtime *rt = byoc__exe_runtime_of(rm);
+        const byoc__dv_runtime *rt = byoc__dv_runtime_of(rm);
         if (!rt) {
             r = byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "partition @%s: its runtime module ('%s') is not a simulated device's: it cannot be saved", gf.name,
                                rm->name ? rm->name : "?");
@@ -6133,9 +6132,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld is not partition @%s's", file, line, v[0], f[6]);
         if (!byoc_module_function(e->m, f[2]) || (f[6][0] && !byoc_module_function(e->m, f[6])))
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: no function @%s", file, line, f[6][0] ? f[6] : f[2]);
-        const byoc_sim_device_program *dp = NULL;
-        for (int b = 0; b < e->nblobs; ++b)
-            if (f[6][0] && !strcmp(e->blobs[b].function, f[6])) dp = e->blobs[b].program;
+        const byoc_sim_device_program *dp = f[6][0] ? byoc__dv_program_of(byoc_module_runtime(e->m, f[6])) : NULL;
         if ((v[1] >= 0 || v[2] >= 0 || v[3] >= 0) &&
             (!dp || v[1] < 0 || v[1] >= dp->s.nlayers || v[2] > v[3] || v[2] < 0 || v[3] >= dp->s.ncmds || dp->s.cmds[v[2]].layer != v[1] ||
              dp->s.cmds[v[3]].layer != v[1] || (uint64_t)v[4] != byoc_sim_device_command(dp, (int)v[2]).offset))

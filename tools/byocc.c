@@ -1506,19 +1506,23 @@ static int cmd_run_or_compile(int argc, char **argv, int compile) {
 static int cmd_run(int argc, char **argv) { return cmd_run_or_compile(argc, argv, 0); }
 
 /* ---- explain: where an ONNX node ran, in which kernel, and why there ---- */
+/* the blob of a partition, NULL for none */
+static const byoc_sim_blob_info *blob_of(const byoc_sim_executable *exe, const char *partition) {
+    for (int b = 0; b < byoc_sim_executable_blob_count(exe); ++b)
+        if (!strcmp(byoc_sim_executable_blob(exe, b)->function, partition)) return byoc_sim_executable_blob(exe, b);
+    return NULL;
+}
 /* the cycles one layer spanned in the last run (its first command's start to its last one's end), and the
    device's clock */
 static uint64_t layer_cycles(const byoc_sim_executable *exe, const byoc_sim_source_entry *e, double *mhz) {
+    const byoc_sim_blob_info *blob = blob_of(exe, e->partition);
     uint64_t first = UINT64_MAX, last = 0;
-    for (int b = 0; b < byoc_sim_executable_blob_count(exe); ++b) {
-        const byoc_sim_blob_info *blob = byoc_sim_executable_blob(exe, b);
-        if (strcmp(blob->function, e->partition)) continue;
-        *mhz = byoc_sim_device_of(blob->program)->clock_mhz;
-        for (int c = e->command_first; c >= 0 && c <= e->command_last; ++c) {
-            byoc_sim_command_info ci = byoc_sim_device_command(blob->program, c);
-            if (ci.start < first) first = ci.start;
-            if (ci.start + ci.cycles > last) last = ci.start + ci.cycles;
-        }
+    if (!blob) return 0;
+    *mhz = byoc_sim_device_of(blob->program)->clock_mhz;
+    for (int c = e->command_first; c >= 0 && c <= e->command_last; ++c) {
+        byoc_sim_command_info ci = byoc_sim_device_command(blob->program, c);
+        if (ci.start < first) first = ci.start;
+        if (ci.start + ci.cycles > last) last = ci.start + ci.cycles;
     }
     return last > first && first != UINT64_MAX ? last - first : 0;
 }
@@ -1609,9 +1613,7 @@ static int cmd_explain(int argc, char **argv) {
         } else
             printf("    kernel:    none (a view of its input's buffer)\n");
         if (e->layer >= 0) {
-            const byoc_sim_blob_info *blob = NULL;
-            for (int b = 0; b < byoc_sim_executable_blob_count(exe); ++b)
-                if (!strcmp(byoc_sim_executable_blob(exe, b)->function, e->partition)) blob = byoc_sim_executable_blob(exe, b);
+            const byoc_sim_blob_info *blob = blob_of(exe, e->partition);
             printf("    layer:     %d, commands %d to %d (first record at byte %llu of the blob)\n", e->layer, e->command_first, e->command_last,
                    (unsigned long long)e->command_offset);
             if (blob) printf("    target:    %s\n", blob->target);
