@@ -402,6 +402,36 @@ typedef struct byoc_type_rel_ctx byoc_type_rel_ctx;
 typedef const byoc_type *(*byoc_type_rel_fn)(byoc_type_rel_ctx *ctx, const byoc_type *const *args, int nargs,
                                              const byoc_attrs *attrs);
 
+/* How a device's datapath computes an op: the layer class a device kind maps it to (byoc_sim.h's device
+   kinds say which classes, and which ops of a class, they run). NONE: never a device layer. */
+typedef enum byoc_op_class {
+    BYOC_OP_CLASS_NONE = 0,
+    BYOC_OP_CLASS_CONV2D,        /* a MAC-array convolution */
+    BYOC_OP_CLASS_DENSE,         /* a MAC-array matrix product */
+    BYOC_OP_CLASS_POOL2D,        /* windowed pooling */
+    BYOC_OP_CLASS_GLOBAL_POOL2D, /* pooling over H and W */
+    BYOC_OP_CLASS_ELEMWISE,      /* elementwise and broadcast arithmetic, activations */
+    BYOC_OP_CLASS_SOFTMAX,       /* softmax-like: a reduction and an elementwise pass along one axis */
+    BYOC_OP_CLASS_LAYER_NORM,    /* normalisation along one axis */
+    BYOC_OP_CLASS_REDUCE,        /* reductions over axes */
+    BYOC_OP_CLASS_TRANSPOSE      /* axis permutations */
+} byoc_op_class;
+
+/* Facts about an op that lowering and the runtime rely on (byoc_op_def.flags). */
+enum {
+    BYOC_OP_VIEW = 1,            /* the result is the input's bytes under another shape: lowered as a view */
+    BYOC_OP_ANNOTATION = 2,      /* passes its argument through; FoldConstant leaves it alone */
+    BYOC_OP_RESHAPES = 4,        /* a BROADCAST-pattern op whose result shape is not its inputs' broadcast */
+    BYOC_OP_AXIS_OPERAND = 8,    /* the second argument is 1-D along the attribute `axis` (bias, slope) */
+    BYOC_OP_READS_SHAPE_ONLY = 16 /* reads its argument's shape, never its data */
+};
+
+/* Float operations of one call with inferred types, for the host model and the search's costs. Ops that
+   only move data return 0 (their bytes are counted apart). */
+typedef double (*byoc_op_flops_fn)(const byoc_node *call);
+
+/* One op: everything the library knows about it (README "Adding an op"). A built-in op is one record
+   in byoc.h's table of built-in ops: this definition plus its host kernel. */
 typedef struct byoc_op_def {
     const char *name;
     int min_args, max_args; /* max_args -1: variadic */
@@ -411,16 +441,22 @@ typedef struct byoc_op_def {
     byoc_type_rel_fn type_rel;
     void *user_data;
     const char *doc;
+    byoc_op_class device_class; /* the device layer class; 0 (NONE): not a device op */
+    byoc_op_flops_fn flops;     /* NULL: one per result element for ELEMWISE and BROADCAST ops, else 0 */
+    unsigned flags;             /* BYOC_OP_VIEW, ... */
 } byoc_op_def;
 
 struct byoc_op {
     byoc_op_def def;
     byoc_attrs defaults; /* parsed default_text of every attribute, in spec order */
-    int builtin;         /* the library's own: its type relation reads argument types and attributes only */
-    int kernel;          /* internal: which host kernel runs it (0: none; see byoc_kernel_exists) */
+    int builtin;         /* 1 + index of its record among the built-in ops (0: a user op); a built-in's type
+                            relation reads argument types and attributes only */
 };
 
 BYOC_API const byoc_op *byoc_op_get(const char *name); /* NULL if unknown */
+BYOC_API const char *byoc_op_class_name(byoc_op_class c);
+/* Float operations of one call: its op's flops model, or the default for ops without one. */
+BYOC_API double byoc_op_flops(const byoc_node *call);
 BYOC_API int byoc_op_count(void);
 BYOC_API const byoc_op *byoc_op_at(int i);
 /* Registers a user op (copied; strings must stay valid). Fails on a duplicate name or a default that
@@ -2691,6 +2727,11 @@ BYOC_API const byoc_type *byoc_type_rel_fail(byoc_type_rel_ctx *ctx, const char 
 BYOC_API void *byoc_type_rel_user_data(byoc_type_rel_ctx *ctx) { return ctx->op->def.user_data; }
 BYOC_API const byoc_node *byoc_type_rel_call(byoc_type_rel_ctx *ctx) { return ctx->call; }
 
+BYOC_API const char *byoc_op_class_name(byoc_op_class c) {
+    static const char *const names[] = {"none", "conv2d", "dense", "pool2d", "global_pool2d", "elemwise", "softmax", "layer_norm", "reduce", "transpose"};
+    return (int)c >= 0 && (int)c < (int)(sizeof names / sizeof names[0]) ? names[c] : "unknown";
+}
+
 BYOC_API const char *byoc_op_pattern_name(byoc_op_pattern p) {
     switch (p) {
     case BYOC_PATTERN_ELEMWISE: return "elemwise";
@@ -3521,80 +3562,6 @@ static const byoc_attr_spec byoc__attrs_shape_of[] = {BYOC__A("dtype", BYOC__STR
 static const byoc_attr_spec byoc__attrs_compiler[] = {BYOC__A("compiler", BYOC__STR, NULL)};
 
 #define BYOC__N(a) (int)(sizeof(a) / sizeof((a)[0]))
-#define BYOC__OP(name, lo, hi, pat, attrs, rel, doc) {name, lo, hi, BYOC_PATTERN_##pat, attrs, BYOC__N(attrs), rel, NULL, doc}
-#define BYOC__OP0(name, lo, hi, pat, rel, doc) {name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc}
-static const byoc_op_def byoc__builtin_ops[] = {
-    BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d, "2-D convolution, NCHW data, OIHW weight"),
-    BYOC__OP("nn.conv2d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d_transpose, byoc__rel_conv2d_transpose, "transposed 2-D convolution, IOHW weight"),
-    BYOC__OP("nn.dense", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_dense, byoc__rel_dense, "x * W^T, W is (units, in)"),
-    BYOC__OP("nn.matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_matmul, byoc__rel_matmul, "matrix product over the last two axes, batch axes broadcast"),
-    BYOC__OP("nn.batch_matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_batch_matmul, byoc__rel_batch_matmul, "batched product, y transposed by default"),
-    BYOC__OP0("add", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise sum with broadcasting"),
-    BYOC__OP0("subtract", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise difference with broadcasting"),
-    BYOC__OP0("multiply", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise product with broadcasting"),
-    BYOC__OP0("divide", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise quotient with broadcasting"),
-    BYOC__OP0("power", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise power with broadcasting"),
-    BYOC__OP0("maximum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise maximum with broadcasting"),
-    BYOC__OP0("minimum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise minimum with broadcasting"),
-    BYOC__OP0("equal", 2, 2, BROADCAST, byoc__rel_compare, "elementwise ==, bool result"),
-    BYOC__OP0("less", 2, 2, BROADCAST, byoc__rel_compare, "elementwise <, bool result"),
-    BYOC__OP0("greater", 2, 2, BROADCAST, byoc__rel_compare, "elementwise >, bool result"),
-    BYOC__OP0("where", 3, 3, BROADCAST, byoc__rel_where, "select x where condition else y"),
-    BYOC__OP0("logical_not", 1, 1, ELEMWISE, byoc__rel_logical_not, "boolean negation"),
-    BYOC__OP("nn.bias_add", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_bias_add, "add a 1-D bias along axis"),
-    BYOC__OP("nn.prelu", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_prelu, "leaky relu with a per-channel slope"),
-    BYOC__OP0("nn.relu", 1, 1, ELEMWISE, byoc__rel_identity, "max(x, 0)"),
-    BYOC__OP("nn.leaky_relu", 1, 1, ELEMWISE, byoc__attrs_leaky_relu, byoc__rel_identity, "x if x > 0 else alpha * x"),
-    BYOC__OP("clip", 1, 1, ELEMWISE, byoc__attrs_clip, byoc__rel_identity, "clamp to [a_min, a_max]"),
-    BYOC__OP0("sigmoid", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / (1 + exp(-x))"),
-    BYOC__OP0("tanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic tangent"),
-    BYOC__OP0("exp", 1, 1, ELEMWISE, byoc__rel_float_unary, "e^x"),
-    BYOC__OP0("log", 1, 1, ELEMWISE, byoc__rel_float_unary, "natural logarithm"),
-    BYOC__OP0("sqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "square root"),
-    BYOC__OP0("rsqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / sqrt(x)"),
-    BYOC__OP0("erf", 1, 1, ELEMWISE, byoc__rel_float_unary, "Gauss error function"),
-    BYOC__OP0("negative", 1, 1, ELEMWISE, byoc__rel_identity, "-x"),
-    BYOC__OP0("abs", 1, 1, ELEMWISE, byoc__rel_identity, "|x|"),
-    BYOC__OP0("floor", 1, 1, ELEMWISE, byoc__rel_float_unary, "round down"),
-    BYOC__OP0("ceil", 1, 1, ELEMWISE, byoc__rel_float_unary, "round up"),
-    BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary, "clip(alpha * x + beta, 0, 1)"),
-    BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6"),
-    BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary, "x * Phi(x); approximate=\"tanh\" for the tanh form"),
-    BYOC__OP("nn.softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis"),
-    BYOC__OP("nn.log_softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis"),
-    BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm, "inference batch norm; result is (out, mean, var)"),
-    BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis"),
-    BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels"),
-    BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d, "2-D max pooling, NCHW"),
-    BYOC__OP("nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax,
-             "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)"),
-    BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d, "2-D average pooling, NCHW"),
-    BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "mean over H and W"),
-    BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "max over H and W"),
-    BYOC__OP("nn.pad", 1, 2, INJECTIVE, byoc__attrs_pad, byoc__rel_pad, "pad each axis; optional scalar pad value argument"),
-    BYOC__OP("reshape", 1, 1, INJECTIVE, byoc__attrs_reshape, byoc__rel_reshape, "reshape; 0 copies an axis, -1 is inferred"),
-    BYOC__OP("transpose", 1, 1, INJECTIVE, byoc__attrs_transpose, byoc__rel_transpose, "permute axes (reverse when axes is None)"),
-    BYOC__OP("squeeze", 1, 1, INJECTIVE, byoc__attrs_squeeze, byoc__rel_squeeze, "drop unit axes"),
-    BYOC__OP("expand_dims", 1, 1, BROADCAST, byoc__attrs_expand_dims, byoc__rel_expand_dims, "insert unit axes"),
-    BYOC__OP("concatenate", 1, 1, INJECTIVE, byoc__attrs_concatenate, byoc__rel_concatenate, "join a tuple of tensors along axis"),
-    BYOC__OP("split", 1, 1, INJECTIVE, byoc__attrs_split, byoc__rel_split, "split into a tuple by section count or indices"),
-    BYOC__OP("strided_slice", 1, 1, INJECTIVE, byoc__attrs_strided_slice, byoc__rel_strided_slice, "slice with begin/end/strides, ONNX clamping"),
-    BYOC__OP("take", 2, 2, INJECTIVE, byoc__attrs_take, byoc__rel_take, "gather along axis"),
-    BYOC__OP("nn.depth_to_space", 1, 1, INJECTIVE, byoc__attrs_depth_to_space, byoc__rel_depth_to_space, "rearrange channels into blocks"),
-    BYOC__OP("broadcast_to", 1, 1, BROADCAST, byoc__attrs_broadcast_to, byoc__rel_broadcast_to, "broadcast to a shape"),
-    BYOC__OP("mean", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "mean over axes"),
-    BYOC__OP("sum", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "sum over axes"),
-    BYOC__OP("max", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "maximum over axes"),
-    BYOC__OP("min", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "minimum over axes"),
-    BYOC__OP("cast", 1, 1, ELEMWISE, byoc__attrs_cast, byoc__rel_cast, "convert dtype"),
-    BYOC__OP0("copy", 1, 1, ELEMWISE, byoc__rel_identity, "identity copy"),
-    BYOC__OP("nn.dropout", 1, 1, OPAQUE, byoc__attrs_dropout, byoc__rel_dropout, "inference dropout; result is (out, mask)"),
-    BYOC__OP("image.resize2d", 1, 1, INJECTIVE, byoc__attrs_resize2d, byoc__rel_resize2d, "resize H and W (nearest_neighbor, linear, cubic)"),
-    BYOC__OP("shape_of", 1, 1, OPAQUE, byoc__attrs_shape_of, byoc__rel_shape_of, "the shape as a 1-D tensor"),
-    BYOC__OP("annotation.compiler_begin", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "start of a region for a compiler"),
-    BYOC__OP("annotation.compiler_end", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "end of a region for a compiler"),
-    BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this"),
-};
 
 /* The registry: built-ins plus user ops. Its defaults live in a private module (an arena). */
 static struct {
@@ -3639,20 +3606,46 @@ BYOC__PRIVATE byoc_result byoc__op_add(const byoc_op_def *def, byoc_diag *diag) 
     return BYOC_OK;
 }
 
-BYOC__PRIVATE int byoc__kernel_index(const char *name); /* impl: host kernels */
+/* Built-in ops that passes, matchers and device models refer to, interned once: code compares a call's
+   op to these pointers, never its name. */
+#define BYOC__KNOWN_OPS(X)                                                                                      \
+    X(add, "add") X(multiply, "multiply") X(divide, "divide") X(avg_pool2d, "nn.avg_pool2d")                    \
+    X(batch_norm, "nn.batch_norm") X(dropout, "nn.dropout") X(compiler_begin, "annotation.compiler_begin")      \
+    X(compiler_end, "annotation.compiler_end") X(stop_fusion, "annotation.stop_fusion")
+typedef struct byoc__known_op_set {
+#define BYOC__KNOWN_FIELD(field, name) const byoc_op *field;
+    BYOC__KNOWN_OPS(BYOC__KNOWN_FIELD)
+#undef BYOC__KNOWN_FIELD
+} byoc__known_op_set;
+static byoc__known_op_set byoc__known_ops;
+BYOC__PRIVATE void byoc__known_ops_init(void) {
+#define BYOC__KNOWN_GET(field, name) byoc__known_ops.field = byoc_op_get(name); BYOC_ASSERT(byoc__known_ops.field);
+    BYOC__KNOWN_OPS(BYOC__KNOWN_GET)
+#undef BYOC__KNOWN_GET
+}
+BYOC__PRIVATE void byoc__registry_init(void);
+BYOC__PRIVATE const byoc__known_op_set *byoc__ops(void) {
+    byoc__registry_init();
+    return &byoc__known_ops;
+}
+
+/* the i-th built-in op's definition (NULL past the end), and their count: impl: built-in ops */
+BYOC__PRIVATE const byoc_op_def *byoc__builtin_op(int i, int *count);
 
 BYOC__PRIVATE void byoc__registry_init(void) {
     if (byoc__registry.initialized) return;
     byoc__registry.initialized = 1;
     byoc__registry.arena = byoc_module_create(NULL);
-    for (int i = 0; i < BYOC__N(byoc__builtin_ops); ++i) {
+    int count = 0;
+    byoc__builtin_op(0, &count);
+    for (int i = 0; i < count; ++i) {
         byoc_diag d;
-        byoc_result r = byoc__op_add(&byoc__builtin_ops[i], &d);
+        byoc_result r = byoc__op_add(byoc__builtin_op(i, NULL), &d);
         BYOC_ASSERT(r == BYOC_OK); /* built-in table is wrong */
         (void)r;
-        byoc__registry.ops[i]->builtin = 1;
-        byoc__registry.ops[i]->kernel = byoc__kernel_index(byoc__registry.ops[i]->def.name);
+        byoc__registry.ops[i]->builtin = i + 1;
     }
+    byoc__known_ops_init();
 }
 
 BYOC_API const byoc_op *byoc_op_get(const char *name) {
@@ -6643,11 +6636,10 @@ BYOC__PRIVATE byoc_pattern *byoc__scratch_call(byoc_match *mt, byoc_pattern *cal
     stbds_arrput(mt->scratch, c);
     return c;
 }
-BYOC__PRIVATE int byoc__pat_names_op(const byoc_pattern *call, const char *name) {
-    return call && call->kind == BYOC_PAT_CALL && call->nargs == 2 && call->inner && call->inner->kind == BYOC_PAT_OP &&
-           !strcmp(call->inner->op->def.name, name);
+BYOC__PRIVATE int byoc__pat_names_op(const byoc_pattern *call, const byoc_op *op) {
+    return call && call->kind == BYOC_PAT_CALL && call->nargs == 2 && call->inner && call->inner->kind == BYOC_PAT_OP && call->inner->op == op;
 }
-BYOC__PRIVATE int byoc__calls_op(const byoc_node *e, const char *name) { return e->kind == BYOC_NODE_CALL && e->op && !strcmp(e->op->def.name, name); }
+BYOC__PRIVATE int byoc__calls_op(const byoc_node *e, const byoc_op *op) { return e->kind == BYOC_NODE_CALL && e->op == op; }
 
 /* TVM's reassociation of multiply and divide, tried when the call's op differs from the pattern's:
    divide(multiply(a, b), c) also matches multiply(b, divide(a, c)) (either factor), and
@@ -6655,8 +6647,9 @@ BYOC__PRIVATE int byoc__calls_op(const byoc_node *e, const char *name) { return 
    as gamma * (x - mean) / sqrt(var) matches the other spelling. */
 BYOC__PRIVATE int byoc__match_reassociated(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
     if (e->nargs != 2) return 0;
-    if (byoc__pat_names_op(p, "divide") && byoc__pat_names_op(p->args[0], "multiply") && byoc__calls_op(e, "multiply") &&
-        (byoc__calls_op(e->args[0], "divide") || byoc__calls_op(e->args[1], "divide"))) {
+    const byoc_op *multiply = byoc__ops()->multiply, *divide = byoc__ops()->divide;
+    if (byoc__pat_names_op(p, divide) && byoc__pat_names_op(p->args[0], multiply) && byoc__calls_op(e, multiply) &&
+        (byoc__calls_op(e->args[0], divide) || byoc__calls_op(e->args[1], divide))) {
         const byoc_pattern *mul = p->args[0];
         for (int k = 0; k < 2; ++k) {
             ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
@@ -6667,10 +6660,10 @@ BYOC__PRIVATE int byoc__match_reassociated(byoc_match *mt, const byoc_pattern *p
         }
         return 0;
     }
-    if (byoc__pat_names_op(p, "multiply") && byoc__calls_op(e, "divide") &&
-        (byoc__calls_op(e->args[0], "multiply") || byoc__calls_op(e->args[1], "multiply"))) {
+    if (byoc__pat_names_op(p, multiply) && byoc__calls_op(e, divide) &&
+        (byoc__calls_op(e->args[0], multiply) || byoc__calls_op(e->args[1], multiply))) {
         for (int k = 0; k < 2; ++k) {
-            if (!byoc__pat_names_op(p->args[k], "divide")) continue;
+            if (!byoc__pat_names_op(p->args[k], divide)) continue;
             const byoc_pattern *div = p->args[k];
             byoc_pattern *mul = byoc__scratch_call(mt, p->inner, div->args[0], p->args[1 - k]);
             byoc_pattern *whole = mul ? byoc__scratch_call(mt, div->inner, mul, div->args[1]) : NULL;
@@ -6699,7 +6692,7 @@ BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_n
         /* add and multiply commute: TVM tries the arguments swapped when the pattern names one of them
            (is_op("add"), is_op("multiply")), not for a wildcard or an alternative callee */
         const byoc_op *named = p->inner && p->inner->kind == BYOC_PAT_OP ? p->inner->op : NULL;
-        if (e->nargs == 2 && named && (!strcmp(named->def.name, "add") || !strcmp(named->def.name, "multiply"))) {
+        if (e->nargs == 2 && named && (named == byoc__ops()->add || named == byoc__ops()->multiply)) {
             if (byoc__match_args(mt, p->args, e->args, 2, 1, depth)) return 1;
             byoc__rollback(mt, ml, pl);
         }
@@ -10220,102 +10213,229 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+/* ---- FLOP models (byoc_op_def.flops) ---- */
+BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    double n = 1;
+    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
+    return n;
+}
+BYOC__PRIVATE double byoc__flops_out(const byoc_node *c) { return byoc__flops_elems(c->checked_type); }
+BYOC__PRIVATE double byoc__flops_in(const byoc_node *c) { return c->nargs ? byoc__flops_elems(c->args[0]->checked_type) : 0; }
+BYOC__PRIVATE const byoc_type *byoc__flops_weight(const byoc_node *c) {
+    const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    return w && w->kind == BYOC_TYPE_TENSOR && w->rank == 4 ? w : NULL;
+}
+/* a multiply and an add per MAC: each output (conv2d) or input (transposed) element meets a whole filter */
+BYOC__PRIVATE double byoc__flops_conv2d(const byoc_node *c) {
+    const byoc_type *w = byoc__flops_weight(c);
+    return w ? 2.0 * byoc__flops_out(c) * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] : 0;
+}
+BYOC__PRIVATE double byoc__flops_conv2d_transpose(const byoc_node *c) {
+    const byoc_type *w = byoc__flops_weight(c);
+    return w ? 2.0 * byoc__flops_in(c) * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] : 0;
+}
+BYOC__PRIVATE double byoc__flops_gemm(const byoc_node *c) {
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
+    return in && in->kind == BYOC_TYPE_TENSOR && in->rank ? 2.0 * byoc__flops_out(c) * (double)in->dims[in->rank - 1] : 0;
+}
+BYOC__PRIVATE double byoc__flops_pool2d(const byoc_node *c) {
+    const byoc_attr_value *v = byoc_attrs_get(&c->attrs, "pool_size");
+    double window = 1;
+    if (v && v->kind == BYOC_ATTR_INT_LIST && v->count >= 1) window = (double)v->ints[0] * (double)v->ints[v->count > 1 ? 1 : 0];
+    return byoc__flops_out(c) * window;
+}
+BYOC__PRIVATE double byoc__flops_per_input(const byoc_node *c) { return byoc__flops_in(c); }   /* reductions */
+BYOC__PRIVATE double byoc__flops_per_output(const byoc_node *c) { return byoc__flops_out(c); } /* arithmetic */
+BYOC__PRIVATE double byoc__flops_softmax(const byoc_node *c) { return 12.0 * byoc__flops_out(c); }
+BYOC__PRIVATE double byoc__flops_norm(const byoc_node *c) { return 8.0 * byoc__flops_in(c); }
+BYOC__PRIVATE double byoc__flops_transcendental(const byoc_node *c) { return 10.0 * byoc__flops_out(c); } /* a polynomial each */
+BYOC__PRIVATE double byoc__flops_none(const byoc_node *c) { (void)c; return 0; } /* data movement: counted as bytes */
+
+BYOC_API double byoc_op_flops(const byoc_node *call) {
+    if (!call || call->kind != BYOC_NODE_CALL || !call->op || !call->checked_type) return 0;
+    if (call->op->def.flops) return call->op->def.flops(call);
+    return call->op->def.pattern <= BYOC_PATTERN_BROADCAST ? byoc__flops_out(call) : 0;
+}
+
 /* ---- the op table ---- */
 enum {
-    BYOC__KF_FLOAT = 1,      /* computes in float32: float16 / bfloat16 tensors are widened and narrowed around it */
-    BYOC__KF_NO_FOLD = 2,    /* FoldConstant leaves these calls alone (annotations) */
-    BYOC__KF_SHAPE_ONLY = 4  /* reads only its argument's shape, never its data */
+    BYOC__KF_FLOAT = 1,     /* computes in float32: float16 / bfloat16 tensors are widened and narrowed around it */
+    BYOC__KF_NO_INPLACE = 2 /* moves bytes with memcpy: its result may not overlap an input */
 };
 typedef struct byoc__kernel_def {
-    const char *op;
     byoc_result (*run)(byoc__kctx *k);
     size_t (*workspace)(const byoc__kctx *k); /* NULL: none */
     int code;
     unsigned flags;
 } byoc__kernel_def;
 
+/* The built-in ops, one record each: the op's definition (name, arity, TOpPattern kind, attributes and
+   defaults, type relation, doc, device layer class, FLOP model, flags) and its host kernel (run,
+   workspace size, variant code, kernel flags). The registry registers them in this order; the test
+   suite fails when a record lacks a kernel or a FLOP model. README "Adding an op" is the checklist. */
+typedef struct byoc__op_record {
+    byoc_op_def def;
+    byoc__kernel_def kernel;
+} byoc__op_record;
+
+#define BYOC__OP(name, lo, hi, pat, attrs, rel, doc, cls, flops, flags, kernel) \
+    {{name, lo, hi, BYOC_PATTERN_##pat, attrs, BYOC__N(attrs), rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
+#define BYOC__OP0(name, lo, hi, pat, rel, doc, cls, flops, flags, kernel) \
+    {{name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
+#define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags}
 #define BYOC__KF BYOC__KF_FLOAT
-static const byoc__kernel_def byoc__kernels[] = {
-    {"nn.conv2d", byoc__k_conv2d, byoc__ws_conv2d, 0, BYOC__KF},
-    {"nn.conv2d_transpose", byoc__k_conv2d_transpose, byoc__ws_conv2d_transpose, 0, BYOC__KF},
-    {"nn.dense", byoc__k_dense, byoc__ws_gemm_op, BYOC__K_DENSE, BYOC__KF},
-    {"nn.matmul", byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_MATMUL, BYOC__KF},
-    {"nn.batch_matmul", byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_BATCH_MATMUL, BYOC__KF},
-    {"add", byoc__k_binary, NULL, BYOC__K_ADD, BYOC__KF},
-    {"subtract", byoc__k_binary, NULL, BYOC__K_SUBTRACT, BYOC__KF},
-    {"multiply", byoc__k_binary, NULL, BYOC__K_MULTIPLY, BYOC__KF},
-    {"divide", byoc__k_binary, NULL, BYOC__K_DIVIDE, BYOC__KF},
-    {"power", byoc__k_binary, NULL, BYOC__K_POWER, BYOC__KF},
-    {"maximum", byoc__k_binary, NULL, BYOC__K_MAXIMUM, BYOC__KF},
-    {"minimum", byoc__k_binary, NULL, BYOC__K_MINIMUM, BYOC__KF},
-    {"equal", byoc__k_binary, NULL, BYOC__K_EQUAL, BYOC__KF},
-    {"less", byoc__k_binary, NULL, BYOC__K_LESS, BYOC__KF},
-    {"greater", byoc__k_binary, NULL, BYOC__K_GREATER, BYOC__KF},
-    {"where", byoc__k_where, NULL, 0, 0},
-    {"logical_not", byoc__k_logical_not, NULL, 0, 0},
-    {"nn.bias_add", byoc__k_bias_add, NULL, 0, BYOC__KF},
-    {"nn.prelu", byoc__k_prelu, NULL, 0, BYOC__KF},
-    {"nn.relu", byoc__k_unary, NULL, BYOC__K_RELU, BYOC__KF},
-    {"nn.leaky_relu", byoc__k_unary, NULL, BYOC__K_LEAKY_RELU, BYOC__KF},
-    {"clip", byoc__k_unary, NULL, BYOC__K_CLIP, BYOC__KF},
-    {"sigmoid", byoc__k_unary, NULL, BYOC__K_SIGMOID, BYOC__KF},
-    {"tanh", byoc__k_unary, NULL, BYOC__K_TANH, BYOC__KF},
-    {"exp", byoc__k_unary, NULL, BYOC__K_EXP, BYOC__KF},
-    {"log", byoc__k_unary, NULL, BYOC__K_LOG, BYOC__KF},
-    {"sqrt", byoc__k_unary, NULL, BYOC__K_SQRT, BYOC__KF},
-    {"rsqrt", byoc__k_unary, NULL, BYOC__K_RSQRT, BYOC__KF},
-    {"erf", byoc__k_unary, NULL, BYOC__K_ERF, BYOC__KF},
-    {"negative", byoc__k_unary, NULL, BYOC__K_NEGATIVE, BYOC__KF},
-    {"abs", byoc__k_unary, NULL, BYOC__K_ABS, BYOC__KF},
-    {"floor", byoc__k_unary, NULL, BYOC__K_FLOOR, BYOC__KF},
-    {"ceil", byoc__k_unary, NULL, BYOC__K_CEIL, BYOC__KF},
-    {"nn.hard_sigmoid", byoc__k_unary, NULL, BYOC__K_HARD_SIGMOID, BYOC__KF},
-    {"nn.hard_swish", byoc__k_unary, NULL, BYOC__K_HARD_SWISH, BYOC__KF},
-    {"nn.gelu", byoc__k_unary, NULL, BYOC__K_GELU, BYOC__KF},
-    {"nn.softmax", byoc__k_softmax, byoc__ws_softmax, BYOC__K_SOFTMAX, BYOC__KF},
-    {"nn.log_softmax", byoc__k_softmax, byoc__ws_softmax, BYOC__K_LOG_SOFTMAX, BYOC__KF},
-    {"nn.batch_norm", byoc__k_batch_norm, NULL, 0, BYOC__KF},
-    {"nn.layer_norm", byoc__k_layer_norm, byoc__ws_layer_norm, 0, BYOC__KF},
-    {"nn.lrn", byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF},
-    {"nn.max_pool2d", byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF},
-    {"nn.max_pool2d_with_argmax", byoc__k_pool2d_argmax, NULL, 0, BYOC__KF},
-    {"nn.avg_pool2d", byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_AVG_POOL, BYOC__KF},
-    {"nn.global_avg_pool2d", byoc__k_global_pool2d, NULL, BYOC__K_AVG_POOL, BYOC__KF},
-    {"nn.global_max_pool2d", byoc__k_global_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF},
-    {"nn.pad", byoc__k_pad, byoc__ws_pad, 0, 0},
-    {"reshape", byoc__k_copy, NULL, 0, 0},
-    {"transpose", byoc__k_transpose, NULL, 0, 0},
-    {"squeeze", byoc__k_copy, NULL, 0, 0},
-    {"expand_dims", byoc__k_copy, NULL, 0, 0},
-    {"concatenate", byoc__k_concatenate, NULL, 0, 0},
-    {"split", byoc__k_split, NULL, 0, 0},
-    {"strided_slice", byoc__k_strided_slice, NULL, 0, 0},
-    {"take", byoc__k_take, NULL, 0, 0},
-    {"nn.depth_to_space", byoc__k_depth_to_space, NULL, 0, 0},
-    {"broadcast_to", byoc__k_broadcast_to, NULL, 0, 0},
-    {"mean", byoc__k_reduce, byoc__ws_reduce, BYOC__K_MEAN, BYOC__KF},
-    {"sum", byoc__k_reduce, byoc__ws_reduce, BYOC__K_SUM, BYOC__KF},
-    {"max", byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMAX, BYOC__KF},
-    {"min", byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMIN, BYOC__KF},
-    {"cast", byoc__k_cast, NULL, 0, 0},
-    {"copy", byoc__k_copy, NULL, 0, 0},
-    {"nn.dropout", byoc__k_dropout, NULL, 0, BYOC__KF},
-    {"image.resize2d", byoc__k_resize2d, byoc__ws_resize2d, 0, BYOC__KF},
-    {"shape_of", byoc__k_shape_of, NULL, 0, BYOC__KF_SHAPE_ONLY},
-    {"annotation.compiler_begin", byoc__k_copy, NULL, 0, BYOC__KF_NO_FOLD},
-    {"annotation.compiler_end", byoc__k_copy, NULL, 0, BYOC__KF_NO_FOLD},
-    {"annotation.stop_fusion", byoc__k_copy, NULL, 0, BYOC__KF_NO_FOLD},
+static const byoc__op_record byoc__builtin_ops[] = {
+    BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d, "2-D convolution, NCHW data, OIHW weight",
+        CONV2D, byoc__flops_conv2d, 0, BYOC__K(byoc__k_conv2d, byoc__ws_conv2d, 0, BYOC__KF)),
+    BYOC__OP("nn.conv2d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d_transpose, byoc__rel_conv2d_transpose, "transposed 2-D convolution, IOHW weight",
+        NONE, byoc__flops_conv2d_transpose, 0, BYOC__K(byoc__k_conv2d_transpose, byoc__ws_conv2d_transpose, 0, BYOC__KF)),
+    BYOC__OP("nn.dense", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_dense, byoc__rel_dense, "x * W^T, W is (units, in)",
+        DENSE, byoc__flops_gemm, 0, BYOC__K(byoc__k_dense, byoc__ws_gemm_op, BYOC__K_DENSE, BYOC__KF)),
+    BYOC__OP("nn.matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_matmul, byoc__rel_matmul, "matrix product over the last two axes, batch axes broadcast",
+        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_MATMUL, BYOC__KF)),
+    BYOC__OP("nn.batch_matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_batch_matmul, byoc__rel_batch_matmul, "batched product, y transposed by default",
+        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_BATCH_MATMUL, BYOC__KF)),
+    BYOC__OP0("add", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise sum with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_ADD, BYOC__KF)),
+    BYOC__OP0("subtract", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise difference with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_SUBTRACT, BYOC__KF)),
+    BYOC__OP0("multiply", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise product with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MULTIPLY, BYOC__KF)),
+    BYOC__OP0("divide", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise quotient with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_DIVIDE, BYOC__KF)),
+    BYOC__OP0("power", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise power with broadcasting",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_POWER, BYOC__KF)),
+    BYOC__OP0("maximum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise maximum with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MAXIMUM, BYOC__KF)),
+    BYOC__OP0("minimum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise minimum with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MINIMUM, BYOC__KF)),
+    BYOC__OP0("equal", 2, 2, BROADCAST, byoc__rel_compare, "elementwise ==, bool result",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_EQUAL, BYOC__KF)),
+    BYOC__OP0("less", 2, 2, BROADCAST, byoc__rel_compare, "elementwise <, bool result",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_LESS, BYOC__KF)),
+    BYOC__OP0("greater", 2, 2, BROADCAST, byoc__rel_compare, "elementwise >, bool result",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_GREATER, BYOC__KF)),
+    BYOC__OP0("where", 3, 3, BROADCAST, byoc__rel_where, "select x where condition else y",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_where, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP0("logical_not", 1, 1, ELEMWISE, byoc__rel_logical_not, "boolean negation",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_logical_not, NULL, 0, 0)),
+    BYOC__OP("nn.bias_add", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_bias_add, "add a 1-D bias along axis",
+        ELEMWISE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_bias_add, NULL, 0, BYOC__KF)),
+    BYOC__OP("nn.prelu", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_prelu, "leaky relu with a per-channel slope",
+        NONE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_prelu, NULL, 0, BYOC__KF)),
+    BYOC__OP0("nn.relu", 1, 1, ELEMWISE, byoc__rel_identity, "max(x, 0)",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RELU, BYOC__KF)),
+    BYOC__OP("nn.leaky_relu", 1, 1, ELEMWISE, byoc__attrs_leaky_relu, byoc__rel_identity, "x if x > 0 else alpha * x",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LEAKY_RELU, BYOC__KF)),
+    BYOC__OP("clip", 1, 1, ELEMWISE, byoc__attrs_clip, byoc__rel_identity, "clamp to [a_min, a_max]",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CLIP, BYOC__KF)),
+    BYOC__OP0("sigmoid", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / (1 + exp(-x))",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SIGMOID, BYOC__KF)),
+    BYOC__OP0("tanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic tangent",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_TANH, BYOC__KF)),
+    BYOC__OP0("exp", 1, 1, ELEMWISE, byoc__rel_float_unary, "e^x",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_EXP, BYOC__KF)),
+    BYOC__OP0("log", 1, 1, ELEMWISE, byoc__rel_float_unary, "natural logarithm",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LOG, BYOC__KF)),
+    BYOC__OP0("sqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "square root",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SQRT, BYOC__KF)),
+    BYOC__OP0("rsqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / sqrt(x)",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RSQRT, BYOC__KF)),
+    BYOC__OP0("erf", 1, 1, ELEMWISE, byoc__rel_float_unary, "Gauss error function",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ERF, BYOC__KF)),
+    BYOC__OP0("negative", 1, 1, ELEMWISE, byoc__rel_identity, "-x",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_NEGATIVE, BYOC__KF)),
+    BYOC__OP0("abs", 1, 1, ELEMWISE, byoc__rel_identity, "|x|",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ABS, BYOC__KF)),
+    BYOC__OP0("floor", 1, 1, ELEMWISE, byoc__rel_float_unary, "round down",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_FLOOR, BYOC__KF)),
+    BYOC__OP0("ceil", 1, 1, ELEMWISE, byoc__rel_float_unary, "round up",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CEIL, BYOC__KF)),
+    BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary, "clip(alpha * x + beta, 0, 1)",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SIGMOID, BYOC__KF)),
+    BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SWISH, BYOC__KF)),
+    BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary, "x * Phi(x); approximate=\"tanh\" for the tanh form",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_GELU, BYOC__KF)),
+    BYOC__OP("nn.softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis",
+        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_SOFTMAX, BYOC__KF)),
+    BYOC__OP("nn.log_softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis",
+        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_LOG_SOFTMAX, BYOC__KF)),
+    BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm, "inference batch norm; result is (out, mean, var)",
+        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_batch_norm, NULL, 0, BYOC__KF)),
+    BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis",
+        LAYER_NORM, byoc__flops_norm, 0, BYOC__K(byoc__k_layer_norm, byoc__ws_layer_norm, 0, BYOC__KF)),
+    BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels",
+        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF)),
+    BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d, "2-D max pooling, NCHW",
+        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
+    BYOC__OP("nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax, "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pool2d_argmax, NULL, 0, BYOC__KF)),
+    BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d, "2-D average pooling, NCHW",
+        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_AVG_POOL, BYOC__KF)),
+    BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "mean over H and W",
+        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_AVG_POOL, BYOC__KF)),
+    BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "max over H and W",
+        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
+    BYOC__OP("nn.pad", 1, 2, INJECTIVE, byoc__attrs_pad, byoc__rel_pad, "pad each axis; optional scalar pad value argument",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pad, byoc__ws_pad, 0, 0)),
+    BYOC__OP("reshape", 1, 1, INJECTIVE, byoc__attrs_reshape, byoc__rel_reshape, "reshape; 0 copies an axis, -1 is inferred",
+        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("transpose", 1, 1, INJECTIVE, byoc__attrs_transpose, byoc__rel_transpose, "permute axes (reverse when axes is None)",
+        TRANSPOSE, byoc__flops_none, 0, BYOC__K(byoc__k_transpose, NULL, 0, 0)),
+    BYOC__OP("squeeze", 1, 1, INJECTIVE, byoc__attrs_squeeze, byoc__rel_squeeze, "drop unit axes",
+        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("expand_dims", 1, 1, BROADCAST, byoc__attrs_expand_dims, byoc__rel_expand_dims, "insert unit axes",
+        NONE, byoc__flops_per_output, BYOC_OP_VIEW | BYOC_OP_RESHAPES, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("concatenate", 1, 1, INJECTIVE, byoc__attrs_concatenate, byoc__rel_concatenate, "join a tuple of tensors along axis",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_concatenate, NULL, 0, 0)),
+    BYOC__OP("split", 1, 1, INJECTIVE, byoc__attrs_split, byoc__rel_split, "split into a tuple by section count or indices",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_split, NULL, 0, 0)),
+    BYOC__OP("strided_slice", 1, 1, INJECTIVE, byoc__attrs_strided_slice, byoc__rel_strided_slice, "slice with begin/end/strides, ONNX clamping",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_strided_slice, NULL, 0, 0)),
+    BYOC__OP("take", 2, 2, INJECTIVE, byoc__attrs_take, byoc__rel_take, "gather along axis",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_take, NULL, 0, 0)),
+    BYOC__OP("nn.depth_to_space", 1, 1, INJECTIVE, byoc__attrs_depth_to_space, byoc__rel_depth_to_space, "rearrange channels into blocks",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_depth_to_space, NULL, 0, 0)),
+    BYOC__OP("broadcast_to", 1, 1, BROADCAST, byoc__attrs_broadcast_to, byoc__rel_broadcast_to, "broadcast to a shape",
+        NONE, byoc__flops_per_output, BYOC_OP_RESHAPES, BYOC__K(byoc__k_broadcast_to, NULL, 0, 0)),
+    BYOC__OP("mean", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "mean over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_MEAN, BYOC__KF)),
+    BYOC__OP("sum", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "sum over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_SUM, BYOC__KF)),
+    BYOC__OP("max", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "maximum over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMAX, BYOC__KF)),
+    BYOC__OP("min", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "minimum over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMIN, BYOC__KF)),
+    BYOC__OP("cast", 1, 1, ELEMWISE, byoc__attrs_cast, byoc__rel_cast, "convert dtype",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_cast, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP0("copy", 1, 1, ELEMWISE, byoc__rel_identity, "identity copy",
+        NONE, byoc__flops_per_output, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("nn.dropout", 1, 1, OPAQUE, byoc__attrs_dropout, byoc__rel_dropout, "inference dropout; result is (out, mask)",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_dropout, NULL, 0, BYOC__KF)),
+    BYOC__OP("image.resize2d", 1, 1, INJECTIVE, byoc__attrs_resize2d, byoc__rel_resize2d, "resize H and W (nearest_neighbor, linear, cubic)",
+        NONE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_resize2d, byoc__ws_resize2d, 0, BYOC__KF)),
+    BYOC__OP("shape_of", 1, 1, OPAQUE, byoc__attrs_shape_of, byoc__rel_shape_of, "the shape as a 1-D tensor",
+        NONE, byoc__flops_none, BYOC_OP_READS_SHAPE_ONLY, BYOC__K(byoc__k_shape_of, NULL, 0, 0)),
+    BYOC__OP("annotation.compiler_begin", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "start of a region for a compiler",
+        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("annotation.compiler_end", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "end of a region for a compiler",
+        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this",
+        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
 };
 #undef BYOC__KF
-
-/* 1 + index into byoc__kernels of op name's kernel, or 0: stored in byoc_op.kernel at registration */
-BYOC__PRIVATE int byoc__kernel_index(const char *name) {
-    for (int i = 0; i < (int)(sizeof byoc__kernels / sizeof byoc__kernels[0]); ++i)
-        if (!strcmp(byoc__kernels[i].op, name)) return i + 1;
-    return 0;
+#undef BYOC__K
+#undef BYOC__OP
+#undef BYOC__OP0
+BYOC__PRIVATE const byoc_op_def *byoc__builtin_op(int i, int *count) {
+    if (count) *count = BYOC__N(byoc__builtin_ops);
+    return i >= 0 && i < BYOC__N(byoc__builtin_ops) ? &byoc__builtin_ops[i].def : NULL;
 }
 BYOC__PRIVATE const byoc__kernel_def *byoc__kernel_of(const byoc_op *op) {
-    return op && op->kernel > 0 && op->kernel <= (int)(sizeof byoc__kernels / sizeof byoc__kernels[0]) ? &byoc__kernels[op->kernel - 1] : NULL;
+    return op && op->builtin > 0 && op->builtin <= BYOC__N(byoc__builtin_ops) && byoc__builtin_ops[op->builtin - 1].kernel.run
+               ? &byoc__builtin_ops[op->builtin - 1].kernel : NULL;
 }
 BYOC_API int byoc_kernel_exists(const byoc_op *op) { return byoc__kernel_of(op) != NULL; }
 
@@ -10458,7 +10578,7 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
         const byoc_tensor *t = i < nin ? &in[i] : &out[i - nin];
         const byoc_tensor *want = i < nin ? &p.typed_in[i] : &p.typed_out[i - nin];
         r = !byoc__tensor_matches(t, want) ? byoc__tensor_mismatch(call, i < nin ? "argument" : "result", i < nin ? i : i - nin, t, diag)
-          : !t->data && byoc__numel(t) > 0 && !(i < nin && (p.def->flags & BYOC__KF_SHAPE_ONLY))
+          : !t->data && byoc__numel(t) > 0 && !(i < nin && (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY))
               ? byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d has no data", name, i < nin ? "argument" : "result", i < nin ? i : i - nin)
               : BYOC_OK;
         if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
@@ -10555,7 +10675,7 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
     const char *name = call->op ? call->op->def.name : "call";
     if (!def) { byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel", name); return NULL; }
     const byoc_type *rt = call->checked_type;
-    int shape_only = (def->flags & BYOC__KF_SHAPE_ONLY) != 0, nin = 0;
+    int shape_only = (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY) != 0, nin = 0;
     int nout = rt ? byoc__type_tensors(rt, NULL, 0, 0, 0) : -1;
     for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(args[i], NULL, 0, nin, shape_only, 0);
     if (nin < 0 || nout < 0) {
@@ -11179,17 +11299,8 @@ BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag)
 }
 
 /* ---- annotation and regions ---- */
-/* op records are never freed or moved, so the lookups are done once */
-BYOC__PRIVATE const byoc_op *byoc__begin_op(void) {
-    static const byoc_op *op;
-    if (!op) op = byoc_op_get("annotation.compiler_begin");
-    return op;
-}
-BYOC__PRIVATE const byoc_op *byoc__end_op(void) {
-    static const byoc_op *op;
-    if (!op) op = byoc_op_get("annotation.compiler_end");
-    return op;
-}
+BYOC__PRIVATE const byoc_op *byoc__begin_op(void) { return byoc__ops()->compiler_begin; }
+BYOC__PRIVATE const byoc_op *byoc__end_op(void) { return byoc__ops()->compiler_end; }
 BYOC__PRIVATE int byoc__is_begin(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__begin_op(); }
 BYOC__PRIVATE int byoc__is_end(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__end_op(); }
 /* an operator call other than the region annotations */
@@ -12000,7 +12111,7 @@ BYOC__PRIVATE void byoc__run_fuse(byoc__fuser *fz, int phase, int max_depth) {
 BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
     if (max_depth < 1) max_depth = 1;
     byoc_result r = byoc_infer_type(m, diag);
-    const byoc_op *stop = byoc_op_get("annotation.stop_fusion");
+    const byoc_op *stop = byoc__ops()->stop_fusion;
     byoc_attr primitive_item = byoc__attr_int("Primitive", 1);
     byoc_attrs primitive = byoc__attrs_build(m, NULL, &primitive_item, 1); /* shared by every fused function */
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -12155,7 +12266,7 @@ BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node
 
 BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
-    const byoc_op *bn_op = byoc_op_get("nn.batch_norm"), *dropout_op = byoc_op_get("nn.dropout");
+    const byoc_op *bn_op = byoc__ops()->batch_norm, *dropout_op = byoc__ops()->dropout;
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
@@ -12198,7 +12309,7 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
 BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) {
     const byoc__kernel_def *def = byoc__kernel_of(call->op);
     const byoc_type *ot = call->checked_type;
-    if (!def || (def->flags & BYOC__KF_NO_FOLD) || !ot || !byoc_type_is_static(ot)) return NULL;
+    if (!def || (call->op->def.flags & BYOC_OP_ANNOTATION) || !ot || !byoc_type_is_static(ot)) return NULL;
     byoc_tensor results[64];
     int nresults = byoc__type_tensors(ot, results, 64, 0, 0);
     if (nresults < 0 || nresults > 64) return NULL;
@@ -12207,7 +12318,7 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
         if ((elements += byoc__numel(&results[i])) > BYOC__FOLD_LIMIT) return NULL;
     /* shape_of needs only its input's static type; every other op needs constant inputs */
     for (int i = 0; i < call->nargs; ++i)
-        if (byoc__value_tensors(call->args[i], NULL, 0, 0, (def->flags & BYOC__KF_SHAPE_ONLY) != 0, 0) < 0) return NULL;
+        if (byoc__value_tensors(call->args[i], NULL, 0, 0, (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY) != 0, 0) < 0) return NULL;
     byoc_diag d;
     byoc_node *c = byoc__kernel_run_constants(m, call, call->args, &d);
     byoc__inherit(c, call);

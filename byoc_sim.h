@@ -1001,15 +1001,9 @@ BYOC__SIM_PRIVATE int byoc__sim_same_shape(const byoc__sim_value *a, const byoc_
 }
 
 /* ops whose result is their input's bytes under another shape: lowered as views of the input's buffer */
-BYOC__SIM_PRIVATE int byoc__sim_is_view_op(const byoc_op *op) {
-    const char *n = op->def.name;
-    return op->builtin && (!strcmp(n, "reshape") || !strcmp(n, "squeeze") || !strcmp(n, "expand_dims") || !strcmp(n, "copy"));
-}
+BYOC__SIM_PRIVATE int byoc__sim_is_view_op(const byoc_op *op) { return op->builtin && (op->def.flags & BYOC_OP_VIEW); }
 /* annotations that pass their argument through */
-BYOC__SIM_PRIVATE int byoc__sim_is_identity_op(const byoc_op *op) {
-    const char *n = op->def.name;
-    return op->builtin && (!strcmp(n, "annotation.stop_fusion") || !strcmp(n, "annotation.compiler_begin") || !strcmp(n, "annotation.compiler_end"));
-}
+BYOC__SIM_PRIVATE int byoc__sim_is_identity_op(const byoc_op *op) { return op->builtin && (op->def.flags & BYOC_OP_ANNOTATION); }
 
 BYOC__SIM_PRIVATE int byoc__sim_check_kernel(byoc__sim_lowering *L, const byoc_node *call) {
     if (byoc_kernel_exists(call->op)) return 1;
@@ -1419,24 +1413,24 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
 
 // [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
 /* Ops that run on a tile: each result element comes from the elements at the same index of its (broadcast)
-   inputs. expand_dims and broadcast_to are BROADCAST too but change the shape. */
+   inputs. expand_dims and broadcast_to are BROADCAST too but change the shape (BYOC_OP_RESHAPES). */
 BYOC__SIM_PRIVATE int byoc__sim_tileable_op(const byoc_op *op) {
-    return op && op->builtin && op->def.pattern <= BYOC_PATTERN_BROADCAST && strcmp(op->def.name, "expand_dims") && strcmp(op->def.name, "broadcast_to");
+    return op && op->builtin && op->def.pattern <= BYOC_PATTERN_BROADCAST && !(op->def.flags & BYOC_OP_RESHAPES);
 }
 /* Tileable ops whose kernel may write its result over an input of the same shape: byoc.h's elementwise kernels
    read element i before they write element i. Not copy, cast and where, whose kernels move bytes with memcpy
-   (overlapping copies are undefined). */
+   (overlapping copies are undefined: BYOC__KF_NO_INPLACE). */
 BYOC__SIM_PRIVATE int byoc__sim_inplace_op(const byoc_op *op) {
-    return byoc__sim_tileable_op(op) && strcmp(op->def.name, "copy") && strcmp(op->def.name, "cast") && strcmp(op->def.name, "where");
+    const byoc__kernel_def *k = byoc__kernel_of(op);
+    return byoc__sim_tileable_op(op) && k && !(k->flags & BYOC__KF_NO_INPLACE);
 }
 
 /* How input q (value v) of a tileable step lines up with the output shape D (rank n): A[j] is its extent along output
    axis j (1 where it broadcasts). numpy broadcasting aligns the right ends; nn.bias_add's and nn.prelu's second input
    is 1-D along `axis` (*axis_form). 0 when v does not line up. */
 BYOC__SIM_PRIVATE int byoc__sim_line_up(const byoc_node *call, int q, const byoc__sim_value *v, const int64_t *D, int n, int64_t *A, int *axis_form) {
-    const char *op = call->op->def.name;
     *axis_form = -1;
-    if (q == 1 && (!strcmp(op, "nn.bias_add") || !strcmp(op, "nn.prelu"))) {
+    if (q == 1 && (call->op->def.flags & BYOC_OP_AXIS_OPERAND)) {
         int64_t axis = byoc_attrs_int(&call->attrs, "axis", 1);
         if (axis < 0) axis += n;
         if (axis < 0 || axis >= n || v->rank != 1) return 0;
@@ -2709,20 +2703,20 @@ static const char *const byoc__dv_dsp_elemwise[] = {"add",        "subtract",   
                                                     "nn.hard_swish", "power", NULL};
 
 BYOC__SIM_PRIVATE int byoc__dv_class(byoc_sim_device_kind kind, const byoc_node *call) {
-    if (!call || call->kind != BYOC_NODE_CALL || !call->op) return BYOC__DV_NONE;
-    const char *op = call->op->def.name;
+    if (!call || call->kind != BYOC_NODE_CALL || !call->op || !call->op->builtin) return BYOC__DV_NONE;
+    byoc_op_class cls = call->op->def.device_class;
     if (kind == BYOC_SIM_NPU) {
-        if (!strcmp(op, "nn.conv2d")) return BYOC__DV_CONV;
-        if (!strcmp(op, "nn.dense")) return BYOC__DV_DENSE;
-        if (!strcmp(op, "nn.max_pool2d") || !strcmp(op, "nn.avg_pool2d")) return BYOC__DV_POOL;
-        if (!strcmp(op, "nn.global_avg_pool2d") || !strcmp(op, "nn.global_max_pool2d")) return BYOC__DV_GPOOL;
-        if (byoc__sim_in_list(op, byoc__dv_npu_elemwise)) return BYOC__DV_ELEMWISE;
+        if (cls == BYOC_OP_CLASS_CONV2D) return BYOC__DV_CONV;
+        if (cls == BYOC_OP_CLASS_DENSE) return BYOC__DV_DENSE;
+        if (cls == BYOC_OP_CLASS_POOL2D) return BYOC__DV_POOL;
+        if (cls == BYOC_OP_CLASS_GLOBAL_POOL2D) return BYOC__DV_GPOOL;
+        if (cls == BYOC_OP_CLASS_ELEMWISE && byoc__sim_in_list(call->op->def.name, byoc__dv_npu_elemwise)) return BYOC__DV_ELEMWISE;
     } else if (kind == BYOC_SIM_DSP) {
-        if (byoc__sim_in_list(op, byoc__dv_dsp_elemwise)) return BYOC__DV_ELEMWISE;
-        if (!strcmp(op, "nn.softmax") || !strcmp(op, "nn.log_softmax")) return BYOC__DV_SOFTMAX;
-        if (!strcmp(op, "nn.layer_norm")) return BYOC__DV_LAYERNORM;
-        if (!strcmp(op, "mean") || !strcmp(op, "sum") || !strcmp(op, "max") || !strcmp(op, "min")) return BYOC__DV_REDUCE;
-        if (!strcmp(op, "transpose")) return BYOC__DV_TRANSPOSE;
+        if (cls == BYOC_OP_CLASS_ELEMWISE && byoc__sim_in_list(call->op->def.name, byoc__dv_dsp_elemwise)) return BYOC__DV_ELEMWISE;
+        if (cls == BYOC_OP_CLASS_SOFTMAX) return BYOC__DV_SOFTMAX;
+        if (cls == BYOC_OP_CLASS_LAYER_NORM) return BYOC__DV_LAYERNORM;
+        if (cls == BYOC_OP_CLASS_REDUCE) return BYOC__DV_REDUCE;
+        if (cls == BYOC_OP_CLASS_TRANSPOSE) return BYOC__DV_TRANSPOSE;
     }
     return BYOC__DV_NONE;
 }
@@ -2780,18 +2774,19 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
     }
     if (cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
         if (strcmp(byoc_attrs_string(&call->attrs, "layout", "NCHW"), "NCHW")) return snprintf(reason, cap, "layouts other than NCHW are unsupported"), 0;
-        if (!strcmp(op, "nn.avg_pool2d") && byoc_attrs_int(&call->attrs, "ceil_mode", 0) && byoc_attrs_int(&call->attrs, "count_include_pad", 0))
+        if (call->op == byoc__ops()->avg_pool2d && byoc_attrs_int(&call->attrs, "ceil_mode", 0) && byoc_attrs_int(&call->attrs, "count_include_pad", 0))
             return snprintf(reason, cap, "ceil_mode with count_include_pad is unsupported"), 0;
         if (t->rank != 4) return snprintf(reason, cap, "not a 2-D pool"), 0;
     }
     if (cls == BYOC__DV_DENSE && t->rank != 2) return snprintf(reason, cap, "nn.dense of rank %d", t->rank), 0;
-    if (cls == BYOC__DV_ELEMWISE && !strcmp(op, "nn.bias_add")) {
+    int axis_operand = (call->op->def.flags & BYOC_OP_AXIS_OPERAND) != 0;
+    if (cls == BYOC__DV_ELEMWISE && axis_operand) {
         const byoc_type *b = byoc__dv_arg_type(call, 1);
-        if (!b || b->rank != 1) return snprintf(reason, cap, "nn.bias_add with a bias of rank other than 1"), 0;
+        if (!b || b->rank != 1) return snprintf(reason, cap, "%s with a second operand of rank other than 1", op), 0;
     }
     if (cls == BYOC__DV_ELEMWISE) {
         /* every operand broadcasts to the result (right-aligned, as numpy) */
-        for (int i = 0; i < call->nargs && strcmp(op, "nn.bias_add"); ++i) {
+        for (int i = 0; i < call->nargs && !axis_operand; ++i) {
             const byoc_type *a = byoc__dv_arg_type(call, i);
             if (a->rank > t->rank) return snprintf(reason, cap, "operand %d has a higher rank than the result", i), 0;
         }
@@ -3337,7 +3332,6 @@ BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer 
     memset(o, 0, sizeof *o);
     o->tensor = tensor;
     const byoc__dv_tensor *t = &L->s->tensors[tensor];
-    const char *op = c->op->def.name;
     if (cls == BYOC__DV_CONV || cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
         if (a == 0) {
             int64_t pad[4];
@@ -3382,7 +3376,7 @@ BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer 
             if (src < 0 || src >= t->rank) return -1;
             o->axes[src].how = BYOC__AX_SAME, o->axes[src].out_axis = i;
         }
-    } else if (!strcmp(op, "nn.bias_add") && a == 1) {
+    } else if ((c->op->def.flags & BYOC_OP_AXIS_OPERAND) && a == 1) {
         int64_t axis = byoc_attrs_int(&c->attrs, "axis", 1);
         if (axis < 0) axis += ly->rank;
         o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = (int)axis;
@@ -5019,29 +5013,6 @@ BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b) {
 
 #endif /* !BYOC_SIM_RUNTIME_ONLY */
 /* ---- the host model and the program's account ---- */
-/* float operations of one op call, for the host model */
-BYOC__SIM_PRIVATE double byoc__sim_call_flops(const byoc_node *c) {
-    const byoc_type *t = c->checked_type;
-    if (!c->op || !t) return 0;
-    double out = t->kind == BYOC_TYPE_TENSOR ? (double)byoc__dv_elems(t) : 0;
-    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
-    double nin = in && in->kind == BYOC_TYPE_TENSOR ? (double)byoc__dv_elems(in) : 0;
-    const char *op = c->op->def.name;
-    const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
-    if (!strcmp(op, "nn.conv2d") && w && w->rank == 4) return 2.0 * out * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3];
-    if (!strcmp(op, "nn.conv2d_transpose") && w && w->rank == 4) return 2.0 * nin * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3];
-    if ((!strcmp(op, "nn.dense") || !strcmp(op, "nn.matmul") || !strcmp(op, "nn.batch_matmul")) && in && in->kind == BYOC_TYPE_TENSOR && in->rank)
-        return 2.0 * out * (double)in->dims[in->rank - 1];
-    if (!strcmp(op, "nn.max_pool2d") || !strcmp(op, "nn.avg_pool2d"))
-        return out * (double)(byoc__dv_pair(&c->attrs, "pool_size", 0, 1) * byoc__dv_pair(&c->attrs, "pool_size", 1, 1));
-    if (c->op->def.pattern == BYOC_PATTERN_COMM_REDUCE || !strcmp(op, "nn.global_avg_pool2d") || !strcmp(op, "nn.global_max_pool2d")) return nin;
-    if (!strcmp(op, "nn.softmax") || !strcmp(op, "nn.log_softmax")) return 12.0 * out;
-    if (!strcmp(op, "nn.layer_norm") || !strcmp(op, "nn.batch_norm") || !strcmp(op, "nn.lrn")) return 8.0 * nin;
-    static const char *const heavy[] = {"exp", "log", "sigmoid", "tanh", "erf", "nn.gelu", "power", "image.resize2d", NULL};
-    if (byoc__sim_in_list(op, heavy)) return 10.0 * out;
-    if (c->op->def.pattern <= BYOC_PATTERN_BROADCAST) return out;
-    return 0; /* data movement: the bytes term covers it */
-}
 
 BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
     const byoc_sim_device *h = &p->host;
@@ -5050,7 +5021,7 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
         if (!k->info.device_kind) k->info.device_kind = "host";
         if (k->info.exec == BYOC_SIM_EXEC_RUNTIME) continue;
         double flops = 0;
-        for (int st = k->step_first; st < k->step_first + k->nsteps; ++st) flops += byoc__sim_call_flops(p->steps[st].call);
+        for (int st = k->step_first; st < k->step_first + k->nsteps; ++st) flops += byoc_op_flops(p->steps[st].call);
         double bytes = (double)(k->info.bytes_read + k->info.bytes_written);
         double compute = flops / (h->lanes > 0 ? h->lanes : 1), memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
         k->info.cycles = (uint64_t)h->launch_cycles + (uint64_t)(compute > memory ? compute : memory);
@@ -5134,7 +5105,7 @@ BYOC__SIM_PRIVATE double byoc__sim_host_seconds(byoc_module *m, const byoc_sim_d
         if (x->kind != BYOC_NODE_CALL || !x->op) continue;
         ops++;
         if (byoc__sim_is_view_op(x->op)) { views++; continue; }
-        flops += byoc__sim_call_flops(x);
+        flops += byoc_op_flops(x);
         int k = x->op->def.pattern;
         anchors += k == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
         others += k > BYOC_PATTERN_BROADCAST && k != BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;

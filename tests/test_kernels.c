@@ -1689,7 +1689,7 @@ static void test_errors_name_op_and_dtype(void) {
     CHECK(byoc_kernel_run(R.call, &nodata, 1, R.out, 1, NULL, &d) == BYOC_ERR_INVALID_ARGUMENT);
     end(&R);
     /* an op without a kernel */
-    static const byoc_op_def def = {"test.no_kernel", 1, 1, BYOC_PATTERN_OPAQUE, NULL, 0, rel_first, NULL, "no kernel"};
+    static const byoc_op_def def = {"test.no_kernel", 1, 1, BYOC_PATTERN_OPAQUE, NULL, 0, rel_first, NULL, "no kernel", BYOC_OP_CLASS_NONE, NULL, 0};
     if (!byoc_op_get("test.no_kernel")) CHECK(byoc_op_register(&def, &d) == BYOC_OK);
     CHECK(!byoc_kernel_exists(byoc_op_get("test.no_kernel")));
     begin(&R);
@@ -1702,11 +1702,42 @@ static void test_errors_name_op_and_dtype(void) {
     tfree(&wrong);
 }
 
+/* the checklist of README "Adding an op": a built-in record without a kernel or a FLOP model fails here */
 static void test_every_builtin_op_has_a_kernel(void) {
+    int builtins = 0;
     for (int i = 0; i < byoc_op_count(); ++i) {
         const byoc_op *op = byoc_op_at(i);
-        if (op->builtin) CHECKF(byoc_kernel_exists(op), "%s has no host kernel", op->def.name);
+        if (!op->builtin) continue;
+        builtins++;
+        CHECKF(byoc_kernel_exists(op), "%s has no host kernel", op->def.name);
+        CHECKF(op->def.flops != NULL, "%s has no FLOP model (byoc__flops_none for ops that only move data)", op->def.name);
+        CHECKF(op->def.doc && op->def.doc[0], "%s has no doc line", op->def.name);
+        CHECKF(strcmp(byoc_op_class_name(op->def.device_class), "unknown"), "%s has an unknown device class", op->def.name);
+        CHECKF(byoc_op_get(op->def.name) == op, "%s is not found by its name", op->def.name);
     }
+    CHECK(builtins >= 69);
+}
+
+/* the FLOP models read the typed call: a conv's MACs, a dense layer's, a pool's window, data movement none */
+static void test_flop_models(void) {
+    byoc_diag d;
+    const char *text =
+        "def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, 3), float32], %y: Tensor[(2, 16), float32], %v: Tensor[(5, 16), float32]) {\n"
+        "  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);\n  %1 = nn.max_pool2d(%0, pool_size=[2, 2], strides=[2, 2]);\n"
+        "  %2 = reshape(%1, newshape=[1, -1]);\n  %3 = nn.dense(%y, %v);\n  %4 = exp(%3);\n  (%2, %4)\n}";
+    byoc_module *m = byoc_module_parse(text, strlen(text), "flops.relay", NULL, &d);
+    CHECKF(m && byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+    byoc_node *fn = byoc_module_function(m, "main");
+    const byoc_node *body = fn->body, *exp_call = body->args[1], *dense = exp_call->args[0], *reshape = body->args[0];
+    const byoc_node *pool = reshape->args[0], *conv = pool->args[0];
+    CHECK(byoc_op_flops(conv) == 2.0 * (4 * 8 * 8) * (3 * 3 * 3));
+    CHECK(byoc_op_flops(pool) == (4 * 4 * 4) * 4.0);
+    CHECK(byoc_op_flops(reshape) == 0);
+    CHECK(byoc_op_flops(dense) == 2.0 * (2 * 5) * 16);
+    CHECK(byoc_op_flops(exp_call) == 10.0 * (2 * 5));
+    CHECK(conv->op->def.device_class == BYOC_OP_CLASS_CONV2D && reshape->op->def.device_class == BYOC_OP_CLASS_NONE);
+    CHECK((reshape->op->def.flags & BYOC_OP_VIEW) && !(conv->op->def.flags & BYOC_OP_VIEW));
+    byoc_module_destroy(m);
 }
 
 /* ================================ through FoldConstant and evaluate ================================ */
@@ -1834,6 +1865,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dense_matmul_batch_matmul),
         TEST_ENTRY(test_errors_name_op_and_dtype),
         TEST_ENTRY(test_every_builtin_op_has_a_kernel),
+    TEST_ENTRY(test_flop_models),
         TEST_ENTRY(test_fold_constant_through_kernels),
         TEST_ENTRY(test_evaluate_small_network),
     };

@@ -744,7 +744,7 @@ static const byoc_type *no_kernel_rel(byoc_type_rel_ctx *ctx, const byoc_type *c
 }
 
 static void test_lowering_errors(void) {
-    static const byoc_op_def def = {"test.no_kernel", 1, 1, BYOC_PATTERN_OPAQUE, NULL, 0, no_kernel_rel, NULL, "an op without a host kernel"};
+    static const byoc_op_def def = {"test.no_kernel", 1, 1, BYOC_PATTERN_OPAQUE, NULL, 0, no_kernel_rel, NULL, "an op without a host kernel", BYOC_OP_CLASS_NONE, NULL, 0};
     byoc_diag d;
     if (!byoc_op_get("test.no_kernel")) CHECK(byoc_op_register(&def, &d) == BYOC_OK);
     byoc_module *m = parse_typed("def @main(%x: Tensor[(4), float32]) { %0 = nn.relu(%x); test.no_kernel(%0) /* span=onnx:custom */ }");
