@@ -48,6 +48,19 @@
    message naming the file:line:col or node. There is no global error state. BYOC_ASSERT fires only on
    programmer errors (NULL module, out-of-range index into a node you built).
 
+   EXTENSION POINTS (what to touch, by symbol)
+     an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
+                        byoc__attrs_*, type relation byoc__rel_*, device_class, flops byoc__flops_*,
+                        flags) and its host kernel byoc__k_* (+ workspace); README "Adding an op"
+     an op (user)       byoc_op_register(byoc_op_def); no host kernel: a backend must take it
+     a backend          a .backend file (byoc_backend_parse/_load), or byoc_backend_register(byoc_backend)
+                        with a pattern table, predicates, phase passes and relay_to_tir/tir_to_runtime
+                        hooks; target options through byoc_target_kind_register
+     a device kind      byoc_sim.h (its EXTENSION POINTS)
+     an estimator       byoc_collage_options.cost (byoc_collage_cost_fn) and cost_data
+     a pass             byoc_pass_register(byoc_pass) and byoc_pass_context_add_phase_pass; built-ins in
+                        byoc__builtin_passes; config keys through byoc_config_key_register
+
    TABLE OF CONTENTS (each section starts with a "// [SECTION] name" line)
      Public API
        [SECTION] config & platform
