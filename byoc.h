@@ -6582,9 +6582,12 @@ BYOC__PRIVATE int byoc__match_args(byoc_match *mt, byoc_pattern *const *pats, by
     return 1;
 }
 
-/* dominates(parent, path, child): every input path of the child's match (var and constant leaves
-   aside) runs through nodes matching `path` until it reaches one node matching `parent`, and the
-   child post-dominates that parent */
+/* dominates(parent, path, child), as TVM's DFPatternMatcher::MatchesPath: starting at the child, a node
+   that reads a node matching `parent` is done (its other inputs, a bias or a weight, are not asked about);
+   any other node's inputs must all match `path` and are checked the same way. One parent for all (the
+   binding), and the child must post-dominate it (TVM's DominatesParent). TVM looks at a node's inputs in
+   order and stops at the parent, so the inputs before it must still be path nodes; here the parent's
+   position does not matter. */
 BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
     const byoc_graph *g = mt->graph;
     if (!g || !byoc__match(mt, p->inner, e, depth + 1)) return 0;
@@ -6601,19 +6604,25 @@ BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, b
     stbds_arrput(work, e);
     while (ok && stbds_arrlen(work)) {
         byoc_node *cur = stbds_arrpop(work);
-        for (int i = 0; ok && i < byoc__input_count(cur, 0); ++i) {
+        int n = byoc__input_count(cur, 0), reads_parent = 0;
+        /* only a call's callee is not an input here */
+        for (int i = 0; i < n && !reads_parent; ++i) {
             byoc_node *in = byoc__input_at(cur, i);
-            /* every input counts, vars and constants too (they can only reach the parent by being it);
-               only a call's callee is not a path */
+            if (cur->kind == BYOC_NODE_CALL && in == cur->callee) continue;
+            ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+            /* the first match binds the parent pattern: another node matching it is not the parent */
+            if (byoc__match(mt, p->args[0], in, depth + 1)) {
+                reads_parent = 1;
+                parent = in;
+            } else {
+                byoc__rollback(mt, ml, pl);
+            }
+        }
+        for (int i = 0; ok && !reads_parent && i < n; ++i) {
+            byoc_node *in = byoc__input_at(cur, i);
             if ((cur->kind == BYOC_NODE_CALL && in == cur->callee) || byoc__map_has(&visited, in)) continue;
             byoc__map_put(&visited, in, 1);
             ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
-            if (byoc__match(mt, p->args[0], in, depth + 1)) { /* one binding: a second parent must be the same node */
-                if (parent && parent != in) ok = 0;
-                parent = in;
-                continue;
-            }
-            byoc__rollback(mt, ml, pl);
             /* path nodes may be many: match each against a fresh copy of the bindings, then drop them */
             if (!byoc__match(mt, p->args[1], in, depth + 1)) { ok = 0; break; }
             byoc__rollback(mt, ml, pl);
