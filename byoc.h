@@ -1145,8 +1145,8 @@ BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
 /* The statistics as text: format "text" (a few lines: costs of the plan and the baselines, the search's
    counts and time) or "json" (an object; README "Collage"). NULL for an unknown format. Free with free() (BYOC_FREE, when defined). */
 BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len);
-/* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP", optionally followed by
-   "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
+/* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP" (GROUP from 1), optionally
+   followed by "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
    strings live in arena. */
 BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t *len);
 BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename, byoc_module *arena, byoc_collage_assignment **out,
@@ -14675,6 +14675,10 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
         long group = nwords == 4 ? strtol(words[3], &e2, 10) : 0;
         if (nwords != 4 || *e1 || words[0][0] == '-' || origin > 0xffffffffUL || *e2 || group < 0 || group > INT_MAX || !byoc__is_identifier(words[2])) {
             r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: expected ORIGIN OP BACKEND GROUP (numbers, an op name, a backend name)", fname, line);
+            break;
+        }
+        if (group == 0) { /* the writer numbers partitions from 1; replay would put a 0 op on the host, whatever its backend */
+            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: group 0 for op #%lu on %s: groups are numbered from 1", fname, line, origin, words[2]);
             break;
         }
         if (stbds_arrlen(list) >= 1 << 24) { r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: more than 2^24 entries", fname, line); break; }
