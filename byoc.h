@@ -556,7 +556,7 @@ typedef enum byoc_pattern_kind {
     BYOC_PAT_ALT,          /* p | q: left first */
     BYOC_PAT_ATTR,         /* p.has_attr({...}): call, function or op attributes ("TOpPattern") */
     BYOC_PAT_DTYPE,        /* p.has_dtype("float32") */
-    BYOC_PAT_SHAPE,        /* p.has_shape([1, 64, 56, 56]) */
+    BYOC_PAT_SHAPE,        /* p.has_shape([1, 64, 56, 56]); '?' an unknown dimension, '*' any */
     BYOC_PAT_TYPE,         /* p.has_type("Tensor[(1, 8), float32]") */
     BYOC_PAT_DOMINATOR     /* dominates(parent, path, child) */
 } byoc_pattern_kind;
@@ -575,6 +575,7 @@ typedef struct byoc_pattern {
     byoc_attrs attrs;            /* ATTR */
     byoc_dtype dtype;            /* DTYPE */
     const byoc_type *type;       /* SHAPE (dtype ignored), TYPE */
+    uint32_t any_dims;           /* SHAPE: bit i set: dimension i is '*' (any size; type->dims[i] unused) */
 } byoc_pattern;
 
 /* Builders (NULL on error, recorded in the module like the IR builder; NULL inputs give NULL). */
@@ -593,6 +594,9 @@ BYOC_API byoc_pattern *byoc_pat_alt(byoc_module *m, byoc_pattern *left, byoc_pat
 BYOC_API byoc_pattern *byoc_pat_optional(byoc_module *m, byoc_pattern *p, byoc_pattern *callee);
 BYOC_API byoc_pattern *byoc_pat_has_attr(byoc_module *m, byoc_pattern *p, const byoc_attrs *attrs);
 BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_dtype dt);
+/* dims: sizes, BYOC_DIM_UNKNOWN (text '?') to match only an unknown dimension (TVM's Any), or
+   BYOC_DIM_WILDCARD (text '*') to match any dimension, known or not */
+#define BYOC_DIM_WILDCARD (-2)
 BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims);
 BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t);
 BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path, byoc_pattern *child);
@@ -5979,9 +5983,18 @@ BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_
     return w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims) {
-    const byoc_type *t = byoc_tensor_type(m, BYOC_FLOAT32, rank, dims);
+    int64_t known[BYOC_MAX_RANK];
+    uint32_t any = 0;
+    for (int i = 0; dims && i < rank && i < BYOC_MAX_RANK; ++i) {
+        known[i] = dims[i] == BYOC_DIM_WILDCARD ? BYOC_DIM_UNKNOWN : dims[i];
+        if (dims[i] == BYOC_DIM_WILDCARD) any |= 1u << i;
+    }
+    const byoc_type *t = byoc_tensor_type(m, BYOC_FLOAT32, rank, dims && rank <= BYOC_MAX_RANK ? known : dims);
     byoc_pattern *w = t ? byoc__pat_wrap(m, BYOC_PAT_SHAPE, p) : NULL;
-    if (w) w->type = t;
+    if (w) {
+        w->type = t;
+        w->any_dims = any;
+    }
     return w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t) {
@@ -6191,7 +6204,8 @@ BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p,
         byoc__buf_puts(b, ".has_shape([");
         for (int i = 0; i < p->type->rank; ++i) {
             if (i) byoc__buf_puts(b, ", ");
-            if (p->type->dims[i] < 0) byoc__buf_puts(b, "?");
+            if (p->any_dims >> i & 1) byoc__buf_puts(b, "*");
+            else if (p->type->dims[i] < 0) byoc__buf_puts(b, "?");
             else byoc__buf_printf(b, "%lld", (long long)p->type->dims[i]);
         }
         byoc__buf_puts(b, "])");
@@ -6421,6 +6435,7 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_postfix(byoc__parser *p, byoc__pat_n
                 int dl = p->tok.line, dc = p->tok.col;
                 if (rank == BYOC_MAX_RANK) { byoc__parse_fail(p, dl, dc, "rank above %d", BYOC_MAX_RANK); break; }
                 if (byoc__accept(p, BYOC__T_QUESTION)) dims[rank++] = BYOC_DIM_UNKNOWN;
+                else if (byoc__accept(p, BYOC__T_STAR)) dims[rank++] = BYOC_DIM_WILDCARD;
                 else if (!byoc__tok_int(p, &dims[rank])) break;
                 else if (dims[rank] < 0 || dims[rank] > BYOC_MAX_DIM) { byoc__parse_fail(p, dl, dc, "dimension out of range"); break; }
                 else rank++;
@@ -6745,7 +6760,9 @@ BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_n
         return byoc__match(mt, p->inner, e, depth + 1) && t && t->kind == BYOC_TYPE_TENSOR && t->dtype == p->dtype;
     case BYOC_PAT_SHAPE:
         if (!byoc__match(mt, p->inner, e, depth + 1) || !t || t->kind != BYOC_TYPE_TENSOR || t->rank != p->type->rank) return 0;
-        for (int i = 0; i < t->rank; ++i) if (t->dims[i] != p->type->dims[i]) return 0;
+        /* '?' (BYOC_DIM_UNKNOWN) is a dimension like any other: it equals only an unknown dimension, as
+           TVM's Any does under StructuralEqual; '*' (any_dims) takes any */
+        for (int i = 0; i < t->rank; ++i) if (!(p->any_dims >> i & 1) && t->dims[i] != p->type->dims[i]) return 0;
         return 1;
     case BYOC_PAT_TYPE: return byoc__match(mt, p->inner, e, depth + 1) && byoc_type_equal(t, p->type);
     case BYOC_PAT_DOMINATOR: return byoc__match_dominator(mt, p, e, depth);
