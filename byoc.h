@@ -605,7 +605,7 @@ typedef enum byoc_pattern_kind {
     BYOC_PAT_ALT,          /* p | q: left first */
     BYOC_PAT_ATTR,         /* p.has_attr({...}): call, function or op attributes ("TOpPattern") */
     BYOC_PAT_DTYPE,        /* p.has_dtype("float32") */
-    BYOC_PAT_SHAPE,        /* p.has_shape([1, 64, 56, 56]) */
+    BYOC_PAT_SHAPE,        /* p.has_shape([1, 64, 56, 56]); '?' an unknown dimension, '*' any */
     BYOC_PAT_TYPE,         /* p.has_type("Tensor[(1, 8), float32]") */
     BYOC_PAT_DOMINATOR     /* dominates(parent, path, child) */
 } byoc_pattern_kind;
@@ -624,6 +624,7 @@ typedef struct byoc_pattern {
     byoc_attrs attrs;            /* ATTR */
     byoc_dtype dtype;            /* DTYPE */
     const byoc_type *type;       /* SHAPE (dtype ignored), TYPE */
+    uint32_t any_dims;           /* SHAPE: bit i set: dimension i is '*' (any size; type->dims[i] unused) */
 } byoc_pattern;
 
 /* Builders (NULL on error, recorded in the module like the IR builder; NULL inputs give NULL). */
@@ -642,6 +643,9 @@ BYOC_API byoc_pattern *byoc_pat_alt(byoc_module *m, byoc_pattern *left, byoc_pat
 BYOC_API byoc_pattern *byoc_pat_optional(byoc_module *m, byoc_pattern *p, byoc_pattern *callee);
 BYOC_API byoc_pattern *byoc_pat_has_attr(byoc_module *m, byoc_pattern *p, const byoc_attrs *attrs);
 BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_dtype dt);
+/* dims: sizes, BYOC_DIM_UNKNOWN (text '?') to match only an unknown dimension (TVM's Any), or
+   BYOC_DIM_WILDCARD (text '*') to match any dimension, known or not */
+#define BYOC_DIM_WILDCARD (-2)
 BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims);
 BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t);
 BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path, byoc_pattern *child);
@@ -1194,8 +1198,8 @@ BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
 /* The statistics as text: format "text" (a few lines: costs of the plan and the baselines, the search's
    counts and time) or "json" (an object; README "Collage"). NULL for an unknown format. Free with free() (BYOC_FREE, when defined). */
 BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len);
-/* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP", optionally followed by
-   "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
+/* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP" (GROUP from 1), optionally
+   followed by "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
    strings live in arena. */
 BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t *len);
 BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename, byoc_module *arena, byoc_collage_assignment **out,
@@ -5985,9 +5989,18 @@ BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_
     return w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims) {
-    const byoc_type *t = byoc_tensor_type(m, BYOC_FLOAT32, rank, dims);
+    int64_t known[BYOC_MAX_RANK];
+    uint32_t any = 0;
+    for (int i = 0; dims && i < rank && i < BYOC_MAX_RANK; ++i) {
+        known[i] = dims[i] == BYOC_DIM_WILDCARD ? BYOC_DIM_UNKNOWN : dims[i];
+        if (dims[i] == BYOC_DIM_WILDCARD) any |= 1u << i;
+    }
+    const byoc_type *t = byoc_tensor_type(m, BYOC_FLOAT32, rank, dims && rank <= BYOC_MAX_RANK ? known : dims);
     byoc_pattern *w = t ? byoc__pat_wrap(m, BYOC_PAT_SHAPE, p) : NULL;
-    if (w) w->type = t;
+    if (w) {
+        w->type = t;
+        w->any_dims = any;
+    }
     return w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t) {
@@ -6197,7 +6210,8 @@ BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p,
         byoc__buf_puts(b, ".has_shape([");
         for (int i = 0; i < p->type->rank; ++i) {
             if (i) byoc__buf_puts(b, ", ");
-            if (p->type->dims[i] < 0) byoc__buf_puts(b, "?");
+            if (p->any_dims >> i & 1) byoc__buf_puts(b, "*");
+            else if (p->type->dims[i] < 0) byoc__buf_puts(b, "?");
             else byoc__buf_printf(b, "%lld", (long long)p->type->dims[i]);
         }
         byoc__buf_puts(b, "])");
@@ -6427,6 +6441,7 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_postfix(byoc__parser *p, byoc__pat_n
                 int dl = p->tok.line, dc = p->tok.col;
                 if (rank == BYOC_MAX_RANK) { byoc__parse_fail(p, dl, dc, "rank above %d", BYOC_MAX_RANK); break; }
                 if (byoc__accept(p, BYOC__T_QUESTION)) dims[rank++] = BYOC_DIM_UNKNOWN;
+                else if (byoc__accept(p, BYOC__T_STAR)) dims[rank++] = BYOC_DIM_WILDCARD;
                 else if (!byoc__tok_int(p, &dims[rank])) break;
                 else if (dims[rank] < 0 || dims[rank] > BYOC_MAX_DIM) { byoc__parse_fail(p, dl, dc, "dimension out of range"); break; }
                 else rank++;
@@ -6588,9 +6603,12 @@ BYOC__PRIVATE int byoc__match_args(byoc_match *mt, byoc_pattern *const *pats, by
     return 1;
 }
 
-/* dominates(parent, path, child): every input path of the child's match (var and constant leaves
-   aside) runs through nodes matching `path` until it reaches one node matching `parent`, and the
-   child post-dominates that parent */
+/* dominates(parent, path, child), as TVM's DFPatternMatcher::MatchesPath: starting at the child, a node
+   that reads a node matching `parent` is done (its other inputs, a bias or a weight, are not asked about);
+   any other node's inputs must all match `path` and are checked the same way. One parent for all (the
+   binding), and the child must post-dominate it (TVM's DominatesParent). TVM looks at a node's inputs in
+   order and stops at the parent, so the inputs before it must still be path nodes; here the parent's
+   position does not matter. */
 BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, byoc_node *e, int depth) {
     const byoc_graph *g = mt->graph;
     if (!g || !byoc__match(mt, p->inner, e, depth + 1)) return 0;
@@ -6607,19 +6625,25 @@ BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, b
     stbds_arrput(work, e);
     while (ok && stbds_arrlen(work)) {
         byoc_node *cur = stbds_arrpop(work);
-        for (int i = 0; ok && i < byoc__input_count(cur, 0); ++i) {
+        int n = byoc__input_count(cur, 0), reads_parent = 0;
+        /* only a call's callee is not an input here */
+        for (int i = 0; i < n && !reads_parent; ++i) {
             byoc_node *in = byoc__input_at(cur, i);
-            /* every input counts, vars and constants too (they can only reach the parent by being it);
-               only a call's callee is not a path */
+            if (cur->kind == BYOC_NODE_CALL && in == cur->callee) continue;
+            ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
+            /* the first match binds the parent pattern: another node matching it is not the parent */
+            if (byoc__match(mt, p->args[0], in, depth + 1)) {
+                reads_parent = 1;
+                parent = in;
+            } else {
+                byoc__rollback(mt, ml, pl);
+            }
+        }
+        for (int i = 0; ok && !reads_parent && i < n; ++i) {
+            byoc_node *in = byoc__input_at(cur, i);
             if ((cur->kind == BYOC_NODE_CALL && in == cur->callee) || byoc__map_has(&visited, in)) continue;
             byoc__map_put(&visited, in, 1);
             ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
-            if (byoc__match(mt, p->args[0], in, depth + 1)) { /* one binding: a second parent must be the same node */
-                if (parent && parent != in) ok = 0;
-                parent = in;
-                continue;
-            }
-            byoc__rollback(mt, ml, pl);
             /* path nodes may be many: match each against a fresh copy of the bindings, then drop them */
             if (!byoc__match(mt, p->args[1], in, depth + 1)) { ok = 0; break; }
             byoc__rollback(mt, ml, pl);
@@ -6742,7 +6766,9 @@ BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_n
         return byoc__match(mt, p->inner, e, depth + 1) && t && t->kind == BYOC_TYPE_TENSOR && t->dtype == p->dtype;
     case BYOC_PAT_SHAPE:
         if (!byoc__match(mt, p->inner, e, depth + 1) || !t || t->kind != BYOC_TYPE_TENSOR || t->rank != p->type->rank) return 0;
-        for (int i = 0; i < t->rank; ++i) if (t->dims[i] != p->type->dims[i]) return 0;
+        /* '?' (BYOC_DIM_UNKNOWN) is a dimension like any other: it equals only an unknown dimension, as
+           TVM's Any does under StructuralEqual; '*' (any_dims) takes any */
+        for (int i = 0; i < t->rank; ++i) if (!(p->any_dims >> i & 1) && t->dims[i] != p->type->dims[i]) return 0;
         return 1;
     case BYOC_PAT_TYPE: return byoc__match(mt, p->inner, e, depth + 1) && byoc_type_equal(t, p->type);
     case BYOC_PAT_DOMINATOR: return byoc__match_dominator(mt, p, e, depth);
@@ -14790,6 +14816,10 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
         long group = nwords == 4 ? strtol(words[3], &e2, 10) : 0;
         if (nwords != 4 || *e1 || words[0][0] == '-' || origin > 0xffffffffUL || *e2 || group < 0 || group > INT_MAX || !byoc__is_identifier(words[2])) {
             r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: expected ORIGIN OP BACKEND GROUP (numbers, an op name, a backend name)", fname, line);
+            break;
+        }
+        if (group == 0) { /* the writer numbers partitions from 1; replay would put a 0 op on the host, whatever its backend */
+            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: group 0 for op #%lu on %s: groups are numbered from 1", fname, line, origin, words[2]);
             break;
         }
         if (stbds_arrlen(list) >= 1 << 24) { r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: more than 2^24 entries", fname, line); break; }

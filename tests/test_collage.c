@@ -227,8 +227,41 @@ static void test_convexity_against_paths(void) {
     }
 }
 
+/* placement files: the writer's groups start at 1 and read back as written; a group 0 (which replay would
+   have put on the host whatever its backend) and a negative group are refused, naming file:line */
+static void test_placement_file_groups(void) {
+    byoc_module *arena = byoc_module_create(NULL);
+    CHECK(arena);
+    byoc_collage_assignment plan[2] = {{5, "nn.conv2d", "npu", 1, NULL, "conv1"}, {6, "nn.relu", "host", 2, NULL, NULL}};
+    byoc_collage_stats st;
+    memset(&st, 0, sizeof st);
+    st.placement = plan;
+    st.nplacement = 2;
+    size_t len = 0;
+    char *text = byoc_collage_placement_format(&st, &len);
+    CHECK(text);
+    CHECK_CONTAINS(text, "5 nn.conv2d npu 1  # conv1\n6 nn.relu host 2\n");
+    byoc_collage_assignment *got = NULL;
+    int n = 0;
+    byoc_diag d;
+    byoc_result r = byoc_collage_placement_parse(text, len, "plan.txt", arena, &got, &n, &d);
+    free(text);
+    CHECKF(r == BYOC_OK, "%s", d.message);
+    CHECK(n == 2 && got[0].origin == 5 && !strcmp(got[0].op, "nn.conv2d") && !strcmp(got[0].backend, "npu") && got[0].group == 1);
+    CHECK(got[1].origin == 6 && !strcmp(got[1].backend, "host") && got[1].group == 2);
+    const char *zero = "byoc-placement 1\n5 nn.conv2d npu 1\n6 nn.relu npu 0  # relu1\n";
+    r = byoc_collage_placement_parse(zero, strlen(zero), "plan.txt", arena, &got, &n, &d);
+    CHECK(r == BYOC_ERR_PARSE && n == 0 && got == NULL);
+    CHECK_CONTAINS(d.message, "plan.txt:3: group 0 for op #6 on npu: groups are numbered from 1");
+    const char *negative = "byoc-placement 1\n5 nn.conv2d npu -1\n";
+    r = byoc_collage_placement_parse(negative, strlen(negative), "plan.txt", arena, &got, &n, &d);
+    CHECK(r == BYOC_ERR_PARSE);
+    CHECK_CONTAINS(d.message, "plan.txt:2: expected ORIGIN OP BACKEND GROUP");
+    byoc_module_destroy(arena);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {TEST_ENTRY(test_index_set), TEST_ENTRY(test_sub_graph_sets), TEST_ENTRY(test_convexity), TEST_ENTRY(test_touching_and_union),
-                                      TEST_ENTRY(test_convexity_against_paths)};
+                                      TEST_ENTRY(test_convexity_against_paths), TEST_ENTRY(test_placement_file_groups)};
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

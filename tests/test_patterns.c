@@ -103,6 +103,32 @@ static void test_attr_type_constraints(void) {
                   "wildcard().has_attr({\"Composite\": \"npu.relu\"})(wildcard())") == 1);
 }
 
+/* has_shape: '?' equals only an unknown dimension (TVM's Any under StructuralEqual), '*' any dimension;
+   the rank must agree */
+static void test_shape_unknown_and_wildcard_dims(void) {
+    const char *dynamic = "def @main(%x: Tensor[(1, ?, 8), float32]) { nn.relu(%x) }";
+    const char *fixed = "def @main(%x: Tensor[(1, 4, 8), float32]) { nn.relu(%x) }";
+    CHECK(matches(dynamic, "wildcard().has_shape([1, ?, 8])") == 1);
+    CHECK(matches(dynamic, "wildcard().has_shape([1, 4, 8])") == 0);
+    CHECK(matches(dynamic, "wildcard().has_shape([1, *, 8])") == 1);
+    CHECK(matches(fixed, "wildcard().has_shape([1, ?, 8])") == 0);
+    CHECK(matches(fixed, "wildcard().has_shape([1, *, 8])") == 1);
+    CHECK(matches(fixed, "wildcard().has_shape([*, *, *])") == 1);
+    CHECK(matches(fixed, "wildcard().has_shape([1, *, 7])") == 0);
+    CHECK(matches(fixed, "wildcard().has_shape([*, *])") == 0);
+    /* from C: BYOC_DIM_WILDCARD is the text's '*' */
+    byoc_module *m = typed(fixed);
+    CHECK(m);
+    const int64_t dims[3] = {1, BYOC_DIM_WILDCARD, 8};
+    byoc_pattern *p = byoc_pat_has_shape(m, byoc_pat_wildcard(m), 3, dims);
+    CHECK(p);
+    char *text = byoc_pattern_print(m, p);
+    CHECK_CONTAINS(text, "wildcard().has_shape([1, *, 8])");
+    byoc_free(m, text);
+    CHECK(byoc_pattern_match(p, body(m), NULL, NULL) == 1);
+    byoc_module_destroy(m);
+}
+
 static void test_tuples(void) {
     const char *m = "def @main(%x: " T22 ", %y: " T22 ") { %0 = (%x, %y); %1 = %0.1; nn.relu(%1) }";
     CHECK(matches(m, "is_op(\"nn.relu\")(is_tuple_get_item(is_tuple([wildcard(), wildcard()]), 1))") == 1);
@@ -165,6 +191,7 @@ static void test_parse_print_round_trip(void) {
         "is_op(\"nn.conv2d\")(wildcard(), is_constant()).has_attr({\"groups\": 1, \"strides\": [1, 1]})",
         "(is_op(\"nn.relu\")(wildcard()) | is_op(\"tanh\")(wildcard()))",
         "is_tuple_get_item(is_tuple([is_var(\"a\"), is_var()]), 1).has_dtype(\"float16\").has_shape([1, ?, 3])",
+        "wildcard().has_shape([*, ?, 3, *])",
         "is_op(\"nn.conv2d\")(wildcard(), wildcard()).optional(is_op(\"nn.relu\"))",
         "x = wildcard()\nis_op(\"add\")(x, x)",
         "dominates(is_op(\"nn.conv2d\")(*), wildcard().has_attr({\"TOpPattern\": 0})(wildcard()), is_op(\"add\")(wildcard(), wildcard()))",
@@ -346,6 +373,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_alternatives_and_optional),
         TEST_ENTRY(test_one_binding_per_pattern_node),
         TEST_ENTRY(test_attr_type_constraints),
+        TEST_ENTRY(test_shape_unknown_and_wildcard_dims),
         TEST_ENTRY(test_tuples),
         TEST_ENTRY(test_dominator),
         TEST_ENTRY(test_match_bindings),
