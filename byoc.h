@@ -14613,7 +14613,10 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
         for (int q = 0; q < cc->nb && b < 0; ++q)
             if (!strcmp(o->backends[q]->name, a->backend)) b = q;
         if (!strcmp(a->backend, "host")) b = cc->nb;
-        if (b < 0) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u goes to '%s', which is not among the backends given", (unsigned)a->origin, a->backend);
+        if (a->group <= 0 && b != cc->nb) /* replay would put it on the host one by one, whatever its backend */
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u on %s has group %d: groups are numbered from 1",
+                           (unsigned)a->origin, a->backend, a->group);
+        else if (b < 0) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u goes to '%s', which is not among the backends given", (unsigned)a->origin, a->backend);
         else if (cc->pin[i] >= 0 && cc->pin[i] != b)
             r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u goes to %s but is pinned to %s", (unsigned)a->origin, a->backend,
                            byoc__cc_backend_name(cc, cc->pin[i]));

@@ -366,6 +366,23 @@ static void test_deterministic_and_replay(void) {
     CHECK(byoc_partition_collage(other, &o, &so, NULL, &d) != BYOC_OK);
     CHECK_CONTAINS(d.message, "placement: op #");
     byoc_module_destroy(other);
+    /* a device op with group 0 (replay would have put it on the host) is refused, naming op and backend */
+    int device_entry = -1;
+    for (int k = 0; k < sa.nplacement && device_entry < 0; ++k)
+        if (strcmp(sa.placement[k].backend, "host")) device_entry = k;
+    CHECK(device_entry >= 0);
+    byoc_collage_assignment *zero = (byoc_collage_assignment *)malloc(sizeof *zero * (size_t)sa.nplacement);
+    CHECK(zero);
+    memcpy(zero, sa.placement, sizeof *zero * (size_t)sa.nplacement);
+    zero[device_entry].group = 0;
+    o.replay = zero;
+    byoc_module *z = byoc_module_parse(text, strlen(text), "r.relay", NULL, &d);
+    byoc_collage_stats sz;
+    byoc_result rz = z ? byoc_partition_collage(z, &o, &sz, NULL, &d) : BYOC_ERR_INTERNAL;
+    free(zero);
+    byoc_module_destroy(z);
+    CHECK(rz == BYOC_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(d.message, "has group 0: groups are numbered from 1");
     byoc_collage_stats_free(&sa);
     byoc_collage_stats_free(&sb);
     byoc_collage_stats_free(&sc);
