@@ -83,6 +83,8 @@
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
                                           estimators and saving executables); see examples/embed_runtime.c
+   Versions: BYOC_SIM_VERSION_MAJOR, _MINOR, _PATCH, _NUM (major * 10000 + minor * 100 + patch, as byoc.h's
+   BYOC_VERSION_NUM) and _STRING; BYOC_VERSION_* is the core's it was built with.
    Everything a program owns goes through the byoc_allocator in byoc_sim_options (NULL: malloc/free), and
    everything a loaded executable owns through byoc_sim_load_options' (its module, program and device
    programs); byoc.h's graph walks use their own scratch (BYOC_MALLOC and kin) as documented there.
@@ -126,6 +128,10 @@
 
 // [SECTION] sim: config
 
+#define BYOC_SIM_VERSION_MAJOR 0
+#define BYOC_SIM_VERSION_MINOR 1
+#define BYOC_SIM_VERSION_PATCH 0
+#define BYOC_SIM_VERSION_NUM (BYOC_SIM_VERSION_MAJOR * 10000 + BYOC_SIM_VERSION_MINOR * 100 + BYOC_SIM_VERSION_PATCH)
 #define BYOC_SIM_VERSION_STRING "0.1.0"
 
 #ifndef BYOC_SIM_API
