@@ -1579,21 +1579,34 @@ BYOC_API const byoc_diag *byoc_module_error(const byoc_module *m) { return m->ha
 BYOC_API void byoc_module_clear_error(byoc_module *m) { m->has_error = 0; memset(&m->error, 0, sizeof m->error); }
 BYOC_API uint32_t byoc_module_node_count(const byoc_module *m) { return m->next_id - 1; }
 
-/* growable text buffer on the module allocator */
+/* growable text buffer on the module allocator, or on `alloc` when set (byoc_sim.h's programs; NULL functions
+   there mean BYOC_MALLOC / BYOC_FREE). The one text buffer of byoc.h, byoc_sim.h and tools/byoc_onnx.h. */
 typedef struct byoc__buf {
     byoc_module *m;
     char *data;
     size_t len, cap;
     int oom;
+    const byoc_allocator *alloc;
 } byoc__buf;
 
+BYOC__PRIVATE void *byoc__buf_alloc(const byoc__buf *b, size_t n) {
+    const byoc_allocator *a = b->alloc;
+    return !a ? byoc_alloc(b->m, n) : a->alloc_fn ? a->alloc_fn(n, a->user_data) : BYOC_MALLOC(n);
+}
+/* frees the buffer's data (or anything from its allocator) */
+BYOC__PRIVATE void byoc__buf_free(const byoc__buf *b, void *ptr) {
+    const byoc_allocator *a = b->alloc;
+    if (!a) byoc_free(b->m, ptr);
+    else if (ptr && a->free_fn) a->free_fn(ptr, a->user_data);
+    else BYOC_FREE(ptr);
+}
 BYOC__PRIVATE void byoc__buf_reserve(byoc__buf *b, size_t extra) {
     if (b->oom || b->len + extra + 1 <= b->cap) return;
     size_t ncap = b->cap ? b->cap * 2 : 1024;
     while (ncap < b->len + extra + 1) ncap *= 2;
-    char *nd = BYOC__CAST(char *, byoc_alloc(b->m, ncap));
+    char *nd = BYOC__CAST(char *, byoc__buf_alloc(b, ncap));
     if (!nd) { b->oom = 1; return; }
-    if (b->data) { memcpy(nd, b->data, b->len); byoc_free(b->m, b->data); }
+    if (b->data) { memcpy(nd, b->data, b->len); byoc__buf_free(b, b->data); }
     b->data = nd;
     b->cap = ncap;
 }
@@ -1619,6 +1632,17 @@ BYOC__PRIVATE BYOC__PRINTF(2, 3) void byoc__buf_printf(byoc__buf *b, const char 
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
+}
+/* a JSON string (NULL: null); the one JSON string writer of byoc.h, byoc_sim.h and tools/byoc_onnx.h */
+BYOC__PRIVATE void byoc__json_str(byoc__buf *b, const char *s) {
+    if (!s) { byoc__buf_puts(b, "null"); return; }
+    byoc__buf_puts(b, "\"");
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') byoc__buf_printf(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) byoc__buf_printf(b, "\\u%04x", (unsigned char)*s);
+        else byoc__buf_put(b, s, 1);
+    }
+    byoc__buf_puts(b, "\"");
 }
 
 // [SECTION] impl: dtypes & types
@@ -13308,17 +13332,6 @@ BYOC__PRIVATE int byoc__backend_rank(const byoc_placement_report *r, const char 
     for (int k = 0; k < r->nbackends; ++k)
         if (!strcmp(r->backends[k], backend)) return k;
     return r->nbackends - 1;
-}
-
-BYOC__PRIVATE void byoc__json_str(byoc__buf *b, const char *s) {
-    if (!s) { byoc__buf_puts(b, "null"); return; }
-    byoc__buf_puts(b, "\"");
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\') byoc__buf_printf(b, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) byoc__buf_printf(b, "\\u%04x", (unsigned char)*s);
-        else byoc__buf_put(b, s, 1);
-    }
-    byoc__buf_puts(b, "\"");
 }
 
 typedef struct byoc__host_group { const char *op; char *why; int count; } byoc__host_group;

@@ -83,6 +83,8 @@
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
                                           estimators and saving executables); see examples/embed_runtime.c
+   Versions: BYOC_SIM_VERSION_MAJOR, _MINOR, _PATCH, _NUM (major * 10000 + minor * 100 + patch, as byoc.h's
+   BYOC_VERSION_NUM) and _STRING; BYOC_VERSION_* is the core's it was built with.
    Everything a program owns goes through the byoc_allocator in byoc_sim_options (NULL: malloc/free), and
    everything a loaded executable owns through byoc_sim_load_options' (its module, program and device
    programs); byoc.h's graph walks use their own scratch (BYOC_MALLOC and kin) as documented there.
@@ -126,6 +128,10 @@
 
 // [SECTION] sim: config
 
+#define BYOC_SIM_VERSION_MAJOR 0
+#define BYOC_SIM_VERSION_MINOR 1
+#define BYOC_SIM_VERSION_PATCH 0
+#define BYOC_SIM_VERSION_NUM (BYOC_SIM_VERSION_MAJOR * 10000 + BYOC_SIM_VERSION_MINOR * 100 + BYOC_SIM_VERSION_PATCH)
 #define BYOC_SIM_VERSION_STRING "0.1.0"
 
 #ifndef BYOC_SIM_API
@@ -772,50 +778,6 @@ BYOC__SIM_PRIVATE const char *byoc__sim_strdup(byoc_sim_program *p, const char *
     return c;
 }
 
-/* A growing string from the program's allocator. */
-typedef struct byoc__sim_text {
-    const byoc_sim_program *p;
-    char *data;
-    size_t len, cap;
-    int failed;
-} byoc__sim_text;
-
-BYOC__SIM_PRIVATE void byoc__sim_text_put(byoc__sim_text *t, const char *s, size_t n) {
-    if (t->failed) return;
-    if (t->len + n + 1 > t->cap) {
-        size_t ncap = t->cap ? t->cap : 256;
-        while (ncap < t->len + n + 1) ncap *= 2;
-        char *nd = BYOC__SIM_CAST(char *, byoc__sim_malloc(t->p, ncap));
-        if (!nd) { t->failed = 1; return; }
-        if (t->data) {
-            memcpy(nd, t->data, t->len);
-            byoc__sim_mfree(t->p, t->data);
-        }
-        t->data = nd;
-        t->cap = ncap;
-    }
-    memcpy(t->data + t->len, s, n);
-    t->len += n;
-    t->data[t->len] = 0;
-}
-BYOC__SIM_PRIVATE void byoc__sim_text_printf(byoc__sim_text *t, const char *fmt, ...) BYOC__SIM_PRINTF(2, 3);
-BYOC__SIM_PRIVATE void byoc__sim_text_printf(byoc__sim_text *t, const char *fmt, ...) {
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof small) { byoc__sim_text_put(t, small, (size_t)n); return; }
-    char *big = BYOC__SIM_CAST(char *, byoc__sim_malloc(t->p, (size_t)n + 1));
-    if (!big) { t->failed = 1; return; }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    byoc__sim_text_put(t, big, (size_t)n);
-    byoc__sim_mfree(t->p, big);
-}
-
 BYOC_SIM_API void byoc_sim_free(byoc_sim_program *p, void *ptr) {
     if (p) byoc__sim_mfree(p, ptr);
 }
@@ -1088,30 +1050,30 @@ BYOC__SIM_PRIVATE int byoc__sim_new_kernel(byoc__sim_lowering *L, byoc_sim_exec 
 /* Builds a kernel's name from the frontend names of its ops (a frontend node lowered to several ops once, an op's
    name where a node has no frontend name) and its op list. */
 typedef struct byoc__sim_namer {
-    byoc__sim_text name, ops;
+    byoc__buf name, ops;
     const char *prev;
     int count;
 } byoc__sim_namer;
 
 BYOC__SIM_PRIVATE void byoc__sim_namer_init(byoc__sim_namer *nm, const byoc_sim_program *p) {
     memset(nm, 0, sizeof *nm);
-    nm->name.p = nm->ops.p = p;
+    nm->name.alloc = nm->ops.alloc = &p->alloc;
 }
 BYOC__SIM_PRIVATE void byoc__sim_namer_add(byoc__sim_namer *nm, const byoc_node *call) {
     const char *src = byoc_node_span(call)->source, *op = call->op->def.name;
     const char *piece = src && *src ? src : op;
     if (!(src && *src && nm->prev && !strcmp(nm->prev, src))) {
-        if (nm->name.len) byoc__sim_text_put(&nm->name, "+", 1);
-        byoc__sim_text_put(&nm->name, piece, strlen(piece));
+        if (nm->name.len) byoc__buf_put(&nm->name, "+", 1);
+        byoc__buf_put(&nm->name, piece, strlen(piece));
     }
     nm->prev = src && *src ? src : NULL;
-    if (nm->ops.len) byoc__sim_text_put(&nm->ops, "+", 1);
-    byoc__sim_text_put(&nm->ops, op, strlen(op));
+    if (nm->ops.len) byoc__buf_put(&nm->ops, "+", 1);
+    byoc__buf_put(&nm->ops, op, strlen(op));
     nm->count++;
 }
 BYOC__SIM_PRIVATE int byoc__sim_namer_finish(byoc__sim_lowering *L, byoc__sim_namer *nm, int kernel, const char *fallback) {
     byoc_sim_program *p = L->p;
-    int ok = !nm->name.failed && !nm->ops.failed;
+    int ok = !nm->name.oom && !nm->ops.oom;
     const char *name = nm->name.len ? nm->name.data : fallback ? fallback : "";
     const char *ops = nm->ops.len ? nm->ops.data : "";
     const char *n = ok ? byoc__sim_strdup(p, name, strlen(name)) : NULL;
@@ -2471,9 +2433,9 @@ BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p) {
 }
 
 BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *len) {
-    byoc__sim_text t;
+    byoc__buf t;
     memset(&t, 0, sizeof t);
-    t.p = p;
+    t.alloc = &p->alloc;
     int w = 6, pw = 9, runs = 0;
     for (int i = 0; i < p->nkernels; ++i) {
         const byoc_sim_kernel_info *k = &p->kernels[i].info;
@@ -2484,7 +2446,7 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
     }
     if (w > 48) w = 48;
     if (pw > 32) pw = 32;
-    byoc__sim_text_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %12s  %10s  %5s  %12s  %10s  %10s  %s\n", "#", w, "kernel", "device", pw, "partition", "exec",
+    byoc__buf_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %12s  %10s  %5s  %12s  %10s  %10s  %s\n", "#", w, "kernel", "device", pw, "partition", "exec",
                           "cycles", "sim us", "util", "DRAM B", "xfer B", "wall us", "ops");
     double sum = 0, sim = 0, by_kind[3] = {0, 0, 0};
     int n_kind[3] = {0, 0, 0};
@@ -2495,7 +2457,7 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
         int n = (int)strlen(k->name), pn = (int)strlen(part);
         char util[16] = "-";
         if (!strcmp(k->device_kind, "npu")) snprintf(util, sizeof util, "%.0f%%", 100.0 * k->mac_utilization);
-        byoc__sim_text_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s\n", i, n > w ? w - 3 : w, n > w ? w - 3 : w,
+        byoc__buf_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s\n", i, n > w ? w - 3 : w, n > w ? w - 3 : w,
                               k->name, n > w ? "..." : "", k->device, pn > pw ? pw - 3 : pw, pn > pw ? pw - 3 : pw, part, pn > pw ? "..." : "",
                               byoc_sim_exec_name(k->exec), (unsigned long long)k->cycles, k->sim_seconds * 1e6, util, (unsigned long long)k->dram_bytes,
                               (unsigned long long)k->transfer_bytes, k->median_seconds * 1e6, k->nops ? k->ops : "-");
@@ -2508,17 +2470,17 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
         wr += k->bytes_written;
         xfer += k->transfer_bytes;
     }
-    byoc__sim_text_printf(&t, "simulated latency %.3f ms: host %.3f ms (%d kernels, %.0f%%), npu %.3f ms (%d, %.0f%%), dsp %.3f ms (%d, %.0f%%); %llu bytes moved between devices\n",
+    byoc__buf_printf(&t, "simulated latency %.3f ms: host %.3f ms (%d kernels, %.0f%%), npu %.3f ms (%d, %.0f%%), dsp %.3f ms (%d, %.0f%%); %llu bytes moved between devices\n",
                           sim * 1e3, by_kind[0] * 1e3, n_kind[0], sim > 0 ? 100 * by_kind[0] / sim : 0.0, by_kind[1] * 1e3, n_kind[1],
                           sim > 0 ? 100 * by_kind[1] / sim : 0.0, by_kind[2] * 1e3, n_kind[2], sim > 0 ? 100 * by_kind[2] / sim : 0.0, (unsigned long long)xfer);
-    byoc__sim_text_printf(&t, "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, %llu bytes written per run\n",
+    byoc__buf_printf(&t, "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, %llu bytes written per run\n",
                           p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd, (unsigned long long)wr);
     const byoc_sim_memory_plan *mp = &p->plan;
     double ratio = mp->lower_bound_bytes ? (double)mp->arena_bytes / (double)mp->lower_bound_bytes : 1.0;
-    byoc__sim_text_printf(&t, "arena %zu bytes (lower bound %zu bytes, ratio %.2f)\n", mp->arena_bytes, mp->lower_bound_bytes, ratio);
-    byoc__sim_text_printf(&t, "%d buffers in the arena (%d written in place), %d views; workspace %zu bytes, tile scratch %zu bytes, outputs %zu bytes\n", mp->buffers,
+    byoc__buf_printf(&t, "arena %zu bytes (lower bound %zu bytes, ratio %.2f)\n", mp->arena_bytes, mp->lower_bound_bytes, ratio);
+    byoc__buf_printf(&t, "%d buffers in the arena (%d written in place), %d views; workspace %zu bytes, tile scratch %zu bytes, outputs %zu bytes\n", mp->buffers,
                           mp->in_place, mp->views, mp->workspace_bytes, mp->tile_scratch_bytes, mp->output_bytes);
-    if (t.failed) {
+    if (t.oom) {
         byoc__sim_mfree(p, t.data);
         return NULL;
     }
@@ -5269,25 +5231,18 @@ BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
     return t;
 }
 
-BYOC__SIM_PRIVATE void byoc__sim_json_string(byoc__sim_text *t, const char *s) {
-    byoc__sim_text_put(t, "\"", 1);
-    for (; s && *s; ++s) {
-        if (*s == '"' || *s == '\\') byoc__sim_text_printf(t, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) byoc__sim_text_printf(t, "\\u%04x", (unsigned char)*s);
-        else byoc__sim_text_put(t, s, 1);
-    }
-    byoc__sim_text_put(t, "\"", 1);
-}
+/* byoc.h's JSON string writer; NULL is written as "" here (byoc__json_str writes null) */
+BYOC__SIM_PRIVATE void byoc__sim_json_string(byoc__buf *t, const char *s) { byoc__json_str(t, s ? s : ""); }
 
 BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len) {
-    byoc__sim_text t;
+    byoc__buf t;
     memset(&t, 0, sizeof t);
-    t.p = p;
+    t.alloc = &p->alloc;
     /* tracks: one per device name, then DMA and compute of each simulated device */
     const char *tracks[64];
     int ntracks = 0;
-    byoc__sim_text_printf(&t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-    byoc__sim_text_printf(&t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"simulated SoC\"}}");
+    byoc__buf_printf(&t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    byoc__buf_printf(&t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"simulated SoC\"}}");
     for (int i = 0; i < p->nkernels; ++i) {
         const byoc__sim_kernel *k = &p->kernels[i];
         const char *dev = k->info.device;
@@ -5301,21 +5256,21 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
                 char name[160];
                 snprintf(name, sizeof name, e == 0 ? "%s" : e == 1 ? "%s dma" : "%s compute", dev);
                 if (e && strcmp(k->info.device_kind, "npu") && strcmp(k->info.device_kind, "dsp")) break;
-                byoc__sim_text_printf(&t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", 1 + 3 * tid + e);
+                byoc__buf_printf(&t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", 1 + 3 * tid + e);
                 byoc__sim_json_string(&t, name);
-                byoc__sim_text_printf(&t, "}}");
+                byoc__buf_printf(&t, "}}");
             }
         }
         if (tid < 0) tid = 59;
         double us = 1e6;
-        byoc__sim_text_printf(&t, ",\n{\"name\":");
+        byoc__buf_printf(&t, ",\n{\"name\":");
         byoc__sim_json_string(&t, k->info.name);
-        byoc__sim_text_printf(&t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":", k->info.device_kind, 1 + 3 * tid,
+        byoc__buf_printf(&t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":", k->info.device_kind, 1 + 3 * tid,
                               k->info.sim_start * us, k->info.sim_seconds * us);
         byoc__sim_json_string(&t, k->info.ops);
-        byoc__sim_text_printf(&t, ",\"partition\":");
+        byoc__buf_printf(&t, ",\"partition\":");
         byoc__sim_json_string(&t, k->info.partition ? k->info.partition : "");
-        byoc__sim_text_printf(&t, ",\"kernel\":%d,\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}", i, (unsigned long long)k->info.cycles,
+        byoc__buf_printf(&t, ",\"kernel\":%d,\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}", i, (unsigned long long)k->info.cycles,
                               (unsigned long long)k->info.dram_bytes, (unsigned long long)k->info.macs, (unsigned long long)k->info.transfer_bytes);
         const byoc_sim_device_program *dp =
             k->info.exec == BYOC_SIM_EXEC_RUNTIME ? byoc__dv_program_of(byoc_module_runtime(p->m, k->function)) : NULL;
@@ -5324,16 +5279,16 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
         for (int c = 0; c < dp->s.ncmds; ++c) {
             const byoc__dv_cmd *cmd = &dp->s.cmds[c];
             int e = cmd->op == BYOC__DV_COMPUTE ? 2 : 1;
-            byoc__sim_text_printf(&t, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"layer\":",
+            byoc__buf_printf(&t, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"layer\":",
                                   cmd->op == BYOC__DV_LOAD ? "load" : cmd->op == BYOC__DV_STORE ? "store" : "compute", k->info.device_kind, 1 + 3 * tid + e,
                                   k->info.sim_start * us + (double)cmd->start * per_cycle, (double)cmd->cycles * per_cycle);
             byoc__sim_json_string(&t, dp->s.layer_names[cmd->layer]);
-            byoc__sim_text_printf(&t, ",\"kernel\":%d,\"layer_index\":%d,\"command\":%d,\"tile\":%d,\"cycles\":%llu,\"bytes\":%llu}}", i, cmd->layer, c, cmd->tile, (unsigned long long)cmd->cycles,
+            byoc__buf_printf(&t, ",\"kernel\":%d,\"layer_index\":%d,\"command\":%d,\"tile\":%d,\"cycles\":%llu,\"bytes\":%llu}}", i, cmd->layer, c, cmd->tile, (unsigned long long)cmd->cycles,
                                   (unsigned long long)(cmd->op == BYOC__DV_COMPUTE ? 0 : cmd->bytes));
         }
     }
-    byoc__sim_text_printf(&t, "\n]}\n");
-    if (t.failed) {
+    byoc__buf_printf(&t, "\n]}\n");
+    if (t.oom) {
         byoc__sim_mfree(p, t.data);
         return NULL;
     }
@@ -6272,72 +6227,72 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, con
 }
 
 BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable *e, size_t *len) {
-    byoc__sim_text t;
+    byoc__buf t;
     memset(&t, 0, sizeof t);
-    t.p = e->p;
+    t.alloc = &e->p->alloc;
     const char *model = byoc_sim_executable_info(e, "model");
-    byoc__sim_text_printf(&t, "{\"format\":\"byoc-source-map\",\"version\":1,\"model\":");
+    byoc__buf_printf(&t, "{\"format\":\"byoc-source-map\",\"version\":1,\"model\":");
     byoc__sim_json_string(&t, model ? model : "");
-    byoc__sim_text_printf(&t, ",\n\"nodes\":[");
+    byoc__buf_printf(&t, ",\n\"nodes\":[");
     int nodes = 0;
     for (int i = 0; i < e->nsources;) {
         const byoc_sim_source_entry *s = &e->sources[i];
-        byoc__sim_text_printf(&t, "%s\n{\"frontend\":", nodes++ ? "," : "");
+        byoc__buf_printf(&t, "%s\n{\"frontend\":", nodes++ ? "," : "");
         byoc__sim_json_string(&t, s->frontend);
-        byoc__sim_text_printf(&t, ",\"op\":");
+        byoc__buf_printf(&t, ",\"op\":");
         byoc__sim_json_string(&t, s->frontend_op);
         if (s->removed) {
-            byoc__sim_text_printf(&t, ",\"removed\":");
+            byoc__buf_printf(&t, ",\"removed\":");
             byoc__sim_json_string(&t, s->removed);
-            byoc__sim_text_printf(&t, "}");
+            byoc__buf_printf(&t, "}");
             i++;
             continue;
         }
-        byoc__sim_text_printf(&t, ",\"ir\":[");
+        byoc__buf_printf(&t, ",\"ir\":[");
         int j = i;
         for (; j < e->nsources && e->sources[j].frontend == s->frontend && !e->sources[j].removed; ++j) {
             const byoc_sim_source_entry *x = &e->sources[j];
-            byoc__sim_text_printf(&t, "%s{\"function\":", j > i ? "," : "");
+            byoc__buf_printf(&t, "%s{\"function\":", j > i ? "," : "");
             byoc__sim_json_string(&t, x->function);
-            byoc__sim_text_printf(&t, ",\"node\":");
+            byoc__buf_printf(&t, ",\"node\":");
             byoc__sim_json_string(&t, x->node);
-            byoc__sim_text_printf(&t, ",\"op\":");
+            byoc__buf_printf(&t, ",\"op\":");
             byoc__sim_json_string(&t, x->op);
-            byoc__sim_text_printf(&t, ",\"composite\":");
+            byoc__buf_printf(&t, ",\"composite\":");
             byoc__sim_json_string(&t, x->composite);
-            byoc__sim_text_printf(&t, ",\"partition\":");
+            byoc__buf_printf(&t, ",\"partition\":");
             byoc__sim_json_string(&t, x->partition);
-            byoc__sim_text_printf(&t, ",\"backend\":");
+            byoc__buf_printf(&t, ",\"backend\":");
             byoc__sim_json_string(&t, x->backend);
-            byoc__sim_text_printf(&t, ",\"kernel\":%d,\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu,\"reason\":", x->kernel, x->layer, x->command_first, x->command_last,
+            byoc__buf_printf(&t, ",\"kernel\":%d,\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu,\"reason\":", x->kernel, x->layer, x->command_first, x->command_last,
                                   (unsigned long long)x->command_offset);
             byoc__sim_json_string(&t, x->reason);
-            byoc__sim_text_printf(&t, "}");
+            byoc__buf_printf(&t, "}");
         }
         i = j;
-        byoc__sim_text_printf(&t, "]}");
+        byoc__buf_printf(&t, "]}");
     }
-    byoc__sim_text_printf(&t, "\n],\n\"kernels\":[");
+    byoc__buf_printf(&t, "\n],\n\"kernels\":[");
     for (int k = 0; k < e->p->nkernels; ++k) {
         const byoc_sim_kernel_info *ki = &e->p->kernels[k].info;
-        byoc__sim_text_printf(&t, "%s\n{\"kernel\":%d,\"name\":", k ? "," : "", k);
+        byoc__buf_printf(&t, "%s\n{\"kernel\":%d,\"name\":", k ? "," : "", k);
         byoc__sim_json_string(&t, ki->name);
-        byoc__sim_text_printf(&t, ",\"device\":");
+        byoc__buf_printf(&t, ",\"device\":");
         byoc__sim_json_string(&t, ki->device);
-        byoc__sim_text_printf(&t, ",\"frontend\":[");
+        byoc__buf_printf(&t, ",\"frontend\":[");
         int c = 0;
         for (int i = 0; i < e->nsources; ++i) {
             const byoc_sim_source_entry *s = &e->sources[i];
             int seen = 0; /* once per frontend node: its group is contiguous */
             for (int j = i - 1; j >= 0 && e->sources[j].frontend == s->frontend && !seen; --j) seen = e->sources[j].kernel == k;
             if (s->removed || s->kernel != k || seen) continue;
-            byoc__sim_text_printf(&t, "%s", c++ ? "," : "");
+            byoc__buf_printf(&t, "%s", c++ ? "," : "");
             byoc__sim_json_string(&t, s->frontend);
         }
-        byoc__sim_text_printf(&t, "]}");
+        byoc__buf_printf(&t, "]}");
     }
-    byoc__sim_text_printf(&t, "\n]}\n");
-    if (t.failed) {
+    byoc__buf_printf(&t, "\n]}\n");
+    if (t.oom) {
         byoc__sim_mfree(e->p, t.data);
         return NULL;
     }
