@@ -68,9 +68,9 @@
      kernels share one workspace (the largest byoc_kernel_workspace_size) and one tile scratch.
 
    COMPILE-TIME OPTIONS
-       BYOC_SIM_IMPLEMENTATION            emit the implementation in this translation unit; it also defines
-                                          BYOC_IMPLEMENTATION (byoc.h's) unless BYOC_SIM_NO_BYOC_IMPLEMENTATION
-       BYOC_SIM_NO_BYOC_IMPLEMENTATION    byoc.h's implementation is compiled in another file
+       BYOC_SIM_IMPLEMENTATION            emit the implementation in this translation unit; it also emits
+                                          byoc.h's (BYOC_IMPLEMENTATION), which it builds on: its internals are
+                                          static, so both implementations live in the same file
        BYOC_SIM_API                       declaration prefix (default: BYOC_API, so BYOC_STATIC applies)
        BYOC_SIM_ALIGN                     alignment of arena and output offsets in bytes (default 64)
        BYOC_SIM_TILE_BYTES                default bytes per operand in a fused tile (default 16384)
@@ -115,7 +115,7 @@
 */
 /* Outside the guard, so that a file which included this header before defining BYOC_SIM_IMPLEMENTATION
    still gets byoc.h's implementation on the second include (byoc.h emits it once). */
-#if defined(BYOC_SIM_IMPLEMENTATION) && !defined(BYOC_SIM_NO_BYOC_IMPLEMENTATION) && !defined(BYOC_IMPLEMENTATION)
+#if defined(BYOC_SIM_IMPLEMENTATION) && !defined(BYOC_IMPLEMENTATION)
 #define BYOC_IMPLEMENTATION
 #endif
 #if defined(BYOC_SIM_RUNTIME_ONLY) && !defined(BYOC_NO_COMPILER)
