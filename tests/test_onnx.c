@@ -533,12 +533,28 @@ static void test_uma_equivalence_zoo_light(void) {
     byoc_module_destroy(uma_arena);
 }
 
+/* the importer's table maps ONNX op types to op records: every IR op it names is registered, with a
+   host kernel (so whatever imports also runs on the host) */
+static void test_table_names_registered_ops(void) {
+    int named = 0;
+    for (size_t i = 0; i < sizeof byoc_onnx__ops / sizeof byoc_onnx__ops[0]; ++i) {
+        const char *op = byoc_onnx__ops[i].op;
+        CHECKF(byoc_onnx__ops[i].onnx && byoc_onnx__ops[i].convert, "entry %d is incomplete", (int)i);
+        for (size_t j = 0; j < i; ++j) CHECKF(strcmp(byoc_onnx__ops[j].onnx, byoc_onnx__ops[i].onnx), "%s is listed twice", byoc_onnx__ops[i].onnx);
+        if (!op || (op[0] >= 'A' && op[0] <= 'Z')) continue;
+        const byoc_op *rec = byoc_op_get(op);
+        CHECKF(rec && rec->builtin && byoc_kernel_exists(rec), "ONNX %s names %s, which is not a built-in op with a kernel", byoc_onnx__ops[i].onnx, op);
+        named++;
+    }
+    CHECKF(named >= 30, "only %d entries name an IR op", named);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_import_spans),        TEST_ENTRY(test_truncated_prefixes), TEST_ENTRY(test_hostile_wire),
         TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing), TEST_ENTRY(test_shape_subgraph_folds),
         TEST_ENTRY(test_slice_int64_max_end), TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
-        TEST_ENTRY(test_pool3d),
+        TEST_ENTRY(test_pool3d),              TEST_ENTRY(test_table_names_registered_ops),
         TEST_ENTRY(test_uma_equivalence_zoo_light),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);

@@ -2440,7 +2440,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
     byoc_onnx__convert_fn convert;
-    const char *op; /* the IR op the converter builds, when it is parameterised by one */
+    const char *op; /* NULL, or the IR op the converter builds (lowercase: a registered op's name, which
+                       test_onnx checks), or the ONNX op a shared converter tells apart (capitalised) */
 } byoc_onnx__op_entry;
 
 static const byoc_onnx__op_entry byoc_onnx__ops[] = {
