@@ -80,7 +80,7 @@
        [SECTION] sub-graphs (Collage's IndexSet and SubGraph)
        [SECTION] collage (cost-driven partition search)
        [SECTION] host kernels
-     Implementation
+     Implementation (the core, then the compiler: BYOC_NO_COMPILER leaves out from "impl: dominators" on)
        [SECTION] impl: config & platform
        [SECTION] impl: results & diagnostics
        [SECTION] impl: arena & strings
@@ -94,15 +94,21 @@
        [SECTION] impl: text parser
        [SECTION] impl: weights file
        [SECTION] impl: structural equality, hash, copy
+       [SECTION] impl: host kernels: vector loops and GEMM
+       [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
+       [SECTION] impl: host kernels: data movement, resize, convolutions
+       [SECTION] impl: built-in ops (one record each) and running calls
+       [SECTION] impl: runtime modules
        [SECTION] impl: dominators
        [SECTION] impl: patterns (build, print, parse)
        [SECTION] impl: pattern matching
        [SECTION] impl: pattern rewrite & partition
        [SECTION] impl: verifier
        [SECTION] impl: pass infrastructure
-       [SECTION] impl: host kernels
        [SECTION] impl: partition passes
+       [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
        [SECTION] impl: targets & backends
+       [SECTION] impl: reference evaluation
        [SECTION] impl: placement (greedy partitioner, report)
        [SECTION] impl: sub-graphs
        [SECTION] impl: collage
@@ -5888,8 +5894,3047 @@ BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocat
 /* a copy that borrows m's constant payloads: it must die before m does, and nobody may write them */
 BYOC__PRIVATE byoc_module *byoc__module_clone_borrowing(const byoc_module *m) { return byoc__module_clone_in(m, NULL, 1); }
 
+// [SECTION] impl: host kernels: vector loops and GEMM
+/* The one set of CPU kernels: FoldConstant, byoc_module_evaluate and the byoc_sim.h runtime all run
+   ops through byoc_kernel_run. In this section: SIMD helpers, byoc_sgemm, shared helpers (attributes,
+   strided copies, broadcasting), the kernels by family, then the op table and byoc_kernel_run.
+   Kernels read shapes and dtypes from their tensors and attributes from the call; float16/bfloat16
+   tensors of float kernels are widened to float32 in the workspace and narrowed back. */
+
+/* GNU vector extensions give portable SIMD (SSE2 on any x86-64, NEON on arm64) without intrinsics;
+   other compilers, or BYOC_NO_SIMD, get the plain loops that follow every vector loop. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(BYOC_NO_SIMD)
+#define BYOC__SIMD 1
+typedef float byoc__f4 __attribute__((vector_size(16)));
+typedef int32_t byoc__i4 __attribute__((vector_size(16)));
+#define BYOC__LD(v, p) memcpy(&(v), (p), sizeof(v)) /* unaligned vector load / store */
+#define BYOC__ST(p, v) memcpy((p), &(v), sizeof(v))
+/* lanes of a where mask (a vector comparison) is set, else lanes of b */
+#define BYOC__SEL(mask, a, b) ((byoc__f4)((((byoc__i4)(a)) & (mask)) | (((byoc__i4)(b)) & ~(mask))))
+#else
+#define BYOC__SIMD 0
+#endif
+/* x86-64: the GEMM micro-kernel is compiled again for AVX2+FMA and for AVX-512 and chosen at run
+   time, so the default -O2 build (no -march) still runs at the machine's speed */
+#if BYOC__SIMD && defined(__x86_64__)
+#define BYOC__X86_DISPATCH 1
+typedef float byoc__f8 __attribute__((vector_size(32)));
+typedef float byoc__f16v __attribute__((vector_size(64)));
+#else
+#define BYOC__X86_DISPATCH 0
+#endif
+/* gcc contracts a * b + c into an FMA only when asked (ISO modes turn it off); clang does by default */
+#if defined(__GNUC__) && !defined(__clang__)
+#define BYOC__FP_CONTRACT __attribute__((optimize("fp-contract=fast")))
+#else
+#define BYOC__FP_CONTRACT
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define BYOC__ALWAYS_INLINE static inline __attribute__((always_inline, unused))
+#else
+#define BYOC__ALWAYS_INLINE static
+#endif
+#if BYOC__X86_DISPATCH
+/* asked each call (one load and test): a cached answer would be global state shared by threads */
+BYOC__PRIVATE int byoc__has_avx2_fma(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#endif
+
+#define BYOC__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define BYOC__MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* 64-byte aligned start of a caller's buffer (workspace sizes include the slack) */
+BYOC__PRIVATE unsigned char *byoc__align64(void *p) {
+    uintptr_t u = (uintptr_t)p;
+    return (unsigned char *)p + ((64 - (u & 63)) & 63);
+}
+
+/* ---- float32 vector loops shared by several kernels ---- */
+BYOC__PRIVATE float byoc__dot_f32(const float *x, const float *y, int64_t n) {
+    int64_t i = 0;
+    float s = 0;
+#if BYOC__SIMD
+    byoc__f4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
+    for (; i + 16 <= n; i += 16) {
+        byoc__f4 a0, a1, a2, a3, b0, b1, b2, b3;
+        BYOC__LD(a0, x + i); BYOC__LD(a1, x + i + 4); BYOC__LD(a2, x + i + 8); BYOC__LD(a3, x + i + 12);
+        BYOC__LD(b0, y + i); BYOC__LD(b1, y + i + 4); BYOC__LD(b2, y + i + 8); BYOC__LD(b3, y + i + 12);
+        s0 += a0 * b0; s1 += a1 * b1; s2 += a2 * b2; s3 += a3 * b3;
+    }
+    for (; i + 4 <= n; i += 4) {
+        byoc__f4 a0, b0;
+        BYOC__LD(a0, x + i); BYOC__LD(b0, y + i);
+        s0 += a0 * b0;
+    }
+    s0 = (s0 + s1) + (s2 + s3);
+    s = (s0[0] + s0[1]) + (s0[2] + s0[3]);
+#endif
+    for (; i < n; ++i) s += x[i] * y[i];
+    return s;
+}
+
+BYOC__PRIVATE float byoc__dot_strided_f32(const float *x, int64_t incx, const float *y, int64_t incy, int64_t n) {
+    if (incx == 1 && incy == 1) return byoc__dot_f32(x, y, n);
+    float s = 0;
+    for (int64_t i = 0; i < n; ++i) s += x[i * incx] * y[i * incy];
+    return s;
+}
+
+/* y += a * x */
+BYOC__PRIVATE void byoc__axpy_f32(int64_t n, float a, const float *x, float *y) {
+    int64_t i = 0;
+#if BYOC__SIMD
+    byoc__f4 av = {a, a, a, a};
+    for (; i + 8 <= n; i += 8) {
+        byoc__f4 x0, x1, y0, y1;
+        BYOC__LD(x0, x + i); BYOC__LD(x1, x + i + 4); BYOC__LD(y0, y + i); BYOC__LD(y1, y + i + 4);
+        y0 += av * x0; y1 += av * x1;
+        BYOC__ST(y + i, y0); BYOC__ST(y + i + 4, y1);
+    }
+#endif
+    for (; i < n; ++i) y[i] += a * x[i];
+}
+
+/* y = a * x + b */
+BYOC__PRIVATE void byoc__affine_f32(int64_t n, const float *x, float a, float b, float *y) {
+    int64_t i = 0;
+#if BYOC__SIMD
+    byoc__f4 av = {a, a, a, a}, bv = {b, b, b, b};
+    for (; i + 8 <= n; i += 8) {
+        byoc__f4 x0, x1;
+        BYOC__LD(x0, x + i); BYOC__LD(x1, x + i + 4);
+        x0 = x0 * av + bv; x1 = x1 * av + bv;
+        BYOC__ST(y + i, x0); BYOC__ST(y + i + 4, x1);
+    }
+#endif
+    for (; i < n; ++i) y[i] = x[i] * a + b;
+}
+
+/* ---- float32 exp, tanh and erf on vectors (1-3 ulp): the activations and softmax spend their time
+   here, and a libm call per element is ten times slower ---- */
+#if BYOC__SIMD
+#define BYOC__SPLAT(v) {(v), (v), (v), (v)}
+/* inlined, so that the long dependency chains of neighbouring vectors interleave */
+#define BYOC__VINLINE BYOC__ALWAYS_INLINE
+/* e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by a minimax polynomial (Cephes' expf), 2^n built in
+   the exponent bits; below -87.3 (where results go subnormal) it is 0, above 88.37 infinity */
+BYOC__VINLINE byoc__f4 byoc__exp4(byoc__f4 x) {
+    const byoc__f4 hi = BYOC__SPLAT(88.3762626647949f), lo = BYOC__SPLAT(-87.3365478515625f), log2e = BYOC__SPLAT(1.44269504088896341f),
+                   round = BYOC__SPLAT(12582912.0f), c1 = BYOC__SPLAT(0.693359375f), c2 = BYOC__SPLAT(-2.12194440e-4f), one = BYOC__SPLAT(1.0f),
+                   zero = BYOC__SPLAT(0.0f), inf = BYOC__SPLAT(INFINITY);
+    byoc__f4 xc = BYOC__SEL(x > lo, x, lo);
+    xc = BYOC__SEL(xc < hi, xc, hi);
+    byoc__f4 n = (xc * log2e + round) - round; /* round to nearest, in float arithmetic */
+    byoc__f4 r = xc - n * c1 - n * c2, z = r * r;
+    byoc__f4 p = ((((1.9875691500E-4f * r + 1.3981999507E-3f) * r + 8.3334519073E-3f) * r + 4.1665795894E-2f) * r + 1.6666665459E-1f) * r + 5.0000001201E-1f;
+    p = p * z + r + one;
+    byoc__i4 e = (__builtin_convertvector(n, byoc__i4) + 127) << 23;
+    byoc__f4 y = p * (byoc__f4)e;
+    y = BYOC__SEL(x > hi, inf, y);
+    y = BYOC__SEL(x < lo, zero, y);
+    return BYOC__SEL(x == x, y, x); /* NaN stays NaN */
+}
+/* |x| < 0.625: Cephes' tanhf polynomial; else 1 - 2 / (e^2|x| + 1), with x's sign */
+BYOC__VINLINE byoc__f4 byoc__tanh4(byoc__f4 x) {
+    const byoc__i4 sign = BYOC__SPLAT(INT32_MIN);
+    const byoc__f4 one = BYOC__SPLAT(1.0f), two = BYOC__SPLAT(2.0f), edge = BYOC__SPLAT(0.625f);
+    byoc__f4 ax = (byoc__f4)((byoc__i4)x & ~sign), z = x * x;
+    byoc__f4 small = ((((-5.70498872745E-3f * z + 2.06390887954E-2f) * z - 5.37397155531E-2f) * z + 1.33314422036E-1f) * z - 3.33332819422E-1f) * z * x + x;
+    byoc__f4 large = one - two / (byoc__exp4(two * ax) + one);
+    large = (byoc__f4)((byoc__i4)large | ((byoc__i4)x & sign));
+    return BYOC__SEL(ax < edge, small, large);
+}
+/* |x| < 0.5: the Taylor series; else Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7) */
+BYOC__VINLINE byoc__f4 byoc__erf4(byoc__f4 x) {
+    const byoc__i4 sign = BYOC__SPLAT(INT32_MIN);
+    const byoc__f4 one = BYOC__SPLAT(1.0f), half = BYOC__SPLAT(0.5f);
+    byoc__f4 ax = (byoc__f4)((byoc__i4)x & ~sign), z = x * x;
+    byoc__f4 small = x * (1.1283791670955126f + z * (-0.37612638903183754f + z * (0.11283791670955126f + z * (-0.026866170645131252f +
+                                                     z * (0.005223977625442188f + z * -0.0008548327023450852f)))));
+    byoc__f4 t = one / (one + 0.3275911f * ax);
+    byoc__f4 poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
+    byoc__f4 large = one - poly * byoc__exp4(-z);
+    large = (byoc__f4)((byoc__i4)large | ((byoc__i4)x & sign));
+    return BYOC__SEL(ax < half, small, large);
+}
+#endif
+
+/* ---- sgemm: BLIS-style blocking. C is walked in NC-column blocks; for each KC-deep slice a KC x NC
+   block of op(B) is packed into NR-column micro-panels, and for each MC-row block of op(A) an MC x KC
+   block into MR-row micro-panels; the micro-kernel multiplies one MR x KC panel by one KC x NR panel
+   into an MR x NR tile of C held in registers. ---- */
+#define BYOC__GEMM_MR 6
+#define BYOC__GEMM_MC 96   /* a multiple of MR; MC x KC floats of A stay in L2 */
+#define BYOC__GEMM_KC 384  /* a KC x NR panel of B stays in L1 */
+#define BYOC__GEMM_NC 2048 /* a multiple of every NR; KC x NC floats of B stay in L3 */
+#define BYOC__GEMM_NR_MAX 32
+
+/* rows [0, mc) x columns [0, kc) of op(A), element (i, k) at a[i * rs + k * cs], into MR-row
+   micro-panels (for each k, MR values; zero past mc) */
+BYOC__PRIVATE void byoc__pack_a(int64_t mc, int64_t kc, const float *a, int64_t rs, int64_t cs, float *dst) {
+    for (int64_t i0 = 0; i0 < mc; i0 += BYOC__GEMM_MR) {
+        int64_t rows = BYOC__MIN(mc - i0, BYOC__GEMM_MR);
+        const float *src = a + i0 * rs;
+        if (rows == BYOC__GEMM_MR && cs == 1) {
+            const float *r0 = src, *r1 = src + rs, *r2 = src + 2 * rs, *r3 = src + 3 * rs, *r4 = src + 4 * rs, *r5 = src + 5 * rs;
+            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) {
+                dst[0] = r0[k]; dst[1] = r1[k]; dst[2] = r2[k]; dst[3] = r3[k]; dst[4] = r4[k]; dst[5] = r5[k];
+            }
+        } else if (rows == BYOC__GEMM_MR && rs == 1) {
+            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) memcpy(dst, src + k * cs, BYOC__GEMM_MR * sizeof(float));
+        } else {
+            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) {
+                int64_t i = 0;
+                for (; i < rows; ++i) dst[i] = src[i * rs + k * cs];
+                for (; i < BYOC__GEMM_MR; ++i) dst[i] = 0;
+            }
+        }
+    }
+}
+
+/* rows [0, kc) x columns [0, nc) of op(B), element (k, j) at b[k * rs + j * cs], into nr-column
+   micro-panels (zero past nc) */
+BYOC__PRIVATE void byoc__pack_b(int64_t kc, int64_t nc, const float *b, int64_t rs, int64_t cs, int nr, float *dst) {
+    for (int64_t j0 = 0; j0 < nc; j0 += nr) {
+        int64_t cols = BYOC__MIN(nc - j0, (int64_t)nr);
+        const float *src = b + j0 * cs;
+        if (cols == nr && cs == 1) {
+            for (int64_t k = 0; k < kc; ++k, dst += nr) memcpy(dst, src + k * rs, (size_t)nr * sizeof(float));
+        } else if (rs == 1) { /* op(B) = B^T: each column is contiguous in k */
+            for (int64_t j = 0; j < cols; ++j) {
+                const float *col = src + j * cs;
+                for (int64_t k = 0; k < kc; ++k) dst[k * nr + j] = col[k];
+            }
+            for (int64_t j = cols; j < nr; ++j)
+                for (int64_t k = 0; k < kc; ++k) dst[k * nr + j] = 0;
+            dst += kc * nr;
+        } else {
+            for (int64_t k = 0; k < kc; ++k, dst += nr) {
+                int64_t j = 0;
+                for (; j < cols; ++j) dst[j] = src[k * rs + j * cs];
+                for (; j < nr; ++j) dst[j] = 0;
+            }
+        }
+    }
+}
+
+/* an edge tile: c = alpha * acc + beta * c over m x n (beta 0: c is not read, as in BLAS) */
+BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t ldc, float alpha, float beta, int m, int n) {
+    for (int i = 0; i < m; ++i) {
+        float *ci = c + i * ldc;
+        const float *ai = acc + i * nr;
+        if (beta == 0)
+            for (int j = 0; j < n; ++j) ci[j] = alpha * ai[j];
+        else
+            for (int j = 0; j < n; ++j) ci[j] = alpha * ai[j] + beta * ci[j];
+    }
+}
+
+/* The micro-kernel: a 6 x (2 VL) tile of C in twelve vector accumulators, for a vector type V of VL
+   floats; one definition, compiled once per instruction set. */
+#define BYOC__UKR_ROW_DECL(r) V c##r##0 = zero, c##r##1 = zero;
+#define BYOC__UKR_ROW_FMA(r)                                                                                                                   \
+    {                                                                                                                                          \
+        float ar = a[r];                                                                                                                       \
+        c##r##0 += ar * b0;                                                                                                                    \
+        c##r##1 += ar * b1;                                                                                                                    \
+    }
+#define BYOC__UKR_ROW_OUT(r)                                                                                                                   \
+    if (full) {                                                                                                                                \
+        float *cr = c + r * ldc;                                                                                                               \
+        V o0, o1;                                                                                                                              \
+        if (beta == 0) {                                                                                                                       \
+            o0 = alpha * c##r##0;                                                                                                              \
+            o1 = alpha * c##r##1;                                                                                                              \
+        } else {                                                                                                                               \
+            memcpy(&o0, cr, sizeof o0);                                                                                                        \
+            memcpy(&o1, cr + VL, sizeof o1);                                                                                                   \
+            o0 = alpha * c##r##0 + beta * o0;                                                                                                  \
+            o1 = alpha * c##r##1 + beta * o1;                                                                                                  \
+        }                                                                                                                                      \
+        memcpy(cr, &o0, sizeof o0);                                                                                                            \
+        memcpy(cr + VL, &o1, sizeof o1);                                                                                                       \
+    } else {                                                                                                                                   \
+        memcpy(tile + r * 2 * VL, &c##r##0, sizeof(V));                                                                                        \
+        memcpy(tile + r * 2 * VL + VL, &c##r##1, sizeof(V));                                                                                   \
+    }
+#define BYOC__DEFINE_UKR(name, attrs, VT, VLEN)                                                                                                \
+    attrs static void name(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n) {        \
+        typedef VT V;                                                                                                                          \
+        enum { VL = VLEN };                                                                                                                    \
+        V zero;                                                                                                                                \
+        memset(&zero, 0, sizeof zero);                                                                                                         \
+        BYOC__UKR_ROW_DECL(0) BYOC__UKR_ROW_DECL(1) BYOC__UKR_ROW_DECL(2) BYOC__UKR_ROW_DECL(3) BYOC__UKR_ROW_DECL(4) BYOC__UKR_ROW_DECL(5)    \
+        for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 2 * VL) {                                                                    \
+            V b0, b1;                                                                                                                          \
+            memcpy(&b0, b, sizeof b0);                                                                                                         \
+            memcpy(&b1, b + VL, sizeof b1);                                                                                                    \
+            BYOC__UKR_ROW_FMA(0) BYOC__UKR_ROW_FMA(1) BYOC__UKR_ROW_FMA(2) BYOC__UKR_ROW_FMA(3) BYOC__UKR_ROW_FMA(4) BYOC__UKR_ROW_FMA(5)      \
+        }                                                                                                                                      \
+        int full = m == BYOC__GEMM_MR && n == 2 * VL;                                                                                          \
+        float tile[BYOC__GEMM_MR * 2 * VL];                                                                                                    \
+        BYOC__UKR_ROW_OUT(0) BYOC__UKR_ROW_OUT(1) BYOC__UKR_ROW_OUT(2) BYOC__UKR_ROW_OUT(3) BYOC__UKR_ROW_OUT(4) BYOC__UKR_ROW_OUT(5)          \
+        if (!full) byoc__tile_store(tile, 2 * VL, c, ldc, alpha, beta, m, n);                                                                 \
+    }
+
+typedef void (*byoc__ukr_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n);
+
+#if BYOC__SIMD
+BYOC__DEFINE_UKR(byoc__ukr_vec4, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+/* plain C: the same 6 x 8 tile in scalars the compiler keeps in registers as it can */
+static void byoc__ukr_vec4(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n) {
+    float acc[BYOC__GEMM_MR * 8];
+    memset(acc, 0, sizeof acc);
+    for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 8)
+        for (int i = 0; i < BYOC__GEMM_MR; ++i)
+            for (int j = 0; j < 8; ++j) acc[i * 8 + j] += a[i] * b[j];
+    byoc__tile_store(acc, 8, c, ldc, alpha, beta, m, n);
+}
+#endif
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_UKR(byoc__ukr_avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+BYOC__DEFINE_UKR(byoc__ukr_avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+#endif
+
+/* the widest micro-kernel this CPU runs, and its NR (asked each call: a cached answer would be
+   global state shared between threads) */
+BYOC__PRIVATE byoc__ukr_fn byoc__gemm_kernel(int *nr) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) { *nr = 32; return byoc__ukr_avx512; }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) { *nr = 16; return byoc__ukr_avx2; }
+#endif
+    *nr = 8;
+    return byoc__ukr_vec4;
+}
+
+BYOC_API size_t byoc_sgemm_workspace_size(void) {
+    return (size_t)(BYOC__GEMM_MC * BYOC__GEMM_KC + BYOC__GEMM_KC * BYOC__GEMM_NC) * sizeof(float) + 64;
+}
+
+/* rows one at a time, as dot products or row updates: for a one-row or one-column product, where
+   packing costs more than it saves, and when scratch memory cannot be had */
+BYOC__PRIVATE void byoc__sgemm_rows(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t a_rs, int64_t a_cs, const float *B,
+                                    int64_t b_rs, int64_t b_cs, float beta, float *C, int64_t ldc) {
+    for (int64_t i = 0; i < M; ++i) {
+        float *ci = C + i * ldc;
+        const float *ai = A + i * a_rs;
+        if (b_cs == 1) { /* rows of op(B) are contiguous: C row = sum_k A(i, k) * B row k */
+            if (beta == 0) memset(ci, 0, (size_t)N * sizeof(float));
+            else if (beta != 1) for (int64_t j = 0; j < N; ++j) ci[j] *= beta;
+            for (int64_t k = 0; k < K; ++k) byoc__axpy_f32(N, alpha * ai[k * a_cs], B + k * b_rs, ci);
+        } else {
+            for (int64_t j = 0; j < N; ++j) {
+                float dot = alpha * byoc__dot_strided_f32(ai, a_cs, B + j * b_cs, b_rs, K);
+                ci[j] = beta == 0 ? dot : dot + beta * ci[j];
+            }
+        }
+    }
+}
+
+/* the blocked product with a given micro-kernel (ws: byoc_sgemm_workspace_size() bytes, aligned) */
+BYOC__PRIVATE void byoc__sgemm_blocked(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t a_rs, int64_t a_cs,
+                                       const float *B, int64_t b_rs, int64_t b_cs, float beta, float *C, int64_t ldc, float *ws) {
+    float *ap = ws, *bp = ap + BYOC__GEMM_MC * BYOC__GEMM_KC;
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC);
+        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+            byoc__pack_b(kc, nc, B + pc * b_rs + jc * b_cs, b_rs, b_cs, nr, bp);
+            float beta_now = pc == 0 ? beta : 1.0f; /* later slices accumulate */
+            for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
+                int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
+                byoc__pack_a(mc, kc, A + ic * a_rs + pc * a_cs, a_rs, a_cs, ap);
+                for (int64_t jr = 0; jr < nc; jr += nr)
+                    for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR)
+                        ukr(kc, ap + ir * kc, bp + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, alpha, beta_now,
+                            (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR), (int)BYOC__MIN(nc - jr, (int64_t)nr));
+            }
+        }
+    }
+}
+
+/* B [K, N] (row-major) packed once for several products with it (a conv's patch matrix against each chunk of
+   its weights): the panels byoc__sgemm_blocked packs, block after block in its loop order */
+BYOC__PRIVATE size_t byoc__sgemm_packed_b_floats(int64_t N, int64_t K, int nr) {
+    size_t total = 0;
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC);
+        total += (size_t)K * (size_t)((nc + nr - 1) / nr * nr);
+    }
+    return total;
+}
+BYOC__PRIVATE void byoc__sgemm_pack_b_all(int nr, int64_t N, int64_t K, const float *B, int64_t ldb, float *packed) {
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
+        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+            byoc__pack_b(kc, nc, B + pc * ldb + jc, ldb, 1, nr, packed);
+            packed += kc * ncr;
+        }
+    }
+}
+/* C [M, N] = A [M, K] * B with B packed by byoc__sgemm_pack_b_all for the same nr (ws: byoc_sgemm_workspace_size() bytes, aligned) */
+BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const float *packed,
+                                        float *C, int64_t ldc, float *ws) {
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
+        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+            for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
+                int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
+                byoc__pack_a(mc, kc, A + ic * lda + pc, lda, 1, ws);
+                for (int64_t jr = 0; jr < nc; jr += nr)
+                    for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR)
+                        ukr(kc, ws + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f, pc == 0 ? 0.0f : 1.0f,
+                            (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR), (int)BYOC__MIN(nc - jr, (int64_t)nr));
+            }
+            packed += kc * ncr;
+        }
+    }
+}
+
+BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda, const float *B,
+                         int64_t ldb, float beta, float *C, int64_t ldc, void *workspace) {
+    if (M <= 0 || N <= 0) return;
+    int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1, b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
+    if (K <= 0 || alpha == 0) { /* C = beta * C */
+        for (int64_t i = 0; i < M; ++i)
+            for (int64_t j = 0; j < N; ++j) C[i * ldc + j] = beta == 0 ? 0.0f : beta * C[i * ldc + j];
+        return;
+    }
+    void *owned = NULL;
+    if (M == 1 || N == 1 || (!workspace && !(owned = BYOC_MALLOC(byoc_sgemm_workspace_size())))) {
+        byoc__sgemm_rows(M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc);
+        return;
+    }
+    int nr;
+    byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
+    byoc__sgemm_blocked(ukr, nr, M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc, (float *)byoc__align64(workspace ? workspace : owned));
+    BYOC_FREE(owned);
+}
+
+// [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
+/* ---- the kernel context and shared helpers ---- */
+typedef struct byoc__kctx {
+    const byoc_node *call;
+    const char *name;      /* the op's name, for messages */
+    int code;              /* which op of a kernel's family (BYOC__K_*) */
+    const byoc_tensor *in; /* arguments, a tuple argument flattened */
+    int nin;
+    byoc_tensor *out;      /* results, a tuple result flattened */
+    int nout;
+    unsigned char *ws;     /* 64-byte aligned scratch: the kernel's workspace_size bytes */
+    byoc_diag *diag;
+} byoc__kctx;
+
+BYOC__PRIVATE byoc_result byoc__kfail_dtype(byoc__kctx *k, byoc_dtype dt) {
+    return byoc__diag(k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, k->call->id, "%s: no host kernel for %s", k->name, byoc_dtype_name(dt));
+}
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kfail(byoc__kctx *k, const char *fmt, ...) {
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return byoc__diag(k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, k->call->id, "%s: %s", k->name, why);
+}
+
+/* an attribute of the call, or the op's default */
+BYOC__PRIVATE const byoc_attr_value *byoc__kattr(const byoc__kctx *k, const char *name) {
+    const byoc_attr_value *v = byoc_attrs_get(&k->call->attrs, name);
+    return v ? v : byoc_attrs_get(&k->call->op->defaults, name);
+}
+BYOC__PRIVATE int64_t byoc__kint(const byoc__kctx *k, const char *name, int64_t fallback) {
+    const byoc_attr_value *v = byoc__kattr(k, name);
+    return v && (v->kind == BYOC_ATTR_INT || v->kind == BYOC_ATTR_BOOL) ? v->i : fallback;
+}
+BYOC__PRIVATE double byoc__kfloat(const byoc__kctx *k, const char *name, double fallback) {
+    const byoc_attr_value *v = byoc__kattr(k, name);
+    return !v ? fallback : v->kind == BYOC_ATTR_FLOAT ? v->f : v->kind == BYOC_ATTR_INT ? (double)v->i : fallback;
+}
+BYOC__PRIVATE const char *byoc__kstr(const byoc__kctx *k, const char *name, const char *fallback) {
+    const byoc_attr_value *v = byoc__kattr(k, name);
+    return v && v->kind == BYOC_ATTR_STRING ? v->s : fallback;
+}
+/* an int-list attribute spread to n values: [v] for all, [a, b] as pairs (padding: [top, left] for
+   [top, left, bottom, right]) */
+BYOC__PRIVATE void byoc__kints(const byoc__kctx *k, const char *name, int64_t *out, int n, int64_t fallback) {
+    const byoc_attr_value *v = byoc__kattr(k, name);
+    for (int i = 0; i < n; ++i) out[i] = fallback;
+    if (!v || v->kind != BYOC_ATTR_INT_LIST || !v->count) return;
+    for (int i = 0; i < n; ++i) out[i] = v->count >= n ? v->ints[i] : v->ints[i % v->count];
+}
+/* axis attribute normalised to [0, rank) (the type relation checked its range) */
+BYOC__PRIVATE int byoc__kaxis(const byoc__kctx *k, const char *name, int64_t fallback, int rank) {
+    int64_t a = byoc__kint(k, name, fallback);
+    if (a < 0) a += rank;
+    return a < 0 ? 0 : a >= rank ? (rank > 0 ? rank - 1 : 0) : (int)a;
+}
+
+BYOC__PRIVATE int64_t byoc__numel(const byoc_tensor *t) {
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; ++i) n *= t->dims[i];
+    return n;
+}
+BYOC__PRIVATE size_t byoc__nbytes(const byoc_tensor *t) { return (size_t)byoc__numel(t) * byoc_dtype_size(t->dtype); }
+/* product of dims [from, to) */
+BYOC__PRIVATE int64_t byoc__dims_prod(const int64_t *dims, int from, int to) {
+    int64_t n = 1;
+    for (int i = from; i < to; ++i) n *= dims[i];
+    return n;
+}
+BYOC__PRIVATE void byoc__strides_of(int rank, const int64_t *dims, int64_t *strides) {
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; --i) { strides[i] = s; s *= dims[i]; }
+}
+BYOC__PRIVATE int byoc__is_int_dtype(byoc_dtype dt) { return dt != BYOC_BOOL && !byoc_dtype_is_float(dt) && byoc_dtype_size(dt) > 0; }
+
+/* Copies dims[rank] elements of esize bytes: element idx goes from src + sum(idx * src_strides) to
+   dst + sum(idx * dst_strides) (strides in elements, any sign, 0 repeats). Unit axes are dropped and
+   axes both sides walk contiguously are merged, so the innermost loop is as long as it can be; when
+   both sides are contiguous there it is one memcpy. */
+BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *dst, const int64_t *dst_strides_in, const char *src,
+                                      const int64_t *src_strides_in, size_t esize) {
+    int64_t dims[BYOC_MAX_RANK + 1], ds[BYOC_MAX_RANK + 1], ss[BYOC_MAX_RANK + 1];
+    int r = 0;
+    for (int i = 0; i < rank; ++i) {
+        if (dims_in[i] == 0) return;
+        if (dims_in[i] == 1) continue;
+        if (r > 0 && ds[r - 1] == dst_strides_in[i] * dims_in[i] && ss[r - 1] == src_strides_in[i] * dims_in[i]) {
+            dims[r - 1] *= dims_in[i];
+            ds[r - 1] = dst_strides_in[i];
+            ss[r - 1] = src_strides_in[i];
+            continue;
+        }
+        dims[r] = dims_in[i];
+        ds[r] = dst_strides_in[i];
+        ss[r] = src_strides_in[i];
+        r++;
+    }
+    if (r == 0) { dims[0] = 1; ds[0] = ss[0] = 1; r = 1; }
+    /* a transpose (the destination runs along one axis, the source along another): the two become
+       the innermost pair and are copied in square tiles that stay in cache */
+    int pair = -1;
+    if (r >= 2 && ds[r - 1] == 1 && ss[r - 1] != 1)
+        for (int d = 0; d < r - 1; ++d)
+            if (ss[d] == 1) pair = d;
+    if (pair >= 0) {
+        int64_t t;
+        t = dims[pair]; dims[pair] = dims[r - 2]; dims[r - 2] = t;
+        t = ds[pair]; ds[pair] = ds[r - 2]; ds[r - 2] = t;
+        t = ss[pair]; ss[pair] = ss[r - 2]; ss[r - 2] = t;
+    }
+    int64_t n = dims[r - 1], dstep = ds[r - 1] * (int64_t)esize, sstep = ss[r - 1] * (int64_t)esize;
+    int contiguous = ds[r - 1] == 1 && ss[r - 1] == 1;
+    int64_t idx[BYOC_MAX_RANK + 1] = {0};
+    if (pair >= 0) {
+        int64_t rows = dims[r - 2], drow = ds[r - 2] * (int64_t)esize;
+        for (;;) {
+            for (int64_t i0 = 0; i0 < rows; i0 += 16)
+                for (int64_t j0 = 0; j0 < n; j0 += 16) {
+                    int64_t i1 = BYOC__MIN(rows, i0 + 16), j1 = BYOC__MIN(n, j0 + 16);
+                    for (int64_t i = i0; i < i1; ++i) {
+                        char *drow_p = dst + i * drow;
+                        const char *scol = src + i * (int64_t)esize;
+                        if (esize == 4)
+                            for (int64_t j = j0; j < j1; ++j) memcpy(drow_p + j * 4, scol + j * sstep, 4);
+                        else
+                            for (int64_t j = j0; j < j1; ++j) memcpy(drow_p + j * (int64_t)esize, scol + j * sstep, esize);
+                    }
+                }
+            int d = r - 3;
+            for (; d >= 0; --d) {
+                dst += ds[d] * (int64_t)esize;
+                src += ss[d] * (int64_t)esize;
+                if (++idx[d] < dims[d]) break;
+                dst -= ds[d] * dims[d] * (int64_t)esize;
+                src -= ss[d] * dims[d] * (int64_t)esize;
+                idx[d] = 0;
+            }
+            if (d < 0) return;
+        }
+    }
+    for (;;) {
+        if (contiguous) {
+            memcpy(dst, src, (size_t)n * esize);
+        } else if (esize == 4) { /* constant sizes let each copy be one move */
+            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, 4);
+        } else if (esize == 1) {
+            for (int64_t i = 0; i < n; ++i) dst[i * dstep] = src[i * sstep];
+        } else if (esize == 2) {
+            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, 2);
+        } else if (esize == 8) {
+            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, 8);
+        } else {
+            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, esize);
+        }
+        int d = r - 2;
+        for (; d >= 0; --d) {
+            dst += ds[d] * (int64_t)esize;
+            src += ss[d] * (int64_t)esize;
+            if (++idx[d] < dims[d]) break;
+            dst -= ds[d] * dims[d] * (int64_t)esize;
+            src -= ss[d] * dims[d] * (int64_t)esize;
+            idx[d] = 0;
+        }
+        if (d < 0) return;
+    }
+}
+
+/* Broadcasting: the output's shape with, per operand (0 is the output), an element stride per axis
+   (0 along a broadcast axis). Unit axes are dropped and neighbours merged when every operand allows,
+   so NCHW + (C, 1, 1) becomes a loop over C of runs of H*W against one value. */
+#define BYOC__BCAST_MAX_OPS 4
+typedef struct byoc__bcast {
+    int rank, nops;
+    int64_t dims[BYOC_MAX_RANK];
+    int64_t strides[BYOC__BCAST_MAX_OPS][BYOC_MAX_RANK];
+} byoc__bcast;
+
+BYOC__PRIVATE void byoc__bcast_init(byoc__bcast *bc, const byoc_tensor *const *ops, int nops) {
+    const byoc_tensor *out = ops[0];
+    int64_t st[BYOC__BCAST_MAX_OPS][BYOC_MAX_RANK];
+    for (int o = 0; o < nops; ++o) {
+        int64_t own[BYOC_MAX_RANK];
+        byoc__strides_of(ops[o]->rank, ops[o]->dims, own);
+        for (int d = 0; d < out->rank; ++d) {
+            int od = d - (out->rank - ops[o]->rank);
+            st[o][d] = od < 0 || ops[o]->dims[od] == 1 ? 0 : own[od];
+        }
+    }
+    bc->nops = nops;
+    bc->rank = 0;
+    for (int d = 0; d < out->rank; ++d) {
+        if (out->dims[d] == 1) continue;
+        int r = bc->rank, merge = r > 0;
+        for (int o = 0; merge && o < nops; ++o) merge = bc->strides[o][r - 1] == st[o][d] * out->dims[d];
+        if (merge) {
+            bc->dims[r - 1] *= out->dims[d];
+            for (int o = 0; o < nops; ++o) bc->strides[o][r - 1] = st[o][d];
+            continue;
+        }
+        bc->dims[r] = out->dims[d];
+        for (int o = 0; o < nops; ++o) bc->strides[o][r] = st[o][d];
+        bc->rank++;
+    }
+    if (bc->rank == 0) {
+        bc->rank = 1;
+        bc->dims[0] = 1;
+        for (int o = 0; o < nops; ++o) bc->strides[o][0] = 1;
+    }
+}
+
+/* calls fn for every innermost run: operand pointers at its start, each operand's element stride
+   along it (0 or 1 after merging, except where an operand is strided), and its length */
+typedef void (*byoc__bcast_fn)(void *user, char *const *ptr, const int64_t *stride, int64_t n);
+BYOC__PRIVATE void byoc__bcast_walk(const byoc__bcast *bc, char *const *base, const size_t *esize, byoc__bcast_fn fn, void *user) {
+    char *p[BYOC__BCAST_MAX_OPS];
+    int64_t inner[BYOC__BCAST_MAX_OPS], idx[BYOC_MAX_RANK] = {0};
+    int r = bc->rank;
+    for (int o = 0; o < bc->nops; ++o) {
+        p[o] = base[o];
+        inner[o] = bc->strides[o][r - 1];
+    }
+    for (int d = 0; d < r; ++d)
+        if (bc->dims[d] == 0) return;
+    for (;;) {
+        fn(user, p, inner, bc->dims[r - 1]);
+        int d = r - 2;
+        for (; d >= 0; --d) {
+            for (int o = 0; o < bc->nops; ++o) p[o] += bc->strides[o][d] * (int64_t)esize[o];
+            if (++idx[d] < bc->dims[d]) break;
+            for (int o = 0; o < bc->nops; ++o) p[o] -= bc->strides[o][d] * bc->dims[d] * (int64_t)esize[o];
+            idx[d] = 0;
+        }
+        if (d < 0) return;
+    }
+}
+
+/* which op of a family a kernel runs */
+enum {
+    BYOC__K_NONE = 0,
+    BYOC__K_ADD, BYOC__K_SUBTRACT, BYOC__K_MULTIPLY, BYOC__K_DIVIDE, BYOC__K_POWER, BYOC__K_MAXIMUM, BYOC__K_MINIMUM,
+    BYOC__K_EQUAL, BYOC__K_LESS, BYOC__K_GREATER,
+    BYOC__K_RELU, BYOC__K_LEAKY_RELU, BYOC__K_CLIP, BYOC__K_SIGMOID, BYOC__K_TANH, BYOC__K_EXP, BYOC__K_LOG, BYOC__K_SQRT, BYOC__K_RSQRT,
+    BYOC__K_ERF, BYOC__K_NEGATIVE, BYOC__K_ABS, BYOC__K_FLOOR, BYOC__K_CEIL, BYOC__K_HARD_SIGMOID, BYOC__K_HARD_SWISH, BYOC__K_GELU,
+    BYOC__K_SOFTMAX, BYOC__K_LOG_SOFTMAX,
+    BYOC__K_MAX_POOL, BYOC__K_AVG_POOL,
+    BYOC__K_SUM, BYOC__K_MEAN, BYOC__K_RMAX, BYOC__K_RMIN,
+    BYOC__K_DENSE, BYOC__K_MATMUL, BYOC__K_BATCH_MATMUL
+};
+
+/* ---- elementwise binary ops with broadcasting ---- */
+/* float32: one loop per operand pattern (both runs, run and scalar, scalar and run), vectorised */
+#if BYOC__SIMD
+#define BYOC__F32_BINARY_VEC(VEXPR)                                                                                                            \
+    if (sa == 1 && sb == 1)                                                                                                                    \
+        for (; i + 8 <= n; i += 8) {                                                                                                           \
+            byoc__f4 x0, x1, y0, y1;                                                                                                           \
+            BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4); BYOC__LD(y0, b + i); BYOC__LD(y1, b + i + 4);                                         \
+            { byoc__f4 x = x0, y = y0; x0 = VEXPR; }                                                                                           \
+            { byoc__f4 x = x1, y = y1; x1 = VEXPR; }                                                                                           \
+            BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                      \
+        }                                                                                                                                      \
+    else if (sa == 1 && sb == 0) {                                                                                                             \
+        byoc__f4 y = {b[0], b[0], b[0], b[0]};                                                                                                 \
+        for (; i + 8 <= n; i += 8) {                                                                                                           \
+            byoc__f4 x0, x1;                                                                                                                   \
+            BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4);                                                                                       \
+            { byoc__f4 x = x0; x0 = VEXPR; }                                                                                                   \
+            { byoc__f4 x = x1; x1 = VEXPR; }                                                                                                   \
+            BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                      \
+        }                                                                                                                                      \
+    } else if (sa == 0 && sb == 1) {                                                                                                           \
+        byoc__f4 x = {a[0], a[0], a[0], a[0]};                                                                                                 \
+        for (; i + 8 <= n; i += 8) {                                                                                                           \
+            byoc__f4 y0, y1;                                                                                                                   \
+            BYOC__LD(y0, b + i); BYOC__LD(y1, b + i + 4);                                                                                       \
+            { byoc__f4 y = y0; y0 = VEXPR; }                                                                                                   \
+            { byoc__f4 y = y1; y1 = VEXPR; }                                                                                                   \
+            BYOC__ST(o + i, y0); BYOC__ST(o + i + 4, y1);                                                                                      \
+        }                                                                                                                                      \
+    }
+#else
+#define BYOC__F32_BINARY_VEC(VEXPR)
+#endif
+#define BYOC__F32_BINARY(VEXPR, SEXPR)                                                                                                         \
+    {                                                                                                                                          \
+        BYOC__F32_BINARY_VEC(VEXPR)                                                                                                            \
+        for (; i < n; ++i) {                                                                                                                   \
+            float x = a[i * sa], y = b[i * sb];                                                                                                \
+            o[i] = SEXPR;                                                                                                                      \
+        }                                                                                                                                      \
+    }
+
+BYOC__PRIVATE void byoc__binary_f32(int code, const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
+    int64_t i = 0;
+    switch (code) {
+    case BYOC__K_ADD: BYOC__F32_BINARY(x + y, x + y) break;
+    case BYOC__K_SUBTRACT: BYOC__F32_BINARY(x - y, x - y) break;
+    case BYOC__K_MULTIPLY: BYOC__F32_BINARY(x * y, x * y) break;
+    case BYOC__K_DIVIDE: BYOC__F32_BINARY(x / y, x / y) break;
+    case BYOC__K_MAXIMUM: BYOC__F32_BINARY(BYOC__SEL(x > y, x, y), x > y ? x : y) break;
+    case BYOC__K_MINIMUM: BYOC__F32_BINARY(BYOC__SEL(x < y, x, y), x < y ? x : y) break;
+    case BYOC__K_POWER: for (; i < n; ++i) o[i] = powf(a[i * sa], b[i * sb]); break;
+    default: break;
+    }
+}
+
+/* float64: plain loops in double */
+BYOC__PRIVATE void byoc__binary_f64(int code, const double *a, int64_t sa, const double *b, int64_t sb, double *o, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        double x = a[i * sa], y = b[i * sb];
+        switch (code) {
+        case BYOC__K_ADD: o[i] = x + y; break;
+        case BYOC__K_SUBTRACT: o[i] = x - y; break;
+        case BYOC__K_MULTIPLY: o[i] = x * y; break;
+        case BYOC__K_DIVIDE: o[i] = x / y; break;
+        case BYOC__K_POWER: o[i] = pow(x, y); break;
+        case BYOC__K_MAXIMUM: o[i] = x > y ? x : y; break;
+        case BYOC__K_MINIMUM: o[i] = x < y ? x : y; break;
+        default: break;
+        }
+    }
+}
+
+/* integers wrap as two's complement (arithmetic in the unsigned type UT, so no signed overflow);
+   division truncates as C does, x / 0 is 0 and MIN / -1 wraps to MIN */
+/* v < 0, as a call: the same test on an unsigned type inside a macro would warn that it is always false */
+BYOC__PRIVATE int byoc__negative(int64_t v) { return v < 0; }
+BYOC__PRIVATE uint64_t byoc__upow(uint64_t base, uint64_t e) {
+    uint64_t r = 1;
+    for (; e; e >>= 1, base *= base)
+        if (e & 1) r *= base;
+    return r;
+}
+#define BYOC__INT_BINARY(T, UT, SIGNED)                                                                                                        \
+    static void byoc__binary_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) {                                 \
+        int64_t i;                                                                                                                             \
+        switch (code) {                                                                                                                        \
+        case BYOC__K_ADD: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] + (UT)b[i * sb]); break;                                            \
+        case BYOC__K_SUBTRACT: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] - (UT)b[i * sb]); break;                                       \
+        case BYOC__K_MULTIPLY: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] * (UT)b[i * sb]); break;                                       \
+        case BYOC__K_DIVIDE:                                                                                                                   \
+            for (i = 0; i < n; ++i) {                                                                                                          \
+                T x = a[i * sa], y = b[i * sb];                                                                                                \
+                o[i] = y == 0 ? (T)0 : (SIGNED && y == (T)-1) ? (T)((UT)0 - (UT)x) : (T)(x / y);                                               \
+            }                                                                                                                                  \
+            break;                                                                                                                             \
+        case BYOC__K_POWER:                                                                                                                    \
+            for (i = 0; i < n; ++i) {                                                                                                          \
+                T x = a[i * sa], y = b[i * sb];                                                                                                \
+                if (SIGNED && byoc__negative((int64_t)y)) /* a negative exponent: what truncating x^y leaves */                                \
+                    o[i] = x == 1 ? (T)1 : (SIGNED && x == (T)-1) ? (((uint64_t)(int64_t)y & 1) ? (T)-1 : (T)1) : (T)0;                        \
+                else                                                                                                                           \
+                    o[i] = (T)byoc__upow((uint64_t)(int64_t)x, (uint64_t)(int64_t)y);                                                          \
+            }                                                                                                                                  \
+            break;                                                                                                                             \
+        case BYOC__K_MAXIMUM: for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb] ? a[i * sa] : b[i * sb]; break;                            \
+        case BYOC__K_MINIMUM: for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb] ? a[i * sa] : b[i * sb]; break;                            \
+        default: break;                                                                                                                        \
+        }                                                                                                                                      \
+    }
+BYOC__INT_BINARY(int8_t, uint32_t, 1)
+BYOC__INT_BINARY(uint8_t, uint32_t, 0)
+BYOC__INT_BINARY(int16_t, uint32_t, 1)
+BYOC__INT_BINARY(int32_t, uint32_t, 1)
+BYOC__INT_BINARY(int64_t, uint64_t, 1)
+BYOC__INT_BINARY(uint16_t, uint32_t, 0)
+BYOC__INT_BINARY(uint32_t, uint32_t, 0)
+BYOC__INT_BINARY(uint64_t, uint64_t, 0)
+
+/* comparisons: any dtype to bool (bool compares as uint8 0/1) */
+#define BYOC__COMPARE(T)                                                                                                                       \
+    static void byoc__compare_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, uint8_t *o, int64_t n) {                          \
+        int64_t i;                                                                                                                             \
+        if (code == BYOC__K_EQUAL) for (i = 0; i < n; ++i) o[i] = a[i * sa] == b[i * sb];                                                      \
+        else if (code == BYOC__K_LESS) for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb];                                                   \
+        else for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb];                                                                             \
+    }
+BYOC__COMPARE(float)
+BYOC__COMPARE(int8_t)
+BYOC__COMPARE(uint8_t)
+BYOC__COMPARE(int16_t)
+BYOC__COMPARE(int32_t)
+BYOC__COMPARE(int64_t)
+BYOC__COMPARE(double)
+BYOC__COMPARE(uint16_t)
+BYOC__COMPARE(uint32_t)
+BYOC__COMPARE(uint64_t)
+
+typedef struct byoc__binary_job { int code; byoc_dtype dt; } byoc__binary_job;
+static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
+    const byoc__binary_job *j = (const byoc__binary_job *)user;
+    int cmp = j->code == BYOC__K_EQUAL || j->code == BYOC__K_LESS || j->code == BYOC__K_GREATER;
+#define BYOC__BIN_CASE(DT, T)                                                                                                                  \
+    case DT:                                                                                                                                   \
+        if (cmp) byoc__compare_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (uint8_t *)p[0], n);                                \
+        else byoc__binary_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);                                           \
+        break;
+    switch (j->dt) {
+    case BYOC_FLOAT32:
+        if (cmp) byoc__compare_float(j->code, (const float *)p[1], s[1], (const float *)p[2], s[2], (uint8_t *)p[0], n);
+        else byoc__binary_f32(j->code, (const float *)p[1], s[1], (const float *)p[2], s[2], (float *)p[0], n);
+        break;
+    BYOC__BIN_CASE(BYOC_INT8, int8_t)
+    BYOC__BIN_CASE(BYOC_UINT8, uint8_t)
+    BYOC__BIN_CASE(BYOC_BOOL, uint8_t) /* maximum / minimum of 0/1 are or / and */
+    BYOC__BIN_CASE(BYOC_INT16, int16_t)
+    BYOC__BIN_CASE(BYOC_INT32, int32_t)
+    BYOC__BIN_CASE(BYOC_INT64, int64_t)
+    BYOC__BIN_CASE(BYOC_UINT16, uint16_t)
+    BYOC__BIN_CASE(BYOC_UINT32, uint32_t)
+    BYOC__BIN_CASE(BYOC_UINT64, uint64_t)
+    case BYOC_FLOAT64:
+        if (cmp) byoc__compare_double(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (uint8_t *)p[0], n);
+        else byoc__binary_f64(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (double *)p[0], n);
+        break;
+    default: break;
+    }
+#undef BYOC__BIN_CASE
+}
+
+static byoc_result byoc__k_binary(byoc__kctx *k) {
+    byoc_dtype dt = k->in[0].dtype;
+    int cmp = k->code == BYOC__K_EQUAL || k->code == BYOC__K_LESS || k->code == BYOC__K_GREATER;
+    if (dt == BYOC_BOOL && !cmp && k->code != BYOC__K_MAXIMUM && k->code != BYOC__K_MINIMUM) return byoc__kfail_dtype(k, dt);
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && dt != BYOC_BOOL && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype(k, dt);
+    const byoc_tensor *ops[3] = {&k->out[0], &k->in[0], &k->in[1]};
+    byoc__bcast bc;
+    byoc__bcast_init(&bc, ops, 3);
+    char *base[3] = {(char *)k->out[0].data, (char *)k->in[0].data, (char *)k->in[1].data};
+    size_t es[3] = {byoc_dtype_size(k->out[0].dtype), byoc_dtype_size(dt), byoc_dtype_size(dt)};
+    byoc__binary_job job;
+    job.code = k->code;
+    job.dt = dt;
+    byoc__bcast_walk(&bc, base, es, byoc__binary_run, &job);
+    return BYOC_OK;
+}
+
+/* where(cond, x, y): any dtype, moved by element size */
+static void byoc__where_run(void *user, char *const *p, const int64_t *s, int64_t n) {
+    size_t es = *(const size_t *)user;
+    const uint8_t *c = (const uint8_t *)p[1];
+    for (int64_t i = 0; i < n; ++i) memcpy(p[0] + (size_t)i * es, c[i * s[1]] ? p[2] + (size_t)(i * s[2]) * es : p[3] + (size_t)(i * s[3]) * es, es);
+}
+static byoc_result byoc__k_where(byoc__kctx *k) {
+    const byoc_tensor *ops[4] = {&k->out[0], &k->in[0], &k->in[1], &k->in[2]};
+    byoc__bcast bc;
+    byoc__bcast_init(&bc, ops, 4);
+    size_t es = byoc_dtype_size(k->out[0].dtype);
+    char *base[4] = {(char *)k->out[0].data, (char *)k->in[0].data, (char *)k->in[1].data, (char *)k->in[2].data};
+    size_t sizes[4] = {es, 1, es, es};
+    byoc__bcast_walk(&bc, base, sizes, byoc__where_run, &es);
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_logical_not(byoc__kctx *k) {
+    const uint8_t *x = (const uint8_t *)k->in[0].data;
+    uint8_t *o = (uint8_t *)k->out[0].data;
+    for (int64_t i = 0, n = byoc__numel(&k->out[0]); i < n; ++i) o[i] = !x[i];
+    return BYOC_OK;
+}
+
+/* ---- elementwise unary ops ---- */
+typedef struct byoc__unary_params { float alpha, beta, lo, hi; int tanh_gelu; } byoc__unary_params;
+
+#if BYOC__SIMD
+#define BYOC__F32_UNARY_VEC(VEXPR)                                                                                                             \
+    for (; i + 8 <= n; i += 8) {                                                                                                               \
+        byoc__f4 x0, x1;                                                                                                                       \
+        BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4);                                                                                           \
+        { byoc__f4 x = x0; x0 = VEXPR; }                                                                                                       \
+        { byoc__f4 x = x1; x1 = VEXPR; }                                                                                                       \
+        BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                          \
+    }
+#else
+#define BYOC__F32_UNARY_VEC(VEXPR)
+#endif
+/* with vectors, the last few elements go through the same vector code (padded), so an element's
+   result does not depend on where in the tensor, or in a tile of it, it sits */
+#if BYOC__SIMD
+#define BYOC__F32_UNARY(VEXPR, SEXPR)                                                                                                          \
+    {                                                                                                                                          \
+        BYOC__F32_UNARY_VEC(VEXPR)                                                                                                             \
+        for (; i < n; i += 4) {                                                                                                                \
+            float pad[4] = {0, 0, 0, 0};                                                                                                       \
+            size_t rest = (size_t)BYOC__MIN(n - i, 4) * sizeof(float);                                                                         \
+            byoc__f4 x;                                                                                                                        \
+            memcpy(pad, a + i, rest);                                                                                                          \
+            BYOC__LD(x, pad);                                                                                                                  \
+            x = VEXPR;                                                                                                                         \
+            BYOC__ST(pad, x);                                                                                                                  \
+            memcpy(o + i, pad, rest);                                                                                                          \
+        }                                                                                                                                      \
+    }
+#else
+#define BYOC__F32_UNARY(VEXPR, SEXPR)                                                                                                          \
+    for (; i < n; ++i) {                                                                                                                       \
+        float x = a[i];                                                                                                                        \
+        o[i] = SEXPR;                                                                                                                          \
+    }
+#endif
+#define BYOC__F32_MAP(SEXPR)                                                                                                                   \
+    for (; i < n; ++i) {                                                                                                                       \
+        float x = a[i];                                                                                                                        \
+        o[i] = SEXPR;                                                                                                                          \
+    }
+
+/* the loops, inlined into a plain copy and (x86-64) an AVX2+FMA copy: the same vector code gets
+   three-operand encodings and fused multiply-adds, which nearly halves the time of exp and friends */
+BYOC__ALWAYS_INLINE void byoc__unary_f32_body(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
+    int64_t i = 0;
+    float al = pr->alpha, be = pr->beta, lo = pr->lo, hi = pr->hi;
+#if BYOC__SIMD
+    const byoc__f4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1}, three = {3, 3, 3, 3}, six = {6, 6, 6, 6}, sixth = {1.0f / 6, 1.0f / 6, 1.0f / 6, 1.0f / 6};
+    const byoc__f4 alv = {al, al, al, al}, bev = {be, be, be, be}, lov = {lo, lo, lo, lo}, hiv = {hi, hi, hi, hi};
+    const byoc__i4 sign = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+#endif
+    switch (code) {
+    case BYOC__K_RELU: BYOC__F32_UNARY(BYOC__SEL(x > zero, x, zero), x > 0 ? x : 0) break;
+    case BYOC__K_LEAKY_RELU: BYOC__F32_UNARY(BYOC__SEL(x > zero, x, x * alv), x > 0 ? x : x * al) break;
+    case BYOC__K_CLIP: /* max(min(x, hi), lo), as TVM computes it */
+        BYOC__F32_UNARY(BYOC__SEL(BYOC__SEL(x < hiv, x, hiv) > lov, BYOC__SEL(x < hiv, x, hiv), lov), (x < hi ? x : hi) > lo ? (x < hi ? x : hi) : lo)
+        break;
+    case BYOC__K_NEGATIVE: BYOC__F32_UNARY(-x, -x) break;
+    case BYOC__K_ABS: BYOC__F32_UNARY((byoc__f4)((byoc__i4)x & ~sign), fabsf(x)) break;
+    case BYOC__K_HARD_SIGMOID:
+        BYOC__F32_UNARY(BYOC__SEL((x * alv + bev) > zero, BYOC__SEL((x * alv + bev) < one, x * alv + bev, one), zero),
+                        x * al + be > 0 ? (x * al + be < 1 ? x * al + be : 1.0f) : 0.0f)
+        break;
+    case BYOC__K_HARD_SWISH:
+        BYOC__F32_UNARY(x * BYOC__SEL((x + three) > zero, BYOC__SEL((x + three) < six, x + three, six), zero) * sixth,
+                        x * (x + 3 > 0 ? (x + 3 < 6 ? x + 3 : 6.0f) : 0.0f) * (1.0f / 6))
+        break;
+    case BYOC__K_SIGMOID: BYOC__F32_UNARY(one / (one + byoc__exp4(-x)), 1.0f / (1.0f + expf(-x))) break;
+    case BYOC__K_TANH: BYOC__F32_UNARY(byoc__tanh4(x), tanhf(x)) break;
+    case BYOC__K_EXP: BYOC__F32_UNARY(byoc__exp4(x), expf(x)) break;
+    case BYOC__K_LOG: BYOC__F32_MAP(logf(x)) break;
+    case BYOC__K_SQRT: BYOC__F32_MAP(sqrtf(x)) break;
+    case BYOC__K_RSQRT: BYOC__F32_MAP(1.0f / sqrtf(x)) break;
+    case BYOC__K_ERF: BYOC__F32_UNARY(byoc__erf4(x), erff(x)) break;
+    case BYOC__K_FLOOR: BYOC__F32_MAP(floorf(x)) break;
+    case BYOC__K_CEIL: BYOC__F32_MAP(ceilf(x)) break;
+    case BYOC__K_GELU:
+        if (pr->tanh_gelu) BYOC__F32_UNARY(0.5f * x * (one + byoc__tanh4(0.7978845608028654f * (x + 0.044715f * x * x * x))),
+                                           0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x))))
+        else BYOC__F32_UNARY(0.5f * x * (one + byoc__erf4(x * 0.7071067811865476f)), 0.5f * x * (1.0f + erff(x * 0.7071067811865476f)))
+        break;
+    default: break;
+    }
+}
+
+static void byoc__unary_f32_plain(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
+    byoc__unary_f32_body(code, pr, a, o, n);
+}
+#if BYOC__X86_DISPATCH
+__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static void byoc__unary_f32_avx2(int code, const byoc__unary_params *pr, const float *a,
+                                                                                      float *o, int64_t n) {
+    byoc__unary_f32_body(code, pr, a, o, n);
+}
+#endif
+BYOC__PRIVATE void byoc__unary_f32(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
+#if BYOC__X86_DISPATCH
+    if (byoc__has_avx2_fma()) {
+        byoc__unary_f32_avx2(code, pr, a, o, n);
+        return;
+    }
+#endif
+    byoc__unary_f32_plain(code, pr, a, o, n);
+}
+
+/* relu, negative, abs, clip on integers (wrapping: -MIN is MIN) */
+#define BYOC__INT_UNARY(T, UT, SIGNED, TMIN, TMAX)                                                                                             \
+    static void byoc__unary_##T(int code, double lo_d, double hi_d, const T *a, T *o, int64_t n) {                                            \
+        int64_t i;                                                                                                                             \
+        switch (code) {                                                                                                                        \
+        case BYOC__K_RELU: for (i = 0; i < n; ++i) o[i] = a[i] > 0 ? a[i] : (T)0; break;                                                       \
+        case BYOC__K_NEGATIVE: for (i = 0; i < n; ++i) o[i] = (T)((UT)0 - (UT)a[i]); break;                                                    \
+        case BYOC__K_ABS: for (i = 0; i < n; ++i) o[i] = SIGNED && byoc__negative((int64_t)a[i]) ? (T)((UT)0 - (UT)a[i]) : a[i]; break;       \
+        case BYOC__K_CLIP: {                                                                                                                   \
+            /* bounds saturated into the type (NaN: no bound), then truncated as a cast does */                                                \
+            if (lo_d != lo_d) lo_d = -HUGE_VAL;                                                                                                \
+            if (hi_d != hi_d) hi_d = HUGE_VAL;                                                                                                 \
+            T lo = (T)(lo_d <= (double)(TMIN) ? (TMIN) : lo_d >= (double)(TMAX) ? (TMAX) : (T)lo_d);                                           \
+            T hi = (T)(hi_d <= (double)(TMIN) ? (TMIN) : hi_d >= (double)(TMAX) ? (TMAX) : (T)hi_d);                                           \
+            for (i = 0; i < n; ++i) o[i] = (a[i] < hi ? a[i] : hi) > lo ? (a[i] < hi ? a[i] : hi) : lo;                                         \
+            break;                                                                                                                             \
+        }                                                                                                                                      \
+        default: break;                                                                                                                        \
+        }                                                                                                                                      \
+    }
+BYOC__INT_UNARY(int8_t, uint32_t, 1, INT8_MIN, INT8_MAX)
+BYOC__INT_UNARY(uint8_t, uint32_t, 0, 0, UINT8_MAX)
+BYOC__INT_UNARY(int16_t, uint32_t, 1, INT16_MIN, INT16_MAX)
+BYOC__INT_UNARY(int32_t, uint32_t, 1, INT32_MIN, INT32_MAX)
+BYOC__INT_UNARY(int64_t, uint64_t, 1, INT64_MIN, INT64_MAX)
+BYOC__INT_UNARY(uint16_t, uint32_t, 0, 0, UINT16_MAX)
+BYOC__INT_UNARY(uint32_t, uint32_t, 0, 0, UINT32_MAX)
+BYOC__INT_UNARY(uint64_t, uint64_t, 0, 0, UINT64_MAX)
+
+/* float64: the same formulas in double, with libm */
+BYOC__PRIVATE void byoc__unary_f64(int code, double al, double be, double lo, double hi, int tanh_gelu, const double *a, double *o, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        double x = a[i], c;
+        switch (code) {
+        case BYOC__K_RELU: o[i] = x > 0 ? x : 0; break;
+        case BYOC__K_LEAKY_RELU: o[i] = x > 0 ? x : x * al; break;
+        case BYOC__K_CLIP: c = x < hi ? x : hi; o[i] = c > lo ? c : lo; break;
+        case BYOC__K_NEGATIVE: o[i] = -x; break;
+        case BYOC__K_ABS: o[i] = fabs(x); break;
+        case BYOC__K_HARD_SIGMOID: c = x * al + be; o[i] = c > 0 ? (c < 1 ? c : 1) : 0; break;
+        case BYOC__K_HARD_SWISH: c = x + 3; o[i] = x * (c > 0 ? (c < 6 ? c : 6) : 0) / 6; break;
+        case BYOC__K_SIGMOID: o[i] = 1 / (1 + exp(-x)); break;
+        case BYOC__K_TANH: o[i] = tanh(x); break;
+        case BYOC__K_EXP: o[i] = exp(x); break;
+        case BYOC__K_LOG: o[i] = log(x); break;
+        case BYOC__K_SQRT: o[i] = sqrt(x); break;
+        case BYOC__K_RSQRT: o[i] = 1 / sqrt(x); break;
+        case BYOC__K_ERF: o[i] = erf(x); break;
+        case BYOC__K_FLOOR: o[i] = floor(x); break;
+        case BYOC__K_CEIL: o[i] = ceil(x); break;
+        case BYOC__K_GELU:
+            o[i] = tanh_gelu ? 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))) : 0.5 * x * (1 + erf(x * 0.7071067811865476));
+            break;
+        default: break;
+        }
+    }
+}
+
+static byoc_result byoc__k_unary(byoc__kctx *k) {
+    byoc_dtype dt = k->in[0].dtype;
+    int64_t n = byoc__numel(&k->out[0]);
+    double lo = byoc__kfloat(k, "a_min", 0), hi = byoc__kfloat(k, "a_max", 0);
+    if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
+        double alpha = byoc__kfloat(k, "alpha", k->code == BYOC__K_HARD_SIGMOID ? 0.2 : 0.01), beta = byoc__kfloat(k, "beta", 0.5);
+        byoc__unary_params pr;
+        memset(&pr, 0, sizeof pr);
+        pr.alpha = (float)alpha;
+        pr.beta = (float)beta;
+        pr.lo = (float)lo;
+        pr.hi = (float)hi;
+        if (k->code == BYOC__K_GELU) {
+            const char *approx = byoc__kstr(k, "approximate", "none");
+            if (strcmp(approx, "none") && strcmp(approx, "tanh")) return byoc__kfail(k, "no host kernel for approximate=\"%s\"", approx);
+            pr.tanh_gelu = !strcmp(approx, "tanh");
+        }
+        if (dt == BYOC_FLOAT64) byoc__unary_f64(k->code, alpha, beta, lo, hi, pr.tanh_gelu, (const double *)k->in[0].data, (double *)k->out[0].data, n);
+        else byoc__unary_f32(k->code, &pr, (const float *)k->in[0].data, (float *)k->out[0].data, n);
+        return BYOC_OK;
+    }
+    int int_ok = k->code == BYOC__K_RELU || k->code == BYOC__K_NEGATIVE || k->code == BYOC__K_ABS || k->code == BYOC__K_CLIP;
+    if (!int_ok) return byoc__kfail_dtype(k, dt);
+    switch (dt) {
+    case BYOC_INT8: byoc__unary_int8_t(k->code, lo, hi, (const int8_t *)k->in[0].data, (int8_t *)k->out[0].data, n); break;
+    case BYOC_UINT8: byoc__unary_uint8_t(k->code, lo, hi, (const uint8_t *)k->in[0].data, (uint8_t *)k->out[0].data, n); break;
+    case BYOC_INT16: byoc__unary_int16_t(k->code, lo, hi, (const int16_t *)k->in[0].data, (int16_t *)k->out[0].data, n); break;
+    case BYOC_INT32: byoc__unary_int32_t(k->code, lo, hi, (const int32_t *)k->in[0].data, (int32_t *)k->out[0].data, n); break;
+    case BYOC_INT64: byoc__unary_int64_t(k->code, lo, hi, (const int64_t *)k->in[0].data, (int64_t *)k->out[0].data, n); break;
+    case BYOC_UINT16: byoc__unary_uint16_t(k->code, lo, hi, (const uint16_t *)k->in[0].data, (uint16_t *)k->out[0].data, n); break;
+    case BYOC_UINT32: byoc__unary_uint32_t(k->code, lo, hi, (const uint32_t *)k->in[0].data, (uint32_t *)k->out[0].data, n); break;
+    case BYOC_UINT64: byoc__unary_uint64_t(k->code, lo, hi, (const uint64_t *)k->in[0].data, (uint64_t *)k->out[0].data, n); break;
+    default: return byoc__kfail_dtype(k, dt);
+    }
+    return BYOC_OK;
+}
+
+/* data viewed as [outer, C, inner] around `axis` */
+BYOC__PRIVATE void byoc__split_axis(const byoc_tensor *t, int axis, int64_t *outer, int64_t *c, int64_t *inner) {
+    *outer = byoc__dims_prod(t->dims, 0, axis);
+    *c = t->rank ? t->dims[axis] : 1;
+    *inner = byoc__dims_prod(t->dims, axis + 1, t->rank);
+}
+
+/* bias_add: x + bias[c] along axis (float32, float64 and integers) */
+static byoc_result byoc__k_bias_add(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int axis = byoc__kaxis(k, "axis", 1, x->rank);
+    int64_t outer, C, inner;
+    byoc__split_axis(x, axis, &outer, &C, &inner);
+    if (x->dtype == BYOC_FLOAT32) {
+        const float *xd = (const float *)x->data, *bias = (const float *)k->in[1].data;
+        float *o = (float *)k->out[0].data;
+        for (int64_t p = 0; p < outer; ++p)
+            for (int64_t c = 0; c < C; ++c, xd += inner, o += inner) byoc__binary_f32(BYOC__K_ADD, xd, 1, bias + c, 0, o, inner);
+        return BYOC_OK;
+    }
+    if (!byoc__is_int_dtype(x->dtype) && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    size_t es = byoc_dtype_size(x->dtype);
+    const char *xd = (const char *)x->data, *bias = (const char *)k->in[1].data;
+    char *o = (char *)k->out[0].data;
+    for (int64_t p = 0; p < outer; ++p)
+        for (int64_t c = 0; c < C; ++c, xd += inner * (int64_t)es, o += inner * (int64_t)es) {
+            char *ptr[3] = {o, (char *)xd, (char *)bias + c * (int64_t)es};
+            int64_t s[3] = {1, 1, 0};
+            byoc__binary_job job;
+            job.code = BYOC__K_ADD;
+            job.dt = x->dtype;
+            byoc__binary_run(&job, ptr, s, inner);
+        }
+    return BYOC_OK;
+}
+
+/* prelu: x if x > 0 else alpha[c] * x (alpha of one value applies to every channel) */
+static byoc_result byoc__k_prelu(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
+    int axis = byoc__kaxis(k, "axis", 1, x->rank);
+    int64_t outer, C, inner;
+    byoc__split_axis(x, axis, &outer, &C, &inner);
+    const float *xd = (const float *)x->data, *alpha = (const float *)k->in[1].data;
+    int one = k->in[1].dims[0] == 1;
+    float *o = (float *)k->out[0].data;
+    byoc__unary_params pr;
+    memset(&pr, 0, sizeof pr);
+    for (int64_t p = 0; p < outer; ++p)
+        for (int64_t c = 0; c < C; ++c, xd += inner, o += inner) {
+            pr.alpha = alpha[one ? 0 : c];
+            byoc__unary_f32(BYOC__K_LEAKY_RELU, &pr, xd, o, inner);
+        }
+    return BYOC_OK;
+}
+
+/* ---- softmax, normalisations ---- */
+BYOC__PRIVATE float byoc__sum_f32(const float *x, int64_t n) {
+    int64_t i = 0;
+    float s = 0;
+#if BYOC__SIMD
+    byoc__f4 s0 = {0, 0, 0, 0}, s1 = s0;
+    for (; i + 8 <= n; i += 8) {
+        byoc__f4 a0, a1;
+        BYOC__LD(a0, x + i); BYOC__LD(a1, x + i + 4);
+        s0 += a0; s1 += a1;
+    }
+    s0 += s1;
+    s = (s0[0] + s0[1]) + (s0[2] + s0[3]);
+#endif
+    for (; i < n; ++i) s += x[i];
+    return s;
+}
+BYOC__PRIVATE float byoc__max_f32(const float *x, int64_t n) {
+    float m = -INFINITY;
+    int64_t i = 0;
+#if BYOC__SIMD
+    if (n >= 8) {
+        byoc__f4 m0 = {m, m, m, m}, m1 = m0;
+        for (; i + 8 <= n; i += 8) {
+            byoc__f4 a, b;
+            BYOC__LD(a, x + i);
+            BYOC__LD(b, x + i + 4);
+            m0 = BYOC__SEL(a > m0, a, m0);
+            m1 = BYOC__SEL(b > m1, b, m1);
+        }
+        m0 = BYOC__SEL(m1 > m0, m1, m0);
+        for (int j = 0; j < 4; ++j) m = m0[j] > m ? m0[j] : m;
+    }
+#endif
+    for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+    return m;
+}
+BYOC__PRIVATE float byoc__min_f32(const float *x, int64_t n) {
+    float m = INFINITY;
+    for (int64_t i = 0; i < n; ++i) m = x[i] < m ? x[i] : m;
+    return m;
+}
+BYOC__PRIVATE void byoc__scale_f32(float *x, float a, int64_t n) {
+    int64_t i = 0;
+#if BYOC__SIMD
+    byoc__f4 av = {a, a, a, a};
+    for (; i + 4 <= n; i += 4) {
+        byoc__f4 v;
+        BYOC__LD(v, x + i);
+        v *= av;
+        BYOC__ST(x + i, v);
+    }
+#endif
+    for (; i < n; ++i) x[i] *= a;
+}
+
+/* out = e^(x - shift) (one shift, or one per element); returns the sum of out */
+BYOC__ALWAYS_INLINE float byoc__exp_shifted_f32_body(const float *x, float shift, const float *shifts, float *out, int64_t n) {
+    int64_t i = 0;
+    float sum = 0;
+#if BYOC__SIMD
+    byoc__f4 acc = {0, 0, 0, 0}, sv = {shift, shift, shift, shift};
+    for (; i + 4 <= n; i += 4) {
+        byoc__f4 v;
+        BYOC__LD(v, x + i);
+        if (shifts) BYOC__LD(sv, shifts + i);
+        v = byoc__exp4(v - sv);
+        acc += v;
+        BYOC__ST(out + i, v);
+    }
+    sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    if (i < n) { /* the same vector code on the padded rest */
+        float pad[4] = {0, 0, 0, 0}, spad[4] = {shift, shift, shift, shift};
+        size_t rest = (size_t)(n - i) * sizeof(float);
+        byoc__f4 v;
+        memcpy(pad, x + i, rest);
+        if (shifts) memcpy(spad, shifts + i, rest);
+        BYOC__LD(v, pad);
+        BYOC__LD(sv, spad);
+        v = byoc__exp4(v - sv);
+        BYOC__ST(pad, v);
+        memcpy(out + i, pad, rest);
+        for (int64_t j = 0; j < n - i; ++j) sum += pad[j];
+        i = n;
+    }
+#endif
+    for (; i < n; ++i) sum += out[i] = expf(x[i] - (shifts ? shifts[i] : shift));
+    return sum;
+}
+static float byoc__exp_shifted_f32_plain(const float *x, float shift, const float *shifts, float *out, int64_t n) {
+    return byoc__exp_shifted_f32_body(x, shift, shifts, out, n);
+}
+#if BYOC__X86_DISPATCH
+__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static float byoc__exp_shifted_f32_avx2(const float *x, float shift, const float *shifts,
+                                                                                              float *out, int64_t n) {
+    return byoc__exp_shifted_f32_body(x, shift, shifts, out, n);
+}
+#endif
+BYOC__PRIVATE float byoc__exp_shifted_f32(const float *x, float shift, const float *shifts, float *out, int64_t n) {
+#if BYOC__X86_DISPATCH
+    if (byoc__has_avx2_fma()) return byoc__exp_shifted_f32_avx2(x, shift, shifts, out, n);
+#endif
+    return byoc__exp_shifted_f32_plain(x, shift, shifts, out, n);
+}
+
+/* softmax and log_softmax along any axis: rows when the axis is innermost, otherwise runs of the
+   inner extent with its running max and sum in the workspace */
+static size_t byoc__ws_softmax(const byoc__kctx *k) {
+    int axis = byoc__kaxis(k, "axis", -1, k->in[0].rank);
+    return 2 * (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
+}
+static byoc_result byoc__k_softmax(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
+    int axis = byoc__kaxis(k, "axis", -1, x->rank), logsm = k->code == BYOC__K_LOG_SOFTMAX;
+    int64_t outer, A, inner;
+    byoc__split_axis(x, axis, &outer, &A, &inner);
+    const float *xd = (const float *)x->data;
+    float *od = (float *)k->out[0].data;
+    if (A == 0) return BYOC_OK;
+    if (inner == 1) {
+        for (int64_t p = 0; p < outer; ++p, xd += A, od += A) {
+            float m = byoc__max_f32(xd, A), s = byoc__exp_shifted_f32(xd, m, NULL, od, A);
+            if (logsm) {
+                float shift = m + logf(s);
+                for (int64_t a = 0; a < A; ++a) od[a] = xd[a] - shift;
+            } else byoc__scale_f32(od, 1.0f / s, A);
+        }
+        return BYOC_OK;
+    }
+    float *mx = (float *)k->ws, *sum = mx + inner;
+    for (int64_t p = 0; p < outer; ++p, xd += A * inner, od += A * inner) {
+        memcpy(mx, xd, (size_t)inner * sizeof(float));
+        for (int64_t a = 1; a < A; ++a) byoc__binary_f32(BYOC__K_MAXIMUM, mx, 1, xd + a * inner, 1, mx, inner);
+        memset(sum, 0, (size_t)inner * sizeof(float));
+        for (int64_t a = 0; a < A; ++a) {
+            byoc__exp_shifted_f32(xd + a * inner, 0, mx, od + a * inner, inner);
+            byoc__binary_f32(BYOC__K_ADD, sum, 1, od + a * inner, 1, sum, inner);
+        }
+        for (int64_t j = 0; j < inner; ++j) sum[j] = logsm ? mx[j] + logf(sum[j]) : 1.0f / sum[j];
+        for (int64_t a = 0; a < A; ++a) {
+            const float *xr = xd + a * inner;
+            float *orow = od + a * inner;
+            if (logsm) byoc__binary_f32(BYOC__K_SUBTRACT, xr, 1, sum, 1, orow, inner);
+            else byoc__binary_f32(BYOC__K_MULTIPLY, orow, 1, sum, 1, orow, inner);
+        }
+    }
+    return BYOC_OK;
+}
+
+/* inference batch norm: x * s + t per channel (s = gamma / sqrt(var + eps), t = beta - mean * s); the
+   moving mean and variance pass through as results 1 and 2 */
+static byoc_result byoc__k_batch_norm(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
+    int axis = byoc__kaxis(k, "axis", 1, x->rank);
+    double eps = byoc__kfloat(k, "epsilon", 1e-5);
+    int center = (int)byoc__kint(k, "center", 1), scale = (int)byoc__kint(k, "scale", 1);
+    int64_t outer, C, inner;
+    byoc__split_axis(x, axis, &outer, &C, &inner);
+    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data, *mean = (const float *)k->in[3].data,
+                *var = (const float *)k->in[4].data, *xd = (const float *)x->data;
+    float *od = (float *)k->out[0].data;
+    for (int64_t p = 0; p < outer; ++p)
+        for (int64_t c = 0; c < C; ++c, xd += inner, od += inner) {
+            double s = (scale ? gamma[c] : 1.0) / sqrt((double)var[c] + eps), t = (center ? beta[c] : 0.0) - mean[c] * s;
+            byoc__affine_f32(inner, xd, (float)s, (float)t, od);
+        }
+    if (k->nout > 1) memcpy(k->out[1].data, k->in[3].data, byoc__nbytes(&k->in[3]));
+    if (k->nout > 2) memcpy(k->out[2].data, k->in[4].data, byoc__nbytes(&k->in[4]));
+    return BYOC_OK;
+}
+
+/* layer norm over one axis: (x - mean) / sqrt(var + eps) * gamma + beta, biased variance */
+static size_t byoc__ws_layer_norm(const byoc__kctx *k) {
+    int axis = byoc__kaxis(k, "axis", -1, k->in[0].rank);
+    return 2 * (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
+}
+static byoc_result byoc__k_layer_norm(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
+    int axis = byoc__kaxis(k, "axis", -1, x->rank);
+    float eps = (float)byoc__kfloat(k, "epsilon", 1e-5);
+    int center = (int)byoc__kint(k, "center", 1), scale = (int)byoc__kint(k, "scale", 1);
+    int64_t outer, A, inner;
+    byoc__split_axis(x, axis, &outer, &A, &inner);
+    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data, *xd = (const float *)x->data;
+    float *od = (float *)k->out[0].data;
+    if (A == 0) return BYOC_OK;
+    if (inner == 1) {
+        for (int64_t p = 0; p < outer; ++p, xd += A, od += A) {
+            float mean = byoc__sum_f32(xd, A) / (float)A;
+            byoc__affine_f32(A, xd, 1.0f, -mean, od); /* centred values, then their squares' mean */
+            float rstd = 1.0f / sqrtf(byoc__dot_f32(od, od, A) / (float)A + eps);
+            for (int64_t a = 0; a < A; ++a) od[a] = od[a] * rstd * (scale ? gamma[a] : 1.0f) + (center ? beta[a] : 0.0f);
+        }
+        return BYOC_OK;
+    }
+    float *mean = (float *)k->ws, *rstd = mean + inner;
+    for (int64_t p = 0; p < outer; ++p, xd += A * inner, od += A * inner) {
+        memset(mean, 0, (size_t)inner * 2 * sizeof(float));
+        for (int64_t a = 0; a < A; ++a) byoc__binary_f32(BYOC__K_ADD, mean, 1, xd + a * inner, 1, mean, inner);
+        byoc__scale_f32(mean, 1.0f / (float)A, inner);
+        for (int64_t a = 0; a < A; ++a)
+            for (int64_t j = 0; j < inner; ++j) {
+                float d = xd[a * inner + j] - mean[j];
+                rstd[j] += d * d;
+            }
+        for (int64_t j = 0; j < inner; ++j) rstd[j] = 1.0f / sqrtf(rstd[j] / (float)A + eps);
+        for (int64_t a = 0; a < A; ++a) {
+            float g = scale ? gamma[a] : 1.0f, b = center ? beta[a] : 0.0f;
+            for (int64_t j = 0; j < inner; ++j) od[a * inner + j] = (xd[a * inner + j] - mean[j]) * rstd[j] * g + b;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* local response normalisation across channels, as ONNX and Caffe define it:
+   x / (bias + alpha / size * sum of squares over channels [c - (size-1)/2, c + size/2])^beta */
+static size_t byoc__ws_lrn(const byoc__kctx *k) {
+    int axis = byoc__kaxis(k, "axis", 1, k->in[0].rank);
+    return (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
+}
+static byoc_result byoc__k_lrn(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
+    int axis = byoc__kaxis(k, "axis", 1, x->rank);
+    int64_t size = byoc__kint(k, "size", 5), before = (size - 1) / 2, after = size - 1 - before;
+    float bias = (float)byoc__kfloat(k, "bias", 2), alpha = (float)byoc__kfloat(k, "alpha", 1e-4), beta = (float)byoc__kfloat(k, "beta", 0.75);
+    float a_over_n = alpha / (float)size;
+    int64_t outer, C, inner;
+    byoc__split_axis(x, axis, &outer, &C, &inner);
+    float *acc = (float *)k->ws;
+    for (int64_t p = 0; p < outer; ++p) {
+        const float *xd = (const float *)x->data + p * C * inner;
+        float *od = (float *)k->out[0].data + p * C * inner;
+        for (int64_t c = 0; c < C; ++c) {
+            memset(acc, 0, (size_t)inner * sizeof(float));
+            for (int64_t j = BYOC__MAX(c - before, 0); j <= BYOC__MIN(c + after, C - 1); ++j) {
+                const float *xr = xd + j * inner;
+                for (int64_t i = 0; i < inner; ++i) acc[i] += xr[i] * xr[i];
+            }
+            for (int64_t i = 0; i < inner; ++i) od[c * inner + i] = xd[c * inner + i] / powf(bias + a_over_n * acc[i], beta);
+        }
+    }
+    return BYOC_OK;
+}
+
+/* ---- pooling ---- */
+/* output columns [x0, x1) whose tap ox * stride + off lands inside [0, W) */
+BYOC__PRIVATE void byoc__valid_cols(int64_t off, int64_t stride, int64_t W, int64_t OW, int64_t *x0, int64_t *x1) {
+    int64_t lo = off >= 0 ? 0 : (-off + stride - 1) / stride, hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / stride + 1;
+    *x0 = BYOC__MIN(lo, OW);
+    *x1 = BYOC__MAX(*x0, BYOC__MIN(hi, OW));
+}
+/* y[i] (i < n) gets x[i * stride] combined in: op 0 adds w * x, 1 takes the maximum, 2 adds x; unit and
+   double strides run on vectors (the even lanes of two loads), others one element at a time */
+enum { BYOC__TAP_AXPY, BYOC__TAP_MAX, BYOC__TAP_ADD };
+BYOC__PRIVATE void byoc__row_tap(int op, int64_t n, float w, const float *x, int64_t stride, float *y) {
+    if (n <= 0) return;
+    if (stride == 1) {
+        if (op == BYOC__TAP_AXPY) byoc__axpy_f32(n, w, x, y);
+        else byoc__binary_f32(op == BYOC__TAP_MAX ? BYOC__K_MAXIMUM : BYOC__K_ADD, y, 1, x, 1, y, n);
+        return;
+    }
+    int64_t i = 0;
+#if BYOC__SIMD
+    if (stride == 2) {
+        byoc__f4 wv = {w, w, w, w};
+        for (; i + 5 <= n; i += 4) { /* reads x[2i .. 2i + 7], all before x[2 (n - 1)] */
+            byoc__f4 a, b, v, e;
+            BYOC__LD(a, x + 2 * i);
+            BYOC__LD(b, x + 2 * i + 4);
+            BYOC__LD(v, y + i);
+            e[0] = a[0]; e[1] = a[2]; e[2] = b[0]; e[3] = b[2];
+            v = op == BYOC__TAP_AXPY ? v + wv * e : op == BYOC__TAP_MAX ? BYOC__SEL(v > e, v, e) : v + e;
+            BYOC__ST(y + i, v);
+        }
+    }
+#endif
+    for (; i < n; ++i) {
+        float v = x[i * stride];
+        y[i] = op == BYOC__TAP_AXPY ? y[i] + w * v : op == BYOC__TAP_MAX ? (y[i] > v ? y[i] : v) : y[i] + v;
+    }
+}
+
+typedef struct byoc__pool_geom {
+    int64_t N, C, H, W, OH, OW, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
+} byoc__pool_geom;
+
+BYOC__PRIVATE void byoc__pool_geom_of(const byoc__kctx *k, byoc__pool_geom *g) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int64_t pool[2], st[2], dil[2], pad[4];
+    byoc__kints(k, "pool_size", pool, 2, 1);
+    byoc__kints(k, "strides", st, 2, 1);
+    byoc__kints(k, "dilation", dil, 2, 1);
+    byoc__kints(k, "padding", pad, 4, 0);
+    g->N = x->dims[0]; g->C = x->dims[1]; g->H = x->dims[2]; g->W = x->dims[3]; g->OH = o->dims[2]; g->OW = o->dims[3];
+    g->kh = pool[0]; g->kw = pool[1]; g->sh = st[0]; g->sw = st[1]; g->dh = dil[0]; g->dw = dil[1];
+    g->pt = pad[0]; g->pl = pad[1]; g->pb = pad[2]; g->pr = pad[3];
+}
+
+/* window taps along one axis that land in [lo, hi) */
+BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilation, int64_t lo, int64_t hi) {
+    int64_t n = 0;
+    for (int64_t t = 0; t < kernel; ++t) n += start + t * dilation >= lo && start + t * dilation < hi;
+    return n;
+}
+
+#define BYOC__MAX_POOL(T, LOWEST)                                                                                                              \
+    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                                                               \
+        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                                                            \
+            for (int64_t oy = 0; oy < g->OH; ++oy)                                                                                             \
+                for (int64_t ox = 0; ox < g->OW; ++ox) {                                                                                       \
+                    T m = LOWEST;                                                                                                              \
+                    int64_t y0 = oy * g->sh - g->pt, x0 = ox * g->sw - g->pl;                                                                  \
+                    for (int64_t ky = 0; ky < g->kh; ++ky) {                                                                                   \
+                        int64_t iy = y0 + ky * g->dh;                                                                                          \
+                        if (iy < 0 || iy >= g->H) continue;                                                                                    \
+                        const T *row = x + iy * g->W;                                                                                          \
+                        for (int64_t kx = 0; kx < g->kw; ++kx) {                                                                               \
+                            int64_t ix = x0 + kx * g->dw;                                                                                      \
+                            if (ix >= 0 && ix < g->W && row[ix] > m) m = row[ix];                                                              \
+                        }                                                                                                                      \
+                    }                                                                                                                          \
+                    *o++ = m;                                                                                                                  \
+                }                                                                                                                              \
+    }
+BYOC__MAX_POOL(float, -FLT_MAX)
+BYOC__MAX_POOL(int8_t, INT8_MIN)
+BYOC__MAX_POOL(uint8_t, 0)
+BYOC__MAX_POOL(int16_t, INT16_MIN)
+BYOC__MAX_POOL(int32_t, INT32_MIN)
+BYOC__MAX_POOL(int64_t, INT64_MIN)
+BYOC__MAX_POOL(double, -DBL_MAX)
+BYOC__MAX_POOL(uint16_t, 0)
+BYOC__MAX_POOL(uint32_t, 0)
+BYOC__MAX_POOL(uint64_t, 0)
+/* the max pool of any dtype but bool and the 16-bit floats; 0 when dt has none */
+BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, const void *x, void *o) {
+    switch (dt) {
+    case BYOC_FLOAT32: byoc__max_pool_float(g, (const float *)x, (float *)o); break;
+    case BYOC_FLOAT64: byoc__max_pool_double(g, (const double *)x, (double *)o); break;
+    case BYOC_INT8: byoc__max_pool_int8_t(g, (const int8_t *)x, (int8_t *)o); break;
+    case BYOC_UINT8: byoc__max_pool_uint8_t(g, (const uint8_t *)x, (uint8_t *)o); break;
+    case BYOC_INT16: byoc__max_pool_int16_t(g, (const int16_t *)x, (int16_t *)o); break;
+    case BYOC_UINT16: byoc__max_pool_uint16_t(g, (const uint16_t *)x, (uint16_t *)o); break;
+    case BYOC_INT32: byoc__max_pool_int32_t(g, (const int32_t *)x, (int32_t *)o); break;
+    case BYOC_UINT32: byoc__max_pool_uint32_t(g, (const uint32_t *)x, (uint32_t *)o); break;
+    case BYOC_INT64: byoc__max_pool_int64_t(g, (const int64_t *)x, (int64_t *)o); break;
+    case BYOC_UINT64: byoc__max_pool_uint64_t(g, (const uint64_t *)x, (uint64_t *)o); break;
+    default: return 0;
+    }
+    return 1;
+}
+
+/* average pooling divides by the taps inside the input, or with count_include_pad by the taps inside
+   the padded input (a ceil_mode window may reach past the padding: those taps never count) */
+static size_t byoc__ws_pool2d(const byoc__kctx *k) { return (size_t)k->out[0].dims[3] * sizeof(float); }
+/* max pooling with the index of each maximum, ((n * C + c) * H + h) * W + w, the first in window order on
+   ties; padding never wins. Any dtype whose values a double holds exactly. */
+static byoc_result byoc__k_pool2d_argmax(byoc__kctx *k) {
+    byoc__pool_geom g;
+    byoc__pool_geom_of(k, &g);
+    byoc_dtype dt = k->in[0].dtype;
+    if (dt == BYOC_BOOL || dt == BYOC_INT64 || dt == BYOC_UINT64) return byoc__kfail_dtype(k, dt);
+    size_t es = byoc_dtype_size(dt);
+    const char *x = (const char *)k->in[0].data;
+    char *o = (char *)k->out[0].data;
+    int64_t *idx = (int64_t *)k->out[1].data, at = 0;
+    for (int64_t p = 0; p < g.N * g.C; ++p)
+        for (int64_t oy = 0; oy < g.OH; ++oy)
+            for (int64_t ox = 0; ox < g.OW; ++ox, ++at) {
+                int64_t best = -1;
+                double m = 0;
+                for (int64_t ky = 0; ky < g.kh; ++ky) {
+                    int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+                    if (iy < 0 || iy >= g.H) continue;
+                    for (int64_t kx = 0; kx < g.kw; ++kx) {
+                        int64_t ix = ox * g.sw - g.pl + kx * g.dw, flat = (p * g.H + iy) * g.W + ix;
+                        if (ix < 0 || ix >= g.W) continue;
+                        double v = byoc__load(dt, x, flat);
+                        if (best < 0 || (m == m && (v > m || v != v))) m = v, best = flat; /* NaN wins, as numpy's argmax */
+                    }
+                }
+                if (best < 0) return byoc__kfail(k, "output (%lld, %lld) of plane %lld has no tap inside the input", (long long)oy, (long long)ox, (long long)p);
+                memcpy(o + at * (int64_t)es, x + best * (int64_t)es, es);
+                idx[at] = best;
+            }
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_pool2d(byoc__kctx *k) {
+    byoc__pool_geom g;
+    byoc__pool_geom_of(k, &g);
+    byoc_dtype dt = k->in[0].dtype;
+    const void *x = k->in[0].data;
+    void *o = k->out[0].data;
+    if (dt == BYOC_FLOAT32) { /* row by row: each tap combines a run of input columns into the output row */
+        int avg = k->code == BYOC__K_AVG_POOL, include_pad = (int)byoc__kint(k, "count_include_pad", 0);
+        float *count_x = (float *)k->ws; /* per output column, the taps that count (average) */
+        for (int64_t ox = 0; avg && ox < g.OW; ++ox) {
+            int64_t x0 = ox * g.sw - g.pl;
+            count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr) : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
+        }
+        const float *xd = (const float *)x;
+        float *od = (float *)o;
+        if (g.OW < 8) { /* narrow outputs (a 7x7 average at the end of a CNN): runs of a few columns cost
+                           more to hand to the row helper than to add up here, window by window */
+            for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
+                for (int64_t oy = 0; oy < g.OH; ++oy) {
+                    int64_t y0 = oy * g.sh - g.pt;
+                    float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb) : byoc__taps_in(y0, g.kh, g.dh, 0, g.H)) : 0.0f;
+                    for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
+                        int64_t x0 = ox * g.sw - g.pl;
+                        float acc = avg ? 0.0f : -FLT_MAX;
+                        for (int64_t ky = 0; ky < g.kh; ++ky) {
+                            int64_t iy = y0 + ky * g.dh;
+                            if (iy < 0 || iy >= g.H) continue;
+                            const float *row = xd + iy * g.W;
+                            for (int64_t kx = 0; kx < g.kw; ++kx) {
+                                int64_t ix = x0 + kx * g.dw;
+                                if (ix < 0 || ix >= g.W) continue;
+                                acc = avg ? acc + row[ix] : (row[ix] > acc ? row[ix] : acc);
+                            }
+                        }
+                        *od = !avg ? acc : ny > 0 && count_x[ox] > 0 ? acc / (ny * count_x[ox]) : 0.0f;
+                    }
+                }
+            return BYOC_OK;
+        }
+        for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
+            for (int64_t oy = 0; oy < g.OH; ++oy, od += g.OW) {
+                for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = avg ? 0.0f : -FLT_MAX;
+                int64_t y0 = oy * g.sh - g.pt;
+                for (int64_t ky = 0; ky < g.kh; ++ky) {
+                    int64_t iy = y0 + ky * g.dh;
+                    if (iy < 0 || iy >= g.H) continue;
+                    for (int64_t kx = 0; kx < g.kw; ++kx) {
+                        int64_t off = kx * g.dw - g.pl, x0, x1;
+                        byoc__valid_cols(off, g.sw, g.W, g.OW, &x0, &x1);
+                        byoc__row_tap(avg ? BYOC__TAP_ADD : BYOC__TAP_MAX, x1 - x0, 0, xd + iy * g.W + x0 * g.sw + off, g.sw, od + x0);
+                    }
+                }
+                if (!avg) continue;
+                float ny = (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb) : byoc__taps_in(y0, g.kh, g.dh, 0, g.H));
+                for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
+            }
+        return BYOC_OK;
+    }
+    if (k->code == BYOC__K_MAX_POOL && byoc__max_pool_any(&g, dt, x, o)) return BYOC_OK;
+    return byoc__kfail_dtype(k, dt);
+}
+
+static byoc_result byoc__k_global_pool2d(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    if (k->code == BYOC__K_AVG_POOL) {
+        int64_t planes = x->dims[0] * x->dims[1], hw = x->dims[2] * x->dims[3];
+        if (dt != BYOC_FLOAT32) return byoc__kfail_dtype(k, dt);
+        const float *xd = (const float *)x->data;
+        float *od = (float *)k->out[0].data;
+        for (int64_t p = 0; p < planes; ++p) od[p] = hw ? byoc__sum_f32(xd + p * hw, hw) / (float)hw : 0.0f;
+        return BYOC_OK;
+    }
+    /* a max pool whose window is the whole plane */
+    byoc__pool_geom g;
+    memset(&g, 0, sizeof g);
+    g.N = x->dims[0]; g.C = x->dims[1]; g.H = x->dims[2]; g.W = x->dims[3]; g.OH = g.OW = 1;
+    g.kh = g.H; g.kw = g.W; g.sh = g.sw = g.dh = g.dw = 1;
+    return byoc__max_pool_any(&g, dt, x->data, k->out[0].data) ? BYOC_OK : byoc__kfail_dtype(k, dt);
+}
+
+/* ---- reductions: sum, mean, max, min over any set of axes ---- */
+/* Which input axes reduce (axis None: all; exclude: all but those listed). */
+BYOC__PRIVATE void byoc__reduced_axes(const byoc__kctx *k, int rank, int *red) {
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    for (int i = 0; i < rank; ++i) red[i] = 0;
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        for (int i = 0; i < rank; ++i) red[i] = 1;
+        return;
+    }
+    int64_t single = ax->i;
+    const int64_t *list = ax->kind == BYOC_ATTR_INT ? &single : ax->ints;
+    int count = ax->kind == BYOC_ATTR_INT ? 1 : ax->count;
+    for (int i = 0; i < count; ++i) {
+        int64_t a = list[i] < 0 ? list[i] + rank : list[i];
+        if (a >= 0 && a < rank) red[a] = 1;
+    }
+    if (byoc__kint(k, "exclude", 0))
+        for (int i = 0; i < rank; ++i) red[i] = !red[i];
+}
+
+static size_t byoc__ws_reduce(const byoc__kctx *k) {
+    return byoc__is_int_dtype(k->in[0].dtype) || k->in[0].dtype == BYOC_BOOL ? (size_t)byoc__numel(&k->out[0]) * sizeof(int64_t) : 0;
+}
+
+/* Walks the input in memory order, axes grouped into runs that all reduce or all stay; each innermost
+   run either folds into one output value (it reduces) or combines elementwise with an output row
+   (it stays). Floats accumulate in the output, integers in int64 in the workspace (a mean needs the
+   true sum; a sum wraps into its dtype at the end, as in-dtype arithmetic would). */
+/* an integer or bool element as int64 (uint64: its bits, so arithmetic modulo 2^64 stays exact) */
+BYOC__PRIVATE int64_t byoc__int_at(byoc_dtype dt, const char *p) {
+    switch (dt) {
+    case BYOC_INT8: return *(const int8_t *)p;
+    case BYOC_UINT8: case BYOC_BOOL: return *(const uint8_t *)p;
+    case BYOC_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case BYOC_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case BYOC_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case BYOC_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case BYOC_INT64: case BYOC_UINT64: { int64_t v; memcpy(&v, p, 8); return v; }
+    default: return 0;
+    }
+}
+BYOC__PRIVATE void byoc__int_put(byoc_dtype dt, char *p, int64_t v) {
+    switch (dt) {
+    case BYOC_INT8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+    case BYOC_UINT8: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case BYOC_BOOL: { uint8_t x = v != 0; memcpy(p, &x, 1); break; }
+    case BYOC_INT16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+    case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+    case BYOC_UINT16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case BYOC_UINT32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case BYOC_INT64: case BYOC_UINT64: memcpy(p, &v, 8); break;
+    default: break;
+    }
+}
+
+static byoc_result byoc__k_reduce(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    int is_int = byoc__is_int_dtype(dt) || dt == BYOC_BOOL, code = k->code, is_u64 = dt == BYOC_UINT64, is_f64 = dt == BYOC_FLOAT64;
+    if (dt != BYOC_FLOAT32 && !is_f64 && !is_int) return byoc__kfail_dtype(k, dt);
+    if (dt == BYOC_BOOL && (code == BYOC__K_SUM || code == BYOC__K_MEAN)) return byoc__kfail_dtype(k, dt);
+    int red[BYOC_MAX_RANK];
+    byoc__reduced_axes(k, x->rank, red);
+    /* runs of axes: extent, input stride, output stride (0 when reduced) */
+    int64_t dims[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], ostr_full[BYOC_MAX_RANK];
+    int rr[BYOC_MAX_RANK], r = 0;
+    int64_t s = 1, count = 1, total = byoc__numel(x), nout = byoc__numel(&k->out[0]);
+    for (int i = x->rank - 1; i >= 0; --i) {
+        ostr_full[i] = red[i] ? 0 : s;
+        if (!red[i]) s *= x->dims[i];
+        else count *= x->dims[i];
+    }
+    for (int i = 0; i < x->rank; ++i) {
+        if (x->dims[i] == 1) continue;
+        if (r > 0 && rr[r - 1] == red[i]) {
+            dims[r - 1] *= x->dims[i];
+            ostr[r - 1] = ostr_full[i];
+            continue;
+        }
+        dims[r] = x->dims[i];
+        ostr[r] = ostr_full[i];
+        rr[r] = red[i];
+        r++;
+    }
+    if (r == 0) { dims[0] = 1; ostr[0] = 1; rr[0] = 0; r = 1; }
+    int64_t n = dims[r - 1], inner_reduces = rr[r - 1];
+    float *of = (float *)k->out[0].data;
+    double *od = (double *)k->out[0].data;
+    int64_t *oi = (int64_t *)k->ws;
+    /* identities (uint64 compares its bits unsigned: 0 and all ones) */
+    for (int64_t j = 0; j < nout; ++j) {
+        if (is_int) oi[j] = code == BYOC__K_RMAX ? (is_u64 ? 0 : INT64_MIN) : code == BYOC__K_RMIN ? (is_u64 ? -1 : INT64_MAX) : 0;
+        else if (is_f64) od[j] = code == BYOC__K_RMAX ? -HUGE_VAL : code == BYOC__K_RMIN ? HUGE_VAL : 0.0;
+        else of[j] = code == BYOC__K_RMAX ? -INFINITY : code == BYOC__K_RMIN ? INFINITY : 0.0f;
+    }
+    if (total == 0) {
+        if (is_int) for (int64_t j = 0; j < nout; ++j) byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)byoc_dtype_size(dt), 0);
+        else if (code == BYOC__K_MEAN) for (int64_t j = 0; j < nout; ++j) byoc__store(dt, k->out[0].data, j, NAN);
+        return BYOC_OK;
+    }
+    size_t es = byoc_dtype_size(dt);
+    const char *xp = (const char *)x->data;
+    int64_t idx[BYOC_MAX_RANK] = {0}, off = 0;
+    for (;;) {
+        if (is_f64) {
+            const double *row = (const double *)xp;
+            double *orow = od + off;
+            for (int64_t i = 0; i < n; ++i) {
+                double v = row[i], *acc = orow + (inner_reduces ? 0 : i);
+                *acc = code == BYOC__K_RMAX ? (v > *acc ? v : *acc) : code == BYOC__K_RMIN ? (v < *acc ? v : *acc) : *acc + v;
+            }
+        } else if (!is_int) {
+            const float *row = (const float *)xp;
+            float *orow = of + off;
+            if (inner_reduces) {
+                float v = code == BYOC__K_RMAX ? byoc__max_f32(row, n) : code == BYOC__K_RMIN ? byoc__min_f32(row, n) : byoc__sum_f32(row, n);
+                orow[0] = code == BYOC__K_RMAX ? (v > orow[0] ? v : orow[0]) : code == BYOC__K_RMIN ? (v < orow[0] ? v : orow[0]) : orow[0] + v;
+            } else {
+                int op = code == BYOC__K_RMAX ? BYOC__K_MAXIMUM : code == BYOC__K_RMIN ? BYOC__K_MINIMUM : BYOC__K_ADD;
+                byoc__binary_f32(op, orow, 1, row, 1, orow, n);
+            }
+        } else {
+            for (int64_t i = 0; i < n; ++i) {
+                int64_t v = byoc__int_at(dt, xp + i * (int64_t)es), *acc = oi + off + (inner_reduces ? 0 : i);
+                int above = is_u64 ? (uint64_t)v > (uint64_t)*acc : v > *acc, below = is_u64 ? (uint64_t)v < (uint64_t)*acc : v < *acc;
+                if (code == BYOC__K_RMAX) *acc = above ? v : *acc;
+                else if (code == BYOC__K_RMIN) *acc = below ? v : *acc;
+                else *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
+            }
+        }
+        xp += n * (int64_t)es;
+        int d = r - 2;
+        for (; d >= 0; --d) {
+            off += ostr[d];
+            if (++idx[d] < dims[d]) break;
+            off -= ostr[d] * dims[d];
+            idx[d] = 0;
+        }
+        if (d < 0) break;
+    }
+    if (is_int) {
+        for (int64_t j = 0; j < nout; ++j) {
+            int64_t v = oi[j];
+            if (code == BYOC__K_MEAN) v = !count ? 0 : is_u64 ? (int64_t)((uint64_t)v / (uint64_t)count) : v / count;
+            byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)es, v);
+        }
+    } else if (code == BYOC__K_MEAN && is_f64) {
+        for (int64_t j = 0; j < nout; ++j) od[j] /= (double)count;
+    } else if (code == BYOC__K_MEAN)
+        byoc__scale_f32(of, 1.0f / (float)count, nout);
+    return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: data movement, resize, convolutions
+/* ---- data movement: any dtype, moved by element size ---- */
+/* identity results: reshape, squeeze, expand_dims, copy and the annotations (each result a copy of
+   the argument in the same place of the flattened lists) */
+static byoc_result byoc__k_copy(byoc__kctx *k) {
+    for (int i = 0; i < k->nout && i < k->nin; ++i)
+        if (k->out[i].data != k->in[i].data) memmove(k->out[i].data, k->in[i].data, byoc__nbytes(&k->out[i]));
+    return BYOC_OK;
+}
+
+/* inference dropout: the input, and a mask of ones */
+static byoc_result byoc__k_dropout(byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, k->in[0].dtype);
+    memmove(k->out[0].data, k->in[0].data, byoc__nbytes(&k->out[0]));
+    float *mask = (float *)k->out[1].data;
+    for (int64_t i = 0, n = byoc__numel(&k->out[1]); i < n; ++i) mask[i] = 1.0f;
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_transpose(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    const byoc_attr_value *ax = byoc__kattr(k, "axes");
+    int64_t in_str[BYOC_MAX_RANK], src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK];
+    byoc__strides_of(x->rank, x->dims, in_str);
+    byoc__strides_of(o->rank, o->dims, dst);
+    for (int i = 0; i < x->rank; ++i) {
+        int64_t p = ax && ax->kind == BYOC_ATTR_INT_LIST && ax->count == x->rank ? ax->ints[i] : x->rank - 1 - i;
+        src[i] = in_str[p < 0 ? p + x->rank : p];
+    }
+    byoc__copy_strided(o->rank, o->dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_concatenate(byoc__kctx *k) {
+    const byoc_tensor *o = &k->out[0];
+    int axis = byoc__kaxis(k, "axis", 0, o->rank);
+    size_t es = byoc_dtype_size(o->dtype);
+    int64_t ostr[BYOC_MAX_RANK], at = 0;
+    byoc__strides_of(o->rank, o->dims, ostr);
+    for (int i = 0; i < k->nin; ++i) {
+        const byoc_tensor *t = &k->in[i];
+        int64_t istr[BYOC_MAX_RANK];
+        byoc__strides_of(t->rank, t->dims, istr);
+        byoc__copy_strided(t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr, (const char *)t->data, istr, es);
+        at += t->dims[axis];
+    }
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_split(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int axis = byoc__kaxis(k, "axis", 0, x->rank);
+    size_t es = byoc_dtype_size(x->dtype);
+    int64_t istr[BYOC_MAX_RANK], at = 0;
+    byoc__strides_of(x->rank, x->dims, istr);
+    for (int i = 0; i < k->nout; ++i) {
+        const byoc_tensor *t = &k->out[i];
+        int64_t ostr[BYOC_MAX_RANK];
+        byoc__strides_of(t->rank, t->dims, ostr);
+        byoc__copy_strided(t->rank, t->dims, (char *)t->data, ostr, (const char *)x->data + at * istr[axis] * (int64_t)es, istr, es);
+        at += t->dims[axis];
+    }
+    return BYOC_OK;
+}
+
+/* begin and step per axis, normalised exactly as the type relation does it */
+static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    const byoc_attr_value *b = byoc__kattr(k, "begin"), *s = byoc__kattr(k, "strides"), *ax = byoc__kattr(k, "axes");
+    int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST, has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
+    int size_mode = !strcmp(byoc__kstr(k, "slice_mode", "end"), "size");
+    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], begin[BYOC_MAX_RANK] = {0}, step[BYOC_MAX_RANK];
+    byoc__strides_of(x->rank, x->dims, istr);
+    byoc__strides_of(o->rank, o->dims, ostr);
+    for (int d = 0; d < x->rank; ++d) step[d] = 1;
+    int count = b && b->kind == BYOC_ATTR_INT_LIST ? b->count : 0;
+    for (int i = 0; i < count; ++i) {
+        int64_t a = has_axes ? ax->ints[i] : i;
+        if (a < 0) a += x->rank;
+        if (a < 0 || a >= x->rank) continue;
+        int64_t dim = x->dims[a], st = has_strides ? s->ints[s->count == 1 ? 0 : i] : 1, lo = b->ints[i];
+        if (size_mode) st = 1;
+        if (lo < 0) lo += dim;
+        lo = st > 0 ? BYOC__MAX(0, BYOC__MIN(lo, dim)) : BYOC__MAX(-1, BYOC__MIN(lo, dim - 1));
+        begin[a] = lo;
+        step[a] = st;
+    }
+    int64_t src_off = 0, src_str[BYOC_MAX_RANK];
+    for (int d = 0; d < x->rank; ++d) {
+        src_str[d] = istr[d] * step[d];
+        if (o->dims[d] > 0) src_off += begin[d] * istr[d];
+    }
+    size_t es = byoc_dtype_size(x->dtype);
+    byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + src_off * (int64_t)es, src_str, es);
+    return BYOC_OK;
+}
+
+/* take along an axis (or from the flattened data when axis is None), with batch_dims leading axes
+   shared by data and indices; mode clip clamps, wrap wraps, fast counts negative indices from the
+   end (and clamps what is still outside, rather than read out of bounds) */
+BYOC__PRIVATE int64_t byoc__take_index(int64_t i, int64_t extent, int mode) {
+    if (mode == 1) { /* wrap */
+        i %= extent;
+        return i < 0 ? i + extent : i;
+    }
+    if (mode == 2 && i < 0) i += extent;
+    return i < 0 ? 0 : i >= extent ? extent - 1 : i;
+}
+static byoc_result byoc__k_take(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1], *o = &k->out[0];
+    const char *mode_s = byoc__kstr(k, "mode", "clip");
+    int mode = !strcmp(mode_s, "wrap") ? 1 : !strcmp(mode_s, "fast") ? 2 : 0;
+    size_t es = byoc_dtype_size(x->dtype), isz = byoc_dtype_size(ind->dtype);
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    int64_t nind = byoc__numel(ind);
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        int64_t n = byoc__numel(x);
+        if (n == 0) { memset(o->data, 0, byoc__nbytes(o)); return BYOC_OK; }
+        for (int64_t j = 0; j < nind; ++j)
+            memcpy((char *)o->data + j * (int64_t)es, (const char *)x->data + byoc__take_index(byoc__int_at(ind->dtype, (const char *)ind->data + j * (int64_t)isz), n, mode) * (int64_t)es, es);
+        return BYOC_OK;
+    }
+    int axis = byoc__kaxis(k, "axis", 0, x->rank);
+    int64_t bd = byoc__kint(k, "batch_dims", 0);
+    if (bd < 0) bd += ind->rank;
+    if (bd < 0 || bd > axis || bd > ind->rank) return byoc__kfail(k, "no host kernel for batch_dims=%lld with axis=%d", (long long)byoc__kint(k, "batch_dims", 0), axis);
+    int64_t batch = byoc__dims_prod(x->dims, 0, (int)bd), pre = byoc__dims_prod(x->dims, (int)bd, axis), A = x->dims[axis];
+    int64_t post = byoc__dims_prod(x->dims, axis + 1, x->rank), per_batch = byoc__dims_prod(ind->dims, (int)bd, ind->rank);
+    if (A == 0) { memset(o->data, 0, byoc__nbytes(o)); return BYOC_OK; }
+    size_t row = (size_t)post * es;
+    char *op = (char *)o->data;
+    for (int64_t bi = 0; bi < batch; ++bi)
+        for (int64_t p = 0; p < pre; ++p)
+            for (int64_t j = 0; j < per_batch; ++j, op += row) {
+                int64_t i = byoc__take_index(byoc__int_at(ind->dtype, (const char *)ind->data + (bi * per_batch + j) * (int64_t)isz), A, mode);
+                memcpy(op, (const char *)x->data + ((bi * pre + p) * A + i) * (int64_t)row, row);
+            }
+    return BYOC_OK;
+}
+
+/* DCR: out[n, c, h*bs + i, w*bs + j] = x[n, (i*bs + j) * C' + c, h, w]; CRD: x[n, c*bs*bs + i*bs + j, h, w] */
+static byoc_result byoc__k_depth_to_space(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int64_t bs = byoc__kint(k, "block_size", 1), C = x->dims[1], H = x->dims[2], W = x->dims[3], Co = o->dims[1];
+    int crd = !strcmp(byoc__kstr(k, "mode", "DCR"), "CRD");
+    int64_t dims[6] = {x->dims[0], Co, H, bs, W, bs}, dst[6], src[6];
+    byoc__strides_of(6, dims, dst);
+    src[0] = C * H * W;
+    src[1] = crd ? bs * bs * H * W : H * W;
+    src[2] = W;
+    src[3] = crd ? bs * H * W : bs * Co * H * W;
+    src[4] = 1;
+    src[5] = crd ? H * W : Co * H * W;
+    byoc__copy_strided(6, dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_broadcast_to(byoc__kctx *k) {
+    const byoc_tensor *ops[2] = {&k->out[0], &k->in[0]};
+    byoc__bcast bc;
+    byoc__bcast_init(&bc, ops, 2);
+    if (byoc__numel(&k->out[0]) == 0) return BYOC_OK;
+    byoc__copy_strided(bc.rank, bc.dims, (char *)k->out[0].data, bc.strides[0], (const char *)k->in[0].data, bc.strides[1], byoc_dtype_size(k->in[0].dtype));
+    return BYOC_OK;
+}
+
+/* pad: constant fills with the pad value (the optional second argument, else 0) and copies the input
+   inside; edge and reflect map every output index of each axis to its source index */
+static size_t byoc__ws_pad(const byoc__kctx *k) {
+    size_t n = 0;
+    for (int d = 0; d < k->out[0].rank; ++d) n += (size_t)k->out[0].dims[d];
+    return n * sizeof(int64_t);
+}
+static byoc_result byoc__k_pad(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    const byoc_attr_value *pw = byoc__kattr(k, "pad_width");
+    const char *mode = byoc__kstr(k, "pad_mode", "constant");
+    size_t es = byoc_dtype_size(x->dtype);
+    int rank = x->rank;
+    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], lo[BYOC_MAX_RANK];
+    byoc__strides_of(rank, x->dims, istr);
+    byoc__strides_of(rank, o->dims, ostr);
+    for (int d = 0; d < rank; ++d) lo[d] = pw && pw->count >= 2 * rank ? pw->ints[2 * d] : 0;
+    int64_t total = byoc__numel(o);
+    if (total == 0) return BYOC_OK;
+    if (!strcmp(mode, "constant") || byoc__numel(x) == 0) {
+        unsigned char value[8] = {0};
+        if (k->nin > 1 && k->in[1].data) memcpy(value, k->in[1].data, es);
+        char *od = (char *)o->data;
+        int zero = 1;
+        for (size_t b = 0; b < es; ++b) zero &= value[b] == 0;
+        if (zero) memset(od, 0, (size_t)total * es);
+        else {
+            memcpy(od, value, es);
+            for (int64_t have = 1; have < total; have *= 2) memcpy(od + have * (int64_t)es, od, (size_t)BYOC__MIN(have, total - have) * es);
+        }
+        int64_t off = 0;
+        for (int d = 0; d < rank; ++d) off += lo[d] * ostr[d];
+        byoc__copy_strided(rank, x->dims, od + off * (int64_t)es, ostr, (const char *)x->data, istr, es);
+        return BYOC_OK;
+    }
+    int reflect = !strcmp(mode, "reflect");
+    int64_t *map[BYOC_MAX_RANK], *at = (int64_t *)k->ws;
+    for (int d = 0; d < rank; ++d) {
+        map[d] = at;
+        at += o->dims[d];
+        int64_t n = x->dims[d];
+        for (int64_t j = 0; j < o->dims[d]; ++j) {
+            int64_t i = j - lo[d];
+            if (!reflect || n == 1) i = i < 0 ? 0 : i >= n ? n - 1 : i;
+            else { /* numpy's reflect, repeated as often as the padding needs */
+                int64_t period = 2 * (n - 1);
+                i %= period;
+                if (i < 0) i += period;
+                if (i >= n) i = period - i;
+            }
+            map[d][j] = i * istr[d];
+        }
+    }
+    int64_t idx[BYOC_MAX_RANK] = {0}, inner = rank ? o->dims[rank - 1] : 1;
+    char *od = (char *)o->data;
+    const char *xd = (const char *)x->data;
+    if (rank == 0) { memcpy(od, xd, es); return BYOC_OK; }
+    for (;;) {
+        int64_t src = 0;
+        for (int d = 0; d < rank - 1; ++d) src += map[d][idx[d]];
+        for (int64_t j = 0; j < inner; ++j, od += es) memcpy(od, xd + (src + map[rank - 1][j]) * (int64_t)es, es);
+        int d = rank - 2;
+        for (; d >= 0; --d) {
+            if (++idx[d] < o->dims[d]) break;
+            idx[d] = 0;
+        }
+        if (d < 0) return BYOC_OK;
+    }
+}
+
+/* ---- cast: any dtype to any dtype, through double (float sources) or int64 (integer and bool
+   sources; uint64 as its bits), 256 elements at a time; float to integer truncates toward zero and
+   saturates (NaN is 0), integer to narrower integer wraps, anything to bool is != 0, and a float
+   narrows with one rounding ---- */
+BYOC__PRIVATE int64_t byoc__f64_to_i64_sat(double v) {
+    if (v != v) return 0;
+    if (v >= 9223372036854775808.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)v;
+}
+/* the bits of the uint64 nearest v toward zero, saturated */
+BYOC__PRIVATE int64_t byoc__f64_to_u64_sat(double v) {
+    if (!(v > 0)) return 0;
+    if (v >= 18446744073709551616.0) return -1;
+    return (int64_t)(uint64_t)v;
+}
+BYOC__PRIVATE int64_t byoc__clamp_i64(int64_t v, byoc_dtype dt) {
+    int64_t lo, hi;
+    byoc__int_range(dt, &lo, &hi);
+    return v < lo ? lo : v > hi ? hi : v;
+}
+/* n float16 / bfloat16 / float32 values to float32 and back */
+BYOC__PRIVATE void byoc__to_f32(byoc_dtype dt, const void *src, float *dst, int64_t n) {
+    const uint16_t *h = (const uint16_t *)src;
+    if (dt == BYOC_FLOAT32) memcpy(dst, src, (size_t)n * sizeof(float));
+    else if (dt == BYOC_FLOAT16) for (int64_t i = 0; i < n; ++i) dst[i] = byoc__f16_to_f32(h[i]);
+    else for (int64_t i = 0; i < n; ++i) dst[i] = byoc__bf16_to_f32(h[i]);
+}
+BYOC__PRIVATE void byoc__from_f32(byoc_dtype dt, const float *src, void *dst, int64_t n) {
+    uint16_t *h = (uint16_t *)dst;
+    if (dt == BYOC_FLOAT32) memcpy(dst, src, (size_t)n * sizeof(float));
+    else if (dt == BYOC_FLOAT16) for (int64_t i = 0; i < n; ++i) h[i] = byoc__f32_to_f16(src[i]);
+    else for (int64_t i = 0; i < n; ++i) h[i] = byoc__f32_to_bf16(src[i]);
+}
+
+static byoc_result byoc__k_cast(byoc__kctx *k) {
+    byoc_dtype from = k->in[0].dtype, to = k->out[0].dtype;
+    int64_t n = byoc__numel(&k->out[0]);
+    size_t fs = byoc_dtype_size(from), ts = byoc_dtype_size(to);
+    const char *src = (const char *)k->in[0].data;
+    char *dst = (char *)k->out[0].data;
+    if (from == to) { memmove(dst, src, (size_t)n * fs); return BYOC_OK; }
+    int from_float = byoc_dtype_is_float(from), to_float = byoc_dtype_is_float(to), from_u64 = from == BYOC_UINT64;
+    double fbuf[256];
+    int64_t ibuf[256];
+    for (int64_t at = 0; at < n; at += 256) {
+        int64_t m = BYOC__MIN(256, n - at), i;
+        const char *s = src + at * (int64_t)fs;
+        char *d = dst + at * (int64_t)ts;
+        if (from_float) for (i = 0; i < m; ++i) fbuf[i] = byoc__load(from, s, i);
+        else for (i = 0; i < m; ++i) ibuf[i] = byoc__int_at(from, s + i * (int64_t)fs);
+        if (to_float && !from_float && to != BYOC_FLOAT64) { /* one rounding from the integer: through float32 */
+            float f32[256];
+            for (i = 0; i < m; ++i) f32[i] = from_u64 ? (float)(uint64_t)ibuf[i] : (float)ibuf[i];
+            byoc__from_f32(to, f32, d, m);
+        } else if (to_float) {
+            if (!from_float) for (i = 0; i < m; ++i) fbuf[i] = from_u64 ? (double)(uint64_t)ibuf[i] : (double)ibuf[i];
+            for (i = 0; i < m; ++i) byoc__store(to, d, i, fbuf[i]);
+        } else if (to == BYOC_BOOL) {
+            for (i = 0; i < m; ++i) d[i] = (char)(from_float ? fbuf[i] != 0 : ibuf[i] != 0);
+        } else if (from_float) {
+            for (i = 0; i < m; ++i)
+                byoc__int_put(to, d + i * (int64_t)ts, to == BYOC_UINT64 ? byoc__f64_to_u64_sat(fbuf[i]) : byoc__clamp_i64(byoc__f64_to_i64_sat(fbuf[i]), to));
+        } else
+            for (i = 0; i < m; ++i) byoc__int_put(to, d + i * (int64_t)ts, ibuf[i]);
+    }
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_shape_of(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    for (int d = 0; d < x->rank; ++d) byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + d * (int64_t)byoc_dtype_size(k->out[0].dtype), x->dims[d]);
+    return BYOC_OK;
+}
+
+/* ---- image.resize2d: nearest_neighbor (any dtype), linear and cubic (float32), coordinates as TVM's
+   topi computes them, in float32 ---- */
+enum { BYOC__CTM_HALF_PIXEL, BYOC__CTM_ALIGN_CORNERS, BYOC__CTM_ASYMMETRIC, BYOC__CTM_PYTORCH_HALF_PIXEL };
+BYOC__PRIVATE float byoc__resize_coord(int64_t x, int64_t in, int64_t out, int mode) {
+    float scale = (float)in / (float)out;
+    switch (mode) {
+    case BYOC__CTM_ALIGN_CORNERS: return out > 1 ? (float)(in - 1) / (float)(out - 1) * (float)x : 0.0f;
+    case BYOC__CTM_ASYMMETRIC: return scale * (float)x;
+    case BYOC__CTM_PYTORCH_HALF_PIXEL: return out > 1 ? ((float)x + 0.5f) * scale - 0.5f : 0.0f;
+    default: return ((float)x + 0.5f) * scale - 0.5f;
+    }
+}
+BYOC__PRIVATE int64_t byoc__clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+
+/* per output index along one axis: 4 source indices and 4 weights (nearest uses the first index,
+   linear two, cubic four) */
+typedef struct byoc__resize_tap { int64_t at[4]; float w[4]; } byoc__resize_tap;
+static size_t byoc__ws_resize2d(const byoc__kctx *k) {
+    return (size_t)(k->out[0].dims[2] + k->out[0].dims[3]) * sizeof(byoc__resize_tap);
+}
+BYOC__PRIVATE void byoc__resize_taps(byoc__resize_tap *taps, int64_t in, int64_t out, int ctm, int method, int rounding, float alpha, int exclude) {
+    for (int64_t x = 0; x < out; ++x) {
+        byoc__resize_tap *t = &taps[x];
+        float c = byoc__resize_coord(x, in, out, ctm);
+        memset(t, 0, sizeof *t);
+        if (method == 0 && ctm == BYOC__CTM_ASYMMETRIC && rounding == 3 && out % in == 0) {
+            t->at[0] = x / (out / in); /* an integer upscale: exact, as TVM's integer division */
+            t->w[0] = 1;
+        } else if (method == 0) {
+            float r;
+            switch (rounding) {
+            case 0: r = roundf(c); break;               /* round: halves away from zero */
+            case 1: r = ceilf(c - 0.5f); break;         /* round_prefer_floor */
+            case 2: r = floorf(c + 0.5f); break;        /* round_prefer_ceil */
+            case 3: r = floorf(c + 1e-5f); break;       /* floor (TVM's epsilon) */
+            default: r = ceilf(c - 1e-5f); break;       /* ceil */
+            }
+            t->at[0] = byoc__clamp_index((int64_t)r, in);
+            t->w[0] = 1;
+        } else if (method == 1) {
+            float f = floorf(c);
+            t->at[0] = byoc__clamp_index((int64_t)f, in);
+            t->at[1] = byoc__clamp_index((int64_t)f + 1, in);
+            t->w[1] = c - f;
+            t->w[0] = 1.0f - t->w[1];
+        } else {
+            float f = floorf(c), s = c - f, s2 = s * s, s3 = s2 * s;
+            float w[4] = {alpha * (s3 - 2 * s2 + s), (alpha + 2) * s3 - (3 + alpha) * s2 + 1, -(alpha + 2) * s3 + (3 + 2 * alpha) * s2 - alpha * s,
+                          -alpha * s3 + alpha * s2};
+            float sum = 0;
+            for (int i = 0; i < 4; ++i) {
+                int64_t src = (int64_t)f - 1 + i;
+                if (exclude && (src < 0 || src >= in)) w[i] = 0;
+                sum += w[i];
+                t->at[i] = byoc__clamp_index(src, in);
+            }
+            for (int i = 0; i < 4; ++i) t->w[i] = exclude ? w[i] / sum : w[i];
+        }
+    }
+}
+static byoc_result byoc__k_resize2d(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    const char *method_s = byoc__kstr(k, "method", "linear"), *ctm_s = byoc__kstr(k, "coordinate_transformation_mode", "half_pixel");
+    const char *round_s = byoc__kstr(k, "rounding_method", "");
+    int method = !strcmp(method_s, "nearest_neighbor") ? 0 : !strcmp(method_s, "linear") ? 1 : !strcmp(method_s, "cubic") ? 2 : -1;
+    int ctm = !strcmp(ctm_s, "half_pixel") ? BYOC__CTM_HALF_PIXEL : !strcmp(ctm_s, "align_corners") ? BYOC__CTM_ALIGN_CORNERS
+            : !strcmp(ctm_s, "asymmetric") ? BYOC__CTM_ASYMMETRIC : !strcmp(ctm_s, "pytorch_half_pixel") ? BYOC__CTM_PYTORCH_HALF_PIXEL : -1;
+    if (!*round_s) round_s = ctm == BYOC__CTM_ALIGN_CORNERS ? "round" : "floor"; /* TVM's default */
+    int rounding = !strcmp(round_s, "round") ? 0 : !strcmp(round_s, "round_prefer_floor") ? 1 : !strcmp(round_s, "round_prefer_ceil") ? 2
+                 : !strcmp(round_s, "floor") ? 3 : !strcmp(round_s, "ceil") ? 4 : -1;
+    if (method < 0) return byoc__kfail(k, "no host kernel for method=\"%s\"", method_s);
+    if (ctm < 0) return byoc__kfail(k, "no host kernel for coordinate_transformation_mode=\"%s\"", ctm_s);
+    if (rounding < 0 && method == 0) return byoc__kfail(k, "no host kernel for rounding_method=\"%s\"", round_s);
+    if (x->dtype != o->dtype) return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(x->dtype), byoc_dtype_name(o->dtype));
+    if (method && x->dtype != BYOC_FLOAT32) return byoc__kfail(k, "no host kernel for method=\"%s\" on %s", method_s, byoc_dtype_name(x->dtype));
+    int64_t H = x->dims[2], W = x->dims[3], OH = o->dims[2], OW = o->dims[3], planes = x->dims[0] * x->dims[1];
+    byoc__resize_tap *ty = (byoc__resize_tap *)k->ws, *tx = ty + OH;
+    float alpha = (float)byoc__kfloat(k, "cubic_alpha", -0.5);
+    int exclude = (int)byoc__kint(k, "cubic_exclude", 0);
+    byoc__resize_taps(ty, H, OH, ctm, method, rounding, alpha, exclude);
+    byoc__resize_taps(tx, W, OW, ctm, method, rounding, alpha, exclude);
+    if (method == 0) {
+        size_t es = byoc_dtype_size(x->dtype);
+        char *od = (char *)o->data;
+        for (int64_t p = 0; p < planes; ++p) {
+            const char *plane = (const char *)x->data + p * H * W * (int64_t)es;
+            for (int64_t oy = 0; oy < OH; ++oy) {
+                const char *row = plane + ty[oy].at[0] * W * (int64_t)es;
+                for (int64_t ox = 0; ox < OW; ++ox, od += es) memcpy(od, row + tx[ox].at[0] * (int64_t)es, es);
+            }
+        }
+        return BYOC_OK;
+    }
+    int taps = method == 1 ? 2 : 4;
+    float *od = (float *)o->data;
+    for (int64_t p = 0; p < planes; ++p) {
+        const float *plane = (const float *)x->data + p * H * W;
+        for (int64_t oy = 0; oy < OH; ++oy)
+            for (int64_t ox = 0; ox < OW; ++ox) {
+                float v = 0;
+                for (int i = 0; i < taps; ++i) { /* along x in each source row, then along y */
+                    const float *row = plane + ty[oy].at[i] * W;
+                    float r = 0;
+                    for (int j = 0; j < taps; ++j) r += row[tx[ox].at[j]] * tx[ox].w[j];
+                    v += r * ty[oy].w[i];
+                }
+                *od++ = v;
+            }
+    }
+    return BYOC_OK;
+}
+
+/* ---- convolutions and products (float32 through byoc_sgemm; integers by plain int64 loops, each
+   product accumulated exactly and wrapped into the result dtype) ---- */
+BYOC__PRIVATE size_t byoc__gemm_ws(void) { return byoc_sgemm_workspace_size(); }
+
+/* C[M, N] (integer dtype oc) = op(A) * op(B) for integer A, B of any integer dtype */
+BYOC__PRIVATE void byoc__igemm(int ta, int tb, int64_t M, int64_t N, int64_t K, byoc_dtype at, const char *A, byoc_dtype bt, const char *B,
+                               byoc_dtype ct, char *C) {
+    size_t as = byoc_dtype_size(at), bs = byoc_dtype_size(bt), cs = byoc_dtype_size(ct);
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+            uint64_t acc = 0;
+            for (int64_t p = 0; p < K; ++p) {
+                int64_t a = byoc__int_at(at, A + (ta ? p * M + i : i * K + p) * (int64_t)as), b = byoc__int_at(bt, B + (tb ? j * K + p : p * N + j) * (int64_t)bs);
+                acc += (uint64_t)a * (uint64_t)b;
+            }
+            byoc__int_put(ct, C + (i * N + j) * (int64_t)cs, (int64_t)acc);
+        }
+}
+/* integer kernels accept integer inputs and an integer result (out_dtype may widen, e.g. int8 to int32) */
+BYOC__PRIVATE int byoc__int_product_ok(const byoc__kctx *k) {
+    return byoc__is_int_dtype(k->in[0].dtype) && byoc__is_int_dtype(k->in[1].dtype) && byoc__is_int_dtype(k->out[0].dtype);
+}
+BYOC__PRIVATE byoc_result byoc__product_dtypes(byoc__kctx *k) {
+    if (k->in[0].dtype == BYOC_FLOAT32 && k->in[1].dtype == BYOC_FLOAT32 && k->out[0].dtype == BYOC_FLOAT32) return BYOC_OK;
+    if (byoc__int_product_ok(k)) return BYOC_OK;
+    if (k->in[0].dtype != k->out[0].dtype)
+        return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(k->in[0].dtype), byoc_dtype_name(k->out[0].dtype));
+    return byoc__kfail_dtype(k, k->in[0].dtype);
+}
+
+typedef struct byoc__conv_geom {
+    int64_t N, C, H, W, O, OH, OW, KH, KW, G, Cg, Og, sh, sw, dh, dw, pt, pl;
+} byoc__conv_geom;
+/* conv2d: weight [O, C/G, KH, KW]; conv2d_transpose: weight [C, O/G, KH, KW] */
+BYOC__PRIVATE void byoc__conv_geom_of(const byoc__kctx *k, byoc__conv_geom *g) {
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *o = &k->out[0];
+    int64_t st[2], dil[2], pad[4];
+    byoc__kints(k, "strides", st, 2, 1);
+    byoc__kints(k, "dilation", dil, 2, 1);
+    byoc__kints(k, "padding", pad, 4, 0);
+    g->N = x->dims[0]; g->C = x->dims[1]; g->H = x->dims[2]; g->W = x->dims[3];
+    g->O = o->dims[1]; g->OH = o->dims[2]; g->OW = o->dims[3]; g->KH = w->dims[2]; g->KW = w->dims[3];
+    g->G = byoc__kint(k, "groups", 1);
+    if (g->G < 1) g->G = 1;
+    g->Cg = g->C / g->G;
+    g->Og = g->O / g->G;
+    g->sh = st[0]; g->sw = st[1]; g->dh = dil[0]; g->dw = dil[1]; g->pt = pad[0]; g->pl = pad[1];
+}
+BYOC__PRIVATE int byoc__conv_is_pointwise(const byoc__conv_geom *g, const byoc__kctx *k) {
+    int64_t pad[4];
+    byoc__kints(k, "padding", pad, 4, 0);
+    return g->KH == 1 && g->KW == 1 && g->sh == 1 && g->sw == 1 && !pad[0] && !pad[1] && !pad[2] && !pad[3];
+}
+
+/* columns [p0, p1) (output pixels oy * OW + ox) of one group's patch matrix, rows (c, ky, kx): the
+   block is (p1 - p0) wide, so a conv over a large image never builds the whole matrix */
+BYOC__PRIVATE void byoc__im2col(const float *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, float *col) {
+    int64_t width = p1 - p0;
+    for (int64_t c = 0; c < g->Cg; ++c)
+        for (int64_t ky = 0; ky < g->KH; ++ky)
+            for (int64_t kx = 0; kx < g->KW; ++kx, col += width) {
+                int64_t off = kx * g->dw - g->pl, x0, x1;
+                byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
+                for (int64_t p = p0; p < p1;) {
+                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p)); /* columns [a, b) of row oy */
+                    float *drow = col + (p - p0) - a;
+                    int64_t iy = oy * g->sh - g->pt + ky * g->dh, lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
+                    if (iy < 0 || iy >= g->H || lo >= hi) {
+                        memset(drow + a, 0, (size_t)(b - a) * sizeof(float));
+                    } else {
+                        const float *srow = x + (c * g->H + iy) * g->W + off;
+                        memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
+                        if (g->sw == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
+                        else for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
+                        memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
+                    }
+                    p += b - a;
+                }
+            }
+}
+
+/* output pixels per patch-matrix block: about 2 MB of it at a time, so it is still in cache when the
+   GEMM packs it */
+BYOC__PRIVATE int64_t byoc__im2col_block(const byoc__conv_geom *g) {
+    int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 19) / (rows ? rows : 1);
+    return BYOC__MIN(P, BYOC__MAX(cols, 256));
+}
+/* one input channel per group and few outputs per group (depthwise): a direct loop; otherwise GEMM */
+BYOC__PRIVATE int byoc__conv_is_direct(const byoc__conv_geom *g) { return g->Cg == 1 && g->Og < 8; }
+
+static size_t byoc__ws_conv2d(const byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    if (byoc__conv_is_direct(&g)) return 0;
+    if (byoc__conv_is_pointwise(&g, k)) return byoc__gemm_ws();
+    return byoc__gemm_ws() + (size_t)(g.Cg * g.KH * g.KW * byoc__im2col_block(&g)) * sizeof(float) + 64;
+}
+
+/* One depthwise output plane. With stride 1 and as many output as input columns, a tap's input is
+   the output shifted by a constant offset, so each tap is one run over the whole plane; the few
+   columns where that run reads a neighbouring row are saved before and put back after. Otherwise
+   row by row. */
+BYOC__PRIVATE void byoc__depthwise_plane(const byoc__conv_geom *g, const float *xp, const float *wp, float *op) {
+    int64_t P = g->OH * g->OW;
+    /* a small stride-1 plane: copied once into a zero-padded buffer, every tap is then one run over
+       the output rows at the padded width (the extra columns are dropped at the end), with no edge
+       cases; the late layers of MobileNet/ShuffleNet (7x7, 14x14) live here */
+    int64_t Hp = g->OH + (g->KH - 1) * g->dh, Wp = g->OW + (g->KW - 1) * g->dw;
+    if (g->sh == 1 && g->sw == 1 && Hp * Wp <= 4096) {
+        float padded[4096], acc[4096];
+        for (int64_t r = 0; r < Hp; ++r)
+            for (int64_t c = 0; c < Wp; ++c) {
+                int64_t iy = r - g->pt, ix = c - g->pl;
+                padded[r * Wp + c] = iy >= 0 && iy < g->H && ix >= 0 && ix < g->W ? xp[iy * g->W + ix] : 0.0f;
+            }
+        int64_t run = (g->OH - 1) * Wp + g->OW;
+        memset(acc, 0, (size_t)run * sizeof(float));
+        for (int64_t ky = 0; ky < g->KH; ++ky)
+            for (int64_t kx = 0; kx < g->KW; ++kx) byoc__axpy_f32(run, wp[ky * g->KW + kx], padded + ky * g->dh * Wp + kx * g->dw, acc);
+        for (int64_t oy = 0; oy < g->OH; ++oy) memcpy(op + oy * g->OW, acc + oy * Wp, (size_t)g->OW * sizeof(float));
+        return;
+    }
+    memset(op, 0, (size_t)P * sizeof(float));
+    int whole = g->sh == 1 && g->sw == 1 && g->OW == g->W;
+    float saved[1024];
+    for (int64_t ky = 0; ky < g->KH; ++ky) {
+        int64_t shift = ky * g->dh - g->pt; /* iy = oy + shift */
+        int64_t oy0 = BYOC__MAX(0, -shift), oy1 = BYOC__MIN(g->OH, g->H - shift);
+        for (int64_t kx = 0; whole && oy0 < oy1 && kx < g->KW; ++kx) {
+            int64_t off = kx * g->dw - g->pl, x0, x1;
+            byoc__valid_cols(off, 1, g->W, g->OW, &x0, &x1);
+            int64_t rows = oy1 - oy0, bad = g->OW - (x1 - x0);
+            if (x0 >= x1 || bad * rows > 1024) { whole = 0; break; }
+            float wv = wp[ky * g->KW + kx], *sv = saved;
+            int64_t start = oy0 * g->OW + x0, end = (oy1 - 1) * g->OW + x1;
+            for (int64_t oy = oy0; oy < oy1; ++oy) { /* columns outside [x0, x1) inside the run */
+                if (oy > oy0) for (int64_t ox = 0; ox < x0; ++ox) *sv++ = op[oy * g->OW + ox];
+                if (oy < oy1 - 1) for (int64_t ox = x1; ox < g->OW; ++ox) *sv++ = op[oy * g->OW + ox];
+            }
+            byoc__axpy_f32(end - start, wv, xp + (oy0 + shift) * g->W + x0 + off, op + start);
+            sv = saved;
+            for (int64_t oy = oy0; oy < oy1; ++oy) {
+                if (oy > oy0) for (int64_t ox = 0; ox < x0; ++ox) op[oy * g->OW + ox] = *sv++;
+                if (oy < oy1 - 1) for (int64_t ox = x1; ox < g->OW; ++ox) op[oy * g->OW + ox] = *sv++;
+            }
+        }
+        if (!whole) break;
+    }
+    if (whole) return;
+    memset(op, 0, (size_t)P * sizeof(float)); /* a tap did not fit: start again, row by row */
+    for (int64_t oy = 0; oy < g->OH; ++oy) {
+        float *orow = op + oy * g->OW;
+        for (int64_t ky = 0; ky < g->KH; ++ky) {
+            int64_t iy = oy * g->sh - g->pt + ky * g->dh;
+            if (iy < 0 || iy >= g->H) continue;
+            const float *srow = xp + iy * g->W;
+            for (int64_t kx = 0; kx < g->KW; ++kx) {
+                int64_t off = kx * g->dw - g->pl, x0, x1;
+                byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
+                byoc__row_tap(BYOC__TAP_AXPY, x1 - x0, wp[ky * g->KW + kx], srow + x0 * g->sw + off, g->sw, orow + x0);
+            }
+        }
+    }
+}
+
+static byoc_result byoc__k_conv2d(byoc__kctx *k) {
+    byoc_result r = byoc__product_dtypes(k);
+    if (r != BYOC_OK) return r;
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW;
+    if (k->in[0].dtype != BYOC_FLOAT32) { /* integers: the definition, accumulated in int64 */
+        byoc_dtype xt = k->in[0].dtype, wt = k->in[1].dtype, ot = k->out[0].dtype;
+        const char *x = (const char *)k->in[0].data, *w = (const char *)k->in[1].data;
+        char *o = (char *)k->out[0].data;
+        size_t xs = byoc_dtype_size(xt), ws = byoc_dtype_size(wt), os = byoc_dtype_size(ot);
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t oc = 0; oc < g.O; ++oc)
+                for (int64_t oy = 0; oy < g.OH; ++oy)
+                    for (int64_t ox = 0; ox < g.OW; ++ox) {
+                        uint64_t acc = 0;
+                        int64_t grp = oc / g.Og;
+                        for (int64_t c = 0; c < g.Cg; ++c)
+                            for (int64_t ky = 0; ky < g.KH; ++ky) {
+                                int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+                                if (iy < 0 || iy >= g.H) continue;
+                                for (int64_t kx = 0; kx < g.KW; ++kx) {
+                                    int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+                                    if (ix < 0 || ix >= g.W) continue;
+                                    int64_t xv = byoc__int_at(xt, x + (((n * g.C + grp * g.Cg + c) * g.H + iy) * g.W + ix) * (int64_t)xs);
+                                    int64_t wv = byoc__int_at(wt, w + (((oc * g.Cg + c) * g.KH + ky) * g.KW + kx) * (int64_t)ws);
+                                    acc += (uint64_t)xv * (uint64_t)wv;
+                                }
+                            }
+                        byoc__int_put(ot, o + (((n * g.O + oc) * g.OH + oy) * g.OW + ox) * (int64_t)os, (int64_t)acc);
+                    }
+        return BYOC_OK;
+    }
+    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
+    float *o = (float *)k->out[0].data;
+    if (byoc__conv_is_direct(&g)) { /* depthwise: each output plane from one input plane */
+        for (int64_t n = 0; n < g.N; ++n)
+            for (int64_t oc = 0; oc < g.O; ++oc)
+                byoc__depthwise_plane(&g, x + (n * g.C + oc / g.Og) * g.H * g.W, w + oc * g.KH * g.KW, o + (n * g.O + oc) * P);
+        return BYOC_OK;
+    }
+    int pointwise = byoc__conv_is_pointwise(&g, k);
+    unsigned char *gemm_ws = k->ws;
+    float *col = pointwise ? NULL : (float *)byoc__align64(k->ws + byoc__gemm_ws());
+    int64_t block = pointwise ? P : byoc__im2col_block(&g);
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp) {
+            const float *xg = x + (n * g.C + grp * g.Cg) * g.H * g.W;
+            float *og = o + (n * g.O + grp * g.Og) * P;
+            /* out[Og, P] = W_g[Og, Cg*KH*KW] * patches[Cg*KH*KW, P], a block of columns at a time */
+            for (int64_t p0 = 0; p0 < P; p0 += block) {
+                int64_t width = BYOC__MIN(block, P - p0);
+                if (!pointwise) byoc__im2col(xg, &g, p0, p0 + width, col);
+                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, pointwise ? xg + p0 : col, pointwise ? P : width, 0.0f, og + p0, P,
+                           gemm_ws);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* conv2d_transpose: per group, cols[(oc, ky, kx), (iy, ix)] = W_g^T * x_g by GEMM, a block of input
+   pixels at a time, then each column value is added where its tap lands in the output (col2im) */
+BYOC__PRIVATE int64_t byoc__col2im_block(const byoc__conv_geom *g) {
+    int64_t rows = g->Og * g->KH * g->KW, HW = g->H * g->W, cols = ((int64_t)1 << 19) / (rows ? rows : 1);
+    return BYOC__MIN(HW, BYOC__MAX(cols, 256));
+}
+static size_t byoc__ws_conv2d_transpose(const byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    return byoc__gemm_ws() + (size_t)(g.Og * g.KH * g.KW * byoc__col2im_block(&g)) * sizeof(float) + 64;
+}
+static byoc_result byoc__k_conv2d_transpose(byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32 || k->in[1].dtype != BYOC_FLOAT32 || k->out[0].dtype != BYOC_FLOAT32)
+        return byoc__kfail_dtype(k, k->in[0].dtype != BYOC_FLOAT32 ? k->in[0].dtype : k->out[0].dtype);
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    /* as the forward conv's geometry, the input channels per group are C / G and outputs O / G */
+    int64_t Cin_g = g.C / g.G, M = g.Og * g.KH * g.KW, HW = g.H * g.W, P = g.OH * g.OW;
+    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
+    float *o = (float *)k->out[0].data, *col = (float *)byoc__align64(k->ws + byoc__gemm_ws());
+    int64_t block = byoc__col2im_block(&g);
+    memset(o, 0, byoc__nbytes(&k->out[0]));
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp) {
+            for (int64_t p0 = 0; p0 < HW; p0 += block) {
+                int64_t width = BYOC__MIN(block, HW - p0);
+                byoc_sgemm(1, 0, M, width, Cin_g, 1.0f, w + grp * Cin_g * M, M, x + (n * g.C + grp * Cin_g) * HW + p0, HW, 0.0f, col, width, k->ws);
+                for (int64_t oc = 0; oc < g.Og; ++oc) {
+                    float *plane = o + (n * g.O + grp * g.Og + oc) * P;
+                    for (int64_t ky = 0; ky < g.KH; ++ky)
+                        for (int64_t kx = 0; kx < g.KW; ++kx) {
+                            const float *crow = col + ((oc * g.KH + ky) * g.KW + kx) * width;
+                            int64_t off = kx * g.dw - g.pl;
+                            for (int64_t p = p0; p < p0 + width; ++p) {
+                                int64_t iy = p / g.W, ix = p - iy * g.W, oy = iy * g.sh - g.pt + ky * g.dh, ox = ix * g.sw + off;
+                                if (oy >= 0 && oy < g.OH && ox >= 0 && ox < g.OW) plane[oy * g.OW + ox] += crow[p - p0];
+                            }
+                        }
+                }
+            }
+        }
+    return BYOC_OK;
+}
+
+/* dense: x[..., K] * W[U, K]^T */
+static size_t byoc__ws_gemm_op(const byoc__kctx *k) { return k->in[0].dtype == BYOC_FLOAT32 ? byoc__gemm_ws() : 0; }
+static byoc_result byoc__k_dense(byoc__kctx *k) {
+    byoc_result r = byoc__product_dtypes(k);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1];
+    int64_t K = w->dims[1], U = w->dims[0], M = K ? byoc__numel(x) / K : byoc__numel(&k->out[0]) / (U ? U : 1);
+    if (x->dtype == BYOC_FLOAT32)
+        byoc_sgemm(0, 1, M, U, K, 1.0f, (const float *)x->data, K, (const float *)w->data, K, 0.0f, (float *)k->out[0].data, U, k->ws);
+    else
+        byoc__igemm(0, 1, M, U, K, x->dtype, (const char *)x->data, w->dtype, (const char *)w->data, k->out[0].dtype, (char *)k->out[0].data);
+    return BYOC_OK;
+}
+
+/* matmul and batch_matmul: the last two axes multiply, the batch axes broadcast numpy-style */
+static byoc_result byoc__k_matmul(byoc__kctx *k) {
+    byoc_result r = byoc__product_dtypes(k);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
+    int ta = (int)byoc__kint(k, "transpose_a", 0), tb = (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_BATCH_MATMUL);
+    int R = o->rank;
+    int64_t M = o->dims[R - 2], N = o->dims[R - 1], K = a->dims[a->rank - (ta ? 2 : 1)];
+    int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), a_mat = M * K, b_mat = K * N;
+    /* per batch axis of the result, the element step in a and b (0 where it broadcasts) */
+    int64_t ast[BYOC_MAX_RANK], bst[BYOC_MAX_RANK];
+    int64_t astep = a_mat, bstep = b_mat;
+    for (int d = R - 3; d >= 0; --d) {
+        int da = d - (R - a->rank), db = d - (R - b->rank);
+        ast[d] = da >= 0 && a->dims[da] != 1 ? astep : 0;
+        bst[d] = db >= 0 && b->dims[db] != 1 ? bstep : 0;
+        if (da >= 0) astep *= a->dims[da];
+        if (db >= 0) bstep *= b->dims[db];
+    }
+    int b_shared = 1, a_full = !ta;
+    for (int d = 0; d < R - 2; ++d) { b_shared &= bst[d] == 0; a_full &= ast[d] != 0 || o->dims[d] == 1; }
+    int is_float = a->dtype == BYOC_FLOAT32;
+    if (is_float && b_shared && a_full) { /* one B for every batch and A's batches stacked: one tall product */
+        byoc_sgemm(0, tb, batch * M, N, K, 1.0f, (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f, (float *)o->data, N, k->ws);
+        return BYOC_OK;
+    }
+    int64_t idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
+    size_t as = byoc_dtype_size(a->dtype), bs = byoc_dtype_size(b->dtype), os = byoc_dtype_size(o->dtype);
+    for (int64_t i = 0; i < batch; ++i) {
+        if (is_float)
+            byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff, tb ? K : N, 0.0f,
+                       (float *)o->data + i * M * N, N, k->ws);
+        else
+            byoc__igemm(ta, tb, M, N, K, a->dtype, (const char *)a->data + aoff * (int64_t)as, b->dtype, (const char *)b->data + boff * (int64_t)bs,
+                        o->dtype, (char *)o->data + i * M * N * (int64_t)os);
+        for (int d = R - 3; d >= 0; --d) {
+            aoff += ast[d];
+            boff += bst[d];
+            if (++idx[d] < o->dims[d]) break;
+            aoff -= ast[d] * o->dims[d];
+            boff -= bst[d] * o->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+// [SECTION] impl: built-in ops (one record each) and running calls
+/* ---- FLOP models (byoc_op_def.flops) ---- */
+BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    double n = 1;
+    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
+    return n;
+}
+BYOC__PRIVATE double byoc__flops_out(const byoc_node *c) { return byoc__flops_elems(c->checked_type); }
+BYOC__PRIVATE double byoc__flops_in(const byoc_node *c) { return c->nargs ? byoc__flops_elems(c->args[0]->checked_type) : 0; }
+BYOC__PRIVATE const byoc_type *byoc__flops_weight(const byoc_node *c) {
+    const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    return w && w->kind == BYOC_TYPE_TENSOR && w->rank == 4 ? w : NULL;
+}
+/* a multiply and an add per MAC: each output (conv2d) or input (transposed) element meets a whole filter */
+BYOC__PRIVATE double byoc__flops_conv2d(const byoc_node *c) {
+    const byoc_type *w = byoc__flops_weight(c);
+    return w ? 2.0 * byoc__flops_out(c) * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] : 0;
+}
+BYOC__PRIVATE double byoc__flops_conv2d_transpose(const byoc_node *c) {
+    const byoc_type *w = byoc__flops_weight(c);
+    return w ? 2.0 * byoc__flops_in(c) * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] : 0;
+}
+BYOC__PRIVATE double byoc__flops_gemm(const byoc_node *c) {
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
+    return in && in->kind == BYOC_TYPE_TENSOR && in->rank ? 2.0 * byoc__flops_out(c) * (double)in->dims[in->rank - 1] : 0;
+}
+BYOC__PRIVATE double byoc__flops_pool2d(const byoc_node *c) {
+    const byoc_attr_value *v = byoc_attrs_get(&c->attrs, "pool_size");
+    double window = 1;
+    if (v && v->kind == BYOC_ATTR_INT_LIST && v->count >= 1) window = (double)v->ints[0] * (double)v->ints[v->count > 1 ? 1 : 0];
+    return byoc__flops_out(c) * window;
+}
+BYOC__PRIVATE double byoc__flops_per_input(const byoc_node *c) { return byoc__flops_in(c); }   /* reductions */
+BYOC__PRIVATE double byoc__flops_per_output(const byoc_node *c) { return byoc__flops_out(c); } /* arithmetic */
+BYOC__PRIVATE double byoc__flops_softmax(const byoc_node *c) { return 12.0 * byoc__flops_out(c); }
+BYOC__PRIVATE double byoc__flops_norm(const byoc_node *c) { return 8.0 * byoc__flops_in(c); }
+BYOC__PRIVATE double byoc__flops_transcendental(const byoc_node *c) { return 10.0 * byoc__flops_out(c); } /* a polynomial each */
+BYOC__PRIVATE double byoc__flops_none(const byoc_node *c) { (void)c; return 0; } /* data movement: counted as bytes */
+
+BYOC_API double byoc_op_flops(const byoc_node *call) {
+    if (!call || call->kind != BYOC_NODE_CALL || !call->op || !call->checked_type) return 0;
+    if (call->op->def.flops) return call->op->def.flops(call);
+    return call->op->def.pattern <= BYOC_PATTERN_BROADCAST ? byoc__flops_out(call) : 0;
+}
+
+/* ---- the op table ---- */
+enum {
+    BYOC__KF_FLOAT = 1,     /* computes in float32: float16 / bfloat16 tensors are widened and narrowed around it */
+    BYOC__KF_NO_INPLACE = 2 /* moves bytes with memcpy: its result may not overlap an input */
+};
+typedef struct byoc__kernel_def {
+    byoc_result (*run)(byoc__kctx *k);
+    size_t (*workspace)(const byoc__kctx *k); /* NULL: none */
+    int code;
+    unsigned flags;
+} byoc__kernel_def;
+
+/* The built-in ops, one record each: the op's definition (name, arity, TOpPattern kind, attributes and
+   defaults, type relation, doc, device layer class, FLOP model, flags) and its host kernel (run,
+   workspace size, variant code, kernel flags). The registry registers them in this order; the test
+   suite fails when a record lacks a kernel or a FLOP model. README "Adding an op" is the checklist. */
+typedef struct byoc__op_record {
+    byoc_op_def def;
+    byoc__kernel_def kernel;
+} byoc__op_record;
+
+#define BYOC__OP(name, lo, hi, pat, attrs, rel, doc, cls, flops, flags, kernel) \
+    {{name, lo, hi, BYOC_PATTERN_##pat, attrs, BYOC__N(attrs), rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
+#define BYOC__OP0(name, lo, hi, pat, rel, doc, cls, flops, flags, kernel) \
+    {{name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
+#define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags}
+#define BYOC__KF BYOC__KF_FLOAT
+static const byoc__op_record byoc__builtin_ops[] = {
+    BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d, "2-D convolution, NCHW data, OIHW weight",
+        CONV2D, byoc__flops_conv2d, 0, BYOC__K(byoc__k_conv2d, byoc__ws_conv2d, 0, BYOC__KF)),
+    BYOC__OP("nn.conv2d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d_transpose, byoc__rel_conv2d_transpose, "transposed 2-D convolution, IOHW weight",
+        NONE, byoc__flops_conv2d_transpose, 0, BYOC__K(byoc__k_conv2d_transpose, byoc__ws_conv2d_transpose, 0, BYOC__KF)),
+    BYOC__OP("nn.dense", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_dense, byoc__rel_dense, "x * W^T, W is (units, in)",
+        DENSE, byoc__flops_gemm, 0, BYOC__K(byoc__k_dense, byoc__ws_gemm_op, BYOC__K_DENSE, BYOC__KF)),
+    BYOC__OP("nn.matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_matmul, byoc__rel_matmul, "matrix product over the last two axes, batch axes broadcast",
+        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_MATMUL, BYOC__KF)),
+    BYOC__OP("nn.batch_matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_batch_matmul, byoc__rel_batch_matmul, "batched product, y transposed by default",
+        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_BATCH_MATMUL, BYOC__KF)),
+    BYOC__OP0("add", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise sum with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_ADD, BYOC__KF)),
+    BYOC__OP0("subtract", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise difference with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_SUBTRACT, BYOC__KF)),
+    BYOC__OP0("multiply", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise product with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MULTIPLY, BYOC__KF)),
+    BYOC__OP0("divide", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise quotient with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_DIVIDE, BYOC__KF)),
+    BYOC__OP0("power", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise power with broadcasting",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_POWER, BYOC__KF)),
+    BYOC__OP0("maximum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise maximum with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MAXIMUM, BYOC__KF)),
+    BYOC__OP0("minimum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise minimum with broadcasting",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MINIMUM, BYOC__KF)),
+    BYOC__OP0("equal", 2, 2, BROADCAST, byoc__rel_compare, "elementwise ==, bool result",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_EQUAL, BYOC__KF)),
+    BYOC__OP0("less", 2, 2, BROADCAST, byoc__rel_compare, "elementwise <, bool result",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_LESS, BYOC__KF)),
+    BYOC__OP0("greater", 2, 2, BROADCAST, byoc__rel_compare, "elementwise >, bool result",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_GREATER, BYOC__KF)),
+    BYOC__OP0("where", 3, 3, BROADCAST, byoc__rel_where, "select x where condition else y",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_where, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP0("logical_not", 1, 1, ELEMWISE, byoc__rel_logical_not, "boolean negation",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_logical_not, NULL, 0, 0)),
+    BYOC__OP("nn.bias_add", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_bias_add, "add a 1-D bias along axis",
+        ELEMWISE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_bias_add, NULL, 0, BYOC__KF)),
+    BYOC__OP("nn.prelu", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_prelu, "leaky relu with a per-channel slope",
+        NONE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_prelu, NULL, 0, BYOC__KF)),
+    BYOC__OP0("nn.relu", 1, 1, ELEMWISE, byoc__rel_identity, "max(x, 0)",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RELU, BYOC__KF)),
+    BYOC__OP("nn.leaky_relu", 1, 1, ELEMWISE, byoc__attrs_leaky_relu, byoc__rel_identity, "x if x > 0 else alpha * x",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LEAKY_RELU, BYOC__KF)),
+    BYOC__OP("clip", 1, 1, ELEMWISE, byoc__attrs_clip, byoc__rel_identity, "clamp to [a_min, a_max]",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CLIP, BYOC__KF)),
+    BYOC__OP0("sigmoid", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / (1 + exp(-x))",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SIGMOID, BYOC__KF)),
+    BYOC__OP0("tanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic tangent",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_TANH, BYOC__KF)),
+    BYOC__OP0("exp", 1, 1, ELEMWISE, byoc__rel_float_unary, "e^x",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_EXP, BYOC__KF)),
+    BYOC__OP0("log", 1, 1, ELEMWISE, byoc__rel_float_unary, "natural logarithm",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LOG, BYOC__KF)),
+    BYOC__OP0("sqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "square root",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SQRT, BYOC__KF)),
+    BYOC__OP0("rsqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / sqrt(x)",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RSQRT, BYOC__KF)),
+    BYOC__OP0("erf", 1, 1, ELEMWISE, byoc__rel_float_unary, "Gauss error function",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ERF, BYOC__KF)),
+    BYOC__OP0("negative", 1, 1, ELEMWISE, byoc__rel_identity, "-x",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_NEGATIVE, BYOC__KF)),
+    BYOC__OP0("abs", 1, 1, ELEMWISE, byoc__rel_identity, "|x|",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ABS, BYOC__KF)),
+    BYOC__OP0("floor", 1, 1, ELEMWISE, byoc__rel_float_unary, "round down",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_FLOOR, BYOC__KF)),
+    BYOC__OP0("ceil", 1, 1, ELEMWISE, byoc__rel_float_unary, "round up",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CEIL, BYOC__KF)),
+    BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary, "clip(alpha * x + beta, 0, 1)",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SIGMOID, BYOC__KF)),
+    BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6",
+        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SWISH, BYOC__KF)),
+    BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary, "x * Phi(x); approximate=\"tanh\" for the tanh form",
+        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_GELU, BYOC__KF)),
+    BYOC__OP("nn.softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis",
+        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_SOFTMAX, BYOC__KF)),
+    BYOC__OP("nn.log_softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis",
+        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_LOG_SOFTMAX, BYOC__KF)),
+    BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm, "inference batch norm; result is (out, mean, var)",
+        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_batch_norm, NULL, 0, BYOC__KF)),
+    BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis",
+        LAYER_NORM, byoc__flops_norm, 0, BYOC__K(byoc__k_layer_norm, byoc__ws_layer_norm, 0, BYOC__KF)),
+    BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels",
+        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF)),
+    BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d, "2-D max pooling, NCHW",
+        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
+    BYOC__OP("nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax, "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pool2d_argmax, NULL, 0, BYOC__KF)),
+    BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d, "2-D average pooling, NCHW",
+        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_AVG_POOL, BYOC__KF)),
+    BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "mean over H and W",
+        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_AVG_POOL, BYOC__KF)),
+    BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "max over H and W",
+        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
+    BYOC__OP("nn.pad", 1, 2, INJECTIVE, byoc__attrs_pad, byoc__rel_pad, "pad each axis; optional scalar pad value argument",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pad, byoc__ws_pad, 0, 0)),
+    BYOC__OP("reshape", 1, 1, INJECTIVE, byoc__attrs_reshape, byoc__rel_reshape, "reshape; 0 copies an axis, -1 is inferred",
+        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("transpose", 1, 1, INJECTIVE, byoc__attrs_transpose, byoc__rel_transpose, "permute axes (reverse when axes is None)",
+        TRANSPOSE, byoc__flops_none, 0, BYOC__K(byoc__k_transpose, NULL, 0, 0)),
+    BYOC__OP("squeeze", 1, 1, INJECTIVE, byoc__attrs_squeeze, byoc__rel_squeeze, "drop unit axes",
+        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("expand_dims", 1, 1, BROADCAST, byoc__attrs_expand_dims, byoc__rel_expand_dims, "insert unit axes",
+        NONE, byoc__flops_per_output, BYOC_OP_VIEW | BYOC_OP_RESHAPES, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("concatenate", 1, 1, INJECTIVE, byoc__attrs_concatenate, byoc__rel_concatenate, "join a tuple of tensors along axis",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_concatenate, NULL, 0, 0)),
+    BYOC__OP("split", 1, 1, INJECTIVE, byoc__attrs_split, byoc__rel_split, "split into a tuple by section count or indices",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_split, NULL, 0, 0)),
+    BYOC__OP("strided_slice", 1, 1, INJECTIVE, byoc__attrs_strided_slice, byoc__rel_strided_slice, "slice with begin/end/strides, ONNX clamping",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_strided_slice, NULL, 0, 0)),
+    BYOC__OP("take", 2, 2, INJECTIVE, byoc__attrs_take, byoc__rel_take, "gather along axis",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_take, NULL, 0, 0)),
+    BYOC__OP("nn.depth_to_space", 1, 1, INJECTIVE, byoc__attrs_depth_to_space, byoc__rel_depth_to_space, "rearrange channels into blocks",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_depth_to_space, NULL, 0, 0)),
+    BYOC__OP("broadcast_to", 1, 1, BROADCAST, byoc__attrs_broadcast_to, byoc__rel_broadcast_to, "broadcast to a shape",
+        NONE, byoc__flops_per_output, BYOC_OP_RESHAPES, BYOC__K(byoc__k_broadcast_to, NULL, 0, 0)),
+    BYOC__OP("mean", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "mean over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_MEAN, BYOC__KF)),
+    BYOC__OP("sum", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "sum over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_SUM, BYOC__KF)),
+    BYOC__OP("max", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "maximum over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMAX, BYOC__KF)),
+    BYOC__OP("min", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "minimum over axes",
+        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMIN, BYOC__KF)),
+    BYOC__OP("cast", 1, 1, ELEMWISE, byoc__attrs_cast, byoc__rel_cast, "convert dtype",
+        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_cast, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP0("copy", 1, 1, ELEMWISE, byoc__rel_identity, "identity copy",
+        NONE, byoc__flops_per_output, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("nn.dropout", 1, 1, OPAQUE, byoc__attrs_dropout, byoc__rel_dropout, "inference dropout; result is (out, mask)",
+        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_dropout, NULL, 0, BYOC__KF)),
+    BYOC__OP("image.resize2d", 1, 1, INJECTIVE, byoc__attrs_resize2d, byoc__rel_resize2d, "resize H and W (nearest_neighbor, linear, cubic)",
+        NONE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_resize2d, byoc__ws_resize2d, 0, BYOC__KF)),
+    BYOC__OP("shape_of", 1, 1, OPAQUE, byoc__attrs_shape_of, byoc__rel_shape_of, "the shape as a 1-D tensor",
+        NONE, byoc__flops_none, BYOC_OP_READS_SHAPE_ONLY, BYOC__K(byoc__k_shape_of, NULL, 0, 0)),
+    BYOC__OP("annotation.compiler_begin", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "start of a region for a compiler",
+        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("annotation.compiler_end", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "end of a region for a compiler",
+        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this",
+        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+};
+#undef BYOC__KF
+#undef BYOC__K
+#undef BYOC__OP
+#undef BYOC__OP0
+BYOC__PRIVATE const byoc_op_def *byoc__builtin_op(int i, int *count) {
+    if (count) *count = BYOC__N(byoc__builtin_ops);
+    return i >= 0 && i < BYOC__N(byoc__builtin_ops) ? &byoc__builtin_ops[i].def : NULL;
+}
+BYOC__PRIVATE const byoc__kernel_def *byoc__kernel_of(const byoc_op *op) {
+    return op && op->builtin > 0 && op->builtin <= BYOC__N(byoc__builtin_ops) && byoc__builtin_ops[op->builtin - 1].kernel.run
+               ? &byoc__builtin_ops[op->builtin - 1].kernel : NULL;
+}
+BYOC_API int byoc_kernel_exists(const byoc_op *op) { return byoc__kernel_of(op) != NULL; }
+
+/* The tensors of a type, tuples flattened in order (shape and dtype; no data). Returns the count, or
+   -1 for a function type or tuples nested deeper than 16. */
+BYOC__PRIVATE int byoc__type_tensors(const byoc_type *t, byoc_tensor *dst, int cap, int at, int depth) {
+    if (!t || depth > 16) return -1;
+    if (t->kind == BYOC_TYPE_TENSOR) {
+        if (dst && at < cap) {
+            memset(&dst[at], 0, sizeof dst[at]);
+            dst[at].dtype = t->dtype;
+            dst[at].rank = t->rank;
+            memcpy(dst[at].dims, t->dims, sizeof t->dims);
+        }
+        return at + 1;
+    }
+    if (t->kind != BYOC_TYPE_TUPLE) return -1;
+    for (int i = 0; i < t->nfields && at >= 0; ++i) at = byoc__type_tensors(t->fields[i], dst, cap, at, depth + 1);
+    return at;
+}
+/* an argument's type: as inferred, or a constant's own */
+BYOC__PRIVATE const byoc_type *byoc__arg_type(const byoc_node *a) {
+    return a->checked_type ? a->checked_type : a->kind == BYOC_NODE_CONSTANT ? a->annotation : NULL;
+}
+
+/* what a call's kernel needs: its def, the flattened argument and result tensors the call's types
+   describe, and the same as the kernel sees them (float16 / bfloat16 as float32 for float kernels) */
+typedef struct byoc__kplan {
+    const byoc__kernel_def *def;
+    byoc_tensor *typed_in, *typed_out; /* the call's types */
+    byoc_tensor *in, *out;             /* the kernel's view */
+    int nin, nout;
+    byoc_tensor local[32]; /* storage for small calls */
+    byoc_tensor *heap;
+} byoc__kplan;
+
+BYOC__PRIVATE void byoc__kplan_free(byoc__kplan *p) { BYOC_FREE(p->heap); }
+
+/* fills p from the call's types; BYOC_OK or an error naming the op */
+BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call, byoc_diag *diag) {
+    memset(p, 0, sizeof *p);
+    if (!call || call->kind != BYOC_NODE_CALL || !call->op) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call ? call->id : 0, "kernel: not an op call");
+    const char *name = call->op->def.name;
+    p->def = byoc__kernel_of(call->op);
+    if (!p->def) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel", name);
+    if (!call->checked_type) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the call is not typed (infer types first)", name);
+    int nin = 0, nout = byoc__type_tensors(call->checked_type, NULL, 0, 0, 0);
+    for (int i = 0; i < call->nargs && nin >= 0; ++i) {
+        const byoc_type *t = byoc__arg_type(call->args[i]);
+        if (!t) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: argument %d is not typed (infer types first)", name, i);
+        nin = byoc__type_tensors(t, NULL, 0, nin, 0);
+    }
+    if (nin < 0 || nout < 0) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for arguments or results of these types", name);
+    int n = nin + nout;
+    byoc_tensor *all = p->local;
+    if (2 * n > 32 && !(all = p->heap = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(2 * n))))
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name);
+    p->typed_in = all;
+    p->typed_out = all + nin;
+    p->in = all + n;
+    p->out = all + n + nin;
+    p->nin = nin;
+    p->nout = nout;
+    int at = 0;
+    for (int i = 0; i < call->nargs; ++i) at = byoc__type_tensors(byoc__arg_type(call->args[i]), p->typed_in, nin, at, 0);
+    byoc__type_tensors(call->checked_type, p->typed_out, nout, 0, 0);
+    for (int i = 0; i < n; ++i) {
+        byoc_tensor *t = &all[n + i];
+        *t = all[i];
+        for (int d = 0; d < t->rank; ++d)
+            if (t->dims[d] < 0) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for a dynamic shape", name);
+        if ((p->def->flags & BYOC__KF_FLOAT) && (t->dtype == BYOC_FLOAT16 || t->dtype == BYOC_BFLOAT16)) t->dtype = BYOC_FLOAT32;
+    }
+    return BYOC_OK;
+}
+
+BYOC__PRIVATE size_t byoc__round64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* bytes of the float32 copy of a float16 / bfloat16 tensor a float kernel sees as float32 */
+BYOC__PRIVATE size_t byoc__half_copy_bytes(const byoc_tensor *typed, const byoc_tensor *view) {
+    return typed->dtype != view->dtype ? byoc__round64((size_t)byoc__numel(view) * sizeof(float)) : 0;
+}
+
+BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node *call) {
+    size_t bytes = 64; /* to align the caller's pointer */
+    for (int i = 0; i < p->nin; ++i) bytes += byoc__half_copy_bytes(&p->typed_in[i], &p->in[i]);
+    for (int i = 0; i < p->nout; ++i) bytes += byoc__half_copy_bytes(&p->typed_out[i], &p->out[i]);
+    if (p->def->workspace) {
+        byoc__kctx k;
+        memset(&k, 0, sizeof k);
+        k.call = call;
+        k.name = call->op->def.name;
+        k.code = p->def->code;
+        k.in = p->in;
+        k.nin = p->nin;
+        k.out = p->out;
+        k.nout = p->nout;
+        bytes += byoc__round64(p->def->workspace(&k));
+    }
+    return bytes;
+}
+
+BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call) {
+    byoc__kplan p;
+    size_t bytes = byoc__kplan_init(&p, call, NULL) == BYOC_OK ? byoc__kplan_workspace(&p, call) : 0;
+    byoc__kplan_free(&p);
+    return bytes;
+}
+
+BYOC__PRIVATE int byoc__tensor_matches(const byoc_tensor *given, const byoc_tensor *typed) {
+    if (given->rank != typed->rank || given->dtype != typed->dtype) return 0;
+    for (int d = 0; d < given->rank; ++d)
+        if (given->dims[d] != typed->dims[d]) return 0;
+    return 1;
+}
+
+BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const char *what, int i, const byoc_tensor *t, byoc_diag *diag) {
+    char buf[160];
+    byoc_type ty;
+    memset(&ty, 0, sizeof ty);
+    ty.kind = BYOC_TYPE_TENSOR;
+    ty.dtype = t->dtype;
+    ty.rank = t->rank >= 0 && t->rank <= BYOC_MAX_RANK ? t->rank : 0;
+    memcpy(ty.dims, t->dims, sizeof ty.dims);
+    byoc_type_to_string(&ty, buf, sizeof buf);
+    return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d is %s, which is not what the call's type says", call->op->def.name, what, i, buf);
+}
+
+BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, void *workspace,
+                                     byoc_diag *diag) {
+    byoc__kplan p;
+    byoc_result r = byoc__kplan_init(&p, call, diag);
+    if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
+    const char *name = call->op->def.name;
+    if (nin != p.nin || nout != p.nout) {
+        byoc__kplan_free(&p);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %d arguments and %d results given, the call has %d and %d", name, nin, nout, p.nin, p.nout);
+    }
+    for (int i = 0; i < nin + nout; ++i) {
+        const byoc_tensor *t = i < nin ? &in[i] : &out[i - nin];
+        const byoc_tensor *want = i < nin ? &p.typed_in[i] : &p.typed_out[i - nin];
+        r = !byoc__tensor_matches(t, want) ? byoc__tensor_mismatch(call, i < nin ? "argument" : "result", i < nin ? i : i - nin, t, diag)
+          : !t->data && byoc__numel(t) > 0 && !(i < nin && (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY))
+              ? byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d has no data", name, i < nin ? "argument" : "result", i < nin ? i : i - nin)
+              : BYOC_OK;
+        if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
+    }
+    size_t need = byoc__kplan_workspace(&p, call);
+    void *owned = NULL;
+    if (!workspace && !(workspace = owned = BYOC_MALLOC(need))) {
+        byoc__kplan_free(&p);
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory for %zu bytes of workspace", name, need);
+    }
+    /* the kernel's tensors: the caller's, or float32 copies of float16 / bfloat16 ones */
+    unsigned char *at = byoc__align64(workspace);
+    for (int i = 0; i < nin; ++i) {
+        p.in[i].data = in[i].data;
+        if (in[i].dtype == p.in[i].dtype) continue;
+        p.in[i].data = at;
+        byoc__to_f32(in[i].dtype, in[i].data, (float *)(void *)at, byoc__numel(&in[i]));
+        at += byoc__half_copy_bytes(&in[i], &p.in[i]);
+    }
+    for (int i = 0; i < nout; ++i) {
+        p.out[i].data = out[i].data;
+        if (out[i].dtype == p.out[i].dtype) continue;
+        p.out[i].data = at;
+        at += byoc__half_copy_bytes(&out[i], &p.out[i]);
+    }
+    byoc__kctx k;
+    memset(&k, 0, sizeof k);
+    k.call = call;
+    k.name = name;
+    k.code = p.def->code;
+    k.in = p.in;
+    k.nin = nin;
+    k.out = p.out;
+    k.nout = nout;
+    k.ws = at;
+    k.diag = diag;
+    r = p.def->run(&k);
+    if (r == BYOC_OK)
+        for (int i = 0; i < nout; ++i)
+            if (out[i].dtype != p.out[i].dtype) byoc__from_f32(out[i].dtype, (const float *)p.out[i].data, out[i].data, byoc__numel(&out[i]));
+    BYOC_FREE(owned);
+    byoc__kplan_free(&p);
+    return r;
+}
+
+/* ---- running a call on constants: FoldConstant and byoc_module_evaluate ---- */
+/* the tensors of an argument value: a constant, or a tuple of them (a value that is neither gives
+   only its shape, for a kernel that reads nothing else) */
+BYOC__PRIVATE int byoc__value_tensors(const byoc_node *v, byoc_tensor *dst, int cap, int at, int shape_only, int depth) {
+    if (!v || at < 0 || depth > 16) return -1;
+    if (v->kind == BYOC_NODE_TUPLE) {
+        for (int i = 0; i < v->nargs && at >= 0; ++i) at = byoc__value_tensors(v->args[i], dst, cap, at, shape_only, depth + 1);
+        return at;
+    }
+    const byoc_type *t = v->kind == BYOC_NODE_CONSTANT ? v->annotation : shape_only ? v->checked_type : NULL;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return -1;
+    if (dst && at < cap) {
+        memset(&dst[at], 0, sizeof dst[at]);
+        dst[at].dtype = t->dtype;
+        dst[at].rank = t->rank;
+        memcpy(dst[at].dims, t->dims, sizeof t->dims);
+        dst[at].data = v->kind == BYOC_NODE_CONSTANT ? v->data : NULL;
+    }
+    return at + 1;
+}
+/* new constants (a tuple of them for a tuple type) for a result, and their tensors in order */
+BYOC__PRIVATE byoc_node *byoc__result_constants(byoc_module *m, const byoc_type *t, byoc_tensor *dst, int *at) {
+    if (t->kind == BYOC_TYPE_TENSOR) {
+        byoc_node *c = byoc_constant(m, t, NULL, 0);
+        if (!c) return NULL;
+        c->checked_type = t;
+        memset(&dst[*at], 0, sizeof dst[*at]);
+        dst[*at].dtype = t->dtype;
+        dst[*at].rank = t->rank;
+        memcpy(dst[*at].dims, t->dims, sizeof t->dims);
+        dst[*at].data = c->data;
+        (*at)++;
+        return c;
+    }
+    byoc_node *fields[64], **fp = t->nfields <= 64 ? fields : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)t->nfields);
+    byoc_node *tuple = NULL;
+    int ok = fp != NULL;
+    for (int i = 0; ok && i < t->nfields; ++i) ok = (fp[i] = byoc__result_constants(m, t->fields[i], dst, at)) != NULL;
+    if (ok && (tuple = byoc_tuple(m, fp, t->nfields))) tuple->checked_type = t;
+    if (fp != fields) BYOC_FREE(fp);
+    return tuple;
+}
+
+/* Runs an op call on argument values that are constants (or tuples of constants); the result is a
+   new constant, or a tuple of constants for a tuple result. NULL with diag filled when the op has no
+   kernel for these arguments. */
+BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_node *call, byoc_node *const *args, byoc_diag *diag) {
+    const byoc__kernel_def *def = byoc__kernel_of(call->op);
+    const char *name = call->op ? call->op->def.name : "call";
+    if (!def) { byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel", name); return NULL; }
+    const byoc_type *rt = call->checked_type;
+    int shape_only = (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY) != 0, nin = 0;
+    int nout = rt ? byoc__type_tensors(rt, NULL, 0, 0, 0) : -1;
+    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(args[i], NULL, 0, nin, shape_only, 0);
+    if (nin < 0 || nout < 0) {
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not constants, or the call is not typed", name);
+        return NULL;
+    }
+    byoc_tensor *ts = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(nin + nout + 1));
+    if (!ts) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name); return NULL; }
+    int at = 0;
+    for (int i = 0; i < call->nargs; ++i) at = byoc__value_tensors(args[i], ts, nin, at, shape_only, 0);
+    at = 0;
+    byoc_node *result = byoc__result_constants(m, rt, ts + nin, &at);
+    byoc_result r = result ? byoc_kernel_run(call, ts, nin, ts + nin, nout, NULL, diag)
+                           : byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
+                                        m->has_error ? m->error.message : "out of memory");
+    BYOC_FREE(ts);
+    return r == BYOC_OK ? result : NULL;
+}
+
+// [SECTION] impl: runtime modules
+BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag) {
+    if (!byoc_module_function(m, function_name)) {
+        if (rm->release) rm->release(rm->state);
+        return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "runtime module for @%s: no such function", function_name);
+    }
+    if (!rm->run) {
+        if (rm->release) rm->release(rm->state);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "runtime module for @%s: no run function", function_name);
+    }
+    for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
+        if (!strcmp(m->runtimes[i].name, function_name)) {
+            if (m->runtimes[i].rm.release) m->runtimes[i].rm.release(m->runtimes[i].rm.state);
+            m->runtimes[i].rm = *rm;
+            return BYOC_OK;
+        }
+    byoc__runtime_entry e;
+    e.name = byoc_intern(m, function_name);
+    e.rm = *rm;
+    stbds_arrput(m->runtimes, e);
+    return BYOC_OK;
+}
+
+BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, const char *function_name) {
+    for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
+        if (!strcmp(m->runtimes[i].name, function_name)) return &m->runtimes[i].rm;
+    return NULL;
+}
+
+/* ======== the compiler: everything below is left out under BYOC_NO_COMPILER ======== */
+#if !defined(BYOC_NO_COMPILER)
 // [SECTION] impl: dominators
-#if !defined(BYOC_NO_COMPILER) /* from here to the host kernels: the compiler (see BYOC_NO_COMPILER) */
 BYOC_API byoc_result byoc_graph_post_dominators(const byoc_graph *g, int *ipdom) {
     int *depth = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count ? g->count : 1)));
     if (!depth) return BYOC_ERR_OUT_OF_MEMORY;
@@ -7750,3016 +10795,8 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
     for (int i = 0; i < BYOC__N(passes); ++i) ok &= byoc_pass_register(&passes[i], &d) == BYOC_OK;
     return ok && !byoc__passes.arena->has_error; /* the names are fixed: only memory can run out */
 }
-#endif /* !BYOC_NO_COMPILER */
-
-// [SECTION] impl: host kernels
-/* The one set of CPU kernels: FoldConstant, byoc_module_evaluate and the byoc_sim.h runtime all run
-   ops through byoc_kernel_run. In this section: SIMD helpers, byoc_sgemm, shared helpers (attributes,
-   strided copies, broadcasting), the kernels by family, then the op table and byoc_kernel_run.
-   Kernels read shapes and dtypes from their tensors and attributes from the call; float16/bfloat16
-   tensors of float kernels are widened to float32 in the workspace and narrowed back. */
-
-/* GNU vector extensions give portable SIMD (SSE2 on any x86-64, NEON on arm64) without intrinsics;
-   other compilers, or BYOC_NO_SIMD, get the plain loops that follow every vector loop. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(BYOC_NO_SIMD)
-#define BYOC__SIMD 1
-typedef float byoc__f4 __attribute__((vector_size(16)));
-typedef int32_t byoc__i4 __attribute__((vector_size(16)));
-#define BYOC__LD(v, p) memcpy(&(v), (p), sizeof(v)) /* unaligned vector load / store */
-#define BYOC__ST(p, v) memcpy((p), &(v), sizeof(v))
-/* lanes of a where mask (a vector comparison) is set, else lanes of b */
-#define BYOC__SEL(mask, a, b) ((byoc__f4)((((byoc__i4)(a)) & (mask)) | (((byoc__i4)(b)) & ~(mask))))
-#else
-#define BYOC__SIMD 0
-#endif
-/* x86-64: the GEMM micro-kernel is compiled again for AVX2+FMA and for AVX-512 and chosen at run
-   time, so the default -O2 build (no -march) still runs at the machine's speed */
-#if BYOC__SIMD && defined(__x86_64__)
-#define BYOC__X86_DISPATCH 1
-typedef float byoc__f8 __attribute__((vector_size(32)));
-typedef float byoc__f16v __attribute__((vector_size(64)));
-#else
-#define BYOC__X86_DISPATCH 0
-#endif
-/* gcc contracts a * b + c into an FMA only when asked (ISO modes turn it off); clang does by default */
-#if defined(__GNUC__) && !defined(__clang__)
-#define BYOC__FP_CONTRACT __attribute__((optimize("fp-contract=fast")))
-#else
-#define BYOC__FP_CONTRACT
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define BYOC__ALWAYS_INLINE static inline __attribute__((always_inline, unused))
-#else
-#define BYOC__ALWAYS_INLINE static
-#endif
-#if BYOC__X86_DISPATCH
-/* asked each call (one load and test): a cached answer would be global state shared by threads */
-BYOC__PRIVATE int byoc__has_avx2_fma(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-#endif
-
-#define BYOC__MIN(a, b) ((a) < (b) ? (a) : (b))
-#define BYOC__MAX(a, b) ((a) > (b) ? (a) : (b))
-
-/* 64-byte aligned start of a caller's buffer (workspace sizes include the slack) */
-BYOC__PRIVATE unsigned char *byoc__align64(void *p) {
-    uintptr_t u = (uintptr_t)p;
-    return (unsigned char *)p + ((64 - (u & 63)) & 63);
-}
-
-/* ---- float32 vector loops shared by several kernels ---- */
-BYOC__PRIVATE float byoc__dot_f32(const float *x, const float *y, int64_t n) {
-    int64_t i = 0;
-    float s = 0;
-#if BYOC__SIMD
-    byoc__f4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
-    for (; i + 16 <= n; i += 16) {
-        byoc__f4 a0, a1, a2, a3, b0, b1, b2, b3;
-        BYOC__LD(a0, x + i); BYOC__LD(a1, x + i + 4); BYOC__LD(a2, x + i + 8); BYOC__LD(a3, x + i + 12);
-        BYOC__LD(b0, y + i); BYOC__LD(b1, y + i + 4); BYOC__LD(b2, y + i + 8); BYOC__LD(b3, y + i + 12);
-        s0 += a0 * b0; s1 += a1 * b1; s2 += a2 * b2; s3 += a3 * b3;
-    }
-    for (; i + 4 <= n; i += 4) {
-        byoc__f4 a0, b0;
-        BYOC__LD(a0, x + i); BYOC__LD(b0, y + i);
-        s0 += a0 * b0;
-    }
-    s0 = (s0 + s1) + (s2 + s3);
-    s = (s0[0] + s0[1]) + (s0[2] + s0[3]);
-#endif
-    for (; i < n; ++i) s += x[i] * y[i];
-    return s;
-}
-
-BYOC__PRIVATE float byoc__dot_strided_f32(const float *x, int64_t incx, const float *y, int64_t incy, int64_t n) {
-    if (incx == 1 && incy == 1) return byoc__dot_f32(x, y, n);
-    float s = 0;
-    for (int64_t i = 0; i < n; ++i) s += x[i * incx] * y[i * incy];
-    return s;
-}
-
-/* y += a * x */
-BYOC__PRIVATE void byoc__axpy_f32(int64_t n, float a, const float *x, float *y) {
-    int64_t i = 0;
-#if BYOC__SIMD
-    byoc__f4 av = {a, a, a, a};
-    for (; i + 8 <= n; i += 8) {
-        byoc__f4 x0, x1, y0, y1;
-        BYOC__LD(x0, x + i); BYOC__LD(x1, x + i + 4); BYOC__LD(y0, y + i); BYOC__LD(y1, y + i + 4);
-        y0 += av * x0; y1 += av * x1;
-        BYOC__ST(y + i, y0); BYOC__ST(y + i + 4, y1);
-    }
-#endif
-    for (; i < n; ++i) y[i] += a * x[i];
-}
-
-/* y = a * x + b */
-BYOC__PRIVATE void byoc__affine_f32(int64_t n, const float *x, float a, float b, float *y) {
-    int64_t i = 0;
-#if BYOC__SIMD
-    byoc__f4 av = {a, a, a, a}, bv = {b, b, b, b};
-    for (; i + 8 <= n; i += 8) {
-        byoc__f4 x0, x1;
-        BYOC__LD(x0, x + i); BYOC__LD(x1, x + i + 4);
-        x0 = x0 * av + bv; x1 = x1 * av + bv;
-        BYOC__ST(y + i, x0); BYOC__ST(y + i + 4, x1);
-    }
-#endif
-    for (; i < n; ++i) y[i] = x[i] * a + b;
-}
-
-/* ---- float32 exp, tanh and erf on vectors (1-3 ulp): the activations and softmax spend their time
-   here, and a libm call per element is ten times slower ---- */
-#if BYOC__SIMD
-#define BYOC__SPLAT(v) {(v), (v), (v), (v)}
-/* inlined, so that the long dependency chains of neighbouring vectors interleave */
-#define BYOC__VINLINE BYOC__ALWAYS_INLINE
-/* e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by a minimax polynomial (Cephes' expf), 2^n built in
-   the exponent bits; below -87.3 (where results go subnormal) it is 0, above 88.37 infinity */
-BYOC__VINLINE byoc__f4 byoc__exp4(byoc__f4 x) {
-    const byoc__f4 hi = BYOC__SPLAT(88.3762626647949f), lo = BYOC__SPLAT(-87.3365478515625f), log2e = BYOC__SPLAT(1.44269504088896341f),
-                   round = BYOC__SPLAT(12582912.0f), c1 = BYOC__SPLAT(0.693359375f), c2 = BYOC__SPLAT(-2.12194440e-4f), one = BYOC__SPLAT(1.0f),
-                   zero = BYOC__SPLAT(0.0f), inf = BYOC__SPLAT(INFINITY);
-    byoc__f4 xc = BYOC__SEL(x > lo, x, lo);
-    xc = BYOC__SEL(xc < hi, xc, hi);
-    byoc__f4 n = (xc * log2e + round) - round; /* round to nearest, in float arithmetic */
-    byoc__f4 r = xc - n * c1 - n * c2, z = r * r;
-    byoc__f4 p = ((((1.9875691500E-4f * r + 1.3981999507E-3f) * r + 8.3334519073E-3f) * r + 4.1665795894E-2f) * r + 1.6666665459E-1f) * r + 5.0000001201E-1f;
-    p = p * z + r + one;
-    byoc__i4 e = (__builtin_convertvector(n, byoc__i4) + 127) << 23;
-    byoc__f4 y = p * (byoc__f4)e;
-    y = BYOC__SEL(x > hi, inf, y);
-    y = BYOC__SEL(x < lo, zero, y);
-    return BYOC__SEL(x == x, y, x); /* NaN stays NaN */
-}
-/* |x| < 0.625: Cephes' tanhf polynomial; else 1 - 2 / (e^2|x| + 1), with x's sign */
-BYOC__VINLINE byoc__f4 byoc__tanh4(byoc__f4 x) {
-    const byoc__i4 sign = BYOC__SPLAT(INT32_MIN);
-    const byoc__f4 one = BYOC__SPLAT(1.0f), two = BYOC__SPLAT(2.0f), edge = BYOC__SPLAT(0.625f);
-    byoc__f4 ax = (byoc__f4)((byoc__i4)x & ~sign), z = x * x;
-    byoc__f4 small = ((((-5.70498872745E-3f * z + 2.06390887954E-2f) * z - 5.37397155531E-2f) * z + 1.33314422036E-1f) * z - 3.33332819422E-1f) * z * x + x;
-    byoc__f4 large = one - two / (byoc__exp4(two * ax) + one);
-    large = (byoc__f4)((byoc__i4)large | ((byoc__i4)x & sign));
-    return BYOC__SEL(ax < edge, small, large);
-}
-/* |x| < 0.5: the Taylor series; else Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7) */
-BYOC__VINLINE byoc__f4 byoc__erf4(byoc__f4 x) {
-    const byoc__i4 sign = BYOC__SPLAT(INT32_MIN);
-    const byoc__f4 one = BYOC__SPLAT(1.0f), half = BYOC__SPLAT(0.5f);
-    byoc__f4 ax = (byoc__f4)((byoc__i4)x & ~sign), z = x * x;
-    byoc__f4 small = x * (1.1283791670955126f + z * (-0.37612638903183754f + z * (0.11283791670955126f + z * (-0.026866170645131252f +
-                                                     z * (0.005223977625442188f + z * -0.0008548327023450852f)))));
-    byoc__f4 t = one / (one + 0.3275911f * ax);
-    byoc__f4 poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
-    byoc__f4 large = one - poly * byoc__exp4(-z);
-    large = (byoc__f4)((byoc__i4)large | ((byoc__i4)x & sign));
-    return BYOC__SEL(ax < half, small, large);
-}
-#endif
-
-/* ---- sgemm: BLIS-style blocking. C is walked in NC-column blocks; for each KC-deep slice a KC x NC
-   block of op(B) is packed into NR-column micro-panels, and for each MC-row block of op(A) an MC x KC
-   block into MR-row micro-panels; the micro-kernel multiplies one MR x KC panel by one KC x NR panel
-   into an MR x NR tile of C held in registers. ---- */
-#define BYOC__GEMM_MR 6
-#define BYOC__GEMM_MC 96   /* a multiple of MR; MC x KC floats of A stay in L2 */
-#define BYOC__GEMM_KC 384  /* a KC x NR panel of B stays in L1 */
-#define BYOC__GEMM_NC 2048 /* a multiple of every NR; KC x NC floats of B stay in L3 */
-#define BYOC__GEMM_NR_MAX 32
-
-/* rows [0, mc) x columns [0, kc) of op(A), element (i, k) at a[i * rs + k * cs], into MR-row
-   micro-panels (for each k, MR values; zero past mc) */
-BYOC__PRIVATE void byoc__pack_a(int64_t mc, int64_t kc, const float *a, int64_t rs, int64_t cs, float *dst) {
-    for (int64_t i0 = 0; i0 < mc; i0 += BYOC__GEMM_MR) {
-        int64_t rows = BYOC__MIN(mc - i0, BYOC__GEMM_MR);
-        const float *src = a + i0 * rs;
-        if (rows == BYOC__GEMM_MR && cs == 1) {
-            const float *r0 = src, *r1 = src + rs, *r2 = src + 2 * rs, *r3 = src + 3 * rs, *r4 = src + 4 * rs, *r5 = src + 5 * rs;
-            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) {
-                dst[0] = r0[k]; dst[1] = r1[k]; dst[2] = r2[k]; dst[3] = r3[k]; dst[4] = r4[k]; dst[5] = r5[k];
-            }
-        } else if (rows == BYOC__GEMM_MR && rs == 1) {
-            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) memcpy(dst, src + k * cs, BYOC__GEMM_MR * sizeof(float));
-        } else {
-            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) {
-                int64_t i = 0;
-                for (; i < rows; ++i) dst[i] = src[i * rs + k * cs];
-                for (; i < BYOC__GEMM_MR; ++i) dst[i] = 0;
-            }
-        }
-    }
-}
-
-/* rows [0, kc) x columns [0, nc) of op(B), element (k, j) at b[k * rs + j * cs], into nr-column
-   micro-panels (zero past nc) */
-BYOC__PRIVATE void byoc__pack_b(int64_t kc, int64_t nc, const float *b, int64_t rs, int64_t cs, int nr, float *dst) {
-    for (int64_t j0 = 0; j0 < nc; j0 += nr) {
-        int64_t cols = BYOC__MIN(nc - j0, (int64_t)nr);
-        const float *src = b + j0 * cs;
-        if (cols == nr && cs == 1) {
-            for (int64_t k = 0; k < kc; ++k, dst += nr) memcpy(dst, src + k * rs, (size_t)nr * sizeof(float));
-        } else if (rs == 1) { /* op(B) = B^T: each column is contiguous in k */
-            for (int64_t j = 0; j < cols; ++j) {
-                const float *col = src + j * cs;
-                for (int64_t k = 0; k < kc; ++k) dst[k * nr + j] = col[k];
-            }
-            for (int64_t j = cols; j < nr; ++j)
-                for (int64_t k = 0; k < kc; ++k) dst[k * nr + j] = 0;
-            dst += kc * nr;
-        } else {
-            for (int64_t k = 0; k < kc; ++k, dst += nr) {
-                int64_t j = 0;
-                for (; j < cols; ++j) dst[j] = src[k * rs + j * cs];
-                for (; j < nr; ++j) dst[j] = 0;
-            }
-        }
-    }
-}
-
-/* an edge tile: c = alpha * acc + beta * c over m x n (beta 0: c is not read, as in BLAS) */
-BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t ldc, float alpha, float beta, int m, int n) {
-    for (int i = 0; i < m; ++i) {
-        float *ci = c + i * ldc;
-        const float *ai = acc + i * nr;
-        if (beta == 0)
-            for (int j = 0; j < n; ++j) ci[j] = alpha * ai[j];
-        else
-            for (int j = 0; j < n; ++j) ci[j] = alpha * ai[j] + beta * ci[j];
-    }
-}
-
-/* The micro-kernel: a 6 x (2 VL) tile of C in twelve vector accumulators, for a vector type V of VL
-   floats; one definition, compiled once per instruction set. */
-#define BYOC__UKR_ROW_DECL(r) V c##r##0 = zero, c##r##1 = zero;
-#define BYOC__UKR_ROW_FMA(r)                                                                                                                   \
-    {                                                                                                                                          \
-        float ar = a[r];                                                                                                                       \
-        c##r##0 += ar * b0;                                                                                                                    \
-        c##r##1 += ar * b1;                                                                                                                    \
-    }
-#define BYOC__UKR_ROW_OUT(r)                                                                                                                   \
-    if (full) {                                                                                                                                \
-        float *cr = c + r * ldc;                                                                                                               \
-        V o0, o1;                                                                                                                              \
-        if (beta == 0) {                                                                                                                       \
-            o0 = alpha * c##r##0;                                                                                                              \
-            o1 = alpha * c##r##1;                                                                                                              \
-        } else {                                                                                                                               \
-            memcpy(&o0, cr, sizeof o0);                                                                                                        \
-            memcpy(&o1, cr + VL, sizeof o1);                                                                                                   \
-            o0 = alpha * c##r##0 + beta * o0;                                                                                                  \
-            o1 = alpha * c##r##1 + beta * o1;                                                                                                  \
-        }                                                                                                                                      \
-        memcpy(cr, &o0, sizeof o0);                                                                                                            \
-        memcpy(cr + VL, &o1, sizeof o1);                                                                                                       \
-    } else {                                                                                                                                   \
-        memcpy(tile + r * 2 * VL, &c##r##0, sizeof(V));                                                                                        \
-        memcpy(tile + r * 2 * VL + VL, &c##r##1, sizeof(V));                                                                                   \
-    }
-#define BYOC__DEFINE_UKR(name, attrs, VT, VLEN)                                                                                                \
-    attrs static void name(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n) {        \
-        typedef VT V;                                                                                                                          \
-        enum { VL = VLEN };                                                                                                                    \
-        V zero;                                                                                                                                \
-        memset(&zero, 0, sizeof zero);                                                                                                         \
-        BYOC__UKR_ROW_DECL(0) BYOC__UKR_ROW_DECL(1) BYOC__UKR_ROW_DECL(2) BYOC__UKR_ROW_DECL(3) BYOC__UKR_ROW_DECL(4) BYOC__UKR_ROW_DECL(5)    \
-        for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 2 * VL) {                                                                    \
-            V b0, b1;                                                                                                                          \
-            memcpy(&b0, b, sizeof b0);                                                                                                         \
-            memcpy(&b1, b + VL, sizeof b1);                                                                                                    \
-            BYOC__UKR_ROW_FMA(0) BYOC__UKR_ROW_FMA(1) BYOC__UKR_ROW_FMA(2) BYOC__UKR_ROW_FMA(3) BYOC__UKR_ROW_FMA(4) BYOC__UKR_ROW_FMA(5)      \
-        }                                                                                                                                      \
-        int full = m == BYOC__GEMM_MR && n == 2 * VL;                                                                                          \
-        float tile[BYOC__GEMM_MR * 2 * VL];                                                                                                    \
-        BYOC__UKR_ROW_OUT(0) BYOC__UKR_ROW_OUT(1) BYOC__UKR_ROW_OUT(2) BYOC__UKR_ROW_OUT(3) BYOC__UKR_ROW_OUT(4) BYOC__UKR_ROW_OUT(5)          \
-        if (!full) byoc__tile_store(tile, 2 * VL, c, ldc, alpha, beta, m, n);                                                                 \
-    }
-
-typedef void (*byoc__ukr_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n);
-
-#if BYOC__SIMD
-BYOC__DEFINE_UKR(byoc__ukr_vec4, BYOC__FP_CONTRACT, byoc__f4, 4)
-#else
-/* plain C: the same 6 x 8 tile in scalars the compiler keeps in registers as it can */
-static void byoc__ukr_vec4(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n) {
-    float acc[BYOC__GEMM_MR * 8];
-    memset(acc, 0, sizeof acc);
-    for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 8)
-        for (int i = 0; i < BYOC__GEMM_MR; ++i)
-            for (int j = 0; j < 8; ++j) acc[i * 8 + j] += a[i] * b[j];
-    byoc__tile_store(acc, 8, c, ldc, alpha, beta, m, n);
-}
-#endif
-#if BYOC__X86_DISPATCH
-BYOC__DEFINE_UKR(byoc__ukr_avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
-BYOC__DEFINE_UKR(byoc__ukr_avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
-#endif
-
-/* the widest micro-kernel this CPU runs, and its NR (asked each call: a cached answer would be
-   global state shared between threads) */
-BYOC__PRIVATE byoc__ukr_fn byoc__gemm_kernel(int *nr) {
-#if BYOC__X86_DISPATCH
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) { *nr = 32; return byoc__ukr_avx512; }
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) { *nr = 16; return byoc__ukr_avx2; }
-#endif
-    *nr = 8;
-    return byoc__ukr_vec4;
-}
-
-BYOC_API size_t byoc_sgemm_workspace_size(void) {
-    return (size_t)(BYOC__GEMM_MC * BYOC__GEMM_KC + BYOC__GEMM_KC * BYOC__GEMM_NC) * sizeof(float) + 64;
-}
-
-/* rows one at a time, as dot products or row updates: for a one-row or one-column product, where
-   packing costs more than it saves, and when scratch memory cannot be had */
-BYOC__PRIVATE void byoc__sgemm_rows(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t a_rs, int64_t a_cs, const float *B,
-                                    int64_t b_rs, int64_t b_cs, float beta, float *C, int64_t ldc) {
-    for (int64_t i = 0; i < M; ++i) {
-        float *ci = C + i * ldc;
-        const float *ai = A + i * a_rs;
-        if (b_cs == 1) { /* rows of op(B) are contiguous: C row = sum_k A(i, k) * B row k */
-            if (beta == 0) memset(ci, 0, (size_t)N * sizeof(float));
-            else if (beta != 1) for (int64_t j = 0; j < N; ++j) ci[j] *= beta;
-            for (int64_t k = 0; k < K; ++k) byoc__axpy_f32(N, alpha * ai[k * a_cs], B + k * b_rs, ci);
-        } else {
-            for (int64_t j = 0; j < N; ++j) {
-                float dot = alpha * byoc__dot_strided_f32(ai, a_cs, B + j * b_cs, b_rs, K);
-                ci[j] = beta == 0 ? dot : dot + beta * ci[j];
-            }
-        }
-    }
-}
-
-/* the blocked product with a given micro-kernel (ws: byoc_sgemm_workspace_size() bytes, aligned) */
-BYOC__PRIVATE void byoc__sgemm_blocked(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t a_rs, int64_t a_cs,
-                                       const float *B, int64_t b_rs, int64_t b_cs, float beta, float *C, int64_t ldc, float *ws) {
-    float *ap = ws, *bp = ap + BYOC__GEMM_MC * BYOC__GEMM_KC;
-    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
-        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC);
-        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
-            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
-            byoc__pack_b(kc, nc, B + pc * b_rs + jc * b_cs, b_rs, b_cs, nr, bp);
-            float beta_now = pc == 0 ? beta : 1.0f; /* later slices accumulate */
-            for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
-                int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
-                byoc__pack_a(mc, kc, A + ic * a_rs + pc * a_cs, a_rs, a_cs, ap);
-                for (int64_t jr = 0; jr < nc; jr += nr)
-                    for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR)
-                        ukr(kc, ap + ir * kc, bp + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, alpha, beta_now,
-                            (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR), (int)BYOC__MIN(nc - jr, (int64_t)nr));
-            }
-        }
-    }
-}
-
-/* B [K, N] (row-major) packed once for several products with it (a conv's patch matrix against each chunk of
-   its weights): the panels byoc__sgemm_blocked packs, block after block in its loop order */
-BYOC__PRIVATE size_t byoc__sgemm_packed_b_floats(int64_t N, int64_t K, int nr) {
-    size_t total = 0;
-    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
-        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC);
-        total += (size_t)K * (size_t)((nc + nr - 1) / nr * nr);
-    }
-    return total;
-}
-BYOC__PRIVATE void byoc__sgemm_pack_b_all(int nr, int64_t N, int64_t K, const float *B, int64_t ldb, float *packed) {
-    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
-        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
-        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
-            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
-            byoc__pack_b(kc, nc, B + pc * ldb + jc, ldb, 1, nr, packed);
-            packed += kc * ncr;
-        }
-    }
-}
-/* C [M, N] = A [M, K] * B with B packed by byoc__sgemm_pack_b_all for the same nr (ws: byoc_sgemm_workspace_size() bytes, aligned) */
-BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const float *packed,
-                                        float *C, int64_t ldc, float *ws) {
-    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
-        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
-        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
-            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
-            for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
-                int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
-                byoc__pack_a(mc, kc, A + ic * lda + pc, lda, 1, ws);
-                for (int64_t jr = 0; jr < nc; jr += nr)
-                    for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR)
-                        ukr(kc, ws + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f, pc == 0 ? 0.0f : 1.0f,
-                            (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR), (int)BYOC__MIN(nc - jr, (int64_t)nr));
-            }
-            packed += kc * ncr;
-        }
-    }
-}
-
-BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda, const float *B,
-                         int64_t ldb, float beta, float *C, int64_t ldc, void *workspace) {
-    if (M <= 0 || N <= 0) return;
-    int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1, b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
-    if (K <= 0 || alpha == 0) { /* C = beta * C */
-        for (int64_t i = 0; i < M; ++i)
-            for (int64_t j = 0; j < N; ++j) C[i * ldc + j] = beta == 0 ? 0.0f : beta * C[i * ldc + j];
-        return;
-    }
-    void *owned = NULL;
-    if (M == 1 || N == 1 || (!workspace && !(owned = BYOC_MALLOC(byoc_sgemm_workspace_size())))) {
-        byoc__sgemm_rows(M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc);
-        return;
-    }
-    int nr;
-    byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
-    byoc__sgemm_blocked(ukr, nr, M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc, (float *)byoc__align64(workspace ? workspace : owned));
-    BYOC_FREE(owned);
-}
-
-/* ---- the kernel context and shared helpers ---- */
-typedef struct byoc__kctx {
-    const byoc_node *call;
-    const char *name;      /* the op's name, for messages */
-    int code;              /* which op of a kernel's family (BYOC__K_*) */
-    const byoc_tensor *in; /* arguments, a tuple argument flattened */
-    int nin;
-    byoc_tensor *out;      /* results, a tuple result flattened */
-    int nout;
-    unsigned char *ws;     /* 64-byte aligned scratch: the kernel's workspace_size bytes */
-    byoc_diag *diag;
-} byoc__kctx;
-
-BYOC__PRIVATE byoc_result byoc__kfail_dtype(byoc__kctx *k, byoc_dtype dt) {
-    return byoc__diag(k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, k->call->id, "%s: no host kernel for %s", k->name, byoc_dtype_name(dt));
-}
-BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kfail(byoc__kctx *k, const char *fmt, ...) {
-    char why[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof why, fmt, ap);
-    va_end(ap);
-    return byoc__diag(k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, k->call->id, "%s: %s", k->name, why);
-}
-
-/* an attribute of the call, or the op's default */
-BYOC__PRIVATE const byoc_attr_value *byoc__kattr(const byoc__kctx *k, const char *name) {
-    const byoc_attr_value *v = byoc_attrs_get(&k->call->attrs, name);
-    return v ? v : byoc_attrs_get(&k->call->op->defaults, name);
-}
-BYOC__PRIVATE int64_t byoc__kint(const byoc__kctx *k, const char *name, int64_t fallback) {
-    const byoc_attr_value *v = byoc__kattr(k, name);
-    return v && (v->kind == BYOC_ATTR_INT || v->kind == BYOC_ATTR_BOOL) ? v->i : fallback;
-}
-BYOC__PRIVATE double byoc__kfloat(const byoc__kctx *k, const char *name, double fallback) {
-    const byoc_attr_value *v = byoc__kattr(k, name);
-    return !v ? fallback : v->kind == BYOC_ATTR_FLOAT ? v->f : v->kind == BYOC_ATTR_INT ? (double)v->i : fallback;
-}
-BYOC__PRIVATE const char *byoc__kstr(const byoc__kctx *k, const char *name, const char *fallback) {
-    const byoc_attr_value *v = byoc__kattr(k, name);
-    return v && v->kind == BYOC_ATTR_STRING ? v->s : fallback;
-}
-/* an int-list attribute spread to n values: [v] for all, [a, b] as pairs (padding: [top, left] for
-   [top, left, bottom, right]) */
-BYOC__PRIVATE void byoc__kints(const byoc__kctx *k, const char *name, int64_t *out, int n, int64_t fallback) {
-    const byoc_attr_value *v = byoc__kattr(k, name);
-    for (int i = 0; i < n; ++i) out[i] = fallback;
-    if (!v || v->kind != BYOC_ATTR_INT_LIST || !v->count) return;
-    for (int i = 0; i < n; ++i) out[i] = v->count >= n ? v->ints[i] : v->ints[i % v->count];
-}
-/* axis attribute normalised to [0, rank) (the type relation checked its range) */
-BYOC__PRIVATE int byoc__kaxis(const byoc__kctx *k, const char *name, int64_t fallback, int rank) {
-    int64_t a = byoc__kint(k, name, fallback);
-    if (a < 0) a += rank;
-    return a < 0 ? 0 : a >= rank ? (rank > 0 ? rank - 1 : 0) : (int)a;
-}
-
-BYOC__PRIVATE int64_t byoc__numel(const byoc_tensor *t) {
-    int64_t n = 1;
-    for (int i = 0; i < t->rank; ++i) n *= t->dims[i];
-    return n;
-}
-BYOC__PRIVATE size_t byoc__nbytes(const byoc_tensor *t) { return (size_t)byoc__numel(t) * byoc_dtype_size(t->dtype); }
-/* product of dims [from, to) */
-BYOC__PRIVATE int64_t byoc__dims_prod(const int64_t *dims, int from, int to) {
-    int64_t n = 1;
-    for (int i = from; i < to; ++i) n *= dims[i];
-    return n;
-}
-BYOC__PRIVATE void byoc__strides_of(int rank, const int64_t *dims, int64_t *strides) {
-    int64_t s = 1;
-    for (int i = rank - 1; i >= 0; --i) { strides[i] = s; s *= dims[i]; }
-}
-BYOC__PRIVATE int byoc__is_int_dtype(byoc_dtype dt) { return dt != BYOC_BOOL && !byoc_dtype_is_float(dt) && byoc_dtype_size(dt) > 0; }
-
-/* Copies dims[rank] elements of esize bytes: element idx goes from src + sum(idx * src_strides) to
-   dst + sum(idx * dst_strides) (strides in elements, any sign, 0 repeats). Unit axes are dropped and
-   axes both sides walk contiguously are merged, so the innermost loop is as long as it can be; when
-   both sides are contiguous there it is one memcpy. */
-BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *dst, const int64_t *dst_strides_in, const char *src,
-                                      const int64_t *src_strides_in, size_t esize) {
-    int64_t dims[BYOC_MAX_RANK + 1], ds[BYOC_MAX_RANK + 1], ss[BYOC_MAX_RANK + 1];
-    int r = 0;
-    for (int i = 0; i < rank; ++i) {
-        if (dims_in[i] == 0) return;
-        if (dims_in[i] == 1) continue;
-        if (r > 0 && ds[r - 1] == dst_strides_in[i] * dims_in[i] && ss[r - 1] == src_strides_in[i] * dims_in[i]) {
-            dims[r - 1] *= dims_in[i];
-            ds[r - 1] = dst_strides_in[i];
-            ss[r - 1] = src_strides_in[i];
-            continue;
-        }
-        dims[r] = dims_in[i];
-        ds[r] = dst_strides_in[i];
-        ss[r] = src_strides_in[i];
-        r++;
-    }
-    if (r == 0) { dims[0] = 1; ds[0] = ss[0] = 1; r = 1; }
-    /* a transpose (the destination runs along one axis, the source along another): the two become
-       the innermost pair and are copied in square tiles that stay in cache */
-    int pair = -1;
-    if (r >= 2 && ds[r - 1] == 1 && ss[r - 1] != 1)
-        for (int d = 0; d < r - 1; ++d)
-            if (ss[d] == 1) pair = d;
-    if (pair >= 0) {
-        int64_t t;
-        t = dims[pair]; dims[pair] = dims[r - 2]; dims[r - 2] = t;
-        t = ds[pair]; ds[pair] = ds[r - 2]; ds[r - 2] = t;
-        t = ss[pair]; ss[pair] = ss[r - 2]; ss[r - 2] = t;
-    }
-    int64_t n = dims[r - 1], dstep = ds[r - 1] * (int64_t)esize, sstep = ss[r - 1] * (int64_t)esize;
-    int contiguous = ds[r - 1] == 1 && ss[r - 1] == 1;
-    int64_t idx[BYOC_MAX_RANK + 1] = {0};
-    if (pair >= 0) {
-        int64_t rows = dims[r - 2], drow = ds[r - 2] * (int64_t)esize;
-        for (;;) {
-            for (int64_t i0 = 0; i0 < rows; i0 += 16)
-                for (int64_t j0 = 0; j0 < n; j0 += 16) {
-                    int64_t i1 = BYOC__MIN(rows, i0 + 16), j1 = BYOC__MIN(n, j0 + 16);
-                    for (int64_t i = i0; i < i1; ++i) {
-                        char *drow_p = dst + i * drow;
-                        const char *scol = src + i * (int64_t)esize;
-                        if (esize == 4)
-                            for (int64_t j = j0; j < j1; ++j) memcpy(drow_p + j * 4, scol + j * sstep, 4);
-                        else
-                            for (int64_t j = j0; j < j1; ++j) memcpy(drow_p + j * (int64_t)esize, scol + j * sstep, esize);
-                    }
-                }
-            int d = r - 3;
-            for (; d >= 0; --d) {
-                dst += ds[d] * (int64_t)esize;
-                src += ss[d] * (int64_t)esize;
-                if (++idx[d] < dims[d]) break;
-                dst -= ds[d] * dims[d] * (int64_t)esize;
-                src -= ss[d] * dims[d] * (int64_t)esize;
-                idx[d] = 0;
-            }
-            if (d < 0) return;
-        }
-    }
-    for (;;) {
-        if (contiguous) {
-            memcpy(dst, src, (size_t)n * esize);
-        } else if (esize == 4) { /* constant sizes let each copy be one move */
-            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, 4);
-        } else if (esize == 1) {
-            for (int64_t i = 0; i < n; ++i) dst[i * dstep] = src[i * sstep];
-        } else if (esize == 2) {
-            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, 2);
-        } else if (esize == 8) {
-            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, 8);
-        } else {
-            for (int64_t i = 0; i < n; ++i) memcpy(dst + i * dstep, src + i * sstep, esize);
-        }
-        int d = r - 2;
-        for (; d >= 0; --d) {
-            dst += ds[d] * (int64_t)esize;
-            src += ss[d] * (int64_t)esize;
-            if (++idx[d] < dims[d]) break;
-            dst -= ds[d] * dims[d] * (int64_t)esize;
-            src -= ss[d] * dims[d] * (int64_t)esize;
-            idx[d] = 0;
-        }
-        if (d < 0) return;
-    }
-}
-
-/* Broadcasting: the output's shape with, per operand (0 is the output), an element stride per axis
-   (0 along a broadcast axis). Unit axes are dropped and neighbours merged when every operand allows,
-   so NCHW + (C, 1, 1) becomes a loop over C of runs of H*W against one value. */
-#define BYOC__BCAST_MAX_OPS 4
-typedef struct byoc__bcast {
-    int rank, nops;
-    int64_t dims[BYOC_MAX_RANK];
-    int64_t strides[BYOC__BCAST_MAX_OPS][BYOC_MAX_RANK];
-} byoc__bcast;
-
-BYOC__PRIVATE void byoc__bcast_init(byoc__bcast *bc, const byoc_tensor *const *ops, int nops) {
-    const byoc_tensor *out = ops[0];
-    int64_t st[BYOC__BCAST_MAX_OPS][BYOC_MAX_RANK];
-    for (int o = 0; o < nops; ++o) {
-        int64_t own[BYOC_MAX_RANK];
-        byoc__strides_of(ops[o]->rank, ops[o]->dims, own);
-        for (int d = 0; d < out->rank; ++d) {
-            int od = d - (out->rank - ops[o]->rank);
-            st[o][d] = od < 0 || ops[o]->dims[od] == 1 ? 0 : own[od];
-        }
-    }
-    bc->nops = nops;
-    bc->rank = 0;
-    for (int d = 0; d < out->rank; ++d) {
-        if (out->dims[d] == 1) continue;
-        int r = bc->rank, merge = r > 0;
-        for (int o = 0; merge && o < nops; ++o) merge = bc->strides[o][r - 1] == st[o][d] * out->dims[d];
-        if (merge) {
-            bc->dims[r - 1] *= out->dims[d];
-            for (int o = 0; o < nops; ++o) bc->strides[o][r - 1] = st[o][d];
-            continue;
-        }
-        bc->dims[r] = out->dims[d];
-        for (int o = 0; o < nops; ++o) bc->strides[o][r] = st[o][d];
-        bc->rank++;
-    }
-    if (bc->rank == 0) {
-        bc->rank = 1;
-        bc->dims[0] = 1;
-        for (int o = 0; o < nops; ++o) bc->strides[o][0] = 1;
-    }
-}
-
-/* calls fn for every innermost run: operand pointers at its start, each operand's element stride
-   along it (0 or 1 after merging, except where an operand is strided), and its length */
-typedef void (*byoc__bcast_fn)(void *user, char *const *ptr, const int64_t *stride, int64_t n);
-BYOC__PRIVATE void byoc__bcast_walk(const byoc__bcast *bc, char *const *base, const size_t *esize, byoc__bcast_fn fn, void *user) {
-    char *p[BYOC__BCAST_MAX_OPS];
-    int64_t inner[BYOC__BCAST_MAX_OPS], idx[BYOC_MAX_RANK] = {0};
-    int r = bc->rank;
-    for (int o = 0; o < bc->nops; ++o) {
-        p[o] = base[o];
-        inner[o] = bc->strides[o][r - 1];
-    }
-    for (int d = 0; d < r; ++d)
-        if (bc->dims[d] == 0) return;
-    for (;;) {
-        fn(user, p, inner, bc->dims[r - 1]);
-        int d = r - 2;
-        for (; d >= 0; --d) {
-            for (int o = 0; o < bc->nops; ++o) p[o] += bc->strides[o][d] * (int64_t)esize[o];
-            if (++idx[d] < bc->dims[d]) break;
-            for (int o = 0; o < bc->nops; ++o) p[o] -= bc->strides[o][d] * bc->dims[d] * (int64_t)esize[o];
-            idx[d] = 0;
-        }
-        if (d < 0) return;
-    }
-}
-
-/* which op of a family a kernel runs */
-enum {
-    BYOC__K_NONE = 0,
-    BYOC__K_ADD, BYOC__K_SUBTRACT, BYOC__K_MULTIPLY, BYOC__K_DIVIDE, BYOC__K_POWER, BYOC__K_MAXIMUM, BYOC__K_MINIMUM,
-    BYOC__K_EQUAL, BYOC__K_LESS, BYOC__K_GREATER,
-    BYOC__K_RELU, BYOC__K_LEAKY_RELU, BYOC__K_CLIP, BYOC__K_SIGMOID, BYOC__K_TANH, BYOC__K_EXP, BYOC__K_LOG, BYOC__K_SQRT, BYOC__K_RSQRT,
-    BYOC__K_ERF, BYOC__K_NEGATIVE, BYOC__K_ABS, BYOC__K_FLOOR, BYOC__K_CEIL, BYOC__K_HARD_SIGMOID, BYOC__K_HARD_SWISH, BYOC__K_GELU,
-    BYOC__K_SOFTMAX, BYOC__K_LOG_SOFTMAX,
-    BYOC__K_MAX_POOL, BYOC__K_AVG_POOL,
-    BYOC__K_SUM, BYOC__K_MEAN, BYOC__K_RMAX, BYOC__K_RMIN,
-    BYOC__K_DENSE, BYOC__K_MATMUL, BYOC__K_BATCH_MATMUL
-};
-
-/* ---- elementwise binary ops with broadcasting ---- */
-/* float32: one loop per operand pattern (both runs, run and scalar, scalar and run), vectorised */
-#if BYOC__SIMD
-#define BYOC__F32_BINARY_VEC(VEXPR)                                                                                                            \
-    if (sa == 1 && sb == 1)                                                                                                                    \
-        for (; i + 8 <= n; i += 8) {                                                                                                           \
-            byoc__f4 x0, x1, y0, y1;                                                                                                           \
-            BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4); BYOC__LD(y0, b + i); BYOC__LD(y1, b + i + 4);                                         \
-            { byoc__f4 x = x0, y = y0; x0 = VEXPR; }                                                                                           \
-            { byoc__f4 x = x1, y = y1; x1 = VEXPR; }                                                                                           \
-            BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                      \
-        }                                                                                                                                      \
-    else if (sa == 1 && sb == 0) {                                                                                                             \
-        byoc__f4 y = {b[0], b[0], b[0], b[0]};                                                                                                 \
-        for (; i + 8 <= n; i += 8) {                                                                                                           \
-            byoc__f4 x0, x1;                                                                                                                   \
-            BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4);                                                                                       \
-            { byoc__f4 x = x0; x0 = VEXPR; }                                                                                                   \
-            { byoc__f4 x = x1; x1 = VEXPR; }                                                                                                   \
-            BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                      \
-        }                                                                                                                                      \
-    } else if (sa == 0 && sb == 1) {                                                                                                           \
-        byoc__f4 x = {a[0], a[0], a[0], a[0]};                                                                                                 \
-        for (; i + 8 <= n; i += 8) {                                                                                                           \
-            byoc__f4 y0, y1;                                                                                                                   \
-            BYOC__LD(y0, b + i); BYOC__LD(y1, b + i + 4);                                                                                       \
-            { byoc__f4 y = y0; y0 = VEXPR; }                                                                                                   \
-            { byoc__f4 y = y1; y1 = VEXPR; }                                                                                                   \
-            BYOC__ST(o + i, y0); BYOC__ST(o + i + 4, y1);                                                                                      \
-        }                                                                                                                                      \
-    }
-#else
-#define BYOC__F32_BINARY_VEC(VEXPR)
-#endif
-#define BYOC__F32_BINARY(VEXPR, SEXPR)                                                                                                         \
-    {                                                                                                                                          \
-        BYOC__F32_BINARY_VEC(VEXPR)                                                                                                            \
-        for (; i < n; ++i) {                                                                                                                   \
-            float x = a[i * sa], y = b[i * sb];                                                                                                \
-            o[i] = SEXPR;                                                                                                                      \
-        }                                                                                                                                      \
-    }
-
-BYOC__PRIVATE void byoc__binary_f32(int code, const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
-    int64_t i = 0;
-    switch (code) {
-    case BYOC__K_ADD: BYOC__F32_BINARY(x + y, x + y) break;
-    case BYOC__K_SUBTRACT: BYOC__F32_BINARY(x - y, x - y) break;
-    case BYOC__K_MULTIPLY: BYOC__F32_BINARY(x * y, x * y) break;
-    case BYOC__K_DIVIDE: BYOC__F32_BINARY(x / y, x / y) break;
-    case BYOC__K_MAXIMUM: BYOC__F32_BINARY(BYOC__SEL(x > y, x, y), x > y ? x : y) break;
-    case BYOC__K_MINIMUM: BYOC__F32_BINARY(BYOC__SEL(x < y, x, y), x < y ? x : y) break;
-    case BYOC__K_POWER: for (; i < n; ++i) o[i] = powf(a[i * sa], b[i * sb]); break;
-    default: break;
-    }
-}
-
-/* float64: plain loops in double */
-BYOC__PRIVATE void byoc__binary_f64(int code, const double *a, int64_t sa, const double *b, int64_t sb, double *o, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-        double x = a[i * sa], y = b[i * sb];
-        switch (code) {
-        case BYOC__K_ADD: o[i] = x + y; break;
-        case BYOC__K_SUBTRACT: o[i] = x - y; break;
-        case BYOC__K_MULTIPLY: o[i] = x * y; break;
-        case BYOC__K_DIVIDE: o[i] = x / y; break;
-        case BYOC__K_POWER: o[i] = pow(x, y); break;
-        case BYOC__K_MAXIMUM: o[i] = x > y ? x : y; break;
-        case BYOC__K_MINIMUM: o[i] = x < y ? x : y; break;
-        default: break;
-        }
-    }
-}
-
-/* integers wrap as two's complement (arithmetic in the unsigned type UT, so no signed overflow);
-   division truncates as C does, x / 0 is 0 and MIN / -1 wraps to MIN */
-/* v < 0, as a call: the same test on an unsigned type inside a macro would warn that it is always false */
-BYOC__PRIVATE int byoc__negative(int64_t v) { return v < 0; }
-BYOC__PRIVATE uint64_t byoc__upow(uint64_t base, uint64_t e) {
-    uint64_t r = 1;
-    for (; e; e >>= 1, base *= base)
-        if (e & 1) r *= base;
-    return r;
-}
-#define BYOC__INT_BINARY(T, UT, SIGNED)                                                                                                        \
-    static void byoc__binary_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) {                                 \
-        int64_t i;                                                                                                                             \
-        switch (code) {                                                                                                                        \
-        case BYOC__K_ADD: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] + (UT)b[i * sb]); break;                                            \
-        case BYOC__K_SUBTRACT: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] - (UT)b[i * sb]); break;                                       \
-        case BYOC__K_MULTIPLY: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] * (UT)b[i * sb]); break;                                       \
-        case BYOC__K_DIVIDE:                                                                                                                   \
-            for (i = 0; i < n; ++i) {                                                                                                          \
-                T x = a[i * sa], y = b[i * sb];                                                                                                \
-                o[i] = y == 0 ? (T)0 : (SIGNED && y == (T)-1) ? (T)((UT)0 - (UT)x) : (T)(x / y);                                               \
-            }                                                                                                                                  \
-            break;                                                                                                                             \
-        case BYOC__K_POWER:                                                                                                                    \
-            for (i = 0; i < n; ++i) {                                                                                                          \
-                T x = a[i * sa], y = b[i * sb];                                                                                                \
-                if (SIGNED && byoc__negative((int64_t)y)) /* a negative exponent: what truncating x^y leaves */                                \
-                    o[i] = x == 1 ? (T)1 : (SIGNED && x == (T)-1) ? (((uint64_t)(int64_t)y & 1) ? (T)-1 : (T)1) : (T)0;                        \
-                else                                                                                                                           \
-                    o[i] = (T)byoc__upow((uint64_t)(int64_t)x, (uint64_t)(int64_t)y);                                                          \
-            }                                                                                                                                  \
-            break;                                                                                                                             \
-        case BYOC__K_MAXIMUM: for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb] ? a[i * sa] : b[i * sb]; break;                            \
-        case BYOC__K_MINIMUM: for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb] ? a[i * sa] : b[i * sb]; break;                            \
-        default: break;                                                                                                                        \
-        }                                                                                                                                      \
-    }
-BYOC__INT_BINARY(int8_t, uint32_t, 1)
-BYOC__INT_BINARY(uint8_t, uint32_t, 0)
-BYOC__INT_BINARY(int16_t, uint32_t, 1)
-BYOC__INT_BINARY(int32_t, uint32_t, 1)
-BYOC__INT_BINARY(int64_t, uint64_t, 1)
-BYOC__INT_BINARY(uint16_t, uint32_t, 0)
-BYOC__INT_BINARY(uint32_t, uint32_t, 0)
-BYOC__INT_BINARY(uint64_t, uint64_t, 0)
-
-/* comparisons: any dtype to bool (bool compares as uint8 0/1) */
-#define BYOC__COMPARE(T)                                                                                                                       \
-    static void byoc__compare_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, uint8_t *o, int64_t n) {                          \
-        int64_t i;                                                                                                                             \
-        if (code == BYOC__K_EQUAL) for (i = 0; i < n; ++i) o[i] = a[i * sa] == b[i * sb];                                                      \
-        else if (code == BYOC__K_LESS) for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb];                                                   \
-        else for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb];                                                                             \
-    }
-BYOC__COMPARE(float)
-BYOC__COMPARE(int8_t)
-BYOC__COMPARE(uint8_t)
-BYOC__COMPARE(int16_t)
-BYOC__COMPARE(int32_t)
-BYOC__COMPARE(int64_t)
-BYOC__COMPARE(double)
-BYOC__COMPARE(uint16_t)
-BYOC__COMPARE(uint32_t)
-BYOC__COMPARE(uint64_t)
-
-typedef struct byoc__binary_job { int code; byoc_dtype dt; } byoc__binary_job;
-static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
-    const byoc__binary_job *j = (const byoc__binary_job *)user;
-    int cmp = j->code == BYOC__K_EQUAL || j->code == BYOC__K_LESS || j->code == BYOC__K_GREATER;
-#define BYOC__BIN_CASE(DT, T)                                                                                                                  \
-    case DT:                                                                                                                                   \
-        if (cmp) byoc__compare_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (uint8_t *)p[0], n);                                \
-        else byoc__binary_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);                                           \
-        break;
-    switch (j->dt) {
-    case BYOC_FLOAT32:
-        if (cmp) byoc__compare_float(j->code, (const float *)p[1], s[1], (const float *)p[2], s[2], (uint8_t *)p[0], n);
-        else byoc__binary_f32(j->code, (const float *)p[1], s[1], (const float *)p[2], s[2], (float *)p[0], n);
-        break;
-    BYOC__BIN_CASE(BYOC_INT8, int8_t)
-    BYOC__BIN_CASE(BYOC_UINT8, uint8_t)
-    BYOC__BIN_CASE(BYOC_BOOL, uint8_t) /* maximum / minimum of 0/1 are or / and */
-    BYOC__BIN_CASE(BYOC_INT16, int16_t)
-    BYOC__BIN_CASE(BYOC_INT32, int32_t)
-    BYOC__BIN_CASE(BYOC_INT64, int64_t)
-    BYOC__BIN_CASE(BYOC_UINT16, uint16_t)
-    BYOC__BIN_CASE(BYOC_UINT32, uint32_t)
-    BYOC__BIN_CASE(BYOC_UINT64, uint64_t)
-    case BYOC_FLOAT64:
-        if (cmp) byoc__compare_double(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (uint8_t *)p[0], n);
-        else byoc__binary_f64(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (double *)p[0], n);
-        break;
-    default: break;
-    }
-#undef BYOC__BIN_CASE
-}
-
-static byoc_result byoc__k_binary(byoc__kctx *k) {
-    byoc_dtype dt = k->in[0].dtype;
-    int cmp = k->code == BYOC__K_EQUAL || k->code == BYOC__K_LESS || k->code == BYOC__K_GREATER;
-    if (dt == BYOC_BOOL && !cmp && k->code != BYOC__K_MAXIMUM && k->code != BYOC__K_MINIMUM) return byoc__kfail_dtype(k, dt);
-    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && dt != BYOC_BOOL && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype(k, dt);
-    const byoc_tensor *ops[3] = {&k->out[0], &k->in[0], &k->in[1]};
-    byoc__bcast bc;
-    byoc__bcast_init(&bc, ops, 3);
-    char *base[3] = {(char *)k->out[0].data, (char *)k->in[0].data, (char *)k->in[1].data};
-    size_t es[3] = {byoc_dtype_size(k->out[0].dtype), byoc_dtype_size(dt), byoc_dtype_size(dt)};
-    byoc__binary_job job;
-    job.code = k->code;
-    job.dt = dt;
-    byoc__bcast_walk(&bc, base, es, byoc__binary_run, &job);
-    return BYOC_OK;
-}
-
-/* where(cond, x, y): any dtype, moved by element size */
-static void byoc__where_run(void *user, char *const *p, const int64_t *s, int64_t n) {
-    size_t es = *(const size_t *)user;
-    const uint8_t *c = (const uint8_t *)p[1];
-    for (int64_t i = 0; i < n; ++i) memcpy(p[0] + (size_t)i * es, c[i * s[1]] ? p[2] + (size_t)(i * s[2]) * es : p[3] + (size_t)(i * s[3]) * es, es);
-}
-static byoc_result byoc__k_where(byoc__kctx *k) {
-    const byoc_tensor *ops[4] = {&k->out[0], &k->in[0], &k->in[1], &k->in[2]};
-    byoc__bcast bc;
-    byoc__bcast_init(&bc, ops, 4);
-    size_t es = byoc_dtype_size(k->out[0].dtype);
-    char *base[4] = {(char *)k->out[0].data, (char *)k->in[0].data, (char *)k->in[1].data, (char *)k->in[2].data};
-    size_t sizes[4] = {es, 1, es, es};
-    byoc__bcast_walk(&bc, base, sizes, byoc__where_run, &es);
-    return BYOC_OK;
-}
-
-static byoc_result byoc__k_logical_not(byoc__kctx *k) {
-    const uint8_t *x = (const uint8_t *)k->in[0].data;
-    uint8_t *o = (uint8_t *)k->out[0].data;
-    for (int64_t i = 0, n = byoc__numel(&k->out[0]); i < n; ++i) o[i] = !x[i];
-    return BYOC_OK;
-}
-
-/* ---- elementwise unary ops ---- */
-typedef struct byoc__unary_params { float alpha, beta, lo, hi; int tanh_gelu; } byoc__unary_params;
-
-#if BYOC__SIMD
-#define BYOC__F32_UNARY_VEC(VEXPR)                                                                                                             \
-    for (; i + 8 <= n; i += 8) {                                                                                                               \
-        byoc__f4 x0, x1;                                                                                                                       \
-        BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4);                                                                                           \
-        { byoc__f4 x = x0; x0 = VEXPR; }                                                                                                       \
-        { byoc__f4 x = x1; x1 = VEXPR; }                                                                                                       \
-        BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                          \
-    }
-#else
-#define BYOC__F32_UNARY_VEC(VEXPR)
-#endif
-/* with vectors, the last few elements go through the same vector code (padded), so an element's
-   result does not depend on where in the tensor, or in a tile of it, it sits */
-#if BYOC__SIMD
-#define BYOC__F32_UNARY(VEXPR, SEXPR)                                                                                                          \
-    {                                                                                                                                          \
-        BYOC__F32_UNARY_VEC(VEXPR)                                                                                                             \
-        for (; i < n; i += 4) {                                                                                                                \
-            float pad[4] = {0, 0, 0, 0};                                                                                                       \
-            size_t rest = (size_t)BYOC__MIN(n - i, 4) * sizeof(float);                                                                         \
-            byoc__f4 x;                                                                                                                        \
-            memcpy(pad, a + i, rest);                                                                                                          \
-            BYOC__LD(x, pad);                                                                                                                  \
-            x = VEXPR;                                                                                                                         \
-            BYOC__ST(pad, x);                                                                                                                  \
-            memcpy(o + i, pad, rest);                                                                                                          \
-        }                                                                                                                                      \
-    }
-#else
-#define BYOC__F32_UNARY(VEXPR, SEXPR)                                                                                                          \
-    for (; i < n; ++i) {                                                                                                                       \
-        float x = a[i];                                                                                                                        \
-        o[i] = SEXPR;                                                                                                                          \
-    }
-#endif
-#define BYOC__F32_MAP(SEXPR)                                                                                                                   \
-    for (; i < n; ++i) {                                                                                                                       \
-        float x = a[i];                                                                                                                        \
-        o[i] = SEXPR;                                                                                                                          \
-    }
-
-/* the loops, inlined into a plain copy and (x86-64) an AVX2+FMA copy: the same vector code gets
-   three-operand encodings and fused multiply-adds, which nearly halves the time of exp and friends */
-BYOC__ALWAYS_INLINE void byoc__unary_f32_body(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
-    int64_t i = 0;
-    float al = pr->alpha, be = pr->beta, lo = pr->lo, hi = pr->hi;
-#if BYOC__SIMD
-    const byoc__f4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1}, three = {3, 3, 3, 3}, six = {6, 6, 6, 6}, sixth = {1.0f / 6, 1.0f / 6, 1.0f / 6, 1.0f / 6};
-    const byoc__f4 alv = {al, al, al, al}, bev = {be, be, be, be}, lov = {lo, lo, lo, lo}, hiv = {hi, hi, hi, hi};
-    const byoc__i4 sign = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
-#endif
-    switch (code) {
-    case BYOC__K_RELU: BYOC__F32_UNARY(BYOC__SEL(x > zero, x, zero), x > 0 ? x : 0) break;
-    case BYOC__K_LEAKY_RELU: BYOC__F32_UNARY(BYOC__SEL(x > zero, x, x * alv), x > 0 ? x : x * al) break;
-    case BYOC__K_CLIP: /* max(min(x, hi), lo), as TVM computes it */
-        BYOC__F32_UNARY(BYOC__SEL(BYOC__SEL(x < hiv, x, hiv) > lov, BYOC__SEL(x < hiv, x, hiv), lov), (x < hi ? x : hi) > lo ? (x < hi ? x : hi) : lo)
-        break;
-    case BYOC__K_NEGATIVE: BYOC__F32_UNARY(-x, -x) break;
-    case BYOC__K_ABS: BYOC__F32_UNARY((byoc__f4)((byoc__i4)x & ~sign), fabsf(x)) break;
-    case BYOC__K_HARD_SIGMOID:
-        BYOC__F32_UNARY(BYOC__SEL((x * alv + bev) > zero, BYOC__SEL((x * alv + bev) < one, x * alv + bev, one), zero),
-                        x * al + be > 0 ? (x * al + be < 1 ? x * al + be : 1.0f) : 0.0f)
-        break;
-    case BYOC__K_HARD_SWISH:
-        BYOC__F32_UNARY(x * BYOC__SEL((x + three) > zero, BYOC__SEL((x + three) < six, x + three, six), zero) * sixth,
-                        x * (x + 3 > 0 ? (x + 3 < 6 ? x + 3 : 6.0f) : 0.0f) * (1.0f / 6))
-        break;
-    case BYOC__K_SIGMOID: BYOC__F32_UNARY(one / (one + byoc__exp4(-x)), 1.0f / (1.0f + expf(-x))) break;
-    case BYOC__K_TANH: BYOC__F32_UNARY(byoc__tanh4(x), tanhf(x)) break;
-    case BYOC__K_EXP: BYOC__F32_UNARY(byoc__exp4(x), expf(x)) break;
-    case BYOC__K_LOG: BYOC__F32_MAP(logf(x)) break;
-    case BYOC__K_SQRT: BYOC__F32_MAP(sqrtf(x)) break;
-    case BYOC__K_RSQRT: BYOC__F32_MAP(1.0f / sqrtf(x)) break;
-    case BYOC__K_ERF: BYOC__F32_UNARY(byoc__erf4(x), erff(x)) break;
-    case BYOC__K_FLOOR: BYOC__F32_MAP(floorf(x)) break;
-    case BYOC__K_CEIL: BYOC__F32_MAP(ceilf(x)) break;
-    case BYOC__K_GELU:
-        if (pr->tanh_gelu) BYOC__F32_UNARY(0.5f * x * (one + byoc__tanh4(0.7978845608028654f * (x + 0.044715f * x * x * x))),
-                                           0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x))))
-        else BYOC__F32_UNARY(0.5f * x * (one + byoc__erf4(x * 0.7071067811865476f)), 0.5f * x * (1.0f + erff(x * 0.7071067811865476f)))
-        break;
-    default: break;
-    }
-}
-
-static void byoc__unary_f32_plain(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
-    byoc__unary_f32_body(code, pr, a, o, n);
-}
-#if BYOC__X86_DISPATCH
-__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static void byoc__unary_f32_avx2(int code, const byoc__unary_params *pr, const float *a,
-                                                                                      float *o, int64_t n) {
-    byoc__unary_f32_body(code, pr, a, o, n);
-}
-#endif
-BYOC__PRIVATE void byoc__unary_f32(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
-#if BYOC__X86_DISPATCH
-    if (byoc__has_avx2_fma()) {
-        byoc__unary_f32_avx2(code, pr, a, o, n);
-        return;
-    }
-#endif
-    byoc__unary_f32_plain(code, pr, a, o, n);
-}
-
-/* relu, negative, abs, clip on integers (wrapping: -MIN is MIN) */
-#define BYOC__INT_UNARY(T, UT, SIGNED, TMIN, TMAX)                                                                                             \
-    static void byoc__unary_##T(int code, double lo_d, double hi_d, const T *a, T *o, int64_t n) {                                            \
-        int64_t i;                                                                                                                             \
-        switch (code) {                                                                                                                        \
-        case BYOC__K_RELU: for (i = 0; i < n; ++i) o[i] = a[i] > 0 ? a[i] : (T)0; break;                                                       \
-        case BYOC__K_NEGATIVE: for (i = 0; i < n; ++i) o[i] = (T)((UT)0 - (UT)a[i]); break;                                                    \
-        case BYOC__K_ABS: for (i = 0; i < n; ++i) o[i] = SIGNED && byoc__negative((int64_t)a[i]) ? (T)((UT)0 - (UT)a[i]) : a[i]; break;       \
-        case BYOC__K_CLIP: {                                                                                                                   \
-            /* bounds saturated into the type (NaN: no bound), then truncated as a cast does */                                                \
-            if (lo_d != lo_d) lo_d = -HUGE_VAL;                                                                                                \
-            if (hi_d != hi_d) hi_d = HUGE_VAL;                                                                                                 \
-            T lo = (T)(lo_d <= (double)(TMIN) ? (TMIN) : lo_d >= (double)(TMAX) ? (TMAX) : (T)lo_d);                                           \
-            T hi = (T)(hi_d <= (double)(TMIN) ? (TMIN) : hi_d >= (double)(TMAX) ? (TMAX) : (T)hi_d);                                           \
-            for (i = 0; i < n; ++i) o[i] = (a[i] < hi ? a[i] : hi) > lo ? (a[i] < hi ? a[i] : hi) : lo;                                         \
-            break;                                                                                                                             \
-        }                                                                                                                                      \
-        default: break;                                                                                                                        \
-        }                                                                                                                                      \
-    }
-BYOC__INT_UNARY(int8_t, uint32_t, 1, INT8_MIN, INT8_MAX)
-BYOC__INT_UNARY(uint8_t, uint32_t, 0, 0, UINT8_MAX)
-BYOC__INT_UNARY(int16_t, uint32_t, 1, INT16_MIN, INT16_MAX)
-BYOC__INT_UNARY(int32_t, uint32_t, 1, INT32_MIN, INT32_MAX)
-BYOC__INT_UNARY(int64_t, uint64_t, 1, INT64_MIN, INT64_MAX)
-BYOC__INT_UNARY(uint16_t, uint32_t, 0, 0, UINT16_MAX)
-BYOC__INT_UNARY(uint32_t, uint32_t, 0, 0, UINT32_MAX)
-BYOC__INT_UNARY(uint64_t, uint64_t, 0, 0, UINT64_MAX)
-
-/* float64: the same formulas in double, with libm */
-BYOC__PRIVATE void byoc__unary_f64(int code, double al, double be, double lo, double hi, int tanh_gelu, const double *a, double *o, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-        double x = a[i], c;
-        switch (code) {
-        case BYOC__K_RELU: o[i] = x > 0 ? x : 0; break;
-        case BYOC__K_LEAKY_RELU: o[i] = x > 0 ? x : x * al; break;
-        case BYOC__K_CLIP: c = x < hi ? x : hi; o[i] = c > lo ? c : lo; break;
-        case BYOC__K_NEGATIVE: o[i] = -x; break;
-        case BYOC__K_ABS: o[i] = fabs(x); break;
-        case BYOC__K_HARD_SIGMOID: c = x * al + be; o[i] = c > 0 ? (c < 1 ? c : 1) : 0; break;
-        case BYOC__K_HARD_SWISH: c = x + 3; o[i] = x * (c > 0 ? (c < 6 ? c : 6) : 0) / 6; break;
-        case BYOC__K_SIGMOID: o[i] = 1 / (1 + exp(-x)); break;
-        case BYOC__K_TANH: o[i] = tanh(x); break;
-        case BYOC__K_EXP: o[i] = exp(x); break;
-        case BYOC__K_LOG: o[i] = log(x); break;
-        case BYOC__K_SQRT: o[i] = sqrt(x); break;
-        case BYOC__K_RSQRT: o[i] = 1 / sqrt(x); break;
-        case BYOC__K_ERF: o[i] = erf(x); break;
-        case BYOC__K_FLOOR: o[i] = floor(x); break;
-        case BYOC__K_CEIL: o[i] = ceil(x); break;
-        case BYOC__K_GELU:
-            o[i] = tanh_gelu ? 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))) : 0.5 * x * (1 + erf(x * 0.7071067811865476));
-            break;
-        default: break;
-        }
-    }
-}
-
-static byoc_result byoc__k_unary(byoc__kctx *k) {
-    byoc_dtype dt = k->in[0].dtype;
-    int64_t n = byoc__numel(&k->out[0]);
-    double lo = byoc__kfloat(k, "a_min", 0), hi = byoc__kfloat(k, "a_max", 0);
-    if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
-        double alpha = byoc__kfloat(k, "alpha", k->code == BYOC__K_HARD_SIGMOID ? 0.2 : 0.01), beta = byoc__kfloat(k, "beta", 0.5);
-        byoc__unary_params pr;
-        memset(&pr, 0, sizeof pr);
-        pr.alpha = (float)alpha;
-        pr.beta = (float)beta;
-        pr.lo = (float)lo;
-        pr.hi = (float)hi;
-        if (k->code == BYOC__K_GELU) {
-            const char *approx = byoc__kstr(k, "approximate", "none");
-            if (strcmp(approx, "none") && strcmp(approx, "tanh")) return byoc__kfail(k, "no host kernel for approximate=\"%s\"", approx);
-            pr.tanh_gelu = !strcmp(approx, "tanh");
-        }
-        if (dt == BYOC_FLOAT64) byoc__unary_f64(k->code, alpha, beta, lo, hi, pr.tanh_gelu, (const double *)k->in[0].data, (double *)k->out[0].data, n);
-        else byoc__unary_f32(k->code, &pr, (const float *)k->in[0].data, (float *)k->out[0].data, n);
-        return BYOC_OK;
-    }
-    int int_ok = k->code == BYOC__K_RELU || k->code == BYOC__K_NEGATIVE || k->code == BYOC__K_ABS || k->code == BYOC__K_CLIP;
-    if (!int_ok) return byoc__kfail_dtype(k, dt);
-    switch (dt) {
-    case BYOC_INT8: byoc__unary_int8_t(k->code, lo, hi, (const int8_t *)k->in[0].data, (int8_t *)k->out[0].data, n); break;
-    case BYOC_UINT8: byoc__unary_uint8_t(k->code, lo, hi, (const uint8_t *)k->in[0].data, (uint8_t *)k->out[0].data, n); break;
-    case BYOC_INT16: byoc__unary_int16_t(k->code, lo, hi, (const int16_t *)k->in[0].data, (int16_t *)k->out[0].data, n); break;
-    case BYOC_INT32: byoc__unary_int32_t(k->code, lo, hi, (const int32_t *)k->in[0].data, (int32_t *)k->out[0].data, n); break;
-    case BYOC_INT64: byoc__unary_int64_t(k->code, lo, hi, (const int64_t *)k->in[0].data, (int64_t *)k->out[0].data, n); break;
-    case BYOC_UINT16: byoc__unary_uint16_t(k->code, lo, hi, (const uint16_t *)k->in[0].data, (uint16_t *)k->out[0].data, n); break;
-    case BYOC_UINT32: byoc__unary_uint32_t(k->code, lo, hi, (const uint32_t *)k->in[0].data, (uint32_t *)k->out[0].data, n); break;
-    case BYOC_UINT64: byoc__unary_uint64_t(k->code, lo, hi, (const uint64_t *)k->in[0].data, (uint64_t *)k->out[0].data, n); break;
-    default: return byoc__kfail_dtype(k, dt);
-    }
-    return BYOC_OK;
-}
-
-/* data viewed as [outer, C, inner] around `axis` */
-BYOC__PRIVATE void byoc__split_axis(const byoc_tensor *t, int axis, int64_t *outer, int64_t *c, int64_t *inner) {
-    *outer = byoc__dims_prod(t->dims, 0, axis);
-    *c = t->rank ? t->dims[axis] : 1;
-    *inner = byoc__dims_prod(t->dims, axis + 1, t->rank);
-}
-
-/* bias_add: x + bias[c] along axis (float32, float64 and integers) */
-static byoc_result byoc__k_bias_add(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    int axis = byoc__kaxis(k, "axis", 1, x->rank);
-    int64_t outer, C, inner;
-    byoc__split_axis(x, axis, &outer, &C, &inner);
-    if (x->dtype == BYOC_FLOAT32) {
-        const float *xd = (const float *)x->data, *bias = (const float *)k->in[1].data;
-        float *o = (float *)k->out[0].data;
-        for (int64_t p = 0; p < outer; ++p)
-            for (int64_t c = 0; c < C; ++c, xd += inner, o += inner) byoc__binary_f32(BYOC__K_ADD, xd, 1, bias + c, 0, o, inner);
-        return BYOC_OK;
-    }
-    if (!byoc__is_int_dtype(x->dtype) && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
-    size_t es = byoc_dtype_size(x->dtype);
-    const char *xd = (const char *)x->data, *bias = (const char *)k->in[1].data;
-    char *o = (char *)k->out[0].data;
-    for (int64_t p = 0; p < outer; ++p)
-        for (int64_t c = 0; c < C; ++c, xd += inner * (int64_t)es, o += inner * (int64_t)es) {
-            char *ptr[3] = {o, (char *)xd, (char *)bias + c * (int64_t)es};
-            int64_t s[3] = {1, 1, 0};
-            byoc__binary_job job;
-            job.code = BYOC__K_ADD;
-            job.dt = x->dtype;
-            byoc__binary_run(&job, ptr, s, inner);
-        }
-    return BYOC_OK;
-}
-
-/* prelu: x if x > 0 else alpha[c] * x (alpha of one value applies to every channel) */
-static byoc_result byoc__k_prelu(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
-    int axis = byoc__kaxis(k, "axis", 1, x->rank);
-    int64_t outer, C, inner;
-    byoc__split_axis(x, axis, &outer, &C, &inner);
-    const float *xd = (const float *)x->data, *alpha = (const float *)k->in[1].data;
-    int one = k->in[1].dims[0] == 1;
-    float *o = (float *)k->out[0].data;
-    byoc__unary_params pr;
-    memset(&pr, 0, sizeof pr);
-    for (int64_t p = 0; p < outer; ++p)
-        for (int64_t c = 0; c < C; ++c, xd += inner, o += inner) {
-            pr.alpha = alpha[one ? 0 : c];
-            byoc__unary_f32(BYOC__K_LEAKY_RELU, &pr, xd, o, inner);
-        }
-    return BYOC_OK;
-}
-
-/* ---- softmax, normalisations ---- */
-BYOC__PRIVATE float byoc__sum_f32(const float *x, int64_t n) {
-    int64_t i = 0;
-    float s = 0;
-#if BYOC__SIMD
-    byoc__f4 s0 = {0, 0, 0, 0}, s1 = s0;
-    for (; i + 8 <= n; i += 8) {
-        byoc__f4 a0, a1;
-        BYOC__LD(a0, x + i); BYOC__LD(a1, x + i + 4);
-        s0 += a0; s1 += a1;
-    }
-    s0 += s1;
-    s = (s0[0] + s0[1]) + (s0[2] + s0[3]);
-#endif
-    for (; i < n; ++i) s += x[i];
-    return s;
-}
-BYOC__PRIVATE float byoc__max_f32(const float *x, int64_t n) {
-    float m = -INFINITY;
-    int64_t i = 0;
-#if BYOC__SIMD
-    if (n >= 8) {
-        byoc__f4 m0 = {m, m, m, m}, m1 = m0;
-        for (; i + 8 <= n; i += 8) {
-            byoc__f4 a, b;
-            BYOC__LD(a, x + i);
-            BYOC__LD(b, x + i + 4);
-            m0 = BYOC__SEL(a > m0, a, m0);
-            m1 = BYOC__SEL(b > m1, b, m1);
-        }
-        m0 = BYOC__SEL(m1 > m0, m1, m0);
-        for (int j = 0; j < 4; ++j) m = m0[j] > m ? m0[j] : m;
-    }
-#endif
-    for (; i < n; ++i) m = x[i] > m ? x[i] : m;
-    return m;
-}
-BYOC__PRIVATE float byoc__min_f32(const float *x, int64_t n) {
-    float m = INFINITY;
-    for (int64_t i = 0; i < n; ++i) m = x[i] < m ? x[i] : m;
-    return m;
-}
-BYOC__PRIVATE void byoc__scale_f32(float *x, float a, int64_t n) {
-    int64_t i = 0;
-#if BYOC__SIMD
-    byoc__f4 av = {a, a, a, a};
-    for (; i + 4 <= n; i += 4) {
-        byoc__f4 v;
-        BYOC__LD(v, x + i);
-        v *= av;
-        BYOC__ST(x + i, v);
-    }
-#endif
-    for (; i < n; ++i) x[i] *= a;
-}
-
-/* out = e^(x - shift) (one shift, or one per element); returns the sum of out */
-BYOC__ALWAYS_INLINE float byoc__exp_shifted_f32_body(const float *x, float shift, const float *shifts, float *out, int64_t n) {
-    int64_t i = 0;
-    float sum = 0;
-#if BYOC__SIMD
-    byoc__f4 acc = {0, 0, 0, 0}, sv = {shift, shift, shift, shift};
-    for (; i + 4 <= n; i += 4) {
-        byoc__f4 v;
-        BYOC__LD(v, x + i);
-        if (shifts) BYOC__LD(sv, shifts + i);
-        v = byoc__exp4(v - sv);
-        acc += v;
-        BYOC__ST(out + i, v);
-    }
-    sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    if (i < n) { /* the same vector code on the padded rest */
-        float pad[4] = {0, 0, 0, 0}, spad[4] = {shift, shift, shift, shift};
-        size_t rest = (size_t)(n - i) * sizeof(float);
-        byoc__f4 v;
-        memcpy(pad, x + i, rest);
-        if (shifts) memcpy(spad, shifts + i, rest);
-        BYOC__LD(v, pad);
-        BYOC__LD(sv, spad);
-        v = byoc__exp4(v - sv);
-        BYOC__ST(pad, v);
-        memcpy(out + i, pad, rest);
-        for (int64_t j = 0; j < n - i; ++j) sum += pad[j];
-        i = n;
-    }
-#endif
-    for (; i < n; ++i) sum += out[i] = expf(x[i] - (shifts ? shifts[i] : shift));
-    return sum;
-}
-static float byoc__exp_shifted_f32_plain(const float *x, float shift, const float *shifts, float *out, int64_t n) {
-    return byoc__exp_shifted_f32_body(x, shift, shifts, out, n);
-}
-#if BYOC__X86_DISPATCH
-__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static float byoc__exp_shifted_f32_avx2(const float *x, float shift, const float *shifts,
-                                                                                              float *out, int64_t n) {
-    return byoc__exp_shifted_f32_body(x, shift, shifts, out, n);
-}
-#endif
-BYOC__PRIVATE float byoc__exp_shifted_f32(const float *x, float shift, const float *shifts, float *out, int64_t n) {
-#if BYOC__X86_DISPATCH
-    if (byoc__has_avx2_fma()) return byoc__exp_shifted_f32_avx2(x, shift, shifts, out, n);
-#endif
-    return byoc__exp_shifted_f32_plain(x, shift, shifts, out, n);
-}
-
-/* softmax and log_softmax along any axis: rows when the axis is innermost, otherwise runs of the
-   inner extent with its running max and sum in the workspace */
-static size_t byoc__ws_softmax(const byoc__kctx *k) {
-    int axis = byoc__kaxis(k, "axis", -1, k->in[0].rank);
-    return 2 * (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
-}
-static byoc_result byoc__k_softmax(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
-    int axis = byoc__kaxis(k, "axis", -1, x->rank), logsm = k->code == BYOC__K_LOG_SOFTMAX;
-    int64_t outer, A, inner;
-    byoc__split_axis(x, axis, &outer, &A, &inner);
-    const float *xd = (const float *)x->data;
-    float *od = (float *)k->out[0].data;
-    if (A == 0) return BYOC_OK;
-    if (inner == 1) {
-        for (int64_t p = 0; p < outer; ++p, xd += A, od += A) {
-            float m = byoc__max_f32(xd, A), s = byoc__exp_shifted_f32(xd, m, NULL, od, A);
-            if (logsm) {
-                float shift = m + logf(s);
-                for (int64_t a = 0; a < A; ++a) od[a] = xd[a] - shift;
-            } else byoc__scale_f32(od, 1.0f / s, A);
-        }
-        return BYOC_OK;
-    }
-    float *mx = (float *)k->ws, *sum = mx + inner;
-    for (int64_t p = 0; p < outer; ++p, xd += A * inner, od += A * inner) {
-        memcpy(mx, xd, (size_t)inner * sizeof(float));
-        for (int64_t a = 1; a < A; ++a) byoc__binary_f32(BYOC__K_MAXIMUM, mx, 1, xd + a * inner, 1, mx, inner);
-        memset(sum, 0, (size_t)inner * sizeof(float));
-        for (int64_t a = 0; a < A; ++a) {
-            byoc__exp_shifted_f32(xd + a * inner, 0, mx, od + a * inner, inner);
-            byoc__binary_f32(BYOC__K_ADD, sum, 1, od + a * inner, 1, sum, inner);
-        }
-        for (int64_t j = 0; j < inner; ++j) sum[j] = logsm ? mx[j] + logf(sum[j]) : 1.0f / sum[j];
-        for (int64_t a = 0; a < A; ++a) {
-            const float *xr = xd + a * inner;
-            float *orow = od + a * inner;
-            if (logsm) byoc__binary_f32(BYOC__K_SUBTRACT, xr, 1, sum, 1, orow, inner);
-            else byoc__binary_f32(BYOC__K_MULTIPLY, orow, 1, sum, 1, orow, inner);
-        }
-    }
-    return BYOC_OK;
-}
-
-/* inference batch norm: x * s + t per channel (s = gamma / sqrt(var + eps), t = beta - mean * s); the
-   moving mean and variance pass through as results 1 and 2 */
-static byoc_result byoc__k_batch_norm(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
-    int axis = byoc__kaxis(k, "axis", 1, x->rank);
-    double eps = byoc__kfloat(k, "epsilon", 1e-5);
-    int center = (int)byoc__kint(k, "center", 1), scale = (int)byoc__kint(k, "scale", 1);
-    int64_t outer, C, inner;
-    byoc__split_axis(x, axis, &outer, &C, &inner);
-    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data, *mean = (const float *)k->in[3].data,
-                *var = (const float *)k->in[4].data, *xd = (const float *)x->data;
-    float *od = (float *)k->out[0].data;
-    for (int64_t p = 0; p < outer; ++p)
-        for (int64_t c = 0; c < C; ++c, xd += inner, od += inner) {
-            double s = (scale ? gamma[c] : 1.0) / sqrt((double)var[c] + eps), t = (center ? beta[c] : 0.0) - mean[c] * s;
-            byoc__affine_f32(inner, xd, (float)s, (float)t, od);
-        }
-    if (k->nout > 1) memcpy(k->out[1].data, k->in[3].data, byoc__nbytes(&k->in[3]));
-    if (k->nout > 2) memcpy(k->out[2].data, k->in[4].data, byoc__nbytes(&k->in[4]));
-    return BYOC_OK;
-}
-
-/* layer norm over one axis: (x - mean) / sqrt(var + eps) * gamma + beta, biased variance */
-static size_t byoc__ws_layer_norm(const byoc__kctx *k) {
-    int axis = byoc__kaxis(k, "axis", -1, k->in[0].rank);
-    return 2 * (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
-}
-static byoc_result byoc__k_layer_norm(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
-    int axis = byoc__kaxis(k, "axis", -1, x->rank);
-    float eps = (float)byoc__kfloat(k, "epsilon", 1e-5);
-    int center = (int)byoc__kint(k, "center", 1), scale = (int)byoc__kint(k, "scale", 1);
-    int64_t outer, A, inner;
-    byoc__split_axis(x, axis, &outer, &A, &inner);
-    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data, *xd = (const float *)x->data;
-    float *od = (float *)k->out[0].data;
-    if (A == 0) return BYOC_OK;
-    if (inner == 1) {
-        for (int64_t p = 0; p < outer; ++p, xd += A, od += A) {
-            float mean = byoc__sum_f32(xd, A) / (float)A;
-            byoc__affine_f32(A, xd, 1.0f, -mean, od); /* centred values, then their squares' mean */
-            float rstd = 1.0f / sqrtf(byoc__dot_f32(od, od, A) / (float)A + eps);
-            for (int64_t a = 0; a < A; ++a) od[a] = od[a] * rstd * (scale ? gamma[a] : 1.0f) + (center ? beta[a] : 0.0f);
-        }
-        return BYOC_OK;
-    }
-    float *mean = (float *)k->ws, *rstd = mean + inner;
-    for (int64_t p = 0; p < outer; ++p, xd += A * inner, od += A * inner) {
-        memset(mean, 0, (size_t)inner * 2 * sizeof(float));
-        for (int64_t a = 0; a < A; ++a) byoc__binary_f32(BYOC__K_ADD, mean, 1, xd + a * inner, 1, mean, inner);
-        byoc__scale_f32(mean, 1.0f / (float)A, inner);
-        for (int64_t a = 0; a < A; ++a)
-            for (int64_t j = 0; j < inner; ++j) {
-                float d = xd[a * inner + j] - mean[j];
-                rstd[j] += d * d;
-            }
-        for (int64_t j = 0; j < inner; ++j) rstd[j] = 1.0f / sqrtf(rstd[j] / (float)A + eps);
-        for (int64_t a = 0; a < A; ++a) {
-            float g = scale ? gamma[a] : 1.0f, b = center ? beta[a] : 0.0f;
-            for (int64_t j = 0; j < inner; ++j) od[a * inner + j] = (xd[a * inner + j] - mean[j]) * rstd[j] * g + b;
-        }
-    }
-    return BYOC_OK;
-}
-
-/* local response normalisation across channels, as ONNX and Caffe define it:
-   x / (bias + alpha / size * sum of squares over channels [c - (size-1)/2, c + size/2])^beta */
-static size_t byoc__ws_lrn(const byoc__kctx *k) {
-    int axis = byoc__kaxis(k, "axis", 1, k->in[0].rank);
-    return (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
-}
-static byoc_result byoc__k_lrn(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
-    int axis = byoc__kaxis(k, "axis", 1, x->rank);
-    int64_t size = byoc__kint(k, "size", 5), before = (size - 1) / 2, after = size - 1 - before;
-    float bias = (float)byoc__kfloat(k, "bias", 2), alpha = (float)byoc__kfloat(k, "alpha", 1e-4), beta = (float)byoc__kfloat(k, "beta", 0.75);
-    float a_over_n = alpha / (float)size;
-    int64_t outer, C, inner;
-    byoc__split_axis(x, axis, &outer, &C, &inner);
-    float *acc = (float *)k->ws;
-    for (int64_t p = 0; p < outer; ++p) {
-        const float *xd = (const float *)x->data + p * C * inner;
-        float *od = (float *)k->out[0].data + p * C * inner;
-        for (int64_t c = 0; c < C; ++c) {
-            memset(acc, 0, (size_t)inner * sizeof(float));
-            for (int64_t j = BYOC__MAX(c - before, 0); j <= BYOC__MIN(c + after, C - 1); ++j) {
-                const float *xr = xd + j * inner;
-                for (int64_t i = 0; i < inner; ++i) acc[i] += xr[i] * xr[i];
-            }
-            for (int64_t i = 0; i < inner; ++i) od[c * inner + i] = xd[c * inner + i] / powf(bias + a_over_n * acc[i], beta);
-        }
-    }
-    return BYOC_OK;
-}
-
-/* ---- pooling ---- */
-/* output columns [x0, x1) whose tap ox * stride + off lands inside [0, W) */
-BYOC__PRIVATE void byoc__valid_cols(int64_t off, int64_t stride, int64_t W, int64_t OW, int64_t *x0, int64_t *x1) {
-    int64_t lo = off >= 0 ? 0 : (-off + stride - 1) / stride, hi = W - 1 - off < 0 ? 0 : (W - 1 - off) / stride + 1;
-    *x0 = BYOC__MIN(lo, OW);
-    *x1 = BYOC__MAX(*x0, BYOC__MIN(hi, OW));
-}
-/* y[i] (i < n) gets x[i * stride] combined in: op 0 adds w * x, 1 takes the maximum, 2 adds x; unit and
-   double strides run on vectors (the even lanes of two loads), others one element at a time */
-enum { BYOC__TAP_AXPY, BYOC__TAP_MAX, BYOC__TAP_ADD };
-BYOC__PRIVATE void byoc__row_tap(int op, int64_t n, float w, const float *x, int64_t stride, float *y) {
-    if (n <= 0) return;
-    if (stride == 1) {
-        if (op == BYOC__TAP_AXPY) byoc__axpy_f32(n, w, x, y);
-        else byoc__binary_f32(op == BYOC__TAP_MAX ? BYOC__K_MAXIMUM : BYOC__K_ADD, y, 1, x, 1, y, n);
-        return;
-    }
-    int64_t i = 0;
-#if BYOC__SIMD
-    if (stride == 2) {
-        byoc__f4 wv = {w, w, w, w};
-        for (; i + 5 <= n; i += 4) { /* reads x[2i .. 2i + 7], all before x[2 (n - 1)] */
-            byoc__f4 a, b, v, e;
-            BYOC__LD(a, x + 2 * i);
-            BYOC__LD(b, x + 2 * i + 4);
-            BYOC__LD(v, y + i);
-            e[0] = a[0]; e[1] = a[2]; e[2] = b[0]; e[3] = b[2];
-            v = op == BYOC__TAP_AXPY ? v + wv * e : op == BYOC__TAP_MAX ? BYOC__SEL(v > e, v, e) : v + e;
-            BYOC__ST(y + i, v);
-        }
-    }
-#endif
-    for (; i < n; ++i) {
-        float v = x[i * stride];
-        y[i] = op == BYOC__TAP_AXPY ? y[i] + w * v : op == BYOC__TAP_MAX ? (y[i] > v ? y[i] : v) : y[i] + v;
-    }
-}
-
-typedef struct byoc__pool_geom {
-    int64_t N, C, H, W, OH, OW, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
-} byoc__pool_geom;
-
-BYOC__PRIVATE void byoc__pool_geom_of(const byoc__kctx *k, byoc__pool_geom *g) {
-    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    int64_t pool[2], st[2], dil[2], pad[4];
-    byoc__kints(k, "pool_size", pool, 2, 1);
-    byoc__kints(k, "strides", st, 2, 1);
-    byoc__kints(k, "dilation", dil, 2, 1);
-    byoc__kints(k, "padding", pad, 4, 0);
-    g->N = x->dims[0]; g->C = x->dims[1]; g->H = x->dims[2]; g->W = x->dims[3]; g->OH = o->dims[2]; g->OW = o->dims[3];
-    g->kh = pool[0]; g->kw = pool[1]; g->sh = st[0]; g->sw = st[1]; g->dh = dil[0]; g->dw = dil[1];
-    g->pt = pad[0]; g->pl = pad[1]; g->pb = pad[2]; g->pr = pad[3];
-}
-
-/* window taps along one axis that land in [lo, hi) */
-BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilation, int64_t lo, int64_t hi) {
-    int64_t n = 0;
-    for (int64_t t = 0; t < kernel; ++t) n += start + t * dilation >= lo && start + t * dilation < hi;
-    return n;
-}
-
-#define BYOC__MAX_POOL(T, LOWEST)                                                                                                              \
-    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                                                               \
-        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                                                            \
-            for (int64_t oy = 0; oy < g->OH; ++oy)                                                                                             \
-                for (int64_t ox = 0; ox < g->OW; ++ox) {                                                                                       \
-                    T m = LOWEST;                                                                                                              \
-                    int64_t y0 = oy * g->sh - g->pt, x0 = ox * g->sw - g->pl;                                                                  \
-                    for (int64_t ky = 0; ky < g->kh; ++ky) {                                                                                   \
-                        int64_t iy = y0 + ky * g->dh;                                                                                          \
-                        if (iy < 0 || iy >= g->H) continue;                                                                                    \
-                        const T *row = x + iy * g->W;                                                                                          \
-                        for (int64_t kx = 0; kx < g->kw; ++kx) {                                                                               \
-                            int64_t ix = x0 + kx * g->dw;                                                                                      \
-                            if (ix >= 0 && ix < g->W && row[ix] > m) m = row[ix];                                                              \
-                        }                                                                                                                      \
-                    }                                                                                                                          \
-                    *o++ = m;                                                                                                                  \
-                }                                                                                                                              \
-    }
-BYOC__MAX_POOL(float, -FLT_MAX)
-BYOC__MAX_POOL(int8_t, INT8_MIN)
-BYOC__MAX_POOL(uint8_t, 0)
-BYOC__MAX_POOL(int16_t, INT16_MIN)
-BYOC__MAX_POOL(int32_t, INT32_MIN)
-BYOC__MAX_POOL(int64_t, INT64_MIN)
-BYOC__MAX_POOL(double, -DBL_MAX)
-BYOC__MAX_POOL(uint16_t, 0)
-BYOC__MAX_POOL(uint32_t, 0)
-BYOC__MAX_POOL(uint64_t, 0)
-/* the max pool of any dtype but bool and the 16-bit floats; 0 when dt has none */
-BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, const void *x, void *o) {
-    switch (dt) {
-    case BYOC_FLOAT32: byoc__max_pool_float(g, (const float *)x, (float *)o); break;
-    case BYOC_FLOAT64: byoc__max_pool_double(g, (const double *)x, (double *)o); break;
-    case BYOC_INT8: byoc__max_pool_int8_t(g, (const int8_t *)x, (int8_t *)o); break;
-    case BYOC_UINT8: byoc__max_pool_uint8_t(g, (const uint8_t *)x, (uint8_t *)o); break;
-    case BYOC_INT16: byoc__max_pool_int16_t(g, (const int16_t *)x, (int16_t *)o); break;
-    case BYOC_UINT16: byoc__max_pool_uint16_t(g, (const uint16_t *)x, (uint16_t *)o); break;
-    case BYOC_INT32: byoc__max_pool_int32_t(g, (const int32_t *)x, (int32_t *)o); break;
-    case BYOC_UINT32: byoc__max_pool_uint32_t(g, (const uint32_t *)x, (uint32_t *)o); break;
-    case BYOC_INT64: byoc__max_pool_int64_t(g, (const int64_t *)x, (int64_t *)o); break;
-    case BYOC_UINT64: byoc__max_pool_uint64_t(g, (const uint64_t *)x, (uint64_t *)o); break;
-    default: return 0;
-    }
-    return 1;
-}
-
-/* average pooling divides by the taps inside the input, or with count_include_pad by the taps inside
-   the padded input (a ceil_mode window may reach past the padding: those taps never count) */
-static size_t byoc__ws_pool2d(const byoc__kctx *k) { return (size_t)k->out[0].dims[3] * sizeof(float); }
-/* max pooling with the index of each maximum, ((n * C + c) * H + h) * W + w, the first in window order on
-   ties; padding never wins. Any dtype whose values a double holds exactly. */
-static byoc_result byoc__k_pool2d_argmax(byoc__kctx *k) {
-    byoc__pool_geom g;
-    byoc__pool_geom_of(k, &g);
-    byoc_dtype dt = k->in[0].dtype;
-    if (dt == BYOC_BOOL || dt == BYOC_INT64 || dt == BYOC_UINT64) return byoc__kfail_dtype(k, dt);
-    size_t es = byoc_dtype_size(dt);
-    const char *x = (const char *)k->in[0].data;
-    char *o = (char *)k->out[0].data;
-    int64_t *idx = (int64_t *)k->out[1].data, at = 0;
-    for (int64_t p = 0; p < g.N * g.C; ++p)
-        for (int64_t oy = 0; oy < g.OH; ++oy)
-            for (int64_t ox = 0; ox < g.OW; ++ox, ++at) {
-                int64_t best = -1;
-                double m = 0;
-                for (int64_t ky = 0; ky < g.kh; ++ky) {
-                    int64_t iy = oy * g.sh - g.pt + ky * g.dh;
-                    if (iy < 0 || iy >= g.H) continue;
-                    for (int64_t kx = 0; kx < g.kw; ++kx) {
-                        int64_t ix = ox * g.sw - g.pl + kx * g.dw, flat = (p * g.H + iy) * g.W + ix;
-                        if (ix < 0 || ix >= g.W) continue;
-                        double v = byoc__load(dt, x, flat);
-                        if (best < 0 || (m == m && (v > m || v != v))) m = v, best = flat; /* NaN wins, as numpy's argmax */
-                    }
-                }
-                if (best < 0) return byoc__kfail(k, "output (%lld, %lld) of plane %lld has no tap inside the input", (long long)oy, (long long)ox, (long long)p);
-                memcpy(o + at * (int64_t)es, x + best * (int64_t)es, es);
-                idx[at] = best;
-            }
-    return BYOC_OK;
-}
-
-static byoc_result byoc__k_pool2d(byoc__kctx *k) {
-    byoc__pool_geom g;
-    byoc__pool_geom_of(k, &g);
-    byoc_dtype dt = k->in[0].dtype;
-    const void *x = k->in[0].data;
-    void *o = k->out[0].data;
-    if (dt == BYOC_FLOAT32) { /* row by row: each tap combines a run of input columns into the output row */
-        int avg = k->code == BYOC__K_AVG_POOL, include_pad = (int)byoc__kint(k, "count_include_pad", 0);
-        float *count_x = (float *)k->ws; /* per output column, the taps that count (average) */
-        for (int64_t ox = 0; avg && ox < g.OW; ++ox) {
-            int64_t x0 = ox * g.sw - g.pl;
-            count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr) : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
-        }
-        const float *xd = (const float *)x;
-        float *od = (float *)o;
-        if (g.OW < 8) { /* narrow outputs (a 7x7 average at the end of a CNN): runs of a few columns cost
-                           more to hand to the row helper than to add up here, window by window */
-            for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
-                for (int64_t oy = 0; oy < g.OH; ++oy) {
-                    int64_t y0 = oy * g.sh - g.pt;
-                    float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb) : byoc__taps_in(y0, g.kh, g.dh, 0, g.H)) : 0.0f;
-                    for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
-                        int64_t x0 = ox * g.sw - g.pl;
-                        float acc = avg ? 0.0f : -FLT_MAX;
-                        for (int64_t ky = 0; ky < g.kh; ++ky) {
-                            int64_t iy = y0 + ky * g.dh;
-                            if (iy < 0 || iy >= g.H) continue;
-                            const float *row = xd + iy * g.W;
-                            for (int64_t kx = 0; kx < g.kw; ++kx) {
-                                int64_t ix = x0 + kx * g.dw;
-                                if (ix < 0 || ix >= g.W) continue;
-                                acc = avg ? acc + row[ix] : (row[ix] > acc ? row[ix] : acc);
-                            }
-                        }
-                        *od = !avg ? acc : ny > 0 && count_x[ox] > 0 ? acc / (ny * count_x[ox]) : 0.0f;
-                    }
-                }
-            return BYOC_OK;
-        }
-        for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
-            for (int64_t oy = 0; oy < g.OH; ++oy, od += g.OW) {
-                for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = avg ? 0.0f : -FLT_MAX;
-                int64_t y0 = oy * g.sh - g.pt;
-                for (int64_t ky = 0; ky < g.kh; ++ky) {
-                    int64_t iy = y0 + ky * g.dh;
-                    if (iy < 0 || iy >= g.H) continue;
-                    for (int64_t kx = 0; kx < g.kw; ++kx) {
-                        int64_t off = kx * g.dw - g.pl, x0, x1;
-                        byoc__valid_cols(off, g.sw, g.W, g.OW, &x0, &x1);
-                        byoc__row_tap(avg ? BYOC__TAP_ADD : BYOC__TAP_MAX, x1 - x0, 0, xd + iy * g.W + x0 * g.sw + off, g.sw, od + x0);
-                    }
-                }
-                if (!avg) continue;
-                float ny = (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb) : byoc__taps_in(y0, g.kh, g.dh, 0, g.H));
-                for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
-            }
-        return BYOC_OK;
-    }
-    if (k->code == BYOC__K_MAX_POOL && byoc__max_pool_any(&g, dt, x, o)) return BYOC_OK;
-    return byoc__kfail_dtype(k, dt);
-}
-
-static byoc_result byoc__k_global_pool2d(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    byoc_dtype dt = x->dtype;
-    if (k->code == BYOC__K_AVG_POOL) {
-        int64_t planes = x->dims[0] * x->dims[1], hw = x->dims[2] * x->dims[3];
-        if (dt != BYOC_FLOAT32) return byoc__kfail_dtype(k, dt);
-        const float *xd = (const float *)x->data;
-        float *od = (float *)k->out[0].data;
-        for (int64_t p = 0; p < planes; ++p) od[p] = hw ? byoc__sum_f32(xd + p * hw, hw) / (float)hw : 0.0f;
-        return BYOC_OK;
-    }
-    /* a max pool whose window is the whole plane */
-    byoc__pool_geom g;
-    memset(&g, 0, sizeof g);
-    g.N = x->dims[0]; g.C = x->dims[1]; g.H = x->dims[2]; g.W = x->dims[3]; g.OH = g.OW = 1;
-    g.kh = g.H; g.kw = g.W; g.sh = g.sw = g.dh = g.dw = 1;
-    return byoc__max_pool_any(&g, dt, x->data, k->out[0].data) ? BYOC_OK : byoc__kfail_dtype(k, dt);
-}
-
-/* ---- reductions: sum, mean, max, min over any set of axes ---- */
-/* Which input axes reduce (axis None: all; exclude: all but those listed). */
-BYOC__PRIVATE void byoc__reduced_axes(const byoc__kctx *k, int rank, int *red) {
-    const byoc_attr_value *ax = byoc__kattr(k, "axis");
-    for (int i = 0; i < rank; ++i) red[i] = 0;
-    if (!ax || ax->kind == BYOC_ATTR_NONE) {
-        for (int i = 0; i < rank; ++i) red[i] = 1;
-        return;
-    }
-    int64_t single = ax->i;
-    const int64_t *list = ax->kind == BYOC_ATTR_INT ? &single : ax->ints;
-    int count = ax->kind == BYOC_ATTR_INT ? 1 : ax->count;
-    for (int i = 0; i < count; ++i) {
-        int64_t a = list[i] < 0 ? list[i] + rank : list[i];
-        if (a >= 0 && a < rank) red[a] = 1;
-    }
-    if (byoc__kint(k, "exclude", 0))
-        for (int i = 0; i < rank; ++i) red[i] = !red[i];
-}
-
-static size_t byoc__ws_reduce(const byoc__kctx *k) {
-    return byoc__is_int_dtype(k->in[0].dtype) || k->in[0].dtype == BYOC_BOOL ? (size_t)byoc__numel(&k->out[0]) * sizeof(int64_t) : 0;
-}
-
-/* Walks the input in memory order, axes grouped into runs that all reduce or all stay; each innermost
-   run either folds into one output value (it reduces) or combines elementwise with an output row
-   (it stays). Floats accumulate in the output, integers in int64 in the workspace (a mean needs the
-   true sum; a sum wraps into its dtype at the end, as in-dtype arithmetic would). */
-/* an integer or bool element as int64 (uint64: its bits, so arithmetic modulo 2^64 stays exact) */
-BYOC__PRIVATE int64_t byoc__int_at(byoc_dtype dt, const char *p) {
-    switch (dt) {
-    case BYOC_INT8: return *(const int8_t *)p;
-    case BYOC_UINT8: case BYOC_BOOL: return *(const uint8_t *)p;
-    case BYOC_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case BYOC_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case BYOC_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case BYOC_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case BYOC_INT64: case BYOC_UINT64: { int64_t v; memcpy(&v, p, 8); return v; }
-    default: return 0;
-    }
-}
-BYOC__PRIVATE void byoc__int_put(byoc_dtype dt, char *p, int64_t v) {
-    switch (dt) {
-    case BYOC_INT8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
-    case BYOC_UINT8: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case BYOC_BOOL: { uint8_t x = v != 0; memcpy(p, &x, 1); break; }
-    case BYOC_INT16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
-    case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
-    case BYOC_UINT16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case BYOC_UINT32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-    case BYOC_INT64: case BYOC_UINT64: memcpy(p, &v, 8); break;
-    default: break;
-    }
-}
-
-static byoc_result byoc__k_reduce(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    byoc_dtype dt = x->dtype;
-    int is_int = byoc__is_int_dtype(dt) || dt == BYOC_BOOL, code = k->code, is_u64 = dt == BYOC_UINT64, is_f64 = dt == BYOC_FLOAT64;
-    if (dt != BYOC_FLOAT32 && !is_f64 && !is_int) return byoc__kfail_dtype(k, dt);
-    if (dt == BYOC_BOOL && (code == BYOC__K_SUM || code == BYOC__K_MEAN)) return byoc__kfail_dtype(k, dt);
-    int red[BYOC_MAX_RANK];
-    byoc__reduced_axes(k, x->rank, red);
-    /* runs of axes: extent, input stride, output stride (0 when reduced) */
-    int64_t dims[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], ostr_full[BYOC_MAX_RANK];
-    int rr[BYOC_MAX_RANK], r = 0;
-    int64_t s = 1, count = 1, total = byoc__numel(x), nout = byoc__numel(&k->out[0]);
-    for (int i = x->rank - 1; i >= 0; --i) {
-        ostr_full[i] = red[i] ? 0 : s;
-        if (!red[i]) s *= x->dims[i];
-        else count *= x->dims[i];
-    }
-    for (int i = 0; i < x->rank; ++i) {
-        if (x->dims[i] == 1) continue;
-        if (r > 0 && rr[r - 1] == red[i]) {
-            dims[r - 1] *= x->dims[i];
-            ostr[r - 1] = ostr_full[i];
-            continue;
-        }
-        dims[r] = x->dims[i];
-        ostr[r] = ostr_full[i];
-        rr[r] = red[i];
-        r++;
-    }
-    if (r == 0) { dims[0] = 1; ostr[0] = 1; rr[0] = 0; r = 1; }
-    int64_t n = dims[r - 1], inner_reduces = rr[r - 1];
-    float *of = (float *)k->out[0].data;
-    double *od = (double *)k->out[0].data;
-    int64_t *oi = (int64_t *)k->ws;
-    /* identities (uint64 compares its bits unsigned: 0 and all ones) */
-    for (int64_t j = 0; j < nout; ++j) {
-        if (is_int) oi[j] = code == BYOC__K_RMAX ? (is_u64 ? 0 : INT64_MIN) : code == BYOC__K_RMIN ? (is_u64 ? -1 : INT64_MAX) : 0;
-        else if (is_f64) od[j] = code == BYOC__K_RMAX ? -HUGE_VAL : code == BYOC__K_RMIN ? HUGE_VAL : 0.0;
-        else of[j] = code == BYOC__K_RMAX ? -INFINITY : code == BYOC__K_RMIN ? INFINITY : 0.0f;
-    }
-    if (total == 0) {
-        if (is_int) for (int64_t j = 0; j < nout; ++j) byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)byoc_dtype_size(dt), 0);
-        else if (code == BYOC__K_MEAN) for (int64_t j = 0; j < nout; ++j) byoc__store(dt, k->out[0].data, j, NAN);
-        return BYOC_OK;
-    }
-    size_t es = byoc_dtype_size(dt);
-    const char *xp = (const char *)x->data;
-    int64_t idx[BYOC_MAX_RANK] = {0}, off = 0;
-    for (;;) {
-        if (is_f64) {
-            const double *row = (const double *)xp;
-            double *orow = od + off;
-            for (int64_t i = 0; i < n; ++i) {
-                double v = row[i], *acc = orow + (inner_reduces ? 0 : i);
-                *acc = code == BYOC__K_RMAX ? (v > *acc ? v : *acc) : code == BYOC__K_RMIN ? (v < *acc ? v : *acc) : *acc + v;
-            }
-        } else if (!is_int) {
-            const float *row = (const float *)xp;
-            float *orow = of + off;
-            if (inner_reduces) {
-                float v = code == BYOC__K_RMAX ? byoc__max_f32(row, n) : code == BYOC__K_RMIN ? byoc__min_f32(row, n) : byoc__sum_f32(row, n);
-                orow[0] = code == BYOC__K_RMAX ? (v > orow[0] ? v : orow[0]) : code == BYOC__K_RMIN ? (v < orow[0] ? v : orow[0]) : orow[0] + v;
-            } else {
-                int op = code == BYOC__K_RMAX ? BYOC__K_MAXIMUM : code == BYOC__K_RMIN ? BYOC__K_MINIMUM : BYOC__K_ADD;
-                byoc__binary_f32(op, orow, 1, row, 1, orow, n);
-            }
-        } else {
-            for (int64_t i = 0; i < n; ++i) {
-                int64_t v = byoc__int_at(dt, xp + i * (int64_t)es), *acc = oi + off + (inner_reduces ? 0 : i);
-                int above = is_u64 ? (uint64_t)v > (uint64_t)*acc : v > *acc, below = is_u64 ? (uint64_t)v < (uint64_t)*acc : v < *acc;
-                if (code == BYOC__K_RMAX) *acc = above ? v : *acc;
-                else if (code == BYOC__K_RMIN) *acc = below ? v : *acc;
-                else *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
-            }
-        }
-        xp += n * (int64_t)es;
-        int d = r - 2;
-        for (; d >= 0; --d) {
-            off += ostr[d];
-            if (++idx[d] < dims[d]) break;
-            off -= ostr[d] * dims[d];
-            idx[d] = 0;
-        }
-        if (d < 0) break;
-    }
-    if (is_int) {
-        for (int64_t j = 0; j < nout; ++j) {
-            int64_t v = oi[j];
-            if (code == BYOC__K_MEAN) v = !count ? 0 : is_u64 ? (int64_t)((uint64_t)v / (uint64_t)count) : v / count;
-            byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)es, v);
-        }
-    } else if (code == BYOC__K_MEAN && is_f64) {
-        for (int64_t j = 0; j < nout; ++j) od[j] /= (double)count;
-    } else if (code == BYOC__K_MEAN)
-        byoc__scale_f32(of, 1.0f / (float)count, nout);
-    return BYOC_OK;
-}
-
-/* ---- data movement: any dtype, moved by element size ---- */
-/* identity results: reshape, squeeze, expand_dims, copy and the annotations (each result a copy of
-   the argument in the same place of the flattened lists) */
-static byoc_result byoc__k_copy(byoc__kctx *k) {
-    for (int i = 0; i < k->nout && i < k->nin; ++i)
-        if (k->out[i].data != k->in[i].data) memmove(k->out[i].data, k->in[i].data, byoc__nbytes(&k->out[i]));
-    return BYOC_OK;
-}
-
-/* inference dropout: the input, and a mask of ones */
-static byoc_result byoc__k_dropout(byoc__kctx *k) {
-    if (k->in[0].dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, k->in[0].dtype);
-    memmove(k->out[0].data, k->in[0].data, byoc__nbytes(&k->out[0]));
-    float *mask = (float *)k->out[1].data;
-    for (int64_t i = 0, n = byoc__numel(&k->out[1]); i < n; ++i) mask[i] = 1.0f;
-    return BYOC_OK;
-}
-
-static byoc_result byoc__k_transpose(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    const byoc_attr_value *ax = byoc__kattr(k, "axes");
-    int64_t in_str[BYOC_MAX_RANK], src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK];
-    byoc__strides_of(x->rank, x->dims, in_str);
-    byoc__strides_of(o->rank, o->dims, dst);
-    for (int i = 0; i < x->rank; ++i) {
-        int64_t p = ax && ax->kind == BYOC_ATTR_INT_LIST && ax->count == x->rank ? ax->ints[i] : x->rank - 1 - i;
-        src[i] = in_str[p < 0 ? p + x->rank : p];
-    }
-    byoc__copy_strided(o->rank, o->dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
-    return BYOC_OK;
-}
-
-static byoc_result byoc__k_concatenate(byoc__kctx *k) {
-    const byoc_tensor *o = &k->out[0];
-    int axis = byoc__kaxis(k, "axis", 0, o->rank);
-    size_t es = byoc_dtype_size(o->dtype);
-    int64_t ostr[BYOC_MAX_RANK], at = 0;
-    byoc__strides_of(o->rank, o->dims, ostr);
-    for (int i = 0; i < k->nin; ++i) {
-        const byoc_tensor *t = &k->in[i];
-        int64_t istr[BYOC_MAX_RANK];
-        byoc__strides_of(t->rank, t->dims, istr);
-        byoc__copy_strided(t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr, (const char *)t->data, istr, es);
-        at += t->dims[axis];
-    }
-    return BYOC_OK;
-}
-
-static byoc_result byoc__k_split(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    int axis = byoc__kaxis(k, "axis", 0, x->rank);
-    size_t es = byoc_dtype_size(x->dtype);
-    int64_t istr[BYOC_MAX_RANK], at = 0;
-    byoc__strides_of(x->rank, x->dims, istr);
-    for (int i = 0; i < k->nout; ++i) {
-        const byoc_tensor *t = &k->out[i];
-        int64_t ostr[BYOC_MAX_RANK];
-        byoc__strides_of(t->rank, t->dims, ostr);
-        byoc__copy_strided(t->rank, t->dims, (char *)t->data, ostr, (const char *)x->data + at * istr[axis] * (int64_t)es, istr, es);
-        at += t->dims[axis];
-    }
-    return BYOC_OK;
-}
-
-/* begin and step per axis, normalised exactly as the type relation does it */
-static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    const byoc_attr_value *b = byoc__kattr(k, "begin"), *s = byoc__kattr(k, "strides"), *ax = byoc__kattr(k, "axes");
-    int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST, has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
-    int size_mode = !strcmp(byoc__kstr(k, "slice_mode", "end"), "size");
-    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], begin[BYOC_MAX_RANK] = {0}, step[BYOC_MAX_RANK];
-    byoc__strides_of(x->rank, x->dims, istr);
-    byoc__strides_of(o->rank, o->dims, ostr);
-    for (int d = 0; d < x->rank; ++d) step[d] = 1;
-    int count = b && b->kind == BYOC_ATTR_INT_LIST ? b->count : 0;
-    for (int i = 0; i < count; ++i) {
-        int64_t a = has_axes ? ax->ints[i] : i;
-        if (a < 0) a += x->rank;
-        if (a < 0 || a >= x->rank) continue;
-        int64_t dim = x->dims[a], st = has_strides ? s->ints[s->count == 1 ? 0 : i] : 1, lo = b->ints[i];
-        if (size_mode) st = 1;
-        if (lo < 0) lo += dim;
-        lo = st > 0 ? BYOC__MAX(0, BYOC__MIN(lo, dim)) : BYOC__MAX(-1, BYOC__MIN(lo, dim - 1));
-        begin[a] = lo;
-        step[a] = st;
-    }
-    int64_t src_off = 0, src_str[BYOC_MAX_RANK];
-    for (int d = 0; d < x->rank; ++d) {
-        src_str[d] = istr[d] * step[d];
-        if (o->dims[d] > 0) src_off += begin[d] * istr[d];
-    }
-    size_t es = byoc_dtype_size(x->dtype);
-    byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + src_off * (int64_t)es, src_str, es);
-    return BYOC_OK;
-}
-
-/* take along an axis (or from the flattened data when axis is None), with batch_dims leading axes
-   shared by data and indices; mode clip clamps, wrap wraps, fast counts negative indices from the
-   end (and clamps what is still outside, rather than read out of bounds) */
-BYOC__PRIVATE int64_t byoc__take_index(int64_t i, int64_t extent, int mode) {
-    if (mode == 1) { /* wrap */
-        i %= extent;
-        return i < 0 ? i + extent : i;
-    }
-    if (mode == 2 && i < 0) i += extent;
-    return i < 0 ? 0 : i >= extent ? extent - 1 : i;
-}
-static byoc_result byoc__k_take(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0], *ind = &k->in[1], *o = &k->out[0];
-    const char *mode_s = byoc__kstr(k, "mode", "clip");
-    int mode = !strcmp(mode_s, "wrap") ? 1 : !strcmp(mode_s, "fast") ? 2 : 0;
-    size_t es = byoc_dtype_size(x->dtype), isz = byoc_dtype_size(ind->dtype);
-    const byoc_attr_value *ax = byoc__kattr(k, "axis");
-    int64_t nind = byoc__numel(ind);
-    if (!ax || ax->kind == BYOC_ATTR_NONE) {
-        int64_t n = byoc__numel(x);
-        if (n == 0) { memset(o->data, 0, byoc__nbytes(o)); return BYOC_OK; }
-        for (int64_t j = 0; j < nind; ++j)
-            memcpy((char *)o->data + j * (int64_t)es, (const char *)x->data + byoc__take_index(byoc__int_at(ind->dtype, (const char *)ind->data + j * (int64_t)isz), n, mode) * (int64_t)es, es);
-        return BYOC_OK;
-    }
-    int axis = byoc__kaxis(k, "axis", 0, x->rank);
-    int64_t bd = byoc__kint(k, "batch_dims", 0);
-    if (bd < 0) bd += ind->rank;
-    if (bd < 0 || bd > axis || bd > ind->rank) return byoc__kfail(k, "no host kernel for batch_dims=%lld with axis=%d", (long long)byoc__kint(k, "batch_dims", 0), axis);
-    int64_t batch = byoc__dims_prod(x->dims, 0, (int)bd), pre = byoc__dims_prod(x->dims, (int)bd, axis), A = x->dims[axis];
-    int64_t post = byoc__dims_prod(x->dims, axis + 1, x->rank), per_batch = byoc__dims_prod(ind->dims, (int)bd, ind->rank);
-    if (A == 0) { memset(o->data, 0, byoc__nbytes(o)); return BYOC_OK; }
-    size_t row = (size_t)post * es;
-    char *op = (char *)o->data;
-    for (int64_t bi = 0; bi < batch; ++bi)
-        for (int64_t p = 0; p < pre; ++p)
-            for (int64_t j = 0; j < per_batch; ++j, op += row) {
-                int64_t i = byoc__take_index(byoc__int_at(ind->dtype, (const char *)ind->data + (bi * per_batch + j) * (int64_t)isz), A, mode);
-                memcpy(op, (const char *)x->data + ((bi * pre + p) * A + i) * (int64_t)row, row);
-            }
-    return BYOC_OK;
-}
-
-/* DCR: out[n, c, h*bs + i, w*bs + j] = x[n, (i*bs + j) * C' + c, h, w]; CRD: x[n, c*bs*bs + i*bs + j, h, w] */
-static byoc_result byoc__k_depth_to_space(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    int64_t bs = byoc__kint(k, "block_size", 1), C = x->dims[1], H = x->dims[2], W = x->dims[3], Co = o->dims[1];
-    int crd = !strcmp(byoc__kstr(k, "mode", "DCR"), "CRD");
-    int64_t dims[6] = {x->dims[0], Co, H, bs, W, bs}, dst[6], src[6];
-    byoc__strides_of(6, dims, dst);
-    src[0] = C * H * W;
-    src[1] = crd ? bs * bs * H * W : H * W;
-    src[2] = W;
-    src[3] = crd ? bs * H * W : bs * Co * H * W;
-    src[4] = 1;
-    src[5] = crd ? H * W : Co * H * W;
-    byoc__copy_strided(6, dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
-    return BYOC_OK;
-}
-
-static byoc_result byoc__k_broadcast_to(byoc__kctx *k) {
-    const byoc_tensor *ops[2] = {&k->out[0], &k->in[0]};
-    byoc__bcast bc;
-    byoc__bcast_init(&bc, ops, 2);
-    if (byoc__numel(&k->out[0]) == 0) return BYOC_OK;
-    byoc__copy_strided(bc.rank, bc.dims, (char *)k->out[0].data, bc.strides[0], (const char *)k->in[0].data, bc.strides[1], byoc_dtype_size(k->in[0].dtype));
-    return BYOC_OK;
-}
-
-/* pad: constant fills with the pad value (the optional second argument, else 0) and copies the input
-   inside; edge and reflect map every output index of each axis to its source index */
-static size_t byoc__ws_pad(const byoc__kctx *k) {
-    size_t n = 0;
-    for (int d = 0; d < k->out[0].rank; ++d) n += (size_t)k->out[0].dims[d];
-    return n * sizeof(int64_t);
-}
-static byoc_result byoc__k_pad(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    const byoc_attr_value *pw = byoc__kattr(k, "pad_width");
-    const char *mode = byoc__kstr(k, "pad_mode", "constant");
-    size_t es = byoc_dtype_size(x->dtype);
-    int rank = x->rank;
-    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], lo[BYOC_MAX_RANK];
-    byoc__strides_of(rank, x->dims, istr);
-    byoc__strides_of(rank, o->dims, ostr);
-    for (int d = 0; d < rank; ++d) lo[d] = pw && pw->count >= 2 * rank ? pw->ints[2 * d] : 0;
-    int64_t total = byoc__numel(o);
-    if (total == 0) return BYOC_OK;
-    if (!strcmp(mode, "constant") || byoc__numel(x) == 0) {
-        unsigned char value[8] = {0};
-        if (k->nin > 1 && k->in[1].data) memcpy(value, k->in[1].data, es);
-        char *od = (char *)o->data;
-        int zero = 1;
-        for (size_t b = 0; b < es; ++b) zero &= value[b] == 0;
-        if (zero) memset(od, 0, (size_t)total * es);
-        else {
-            memcpy(od, value, es);
-            for (int64_t have = 1; have < total; have *= 2) memcpy(od + have * (int64_t)es, od, (size_t)BYOC__MIN(have, total - have) * es);
-        }
-        int64_t off = 0;
-        for (int d = 0; d < rank; ++d) off += lo[d] * ostr[d];
-        byoc__copy_strided(rank, x->dims, od + off * (int64_t)es, ostr, (const char *)x->data, istr, es);
-        return BYOC_OK;
-    }
-    int reflect = !strcmp(mode, "reflect");
-    int64_t *map[BYOC_MAX_RANK], *at = (int64_t *)k->ws;
-    for (int d = 0; d < rank; ++d) {
-        map[d] = at;
-        at += o->dims[d];
-        int64_t n = x->dims[d];
-        for (int64_t j = 0; j < o->dims[d]; ++j) {
-            int64_t i = j - lo[d];
-            if (!reflect || n == 1) i = i < 0 ? 0 : i >= n ? n - 1 : i;
-            else { /* numpy's reflect, repeated as often as the padding needs */
-                int64_t period = 2 * (n - 1);
-                i %= period;
-                if (i < 0) i += period;
-                if (i >= n) i = period - i;
-            }
-            map[d][j] = i * istr[d];
-        }
-    }
-    int64_t idx[BYOC_MAX_RANK] = {0}, inner = rank ? o->dims[rank - 1] : 1;
-    char *od = (char *)o->data;
-    const char *xd = (const char *)x->data;
-    if (rank == 0) { memcpy(od, xd, es); return BYOC_OK; }
-    for (;;) {
-        int64_t src = 0;
-        for (int d = 0; d < rank - 1; ++d) src += map[d][idx[d]];
-        for (int64_t j = 0; j < inner; ++j, od += es) memcpy(od, xd + (src + map[rank - 1][j]) * (int64_t)es, es);
-        int d = rank - 2;
-        for (; d >= 0; --d) {
-            if (++idx[d] < o->dims[d]) break;
-            idx[d] = 0;
-        }
-        if (d < 0) return BYOC_OK;
-    }
-}
-
-/* ---- cast: any dtype to any dtype, through double (float sources) or int64 (integer and bool
-   sources; uint64 as its bits), 256 elements at a time; float to integer truncates toward zero and
-   saturates (NaN is 0), integer to narrower integer wraps, anything to bool is != 0, and a float
-   narrows with one rounding ---- */
-BYOC__PRIVATE int64_t byoc__f64_to_i64_sat(double v) {
-    if (v != v) return 0;
-    if (v >= 9223372036854775808.0) return INT64_MAX;
-    if (v <= -9223372036854775808.0) return INT64_MIN;
-    return (int64_t)v;
-}
-/* the bits of the uint64 nearest v toward zero, saturated */
-BYOC__PRIVATE int64_t byoc__f64_to_u64_sat(double v) {
-    if (!(v > 0)) return 0;
-    if (v >= 18446744073709551616.0) return -1;
-    return (int64_t)(uint64_t)v;
-}
-BYOC__PRIVATE int64_t byoc__clamp_i64(int64_t v, byoc_dtype dt) {
-    int64_t lo, hi;
-    byoc__int_range(dt, &lo, &hi);
-    return v < lo ? lo : v > hi ? hi : v;
-}
-/* n float16 / bfloat16 / float32 values to float32 and back */
-BYOC__PRIVATE void byoc__to_f32(byoc_dtype dt, const void *src, float *dst, int64_t n) {
-    const uint16_t *h = (const uint16_t *)src;
-    if (dt == BYOC_FLOAT32) memcpy(dst, src, (size_t)n * sizeof(float));
-    else if (dt == BYOC_FLOAT16) for (int64_t i = 0; i < n; ++i) dst[i] = byoc__f16_to_f32(h[i]);
-    else for (int64_t i = 0; i < n; ++i) dst[i] = byoc__bf16_to_f32(h[i]);
-}
-BYOC__PRIVATE void byoc__from_f32(byoc_dtype dt, const float *src, void *dst, int64_t n) {
-    uint16_t *h = (uint16_t *)dst;
-    if (dt == BYOC_FLOAT32) memcpy(dst, src, (size_t)n * sizeof(float));
-    else if (dt == BYOC_FLOAT16) for (int64_t i = 0; i < n; ++i) h[i] = byoc__f32_to_f16(src[i]);
-    else for (int64_t i = 0; i < n; ++i) h[i] = byoc__f32_to_bf16(src[i]);
-}
-
-static byoc_result byoc__k_cast(byoc__kctx *k) {
-    byoc_dtype from = k->in[0].dtype, to = k->out[0].dtype;
-    int64_t n = byoc__numel(&k->out[0]);
-    size_t fs = byoc_dtype_size(from), ts = byoc_dtype_size(to);
-    const char *src = (const char *)k->in[0].data;
-    char *dst = (char *)k->out[0].data;
-    if (from == to) { memmove(dst, src, (size_t)n * fs); return BYOC_OK; }
-    int from_float = byoc_dtype_is_float(from), to_float = byoc_dtype_is_float(to), from_u64 = from == BYOC_UINT64;
-    double fbuf[256];
-    int64_t ibuf[256];
-    for (int64_t at = 0; at < n; at += 256) {
-        int64_t m = BYOC__MIN(256, n - at), i;
-        const char *s = src + at * (int64_t)fs;
-        char *d = dst + at * (int64_t)ts;
-        if (from_float) for (i = 0; i < m; ++i) fbuf[i] = byoc__load(from, s, i);
-        else for (i = 0; i < m; ++i) ibuf[i] = byoc__int_at(from, s + i * (int64_t)fs);
-        if (to_float && !from_float && to != BYOC_FLOAT64) { /* one rounding from the integer: through float32 */
-            float f32[256];
-            for (i = 0; i < m; ++i) f32[i] = from_u64 ? (float)(uint64_t)ibuf[i] : (float)ibuf[i];
-            byoc__from_f32(to, f32, d, m);
-        } else if (to_float) {
-            if (!from_float) for (i = 0; i < m; ++i) fbuf[i] = from_u64 ? (double)(uint64_t)ibuf[i] : (double)ibuf[i];
-            for (i = 0; i < m; ++i) byoc__store(to, d, i, fbuf[i]);
-        } else if (to == BYOC_BOOL) {
-            for (i = 0; i < m; ++i) d[i] = (char)(from_float ? fbuf[i] != 0 : ibuf[i] != 0);
-        } else if (from_float) {
-            for (i = 0; i < m; ++i)
-                byoc__int_put(to, d + i * (int64_t)ts, to == BYOC_UINT64 ? byoc__f64_to_u64_sat(fbuf[i]) : byoc__clamp_i64(byoc__f64_to_i64_sat(fbuf[i]), to));
-        } else
-            for (i = 0; i < m; ++i) byoc__int_put(to, d + i * (int64_t)ts, ibuf[i]);
-    }
-    return BYOC_OK;
-}
-
-static byoc_result byoc__k_shape_of(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0];
-    for (int d = 0; d < x->rank; ++d) byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + d * (int64_t)byoc_dtype_size(k->out[0].dtype), x->dims[d]);
-    return BYOC_OK;
-}
-
-/* ---- image.resize2d: nearest_neighbor (any dtype), linear and cubic (float32), coordinates as TVM's
-   topi computes them, in float32 ---- */
-enum { BYOC__CTM_HALF_PIXEL, BYOC__CTM_ALIGN_CORNERS, BYOC__CTM_ASYMMETRIC, BYOC__CTM_PYTORCH_HALF_PIXEL };
-BYOC__PRIVATE float byoc__resize_coord(int64_t x, int64_t in, int64_t out, int mode) {
-    float scale = (float)in / (float)out;
-    switch (mode) {
-    case BYOC__CTM_ALIGN_CORNERS: return out > 1 ? (float)(in - 1) / (float)(out - 1) * (float)x : 0.0f;
-    case BYOC__CTM_ASYMMETRIC: return scale * (float)x;
-    case BYOC__CTM_PYTORCH_HALF_PIXEL: return out > 1 ? ((float)x + 0.5f) * scale - 0.5f : 0.0f;
-    default: return ((float)x + 0.5f) * scale - 0.5f;
-    }
-}
-BYOC__PRIVATE int64_t byoc__clamp_index(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
-
-/* per output index along one axis: 4 source indices and 4 weights (nearest uses the first index,
-   linear two, cubic four) */
-typedef struct byoc__resize_tap { int64_t at[4]; float w[4]; } byoc__resize_tap;
-static size_t byoc__ws_resize2d(const byoc__kctx *k) {
-    return (size_t)(k->out[0].dims[2] + k->out[0].dims[3]) * sizeof(byoc__resize_tap);
-}
-BYOC__PRIVATE void byoc__resize_taps(byoc__resize_tap *taps, int64_t in, int64_t out, int ctm, int method, int rounding, float alpha, int exclude) {
-    for (int64_t x = 0; x < out; ++x) {
-        byoc__resize_tap *t = &taps[x];
-        float c = byoc__resize_coord(x, in, out, ctm);
-        memset(t, 0, sizeof *t);
-        if (method == 0 && ctm == BYOC__CTM_ASYMMETRIC && rounding == 3 && out % in == 0) {
-            t->at[0] = x / (out / in); /* an integer upscale: exact, as TVM's integer division */
-            t->w[0] = 1;
-        } else if (method == 0) {
-            float r;
-            switch (rounding) {
-            case 0: r = roundf(c); break;               /* round: halves away from zero */
-            case 1: r = ceilf(c - 0.5f); break;         /* round_prefer_floor */
-            case 2: r = floorf(c + 0.5f); break;        /* round_prefer_ceil */
-            case 3: r = floorf(c + 1e-5f); break;       /* floor (TVM's epsilon) */
-            default: r = ceilf(c - 1e-5f); break;       /* ceil */
-            }
-            t->at[0] = byoc__clamp_index((int64_t)r, in);
-            t->w[0] = 1;
-        } else if (method == 1) {
-            float f = floorf(c);
-            t->at[0] = byoc__clamp_index((int64_t)f, in);
-            t->at[1] = byoc__clamp_index((int64_t)f + 1, in);
-            t->w[1] = c - f;
-            t->w[0] = 1.0f - t->w[1];
-        } else {
-            float f = floorf(c), s = c - f, s2 = s * s, s3 = s2 * s;
-            float w[4] = {alpha * (s3 - 2 * s2 + s), (alpha + 2) * s3 - (3 + alpha) * s2 + 1, -(alpha + 2) * s3 + (3 + 2 * alpha) * s2 - alpha * s,
-                          -alpha * s3 + alpha * s2};
-            float sum = 0;
-            for (int i = 0; i < 4; ++i) {
-                int64_t src = (int64_t)f - 1 + i;
-                if (exclude && (src < 0 || src >= in)) w[i] = 0;
-                sum += w[i];
-                t->at[i] = byoc__clamp_index(src, in);
-            }
-            for (int i = 0; i < 4; ++i) t->w[i] = exclude ? w[i] / sum : w[i];
-        }
-    }
-}
-static byoc_result byoc__k_resize2d(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    const char *method_s = byoc__kstr(k, "method", "linear"), *ctm_s = byoc__kstr(k, "coordinate_transformation_mode", "half_pixel");
-    const char *round_s = byoc__kstr(k, "rounding_method", "");
-    int method = !strcmp(method_s, "nearest_neighbor") ? 0 : !strcmp(method_s, "linear") ? 1 : !strcmp(method_s, "cubic") ? 2 : -1;
-    int ctm = !strcmp(ctm_s, "half_pixel") ? BYOC__CTM_HALF_PIXEL : !strcmp(ctm_s, "align_corners") ? BYOC__CTM_ALIGN_CORNERS
-            : !strcmp(ctm_s, "asymmetric") ? BYOC__CTM_ASYMMETRIC : !strcmp(ctm_s, "pytorch_half_pixel") ? BYOC__CTM_PYTORCH_HALF_PIXEL : -1;
-    if (!*round_s) round_s = ctm == BYOC__CTM_ALIGN_CORNERS ? "round" : "floor"; /* TVM's default */
-    int rounding = !strcmp(round_s, "round") ? 0 : !strcmp(round_s, "round_prefer_floor") ? 1 : !strcmp(round_s, "round_prefer_ceil") ? 2
-                 : !strcmp(round_s, "floor") ? 3 : !strcmp(round_s, "ceil") ? 4 : -1;
-    if (method < 0) return byoc__kfail(k, "no host kernel for method=\"%s\"", method_s);
-    if (ctm < 0) return byoc__kfail(k, "no host kernel for coordinate_transformation_mode=\"%s\"", ctm_s);
-    if (rounding < 0 && method == 0) return byoc__kfail(k, "no host kernel for rounding_method=\"%s\"", round_s);
-    if (x->dtype != o->dtype) return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(x->dtype), byoc_dtype_name(o->dtype));
-    if (method && x->dtype != BYOC_FLOAT32) return byoc__kfail(k, "no host kernel for method=\"%s\" on %s", method_s, byoc_dtype_name(x->dtype));
-    int64_t H = x->dims[2], W = x->dims[3], OH = o->dims[2], OW = o->dims[3], planes = x->dims[0] * x->dims[1];
-    byoc__resize_tap *ty = (byoc__resize_tap *)k->ws, *tx = ty + OH;
-    float alpha = (float)byoc__kfloat(k, "cubic_alpha", -0.5);
-    int exclude = (int)byoc__kint(k, "cubic_exclude", 0);
-    byoc__resize_taps(ty, H, OH, ctm, method, rounding, alpha, exclude);
-    byoc__resize_taps(tx, W, OW, ctm, method, rounding, alpha, exclude);
-    if (method == 0) {
-        size_t es = byoc_dtype_size(x->dtype);
-        char *od = (char *)o->data;
-        for (int64_t p = 0; p < planes; ++p) {
-            const char *plane = (const char *)x->data + p * H * W * (int64_t)es;
-            for (int64_t oy = 0; oy < OH; ++oy) {
-                const char *row = plane + ty[oy].at[0] * W * (int64_t)es;
-                for (int64_t ox = 0; ox < OW; ++ox, od += es) memcpy(od, row + tx[ox].at[0] * (int64_t)es, es);
-            }
-        }
-        return BYOC_OK;
-    }
-    int taps = method == 1 ? 2 : 4;
-    float *od = (float *)o->data;
-    for (int64_t p = 0; p < planes; ++p) {
-        const float *plane = (const float *)x->data + p * H * W;
-        for (int64_t oy = 0; oy < OH; ++oy)
-            for (int64_t ox = 0; ox < OW; ++ox) {
-                float v = 0;
-                for (int i = 0; i < taps; ++i) { /* along x in each source row, then along y */
-                    const float *row = plane + ty[oy].at[i] * W;
-                    float r = 0;
-                    for (int j = 0; j < taps; ++j) r += row[tx[ox].at[j]] * tx[ox].w[j];
-                    v += r * ty[oy].w[i];
-                }
-                *od++ = v;
-            }
-    }
-    return BYOC_OK;
-}
-
-/* ---- convolutions and products (float32 through byoc_sgemm; integers by plain int64 loops, each
-   product accumulated exactly and wrapped into the result dtype) ---- */
-BYOC__PRIVATE size_t byoc__gemm_ws(void) { return byoc_sgemm_workspace_size(); }
-
-/* C[M, N] (integer dtype oc) = op(A) * op(B) for integer A, B of any integer dtype */
-BYOC__PRIVATE void byoc__igemm(int ta, int tb, int64_t M, int64_t N, int64_t K, byoc_dtype at, const char *A, byoc_dtype bt, const char *B,
-                               byoc_dtype ct, char *C) {
-    size_t as = byoc_dtype_size(at), bs = byoc_dtype_size(bt), cs = byoc_dtype_size(ct);
-    for (int64_t i = 0; i < M; ++i)
-        for (int64_t j = 0; j < N; ++j) {
-            uint64_t acc = 0;
-            for (int64_t p = 0; p < K; ++p) {
-                int64_t a = byoc__int_at(at, A + (ta ? p * M + i : i * K + p) * (int64_t)as), b = byoc__int_at(bt, B + (tb ? j * K + p : p * N + j) * (int64_t)bs);
-                acc += (uint64_t)a * (uint64_t)b;
-            }
-            byoc__int_put(ct, C + (i * N + j) * (int64_t)cs, (int64_t)acc);
-        }
-}
-/* integer kernels accept integer inputs and an integer result (out_dtype may widen, e.g. int8 to int32) */
-BYOC__PRIVATE int byoc__int_product_ok(const byoc__kctx *k) {
-    return byoc__is_int_dtype(k->in[0].dtype) && byoc__is_int_dtype(k->in[1].dtype) && byoc__is_int_dtype(k->out[0].dtype);
-}
-BYOC__PRIVATE byoc_result byoc__product_dtypes(byoc__kctx *k) {
-    if (k->in[0].dtype == BYOC_FLOAT32 && k->in[1].dtype == BYOC_FLOAT32 && k->out[0].dtype == BYOC_FLOAT32) return BYOC_OK;
-    if (byoc__int_product_ok(k)) return BYOC_OK;
-    if (k->in[0].dtype != k->out[0].dtype)
-        return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(k->in[0].dtype), byoc_dtype_name(k->out[0].dtype));
-    return byoc__kfail_dtype(k, k->in[0].dtype);
-}
-
-typedef struct byoc__conv_geom {
-    int64_t N, C, H, W, O, OH, OW, KH, KW, G, Cg, Og, sh, sw, dh, dw, pt, pl;
-} byoc__conv_geom;
-/* conv2d: weight [O, C/G, KH, KW]; conv2d_transpose: weight [C, O/G, KH, KW] */
-BYOC__PRIVATE void byoc__conv_geom_of(const byoc__kctx *k, byoc__conv_geom *g) {
-    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *o = &k->out[0];
-    int64_t st[2], dil[2], pad[4];
-    byoc__kints(k, "strides", st, 2, 1);
-    byoc__kints(k, "dilation", dil, 2, 1);
-    byoc__kints(k, "padding", pad, 4, 0);
-    g->N = x->dims[0]; g->C = x->dims[1]; g->H = x->dims[2]; g->W = x->dims[3];
-    g->O = o->dims[1]; g->OH = o->dims[2]; g->OW = o->dims[3]; g->KH = w->dims[2]; g->KW = w->dims[3];
-    g->G = byoc__kint(k, "groups", 1);
-    if (g->G < 1) g->G = 1;
-    g->Cg = g->C / g->G;
-    g->Og = g->O / g->G;
-    g->sh = st[0]; g->sw = st[1]; g->dh = dil[0]; g->dw = dil[1]; g->pt = pad[0]; g->pl = pad[1];
-}
-BYOC__PRIVATE int byoc__conv_is_pointwise(const byoc__conv_geom *g, const byoc__kctx *k) {
-    int64_t pad[4];
-    byoc__kints(k, "padding", pad, 4, 0);
-    return g->KH == 1 && g->KW == 1 && g->sh == 1 && g->sw == 1 && !pad[0] && !pad[1] && !pad[2] && !pad[3];
-}
-
-/* columns [p0, p1) (output pixels oy * OW + ox) of one group's patch matrix, rows (c, ky, kx): the
-   block is (p1 - p0) wide, so a conv over a large image never builds the whole matrix */
-BYOC__PRIVATE void byoc__im2col(const float *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, float *col) {
-    int64_t width = p1 - p0;
-    for (int64_t c = 0; c < g->Cg; ++c)
-        for (int64_t ky = 0; ky < g->KH; ++ky)
-            for (int64_t kx = 0; kx < g->KW; ++kx, col += width) {
-                int64_t off = kx * g->dw - g->pl, x0, x1;
-                byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
-                for (int64_t p = p0; p < p1;) {
-                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p)); /* columns [a, b) of row oy */
-                    float *drow = col + (p - p0) - a;
-                    int64_t iy = oy * g->sh - g->pt + ky * g->dh, lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
-                    if (iy < 0 || iy >= g->H || lo >= hi) {
-                        memset(drow + a, 0, (size_t)(b - a) * sizeof(float));
-                    } else {
-                        const float *srow = x + (c * g->H + iy) * g->W + off;
-                        memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
-                        if (g->sw == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
-                        else for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
-                        memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
-                    }
-                    p += b - a;
-                }
-            }
-}
-
-/* output pixels per patch-matrix block: about 2 MB of it at a time, so it is still in cache when the
-   GEMM packs it */
-BYOC__PRIVATE int64_t byoc__im2col_block(const byoc__conv_geom *g) {
-    int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 19) / (rows ? rows : 1);
-    return BYOC__MIN(P, BYOC__MAX(cols, 256));
-}
-/* one input channel per group and few outputs per group (depthwise): a direct loop; otherwise GEMM */
-BYOC__PRIVATE int byoc__conv_is_direct(const byoc__conv_geom *g) { return g->Cg == 1 && g->Og < 8; }
-
-static size_t byoc__ws_conv2d(const byoc__kctx *k) {
-    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
-    byoc__conv_geom g;
-    byoc__conv_geom_of(k, &g);
-    if (byoc__conv_is_direct(&g)) return 0;
-    if (byoc__conv_is_pointwise(&g, k)) return byoc__gemm_ws();
-    return byoc__gemm_ws() + (size_t)(g.Cg * g.KH * g.KW * byoc__im2col_block(&g)) * sizeof(float) + 64;
-}
-
-/* One depthwise output plane. With stride 1 and as many output as input columns, a tap's input is
-   the output shifted by a constant offset, so each tap is one run over the whole plane; the few
-   columns where that run reads a neighbouring row are saved before and put back after. Otherwise
-   row by row. */
-BYOC__PRIVATE void byoc__depthwise_plane(const byoc__conv_geom *g, const float *xp, const float *wp, float *op) {
-    int64_t P = g->OH * g->OW;
-    /* a small stride-1 plane: copied once into a zero-padded buffer, every tap is then one run over
-       the output rows at the padded width (the extra columns are dropped at the end), with no edge
-       cases; the late layers of MobileNet/ShuffleNet (7x7, 14x14) live here */
-    int64_t Hp = g->OH + (g->KH - 1) * g->dh, Wp = g->OW + (g->KW - 1) * g->dw;
-    if (g->sh == 1 && g->sw == 1 && Hp * Wp <= 4096) {
-        float padded[4096], acc[4096];
-        for (int64_t r = 0; r < Hp; ++r)
-            for (int64_t c = 0; c < Wp; ++c) {
-                int64_t iy = r - g->pt, ix = c - g->pl;
-                padded[r * Wp + c] = iy >= 0 && iy < g->H && ix >= 0 && ix < g->W ? xp[iy * g->W + ix] : 0.0f;
-            }
-        int64_t run = (g->OH - 1) * Wp + g->OW;
-        memset(acc, 0, (size_t)run * sizeof(float));
-        for (int64_t ky = 0; ky < g->KH; ++ky)
-            for (int64_t kx = 0; kx < g->KW; ++kx) byoc__axpy_f32(run, wp[ky * g->KW + kx], padded + ky * g->dh * Wp + kx * g->dw, acc);
-        for (int64_t oy = 0; oy < g->OH; ++oy) memcpy(op + oy * g->OW, acc + oy * Wp, (size_t)g->OW * sizeof(float));
-        return;
-    }
-    memset(op, 0, (size_t)P * sizeof(float));
-    int whole = g->sh == 1 && g->sw == 1 && g->OW == g->W;
-    float saved[1024];
-    for (int64_t ky = 0; ky < g->KH; ++ky) {
-        int64_t shift = ky * g->dh - g->pt; /* iy = oy + shift */
-        int64_t oy0 = BYOC__MAX(0, -shift), oy1 = BYOC__MIN(g->OH, g->H - shift);
-        for (int64_t kx = 0; whole && oy0 < oy1 && kx < g->KW; ++kx) {
-            int64_t off = kx * g->dw - g->pl, x0, x1;
-            byoc__valid_cols(off, 1, g->W, g->OW, &x0, &x1);
-            int64_t rows = oy1 - oy0, bad = g->OW - (x1 - x0);
-            if (x0 >= x1 || bad * rows > 1024) { whole = 0; break; }
-            float wv = wp[ky * g->KW + kx], *sv = saved;
-            int64_t start = oy0 * g->OW + x0, end = (oy1 - 1) * g->OW + x1;
-            for (int64_t oy = oy0; oy < oy1; ++oy) { /* columns outside [x0, x1) inside the run */
-                if (oy > oy0) for (int64_t ox = 0; ox < x0; ++ox) *sv++ = op[oy * g->OW + ox];
-                if (oy < oy1 - 1) for (int64_t ox = x1; ox < g->OW; ++ox) *sv++ = op[oy * g->OW + ox];
-            }
-            byoc__axpy_f32(end - start, wv, xp + (oy0 + shift) * g->W + x0 + off, op + start);
-            sv = saved;
-            for (int64_t oy = oy0; oy < oy1; ++oy) {
-                if (oy > oy0) for (int64_t ox = 0; ox < x0; ++ox) op[oy * g->OW + ox] = *sv++;
-                if (oy < oy1 - 1) for (int64_t ox = x1; ox < g->OW; ++ox) op[oy * g->OW + ox] = *sv++;
-            }
-        }
-        if (!whole) break;
-    }
-    if (whole) return;
-    memset(op, 0, (size_t)P * sizeof(float)); /* a tap did not fit: start again, row by row */
-    for (int64_t oy = 0; oy < g->OH; ++oy) {
-        float *orow = op + oy * g->OW;
-        for (int64_t ky = 0; ky < g->KH; ++ky) {
-            int64_t iy = oy * g->sh - g->pt + ky * g->dh;
-            if (iy < 0 || iy >= g->H) continue;
-            const float *srow = xp + iy * g->W;
-            for (int64_t kx = 0; kx < g->KW; ++kx) {
-                int64_t off = kx * g->dw - g->pl, x0, x1;
-                byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
-                byoc__row_tap(BYOC__TAP_AXPY, x1 - x0, wp[ky * g->KW + kx], srow + x0 * g->sw + off, g->sw, orow + x0);
-            }
-        }
-    }
-}
-
-static byoc_result byoc__k_conv2d(byoc__kctx *k) {
-    byoc_result r = byoc__product_dtypes(k);
-    if (r != BYOC_OK) return r;
-    byoc__conv_geom g;
-    byoc__conv_geom_of(k, &g);
-    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW;
-    if (k->in[0].dtype != BYOC_FLOAT32) { /* integers: the definition, accumulated in int64 */
-        byoc_dtype xt = k->in[0].dtype, wt = k->in[1].dtype, ot = k->out[0].dtype;
-        const char *x = (const char *)k->in[0].data, *w = (const char *)k->in[1].data;
-        char *o = (char *)k->out[0].data;
-        size_t xs = byoc_dtype_size(xt), ws = byoc_dtype_size(wt), os = byoc_dtype_size(ot);
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t oc = 0; oc < g.O; ++oc)
-                for (int64_t oy = 0; oy < g.OH; ++oy)
-                    for (int64_t ox = 0; ox < g.OW; ++ox) {
-                        uint64_t acc = 0;
-                        int64_t grp = oc / g.Og;
-                        for (int64_t c = 0; c < g.Cg; ++c)
-                            for (int64_t ky = 0; ky < g.KH; ++ky) {
-                                int64_t iy = oy * g.sh - g.pt + ky * g.dh;
-                                if (iy < 0 || iy >= g.H) continue;
-                                for (int64_t kx = 0; kx < g.KW; ++kx) {
-                                    int64_t ix = ox * g.sw - g.pl + kx * g.dw;
-                                    if (ix < 0 || ix >= g.W) continue;
-                                    int64_t xv = byoc__int_at(xt, x + (((n * g.C + grp * g.Cg + c) * g.H + iy) * g.W + ix) * (int64_t)xs);
-                                    int64_t wv = byoc__int_at(wt, w + (((oc * g.Cg + c) * g.KH + ky) * g.KW + kx) * (int64_t)ws);
-                                    acc += (uint64_t)xv * (uint64_t)wv;
-                                }
-                            }
-                        byoc__int_put(ot, o + (((n * g.O + oc) * g.OH + oy) * g.OW + ox) * (int64_t)os, (int64_t)acc);
-                    }
-        return BYOC_OK;
-    }
-    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
-    float *o = (float *)k->out[0].data;
-    if (byoc__conv_is_direct(&g)) { /* depthwise: each output plane from one input plane */
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t oc = 0; oc < g.O; ++oc)
-                byoc__depthwise_plane(&g, x + (n * g.C + oc / g.Og) * g.H * g.W, w + oc * g.KH * g.KW, o + (n * g.O + oc) * P);
-        return BYOC_OK;
-    }
-    int pointwise = byoc__conv_is_pointwise(&g, k);
-    unsigned char *gemm_ws = k->ws;
-    float *col = pointwise ? NULL : (float *)byoc__align64(k->ws + byoc__gemm_ws());
-    int64_t block = pointwise ? P : byoc__im2col_block(&g);
-    for (int64_t n = 0; n < g.N; ++n)
-        for (int64_t grp = 0; grp < g.G; ++grp) {
-            const float *xg = x + (n * g.C + grp * g.Cg) * g.H * g.W;
-            float *og = o + (n * g.O + grp * g.Og) * P;
-            /* out[Og, P] = W_g[Og, Cg*KH*KW] * patches[Cg*KH*KW, P], a block of columns at a time */
-            for (int64_t p0 = 0; p0 < P; p0 += block) {
-                int64_t width = BYOC__MIN(block, P - p0);
-                if (!pointwise) byoc__im2col(xg, &g, p0, p0 + width, col);
-                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, pointwise ? xg + p0 : col, pointwise ? P : width, 0.0f, og + p0, P,
-                           gemm_ws);
-            }
-        }
-    return BYOC_OK;
-}
-
-/* conv2d_transpose: per group, cols[(oc, ky, kx), (iy, ix)] = W_g^T * x_g by GEMM, a block of input
-   pixels at a time, then each column value is added where its tap lands in the output (col2im) */
-BYOC__PRIVATE int64_t byoc__col2im_block(const byoc__conv_geom *g) {
-    int64_t rows = g->Og * g->KH * g->KW, HW = g->H * g->W, cols = ((int64_t)1 << 19) / (rows ? rows : 1);
-    return BYOC__MIN(HW, BYOC__MAX(cols, 256));
-}
-static size_t byoc__ws_conv2d_transpose(const byoc__kctx *k) {
-    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
-    byoc__conv_geom g;
-    byoc__conv_geom_of(k, &g);
-    return byoc__gemm_ws() + (size_t)(g.Og * g.KH * g.KW * byoc__col2im_block(&g)) * sizeof(float) + 64;
-}
-static byoc_result byoc__k_conv2d_transpose(byoc__kctx *k) {
-    if (k->in[0].dtype != BYOC_FLOAT32 || k->in[1].dtype != BYOC_FLOAT32 || k->out[0].dtype != BYOC_FLOAT32)
-        return byoc__kfail_dtype(k, k->in[0].dtype != BYOC_FLOAT32 ? k->in[0].dtype : k->out[0].dtype);
-    byoc__conv_geom g;
-    byoc__conv_geom_of(k, &g);
-    /* as the forward conv's geometry, the input channels per group are C / G and outputs O / G */
-    int64_t Cin_g = g.C / g.G, M = g.Og * g.KH * g.KW, HW = g.H * g.W, P = g.OH * g.OW;
-    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
-    float *o = (float *)k->out[0].data, *col = (float *)byoc__align64(k->ws + byoc__gemm_ws());
-    int64_t block = byoc__col2im_block(&g);
-    memset(o, 0, byoc__nbytes(&k->out[0]));
-    for (int64_t n = 0; n < g.N; ++n)
-        for (int64_t grp = 0; grp < g.G; ++grp) {
-            for (int64_t p0 = 0; p0 < HW; p0 += block) {
-                int64_t width = BYOC__MIN(block, HW - p0);
-                byoc_sgemm(1, 0, M, width, Cin_g, 1.0f, w + grp * Cin_g * M, M, x + (n * g.C + grp * Cin_g) * HW + p0, HW, 0.0f, col, width, k->ws);
-                for (int64_t oc = 0; oc < g.Og; ++oc) {
-                    float *plane = o + (n * g.O + grp * g.Og + oc) * P;
-                    for (int64_t ky = 0; ky < g.KH; ++ky)
-                        for (int64_t kx = 0; kx < g.KW; ++kx) {
-                            const float *crow = col + ((oc * g.KH + ky) * g.KW + kx) * width;
-                            int64_t off = kx * g.dw - g.pl;
-                            for (int64_t p = p0; p < p0 + width; ++p) {
-                                int64_t iy = p / g.W, ix = p - iy * g.W, oy = iy * g.sh - g.pt + ky * g.dh, ox = ix * g.sw + off;
-                                if (oy >= 0 && oy < g.OH && ox >= 0 && ox < g.OW) plane[oy * g.OW + ox] += crow[p - p0];
-                            }
-                        }
-                }
-            }
-        }
-    return BYOC_OK;
-}
-
-/* dense: x[..., K] * W[U, K]^T */
-static size_t byoc__ws_gemm_op(const byoc__kctx *k) { return k->in[0].dtype == BYOC_FLOAT32 ? byoc__gemm_ws() : 0; }
-static byoc_result byoc__k_dense(byoc__kctx *k) {
-    byoc_result r = byoc__product_dtypes(k);
-    if (r != BYOC_OK) return r;
-    const byoc_tensor *x = &k->in[0], *w = &k->in[1];
-    int64_t K = w->dims[1], U = w->dims[0], M = K ? byoc__numel(x) / K : byoc__numel(&k->out[0]) / (U ? U : 1);
-    if (x->dtype == BYOC_FLOAT32)
-        byoc_sgemm(0, 1, M, U, K, 1.0f, (const float *)x->data, K, (const float *)w->data, K, 0.0f, (float *)k->out[0].data, U, k->ws);
-    else
-        byoc__igemm(0, 1, M, U, K, x->dtype, (const char *)x->data, w->dtype, (const char *)w->data, k->out[0].dtype, (char *)k->out[0].data);
-    return BYOC_OK;
-}
-
-/* matmul and batch_matmul: the last two axes multiply, the batch axes broadcast numpy-style */
-static byoc_result byoc__k_matmul(byoc__kctx *k) {
-    byoc_result r = byoc__product_dtypes(k);
-    if (r != BYOC_OK) return r;
-    const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
-    int ta = (int)byoc__kint(k, "transpose_a", 0), tb = (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_BATCH_MATMUL);
-    int R = o->rank;
-    int64_t M = o->dims[R - 2], N = o->dims[R - 1], K = a->dims[a->rank - (ta ? 2 : 1)];
-    int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), a_mat = M * K, b_mat = K * N;
-    /* per batch axis of the result, the element step in a and b (0 where it broadcasts) */
-    int64_t ast[BYOC_MAX_RANK], bst[BYOC_MAX_RANK];
-    int64_t astep = a_mat, bstep = b_mat;
-    for (int d = R - 3; d >= 0; --d) {
-        int da = d - (R - a->rank), db = d - (R - b->rank);
-        ast[d] = da >= 0 && a->dims[da] != 1 ? astep : 0;
-        bst[d] = db >= 0 && b->dims[db] != 1 ? bstep : 0;
-        if (da >= 0) astep *= a->dims[da];
-        if (db >= 0) bstep *= b->dims[db];
-    }
-    int b_shared = 1, a_full = !ta;
-    for (int d = 0; d < R - 2; ++d) { b_shared &= bst[d] == 0; a_full &= ast[d] != 0 || o->dims[d] == 1; }
-    int is_float = a->dtype == BYOC_FLOAT32;
-    if (is_float && b_shared && a_full) { /* one B for every batch and A's batches stacked: one tall product */
-        byoc_sgemm(0, tb, batch * M, N, K, 1.0f, (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f, (float *)o->data, N, k->ws);
-        return BYOC_OK;
-    }
-    int64_t idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
-    size_t as = byoc_dtype_size(a->dtype), bs = byoc_dtype_size(b->dtype), os = byoc_dtype_size(o->dtype);
-    for (int64_t i = 0; i < batch; ++i) {
-        if (is_float)
-            byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff, tb ? K : N, 0.0f,
-                       (float *)o->data + i * M * N, N, k->ws);
-        else
-            byoc__igemm(ta, tb, M, N, K, a->dtype, (const char *)a->data + aoff * (int64_t)as, b->dtype, (const char *)b->data + boff * (int64_t)bs,
-                        o->dtype, (char *)o->data + i * M * N * (int64_t)os);
-        for (int d = R - 3; d >= 0; --d) {
-            aoff += ast[d];
-            boff += bst[d];
-            if (++idx[d] < o->dims[d]) break;
-            aoff -= ast[d] * o->dims[d];
-            boff -= bst[d] * o->dims[d];
-            idx[d] = 0;
-        }
-    }
-    return BYOC_OK;
-}
-
-/* ---- FLOP models (byoc_op_def.flops) ---- */
-BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
-    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
-    double n = 1;
-    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
-    return n;
-}
-BYOC__PRIVATE double byoc__flops_out(const byoc_node *c) { return byoc__flops_elems(c->checked_type); }
-BYOC__PRIVATE double byoc__flops_in(const byoc_node *c) { return c->nargs ? byoc__flops_elems(c->args[0]->checked_type) : 0; }
-BYOC__PRIVATE const byoc_type *byoc__flops_weight(const byoc_node *c) {
-    const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
-    return w && w->kind == BYOC_TYPE_TENSOR && w->rank == 4 ? w : NULL;
-}
-/* a multiply and an add per MAC: each output (conv2d) or input (transposed) element meets a whole filter */
-BYOC__PRIVATE double byoc__flops_conv2d(const byoc_node *c) {
-    const byoc_type *w = byoc__flops_weight(c);
-    return w ? 2.0 * byoc__flops_out(c) * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] : 0;
-}
-BYOC__PRIVATE double byoc__flops_conv2d_transpose(const byoc_node *c) {
-    const byoc_type *w = byoc__flops_weight(c);
-    return w ? 2.0 * byoc__flops_in(c) * (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] : 0;
-}
-BYOC__PRIVATE double byoc__flops_gemm(const byoc_node *c) {
-    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
-    return in && in->kind == BYOC_TYPE_TENSOR && in->rank ? 2.0 * byoc__flops_out(c) * (double)in->dims[in->rank - 1] : 0;
-}
-BYOC__PRIVATE double byoc__flops_pool2d(const byoc_node *c) {
-    const byoc_attr_value *v = byoc_attrs_get(&c->attrs, "pool_size");
-    double window = 1;
-    if (v && v->kind == BYOC_ATTR_INT_LIST && v->count >= 1) window = (double)v->ints[0] * (double)v->ints[v->count > 1 ? 1 : 0];
-    return byoc__flops_out(c) * window;
-}
-BYOC__PRIVATE double byoc__flops_per_input(const byoc_node *c) { return byoc__flops_in(c); }   /* reductions */
-BYOC__PRIVATE double byoc__flops_per_output(const byoc_node *c) { return byoc__flops_out(c); } /* arithmetic */
-BYOC__PRIVATE double byoc__flops_softmax(const byoc_node *c) { return 12.0 * byoc__flops_out(c); }
-BYOC__PRIVATE double byoc__flops_norm(const byoc_node *c) { return 8.0 * byoc__flops_in(c); }
-BYOC__PRIVATE double byoc__flops_transcendental(const byoc_node *c) { return 10.0 * byoc__flops_out(c); } /* a polynomial each */
-BYOC__PRIVATE double byoc__flops_none(const byoc_node *c) { (void)c; return 0; } /* data movement: counted as bytes */
-
-BYOC_API double byoc_op_flops(const byoc_node *call) {
-    if (!call || call->kind != BYOC_NODE_CALL || !call->op || !call->checked_type) return 0;
-    if (call->op->def.flops) return call->op->def.flops(call);
-    return call->op->def.pattern <= BYOC_PATTERN_BROADCAST ? byoc__flops_out(call) : 0;
-}
-
-/* ---- the op table ---- */
-enum {
-    BYOC__KF_FLOAT = 1,     /* computes in float32: float16 / bfloat16 tensors are widened and narrowed around it */
-    BYOC__KF_NO_INPLACE = 2 /* moves bytes with memcpy: its result may not overlap an input */
-};
-typedef struct byoc__kernel_def {
-    byoc_result (*run)(byoc__kctx *k);
-    size_t (*workspace)(const byoc__kctx *k); /* NULL: none */
-    int code;
-    unsigned flags;
-} byoc__kernel_def;
-
-/* The built-in ops, one record each: the op's definition (name, arity, TOpPattern kind, attributes and
-   defaults, type relation, doc, device layer class, FLOP model, flags) and its host kernel (run,
-   workspace size, variant code, kernel flags). The registry registers them in this order; the test
-   suite fails when a record lacks a kernel or a FLOP model. README "Adding an op" is the checklist. */
-typedef struct byoc__op_record {
-    byoc_op_def def;
-    byoc__kernel_def kernel;
-} byoc__op_record;
-
-#define BYOC__OP(name, lo, hi, pat, attrs, rel, doc, cls, flops, flags, kernel) \
-    {{name, lo, hi, BYOC_PATTERN_##pat, attrs, BYOC__N(attrs), rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
-#define BYOC__OP0(name, lo, hi, pat, rel, doc, cls, flops, flags, kernel) \
-    {{name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
-#define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags}
-#define BYOC__KF BYOC__KF_FLOAT
-static const byoc__op_record byoc__builtin_ops[] = {
-    BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d, "2-D convolution, NCHW data, OIHW weight",
-        CONV2D, byoc__flops_conv2d, 0, BYOC__K(byoc__k_conv2d, byoc__ws_conv2d, 0, BYOC__KF)),
-    BYOC__OP("nn.conv2d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d_transpose, byoc__rel_conv2d_transpose, "transposed 2-D convolution, IOHW weight",
-        NONE, byoc__flops_conv2d_transpose, 0, BYOC__K(byoc__k_conv2d_transpose, byoc__ws_conv2d_transpose, 0, BYOC__KF)),
-    BYOC__OP("nn.dense", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_dense, byoc__rel_dense, "x * W^T, W is (units, in)",
-        DENSE, byoc__flops_gemm, 0, BYOC__K(byoc__k_dense, byoc__ws_gemm_op, BYOC__K_DENSE, BYOC__KF)),
-    BYOC__OP("nn.matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_matmul, byoc__rel_matmul, "matrix product over the last two axes, batch axes broadcast",
-        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_MATMUL, BYOC__KF)),
-    BYOC__OP("nn.batch_matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_batch_matmul, byoc__rel_batch_matmul, "batched product, y transposed by default",
-        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_BATCH_MATMUL, BYOC__KF)),
-    BYOC__OP0("add", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise sum with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_ADD, BYOC__KF)),
-    BYOC__OP0("subtract", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise difference with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_SUBTRACT, BYOC__KF)),
-    BYOC__OP0("multiply", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise product with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MULTIPLY, BYOC__KF)),
-    BYOC__OP0("divide", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise quotient with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_DIVIDE, BYOC__KF)),
-    BYOC__OP0("power", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise power with broadcasting",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_POWER, BYOC__KF)),
-    BYOC__OP0("maximum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise maximum with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MAXIMUM, BYOC__KF)),
-    BYOC__OP0("minimum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise minimum with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MINIMUM, BYOC__KF)),
-    BYOC__OP0("equal", 2, 2, BROADCAST, byoc__rel_compare, "elementwise ==, bool result",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_EQUAL, BYOC__KF)),
-    BYOC__OP0("less", 2, 2, BROADCAST, byoc__rel_compare, "elementwise <, bool result",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_LESS, BYOC__KF)),
-    BYOC__OP0("greater", 2, 2, BROADCAST, byoc__rel_compare, "elementwise >, bool result",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_GREATER, BYOC__KF)),
-    BYOC__OP0("where", 3, 3, BROADCAST, byoc__rel_where, "select x where condition else y",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_where, NULL, 0, BYOC__KF_NO_INPLACE)),
-    BYOC__OP0("logical_not", 1, 1, ELEMWISE, byoc__rel_logical_not, "boolean negation",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_logical_not, NULL, 0, 0)),
-    BYOC__OP("nn.bias_add", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_bias_add, "add a 1-D bias along axis",
-        ELEMWISE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_bias_add, NULL, 0, BYOC__KF)),
-    BYOC__OP("nn.prelu", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_prelu, "leaky relu with a per-channel slope",
-        NONE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_prelu, NULL, 0, BYOC__KF)),
-    BYOC__OP0("nn.relu", 1, 1, ELEMWISE, byoc__rel_identity, "max(x, 0)",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RELU, BYOC__KF)),
-    BYOC__OP("nn.leaky_relu", 1, 1, ELEMWISE, byoc__attrs_leaky_relu, byoc__rel_identity, "x if x > 0 else alpha * x",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LEAKY_RELU, BYOC__KF)),
-    BYOC__OP("clip", 1, 1, ELEMWISE, byoc__attrs_clip, byoc__rel_identity, "clamp to [a_min, a_max]",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CLIP, BYOC__KF)),
-    BYOC__OP0("sigmoid", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / (1 + exp(-x))",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SIGMOID, BYOC__KF)),
-    BYOC__OP0("tanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic tangent",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_TANH, BYOC__KF)),
-    BYOC__OP0("exp", 1, 1, ELEMWISE, byoc__rel_float_unary, "e^x",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_EXP, BYOC__KF)),
-    BYOC__OP0("log", 1, 1, ELEMWISE, byoc__rel_float_unary, "natural logarithm",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LOG, BYOC__KF)),
-    BYOC__OP0("sqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "square root",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SQRT, BYOC__KF)),
-    BYOC__OP0("rsqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / sqrt(x)",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RSQRT, BYOC__KF)),
-    BYOC__OP0("erf", 1, 1, ELEMWISE, byoc__rel_float_unary, "Gauss error function",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ERF, BYOC__KF)),
-    BYOC__OP0("negative", 1, 1, ELEMWISE, byoc__rel_identity, "-x",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_NEGATIVE, BYOC__KF)),
-    BYOC__OP0("abs", 1, 1, ELEMWISE, byoc__rel_identity, "|x|",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ABS, BYOC__KF)),
-    BYOC__OP0("floor", 1, 1, ELEMWISE, byoc__rel_float_unary, "round down",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_FLOOR, BYOC__KF)),
-    BYOC__OP0("ceil", 1, 1, ELEMWISE, byoc__rel_float_unary, "round up",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CEIL, BYOC__KF)),
-    BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary, "clip(alpha * x + beta, 0, 1)",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SIGMOID, BYOC__KF)),
-    BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SWISH, BYOC__KF)),
-    BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary, "x * Phi(x); approximate=\"tanh\" for the tanh form",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_GELU, BYOC__KF)),
-    BYOC__OP("nn.softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis",
-        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_SOFTMAX, BYOC__KF)),
-    BYOC__OP("nn.log_softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis",
-        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_LOG_SOFTMAX, BYOC__KF)),
-    BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm, "inference batch norm; result is (out, mean, var)",
-        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_batch_norm, NULL, 0, BYOC__KF)),
-    BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis",
-        LAYER_NORM, byoc__flops_norm, 0, BYOC__K(byoc__k_layer_norm, byoc__ws_layer_norm, 0, BYOC__KF)),
-    BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels",
-        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF)),
-    BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d, "2-D max pooling, NCHW",
-        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
-    BYOC__OP("nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax, "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pool2d_argmax, NULL, 0, BYOC__KF)),
-    BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d, "2-D average pooling, NCHW",
-        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_AVG_POOL, BYOC__KF)),
-    BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "mean over H and W",
-        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_AVG_POOL, BYOC__KF)),
-    BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "max over H and W",
-        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
-    BYOC__OP("nn.pad", 1, 2, INJECTIVE, byoc__attrs_pad, byoc__rel_pad, "pad each axis; optional scalar pad value argument",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pad, byoc__ws_pad, 0, 0)),
-    BYOC__OP("reshape", 1, 1, INJECTIVE, byoc__attrs_reshape, byoc__rel_reshape, "reshape; 0 copies an axis, -1 is inferred",
-        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("transpose", 1, 1, INJECTIVE, byoc__attrs_transpose, byoc__rel_transpose, "permute axes (reverse when axes is None)",
-        TRANSPOSE, byoc__flops_none, 0, BYOC__K(byoc__k_transpose, NULL, 0, 0)),
-    BYOC__OP("squeeze", 1, 1, INJECTIVE, byoc__attrs_squeeze, byoc__rel_squeeze, "drop unit axes",
-        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("expand_dims", 1, 1, BROADCAST, byoc__attrs_expand_dims, byoc__rel_expand_dims, "insert unit axes",
-        NONE, byoc__flops_per_output, BYOC_OP_VIEW | BYOC_OP_RESHAPES, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("concatenate", 1, 1, INJECTIVE, byoc__attrs_concatenate, byoc__rel_concatenate, "join a tuple of tensors along axis",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_concatenate, NULL, 0, 0)),
-    BYOC__OP("split", 1, 1, INJECTIVE, byoc__attrs_split, byoc__rel_split, "split into a tuple by section count or indices",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_split, NULL, 0, 0)),
-    BYOC__OP("strided_slice", 1, 1, INJECTIVE, byoc__attrs_strided_slice, byoc__rel_strided_slice, "slice with begin/end/strides, ONNX clamping",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_strided_slice, NULL, 0, 0)),
-    BYOC__OP("take", 2, 2, INJECTIVE, byoc__attrs_take, byoc__rel_take, "gather along axis",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_take, NULL, 0, 0)),
-    BYOC__OP("nn.depth_to_space", 1, 1, INJECTIVE, byoc__attrs_depth_to_space, byoc__rel_depth_to_space, "rearrange channels into blocks",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_depth_to_space, NULL, 0, 0)),
-    BYOC__OP("broadcast_to", 1, 1, BROADCAST, byoc__attrs_broadcast_to, byoc__rel_broadcast_to, "broadcast to a shape",
-        NONE, byoc__flops_per_output, BYOC_OP_RESHAPES, BYOC__K(byoc__k_broadcast_to, NULL, 0, 0)),
-    BYOC__OP("mean", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "mean over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_MEAN, BYOC__KF)),
-    BYOC__OP("sum", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "sum over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_SUM, BYOC__KF)),
-    BYOC__OP("max", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "maximum over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMAX, BYOC__KF)),
-    BYOC__OP("min", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "minimum over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMIN, BYOC__KF)),
-    BYOC__OP("cast", 1, 1, ELEMWISE, byoc__attrs_cast, byoc__rel_cast, "convert dtype",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_cast, NULL, 0, BYOC__KF_NO_INPLACE)),
-    BYOC__OP0("copy", 1, 1, ELEMWISE, byoc__rel_identity, "identity copy",
-        NONE, byoc__flops_per_output, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, BYOC__KF_NO_INPLACE)),
-    BYOC__OP("nn.dropout", 1, 1, OPAQUE, byoc__attrs_dropout, byoc__rel_dropout, "inference dropout; result is (out, mask)",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_dropout, NULL, 0, BYOC__KF)),
-    BYOC__OP("image.resize2d", 1, 1, INJECTIVE, byoc__attrs_resize2d, byoc__rel_resize2d, "resize H and W (nearest_neighbor, linear, cubic)",
-        NONE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_resize2d, byoc__ws_resize2d, 0, BYOC__KF)),
-    BYOC__OP("shape_of", 1, 1, OPAQUE, byoc__attrs_shape_of, byoc__rel_shape_of, "the shape as a 1-D tensor",
-        NONE, byoc__flops_none, BYOC_OP_READS_SHAPE_ONLY, BYOC__K(byoc__k_shape_of, NULL, 0, 0)),
-    BYOC__OP("annotation.compiler_begin", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "start of a region for a compiler",
-        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("annotation.compiler_end", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "end of a region for a compiler",
-        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this",
-        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-};
-#undef BYOC__KF
-#undef BYOC__K
-#undef BYOC__OP
-#undef BYOC__OP0
-BYOC__PRIVATE const byoc_op_def *byoc__builtin_op(int i, int *count) {
-    if (count) *count = BYOC__N(byoc__builtin_ops);
-    return i >= 0 && i < BYOC__N(byoc__builtin_ops) ? &byoc__builtin_ops[i].def : NULL;
-}
-BYOC__PRIVATE const byoc__kernel_def *byoc__kernel_of(const byoc_op *op) {
-    return op && op->builtin > 0 && op->builtin <= BYOC__N(byoc__builtin_ops) && byoc__builtin_ops[op->builtin - 1].kernel.run
-               ? &byoc__builtin_ops[op->builtin - 1].kernel : NULL;
-}
-BYOC_API int byoc_kernel_exists(const byoc_op *op) { return byoc__kernel_of(op) != NULL; }
-
-/* The tensors of a type, tuples flattened in order (shape and dtype; no data). Returns the count, or
-   -1 for a function type or tuples nested deeper than 16. */
-BYOC__PRIVATE int byoc__type_tensors(const byoc_type *t, byoc_tensor *dst, int cap, int at, int depth) {
-    if (!t || depth > 16) return -1;
-    if (t->kind == BYOC_TYPE_TENSOR) {
-        if (dst && at < cap) {
-            memset(&dst[at], 0, sizeof dst[at]);
-            dst[at].dtype = t->dtype;
-            dst[at].rank = t->rank;
-            memcpy(dst[at].dims, t->dims, sizeof t->dims);
-        }
-        return at + 1;
-    }
-    if (t->kind != BYOC_TYPE_TUPLE) return -1;
-    for (int i = 0; i < t->nfields && at >= 0; ++i) at = byoc__type_tensors(t->fields[i], dst, cap, at, depth + 1);
-    return at;
-}
-/* an argument's type: as inferred, or a constant's own */
-BYOC__PRIVATE const byoc_type *byoc__arg_type(const byoc_node *a) {
-    return a->checked_type ? a->checked_type : a->kind == BYOC_NODE_CONSTANT ? a->annotation : NULL;
-}
-
-/* what a call's kernel needs: its def, the flattened argument and result tensors the call's types
-   describe, and the same as the kernel sees them (float16 / bfloat16 as float32 for float kernels) */
-typedef struct byoc__kplan {
-    const byoc__kernel_def *def;
-    byoc_tensor *typed_in, *typed_out; /* the call's types */
-    byoc_tensor *in, *out;             /* the kernel's view */
-    int nin, nout;
-    byoc_tensor local[32]; /* storage for small calls */
-    byoc_tensor *heap;
-} byoc__kplan;
-
-BYOC__PRIVATE void byoc__kplan_free(byoc__kplan *p) { BYOC_FREE(p->heap); }
-
-/* fills p from the call's types; BYOC_OK or an error naming the op */
-BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call, byoc_diag *diag) {
-    memset(p, 0, sizeof *p);
-    if (!call || call->kind != BYOC_NODE_CALL || !call->op) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call ? call->id : 0, "kernel: not an op call");
-    const char *name = call->op->def.name;
-    p->def = byoc__kernel_of(call->op);
-    if (!p->def) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel", name);
-    if (!call->checked_type) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the call is not typed (infer types first)", name);
-    int nin = 0, nout = byoc__type_tensors(call->checked_type, NULL, 0, 0, 0);
-    for (int i = 0; i < call->nargs && nin >= 0; ++i) {
-        const byoc_type *t = byoc__arg_type(call->args[i]);
-        if (!t) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: argument %d is not typed (infer types first)", name, i);
-        nin = byoc__type_tensors(t, NULL, 0, nin, 0);
-    }
-    if (nin < 0 || nout < 0) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for arguments or results of these types", name);
-    int n = nin + nout;
-    byoc_tensor *all = p->local;
-    if (2 * n > 32 && !(all = p->heap = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(2 * n))))
-        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name);
-    p->typed_in = all;
-    p->typed_out = all + nin;
-    p->in = all + n;
-    p->out = all + n + nin;
-    p->nin = nin;
-    p->nout = nout;
-    int at = 0;
-    for (int i = 0; i < call->nargs; ++i) at = byoc__type_tensors(byoc__arg_type(call->args[i]), p->typed_in, nin, at, 0);
-    byoc__type_tensors(call->checked_type, p->typed_out, nout, 0, 0);
-    for (int i = 0; i < n; ++i) {
-        byoc_tensor *t = &all[n + i];
-        *t = all[i];
-        for (int d = 0; d < t->rank; ++d)
-            if (t->dims[d] < 0) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for a dynamic shape", name);
-        if ((p->def->flags & BYOC__KF_FLOAT) && (t->dtype == BYOC_FLOAT16 || t->dtype == BYOC_BFLOAT16)) t->dtype = BYOC_FLOAT32;
-    }
-    return BYOC_OK;
-}
-
-BYOC__PRIVATE size_t byoc__round64(size_t n) { return (n + 63) & ~(size_t)63; }
-
-/* bytes of the float32 copy of a float16 / bfloat16 tensor a float kernel sees as float32 */
-BYOC__PRIVATE size_t byoc__half_copy_bytes(const byoc_tensor *typed, const byoc_tensor *view) {
-    return typed->dtype != view->dtype ? byoc__round64((size_t)byoc__numel(view) * sizeof(float)) : 0;
-}
-
-BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node *call) {
-    size_t bytes = 64; /* to align the caller's pointer */
-    for (int i = 0; i < p->nin; ++i) bytes += byoc__half_copy_bytes(&p->typed_in[i], &p->in[i]);
-    for (int i = 0; i < p->nout; ++i) bytes += byoc__half_copy_bytes(&p->typed_out[i], &p->out[i]);
-    if (p->def->workspace) {
-        byoc__kctx k;
-        memset(&k, 0, sizeof k);
-        k.call = call;
-        k.name = call->op->def.name;
-        k.code = p->def->code;
-        k.in = p->in;
-        k.nin = p->nin;
-        k.out = p->out;
-        k.nout = p->nout;
-        bytes += byoc__round64(p->def->workspace(&k));
-    }
-    return bytes;
-}
-
-BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call) {
-    byoc__kplan p;
-    size_t bytes = byoc__kplan_init(&p, call, NULL) == BYOC_OK ? byoc__kplan_workspace(&p, call) : 0;
-    byoc__kplan_free(&p);
-    return bytes;
-}
-
-BYOC__PRIVATE int byoc__tensor_matches(const byoc_tensor *given, const byoc_tensor *typed) {
-    if (given->rank != typed->rank || given->dtype != typed->dtype) return 0;
-    for (int d = 0; d < given->rank; ++d)
-        if (given->dims[d] != typed->dims[d]) return 0;
-    return 1;
-}
-
-BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const char *what, int i, const byoc_tensor *t, byoc_diag *diag) {
-    char buf[160];
-    byoc_type ty;
-    memset(&ty, 0, sizeof ty);
-    ty.kind = BYOC_TYPE_TENSOR;
-    ty.dtype = t->dtype;
-    ty.rank = t->rank >= 0 && t->rank <= BYOC_MAX_RANK ? t->rank : 0;
-    memcpy(ty.dims, t->dims, sizeof ty.dims);
-    byoc_type_to_string(&ty, buf, sizeof buf);
-    return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d is %s, which is not what the call's type says", call->op->def.name, what, i, buf);
-}
-
-BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, void *workspace,
-                                     byoc_diag *diag) {
-    byoc__kplan p;
-    byoc_result r = byoc__kplan_init(&p, call, diag);
-    if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
-    const char *name = call->op->def.name;
-    if (nin != p.nin || nout != p.nout) {
-        byoc__kplan_free(&p);
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %d arguments and %d results given, the call has %d and %d", name, nin, nout, p.nin, p.nout);
-    }
-    for (int i = 0; i < nin + nout; ++i) {
-        const byoc_tensor *t = i < nin ? &in[i] : &out[i - nin];
-        const byoc_tensor *want = i < nin ? &p.typed_in[i] : &p.typed_out[i - nin];
-        r = !byoc__tensor_matches(t, want) ? byoc__tensor_mismatch(call, i < nin ? "argument" : "result", i < nin ? i : i - nin, t, diag)
-          : !t->data && byoc__numel(t) > 0 && !(i < nin && (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY))
-              ? byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d has no data", name, i < nin ? "argument" : "result", i < nin ? i : i - nin)
-              : BYOC_OK;
-        if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
-    }
-    size_t need = byoc__kplan_workspace(&p, call);
-    void *owned = NULL;
-    if (!workspace && !(workspace = owned = BYOC_MALLOC(need))) {
-        byoc__kplan_free(&p);
-        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory for %zu bytes of workspace", name, need);
-    }
-    /* the kernel's tensors: the caller's, or float32 copies of float16 / bfloat16 ones */
-    unsigned char *at = byoc__align64(workspace);
-    for (int i = 0; i < nin; ++i) {
-        p.in[i].data = in[i].data;
-        if (in[i].dtype == p.in[i].dtype) continue;
-        p.in[i].data = at;
-        byoc__to_f32(in[i].dtype, in[i].data, (float *)(void *)at, byoc__numel(&in[i]));
-        at += byoc__half_copy_bytes(&in[i], &p.in[i]);
-    }
-    for (int i = 0; i < nout; ++i) {
-        p.out[i].data = out[i].data;
-        if (out[i].dtype == p.out[i].dtype) continue;
-        p.out[i].data = at;
-        at += byoc__half_copy_bytes(&out[i], &p.out[i]);
-    }
-    byoc__kctx k;
-    memset(&k, 0, sizeof k);
-    k.call = call;
-    k.name = name;
-    k.code = p.def->code;
-    k.in = p.in;
-    k.nin = nin;
-    k.out = p.out;
-    k.nout = nout;
-    k.ws = at;
-    k.diag = diag;
-    r = p.def->run(&k);
-    if (r == BYOC_OK)
-        for (int i = 0; i < nout; ++i)
-            if (out[i].dtype != p.out[i].dtype) byoc__from_f32(out[i].dtype, (const float *)p.out[i].data, out[i].data, byoc__numel(&out[i]));
-    BYOC_FREE(owned);
-    byoc__kplan_free(&p);
-    return r;
-}
-
-/* ---- running a call on constants: FoldConstant and byoc_module_evaluate ---- */
-/* the tensors of an argument value: a constant, or a tuple of them (a value that is neither gives
-   only its shape, for a kernel that reads nothing else) */
-BYOC__PRIVATE int byoc__value_tensors(const byoc_node *v, byoc_tensor *dst, int cap, int at, int shape_only, int depth) {
-    if (!v || at < 0 || depth > 16) return -1;
-    if (v->kind == BYOC_NODE_TUPLE) {
-        for (int i = 0; i < v->nargs && at >= 0; ++i) at = byoc__value_tensors(v->args[i], dst, cap, at, shape_only, depth + 1);
-        return at;
-    }
-    const byoc_type *t = v->kind == BYOC_NODE_CONSTANT ? v->annotation : shape_only ? v->checked_type : NULL;
-    if (!t || t->kind != BYOC_TYPE_TENSOR) return -1;
-    if (dst && at < cap) {
-        memset(&dst[at], 0, sizeof dst[at]);
-        dst[at].dtype = t->dtype;
-        dst[at].rank = t->rank;
-        memcpy(dst[at].dims, t->dims, sizeof t->dims);
-        dst[at].data = v->kind == BYOC_NODE_CONSTANT ? v->data : NULL;
-    }
-    return at + 1;
-}
-/* new constants (a tuple of them for a tuple type) for a result, and their tensors in order */
-BYOC__PRIVATE byoc_node *byoc__result_constants(byoc_module *m, const byoc_type *t, byoc_tensor *dst, int *at) {
-    if (t->kind == BYOC_TYPE_TENSOR) {
-        byoc_node *c = byoc_constant(m, t, NULL, 0);
-        if (!c) return NULL;
-        c->checked_type = t;
-        memset(&dst[*at], 0, sizeof dst[*at]);
-        dst[*at].dtype = t->dtype;
-        dst[*at].rank = t->rank;
-        memcpy(dst[*at].dims, t->dims, sizeof t->dims);
-        dst[*at].data = c->data;
-        (*at)++;
-        return c;
-    }
-    byoc_node *fields[64], **fp = t->nfields <= 64 ? fields : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)t->nfields);
-    byoc_node *tuple = NULL;
-    int ok = fp != NULL;
-    for (int i = 0; ok && i < t->nfields; ++i) ok = (fp[i] = byoc__result_constants(m, t->fields[i], dst, at)) != NULL;
-    if (ok && (tuple = byoc_tuple(m, fp, t->nfields))) tuple->checked_type = t;
-    if (fp != fields) BYOC_FREE(fp);
-    return tuple;
-}
-
-/* Runs an op call on argument values that are constants (or tuples of constants); the result is a
-   new constant, or a tuple of constants for a tuple result. NULL with diag filled when the op has no
-   kernel for these arguments. */
-BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_node *call, byoc_node *const *args, byoc_diag *diag) {
-    const byoc__kernel_def *def = byoc__kernel_of(call->op);
-    const char *name = call->op ? call->op->def.name : "call";
-    if (!def) { byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel", name); return NULL; }
-    const byoc_type *rt = call->checked_type;
-    int shape_only = (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY) != 0, nin = 0;
-    int nout = rt ? byoc__type_tensors(rt, NULL, 0, 0, 0) : -1;
-    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(args[i], NULL, 0, nin, shape_only, 0);
-    if (nin < 0 || nout < 0) {
-        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not constants, or the call is not typed", name);
-        return NULL;
-    }
-    byoc_tensor *ts = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(nin + nout + 1));
-    if (!ts) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name); return NULL; }
-    int at = 0;
-    for (int i = 0; i < call->nargs; ++i) at = byoc__value_tensors(args[i], ts, nin, at, shape_only, 0);
-    at = 0;
-    byoc_node *result = byoc__result_constants(m, rt, ts + nin, &at);
-    byoc_result r = result ? byoc_kernel_run(call, ts, nin, ts + nin, nout, NULL, diag)
-                           : byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
-                                        m->has_error ? m->error.message : "out of memory");
-    BYOC_FREE(ts);
-    return r == BYOC_OK ? result : NULL;
-}
 
 // [SECTION] impl: partition passes
-#if !defined(BYOC_NO_COMPILER) /* from here on the compiler, but for attaching runtime modules to functions */
 BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_get(&fn->attrs, "Compiler") != NULL; }
 /* functions the IR passes leave alone, as TVM's function passes do: partitions (Compiler) and
    functions marked SkipOptimization */
@@ -11955,6 +11992,7 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+// [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
 /* ---- FuseOps ---- */
 typedef struct byoc__fuser {
     const byoc_graph *g;
@@ -12750,37 +12788,7 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
-#endif /* !BYOC_NO_COMPILER */
-
-BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag) {
-    if (!byoc_module_function(m, function_name)) {
-        if (rm->release) rm->release(rm->state);
-        return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "runtime module for @%s: no such function", function_name);
-    }
-    if (!rm->run) {
-        if (rm->release) rm->release(rm->state);
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "runtime module for @%s: no run function", function_name);
-    }
-    for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
-        if (!strcmp(m->runtimes[i].name, function_name)) {
-            if (m->runtimes[i].rm.release) m->runtimes[i].rm.release(m->runtimes[i].rm.state);
-            m->runtimes[i].rm = *rm;
-            return BYOC_OK;
-        }
-    byoc__runtime_entry e;
-    e.name = byoc_intern(m, function_name);
-    e.rm = *rm;
-    stbds_arrput(m->runtimes, e);
-    return BYOC_OK;
-}
-
-BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, const char *function_name) {
-    for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
-        if (!strcmp(m->runtimes[i].name, function_name)) return &m->runtimes[i].rm;
-    return NULL;
-}
-#if !defined(BYOC_NO_COMPILER)
-
+// [SECTION] impl: reference evaluation
 /* ---- reference evaluation ---- */
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs, int depth, byoc_diag *diag);
 
