@@ -134,6 +134,41 @@ backend_error cli_backend_op_twice 'backend npu\nsupports nn.relu nn.relu\n' ":2
 printf 'backend host\nsupports nn.relu\n' > "$tmp/c7.backend"
 expect cli_backend_reserved_name 2 "'host' is reserved for the host" "$BYOCC" partition $M --backend "$tmp/c7.backend"
 
+# every command answers --help and -h with its own usage (exit 0); byocc help COMMAND gives the same
+for c in opt partition match import run compile explain backends info ops passes version; do
+    expect "cli_help_$c" 0 "usage: byocc $c" "$BYOCC" $c --help
+    expect "cli_help_short_$c" 0 "usage: byocc $c" "$BYOCC" $c -h
+done
+expect cli_help_beside_bad_option 0 'usage: byocc run MODEL.byoc' "$BYOCC" run --no-such-option --help
+expect cli_help_command 0 'usage: byocc explain MODEL.byoc NODE' "$BYOCC" help explain
+expect cli_help_overview 0 'commands:' "$BYOCC" --help
+expect cli_help_overview_word 0 '  backends [--json]' "$BYOCC" help
+expect cli_unknown_option 1 "run: unknown or incomplete option '--no-such-option'" "$BYOCC" run $M --no-such-option
+expect cli_no_arguments_taken 1 "version: takes no argument ('extra')" "$BYOCC" version extra
+
+# --option=value is --option value; a flag takes no value
+expect cli_opt_equals_value 0 'collage: plan ' "$BYOCC" partition $M --backend=npu --backend=dsp --strategy=collage
+expect cli_opt_equals_count 1 "--max-depth expects a count (0 to 1000000), got 'x'" "$BYOCC" partition $M --backend=npu --strategy=collage --max-depth=x
+expect cli_opt_equals_flag 1 "info: unknown or incomplete option '--json=yes'" "$BYOCC" info $M --json=yes
+
+# --output-dir creates the directory and its missing parents; a file in the way is an error
+expect cli_output_dir_created 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --output-dir "$tmp/made/for/outputs"
+if [ -f "$tmp/made/for/outputs/output_0.npy" ]; then echo "ok cli_output_dir_created_file"; else echo "FAIL cli_output_dir_created_file: no $tmp/made/for/outputs/output_0.npy"; fi
+: > "$tmp/plain_file"
+expect cli_output_dir_not_a_dir 2 "cannot create the output directory $tmp/plain_file/sub" "$BYOCC" run $M --output-dir "$tmp/plain_file/sub"
+
+# text from a file, echoed in a message, shows its control bytes escaped (and the message stays one line)
+printf 'backend acc\nsupports nn.re\033lu\n' > "$tmp/esc.backend"
+expect cli_escaped_op_name 2 "unknown op 'nn.re\x1blu'" "$BYOCC" partition $M --backend "$tmp/esc.backend"
+{ printf '\223NUMPY\001\000\166\000'; printf "{'descr': '\033[1m\\n', 'fortran_order': False, 'shape': (1,), }%57s\n" ""; head -c 8 /dev/zero; } > "$tmp/esc.npy"
+expect cli_escaped_npy_type 2 "element type '\x1b[1m\n' is not supported" "$BYOCC" run $M --input "$tmp/esc.npy"
+expect cli_escaped_input_name 2 "no input is named 'a\x1bb\n_'; its inputs: x" "$BYOCC" run $M --input "$(printf 'a\033b\n_')=$tmp/made/for/outputs/output_0.npy"
+
+# info on a module without op calls (nothing to sort)
+printf 'def @main(%%x: Tensor[(1, 4), float32]) {\n  %%x\n}\n' > "$tmp/no_ops.relay"
+expect cli_info_no_ops 0 'ops        0 distinct' "$BYOCC" info "$tmp/no_ops.relay"
+expect cli_info_no_ops_json 0 '"calls": 0, "constants": 0, "parameter_bytes": 0, "ops": {}' "$BYOCC" info "$tmp/no_ops.relay" --json
+
 # ONNX: import, errors naming the file, run with .npy inputs and outputs, --compare-to
 NT=/usr/share/libonnx-testdata/data/node
 if [ -d "$NT" ]; then

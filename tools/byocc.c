@@ -1,7 +1,10 @@
 /* byocc -- the byoc.h command-line tool.
    Build: cc -std=c99 -O2 -I. tools/byocc.c -o build/byocc -lm
    Exit codes: 0 ok, 1 usage, 2 invalid input (message names file and position), 3 internal error,
-   4 run --compare-to found an output beyond the tolerance. */
+   4 run --compare-to found an output beyond the tolerance.
+   Layout: every command is a row of the command table (name, usage, the options it takes, its function);
+   one parser (parse_options, over the option table) reads the options of every command into a
+   cli_options, and the backends it opens live in a session, both passed down (no mutable globals). */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime: profiles and run times on a monotonic wall clock */
 #define BYOC_IMPLEMENTATION
 #define BYOC_ONNX_IMPLEMENTATION
@@ -16,107 +19,176 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h> /* mkdir: --output-dir */
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3, EXIT_MISMATCH = 4 };
 
-static const char *const usage_text =
-    "usage: byocc <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay] [--print-types] [-o OUT.relay]\n"
-    "      [--print-after-all] [--print-after=NAME,...] [--time-passes] [--no-verify]\n"
-    "      [--opt-level N] [--config KEY=VALUE]...\n"
-    "        run passes in order and print the module, or with -o write it to OUT.relay and its\n"
-    "        constants to OUT.weights;\n"
-    "        the IR is verified after every pass\n"
-    "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--strategy greedy|collage]\n"
-    "      [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N] [--max-partitions N]\n"
-    "      [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
-    "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
-    "      [--save-placement FILE] [--placement FILE]\n"
-    "        greedy: place every op on the first backend (by priority, then as given) that takes it, host last;\n"
-    "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
-    "        statistics; --save-placement writes it, --placement replays one (refused when it no longer fits);\n"
-    "        NODE is a frontend name, a %N label of @main or #ID\n"
-    "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
-    "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
-    "        with --partition, group each non-overlapping match into fn(...) { ... } with Composite=NAME\n"
-    "        and print the module\n"
-    "  import MODEL.onnx [-o OUT.relay] [--print-types] [--input [NAME=]FILE.npy]...\n"
-    "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in OUT.weights);\n"
-    "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"
-    "  run MODEL [--input NAME=FILE.npy]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
-    "      [--backend npu|dsp|B.backend [-option=value]...]... [--reference host] [--profile] [--trace FILE.json]\n"
-    "      [--repeat N] [--no-fuse] [--strategy greedy|collage] [partition's collage options]\n"
-    "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
-    "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
-    "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
-    "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and none\n"
-    "        given): seeded values\n"
-    "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
-    "        --reference host: compare with the model compiled for the host alone; --trace: Chrome trace JSON\n"
-    "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]... -o OUT.byoc [--source-map FILE.json]\n"
-    "        the run pipeline, saved as one artifact: the host program, each device partition's blob with its\n"
-    "        compatibility strings (backend, kind, format, producer, target), the weights, the memory plan, the\n"
-    "        kernel list and the source map; it is loaded back (every check of the loader) before it is written\n"
-    "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
-    "        runs an artifact; with --backend, only those devices are offered, and a partition compiled for a\n"
-    "        backend not offered, or for other device parameters, is refused\n"
-    "  explain MODEL.byoc NODE [--json]\n"
-    "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel (with its\n"
-    "        simulated time), device layer and commands, and why there (or why it has no op left)\n";
-static const char *const usage_text_more = /* (two strings: C99 guarantees 4095 characters per literal) */
-    "  backends [--json]\n"
-    "        the built-in device backends, their parameters and the device presets\n"
-    "  info FILE.relay [--json]\n"
-    "        node count, op histogram, parameter bytes, input and output types\n"
-    "  ops [--json]\n"
-    "        the registered ops with their pattern kind and attributes\n"
-    "  passes\n"
-    "        the registered passes and configuration keys\n"
-    "  version\n"
+/* the limits of the command line, one each */
+enum {
+    MAX_BACKENDS = 64,   /* --backend, per command */
+    MAX_IO = 64,         /* --input files, and a model's inputs and outputs for run */
+    MAX_PINS = 256,      /* --pin */
+    MAX_PIN_TEXT = 160,  /* one --pin NODE=BACKEND, in bytes */
+    MAX_DIMS = 32,       /* --dim */
+    MAX_CONFIGS = 64,    /* --config */
+    MAX_COUNT = 1000000, /* the largest count: --repeat, --max-depth, --state-budget, ... */
+    MAX_FILES = 2        /* positional arguments (explain: MODEL.byoc NODE) */
+};
+
+/* ---- usage: one section per command, in the order of the overview ---- */
+typedef struct usage_section {
+    const char *command;
+    const char *text; /* "  NAME ..." (each a literal of its own: C99 guarantees 4095 characters per literal) */
+} usage_section;
+
+static const char *const usage_head = "usage: byocc <command> [options]\n\ncommands:\n";
+static const usage_section usage_sections[] = {
+    {"opt",
+     "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay] [--print-types] [-o OUT.relay]\n"
+     "      [--print-after-all] [--print-after=NAME,...] [--time-passes] [--no-verify]\n"
+     "      [--opt-level N] [--config KEY=VALUE]...\n"
+     "        run passes in order and print the module, or with -o write it to OUT.relay and its\n"
+     "        constants to OUT.weights;\n"
+     "        the IR is verified after every pass\n"},
+    {"partition",
+     "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--strategy greedy|collage]\n"
+     "      [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N] [--max-partitions N]\n"
+     "      [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
+     "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
+     "      [--save-placement FILE] [--placement FILE]\n"
+     "        greedy: place every op on the first backend (by priority, then as given) that takes it, host last;\n"
+     "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
+     "        statistics; --save-placement writes it, --placement replays one (refused when it no longer fits);\n"
+     "        NODE is a frontend name, a %N label of @main or #ID\n"},
+    {"match",
+     "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
+     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
+     "        with --partition, group each non-overlapping match into fn(...) { ... } with Composite=NAME\n"
+     "        and print the module\n"},
+    {"import",
+     "  import MODEL.onnx [-o OUT.relay] [--print-types] [--input [NAME=]FILE.npy]...\n"
+     "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in OUT.weights);\n"
+     "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"},
+    {"run",
+     "  run MODEL [--input NAME=FILE.npy]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
+     "      [--backend npu|dsp|B.backend [-option=value]...]... [--reference host] [--profile] [--trace FILE.json]\n"
+     "      [--repeat N] [--no-fuse] [--strategy greedy|collage] [partition's collage options]\n"
+     "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
+     "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
+     "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
+     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and none\n"
+     "        given): seeded values; --output-dir creates D when it is missing\n"
+     "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
+     "        --reference host: compare with the model compiled for the host alone; --trace: Chrome trace JSON\n"},
+    {"compile",
+     "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]... -o OUT.byoc [--source-map FILE.json]\n"
+     "        the run pipeline, saved as one artifact: the host program, each device partition's blob with its\n"
+     "        compatibility strings (backend, kind, format, producer, target), the weights, the memory plan, the\n"
+     "        kernel list and the source map; it is loaded back (every check of the loader) before it is written\n"},
+    {"run",
+     "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
+     "        runs an artifact; with --backend, only those devices are offered, and a partition compiled for a\n"
+     "        backend not offered, or for other device parameters, is refused\n"},
+    {"explain",
+     "  explain MODEL.byoc NODE [--json]\n"
+     "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel (with its\n"
+     "        simulated time), device layer and commands, and why there (or why it has no op left)\n"},
+    {"backends",
+     "  backends [--json]\n"
+     "        the built-in device backends, their parameters and the device presets\n"},
+    {"info",
+     "  info FILE.relay [--json]\n"
+     "        node count, op histogram, parameter bytes, input and output types\n"},
+    {"ops",
+     "  ops [--json]\n"
+     "        the registered ops with their pattern kind and attributes\n"},
+    {"passes",
+     "  passes\n"
+     "        the registered passes and configuration keys\n"},
+    {"version", "  version\n"},
+};
+static const char *const usage_tail =
     "\n"
     "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n"
     "Every command that reads a module also takes MODEL.onnx; --dim NAME=N sets a symbolic input dim\n"
-    "(unset ones are taken as 1, with a note).\n";
+    "(unset ones are taken as 1, with a note). Options that take a value also take it as --option=value;\n"
+    "every command answers --help (or -h) with its own usage.\n";
+
+/* the overview (command NULL), or one command's usage */
+static void print_usage(FILE *f, const char *command) {
+    if (!command) fputs(usage_head, f);
+    for (size_t k = 0; k < sizeof usage_sections / sizeof usage_sections[0]; ++k) {
+        if (!command) fputs(usage_sections[k].text, f);
+        else if (!strcmp(usage_sections[k].command, command)) fprintf(f, "usage: byocc%s", usage_sections[k].text + 1);
+    }
+    fputs(usage_tail, f);
+}
+
+/* Text from a file or the command line, as a message may show it: control bytes (and DEL) escaped as \n, \t,
+   \r or \xHH, so a crafted name cannot move the cursor or split the message. Cut to fit cap, with "...". */
+static const char *shown(const char *s, char *buf, size_t cap) {
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    for (; s && *s && n + 8 < cap; ++s) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 0x20 && ch != 0x7f) { buf[n++] = (char)ch; continue; }
+        buf[n++] = '\\';
+        if (ch == '\n') buf[n++] = 'n';
+        else if (ch == '\t') buf[n++] = 't';
+        else if (ch == '\r') buf[n++] = 'r';
+        else {
+            buf[n++] = 'x';
+            buf[n++] = hex[ch >> 4];
+            buf[n++] = hex[ch & 15];
+        }
+    }
+    if (s && *s && n + 3 < cap) buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+    buf[n < cap ? n : cap - 1] = 0;
+    return buf;
+}
+#define SHOWN_MAX 600 /* the buffer of one shown() name in a message */
 
 static int usage_error(const char *fmt, const char *arg) {
+    char text[SHOWN_MAX];
     fprintf(stderr, "byocc: ");
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, shown(arg, text, sizeof text));
     fprintf(stderr, "\n(run 'byocc' with no arguments for usage)\n");
     return EXIT_USAGE;
 }
 
+/* a library diagnostic: its message may quote text from the input file, so it is shown escaped */
 static int input_error(const byoc_diag *d) {
-    fprintf(stderr, "byocc: error: %s\n", d->message);
+    char text[4 * sizeof d->message];
+    fprintf(stderr, "byocc: error: %s\n", shown(d->message, text, sizeof text));
     return d->code == BYOC_ERR_OUT_OF_MEMORY || d->code == BYOC_ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
 }
 
-/* --backend NAME|FILE.backend [-option=value ...]: built-in device backends and .backend files, open for
-   the whole command (byoc_sim_backend_open registers device backends and their target hooks) */
-static byoc_sim_backend *opened_backends[64];
-static int nopened_backends;
-static byoc_sim_backend *open_backend(const char *arg, byoc_diag *d) {
-    if (nopened_backends == 64) {
-        snprintf(d->message, sizeof d->message, "at most 64 backends");
+/* ---- the session: what the command line opened, for the whole command ---- */
+typedef struct session {
+    /* --backend NAME|FILE.backend [-option=value ...]: built-in device backends and .backend files, open for
+       the whole command (byoc_sim_backend_open registers device backends and their target hooks) */
+    byoc_sim_backend *backends[MAX_BACKENDS];
+    int nbackends;
+    byoc_onnx_dim dims[MAX_DIMS]; /* --dim NAME=N values for symbolic ONNX input dims (names malloc'd) */
+    int ndims;
+} session;
+
+static byoc_sim_backend *open_backend(session *s, const char *arg, byoc_diag *d) {
+    if (s->nbackends == MAX_BACKENDS) {
+        snprintf(d->message, sizeof d->message, "at most %d backends", MAX_BACKENDS);
         d->code = BYOC_ERR_INVALID_ARGUMENT;
         return NULL;
     }
     byoc_sim_backend *b = byoc_sim_backend_open(arg, d);
-    if (b) opened_backends[nopened_backends++] = b;
+    if (b) s->backends[s->nbackends++] = b;
     return b;
 }
-static void close_backends(void) {
-    for (int k = 0; k < nopened_backends; ++k) byoc_sim_backend_close(opened_backends[k]);
-    nopened_backends = 0;
-}
 
-/* --dim NAME=N values for symbolic ONNX input dims, taken out of argv by main for every command */
-#define MAX_DIMS 32
-static byoc_onnx_dim onnx_dims[MAX_DIMS];
-static int onnx_ndims;
-static const byoc_onnx_input_shape *onnx_shapes; /* import and run --input: shapes of example tensors */
-static int onnx_nshapes;
+static void session_close(session *s) {
+    for (int k = 0; k < s->nbackends; ++k) byoc_sim_backend_close(s->backends[k]);
+    for (int k = 0; k < s->ndims; ++k) free((void *)s->dims[k].name);
+    s->nbackends = s->ndims = 0;
+}
 
 static int ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), k = strlen(suffix);
@@ -125,20 +197,25 @@ static int ends_with(const char *s, const char *suffix) {
 
 /* A .relay (with its .weights) or an .onnx model. For ONNX, *info (when given) receives the import's
    facts (input and output names); the caller frees it with byoc_onnx_model_free, which also destroys
-   the module. Symbolic dims not given with --dim are taken as 1, with a note on stderr. */
-static byoc_module *load_model_info(const char *path, byoc_onnx_model *info, byoc_diag *d) {
+   the module. shapes (import and run --input): the shapes of example tensors. Symbolic dims not given with
+   --dim are taken as 1, with a note on stderr. */
+static byoc_module *load_model_info(const session *s, const char *path, const byoc_onnx_input_shape *shapes, int nshapes, byoc_onnx_model *info,
+                                    byoc_diag *d) {
     if (info) memset(info, 0, sizeof *info);
     if (ends_with(path, ".onnx")) {
         byoc_onnx_options o;
         memset(&o, 0, sizeof o);
-        o.dims = onnx_dims;
-        o.ndims = onnx_ndims;
+        o.dims = s->dims;
+        o.ndims = s->ndims;
         o.free_dim_default = 1;
-        o.shapes = onnx_shapes;
-        o.nshapes = onnx_nshapes;
+        o.shapes = shapes;
+        o.nshapes = nshapes;
         byoc_onnx_model model;
         if (byoc_onnx_load(path, &o, &model, d) != BYOC_OK) return NULL;
-        for (int i = 0; model.notes[i]; ++i) fprintf(stderr, "byocc: note: %s (set it with --dim NAME=N)\n", model.notes[i]);
+        for (int i = 0; model.notes[i]; ++i) {
+            char text[SHOWN_MAX];
+            fprintf(stderr, "byocc: note: %s (set it with --dim NAME=N)\n", shown(model.notes[i], text, sizeof text));
+        }
         if (info) { *info = model; return model.module; }
         byoc_module *m = model.module;
         byoc_free(m, (void *)model.input_names);
@@ -157,7 +234,7 @@ static byoc_module *load_model_info(const char *path, byoc_onnx_model *info, byo
     return byoc_module_load(path, NULL, d);
 }
 
-static byoc_module *load_model(const char *path, byoc_diag *d) { return load_model_info(path, NULL, d); }
+static byoc_module *load_model(const session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
 static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
@@ -177,7 +254,72 @@ static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text)
     return EXIT_OK;
 }
 
-static int parse_count(const char *text, const char *option, int *out);
+/* ---- the options: one table, one parser, for every command ---- */
+enum { /* the commands, as bits of the option table's masks */
+    C_OPT = 1 << 0, C_PARTITION = 1 << 1, C_MATCH = 1 << 2, C_IMPORT = 1 << 3, C_RUN = 1 << 4, C_COMPILE = 1 << 5, C_EXPLAIN = 1 << 6,
+    C_BACKENDS = 1 << 7, C_INFO = 1 << 8, C_OPS = 1 << 9, C_PASSES = 1 << 10, C_VERSION = 1 << 11,
+    C_ALL = (1 << 12) - 1,
+    C_PLACE = C_PARTITION | C_RUN | C_COMPILE /* the commands that place ops on backends */
+};
+
+typedef enum option_id {
+    O_BACKEND, O_INPUT, O_DIM, O_CONFIG, O_PIN, O_OUT, O_EMIT, O_JSON, O_PRINT_TYPES,
+    O_STRATEGY, O_ESTIMATOR, O_COST_CACHE, O_SAVE_PLACEMENT, O_PLACEMENT, O_MAX_DEPTH, O_STATE_BUDGET,
+    O_NO_FALLBACK, O_NO_MERGE_REGIONS, O_MIN_PARTITION_OPS, O_MAX_PARTITIONS,
+    O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
+    O_PATTERN, O_PATTERN_FILE, O_PARTITION,
+    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP
+} option_id;
+
+typedef struct option_spec {
+    const char *name;  /* "--backend", "-o" */
+    option_id id;
+    int takes_value;   /* --name VALUE, or --name=VALUE */
+    unsigned commands; /* the C_ bits of the commands that take it */
+} option_spec;
+
+/* every option of every command (the candidates of a "did you mean" too) */
+static const option_spec option_table[] = {
+    {"--backend", O_BACKEND, 1, C_OPT | C_PLACE},
+    {"--input", O_INPUT, 1, C_IMPORT | C_RUN | C_COMPILE},
+    {"--dim", O_DIM, 1, C_ALL},
+    {"--config", O_CONFIG, 1, C_OPT | C_PARTITION},
+    {"--pin", O_PIN, 1, C_PARTITION},
+    {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE},
+    {"--emit", O_EMIT, 1, C_OPT | C_PARTITION},
+    {"--json", O_JSON, 0, C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS},
+    {"--print-types", O_PRINT_TYPES, 0, C_OPT | C_IMPORT},
+    {"--strategy", O_STRATEGY, 1, C_PLACE},
+    {"--estimator", O_ESTIMATOR, 1, C_PLACE},
+    {"--cost-cache", O_COST_CACHE, 1, C_PLACE},
+    {"--save-placement", O_SAVE_PLACEMENT, 1, C_PLACE},
+    {"--placement", O_PLACEMENT, 1, C_PLACE},
+    {"--max-depth", O_MAX_DEPTH, 1, C_PLACE},
+    {"--state-budget", O_STATE_BUDGET, 1, C_PLACE},
+    {"--no-fallback", O_NO_FALLBACK, 0, C_PARTITION},
+    {"--no-merge-regions", O_NO_MERGE_REGIONS, 0, C_PARTITION},
+    {"--min-partition-ops", O_MIN_PARTITION_OPS, 1, C_PARTITION},
+    {"--max-partitions", O_MAX_PARTITIONS, 1, C_PARTITION},
+    {"--passes", O_PASSES, 1, C_OPT},
+    {"--print-after-all", O_PRINT_AFTER_ALL, 0, C_OPT},
+    {"--print-after", O_PRINT_AFTER, 1, C_OPT},
+    {"--time-passes", O_TIME_PASSES, 0, C_OPT},
+    {"--no-verify", O_NO_VERIFY, 0, C_OPT},
+    {"--opt-level", O_OPT_LEVEL, 1, C_OPT},
+    {"--pattern", O_PATTERN, 1, C_MATCH},
+    {"--pattern-file", O_PATTERN_FILE, 1, C_MATCH},
+    {"--partition", O_PARTITION, 1, C_MATCH},
+    /* run's options; compile takes them to say they belong to run */
+    {"--output-dir", O_OUTPUT_DIR, 1, C_RUN | C_COMPILE},
+    {"--compare-to", O_COMPARE_TO, 1, C_RUN | C_COMPILE},
+    {"--tolerance", O_TOLERANCE, 1, C_RUN | C_COMPILE},
+    {"--reference", O_REFERENCE, 1, C_RUN | C_COMPILE},
+    {"--profile", O_PROFILE, 0, C_RUN | C_COMPILE},
+    {"--trace", O_TRACE, 1, C_RUN | C_COMPILE},
+    {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE},
+    {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE},
+    {"--source-map", O_SOURCE_MAP, 1, C_COMPILE},
+};
 
 /* ---- placement strategies: greedy, or the Collage search ---- */
 typedef struct strategy_options {
@@ -189,30 +331,214 @@ typedef struct strategy_options {
     int max_depth, state_budget;
 } strategy_options;
 
-/* one strategy option at argv[*i]: 1 if taken (and *rc set on a bad value), 0 if not one */
-static int strategy_arg(const char *cmd, int argc, char **argv, int *i, strategy_options *so, int *rc) {
-    const char *a = argv[*i];
-    if (*i + 1 >= argc) return 0;
+/* what the command line asked for (pointers into argv; the backends it opened are in the session) */
+typedef struct cli_options {
+    const char *cmd; /* the command's name, for messages */
+    const char *files[MAX_FILES];
+    int nfiles;
+    const char *out, *emit; /* -o, --emit (NULL: the command's default) */
+    int json, print_types;
+    /* opt */
+    const char *passes, *print_after;
+    int print_after_all, time_passes, no_verify, opt_level, opt_level_given;
+    const char *configs[MAX_CONFIGS];
+    int nconfigs;
+    /* partition, run, compile */
+    strategy_options so;
+    int no_fallback, no_merge_regions, min_partition_ops, max_partitions;
+    byoc_pin pins[MAX_PINS];
+    char pin_text[MAX_PINS][MAX_PIN_TEXT];
+    int npins;
+    /* match */
+    const char *pattern, *pattern_file, *partition;
+    /* import, run, compile */
+    const char *inputs[MAX_IO]; /* [NAME=]FILE */
+    int ninputs;
+    const char *output_dir, *compare_to, *reference, *trace, *source_map;
+    double tolerance;
+    int profile, repeat, no_fuse;
+} cli_options;
+
+static int parse_count(const char *cmd, const char *text, const char *option, int *out) {
+    char *end = NULL, msg[200];
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || v < 0 || v > MAX_COUNT) {
+        snprintf(msg, sizeof msg, "%s: %s expects a count (0 to %d), got '%%s'", cmd, option, MAX_COUNT);
+        return usage_error(msg, text);
+    }
+    *out = (int)v;
+    return EXIT_OK;
+}
+
+/* value must be one of the words of list ("a, b, c") */
+static int one_of(const char *cmd, const char *option, const char *value, const char *list) {
+    char word[64];
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(word, sizeof word, "%.*s", (int)n, p);
+        if (!strcmp(word, value)) return EXIT_OK;
+        p += n;
+        while (*p == ',' || *p == ' ') p++;
+    }
     char msg[300];
-    if (!strcmp(a, "--strategy")) {
-        so->strategy = argv[++*i];
-        if (strcmp(so->strategy, "greedy") && strcmp(so->strategy, "collage")) {
-            snprintf(msg, sizeof msg, "%s: --strategy '%%s' is not one of greedy, collage", cmd);
-            *rc = usage_error(msg, so->strategy);
+    snprintf(msg, sizeof msg, "%s: %s '%%s' is not one of %s", cmd, option, list);
+    return usage_error(msg, value);
+}
+
+/* --dim NAME=N into the session */
+static int take_dim(session *s, const char *kv) {
+    const char *eq = strchr(kv, '=');
+    char *end = NULL;
+    long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
+    if (!eq || eq == kv || !end || *end || v < 1 || v > 2147483647LL) return usage_error("--dim expects NAME=N with N >= 1, got '%s'", kv);
+    if (s->ndims == MAX_DIMS) {
+        char msg[100];
+        snprintf(msg, sizeof msg, "at most %d --dim flags%%s", MAX_DIMS);
+        return usage_error(msg, "");
+    }
+    size_t n = (size_t)(eq - kv);
+    char *name = (char *)malloc(n + 1);
+    if (!name) return EXIT_INTERNAL;
+    memcpy(name, kv, n);
+    name[n] = 0;
+    s->dims[s->ndims].name = name;
+    s->dims[s->ndims++].value = v;
+    return EXIT_OK;
+}
+
+/* --pin NODE=BACKEND */
+static int take_pin(cli_options *o, const char *pv) {
+    const char *eq = strrchr(pv, '=');
+    char msg[200];
+    if (!eq || eq == pv || !eq[1]) {
+        snprintf(msg, sizeof msg, "%s: --pin expects NODE=BACKEND, got '%%s'", o->cmd);
+        return usage_error(msg, pv);
+    }
+    if (o->npins == MAX_PINS || strlen(pv) >= MAX_PIN_TEXT) {
+        snprintf(msg, sizeof msg, "%s: too many or too long pins (at most %d of %d bytes): '%%s'", o->cmd, MAX_PINS, MAX_PIN_TEXT - 1);
+        return usage_error(msg, pv);
+    }
+    char *text = o->pin_text[o->npins];
+    snprintf(text, MAX_PIN_TEXT, "%s", pv);
+    text[eq - pv] = 0;
+    o->pins[o->npins].node = text;
+    o->pins[o->npins].backend = text + (eq - pv) + 1;
+    o->npins++;
+    return EXIT_OK;
+}
+
+/* a list option: one more value, up to cap */
+static int take_listed(const char *cmd, const char **list, int *count, int cap, const char *what, const char *value) {
+    if (*count == cap) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s: at most %d %s%%s", cmd, cap, what);
+        return usage_error(msg, "");
+    }
+    list[(*count)++] = value;
+    return EXIT_OK;
+}
+
+/* one option with its value (NULL for a flag) into o, or the session */
+static int apply_option(session *s, cli_options *o, const option_spec *spec, const char *v) {
+    byoc_diag d;
+    const char *cmd = o->cmd;
+    switch (spec->id) {
+    case O_BACKEND: return open_backend(s, v, &d) ? EXIT_OK : input_error(&d);
+    case O_INPUT: return take_listed(cmd, o->inputs, &o->ninputs, MAX_IO, "inputs", v);
+    case O_DIM: return take_dim(s, v);
+    case O_CONFIG: return take_listed(cmd, o->configs, &o->nconfigs, MAX_CONFIGS, "--config options", v);
+    case O_PIN: return take_pin(o, v);
+    case O_OUT: o->out = v; break;
+    case O_EMIT: o->emit = v; break;
+    case O_JSON: o->json = 1; break;
+    case O_PRINT_TYPES: o->print_types = 1; break;
+    case O_STRATEGY: o->so.strategy = v; return one_of(cmd, spec->name, v, "greedy, collage");
+    case O_ESTIMATOR: o->so.estimator = v; return one_of(cmd, spec->name, v, "analytic, measured");
+    case O_COST_CACHE: o->so.cost_cache = v; break;
+    case O_SAVE_PLACEMENT: o->so.save_placement = v; break;
+    case O_PLACEMENT: o->so.placement = v; break;
+    case O_MAX_DEPTH: return parse_count(cmd, v, spec->name, &o->so.max_depth);
+    case O_STATE_BUDGET: return parse_count(cmd, v, spec->name, &o->so.state_budget);
+    case O_NO_FALLBACK: o->no_fallback = 1; break;
+    case O_NO_MERGE_REGIONS: o->no_merge_regions = 1; break;
+    case O_MIN_PARTITION_OPS: return parse_count(cmd, v, spec->name, &o->min_partition_ops);
+    case O_MAX_PARTITIONS: return parse_count(cmd, v, spec->name, &o->max_partitions);
+    case O_PASSES: o->passes = v; break;
+    case O_PRINT_AFTER_ALL: o->print_after_all = 1; break;
+    case O_PRINT_AFTER: o->print_after = v; break;
+    case O_TIME_PASSES: o->time_passes = 1; break;
+    case O_NO_VERIFY: o->no_verify = 1; break;
+    case O_OPT_LEVEL: o->opt_level = atoi(v); o->opt_level_given = 1; break;
+    case O_PATTERN: o->pattern = v; break;
+    case O_PATTERN_FILE: o->pattern_file = v; break;
+    case O_PARTITION: o->partition = v; break;
+    case O_OUTPUT_DIR: o->output_dir = v; break;
+    case O_COMPARE_TO: o->compare_to = v; break;
+    case O_TOLERANCE: {
+        char *end;
+        o->tolerance = strtod(v, &end);
+        if (!*v || *end || !(o->tolerance >= 0)) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: --tolerance expects a number >= 0, got '%%s'", cmd);
+            return usage_error(msg, v);
         }
-    } else if (!strcmp(a, "--estimator")) {
-        so->estimator = argv[++*i];
-        if (strcmp(so->estimator, "analytic") && strcmp(so->estimator, "measured")) {
-            snprintf(msg, sizeof msg, "%s: --estimator '%%s' is not one of analytic, measured", cmd);
-            *rc = usage_error(msg, so->estimator);
+        break;
+    }
+    case O_REFERENCE: {
+        char msg[200];
+        o->reference = v;
+        snprintf(msg, sizeof msg, "%s: --reference takes 'host' (the model compiled for the host alone), got '%%s'", cmd);
+        return strcmp(v, "host") ? usage_error(msg, v) : EXIT_OK;
+    }
+    case O_PROFILE: o->profile = 1; break;
+    case O_TRACE: o->trace = v; break;
+    case O_REPEAT: return parse_count(cmd, v, spec->name, &o->repeat);
+    case O_NO_FUSE: o->no_fuse = 1; break;
+    case O_SOURCE_MAP: o->source_map = v; break;
+    }
+    return EXIT_OK;
+}
+
+/* the option named name that command (a C_ bit) takes, NULL for none */
+static const option_spec *find_option(const char *name, size_t len, unsigned command) {
+    for (size_t k = 0; k < sizeof option_table / sizeof option_table[0]; ++k) {
+        const option_spec *spec = &option_table[k];
+        if ((spec->commands & command) && strlen(spec->name) == len && !strncmp(spec->name, name, len)) return spec;
+    }
+    return NULL;
+}
+
+/* an argument that is no option of the command (the place for a "did you mean": find_option's candidates) */
+static int unknown_option(const char *cmd, const char *arg) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s: unknown or incomplete option '%%s'", cmd);
+    return usage_error(msg, arg);
+}
+
+/* Reads argv (the arguments after the command's name) into o: "--name VALUE", "--name=VALUE", flags, and up to
+   max_files positional arguments ("-" is one). Backends are opened and --dim values taken into s as they
+   come. */
+static int parse_options(session *s, unsigned command, int max_files, int argc, char **argv, cli_options *o) {
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        if (a[0] != '-' || !a[1]) {
+            if (o->nfiles == max_files) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "%s: %s ('%%s')", o->cmd,
+                         max_files == 0 ? "takes no argument" : command == C_EXPLAIN ? "more than one node" : "more than one input file");
+                return usage_error(msg, a);
+            }
+            o->files[o->nfiles++] = a;
+            continue;
         }
-    } else if (!strcmp(a, "--cost-cache")) so->cost_cache = argv[++*i];
-    else if (!strcmp(a, "--save-placement")) so->save_placement = argv[++*i];
-    else if (!strcmp(a, "--placement")) so->placement = argv[++*i];
-    else if (!strcmp(a, "--max-depth")) *rc = parse_count(argv[++*i], a, &so->max_depth);
-    else if (!strcmp(a, "--state-budget")) *rc = parse_count(argv[++*i], a, &so->state_budget);
-    else return 0;
-    return 1;
+        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL; /* --name=VALUE */
+        const option_spec *spec = find_option(a, eq ? (size_t)(eq - a) : strlen(a), command);
+        if (!spec || (!spec->takes_value && eq) || (spec->takes_value && !eq && i + 1 >= argc)) return unknown_option(o->cmd, a);
+        const char *value = !spec->takes_value ? NULL : eq ? eq + 1 : argv[++i];
+        int rc = apply_option(s, o, spec, value);
+        if (rc != EXIT_OK) return rc;
+    }
+    return EXIT_OK;
 }
 
 static char *read_file_text(const char *path, size_t *len, char *msg, size_t cap) {
@@ -236,7 +562,7 @@ static char *read_file_text(const char *path, size_t *len, char *msg, size_t cap
 }
 
 /* places m's ops on the opened backends by the chosen strategy; st (collage only) gets the statistics */
-static int place_ops(byoc_module *m, const strategy_options *so, const byoc_partition_options *po, byoc_placement_report **rep, byoc_collage_stats *st,
+static int place_ops(const session *s, byoc_module *m, const strategy_options *so, const byoc_partition_options *po, byoc_placement_report **rep, byoc_collage_stats *st,
                      byoc_diag *d) {
     memset(st, 0, sizeof *st);
     if (strcmp(so->strategy, "collage")) {
@@ -248,8 +574,8 @@ static int place_ops(byoc_module *m, const strategy_options *so, const byoc_part
     }
     byoc_sim_collage_devices devices; /* the estimator's state for this call (released below) */
     memset(&devices, 0, sizeof devices);
-    devices.backends = (const byoc_sim_backend *const *)opened_backends;
-    devices.count = nopened_backends;
+    devices.backends = (const byoc_sim_backend *const *)s->backends;
+    devices.count = s->nbackends;
     devices.cache_file = so->cost_cache;
     byoc_collage_options o;
     memset(&o, 0, sizeof o);
@@ -336,38 +662,19 @@ static void after_pass(const char *pass, byoc_module *m, double seconds, void *u
     byoc_free(m, text);
 }
 
-static int cmd_opt(int argc, char **argv) {
-    const char *file = NULL, *pass_list = "", *emit = "relay", *out = NULL;
-    unsigned flags = 0;
-    int time_passes = 0, verify = 1, rc = EXIT_OK;
-    print_after pa = {NULL, 0, 0};
+static int cmd_opt(session *s, const cli_options *o) {
+    const char *file = o->files[0], *pass_list = o->passes ? o->passes : "", *emit = o->emit ? o->emit : "relay";
+    unsigned flags = o->print_types ? BYOC_PRINT_TYPES : 0;
+    int rc = EXIT_OK;
+    print_after pa = {o->print_after, o->print_after_all, 0};
     byoc_diag d;
     byoc_pass_context *ctx = byoc_pass_context_create();
-    int nbackends = 0;
     byoc_module *m = NULL;
     if (!ctx) return EXIT_INTERNAL;
-    for (int i = 0; i < argc && rc == EXIT_OK; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--passes") == 0 && i + 1 < argc) pass_list = argv[++i];
-        else if (strcmp(a, "--emit") == 0 && i + 1 < argc) emit = argv[++i];
-        else if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
-        else if (strcmp(a, "--print-types") == 0) flags |= BYOC_PRINT_TYPES;
-        else if (strcmp(a, "--print-after-all") == 0) pa.all = 1;
-        else if (strncmp(a, "--print-after=", 14) == 0) pa.names = a + 14;
-        else if (strcmp(a, "--time-passes") == 0) time_passes = 1;
-        else if (strcmp(a, "--no-verify") == 0) verify = 0;
-        else if (strcmp(a, "--opt-level") == 0 && i + 1 < argc) byoc_pass_context_set_opt_level(ctx, atoi(argv[++i]));
-        else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
-            if (nbackends == 16) { rc = usage_error("opt: at most 16 backends%s", ""); break; }
-            byoc_sim_backend *sb = open_backend(argv[++i], &d);
-            if (!sb) { rc = input_error(&d); break; }
-            nbackends++;
-            if (byoc_pass_context_add_backend(ctx, sb->spec, &d) != BYOC_OK) rc = input_error(&d);
-        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) rc = set_config(ctx, "opt", argv[++i]);
-        else if (a[0] == '-') rc = usage_error("opt: unknown or incomplete option '%s'", a);
-        else if (!file) file = a;
-        else rc = usage_error("opt: more than one input file ('%s')", a);
-    }
+    if (o->opt_level_given) byoc_pass_context_set_opt_level(ctx, o->opt_level);
+    for (int k = 0; k < s->nbackends && rc == EXIT_OK; ++k)
+        if (byoc_pass_context_add_backend(ctx, s->backends[k]->spec, &d) != BYOC_OK) rc = input_error(&d);
+    for (int k = 0; k < o->nconfigs && rc == EXIT_OK; ++k) rc = set_config(ctx, "opt", o->configs[k]);
     if (rc == EXIT_OK && !file) rc = usage_error("opt: no input file%s", "");
     if (rc == EXIT_OK && strcmp(emit, "relay") != 0) rc = usage_error("opt: --emit '%s' is not supported (use relay)", emit);
     if (rc == EXIT_OK) { /* validate the pass names before doing any work */
@@ -376,15 +683,15 @@ static int cmd_opt(int argc, char **argv) {
         for (char *tok = strtok(names, ","); tok && rc == EXIT_OK; tok = strtok(NULL, ","))
             if (!byoc_pass_get(tok)) rc = usage_error("opt: unknown pass '%s' (byocc passes lists them)", tok);
     }
-    if (rc == EXIT_OK && !(m = load_model(file, &d))) rc = input_error(&d);
+    if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = input_error(&d);
     if (rc == EXIT_OK) {
         pa.flags = flags;
         byoc_pass_instrument instrument = {after_pass, &pa};
         byoc_pass_context_set_instrument(ctx, &instrument);
-        byoc_pass_context_set_verify(ctx, verify);
+        byoc_pass_context_set_verify(ctx, !o->no_verify);
         const char *lists[1] = {pass_list};
         if (byoc_run_passes(m, lists, 1, ctx, &d) != BYOC_OK) rc = input_error(&d);
-        if (time_passes) {
+        if (o->time_passes) {
             int n;
             const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
             double total = 0;
@@ -394,8 +701,8 @@ static int cmd_opt(int argc, char **argv) {
             fprintf(stderr, "//   %-28s %10.6f\n", "total", total);
         }
     }
-    if (rc == EXIT_OK && out) {
-        if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
+    if (rc == EXIT_OK && o->out) {
+        if (byoc_module_save(m, o->out, flags, &d) != BYOC_OK) rc = input_error(&d);
     } else if (rc == EXIT_OK) {
         size_t len;
         char *text = byoc_module_print(m, flags, &len);
@@ -413,57 +720,22 @@ static int cmd_opt(int argc, char **argv) {
 }
 
 /* ---- partition ---- */
-static int parse_count(const char *text, const char *option, int *out) {
-    char *end = NULL;
-    long v = strtol(text, &end, 10);
-    if (!*text || *end || v < 0 || v > 1000000) return usage_error("partition: %s expects a count (0 to 1000000)", option);
-    *out = (int)v;
-    return EXIT_OK;
-}
-
-static int cmd_partition(int argc, char **argv) {
-    const char *file = NULL, *emit = "report", *out = NULL;
-    strategy_options so;
-    memset(&so, 0, sizeof so);
-    so.strategy = "greedy";
-    byoc_backend_spec *backends[64];
-    byoc_pin pins[256];
-    char pin_text[256][160];
-    int nbackends = 0, npins = 0, rc = EXIT_OK;
+static int cmd_partition(session *s, const cli_options *opts) {
+    const char *file = opts->files[0], *emit = opts->emit ? opts->emit : "report";
+    const strategy_options so = opts->so;
+    byoc_backend_spec *backends[MAX_BACKENDS];
+    int rc = EXIT_OK;
     byoc_partition_options o;
     memset(&o, 0, sizeof o);
-    o.bind_constants = 1;
+    o.no_fallback = opts->no_fallback;
+    o.no_merge_regions = opts->no_merge_regions;
+    o.min_partition_ops = opts->min_partition_ops;
+    o.max_partitions = opts->max_partitions;
     byoc_diag d;
     byoc_pass_context *ctx = byoc_pass_context_create();
     if (!ctx) return EXIT_INTERNAL;
-    for (int i = 0; i < argc && rc == EXIT_OK; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--emit") == 0 && i + 1 < argc) emit = argv[++i];
-        else if (strcmp(a, "-o") == 0 && i + 1 < argc) out = argv[++i];
-        else if (strategy_arg("partition", argc, argv, &i, &so, &rc)) continue;
-        else if (strcmp(a, "--no-fallback") == 0) o.no_fallback = 1;
-        else if (strcmp(a, "--no-merge-regions") == 0) o.no_merge_regions = 1;
-        else if (strcmp(a, "--min-partition-ops") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &o.min_partition_ops);
-        else if (strcmp(a, "--max-partitions") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &o.max_partitions);
-        else if (strcmp(a, "--pin") == 0 && i + 1 < argc) {
-            const char *pv = argv[++i], *eq = strrchr(pv, '=');
-            if (!eq || eq == pv || !eq[1]) { rc = usage_error("partition: --pin expects NODE=BACKEND, got '%s'", pv); break; }
-            if (npins == 256 || strlen(pv) >= sizeof pin_text[0]) { rc = usage_error("partition: too many or too long pins ('%s')", pv); break; }
-            snprintf(pin_text[npins], sizeof pin_text[npins], "%s", pv);
-            pin_text[npins][eq - pv] = 0;
-            pins[npins].node = pin_text[npins];
-            pins[npins].backend = pin_text[npins] + (eq - pv) + 1;
-            npins++;
-        } else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
-            if (nbackends == 64) { rc = usage_error("partition: at most 64 backends%s", ""); break; }
-            byoc_sim_backend *sb = open_backend(argv[++i], &d);
-            if (!sb) { rc = input_error(&d); break; }
-            backends[nbackends++] = sb->spec;
-        } else if (strcmp(a, "--config") == 0 && i + 1 < argc) rc = set_config(ctx, "partition", argv[++i]);
-        else if (a[0] == '-') rc = usage_error("partition: unknown or incomplete option '%s'", a);
-        else if (!file) file = a;
-        else rc = usage_error("partition: more than one input file ('%s')", a);
-    }
+    for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
+    for (int k = 0; k < opts->nconfigs && rc == EXIT_OK; ++k) rc = set_config(ctx, "partition", opts->configs[k]);
     if (rc == EXIT_OK && !file) rc = usage_error("partition: no input file%s", "");
     int collage = !strcmp(so.strategy, "collage");
     if (rc == EXIT_OK && collage && (o.no_fallback || o.min_partition_ops || o.max_partitions || o.no_merge_regions))
@@ -471,7 +743,7 @@ static int cmd_partition(int argc, char **argv) {
     if (rc == EXIT_OK && strcmp(emit, "report") && strcmp(emit, "json") && strcmp(emit, "dot") && strcmp(emit, "relay"))
         rc = usage_error("partition: --emit '%s' is not one of report, json, dot, relay", emit);
     byoc_module *m = NULL;
-    if (rc == EXIT_OK && !(m = load_model(file, &d))) rc = input_error(&d);
+    if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = input_error(&d);
     /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
     if (rc == EXIT_OK && (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK)) rc = input_error(&d);
     byoc_placement_report *rep = NULL;
@@ -479,14 +751,14 @@ static int cmd_partition(int argc, char **argv) {
     memset(&stats, 0, sizeof stats);
     if (rc == EXIT_OK) {
         o.backends = (const byoc_backend_spec *const *)backends;
-        o.nbackends = nbackends;
-        o.pins = pins;
-        o.npins = npins;
+        o.nbackends = s->nbackends;
+        o.pins = opts->pins;
+        o.npins = opts->npins;
         o.mod_name = byoc_pass_context_string(ctx, "partition_graph.mod_name");
         o.bind_constants = (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants");
-        rc = place_ops(m, &so, &o, &rep, &stats, &d);
+        rc = place_ops(s, m, &so, &o, &rep, &stats, &d);
     }
-    if (rc == EXIT_OK && out && byoc_module_save(m, out, 0, &d) != BYOC_OK) rc = input_error(&d);
+    if (rc == EXIT_OK && opts->out && byoc_module_save(m, opts->out, 0, &d) != BYOC_OK) rc = input_error(&d);
     if (rc == EXIT_OK) {
         size_t len = 0;
         char *text = strcmp(emit, "relay") == 0 ? byoc_module_print(m, 0, &len) : byoc_placement_report_format(rep, emit, &len);
@@ -537,21 +809,12 @@ static char *read_text(const char *path) {
     return buf;
 }
 
-static int cmd_match(int argc, char **argv) {
-    const char *file = NULL, *pattern_text = NULL, *pattern_file = NULL, *composite = NULL;
-    for (int i = 0; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--pattern") == 0 && i + 1 < argc) pattern_text = argv[++i];
-        else if (strcmp(a, "--pattern-file") == 0 && i + 1 < argc) pattern_file = argv[++i];
-        else if (strcmp(a, "--partition") == 0 && i + 1 < argc) composite = argv[++i];
-        else if (a[0] == '-') return usage_error("match: unknown or incomplete option '%s'", a);
-        else if (!file) file = a;
-        else return usage_error("match: more than one input file ('%s')", a);
-    }
+static int cmd_match(session *s, const cli_options *o) {
+    const char *file = o->files[0], *pattern_text = o->pattern, *pattern_file = o->pattern_file, *composite = o->partition;
     if (!file) return usage_error("match: no input file%s", "");
     if (!pattern_text == !pattern_file) return usage_error("match: give exactly one of --pattern and --pattern-file%s", "");
     byoc_diag d;
-    byoc_module *m = load_model(file, &d);
+    byoc_module *m = load_model(s, file, &d);
     if (!m) return input_error(&d);
     int rc = EXIT_OK;
     char *owned = NULL;
@@ -612,7 +875,9 @@ static int cmd_match(int argc, char **argv) {
 }
 
 /* ---- passes ---- */
-static int cmd_passes(void) {
+static int cmd_passes(session *s, const cli_options *o) {
+    (void)s;
+    (void)o;
     printf("passes:\n");
     for (int i = 0; i < byoc_pass_count(); ++i) {
         const byoc_pass *p = byoc_pass_at(i);
@@ -646,18 +911,12 @@ static void json_string(const char *s) {
     putchar('"');
 }
 
-static int cmd_info(int argc, char **argv) {
-    const char *file = NULL;
-    int json = 0;
-    for (int i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "--json") == 0) json = 1;
-        else if (argv[i][0] == '-') return usage_error("info: unknown option '%s'", argv[i]);
-        else if (!file) file = argv[i];
-        else return usage_error("info: more than one input file ('%s')", argv[i]);
-    }
+static int cmd_info(session *s, const cli_options *o) {
+    const char *file = o->files[0];
+    int json = o->json;
     if (!file) return usage_error("info: no input file%s", "");
     byoc_diag d;
-    byoc_module *m = load_model(file, &d);
+    byoc_module *m = load_model(s, file, &d);
     if (!m) return input_error(&d);
     if (byoc_infer_type(m, &d) != BYOC_OK) {
         int rc = input_error(&d);
@@ -669,6 +928,11 @@ static int cmd_info(int argc, char **argv) {
     size_t param_bytes = 0;
     op_count *ops = NULL;
     int nops = 0, cap = 0;
+    if (!byoc_module_function_count(m)) {
+        fprintf(stderr, "byocc: error: %s: the module has no functions\n", file);
+        byoc_module_destroy(m);
+        return EXIT_INPUT;
+    }
     byoc_graph *graphs = (byoc_graph *)calloc((size_t)byoc_module_function_count(m), sizeof(byoc_graph));
     if (!graphs) { byoc_module_destroy(m); return EXIT_INTERNAL; }
     for (int f = 0; f < byoc_module_function_count(m); ++f) {
@@ -701,7 +965,7 @@ static int cmd_info(int argc, char **argv) {
     }
     for (int f = 0; f < byoc_module_function_count(m); ++f) byoc_graph_free(&graphs[f]);
     free(graphs);
-    qsort(ops, (size_t)nops, sizeof(op_count), by_count);
+    if (nops) qsort(ops, (size_t)nops, sizeof(op_count), by_count);
     byoc_node *main_fn = byoc_module_function(m, "main");
     if (!main_fn) main_fn = byoc_module_function_at(m, 0).function;
     char ty[512];
@@ -747,9 +1011,9 @@ static int cmd_info(int argc, char **argv) {
 }
 
 /* ---- ops ---- */
-static int cmd_ops(int argc, char **argv) {
-    int json = argc > 0 && strcmp(argv[0], "--json") == 0;
-    if (argc > (json ? 1 : 0)) return usage_error("ops: unknown option '%s'", argv[json ? 1 : 0]);
+static int cmd_ops(session *s, const cli_options *o) {
+    int json = o->json;
+    (void)s;
     if (json) printf("[");
     for (int i = 0; i < byoc_op_count(); ++i) {
         const byoc_op *op = byoc_op_at(i);
@@ -819,9 +1083,10 @@ static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
         for (size_t k = 0; q && k < sizeof npy_types / sizeof npy_types[0]; ++k)
             if (!strncmp(q + 1, npy_types[k].descr, 3) && q[4] == '\'') { a->dtype = npy_types[k].dtype; ok = 1; }
         if (!ok) {
-            char d[16] = "?";
+            char d[16] = "?", text[80];
             if (q) sscanf(q + 1, "%15[^']", d);
-            snprintf(msg, cap, "%s: element type '%s' is not supported (float32, float16, float64, int8/16/32/64, uint8/16/32/64, bool)", path, d);
+            snprintf(msg, cap, "%s: element type '%s' is not supported (float32, float16, float64, int8/16/32/64, uint8/16/32/64, bool)", path,
+                     shown(d, text, sizeof text));
             free(h);
             fclose(f);
             return 0;
@@ -887,7 +1152,7 @@ static int tensor_read(const char *path, npy_array *a, char *msg, size_t cap) {
     memcpy(a->dims, c->annotation->dims, sizeof a->dims);
     a->nbytes = byoc_constant_nbytes(c);
     a->data = malloc(a->nbytes ? a->nbytes : 1);
-    if (a->data) memcpy(a->data, c->data, a->nbytes);
+    if (a->data && a->nbytes) memcpy(a->data, c->data, a->nbytes);
     byoc_module_destroy(scratch);
     if (!a->data) { snprintf(msg, cap, "%s: out of memory", path); return 0; }
     return 1;
@@ -923,7 +1188,6 @@ static void shape_text(byoc_dtype dt, int rank, const int64_t *dims, char *out, 
 }
 
 /* ---- run ---- */
-#define MAX_IO 64
 
 /* the name a user gives an input: the ONNX input name, the var's name, or its frontend name */
 static int input_matches(const byoc_node *param, const char *onnx_name, const char *given) {
@@ -958,7 +1222,7 @@ static int compare_output(const char *label, const byoc_tensor *got, const npy_a
     size_t n = ref->nbytes / byoc_dtype_size(ref->dtype);
     byoc_dtype dt = ref->dtype;
     if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) {
-        int equal = memcmp(got->data, ref->data, ref->nbytes) == 0;
+        int equal = !ref->nbytes || memcmp(got->data, ref->data, ref->nbytes) == 0;
         printf("  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
         return equal;
     }
@@ -1079,431 +1343,526 @@ static int write_bytes(const char *path, const void *data, size_t len) {
 }
 
 /* run MODEL ..., and compile MODEL -o OUT.byoc (the same pipeline, saved instead of run) */
-static int cmd_run_or_compile(int argc, char **argv, int compile) {
-    const char *cmd = compile ? "compile" : "run";
-    const char *file = NULL, *output_dir = NULL, *compare_to = NULL, *trace = NULL, *reference = NULL, *out_path = NULL, *source_map = NULL;
-    const char *input_spec[MAX_IO];
-    byoc_backend_spec *backends[64];
-    int ninputs_given = 0, nbackends = 0, profile = 0, repeat = 0, fuse = 1, rc = EXIT_OK;
-    double tol = 1e-4;
-    byoc_diag d;
-    strategy_options so;
-    memset(&so, 0, sizeof so);
-    so.strategy = "greedy";
-    for (int i = 0; i < argc && rc == EXIT_OK; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--input") == 0 && i + 1 < argc) {
-            if (ninputs_given == MAX_IO) { rc = usage_error("run: at most 64 inputs%s", ""); break; }
-            input_spec[ninputs_given++] = argv[++i];
-        } else if (strcmp(a, "--output-dir") == 0 && i + 1 < argc) output_dir = argv[++i];
-        else if (strcmp(a, "--compare-to") == 0 && i + 1 < argc) compare_to = argv[++i];
-        else if (strcmp(a, "--trace") == 0 && i + 1 < argc) trace = argv[++i];
-        else if (strcmp(a, "--reference") == 0 && i + 1 < argc) {
-            reference = argv[++i];
-            if (strcmp(reference, "host")) rc = usage_error("run: --reference takes 'host' (the model compiled for the host alone), got '%s'", reference);
-        }
-        else if (strcmp(a, "--tolerance") == 0 && i + 1 < argc) {
-            char *end;
-            tol = strtod(argv[++i], &end);
-            if (*end || !(tol >= 0)) rc = usage_error("run: --tolerance expects a number >= 0, got '%s'", argv[i]);
-        } else if (strcmp(a, "--profile") == 0) profile = 1;
-        else if (strategy_arg("run", argc, argv, &i, &so, &rc)) continue;
-        else if (strcmp(a, "--repeat") == 0 && i + 1 < argc) rc = parse_count(argv[++i], a, &repeat);
-        else if (strcmp(a, "--no-fuse") == 0) fuse = 0;
-        else if (strcmp(a, "--backend") == 0 && i + 1 < argc) {
-            if (nbackends == 64) { rc = usage_error("run: at most 64 backends%s", ""); break; }
-            byoc_sim_backend *sb = open_backend(argv[++i], &d);
-            if (!sb) { rc = input_error(&d); break; }
-            backends[nbackends++] = sb->spec;
-        } else if (compile && strcmp(a, "-o") == 0 && i + 1 < argc) out_path = argv[++i];
-        else if (compile && strcmp(a, "--source-map") == 0 && i + 1 < argc) source_map = argv[++i];
-        else if (a[0] == '-') {
-            char msg[300];
-            snprintf(msg, sizeof msg, "%s: unknown or incomplete option '%%s'", cmd);
-            rc = usage_error(msg, a);
-        } else if (!file) file = a;
-        else rc = usage_error("run: more than one input file ('%s')", a);
-    }
-    if (rc == EXIT_OK && !file) rc = usage_error("run: no input file%s", "");
-    int from_exe = file && ends_with(file, ".byoc");
-    if (rc == EXIT_OK && compile && !out_path) rc = usage_error("compile: no output file (-o OUT.byoc)%s", "");
-    if (rc == EXIT_OK && compile && (output_dir || compare_to || trace || reference || profile || repeat || from_exe))
-        rc = usage_error("compile: %s", "--output-dir, --compare-to, --trace, --reference, --profile and --repeat belong to run; the input is a model, not a .byoc");
-    if (rc == EXIT_OK && from_exe && (reference || !fuse || strcmp(so.strategy, "greedy") || so.placement || so.save_placement || so.estimator))
-        rc = usage_error("run: %s is compiled already: --strategy, --no-fuse, --reference and the placement options do not apply", file);
-    /* the input files first: for ONNX, their shapes give symbolic dims their values */
+/* ---- --input [NAME=]FILE: example tensors (import, run, compile) ---- */
+typedef struct input_files {
     npy_array arrays[MAX_IO];
-    char *array_names[MAX_IO];
-    const char *array_paths[MAX_IO];
+    char *names[MAX_IO];       /* NAME of NAME=FILE (malloc'd), NULL for a file given by position */
+    const char *paths[MAX_IO]; /* FILE */
     byoc_onnx_input_shape shapes[MAX_IO];
-    memset(arrays, 0, sizeof arrays);
-    memset(array_names, 0, sizeof array_names);
-    int named = 0;
-    for (int k = 0; rc == EXIT_OK && k < ninputs_given; ++k) {
-        const char *spec = input_spec[k], *eq = strchr(spec, '=');
+    int count, named;
+} input_files;
+
+static void input_files_free(input_files *in) {
+    for (int k = 0; k < in->count; ++k) {
+        free(in->arrays[k].data);
+        free(in->names[k]);
+    }
+    in->count = 0;
+}
+
+/* reads every --input file of o; their shapes give ONNX's symbolic dims their values */
+static int input_files_read(const cli_options *o, input_files *in) {
+    memset(in, 0, sizeof *in);
+    for (int k = 0; k < o->ninputs; ++k) {
+        const char *spec = o->inputs[k], *eq = strchr(spec, '=');
         char msg[1200];
-        array_paths[k] = eq ? eq + 1 : spec;
+        in->count = k + 1;
+        in->paths[k] = eq ? eq + 1 : spec;
         if (eq) {
             size_t n = (size_t)(eq - spec);
-            array_names[k] = (char *)malloc(n + 1);
-            if (!array_names[k]) { rc = EXIT_INTERNAL; break; }
-            memcpy(array_names[k], spec, n);
-            array_names[k][n] = 0;
-            named++;
+            if (!(in->names[k] = (char *)malloc(n + 1))) return EXIT_INTERNAL;
+            memcpy(in->names[k], spec, n);
+            in->names[k][n] = 0;
+            in->named++;
         }
-        if (!tensor_read(array_paths[k], &arrays[k], msg, sizeof msg)) {
+        if (!tensor_read(in->paths[k], &in->arrays[k], msg, sizeof msg)) {
             fprintf(stderr, "byocc: error: %s\n", msg);
-            rc = EXIT_INPUT;
-            break;
+            return EXIT_INPUT;
         }
-        shapes[k].input = array_names[k];
-        shapes[k].rank = arrays[k].rank;
-        memcpy(shapes[k].dims, arrays[k].dims, sizeof shapes[k].dims);
+        in->shapes[k].input = in->names[k];
+        in->shapes[k].rank = in->arrays[k].rank;
+        memcpy(in->shapes[k].dims, in->arrays[k].dims, sizeof in->shapes[k].dims);
     }
-    byoc_onnx_model info;
-    memset(&info, 0, sizeof info);
-    byoc_module *m = NULL;
-    byoc_sim_executable *exe = NULL;
-    byoc_sim_program *p = NULL;
-    byoc_placement_report *rep = NULL;
-    span_set stages[NSTAGES];
-    memset(stages, 0, sizeof stages);
-    char *exe_names = NULL;
+    return EXIT_OK;
+}
+
+/* mkdir -p: dir and its missing parents; 0 (errno set) when it is not a directory after */
+static int make_dirs(const char *dir) {
+    char path[4096];
+    size_t n = strlen(dir);
+    if (!n || n >= sizeof path) { errno = ENAMETOOLONG; return 0; }
+    memcpy(path, dir, n + 1);
+    for (char *p = path + 1;; ++p) {
+        if (*p && *p != '/') continue;
+        char c = *p;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) return 0;
+        *p = c;
+        if (!c) break;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0) return 0;
+    if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return 0; }
+    return 1;
+}
+
+/* ---- run and compile: one job, in steps ---- */
+typedef struct run_job {
+    session *s;
+    const cli_options *o;
+    const char *cmd, *file;
+    int compile, from_exe, track;
+    byoc_diag d;
+    input_files in;
+    /* the model and its program */
+    byoc_onnx_model info; /* ONNX: the import's facts; an artifact: its input and output names */
+    byoc_module *m;
+    byoc_sim_executable *exe;
+    byoc_sim_program *p;
+    byoc_placement_report *rep;
+    span_set stages[NSTAGES]; /* compile: the frontend names left after each stage */
+    char *exe_names;
     const char *exe_io[2 * MAX_IO];
-    if (rc == EXIT_OK && from_exe) { /* a compiled artifact: the devices given with --backend must be the ones it was built for */
-        byoc_sim_runtime_backend offered[64];
-        byoc_sim_load_options lo;
-        memset(&lo, 0, sizeof lo);
-        for (int k = 0; k < nopened_backends; ++k) {
-            offered[k].name = opened_backends[k]->spec->name;
-            offered[k].device = opened_backends[k]->target ? &opened_backends[k]->device : NULL;
-        }
-        lo.backends = nopened_backends ? offered : NULL;
-        lo.nbackends = nopened_backends;
-        if (!(exe = byoc_sim_executable_read(file, &lo, &d))) rc = input_error(&d);
-        else {
-            m = byoc_sim_executable_module(exe);
-            p = byoc_sim_executable_program(exe);
-            const char *ins = byoc_sim_executable_info(exe, "inputs"), *outs = byoc_sim_executable_info(exe, "outputs");
-            size_t a = ins ? strlen(ins) + 1 : 0, b = outs ? strlen(outs) + 1 : 0;
-            exe_names = (char *)malloc(a + b + 1);
-            if (!exe_names) rc = EXIT_INTERNAL;
-            else {
-                if (ins) memcpy(exe_names, ins, a);
-                if (outs) memcpy(exe_names + a, outs, b);
-                info.ninputs = ins ? split_lines(exe_names, exe_io, MAX_IO) : 0;
-                info.noutputs = outs ? split_lines(exe_names + a, exe_io + MAX_IO, MAX_IO) : 0;
-                info.input_names = exe_io;
-                info.output_names = exe_io + MAX_IO;
-            }
-        }
+    /* the run */
+    byoc_node *main_fn;
+    int nin, nout, mismatches;
+    byoc_tensor inputs[MAX_IO], outputs[MAX_IO];
+    void *seeded[MAX_IO];
+} run_job;
+
+static void run_job_free(run_job *j) {
+    input_files_free(&j->in);
+    for (int k = 0; k < MAX_IO; ++k) free(j->seeded[k]);
+    for (int k = 0; k < NSTAGES; ++k) free((void *)j->stages[k].names);
+    byoc_placement_report_free(j->rep);
+    if (j->exe) byoc_sim_executable_destroy(j->exe);
+    else {
+        byoc_sim_program_destroy(j->p);
+        if (j->info.module) byoc_onnx_model_free(&j->info);
+        else byoc_module_destroy(j->m);
     }
-    if (rc == EXIT_OK && !from_exe) {
-        onnx_shapes = shapes; /* unnamed files give the shape of the input in their position */
-        onnx_nshapes = named == ninputs_given || named == 0 ? ninputs_given : 0;
-        if (!(m = load_model_info(file, &info, &d))) rc = input_error(&d);
+    free(j->exe_names);
+}
+
+/* the options that do not go together */
+static int run_job_check(const run_job *j) {
+    const cli_options *o = j->o;
+    if (!j->file) return usage_error("%s: no input file", j->cmd);
+    if (j->compile && !o->out) return usage_error("compile: no output file (-o OUT.byoc)%s", "");
+    if (j->compile && (o->output_dir || o->compare_to || o->trace || o->reference || o->profile || o->repeat || j->from_exe))
+        return usage_error("compile: %s", "--output-dir, --compare-to, --trace, --reference, --profile and --repeat belong to run; the input is a model, not a .byoc");
+    if (j->from_exe && (o->reference || o->no_fuse || strcmp(o->so.strategy, "greedy") || o->so.placement || o->so.save_placement || o->so.estimator))
+        return usage_error("run: %s is compiled already: --strategy, --no-fuse, --reference and the placement options do not apply", j->file);
+    return EXIT_OK;
+}
+
+/* a compiled artifact: the devices given with --backend must be the ones it was built for */
+static int run_job_read_artifact(run_job *j) {
+    byoc_sim_runtime_backend offered[MAX_BACKENDS];
+    byoc_sim_load_options lo;
+    const session *s = j->s;
+    memset(&lo, 0, sizeof lo);
+    for (int k = 0; k < s->nbackends; ++k) {
+        offered[k].name = s->backends[k]->spec->name;
+        offered[k].device = s->backends[k]->target ? &s->backends[k]->device : NULL;
     }
-    int track = compile && info.node_spans; /* which stage removes each ONNX node, for the source map */
-    if (rc == EXIT_OK && track && !span_set_build(m, &stages[0])) rc = EXIT_INTERNAL;
-    /* the compile pipeline: inference simplified, constants folded, greedy placement, FuseOps */
-    if (rc == EXIT_OK && !from_exe && byoc_simplify_inference(m, &d) != BYOC_OK) rc = input_error(&d);
-    if (rc == EXIT_OK && track && !span_set_build(m, &stages[1])) rc = EXIT_INTERNAL;
-    if (rc == EXIT_OK && !from_exe && byoc_fold_constant(m, &d) != BYOC_OK) rc = input_error(&d);
-    if (rc == EXIT_OK && track && !span_set_build(m, &stages[2])) rc = EXIT_INTERNAL;
-    if (rc == EXIT_OK && !from_exe && nbackends) {
+    lo.backends = s->nbackends ? offered : NULL;
+    lo.nbackends = s->nbackends;
+    if (!(j->exe = byoc_sim_executable_read(j->file, &lo, &j->d))) return input_error(&j->d);
+    j->m = byoc_sim_executable_module(j->exe);
+    j->p = byoc_sim_executable_program(j->exe);
+    const char *ins = byoc_sim_executable_info(j->exe, "inputs"), *outs = byoc_sim_executable_info(j->exe, "outputs");
+    size_t a = ins ? strlen(ins) + 1 : 0, b = outs ? strlen(outs) + 1 : 0;
+    if (!(j->exe_names = (char *)malloc(a + b + 1))) return EXIT_INTERNAL;
+    if (ins) memcpy(j->exe_names, ins, a);
+    if (outs) memcpy(j->exe_names + a, outs, b);
+    j->info.ninputs = ins ? split_lines(j->exe_names, j->exe_io, MAX_IO) : 0;
+    j->info.noutputs = outs ? split_lines(j->exe_names + a, j->exe_io + MAX_IO, MAX_IO) : 0;
+    j->info.input_names = j->exe_io;
+    j->info.output_names = j->exe_io + MAX_IO;
+    return EXIT_OK;
+}
+
+/* stage k of the compile pipeline is done: compile records which frontend nodes are left */
+static int run_job_stage(run_job *j, int k) { return j->track && !span_set_build(j->m, &j->stages[k]) ? EXIT_INTERNAL : EXIT_OK; }
+
+/* the model loaded and compiled: inference simplified, constants folded, placement, device partitions
+   lowered by their target hooks, FuseOps, lowered to a host program */
+static int run_job_compile_model(run_job *j) {
+    const cli_options *o = j->o;
+    const session *s = j->s;
+    int rc, unnamed_or_all = j->in.named == j->in.count || j->in.named == 0; /* unnamed files give the shape of the input in their position */
+    if (!(j->m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, &j->info, &j->d))) return input_error(&j->d);
+    j->track = j->compile && j->info.node_spans; /* which stage removes each ONNX node, for the source map */
+    if ((rc = run_job_stage(j, 0)) != EXIT_OK) return rc;
+    if (byoc_simplify_inference(j->m, &j->d) != BYOC_OK) return input_error(&j->d);
+    if ((rc = run_job_stage(j, 1)) != EXIT_OK) return rc;
+    if (byoc_fold_constant(j->m, &j->d) != BYOC_OK) return input_error(&j->d);
+    if ((rc = run_job_stage(j, 2)) != EXIT_OK) return rc;
+    if (s->nbackends) {
+        byoc_backend_spec *backends[MAX_BACKENDS];
+        for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
         byoc_partition_options po;
         memset(&po, 0, sizeof po);
         po.backends = (const byoc_backend_spec *const *)backends;
-        po.nbackends = nbackends;
+        po.nbackends = s->nbackends;
         po.bind_constants = 1;
         byoc_collage_stats stats;
-        rc = place_ops(m, &so, &po, &rep, &stats, &d);
-        if (rc == EXIT_OK && !strcmp(so.strategy, "collage") && profile) {
+        rc = place_ops(s, j->m, &o->so, &po, &j->rep, &stats, &j->d);
+        if (rc == EXIT_OK && !strcmp(o->so.strategy, "collage") && o->profile) {
             char *text = byoc_collage_stats_format(&stats, "text", NULL);
             if (text) fputs(text, stdout);
             free(text);
         }
         byoc_collage_stats_free(&stats);
-    }
-    /* device partitions: relay_to_tir lowers each to a command stream, tir_to_runtime loads its blob */
-    if (rc == EXIT_OK && !from_exe && nopened_backends) {
-        const byoc_target *targets[64];
+        if (rc != EXIT_OK) return rc;
+        /* device partitions: relay_to_tir lowers each to a command stream, tir_to_runtime loads its blob */
+        const byoc_target *targets[MAX_BACKENDS];
         int ntargets = 0;
-        for (int k = 0; k < nopened_backends; ++k)
-            if (opened_backends[k]->target) targets[ntargets++] = opened_backends[k]->target;
-        if (ntargets && byoc_run_target_hooks(m, targets, ntargets, &d) != BYOC_OK) rc = input_error(&d);
+        for (int k = 0; k < s->nbackends; ++k)
+            if (s->backends[k]->target) targets[ntargets++] = s->backends[k]->target;
+        if (ntargets && byoc_run_target_hooks(j->m, targets, ntargets, &j->d) != BYOC_OK) return input_error(&j->d);
     }
-    if (rc == EXIT_OK && track && !span_set_build(m, &stages[3])) rc = EXIT_INTERNAL;
-    if (rc == EXIT_OK && !from_exe && fuse && byoc_fuse_ops(m, 256, &d) != BYOC_OK) rc = input_error(&d);
-    if (rc == EXIT_OK && track && !span_set_build(m, &stages[4])) rc = EXIT_INTERNAL;
-    if (rc == EXIT_OK && !from_exe && !(p = byoc_sim_lower(m, NULL, &d))) rc = input_error(&d);
-    if (compile) { /* save, load back (the loader's checks), and write the source map */
-        char **owned = NULL;
-        byoc_sim_source_node *nodes = rc == EXIT_OK && track ? source_nodes_of(&info, stages, &owned) : NULL;
-        if (rc == EXIT_OK && track && !nodes) rc = EXIT_INTERNAL;
-        byoc_sim_save_options sv;
-        memset(&sv, 0, sizeof sv);
-        sv.model = file;
-        sv.strategy = nbackends ? so.strategy : "host";
-        sv.source_nodes = nodes;
-        sv.nsource_nodes = nodes ? info.nnodes : 0;
-        sv.placement = rep;
-        sv.input_names = info.input_names;
-        sv.ninputs = info.ninputs;
-        sv.output_names = info.output_names;
-        sv.noutputs = info.noutputs;
-        void *bytes = NULL;
-        size_t size = 0;
-        if (rc == EXIT_OK && byoc_sim_executable_save(p, &sv, &bytes, &size, &d) != BYOC_OK) rc = input_error(&d);
-        byoc_sim_executable *back = NULL;
-        if (rc == EXIT_OK && !(back = byoc_sim_executable_load(bytes, size, out_path, NULL, &d))) {
-            fprintf(stderr, "byocc: internal error: the artifact does not load back: %s\n", d.message);
-            rc = EXIT_INTERNAL;
-        }
-        if (rc == EXIT_OK && !write_bytes(out_path, bytes, size)) rc = EXIT_INPUT;
-        char *json = NULL;
-        size_t json_len = 0;
-        if (rc == EXIT_OK && source_map && (!(json = byoc_sim_executable_source_map_json(back, &json_len)) || !write_bytes(source_map, json, json_len))) rc = EXIT_INPUT;
-        if (rc == EXIT_OK) {
-            int removed = 0, nodes_seen = 0;
-            for (int i = 0; i < byoc_sim_executable_source_count(back); ++i) {
-                const byoc_sim_source_entry *e = byoc_sim_executable_source(back, i);
-                if (i == 0 || byoc_sim_executable_source(back, i - 1)->frontend != e->frontend) nodes_seen++;
-                removed += e->removed != NULL;
-            }
-            printf("%s: %zu bytes: %d kernels, %d device blobs, arena %zu bytes; source map: %d frontend nodes (%d without ops)\n", out_path, size,
-                   byoc_sim_kernel_count(byoc_sim_executable_program(back)), byoc_sim_executable_blob_count(back),
-                   byoc_sim_memory(byoc_sim_executable_program(back)).arena_bytes, nodes_seen, removed);
-            for (int b = 0; b < byoc_sim_executable_blob_count(back); ++b) { /* one line per backend and target */
-                const byoc_sim_blob_info *bi = byoc_sim_executable_blob(back, b);
-                int seen = 0, count = 0;
-                size_t bytes_total = 0;
-                for (int c = 0; c < byoc_sim_executable_blob_count(back); ++c) {
-                    const byoc_sim_blob_info *other = byoc_sim_executable_blob(back, c);
-                    if (strcmp(other->backend, bi->backend) || strcmp(other->target, bi->target)) continue;
-                    if (c < b) seen = 1;
-                    count++;
-                    bytes_total += other->size;
-                }
-                if (!seen) printf("  %s: %d blob%s, %zu bytes, target %s\n", bi->backend, count, count == 1 ? "" : "s", bytes_total, bi->target);
-            }
-        }
-        byoc_sim_executable_free(back, json);
-        byoc_sim_executable_destroy(back);
-        free(bytes);
-        free(nodes);
-        for (int i = 0; owned && i < info.nnodes; ++i) free(owned[i]);
-        free(owned);
-        for (int k = 0; k < NSTAGES; ++k) free((void *)stages[k].names);
-        byoc_placement_report_free(rep);
-        byoc_sim_program_destroy(p);
-        for (int k = 0; k < MAX_IO; ++k) {
-            free(arrays[k].data);
-            free(array_names[k]);
-        }
-        if (info.module) byoc_onnx_model_free(&info);
-        else byoc_module_destroy(m);
-        return rc;
+    if ((rc = run_job_stage(j, 3)) != EXIT_OK) return rc;
+    if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return input_error(&j->d);
+    if ((rc = run_job_stage(j, 4)) != EXIT_OK) return rc;
+    if (!(j->p = byoc_sim_lower(j->m, NULL, &j->d))) return input_error(&j->d);
+    return EXIT_OK;
+}
+
+/* compile's summary: sizes, kernels, blobs (one line per backend and target), the source map */
+static void print_artifact_summary(const byoc_sim_executable *back, const char *out_path, size_t size) {
+    int removed = 0, nodes_seen = 0;
+    for (int i = 0; i < byoc_sim_executable_source_count(back); ++i) {
+        const byoc_sim_source_entry *e = byoc_sim_executable_source(back, i);
+        if (i == 0 || byoc_sim_executable_source(back, i - 1)->frontend != e->frontend) nodes_seen++;
+        removed += e->removed != NULL;
     }
-    byoc_placement_report_free(rep);
-    rep = NULL;
-    byoc_node *main_fn = m ? byoc_module_function(m, "main") : NULL;
-    int nin = p ? byoc_sim_input_count(p) : 0;
-    if (rc == EXIT_OK && (nin > MAX_IO || nin != main_fn->nparams)) {
-        fprintf(stderr, "byocc: error: %s: run takes at most %d tensor inputs (this module has %d, or tuple-typed ones)\n", file, MAX_IO, nin);
+    printf("%s: %zu bytes: %d kernels, %d device blobs, arena %zu bytes; source map: %d frontend nodes (%d without ops)\n", out_path, size,
+           byoc_sim_kernel_count(byoc_sim_executable_program(back)), byoc_sim_executable_blob_count(back),
+           byoc_sim_memory(byoc_sim_executable_program(back)).arena_bytes, nodes_seen, removed);
+    for (int b = 0; b < byoc_sim_executable_blob_count(back); ++b) {
+        const byoc_sim_blob_info *bi = byoc_sim_executable_blob(back, b);
+        int seen = 0, count = 0;
+        size_t bytes_total = 0;
+        for (int c = 0; c < byoc_sim_executable_blob_count(back); ++c) {
+            const byoc_sim_blob_info *other = byoc_sim_executable_blob(back, c);
+            if (strcmp(other->backend, bi->backend) || strcmp(other->target, bi->target)) continue;
+            if (c < b) seen = 1;
+            count++;
+            bytes_total += other->size;
+        }
+        if (!seen) printf("  %s: %d blob%s, %zu bytes, target %s\n", bi->backend, count, count == 1 ? "" : "s", bytes_total, bi->target);
+    }
+}
+
+/* compile: save, load back (the loader's checks), write the artifact and the source map */
+static int run_job_save(run_job *j) {
+    const cli_options *o = j->o;
+    int rc = EXIT_OK;
+    char **owned = NULL;
+    byoc_sim_source_node *nodes = j->track ? source_nodes_of(&j->info, j->stages, &owned) : NULL;
+    if (j->track && !nodes) rc = EXIT_INTERNAL;
+    byoc_sim_save_options sv;
+    memset(&sv, 0, sizeof sv);
+    sv.model = j->file;
+    sv.strategy = j->s->nbackends ? o->so.strategy : "host";
+    sv.source_nodes = nodes;
+    sv.nsource_nodes = nodes ? j->info.nnodes : 0;
+    sv.placement = j->rep;
+    sv.input_names = j->info.input_names;
+    sv.ninputs = j->info.ninputs;
+    sv.output_names = j->info.output_names;
+    sv.noutputs = j->info.noutputs;
+    void *bytes = NULL;
+    size_t size = 0;
+    if (rc == EXIT_OK && byoc_sim_executable_save(j->p, &sv, &bytes, &size, &j->d) != BYOC_OK) rc = input_error(&j->d);
+    byoc_sim_executable *back = NULL;
+    if (rc == EXIT_OK && !(back = byoc_sim_executable_load(bytes, size, o->out, NULL, &j->d))) {
+        char text[4 * sizeof j->d.message];
+        fprintf(stderr, "byocc: internal error: the artifact does not load back: %s\n", shown(j->d.message, text, sizeof text));
+        rc = EXIT_INTERNAL;
+    }
+    if (rc == EXIT_OK && !write_bytes(o->out, bytes, size)) rc = EXIT_INPUT;
+    char *json = NULL;
+    size_t json_len = 0;
+    if (rc == EXIT_OK && o->source_map && (!(json = byoc_sim_executable_source_map_json(back, &json_len)) || !write_bytes(o->source_map, json, json_len)))
         rc = EXIT_INPUT;
-    }
-    /* each given array goes to the input it names (or, unnamed, to the input in its position) */
-    byoc_tensor inputs[MAX_IO];
-    void *seeded[MAX_IO];
-    int given[MAX_IO];
-    memset(seeded, 0, sizeof seeded);
-    for (int i = 0; i < MAX_IO; ++i) given[i] = -1;
-    for (int k = 0; rc == EXIT_OK && k < ninputs_given; ++k) {
+    if (rc == EXIT_OK) print_artifact_summary(back, o->out, size);
+    byoc_sim_executable_free(back, json);
+    byoc_sim_executable_destroy(back);
+    free(bytes);
+    free(nodes);
+    for (int i = 0; owned && i < j->info.nnodes; ++i) free(owned[i]);
+    free(owned);
+    return rc;
+}
+
+/* the name of input i: the ONNX (or artifact) input name, else the var's */
+static const char *input_name(const run_job *j, int i) { return i < j->info.ninputs ? j->info.input_names[i] : j->main_fn->params[i]->name; }
+
+/* an --input file that names no input, names one twice, or is one too many */
+static int report_unplaced_input(const run_job *j, int k, int found) {
+    char t1[SHOWN_MAX], t2[SHOWN_MAX];
+    fprintf(stderr, "byocc: error: %s: ", j->file);
+    if (found >= 0) fprintf(stderr, "input '%s' is given twice;", shown(j->in.names[k], t1, sizeof t1));
+    else if (j->in.names[k]) fprintf(stderr, "no input is named '%s'; its inputs:", shown(j->in.names[k], t1, sizeof t1));
+    else fprintf(stderr, "%d --input files for %d inputs; its inputs:", j->in.count, j->nin);
+    for (int i = 0; found < 0 && i < j->nin; ++i) fprintf(stderr, " %s", shown(input_name(j, i), t2, sizeof t2));
+    fprintf(stderr, "\n");
+    return EXIT_INPUT;
+}
+
+/* each given array goes to the input it names (or, unnamed, to the input in its position) */
+static int run_job_bind_given(run_job *j, int *given) {
+    for (int k = 0; k < j->in.count; ++k) {
+        const npy_array *a = &j->in.arrays[k];
         int found = -1;
-        for (int i = 0; i < nin && found < 0; ++i)
-            if (array_names[k] ? input_matches(main_fn->params[i], i < info.ninputs ? info.input_names[i] : NULL, array_names[k]) : i == k) found = i;
-        if (found < 0 || given[found] >= 0) {
-            fprintf(stderr, "byocc: error: %s: ", file);
-            if (found >= 0) fprintf(stderr, "input '%s' is given twice;", array_names[k]);
-            else if (array_names[k]) fprintf(stderr, "no input is named '%s'; its inputs:", array_names[k]);
-            else fprintf(stderr, "%d --input files for %d inputs; its inputs:", ninputs_given, nin);
-            for (int i = 0; found < 0 && i < nin; ++i) fprintf(stderr, " %s", i < info.ninputs ? info.input_names[i] : main_fn->params[i]->name);
-            fprintf(stderr, "\n");
-            rc = EXIT_INPUT;
-            break;
-        }
-        const byoc_sim_io *io = byoc_sim_input(p, found);
-        if (io->dtype != arrays[k].dtype || io->rank != arrays[k].rank || memcmp(io->dims, arrays[k].dims, sizeof(int64_t) * (size_t)io->rank)) {
-            char want[200], have[200];
+        for (int i = 0; i < j->nin && found < 0; ++i)
+            if (j->in.names[k] ? input_matches(j->main_fn->params[i], i < j->info.ninputs ? j->info.input_names[i] : NULL, j->in.names[k]) : i == k) found = i;
+        if (found < 0 || given[found] >= 0) return report_unplaced_input(j, k, found);
+        const byoc_sim_io *io = byoc_sim_input(j->p, found);
+        if (io->dtype != a->dtype || io->rank != a->rank || memcmp(io->dims, a->dims, sizeof(int64_t) * (size_t)io->rank)) {
+            char want[200], have[200], text[SHOWN_MAX];
             shape_text(io->dtype, io->rank, io->dims, want, sizeof want);
-            shape_text(arrays[k].dtype, arrays[k].rank, arrays[k].dims, have, sizeof have);
-            fprintf(stderr, "byocc: error: input '%s' expects %s, %s holds %s\n", found < info.ninputs ? info.input_names[found] : main_fn->params[found]->name,
-                    want, array_paths[k], have);
-            rc = EXIT_INPUT;
-            break;
+            shape_text(a->dtype, a->rank, a->dims, have, sizeof have);
+            fprintf(stderr, "byocc: error: input '%s' expects %s, %s holds %s\n", shown(input_name(j, found), text, sizeof text), want, j->in.paths[k], have);
+            return EXIT_INPUT;
         }
         given[found] = k;
-        inputs[found].dtype = arrays[k].dtype;
-        inputs[found].rank = arrays[k].rank;
-        memcpy(inputs[found].dims, arrays[k].dims, sizeof inputs[found].dims);
-        inputs[found].data = arrays[k].data;
+        j->inputs[found].dtype = a->dtype;
+        j->inputs[found].rank = a->rank;
+        memcpy(j->inputs[found].dims, a->dims, sizeof j->inputs[found].dims);
+        j->inputs[found].data = a->data;
     }
-    /* inputs not given: an error when some were given; seeded values (for timing) when none were */
-    for (int i = 0; rc == EXIT_OK && i < nin; ++i) {
+    return EXIT_OK;
+}
+
+/* the inputs: the given ones, and when none is given seeded values (for timing) */
+static int run_job_bind_inputs(run_job *j) {
+    int given[MAX_IO], rc;
+    j->main_fn = byoc_module_function(j->m, "main");
+    j->nin = byoc_sim_input_count(j->p);
+    if (j->nin > MAX_IO || !j->main_fn || j->nin != j->main_fn->nparams) {
+        fprintf(stderr, "byocc: error: %s: run takes at most %d tensor inputs (this module has %d, or tuple-typed ones)\n", j->file, MAX_IO, j->nin);
+        return EXIT_INPUT;
+    }
+    for (int i = 0; i < MAX_IO; ++i) given[i] = -1;
+    if ((rc = run_job_bind_given(j, given)) != EXIT_OK) return rc;
+    for (int i = 0; i < j->nin; ++i) {
         if (given[i] >= 0) continue;
-        const byoc_sim_io *io = byoc_sim_input(p, i);
-        const char *name = i < info.ninputs ? info.input_names[i] : main_fn->params[i]->name;
-        char want[200];
+        const byoc_sim_io *io = byoc_sim_input(j->p, i);
+        char want[200], name[SHOWN_MAX];
         shape_text(io->dtype, io->rank, io->dims, want, sizeof want);
-        if (ninputs_given) {
+        shown(input_name(j, i), name, sizeof name);
+        if (j->in.count) {
             fprintf(stderr, "byocc: error: input '%s' (%s) is not given: --input %s=FILE.npy\n", name, want, name);
-            rc = EXIT_INPUT;
-            break;
+            return EXIT_INPUT;
         }
         fprintf(stderr, "byocc: note: input '%s' (%s) not given: seeded values\n", name, want);
-        seeded[i] = malloc(io->nbytes ? io->nbytes : 1);
-        if (!seeded[i]) { rc = EXIT_INTERNAL; break; }
-        unsigned long long s = 0x9e3779b97f4a7c15ULL + (unsigned long long)i;
+        if (!(j->seeded[i] = malloc(io->nbytes ? io->nbytes : 1))) return EXIT_INTERNAL;
+        unsigned long long seed = 0x9e3779b97f4a7c15ULL + (unsigned long long)i;
         size_t count = io->nbytes / byoc_dtype_size(io->dtype);
         for (size_t e = 0; e < count; ++e) {
-            unsigned long long r = seeded_next(&s);
-            if (byoc_dtype_is_float(io->dtype)) byoc__store(io->dtype, seeded[i], (int64_t)e, (double)(r >> 11) / 9007199254740992.0 - 0.5);
-            else byoc__store(io->dtype, seeded[i], (int64_t)e, (double)(r % (byoc_dtype_size(io->dtype) >= 4 ? 4 : 2)));
+            unsigned long long r = seeded_next(&seed);
+            if (byoc_dtype_is_float(io->dtype)) byoc__store(io->dtype, j->seeded[i], (int64_t)e, (double)(r >> 11) / 9007199254740992.0 - 0.5);
+            else byoc__store(io->dtype, j->seeded[i], (int64_t)e, (double)(r % (byoc_dtype_size(io->dtype) >= 4 ? 4 : 2)));
         }
-        inputs[i].dtype = io->dtype;
-        inputs[i].rank = io->rank;
-        memcpy(inputs[i].dims, io->dims, sizeof inputs[i].dims);
-        inputs[i].data = seeded[i];
+        j->inputs[i].dtype = io->dtype;
+        j->inputs[i].rank = io->rank;
+        memcpy(j->inputs[i].dims, io->dims, sizeof j->inputs[i].dims);
+        j->inputs[i].data = j->seeded[i];
     }
-    int nout = p ? byoc_sim_output_count(p) : 0;
-    byoc_tensor outputs[MAX_IO];
-    if (rc == EXIT_OK && nout > MAX_IO) { fprintf(stderr, "byocc: error: %s: %d outputs (at most %d)\n", file, nout, MAX_IO); rc = EXIT_INPUT; }
-    int runs = repeat ? repeat : profile ? 10 : 1;
-    if (rc == EXIT_OK && profile) { /* one warm-up run: first-touch page faults are not the kernels' time */
-        if (byoc_sim_run(p, inputs, nin, outputs, nout, &d) != BYOC_OK) rc = input_error(&d);
-        byoc_sim_profile_reset(p);
+    return EXIT_OK;
+}
+
+/* the runs: one, or --repeat N timed ones after a warm-up (--profile: ten after a warm-up) */
+static int run_job_execute(run_job *j) {
+    const cli_options *o = j->o;
+    int rc = EXIT_OK, runs = o->repeat ? o->repeat : o->profile ? 10 : 1;
+    j->nout = byoc_sim_output_count(j->p);
+    if (j->nout > MAX_IO) {
+        fprintf(stderr, "byocc: error: %s: %d outputs (at most %d)\n", j->file, j->nout, MAX_IO);
+        return EXIT_INPUT;
+    }
+    if (o->profile) { /* one warm-up run: first-touch page faults are not the kernels' time */
+        if (byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) return input_error(&j->d);
+        byoc_sim_profile_reset(j->p);
     }
     double *times = (double *)calloc((size_t)runs, sizeof(double));
-    if (!times) rc = EXIT_INTERNAL;
-    if (rc == EXIT_OK && repeat > 1 && byoc_sim_run(p, inputs, nin, outputs, nout, &d) != BYOC_OK) rc = input_error(&d); /* warm-up */
+    if (!times) return EXIT_INTERNAL;
+    if (o->repeat > 1 && byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) rc = input_error(&j->d); /* warm-up */
     for (int r = 0; rc == EXIT_OK && r < runs; ++r) {
         double t0 = BYOC_SIM_CLOCK();
-        if (byoc_sim_run(p, inputs, nin, outputs, nout, &d) != BYOC_OK) rc = input_error(&d);
+        if (byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) rc = input_error(&j->d);
         times[r] = BYOC_SIM_CLOCK() - t0;
     }
-    if (rc == EXIT_OK && repeat > 1) { /* median and minimum of the timed runs, after one warm-up run */
+    if (rc == EXIT_OK && o->repeat > 1) { /* median and minimum of the timed runs, after one warm-up run */
         qsort(times, (size_t)runs, sizeof(double), by_seconds);
         printf("time: median %.4f ms, min %.4f ms over %d runs\n", 1e3 * times[runs / 2], 1e3 * times[0], runs);
     }
     free(times);
-    int mismatches = 0;
-    for (int k = 0; rc == EXIT_OK && k < nout; ++k) {
-        char label[300], safe[300], path[2048], shape[200];
-        snprintf(label, sizeof label, "%s", k < info.noutputs ? info.output_names[k] : "");
-        if (!label[0]) snprintf(label, sizeof label, "output_%d", k);
+    return rc;
+}
+
+/* output k's label: its name, else output_K */
+static void output_label(const run_job *j, int k, char *label, size_t cap) {
+    snprintf(label, cap, "%s", k < j->info.noutputs ? j->info.output_names[k] : "");
+    if (!label[0]) snprintf(label, cap, "output_%d", k);
+}
+
+/* the reference file of output k under --compare-to; ref_path empty (and a message) when there is none */
+static int find_reference(const run_job *j, int k, const char *label, const char *safe, char *ref_path, size_t cap) {
+    const char *dir = j->o->compare_to;
+    char path[2048], text[SHOWN_MAX];
+    ref_path[0] = 0;
+    if (ends_with(dir, ".npy") || ends_with(dir, ".pb")) {
+        if (j->nout != 1) {
+            fprintf(stderr, "byocc: error: --compare-to FILE needs a model with one output (this one has %d); give a directory\n", j->nout);
+            return EXIT_USAGE;
+        }
+        snprintf(ref_path, cap, "%s", dir);
+        return EXIT_OK;
+    }
+    /* DIR/NAME.npy, else DIR/ort_output_K.npy, output_K.npy, expected_K.npy, output_K.pb */
+    static const char *const forms[5] = {"%s/%s.npy", "%s/ort_output_%d.npy", "%s/output_%d.npy", "%s/expected_%d.npy", "%s/output_%d.pb"};
+    for (int f = 0; f < 5 && !ref_path[0]; ++f) {
+        if (f == 0) snprintf(path, sizeof path, forms[0], dir, safe);
+        else snprintf(path, sizeof path, forms[f], dir, k);
+        FILE *probe = fopen(path, "rb");
+        if (probe) { fclose(probe); snprintf(ref_path, cap, "%s", path); }
+    }
+    if (ref_path[0]) return EXIT_OK;
+    fprintf(stderr, "byocc: error: no reference for output %d (%s) in %s (looked for %s.npy, ort_output_%d.npy, output_%d.npy, expected_%d.npy, output_%d.pb)\n", k,
+            shown(label, text, sizeof text), dir, safe, k, k, k, k);
+    return EXIT_INPUT;
+}
+
+/* each output: printed (shape), written to --output-dir, compared with --compare-to's reference */
+static int run_job_outputs(run_job *j) {
+    const cli_options *o = j->o;
+    for (int k = 0; k < j->nout; ++k) {
+        char label[300], safe[300], path[2048], shape[200], ref_path[2048];
+        output_label(j, k, label, sizeof label);
         file_safe(label, safe, sizeof safe);
-        shape_text(outputs[k].dtype, outputs[k].rank, outputs[k].dims, shape, sizeof shape);
-        if (!compare_to) printf("output %d %s: %s\n", k, label, shape);
-        if (output_dir) {
-            snprintf(path, sizeof path, "%s/%s.npy", output_dir, safe);
-            if (!npy_write(path, &outputs[k])) { fprintf(stderr, "byocc: error: cannot write %s\n", path); rc = EXIT_INPUT; break; }
+        shape_text(j->outputs[k].dtype, j->outputs[k].rank, j->outputs[k].dims, shape, sizeof shape);
+        if (!o->compare_to) printf("output %d %s: %s\n", k, label, shape);
+        if (o->output_dir) {
+            snprintf(path, sizeof path, "%s/%s.npy", o->output_dir, safe);
+            if (!npy_write(path, &j->outputs[k])) { fprintf(stderr, "byocc: error: cannot write %s\n", path); return EXIT_INPUT; }
         }
-        if (compare_to) {
-            char ref_path[2048] = "";
-            if (ends_with(compare_to, ".npy") || ends_with(compare_to, ".pb")) {
-                if (nout != 1) { fprintf(stderr, "byocc: error: --compare-to FILE needs a model with one output (this one has %d); give a directory\n", nout); rc = EXIT_USAGE; break; }
-                snprintf(ref_path, sizeof ref_path, "%s", compare_to);
-            } else { /* DIR/NAME.npy, else DIR/ort_output_K.npy, output_K.npy, expected_K.npy, output_K.pb */
-                const char *forms[5] = {"%s/%s.npy", "%s/ort_output_%d.npy", "%s/output_%d.npy", "%s/expected_%d.npy", "%s/output_%d.pb"};
-                for (int f = 0; f < 5 && !ref_path[0]; ++f) {
-                    if (f == 0) snprintf(path, sizeof path, forms[0], compare_to, safe);
-                    else snprintf(path, sizeof path, forms[f], compare_to, k);
-                    FILE *probe = fopen(path, "rb");
-                    if (probe) { fclose(probe); snprintf(ref_path, sizeof ref_path, "%s", path); }
-                }
-                if (!ref_path[0]) { fprintf(stderr, "byocc: error: no reference for output %d (%s) in %s (looked for %s.npy, ort_output_%d.npy, output_%d.npy, expected_%d.npy, output_%d.pb)\n", k, label, compare_to, safe, k, k, k, k); rc = EXIT_INPUT; break; }
-            }
-            npy_array ref;
-            char msg[1200];
-            if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); rc = EXIT_INPUT; break; }
-            if (k == 0) printf("%s against %s (tolerance %g x max(1, max|reference|)):\n", file, compare_to, tol);
-            mismatches += !compare_output(label, &outputs[k], &ref, ref_path, tol);
-            free(ref.data);
-        }
+        if (!o->compare_to) continue;
+        int rc = find_reference(j, k, label, safe, ref_path, sizeof ref_path);
+        if (rc != EXIT_OK) return rc;
+        npy_array ref;
+        char msg[1200];
+        if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
+        if (k == 0) printf("%s against %s (tolerance %g x max(1, max|reference|)):\n", j->file, o->compare_to, o->tolerance);
+        j->mismatches += !compare_output(label, &j->outputs[k], &ref, ref_path, o->tolerance);
+        free(ref.data);
     }
-    /* --reference host: the same inputs through the model compiled for the host alone */
-    int ref_mismatches = 0;
-    if (rc == EXIT_OK && reference) {
-        byoc_onnx_model rinfo;
-        memset(&rinfo, 0, sizeof rinfo);
-        byoc_module *rm = load_model_info(file, &rinfo, &d);
-        byoc_sim_program *rp = NULL;
-        byoc_tensor routs[MAX_IO];
-        if (!rm || byoc_simplify_inference(rm, &d) != BYOC_OK || byoc_fold_constant(rm, &d) != BYOC_OK || (fuse && byoc_fuse_ops(rm, 256, &d) != BYOC_OK) ||
-            !(rp = byoc_sim_lower(rm, NULL, &d)) || byoc_sim_run(rp, inputs, nin, routs, nout, &d) != BYOC_OK)
-            rc = input_error(&d);
-        if (rc == EXIT_OK) printf("%s against the host-only run (tolerance %g x max(1, max|reference|)):\n", file, tol);
-        for (int k = 0; rc == EXIT_OK && k < nout; ++k) {
-            char label[300];
-            snprintf(label, sizeof label, "%s", k < info.noutputs ? info.output_names[k] : "");
-            if (!label[0]) snprintf(label, sizeof label, "output_%d", k);
-            npy_array ref;
-            memset(&ref, 0, sizeof ref);
-            ref.dtype = routs[k].dtype;
-            ref.rank = routs[k].rank;
-            memcpy(ref.dims, routs[k].dims, sizeof ref.dims);
-            ref.data = routs[k].data;
-            ref.nbytes = byoc_dtype_size(ref.dtype);
-            for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
-            ref_mismatches += !compare_output(label, &outputs[k], &ref, "the host-only run", tol);
-        }
-        if (rc == EXIT_OK) printf("%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
-        if (rc == EXIT_OK) {
-            double dev = byoc_sim_latency(p), host = byoc_sim_latency(rp);
-            printf("simulated latency %.3f ms, host only %.3f ms (%.2fx)\n", dev * 1e3, host * 1e3, dev > 0 ? host / dev : 0.0);
-        }
-        byoc_sim_program_destroy(rp);
-        if (rinfo.module) byoc_onnx_model_free(&rinfo);
-        else byoc_module_destroy(rm);
-        if (rc == EXIT_OK && ref_mismatches) rc = EXIT_MISMATCH;
+    return EXIT_OK;
+}
+
+/* --reference host: the same inputs through the model compiled for the host alone */
+static int run_job_reference(run_job *j) {
+    const cli_options *o = j->o;
+    int rc = EXIT_OK, ref_mismatches = 0;
+    byoc_onnx_model rinfo;
+    memset(&rinfo, 0, sizeof rinfo);
+    byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
+    byoc_sim_program *rp = NULL;
+    byoc_tensor routs[MAX_IO];
+    if (!rm || byoc_simplify_inference(rm, &j->d) != BYOC_OK || byoc_fold_constant(rm, &j->d) != BYOC_OK ||
+        (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
+        byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
+        rc = input_error(&j->d);
+    if (rc == EXIT_OK) printf("%s against the host-only run (tolerance %g x max(1, max|reference|)):\n", j->file, o->tolerance);
+    for (int k = 0; rc == EXIT_OK && k < j->nout; ++k) {
+        char label[300];
+        output_label(j, k, label, sizeof label);
+        npy_array ref;
+        memset(&ref, 0, sizeof ref);
+        ref.dtype = routs[k].dtype;
+        ref.rank = routs[k].rank;
+        memcpy(ref.dims, routs[k].dims, sizeof ref.dims);
+        ref.data = routs[k].data;
+        ref.nbytes = byoc_dtype_size(ref.dtype);
+        for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
+        ref_mismatches += !compare_output(label, &j->outputs[k], &ref, "the host-only run", o->tolerance);
     }
-    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && profile) {
+    if (rc == EXIT_OK) printf("%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
+    if (rc == EXIT_OK) {
+        double dev = byoc_sim_latency(j->p), host = byoc_sim_latency(rp);
+        printf("simulated latency %.3f ms, host only %.3f ms (%.2fx)\n", dev * 1e3, host * 1e3, dev > 0 ? host / dev : 0.0);
+    }
+    byoc_sim_program_destroy(rp);
+    if (rinfo.module) byoc_onnx_model_free(&rinfo);
+    else byoc_module_destroy(rm);
+    return rc == EXIT_OK && ref_mismatches ? EXIT_MISMATCH : rc;
+}
+
+/* after the run (rc 0 or 4): --profile's table, --trace's file, --compare-to's verdict */
+static int run_job_report(run_job *j, int rc) {
+    const cli_options *o = j->o;
+    if (o->profile) {
         size_t len;
-        char *table = byoc_sim_profile_format(p, &len);
+        char *table = byoc_sim_profile_format(j->p, &len);
         if (table) fwrite(table, 1, len, stdout);
-        byoc_sim_free(p, table);
+        byoc_sim_free(j->p, table);
     }
-    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && trace) {
+    if (o->trace) {
         size_t len;
-        char *json = byoc_sim_trace_format(p, &len);
-        FILE *f = json ? fopen(trace, "wb") : NULL;
+        char *json = byoc_sim_trace_format(j->p, &len);
+        FILE *f = json ? fopen(o->trace, "wb") : NULL;
         if (!f || fwrite(json, 1, len, f) != len) {
-            fprintf(stderr, "byocc: error: cannot write %s\n", trace);
+            fprintf(stderr, "byocc: error: cannot write %s\n", o->trace);
             rc = EXIT_INPUT;
         }
         if (f) fclose(f);
-        byoc_sim_free(p, json);
+        byoc_sim_free(j->p, json);
     }
-    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && compare_to) {
-        printf("%s\n", mismatches ? "MISMATCH: outputs differ from the reference beyond the tolerance" : "all outputs match the reference");
-        if (mismatches) rc = EXIT_MISMATCH;
+    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && o->compare_to) {
+        printf("%s\n", j->mismatches ? "MISMATCH: outputs differ from the reference beyond the tolerance" : "all outputs match the reference");
+        if (j->mismatches) rc = EXIT_MISMATCH;
     }
-    for (int k = 0; k < MAX_IO; ++k) {
-        free(arrays[k].data);
-        free(array_names[k]);
-        free(seeded[k]);
-    }
-    if (exe) byoc_sim_executable_destroy(exe);
-    else {
-        byoc_sim_program_destroy(p);
-        if (info.module) byoc_onnx_model_free(&info);
-        else byoc_module_destroy(m);
-    }
-    free(exe_names);
     return rc;
 }
-static int cmd_run(int argc, char **argv) { return cmd_run_or_compile(argc, argv, 0); }
+
+/* run MODEL ..., and compile MODEL -o OUT.byoc (the same pipeline, saved instead of run) */
+static int run_or_compile(session *s, const cli_options *o, int compile) {
+    run_job *j = (run_job *)calloc(1, sizeof *j);
+    if (!j) return EXIT_INTERNAL;
+    j->s = s;
+    j->o = o;
+    j->compile = compile;
+    j->cmd = compile ? "compile" : "run";
+    j->file = o->files[0];
+    j->from_exe = j->file && ends_with(j->file, ".byoc");
+    int rc = run_job_check(j);
+    if (rc == EXIT_OK && o->output_dir && !make_dirs(o->output_dir)) { /* before the work, so the error comes first */
+        fprintf(stderr, "byocc: error: cannot create the output directory %s: %s\n", o->output_dir, strerror(errno));
+        rc = EXIT_INPUT;
+    }
+    /* the input files first: for ONNX, their shapes give symbolic dims their values */
+    if (rc == EXIT_OK) rc = input_files_read(o, &j->in);
+    if (rc == EXIT_OK) rc = j->from_exe ? run_job_read_artifact(j) : run_job_compile_model(j);
+    if (rc == EXIT_OK && compile) rc = run_job_save(j);
+    if (rc == EXIT_OK && !compile) {
+        byoc_placement_report_free(j->rep); /* the run needs no placement report */
+        j->rep = NULL;
+        rc = run_job_bind_inputs(j);
+        if (rc == EXIT_OK) rc = run_job_execute(j);
+        if (rc == EXIT_OK) rc = run_job_outputs(j);
+        if (rc == EXIT_OK && o->reference) rc = run_job_reference(j);
+        if (rc == EXIT_OK || rc == EXIT_MISMATCH) rc = run_job_report(j, rc);
+    }
+    run_job_free(j);
+    free(j);
+    return rc;
+}
+static int cmd_run(session *s, const cli_options *o) { return run_or_compile(s, o, 0); }
+static int cmd_compile(session *s, const cli_options *o) { return run_or_compile(s, o, 1); }
 
 /* ---- explain: where an ONNX node ran, in which kernel, and why there ---- */
 /* the blob of a partition, NULL for none */
@@ -1526,16 +1885,10 @@ static uint64_t layer_cycles(const byoc_sim_executable *exe, const byoc_sim_sour
     }
     return last > first && first != UINT64_MAX ? last - first : 0;
 }
-static int cmd_explain(int argc, char **argv) {
-    const char *file = NULL, *node = NULL;
-    int json = 0;
-    for (int i = 0; i < argc; ++i) {
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return usage_error("explain: unknown option '%s'", argv[i]);
-        else if (!file) file = argv[i];
-        else if (!node) node = argv[i];
-        else return usage_error("explain: more than one node ('%s')", argv[i]);
-    }
+static int cmd_explain(session *s, const cli_options *o) {
+    const char *file = o->files[0], *node = o->files[1];
+    int json = o->json;
+    (void)s;
     if (!file || !node) return usage_error("explain: expects MODEL.byoc NODE%s", "");
     byoc_diag d;
     byoc_sim_executable *exe = byoc_sim_executable_read(file, NULL, &d);
@@ -1630,99 +1983,23 @@ static int cmd_explain(int argc, char **argv) {
     if (json) printf("%s]\n", found ? "\n" : "");
     byoc_sim_executable_destroy(exe);
     if (!found) {
-        fprintf(stderr, "byocc: error: %s: no frontend node '%s' in the source map (byocc compile --source-map FILE.json lists them)\n", file, node);
+        char text[SHOWN_MAX];
+        fprintf(stderr, "byocc: error: %s: no frontend node '%s' in the source map (byocc compile --source-map FILE.json lists them)\n", file,
+                shown(node, text, sizeof text));
         return EXIT_INPUT;
     }
     return EXIT_OK;
 }
-static int cmd_compile(int argc, char **argv) { return cmd_run_or_compile(argc, argv, 1); }
-
-/* ---- import ---- */
-static int cmd_import(int argc, char **argv) {
-    const char *file = NULL, *out = NULL;
-    unsigned flags = 0;
-    byoc_onnx_input_shape shapes[MAX_IO];
-    int nshapes = 0, named = 0;
-    for (int i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
-        else if (strcmp(argv[i], "--input") == 0 && i + 1 < argc) { /* example tensors give symbolic dims their values */
-            const char *spec = argv[++i], *eq = strchr(spec, '=');
-            npy_array a;
-            char msg[1200];
-            if (nshapes == MAX_IO) return usage_error("import: at most 64 inputs%s", "");
-            if (!tensor_read(eq ? eq + 1 : spec, &a, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
-            free(a.data);
-            shapes[nshapes].input = NULL;
-            if (eq) { argv[i][eq - spec] = 0; shapes[nshapes].input = spec; named++; }
-            shapes[nshapes].rank = a.rank;
-            memcpy(shapes[nshapes].dims, a.dims, sizeof a.dims);
-            nshapes++;
-        }
-        else if (strcmp(argv[i], "--print-types") == 0) flags |= BYOC_PRINT_TYPES;
-        else if (argv[i][0] == '-') return usage_error("import: unknown or incomplete option '%s'", argv[i]);
-        else if (!file) file = argv[i];
-        else return usage_error("import: more than one input file ('%s')", argv[i]);
-    }
-    if (!file) return usage_error("import: no input file%s", "");
-    if (!ends_with(file, ".onnx")) return usage_error("import: '%s' is not an .onnx file", file);
-    if (out && !ends_with(out, ".relay")) return usage_error("import: the output '%s' must end in .relay", out);
-    if (named && named != nshapes) return usage_error("import: name every --input or none%s", "");
-    byoc_diag d;
-    byoc_onnx_model model;
-    onnx_shapes = shapes;
-    onnx_nshapes = nshapes;
-    byoc_module *m = load_model_info(file, &model, &d);
-    if (!m) return input_error(&d);
-    int rc = EXIT_OK;
-    if (out) {
-        if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
-        else {
-            fprintf(stderr, "byocc: %s: opset %d, %d nodes (%d evaluated at import), %d input%s, %d output%s -> %s\n", file, model.opset, model.nnodes,
-                    model.nfolded, model.ninputs, model.ninputs == 1 ? "" : "s", model.noutputs, model.noutputs == 1 ? "" : "s", out);
-        }
-    } else {
-        char *text = byoc_module_print(m, flags, NULL);
-        if (!text) rc = EXIT_INTERNAL;
-        else fputs(text, stdout);
-        byoc_free(m, text);
-    }
-    byoc_onnx_model_free(&model);
-    return rc;
-}
-
-/* takes every "--dim NAME=N" out of argv into onnx_dims; returns the new argc, or -1 after an error */
-static int take_dim_flags(int argc, char **argv) {
-    int kept = 0;
-    for (int i = 0; i < argc; ++i) {
-        if (strcmp(argv[i], "--dim") != 0) { argv[kept++] = argv[i]; continue; }
-        const char *kv = i + 1 < argc ? argv[++i] : "";
-        const char *eq = strchr(kv, '=');
-        char *end = NULL;
-        long long v = eq ? strtoll(eq + 1, &end, 10) : 0;
-        if (!eq || eq == kv || !end || *end || v < 1 || v > 2147483647LL) { usage_error("--dim expects NAME=N with N >= 1, got '%s'", kv); return -1; }
-        if (onnx_ndims == MAX_DIMS) { usage_error("at most 32 --dim flags%s", ""); return -1; }
-        size_t n = (size_t)(eq - kv);
-        char *name = (char *)malloc(n + 1);
-        if (!name) return -1;
-        memcpy(name, kv, n);
-        name[n] = 0;
-        onnx_dims[onnx_ndims].name = name;
-        onnx_dims[onnx_ndims++].value = v;
-    }
-    return kept;
-}
-
 /* ---- backends ---- */
-static int cmd_backends(int argc, char **argv) {
-    int json = argc == 1 && strcmp(argv[0], "--json") == 0;
-    if (argc && !json) return usage_error("backends: unknown option '%s' (only --json)", argv[0]);
+static int cmd_backends(session *s, const cli_options *o) {
+    int json = o->json;
     byoc_diag d;
     char line[512];
     if (json) printf("{\"backends\": [");
     else printf("built-in backends (--backend NAME [-option=value]...; a .backend file with 'kind npu' or 'kind dsp' gets the same device model):\n");
     for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i) {
         const char *spec_text = NULL, *name = byoc_sim_builtin_backend(i, &spec_text);
-        byoc_sim_backend *b = open_backend(name, &d);
+        byoc_sim_backend *b = open_backend(s, name, &d);
         if (!b) return input_error(&d);
         byoc_sim_device_describe(&b->device, line, sizeof line);
         if (json) {
@@ -1757,35 +2034,108 @@ static int cmd_backends(int argc, char **argv) {
     return EXIT_OK;
 }
 
-static int run_command(int argc, char **argv);
-
-int main(int argc, char **argv) {
-    if (argc < 2) {
-        fputs(usage_text, stderr);
-        fputs(usage_text_more, stderr);
-        return EXIT_USAGE;
+/* ---- import ---- */
+static int cmd_import(session *s, const cli_options *o) {
+    const char *file = o->files[0], *out = o->out;
+    unsigned flags = o->print_types ? BYOC_PRINT_TYPES : 0;
+    if (!file) return usage_error("import: no input file%s", "");
+    if (!ends_with(file, ".onnx")) return usage_error("import: '%s' is not an .onnx file", file);
+    if (out && !ends_with(out, ".relay")) return usage_error("import: the output '%s' must end in .relay", out);
+    input_files in; /* example tensors give symbolic dims their values */
+    int rc = input_files_read(o, &in);
+    if (rc == EXIT_OK && in.named && in.named != in.count) rc = usage_error("import: name every --input or none%s", "");
+    byoc_diag d;
+    byoc_onnx_model model;
+    byoc_module *m = rc == EXIT_OK ? load_model_info(s, file, in.shapes, in.count, &model, &d) : NULL;
+    if (rc == EXIT_OK && !m) rc = input_error(&d);
+    input_files_free(&in);
+    if (rc != EXIT_OK) return rc;
+    if (out) {
+        if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
+        else {
+            fprintf(stderr, "byocc: %s: opset %d, %d nodes (%d evaluated at import), %d input%s, %d output%s -> %s\n", file, model.opset, model.nnodes,
+                    model.nfolded, model.ninputs, model.ninputs == 1 ? "" : "s", model.noutputs, model.noutputs == 1 ? "" : "s", out);
+        }
+    } else {
+        char *text = byoc_module_print(m, flags, NULL);
+        if (!text) rc = EXIT_INTERNAL;
+        else fputs(text, stdout);
+        byoc_free(m, text);
     }
-    argc = take_dim_flags(argc, argv);
-    if (argc < 0) return EXIT_USAGE;
-    int rc = run_command(argc, argv);
-    close_backends();
+    byoc_onnx_model_free(&model);
     return rc;
 }
 
-static int run_command(int argc, char **argv) {
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "backends") == 0) return cmd_backends(argc - 2, argv + 2);
-    if (strcmp(cmd, "import") == 0) return cmd_import(argc - 2, argv + 2);
-    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
-    if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
-    if (strcmp(cmd, "explain") == 0) return cmd_explain(argc - 2, argv + 2);
-    if (strcmp(cmd, "opt") == 0) return cmd_opt(argc - 2, argv + 2);
-    if (strcmp(cmd, "info") == 0) return cmd_info(argc - 2, argv + 2);
-    if (strcmp(cmd, "match") == 0) return cmd_match(argc - 2, argv + 2);
-    if (strcmp(cmd, "partition") == 0) return cmd_partition(argc - 2, argv + 2);
-    if (strcmp(cmd, "ops") == 0) return cmd_ops(argc - 2, argv + 2);
-    if (strcmp(cmd, "passes") == 0) return cmd_passes();
-    if (strcmp(cmd, "version") == 0) { printf("byocc %s\n", BYOC_VERSION_STRING); return EXIT_OK; }
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) { fputs(usage_text, stdout); fputs(usage_text_more, stdout); return EXIT_OK; }
-    return usage_error("unknown command '%s'", cmd);
+static int cmd_version(session *s, const cli_options *o) {
+    (void)s;
+    (void)o;
+    printf("byocc %s\n", BYOC_VERSION_STRING);
+    return EXIT_OK;
+}
+
+/* ---- the commands ---- */
+typedef struct command {
+    const char *name;
+    unsigned bit;  /* its C_ bit: the options it takes */
+    int max_files; /* positional arguments */
+    int (*run)(session *, const cli_options *);
+} command;
+
+static const command commands[] = {
+    {"opt", C_OPT, 1, cmd_opt},
+    {"partition", C_PARTITION, 1, cmd_partition},
+    {"match", C_MATCH, 1, cmd_match},
+    {"import", C_IMPORT, 1, cmd_import},
+    {"run", C_RUN, 1, cmd_run},
+    {"compile", C_COMPILE, 1, cmd_compile},
+    {"explain", C_EXPLAIN, 2, cmd_explain},
+    {"backends", C_BACKENDS, 0, cmd_backends},
+    {"info", C_INFO, 1, cmd_info},
+    {"ops", C_OPS, 0, cmd_ops},
+    {"passes", C_PASSES, 0, cmd_passes},
+    {"version", C_VERSION, 0, cmd_version},
+};
+
+/* one command: --help (or -h) anywhere gives its usage; else its options, then the command */
+static int run_command(session *s, const command *c, int argc, char **argv) {
+    for (int i = 0; i < argc; ++i)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            print_usage(stdout, c->name);
+            return EXIT_OK;
+        }
+    cli_options *o = (cli_options *)calloc(1, sizeof *o);
+    if (!o) return EXIT_INTERNAL;
+    o->cmd = c->name;
+    o->so.strategy = "greedy";
+    o->tolerance = 1e-4;
+    int rc = parse_options(s, c->bit, c->max_files, argc, argv, o);
+    if (rc == EXIT_OK) rc = c->run(s, o);
+    free(o);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_usage(stderr, NULL);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) { /* help COMMAND: that command's usage */
+        for (size_t k = 0; argc > 2 && k < sizeof commands / sizeof commands[0]; ++k)
+            if (!strcmp(commands[k].name, argv[2])) {
+                print_usage(stdout, commands[k].name);
+                return EXIT_OK;
+            }
+        print_usage(stdout, NULL);
+        return EXIT_OK;
+    }
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; ++k) {
+        if (strcmp(commands[k].name, name)) continue;
+        session s;
+        memset(&s, 0, sizeof s);
+        int rc = run_command(&s, &commands[k], argc - 2, argv + 2);
+        session_close(&s);
+        return rc;
+    }
+    return usage_error("unknown command '%s'", name);
 }
