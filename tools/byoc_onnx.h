@@ -127,6 +127,8 @@ BYOC_API void byoc_onnx_model_free(byoc_onnx_model *model);
    *name_out when given (module string). */
 BYOC_API byoc_node *byoc_onnx_tensor_load(byoc_module *m, const void *data, size_t size, const char *file, const char **name_out,
                                           byoc_diag *diag);
+/* The same, read from the file at path. */
+BYOC_API byoc_node *byoc_onnx_tensor_read(byoc_module *m, const char *path, const char **name_out, byoc_diag *diag);
 
 #ifdef __cplusplus
 }
@@ -2858,8 +2860,13 @@ BYOC_API byoc_result byoc_onnx_load(const char *path, const byoc_onnx_options *o
     return r;
 }
 
-/* Transitional: tools/byocc.c still calls the file reader by its name from before the byoc_onnx__ prefix.
-   Remove when it calls byoc_onnx__read_file. */
-#define byoc__onnx_read_file byoc_onnx__read_file
+BYOC_API byoc_node *byoc_onnx_tensor_read(byoc_module *m, const char *path, const char **name_out, byoc_diag *diag) {
+    size_t size = 0;
+    uint8_t *data = byoc_onnx__read_file(path, &size, diag);
+    if (!data) return NULL;
+    byoc_node *c = byoc_onnx_tensor_load(m, data, size, path, name_out, diag);
+    free(data);
+    return c;
+}
 
 #endif /* BYOC_ONNX_IMPLEMENTATION */

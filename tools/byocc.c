@@ -1135,13 +1135,9 @@ static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
 static int tensor_read(const char *path, npy_array *a, char *msg, size_t cap) {
     if (!ends_with(path, ".pb")) return npy_read(path, a, msg, cap);
     memset(a, 0, sizeof *a);
-    size_t size = 0;
     byoc_diag d;
-    uint8_t *bytes = byoc__onnx_read_file(path, &size, &d);
-    if (!bytes) { snprintf(msg, cap, "%s", d.message); return 0; }
     byoc_module *scratch = byoc_module_create(NULL);
-    byoc_node *c = scratch ? byoc_onnx_tensor_load(scratch, bytes, size, path, NULL, &d) : NULL;
-    free(bytes);
+    byoc_node *c = scratch ? byoc_onnx_tensor_read(scratch, path, NULL, &d) : NULL;
     if (!c) {
         snprintf(msg, cap, "%s", scratch ? d.message : "out of memory");
         byoc_module_destroy(scratch);
