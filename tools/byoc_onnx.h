@@ -42,6 +42,13 @@
    - Hostile files: every length, count, varint, wire type and dim is checked against the bytes
      present; the decoder never recurses (nested graphs in attributes are skipped, not decoded).
 
+   EXTENSION POINTS (what to touch, by symbol)
+     an ONNX op         a converter byoc_onnx__<name>(byoc_onnx__ctx *, const char *op) building IR ops
+                        through byoc_onnx__call*, and one entry in byoc_onnx__ops mapping the ONNX op type
+                        to it (and to the op record it builds); an IR op it needs first goes into byoc.h
+                        (README "Adding an op")
+     a tensor format    byoc_onnx__tensor_* (data types, raw and typed fields, external data)
+
    TABLE OF CONTENTS
        [SECTION] config
        [SECTION] api
@@ -49,7 +56,9 @@
        [SECTION] impl: onnx messages
        [SECTION] impl: tensors
        [SECTION] impl: graph building helpers
-       [SECTION] impl: op converters
+       [SECTION] impl: op converters: elementwise, shapes, indexing
+       [SECTION] impl: op converters: softmax, convolutions, pools, normalisations, reductions
+       [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
 #ifndef BYOC_ONNX_H_INCLUDED
@@ -991,7 +1000,7 @@ BYOC__PRIVATE int byoc_onnx__const_floats(byoc_onnx__state *st, byoc_node *x, do
     return (int)n;
 }
 
-// [SECTION] impl: op converters
+// [SECTION] impl: op converters: elementwise, shapes, indexing
 /* What a converter sees: the node's inputs (NULL for an omitted optional input) and attributes. */
 typedef struct byoc_onnx__ctx {
     byoc_onnx__state *st;
@@ -1604,6 +1613,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__where(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: op converters: softmax, convolutions, pools, normalisations, reductions
 /* Softmax and LogSoftmax: before opset 13 the input is seen as 2-D [prod(dims < axis), prod(rest)] */
 BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "input");
@@ -2439,6 +2449,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
     byoc_onnx__convert_fn convert;
