@@ -2742,10 +2742,11 @@ BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *d, char *out, 
         e->def.describe(d, out, cap, e->def.user_data);
         return;
     }
-    char dts[160];
+    char dts[160], macs[48] = "";
     byoc__dv_dtypes_text(d->dtypes, dts, sizeof dts);
-    snprintf(out, cap, "%s (%s): %d lanes, %dx%d MACs at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
-             e ? e->def.name : "?", d->preset, d->lanes, d->rows, d->cols, d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle,
+    if (e && e->def.mac_array) snprintf(macs, sizeof macs, ", %dx%d MACs", d->rows, d->cols);
+    snprintf(out, cap, "%s (%s): %d lanes%s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
+             e ? e->def.name : "?", d->preset, d->lanes, macs, d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle,
              d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer ? "double" : "single", dts);
 }
 
