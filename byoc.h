@@ -827,6 +827,7 @@ typedef struct byoc_backend_spec {
     byoc_fusion_style fusion;     /* how the cost-driven search combines its ops ("fusion STYLE [DEPTH]") */
     int fusion_max_depth;         /* deepest combined candidate (0: the search's default) */
     byoc_module *arena;           /* owns the patterns and strings (NULL for a spec built in C) */
+    int kind_given;               /* 1 when a `kind` line named the kind (else it is the name) */
 } byoc_backend_spec;
 
 BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag);
@@ -11334,7 +11335,7 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 failed = 1;
                 break;
             }
-            if (is_kind) b->kind = byoc_intern(arena, word);
+            if (is_kind) b->kind = byoc_intern(arena, word), b->kind_given = 1;
             else b->priority = (int)pr;
         } else if (kwlen == 6 && !memcmp(kw, "option", 6)) {
             const char *ne = arg;

@@ -216,7 +216,7 @@ typedef struct byoc_sim_kernel_info {
     double total_seconds;
     /* the simulated SoC's account (see "sim: devices"): for a partition on a simulated device, what its
        command stream took in the last run; for a host kernel, the host model's estimate */
-    const char *device_kind; /* "host", "npu", "dsp" */
+    const char *device_kind; /* the device kind's name: "host", "npu", "dsp", ... */
     uint64_t cycles;         /* at the device's clock */
     double sim_seconds;
     double sim_start;        /* on the simulated timeline: kernels run one after another, in schedule order */
@@ -307,12 +307,17 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
    `cols` results per cycle, fused bias and activation epilogues free (in the output stage); DSP vector ops
    at `lanes` elements per cycle times a per-op cost (see README "Device models").
    The host is modelled analytically: max(float ops / (lanes * clock), bytes / DRAM bandwidth) plus a
-   per-kernel launch. */
-typedef enum byoc_sim_device_kind { BYOC_SIM_HOST = 0, BYOC_SIM_NPU, BYOC_SIM_DSP } byoc_sim_device_kind;
+   per-kernel launch.
+
+   Device kinds are data: npu and dsp are registered through byoc_sim_device_kind_def like any kind a
+   program adds (byoc_sim_register_device_kind); tiling, DMA, SRAM and double buffering are shared, a kind
+   brings its presets, the ops it runs, its compute-cycle model and optionally its own execution. */
 typedef enum byoc_sim_dataflow { BYOC_SIM_OUTPUT_STATIONARY = 0, BYOC_SIM_WEIGHT_STATIONARY } byoc_sim_dataflow;
+/* The host's device kind: always index 0 of the registry (npu is 1 and dsp 2, registered next). */
+#define BYOC_SIM_HOST 0
 
 typedef struct byoc_sim_device { /* (also named in byoc_sim_options) */
-    byoc_sim_device_kind kind;
+    int kind;                   /* the registered device kind (byoc_sim_device_kind_at); BYOC_SIM_HOST for the host */
     char preset[32];
     double clock_mhz;
     int rows, cols;             /* NPU: the MAC array, rows x cols MACs per cycle */
@@ -339,6 +344,63 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
 /* "npu (ethos-u55-256): 16x16 MACs output-stationary at 500 MHz, SRAM 384 KB, ..." */
 BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *dev, char *out, size_t cap);
 
+/* A device kind (README "Device models"). Registration copies the struct, its presets and the ops it
+   names (the strings and callbacks must outlive the process's use of the kind). Partitions of a backend
+   whose `kind` line names it are lowered to command streams by the shared machinery (layers, tiles that
+   fit SRAM, DMA loads and stores, double buffering); the kind decides which ops run, what a compute
+   command costs and, optionally, how it executes.
+
+       static uint64_t vpu_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int n, uint64_t *macs, void *ud) {
+           uint64_t cycles = 0;                         // calls[0] the layer's anchor, then its epilogue, typed on the tile
+           for (int i = 0; i < n; ++i) cycles += (uint64_t)byoc_type_num_elements(calls[i]->checked_type) / (uint64_t)dev->lanes + 4;
+           *macs = 0;
+           return cycles;
+       }
+       static const byoc_sim_device vpu_presets[] = {{0, "vpu-32", 1000, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32, 128 * 1024,
+                                                      16, 100, 64, 300, 1, 1u << BYOC_FLOAT32}};
+       static const char *const vpu_ops[] = {"add", "multiply", "nn.relu", NULL};
+       byoc_sim_device_kind_def k = {0};
+       k.name = "vpu";  k.presets = vpu_presets;  k.npresets = 1;
+       k.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_REDUCE);  k.ops = vpu_ops;  k.fuse_epilogue = 1;
+       k.compute_cycles = vpu_cycles;
+       byoc_sim_register_device_kind(&k, &diag);    // now `kind vpu` in a .backend file opens a vpu device
+
+   Cycle counts must depend only on the device and the calls' types and attributes (estimates are cached by
+   them). With spec_text the kind also has a built-in backend of its name (byoc_sim_backend_open("vpu")). */
+#define BYOC_SIM_CLASS(c) (1u << (unsigned)(c)) /* a byoc_op_class in byoc_sim_device_kind_def.classes */
+typedef struct byoc_sim_device_kind_def {
+    const char *name;              /* an identifier: the `kind` word of .backend files, blobs' and profiles' kind */
+    const char *about;             /* one line for listings (may be NULL) */
+    const byoc_sim_device *presets; /* its parameter sets, presets[0] the default; their kind is set at registration */
+    const char *const *preset_about; /* npresets lines: where each preset's figures come from (may be NULL) */
+    int npresets;                  /* 1..8; preset names are unique across kinds */
+    const char *spec_text;         /* .backend text of a built-in backend (may be NULL) */
+    unsigned classes;              /* BYOC_SIM_CLASS(c) for every byoc_op_class all of whose ops it runs */
+    const char *const *ops;        /* NULL-terminated: further ops it runs, each of a class other than NONE (its
+                                      layer class), e.g. the elementwise ops of an NPU's output stage */
+    int fuse_epilogue;             /* 1: elementwise ops only a layer's anchor feeds join its layer (one compute per tile) */
+    int mac_array;                 /* 1: a rows x cols MAC array (both must be >= 1; costs report MAC utilisation) */
+    /* further constraints on one op call, after the shared ones (dtypes, static shapes, layouts, SRAM):
+       1 accepts, else 0 with the reason (NULL: none) */
+    int (*accepts)(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap, void *user_data);
+    /* compute cycles of one compute command (required): calls[0] the layer's anchor, calls[1..ncalls) its
+       fused epilogue, each typed on the tile's shapes; *macs receives its multiply-accumulates */
+    uint64_t (*compute_cycles)(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls, uint64_t *macs, void *user_data);
+    /* computes one call of a compute command on its SRAM tiles, writing result->data (NULL: byoc.h's host
+       kernel, byoc_kernel_run); workspace holds byoc_kernel_workspace_size(call) bytes */
+    byoc_result (*execute)(const byoc_sim_device *dev, const byoc_node *call, const byoc_tensor *args, int nargs, byoc_tensor *result, void *workspace,
+                           byoc_diag *diag, void *user_data);
+    /* one line about a device of this kind (NULL: "NAME (preset): lanes, MACs, clock, SRAM, DRAM, launch, dtypes") */
+    void (*describe)(const byoc_sim_device *dev, char *out, size_t cap, void *user_data);
+    void *user_data;
+} byoc_sim_device_kind_def;
+/* Registers a kind (a name taken, bad presets, an unknown op or a full registry is an error naming it). */
+BYOC_SIM_API byoc_result byoc_sim_register_device_kind(const byoc_sim_device_kind_def *def, byoc_diag *diag);
+/* The registry, for listings: 0 is the host (no compute_cycles: it runs kernels, not command streams). */
+BYOC_SIM_API int byoc_sim_device_kind_count(void);
+BYOC_SIM_API const byoc_sim_device_kind_def *byoc_sim_device_kind_at(int i); /* NULL out of range */
+BYOC_SIM_API int byoc_sim_device_kind_find(const char *name);                 /* its index, -1 if none */
+
 /* A backend on a simulated device: what partitioning needs (spec) and what compiling needs (target). */
 typedef struct byoc_sim_backend {
     byoc_backend_spec *spec; /* patterns and op support; every op also passes the device's own checks */
@@ -346,8 +408,8 @@ typedef struct byoc_sim_backend {
     byoc_sim_device device;
 } byoc_sim_backend;
 
-/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file with a `kind npu` or `kind dsp` line (its
-   `option` lines set device parameters), or either followed by target options in TVM's spelling
+/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file with a `kind` line naming a registered
+   device kind (its `option` lines set device parameters), or either followed by target options in TVM's spelling
    ("npu -preset=npu-128x128 -sram_kb=512"). Registers its target kind and hooks on first use:
    relay_to_tir lowers each partition to a command stream (tiling to fit SRAM, DMA insertion, weight
    streaming, fused epilogues, double buffering), tir_to_runtime serialises it into a blob and loads it
@@ -499,8 +561,8 @@ BYOC_SIM_API const char *byoc_sim_executable_info(const byoc_sim_executable *e, 
 typedef struct byoc_sim_blob_info {
     const char *function; /* the partition ("tvmgen_default_npu_main_0") */
     const char *backend;  /* its Compiler */
-    const char *kind;     /* "npu", "dsp" */
-    const char *format;   /* "BYOCDEV 1" */
+    const char *kind;     /* its device kind: "npu", "dsp", ... */
+    const char *format;   /* "BYOCDEV 2" (files that record "BYOCDEV 1" load too) */
     const char *producer; /* "byoc_sim 0.1.0" */
     const char *target;   /* the device parameters in target syntax ("npu -preset=ethos-u55-256 -rows=16 ...") */
     size_t size;
@@ -632,7 +694,8 @@ BYOC__SIM_PRIVATE void byoc__sim_shape_string(byoc_dtype dt, int rank, const int
 /* the device models (defined with them, below) */
 BYOC__SIM_PRIVATE byoc_sim_device_program *byoc__dv_program_of(const byoc_runtime_module *rm);
 BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p);
-BYOC__SIM_PRIVATE const char *byoc__sim_kind_name(byoc_sim_device_kind k);
+BYOC__SIM_PRIVATE const char *byoc__sim_kind_name(int k);
+#define BYOC__DK_MAX 16 /* device kinds in the registry */
 
 // [SECTION] sim impl: program storage
 typedef struct byoc__sim_value {
@@ -2448,31 +2511,34 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
     if (pw > 32) pw = 32;
     byoc__buf_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %12s  %10s  %5s  %12s  %10s  %10s  %s\n", "#", w, "kernel", "device", pw, "partition", "exec",
                           "cycles", "sim us", "util", "DRAM B", "xfer B", "wall us", "ops");
-    double sum = 0, sim = 0, by_kind[3] = {0, 0, 0};
-    int n_kind[3] = {0, 0, 0};
+    double sum = 0, sim = 0, by_kind[BYOC__DK_MAX] = {0};
+    int n_kind[BYOC__DK_MAX] = {0}, nkinds = byoc_sim_device_kind_count();
     uint64_t rd = 0, wr = 0, xfer = 0;
     for (int i = 0; i < p->nkernels; ++i) {
         const byoc_sim_kernel_info *k = &p->kernels[i].info;
         const char *part = k->partition ? k->partition : "-";
         int n = (int)strlen(k->name), pn = (int)strlen(part);
         char util[16] = "-";
-        if (!strcmp(k->device_kind, "npu")) snprintf(util, sizeof util, "%.0f%%", 100.0 * k->mac_utilization);
+        int kind = byoc_sim_device_kind_find(k->device_kind);
+        if (kind < 0) kind = BYOC_SIM_HOST;
+        if (byoc_sim_device_kind_at(kind)->mac_array) snprintf(util, sizeof util, "%.0f%%", 100.0 * k->mac_utilization);
         byoc__buf_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s\n", i, n > w ? w - 3 : w, n > w ? w - 3 : w,
                               k->name, n > w ? "..." : "", k->device, pn > pw ? pw - 3 : pw, pn > pw ? pw - 3 : pw, part, pn > pw ? "..." : "",
                               byoc_sim_exec_name(k->exec), (unsigned long long)k->cycles, k->sim_seconds * 1e6, util, (unsigned long long)k->dram_bytes,
                               (unsigned long long)k->transfer_bytes, k->median_seconds * 1e6, k->nops ? k->ops : "-");
         sum += k->median_seconds;
         sim += k->sim_seconds;
-        int kind = !strcmp(k->device_kind, "npu") ? 1 : !strcmp(k->device_kind, "dsp") ? 2 : 0;
         by_kind[kind] += k->sim_seconds;
         n_kind[kind]++;
         rd += k->bytes_read;
         wr += k->bytes_written;
         xfer += k->transfer_bytes;
     }
-    byoc__buf_printf(&t, "simulated latency %.3f ms: host %.3f ms (%d kernels, %.0f%%), npu %.3f ms (%d, %.0f%%), dsp %.3f ms (%d, %.0f%%); %llu bytes moved between devices\n",
-                          sim * 1e3, by_kind[0] * 1e3, n_kind[0], sim > 0 ? 100 * by_kind[0] / sim : 0.0, by_kind[1] * 1e3, n_kind[1],
-                          sim > 0 ? 100 * by_kind[1] / sim : 0.0, by_kind[2] * 1e3, n_kind[2], sim > 0 ? 100 * by_kind[2] / sim : 0.0, (unsigned long long)xfer);
+    byoc__buf_printf(&t, "simulated latency %.3f ms: ", sim * 1e3);
+    for (int kind = 0; kind < nkinds; ++kind)
+        byoc__buf_printf(&t, kind ? ", %s %.3f ms (%d, %.0f%%)" : "%s %.3f ms (%d kernels, %.0f%%)", byoc__sim_kind_name(kind), by_kind[kind] * 1e3,
+                              n_kind[kind], sim > 0 ? 100 * by_kind[kind] / sim : 0.0);
+    byoc__buf_printf(&t, "; %llu bytes moved between devices\n", (unsigned long long)xfer);
     byoc__buf_printf(&t, "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, %llu bytes written per run\n",
                           p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd, (unsigned long long)wr);
     const byoc_sim_memory_plan *mp = &p->plan;
@@ -2494,50 +2560,57 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
 #define BYOC__DV_MAX_DEPS 12
 #define BYOC__DV_MAX_SRAM ((int64_t)1 << 28) /* 256 MB: a larger SRAM is a mistake, not a device */
 
-typedef struct byoc__sim_preset {
-    const char *about;
-    byoc_sim_device dev;
-} byoc__sim_preset;
-
-static const byoc__sim_preset byoc__sim_presets[] = {
-    {"edge NPU after Arm's Ethos-U55-256: 256 MACs/cycle (16x16), 500 MHz, 64-bit AXI (8 B/cycle), DRAM latency 500 cycles and "
-     "128-byte bursts as in Vela's performance model; 384 KB SRAM for tiles. float32 runs at the int8 MAC rate (the U55 itself computes "
-     "int8 and int16 only)",
-     {BYOC_SIM_NPU, "ethos-u55-256", 500.0, 16, 16, BYOC_SIM_OUTPUT_STATIONARY, 16, 384 * 1024, 8.0, 500, 128, 1000, 1,
-      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16)}},
-    {"datacenter-class NPU: a 128x128 weight-stationary systolic array like a TPU v2 core's MXU (128x128 at 700 MHz), 1 MB SRAM for "
-     "tiles, 32 B/cycle DRAM, latency 200 cycles",
-     {BYOC_SIM_NPU, "npu-128x128", 700.0, 128, 128, BYOC_SIM_WEIGHT_STATIONARY, 128, 1024 * 1024, 32.0, 200, 64, 1000, 1,
-      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_BFLOAT16)}},
-    {"vector DSP with a 512-bit SIMD unit (16 float32 lanes) at 800 MHz, like Cadence's Tensilica Vision Q7; 256 KB local memory, "
-     "16 B/cycle DMA, latency 200 cycles, 200-cycle launch",
-     {BYOC_SIM_DSP, "dsp-512", 800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 16, 256 * 1024, 16.0, 200, 64, 200, 1,
-      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)}},
-    {"vector DSP like Qualcomm's Hexagon with HVX: 1024-bit vectors (32 float32 lanes) at 1 GHz, 256 KB VTCM, 32 B/cycle, a "
-     "2000-cycle launch (a remote call from the application core)",
-     {BYOC_SIM_DSP, "hvx-1024", 1000.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32, 256 * 1024, 32.0, 300, 128, 2000, 1,
-      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)}},
-    {"application core like Arm's Cortex-A55 at 1.8 GHz: 128-bit NEON, 4 sustained float ops per cycle (half the FMA peak), "
-     "8 B/cycle DRAM, 500 cycles per kernel call",
-     {BYOC_SIM_HOST, "host-a55", 1800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 4, 0, 8.0, 0, 64, 500, 0, ~0u}},
-};
-#define BYOC__SIM_NPRESETS (int)(sizeof byoc__sim_presets / sizeof byoc__sim_presets[0])
-
-BYOC_SIM_API int byoc_sim_preset_count(void) { return BYOC__SIM_NPRESETS; }
-BYOC_SIM_API const byoc_sim_device *byoc_sim_preset(int i, const char **about) {
-    if (i < 0 || i >= BYOC__SIM_NPRESETS) return NULL;
-    if (about) *about = byoc__sim_presets[i].about;
-    return &byoc__sim_presets[i].dev;
+/* ---- device kinds: the registry (kinds themselves are defined with the cycle model below) ---- */
+#define BYOC__DK_MAX_PRESETS 8
+#define BYOC__DK_MAX_OPS 64
+typedef struct byoc__dk_entry {
+    byoc_sim_device_kind_def def;
+    byoc_sim_device presets[BYOC__DK_MAX_PRESETS]; /* the def's, with their kind set */
+    const byoc_op *ops[BYOC__DK_MAX_OPS];          /* def.ops, resolved once */
+    int nops;
+} byoc__dk_entry;
+BYOC__SIM_PRIVATE const byoc__dk_entry *byoc__dk_get(int k); /* NULL when k is not registered */
+/* a kind that runs command streams (every registered kind but the host) */
+BYOC__SIM_PRIVATE const byoc__dk_entry *byoc__dk_device(int k) {
+    const byoc__dk_entry *e = byoc__dk_get(k);
+    return e && e->def.compute_cycles ? e : NULL;
 }
-BYOC_SIM_API const byoc_sim_device *byoc_sim_preset_find(const char *name) {
-    for (int i = 0; name && i < BYOC__SIM_NPRESETS; ++i)
-        if (!strcmp(byoc__sim_presets[i].dev.preset, name)) return &byoc__sim_presets[i].dev;
+
+/* presets: the device kinds' in registration order, then the host's */
+BYOC__SIM_PRIVATE const byoc_sim_device *byoc__dk_preset(int i, const char **about) {
+    int n = byoc_sim_device_kind_count();
+    for (int j = 1; j <= n && i >= 0; ++j) {
+        const byoc__dk_entry *e = byoc__dk_get(j % n);
+        if (i < e->def.npresets) {
+            if (about) *about = e->def.preset_about ? e->def.preset_about[i] : "";
+            return &e->presets[i];
+        }
+        i -= e->def.npresets;
+    }
     return NULL;
 }
-BYOC__SIM_PRIVATE const char *byoc__sim_kind_name(byoc_sim_device_kind k) { return k == BYOC_SIM_NPU ? "npu" : k == BYOC_SIM_DSP ? "dsp" : "host"; }
+BYOC_SIM_API int byoc_sim_preset_count(void) {
+    int total = 0;
+    for (int k = 0; k < byoc_sim_device_kind_count(); ++k) total += byoc__dk_get(k)->def.npresets;
+    return total;
+}
+BYOC_SIM_API const byoc_sim_device *byoc_sim_preset(int i, const char **about) { return byoc__dk_preset(i, about); }
+BYOC_SIM_API const byoc_sim_device *byoc_sim_preset_find(const char *name) {
+    for (int k = 0; name && k < byoc_sim_device_kind_count(); ++k) {
+        const byoc__dk_entry *e = byoc__dk_get(k);
+        for (int i = 0; i < e->def.npresets; ++i)
+            if (!strcmp(e->presets[i].preset, name)) return &e->presets[i];
+    }
+    return NULL;
+}
+BYOC__SIM_PRIVATE const char *byoc__sim_kind_name(int k) {
+    const byoc__dk_entry *e = byoc__dk_get(k);
+    return e ? e->def.name : "?";
+}
 /* the preset a device kind starts from */
-BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_default_preset(byoc_sim_device_kind k) {
-    return byoc_sim_preset_find(k == BYOC_SIM_NPU ? "ethos-u55-256" : k == BYOC_SIM_DSP ? "dsp-512" : "host-a55");
+BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_default_preset(int k) {
+    const byoc__dk_entry *e = byoc__dk_get(k);
+    return e ? &e->presets[0] : NULL;
 }
 
 BYOC__SIM_PRIVATE int byoc__sim_attr_number(const byoc_attr_value *v, double *out) {
@@ -2555,9 +2628,9 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
         const byoc_sim_device *p = s ? byoc_sim_preset_find(s) : NULL;
         if (!p) {
             char names[256] = "";
-            for (int i = 0; i < BYOC__SIM_NPRESETS; ++i)
-                if (byoc__sim_presets[i].dev.kind == dev->kind)
-                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "", byoc__sim_presets[i].dev.preset);
+            const byoc__dk_entry *e = byoc__dk_get(dev->kind);
+            for (int i = 0; e && i < e->def.npresets; ++i)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "", e->presets[i].preset);
             return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: unknown preset %s%s%s (presets: %s)", byoc__sim_kind_name(dev->kind), s ? "'" : "", s ? s : "(not a string)",
                                   s ? "'" : "", names);
         }
@@ -2620,66 +2693,48 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
                           byoc__sim_kind_name(dev->kind), name);
 }
 
-BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *d, char *out, size_t cap) {
-    char dts[160] = "";
+BYOC__SIM_PRIVATE void byoc__dv_dtypes_text(unsigned dtypes, char *dts, size_t cap) {
+    dts[0] = 0;
     for (int t = 1; t < BYOC_DTYPE_COUNT && t < 32; ++t)
-        if (d->dtypes & BYOC__DV_DT(t)) snprintf(dts + strlen(dts), sizeof dts - strlen(dts), "%s%s", dts[0] ? "," : "", byoc_dtype_name((byoc_dtype)t));
-    if (d->kind == BYOC_SIM_NPU)
-        snprintf(out, cap, "npu (%s): %dx%d MACs %s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s", d->preset,
-                 d->rows, d->cols, d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "weight-stationary" : "output-stationary", d->clock_mhz,
-                 (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer ? "double" : "single", dts);
-    else if (d->kind == BYOC_SIM_DSP)
-        snprintf(out, cap, "dsp (%s): %d lanes at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s", d->preset, d->lanes,
-                 d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles,
-                 d->double_buffer ? "double" : "single", dts);
-    else
-        snprintf(out, cap, "host (%s): %d float ops/cycle at %g MHz, DRAM %g B/cycle, %d cycles per kernel", d->preset, d->lanes, d->clock_mhz, d->dram_bytes_per_cycle,
-                 d->launch_cycles);
+        if (dtypes & BYOC__DV_DT(t)) snprintf(dts + strlen(dts), cap - strlen(dts), "%s%s", dts[0] ? "," : "", byoc_dtype_name((byoc_dtype)t));
+}
+BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *d, char *out, size_t cap) {
+    const byoc__dk_entry *e = byoc__dk_get(d->kind);
+    if (e && e->def.describe) {
+        e->def.describe(d, out, cap, e->def.user_data);
+        return;
+    }
+    char dts[160], macs[48] = "";
+    byoc__dv_dtypes_text(d->dtypes, dts, sizeof dts);
+    if (e && e->def.mac_array) snprintf(macs, sizeof macs, ", %dx%d MACs", d->rows, d->cols);
+    snprintf(out, cap, "%s (%s): %d lanes%s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
+             e ? e->def.name : "?", d->preset, d->lanes, macs, d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle,
+             d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer ? "double" : "single", dts);
 }
 
-/* ---- what a device can run: layer classes ---- */
+/* ---- what a device can run: layer classes (byoc.h's op classes) ---- */
 enum {
-    BYOC__DV_NONE = 0,
-    BYOC__DV_CONV,      /* nn.conv2d, groups 1, NCHW / OIHW */
-    BYOC__DV_DENSE,     /* nn.dense */
-    BYOC__DV_POOL,      /* nn.max_pool2d, nn.avg_pool2d */
-    BYOC__DV_GPOOL,     /* nn.global_avg_pool2d, nn.global_max_pool2d */
-    BYOC__DV_ELEMWISE,  /* elementwise and broadcast ops */
-    BYOC__DV_SOFTMAX,   /* nn.softmax, nn.log_softmax */
-    BYOC__DV_LAYERNORM, /* nn.layer_norm */
-    BYOC__DV_REDUCE,    /* mean, sum, max, min */
-    BYOC__DV_TRANSPOSE  /* transpose */
+    BYOC__DV_NONE = BYOC_OP_CLASS_NONE,
+    BYOC__DV_CONV = BYOC_OP_CLASS_CONV2D,            /* nn.conv2d, groups 1, NCHW / OIHW */
+    BYOC__DV_DENSE = BYOC_OP_CLASS_DENSE,            /* nn.dense */
+    BYOC__DV_POOL = BYOC_OP_CLASS_POOL2D,            /* nn.max_pool2d, nn.avg_pool2d */
+    BYOC__DV_GPOOL = BYOC_OP_CLASS_GLOBAL_POOL2D,    /* nn.global_avg_pool2d, nn.global_max_pool2d */
+    BYOC__DV_ELEMWISE = BYOC_OP_CLASS_ELEMWISE,      /* elementwise and broadcast ops */
+    BYOC__DV_SOFTMAX = BYOC_OP_CLASS_SOFTMAX,        /* nn.softmax, nn.log_softmax */
+    BYOC__DV_LAYERNORM = BYOC_OP_CLASS_LAYER_NORM,   /* nn.layer_norm */
+    BYOC__DV_REDUCE = BYOC_OP_CLASS_REDUCE,          /* mean, sum, max, min */
+    BYOC__DV_TRANSPOSE = BYOC_OP_CLASS_TRANSPOSE     /* transpose */
 };
 
-BYOC__SIM_PRIVATE int byoc__sim_in_list(const char *name, const char *const *list) {
-    for (; *list; ++list)
-        if (!strcmp(*list, name)) return 1;
-    return 0;
-}
-/* what the NPU's output stage and the DSP's vector unit compute elementwise (the NPU: activations by lookup table) */
-static const char *const byoc__dv_npu_elemwise[] = {"add", "subtract", "multiply", "maximum", "minimum", "nn.bias_add", "nn.relu", "clip",
-                                                    "nn.leaky_relu", "sigmoid", "tanh", NULL};
-static const char *const byoc__dv_dsp_elemwise[] = {"add",        "subtract",     "multiply", "divide", "maximum", "minimum",         "nn.bias_add",
-                                                    "nn.relu",    "clip",         "sigmoid",  "tanh",   "exp",     "log",             "sqrt",
-                                                    "rsqrt",      "erf",          "negative", "abs",    "nn.gelu", "nn.leaky_relu",   "nn.hard_sigmoid",
-                                                    "nn.hard_swish", "power", NULL};
-
-BYOC__SIM_PRIVATE int byoc__dv_class(byoc_sim_device_kind kind, const byoc_node *call) {
+/* the layer class of a call on a device kind: its op's class when the kind runs that class or lists the op */
+BYOC__SIM_PRIVATE int byoc__dv_class(int kind, const byoc_node *call) {
     if (!call || call->kind != BYOC_NODE_CALL || !call->op || !call->op->builtin) return BYOC__DV_NONE;
+    const byoc__dk_entry *e = byoc__dk_device(kind);
     byoc_op_class cls = call->op->def.device_class;
-    if (kind == BYOC_SIM_NPU) {
-        if (cls == BYOC_OP_CLASS_CONV2D) return BYOC__DV_CONV;
-        if (cls == BYOC_OP_CLASS_DENSE) return BYOC__DV_DENSE;
-        if (cls == BYOC_OP_CLASS_POOL2D) return BYOC__DV_POOL;
-        if (cls == BYOC_OP_CLASS_GLOBAL_POOL2D) return BYOC__DV_GPOOL;
-        if (cls == BYOC_OP_CLASS_ELEMWISE && byoc__sim_in_list(call->op->def.name, byoc__dv_npu_elemwise)) return BYOC__DV_ELEMWISE;
-    } else if (kind == BYOC_SIM_DSP) {
-        if (cls == BYOC_OP_CLASS_ELEMWISE && byoc__sim_in_list(call->op->def.name, byoc__dv_dsp_elemwise)) return BYOC__DV_ELEMWISE;
-        if (cls == BYOC_OP_CLASS_SOFTMAX) return BYOC__DV_SOFTMAX;
-        if (cls == BYOC_OP_CLASS_LAYER_NORM) return BYOC__DV_LAYERNORM;
-        if (cls == BYOC_OP_CLASS_REDUCE) return BYOC__DV_REDUCE;
-        if (cls == BYOC_OP_CLASS_TRANSPOSE) return BYOC__DV_TRANSPOSE;
-    }
+    if (!e || cls == BYOC_OP_CLASS_NONE) return BYOC__DV_NONE;
+    if (e->def.classes & BYOC_SIM_CLASS(cls)) return (int)cls;
+    for (int i = 0; i < e->nops; ++i)
+        if (e->ops[i] == call->op) return (int)cls;
     return BYOC__DV_NONE;
 }
 
@@ -2753,6 +2808,8 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
             if (a->rank > t->rank) return snprintf(reason, cap, "operand %d has a higher rank than the result", i), 0;
         }
     }
+    const byoc__dk_entry *kd = byoc__dk_device(dev->kind);
+    if (kd && kd->def.accepts && !kd->def.accepts(dev, call, reason, cap, kd->def.user_data)) return 0;
     return byoc__dv_tile_fits(dev, call, reason, cap);
 }
 /* ---- command streams ---- */
@@ -2901,29 +2958,26 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_elems(const byoc_type *t) {
     for (int i = 0; t && i < t->rank; ++i) n *= (uint64_t)t->dims[i];
     return n;
 }
-/* vector cycles per element group of one op on the DSP (polynomials for transcendental functions) */
-BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_op_cost(const char *op) {
-    static const char *const heavy[] = {"exp", "log", "sigmoid", "tanh", "erf", "nn.gelu", "power", NULL};
-    static const char *const medium[] = {"divide", "sqrt", "rsqrt", "nn.hard_swish", NULL};
-    return byoc__sim_in_list(op, heavy) ? 8 : byoc__sim_in_list(op, medium) ? 4 : 1;
-}
 BYOC__SIM_PRIVATE uint64_t byoc__dv_log2(uint64_t x) {
     uint64_t r = 0;
     while (x > 1) x >>= 1, r++;
     return r;
 }
 
-/* compute cycles and MACs of a kernel (its calls typed on tile shapes) */
-BYOC__SIM_PRIVATE void byoc__dv_kernel_cost(const byoc_sim_device *dev, byoc__dv_kernel *k) {
-    const byoc_node *a = k->calls[0];
+/* ---- device kinds: npu, dsp and the host, and the registry ---- */
+/* NPU: a systolic MAC array; convolutions and dense layers by SCALE-Sim's folds, pools and standalone
+   elementwise ops at `cols` results per cycle, the fused bias and activation free (in the output stage) */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_npu_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls, uint64_t *macs_out, void *user_data) {
+    (void)ncalls, (void)user_data;
+    const byoc_node *a = calls[0];
     const byoc_type *out = a->checked_type;
+    byoc_op_class cls = a->op->def.device_class;
     uint64_t cyc = 0, macs = 0;
     uint64_t rows = (uint64_t)(dev->rows > 0 ? dev->rows : 1), cols = (uint64_t)(dev->cols > 0 ? dev->cols : 1);
-    uint64_t lanes = (uint64_t)(dev->lanes > 0 ? dev->lanes : 1);
-    if (k->cls == BYOC__DV_CONV || k->cls == BYOC__DV_DENSE) {
+    if (cls == BYOC_OP_CLASS_CONV2D || cls == BYOC_OP_CLASS_DENSE) {
         const byoc_type *w = a->args[1]->checked_type;
         uint64_t pixels, m, t;
-        if (k->cls == BYOC__DV_CONV) { /* out [n, m, e, f], weight [m, c, r, s] */
+        if (cls == BYOC_OP_CLASS_CONV2D) { /* out [n, m, e, f], weight [m, c, r, s] */
             pixels = (uint64_t)out->dims[0] * (uint64_t)out->dims[2] * (uint64_t)out->dims[3];
             m = (uint64_t)out->dims[1];
             t = (uint64_t)w->dims[1] * (uint64_t)w->dims[2] * (uint64_t)w->dims[3];
@@ -2937,35 +2991,250 @@ BYOC__SIM_PRIVATE void byoc__dv_kernel_cost(const byoc_sim_device *dev, byoc__dv
             cyc = byoc__dv_ceil_div(t, rows) * byoc__dv_ceil_div(m, cols) * (2 * rows + cols + pixels - 2);
         else /* OS: Sr = E*F, Sc = M, T = R*S*C */
             cyc = byoc__dv_ceil_div(pixels, rows) * byoc__dv_ceil_div(m, cols) * (rows + cols + t - 2);
-    } else if (dev->kind == BYOC_SIM_NPU) {
+    } else {
         uint64_t work = byoc__dv_elems(out);
-        if (k->cls == BYOC__DV_POOL) work *= (uint64_t)(byoc__dv_pair(&a->attrs, "pool_size", 0, 1) * byoc__dv_pair(&a->attrs, "pool_size", 1, 1));
-        if (k->cls == BYOC__DV_GPOOL) work = byoc__dv_elems(a->args[0]->checked_type);
+        if (cls == BYOC_OP_CLASS_POOL2D) work *= (uint64_t)(byoc__dv_pair(&a->attrs, "pool_size", 0, 1) * byoc__dv_pair(&a->attrs, "pool_size", 1, 1));
+        if (cls == BYOC_OP_CLASS_GLOBAL_POOL2D) work = byoc__dv_elems(a->args[0]->checked_type);
         cyc = byoc__dv_ceil_div(work, cols) + 8;
-    } else { /* DSP: every op of the chain is vector work */
-        for (int i = 0; i < k->ncalls; ++i) {
-            const byoc_node *c = k->calls[i];
-            const byoc_type *in = c->args[0]->checked_type;
-            uint64_t n = byoc__dv_elems(c->checked_type), nin = byoc__dv_elems(in);
-            int cls = byoc__dv_class(BYOC_SIM_DSP, c);
-            if (cls == BYOC__DV_SOFTMAX || cls == BYOC__DV_LAYERNORM) {
-                int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
-                if (axis < 0) axis += in->rank;
-                uint64_t len = axis >= 0 && axis < in->rank ? (uint64_t)in->dims[axis] : 1, nrows = len ? nin / len : 0;
-                /* softmax: max, exp, sum, scale (1 + 8 + 1 + 1); layer_norm: mean, variance, normalise, affine (1 + 2 + 2 + 2) */
-                uint64_t passes = cls == BYOC__DV_SOFTMAX ? 11 : 7;
-                cyc += nrows * (byoc__dv_ceil_div(len, lanes) * passes + 2 * byoc__dv_log2(lanes) + (cls == BYOC__DV_LAYERNORM ? 4 : 4));
-            } else if (cls == BYOC__DV_REDUCE) {
-                cyc += byoc__dv_ceil_div(nin, lanes) + n * byoc__dv_log2(lanes);
-            } else if (cls == BYOC__DV_TRANSPOSE) {
-                cyc += 2 * byoc__dv_ceil_div(n, lanes);
-            } else {
-                cyc += byoc__dv_ceil_div(n, lanes) * byoc__dv_dsp_op_cost(c->op->def.name);
-            }
-            cyc += 8; /* pipeline fill per op */
-        }
     }
-    k->cycles = cyc;
+    *macs_out = macs;
+    return cyc;
+}
+BYOC__SIM_PRIVATE void byoc__dv_npu_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {
+    (void)user_data;
+    char dts[160];
+    byoc__dv_dtypes_text(d->dtypes, dts, sizeof dts);
+    snprintf(out, cap, "%s (%s): %dx%d MACs %s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
+             byoc__sim_kind_name(d->kind), d->preset, d->rows, d->cols, d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "weight-stationary" : "output-stationary",
+             d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles,
+             d->double_buffer ? "double" : "single", dts);
+}
+/* what the NPU's output stage computes elementwise (activations by lookup table) */
+static const char *const byoc__dv_npu_ops[] = {"add", "subtract", "multiply", "maximum", "minimum", "nn.bias_add", "nn.relu", "clip",
+                                               "nn.leaky_relu", "sigmoid", "tanh", NULL};
+static const byoc_sim_device byoc__dv_npu_presets[] = {
+    {0, "ethos-u55-256", 500.0, 16, 16, BYOC_SIM_OUTPUT_STATIONARY, 16, 384 * 1024, 8.0, 500, 128, 1000, 1,
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16)},
+    {0, "npu-128x128", 700.0, 128, 128, BYOC_SIM_WEIGHT_STATIONARY, 128, 1024 * 1024, 32.0, 200, 64, 1000, 1,
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_BFLOAT16)}};
+static const char *const byoc__dv_npu_about[] = {
+    "edge NPU after Arm's Ethos-U55-256: 256 MACs/cycle (16x16), 500 MHz, 64-bit AXI (8 B/cycle), DRAM latency 500 cycles and "
+    "128-byte bursts as in Vela's performance model; 384 KB SRAM for tiles. float32 runs at the int8 MAC rate (the U55 itself computes "
+    "int8 and int16 only)",
+    "datacenter-class NPU: a 128x128 weight-stationary systolic array like a TPU v2 core's MXU (128x128 at 700 MHz), 1 MB SRAM for "
+    "tiles, 32 B/cycle DRAM, latency 200 cycles"};
+static const char byoc__dv_npu_spec[] =
+    "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer.\n"
+    "backend npu\n"
+    "kind npu\n"
+    "priority 20\n"
+    "define conv = is_op(\"nn.conv2d\")(wildcard(), is_constant())\n"
+    "define dense = is_op(\"nn.dense\")(wildcard(), is_constant())\n"
+    "define conv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(conv, is_constant())\n"
+    "define dense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(dense, is_constant())\n"
+    "pattern conv2d_bias_relu = is_op(\"nn.relu\")(conv_bias)\n"
+    "pattern conv2d_bias_clip = is_op(\"clip\")(conv_bias)\n"
+    "pattern conv2d_bias = conv_bias\n"
+    "pattern conv2d_relu = is_op(\"nn.relu\")(conv)\n"
+    "pattern dense_bias_relu = is_op(\"nn.relu\")(dense_bias)\n"
+    "pattern dense_bias = dense_bias\n"
+    "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
+    "supports add nn.bias_add multiply nn.relu clip\n";
+
+/* DSP: a vector unit; every op of a layer is vector work at `lanes` elements per cycle times a per-op cost
+   (polynomials for transcendental functions), softmax and layer_norm by their passes, reductions by a tree */
+static const byoc_op *byoc__dv_dsp_heavy[8], *byoc__dv_dsp_medium[8]; /* resolved when the dsp registers */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_op_cost(const byoc_op *op) {
+    for (int i = 0; i < 8 && byoc__dv_dsp_heavy[i]; ++i)
+        if (byoc__dv_dsp_heavy[i] == op) return 8;
+    for (int i = 0; i < 8 && byoc__dv_dsp_medium[i]; ++i)
+        if (byoc__dv_dsp_medium[i] == op) return 4;
+    return 1;
+}
+BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls, uint64_t *macs, void *user_data) {
+    (void)user_data;
+    uint64_t cyc = 0, lanes = (uint64_t)(dev->lanes > 0 ? dev->lanes : 1);
+    for (int i = 0; i < ncalls; ++i) {
+        const byoc_node *c = calls[i];
+        const byoc_type *in = c->args[0]->checked_type;
+        uint64_t n = byoc__dv_elems(c->checked_type), nin = byoc__dv_elems(in);
+        byoc_op_class cls = c->op->def.device_class;
+        if (cls == BYOC_OP_CLASS_SOFTMAX || cls == BYOC_OP_CLASS_LAYER_NORM) {
+            int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
+            if (axis < 0) axis += in->rank;
+            uint64_t len = axis >= 0 && axis < in->rank ? (uint64_t)in->dims[axis] : 1, nrows = len ? nin / len : 0;
+            /* softmax: max, exp, sum, scale (1 + 8 + 1 + 1); layer_norm: mean, variance, normalise, affine (1 + 2 + 2 + 2) */
+            uint64_t passes = cls == BYOC_OP_CLASS_SOFTMAX ? 11 : 7;
+            cyc += nrows * (byoc__dv_ceil_div(len, lanes) * passes + 2 * byoc__dv_log2(lanes) + 4);
+        } else if (cls == BYOC_OP_CLASS_REDUCE) {
+            cyc += byoc__dv_ceil_div(nin, lanes) + n * byoc__dv_log2(lanes);
+        } else if (cls == BYOC_OP_CLASS_TRANSPOSE) {
+            cyc += 2 * byoc__dv_ceil_div(n, lanes);
+        } else {
+            cyc += byoc__dv_ceil_div(n, lanes) * byoc__dv_dsp_op_cost(c->op);
+        }
+        cyc += 8; /* pipeline fill per op */
+    }
+    *macs = 0;
+    return cyc;
+}
+BYOC__SIM_PRIVATE void byoc__dv_dsp_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {
+    (void)user_data;
+    char dts[160];
+    byoc__dv_dtypes_text(d->dtypes, dts, sizeof dts);
+    snprintf(out, cap, "%s (%s): %d lanes at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
+             byoc__sim_kind_name(d->kind), d->preset, d->lanes, d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency,
+             d->burst_bytes, d->launch_cycles, d->double_buffer ? "double" : "single", dts);
+}
+/* what the DSP's vector unit computes elementwise */
+static const char *const byoc__dv_dsp_ops[] = {"add",        "subtract",     "multiply", "divide", "maximum", "minimum",         "nn.bias_add",
+                                               "nn.relu",    "clip",         "sigmoid",  "tanh",   "exp",     "log",             "sqrt",
+                                               "rsqrt",      "erf",          "negative", "abs",    "nn.gelu", "nn.leaky_relu",   "nn.hard_sigmoid",
+                                               "nn.hard_swish", "power", NULL};
+static const byoc_sim_device byoc__dv_dsp_presets[] = {
+    {0, "dsp-512", 800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 16, 256 * 1024, 16.0, 200, 64, 200, 1,
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)},
+    {0, "hvx-1024", 1000.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32, 256 * 1024, 32.0, 300, 128, 2000, 1,
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)}};
+static const char *const byoc__dv_dsp_about[] = {
+    "vector DSP with a 512-bit SIMD unit (16 float32 lanes) at 800 MHz, like Cadence's Tensilica Vision Q7; 256 KB local memory, "
+    "16 B/cycle DMA, latency 200 cycles, 200-cycle launch",
+    "vector DSP like Qualcomm's Hexagon with HVX: 1024-bit vectors (32 float32 lanes) at 1 GHz, 256 KB VTCM, 32 B/cycle, a "
+    "2000-cycle launch (a remote call from the application core)"};
+static const char byoc__dv_dsp_spec[] =
+    "# Built-in vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes.\n"
+    "backend dsp\n"
+    "kind dsp\n"
+    "priority 10\n"
+    "supports add nn.bias_add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt rsqrt erf\n"
+    "supports negative abs nn.gelu nn.leaky_relu nn.hard_sigmoid nn.hard_swish\n"
+    "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n";
+
+/* the host: modelled per kernel (byoc__sim_account), not by command streams */
+BYOC__SIM_PRIVATE void byoc__dv_host_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {
+    (void)user_data;
+    snprintf(out, cap, "%s (%s): %d float ops/cycle at %g MHz, DRAM %g B/cycle, %d cycles per kernel", byoc__sim_kind_name(d->kind), d->preset, d->lanes,
+             d->clock_mhz, d->dram_bytes_per_cycle, d->launch_cycles);
+}
+static const byoc_sim_device byoc__dv_host_presets[] = {{0, "host-a55", 1800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 4, 0, 8.0, 0, 64, 500, 0, ~0u}};
+static const char *const byoc__dv_host_about[] = {
+    "application core like Arm's Cortex-A55 at 1.8 GHz: 128-bit NEON, 4 sustained float ops per cycle (half the FMA peak), "
+    "8 B/cycle DRAM, 500 cycles per kernel call"};
+
+/* device parameters a command stream can run with (a loaded blob's, a registered preset's) */
+BYOC__SIM_PRIVATE int byoc__dv_params_ok(const byoc_sim_device *d, int mac_array) {
+    return d->clock_mhz >= 1 && d->clock_mhz <= 1e5 && d->rows >= 0 && d->rows <= 4096 && d->cols >= 0 && d->cols <= 4096 && d->lanes >= 1 && d->lanes <= 4096 &&
+           d->sram_bytes >= 64 && d->sram_bytes <= BYOC__DV_MAX_SRAM && d->dram_bytes_per_cycle >= 0.01 && d->dram_bytes_per_cycle <= 1e4 && d->dram_latency >= 0 &&
+           d->burst_bytes >= 1 && d->launch_cycles >= 0 && !(mac_array && (d->rows < 1 || d->cols < 1));
+}
+
+static byoc__dk_entry byoc__dk_entries[BYOC__DK_MAX];
+static int byoc__dk_n, byoc__dk_ready;
+BYOC__SIM_PRIVATE byoc_result byoc__dk_add(const byoc_sim_device_kind_def *def, byoc_diag *diag) {
+    const char *name = def ? def->name : NULL;
+    int ident = name && *name && strlen(name) < 32;
+    for (const char *c = name; ident && *c; ++c) ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ident) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind: the name must be an identifier of at most 31 characters");
+    if (byoc__dk_n == BYOC__DK_MAX) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': the registry is full (%d kinds)", name, BYOC__DK_MAX);
+    for (int k = 0; k < byoc__dk_n; ++k)
+        if (!strcmp(byoc__dk_entries[k].def.name, name)) return byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "device kind '%s' is registered already", name);
+    if (!def->compute_cycles && byoc__dk_n > 0) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': compute_cycles is required", name);
+    if (!def->presets || def->npresets < 1 || def->npresets > BYOC__DK_MAX_PRESETS)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': 1 to %d presets", name, BYOC__DK_MAX_PRESETS);
+    byoc__dk_entry e;
+    memset(&e, 0, sizeof e);
+    e.def = *def;
+    for (int i = 0; i < def->npresets; ++i) {
+        e.presets[i] = def->presets[i];
+        e.presets[i].kind = byoc__dk_n;
+        e.presets[i].preset[sizeof e.presets[i].preset - 1] = 0;
+        const char *pn = e.presets[i].preset;
+        int dup = !*pn || byoc_sim_preset_find(pn) != NULL;
+        for (int j = 0; j < i && !dup; ++j) dup = !strcmp(e.presets[j].preset, pn);
+        if (dup) return byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "device kind '%s': preset %d has no name, or '%s' is taken", name, i, pn);
+        if (def->compute_cycles && !byoc__dv_params_ok(&e.presets[i], def->mac_array))
+            return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': preset '%s' has parameters out of range", name, pn);
+    }
+    for (int i = 0; def->ops && def->ops[i]; ++i) {
+        const byoc_op *op = byoc_op_get(def->ops[i]);
+        if (!op || op->def.device_class == BYOC_OP_CLASS_NONE || e.nops == BYOC__DK_MAX_OPS)
+            return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': op '%s' is unknown, of no device class, or one too many", name,
+                                  def->ops[i]);
+        e.ops[e.nops++] = op;
+    }
+    byoc__dk_entries[byoc__dk_n++] = e;
+    return BYOC_OK;
+}
+/* the built-in kinds, registered as any other: the host (index 0), npu (1), dsp (2) */
+BYOC__SIM_PRIVATE void byoc__dk_init(void) {
+    if (byoc__dk_ready) return;
+    byoc__dk_ready = 1;
+    static const char *const heavy[] = {"exp", "log", "sigmoid", "tanh", "erf", "nn.gelu", "power", NULL};
+    static const char *const medium[] = {"divide", "sqrt", "rsqrt", "nn.hard_swish", NULL};
+    for (int i = 0; heavy[i]; ++i) byoc__dv_dsp_heavy[i] = byoc_op_get(heavy[i]);
+    for (int i = 0; medium[i]; ++i) byoc__dv_dsp_medium[i] = byoc_op_get(medium[i]);
+    byoc_sim_device_kind_def host, npu, dsp;
+    memset(&host, 0, sizeof host);
+    host.name = "host";
+    host.about = "the application core: every op on byoc.h's host kernels, costed per kernel";
+    host.presets = byoc__dv_host_presets, host.preset_about = byoc__dv_host_about, host.npresets = 1;
+    host.describe = byoc__dv_host_describe;
+    memset(&npu, 0, sizeof npu);
+    npu.name = "npu";
+    npu.about = "systolic MAC array: convolutions, dense layers, pools; bias and activations in the output stage";
+    npu.presets = byoc__dv_npu_presets, npu.preset_about = byoc__dv_npu_about, npu.npresets = 2;
+    npu.spec_text = byoc__dv_npu_spec;
+    npu.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_CONV2D) | BYOC_SIM_CLASS(BYOC_OP_CLASS_DENSE) | BYOC_SIM_CLASS(BYOC_OP_CLASS_POOL2D) |
+                  BYOC_SIM_CLASS(BYOC_OP_CLASS_GLOBAL_POOL2D);
+    npu.ops = byoc__dv_npu_ops;
+    npu.fuse_epilogue = 1, npu.mac_array = 1;
+    npu.compute_cycles = byoc__dv_npu_cycles;
+    npu.describe = byoc__dv_npu_describe;
+    memset(&dsp, 0, sizeof dsp);
+    dsp.name = "dsp";
+    dsp.about = "vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes";
+    dsp.presets = byoc__dv_dsp_presets, dsp.preset_about = byoc__dv_dsp_about, dsp.npresets = 2;
+    dsp.spec_text = byoc__dv_dsp_spec;
+    dsp.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_SOFTMAX) | BYOC_SIM_CLASS(BYOC_OP_CLASS_LAYER_NORM) | BYOC_SIM_CLASS(BYOC_OP_CLASS_REDUCE) |
+                  BYOC_SIM_CLASS(BYOC_OP_CLASS_TRANSPOSE);
+    dsp.ops = byoc__dv_dsp_ops;
+    dsp.fuse_epilogue = 1;
+    dsp.compute_cycles = byoc__dv_dsp_cycles;
+    dsp.describe = byoc__dv_dsp_describe;
+    byoc_result r = byoc__dk_add(&host, NULL);
+    if (r == BYOC_OK) r = byoc__dk_add(&npu, NULL);
+    if (r == BYOC_OK) r = byoc__dk_add(&dsp, NULL);
+    BYOC_ASSERT(r == BYOC_OK && byoc__dk_n == 3);
+    (void)r;
+}
+BYOC__SIM_PRIVATE const byoc__dk_entry *byoc__dk_get(int k) {
+    byoc__dk_init();
+    return k >= 0 && k < byoc__dk_n ? &byoc__dk_entries[k] : NULL;
+}
+BYOC_SIM_API byoc_result byoc_sim_register_device_kind(const byoc_sim_device_kind_def *def, byoc_diag *diag) {
+    byoc__dk_init();
+    return byoc__dk_add(def, diag);
+}
+BYOC_SIM_API int byoc_sim_device_kind_count(void) {
+    byoc__dk_init();
+    return byoc__dk_n;
+}
+BYOC_SIM_API const byoc_sim_device_kind_def *byoc_sim_device_kind_at(int i) {
+    const byoc__dk_entry *e = byoc__dk_get(i);
+    return e ? &e->def : NULL;
+}
+BYOC_SIM_API int byoc_sim_device_kind_find(const char *name) {
+    byoc__dk_init();
+    for (int k = 0; name && k < byoc__dk_n; ++k)
+        if (!strcmp(byoc__dk_entries[k].def.name, name)) return k;
+    return -1;
+}
+
+/* compute cycles and MACs of a kernel (its calls typed on tile shapes): the device kind's model */
+BYOC__SIM_PRIVATE void byoc__dv_kernel_cost(const byoc_sim_device *dev, byoc__dv_kernel *k) {
+    const byoc__dk_entry *e = byoc__dk_device(dev->kind);
+    uint64_t macs = 0;
+    k->cycles = e ? e->def.compute_cycles(dev, (const byoc_node *const *)k->calls, k->ncalls, &macs, e->def.user_data) : 0;
     k->macs = macs;
 }
 /* ---- lowering a partition to a command stream (relay_to_tir) ---- */
@@ -3375,7 +3644,8 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
     }
     /* the epilogue: elementwise ops of the same result type that only the chain feeds */
     int cur = first;
-    while (ly->nops < 16 && L->ops[cur].uses == 1) {
+    const byoc__dk_entry *kd = byoc__dk_device(L->dev->kind);
+    while (kd && kd->def.fuse_epilogue && ly->nops < 16 && L->ops[cur].uses == 1) {
         int user = -1, chain_arg = -1;
         for (int u = cur + 1; u < L->nops && user < 0; ++u)
             for (int a = 0; a < L->ops[u].call->nargs; ++a) {
@@ -3656,7 +3926,7 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int f
 /* the target a measurement ran on: the device's parameters, or "host" */
 BYOC__SIM_PRIVATE void byoc__sim_target_key(const byoc_sim_device *dev, char *out, size_t cap) {
     if (!dev) { snprintf(out, cap, "host"); return; }
-    snprintf(out, cap, "%s/%s/%.0f/%dx%d/%d/%d/%lld/%.3f/%d/%d/%d/%d", dev->kind == BYOC_SIM_NPU ? "npu" : "dsp", dev->preset, dev->clock_mhz, dev->rows, dev->cols,
+    snprintf(out, cap, "%s/%s/%.0f/%dx%d/%d/%d/%lld/%.3f/%d/%d/%d/%d", byoc__sim_kind_name(dev->kind), dev->preset, dev->clock_mhz, dev->rows, dev->cols,
              (int)dev->dataflow, dev->lanes, (long long)dev->sram_bytes, dev->dram_bytes_per_cycle, dev->dram_latency, dev->burst_bytes, dev->launch_cycles,
              dev->double_buffer);
 }
@@ -3745,7 +4015,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node 
                                                  byoc_diag *diag) {
     memset(s, 0, sizeof *s);
     s->dev = *dev;
-    if (dev->kind != BYOC_SIM_NPU && dev->kind != BYOC_SIM_DSP) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, fn, "only npu and dsp devices run command streams");
+    if (!byoc__dk_device(dev->kind)) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, fn, "a %s device runs no command streams", byoc__sim_kind_name(dev->kind));
     s->km = byoc_module_create(NULL);
     if (!s->km) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory");
     byoc__dv_lowering L;
@@ -3846,7 +4116,8 @@ BYOC__SIM_PRIVATE void byoc__dv_schedule(byoc__dv_stream *s, byoc_sim_cost *cost
     cost->seconds = (double)end / (s->dev.clock_mhz * 1e6);
     cost->commands = s->ncmds;
     cost->layers = s->nlayers;
-    uint64_t pes = s->dev.kind == BYOC_SIM_NPU ? (uint64_t)s->dev.rows * (uint64_t)s->dev.cols : 0;
+    const byoc__dk_entry *kd = byoc__dk_device(s->dev.kind);
+    uint64_t pes = kd && kd->def.mac_array ? (uint64_t)s->dev.rows * (uint64_t)s->dev.cols : 0;
     cost->mac_utilization = pes && end ? (double)cost->macs / ((double)end * (double)pes) : 0;
 }
 
@@ -3898,7 +4169,8 @@ BYOC__SIM_PRIVATE void byoc__dv_estimate_stream(const byoc__dv_stream *s, byoc_s
     cost->seconds = (double)total / (s->dev.clock_mhz * 1e6);
     cost->commands = s->ncmds;
     cost->layers = s->nlayers;
-    uint64_t pes = s->dev.kind == BYOC_SIM_NPU ? (uint64_t)s->dev.rows * (uint64_t)s->dev.cols : 0;
+    const byoc__dk_entry *kd = byoc__dk_device(s->dev.kind);
+    uint64_t pes = kd && kd->def.mac_array ? (uint64_t)s->dev.rows * (uint64_t)s->dev.cols : 0;
     cost->mac_utilization = pes && total ? (double)cost->macs / ((double)total * (double)pes) : 0;
 }
 
@@ -3960,7 +4232,7 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_
 }
 /* ---- the blob (tir_to_runtime's output) ---- */
 #define BYOC__DV_MAGIC "BYOCDEV"
-#define BYOC__DV_VERSION 1u
+#define BYOC__DV_VERSION 2u /* 2 names the device kind; 1 gave the index of a built-in one (1 npu, 2 dsp) */
 typedef struct byoc__dv_writer {
     unsigned char *data;
     size_t len, cap;
@@ -4021,7 +4293,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
     const byoc_sim_device *d = &s->dev;
     byoc__dv_put(&w, BYOC__DV_MAGIC, 8);
     byoc__dv_put_i32(&w, BYOC__DV_VERSION);
-    byoc__dv_put_i32(&w, d->kind);
+    byoc__dv_put_str(&w, byoc__sim_kind_name(d->kind));
     byoc__dv_put(&w, d->preset, sizeof d->preset);
     byoc__dv_put_f64(&w, d->clock_mhz);
     byoc__dv_put_i32(&w, d->rows);
@@ -4242,9 +4514,24 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         return BYOC__DV_CORRUPT("device blob: checksum mismatch (truncated or corrupted)");
     byoc__dv_reader r = {bytes, size - 8, 8, 0};
     uint32_t version = (uint32_t)byoc__dv_get_i32(&r);
-    if (version != BYOC__DV_VERSION) return BYOC__DV_CORRUPT("device blob: format version %u (this runtime reads %u)", version, BYOC__DV_VERSION);
+    if (version != 1 && version != BYOC__DV_VERSION) return BYOC__DV_CORRUPT("device blob: format version %u (this runtime reads 1 and %u)", version, BYOC__DV_VERSION);
     byoc_sim_device *d = &s->dev;
-    d->kind = (byoc_sim_device_kind)byoc__dv_get_i32(&r);
+    if (version == 1) { /* the built-in kinds' registry indices: 1 npu, 2 dsp */
+        int32_t k = byoc__dv_get_i32(&r);
+        d->kind = k == 1 || k == 2 ? k : -1;
+    } else {
+        int32_t n = byoc__dv_get_i32(&r);
+        const unsigned char *kn = n > 0 && n < 32 ? byoc__dv_take(&r, (size_t)n) : NULL;
+        char kind[32] = "";
+        if (kn) memcpy(kind, kn, (size_t)n), kind[n] = 0;
+        if (r.bad || !kn) return BYOC__DV_CORRUPT("device blob: truncated header");
+        d->kind = byoc_sim_device_kind_find(kind);
+        if (!byoc__dk_device(d->kind)) {
+            byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "device blob: device kind '%s' is not registered in this runtime", kind);
+            byoc_sim_device_program_destroy(dp);
+            return NULL;
+        }
+    }
     const unsigned char *preset = byoc__dv_take(&r, sizeof d->preset);
     if (preset) memcpy(d->preset, preset, sizeof d->preset);
     d->preset[sizeof d->preset - 1] = 0;
@@ -4261,9 +4548,7 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
     d->double_buffer = byoc__dv_get_i32(&r);
     d->dtypes = (unsigned)byoc__dv_get_i32(&r);
     if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated header");
-    if ((d->kind != BYOC_SIM_NPU && d->kind != BYOC_SIM_DSP) || !(d->clock_mhz >= 1 && d->clock_mhz <= 1e5) || d->rows < 0 || d->rows > 4096 || d->cols < 0 ||
-        d->cols > 4096 || d->lanes < 1 || d->lanes > 4096 || d->sram_bytes < 64 || d->sram_bytes > BYOC__DV_MAX_SRAM || !(d->dram_bytes_per_cycle >= 0.01 && d->dram_bytes_per_cycle <= 1e4) ||
-        d->dram_latency < 0 || d->burst_bytes < 1 || d->launch_cycles < 0 || (d->kind == BYOC_SIM_NPU && (d->rows < 1 || d->cols < 1)))
+    if (!byoc__dk_device(d->kind) || !byoc__dv_params_ok(d, byoc__dk_device(d->kind)->def.mac_array))
         return BYOC__DV_CORRUPT("device blob: device parameters out of range");
     int32_t nin = byoc__dv_get_i32(&r), nout = byoc__dv_get_i32(&r), nt = byoc__dv_get_i32(&r), nl = byoc__dv_get_i32(&r), nk = byoc__dv_get_i32(&r),
             nc = byoc__dv_get_i32(&r);
@@ -4571,6 +4856,7 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
     }
     dp->patches.load = -1;
     dp->nfilled = 0;
+    const byoc__dk_entry *kd = byoc__dk_device(s->dev.kind);
     for (int i = 0; i < s->ncmds; ++i) {
         const byoc__dv_cmd *c = &s->cmds[i];
         if (i == 0 || c->layer != s->cmds[i - 1].layer) dp->nfilled = 0, dp->patches.load = -1;
@@ -4597,13 +4883,15 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
             result.rank = t->rank;
             memcpy(result.dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
             result.data = sram + c->sram;
-            if (j == 0 && k->cls == BYOC__DV_CONV && k->arg_param[0][0] >= 0 &&
+            if (j == 0 && k->cls == BYOC__DV_CONV && !(kd && kd->def.execute) && k->arg_param[0][0] >= 0 &&
                 byoc__dv_conv_reusing_patches(dp, call, &args[0], &args[1], &result, byoc__dv_filled_by(dp, c->operand_sram[k->arg_param[0][0]], (int64_t)k->param_bytes[k->arg_param[0][0]])))
                 continue;
-            byoc_diag kd;
-            byoc_result rr = byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &kd);
+            byoc_diag ed;
+            memset(&ed, 0, sizeof ed);
+            byoc_result rr = kd && kd->def.execute ? kd->def.execute(&s->dev, call, args, call->nargs, &result, dp->workspace, &ed, kd->def.user_data)
+                                                   : byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &ed);
             if (rr != BYOC_OK)
-                return byoc__sim_fail(diag, rr, NULL, "device program: layer %d (%s), command %d: %s", c->layer, s->layer_names[c->layer], i, kd.message);
+                return byoc__sim_fail(diag, rr, NULL, "device program: layer %d (%s), command %d: %s", c->layer, s->layer_names[c->layer], i, ed.message);
         }
         byoc__dv_note_fill(dp, c->sram, (int64_t)k->out_bytes, -1); /* what it overwrote is no longer a load's */
     }
@@ -4672,37 +4960,24 @@ BYOC__SIM_PRIVATE byoc_sim_device_program *byoc__dv_program_of(const byoc_runtim
 
 #if !defined(BYOC_SIM_RUNTIME_ONLY) /* backends and their hooks: compiler side */
 /* ---- backends ---- */
-static const char byoc__dv_npu_spec[] =
-    "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer.\n"
-    "backend npu\n"
-    "kind npu\n"
-    "priority 20\n"
-    "define conv = is_op(\"nn.conv2d\")(wildcard(), is_constant())\n"
-    "define dense = is_op(\"nn.dense\")(wildcard(), is_constant())\n"
-    "define conv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(conv, is_constant())\n"
-    "define dense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(dense, is_constant())\n"
-    "pattern conv2d_bias_relu = is_op(\"nn.relu\")(conv_bias)\n"
-    "pattern conv2d_bias_clip = is_op(\"clip\")(conv_bias)\n"
-    "pattern conv2d_bias = conv_bias\n"
-    "pattern conv2d_relu = is_op(\"nn.relu\")(conv)\n"
-    "pattern dense_bias_relu = is_op(\"nn.relu\")(dense_bias)\n"
-    "pattern dense_bias = dense_bias\n"
-    "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
-    "supports add nn.bias_add multiply nn.relu clip\n";
-static const char byoc__dv_dsp_spec[] =
-    "# Built-in vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes.\n"
-    "backend dsp\n"
-    "kind dsp\n"
-    "priority 10\n"
-    "supports add nn.bias_add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt rsqrt erf\n"
-    "supports negative abs nn.gelu nn.leaky_relu nn.hard_sigmoid nn.hard_swish\n"
-    "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n";
-
-BYOC_SIM_API int byoc_sim_builtin_backend_count(void) { return 2; }
+/* the built-in backends: the device kinds that bring a spec text, in registration order */
+BYOC__SIM_PRIVATE const byoc__dk_entry *byoc__dv_builtin(int i) {
+    for (int k = 0; k < byoc_sim_device_kind_count(); ++k) {
+        const byoc__dk_entry *e = byoc__dk_device(k);
+        if (e && e->def.spec_text && i-- == 0) return e;
+    }
+    return NULL;
+}
+BYOC_SIM_API int byoc_sim_builtin_backend_count(void) {
+    int n = 0;
+    while (byoc__dv_builtin(n)) n++;
+    return n;
+}
 BYOC_SIM_API const char *byoc_sim_builtin_backend(int i, const char **spec_text) {
-    if (i < 0 || i > 1) return NULL;
-    if (spec_text) *spec_text = i == 0 ? byoc__dv_npu_spec : byoc__dv_dsp_spec;
-    return i == 0 ? "npu" : "dsp";
+    const byoc__dk_entry *e = byoc__dv_builtin(i);
+    if (!e) return NULL;
+    if (spec_text) *spec_text = e->def.spec_text;
+    return e->def.name;
 }
 
 /* A registered device backend: its target kind's options, the device its spec's options give, and the
@@ -4905,7 +5180,10 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
     if (!builtin) {
         FILE *f = fopen(head, "rb");
         if (!f) {
-            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "backend '%s': not a built-in backend (npu, dsp) and no such .backend file", head), (byoc_sim_backend *)NULL;
+            char names[256] = "";
+            for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", byoc_sim_builtin_backend(i, NULL));
+            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "backend '%s': not a built-in backend (%s) and no such .backend file", head, names), (byoc_sim_backend *)NULL;
         }
         if (fseek(f, 0, SEEK_END) == 0) {
             long sz = ftell(f);
@@ -4926,18 +5204,14 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
     }
     b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
-    /* a device backend says so with a `kind` line (the parser's default kind is the name) */
-    int kind_line = 0;
-    for (const char *l = spec_text; l && *l && !kind_line; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        while (*l == ' ' || *l == '\t') l++;
-        kind_line = !strncmp(l, "kind", 4) && (l[4] == ' ' || l[4] == '\t');
-    }
+    /* a device backend says so with a `kind` line naming a registered device kind (the parser's default kind is the name) */
     const char *kind = b->spec ? (b->spec->kind ? b->spec->kind : b->spec->name) : NULL;
-    int device = kind_line && kind && (!strcmp(kind, "npu") || !strcmp(kind, "dsp"));
+    int kind_index = b->spec && b->spec->kind_given ? byoc_sim_device_kind_find(kind) : -1;
+    int device = byoc__dk_device(kind_index) != NULL;
     byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
     if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
     if (r == BYOC_OK && device) {
-        b->device = *byoc__sim_default_preset(!strcmp(kind, "npu") ? BYOC_SIM_NPU : BYOC_SIM_DSP);
+        b->device = *byoc__sim_default_preset(kind_index);
         r = byoc__dv_apply_options(&b->device, &b->spec->options, diag);
         if (r != BYOC_OK && diag) {
             char msg[BYOC_DIAG_MESSAGE_MAX];
@@ -5037,7 +5311,7 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
 /* ---- estimators for the Collage search ---- */
 BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_collage_device(const byoc_sim_collage_devices *cd, const byoc_collage_candidate *c) {
     for (int i = 0; c->spec && i < cd->count; ++i)
-        if (cd->backends[i]->spec == c->spec && (cd->backends[i]->device.kind == BYOC_SIM_NPU || cd->backends[i]->device.kind == BYOC_SIM_DSP))
+        if (cd->backends[i]->spec == c->spec && byoc__dk_device(cd->backends[i]->device.kind))
             return &cd->backends[i]->device;
     return NULL;
 }
@@ -5255,7 +5529,7 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
             for (int e = 0; e < 3; ++e) {
                 char name[160];
                 snprintf(name, sizeof name, e == 0 ? "%s" : e == 1 ? "%s dma" : "%s compute", dev);
-                if (e && strcmp(k->info.device_kind, "npu") && strcmp(k->info.device_kind, "dsp")) break;
+                if (e && !byoc__dk_device(byoc_sim_device_kind_find(k->info.device_kind))) break;
                 byoc__buf_printf(&t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", 1 + 3 * tid + e);
                 byoc__sim_json_string(&t, name);
                 byoc__buf_printf(&t, "}}");
@@ -5701,7 +5975,7 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
         byoc__exe_pair(&head, "function", gf.name);
         byoc__exe_pair(&head, "backend", c && c->kind == BYOC_ATTR_STRING ? c->s : "");
         byoc__exe_pair(&head, "kind", byoc__sim_kind_name(rt->dp->s.dev.kind));
-        byoc__exe_pair(&head, "format", "BYOCDEV 1");
+        byoc__exe_pair(&head, "format", "BYOCDEV 2");
         byoc__exe_pair(&head, "producer", "byoc_sim " BYOC_SIM_VERSION_STRING);
         byoc__exe_pair(&head, "target", target);
         if ((w = BYOC__EXE_NEW_SECTION(BYOC__EXE_BLOB)) != NULL && !head.oom) {
@@ -5912,11 +6186,15 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
         if (o->backends[i].name && !strcmp(o->backends[i].name, b->backend)) rb = &o->backends[i];
     if (o && o->backends && !rb)
         return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s needs backend '%s' (%s), which this runtime does not offer", file, b->function, b->backend, b->target);
-    if (strcmp(b->kind, "npu") && strcmp(b->kind, "dsp"))
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: backend '%s' is of kind '%s', which this runtime cannot run (it runs npu and dsp)", file,
-                              b->function, b->backend, b->kind);
-    if (strcmp(b->format, "BYOCDEV 1"))
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: blob format '%s' is not the one this runtime reads (BYOCDEV 1)", file, b->function, b->format);
+    if (!byoc__dk_device(byoc_sim_device_kind_find(b->kind))) {
+        char kinds[256] = "";
+        for (int k = 0; k < byoc_sim_device_kind_count(); ++k)
+            if (byoc__dk_device(k)) snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? ", " : "", byoc__sim_kind_name(k));
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: backend '%s' is of kind '%s', which this runtime cannot run (it runs %s)", file,
+                              b->function, b->backend, b->kind, kinds);
+    }
+    if (strcmp(b->format, "BYOCDEV 1") && strcmp(b->format, "BYOCDEV 2"))
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: blob format '%s' is not one this runtime reads (BYOCDEV 1, BYOCDEV 2)", file, b->function, b->format);
     byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, byoc__dv_zalloc(&e->alloc, 1, sizeof(byoc__dv_runtime)));
     if (!rt) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
     rt->alloc = e->alloc;
@@ -5934,9 +6212,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
     }
     char own[512], want[512];
     byoc__exe_target_string(&rt->dp->s.dev, own, sizeof own);
-    if (strcmp(own, b->target)) {
+    if (strcmp(own, b->target) || strcmp(byoc__sim_kind_name(rt->dp->s.dev.kind), b->kind)) {
         byoc__dv_runtime_release(rt);
-        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: partition @%s: the blob's device (%s) is not its header's target (%s)", file, b->function, own, b->target);
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: partition @%s: the blob's device (%s) is not its header's kind and target (%s %s)", file, b->function, own, b->kind, b->target);
     }
     if (rb && rb->device) {
         byoc__exe_target_string(rb->device, want, sizeof want);

@@ -45,6 +45,8 @@ group build env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_che
 group install env CC="$CC" SAN="$SAN" sh tests/install.sh
 # examples/embed_runtime.c: the runtime alone, from its own pool, running what byocc compiled
 group embed env CC="$CC" SAN="$SAN" sh tests/embed.sh "$BUILD/byocc"
+# examples/custom_device.c: a third device kind registered from outside the headers, a real model on it
+group custom_device env CC="$CC" SAN="$SAN" sh tests/custom_device.sh
 
 grep -E '^(FAIL|    )' "$out/all"
 # what the conformance run and the real-model run covered
