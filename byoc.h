@@ -870,6 +870,12 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag);
    W, s (and b) are float constants, s (and b) vary along the output channel only (NCHW/OIHW conv2d; the
    last axis of nn.dense), and nothing else reads the convolution (or the add). */
 BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag);
+/* The preparation every placement runs first, as TVM's partition_for_* functions do: SimplifyInference,
+   FoldConstant, FoldScaleAxis, FoldConstant (the registered sequential pass "prepare_for_partition").
+   byocc partition, run and compile call it before byoc_partition_greedy or byoc_partition_collage; a C
+   program that calls it too places a model exactly as byocc does. ctx may be NULL (then no verifier
+   runs between the passes); a context's instrument sees each of the four passes. */
+BYOC_API byoc_result byoc_prepare_for_partition(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag);
 /* FoldConstant: a call whose arguments are all constants (concatenate's tuple: of constants) is run
    by its op's host kernel (byoc_kernel_run) and replaced by the result, a constant or, for a tuple
    result (split, nn.batch_norm, nn.dropout), a tuple of constants whose projections fold too.
@@ -10797,6 +10803,8 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
         {"simplify_inference", 0, NULL, byoc__pass_simplify_inference, NULL, NULL, "batch_norm to scale and shift, drop dropout"},
         {"fold_constant", 2, NULL, byoc__pass_fold_constant, NULL, NULL, "evaluate ops whose inputs are constants"},
         {"fold_scale_axis", 2, NULL, byoc__pass_fold_scale_axis, NULL, NULL, "fold per-channel scales of conv2d and dense outputs into their weights"},
+        {"prepare_for_partition", 0, NULL, NULL, "simplify_inference,fold_constant,fold_scale_axis,fold_constant", NULL,
+         "what every placement runs first (byoc_prepare_for_partition)"},
         {"dce", 0, NULL, byoc__pass_dce, NULL, NULL, "drop global functions @main does not use"},
     };
     byoc_diag d;
@@ -10886,6 +10894,15 @@ static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *c
 static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ctx; (void)ud;
     return byoc_fold_scale_axis(m, d);
+}
+BYOC_API byoc_result byoc_prepare_for_partition(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag) {
+    byoc_pass_context *own = ctx ? NULL : byoc_pass_context_create();
+    if (!ctx && !own) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    if (own) byoc_pass_context_set_verify(own, 0);
+    const char *name = "prepare_for_partition";
+    byoc_result r = byoc_run_passes(m, &name, 1, ctx ? ctx : own, diag);
+    byoc_pass_context_destroy(own);
+    return r;
 }
 static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ctx; (void)ud;
