@@ -864,6 +864,19 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
 /* SimplifyInference: nn.batch_norm(...).0 becomes x * scale + shift (computed once when gamma, beta,
    mean and var are constants), its .1/.2 become the moving mean/var, and nn.dropout(x).0 becomes x. */
 BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag);
+/* FoldScaleAxis (TVM's backward folding): a per-channel constant scale applied to a convolution's or a
+   dense layer's output, multiply(nn.conv2d(x, W), s) or multiply(add(nn.conv2d(x, W), b), s), becomes
+   nn.conv2d(x, W * s) (and add(..., b * s)): the scale moves into the constant weights, so a batch norm
+   that SimplifyInference turned into a scale and a shift leaves only the shift (a bias). It applies when
+   W, s (and b) are float constants, s (and b) vary along the output channel only (NCHW/OIHW conv2d; the
+   last axis of nn.dense), and nothing else reads the convolution (or the add). */
+BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag);
+/* The preparation every placement runs first, as TVM's partition_for_* functions do: SimplifyInference,
+   FoldConstant, FoldScaleAxis, FoldConstant (the registered sequential pass "prepare_for_partition").
+   byocc partition, run and compile call it before byoc_partition_greedy or byoc_partition_collage; a C
+   program that calls it too places a model exactly as byocc does. ctx may be NULL (then no verifier
+   runs between the passes); a context's instrument sees each of the four passes. */
+BYOC_API byoc_result byoc_prepare_for_partition(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag);
 /* FoldConstant: a call whose arguments are all constants (concatenate's tuple: of constants) is run
    by its op's host kernel (byoc_kernel_run) and replaced by the result, a constant or, for a tuple
    result (split, nn.batch_norm, nn.dropout), a tuple of constants whose projections fold too.
@@ -3658,6 +3671,7 @@ BYOC__PRIVATE byoc_result byoc__op_add(const byoc_op_def *def, byoc_diag *diag) 
    op to these pointers, never its name. */
 #define BYOC__KNOWN_OPS(X)                                                                                      \
     X(add, "add") X(multiply, "multiply") X(divide, "divide") X(avg_pool2d, "nn.avg_pool2d")                    \
+    X(conv2d, "nn.conv2d") X(dense, "nn.dense")                                                                 \
     X(batch_norm, "nn.batch_norm") X(dropout, "nn.dropout") X(compiler_begin, "annotation.compiler_begin")      \
     X(compiler_end, "annotation.compiler_end") X(stop_fusion, "annotation.stop_fusion")
 typedef struct byoc__known_op_set {
@@ -10553,6 +10567,7 @@ static byoc_result byoc__pass_partition_graph(byoc_module *m, byoc_pass_context 
 static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
 BYOC__PRIVATE void byoc__passes_init(void) {
@@ -10788,6 +10803,9 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
         {"fuse_ops", 0, NULL, byoc__pass_fuse_ops, NULL, NULL, "fuse host ops into Primitive functions (TVM OpPatternKind rules)"},
         {"simplify_inference", 0, NULL, byoc__pass_simplify_inference, NULL, NULL, "batch_norm to scale and shift, drop dropout"},
         {"fold_constant", 2, NULL, byoc__pass_fold_constant, NULL, NULL, "evaluate ops whose inputs are constants"},
+        {"fold_scale_axis", 2, NULL, byoc__pass_fold_scale_axis, NULL, NULL, "fold per-channel scales of conv2d and dense outputs into their weights"},
+        {"prepare_for_partition", 0, NULL, NULL, "simplify_inference,fold_constant,fold_scale_axis,fold_constant", NULL,
+         "what every placement runs first (byoc_prepare_for_partition)"},
         {"dce", 0, NULL, byoc__pass_dce, NULL, NULL, "drop global functions @main does not use"},
     };
     byoc_diag d;
@@ -10873,6 +10891,19 @@ static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_conte
 static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ctx; (void)ud;
     return byoc_fold_constant(m, d);
+}
+static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_fold_scale_axis(m, d);
+}
+BYOC_API byoc_result byoc_prepare_for_partition(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag) {
+    byoc_pass_context *own = ctx ? NULL : byoc_pass_context_create();
+    if (!ctx && !own) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    if (own) byoc_pass_context_set_verify(own, 0);
+    const char *name = "prepare_for_partition";
+    byoc_result r = byoc_run_passes(m, &name, 1, ctx ? ctx : own, diag);
+    byoc_pass_context_destroy(own);
+    return r;
 }
 static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ctx; (void)ud;
@@ -12398,6 +12429,117 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
         byoc__map_free(&affine);
         byoc_graph_free(&g);
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "simplify_inference: %s", m->error.message);
+        else r = byoc_infer_type(m, diag);
+    }
+    return r;
+}
+
+/* ---- FoldScaleAxis ---- */
+/* The channel count C when constant c varies along output axis `axis` (of rank `rank`) only, with extent C
+   or 1 there: then its flat index is its channel index. 0 otherwise. */
+BYOC__PRIVATE int64_t byoc__channel_constant(const byoc_node *c, int axis, int rank, int64_t channels) {
+    if (!c || c->kind != BYOC_NODE_CONSTANT || !c->data) return 0;
+    const byoc_type *t = c->annotation;
+    if (!t || t->kind != BYOC_TYPE_TENSOR || !byoc_dtype_is_float(t->dtype) || t->rank > rank) return 0;
+    int64_t along = 1;
+    for (int d = 0; d < t->rank; ++d) {
+        int out_axis = rank - t->rank + d; /* right-aligned, as broadcasting lines them up */
+        if (out_axis == axis) along = t->dims[d];
+        else if (t->dims[d] != 1) return 0;
+    }
+    return along == channels || along == 1 ? along : 0;
+}
+
+/* the anchor (conv2d or dense) whose output `a` is, possibly through add(anchor, bias), with the output
+   channel axis and count; NULL when the scale cannot fold into it */
+BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, byoc_node **bias, int *axis, int64_t *channels) {
+    *bias = NULL;
+    if (a->kind == BYOC_NODE_CALL && a->op == byoc__ops()->add && a->nargs == 2) {
+        int ai = byoc_graph_index(g, a);
+        if (ai < 0 || g->nodes[ai].nusers != 1) return NULL;
+        for (int k = 0; k < 2 && !*bias; ++k)
+            if (a->args[1 - k]->kind == BYOC_NODE_CONSTANT && a->args[k]->kind == BYOC_NODE_CALL) {
+                *bias = a->args[1 - k];
+                a = a->args[k];
+            }
+        if (!*bias) return NULL;
+    }
+    if (a->kind != BYOC_NODE_CALL || a->nargs != 2 || a->args[1]->kind != BYOC_NODE_CONSTANT || !a->args[1]->data) return NULL;
+    int ai = byoc_graph_index(g, a);
+    const byoc_type *t = a->checked_type, *w = a->args[1]->annotation;
+    if (ai < 0 || g->nodes[ai].nusers != 1 || !t || t->kind != BYOC_TYPE_TENSOR || !byoc_dtype_is_float(t->dtype) || w->dtype != t->dtype) return NULL;
+    if (a->op == byoc__ops()->conv2d) {
+        const char *out_layout = byoc_attrs_string(&a->attrs, "out_layout", "");
+        if (strcmp(byoc_attrs_string(&a->attrs, "data_layout", "NCHW"), "NCHW") || strcmp(byoc_attrs_string(&a->attrs, "kernel_layout", "OIHW"), "OIHW") ||
+            (*out_layout && strcmp(out_layout, "NCHW")) || t->rank != 4 || w->rank != 4)
+            return NULL;
+        *axis = 1;
+    } else if (a->op == byoc__ops()->dense) {
+        if (t->rank < 1 || w->rank != 2) return NULL;
+        *axis = t->rank - 1;
+    } else
+        return NULL;
+    *channels = t->dims[*axis];
+    return *channels == w->dims[0] && *channels > 0 ? a : NULL;
+}
+
+/* a constant of c's type (or `like`'s, when c is per-channel with extent 1 and like has C) whose value at
+   channel k is c[k] * s[k], over `per` elements a channel */
+BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *c, const byoc_node *like, const byoc_node *s, int64_t channels, int64_t per) {
+    const byoc_type *t = c->annotation;
+    if (like && byoc_type_num_elements(t) == 1 && byoc_type_num_elements(like->annotation) == channels) t = like->annotation;
+    byoc_node *r = byoc_constant(m, t, NULL, 0);
+    if (!r) return NULL;
+    int64_t cn = byoc_type_num_elements(c->annotation), sn = byoc_type_num_elements(s->annotation);
+    for (int64_t k = 0; k < channels; ++k)
+        for (int64_t j = 0; j < per; ++j) {
+            int64_t at = k * per + j;
+            if (at >= byoc_type_num_elements(t)) return r;
+            double v = byoc__load(c->annotation->dtype, c->data, cn == 1 ? 0 : at) * byoc__load(s->annotation->dtype, s->data, sn == 1 ? 0 : k);
+            byoc__store(t->dtype, r->data, at, v);
+        }
+    return r;
+}
+
+BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    const byoc_op *multiply = byoc__ops()->multiply;
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__pass_skips(fn)) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        byoc__map repl = BYOC__MAP_EMPTY;
+        for (int i = 0; i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node;
+            if (x->kind != BYOC_NODE_CALL || x->op != multiply || x->nargs != 2 || !x->checked_type) continue;
+            for (int k = 0; k < 2; ++k) {
+                byoc_node *scale = x->args[1 - k], *bias = NULL;
+                int axis = 0;
+                int64_t channels = 0;
+                if (scale->kind != BYOC_NODE_CONSTANT || x->args[k]->kind != BYOC_NODE_CALL) continue;
+                byoc_node *anchor = byoc__scale_anchor(&g, x->args[k], &bias, &axis, &channels);
+                const byoc_type *t = anchor ? anchor->checked_type : NULL;
+                /* the scale must not widen the output, and scale and bias must be per channel of its dtype */
+                if (!t || x->checked_type != t || scale->annotation->dtype != t->dtype || !byoc__channel_constant(scale, axis, t->rank, channels) ||
+                    (bias && (bias->annotation->dtype != t->dtype || !byoc__channel_constant(bias, axis, t->rank, channels))))
+                    continue;
+                const byoc_node *w = anchor->args[1];
+                byoc_node *args[2] = {anchor->args[0], byoc__scaled_constant(m, w, NULL, scale, channels, byoc_type_num_elements(w->annotation) / channels)};
+                byoc_node *scaled = args[1] ? byoc__rebuild(m, anchor, args) : NULL;
+                if (scaled && bias) {
+                    byoc_node *b = byoc__scaled_constant(m, bias, scale, scale, channels, 1);
+                    byoc_node *sum[2] = {scaled, b};
+                    scaled = b ? byoc__rebuild(m, x->args[k], sum) : NULL; /* the add, with the scaled bias */
+                }
+                if (scaled) byoc__map_put(&repl, x, (intptr_t)scaled);
+                break;
+            }
+        }
+        if (repl.count && !m->has_error) byoc__set_body(m, f, byoc__substitute(m, &g, &repl));
+        byoc__map_free(&repl);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "fold_scale_axis: %s", m->error.message);
         else r = byoc_infer_type(m, diag);
     }
     return r;

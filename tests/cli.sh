@@ -170,6 +170,15 @@ expect cli_info_no_ops 0 'ops        0 distinct' "$BYOCC" info "$tmp/no_ops.rela
 expect cli_info_no_ops_json 0 '"calls": 0, "constants": 0, "parameter_bytes": 0, "ops": {}' "$BYOCC" info "$tmp/no_ops.relay" --json
 
 # ONNX: import, errors naming the file, run with .npy inputs and outputs, --compare-to
+# the same pipeline from C: byoc_prepare_for_partition + byoc_partition_greedy place a batch-norm network exactly
+# as `byocc partition` does (the partitioned module, byte for byte)
+if ${CC:-cc} -std=c99 -O0 -I. tests/compile/place_like_byocc.c -o "$tmp/place_like_byocc" -lm > "$tmp/plb.log" 2>&1 &&
+   "$tmp/place_like_byocc" tests/inputs/conv_bn.relay npu dsp > "$tmp/plb.relay" 2>> "$tmp/plb.log" &&
+   "$BYOCC" partition tests/inputs/conv_bn.relay --backend npu --backend dsp --emit relay > "$tmp/byocc.relay" 2>> "$tmp/plb.log"; then
+    if cmp -s "$tmp/plb.relay" "$tmp/byocc.relay" && grep -q 'Composite="npu.conv2d_bias_relu"' "$tmp/byocc.relay"; then echo "ok cli_same_placement_as_c"
+    else echo "FAIL cli_same_placement_as_c: the C program and byocc partition differ (or batch norm did not fold into a conv2d_bias_relu)"; fi
+else echo "FAIL cli_same_placement_as_c: $(tail -3 "$tmp/plb.log" | tr '\n' ' ')"; fi
+
 NT=/usr/share/libonnx-testdata/data/node
 if [ -d "$NT" ]; then
     expect cli_import_relu 0 'nn.relu(%x' "$BYOCC" import $NT/test_relu/model.onnx

@@ -3,6 +3,7 @@
 #define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
+#include <math.h>
 
 static byoc_module *parse(const char *text) {
     byoc_diag d;
@@ -225,6 +226,81 @@ static void test_merge_composite_predicates(void) {
     }
 }
 
+/* FoldScaleAxis: the scale of a batch norm after conv2d (with and without a bias add) and after dense folds
+   into the weights: no multiply is left and the outputs are those of the unfolded module. A conv that
+   another op also reads, or a scale that varies along a spatial axis, is left alone. */
+static double max_diff(const byoc_node *a, const byoc_node *b) {
+    double worst = 0;
+    if (a->kind == BYOC_NODE_TUPLE) {
+        for (int i = 0; i < a->nargs; ++i) {
+            double d = max_diff(a->args[i], b->args[i]);
+            if (d > worst) worst = d;
+        }
+        return worst;
+    }
+    int64_t n = byoc_type_num_elements(a->annotation);
+    for (int64_t i = 0; i < n; ++i) {
+        double d = fabs((double)byoc_constant_f32(a, i) - (double)byoc_constant_f32(b, i));
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+static int count_op(const byoc_node *body, const char *op) {
+    byoc_graph g;
+    byoc_diag d;
+    (void)d;
+    if (byoc_graph_build(NULL, (byoc_node *)body, 0, &g) != BYOC_OK) return -1;
+    int n = 0;
+    for (int i = 0; i < g.count; ++i) n += g.nodes[i].node->kind == BYOC_NODE_CALL && g.nodes[i].node->op && !strcmp(g.nodes[i].node->op->def.name, op);
+    byoc_graph_free(&g);
+    return n;
+}
+static void test_fold_scale_axis(void) {
+    const char *text =
+        "def @main(%x: Tensor[(1, 3, 8, 8), float32], %y: Tensor[(2, 16), float32]) {\n"
+        "  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(4, 3, 3, 3), float32] */, padding=[1, 1, 1, 1]);\n"
+        "  %1 = add(%0, meta[relay.Constant][1] /* ty=Tensor[(4, 1, 1), float32] */);\n"
+        "  %2 = multiply(%1, meta[relay.Constant][2] /* ty=Tensor[(4, 1, 1), float32] */);\n"
+        "  %3 = add(%2, meta[relay.Constant][3] /* ty=Tensor[(4, 1, 1), float32] */);\n"
+        "  %4 = nn.conv2d(%x, meta[relay.Constant][4] /* ty=Tensor[(2, 3, 1, 1), float32] */);\n"
+        "  %5 = multiply(meta[relay.Constant][5] /* ty=Tensor[(1, 2, 1, 1), float32] */, %4);\n"
+        "  %6 = nn.dense(%y, meta[relay.Constant][6] /* ty=Tensor[(5, 16), float32] */);\n"
+        "  %7 = multiply(%6, meta[relay.Constant][7] /* ty=Tensor[(5), float32] */);\n"
+        "  %8 = nn.conv2d(%x, meta[relay.Constant][8] /* ty=Tensor[(2, 3, 1, 1), float32] */);\n"
+        "  %9 = multiply(%8, meta[relay.Constant][9] /* ty=Tensor[(2, 1, 1), float32] */);\n"
+        "  %10 = nn.relu(%8);\n"
+        "  %11 = nn.conv2d(%x, meta[relay.Constant][10] /* ty=Tensor[(2, 3, 1, 1), float32] */);\n"
+        "  %12 = multiply(%11, meta[relay.Constant][11] /* ty=Tensor[(8, 1), float32] */);\n"
+        "  (%3, %5, %7, %9, %10, %12)\n}\n";
+    byoc_module *m = parse(text);
+    CHECK(m);
+    byoc_diag d;
+    CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+    byoc_node *fn = byoc_module_function(m, "main");
+    byoc_node *in[2];
+    for (int k = 0; k < 2; ++k) {
+        const byoc_type *t = fn->params[k]->checked_type;
+        in[k] = byoc_constant(m, t, NULL, 0);
+        CHECK(in[k]);
+        float *v = (float *)in[k]->data;
+        for (int64_t i = 0; i < byoc_type_num_elements(t); ++i) v[i] = (float)((i * 37 + k * 11) % 23) / 23.0f - 0.5f;
+    }
+    byoc_node *before = NULL, *after = NULL;
+    CHECKF(byoc_module_evaluate(m, in, 2, &before, &d) == BYOC_OK, "%s", d.message);
+    CHECK(count_op(fn->body, "multiply") == 5);
+    CHECKF(byoc_fold_scale_axis(m, &d) == BYOC_OK, "%s", d.message);
+    fn = byoc_module_function(m, "main");
+    /* folded: the biased conv, the (1, C, 1, 1) scale in front, dense; kept: the shared conv, the 2-D scale */
+    CHECKF(count_op(fn->body, "multiply") == 2, "%d multiplies left", count_op(fn->body, "multiply"));
+    CHECK(count_op(fn->body, "nn.conv2d") == 4 && count_op(fn->body, "add") == 2);
+    CHECKF(byoc_module_evaluate(m, in, 2, &after, &d) == BYOC_OK, "%s", d.message);
+    double diff = max_diff(before, after);
+    CHECKF(diff < 1e-5, "outputs differ by %g", diff);
+    /* a registered pass too */
+    CHECK(byoc_pass_get("fold_scale_axis") != NULL);
+    byoc_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_registry),
@@ -234,6 +310,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_verifier_checks),
         TEST_ENTRY(test_phases),
         TEST_ENTRY(test_merge_composite_predicates),
+        TEST_ENTRY(test_fold_scale_axis),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -131,7 +131,7 @@ static void bench_model(const char *label, const char *path, int runs, FILE *jso
     byoc_free(m, (void *)model.node_spans);
     byoc_free(m, (void *)model.node_ops);
     byoc_free(m, (void *)model.node_folded);
-    if (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
+    if (byoc_prepare_for_partition(m, NULL, &d) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
         printf("| %s | error: %s | | | | | | |\n", label, d.message);
         byoc_module_destroy(m);
         return;

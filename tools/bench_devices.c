@@ -61,7 +61,7 @@ static byoc_sim_program *build(const char *path, byoc_sim_backend **b, int nb, i
     po.backends = specs;
     po.nbackends = nb;
     po.bind_constants = 1;
-    if (byoc_simplify_inference(m, d) != BYOC_OK || byoc_fold_constant(m, d) != BYOC_OK || byoc_partition_greedy(m, &po, NULL, d) != BYOC_OK) return NULL;
+    if (byoc_prepare_for_partition(m, NULL, d) != BYOC_OK || byoc_partition_greedy(m, &po, NULL, d) != BYOC_OK) return NULL;
     if (hooks && byoc_run_target_hooks(m, targets, nb, d) != BYOC_OK) return NULL;
     if (byoc_fuse_ops(m, 256, d) != BYOC_OK) return NULL;
     return byoc_sim_lower(m, NULL, d);

@@ -745,7 +745,7 @@ static int cmd_partition(session *s, const cli_options *opts) {
     byoc_module *m = NULL;
     if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = input_error(&d);
     /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
-    if (rc == EXIT_OK && (byoc_simplify_inference(m, &d) != BYOC_OK || byoc_fold_constant(m, &d) != BYOC_OK)) rc = input_error(&d);
+    if (rc == EXIT_OK && byoc_prepare_for_partition(m, NULL, &d) != BYOC_OK) rc = input_error(&d);
     byoc_placement_report *rep = NULL;
     byoc_collage_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -1291,13 +1291,17 @@ static int span_set_has(const span_set *s, const char *name) {
 
 /* Why each ONNX node the compile pipeline leaves without an op is gone: the import's reason, else the first stage
    after which none of its ops remains. stages[k] holds the spans after stage k. */
-#define NSTAGES 5
+#define NSTAGES 7
 static const char *const stage_reasons[NSTAGES] = {
     "none of its ops is reachable from the graph outputs after import",
     "removed by SimplifyInference (an inference-time no-op)",
     "computed at compile time by FoldConstant (its inputs are constants)",
+    "folded into a convolution's or dense layer's weights by FoldScaleAxis",
+    "computed at compile time by FoldConstant (its inputs are constants)",
     "removed while partitioning",
     "removed by FuseOps"};
+#define STAGE_PARTITIONED 5
+#define STAGE_FUSED 6
 static byoc_sim_source_node *source_nodes_of(const byoc_onnx_model *info, const span_set *stages, char ***owned) {
     byoc_sim_source_node *nodes = (byoc_sim_source_node *)calloc((size_t)info->nnodes + 1, sizeof *nodes);
     *owned = (char **)calloc((size_t)info->nnodes + 1, sizeof(char *));
@@ -1417,6 +1421,7 @@ typedef struct run_job {
     byoc_sim_program *p;
     byoc_placement_report *rep;
     span_set stages[NSTAGES]; /* compile: the frontend names left after each stage */
+    int prepared, stage_rc;   /* compile: preparation passes seen, and a failure recording one */
     char *exe_names;
     const char *exe_io[2 * MAX_IO];
     /* the run */
@@ -1482,6 +1487,26 @@ static int run_job_read_artifact(run_job *j) {
 /* stage k of the compile pipeline is done: compile records which frontend nodes are left */
 static int run_job_stage(run_job *j, int k) { return j->track && !span_set_build(j->m, &j->stages[k]) ? EXIT_INTERNAL : EXIT_OK; }
 
+/* the library's preparation (what every placement runs first); compile records the spans after each of its passes */
+static void run_job_after_pass(const char *pass, byoc_module *m, double seconds, void *user_data) {
+    run_job *j = (run_job *)user_data;
+    (void)pass, (void)m, (void)seconds;
+    if (j->prepared + 1 < STAGE_PARTITIONED && j->stage_rc == EXIT_OK) j->stage_rc = run_job_stage(j, ++j->prepared);
+}
+static int run_job_prepare(run_job *j) {
+    byoc_pass_context *ctx = NULL;
+    if (j->track) {
+        byoc_pass_instrument instrument = {run_job_after_pass, j};
+        if (!(ctx = byoc_pass_context_create())) { fprintf(stderr, "byocc: out of memory\n"); return EXIT_INTERNAL; }
+        byoc_pass_context_set_verify(ctx, 0);
+        byoc_pass_context_set_instrument(ctx, &instrument);
+    }
+    byoc_result r = byoc_prepare_for_partition(j->m, ctx, &j->d);
+    byoc_pass_context_destroy(ctx);
+    if (r != BYOC_OK) return input_error(&j->d);
+    return j->stage_rc;
+}
+
 /* the model loaded and compiled: inference simplified, constants folded, placement, device partitions
    lowered by their target hooks, FuseOps, lowered to a host program */
 static int run_job_compile_model(run_job *j) {
@@ -1491,10 +1516,7 @@ static int run_job_compile_model(run_job *j) {
     if (!(j->m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, &j->info, &j->d))) return input_error(&j->d);
     j->track = j->compile && j->info.node_spans; /* which stage removes each ONNX node, for the source map */
     if ((rc = run_job_stage(j, 0)) != EXIT_OK) return rc;
-    if (byoc_simplify_inference(j->m, &j->d) != BYOC_OK) return input_error(&j->d);
-    if ((rc = run_job_stage(j, 1)) != EXIT_OK) return rc;
-    if (byoc_fold_constant(j->m, &j->d) != BYOC_OK) return input_error(&j->d);
-    if ((rc = run_job_stage(j, 2)) != EXIT_OK) return rc;
+    if ((rc = run_job_prepare(j)) != EXIT_OK) return rc;
     if (s->nbackends) {
         byoc_backend_spec *backends[MAX_BACKENDS];
         for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
@@ -1519,9 +1541,9 @@ static int run_job_compile_model(run_job *j) {
             if (s->backends[k]->target) targets[ntargets++] = s->backends[k]->target;
         if (ntargets && byoc_run_target_hooks(j->m, targets, ntargets, &j->d) != BYOC_OK) return input_error(&j->d);
     }
-    if ((rc = run_job_stage(j, 3)) != EXIT_OK) return rc;
+    if ((rc = run_job_stage(j, STAGE_PARTITIONED)) != EXIT_OK) return rc;
     if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return input_error(&j->d);
-    if ((rc = run_job_stage(j, 4)) != EXIT_OK) return rc;
+    if ((rc = run_job_stage(j, STAGE_FUSED)) != EXIT_OK) return rc;
     if (!(j->p = byoc_sim_lower(j->m, NULL, &j->d))) return input_error(&j->d);
     return EXIT_OK;
 }
@@ -1769,7 +1791,7 @@ static int run_job_reference(run_job *j) {
     byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
     byoc_sim_program *rp = NULL;
     byoc_tensor routs[MAX_IO];
-    if (!rm || byoc_simplify_inference(rm, &j->d) != BYOC_OK || byoc_fold_constant(rm, &j->d) != BYOC_OK ||
+    if (!rm || byoc_prepare_for_partition(rm, NULL, &j->d) != BYOC_OK ||
         (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
         byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
