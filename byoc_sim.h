@@ -93,6 +93,18 @@
    Fallible calls return byoc_result and fill a caller-owned byoc_diag (may be NULL) with one line, e.g.
    "byoc_sim_run: input 0 (%x): expected Tensor[(1, 1, 28, 28), float32], got Tensor[(1, 28, 28), float32]".
 
+   EXTENSION POINTS (what to touch, by symbol)
+     an op              byoc.h's record (README "Adding an op"); lowering, the host model (byoc_op_flops) and
+                        the device kinds read it; a device kind that should run it lists it or its class
+     a device kind      a byoc_sim_device_kind_def (name, presets, op classes and ops it runs, accepts,
+                        compute_cycles, execute, describe) given to byoc_sim_register_device_kind;
+                        examples/custom_device.c adds one from outside the headers
+     a backend          a .backend file whose `kind` names a registered device kind, opened with
+                        byoc_sim_backend_open (or a kind's spec_text: a built-in backend of its name)
+     an estimator       byoc_sim_collage_cost / byoc_sim_collage_measured_cost as byoc_collage_options.cost,
+                        or your own byoc_collage_cost_fn calling byoc_sim_estimate
+     a pass             byoc.h's byoc_pass_register; a backend's phase passes run through byoc_run_phase
+
    TABLE OF CONTENTS (each section starts with a "// [SECTION] name" line)
      Public API
        [SECTION] sim: config
@@ -102,7 +114,7 @@
        [SECTION] sim: profile
        [SECTION] sim: devices (NPU, DSP and host models, backends, command streams)
        [SECTION] sim: executable (.byoc artifacts, source maps)
-     Implementation
+     Implementation (the runtime, then the compiler: BYOC_SIM_RUNTIME_ONLY leaves out the "(compiler)" sections)
        [SECTION] sim impl: config & platform
        [SECTION] sim impl: program storage
        [SECTION] sim impl: lowering
@@ -110,8 +122,16 @@
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: runtime
        [SECTION] sim impl: profile
-       [SECTION] sim impl: device models
-       [SECTION] sim impl: executable
+       [SECTION] sim impl: device kinds, layer classes, command streams
+       [SECTION] sim impl: the cycle model and the npu, dsp and host kinds
+       [SECTION] sim impl: device programs: lowering to command streams, tiles, timing
+       [SECTION] sim impl: device programs: blobs, loading, running, runtime modules
+       [SECTION] sim impl: the host model, latency and traces
+       [SECTION] sim impl: executable (the container, loading)
+       [SECTION] sim impl (compiler): compiling device programs (estimate, serialise)
+       [SECTION] sim impl (compiler): backends and their hooks
+       [SECTION] sim impl (compiler): Collage estimators
+       [SECTION] sim impl (compiler): source maps and saving executables
 */
 /* Outside the guard, so that a file which included this header before defining BYOC_SIM_IMPLEMENTATION
    still gets byoc.h's implementation on the second include (byoc.h emits it once). */
@@ -2554,7 +2574,7 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
     return t.data;
 }
 
-// [SECTION] sim impl: device models
+// [SECTION] sim impl: device kinds, layer classes, command streams
 #define BYOC__DV_DT(t) (1u << (unsigned)(t))
 #define BYOC__DV_MAX_OPERANDS 8
 #define BYOC__DV_MAX_DEPS 12
@@ -2931,6 +2951,7 @@ BYOC__SIM_PRIVATE char *byoc__dv_strdup(const char *s) {
     return d;
 }
 
+// [SECTION] sim impl: the cycle model and the npu, dsp and host kinds
 /* ---- cycle model ---- */
 BYOC__SIM_PRIVATE uint64_t byoc__dv_ceil_div(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : a; }
 
@@ -3237,6 +3258,7 @@ BYOC__SIM_PRIVATE void byoc__dv_kernel_cost(const byoc_sim_device *dev, byoc__dv
     k->cycles = e ? e->def.compute_cycles(dev, (const byoc_node *const *)k->calls, k->ncalls, &macs, e->def.user_data) : 0;
     k->macs = macs;
 }
+// [SECTION] sim impl: device programs: lowering to command streams, tiles, timing
 /* ---- lowering a partition to a command stream (relay_to_tir) ---- */
 enum { BYOC__DVV_TENSOR = 1, BYOC__DVV_OP, BYOC__DVV_TUPLE };
 typedef struct byoc__dv_value {
@@ -4174,20 +4196,8 @@ BYOC__SIM_PRIVATE void byoc__dv_estimate_stream(const byoc__dv_stream *s, byoc_s
     cost->mac_utilization = pes && total ? (double)cost->macs / ((double)total * (double)pes) : 0;
 }
 
-#if !defined(BYOC_SIM_RUNTIME_ONLY) /* the analytic estimator: compiler side */
-BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag) {
-    byoc_node *fn = byoc_module_function(m, function);
-    if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_estimate: no function @%s", function);
-    if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
-    byoc__dv_stream s;
-    byoc_result r = byoc__dv_lower(m, fn, dev, 1, &s, diag);
-    if (r != BYOC_OK) return r;
-    byoc__dv_estimate_stream(&s, cost);
-    byoc__dv_stream_free(&s);
-    return BYOC_OK;
-}
-#endif /* !BYOC_SIM_RUNTIME_ONLY */
 
+// [SECTION] sim impl: device programs: blobs, loading, running, runtime modules
 /* the predicate's tile check: one op alone as a layer */
 BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
     byoc__dv_stream s;
@@ -4277,102 +4287,6 @@ BYOC__SIM_PRIVATE void byoc__dv_put_str(byoc__dv_writer *w, const char *s) {
     byoc__dv_put(w, s, n);
 }
 
-#if !defined(BYOC_SIM_RUNTIME_ONLY) /* serialising a stream: compiler side */
-BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob, size_t *size, byoc_diag *diag) {
-    byoc__dv_writer w;
-    memset(&w, 0, sizeof w);
-    /* the kernels as text IR: @k0, @k1, ... */
-    for (int k = 0; k < s->nkernels; ++k) {
-        char name[32];
-        snprintf(name, sizeof name, "k%d", k);
-        if (byoc_module_add_function(s->km, name, s->kernels[k].fn) != BYOC_OK) return byoc__sim_fail(diag, BYOC_ERR_INTERNAL, NULL, "cannot name kernel %d", k);
-    }
-    size_t text_len = 0;
-    char *text = byoc_module_print(s->km, BYOC_PRINT_NO_SPANS, &text_len);
-    if (!text) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    const byoc_sim_device *d = &s->dev;
-    byoc__dv_put(&w, BYOC__DV_MAGIC, 8);
-    byoc__dv_put_i32(&w, BYOC__DV_VERSION);
-    byoc__dv_put_str(&w, byoc__sim_kind_name(d->kind));
-    byoc__dv_put(&w, d->preset, sizeof d->preset);
-    byoc__dv_put_f64(&w, d->clock_mhz);
-    byoc__dv_put_i32(&w, d->rows);
-    byoc__dv_put_i32(&w, d->cols);
-    byoc__dv_put_i32(&w, d->dataflow);
-    byoc__dv_put_i32(&w, d->lanes);
-    byoc__dv_put_u64(&w, (uint64_t)d->sram_bytes);
-    byoc__dv_put_f64(&w, d->dram_bytes_per_cycle);
-    byoc__dv_put_i32(&w, d->dram_latency);
-    byoc__dv_put_i32(&w, d->burst_bytes);
-    byoc__dv_put_i32(&w, d->launch_cycles);
-    byoc__dv_put_i32(&w, d->double_buffer);
-    byoc__dv_put_i32(&w, (int64_t)d->dtypes);
-    byoc__dv_put_i32(&w, s->ninputs);
-    byoc__dv_put_i32(&w, s->noutputs);
-    byoc__dv_put_i32(&w, s->ntensors);
-    byoc__dv_put_i32(&w, s->nlayers);
-    byoc__dv_put_i32(&w, s->nkernels);
-    byoc__dv_put_i32(&w, s->ncmds);
-    byoc__dv_put_u64(&w, s->scratch_bytes);
-    byoc__dv_put_u64(&w, s->const_bytes);
-    byoc__dv_put_u64(&w, text_len);
-    for (int i = 0; i < s->ntensors; ++i) {
-        const byoc__dv_tensor *t = &s->tensors[i];
-        byoc__dv_put_i32(&w, t->kind);
-        byoc__dv_put_i32(&w, t->index);
-        byoc__dv_put_i32(&w, t->dtype);
-        byoc__dv_put_i32(&w, t->rank);
-        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)(a < t->rank ? t->dims[a] : 0));
-        byoc__dv_put_u64(&w, t->offset);
-    }
-    for (int i = 0; i < s->nlayers; ++i) {
-        byoc__dv_put_str(&w, s->layer_names[i]);
-        byoc__dv_put_str(&w, s->layer_ops[i]);
-    }
-    for (int i = 0; i < s->ncmds; ++i) {
-        const byoc__dv_cmd *c = &s->cmds[i];
-        byoc__dv_put_i32(&w, c->op);
-        byoc__dv_put_i32(&w, c->layer);
-        byoc__dv_put_i32(&w, c->tile);
-        byoc__dv_put_i32(&w, c->kernel);
-        byoc__dv_put_i32(&w, c->ndeps);
-        for (int k = 0; k < BYOC__DV_MAX_DEPS; ++k) byoc__dv_put_i32(&w, k < c->ndeps ? c->deps[k] : 0);
-        byoc__dv_put_i32(&w, c->box.tensor);
-        byoc__dv_put_i32(&w, c->box.rank);
-        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.begin[a]);
-        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.extent[a]);
-        byoc__dv_put_u64(&w, (uint64_t)c->sram);
-        byoc__dv_put_i32(&w, c->noperands);
-        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k) byoc__dv_put_u64(&w, (uint64_t)(k < c->noperands ? c->operand_sram[k] : 0));
-    }
-    byoc__dv_put(&w, text, text_len);
-    byoc_free(s->km, text);
-    byoc__dv_put(&w, s->consts, (size_t)s->const_bytes);
-    byoc__dv_put_u64(&w, w.oom ? 0 : byoc__dv_fnv(w.data, w.len));
-    if (w.oom) {
-        BYOC_FREE(w.data);
-        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    }
-    *blob = w.data;
-    *size = w.len;
-    return BYOC_OK;
-}
-
-BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev, void **blob, size_t *size, byoc_diag *diag) {
-    *blob = NULL;
-    *size = 0;
-    byoc_node *fn = byoc_module_function(m, function);
-    if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "no function @%s", function);
-    if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
-    byoc__dv_stream s;
-    byoc_result r = byoc__dv_lower(m, fn, dev, 0, &s, diag);
-    if (r != BYOC_OK) return r;
-    r = byoc__dv_serialise(&s, blob, size, diag);
-    byoc__dv_stream_free(&s);
-    return r;
-}
-
-#endif /* !BYOC_SIM_RUNTIME_ONLY */
 /* ---- loading a blob ---- */
 typedef struct byoc__dv_reader {
     const unsigned char *p;
@@ -4958,296 +4872,7 @@ BYOC__SIM_PRIVATE byoc_sim_device_program *byoc__dv_program_of(const byoc_runtim
     return rt ? rt->dp : NULL;
 }
 
-#if !defined(BYOC_SIM_RUNTIME_ONLY) /* backends and their hooks: compiler side */
-/* ---- backends ---- */
-/* the built-in backends: the device kinds that bring a spec text, in registration order */
-BYOC__SIM_PRIVATE const byoc__dk_entry *byoc__dv_builtin(int i) {
-    for (int k = 0; k < byoc_sim_device_kind_count(); ++k) {
-        const byoc__dk_entry *e = byoc__dk_device(k);
-        if (e && e->def.spec_text && i-- == 0) return e;
-    }
-    return NULL;
-}
-BYOC_SIM_API int byoc_sim_builtin_backend_count(void) {
-    int n = 0;
-    while (byoc__dv_builtin(n)) n++;
-    return n;
-}
-BYOC_SIM_API const char *byoc_sim_builtin_backend(int i, const char **spec_text) {
-    const byoc__dk_entry *e = byoc__dv_builtin(i);
-    if (!e) return NULL;
-    if (spec_text) *spec_text = e->def.spec_text;
-    return e->def.name;
-}
-
-/* A registered device backend: its target kind's options, the device its spec's options give, and the
-   streams relay_to_tir made and tir_to_runtime has not taken yet. Entries live for the process (a
-   registered backend must outlive its registration). */
-#define BYOC__DV_NOPTIONS 13
-typedef struct byoc__dv_pending {
-    const byoc_module *m;
-    char function[128];
-    void *blob;
-    size_t size;
-} byoc__dv_pending;
-typedef struct byoc__dv_entry {
-    char name[64];
-    byoc_sim_device base;
-    byoc_backend backend;
-    byoc_backend_spec *spec; /* the registry's own copy */
-    byoc__dv_pending *pending;
-    int npending, cap_pending;
-} byoc__dv_entry;
-static byoc__dv_entry *byoc__dv_entries[32];
-static int byoc__dv_nentries;
-
-static const byoc_target_option byoc__dv_options[BYOC__DV_NOPTIONS] = {
-    {"preset", BYOC_ATTR_STRING, "\"\"", "device preset (byocc backends lists them)"},
-    {"clock_mhz", BYOC_ATTR_FLOAT, "-1.0", "clock in MHz"},
-    {"rows", BYOC_ATTR_INT, "-1", "MAC array rows (npu)"},
-    {"cols", BYOC_ATTR_INT, "-1", "MAC array columns (npu)"},
-    {"dataflow", BYOC_ATTR_STRING, "\"\"", "\"os\" or \"ws\" (npu)"},
-    {"lanes", BYOC_ATTR_INT, "-1", "vector lanes (dsp)"},
-    {"sram_kb", BYOC_ATTR_INT, "-1", "on-chip SRAM in KB"},
-    {"dram_bytes_per_cycle", BYOC_ATTR_FLOAT, "-1.0", "DRAM bandwidth"},
-    {"dram_latency", BYOC_ATTR_INT, "-1", "DRAM latency in cycles"},
-    {"burst_bytes", BYOC_ATTR_INT, "-1", "DMA burst"},
-    {"launch_cycles", BYOC_ATTR_INT, "-1", "cycles to launch a partition"},
-    {"double_buffer", BYOC_ATTR_INT, "-1", "1 double-buffered tiles, 0 single"},
-    {"dtypes", BYOC_ATTR_STRING, "\"\"", "dtypes it computes, \"float32,int8\""}};
-
-/* the device a set of options gives (the preset first; unset values, -1 or "", keep the preset's) */
-BYOC__SIM_PRIVATE byoc_result byoc__dv_apply_options(byoc_sim_device *dev, const byoc_attrs *a, byoc_diag *diag) {
-    const byoc_attr_value *p = byoc_attrs_get(a, "preset");
-    if (p && !(p->kind == BYOC_ATTR_STRING && !p->s[0]) && byoc_sim_device_set(dev, "preset", p, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_ATTR;
-    for (int i = 0; i < a->count; ++i) {
-        const byoc_attr *x = &a->items[i];
-        double num;
-        if (!strcmp(x->name, "preset")) continue;
-        if (x->value.kind == BYOC_ATTR_STRING && !x->value.s[0]) continue;
-        if (byoc__sim_attr_number(&x->value, &num) && num == -1) continue;
-        if (byoc_sim_device_set(dev, x->name, &x->value, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_ATTR;
-    }
-    return BYOC_OK;
-}
-
-/* the device of the target whose hook runs: the entry's, with the target's options over it */
-BYOC__SIM_PRIVATE byoc_result byoc__dv_hook_device(const byoc__dv_entry *e, byoc_sim_device *dev, byoc_diag *diag) {
-    *dev = e->base;
-    const byoc_target *t = byoc_target_current();
-    return t && !strcmp(t->kind, e->name) ? byoc__dv_apply_options(dev, &t->attrs, diag) : BYOC_OK;
-}
-
-BYOC__SIM_PRIVATE byoc_result byoc__dv_relay_to_tir(byoc_module *m, const char *function, void *user_data, byoc_diag *diag) {
-    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
-    byoc_sim_device dev;
-    byoc_result r = byoc__dv_hook_device(e, &dev, diag);
-    if (r != BYOC_OK) return r;
-    if (!BYOC__DV_RESERVE(e->pending, e->cap_pending, e->npending + 1)) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    byoc__dv_pending *p = &e->pending[e->npending];
-    memset(p, 0, sizeof *p);
-    p->m = m;
-    snprintf(p->function, sizeof p->function, "%s", function);
-    r = byoc_sim_device_compile(m, function, &dev, &p->blob, &p->size, diag);
-    if (r != BYOC_OK) {
-        char msg[BYOC_DIAG_MESSAGE_MAX];
-        snprintf(msg, sizeof msg, "%s", diag ? diag->message : "");
-        return byoc__sim_fail(diag, r, NULL, "%s: lowering @%s: %s", e->name, function, msg);
-    }
-    e->npending++;
-    return BYOC_OK;
-}
-
-BYOC__SIM_PRIVATE byoc_result byoc__dv_tir_to_runtime(byoc_module *m, const char *function, void *user_data, byoc_runtime_module *out, byoc_diag *diag) {
-    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
-    void *blob = NULL;
-    size_t size = 0;
-    for (int i = 0; i < e->npending; ++i)
-        if (e->pending[i].m == m && !strcmp(e->pending[i].function, function)) {
-            blob = e->pending[i].blob;
-            size = e->pending[i].size;
-            e->pending[i] = e->pending[--e->npending];
-            break;
-        }
-    if (!blob) { /* relay_to_tir did not run (a module built before the hooks were registered): lower now */
-        byoc_sim_device dev;
-        byoc_result r = byoc__dv_hook_device(e, &dev, diag);
-        if (r == BYOC_OK) r = byoc_sim_device_compile(m, function, &dev, &blob, &size, diag);
-        if (r != BYOC_OK) return r;
-    }
-    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, BYOC_CALLOC(1, sizeof *rt));
-    if (!rt) {
-        BYOC_FREE(blob);
-        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    }
-    rt->blob = blob;
-    rt->size = size;
-    rt->dp = byoc_sim_device_load(blob, size, diag);
-    if (!rt->dp) {
-        byoc__dv_runtime_release(rt);
-        return diag ? diag->code : BYOC_ERR_CORRUPT;
-    }
-    out->name = e->name;
-    out->run = byoc__dv_runtime_run;
-    out->state = rt;
-    out->release = byoc__dv_runtime_release;
-    return BYOC_OK;
-}
-
-BYOC__SIM_PRIVATE double byoc__dv_estimate_cost(byoc_module *m, const byoc_node *function, const byoc_target *target, void *user_data) {
-    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
-    byoc_sim_device dev = e->base;
-    if (target && byoc__dv_apply_options(&dev, &target->attrs, NULL) != BYOC_OK) return -1;
-    byoc__dv_stream s;
-    if (byoc__dv_lower(m, function, &dev, 1, &s, NULL) != BYOC_OK) return -1;
-    byoc_sim_cost c;
-    byoc__dv_estimate_stream(&s, &c);
-    byoc__dv_stream_free(&s);
-    return c.seconds;
-}
-
-BYOC__SIM_PRIVATE int byoc__dv_predicate(const byoc_node *call, void *user_data, char *reason, size_t cap) {
-    return byoc__dv_accepts(BYOC__SIM_CAST(const byoc_sim_device *, user_data), call, reason, cap);
-}
-/* a composite pattern's veto: the device checks the matched ops, from the root down to the anchor */
-BYOC__SIM_PRIVATE int byoc__dv_pattern_check(const byoc_match *match, byoc_node *root, void *user_data) {
-    (void)match;
-    const byoc_sim_device *dev = BYOC__SIM_CAST(const byoc_sim_device *, user_data);
-    char reason[256];
-    for (const byoc_node *n = root; n && n->kind == BYOC_NODE_CALL && n->op; n = n->nargs ? n->args[0] : NULL) {
-        if (!byoc__dv_accepts(dev, n, reason, sizeof reason)) return 0;
-        if (byoc__dv_class(dev->kind, n) != BYOC__DV_ELEMWISE) break;
-    }
-    return 1;
-}
-
-BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_t len, const char *file, const byoc_sim_device *base, byoc_diag *diag) {
-    byoc_backend_spec *spec = byoc_backend_parse(spec_text, len, file, diag);
-    if (!spec) return NULL;
-    for (int i = 0; i < byoc__dv_nentries; ++i)
-        if (!strcmp(byoc__dv_entries[i]->name, spec->name)) { /* opened before: the newest parameters win */
-            byoc__dv_entries[i]->base = *base;
-            byoc_backend_free(spec);
-            return byoc__dv_entries[i];
-        }
-    if (byoc_backend_get(spec->name) || byoc__dv_nentries == 32 || strlen(spec->name) >= 64) {
-        byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "backend '%s' is registered already by other code, or too many device backends", spec->name);
-        byoc_backend_free(spec);
-        return NULL;
-    }
-    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, BYOC_CALLOC(1, sizeof *e));
-    if (!e) {
-        byoc_backend_free(spec);
-        byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-        return NULL;
-    }
-    snprintf(e->name, sizeof e->name, "%s", spec->name);
-    e->base = *base;
-    e->spec = spec;
-    for (int i = 0; i < spec->nsupport; ++i)
-        if (!spec->support[i].predicate) spec->support[i].predicate = byoc__dv_predicate, spec->support[i].user_data = &e->base;
-    for (int i = 0; i < spec->npatterns; ++i)
-        if (!spec->patterns[i].check) spec->patterns[i].check = byoc__dv_pattern_check, spec->patterns[i].user_data = &e->base;
-    e->backend.spec = *spec;
-    e->backend.options = byoc__dv_options;
-    e->backend.noptions = BYOC__DV_NOPTIONS;
-    e->backend.relay_to_tir = byoc__dv_relay_to_tir;
-    e->backend.tir_to_runtime = byoc__dv_tir_to_runtime;
-    e->backend.estimate_cost = byoc__dv_estimate_cost;
-    e->backend.user_data = e;
-    if (byoc_backend_register(&e->backend, diag) != BYOC_OK) {
-        byoc_backend_free(spec);
-        BYOC_FREE(e);
-        return NULL;
-    }
-    byoc__dv_entries[byoc__dv_nentries++] = e;
-    return e;
-}
-
-BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag) {
-    char head[1024];
-    size_t n = strcspn(text, " \t");
-    if (n == 0 || n >= sizeof head) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s': expected a name or a .backend file", text), (byoc_sim_backend *)NULL;
-    memcpy(head, text, n);
-    head[n] = 0;
-    const char *rest = text + n;
-    while (*rest == ' ' || *rest == '\t') rest++;
-    const char *builtin = NULL;
-    for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i)
-        if (!strcmp(head, byoc_sim_builtin_backend(i, NULL))) byoc_sim_builtin_backend(i, &builtin);
-    char *file_text = NULL;
-    size_t file_len = 0;
-    if (!builtin) {
-        FILE *f = fopen(head, "rb");
-        if (!f) {
-            char names[256] = "";
-            for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i)
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", byoc_sim_builtin_backend(i, NULL));
-            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "backend '%s': not a built-in backend (%s) and no such .backend file", head, names), (byoc_sim_backend *)NULL;
-        }
-        if (fseek(f, 0, SEEK_END) == 0) {
-            long sz = ftell(f);
-            if (sz >= 0 && sz < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (file_text = BYOC__SIM_CAST(char *, BYOC_MALLOC((size_t)sz + 1))) != NULL) {
-                file_len = fread(file_text, 1, (size_t)sz, f);
-                file_text[file_len] = 0;
-            }
-        }
-        fclose(f);
-        if (!file_text) return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot read (or larger than 16 MB)", head), (byoc_sim_backend *)NULL;
-    }
-    const char *spec_text = builtin ? builtin : file_text;
-    size_t spec_len = builtin ? strlen(builtin) : file_len;
-    const char *spec_file = head;
-    byoc_sim_backend *b = BYOC__SIM_CAST(byoc_sim_backend *, BYOC_CALLOC(1, sizeof *b));
-    if (!b) {
-        BYOC_FREE(file_text);
-        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
-    }
-    b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
-    /* a device backend says so with a `kind` line naming a registered device kind (the parser's default kind is the name) */
-    const char *kind = b->spec ? (b->spec->kind ? b->spec->kind : b->spec->name) : NULL;
-    int kind_index = b->spec && b->spec->kind_given ? byoc_sim_device_kind_find(kind) : -1;
-    int device = byoc__dk_device(kind_index) != NULL;
-    byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
-    if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
-    if (r == BYOC_OK && device) {
-        b->device = *byoc__sim_default_preset(kind_index);
-        r = byoc__dv_apply_options(&b->device, &b->spec->options, diag);
-        if (r != BYOC_OK && diag) {
-            char msg[BYOC_DIAG_MESSAGE_MAX];
-            snprintf(msg, sizeof msg, "%s", diag->message);
-            byoc__sim_fail(diag, r, NULL, "%s: %s", head, msg);
-        }
-        byoc__dv_entry *e = r == BYOC_OK ? byoc__dv_register(spec_text, spec_len, spec_file, &b->device, diag) : NULL;
-        if (r == BYOC_OK && !e) r = diag ? diag->code : BYOC_ERR_INTERNAL;
-        if (r == BYOC_OK && e) {
-            char target_text[2048];
-            snprintf(target_text, sizeof target_text, "%s %s", e->name, rest);
-            b->target = byoc_target_parse(target_text, diag);
-            if (!b->target) r = diag ? diag->code : BYOC_ERR_ATTR;
-        }
-        if (r == BYOC_OK) r = byoc__dv_apply_options(&b->device, &b->target->attrs, diag);
-        for (int i = 0; r == BYOC_OK && i < b->spec->nsupport; ++i)
-            if (!b->spec->support[i].predicate) b->spec->support[i].predicate = byoc__dv_predicate, b->spec->support[i].user_data = &b->device;
-        for (int i = 0; r == BYOC_OK && i < b->spec->npatterns; ++i)
-            if (!b->spec->patterns[i].check) b->spec->patterns[i].check = byoc__dv_pattern_check, b->spec->patterns[i].user_data = &b->device;
-    }
-    BYOC_FREE(file_text);
-    if (r != BYOC_OK) {
-        byoc_sim_backend_close(b);
-        return NULL;
-    }
-    return b;
-}
-
-BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b) {
-    if (!b) return;
-    if (b->spec) byoc_backend_free(b->spec);
-    if (b->target) byoc_target_free(b->target);
-    BYOC_FREE(b);
-}
-
-#endif /* !BYOC_SIM_RUNTIME_ONLY */
+// [SECTION] sim impl: the host model, latency and traces
 /* ---- the host model and the program's account ---- */
 
 BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
@@ -5307,198 +4932,6 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
     byoc__sim_mfree(p, seen);
 }
 
-#if !defined(BYOC_SIM_RUNTIME_ONLY) /* Collage estimators: compiler side */
-/* ---- estimators for the Collage search ---- */
-BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_collage_device(const byoc_sim_collage_devices *cd, const byoc_collage_candidate *c) {
-    for (int i = 0; c->spec && i < cd->count; ++i)
-        if (cd->backends[i]->spec == c->spec && byoc__dk_device(cd->backends[i]->device.kind))
-            return &cd->backends[i]->device;
-    return NULL;
-}
-
-BYOC__SIM_PRIVATE uint64_t byoc__sim_type_bytes(const byoc_type *t) {
-    if (!t) return 0;
-    if (t->kind == BYOC_TYPE_TENSOR) return byoc__dv_elems(t) * (uint64_t)byoc_dtype_size(t->dtype);
-    uint64_t n = 0;
-    for (int i = 0; t->kind == BYOC_TYPE_TUPLE && i < t->nfields; ++i) n += byoc__sim_type_bytes(t->fields[i]);
-    return n;
-}
-
-/* The host model on one function as one kernel, as byoc__sim_account prices kernels: a fused elementwise
-   chain or an anchor with its epilogue reads its inputs and writes its outputs once; other groups move
-   every op's operands. */
-BYOC__SIM_PRIVATE double byoc__sim_host_seconds(byoc_module *m, const byoc_sim_device *h, const byoc_node *fn) {
-    byoc_graph g;
-    if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return -1;
-    double flops = 0, boundary = 0, every = 0;
-    int ops = 0, views = 0, anchors = 0, others = 0;
-    for (int i = 0; i < g.count; ++i) {
-        const byoc_node *x = g.nodes[i].node;
-        if (x->kind == BYOC_NODE_VAR || x->kind == BYOC_NODE_CONSTANT) {
-            boundary += (double)byoc__sim_type_bytes(x->checked_type);
-            continue;
-        }
-        if (x->kind != BYOC_NODE_CALL || !x->op) continue;
-        ops++;
-        if (byoc__sim_is_view_op(x->op)) { views++; continue; }
-        flops += byoc_op_flops(x);
-        int k = x->op->def.pattern;
-        anchors += k == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
-        others += k > BYOC_PATTERN_BROADCAST && k != BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
-        every += (double)byoc__sim_type_bytes(x->checked_type);
-        for (int a = 0; a < x->nargs; ++a) every += (double)byoc__sim_type_bytes(x->args[a]->checked_type);
-    }
-    boundary += (double)byoc__sim_type_bytes(fn->body->checked_type);
-    byoc_graph_free(&g);
-    if (ops == views) return 0; /* views of their input: no kernel */
-    double bytes = anchors <= 1 && !others ? boundary : every;
-    double compute = flops / (h->lanes > 0 ? h->lanes : 1), memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
-    return ((double)h->launch_cycles + (compute > memory ? compute : memory)) / (h->clock_mhz * 1e6);
-}
-
-BYOC_SIM_API void byoc_sim_collage_devices_release(byoc_sim_collage_devices *cd) {
-    if (!cd || !cd->memo) return;
-    byoc__map_free(BYOC__SIM_CAST(byoc__map *, cd->memo));
-    BYOC_FREE(cd->memo);
-    cd->memo = NULL;
-}
-
-BYOC_SIM_API double byoc_sim_collage_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
-    byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
-    const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
-    if (!dev) return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
-    byoc__dv_stream s;
-    byoc_diag d;
-    if (!cd->memo) cd->memo = BYOC_CALLOC(1, sizeof(byoc__map));
-    if (byoc__dv_lower_in(m, c->function, dev, 1, BYOC__SIM_CAST(byoc__map *, cd->memo), &s, &d) != BYOC_OK) return -1; /* it cannot run there */
-    byoc_sim_cost cost;
-    byoc__dv_estimate_stream(&s, &cost);
-    byoc__dv_stream_free(&s);
-    return cost.seconds;
-}
-
-BYOC__SIM_PRIVATE int byoc__sim_double_cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-BYOC__SIM_PRIVATE int byoc__sim_cache_lookup(const char *file, uint64_t key, const char *target, double *seconds) {
-    FILE *f = file ? fopen(file, "r") : NULL;
-    if (!f) return 0;
-    char line[512];
-    int found = 0;
-    while (fgets(line, sizeof line, f)) {
-        unsigned long long k;
-        char t[400];
-        double v;
-        if (sscanf(line, "%llx %399s %lf", &k, t, &v) == 3 && k == key && !strcmp(t, target) && v >= 0) {
-            *seconds = v;
-            found = 1;
-        }
-    }
-    fclose(f);
-    return found;
-}
-
-/* one run of fn on zero inputs: simulated seconds on dev, or measured seconds on the host kernels */
-BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev) {
-    byoc_module *one = byoc_module_create(NULL);
-    byoc_diag d;
-    double seconds = -1;
-    byoc_node *copy = one ? byoc_deep_copy(one, fn) : NULL;
-    (void)m;
-    if (!copy || byoc_module_add_function(one, "main", copy) != BYOC_OK || byoc_infer_type(one, &d) != BYOC_OK) {
-        byoc_module_destroy(one);
-        return -1;
-    }
-    byoc_tensor in[64], out[64];
-    void *buffers[64] = {0};
-    int nin = copy->nparams <= 64 ? copy->nparams : -1, ok = nin >= 0;
-    for (int i = 0; ok && i < nin; ++i) {
-        const byoc_type *t = copy->params[i]->checked_type;
-        ok = t && t->kind == BYOC_TYPE_TENSOR;
-        if (!ok) break;
-        size_t bytes = (size_t)byoc__sim_type_bytes(t);
-        buffers[i] = BYOC_CALLOC(bytes ? bytes : 1, 1);
-        ok = buffers[i] != NULL;
-        in[i].dtype = t->dtype;
-        in[i].rank = t->rank;
-        memcpy(in[i].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
-        in[i].data = buffers[i];
-    }
-    if (ok && dev) {
-        void *blob = NULL;
-        size_t size = 0;
-        byoc_module_set_function(one, "main", copy); /* the device compiles a global function */
-        if (byoc_sim_device_compile(one, "main", dev, &blob, &size, &d) == BYOC_OK) {
-            byoc_sim_device_program *dp = byoc_sim_device_load(blob, size, &d);
-            const byoc_type *rt = copy->body->checked_type;
-            int nout = rt->kind == BYOC_TYPE_TUPLE ? rt->nfields : 1;
-            void *outs[64] = {0};
-            int ook = dp && nout <= 64;
-            for (int o = 0; ook && o < nout; ++o) {
-                const byoc_type *t = rt->kind == BYOC_TYPE_TUPLE ? rt->fields[o] : rt;
-                size_t bytes = (size_t)byoc__sim_type_bytes(t);
-                outs[o] = BYOC_CALLOC(bytes ? bytes : 1, 1);
-                ook = outs[o] != NULL && t->kind == BYOC_TYPE_TENSOR;
-                if (!ook) break;
-                out[o].dtype = t->dtype;
-                out[o].rank = t->rank;
-                memcpy(out[o].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
-                out[o].data = outs[o];
-            }
-            byoc_sim_cost cost;
-            if (ook && byoc_sim_device_run(dp, in, nin, out, nout, &cost, &d) == BYOC_OK) seconds = cost.seconds;
-            for (int o = 0; o < nout && o < 64; ++o) BYOC_FREE(outs[o]);
-            byoc_sim_device_program_destroy(dp);
-        }
-        BYOC_FREE(blob);
-    } else if (ok) {
-        byoc_sim_program *p = byoc_sim_lower(one, NULL, &d);
-        if (p && byoc_sim_run(p, in, nin, NULL, 0, &d) == BYOC_OK) { /* a warm-up run allocates; the next is timed */
-            double t0 = BYOC_SIM_CLOCK();
-            if (byoc_sim_run(p, in, nin, NULL, 0, &d) == BYOC_OK) seconds = BYOC_SIM_CLOCK() - t0;
-        }
-        byoc_sim_program_destroy(p);
-    }
-    for (int i = 0; i < 64; ++i) BYOC_FREE(buffers[i]);
-    byoc_module_destroy(one);
-    return seconds;
-}
-
-BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
-    byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
-    const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
-    char target[400];
-    byoc__sim_target_key(dev, target, sizeof target);
-    double seconds;
-    if (cd && byoc__sim_cache_lookup(cd->cache_file, c->key, target, &seconds)) {
-        cd->cache_hits++;
-        return seconds;
-    }
-    int runs = cd && cd->runs > 0 ? cd->runs : 5;
-    double samples[64];
-    if (runs > 64) runs = 64;
-    for (int i = 0; i < runs; ++i) {
-        samples[i] = byoc__sim_measure_once(m, c->function, dev);
-        if (samples[i] >= 0) continue;
-        if (dev) return -1; /* it cannot run there */
-        /* the host runs everything, but a candidate alone may not lower as a program (a lone view of its
-           input): the host model prices it, so every node keeps a candidate */
-        return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
-    }
-    qsort(samples, (size_t)runs, sizeof(double), byoc__sim_double_cmp);
-    seconds = samples[runs / 2];
-    if (cd) cd->measured++;
-    FILE *f = cd && cd->cache_file ? fopen(cd->cache_file, "a") : NULL;
-    if (f) {
-        fprintf(f, "%016llx %s %.9g\n", (unsigned long long)c->key, target, seconds);
-        fclose(f);
-    }
-    return seconds;
-}
-
-#endif /* !BYOC_SIM_RUNTIME_ONLY */
 BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
     double t = 0;
     for (int i = 0; i < p->nkernels; ++i) t += p->kernels[i].info.sim_seconds;
@@ -5571,7 +5004,7 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
 }
 
 
-// [SECTION] sim impl: executable
+// [SECTION] sim impl: executable (the container, loading)
 #define BYOC__EXE_MAGIC "BYOCEXE"
 #define BYOC__EXE_VERSION 1u
 #define BYOC__EXE_HEADER 64u
@@ -5621,412 +5054,6 @@ BYOC__SIM_PRIVATE uint32_t byoc__exe_u32(const unsigned char *at) {
 }
 BYOC__SIM_PRIVATE uint64_t byoc__exe_u64(const unsigned char *at) { return (uint64_t)byoc__exe_u32(at) | ((uint64_t)byoc__exe_u32(at + 4) << 32); }
 
-#if !defined(BYOC_SIM_RUNTIME_ONLY) /* the source map and saving: compiler side */
-/* ---- the source map, built while saving ---- */
-typedef struct byoc__exe_ir {
-    int src;                   /* index of its frontend node */
-    const byoc_node *n;
-    const byoc_node *root_of; /* the function whose result it is (printed unbound), NULL */
-    const char *function, *composite, *partition, *backend;
-    int kernel, layer, cmd_first, cmd_last;
-    uint64_t cmd_offset;
-} byoc__exe_ir;
-
-typedef struct byoc__exe_name {
-    const char *name, *op, *removed;
-} byoc__exe_name;
-
-typedef struct byoc__exe_srcmap {
-    byoc_sim_program *p;
-    byoc_module *m;
-    const byoc_sim_save_options *o;
-    int *label;        /* by node id: the printer's number in its global function, -1 */
-    int *kernel;       /* by node id: the kernel that runs the op call, -1 */
-    byoc__exe_name *names; /* frontend nodes: the given ones, then those only the module names */
-    int nnames, cap_names;
-    int *order;        /* names' indices sorted by name, for lookups */
-    int norder;
-    byoc__exe_ir *ir;
-    int nir, cap_ir;
-    const byoc_placement **by_origin; /* the report's ops sorted by origin */
-    int nby_origin;
-    int failed;
-} byoc__exe_srcmap;
-
-#define BYOC__EXE_RESERVE(arr, cap, need) BYOC__DV_RESERVE(arr, cap, need)
-
-BYOC__SIM_PRIVATE void byoc__exe_label_visit(const byoc_node *n, int number, void *user_data) {
-    byoc__exe_srcmap *sm = BYOC__SIM_CAST(byoc__exe_srcmap *, user_data);
-    sm->label[n->id] = number;
-}
-
-static byoc__exe_srcmap *byoc__exe_sort_ctx;
-static int byoc__exe_by_name(const void *a, const void *b) {
-    return strcmp(byoc__exe_sort_ctx->names[*(const int *)a].name, byoc__exe_sort_ctx->names[*(const int *)b].name);
-}
-static int byoc__exe_by_origin(const void *a, const void *b) {
-    uint32_t x = (*(const byoc_placement *const *)a)->origin, y = (*(const byoc_placement *const *)b)->origin;
-    return x < y ? -1 : x > y;
-}
-static int byoc__exe_ir_order(const void *a, const void *b) {
-    const byoc__exe_ir *x = BYOC__SIM_CAST(const byoc__exe_ir *, a), *y = BYOC__SIM_CAST(const byoc__exe_ir *, b);
-    if (x->src != y->src) return x->src < y->src ? -1 : 1;
-    return x->n->id < y->n->id ? -1 : x->n->id > y->n->id;
-}
-
-BYOC__SIM_PRIVATE int byoc__exe_find_name(byoc__exe_srcmap *sm, const char *name) {
-    int lo = 0, hi = sm->norder - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2, c = strcmp(sm->names[sm->order[mid]].name, name);
-        if (!c) return sm->order[mid];
-        if (c < 0) lo = mid + 1;
-        else hi = mid - 1;
-    }
-    for (int i = sm->norder; i < sm->nnames; ++i) /* added after the sort */
-        if (!strcmp(sm->names[i].name, name)) return i;
-    return -1;
-}
-
-BYOC__SIM_PRIVATE int byoc__exe_add_name(byoc__exe_srcmap *sm, const char *name, const char *op, const char *removed) {
-    if (!BYOC__EXE_RESERVE(sm->names, sm->cap_names, sm->nnames + 1)) return sm->failed = 1, -1;
-    sm->names[sm->nnames].name = name;
-    sm->names[sm->nnames].op = op ? op : "";
-    sm->names[sm->nnames].removed = removed;
-    return sm->nnames++;
-}
-
-/* the layer of a device program whose name ("onnx:a+onnx:b") holds the frontend name, -1 */
-BYOC__SIM_PRIVATE int byoc__exe_layer_of(const byoc_sim_device_program *dp, const char *frontend) {
-    size_t n = strlen(frontend);
-    for (int l = 0; l < dp->s.nlayers; ++l) {
-        const char *at = dp->s.layer_names[l];
-        while (at && *at) {
-            size_t len = strcspn(at, "+");
-            if (len == n && !memcmp(at, frontend, n)) return l;
-            at += len;
-            if (*at == '+') at++;
-        }
-    }
-    return -1;
-}
-
-BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, const byoc_node *root_fn, const char *function, const char *composite,
-                                      const char *partition, const char *backend, int depth) {
-    byoc_graph g;
-    if (depth > BYOC__SIM_MAX_DEPTH || byoc_graph_build(sm->m, root, 0, &g) != BYOC_OK) {
-        sm->failed = 1;
-        return;
-    }
-    const byoc_runtime_module *rm = partition ? byoc_module_runtime(sm->m, partition) : NULL;
-    const byoc_sim_device_program *dp = byoc__dv_program_of(rm);
-    int partition_kernel = -1;
-    for (int k = 0; partition && k < sm->p->nkernels && partition_kernel < 0; ++k)
-        if (sm->p->kernels[k].function && !strcmp(sm->p->kernels[k].function, partition)) partition_kernel = k;
-    for (int i = 0; i < g.count && !sm->failed; ++i) {
-        byoc_node *n = g.nodes[i].node;
-        if (n->kind == BYOC_NODE_FUNCTION && n != root) {
-            const byoc_attr_value *c = byoc_attrs_get(&n->attrs, "Composite");
-            byoc__exe_walk(sm, n->body, n, function, c && c->kind == BYOC_ATTR_STRING ? c->s : composite, partition, backend, depth + 1);
-            continue;
-        }
-        if (n->kind != BYOC_NODE_CALL || !n->op) continue;
-        const byoc_span *span = byoc_node_span(n);
-        const char *src = span->source;
-        if (!src && span->file) { /* a module read from text: its position there names it */
-            char where[512];
-            snprintf(where, sizeof where, "%s:%d:%d", span->file, span->line, span->col);
-            src = byoc_intern(sm->m, where);
-        }
-        if (!src) continue;
-        int s = byoc__exe_find_name(sm, src);
-        if (s < 0) s = byoc__exe_add_name(sm, src, NULL, NULL);
-        if (s < 0 || !BYOC__EXE_RESERVE(sm->ir, sm->cap_ir, sm->nir + 1)) {
-            sm->failed = 1;
-            break;
-        }
-        byoc__exe_ir *e = &sm->ir[sm->nir++];
-        memset(e, 0, sizeof *e);
-        e->src = s;
-        e->n = n;
-        e->root_of = n == root ? root_fn : NULL;
-        e->function = function;
-        e->composite = composite;
-        e->partition = partition;
-        e->backend = backend;
-        e->kernel = rm ? partition_kernel : sm->kernel[n->id];
-        e->layer = e->cmd_first = e->cmd_last = -1;
-        if (dp && (e->layer = byoc__exe_layer_of(dp, src)) >= 0)
-            for (int c = 0; c < dp->s.ncmds; ++c)
-                if (dp->s.cmds[c].layer == e->layer) {
-                    if (e->cmd_first < 0) e->cmd_first = c, e->cmd_offset = byoc_sim_device_command(dp, c).offset;
-                    e->cmd_last = c;
-                }
-    }
-    byoc_graph_free(&g);
-}
-
-/* why the op runs where it does, from the placement report */
-BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__exe_ir *e, char *out, size_t cap) {
-    out[0] = 0;
-    if (!sm->nby_origin) return;
-    uint32_t origin = byoc_node_origin(e->n);
-    int lo = 0, hi = sm->nby_origin - 1;
-    const byoc_placement *pl = NULL;
-    while (lo <= hi && !pl) {
-        int mid = (lo + hi) / 2;
-        if (sm->by_origin[mid]->origin == origin) pl = sm->by_origin[mid];
-        else if (sm->by_origin[mid]->origin < origin) lo = mid + 1;
-        else hi = mid - 1;
-    }
-    if (!pl) {
-        snprintf(out, cap, "not in the placement: made by a pass after partitioning");
-        return;
-    }
-    size_t at = 0;
-    const char *strategy = sm->o && sm->o->strategy ? sm->o->strategy : "greedy";
-    if (!strcmp(strategy, "collage")) at += (size_t)snprintf(out + at, cap - at, "the Collage search's cheapest plan puts it on %s", pl->backend);
-    else if (strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, "%s takes it", pl->backend);
-    else at += (size_t)snprintf(out + at, cap - at, "%s", pl->ndeclined ? "no backend takes it" : "no backend was offered: the host runs it");
-    if (at < cap && pl->composite) at += (size_t)snprintf(out + at, cap - at, " (pattern %s)", pl->composite);
-    else if (at < cap && strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, " (op support)");
-    for (int d = 0; d < pl->ndeclined && at < cap; ++d)
-        at += (size_t)snprintf(out + at, cap - at, "%s%s declined it: %s", d ? "; " : strcmp(pl->backend, "host") ? "; first " : ": ", pl->declined[d].backend,
-                               pl->declined[d].reason);
-}
-
-BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const byoc_sim_save_options *o, byoc__dv_writer *w, byoc_diag *diag) {
-    byoc__exe_srcmap sm;
-    memset(&sm, 0, sizeof sm);
-    sm.p = p;
-    sm.m = p->m;
-    sm.o = o;
-    uint32_t ids = byoc_module_node_count(sm.m) + 1;
-    sm.label = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
-    sm.kernel = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
-    if (!sm.label || !sm.kernel) sm.failed = 1;
-    for (uint32_t i = 0; !sm.failed && i < ids; ++i) sm.label[i] = sm.kernel[i] = -1;
-    for (int k = 0; !sm.failed && k < p->nkernels; ++k)
-        for (int s = p->kernels[k].step_first; s < p->kernels[k].step_first + p->kernels[k].nsteps; ++s)
-            if (p->steps[s].call && p->steps[s].call->id < ids) sm.kernel[p->steps[s].call->id] = k;
-    for (int i = 0; o && !sm.failed && i < o->nsource_nodes; ++i) byoc__exe_add_name(&sm, o->source_nodes[i].name ? o->source_nodes[i].name : "", o->source_nodes[i].op, o->source_nodes[i].removed);
-    sm.order = sm.nnames ? BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)sm.nnames)) : NULL;
-    if (sm.nnames && !sm.order) sm.failed = 1;
-    for (int i = 0; !sm.failed && i < sm.nnames; ++i) sm.order[i] = i;
-    sm.norder = sm.order ? sm.nnames : 0;
-    byoc__exe_sort_ctx = &sm;
-    if (sm.norder) qsort(sm.order, (size_t)sm.norder, sizeof(int), byoc__exe_by_name);
-    if (o && o->placement && o->placement->count > 0) {
-        sm.by_origin = BYOC__SIM_CAST(const byoc_placement **, BYOC_MALLOC(sizeof(void *) * (size_t)o->placement->count));
-        if (!sm.by_origin) sm.failed = 1;
-        for (int i = 0; !sm.failed && i < o->placement->count; ++i) sm.by_origin[i] = &o->placement->nodes[i];
-        if (!sm.failed) {
-            sm.nby_origin = o->placement->count;
-            qsort((void *)sm.by_origin, (size_t)sm.nby_origin, sizeof(void *), byoc__exe_by_origin);
-        }
-    }
-    /* every op of every global function, with its function, composite and partition */
-    for (int f = 0; !sm.failed && f < byoc_module_function_count(sm.m); ++f) {
-        byoc_global_function gf = byoc_module_function_at(sm.m, f);
-        const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");
-        const char *compiler = c && c->kind == BYOC_ATTR_STRING ? c->s : NULL;
-        if (byoc_function_labels(sm.m, gf.function, byoc__exe_label_visit, &sm) != BYOC_OK) sm.failed = 1;
-        else byoc__exe_walk(&sm, gf.function->body, gf.function, gf.name, NULL, compiler ? gf.name : NULL, compiler ? compiler : "host", 0);
-    }
-    if (sm.nir) qsort(sm.ir, (size_t)sm.nir, sizeof *sm.ir, byoc__exe_ir_order);
-    /* each frontend node once, followed by its IR ops */
-    int at = 0;
-    for (int s = 0; !sm.failed && s < sm.nnames; ++s) {
-        int first = at;
-        while (at < sm.nir && sm.ir[at].src == s) at++;
-        const char *removed = at > first ? "" : sm.names[s].removed ? sm.names[s].removed : "no IR node carries it after compilation";
-        const char *node[4] = {"node", sm.names[s].name, sm.names[s].op, removed};
-        byoc__exe_line(w, 4, node);
-        for (int i = first; i < at; ++i) {
-            const byoc__exe_ir *e = &sm.ir[i];
-            char label[32], kernel[16], layer[16], cf[16], cl[16], off[32], reason[1024];
-            if (sm.label[e->n->id] >= 0) snprintf(label, sizeof label, "%%%d", sm.label[e->n->id]);
-            else if (e->root_of && e->root_of->kind == BYOC_NODE_FUNCTION && sm.label[e->root_of->id] >= 0) snprintf(label, sizeof label, "result of %%%d", sm.label[e->root_of->id]);
-            else if (e->root_of) snprintf(label, sizeof label, "result");
-            else snprintf(label, sizeof label, "#%u", (unsigned)e->n->id);
-            snprintf(kernel, sizeof kernel, "%d", e->kernel);
-            snprintf(layer, sizeof layer, "%d", e->layer);
-            snprintf(cf, sizeof cf, "%d", e->cmd_first);
-            snprintf(cl, sizeof cl, "%d", e->cmd_last);
-            snprintf(off, sizeof off, "%llu", (unsigned long long)e->cmd_offset);
-            byoc__exe_reason(&sm, e, reason, sizeof reason);
-            const char *ir[14] = {"ir", sm.names[s].name, e->function, label, e->n->op->def.name, e->composite ? e->composite : "", e->partition ? e->partition : "",
-                                  e->backend, kernel, layer, cf, cl, off, reason};
-            byoc__exe_line(w, 14, ir);
-        }
-    }
-    BYOC_FREE(sm.label);
-    BYOC_FREE(sm.kernel);
-    BYOC_FREE(sm.names);
-    BYOC_FREE(sm.order);
-    BYOC_FREE(sm.ir);
-    BYOC_FREE((void *)sm.by_origin);
-    if (sm.failed || w->oom) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "source map: out of memory");
-    return BYOC_OK;
-}
-
-/* ---- saving ---- */
-typedef struct byoc__exe_out_section {
-    uint32_t kind;
-    byoc__dv_writer w;
-} byoc__exe_out_section;
-
-BYOC__SIM_PRIVATE void byoc__exe_put_u32_at(unsigned char *at, uint32_t v) {
-    for (int i = 0; i < 4; ++i) at[i] = (unsigned char)(v >> (8 * i));
-}
-BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
-    for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
-}
-
-BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes, size_t *size, byoc_diag *diag) {
-    *bytes = NULL;
-    *size = 0;
-    byoc_module *m = p->m;
-    byoc__exe_out_section *sec = NULL;
-    int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */
-    byoc_result r = BYOC_OK;
-#define BYOC__EXE_NEW_SECTION(K)                                                                                      \
-    (BYOC__DV_RESERVE(sec, cap_sec, nsec + 1) ? (memset(&sec[nsec], 0, sizeof sec[nsec]), sec[nsec].kind = (K), &sec[nsec++].w) \
-                                               : (lost = 1, (byoc__dv_writer *)NULL))
-    /* meta */
-    byoc__dv_writer *w = BYOC__EXE_NEW_SECTION(BYOC__EXE_META);
-    if (w) {
-        byoc__exe_pair_u64(w, "format", BYOC__EXE_VERSION);
-        byoc__exe_pair(w, "library", "byoc " BYOC_VERSION_STRING ", byoc_sim " BYOC_SIM_VERSION_STRING);
-        byoc__exe_pair(w, "model", o && o->model ? o->model : "");
-        byoc__exe_pair(w, "strategy", o && o->strategy ? o->strategy : "");
-        byoc__exe_pair(w, "host", p->host.preset);
-        byoc__exe_pair_u64(w, "tile_bytes", p->opt.tile_bytes);
-        byoc__exe_pair_u64(w, "no_fused_tiling", (uint64_t)p->opt.no_fused_tiling);
-        byoc__exe_pair_u64(w, "no_inplace", (uint64_t)p->opt.no_inplace);
-        byoc__exe_pair_u64(w, "no_alias", (uint64_t)p->opt.no_alias);
-        for (int io = 0; io < 2 && o; ++io) { /* the names, one per line in the value */
-            int n = io ? o->noutputs : o->ninputs;
-            const char *const *names = io ? o->output_names : o->input_names;
-            byoc__dv_writer joined;
-            memset(&joined, 0, sizeof joined);
-            for (int i = 0; names && i < n; ++i) {
-                if (i) byoc__dv_put(&joined, "\n", 1);
-                byoc__dv_put(&joined, names[i] ? names[i] : "", names[i] ? strlen(names[i]) : 0);
-            }
-            byoc__dv_put(&joined, "", 1);
-            if (joined.oom) w->oom = 1;
-            else if (names && n > 0) byoc__exe_pair(w, io ? "outputs" : "inputs", (const char *)joined.data);
-            BYOC_FREE(joined.data);
-        }
-    }
-    /* the host program and its weights */
-    size_t text_len = 0, weights_len = 0;
-    char *text = byoc_module_print(m, 0, &text_len);
-    void *weights = byoc_module_weights_serialize(m, &weights_len);
-    if (text && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_MODULE)) != NULL) byoc__dv_put(w, text, text_len);
-    if (weights && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_WEIGHTS)) != NULL) byoc__dv_put(w, weights, weights_len);
-    if (!text || !weights) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    byoc_free(m, text);
-    byoc_free(m, weights);
-    /* the memory plan and the kernels, checked against a fresh lowering when loaded */
-    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_PLAN)) != NULL) {
-        const byoc_sim_memory_plan *pl = &p->plan;
-        byoc__exe_pair_u64(w, "arena", pl->arena_bytes);
-        byoc__exe_pair_u64(w, "lower_bound", pl->lower_bound_bytes);
-        byoc__exe_pair_u64(w, "workspace", pl->workspace_bytes);
-        byoc__exe_pair_u64(w, "tile_scratch", pl->tile_scratch_bytes);
-        byoc__exe_pair_u64(w, "outputs", pl->output_bytes);
-        byoc__exe_pair_u64(w, "slots", (uint64_t)pl->slots);
-        for (int b = 0; b < p->nbuffers; ++b) {
-            const byoc__sim_buffer *x = &p->buffers[b];
-            char f[6][24];
-            snprintf(f[0], sizeof f[0], "%d", (int)x->kind);
-            snprintf(f[1], sizeof f[1], "%llu", (unsigned long long)x->offset);
-            snprintf(f[2], sizeof f[2], "%llu", (unsigned long long)x->size);
-            snprintf(f[3], sizeof f[3], "%d", x->first);
-            snprintf(f[4], sizeof f[4], "%d", x->last);
-            snprintf(f[5], sizeof f[5], "%d", x->inplace_of);
-            const char *line[7] = {"buffer", f[0], f[1], f[2], f[3], f[4], f[5]};
-            byoc__exe_line(w, 7, line);
-        }
-    }
-    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_KERNELS)) != NULL)
-        for (int k = 0; k < p->nkernels; ++k) {
-            const byoc_sim_kernel_info *ki = &p->kernels[k].info;
-            const char *line[6] = {"kernel", byoc_sim_exec_name(ki->exec), ki->device, ki->partition ? ki->partition : "", ki->ops, ki->name};
-            byoc__exe_line(w, 6, line);
-        }
-    /* one blob per partition with a runtime module */
-    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
-        byoc_global_function gf = byoc_module_function_at(m, f);
-        const byoc_runtime_module *rm = byoc_module_runtime(m, gf.name);
-        if (!rm) continue;
-        const byoc__dv_runtime *rt = byoc__dv_runtime_of(rm);
-        if (!rt) {
-            r = byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "partition @%s: its runtime module ('%s') is not a simulated device's: it cannot be saved", gf.name,
-                               rm->name ? rm->name : "?");
-            break;
-        }
-        const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");
-        char target[512];
-        byoc__exe_target_string(&rt->dp->s.dev, target, sizeof target);
-        byoc__dv_writer head;
-        memset(&head, 0, sizeof head);
-        byoc__exe_pair(&head, "function", gf.name);
-        byoc__exe_pair(&head, "backend", c && c->kind == BYOC_ATTR_STRING ? c->s : "");
-        byoc__exe_pair(&head, "kind", byoc__sim_kind_name(rt->dp->s.dev.kind));
-        byoc__exe_pair(&head, "format", "BYOCDEV 2");
-        byoc__exe_pair(&head, "producer", "byoc_sim " BYOC_SIM_VERSION_STRING);
-        byoc__exe_pair(&head, "target", target);
-        if ((w = BYOC__EXE_NEW_SECTION(BYOC__EXE_BLOB)) != NULL && !head.oom) {
-            byoc__dv_put_i32(w, (int64_t)head.len);
-            byoc__dv_put(w, head.data, head.len);
-            byoc__dv_put(w, rt->blob, rt->size);
-        } else r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-        BYOC_FREE(head.data);
-    }
-    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_SOURCE_MAP)) != NULL) {
-        byoc__exe_pair_u64(w, "byoc-source-map", 1);
-        r = byoc__exe_source_map(p, o, w, diag);
-    }
-    /* header, section table, sections */
-    size_t total = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
-    for (int i = 0; r == BYOC_OK && i < nsec; ++i) {
-        if (sec[i].w.oom) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-        total += sec[i].w.len;
-    }
-    if (r == BYOC_OK && lost) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    unsigned char *out = r == BYOC_OK ? BYOC__SIM_CAST(unsigned char *, BYOC_CALLOC(1, total)) : NULL;
-    if (r == BYOC_OK && !out) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
-    if (r == BYOC_OK) {
-        memcpy(out, BYOC__EXE_MAGIC, 8);
-        byoc__exe_put_u32_at(out + 8, BYOC__EXE_VERSION);
-        byoc__exe_put_u32_at(out + 12, (uint32_t)nsec);
-        snprintf((char *)out + 16, 32, "byoc %s", BYOC_VERSION_STRING);
-        byoc__exe_put_u64_at(out + 48, (uint64_t)total);
-        size_t at = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
-        for (int i = 0; i < nsec; ++i) {
-            unsigned char *e = out + BYOC__EXE_HEADER + (size_t)i * BYOC__EXE_ENTRY;
-            byoc__exe_put_u32_at(e, sec[i].kind);
-            byoc__exe_put_u64_at(e + 8, (uint64_t)at);
-            byoc__exe_put_u64_at(e + 16, (uint64_t)sec[i].w.len);
-            byoc__exe_put_u64_at(e + 24, byoc__dv_fnv(sec[i].w.data, sec[i].w.len));
-            if (sec[i].w.len) memcpy(out + at, sec[i].w.data, sec[i].w.len);
-            at += sec[i].w.len;
-        }
-        /* the header's checksum covers its first 56 bytes and the table */
-        uint64_t h = byoc__dv_fnv(out, 56) ^ byoc__dv_fnv(out + BYOC__EXE_HEADER, (size_t)nsec * BYOC__EXE_ENTRY);
-        byoc__exe_put_u64_at(out + 56, h);
-        *bytes = out;
-        *size = total;
-    }
-    for (int i = 0; i < nsec; ++i) BYOC_FREE(sec[i].w.data);
-    BYOC_FREE(sec);
-#undef BYOC__EXE_NEW_SECTION
-    return r;
-}
-
-#endif /* !BYOC_SIM_RUNTIME_ONLY */
 /* ---- loading ---- */
 typedef struct byoc__exe_kv {
     const char *key, *value;
@@ -6577,6 +5604,1001 @@ BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable
     if (len) *len = t.len;
     return t.data;
 }
+
+/* ======== the compiler: everything below is left out under BYOC_SIM_RUNTIME_ONLY ======== */
+#if !defined(BYOC_SIM_RUNTIME_ONLY)
+// [SECTION] sim impl (compiler): compiling device programs (estimate, serialise)
+BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag) {
+    byoc_node *fn = byoc_module_function(m, function);
+    if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_estimate: no function @%s", function);
+    if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
+    byoc__dv_stream s;
+    byoc_result r = byoc__dv_lower(m, fn, dev, 1, &s, diag);
+    if (r != BYOC_OK) return r;
+    byoc__dv_estimate_stream(&s, cost);
+    byoc__dv_stream_free(&s);
+    return BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob, size_t *size, byoc_diag *diag) {
+    byoc__dv_writer w;
+    memset(&w, 0, sizeof w);
+    /* the kernels as text IR: @k0, @k1, ... */
+    for (int k = 0; k < s->nkernels; ++k) {
+        char name[32];
+        snprintf(name, sizeof name, "k%d", k);
+        if (byoc_module_add_function(s->km, name, s->kernels[k].fn) != BYOC_OK) return byoc__sim_fail(diag, BYOC_ERR_INTERNAL, NULL, "cannot name kernel %d", k);
+    }
+    size_t text_len = 0;
+    char *text = byoc_module_print(s->km, BYOC_PRINT_NO_SPANS, &text_len);
+    if (!text) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    const byoc_sim_device *d = &s->dev;
+    byoc__dv_put(&w, BYOC__DV_MAGIC, 8);
+    byoc__dv_put_i32(&w, BYOC__DV_VERSION);
+    byoc__dv_put_str(&w, byoc__sim_kind_name(d->kind));
+    byoc__dv_put(&w, d->preset, sizeof d->preset);
+    byoc__dv_put_f64(&w, d->clock_mhz);
+    byoc__dv_put_i32(&w, d->rows);
+    byoc__dv_put_i32(&w, d->cols);
+    byoc__dv_put_i32(&w, d->dataflow);
+    byoc__dv_put_i32(&w, d->lanes);
+    byoc__dv_put_u64(&w, (uint64_t)d->sram_bytes);
+    byoc__dv_put_f64(&w, d->dram_bytes_per_cycle);
+    byoc__dv_put_i32(&w, d->dram_latency);
+    byoc__dv_put_i32(&w, d->burst_bytes);
+    byoc__dv_put_i32(&w, d->launch_cycles);
+    byoc__dv_put_i32(&w, d->double_buffer);
+    byoc__dv_put_i32(&w, (int64_t)d->dtypes);
+    byoc__dv_put_i32(&w, s->ninputs);
+    byoc__dv_put_i32(&w, s->noutputs);
+    byoc__dv_put_i32(&w, s->ntensors);
+    byoc__dv_put_i32(&w, s->nlayers);
+    byoc__dv_put_i32(&w, s->nkernels);
+    byoc__dv_put_i32(&w, s->ncmds);
+    byoc__dv_put_u64(&w, s->scratch_bytes);
+    byoc__dv_put_u64(&w, s->const_bytes);
+    byoc__dv_put_u64(&w, text_len);
+    for (int i = 0; i < s->ntensors; ++i) {
+        const byoc__dv_tensor *t = &s->tensors[i];
+        byoc__dv_put_i32(&w, t->kind);
+        byoc__dv_put_i32(&w, t->index);
+        byoc__dv_put_i32(&w, t->dtype);
+        byoc__dv_put_i32(&w, t->rank);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)(a < t->rank ? t->dims[a] : 0));
+        byoc__dv_put_u64(&w, t->offset);
+    }
+    for (int i = 0; i < s->nlayers; ++i) {
+        byoc__dv_put_str(&w, s->layer_names[i]);
+        byoc__dv_put_str(&w, s->layer_ops[i]);
+    }
+    for (int i = 0; i < s->ncmds; ++i) {
+        const byoc__dv_cmd *c = &s->cmds[i];
+        byoc__dv_put_i32(&w, c->op);
+        byoc__dv_put_i32(&w, c->layer);
+        byoc__dv_put_i32(&w, c->tile);
+        byoc__dv_put_i32(&w, c->kernel);
+        byoc__dv_put_i32(&w, c->ndeps);
+        for (int k = 0; k < BYOC__DV_MAX_DEPS; ++k) byoc__dv_put_i32(&w, k < c->ndeps ? c->deps[k] : 0);
+        byoc__dv_put_i32(&w, c->box.tensor);
+        byoc__dv_put_i32(&w, c->box.rank);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.begin[a]);
+        for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.extent[a]);
+        byoc__dv_put_u64(&w, (uint64_t)c->sram);
+        byoc__dv_put_i32(&w, c->noperands);
+        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k) byoc__dv_put_u64(&w, (uint64_t)(k < c->noperands ? c->operand_sram[k] : 0));
+    }
+    byoc__dv_put(&w, text, text_len);
+    byoc_free(s->km, text);
+    byoc__dv_put(&w, s->consts, (size_t)s->const_bytes);
+    byoc__dv_put_u64(&w, w.oom ? 0 : byoc__dv_fnv(w.data, w.len));
+    if (w.oom) {
+        BYOC_FREE(w.data);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    *blob = w.data;
+    *size = w.len;
+    return BYOC_OK;
+}
+
+BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev, void **blob, size_t *size, byoc_diag *diag) {
+    *blob = NULL;
+    *size = 0;
+    byoc_node *fn = byoc_module_function(m, function);
+    if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "no function @%s", function);
+    if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
+    byoc__dv_stream s;
+    byoc_result r = byoc__dv_lower(m, fn, dev, 0, &s, diag);
+    if (r != BYOC_OK) return r;
+    r = byoc__dv_serialise(&s, blob, size, diag);
+    byoc__dv_stream_free(&s);
+    return r;
+}
+
+// [SECTION] sim impl (compiler): backends and their hooks
+/* ---- backends ---- */
+/* the built-in backends: the device kinds that bring a spec text, in registration order */
+BYOC__SIM_PRIVATE const byoc__dk_entry *byoc__dv_builtin(int i) {
+    for (int k = 0; k < byoc_sim_device_kind_count(); ++k) {
+        const byoc__dk_entry *e = byoc__dk_device(k);
+        if (e && e->def.spec_text && i-- == 0) return e;
+    }
+    return NULL;
+}
+BYOC_SIM_API int byoc_sim_builtin_backend_count(void) {
+    int n = 0;
+    while (byoc__dv_builtin(n)) n++;
+    return n;
+}
+BYOC_SIM_API const char *byoc_sim_builtin_backend(int i, const char **spec_text) {
+    const byoc__dk_entry *e = byoc__dv_builtin(i);
+    if (!e) return NULL;
+    if (spec_text) *spec_text = e->def.spec_text;
+    return e->def.name;
+}
+
+/* A registered device backend: its target kind's options, the device its spec's options give, and the
+   streams relay_to_tir made and tir_to_runtime has not taken yet. Entries live for the process (a
+   registered backend must outlive its registration). */
+#define BYOC__DV_NOPTIONS 13
+typedef struct byoc__dv_pending {
+    const byoc_module *m;
+    char function[128];
+    void *blob;
+    size_t size;
+} byoc__dv_pending;
+typedef struct byoc__dv_entry {
+    char name[64];
+    byoc_sim_device base;
+    byoc_backend backend;
+    byoc_backend_spec *spec; /* the registry's own copy */
+    byoc__dv_pending *pending;
+    int npending, cap_pending;
+} byoc__dv_entry;
+static byoc__dv_entry *byoc__dv_entries[32];
+static int byoc__dv_nentries;
+
+static const byoc_target_option byoc__dv_options[BYOC__DV_NOPTIONS] = {
+    {"preset", BYOC_ATTR_STRING, "\"\"", "device preset (byocc backends lists them)"},
+    {"clock_mhz", BYOC_ATTR_FLOAT, "-1.0", "clock in MHz"},
+    {"rows", BYOC_ATTR_INT, "-1", "MAC array rows (npu)"},
+    {"cols", BYOC_ATTR_INT, "-1", "MAC array columns (npu)"},
+    {"dataflow", BYOC_ATTR_STRING, "\"\"", "\"os\" or \"ws\" (npu)"},
+    {"lanes", BYOC_ATTR_INT, "-1", "vector lanes (dsp)"},
+    {"sram_kb", BYOC_ATTR_INT, "-1", "on-chip SRAM in KB"},
+    {"dram_bytes_per_cycle", BYOC_ATTR_FLOAT, "-1.0", "DRAM bandwidth"},
+    {"dram_latency", BYOC_ATTR_INT, "-1", "DRAM latency in cycles"},
+    {"burst_bytes", BYOC_ATTR_INT, "-1", "DMA burst"},
+    {"launch_cycles", BYOC_ATTR_INT, "-1", "cycles to launch a partition"},
+    {"double_buffer", BYOC_ATTR_INT, "-1", "1 double-buffered tiles, 0 single"},
+    {"dtypes", BYOC_ATTR_STRING, "\"\"", "dtypes it computes, \"float32,int8\""}};
+
+/* the device a set of options gives (the preset first; unset values, -1 or "", keep the preset's) */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_apply_options(byoc_sim_device *dev, const byoc_attrs *a, byoc_diag *diag) {
+    const byoc_attr_value *p = byoc_attrs_get(a, "preset");
+    if (p && !(p->kind == BYOC_ATTR_STRING && !p->s[0]) && byoc_sim_device_set(dev, "preset", p, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_ATTR;
+    for (int i = 0; i < a->count; ++i) {
+        const byoc_attr *x = &a->items[i];
+        double num;
+        if (!strcmp(x->name, "preset")) continue;
+        if (x->value.kind == BYOC_ATTR_STRING && !x->value.s[0]) continue;
+        if (byoc__sim_attr_number(&x->value, &num) && num == -1) continue;
+        if (byoc_sim_device_set(dev, x->name, &x->value, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_ATTR;
+    }
+    return BYOC_OK;
+}
+
+/* the device of the target whose hook runs: the entry's, with the target's options over it */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_hook_device(const byoc__dv_entry *e, byoc_sim_device *dev, byoc_diag *diag) {
+    *dev = e->base;
+    const byoc_target *t = byoc_target_current();
+    return t && !strcmp(t->kind, e->name) ? byoc__dv_apply_options(dev, &t->attrs, diag) : BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__dv_relay_to_tir(byoc_module *m, const char *function, void *user_data, byoc_diag *diag) {
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
+    byoc_sim_device dev;
+    byoc_result r = byoc__dv_hook_device(e, &dev, diag);
+    if (r != BYOC_OK) return r;
+    if (!BYOC__DV_RESERVE(e->pending, e->cap_pending, e->npending + 1)) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    byoc__dv_pending *p = &e->pending[e->npending];
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    snprintf(p->function, sizeof p->function, "%s", function);
+    r = byoc_sim_device_compile(m, function, &dev, &p->blob, &p->size, diag);
+    if (r != BYOC_OK) {
+        char msg[BYOC_DIAG_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "%s", diag ? diag->message : "");
+        return byoc__sim_fail(diag, r, NULL, "%s: lowering @%s: %s", e->name, function, msg);
+    }
+    e->npending++;
+    return BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__dv_tir_to_runtime(byoc_module *m, const char *function, void *user_data, byoc_runtime_module *out, byoc_diag *diag) {
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
+    void *blob = NULL;
+    size_t size = 0;
+    for (int i = 0; i < e->npending; ++i)
+        if (e->pending[i].m == m && !strcmp(e->pending[i].function, function)) {
+            blob = e->pending[i].blob;
+            size = e->pending[i].size;
+            e->pending[i] = e->pending[--e->npending];
+            break;
+        }
+    if (!blob) { /* relay_to_tir did not run (a module built before the hooks were registered): lower now */
+        byoc_sim_device dev;
+        byoc_result r = byoc__dv_hook_device(e, &dev, diag);
+        if (r == BYOC_OK) r = byoc_sim_device_compile(m, function, &dev, &blob, &size, diag);
+        if (r != BYOC_OK) return r;
+    }
+    byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, BYOC_CALLOC(1, sizeof *rt));
+    if (!rt) {
+        BYOC_FREE(blob);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    }
+    rt->blob = blob;
+    rt->size = size;
+    rt->dp = byoc_sim_device_load(blob, size, diag);
+    if (!rt->dp) {
+        byoc__dv_runtime_release(rt);
+        return diag ? diag->code : BYOC_ERR_CORRUPT;
+    }
+    out->name = e->name;
+    out->run = byoc__dv_runtime_run;
+    out->state = rt;
+    out->release = byoc__dv_runtime_release;
+    return BYOC_OK;
+}
+
+BYOC__SIM_PRIVATE double byoc__dv_estimate_cost(byoc_module *m, const byoc_node *function, const byoc_target *target, void *user_data) {
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
+    byoc_sim_device dev = e->base;
+    if (target && byoc__dv_apply_options(&dev, &target->attrs, NULL) != BYOC_OK) return -1;
+    byoc__dv_stream s;
+    if (byoc__dv_lower(m, function, &dev, 1, &s, NULL) != BYOC_OK) return -1;
+    byoc_sim_cost c;
+    byoc__dv_estimate_stream(&s, &c);
+    byoc__dv_stream_free(&s);
+    return c.seconds;
+}
+
+BYOC__SIM_PRIVATE int byoc__dv_predicate(const byoc_node *call, void *user_data, char *reason, size_t cap) {
+    return byoc__dv_accepts(BYOC__SIM_CAST(const byoc_sim_device *, user_data), call, reason, cap);
+}
+/* a composite pattern's veto: the device checks the matched ops, from the root down to the anchor */
+BYOC__SIM_PRIVATE int byoc__dv_pattern_check(const byoc_match *match, byoc_node *root, void *user_data) {
+    (void)match;
+    const byoc_sim_device *dev = BYOC__SIM_CAST(const byoc_sim_device *, user_data);
+    char reason[256];
+    for (const byoc_node *n = root; n && n->kind == BYOC_NODE_CALL && n->op; n = n->nargs ? n->args[0] : NULL) {
+        if (!byoc__dv_accepts(dev, n, reason, sizeof reason)) return 0;
+        if (byoc__dv_class(dev->kind, n) != BYOC__DV_ELEMWISE) break;
+    }
+    return 1;
+}
+
+BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_t len, const char *file, const byoc_sim_device *base, byoc_diag *diag) {
+    byoc_backend_spec *spec = byoc_backend_parse(spec_text, len, file, diag);
+    if (!spec) return NULL;
+    for (int i = 0; i < byoc__dv_nentries; ++i)
+        if (!strcmp(byoc__dv_entries[i]->name, spec->name)) { /* opened before: the newest parameters win */
+            byoc__dv_entries[i]->base = *base;
+            byoc_backend_free(spec);
+            return byoc__dv_entries[i];
+        }
+    if (byoc_backend_get(spec->name) || byoc__dv_nentries == 32 || strlen(spec->name) >= 64) {
+        byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "backend '%s' is registered already by other code, or too many device backends", spec->name);
+        byoc_backend_free(spec);
+        return NULL;
+    }
+    byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, BYOC_CALLOC(1, sizeof *e));
+    if (!e) {
+        byoc_backend_free(spec);
+        byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        return NULL;
+    }
+    snprintf(e->name, sizeof e->name, "%s", spec->name);
+    e->base = *base;
+    e->spec = spec;
+    for (int i = 0; i < spec->nsupport; ++i)
+        if (!spec->support[i].predicate) spec->support[i].predicate = byoc__dv_predicate, spec->support[i].user_data = &e->base;
+    for (int i = 0; i < spec->npatterns; ++i)
+        if (!spec->patterns[i].check) spec->patterns[i].check = byoc__dv_pattern_check, spec->patterns[i].user_data = &e->base;
+    e->backend.spec = *spec;
+    e->backend.options = byoc__dv_options;
+    e->backend.noptions = BYOC__DV_NOPTIONS;
+    e->backend.relay_to_tir = byoc__dv_relay_to_tir;
+    e->backend.tir_to_runtime = byoc__dv_tir_to_runtime;
+    e->backend.estimate_cost = byoc__dv_estimate_cost;
+    e->backend.user_data = e;
+    if (byoc_backend_register(&e->backend, diag) != BYOC_OK) {
+        byoc_backend_free(spec);
+        BYOC_FREE(e);
+        return NULL;
+    }
+    byoc__dv_entries[byoc__dv_nentries++] = e;
+    return e;
+}
+
+BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag) {
+    char head[1024];
+    size_t n = strcspn(text, " \t");
+    if (n == 0 || n >= sizeof head) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s': expected a name or a .backend file", text), (byoc_sim_backend *)NULL;
+    memcpy(head, text, n);
+    head[n] = 0;
+    const char *rest = text + n;
+    while (*rest == ' ' || *rest == '\t') rest++;
+    const char *builtin = NULL;
+    for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i)
+        if (!strcmp(head, byoc_sim_builtin_backend(i, NULL))) byoc_sim_builtin_backend(i, &builtin);
+    char *file_text = NULL;
+    size_t file_len = 0;
+    if (!builtin) {
+        FILE *f = fopen(head, "rb");
+        if (!f) {
+            char names[256] = "";
+            for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", byoc_sim_builtin_backend(i, NULL));
+            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "backend '%s': not a built-in backend (%s) and no such .backend file", head, names), (byoc_sim_backend *)NULL;
+        }
+        if (fseek(f, 0, SEEK_END) == 0) {
+            long sz = ftell(f);
+            if (sz >= 0 && sz < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (file_text = BYOC__SIM_CAST(char *, BYOC_MALLOC((size_t)sz + 1))) != NULL) {
+                file_len = fread(file_text, 1, (size_t)sz, f);
+                file_text[file_len] = 0;
+            }
+        }
+        fclose(f);
+        if (!file_text) return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot read (or larger than 16 MB)", head), (byoc_sim_backend *)NULL;
+    }
+    const char *spec_text = builtin ? builtin : file_text;
+    size_t spec_len = builtin ? strlen(builtin) : file_len;
+    const char *spec_file = head;
+    byoc_sim_backend *b = BYOC__SIM_CAST(byoc_sim_backend *, BYOC_CALLOC(1, sizeof *b));
+    if (!b) {
+        BYOC_FREE(file_text);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
+    }
+    b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
+    /* a device backend says so with a `kind` line naming a registered device kind (the parser's default kind is the name) */
+    const char *kind = b->spec ? (b->spec->kind ? b->spec->kind : b->spec->name) : NULL;
+    int kind_index = b->spec && b->spec->kind_given ? byoc_sim_device_kind_find(kind) : -1;
+    int device = byoc__dk_device(kind_index) != NULL;
+    byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
+    if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
+    if (r == BYOC_OK && device) {
+        b->device = *byoc__sim_default_preset(kind_index);
+        r = byoc__dv_apply_options(&b->device, &b->spec->options, diag);
+        if (r != BYOC_OK && diag) {
+            char msg[BYOC_DIAG_MESSAGE_MAX];
+            snprintf(msg, sizeof msg, "%s", diag->message);
+            byoc__sim_fail(diag, r, NULL, "%s: %s", head, msg);
+        }
+        byoc__dv_entry *e = r == BYOC_OK ? byoc__dv_register(spec_text, spec_len, spec_file, &b->device, diag) : NULL;
+        if (r == BYOC_OK && !e) r = diag ? diag->code : BYOC_ERR_INTERNAL;
+        if (r == BYOC_OK && e) {
+            char target_text[2048];
+            snprintf(target_text, sizeof target_text, "%s %s", e->name, rest);
+            b->target = byoc_target_parse(target_text, diag);
+            if (!b->target) r = diag ? diag->code : BYOC_ERR_ATTR;
+        }
+        if (r == BYOC_OK) r = byoc__dv_apply_options(&b->device, &b->target->attrs, diag);
+        for (int i = 0; r == BYOC_OK && i < b->spec->nsupport; ++i)
+            if (!b->spec->support[i].predicate) b->spec->support[i].predicate = byoc__dv_predicate, b->spec->support[i].user_data = &b->device;
+        for (int i = 0; r == BYOC_OK && i < b->spec->npatterns; ++i)
+            if (!b->spec->patterns[i].check) b->spec->patterns[i].check = byoc__dv_pattern_check, b->spec->patterns[i].user_data = &b->device;
+    }
+    BYOC_FREE(file_text);
+    if (r != BYOC_OK) {
+        byoc_sim_backend_close(b);
+        return NULL;
+    }
+    return b;
+}
+
+BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b) {
+    if (!b) return;
+    if (b->spec) byoc_backend_free(b->spec);
+    if (b->target) byoc_target_free(b->target);
+    BYOC_FREE(b);
+}
+
+// [SECTION] sim impl (compiler): Collage estimators
+/* ---- estimators for the Collage search ---- */
+BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_collage_device(const byoc_sim_collage_devices *cd, const byoc_collage_candidate *c) {
+    for (int i = 0; c->spec && i < cd->count; ++i)
+        if (cd->backends[i]->spec == c->spec && byoc__dk_device(cd->backends[i]->device.kind))
+            return &cd->backends[i]->device;
+    return NULL;
+}
+
+BYOC__SIM_PRIVATE uint64_t byoc__sim_type_bytes(const byoc_type *t) {
+    if (!t) return 0;
+    if (t->kind == BYOC_TYPE_TENSOR) return byoc__dv_elems(t) * (uint64_t)byoc_dtype_size(t->dtype);
+    uint64_t n = 0;
+    for (int i = 0; t->kind == BYOC_TYPE_TUPLE && i < t->nfields; ++i) n += byoc__sim_type_bytes(t->fields[i]);
+    return n;
+}
+
+/* The host model on one function as one kernel, as byoc__sim_account prices kernels: a fused elementwise
+   chain or an anchor with its epilogue reads its inputs and writes its outputs once; other groups move
+   every op's operands. */
+BYOC__SIM_PRIVATE double byoc__sim_host_seconds(byoc_module *m, const byoc_sim_device *h, const byoc_node *fn) {
+    byoc_graph g;
+    if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return -1;
+    double flops = 0, boundary = 0, every = 0;
+    int ops = 0, views = 0, anchors = 0, others = 0;
+    for (int i = 0; i < g.count; ++i) {
+        const byoc_node *x = g.nodes[i].node;
+        if (x->kind == BYOC_NODE_VAR || x->kind == BYOC_NODE_CONSTANT) {
+            boundary += (double)byoc__sim_type_bytes(x->checked_type);
+            continue;
+        }
+        if (x->kind != BYOC_NODE_CALL || !x->op) continue;
+        ops++;
+        if (byoc__sim_is_view_op(x->op)) { views++; continue; }
+        flops += byoc_op_flops(x);
+        int k = x->op->def.pattern;
+        anchors += k == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
+        others += k > BYOC_PATTERN_BROADCAST && k != BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
+        every += (double)byoc__sim_type_bytes(x->checked_type);
+        for (int a = 0; a < x->nargs; ++a) every += (double)byoc__sim_type_bytes(x->args[a]->checked_type);
+    }
+    boundary += (double)byoc__sim_type_bytes(fn->body->checked_type);
+    byoc_graph_free(&g);
+    if (ops == views) return 0; /* views of their input: no kernel */
+    double bytes = anchors <= 1 && !others ? boundary : every;
+    double compute = flops / (h->lanes > 0 ? h->lanes : 1), memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
+    return ((double)h->launch_cycles + (compute > memory ? compute : memory)) / (h->clock_mhz * 1e6);
+}
+
+BYOC_SIM_API void byoc_sim_collage_devices_release(byoc_sim_collage_devices *cd) {
+    if (!cd || !cd->memo) return;
+    byoc__map_free(BYOC__SIM_CAST(byoc__map *, cd->memo));
+    BYOC_FREE(cd->memo);
+    cd->memo = NULL;
+}
+
+BYOC_SIM_API double byoc_sim_collage_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
+    const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
+    if (!dev) return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
+    byoc__dv_stream s;
+    byoc_diag d;
+    if (!cd->memo) cd->memo = BYOC_CALLOC(1, sizeof(byoc__map));
+    if (byoc__dv_lower_in(m, c->function, dev, 1, BYOC__SIM_CAST(byoc__map *, cd->memo), &s, &d) != BYOC_OK) return -1; /* it cannot run there */
+    byoc_sim_cost cost;
+    byoc__dv_estimate_stream(&s, &cost);
+    byoc__dv_stream_free(&s);
+    return cost.seconds;
+}
+
+BYOC__SIM_PRIVATE int byoc__sim_double_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+BYOC__SIM_PRIVATE int byoc__sim_cache_lookup(const char *file, uint64_t key, const char *target, double *seconds) {
+    FILE *f = file ? fopen(file, "r") : NULL;
+    if (!f) return 0;
+    char line[512];
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long k;
+        char t[400];
+        double v;
+        if (sscanf(line, "%llx %399s %lf", &k, t, &v) == 3 && k == key && !strcmp(t, target) && v >= 0) {
+            *seconds = v;
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* one run of fn on zero inputs: simulated seconds on dev, or measured seconds on the host kernels */
+BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev) {
+    byoc_module *one = byoc_module_create(NULL);
+    byoc_diag d;
+    double seconds = -1;
+    byoc_node *copy = one ? byoc_deep_copy(one, fn) : NULL;
+    (void)m;
+    if (!copy || byoc_module_add_function(one, "main", copy) != BYOC_OK || byoc_infer_type(one, &d) != BYOC_OK) {
+        byoc_module_destroy(one);
+        return -1;
+    }
+    byoc_tensor in[64], out[64];
+    void *buffers[64] = {0};
+    int nin = copy->nparams <= 64 ? copy->nparams : -1, ok = nin >= 0;
+    for (int i = 0; ok && i < nin; ++i) {
+        const byoc_type *t = copy->params[i]->checked_type;
+        ok = t && t->kind == BYOC_TYPE_TENSOR;
+        if (!ok) break;
+        size_t bytes = (size_t)byoc__sim_type_bytes(t);
+        buffers[i] = BYOC_CALLOC(bytes ? bytes : 1, 1);
+        ok = buffers[i] != NULL;
+        in[i].dtype = t->dtype;
+        in[i].rank = t->rank;
+        memcpy(in[i].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+        in[i].data = buffers[i];
+    }
+    if (ok && dev) {
+        void *blob = NULL;
+        size_t size = 0;
+        byoc_module_set_function(one, "main", copy); /* the device compiles a global function */
+        if (byoc_sim_device_compile(one, "main", dev, &blob, &size, &d) == BYOC_OK) {
+            byoc_sim_device_program *dp = byoc_sim_device_load(blob, size, &d);
+            const byoc_type *rt = copy->body->checked_type;
+            int nout = rt->kind == BYOC_TYPE_TUPLE ? rt->nfields : 1;
+            void *outs[64] = {0};
+            int ook = dp && nout <= 64;
+            for (int o = 0; ook && o < nout; ++o) {
+                const byoc_type *t = rt->kind == BYOC_TYPE_TUPLE ? rt->fields[o] : rt;
+                size_t bytes = (size_t)byoc__sim_type_bytes(t);
+                outs[o] = BYOC_CALLOC(bytes ? bytes : 1, 1);
+                ook = outs[o] != NULL && t->kind == BYOC_TYPE_TENSOR;
+                if (!ook) break;
+                out[o].dtype = t->dtype;
+                out[o].rank = t->rank;
+                memcpy(out[o].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
+                out[o].data = outs[o];
+            }
+            byoc_sim_cost cost;
+            if (ook && byoc_sim_device_run(dp, in, nin, out, nout, &cost, &d) == BYOC_OK) seconds = cost.seconds;
+            for (int o = 0; o < nout && o < 64; ++o) BYOC_FREE(outs[o]);
+            byoc_sim_device_program_destroy(dp);
+        }
+        BYOC_FREE(blob);
+    } else if (ok) {
+        byoc_sim_program *p = byoc_sim_lower(one, NULL, &d);
+        if (p && byoc_sim_run(p, in, nin, NULL, 0, &d) == BYOC_OK) { /* a warm-up run allocates; the next is timed */
+            double t0 = BYOC_SIM_CLOCK();
+            if (byoc_sim_run(p, in, nin, NULL, 0, &d) == BYOC_OK) seconds = BYOC_SIM_CLOCK() - t0;
+        }
+        byoc_sim_program_destroy(p);
+    }
+    for (int i = 0; i < 64; ++i) BYOC_FREE(buffers[i]);
+    byoc_module_destroy(one);
+    return seconds;
+}
+
+BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
+    const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
+    char target[400];
+    byoc__sim_target_key(dev, target, sizeof target);
+    double seconds;
+    if (cd && byoc__sim_cache_lookup(cd->cache_file, c->key, target, &seconds)) {
+        cd->cache_hits++;
+        return seconds;
+    }
+    int runs = cd && cd->runs > 0 ? cd->runs : 5;
+    double samples[64];
+    if (runs > 64) runs = 64;
+    for (int i = 0; i < runs; ++i) {
+        samples[i] = byoc__sim_measure_once(m, c->function, dev);
+        if (samples[i] >= 0) continue;
+        if (dev) return -1; /* it cannot run there */
+        /* the host runs everything, but a candidate alone may not lower as a program (a lone view of its
+           input): the host model prices it, so every node keeps a candidate */
+        return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
+    }
+    qsort(samples, (size_t)runs, sizeof(double), byoc__sim_double_cmp);
+    seconds = samples[runs / 2];
+    if (cd) cd->measured++;
+    FILE *f = cd && cd->cache_file ? fopen(cd->cache_file, "a") : NULL;
+    if (f) {
+        fprintf(f, "%016llx %s %.9g\n", (unsigned long long)c->key, target, seconds);
+        fclose(f);
+    }
+    return seconds;
+}
+
+// [SECTION] sim impl (compiler): source maps and saving executables
+/* ---- the source map, built while saving ---- */
+typedef struct byoc__exe_ir {
+    int src;                   /* index of its frontend node */
+    const byoc_node *n;
+    const byoc_node *root_of; /* the function whose result it is (printed unbound), NULL */
+    const char *function, *composite, *partition, *backend;
+    int kernel, layer, cmd_first, cmd_last;
+    uint64_t cmd_offset;
+} byoc__exe_ir;
+
+typedef struct byoc__exe_name {
+    const char *name, *op, *removed;
+} byoc__exe_name;
+
+typedef struct byoc__exe_srcmap {
+    byoc_sim_program *p;
+    byoc_module *m;
+    const byoc_sim_save_options *o;
+    int *label;        /* by node id: the printer's number in its global function, -1 */
+    int *kernel;       /* by node id: the kernel that runs the op call, -1 */
+    byoc__exe_name *names; /* frontend nodes: the given ones, then those only the module names */
+    int nnames, cap_names;
+    int *order;        /* names' indices sorted by name, for lookups */
+    int norder;
+    byoc__exe_ir *ir;
+    int nir, cap_ir;
+    const byoc_placement **by_origin; /* the report's ops sorted by origin */
+    int nby_origin;
+    int failed;
+} byoc__exe_srcmap;
+
+#define BYOC__EXE_RESERVE(arr, cap, need) BYOC__DV_RESERVE(arr, cap, need)
+
+BYOC__SIM_PRIVATE void byoc__exe_label_visit(const byoc_node *n, int number, void *user_data) {
+    byoc__exe_srcmap *sm = BYOC__SIM_CAST(byoc__exe_srcmap *, user_data);
+    sm->label[n->id] = number;
+}
+
+static byoc__exe_srcmap *byoc__exe_sort_ctx;
+static int byoc__exe_by_name(const void *a, const void *b) {
+    return strcmp(byoc__exe_sort_ctx->names[*(const int *)a].name, byoc__exe_sort_ctx->names[*(const int *)b].name);
+}
+static int byoc__exe_by_origin(const void *a, const void *b) {
+    uint32_t x = (*(const byoc_placement *const *)a)->origin, y = (*(const byoc_placement *const *)b)->origin;
+    return x < y ? -1 : x > y;
+}
+static int byoc__exe_ir_order(const void *a, const void *b) {
+    const byoc__exe_ir *x = BYOC__SIM_CAST(const byoc__exe_ir *, a), *y = BYOC__SIM_CAST(const byoc__exe_ir *, b);
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return x->n->id < y->n->id ? -1 : x->n->id > y->n->id;
+}
+
+BYOC__SIM_PRIVATE int byoc__exe_find_name(byoc__exe_srcmap *sm, const char *name) {
+    int lo = 0, hi = sm->norder - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, c = strcmp(sm->names[sm->order[mid]].name, name);
+        if (!c) return sm->order[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    for (int i = sm->norder; i < sm->nnames; ++i) /* added after the sort */
+        if (!strcmp(sm->names[i].name, name)) return i;
+    return -1;
+}
+
+BYOC__SIM_PRIVATE int byoc__exe_add_name(byoc__exe_srcmap *sm, const char *name, const char *op, const char *removed) {
+    if (!BYOC__EXE_RESERVE(sm->names, sm->cap_names, sm->nnames + 1)) return sm->failed = 1, -1;
+    sm->names[sm->nnames].name = name;
+    sm->names[sm->nnames].op = op ? op : "";
+    sm->names[sm->nnames].removed = removed;
+    return sm->nnames++;
+}
+
+/* the layer of a device program whose name ("onnx:a+onnx:b") holds the frontend name, -1 */
+BYOC__SIM_PRIVATE int byoc__exe_layer_of(const byoc_sim_device_program *dp, const char *frontend) {
+    size_t n = strlen(frontend);
+    for (int l = 0; l < dp->s.nlayers; ++l) {
+        const char *at = dp->s.layer_names[l];
+        while (at && *at) {
+            size_t len = strcspn(at, "+");
+            if (len == n && !memcmp(at, frontend, n)) return l;
+            at += len;
+            if (*at == '+') at++;
+        }
+    }
+    return -1;
+}
+
+BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, const byoc_node *root_fn, const char *function, const char *composite,
+                                      const char *partition, const char *backend, int depth) {
+    byoc_graph g;
+    if (depth > BYOC__SIM_MAX_DEPTH || byoc_graph_build(sm->m, root, 0, &g) != BYOC_OK) {
+        sm->failed = 1;
+        return;
+    }
+    const byoc_runtime_module *rm = partition ? byoc_module_runtime(sm->m, partition) : NULL;
+    const byoc_sim_device_program *dp = byoc__dv_program_of(rm);
+    int partition_kernel = -1;
+    for (int k = 0; partition && k < sm->p->nkernels && partition_kernel < 0; ++k)
+        if (sm->p->kernels[k].function && !strcmp(sm->p->kernels[k].function, partition)) partition_kernel = k;
+    for (int i = 0; i < g.count && !sm->failed; ++i) {
+        byoc_node *n = g.nodes[i].node;
+        if (n->kind == BYOC_NODE_FUNCTION && n != root) {
+            const byoc_attr_value *c = byoc_attrs_get(&n->attrs, "Composite");
+            byoc__exe_walk(sm, n->body, n, function, c && c->kind == BYOC_ATTR_STRING ? c->s : composite, partition, backend, depth + 1);
+            continue;
+        }
+        if (n->kind != BYOC_NODE_CALL || !n->op) continue;
+        const byoc_span *span = byoc_node_span(n);
+        const char *src = span->source;
+        if (!src && span->file) { /* a module read from text: its position there names it */
+            char where[512];
+            snprintf(where, sizeof where, "%s:%d:%d", span->file, span->line, span->col);
+            src = byoc_intern(sm->m, where);
+        }
+        if (!src) continue;
+        int s = byoc__exe_find_name(sm, src);
+        if (s < 0) s = byoc__exe_add_name(sm, src, NULL, NULL);
+        if (s < 0 || !BYOC__EXE_RESERVE(sm->ir, sm->cap_ir, sm->nir + 1)) {
+            sm->failed = 1;
+            break;
+        }
+        byoc__exe_ir *e = &sm->ir[sm->nir++];
+        memset(e, 0, sizeof *e);
+        e->src = s;
+        e->n = n;
+        e->root_of = n == root ? root_fn : NULL;
+        e->function = function;
+        e->composite = composite;
+        e->partition = partition;
+        e->backend = backend;
+        e->kernel = rm ? partition_kernel : sm->kernel[n->id];
+        e->layer = e->cmd_first = e->cmd_last = -1;
+        if (dp && (e->layer = byoc__exe_layer_of(dp, src)) >= 0)
+            for (int c = 0; c < dp->s.ncmds; ++c)
+                if (dp->s.cmds[c].layer == e->layer) {
+                    if (e->cmd_first < 0) e->cmd_first = c, e->cmd_offset = byoc_sim_device_command(dp, c).offset;
+                    e->cmd_last = c;
+                }
+    }
+    byoc_graph_free(&g);
+}
+
+/* why the op runs where it does, from the placement report */
+BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__exe_ir *e, char *out, size_t cap) {
+    out[0] = 0;
+    if (!sm->nby_origin) return;
+    uint32_t origin = byoc_node_origin(e->n);
+    int lo = 0, hi = sm->nby_origin - 1;
+    const byoc_placement *pl = NULL;
+    while (lo <= hi && !pl) {
+        int mid = (lo + hi) / 2;
+        if (sm->by_origin[mid]->origin == origin) pl = sm->by_origin[mid];
+        else if (sm->by_origin[mid]->origin < origin) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    if (!pl) {
+        snprintf(out, cap, "not in the placement: made by a pass after partitioning");
+        return;
+    }
+    size_t at = 0;
+    const char *strategy = sm->o && sm->o->strategy ? sm->o->strategy : "greedy";
+    if (!strcmp(strategy, "collage")) at += (size_t)snprintf(out + at, cap - at, "the Collage search's cheapest plan puts it on %s", pl->backend);
+    else if (strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, "%s takes it", pl->backend);
+    else at += (size_t)snprintf(out + at, cap - at, "%s", pl->ndeclined ? "no backend takes it" : "no backend was offered: the host runs it");
+    if (at < cap && pl->composite) at += (size_t)snprintf(out + at, cap - at, " (pattern %s)", pl->composite);
+    else if (at < cap && strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, " (op support)");
+    for (int d = 0; d < pl->ndeclined && at < cap; ++d)
+        at += (size_t)snprintf(out + at, cap - at, "%s%s declined it: %s", d ? "; " : strcmp(pl->backend, "host") ? "; first " : ": ", pl->declined[d].backend,
+                               pl->declined[d].reason);
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const byoc_sim_save_options *o, byoc__dv_writer *w, byoc_diag *diag) {
+    byoc__exe_srcmap sm;
+    memset(&sm, 0, sizeof sm);
+    sm.p = p;
+    sm.m = p->m;
+    sm.o = o;
+    uint32_t ids = byoc_module_node_count(sm.m) + 1;
+    sm.label = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
+    sm.kernel = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
+    if (!sm.label || !sm.kernel) sm.failed = 1;
+    for (uint32_t i = 0; !sm.failed && i < ids; ++i) sm.label[i] = sm.kernel[i] = -1;
+    for (int k = 0; !sm.failed && k < p->nkernels; ++k)
+        for (int s = p->kernels[k].step_first; s < p->kernels[k].step_first + p->kernels[k].nsteps; ++s)
+            if (p->steps[s].call && p->steps[s].call->id < ids) sm.kernel[p->steps[s].call->id] = k;
+    for (int i = 0; o && !sm.failed && i < o->nsource_nodes; ++i) byoc__exe_add_name(&sm, o->source_nodes[i].name ? o->source_nodes[i].name : "", o->source_nodes[i].op, o->source_nodes[i].removed);
+    sm.order = sm.nnames ? BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)sm.nnames)) : NULL;
+    if (sm.nnames && !sm.order) sm.failed = 1;
+    for (int i = 0; !sm.failed && i < sm.nnames; ++i) sm.order[i] = i;
+    sm.norder = sm.order ? sm.nnames : 0;
+    byoc__exe_sort_ctx = &sm;
+    if (sm.norder) qsort(sm.order, (size_t)sm.norder, sizeof(int), byoc__exe_by_name);
+    if (o && o->placement && o->placement->count > 0) {
+        sm.by_origin = BYOC__SIM_CAST(const byoc_placement **, BYOC_MALLOC(sizeof(void *) * (size_t)o->placement->count));
+        if (!sm.by_origin) sm.failed = 1;
+        for (int i = 0; !sm.failed && i < o->placement->count; ++i) sm.by_origin[i] = &o->placement->nodes[i];
+        if (!sm.failed) {
+            sm.nby_origin = o->placement->count;
+            qsort((void *)sm.by_origin, (size_t)sm.nby_origin, sizeof(void *), byoc__exe_by_origin);
+        }
+    }
+    /* every op of every global function, with its function, composite and partition */
+    for (int f = 0; !sm.failed && f < byoc_module_function_count(sm.m); ++f) {
+        byoc_global_function gf = byoc_module_function_at(sm.m, f);
+        const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");
+        const char *compiler = c && c->kind == BYOC_ATTR_STRING ? c->s : NULL;
+        if (byoc_function_labels(sm.m, gf.function, byoc__exe_label_visit, &sm) != BYOC_OK) sm.failed = 1;
+        else byoc__exe_walk(&sm, gf.function->body, gf.function, gf.name, NULL, compiler ? gf.name : NULL, compiler ? compiler : "host", 0);
+    }
+    if (sm.nir) qsort(sm.ir, (size_t)sm.nir, sizeof *sm.ir, byoc__exe_ir_order);
+    /* each frontend node once, followed by its IR ops */
+    int at = 0;
+    for (int s = 0; !sm.failed && s < sm.nnames; ++s) {
+        int first = at;
+        while (at < sm.nir && sm.ir[at].src == s) at++;
+        const char *removed = at > first ? "" : sm.names[s].removed ? sm.names[s].removed : "no IR node carries it after compilation";
+        const char *node[4] = {"node", sm.names[s].name, sm.names[s].op, removed};
+        byoc__exe_line(w, 4, node);
+        for (int i = first; i < at; ++i) {
+            const byoc__exe_ir *e = &sm.ir[i];
+            char label[32], kernel[16], layer[16], cf[16], cl[16], off[32], reason[1024];
+            if (sm.label[e->n->id] >= 0) snprintf(label, sizeof label, "%%%d", sm.label[e->n->id]);
+            else if (e->root_of && e->root_of->kind == BYOC_NODE_FUNCTION && sm.label[e->root_of->id] >= 0) snprintf(label, sizeof label, "result of %%%d", sm.label[e->root_of->id]);
+            else if (e->root_of) snprintf(label, sizeof label, "result");
+            else snprintf(label, sizeof label, "#%u", (unsigned)e->n->id);
+            snprintf(kernel, sizeof kernel, "%d", e->kernel);
+            snprintf(layer, sizeof layer, "%d", e->layer);
+            snprintf(cf, sizeof cf, "%d", e->cmd_first);
+            snprintf(cl, sizeof cl, "%d", e->cmd_last);
+            snprintf(off, sizeof off, "%llu", (unsigned long long)e->cmd_offset);
+            byoc__exe_reason(&sm, e, reason, sizeof reason);
+            const char *ir[14] = {"ir", sm.names[s].name, e->function, label, e->n->op->def.name, e->composite ? e->composite : "", e->partition ? e->partition : "",
+                                  e->backend, kernel, layer, cf, cl, off, reason};
+            byoc__exe_line(w, 14, ir);
+        }
+    }
+    BYOC_FREE(sm.label);
+    BYOC_FREE(sm.kernel);
+    BYOC_FREE(sm.names);
+    BYOC_FREE(sm.order);
+    BYOC_FREE(sm.ir);
+    BYOC_FREE((void *)sm.by_origin);
+    if (sm.failed || w->oom) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "source map: out of memory");
+    return BYOC_OK;
+}
+
+/* ---- saving ---- */
+typedef struct byoc__exe_out_section {
+    uint32_t kind;
+    byoc__dv_writer w;
+} byoc__exe_out_section;
+
+BYOC__SIM_PRIVATE void byoc__exe_put_u32_at(unsigned char *at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) at[i] = (unsigned char)(v >> (8 * i));
+}
+BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
+    for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
+}
+
+BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes, size_t *size, byoc_diag *diag) {
+    *bytes = NULL;
+    *size = 0;
+    byoc_module *m = p->m;
+    byoc__exe_out_section *sec = NULL;
+    int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */
+    byoc_result r = BYOC_OK;
+#define BYOC__EXE_NEW_SECTION(K)                                                                                      \
+    (BYOC__DV_RESERVE(sec, cap_sec, nsec + 1) ? (memset(&sec[nsec], 0, sizeof sec[nsec]), sec[nsec].kind = (K), &sec[nsec++].w) \
+                                               : (lost = 1, (byoc__dv_writer *)NULL))
+    /* meta */
+    byoc__dv_writer *w = BYOC__EXE_NEW_SECTION(BYOC__EXE_META);
+    if (w) {
+        byoc__exe_pair_u64(w, "format", BYOC__EXE_VERSION);
+        byoc__exe_pair(w, "library", "byoc " BYOC_VERSION_STRING ", byoc_sim " BYOC_SIM_VERSION_STRING);
+        byoc__exe_pair(w, "model", o && o->model ? o->model : "");
+        byoc__exe_pair(w, "strategy", o && o->strategy ? o->strategy : "");
+        byoc__exe_pair(w, "host", p->host.preset);
+        byoc__exe_pair_u64(w, "tile_bytes", p->opt.tile_bytes);
+        byoc__exe_pair_u64(w, "no_fused_tiling", (uint64_t)p->opt.no_fused_tiling);
+        byoc__exe_pair_u64(w, "no_inplace", (uint64_t)p->opt.no_inplace);
+        byoc__exe_pair_u64(w, "no_alias", (uint64_t)p->opt.no_alias);
+        for (int io = 0; io < 2 && o; ++io) { /* the names, one per line in the value */
+            int n = io ? o->noutputs : o->ninputs;
+            const char *const *names = io ? o->output_names : o->input_names;
+            byoc__dv_writer joined;
+            memset(&joined, 0, sizeof joined);
+            for (int i = 0; names && i < n; ++i) {
+                if (i) byoc__dv_put(&joined, "\n", 1);
+                byoc__dv_put(&joined, names[i] ? names[i] : "", names[i] ? strlen(names[i]) : 0);
+            }
+            byoc__dv_put(&joined, "", 1);
+            if (joined.oom) w->oom = 1;
+            else if (names && n > 0) byoc__exe_pair(w, io ? "outputs" : "inputs", (const char *)joined.data);
+            BYOC_FREE(joined.data);
+        }
+    }
+    /* the host program and its weights */
+    size_t text_len = 0, weights_len = 0;
+    char *text = byoc_module_print(m, 0, &text_len);
+    void *weights = byoc_module_weights_serialize(m, &weights_len);
+    if (text && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_MODULE)) != NULL) byoc__dv_put(w, text, text_len);
+    if (weights && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_WEIGHTS)) != NULL) byoc__dv_put(w, weights, weights_len);
+    if (!text || !weights) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    byoc_free(m, text);
+    byoc_free(m, weights);
+    /* the memory plan and the kernels, checked against a fresh lowering when loaded */
+    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_PLAN)) != NULL) {
+        const byoc_sim_memory_plan *pl = &p->plan;
+        byoc__exe_pair_u64(w, "arena", pl->arena_bytes);
+        byoc__exe_pair_u64(w, "lower_bound", pl->lower_bound_bytes);
+        byoc__exe_pair_u64(w, "workspace", pl->workspace_bytes);
+        byoc__exe_pair_u64(w, "tile_scratch", pl->tile_scratch_bytes);
+        byoc__exe_pair_u64(w, "outputs", pl->output_bytes);
+        byoc__exe_pair_u64(w, "slots", (uint64_t)pl->slots);
+        for (int b = 0; b < p->nbuffers; ++b) {
+            const byoc__sim_buffer *x = &p->buffers[b];
+            char f[6][24];
+            snprintf(f[0], sizeof f[0], "%d", (int)x->kind);
+            snprintf(f[1], sizeof f[1], "%llu", (unsigned long long)x->offset);
+            snprintf(f[2], sizeof f[2], "%llu", (unsigned long long)x->size);
+            snprintf(f[3], sizeof f[3], "%d", x->first);
+            snprintf(f[4], sizeof f[4], "%d", x->last);
+            snprintf(f[5], sizeof f[5], "%d", x->inplace_of);
+            const char *line[7] = {"buffer", f[0], f[1], f[2], f[3], f[4], f[5]};
+            byoc__exe_line(w, 7, line);
+        }
+    }
+    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_KERNELS)) != NULL)
+        for (int k = 0; k < p->nkernels; ++k) {
+            const byoc_sim_kernel_info *ki = &p->kernels[k].info;
+            const char *line[6] = {"kernel", byoc_sim_exec_name(ki->exec), ki->device, ki->partition ? ki->partition : "", ki->ops, ki->name};
+            byoc__exe_line(w, 6, line);
+        }
+    /* one blob per partition with a runtime module */
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_global_function gf = byoc_module_function_at(m, f);
+        const byoc_runtime_module *rm = byoc_module_runtime(m, gf.name);
+        if (!rm) continue;
+        const byoc__dv_runtime *rt = byoc__dv_runtime_of(rm);
+        if (!rt) {
+            r = byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "partition @%s: its runtime module ('%s') is not a simulated device's: it cannot be saved", gf.name,
+                               rm->name ? rm->name : "?");
+            break;
+        }
+        const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");
+        char target[512];
+        byoc__exe_target_string(&rt->dp->s.dev, target, sizeof target);
+        byoc__dv_writer head;
+        memset(&head, 0, sizeof head);
+        byoc__exe_pair(&head, "function", gf.name);
+        byoc__exe_pair(&head, "backend", c && c->kind == BYOC_ATTR_STRING ? c->s : "");
+        byoc__exe_pair(&head, "kind", byoc__sim_kind_name(rt->dp->s.dev.kind));
+        byoc__exe_pair(&head, "format", "BYOCDEV 2");
+        byoc__exe_pair(&head, "producer", "byoc_sim " BYOC_SIM_VERSION_STRING);
+        byoc__exe_pair(&head, "target", target);
+        if ((w = BYOC__EXE_NEW_SECTION(BYOC__EXE_BLOB)) != NULL && !head.oom) {
+            byoc__dv_put_i32(w, (int64_t)head.len);
+            byoc__dv_put(w, head.data, head.len);
+            byoc__dv_put(w, rt->blob, rt->size);
+        } else r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        BYOC_FREE(head.data);
+    }
+    if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_SOURCE_MAP)) != NULL) {
+        byoc__exe_pair_u64(w, "byoc-source-map", 1);
+        r = byoc__exe_source_map(p, o, w, diag);
+    }
+    /* header, section table, sections */
+    size_t total = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
+    for (int i = 0; r == BYOC_OK && i < nsec; ++i) {
+        if (sec[i].w.oom) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        total += sec[i].w.len;
+    }
+    if (r == BYOC_OK && lost) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    unsigned char *out = r == BYOC_OK ? BYOC__SIM_CAST(unsigned char *, BYOC_CALLOC(1, total)) : NULL;
+    if (r == BYOC_OK && !out) r = byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    if (r == BYOC_OK) {
+        memcpy(out, BYOC__EXE_MAGIC, 8);
+        byoc__exe_put_u32_at(out + 8, BYOC__EXE_VERSION);
+        byoc__exe_put_u32_at(out + 12, (uint32_t)nsec);
+        snprintf((char *)out + 16, 32, "byoc %s", BYOC_VERSION_STRING);
+        byoc__exe_put_u64_at(out + 48, (uint64_t)total);
+        size_t at = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
+        for (int i = 0; i < nsec; ++i) {
+            unsigned char *e = out + BYOC__EXE_HEADER + (size_t)i * BYOC__EXE_ENTRY;
+            byoc__exe_put_u32_at(e, sec[i].kind);
+            byoc__exe_put_u64_at(e + 8, (uint64_t)at);
+            byoc__exe_put_u64_at(e + 16, (uint64_t)sec[i].w.len);
+            byoc__exe_put_u64_at(e + 24, byoc__dv_fnv(sec[i].w.data, sec[i].w.len));
+            if (sec[i].w.len) memcpy(out + at, sec[i].w.data, sec[i].w.len);
+            at += sec[i].w.len;
+        }
+        /* the header's checksum covers its first 56 bytes and the table */
+        uint64_t h = byoc__dv_fnv(out, 56) ^ byoc__dv_fnv(out + BYOC__EXE_HEADER, (size_t)nsec * BYOC__EXE_ENTRY);
+        byoc__exe_put_u64_at(out + 56, h);
+        *bytes = out;
+        *size = total;
+    }
+    for (int i = 0; i < nsec; ++i) BYOC_FREE(sec[i].w.data);
+    BYOC_FREE(sec);
+#undef BYOC__EXE_NEW_SECTION
+    return r;
+}
+#endif /* !BYOC_SIM_RUNTIME_ONLY */
 
 #endif /* BYOC_SIM_IMPLEMENTATION */
 
