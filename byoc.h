@@ -835,7 +835,9 @@ BYOC_API void byoc_backend_free(byoc_backend_spec *b);
 BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name);
 /* Does the backend take this op call as it is (op listed, every constraint and predicate met)? When
    not, reason (if given) says why: "unsupported op" or e.g. "groups=32 (grouped convolution is not
-   supported)". Types must be inferred. */
+   supported)". Types must be inferred. The same checks bind every op call of a match of the backend's
+   patterns wherever the library applies them (greedy, Collage, merge_composite with the pass context's
+   backends, byoc_backend_partition): a match that breaks one is not formed. */
 BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap);
 /* AnnotateTarget: marks every op call with the first backend (in priority order) that supports it, or
    "default", by wrapping each argument use in annotation.compiler_end(…, arg target) and

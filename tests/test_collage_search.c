@@ -659,6 +659,7 @@ static void test_constraints_bind_inside_patterns(void) {
         CHECK_CONTAINS(why, "unsupported op; pattern tiny64.conv2d_bias_relu declined for its nn.conv2d %0: groups=256");
         char *text = byoc_placement_report_format(rep, "report", NULL);
         CHECK_CONTAINS(text, "tiny64: groups=256 (grouped and depthwise convolutions are not supported) [in pattern tiny64.conv2d_bias_relu]");
+        byoc_free(rep->arena, text);
         byoc_placement_report_free(rep);
         byoc_backend_free(spec);
     }
