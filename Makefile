@@ -51,7 +51,7 @@ $(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
 UNIT_TESTS := test_core test_patterns test_passes test_property test_targets test_sim test_onnx test_kernels test_devices test_collage test_collage_search \
-              test_artifact
+              test_artifact test_api
 $(BUILD)/test_%: tests/test_%.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 

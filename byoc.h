@@ -46,7 +46,12 @@
    ERRORS
    Fallible calls return byoc_result (0 = BYOC_OK) and fill a caller-owned byoc_diag with a one-line
    message naming the file:line:col or node. There is no global error state. BYOC_ASSERT fires only on
-   programmer errors (NULL module, out-of-range index into a node you built).
+   programmer errors (an out-of-range index into a node you built, an unregistered config key).
+   A NULL handle is an error, never a crash: every public function taking a module, graph, node it works
+   on, pass context, backend spec or placement report (byoc_sim.h's and byoc_onnx.h's too) returns
+   BYOC_ERR_INVALID_ARGUMENT with "byoc_fuse_ops: module is NULL" in diag when it returns a byoc_result,
+   NULL when it returns a pointer, 0 from a count or query (-1 from byoc_graph_index, a negative cost from
+   an estimator), and a destroy/free call ignores NULL as free does.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
@@ -355,7 +360,8 @@ typedef struct byoc_global_function {
 
 BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator);
 BYOC_API void byoc_module_destroy(byoc_module *m);
-/* The first builder error since creation (or since byoc_module_clear_error), NULL if none. */
+/* The first builder error since creation (or since byoc_module_clear_error), NULL if none; for a NULL
+   module, a BYOC_ERR_INVALID_ARGUMENT diag saying so. */
 BYOC_API const byoc_diag *byoc_module_error(const byoc_module *m);
 BYOC_API void byoc_module_clear_error(byoc_module *m);
 BYOC_API byoc_result byoc_module_add_function(byoc_module *m, const char *name, byoc_node *function);
@@ -745,6 +751,7 @@ BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx);
 BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level);
 /* value_text in attribute syntax: "128", "True", "\"npu\"", "[1, 2]"; a string key also takes a plain word (npu) */
 BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text, byoc_diag *diag);
+/* A config value (ctx NULL: the registered default); key must be registered. */
 BYOC_API int64_t byoc_pass_context_int(const byoc_pass_context *ctx, const char *key);
 BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char *key);
 BYOC_API const char *byoc_pass_context_string(const byoc_pass_context *ctx, const char *key);
@@ -1454,6 +1461,10 @@ BYOC__PRIVATE BYOC__PRINTF(6, 7) byoc_result byoc__diag(byoc_diag *d, byoc_resul
     va_end(ap);
     return code;
 }
+/* the error of a public function given a NULL handle: "byoc_fuse_ops: module is NULL" */
+BYOC__PRIVATE byoc_result byoc__null_arg(byoc_diag *d, const char *function, const char *what) {
+    return byoc__diag(d, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: %s is NULL", function, what);
+}
 
 // [SECTION] impl: arena & strings
 typedef struct byoc__block {
@@ -1487,8 +1498,8 @@ struct byoc_module {
 static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return BYOC_MALLOC(size); }
 static void byoc__default_free(void *ptr, void *user_data) { (void)user_data; BYOC_FREE(ptr); }
 
-BYOC_API void *byoc_alloc(byoc_module *m, size_t size) { return m->alloc.alloc_fn(size ? size : 1, m->alloc.user_data); }
-BYOC_API void byoc_free(byoc_module *m, void *ptr) { if (ptr) m->alloc.free_fn(ptr, m->alloc.user_data); }
+BYOC_API void *byoc_alloc(byoc_module *m, size_t size) { if (!m) return NULL; return m->alloc.alloc_fn(size ? size : 1, m->alloc.user_data); }
+BYOC_API void byoc_free(byoc_module *m, void *ptr) { if (!m) return; if (ptr) m->alloc.free_fn(ptr, m->alloc.user_data); }
 
 BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id, const char *fmt, ...) BYOC__PRINTF(4, 5);
 BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id, const char *fmt, ...) {
@@ -1539,6 +1550,7 @@ BYOC__PRIVATE void *byoc__arena_alloc_in(byoc_module *m, byoc__block **list, siz
 BYOC__PRIVATE void *byoc__arena_alloc(byoc_module *m, size_t size) { return byoc__arena_alloc_in(m, &m->blocks, size); }
 
 BYOC_API const char *byoc_intern(byoc_module *m, const char *s) {
+    if (!m) return NULL;
     if (!s) return NULL;
     ptrdiff_t i = stbds_shputi(m->strings, s, 0); /* one probe: finds the key, or adds a copy */
     return m->strings[i].key;
@@ -1597,9 +1609,13 @@ BYOC_API void byoc_module_destroy(byoc_module *m) {
     m->alloc.free_fn(m, m->alloc.user_data);
 }
 
-BYOC_API const byoc_diag *byoc_module_error(const byoc_module *m) { return m->has_error ? &m->error : NULL; }
-BYOC_API void byoc_module_clear_error(byoc_module *m) { m->has_error = 0; memset(&m->error, 0, sizeof m->error); }
-BYOC_API uint32_t byoc_module_node_count(const byoc_module *m) { return m->next_id - 1; }
+BYOC_API const byoc_diag *byoc_module_error(const byoc_module *m) {
+    static const byoc_diag null_module = {BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "byoc_module_error: module is NULL"};
+    if (!m) return &null_module;
+    return m->has_error ? &m->error : NULL;
+}
+BYOC_API void byoc_module_clear_error(byoc_module *m) { if (!m) return; m->has_error = 0; memset(&m->error, 0, sizeof m->error); }
+BYOC_API uint32_t byoc_module_node_count(const byoc_module *m) { if (!m) return 0; return m->next_id - 1; }
 
 /* growable text buffer on the module allocator, or on `alloc` when set (byoc_sim.h's programs; NULL functions
    there mean BYOC_MALLOC / BYOC_FREE). The one text buffer of byoc.h, byoc_sim.h and tools/byoc_onnx.h. */
@@ -1727,6 +1743,7 @@ BYOC__PRIVATE const byoc_type *byoc__type_intern(byoc_module *m, const byoc_type
 }
 
 BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int rank, const int64_t *dims) {
+    if (!m) return NULL;
     if (m->has_error) return NULL;
     if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: invalid dtype %d", (int)dt); return NULL; }
     if (rank < 0 || rank > BYOC_MAX_RANK) { byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: rank %d outside 0..%d", rank, BYOC_MAX_RANK); return NULL; }
@@ -1757,9 +1774,11 @@ BYOC__PRIVATE const byoc_type *byoc__fields_type(byoc_module *m, byoc_type_kind 
     return byoc__type_intern(m, &want);
 }
 BYOC_API const byoc_type *byoc_tuple_type(byoc_module *m, const byoc_type *const *fields, int n) {
+    if (!m) return NULL;
     return byoc__fields_type(m, BYOC_TYPE_TUPLE, fields, n, NULL);
 }
 BYOC_API const byoc_type *byoc_func_type(byoc_module *m, const byoc_type *const *params, int n, const byoc_type *ret) {
+    if (!m) return NULL;
     return byoc__fields_type(m, BYOC_TYPE_FUNC, params, n, ret);
 }
 
@@ -1869,6 +1888,7 @@ BYOC__PRIVATE byoc_attr_value byoc__attr_value_own(byoc_module *m, const byoc_at
 }
 
 BYOC_API void byoc_attrs_set(byoc_module *m, byoc_attrs *a, const char *name, const byoc_attr_value *v) {
+    if (!m) return;
     if (m->has_error) return;
     const char *key = byoc_intern(m, name);
     byoc_attr_value copy = byoc__attr_value_own(m, v);
@@ -2039,7 +2059,7 @@ BYOC__PRIVATE byoc_node *byoc__node_new(byoc_module *m, byoc_node_kind kind) {
     return n;
 }
 
-BYOC_API uint32_t byoc_node_origin(const byoc_node *n) { return n->origin ? n->origin : n->id; }
+BYOC_API uint32_t byoc_node_origin(const byoc_node *n) { if (!n) return 0; return n->origin ? n->origin : n->id; }
 /* r stands for n from now on: same source position and origin */
 BYOC__PRIVATE void byoc__inherit(byoc_node *r, const byoc_node *n) {
     if (!r || r == n) return;
@@ -2068,6 +2088,7 @@ BYOC__PRIVATE byoc_node **byoc__node_array(byoc_module *m, byoc_node *const *src
 BYOC__PRIVATE int byoc__any_null(byoc_node *const *a, int n) { return byoc__ptrs_null(a, n); }
 
 BYOC_API byoc_node *byoc_var(byoc_module *m, const char *name, const byoc_type *type) {
+    if (!m) return NULL;
     byoc_node *n = byoc__node_new(m, BYOC_NODE_VAR);
     if (!n) return NULL;
     n->name = byoc_intern(m, name && *name ? name : "v");
@@ -2207,6 +2228,7 @@ BYOC__PRIVATE void byoc__store(byoc_dtype dt, void *data, int64_t i, double v) {
 }
 
 BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *t, const void *data, size_t nbytes) {
+    if (!m) return NULL;
     if (m->has_error || !t) return NULL;
     if (t->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(t)) {
         byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "constant: type must be a tensor type with static shape");
@@ -2232,6 +2254,7 @@ BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *t, const void
 }
 
 BYOC_API byoc_node *byoc_constant_scalar(byoc_module *m, byoc_dtype dt, double value) {
+    if (!m) return NULL;
     const byoc_type *t = byoc_tensor_type(m, dt, 0, NULL);
     byoc_node *n = byoc_constant(m, t, NULL, 0);
     if (n) byoc__store(dt, n->data, 0, value);
@@ -2239,6 +2262,7 @@ BYOC_API byoc_node *byoc_constant_scalar(byoc_module *m, byoc_dtype dt, double v
 }
 
 BYOC_API float byoc_constant_f32(const byoc_node *c, int64_t i) {
+    if (!c) return 0;
     BYOC_ASSERT(c && c->kind == BYOC_NODE_CONSTANT);
     return (float)byoc__load(c->annotation->dtype, c->data, i);
 }
@@ -2257,6 +2281,7 @@ BYOC__PRIVATE byoc_node *byoc__call_op_checked(byoc_module *m, const byoc_op *op
 }
 
 BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs, const byoc_attrs *attrs) {
+    if (!m) return NULL;
     if (m->has_error || !op || byoc__any_null(args, nargs)) return NULL;
     if (nargs < op->def.min_args || (op->def.max_args >= 0 && nargs > op->def.max_args)) {
         if (op->def.max_args == op->def.min_args)
@@ -2279,6 +2304,7 @@ BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *c
 }
 
 BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs, const byoc_attrs *attrs) {
+    if (!m) return NULL;
     if (m->has_error) return NULL;
     const byoc_op *op = byoc_op_get(op_name);
     if (!op) {
@@ -2289,6 +2315,7 @@ BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *co
 }
 
 BYOC_API byoc_node *byoc_call_function(byoc_module *m, byoc_node *callee, byoc_node *const *args, int nargs) {
+    if (!m) return NULL;
     if (m->has_error || !callee || byoc__any_null(args, nargs)) return NULL;
     if (callee->kind != BYOC_NODE_FUNCTION && callee->kind != BYOC_NODE_VAR && callee->kind != BYOC_NODE_GLOBAL_VAR) {
         byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, callee->id, "call: callee must be a function, var or global var");
@@ -2303,6 +2330,7 @@ BYOC_API byoc_node *byoc_call_function(byoc_module *m, byoc_node *callee, byoc_n
 }
 
 BYOC_API byoc_node *byoc_tuple(byoc_module *m, byoc_node *const *fields, int nfields) {
+    if (!m) return NULL;
     if (m->has_error || byoc__any_null(fields, nfields)) return NULL;
     byoc_node *n = byoc__node_new(m, BYOC_NODE_TUPLE);
     if (!n) return NULL;
@@ -2312,6 +2340,7 @@ BYOC_API byoc_node *byoc_tuple(byoc_module *m, byoc_node *const *fields, int nfi
 }
 
 BYOC_API byoc_node *byoc_tuple_get_item(byoc_module *m, byoc_node *tuple, int index) {
+    if (!m) return NULL;
     if (m->has_error || !tuple) return NULL;
     if (index < 0) {
         byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, tuple->id, "tuple_get_item: negative index %d", index);
@@ -2327,6 +2356,7 @@ BYOC_API byoc_node *byoc_tuple_get_item(byoc_module *m, byoc_node *tuple, int in
 
 BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int nparams, byoc_node *body,
                                   const byoc_type *ret_type, const byoc_attrs *attrs) {
+    if (!m) return NULL;
     if (m->has_error || !body || byoc__any_null(params, nparams)) return NULL;
     for (int i = 0; i < nparams; ++i)
         if (params[i]->kind != BYOC_NODE_VAR) {
@@ -2360,7 +2390,7 @@ BYOC__PRIVATE byoc_node *byoc__global_var_interned(byoc_module *m, const char *i
     if (n) n->name = interned;
     return n;
 }
-BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) { return byoc__global_var_interned(m, byoc_intern(m, name)); }
+BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) { if (!m) return NULL; return byoc__global_var_interned(m, byoc_intern(m, name)); }
 
 /* a span of m's (strings interned in m) */
 BYOC__PRIVATE const byoc_span *byoc__span_new(byoc_module *m, const char *source, const char *file, int line, int col) {
@@ -2379,6 +2409,7 @@ BYOC__PRIVATE const byoc_span *byoc__span_copy(byoc_module *m, const byoc_node *
 }
 
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col) {
+    if (!m) return;
     if (n) n->span = byoc__span_new(m, source, file, line, col);
 }
 
@@ -2416,6 +2447,7 @@ BYOC__PRIVATE void byoc__module_put_function(byoc_module *m, const char *interne
 }
 
 BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, byoc_node *function) {
+    if (!m) return BYOC_ERR_INVALID_ARGUMENT;
     if (m->has_error) return m->error.code;
     if (!function || function->kind != BYOC_NODE_FUNCTION) {
         byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, function ? function->id : 0, "module: @%s is not a function", name);
@@ -2430,6 +2462,7 @@ BYOC_API byoc_result byoc_module_set_function(byoc_module *m, const char *name, 
 }
 
 BYOC_API byoc_result byoc_module_add_function(byoc_module *m, const char *name, byoc_node *function) {
+    if (!m) return BYOC_ERR_INVALID_ARGUMENT;
     if (m->has_error) return m->error.code;
     if (byoc__function_index(m, name) >= 0) {
         byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "module: function @%s is already defined", name);
@@ -2439,11 +2472,13 @@ BYOC_API byoc_result byoc_module_add_function(byoc_module *m, const char *name, 
 }
 
 BYOC_API byoc_node *byoc_module_function(const byoc_module *m, const char *name) {
+    if (!m) return NULL;
     int i = byoc__function_index(m, name);
     return i >= 0 ? m->functions[i].function : NULL;
 }
-BYOC_API int byoc_module_function_count(const byoc_module *m) { return (int)stbds_arrlen(m->functions); }
+BYOC_API int byoc_module_function_count(const byoc_module *m) { if (!m) return 0; return (int)stbds_arrlen(m->functions); }
 BYOC_API byoc_global_function byoc_module_function_at(const byoc_module *m, int i) {
+    if (!m) { byoc_global_function none; memset(&none, 0, sizeof none); return none; }
     BYOC_ASSERT(i >= 0 && i < (int)stbds_arrlen(m->functions));
     return m->functions[i];
 }
@@ -2464,6 +2499,7 @@ BYOC__PRIVATE byoc_node *byoc__input_at(const byoc_node *n, int i) {
 }
 
 BYOC_API int byoc_node_inputs(const byoc_node *n, byoc_node **out, int cap) {
+    if (!n) return 0;
     int k = byoc__input_count(n, BYOC_GRAPH_ENTER_FUNCTIONS);
     for (int i = 0; i < k && i < cap; ++i) out[i] = byoc__input_at(n, i);
     return k;
@@ -2616,8 +2652,10 @@ BYOC__PRIVATE int byoc__id_index_reserve(byoc_module *m, uint32_t need) {
 }
 
 BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned flags, byoc_graph *out) {
+    if (!out) return BYOC_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->module = m;
+    if (!m) return BYOC_ERR_INVALID_ARGUMENT;
     flags &= ~(unsigned)BYOC__WALK_SKIP_TYPED; /* a graph holds every input of its nodes */
     byoc_node **order = NULL;
     byoc__walk_stats st;
@@ -2737,6 +2775,7 @@ BYOC__PRIVATE void byoc__graph_prefetch_whole(const byoc_graph *g, int i) {
 }
 
 BYOC_API int byoc_graph_index(const byoc_graph *g, const byoc_node *n) {
+    if (!g || !n) return -1;
     if (g->dense) {
         uint32_t k = n->id - g->dense_base;
         if (n->id < g->dense_base || k >= g->dense_count) return -1;
@@ -3729,6 +3768,7 @@ BYOC_API byoc_result byoc_op_register(const byoc_op_def *def, byoc_diag *diag) {
 }
 
 BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, const byoc_attrs *given, byoc_attrs *out, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     const byoc_op_def *def = &op->def;
     memset(out, 0, sizeof *out);
     if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
@@ -3957,6 +3997,7 @@ BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, c
 }
 
 BYOC_API byoc_result byoc_infer_node_type(byoc_module *m, byoc_node *n, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
     if (!n) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "infer_node_type: no node");
     for (int i = 0; i < n->nargs; ++i)
@@ -3975,6 +4016,7 @@ BYOC_API byoc_result byoc_infer_node_type(byoc_module *m, byoc_node *n, byoc_dia
 }
 
 BYOC_API byoc_result byoc_infer_type(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
     byoc__infer st;
     memset(&st, 0, sizeof st);
@@ -4370,6 +4412,7 @@ BYOC__PRIVATE void byoc__print_global(byoc__printer *p, const char *name, byoc_n
 }
 
 BYOC_API char *byoc_module_print(byoc_module *m, unsigned flags, size_t *len) {
+    if (!m) return NULL;
     byoc__printer p;
     byoc__printer_init(&p, m, flags);
     if (!(flags & BYOC_PRINT_NO_HEADER)) byoc__buf_puts(&p.out, "#[version = \"0.0.5\"]\n");
@@ -4385,6 +4428,7 @@ BYOC_API char *byoc_module_print(byoc_module *m, unsigned flags, size_t *len) {
 }
 
 BYOC_API char *byoc_node_print(byoc_module *m, const byoc_node *expr, unsigned flags, size_t *len) {
+    if (!m) return NULL;
     byoc__printer p;
     byoc__printer_init(&p, m, flags);
     byoc_node *e = (byoc_node *)expr;
@@ -4424,6 +4468,7 @@ BYOC__PRIVATE void byoc__node_label(byoc_module *m, const byoc_node *scope, cons
 }
 
 BYOC_API void byoc_node_label(byoc_module *m, const byoc_node *scope, const byoc_node *n, char *out, size_t cap) {
+    if (!m || !n) { if (out && cap) out[0] = 0; return; }
     byoc__node_label(m, scope, n, out, cap);
 }
 
@@ -5514,6 +5559,7 @@ BYOC_API byoc_module *byoc_module_load(const char *path, const byoc_parse_option
 }
 
 BYOC_API const byoc_type *byoc_type_parse(byoc_module *m, const char *text, byoc_diag *diag) {
+    if (!m) { byoc__null_arg(diag, __func__, "module"); return NULL; }
     byoc__parser p;
     byoc__parser_init(&p, m, diag, "<type>", text, strlen(text));
     byoc__next(&p);
@@ -5530,6 +5576,7 @@ BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *
     return p.failed ? BYOC_ERR_PARSE : BYOC_OK;
 }
 BYOC_API byoc_result byoc_attr_value_parse(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     return byoc__attr_value_parse_in(m, text, out, diag);
 }
 
@@ -5597,6 +5644,7 @@ BYOC__PRIVATE void byoc__put_le(byoc__buf *b, uint64_t v, int n) {
 }
 
 BYOC_API void *byoc_module_weights_serialize(byoc_module *m, size_t *size) {
+    if (!m) return NULL;
     int count;
     byoc_node **consts = byoc__meta_constants(m, &count);
     byoc__buf b;
@@ -5629,6 +5677,7 @@ BYOC__PRIVATE byoc_result byoc__write_file(const char *path, const void *data, s
 }
 
 BYOC_API byoc_result byoc_module_save_weights(byoc_module *m, const char *path, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     size_t size;
     void *bytes = byoc_module_weights_serialize(m, &size);
     if (!bytes) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory serializing weights");
@@ -5638,6 +5687,7 @@ BYOC_API byoc_result byoc_module_save_weights(byoc_module *m, const char *path, 
 }
 
 BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned flags, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     size_t len, wsize, n = strlen(path);
     char *text = byoc_module_print(m, flags, &len);
     void *weights = byoc_module_weights_serialize(m, &wsize);
@@ -5723,6 +5773,7 @@ BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b) {
 }
 
 BYOC_API int byoc_module_structural_equal(const byoc_module *a, const byoc_module *b) {
+    if (!a || !b) return a == b;
     if (byoc_module_function_count(a) != byoc_module_function_count(b)) return 0;
     for (int i = 0; i < byoc_module_function_count(a); ++i) {
         byoc_node *fb = byoc_module_function(b, a->functions[i].name);
@@ -5883,6 +5934,7 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
 }
 
 BYOC_API byoc_node *byoc_deep_copy(byoc_module *dst, const byoc_node *expr) {
+    if (!dst) return NULL;
     if (!expr || dst->has_error) return NULL;
     byoc__map map = BYOC__MAP_EMPTY;
     byoc_node *r = byoc__copy_into(dst, expr, &map);
@@ -5907,7 +5959,7 @@ BYOC__PRIVATE byoc_module *byoc__module_clone_in(const byoc_module *m, const byo
     return dst;
 }
 
-BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) { return byoc__module_clone_in(m, allocator, 0); }
+BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) { if (!m) return NULL; return byoc__module_clone_in(m, allocator, 0); }
 /* a copy that borrows m's constant payloads: it must die before m does, and nobody may write them */
 BYOC__PRIVATE byoc_module *byoc__module_clone_borrowing(const byoc_module *m) { return byoc__module_clone_in(m, NULL, 1); }
 
@@ -8791,6 +8843,7 @@ BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const cha
 
 BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, void *workspace,
                                      byoc_diag *diag) {
+    if (!call) return byoc__null_arg(diag, __func__, "call");
     byoc__kplan p;
     byoc_result r = byoc__kplan_init(&p, call, diag);
     if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
@@ -8922,6 +8975,7 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
 
 // [SECTION] impl: runtime modules
 BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag) {
+    if (!m) { if (rm && rm->release) rm->release(rm->state); return byoc__null_arg(diag, __func__, "module"); }
     if (!byoc_module_function(m, function_name)) {
         if (rm->release) rm->release(rm->state);
         return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "runtime module for @%s: no such function", function_name);
@@ -8944,6 +8998,7 @@ BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *functio
 }
 
 BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, const char *function_name) {
+    if (!m) return NULL;
     for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
         if (!strcmp(m->runtimes[i].name, function_name)) return &m->runtimes[i].rm;
     return NULL;
@@ -8953,6 +9008,7 @@ BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, co
 #if !defined(BYOC_NO_COMPILER)
 // [SECTION] impl: dominators
 BYOC_API byoc_result byoc_graph_post_dominators(const byoc_graph *g, int *ipdom) {
+    if (!g) return BYOC_ERR_INVALID_ARGUMENT;
     int *depth = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count ? g->count : 1)));
     if (!depth) return BYOC_ERR_OUT_OF_MEMORY;
     /* users come after their inputs in post-order, so walking backwards sees every user first */
@@ -8997,20 +9053,23 @@ BYOC__PRIVATE byoc_pattern **byoc__pat_array(byoc_module *m, byoc_pattern *const
 }
 BYOC__PRIVATE int byoc__pats_null(byoc_pattern *const *a, int n) { return byoc__ptrs_null(a, n); }
 
-BYOC_API byoc_pattern *byoc_pat_wildcard(byoc_module *m) { return byoc__pat_new(m, BYOC_PAT_WILDCARD); }
-BYOC_API byoc_pattern *byoc_pat_constant(byoc_module *m) { return byoc__pat_new(m, BYOC_PAT_CONSTANT); }
+BYOC_API byoc_pattern *byoc_pat_wildcard(byoc_module *m) { if (!m) return NULL; return byoc__pat_new(m, BYOC_PAT_WILDCARD); }
+BYOC_API byoc_pattern *byoc_pat_constant(byoc_module *m) { if (!m) return NULL; return byoc__pat_new(m, BYOC_PAT_CONSTANT); }
 BYOC_API byoc_pattern *byoc_pat_expr(byoc_module *m, const byoc_node *e) {
+    if (!m) return NULL;
     if (!e) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_EXPR);
     if (p) p->expr = e;
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_var(byoc_module *m, const char *name) {
+    if (!m) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_VAR);
     if (p) p->name = byoc_intern(m, name ? name : "");
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_op(byoc_module *m, const char *op_name) {
+    if (!m) return NULL;
     if (m->has_error) return NULL;
     const byoc_op *op = byoc_op_get(op_name);
     if (!op) { byoc__fail(m, BYOC_ERR_UNKNOWN_OP, 0, "is_op: unknown op '%s'", op_name); return NULL; }
@@ -9019,6 +9078,7 @@ BYOC_API byoc_pattern *byoc_pat_op(byoc_module *m, const char *op_name) {
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_call(byoc_module *m, byoc_pattern *callee, byoc_pattern *const *args, int nargs) {
+    if (!m) return NULL;
     if (!callee || (nargs > 0 && byoc__pats_null(args, nargs))) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_CALL);
     if (!p) return NULL;
@@ -9028,9 +9088,11 @@ BYOC_API byoc_pattern *byoc_pat_call(byoc_module *m, byoc_pattern *callee, byoc_
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_call_op(byoc_module *m, const char *op_name, byoc_pattern *const *args, int nargs) {
+    if (!m) return NULL;
     return byoc_pat_call(m, byoc_pat_op(m, op_name), args, nargs);
 }
 BYOC_API byoc_pattern *byoc_pat_tuple(byoc_module *m, byoc_pattern *const *fields, int nfields) {
+    if (!m) return NULL;
     if (nfields > 0 && byoc__pats_null(fields, nfields)) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_TUPLE);
     if (!p) return NULL;
@@ -9039,6 +9101,7 @@ BYOC_API byoc_pattern *byoc_pat_tuple(byoc_module *m, byoc_pattern *const *field
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_tuple_get_item(byoc_module *m, byoc_pattern *tuple, int index) {
+    if (!m) return NULL;
     if (!tuple) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_TUPLE_GET_ITEM);
     if (!p) return NULL;
@@ -9048,12 +9111,14 @@ BYOC_API byoc_pattern *byoc_pat_tuple_get_item(byoc_module *m, byoc_pattern *tup
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_alt(byoc_module *m, byoc_pattern *left, byoc_pattern *right) {
+    if (!m) return NULL;
     if (!left || !right) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_ALT);
     if (p) { p->left = left; p->right = right; }
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_optional(byoc_module *m, byoc_pattern *p, byoc_pattern *callee) {
+    if (!m) return NULL;
     return byoc_pat_alt(m, p, byoc_pat_call(m, callee, &p, 1));
 }
 BYOC__PRIVATE byoc_pattern *byoc__pat_wrap(byoc_module *m, byoc_pattern_kind kind, byoc_pattern *inner) {
@@ -9063,18 +9128,21 @@ BYOC__PRIVATE byoc_pattern *byoc__pat_wrap(byoc_module *m, byoc_pattern_kind kin
     return p;
 }
 BYOC_API byoc_pattern *byoc_pat_has_attr(byoc_module *m, byoc_pattern *p, const byoc_attrs *attrs) {
+    if (!m) return NULL;
     byoc_pattern *w = byoc__pat_wrap(m, BYOC_PAT_ATTR, p);
     if (w && attrs)
         for (int i = 0; i < attrs->count; ++i) byoc_attrs_set(m, &w->attrs, attrs->items[i].name, &attrs->items[i].value);
     return m->has_error ? NULL : w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_dtype dt) {
+    if (!m) return NULL;
     if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "has_dtype: invalid dtype"); return NULL; }
     byoc_pattern *w = byoc__pat_wrap(m, BYOC_PAT_DTYPE, p);
     if (w) w->dtype = dt;
     return w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims) {
+    if (!m) return NULL;
     int64_t known[BYOC_MAX_RANK];
     uint32_t any = 0;
     for (int i = 0; dims && i < rank && i < BYOC_MAX_RANK; ++i) {
@@ -9090,11 +9158,13 @@ BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int r
     return w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t) {
+    if (!m) return NULL;
     byoc_pattern *w = t ? byoc__pat_wrap(m, BYOC_PAT_TYPE, p) : NULL;
     if (w) w->type = t;
     return w;
 }
 BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path, byoc_pattern *child) {
+    if (!m) return NULL;
     if (!parent || !path || !child) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_DOMINATOR);
     if (!p) return NULL;
@@ -9321,6 +9391,7 @@ BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p,
 }
 
 BYOC_API char *byoc_pattern_print(byoc_module *m, const byoc_pattern *p) {
+    if (!m) return NULL;
     byoc__pat_printer pp;
     memset(&pp, 0, sizeof pp);
     pp.out.m = m;
@@ -9567,6 +9638,7 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat(byoc__parser *p, byoc__pat_name **na
 }
 
 BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size_t len, const char *filename, byoc_diag *diag) {
+    if (!m) { byoc__null_arg(diag, __func__, "module"); return NULL; }
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
@@ -10372,6 +10444,7 @@ BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern
 
 BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn, void *user_data,
                                          int max_iterations) {
+    if (!m) return NULL;
     if (!p || !expr || !fn || m->has_error) return NULL;
     for (int round = 0; round < (max_iterations > 0 ? max_iterations : 16); ++round) {
         byoc__group_sink sink;
@@ -10390,6 +10463,7 @@ BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, 
 
 BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
                                            byoc_match_check_fn check, void *user_data) {
+    if (!m) return NULL;
     return byoc__partition(m, p, expr, attrs, check, user_data);
 }
 
@@ -10495,6 +10569,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
 }
 
 BYOC_API byoc_result byoc_verify(byoc_module *m, unsigned flags, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc__verifier v;
     memset(&v, 0, sizeof v);
     v.m = m;
@@ -10650,13 +10725,15 @@ BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx) {
     stbds_arrfree(ctx->backends);
     BYOC_FREE(ctx);
 }
-BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level) { ctx->opt_level = level; }
-BYOC_API void byoc_pass_context_set_verify(byoc_pass_context *ctx, int on) { ctx->verify = on; }
+BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level) { if (!ctx) return; ctx->opt_level = level; }
+BYOC_API void byoc_pass_context_set_verify(byoc_pass_context *ctx, int on) { if (!ctx) return; ctx->verify = on; }
 BYOC_API void byoc_pass_context_set_instrument(byoc_pass_context *ctx, const byoc_pass_instrument *instrument) {
+    if (!ctx) return;
     if (instrument) ctx->instrument = *instrument;
     else memset(&ctx->instrument, 0, sizeof ctx->instrument);
 }
 BYOC_API const byoc_pass_timing *byoc_pass_context_timings(const byoc_pass_context *ctx, int *count) {
+    if (!ctx) { if (count) *count = 0; return NULL; }
     *count = (int)stbds_arrlen(ctx->timings);
     return ctx->timings;
 }
@@ -10668,6 +10745,7 @@ BYOC__PRIVATE const byoc_config_key *byoc__config_key(const char *name) {
 }
 
 BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text, byoc_diag *diag) {
+    if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
     const byoc_config_key *k = byoc__config_key(key);
     if (!k) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown config key '%s'", key);
     byoc_attr_value v;
@@ -10700,6 +10778,7 @@ BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char
 BYOC_API const char *byoc_pass_context_string(const byoc_pass_context *ctx, const char *key) { return byoc__config_value(ctx, key)->s; }
 
 BYOC_API byoc_result byoc_pass_context_add_phase_pass(byoc_pass_context *ctx, byoc_phase phase, const char *pass, byoc_diag *diag) {
+    if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
     if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
     if (!byoc_pass_get(pass)) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown pass '%s'", pass);
     stbds_arrput(ctx->phase_passes[phase], byoc_intern(ctx->arena, pass));
@@ -10773,6 +10852,7 @@ BYOC__PRIVATE byoc_result byoc__run_names(byoc_module *m, const char *list, byoc
 }
 
 BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, int count, byoc_pass_context *ctx, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_pass_context *own = ctx ? NULL : byoc_pass_context_create();
     if (!ctx) ctx = own;
     if (!ctx) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
@@ -10783,6 +10863,8 @@ BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, i
 }
 
 BYOC_API byoc_result byoc_run_phase(byoc_module *m, byoc_phase phase, byoc_pass_context *ctx, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
     if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
     byoc_result r = BYOC_OK;
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(ctx->phase_passes[phase]); ++i) r = byoc__run_names(m, ctx->phase_passes[phase][i], ctx, diag);
@@ -10826,6 +10908,7 @@ BYOC__PRIVATE int byoc__pass_skips(const byoc_node *fn) {
 }
 
 BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     for (int e = 0; r == BYOC_OK && e < count; ++e) {
         byoc_attrs attrs;
@@ -10847,6 +10930,8 @@ BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_ent
 }
 
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag) {
+    if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
+    if (!b) return byoc__null_arg(diag, __func__, "backend");
     for (int i = 0; i < (int)stbds_arrlen(ctx->backends); ++i)
         if (!strcmp(ctx->backends[i]->name, b->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "backend '%s' is given twice", b->name);
     stbds_arrput(ctx->backends, b);
@@ -10895,6 +10980,7 @@ static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context 
     return byoc_fold_scale_axis(m, d);
 }
 BYOC_API byoc_result byoc_prepare_for_partition(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_pass_context *own = ctx ? NULL : byoc_pass_context_create();
     if (!ctx && !own) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
     if (own) byoc_pass_context_set_verify(own, 0);
@@ -10919,6 +11005,7 @@ BYOC_API void byoc_backend_free(byoc_backend_spec *b) {
 }
 
 BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name) {
+    if (!b) return 0;
     for (int i = 0; i < b->nsupport; ++i)
         if (!strcmp(b->support[i].op, op_name)) return 1;
     return 0;
@@ -11040,6 +11127,7 @@ BYOC__PRIVATE int byoc__support_accepts(const byoc_op_support *sup, const byoc_n
 }
 
 BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
+    if (!b || !call) return 0;
     char scratch[8];
     if (!reason) { reason = scratch; cap = sizeof scratch; }
     if (cap) reason[0] = 0;
@@ -11722,6 +11810,7 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
 
 BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count, int include_non_call_ops,
                                           byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc__first_accepting fa = {backends, count};
     return byoc__annotate_target(m, byoc__choose_first, &fa, include_non_call_ops, diag);
 }
@@ -11900,6 +11989,7 @@ BYOC__PRIVATE int byoc__other_path(const byoc__regions *rs, int *const *children
 }
 
 BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
@@ -12039,6 +12129,7 @@ BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
 }
 
 BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     int nfunctions = byoc_module_function_count(m);
     const char *mod = mod_name && *mod_name ? mod_name : "default";
@@ -12473,6 +12564,7 @@ BYOC__PRIVATE void byoc__run_fuse(byoc__fuser *fz, int phase, int max_depth) {
 }
 
 BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     if (max_depth < 1) max_depth = 1;
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *stop = byoc__ops()->stop_fusion;
@@ -12629,6 +12721,7 @@ BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node
 }
 
 BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *bn_op = byoc__ops()->batch_norm, *dropout_op = byoc__ops()->dropout;
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -12733,6 +12826,7 @@ BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *
 }
 
 BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *multiply = byoc__ops()->multiply;
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -12801,6 +12895,7 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
 }
 
 BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
@@ -12830,6 +12925,7 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
 
 /* ---- DCE ---- */
 BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_node *main_fn = byoc_module_function(m, "main");
     if (!main_fn) return BYOC_OK; /* a library of functions: every one is an entry */
     byoc__map reached = BYOC__MAP_EMPTY;
@@ -13083,6 +13179,7 @@ BYOC__PRIVATE byoc_result byoc__run_phase(byoc_module *m, const byoc_backend *b,
 }
 
 BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, const byoc_param *params, int nparams, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     const byoc_backend *b = byoc_backend_get(name);
     if (!b) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "partition: no backend '%s' is registered", name);
     byoc_node *main_fn = byoc_module_function(m, "main");
@@ -13130,6 +13227,7 @@ BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, co
 }
 
 BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = BYOC_OK;
     for (int t = 0; r == BYOC_OK && t < count; ++t) {
         int first = 1;
@@ -13223,6 +13321,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
 }
 
 BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output, byoc_diag *diag) {
+    if (output) *output = NULL;
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     *output = NULL;
     byoc_result r = byoc_infer_type(m, diag);
     if (r != BYOC_OK) return r;
@@ -13627,6 +13727,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
     if (report) *report = NULL;
+    if (!m || !o) return byoc__null_arg(diag, __func__, !m ? "module" : "options");
     byoc_result r = byoc__check_backends(o->backends, o->nbackends, diag);
     if (r == BYOC_OK) r = byoc_infer_type(m, diag);
     if (r != BYOC_OK) return r;
@@ -13792,6 +13893,7 @@ BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report
 }
 
 BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, const char *format, size_t *len) {
+    if (!r) return NULL;
     byoc__buf b;
     memset(&b, 0, sizeof b);
     b.m = r->arena;
@@ -14016,7 +14118,9 @@ BYOC_API void byoc_sub_graph_free(byoc_sub_graph *sg) {
 }
 
 BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label, byoc_sub_graph *out) {
+    if (!out) return BYOC_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
+    if (!g || !inside) return BYOC_ERR_INVALID_ARGUMENT;
     if (inside->size != g->count) return BYOC_ERR_INVALID_ARGUMENT;
     int *depth = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
     if (!depth || byoc_index_set_copy(&out->inside, inside) != BYOC_OK || byoc_index_set_init(&out->entry, g->count) != BYOC_OK ||
@@ -14091,6 +14195,7 @@ BYOC__PRIVATE int byoc__sub_graph_convex(const byoc_graph *g, const byoc_sub_gra
 }
 
 BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *sg, const byoc_sub_graph_config *config, char *why, size_t cap) {
+    if (!g || !sg) return 0;
     char scratch[8];
     if (!why) why = scratch, cap = sizeof scratch;
     int exits = byoc_index_set_count(&sg->exit);
@@ -14103,7 +14208,9 @@ BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *
 }
 
 BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b, byoc_sub_graph *out) {
+    if (!out) return BYOC_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
+    if (!g || !a || !b) return BYOC_ERR_INVALID_ARGUMENT;
     if (byoc_index_set_intersects(&a->inside, &b->inside)) return BYOC_ERR_INVALID_ARGUMENT;
     byoc_index_set both;
     if (byoc_index_set_copy(&both, &a->inside) != BYOC_OK) return BYOC_ERR_OUT_OF_MEMORY;
@@ -14116,6 +14223,7 @@ BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_gr
 }
 
 BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b) {
+    if (!g || !a || !b) return 0;
     if (byoc_index_set_intersects(&a->inside, &b->inside)) return 0;
     if (!byoc_index_set_intersects(&a->output, &b->inside) && !byoc_index_set_intersects(&b->output, &a->inside)) return 0;
     byoc_sub_graph u;
@@ -14128,6 +14236,7 @@ BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_gra
 
 // [SECTION] impl: collage
 BYOC_API double byoc_collage_mock_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    if (!c) return -1;
     (void)m;
     const byoc_collage_mock *mock = (const byoc_collage_mock *)user_data;
     for (int k = 0; mock && k < mock->count; ++k) {
@@ -15222,8 +15331,9 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
-    *out = NULL;
-    *count = 0;
+    if (out) *out = NULL;
+    if (count) *count = 0;
+    if (!arena || !out || !count) return byoc__null_arg(diag, __func__, !arena ? "arena" : "output");
     const char *fname = filename ? filename : "<placement>";
     byoc_collage_assignment *list = NULL;
     const char *p = text ? text : "", *end = p + (text ? len : 0);
@@ -15349,6 +15459,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     memset(diag, 0, sizeof *diag);
     memset(stats, 0, sizeof *stats);
     if (report) *report = NULL;
+    if (!m || !o) return byoc__null_arg(diag, __func__, !m ? "module" : "options");
     double t0 = byoc__cc_clock();
     byoc_result r = byoc__check_backends(o->backends, o->nbackends, diag);
     if (r == BYOC_OK && !o->cost) r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "collage: no cost estimator given");

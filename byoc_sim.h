@@ -92,6 +92,8 @@
    ERRORS
    Fallible calls return byoc_result and fill a caller-owned byoc_diag (may be NULL) with one line, e.g.
    "byoc_sim_run: input 0 (%x): expected Tensor[(1, 1, 28, 28), float32], got Tensor[(1, 28, 28), float32]".
+   A NULL program, executable, device program, backend or module is byoc.h's NULL-handle error (its ERRORS):
+   BYOC_ERR_INVALID_ARGUMENT and "byoc_sim_run: program is NULL", NULL, 0, or nothing from a destroy call.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op              byoc.h's record (README "Adding an op"); lowering, the host model (byoc_op_flops) and
@@ -891,18 +893,19 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     else BYOC_FREE(p);
 }
 
-BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p) { return p->ninputs; }
-BYOC_SIM_API const byoc_sim_io *byoc_sim_input(const byoc_sim_program *p, int i) { return i >= 0 && i < p->ninputs ? &p->inputs[i].io : NULL; }
-BYOC_SIM_API int byoc_sim_output_count(const byoc_sim_program *p) { return p->noutputs; }
-BYOC_SIM_API const byoc_sim_io *byoc_sim_output(const byoc_sim_program *p, int i) { return i >= 0 && i < p->noutputs ? &p->outputs[i].io : NULL; }
-BYOC_SIM_API int byoc_sim_kernel_count(const byoc_sim_program *p) { return p->nkernels; }
-BYOC_SIM_API const byoc_sim_kernel_info *byoc_sim_kernel(const byoc_sim_program *p, int i) { return i >= 0 && i < p->nkernels ? &p->kernels[i].info : NULL; }
-BYOC_SIM_API byoc_sim_memory_plan byoc_sim_memory(const byoc_sim_program *p) { return p->plan; }
-BYOC_SIM_API int byoc_sim_buffer_count(const byoc_sim_program *p) { return p->nbuffers; }
+BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p) { if (!p) return 0; return p->ninputs; }
+BYOC_SIM_API const byoc_sim_io *byoc_sim_input(const byoc_sim_program *p, int i) { if (!p) return NULL; return i >= 0 && i < p->ninputs ? &p->inputs[i].io : NULL; }
+BYOC_SIM_API int byoc_sim_output_count(const byoc_sim_program *p) { if (!p) return 0; return p->noutputs; }
+BYOC_SIM_API const byoc_sim_io *byoc_sim_output(const byoc_sim_program *p, int i) { if (!p) return NULL; return i >= 0 && i < p->noutputs ? &p->outputs[i].io : NULL; }
+BYOC_SIM_API int byoc_sim_kernel_count(const byoc_sim_program *p) { if (!p) return 0; return p->nkernels; }
+BYOC_SIM_API const byoc_sim_kernel_info *byoc_sim_kernel(const byoc_sim_program *p, int i) { if (!p) return NULL; return i >= 0 && i < p->nkernels ? &p->kernels[i].info : NULL; }
+BYOC_SIM_API byoc_sim_memory_plan byoc_sim_memory(const byoc_sim_program *p) { if (!p) { byoc_sim_memory_plan none; memset(&none, 0, sizeof none); return none; } return p->plan; }
+BYOC_SIM_API int byoc_sim_buffer_count(const byoc_sim_program *p) { if (!p) return 0; return p->nbuffers; }
 BYOC_SIM_API byoc_sim_buffer_info byoc_sim_buffer(const byoc_sim_program *p, int i) {
     byoc_sim_buffer_info b;
     memset(&b, 0, sizeof b);
     b.inplace_of = -1;
+    if (!p) return b;
     if (i < 0 || i >= p->nbuffers) return b;
     const byoc__sim_buffer *s = &p->buffers[i];
     b.kind = s->kind;
@@ -914,6 +917,7 @@ BYOC_SIM_API byoc_sim_buffer_info byoc_sim_buffer(const byoc_sim_program *p, int
     return b;
 }
 BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p, int *count) {
+    if (!p) { if (count) *count = 0; return NULL; }
     *count = p->naccesses;
     return p->accesses;
 }
@@ -2199,7 +2203,7 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     byoc_diag *d = diag ? diag : &local;
     memset(d, 0, sizeof *d);
     if (!m) {
-        byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_lower: no module");
+        byoc__null_arg(d, __func__, "module");
         return NULL;
     }
     if (byoc_infer_type(m, d) != BYOC_OK) return NULL;
@@ -2428,6 +2432,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     byoc_diag local;
     byoc_diag *d = diag ? diag : &local;
     memset(d, 0, sizeof *d);
+    if (!p) return byoc__null_arg(d, __func__, "program");
     if (ninputs != p->ninputs || (ninputs && !inputs))
         return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: the program takes %d input%s, %d given", p->ninputs, p->ninputs == 1 ? "" : "s",
                               inputs ? ninputs : 0);
@@ -2507,6 +2512,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
 
 // [SECTION] sim impl: profile
 BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p) {
+    if (!p) return;
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
         k->nsamples = k->next_sample = 0;
@@ -2516,6 +2522,7 @@ BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p) {
 }
 
 BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *len) {
+    if (!p) return NULL;
     byoc__buf t;
     memset(&t, 0, sizeof t);
     t.alloc = &p->alloc;
@@ -4617,11 +4624,12 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
 }
 #undef BYOC__DV_CORRUPT
 
-BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp) { return &dp->s.dev; }
-BYOC_SIM_API int byoc_sim_device_command_count(const byoc_sim_device_program *dp) { return dp->s.ncmds; }
+BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp) { if (!dp) return NULL; return &dp->s.dev; }
+BYOC_SIM_API int byoc_sim_device_command_count(const byoc_sim_device_program *dp) { if (!dp) return 0; return dp->s.ncmds; }
 BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device_program *dp, int i) {
     byoc_sim_command_info info;
     memset(&info, 0, sizeof info);
+    if (!dp) return info;
     if (i < 0 || i >= dp->s.ncmds) return info;
     const byoc__dv_cmd *c = &dp->s.cmds[i];
     info.kind = c->op == BYOC__DV_LOAD ? "load" : c->op == BYOC__DV_STORE ? "store" : "compute";
@@ -4633,8 +4641,9 @@ BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device
     info.offset = dp->cmd_table + (uint64_t)i * dp->cmd_record;
     return info;
 }
-BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp) { return dp->s.nlayers; }
+BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp) { if (!dp) return 0; return dp->s.nlayers; }
 BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp, int i, const char **ops) {
+    if (!dp) return NULL;
     if (i < 0 || i >= dp->s.nlayers) return NULL;
     if (ops) *ops = dp->s.layer_ops[i];
     return dp->s.layer_names[i];
@@ -4739,6 +4748,7 @@ BYOC__SIM_PRIVATE int byoc__dv_conv_reusing_patches(byoc_sim_device_program *dp,
 
 BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, byoc_sim_cost *cost,
                                              byoc_diag *diag) {
+    if (!dp) return byoc__null_arg(diag, __func__, "device program");
     byoc__dv_stream *s = &dp->s;
     if (nin != s->ninputs || nout != s->noutputs)
         return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device program: %d inputs and %d outputs given, it takes %d and %d", nin, nout, s->ninputs, s->noutputs);
@@ -4933,6 +4943,7 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
 }
 
 BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
+    if (!p) return 0;
     double t = 0;
     for (int i = 0; i < p->nkernels; ++i) t += p->kernels[i].info.sim_seconds;
     return t;
@@ -4942,6 +4953,7 @@ BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
 BYOC__SIM_PRIVATE void byoc__sim_json_string(byoc__buf *t, const char *s) { byoc__json_str(t, s ? s : ""); }
 
 BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len) {
+    if (!p) return NULL;
     byoc__buf t;
     memset(&t, 0, sizeof t);
     t.alloc = &p->alloc;
@@ -5532,6 +5544,7 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, con
 }
 
 BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable *e, size_t *len) {
+    if (!e) return NULL;
     byoc__buf t;
     memset(&t, 0, sizeof t);
     t.alloc = &e->p->alloc;
@@ -5609,6 +5622,7 @@ BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable
 #if !defined(BYOC_SIM_RUNTIME_ONLY)
 // [SECTION] sim impl (compiler): compiling device programs (estimate, serialise)
 BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_node *fn = byoc_module_function(m, function);
     if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_estimate: no function @%s", function);
     if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
@@ -5701,8 +5715,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
 }
 
 BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev, void **blob, size_t *size, byoc_diag *diag) {
-    *blob = NULL;
-    *size = 0;
+    if (blob) *blob = NULL;
+    if (size) *size = 0;
+    if (!m || !blob || !size) return byoc__null_arg(diag, __func__, !m ? "module" : "output");
     byoc_node *fn = byoc_module_function(m, function);
     if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "no function @%s", function);
     if (!fn->body->checked_type && byoc_infer_type(m, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_TYPE;
@@ -6060,6 +6075,7 @@ BYOC_SIM_API void byoc_sim_collage_devices_release(byoc_sim_collage_devices *cd)
 }
 
 BYOC_SIM_API double byoc_sim_collage_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    if (!m || !c) return -1;
     byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
     const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
     if (!dev) return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
@@ -6163,6 +6179,7 @@ BYOC__SIM_PRIVATE double byoc__sim_measure_once(byoc_module *m, const byoc_node 
 }
 
 BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
+    if (!m || !c) return -1;
     byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
     const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
     char target[400];
@@ -6456,8 +6473,9 @@ BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
 }
 
 BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes, size_t *size, byoc_diag *diag) {
-    *bytes = NULL;
-    *size = 0;
+    if (bytes) *bytes = NULL;
+    if (size) *size = 0;
+    if (!p || !bytes || !size) return byoc__null_arg(diag, __func__, !p ? "program" : "output");
     byoc_module *m = p->m;
     byoc__exe_out_section *sec = NULL;
     int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */

@@ -23,7 +23,7 @@ group() { # name command...
 }
 
 : > "$out/all"
-for t in core patterns passes property targets sim onnx kernels devices collage collage_search artifact; do group "$t" "$BUILD/test_$t"; done
+for t in core patterns passes property targets sim onnx kernels devices collage collage_search artifact api; do group "$t" "$BUILD/test_$t"; done
 group cli sh tests/cli.sh "$BUILD/byocc"
 # ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
 group onnx_node "$BUILD/onnx_node_tests"
@@ -47,6 +47,8 @@ group install env CC="$CC" SAN="$SAN" sh tests/install.sh
 group embed env CC="$CC" SAN="$SAN" sh tests/embed.sh "$BUILD/byocc"
 # examples/custom_device.c: a third device kind registered from outside the headers, a real model on it
 group custom_device env CC="$CC" SAN="$SAN" sh tests/custom_device.sh
+# every C snippet of README.md, compiled warnings-clean and run (tests/readme_snippets.sh says how)
+group readme_snippets env CC="$CC" SAN="$SAN" sh tests/readme_snippets.sh "$BUILD/byocc"
 
 grep -E '^(FAIL|    )' "$out/all"
 # what the conformance run and the real-model run covered

@@ -42,6 +42,11 @@
    - Hostile files: every length, count, varint, wire type and dim is checked against the bytes
      present; the decoder never recurses (nested graphs in attributes are skipped, not decoded).
 
+   ERRORS
+   Calls return byoc_result and fill a caller-owned byoc_diag (may be NULL) with one line naming the file and
+   the ONNX node; a NULL module given to byoc_onnx_tensor_load/_read is byoc.h's NULL-handle error
+   ("byoc_onnx_tensor_read: module is NULL", NULL returned); byoc_onnx_model_free(NULL) does nothing.
+
    EXTENSION POINTS (what to touch, by symbol)
      an ONNX op         a converter byoc_onnx__<name>(byoc_onnx__ctx *, const char *op) building IR ops
                         through byoc_onnx__call*, and one entry in byoc_onnx__ops mapping the ONNX op type
@@ -805,6 +810,7 @@ BYOC__PRIVATE byoc_node *byoc_onnx__tensor_constant(byoc_onnx__state *st, const 
 }
 
 BYOC_API byoc_node *byoc_onnx_tensor_load(byoc_module *m, const void *data, size_t size, const char *file, const char **name_out, byoc_diag *diag) {
+    if (!m) { byoc__null_arg(diag, __func__, "module"); return NULL; }
     byoc_diag local;
     if (!diag) diag = &local;
     byoc_onnx__state st;
@@ -2872,6 +2878,7 @@ BYOC_API byoc_result byoc_onnx_load(const char *path, const byoc_onnx_options *o
 }
 
 BYOC_API byoc_node *byoc_onnx_tensor_read(byoc_module *m, const char *path, const char **name_out, byoc_diag *diag) {
+    if (!m) { byoc__null_arg(diag, __func__, "module"); return NULL; }
     size_t size = 0;
     uint8_t *data = byoc_onnx__read_file(path, &size, diag);
     if (!data) return NULL;
