@@ -1211,7 +1211,9 @@ typedef struct byoc_collage_stats {
     int estimates, cache_hits;      /* estimator calls; candidates priced from the cache */
     int researches;                 /* searches repeated to break a cycle between partitions */
     int coalesced;                  /* MaxCoalesce unions */
-    int moved;                      /* ops placed elsewhere than by the greedy plan */
+    int ops;                        /* ops of @main, counted as the placement report counts them: one per op of
+                                       the input module (a batch norm SimplifyInference splits is one) */
+    int moved;                      /* of those, the ops placed elsewhere than by the greedy plan */
     int fallback;                   /* 1 when a baseline plan was cheaper than the search (beam, cycles) */
     double seconds;                 /* wall time of the whole call */
     double search_cost;             /* the optimum over the candidate space (before MaxCoalesce) */
@@ -15263,10 +15265,11 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
             else byoc__buf_puts(&b, ": null");
         }
         byoc__buf_printf(&b, "}, \"nodes\": %d, \"candidates\": %d, \"dropped\": %d, \"truncated\": %d, \"states\": %d, \"expanded\": %d, "
-                             "\"beam\": %s, \"pruned\": %d, \"estimates\": %d, \"cache_hits\": %d, \"researches\": %d, \"coalesced\": %d, \"moved\": %d, \"fallback\": %s, "
+                             "\"beam\": %s, \"pruned\": %d, \"estimates\": %d, \"cache_hits\": %d, \"researches\": %d, \"coalesced\": %d, \"ops\": %d, \"moved\": %d, "
+                             "\"fallback\": %s, "
                              "\"seconds\": %.6f}",
                          s->nodes, s->candidates, s->dropped, s->truncated, s->states, s->expanded, s->beam ? "true" : "false", s->pruned, s->estimates,
-                         s->cache_hits, s->researches, s->coalesced, s->moved, s->fallback ? "true" : "false", s->seconds);
+                         s->cache_hits, s->researches, s->coalesced, s->ops, s->moved, s->fallback ? "true" : "false", s->seconds);
     } else {
         byoc__buf_printf(&b, "collage: plan %.6g ms", s->cost * 1e3);
         for (int p = 0; p < s->nplans; ++p)
@@ -15280,18 +15283,21 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
                          s->estimates, s->cache_hits, s->coalesced, s->seconds * 1e3, s->researches ? ", re-searched to break a cycle" : "",
                          s->fallback ? ", a baseline plan was kept" : "");
         if (s->nplans) { /* what the search changed: moves between backends, counted, and the first few ops */
-            byoc__buf_printf(&b, "collage: %d of %d ops placed elsewhere than by greedy", s->moved, s->nplacement);
+            byoc__buf_printf(&b, "collage: %d of %d ops placed elsewhere than by greedy", s->moved, s->ops);
             const char *seen_from[16], *seen_to[16];
             int seen_count[16], nseen = 0, listed = 0;
+            byoc__map counted = BYOC__MAP_EMPTY; /* an op the report counts once, though SimplifyInference made two */
             for (int k = 0; k < s->nplacement; ++k) {
                 const byoc_collage_assignment *a = &s->placement[k];
-                if (!a->greedy || !strcmp(a->greedy, a->backend)) continue;
+                if (!a->greedy || !strcmp(a->greedy, a->backend) || byoc__map_has(&counted, (const void *)(uintptr_t)a->origin)) continue;
+                byoc__map_put(&counted, (const void *)(uintptr_t)a->origin, 1);
                 int at = -1;
                 for (int j = 0; j < nseen && at < 0; ++j)
                     if (!strcmp(seen_from[j], a->greedy) && !strcmp(seen_to[j], a->backend)) at = j;
                 if (at < 0 && nseen < 16) at = nseen++, seen_from[at] = a->greedy, seen_to[at] = a->backend, seen_count[at] = 0;
                 if (at >= 0) seen_count[at]++;
             }
+            byoc__map_free(&counted);
             for (int j = 0; j < nseen; ++j) byoc__buf_printf(&b, "%s %d %s -> %s", j ? "," : ":", seen_count[j], seen_from[j], seen_to[j]);
             for (int k = 0; k < s->nplacement && listed < 6; ++k) {
                 const byoc_collage_assignment *a = &s->placement[k];
@@ -15674,6 +15680,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             }
         }
         stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc.req) + 1);
+        byoc__map op_moved = BYOC__MAP_EMPTY; /* origin -> 1 + moved: the report's unit */
         for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req); ++q) { /* in graph order: replay relies on it */
             int i = cc.req[q];
             const byoc_node *x = cc.g.nodes[i].node;
@@ -15684,11 +15691,17 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             a->backend = backend_of[i] && backend_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[backend_of[i] - 1]->name) : "host";
             a->group = group_of[i];
             a->source = byoc_node_span(x)->source ? byoc_intern(stats->arena, byoc_node_span(x)->source) : NULL;
+            int moved = 0;
             if (greedy_of[i]) {
                 a->greedy = greedy_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[greedy_of[i] - 1]->name) : "host";
-                stats->moved += strcmp(a->greedy, a->backend) != 0;
+                moved = strcmp(a->greedy, a->backend) != 0;
             }
+            intptr_t was = byoc__map_get(&op_moved, (const void *)(uintptr_t)a->origin, 0);
+            if (!was) stats->ops++;
+            if (moved && was != 2) stats->moved++;
+            if (!was || moved) byoc__map_put(&op_moved, (const void *)(uintptr_t)a->origin, 1 + (moved || was == 2));
         }
+        byoc__map_free(&op_moved);
         /* the host's groups are FuseOps' business: only device partitions are applied */
         for (int i = 0; i < count; ++i)
             if (backend_of[i] > cc.nb) group_of[i] = backend_of[i] = 0;

@@ -179,6 +179,22 @@ if ${CC:-cc} -std=c99 -O0 -I. tests/compile/place_like_byocc.c -o "$tmp/place_li
     else echo "FAIL cli_same_placement_as_c: the C program and byocc partition differ (or batch norm did not fold into a conv2d_bias_relu)"; fi
 else echo "FAIL cli_same_placement_as_c: $(tail -3 "$tmp/plb.log" | tr '\n' ' ')"; fi
 
+# greedy's report and Collage's statistics count ops alike: a batch norm SimplifyInference splits into a scale and
+# a shift (not after a conv, so it stays split) is one op in both
+cat > "$tmp/bn_split.relay" <<'RELAY'
+def @main(%x: Tensor[(1, 4, 8, 8), float32]) {
+  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(4, 4, 3, 3), float32] */, padding=[1, 1, 1, 1]) /* span=onnx:conv */;
+  %1 = nn.relu(%0) /* span=onnx:relu */;
+  %2 = nn.batch_norm(%1, meta[relay.Constant][1] /* ty=Tensor[(4,), float32] */, meta[relay.Constant][2] /* ty=Tensor[(4,), float32] */,
+                     meta[relay.Constant][3] /* ty=Tensor[(4,), float32] */, meta[relay.Constant][4] /* ty=Tensor[(4,), float32] */) /* span=onnx:bn */;
+  %3 = %2.0;
+  nn.softmax(%3) /* span=onnx:softmax */
+}
+RELAY
+g=$("$BYOCC" partition "$tmp/bn_split.relay" --backend npu --backend dsp 2>&1 | sed -n 's/^[0-9]* of \([0-9]*\) ops.*/\1/p')
+c=$("$BYOCC" partition "$tmp/bn_split.relay" --backend npu --backend dsp --strategy collage 2>&1 | sed -n 's/^collage: [0-9]* of \([0-9]*\) ops placed.*/\1/p')
+if [ "$g" = 4 ] && [ "$c" = 4 ]; then echo "ok cli_op_counts_agree"; else echo "FAIL cli_op_counts_agree: greedy counts '$g' ops, Collage '$c' (want 4 and 4)"; fi
+
 NT=/usr/share/libonnx-testdata/data/node
 if [ -d "$NT" ]; then
     expect cli_import_relu 0 'nn.relu(%x' "$BYOCC" import $NT/test_relu/model.onnx
