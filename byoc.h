@@ -836,7 +836,9 @@ BYOC_API void byoc_backend_free(byoc_backend_spec *b);
 BYOC_API int byoc_backend_supports_op(const byoc_backend_spec *b, const char *op_name);
 /* Does the backend take this op call as it is (op listed, every constraint and predicate met)? When
    not, reason (if given) says why: "unsupported op" or e.g. "groups=32 (grouped convolution is not
-   supported)". Types must be inferred. */
+   supported)". Types must be inferred. The same checks bind every op call of a match of the backend's
+   patterns wherever the library applies them (greedy, Collage, merge_composite with the pass context's
+   backends, byoc_backend_partition): a match that breaks one is not formed. */
 BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap);
 /* AnnotateTarget: marks every op call with the first backend (in priority order) that supports it, or
    "default", by wrapping each argument use in annotation.compiler_end(…, arg target) and
@@ -10851,15 +10853,11 @@ BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const
     return BYOC_OK;
 }
 
-/* the pattern tables of every backend, in priority order */
+BYOC__PRIVATE byoc_result byoc__merge_backend_composites(byoc_module *m, const byoc_backend_spec *const *backends, int n, byoc_diag *diag);
+/* the pattern tables of every backend, in priority order, each backend's constraints binding */
 static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ud;
-    byoc_pattern_entry *table = NULL;
-    for (int i = 0; i < (int)stbds_arrlen(ctx->backends); ++i)
-        for (int k = 0; k < ctx->backends[i]->npatterns; ++k) stbds_arrput(table, ctx->backends[i]->patterns[k]);
-    byoc_result r = byoc_merge_composite(m, table, (int)stbds_arrlen(table), d);
-    stbds_arrfree(table);
-    return r;
+    return byoc__merge_backend_composites(m, ctx->backends, (int)stbds_arrlen(ctx->backends), d);
 }
 
 static byoc_result byoc__pass_annotate_target(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
@@ -11007,6 +11005,40 @@ BYOC__PRIVATE int byoc__constraint_holds(const byoc_op_constraint *c, const byoc
     return a->num >= want;
 }
 
+/* does constraint c hold on call? When not, reason says so with the value found: "groups=2 (reason)" */
+BYOC__PRIVATE int byoc__constraint_check(const byoc_op_constraint *c, const byoc_node *call, char *reason, size_t cap) {
+    byoc__actual a = byoc__subject_value(call, c->subject);
+    if (byoc__constraint_holds(c, &a)) return 1;
+    const char *shown = strncmp(c->subject, "attr.", 5) ? c->subject : c->subject + 5;
+    byoc_module tmp; /* plain-malloc text buffer, as in byoc_type_to_string */
+    memset(&tmp, 0, sizeof tmp);
+    tmp.alloc.alloc_fn = byoc__default_alloc;
+    tmp.alloc.free_fn = byoc__default_free;
+    byoc__buf val;
+    memset(&val, 0, sizeof val);
+    val.m = &tmp;
+    if (a.kind == 1) snprintf(reason, cap, "%s=%.17g (%s)", shown, a.num, c->reason);
+    else if (a.kind == 2) snprintf(reason, cap, "%s=%s (%s)", shown, a.str, c->reason);
+    else if (a.kind == 3) {
+        byoc__print_attr_value(&val, a.attr);
+        snprintf(reason, cap, "%s=%s (%s)", shown, val.data ? val.data : "", c->reason);
+    } else snprintf(reason, cap, "%s unknown (%s)", shown, c->reason);
+    BYOC_FREE(val.data);
+    return 0;
+}
+
+/* the constraints and the predicate of one supports entry, on a call of its op */
+BYOC__PRIVATE int byoc__support_accepts(const byoc_op_support *sup, const byoc_node *call, char *reason, size_t cap) {
+    if (cap) reason[0] = 0;
+    for (int i = 0; i < sup->nconstraints; ++i)
+        if (!byoc__constraint_check(&sup->constraints[i], call, reason, cap)) return 0;
+    if (sup->predicate && !sup->predicate(call, sup->user_data, reason, cap)) {
+        if (cap && !reason[0]) snprintf(reason, cap, "refused by the backend's predicate");
+        return 0;
+    }
+    return 1;
+}
+
 BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
     char scratch[8];
     if (!reason) { reason = scratch; cap = sizeof scratch; }
@@ -11016,32 +11048,137 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
     for (int i = 0; i < b->nsupport && !sup; ++i)
         if (!strcmp(b->support[i].op, call->op->def.name)) sup = &b->support[i];
     if (!sup) { snprintf(reason, cap, "unsupported op"); return 0; }
-    for (int i = 0; i < sup->nconstraints; ++i) {
-        const byoc_op_constraint *c = &sup->constraints[i];
-        byoc__actual a = byoc__subject_value(call, c->subject);
-        if (byoc__constraint_holds(c, &a)) continue;
-        const char *shown = strncmp(c->subject, "attr.", 5) ? c->subject : c->subject + 5;
-        byoc_module tmp; /* plain-malloc text buffer, as in byoc_type_to_string */
-        memset(&tmp, 0, sizeof tmp);
-        tmp.alloc.alloc_fn = byoc__default_alloc;
-        tmp.alloc.free_fn = byoc__default_free;
-        byoc__buf val;
-        memset(&val, 0, sizeof val);
-        val.m = &tmp;
-        if (a.kind == 1) snprintf(reason, cap, "%s=%.17g (%s)", shown, a.num, c->reason);
-        else if (a.kind == 2) snprintf(reason, cap, "%s=%s (%s)", shown, a.str, c->reason);
-        else if (a.kind == 3) {
-            byoc__print_attr_value(&val, a.attr);
-            snprintf(reason, cap, "%s=%s (%s)", shown, val.data ? val.data : "", c->reason);
-        } else snprintf(reason, cap, "%s unknown (%s)", shown, c->reason);
-        BYOC_FREE(val.data);
-        return 0;
+    return byoc__support_accepts(sup, call, reason, cap);
+}
+
+/* ---- a backend's constraints on its pattern matches ----
+   The rule: what a backend declares about an op binds wherever the backend would take that op: alone
+   (byoc_backend_accepts), inside a match of one of its patterns, in a cost-driven candidate, or through
+   a pin. byoc__match_declined is the one check of a match; every place that applies a backend's
+   patterns calls it: byoc__pass_merge_composite (the pass context's table), byoc_backend_partition,
+   byoc__greedy_check, byoc__cc_generate_backend and byoc__cc_apply_check. An op a pattern names but
+   `supports` does not list has no constraints to meet. */
+
+/* Constraints scoped to one pattern (a .backend file's indented require lines under it): each applies to
+   every call of its op in a match, or to the match's root call when no op is named. They ride on the
+   pattern entry as its check (TVM's pattern predicate), so any pass that honours checks honours them. */
+typedef struct byoc__pattern_require { const byoc_op *op; byoc_op_constraint c; } byoc__pattern_require;
+typedef struct byoc__pattern_requires { const byoc__pattern_require *items; int count; } byoc__pattern_requires;
+
+/* the i-th op call of a match (bindings of call patterns, then nodes on dominates() paths), or NULL */
+BYOC__PRIVATE const byoc_node *byoc__match_op_call(const byoc_match *mt, int i) {
+    int nm = (int)stbds_arrlen(mt->memo);
+    const byoc_node *e;
+    if (i < nm) {
+        if (!byoc__pat_is_interior(mt->memo[i].p)) return NULL;
+        e = mt->memo[i].e;
+    } else e = mt->path_nodes[i - nm];
+    return e->kind == BYOC_NODE_CALL && e->op ? e : NULL;
+}
+BYOC__PRIVATE int byoc__match_size(const byoc_match *mt) { return (int)(stbds_arrlen(mt->memo) + stbds_arrlen(mt->path_nodes)); }
+
+/* the first call of the match that breaks one of the pattern's own constraints (reason written), or NULL */
+BYOC__PRIVATE const byoc_node *byoc__pattern_requires_fail(const byoc__pattern_requires *pr, const byoc_match *mt, const byoc_node *root, char *reason,
+                                                          size_t cap) {
+    for (int k = 0; k < pr->count; ++k) {
+        const byoc__pattern_require *q = &pr->items[k];
+        if (!q->op) {
+            if (root->kind != BYOC_NODE_CALL || !root->op) { snprintf(reason, cap, "%s unknown (%s)", q->c.subject, q->c.reason); return root; }
+            if (!byoc__constraint_check(&q->c, root, reason, cap)) return root;
+            continue;
+        }
+        for (int i = 0; i < byoc__match_size(mt); ++i) {
+            const byoc_node *x = byoc__match_op_call(mt, i);
+            if (x && x->op == q->op && !byoc__constraint_check(&q->c, x, reason, cap)) return x;
+        }
     }
-    if (sup->predicate && !sup->predicate(call, sup->user_data, reason, cap)) {
-        if (cap && !reason[0]) snprintf(reason, cap, "refused by the backend's predicate");
-        return 0;
+    return NULL;
+}
+static int byoc__pattern_requires_check(const byoc_match *mt, byoc_node *root, void *user_data) {
+    char why[8];
+    return !byoc__pattern_requires_fail((const byoc__pattern_requires *)user_data, mt, root, why, sizeof why);
+}
+
+/* b's supported ops resolved once (ops[i] = byoc_op_get(b->support[i].op)), so matches compare pointers.
+   BYOC_MALLOC'd; NULL when out of memory (lookups then compare names). */
+BYOC__PRIVATE const byoc_op **byoc__support_ops(const byoc_backend_spec *b) {
+    const byoc_op **ops = BYOC__CAST(const byoc_op **, BYOC_MALLOC(sizeof(byoc_op *) * (size_t)(b->nsupport + 1)));
+    for (int i = 0; ops && i < b->nsupport; ++i) ops[i] = byoc_op_get(b->support[i].op);
+    return ops;
+}
+BYOC__PRIVATE const byoc_op_support *byoc__support_of(const byoc_backend_spec *b, const byoc_op *const *ops, const byoc_op *op) {
+    for (int i = 0; i < b->nsupport; ++i)
+        if (ops ? ops[i] == op : !strcmp(b->support[i].op, op->def.name)) return &b->support[i];
+    return NULL;
+}
+
+/* Does backend b take match mt of its pattern entry e (root: the match's root) as one composite? Every op
+   call of the match must meet b's supports entry for its op (constraints, then predicate) when b lists
+   the op, then the pattern's own constraints. Returns NULL when it does, else the call that breaks one,
+   with reason ("groups=256 (grouped convolutions are not supported)"). ops: from byoc__support_ops or NULL. */
+BYOC__PRIVATE const byoc_node *byoc__match_declined(const byoc_backend_spec *b, const byoc_op *const *ops, const byoc_pattern_entry *e, const byoc_match *mt,
+                                                   const byoc_node *root, char *reason, size_t cap) {
+    for (int i = 0; i < byoc__match_size(mt); ++i) {
+        const byoc_node *x = byoc__match_op_call(mt, i);
+        const byoc_op_support *sup = x ? byoc__support_of(b, ops, x->op) : NULL;
+        if (sup && !byoc__support_accepts(sup, x, reason, cap)) return x;
     }
-    return 1;
+    if (e && e->check == byoc__pattern_requires_check) return byoc__pattern_requires_fail((const byoc__pattern_requires *)e->user_data, mt, root, reason, cap);
+    return NULL;
+}
+
+/* The note a refused match leaves on one of its ops x: on the op that broke a constraint, the reason and
+   "[in pattern P]"; on the others, which op broke what. label: the offender's name in reports (may be NULL). */
+BYOC__PRIVATE void byoc__pattern_note(char *out, size_t cap, const char *pattern, const byoc_node *x, const byoc_node *offender, const char *label,
+                                      const char *why) {
+    if (x == offender) snprintf(out, cap, "%s [in pattern %s]", why, pattern);
+    else snprintf(out, cap, "pattern %s declined for its %s%s%s: %s", pattern, offender->kind == BYOC_NODE_CALL && offender->op ? offender->op->def.name : "root",
+                  label ? " " : "", label ? label : "", why);
+}
+/* an op's reason for being declined alone, with the note of a pattern refusal: the note alone when it says
+   the same with "[in pattern P]", else both */
+BYOC__PRIVATE void byoc__add_pattern_note(char *reason, size_t cap, const char *note) {
+    size_t n = strlen(reason);
+    if (!strncmp(note, reason, n) && !strncmp(note + n, " [in pattern ", 13)) snprintf(reason, cap, "%s", note);
+    else if (n + 2 < cap) snprintf(reason + n, cap - n, "; %s", note);
+}
+
+/* a backend's pattern entry checked against its constraints (the pass context's MergeComposite, UMA's
+   byoc_backend_partition), then by the entry's own check */
+typedef struct byoc__backend_entry { const byoc_backend_spec *b; const byoc_op **ops; const byoc_pattern_entry *entry; } byoc__backend_entry;
+BYOC__PRIVATE int byoc__backend_entry_check(const byoc_match *mt, byoc_node *root, void *user_data) {
+    const byoc__backend_entry *be = (const byoc__backend_entry *)user_data;
+    char why[300];
+    if (byoc__match_declined(be->b, be->ops, be->entry, mt, root, why, sizeof why)) return 0;
+    return !be->entry->check || be->entry->check(mt, root, be->entry->user_data);
+}
+/* MergeComposite with the patterns of backends[0..n), in that order, their constraints binding */
+BYOC__PRIVATE byoc_result byoc__merge_backend_composites(byoc_module *m, const byoc_backend_spec *const *backends, int n, byoc_diag *diag) {
+    byoc_pattern_entry *table = NULL;
+    byoc__backend_entry *wrapped = NULL;
+    const byoc_op ***ops = BYOC__CAST(const byoc_op ***, BYOC_CALLOC((size_t)n + 1, sizeof(const byoc_op **)));
+    int total = 0;
+    for (int i = 0; i < n; ++i) total += backends[i]->npatterns;
+    wrapped = BYOC__CAST(byoc__backend_entry *, BYOC_MALLOC(sizeof(byoc__backend_entry) * ((size_t)total + 1)));
+    byoc_result r = ops && wrapped ? BYOC_OK : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    for (int i = 0, at = 0; r == BYOC_OK && i < n; ++i) {
+        ops[i] = byoc__support_ops(backends[i]);
+        for (int k = 0; k < backends[i]->npatterns; ++k, ++at) {
+            wrapped[at].b = backends[i];
+            wrapped[at].ops = ops[i];
+            wrapped[at].entry = &backends[i]->patterns[k];
+            byoc_pattern_entry e = backends[i]->patterns[k];
+            e.check = byoc__backend_entry_check;
+            e.user_data = &wrapped[at];
+            stbds_arrput(table, e);
+        }
+    }
+    if (r == BYOC_OK) r = byoc_merge_composite(m, table, (int)stbds_arrlen(table), diag);
+    for (int i = 0; ops && i < n; ++i) BYOC_FREE(ops[i]);
+    BYOC_FREE(ops);
+    BYOC_FREE(wrapped);
+    stbds_arrfree(table);
+    return r;
 }
 
 /* one directive: its first line and the indented lines that continue it */
@@ -11174,6 +11311,72 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
     return !arena->has_error;
 }
 
+/* a pattern's own constraints, from p to e (the indented lines after the pattern, the first at line `line`):
+   "require [OP] SUBJECT CMP VALUE "reason"" each; OP must be an op the pattern names */
+BYOC__PRIVATE byoc__pattern_requires *byoc__parse_pattern_requires(byoc_module *arena, const byoc_pattern *pat, const char *p, const char *e, int line,
+                                                                   const char *fname, byoc_diag *diag) {
+    byoc__pattern_require *items = NULL;
+    int failed = 0;
+    for (const char *ls = p; !failed && ls < e; ++line) {
+        const char *le = ls;
+        while (le < e && *le != '\n') le++;
+        const char *q = ls;
+        while (q < le && byoc__is_space(*q)) q++;
+        if (q < le && *q != '#') {
+            if (le - q < 8 || memcmp(q, "require", 7) || !byoc__is_space(q[7])) {
+                byoc__diag(diag, BYOC_ERR_PARSE, line, (int)(q - ls) + 1, 0, "%s:%d:%d: expected 'require' (a pattern's constraints follow it, one a line)", fname, line,
+                           (int)(q - ls) + 1);
+                failed = 1;
+                break;
+            }
+            q += 7;
+            while (q < le && byoc__is_space(*q)) q++;
+            byoc__pattern_require item;
+            memset(&item, 0, sizeof item);
+            /* "require OP SUBJECT ...": a first word followed by another word, not by a comparison */
+            const char *we = q;
+            while (we < le && !byoc__is_space(*we) && !strchr("=!<>", *we)) we++;
+            const char *nx = we;
+            while (nx < le && byoc__is_space(*nx)) nx++;
+            int named = we > q && nx > we && nx < le && !strchr("=!<>\"", *nx) && !(le - nx >= 3 && !memcmp(nx, "in", 2) && byoc__is_space(nx[2]));
+            if (named) {
+                char opname[96];
+                snprintf(opname, sizeof opname, "%.*s", (int)(we - q < 95 ? we - q : 95), q);
+                item.op = byoc_op_get(opname);
+                int col = (int)(q - ls) + 1, found = 0;
+                if (!item.op) {
+                    byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: unknown op '%s'", fname, line, col, opname);
+                    failed = 1;
+                    break;
+                }
+                const byoc_pattern **post = NULL;
+                byoc__pattern_post_order(pat, &post, 0);
+                for (int i = 0; i < (int)stbds_arrlen(post) && !found; ++i) found = post[i]->kind == BYOC_PAT_OP && post[i]->op == item.op;
+                stbds_arrfree(post);
+                if (!found) {
+                    byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: the pattern has no %s call to constrain", fname, line, col, opname);
+                    failed = 1;
+                    break;
+                }
+                q = nx;
+            }
+            if (!byoc__parse_constraint(arena, q, le, fname, line, ls, &item.c, diag)) { failed = 1; break; }
+            stbds_arrput(items, item);
+        }
+        ls = le < e ? le + 1 : le;
+    }
+    byoc__pattern_requires *pr = failed ? NULL : BYOC__NEW(arena, byoc__pattern_requires);
+    byoc__pattern_require *kept = pr ? BYOC__NEW_N(arena, byoc__pattern_require, stbds_arrlen(items) + 1) : NULL;
+    if (kept) {
+        if (stbds_arrlen(items)) memcpy(kept, items, sizeof(byoc__pattern_require) * (size_t)stbds_arrlen(items));
+        pr->items = kept;
+        pr->count = (int)stbds_arrlen(items);
+    } else pr = NULL;
+    stbds_arrfree(items);
+    if (!pr && !failed) byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    return pr;
+}
+
 BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
@@ -11251,8 +11454,30 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             char pname[128];
             snprintf(pname, sizeof pname, "%.*s", (int)(ne - arg < 127 ? ne - arg : 127), arg);
             const char *body = eq + 1;
+            /* the pattern ends where an indented line starts with "require": its own constraints follow */
+            const char *body_end = le, *req_line = NULL;
+            int req_lineno = dline;
+            for (const char *c = body; c < le; ++c) {
+                if (*c != '\n') continue;
+                req_lineno++;
+                const char *w = c + 1;
+                while (w < le && byoc__is_space(*w)) w++;
+                if (le - w >= 7 && !memcmp(w, "require", 7) && (w + 7 == le || byoc__is_space(w[7]) || w[7] == '\n')) {
+                    body_end = c;
+                    req_line = c + 1;
+                    break;
+                }
+            }
+            if (req_line && !is_pattern) {
+                int col = 1;
+                while (byoc__is_space(req_line[col - 1])) col++;
+                byoc__diag(diag, BYOC_ERR_PARSE, req_lineno, col, 0, "%s:%d:%d: 'require' lines belong to a pattern or to supports, not to a define", fname,
+                           req_lineno, col);
+                failed = 1;
+                break;
+            }
             byoc__parser pp;
-            byoc__parser_init(&pp, arena, diag, b->file, body, (size_t)(le - body));
+            byoc__parser_init(&pp, arena, diag, b->file, body, (size_t)(body_end - body));
             pp.line = dline;
             pp.col = (int)(body - ls) + 1;
             byoc__next(&pp);
@@ -11273,6 +11498,12 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 memset(&e, 0, sizeof e);
                 e.name = byoc_intern(arena, full);
                 e.pattern = pat;
+                if (req_line) {
+                    byoc__pattern_requires *pr = byoc__parse_pattern_requires(arena, pat, req_line, le, req_lineno, fname, diag);
+                    if (!pr) { failed = 1; break; }
+                    e.check = byoc__pattern_requires_check;
+                    e.user_data = pr;
+                }
                 stbds_arrput(patterns, e);
             } else
                 stbds_shput(names, pname, pat);
@@ -12888,8 +13119,8 @@ BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, co
     }
     byoc_result r = byoc_infer_type(m, diag);
     if (r == BYOC_OK) r = byoc__run_phase(m, b, BYOC_PHASE_PRE_PARTITIONING, diag);
-    if (r == BYOC_OK) r = byoc_merge_composite(m, b->spec.patterns, b->spec.npatterns, diag);
     const byoc_backend_spec *one[1] = {&b->spec};
+    if (r == BYOC_OK) r = byoc__merge_backend_composites(m, one, 1, diag);
     if (r == BYOC_OK) r = byoc_annotate_target(m, one, 1, 1, diag);
     if (r == BYOC_OK && !b->no_merge_regions) r = byoc_merge_compiler_regions(m, diag);
     if (r == BYOC_OK) r = byoc_partition_graph(m, "default", 1, diag);
@@ -13024,6 +13255,8 @@ typedef struct byoc__greedy {
     byoc__map pin;            /* origin -> backend index + 1, or n + 1 for the host */
     byoc__map declined;       /* (origin, backend) -> reason (interned in the report arena) */
     byoc__map excluded;       /* (origin, backend) -> reason: dropped partitions */
+    byoc__map noted;          /* (origin, backend) -> the note of the first refused match it was in */
+    const byoc_op **ops;      /* the backend being placed: its supported ops (byoc__support_ops) */
     byoc_module *arena;       /* the report's strings */
     byoc_diag pin_error;      /* a pinned op its backend declines */
     int failed;
@@ -13045,6 +13278,20 @@ BYOC__PRIVATE int byoc__greedy_check(const byoc_match *mt, byoc_node *root, void
         if (pin && pin != g->k + 1) return 0;
         if (byoc__map_has(&g->excluded, byoc__ob_key(origin, g->k))) return 0;
     }
+    char why[300], note[700];
+    const byoc_node *bad = byoc__match_declined(g->order[g->k], g->ops, ge->entry, mt, root, why, sizeof why);
+    if (bad) { /* each op of the match keeps the first refusal's note, for its reason should it be declined alone */
+        intptr_t at = byoc__map_get(&g->rb->index, (const void *)(uintptr_t)byoc_node_origin(bad), 0);
+        const char *label = at ? g->rb->nodes[at - 1].label : NULL;
+        for (int i = 0; i < byoc__match_size(mt); ++i) {
+            const byoc_node *x = byoc__match_op_call(mt, i);
+            const void *key = x ? byoc__ob_key(byoc_node_origin(x), g->k) : NULL;
+            if (!x || byoc__map_has(&g->noted, key)) continue;
+            byoc__pattern_note(note, sizeof note, ge->entry->name, x, bad, label, why);
+            byoc__map_put(&g->noted, key, (intptr_t)byoc_intern(g->arena, note));
+        }
+        return 0;
+    }
     return ge->entry->check ? ge->entry->check(mt, root, ge->entry->user_data) : 1;
 }
 
@@ -13058,7 +13305,7 @@ BYOC__PRIVATE const char *byoc__greedy_choose(byoc_node *n, void *user_data) {
     if (!n->op) return byoc__composite_of(n, b->name) ? b->name : NULL; /* byoc__greedy_check vetted the match */
     uint32_t origin = byoc_node_origin(n);
     intptr_t pin = byoc__map_get(&g->pin, (const void *)(uintptr_t)origin, 0);
-    char reason[300];
+    char reason[1000];
     if (pin && pin != g->k + 1) {
         snprintf(reason, sizeof reason, "pinned to %s", byoc__pin_name(g, pin));
         byoc__greedy_decline(g, origin, reason);
@@ -13070,6 +13317,8 @@ BYOC__PRIVATE const char *byoc__greedy_choose(byoc_node *n, void *user_data) {
         return NULL;
     }
     if (!byoc_backend_accepts(b, n, reason, sizeof reason)) {
+        intptr_t note = byoc__map_get(&g->noted, byoc__ob_key(origin, g->k), 0);
+        if (note) byoc__add_pattern_note(reason, sizeof reason, (const char *)note);
         if (pin && !g->failed) {
             intptr_t at = byoc__map_get(&g->rb->index, (const void *)(uintptr_t)origin, 0);
             const byoc_placement *pl = at ? &g->rb->nodes[at - 1] : NULL;
@@ -13409,6 +13658,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
         if (!saved || !wrapped || !table) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         for (int f = 0; r == BYOC_OK && f < nf; ++f) saved[f] = m->functions[f].function;
+        g.ops = byoc__support_ops(b);
         for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
             wrapped[e].g = &g;
             wrapped[e].entry = &b->patterns[e];
@@ -13436,6 +13686,8 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         BYOC_FREE(saved);
         BYOC_FREE(wrapped);
         BYOC_FREE(table);
+        BYOC_FREE(g.ops);
+        g.ops = NULL;
     }
     byoc_partition_summary *parts = NULL;
     if (r == BYOC_OK) byoc__locate_ops(m, g.arena, &rb, &parts, report != NULL);
@@ -13473,6 +13725,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     byoc__map_free(&g.pin);
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
+    byoc__map_free(&g.noted);
     byoc_module_destroy(g.arena);
     if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition: %s", m->error.message);
     return r;
@@ -13944,6 +14197,10 @@ typedef struct byoc__cc {
     byoc__cc_heap_item *heap;
     int *per_f;             /* states created per first-uncovered node (the beam) */
     const unsigned char *allowed; /* candidate filter of the current run, NULL: all live */
+    const byoc_op **ops[BYOC__MAX_BACKENDS]; /* each backend's supported ops (byoc__support_ops) */
+    const byoc__report_builder *rb; /* the input's ops, for names in notes */
+    byoc_module *arena;     /* the report's strings */
+    byoc__map noted;        /* (graph index, backend) -> the note of the first refused match it was in */
 } byoc__cc;
 
 /* Origins are not unique in @main (SimplifyInference's multiply and add both stand for the batch norm), so
@@ -14153,6 +14410,22 @@ BYOC__PRIVATE void byoc__cc_generate_backend(byoc__cc *cc, int b) {
                 for (int q = 0; ok && q < (int)stbds_arrlen(mem); ++q) dup |= mem[q] == at;
                 if (ok && !dup) stbds_arrput(mem, at);
             }
+            if (ok) {
+                char why[300], note[700];
+                const byoc_node *bad = byoc__match_declined(spec, cc->ops[b], pe, mt, root, why, sizeof why);
+                if (bad) { /* each op of the match keeps the first refusal's note, for the report */
+                    intptr_t at = cc->rb ? byoc__map_get(&cc->rb->index, (const void *)(uintptr_t)byoc_node_origin(bad), 0) : 0;
+                    const char *label = at ? cc->rb->nodes[at - 1].label : NULL;
+                    for (int i = 0; i < byoc__match_size(mt); ++i) {
+                        const byoc_node *x = byoc__match_op_call(mt, i);
+                        int xi = x ? byoc_graph_index(g, x) : -1;
+                        if (xi < 0 || byoc__map_has(&cc->noted, byoc__ob_key((uint32_t)xi, b))) continue;
+                        byoc__pattern_note(note, sizeof note, pe->name, x, bad, label, why);
+                        byoc__map_put(&cc->noted, byoc__ob_key((uint32_t)xi, b), (intptr_t)byoc_intern(cc->arena, note));
+                    }
+                    ok = 0;
+                }
+            }
             if (ok && pe->check) ok = pe->check(mt, root, pe->user_data);
             byoc_match_free(mt);
             if (!ok || !stbds_arrlen(mem)) continue;
@@ -14343,7 +14616,8 @@ BYOC__PRIVATE byoc_node *byoc__cc_function(byoc__cc *cc, const byoc__cc_cand *c)
             byoc_attrs attrs;
             memset(&attrs, 0, sizeof attrs);
             byoc_attrs_set_string(m, &attrs, "Composite", spec->patterns[e].name);
-            byoc_node *nb = byoc__partition(m, spec->patterns[e].pattern, body, &attrs, spec->patterns[e].check, spec->patterns[e].user_data);
+            byoc__backend_entry be = {spec, cc->ops[c->backend], &spec->patterns[e]};
+            byoc_node *nb = byoc__partition(m, spec->patterns[e].pattern, body, &attrs, byoc__backend_entry_check, &be);
             if (nb && nb != body) { /* type what the rewrite made */
                 byoc_node **order = NULL;
                 byoc__post_order_marked(nb, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
@@ -14652,6 +14926,7 @@ typedef struct byoc__cc_apply {
     const byoc_collage_options *o;
     int k;               /* the backend whose composites are being formed */
     const byoc_pattern_entry *entry;
+    const byoc_op *const *ops; /* backend k's supported ops */
 } byoc__cc_apply;
 
 /* the searched node an op call or composite call stands for (by the op that gives its result), -1 */
@@ -14683,6 +14958,8 @@ BYOC__PRIVATE int byoc__cc_apply_check(const byoc_match *mt, byoc_node *root, vo
         if (group >= 0 && g != group) return 0;
         group = g;
     }
+    char why[300];
+    if (group > 0 && byoc__match_declined(ap->o->backends[ap->k], ap->ops, ap->entry, mt, root, why, sizeof why)) return 0;
     return group > 0 && (!ap->entry->check || ap->entry->check(mt, root, ap->entry->user_data));
 }
 
@@ -14729,6 +15006,7 @@ BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, 
         for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
             per[e] = *ap;
             per[e].entry = &b->patterns[e];
+            per[e].ops = cc->ops[ap->k];
             table[e] = b->patterns[e];
             table[e].check = byoc__cc_apply_check;
             table[e].user_data = &per[e];
@@ -15036,6 +15314,8 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     BYOC_FREE(cc->origin_of);
     byoc__map_free(&cc->cost_cache);
     byoc__map_free(&cc->state_index);
+    byoc__map_free(&cc->noted);
+    for (int b = 0; b < cc->nb && b < BYOC__MAX_BACKENDS; ++b) BYOC_FREE(cc->ops[b]);
     byoc_graph_free(&cc->g);
 }
 
@@ -15115,8 +15395,11 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         if (!greedy_of ||!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
             r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
+    for (int b = 0; r == BYOC_OK && b < cc.nb; ++b) cc.ops[b] = byoc__support_ops(o->backends[b]);
     if (r == BYOC_OK) {
         byoc__collect_ops(m, arena, &rb);
+        cc.rb = &rb;
+        cc.arena = arena;
         byoc__map last = BYOC__MAP_EMPTY; /* origin -> the last graph index with it + 1 */
         for (int i = 0; i < count; ++i) {
             byoc_node *x = cc.g.nodes[i].node;
@@ -15181,8 +15464,11 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         }
         if (!ok) {
             const byoc_node *x = cc.g.nodes[i].node;
-            char why[300] = "it cannot run there";
-            if (cc.pin[i] < cc.nb && byoc__is_op_call(x)) byoc_backend_accepts(o->backends[cc.pin[i]], x, why, sizeof why);
+            char why[1000] = "it cannot run there";
+            if (cc.pin[i] < cc.nb && byoc__is_op_call(x) && !byoc_backend_accepts(o->backends[cc.pin[i]], x, why, sizeof why)) {
+                intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)i, cc.pin[i]), 0);
+                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
+            }
             r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x), "%s #%u%s%s is pinned to %s, which declines it: %s",
                            x->op ? x->op->def.name : "node", (unsigned)byoc_node_origin(x), byoc_node_span(x)->source ? " " : "",
                            byoc_node_span(x)->source ? byoc_node_span(x)->source : "", byoc__cc_backend_name(&cc, cc.pin[i]), why);
@@ -15321,11 +15607,15 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         const byoc_node *x = at ? cc.g.nodes[at - 1].node : NULL;
         for (int k = 0; k < cc.nb; ++k) {
             if (!strcmp(o->backends[k]->name, pl->backend)) continue;
-            char why[300];
+            char why[1000];
             ds[pl->ndeclined].backend = o->backends[k]->name;
             if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k) snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
             else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why))
                 snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
+            else { /* declined alone: and inside a pattern? */
+                intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
+                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
+            }
             ds[pl->ndeclined].reason = byoc_intern(arena, why);
             pl->ndeclined++;
         }

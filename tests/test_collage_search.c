@@ -545,11 +545,209 @@ static void test_tvm_pruning(void) {
     byoc_collage_stats_free(&st);
 }
 
+/* ---- Declared constraints bind (issue 27) ----
+   A made-up 8x8 accelerator declares `supports nn.conv2d` with `require attr.groups == 1` and
+   `require out.shape[1] <= 64`, and a conv2d_bias_relu pattern. A depthwise 256-channel conv + bias + relu
+   must stay off it with greedy, with Collage (even when the mock prices tiny64 far below the host) and
+   through the pass context's MergeComposite; a pin of it to tiny64 is refused with the constraint's text;
+   the small conv + bias + relu goes to tiny64 as one composite. TVM expresses the same with check
+   functions on its pattern table (test_pass_merge_composite.py's test_check; see test_passes.c). */
+static const char tiny64_spec[] = "backend tiny64\n"
+                                  "option rows 8\n"
+                                  "define conv = is_op(\"nn.conv2d\")(wildcard(), is_constant())\n"
+                                  "pattern conv2d_bias_relu = is_op(\"nn.relu\")(is_op(\"add\")(conv, is_constant()))\n"
+                                  "supports nn.conv2d\n"
+                                  "    require attr.groups == 1 \"grouped and depthwise convolutions are not supported\"\n"
+                                  "    require out.shape[1] <= 64 \"at most 64 output channels\"\n";
+/* the same accelerator whose fused kernel alone is limited: a constraint scoped to the pattern */
+static const char tiny64_scoped_spec[] = "backend tiny64\n"
+                                         "define conv = is_op(\"nn.conv2d\")(wildcard(), is_constant())\n"
+                                         "pattern conv2d_bias_relu = is_op(\"nn.relu\")(is_op(\"add\")(conv, is_constant()))\n"
+                                         "    require nn.conv2d out.shape[1] <= 16 \"the fused kernel holds at most 16 channels\"\n"
+                                         "    require out.dtype == float32 \"fuses in float32 only\"\n"
+                                         "supports nn.conv2d\n"
+                                         "    require attr.groups == 1 \"grouped and depthwise convolutions are not supported\"\n";
+static const char dw_module[] =
+    "def @main(%x: Tensor[(1, 256, 8, 8), float32], %y: Tensor[(1, 16, 8, 8), float32]) {\n"
+    "  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(256, 1, 3, 3), float32] */, padding=[1, 1, 1, 1], groups=256) /* span=onnx:dw_conv */;\n"
+    "  %1 = add(%0, meta[relay.Constant][1] /* ty=Tensor[(256, 1, 1), float32] */) /* span=onnx:dw_bias */;\n"
+    "  %2 = nn.relu(%1) /* span=onnx:dw_relu */;\n"
+    "  %3 = nn.conv2d(%y, meta[relay.Constant][2] /* ty=Tensor[(32, 16, 3, 3), float32] */, padding=[1, 1, 1, 1]) /* span=onnx:conv */;\n"
+    "  %4 = add(%3, meta[relay.Constant][3] /* ty=Tensor[(32, 1, 1), float32] */) /* span=onnx:bias */;\n"
+    "  %5 = nn.relu(%4) /* span=onnx:relu */;\n"
+    "  %6 = nn.conv2d(%y, meta[relay.Constant][4] /* ty=Tensor[(16, 16, 1, 1), float32] */) /* span=onnx:conv16 */;\n"
+    "  %7 = add(%6, meta[relay.Constant][5] /* ty=Tensor[(16, 1, 1), float32] */) /* span=onnx:bias16 */;\n"
+    "  %8 = nn.relu(%7) /* span=onnx:relu16 */;\n"
+    "  (%2, %5, %8)\n"
+    "}\n";
+
+static const byoc_placement *placed(const byoc_placement_report *r, const char *source) {
+    for (int q = 0; q < r->count; ++q)
+        if (r->nodes[q].source && !strcmp(r->nodes[q].source, source)) return &r->nodes[q];
+    return NULL;
+}
+static const char *declined_reason(const byoc_placement *pl, const char *backend) {
+    for (int k = 0; pl && k < pl->ndeclined; ++k)
+        if (!strcmp(pl->declined[k].backend, backend)) return pl->declined[k].reason;
+    return NULL;
+}
+
+/* places dw_module with tiny64 (greedy or Collage with the mock: tiny64 ten times cheaper than the host);
+   the report names the backend by the spec's string: the caller frees the spec after the report */
+static byoc_result place_tiny64(const char *spec_text, int collage, const byoc_pin *pins, int npins, byoc_placement_report **rep, byoc_backend_spec **spec_out,
+                                byoc_diag *d) {
+    byoc_module *m = byoc_module_parse(dw_module, sizeof dw_module - 1, "dw.relay", NULL, d);
+    byoc_backend_spec *spec = byoc_backend_parse(spec_text, strlen(spec_text), "tiny64.backend", d);
+    byoc_result r = m && spec ? BYOC_OK : BYOC_ERR_PARSE;
+    *spec_out = spec;
+    const byoc_backend_spec *backends[1] = {spec};
+    *rep = NULL;
+    if (r == BYOC_OK && collage) {
+        static const char *const names[2] = {"tiny64", "host"};
+        static const double base[2] = {1e-6, 1e-5};
+        byoc_collage_mock mock = {names, base, 2};
+        byoc_collage_options o;
+        memset(&o, 0, sizeof o);
+        o.backends = backends;
+        o.nbackends = 1;
+        o.cost = byoc_collage_mock_cost;
+        o.cost_data = &mock;
+        o.pins = pins;
+        o.npins = npins;
+        o.bind_constants = 1;
+        byoc_collage_stats st;
+        r = byoc_partition_collage(m, &o, &st, rep, d);
+        if (r == BYOC_OK) byoc_collage_stats_free(&st);
+    } else if (r == BYOC_OK) {
+        byoc_partition_options o;
+        memset(&o, 0, sizeof o);
+        o.backends = backends;
+        o.nbackends = 1;
+        o.pins = pins;
+        o.npins = npins;
+        o.bind_constants = 1;
+        r = byoc_partition_greedy(m, &o, rep, d);
+    }
+    byoc_module_destroy(m);
+    return r;
+}
+
+static void test_constraints_bind_inside_patterns(void) {
+    const char *groups = "groups=256 (grouped and depthwise convolutions are not supported)";
+    for (int collage = 0; collage < 2; ++collage) {
+        byoc_diag d;
+        byoc_placement_report *rep = NULL;
+        byoc_backend_spec *spec = NULL;
+        CHECKF(place_tiny64(tiny64_spec, collage, NULL, 0, &rep, &spec, &d) == BYOC_OK, "%s", d.message);
+        static const char *const off[3] = {"onnx:dw_conv", "onnx:dw_bias", "onnx:dw_relu"};
+        static const char *const on[6] = {"onnx:conv", "onnx:bias", "onnx:relu", "onnx:conv16", "onnx:bias16", "onnx:relu16"};
+        for (int i = 0; i < 3; ++i) {
+            const byoc_placement *pl = placed(rep, off[i]);
+            CHECKF(pl && !strcmp(pl->backend, "host"), "%s on %s (collage %d)", off[i], pl ? pl->backend : "?", collage);
+        }
+        for (int i = 0; i < 6; ++i) {
+            const byoc_placement *pl = placed(rep, on[i]);
+            CHECKF(pl && !strcmp(pl->backend, "tiny64") && pl->composite && !strcmp(pl->composite, "tiny64.conv2d_bias_relu"), "%s on %s in %s (collage %d)",
+                   on[i], pl ? pl->backend : "?", pl && pl->composite ? pl->composite : "-", collage);
+        }
+        /* the report names the constraint, on the op that breaks it and on the others of the match */
+        const char *why = declined_reason(placed(rep, "onnx:dw_conv"), "tiny64");
+        CHECK(why);
+        CHECKF(strstr(why, groups) && strstr(why, "[in pattern tiny64.conv2d_bias_relu]"), "%s", why);
+        why = declined_reason(placed(rep, "onnx:dw_relu"), "tiny64");
+        CHECK(why);
+        CHECK_CONTAINS(why, "unsupported op; pattern tiny64.conv2d_bias_relu declined for its nn.conv2d %0: groups=256");
+        char *text = byoc_placement_report_format(rep, "report", NULL);
+        CHECK_CONTAINS(text, "tiny64: groups=256 (grouped and depthwise convolutions are not supported) [in pattern tiny64.conv2d_bias_relu]");
+        byoc_free(rep->arena, text);
+        byoc_placement_report_free(rep);
+        byoc_backend_free(spec);
+    }
+    /* a pin that breaks the constraint is refused with its text, with greedy and with Collage */
+    for (int collage = 0; collage < 2; ++collage) {
+        byoc_diag d;
+        byoc_placement_report *rep = NULL;
+        byoc_backend_spec *spec = NULL;
+        byoc_pin pin = {"onnx:dw_conv", "tiny64"};
+        CHECK(place_tiny64(tiny64_spec, collage, &pin, 1, &rep, &spec, &d) == BYOC_ERR_UNSUPPORTED);
+        byoc_backend_free(spec);
+        CHECK_CONTAINS(d.message, "pinned to tiny64, which declines it: groups=256 (grouped and depthwise convolutions are not supported)");
+        byoc_pin ok = {"onnx:relu", "tiny64"};
+        CHECKF(place_tiny64(tiny64_spec, collage, &ok, 1, &rep, &spec, &d) == BYOC_OK, "%s", d.message);
+        CHECK(!strcmp(placed(rep, "onnx:relu")->backend, "tiny64") && !strcmp(placed(rep, "onnx:dw_relu")->backend, "host"));
+        byoc_placement_report_free(rep);
+        byoc_backend_free(spec);
+    }
+    /* the pass context's merge_composite: only the two ordinary convolutions become composites */
+    byoc_diag d;
+    byoc_module *m = byoc_module_parse(dw_module, sizeof dw_module - 1, "dw.relay", NULL, &d);
+    byoc_backend_spec *spec = byoc_backend_parse(tiny64_spec, sizeof tiny64_spec - 1, "tiny64.backend", &d);
+    byoc_pass_context *ctx = byoc_pass_context_create();
+    CHECK(m && spec && ctx && byoc_pass_context_add_backend(ctx, spec, &d) == BYOC_OK);
+    const char *pass = "merge_composite";
+    CHECKF(byoc_run_passes(m, &pass, 1, ctx, &d) == BYOC_OK, "%s", d.message);
+    char *text = byoc_module_print(m, 0, NULL);
+    int n = 0;
+    for (const char *s = text; (s = strstr(s, "Composite=")) != NULL; ++s) ++n;
+    CHECKF(n == 2 && strstr(text, "groups=256"), "%d composites in\n%s", n, text);
+    byoc_free(m, text);
+    byoc_pass_context_destroy(ctx);
+    byoc_backend_free(spec);
+    byoc_module_destroy(m);
+}
+
+/* A constraint under a pattern binds only there: the 32-channel conv runs on tiny64 alone, its bias and
+   relu on the host (the report says which constraint of the pattern broke), the 16-channel block fuses. */
+static void test_pattern_scoped_constraints(void) {
+    for (int collage = 0; collage < 2; ++collage) {
+        byoc_diag d;
+        byoc_placement_report *rep = NULL;
+        byoc_backend_spec *spec = NULL;
+        CHECKF(place_tiny64(tiny64_scoped_spec, collage, NULL, 0, &rep, &spec, &d) == BYOC_OK, "%s", d.message);
+        const byoc_placement *conv = placed(rep, "onnx:conv"), *relu = placed(rep, "onnx:relu"), *conv16 = placed(rep, "onnx:conv16");
+        CHECK(conv && relu && conv16);
+        CHECKF(!strcmp(conv->backend, "tiny64") && !conv->composite, "conv on %s (collage %d)", conv->backend, collage);
+        CHECK(!strcmp(relu->backend, "host"));
+        CHECK_CONTAINS(declined_reason(relu, "tiny64"),
+                       "unsupported op; pattern tiny64.conv2d_bias_relu declined for its nn.conv2d %3: out.shape[1]=32 (the fused kernel holds at most 16 channels)");
+        CHECK(!strcmp(conv16->backend, "tiny64") && conv16->composite && !strcmp(conv16->composite, "tiny64.conv2d_bias_relu"));
+        CHECK(!strcmp(placed(rep, "onnx:dw_conv")->backend, "host"));
+        byoc_placement_report_free(rep);
+        byoc_backend_free(spec);
+    }
+    /* the parser: errors with file:line:col */
+    static const char *const bad[][2] = {
+        {"backend t\npattern p = is_op(\"nn.relu\")(wildcard())\n    require nn.dense attr.units == 1 \"x\"\n",
+         "t.backend:3:13: the pattern has no nn.dense call to constrain"},
+        {"backend t\npattern p = is_op(\"nn.relu\")(wildcard())\n    require nn.bogus attr.units == 1 \"x\"\n", "t.backend:3:13: unknown op 'nn.bogus'"},
+        {"backend t\ndefine p = is_op(\"nn.relu\")(wildcard())\n    require attr.x == 1 \"x\"\n",
+         "t.backend:3:5: 'require' lines belong to a pattern or to supports, not to a define"},
+        {"backend t\npattern p = is_op(\"nn.relu\")(wildcard())\n    require rank == 4 \"x\"\n    frob\n",
+         "t.backend:4:5: expected 'require' (a pattern's constraints follow it, one a line)"},
+        {"backend t\npattern p = is_op(\"nn.relu\")(\n    wildcard())\n    require nn.relu out.rank = 4 \"x\"\n",
+         "t.backend:4:30: expected a comparison: == != < <= > >= or in"},
+        {"backend t\npattern p = is_op(\"nn.relu\")(wildcard())\n    require rank == 4\n", "t.backend:3:22: expected the reason shown to users, in double quotes"},
+    };
+    for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); ++i) {
+        byoc_diag d;
+        byoc_backend_spec *b = byoc_backend_parse(bad[i][0], strlen(bad[i][0]), "t.backend", &d);
+        CHECKF(!b && strstr(d.message, bad[i][1]), "case %d: %s", i, b ? "parsed" : d.message);
+    }
+    /* a multi-line pattern followed by its constraints, comments between */
+    const char *good = "backend t\npattern p = is_op(\"nn.relu\")(\n    is_op(\"nn.conv2d\")(wildcard(), wildcard()))\n"
+                       "    # the fused kernel\n    require nn.conv2d attr.groups == 1 \"x\"\n    require dtype in [float32] \"y\"\n";
+    byoc_diag d;
+    byoc_backend_spec *b = byoc_backend_parse(good, strlen(good), "t.backend", &d);
+    CHECKF(b && b->npatterns == 1 && b->patterns[0].check, "%s", b ? "no check" : d.message);
+    byoc_backend_free(b);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {TEST_ENTRY(test_tvm_single_op),           TEST_ENTRY(test_tvm_diamond_valid_topology), TEST_ENTRY(test_tvm_max_depth),
                                       TEST_ENTRY(test_byoc_max_depth),          TEST_ENTRY(test_tvm_output_tuple),           TEST_ENTRY(test_tvm_intermediate_tuple),
                                       TEST_ENTRY(test_tvm_fusion_benefit),      TEST_ENTRY(test_tvm_double_residual),        TEST_ENTRY(test_tvm_pruning),
                                       TEST_ENTRY(test_exact_against_brute_force), TEST_ENTRY(test_never_worse_than_greedy), TEST_ENTRY(test_deterministic_and_replay),
-                                      TEST_ENTRY(test_beam_fallback)};
+                                      TEST_ENTRY(test_beam_fallback),
+                                      TEST_ENTRY(test_constraints_bind_inside_patterns), TEST_ENTRY(test_pattern_scoped_constraints)};
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
