@@ -5920,6 +5920,33 @@ BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_
     return e;
 }
 
+/* the error of a backend that names no device kind and is not a library backend, at its kind (or name) */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_kind_error(const byoc_backend_spec *spec, byoc_diag *diag) {
+    const char *names[BYOC__DK_MAX];
+    char kinds[256] = "";
+    int n = 0;
+    for (int k = 0; k < byoc_sim_device_kind_count(); ++k)
+        if (byoc__dk_device(k) && n < BYOC__DK_MAX) {
+            names[n] = byoc__sim_kind_name(k);
+            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", n ? ", " : "", names[n]);
+            n++;
+        }
+    const char *near = byoc__closest_name(spec->kind, names, n);
+    char at[400];
+    snprintf(at, sizeof at, "%s:%d:%d", spec->file ? spec->file : "<backend>", spec->kind_line, spec->kind_col);
+    if (!spec->kind_given)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "%s: backend '%s' has no way to run its ops: no 'kind' line, and '%s' is not a registered device kind (kinds: %s%s%s%s); "
+                              "write 'kind KIND' for a device, or 'kind library' when its ops run on the host through its own kernels",
+                              at, spec->name, spec->kind, kinds, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    if (byoc_sim_device_kind_find(spec->kind) == BYOC_SIM_HOST)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "%s: kind 'host' is not a registered device kind (kinds: %s); a backend whose ops run on the host through its own kernels says 'kind library'",
+                              at, kinds);
+    return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "%s: kind '%s' is not a registered device kind (kinds: %s%s%s%s)", at, spec->kind, kinds,
+                          near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+}
+
 BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag) {
     char head[1024];
     size_t n = strcspn(text, " \t");
@@ -5960,15 +5987,25 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
     }
     b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
-    /* a device backend says so with a `kind` line naming a registered device kind (the parser's default kind is the name) */
+    /* a backend runs its ops on the device kind its `kind` line names (default: its name), or says `kind library`:
+       its partitions run on the host through its own kernels. Anything else cannot run them. */
     const char *kind = b->spec ? (b->spec->kind ? b->spec->kind : b->spec->name) : NULL;
-    int kind_index = b->spec && b->spec->kind_given ? byoc_sim_device_kind_find(kind) : -1;
+    int kind_index = b->spec && !b->spec->library ? byoc_sim_device_kind_find(kind) : -1;
     int device = byoc__dk_device(kind_index) != NULL;
     byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
+    if (r == BYOC_OK && !strcmp(b->spec->name, "host"))
+        r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "%s:%d:%d: 'host' is reserved for the host and cannot name a backend", b->spec->file, b->spec->kind_line,
+                           b->spec->kind_col);
+    if (r == BYOC_OK && !device && !b->spec->library) r = byoc__sim_kind_error(b->spec, diag);
     if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
     if (r == BYOC_OK && device) {
         b->device = *byoc__sim_default_preset(kind_index);
         r = byoc__dv_apply_options(&b->device, &b->spec->options, diag);
+        if (r == BYOC_OK && b->spec->ndtypes) { /* the backend's one dtype list is the device's */
+            unsigned mask = 0;
+            for (int i = 0; i < b->spec->ndtypes; ++i) mask |= BYOC__DV_DT(byoc_dtype_from_name(b->spec->dtypes[i]));
+            b->device.dtypes = mask;
+        }
         if (r != BYOC_OK && diag) {
             char msg[BYOC_DIAG_MESSAGE_MAX];
             snprintf(msg, sizeof msg, "%s", diag->message);
