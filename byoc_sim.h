@@ -428,13 +428,14 @@ typedef struct byoc_sim_backend {
     byoc_sim_device device;
 } byoc_sim_backend;
 
-/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file with a `kind` line naming a registered
-   device kind (its `option` lines set device parameters), or either followed by target options in TVM's spelling
+/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file whose kind (its `kind` line, else its name)
+   is a registered device kind (its `option` lines set device parameters, its `dtypes` line the device's dtypes) or
+   `library` (no device: its partitions run on the host kernels), or either followed by target options in TVM's spelling
    ("npu -preset=npu-128x128 -sram_kb=512"). Registers its target kind and hooks on first use:
    relay_to_tir lowers each partition to a command stream (tiling to fit SRAM, DMA insertion, weight
    streaming, fused epilogues, double buffering), tir_to_runtime serialises it into a blob and loads it
-   into a runtime module that byoc_sim_run (and byoc_module_evaluate) call. A .backend file of another
-   kind opens as a spec only (its partitions run on the host kernels). */
+   into a runtime module that byoc_sim_run (and byoc_module_evaluate) call. A backend of any other kind is an
+   error at FILE:LINE:COL ("kind 'npuu' is not a registered device kind (kinds: npu, dsp; did you mean 'npu'?)"). */
 BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag);
 BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b);
 /* One line naming the backend and what runs its ops, with the device's own parameters:
