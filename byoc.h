@@ -835,6 +835,11 @@ typedef struct byoc_backend_spec {
     int fusion_max_depth;         /* deepest combined candidate (0: the search's default) */
     byoc_module *arena;           /* owns the patterns and strings (NULL for a spec built in C) */
     int kind_given;               /* 1 when a `kind` line named the kind (else it is the name) */
+    int kind_line, kind_col;      /* where the kind is named: the `kind` line's word, else the backend's name (0: not from a file) */
+    int library;                  /* 1: `kind library`: no device; its partitions run on the host through its own kernels */
+    const char *const *dtypes;    /* `dtypes` line: the dtypes every tensor of an op it takes must have (NULL: any), which
+                                     also set the device's (byoc_sim.h) */
+    int ndtypes;
 } byoc_backend_spec;
 
 BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag);
@@ -1057,6 +1062,7 @@ typedef struct byoc_placement_report {
     const char *const *backends; /* in the order tried, then "host" */
     int nbackends;
     byoc_module *arena;          /* owns everything above */
+    const char *const *backend_notes; /* per backend: "a library backend: host kernels" or NULL (the summary shows it) */
 } byoc_placement_report;
 
 /* Greedy multi-backend partitioning, UMA's flow once per backend in priority order: MergeComposite
@@ -11128,6 +11134,24 @@ BYOC__PRIVATE int byoc__support_accepts(const byoc_op_support *sup, const byoc_n
     return 1;
 }
 
+/* the backend's dtypes line on one call: every tensor argument and a tensor result must have one of them */
+BYOC__PRIVATE int byoc__dtypes_accept(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
+    for (int i = -1; b->ndtypes && i < call->nargs; ++i) {
+        const byoc_type *t = i < 0 ? call->checked_type : call->args[i]->checked_type;
+        if (!t || t->kind != BYOC_TYPE_TENSOR) continue;
+        const char *dt = byoc_dtype_name(t->dtype);
+        int ok = 0;
+        for (int k = 0; k < b->ndtypes && !ok; ++k) ok = !strcmp(b->dtypes[k], dt);
+        if (ok) continue;
+        char list[200] = "", who[16] = "out";
+        for (int k = 0; k < b->ndtypes; ++k) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", b->dtypes[k]);
+        if (i >= 0) snprintf(who, sizeof who, "arg%d", i);
+        snprintf(reason, cap, "%s.dtype=%s (not one of its dtypes: %s)", who, dt, list);
+        return 0;
+    }
+    return 1;
+}
+
 BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
     if (!b || !call) return 0;
     char scratch[8];
@@ -11138,6 +11162,7 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
     for (int i = 0; i < b->nsupport && !sup; ++i)
         if (!strcmp(b->support[i].op, call->op->def.name)) sup = &b->support[i];
     if (!sup) { snprintf(reason, cap, "unsupported op"); return 0; }
+    if (!byoc__dtypes_accept(b, call, reason, cap)) return 0;
     return byoc__support_accepts(sup, call, reason, cap);
 }
 
@@ -11211,6 +11236,7 @@ BYOC__PRIVATE const byoc_node *byoc__match_declined(const byoc_backend_spec *b, 
     for (int i = 0; i < byoc__match_size(mt); ++i) {
         const byoc_node *x = byoc__match_op_call(mt, i);
         const byoc_op_support *sup = x ? byoc__support_of(b, ops, x->op) : NULL;
+        if (x && !byoc__dtypes_accept(b, x, reason, cap)) return x;
         if (sup && !byoc__support_accepts(sup, x, reason, cap)) return x;
     }
     if (e && e->check == byoc__pattern_requires_check) return byoc__pattern_requires_fail((const byoc__pattern_requires *)e->user_data, mt, root, reason, cap);
@@ -11283,6 +11309,66 @@ BYOC__PRIVATE int byoc__is_identifier(const char *w) {
     return 1;
 }
 
+/* the edit distance of a and b (their first 63 characters) */
+BYOC__PRIVATE int byoc__edit_distance(const char *a, const char *b) {
+    int la = (int)strlen(a), lb = (int)strlen(b), row[64];
+    if (la > 63) la = 63;
+    if (lb > 63) lb = 63;
+    for (int j = 0; j <= lb; ++j) row[j] = j;
+    for (int i = 1; i <= la; ++i) {
+        int corner = row[0];
+        row[0] = i;
+        for (int j = 1; j <= lb; ++j) {
+            int up = row[j], best = corner + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            corner = up;
+        }
+    }
+    return row[lb];
+}
+/* the candidate closest to word when it is close enough to be a misspelling of it, else NULL ("did you mean") */
+BYOC__PRIVATE const char *byoc__closest_name(const char *word, const char *const *names, int n) {
+    int len = (int)strlen(word), limit = len <= 3 ? 1 : 2 + len / 8, best_d = limit + 1;
+    const char *best = NULL;
+    for (int i = 0; i < n; ++i) {
+        int d = byoc__edit_distance(word, names[i]);
+        if (d < best_d && strcmp(word, names[i])) best_d = d, best = names[i];
+    }
+    return best;
+}
+/* 1 when word names a dtype, else 0 with "unknown dtype 'int9' (did you mean 'int8'?)" */
+BYOC__PRIVATE int byoc__check_dtype_name(const char *word, char *msg, size_t cap) {
+    if (byoc_dtype_from_name(word) != BYOC_DTYPE_INVALID) return 1;
+    const char *names[BYOC_DTYPE_COUNT];
+    char list[256] = "";
+    for (int i = 1; i < BYOC_DTYPE_COUNT; ++i) {
+        names[i - 1] = byoc_dtype_name((byoc_dtype)i);
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i > 1 ? ", " : "", names[i - 1]);
+    }
+    const char *near = byoc__closest_name(word, names, BYOC_DTYPE_COUNT - 1);
+    if (near) snprintf(msg, cap, "unknown dtype '%.40s' (did you mean '%s'?)", word, near);
+    else snprintf(msg, cap, "unknown dtype '%.40s' (dtypes: %s)", word, list);
+    return 0;
+}
+/* 1 when op's attribute schema has name, else 0 with "nn.conv2d has no attribute 'group' (did you mean 'groups'?)" */
+BYOC__PRIVATE int byoc__check_attr_name(const byoc_op *op, const char *name, char *msg, size_t cap) {
+    const char *names[64] = {NULL};
+    char list[300] = "";
+    int n = 0;
+    for (int i = 0; i < op->def.nattrs; ++i) {
+        if (!strcmp(op->def.attrs[i].name, name)) return 1;
+        if (n < 64) names[n++] = op->def.attrs[i].name;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", op->def.attrs[i].name);
+    }
+    const char *near = byoc__closest_name(name, names, n);
+    if (near) snprintf(msg, cap, "%s has no attribute '%.40s' (did you mean '%s'?)", op->def.name, name, near);
+    else if (!n) snprintf(msg, cap, "%s has no attributes (attr.%.40s)", op->def.name, name);
+    else snprintf(msg, cap, "%s has no attribute '%.40s' (its attributes: %s)", op->def.name, name, list);
+    return 0;
+}
+
 /* "SUBJECT CMP VALUE "reason"" from p to e (one line of a supports directive, after "require") */
 BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, const char *e, const char *fname, int line,
                                          const char *line_start, byoc_op_constraint *c, byoc_diag *diag) {
@@ -11347,7 +11433,7 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
     if (vend == p) BYOC__CFAIL(p, "expected a value");
     char vtext[256];
     snprintf(vtext, sizeof vtext, "%.*s", (int)(vend - p < 255 ? vend - p : 255), p);
-    int is_in = !strcmp(c->cmp, "in");
+    int is_in = !strcmp(c->cmp, "in"), is_dtype = !strcmp(field, "dtype");
     if (is_in) { /* [a, b, ...]: numbers, or words/strings (dtype names need no quotes) */
         if (vtext[0] != '[' || vtext[strlen(vtext) - 1] != ']') BYOC__CFAIL(p, "'in' expects a list [a, b, ...]");
         const char **words = NULL;
@@ -11360,10 +11446,13 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
             while (te > tok && byoc__is_space(te[-1])) *--te = 0;
             if (*tok == '"' && te - tok >= 2 && te[-1] == '"') { te[-1] = 0; tok++; }
             else if (isdigit((unsigned char)*tok) || *tok == '-') numbers++;
+            char bad[160];
+            if (is_dtype && !numbers && !byoc__check_dtype_name(tok, bad, sizeof bad)) { stbds_arrfree(words); BYOC__CFAIL(p + (tok - vtext), "%s", bad); }
             stbds_arrput(words, byoc_intern(arena, tok));
         }
         int n = (int)stbds_arrlen(words);
         if (!n || (numbers && numbers != n)) { stbds_arrfree(words); BYOC__CFAIL(p, "'in' expects a list of numbers or of names"); }
+        if (numbers && is_dtype) { stbds_arrfree(words); BYOC__CFAIL(p, "expected a list of dtype names ([float32, int8])"); }
         if (numbers) {
             byoc_diag vd;
             snprintf(vtext, sizeof vtext, "%.*s", (int)(vend - p < 255 ? vend - p : 255), p);
@@ -11379,12 +11468,17 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
     } else if (byoc__is_identifier(vtext) && strcmp(vtext, "True") && strcmp(vtext, "False") && strcmp(vtext, "None")) {
         c->value.kind = BYOC_ATTR_STRING; /* a bare word such as float32 */
         c->value.s = byoc_intern(arena, vtext);
+        char bad[160];
+        if (is_dtype && !byoc__check_dtype_name(vtext, bad, sizeof bad)) BYOC__CFAIL(p, "%s", bad);
     } else {
         byoc_diag vd;
         if (byoc__attr_value_parse_in(arena, vtext, &c->value, &vd) != BYOC_OK) BYOC__CFAIL(p, "bad value '%.60s'", vtext);
         if (c->value.kind != BYOC_ATTR_STRING && c->value.kind != BYOC_ATTR_INT && c->value.kind != BYOC_ATTR_FLOAT &&
             c->value.kind != BYOC_ATTR_BOOL && strcmp(c->cmp, "==") && strcmp(c->cmp, "!="))
             BYOC__CFAIL(p, "a list can only be compared with == or !=");
+        char bad[160];
+        if (is_dtype && c->value.kind != BYOC_ATTR_STRING) BYOC__CFAIL(p, "expected a dtype name (float32, int8, ...)");
+        if (is_dtype && !byoc__check_dtype_name(c->value.s, bad, sizeof bad)) BYOC__CFAIL(p + 1, "%s", bad);
     }
     p = ve;
     while (p < e && byoc__is_space(*p)) p++;
@@ -11451,6 +11545,15 @@ BYOC__PRIVATE byoc__pattern_requires *byoc__parse_pattern_requires(byoc_module *
                 q = nx;
             }
             if (!byoc__parse_constraint(arena, q, le, fname, line, ls, &item.c, diag)) { failed = 1; break; }
+            /* attr.NAME must be an attribute of the op it constrains: the named op, else the pattern's root op */
+            const byoc_op *about = item.op ? item.op : pat->kind == BYOC_PAT_CALL && pat->inner && pat->inner->kind == BYOC_PAT_OP ? pat->inner->op : NULL;
+            char bad[400];
+            if (about && !strncmp(item.c.subject, "attr.", 5) && !byoc__check_attr_name(about, item.c.subject + 5, bad, sizeof bad)) {
+                int col = (int)(q - ls) + 1;
+                byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: %s", fname, line, col, bad);
+                failed = 1;
+                break;
+            }
             stbds_arrput(items, item);
         }
         ls = le < e ? le + 1 : le;
@@ -11481,7 +11584,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
     stbds_sh_new_strdup(names);
     byoc_pattern_entry *patterns = NULL;
     byoc_op_support *support = NULL;
-    int failed = 0;
+    const char **dtypes = NULL;
+    int failed = 0, option_line = 0;
     const char *p = text ? text : "", *end = p + (text ? len : 0);
     int line = 1;
     while (!failed && p < end) {
@@ -11512,6 +11616,13 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
         const char *arg = kwe;
         while (arg < le && (byoc__is_space(*arg) || *arg == '\n')) arg++;
         int arg_col = (int)(arg - ls) + 1;
+        static const char *const known[] = {"kind", "priority", "dtypes", "option", "define", "pattern", "supports", "fusion"};
+        for (int k = 0; k < 8 && !b->name; ++k)
+            if (kwlen == strlen(known[k]) && !memcmp(kw, known[k], kwlen)) { /* the name first: everything after belongs to it */
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: 'backend NAME' must come first, before '%s'", fname, dline, known[k]);
+                failed = 1;
+            }
+        if (failed) break;
         if (kwlen == 7 && !memcmp(kw, "backend", 7)) {
             const char *ae = arg;
             while (ae < le && (isalnum((unsigned char)*ae) || *ae == '_')) ae++;
@@ -11522,6 +11633,7 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 break;
             }
             b->name = byoc__intern_n(arena, arg, (size_t)(ae - arg));
+            b->kind_line = dline, b->kind_col = arg_col; /* the kind is the name until a kind line says otherwise */
             const char *rest = ae;
             while (rest < le && (byoc__is_space(*rest) || *rest == '\n')) rest++;
             if (rest < le) { byoc__diag(diag, BYOC_ERR_PARSE, dline, (int)(rest - ls) + 1, 0, "%s:%d:%d: unexpected text after the backend name", fname, dline, (int)(rest - ls) + 1); failed = 1; }
@@ -11533,11 +11645,6 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             while (eq < le && byoc__is_space(*eq)) eq++;
             if (ne == arg || eq >= le || *eq != '=') {
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected NAME = PATTERN", fname, dline, arg_col);
-                failed = 1;
-                break;
-            }
-            if (is_pattern && !b->name) {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: 'backend NAME' must come before the first pattern", fname, dline);
                 failed = 1;
                 break;
             }
@@ -11602,6 +11709,7 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                "require SUBJECT CMP VALUE "reason"" constraints for every op of this directive */
             int first_op = (int)stbds_arrlen(support);
             byoc_op_constraint *cons = NULL;
+            int *cons_at = NULL; /* each constraint's line and subject column */
             const char *q = arg, *line_start = ls;
             int cur_line = dline;
             while (!failed && q < le) {
@@ -11620,6 +11728,10 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                     byoc_op_constraint c;
                     if (!byoc__parse_constraint(arena, oe, le_line, fname, cur_line, line_start, &c, diag)) { failed = 1; break; }
                     stbds_arrput(cons, c);
+                    const char *sj = oe;
+                    while (sj < le_line && byoc__is_space(*sj)) sj++;
+                    stbds_arrput(cons_at, cur_line);
+                    stbds_arrput(cons_at, (int)(sj - line_start) + 1);
                     q = le_line;
                     continue;
                 }
@@ -11637,6 +11749,14 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 stbds_arrput(support, su);
                 q = oe;
             }
+            for (int k = 0; !failed && k < (int)stbds_arrlen(cons); ++k) /* attr.NAME: an attribute of every op it constrains */
+                for (int o = first_op; !failed && o < (int)stbds_arrlen(support); ++o) {
+                    char bad[400];
+                    if (strncmp(cons[k].subject, "attr.", 5) || byoc__check_attr_name(byoc_op_get(support[o].op), cons[k].subject + 5, bad, sizeof bad)) continue;
+                    byoc__diag(diag, BYOC_ERR_PARSE, cons_at[2 * k], cons_at[2 * k + 1], 0, "%s:%d:%d: %s", fname, cons_at[2 * k], cons_at[2 * k + 1], bad);
+                    failed = 1;
+                }
+            stbds_arrfree(cons_at);
             if (!failed && stbds_arrlen(cons)) {
                 byoc_op_constraint *stored = BYOC__NEW_N(arena, byoc_op_constraint, stbds_arrlen(cons));
                 if (stored) memcpy(stored, cons, sizeof(byoc_op_constraint) * (size_t)stbds_arrlen(cons));
@@ -11687,8 +11807,49 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 failed = 1;
                 break;
             }
-            if (is_kind) b->kind = byoc_intern(arena, word), b->kind_given = 1;
-            else b->priority = (int)pr;
+            if (is_kind && (b->kind_given || option_line)) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, b->kind_given ? "%s:%d:1: the kind is given twice" : "%s:%d:1: 'kind' must come before the option lines (line %d sets a parameter of the kind)",
+                           fname, dline, option_line);
+                failed = 1;
+                break;
+            }
+            if (is_kind) {
+                b->kind = byoc_intern(arena, word), b->kind_given = 1, b->kind_line = dline, b->kind_col = arg_col;
+                b->library = !strcmp(word, "library");
+            } else b->priority = (int)pr;
+        } else if (kwlen == 6 && !memcmp(kw, "dtypes", 6)) {
+            /* one dtype list for the whole backend: placement checks every tensor of an op against it, and it is the device's */
+            if (dtypes) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: the dtypes are given twice", fname, dline);
+                failed = 1;
+                break;
+            }
+            for (const char *c = arg; c < le && !failed;) {
+                while (c < le && (byoc__is_space(*c) || *c == '\n' || *c == ',')) c++;
+                const char *w = c;
+                while (c < le && !byoc__is_space(*c) && *c != '\n' && *c != ',') c++;
+                if (c == w) break;
+                char word[48], bad[300];
+                snprintf(word, sizeof word, "%.*s", (int)(c - w < 47 ? c - w : 47), w);
+                if (*w == '#') break;
+                const char *wl = ls; /* the word's own line, for a list that continues on indented lines */
+                int wline = dline;
+                for (const char *x = ls; x < w; ++x)
+                    if (*x == '\n') wline++, wl = x + 1;
+                if (!byoc__check_dtype_name(word, bad, sizeof bad)) {
+                    int col = (int)(w - wl) + 1;
+                    byoc__diag(diag, BYOC_ERR_PARSE, wline, col, 0, "%s:%d:%d: %s", fname, wline, col, bad);
+                    failed = 1;
+                    break;
+                }
+                stbds_arrput(dtypes, byoc_dtype_name(byoc_dtype_from_name(word)));
+            }
+            if (failed) break;
+            if (!dtypes) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected dtype names (dtypes float32 int8)", fname, dline, arg_col);
+                failed = 1;
+                break;
+            }
         } else if (kwlen == 6 && !memcmp(kw, "option", 6)) {
             const char *ne = arg;
             while (ne < le && (isalnum((unsigned char)*ne) || *ne == '_')) ne++;
@@ -11711,9 +11872,22 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 failed = 1;
                 break;
             }
+            if (!strcmp(oname, "dtypes")) { /* one list serves placement and the device: the dtypes directive */
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0,
+                           "%s:%d:%d: the dtypes are the backend's one list, for placement and the device: write 'dtypes float32 int8' (a directive) instead of an option",
+                           fname, dline, arg_col);
+                failed = 1;
+                break;
+            }
+            if (b->library) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: a library backend has no device parameters (option '%s')", fname, dline, arg_col, oname);
+                failed = 1;
+                break;
+            }
+            if (!option_line) option_line = dline;
             byoc_attrs_set(arena, &b->options, oname, &v);
         } else {
-            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: unknown directive '%.*s' (expected backend, kind, priority, option, define, pattern or supports)", fname, dline,
+            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: unknown directive '%.*s' (expected backend, kind, priority, dtypes, option, define, pattern, supports or fusion)", fname, dline,
                        (int)(kwlen > 40 ? 40 : kwlen), kw);
             failed = 1;
         }
@@ -11731,7 +11905,12 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             if (b->nsupport) memcpy(b->support, support, sizeof(byoc_op_support) * (size_t)b->nsupport);
         }
         if (!b->kind) b->kind = b->name;
+        int nd = (int)stbds_arrlen(dtypes);
+        const char **kept = nd ? BYOC__NEW_N(arena, const char *, nd) : NULL;
+        if (kept) memcpy(kept, dtypes, sizeof(char *) * (size_t)nd), b->dtypes = kept, b->ndtypes = nd;
+        else if (nd) failed = 1;
     }
+    stbds_arrfree(dtypes);
     stbds_arrfree(patterns);
     stbds_arrfree(support);
     if (failed) {
@@ -13704,14 +13883,17 @@ BYOC__PRIVATE byoc_result byoc__report_make(byoc_module **arena, const byoc__rep
     byoc_placement *nodes = BYOC__NEW_N(*arena, byoc_placement, count + 1);
     byoc_partition_summary *ps = BYOC__NEW_N(*arena, byoc_partition_summary, np + 1);
     const char **names = BYOC__NEW_N(*arena, const char *, n + 1);
-    if (!rep || !nodes || !ps || !names) {
+    const char **notes = BYOC__NEW_N(*arena, const char *, n + 1);
+    if (!rep || !nodes || !ps || !names || !notes) {
         BYOC_FREE(rep);
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
     }
     if (count) memcpy(nodes, rb->nodes, sizeof(byoc_placement) * (size_t)count);
     if (np) memcpy(ps, parts, sizeof(byoc_partition_summary) * (size_t)np);
-    for (int k = 0; k < n; ++k) names[k] = byoc_intern(*arena, order[k]->name);
+    for (int k = 0; k < n; ++k) names[k] = byoc_intern(*arena, order[k]->name), notes[k] = order[k]->library ? "a library backend: host kernels" : NULL;
     names[n] = "host";
+    notes[n] = NULL;
+    rep->backend_notes = notes;
     rep->nodes = nodes;
     rep->count = count;
     rep->partitions = ps;
@@ -13856,8 +14038,10 @@ BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report
         for (int q = 0; q < r->count; ++q) ops += !strcmp(r->nodes[q].backend, r->backends[k]);
         for (int q = 0; q < r->npartitions; ++q) parts += !strcmp(r->partitions[q].backend, r->backends[k]);
         if (!ops) continue;
-        if (!placed_any) byoc__buf_printf(b, "%d of %d ops on %s in %d partition%s", ops, total, r->backends[k], parts, parts == 1 ? "" : "s");
-        else byoc__buf_printf(b, ", %d on %s in %d partition%s", ops, r->backends[k], parts, parts == 1 ? "" : "s");
+        const char *note = r->backend_notes ? r->backend_notes[k] : NULL;
+        if (!placed_any) byoc__buf_printf(b, "%d of %d ops on %s%s%s%s in %d partition%s", ops, total, r->backends[k], note ? " (" : "", note ? note : "", note ? ")" : "", parts,
+                                          parts == 1 ? "" : "s");
+        else byoc__buf_printf(b, ", %d on %s%s%s%s in %d partition%s", ops, r->backends[k], note ? " (" : "", note ? note : "", note ? ")" : "", parts, parts == 1 ? "" : "s");
         placed_any = 1;
     }
     int host = 0;

@@ -430,15 +430,20 @@ typedef struct byoc_sim_backend {
     byoc_sim_device device;
 } byoc_sim_backend;
 
-/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file with a `kind` line naming a registered
-   device kind (its `option` lines set device parameters), or either followed by target options in TVM's spelling
+/* Opens a backend from a built-in name ("npu", "dsp"), a .backend file whose kind (its `kind` line, else its name)
+   is a registered device kind (its `option` lines set device parameters, its `dtypes` line the device's dtypes) or
+   `library` (no device: its partitions run on the host kernels), or either followed by target options in TVM's spelling
    ("npu -preset=npu-128x128 -sram_kb=512"). Registers its target kind and hooks on first use:
    relay_to_tir lowers each partition to a command stream (tiling to fit SRAM, DMA insertion, weight
    streaming, fused epilogues, double buffering), tir_to_runtime serialises it into a blob and loads it
-   into a runtime module that byoc_sim_run (and byoc_module_evaluate) call. A .backend file of another
-   kind opens as a spec only (its partitions run on the host kernels). */
+   into a runtime module that byoc_sim_run (and byoc_module_evaluate) call. A backend of any other kind is an
+   error at FILE:LINE:COL ("kind 'npuu' is not a registered device kind (kinds: npu, dsp; did you mean 'npu'?)"). */
 BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag);
 BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b);
+/* One line naming the backend and what runs its ops, with the device's own parameters:
+   "tiny64 (npu kind: 8x8 MACs output-stationary at 500 MHz, ...; from preset ethos-u55-256 with rows, cols overridden)",
+   "npu (npu kind, preset ethos-u55-256: 16x16 MACs ...)" or "tiny64 (a library backend: host kernels)". */
+BYOC_SIM_API void byoc_sim_backend_describe(const byoc_sim_backend *b, char *out, size_t cap);
 /* Built-in backends, for listings: name and the .backend text of its patterns and op support. */
 BYOC_SIM_API int byoc_sim_builtin_backend_count(void);
 BYOC_SIM_API const char *byoc_sim_builtin_backend(int i, const char **spec_text);
@@ -2521,6 +2526,22 @@ BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p) {
     }
 }
 
+BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_sim_device *d, char *out, size_t cap);
+/* where kernel i ran, named as placement names it: "host", a device backend (its device in *dev), or a library
+   backend (*dev NULL) for the host kernels of its partitions */
+BYOC__SIM_PRIVATE const char *byoc__sim_kernel_where(const byoc_sim_program *p, int i, const byoc_sim_device **dev) {
+    const byoc__sim_kernel *k = &p->kernels[i];
+    *dev = NULL;
+    if (k->info.exec == BYOC_SIM_EXEC_RUNTIME) {
+        const byoc_sim_device_program *dp = byoc__dv_program_of(byoc_module_runtime(p->m, k->function));
+        *dev = dp ? byoc_sim_device_of(dp) : NULL;
+        return k->info.device;
+    }
+    const byoc_node *fn = k->info.partition ? byoc_module_function(p->m, k->info.partition) : NULL;
+    const char *compiler = fn ? byoc_attrs_string(&fn->attrs, "Compiler", NULL) : NULL;
+    return compiler && *compiler ? compiler : "host";
+}
+
 BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *len) {
     if (!p) return NULL;
     byoc__buf t;
@@ -2538,8 +2559,14 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
     if (pw > 32) pw = 32;
     byoc__buf_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %12s  %10s  %5s  %12s  %10s  %10s  %s\n", "#", w, "kernel", "device", pw, "partition", "exec",
                           "cycles", "sim us", "util", "DRAM B", "xfer B", "wall us", "ops");
-    double sum = 0, sim = 0, by_kind[BYOC__DK_MAX] = {0};
-    int n_kind[BYOC__DK_MAX] = {0}, nkinds = byoc_sim_device_kind_count();
+    /* the latency by where kernels ran, named as placement names them: the host, each device backend, each
+       library backend (host kernels of its partitions), in order of first use; only those used */
+    enum { WHERE_MAX = 32 };
+    const char *where[WHERE_MAX];
+    const byoc_sim_device *where_dev[WHERE_MAX];
+    double by_where[WHERE_MAX] = {0};
+    int n_where[WHERE_MAX] = {0}, nwhere = 0;
+    double sum = 0, sim = 0;
     uint64_t rd = 0, wr = 0, xfer = 0;
     for (int i = 0; i < p->nkernels; ++i) {
         const byoc_sim_kernel_info *k = &p->kernels[i].info;
@@ -2555,17 +2582,37 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
                               (unsigned long long)k->transfer_bytes, k->median_seconds * 1e6, k->nops ? k->ops : "-");
         sum += k->median_seconds;
         sim += k->sim_seconds;
-        by_kind[kind] += k->sim_seconds;
-        n_kind[kind]++;
+        const byoc_sim_device *at_dev = NULL;
+        const char *at = byoc__sim_kernel_where(p, i, &at_dev);
+        int w = 0;
+        while (w < nwhere && strcmp(where[w], at)) w++;
+        if (w == nwhere && nwhere < WHERE_MAX) where[nwhere] = at, where_dev[nwhere] = at_dev, nwhere++;
+        if (w == WHERE_MAX) w = WHERE_MAX - 1;
+        by_where[w] += k->sim_seconds;
+        n_where[w]++;
         rd += k->bytes_read;
         wr += k->bytes_written;
         xfer += k->transfer_bytes;
     }
     byoc__buf_printf(&t, "simulated latency %.3f ms: ", sim * 1e3);
-    for (int kind = 0; kind < nkinds; ++kind)
-        byoc__buf_printf(&t, kind ? ", %s %.3f ms (%d, %.0f%%)" : "%s %.3f ms (%d kernels, %.0f%%)", byoc__sim_kind_name(kind), by_kind[kind] * 1e3,
-                              n_kind[kind], sim > 0 ? 100 * by_kind[kind] / sim : 0.0);
+    int shown = 0;
+    for (int pass = 0; pass < 2; ++pass) /* the host first when it ran anything */
+        for (int w = 0; w < nwhere; ++w) {
+            if ((strcmp(where[w], "host") == 0) != (pass == 0)) continue;
+            const char *label = !strcmp(where[w], "host") ? "" : where_dev[w] ? "" : " (library)";
+            byoc__buf_printf(&t, shown ? ", %s%s %.3f ms (%d, %.0f%%)" : "%s%s %.3f ms (%d kernels, %.0f%%)", where[w], label, by_where[w] * 1e3, n_where[w],
+                                  sim > 0 ? 100 * by_where[w] / sim : 0.0);
+            shown++;
+        }
+    if (!shown) byoc__buf_printf(&t, "no kernels");
     byoc__buf_printf(&t, "; %llu bytes moved between devices\n", (unsigned long long)xfer);
+    for (int w = 0; w < nwhere; ++w) { /* what each backend in use is */
+        char about[640];
+        if (!strcmp(where[w], "host")) continue;
+        if (where_dev[w]) byoc__sim_device_about(where[w], where_dev[w], about, sizeof about);
+        else snprintf(about, sizeof about, "%s (a library backend: host kernels)", where[w]);
+        byoc__buf_printf(&t, "  %s\n", about);
+    }
     byoc__buf_printf(&t, "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, %llu bytes written per run\n",
                           p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd, (unsigned long long)wr);
     const byoc_sim_memory_plan *mp = &p->plan;
@@ -2725,6 +2772,26 @@ BYOC__SIM_PRIVATE void byoc__dv_dtypes_text(unsigned dtypes, char *dts, size_t c
     for (int t = 1; t < BYOC_DTYPE_COUNT && t < 32; ++t)
         if (dtypes & BYOC__DV_DT(t)) snprintf(dts + strlen(dts), cap - strlen(dts), "%s%s", dts[0] ? "," : "", byoc_dtype_name((byoc_dtype)t));
 }
+/* a device named by its backend, with its own parameters and the preset they start from (see byoc_sim_backend_describe) */
+BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_sim_device *d, char *out, size_t cap) {
+    char line[512], changed[200] = "";
+    byoc_sim_device_describe(d, line, sizeof line);
+    const char *params = strstr(line, "): "); /* "npu (preset): PARAMETERS" */
+    params = params ? params + 3 : line;
+    const byoc_sim_device *p = byoc_sim_preset_find(d->preset);
+    if (p && p->kind == d->kind) {
+        const struct { const char *name; int differs; } f[] = {
+            {"clock_mhz", p->clock_mhz != d->clock_mhz}, {"rows", p->rows != d->rows}, {"cols", p->cols != d->cols}, {"dataflow", p->dataflow != d->dataflow},
+            {"lanes", p->lanes != d->lanes}, {"sram_kb", p->sram_bytes != d->sram_bytes}, {"dram_bytes_per_cycle", p->dram_bytes_per_cycle != d->dram_bytes_per_cycle},
+            {"dram_latency", p->dram_latency != d->dram_latency}, {"burst_bytes", p->burst_bytes != d->burst_bytes},
+            {"launch_cycles", p->launch_cycles != d->launch_cycles}, {"double_buffer", p->double_buffer != d->double_buffer}, {"dtypes", p->dtypes != d->dtypes}};
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+            if (f[i].differs) snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%s", changed[0] ? ", " : "", f[i].name);
+    }
+    if (changed[0]) snprintf(out, cap, "%s (%s kind: %s; from preset %s with %s overridden)", backend, byoc__sim_kind_name(d->kind), params, d->preset, changed);
+    else snprintf(out, cap, "%s (%s kind, preset %s: %s)", backend, byoc__sim_kind_name(d->kind), d->preset, params);
+}
+
 BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *d, char *out, size_t cap) {
     const byoc__dk_entry *e = byoc__dk_get(d->kind);
     if (e && e->def.describe) {
@@ -4964,7 +5031,8 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
     byoc__buf_printf(&t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"simulated SoC\"}}");
     for (int i = 0; i < p->nkernels; ++i) {
         const byoc__sim_kernel *k = &p->kernels[i];
-        const char *dev = k->info.device;
+        const byoc_sim_device *on = NULL;
+        const char *dev = byoc__sim_kernel_where(p, i, &on); /* the backend's name (a library backend's: host kernels) */
         int tid = -1;
         for (int j = 0; j < ntracks && tid < 0; ++j)
             if (!strcmp(tracks[j], dev)) tid = j;
@@ -4973,7 +5041,8 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
             tracks[ntracks++] = dev;
             for (int e = 0; e < 3; ++e) {
                 char name[160];
-                snprintf(name, sizeof name, e == 0 ? "%s" : e == 1 ? "%s dma" : "%s compute", dev);
+                snprintf(name, sizeof name, e == 0 ? "%s%s" : e == 1 ? "%s dma%s" : "%s compute%s", dev,
+                         k->info.exec != BYOC_SIM_EXEC_RUNTIME && strcmp(dev, "host") ? " (library: host kernels)" : "");
                 if (e && !byoc__dk_device(byoc_sim_device_kind_find(k->info.device_kind))) break;
                 byoc__buf_printf(&t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", 1 + 3 * tid + e);
                 byoc__sim_json_string(&t, name);
@@ -5935,6 +6004,33 @@ BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_
     return e;
 }
 
+/* the error of a backend that names no device kind and is not a library backend, at its kind (or name) */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_kind_error(const byoc_backend_spec *spec, byoc_diag *diag) {
+    const char *names[BYOC__DK_MAX];
+    char kinds[256] = "";
+    int n = 0;
+    for (int k = 0; k < byoc_sim_device_kind_count(); ++k)
+        if (byoc__dk_device(k) && n < BYOC__DK_MAX) {
+            names[n] = byoc__sim_kind_name(k);
+            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", n ? ", " : "", names[n]);
+            n++;
+        }
+    const char *near = byoc__closest_name(spec->kind, names, n);
+    char at[400];
+    snprintf(at, sizeof at, "%s:%d:%d", spec->file ? spec->file : "<backend>", spec->kind_line, spec->kind_col);
+    if (!spec->kind_given)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "%s: backend '%s' has no way to run its ops: no 'kind' line, and '%s' is not a registered device kind (kinds: %s%s%s%s); "
+                              "write 'kind KIND' for a device, or 'kind library' when its ops run on the host through its own kernels",
+                              at, spec->name, spec->kind, kinds, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    if (byoc_sim_device_kind_find(spec->kind) == BYOC_SIM_HOST)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "%s: kind 'host' is not a registered device kind (kinds: %s); a backend whose ops run on the host through its own kernels says 'kind library'",
+                              at, kinds);
+    return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "%s: kind '%s' is not a registered device kind (kinds: %s%s%s%s)", at, spec->kind, kinds,
+                          near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+}
+
 BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag) {
     char head[1024];
     size_t n = strcspn(text, " \t");
@@ -5975,15 +6071,25 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_backend *)NULL;
     }
     b->spec = byoc_backend_parse(spec_text, spec_len, spec_file, diag);
-    /* a device backend says so with a `kind` line naming a registered device kind (the parser's default kind is the name) */
+    /* a backend runs its ops on the device kind its `kind` line names (default: its name), or says `kind library`:
+       its partitions run on the host through its own kernels. Anything else cannot run them. */
     const char *kind = b->spec ? (b->spec->kind ? b->spec->kind : b->spec->name) : NULL;
-    int kind_index = b->spec && b->spec->kind_given ? byoc_sim_device_kind_find(kind) : -1;
+    int kind_index = b->spec && !b->spec->library ? byoc_sim_device_kind_find(kind) : -1;
     int device = byoc__dk_device(kind_index) != NULL;
     byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
+    if (r == BYOC_OK && !strcmp(b->spec->name, "host"))
+        r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "%s:%d:%d: 'host' is reserved for the host and cannot name a backend", b->spec->file, b->spec->kind_line,
+                           b->spec->kind_col);
+    if (r == BYOC_OK && !device && !b->spec->library) r = byoc__sim_kind_error(b->spec, diag);
     if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
     if (r == BYOC_OK && device) {
         b->device = *byoc__sim_default_preset(kind_index);
         r = byoc__dv_apply_options(&b->device, &b->spec->options, diag);
+        if (r == BYOC_OK && b->spec->ndtypes) { /* the backend's one dtype list is the device's */
+            unsigned mask = 0;
+            for (int i = 0; i < b->spec->ndtypes; ++i) mask |= BYOC__DV_DT(byoc_dtype_from_name(b->spec->dtypes[i]));
+            b->device.dtypes = mask;
+        }
         if (r != BYOC_OK && diag) {
             char msg[BYOC_DIAG_MESSAGE_MAX];
             snprintf(msg, sizeof msg, "%s", diag->message);
@@ -6009,6 +6115,13 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         return NULL;
     }
     return b;
+}
+
+BYOC_SIM_API void byoc_sim_backend_describe(const byoc_sim_backend *b, char *out, size_t cap) {
+    if (!cap) return;
+    if (!b || !b->spec) { snprintf(out, cap, "?"); return; }
+    if (b->spec->library || !b->target) snprintf(out, cap, "%s (a library backend: host kernels)", b->spec->name);
+    else byoc__sim_device_about(b->spec->name, &b->device, out, cap);
 }
 
 BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b) {

@@ -231,3 +231,12 @@ if [ -d "$NT" ]; then
 else
     echo "skipped ONNX CLI tests: $NT is missing (Debian package libonnx-testdata)"
 fi
+
+# a backend file is validated whole before anything is placed, compiled or run (issue 27)
+printf 'backend tiny64\nkind npuu\nsupports nn.conv2d\n' > "$tmp/npuu.backend"
+expect cli_backend_unknown_kind 2 "$tmp/npuu.backend:2:6: kind 'npuu' is not a registered device kind (kinds: npu, dsp; did you mean 'npu'?)" \
+    "$BYOCC" compile $M --backend "$tmp/npuu.backend" -o "$tmp/npuu.byoc"
+printf 'backend tiny64\noption rows 8\nsupports nn.conv2d\n' > "$tmp/nokind.backend"
+expect cli_backend_no_way_to_run 2 "$tmp/nokind.backend:1:9: backend 'tiny64' has no way to run its ops" "$BYOCC" run $M --backend "$tmp/nokind.backend"
+printf 'backend tiny64\nkind library\nsupports nn.conv2d\n' > "$tmp/lib.backend"
+expect cli_backend_library 0 'ops on tiny64 (a library backend: host kernels) in 2 partitions' "$BYOCC" partition $M --backend "$tmp/lib.backend"

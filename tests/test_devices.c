@@ -456,8 +456,91 @@ static void test_trace(void) {
     compiled_free(&c);
 }
 
+/* A backend file is validated whole (issue 27): each fault is an error at file:line:col; a kind names a registered
+   device kind or says `library`; one dtypes list serves placement and the device; a backend is described by its own
+   parameters */
+static const char *write_backend(const char *name, const char *text) {
+    static char path[4][128];
+    static int at;
+    char *p = path[at++ % 4];
+    snprintf(p, sizeof path[0], "build/test_devices_%s.backend", name);
+    FILE *f = fopen(p, "wb");
+    if (f) fputs(text, f), fclose(f);
+    return p;
+}
+static void test_backend_files_validated(void) {
+    static const struct { const char *text, *message; } parse_errors[] = {
+        {"backend t\nkind npu\nsupports nn.conv2d\n    require dtype in [float32, int9] \"x\"\n", "t.backend:4:32: unknown dtype 'int9' (did you mean 'int8'?)"},
+        {"backend t\nkind npu\nsupports nn.conv2d\n    require out.dtype == int9 \"x\"\n", "t.backend:4:26: unknown dtype 'int9' (did you mean 'int8'?)"},
+        {"backend t\nkind npu\nsupports nn.conv2d nn.dense\n    require attr.group == 1 \"x\"\n",
+         "t.backend:4:13: nn.conv2d has no attribute 'group' (did you mean 'groups'?)"},
+        {"backend t\nkind npu\nsupports nn.conv2d\n    require attr.frobnicate == 1 \"x\"\n",
+         "t.backend:4:13: nn.conv2d has no attribute 'frobnicate' (its attributes: strides, padding, dilation, groups, channels, kernel_size, data_layout, "
+         "kernel_layout, out_layout, out_dtype)"},
+        {"backend t\nkind npu\nsupports nn.relu\n    require attr.alpha == 1 \"x\"\n", "t.backend:4:13: nn.relu has no attributes (attr.alpha)"},
+        {"backend t\nkind npu\npattern p = is_op(\"nn.relu\")(is_op(\"nn.conv2d\")(wildcard(), wildcard()))\n    require nn.conv2d attr.stride == 1 \"x\"\n",
+         "t.backend:4:23: nn.conv2d has no attribute 'stride' (did you mean 'strides'?)"},
+        {"kind npu\nbackend t\n", "t.backend:1:1: 'backend NAME' must come first, before 'kind'"},
+        {"# c\ndefine c = wildcard()\nbackend t\n", "t.backend:2:1: 'backend NAME' must come first, before 'define'"},
+        {"backend t\noption rows 8\nkind npu\n", "t.backend:3:1: 'kind' must come before the option lines (line 2 sets a parameter of the kind)"},
+        {"backend t\nkind npu\nkind dsp\n", "t.backend:3:1: the kind is given twice"},
+        {"backend t\nkind npu\noption dtypes \"float32,int8\"\n",
+         "t.backend:3:8: the dtypes are the backend's one list, for placement and the device: write 'dtypes float32 int8' (a directive) instead of an option"},
+        {"backend t\nkind library\noption rows 8\n", "t.backend:3:8: a library backend has no device parameters (option 'rows')"},
+        {"backend t\nkind npu\ndtypes float32 int9\n", "t.backend:3:16: unknown dtype 'int9' (did you mean 'int8'?)"},
+        {"backend t\nkind npu\ndtypes float32\ndtypes int8\n", "t.backend:4:1: the dtypes are given twice"},
+    };
+    for (size_t i = 0; i < sizeof parse_errors / sizeof parse_errors[0]; ++i) {
+        byoc_diag d;
+        byoc_backend_spec *b = byoc_backend_parse(parse_errors[i].text, strlen(parse_errors[i].text), "t.backend", &d);
+        CHECKF(!b && !strcmp(d.message, parse_errors[i].message), "case %d: got \"%s\", want \"%s\"", (int)i, b ? "(accepted)" : d.message, parse_errors[i].message);
+        byoc_backend_free(b);
+    }
+    /* the kind: a registered device kind, or `library`; its position is kept for the simulator's check */
+    byoc_diag d;
+    char want[512], about[640];
+    const char *bad_kind = write_backend("bad_kind", "backend tiny64\nkind npuu\nsupports nn.conv2d\n");
+    CHECK(byoc_sim_backend_open(bad_kind, &d) == NULL);
+    snprintf(want, sizeof want, "%s:2:6: kind 'npuu' is not a registered device kind (kinds: npu, dsp; did you mean 'npu'?)", bad_kind);
+    CHECKF(!strcmp(d.message, want), "got \"%s\"", d.message);
+    const char *no_kind = write_backend("no_kind", "# an 8x8 accelerator\nbackend tiny64\noption rows 8\nsupports nn.conv2d\n");
+    CHECK(byoc_sim_backend_open(no_kind, &d) == NULL);
+    snprintf(want, sizeof want, "%s:2:9: backend 'tiny64' has no way to run its ops: no 'kind' line, and 'tiny64' is not a registered device kind (kinds: npu, dsp)", no_kind);
+    CHECKF(!strncmp(d.message, want, strlen(want)) && strstr(d.message, "'kind library'"), "got \"%s\"", d.message);
+    const char *lib = write_backend("library", "backend tiny64lib\nkind library\ndtypes float32\nsupports nn.conv2d\n");
+    byoc_sim_backend *l = byoc_sim_backend_open(lib, &d);
+    CHECKF(l && l->spec->library && !l->target, "%s", d.message);
+    byoc_sim_backend_describe(l, about, sizeof about);
+    CHECKF(!strcmp(about, "tiny64lib (a library backend: host kernels)"), "got \"%s\"", about);
+    /* a device backend with its own parameters and one dtypes list: int8 in, int32 out */
+    const char *tiny = write_backend("tiny64", "backend tiny64\nkind npu\noption rows 8\noption cols 8\ndtypes float32 int8 int32\nsupports nn.conv2d\n"
+                                               "    require dtype in [float32, int8] \"computes in float32 or int8\"\n");
+    byoc_sim_backend *t = byoc_sim_backend_open(tiny, &d);
+    CHECKF(t != NULL, "%s", d.message);
+    if (t) {
+        byoc_sim_backend_describe(t, about, sizeof about);
+        const char *text = about;
+        CHECK_CONTAINS(text, "tiny64 (npu kind: 8x8 MACs output-stationary at 500 MHz");
+        CHECK_CONTAINS(text, "float32,int8,int32; from preset ethos-u55-256 with rows, cols, dtypes overridden)");
+        CHECK(t->spec->ndtypes == 3 && t->device.dtypes == ((1u << BYOC_FLOAT32) | (1u << BYOC_INT8) | (1u << BYOC_INT32)));
+        static const char qconv[] = "def @main(%x: Tensor[(1, 4, 8, 8), int8], %w: Tensor[(8, 4, 3, 3), int8]) {\n"
+                                    "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], out_dtype=\"int32\")\n}\n";
+        byoc_module *m = byoc_module_parse(qconv, sizeof qconv - 1, "q.relay", NULL, &d);
+        CHECKF(m && byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+        char why[256] = "";
+        const byoc_node *conv = m ? byoc_module_function(m, "main")->body : NULL;
+        CHECKF(conv && byoc_backend_accepts(t->spec, conv, why, sizeof why), "declined: %s", why);
+        CHECKF(conv && l && !byoc_backend_accepts(l->spec, conv, why, sizeof why) && !strcmp(why, "out.dtype=int32 (not one of its dtypes: float32)"), "got \"%s\"", why);
+        byoc_module_destroy(m);
+    }
+    byoc_sim_backend_close(t);
+    byoc_sim_backend_close(l);
+    remove(bad_kind), remove(no_kind), remove(lib), remove(tiny);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {TEST_ENTRY(test_presets_and_options), TEST_ENTRY(test_constraint_reasons), TEST_ENTRY(test_partitioned_matches_host),
-                                      TEST_ENTRY(test_estimator_agrees),    TEST_ENTRY(test_blob_validation),    TEST_ENTRY(test_depthwise_on_npu),    TEST_ENTRY(test_patch_cache_never_stale),    TEST_ENTRY(test_trace)};
+                                      TEST_ENTRY(test_estimator_agrees),    TEST_ENTRY(test_blob_validation),    TEST_ENTRY(test_depthwise_on_npu),    TEST_ENTRY(test_patch_cache_never_stale),    TEST_ENTRY(test_trace),
+                                      TEST_ENTRY(test_backend_files_validated)};
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
