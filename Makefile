@@ -19,10 +19,9 @@ BUILD   := build/san
 endif
 
 STB_DS  := /usr/include/stb/stb_ds.h
-FUZZERS := text weights pattern backend onnx device placement artifact
 HEADERS := byoc.h byoc_sim.h
 
-.PHONY: all test demo fuzz bench deps clean install
+.PHONY: all test test-bins demo fuzz bench deps clean install
 all: $(BUILD)/byocc
 
 # clang (with libFuzzer and the sanitizers) builds the SAN suite, the fuzzers and the build checks
@@ -50,21 +49,62 @@ $(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
-UNIT_TESTS := test_core test_patterns test_passes test_property test_targets test_sim test_onnx test_kernels test_devices test_collage test_collage_search \
-              test_artifact test_api
-$(BUILD)/test_%: tests/test_%.c tests/test.h $(HEADERS) $(STB_DS) | $(BUILD)
-	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
+LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h
 
-$(BUILD)/test_onnx: tools/byoc_onnx.h
+# The library is compiled once (tests/lib/byoc_impl.c: byoc.h, byoc_sim.h and tools/byoc_onnx.h) into
+# $(BUILD)/lib/byoc_impl.o, which every unit test in UNIT_TESTS links: a new one is tests/test_NAME.c and
+# NAME in that list. The tests that reach into the library's internals (its static functions and types)
+# compile the implementation themselves: SELF_TESTS, onnx_node_tests, and byocc (its one cc line).
+UNIT_TESTS := core patterns passes property targets sim collage collage_search artifact api
+SELF_TESTS := onnx kernels devices
+IMPL_O     := $(BUILD)/lib/byoc_impl.o
+
+$(IMPL_O): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -I. -c $< -o $@
+
+$(addprefix $(BUILD)/test_,$(UNIT_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/test.h $(LIB_HEADERS) $(IMPL_O) | $(BUILD)
+	$(CC) $(TEST_CFLAGS) -I. $< $(IMPL_O) -o $@ $(LDLIBS)
+
+$(addprefix $(BUILD)/test_,$(SELF_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/test.h $(LIB_HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
 # the ONNX backend node tests of Debian's libonnx-testdata, for every op the importer supports
-$(BUILD)/onnx_node_tests: tests/onnx_node_tests.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/onnx_node_tests: tests/onnx_node_tests.c $(LIB_HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
-TEST_BINS := $(BUILD)/byocc $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/,$(UNIT_TESTS)) $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
+# The fuzzers are built with clang, libFuzzer, ASan and UBSan whatever SAN says, so both suites share them
+# (build/fuzz). Those in FUZZ_LINKED link the library compiled once with their flags; fuzz_device and
+# fuzz_artifact use the library's internals and compile it themselves.
+FUZZ_BUILD  := build/fuzz
+FUZZ_CFLAGS := -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_LINKED := text weights pattern backend onnx placement
+FUZZ_SELF   := device artifact
+FUZZERS     := $(FUZZ_LINKED) $(FUZZ_SELF)
+FUZZ_IMPL_O := $(FUZZ_BUILD)/lib/byoc_impl.o
 
-test: deps $(TEST_BINS)
-	@CC="$(CC)" CXX="$(CXX)" BUILD="$(BUILD)" SAN="$(SAN)" sh tests/run.sh
+$(FUZZ_IMPL_O): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS) $(CLANG_BIN)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -I. -c $< -o $@
+
+$(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(FUZZ_IMPL_O)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -I. $< $(FUZZ_IMPL_O) -o $@ -lm
+
+$(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(STB_DS) $(CLANG_BIN)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -I. $< -o $@ -lm
+
+# the programs that compile the implementation themselves first, so the two jobs stay busy
+TEST_BINS := $(BUILD)/byocc $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/test_,$(SELF_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)) \
+             $(IMPL_O) $(FUZZ_IMPL_O) $(addprefix $(BUILD)/test_,$(UNIT_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED))
+
+# make test builds with JOBS jobs (default 2) unless make was given -j, then runs JOBS test groups at a time
+JOBS ?= 2
+test: deps
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS)) test-bins
+	@CC="$(CC)" CXX="$(CXX)" BUILD="$(BUILD)" FUZZ_BUILD="$(FUZZ_BUILD)" SAN="$(SAN)" JOBS="$(JOBS)" \
+	  TESTS="$(UNIT_TESTS) $(SELF_TESTS)" FUZZERS="$(FUZZERS)" sh tests/run.sh
+test-bins: $(TEST_BINS)
 
 # make demo: a real model (Ultra-Light-Fast face detector, from $(MODELS)) imported from ONNX, placed on the
 # built-in simulated npu and dsp with the rest on the host, run, and checked against ONNX Runtime and the
@@ -109,16 +149,13 @@ demo: $(BUILD)/byocc
 	  $(CC) -std=c99 -O2 -I. examples/embed_runtime.c -o $(BUILD)/embed_runtime -lm && $(BUILD)/embed_runtime $(BUILD)/demo/mnist.byoc || exit 1; \
 	fi
 
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) $(CLANG_BIN) | $(BUILD)
-	$(CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $< -o $@ -lm
-
-fuzz: $(addprefix $(BUILD)/fuzz_,$(FUZZERS))
+fuzz: $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZERS))
 	@for f in $(FUZZERS); do \
 	  work=$(BUILD)/fuzz-work/$$f; mkdir -p $$work; cp tests/fuzz/corpus/$$f/* $$work/ 2>/dev/null; \
 	  if [ $$f = onnx ] && [ -d $(ONNX_TESTDATA) ]; then for t in $(ONNX_TESTDATA)/*/model.onnx; do \
 	    cp $$t $$work/seed_$$(basename $$(dirname $$t)).onnx; done; fi; \
 	  echo "== fuzz_$$f for $(FUZZ_SECONDS)s"; \
-	  $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=$$(if [ $$f = device ] || [ $$f = artifact ]; then echo 32768; else echo 4096; fi) -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
+	  $(FUZZ_BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=$$(if [ $$f = device ] || [ $$f = artifact ]; then echo 32768; else echo 4096; fi) -print_final_stats=1 $$work tests/fuzz/corpus/$$f 2>&1 | tail -5 || exit 1; \
 	done
 
 # the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11). Times are

@@ -6,9 +6,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 W="-Wall -Wextra -Wpedantic -Werror"
 
+# JOBS checks (default 2) run at a time, each with its own log; the lines come out in this file's order.
+# A check that runs what another built comes after a `wait`.
+JOBS=${JOBS:-2}
+mkfifo "$tmp/slots" && exec 3<>"$tmp/slots"
+i=0; while [ $i -lt "$JOBS" ]; do echo >&3; i=$((i + 1)); done
+n=0
 check() { # name command...
     name=$1; shift
-    if "$@" > "$tmp/log" 2>&1; then echo "ok $name"; else echo "FAIL $name: $(head -c 600 "$tmp/log" | tr '\n' ' ')"; fi
+    n=$((n + 1)); res=$tmp/res.$(printf %03d $n)
+    read -r _ <&3
+    { if "$@" > "$res.log" 2>&1; then echo "ok $name"; else echo "FAIL $name: $(head -c 600 "$res.log" | tr '\n' ' ')"; fi > "$res"; echo >&3; } &
 }
 
 check build_gcc_c99_warnings_clean        gcc   -std=c99 -O2 $W -I. tests/compile/use_c.c -o "$tmp/gcc" -lm
@@ -20,6 +28,7 @@ check build_byocc_gxx_cpp11              g++     -x c++ -std=c++11 -O0 $W -I. -c
 check build_byocc_clangxx_cpp17          clang++ -x c++ -std=c++17 -O0 $W -I. -c tools/byocc.c -o "$tmp/byocc_cpp2.o"
 check build_gxx_cpp11                     g++     -std=c++11 -O1 $W -I. tests/compile/use_cpp.cpp -o "$tmp/gxx"
 check build_clangxx_cpp17                 clang++ -std=c++17 -O1 $W -I. tests/compile/use_cpp.cpp -o "$tmp/clangxx"
+wait
 check run_cpp_build                       "$tmp/gxx"
 check run_c_build                         "$tmp/gcc"
 # byoc_sim.h with byoc.h, both implementations in one file, as C99 and as C++
@@ -27,6 +36,7 @@ check build_sim_gcc_c99_warnings_clean    gcc     -std=c99 -O2 $W -I. tests/comp
 check build_sim_clang_c99_warnings_clean  clang   -std=c99 -O2 $W -I. tests/compile/use_sim_c.c -o "$tmp/sim_clang" -lm
 check build_sim_gxx_cpp11                 g++     -std=c++11 -O1 $W -I. tests/compile/use_sim_cpp.cpp -o "$tmp/sim_gxx"
 check build_sim_clangxx_cpp17             clang++ -std=c++17 -O1 $W -I. tests/compile/use_sim_cpp.cpp -o "$tmp/sim_clangxx"
+wait
 check run_sim_c_build                     "$tmp/sim_gcc"
 check run_sim_cpp_build                   "$tmp/sim_gxx"
 check build_host_implements_stb_ds        sh -c "gcc -std=c99 $W -I. -c tests/compile/stbds_host_impl.c -o $tmp/h1.o &&
@@ -44,3 +54,5 @@ check example_custom_backend_clang       sh -c "clang -std=c99 -O2 $W -I. exampl
 check example_embed_runtime_gcc          gcc     -std=c99 -O2 $W -I. examples/embed_runtime.c -o "$tmp/er" -lm
 check example_embed_runtime_clang        clang   -std=c99 -O2 $W -I. examples/embed_runtime.c -o "$tmp/er2" -lm
 check example_embed_runtime_gxx_cpp11    g++     -x c++ -std=c++11 -O1 $W -I. -c examples/embed_runtime.c -o "$tmp/er3.o"
+wait
+cat "$tmp"/res.[0-9][0-9][0-9]

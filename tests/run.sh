@@ -1,37 +1,24 @@
 #!/bin/sh
 # Runs every test group and ends with "N passed, N failed". Each group prints "ok NAME" or
 # "FAIL NAME: why" per test; a group that dies without reporting counts as one failure.
+# JOBS groups (default 2) run at a time, the longest first; as each one finishes a line gives its counts,
+# its wall time and the CPU time (user+sys) its processes took. The make test target passes TESTS (the
+# unit tests, $BUILD/test_NAME) and FUZZERS ($FUZZ_BUILD/fuzz_NAME); run alone, it takes those it finds.
 BUILD=${BUILD:-build}
+FUZZ_BUILD=${FUZZ_BUILD:-build/fuzz}
 CC=${CC:-cc}
 CXX=${CXX:-c++}
+JOBS=${JOBS:-2}
+[ -n "$TESTS" ] || TESTS=$(for t in "$BUILD"/test_*; do [ -x "$t" ] && echo "${t#"$BUILD"/test_}"; done)
+[ -n "$FUZZERS" ] || FUZZERS=$(for f in "$FUZZ_BUILD"/fuzz_*; do [ -x "$f" ] && echo "${f#"$FUZZ_BUILD"/fuzz_}"; done)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-status=0
 
-group() { # name command...
-    name=$1; shift
-    "$@" > "$out/$name.log" 2>&1
-    rc=$?
-    grep -E '^(ok|FAIL) ' "$out/$name.log" >> "$out/all"
-    if grep -q '^FAIL ' "$out/$name.log"; then  # the group's other output explains the failure
-        grep -vE '^(ok|FAIL) ' "$out/$name.log" | head -80 | sed 's/^/    /' >> "$out/all"
-    fi
-    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out/$name.log"; then
-        echo "FAIL $name: exited with $rc" >> "$out/all"
-        tail -20 "$out/$name.log" | sed 's/^/    /' >> "$out/all"
-    fi
-}
-
-: > "$out/all"
-for t in core patterns passes property targets sim onnx kernels devices collage collage_search artifact api; do group "$t" "$BUILD/test_$t"; done
-group cli sh tests/cli.sh "$BUILD/byocc"
-# ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
-group onnx_node "$BUILD/onnx_node_tests"
-group models sh tests/models.sh "$BUILD/byocc"
 # every committed fuzz input is replayed (the corpus is a regression suite)
-for f in text weights pattern backend onnx device placement artifact; do
-    group "fuzz_$f" sh -c "if $BUILD/fuzz_$f -runs=0 tests/fuzz/corpus/$f > $out/fuzz_$f.raw 2>&1; then echo 'ok fuzz_corpus_$f'; else tail -30 $out/fuzz_$f.raw; echo 'FAIL fuzz_corpus_$f: a corpus input crashed'; fi"
-done
+fuzz_group() { # target
+    if "$FUZZ_BUILD/fuzz_$1" -runs=0 "tests/fuzz/corpus/$1" > "$out/fuzz_$1.raw" 2>&1; then echo "ok fuzz_corpus_$1"
+    else tail -30 "$out/fuzz_$1.raw"; echo "FAIL fuzz_corpus_$1: a corpus input crashed"; fi
+}
 # IR-level tests: .relay files with RUN/CHECK lines, run by LLVM lit and FileCheck
 lit_group() {
     /usr/bin/python3 /usr/lib/llvm-14/build/utils/lit/lit.py -v tests/lit --param build="$BUILD" > "$out/lit.raw" 2>&1
@@ -39,19 +26,80 @@ lit_group() {
     if grep -q '^FAIL: ' "$out/lit.raw"; then sed -n '/^FAIL: /,/^\*\*\*\*\*\*\*\*\*\*$/p' "$out/lit.raw" | head -60 >&2; fi
     grep -q '^\(PASS\|FAIL\): ' "$out/lit.raw" || { cat "$out/lit.raw"; echo "FAIL lit: lit did not run"; }
 }
-group lit lit_group
-group build env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh
-# make install into a temporary prefix, and a program built against the installed copy alone
-group install env CC="$CC" SAN="$SAN" sh tests/install.sh
-# examples/embed_runtime.c: the runtime alone, from its own pool, running what byocc compiled
-group embed env CC="$CC" SAN="$SAN" sh tests/embed.sh "$BUILD/byocc"
-# examples/custom_device.c: a third device kind registered from outside the headers, a real model on it
-group custom_device env CC="$CC" SAN="$SAN" sh tests/custom_device.sh
-# every C snippet of README.md, compiled warnings-clean and run (tests/readme_snippets.sh says how)
-group readme_snippets env CC="$CC" SAN="$SAN" sh tests/readme_snippets.sh "$BUILD/byocc"
+group_command() { # name
+    case $1 in
+    cli) sh tests/cli.sh "$BUILD/byocc" ;;
+    # ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
+    onnx_node) "$BUILD/onnx_node_tests" ;;
+    models) sh tests/models.sh "$BUILD/byocc" ;;
+    fuzz_*) fuzz_group "${1#fuzz_}" ;;
+    lit) lit_group ;;
+    build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
+    # make install into a temporary prefix, and a program built against the installed copy alone
+    install) env CC="$CC" SAN="$SAN" sh tests/install.sh ;;
+    # examples/embed_runtime.c: the runtime alone, from its own pool, running what byocc compiled
+    embed) env CC="$CC" SAN="$SAN" sh tests/embed.sh "$BUILD/byocc" ;;
+    # examples/custom_device.c: a third device kind registered from outside the headers, a real model on it
+    custom_device) env CC="$CC" SAN="$SAN" sh tests/custom_device.sh ;;
+    # every C snippet of README.md, compiled warnings-clean and run (tests/readme_snippets.sh says how)
+    readme_snippets) env CC="$CC" SAN="$SAN" sh tests/readme_snippets.sh "$BUILD/byocc" ;;
+    *) "$BUILD/test_$1" ;;
+    esac
+}
 
+# the report order; the run order starts with the groups that take longest
+groups=$(echo $TESTS cli onnx_node models $(for f in $FUZZERS; do echo "fuzz_$f"; done) lit build install embed)
+[ -f tests/custom_device.sh ] && groups="$groups custom_device"
+[ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"
+first="models onnx_node build property collage_search kernels lit devices cli"
+order=$(for g in $first $groups; do case " $groups " in *" $g "*) echo "$g" ;; esac; done | awk '!seen[$0]++')
+total=$(echo $groups | wc -w)
+echo 0 > "$out/finished"
+
+seconds() { # "times" output: the second line (this subshell's children), user and sys, as whole seconds
+    sed -n 2p | tr 'ms' '  ' | awk '{ printf "%d", $1 * 60 + $2 + $3 * 60 + $4 + 0.5 }'
+}
+
+run_group() { # name
+    name=$1
+    start=$(date +%s)
+    ( group_command "$name"; rc=$?; times > "$out/$name.times"; exit $rc ) > "$out/$name.log" 2>&1
+    rc=$?
+    wall=$(($(date +%s) - start))
+    cpu=$(seconds < "$out/$name.times")
+    grep -E '^(ok|FAIL) ' "$out/$name.log" > "$out/$name.res"
+    if grep -q '^FAIL ' "$out/$name.log"; then  # the group's other output explains the failure
+        grep -vE '^(ok|FAIL) ' "$out/$name.log" | head -80 | sed 's/^/    /' >> "$out/$name.res"
+    fi
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out/$name.log"; then
+        echo "FAIL $name: exited with $rc" >> "$out/$name.res"
+        tail -20 "$out/$name.log" | sed 's/^/    /' >> "$out/$name.res"
+    fi
+    ok=$(grep -c '^ok ' "$out/$name.res")
+    failed=$(grep -c '^FAIL ' "$out/$name.res")
+    until mkdir "$out/lock" 2>/dev/null; do sleep 0.1; done
+    n=$(($(cat "$out/finished") + 1))
+    echo $n > "$out/finished"
+    printf '[%2d/%d] %-16s %4d ok %3d failed %5d s  (cpu %d s)\n' "$n" "$total" "$name" "$ok" "$failed" "$wall" "$cpu"
+    rmdir "$out/lock"
+}
+
+# JOBS workers; each takes the next group nobody has claimed yet
+worker() {
+    for g in $order; do
+        mkdir "$out/claim.$g" 2>/dev/null && run_group "$g"
+    done
+}
+start_all=$(date +%s)
+i=0
+while [ $i -lt "$JOBS" ]; do worker & i=$((i + 1)); done
+wait
+echo "all groups: $(($(date +%s) - start_all)) s, $JOBS at a time"
+
+for g in $groups; do cat "$out/$g.res"; done > "$out/all"
 grep -E '^(FAIL|    )' "$out/all"
-# what the conformance run and the real-model run covered
+# what the conformance run and the real-model run covered, with the lists the summaries point to
+grep -h -E '^(refused|differs) ' "$out/onnx_node.log" 2>/dev/null | cut -c1-400
 grep -h -E 'node tests of supported ops|^skipped' "$out/onnx_node.log" "$out/models.log" 2>/dev/null | cut -c1-400
 pass=$(grep -c '^ok ' "$out/all")
 fail=$(grep -c '^FAIL ' "$out/all")

@@ -13,8 +13,7 @@
    expected results by hand. guarded_functions[] is that list; test_list_matches_headers re-reads the
    headers the same way at run time, so a new public function taking a handle fails this test until it
    is guarded and added here. */
-#define BYOC_SIM_IMPLEMENTATION /* also emits byoc.h's implementation */
-#define BYOC_ONNX_IMPLEMENTATION
+/* links the library compiled once (tests/lib/byoc_impl.c) */
 #include "../byoc_sim.h"
 #include "../tools/byoc_onnx.h"
 #include "test.h"

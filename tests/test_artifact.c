@@ -2,7 +2,6 @@
    refuses truncated, corrupted, re-signed hostile, newer and mismatched files with a message naming the
    file and what is wrong; missing or incompatible backends are refused by name; the source map covers
    every op down to device layers and commands; the caller's allocator carries the loaded executable. */
-#define BYOC_SIM_IMPLEMENTATION
 #include "../byoc_sim.h"
 #include "test.h"
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 /* Collage's machinery: IndexSet against a plain array, SubGraph's entry / exit / input / output sets,
    depth, kind, taps and validity (convexity: {a, c} of a -> b -> c with a -> c is refused, {a, b, c} is
    not), touching and disjoint union. */
-#define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
+
+#include <stdlib.h>
 
 static uint64_t rng = 7;
 static int rnd(int n) {

@@ -6,9 +6,13 @@
    - deterministic: the same input gives the same placement twice;
    - bounded: past the state budget the beam takes over, says so, and still returns a plan;
    - replay: a saved placement reproduces the partitioned module; a placement for another model is refused. */
-#define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#define STBDS_NO_SHORT_NAMES
+#include <stb/stb_ds.h> /* its implementation is in the library's object */
 
 static uint64_t rng = 12345;
 static int rnd(int n) {

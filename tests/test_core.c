@@ -1,7 +1,6 @@
 /* Unit tests for the byoc.h core: IR, builder, op registry, type inference, text format, weights,
    structural equality/hash/copy and traversal. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
-#define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
 

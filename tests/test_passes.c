@@ -1,6 +1,5 @@
 /* Tests of the pass infrastructure (registry, required passes, sequential passes, opt levels, typed
    configuration, phases, instrumentation) and of the IR verifier. */
-#define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
 #include <math.h>

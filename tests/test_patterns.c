@@ -1,6 +1,5 @@
 /* Tests of the dataflow pattern language: building, parsing, printing, matching, rewrite and partition.
    Cases follow TVM's tests/python/relay/test_dataflow_pattern.py, written anew. */
-#define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
 

@@ -2,7 +2,6 @@
    random op support per backend go through AnnotateTarget -> MergeCompilerRegions -> PartitionGraph,
    and through FuseOps. Every result must verify (well formed, typed, acyclic), keep every original op
    exactly once, and keep each fused group within max_depth. */
-#define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
 

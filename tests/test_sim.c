@@ -2,10 +2,10 @@
    byoc_module_evaluate on the same inputs, and against the same program lowered with fused tiling, in-place
    writes and views turned off; every memory plan goes through a checker that rebuilds lifetimes from the
    schedule's accesses on its own. */
-#define BYOC_SIM_IMPLEMENTATION
 #include "byoc_sim.h"
 #include "test.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,6 +1,5 @@
 /* Tests of target kinds and targets, backend registration (UMA's workflow), target hooks and the
    reference evaluator. Cases follow TVM's UMA and target-hook tests, written anew. */
-#define BYOC_IMPLEMENTATION
 #include "byoc.h"
 #include "test.h"
 

@@ -3,9 +3,9 @@
    constraints are checked on every op of the module, and greedy placement must leave a verified
    module whose report accounts for every op; the Collage search must leave a verified module whose plan
    costs no more than greedy's. */
-#define BYOC_IMPLEMENTATION
 #include "../../byoc.h"
 #include <stdlib.h>
+#include <string.h>
 
 static const char graph_text[] =
     "def @main(%x: Tensor[(1, 3, 8, 8), float32]) {\n"

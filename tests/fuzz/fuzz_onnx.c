@@ -2,11 +2,10 @@
    import). A refused file must come with a message naming it; an imported module must type-check,
    print, and parse back (with its weights) to an equal module. Constants are capped at 16 MB so a
    hostile shape is an error, not an out-of-memory kill; external data is refused. */
-#define BYOC_IMPLEMENTATION
-#define BYOC_ONNX_IMPLEMENTATION
 #include "../../byoc.h"
 #include "../../tools/byoc_onnx.h"
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

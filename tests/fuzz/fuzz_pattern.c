@@ -1,9 +1,9 @@
 /* libFuzzer target: the pattern parser. What parses must print and re-parse to the same text, and
    matching it against a small fixed graph must not crash. */
-#define BYOC_IMPLEMENTATION
 #include "../../byoc.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char graph_text[] =
     "def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(3, 3, 1, 1), float32]) {\n"

@@ -1,9 +1,9 @@
 /* libFuzzer target: the placement file parser (byocc --placement) and the replay that checks a parsed
    placement against a module. Parsing fails with a message naming the file and line, or succeeds; a
    replay either partitions the module into a verified module or is refused with a reason. */
-#define BYOC_IMPLEMENTATION
 #include "../../byoc.h"
 #include <stdlib.h>
+#include <string.h>
 
 static const char graph_text[] =
     "def @main(%x: Tensor[(1, 3, 8, 8), float32]) {\n"

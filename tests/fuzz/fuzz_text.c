@@ -1,8 +1,8 @@
 /* libFuzzer target: the Relay text parser. Whatever parses must print, re-parse and compare equal. */
-#define BYOC_IMPLEMENTATION
 #include "../../byoc.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -1,9 +1,9 @@
 /* libFuzzer target: the weights-file loader. The input is used as the weights of a fixed module whose
    constants carry no type comments, so every entry's dtype and shape come from the file. Whatever
    loads must serialize and load back to the same module. */
-#define BYOC_IMPLEMENTATION
 #include "../../byoc.h"
 #include <stdlib.h>
+#include <string.h>
 
 static const char module_text[] =
     "def @main() { (meta[relay.Constant][0], meta[relay.Constant][1], meta[relay.Constant][2]) }";
