@@ -74,7 +74,7 @@ expect cli_unknown_strategy 1 "--strategy 'best' is not one of greedy, collage" 
 expect cli_collage_measured 0 'byocc: measured ' "$BYOCC" partition $M --backend npu --strategy collage --estimator measured --cost-cache "$tmp/costs.txt"
 expect cli_collage_measured_cached 0 'byocc: measured 0 candidates' "$BYOCC" partition $M --backend npu --strategy collage --estimator measured --cost-cache "$tmp/costs.txt"
 # a pin holds under the search: the pinned op stays on the host
-expect cli_collage_pin 0 'host     -                              npu: pinned to host' "$BYOCC" partition $M --backend npu --strategy collage --pin %1=host
+expect cli_collage_pin 0 '%1     nn.conv2d     -        host    -                         npu: pinned to host' "$BYOCC" partition $M --backend npu --strategy collage --pin %1=host
 printf 'backend acc\nfusion sideways\nsupports nn.relu\n' > "$tmp/fusion.backend"
 expect cli_backend_bad_fusion 2 'fusion.backend:2:8: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]' "$BYOCC" partition $M --backend "$tmp/fusion.backend"
 
@@ -202,7 +202,7 @@ if [ -d "$NT" ]; then
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --output-dir "$tmp/outs"
     expect cli_run_npy_round_trip 0 'all outputs match the reference' \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --compare-to "$tmp/outs"
-    expect cli_run_wrong_shape 2 "model.onnx: input 'x' expects (1, 1, 5, 5) float32, given (1, 1, 3, 3)" \
+    expect cli_run_wrong_shape 2 "model.onnx: input 'x' expects (1, 1, 5, 5) float32, given (1, 1, 3, 3) in $S/input_1.pb" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_1.pb --input W=$S/input_1.pb
     expect cli_run_missing_input 2 "input 'W' ((1, 1, 3, 3) float32) is not given: --input W=FILE.npy" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb
@@ -214,4 +214,66 @@ if [ -d "$NT" ]; then
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --compare-to $S/input_0.pb
 else
     echo "skipped ONNX CLI tests: $NT is missing (Debian package libonnx-testdata)"
+fi
+
+# "did you mean": options (from the option table), backends (built-in names, device kinds, .backend files beside the one named)
+expect cli_did_you_mean_option 1 "run: unknown or incomplete option '--profil'; did you mean '--profile'?" "$BYOCC" run $M --profil
+expect cli_did_you_mean_option_value 1 "did you mean '--strategy'?" "$BYOCC" partition $M --backend npu --stratgy=collage
+expect cli_option_of_another_command 1 "unknown or incomplete option '--profile'; it belongs to run, compile" "$BYOCC" partition $M --profile
+expect cli_did_you_mean_backend 2 "backend 'nup': not a built-in backend (npu, dsp) and no such .backend file; did you mean 'npu'?" \
+    "$BYOCC" partition $M --backend nup
+expect cli_did_you_mean_backend_options 2 "did you mean 'dsp'?" "$BYOCC" partition $M --backend "dps -lanes=8"
+expect cli_did_you_mean_backend_file 2 "did you mean 'examples/backends/npu.backend'?" "$BYOCC" partition $M --backend examples/backends/np.backend
+
+# output files: a missing directory is refused before any work (-o, --trace, --save-placement, --source-map, --emit FILE)
+expect cli_missing_output_dir 2 "-o $tmp/no/such/a.byoc: the directory $tmp/no/such does not exist" "$BYOCC" compile $A --backend npu -o "$tmp/no/such/a.byoc"
+expect cli_missing_trace_dir 2 "--trace $tmp/no/t.json: the directory $tmp/no does not exist" "$BYOCC" run $M --trace "$tmp/no/t.json"
+expect cli_missing_placement_dir 2 "the directory $tmp/no does not exist" "$BYOCC" partition $M --backend npu --strategy collage --save-placement "$tmp/no/p.txt"
+expect cli_missing_source_map_dir 2 "--source-map $tmp/no/m.json: the directory" "$BYOCC" compile $A --backend npu -o "$tmp/ok.byoc" --source-map "$tmp/no/m.json"
+if [ ! -f "$tmp/ok.byoc" ]; then echo "ok cli_missing_dir_before_work"; else echo "FAIL cli_missing_dir_before_work: -o was written before --source-map's directory was checked"; fi
+
+# .npz inputs: numpy's zip of .npy files (stored members by name, arr_K by position; compressed ones refused by name)
+{ printf '\223NUMPY\001\000\166\000'; printf "%s%50s\n" "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 28, 28), }" ""; head -c 3136 /dev/zero; } > "$tmp/x28.npy"
+if [ -x /usr/bin/python3 ]; then
+    /usr/bin/python3 -c '
+import sys, zipfile
+d = open(sys.argv[1], "rb").read()
+for name, member, method in (("named", "x.npy", zipfile.ZIP_STORED), ("pos", "arr_0.npy", zipfile.ZIP_STORED), ("deflated", "x.npy", zipfile.ZIP_DEFLATED)):
+    with zipfile.ZipFile(sys.argv[2] + "/" + name + ".npz", "w", compression=method) as z:
+        with z.open(member, "w", force_zip64=True) as f: f.write(d)
+' "$tmp/x28.npy" "$tmp"
+    expect cli_npz_named 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --input "$tmp/named.npz"
+    expect cli_npz_positional 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --input "$tmp/pos.npz"
+    expect cli_npz_member_as_name 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --input "x=$tmp/pos.npz"
+    expect cli_npz_deflated 2 "$tmp/deflated.npz: member x.npy is compressed (method 8)" "$BYOCC" run $M --input "$tmp/deflated.npz"
+    head -c 500 "$tmp/named.npz" > "$tmp/cut.npz"
+    expect cli_npz_truncated 2 "$tmp/cut.npz: not a zip file" "$BYOCC" run $M --input "$tmp/cut.npz"
+else
+    echo "skipped .npz tests: no /usr/bin/python3 to write them"
+fi
+
+# the shared models: inputs from --compare-to DIR, names and dims with "did you mean", defaulted dims in errors, 100 columns
+SM=../shared/models
+if [ -d "$SM/mnist8" ] && [ -d "$SM/tiny_distilbert" ]; then
+    expect cli_compare_to_dir_inputs 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8/model.onnx --compare-to $SM/mnist8
+    expect cli_compare_to_test_data_set 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8_zoo/model.onnx --compare-to $SM/mnist8_zoo/test_data_set_0
+    expect cli_did_you_mean_input 2 "no input is named 'Input'; its inputs: Input3; did you mean 'Input3'?" \
+        "$BYOCC" run $SM/mnist8/model.onnx --input Input=$SM/mnist8/input_0.npy
+    expect cli_unknown_dim 2 "--dim nosuch: the model has no symbolic dim of that name (its inputs have none)" "$BYOCC" run $SM/mnist8/model.onnx --dim nosuch=48
+    expect cli_did_you_mean_dim 2 "--dim bach: the model has no symbolic dim of that name (its symbolic dims: batch, sequence); did you mean 'batch'?" \
+        "$BYOCC" partition $SM/tiny_distilbert/model.onnx --backend npu --dim bach=2
+    { printf '\223NUMPY\001\000\166\000'; printf "%s%58s\n" "{'descr': '<i8', 'fortran_order': False, 'shape': (1, 4), }" ""; head -c 32 /dev/zero; } > "$tmp/ids.npy"
+    expect cli_defaulted_dims_in_error 2 '(symbolic dims defaulted: batch=1, sequence=1; give --dim NAME=V)' \
+        "$BYOCC" run $SM/tiny_distilbert/model.onnx --input input_ids="$tmp/ids.npy"
+    expect cli_defaulted_dims_note 0 'byocc: note: symbolic dims defaulted: batch=1, sequence=1; give --dim NAME=V' "$BYOCC" info $SM/tiny_distilbert/model.onnx
+    wide=""
+    for args in "partition $SM/tiny_distilbert/model.onnx --backend npu --backend dsp" "partition $SM/mnist8/model.onnx --backend npu --backend dsp --strategy collage" \
+                "run $SM/mnist8/model.onnx --backend npu --backend dsp --compare-to $SM/mnist8 --reference host"; do
+        "$BYOCC" $args > "$tmp/wide.txt" 2>&1
+        n=$(awk 'length($0) > 100' "$tmp/wide.txt" | wc -l)
+        [ "$n" -eq 0 ] || wide="$wide [byocc $args: $n lines, e.g. $(awk 'length($0) > 100 { print substr($0, 1, 60); exit }' "$tmp/wide.txt")]"
+    done
+    if [ -z "$wide" ]; then echo "ok cli_human_output_100_columns"; else echo "FAIL cli_human_output_100_columns:$wide"; fi
+else
+    echo "skipped shared-model CLI tests: $SM/mnist8 or $SM/tiny_distilbert is missing"
 fi
