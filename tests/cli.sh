@@ -252,6 +252,51 @@ else
     echo "skipped .npz tests: no /usr/bin/python3 to write them"
 fi
 
+# info on an executable, the per-device summary (text, --emit json, --emit csv), --repeat's percentiles and memory
+expect cli_info_byoc 0 'model      tests/inputs/artifact.relay, placed by greedy' "$BYOCC" info "$tmp/a.byoc"
+expect cli_info_byoc_blobs 0 'npu: 3 blobs' "$BYOCC" info "$tmp/a.byoc"
+expect cli_info_byoc_devices 0 'per device (simulated' "$BYOCC" info "$tmp/a.byoc"
+expect cli_run_device_summary 0 '  device     kernels    ops      MACs   time ms   share  SRAM peak / size' "$BYOCC" run "$tmp/a.byoc"
+expect cli_compile_device_summary 0 'per device (simulated' "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/c.byoc"
+"$BYOCC" run $A --backend npu --backend dsp > "$tmp/sum.txt" 2>&1
+if grep -q '^  npu  ' "$tmp/sum.txt" && grep -q '^  dsp  ' "$tmp/sum.txt" && grep -q '^  host ' "$tmp/sum.txt" &&
+   grep '^  npu  ' "$tmp/sum.txt" | grep -q 'KiB / 384.0 KiB.*%$'; then echo "ok cli_device_summary_rows"
+else echo "FAIL cli_device_summary_rows: $(grep -A4 '^per device' "$tmp/sum.txt" | tr '\n' '|')"; fi
+"$BYOCC" run $M > "$tmp/host_only.txt" 2>&1
+if [ "$(sed -n '/^per device/,$p' "$tmp/host_only.txt" | grep -v '^  device ' | grep -c '^  [a-z]')" -eq 1 ]; then echo "ok cli_device_summary_only_used"
+else echo "FAIL cli_device_summary_only_used: $(sed -n '/^per device/,$p' "$tmp/host_only.txt" | tr '\n' '|')"; fi
+expect cli_repeat_percentiles 0 'time: 20 runs after a warm-up: p50 ' "$BYOCC" run $M --repeat 20
+expect cli_repeat_rate 0 ' inferences/s' "$BYOCC" run $M --repeat 20
+expect cli_repeat_memory 0 'planned (the memory plan: arena ' "$BYOCC" run $M --repeat 3
+expect cli_repeat_rss 0 'process peak RSS ' "$BYOCC" run $M --repeat 3
+expect cli_emit_bad_format 1 "run: --emit 'xml' is not one of json, csv" "$BYOCC" run $M --emit xml
+expect cli_emit_info_relay 1 'info: --emit json|csv describes a compiled MODEL.byoc' "$BYOCC" info $M --emit json
+if [ -x /usr/bin/python3 ]; then
+    json_ok() { # name, command...: standard output is one JSON document with a device entry per device row
+        name=$1; shift
+        if "$@" 2> "$tmp/json.err" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["devices"] and all(k in d["devices"][0] for k in ("device", "kind", "kernels", "ops", "macs", "cycles", "simulated_ms", "share", "sram_bytes", "sram_peak_bytes", "dram_bytes", "mac_utilization")), d
+assert abs(sum(x["share"] for x in d["devices"]) - 1) < 0.01 and d["memory"]["planned_bytes"] > 0
+' > "$tmp/json.out" 2>&1; then echo "ok $name"; else echo "FAIL $name: $(tail -2 "$tmp/json.out" | tr '\n' ' ')"; fi
+    }
+    json_ok cli_emit_json_run "$BYOCC" run $A --backend npu --backend dsp --emit json
+    json_ok cli_emit_json_info "$BYOCC" info "$tmp/a.byoc" --emit json
+    json_ok cli_info_byoc_json "$BYOCC" info "$tmp/a.byoc" --json
+    json_ok cli_emit_json_compile "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/d.byoc" --emit json
+    "$BYOCC" run $M --repeat 5 --emit "json=$tmp/t.json" > /dev/null 2>&1
+    if /usr/bin/python3 -c 'import json,sys; t = json.load(open(sys.argv[1]))["timing"]; assert t["runs"] == 5 and t["p50_ms"] <= t["p90_ms"] <= t["p99_ms"] and t["inferences_per_second"] > 0' "$tmp/t.json" 2> "$tmp/t.err"
+    then echo "ok cli_emit_json_timing"; else echo "FAIL cli_emit_json_timing: $(tail -1 "$tmp/t.err")"; fi
+fi
+"$BYOCC" run $A --backend npu --backend dsp --emit "csv=$tmp/layers.csv" > /dev/null 2>&1
+kernels=$(grep -c '' "$tmp/layers.csv" 2>/dev/null)
+if [ "$(head -1 "$tmp/layers.csv")" = "kernel,device,kind,name,ops,frontend,cycles,simulated_us,macs,dram_bytes,mac_utilization" ] &&
+   [ "${kernels:-0}" -gt 2 ] && grep -q '^[0-9]*,npu,npu,tvmgen_default_npu_main_0,' "$tmp/layers.csv" &&
+   awk -F, 'NR > 1 && NF < 10 { bad = 1 } END { exit bad }' "$tmp/layers.csv"; then echo "ok cli_emit_csv_layers"
+else echo "FAIL cli_emit_csv_layers: $(head -3 "$tmp/layers.csv" 2>&1 | tr '\n' '|')"; fi
+expect cli_emit_csv_stdout 0 'kernel,device,kind,name,ops,frontend,cycles' "$BYOCC" info "$tmp/a.byoc" --emit csv
+
 # the shared models: inputs from --compare-to DIR, names and dims with "did you mean", defaulted dims in errors, 100 columns
 SM=../shared/models
 if [ -d "$SM/mnist8" ] && [ -d "$SM/tiny_distilbert" ]; then

@@ -22,6 +22,9 @@
 #include <string.h>
 #include <dirent.h>   /* a .backend file's neighbours, for "did you mean" */
 #include <sys/stat.h> /* mkdir: --output-dir */
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/resource.h> /* getrusage: --repeat's peak memory */
+#endif
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3, EXIT_MISMATCH = 4 };
 
@@ -370,7 +373,7 @@ static int check_dims(const session *s, const char *path, byoc_diag *d) {
             if (*p == '=') p += strcspn(p, ",") - 1;
             else list[used++] = *p, list[used] = 0;
         d->code = BYOC_ERR_INVALID_ARGUMENT;
-        snprintf(d->message, sizeof d->message, "%s: --dim %s: the model has no symbolic dim of that name (%s%s)%s", path,
+        snprintf(d->message, sizeof d->message, "%s: --dim %s: the model has no symbolic dim of that name (%s%.300s)%s", path,
                  shown(s->dims[k].name, text, sizeof text), names[0] ? "its symbolic dims: " : "its inputs have none", list, did_you_mean(&sg, hint, sizeof hint));
         return 0;
     }
@@ -1232,10 +1235,14 @@ static void json_string(const char *s) {
     putchar('"');
 }
 
+static int cmd_info_artifact(const cli_options *o, const char *file);
+
 static int cmd_info(session *s, const cli_options *o) {
     const char *file = o->files[0];
     int json = o->json;
     if (!file) return usage_error("info: no input file%s", "");
+    if (ends_with(file, ".byoc")) return cmd_info_artifact(o, file);
+    if (o->nemits) return usage_error("info: --emit json|csv describes a compiled MODEL.byoc ('%s' is not one; --json describes a module)", file);
     byoc_diag d;
     byoc_module *m = load_model(s, file, &d);
     if (!m) return model_error(s, &d);
@@ -1526,7 +1533,7 @@ static int npz_members(const char *path, const unsigned char *z, size_t n, npz_m
         }
         if (*count == cap) { snprintf(msg, mcap, "%s: more than %d members", path, cap); return 0; }
         if (ends_with(name, ".npy")) name[strlen(name) - 4] = 0;
-        snprintf(out[*count].name, sizeof out[*count].name, "%s", name);
+        snprintf(out[*count].name, sizeof out[*count].name, "%.255s", name);
         out[*count].data = z + data;
         out[(*count)++].size = (size_t)csize;
         at += 46 + (uint64_t)nlen + xlen + clen;
@@ -1871,6 +1878,222 @@ static int make_dirs(const char *dir) {
     return 1;
 }
 
+/* ---- summaries: per device (text, --emit json), per kernel (--emit csv), and --repeat's timing ---- */
+/* one device in use: what the kernels placed on it did in the last run */
+typedef struct device_row {
+    const char *device, *kind;
+    int kernels, ops, mac_array;
+    uint64_t macs, cycles, dram, mac_capacity; /* mac_capacity: cycles x rows x cols, summed */
+    double seconds;
+    int64_t sram_bytes, sram_peak; /* -1 when unknown (the host) */
+} device_row;
+
+/* the devices the program's kernels ran on, in order of their first kernel; returns how many */
+static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) {
+    int n = 0;
+    for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
+        const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        int r = 0;
+        while (r < n && strcmp(rows[r].device, k->device)) r++;
+        if (r == n) {
+            if (n == cap) continue;
+            memset(&rows[n], 0, sizeof rows[n]);
+            rows[n].device = k->device;
+            rows[n].kind = k->device_kind ? k->device_kind : "host";
+            rows[n].sram_bytes = rows[n].sram_peak = -1;
+            n++;
+        }
+        device_row *d = &rows[r];
+        int64_t peak = 0;
+        const byoc_sim_device *dev = byoc_sim_kernel_device(p, i, &peak);
+        int kind = byoc_sim_device_kind_find(d->kind);
+        d->kernels++;
+        d->ops += k->nops;
+        d->macs += k->macs;
+        d->cycles += k->cycles;
+        d->dram += k->dram_bytes;
+        d->seconds += k->sim_seconds;
+        if (dev) {
+            d->sram_bytes = dev->sram_bytes;
+            if (peak > d->sram_peak) d->sram_peak = peak;
+            if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array) {
+                d->mac_array = 1;
+                d->mac_capacity += k->cycles * (uint64_t)dev->rows * (uint64_t)dev->cols;
+            }
+        }
+    }
+    return n;
+}
+
+/* 1234567 as "1.23 M" (bytes: "1.18 MiB") */
+static const char *scaled(double v, int bytes, char *buf, size_t cap) {
+    static const char *const units[2][5] = {{"", " k", " M", " G", " T"}, {" B", " KiB", " MiB", " GiB", " TiB"}};
+    int u = 0;
+    while (v >= (bytes ? 1024.0 : 1000.0) && u < 4) v /= bytes ? 1024.0 : 1000.0, u++;
+    snprintf(buf, cap, u ? "%.1f%s" : "%.0f%s", v, units[bytes][u]);
+    return buf;
+}
+
+/* the per-device table, as Vela's summary gives it: one row per device in use */
+static void print_device_summary(FILE *f, const byoc_sim_program *p) {
+    device_row rows[MAX_BACKENDS + 1];
+    int n = device_rows(p, rows, MAX_BACKENDS + 1);
+    double total = byoc_sim_latency(p);
+    char a[32], b[32], c[32], sram[80], util[16];
+    fprintf(f, "per device (simulated, the last run: %.3f ms; SRAM: peak use of the tiles / size):\n", total * 1e3);
+    fprintf(f, "  %-10s %7s %6s %9s %9s %7s  %-21s %11s %8s\n", "device", "kernels", "ops", "MACs", "time ms", "share", "SRAM peak / size", "DRAM", "MAC util");
+    for (int r = 0; r < n; ++r) {
+        const device_row *d = &rows[r];
+        char name[160];
+        snprintf(name, sizeof name, strcmp(d->device, d->kind) ? "%s (%s)" : "%s", d->device, d->kind);
+        if (d->sram_bytes >= 0) snprintf(sram, sizeof sram, "%s / %s", scaled((double)d->sram_peak, 1, a, sizeof a), scaled((double)d->sram_bytes, 1, b, sizeof b));
+        else snprintf(sram, sizeof sram, "-");
+        if (d->mac_array && d->mac_capacity) snprintf(util, sizeof util, "%.1f%%", 100.0 * (double)d->macs / (double)d->mac_capacity);
+        else snprintf(util, sizeof util, "-");
+        fprintf(f, "  %-10s %7d %6d %9s %9.3f %6.1f%%  %-21s %11s %8s\n", name, d->kernels, d->ops, scaled((double)d->macs, 0, c, sizeof c), d->seconds * 1e3,
+                total > 0 ? 100 * d->seconds / total : 0.0, sram, scaled((double)d->dram, 1, a, sizeof a), util);
+    }
+}
+
+static void json_string_to(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; s && *s; ++s) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* --repeat N: the timed runs' percentiles and rate, and peak memory */
+typedef struct run_timing {
+    int runs;
+    double p50, p90, p99, min, per_second; /* seconds; inferences per second */
+    long peak_rss_kib;                     /* the process's peak resident set (getrusage), -1 if unknown */
+} run_timing;
+
+static size_t planned_bytes(const byoc_sim_memory_plan *mp) { return mp->arena_bytes + mp->workspace_bytes + mp->tile_scratch_bytes + mp->output_bytes; }
+
+/* The summary as one JSON document (README "Summaries"): the model, the devices in use, the memory plan, and
+   the timing of --repeat. */
+static void write_summary_json(FILE *f, const char *model, const byoc_sim_program *p, const run_timing *t) {
+    device_row rows[MAX_BACKENDS + 1];
+    int n = device_rows(p, rows, MAX_BACKENDS + 1);
+    double total = byoc_sim_latency(p);
+    byoc_sim_memory_plan mp = byoc_sim_memory(p);
+    fprintf(f, "{\"model\": ");
+    json_string_to(f, model);
+    fprintf(f, ", \"kernels\": %d, \"simulated_ms\": %.6g, \"devices\": [", byoc_sim_kernel_count(p), total * 1e3);
+    for (int r = 0; r < n; ++r) {
+        const device_row *d = &rows[r];
+        fprintf(f, "%s\n  {\"device\": ", r ? "," : "");
+        json_string_to(f, d->device);
+        fprintf(f, ", \"kind\": ");
+        json_string_to(f, d->kind);
+        fprintf(f, ", \"kernels\": %d, \"ops\": %d, \"macs\": %llu, \"cycles\": %llu, \"simulated_ms\": %.6g, \"share\": %.4f, ", d->kernels, d->ops,
+                (unsigned long long)d->macs, (unsigned long long)d->cycles, d->seconds * 1e3, total > 0 ? d->seconds / total : 0.0);
+        if (d->sram_bytes >= 0) fprintf(f, "\"sram_bytes\": %lld, \"sram_peak_bytes\": %lld, ", (long long)d->sram_bytes, (long long)d->sram_peak);
+        else fprintf(f, "\"sram_bytes\": null, \"sram_peak_bytes\": null, ");
+        fprintf(f, "\"dram_bytes\": %llu, \"mac_utilization\": ", (unsigned long long)d->dram);
+        if (d->mac_array && d->mac_capacity) fprintf(f, "%.4f}", (double)d->macs / (double)d->mac_capacity);
+        else fprintf(f, "null}");
+    }
+    fprintf(f, "%s], \"memory\": {\"arena_bytes\": %zu, \"workspace_bytes\": %zu, \"tile_scratch_bytes\": %zu, \"output_bytes\": %zu, \"planned_bytes\": %zu}",
+            n ? "\n" : "", mp.arena_bytes, mp.workspace_bytes, mp.tile_scratch_bytes, mp.output_bytes, planned_bytes(&mp));
+    if (t && t->runs) {
+        fprintf(f, ", \"timing\": {\"runs\": %d, \"p50_ms\": %.6g, \"p90_ms\": %.6g, \"p99_ms\": %.6g, \"min_ms\": %.6g, \"inferences_per_second\": %.6g, \"peak_rss_bytes\": ",
+                t->runs, t->p50 * 1e3, t->p90 * 1e3, t->p99 * 1e3, t->min * 1e3, t->per_second);
+        if (t->peak_rss_kib >= 0) fprintf(f, "%lld}", (long long)t->peak_rss_kib * 1024);
+        else fprintf(f, "null}");
+    }
+    fprintf(f, "}\n");
+}
+
+/* a CSV field: quoted when it holds a comma, quote or line break */
+static void csv_field(FILE *f, const char *s) {
+    if (!strpbrk(s, ",\"\r\n")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* one row per kernel (a device partition's kernel runs its layers), as Vela's per-layer report */
+static void write_layers_csv(FILE *f, const byoc_sim_program *p) {
+    fprintf(f, "kernel,device,kind,name,ops,frontend,cycles,simulated_us,macs,dram_bytes,mac_utilization\n");
+    for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
+        const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        char first[256];
+        int kind = byoc_sim_device_kind_find(k->device_kind ? k->device_kind : "host");
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(k->name, "+"), k->name);
+        fprintf(f, "%d,", i);
+        csv_field(f, k->device);
+        fputc(',', f);
+        csv_field(f, k->device_kind ? k->device_kind : "host");
+        fputc(',', f);
+        csv_field(f, k->partition ? k->partition : first);
+        fputc(',', f);
+        csv_field(f, k->ops);
+        fputc(',', f);
+        csv_field(f, k->name);
+        fprintf(f, ",%llu,%.3f,%llu,%llu,", (unsigned long long)k->cycles, k->sim_seconds * 1e6, (unsigned long long)k->macs, (unsigned long long)k->dram_bytes);
+        if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array) fprintf(f, "%.4f\n", k->mac_utilization);
+        else fprintf(f, "\n");
+    }
+}
+
+/* --emit json|csv[=FILE]: the word must be one of them */
+static int check_emits(const cli_options *o) {
+    for (int k = 0; k < o->nemits; ++k) {
+        size_t n = strcspn(o->emits[k], "=");
+        if ((n == 4 && !strncmp(o->emits[k], "json", 4)) || (n == 3 && !strncmp(o->emits[k], "csv", 3))) continue;
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s: --emit '%%s' is not one of json, csv (FORMAT or FORMAT=FILE)", o->cmd);
+        return usage_error(msg, o->emits[k]);
+    }
+    return EXIT_OK;
+}
+
+/* every --emit document: to its file, or to standard output */
+static int write_emits(const cli_options *o, const char *model, const byoc_sim_program *p, const run_timing *t) {
+    for (int k = 0; k < o->nemits; ++k) {
+        const char *eq = strchr(o->emits[k], '=');
+        FILE *f = eq ? fopen(eq + 1, "wb") : stdout;
+        if (!f) {
+            fprintf(stderr, "byocc: error: cannot write %s: %s\n", eq + 1, strerror(errno));
+            return EXIT_INPUT;
+        }
+        if (!strncmp(o->emits[k], "json", 4)) write_summary_json(f, model, p, t);
+        else write_layers_csv(f, p);
+        if (eq && fclose(f) != 0) {
+            fprintf(stderr, "byocc: error: cannot write %s: %s\n", eq + 1, strerror(errno));
+            return EXIT_INPUT;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* one run on zero inputs: the simulated times (the device and host models do not depend on the values); 0 if it failed */
+static int run_on_zeros(byoc_sim_program *p) {
+    int nin = byoc_sim_input_count(p), ok = nin <= MAX_IO;
+    byoc_tensor zeros[MAX_IO];
+    byoc_diag d;
+    memset(zeros, 0, sizeof zeros);
+    for (int i = 0; ok && i < nin; ++i) {
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        zeros[i].dtype = io->dtype;
+        zeros[i].rank = io->rank;
+        memcpy(zeros[i].dims, io->dims, sizeof zeros[i].dims);
+        zeros[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
+        if (!zeros[i].data) ok = 0;
+    }
+    if (ok && byoc_sim_run(p, zeros, nin, NULL, 0, &d) != BYOC_OK) ok = 0;
+    for (int i = 0; i < nin && i < MAX_IO; ++i) free(zeros[i].data);
+    return ok;
+}
+
 /* ---- run and compile: one job, in steps ---- */
 typedef struct run_job {
     session *s;
@@ -1895,6 +2118,7 @@ typedef struct run_job {
     byoc_tensor inputs[MAX_IO], outputs[MAX_IO];
     void *seeded[MAX_IO];
     FILE *human;              /* stdout, or stderr when an --emit document goes to stdout */
+    run_timing timing;        /* --repeat */
     char *dir_inputs[MAX_IO]; /* --compare-to DIR without --input: DIR's input files */
     int ndir_inputs;
 } run_job;
@@ -1918,6 +2142,7 @@ static int run_job_check(const run_job *j) {
     const cli_options *o = j->o;
     if (!j->file) return usage_error("%s: no input file", j->cmd);
     if (j->compile && !o->out) return usage_error("compile: no output file (-o OUT.byoc)%s", "");
+    if (check_emits(o) != EXIT_OK) return EXIT_USAGE;
     if (j->compile && (o->output_dir || o->compare_to || o->trace || o->reference || o->profile || o->repeat || j->from_exe))
         return usage_error("compile: %s", "--output-dir, --compare-to, --trace, --reference, --profile and --repeat belong to run; the input is a model, not a .byoc");
     if (j->from_exe && (o->reference || o->no_fuse || strcmp(o->so.strategy, "greedy") || o->so.placement || o->so.save_placement || o->so.estimator))
@@ -2033,14 +2258,14 @@ static int run_job_compile_model(run_job *j) {
 }
 
 /* compile's summary: sizes, kernels, blobs (one line per backend and target), the source map */
-static void print_artifact_summary(const byoc_sim_executable *back, const char *out_path, size_t size) {
+static void print_artifact_summary(FILE *f, const byoc_sim_executable *back, const char *out_path, size_t size) {
     int removed = 0, nodes_seen = 0;
     for (int i = 0; i < byoc_sim_executable_source_count(back); ++i) {
         const byoc_sim_source_entry *e = byoc_sim_executable_source(back, i);
         if (i == 0 || byoc_sim_executable_source(back, i - 1)->frontend != e->frontend) nodes_seen++;
         removed += e->removed != NULL;
     }
-    printf("%s: %zu bytes: %d kernels, %d device blobs, arena %zu bytes; source map: %d frontend nodes (%d without ops)\n", out_path, size,
+    say(f, "%s: %zu bytes: %d kernels, %d device blobs, arena %zu bytes; source map: %d frontend nodes (%d without ops)\n", out_path, size,
            byoc_sim_kernel_count(byoc_sim_executable_program(back)), byoc_sim_executable_blob_count(back),
            byoc_sim_memory(byoc_sim_executable_program(back)).arena_bytes, nodes_seen, removed);
     for (int b = 0; b < byoc_sim_executable_blob_count(back); ++b) {
@@ -2054,7 +2279,7 @@ static void print_artifact_summary(const byoc_sim_executable *back, const char *
             count++;
             bytes_total += other->size;
         }
-        if (!seen) printf("  %s: %d blob%s, %zu bytes, target %s\n", bi->backend, count, count == 1 ? "" : "s", bytes_total, bi->target);
+        if (!seen) say(f, "  %s: %d blob%s, %zu bytes, target %s\n", bi->backend, count, count == 1 ? "" : "s", bytes_total, bi->target);
     }
 }
 
@@ -2090,7 +2315,14 @@ static int run_job_save(run_job *j) {
     size_t json_len = 0;
     if (rc == EXIT_OK && o->source_map && (!(json = byoc_sim_executable_source_map_json(back, &json_len)) || !write_bytes(o->source_map, json, json_len)))
         rc = EXIT_INPUT;
-    if (rc == EXIT_OK) print_artifact_summary(back, o->out, size);
+    if (rc == EXIT_OK) {
+        print_artifact_summary(j->human, back, o->out, size);
+        byoc_sim_program *bp = byoc_sim_executable_program(back);
+        if (run_on_zeros(bp)) { /* the simulated times of one run (the models do not depend on the values) */
+            print_device_summary(j->human, bp);
+            rc = write_emits(o, j->file, bp, NULL);
+        }
+    }
     byoc_sim_executable_free(back, json);
     byoc_sim_executable_destroy(back);
     free(bytes);
@@ -2186,6 +2418,36 @@ static int run_job_bind_inputs(run_job *j) {
     return EXIT_OK;
 }
 
+/* --repeat N: percentiles of the timed runs (nearest rank), their rate, and peak memory: the memory plan's, and the
+   process's resident set as getrusage reports it */
+static void report_timing(run_job *j, double *times, int runs) {
+    run_timing *t = &j->timing;
+    double sum = 0;
+    qsort(times, (size_t)runs, sizeof(double), by_seconds);
+    for (int r = 0; r < runs; ++r) sum += times[r];
+    t->runs = runs;
+    t->p50 = times[(runs * 50 + 99) / 100 - 1];
+    t->p90 = times[(runs * 90 + 99) / 100 - 1];
+    t->p99 = times[(runs * 99 + 99) / 100 - 1];
+    t->min = times[0];
+    t->per_second = sum > 0 ? runs / sum : 0;
+    t->peak_rss_kib = -1;
+#if defined(__unix__) || defined(__APPLE__)
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0) t->peak_rss_kib = (long)usage.ru_maxrss;
+#if defined(__APPLE__)
+    t->peak_rss_kib /= 1024; /* bytes there */
+#endif
+#endif
+    byoc_sim_memory_plan mp = byoc_sim_memory(j->p);
+    char a[32], b[32];
+    say(j->human, "time: %d run%s%s: p50 %.4f ms, p90 %.4f ms, p99 %.4f ms, min %.4f ms; %.1f inferences/s\n", runs, runs == 1 ? "" : "s",
+        runs > 1 ? " after a warm-up" : "", 1e3 * t->p50, 1e3 * t->p90, 1e3 * t->p99, 1e3 * t->min, t->per_second);
+    say(j->human, "memory: %s planned (the memory plan: arena %zu + workspace %zu + tile scratch %zu + outputs %zu bytes); process peak RSS %s%s\n",
+        scaled((double)planned_bytes(&mp), 1, a, sizeof a), mp.arena_bytes, mp.workspace_bytes, mp.tile_scratch_bytes, mp.output_bytes,
+        t->peak_rss_kib >= 0 ? scaled((double)t->peak_rss_kib * 1024, 1, b, sizeof b) : "unknown", t->peak_rss_kib >= 0 ? " (getrusage)" : "");
+}
+
 /* the runs: one, or --repeat N timed ones after a warm-up (--profile: ten after a warm-up) */
 static int run_job_execute(run_job *j) {
     const cli_options *o = j->o;
@@ -2207,10 +2469,7 @@ static int run_job_execute(run_job *j) {
         if (byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) rc = model_error(j->s, &j->d);
         times[r] = BYOC_SIM_CLOCK() - t0;
     }
-    if (rc == EXIT_OK && o->repeat > 1) { /* median and minimum of the timed runs, after one warm-up run */
-        qsort(times, (size_t)runs, sizeof(double), by_seconds);
-        say(j->human, "time: median %.4f ms, min %.4f ms over %d runs\n", 1e3 * times[runs / 2], 1e3 * times[0], runs);
-    }
+    if (rc == EXIT_OK && o->repeat > 0) report_timing(j, times, runs);
     free(times);
     return rc;
 }
@@ -2332,6 +2591,11 @@ static int run_job_report(run_job *j, int rc) {
         if (f) fclose(f);
         byoc_sim_free(j->p, json);
     }
+    if (rc == EXIT_OK || rc == EXIT_MISMATCH) {
+        print_device_summary(j->human, j->p);
+        int erc = write_emits(o, j->file, j->p, &j->timing);
+        if (erc != EXIT_OK) rc = erc;
+    }
     if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && o->compare_to) {
         say(j->human, "%s\n", j->mismatches ? "MISMATCH: outputs differ from the reference beyond the tolerance" : "all outputs match the reference");
         if (j->mismatches) rc = EXIT_MISMATCH;
@@ -2382,6 +2646,55 @@ static int run_or_compile(session *s, const cli_options *o, int compile) {
 static int cmd_run(session *s, const cli_options *o) { return run_or_compile(s, o, 0); }
 static int cmd_compile(session *s, const cli_options *o) { return run_or_compile(s, o, 1); }
 
+/* info MODEL.byoc: what the artifact holds, and the per-device summary of one run on zeros */
+static int cmd_info_artifact(const cli_options *o, const char *file) {
+    byoc_diag d;
+    char shape[200], a[32];
+    if (check_emits(o) != EXIT_OK) return EXIT_USAGE;
+    byoc_sim_executable *exe = byoc_sim_executable_read(file, NULL, &d);
+    if (!exe) return input_error(&d);
+    byoc_sim_program *p = byoc_sim_executable_program(exe);
+    FILE *f = o->json ? stderr : stdout; /* --json: the summary as JSON, as --emit json */
+    for (int k = 0; k < o->nemits; ++k)
+        if (!strchr(o->emits[k], '=')) f = stderr; /* the document has standard output */
+    const char *model = byoc_sim_executable_info(exe, "model"), *strategy = byoc_sim_executable_info(exe, "strategy");
+    const char *library = byoc_sim_executable_info(exe, "library"), *host = byoc_sim_executable_info(exe, "host");
+    say(f, "artifact   %s (format %s, written by %s)\n", file, byoc_sim_executable_info(exe, "format") ? byoc_sim_executable_info(exe, "format") : "?",
+        library ? library : "?");
+    say(f, "model      %s, placed by %s; host model %s\n", model && *model ? model : "?", strategy && *strategy ? strategy : "?", host ? host : "?");
+    char names[2][MAX_IO * 64];
+    const char *lists[2] = {byoc_sim_executable_info(exe, "inputs"), byoc_sim_executable_info(exe, "outputs")};
+    for (int io = 0; io < 2; ++io) {
+        int n = io ? byoc_sim_output_count(p) : byoc_sim_input_count(p);
+        const char *at = lists[io];
+        snprintf(names[io], sizeof names[io], "%s", at ? at : "");
+        say(f, "%s\n", io ? "outputs" : "inputs");
+        for (int i = 0; i < n; ++i) {
+            const byoc_sim_io *x = io ? byoc_sim_output(p, i) : byoc_sim_input(p, i);
+            size_t len = at ? strcspn(at, "\n") : 0;
+            shape_text(x->dtype, x->rank, x->dims, shape, sizeof shape);
+            say(f, "  %.*s: %s\n", len ? (int)len : (int)strlen(x->name), len ? at : x->name, shape);
+            at = at && at[len] ? at + len + 1 : NULL;
+        }
+    }
+    byoc_sim_memory_plan mp = byoc_sim_memory(p);
+    say(f, "memory     %s planned: arena %zu (lower bound %zu), workspace %zu, tile scratch %zu, outputs %zu bytes\n", scaled((double)planned_bytes(&mp), 1, a, sizeof a),
+        mp.arena_bytes, mp.lower_bound_bytes, mp.workspace_bytes, mp.tile_scratch_bytes, mp.output_bytes);
+    FILE *probe = fopen(file, "rb");
+    long size = probe && fseek(probe, 0, SEEK_END) == 0 ? ftell(probe) : -1;
+    if (probe) fclose(probe);
+    print_artifact_summary(f, exe, file, size > 0 ? (size_t)size : 0);
+    int rc = EXIT_OK;
+    if (run_on_zeros(p)) {
+        print_device_summary(f, p);
+        rc = write_emits(o, model && *model ? model : file, p, NULL);
+        if (o->json) write_summary_json(stdout, model && *model ? model : file, p, NULL);
+    } else
+        fprintf(stderr, "byocc: note: %s did not run on zero inputs: no per-device summary\n", file);
+    byoc_sim_executable_destroy(exe);
+    return rc;
+}
+
 /* ---- explain: where an ONNX node ran, in which kernel, and why there ---- */
 /* the blob of a partition, NULL for none */
 static const byoc_sim_blob_info *blob_of(const byoc_sim_executable *exe, const char *partition) {
@@ -2419,19 +2732,7 @@ static int cmd_explain(session *s, const cli_options *o) {
     }
     byoc_sim_program *p = byoc_sim_executable_program(exe);
     /* one run on zero inputs gives the simulated times (the device and host models do not depend on values) */
-    int nin = byoc_sim_input_count(p), timed = nin <= MAX_IO;
-    byoc_tensor zeros[MAX_IO];
-    memset(zeros, 0, sizeof zeros);
-    for (int i = 0; i < nin && i < MAX_IO; ++i) {
-        const byoc_sim_io *io = byoc_sim_input(p, i);
-        zeros[i].dtype = io->dtype;
-        zeros[i].rank = io->rank;
-        memcpy(zeros[i].dims, io->dims, sizeof zeros[i].dims);
-        zeros[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
-        if (!zeros[i].data) timed = 0;
-    }
-    if (timed && byoc_sim_run(p, zeros, nin, NULL, 0, &d) != BYOC_OK) timed = 0;
-    for (int i = 0; i < nin && i < MAX_IO; ++i) free(zeros[i].data);
+    int timed = run_on_zeros(p);
     double total = timed ? byoc_sim_latency(p) : 0;
     if (json) printf("[");
     for (int i = 0; i < count; ++i) {
