@@ -162,7 +162,7 @@ printf 'backend acc\nsupports nn.re\033lu\n' > "$tmp/esc.backend"
 expect cli_escaped_op_name 2 "unknown op 'nn.re\x1blu'" "$BYOCC" partition $M --backend "$tmp/esc.backend"
 { printf '\223NUMPY\001\000\166\000'; printf "{'descr': '\033[1m\\n', 'fortran_order': False, 'shape': (1,), }%57s\n" ""; head -c 8 /dev/zero; } > "$tmp/esc.npy"
 expect cli_escaped_npy_type 2 "element type '\x1b[1m\n' is not supported" "$BYOCC" run $M --input "$tmp/esc.npy"
-expect cli_escaped_input_name 2 "no input is named 'a\x1bb\n_'; its inputs: x" "$BYOCC" run $M --input "$(printf 'a\033b\n_')=$tmp/made/for/outputs/output_0.npy"
+expect cli_escaped_input_name 2 "no input is named 'a\x1bb\n_' ($tmp/made/for/outputs/output_0.npy); its inputs: x" "$BYOCC" run $M --input "$(printf 'a\033b\n_')=$tmp/made/for/outputs/output_0.npy"
 
 # info on a module without op calls (nothing to sort)
 printf 'def @main(%%x: Tensor[(1, 4), float32]) {\n  %%x\n}\n' > "$tmp/no_ops.relay"
@@ -206,7 +206,7 @@ if [ -d "$NT" ]; then
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_1.pb --input W=$S/input_1.pb
     expect cli_run_missing_input 2 "input 'W' ((1, 1, 3, 3) float32) is not given: --input W=FILE.npy" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb
-    expect cli_run_misnamed_input 2 "no input is named 'z'; its inputs: x W" \
+    expect cli_run_misnamed_input 2 "no input is named 'z' ($S/input_0.pb); its inputs: x W" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input z=$S/input_0.pb
     expect cli_run_wrong_dtype 2 "input 'x' expects (1, 1, 5, 5) float32, $tmp/x.npy holds (1, 1, 5, 5) int64" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x="$tmp/x.npy" --input W=$S/input_1.pb
@@ -302,7 +302,7 @@ SM=../shared/models
 if [ -d "$SM/mnist8" ] && [ -d "$SM/tiny_distilbert" ]; then
     expect cli_compare_to_dir_inputs 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8/model.onnx --compare-to $SM/mnist8
     expect cli_compare_to_test_data_set 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8_zoo/model.onnx --compare-to $SM/mnist8_zoo/test_data_set_0
-    expect cli_did_you_mean_input 2 "no input is named 'Input'; its inputs: Input3; did you mean 'Input3'?" \
+    expect cli_did_you_mean_input 2 "no input is named 'Input' ($SM/mnist8/input_0.npy); its inputs: Input3; did you mean 'Input3'?" \
         "$BYOCC" run $SM/mnist8/model.onnx --input Input=$SM/mnist8/input_0.npy
     expect cli_unknown_dim 2 "--dim nosuch: the model has no symbolic dim of that name (its inputs have none)" "$BYOCC" run $SM/mnist8/model.onnx --dim nosuch=48
     expect cli_did_you_mean_dim 2 "--dim bach: the model has no symbolic dim of that name (its symbolic dims: batch, sequence); did you mean 'batch'?" \

@@ -76,21 +76,25 @@ static const usage_section usage_sections[] = {
      "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in OUT.weights);\n"
      "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"},
     {"run",
-     "  run MODEL [--input NAME=FILE.npy]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
+     "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
      "      [--backend npu|dsp|B.backend [-option=value]...]... [--reference host] [--profile] [--trace FILE.json]\n"
      "      [--repeat N] [--no-fuse] [--strategy greedy|collage] [partition's collage options]\n"
+     "      [--emit json|csv[=FILE]]...\n"
      "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
      "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
      "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and none\n"
-     "        given): seeded values; --output-dir creates D when it is missing\n"
+     "        given): seeded values, or with --compare-to DIR, DIR's input_K.npy (or .pb); --output-dir creates D\n"
+     "        --repeat N: p50/p90/p99, inferences/s, peak memory; a per-device summary ends the output, and\n"
+     "        --emit json|csv writes it as JSON or one CSV row per kernel (to FILE, or standard output)\n"
      "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
      "        --reference host: compare with the model compiled for the host alone; --trace: Chrome trace JSON\n"},
     {"compile",
      "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]... -o OUT.byoc [--source-map FILE.json]\n"
      "        the run pipeline, saved as one artifact: the host program, each device partition's blob with its\n"
      "        compatibility strings (backend, kind, format, producer, target), the weights, the memory plan, the\n"
-     "        kernel list and the source map; it is loaded back (every check of the loader) before it is written\n"},
+     "        kernel list and the source map; it is loaded back (every check of the loader) before it is written;\n"
+     "        then the per-device summary of one run on zeros (--emit json|csv[=FILE] as for run)\n"},
     {"run",
      "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
      "        runs an artifact; with --backend, only those devices are offered, and a partition compiled for a\n"
@@ -104,7 +108,9 @@ static const usage_section usage_sections[] = {
      "        the built-in device backends, their parameters and the device presets\n"},
     {"info",
      "  info FILE.relay [--json]\n"
-     "        node count, op histogram, parameter bytes, input and output types\n"},
+     "        node count, op histogram, parameter bytes, input and output types\n"
+     "  info MODEL.byoc [--json] [--emit json|csv[=FILE]]...\n"
+     "        what the executable holds, and its per-device summary (one run on zeros)\n"},
     {"ops",
      "  ops [--json]\n"
      "        the registered ops with their pattern kind and attributes\n"},
@@ -118,6 +124,7 @@ static const char *const usage_tail =
     "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n"
     "Every command that reads a module also takes MODEL.onnx; --dim NAME=N sets a symbolic input dim\n"
     "(unset ones are taken as 1, with a note). Options that take a value also take it as --option=value;\n"
+    "output files' directories are checked before any work; --input also takes numpy's .npz;\n"
     "every command answers --help (or -h) with its own usage.\n";
 
 /* the overview (command NULL), or one command's usage */
@@ -1033,7 +1040,9 @@ static void print_placement_report(const byoc_placement_report *r, const char *t
             else if (!pl->ndeclined) snprintf(why, sizeof why, "-");
             int n = snprintf(line, sizeof line, "%-*s %-*s %-*s %-*s %-*s ", w[0], col[0], w[1], col[1], w[2], col[2], w[3], col[3], w[4], col[4]);
             if (n < 0 || (size_t)n >= sizeof line) n = (int)sizeof line - 1;
-            snprintf(line + n, sizeof line - (size_t)n, "%s", why);
+            size_t wl = strlen(why) < sizeof line - (size_t)n - 1 ? strlen(why) : sizeof line - (size_t)n - 1;
+            memcpy(line + n, why, wl);
+            line[(size_t)n + wl] = 0;
             print_wrapped_line(stdout, line, strlen(line), WRAP_COLUMNS - n >= 24 ? (size_t)n : 8);
         }
     }
@@ -1804,7 +1813,7 @@ static int input_files_npz(input_files *in, const char *name, size_t name_len, c
         if (name && count > 1 && (strlen(members[m].name) != name_len || strncmp(members[m].name, name, name_len))) continue;
         const char *tail = members[m].name + 4;
         int positional = !strncmp(members[m].name, "arr_", 4) && *tail && strspn(tail, "0123456789") == strlen(tail);
-        snprintf(label, sizeof label, "%s:%s", path, members[m].name);
+        snprintf(label, sizeof label, "%.1000s:%.255s", path, members[m].name);
         rc = input_files_add(in, name ? name : positional ? NULL : members[m].name, name ? name_len : strlen(members[m].name), label, 1);
         if (rc == EXIT_OK && !npy_parse(members[m].data, members[m].size, in->paths[in->count - 1], &in->arrays[in->count - 1], msg, sizeof msg))
             rc = EXIT_INPUT;
@@ -2238,7 +2247,7 @@ static int run_job_compile_model(run_job *j) {
         rc = place_ops(s, j->m, &o->so, &po, &j->rep, &stats, &j->d);
         if (rc == EXIT_OK && !strcmp(o->so.strategy, "collage") && o->profile) {
             char *text = byoc_collage_stats_format(&stats, "text", NULL);
-            if (text) fputs(text, stdout);
+            if (text) print_wrapped(j->human, text, strlen(text), 0);
             free(text);
         }
         byoc_collage_stats_free(&stats);
@@ -2341,9 +2350,9 @@ static int report_unplaced_input(const run_job *j, int k, int found) {
     suggestion sg;
     memset(&sg, 0, sizeof sg);
     fprintf(stderr, "byocc: error: %s: ", j->file);
-    if (found >= 0) fprintf(stderr, "input '%s' is given twice;", shown(j->in.names[k], t1, sizeof t1));
-    else if (j->in.names[k]) fprintf(stderr, "no input is named '%s'; its inputs:", shown(j->in.names[k], t1, sizeof t1));
-    else fprintf(stderr, "%d --input files for %d inputs; its inputs:", j->in.count, j->nin);
+    if (found >= 0) fprintf(stderr, "input '%s' is given twice (again by %s);", shown(j->in.names[k], t1, sizeof t1), j->in.paths[k]);
+    else if (j->in.names[k]) fprintf(stderr, "no input is named '%s' (%s); its inputs:", shown(j->in.names[k], t1, sizeof t1), j->in.paths[k]);
+    else fprintf(stderr, "%d --input files for %d inputs (%s is one too many); its inputs:", j->in.count, j->nin, j->in.paths[k]);
     for (int i = 0; found < 0 && i < j->nin; ++i) {
         fprintf(stderr, " %s", shown(input_name(j, i), t2, sizeof t2));
         if (j->in.names[k]) suggest(&sg, j->in.names[k], input_name(j, i));
@@ -2577,7 +2586,7 @@ static int run_job_report(run_job *j, int rc) {
     if (o->profile) {
         size_t len;
         char *table = byoc_sim_profile_format(j->p, &len);
-        if (table) fwrite(table, 1, len, stdout);
+        if (table) print_wrapped(j->human, table, len, 1); /* the table's rows stay whole */
         byoc_sim_free(j->p, table);
     }
     if (o->trace) {
