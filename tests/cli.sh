@@ -305,6 +305,10 @@ expect cli_emit_csv_stdout 0 'kernel,device,kind,name,ops,frontend,cycles' "$BYO
 # the shared models: inputs from --compare-to DIR, names and dims with "did you mean", defaulted dims in errors, 100 columns
 SM=../shared/models
 if [ -d "$SM/mnist8" ] && [ -d "$SM/tiny_distilbert" ]; then
+    start=$(date +%s)
+    expect cli_missing_dir_refused_quickly 2 "--trace $tmp/no/t.json: the directory $tmp/no does not exist" \
+        "$BYOCC" run $SM/ultraface_rfb320/model.onnx --backend npu --backend dsp --repeat 50 --trace "$tmp/no/t.json"
+    if [ $(( $(date +%s) - start )) -le 1 ]; then echo "ok cli_missing_dir_before_import"; else echo "FAIL cli_missing_dir_before_import: took $(( $(date +%s) - start )) s"; fi
     expect cli_compare_to_dir_inputs 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8/model.onnx --compare-to $SM/mnist8
     expect cli_compare_to_test_data_set 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8_zoo/model.onnx --compare-to $SM/mnist8_zoo/test_data_set_0
     expect cli_did_you_mean_input 2 "no input is named 'Input' ($SM/mnist8/input_0.npy); its inputs: Input3; did you mean 'Input3'?" \
