@@ -50,59 +50,67 @@ typedef struct usage_section {
 static const char *const usage_head = "usage: byocc <command> [options]\n\ncommands:\n";
 static const usage_section usage_sections[] = {
     {"opt",
-     "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay] [--print-types] [-o OUT.relay]\n"
-     "      [--print-after-all] [--print-after=NAME,...] [--time-passes] [--no-verify]\n"
-     "      [--opt-level N] [--config KEY=VALUE]...\n"
+     "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay]\n"
+     "      [--print-types] [-o OUT.relay] [--print-after-all] [--print-after=NAME,...] [--time-passes]\n"
+     "      [--no-verify] [--opt-level N] [--config KEY=VALUE]...\n"
      "        run passes in order and print the module, or with -o write it to OUT.relay and its\n"
      "        constants to OUT.weights;\n"
      "        the IR is verified after every pass\n"},
     {"partition",
-     "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--strategy greedy|collage]\n"
-     "      [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N] [--max-partitions N]\n"
-     "      [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
+     "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay]\n"
+     "      [--strategy greedy|collage] [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N]\n"
+     "      [--max-partitions N] [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
      "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
      "      [--save-placement FILE] [--placement FILE]\n"
-     "        greedy: place every op on the first backend (by priority, then as given) that takes it, host last;\n"
+     "        greedy: place every op on the first backend (by priority, then as given) that takes it,\n"
+     "        host last;\n"
      "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
-     "        statistics; --save-placement writes it, --placement replays one (refused when it no longer fits);\n"
+     "        statistics; --save-placement writes it, --placement replays one (refused when it no\n"
+     "        longer fits);\n"
      "        NODE is a frontend name, a %N label of @main or #ID\n"},
     {"match",
      "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
-     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
-     "        with --partition, group each non-overlapping match into fn(...) { ... } with Composite=NAME\n"
-     "        and print the module\n"},
+     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits\n"
+     "        them); with --partition, group each non-overlapping match into fn(...) { ... } with\n"
+     "        Composite=NAME and print the module\n"},
     {"import",
      "  import MODEL.onnx [-o OUT.relay] [--print-types] [--input [NAME=]FILE.npy]...\n"
-     "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in OUT.weights);\n"
+     "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in\n"
+     "        OUT.weights);\n"
      "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"},
     {"run",
-     "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
-     "      [--backend npu|dsp|B.backend [-option=value]...]... [--reference host] [--profile] [--trace FILE.json]\n"
-     "      [--repeat N] [--no-fuse] [--strategy greedy|collage] [partition's collage options]\n"
-     "      [--emit json|csv[=FILE]]...\n"
+     "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy]\n"
+     "      [--tolerance T] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
+     "      [--profile] [--trace FILE.json] [--repeat N] [--no-fuse] [--strategy greedy|collage]\n"
+     "      [partition's collage options] [--emit json|csv[=FILE]]...\n"
      "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
      "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
-     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and none\n"
-     "        given): seeded values, or with --compare-to DIR, DIR's input_K.npy (or .pb); --output-dir creates D\n"
-     "        --repeat N: p50/p90/p99, inferences/s, peak memory; a per-device summary ends the output, and\n"
-     "        --emit json|csv writes it as JSON or one CSV row per kernel (to FILE, or standard output)\n"
+     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and\n"
+     "        none given): seeded values, or with --compare-to DIR, DIR's input_K.npy (or .pb);\n"
+     "        --output-dir creates D when it is missing\n"
+     "        --repeat N: p50/p90/p99, inferences/s and peak memory; a per-device summary ends the\n"
+     "        output; --emit json|csv writes it as JSON, or one CSV row per kernel (to FILE, or to\n"
+     "        standard output, the human lines then going to standard error)\n"
      "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
-     "        --reference host: compare with the model compiled for the host alone; --trace: Chrome trace JSON\n"},
+     "        --reference host: compare with the model compiled for the host alone;\n"
+     "        --trace: Chrome trace JSON\n"},
     {"compile",
-     "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]... -o OUT.byoc [--source-map FILE.json]\n"
-     "        the run pipeline, saved as one artifact: the host program, each device partition's blob with its\n"
-     "        compatibility strings (backend, kind, format, producer, target), the weights, the memory plan, the\n"
-     "        kernel list and the source map; it is loaded back (every check of the loader) before it is written;\n"
-     "        then the per-device summary of one run on zeros (--emit json|csv[=FILE] as for run)\n"},
+     "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]...\n"
+     "      -o OUT.byoc [--source-map FILE.json] [--emit json|csv[=FILE]]...\n"
+     "        the run pipeline, saved as one artifact: the host program, each device partition's blob\n"
+     "        with its compatibility strings (backend, kind, format, producer, target), the weights,\n"
+     "        the memory plan, the kernel list and the source map; it is loaded back (every check of\n"
+     "        the loader) before it is written; then the per-device summary of one run on zeros\n"},
     {"run",
      "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
-     "        runs an artifact; with --backend, only those devices are offered, and a partition compiled for a\n"
-     "        backend not offered, or for other device parameters, is refused\n"},
+     "        runs an artifact; with --backend, only those devices are offered, and a partition\n"
+     "        compiled for a backend not offered, or for other device parameters, is refused\n"},
     {"explain",
      "  explain MODEL.byoc NODE [--json]\n"
-     "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel (with its\n"
-     "        simulated time), device layer and commands, and why there (or why it has no op left)\n"},
+     "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel\n"
+     "        (with its simulated time), device layer and commands, and why there (or why it has no\n"
+     "        op left)\n"},
     {"backends",
      "  backends [--json]\n"
      "        the built-in device backends, their parameters and the device presets\n"},
@@ -128,13 +136,16 @@ static const char *const usage_tail =
     "every command answers --help (or -h) with its own usage.\n";
 
 /* the overview (command NULL), or one command's usage */
+static void print_wrapped(FILE *f, const char *text, size_t len, int keep_tables);
 static void print_usage(FILE *f, const char *command) {
+    char text[4200];
     if (!command) fputs(usage_head, f);
     for (size_t k = 0; k < sizeof usage_sections / sizeof usage_sections[0]; ++k) {
-        if (!command) fputs(usage_sections[k].text, f);
-        else if (!strcmp(usage_sections[k].command, command)) fprintf(f, "usage: byocc%s", usage_sections[k].text + 1);
+        if (command && strcmp(usage_sections[k].command, command)) continue;
+        int n = snprintf(text, sizeof text, command ? "usage: byocc%s" : "%s", usage_sections[k].text + (command ? 1 : 0));
+        print_wrapped(f, text, n > 0 && (size_t)n < sizeof text ? (size_t)n : strlen(text), 0);
     }
-    fputs(usage_tail, f);
+    print_wrapped(f, usage_tail, strlen(usage_tail), 0);
 }
 
 /* Text from a file or the command line, as a message may show it: control bytes (and DEL) escaped as \n, \t,
@@ -1214,13 +1225,13 @@ static int cmd_passes(session *s, const cli_options *o) {
     printf("passes:\n");
     for (int i = 0; i < byoc_pass_count(); ++i) {
         const byoc_pass *p = byoc_pass_at(i);
-        printf("  %-24s opt_level %d  %s%s%s\n", p->name, p->opt_level, p->doc ? p->doc : "", p->required ? "; requires " : "",
-               p->required ? p->required : "");
+        say(stdout, "  %-24s opt_level %d  %s%s%s\n", p->name, p->opt_level, p->doc ? p->doc : "", p->required ? "; requires " : "",
+            p->required ? p->required : "");
     }
     printf("config keys (--config KEY=VALUE):\n");
     for (int i = 0; i < byoc_config_key_count(); ++i) {
         const byoc_config_key *k = byoc_config_key_at(i);
-        printf("  %-38s default %-10s %s\n", k->name, k->default_text, k->doc ? k->doc : "");
+        say(stdout, "  %-38s default %-10s %s\n", k->name, k->default_text, k->doc ? k->doc : "");
     }
     return EXIT_OK;
 }
@@ -1367,10 +1378,12 @@ static int cmd_ops(session *s, const cli_options *o) {
             json_string(op->def.doc ? op->def.doc : "");
             printf("}");
         } else {
-            printf("%-26s %-21s", op->def.name, byoc_op_pattern_name(op->def.pattern));
-            for (int a = 0; a < op->def.nattrs; ++a)
-                printf(" %s=%s", op->def.attrs[a].name, op->def.attrs[a].default_text ? op->def.attrs[a].default_text : "(required)");
-            printf("\n");
+            char line[2048];
+            size_t n = (size_t)snprintf(line, sizeof line, "%-26s %-21s", op->def.name, byoc_op_pattern_name(op->def.pattern));
+            for (int a = 0; a < op->def.nattrs && n < sizeof line; ++a)
+                n += (size_t)snprintf(line + n, sizeof line - n, " %s=%s", op->def.attrs[a].name,
+                                      op->def.attrs[a].default_text ? op->def.attrs[a].default_text : "(required)");
+            print_wrapped_line(stdout, line, n < sizeof line ? n : sizeof line - 1, 49);
         }
     }
     if (json) printf("]\n");
@@ -2990,7 +3003,7 @@ static int cmd_backends(session *s, const cli_options *o) {
     byoc_diag d;
     char line[512];
     if (json) printf("{\"backends\": [");
-    else printf("built-in backends (--backend NAME [-option=value]...; a .backend file with 'kind npu' or 'kind dsp' gets the same device model):\n");
+    else say(stdout, "built-in backends (--backend NAME [-option=value]...; a .backend file with 'kind npu' or 'kind dsp' gets the same device model):\n");
     for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i) {
         const char *spec_text = NULL, *name = byoc_sim_builtin_backend(i, &spec_text);
         byoc_sim_backend *b = open_backend(s, name, &d);
@@ -3005,11 +3018,14 @@ static int cmd_backends(session *s, const cli_options *o) {
             printf("]}");
             continue;
         }
-        printf("  %-5s %s\n        priority %d; patterns:", name, line, b->spec->priority);
-        for (int k = 0; k < b->spec->npatterns; ++k) printf(" %s", b->spec->patterns[k].name);
-        printf("\n        ops:");
-        for (int k = 0; k < b->spec->nsupport; ++k) printf(" %s", b->spec->support[k].op);
-        printf("\n");
+        char list[4096];
+        say(stdout, "  %-5s %s\n        priority %d\n", name, line, b->spec->priority);
+        size_t n = (size_t)snprintf(list, sizeof list, "        patterns:");
+        for (int k = 0; k < b->spec->npatterns && n < sizeof list; ++k) n += (size_t)snprintf(list + n, sizeof list - n, " %s", b->spec->patterns[k].name);
+        print_wrapped_line(stdout, list, n < sizeof list ? n : sizeof list - 1, 12);
+        n = (size_t)snprintf(list, sizeof list, "        ops:");
+        for (int k = 0; k < b->spec->nsupport && n < sizeof list; ++k) n += (size_t)snprintf(list + n, sizeof list - n, " %s", b->spec->support[k].op);
+        print_wrapped_line(stdout, list, n < sizeof list ? n : sizeof list - 1, 12);
     }
     if (json) printf("\n], \"presets\": [");
     else printf("\npresets (-preset=NAME):\n");
@@ -3018,13 +3034,13 @@ static int cmd_backends(session *s, const cli_options *o) {
         const byoc_sim_device *p = byoc_sim_preset(i, &about);
         byoc_sim_device_describe(p, line, sizeof line);
         if (json) printf("%s\n  {\"name\": \"%s\", \"device\": \"%s\", \"about\": \"%s\"}", i ? "," : "", p->preset, line, about);
-        else printf("  %-14s %s\n                 %s\n", p->preset, line, about);
+        else say(stdout, "  %-14s %s\n                 %s\n", p->preset, line, about);
     }
     if (json) printf("\n]}\n");
     else
-        printf("\ndevice options (in .backend files: option NAME VALUE; after --backend: -NAME=VALUE): preset, clock_mhz, rows, cols,\n"
-               "dataflow (\"os\"|\"ws\"), lanes, sram_kb, dram_bytes_per_cycle, dram_latency, burst_bytes, launch_cycles, double_buffer,\n"
-               "dtypes (\"float32,int8\")\n");
+        say(stdout, "\ndevice options (in .backend files: option NAME VALUE; after --backend: -NAME=VALUE): preset, clock_mhz, rows, cols, "
+                    "dataflow (\"os\"|\"ws\"), lanes, sram_kb, dram_bytes_per_cycle, dram_latency, burst_bytes, launch_cycles, double_buffer, "
+                    "dtypes (\"float32,int8\")\n");
     return EXIT_OK;
 }
 
