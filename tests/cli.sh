@@ -225,6 +225,7 @@ expect cli_did_you_mean_backend 2 "backend 'nup': not a built-in backend (npu, d
 expect cli_did_you_mean_backend_options 2 "did you mean 'dsp'?" "$BYOCC" partition $M --backend "dps -lanes=8"
 expect cli_did_you_mean_backend_file 2 "did you mean 'examples/backends/npu.backend'?" "$BYOCC" partition $M --backend examples/backends/np.backend
 
+expect cli_dim_on_relay 2 "mnist.relay: --dim batch: a .relay module has no symbolic dims" "$BYOCC" info $M --dim batch=2
 # output files: a missing directory is refused before any work (-o, --trace, --save-placement, --source-map, --emit FILE)
 expect cli_missing_output_dir 2 "-o $tmp/no/such/a.byoc: the directory $tmp/no/such does not exist" "$BYOCC" compile $A --backend npu -o "$tmp/no/such/a.byoc"
 expect cli_missing_trace_dir 2 "--trace $tmp/no/t.json: the directory $tmp/no does not exist" "$BYOCC" run $M --trace "$tmp/no/t.json"

@@ -462,6 +462,13 @@ static byoc_module *load_model_info(session *s, const char *path, const byoc_onn
         snprintf(d->message, sizeof d->message, "%s: unsupported model file (expected FILE.relay or FILE.onnx)", path);
         return NULL;
     }
+    if (s->ndims) { /* a module's types are concrete */
+        char text[SHOWN_MAX];
+        d->code = BYOC_ERR_INVALID_ARGUMENT;
+        snprintf(d->message, sizeof d->message, "%s: --dim %s: a .relay module has no symbolic dims (--dim is for .onnx models)", path,
+                 shown(s->dims[0].name, text, sizeof text));
+        return NULL;
+    }
     return byoc_module_load(path, NULL, d);
 }
 
