@@ -311,6 +311,10 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
 BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p);
 /* The simulated latency of the last run: the sum of the kernels' sim_seconds (they run one after another). */
 BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p);
+/* The simulated device kernel i runs on, for per-device summaries: its parameters (SRAM size, clock, MAC array),
+   NULL for a kernel on the host. *sram_peak_bytes (when given) receives the highest SRAM byte any command of
+   its stream reaches (tiles, operands, results): its peak SRAM use; 0 on the host. */
+BYOC_SIM_API const struct byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i, int64_t *sram_peak_bytes);
 /* The last run as Chrome trace-event JSON (opens in Perfetto and chrome://tracing): one track per device with
    its kernels, and for each simulated device a DMA and a compute track with every command of its streams,
    on the simulated timeline in microseconds. Events carry the ids of profiles and source maps: "kernel"
@@ -5014,6 +5018,25 @@ BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
     double t = 0;
     for (int i = 0; i < p->nkernels; ++i) t += p->kernels[i].info.sim_seconds;
     return t;
+}
+
+BYOC_SIM_API const byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i, int64_t *sram_peak_bytes) {
+    if (sram_peak_bytes) *sram_peak_bytes = 0;
+    if (!p || i < 0 || i >= p->nkernels || p->kernels[i].info.exec != BYOC_SIM_EXEC_RUNTIME || !p->kernels[i].function) return NULL;
+    const byoc_sim_device_program *dp = byoc__dv_program_of(byoc_module_runtime(p->m, p->kernels[i].function));
+    if (!dp) return NULL;
+    const byoc__dv_stream *s = &dp->s;
+    int64_t peak = 0;
+    for (int c = 0; c < s->ncmds; ++c) {
+        const byoc__dv_cmd *cmd = &s->cmds[c];
+        int compute = cmd->op == BYOC__DV_COMPUTE && cmd->kernel >= 0 && cmd->kernel < s->nkernels;
+        int64_t end = cmd->sram + (int64_t)(compute ? s->kernels[cmd->kernel].out_bytes : cmd->op != BYOC__DV_COMPUTE ? byoc__dv_box_bytes(s, &cmd->box) : 0);
+        if (end > peak) peak = end;
+        for (int q = 0; compute && q < cmd->noperands && q < BYOC__DV_MAX_OPERANDS; ++q)
+            if (cmd->operand_sram[q] + (int64_t)s->kernels[cmd->kernel].param_bytes[q] > peak) peak = cmd->operand_sram[q] + (int64_t)s->kernels[cmd->kernel].param_bytes[q];
+    }
+    if (sram_peak_bytes) *sram_peak_bytes = peak;
+    return &s->dev;
 }
 
 /* byoc.h's JSON string writer; NULL is written as "" here (byoc__json_str writes null) */

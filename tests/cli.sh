@@ -74,7 +74,7 @@ expect cli_unknown_strategy 1 "--strategy 'best' is not one of greedy, collage" 
 expect cli_collage_measured 0 'byocc: measured ' "$BYOCC" partition $M --backend npu --strategy collage --estimator measured --cost-cache "$tmp/costs.txt"
 expect cli_collage_measured_cached 0 'byocc: measured 0 candidates' "$BYOCC" partition $M --backend npu --strategy collage --estimator measured --cost-cache "$tmp/costs.txt"
 # a pin holds under the search: the pinned op stays on the host
-expect cli_collage_pin 0 'host     -                              npu: pinned to host' "$BYOCC" partition $M --backend npu --strategy collage --pin %1=host
+expect cli_collage_pin 0 '%1     nn.conv2d     -        host    -                         npu: pinned to host' "$BYOCC" partition $M --backend npu --strategy collage --pin %1=host
 printf 'backend acc\nfusion sideways\nsupports nn.relu\n' > "$tmp/fusion.backend"
 expect cli_backend_bad_fusion 2 'fusion.backend:2:8: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]' "$BYOCC" partition $M --backend "$tmp/fusion.backend"
 
@@ -162,7 +162,7 @@ printf 'backend acc\nsupports nn.re\033lu\n' > "$tmp/esc.backend"
 expect cli_escaped_op_name 2 "unknown op 'nn.re\x1blu'" "$BYOCC" partition $M --backend "$tmp/esc.backend"
 { printf '\223NUMPY\001\000\166\000'; printf "{'descr': '\033[1m\\n', 'fortran_order': False, 'shape': (1,), }%57s\n" ""; head -c 8 /dev/zero; } > "$tmp/esc.npy"
 expect cli_escaped_npy_type 2 "element type '\x1b[1m\n' is not supported" "$BYOCC" run $M --input "$tmp/esc.npy"
-expect cli_escaped_input_name 2 "no input is named 'a\x1bb\n_'; its inputs: x" "$BYOCC" run $M --input "$(printf 'a\033b\n_')=$tmp/made/for/outputs/output_0.npy"
+expect cli_escaped_input_name 2 "no input is named 'a\x1bb\n_' ($tmp/made/for/outputs/output_0.npy); its inputs: x" "$BYOCC" run $M --input "$(printf 'a\033b\n_')=$tmp/made/for/outputs/output_0.npy"
 
 # info on a module without op calls (nothing to sort)
 printf 'def @main(%%x: Tensor[(1, 4), float32]) {\n  %%x\n}\n' > "$tmp/no_ops.relay"
@@ -218,11 +218,11 @@ if [ -d "$NT" ]; then
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --output-dir "$tmp/outs"
     expect cli_run_npy_round_trip 0 'all outputs match the reference' \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb --input W=$S/input_1.pb --compare-to "$tmp/outs"
-    expect cli_run_wrong_shape 2 "model.onnx: input 'x' expects (1, 1, 5, 5) float32, given (1, 1, 3, 3)" \
+    expect cli_run_wrong_shape 2 "model.onnx: input 'x' expects (1, 1, 5, 5) float32, given (1, 1, 3, 3) in $S/input_1.pb" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_1.pb --input W=$S/input_1.pb
     expect cli_run_missing_input 2 "input 'W' ((1, 1, 3, 3) float32) is not given: --input W=FILE.npy" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x=$S/input_0.pb
-    expect cli_run_misnamed_input 2 "no input is named 'z'; its inputs: x W" \
+    expect cli_run_misnamed_input 2 "no input is named 'z' ($S/input_0.pb); its inputs: x W" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input z=$S/input_0.pb
     expect cli_run_wrong_dtype 2 "input 'x' expects (1, 1, 5, 5) float32, $tmp/x.npy holds (1, 1, 5, 5) int64" \
         "$BYOCC" run $NT/test_basic_conv_with_padding/model.onnx --input x="$tmp/x.npy" --input W=$S/input_1.pb
@@ -240,3 +240,120 @@ printf 'backend tiny64\noption rows 8\nsupports nn.conv2d\n' > "$tmp/nokind.back
 expect cli_backend_no_way_to_run 2 "$tmp/nokind.backend:1:9: backend 'tiny64' has no way to run its ops" "$BYOCC" run $M --backend "$tmp/nokind.backend"
 printf 'backend tiny64\nkind library\nsupports nn.conv2d\n' > "$tmp/lib.backend"
 expect cli_backend_library 0 'ops on tiny64 (a library backend: host kernels) in 2 partitions' "$BYOCC" partition $M --backend "$tmp/lib.backend"
+
+# "did you mean": options (from the option table), backends (built-in names, device kinds, .backend files beside the one named)
+expect cli_did_you_mean_option 1 "run: unknown or incomplete option '--profil'; did you mean '--profile'?" "$BYOCC" run $M --profil
+expect cli_did_you_mean_option_value 1 "did you mean '--strategy'?" "$BYOCC" partition $M --backend npu --stratgy=collage
+expect cli_option_of_another_command 1 "unknown or incomplete option '--profile'; it belongs to run, compile" "$BYOCC" partition $M --profile
+expect cli_did_you_mean_backend 2 "backend 'nup': not a built-in backend (npu, dsp) and no such .backend file; did you mean 'npu'?" \
+    "$BYOCC" partition $M --backend nup
+expect cli_did_you_mean_backend_options 2 "did you mean 'dsp'?" "$BYOCC" partition $M --backend "dps -lanes=8"
+expect cli_did_you_mean_backend_file 2 "did you mean 'examples/backends/npu.backend'?" "$BYOCC" partition $M --backend examples/backends/np.backend
+
+expect cli_dim_on_relay 2 "mnist.relay: --dim batch: a .relay module has no symbolic dims" "$BYOCC" info $M --dim batch=2
+# output files: a missing directory is refused before any work (-o, --trace, --save-placement, --source-map, --emit FILE)
+expect cli_missing_output_dir 2 "-o $tmp/no/such/a.byoc: the directory $tmp/no/such does not exist" "$BYOCC" compile $A --backend npu -o "$tmp/no/such/a.byoc"
+expect cli_missing_trace_dir 2 "--trace $tmp/no/t.json: the directory $tmp/no does not exist" "$BYOCC" run $M --trace "$tmp/no/t.json"
+expect cli_missing_placement_dir 2 "the directory $tmp/no does not exist" "$BYOCC" partition $M --backend npu --strategy collage --save-placement "$tmp/no/p.txt"
+expect cli_missing_source_map_dir 2 "--source-map $tmp/no/m.json: the directory" "$BYOCC" compile $A --backend npu -o "$tmp/ok.byoc" --source-map "$tmp/no/m.json"
+if [ ! -f "$tmp/ok.byoc" ]; then echo "ok cli_missing_dir_before_work"; else echo "FAIL cli_missing_dir_before_work: -o was written before --source-map's directory was checked"; fi
+
+# .npz inputs: numpy's zip of .npy files (members by name, arr_K by position; stored or deflated, others refused by name)
+{ printf '\223NUMPY\001\000\166\000'; printf "%s%50s\n" "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 28, 28), }" ""; head -c 3136 /dev/zero; } > "$tmp/x28.npy"
+if [ -x /usr/bin/python3 ]; then
+    /usr/bin/python3 -c '
+import sys, zipfile
+d = open(sys.argv[1], "rb").read()
+for name, member, method in (("named", "x.npy", zipfile.ZIP_STORED), ("pos", "arr_0.npy", zipfile.ZIP_STORED), ("deflated", "x.npy", zipfile.ZIP_DEFLATED),
+                             ("bzip2", "x.npy", zipfile.ZIP_BZIP2)):
+    with zipfile.ZipFile(sys.argv[2] + "/" + name + ".npz", "w", compression=method) as z:
+        with z.open(member, "w", force_zip64=True) as f: f.write(d)
+' "$tmp/x28.npy" "$tmp"
+    expect cli_npz_named 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --input "$tmp/named.npz"
+    expect cli_npz_positional 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --input "$tmp/pos.npz"
+    expect cli_npz_member_as_name 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --input "x=$tmp/pos.npz"
+    expect cli_npz_deflated 0 'output 0 output_0: (1, 10) float32' "$BYOCC" run $M --input "$tmp/deflated.npz"
+    expect cli_npz_other_method 2 "$tmp/bzip2.npz: member x.npy is compressed by method 12; only stored and deflated members are read" \
+        "$BYOCC" run $M --input "$tmp/bzip2.npz"
+    /usr/bin/python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[60] ^= 0xff; b[61] ^= 0x55; open(sys.argv[2], "wb").write(b)' "$tmp/deflated.npz" "$tmp/bad_deflate.npz"
+    expect cli_npz_corrupt_deflate 2 "$tmp/bad_deflate.npz: member x.npy: truncated or corrupt" "$BYOCC" run $M --input "$tmp/bad_deflate.npz"
+    head -c 500 "$tmp/named.npz" > "$tmp/cut.npz"
+    expect cli_npz_truncated 2 "$tmp/cut.npz: not a zip file" "$BYOCC" run $M --input "$tmp/cut.npz"
+else
+    echo "skipped .npz tests: no /usr/bin/python3 to write them"
+fi
+
+# info on an executable, the per-device summary (text, --emit json, --emit csv), --repeat's percentiles and memory
+expect cli_info_byoc 0 'model      tests/inputs/artifact.relay, placed by greedy' "$BYOCC" info "$tmp/a.byoc"
+expect cli_info_byoc_blobs 0 'npu: 3 blobs' "$BYOCC" info "$tmp/a.byoc"
+expect cli_info_byoc_devices 0 'per device (simulated' "$BYOCC" info "$tmp/a.byoc"
+expect cli_run_device_summary 0 '  device     kernels    ops      MACs   time ms   share  SRAM peak / size' "$BYOCC" run "$tmp/a.byoc"
+expect cli_compile_device_summary 0 'per device (simulated' "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/c.byoc"
+"$BYOCC" run $A --backend npu --backend dsp > "$tmp/sum.txt" 2>&1
+if grep -q '^  npu  ' "$tmp/sum.txt" && grep -q '^  dsp  ' "$tmp/sum.txt" && grep -q '^  host ' "$tmp/sum.txt" &&
+   grep '^  npu  ' "$tmp/sum.txt" | grep -q 'KiB / 384.0 KiB.*%$'; then echo "ok cli_device_summary_rows"
+else echo "FAIL cli_device_summary_rows: $(grep -A4 '^per device' "$tmp/sum.txt" | tr '\n' '|')"; fi
+"$BYOCC" run $M > "$tmp/host_only.txt" 2>&1
+if [ "$(sed -n '/^per device/,$p' "$tmp/host_only.txt" | grep -v '^  device ' | grep -c '^  [a-z]')" -eq 1 ]; then echo "ok cli_device_summary_only_used"
+else echo "FAIL cli_device_summary_only_used: $(sed -n '/^per device/,$p' "$tmp/host_only.txt" | tr '\n' '|')"; fi
+expect cli_repeat_percentiles 0 'time: 20 runs after a warm-up: p50 ' "$BYOCC" run $M --repeat 20
+expect cli_repeat_rate 0 ' inferences/s' "$BYOCC" run $M --repeat 20
+expect cli_repeat_memory 0 'planned (the memory plan: arena ' "$BYOCC" run $M --repeat 3
+expect cli_repeat_rss 0 'process peak RSS ' "$BYOCC" run $M --repeat 3
+expect cli_emit_bad_format 1 "run: --emit 'xml' is not one of json, csv" "$BYOCC" run $M --emit xml
+expect cli_emit_info_relay 1 'info: --emit json|csv describes a compiled MODEL.byoc' "$BYOCC" info $M --emit json
+if [ -x /usr/bin/python3 ]; then
+    json_ok() { # name, command...: standard output is one JSON document with a device entry per device row
+        name=$1; shift
+        if "$@" 2> "$tmp/json.err" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["devices"] and all(k in d["devices"][0] for k in ("device", "kind", "kernels", "ops", "macs", "cycles", "simulated_ms", "share", "sram_bytes", "sram_peak_bytes", "dram_bytes", "mac_utilization")), d
+assert abs(sum(x["share"] for x in d["devices"]) - 1) < 0.01 and d["memory"]["planned_bytes"] > 0
+' > "$tmp/json.out" 2>&1; then echo "ok $name"; else echo "FAIL $name: $(tail -2 "$tmp/json.out" | tr '\n' ' ')"; fi
+    }
+    json_ok cli_emit_json_run "$BYOCC" run $A --backend npu --backend dsp --emit json
+    json_ok cli_emit_json_info "$BYOCC" info "$tmp/a.byoc" --emit json
+    json_ok cli_info_byoc_json "$BYOCC" info "$tmp/a.byoc" --json
+    json_ok cli_emit_json_compile "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/d.byoc" --emit json
+    "$BYOCC" run $M --repeat 5 --emit "json=$tmp/t.json" > /dev/null 2>&1
+    if /usr/bin/python3 -c 'import json,sys; t = json.load(open(sys.argv[1]))["timing"]; assert t["runs"] == 5 and t["p50_ms"] <= t["p90_ms"] <= t["p99_ms"] and t["inferences_per_second"] > 0' "$tmp/t.json" 2> "$tmp/t.err"
+    then echo "ok cli_emit_json_timing"; else echo "FAIL cli_emit_json_timing: $(tail -1 "$tmp/t.err")"; fi
+fi
+"$BYOCC" run $A --backend npu --backend dsp --emit "csv=$tmp/layers.csv" > /dev/null 2>&1
+kernels=$(grep -c '' "$tmp/layers.csv" 2>/dev/null)
+if [ "$(head -1 "$tmp/layers.csv")" = "kernel,device,kind,name,ops,frontend,cycles,simulated_us,macs,dram_bytes,mac_utilization" ] &&
+   [ "${kernels:-0}" -gt 2 ] && grep -q '^[0-9]*,npu,npu,tvmgen_default_npu_main_0,' "$tmp/layers.csv" &&
+   awk -F, 'NR > 1 && NF < 10 { bad = 1 } END { exit bad }' "$tmp/layers.csv"; then echo "ok cli_emit_csv_layers"
+else echo "FAIL cli_emit_csv_layers: $(head -3 "$tmp/layers.csv" 2>&1 | tr '\n' '|')"; fi
+expect cli_emit_csv_stdout 0 'kernel,device,kind,name,ops,frontend,cycles' "$BYOCC" info "$tmp/a.byoc" --emit csv
+
+# the shared models: inputs from --compare-to DIR, names and dims with "did you mean", defaulted dims in errors, 100 columns
+SM=../shared/models
+if [ -d "$SM/mnist8" ] && [ -d "$SM/tiny_distilbert" ]; then
+    start=$(date +%s)
+    expect cli_missing_dir_refused_quickly 2 "--trace $tmp/no/t.json: the directory $tmp/no does not exist" \
+        "$BYOCC" run $SM/ultraface_rfb320/model.onnx --backend npu --backend dsp --repeat 50 --trace "$tmp/no/t.json"
+    if [ $(( $(date +%s) - start )) -le 1 ]; then echo "ok cli_missing_dir_before_import"; else echo "FAIL cli_missing_dir_before_import: took $(( $(date +%s) - start )) s"; fi
+    expect cli_compare_to_dir_inputs 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8/model.onnx --compare-to $SM/mnist8
+    expect cli_compare_to_test_data_set 0 'all outputs match the reference' "$BYOCC" run $SM/mnist8_zoo/model.onnx --compare-to $SM/mnist8_zoo/test_data_set_0
+    expect cli_did_you_mean_input 2 "no input is named 'Input' ($SM/mnist8/input_0.npy); its inputs: Input3; did you mean 'Input3'?" \
+        "$BYOCC" run $SM/mnist8/model.onnx --input Input=$SM/mnist8/input_0.npy
+    expect cli_unknown_dim 2 "--dim nosuch: the model has no symbolic dim of that name (its inputs have none)" "$BYOCC" run $SM/mnist8/model.onnx --dim nosuch=48
+    expect cli_did_you_mean_dim 2 "--dim bach: the model has no symbolic dim of that name (its symbolic dims: batch, sequence); did you mean 'batch'?" \
+        "$BYOCC" partition $SM/tiny_distilbert/model.onnx --backend npu --dim bach=2
+    { printf '\223NUMPY\001\000\166\000'; printf "%s%58s\n" "{'descr': '<i8', 'fortran_order': False, 'shape': (1, 4), }" ""; head -c 32 /dev/zero; } > "$tmp/ids.npy"
+    expect cli_defaulted_dims_in_error 2 '(symbolic dims defaulted: batch=1, sequence=1; give --dim NAME=V)' \
+        "$BYOCC" run $SM/tiny_distilbert/model.onnx --input input_ids="$tmp/ids.npy"
+    expect cli_defaulted_dims_note 0 'byocc: note: symbolic dims defaulted: batch=1, sequence=1; give --dim NAME=V' "$BYOCC" info $SM/tiny_distilbert/model.onnx
+    wide=""
+    for args in "partition $SM/tiny_distilbert/model.onnx --backend npu --backend dsp" "partition $SM/mnist8/model.onnx --backend npu --backend dsp --strategy collage" \
+                "run $SM/mnist8/model.onnx --backend npu --backend dsp --compare-to $SM/mnist8 --reference host"; do
+        "$BYOCC" $args > "$tmp/wide.txt" 2>&1
+        n=$(awk 'length($0) > 100' "$tmp/wide.txt" | wc -l)
+        [ "$n" -eq 0 ] || wide="$wide [byocc $args: $n lines, e.g. $(awk 'length($0) > 100 { print substr($0, 1, 60); exit }' "$tmp/wide.txt")]"
+    done
+    if [ -z "$wide" ]; then echo "ok cli_human_output_100_columns"; else echo "FAIL cli_human_output_100_columns:$wide"; fi
+else
+    echo "skipped shared-model CLI tests: $SM/mnist8 or $SM/tiny_distilbert is missing"
+fi

@@ -15,11 +15,16 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>   /* a .backend file's neighbours, for "did you mean" */
 #include <sys/stat.h> /* mkdir: --output-dir */
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/resource.h> /* getrusage: --repeat's peak memory */
+#endif
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3, EXIT_MISMATCH = 4 };
 
@@ -32,7 +37,8 @@ enum {
     MAX_DIMS = 32,       /* --dim */
     MAX_CONFIGS = 64,    /* --config */
     MAX_COUNT = 1000000, /* the largest count: --repeat, --max-depth, --state-budget, ... */
-    MAX_FILES = 2        /* positional arguments (explain: MODEL.byoc NODE) */
+    MAX_FILES = 2,       /* positional arguments (explain: MODEL.byoc NODE) */
+    MAX_EMITS = 4        /* --emit FORMAT[=FILE], for run, compile and info */
 };
 
 /* ---- usage: one section per command, in the order of the overview ---- */
@@ -44,61 +50,75 @@ typedef struct usage_section {
 static const char *const usage_head = "usage: byocc <command> [options]\n\ncommands:\n";
 static const usage_section usage_sections[] = {
     {"opt",
-     "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay] [--print-types] [-o OUT.relay]\n"
-     "      [--print-after-all] [--print-after=NAME,...] [--time-passes] [--no-verify]\n"
-     "      [--opt-level N] [--config KEY=VALUE]...\n"
+     "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay]\n"
+     "      [--print-types] [-o OUT.relay] [--print-after-all] [--print-after=NAME,...] [--time-passes]\n"
+     "      [--no-verify] [--opt-level N] [--config KEY=VALUE]...\n"
      "        run passes in order and print the module, or with -o write it to OUT.relay and its\n"
      "        constants to OUT.weights;\n"
      "        the IR is verified after every pass\n"},
     {"partition",
-     "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--strategy greedy|collage]\n"
-     "      [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N] [--max-partitions N]\n"
-     "      [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
+     "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay]\n"
+     "      [--strategy greedy|collage] [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N]\n"
+     "      [--max-partitions N] [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
      "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
      "      [--save-placement FILE] [--placement FILE]\n"
-     "        greedy: place every op on the first backend (by priority, then as given) that takes it, host last;\n"
+     "        greedy: place every op on the first backend (by priority, then as given) that takes it,\n"
+     "        host last;\n"
      "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
-     "        statistics; --save-placement writes it, --placement replays one (refused when it no longer fits);\n"
+     "        statistics; --save-placement writes it, --placement replays one (refused when it no\n"
+     "        longer fits);\n"
      "        NODE is a frontend name, a %N label of @main or #ID\n"},
     {"match",
      "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
-     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits them);\n"
-     "        with --partition, group each non-overlapping match into fn(...) { ... } with Composite=NAME\n"
-     "        and print the module\n"},
+     "        list the expressions of @main the pattern matches (outputs first, as the matcher visits\n"
+     "        them); with --partition, group each non-overlapping match into fn(...) { ... } with\n"
+     "        Composite=NAME and print the module\n"},
     {"import",
      "  import MODEL.onnx [-o OUT.relay] [--print-types] [--input [NAME=]FILE.npy]...\n"
-     "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in OUT.weights);\n"
+     "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in\n"
+     "        OUT.weights);\n"
      "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"},
     {"run",
-     "  run MODEL [--input NAME=FILE.npy]... [--output-dir D] [--compare-to DIR|FILE.npy] [--tolerance T]\n"
-     "      [--backend npu|dsp|B.backend [-option=value]...]... [--reference host] [--profile] [--trace FILE.json]\n"
-     "      [--repeat N] [--no-fuse] [--strategy greedy|collage] [partition's collage options]\n"
+     "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy]\n"
+     "      [--tolerance T] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
+     "      [--profile] [--trace FILE.json] [--repeat N] [--no-fuse] [--strategy greedy|collage]\n"
+     "      [partition's collage options] [--emit json|csv[=FILE]]...\n"
      "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
      "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
-     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and none\n"
-     "        given): seeded values; --output-dir creates D when it is missing\n"
+     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and\n"
+     "        none given): seeded values, or with --compare-to DIR, DIR's input_K.npy (or .pb);\n"
+     "        --output-dir creates D when it is missing\n"
+     "        --repeat N: p50/p90/p99, inferences/s and peak memory; a per-device summary ends the\n"
+     "        output; --emit json|csv writes it as JSON, or one CSV row per kernel (to FILE, or to\n"
+     "        standard output, the human lines then going to standard error)\n"
      "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
-     "        --reference host: compare with the model compiled for the host alone; --trace: Chrome trace JSON\n"},
+     "        --reference host: compare with the model compiled for the host alone;\n"
+     "        --trace: Chrome trace JSON\n"},
     {"compile",
-     "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]... -o OUT.byoc [--source-map FILE.json]\n"
-     "        the run pipeline, saved as one artifact: the host program, each device partition's blob with its\n"
-     "        compatibility strings (backend, kind, format, producer, target), the weights, the memory plan, the\n"
-     "        kernel list and the source map; it is loaded back (every check of the loader) before it is written\n"},
+     "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]...\n"
+     "      -o OUT.byoc [--source-map FILE.json] [--emit json|csv[=FILE]]...\n"
+     "        the run pipeline, saved as one artifact: the host program, each device partition's blob\n"
+     "        with its compatibility strings (backend, kind, format, producer, target), the weights,\n"
+     "        the memory plan, the kernel list and the source map; it is loaded back (every check of\n"
+     "        the loader) before it is written; then the per-device summary of one run on zeros\n"},
     {"run",
      "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
-     "        runs an artifact; with --backend, only those devices are offered, and a partition compiled for a\n"
-     "        backend not offered, or for other device parameters, is refused\n"},
+     "        runs an artifact; with --backend, only those devices are offered, and a partition\n"
+     "        compiled for a backend not offered, or for other device parameters, is refused\n"},
     {"explain",
      "  explain MODEL.byoc NODE [--json]\n"
-     "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel (with its\n"
-     "        simulated time), device layer and commands, and why there (or why it has no op left)\n"},
+     "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel\n"
+     "        (with its simulated time), device layer and commands, and why there (or why it has no\n"
+     "        op left)\n"},
     {"backends",
      "  backends [--json]\n"
      "        the built-in device backends, their parameters and the device presets\n"},
     {"info",
      "  info FILE.relay [--json]\n"
-     "        node count, op histogram, parameter bytes, input and output types\n"},
+     "        node count, op histogram, parameter bytes, input and output types\n"
+     "  info MODEL.byoc [--json] [--emit json|csv[=FILE]]...\n"
+     "        what the executable holds, and its per-device summary (one run on zeros)\n"},
     {"ops",
      "  ops [--json]\n"
      "        the registered ops with their pattern kind and attributes\n"},
@@ -112,16 +132,20 @@ static const char *const usage_tail =
     "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n"
     "Every command that reads a module also takes MODEL.onnx; --dim NAME=N sets a symbolic input dim\n"
     "(unset ones are taken as 1, with a note). Options that take a value also take it as --option=value;\n"
+    "output files' directories are checked before any work; --input also takes numpy's .npz;\n"
     "every command answers --help (or -h) with its own usage.\n";
 
 /* the overview (command NULL), or one command's usage */
+static void print_wrapped(FILE *f, const char *text, size_t len, int keep_tables);
 static void print_usage(FILE *f, const char *command) {
+    char text[4200];
     if (!command) fputs(usage_head, f);
     for (size_t k = 0; k < sizeof usage_sections / sizeof usage_sections[0]; ++k) {
-        if (!command) fputs(usage_sections[k].text, f);
-        else if (!strcmp(usage_sections[k].command, command)) fprintf(f, "usage: byocc%s", usage_sections[k].text + 1);
+        if (command && strcmp(usage_sections[k].command, command)) continue;
+        int n = snprintf(text, sizeof text, command ? "usage: byocc%s" : "%s", usage_sections[k].text + (command ? 1 : 0));
+        print_wrapped(f, text, n > 0 && (size_t)n < sizeof text ? (size_t)n : strlen(text), 0);
     }
-    fputs(usage_tail, f);
+    print_wrapped(f, usage_tail, strlen(usage_tail), 0);
 }
 
 /* Text from a file or the command line, as a message may show it: control bytes (and DEL) escaped as \n, \t,
@@ -148,6 +172,92 @@ static const char *shown(const char *s, char *buf, size_t cap) {
 }
 #define SHOWN_MAX 600 /* the buffer of one shown() name in a message */
 
+/* ---- "did you mean": the closest of a set of names ---- */
+/* edit distance (insertions, deletions, substitutions, swaps of neighbours), 99 for names longer than 63 bytes */
+static int edit_distance(const char *a, const char *b) {
+    size_t n = strlen(a), m = strlen(b);
+    int d[64][64];
+    if (n > 63 || m > 63) return 99;
+    for (size_t i = 0; i <= n; ++i)
+        for (size_t j = 0; j <= m; ++j) {
+            if (!i || !j) { d[i][j] = (int)(i + j); continue; }
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best) best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* the best candidate so far: within a third of the word's length (1 to 3 edits), or one the word begins */
+typedef struct suggestion {
+    char best[256];
+    int distance;
+} suggestion;
+static void suggest(suggestion *sg, const char *word, const char *candidate) {
+    int limit = (int)strlen(word) / 3, d = edit_distance(word, candidate);
+    if (limit < 1) limit = 1;
+    if (limit > 3) limit = 3;
+    if (d > limit && strlen(word) >= 3 && !strncmp(candidate, word, strlen(word))) d = limit; /* a prefix: --out for --output-dir */
+    if (d > limit || !strcmp(word, candidate) || (sg->best[0] && d >= sg->distance)) return;
+    snprintf(sg->best, sizeof sg->best, "%s", candidate);
+    sg->distance = d;
+}
+/* "; did you mean 'X'?", or "" */
+static const char *did_you_mean(const suggestion *sg, char *buf, size_t cap) {
+    char text[SHOWN_MAX];
+    if (!sg->best[0]) return "";
+    snprintf(buf, cap, "; did you mean '%s'?", shown(sg->best, text, sizeof text));
+    return buf;
+}
+
+/* ---- human output: lines wrap at 100 columns ---- */
+#define WRAP_COLUMNS 100
+/* One line (without its newline), wrapped at WRAP_COLUMNS: a long line breaks after the last ", " or "; " that
+   fits (else the last space), continuation lines indented by indent. */
+static void print_wrapped_line(FILE *f, const char *line, size_t len, size_t indent) {
+    size_t at = 0, col = 0;
+    while (len - at + col > WRAP_COLUMNS) {
+        size_t room = WRAP_COLUMNS - col, comma = 0, semi = 0, space = 0, cut;
+        for (size_t i = 1; i < room && at + i < len; ++i) {
+            if (line[at + i] != ' ') continue;
+            if (line[at + i - 1] == ',') comma = i;
+            if (line[at + i - 1] == ';') semi = i;
+            space = i;
+        }
+        cut = comma > room / 2 ? comma : comma > semi ? comma : semi; /* a list's items stay whole */
+        if (!cut) cut = space ? space : room;
+        fwrite(line + at, 1, cut, f);
+        fprintf(f, "\n%*s", (int)indent, "");
+        at += cut;
+        while (at < len && line[at] == ' ') at++;
+        col = indent;
+    }
+    fwrite(line + at, 1, len - at, f);
+    fputc('\n', f);
+}
+/* printf to f, each line wrapped at 100 columns (continuations indented 4 past the line's own indent) */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void say(FILE *f, const char *fmt, ...);
+
+/* Text of many lines, each wrapped; with keep_tables, a line that begins with a space (a table row) stays whole. */
+static void print_wrapped(FILE *f, const char *text, size_t len, int keep_tables) {
+    for (size_t at = 0; at < len;) {
+        const char *nl = (const char *)memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) : len - at, lead = 0;
+        while (lead < n && text[at + lead] == ' ') lead++;
+        if (keep_tables && lead) {
+            fwrite(text + at, 1, n, f);
+            fputc('\n', f);
+        } else
+            print_wrapped_line(f, text + at, n, lead + 4 < 40 ? lead + 4 : 40);
+        at += n + 1;
+    }
+}
+
 static int usage_error(const char *fmt, const char *arg) {
     char text[SHOWN_MAX];
     fprintf(stderr, "byocc: ");
@@ -163,6 +273,16 @@ static int input_error(const byoc_diag *d) {
     return d->code == BYOC_ERR_OUT_OF_MEMORY || d->code == BYOC_ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
 }
 
+static void say(FILE *f, const char *fmt, ...) {
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    print_wrapped(f, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, 0);
+}
+
 /* ---- the session: what the command line opened, for the whole command ---- */
 typedef struct session {
     /* --backend NAME|FILE.backend [-option=value ...]: built-in device backends and .backend files, open for
@@ -171,7 +291,31 @@ typedef struct session {
     int nbackends;
     byoc_onnx_dim dims[MAX_DIMS]; /* --dim NAME=N values for symbolic ONNX input dims (names malloc'd) */
     int ndims;
+    char defaulted[400]; /* "batch=1, sequence=1": the symbolic dims the last ONNX import took as 1 */
 } session;
+
+static int ends_with(const char *s, const char *suffix);
+
+/* a backend that does not open: the closest built-in backend, device kind, or .backend file in the directory named */
+static void backend_hint(const char *arg, char *hint, size_t cap) {
+    char name[256], dir[512], path[1024];
+    suggestion sg;
+    memset(&sg, 0, sizeof sg);
+    hint[0] = 0;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, " \t"), arg);
+    for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i) suggest(&sg, name, byoc_sim_builtin_backend(i, NULL));
+    for (int i = 1; i < byoc_sim_device_kind_count(); ++i) suggest(&sg, name, byoc_sim_device_kind_at(i)->name);
+    const char *slash = strrchr(name, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - name) + 1 : 2, slash ? name : "./");
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (!ends_with(e->d_name, ".backend")) continue;
+        snprintf(path, sizeof path, "%s%s", slash ? dir : "", e->d_name);
+        suggest(&sg, name, path);
+    }
+    if (d) closedir(d);
+    did_you_mean(&sg, hint, cap);
+}
 
 static byoc_sim_backend *open_backend(session *s, const char *arg, byoc_diag *d) {
     if (s->nbackends == MAX_BACKENDS) {
@@ -181,6 +325,12 @@ static byoc_sim_backend *open_backend(session *s, const char *arg, byoc_diag *d)
     }
     byoc_sim_backend *b = byoc_sim_backend_open(arg, d);
     if (b) s->backends[s->nbackends++] = b;
+    else if (strstr(d->message, "not a built-in backend")) { /* a name or file that is not there: the closest that is */
+        char hint[300];
+        backend_hint(arg, hint, sizeof hint);
+        size_t n = strlen(d->message);
+        snprintf(d->message + n, sizeof d->message - n, "%s", hint);
+    }
     return b;
 }
 
@@ -195,11 +345,91 @@ static int ends_with(const char *s, const char *suffix) {
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* The symbolic dims an ONNX import took by default, from its notes ("input 'x' dim 0 (batch) taken as 1"), as
+   "batch=1, sequence=1" in out (each name once). */
+static void defaulted_dims(const char *const *notes, char *out, size_t cap) {
+    out[0] = 0;
+    for (int i = 0; notes && notes[i]; ++i) {
+        const char *open = strrchr(notes[i], '('), *close = open ? strstr(open, ") taken as ") : NULL;
+        char item[200];
+        if (!close) continue;
+        snprintf(item, sizeof item, "%.*s=%s", (int)(close - open - 1), open + 1, close + strlen(") taken as "));
+        size_t n = strlen(item), used = strlen(out);
+        int seen = 0;
+        for (const char *p = out; !seen && (p = strstr(p, item)) != NULL; p += n) seen = (p == out || p[-1] == ' ') && (p[n] == ',' || !p[n]);
+        if (!seen && used + n + 3 < cap) snprintf(out + used, cap - used, "%s%s", used ? ", " : "", item);
+    }
+}
+
+/* --dim NAME=N must name a symbolic dim of the model: an import without them lists every one */
+static int check_dims(const session *s, const char *path, byoc_diag *d) {
+    byoc_onnx_options o;
+    byoc_onnx_model model;
+    char names[1000], name[200], hint[300], text[SHOWN_MAX];
+    memset(&o, 0, sizeof o);
+    o.free_dim_default = 1;
+    if (byoc_onnx_load(path, &o, &model, d) != BYOC_OK) return 1; /* the import proper reports it */
+    defaulted_dims(model.notes, names, sizeof names);
+    byoc_onnx_model_free(&model);
+    for (int k = 0; k < s->ndims; ++k) {
+        suggestion sg;
+        memset(&sg, 0, sizeof sg);
+        int found = 0;
+        for (const char *p = names; *p;) { /* "batch=1, sequence=1" */
+            size_t n = strcspn(p, "=");
+            snprintf(name, sizeof name, "%.*s", (int)n, p);
+            found |= !strcmp(name, s->dims[k].name);
+            suggest(&sg, s->dims[k].name, name);
+            p += n + strcspn(p + n, ",");
+            while (*p == ',' || *p == ' ') p++;
+        }
+        if (found) continue;
+        char list[1000];
+        size_t used = 0;
+        list[0] = 0;
+        for (const char *p = names; *p && used + 2 < sizeof list; ++p) /* the names without their values */
+            if (*p == '=') p += strcspn(p, ",") - 1;
+            else list[used++] = *p, list[used] = 0;
+        d->code = BYOC_ERR_INVALID_ARGUMENT;
+        snprintf(d->message, sizeof d->message, "%s: --dim %s: the model has no symbolic dim of that name (%s%.300s)%s", path,
+                 shown(s->dims[k].name, text, sizeof text), names[0] ? "its symbolic dims: " : "its inputs have none", list, did_you_mean(&sg, hint, sizeof hint));
+        return 0;
+    }
+    return 1;
+}
+
+/* The import failed: which symbolic dims did it take as 1? Those of an import without dims or shapes, less the ones
+   --dim gives and those of inputs whose shape an --input file gives. */
+static void failed_import_dims(session *s, const char *path, const byoc_onnx_input_shape *shapes, int nshapes) {
+    byoc_onnx_options o;
+    byoc_onnx_model model;
+    byoc_diag d;
+    const char *kept[64];
+    int nkept = 0;
+    memset(&o, 0, sizeof o);
+    o.free_dim_default = 1;
+    s->defaulted[0] = 0;
+    if (byoc_onnx_load(path, &o, &model, &d) != BYOC_OK) return;
+    for (int i = 0; model.notes[i] && nkept < 63; ++i) {
+        const char *q = strchr(model.notes[i], '\''), *open = strrchr(model.notes[i], '(');
+        int skip = !q || !open;
+        for (int k = 0; !skip && k < s->ndims; ++k) skip = !strncmp(open + 1, s->dims[k].name, strlen(s->dims[k].name)) && open[1 + strlen(s->dims[k].name)] == ')';
+        for (int k = 0; !skip && k < nshapes; ++k) {
+            const char *input = shapes[k].input ? shapes[k].input : k < model.ninputs ? model.input_names[k] : "";
+            skip = !strncmp(q + 1, input, strlen(input)) && q[1 + strlen(input)] == '\'';
+        }
+        if (!skip) kept[nkept++] = model.notes[i];
+    }
+    kept[nkept] = NULL;
+    defaulted_dims(kept, s->defaulted, sizeof s->defaulted);
+    byoc_onnx_model_free(&model);
+}
+
 /* A .relay (with its .weights) or an .onnx model. For ONNX, *info (when given) receives the import's
    facts (input and output names); the caller frees it with byoc_onnx_model_free, which also destroys
    the module. shapes (import and run --input): the shapes of example tensors. Symbolic dims not given with
-   --dim are taken as 1, with a note on stderr. */
-static byoc_module *load_model_info(const session *s, const char *path, const byoc_onnx_input_shape *shapes, int nshapes, byoc_onnx_model *info,
+   --dim are taken as 1: s->defaulted lists them, for a note after the command, or its error. */
+static byoc_module *load_model_info(session *s, const char *path, const byoc_onnx_input_shape *shapes, int nshapes, byoc_onnx_model *info,
                                     byoc_diag *d) {
     if (info) memset(info, 0, sizeof *info);
     if (ends_with(path, ".onnx")) {
@@ -211,11 +441,12 @@ static byoc_module *load_model_info(const session *s, const char *path, const by
         o.shapes = shapes;
         o.nshapes = nshapes;
         byoc_onnx_model model;
-        if (byoc_onnx_load(path, &o, &model, d) != BYOC_OK) return NULL;
-        for (int i = 0; model.notes[i]; ++i) {
-            char text[SHOWN_MAX];
-            fprintf(stderr, "byocc: note: %s (set it with --dim NAME=N)\n", shown(model.notes[i], text, sizeof text));
+        if (s->ndims && !check_dims(s, path, d)) return NULL;
+        if (byoc_onnx_load(path, &o, &model, d) != BYOC_OK) {
+            if (d->code != BYOC_ERR_OUT_OF_MEMORY) failed_import_dims(s, path, shapes, nshapes);
+            return NULL;
         }
+        defaulted_dims(model.notes, s->defaulted, sizeof s->defaulted);
         if (info) { *info = model; return model.module; }
         byoc_module *m = model.module;
         byoc_free(m, (void *)model.input_names);
@@ -231,10 +462,29 @@ static byoc_module *load_model_info(const session *s, const char *path, const by
         snprintf(d->message, sizeof d->message, "%s: unsupported model file (expected FILE.relay or FILE.onnx)", path);
         return NULL;
     }
+    if (s->ndims) { /* a module's types are concrete */
+        char text[SHOWN_MAX];
+        d->code = BYOC_ERR_INVALID_ARGUMENT;
+        snprintf(d->message, sizeof d->message, "%s: --dim %s: a .relay module has no symbolic dims (--dim is for .onnx models)", path,
+                 shown(s->dims[0].name, text, sizeof text));
+        return NULL;
+    }
     return byoc_module_load(path, NULL, d);
 }
 
-static byoc_module *load_model(const session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
+/* an error after the model loaded: with the symbolic dims taken as 1, which may be why */
+static const char *dims_note(const session *s, char *buf, size_t cap) {
+    if (!s || !s->defaulted[0]) return "";
+    snprintf(buf, cap, " (symbolic dims defaulted: %s; give --dim NAME=V)", s->defaulted);
+    return buf;
+}
+static int model_error(const session *s, const byoc_diag *d) {
+    char text[4 * sizeof d->message], note[600];
+    fprintf(stderr, "byocc: error: %s%s\n", shown(d->message, text, sizeof text), dims_note(s, note, sizeof note));
+    return d->code == BYOC_ERR_OUT_OF_MEMORY || d->code == BYOC_ERR_INTERNAL ? EXIT_INTERNAL : EXIT_INPUT;
+}
+
+static byoc_module *load_model(session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
 static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
@@ -258,9 +508,12 @@ static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text)
 enum { /* the commands, as bits of the option table's masks */
     C_OPT = 1 << 0, C_PARTITION = 1 << 1, C_MATCH = 1 << 2, C_IMPORT = 1 << 3, C_RUN = 1 << 4, C_COMPILE = 1 << 5, C_EXPLAIN = 1 << 6,
     C_BACKENDS = 1 << 7, C_INFO = 1 << 8, C_OPS = 1 << 9, C_PASSES = 1 << 10, C_VERSION = 1 << 11,
-    C_ALL = (1 << 12) - 1,
+    C_COUNT = 12, C_ALL = (1 << C_COUNT) - 1,
     C_PLACE = C_PARTITION | C_RUN | C_COMPILE /* the commands that place ops on backends */
 };
+
+/* the commands' names, by bit */
+static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run", "compile", "explain", "backends", "info", "ops", "passes", "version"};
 
 typedef enum option_id {
     O_BACKEND, O_INPUT, O_DIM, O_CONFIG, O_PIN, O_OUT, O_EMIT, O_JSON, O_PRINT_TYPES,
@@ -286,7 +539,7 @@ static const option_spec option_table[] = {
     {"--config", O_CONFIG, 1, C_OPT | C_PARTITION},
     {"--pin", O_PIN, 1, C_PARTITION},
     {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE},
-    {"--emit", O_EMIT, 1, C_OPT | C_PARTITION},
+    {"--emit", O_EMIT, 1, C_OPT | C_PARTITION | C_RUN | C_COMPILE | C_INFO},
     {"--json", O_JSON, 0, C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS},
     {"--print-types", O_PRINT_TYPES, 0, C_OPT | C_IMPORT},
     {"--strategy", O_STRATEGY, 1, C_PLACE},
@@ -337,6 +590,8 @@ typedef struct cli_options {
     const char *files[MAX_FILES];
     int nfiles;
     const char *out, *emit; /* -o, --emit (NULL: the command's default) */
+    const char *emits[MAX_EMITS]; /* run, compile, info: --emit json|csv[=FILE]... */
+    int nemits;
     int json, print_types;
     /* opt */
     const char *passes, *print_after;
@@ -449,7 +704,12 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_CONFIG: return take_listed(cmd, o->configs, &o->nconfigs, MAX_CONFIGS, "--config options", v);
     case O_PIN: return take_pin(o, v);
     case O_OUT: o->out = v; break;
-    case O_EMIT: o->emit = v; break;
+    case O_EMIT:
+        if (o->nemits == MAX_EMITS || (o->nemits && strcmp(cmd, "run") && strcmp(cmd, "compile") && strcmp(cmd, "info")))
+            return usage_error("--emit '%s': one --emit at most (run, compile and info take up to 4)", v);
+        o->emits[o->nemits++] = v;
+        o->emit = o->emits[0];
+        break;
     case O_JSON: o->json = 1; break;
     case O_PRINT_TYPES: o->print_types = 1; break;
     case O_STRATEGY: o->so.strategy = v; return one_of(cmd, spec->name, v, "greedy, collage");
@@ -508,11 +768,56 @@ static const option_spec *find_option(const char *name, size_t len, unsigned com
     return NULL;
 }
 
-/* an argument that is no option of the command (the place for a "did you mean": find_option's candidates) */
-static int unknown_option(const char *cmd, const char *arg) {
-    char msg[200];
-    snprintf(msg, sizeof msg, "%s: unknown or incomplete option '%%s'", cmd);
+/* an argument that is no option of the command: the closest option it takes, or the commands that take it */
+static int unknown_option(const char *cmd, const char *arg, unsigned command) {
+    char msg[600], name[256], hint[300] = "", others[200] = "";
+    suggestion sg;
+    memset(&sg, 0, sizeof sg);
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+    for (size_t k = 0; k < sizeof option_table / sizeof option_table[0]; ++k) {
+        const option_spec *spec = &option_table[k];
+        if (spec->commands & command) suggest(&sg, name, spec->name);
+        else if (!strcmp(spec->name, name))
+            for (int c = 0; c < C_COUNT; ++c)
+                if ((spec->commands >> c & 1u) && strlen(others) + 40 < sizeof others)
+                    snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s", others[0] ? ", " : "; it belongs to ", command_names[c]);
+    }
+    snprintf(msg, sizeof msg, "%s: unknown or incomplete option '%%s'%s", cmd, others[0] ? others : did_you_mean(&sg, hint, sizeof hint));
     return usage_error(msg, arg);
+}
+
+/* An output file's directory must be there before the work starts (--output-dir is created instead). */
+static int check_output_path(const char *option, const char *path) {
+    char dir[4096];
+    struct stat st;
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!path || !*path || !strcmp(path, "-")) return EXIT_OK;
+    if (strlen(path) >= sizeof dir) {
+        fprintf(stderr, "byocc: error: %s %s: the path is too long\n", option, path);
+        return EXIT_INPUT;
+    }
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        char text[SHOWN_MAX];
+        fprintf(stderr, "byocc: error: %s %s: the directory %s %s\n", option, shown(path, text, sizeof text), dir,
+                stat(dir, &st) != 0 ? "does not exist" : "is not a directory");
+        return EXIT_INPUT;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "byocc: error: %s %s: is a directory\n", option, path);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+static int check_output_paths(const cli_options *o) {
+    int rc = EXIT_OK;
+    if (rc == EXIT_OK && strcmp(o->cmd, "explain")) rc = check_output_path("-o", o->out);
+    if (rc == EXIT_OK) rc = check_output_path("--trace", o->trace);
+    if (rc == EXIT_OK) rc = check_output_path("--save-placement", o->so.save_placement);
+    if (rc == EXIT_OK) rc = check_output_path("--source-map", o->source_map);
+    for (int k = 0; rc == EXIT_OK && k < o->nemits; ++k)
+        if (strchr(o->emits[k], '=')) rc = check_output_path("--emit", strchr(o->emits[k], '=') + 1);
+    return rc;
 }
 
 /* Reads argv (the arguments after the command's name) into o: "--name VALUE", "--name=VALUE", flags, and up to
@@ -533,7 +838,7 @@ static int parse_options(session *s, unsigned command, int max_files, int argc, 
         }
         const char *eq = a[1] == '-' ? strchr(a, '=') : NULL; /* --name=VALUE */
         const option_spec *spec = find_option(a, eq ? (size_t)(eq - a) : strlen(a), command);
-        if (!spec || (!spec->takes_value && eq) || (spec->takes_value && !eq && i + 1 >= argc)) return unknown_option(o->cmd, a);
+        if (!spec || (!spec->takes_value && eq) || (spec->takes_value && !eq && i + 1 >= argc)) return unknown_option(o->cmd, a, command);
         const char *value = !spec->takes_value ? NULL : eq ? eq + 1 : argv[++i];
         int rc = apply_option(s, o, spec, value);
         if (rc != EXIT_OK) return rc;
@@ -683,14 +988,14 @@ static int cmd_opt(session *s, const cli_options *o) {
         for (char *tok = strtok(names, ","); tok && rc == EXIT_OK; tok = strtok(NULL, ","))
             if (!byoc_pass_get(tok)) rc = usage_error("opt: unknown pass '%s' (byocc passes lists them)", tok);
     }
-    if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = input_error(&d);
+    if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = model_error(s, &d);
     if (rc == EXIT_OK) {
         pa.flags = flags;
         byoc_pass_instrument instrument = {after_pass, &pa};
         byoc_pass_context_set_instrument(ctx, &instrument);
         byoc_pass_context_set_verify(ctx, !o->no_verify);
         const char *lists[1] = {pass_list};
-        if (byoc_run_passes(m, lists, 1, ctx, &d) != BYOC_OK) rc = input_error(&d);
+        if (byoc_run_passes(m, lists, 1, ctx, &d) != BYOC_OK) rc = model_error(s, &d);
         if (o->time_passes) {
             int n;
             const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
@@ -720,6 +1025,49 @@ static int cmd_opt(session *s, const cli_options *o) {
 }
 
 /* ---- partition ---- */
+/* The placement report as text, within 100 columns: the library's report with its table laid out again, each
+   column as wide as its widest entry, the last (declined by, composite) wrapped beneath itself. */
+static void print_placement_report(const byoc_placement_report *r, const char *text, size_t len) {
+    const char *table = strstr(text, "\nnode "), *end = table ? strstr(table + 1, "\n\n") : NULL;
+    if (!table || !end || (size_t)(end - text) >= len) { print_wrapped(stdout, text, len, 0); return; }
+    print_wrapped(stdout, text, (size_t)(table + 1 - text), 0);
+    static const int cap[5] = {16, 24, 28, 10, 32};
+    int w[5] = {4, 2, 8, 7, 9};
+    char node[80], line[1024], why[768];
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass) {
+            int n = snprintf(line, sizeof line, "%-*s %-*s %-*s %-*s %-*s ", w[0], "node", w[1], "op", w[2], "frontend", w[3], "backend", w[4], "partition");
+            snprintf(line + n, sizeof line - (size_t)n, "declined by");
+            print_wrapped_line(stdout, line, strlen(line), 8);
+        }
+        for (int q = 0; q < r->count; ++q) {
+            const byoc_placement *pl = &r->nodes[q];
+            if (strcmp(pl->function, "main")) snprintf(node, sizeof node, "@%s:%s", pl->function, pl->label);
+            else snprintf(node, sizeof node, "%s", pl->label);
+            const char *col[5] = {node, pl->op, pl->source ? pl->source : "-", pl->backend, pl->partition ? pl->partition : "-"};
+            if (!pass) {
+                for (int c = 0; c < 5; ++c)
+                    if ((int)strlen(col[c]) > w[c]) w[c] = (int)strlen(col[c]) < cap[c] ? (int)strlen(col[c]) : cap[c];
+                continue;
+            }
+            size_t used = 0;
+            why[0] = 0;
+            for (int k = 0; k < pl->ndeclined && used + 8 < sizeof why; ++k)
+                used += (size_t)snprintf(why + used, sizeof why - used, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
+            if (pl->composite && used < sizeof why) snprintf(why + used, sizeof why - used, "%s(in composite %s)", used ? " " : "", pl->composite);
+            else if (!pl->ndeclined) snprintf(why, sizeof why, "-");
+            int n = snprintf(line, sizeof line, "%-*s %-*s %-*s %-*s %-*s ", w[0], col[0], w[1], col[1], w[2], col[2], w[3], col[3], w[4], col[4]);
+            if (n < 0 || (size_t)n >= sizeof line) n = (int)sizeof line - 1;
+            size_t wl = strlen(why) < sizeof line - (size_t)n - 1 ? strlen(why) : sizeof line - (size_t)n - 1;
+            memcpy(line + n, why, wl);
+            line[(size_t)n + wl] = 0;
+            print_wrapped_line(stdout, line, strlen(line), WRAP_COLUMNS - n >= 24 ? (size_t)n : 8);
+        }
+    }
+    print_wrapped(stdout, end + 1, len - (size_t)(end + 1 - text), 0);
+}
+
+
 static int cmd_partition(session *s, const cli_options *opts) {
     const char *file = opts->files[0], *emit = opts->emit ? opts->emit : "report";
     const strategy_options so = opts->so;
@@ -743,9 +1091,9 @@ static int cmd_partition(session *s, const cli_options *opts) {
     if (rc == EXIT_OK && strcmp(emit, "report") && strcmp(emit, "json") && strcmp(emit, "dot") && strcmp(emit, "relay"))
         rc = usage_error("partition: --emit '%s' is not one of report, json, dot, relay", emit);
     byoc_module *m = NULL;
-    if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = input_error(&d);
+    if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = model_error(s, &d);
     /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
-    if (rc == EXIT_OK && byoc_prepare_for_partition(m, NULL, &d) != BYOC_OK) rc = input_error(&d);
+    if (rc == EXIT_OK && byoc_prepare_for_partition(m, NULL, &d) != BYOC_OK) rc = model_error(s, &d);
     byoc_placement_report *rep = NULL;
     byoc_collage_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -771,6 +1119,9 @@ static int cmd_partition(session *s, const cli_options *opts) {
             if (len && text[len - 1] == '}') len--;
             fwrite(text, 1, len, stdout);
             printf(", \"search\": %s}\n", search);
+        } else if (!strcmp(emit, "report")) { /* human text: within 100 columns */
+            print_placement_report(rep, text, len);
+            if (search) print_wrapped(stdout, search, strlen(search), 0);
         } else {
             fwrite(text, 1, len, stdout);
             if (search) fputs(search, stdout);
@@ -815,7 +1166,7 @@ static int cmd_match(session *s, const cli_options *o) {
     if (!pattern_text == !pattern_file) return usage_error("match: give exactly one of --pattern and --pattern-file%s", "");
     byoc_diag d;
     byoc_module *m = load_model(s, file, &d);
-    if (!m) return input_error(&d);
+    if (!m) return model_error(s, &d);
     int rc = EXIT_OK;
     char *owned = NULL;
     if (pattern_file && !(pattern_text = owned = read_text(pattern_file))) {
@@ -881,13 +1232,13 @@ static int cmd_passes(session *s, const cli_options *o) {
     printf("passes:\n");
     for (int i = 0; i < byoc_pass_count(); ++i) {
         const byoc_pass *p = byoc_pass_at(i);
-        printf("  %-24s opt_level %d  %s%s%s\n", p->name, p->opt_level, p->doc ? p->doc : "", p->required ? "; requires " : "",
-               p->required ? p->required : "");
+        say(stdout, "  %-24s opt_level %d  %s%s%s\n", p->name, p->opt_level, p->doc ? p->doc : "", p->required ? "; requires " : "",
+            p->required ? p->required : "");
     }
     printf("config keys (--config KEY=VALUE):\n");
     for (int i = 0; i < byoc_config_key_count(); ++i) {
         const byoc_config_key *k = byoc_config_key_at(i);
-        printf("  %-38s default %-10s %s\n", k->name, k->default_text, k->doc ? k->doc : "");
+        say(stdout, "  %-38s default %-10s %s\n", k->name, k->default_text, k->doc ? k->doc : "");
     }
     return EXIT_OK;
 }
@@ -911,15 +1262,19 @@ static void json_string(const char *s) {
     putchar('"');
 }
 
+static int cmd_info_artifact(const cli_options *o, const char *file);
+
 static int cmd_info(session *s, const cli_options *o) {
     const char *file = o->files[0];
     int json = o->json;
     if (!file) return usage_error("info: no input file%s", "");
+    if (ends_with(file, ".byoc")) return cmd_info_artifact(o, file);
+    if (o->nemits) return usage_error("info: --emit json|csv describes a compiled MODEL.byoc ('%s' is not one; --json describes a module)", file);
     byoc_diag d;
     byoc_module *m = load_model(s, file, &d);
-    if (!m) return input_error(&d);
+    if (!m) return model_error(s, &d);
     if (byoc_infer_type(m, &d) != BYOC_OK) {
-        int rc = input_error(&d);
+        int rc = model_error(s, &d);
         byoc_module_destroy(m);
         return rc;
     }
@@ -1030,10 +1385,12 @@ static int cmd_ops(session *s, const cli_options *o) {
             json_string(op->def.doc ? op->def.doc : "");
             printf("}");
         } else {
-            printf("%-26s %-21s", op->def.name, byoc_op_pattern_name(op->def.pattern));
-            for (int a = 0; a < op->def.nattrs; ++a)
-                printf(" %s=%s", op->def.attrs[a].name, op->def.attrs[a].default_text ? op->def.attrs[a].default_text : "(required)");
-            printf("\n");
+            char line[2048];
+            size_t n = (size_t)snprintf(line, sizeof line, "%-26s %-21s", op->def.name, byoc_op_pattern_name(op->def.pattern));
+            for (int a = 0; a < op->def.nattrs && n < sizeof line; ++a)
+                n += (size_t)snprintf(line + n, sizeof line - n, " %s=%s", op->def.attrs[a].name,
+                                      op->def.attrs[a].default_text ? op->def.attrs[a].default_text : "(required)");
+            print_wrapped_line(stdout, line, n < sizeof line ? n : sizeof line - 1, 49);
         }
     }
     if (json) printf("]\n");
@@ -1054,27 +1411,27 @@ static const struct { const char *descr; byoc_dtype dtype; } npy_types[] = {
     {"<u2", BYOC_UINT16}, {"<i4", BYOC_INT32}, {"<u4", BYOC_UINT32}, {"<i8", BYOC_INT64}, {"<u8", BYOC_UINT64}, {"|b1", BYOC_BOOL},
 };
 
-/* reads a .npy file (format versions 1-3, C order, little-endian); msg gets the reason on failure */
-static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
+/* a .npy image in memory (format versions 1-3, C order, little-endian), named path in messages; msg gets the
+   reason on failure */
+static int npy_parse(const unsigned char *b, size_t len, const char *path, npy_array *a, char *msg, size_t cap) {
     memset(a, 0, sizeof *a);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(msg, cap, "%s: cannot open", path); return 0; }
-    unsigned char head[12];
-    size_t got = fread(head, 1, 10, f);
-    if (got < 10 || memcmp(head, "\x93NUMPY", 6) != 0 || head[6] < 1 || head[6] > 3) {
-        fclose(f);
+    if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0 || b[6] < 1 || b[6] > 3) {
         snprintf(msg, cap, "%s: not a .npy file (bad magic or version)", path);
         return 0;
     }
-    size_t hlen = (size_t)head[8] | (size_t)head[9] << 8;
-    if (head[6] >= 2) {
-        if (fread(head + 10, 1, 2, f) != 2) { fclose(f); snprintf(msg, cap, "%s: truncated header", path); return 0; }
-        hlen |= (size_t)head[10] << 16 | (size_t)head[11] << 24;
+    size_t hlen = (size_t)b[8] | (size_t)b[9] << 8, at = 10;
+    if (b[6] >= 2) {
+        if (len < 12) { snprintf(msg, cap, "%s: truncated header", path); return 0; }
+        hlen |= (size_t)b[10] << 16 | (size_t)b[11] << 24;
+        at = 12;
     }
-    if (hlen > 1 << 20) { fclose(f); snprintf(msg, cap, "%s: header of %zu bytes is too long", path, hlen); return 0; }
+    if (hlen > 1 << 20) { snprintf(msg, cap, "%s: header of %zu bytes is too long", path, hlen); return 0; }
+    if (len - at < hlen) { snprintf(msg, cap, "%s: truncated header", path); return 0; }
     char *h = (char *)malloc(hlen + 1);
-    if (!h || fread(h, 1, hlen, f) != hlen) { free(h); fclose(f); snprintf(msg, cap, "%s: truncated header", path); return 0; }
+    if (!h) { snprintf(msg, cap, "%s: out of memory", path); return 0; }
+    memcpy(h, b + at, hlen);
     h[hlen] = 0;
+    at += hlen;
     const char *descr = strstr(h, "'descr'"), *fo = strstr(h, "'fortran_order'"), *shape = strstr(h, "'shape'");
     int ok = descr && fo && shape;
     if (ok) {
@@ -1088,14 +1445,13 @@ static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
             snprintf(msg, cap, "%s: element type '%s' is not supported (float32, float16, float64, int8/16/32/64, uint8/16/32/64, bool)", path,
                      shown(d, text, sizeof text));
             free(h);
-            fclose(f);
             return 0;
         }
     }
     if (ok) { /* 'fortran_order': True */
         const char *v = fo + strlen("'fortran_order'");
         while (*v == ' ' || *v == ':') v++;
-        if (!strncmp(v, "True", 4)) { snprintf(msg, cap, "%s: Fortran-order arrays are not supported", path); free(h); fclose(f); return 0; }
+        if (!strncmp(v, "True", 4)) { snprintf(msg, cap, "%s: Fortran-order arrays are not supported", path); free(h); return 0; }
     }
     if (ok) { /* (d0, d1, ...) */
         const char *p = strchr(shape, '(');
@@ -1111,23 +1467,271 @@ static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
         }
     }
     free(h);
-    if (!ok) { fclose(f); snprintf(msg, cap, "%s: unreadable header (descr, fortran_order, shape)", path); return 0; }
+    if (!ok) { snprintf(msg, cap, "%s: unreadable header (descr, fortran_order, shape)", path); return 0; }
     size_t count = 1;
     for (int d = 0; d < a->rank; ++d) {
-        if (a->dims[d] && count > ((size_t)1 << 40) / (size_t)a->dims[d]) { fclose(f); snprintf(msg, cap, "%s: too many elements", path); return 0; }
+        if (a->dims[d] && count > ((size_t)1 << 40) / (size_t)a->dims[d]) { snprintf(msg, cap, "%s: too many elements", path); return 0; }
         count *= (size_t)a->dims[d];
     }
     a->nbytes = count * byoc_dtype_size(a->dtype);
-    a->data = malloc(a->nbytes ? a->nbytes : 1);
-    if (!a->data) { fclose(f); snprintf(msg, cap, "%s: out of memory for %zu bytes", path, a->nbytes); return 0; }
-    if (fread(a->data, 1, a->nbytes, f) != a->nbytes) {
-        fclose(f);
-        free(a->data);
-        a->data = NULL;
-        snprintf(msg, cap, "%s: holds fewer bytes than its shape needs (%zu)", path, a->nbytes);
-        return 0;
+    if (len - at < a->nbytes) { snprintf(msg, cap, "%s: holds fewer bytes than its shape needs (%zu)", path, a->nbytes); return 0; }
+    if (!(a->data = malloc(a->nbytes ? a->nbytes : 1))) { snprintf(msg, cap, "%s: out of memory for %zu bytes", path, a->nbytes); return 0; }
+    if (a->nbytes) memcpy(a->data, b + at, a->nbytes);
+    return 1;
+}
+
+static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
+    size_t len = 0;
+    char *data = read_file_text(path, &len, msg, cap);
+    if (!data) { memset(a, 0, sizeof *a); return 0; }
+    int ok = npy_parse((const unsigned char *)data, len, path, a, msg, cap);
+    free(data);
+    return ok;
+}
+
+/* ---- .npz: numpy's zip of .npy files (numpy.savez: stored members; savez_compressed: deflated ones) ---- */
+static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
+static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
+static uint32_t crc32_of(const unsigned char *p, size_t n) {
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; ++i) {
+        c ^= p[i];
+        for (int k = 0; k < 8; ++k) c = c >> 1 ^ (0xedb88320u & (0u - (c & 1u)));
     }
-    fclose(f);
+    return ~c;
+}
+
+/* Inflate (RFC 1951) for savez_compressed's deflated members, after zlib's puff.c: canonical Huffman codes decoded
+   a bit at a time; every input read, output write and back-reference is bounds-checked, and the output must be
+   exactly the size the zip entry records. */
+typedef struct inflate_state {
+    const unsigned char *in;
+    size_t in_len, in_pos;
+    uint32_t bitbuf;
+    int bitcnt;
+    unsigned char *out;
+    size_t out_len, out_pos;
+} inflate_state;
+typedef struct huffman {
+    short count[16];   /* codes of each length */
+    short symbol[288]; /* symbols in canonical order */
+} huffman;
+
+static int inf_bits(inflate_state *s, int need, unsigned *v) {
+    uint32_t val = s->bitbuf;
+    while (s->bitcnt < need) {
+        if (s->in_pos == s->in_len) return 0;
+        val |= (uint32_t)s->in[s->in_pos++] << s->bitcnt;
+        s->bitcnt += 8;
+    }
+    s->bitbuf = need < 32 ? val >> need : 0;
+    s->bitcnt -= need;
+    *v = val & ((1u << need) - 1u);
+    return 1;
+}
+static int inf_decode(inflate_state *s, const huffman *h) { /* a symbol, -1 for none */
+    int code = 0, first = 0, index = 0;
+    for (int len = 1; len < 16; ++len) {
+        unsigned b;
+        if (!inf_bits(s, 1, &b)) return -1;
+        code |= (int)b;
+        int count = h->count[len];
+        if (code - count < first) return h->symbol[index + (code - first)];
+        index += count;
+        first = (first + count) << 1;
+        code <<= 1;
+    }
+    return -1;
+}
+/* the code for n lengths: 0 complete, > 0 incomplete, < 0 over-subscribed */
+static int inf_build(huffman *h, const short *length, int n) {
+    short offs[16];
+    int left = 1;
+    memset(h->count, 0, sizeof h->count);
+    for (int i = 0; i < n; ++i) h->count[length[i]]++;
+    if (h->count[0] == n) return 0;
+    for (int len = 1; len < 16; ++len)
+        if ((left = (left << 1) - h->count[len]) < 0) return left;
+    offs[1] = 0;
+    for (int len = 1; len < 15; ++len) offs[len + 1] = (short)(offs[len] + h->count[len]);
+    for (int i = 0; i < n; ++i)
+        if (length[i]) h->symbol[offs[length[i]]++] = (short)i;
+    return left;
+}
+static int inf_codes(inflate_state *s, const huffman *lencode, const huffman *distcode) {
+    static const short lbase[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+    static const short lext[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+    static const unsigned short dbase[30] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
+                                              4097, 6145, 8193, 12289, 16385, 24577};
+    static const short dext[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+    for (;;) {
+        int sym = inf_decode(s, lencode);
+        unsigned e;
+        if (sym < 0 || sym > 285) return 0;
+        if (sym == 256) return 1;
+        if (sym < 256) {
+            if (s->out_pos == s->out_len) return 0;
+            s->out[s->out_pos++] = (unsigned char)sym;
+            continue;
+        }
+        sym -= 257;
+        if (!inf_bits(s, lext[sym], &e)) return 0;
+        size_t len = (size_t)lbase[sym] + e;
+        int ds = inf_decode(s, distcode);
+        if (ds < 0 || ds > 29 || !inf_bits(s, dext[ds], &e)) return 0;
+        size_t dist = (size_t)dbase[ds] + e;
+        if (dist > s->out_pos || len > s->out_len - s->out_pos) return 0;
+        for (; len; --len, ++s->out_pos) s->out[s->out_pos] = s->out[s->out_pos - dist];
+    }
+}
+static int inf_stored(inflate_state *s) {
+    s->bitbuf = 0, s->bitcnt = 0; /* to a byte boundary */
+    if (s->in_len - s->in_pos < 4) return 0;
+    size_t len = le16(s->in + s->in_pos);
+    if (le16(s->in + s->in_pos + 2) != (~len & 0xffffu)) return 0;
+    s->in_pos += 4;
+    if (s->in_len - s->in_pos < len || s->out_len - s->out_pos < len) return 0;
+    memcpy(s->out + s->out_pos, s->in + s->in_pos, len);
+    s->in_pos += len, s->out_pos += len;
+    return 1;
+}
+static int inf_fixed(inflate_state *s) {
+    huffman lencode, distcode;
+    short lengths[288];
+    for (int i = 0; i < 288; ++i) lengths[i] = (short)(i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8);
+    inf_build(&lencode, lengths, 288);
+    for (int i = 0; i < 30; ++i) lengths[i] = 5;
+    inf_build(&distcode, lengths, 30);
+    return inf_codes(s, &lencode, &distcode);
+}
+static int inf_dynamic(inflate_state *s) {
+    static const short order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+    huffman lencode, distcode;
+    short lengths[320];
+    unsigned nlen, ndist, ncode, v;
+    if (!inf_bits(s, 5, &nlen) || !inf_bits(s, 5, &ndist) || !inf_bits(s, 4, &ncode)) return 0;
+    nlen += 257, ndist += 1, ncode += 4;
+    if (nlen > 286 || ndist > 30) return 0;
+    memset(lengths, 0, sizeof lengths);
+    for (unsigned i = 0; i < ncode; ++i) {
+        if (!inf_bits(s, 3, &v)) return 0;
+        lengths[order[i]] = (short)v;
+    }
+    if (inf_build(&lencode, lengths, 19) != 0) return 0;
+    for (unsigned index = 0; index < nlen + ndist;) {
+        int sym = inf_decode(s, &lencode);
+        unsigned rep, len = 0;
+        if (sym < 0) return 0;
+        if (sym < 16) { lengths[index++] = (short)sym; continue; }
+        if (sym == 16) {
+            if (!index || !inf_bits(s, 2, &rep)) return 0;
+            len = (unsigned)lengths[index - 1], rep += 3;
+        } else if (sym == 17) {
+            if (!inf_bits(s, 3, &rep)) return 0;
+            rep += 3;
+        } else {
+            if (!inf_bits(s, 7, &rep)) return 0;
+            rep += 11;
+        }
+        if (index + rep > nlen + ndist) return 0;
+        while (rep--) lengths[index++] = (short)len;
+    }
+    if (!lengths[256]) return 0; /* no end-of-block code */
+    int err = inf_build(&lencode, lengths, (int)nlen);
+    if (err < 0 || (err > 0 && (int)nlen - lencode.count[0] != 1)) return 0;
+    err = inf_build(&distcode, lengths + nlen, (int)ndist);
+    if (err < 0 || (err > 0 && (int)ndist - distcode.count[0] != 1)) return 0;
+    return inf_codes(s, &lencode, &distcode);
+}
+/* 1 when in inflates to exactly out_len bytes */
+static int inflate_raw(const unsigned char *in, size_t in_len, unsigned char *out, size_t out_len) {
+    inflate_state s;
+    unsigned last, type;
+    memset(&s, 0, sizeof s);
+    s.in = in, s.in_len = in_len, s.out = out, s.out_len = out_len;
+    do {
+        if (!inf_bits(&s, 1, &last) || !inf_bits(&s, 2, &type)) return 0;
+        if (!(type == 0 ? inf_stored(&s) : type == 1 ? inf_fixed(&s) : type == 2 ? inf_dynamic(&s) : 0)) return 0;
+    } while (!last);
+    return s.out_pos == out_len;
+}
+
+typedef struct npz_member {
+    char name[256];            /* without ".npy" */
+    const unsigned char *data; /* in the zip image, or inflated (owned) */
+    size_t size;
+    unsigned char *owned;
+} npz_member;
+
+/* The zip's end record (and zip64's, which numpy writes): the central directory's entry count and offset. */
+static int zip_directory(const unsigned char *z, size_t n, uint64_t *entries, uint64_t *offset) {
+    size_t i = n >= 22 ? n - 22 : 0, stop = n > 22 + 65535 ? n - 22 - 65535 : 0;
+    for (; n >= 22 && le32(z + i) != 0x06054b50u; --i)
+        if (i == stop) return 0;
+    if (n < 22) return 0;
+    *entries = le16(z + i + 10);
+    *offset = le32(z + i + 16);
+    if (*offset == 0xffffffffu || *entries == 0xffffu) { /* zip64: the locator before the end record */
+        if (i < 20 || le32(z + i - 20) != 0x07064b50u) return 0;
+        uint64_t at = le64(z + i - 12);
+        if (at > n || n - at < 56 || le32(z + at) != 0x06064b50u) return 0;
+        *entries = le64(z + at + 32);
+        *offset = le64(z + at + 48);
+    }
+    return *offset <= n;
+}
+
+/* the members of a zip image: every central-directory entry checked against the bytes present, CRC included */
+static int npz_members(const char *path, const unsigned char *z, size_t n, npz_member *out, int cap, int *count, char *msg, size_t mcap) {
+    uint64_t entries, at;
+    *count = 0;
+    if (!zip_directory(z, n, &entries, &at)) { snprintf(msg, mcap, "%s: not a zip file (no end of central directory)", path); return 0; }
+    for (uint64_t e = 0; e < entries; ++e) {
+        if (at > n || n - at < 46 || le32(z + at) != 0x02014b50u) { snprintf(msg, mcap, "%s: entry %llu: bad central directory", path, (unsigned long long)e); return 0; }
+        const unsigned char *c = z + at;
+        uint32_t method = le16(c + 10), crc = le32(c + 16), nlen = le16(c + 28), xlen = le16(c + 30), clen = le16(c + 32);
+        uint64_t csize = le32(c + 20), usize = le32(c + 24), local = le32(c + 42);
+        if (n - at - 46 < (uint64_t)nlen + xlen + clen) { snprintf(msg, mcap, "%s: entry %llu: truncated", path, (unsigned long long)e); return 0; }
+        for (const unsigned char *x = c + 46 + nlen; x + 4 <= c + 46 + nlen + xlen; x += 4 + le16(x + 2)) { /* zip64 sizes and offset */
+            const unsigned char *f = x + 4, *end = x + 4 + le16(x + 2);
+            if (le16(x) != 1 || end > c + 46 + nlen + xlen) continue;
+            if (usize == 0xffffffffu && f + 8 <= end) usize = le64(f), f += 8;
+            if (csize == 0xffffffffu && f + 8 <= end) csize = le64(f), f += 8;
+            if (local == 0xffffffffu && f + 8 <= end) local = le64(f);
+        }
+        char name[300], text[SHOWN_MAX];
+        snprintf(name, sizeof name, "%.*s", (int)(nlen < 255 ? nlen : 255), (const char *)c + 46);
+        if (method != 0 && method != 8) {
+            snprintf(msg, mcap, "%s: member %s is compressed by method %u; only stored and deflated members are read", path, shown(name, text, sizeof text), method);
+            return 0;
+        }
+        if (local > n || n - local < 30 || le32(z + local) != 0x04034b50u || n - local - 30 < (uint64_t)le16(z + local + 26) + le16(z + local + 28)) {
+            snprintf(msg, mcap, "%s: member %s: bad local header", path, shown(name, text, sizeof text));
+            return 0;
+        }
+        uint64_t data = local + 30 + le16(z + local + 26) + le16(z + local + 28);
+        const unsigned char *bytes = z + data;
+        unsigned char *owned = NULL;
+        if (*count == cap) { snprintf(msg, mcap, "%s: more than %d members", path, cap); return 0; }
+        /* deflate expands at most 1032:1; the limit keeps a small hostile file from asking for much memory */
+        if (method == 8 && n - data >= csize && usize <= ((uint64_t)1 << 30) && usize <= csize * 1032 + 64) {
+            owned = (unsigned char *)malloc(usize ? (size_t)usize : 1);
+            if (owned && !inflate_raw(z + data, (size_t)csize, owned, (size_t)usize)) free(owned), owned = NULL;
+            bytes = owned;
+        }
+        if ((method == 0 && csize != usize) || n - data < csize || !bytes || crc32_of(bytes, (size_t)usize) != crc) {
+            snprintf(msg, mcap, "%s: member %s: truncated or corrupt (size, deflate stream or CRC)", path, shown(name, text, sizeof text));
+            free(owned);
+            return 0;
+        }
+        out[*count].owned = owned;
+        if (ends_with(name, ".npy")) name[strlen(name) - 4] = 0;
+        snprintf(out[*count].name, sizeof out[*count].name, "%.255s", name);
+        out[*count].data = bytes;
+        out[(*count)++].size = (size_t)usize;
+        at += 46 + (uint64_t)nlen + xlen + clen;
+    }
     return 1;
 }
 
@@ -1206,20 +1810,20 @@ static void file_safe(const char *name, char *out, size_t cap) {
 /* One output against its reference: float32 / float64 within tol * max(1, max|ref|), other dtypes
    exactly, and for a classifier-shaped output (one row of scores) the same argmax. Prints one line; 1
    when it holds. */
-static int compare_output(const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol) {
+static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol) {
     char gs[200], rs[200];
     shape_text(got->dtype, got->rank, got->dims, gs, sizeof gs);
     shape_text(ref->dtype, ref->rank, ref->dims, rs, sizeof rs);
     int same_shape = got->dtype == ref->dtype && got->rank == ref->rank && !memcmp(got->dims, ref->dims, sizeof(int64_t) * (size_t)got->rank);
     if (!same_shape) {
-        printf("  %-24s MISMATCH: output %s, reference %s is %s\n", label, gs, ref_path, rs);
+        say(f, "  %-24s MISMATCH: output %s, reference %s is %s\n", label, gs, ref_path, rs);
         return 0;
     }
     size_t n = ref->nbytes / byoc_dtype_size(ref->dtype);
     byoc_dtype dt = ref->dtype;
     if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) {
         int equal = !ref->nbytes || memcmp(got->data, ref->data, ref->nbytes) == 0;
-        printf("  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
+        say(f, "  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
         return equal;
     }
     double max_abs = 0, max_rel = 0, max_ref = 0;
@@ -1238,9 +1842,9 @@ static int compare_output(const char *label, const byoc_tensor *got, const npy_a
     double bound = tol * (max_ref > 1 ? max_ref : 1);
     int classifier = n > 1 && (size_t)got->dims[got->rank ? got->rank - 1 : 0] * 1 <= n && n <= 100000 && (got->rank <= 2 || n == (size_t)got->dims[1]);
     int ok = finite && max_abs <= bound && (!classifier || arg_got == arg_ref);
-    printf("  %-24s %s %s  max abs err %.3g (bound %.3g), max rel err %.3g", label, ok ? "ok      " : "MISMATCH", gs, max_abs, bound, max_rel);
-    if (classifier) printf(", argmax %zu (reference %zu)", arg_got, arg_ref);
-    printf("\n");
+    char argmax[80] = "";
+    if (classifier) snprintf(argmax, sizeof argmax, ", argmax %zu (reference %zu)", arg_got, arg_ref);
+    say(f, "  %-24s %s %s  max abs err %.3g (bound %.3g), max rel err %.3g%s\n", label, ok ? "ok      " : "MISMATCH", gs, max_abs, bound, max_rel, argmax);
     return ok;
 }
 
@@ -1347,7 +1951,8 @@ static int write_bytes(const char *path, const void *data, size_t len) {
 typedef struct input_files {
     npy_array arrays[MAX_IO];
     char *names[MAX_IO];       /* NAME of NAME=FILE (malloc'd), NULL for a file given by position */
-    const char *paths[MAX_IO]; /* FILE */
+    const char *paths[MAX_IO]; /* FILE, or FILE.npz:MEMBER */
+    char *owned[MAX_IO];       /* the FILE.npz:MEMBER labels */
     byoc_onnx_input_shape shapes[MAX_IO];
     int count, named;
 } input_files;
@@ -1356,34 +1961,96 @@ static void input_files_free(input_files *in) {
     for (int k = 0; k < in->count; ++k) {
         free(in->arrays[k].data);
         free(in->names[k]);
+        free(in->owned[k]);
     }
     in->count = 0;
 }
 
-/* reads every --input file of o; their shapes give ONNX's symbolic dims their values */
-static int input_files_read(const cli_options *o, input_files *in) {
+static char *copy_text(const char *s, size_t n) {
+    char *c = (char *)malloc(n + 1);
+    if (c) memcpy(c, s, n), c[n] = 0;
+    return c;
+}
+
+/* one more array: its name (NULL: by position), its file's label */
+static int input_files_add(input_files *in, const char *name, size_t name_len, const char *label, int own_label) {
+    if (in->count == MAX_IO) {
+        fprintf(stderr, "byocc: error: more than %d input arrays\n", MAX_IO);
+        return EXIT_USAGE;
+    }
+    int k = in->count++;
+    if ((name && !(in->names[k] = copy_text(name, name_len))) || (own_label && !(in->owned[k] = copy_text(label, strlen(label))))) return EXIT_INTERNAL;
+    in->paths[k] = own_label ? in->owned[k] : label;
+    in->named += name != NULL;
+    return EXIT_OK;
+}
+
+/* FILE.npz: each member an input named as the member (numpy's arr_K by position); NAME=FILE.npz: the member NAME,
+   or the only one */
+static int input_files_npz(input_files *in, const char *name, size_t name_len, const char *path) {
+    char msg[1200], label[1400];
+    size_t len = 0;
+    npz_member members[MAX_IO];
+    int count = 0, rc = EXIT_OK, took = 0;
+    unsigned char *z = (unsigned char *)read_file_text(path, &len, msg, sizeof msg);
+    if (!z || !npz_members(path, z, len, members, MAX_IO, &count, msg, sizeof msg)) rc = EXIT_INPUT;
+    for (int m = 0; rc == EXIT_OK && m < count; ++m) {
+        if (name && count > 1 && (strlen(members[m].name) != name_len || strncmp(members[m].name, name, name_len))) continue;
+        const char *tail = members[m].name + 4;
+        int positional = !strncmp(members[m].name, "arr_", 4) && *tail && strspn(tail, "0123456789") == strlen(tail);
+        snprintf(label, sizeof label, "%.1000s:%.255s", path, members[m].name);
+        rc = input_files_add(in, name ? name : positional ? NULL : members[m].name, name ? name_len : strlen(members[m].name), label, 1);
+        if (rc == EXIT_OK && !npy_parse(members[m].data, members[m].size, in->paths[in->count - 1], &in->arrays[in->count - 1], msg, sizeof msg))
+            rc = EXIT_INPUT;
+        took++;
+    }
+    if (rc == EXIT_OK && !took) {
+        char text[SHOWN_MAX];
+        snprintf(msg, sizeof msg, "%s: %s", path, count ? "" : "holds no arrays");
+        if (count) snprintf(msg, sizeof msg, "%s: no member named '%s' (%d members)", path, shown(name, text, sizeof text), count);
+        rc = EXIT_INPUT;
+    }
+    if (rc == EXIT_INPUT) fprintf(stderr, "byocc: error: %s\n", msg);
+    for (int m = 0; m < count; ++m) free(members[m].owned);
+    free(z);
+    return rc;
+}
+
+/* reads every --input file (specs: [NAME=]FILE); their shapes give ONNX's symbolic dims their values */
+static int input_files_read(const char *const *specs, int nspecs, input_files *in) {
     memset(in, 0, sizeof *in);
-    for (int k = 0; k < o->ninputs; ++k) {
-        const char *spec = o->inputs[k], *eq = strchr(spec, '=');
+    for (int i = 0; i < nspecs; ++i) {
+        const char *spec = specs[i], *eq = strchr(spec, '='), *path = eq ? eq + 1 : spec;
         char msg[1200];
-        in->count = k + 1;
-        in->paths[k] = eq ? eq + 1 : spec;
-        if (eq) {
-            size_t n = (size_t)(eq - spec);
-            if (!(in->names[k] = (char *)malloc(n + 1))) return EXIT_INTERNAL;
-            memcpy(in->names[k], spec, n);
-            in->names[k][n] = 0;
-            in->named++;
-        }
-        if (!tensor_read(in->paths[k], &in->arrays[k], msg, sizeof msg)) {
+        int rc = ends_with(path, ".npz") ? input_files_npz(in, eq ? spec : NULL, eq ? (size_t)(eq - spec) : 0, path)
+                                         : input_files_add(in, eq ? spec : NULL, eq ? (size_t)(eq - spec) : 0, path, 0);
+        if (rc != EXIT_OK) return rc;
+        if (!ends_with(path, ".npz") && !tensor_read(path, &in->arrays[in->count - 1], msg, sizeof msg)) {
             fprintf(stderr, "byocc: error: %s\n", msg);
             return EXIT_INPUT;
         }
+    }
+    for (int k = 0; k < in->count; ++k) {
         in->shapes[k].input = in->names[k];
         in->shapes[k].rank = in->arrays[k].rank;
         memcpy(in->shapes[k].dims, in->arrays[k].dims, sizeof in->shapes[k].dims);
     }
     return EXIT_OK;
+}
+
+/* run --compare-to DIR without --input: DIR's inputs, input_K.npy or input_K.pb (the shared models' and ONNX test
+   data sets' layout), as the files given by position; 0 when DIR holds none */
+static int inputs_of_dir(const char *dir, char **paths, int cap) {
+    int n = 0;
+    struct stat st;
+    if (ends_with(dir, ".npy") || ends_with(dir, ".pb") || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+    for (; n < cap; ++n) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/input_%d.npy", dir, n);
+        if (stat(path, &st) != 0) snprintf(path, sizeof path, "%s/input_%d.pb", dir, n);
+        if (stat(path, &st) != 0 || !(paths[n] = copy_text(path, strlen(path)))) break;
+    }
+    return n;
 }
 
 /* mkdir -p: dir and its missing parents; 0 (errno set) when it is not a directory after */
@@ -1404,6 +2071,222 @@ static int make_dirs(const char *dir) {
     if (stat(dir, &st) != 0) return 0;
     if (!S_ISDIR(st.st_mode)) { errno = ENOTDIR; return 0; }
     return 1;
+}
+
+/* ---- summaries: per device (text, --emit json), per kernel (--emit csv), and --repeat's timing ---- */
+/* one device in use: what the kernels placed on it did in the last run */
+typedef struct device_row {
+    const char *device, *kind;
+    int kernels, ops, mac_array;
+    uint64_t macs, cycles, dram, mac_capacity; /* mac_capacity: cycles x rows x cols, summed */
+    double seconds;
+    int64_t sram_bytes, sram_peak; /* -1 when unknown (the host) */
+} device_row;
+
+/* the devices the program's kernels ran on, in order of their first kernel; returns how many */
+static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) {
+    int n = 0;
+    for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
+        const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        int r = 0;
+        while (r < n && strcmp(rows[r].device, k->device)) r++;
+        if (r == n) {
+            if (n == cap) continue;
+            memset(&rows[n], 0, sizeof rows[n]);
+            rows[n].device = k->device;
+            rows[n].kind = k->device_kind ? k->device_kind : "host";
+            rows[n].sram_bytes = rows[n].sram_peak = -1;
+            n++;
+        }
+        device_row *d = &rows[r];
+        int64_t peak = 0;
+        const byoc_sim_device *dev = byoc_sim_kernel_device(p, i, &peak);
+        int kind = byoc_sim_device_kind_find(d->kind);
+        d->kernels++;
+        d->ops += k->nops;
+        d->macs += k->macs;
+        d->cycles += k->cycles;
+        d->dram += k->dram_bytes;
+        d->seconds += k->sim_seconds;
+        if (dev) {
+            d->sram_bytes = dev->sram_bytes;
+            if (peak > d->sram_peak) d->sram_peak = peak;
+            if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array) {
+                d->mac_array = 1;
+                d->mac_capacity += k->cycles * (uint64_t)dev->rows * (uint64_t)dev->cols;
+            }
+        }
+    }
+    return n;
+}
+
+/* 1234567 as "1.23 M" (bytes: "1.18 MiB") */
+static const char *scaled(double v, int bytes, char *buf, size_t cap) {
+    static const char *const units[2][5] = {{"", " k", " M", " G", " T"}, {" B", " KiB", " MiB", " GiB", " TiB"}};
+    int u = 0;
+    while (v >= (bytes ? 1024.0 : 1000.0) && u < 4) v /= bytes ? 1024.0 : 1000.0, u++;
+    snprintf(buf, cap, u ? "%.1f%s" : "%.0f%s", v, units[bytes][u]);
+    return buf;
+}
+
+/* the per-device table, as Vela's summary gives it: one row per device in use */
+static void print_device_summary(FILE *f, const byoc_sim_program *p) {
+    device_row rows[MAX_BACKENDS + 1];
+    int n = device_rows(p, rows, MAX_BACKENDS + 1);
+    double total = byoc_sim_latency(p);
+    char a[32], b[32], c[32], sram[80], util[16];
+    fprintf(f, "per device (simulated, the last run: %.3f ms; SRAM: peak use of the tiles / size):\n", total * 1e3);
+    fprintf(f, "  %-10s %7s %6s %9s %9s %7s  %-21s %11s %8s\n", "device", "kernels", "ops", "MACs", "time ms", "share", "SRAM peak / size", "DRAM", "MAC util");
+    for (int r = 0; r < n; ++r) {
+        const device_row *d = &rows[r];
+        char name[160];
+        snprintf(name, sizeof name, strcmp(d->device, d->kind) ? "%s (%s)" : "%s", d->device, d->kind);
+        if (d->sram_bytes >= 0) snprintf(sram, sizeof sram, "%s / %s", scaled((double)d->sram_peak, 1, a, sizeof a), scaled((double)d->sram_bytes, 1, b, sizeof b));
+        else snprintf(sram, sizeof sram, "-");
+        if (d->mac_array && d->mac_capacity) snprintf(util, sizeof util, "%.1f%%", 100.0 * (double)d->macs / (double)d->mac_capacity);
+        else snprintf(util, sizeof util, "-");
+        fprintf(f, "  %-10s %7d %6d %9s %9.3f %6.1f%%  %-21s %11s %8s\n", name, d->kernels, d->ops, scaled((double)d->macs, 0, c, sizeof c), d->seconds * 1e3,
+                total > 0 ? 100 * d->seconds / total : 0.0, sram, scaled((double)d->dram, 1, a, sizeof a), util);
+    }
+}
+
+static void json_string_to(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; s && *s; ++s) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* --repeat N: the timed runs' percentiles and rate, and peak memory */
+typedef struct run_timing {
+    int runs;
+    double p50, p90, p99, min, per_second; /* seconds; inferences per second */
+    long peak_rss_kib;                     /* the process's peak resident set (getrusage), -1 if unknown */
+} run_timing;
+
+static size_t planned_bytes(const byoc_sim_memory_plan *mp) { return mp->arena_bytes + mp->workspace_bytes + mp->tile_scratch_bytes + mp->output_bytes; }
+
+/* The summary as one JSON document (README "Summaries"): the model, the devices in use, the memory plan, and
+   the timing of --repeat. */
+static void write_summary_json(FILE *f, const char *model, const byoc_sim_program *p, const run_timing *t) {
+    device_row rows[MAX_BACKENDS + 1];
+    int n = device_rows(p, rows, MAX_BACKENDS + 1);
+    double total = byoc_sim_latency(p);
+    byoc_sim_memory_plan mp = byoc_sim_memory(p);
+    fprintf(f, "{\"model\": ");
+    json_string_to(f, model);
+    fprintf(f, ", \"kernels\": %d, \"simulated_ms\": %.6g, \"devices\": [", byoc_sim_kernel_count(p), total * 1e3);
+    for (int r = 0; r < n; ++r) {
+        const device_row *d = &rows[r];
+        fprintf(f, "%s\n  {\"device\": ", r ? "," : "");
+        json_string_to(f, d->device);
+        fprintf(f, ", \"kind\": ");
+        json_string_to(f, d->kind);
+        fprintf(f, ", \"kernels\": %d, \"ops\": %d, \"macs\": %llu, \"cycles\": %llu, \"simulated_ms\": %.6g, \"share\": %.4f, ", d->kernels, d->ops,
+                (unsigned long long)d->macs, (unsigned long long)d->cycles, d->seconds * 1e3, total > 0 ? d->seconds / total : 0.0);
+        if (d->sram_bytes >= 0) fprintf(f, "\"sram_bytes\": %lld, \"sram_peak_bytes\": %lld, ", (long long)d->sram_bytes, (long long)d->sram_peak);
+        else fprintf(f, "\"sram_bytes\": null, \"sram_peak_bytes\": null, ");
+        fprintf(f, "\"dram_bytes\": %llu, \"mac_utilization\": ", (unsigned long long)d->dram);
+        if (d->mac_array && d->mac_capacity) fprintf(f, "%.4f}", (double)d->macs / (double)d->mac_capacity);
+        else fprintf(f, "null}");
+    }
+    fprintf(f, "%s], \"memory\": {\"arena_bytes\": %zu, \"workspace_bytes\": %zu, \"tile_scratch_bytes\": %zu, \"output_bytes\": %zu, \"planned_bytes\": %zu}",
+            n ? "\n" : "", mp.arena_bytes, mp.workspace_bytes, mp.tile_scratch_bytes, mp.output_bytes, planned_bytes(&mp));
+    if (t && t->runs) {
+        fprintf(f, ", \"timing\": {\"runs\": %d, \"p50_ms\": %.6g, \"p90_ms\": %.6g, \"p99_ms\": %.6g, \"min_ms\": %.6g, \"inferences_per_second\": %.6g, \"peak_rss_bytes\": ",
+                t->runs, t->p50 * 1e3, t->p90 * 1e3, t->p99 * 1e3, t->min * 1e3, t->per_second);
+        if (t->peak_rss_kib >= 0) fprintf(f, "%lld}", (long long)t->peak_rss_kib * 1024);
+        else fprintf(f, "null}");
+    }
+    fprintf(f, "}\n");
+}
+
+/* a CSV field: quoted when it holds a comma, quote or line break */
+static void csv_field(FILE *f, const char *s) {
+    if (!strpbrk(s, ",\"\r\n")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* one row per kernel (a device partition's kernel runs its layers), as Vela's per-layer report */
+static void write_layers_csv(FILE *f, const byoc_sim_program *p) {
+    fprintf(f, "kernel,device,kind,name,ops,frontend,cycles,simulated_us,macs,dram_bytes,mac_utilization\n");
+    for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
+        const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        char first[256];
+        int kind = byoc_sim_device_kind_find(k->device_kind ? k->device_kind : "host");
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(k->name, "+"), k->name);
+        fprintf(f, "%d,", i);
+        csv_field(f, k->device);
+        fputc(',', f);
+        csv_field(f, k->device_kind ? k->device_kind : "host");
+        fputc(',', f);
+        csv_field(f, k->partition ? k->partition : first);
+        fputc(',', f);
+        csv_field(f, k->ops);
+        fputc(',', f);
+        csv_field(f, k->name);
+        fprintf(f, ",%llu,%.3f,%llu,%llu,", (unsigned long long)k->cycles, k->sim_seconds * 1e6, (unsigned long long)k->macs, (unsigned long long)k->dram_bytes);
+        if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array) fprintf(f, "%.4f\n", k->mac_utilization);
+        else fprintf(f, "\n");
+    }
+}
+
+/* --emit json|csv[=FILE]: the word must be one of them */
+static int check_emits(const cli_options *o) {
+    for (int k = 0; k < o->nemits; ++k) {
+        size_t n = strcspn(o->emits[k], "=");
+        if ((n == 4 && !strncmp(o->emits[k], "json", 4)) || (n == 3 && !strncmp(o->emits[k], "csv", 3))) continue;
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s: --emit '%%s' is not one of json, csv (FORMAT or FORMAT=FILE)", o->cmd);
+        return usage_error(msg, o->emits[k]);
+    }
+    return EXIT_OK;
+}
+
+/* every --emit document: to its file, or to standard output */
+static int write_emits(const cli_options *o, const char *model, const byoc_sim_program *p, const run_timing *t) {
+    for (int k = 0; k < o->nemits; ++k) {
+        const char *eq = strchr(o->emits[k], '=');
+        FILE *f = eq ? fopen(eq + 1, "wb") : stdout;
+        if (!f) {
+            fprintf(stderr, "byocc: error: cannot write %s: %s\n", eq + 1, strerror(errno));
+            return EXIT_INPUT;
+        }
+        if (!strncmp(o->emits[k], "json", 4)) write_summary_json(f, model, p, t);
+        else write_layers_csv(f, p);
+        if (eq && fclose(f) != 0) {
+            fprintf(stderr, "byocc: error: cannot write %s: %s\n", eq + 1, strerror(errno));
+            return EXIT_INPUT;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* one run on zero inputs: the simulated times (the device and host models do not depend on the values); 0 if it failed */
+static int run_on_zeros(byoc_sim_program *p) {
+    int nin = byoc_sim_input_count(p), ok = nin <= MAX_IO;
+    byoc_tensor zeros[MAX_IO];
+    byoc_diag d;
+    memset(zeros, 0, sizeof zeros);
+    for (int i = 0; ok && i < nin; ++i) {
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        zeros[i].dtype = io->dtype;
+        zeros[i].rank = io->rank;
+        memcpy(zeros[i].dims, io->dims, sizeof zeros[i].dims);
+        zeros[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
+        if (!zeros[i].data) ok = 0;
+    }
+    if (ok && byoc_sim_run(p, zeros, nin, NULL, 0, &d) != BYOC_OK) ok = 0;
+    for (int i = 0; i < nin && i < MAX_IO; ++i) free(zeros[i].data);
+    return ok;
 }
 
 /* ---- run and compile: one job, in steps ---- */
@@ -1429,11 +2312,15 @@ typedef struct run_job {
     int nin, nout, mismatches;
     byoc_tensor inputs[MAX_IO], outputs[MAX_IO];
     void *seeded[MAX_IO];
+    FILE *human;              /* stdout, or stderr when an --emit document goes to stdout */
+    run_timing timing;        /* --repeat */
+    char *dir_inputs[MAX_IO]; /* --compare-to DIR without --input: DIR's input files */
+    int ndir_inputs;
 } run_job;
 
 static void run_job_free(run_job *j) {
     input_files_free(&j->in);
-    for (int k = 0; k < MAX_IO; ++k) free(j->seeded[k]);
+    for (int k = 0; k < MAX_IO; ++k) free(j->seeded[k]), free(j->dir_inputs[k]);
     for (int k = 0; k < NSTAGES; ++k) free((void *)j->stages[k].names);
     byoc_placement_report_free(j->rep);
     if (j->exe) byoc_sim_executable_destroy(j->exe);
@@ -1450,6 +2337,7 @@ static int run_job_check(const run_job *j) {
     const cli_options *o = j->o;
     if (!j->file) return usage_error("%s: no input file", j->cmd);
     if (j->compile && !o->out) return usage_error("compile: no output file (-o OUT.byoc)%s", "");
+    if (check_emits(o) != EXIT_OK) return EXIT_USAGE;
     if (j->compile && (o->output_dir || o->compare_to || o->trace || o->reference || o->profile || o->repeat || j->from_exe))
         return usage_error("compile: %s", "--output-dir, --compare-to, --trace, --reference, --profile and --repeat belong to run; the input is a model, not a .byoc");
     if (j->from_exe && (o->reference || o->no_fuse || strcmp(o->so.strategy, "greedy") || o->so.placement || o->so.save_placement || o->so.estimator))
@@ -1503,17 +2391,33 @@ static int run_job_prepare(run_job *j) {
     }
     byoc_result r = byoc_prepare_for_partition(j->m, ctx, &j->d);
     byoc_pass_context_destroy(ctx);
-    if (r != BYOC_OK) return input_error(&j->d);
+    if (r != BYOC_OK) return model_error(j->s, &j->d);
     return j->stage_rc;
+}
+
+/* the model did not import: an --input file whose shape does not fit an input is named (the importer names the
+   input and both shapes: "input 'x' expects (1, 3, 224, 224) float32, given (1, 3, 200, 200)") */
+static int input_file_error(run_job *j) {
+    const char *given = strstr(j->d.message, ", given (");
+    for (int k = 0; given && k < j->in.count; ++k) {
+        char have[200];
+        shape_text(j->in.arrays[k].dtype, j->in.arrays[k].rank, j->in.arrays[k].dims, have, sizeof have);
+        size_t n = strcspn(have, ")") + 1; /* "(1, 3, 200, 200)" */
+        if (strncmp(given + 8, have, n) || given[8 + n]) continue;
+        size_t used = strlen(j->d.message);
+        snprintf(j->d.message + used, sizeof j->d.message - used, " in %s", j->in.paths[k]);
+        break;
+    }
+    return model_error(j->s, &j->d);
 }
 
 /* the model loaded and compiled: inference simplified, constants folded, placement, device partitions
    lowered by their target hooks, FuseOps, lowered to a host program */
 static int run_job_compile_model(run_job *j) {
     const cli_options *o = j->o;
-    const session *s = j->s;
+    session *s = j->s;
     int rc, unnamed_or_all = j->in.named == j->in.count || j->in.named == 0; /* unnamed files give the shape of the input in their position */
-    if (!(j->m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, &j->info, &j->d))) return input_error(&j->d);
+    if (!(j->m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, &j->info, &j->d))) return input_file_error(j);
     j->track = j->compile && j->info.node_spans; /* which stage removes each ONNX node, for the source map */
     if ((rc = run_job_stage(j, 0)) != EXIT_OK) return rc;
     if ((rc = run_job_prepare(j)) != EXIT_OK) return rc;
@@ -1529,7 +2433,7 @@ static int run_job_compile_model(run_job *j) {
         rc = place_ops(s, j->m, &o->so, &po, &j->rep, &stats, &j->d);
         if (rc == EXIT_OK && !strcmp(o->so.strategy, "collage") && o->profile) {
             char *text = byoc_collage_stats_format(&stats, "text", NULL);
-            if (text) fputs(text, stdout);
+            if (text) print_wrapped(j->human, text, strlen(text), 0);
             free(text);
         }
         byoc_collage_stats_free(&stats);
@@ -1539,24 +2443,24 @@ static int run_job_compile_model(run_job *j) {
         int ntargets = 0;
         for (int k = 0; k < s->nbackends; ++k)
             if (s->backends[k]->target) targets[ntargets++] = s->backends[k]->target;
-        if (ntargets && byoc_run_target_hooks(j->m, targets, ntargets, &j->d) != BYOC_OK) return input_error(&j->d);
+        if (ntargets && byoc_run_target_hooks(j->m, targets, ntargets, &j->d) != BYOC_OK) return model_error(s, &j->d);
     }
     if ((rc = run_job_stage(j, STAGE_PARTITIONED)) != EXIT_OK) return rc;
-    if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return input_error(&j->d);
+    if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return model_error(s, &j->d);
     if ((rc = run_job_stage(j, STAGE_FUSED)) != EXIT_OK) return rc;
-    if (!(j->p = byoc_sim_lower(j->m, NULL, &j->d))) return input_error(&j->d);
+    if (!(j->p = byoc_sim_lower(j->m, NULL, &j->d))) return model_error(s, &j->d);
     return EXIT_OK;
 }
 
 /* compile's summary: sizes, kernels, blobs (one line per backend and target), the source map */
-static void print_artifact_summary(const byoc_sim_executable *back, const char *out_path, size_t size) {
+static void print_artifact_summary(FILE *f, const byoc_sim_executable *back, const char *out_path, size_t size) {
     int removed = 0, nodes_seen = 0;
     for (int i = 0; i < byoc_sim_executable_source_count(back); ++i) {
         const byoc_sim_source_entry *e = byoc_sim_executable_source(back, i);
         if (i == 0 || byoc_sim_executable_source(back, i - 1)->frontend != e->frontend) nodes_seen++;
         removed += e->removed != NULL;
     }
-    printf("%s: %zu bytes: %d kernels, %d device blobs, arena %zu bytes; source map: %d frontend nodes (%d without ops)\n", out_path, size,
+    say(f, "%s: %zu bytes: %d kernels, %d device blobs, arena %zu bytes; source map: %d frontend nodes (%d without ops)\n", out_path, size,
            byoc_sim_kernel_count(byoc_sim_executable_program(back)), byoc_sim_executable_blob_count(back),
            byoc_sim_memory(byoc_sim_executable_program(back)).arena_bytes, nodes_seen, removed);
     for (int b = 0; b < byoc_sim_executable_blob_count(back); ++b) {
@@ -1570,7 +2474,7 @@ static void print_artifact_summary(const byoc_sim_executable *back, const char *
             count++;
             bytes_total += other->size;
         }
-        if (!seen) printf("  %s: %d blob%s, %zu bytes, target %s\n", bi->backend, count, count == 1 ? "" : "s", bytes_total, bi->target);
+        if (!seen) say(f, "  %s: %d blob%s, %zu bytes, target %s\n", bi->backend, count, count == 1 ? "" : "s", bytes_total, bi->target);
     }
 }
 
@@ -1606,7 +2510,14 @@ static int run_job_save(run_job *j) {
     size_t json_len = 0;
     if (rc == EXIT_OK && o->source_map && (!(json = byoc_sim_executable_source_map_json(back, &json_len)) || !write_bytes(o->source_map, json, json_len)))
         rc = EXIT_INPUT;
-    if (rc == EXIT_OK) print_artifact_summary(back, o->out, size);
+    if (rc == EXIT_OK) {
+        print_artifact_summary(j->human, back, o->out, size);
+        byoc_sim_program *bp = byoc_sim_executable_program(back);
+        if (run_on_zeros(bp)) { /* the simulated times of one run (the models do not depend on the values) */
+            print_device_summary(j->human, bp);
+            rc = write_emits(o, j->file, bp, NULL);
+        }
+    }
     byoc_sim_executable_free(back, json);
     byoc_sim_executable_destroy(back);
     free(bytes);
@@ -1619,15 +2530,20 @@ static int run_job_save(run_job *j) {
 /* the name of input i: the ONNX (or artifact) input name, else the var's */
 static const char *input_name(const run_job *j, int i) { return i < j->info.ninputs ? j->info.input_names[i] : j->main_fn->params[i]->name; }
 
-/* an --input file that names no input, names one twice, or is one too many */
+/* an --input file that names no input (with the closest name), names one twice, or is one too many */
 static int report_unplaced_input(const run_job *j, int k, int found) {
-    char t1[SHOWN_MAX], t2[SHOWN_MAX];
+    char t1[SHOWN_MAX], t2[SHOWN_MAX], hint[300];
+    suggestion sg;
+    memset(&sg, 0, sizeof sg);
     fprintf(stderr, "byocc: error: %s: ", j->file);
-    if (found >= 0) fprintf(stderr, "input '%s' is given twice;", shown(j->in.names[k], t1, sizeof t1));
-    else if (j->in.names[k]) fprintf(stderr, "no input is named '%s'; its inputs:", shown(j->in.names[k], t1, sizeof t1));
-    else fprintf(stderr, "%d --input files for %d inputs; its inputs:", j->in.count, j->nin);
-    for (int i = 0; found < 0 && i < j->nin; ++i) fprintf(stderr, " %s", shown(input_name(j, i), t2, sizeof t2));
-    fprintf(stderr, "\n");
+    if (found >= 0) fprintf(stderr, "input '%s' is given twice (again by %s);", shown(j->in.names[k], t1, sizeof t1), j->in.paths[k]);
+    else if (j->in.names[k]) fprintf(stderr, "no input is named '%s' (%s); its inputs:", shown(j->in.names[k], t1, sizeof t1), j->in.paths[k]);
+    else fprintf(stderr, "%d --input files for %d inputs (%s is one too many); its inputs:", j->in.count, j->nin, j->in.paths[k]);
+    for (int i = 0; found < 0 && i < j->nin; ++i) {
+        fprintf(stderr, " %s", shown(input_name(j, i), t2, sizeof t2));
+        if (j->in.names[k]) suggest(&sg, j->in.names[k], input_name(j, i));
+    }
+    fprintf(stderr, "%s\n", did_you_mean(&sg, hint, sizeof hint));
     return EXIT_INPUT;
 }
 
@@ -1644,7 +2560,9 @@ static int run_job_bind_given(run_job *j, int *given) {
             char want[200], have[200], text[SHOWN_MAX];
             shape_text(io->dtype, io->rank, io->dims, want, sizeof want);
             shape_text(a->dtype, a->rank, a->dims, have, sizeof have);
-            fprintf(stderr, "byocc: error: input '%s' expects %s, %s holds %s\n", shown(input_name(j, found), text, sizeof text), want, j->in.paths[k], have);
+            char note[600];
+            fprintf(stderr, "byocc: error: input '%s' expects %s, %s holds %s%s\n", shown(input_name(j, found), text, sizeof text), want, j->in.paths[k], have,
+                    dims_note(j->s, note, sizeof note));
             return EXIT_INPUT;
         }
         given[found] = k;
@@ -1674,7 +2592,8 @@ static int run_job_bind_inputs(run_job *j) {
         shape_text(io->dtype, io->rank, io->dims, want, sizeof want);
         shown(input_name(j, i), name, sizeof name);
         if (j->in.count) {
-            fprintf(stderr, "byocc: error: input '%s' (%s) is not given: --input %s=FILE.npy\n", name, want, name);
+            char note[600];
+            fprintf(stderr, "byocc: error: input '%s' (%s) is not given: --input %s=FILE.npy%s\n", name, want, name, dims_note(j->s, note, sizeof note));
             return EXIT_INPUT;
         }
         fprintf(stderr, "byocc: note: input '%s' (%s) not given: seeded values\n", name, want);
@@ -1694,6 +2613,36 @@ static int run_job_bind_inputs(run_job *j) {
     return EXIT_OK;
 }
 
+/* --repeat N: percentiles of the timed runs (nearest rank), their rate, and peak memory: the memory plan's, and the
+   process's resident set as getrusage reports it */
+static void report_timing(run_job *j, double *times, int runs) {
+    run_timing *t = &j->timing;
+    double sum = 0;
+    qsort(times, (size_t)runs, sizeof(double), by_seconds);
+    for (int r = 0; r < runs; ++r) sum += times[r];
+    t->runs = runs;
+    t->p50 = times[(runs * 50 + 99) / 100 - 1];
+    t->p90 = times[(runs * 90 + 99) / 100 - 1];
+    t->p99 = times[(runs * 99 + 99) / 100 - 1];
+    t->min = times[0];
+    t->per_second = sum > 0 ? runs / sum : 0;
+    t->peak_rss_kib = -1;
+#if defined(__unix__) || defined(__APPLE__)
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0) t->peak_rss_kib = (long)usage.ru_maxrss;
+#if defined(__APPLE__)
+    t->peak_rss_kib /= 1024; /* bytes there */
+#endif
+#endif
+    byoc_sim_memory_plan mp = byoc_sim_memory(j->p);
+    char a[32], b[32];
+    say(j->human, "time: %d run%s%s: p50 %.4f ms, p90 %.4f ms, p99 %.4f ms, min %.4f ms; %.1f inferences/s\n", runs, runs == 1 ? "" : "s",
+        runs > 1 ? " after a warm-up" : "", 1e3 * t->p50, 1e3 * t->p90, 1e3 * t->p99, 1e3 * t->min, t->per_second);
+    say(j->human, "memory: %s planned (the memory plan: arena %zu + workspace %zu + tile scratch %zu + outputs %zu bytes); process peak RSS %s%s\n",
+        scaled((double)planned_bytes(&mp), 1, a, sizeof a), mp.arena_bytes, mp.workspace_bytes, mp.tile_scratch_bytes, mp.output_bytes,
+        t->peak_rss_kib >= 0 ? scaled((double)t->peak_rss_kib * 1024, 1, b, sizeof b) : "unknown", t->peak_rss_kib >= 0 ? " (getrusage)" : "");
+}
+
 /* the runs: one, or --repeat N timed ones after a warm-up (--profile: ten after a warm-up) */
 static int run_job_execute(run_job *j) {
     const cli_options *o = j->o;
@@ -1704,21 +2653,18 @@ static int run_job_execute(run_job *j) {
         return EXIT_INPUT;
     }
     if (o->profile) { /* one warm-up run: first-touch page faults are not the kernels' time */
-        if (byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) return input_error(&j->d);
+        if (byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) return model_error(j->s, &j->d);
         byoc_sim_profile_reset(j->p);
     }
     double *times = (double *)calloc((size_t)runs, sizeof(double));
     if (!times) return EXIT_INTERNAL;
-    if (o->repeat > 1 && byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) rc = input_error(&j->d); /* warm-up */
+    if (o->repeat > 1 && byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) rc = model_error(j->s, &j->d); /* warm-up */
     for (int r = 0; rc == EXIT_OK && r < runs; ++r) {
         double t0 = BYOC_SIM_CLOCK();
-        if (byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) rc = input_error(&j->d);
+        if (byoc_sim_run(j->p, j->inputs, j->nin, j->outputs, j->nout, &j->d) != BYOC_OK) rc = model_error(j->s, &j->d);
         times[r] = BYOC_SIM_CLOCK() - t0;
     }
-    if (rc == EXIT_OK && o->repeat > 1) { /* median and minimum of the timed runs, after one warm-up run */
-        qsort(times, (size_t)runs, sizeof(double), by_seconds);
-        printf("time: median %.4f ms, min %.4f ms over %d runs\n", 1e3 * times[runs / 2], 1e3 * times[0], runs);
-    }
+    if (rc == EXIT_OK && o->repeat > 0) report_timing(j, times, runs);
     free(times);
     return rc;
 }
@@ -1764,7 +2710,7 @@ static int run_job_outputs(run_job *j) {
         output_label(j, k, label, sizeof label);
         file_safe(label, safe, sizeof safe);
         shape_text(j->outputs[k].dtype, j->outputs[k].rank, j->outputs[k].dims, shape, sizeof shape);
-        if (!o->compare_to) printf("output %d %s: %s\n", k, label, shape);
+        if (!o->compare_to) say(j->human, "output %d %s: %s\n", k, label, shape);
         if (o->output_dir) {
             snprintf(path, sizeof path, "%s/%s.npy", o->output_dir, safe);
             if (!npy_write(path, &j->outputs[k])) { fprintf(stderr, "byocc: error: cannot write %s\n", path); return EXIT_INPUT; }
@@ -1775,8 +2721,8 @@ static int run_job_outputs(run_job *j) {
         npy_array ref;
         char msg[1200];
         if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
-        if (k == 0) printf("%s against %s (tolerance %g x max(1, max|reference|)):\n", j->file, o->compare_to, o->tolerance);
-        j->mismatches += !compare_output(label, &j->outputs[k], &ref, ref_path, o->tolerance);
+        if (k == 0) say(j->human, "%s against %s (tolerance %g x max(1, max|reference|)):\n", j->file, o->compare_to, o->tolerance);
+        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, ref_path, o->tolerance);
         free(ref.data);
     }
     return EXIT_OK;
@@ -1795,7 +2741,7 @@ static int run_job_reference(run_job *j) {
         (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
         byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
-    if (rc == EXIT_OK) printf("%s against the host-only run (tolerance %g x max(1, max|reference|)):\n", j->file, o->tolerance);
+    if (rc == EXIT_OK) say(j->human, "%s against the host-only run (tolerance %g x max(1, max|reference|)):\n", j->file, o->tolerance);
     for (int k = 0; rc == EXIT_OK && k < j->nout; ++k) {
         char label[300];
         output_label(j, k, label, sizeof label);
@@ -1807,12 +2753,12 @@ static int run_job_reference(run_job *j) {
         ref.data = routs[k].data;
         ref.nbytes = byoc_dtype_size(ref.dtype);
         for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
-        ref_mismatches += !compare_output(label, &j->outputs[k], &ref, "the host-only run", o->tolerance);
+        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance);
     }
-    if (rc == EXIT_OK) printf("%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
+    if (rc == EXIT_OK) say(j->human, "%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
     if (rc == EXIT_OK) {
         double dev = byoc_sim_latency(j->p), host = byoc_sim_latency(rp);
-        printf("simulated latency %.3f ms, host only %.3f ms (%.2fx)\n", dev * 1e3, host * 1e3, dev > 0 ? host / dev : 0.0);
+        say(j->human, "simulated latency %.3f ms, host only %.3f ms (%.2fx)\n", dev * 1e3, host * 1e3, dev > 0 ? host / dev : 0.0);
     }
     byoc_sim_program_destroy(rp);
     if (rinfo.module) byoc_onnx_model_free(&rinfo);
@@ -1826,7 +2772,7 @@ static int run_job_report(run_job *j, int rc) {
     if (o->profile) {
         size_t len;
         char *table = byoc_sim_profile_format(j->p, &len);
-        if (table) fwrite(table, 1, len, stdout);
+        if (table) print_wrapped(j->human, table, len, 1); /* the table's rows stay whole */
         byoc_sim_free(j->p, table);
     }
     if (o->trace) {
@@ -1840,8 +2786,13 @@ static int run_job_report(run_job *j, int rc) {
         if (f) fclose(f);
         byoc_sim_free(j->p, json);
     }
+    if (rc == EXIT_OK || rc == EXIT_MISMATCH) {
+        print_device_summary(j->human, j->p);
+        int erc = write_emits(o, j->file, j->p, &j->timing);
+        if (erc != EXIT_OK) rc = erc;
+    }
     if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && o->compare_to) {
-        printf("%s\n", j->mismatches ? "MISMATCH: outputs differ from the reference beyond the tolerance" : "all outputs match the reference");
+        say(j->human, "%s\n", j->mismatches ? "MISMATCH: outputs differ from the reference beyond the tolerance" : "all outputs match the reference");
         if (j->mismatches) rc = EXIT_MISMATCH;
     }
     return rc;
@@ -1857,13 +2808,21 @@ static int run_or_compile(session *s, const cli_options *o, int compile) {
     j->cmd = compile ? "compile" : "run";
     j->file = o->files[0];
     j->from_exe = j->file && ends_with(j->file, ".byoc");
+    j->human = stdout;
+    for (int k = 0; k < o->nemits; ++k)
+        if (!strchr(o->emits[k], '=')) j->human = stderr;
     int rc = run_job_check(j);
     if (rc == EXIT_OK && o->output_dir && !make_dirs(o->output_dir)) { /* before the work, so the error comes first */
         fprintf(stderr, "byocc: error: cannot create the output directory %s: %s\n", o->output_dir, strerror(errno));
         rc = EXIT_INPUT;
     }
     /* the input files first: for ONNX, their shapes give symbolic dims their values */
-    if (rc == EXIT_OK) rc = input_files_read(o, &j->in);
+    if (rc == EXIT_OK && !compile && o->compare_to && !o->ninputs && (j->ndir_inputs = inputs_of_dir(o->compare_to, j->dir_inputs, MAX_IO)) > 0) {
+        fprintf(stderr, "byocc: note: the inputs of %s:", o->compare_to);
+        for (int k = 0; k < j->ndir_inputs; ++k) fprintf(stderr, " %s", strrchr(j->dir_inputs[k], '/') + 1);
+        fprintf(stderr, "\n");
+    }
+    if (rc == EXIT_OK) rc = j->ndir_inputs ? input_files_read((const char *const *)j->dir_inputs, j->ndir_inputs, &j->in) : input_files_read(o->inputs, o->ninputs, &j->in);
     if (rc == EXIT_OK) rc = j->from_exe ? run_job_read_artifact(j) : run_job_compile_model(j);
     if (rc == EXIT_OK && compile) rc = run_job_save(j);
     if (rc == EXIT_OK && !compile) {
@@ -1881,6 +2840,55 @@ static int run_or_compile(session *s, const cli_options *o, int compile) {
 }
 static int cmd_run(session *s, const cli_options *o) { return run_or_compile(s, o, 0); }
 static int cmd_compile(session *s, const cli_options *o) { return run_or_compile(s, o, 1); }
+
+/* info MODEL.byoc: what the artifact holds, and the per-device summary of one run on zeros */
+static int cmd_info_artifact(const cli_options *o, const char *file) {
+    byoc_diag d;
+    char shape[200], a[32];
+    if (check_emits(o) != EXIT_OK) return EXIT_USAGE;
+    byoc_sim_executable *exe = byoc_sim_executable_read(file, NULL, &d);
+    if (!exe) return input_error(&d);
+    byoc_sim_program *p = byoc_sim_executable_program(exe);
+    FILE *f = o->json ? stderr : stdout; /* --json: the summary as JSON, as --emit json */
+    for (int k = 0; k < o->nemits; ++k)
+        if (!strchr(o->emits[k], '=')) f = stderr; /* the document has standard output */
+    const char *model = byoc_sim_executable_info(exe, "model"), *strategy = byoc_sim_executable_info(exe, "strategy");
+    const char *library = byoc_sim_executable_info(exe, "library"), *host = byoc_sim_executable_info(exe, "host");
+    say(f, "artifact   %s (format %s, written by %s)\n", file, byoc_sim_executable_info(exe, "format") ? byoc_sim_executable_info(exe, "format") : "?",
+        library ? library : "?");
+    say(f, "model      %s, placed by %s; host model %s\n", model && *model ? model : "?", strategy && *strategy ? strategy : "?", host ? host : "?");
+    char names[2][MAX_IO * 64];
+    const char *lists[2] = {byoc_sim_executable_info(exe, "inputs"), byoc_sim_executable_info(exe, "outputs")};
+    for (int io = 0; io < 2; ++io) {
+        int n = io ? byoc_sim_output_count(p) : byoc_sim_input_count(p);
+        const char *at = lists[io];
+        snprintf(names[io], sizeof names[io], "%s", at ? at : "");
+        say(f, "%s\n", io ? "outputs" : "inputs");
+        for (int i = 0; i < n; ++i) {
+            const byoc_sim_io *x = io ? byoc_sim_output(p, i) : byoc_sim_input(p, i);
+            size_t len = at ? strcspn(at, "\n") : 0;
+            shape_text(x->dtype, x->rank, x->dims, shape, sizeof shape);
+            say(f, "  %.*s: %s\n", len ? (int)len : (int)strlen(x->name), len ? at : x->name, shape);
+            at = at && at[len] ? at + len + 1 : NULL;
+        }
+    }
+    byoc_sim_memory_plan mp = byoc_sim_memory(p);
+    say(f, "memory     %s planned: arena %zu (lower bound %zu), workspace %zu, tile scratch %zu, outputs %zu bytes\n", scaled((double)planned_bytes(&mp), 1, a, sizeof a),
+        mp.arena_bytes, mp.lower_bound_bytes, mp.workspace_bytes, mp.tile_scratch_bytes, mp.output_bytes);
+    FILE *probe = fopen(file, "rb");
+    long size = probe && fseek(probe, 0, SEEK_END) == 0 ? ftell(probe) : -1;
+    if (probe) fclose(probe);
+    print_artifact_summary(f, exe, file, size > 0 ? (size_t)size : 0);
+    int rc = EXIT_OK;
+    if (run_on_zeros(p)) {
+        print_device_summary(f, p);
+        rc = write_emits(o, model && *model ? model : file, p, NULL);
+        if (o->json) write_summary_json(stdout, model && *model ? model : file, p, NULL);
+    } else
+        fprintf(stderr, "byocc: note: %s did not run on zero inputs: no per-device summary\n", file);
+    byoc_sim_executable_destroy(exe);
+    return rc;
+}
 
 /* ---- explain: where an ONNX node ran, in which kernel, and why there ---- */
 /* the blob of a partition, NULL for none */
@@ -1919,19 +2927,7 @@ static int cmd_explain(session *s, const cli_options *o) {
     }
     byoc_sim_program *p = byoc_sim_executable_program(exe);
     /* one run on zero inputs gives the simulated times (the device and host models do not depend on values) */
-    int nin = byoc_sim_input_count(p), timed = nin <= MAX_IO;
-    byoc_tensor zeros[MAX_IO];
-    memset(zeros, 0, sizeof zeros);
-    for (int i = 0; i < nin && i < MAX_IO; ++i) {
-        const byoc_sim_io *io = byoc_sim_input(p, i);
-        zeros[i].dtype = io->dtype;
-        zeros[i].rank = io->rank;
-        memcpy(zeros[i].dims, io->dims, sizeof zeros[i].dims);
-        zeros[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
-        if (!zeros[i].data) timed = 0;
-    }
-    if (timed && byoc_sim_run(p, zeros, nin, NULL, 0, &d) != BYOC_OK) timed = 0;
-    for (int i = 0; i < nin && i < MAX_IO; ++i) free(zeros[i].data);
+    int timed = run_on_zeros(p);
     double total = timed ? byoc_sim_latency(p) : 0;
     if (json) printf("[");
     for (int i = 0; i < count; ++i) {
@@ -2014,7 +3010,7 @@ static int cmd_backends(session *s, const cli_options *o) {
     byoc_diag d;
     char line[512];
     if (json) printf("{\"backends\": [");
-    else printf("built-in backends (--backend NAME [-option=value]...; a .backend file with 'kind npu' or 'kind dsp' gets the same device model):\n");
+    else say(stdout, "built-in backends (--backend NAME [-option=value]...; a .backend file with 'kind npu' or 'kind dsp' gets the same device model):\n");
     for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i) {
         const char *spec_text = NULL, *name = byoc_sim_builtin_backend(i, &spec_text);
         byoc_sim_backend *b = open_backend(s, name, &d);
@@ -2029,11 +3025,14 @@ static int cmd_backends(session *s, const cli_options *o) {
             printf("]}");
             continue;
         }
-        printf("  %-5s %s\n        priority %d; patterns:", name, line, b->spec->priority);
-        for (int k = 0; k < b->spec->npatterns; ++k) printf(" %s", b->spec->patterns[k].name);
-        printf("\n        ops:");
-        for (int k = 0; k < b->spec->nsupport; ++k) printf(" %s", b->spec->support[k].op);
-        printf("\n");
+        char list[4096];
+        say(stdout, "  %-5s %s\n        priority %d\n", name, line, b->spec->priority);
+        size_t n = (size_t)snprintf(list, sizeof list, "        patterns:");
+        for (int k = 0; k < b->spec->npatterns && n < sizeof list; ++k) n += (size_t)snprintf(list + n, sizeof list - n, " %s", b->spec->patterns[k].name);
+        print_wrapped_line(stdout, list, n < sizeof list ? n : sizeof list - 1, 12);
+        n = (size_t)snprintf(list, sizeof list, "        ops:");
+        for (int k = 0; k < b->spec->nsupport && n < sizeof list; ++k) n += (size_t)snprintf(list + n, sizeof list - n, " %s", b->spec->support[k].op);
+        print_wrapped_line(stdout, list, n < sizeof list ? n : sizeof list - 1, 12);
     }
     if (json) printf("\n], \"presets\": [");
     else printf("\npresets (-preset=NAME):\n");
@@ -2042,13 +3041,13 @@ static int cmd_backends(session *s, const cli_options *o) {
         const byoc_sim_device *p = byoc_sim_preset(i, &about);
         byoc_sim_device_describe(p, line, sizeof line);
         if (json) printf("%s\n  {\"name\": \"%s\", \"device\": \"%s\", \"about\": \"%s\"}", i ? "," : "", p->preset, line, about);
-        else printf("  %-14s %s\n                 %s\n", p->preset, line, about);
+        else say(stdout, "  %-14s %s\n                 %s\n", p->preset, line, about);
     }
     if (json) printf("\n]}\n");
     else
-        printf("\ndevice options (in .backend files: option NAME VALUE; after --backend: -NAME=VALUE): preset, clock_mhz, rows, cols,\n"
-               "dataflow (\"os\"|\"ws\"), lanes, sram_kb, dram_bytes_per_cycle, dram_latency, burst_bytes, launch_cycles, double_buffer,\n"
-               "dtypes (\"float32,int8\")\n");
+        say(stdout, "\ndevice options (in .backend files: option NAME VALUE; after --backend: -NAME=VALUE): preset, clock_mhz, rows, cols, "
+                    "dataflow (\"os\"|\"ws\"), lanes, sram_kb, dram_bytes_per_cycle, dram_latency, burst_bytes, launch_cycles, double_buffer, "
+                    "dtypes (\"float32,int8\")\n");
     return EXIT_OK;
 }
 
@@ -2060,7 +3059,7 @@ static int cmd_import(session *s, const cli_options *o) {
     if (!ends_with(file, ".onnx")) return usage_error("import: '%s' is not an .onnx file", file);
     if (out && !ends_with(out, ".relay")) return usage_error("import: the output '%s' must end in .relay", out);
     input_files in; /* example tensors give symbolic dims their values */
-    int rc = input_files_read(o, &in);
+    int rc = input_files_read(o->inputs, o->ninputs, &in);
     if (rc == EXIT_OK && in.named && in.named != in.count) rc = usage_error("import: name every --input or none%s", "");
     byoc_diag d;
     byoc_onnx_model model;
@@ -2127,7 +3126,11 @@ static int run_command(session *s, const command *c, int argc, char **argv) {
     o->so.strategy = "greedy";
     o->tolerance = 1e-4;
     int rc = parse_options(s, c->bit, c->max_files, argc, argv, o);
+    if (rc == EXIT_OK) rc = check_output_paths(o);
     if (rc == EXIT_OK) rc = c->run(s, o);
+    fflush(stdout); /* the note after what the command printed */
+    if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && s->defaulted[0])
+        fprintf(stderr, "byocc: note: symbolic dims defaulted: %s; give --dim NAME=V\n", s->defaulted);
     free(o);
     return rc;
 }
