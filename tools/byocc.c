@@ -1489,7 +1489,7 @@ static int npy_read(const char *path, npy_array *a, char *msg, size_t cap) {
     return ok;
 }
 
-/* ---- .npz: numpy's zip of .npy files (numpy.savez: stored members; savez_compressed: deflated ones) ---- */
+/* ---- .npz: numpy's zip of .npy files (numpy.savez stores its members; compressed ones are refused) ---- */
 static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t le32(const unsigned char *p) { return le16(p) | le16(p + 2) << 16; }
 static uint64_t le64(const unsigned char *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
@@ -1502,166 +1502,10 @@ static uint32_t crc32_of(const unsigned char *p, size_t n) {
     return ~c;
 }
 
-/* Inflate (RFC 1951) for savez_compressed's deflated members, after zlib's puff.c: canonical Huffman codes decoded
-   a bit at a time; every input read, output write and back-reference is bounds-checked, and the output must be
-   exactly the size the zip entry records. */
-typedef struct inflate_state {
-    const unsigned char *in;
-    size_t in_len, in_pos;
-    uint32_t bitbuf;
-    int bitcnt;
-    unsigned char *out;
-    size_t out_len, out_pos;
-} inflate_state;
-typedef struct huffman {
-    short count[16];   /* codes of each length */
-    short symbol[288]; /* symbols in canonical order */
-} huffman;
-
-static int inf_bits(inflate_state *s, int need, unsigned *v) {
-    uint32_t val = s->bitbuf;
-    while (s->bitcnt < need) {
-        if (s->in_pos == s->in_len) return 0;
-        val |= (uint32_t)s->in[s->in_pos++] << s->bitcnt;
-        s->bitcnt += 8;
-    }
-    s->bitbuf = need < 32 ? val >> need : 0;
-    s->bitcnt -= need;
-    *v = val & ((1u << need) - 1u);
-    return 1;
-}
-static int inf_decode(inflate_state *s, const huffman *h) { /* a symbol, -1 for none */
-    int code = 0, first = 0, index = 0;
-    for (int len = 1; len < 16; ++len) {
-        unsigned b;
-        if (!inf_bits(s, 1, &b)) return -1;
-        code |= (int)b;
-        int count = h->count[len];
-        if (code - count < first) return h->symbol[index + (code - first)];
-        index += count;
-        first = (first + count) << 1;
-        code <<= 1;
-    }
-    return -1;
-}
-/* the code for n lengths: 0 complete, > 0 incomplete, < 0 over-subscribed */
-static int inf_build(huffman *h, const short *length, int n) {
-    short offs[16];
-    int left = 1;
-    memset(h->count, 0, sizeof h->count);
-    for (int i = 0; i < n; ++i) h->count[length[i]]++;
-    if (h->count[0] == n) return 0;
-    for (int len = 1; len < 16; ++len)
-        if ((left = (left << 1) - h->count[len]) < 0) return left;
-    offs[1] = 0;
-    for (int len = 1; len < 15; ++len) offs[len + 1] = (short)(offs[len] + h->count[len]);
-    for (int i = 0; i < n; ++i)
-        if (length[i]) h->symbol[offs[length[i]]++] = (short)i;
-    return left;
-}
-static int inf_codes(inflate_state *s, const huffman *lencode, const huffman *distcode) {
-    static const short lbase[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
-    static const short lext[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-    static const unsigned short dbase[30] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
-                                              4097, 6145, 8193, 12289, 16385, 24577};
-    static const short dext[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-    for (;;) {
-        int sym = inf_decode(s, lencode);
-        unsigned e;
-        if (sym < 0 || sym > 285) return 0;
-        if (sym == 256) return 1;
-        if (sym < 256) {
-            if (s->out_pos == s->out_len) return 0;
-            s->out[s->out_pos++] = (unsigned char)sym;
-            continue;
-        }
-        sym -= 257;
-        if (!inf_bits(s, lext[sym], &e)) return 0;
-        size_t len = (size_t)lbase[sym] + e;
-        int ds = inf_decode(s, distcode);
-        if (ds < 0 || ds > 29 || !inf_bits(s, dext[ds], &e)) return 0;
-        size_t dist = (size_t)dbase[ds] + e;
-        if (dist > s->out_pos || len > s->out_len - s->out_pos) return 0;
-        for (; len; --len, ++s->out_pos) s->out[s->out_pos] = s->out[s->out_pos - dist];
-    }
-}
-static int inf_stored(inflate_state *s) {
-    s->bitbuf = 0, s->bitcnt = 0; /* to a byte boundary */
-    if (s->in_len - s->in_pos < 4) return 0;
-    size_t len = le16(s->in + s->in_pos);
-    if (le16(s->in + s->in_pos + 2) != (~len & 0xffffu)) return 0;
-    s->in_pos += 4;
-    if (s->in_len - s->in_pos < len || s->out_len - s->out_pos < len) return 0;
-    memcpy(s->out + s->out_pos, s->in + s->in_pos, len);
-    s->in_pos += len, s->out_pos += len;
-    return 1;
-}
-static int inf_fixed(inflate_state *s) {
-    huffman lencode, distcode;
-    short lengths[288];
-    for (int i = 0; i < 288; ++i) lengths[i] = (short)(i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8);
-    inf_build(&lencode, lengths, 288);
-    for (int i = 0; i < 30; ++i) lengths[i] = 5;
-    inf_build(&distcode, lengths, 30);
-    return inf_codes(s, &lencode, &distcode);
-}
-static int inf_dynamic(inflate_state *s) {
-    static const short order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
-    huffman lencode, distcode;
-    short lengths[320];
-    unsigned nlen, ndist, ncode, v;
-    if (!inf_bits(s, 5, &nlen) || !inf_bits(s, 5, &ndist) || !inf_bits(s, 4, &ncode)) return 0;
-    nlen += 257, ndist += 1, ncode += 4;
-    if (nlen > 286 || ndist > 30) return 0;
-    memset(lengths, 0, sizeof lengths);
-    for (unsigned i = 0; i < ncode; ++i) {
-        if (!inf_bits(s, 3, &v)) return 0;
-        lengths[order[i]] = (short)v;
-    }
-    if (inf_build(&lencode, lengths, 19) != 0) return 0;
-    for (unsigned index = 0; index < nlen + ndist;) {
-        int sym = inf_decode(s, &lencode);
-        unsigned rep, len = 0;
-        if (sym < 0) return 0;
-        if (sym < 16) { lengths[index++] = (short)sym; continue; }
-        if (sym == 16) {
-            if (!index || !inf_bits(s, 2, &rep)) return 0;
-            len = (unsigned)lengths[index - 1], rep += 3;
-        } else if (sym == 17) {
-            if (!inf_bits(s, 3, &rep)) return 0;
-            rep += 3;
-        } else {
-            if (!inf_bits(s, 7, &rep)) return 0;
-            rep += 11;
-        }
-        if (index + rep > nlen + ndist) return 0;
-        while (rep--) lengths[index++] = (short)len;
-    }
-    if (!lengths[256]) return 0; /* no end-of-block code */
-    int err = inf_build(&lencode, lengths, (int)nlen);
-    if (err < 0 || (err > 0 && (int)nlen - lencode.count[0] != 1)) return 0;
-    err = inf_build(&distcode, lengths + nlen, (int)ndist);
-    if (err < 0 || (err > 0 && (int)ndist - distcode.count[0] != 1)) return 0;
-    return inf_codes(s, &lencode, &distcode);
-}
-/* 1 when in inflates to exactly out_len bytes */
-static int inflate_raw(const unsigned char *in, size_t in_len, unsigned char *out, size_t out_len) {
-    inflate_state s;
-    unsigned last, type;
-    memset(&s, 0, sizeof s);
-    s.in = in, s.in_len = in_len, s.out = out, s.out_len = out_len;
-    do {
-        if (!inf_bits(&s, 1, &last) || !inf_bits(&s, 2, &type)) return 0;
-        if (!(type == 0 ? inf_stored(&s) : type == 1 ? inf_fixed(&s) : type == 2 ? inf_dynamic(&s) : 0)) return 0;
-    } while (!last);
-    return s.out_pos == out_len;
-}
-
 typedef struct npz_member {
     char name[256];            /* without ".npy" */
-    const unsigned char *data; /* in the zip image, or inflated (owned) */
+    const unsigned char *data; /* in the zip image */
     size_t size;
-    unsigned char *owned;
 } npz_member;
 
 /* The zip's end record (and zip64's, which numpy writes): the central directory's entry count and offset. */
@@ -1702,8 +1546,9 @@ static int npz_members(const char *path, const unsigned char *z, size_t n, npz_m
         }
         char name[300], text[SHOWN_MAX];
         snprintf(name, sizeof name, "%.*s", (int)(nlen < 255 ? nlen : 255), (const char *)c + 46);
-        if (method != 0 && method != 8) {
-            snprintf(msg, mcap, "%s: member %s is compressed by method %u; only stored and deflated members are read", path, shown(name, text, sizeof text), method);
+        if (method != 0) { /* numpy.savez stores; savez_compressed deflates (method 8) */
+            snprintf(msg, mcap, "%s: member %s is compressed (zip method %u%s); only stored members are read: write it with numpy.savez, or unzip it into .npy files",
+                     path, shown(name, text, sizeof text), method, method == 8 ? ", deflate: numpy.savez_compressed" : "");
             return 0;
         }
         if (local > n || n - local < 30 || le32(z + local) != 0x04034b50u || n - local - 30 < (uint64_t)le16(z + local + 26) + le16(z + local + 28)) {
@@ -1712,20 +1557,11 @@ static int npz_members(const char *path, const unsigned char *z, size_t n, npz_m
         }
         uint64_t data = local + 30 + le16(z + local + 26) + le16(z + local + 28);
         const unsigned char *bytes = z + data;
-        unsigned char *owned = NULL;
         if (*count == cap) { snprintf(msg, mcap, "%s: more than %d members", path, cap); return 0; }
-        /* deflate expands at most 1032:1; the limit keeps a small hostile file from asking for much memory */
-        if (method == 8 && n - data >= csize && usize <= ((uint64_t)1 << 30) && usize <= csize * 1032 + 64) {
-            owned = (unsigned char *)malloc(usize ? (size_t)usize : 1);
-            if (owned && !inflate_raw(z + data, (size_t)csize, owned, (size_t)usize)) free(owned), owned = NULL;
-            bytes = owned;
-        }
-        if ((method == 0 && csize != usize) || n - data < csize || !bytes || crc32_of(bytes, (size_t)usize) != crc) {
-            snprintf(msg, mcap, "%s: member %s: truncated or corrupt (size, deflate stream or CRC)", path, shown(name, text, sizeof text));
-            free(owned);
+        if (csize != usize || n - data < csize || crc32_of(bytes, (size_t)usize) != crc) {
+            snprintf(msg, mcap, "%s: member %s: truncated or corrupt (size or CRC)", path, shown(name, text, sizeof text));
             return 0;
         }
-        out[*count].owned = owned;
         if (ends_with(name, ".npy")) name[strlen(name) - 4] = 0;
         snprintf(out[*count].name, sizeof out[*count].name, "%.255s", name);
         out[*count].data = bytes;
@@ -2011,7 +1847,6 @@ static int input_files_npz(input_files *in, const char *name, size_t name_len, c
         rc = EXIT_INPUT;
     }
     if (rc == EXIT_INPUT) fprintf(stderr, "byocc: error: %s\n", msg);
-    for (int m = 0; m < count; ++m) free(members[m].owned);
     free(z);
     return rc;
 }
