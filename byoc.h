@@ -382,8 +382,10 @@ BYOC_API const char *byoc_intern(byoc_module *m, const char *s);
 BYOC_API byoc_node *byoc_var(byoc_module *m, const char *name, const byoc_type *type);
 BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *tensor_type, const void *data, size_t nbytes);
 BYOC_API byoc_node *byoc_constant_scalar(byoc_module *m, byoc_dtype dt, double value);
-BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs, const byoc_attrs *attrs);
-BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs, const byoc_attrs *attrs);
+BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs,
+                              const byoc_attrs *attrs);
+BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs,
+                                 const byoc_attrs *attrs);
 BYOC_API byoc_node *byoc_call_function(byoc_module *m, byoc_node *callee, byoc_node *const *args, int nargs);
 BYOC_API byoc_node *byoc_tuple(byoc_module *m, byoc_node *const *fields, int n);
 BYOC_API byoc_node *byoc_tuple_get_item(byoc_module *m, byoc_node *tuple, int index);
@@ -528,7 +530,8 @@ BYOC_API char *byoc_node_print(byoc_module *m, const byoc_node *expr, unsigned f
 BYOC_API void byoc_node_label(byoc_module *m, const byoc_node *scope, const byoc_node *n, char *out, size_t cap);
 /* Every node the printer numbers inside the global function scope (function literals in it included), with
    its number k (label "%k"): the labels of a whole function for the cost of one print. */
-BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope, void (*visit)(const byoc_node *n, int number, void *user_data),
+BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope,
+                                          void (*visit)(const byoc_node *n, int number, void *user_data),
                                           void *user_data);
 
 typedef struct byoc_parse_options {
@@ -629,7 +632,8 @@ typedef struct byoc_pattern {
     const byoc_op *op;           /* OP */
     const byoc_node *expr;       /* EXPR */
     struct byoc_pattern *inner;  /* CALL: callee; ATTR/DTYPE/SHAPE/TYPE: the constrained pattern; DOMINATOR: child */
-    struct byoc_pattern **args;  /* CALL args, TUPLE fields, TUPLE_GET_ITEM args[0]; DOMINATOR: args[0] parent, args[1] path */
+    struct byoc_pattern *
+        *args; /* CALL args, TUPLE fields, TUPLE_GET_ITEM args[0]; DOMINATOR: args[0] parent, args[1] path */
     int nargs;                   /* -1: any */
     int index;                   /* TUPLE_GET_ITEM; -1 any */
     struct byoc_pattern *left, *right; /* ALT */
@@ -660,7 +664,8 @@ BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_
 #define BYOC_DIM_WILDCARD (-2)
 BYOC_API byoc_pattern *byoc_pat_has_shape(byoc_module *m, byoc_pattern *p, int rank, const int64_t *dims);
 BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const byoc_type *t);
-BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path, byoc_pattern *child);
+BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path,
+                                          byoc_pattern *child);
 
 /* Parses TVM's Python spelling: wildcard(), is_op("add")(x, y), is_var("x"), is_constant(),
    is_expr(1f), is_tuple([a, b]), is_tuple_get_item(p, 0), p | q, p.optional(is_op("nn.relu")),
@@ -668,7 +673,8 @@ BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, 
    p.has_attr({"groups": 1}), p.has_dtype("float32"), p.has_shape([1, 8]), p.has_type("..."),
    dominates(parent, path, child). Lines "name = pattern" bind names for reuse; the last line (or
    the binding named `pattern` if the text ends with bindings only) is the result. Errors give line:col. */
-BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size_t len, const char *filename, byoc_diag *diag);
+BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size_t len, const char *filename,
+                                          byoc_diag *diag);
 /* The pattern in the syntax above (names bindings of shared nodes); from byoc_alloc. */
 BYOC_API char *byoc_pattern_print(byoc_module *m, const byoc_pattern *p);
 
@@ -689,9 +695,8 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
 /* Partition: each match becomes a call of a function holding the matched nodes, whose params are the
    match's inputs, with attrs plus PartitionedFromPattern="<label>". check (may be NULL) vetoes a match. */
 typedef int (*byoc_match_check_fn)(const byoc_match *match, byoc_node *root, void *user_data);
-BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
-                                           byoc_match_check_fn check, void *user_data);
-
+BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                           const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data);
 
 // [SECTION] pass infrastructure
 /* The phases at which backends add passes (TVM's UMA phases). */
@@ -750,7 +755,8 @@ BYOC_API byoc_pass_context *byoc_pass_context_create(void);
 BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx);
 BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level);
 /* value_text in attribute syntax: "128", "True", "\"npu\"", "[1, 2]"; a string key also takes a plain word (npu) */
-BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text, byoc_diag *diag);
+BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text,
+                                           byoc_diag *diag);
 /* A config value (ctx NULL: the registered default); key must be registered. */
 BYOC_API int64_t byoc_pass_context_int(const byoc_pass_context *ctx, const char *key);
 BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char *key);
@@ -761,11 +767,13 @@ BYOC_API void byoc_pass_context_set_instrument(byoc_pass_context *ctx, const byo
 /* Wall time of every pass run with this context, in order. */
 BYOC_API const byoc_pass_timing *byoc_pass_context_timings(const byoc_pass_context *ctx, int *count);
 /* Passes a backend adds to a phase; byoc_run_phase runs them in order. */
-BYOC_API byoc_result byoc_pass_context_add_phase_pass(byoc_pass_context *ctx, byoc_phase phase, const char *pass, byoc_diag *diag);
+BYOC_API byoc_result byoc_pass_context_add_phase_pass(byoc_pass_context *ctx, byoc_phase phase, const char *pass,
+                                                      byoc_diag *diag);
 BYOC_API byoc_result byoc_run_phase(byoc_module *m, byoc_phase phase, byoc_pass_context *ctx, byoc_diag *diag);
 
 /* Runs passes by name, in order (a comma-separated list is accepted in each name). */
-BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, int count, byoc_pass_context *ctx, byoc_diag *diag);
+BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, int count, byoc_pass_context *ctx,
+                                     byoc_diag *diag);
 
 /* Checks that the module is well formed: every var is bound by an enclosing function, every global
    referenced exists, no node depends on itself, and (with BYOC_VERIFY_TYPED) every node has a type. */
@@ -835,9 +843,10 @@ typedef struct byoc_backend_spec {
     int fusion_max_depth;         /* deepest combined candidate (0: the search's default) */
     byoc_module *arena;           /* owns the patterns and strings (NULL for a spec built in C) */
     int kind_given;               /* 1 when a `kind` line named the kind (else it is the name) */
-    int kind_line, kind_col;      /* where the kind is named: the `kind` line's word, else the backend's name (0: not from a file) */
-    int library;                  /* 1: `kind library`: no device; its partitions run on the host through its own kernels */
-    const char *const *dtypes;    /* `dtypes` line: the dtypes every tensor of an op it takes must have (NULL: any), which
+    int kind_line,
+        kind_col; /* where the kind is named: the `kind` line's word, else the backend's name (0: not from a file) */
+    int library;  /* 1: `kind library`: no device; its partitions run on the host through its own kernels */
+    const char *const *dtypes; /* `dtypes` line: the dtypes every tensor of an op it takes must have (NULL: any), which
                                      also set the device's (byoc_sim.h) */
     int ndtypes;
 } byoc_backend_spec;
@@ -856,8 +865,8 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
    "default", by wrapping each argument use in annotation.compiler_end(…, arg target) and
    annotation.compiler_begin(…, this target). A Composite function call goes to the backend named by
    the part of its Composite attribute before the first '.'. Functions with Compiler are skipped. */
-BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count, int include_non_call_ops,
-                                          byoc_diag *diag);
+BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count,
+                                          int include_non_call_ops, byoc_diag *diag);
 /* MergeCompilerRegions: merges neighbouring regions of one target unless a path between them leaves
    through another target's region (which would make the partition cyclic), then drops the
    begin(end(x)) pairs that now sit inside one region. */
@@ -913,7 +922,8 @@ typedef struct byoc_target_option {
     const char *doc;
 } byoc_target_option;
 
-BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_target_option *options, int count, byoc_diag *diag);
+BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_target_option *options, int count,
+                                               byoc_diag *diag);
 BYOC_API int byoc_target_kind_exists(const char *kind);
 
 /* A target: a kind with a value for each of its options. */
@@ -931,22 +941,25 @@ BYOC_API const byoc_target *byoc_target_current(void);
 
 /* RelayToTIR as TVM runs it: a pass over the module for one global function whose Compiler names the
    backend's kind, run with that target current. It may rewrite or replace the function. */
-typedef byoc_result (*byoc_relay_to_tir_fn)(byoc_module *m, const char *function_name, void *user_data, byoc_diag *diag);
+typedef byoc_result (*byoc_relay_to_tir_fn)(byoc_module *m, const char *function_name, void *user_data,
+                                            byoc_diag *diag);
 
 /* A compiled partition, what TVM's TIRToRuntime returns: run computes the function's result from its
    arguments (constants of the module m), release frees state when the module is destroyed. */
 typedef struct byoc_runtime_module {
     const char *name;
-    byoc_result (*run)(void *state, byoc_module *m, byoc_node *const *args, int nargs, byoc_node **result, byoc_diag *diag);
+    byoc_result (*run)(void *state, byoc_module *m, byoc_node *const *args, int nargs, byoc_node **result,
+                       byoc_diag *diag);
     void *state;
     void (*release)(void *state);
 } byoc_runtime_module;
 /* TIRToRuntime: builds the runtime module of one function (after relay_to_tir), target current. */
-typedef byoc_result (*byoc_tir_to_runtime_fn)(byoc_module *m, const char *function_name, void *user_data, byoc_runtime_module *out,
-                                             byoc_diag *diag);
+typedef byoc_result (*byoc_tir_to_runtime_fn)(byoc_module *m, const char *function_name, void *user_data,
+                                              byoc_runtime_module *out, byoc_diag *diag);
 /* Attaches a runtime module to a global function (the module releases it); byoc_module_evaluate then
    runs calls of that function through it. NULL if the function has none. */
-BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag);
+BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm,
+                                             byoc_diag *diag);
 BYOC_API const byoc_runtime_module *byoc_module_runtime(const byoc_module *m, const char *function_name);
 
 typedef struct byoc_phase_pass {
@@ -991,19 +1004,21 @@ typedef struct byoc_param {
 /* UMA's partition: bind params; PRE_PARTITIONING passes; MergeComposite (its pattern table);
    AnnotateTarget (its op support); MergeCompilerRegions (unless no_merge_regions); PartitionGraph;
    POST_PARTITIONING_0 and _1 passes. */
-BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *backend, const byoc_param *params, int nparams, byoc_diag *diag);
+BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *backend, const byoc_param *params, int nparams,
+                                            byoc_diag *diag);
 /* Runs each target's registered relay_to_tir hook, then its tir_to_runtime hook (or, without one,
-   relay_to_runtime; the result is attached with byoc_module_set_runtime), on every function whose Compiler names the target's kind,
-   with that target current (once per kind: the first target of a kind wins). */
-BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count, byoc_diag *diag);
+   relay_to_runtime; the result is attached with byoc_module_set_runtime), on every function whose Compiler
+   names the target's kind, with that target current (once per kind: the first target of a kind wins). */
+BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count,
+                                           byoc_diag *diag);
 
 /* Reference evaluation of @main on constant inputs (one per parameter), calling global functions
    and function literals as it goes (a function with a runtime module runs through it). Every op runs
    through its host kernel (byoc_kernel_run); an op, dtype or attribute without one is
    BYOC_ERR_UNSUPPORTED naming the op. *output receives the result (a constant, or a tuple of
    constants). */
-BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output, byoc_diag *diag);
-
+BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output,
+                                          byoc_diag *diag);
 
 // [SECTION] placement (greedy partitioner, report)
 /* Pin a node to a backend: node is its frontend name ("onnx:conv1"), its printer label in @main of the
@@ -1062,7 +1077,8 @@ typedef struct byoc_placement_report {
     const char *const *backends; /* in the order tried, then "host" */
     int nbackends;
     byoc_module *arena;          /* owns everything above */
-    const char *const *backend_notes; /* per backend: "a library backend: host kernels" or NULL (the summary shows it) */
+    const char *const
+        *backend_notes; /* per backend: "a library backend: host kernels" or NULL (the summary shows it) */
 } byoc_placement_report;
 
 /* Greedy multi-backend partitioning, UMA's flow once per backend in priority order: MergeComposite
@@ -1070,8 +1086,8 @@ typedef struct byoc_placement_report {
    PartitionGraph. Partitions below min_partition_ops or beyond max_partitions are undone and their ops
    offered to the next backend; what no backend takes stays on the host. Partitions are acyclic.
    With report, the placement of every op is returned (free with byoc_placement_report_free). */
-BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_options *options, byoc_placement_report **report,
-                                           byoc_diag *diag);
+BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_options *options,
+                                           byoc_placement_report **report, byoc_diag *diag);
 /* The report as text: format "report" (a table and a summary line), "json" (schema in the README) or
    "dot" (Graphviz, one coloured cluster per partition). From byoc_alloc(r->arena): free with
    byoc_free(r->arena, text). NULL for an unknown format. */
@@ -1118,15 +1134,18 @@ typedef struct byoc_sub_graph_config {
     int allow_taps;
     int max_depth;
 } byoc_sub_graph_config;
-BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label, byoc_sub_graph *out);
+BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label,
+                                         byoc_sub_graph *out);
 BYOC_API void byoc_sub_graph_free(byoc_sub_graph *sg);
 /* 1 when the sub-graph is non-empty, convex (no path leaves it and comes back) and keeps the config's
    limits; else 0 with why. */
-BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *sg, const byoc_sub_graph_config *config, char *why, size_t cap);
+BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *sg, const byoc_sub_graph_config *config,
+                                     char *why, size_t cap);
 /* 1 when a and b are disjoint, one's output is inside the other, and their union is convex */
 BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b);
 /* The disjoint union of a and b (labels joined with '+'); BYOC_ERR_INVALID_ARGUMENT when they overlap. */
-BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b, byoc_sub_graph *out);
+BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b,
+                                          byoc_sub_graph *out);
 
 // [SECTION] collage (cost-driven partition search)
 /* Collage (TVM's cost-driven partitioner, seed 002), exact over its candidate space and never worse than
@@ -1233,19 +1252,21 @@ typedef struct byoc_collage_stats {
 BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
 
 /* The statistics as text: format "text" (a few lines: costs of the plan and the baselines, the search's
-   counts and time) or "json" (an object; README "Collage"). NULL for an unknown format. Free with free() (BYOC_FREE, when defined). */
+   counts and time) or "json" (an object; README "Collage"). NULL for an unknown format. Free with free()
+   (BYOC_FREE, when defined). */
 BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len);
 /* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP" (GROUP from 1), optionally
    followed by "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
    strings live in arena. */
 BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t *len);
-BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename, byoc_module *arena, byoc_collage_assignment **out,
-                                                  int *count, byoc_diag *diag);
+BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename,
+                                                  byoc_module *arena, byoc_collage_assignment **out, int *count,
+                                                  byoc_diag *diag);
 
 /* Partitions m by the cheapest plan (or replays options->replay). stats and report may be NULL. The report
    is the greedy partitioner's (byoc_placement_report_format), with the search's reasons. */
-BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *options, byoc_collage_stats *stats,
-                                            byoc_placement_report **report, byoc_diag *diag);
+BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *options,
+                                            byoc_collage_stats *stats, byoc_placement_report **report, byoc_diag *diag);
 
 // [SECTION] host kernels
 /* A dense row-major tensor the caller owns (data aligned for its dtype): what host kernels read and
@@ -1267,8 +1288,8 @@ typedef struct byoc_tensor {
    An op without a kernel, or a dtype or attribute a kernel does not handle, is BYOC_ERR_UNSUPPORTED
    naming the op and the dtype ("nn.leaky_relu: no host kernel for int32"). float16 / bfloat16 run
    as float32 in the workspace. Kernels keep no state: calls on separate outputs may run in parallel. */
-BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, void *workspace,
-                                     byoc_diag *diag);
+BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
+                                     void *workspace, byoc_diag *diag);
 BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call);
 /* 1 when op has a host kernel (for some dtypes), else 0. */
 BYOC_API int byoc_kernel_exists(const byoc_op *op);
@@ -1276,8 +1297,8 @@ BYOC_API int byoc_kernel_exists(const byoc_op *op);
    op(X) is X or its transpose; with beta 0, C is not read): the blocked, packed single-precision GEMM
    dense, matmul and the convolutions use. workspace: byoc_sgemm_workspace_size() bytes at any
    alignment, or NULL to allocate (without memory it still computes, unblocked). */
-BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda,
-                         const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *workspace);
+BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
+                         int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *workspace);
 BYOC_API size_t byoc_sgemm_workspace_size(void);
 
 
@@ -1506,10 +1527,17 @@ struct byoc_module {
 static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return BYOC_MALLOC(size); }
 static void byoc__default_free(void *ptr, void *user_data) { (void)user_data; BYOC_FREE(ptr); }
 
-BYOC_API void *byoc_alloc(byoc_module *m, size_t size) { if (!m) return NULL; return m->alloc.alloc_fn(size ? size : 1, m->alloc.user_data); }
-BYOC_API void byoc_free(byoc_module *m, void *ptr) { if (!m) return; if (ptr) m->alloc.free_fn(ptr, m->alloc.user_data); }
+BYOC_API void *byoc_alloc(byoc_module *m, size_t size) {
+    if (!m) return NULL;
+    return m->alloc.alloc_fn(size ? size : 1, m->alloc.user_data);
+}
+BYOC_API void byoc_free(byoc_module *m, void *ptr) {
+    if (!m) return;
+    if (ptr) m->alloc.free_fn(ptr, m->alloc.user_data);
+}
 
-BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id, const char *fmt, ...) BYOC__PRINTF(4, 5);
+BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id, const char *fmt, ...)
+    BYOC__PRINTF(4, 5);
 BYOC__PRIVATE void byoc__fail(byoc_module *m, byoc_result code, uint32_t node_id, const char *fmt, ...) {
     if (m->has_error) return; /* keep the first */
     va_list ap;
@@ -1622,7 +1650,11 @@ BYOC_API const byoc_diag *byoc_module_error(const byoc_module *m) {
     if (!m) return &null_module;
     return m->has_error ? &m->error : NULL;
 }
-BYOC_API void byoc_module_clear_error(byoc_module *m) { if (!m) return; m->has_error = 0; memset(&m->error, 0, sizeof m->error); }
+BYOC_API void byoc_module_clear_error(byoc_module *m) {
+    if (!m) return;
+    m->has_error = 0;
+    memset(&m->error, 0, sizeof m->error);
+}
 BYOC_API uint32_t byoc_module_node_count(const byoc_module *m) { if (!m) return 0; return m->next_id - 1; }
 
 /* growable text buffer on the module allocator, or on `alloc` when set (byoc_sim.h's programs; NULL functions
@@ -1707,9 +1739,15 @@ BYOC_API byoc_dtype byoc_dtype_from_name(const char *name) {
         if (strcmp(byoc__dtypes[i].name, name) == 0) return (byoc_dtype)i;
     return BYOC_DTYPE_INVALID;
 }
-BYOC_API size_t byoc_dtype_size(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT ? byoc__dtypes[dt].size : 0; }
-BYOC_API int byoc_dtype_is_float(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'f'; }
-BYOC__PRIVATE int byoc__dtype_is_unsigned(byoc_dtype dt) { return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'u'; }
+BYOC_API size_t byoc_dtype_size(byoc_dtype dt) {
+    return (int)dt > 0 && dt < BYOC_DTYPE_COUNT ? byoc__dtypes[dt].size : 0;
+}
+BYOC_API int byoc_dtype_is_float(byoc_dtype dt) {
+    return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'f';
+}
+BYOC__PRIVATE int byoc__dtype_is_unsigned(byoc_dtype dt) {
+    return (int)dt > 0 && dt < BYOC_DTYPE_COUNT && byoc__dtypes[dt].cls == 'u';
+}
 /* the values an integer dtype of at most 32 bits holds; int64 (and uint64, as its bits) the whole int64 range */
 BYOC__PRIVATE void byoc__int_range(byoc_dtype dt, int64_t *lo, int64_t *hi) {
     *lo = INT64_MIN, *hi = INT64_MAX;
@@ -1753,11 +1791,24 @@ BYOC__PRIVATE const byoc_type *byoc__type_intern(byoc_module *m, const byoc_type
 BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int rank, const int64_t *dims) {
     if (!m) return NULL;
     if (m->has_error) return NULL;
-    if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: invalid dtype %d", (int)dt); return NULL; }
-    if (rank < 0 || rank > BYOC_MAX_RANK) { byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: rank %d outside 0..%d", rank, BYOC_MAX_RANK); return NULL; }
+    if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: invalid dtype %d", (int)dt);
+        return NULL;
+    }
+    if (rank < 0 || rank > BYOC_MAX_RANK) {
+        byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: rank %d outside 0..%d", rank, BYOC_MAX_RANK);
+        return NULL;
+    }
     for (int i = 0; i < rank; ++i) {
-        if (dims[i] < 0 && dims[i] != BYOC_DIM_UNKNOWN) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: negative dimension %lld", (long long)dims[i]); return NULL; }
-        if (dims[i] > BYOC_MAX_DIM) { byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: dimension %lld exceeds %d", (long long)dims[i], BYOC_MAX_DIM); return NULL; }
+        if (dims[i] < 0 && dims[i] != BYOC_DIM_UNKNOWN) {
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "tensor type: negative dimension %lld", (long long)dims[i]);
+            return NULL;
+        }
+        if (dims[i] > BYOC_MAX_DIM) {
+            byoc__fail(m, BYOC_ERR_UNSUPPORTED, 0, "tensor type: dimension %lld exceeds %d", (long long)dims[i],
+                       BYOC_MAX_DIM);
+            return NULL;
+        }
     }
     byoc_type want;
     memset(&want, 0, sizeof want);
@@ -1768,8 +1819,8 @@ BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int ra
     return byoc__type_intern(m, &want);
 }
 
-BYOC__PRIVATE const byoc_type *byoc__fields_type(byoc_module *m, byoc_type_kind kind, const byoc_type *const *fields, int n,
-                                                  const byoc_type *ret) {
+BYOC__PRIVATE const byoc_type *byoc__fields_type(byoc_module *m, byoc_type_kind kind, const byoc_type *const *fields,
+                                                 int n, const byoc_type *ret) {
     if (m->has_error) return NULL;
     for (int i = 0; i < n; ++i) if (!fields[i]) return NULL;
     if (kind == BYOC_TYPE_FUNC && !ret) return NULL;
@@ -1918,7 +1969,8 @@ BYOC_API void byoc_attrs_set(byoc_module *m, byoc_attrs *a, const char *name, co
    byoc_attrs_set copies the array on every call, which is quadratic for a set built item by item.
    extra_owned: the extra items' names and values are m's already (a pass interned them once), so
    they are taken as they are instead of interned again for every set. */
-BYOC__PRIVATE byoc_attrs byoc__attrs_build_in(byoc_module *m, const byoc_attrs *base, const byoc_attr *extra, int nextra, int extra_owned) {
+BYOC__PRIVATE byoc_attrs byoc__attrs_build_in(byoc_module *m, const byoc_attrs *base, const byoc_attr *extra,
+                                              int nextra, int extra_owned) {
     byoc_attrs out;
     memset(&out, 0, sizeof out);
     int nbase = base ? base->count : 0;
@@ -1976,10 +2028,20 @@ BYOC_API void byoc_attrs_set_none(byoc_module *m, byoc_attrs *a, const char *nam
     byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_NONE; byoc_attrs_set(m, a, name, &x);
 }
 BYOC_API void byoc_attrs_set_ints(byoc_module *m, byoc_attrs *a, const char *name, const int64_t *v, int n) {
-    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_INT_LIST; x.ints = v; x.count = n; byoc_attrs_set(m, a, name, &x);
+    byoc_attr_value x;
+    memset(&x, 0, sizeof x);
+    x.kind = BYOC_ATTR_INT_LIST;
+    x.ints = v;
+    x.count = n;
+    byoc_attrs_set(m, a, name, &x);
 }
 BYOC_API void byoc_attrs_set_floats(byoc_module *m, byoc_attrs *a, const char *name, const double *v, int n) {
-    byoc_attr_value x; memset(&x, 0, sizeof x); x.kind = BYOC_ATTR_FLOAT_LIST; x.floats = v; x.count = n; byoc_attrs_set(m, a, name, &x);
+    byoc_attr_value x;
+    memset(&x, 0, sizeof x);
+    x.kind = BYOC_ATTR_FLOAT_LIST;
+    x.floats = v;
+    x.count = n;
+    byoc_attrs_set(m, a, name, &x);
 }
 
 BYOC_API const byoc_attr_value *byoc_attrs_get(const byoc_attrs *a, const char *name) {
@@ -2288,18 +2350,20 @@ BYOC__PRIVATE byoc_node *byoc__call_op_checked(byoc_module *m, const byoc_op *op
     return m->has_error ? NULL : n;
 }
 
-BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs, const byoc_attrs *attrs) {
+BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs,
+                                 const byoc_attrs *attrs) {
     if (!m) return NULL;
     if (m->has_error || !op || byoc__any_null(args, nargs)) return NULL;
     if (nargs < op->def.min_args || (op->def.max_args >= 0 && nargs > op->def.max_args)) {
         if (op->def.max_args == op->def.min_args)
-            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects %d argument%s, got %d", op->def.name, op->def.min_args,
-                       op->def.min_args == 1 ? "" : "s", nargs);
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects %d argument%s, got %d", op->def.name,
+                       op->def.min_args, op->def.min_args == 1 ? "" : "s", nargs);
         else if (op->def.max_args < 0)
-            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects at least %d arguments, got %d", op->def.name, op->def.min_args, nargs);
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects at least %d arguments, got %d", op->def.name,
+                       op->def.min_args, nargs);
         else
-            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects %d to %d arguments, got %d", op->def.name, op->def.min_args,
-                       op->def.max_args, nargs);
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "%s: expects %d to %d arguments, got %d", op->def.name,
+                       op->def.min_args, op->def.max_args, nargs);
         return NULL;
     }
     byoc_attrs full;
@@ -2311,7 +2375,8 @@ BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *c
     return byoc__call_op_checked(m, op, args, nargs, &full);
 }
 
-BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs, const byoc_attrs *attrs) {
+BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs,
+                              const byoc_attrs *attrs) {
     if (!m) return NULL;
     if (m->has_error) return NULL;
     const byoc_op *op = byoc_op_get(op_name);
@@ -2398,7 +2463,10 @@ BYOC__PRIVATE byoc_node *byoc__global_var_interned(byoc_module *m, const char *i
     if (n) n->name = interned;
     return n;
 }
-BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) { if (!m) return NULL; return byoc__global_var_interned(m, byoc_intern(m, name)); }
+BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name) {
+    if (!m) return NULL;
+    return byoc__global_var_interned(m, byoc_intern(m, name));
+}
 
 /* a span of m's (strings interned in m) */
 BYOC__PRIVATE const byoc_span *byoc__span_new(byoc_module *m, const char *source, const char *file, int line, int col) {
@@ -2416,7 +2484,8 @@ BYOC__PRIVATE const byoc_span *byoc__span_copy(byoc_module *m, const byoc_node *
     return n->span ? byoc__span_new(m, n->span->source, n->span->file, n->span->line, n->span->col) : NULL;
 }
 
-BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col) {
+BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line,
+                                 int col) {
     if (!m) return;
     if (n) n->span = byoc__span_new(m, source, file, line, col);
 }
@@ -2484,7 +2553,10 @@ BYOC_API byoc_node *byoc_module_function(const byoc_module *m, const char *name)
     int i = byoc__function_index(m, name);
     return i >= 0 ? m->functions[i].function : NULL;
 }
-BYOC_API int byoc_module_function_count(const byoc_module *m) { if (!m) return 0; return (int)stbds_arrlen(m->functions); }
+BYOC_API int byoc_module_function_count(const byoc_module *m) {
+    if (!m) return 0;
+    return (int)stbds_arrlen(m->functions);
+}
 BYOC_API byoc_global_function byoc_module_function_at(const byoc_module *m, int i) {
     if (!m) { byoc_global_function none; memset(&none, 0, sizeof none); return none; }
     BYOC_ASSERT(i >= 0 && i < (int)stbds_arrlen(m->functions));
@@ -2591,7 +2663,8 @@ typedef struct byoc__walk_stats {
    cache line the walk needs anyway instead of a hash map. With stats, it also notes ids and edges
    while the lines are at hand: a node's input ids are pushed as the walk meets them and popped when
    the node is done (deeper nodes pop theirs first). */
-BYOC__PRIVATE void byoc__post_order_marked_stats(byoc_node *root, unsigned flags, byoc_node ***order, byoc__walk_stats *stats) {
+BYOC__PRIVATE void byoc__post_order_marked_stats(byoc_node *root, unsigned flags, byoc_node ***order,
+                                                 byoc__walk_stats *stats) {
     if (!root) return;
     uint64_t mark = byoc__walk_mark_new();
     byoc__frame *stack = NULL;
@@ -2690,7 +2763,8 @@ BYOC_API byoc_result byoc_graph_build(byoc_module *m, byoc_node *root, unsigned 
         for (int i = 0; ok && i < count; ++i) {
             int *slot = &dense[st.ids[i] - base];
             /* an entry left by an earlier graph is told apart by the id at the position it names */
-            if (*slot >= 0 && *slot < i && st.ids[*slot] == st.ids[i]) ok = 0; /* two nodes with one id: nodes from several modules */
+            if (*slot >= 0 && *slot < i && st.ids[*slot] == st.ids[i])
+                ok = 0; /* two nodes with one id: nodes from several modules */
             else *slot = i;
         }
         if (ok) {
@@ -2816,9 +2890,11 @@ struct byoc_type_rel_ctx {
 
 BYOC_API const byoc_type *byoc_type_rel_tensor(byoc_type_rel_ctx *ctx, byoc_dtype dt, int rank, const int64_t *dims) {
     /* report bad results as this op's type error, not as a sticky module error */
-    if (rank < 0 || rank > BYOC_MAX_RANK) return byoc_type_rel_fail(ctx, "result rank %d outside 0..%d", rank, BYOC_MAX_RANK);
+    if (rank < 0 || rank > BYOC_MAX_RANK)
+        return byoc_type_rel_fail(ctx, "result rank %d outside 0..%d", rank, BYOC_MAX_RANK);
     for (int i = 0; i < rank; ++i)
-        if (dims[i] < -1 || dims[i] > BYOC_MAX_DIM) return byoc_type_rel_fail(ctx, "result dimension %lld is out of range", (long long)dims[i]);
+        if (dims[i] < -1 || dims[i] > BYOC_MAX_DIM)
+            return byoc_type_rel_fail(ctx, "result dimension %lld is out of range", (long long)dims[i]);
     if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) return byoc_type_rel_fail(ctx, "invalid result dtype");
     return byoc_tensor_type(ctx->m, dt, rank, dims);
 }
@@ -2838,7 +2914,8 @@ BYOC_API void *byoc_type_rel_user_data(byoc_type_rel_ctx *ctx) { return ctx->op-
 BYOC_API const byoc_node *byoc_type_rel_call(byoc_type_rel_ctx *ctx) { return ctx->call; }
 
 BYOC_API const char *byoc_op_class_name(byoc_op_class c) {
-    static const char *const names[] = {"none", "conv2d", "dense", "pool2d", "global_pool2d", "elemwise", "softmax", "layer_norm", "reduce", "transpose"};
+    static const char *const names[] = {"none",     "conv2d",  "dense",      "pool2d", "global_pool2d",
+                                        "elemwise", "softmax", "layer_norm", "reduce", "transpose"};
     return (int)c >= 0 && (int)c < (int)(sizeof names / sizeof names[0]) ? names[c] : "unknown";
 }
 
@@ -2926,11 +3003,15 @@ BYOC__PRIVATE int byoc__padding4(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs
     else if (v->count == 2) { pad[0] = pad[2] = v->ints[0]; pad[1] = pad[3] = v->ints[1]; }
     else for (int i = 0; i < 4; ++i) pad[i] = v->ints[i];
     for (int i = 0; i < 4; ++i)
-        if (pad[i] < 0 || pad[i] > BYOC_MAX_DIM) { BYOC__FAIL("padding %lld is out of range", (long long)pad[i]); return 0; }
+        if (pad[i] < 0 || pad[i] > BYOC_MAX_DIM) {
+            BYOC__FAIL("padding %lld is out of range", (long long)pad[i]);
+            return 0;
+        }
     return 1;
 }
 
-BYOC__PRIVATE int byoc__pair(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, int64_t out[2], int64_t min_value) {
+BYOC__PRIVATE int byoc__pair(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, int64_t out[2],
+                             int64_t min_value) {
     const byoc_attr_value *v = byoc__list_attr(ctx, attrs, name, 1, 2);
     if (!v) return 0;
     out[0] = v->ints[0];
@@ -2942,7 +3023,8 @@ BYOC__PRIVATE int byoc__pair(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, co
     return 1;
 }
 
-BYOC__PRIVATE int byoc__layout_is(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, const char *want, int empty_ok) {
+BYOC__PRIVATE int byoc__layout_is(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, const char *want,
+                                  int empty_ok) {
     const char *s = byoc_attrs_string(attrs, name, "");
     if (strcmp(s, want) == 0 || (empty_ok && !*s)) return 1;
     BYOC__FAIL("%s \"%s\" is not supported (only \"%s\")", name, s, want);
@@ -2958,13 +3040,15 @@ BYOC__PRIVATE byoc_dtype byoc__out_dtype(byoc_type_rel_ctx *ctx, const byoc_attr
 }
 
 /* a window op's output extent: -1 for a dynamic input */
-BYOC__PRIVATE int64_t byoc__window_out(byoc_type_rel_ctx *ctx, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel,
-                                       int64_t stride, int64_t dilation, int ceil_mode, const char *axis_name) {
+BYOC__PRIVATE int64_t byoc__window_out(byoc_type_rel_ctx *ctx, int64_t in, int64_t pad_before, int64_t pad_after,
+                                       int64_t kernel, int64_t stride, int64_t dilation, int ceil_mode,
+                                       const char *axis_name) {
     int64_t pad_sum = pad_before + pad_after;
     if (in < 0) return -1;
     int64_t span = dilation * (kernel - 1) + 1, avail = in + pad_sum - span;
     if (avail < 0) {
-        BYOC__FAIL("window %lld (dilated) is larger than the padded %s extent %lld", (long long)span, axis_name, (long long)(in + pad_sum));
+        BYOC__FAIL("window %lld (dilated) is larger than the padded %s extent %lld", (long long)span, axis_name,
+                   (long long)(in + pad_sum));
         return -2;
     }
     int64_t out = (ceil_mode ? (avail + stride - 1) / stride : avail / stride) + 1;
@@ -2979,23 +3063,31 @@ BYOC__PRIVATE const byoc_type *byoc__same_as_input(byoc_type_rel_ctx *ctx, const
 }
 
 /* -- type relations -- */
-static const byoc_type *byoc__rel_identity(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_identity(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
     (void)n; (void)at;
     return byoc__same_as_input(ctx, a[0]);
 }
-static const byoc_type *byoc__rel_any_identity(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_any_identity(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                               const byoc_attrs *at) {
     (void)ctx; (void)n; (void)at;
     return a[0];
 }
-static const byoc_type *byoc__rel_float_unary(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_float_unary(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
     (void)n; (void)at;
     return byoc__float_arg(ctx, a[0], "the input") ? a[0] : NULL;
 }
 
-BYOC__PRIVATE const byoc_type *byoc__broadcast(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, byoc_dtype out_dt) {
+BYOC__PRIVATE const byoc_type *byoc__broadcast(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                               byoc_dtype out_dt) {
     int rank = 0;
     for (int i = 0; i < n; ++i) {
-        if (!byoc__tensor_arg(ctx, a[i], i == 0 ? "the first argument" : i == 1 ? "the second argument" : "the third argument")) return NULL;
+        if (!byoc__tensor_arg(ctx, a[i],
+                              i == 0   ? "the first argument"
+                              : i == 1 ? "the second argument"
+                                       : "the third argument"))
+            return NULL;
         if (a[i]->rank > rank) rank = a[i]->rank;
     }
     int64_t dims[BYOC_MAX_RANK];
@@ -3011,7 +3103,8 @@ BYOC__PRIVATE const byoc_type *byoc__broadcast(byoc_type_rel_ctx *ctx, const byo
                 char s0[128], s1[128];
                 byoc_type_to_string(a[0], s0, sizeof s0);
                 byoc_type_to_string(a[i], s1, sizeof s1);
-                BYOC__FAIL("shapes %s and %s do not broadcast (axis %d: %lld vs %lld)", s0, s1, d, (long long)r, (long long)v);
+                BYOC__FAIL("shapes %s and %s do not broadcast (axis %d: %lld vs %lld)", s0, s1, d, (long long)r,
+                           (long long)v);
                 return NULL;
             } else if (v < 0) r = r >= 0 && r != 1 ? r : -1;
         }
@@ -3020,26 +3113,32 @@ BYOC__PRIVATE const byoc_type *byoc__broadcast(byoc_type_rel_ctx *ctx, const byo
     return byoc_type_rel_tensor(ctx, out_dt, rank, dims);
 }
 
-static const byoc_type *byoc__rel_broadcast(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_broadcast(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
     (void)at;
-    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument")) return NULL;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument"))
+        return NULL;
     if (!byoc__same_dtype(ctx, a[0], a[1])) return NULL;
     return byoc__broadcast(ctx, a, n, a[0]->dtype);
 }
-static const byoc_type *byoc__rel_compare(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_compare(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
     (void)at;
-    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument")) return NULL;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument"))
+        return NULL;
     if (!byoc__same_dtype(ctx, a[0], a[1])) return NULL;
     return byoc__broadcast(ctx, a, n, BYOC_BOOL);
 }
-static const byoc_type *byoc__rel_where(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_where(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
     (void)at;
     for (int i = 0; i < 3; ++i) if (!byoc__tensor_arg(ctx, a[i], "every argument")) return NULL;
     if (a[0]->dtype != BYOC_BOOL) return BYOC__FAIL("condition must be bool, got %s", byoc_dtype_name(a[0]->dtype));
     if (!byoc__same_dtype(ctx, a[1], a[2])) return NULL;
     return byoc__broadcast(ctx, a, n, a[1]->dtype);
 }
-static const byoc_type *byoc__rel_logical_not(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_logical_not(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
     (void)n; (void)at;
     if (!byoc__tensor_arg(ctx, a[0], "the input")) return NULL;
     if (a[0]->dtype != BYOC_BOOL) return BYOC__FAIL("the input must be bool, got %s", byoc_dtype_name(a[0]->dtype));
@@ -3047,9 +3146,11 @@ static const byoc_type *byoc__rel_logical_not(byoc_type_rel_ctx *ctx, const byoc
 }
 
 /* data plus a 1-D per-channel operand along attribute 'axis' (bias_add's bias, prelu's alpha) */
-BYOC__PRIVATE const byoc_type *byoc__per_channel(byoc_type_rel_ctx *ctx, const byoc_type *const *a, const byoc_attrs *at,
-                                                  const char *what, int broadcast_one) {
-    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__rank_arg(ctx, a[1], what, 1) || !byoc__same_dtype(ctx, a[0], a[1])) return NULL;
+BYOC__PRIVATE const byoc_type *byoc__per_channel(byoc_type_rel_ctx *ctx, const byoc_type *const *a,
+                                                 const byoc_attrs *at, const char *what, int broadcast_one) {
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__rank_arg(ctx, a[1], what, 1) ||
+        !byoc__same_dtype(ctx, a[0], a[1]))
+        return NULL;
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis");
     if (axis < 0) return NULL;
     int64_t c = a[0]->dims[axis], k = a[1]->dims[0];
@@ -3057,35 +3158,48 @@ BYOC__PRIVATE const byoc_type *byoc__per_channel(byoc_type_rel_ctx *ctx, const b
         return BYOC__FAIL("data has %lld channels on axis %d, %s has %lld", (long long)c, axis, what, (long long)k);
     return a[0];
 }
-static const byoc_type *byoc__rel_bias_add(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_bias_add(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
     (void)n;
     return byoc__per_channel(ctx, a, at, "bias", 0);
 }
-static const byoc_type *byoc__rel_prelu(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_prelu(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
     (void)n;
     return byoc__per_channel(ctx, a, at, "alpha", 1);
 }
 
-static const byoc_type *byoc__rel_conv2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_conv2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0], *w = a[1];
-    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__rank_arg(ctx, w, "weight", 4) || !byoc__static_arg(ctx, w, "weight")) return NULL;
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__rank_arg(ctx, w, "weight", 4) ||
+        !byoc__static_arg(ctx, w, "weight"))
+        return NULL;
     if (!byoc__layout_is(ctx, at, "data_layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "kernel_layout", "OIHW", 0) ||
         !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
         return NULL;
     int64_t groups = byoc_attrs_int(at, "groups", 1), strides[2], dil[2], pad[4];
-    if (groups < 1 || groups > BYOC_MAX_DIM) return BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)groups);
-    if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) || !byoc__padding4(ctx, at, pad)) return NULL;
+    if (groups < 1 || groups > BYOC_MAX_DIM)
+        return BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)groups);
+    if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) ||
+        !byoc__padding4(ctx, at, pad))
+        return NULL;
     if (d->dims[1] < 0) return BYOC__FAIL("needs a static channel count, got '?'");
     if (d->dims[1] != w->dims[1] * groups)
-        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1], (long long)(w->dims[1] * groups));
-    if (w->dims[0] % groups) return BYOC__FAIL("weight has %lld output channels, not divisible by groups=%lld", (long long)w->dims[0], (long long)groups);
+        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1],
+                          (long long)(w->dims[1] * groups));
+    if (w->dims[0] % groups)
+        return BYOC__FAIL("weight has %lld output channels, not divisible by groups=%lld", (long long)w->dims[0],
+                          (long long)groups);
     const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
     if (ch && ch->kind == BYOC_ATTR_INT && ch->i != w->dims[0])
         return BYOC__FAIL("channels=%lld but weight has %lld output channels", (long long)ch->i, (long long)w->dims[0]);
     const byoc_attr_value *ks = byoc_attrs_get(at, "kernel_size");
-    if (ks && ks->kind == BYOC_ATTR_INT_LIST && (ks->count != 2 || ks->ints[0] != w->dims[2] || ks->ints[1] != w->dims[3]))
-        return BYOC__FAIL("kernel_size does not match weight shape (%lld, %lld)", (long long)w->dims[2], (long long)w->dims[3]);
+    if (ks && ks->kind == BYOC_ATTR_INT_LIST &&
+        (ks->count != 2 || ks->ints[0] != w->dims[2] || ks->ints[1] != w->dims[3]))
+        return BYOC__FAIL("kernel_size does not match weight shape (%lld, %lld)", (long long)w->dims[2],
+                          (long long)w->dims[3]);
     if (!byoc__same_dtype(ctx, d, w)) return NULL;
     int64_t dims[4] = {d->dims[0], w->dims[0], 0, 0};
     dims[2] = byoc__window_out(ctx, d->dims[2], pad[0], pad[2], w->dims[2], strides[0], dil[0], 0, "height");
@@ -3095,27 +3209,33 @@ static const byoc_type *byoc__rel_conv2d(byoc_type_rel_ctx *ctx, const byoc_type
     return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 4, dims);
 }
 
-static const byoc_type *byoc__rel_conv2d_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_conv2d_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0], *w = a[1];
-    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__rank_arg(ctx, w, "weight", 4) || !byoc__static_arg(ctx, w, "weight")) return NULL;
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__rank_arg(ctx, w, "weight", 4) ||
+        !byoc__static_arg(ctx, w, "weight"))
+        return NULL;
     if (!byoc__layout_is(ctx, at, "data_layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "kernel_layout", "IOHW", 0) ||
         !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
         return NULL;
     int64_t groups = byoc_attrs_int(at, "groups", 1), strides[2], dil[2], pad[4], opad[2];
-    if (groups < 1 || groups > BYOC_MAX_DIM) return BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)groups);
-    if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) || !byoc__padding4(ctx, at, pad) ||
-        !byoc__pair(ctx, at, "output_padding", opad, 0))
+    if (groups < 1 || groups > BYOC_MAX_DIM)
+        return BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)groups);
+    if (!byoc__pair(ctx, at, "strides", strides, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) ||
+        !byoc__padding4(ctx, at, pad) || !byoc__pair(ctx, at, "output_padding", opad, 0))
         return NULL;
     if (d->dims[1] < 0) return BYOC__FAIL("needs a static channel count, got '?'");
-    if (d->dims[1] != w->dims[0]) return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1], (long long)w->dims[0]);
+    if (d->dims[1] != w->dims[0])
+        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1], (long long)w->dims[0]);
     if (!byoc__same_dtype(ctx, d, w)) return NULL;
     int64_t dims[4] = {d->dims[0], w->dims[1] * groups, -1, -1};
     for (int k = 0; k < 2; ++k) {
         int64_t in = d->dims[2 + k];
         if (in < 0) continue;
         dims[2 + k] = (in - 1) * strides[k] - pad[k] - pad[k + 2] + dil[k] * (w->dims[2 + k] - 1) + opad[k] + 1;
-        if (dims[2 + k] < 1) return BYOC__FAIL("output %s would be %lld", k ? "width" : "height", (long long)dims[2 + k]);
+        if (dims[2 + k] < 1)
+            return BYOC__FAIL("output %s would be %lld", k ? "width" : "height", (long long)dims[2 + k]);
     }
     const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
     if (ch && ch->kind == BYOC_ATTR_INT && ch->i != dims[1])
@@ -3124,13 +3244,17 @@ static const byoc_type *byoc__rel_conv2d_transpose(byoc_type_rel_ctx *ctx, const
     return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 4, dims);
 }
 
-static const byoc_type *byoc__rel_dense(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_dense(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0], *w = a[1];
-    if (!byoc__tensor_arg(ctx, d, "input") || !byoc__rank_arg(ctx, w, "weight", 2) || !byoc__static_arg(ctx, w, "weight")) return NULL;
+    if (!byoc__tensor_arg(ctx, d, "input") || !byoc__rank_arg(ctx, w, "weight", 2) ||
+        !byoc__static_arg(ctx, w, "weight"))
+        return NULL;
     if (d->rank < 1) return BYOC__FAIL("input must have rank >= 1");
     int64_t k = d->dims[d->rank - 1];
-    if (k >= 0 && k != w->dims[1]) return BYOC__FAIL("input has %lld features, weight expects %lld", (long long)k, (long long)w->dims[1]);
+    if (k >= 0 && k != w->dims[1])
+        return BYOC__FAIL("input has %lld features, weight expects %lld", (long long)k, (long long)w->dims[1]);
     const byoc_attr_value *u = byoc_attrs_get(at, "units");
     if (u && u->kind == BYOC_ATTR_INT && u->i != w->dims[0])
         return BYOC__FAIL("units=%lld but weight has %lld rows", (long long)u->i, (long long)w->dims[0]);
@@ -3143,14 +3267,17 @@ static const byoc_type *byoc__rel_dense(byoc_type_rel_ctx *ctx, const byoc_type 
 }
 
 /* numpy-style matmul over the last two axes, batch axes broadcast */
-BYOC__PRIVATE const byoc_type *byoc__matmul_type(byoc_type_rel_ctx *ctx, const byoc_type *x, const byoc_type *y, int ta, int tb,
-                                                  const byoc_attrs *at) {
-    if (!byoc__tensor_arg(ctx, x, "the first argument") || !byoc__tensor_arg(ctx, y, "the second argument")) return NULL;
+BYOC__PRIVATE const byoc_type *byoc__matmul_type(byoc_type_rel_ctx *ctx, const byoc_type *x, const byoc_type *y, int ta,
+                                                 int tb, const byoc_attrs *at) {
+    if (!byoc__tensor_arg(ctx, x, "the first argument") || !byoc__tensor_arg(ctx, y, "the second argument"))
+        return NULL;
     if (x->rank < 2 || y->rank < 2) return BYOC__FAIL("arguments must have rank >= 2, got %d and %d", x->rank, y->rank);
     if (!byoc__same_dtype(ctx, x, y)) return NULL;
     int64_t m = x->dims[x->rank - (ta ? 1 : 2)], k1 = x->dims[x->rank - (ta ? 2 : 1)];
     int64_t k2 = y->dims[y->rank - (tb ? 1 : 2)], nn = y->dims[y->rank - (tb ? 2 : 1)];
-    if (k1 >= 0 && k2 >= 0 && k1 != k2) return BYOC__FAIL("reduction axes differ: first argument has %lld, second has %lld", (long long)k1, (long long)k2);
+    if (k1 >= 0 && k2 >= 0 && k1 != k2)
+        return BYOC__FAIL("reduction axes differ: first argument has %lld, second has %lld", (long long)k1,
+                          (long long)k2);
     int rank = x->rank > y->rank ? x->rank : y->rank;
     int64_t dims[BYOC_MAX_RANK];
     for (int d = 0; d < rank - 2; ++d) {
@@ -3165,23 +3292,30 @@ BYOC__PRIVATE const byoc_type *byoc__matmul_type(byoc_type_rel_ctx *ctx, const b
     byoc_dtype odt = byoc__out_dtype(ctx, at, x->dtype);
     return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, rank, dims);
 }
-static const byoc_type *byoc__rel_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
     (void)n;
-    return byoc__matmul_type(ctx, a[0], a[1], (int)byoc_attrs_int(at, "transpose_a", 0), (int)byoc_attrs_int(at, "transpose_b", 0), at);
+    return byoc__matmul_type(ctx, a[0], a[1], (int)byoc_attrs_int(at, "transpose_a", 0),
+                             (int)byoc_attrs_int(at, "transpose_b", 0), at);
 }
-static const byoc_type *byoc__rel_batch_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_batch_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                               const byoc_attrs *at) {
     (void)n;
-    if (!byoc__rank_arg(ctx, a[0], "the first argument", 3) || !byoc__rank_arg(ctx, a[1], "the second argument", 3)) return NULL;
-    return byoc__matmul_type(ctx, a[0], a[1], (int)byoc_attrs_int(at, "transpose_a", 0), (int)byoc_attrs_int(at, "transpose_b", 1), at);
+    if (!byoc__rank_arg(ctx, a[0], "the first argument", 3) || !byoc__rank_arg(ctx, a[1], "the second argument", 3))
+        return NULL;
+    return byoc__matmul_type(ctx, a[0], a[1], (int)byoc_attrs_int(at, "transpose_a", 0),
+                             (int)byoc_attrs_int(at, "transpose_b", 1), at);
 }
 
-static const byoc_type *byoc__rel_softmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_softmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
     (void)n;
     if (!byoc__float_arg(ctx, a[0], "the input")) return NULL;
     return byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), a[0]->rank, "axis") < 0 ? NULL : a[0];
 }
 
-static const byoc_type *byoc__rel_batch_norm(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_batch_norm(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
     (void)n;
     if (!byoc__float_arg(ctx, a[0], "data")) return NULL;
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis");
@@ -3190,13 +3324,15 @@ static const byoc_type *byoc__rel_batch_norm(byoc_type_rel_ctx *ctx, const byoc_
     for (int i = 1; i < 5; ++i) {
         if (!byoc__rank_arg(ctx, a[i], names[i - 1], 1) || !byoc__same_dtype(ctx, a[0], a[i])) return NULL;
         if (a[0]->dims[axis] >= 0 && a[i]->dims[0] != a[0]->dims[axis])
-            return BYOC__FAIL("%s has %lld values, data has %lld channels", names[i - 1], (long long)a[i]->dims[0], (long long)a[0]->dims[axis]);
+            return BYOC__FAIL("%s has %lld values, data has %lld channels", names[i - 1], (long long)a[i]->dims[0],
+                              (long long)a[0]->dims[axis]);
     }
     const byoc_type *fields[3] = {a[0], a[3], a[4]};
     return byoc_type_rel_tuple(ctx, fields, 3);
 }
 
-static const byoc_type *byoc__rel_layer_norm(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_layer_norm(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
     (void)n;
     if (!byoc__float_arg(ctx, a[0], "data")) return NULL;
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), a[0]->rank, "axis");
@@ -3205,7 +3341,8 @@ static const byoc_type *byoc__rel_layer_norm(byoc_type_rel_ctx *ctx, const byoc_
     for (int i = 1; i < 3; ++i) {
         if (!byoc__rank_arg(ctx, a[i], names[i - 1], 1) || !byoc__same_dtype(ctx, a[0], a[i])) return NULL;
         if (a[0]->dims[axis] >= 0 && a[i]->dims[0] != a[0]->dims[axis])
-            return BYOC__FAIL("%s has %lld values, data has %lld on axis %d", names[i - 1], (long long)a[i]->dims[0], (long long)a[0]->dims[axis], axis);
+            return BYOC__FAIL("%s has %lld values, data has %lld on axis %d", names[i - 1], (long long)a[i]->dims[0],
+                              (long long)a[0]->dims[axis], axis);
     }
     return a[0];
 }
@@ -3217,14 +3354,16 @@ static const byoc_type *byoc__rel_lrn(byoc_type_rel_ctx *ctx, const byoc_type *c
     return byoc__axis(ctx, byoc_attrs_int(at, "axis", 1), a[0]->rank, "axis") < 0 ? NULL : a[0];
 }
 
-static const byoc_type *byoc__rel_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
-    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0) ||
+        !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
         return NULL;
     int64_t k[2], s[2], dil[2], pad[4];
-    if (!byoc__pair(ctx, at, "pool_size", k, 1) || !byoc__pair(ctx, at, "strides", s, 1) || !byoc__pair(ctx, at, "dilation", dil, 1) ||
-        !byoc__padding4(ctx, at, pad))
+    if (!byoc__pair(ctx, at, "pool_size", k, 1) || !byoc__pair(ctx, at, "strides", s, 1) ||
+        !byoc__pair(ctx, at, "dilation", dil, 1) || !byoc__padding4(ctx, at, pad))
         return NULL;
     int ceil_mode = (int)byoc_attrs_int(at, "ceil_mode", 0);
     int64_t dims[4] = {d->dims[0], d->dims[1], 0, 0};
@@ -3234,17 +3373,20 @@ static const byoc_type *byoc__rel_pool2d(byoc_type_rel_ctx *ctx, const byoc_type
 }
 
 /* (max pool, the flat index into the input of each output's maximum as int64) */
-static const byoc_type *byoc__rel_pool2d_argmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_pool2d_argmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                const byoc_attrs *at) {
     const byoc_type *values = byoc__rel_pool2d(ctx, a, n, at);
     if (!values) return NULL;
     const byoc_type *fields[2] = {values, byoc_type_rel_tensor(ctx, BYOC_INT64, values->rank, values->dims)};
     return byoc_type_rel_tuple(ctx, fields, 2);
 }
 
-static const byoc_type *byoc__rel_global_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_global_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
-    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0) || !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
+    if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0) ||
+        !byoc__layout_is(ctx, at, "out_layout", "NCHW", 1))
         return NULL;
     int64_t dims[4] = {d->dims[0], d->dims[1], 1, 1};
     return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
@@ -3253,7 +3395,8 @@ static const byoc_type *byoc__rel_global_pool2d(byoc_type_rel_ctx *ctx, const by
 static const byoc_type *byoc__rel_pad(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "data")) return NULL;
-    if (n > 1 && (!byoc__tensor_arg(ctx, a[1], "pad_value") || a[1]->rank != 0)) return BYOC__FAIL("pad_value must be a scalar");
+    if (n > 1 && (!byoc__tensor_arg(ctx, a[1], "pad_value") || a[1]->rank != 0))
+        return BYOC__FAIL("pad_value must be a scalar");
     if (n > 1 && !byoc__same_dtype(ctx, d, a[1])) return NULL;
     const byoc_attr_value *pw = byoc_attrs_get(at, "pad_width");
     if (!pw || pw->kind != BYOC_ATTR_INT_LIST || pw->inner != 2 || pw->count != 2 * d->rank)
@@ -3264,13 +3407,15 @@ static const byoc_type *byoc__rel_pad(byoc_type_rel_ctx *ctx, const byoc_type *c
     int64_t dims[BYOC_MAX_RANK];
     for (int i = 0; i < d->rank; ++i) {
         int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
-        if (lo < 0 || hi < 0 || lo > BYOC_MAX_DIM || hi > BYOC_MAX_DIM) return BYOC__FAIL("pad_width on axis %d is out of range", i);
+        if (lo < 0 || hi < 0 || lo > BYOC_MAX_DIM || hi > BYOC_MAX_DIM)
+            return BYOC__FAIL("pad_width on axis %d is out of range", i);
         dims[i] = d->dims[i] < 0 ? -1 : d->dims[i] + lo + hi;
     }
     return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
 }
 
-static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__static_arg(ctx, d, "the input")) return NULL;
@@ -3288,21 +3433,25 @@ static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_typ
             infer = i;
             dims[i] = 1;
             continue;
-        } else if (v < -1 || v > BYOC_MAX_DIM) return BYOC__FAIL("newshape[%d]=%lld is not supported (only 0, -1 or a size)", i, (long long)v);
+        } else if (v < -1 || v > BYOC_MAX_DIM)
+            return BYOC__FAIL("newshape[%d]=%lld is not supported (only 0, -1 or a size)", i, (long long)v);
         dims[i] = v;
         if (v && known > INT64_MAX / v) return BYOC__FAIL("newshape has too many elements");
         known *= v;
     }
     int64_t total = byoc_type_num_elements(d);
     if (infer >= 0) {
-        if (known == 0 || total % known) return BYOC__FAIL("cannot infer the -1 in newshape: %lld elements into blocks of %lld", (long long)total, (long long)known);
+        if (known == 0 || total % known)
+            return BYOC__FAIL("cannot infer the -1 in newshape: %lld elements into blocks of %lld", (long long)total,
+                              (long long)known);
         dims[infer] = total / known;
     } else if (known != total)
         return BYOC__FAIL("newshape has %lld elements, the input has %lld", (long long)known, (long long)total);
     return byoc_type_rel_tensor(ctx, d->dtype, ns->count, dims);
 }
 
-static const byoc_type *byoc__rel_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
@@ -3323,7 +3472,8 @@ static const byoc_type *byoc__rel_transpose(byoc_type_rel_ctx *ctx, const byoc_t
     return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
 }
 
-static const byoc_type *byoc__rel_squeeze(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_squeeze(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
@@ -3348,12 +3498,14 @@ static const byoc_type *byoc__rel_squeeze(byoc_type_rel_ctx *ctx, const byoc_typ
     return byoc_type_rel_tensor(ctx, d->dtype, r, dims);
 }
 
-static const byoc_type *byoc__rel_expand_dims(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_expand_dims(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
     int64_t num = byoc_attrs_int(at, "num_newaxis", 1);
-    if (num < 0 || num > BYOC_MAX_RANK || d->rank + num > BYOC_MAX_RANK) return BYOC__FAIL("num_newaxis=%lld gives a rank above %d", (long long)num, BYOC_MAX_RANK);
+    if (num < 0 || num > BYOC_MAX_RANK || d->rank + num > BYOC_MAX_RANK)
+        return BYOC__FAIL("num_newaxis=%lld gives a rank above %d", (long long)num, BYOC_MAX_RANK);
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank + 1, "axis");
     if (axis < 0) return NULL;
     int64_t dims[BYOC_MAX_RANK];
@@ -3365,7 +3517,8 @@ static const byoc_type *byoc__rel_expand_dims(byoc_type_rel_ctx *ctx, const byoc
     return byoc_type_rel_tensor(ctx, d->dtype, r, dims);
 }
 
-static const byoc_type *byoc__rel_concatenate(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_concatenate(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
     (void)n;
     const byoc_type *t = a[0];
     if (t->kind != BYOC_TYPE_TUPLE) return BYOC__FAIL("the input must be a tuple of tensors");
@@ -3383,13 +3536,15 @@ static const byoc_type *byoc__rel_concatenate(byoc_type_rel_ctx *ctx, const byoc
         for (int k = 0; k < f->rank; ++k) {
             if (k == axis) { dims[k] = dims[k] < 0 || f->dims[k] < 0 ? -1 : dims[k] + f->dims[k]; continue; }
             if (f->dims[k] >= 0 && f0->dims[k] >= 0 && f->dims[k] != f0->dims[k])
-                return BYOC__FAIL("field %d has extent %lld on axis %d, field 0 has %lld", i, (long long)f->dims[k], k, (long long)f0->dims[k]);
+                return BYOC__FAIL("field %d has extent %lld on axis %d, field 0 has %lld", i, (long long)f->dims[k], k,
+                                  (long long)f0->dims[k]);
         }
     }
     return byoc_type_rel_tensor(ctx, f0->dtype, f0->rank, dims);
 }
 
-static const byoc_type *byoc__rel_split(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_split(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
@@ -3402,7 +3557,9 @@ static const byoc_type *byoc__rel_split(byoc_type_rel_ctx *ctx, const byoc_type 
     int parts = 0;
     if (ios->kind == BYOC_ATTR_INT) {
         if (ios->i < 1 || ios->i > 64) return BYOC__FAIL("sections must be in 1..64, got %lld", (long long)ios->i);
-        if (extent % ios->i) return BYOC__FAIL("axis %d extent %lld does not split into %lld equal sections", axis, (long long)extent, (long long)ios->i);
+        if (extent % ios->i)
+            return BYOC__FAIL("axis %d extent %lld does not split into %lld equal sections", axis, (long long)extent,
+                              (long long)ios->i);
         parts = (int)ios->i;
         for (int i = 0; i <= parts; ++i) bounds[i] = extent / parts * i;
     } else {
@@ -3410,7 +3567,8 @@ static const byoc_type *byoc__rel_split(byoc_type_rel_ctx *ctx, const byoc_type 
         bounds[0] = 0;
         for (int i = 0; i < ios->count; ++i) {
             bounds[i + 1] = ios->ints[i];
-            if (bounds[i + 1] < bounds[i] || bounds[i + 1] > extent) return BYOC__FAIL("split indices must ascend within 0..%lld", (long long)extent);
+            if (bounds[i + 1] < bounds[i] || bounds[i + 1] > extent)
+                return BYOC__FAIL("split indices must ascend within 0..%lld", (long long)extent);
         }
         parts = ios->count + 1;
         bounds[parts] = extent;
@@ -3425,13 +3583,15 @@ static const byoc_type *byoc__rel_split(byoc_type_rel_ctx *ctx, const byoc_type 
     return byoc_type_rel_tuple(ctx, fields, parts);
 }
 
-static const byoc_type *byoc__rel_strided_slice(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_strided_slice(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
-    const byoc_attr_value *b = byoc_attrs_get(at, "begin"), *e = byoc_attrs_get(at, "end"), *s = byoc_attrs_get(at, "strides"),
-                          *ax = byoc_attrs_get(at, "axes");
-    int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST, has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
+    const byoc_attr_value *b = byoc_attrs_get(at, "begin"), *e = byoc_attrs_get(at, "end"),
+                          *s = byoc_attrs_get(at, "strides"), *ax = byoc_attrs_get(at, "axes");
+    int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST,
+        has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
     int count = has_axes ? ax->count : b->count;
     if (b->count != count || e->count != count || (has_strides && s->count != count && s->count != 1))
         return BYOC__FAIL("begin, end, strides and axes must have matching lengths");
@@ -3475,9 +3635,11 @@ static const byoc_type *byoc__rel_take(byoc_type_rel_ctx *ctx, const byoc_type *
     (void)n;
     const byoc_type *d = a[0], *idx = a[1];
     if (!byoc__tensor_arg(ctx, d, "data") || !byoc__tensor_arg(ctx, idx, "indices")) return NULL;
-    if (byoc_dtype_is_float(idx->dtype) || idx->dtype == BYOC_BOOL) return BYOC__FAIL("indices must be integers, got %s", byoc_dtype_name(idx->dtype));
+    if (byoc_dtype_is_float(idx->dtype) || idx->dtype == BYOC_BOOL)
+        return BYOC__FAIL("indices must be integers, got %s", byoc_dtype_name(idx->dtype));
     const char *mode = byoc_attrs_string(at, "mode", "clip");
-    if (strcmp(mode, "clip") && strcmp(mode, "wrap") && strcmp(mode, "fast")) return BYOC__FAIL("mode \"%s\" is not one of clip, wrap, fast", mode);
+    if (strcmp(mode, "clip") && strcmp(mode, "wrap") && strcmp(mode, "fast"))
+        return BYOC__FAIL("mode \"%s\" is not one of clip, wrap, fast", mode);
     const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
     int64_t dims[BYOC_MAX_RANK];
     if (!ax || ax->kind == BYOC_ATTR_NONE) return byoc_type_rel_tensor(ctx, d->dtype, idx->rank, idx->dims);
@@ -3486,10 +3648,13 @@ static const byoc_type *byoc__rel_take(byoc_type_rel_ctx *ctx, const byoc_type *
     /* the first batch_dims axes of data and indices are shared: they appear once in the result */
     int64_t bd = byoc_attrs_int(at, "batch_dims", 0);
     if (bd < 0) bd += idx->rank;
-    if (bd < 0 || bd > axis || bd > idx->rank) return BYOC__FAIL("batch_dims %lld must be in 0..min(axis, indices rank)", (long long)byoc_attrs_int(at, "batch_dims", 0));
+    if (bd < 0 || bd > axis || bd > idx->rank)
+        return BYOC__FAIL("batch_dims %lld must be in 0..min(axis, indices rank)",
+                          (long long)byoc_attrs_int(at, "batch_dims", 0));
     for (int i = 0; i < bd; ++i)
         if (d->dims[i] >= 0 && idx->dims[i] >= 0 && d->dims[i] != idx->dims[i])
-            return BYOC__FAIL("batch axis %d: data has %lld, indices have %lld", i, (long long)d->dims[i], (long long)idx->dims[i]);
+            return BYOC__FAIL("batch axis %d: data has %lld, indices have %lld", i, (long long)d->dims[i],
+                              (long long)idx->dims[i]);
     int rank = d->rank - 1 + idx->rank - (int)bd;
     if (rank > BYOC_MAX_RANK) return BYOC__FAIL("result rank %d exceeds %d", rank, BYOC_MAX_RANK);
     int r = 0;
@@ -3499,7 +3664,8 @@ static const byoc_type *byoc__rel_take(byoc_type_rel_ctx *ctx, const byoc_type *
     return byoc_type_rel_tensor(ctx, d->dtype, rank, dims);
 }
 
-static const byoc_type *byoc__rel_depth_to_space(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_depth_to_space(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                 const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0)) return NULL;
@@ -3507,12 +3673,16 @@ static const byoc_type *byoc__rel_depth_to_space(byoc_type_rel_ctx *ctx, const b
     const char *mode = byoc_attrs_string(at, "mode", "DCR");
     if (strcmp(mode, "DCR") && strcmp(mode, "CRD")) return BYOC__FAIL("mode \"%s\" is not DCR or CRD", mode);
     if (bs < 1 || bs > 65536) return BYOC__FAIL("block_size must be in 1..65536");
-    if (d->dims[1] < 0 || d->dims[1] % (bs * bs)) return BYOC__FAIL("input channels %lld are not divisible by block_size^2=%lld", (long long)d->dims[1], (long long)(bs * bs));
-    int64_t dims[4] = {d->dims[0], d->dims[1] / (bs * bs), d->dims[2] < 0 ? -1 : d->dims[2] * bs, d->dims[3] < 0 ? -1 : d->dims[3] * bs};
+    if (d->dims[1] < 0 || d->dims[1] % (bs * bs))
+        return BYOC__FAIL("input channels %lld are not divisible by block_size^2=%lld", (long long)d->dims[1],
+                          (long long)(bs * bs));
+    int64_t dims[4] = {d->dims[0], d->dims[1] / (bs * bs), d->dims[2] < 0 ? -1 : d->dims[2] * bs,
+                       d->dims[3] < 0 ? -1 : d->dims[3] * bs};
     return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
 }
 
-static const byoc_type *byoc__rel_broadcast_to(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_broadcast_to(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                               const byoc_attrs *at) {
     (void)n;
     if (!byoc__tensor_arg(ctx, a[0], "the input")) return NULL;
     const byoc_attr_value *s = byoc__list_attr(ctx, at, "shape", 0, BYOC_MAX_RANK);
@@ -3525,7 +3695,8 @@ static const byoc_type *byoc__rel_broadcast_to(byoc_type_rel_ctx *ctx, const byo
     return r;
 }
 
-static const byoc_type *byoc__rel_reduce(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_reduce(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
@@ -3563,7 +3734,8 @@ static const byoc_type *byoc__rel_cast(byoc_type_rel_ctx *ctx, const byoc_type *
     return byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
 }
 
-static const byoc_type *byoc__rel_dropout(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_dropout(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
     (void)n;
     if (!byoc__float_arg(ctx, a[0], "the input")) return NULL;
     double rate = byoc_attrs_float(at, "rate", 0.5);
@@ -3572,7 +3744,8 @@ static const byoc_type *byoc__rel_dropout(byoc_type_rel_ctx *ctx, const byoc_typ
     return byoc_type_rel_tuple(ctx, fields, 2);
 }
 
-static const byoc_type *byoc__rel_resize2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_resize2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__rank_arg(ctx, d, "input", 4) || !byoc__layout_is(ctx, at, "layout", "NCHW", 0)) return NULL;
@@ -3583,14 +3756,16 @@ static const byoc_type *byoc__rel_resize2d(byoc_type_rel_ctx *ctx, const byoc_ty
     if (strcmp(method, "nearest_neighbor") && strcmp(method, "linear") && strcmp(method, "cubic"))
         return BYOC__FAIL("method \"%s\" is not one of nearest_neighbor, linear, cubic", method);
     const char *ctm = byoc_attrs_string(at, "coordinate_transformation_mode", "half_pixel");
-    if (strcmp(ctm, "half_pixel") && strcmp(ctm, "align_corners") && strcmp(ctm, "asymmetric") && strcmp(ctm, "pytorch_half_pixel"))
+    if (strcmp(ctm, "half_pixel") && strcmp(ctm, "align_corners") && strcmp(ctm, "asymmetric") &&
+        strcmp(ctm, "pytorch_half_pixel"))
         return BYOC__FAIL("coordinate_transformation_mode \"%s\" is not supported", ctm);
     int64_t dims[4] = {d->dims[0], d->dims[1], size->ints[0], size->ints[1]};
     byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
     return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 4, dims);
 }
 
-static const byoc_type *byoc__rel_shape_of(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+static const byoc_type *byoc__rel_shape_of(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
     (void)n;
     if (!byoc__tensor_arg(ctx, a[0], "the input")) return NULL;
     byoc_dtype dt = byoc_dtype_from_name(byoc_attrs_string(at, "dtype", "int32"));
@@ -3609,65 +3784,95 @@ static const byoc_type *byoc__rel_shape_of(byoc_type_rel_ctx *ctx, const byoc_ty
 #define BYOC__FLTS BYOC_ATTR_FLOAT_LIST
 #define BYOC__OPT BYOC_ATTR_NONE
 static const byoc_attr_spec byoc__attrs_conv2d[] = {
-    BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
-    BYOC__A("groups", BYOC__INT, "1"), BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
-    BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),
-    BYOC__A("kernel_layout", BYOC__STR, "\"OIHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
-static const byoc_attr_spec byoc__attrs_conv2d_transpose[] = {
-    BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
-    BYOC__A("output_padding", BYOC__INTS, "[0, 0]"), BYOC__A("groups", BYOC__INT, "1"), BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
-    BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),
-    BYOC__A("kernel_layout", BYOC__STR, "\"IOHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
-static const byoc_attr_spec byoc__attrs_dense[] = {BYOC__A("units", BYOC__INT | BYOC__OPT, "None"), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
-static const byoc_attr_spec byoc__attrs_matmul[] = {BYOC__A("units", BYOC__INT | BYOC__OPT, "None"), BYOC__A("out_dtype", BYOC__STR, "\"\""),
-                                                    BYOC__A("transpose_a", BYOC__BOOL, "False"), BYOC__A("transpose_b", BYOC__BOOL, "False")};
-static const byoc_attr_spec byoc__attrs_batch_matmul[] = {BYOC__A("out_dtype", BYOC__STR, "\"\""), BYOC__A("transpose_a", BYOC__BOOL, "False"),
+    BYOC__A("strides", BYOC__INTS, "[1, 1]"),           BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1]"),          BYOC__A("groups", BYOC__INT, "1"),
+    BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"), BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),      BYOC__A("kernel_layout", BYOC__STR, "\"OIHW\""),
+    BYOC__A("out_layout", BYOC__STR, "\"\""),           BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_conv2d_transpose[] = {BYOC__A("strides", BYOC__INTS, "[1, 1]"),
+                                                              BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"),
+                                                              BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
+                                                              BYOC__A("output_padding", BYOC__INTS, "[0, 0]"),
+                                                              BYOC__A("groups", BYOC__INT, "1"),
+                                                              BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
+                                                              BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+                                                              BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),
+                                                              BYOC__A("kernel_layout", BYOC__STR, "\"IOHW\""),
+                                                              BYOC__A("out_layout", BYOC__STR, "\"\""),
+                                                              BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_dense[] = {BYOC__A("units", BYOC__INT | BYOC__OPT, "None"),
+                                                   BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_matmul[] = {
+    BYOC__A("units", BYOC__INT | BYOC__OPT, "None"), BYOC__A("out_dtype", BYOC__STR, "\"\""),
+    BYOC__A("transpose_a", BYOC__BOOL, "False"), BYOC__A("transpose_b", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_batch_matmul[] = {BYOC__A("out_dtype", BYOC__STR, "\"\""),
+                                                          BYOC__A("transpose_a", BYOC__BOOL, "False"),
                                                           BYOC__A("transpose_b", BYOC__BOOL, "True")};
 static const byoc_attr_spec byoc__attrs_axis1[] = {BYOC__A("axis", BYOC__INT, "1")};
 static const byoc_attr_spec byoc__attrs_axis_last[] = {BYOC__A("axis", BYOC__INT, "-1")};
 static const byoc_attr_spec byoc__attrs_leaky_relu[] = {BYOC__A("alpha", BYOC__FLT, "0.01f")};
 static const byoc_attr_spec byoc__attrs_clip[] = {BYOC__A("a_min", BYOC__FLT, NULL), BYOC__A("a_max", BYOC__FLT, NULL)};
-static const byoc_attr_spec byoc__attrs_hard_sigmoid[] = {BYOC__A("alpha", BYOC__FLT, "0.2f"), BYOC__A("beta", BYOC__FLT, "0.5f")};
+static const byoc_attr_spec byoc__attrs_hard_sigmoid[] = {BYOC__A("alpha", BYOC__FLT, "0.2f"),
+                                                          BYOC__A("beta", BYOC__FLT, "0.5f")};
 static const byoc_attr_spec byoc__attrs_gelu[] = {BYOC__A("approximate", BYOC__STR, "\"none\"")};
-static const byoc_attr_spec byoc__attrs_batch_norm[] = {BYOC__A("axis", BYOC__INT, "1"), BYOC__A("epsilon", BYOC__FLT, "1e-05f"),
-                                                        BYOC__A("center", BYOC__BOOL, "True"), BYOC__A("scale", BYOC__BOOL, "True")};
-static const byoc_attr_spec byoc__attrs_layer_norm[] = {BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("epsilon", BYOC__FLT, "1e-05f"),
-                                                        BYOC__A("center", BYOC__BOOL, "True"), BYOC__A("scale", BYOC__BOOL, "True")};
-static const byoc_attr_spec byoc__attrs_lrn[] = {BYOC__A("size", BYOC__INT, "5"), BYOC__A("axis", BYOC__INT, "1"), BYOC__A("bias", BYOC__FLT, "2f"),
-                                                 BYOC__A("alpha", BYOC__FLT, "0.0001f"), BYOC__A("beta", BYOC__FLT, "0.75f")};
+static const byoc_attr_spec byoc__attrs_batch_norm[] = {
+    BYOC__A("axis", BYOC__INT, "1"), BYOC__A("epsilon", BYOC__FLT, "1e-05f"), BYOC__A("center", BYOC__BOOL, "True"),
+    BYOC__A("scale", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_layer_norm[] = {
+    BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("epsilon", BYOC__FLT, "1e-05f"), BYOC__A("center", BYOC__BOOL, "True"),
+    BYOC__A("scale", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_lrn[] = {
+    BYOC__A("size", BYOC__INT, "5"), BYOC__A("axis", BYOC__INT, "1"), BYOC__A("bias", BYOC__FLT, "2f"),
+    BYOC__A("alpha", BYOC__FLT, "0.0001f"), BYOC__A("beta", BYOC__FLT, "0.75f")};
 static const byoc_attr_spec byoc__attrs_max_pool2d[] = {
-    BYOC__A("pool_size", BYOC__INTS, "[1, 1]"), BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
-    BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("layout", BYOC__STR, "\"NCHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""),
+    BYOC__A("pool_size", BYOC__INTS, "[1, 1]"), BYOC__A("strides", BYOC__INTS, "[1, 1]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1]"),  BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"),
+    BYOC__A("layout", BYOC__STR, "\"NCHW\""),   BYOC__A("out_layout", BYOC__STR, "\"\""),
     BYOC__A("ceil_mode", BYOC__BOOL, "False")};
 static const byoc_attr_spec byoc__attrs_avg_pool2d[] = {
-    BYOC__A("pool_size", BYOC__INTS, "[1, 1]"), BYOC__A("strides", BYOC__INTS, "[1, 1]"), BYOC__A("dilation", BYOC__INTS, "[1, 1]"),
-    BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"), BYOC__A("layout", BYOC__STR, "\"NCHW\""), BYOC__A("out_layout", BYOC__STR, "\"\""),
-    BYOC__A("ceil_mode", BYOC__BOOL, "False"), BYOC__A("count_include_pad", BYOC__BOOL, "False")};
-static const byoc_attr_spec byoc__attrs_global_pool2d[] = {BYOC__A("layout", BYOC__STR, "\"NCHW\""), BYOC__A("out_layout", BYOC__STR, "\"\"")};
-static const byoc_attr_spec byoc__attrs_pad[] = {BYOC__A("pad_width", BYOC__INTS, NULL), BYOC__A("pad_mode", BYOC__STR, "\"constant\"")};
+    BYOC__A("pool_size", BYOC__INTS, "[1, 1]"), BYOC__A("strides", BYOC__INTS, "[1, 1]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1]"),  BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"),
+    BYOC__A("layout", BYOC__STR, "\"NCHW\""),   BYOC__A("out_layout", BYOC__STR, "\"\""),
+    BYOC__A("ceil_mode", BYOC__BOOL, "False"),  BYOC__A("count_include_pad", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_global_pool2d[] = {BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+                                                           BYOC__A("out_layout", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_pad[] = {BYOC__A("pad_width", BYOC__INTS, NULL),
+                                                 BYOC__A("pad_mode", BYOC__STR, "\"constant\"")};
 static const byoc_attr_spec byoc__attrs_reshape[] = {BYOC__A("newshape", BYOC__INTS, NULL)};
 static const byoc_attr_spec byoc__attrs_transpose[] = {BYOC__A("axes", BYOC__INTS | BYOC__OPT, "None")};
 static const byoc_attr_spec byoc__attrs_squeeze[] = {BYOC__A("axis", BYOC__INTS | BYOC__OPT, "None")};
-static const byoc_attr_spec byoc__attrs_expand_dims[] = {BYOC__A("axis", BYOC__INT, NULL), BYOC__A("num_newaxis", BYOC__INT, "1")};
+static const byoc_attr_spec byoc__attrs_expand_dims[] = {BYOC__A("axis", BYOC__INT, NULL),
+                                                         BYOC__A("num_newaxis", BYOC__INT, "1")};
 static const byoc_attr_spec byoc__attrs_concatenate[] = {BYOC__A("axis", BYOC__INT, "0")};
-static const byoc_attr_spec byoc__attrs_split[] = {BYOC__A("indices_or_sections", BYOC__INT | BYOC__INTS, NULL), BYOC__A("axis", BYOC__INT, "0")};
-static const byoc_attr_spec byoc__attrs_strided_slice[] = {BYOC__A("begin", BYOC__INTS, NULL), BYOC__A("end", BYOC__INTS, NULL),
-                                                           BYOC__A("strides", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("axes", BYOC__INTS | BYOC__OPT, "None"),
-                                                           BYOC__A("slice_mode", BYOC__STR, "\"end\"")};
-static const byoc_attr_spec byoc__attrs_take[] = {BYOC__A("axis", BYOC__INT | BYOC__OPT, "None"), BYOC__A("batch_dims", BYOC__INT, "0"),
+static const byoc_attr_spec byoc__attrs_split[] = {BYOC__A("indices_or_sections", BYOC__INT | BYOC__INTS, NULL),
+                                                   BYOC__A("axis", BYOC__INT, "0")};
+static const byoc_attr_spec byoc__attrs_strided_slice[] = {
+    BYOC__A("begin", BYOC__INTS, NULL), BYOC__A("end", BYOC__INTS, NULL),
+    BYOC__A("strides", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("axes", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("slice_mode", BYOC__STR, "\"end\"")};
+static const byoc_attr_spec byoc__attrs_take[] = {BYOC__A("axis", BYOC__INT | BYOC__OPT, "None"),
+                                                  BYOC__A("batch_dims", BYOC__INT, "0"),
                                                   BYOC__A("mode", BYOC__STR, "\"clip\"")};
-static const byoc_attr_spec byoc__attrs_depth_to_space[] = {BYOC__A("block_size", BYOC__INT, NULL), BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+static const byoc_attr_spec byoc__attrs_depth_to_space[] = {BYOC__A("block_size", BYOC__INT, NULL),
+                                                            BYOC__A("layout", BYOC__STR, "\"NCHW\""),
                                                             BYOC__A("mode", BYOC__STR, "\"DCR\"")};
 static const byoc_attr_spec byoc__attrs_broadcast_to[] = {BYOC__A("shape", BYOC__INTS, NULL)};
-static const byoc_attr_spec byoc__attrs_reduce[] = {BYOC__A("axis", BYOC__INTS | BYOC__INT | BYOC__OPT, "None"), BYOC__A("keepdims", BYOC__BOOL, "False"),
+static const byoc_attr_spec byoc__attrs_reduce[] = {BYOC__A("axis", BYOC__INTS | BYOC__INT | BYOC__OPT, "None"),
+                                                    BYOC__A("keepdims", BYOC__BOOL, "False"),
                                                     BYOC__A("exclude", BYOC__BOOL, "False")};
 static const byoc_attr_spec byoc__attrs_cast[] = {BYOC__A("dtype", BYOC__STR, NULL)};
 static const byoc_attr_spec byoc__attrs_dropout[] = {BYOC__A("rate", BYOC__FLT, "0.5f")};
 static const byoc_attr_spec byoc__attrs_resize2d[] = {
-    BYOC__A("size", BYOC__INTS, NULL), BYOC__A("roi", BYOC__FLTS, "[0f, 0f, 0f, 0f]"), BYOC__A("layout", BYOC__STR, "\"NCHW\""),
-    BYOC__A("method", BYOC__STR, "\"linear\""), BYOC__A("coordinate_transformation_mode", BYOC__STR, "\"half_pixel\""),
-    BYOC__A("rounding_method", BYOC__STR, "\"round_prefer_floor\""), BYOC__A("cubic_alpha", BYOC__FLT, "-0.5f"),
-    BYOC__A("cubic_exclude", BYOC__INT, "0"), BYOC__A("extrapolation_value", BYOC__FLT, "0f"), BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+    BYOC__A("size", BYOC__INTS, NULL),
+    BYOC__A("roi", BYOC__FLTS, "[0f, 0f, 0f, 0f]"),
+    BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+    BYOC__A("method", BYOC__STR, "\"linear\""),
+    BYOC__A("coordinate_transformation_mode", BYOC__STR, "\"half_pixel\""),
+    BYOC__A("rounding_method", BYOC__STR, "\"round_prefer_floor\""),
+    BYOC__A("cubic_alpha", BYOC__FLT, "-0.5f"),
+    BYOC__A("cubic_exclude", BYOC__INT, "0"),
+    BYOC__A("extrapolation_value", BYOC__FLT, "0f"),
+    BYOC__A("out_dtype", BYOC__STR, "\"\"")};
 static const byoc_attr_spec byoc__attrs_shape_of[] = {BYOC__A("dtype", BYOC__STR, "\"int32\"")};
 static const byoc_attr_spec byoc__attrs_compiler[] = {BYOC__A("compiler", BYOC__STR, NULL)};
 
@@ -3681,14 +3886,17 @@ static struct {
     struct { char *key; int value; } *by_name; /* stb_ds string map */
 } byoc__registry;
 
-BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag);
+BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *text, byoc_attr_value *out,
+                                                    byoc_diag *diag);
 
 BYOC__PRIVATE byoc_result byoc__op_add(const byoc_op_def *def, byoc_diag *diag) {
     byoc_module *m = byoc__registry.arena;
-    if (!def->name || !*def->name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op registration: empty name");
+    if (!def->name || !*def->name)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op registration: empty name");
     if (stbds_shgeti(byoc__registry.by_name, def->name) >= 0)
         return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "op '%s' is already registered", def->name);
-    if (!def->type_rel) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op '%s': no type relation", def->name);
+    if (!def->type_rel)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op '%s': no type relation", def->name);
     if (def->min_args < 0 || (def->max_args >= 0 && def->max_args < def->min_args))
         return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "op '%s': bad argument count range", def->name);
     byoc_op *op = BYOC__NEW(m, byoc_op);
@@ -3698,15 +3906,19 @@ BYOC__PRIVATE byoc_result byoc__op_add(const byoc_op_def *def, byoc_diag *diag) 
         const byoc_attr_spec *s = &def->attrs[i];
         for (int j = 0; j < i; ++j)
             if (strcmp(def->attrs[j].name, s->name) == 0)
-                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "op '%s': attribute '%s' declared twice", def->name, s->name);
+                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "op '%s': attribute '%s' declared twice",
+                                  def->name, s->name);
         if (!s->default_text) continue;
         byoc_attr_value v;
         byoc_diag d;
         if (byoc__attr_value_parse_in(m, s->default_text, &v, &d) != BYOC_OK)
-            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "op '%s': default of attribute '%s' does not parse: %s", def->name, s->name, d.message);
-        if (v.kind == BYOC_ATTR_INT_LIST && v.count == 0 && (s->kinds & BYOC_ATTR_FLOAT_LIST)) v.kind = BYOC_ATTR_FLOAT_LIST;
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "op '%s': default of attribute '%s' does not parse: %s",
+                              def->name, s->name, d.message);
+        if (v.kind == BYOC_ATTR_INT_LIST && v.count == 0 && (s->kinds & BYOC_ATTR_FLOAT_LIST))
+            v.kind = BYOC_ATTR_FLOAT_LIST;
         if (!(v.kind & s->kinds))
-            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "op '%s': default of attribute '%s' is a %s, not an allowed kind", def->name, s->name,
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0,
+                              "op '%s': default of attribute '%s' is a %s, not an allowed kind", def->name, s->name,
                               byoc__attr_kind_name(v.kind));
         byoc_attrs_set(m, &op->defaults, s->name, &v);
     }
@@ -3775,7 +3987,8 @@ BYOC_API byoc_result byoc_op_register(const byoc_op_def *def, byoc_diag *diag) {
     return byoc__op_add(def, diag);
 }
 
-BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, const byoc_attrs *given, byoc_attrs *out, byoc_diag *diag) {
+BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, const byoc_attrs *given, byoc_attrs *out,
+                                         byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     const byoc_op_def *def = &op->def;
     memset(out, 0, sizeof *out);
@@ -3786,7 +3999,8 @@ BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, cons
             const byoc_attr *a = &given->items[i];
             int found = 0;
             for (int j = 0; j < def->nattrs; ++j) found |= strcmp(def->attrs[j].name, a->name) == 0;
-            if (!found) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: unknown attribute '%s'", def->name, a->name);
+            if (!found)
+                return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: unknown attribute '%s'", def->name, a->name);
         }
     if (!def->nattrs) return BYOC_OK;
     /* the op's complete default items, once built in this module: a call with no attributes of its
@@ -3808,23 +4022,32 @@ BYOC_API byoc_result byoc_op_check_attrs(byoc_module *m, const byoc_op *op, cons
         }
         if (!v) {
             v = byoc_attrs_get(&op->defaults, s->name);
-            if (!v) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: missing required attribute '%s'", def->name, s->name);
+            if (!v)
+                return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: missing required attribute '%s'", def->name,
+                                  s->name);
         }
         byoc_attr_value c = *v;
         double tmp[64];
         if (!(c.kind & s->kinds)) { /* widen where it loses nothing */
-            if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_FLOAT)) { c.kind = BYOC_ATTR_FLOAT; c.f = (double)c.i; }
-            else if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_BOOL) && (c.i == 0 || c.i == 1)) c.kind = BYOC_ATTR_BOOL;
-            else if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_INT_LIST)) { c.kind = BYOC_ATTR_INT_LIST; c.ints = &v->i; c.count = 1; }
-            else if (c.kind == BYOC_ATTR_INT_LIST && c.inner == 0 && (s->kinds & BYOC_ATTR_FLOAT_LIST) && c.count <= 64) {
+            if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_FLOAT)) {
+                c.kind = BYOC_ATTR_FLOAT;
+                c.f = (double)c.i;
+            } else if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_BOOL) && (c.i == 0 || c.i == 1))
+                c.kind = BYOC_ATTR_BOOL;
+            else if (c.kind == BYOC_ATTR_INT && (s->kinds & BYOC_ATTR_INT_LIST)) {
+                c.kind = BYOC_ATTR_INT_LIST;
+                c.ints = &v->i;
+                c.count = 1;
+            } else if (c.kind == BYOC_ATTR_INT_LIST && c.inner == 0 && (s->kinds & BYOC_ATTR_FLOAT_LIST) &&
+                       c.count <= 64) {
                 for (int k = 0; k < c.count; ++k) tmp[k] = (double)c.ints[k];
                 c.kind = BYOC_ATTR_FLOAT_LIST;
                 c.floats = tmp;
             } else {
                 char want[96];
                 byoc__attr_kinds_text(s->kinds, want, sizeof want);
-                return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: attribute '%s' expects %s, got %s", def->name, s->name, want,
-                                  byoc__attr_kind_name(c.kind));
+                return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "%s: attribute '%s' expects %s, got %s", def->name,
+                                  s->name, want, byoc__attr_kind_name(c.kind));
             }
         }
         items[j].name = byoc_intern(m, s->name);
@@ -3848,8 +4071,10 @@ typedef struct byoc__infer {
     byoc__map state;        /* global function node -> 1 in progress, 2 done */
 } byoc__infer;
 
-BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...) BYOC__PRINTF(4, 5);
-BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...) {
+BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...)
+    BYOC__PRINTF(4, 5);
+BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt,
+                                            ...) {
     char reason[600], label[64], where[300] = "", src[200] = "";
     va_list ap;
     va_start(ap, fmt);
@@ -3859,8 +4084,8 @@ BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n,
     const byoc_span *sp = byoc_node_span(n);
     if (sp->file) snprintf(where, sizeof where, "%s:%d:%d: ", sp->file, sp->line, sp->col);
     if (sp->source) snprintf(src, sizeof src, " (%s)", sp->source);
-    return byoc__diag(st->diag, BYOC_ERR_TYPE, sp->line, sp->col, n->id, "%s%s %s%s in @%s: %s", where, what, label, src,
-                      st->scope_name, reason);
+    return byoc__diag(st->diag, BYOC_ERR_TYPE, sp->line, sp->col, n->id, "%s%s %s%s in @%s: %s", where, what, label,
+                      src, st->scope_name, reason);
 }
 
 BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, const char *name);
@@ -3886,7 +4111,8 @@ BYOC__PRIVATE byoc_result byoc__infer_global(byoc__infer *st, byoc_node *ref) {
 BYOC__PRIVATE void byoc__infer_tuple_of_typed(byoc_module *m, byoc_node *t) {
     if (!t || t->kind != BYOC_NODE_TUPLE || t->checked_type) return;
     const byoc_type *small[16] = {0};
-    const byoc_type **f = t->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nargs));
+    const byoc_type **f =
+        t->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nargs));
     int ok = f != NULL;
     for (int k = 0; ok && k < t->nargs; ++k) ok = (f[k] = t->args[k]->checked_type) != NULL;
     if (ok) t->checked_type = byoc_tuple_type(m, f, t->nargs);
@@ -3916,20 +4142,25 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
         const byoc_type *t = n->args[0]->checked_type;
         if (t->kind != BYOC_TYPE_TUPLE) {
             byoc_type_to_string(t, s1, sizeof s1);
-            return byoc__infer_error(st, n, "tuple_get_item", "projects .%d from %s, which is not a tuple", n->index, s1);
+            return byoc__infer_error(st, n, "tuple_get_item", "projects .%d from %s, which is not a tuple", n->index,
+                                     s1);
         }
         if (n->index >= t->nfields)
-            return byoc__infer_error(st, n, "tuple_get_item", "index %d is out of range for a tuple of %d", n->index, t->nfields);
+            return byoc__infer_error(st, n, "tuple_get_item", "index %d is out of range for a tuple of %d", n->index,
+                                     t->nfields);
         n->checked_type = t->fields[n->index];
         return BYOC_OK;
     }
     case BYOC_NODE_FUNCTION: {
         const byoc_type *small[16] = {0};
-        const byoc_type **p = n->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nparams));
+        const byoc_type **p =
+            n->nparams <= 16 ? small
+                             : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nparams));
         if (!p) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
         byoc_result r = BYOC_OK;
         for (int i = 0; i < n->nparams && r == BYOC_OK; ++i) {
-            if (!n->params[i]->annotation) r = byoc__infer_error(st, n->params[i], "parameter", "has no type annotation");
+            if (!n->params[i]->annotation)
+                r = byoc__infer_error(st, n->params[i], "parameter", "has no type annotation");
             else n->params[i]->checked_type = p[i] = n->params[i]->annotation;
         }
         const byoc_type *body = n->body->checked_type;
@@ -3946,7 +4177,9 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     case BYOC_NODE_CALL:
         if (n->op) {
             const byoc_type *small[16] = {0};
-            const byoc_type **a = n->nargs <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nargs));
+            const byoc_type **a =
+                n->nargs <= 16 ? small
+                               : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nargs));
             if (!a) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
             byoc_type_rel_ctx ctx;
             memset(&ctx, 0, sizeof ctx);
@@ -3956,7 +4189,9 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
             for (int i = 0; i < n->nargs; ++i) a[i] = n->args[i]->checked_type;
             const byoc_type *t = n->op->def.type_rel(&ctx, a, n->nargs, &n->attrs);
             if (a != small) BYOC_FREE((void *)a);
-            if (!t) return byoc__infer_error(st, n, n->op->def.name, "%s", ctx.failed ? ctx.message : "type relation failed");
+            if (!t)
+                return byoc__infer_error(st, n, n->op->def.name, "%s",
+                                         ctx.failed ? ctx.message : "type relation failed");
             n->checked_type = t;
         } else {
             const byoc_type *ft = n->callee->checked_type;
@@ -3965,19 +4200,22 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
                 return byoc__infer_error(st, n, "call", "callee has type %s, not a function type", s1);
             }
             if (ft->nfields != n->nargs)
-                return byoc__infer_error(st, n, "call", "function takes %d argument%s, given %d", ft->nfields, ft->nfields == 1 ? "" : "s", n->nargs);
+                return byoc__infer_error(st, n, "call", "function takes %d argument%s, given %d", ft->nfields,
+                                         ft->nfields == 1 ? "" : "s", n->nargs);
             for (int i = 0; i < n->nargs; ++i)
                 if (!byoc_type_equal(ft->fields[i], n->args[i]->checked_type)) {
                     byoc_type_to_string(n->args[i]->checked_type, s1, sizeof s1);
                     byoc_type_to_string(ft->fields[i], s2, sizeof s2);
-                    return byoc__infer_error(st, n, "call", "argument %d has type %s, the function expects %s", i, s1, s2);
+                    return byoc__infer_error(st, n, "call", "argument %d has type %s, the function expects %s", i, s1,
+                                             s2);
                 }
             n->checked_type = ft->ret;
         }
         break;
     }
-    if (!n->checked_type) return byoc__diag(st->diag, m->has_error ? m->error.code : BYOC_ERR_INTERNAL, 0, 0, n->id, "%s",
-                                            m->has_error ? m->error.message : "type inference failed");
+    if (!n->checked_type)
+        return byoc__diag(st->diag, m->has_error ? m->error.code : BYOC_ERR_INTERNAL, 0, 0, n->id, "%s",
+                          m->has_error ? m->error.message : "type inference failed");
     return BYOC_OK;
 }
 
@@ -4010,7 +4248,8 @@ BYOC_API byoc_result byoc_infer_node_type(byoc_module *m, byoc_node *n, byoc_dia
     if (!n) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "infer_node_type: no node");
     for (int i = 0; i < n->nargs; ++i)
         if (!n->args[i]->checked_type && n->args[i]->kind != BYOC_NODE_CONSTANT && n->args[i]->kind != BYOC_NODE_VAR)
-            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, n->id, "infer_node_type: input %d of #%u is not typed", i, (unsigned)n->id);
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, n->id,
+                              "infer_node_type: input %d of #%u is not typed", i, (unsigned)n->id);
     byoc__infer st;
     memset(&st, 0, sizeof st);
     st.m = m;
@@ -4069,7 +4308,8 @@ BYOC__PRIVATE int byoc__scalar_literal(const byoc_node *c, char *out, size_t cap
         for (int prec = 1; prec <= 17; ++prec) { /* shortest text that reads back to the same value */
             snprintf(out, cap, "%.*g", prec, v);
             double back = strtod(out, NULL);
-            if ((t->dtype == BYOC_FLOAT32 && (float)back == (float)v) || (t->dtype == BYOC_FLOAT16 && byoc__f64_to_f16(back) == byoc__f64_to_f16(v)) ||
+            if ((t->dtype == BYOC_FLOAT32 && (float)back == (float)v) ||
+                (t->dtype == BYOC_FLOAT16 && byoc__f64_to_f16(back) == byoc__f64_to_f16(v)) ||
                 (t->dtype == BYOC_FLOAT64 && back == v))
                 break;
         }
@@ -4083,7 +4323,12 @@ BYOC__PRIVATE int byoc__scalar_literal(const byoc_node *c, char *out, size_t cap
     case BYOC_UINT8: snprintf(out, cap, "%lldu8", (long long)v); return 1;
     case BYOC_UINT16: snprintf(out, cap, "%lldu16", (long long)v); return 1;
     case BYOC_UINT32: snprintf(out, cap, "%lldu32", (long long)v); return 1;
-    case BYOC_UINT64: { uint64_t x; memcpy(&x, c->data, 8); snprintf(out, cap, "%lluu64", (unsigned long long)x); return 1; }
+    case BYOC_UINT64: {
+        uint64_t x;
+        memcpy(&x, c->data, 8);
+        snprintf(out, cap, "%lluu64", (unsigned long long)x);
+        return 1;
+    }
     case BYOC_BOOL: snprintf(out, cap, "%s", v != 0 ? "True" : "False"); return 1;
     default: return 0;
     }
@@ -4179,7 +4424,8 @@ BYOC__PRIVATE const char *byoc__var_name(byoc__printer *p, const byoc_node *v) {
     size_t k = 0;
     for (const char *s = v->name ? v->name : "v"; *s && k < sizeof base - 1; ++s) {
         char c = *s;
-        base[k++] = (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ? c : '_');
+        base[k++] =
+            (char)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ? c : '_');
     }
     base[k] = 0;
     if (!k || (base[0] >= '0' && base[0] <= '9')) {
@@ -4189,7 +4435,8 @@ BYOC__PRIVATE const char *byoc__var_name(byoc__printer *p, const byoc_node *v) {
         base[sizeof base - 1] = 0;
     }
     snprintf(name, sizeof name, "%s", base);
-    for (int suffix = 1; stbds_shgeti(p->used_var_names, name) >= 0; ++suffix) snprintf(name, sizeof name, "%s_%d", base, suffix);
+    for (int suffix = 1; stbds_shgeti(p->used_var_names, name) >= 0; ++suffix)
+        snprintf(name, sizeof name, "%s_%d", base, suffix);
     stbds_shput(p->used_var_names, name, 1);
     const char *interned = byoc_intern(p->m, name);
     byoc__map_put(&p->names, v, (intptr_t)stbds_arrlen(p->var_names));
@@ -4480,7 +4727,8 @@ BYOC_API void byoc_node_label(byoc_module *m, const byoc_node *scope, const byoc
     byoc__node_label(m, scope, n, out, cap);
 }
 
-BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope, void (*visit)(const byoc_node *n, int number, void *user_data),
+BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope,
+                                          void (*visit)(const byoc_node *n, int number, void *user_data),
                                           void *user_data) {
     if (!m || !scope || scope->kind != BYOC_NODE_FUNCTION || !visit) return BYOC_ERR_INVALID_ARGUMENT;
     byoc__printer p;
@@ -4500,7 +4748,8 @@ BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope
 BYOC__PRIVATE byoc_node **byoc__meta_constants(byoc_module *m, int *count) {
     byoc__printer p;
     byoc__printer_init(&p, m, BYOC_PRINT_NO_HEADER);
-    for (int i = 0; i < byoc_module_function_count(m); ++i) byoc__print_global(&p, m->functions[i].name, m->functions[i].function);
+    for (int i = 0; i < byoc_module_function_count(m); ++i)
+        byoc__print_global(&p, m->functions[i].name, m->functions[i].function);
     byoc_node **r = p.meta_order;
     p.meta_order = NULL;
     *count = (int)stbds_arrlen(r);
@@ -4548,7 +4797,8 @@ typedef struct byoc__parser {
 
 #define BYOC__MAX_DEPTH 256
 
-BYOC__PRIVATE void byoc__parser_init(byoc__parser *p, byoc_module *m, byoc_diag *diag, const char *filename, const char *text, size_t len) {
+BYOC__PRIVATE void byoc__parser_init(byoc__parser *p, byoc_module *m, byoc_diag *diag, const char *filename,
+                                     const char *text, size_t len) {
     memset(p, 0, sizeof *p);
     p->m = m;
     p->diag = diag;
@@ -4566,7 +4816,8 @@ BYOC__PRIVATE int byoc__parse_fail(byoc__parser *p, int line, int col, const cha
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    byoc__diag(p->diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: %s", p->filename ? p->filename : "<text>", line, col, msg);
+    byoc__diag(p->diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: %s", p->filename ? p->filename : "<text>", line, col,
+               msg);
     p->failed = 1;
     return 0;
 }
@@ -4587,7 +4838,8 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
     p->prev_line = p->tok.line;
     /* whitespace and comments */
     for (;;) {
-        while (p->pos < p->end && (*p->pos == ' ' || *p->pos == '\t' || *p->pos == '\n' || *p->pos == '\r')) byoc__advance_char(p);
+        while (p->pos < p->end && (*p->pos == ' ' || *p->pos == '\t' || *p->pos == '\n' || *p->pos == '\r'))
+            byoc__advance_char(p);
         if (p->pos >= p->end) break;
         if (*p->pos == '#' || (*p->pos == '/' && p->pos + 1 < p->end && p->pos[1] == '/')) {
             while (p->pos < p->end && *p->pos != '\n') byoc__advance_char(p);
@@ -4598,7 +4850,8 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
             if (!t.comments) t.comments = p->pos;
             byoc__advance_char(p);
             byoc__advance_char(p);
-            while (p->pos < p->end && !(*p->pos == '*' && p->pos + 1 < p->end && p->pos[1] == '/')) byoc__advance_char(p);
+            while (p->pos < p->end && !(*p->pos == '*' && p->pos + 1 < p->end && p->pos[1] == '/'))
+                byoc__advance_char(p);
             if (p->pos >= p->end) {
                 byoc__parse_fail(p, line, col, "unterminated comment");
                 t.kind = BYOC__T_ERROR;
@@ -4627,7 +4880,8 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
         while (p->pos < p->end && byoc__is_ident_char(*p->pos)) byoc__advance_char(p);
         t.kind = BYOC__T_IDENT;
         t.len = (size_t)(p->pos - t.start);
-        if ((t.len == 4 && (memcmp(t.start, "inff", 4) == 0 || memcmp(t.start, "nanf", 4) == 0))) t.kind = BYOC__T_NUMBER;
+        if ((t.len == 4 && (memcmp(t.start, "inff", 4) == 0 || memcmp(t.start, "nanf", 4) == 0)))
+            t.kind = BYOC__T_NUMBER;
         p->tok = t;
         return;
     }
@@ -4649,7 +4903,8 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
         while (p->pos < p->end && (byoc__is_ident_char(*p->pos) || *p->pos == '.' ||
                                    ((*p->pos == '+' || *p->pos == '-') && (p->pos[-1] == 'e' || p->pos[-1] == 'E'))))
             byoc__advance_char(p);
-        /* "1.0" is a number but in "%x.0" the dot was consumed by the local; a trailing '.' belongs here only before a digit */
+        /* "1.0" is a number but in "%x.0" the dot was consumed by the local; a trailing '.' belongs here only
+           before a digit */
         t.kind = BYOC__T_NUMBER;
         t.len = (size_t)(p->pos - t.start);
         p->tok = t;
@@ -4695,7 +4950,8 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
         if (p->pos < p->end && *p->pos == '>') { byoc__advance_char(p); t.kind = BYOC__T_ARROW; t.len = 2; break; }
         /* fallthrough */
     default:
-        if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f) byoc__parse_fail(p, t.line, t.col, "unexpected character '%c'", c);
+        if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
+            byoc__parse_fail(p, t.line, t.col, "unexpected character '%c'", c);
         else byoc__parse_fail(p, t.line, t.col, "unexpected byte 0x%02x", (unsigned char)c);
         t.kind = BYOC__T_ERROR;
     }
@@ -4703,9 +4959,10 @@ BYOC__PRIVATE void byoc__next(byoc__parser *p) {
 }
 
 BYOC__PRIVATE const char *byoc__tok_name(byoc__tok_kind k) {
-    static const char *const names[] = {"end of input", "identifier", "local name", "global name", "number", "string", "'('", "')'", "'['",
-                                        "']'", "'{'", "'}'", "','", "'='", "';'", "':'", "'.'", "'->'", "'?'", "'|'", "'*'",
-                                        "invalid token"};
+    static const char *const names[] = {"end of input", "identifier", "local name", "global name",  "number", "string",
+                                        "'('",          "')'",        "'['",        "']'",          "'{'",    "'}'",
+                                        "','",          "'='",        "';'",        "':'",          "'.'",    "'->'",
+                                        "'?'",          "'|'",        "'*'",        "invalid token"};
     return names[k];
 }
 
@@ -4771,7 +5028,10 @@ BYOC__PRIVATE int byoc__tok_int(byoc__parser *p, int64_t *out) {
 /* ---- types ---- */
 BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
     if (p->failed) return NULL;
-    if (++p->depth > BYOC__MAX_DEPTH) { byoc__parse_fail(p, p->tok.line, p->tok.col, "type nested too deeply"); return NULL; }
+    if (++p->depth > BYOC__MAX_DEPTH) {
+        byoc__parse_fail(p, p->tok.line, p->tok.col, "type nested too deeply");
+        return NULL;
+    }
     const byoc_type *result = NULL;
     if (byoc__is_word(p, "Tensor")) {
         byoc__next(p);
@@ -4779,7 +5039,10 @@ BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
         int rank = 0;
         if (!byoc__expect(p, BYOC__T_LBRACKET) || !byoc__expect(p, BYOC__T_LPAREN)) goto done;
         while (!p->failed && p->tok.kind != BYOC__T_RPAREN) {
-            if (rank == BYOC_MAX_RANK) { byoc__parse_fail(p, p->tok.line, p->tok.col, "rank above %d is not supported", BYOC_MAX_RANK); goto done; }
+            if (rank == BYOC_MAX_RANK) {
+                byoc__parse_fail(p, p->tok.line, p->tok.col, "rank above %d is not supported", BYOC_MAX_RANK);
+                goto done;
+            }
             int line = p->tok.line, col = p->tok.col;
             if (byoc__accept(p, BYOC__T_QUESTION)) dims[rank++] = BYOC_DIM_UNKNOWN;
             else {
@@ -4795,7 +5058,10 @@ BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
         char name[32];
         snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 31 ? p->tok.len : 31), p->tok.start);
         byoc_dtype dt = byoc_dtype_from_name(name);
-        if (dt == BYOC_DTYPE_INVALID) { byoc__parse_fail(p, p->tok.line, p->tok.col, "unknown dtype '%s'", name); goto done; }
+        if (dt == BYOC_DTYPE_INVALID) {
+            byoc__parse_fail(p, p->tok.line, p->tok.col, "unknown dtype '%s'", name);
+            goto done;
+        }
         byoc__next(p);
         if (!byoc__expect(p, BYOC__T_RBRACKET)) goto done;
         result = byoc_tensor_type(p->m, dt, rank, dims);
@@ -4830,14 +5096,18 @@ BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
         char name[32];
         snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 31 ? p->tok.len : 31), p->tok.start);
         byoc_dtype dt = byoc_dtype_from_name(name);
-        if (dt == BYOC_DTYPE_INVALID) { byoc__parse_fail(p, p->tok.line, p->tok.col, "unknown type '%.*s'", (int)p->tok.len, p->tok.start); goto done; }
+        if (dt == BYOC_DTYPE_INVALID) {
+            byoc__parse_fail(p, p->tok.line, p->tok.col, "unknown type '%.*s'", (int)p->tok.len, p->tok.start);
+            goto done;
+        }
         byoc__next(p);
         result = byoc_tensor_type(p->m, dt, 0, NULL);
     } else
         byoc__expected(p, "a type");
 done:
     p->depth--;
-    if (!result && !p->failed) byoc__parse_fail(p, p->tok.line, p->tok.col, "%s", p->m->has_error ? p->m->error.message : "invalid type");
+    if (!result && !p->failed)
+        byoc__parse_fail(p, p->tok.line, p->tok.col, "%s", p->m->has_error ? p->m->error.message : "invalid type");
     return p->failed ? NULL : result;
 }
 
@@ -4855,7 +5125,8 @@ BYOC__PRIVATE int byoc__split_number(char *buf, const char **suffix) {
     char *s = buf;
     if (*s == '-') s++;
     if (strncmp(s, "inf", 3) == 0 || strncmp(s, "nan", 3) == 0) { *suffix = s + 3; return 1; }
-    while (*s && (byoc__is_digit(*s) || *s == '.' || ((*s == 'e' || *s == 'E') && (byoc__is_digit(s[1]) || s[1] == '-' || s[1] == '+')) ||
+    while (*s && (byoc__is_digit(*s) || *s == '.' ||
+                  ((*s == 'e' || *s == 'E') && (byoc__is_digit(s[1]) || s[1] == '-' || s[1] == '+')) ||
                   ((*s == '-' || *s == '+') && (s[-1] == 'e' || s[-1] == 'E')))) {
         if (*s == '.' || *s == 'e' || *s == 'E') is_float = 1;
         s++;
@@ -4937,7 +5208,8 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
         char *endp;
         errno = 0;
         long long v = strtoll(digits, &endp, 10);
-        if (*endp || errno || endp == digits) return byoc__parse_fail(p, line, col, "integer '%s' out of range", digits);
+        if (*endp || errno || endp == digits)
+            return byoc__parse_fail(p, line, col, "integer '%s' out of range", digits);
         out->i = v;
         byoc__next(p);
         return 1;
@@ -4954,12 +5226,18 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
             int eline = p->tok.line, ecol = p->tok.col;
             if (!byoc__parse_attr_value(p, &e)) { ok = 0; break; }
             if (e.kind == BYOC_ATTR_INT) {
-                if (inner > 0) { ok = byoc__parse_fail(p, eline, ecol, "cannot mix numbers and lists in one list"); break; }
+                if (inner > 0) {
+                    ok = byoc__parse_fail(p, eline, ecol, "cannot mix numbers and lists in one list");
+                    break;
+                }
                 inner = 0;
                 stbds_arrput(ints, e.i);
                 stbds_arrput(floats, (double)e.i);
             } else if (e.kind == BYOC_ATTR_FLOAT) {
-                if (inner > 0) { ok = byoc__parse_fail(p, eline, ecol, "cannot mix numbers and lists in one list"); break; }
+                if (inner > 0) {
+                    ok = byoc__parse_fail(p, eline, ecol, "cannot mix numbers and lists in one list");
+                    break;
+                }
                 inner = 0;
                 any_float = 1;
                 stbds_arrput(ints, 0);
@@ -4970,7 +5248,10 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
                     break;
                 }
                 inner = e.count;
-                for (int i = 0; i < e.count; ++i) { stbds_arrput(ints, e.ints[i]); stbds_arrput(floats, (double)e.ints[i]); }
+                for (int i = 0; i < e.count; ++i) {
+                    stbds_arrput(ints, e.ints[i]);
+                    stbds_arrput(floats, (double)e.ints[i]);
+                }
             } else {
                 ok = byoc__parse_fail(p, eline, ecol, "list elements must be numbers or lists of integers");
                 break;
@@ -5024,7 +5305,8 @@ BYOC__PRIVATE int byoc__bind(byoc__parser *p, const byoc__token *name_tok, byoc_
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)(name_tok->len < 127 ? name_tok->len : 127), name_tok->start);
     byoc__scope_entry *scope = p->scopes[stbds_arrlen(p->scopes) - 1];
-    if (stbds_shgeti(scope, name) >= 0) return byoc__parse_fail(p, name_tok->line, name_tok->col, "%%%s is already defined in this scope", name);
+    if (stbds_shgeti(scope, name) >= 0)
+        return byoc__parse_fail(p, name_tok->line, name_tok->col, "%%%s is already defined in this scope", name);
     stbds_shput(scope, name, n);
     p->scopes[stbds_arrlen(p->scopes) - 1] = scope;
     return 1;
@@ -5100,11 +5382,18 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
     if (!byoc__is_word(p, "relay")) { byoc__expected(p, "'relay.Constant'"); return NULL; }
     byoc__next(p);
     if (!byoc__expect(p, BYOC__T_DOT)) return NULL;
-    if (!byoc__is_word(p, "Constant")) { byoc__expected(p, "'Constant' (only relay.Constant metadata is supported)"); return NULL; }
-    byoc__next(p);
-    if (!byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_LBRACKET) || !byoc__tok_int(p, &index) || !byoc__expect(p, BYOC__T_RBRACKET))
+    if (!byoc__is_word(p, "Constant")) {
+        byoc__expected(p, "'Constant' (only relay.Constant metadata is supported)");
         return NULL;
-    if (index < 0 || index > 100000000) { byoc__parse_fail(p, line, col, "meta index %lld out of range", (long long)index); return NULL; }
+    }
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_LBRACKET) || !byoc__tok_int(p, &index) ||
+        !byoc__expect(p, BYOC__T_RBRACKET))
+        return NULL;
+    if (index < 0 || index > 100000000) {
+        byoc__parse_fail(p, line, col, "meta index %lld out of range", (long long)index);
+        return NULL;
+    }
     /* the type comment, if any, sits before the token now current */
     const byoc_type *comment_type = NULL;
     const char *s;
@@ -5119,12 +5408,18 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
         byoc__next(&sub);
         comment_type = byoc__parse_type(&sub);
         if (sub.failed) { p->failed = 1; return NULL; }
-        if (sub.tok.kind != BYOC__T_EOF) { byoc__parse_fail(p, line, col, "unexpected text after the type in the comment of meta[relay.Constant][%lld]", (long long)index); return NULL; }
+        if (sub.tok.kind != BYOC__T_EOF) {
+            byoc__parse_fail(p, line, col,
+                             "unexpected text after the type in the comment of meta[relay.Constant][%lld]",
+                             (long long)index);
+            return NULL;
+        }
     }
     byoc_node *existing = (byoc_node *)byoc__map_get(&p->meta_nodes, (const void *)(uintptr_t)(index + 1), 0);
     if (existing) {
         if (comment_type && !byoc_type_equal(comment_type, existing->annotation)) {
-            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is used with two different types", (long long)index);
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is used with two different types",
+                             (long long)index);
             return NULL;
         }
         return existing;
@@ -5138,14 +5433,16 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
             char a[128], b[128];
             byoc_type_to_string(comment_type, a, sizeof a);
             byoc_type_to_string(w->type, b, sizeof b);
-            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is %s in the text but %s in %s", (long long)index, a, b,
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is %s in the text but %s in %s",
+                             (long long)index, a, b,
                              p->opts && p->opts->weights_name ? p->opts->weights_name : "the weights");
             return NULL;
         }
         c = byoc_constant(p->m, w->type, w->data, w->nbytes);
     } else {
         if (!comment_type) {
-            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] has no type comment and no entry in the weights", (long long)index);
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] has no type comment and no entry in the weights",
+                             (long long)index);
             return NULL;
         }
         if (p->opts && p->opts->require_weights) {
@@ -5157,10 +5454,15 @@ BYOC__PRIVATE byoc_node *byoc__parse_meta(byoc__parser *p) {
             return NULL;
         }
         int64_t count = byoc_type_num_elements(comment_type);
-        if (count < 0 || count > ((int64_t)1 << 28)) { byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is too large to seed (%lld elements)", (long long)index, (long long)count); return NULL; }
+        if (count < 0 || count > ((int64_t)1 << 28)) {
+            byoc__parse_fail(p, line, col, "meta[relay.Constant][%lld] is too large to seed (%lld elements)",
+                             (long long)index, (long long)count);
+            return NULL;
+        }
         c = byoc_constant(p->m, comment_type, NULL, 0);
         if (c) { /* deterministic values: small floats in [-0.5, 0.5), small ints in [-4, 3] */
-            uint64_t seed = (p->opts && p->opts->seed ? p->opts->seed : 0x5eedull) ^ ((uint64_t)index * 0x9e3779b97f4a7c15ull);
+            uint64_t seed =
+                (p->opts && p->opts->seed ? p->opts->seed : 0x5eedull) ^ ((uint64_t)index * 0x9e3779b97f4a7c15ull);
             for (int64_t i = 0; i < count; ++i) {
                 uint64_t r = byoc__splitmix(&seed);
                 double v = byoc_dtype_is_float(comment_type->dtype) ? (double)(r >> 11) / 9007199254740992.0 - 0.5
@@ -5201,7 +5503,10 @@ BYOC__PRIVATE byoc_node *byoc__parse_number_literal(byoc__parser *p) {
         if (!byoc__parse_double_text(buf, &v)) { byoc__parse_fail(p, line, col, "bad number '%s'", buf); return NULL; }
         c = byoc_constant_scalar(p->m, dt, v);
     } else {
-        if (is_float) { byoc__parse_fail(p, line, col, "'%s': an integer literal cannot have a fraction", buf); return NULL; }
+        if (is_float) {
+            byoc__parse_fail(p, line, col, "'%s': an integer literal cannot have a fraction", buf);
+            return NULL;
+        }
         char digits[80];
         snprintf(digits, sizeof digits, "%.*s", (int)(suffix - buf), buf);
         char *endp;
@@ -5241,7 +5546,8 @@ BYOC__PRIVATE int byoc__parse_args(byoc__parser *p, byoc_node ***args, byoc_attr
             if (!byoc__parse_attr_value(p, &v)) return 0;
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)(key.len < 127 ? key.len : 127), key.start);
-            if (byoc_attrs_get(attrs, name)) return byoc__parse_fail(p, key.line, key.col, "attribute '%s' given twice", name);
+            if (byoc_attrs_get(attrs, name))
+                return byoc__parse_fail(p, key.line, key.col, "attribute '%s' given twice", name);
             byoc_attrs_set(p->m, attrs, name, &v);
         } else {
             if (attrs->count) return byoc__expected(p, "an attribute (positional arguments come first)");
@@ -5302,14 +5608,23 @@ BYOC__PRIVATE byoc_node *byoc__parse_primary(byoc__parser *p) {
         }
         if (byoc__is_word(p, "meta")) return byoc__parse_meta(p);
         if (byoc__is_word(p, "fn")) { byoc__next(p); return byoc__parse_function(p, line, col, 0); }
-        if (byoc__is_word(p, "let")) { byoc__parse_fail(p, line, col, "'let' bindings are not supported; use %%name = expr;"); return NULL; }
-        if (byoc__is_word(p, "if") || byoc__is_word(p, "match")) { byoc__parse_fail(p, line, col, "control flow ('%.*s') is not supported", (int)p->tok.len, p->tok.start); return NULL; }
+        if (byoc__is_word(p, "let")) {
+            byoc__parse_fail(p, line, col, "'let' bindings are not supported; use %%name = expr;");
+            return NULL;
+        }
+        if (byoc__is_word(p, "if") || byoc__is_word(p, "match")) {
+            byoc__parse_fail(p, line, col, "control flow ('%.*s') is not supported", (int)p->tok.len, p->tok.start);
+            return NULL;
+        }
         {
             /* an op name: ident ('.' ident)* '(' */
             char name[128];
             size_t n = 0;
             for (;;) {
-                if (n + p->tok.len + 1 >= sizeof name) { byoc__parse_fail(p, line, col, "op name too long"); return NULL; }
+                if (n + p->tok.len + 1 >= sizeof name) {
+                    byoc__parse_fail(p, line, col, "op name too long");
+                    return NULL;
+                }
                 memcpy(name + n, p->tok.start, p->tok.len);
                 n += p->tok.len;
                 name[n] = 0;
@@ -5354,7 +5669,11 @@ BYOC__PRIVATE byoc_node *byoc__parse_expr(byoc__parser *p) {
             int64_t idx;
             int iline = p->tok.line, icol = p->tok.col;
             if (!byoc__tok_int(p, &idx)) { e = NULL; break; }
-            if (idx < 0 || idx > 1000000) { byoc__parse_fail(p, iline, icol, "tuple index %lld out of range", (long long)idx); e = NULL; break; }
+            if (idx < 0 || idx > 1000000) {
+                byoc__parse_fail(p, iline, icol, "tuple index %lld out of range", (long long)idx);
+                e = NULL;
+                break;
+            }
             e = byoc__check_built(p, byoc_tuple_get_item(p->m, e, (int)idx), line, col);
         } else if (p->tok.kind == BYOC__T_LPAREN) {
             if (e->kind != BYOC_NODE_FUNCTION && e->kind != BYOC_NODE_VAR && e->kind != BYOC_NODE_GLOBAL_VAR) {
@@ -5413,7 +5732,10 @@ BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col
             if (!byoc__parse_attr_value(p, &v)) break;
             char kname[128];
             snprintf(kname, sizeof kname, "%.*s", (int)(key.len < 127 ? key.len : 127), key.start);
-            if (byoc_attrs_get(&attrs, kname)) { byoc__parse_fail(p, key.line, key.col, "attribute '%s' given twice", kname); break; }
+            if (byoc_attrs_get(&attrs, kname)) {
+                byoc__parse_fail(p, key.line, key.col, "attribute '%s' given twice", kname);
+                break;
+            }
             byoc_attrs_set(p->m, &attrs, kname, &v);
         } else {
             byoc__expected(p, "a parameter or an attribute");
@@ -5442,7 +5764,8 @@ BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col
             break;
         }
         if (body && byoc__expect(p, BYOC__T_RBRACE))
-            fn = byoc__check_built(p, byoc_function(p->m, params, (int)stbds_arrlen(params), body, ret, &attrs), line, col);
+            fn = byoc__check_built(p, byoc_function(p->m, params, (int)stbds_arrlen(params), body, ret, &attrs), line,
+                                   col);
     }
     byoc__pop_scope(p);
     stbds_arrfree(params);
@@ -5460,7 +5783,8 @@ BYOC__PRIVATE void byoc__parser_free(byoc__parser *p) {
     byoc__map_free(&p->meta_nodes);
 }
 
-BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char *filename, const byoc_parse_options *opts, byoc_diag *diag) {
+BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char *filename,
+                                        const byoc_parse_options *opts, byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
@@ -5482,7 +5806,10 @@ BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char
             byoc__token name = p.tok;
             byoc__next(&p);
             const char *gname = byoc__intern_n(m, name.start, name.len);
-            if (byoc_module_function(m, gname)) { byoc__parse_fail(&p, name.line, name.col, "@%s is defined twice", gname); break; }
+            if (byoc_module_function(m, gname)) {
+                byoc__parse_fail(&p, name.line, name.col, "@%s is defined twice", gname);
+                break;
+            }
             byoc_node *fn = byoc__parse_function(&p, line, col, 1);
             if (!fn) break;
             byoc_module_add_function(m, gname, fn);
@@ -5490,7 +5817,10 @@ BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char
             byoc__next(&p);
             byoc_node *fn = byoc__parse_function(&p, line, col, 1);
             if (!fn) break;
-            if (byoc_module_function(m, "main")) { byoc__parse_fail(&p, line, col, "a bare 'fn' defines @main, which is already defined"); break; }
+            if (byoc_module_function(m, "main")) {
+                byoc__parse_fail(&p, line, col, "a bare 'fn' defines @main, which is already defined");
+                break;
+            }
             byoc_module_add_function(m, "main", fn);
         } else {
             byoc__expected(&p, "'def' or 'fn'");
@@ -5499,9 +5829,11 @@ BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char
     }
     for (int i = 0; !p.failed && i < (int)stbds_arrlen(p.globals_used); ++i) {
         byoc_node *g = p.globals_used[i];
-        if (!byoc_module_function(m, g->name)) byoc__parse_fail(&p, byoc_node_span(g)->line, byoc_node_span(g)->col, "@%s is not defined", g->name);
+        if (!byoc_module_function(m, g->name))
+            byoc__parse_fail(&p, byoc_node_span(g)->line, byoc_node_span(g)->col, "@%s is not defined", g->name);
     }
-    if (!p.failed && byoc_module_function_count(m) == 0) byoc__parse_fail(&p, p.tok.line, p.tok.col, "no functions in the module");
+    if (!p.failed && byoc_module_function_count(m) == 0)
+        byoc__parse_fail(&p, p.tok.line, p.tok.col, "no functions in the module");
     byoc__parser_free(&p);
     if (p.failed || m->has_error) {
         if (!p.failed) byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
@@ -5520,7 +5852,12 @@ BYOC__PRIVATE char *byoc__read_file(const char *path, size_t *size, byoc_diag *d
         if (len == cap) {
             cap = cap ? cap * 2 : 65536;
             char *nd = BYOC__CAST(char *, BYOC_REALLOC(data, cap + 1));
-            if (!nd) { BYOC_FREE(data); fclose(f); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", path); return NULL; }
+            if (!nd) {
+                BYOC_FREE(data);
+                fclose(f);
+                byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", path);
+                return NULL;
+            }
             data = nd;
         }
         size_t got = fread(data + len, 1, cap - len, f);
@@ -5576,7 +5913,8 @@ BYOC_API const byoc_type *byoc_type_parse(byoc_module *m, const char *text, byoc
     return p.failed ? NULL : t;
 }
 
-BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *text, byoc_attr_value *out, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__attr_value_parse_in(byoc_module *m, const char *text, byoc_attr_value *out,
+                                                    byoc_diag *diag) {
     byoc__parser p;
     byoc__parser_init(&p, m, diag, "<attribute>", text, strlen(text));
     byoc__next(&p);
@@ -5599,39 +5937,55 @@ BYOC__PRIVATE uint64_t byoc__get_le(const unsigned char *p, int n) {
     return v;
 }
 
-BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned char *data, size_t size, const char *name) {
+BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned char *data, size_t size,
+                                             const char *name) {
     byoc_diag *d = p->diag;
     if (size < 12 || memcmp(data, byoc__weights_magic, 8) != 0)
         return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: not a weights file (bad magic)", name);
     uint64_t count = byoc__get_le(data + 8, 4);
     size_t off = 12;
     for (uint64_t e = 0; e < count; ++e) {
-        if (size - off < 12) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated header", name, (unsigned long long)e);
-        uint64_t index = byoc__get_le(data + off, 4), dtype = byoc__get_le(data + off + 4, 4), rank = byoc__get_le(data + off + 8, 4);
+        if (size - off < 12)
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated header", name,
+                              (unsigned long long)e);
+        uint64_t index = byoc__get_le(data + off, 4), dtype = byoc__get_le(data + off + 4, 4),
+                 rank = byoc__get_le(data + off + 8, 4);
         off += 12;
         if (dtype == 0 || dtype >= BYOC_DTYPE_COUNT)
-            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: unknown dtype code %llu", name, (unsigned long long)e, (unsigned long long)dtype);
-        if (rank > BYOC_MAX_RANK) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: rank %llu above %d", name, (unsigned long long)e, (unsigned long long)rank, BYOC_MAX_RANK);
-        if (index > 100000000) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: index %llu out of range", name, (unsigned long long)e, (unsigned long long)index);
-        if (size - off < rank * 8 + 8) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated shape", name, (unsigned long long)e);
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: unknown dtype code %llu", name,
+                              (unsigned long long)e, (unsigned long long)dtype);
+        if (rank > BYOC_MAX_RANK)
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: rank %llu above %d", name,
+                              (unsigned long long)e, (unsigned long long)rank, BYOC_MAX_RANK);
+        if (index > 100000000)
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: index %llu out of range", name,
+                              (unsigned long long)e, (unsigned long long)index);
+        if (size - off < rank * 8 + 8)
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated shape", name,
+                              (unsigned long long)e);
         int64_t dims[BYOC_MAX_RANK];
         uint64_t elems = 1;
         for (uint64_t i = 0; i < rank; ++i) {
             dims[i] = (int64_t)byoc__get_le(data + off + 8 * i, 8);
             if (dims[i] < 0 || dims[i] > BYOC_MAX_DIM || (dims[i] && elems > (UINT64_C(1) << 40) / (uint64_t)dims[i]))
-                return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: bad dimension", name, (unsigned long long)e);
+                return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: bad dimension", name,
+                                  (unsigned long long)e);
             elems *= (uint64_t)dims[i];
         }
         off += rank * 8;
         uint64_t nbytes = byoc__get_le(data + off, 8);
         off += 8;
         if (nbytes != elems * byoc_dtype_size((byoc_dtype)dtype))
-            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: %llu data bytes, shape needs %llu", name, (unsigned long long)e,
-                              (unsigned long long)nbytes, (unsigned long long)(elems * byoc_dtype_size((byoc_dtype)dtype)));
-        if (size - off < nbytes) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated data", name, (unsigned long long)e);
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: %llu data bytes, shape needs %llu", name,
+                              (unsigned long long)e, (unsigned long long)nbytes,
+                              (unsigned long long)(elems * byoc_dtype_size((byoc_dtype)dtype)));
+        if (size - off < nbytes)
+            return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: truncated data", name,
+                              (unsigned long long)e);
         for (int i = 0; i < (int)stbds_arrlen(p->weights); ++i)
             if (p->weights[i].index == (int)index)
-                return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: index %llu appears twice", name, (unsigned long long)e, (unsigned long long)index);
+                return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: entry %llu: index %llu appears twice", name,
+                                  (unsigned long long)e, (unsigned long long)index);
         byoc__weight w;
         w.index = (int)index;
         w.type = byoc_tensor_type(p->m, (byoc_dtype)dtype, (int)rank, dims);
@@ -5641,7 +5995,9 @@ BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned cha
         stbds_arrput(p->weights, w);
         off += (size_t)nbytes;
     }
-    if (off != size) return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: %zu unexpected bytes after the last entry", name, size - off);
+    if (off != size)
+        return byoc__diag(d, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: %zu unexpected bytes after the last entry", name,
+                          size - off);
     return BYOC_OK;
 }
 
@@ -5702,9 +6058,11 @@ BYOC_API byoc_result byoc_module_save(byoc_module *m, const char *path, unsigned
     char *wpath = BYOC__CAST(char *, BYOC_MALLOC(n + 4));
     byoc_result r = BYOC_OK;
     int has_constants = wsize > 12; /* more than the header */
-    if (!text || !weights || !wpath) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory saving the module");
+    if (!text || !weights || !wpath)
+        r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory saving the module");
     else if (has_constants && (n < 6 || strcmp(path + n - 6, ".relay") != 0))
-        r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: a module with constants must be saved as NAME.relay (weights go to NAME.weights)", path);
+        r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                       "%s: a module with constants must be saved as NAME.relay (weights go to NAME.weights)", path);
     else {
         r = byoc__write_file(path, text, len, diag);
         if (r == BYOC_OK && has_constants) {
@@ -5734,7 +6092,8 @@ BYOC__PRIVATE int byoc__local_equal(const byoc_node *a, const byoc_node *b) {
     case BYOC_NODE_TUPLE: return 1;
     case BYOC_NODE_TUPLE_GET_ITEM: return a->index == b->index;
     case BYOC_NODE_FUNCTION:
-        return a->nparams == b->nparams && byoc_type_equal(a->annotation, b->annotation) && byoc__attrs_equal(&a->attrs, &b->attrs);
+        return a->nparams == b->nparams && byoc_type_equal(a->annotation, b->annotation) &&
+               byoc__attrs_equal(&a->attrs, &b->attrs);
     }
     return 0;
 }
@@ -5758,7 +6117,8 @@ BYOC_API int byoc_structural_equal(const byoc_node *a, const byoc_node *b) {
         if (x->kind == BYOC_NODE_VAR || x->kind == BYOC_NODE_FUNCTION) {
             int n = x->kind == BYOC_NODE_VAR ? 1 : x->nparams;
             for (int i = 0; i < n && equal; ++i) {
-                const byoc_node *vx = x->kind == BYOC_NODE_VAR ? x : x->params[i], *vy = y->kind == BYOC_NODE_VAR ? y : y->params[i];
+                const byoc_node *vx = x->kind == BYOC_NODE_VAR ? x : x->params[i],
+                                *vy = y->kind == BYOC_NODE_VAR ? y : y->params[i];
                 if (!byoc_type_equal(vx->annotation, vy->annotation)) { equal = 0; break; }
                 intptr_t f = byoc__map_get(&fwd, vx, 0), g = byoc__map_get(&back, vy, 0);
                 if (!f && !g) {
@@ -5821,8 +6181,13 @@ BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
         case BYOC_ATTR_INT: case BYOC_ATTR_BOOL: x = byoc__mix(x, (uint64_t)v->i); break;
         case BYOC_ATTR_FLOAT: x = byoc__hash_bytes(x, &v->f, sizeof v->f); break;
         case BYOC_ATTR_STRING: x = byoc__hash_bytes(x, v->s, strlen(v->s)); break;
-        case BYOC_ATTR_INT_LIST: x = byoc__mix(x, (uint64_t)v->inner); if (v->count) x = byoc__hash_bytes(x, v->ints, sizeof(int64_t) * (size_t)v->count); break;
-        case BYOC_ATTR_FLOAT_LIST: if (v->count) x = byoc__hash_bytes(x, v->floats, sizeof(double) * (size_t)v->count); break;
+        case BYOC_ATTR_INT_LIST:
+            x = byoc__mix(x, (uint64_t)v->inner);
+            if (v->count) x = byoc__hash_bytes(x, v->ints, sizeof(int64_t) * (size_t)v->count);
+            break;
+        case BYOC_ATTR_FLOAT_LIST:
+            if (v->count) x = byoc__hash_bytes(x, v->floats, sizeof(double) * (size_t)v->count);
+            break;
         default: break;
         }
         acc += x;
@@ -5843,9 +6208,14 @@ BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
         uint64_t x = byoc__mix(0xcbf29ce484222325ull, (uint64_t)n->kind);
         switch (n->kind) {
         case BYOC_NODE_VAR: x = byoc__hash_type(x, n->annotation); break; /* names are not part of structure */
-        case BYOC_NODE_CONSTANT: x = byoc__hash_bytes(byoc__hash_type(x, n->annotation), n->data, byoc_constant_nbytes(n)); break;
+        case BYOC_NODE_CONSTANT:
+            x = byoc__hash_bytes(byoc__hash_type(x, n->annotation), n->data, byoc_constant_nbytes(n));
+            break;
         case BYOC_NODE_GLOBAL_VAR: x = byoc__hash_bytes(x, n->name, strlen(n->name)); break;
-        case BYOC_NODE_CALL: x = byoc__hash_attrs(byoc__hash_bytes(x, n->op ? n->op->def.name : "", n->op ? strlen(n->op->def.name) : 0), &n->attrs); break;
+        case BYOC_NODE_CALL:
+            x = byoc__hash_attrs(byoc__hash_bytes(x, n->op ? n->op->def.name : "", n->op ? strlen(n->op->def.name) : 0),
+                                 &n->attrs);
+            break;
         case BYOC_NODE_TUPLE_GET_ITEM: x = byoc__mix(x, (uint64_t)n->index); break;
         case BYOC_NODE_FUNCTION:
             x = byoc__hash_attrs(byoc__hash_type(byoc__mix(x, (uint64_t)n->nparams), n->annotation), &n->attrs);
@@ -5876,10 +6246,13 @@ BYOC__PRIVATE const byoc_type *byoc__copy_type(byoc_module *dst, const byoc_type
     if (!t) return NULL;
     if (t->kind == BYOC_TYPE_TENSOR) return byoc_tensor_type(dst, t->dtype, t->rank, t->dims);
     const byoc_type *small[16] = {0};
-    const byoc_type **f = t->nfields <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nfields));
+    const byoc_type **f = t->nfields <= 16
+                              ? small
+                              : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nfields));
     if (!f) return NULL;
     for (int i = 0; i < t->nfields; ++i) f[i] = byoc__copy_type(dst, t->fields[i]);
-    const byoc_type *r = t->kind == BYOC_TYPE_TUPLE ? byoc_tuple_type(dst, f, t->nfields) : byoc_func_type(dst, f, t->nfields, byoc__copy_type(dst, t->ret));
+    const byoc_type *r = t->kind == BYOC_TYPE_TUPLE ? byoc_tuple_type(dst, f, t->nfields)
+                                                    : byoc_func_type(dst, f, t->nfields, byoc__copy_type(dst, t->ret));
     if (f != small) BYOC_FREE((void *)f);
     return r;
 }
@@ -5924,7 +6297,8 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
                 }
                 stbds_arrput(ps, pv);
             }
-            c = byoc_function(dst, ps, n->nparams, byoc__copy_from(map, n->body), byoc__copy_type(dst, n->annotation), &n->attrs);
+            c = byoc_function(dst, ps, n->nparams, byoc__copy_from(map, n->body), byoc__copy_type(dst, n->annotation),
+                              &n->attrs);
             stbds_arrfree(ps);
             break;
         }
@@ -5950,7 +6324,8 @@ BYOC_API byoc_node *byoc_deep_copy(byoc_module *dst, const byoc_node *expr) {
     return r;
 }
 
-BYOC__PRIVATE byoc_module *byoc__module_clone_in(const byoc_module *m, const byoc_allocator *allocator, int borrow_constants) {
+BYOC__PRIVATE byoc_module *byoc__module_clone_in(const byoc_module *m, const byoc_allocator *allocator,
+                                                 int borrow_constants) {
     byoc_module *dst = byoc_module_create(allocator ? allocator : &m->alloc);
     if (!dst) return NULL;
     dst->borrow_constants = borrow_constants;
@@ -5967,9 +6342,14 @@ BYOC__PRIVATE byoc_module *byoc__module_clone_in(const byoc_module *m, const byo
     return dst;
 }
 
-BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) { if (!m) return NULL; return byoc__module_clone_in(m, allocator, 0); }
+BYOC_API byoc_module *byoc_module_clone(const byoc_module *m, const byoc_allocator *allocator) {
+    if (!m) return NULL;
+    return byoc__module_clone_in(m, allocator, 0);
+}
 /* a copy that borrows m's constant payloads: it must die before m does, and nobody may write them */
-BYOC__PRIVATE byoc_module *byoc__module_clone_borrowing(const byoc_module *m) { return byoc__module_clone_in(m, NULL, 1); }
+BYOC__PRIVATE byoc_module *byoc__module_clone_borrowing(const byoc_module *m) {
+    return byoc__module_clone_in(m, NULL, 1);
+}
 
 // [SECTION] impl: host kernels: vector loops and GEMM
 /* The one set of CPU kernels: FoldConstant, byoc_module_evaluate and the byoc_sim.h runtime all run
@@ -6099,14 +6479,18 @@ BYOC__PRIVATE void byoc__affine_f32(int64_t n, const float *x, float a, float b,
 /* e^x: x = n ln2 + r with |r| <= ln2 / 2, e^r by a minimax polynomial (Cephes' expf), 2^n built in
    the exponent bits; below -87.3 (where results go subnormal) it is 0, above 88.37 infinity */
 BYOC__VINLINE byoc__f4 byoc__exp4(byoc__f4 x) {
-    const byoc__f4 hi = BYOC__SPLAT(88.3762626647949f), lo = BYOC__SPLAT(-87.3365478515625f), log2e = BYOC__SPLAT(1.44269504088896341f),
-                   round = BYOC__SPLAT(12582912.0f), c1 = BYOC__SPLAT(0.693359375f), c2 = BYOC__SPLAT(-2.12194440e-4f), one = BYOC__SPLAT(1.0f),
+    const byoc__f4 hi = BYOC__SPLAT(88.3762626647949f), lo = BYOC__SPLAT(-87.3365478515625f),
+                   log2e = BYOC__SPLAT(1.44269504088896341f), round = BYOC__SPLAT(12582912.0f),
+                   c1 = BYOC__SPLAT(0.693359375f), c2 = BYOC__SPLAT(-2.12194440e-4f), one = BYOC__SPLAT(1.0f),
                    zero = BYOC__SPLAT(0.0f), inf = BYOC__SPLAT(INFINITY);
     byoc__f4 xc = BYOC__SEL(x > lo, x, lo);
     xc = BYOC__SEL(xc < hi, xc, hi);
     byoc__f4 n = (xc * log2e + round) - round; /* round to nearest, in float arithmetic */
     byoc__f4 r = xc - n * c1 - n * c2, z = r * r;
-    byoc__f4 p = ((((1.9875691500E-4f * r + 1.3981999507E-3f) * r + 8.3334519073E-3f) * r + 4.1665795894E-2f) * r + 1.6666665459E-1f) * r + 5.0000001201E-1f;
+    byoc__f4 p = ((((1.9875691500E-4f * r + 1.3981999507E-3f) * r + 8.3334519073E-3f) * r + 4.1665795894E-2f) * r +
+                  1.6666665459E-1f) *
+                     r +
+                 5.0000001201E-1f;
     p = p * z + r + one;
     byoc__i4 e = (__builtin_convertvector(n, byoc__i4) + 127) << 23;
     byoc__f4 y = p * (byoc__f4)e;
@@ -6119,7 +6503,11 @@ BYOC__VINLINE byoc__f4 byoc__tanh4(byoc__f4 x) {
     const byoc__i4 sign = BYOC__SPLAT(INT32_MIN);
     const byoc__f4 one = BYOC__SPLAT(1.0f), two = BYOC__SPLAT(2.0f), edge = BYOC__SPLAT(0.625f);
     byoc__f4 ax = (byoc__f4)((byoc__i4)x & ~sign), z = x * x;
-    byoc__f4 small = ((((-5.70498872745E-3f * z + 2.06390887954E-2f) * z - 5.37397155531E-2f) * z + 1.33314422036E-1f) * z - 3.33332819422E-1f) * z * x + x;
+    byoc__f4 small =
+        ((((-5.70498872745E-3f * z + 2.06390887954E-2f) * z - 5.37397155531E-2f) * z + 1.33314422036E-1f) * z -
+         3.33332819422E-1f) *
+            z * x +
+        x;
     byoc__f4 large = one - two / (byoc__exp4(two * ax) + one);
     large = (byoc__f4)((byoc__i4)large | ((byoc__i4)x & sign));
     return BYOC__SEL(ax < edge, small, large);
@@ -6129,10 +6517,14 @@ BYOC__VINLINE byoc__f4 byoc__erf4(byoc__f4 x) {
     const byoc__i4 sign = BYOC__SPLAT(INT32_MIN);
     const byoc__f4 one = BYOC__SPLAT(1.0f), half = BYOC__SPLAT(0.5f);
     byoc__f4 ax = (byoc__f4)((byoc__i4)x & ~sign), z = x * x;
-    byoc__f4 small = x * (1.1283791670955126f + z * (-0.37612638903183754f + z * (0.11283791670955126f + z * (-0.026866170645131252f +
-                                                     z * (0.005223977625442188f + z * -0.0008548327023450852f)))));
+    byoc__f4 small =
+        x * (1.1283791670955126f +
+             z * (-0.37612638903183754f +
+                  z * (0.11283791670955126f +
+                       z * (-0.026866170645131252f + z * (0.005223977625442188f + z * -0.0008548327023450852f)))));
     byoc__f4 t = one / (one + 0.3275911f * ax);
-    byoc__f4 poly = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
+    byoc__f4 poly =
+        ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
     byoc__f4 large = one - poly * byoc__exp4(-z);
     large = (byoc__f4)((byoc__i4)large | ((byoc__i4)x & sign));
     return BYOC__SEL(ax < half, small, large);
@@ -6156,12 +6548,14 @@ BYOC__PRIVATE void byoc__pack_a(int64_t mc, int64_t kc, const float *a, int64_t 
         int64_t rows = BYOC__MIN(mc - i0, BYOC__GEMM_MR);
         const float *src = a + i0 * rs;
         if (rows == BYOC__GEMM_MR && cs == 1) {
-            const float *r0 = src, *r1 = src + rs, *r2 = src + 2 * rs, *r3 = src + 3 * rs, *r4 = src + 4 * rs, *r5 = src + 5 * rs;
+            const float *r0 = src, *r1 = src + rs, *r2 = src + 2 * rs, *r3 = src + 3 * rs, *r4 = src + 4 * rs,
+                        *r5 = src + 5 * rs;
             for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) {
                 dst[0] = r0[k]; dst[1] = r1[k]; dst[2] = r2[k]; dst[3] = r3[k]; dst[4] = r4[k]; dst[5] = r5[k];
             }
         } else if (rows == BYOC__GEMM_MR && rs == 1) {
-            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) memcpy(dst, src + k * cs, BYOC__GEMM_MR * sizeof(float));
+            for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR)
+                memcpy(dst, src + k * cs, BYOC__GEMM_MR * sizeof(float));
         } else {
             for (int64_t k = 0; k < kc; ++k, dst += BYOC__GEMM_MR) {
                 int64_t i = 0;
@@ -6199,7 +6593,8 @@ BYOC__PRIVATE void byoc__pack_b(int64_t kc, int64_t nc, const float *b, int64_t 
 }
 
 /* an edge tile: c = alpha * acc + beta * c over m x n (beta 0: c is not read, as in BLAS) */
-BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t ldc, float alpha, float beta, int m, int n) {
+BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t ldc, float alpha, float beta, int m,
+                                    int n) {
     for (int i = 0; i < m; ++i) {
         float *ci = c + i * ldc;
         const float *ai = acc + i * nr;
@@ -6213,57 +6608,65 @@ BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t 
 /* The micro-kernel: a 6 x (2 VL) tile of C in twelve vector accumulators, for a vector type V of VL
    floats; one definition, compiled once per instruction set. */
 #define BYOC__UKR_ROW_DECL(r) V c##r##0 = zero, c##r##1 = zero;
-#define BYOC__UKR_ROW_FMA(r)                                                                                                                   \
-    {                                                                                                                                          \
-        float ar = a[r];                                                                                                                       \
-        c##r##0 += ar * b0;                                                                                                                    \
-        c##r##1 += ar * b1;                                                                                                                    \
+#define BYOC__UKR_ROW_FMA(r) \
+    {                        \
+        float ar = a[r];     \
+        c##r##0 += ar * b0;  \
+        c##r##1 += ar * b1;  \
     }
-#define BYOC__UKR_ROW_OUT(r)                                                                                                                   \
-    if (full) {                                                                                                                                \
-        float *cr = c + r * ldc;                                                                                                               \
-        V o0, o1;                                                                                                                              \
-        if (beta == 0) {                                                                                                                       \
-            o0 = alpha * c##r##0;                                                                                                              \
-            o1 = alpha * c##r##1;                                                                                                              \
-        } else {                                                                                                                               \
-            memcpy(&o0, cr, sizeof o0);                                                                                                        \
-            memcpy(&o1, cr + VL, sizeof o1);                                                                                                   \
-            o0 = alpha * c##r##0 + beta * o0;                                                                                                  \
-            o1 = alpha * c##r##1 + beta * o1;                                                                                                  \
-        }                                                                                                                                      \
-        memcpy(cr, &o0, sizeof o0);                                                                                                            \
-        memcpy(cr + VL, &o1, sizeof o1);                                                                                                       \
-    } else {                                                                                                                                   \
-        memcpy(tile + r * 2 * VL, &c##r##0, sizeof(V));                                                                                        \
-        memcpy(tile + r * 2 * VL + VL, &c##r##1, sizeof(V));                                                                                   \
+#define BYOC__UKR_ROW_OUT(r)                                 \
+    if (full) {                                              \
+        float *cr = c + r * ldc;                             \
+        V o0, o1;                                            \
+        if (beta == 0) {                                     \
+            o0 = alpha * c##r##0;                            \
+            o1 = alpha * c##r##1;                            \
+        } else {                                             \
+            memcpy(&o0, cr, sizeof o0);                      \
+            memcpy(&o1, cr + VL, sizeof o1);                 \
+            o0 = alpha * c##r##0 + beta * o0;                \
+            o1 = alpha * c##r##1 + beta * o1;                \
+        }                                                    \
+        memcpy(cr, &o0, sizeof o0);                          \
+        memcpy(cr + VL, &o1, sizeof o1);                     \
+    } else {                                                 \
+        memcpy(tile + r * 2 * VL, &c##r##0, sizeof(V));      \
+        memcpy(tile + r * 2 * VL + VL, &c##r##1, sizeof(V)); \
     }
-#define BYOC__DEFINE_UKR(name, attrs, VT, VLEN)                                                                                                \
-    attrs static void name(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n) {        \
-        typedef VT V;                                                                                                                          \
-        enum { VL = VLEN };                                                                                                                    \
-        V zero;                                                                                                                                \
-        memset(&zero, 0, sizeof zero);                                                                                                         \
-        BYOC__UKR_ROW_DECL(0) BYOC__UKR_ROW_DECL(1) BYOC__UKR_ROW_DECL(2) BYOC__UKR_ROW_DECL(3) BYOC__UKR_ROW_DECL(4) BYOC__UKR_ROW_DECL(5)    \
-        for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 2 * VL) {                                                                    \
-            V b0, b1;                                                                                                                          \
-            memcpy(&b0, b, sizeof b0);                                                                                                         \
-            memcpy(&b1, b + VL, sizeof b1);                                                                                                    \
-            BYOC__UKR_ROW_FMA(0) BYOC__UKR_ROW_FMA(1) BYOC__UKR_ROW_FMA(2) BYOC__UKR_ROW_FMA(3) BYOC__UKR_ROW_FMA(4) BYOC__UKR_ROW_FMA(5)      \
-        }                                                                                                                                      \
-        int full = m == BYOC__GEMM_MR && n == 2 * VL;                                                                                          \
-        float tile[BYOC__GEMM_MR * 2 * VL];                                                                                                    \
-        BYOC__UKR_ROW_OUT(0) BYOC__UKR_ROW_OUT(1) BYOC__UKR_ROW_OUT(2) BYOC__UKR_ROW_OUT(3) BYOC__UKR_ROW_OUT(4) BYOC__UKR_ROW_OUT(5)          \
-        if (!full) byoc__tile_store(tile, 2 * VL, c, ldc, alpha, beta, m, n);                                                                 \
+#define BYOC__DEFINE_UKR(name, attrs, VT, VLEN)                                                                        \
+    attrs static void name(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, \
+                           int m, int n) {                                                                             \
+        typedef VT V;                                                                                                  \
+        enum {                                                                                                         \
+            VL = VLEN                                                                                                  \
+        };                                                                                                             \
+        V zero;                                                                                                        \
+        memset(&zero, 0, sizeof zero);                                                                                 \
+        BYOC__UKR_ROW_DECL(0)                                                                                          \
+        BYOC__UKR_ROW_DECL(1) BYOC__UKR_ROW_DECL(2) BYOC__UKR_ROW_DECL(3) BYOC__UKR_ROW_DECL(4)                        \
+            BYOC__UKR_ROW_DECL(5) for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 2 * VL) {                  \
+            V b0, b1;                                                                                                  \
+            memcpy(&b0, b, sizeof b0);                                                                                 \
+            memcpy(&b1, b + VL, sizeof b1);                                                                            \
+            BYOC__UKR_ROW_FMA(0)                                                                                       \
+            BYOC__UKR_ROW_FMA(1) BYOC__UKR_ROW_FMA(2) BYOC__UKR_ROW_FMA(3) BYOC__UKR_ROW_FMA(4) BYOC__UKR_ROW_FMA(5)   \
+        }                                                                                                              \
+        int full = m == BYOC__GEMM_MR && n == 2 * VL;                                                                  \
+        float tile[BYOC__GEMM_MR * 2 * VL];                                                                            \
+        BYOC__UKR_ROW_OUT(0)                                                                                           \
+        BYOC__UKR_ROW_OUT(1) BYOC__UKR_ROW_OUT(2) BYOC__UKR_ROW_OUT(3) BYOC__UKR_ROW_OUT(4)                            \
+            BYOC__UKR_ROW_OUT(5) if (!full) byoc__tile_store(tile, 2 * VL, c, ldc, alpha, beta, m, n);                 \
     }
 
-typedef void (*byoc__ukr_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n);
+typedef void (*byoc__ukr_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta,
+                             int m, int n);
 
 #if BYOC__SIMD
 BYOC__DEFINE_UKR(byoc__ukr_vec4, BYOC__FP_CONTRACT, byoc__f4, 4)
 #else
 /* plain C: the same 6 x 8 tile in scalars the compiler keeps in registers as it can */
-static void byoc__ukr_vec4(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, int m, int n) {
+static void byoc__ukr_vec4(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta,
+                           int m, int n) {
     float acc[BYOC__GEMM_MR * 8];
     memset(acc, 0, sizeof acc);
     for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 8)
@@ -6295,8 +6698,9 @@ BYOC_API size_t byoc_sgemm_workspace_size(void) {
 
 /* rows one at a time, as dot products or row updates: for a one-row or one-column product, where
    packing costs more than it saves, and when scratch memory cannot be had */
-BYOC__PRIVATE void byoc__sgemm_rows(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t a_rs, int64_t a_cs, const float *B,
-                                    int64_t b_rs, int64_t b_cs, float beta, float *C, int64_t ldc) {
+BYOC__PRIVATE void byoc__sgemm_rows(int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t a_rs,
+                                    int64_t a_cs, const float *B, int64_t b_rs, int64_t b_cs, float beta, float *C,
+                                    int64_t ldc) {
     for (int64_t i = 0; i < M; ++i) {
         float *ci = C + i * ldc;
         const float *ai = A + i * a_rs;
@@ -6314,8 +6718,9 @@ BYOC__PRIVATE void byoc__sgemm_rows(int64_t M, int64_t N, int64_t K, float alpha
 }
 
 /* the blocked product with a given micro-kernel (ws: byoc_sgemm_workspace_size() bytes, aligned) */
-BYOC__PRIVATE void byoc__sgemm_blocked(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t a_rs, int64_t a_cs,
-                                       const float *B, int64_t b_rs, int64_t b_cs, float beta, float *C, int64_t ldc, float *ws) {
+BYOC__PRIVATE void byoc__sgemm_blocked(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, float alpha,
+                                       const float *A, int64_t a_rs, int64_t a_cs, const float *B, int64_t b_rs,
+                                       int64_t b_cs, float beta, float *C, int64_t ldc, float *ws) {
     float *ap = ws, *bp = ap + BYOC__GEMM_MC * BYOC__GEMM_KC;
     for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
         int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC);
@@ -6355,9 +6760,10 @@ BYOC__PRIVATE void byoc__sgemm_pack_b_all(int nr, int64_t N, int64_t K, const fl
         }
     }
 }
-/* C [M, N] = A [M, K] * B with B packed by byoc__sgemm_pack_b_all for the same nr (ws: byoc_sgemm_workspace_size() bytes, aligned) */
-BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda, const float *packed,
-                                        float *C, int64_t ldc, float *ws) {
+/* C [M, N] = A [M, K] * B with B packed by byoc__sgemm_pack_b_all for the same nr
+   (ws: byoc_sgemm_workspace_size() bytes, aligned) */
+BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A,
+                                        int64_t lda, const float *packed, float *C, int64_t ldc, float *ws) {
     for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
         int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
         for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
@@ -6367,16 +6773,17 @@ BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int
                 byoc__pack_a(mc, kc, A + ic * lda + pc, lda, 1, ws);
                 for (int64_t jr = 0; jr < nc; jr += nr)
                     for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR)
-                        ukr(kc, ws + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f, pc == 0 ? 0.0f : 1.0f,
-                            (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR), (int)BYOC__MIN(nc - jr, (int64_t)nr));
+                        ukr(kc, ws + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f,
+                            pc == 0 ? 0.0f : 1.0f, (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR),
+                            (int)BYOC__MIN(nc - jr, (int64_t)nr));
             }
             packed += kc * ncr;
         }
     }
 }
 
-BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A, int64_t lda, const float *B,
-                         int64_t ldb, float beta, float *C, int64_t ldc, void *workspace) {
+BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
+                         int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc, void *workspace) {
     if (M <= 0 || N <= 0) return;
     int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1, b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
     if (K <= 0 || alpha == 0) { /* C = beta * C */
@@ -6391,7 +6798,8 @@ BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t
     }
     int nr;
     byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
-    byoc__sgemm_blocked(ukr, nr, M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc, (float *)byoc__align64(workspace ? workspace : owned));
+    byoc__sgemm_blocked(ukr, nr, M, N, K, alpha, A, a_rs, a_cs, B, b_rs, b_cs, beta, C, ldc,
+                        (float *)byoc__align64(workspace ? workspace : owned));
     BYOC_FREE(owned);
 }
 
@@ -6410,7 +6818,8 @@ typedef struct byoc__kctx {
 } byoc__kctx;
 
 BYOC__PRIVATE byoc_result byoc__kfail_dtype(byoc__kctx *k, byoc_dtype dt) {
-    return byoc__diag(k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, k->call->id, "%s: no host kernel for %s", k->name, byoc_dtype_name(dt));
+    return byoc__diag(k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, k->call->id, "%s: no host kernel for %s", k->name,
+                      byoc_dtype_name(dt));
 }
 BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kfail(byoc__kctx *k, const char *fmt, ...) {
     char why[512];
@@ -6469,14 +6878,16 @@ BYOC__PRIVATE void byoc__strides_of(int rank, const int64_t *dims, int64_t *stri
     int64_t s = 1;
     for (int i = rank - 1; i >= 0; --i) { strides[i] = s; s *= dims[i]; }
 }
-BYOC__PRIVATE int byoc__is_int_dtype(byoc_dtype dt) { return dt != BYOC_BOOL && !byoc_dtype_is_float(dt) && byoc_dtype_size(dt) > 0; }
+BYOC__PRIVATE int byoc__is_int_dtype(byoc_dtype dt) {
+    return dt != BYOC_BOOL && !byoc_dtype_is_float(dt) && byoc_dtype_size(dt) > 0;
+}
 
 /* Copies dims[rank] elements of esize bytes: element idx goes from src + sum(idx * src_strides) to
    dst + sum(idx * dst_strides) (strides in elements, any sign, 0 repeats). Unit axes are dropped and
    axes both sides walk contiguously are merged, so the innermost loop is as long as it can be; when
    both sides are contiguous there it is one memcpy. */
-BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *dst, const int64_t *dst_strides_in, const char *src,
-                                      const int64_t *src_strides_in, size_t esize) {
+BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *dst, const int64_t *dst_strides_in,
+                                      const char *src, const int64_t *src_strides_in, size_t esize) {
     int64_t dims[BYOC_MAX_RANK + 1], ds[BYOC_MAX_RANK + 1], ss[BYOC_MAX_RANK + 1];
     int r = 0;
     for (int i = 0; i < rank; ++i) {
@@ -6521,7 +6932,8 @@ BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *ds
                         if (esize == 4)
                             for (int64_t j = j0; j < j1; ++j) memcpy(drow_p + j * 4, scol + j * sstep, 4);
                         else
-                            for (int64_t j = j0; j < j1; ++j) memcpy(drow_p + j * (int64_t)esize, scol + j * sstep, esize);
+                            for (int64_t j = j0; j < j1; ++j)
+                                memcpy(drow_p + j * (int64_t)esize, scol + j * sstep, esize);
                     }
                 }
             int d = r - 3;
@@ -6609,7 +7021,8 @@ BYOC__PRIVATE void byoc__bcast_init(byoc__bcast *bc, const byoc_tensor *const *o
 /* calls fn for every innermost run: operand pointers at its start, each operand's element stride
    along it (0 or 1 after merging, except where an operand is strided), and its length */
 typedef void (*byoc__bcast_fn)(void *user, char *const *ptr, const int64_t *stride, int64_t n);
-BYOC__PRIVATE void byoc__bcast_walk(const byoc__bcast *bc, char *const *base, const size_t *esize, byoc__bcast_fn fn, void *user) {
+BYOC__PRIVATE void byoc__bcast_walk(const byoc__bcast *bc, char *const *base, const size_t *esize, byoc__bcast_fn fn,
+                                    void *user) {
     char *p[BYOC__BCAST_MAX_OPS];
     int64_t inner[BYOC__BCAST_MAX_OPS], idx[BYOC_MAX_RANK] = {0};
     int r = bc->rank;
@@ -6637,8 +7050,23 @@ enum {
     BYOC__K_NONE = 0,
     BYOC__K_ADD, BYOC__K_SUBTRACT, BYOC__K_MULTIPLY, BYOC__K_DIVIDE, BYOC__K_POWER, BYOC__K_MAXIMUM, BYOC__K_MINIMUM,
     BYOC__K_EQUAL, BYOC__K_LESS, BYOC__K_GREATER,
-    BYOC__K_RELU, BYOC__K_LEAKY_RELU, BYOC__K_CLIP, BYOC__K_SIGMOID, BYOC__K_TANH, BYOC__K_EXP, BYOC__K_LOG, BYOC__K_SQRT, BYOC__K_RSQRT,
-    BYOC__K_ERF, BYOC__K_NEGATIVE, BYOC__K_ABS, BYOC__K_FLOOR, BYOC__K_CEIL, BYOC__K_HARD_SIGMOID, BYOC__K_HARD_SWISH, BYOC__K_GELU,
+    BYOC__K_RELU,
+    BYOC__K_LEAKY_RELU,
+    BYOC__K_CLIP,
+    BYOC__K_SIGMOID,
+    BYOC__K_TANH,
+    BYOC__K_EXP,
+    BYOC__K_LOG,
+    BYOC__K_SQRT,
+    BYOC__K_RSQRT,
+    BYOC__K_ERF,
+    BYOC__K_NEGATIVE,
+    BYOC__K_ABS,
+    BYOC__K_FLOOR,
+    BYOC__K_CEIL,
+    BYOC__K_HARD_SIGMOID,
+    BYOC__K_HARD_SWISH,
+    BYOC__K_GELU,
     BYOC__K_SOFTMAX, BYOC__K_LOG_SOFTMAX,
     BYOC__K_MAX_POOL, BYOC__K_AVG_POOL,
     BYOC__K_SUM, BYOC__K_MEAN, BYOC__K_RMAX, BYOC__K_RMIN,
@@ -6648,47 +7076,74 @@ enum {
 /* ---- elementwise binary ops with broadcasting ---- */
 /* float32: one loop per operand pattern (both runs, run and scalar, scalar and run), vectorised */
 #if BYOC__SIMD
-#define BYOC__F32_BINARY_VEC(VEXPR)                                                                                                            \
-    if (sa == 1 && sb == 1)                                                                                                                    \
-        for (; i + 8 <= n; i += 8) {                                                                                                           \
-            byoc__f4 x0, x1, y0, y1;                                                                                                           \
-            BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4); BYOC__LD(y0, b + i); BYOC__LD(y1, b + i + 4);                                         \
-            { byoc__f4 x = x0, y = y0; x0 = VEXPR; }                                                                                           \
-            { byoc__f4 x = x1, y = y1; x1 = VEXPR; }                                                                                           \
-            BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                      \
-        }                                                                                                                                      \
-    else if (sa == 1 && sb == 0) {                                                                                                             \
-        byoc__f4 y = {b[0], b[0], b[0], b[0]};                                                                                                 \
-        for (; i + 8 <= n; i += 8) {                                                                                                           \
-            byoc__f4 x0, x1;                                                                                                                   \
-            BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4);                                                                                       \
-            { byoc__f4 x = x0; x0 = VEXPR; }                                                                                                   \
-            { byoc__f4 x = x1; x1 = VEXPR; }                                                                                                   \
-            BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                      \
-        }                                                                                                                                      \
-    } else if (sa == 0 && sb == 1) {                                                                                                           \
-        byoc__f4 x = {a[0], a[0], a[0], a[0]};                                                                                                 \
-        for (; i + 8 <= n; i += 8) {                                                                                                           \
-            byoc__f4 y0, y1;                                                                                                                   \
-            BYOC__LD(y0, b + i); BYOC__LD(y1, b + i + 4);                                                                                       \
-            { byoc__f4 y = y0; y0 = VEXPR; }                                                                                                   \
-            { byoc__f4 y = y1; y1 = VEXPR; }                                                                                                   \
-            BYOC__ST(o + i, y0); BYOC__ST(o + i + 4, y1);                                                                                      \
-        }                                                                                                                                      \
+#define BYOC__F32_BINARY_VEC(VEXPR)            \
+    if (sa == 1 && sb == 1)                    \
+        for (; i + 8 <= n; i += 8) {           \
+            byoc__f4 x0, x1, y0, y1;           \
+            BYOC__LD(x0, a + i);               \
+            BYOC__LD(x1, a + i + 4);           \
+            BYOC__LD(y0, b + i);               \
+            BYOC__LD(y1, b + i + 4);           \
+            {                                  \
+                byoc__f4 x = x0, y = y0;       \
+                x0 = VEXPR;                    \
+            }                                  \
+            {                                  \
+                byoc__f4 x = x1, y = y1;       \
+                x1 = VEXPR;                    \
+            }                                  \
+            BYOC__ST(o + i, x0);               \
+            BYOC__ST(o + i + 4, x1);           \
+        }                                      \
+    else if (sa == 1 && sb == 0) {             \
+        byoc__f4 y = {b[0], b[0], b[0], b[0]}; \
+        for (; i + 8 <= n; i += 8) {           \
+            byoc__f4 x0, x1;                   \
+            BYOC__LD(x0, a + i);               \
+            BYOC__LD(x1, a + i + 4);           \
+            {                                  \
+                byoc__f4 x = x0;               \
+                x0 = VEXPR;                    \
+            }                                  \
+            {                                  \
+                byoc__f4 x = x1;               \
+                x1 = VEXPR;                    \
+            }                                  \
+            BYOC__ST(o + i, x0);               \
+            BYOC__ST(o + i + 4, x1);           \
+        }                                      \
+    } else if (sa == 0 && sb == 1) {           \
+        byoc__f4 x = {a[0], a[0], a[0], a[0]}; \
+        for (; i + 8 <= n; i += 8) {           \
+            byoc__f4 y0, y1;                   \
+            BYOC__LD(y0, b + i);               \
+            BYOC__LD(y1, b + i + 4);           \
+            {                                  \
+                byoc__f4 y = y0;               \
+                y0 = VEXPR;                    \
+            }                                  \
+            {                                  \
+                byoc__f4 y = y1;               \
+                y1 = VEXPR;                    \
+            }                                  \
+            BYOC__ST(o + i, y0);               \
+            BYOC__ST(o + i + 4, y1);           \
+        }                                      \
     }
 #else
 #define BYOC__F32_BINARY_VEC(VEXPR)
 #endif
-#define BYOC__F32_BINARY(VEXPR, SEXPR)                                                                                                         \
-    {                                                                                                                                          \
-        BYOC__F32_BINARY_VEC(VEXPR)                                                                                                            \
-        for (; i < n; ++i) {                                                                                                                   \
-            float x = a[i * sa], y = b[i * sb];                                                                                                \
-            o[i] = SEXPR;                                                                                                                      \
-        }                                                                                                                                      \
+#define BYOC__F32_BINARY(VEXPR, SEXPR)          \
+    {                                           \
+        BYOC__F32_BINARY_VEC(VEXPR)             \
+        for (; i < n; ++i) {                    \
+            float x = a[i * sa], y = b[i * sb]; \
+            o[i] = SEXPR;                       \
+        }                                       \
     }
 
-BYOC__PRIVATE void byoc__binary_f32(int code, const float *a, int64_t sa, const float *b, int64_t sb, float *o, int64_t n) {
+BYOC__PRIVATE void byoc__binary_f32(int code, const float *a, int64_t sa, const float *b, int64_t sb, float *o,
+                                    int64_t n) {
     int64_t i = 0;
     switch (code) {
     case BYOC__K_ADD: BYOC__F32_BINARY(x + y, x + y) break;
@@ -6703,7 +7158,8 @@ BYOC__PRIVATE void byoc__binary_f32(int code, const float *a, int64_t sa, const 
 }
 
 /* float64: plain loops in double */
-BYOC__PRIVATE void byoc__binary_f64(int code, const double *a, int64_t sa, const double *b, int64_t sb, double *o, int64_t n) {
+BYOC__PRIVATE void byoc__binary_f64(int code, const double *a, int64_t sa, const double *b, int64_t sb, double *o,
+                                    int64_t n) {
     for (int64_t i = 0; i < n; ++i) {
         double x = a[i * sa], y = b[i * sb];
         switch (code) {
@@ -6729,32 +7185,43 @@ BYOC__PRIVATE uint64_t byoc__upow(uint64_t base, uint64_t e) {
         if (e & 1) r *= base;
     return r;
 }
-#define BYOC__INT_BINARY(T, UT, SIGNED)                                                                                                        \
-    static void byoc__binary_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) {                                 \
-        int64_t i;                                                                                                                             \
-        switch (code) {                                                                                                                        \
-        case BYOC__K_ADD: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] + (UT)b[i * sb]); break;                                            \
-        case BYOC__K_SUBTRACT: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] - (UT)b[i * sb]); break;                                       \
-        case BYOC__K_MULTIPLY: for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] * (UT)b[i * sb]); break;                                       \
-        case BYOC__K_DIVIDE:                                                                                                                   \
-            for (i = 0; i < n; ++i) {                                                                                                          \
-                T x = a[i * sa], y = b[i * sb];                                                                                                \
-                o[i] = y == 0 ? (T)0 : (SIGNED && y == (T)-1) ? (T)((UT)0 - (UT)x) : (T)(x / y);                                               \
-            }                                                                                                                                  \
-            break;                                                                                                                             \
-        case BYOC__K_POWER:                                                                                                                    \
-            for (i = 0; i < n; ++i) {                                                                                                          \
-                T x = a[i * sa], y = b[i * sb];                                                                                                \
-                if (SIGNED && byoc__negative((int64_t)y)) /* a negative exponent: what truncating x^y leaves */                                \
-                    o[i] = x == 1 ? (T)1 : (SIGNED && x == (T)-1) ? (((uint64_t)(int64_t)y & 1) ? (T)-1 : (T)1) : (T)0;                        \
-                else                                                                                                                           \
-                    o[i] = (T)byoc__upow((uint64_t)(int64_t)x, (uint64_t)(int64_t)y);                                                          \
-            }                                                                                                                                  \
-            break;                                                                                                                             \
-        case BYOC__K_MAXIMUM: for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb] ? a[i * sa] : b[i * sb]; break;                            \
-        case BYOC__K_MINIMUM: for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb] ? a[i * sa] : b[i * sb]; break;                            \
-        default: break;                                                                                                                        \
-        }                                                                                                                                      \
+#define BYOC__INT_BINARY(T, UT, SIGNED)                                                                         \
+    static void byoc__binary_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) {   \
+        int64_t i;                                                                                              \
+        switch (code) {                                                                                         \
+        case BYOC__K_ADD:                                                                                       \
+            for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] + (UT)b[i * sb]);                                  \
+            break;                                                                                              \
+        case BYOC__K_SUBTRACT:                                                                                  \
+            for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] - (UT)b[i * sb]);                                  \
+            break;                                                                                              \
+        case BYOC__K_MULTIPLY:                                                                                  \
+            for (i = 0; i < n; ++i) o[i] = (T)((UT)a[i * sa] * (UT)b[i * sb]);                                  \
+            break;                                                                                              \
+        case BYOC__K_DIVIDE:                                                                                    \
+            for (i = 0; i < n; ++i) {                                                                           \
+                T x = a[i * sa], y = b[i * sb];                                                                 \
+                o[i] = y == 0 ? (T)0 : (SIGNED && y == (T)-1) ? (T)((UT)0 - (UT)x) : (T)(x / y);                \
+            }                                                                                                   \
+            break;                                                                                              \
+        case BYOC__K_POWER:                                                                                     \
+            for (i = 0; i < n; ++i) {                                                                           \
+                T x = a[i * sa], y = b[i * sb];                                                                 \
+                if (SIGNED && byoc__negative((int64_t)y)) /* a negative exponent: what truncating x^y leaves */ \
+                    o[i] = x == 1                   ? (T)1                                                      \
+                           : (SIGNED && x == (T)-1) ? (((uint64_t)(int64_t)y & 1) ? (T)-1 : (T)1)               \
+                                                    : (T)0;                                                     \
+                else o[i] = (T)byoc__upow((uint64_t)(int64_t)x, (uint64_t)(int64_t)y);                          \
+            }                                                                                                   \
+            break;                                                                                              \
+        case BYOC__K_MAXIMUM:                                                                                   \
+            for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb] ? a[i * sa] : b[i * sb];                       \
+            break;                                                                                              \
+        case BYOC__K_MINIMUM:                                                                                   \
+            for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb] ? a[i * sa] : b[i * sb];                       \
+            break;                                                                                              \
+        default: break;                                                                                         \
+        }                                                                                                       \
     }
 BYOC__INT_BINARY(int8_t, uint32_t, 1)
 BYOC__INT_BINARY(uint8_t, uint32_t, 0)
@@ -6766,12 +7233,15 @@ BYOC__INT_BINARY(uint32_t, uint32_t, 0)
 BYOC__INT_BINARY(uint64_t, uint64_t, 0)
 
 /* comparisons: any dtype to bool (bool compares as uint8 0/1) */
-#define BYOC__COMPARE(T)                                                                                                                       \
-    static void byoc__compare_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, uint8_t *o, int64_t n) {                          \
-        int64_t i;                                                                                                                             \
-        if (code == BYOC__K_EQUAL) for (i = 0; i < n; ++i) o[i] = a[i * sa] == b[i * sb];                                                      \
-        else if (code == BYOC__K_LESS) for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb];                                                   \
-        else for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb];                                                                             \
+#define BYOC__COMPARE(T)                                                                                             \
+    static void byoc__compare_##T(int code, const T *a, int64_t sa, const T *b, int64_t sb, uint8_t *o, int64_t n) { \
+        int64_t i;                                                                                                   \
+        if (code == BYOC__K_EQUAL)                                                                                   \
+            for (i = 0; i < n; ++i) o[i] = a[i * sa] == b[i * sb];                                                   \
+        else if (code == BYOC__K_LESS)                                                                               \
+            for (i = 0; i < n; ++i) o[i] = a[i * sa] < b[i * sb];                                                    \
+        else                                                                                                         \
+            for (i = 0; i < n; ++i) o[i] = a[i * sa] > b[i * sb];                                                    \
     }
 BYOC__COMPARE(float)
 BYOC__COMPARE(int8_t)
@@ -6788,10 +7258,10 @@ typedef struct byoc__binary_job { int code; byoc_dtype dt; } byoc__binary_job;
 static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
     const byoc__binary_job *j = (const byoc__binary_job *)user;
     int cmp = j->code == BYOC__K_EQUAL || j->code == BYOC__K_LESS || j->code == BYOC__K_GREATER;
-#define BYOC__BIN_CASE(DT, T)                                                                                                                  \
-    case DT:                                                                                                                                   \
-        if (cmp) byoc__compare_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (uint8_t *)p[0], n);                                \
-        else byoc__binary_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);                                           \
+#define BYOC__BIN_CASE(DT, T)                                                                                  \
+    case DT:                                                                                                   \
+        if (cmp) byoc__compare_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (uint8_t *)p[0], n); \
+        else byoc__binary_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);            \
         break;
     switch (j->dt) {
     case BYOC_FLOAT32:
@@ -6808,7 +7278,8 @@ static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64
     BYOC__BIN_CASE(BYOC_UINT32, uint32_t)
     BYOC__BIN_CASE(BYOC_UINT64, uint64_t)
     case BYOC_FLOAT64:
-        if (cmp) byoc__compare_double(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (uint8_t *)p[0], n);
+        if (cmp)
+            byoc__compare_double(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (uint8_t *)p[0], n);
         else byoc__binary_f64(j->code, (const double *)p[1], s[1], (const double *)p[2], s[2], (double *)p[0], n);
         break;
     default: break;
@@ -6819,8 +7290,10 @@ static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64
 static byoc_result byoc__k_binary(byoc__kctx *k) {
     byoc_dtype dt = k->in[0].dtype;
     int cmp = k->code == BYOC__K_EQUAL || k->code == BYOC__K_LESS || k->code == BYOC__K_GREATER;
-    if (dt == BYOC_BOOL && !cmp && k->code != BYOC__K_MAXIMUM && k->code != BYOC__K_MINIMUM) return byoc__kfail_dtype(k, dt);
-    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && dt != BYOC_BOOL && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype(k, dt);
+    if (dt == BYOC_BOOL && !cmp && k->code != BYOC__K_MAXIMUM && k->code != BYOC__K_MINIMUM)
+        return byoc__kfail_dtype(k, dt);
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && dt != BYOC_BOOL && !byoc__is_int_dtype(dt))
+        return byoc__kfail_dtype(k, dt);
     const byoc_tensor *ops[3] = {&k->out[0], &k->in[0], &k->in[1]};
     byoc__bcast bc;
     byoc__bcast_init(&bc, ops, 3);
@@ -6837,7 +7310,9 @@ static byoc_result byoc__k_binary(byoc__kctx *k) {
 static void byoc__where_run(void *user, char *const *p, const int64_t *s, int64_t n) {
     size_t es = *(const size_t *)user;
     const uint8_t *c = (const uint8_t *)p[1];
-    for (int64_t i = 0; i < n; ++i) memcpy(p[0] + (size_t)i * es, c[i * s[1]] ? p[2] + (size_t)(i * s[2]) * es : p[3] + (size_t)(i * s[3]) * es, es);
+    for (int64_t i = 0; i < n; ++i)
+        memcpy(p[0] + (size_t)i * es, c[i * s[1]] ? p[2] + (size_t)(i * s[2]) * es : p[3] + (size_t)(i * s[3]) * es,
+               es);
 }
 static byoc_result byoc__k_where(byoc__kctx *k) {
     const byoc_tensor *ops[4] = {&k->out[0], &k->in[0], &k->in[1], &k->in[2]};
@@ -6861,13 +7336,21 @@ static byoc_result byoc__k_logical_not(byoc__kctx *k) {
 typedef struct byoc__unary_params { float alpha, beta, lo, hi; int tanh_gelu; } byoc__unary_params;
 
 #if BYOC__SIMD
-#define BYOC__F32_UNARY_VEC(VEXPR)                                                                                                             \
-    for (; i + 8 <= n; i += 8) {                                                                                                               \
-        byoc__f4 x0, x1;                                                                                                                       \
-        BYOC__LD(x0, a + i); BYOC__LD(x1, a + i + 4);                                                                                           \
-        { byoc__f4 x = x0; x0 = VEXPR; }                                                                                                       \
-        { byoc__f4 x = x1; x1 = VEXPR; }                                                                                                       \
-        BYOC__ST(o + i, x0); BYOC__ST(o + i + 4, x1);                                                                                          \
+#define BYOC__F32_UNARY_VEC(VEXPR) \
+    for (; i + 8 <= n; i += 8) {   \
+        byoc__f4 x0, x1;           \
+        BYOC__LD(x0, a + i);       \
+        BYOC__LD(x1, a + i + 4);   \
+        {                          \
+            byoc__f4 x = x0;       \
+            x0 = VEXPR;            \
+        }                          \
+        {                          \
+            byoc__f4 x = x1;       \
+            x1 = VEXPR;            \
+        }                          \
+        BYOC__ST(o + i, x0);       \
+        BYOC__ST(o + i + 4, x1);   \
     }
 #else
 #define BYOC__F32_UNARY_VEC(VEXPR)
@@ -6875,40 +7358,42 @@ typedef struct byoc__unary_params { float alpha, beta, lo, hi; int tanh_gelu; } 
 /* with vectors, the last few elements go through the same vector code (padded), so an element's
    result does not depend on where in the tensor, or in a tile of it, it sits */
 #if BYOC__SIMD
-#define BYOC__F32_UNARY(VEXPR, SEXPR)                                                                                                          \
-    {                                                                                                                                          \
-        BYOC__F32_UNARY_VEC(VEXPR)                                                                                                             \
-        for (; i < n; i += 4) {                                                                                                                \
-            float pad[4] = {0, 0, 0, 0};                                                                                                       \
-            size_t rest = (size_t)BYOC__MIN(n - i, 4) * sizeof(float);                                                                         \
-            byoc__f4 x;                                                                                                                        \
-            memcpy(pad, a + i, rest);                                                                                                          \
-            BYOC__LD(x, pad);                                                                                                                  \
-            x = VEXPR;                                                                                                                         \
-            BYOC__ST(pad, x);                                                                                                                  \
-            memcpy(o + i, pad, rest);                                                                                                          \
-        }                                                                                                                                      \
+#define BYOC__F32_UNARY(VEXPR, SEXPR)                                  \
+    {                                                                  \
+        BYOC__F32_UNARY_VEC(VEXPR)                                     \
+        for (; i < n; i += 4) {                                        \
+            float pad[4] = {0, 0, 0, 0};                               \
+            size_t rest = (size_t)BYOC__MIN(n - i, 4) * sizeof(float); \
+            byoc__f4 x;                                                \
+            memcpy(pad, a + i, rest);                                  \
+            BYOC__LD(x, pad);                                          \
+            x = VEXPR;                                                 \
+            BYOC__ST(pad, x);                                          \
+            memcpy(o + i, pad, rest);                                  \
+        }                                                              \
     }
 #else
-#define BYOC__F32_UNARY(VEXPR, SEXPR)                                                                                                          \
-    for (; i < n; ++i) {                                                                                                                       \
-        float x = a[i];                                                                                                                        \
-        o[i] = SEXPR;                                                                                                                          \
+#define BYOC__F32_UNARY(VEXPR, SEXPR) \
+    for (; i < n; ++i) {              \
+        float x = a[i];               \
+        o[i] = SEXPR;                 \
     }
 #endif
-#define BYOC__F32_MAP(SEXPR)                                                                                                                   \
-    for (; i < n; ++i) {                                                                                                                       \
-        float x = a[i];                                                                                                                        \
-        o[i] = SEXPR;                                                                                                                          \
+#define BYOC__F32_MAP(SEXPR) \
+    for (; i < n; ++i) {     \
+        float x = a[i];      \
+        o[i] = SEXPR;        \
     }
 
 /* the loops, inlined into a plain copy and (x86-64) an AVX2+FMA copy: the same vector code gets
    three-operand encodings and fused multiply-adds, which nearly halves the time of exp and friends */
-BYOC__ALWAYS_INLINE void byoc__unary_f32_body(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
+BYOC__ALWAYS_INLINE void byoc__unary_f32_body(int code, const byoc__unary_params *pr, const float *a, float *o,
+                                              int64_t n) {
     int64_t i = 0;
     float al = pr->alpha, be = pr->beta, lo = pr->lo, hi = pr->hi;
 #if BYOC__SIMD
-    const byoc__f4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1}, three = {3, 3, 3, 3}, six = {6, 6, 6, 6}, sixth = {1.0f / 6, 1.0f / 6, 1.0f / 6, 1.0f / 6};
+    const byoc__f4 zero = {0, 0, 0, 0}, one = {1, 1, 1, 1}, three = {3, 3, 3, 3}, six = {6, 6, 6, 6},
+                   sixth = {1.0f / 6, 1.0f / 6, 1.0f / 6, 1.0f / 6};
     const byoc__f4 alv = {al, al, al, al}, bev = {be, be, be, be}, lov = {lo, lo, lo, lo}, hiv = {hi, hi, hi, hi};
     const byoc__i4 sign = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
 #endif
@@ -6916,7 +7401,8 @@ BYOC__ALWAYS_INLINE void byoc__unary_f32_body(int code, const byoc__unary_params
     case BYOC__K_RELU: BYOC__F32_UNARY(BYOC__SEL(x > zero, x, zero), x > 0 ? x : 0) break;
     case BYOC__K_LEAKY_RELU: BYOC__F32_UNARY(BYOC__SEL(x > zero, x, x * alv), x > 0 ? x : x * al) break;
     case BYOC__K_CLIP: /* max(min(x, hi), lo), as TVM computes it */
-        BYOC__F32_UNARY(BYOC__SEL(BYOC__SEL(x < hiv, x, hiv) > lov, BYOC__SEL(x < hiv, x, hiv), lov), (x < hi ? x : hi) > lo ? (x < hi ? x : hi) : lo)
+        BYOC__F32_UNARY(BYOC__SEL(BYOC__SEL(x < hiv, x, hiv) > lov, BYOC__SEL(x < hiv, x, hiv), lov),
+                        (x < hi ? x : hi) > lo ? (x < hi ? x : hi) : lo)
         break;
     case BYOC__K_NEGATIVE: BYOC__F32_UNARY(-x, -x) break;
     case BYOC__K_ABS: BYOC__F32_UNARY((byoc__f4)((byoc__i4)x & ~sign), fabsf(x)) break;
@@ -6938,9 +7424,12 @@ BYOC__ALWAYS_INLINE void byoc__unary_f32_body(int code, const byoc__unary_params
     case BYOC__K_FLOOR: BYOC__F32_MAP(floorf(x)) break;
     case BYOC__K_CEIL: BYOC__F32_MAP(ceilf(x)) break;
     case BYOC__K_GELU:
-        if (pr->tanh_gelu) BYOC__F32_UNARY(0.5f * x * (one + byoc__tanh4(0.7978845608028654f * (x + 0.044715f * x * x * x))),
-                                           0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x))))
-        else BYOC__F32_UNARY(0.5f * x * (one + byoc__erf4(x * 0.7071067811865476f)), 0.5f * x * (1.0f + erff(x * 0.7071067811865476f)))
+        if (pr->tanh_gelu)
+            BYOC__F32_UNARY(0.5f * x * (one + byoc__tanh4(0.7978845608028654f * (x + 0.044715f * x * x * x))),
+                            0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x))))
+        else
+            BYOC__F32_UNARY(0.5f * x * (one + byoc__erf4(x * 0.7071067811865476f)),
+                            0.5f * x * (1.0f + erff(x * 0.7071067811865476f)))
         break;
     default: break;
     }
@@ -6950,8 +7439,8 @@ static void byoc__unary_f32_plain(int code, const byoc__unary_params *pr, const 
     byoc__unary_f32_body(code, pr, a, o, n);
 }
 #if BYOC__X86_DISPATCH
-__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static void byoc__unary_f32_avx2(int code, const byoc__unary_params *pr, const float *a,
-                                                                                      float *o, int64_t n) {
+__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static void
+byoc__unary_f32_avx2(int code, const byoc__unary_params *pr, const float *a, float *o, int64_t n) {
     byoc__unary_f32_body(code, pr, a, o, n);
 }
 #endif
@@ -6966,24 +7455,30 @@ BYOC__PRIVATE void byoc__unary_f32(int code, const byoc__unary_params *pr, const
 }
 
 /* relu, negative, abs, clip on integers (wrapping: -MIN is MIN) */
-#define BYOC__INT_UNARY(T, UT, SIGNED, TMIN, TMAX)                                                                                             \
-    static void byoc__unary_##T(int code, double lo_d, double hi_d, const T *a, T *o, int64_t n) {                                            \
-        int64_t i;                                                                                                                             \
-        switch (code) {                                                                                                                        \
-        case BYOC__K_RELU: for (i = 0; i < n; ++i) o[i] = a[i] > 0 ? a[i] : (T)0; break;                                                       \
-        case BYOC__K_NEGATIVE: for (i = 0; i < n; ++i) o[i] = (T)((UT)0 - (UT)a[i]); break;                                                    \
-        case BYOC__K_ABS: for (i = 0; i < n; ++i) o[i] = SIGNED && byoc__negative((int64_t)a[i]) ? (T)((UT)0 - (UT)a[i]) : a[i]; break;       \
-        case BYOC__K_CLIP: {                                                                                                                   \
-            /* bounds saturated into the type (NaN: no bound), then truncated as a cast does */                                                \
-            if (lo_d != lo_d) lo_d = -HUGE_VAL;                                                                                                \
-            if (hi_d != hi_d) hi_d = HUGE_VAL;                                                                                                 \
-            T lo = (T)(lo_d <= (double)(TMIN) ? (TMIN) : lo_d >= (double)(TMAX) ? (TMAX) : (T)lo_d);                                           \
-            T hi = (T)(hi_d <= (double)(TMIN) ? (TMIN) : hi_d >= (double)(TMAX) ? (TMAX) : (T)hi_d);                                           \
-            for (i = 0; i < n; ++i) o[i] = (a[i] < hi ? a[i] : hi) > lo ? (a[i] < hi ? a[i] : hi) : lo;                                         \
-            break;                                                                                                                             \
-        }                                                                                                                                      \
-        default: break;                                                                                                                        \
-        }                                                                                                                                      \
+#define BYOC__INT_UNARY(T, UT, SIGNED, TMIN, TMAX)                                                                 \
+    static void byoc__unary_##T(int code, double lo_d, double hi_d, const T *a, T *o, int64_t n) {                 \
+        int64_t i;                                                                                                 \
+        switch (code) {                                                                                            \
+        case BYOC__K_RELU:                                                                                         \
+            for (i = 0; i < n; ++i) o[i] = a[i] > 0 ? a[i] : (T)0;                                                 \
+            break;                                                                                                 \
+        case BYOC__K_NEGATIVE:                                                                                     \
+            for (i = 0; i < n; ++i) o[i] = (T)((UT)0 - (UT)a[i]);                                                  \
+            break;                                                                                                 \
+        case BYOC__K_ABS:                                                                                          \
+            for (i = 0; i < n; ++i) o[i] = SIGNED && byoc__negative((int64_t)a[i]) ? (T)((UT)0 - (UT)a[i]) : a[i]; \
+            break;                                                                                                 \
+        case BYOC__K_CLIP: {                                                                                       \
+            /* bounds saturated into the type (NaN: no bound), then truncated as a cast does */                    \
+            if (lo_d != lo_d) lo_d = -HUGE_VAL;                                                                    \
+            if (hi_d != hi_d) hi_d = HUGE_VAL;                                                                     \
+            T lo = (T)(lo_d <= (double)(TMIN) ? (TMIN) : lo_d >= (double)(TMAX) ? (TMAX) : (T)lo_d);               \
+            T hi = (T)(hi_d <= (double)(TMIN) ? (TMIN) : hi_d >= (double)(TMAX) ? (TMAX) : (T)hi_d);               \
+            for (i = 0; i < n; ++i) o[i] = (a[i] < hi ? a[i] : hi) > lo ? (a[i] < hi ? a[i] : hi) : lo;            \
+            break;                                                                                                 \
+        }                                                                                                          \
+        default: break;                                                                                            \
+        }                                                                                                          \
     }
 BYOC__INT_UNARY(int8_t, uint32_t, 1, INT8_MIN, INT8_MAX)
 BYOC__INT_UNARY(uint8_t, uint32_t, 0, 0, UINT8_MAX)
@@ -6995,7 +7490,8 @@ BYOC__INT_UNARY(uint32_t, uint32_t, 0, 0, UINT32_MAX)
 BYOC__INT_UNARY(uint64_t, uint64_t, 0, 0, UINT64_MAX)
 
 /* float64: the same formulas in double, with libm */
-BYOC__PRIVATE void byoc__unary_f64(int code, double al, double be, double lo, double hi, int tanh_gelu, const double *a, double *o, int64_t n) {
+BYOC__PRIVATE void byoc__unary_f64(int code, double al, double be, double lo, double hi, int tanh_gelu, const double *a,
+                                   double *o, int64_t n) {
     for (int64_t i = 0; i < n; ++i) {
         double x = a[i], c;
         switch (code) {
@@ -7016,7 +7512,8 @@ BYOC__PRIVATE void byoc__unary_f64(int code, double al, double be, double lo, do
         case BYOC__K_FLOOR: o[i] = floor(x); break;
         case BYOC__K_CEIL: o[i] = ceil(x); break;
         case BYOC__K_GELU:
-            o[i] = tanh_gelu ? 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))) : 0.5 * x * (1 + erf(x * 0.7071067811865476));
+            o[i] = tanh_gelu ? 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+                             : 0.5 * x * (1 + erf(x * 0.7071067811865476));
             break;
         default: break;
         }
@@ -7028,7 +7525,8 @@ static byoc_result byoc__k_unary(byoc__kctx *k) {
     int64_t n = byoc__numel(&k->out[0]);
     double lo = byoc__kfloat(k, "a_min", 0), hi = byoc__kfloat(k, "a_max", 0);
     if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
-        double alpha = byoc__kfloat(k, "alpha", k->code == BYOC__K_HARD_SIGMOID ? 0.2 : 0.01), beta = byoc__kfloat(k, "beta", 0.5);
+        double alpha = byoc__kfloat(k, "alpha", k->code == BYOC__K_HARD_SIGMOID ? 0.2 : 0.01),
+               beta = byoc__kfloat(k, "beta", 0.5);
         byoc__unary_params pr;
         memset(&pr, 0, sizeof pr);
         pr.alpha = (float)alpha;
@@ -7037,24 +7535,44 @@ static byoc_result byoc__k_unary(byoc__kctx *k) {
         pr.hi = (float)hi;
         if (k->code == BYOC__K_GELU) {
             const char *approx = byoc__kstr(k, "approximate", "none");
-            if (strcmp(approx, "none") && strcmp(approx, "tanh")) return byoc__kfail(k, "no host kernel for approximate=\"%s\"", approx);
+            if (strcmp(approx, "none") && strcmp(approx, "tanh"))
+                return byoc__kfail(k, "no host kernel for approximate=\"%s\"", approx);
             pr.tanh_gelu = !strcmp(approx, "tanh");
         }
-        if (dt == BYOC_FLOAT64) byoc__unary_f64(k->code, alpha, beta, lo, hi, pr.tanh_gelu, (const double *)k->in[0].data, (double *)k->out[0].data, n);
+        if (dt == BYOC_FLOAT64)
+            byoc__unary_f64(k->code, alpha, beta, lo, hi, pr.tanh_gelu, (const double *)k->in[0].data,
+                            (double *)k->out[0].data, n);
         else byoc__unary_f32(k->code, &pr, (const float *)k->in[0].data, (float *)k->out[0].data, n);
         return BYOC_OK;
     }
-    int int_ok = k->code == BYOC__K_RELU || k->code == BYOC__K_NEGATIVE || k->code == BYOC__K_ABS || k->code == BYOC__K_CLIP;
+    int int_ok =
+        k->code == BYOC__K_RELU || k->code == BYOC__K_NEGATIVE || k->code == BYOC__K_ABS || k->code == BYOC__K_CLIP;
     if (!int_ok) return byoc__kfail_dtype(k, dt);
     switch (dt) {
-    case BYOC_INT8: byoc__unary_int8_t(k->code, lo, hi, (const int8_t *)k->in[0].data, (int8_t *)k->out[0].data, n); break;
-    case BYOC_UINT8: byoc__unary_uint8_t(k->code, lo, hi, (const uint8_t *)k->in[0].data, (uint8_t *)k->out[0].data, n); break;
-    case BYOC_INT16: byoc__unary_int16_t(k->code, lo, hi, (const int16_t *)k->in[0].data, (int16_t *)k->out[0].data, n); break;
-    case BYOC_INT32: byoc__unary_int32_t(k->code, lo, hi, (const int32_t *)k->in[0].data, (int32_t *)k->out[0].data, n); break;
-    case BYOC_INT64: byoc__unary_int64_t(k->code, lo, hi, (const int64_t *)k->in[0].data, (int64_t *)k->out[0].data, n); break;
-    case BYOC_UINT16: byoc__unary_uint16_t(k->code, lo, hi, (const uint16_t *)k->in[0].data, (uint16_t *)k->out[0].data, n); break;
-    case BYOC_UINT32: byoc__unary_uint32_t(k->code, lo, hi, (const uint32_t *)k->in[0].data, (uint32_t *)k->out[0].data, n); break;
-    case BYOC_UINT64: byoc__unary_uint64_t(k->code, lo, hi, (const uint64_t *)k->in[0].data, (uint64_t *)k->out[0].data, n); break;
+    case BYOC_INT8:
+        byoc__unary_int8_t(k->code, lo, hi, (const int8_t *)k->in[0].data, (int8_t *)k->out[0].data, n);
+        break;
+    case BYOC_UINT8:
+        byoc__unary_uint8_t(k->code, lo, hi, (const uint8_t *)k->in[0].data, (uint8_t *)k->out[0].data, n);
+        break;
+    case BYOC_INT16:
+        byoc__unary_int16_t(k->code, lo, hi, (const int16_t *)k->in[0].data, (int16_t *)k->out[0].data, n);
+        break;
+    case BYOC_INT32:
+        byoc__unary_int32_t(k->code, lo, hi, (const int32_t *)k->in[0].data, (int32_t *)k->out[0].data, n);
+        break;
+    case BYOC_INT64:
+        byoc__unary_int64_t(k->code, lo, hi, (const int64_t *)k->in[0].data, (int64_t *)k->out[0].data, n);
+        break;
+    case BYOC_UINT16:
+        byoc__unary_uint16_t(k->code, lo, hi, (const uint16_t *)k->in[0].data, (uint16_t *)k->out[0].data, n);
+        break;
+    case BYOC_UINT32:
+        byoc__unary_uint32_t(k->code, lo, hi, (const uint32_t *)k->in[0].data, (uint32_t *)k->out[0].data, n);
+        break;
+    case BYOC_UINT64:
+        byoc__unary_uint64_t(k->code, lo, hi, (const uint64_t *)k->in[0].data, (uint64_t *)k->out[0].data, n);
+        break;
     default: return byoc__kfail_dtype(k, dt);
     }
     return BYOC_OK;
@@ -7077,7 +7595,8 @@ static byoc_result byoc__k_bias_add(byoc__kctx *k) {
         const float *xd = (const float *)x->data, *bias = (const float *)k->in[1].data;
         float *o = (float *)k->out[0].data;
         for (int64_t p = 0; p < outer; ++p)
-            for (int64_t c = 0; c < C; ++c, xd += inner, o += inner) byoc__binary_f32(BYOC__K_ADD, xd, 1, bias + c, 0, o, inner);
+            for (int64_t c = 0; c < C; ++c, xd += inner, o += inner)
+                byoc__binary_f32(BYOC__K_ADD, xd, 1, bias + c, 0, o, inner);
         return BYOC_OK;
     }
     if (!byoc__is_int_dtype(x->dtype) && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
@@ -7173,7 +7692,8 @@ BYOC__PRIVATE void byoc__scale_f32(float *x, float a, int64_t n) {
 }
 
 /* out = e^(x - shift) (one shift, or one per element); returns the sum of out */
-BYOC__ALWAYS_INLINE float byoc__exp_shifted_f32_body(const float *x, float shift, const float *shifts, float *out, int64_t n) {
+BYOC__ALWAYS_INLINE float byoc__exp_shifted_f32_body(const float *x, float shift, const float *shifts, float *out,
+                                                     int64_t n) {
     int64_t i = 0;
     float sum = 0;
 #if BYOC__SIMD
@@ -7209,8 +7729,8 @@ static float byoc__exp_shifted_f32_plain(const float *x, float shift, const floa
     return byoc__exp_shifted_f32_body(x, shift, shifts, out, n);
 }
 #if BYOC__X86_DISPATCH
-__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static float byoc__exp_shifted_f32_avx2(const float *x, float shift, const float *shifts,
-                                                                                              float *out, int64_t n) {
+__attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT static float
+byoc__exp_shifted_f32_avx2(const float *x, float shift, const float *shifts, float *out, int64_t n) {
     return byoc__exp_shifted_f32_body(x, shift, shifts, out, n);
 }
 #endif
@@ -7276,12 +7796,13 @@ static byoc_result byoc__k_batch_norm(byoc__kctx *k) {
     int center = (int)byoc__kint(k, "center", 1), scale = (int)byoc__kint(k, "scale", 1);
     int64_t outer, C, inner;
     byoc__split_axis(x, axis, &outer, &C, &inner);
-    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data, *mean = (const float *)k->in[3].data,
-                *var = (const float *)k->in[4].data, *xd = (const float *)x->data;
+    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data,
+                *mean = (const float *)k->in[3].data, *var = (const float *)k->in[4].data, *xd = (const float *)x->data;
     float *od = (float *)k->out[0].data;
     for (int64_t p = 0; p < outer; ++p)
         for (int64_t c = 0; c < C; ++c, xd += inner, od += inner) {
-            double s = (scale ? gamma[c] : 1.0) / sqrt((double)var[c] + eps), t = (center ? beta[c] : 0.0) - mean[c] * s;
+            double s = (scale ? gamma[c] : 1.0) / sqrt((double)var[c] + eps),
+                   t = (center ? beta[c] : 0.0) - mean[c] * s;
             byoc__affine_f32(inner, xd, (float)s, (float)t, od);
         }
     if (k->nout > 1) memcpy(k->out[1].data, k->in[3].data, byoc__nbytes(&k->in[3]));
@@ -7302,7 +7823,8 @@ static byoc_result byoc__k_layer_norm(byoc__kctx *k) {
     int center = (int)byoc__kint(k, "center", 1), scale = (int)byoc__kint(k, "scale", 1);
     int64_t outer, A, inner;
     byoc__split_axis(x, axis, &outer, &A, &inner);
-    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data, *xd = (const float *)x->data;
+    const float *gamma = (const float *)k->in[1].data, *beta = (const float *)k->in[2].data,
+                *xd = (const float *)x->data;
     float *od = (float *)k->out[0].data;
     if (A == 0) return BYOC_OK;
     if (inner == 1) {
@@ -7310,7 +7832,8 @@ static byoc_result byoc__k_layer_norm(byoc__kctx *k) {
             float mean = byoc__sum_f32(xd, A) / (float)A;
             byoc__affine_f32(A, xd, 1.0f, -mean, od); /* centred values, then their squares' mean */
             float rstd = 1.0f / sqrtf(byoc__dot_f32(od, od, A) / (float)A + eps);
-            for (int64_t a = 0; a < A; ++a) od[a] = od[a] * rstd * (scale ? gamma[a] : 1.0f) + (center ? beta[a] : 0.0f);
+            for (int64_t a = 0; a < A; ++a)
+                od[a] = od[a] * rstd * (scale ? gamma[a] : 1.0f) + (center ? beta[a] : 0.0f);
         }
         return BYOC_OK;
     }
@@ -7344,7 +7867,8 @@ static byoc_result byoc__k_lrn(byoc__kctx *k) {
     if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
     int axis = byoc__kaxis(k, "axis", 1, x->rank);
     int64_t size = byoc__kint(k, "size", 5), before = (size - 1) / 2, after = size - 1 - before;
-    float bias = (float)byoc__kfloat(k, "bias", 2), alpha = (float)byoc__kfloat(k, "alpha", 1e-4), beta = (float)byoc__kfloat(k, "beta", 0.75);
+    float bias = (float)byoc__kfloat(k, "bias", 2), alpha = (float)byoc__kfloat(k, "alpha", 1e-4),
+          beta = (float)byoc__kfloat(k, "beta", 0.75);
     float a_over_n = alpha / (float)size;
     int64_t outer, C, inner;
     byoc__split_axis(x, axis, &outer, &C, &inner);
@@ -7358,7 +7882,8 @@ static byoc_result byoc__k_lrn(byoc__kctx *k) {
                 const float *xr = xd + j * inner;
                 for (int64_t i = 0; i < inner; ++i) acc[i] += xr[i] * xr[i];
             }
-            for (int64_t i = 0; i < inner; ++i) od[c * inner + i] = xd[c * inner + i] / powf(bias + a_over_n * acc[i], beta);
+            for (int64_t i = 0; i < inner; ++i)
+                od[c * inner + i] = xd[c * inner + i] / powf(bias + a_over_n * acc[i], beta);
         }
     }
     return BYOC_OK;
@@ -7425,24 +7950,24 @@ BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilat
     return n;
 }
 
-#define BYOC__MAX_POOL(T, LOWEST)                                                                                                              \
-    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                                                               \
-        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                                                            \
-            for (int64_t oy = 0; oy < g->OH; ++oy)                                                                                             \
-                for (int64_t ox = 0; ox < g->OW; ++ox) {                                                                                       \
-                    T m = LOWEST;                                                                                                              \
-                    int64_t y0 = oy * g->sh - g->pt, x0 = ox * g->sw - g->pl;                                                                  \
-                    for (int64_t ky = 0; ky < g->kh; ++ky) {                                                                                   \
-                        int64_t iy = y0 + ky * g->dh;                                                                                          \
-                        if (iy < 0 || iy >= g->H) continue;                                                                                    \
-                        const T *row = x + iy * g->W;                                                                                          \
-                        for (int64_t kx = 0; kx < g->kw; ++kx) {                                                                               \
-                            int64_t ix = x0 + kx * g->dw;                                                                                      \
-                            if (ix >= 0 && ix < g->W && row[ix] > m) m = row[ix];                                                              \
-                        }                                                                                                                      \
-                    }                                                                                                                          \
-                    *o++ = m;                                                                                                                  \
-                }                                                                                                                              \
+#define BYOC__MAX_POOL(T, LOWEST)                                                 \
+    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {  \
+        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)               \
+            for (int64_t oy = 0; oy < g->OH; ++oy)                                \
+                for (int64_t ox = 0; ox < g->OW; ++ox) {                          \
+                    T m = LOWEST;                                                 \
+                    int64_t y0 = oy * g->sh - g->pt, x0 = ox * g->sw - g->pl;     \
+                    for (int64_t ky = 0; ky < g->kh; ++ky) {                      \
+                        int64_t iy = y0 + ky * g->dh;                             \
+                        if (iy < 0 || iy >= g->H) continue;                       \
+                        const T *row = x + iy * g->W;                             \
+                        for (int64_t kx = 0; kx < g->kw; ++kx) {                  \
+                            int64_t ix = x0 + kx * g->dw;                         \
+                            if (ix >= 0 && ix < g->W && row[ix] > m) m = row[ix]; \
+                        }                                                         \
+                    }                                                             \
+                    *o++ = m;                                                     \
+                }                                                                 \
     }
 BYOC__MAX_POOL(float, -FLT_MAX)
 BYOC__MAX_POOL(int8_t, INT8_MIN)
@@ -7498,10 +8023,13 @@ static byoc_result byoc__k_pool2d_argmax(byoc__kctx *k) {
                         int64_t ix = ox * g.sw - g.pl + kx * g.dw, flat = (p * g.H + iy) * g.W + ix;
                         if (ix < 0 || ix >= g.W) continue;
                         double v = byoc__load(dt, x, flat);
-                        if (best < 0 || (m == m && (v > m || v != v))) m = v, best = flat; /* NaN wins, as numpy's argmax */
+                        if (best < 0 || (m == m && (v > m || v != v)))
+                            m = v, best = flat; /* NaN wins, as numpy's argmax */
                     }
                 }
-                if (best < 0) return byoc__kfail(k, "output (%lld, %lld) of plane %lld has no tap inside the input", (long long)oy, (long long)ox, (long long)p);
+                if (best < 0)
+                    return byoc__kfail(k, "output (%lld, %lld) of plane %lld has no tap inside the input",
+                                       (long long)oy, (long long)ox, (long long)p);
                 memcpy(o + at * (int64_t)es, x + best * (int64_t)es, es);
                 idx[at] = best;
             }
@@ -7519,7 +8047,8 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
         float *count_x = (float *)k->ws; /* per output column, the taps that count (average) */
         for (int64_t ox = 0; avg && ox < g.OW; ++ox) {
             int64_t x0 = ox * g.sw - g.pl;
-            count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr) : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
+            count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr)
+                                              : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
         }
         const float *xd = (const float *)x;
         float *od = (float *)o;
@@ -7528,7 +8057,9 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
             for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
                 for (int64_t oy = 0; oy < g.OH; ++oy) {
                     int64_t y0 = oy * g.sh - g.pt;
-                    float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb) : byoc__taps_in(y0, g.kh, g.dh, 0, g.H)) : 0.0f;
+                    float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
+                                                         : byoc__taps_in(y0, g.kh, g.dh, 0, g.H))
+                                   : 0.0f;
                     for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
                         int64_t x0 = ox * g.sw - g.pl;
                         float acc = avg ? 0.0f : -FLT_MAX;
@@ -7557,12 +8088,15 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
                     for (int64_t kx = 0; kx < g.kw; ++kx) {
                         int64_t off = kx * g.dw - g.pl, x0, x1;
                         byoc__valid_cols(off, g.sw, g.W, g.OW, &x0, &x1);
-                        byoc__row_tap(avg ? BYOC__TAP_ADD : BYOC__TAP_MAX, x1 - x0, 0, xd + iy * g.W + x0 * g.sw + off, g.sw, od + x0);
+                        byoc__row_tap(avg ? BYOC__TAP_ADD : BYOC__TAP_MAX, x1 - x0, 0, xd + iy * g.W + x0 * g.sw + off,
+                                      g.sw, od + x0);
                     }
                 }
                 if (!avg) continue;
-                float ny = (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb) : byoc__taps_in(y0, g.kh, g.dh, 0, g.H));
-                for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
+                float ny = (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
+                                               : byoc__taps_in(y0, g.kh, g.dh, 0, g.H));
+                for (int64_t ox = 0; ox < g.OW; ++ox)
+                    od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
             }
         return BYOC_OK;
     }
@@ -7610,7 +8144,9 @@ BYOC__PRIVATE void byoc__reduced_axes(const byoc__kctx *k, int rank, int *red) {
 }
 
 static size_t byoc__ws_reduce(const byoc__kctx *k) {
-    return byoc__is_int_dtype(k->in[0].dtype) || k->in[0].dtype == BYOC_BOOL ? (size_t)byoc__numel(&k->out[0]) * sizeof(int64_t) : 0;
+    return byoc__is_int_dtype(k->in[0].dtype) || k->in[0].dtype == BYOC_BOOL
+               ? (size_t)byoc__numel(&k->out[0]) * sizeof(int64_t)
+               : 0;
 }
 
 /* Walks the input in memory order, axes grouped into runs that all reduce or all stay; each innermost
@@ -7647,7 +8183,8 @@ BYOC__PRIVATE void byoc__int_put(byoc_dtype dt, char *p, int64_t v) {
 static byoc_result byoc__k_reduce(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0];
     byoc_dtype dt = x->dtype;
-    int is_int = byoc__is_int_dtype(dt) || dt == BYOC_BOOL, code = k->code, is_u64 = dt == BYOC_UINT64, is_f64 = dt == BYOC_FLOAT64;
+    int is_int = byoc__is_int_dtype(dt) || dt == BYOC_BOOL, code = k->code, is_u64 = dt == BYOC_UINT64,
+        is_f64 = dt == BYOC_FLOAT64;
     if (dt != BYOC_FLOAT32 && !is_f64 && !is_int) return byoc__kfail_dtype(k, dt);
     if (dt == BYOC_BOOL && (code == BYOC__K_SUM || code == BYOC__K_MEAN)) return byoc__kfail_dtype(k, dt);
     int red[BYOC_MAX_RANK];
@@ -7680,12 +8217,17 @@ static byoc_result byoc__k_reduce(byoc__kctx *k) {
     int64_t *oi = (int64_t *)k->ws;
     /* identities (uint64 compares its bits unsigned: 0 and all ones) */
     for (int64_t j = 0; j < nout; ++j) {
-        if (is_int) oi[j] = code == BYOC__K_RMAX ? (is_u64 ? 0 : INT64_MIN) : code == BYOC__K_RMIN ? (is_u64 ? -1 : INT64_MAX) : 0;
+        if (is_int)
+            oi[j] = code == BYOC__K_RMAX   ? (is_u64 ? 0 : INT64_MIN)
+                    : code == BYOC__K_RMIN ? (is_u64 ? -1 : INT64_MAX)
+                                           : 0;
         else if (is_f64) od[j] = code == BYOC__K_RMAX ? -HUGE_VAL : code == BYOC__K_RMIN ? HUGE_VAL : 0.0;
         else of[j] = code == BYOC__K_RMAX ? -INFINITY : code == BYOC__K_RMIN ? INFINITY : 0.0f;
     }
     if (total == 0) {
-        if (is_int) for (int64_t j = 0; j < nout; ++j) byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)byoc_dtype_size(dt), 0);
+        if (is_int)
+            for (int64_t j = 0; j < nout; ++j)
+                byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + j * (int64_t)byoc_dtype_size(dt), 0);
         else if (code == BYOC__K_MEAN) for (int64_t j = 0; j < nout; ++j) byoc__store(dt, k->out[0].data, j, NAN);
         return BYOC_OK;
     }
@@ -7698,14 +8240,20 @@ static byoc_result byoc__k_reduce(byoc__kctx *k) {
             double *orow = od + off;
             for (int64_t i = 0; i < n; ++i) {
                 double v = row[i], *acc = orow + (inner_reduces ? 0 : i);
-                *acc = code == BYOC__K_RMAX ? (v > *acc ? v : *acc) : code == BYOC__K_RMIN ? (v < *acc ? v : *acc) : *acc + v;
+                *acc = code == BYOC__K_RMAX   ? (v > *acc ? v : *acc)
+                       : code == BYOC__K_RMIN ? (v < *acc ? v : *acc)
+                                              : *acc + v;
             }
         } else if (!is_int) {
             const float *row = (const float *)xp;
             float *orow = of + off;
             if (inner_reduces) {
-                float v = code == BYOC__K_RMAX ? byoc__max_f32(row, n) : code == BYOC__K_RMIN ? byoc__min_f32(row, n) : byoc__sum_f32(row, n);
-                orow[0] = code == BYOC__K_RMAX ? (v > orow[0] ? v : orow[0]) : code == BYOC__K_RMIN ? (v < orow[0] ? v : orow[0]) : orow[0] + v;
+                float v = code == BYOC__K_RMAX   ? byoc__max_f32(row, n)
+                          : code == BYOC__K_RMIN ? byoc__min_f32(row, n)
+                                                 : byoc__sum_f32(row, n);
+                orow[0] = code == BYOC__K_RMAX   ? (v > orow[0] ? v : orow[0])
+                          : code == BYOC__K_RMIN ? (v < orow[0] ? v : orow[0])
+                                                 : orow[0] + v;
             } else {
                 int op = code == BYOC__K_RMAX ? BYOC__K_MAXIMUM : code == BYOC__K_RMIN ? BYOC__K_MINIMUM : BYOC__K_ADD;
                 byoc__binary_f32(op, orow, 1, row, 1, orow, n);
@@ -7713,7 +8261,8 @@ static byoc_result byoc__k_reduce(byoc__kctx *k) {
         } else {
             for (int64_t i = 0; i < n; ++i) {
                 int64_t v = byoc__int_at(dt, xp + i * (int64_t)es), *acc = oi + off + (inner_reduces ? 0 : i);
-                int above = is_u64 ? (uint64_t)v > (uint64_t)*acc : v > *acc, below = is_u64 ? (uint64_t)v < (uint64_t)*acc : v < *acc;
+                int above = is_u64 ? (uint64_t)v > (uint64_t)*acc : v > *acc,
+                    below = is_u64 ? (uint64_t)v < (uint64_t)*acc : v < *acc;
                 if (code == BYOC__K_RMAX) *acc = above ? v : *acc;
                 else if (code == BYOC__K_RMIN) *acc = below ? v : *acc;
                 else *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
@@ -7785,7 +8334,8 @@ static byoc_result byoc__k_concatenate(byoc__kctx *k) {
         const byoc_tensor *t = &k->in[i];
         int64_t istr[BYOC_MAX_RANK];
         byoc__strides_of(t->rank, t->dims, istr);
-        byoc__copy_strided(t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr, (const char *)t->data, istr, es);
+        byoc__copy_strided(t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr,
+                           (const char *)t->data, istr, es);
         at += t->dims[axis];
     }
     return BYOC_OK;
@@ -7801,7 +8351,8 @@ static byoc_result byoc__k_split(byoc__kctx *k) {
         const byoc_tensor *t = &k->out[i];
         int64_t ostr[BYOC_MAX_RANK];
         byoc__strides_of(t->rank, t->dims, ostr);
-        byoc__copy_strided(t->rank, t->dims, (char *)t->data, ostr, (const char *)x->data + at * istr[axis] * (int64_t)es, istr, es);
+        byoc__copy_strided(t->rank, t->dims, (char *)t->data, ostr,
+                           (const char *)x->data + at * istr[axis] * (int64_t)es, istr, es);
         at += t->dims[axis];
     }
     return BYOC_OK;
@@ -7811,7 +8362,8 @@ static byoc_result byoc__k_split(byoc__kctx *k) {
 static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *o = &k->out[0];
     const byoc_attr_value *b = byoc__kattr(k, "begin"), *s = byoc__kattr(k, "strides"), *ax = byoc__kattr(k, "axes");
-    int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST, has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
+    int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST,
+        has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
     int size_mode = !strcmp(byoc__kstr(k, "slice_mode", "end"), "size");
     int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], begin[BYOC_MAX_RANK] = {0}, step[BYOC_MAX_RANK];
     byoc__strides_of(x->rank, x->dims, istr);
@@ -7835,7 +8387,8 @@ static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
         if (o->dims[d] > 0) src_off += begin[d] * istr[d];
     }
     size_t es = byoc_dtype_size(x->dtype);
-    byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + src_off * (int64_t)es, src_str, es);
+    byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + src_off * (int64_t)es, src_str,
+                       es);
     return BYOC_OK;
 }
 
@@ -7861,22 +8414,31 @@ static byoc_result byoc__k_take(byoc__kctx *k) {
         int64_t n = byoc__numel(x);
         if (n == 0) { memset(o->data, 0, byoc__nbytes(o)); return BYOC_OK; }
         for (int64_t j = 0; j < nind; ++j)
-            memcpy((char *)o->data + j * (int64_t)es, (const char *)x->data + byoc__take_index(byoc__int_at(ind->dtype, (const char *)ind->data + j * (int64_t)isz), n, mode) * (int64_t)es, es);
+            memcpy((char *)o->data + j * (int64_t)es,
+                   (const char *)x->data +
+                       byoc__take_index(byoc__int_at(ind->dtype, (const char *)ind->data + j * (int64_t)isz), n, mode) *
+                           (int64_t)es,
+                   es);
         return BYOC_OK;
     }
     int axis = byoc__kaxis(k, "axis", 0, x->rank);
     int64_t bd = byoc__kint(k, "batch_dims", 0);
     if (bd < 0) bd += ind->rank;
-    if (bd < 0 || bd > axis || bd > ind->rank) return byoc__kfail(k, "no host kernel for batch_dims=%lld with axis=%d", (long long)byoc__kint(k, "batch_dims", 0), axis);
-    int64_t batch = byoc__dims_prod(x->dims, 0, (int)bd), pre = byoc__dims_prod(x->dims, (int)bd, axis), A = x->dims[axis];
-    int64_t post = byoc__dims_prod(x->dims, axis + 1, x->rank), per_batch = byoc__dims_prod(ind->dims, (int)bd, ind->rank);
+    if (bd < 0 || bd > axis || bd > ind->rank)
+        return byoc__kfail(k, "no host kernel for batch_dims=%lld with axis=%d",
+                           (long long)byoc__kint(k, "batch_dims", 0), axis);
+    int64_t batch = byoc__dims_prod(x->dims, 0, (int)bd), pre = byoc__dims_prod(x->dims, (int)bd, axis),
+            A = x->dims[axis];
+    int64_t post = byoc__dims_prod(x->dims, axis + 1, x->rank),
+            per_batch = byoc__dims_prod(ind->dims, (int)bd, ind->rank);
     if (A == 0) { memset(o->data, 0, byoc__nbytes(o)); return BYOC_OK; }
     size_t row = (size_t)post * es;
     char *op = (char *)o->data;
     for (int64_t bi = 0; bi < batch; ++bi)
         for (int64_t p = 0; p < pre; ++p)
             for (int64_t j = 0; j < per_batch; ++j, op += row) {
-                int64_t i = byoc__take_index(byoc__int_at(ind->dtype, (const char *)ind->data + (bi * per_batch + j) * (int64_t)isz), A, mode);
+                int64_t i = byoc__take_index(
+                    byoc__int_at(ind->dtype, (const char *)ind->data + (bi * per_batch + j) * (int64_t)isz), A, mode);
                 memcpy(op, (const char *)x->data + ((bi * pre + p) * A + i) * (int64_t)row, row);
             }
     return BYOC_OK;
@@ -7904,7 +8466,8 @@ static byoc_result byoc__k_broadcast_to(byoc__kctx *k) {
     byoc__bcast bc;
     byoc__bcast_init(&bc, ops, 2);
     if (byoc__numel(&k->out[0]) == 0) return BYOC_OK;
-    byoc__copy_strided(bc.rank, bc.dims, (char *)k->out[0].data, bc.strides[0], (const char *)k->in[0].data, bc.strides[1], byoc_dtype_size(k->in[0].dtype));
+    byoc__copy_strided(bc.rank, bc.dims, (char *)k->out[0].data, bc.strides[0], (const char *)k->in[0].data,
+                       bc.strides[1], byoc_dtype_size(k->in[0].dtype));
     return BYOC_OK;
 }
 
@@ -7936,7 +8499,8 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
         if (zero) memset(od, 0, (size_t)total * es);
         else {
             memcpy(od, value, es);
-            for (int64_t have = 1; have < total; have *= 2) memcpy(od + have * (int64_t)es, od, (size_t)BYOC__MIN(have, total - have) * es);
+            for (int64_t have = 1; have < total; have *= 2)
+                memcpy(od + have * (int64_t)es, od, (size_t)BYOC__MIN(have, total - have) * es);
         }
         int64_t off = 0;
         for (int d = 0; d < rank; ++d) off += lo[d] * ostr[d];
@@ -8040,7 +8604,9 @@ static byoc_result byoc__k_cast(byoc__kctx *k) {
             for (i = 0; i < m; ++i) d[i] = (char)(from_float ? fbuf[i] != 0 : ibuf[i] != 0);
         } else if (from_float) {
             for (i = 0; i < m; ++i)
-                byoc__int_put(to, d + i * (int64_t)ts, to == BYOC_UINT64 ? byoc__f64_to_u64_sat(fbuf[i]) : byoc__clamp_i64(byoc__f64_to_i64_sat(fbuf[i]), to));
+                byoc__int_put(to, d + i * (int64_t)ts,
+                              to == BYOC_UINT64 ? byoc__f64_to_u64_sat(fbuf[i])
+                                                : byoc__clamp_i64(byoc__f64_to_i64_sat(fbuf[i]), to));
         } else
             for (i = 0; i < m; ++i) byoc__int_put(to, d + i * (int64_t)ts, ibuf[i]);
     }
@@ -8049,7 +8615,9 @@ static byoc_result byoc__k_cast(byoc__kctx *k) {
 
 static byoc_result byoc__k_shape_of(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0];
-    for (int d = 0; d < x->rank; ++d) byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + d * (int64_t)byoc_dtype_size(k->out[0].dtype), x->dims[d]);
+    for (int d = 0; d < x->rank; ++d)
+        byoc__int_put(k->out[0].dtype, (char *)k->out[0].data + d * (int64_t)byoc_dtype_size(k->out[0].dtype),
+                      x->dims[d]);
     return BYOC_OK;
 }
 
@@ -8073,7 +8641,8 @@ typedef struct byoc__resize_tap { int64_t at[4]; float w[4]; } byoc__resize_tap;
 static size_t byoc__ws_resize2d(const byoc__kctx *k) {
     return (size_t)(k->out[0].dims[2] + k->out[0].dims[3]) * sizeof(byoc__resize_tap);
 }
-BYOC__PRIVATE void byoc__resize_taps(byoc__resize_tap *taps, int64_t in, int64_t out, int ctm, int method, int rounding, float alpha, int exclude) {
+BYOC__PRIVATE void byoc__resize_taps(byoc__resize_tap *taps, int64_t in, int64_t out, int ctm, int method, int rounding,
+                                     float alpha, int exclude) {
     for (int64_t x = 0; x < out; ++x) {
         byoc__resize_tap *t = &taps[x];
         float c = byoc__resize_coord(x, in, out, ctm);
@@ -8100,8 +8669,8 @@ BYOC__PRIVATE void byoc__resize_taps(byoc__resize_tap *taps, int64_t in, int64_t
             t->w[0] = 1.0f - t->w[1];
         } else {
             float f = floorf(c), s = c - f, s2 = s * s, s3 = s2 * s;
-            float w[4] = {alpha * (s3 - 2 * s2 + s), (alpha + 2) * s3 - (3 + alpha) * s2 + 1, -(alpha + 2) * s3 + (3 + 2 * alpha) * s2 - alpha * s,
-                          -alpha * s3 + alpha * s2};
+            float w[4] = {alpha * (s3 - 2 * s2 + s), (alpha + 2) * s3 - (3 + alpha) * s2 + 1,
+                          -(alpha + 2) * s3 + (3 + 2 * alpha) * s2 - alpha * s, -alpha * s3 + alpha * s2};
             float sum = 0;
             for (int i = 0; i < 4; ++i) {
                 int64_t src = (int64_t)f - 1 + i;
@@ -8115,19 +8684,33 @@ BYOC__PRIVATE void byoc__resize_taps(byoc__resize_tap *taps, int64_t in, int64_t
 }
 static byoc_result byoc__k_resize2d(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    const char *method_s = byoc__kstr(k, "method", "linear"), *ctm_s = byoc__kstr(k, "coordinate_transformation_mode", "half_pixel");
+    const char *method_s = byoc__kstr(k, "method", "linear"),
+               *ctm_s = byoc__kstr(k, "coordinate_transformation_mode", "half_pixel");
     const char *round_s = byoc__kstr(k, "rounding_method", "");
-    int method = !strcmp(method_s, "nearest_neighbor") ? 0 : !strcmp(method_s, "linear") ? 1 : !strcmp(method_s, "cubic") ? 2 : -1;
-    int ctm = !strcmp(ctm_s, "half_pixel") ? BYOC__CTM_HALF_PIXEL : !strcmp(ctm_s, "align_corners") ? BYOC__CTM_ALIGN_CORNERS
-            : !strcmp(ctm_s, "asymmetric") ? BYOC__CTM_ASYMMETRIC : !strcmp(ctm_s, "pytorch_half_pixel") ? BYOC__CTM_PYTORCH_HALF_PIXEL : -1;
+    int method = !strcmp(method_s, "nearest_neighbor") ? 0
+                 : !strcmp(method_s, "linear")         ? 1
+                 : !strcmp(method_s, "cubic")          ? 2
+                                                       : -1;
+    int ctm = !strcmp(ctm_s, "half_pixel")           ? BYOC__CTM_HALF_PIXEL
+              : !strcmp(ctm_s, "align_corners")      ? BYOC__CTM_ALIGN_CORNERS
+              : !strcmp(ctm_s, "asymmetric")         ? BYOC__CTM_ASYMMETRIC
+              : !strcmp(ctm_s, "pytorch_half_pixel") ? BYOC__CTM_PYTORCH_HALF_PIXEL
+                                                     : -1;
     if (!*round_s) round_s = ctm == BYOC__CTM_ALIGN_CORNERS ? "round" : "floor"; /* TVM's default */
-    int rounding = !strcmp(round_s, "round") ? 0 : !strcmp(round_s, "round_prefer_floor") ? 1 : !strcmp(round_s, "round_prefer_ceil") ? 2
-                 : !strcmp(round_s, "floor") ? 3 : !strcmp(round_s, "ceil") ? 4 : -1;
+    int rounding = !strcmp(round_s, "round")                ? 0
+                   : !strcmp(round_s, "round_prefer_floor") ? 1
+                   : !strcmp(round_s, "round_prefer_ceil")  ? 2
+                   : !strcmp(round_s, "floor")              ? 3
+                   : !strcmp(round_s, "ceil")               ? 4
+                                                            : -1;
     if (method < 0) return byoc__kfail(k, "no host kernel for method=\"%s\"", method_s);
     if (ctm < 0) return byoc__kfail(k, "no host kernel for coordinate_transformation_mode=\"%s\"", ctm_s);
     if (rounding < 0 && method == 0) return byoc__kfail(k, "no host kernel for rounding_method=\"%s\"", round_s);
-    if (x->dtype != o->dtype) return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(x->dtype), byoc_dtype_name(o->dtype));
-    if (method && x->dtype != BYOC_FLOAT32) return byoc__kfail(k, "no host kernel for method=\"%s\" on %s", method_s, byoc_dtype_name(x->dtype));
+    if (x->dtype != o->dtype)
+        return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(x->dtype),
+                           byoc_dtype_name(o->dtype));
+    if (method && x->dtype != BYOC_FLOAT32)
+        return byoc__kfail(k, "no host kernel for method=\"%s\" on %s", method_s, byoc_dtype_name(x->dtype));
     int64_t H = x->dims[2], W = x->dims[3], OH = o->dims[2], OW = o->dims[3], planes = x->dims[0] * x->dims[1];
     byoc__resize_tap *ty = (byoc__resize_tap *)k->ws, *tx = ty + OH;
     float alpha = (float)byoc__kfloat(k, "cubic_alpha", -0.5);
@@ -8170,14 +8753,15 @@ static byoc_result byoc__k_resize2d(byoc__kctx *k) {
 BYOC__PRIVATE size_t byoc__gemm_ws(void) { return byoc_sgemm_workspace_size(); }
 
 /* C[M, N] (integer dtype oc) = op(A) * op(B) for integer A, B of any integer dtype */
-BYOC__PRIVATE void byoc__igemm(int ta, int tb, int64_t M, int64_t N, int64_t K, byoc_dtype at, const char *A, byoc_dtype bt, const char *B,
-                               byoc_dtype ct, char *C) {
+BYOC__PRIVATE void byoc__igemm(int ta, int tb, int64_t M, int64_t N, int64_t K, byoc_dtype at, const char *A,
+                               byoc_dtype bt, const char *B, byoc_dtype ct, char *C) {
     size_t as = byoc_dtype_size(at), bs = byoc_dtype_size(bt), cs = byoc_dtype_size(ct);
     for (int64_t i = 0; i < M; ++i)
         for (int64_t j = 0; j < N; ++j) {
             uint64_t acc = 0;
             for (int64_t p = 0; p < K; ++p) {
-                int64_t a = byoc__int_at(at, A + (ta ? p * M + i : i * K + p) * (int64_t)as), b = byoc__int_at(bt, B + (tb ? j * K + p : p * N + j) * (int64_t)bs);
+                int64_t a = byoc__int_at(at, A + (ta ? p * M + i : i * K + p) * (int64_t)as),
+                        b = byoc__int_at(bt, B + (tb ? j * K + p : p * N + j) * (int64_t)bs);
                 acc += (uint64_t)a * (uint64_t)b;
             }
             byoc__int_put(ct, C + (i * N + j) * (int64_t)cs, (int64_t)acc);
@@ -8185,13 +8769,16 @@ BYOC__PRIVATE void byoc__igemm(int ta, int tb, int64_t M, int64_t N, int64_t K, 
 }
 /* integer kernels accept integer inputs and an integer result (out_dtype may widen, e.g. int8 to int32) */
 BYOC__PRIVATE int byoc__int_product_ok(const byoc__kctx *k) {
-    return byoc__is_int_dtype(k->in[0].dtype) && byoc__is_int_dtype(k->in[1].dtype) && byoc__is_int_dtype(k->out[0].dtype);
+    return byoc__is_int_dtype(k->in[0].dtype) && byoc__is_int_dtype(k->in[1].dtype) &&
+           byoc__is_int_dtype(k->out[0].dtype);
 }
 BYOC__PRIVATE byoc_result byoc__product_dtypes(byoc__kctx *k) {
-    if (k->in[0].dtype == BYOC_FLOAT32 && k->in[1].dtype == BYOC_FLOAT32 && k->out[0].dtype == BYOC_FLOAT32) return BYOC_OK;
+    if (k->in[0].dtype == BYOC_FLOAT32 && k->in[1].dtype == BYOC_FLOAT32 && k->out[0].dtype == BYOC_FLOAT32)
+        return BYOC_OK;
     if (byoc__int_product_ok(k)) return BYOC_OK;
     if (k->in[0].dtype != k->out[0].dtype)
-        return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(k->in[0].dtype), byoc_dtype_name(k->out[0].dtype));
+        return byoc__kfail(k, "no host kernel from %s to out_dtype %s", byoc_dtype_name(k->in[0].dtype),
+                           byoc_dtype_name(k->out[0].dtype));
     return byoc__kfail_dtype(k, k->in[0].dtype);
 }
 
@@ -8229,7 +8816,8 @@ BYOC__PRIVATE void byoc__im2col(const float *x, const byoc__conv_geom *g, int64_
                 int64_t off = kx * g->dw - g->pl, x0, x1;
                 byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
                 for (int64_t p = p0; p < p1;) {
-                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p)); /* columns [a, b) of row oy */
+                    int64_t oy = p / g->OW, a = p - oy * g->OW,
+                            b = BYOC__MIN(g->OW, a + (p1 - p)); /* columns [a, b) of row oy */
                     float *drow = col + (p - p0) - a;
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh, lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
                     if (iy < 0 || iy >= g->H || lo >= hi) {
@@ -8284,7 +8872,8 @@ BYOC__PRIVATE void byoc__depthwise_plane(const byoc__conv_geom *g, const float *
         int64_t run = (g->OH - 1) * Wp + g->OW;
         memset(acc, 0, (size_t)run * sizeof(float));
         for (int64_t ky = 0; ky < g->KH; ++ky)
-            for (int64_t kx = 0; kx < g->KW; ++kx) byoc__axpy_f32(run, wp[ky * g->KW + kx], padded + ky * g->dh * Wp + kx * g->dw, acc);
+            for (int64_t kx = 0; kx < g->KW; ++kx)
+                byoc__axpy_f32(run, wp[ky * g->KW + kx], padded + ky * g->dh * Wp + kx * g->dw, acc);
         for (int64_t oy = 0; oy < g->OH; ++oy) memcpy(op + oy * g->OW, acc + oy * Wp, (size_t)g->OW * sizeof(float));
         return;
     }
@@ -8355,8 +8944,10 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
                                 for (int64_t kx = 0; kx < g.KW; ++kx) {
                                     int64_t ix = ox * g.sw - g.pl + kx * g.dw;
                                     if (ix < 0 || ix >= g.W) continue;
-                                    int64_t xv = byoc__int_at(xt, x + (((n * g.C + grp * g.Cg + c) * g.H + iy) * g.W + ix) * (int64_t)xs);
-                                    int64_t wv = byoc__int_at(wt, w + (((oc * g.Cg + c) * g.KH + ky) * g.KW + kx) * (int64_t)ws);
+                                    int64_t xv = byoc__int_at(
+                                        xt, x + (((n * g.C + grp * g.Cg + c) * g.H + iy) * g.W + ix) * (int64_t)xs);
+                                    int64_t wv =
+                                        byoc__int_at(wt, w + (((oc * g.Cg + c) * g.KH + ky) * g.KW + kx) * (int64_t)ws);
                                     acc += (uint64_t)xv * (uint64_t)wv;
                                 }
                             }
@@ -8369,7 +8960,8 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     if (byoc__conv_is_direct(&g)) { /* depthwise: each output plane from one input plane */
         for (int64_t n = 0; n < g.N; ++n)
             for (int64_t oc = 0; oc < g.O; ++oc)
-                byoc__depthwise_plane(&g, x + (n * g.C + oc / g.Og) * g.H * g.W, w + oc * g.KH * g.KW, o + (n * g.O + oc) * P);
+                byoc__depthwise_plane(&g, x + (n * g.C + oc / g.Og) * g.H * g.W, w + oc * g.KH * g.KW,
+                                      o + (n * g.O + oc) * P);
         return BYOC_OK;
     }
     int pointwise = byoc__conv_is_pointwise(&g, k);
@@ -8384,8 +8976,8 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
             for (int64_t p0 = 0; p0 < P; p0 += block) {
                 int64_t width = BYOC__MIN(block, P - p0);
                 if (!pointwise) byoc__im2col(xg, &g, p0, p0 + width, col);
-                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, pointwise ? xg + p0 : col, pointwise ? P : width, 0.0f, og + p0, P,
-                           gemm_ws);
+                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, pointwise ? xg + p0 : col,
+                           pointwise ? P : width, 0.0f, og + p0, P, gemm_ws);
             }
         }
     return BYOC_OK;
@@ -8418,7 +9010,8 @@ static byoc_result byoc__k_conv2d_transpose(byoc__kctx *k) {
         for (int64_t grp = 0; grp < g.G; ++grp) {
             for (int64_t p0 = 0; p0 < HW; p0 += block) {
                 int64_t width = BYOC__MIN(block, HW - p0);
-                byoc_sgemm(1, 0, M, width, Cin_g, 1.0f, w + grp * Cin_g * M, M, x + (n * g.C + grp * Cin_g) * HW + p0, HW, 0.0f, col, width, k->ws);
+                byoc_sgemm(1, 0, M, width, Cin_g, 1.0f, w + grp * Cin_g * M, M, x + (n * g.C + grp * Cin_g) * HW + p0,
+                           HW, 0.0f, col, width, k->ws);
                 for (int64_t oc = 0; oc < g.Og; ++oc) {
                     float *plane = o + (n * g.O + grp * g.Og + oc) * P;
                     for (int64_t ky = 0; ky < g.KH; ++ky)
@@ -8426,7 +9019,8 @@ static byoc_result byoc__k_conv2d_transpose(byoc__kctx *k) {
                             const float *crow = col + ((oc * g.KH + ky) * g.KW + kx) * width;
                             int64_t off = kx * g.dw - g.pl;
                             for (int64_t p = p0; p < p0 + width; ++p) {
-                                int64_t iy = p / g.W, ix = p - iy * g.W, oy = iy * g.sh - g.pt + ky * g.dh, ox = ix * g.sw + off;
+                                int64_t iy = p / g.W, ix = p - iy * g.W, oy = iy * g.sh - g.pt + ky * g.dh,
+                                        ox = ix * g.sw + off;
                                 if (oy >= 0 && oy < g.OH && ox >= 0 && ox < g.OW) plane[oy * g.OW + ox] += crow[p - p0];
                             }
                         }
@@ -8444,9 +9038,11 @@ static byoc_result byoc__k_dense(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1];
     int64_t K = w->dims[1], U = w->dims[0], M = K ? byoc__numel(x) / K : byoc__numel(&k->out[0]) / (U ? U : 1);
     if (x->dtype == BYOC_FLOAT32)
-        byoc_sgemm(0, 1, M, U, K, 1.0f, (const float *)x->data, K, (const float *)w->data, K, 0.0f, (float *)k->out[0].data, U, k->ws);
+        byoc_sgemm(0, 1, M, U, K, 1.0f, (const float *)x->data, K, (const float *)w->data, K, 0.0f,
+                   (float *)k->out[0].data, U, k->ws);
     else
-        byoc__igemm(0, 1, M, U, K, x->dtype, (const char *)x->data, w->dtype, (const char *)w->data, k->out[0].dtype, (char *)k->out[0].data);
+        byoc__igemm(0, 1, M, U, K, x->dtype, (const char *)x->data, w->dtype, (const char *)w->data, k->out[0].dtype,
+                    (char *)k->out[0].data);
     return BYOC_OK;
 }
 
@@ -8455,7 +9051,8 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     byoc_result r = byoc__product_dtypes(k);
     if (r != BYOC_OK) return r;
     const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
-    int ta = (int)byoc__kint(k, "transpose_a", 0), tb = (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_BATCH_MATMUL);
+    int ta = (int)byoc__kint(k, "transpose_a", 0),
+        tb = (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_BATCH_MATMUL);
     int R = o->rank;
     int64_t M = o->dims[R - 2], N = o->dims[R - 1], K = a->dims[a->rank - (ta ? 2 : 1)];
     int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), a_mat = M * K, b_mat = K * N;
@@ -8473,18 +9070,20 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     for (int d = 0; d < R - 2; ++d) { b_shared &= bst[d] == 0; a_full &= ast[d] != 0 || o->dims[d] == 1; }
     int is_float = a->dtype == BYOC_FLOAT32;
     if (is_float && b_shared && a_full) { /* one B for every batch and A's batches stacked: one tall product */
-        byoc_sgemm(0, tb, batch * M, N, K, 1.0f, (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f, (float *)o->data, N, k->ws);
+        byoc_sgemm(0, tb, batch * M, N, K, 1.0f, (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f,
+                   (float *)o->data, N, k->ws);
         return BYOC_OK;
     }
     int64_t idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
     size_t as = byoc_dtype_size(a->dtype), bs = byoc_dtype_size(b->dtype), os = byoc_dtype_size(o->dtype);
     for (int64_t i = 0; i < batch; ++i) {
         if (is_float)
-            byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff, tb ? K : N, 0.0f,
-                       (float *)o->data + i * M * N, N, k->ws);
+            byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff,
+                       tb ? K : N, 0.0f, (float *)o->data + i * M * N, N, k->ws);
         else
-            byoc__igemm(ta, tb, M, N, K, a->dtype, (const char *)a->data + aoff * (int64_t)as, b->dtype, (const char *)b->data + boff * (int64_t)bs,
-                        o->dtype, (char *)o->data + i * M * N * (int64_t)os);
+            byoc__igemm(ta, tb, M, N, K, a->dtype, (const char *)a->data + aoff * (int64_t)as, b->dtype,
+                        (const char *)b->data + boff * (int64_t)bs, o->dtype,
+                        (char *)o->data + i * M * N * (int64_t)os);
         for (int d = R - 3; d >= 0; --d) {
             aoff += ast[d];
             boff += bst[d];
@@ -8506,7 +9105,9 @@ BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
     return n;
 }
 BYOC__PRIVATE double byoc__flops_out(const byoc_node *c) { return byoc__flops_elems(c->checked_type); }
-BYOC__PRIVATE double byoc__flops_in(const byoc_node *c) { return c->nargs ? byoc__flops_elems(c->args[0]->checked_type) : 0; }
+BYOC__PRIVATE double byoc__flops_in(const byoc_node *c) {
+    return c->nargs ? byoc__flops_elems(c->args[0]->checked_type) : 0;
+}
 BYOC__PRIVATE const byoc_type *byoc__flops_weight(const byoc_node *c) {
     const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
     return w && w->kind == BYOC_TYPE_TENSOR && w->rank == 4 ? w : NULL;
@@ -8522,19 +9123,23 @@ BYOC__PRIVATE double byoc__flops_conv2d_transpose(const byoc_node *c) {
 }
 BYOC__PRIVATE double byoc__flops_gemm(const byoc_node *c) {
     const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
-    return in && in->kind == BYOC_TYPE_TENSOR && in->rank ? 2.0 * byoc__flops_out(c) * (double)in->dims[in->rank - 1] : 0;
+    return in && in->kind == BYOC_TYPE_TENSOR && in->rank ? 2.0 * byoc__flops_out(c) * (double)in->dims[in->rank - 1]
+                                                          : 0;
 }
 BYOC__PRIVATE double byoc__flops_pool2d(const byoc_node *c) {
     const byoc_attr_value *v = byoc_attrs_get(&c->attrs, "pool_size");
     double window = 1;
-    if (v && v->kind == BYOC_ATTR_INT_LIST && v->count >= 1) window = (double)v->ints[0] * (double)v->ints[v->count > 1 ? 1 : 0];
+    if (v && v->kind == BYOC_ATTR_INT_LIST && v->count >= 1)
+        window = (double)v->ints[0] * (double)v->ints[v->count > 1 ? 1 : 0];
     return byoc__flops_out(c) * window;
 }
 BYOC__PRIVATE double byoc__flops_per_input(const byoc_node *c) { return byoc__flops_in(c); }   /* reductions */
 BYOC__PRIVATE double byoc__flops_per_output(const byoc_node *c) { return byoc__flops_out(c); } /* arithmetic */
 BYOC__PRIVATE double byoc__flops_softmax(const byoc_node *c) { return 12.0 * byoc__flops_out(c); }
 BYOC__PRIVATE double byoc__flops_norm(const byoc_node *c) { return 8.0 * byoc__flops_in(c); }
-BYOC__PRIVATE double byoc__flops_transcendental(const byoc_node *c) { return 10.0 * byoc__flops_out(c); } /* a polynomial each */
+BYOC__PRIVATE double byoc__flops_transcendental(const byoc_node *c) {
+    return 10.0 * byoc__flops_out(c);
+} /* a polynomial each */
 BYOC__PRIVATE double byoc__flops_none(const byoc_node *c) { (void)c; return 0; } /* data movement: counted as bytes */
 
 BYOC_API double byoc_op_flops(const byoc_node *call) {
@@ -8564,151 +9169,178 @@ typedef struct byoc__op_record {
     byoc__kernel_def kernel;
 } byoc__op_record;
 
-#define BYOC__OP(name, lo, hi, pat, attrs, rel, doc, cls, flops, flags, kernel) \
-    {{name, lo, hi, BYOC_PATTERN_##pat, attrs, BYOC__N(attrs), rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
+#define BYOC__OP(name, lo, hi, pat, attrs, rel, doc, cls, flops, flags, kernel)                                       \
+    {                                                                                                                 \
+        {name, lo, hi, BYOC_PATTERN_##pat, attrs, BYOC__N(attrs), rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, \
+            kernel                                                                                                    \
+    }
 #define BYOC__OP0(name, lo, hi, pat, rel, doc, cls, flops, flags, kernel) \
     {{name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
 #define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags}
 #define BYOC__KF BYOC__KF_FLOAT
 static const byoc__op_record byoc__builtin_ops[] = {
-    BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d, "2-D convolution, NCHW data, OIHW weight",
-        CONV2D, byoc__flops_conv2d, 0, BYOC__K(byoc__k_conv2d, byoc__ws_conv2d, 0, BYOC__KF)),
-    BYOC__OP("nn.conv2d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d_transpose, byoc__rel_conv2d_transpose, "transposed 2-D convolution, IOHW weight",
-        NONE, byoc__flops_conv2d_transpose, 0, BYOC__K(byoc__k_conv2d_transpose, byoc__ws_conv2d_transpose, 0, BYOC__KF)),
+    BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d,
+             "2-D convolution, NCHW data, OIHW weight", CONV2D, byoc__flops_conv2d, 0,
+             BYOC__K(byoc__k_conv2d, byoc__ws_conv2d, 0, BYOC__KF)),
+    BYOC__OP("nn.conv2d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d_transpose,
+             byoc__rel_conv2d_transpose, "transposed 2-D convolution, IOHW weight", NONE, byoc__flops_conv2d_transpose,
+             0, BYOC__K(byoc__k_conv2d_transpose, byoc__ws_conv2d_transpose, 0, BYOC__KF)),
     BYOC__OP("nn.dense", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_dense, byoc__rel_dense, "x * W^T, W is (units, in)",
-        DENSE, byoc__flops_gemm, 0, BYOC__K(byoc__k_dense, byoc__ws_gemm_op, BYOC__K_DENSE, BYOC__KF)),
-    BYOC__OP("nn.matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_matmul, byoc__rel_matmul, "matrix product over the last two axes, batch axes broadcast",
-        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_MATMUL, BYOC__KF)),
-    BYOC__OP("nn.batch_matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_batch_matmul, byoc__rel_batch_matmul, "batched product, y transposed by default",
-        NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_BATCH_MATMUL, BYOC__KF)),
-    BYOC__OP0("add", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise sum with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_ADD, BYOC__KF)),
-    BYOC__OP0("subtract", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise difference with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_SUBTRACT, BYOC__KF)),
-    BYOC__OP0("multiply", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise product with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MULTIPLY, BYOC__KF)),
-    BYOC__OP0("divide", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise quotient with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_DIVIDE, BYOC__KF)),
-    BYOC__OP0("power", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise power with broadcasting",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_POWER, BYOC__KF)),
-    BYOC__OP0("maximum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise maximum with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MAXIMUM, BYOC__KF)),
-    BYOC__OP0("minimum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise minimum with broadcasting",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MINIMUM, BYOC__KF)),
-    BYOC__OP0("equal", 2, 2, BROADCAST, byoc__rel_compare, "elementwise ==, bool result",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_EQUAL, BYOC__KF)),
-    BYOC__OP0("less", 2, 2, BROADCAST, byoc__rel_compare, "elementwise <, bool result",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_LESS, BYOC__KF)),
-    BYOC__OP0("greater", 2, 2, BROADCAST, byoc__rel_compare, "elementwise >, bool result",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_GREATER, BYOC__KF)),
-    BYOC__OP0("where", 3, 3, BROADCAST, byoc__rel_where, "select x where condition else y",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_where, NULL, 0, BYOC__KF_NO_INPLACE)),
-    BYOC__OP0("logical_not", 1, 1, ELEMWISE, byoc__rel_logical_not, "boolean negation",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_logical_not, NULL, 0, 0)),
+             DENSE, byoc__flops_gemm, 0, BYOC__K(byoc__k_dense, byoc__ws_gemm_op, BYOC__K_DENSE, BYOC__KF)),
+    BYOC__OP("nn.matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_matmul, byoc__rel_matmul,
+             "matrix product over the last two axes, batch axes broadcast", NONE, byoc__flops_gemm, 0,
+             BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_MATMUL, BYOC__KF)),
+    BYOC__OP("nn.batch_matmul", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_batch_matmul, byoc__rel_batch_matmul,
+             "batched product, y transposed by default", NONE, byoc__flops_gemm, 0,
+             BYOC__K(byoc__k_matmul, byoc__ws_gemm_op, BYOC__K_BATCH_MATMUL, BYOC__KF)),
+    BYOC__OP0("add", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise sum with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_ADD, BYOC__KF)),
+    BYOC__OP0("subtract", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise difference with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_SUBTRACT, BYOC__KF)),
+    BYOC__OP0("multiply", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise product with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MULTIPLY, BYOC__KF)),
+    BYOC__OP0("divide", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise quotient with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_DIVIDE, BYOC__KF)),
+    BYOC__OP0("power", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise power with broadcasting", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_POWER, BYOC__KF)),
+    BYOC__OP0("maximum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise maximum with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MAXIMUM, BYOC__KF)),
+    BYOC__OP0("minimum", 2, 2, BROADCAST, byoc__rel_broadcast, "elementwise minimum with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_binary, NULL, BYOC__K_MINIMUM, BYOC__KF)),
+    BYOC__OP0("equal", 2, 2, BROADCAST, byoc__rel_compare, "elementwise ==, bool result", NONE, byoc__flops_per_output,
+              0, BYOC__K(byoc__k_binary, NULL, BYOC__K_EQUAL, BYOC__KF)),
+    BYOC__OP0("less", 2, 2, BROADCAST, byoc__rel_compare, "elementwise <, bool result", NONE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_binary, NULL, BYOC__K_LESS, BYOC__KF)),
+    BYOC__OP0("greater", 2, 2, BROADCAST, byoc__rel_compare, "elementwise >, bool result", NONE, byoc__flops_per_output,
+              0, BYOC__K(byoc__k_binary, NULL, BYOC__K_GREATER, BYOC__KF)),
+    BYOC__OP0("where", 3, 3, BROADCAST, byoc__rel_where, "select x where condition else y", NONE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_where, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP0("logical_not", 1, 1, ELEMWISE, byoc__rel_logical_not, "boolean negation", NONE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_logical_not, NULL, 0, 0)),
     BYOC__OP("nn.bias_add", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_bias_add, "add a 1-D bias along axis",
-        ELEMWISE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_bias_add, NULL, 0, BYOC__KF)),
+             ELEMWISE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_bias_add, NULL, 0, BYOC__KF)),
     BYOC__OP("nn.prelu", 2, 2, BROADCAST, byoc__attrs_axis1, byoc__rel_prelu, "leaky relu with a per-channel slope",
-        NONE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_prelu, NULL, 0, BYOC__KF)),
-    BYOC__OP0("nn.relu", 1, 1, ELEMWISE, byoc__rel_identity, "max(x, 0)",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RELU, BYOC__KF)),
+             NONE, byoc__flops_per_output, BYOC_OP_AXIS_OPERAND, BYOC__K(byoc__k_prelu, NULL, 0, BYOC__KF)),
+    BYOC__OP0("nn.relu", 1, 1, ELEMWISE, byoc__rel_identity, "max(x, 0)", ELEMWISE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_RELU, BYOC__KF)),
     BYOC__OP("nn.leaky_relu", 1, 1, ELEMWISE, byoc__attrs_leaky_relu, byoc__rel_identity, "x if x > 0 else alpha * x",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LEAKY_RELU, BYOC__KF)),
-    BYOC__OP("clip", 1, 1, ELEMWISE, byoc__attrs_clip, byoc__rel_identity, "clamp to [a_min, a_max]",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CLIP, BYOC__KF)),
-    BYOC__OP0("sigmoid", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / (1 + exp(-x))",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SIGMOID, BYOC__KF)),
-    BYOC__OP0("tanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic tangent",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_TANH, BYOC__KF)),
-    BYOC__OP0("exp", 1, 1, ELEMWISE, byoc__rel_float_unary, "e^x",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_EXP, BYOC__KF)),
-    BYOC__OP0("log", 1, 1, ELEMWISE, byoc__rel_float_unary, "natural logarithm",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LOG, BYOC__KF)),
-    BYOC__OP0("sqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "square root",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SQRT, BYOC__KF)),
-    BYOC__OP0("rsqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / sqrt(x)",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_RSQRT, BYOC__KF)),
-    BYOC__OP0("erf", 1, 1, ELEMWISE, byoc__rel_float_unary, "Gauss error function",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ERF, BYOC__KF)),
-    BYOC__OP0("negative", 1, 1, ELEMWISE, byoc__rel_identity, "-x",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_NEGATIVE, BYOC__KF)),
-    BYOC__OP0("abs", 1, 1, ELEMWISE, byoc__rel_identity, "|x|",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ABS, BYOC__KF)),
-    BYOC__OP0("floor", 1, 1, ELEMWISE, byoc__rel_float_unary, "round down",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_FLOOR, BYOC__KF)),
-    BYOC__OP0("ceil", 1, 1, ELEMWISE, byoc__rel_float_unary, "round up",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CEIL, BYOC__KF)),
-    BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary, "clip(alpha * x + beta, 0, 1)",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SIGMOID, BYOC__KF)),
-    BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6",
-        ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SWISH, BYOC__KF)),
-    BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary, "x * Phi(x); approximate=\"tanh\" for the tanh form",
-        ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_GELU, BYOC__KF)),
+             ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LEAKY_RELU, BYOC__KF)),
+    BYOC__OP("clip", 1, 1, ELEMWISE, byoc__attrs_clip, byoc__rel_identity, "clamp to [a_min, a_max]", ELEMWISE,
+             byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_CLIP, BYOC__KF)),
+    BYOC__OP0("sigmoid", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / (1 + exp(-x))", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_SIGMOID, BYOC__KF)),
+    BYOC__OP0("tanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic tangent", ELEMWISE, byoc__flops_transcendental,
+              0, BYOC__K(byoc__k_unary, NULL, BYOC__K_TANH, BYOC__KF)),
+    BYOC__OP0("exp", 1, 1, ELEMWISE, byoc__rel_float_unary, "e^x", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_EXP, BYOC__KF)),
+    BYOC__OP0("log", 1, 1, ELEMWISE, byoc__rel_float_unary, "natural logarithm", ELEMWISE, byoc__flops_transcendental,
+              0, BYOC__K(byoc__k_unary, NULL, BYOC__K_LOG, BYOC__KF)),
+    BYOC__OP0("sqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "square root", ELEMWISE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_SQRT, BYOC__KF)),
+    BYOC__OP0("rsqrt", 1, 1, ELEMWISE, byoc__rel_float_unary, "1 / sqrt(x)", ELEMWISE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_RSQRT, BYOC__KF)),
+    BYOC__OP0("erf", 1, 1, ELEMWISE, byoc__rel_float_unary, "Gauss error function", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_ERF, BYOC__KF)),
+    BYOC__OP0("negative", 1, 1, ELEMWISE, byoc__rel_identity, "-x", ELEMWISE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_NEGATIVE, BYOC__KF)),
+    BYOC__OP0("abs", 1, 1, ELEMWISE, byoc__rel_identity, "|x|", ELEMWISE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_ABS, BYOC__KF)),
+    BYOC__OP0("floor", 1, 1, ELEMWISE, byoc__rel_float_unary, "round down", NONE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_FLOOR, BYOC__KF)),
+    BYOC__OP0("ceil", 1, 1, ELEMWISE, byoc__rel_float_unary, "round up", NONE, byoc__flops_per_output, 0,
+              BYOC__K(byoc__k_unary, NULL, BYOC__K_CEIL, BYOC__KF)),
+    BYOC__OP("nn.hard_sigmoid", 1, 1, ELEMWISE, byoc__attrs_hard_sigmoid, byoc__rel_float_unary,
+             "clip(alpha * x + beta, 0, 1)", ELEMWISE, byoc__flops_per_output, 0,
+             BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SIGMOID, BYOC__KF)),
+    BYOC__OP0("nn.hard_swish", 1, 1, ELEMWISE, byoc__rel_float_unary, "x * relu6(x + 3) / 6", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_unary, NULL, BYOC__K_HARD_SWISH, BYOC__KF)),
+    BYOC__OP("nn.gelu", 1, 1, ELEMWISE, byoc__attrs_gelu, byoc__rel_float_unary,
+             "x * Phi(x); approximate=\"tanh\" for the tanh form", ELEMWISE, byoc__flops_transcendental, 0,
+             BYOC__K(byoc__k_unary, NULL, BYOC__K_GELU, BYOC__KF)),
     BYOC__OP("nn.softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "softmax along axis",
-        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_SOFTMAX, BYOC__KF)),
-    BYOC__OP("nn.log_softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax, "log of softmax along axis",
-        SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_LOG_SOFTMAX, BYOC__KF)),
-    BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm, "inference batch norm; result is (out, mean, var)",
-        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_batch_norm, NULL, 0, BYOC__KF)),
-    BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm, "layer normalization along axis",
-        LAYER_NORM, byoc__flops_norm, 0, BYOC__K(byoc__k_layer_norm, byoc__ws_layer_norm, 0, BYOC__KF)),
+             SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_SOFTMAX, BYOC__KF)),
+    BYOC__OP("nn.log_softmax", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_axis_last, byoc__rel_softmax,
+             "log of softmax along axis", SOFTMAX, byoc__flops_softmax, 0,
+             BYOC__K(byoc__k_softmax, byoc__ws_softmax, BYOC__K_LOG_SOFTMAX, BYOC__KF)),
+    BYOC__OP("nn.batch_norm", 5, 5, OPAQUE, byoc__attrs_batch_norm, byoc__rel_batch_norm,
+             "inference batch norm; result is (out, mean, var)", NONE, byoc__flops_norm, 0,
+             BYOC__K(byoc__k_batch_norm, NULL, 0, BYOC__KF)),
+    BYOC__OP("nn.layer_norm", 3, 3, OPAQUE, byoc__attrs_layer_norm, byoc__rel_layer_norm,
+             "layer normalization along axis", LAYER_NORM, byoc__flops_norm, 0,
+             BYOC__K(byoc__k_layer_norm, byoc__ws_layer_norm, 0, BYOC__KF)),
     BYOC__OP("nn.lrn", 1, 1, OPAQUE, byoc__attrs_lrn, byoc__rel_lrn, "local response normalization across channels",
-        NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF)),
-    BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d, "2-D max pooling, NCHW",
-        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
-    BYOC__OP("nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax, "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)",
+             NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF)),
+    BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d,
+             "2-D max pooling, NCHW", POOL2D, byoc__flops_pool2d, 0,
+             BYOC__K(byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
+    BYOC__OP(
+        "nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax,
+        "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)",
         NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pool2d_argmax, NULL, 0, BYOC__KF)),
-    BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d, "2-D average pooling, NCHW",
-        POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_AVG_POOL, BYOC__KF)),
-    BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "mean over H and W",
-        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_AVG_POOL, BYOC__KF)),
-    BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d, "max over H and W",
-        GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
-    BYOC__OP("nn.pad", 1, 2, INJECTIVE, byoc__attrs_pad, byoc__rel_pad, "pad each axis; optional scalar pad value argument",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_pad, byoc__ws_pad, 0, 0)),
-    BYOC__OP("reshape", 1, 1, INJECTIVE, byoc__attrs_reshape, byoc__rel_reshape, "reshape; 0 copies an axis, -1 is inferred",
-        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("transpose", 1, 1, INJECTIVE, byoc__attrs_transpose, byoc__rel_transpose, "permute axes (reverse when axes is None)",
-        TRANSPOSE, byoc__flops_none, 0, BYOC__K(byoc__k_transpose, NULL, 0, 0)),
-    BYOC__OP("squeeze", 1, 1, INJECTIVE, byoc__attrs_squeeze, byoc__rel_squeeze, "drop unit axes",
-        NONE, byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("expand_dims", 1, 1, BROADCAST, byoc__attrs_expand_dims, byoc__rel_expand_dims, "insert unit axes",
-        NONE, byoc__flops_per_output, BYOC_OP_VIEW | BYOC_OP_RESHAPES, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("concatenate", 1, 1, INJECTIVE, byoc__attrs_concatenate, byoc__rel_concatenate, "join a tuple of tensors along axis",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_concatenate, NULL, 0, 0)),
-    BYOC__OP("split", 1, 1, INJECTIVE, byoc__attrs_split, byoc__rel_split, "split into a tuple by section count or indices",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_split, NULL, 0, 0)),
-    BYOC__OP("strided_slice", 1, 1, INJECTIVE, byoc__attrs_strided_slice, byoc__rel_strided_slice, "slice with begin/end/strides, ONNX clamping",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_strided_slice, NULL, 0, 0)),
-    BYOC__OP("take", 2, 2, INJECTIVE, byoc__attrs_take, byoc__rel_take, "gather along axis",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_take, NULL, 0, 0)),
-    BYOC__OP("nn.depth_to_space", 1, 1, INJECTIVE, byoc__attrs_depth_to_space, byoc__rel_depth_to_space, "rearrange channels into blocks",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_depth_to_space, NULL, 0, 0)),
+    BYOC__OP("nn.avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_avg_pool2d, byoc__rel_pool2d,
+             "2-D average pooling, NCHW", POOL2D, byoc__flops_pool2d, 0,
+             BYOC__K(byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_AVG_POOL, BYOC__KF)),
+    BYOC__OP("nn.global_avg_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d,
+             "mean over H and W", GLOBAL_POOL2D, byoc__flops_per_input, 0,
+             BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_AVG_POOL, BYOC__KF)),
+    BYOC__OP("nn.global_max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_global_pool2d,
+             "max over H and W", GLOBAL_POOL2D, byoc__flops_per_input, 0,
+             BYOC__K(byoc__k_global_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
+    BYOC__OP("nn.pad", 1, 2, INJECTIVE, byoc__attrs_pad, byoc__rel_pad,
+             "pad each axis; optional scalar pad value argument", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_pad, byoc__ws_pad, 0, 0)),
+    BYOC__OP("reshape", 1, 1, INJECTIVE, byoc__attrs_reshape, byoc__rel_reshape,
+             "reshape; 0 copies an axis, -1 is inferred", NONE, byoc__flops_none, BYOC_OP_VIEW,
+             BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("transpose", 1, 1, INJECTIVE, byoc__attrs_transpose, byoc__rel_transpose,
+             "permute axes (reverse when axes is None)", TRANSPOSE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_transpose, NULL, 0, 0)),
+    BYOC__OP("squeeze", 1, 1, INJECTIVE, byoc__attrs_squeeze, byoc__rel_squeeze, "drop unit axes", NONE,
+             byoc__flops_none, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("expand_dims", 1, 1, BROADCAST, byoc__attrs_expand_dims, byoc__rel_expand_dims, "insert unit axes", NONE,
+             byoc__flops_per_output, BYOC_OP_VIEW | BYOC_OP_RESHAPES, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("concatenate", 1, 1, INJECTIVE, byoc__attrs_concatenate, byoc__rel_concatenate,
+             "join a tuple of tensors along axis", NONE, byoc__flops_none, 0, BYOC__K(byoc__k_concatenate, NULL, 0, 0)),
+    BYOC__OP("split", 1, 1, INJECTIVE, byoc__attrs_split, byoc__rel_split,
+             "split into a tuple by section count or indices", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_split, NULL, 0, 0)),
+    BYOC__OP("strided_slice", 1, 1, INJECTIVE, byoc__attrs_strided_slice, byoc__rel_strided_slice,
+             "slice with begin/end/strides, ONNX clamping", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_strided_slice, NULL, 0, 0)),
+    BYOC__OP("take", 2, 2, INJECTIVE, byoc__attrs_take, byoc__rel_take, "gather along axis", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_take, NULL, 0, 0)),
+    BYOC__OP("nn.depth_to_space", 1, 1, INJECTIVE, byoc__attrs_depth_to_space, byoc__rel_depth_to_space,
+             "rearrange channels into blocks", NONE, byoc__flops_none, 0, BYOC__K(byoc__k_depth_to_space, NULL, 0, 0)),
     BYOC__OP("broadcast_to", 1, 1, BROADCAST, byoc__attrs_broadcast_to, byoc__rel_broadcast_to, "broadcast to a shape",
-        NONE, byoc__flops_per_output, BYOC_OP_RESHAPES, BYOC__K(byoc__k_broadcast_to, NULL, 0, 0)),
-    BYOC__OP("mean", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "mean over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_MEAN, BYOC__KF)),
-    BYOC__OP("sum", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "sum over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_SUM, BYOC__KF)),
-    BYOC__OP("max", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "maximum over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMAX, BYOC__KF)),
-    BYOC__OP("min", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "minimum over axes",
-        REDUCE, byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMIN, BYOC__KF)),
-    BYOC__OP("cast", 1, 1, ELEMWISE, byoc__attrs_cast, byoc__rel_cast, "convert dtype",
-        NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_cast, NULL, 0, BYOC__KF_NO_INPLACE)),
-    BYOC__OP0("copy", 1, 1, ELEMWISE, byoc__rel_identity, "identity copy",
-        NONE, byoc__flops_per_output, BYOC_OP_VIEW, BYOC__K(byoc__k_copy, NULL, 0, BYOC__KF_NO_INPLACE)),
-    BYOC__OP("nn.dropout", 1, 1, OPAQUE, byoc__attrs_dropout, byoc__rel_dropout, "inference dropout; result is (out, mask)",
-        NONE, byoc__flops_none, 0, BYOC__K(byoc__k_dropout, NULL, 0, BYOC__KF)),
-    BYOC__OP("image.resize2d", 1, 1, INJECTIVE, byoc__attrs_resize2d, byoc__rel_resize2d, "resize H and W (nearest_neighbor, linear, cubic)",
-        NONE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_resize2d, byoc__ws_resize2d, 0, BYOC__KF)),
-    BYOC__OP("shape_of", 1, 1, OPAQUE, byoc__attrs_shape_of, byoc__rel_shape_of, "the shape as a 1-D tensor",
-        NONE, byoc__flops_none, BYOC_OP_READS_SHAPE_ONLY, BYOC__K(byoc__k_shape_of, NULL, 0, 0)),
-    BYOC__OP("annotation.compiler_begin", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "start of a region for a compiler",
-        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP("annotation.compiler_end", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity, "end of a region for a compiler",
-        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
-    BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this",
-        NONE, byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+             NONE, byoc__flops_per_output, BYOC_OP_RESHAPES, BYOC__K(byoc__k_broadcast_to, NULL, 0, 0)),
+    BYOC__OP("mean", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "mean over axes", REDUCE,
+             byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_MEAN, BYOC__KF)),
+    BYOC__OP("sum", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "sum over axes", REDUCE,
+             byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_SUM, BYOC__KF)),
+    BYOC__OP("max", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "maximum over axes", REDUCE,
+             byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMAX, BYOC__KF)),
+    BYOC__OP("min", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "minimum over axes", REDUCE,
+             byoc__flops_per_input, 0, BYOC__K(byoc__k_reduce, byoc__ws_reduce, BYOC__K_RMIN, BYOC__KF)),
+    BYOC__OP("cast", 1, 1, ELEMWISE, byoc__attrs_cast, byoc__rel_cast, "convert dtype", NONE, byoc__flops_per_output, 0,
+             BYOC__K(byoc__k_cast, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP0("copy", 1, 1, ELEMWISE, byoc__rel_identity, "identity copy", NONE, byoc__flops_per_output, BYOC_OP_VIEW,
+              BYOC__K(byoc__k_copy, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("nn.dropout", 1, 1, OPAQUE, byoc__attrs_dropout, byoc__rel_dropout,
+             "inference dropout; result is (out, mask)", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_dropout, NULL, 0, BYOC__KF)),
+    BYOC__OP("image.resize2d", 1, 1, INJECTIVE, byoc__attrs_resize2d, byoc__rel_resize2d,
+             "resize H and W (nearest_neighbor, linear, cubic)", NONE, byoc__flops_transcendental, 0,
+             BYOC__K(byoc__k_resize2d, byoc__ws_resize2d, 0, BYOC__KF)),
+    BYOC__OP("shape_of", 1, 1, OPAQUE, byoc__attrs_shape_of, byoc__rel_shape_of, "the shape as a 1-D tensor", NONE,
+             byoc__flops_none, BYOC_OP_READS_SHAPE_ONLY, BYOC__K(byoc__k_shape_of, NULL, 0, 0)),
+    BYOC__OP("annotation.compiler_begin", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity,
+             "start of a region for a compiler", NONE, byoc__flops_none, BYOC_OP_ANNOTATION,
+             BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP("annotation.compiler_end", 1, 1, OPAQUE, byoc__attrs_compiler, byoc__rel_any_identity,
+             "end of a region for a compiler", NONE, byoc__flops_none, BYOC_OP_ANNOTATION,
+             BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this", NONE,
+              byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
 };
 #undef BYOC__KF
 #undef BYOC__K
@@ -8719,8 +9351,10 @@ BYOC__PRIVATE const byoc_op_def *byoc__builtin_op(int i, int *count) {
     return i >= 0 && i < BYOC__N(byoc__builtin_ops) ? &byoc__builtin_ops[i].def : NULL;
 }
 BYOC__PRIVATE const byoc__kernel_def *byoc__kernel_of(const byoc_op *op) {
-    return op && op->builtin > 0 && op->builtin <= BYOC__N(byoc__builtin_ops) && byoc__builtin_ops[op->builtin - 1].kernel.run
-               ? &byoc__builtin_ops[op->builtin - 1].kernel : NULL;
+    return op && op->builtin > 0 && op->builtin <= BYOC__N(byoc__builtin_ops) &&
+                   byoc__builtin_ops[op->builtin - 1].kernel.run
+               ? &byoc__builtin_ops[op->builtin - 1].kernel
+               : NULL;
 }
 BYOC_API int byoc_kernel_exists(const byoc_op *op) { return byoc__kernel_of(op) != NULL; }
 
@@ -8762,18 +9396,25 @@ BYOC__PRIVATE void byoc__kplan_free(byoc__kplan *p) { BYOC_FREE(p->heap); }
 /* fills p from the call's types; BYOC_OK or an error naming the op */
 BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call, byoc_diag *diag) {
     memset(p, 0, sizeof *p);
-    if (!call || call->kind != BYOC_NODE_CALL || !call->op) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call ? call->id : 0, "kernel: not an op call");
+    if (!call || call->kind != BYOC_NODE_CALL || !call->op)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call ? call->id : 0, "kernel: not an op call");
     const char *name = call->op->def.name;
     p->def = byoc__kernel_of(call->op);
     if (!p->def) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel", name);
-    if (!call->checked_type) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the call is not typed (infer types first)", name);
+    if (!call->checked_type)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id,
+                          "%s: the call is not typed (infer types first)", name);
     int nin = 0, nout = byoc__type_tensors(call->checked_type, NULL, 0, 0, 0);
     for (int i = 0; i < call->nargs && nin >= 0; ++i) {
         const byoc_type *t = byoc__arg_type(call->args[i]);
-        if (!t) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: argument %d is not typed (infer types first)", name, i);
+        if (!t)
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id,
+                              "%s: argument %d is not typed (infer types first)", name, i);
         nin = byoc__type_tensors(t, NULL, 0, nin, 0);
     }
-    if (nin < 0 || nout < 0) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for arguments or results of these types", name);
+    if (nin < 0 || nout < 0)
+        return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id,
+                          "%s: no host kernel for arguments or results of these types", name);
     int n = nin + nout;
     byoc_tensor *all = p->local;
     if (2 * n > 32 && !(all = p->heap = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(2 * n))))
@@ -8785,14 +9426,18 @@ BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call
     p->nin = nin;
     p->nout = nout;
     int at = 0;
-    for (int i = 0; i < call->nargs; ++i) at = byoc__type_tensors(byoc__arg_type(call->args[i]), p->typed_in, nin, at, 0);
+    for (int i = 0; i < call->nargs; ++i)
+        at = byoc__type_tensors(byoc__arg_type(call->args[i]), p->typed_in, nin, at, 0);
     byoc__type_tensors(call->checked_type, p->typed_out, nout, 0, 0);
     for (int i = 0; i < n; ++i) {
         byoc_tensor *t = &all[n + i];
         *t = all[i];
         for (int d = 0; d < t->rank; ++d)
-            if (t->dims[d] < 0) return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for a dynamic shape", name);
-        if ((p->def->flags & BYOC__KF_FLOAT) && (t->dtype == BYOC_FLOAT16 || t->dtype == BYOC_BFLOAT16)) t->dtype = BYOC_FLOAT32;
+            if (t->dims[d] < 0)
+                return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for a dynamic shape",
+                                  name);
+        if ((p->def->flags & BYOC__KF_FLOAT) && (t->dtype == BYOC_FLOAT16 || t->dtype == BYOC_BFLOAT16))
+            t->dtype = BYOC_FLOAT32;
     }
     return BYOC_OK;
 }
@@ -8837,7 +9482,8 @@ BYOC__PRIVATE int byoc__tensor_matches(const byoc_tensor *given, const byoc_tens
     return 1;
 }
 
-BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const char *what, int i, const byoc_tensor *t, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const char *what, int i, const byoc_tensor *t,
+                                                byoc_diag *diag) {
     char buf[160];
     byoc_type ty;
     memset(&ty, 0, sizeof ty);
@@ -8846,11 +9492,12 @@ BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const cha
     ty.rank = t->rank >= 0 && t->rank <= BYOC_MAX_RANK ? t->rank : 0;
     memcpy(ty.dims, t->dims, sizeof ty.dims);
     byoc_type_to_string(&ty, buf, sizeof buf);
-    return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d is %s, which is not what the call's type says", call->op->def.name, what, i, buf);
+    return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id,
+                      "%s: %s %d is %s, which is not what the call's type says", call->op->def.name, what, i, buf);
 }
 
-BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, void *workspace,
-                                     byoc_diag *diag) {
+BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
+                                     void *workspace, byoc_diag *diag) {
     if (!call) return byoc__null_arg(diag, __func__, "call");
     byoc__kplan p;
     byoc_result r = byoc__kplan_init(&p, call, diag);
@@ -8858,22 +9505,27 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
     const char *name = call->op->def.name;
     if (nin != p.nin || nout != p.nout) {
         byoc__kplan_free(&p);
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %d arguments and %d results given, the call has %d and %d", name, nin, nout, p.nin, p.nout);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id,
+                          "%s: %d arguments and %d results given, the call has %d and %d", name, nin, nout, p.nin,
+                          p.nout);
     }
     for (int i = 0; i < nin + nout; ++i) {
         const byoc_tensor *t = i < nin ? &in[i] : &out[i - nin];
         const byoc_tensor *want = i < nin ? &p.typed_in[i] : &p.typed_out[i - nin];
-        r = !byoc__tensor_matches(t, want) ? byoc__tensor_mismatch(call, i < nin ? "argument" : "result", i < nin ? i : i - nin, t, diag)
-          : !t->data && byoc__numel(t) > 0 && !(i < nin && (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY))
-              ? byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d has no data", name, i < nin ? "argument" : "result", i < nin ? i : i - nin)
-              : BYOC_OK;
+        r = !byoc__tensor_matches(t, want)
+                ? byoc__tensor_mismatch(call, i < nin ? "argument" : "result", i < nin ? i : i - nin, t, diag)
+            : !t->data && byoc__numel(t) > 0 && !(i < nin && (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY))
+                ? byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: %s %d has no data", name,
+                             i < nin ? "argument" : "result", i < nin ? i : i - nin)
+                : BYOC_OK;
         if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
     }
     size_t need = byoc__kplan_workspace(&p, call);
     void *owned = NULL;
     if (!workspace && !(workspace = owned = BYOC_MALLOC(need))) {
         byoc__kplan_free(&p);
-        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory for %zu bytes of workspace", name, need);
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory for %zu bytes of workspace",
+                          name, need);
     }
     /* the kernel's tensors: the caller's, or float32 copies of float16 / bfloat16 ones */
     unsigned char *at = byoc__align64(workspace);
@@ -8904,7 +9556,8 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
     r = p.def->run(&k);
     if (r == BYOC_OK)
         for (int i = 0; i < nout; ++i)
-            if (out[i].dtype != p.out[i].dtype) byoc__from_f32(out[i].dtype, (const float *)p.out[i].data, out[i].data, byoc__numel(&out[i]));
+            if (out[i].dtype != p.out[i].dtype)
+                byoc__from_f32(out[i].dtype, (const float *)p.out[i].data, out[i].data, byoc__numel(&out[i]));
     BYOC_FREE(owned);
     byoc__kplan_free(&p);
     return r;
@@ -8913,10 +9566,12 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
 /* ---- running a call on constants: FoldConstant and byoc_module_evaluate ---- */
 /* the tensors of an argument value: a constant, or a tuple of them (a value that is neither gives
    only its shape, for a kernel that reads nothing else) */
-BYOC__PRIVATE int byoc__value_tensors(const byoc_node *v, byoc_tensor *dst, int cap, int at, int shape_only, int depth) {
+BYOC__PRIVATE int byoc__value_tensors(const byoc_node *v, byoc_tensor *dst, int cap, int at, int shape_only,
+                                      int depth) {
     if (!v || at < 0 || depth > 16) return -1;
     if (v->kind == BYOC_NODE_TUPLE) {
-        for (int i = 0; i < v->nargs && at >= 0; ++i) at = byoc__value_tensors(v->args[i], dst, cap, at, shape_only, depth + 1);
+        for (int i = 0; i < v->nargs && at >= 0; ++i)
+            at = byoc__value_tensors(v->args[i], dst, cap, at, shape_only, depth + 1);
         return at;
     }
     const byoc_type *t = v->kind == BYOC_NODE_CONSTANT ? v->annotation : shape_only ? v->checked_type : NULL;
@@ -8944,7 +9599,8 @@ BYOC__PRIVATE byoc_node *byoc__result_constants(byoc_module *m, const byoc_type 
         (*at)++;
         return c;
     }
-    byoc_node *fields[64], **fp = t->nfields <= 64 ? fields : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)t->nfields);
+    byoc_node *fields[64],
+        **fp = t->nfields <= 64 ? fields : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)t->nfields);
     byoc_node *tuple = NULL;
     int ok = fp != NULL;
     for (int i = 0; ok && i < t->nfields; ++i) ok = (fp[i] = byoc__result_constants(m, t->fields[i], dst, at)) != NULL;
@@ -8956,7 +9612,8 @@ BYOC__PRIVATE byoc_node *byoc__result_constants(byoc_module *m, const byoc_type 
 /* Runs an op call on argument values that are constants (or tuples of constants); the result is a
    new constant, or a tuple of constants for a tuple result. NULL with diag filled when the op has no
    kernel for these arguments. */
-BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_node *call, byoc_node *const *args, byoc_diag *diag) {
+BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_node *call, byoc_node *const *args,
+                                                    byoc_diag *diag) {
     const byoc__kernel_def *def = byoc__kernel_of(call->op);
     const char *name = call->op ? call->op->def.name : "call";
     if (!def) { byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel", name); return NULL; }
@@ -8965,7 +9622,8 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
     int nout = rt ? byoc__type_tensors(rt, NULL, 0, 0, 0) : -1;
     for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(args[i], NULL, 0, nin, shape_only, 0);
     if (nin < 0 || nout < 0) {
-        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not constants, or the call is not typed", name);
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id,
+                   "%s: the arguments are not constants, or the call is not typed", name);
         return NULL;
     }
     byoc_tensor *ts = (byoc_tensor *)BYOC_MALLOC(sizeof(byoc_tensor) * (size_t)(nin + nout + 1));
@@ -8975,14 +9633,15 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
     at = 0;
     byoc_node *result = byoc__result_constants(m, rt, ts + nin, &at);
     byoc_result r = result ? byoc_kernel_run(call, ts, nin, ts + nin, nout, NULL, diag)
-                           : byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
-                                        m->has_error ? m->error.message : "out of memory");
+                           : byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id,
+                                        "%s: %s", name, m->has_error ? m->error.message : "out of memory");
     BYOC_FREE(ts);
     return r == BYOC_OK ? result : NULL;
 }
 
 // [SECTION] impl: runtime modules
-BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm, byoc_diag *diag) {
+BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm,
+                                             byoc_diag *diag) {
     if (!m) { if (rm && rm->release) rm->release(rm->state); return byoc__null_arg(diag, __func__, "module"); }
     if (!byoc_module_function(m, function_name)) {
         if (rm->release) rm->release(rm->state);
@@ -8990,7 +9649,8 @@ BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *functio
     }
     if (!rm->run) {
         if (rm->release) rm->release(rm->state);
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "runtime module for @%s: no run function", function_name);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "runtime module for @%s: no run function",
+                          function_name);
     }
     for (int i = 0; i < (int)stbds_arrlen(m->runtimes); ++i)
         if (!strcmp(m->runtimes[i].name, function_name)) {
@@ -9061,8 +9721,14 @@ BYOC__PRIVATE byoc_pattern **byoc__pat_array(byoc_module *m, byoc_pattern *const
 }
 BYOC__PRIVATE int byoc__pats_null(byoc_pattern *const *a, int n) { return byoc__ptrs_null(a, n); }
 
-BYOC_API byoc_pattern *byoc_pat_wildcard(byoc_module *m) { if (!m) return NULL; return byoc__pat_new(m, BYOC_PAT_WILDCARD); }
-BYOC_API byoc_pattern *byoc_pat_constant(byoc_module *m) { if (!m) return NULL; return byoc__pat_new(m, BYOC_PAT_CONSTANT); }
+BYOC_API byoc_pattern *byoc_pat_wildcard(byoc_module *m) {
+    if (!m) return NULL;
+    return byoc__pat_new(m, BYOC_PAT_WILDCARD);
+}
+BYOC_API byoc_pattern *byoc_pat_constant(byoc_module *m) {
+    if (!m) return NULL;
+    return byoc__pat_new(m, BYOC_PAT_CONSTANT);
+}
 BYOC_API byoc_pattern *byoc_pat_expr(byoc_module *m, const byoc_node *e) {
     if (!m) return NULL;
     if (!e) return NULL;
@@ -9139,12 +9805,16 @@ BYOC_API byoc_pattern *byoc_pat_has_attr(byoc_module *m, byoc_pattern *p, const 
     if (!m) return NULL;
     byoc_pattern *w = byoc__pat_wrap(m, BYOC_PAT_ATTR, p);
     if (w && attrs)
-        for (int i = 0; i < attrs->count; ++i) byoc_attrs_set(m, &w->attrs, attrs->items[i].name, &attrs->items[i].value);
+        for (int i = 0; i < attrs->count; ++i)
+            byoc_attrs_set(m, &w->attrs, attrs->items[i].name, &attrs->items[i].value);
     return m->has_error ? NULL : w;
 }
 BYOC_API byoc_pattern *byoc_pat_has_dtype(byoc_module *m, byoc_pattern *p, byoc_dtype dt) {
     if (!m) return NULL;
-    if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) { byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "has_dtype: invalid dtype"); return NULL; }
+    if ((int)dt <= 0 || dt >= BYOC_DTYPE_COUNT) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "has_dtype: invalid dtype");
+        return NULL;
+    }
     byoc_pattern *w = byoc__pat_wrap(m, BYOC_PAT_DTYPE, p);
     if (w) w->dtype = dt;
     return w;
@@ -9171,7 +9841,8 @@ BYOC_API byoc_pattern *byoc_pat_has_type(byoc_module *m, byoc_pattern *p, const 
     if (w) w->type = t;
     return w;
 }
-BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path, byoc_pattern *child) {
+BYOC_API byoc_pattern *byoc_pat_dominates(byoc_module *m, byoc_pattern *parent, byoc_pattern *path,
+                                          byoc_pattern *child) {
     if (!m) return NULL;
     if (!parent || !path || !child) return NULL;
     byoc_pattern *p = byoc__pat_new(m, BYOC_PAT_DOMINATOR);
@@ -9226,7 +9897,8 @@ BYOC__PRIVATE void byoc__pat_count(byoc__pat_printer *pp, const byoc_pattern *p)
         byoc__map_put(&pp->uses, q, n + 1);
         if (n) continue;
         int k = byoc__pat_child_count(q);
-        const byoc_pattern **kids = BYOC__CAST(const byoc_pattern **, BYOC_MALLOC(sizeof(byoc_pattern *) * (size_t)(k + 1)));
+        const byoc_pattern **kids =
+            BYOC__CAST(const byoc_pattern **, BYOC_MALLOC(sizeof(byoc_pattern *) * (size_t)(k + 1)));
         if (!kids) break;
         byoc__pat_children(q, kids);
         for (int i = k - 1; i >= 0; --i) stbds_arrput(stack, kids[i]);
@@ -9317,7 +9989,11 @@ BYOC__PRIVATE void byoc__pat_write(byoc__pat_printer *pp, const byoc_pattern *p,
         byoc__write_inline_expr(b, p->expr, 0);
         byoc__buf_puts(b, ")");
         return;
-    case BYOC_PAT_OP: byoc__buf_puts(b, "is_op("); byoc__print_string(b, p->op->def.name); byoc__buf_puts(b, ")"); return;
+    case BYOC_PAT_OP:
+        byoc__buf_puts(b, "is_op(");
+        byoc__print_string(b, p->op->def.name);
+        byoc__buf_puts(b, ")");
+        return;
     case BYOC_PAT_CALL:
         if (p->inner->kind == BYOC_PAT_ALT || p->inner->kind == BYOC_PAT_DOMINATOR) {
             byoc__buf_puts(b, "(");
@@ -9445,7 +10121,8 @@ BYOC__PRIVATE int byoc__parse_pat_args(byoc__parser *p, byoc__pat_name **names, 
 }
 
 BYOC__PRIVATE byoc_pattern *byoc__pat_built(byoc__parser *p, byoc_pattern *r, int line, int col) {
-    if (!r && !p->failed) byoc__parse_fail(p, line, col, "%s", p->m->has_error ? p->m->error.message : "invalid pattern");
+    if (!r && !p->failed)
+        byoc__parse_fail(p, line, col, "%s", p->m->has_error ? p->m->error.message : "invalid pattern");
     return p->failed ? NULL : r;
 }
 
@@ -9467,8 +10144,10 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_primary(byoc__parser *p, byoc__pat_n
     }
     byoc__next(p);
     char s[128];
-    if (!strcmp(word, "wildcard")) return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_wildcard(m), line, col) : NULL;
-    if (!strcmp(word, "is_constant")) return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_constant(m), line, col) : NULL;
+    if (!strcmp(word, "wildcard"))
+        return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_wildcard(m), line, col) : NULL;
+    if (!strcmp(word, "is_constant"))
+        return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_constant(m), line, col) : NULL;
     if (!strcmp(word, "is_var")) {
         s[0] = 0;
         if (p->tok.kind == BYOC__T_STRING && !byoc__parse_string_arg(p, s, sizeof s)) return NULL;
@@ -9524,13 +10203,15 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_primary(byoc__parser *p, byoc__pat_n
                 return NULL;
             }
         }
-        return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_tuple_get_item(m, t, (int)idx), line, col) : NULL;
+        return byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_tuple_get_item(m, t, (int)idx), line, col)
+                                               : NULL;
     }
     if (!strcmp(word, "dominates")) {
         byoc_pattern *a = byoc__parse_pat(p, names);
         byoc_pattern *b = a && byoc__expect(p, BYOC__T_COMMA) ? byoc__parse_pat(p, names) : NULL;
         byoc_pattern *c = b && byoc__expect(p, BYOC__T_COMMA) ? byoc__parse_pat(p, names) : NULL;
-        return c && byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_dominates(m, a, b, c), line, col) : NULL;
+        return c && byoc__expect(p, BYOC__T_RPAREN) ? byoc__pat_built(p, byoc_pat_dominates(m, a, b, c), line, col)
+                                                    : NULL;
     }
     byoc__parse_fail(p, line, col, "unknown pattern function '%s'", word);
     return NULL;
@@ -9608,11 +10289,16 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_postfix(byoc__parser *p, byoc__pat_n
                 if (byoc__accept(p, BYOC__T_QUESTION)) dims[rank++] = BYOC_DIM_UNKNOWN;
                 else if (byoc__accept(p, BYOC__T_STAR)) dims[rank++] = BYOC_DIM_WILDCARD;
                 else if (!byoc__tok_int(p, &dims[rank])) break;
-                else if (dims[rank] < 0 || dims[rank] > BYOC_MAX_DIM) { byoc__parse_fail(p, dl, dc, "dimension out of range"); break; }
-                else rank++;
+                else if (dims[rank] < 0 || dims[rank] > BYOC_MAX_DIM) {
+                    byoc__parse_fail(p, dl, dc, "dimension out of range");
+                    break;
+                } else rank++;
                 if (!byoc__accept(p, BYOC__T_COMMA)) break;
             }
-            if (p->failed || !byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_RPAREN)) { r = NULL; break; }
+            if (p->failed || !byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_RPAREN)) {
+                r = NULL;
+                break;
+            }
             r = byoc__pat_built(p, byoc_pat_has_shape(m, r, rank, dims), ml, mc);
         } else if (!strcmp(method, "has_attr")) {
             if (!byoc__expect(p, BYOC__T_LBRACE)) { r = NULL; break; }
@@ -9620,7 +10306,9 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat_postfix(byoc__parser *p, byoc__pat_n
             memset(&attrs, 0, sizeof attrs);
             while (!p->failed && p->tok.kind != BYOC__T_RBRACE) {
                 byoc_attr_value v;
-                if (!byoc__parse_string_arg(p, s, sizeof s) || !byoc__expect(p, BYOC__T_COLON) || !byoc__parse_attr_value(p, &v)) break;
+                if (!byoc__parse_string_arg(p, s, sizeof s) || !byoc__expect(p, BYOC__T_COLON) ||
+                    !byoc__parse_attr_value(p, &v))
+                    break;
                 byoc_attrs_set(m, &attrs, s, &v);
                 if (!byoc__accept(p, BYOC__T_COMMA)) break;
             }
@@ -9645,7 +10333,8 @@ BYOC__PRIVATE byoc_pattern *byoc__parse_pat(byoc__parser *p, byoc__pat_name **na
     return p->failed ? NULL : r;
 }
 
-BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size_t len, const char *filename, byoc_diag *diag) {
+BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size_t len, const char *filename,
+                                          byoc_diag *diag) {
     if (!m) { byoc__null_arg(diag, __func__, "module"); return NULL; }
     byoc_diag local;
     if (!diag) diag = &local;
@@ -9713,7 +10402,8 @@ BYOC__PRIVATE int byoc__attr_matches(const byoc_attr_value *want, const byoc_att
     int wn = want->kind == BYOC_ATTR_INT || want->kind == BYOC_ATTR_FLOAT || want->kind == BYOC_ATTR_BOOL;
     int hn = have->kind == BYOC_ATTR_INT || have->kind == BYOC_ATTR_FLOAT || have->kind == BYOC_ATTR_BOOL;
     if (wn && hn) {
-        double a = want->kind == BYOC_ATTR_FLOAT ? want->f : (double)want->i, b = have->kind == BYOC_ATTR_FLOAT ? have->f : (double)have->i;
+        double a = want->kind == BYOC_ATTR_FLOAT ? want->f : (double)want->i,
+               b = have->kind == BYOC_ATTR_FLOAT ? have->f : (double)have->i;
         return a == b;
     }
     if ((want->kind == BYOC_ATTR_INT_LIST || want->kind == BYOC_ATTR_FLOAT_LIST) &&
@@ -9754,14 +10444,16 @@ BYOC__PRIVATE int byoc__match_callee(byoc_match *mt, const byoc_pattern *p, byoc
         return byoc__match_callee(mt, p->right, call, depth + 1);
     }
     case BYOC_PAT_ATTR:
-        if (call->op) return byoc__match_callee(mt, p->inner, call, depth + 1) && byoc__op_attrs_match(&p->attrs, call->op);
+        if (call->op)
+            return byoc__match_callee(mt, p->inner, call, depth + 1) && byoc__op_attrs_match(&p->attrs, call->op);
         return call->callee && byoc__match(mt, p, call->callee, depth + 1);
     default:
         return call->callee && byoc__match(mt, p, call->callee, depth + 1);
     }
 }
 
-BYOC__PRIVATE int byoc__match_args(byoc_match *mt, byoc_pattern *const *pats, byoc_node *const *nodes, int n, int swap, int depth) {
+BYOC__PRIVATE int byoc__match_args(byoc_match *mt, byoc_pattern *const *pats, byoc_node *const *nodes, int n, int swap,
+                                   int depth) {
     for (int i = 0; i < n; ++i) {
         int k = swap ? n - 1 - i : i;
         if (!byoc__match(mt, pats[i], nodes[k], depth + 1)) return 0;
@@ -9825,7 +10517,8 @@ BYOC__PRIVATE int byoc__match_dominator(byoc_match *mt, const byoc_pattern *p, b
 }
 
 /* call(a0, a1) with callee pattern `callee`, owned by the match (NULL when out of memory) */
-BYOC__PRIVATE byoc_pattern *byoc__scratch_call(byoc_match *mt, byoc_pattern *callee, byoc_pattern *a0, byoc_pattern *a1) {
+BYOC__PRIVATE byoc_pattern *byoc__scratch_call(byoc_match *mt, byoc_pattern *callee, byoc_pattern *a0,
+                                               byoc_pattern *a1) {
     byoc_pattern *c = BYOC__CAST(byoc_pattern *, BYOC_CALLOC(1, sizeof(byoc_pattern)));
     byoc_pattern **args = BYOC__CAST(byoc_pattern **, BYOC_MALLOC(2 * sizeof(byoc_pattern *)));
     if (!c || !args) { BYOC_FREE(c); BYOC_FREE(args); return NULL; }
@@ -9840,9 +10533,12 @@ BYOC__PRIVATE byoc_pattern *byoc__scratch_call(byoc_match *mt, byoc_pattern *cal
     return c;
 }
 BYOC__PRIVATE int byoc__pat_names_op(const byoc_pattern *call, const byoc_op *op) {
-    return call && call->kind == BYOC_PAT_CALL && call->nargs == 2 && call->inner && call->inner->kind == BYOC_PAT_OP && call->inner->op == op;
+    return call && call->kind == BYOC_PAT_CALL && call->nargs == 2 && call->inner && call->inner->kind == BYOC_PAT_OP &&
+           call->inner->op == op;
 }
-BYOC__PRIVATE int byoc__calls_op(const byoc_node *e, const byoc_op *op) { return e->kind == BYOC_NODE_CALL && e->op == op; }
+BYOC__PRIVATE int byoc__calls_op(const byoc_node *e, const byoc_op *op) {
+    return e->kind == BYOC_NODE_CALL && e->op == op;
+}
 
 /* TVM's reassociation of multiply and divide, tried when the call's op differs from the pattern's:
    divide(multiply(a, b), c) also matches multiply(b, divide(a, c)) (either factor), and
@@ -9906,7 +10602,8 @@ BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_n
         if (p->nargs < 0) return 1;
         return p->nargs == e->nargs && byoc__match_args(mt, p->args, e->args, e->nargs, 0, depth);
     case BYOC_PAT_TUPLE_GET_ITEM:
-        return e->kind == BYOC_NODE_TUPLE_GET_ITEM && (p->index < 0 || p->index == e->index) && byoc__match(mt, p->args[0], e->args[0], depth + 1);
+        return e->kind == BYOC_NODE_TUPLE_GET_ITEM && (p->index < 0 || p->index == e->index) &&
+               byoc__match(mt, p->args[0], e->args[0], depth + 1);
     case BYOC_PAT_ALT: {
         ptrdiff_t ml = stbds_arrlen(mt->memo), pl = stbds_arrlen(mt->path_nodes);
         if (byoc__match(mt, p->left, e, depth + 1)) return 1;
@@ -9931,7 +10628,8 @@ BYOC__PRIVATE int byoc__match_kind(byoc_match *mt, const byoc_pattern *p, byoc_n
     case BYOC_PAT_DTYPE:
         return byoc__match(mt, p->inner, e, depth + 1) && t && t->kind == BYOC_TYPE_TENSOR && t->dtype == p->dtype;
     case BYOC_PAT_SHAPE:
-        if (!byoc__match(mt, p->inner, e, depth + 1) || !t || t->kind != BYOC_TYPE_TENSOR || t->rank != p->type->rank) return 0;
+        if (!byoc__match(mt, p->inner, e, depth + 1) || !t || t->kind != BYOC_TYPE_TENSOR || t->rank != p->type->rank)
+            return 0;
         /* '?' (BYOC_DIM_UNKNOWN) is a dimension like any other: it equals only an unknown dimension, as
            TVM's Any does under StructuralEqual; '*' (any_dims) takes any */
         for (int i = 0; i < t->rank; ++i) if (!(p->any_dims >> i & 1) && t->dims[i] != p->type->dims[i]) return 0;
@@ -9991,7 +10689,9 @@ BYOC_API int byoc_pattern_match(const byoc_pattern *p, byoc_node *expr, const by
    a global name is left to InferType, which looks the function up again. Passes then re-infer only
    what they really changed instead of every node downstream of a change. */
 BYOC__PRIVATE int byoc__same_input_types(const byoc_node *n, byoc_node *const *inputs) {
-    if (n->kind == BYOC_NODE_CALL && ((n->op && !n->op->builtin) || (n->callee && n->callee->kind == BYOC_NODE_GLOBAL_VAR))) return 0;
+    if (n->kind == BYOC_NODE_CALL &&
+        ((n->op && !n->op->builtin) || (n->callee && n->callee->kind == BYOC_NODE_GLOBAL_VAR)))
+        return 0;
     int k = byoc__input_count(n, 0);
     for (int j = 0; j < k; ++j) {
         const byoc_type *t = inputs[j]->checked_type;
@@ -10023,8 +10723,8 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
 /* graph node xi rebuilt on the current versions of its inputs (now[graph index]), or itself when none
    changed. When an input has no current version yet, returns NULL and sets *missing to its index (if
    given). */
-BYOC__PRIVATE byoc_node *byoc__rebuild_on(byoc_module *m, const byoc_graph *g, int xi, byoc_node *const *now, byoc_node ***scratch,
-                                          int *missing) {
+BYOC__PRIVATE byoc_node *byoc__rebuild_on(byoc_module *m, const byoc_graph *g, int xi, byoc_node *const *now,
+                                          byoc_node ***scratch, int *missing) {
     byoc_node *x = g->nodes[xi].node;
     int k = byoc__input_count(x, 0), changed = 0;
     /* without repeated inputs the graph's input list is in argument order: indices without reading
@@ -10047,7 +10747,8 @@ BYOC__PRIVATE byoc_node *byoc__rebuild_on(byoc_module *m, const byoc_graph *g, i
 
 /* A replacement built from nodes of g: the graph nodes it uses (all before index `limit`) may have
    been replaced themselves, so its new part is rebuilt on top of their current versions. */
-BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_graph *g, byoc_node *const *now, int limit) {
+BYOC__PRIVATE byoc_node *byoc__remap(byoc_module *m, byoc_node *r, const byoc_graph *g, byoc_node *const *now,
+                                     int limit) {
     int ri = byoc_graph_index(g, r);
     if (ri >= 0) return ri < limit ? now[ri] : r;
     /* post-order over the new nodes only: graph nodes are leaves here, so the cost is the size of
@@ -10209,7 +10910,8 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
     for (int i = g->count - 1; i >= 0; --i) {
         byoc__graph_prefetch(g, i - 8);
         byoc_node *root = g->nodes[i].node;
-        if (root->kind != BYOC_NODE_CALL && root->kind != BYOC_NODE_TUPLE && root->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
+        if (root->kind != BYOC_NODE_CALL && root->kind != BYOC_NODE_TUPLE && root->kind != BYOC_NODE_TUPLE_GET_ITEM)
+            continue;
         if (claimed[i]) continue;
         byoc_match *mt;
         if (!byoc_pattern_match(p, root, g, &mt)) continue;
@@ -10252,14 +10954,19 @@ BYOC__PRIVATE void byoc__find_groups(const byoc_pattern *p, const byoc_graph *g,
             if ((bp->kind == BYOC_PAT_CALL || bp->kind == BYOC_PAT_TUPLE) && bp->nargs < 0) {
                 for (int j = 0; j < e->nargs; ++j) {
                     byoc_node *in = e->args[j];
-                    if (in->kind == BYOC_NODE_FUNCTION || byoc__map_has(&inside, in) || byoc__map_has(&leaf, in)) continue;
+                    if (in->kind == BYOC_NODE_FUNCTION || byoc__map_has(&inside, in) || byoc__map_has(&leaf, in))
+                        continue;
                     byoc__map_put(&leaf, in, 1);
                     stbds_arrput(gr.params, in);
                 }
                 continue;
             }
-            if (e->kind == BYOC_NODE_FUNCTION || byoc__pat_is_interior(bp) || byoc__map_has(&inside, e) || byoc__map_has(&leaf, e)) continue;
-            if (bp->kind != BYOC_PAT_WILDCARD && bp->kind != BYOC_PAT_VAR && bp->kind != BYOC_PAT_CONSTANT && bp->kind != BYOC_PAT_EXPR) continue;
+            if (e->kind == BYOC_NODE_FUNCTION || byoc__pat_is_interior(bp) || byoc__map_has(&inside, e) ||
+                byoc__map_has(&leaf, e))
+                continue;
+            if (bp->kind != BYOC_PAT_WILDCARD && bp->kind != BYOC_PAT_VAR && bp->kind != BYOC_PAT_CONSTANT &&
+                bp->kind != BYOC_PAT_EXPR)
+                continue;
             /* a constant is embedded when is_constant()/is_expr() binds it, unless another leaf (a
                wildcard) binds it too: then it is an input, as in TVM */
             if (e->kind == BYOC_NODE_CONSTANT && (bp->kind == BYOC_PAT_CONSTANT || bp->kind == BYOC_PAT_EXPR)) {
@@ -10317,8 +11024,9 @@ BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *g
                     : (n->kind == BYOC_NODE_TUPLE || n->kind == BYOC_NODE_TUPLE_GET_ITEM) ? n->nargs : 0;
         if (top->next < count) {
             int k = top->next++;
-            byoc_node *child = n->kind == BYOC_NODE_FUNCTION ? n->body
-                               : n->kind == BYOC_NODE_CALL && n->callee ? (k == 0 ? n->callee : n->args[k - 1]) : n->args[k];
+            byoc_node *child = n->kind == BYOC_NODE_FUNCTION            ? n->body
+                               : n->kind == BYOC_NODE_CALL && n->callee ? (k == 0 ? n->callee : n->args[k - 1])
+                                                                        : n->args[k];
             if (!child || child->walk_mark == input || child->walk_mark == seen) continue;
             child->walk_mark = seen;
             byoc__frame f = {child, 0};
@@ -10344,7 +11052,9 @@ BYOC__PRIVATE const char *byoc__group_label(byoc_module *m, const byoc__group *g
 BYOC__PRIVATE const byoc_type *byoc__type_new_function(byoc_module *m, byoc_node *fn) {
     if (!fn || !fn->body || !fn->body->checked_type || fn->annotation) return NULL;
     const byoc_type *small[16] = {0};
-    const byoc_type **pt = fn->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)fn->nparams));
+    const byoc_type **pt = fn->nparams <= 16
+                               ? small
+                               : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)fn->nparams));
     int ok = pt != NULL;
     for (int k = 0; ok && k < fn->nparams; ++k) ok = (pt[k] = fn->params[k]->annotation) != NULL;
     if (ok) {
@@ -10388,7 +11098,8 @@ BYOC__PRIVATE byoc_node *byoc__outline_group(byoc_module *m, const byoc__group *
         if (c) c->checked_type = n->checked_type;
         byoc__map_put(&map, n, (intptr_t)c);
     }
-    byoc_attr label = byoc__attr_string(byoc_intern(m, "PartitionedFromPattern"), byoc__group_label(m, gr)); /* both m's */
+    byoc_attr label =
+        byoc__attr_string(byoc_intern(m, "PartitionedFromPattern"), byoc__group_label(m, gr)); /* both m's */
     byoc_attrs fattrs = byoc__attrs_build_in(m, attrs, &label, 1, 1);
     byoc_node *body = (byoc_node *)byoc__map_get(&map, gr->root, 0);
     byoc_node *fn = byoc_function(m, params, np, body, NULL, NULL);
@@ -10431,8 +11142,9 @@ BYOC__PRIVATE void byoc__group_rewrite(const byoc__group *gr, void *ctx) {
 
 /* One scan of expr for p's groups, each handed to take (which fills sink->to). Returns expr with the
    replacements in place (expr itself when there are none), NULL on error. */
-BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_match_check_fn check,
-                                              void *user_data, byoc__group_fn take, byoc__group_sink *sink) {
+BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                              byoc_match_check_fn check, void *user_data, byoc__group_fn take,
+                                              byoc__group_sink *sink) {
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return NULL;
     int *ipdom = byoc__ipdom_of(&g);
@@ -10450,8 +11162,8 @@ BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern
     return r;
 }
 
-BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn, void *user_data,
-                                         int max_iterations) {
+BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn,
+                                         void *user_data, int max_iterations) {
     if (!m) return NULL;
     if (!p || !expr || !fn || m->has_error) return NULL;
     for (int round = 0; round < (max_iterations > 0 ? max_iterations : 16); ++round) {
@@ -10466,18 +11178,18 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
     return expr;
 }
 
-BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
-                                          byoc_match_check_fn check, void *user_data);
+BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                         const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data);
 
-BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
-                                           byoc_match_check_fn check, void *user_data) {
+BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                           const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data) {
     if (!m) return NULL;
     return byoc__partition(m, p, expr, attrs, check, user_data);
 }
 
 /* one scan of expr for p's groups, each outlined as a call of fn(FunctionVar_<group>_<k>...) */
-BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr, const byoc_attrs *attrs,
-                                          byoc_match_check_fn check, void *user_data) {
+BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                         const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data) {
     if (!p || !expr || m->has_error) return NULL;
     byoc__group_sink sink;
     memset(&sink, 0, sizeof sink);
@@ -10500,7 +11212,8 @@ typedef struct byoc__verifier {
     const char *untyped_scope_name;
 } byoc__verifier;
 
-BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *n, const char *fmt, ...) BYOC__PRINTF(3, 4);
+BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *n, const char *fmt, ...)
+    BYOC__PRINTF(3, 4);
 BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *n, const char *fmt, ...) {
     char what[512], label[64];
     va_list ap;
@@ -10508,7 +11221,8 @@ BYOC__PRIVATE byoc_result byoc__verify_fail(byoc__verifier *v, const byoc_node *
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     byoc__node_label(v->m, v->scope, n, label, sizeof label);
-    return byoc__diag(v->diag, BYOC_ERR_INVALID_ARGUMENT, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "@%s: %s %s", v->scope_name, label, what);
+    return byoc__diag(v->diag, BYOC_ERR_INVALID_ARGUMENT, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id,
+                      "@%s: %s %s", v->scope_name, label, what);
 }
 
 /* a missing type is reported only once the structure is known sound (a structural fault explains
@@ -10570,7 +11284,8 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
         (void)stbds_arrpop(stack);
     }
     stbds_arrfree(stack);
-    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(nested); ++i) r = byoc__verify_function(v, nested[i], depth + 1);
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(nested); ++i)
+        r = byoc__verify_function(v, nested[i], depth + 1);
     stbds_arrfree(nested);
     for (int i = 0; i < fn->nparams; ++i) byoc__map_put(&v->params, fn->params[i], (intptr_t)fn);
     return r;
@@ -10670,10 +11385,14 @@ BYOC__PRIVATE void byoc__passes_init(void) {
 
 BYOC_API byoc_result byoc_pass_register(const byoc_pass *pass, byoc_diag *diag) {
     byoc__passes_init();
-    if (!pass->name || !*pass->name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass registration: empty name");
-    if (!pass->run && !pass->sequence) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': neither run nor sequence", pass->name);
-    if (strchr(pass->name, ',')) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': names cannot hold ','", pass->name);
-    if (byoc_pass_get(pass->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "pass '%s' is already registered", pass->name);
+    if (!pass->name || !*pass->name)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass registration: empty name");
+    if (!pass->run && !pass->sequence)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': neither run nor sequence", pass->name);
+    if (strchr(pass->name, ','))
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': names cannot hold ','", pass->name);
+    if (byoc_pass_get(pass->name))
+        return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "pass '%s' is already registered", pass->name);
     stbds_arrput(byoc__passes.passes, *pass);
     return BYOC_OK;
 }
@@ -10692,16 +11411,21 @@ BYOC_API const byoc_pass *byoc_pass_at(int i) {
 
 BYOC_API byoc_result byoc_config_key_register(const byoc_config_key *key, byoc_diag *diag) {
     byoc__passes_init();
-    if (!byoc__passes.arena) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "config key registration: out of memory");
-    if (!key->name || !*key->name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "config key: empty name");
+    if (!byoc__passes.arena)
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "config key registration: out of memory");
+    if (!key->name || !*key->name)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "config key: empty name");
     for (int i = 0; i < (int)stbds_arrlen(byoc__passes.keys); ++i)
-        if (!strcmp(byoc__passes.keys[i].name, key->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "config key '%s' is already registered", key->name);
+        if (!strcmp(byoc__passes.keys[i].name, key->name))
+            return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "config key '%s' is already registered", key->name);
     byoc_attr_value v;
     byoc_diag d;
     if (!key->default_text || byoc__attr_value_parse_in(byoc__passes.arena, key->default_text, &v, &d) != BYOC_OK)
         return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': default does not parse", key->name);
     if (v.kind == BYOC_ATTR_INT && key->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }
-    if (v.kind != key->kind) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': default is not a %s", key->name, byoc__attr_kind_name(key->kind));
+    if (v.kind != key->kind)
+        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': default is not a %s", key->name,
+                          byoc__attr_kind_name(key->kind));
     byoc_attrs_set(byoc__passes.arena, &byoc__passes.defaults, key->name, &v);
     stbds_arrput(byoc__passes.keys, *key);
     return BYOC_OK;
@@ -10733,7 +11457,10 @@ BYOC_API void byoc_pass_context_destroy(byoc_pass_context *ctx) {
     stbds_arrfree(ctx->backends);
     BYOC_FREE(ctx);
 }
-BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level) { if (!ctx) return; ctx->opt_level = level; }
+BYOC_API void byoc_pass_context_set_opt_level(byoc_pass_context *ctx, int level) {
+    if (!ctx) return;
+    ctx->opt_level = level;
+}
 BYOC_API void byoc_pass_context_set_verify(byoc_pass_context *ctx, int on) { if (!ctx) return; ctx->verify = on; }
 BYOC_API void byoc_pass_context_set_instrument(byoc_pass_context *ctx, const byoc_pass_instrument *instrument) {
     if (!ctx) return;
@@ -10752,13 +11479,15 @@ BYOC__PRIVATE const byoc_config_key *byoc__config_key(const char *name) {
     return NULL;
 }
 
-BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text, byoc_diag *diag) {
+BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *key, const char *value_text,
+                                           byoc_diag *diag) {
     if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
     const byoc_config_key *k = byoc__config_key(key);
     if (!k) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown config key '%s'", key);
     byoc_attr_value v;
     byoc_diag d;
-    if (k->kind == BYOC_ATTR_BOOL && (!strcmp(value_text, "true") || !strcmp(value_text, "false"))) /* as users type it */
+    if (k->kind == BYOC_ATTR_BOOL &&
+        (!strcmp(value_text, "true") || !strcmp(value_text, "false"))) /* as users type it */
         value_text = value_text[0] == 't' ? "True" : "False";
     if (k->kind == BYOC_ATTR_STRING && value_text[0] != '"') { /* a plain word is the string itself */
         memset(&v, 0, sizeof v);
@@ -10766,11 +11495,13 @@ BYOC_API byoc_result byoc_pass_context_set(byoc_pass_context *ctx, const char *k
         v.s = byoc_intern(ctx->arena, value_text);
         if (!v.s) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "config key '%s': out of memory", key);
     } else if (byoc__attr_value_parse_in(ctx->arena, value_text, &v, &d) != BYOC_OK)
-        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': value \"%s\" does not parse", key, value_text);
+        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s': value \"%s\" does not parse", key,
+                          value_text);
     if (v.kind == BYOC_ATTR_INT && k->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }
     if (v.kind == BYOC_ATTR_INT && k->kind == BYOC_ATTR_BOOL && (v.i == 0 || v.i == 1)) v.kind = BYOC_ATTR_BOOL;
     if (v.kind != k->kind)
-        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s' expects %s, got %s", key, byoc__attr_kind_name(k->kind), byoc__attr_kind_name(v.kind));
+        return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "config key '%s' expects %s, got %s", key,
+                          byoc__attr_kind_name(k->kind), byoc__attr_kind_name(v.kind));
     byoc_attrs_set(ctx->arena, &ctx->values, key, &v);
     return BYOC_OK;
 }
@@ -10781,13 +11512,21 @@ BYOC__PRIVATE const byoc_attr_value *byoc__config_value(const byoc_pass_context 
     BYOC_ASSERT(v && "unregistered config key");
     return v;
 }
-BYOC_API int64_t byoc_pass_context_int(const byoc_pass_context *ctx, const char *key) { return byoc__config_value(ctx, key)->i; }
-BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char *key) { return byoc__config_value(ctx, key)->f; }
-BYOC_API const char *byoc_pass_context_string(const byoc_pass_context *ctx, const char *key) { return byoc__config_value(ctx, key)->s; }
+BYOC_API int64_t byoc_pass_context_int(const byoc_pass_context *ctx, const char *key) {
+    return byoc__config_value(ctx, key)->i;
+}
+BYOC_API double byoc_pass_context_float(const byoc_pass_context *ctx, const char *key) {
+    return byoc__config_value(ctx, key)->f;
+}
+BYOC_API const char *byoc_pass_context_string(const byoc_pass_context *ctx, const char *key) {
+    return byoc__config_value(ctx, key)->s;
+}
 
-BYOC_API byoc_result byoc_pass_context_add_phase_pass(byoc_pass_context *ctx, byoc_phase phase, const char *pass, byoc_diag *diag) {
+BYOC_API byoc_result byoc_pass_context_add_phase_pass(byoc_pass_context *ctx, byoc_phase phase, const char *pass,
+                                                      byoc_diag *diag) {
     if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
-    if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
+    if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
     if (!byoc_pass_get(pass)) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "unknown pass '%s'", pass);
     stbds_arrput(ctx->phase_passes[phase], byoc_intern(ctx->arena, pass));
     return BYOC_OK;
@@ -10801,11 +11540,13 @@ BYOC__PRIVATE int byoc__ran(const byoc_pass_context *ctx, const char *name) {
 
 BYOC__PRIVATE byoc_result byoc__run_names(byoc_module *m, const char *list, byoc_pass_context *ctx, byoc_diag *diag);
 
-BYOC__PRIVATE byoc_result byoc__run_pass(byoc_module *m, const byoc_pass *pass, byoc_pass_context *ctx, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__run_pass(byoc_module *m, const byoc_pass *pass, byoc_pass_context *ctx,
+                                         byoc_diag *diag) {
     if (pass->opt_level > ctx->opt_level) return BYOC_OK;
     if (++ctx->depth > 32) {
         ctx->depth--;
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "pass '%s': required/sequence passes nest more than 32 deep (a cycle?)", pass->name);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                          "pass '%s': required/sequence passes nest more than 32 deep (a cycle?)", pass->name);
     }
     byoc_result r = BYOC_OK;
     if (pass->required) { /* the ones not run yet */
@@ -10823,16 +11564,19 @@ BYOC__PRIVATE byoc_result byoc__run_pass(byoc_module *m, const byoc_pass *pass, 
         clock_t t0 = clock();
         r = pass->run(m, ctx, pass->user_data, diag);
         double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
-        if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
+        if (r == BYOC_OK && m->has_error)
+            r = byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
         if (r == BYOC_OK) {
             byoc_pass_timing t = {pass->name, seconds};
             stbds_arrput(ctx->timings, t);
             if (ctx->verify) {
                 byoc_diag vd;
                 if (byoc_verify(m, typed_before ? BYOC_VERIFY_TYPED : 0, &vd) != BYOC_OK)
-                    r = byoc__diag(diag, BYOC_ERR_INTERNAL, vd.line, vd.col, vd.node_id, "pass '%s' broke the IR: %s", pass->name, vd.message);
+                    r = byoc__diag(diag, BYOC_ERR_INTERNAL, vd.line, vd.col, vd.node_id, "pass '%s' broke the IR: %s",
+                                   pass->name, vd.message);
             }
-            if (r == BYOC_OK && ctx->instrument.after_pass) ctx->instrument.after_pass(pass->name, m, seconds, ctx->instrument.user_data);
+            if (r == BYOC_OK && ctx->instrument.after_pass)
+                ctx->instrument.after_pass(pass->name, m, seconds, ctx->instrument.user_data);
         }
     }
     if (r == BYOC_OK) stbds_arrput(ctx->ran, pass->name);
@@ -10859,7 +11603,8 @@ BYOC__PRIVATE byoc_result byoc__run_names(byoc_module *m, const char *list, byoc
     return BYOC_OK;
 }
 
-BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, int count, byoc_pass_context *ctx, byoc_diag *diag) {
+BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, int count, byoc_pass_context *ctx,
+                                     byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_pass_context *own = ctx ? NULL : byoc_pass_context_create();
     if (!ctx) ctx = own;
@@ -10873,9 +11618,11 @@ BYOC_API byoc_result byoc_run_passes(byoc_module *m, const char *const *names, i
 BYOC_API byoc_result byoc_run_phase(byoc_module *m, byoc_phase phase, byoc_pass_context *ctx, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
-    if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
+    if ((int)phase < 0 || phase >= BYOC_PHASE_COUNT)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "invalid phase %d", (int)phase);
     byoc_result r = BYOC_OK;
-    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(ctx->phase_passes[phase]); ++i) r = byoc__run_names(m, ctx->phase_passes[phase][i], ctx, diag);
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(ctx->phase_passes[phase]); ++i)
+        r = byoc__run_names(m, ctx->phase_passes[phase][i], ctx, diag);
     return r;
 }
 
@@ -10883,19 +11630,27 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
     static const byoc_config_key keys[] = {
         {"fuse_ops.max_depth", BYOC_ATTR_INT, "256", "most ops in one fused function"},
         {"partition_graph.mod_name", BYOC_ATTR_STRING, "\"default\"", "module name in partitioned function names"},
-        {"partition_graph.bind_constants", BYOC_ATTR_BOOL, "True", "substitute constant arguments into partitioned functions"},
+        {"partition_graph.bind_constants", BYOC_ATTR_BOOL, "True",
+         "substitute constant arguments into partitioned functions"},
         {"annotate_target.include_non_call_ops", BYOC_ATTR_BOOL, "True", "annotate tuples and projections too"},
     };
     static const byoc_pass passes[] = {
         {"infer_type", 0, NULL, byoc__pass_infer_type, NULL, NULL, "fill every node's checked type"},
-        {"merge_composite", 0, NULL, byoc__pass_merge_composite, NULL, NULL, "wrap pattern matches of the backends in Composite functions"},
-        {"annotate_target", 0, NULL, byoc__pass_annotate_target, NULL, NULL, "mark each op with the first backend that supports it"},
-        {"merge_compiler_regions", 0, NULL, byoc__pass_merge_regions, NULL, NULL, "merge neighbouring regions of one backend without cycles"},
-        {"partition_graph", 0, NULL, byoc__pass_partition_graph, NULL, NULL, "outline each backend region as a Compiler function"},
-        {"fuse_ops", 0, NULL, byoc__pass_fuse_ops, NULL, NULL, "fuse host ops into Primitive functions (TVM OpPatternKind rules)"},
-        {"simplify_inference", 0, NULL, byoc__pass_simplify_inference, NULL, NULL, "batch_norm to scale and shift, drop dropout"},
+        {"merge_composite", 0, NULL, byoc__pass_merge_composite, NULL, NULL,
+         "wrap pattern matches of the backends in Composite functions"},
+        {"annotate_target", 0, NULL, byoc__pass_annotate_target, NULL, NULL,
+         "mark each op with the first backend that supports it"},
+        {"merge_compiler_regions", 0, NULL, byoc__pass_merge_regions, NULL, NULL,
+         "merge neighbouring regions of one backend without cycles"},
+        {"partition_graph", 0, NULL, byoc__pass_partition_graph, NULL, NULL,
+         "outline each backend region as a Compiler function"},
+        {"fuse_ops", 0, NULL, byoc__pass_fuse_ops, NULL, NULL,
+         "fuse host ops into Primitive functions (TVM OpPatternKind rules)"},
+        {"simplify_inference", 0, NULL, byoc__pass_simplify_inference, NULL, NULL,
+         "batch_norm to scale and shift, drop dropout"},
         {"fold_constant", 2, NULL, byoc__pass_fold_constant, NULL, NULL, "evaluate ops whose inputs are constants"},
-        {"fold_scale_axis", 2, NULL, byoc__pass_fold_scale_axis, NULL, NULL, "fold per-channel scales of conv2d and dense outputs into their weights"},
+        {"fold_scale_axis", 2, NULL, byoc__pass_fold_scale_axis, NULL, NULL,
+         "fold per-channel scales of conv2d and dense outputs into their weights"},
         {"prepare_for_partition", 0, NULL, NULL, "simplify_inference,fold_constant,fold_scale_axis,fold_constant", NULL,
          "what every placement runs first (byoc_prepare_for_partition)"},
         {"dce", 0, NULL, byoc__pass_dce, NULL, NULL, "drop global functions @main does not use"},
@@ -10925,28 +11680,33 @@ BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_ent
         for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
             byoc_node *fn = m->functions[f].function;
             if (byoc__pass_skips(fn)) continue; /* an existing partition is never re-partitioned */
-            byoc_node *body = byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data);
+            byoc_node *body =
+                byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data);
             if (body && body != fn->body) {
                 byoc_node *nf = byoc__function_with_body(m, fn, body);
                 if (nf) m->functions[f].function = nf;
             }
         }
-        if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "merge_composite: %s", m->error.message);
+        if (m->has_error)
+            return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "merge_composite: %s", m->error.message);
         r = byoc_infer_type(m, diag); /* later patterns may test types */
     }
     return r;
 }
 
-BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag) {
+BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b,
+                                                   byoc_diag *diag) {
     if (!ctx) return byoc__null_arg(diag, __func__, "pass context");
     if (!b) return byoc__null_arg(diag, __func__, "backend");
     for (int i = 0; i < (int)stbds_arrlen(ctx->backends); ++i)
-        if (!strcmp(ctx->backends[i]->name, b->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "backend '%s' is given twice", b->name);
+        if (!strcmp(ctx->backends[i]->name, b->name))
+            return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "backend '%s' is given twice", b->name);
     stbds_arrput(ctx->backends, b);
     return BYOC_OK;
 }
 
-BYOC__PRIVATE byoc_result byoc__merge_backend_composites(byoc_module *m, const byoc_backend_spec *const *backends, int n, byoc_diag *diag);
+BYOC__PRIVATE byoc_result byoc__merge_backend_composites(byoc_module *m, const byoc_backend_spec *const *backends,
+                                                         int n, byoc_diag *diag);
 /* the pattern tables of every backend, in priority order, each backend's constraints binding */
 static byoc_result byoc__pass_merge_composite(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ud;
@@ -11144,7 +11904,8 @@ BYOC__PRIVATE int byoc__dtypes_accept(const byoc_backend_spec *b, const byoc_nod
         for (int k = 0; k < b->ndtypes && !ok; ++k) ok = !strcmp(b->dtypes[k], dt);
         if (ok) continue;
         char list[200] = "", who[16] = "out";
-        for (int k = 0; k < b->ndtypes; ++k) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", b->dtypes[k]);
+        for (int k = 0; k < b->ndtypes; ++k)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", b->dtypes[k]);
         if (i >= 0) snprintf(who, sizeof who, "arg%d", i);
         snprintf(reason, cap, "%s.dtype=%s (not one of its dtypes: %s)", who, dt, list);
         return 0;
@@ -11190,15 +11951,20 @@ BYOC__PRIVATE const byoc_node *byoc__match_op_call(const byoc_match *mt, int i) 
     } else e = mt->path_nodes[i - nm];
     return e->kind == BYOC_NODE_CALL && e->op ? e : NULL;
 }
-BYOC__PRIVATE int byoc__match_size(const byoc_match *mt) { return (int)(stbds_arrlen(mt->memo) + stbds_arrlen(mt->path_nodes)); }
+BYOC__PRIVATE int byoc__match_size(const byoc_match *mt) {
+    return (int)(stbds_arrlen(mt->memo) + stbds_arrlen(mt->path_nodes));
+}
 
 /* the first call of the match that breaks one of the pattern's own constraints (reason written), or NULL */
-BYOC__PRIVATE const byoc_node *byoc__pattern_requires_fail(const byoc__pattern_requires *pr, const byoc_match *mt, const byoc_node *root, char *reason,
-                                                          size_t cap) {
+BYOC__PRIVATE const byoc_node *byoc__pattern_requires_fail(const byoc__pattern_requires *pr, const byoc_match *mt,
+                                                           const byoc_node *root, char *reason, size_t cap) {
     for (int k = 0; k < pr->count; ++k) {
         const byoc__pattern_require *q = &pr->items[k];
         if (!q->op) {
-            if (root->kind != BYOC_NODE_CALL || !root->op) { snprintf(reason, cap, "%s unknown (%s)", q->c.subject, q->c.reason); return root; }
+            if (root->kind != BYOC_NODE_CALL || !root->op) {
+                snprintf(reason, cap, "%s unknown (%s)", q->c.subject, q->c.reason);
+                return root;
+            }
             if (!byoc__constraint_check(&q->c, root, reason, cap)) return root;
             continue;
         }
@@ -11221,7 +11987,8 @@ BYOC__PRIVATE const byoc_op **byoc__support_ops(const byoc_backend_spec *b) {
     for (int i = 0; ops && i < b->nsupport; ++i) ops[i] = byoc_op_get(b->support[i].op);
     return ops;
 }
-BYOC__PRIVATE const byoc_op_support *byoc__support_of(const byoc_backend_spec *b, const byoc_op *const *ops, const byoc_op *op) {
+BYOC__PRIVATE const byoc_op_support *byoc__support_of(const byoc_backend_spec *b, const byoc_op *const *ops,
+                                                      const byoc_op *op) {
     for (int i = 0; i < b->nsupport; ++i)
         if (ops ? ops[i] == op : !strcmp(b->support[i].op, op->def.name)) return &b->support[i];
     return NULL;
@@ -11231,25 +11998,29 @@ BYOC__PRIVATE const byoc_op_support *byoc__support_of(const byoc_backend_spec *b
    call of the match must meet b's supports entry for its op (constraints, then predicate) when b lists
    the op, then the pattern's own constraints. Returns NULL when it does, else the call that breaks one,
    with reason ("groups=256 (grouped convolutions are not supported)"). ops: from byoc__support_ops or NULL. */
-BYOC__PRIVATE const byoc_node *byoc__match_declined(const byoc_backend_spec *b, const byoc_op *const *ops, const byoc_pattern_entry *e, const byoc_match *mt,
-                                                   const byoc_node *root, char *reason, size_t cap) {
+BYOC__PRIVATE const byoc_node *byoc__match_declined(const byoc_backend_spec *b, const byoc_op *const *ops,
+                                                    const byoc_pattern_entry *e, const byoc_match *mt,
+                                                    const byoc_node *root, char *reason, size_t cap) {
     for (int i = 0; i < byoc__match_size(mt); ++i) {
         const byoc_node *x = byoc__match_op_call(mt, i);
         const byoc_op_support *sup = x ? byoc__support_of(b, ops, x->op) : NULL;
         if (x && !byoc__dtypes_accept(b, x, reason, cap)) return x;
         if (sup && !byoc__support_accepts(sup, x, reason, cap)) return x;
     }
-    if (e && e->check == byoc__pattern_requires_check) return byoc__pattern_requires_fail((const byoc__pattern_requires *)e->user_data, mt, root, reason, cap);
+    if (e && e->check == byoc__pattern_requires_check)
+        return byoc__pattern_requires_fail((const byoc__pattern_requires *)e->user_data, mt, root, reason, cap);
     return NULL;
 }
 
 /* The note a refused match leaves on one of its ops x: on the op that broke a constraint, the reason and
    "[in pattern P]"; on the others, which op broke what. label: the offender's name in reports (may be NULL). */
-BYOC__PRIVATE void byoc__pattern_note(char *out, size_t cap, const char *pattern, const byoc_node *x, const byoc_node *offender, const char *label,
-                                      const char *why) {
+BYOC__PRIVATE void byoc__pattern_note(char *out, size_t cap, const char *pattern, const byoc_node *x,
+                                      const byoc_node *offender, const char *label, const char *why) {
     if (x == offender) snprintf(out, cap, "%s [in pattern %s]", why, pattern);
-    else snprintf(out, cap, "pattern %s declined for its %s%s%s: %s", pattern, offender->kind == BYOC_NODE_CALL && offender->op ? offender->op->def.name : "root",
-                  label ? " " : "", label ? label : "", why);
+    else
+        snprintf(out, cap, "pattern %s declined for its %s%s%s: %s", pattern,
+                 offender->kind == BYOC_NODE_CALL && offender->op ? offender->op->def.name : "root", label ? " " : "",
+                 label ? label : "", why);
 }
 /* an op's reason for being declined alone, with the note of a pattern refusal: the note alone when it says
    the same with "[in pattern P]", else both */
@@ -11261,7 +12032,11 @@ BYOC__PRIVATE void byoc__add_pattern_note(char *reason, size_t cap, const char *
 
 /* a backend's pattern entry checked against its constraints (the pass context's MergeComposite, UMA's
    byoc_backend_partition), then by the entry's own check */
-typedef struct byoc__backend_entry { const byoc_backend_spec *b; const byoc_op **ops; const byoc_pattern_entry *entry; } byoc__backend_entry;
+typedef struct byoc__backend_entry {
+    const byoc_backend_spec *b;
+    const byoc_op **ops;
+    const byoc_pattern_entry *entry;
+} byoc__backend_entry;
 BYOC__PRIVATE int byoc__backend_entry_check(const byoc_match *mt, byoc_node *root, void *user_data) {
     const byoc__backend_entry *be = (const byoc__backend_entry *)user_data;
     char why[300];
@@ -11269,7 +12044,8 @@ BYOC__PRIVATE int byoc__backend_entry_check(const byoc_match *mt, byoc_node *roo
     return !be->entry->check || be->entry->check(mt, root, be->entry->user_data);
 }
 /* MergeComposite with the patterns of backends[0..n), in that order, their constraints binding */
-BYOC__PRIVATE byoc_result byoc__merge_backend_composites(byoc_module *m, const byoc_backend_spec *const *backends, int n, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__merge_backend_composites(byoc_module *m, const byoc_backend_spec *const *backends,
+                                                         int n, byoc_diag *diag) {
     byoc_pattern_entry *table = NULL;
     byoc__backend_entry *wrapped = NULL;
     const byoc_op ***ops = BYOC__CAST(const byoc_op ***, BYOC_CALLOC((size_t)n + 1, sizeof(const byoc_op **)));
@@ -11373,8 +12149,14 @@ BYOC__PRIVATE int byoc__check_attr_name(const byoc_op *op, const char *name, cha
 BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, const char *e, const char *fname, int line,
                                          const char *line_start, byoc_op_constraint *c, byoc_diag *diag) {
     memset(c, 0, sizeof *c);
-#define BYOC__CFAIL(at, ...) do { int col_ = (int)((at) - line_start) + 1; char msg_[400]; snprintf(msg_, sizeof msg_, __VA_ARGS__); \
-        byoc__diag(diag, BYOC_ERR_PARSE, line, col_, 0, "%s:%d:%d: %s", fname, line, col_, msg_); return 0; } while (0)
+#define BYOC__CFAIL(at, ...)                                                                      \
+    do {                                                                                          \
+        int col_ = (int)((at)-line_start) + 1;                                                    \
+        char msg_[400];                                                                           \
+        snprintf(msg_, sizeof msg_, __VA_ARGS__);                                                 \
+        byoc__diag(diag, BYOC_ERR_PARSE, line, col_, 0, "%s:%d:%d: %s", fname, line, col_, msg_); \
+        return 0;                                                                                 \
+    } while (0)
     while (p < e && byoc__is_space(*p)) p++;
     const char *se = p;
     while (se < e && !byoc__is_space(*se) && !strchr("=!<>", *se)) se++;
@@ -11388,7 +12170,8 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
         else if (!strncmp(subject, "arg", 3) && isdigit((unsigned char)subject[3])) {
             const char *dot = strchr(subject, '.');
             int digits = 1;
-            for (const char *d = subject + 3; d < (dot ? dot : subject + strlen(subject)); ++d) digits &= isdigit((unsigned char)*d) != 0;
+            for (const char *d = subject + 3; d < (dot ? dot : subject + strlen(subject)); ++d)
+                digits &= isdigit((unsigned char)*d) != 0;
             field = dot && digits && dot - subject <= 6 ? dot + 1 : "";
         }
         if (!strcmp(field, "dtype") || !strcmp(field, "rank") || !strcmp(field, "elements")) ok = 1;
@@ -11400,7 +12183,8 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
             ok = d > ds && d - ds <= 2 && d[0] == ']' && d[1] == 0;
         }
     }
-    if (!ok) BYOC__CFAIL(p, "expected a subject: dtype, rank, shape[i], elements (optionally argK. or out.) or attr.NAME");
+    if (!ok)
+        BYOC__CFAIL(p, "expected a subject: dtype, rank, shape[i], elements (optionally argK. or out.) or attr.NAME");
     c->subject = byoc_intern(arena, subject);
     p = se;
     while (p < e && byoc__is_space(*p)) p++;
@@ -11447,16 +12231,28 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
             if (*tok == '"' && te - tok >= 2 && te[-1] == '"') { te[-1] = 0; tok++; }
             else if (isdigit((unsigned char)*tok) || *tok == '-') numbers++;
             char bad[160];
-            if (is_dtype && !numbers && !byoc__check_dtype_name(tok, bad, sizeof bad)) { stbds_arrfree(words); BYOC__CFAIL(p + (tok - vtext), "%s", bad); }
+            if (is_dtype && !numbers && !byoc__check_dtype_name(tok, bad, sizeof bad)) {
+                stbds_arrfree(words);
+                BYOC__CFAIL(p + (tok - vtext), "%s", bad);
+            }
             stbds_arrput(words, byoc_intern(arena, tok));
         }
         int n = (int)stbds_arrlen(words);
-        if (!n || (numbers && numbers != n)) { stbds_arrfree(words); BYOC__CFAIL(p, "'in' expects a list of numbers or of names"); }
-        if (numbers && is_dtype) { stbds_arrfree(words); BYOC__CFAIL(p, "expected a list of dtype names ([float32, int8])"); }
+        if (!n || (numbers && numbers != n)) {
+            stbds_arrfree(words);
+            BYOC__CFAIL(p, "'in' expects a list of numbers or of names");
+        }
+        if (numbers && is_dtype) {
+            stbds_arrfree(words);
+            BYOC__CFAIL(p, "expected a list of dtype names ([float32, int8])");
+        }
         if (numbers) {
             byoc_diag vd;
             snprintf(vtext, sizeof vtext, "%.*s", (int)(vend - p < 255 ? vend - p : 255), p);
-            if (byoc__attr_value_parse_in(arena, vtext, &c->value, &vd) != BYOC_OK) { stbds_arrfree(words); BYOC__CFAIL(p, "bad number list"); }
+            if (byoc__attr_value_parse_in(arena, vtext, &c->value, &vd) != BYOC_OK) {
+                stbds_arrfree(words);
+                BYOC__CFAIL(p, "bad number list");
+            }
         } else {
             const char **kept = BYOC__NEW_N(arena, const char *, n);
             if (kept) memcpy(kept, words, sizeof(char *) * (size_t)n);
@@ -11472,7 +12268,8 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
         if (is_dtype && !byoc__check_dtype_name(vtext, bad, sizeof bad)) BYOC__CFAIL(p, "%s", bad);
     } else {
         byoc_diag vd;
-        if (byoc__attr_value_parse_in(arena, vtext, &c->value, &vd) != BYOC_OK) BYOC__CFAIL(p, "bad value '%.60s'", vtext);
+        if (byoc__attr_value_parse_in(arena, vtext, &c->value, &vd) != BYOC_OK)
+            BYOC__CFAIL(p, "bad value '%.60s'", vtext);
         if (c->value.kind != BYOC_ATTR_STRING && c->value.kind != BYOC_ATTR_INT && c->value.kind != BYOC_ATTR_FLOAT &&
             c->value.kind != BYOC_ATTR_BOOL && strcmp(c->cmp, "==") && strcmp(c->cmp, "!="))
             BYOC__CFAIL(p, "a list can only be compared with == or !=");
@@ -11497,7 +12294,8 @@ BYOC__PRIVATE int byoc__parse_constraint(byoc_module *arena, const char *p, cons
 
 /* a pattern's own constraints, from p to e (the indented lines after the pattern, the first at line `line`):
    "require [OP] SUBJECT CMP VALUE "reason"" each; OP must be an op the pattern names */
-BYOC__PRIVATE byoc__pattern_requires *byoc__parse_pattern_requires(byoc_module *arena, const byoc_pattern *pat, const char *p, const char *e, int line,
+BYOC__PRIVATE byoc__pattern_requires *byoc__parse_pattern_requires(byoc_module *arena, const byoc_pattern *pat,
+                                                                   const char *p, const char *e, int line,
                                                                    const char *fname, byoc_diag *diag) {
     byoc__pattern_require *items = NULL;
     int failed = 0;
@@ -11508,7 +12306,8 @@ BYOC__PRIVATE byoc__pattern_requires *byoc__parse_pattern_requires(byoc_module *
         while (q < le && byoc__is_space(*q)) q++;
         if (q < le && *q != '#') {
             if (le - q < 8 || memcmp(q, "require", 7) || !byoc__is_space(q[7])) {
-                byoc__diag(diag, BYOC_ERR_PARSE, line, (int)(q - ls) + 1, 0, "%s:%d:%d: expected 'require' (a pattern's constraints follow it, one a line)", fname, line,
+                byoc__diag(diag, BYOC_ERR_PARSE, line, (int)(q - ls) + 1, 0,
+                           "%s:%d:%d: expected 'require' (a pattern's constraints follow it, one a line)", fname, line,
                            (int)(q - ls) + 1);
                 failed = 1;
                 break;
@@ -11522,23 +12321,27 @@ BYOC__PRIVATE byoc__pattern_requires *byoc__parse_pattern_requires(byoc_module *
             while (we < le && !byoc__is_space(*we) && !strchr("=!<>", *we)) we++;
             const char *nx = we;
             while (nx < le && byoc__is_space(*nx)) nx++;
-            int named = we > q && nx > we && nx < le && !strchr("=!<>\"", *nx) && !(le - nx >= 3 && !memcmp(nx, "in", 2) && byoc__is_space(nx[2]));
+            int named = we > q && nx > we && nx < le && !strchr("=!<>\"", *nx) &&
+                        !(le - nx >= 3 && !memcmp(nx, "in", 2) && byoc__is_space(nx[2]));
             if (named) {
                 char opname[96];
                 snprintf(opname, sizeof opname, "%.*s", (int)(we - q < 95 ? we - q : 95), q);
                 item.op = byoc_op_get(opname);
                 int col = (int)(q - ls) + 1, found = 0;
                 if (!item.op) {
-                    byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: unknown op '%s'", fname, line, col, opname);
+                    byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: unknown op '%s'", fname, line, col,
+                               opname);
                     failed = 1;
                     break;
                 }
                 const byoc_pattern **post = NULL;
                 byoc__pattern_post_order(pat, &post, 0);
-                for (int i = 0; i < (int)stbds_arrlen(post) && !found; ++i) found = post[i]->kind == BYOC_PAT_OP && post[i]->op == item.op;
+                for (int i = 0; i < (int)stbds_arrlen(post) && !found; ++i)
+                    found = post[i]->kind == BYOC_PAT_OP && post[i]->op == item.op;
                 stbds_arrfree(post);
                 if (!found) {
-                    byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: the pattern has no %s call to constrain", fname, line, col, opname);
+                    byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: the pattern has no %s call to constrain",
+                               fname, line, col, opname);
                     failed = 1;
                     break;
                 }
@@ -11546,9 +12349,13 @@ BYOC__PRIVATE byoc__pattern_requires *byoc__parse_pattern_requires(byoc_module *
             }
             if (!byoc__parse_constraint(arena, q, le, fname, line, ls, &item.c, diag)) { failed = 1; break; }
             /* attr.NAME must be an attribute of the op it constrains: the named op, else the pattern's root op */
-            const byoc_op *about = item.op ? item.op : pat->kind == BYOC_PAT_CALL && pat->inner && pat->inner->kind == BYOC_PAT_OP ? pat->inner->op : NULL;
+            const byoc_op *about = item.op ? item.op
+                                   : pat->kind == BYOC_PAT_CALL && pat->inner && pat->inner->kind == BYOC_PAT_OP
+                                       ? pat->inner->op
+                                       : NULL;
             char bad[400];
-            if (about && !strncmp(item.c.subject, "attr.", 5) && !byoc__check_attr_name(about, item.c.subject + 5, bad, sizeof bad)) {
+            if (about && !strncmp(item.c.subject, "attr.", 5) &&
+                !byoc__check_attr_name(about, item.c.subject + 5, bad, sizeof bad)) {
                 int col = (int)(q - ls) + 1;
                 byoc__diag(diag, BYOC_ERR_PARSE, line, col, 0, "%s:%d:%d: %s", fname, line, col, bad);
                 failed = 1;
@@ -11577,7 +12384,12 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
     const char *fname = filename ? filename : "<backend>";
     byoc_backend_spec *b = BYOC__CAST(byoc_backend_spec *, BYOC_CALLOC(1, sizeof *b));
     byoc_module *arena = byoc_module_create(NULL);
-    if (!b || !arena) { BYOC_FREE(b); byoc_module_destroy(arena); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    if (!b || !arena) {
+        BYOC_FREE(b);
+        byoc_module_destroy(arena);
+        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        return NULL;
+    }
     b->arena = arena;
     b->file = byoc_intern(arena, fname);
     byoc__pat_name *names = NULL;
@@ -11598,7 +12410,11 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
         const char *content = ls;
         while (content < le && byoc__is_space(*content)) content++;
         if (content == le || *content == '#') continue;
-        if (content != ls) { byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: a directive cannot start indented", fname, dline); failed = 1; break; }
+        if (content != ls) {
+            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: a directive cannot start indented", fname, dline);
+            failed = 1;
+            break;
+        }
         while (p < end && byoc__is_space(*p)) { /* continuation lines */
             const char *q = p;
             while (q < end && byoc__is_space(*q)) q++;
@@ -11616,10 +12432,13 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
         const char *arg = kwe;
         while (arg < le && (byoc__is_space(*arg) || *arg == '\n')) arg++;
         int arg_col = (int)(arg - ls) + 1;
-        static const char *const known[] = {"kind", "priority", "dtypes", "option", "define", "pattern", "supports", "fusion"};
+        static const char *const known[] = {"kind",   "priority", "dtypes",   "option",
+                                            "define", "pattern",  "supports", "fusion"};
         for (int k = 0; k < 8 && !b->name; ++k)
-            if (kwlen == strlen(known[k]) && !memcmp(kw, known[k], kwlen)) { /* the name first: everything after belongs to it */
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: 'backend NAME' must come first, before '%s'", fname, dline, known[k]);
+            if (kwlen == strlen(known[k]) &&
+                !memcmp(kw, known[k], kwlen)) { /* the name first: everything after belongs to it */
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: 'backend NAME' must come first, before '%s'",
+                           fname, dline, known[k]);
                 failed = 1;
             }
         if (failed) break;
@@ -11628,7 +12447,9 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             while (ae < le && (isalnum((unsigned char)*ae) || *ae == '_')) ae++;
             if (ae == arg || b->name || ae - arg > BYOC_MAX_BACKEND_NAME) {
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: %s", fname, dline, arg_col,
-                           b->name ? "the backend is named twice" : ae == arg ? "expected a backend name (letters, digits, _)" : "a backend name has at most 64 characters");
+                           b->name     ? "the backend is named twice"
+                           : ae == arg ? "expected a backend name (letters, digits, _)"
+                                       : "a backend name has at most 64 characters");
                 failed = 1;
                 break;
             }
@@ -11636,7 +12457,11 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             b->kind_line = dline, b->kind_col = arg_col; /* the kind is the name until a kind line says otherwise */
             const char *rest = ae;
             while (rest < le && (byoc__is_space(*rest) || *rest == '\n')) rest++;
-            if (rest < le) { byoc__diag(diag, BYOC_ERR_PARSE, dline, (int)(rest - ls) + 1, 0, "%s:%d:%d: unexpected text after the backend name", fname, dline, (int)(rest - ls) + 1); failed = 1; }
+            if (rest < le) {
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, (int)(rest - ls) + 1, 0,
+                           "%s:%d:%d: unexpected text after the backend name", fname, dline, (int)(rest - ls) + 1);
+                failed = 1;
+            }
         } else if ((kwlen == 7 && !memcmp(kw, "pattern", 7)) || (kwlen == 6 && !memcmp(kw, "define", 6))) {
             int is_pattern = kwlen == 7;
             const char *ne = arg;
@@ -11644,7 +12469,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             const char *eq = ne;
             while (eq < le && byoc__is_space(*eq)) eq++;
             if (ne == arg || eq >= le || *eq != '=') {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected NAME = PATTERN", fname, dline, arg_col);
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected NAME = PATTERN", fname, dline,
+                           arg_col);
                 failed = 1;
                 break;
             }
@@ -11668,7 +12494,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             if (req_line && !is_pattern) {
                 int col = 1;
                 while (byoc__is_space(req_line[col - 1])) col++;
-                byoc__diag(diag, BYOC_ERR_PARSE, req_lineno, col, 0, "%s:%d:%d: 'require' lines belong to a pattern or to supports, not to a define", fname,
+                byoc__diag(diag, BYOC_ERR_PARSE, req_lineno, col, 0,
+                           "%s:%d:%d: 'require' lines belong to a pattern or to supports, not to a define", fname,
                            req_lineno, col);
                 failed = 1;
                 break;
@@ -11687,7 +12514,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 snprintf(full, sizeof full, "%s.%s", b->name, pname);
                 for (int i = 0; i < (int)stbds_arrlen(patterns); ++i)
                     if (!strcmp(patterns[i].name, full)) {
-                        byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: pattern '%s' is defined twice", fname, dline, arg_col, pname);
+                        byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: pattern '%s' is defined twice",
+                                   fname, dline, arg_col, pname);
                         failed = 1;
                     }
                 if (failed) break;
@@ -11696,7 +12524,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 e.name = byoc_intern(arena, full);
                 e.pattern = pat;
                 if (req_line) {
-                    byoc__pattern_requires *pr = byoc__parse_pattern_requires(arena, pat, req_line, le, req_lineno, fname, diag);
+                    byoc__pattern_requires *pr =
+                        byoc__parse_pattern_requires(arena, pat, req_line, le, req_lineno, fname, diag);
                     if (!pr) { failed = 1; break; }
                     e.check = byoc__pattern_requires_check;
                     e.user_data = pr;
@@ -11726,7 +12555,10 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                     const char *le_line = oe;
                     while (le_line < le && *le_line != '\n') le_line++;
                     byoc_op_constraint c;
-                    if (!byoc__parse_constraint(arena, oe, le_line, fname, cur_line, line_start, &c, diag)) { failed = 1; break; }
+                    if (!byoc__parse_constraint(arena, oe, le_line, fname, cur_line, line_start, &c, diag)) {
+                        failed = 1;
+                        break;
+                    }
                     stbds_arrput(cons, c);
                     const char *sj = oe;
                     while (sj < le_line && byoc__is_space(*sj)) sj++;
@@ -11736,10 +12568,16 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                     continue;
                 }
                 const char *op = byoc__intern_n(arena, q, (size_t)(oe - q));
-                if (!byoc_op_get(op)) { byoc__diag(diag, BYOC_ERR_PARSE, cur_line, col, 0, "%s:%d:%d: unknown op '%s'", fname, cur_line, col, op); failed = 1; break; }
+                if (!byoc_op_get(op)) {
+                    byoc__diag(diag, BYOC_ERR_PARSE, cur_line, col, 0, "%s:%d:%d: unknown op '%s'", fname, cur_line,
+                               col, op);
+                    failed = 1;
+                    break;
+                }
                 for (int k = 0; k < (int)stbds_arrlen(support); ++k)
                     if (!strcmp(support[k].op, op)) {
-                        byoc__diag(diag, BYOC_ERR_PARSE, cur_line, col, 0, "%s:%d:%d: op '%s' is listed twice", fname, cur_line, col, op);
+                        byoc__diag(diag, BYOC_ERR_PARSE, cur_line, col, 0, "%s:%d:%d: op '%s' is listed twice", fname,
+                                   cur_line, col, op);
                         failed = 1;
                     }
                 if (failed) break;
@@ -11749,11 +12587,15 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 stbds_arrput(support, su);
                 q = oe;
             }
-            for (int k = 0; !failed && k < (int)stbds_arrlen(cons); ++k) /* attr.NAME: an attribute of every op it constrains */
+            for (int k = 0; !failed && k < (int)stbds_arrlen(cons);
+                 ++k) /* attr.NAME: an attribute of every op it constrains */
                 for (int o = first_op; !failed && o < (int)stbds_arrlen(support); ++o) {
                     char bad[400];
-                    if (strncmp(cons[k].subject, "attr.", 5) || byoc__check_attr_name(byoc_op_get(support[o].op), cons[k].subject + 5, bad, sizeof bad)) continue;
-                    byoc__diag(diag, BYOC_ERR_PARSE, cons_at[2 * k], cons_at[2 * k + 1], 0, "%s:%d:%d: %s", fname, cons_at[2 * k], cons_at[2 * k + 1], bad);
+                    if (strncmp(cons[k].subject, "attr.", 5) ||
+                        byoc__check_attr_name(byoc_op_get(support[o].op), cons[k].subject + 5, bad, sizeof bad))
+                        continue;
+                    byoc__diag(diag, BYOC_ERR_PARSE, cons_at[2 * k], cons_at[2 * k + 1], 0, "%s:%d:%d: %s", fname,
+                               cons_at[2 * k], cons_at[2 * k + 1], bad);
                     failed = 1;
                 }
             stbds_arrfree(cons_at);
@@ -11766,7 +12608,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 }
             }
             if (!failed && first_op == (int)stbds_arrlen(support)) {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: 'supports' needs at least one op", fname, dline, arg_col);
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: 'supports' needs at least one op", fname,
+                           dline, arg_col);
                 failed = 1;
             }
             stbds_arrfree(cons);
@@ -11783,13 +12626,17 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             }
             char *depth_end = NULL;
             long depth = nwords == 2 ? strtol(words[1], &depth_end, 10) : 0;
-            int known = nwords >= 1 && (!strcmp(words[0], "arbitrary") || !strcmp(words[0], "tvm") || !strcmp(words[0], "none"));
+            int known = nwords >= 1 &&
+                        (!strcmp(words[0], "arbitrary") || !strcmp(words[0], "tvm") || !strcmp(words[0], "none"));
             if (!known || nwords > 2 || too_long || (nwords == 2 && (*depth_end || depth < 1 || depth > 64))) {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]", fname, dline, arg_col);
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0,
+                           "%s:%d:%d: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]", fname, dline, arg_col);
                 failed = 1;
                 break;
             }
-            b->fusion = !strcmp(words[0], "tvm") ? BYOC_FUSION_TVM : !strcmp(words[0], "none") ? BYOC_FUSION_NONE : BYOC_FUSION_ARBITRARY;
+            b->fusion = !strcmp(words[0], "tvm")    ? BYOC_FUSION_TVM
+                        : !strcmp(words[0], "none") ? BYOC_FUSION_NONE
+                                                    : BYOC_FUSION_ARBITRARY;
             b->fusion_max_depth = (int)depth;
         } else if ((kwlen == 4 && !memcmp(kw, "kind", 4)) || (kwlen == 8 && !memcmp(kw, "priority", 8))) {
             const char *ae = arg;
@@ -11801,15 +12648,21 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             snprintf(word, sizeof word, "%.*s", (int)(ae - arg < 63 ? ae - arg : 63), arg);
             char *num_end = NULL;
             long pr = is_kind ? 0 : strtol(word, &num_end, 10);
-            if (ae == arg || rest < le || (is_kind ? !byoc__is_identifier(word) : (*num_end != 0 || pr < -1000000 || pr > 1000000))) {
+            if (ae == arg || rest < le ||
+                (is_kind ? !byoc__is_identifier(word) : (*num_end != 0 || pr < -1000000 || pr > 1000000))) {
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: %s", fname, dline, arg_col,
-                           is_kind ? "expected one device kind name (letters, digits, _)" : "expected one integer priority");
+                           is_kind ? "expected one device kind name (letters, digits, _)"
+                                   : "expected one integer priority");
                 failed = 1;
                 break;
             }
             if (is_kind && (b->kind_given || option_line)) {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, b->kind_given ? "%s:%d:1: the kind is given twice" : "%s:%d:1: 'kind' must come before the option lines (line %d sets a parameter of the kind)",
-                           fname, dline, option_line);
+                byoc__diag(
+                    diag, BYOC_ERR_PARSE, dline, 1, 0,
+                    b->kind_given
+                        ? "%s:%d:1: the kind is given twice"
+                        : "%s:%d:1: 'kind' must come before the option lines (line %d sets a parameter of the kind)",
+                    fname, dline, option_line);
                 failed = 1;
                 break;
             }
@@ -11818,7 +12671,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
                 b->library = !strcmp(word, "library");
             } else b->priority = (int)pr;
         } else if (kwlen == 6 && !memcmp(kw, "dtypes", 6)) {
-            /* one dtype list for the whole backend: placement checks every tensor of an op against it, and it is the device's */
+            /* one dtype list for the whole backend: placement checks every tensor of an op against it, and it is
+               the device's */
             if (dtypes) {
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: the dtypes are given twice", fname, dline);
                 failed = 1;
@@ -11846,7 +12700,8 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             }
             if (failed) break;
             if (!dtypes) {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: expected dtype names (dtypes float32 int8)", fname, dline, arg_col);
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0,
+                           "%s:%d:%d: expected dtype names (dtypes float32 int8)", fname, dline, arg_col);
                 failed = 1;
                 break;
             }
@@ -11862,42 +12717,53 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             byoc_diag vd;
             if (ne == arg || val == ne || byoc__attr_value_parse_in(arena, vtext, &v, &vd) != BYOC_OK) {
                 int col = ne == arg || val == ne ? arg_col : (int)(val - ls) + 1;
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, col, 0, "%s:%d:%d: expected option NAME VALUE (a number, \"string\", True/False or a list)",
-                           fname, dline, col);
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, col, 0,
+                           "%s:%d:%d: expected option NAME VALUE (a number, \"string\", True/False or a list)", fname,
+                           dline, col);
                 failed = 1;
                 break;
             }
             if (byoc_attrs_get(&b->options, oname)) {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: option '%s' is given twice", fname, dline, arg_col, oname);
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: option '%s' is given twice", fname,
+                           dline, arg_col, oname);
                 failed = 1;
                 break;
             }
             if (!strcmp(oname, "dtypes")) { /* one list serves placement and the device: the dtypes directive */
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0,
-                           "%s:%d:%d: the dtypes are the backend's one list, for placement and the device: write 'dtypes float32 int8' (a directive) instead of an option",
+                           "%s:%d:%d: the dtypes are the backend's one list, for placement and the device: write "
+                           "'dtypes float32 int8' (a directive) instead of an option",
                            fname, dline, arg_col);
                 failed = 1;
                 break;
             }
             if (b->library) {
-                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0, "%s:%d:%d: a library backend has no device parameters (option '%s')", fname, dline, arg_col, oname);
+                byoc__diag(diag, BYOC_ERR_PARSE, dline, arg_col, 0,
+                           "%s:%d:%d: a library backend has no device parameters (option '%s')", fname, dline, arg_col,
+                           oname);
                 failed = 1;
                 break;
             }
             if (!option_line) option_line = dline;
             byoc_attrs_set(arena, &b->options, oname, &v);
         } else {
-            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: unknown directive '%.*s' (expected backend, kind, priority, dtypes, option, define, pattern, supports or fusion)", fname, dline,
-                       (int)(kwlen > 40 ? 40 : kwlen), kw);
+            byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0,
+                       "%s:%d:1: unknown directive '%.*s' (expected backend, kind, priority, dtypes, option, define, "
+                       "pattern, supports or fusion)",
+                       fname, dline, (int)(kwlen > 40 ? 40 : kwlen), kw);
             failed = 1;
         }
     }
-    if (!failed && !b->name) { byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d:1: no 'backend NAME' line", fname, line); failed = 1; }
+    if (!failed && !b->name) {
+        byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d:1: no 'backend NAME' line", fname, line);
+        failed = 1;
+    }
     stbds_shfree(names);
     if (!failed) { /* plain malloc copies: the stb_ds arrays do not outlive this call */
         b->npatterns = (int)stbds_arrlen(patterns);
         b->nsupport = (int)stbds_arrlen(support);
-        b->patterns = BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
+        b->patterns =
+            BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
         b->support = BYOC__CAST(byoc_op_support *, BYOC_MALLOC(sizeof(byoc_op_support) * (size_t)(b->nsupport + 1)));
         if (!b->patterns || !b->support) failed = 1;
         else {
@@ -11936,8 +12802,12 @@ BYOC__PRIVATE const byoc_op *byoc__end_op(void) { return byoc__ops()->compiler_e
 BYOC__PRIVATE int byoc__is_begin(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__begin_op(); }
 BYOC__PRIVATE int byoc__is_end(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op == byoc__end_op(); }
 /* an operator call other than the region annotations */
-BYOC__PRIVATE int byoc__is_op_call(const byoc_node *n) { return n->kind == BYOC_NODE_CALL && n->op && !byoc__is_begin(n) && !byoc__is_end(n); }
-BYOC__PRIVATE const char *byoc__annotation_target(const byoc_node *n) { return byoc_attrs_string(&n->attrs, "compiler", "default"); }
+BYOC__PRIVATE int byoc__is_op_call(const byoc_node *n) {
+    return n->kind == BYOC_NODE_CALL && n->op && !byoc__is_begin(n) && !byoc__is_end(n);
+}
+BYOC__PRIVATE const char *byoc__annotation_target(const byoc_node *n) {
+    return byoc_attrs_string(&n->attrs, "compiler", "default");
+}
 
 BYOC__PRIVATE byoc_node *byoc__annotate(byoc_module *m, const byoc_op *op, byoc_node *x, const char *target) {
     /* every annotation for a target shares one attribute item (begin and end have the same schema) */
@@ -11969,7 +12839,9 @@ typedef struct byoc__first_accepting { const byoc_backend_spec *const *backends;
 
 /* is n a call of a Composite function of the backend named name ("<name>.<pattern>")? */
 BYOC__PRIVATE int byoc__composite_of(const byoc_node *n, const char *name) {
-    const char *comp = !n->op && n->callee->kind == BYOC_NODE_FUNCTION ? byoc_attrs_string(&n->callee->attrs, "Composite", NULL) : NULL;
+    const char *comp = !n->op && n->callee->kind == BYOC_NODE_FUNCTION
+                           ? byoc_attrs_string(&n->callee->attrs, "Composite", NULL)
+                           : NULL;
     size_t len = strlen(name);
     return comp && !strncmp(comp, name, len) && comp[len] == '.'; /* <backend>.<pattern>, as TVM requires */
 }
@@ -11978,7 +12850,8 @@ BYOC__PRIVATE int byoc__composite_of(const byoc_node *n, const char *name) {
 BYOC__PRIVATE const char *byoc__choose_first(byoc_node *n, void *user_data) {
     const byoc__first_accepting *fa = (const byoc__first_accepting *)user_data;
     for (int k = 0; k < fa->count; ++k)
-        if (n->op ? byoc_backend_accepts(fa->backends[k], n, NULL, 0) : byoc__composite_of(n, fa->backends[k]->name)) return fa->backends[k]->name;
+        if (n->op ? byoc_backend_accepts(fa->backends[k], n, NULL, 0) : byoc__composite_of(n, fa->backends[k]->name))
+            return fa->backends[k]->name;
     return NULL;
 }
 
@@ -11987,30 +12860,36 @@ BYOC__PRIVATE int byoc__no_end_needed(const byoc_node *n) {
     return (n->kind == BYOC_NODE_CALL || n->kind == BYOC_NODE_TUPLE) && n->nargs == 0;
 }
 
-BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data, int include_non_call_ops, byoc_diag *diag);
+BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data,
+                                                int include_non_call_ops, byoc_diag *diag);
 
-BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count, int include_non_call_ops,
-                                          byoc_diag *diag) {
+BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spec *const *backends, int count,
+                                          int include_non_call_ops, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc__first_accepting fa = {backends, count};
     return byoc__annotate_target(m, byoc__choose_first, &fa, include_non_call_ops, diag);
 }
 
-BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data, int include_non_call_ops, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data,
+                                                int include_non_call_ops, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *begin = byoc__begin_op(), *end = byoc__end_op();
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
-        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         const char **target = BYOC__CAST(const char **, BYOC_CALLOC((size_t)g.count + 1, sizeof(char *)));
         byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
         byoc_node **ins = NULL;
         for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
             byoc__graph_prefetch_whole(&g, i + 8);
             byoc_node *n = g.nodes[i].node;
-            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) { now[i] = n; continue; }
+            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) {
+                now[i] = n;
+                continue;
+            }
             if (byoc__is_begin(n) || byoc__is_end(n)) { /* an earlier run's annotation: see through it */
                 int j = g.nodes[i].inputs[0];
                 now[i] = now[j];
@@ -12022,7 +12901,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
             const char *t = NULL;
             for (int k = 0; k < byoc__input_count(n, 0) && !t; ++k) {
                 byoc_node *in = byoc__input_at(n, k);
-                if (byoc__is_begin(in) && strcmp(byoc__annotation_target(in), "default")) t = byoc__annotation_target(in);
+                if (byoc__is_begin(in) && strcmp(byoc__annotation_target(in), "default"))
+                    t = byoc__annotation_target(in);
             }
             if (!t && n->kind == BYOC_NODE_CALL) {
                 t = choose(n, choose_data);
@@ -12042,7 +12922,10 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
             for (int k = 0; k < byoc__input_count(n, 0); ++k) {
                 byoc_node *in = byoc__input_at(n, k);
                 int j = byoc_graph_index(&g, in);
-                if (n->kind == BYOC_NODE_CALL && n->callee && k == n->nargs) { stbds_arrput(ins, now[j]); continue; } /* the callee */
+                if (n->kind == BYOC_NODE_CALL && n->callee && k == n->nargs) {
+                    stbds_arrput(ins, now[j]);
+                    continue;
+                } /* the callee */
                 byoc_node *a = now[j];
                 if (target[j] && !byoc__no_end_needed(in)) a = byoc__annotate(m, end, a, target[j]);
                 stbds_arrput(ins, byoc__annotate(m, begin, a, t));
@@ -12052,14 +12935,17 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
         }
         if (r == BYOC_OK && !m->has_error && target && now && g.count) {
             int last = g.count - 1;
-            byoc_node *body = target[last] && !byoc__no_end_needed(g.nodes[last].node) ? byoc__annotate(m, end, now[last], target[last]) : now[last];
+            byoc_node *body = target[last] && !byoc__no_end_needed(g.nodes[last].node)
+                                  ? byoc__annotate(m, end, now[last], target[last])
+                                  : now[last];
             byoc__set_body(m, f, body);
         }
         stbds_arrfree(ins);
         BYOC_FREE(target);
         BYOC_FREE(now);
         byoc_graph_free(&g);
-        if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "annotate_target: %s", m->error.message);
+        if (r == BYOC_OK && m->has_error)
+            r = byoc__diag(diag, m->error.code, 0, 0, 0, "annotate_target: %s", m->error.message);
     }
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
@@ -12237,7 +13123,8 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
                 if (par == here || strcmp(rs.target[par], rs.target[reg])) continue;
                 if (byoc__other_path(&rs, children, pos, par, here, visited, ++stamp)) continue;
                 rs.parent[par] = here; /* the parent joins this region */
-                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c) stbds_arrput(children[here], children[par][c]);
+                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c)
+                    stbds_arrput(children[here], children[par][c]);
             }
         }
         for (int reg = 0; reg < nr; ++reg) stbds_arrfree(children[reg]);
@@ -12279,7 +13166,8 @@ BYOC__PRIVATE void byoc__mangle(char *s) {
 /* Where a partition_graph run starts numbering target's partitions of function fname: 0, as TVM does,
    unless an earlier run made some already (then after the largest), so that a later run for the same
    target (manual partitioning, then another flow) adds functions instead of failing on a name clash. */
-BYOC__PRIVATE int byoc__partition_number_base(const byoc_module *m, const char *mod, const char *target, const char *fname) {
+BYOC__PRIVATE int byoc__partition_number_base(const byoc_module *m, const char *mod, const char *target,
+                                              const char *fname) {
     char prefix[256];
     snprintf(prefix, sizeof prefix, "tvmgen_%s_%s_%s_", mod, target, fname);
     byoc__mangle(prefix);
@@ -12431,9 +13319,13 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     byoc__mangle(name);
                     for (int k = 0; k < (int)stbds_arrlen(inputs[reg]); ++k) {
                         byoc_node *src = sources[reg][k];
-                        if (bind_constants && src->kind == BYOC_NODE_CONSTANT) { byoc__map_put(&inside, src, (intptr_t)src); continue; }
+                        if (bind_constants && src->kind == BYOC_NODE_CONSTANT) {
+                            byoc__map_put(&inside, src, (intptr_t)src);
+                            continue;
+                        }
                         char pname[300];
-                        snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], number[reg], (int)stbds_arrlen(params));
+                        snprintf(pname, sizeof pname, "%s_%d_i%d", rs.target[reg], number[reg],
+                                 (int)stbds_arrlen(params));
                         byoc_node *v = byoc__var_unique(m, pname, src->checked_type);
                         if (v) v->checked_type = v->annotation;
                         stbds_arrput(params, v);
@@ -12442,7 +13334,10 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     }
                     for (int k = 0; k < (int)stbds_arrlen(members[reg]) && !m->has_error; ++k) {
                         byoc_node *y = members[reg][k];
-                        if (byoc__is_begin(y)) { byoc__map_put(&inside, y, byoc__map_get(&inside, byoc__annotated_source(y), 0)); continue; }
+                        if (byoc__is_begin(y)) {
+                            byoc__map_put(&inside, y, byoc__map_get(&inside, byoc__annotated_source(y), 0));
+                            continue;
+                        }
                         stbds_arrsetlen(ins, 0);
                         for (int j = 0; j < byoc__input_count(y, 0); ++j) {
                             byoc_node *in = byoc__input_at(y, j), *to = (byoc_node *)byoc__map_get(&inside, in, 0);
@@ -12459,7 +13354,8 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     int nout = (int)stbds_arrlen(outs);
                     byoc_node *body = nout == 1 ? outs[0] : byoc_tuple(m, outs, nout);
                     const char *target = byoc_intern(m, rs.target[reg]);
-                    const char *symbol = byoc_intern(m, name); /* once: the attribute, the function and its global var share it */
+                    const char *symbol =
+                        byoc_intern(m, name); /* once: the attribute, the function and its global var share it */
                     byoc_attr items[4];
                     items[0] = byoc__attr_int(key_primitive, 1);
                     items[1] = byoc__attr_string(key_compiler, target);
@@ -12468,7 +13364,8 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     byoc_attrs a = byoc__attrs_build_in(m, NULL, items, 4, 1);
                     byoc_node *pf = byoc_function(m, params, (int)stbds_arrlen(params), body, NULL, NULL);
                     if (pf) pf->attrs = a;
-                    if (pf && byoc__map_get(&m->function_index, symbol, -1) >= 0) byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
+                    if (pf && byoc__map_get(&m->function_index, symbol, -1) >= 0)
+                        byoc__fail(m, BYOC_ERR_DUPLICATE, 0, "partition_graph: @%s exists already", name);
                     else if (pf) byoc__module_put_function(m, symbol, pf);
                     if (nout > 1 && body && !body->checked_type) byoc__infer_tuple_of_typed(m, body);
                     byoc_node *gv = byoc__global_var_interned(m, symbol);
@@ -12476,7 +13373,8 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
                     const byoc_type *result = byoc__type_new_function(m, pf);
                     for (int k = 0; result && k < (int)stbds_arrlen(args); ++k)
                         if (!args[k]->checked_type) result = NULL; /* a typed node has typed inputs only */
-                    if (result && region_call[reg]) { /* typed here, so the rest of @main keeps its types when rebuilt */
+                    if (result &&
+                        region_call[reg]) { /* typed here, so the rest of @main keeps its types when rebuilt */
                         gv->checked_type = pf->checked_type;
                         region_call[reg]->checked_type = result;
                     }
@@ -12509,9 +13407,16 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         }
         stbds_arrfree(stack);
         BYOC_FREE(on_stack);
-        if (cycle && !m->has_error) byoc__fail(m, BYOC_ERR_INTERNAL, 0, "partition_graph: the regions of @%s depend on each other in a cycle", fname);
+        if (cycle && !m->has_error)
+            byoc__fail(m, BYOC_ERR_INTERNAL, 0, "partition_graph: the regions of @%s depend on each other in a cycle",
+                       fname);
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
-        for (int i = 0; i < nr; ++i) { stbds_arrfree(members[i]); stbds_arrfree(inputs[i]); stbds_arrfree(sources[i]); stbds_arrfree(outputs[i]); }
+        for (int i = 0; i < nr; ++i) {
+            stbds_arrfree(members[i]);
+            stbds_arrfree(inputs[i]);
+            stbds_arrfree(sources[i]);
+            stbds_arrfree(outputs[i]);
+        }
         BYOC_FREE(members);
         BYOC_FREE(inputs);
         BYOC_FREE(sources);
@@ -12582,11 +13487,13 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
     case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
         byoc_dtype dt = n->annotation->dtype;
-        int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64 || dt == BYOC_BOOL; /* TVM's list */
+        int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64 ||
+                     dt == BYOC_BOOL; /* TVM's list */
         return n->annotation->rank == 0 && simple ? BYOC_PATTERN_ELEMWISE : BYOC_PATTERN_OPAQUE;
     }
     case BYOC_NODE_TUPLE: return BYOC_PATTERN_TUPLE;
-    case BYOC_NODE_TUPLE_GET_ITEM: return byoc__tensor_fields_only(n->args[0]->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_TUPLE_GET_ITEM:
+        return byoc__tensor_fields_only(n->args[0]->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
     default: return BYOC_PATTERN_OPAQUE;
     }
 }
@@ -12596,11 +13503,14 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
    tuples of tensors are injective */
 BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input) {
     if (user->kind == BYOC_NODE_TUPLE) /* a field that is not a tensor is an outside reference */
-        return input->checked_type && input->checked_type->kind == BYOC_TYPE_TENSOR ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
-    if (user->kind == BYOC_NODE_TUPLE_GET_ITEM) return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
+        return input->checked_type && input->checked_type->kind == BYOC_TYPE_TENSOR ? BYOC_PATTERN_INJECTIVE
+                                                                                    : BYOC_PATTERN_OPAQUE;
+    if (user->kind == BYOC_NODE_TUPLE_GET_ITEM)
+        return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
     if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input) return BYOC_PATTERN_OPAQUE;
     int k = user->op->def.pattern;
-    if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type)) k = BYOC_PATTERN_ELEMWISE;
+    if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type))
+        k = BYOC_PATTERN_ELEMWISE;
     return k;
 }
 
@@ -12629,9 +13539,13 @@ BYOC__PRIVATE void byoc__fuse_post_dominators(byoc__fuser *fz) {
             int other = gn->users[u];
             kind = byoc__worse_edge_kind(kind, byoc__user_edge_kind(fz, i, other));
             while (lca != other && lca >= 0 && other >= 0) {
-                if (fz->depth[lca] < fz->depth[other]) { kind = byoc__worse_edge_kind(kind, fz->pdom_kind[other]); other = fz->pdom[other]; }
-                else if (fz->depth[other] < fz->depth[lca]) { kind = byoc__worse_edge_kind(kind, fz->pdom_kind[lca]); lca = fz->pdom[lca]; }
-                else {
+                if (fz->depth[lca] < fz->depth[other]) {
+                    kind = byoc__worse_edge_kind(kind, fz->pdom_kind[other]);
+                    other = fz->pdom[other];
+                } else if (fz->depth[other] < fz->depth[lca]) {
+                    kind = byoc__worse_edge_kind(kind, fz->pdom_kind[lca]);
+                    lca = fz->pdom[lca];
+                } else {
                     kind = byoc__worse_edge_kind(kind, fz->pdom_kind[lca]);
                     kind = byoc__worse_edge_kind(kind, fz->pdom_kind[other]);
                     lca = fz->pdom[lca];
@@ -12731,11 +13645,13 @@ BYOC__PRIVATE void byoc__run_fuse(byoc__fuser *fz, int phase, int max_depth) {
         if (gi == proot) continue;
         if (fz->gkind[proot] == BYOC_PATTERN_TUPLE) continue; /* never into a tuple in these phases */
         if (kind == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE) {
-            if (phase == 0 && fz->pdom_kind[i] == BYOC_PATTERN_ELEMWISE && byoc__check_path(fz, i, parent, byoc__cond_broadcast))
+            if (phase == 0 && fz->pdom_kind[i] == BYOC_PATTERN_ELEMWISE &&
+                byoc__check_path(fz, i, parent, byoc__cond_broadcast))
                 byoc__commit_fuse(fz, i, parent);
         } else if (kind <= BYOC_PATTERN_BROADCAST) {
             int dk = fz->pdom_kind[i];
-            if ((dk <= BYOC_PATTERN_INJECTIVE || dk == BYOC_PATTERN_COMM_REDUCE) && byoc__check_path(fz, i, parent, byoc__cond_elemwise_anchor))
+            if ((dk <= BYOC_PATTERN_INJECTIVE || dk == BYOC_PATTERN_COMM_REDUCE) &&
+                byoc__check_path(fz, i, parent, byoc__cond_elemwise_anchor))
                 byoc__commit_fuse(fz, i, parent);
         } else if (kind == BYOC_PATTERN_INJECTIVE || kind == BYOC_PATTERN_TUPLE) {
             if (phase == 1 && byoc__check_path(fz, i, parent, byoc__cond_injective)) byoc__commit_fuse(fz, i, parent);
@@ -12755,14 +13671,19 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn) || byoc_attrs_get(&fn->attrs, "Primitive")) continue;
         byoc_graph g;
-        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         size_t n = (size_t)g.count + 1;
         byoc__fuser fz;
         memset(&fz, 0, sizeof fz);
         fz.g = &g;
         int *pool = BYOC__CAST(int *, BYOC_CALLOC(n * 9, sizeof(int)));
         if (!pool) { byoc_graph_free(&g); return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); }
-        fz.kind = pool; fz.pdom = pool + n; fz.pdom_kind = pool + 2 * n; fz.depth = pool + 3 * n; fz.group = pool + 4 * n;
+        fz.kind = pool;
+        fz.pdom = pool + n;
+        fz.pdom_kind = pool + 2 * n;
+        fz.depth = pool + 3 * n;
+        fz.group = pool + 4 * n;
         fz.gkind = pool + 5 * n; fz.gsize = pool + 6 * n; fz.anchor = pool + 7 * n; fz.mark = pool + 8 * n;
         for (int i = 0; i < g.count; ++i) {
             byoc__graph_prefetch(&g, i + 8);
@@ -12783,7 +13704,8 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
             int root = byoc__fuse_root(&fz, i);
             /* groups rooted at an op call, and any group of several nodes, become functions; a lone
                tuple, projection or non-op call stays as it is (TVM's FuseMutator does the same) */
-            int wrap = root == i && ((x->kind == BYOC_NODE_CALL && x->op && x->op != stop) || stbds_arrlen(members[i]) > 1);
+            int wrap =
+                root == i && ((x->kind == BYOC_NODE_CALL && x->op && x->op != stop) || stbds_arrlen(members[i]) > 1);
             if (!wrap) {
                 if (root != i) continue; /* built with its group */
                 /* outside every fused function: rebuild on the new inputs; stop_fusion disappears */
@@ -12822,7 +13744,8 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
                 if (c && c != ins[0]) c->checked_type = y->checked_type;
                 byoc__map_put(&inside, y, (intptr_t)c);
             }
-            byoc_node *ff = byoc_function(m, params, (int)stbds_arrlen(params), (byoc_node *)byoc__map_get(&inside, x, 0), NULL, NULL);
+            byoc_node *ff = byoc_function(m, params, (int)stbds_arrlen(params),
+                                          (byoc_node *)byoc__map_get(&inside, x, 0), NULL, NULL);
             if (ff) ff->attrs = primitive;
             now[i] = byoc_call_function(m, ff, args, (int)stbds_arrlen(args));
             byoc__inherit(now[i], x);
@@ -12872,12 +13795,14 @@ BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node
     for (int i = 1; i < 5; ++i) all_const &= in[i]->kind == BYOC_NODE_CONSTANT;
     if (all_const) { /* fold now: one constant each */
         int64_t c = in[1]->annotation->dims[0];
-        byoc_node *sc = byoc_constant(m, in[1]->annotation, NULL, 0), *sh = byoc_constant(m, in[1]->annotation, NULL, 0);
+        byoc_node *sc = byoc_constant(m, in[1]->annotation, NULL, 0),
+                  *sh = byoc_constant(m, in[1]->annotation, NULL, 0);
         if (!sc || !sh) return NULL;
         for (int64_t k = 0; k < c; ++k) {
             double g = scale ? byoc__load(in[1]->annotation->dtype, in[1]->data, k) : 1.0;
             double b = center ? byoc__load(in[2]->annotation->dtype, in[2]->data, k) : 0.0;
-            double mean = byoc__load(in[3]->annotation->dtype, in[3]->data, k), var = byoc__load(in[4]->annotation->dtype, in[4]->data, k);
+            double mean = byoc__load(in[3]->annotation->dtype, in[3]->data, k),
+                   var = byoc__load(in[4]->annotation->dtype, in[4]->data, k);
             double s = g / sqrt(var + eps);
             byoc__store(in[1]->annotation->dtype, sc->data, k, s);
             byoc__store(in[1]->annotation->dtype, sh->data, k, b - mean * s);
@@ -12887,7 +13812,8 @@ BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node
     } else { /* the same arithmetic as ops */
         byoc_node *var_eps = byoc__binary(m, "add", in[4], byoc_constant_scalar(m, xt->dtype, eps));
         byoc_node *std = byoc_call(m, "sqrt", &var_eps, 1, NULL);
-        scale_v = scale ? byoc__binary(m, "divide", in[1], std) : byoc__binary(m, "divide", byoc_constant_scalar(m, xt->dtype, 1.0), std);
+        scale_v = scale ? byoc__binary(m, "divide", in[1], std)
+                        : byoc__binary(m, "divide", byoc_constant_scalar(m, xt->dtype, 1.0), std);
         byoc_node *ms = byoc__binary(m, "multiply", in[3], scale_v);
         shift_v = center ? byoc__binary(m, "subtract", in[2], ms) : byoc_call(m, "negative", &ms, 1, NULL);
     }
@@ -12909,7 +13835,8 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
-        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         byoc__map repl = BYOC__MAP_EMPTY, affine = BYOC__MAP_EMPTY;
         for (int i = 0; i < g.count && !m->has_error; ++i) {
             byoc__graph_prefetch(&g, i + 8);
@@ -12957,7 +13884,8 @@ BYOC__PRIVATE int64_t byoc__channel_constant(const byoc_node *c, int axis, int r
 
 /* the anchor (conv2d or dense) whose output `a` is, possibly through add(anchor, bias), with the output
    channel axis and count; NULL when the scale cannot fold into it */
-BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, byoc_node **bias, int *axis, int64_t *channels) {
+BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, byoc_node **bias, int *axis,
+                                            int64_t *channels) {
     *bias = NULL;
     if (a->kind == BYOC_NODE_CALL && a->op == byoc__ops()->add && a->nargs == 2) {
         int ai = byoc_graph_index(g, a);
@@ -12969,13 +13897,17 @@ BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, b
             }
         if (!*bias) return NULL;
     }
-    if (a->kind != BYOC_NODE_CALL || a->nargs != 2 || a->args[1]->kind != BYOC_NODE_CONSTANT || !a->args[1]->data) return NULL;
+    if (a->kind != BYOC_NODE_CALL || a->nargs != 2 || a->args[1]->kind != BYOC_NODE_CONSTANT || !a->args[1]->data)
+        return NULL;
     int ai = byoc_graph_index(g, a);
     const byoc_type *t = a->checked_type, *w = a->args[1]->annotation;
-    if (ai < 0 || g->nodes[ai].nusers != 1 || !t || t->kind != BYOC_TYPE_TENSOR || !byoc_dtype_is_float(t->dtype) || w->dtype != t->dtype) return NULL;
+    if (ai < 0 || g->nodes[ai].nusers != 1 || !t || t->kind != BYOC_TYPE_TENSOR || !byoc_dtype_is_float(t->dtype) ||
+        w->dtype != t->dtype)
+        return NULL;
     if (a->op == byoc__ops()->conv2d) {
         const char *out_layout = byoc_attrs_string(&a->attrs, "out_layout", "");
-        if (strcmp(byoc_attrs_string(&a->attrs, "data_layout", "NCHW"), "NCHW") || strcmp(byoc_attrs_string(&a->attrs, "kernel_layout", "OIHW"), "OIHW") ||
+        if (strcmp(byoc_attrs_string(&a->attrs, "data_layout", "NCHW"), "NCHW") ||
+            strcmp(byoc_attrs_string(&a->attrs, "kernel_layout", "OIHW"), "OIHW") ||
             (*out_layout && strcmp(out_layout, "NCHW")) || t->rank != 4 || w->rank != 4)
             return NULL;
         *axis = 1;
@@ -12990,9 +13922,11 @@ BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, b
 
 /* a constant of c's type (or `like`'s, when c is per-channel with extent 1 and like has C) whose value at
    channel k is c[k] * s[k], over `per` elements a channel */
-BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *c, const byoc_node *like, const byoc_node *s, int64_t channels, int64_t per) {
+BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *c, const byoc_node *like,
+                                               const byoc_node *s, int64_t channels, int64_t per) {
     const byoc_type *t = c->annotation;
-    if (like && byoc_type_num_elements(t) == 1 && byoc_type_num_elements(like->annotation) == channels) t = like->annotation;
+    if (like && byoc_type_num_elements(t) == 1 && byoc_type_num_elements(like->annotation) == channels)
+        t = like->annotation;
     byoc_node *r = byoc_constant(m, t, NULL, 0);
     if (!r) return NULL;
     int64_t cn = byoc_type_num_elements(c->annotation), sn = byoc_type_num_elements(s->annotation);
@@ -13000,7 +13934,8 @@ BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *
         for (int64_t j = 0; j < per; ++j) {
             int64_t at = k * per + j;
             if (at >= byoc_type_num_elements(t)) return r;
-            double v = byoc__load(c->annotation->dtype, c->data, cn == 1 ? 0 : at) * byoc__load(s->annotation->dtype, s->data, sn == 1 ? 0 : k);
+            double v = byoc__load(c->annotation->dtype, c->data, cn == 1 ? 0 : at) *
+                       byoc__load(s->annotation->dtype, s->data, sn == 1 ? 0 : k);
             byoc__store(t->dtype, r->data, at, v);
         }
     return r;
@@ -13014,7 +13949,8 @@ BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
-        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         byoc__map repl = BYOC__MAP_EMPTY;
         for (int i = 0; i < g.count && !m->has_error; ++i) {
             byoc_node *x = g.nodes[i].node;
@@ -13027,11 +13963,15 @@ BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
                 byoc_node *anchor = byoc__scale_anchor(&g, x->args[k], &bias, &axis, &channels);
                 const byoc_type *t = anchor ? anchor->checked_type : NULL;
                 /* the scale must not widen the output, and scale and bias must be per channel of its dtype */
-                if (!t || x->checked_type != t || scale->annotation->dtype != t->dtype || !byoc__channel_constant(scale, axis, t->rank, channels) ||
-                    (bias && (bias->annotation->dtype != t->dtype || !byoc__channel_constant(bias, axis, t->rank, channels))))
+                if (!t || x->checked_type != t || scale->annotation->dtype != t->dtype ||
+                    !byoc__channel_constant(scale, axis, t->rank, channels) ||
+                    (bias &&
+                     (bias->annotation->dtype != t->dtype || !byoc__channel_constant(bias, axis, t->rank, channels))))
                     continue;
                 const byoc_node *w = anchor->args[1];
-                byoc_node *args[2] = {anchor->args[0], byoc__scaled_constant(m, w, NULL, scale, channels, byoc_type_num_elements(w->annotation) / channels)};
+                byoc_node *args[2] = {anchor->args[0],
+                                      byoc__scaled_constant(m, w, NULL, scale, channels,
+                                                            byoc_type_num_elements(w->annotation) / channels)};
                 byoc_node *scaled = args[1] ? byoc__rebuild(m, anchor, args) : NULL;
                 if (scaled && bias) {
                     byoc_node *b = byoc__scaled_constant(m, bias, scale, scale, channels, 1);
@@ -13068,7 +14008,9 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
         if ((elements += byoc__numel(&results[i])) > BYOC__FOLD_LIMIT) return NULL;
     /* shape_of needs only its input's static type; every other op needs constant inputs */
     for (int i = 0; i < call->nargs; ++i)
-        if (byoc__value_tensors(call->args[i], NULL, 0, 0, (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY) != 0, 0) < 0) return NULL;
+        if (byoc__value_tensors(call->args[i], NULL, 0, 0, (call->op->def.flags & BYOC_OP_READS_SHAPE_ONLY) != 0, 0) <
+            0)
+            return NULL;
     byoc_diag d;
     byoc_node *c = byoc__kernel_run_constants(m, call, call->args, &d);
     byoc__inherit(c, call);
@@ -13082,7 +14024,8 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
         byoc_graph g;
-        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         /* in graph order, on the rebuilt nodes, so chains of constant ops fold completely */
         byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
         byoc_node **ins = NULL;
@@ -13091,7 +14034,8 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
             byoc_node *y = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
             if (y && y != x) y->checked_type = x->checked_type;
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
-            if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE) folded = y->args[0]->args[y->index];
+            if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE)
+                folded = y->args[0]->args[y->index];
             now[i] = folded ? folded : y;
         }
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
@@ -13162,13 +14106,19 @@ BYOC__PRIVATE int byoc__option_kind_ok(byoc_attr_kind k) {
     return k == BYOC_ATTR_INT || k == BYOC_ATTR_FLOAT || k == BYOC_ATTR_STRING || k == BYOC_ATTR_BOOL;
 }
 
-BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_target_option *options, int count, byoc_diag *diag) {
-    static const char *const reserved[] = {"kind", "keys", "libs", "device", "model", "tag", "host", "mattr", "mcpu", "mtriple"};
-    if (!kind || !byoc__is_identifier(kind)) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': not a name", kind ? kind : "");
+BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_target_option *options, int count,
+                                               byoc_diag *diag) {
+    static const char *const reserved[] = {"kind", "keys", "libs",  "device", "model",
+                                           "tag",  "host", "mattr", "mcpu",   "mtriple"};
+    if (!kind || !byoc__is_identifier(kind))
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': not a name", kind ? kind : "");
     if (!strcmp(kind, "host") || !strcmp(kind, "default"))
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': the name is reserved for the host", kind);
-    if (byoc__target_kind_get(kind)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "target kind '%s' is already registered", kind);
-    if (!byoc__targets.arena && !(byoc__targets.arena = byoc_module_create(NULL))) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                          "target kind '%s': the name is reserved for the host", kind);
+    if (byoc__target_kind_get(kind))
+        return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "target kind '%s' is already registered", kind);
+    if (!byoc__targets.arena && !(byoc__targets.arena = byoc_module_create(NULL)))
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
     byoc_module *a = byoc__targets.arena;
     byoc__target_kind tk;
     memset(&tk, 0, sizeof tk);
@@ -13176,22 +14126,34 @@ BYOC_API byoc_result byoc_target_kind_register(const char *kind, const byoc_targ
     tk.options = count > 0 ? BYOC__NEW_N(a, byoc_target_option, count) : NULL;
     for (int i = 0; i < count; ++i) {
         const byoc_target_option *o = &options[i];
-        if (!o->name || !byoc__is_identifier(o->name)) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': option %d has no valid name", kind, i);
+        if (!o->name || !byoc__is_identifier(o->name))
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': option %d has no valid name",
+                              kind, i);
         for (size_t r = 0; r < sizeof reserved / sizeof reserved[0]; ++r)
-            if (!strcmp(o->name, reserved[r])) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "target kind '%s': option name '%s' is reserved", kind, o->name);
+            if (!strcmp(o->name, reserved[r]))
+                return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                                  "target kind '%s': option name '%s' is reserved", kind, o->name);
         for (int j = 0; j < i; ++j)
-            if (!strcmp(options[j].name, o->name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "target kind '%s': option '%s' is declared twice", kind, o->name);
+            if (!strcmp(options[j].name, o->name))
+                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "target kind '%s': option '%s' is declared twice",
+                                  kind, o->name);
         if (!byoc__option_kind_ok(o->kind))
-            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': option '%s' must be int, float, string or bool", kind, o->name);
-        if (!o->default_text) return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': option '%s' has no default (None)", kind, o->name);
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0,
+                              "target kind '%s': option '%s' must be int, float, string or bool", kind, o->name);
+        if (!o->default_text)
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': option '%s' has no default (None)", kind,
+                              o->name);
         byoc_attr_value v;
         byoc_diag d;
         if (byoc__attr_value_parse_in(a, o->default_text, &v, &d) != BYOC_OK)
-            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': default of option '%s' does not parse: %s", kind, o->name, o->default_text);
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0,
+                              "target kind '%s': default of option '%s' does not parse: %s", kind, o->name,
+                              o->default_text);
         if (v.kind == BYOC_ATTR_INT && o->kind == BYOC_ATTR_FLOAT) { v.kind = BYOC_ATTR_FLOAT; v.f = (double)v.i; }
         if (v.kind != o->kind)
-            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0, "target kind '%s': default of option '%s' is a %s, not a %s", kind, o->name, byoc__attr_kind_name(v.kind),
-                              byoc__attr_kind_name(o->kind));
+            return byoc__diag(diag, BYOC_ERR_ATTR, 0, 0, 0,
+                              "target kind '%s': default of option '%s' is a %s, not a %s", kind, o->name,
+                              byoc__attr_kind_name(v.kind), byoc__attr_kind_name(o->kind));
         tk.options[i] = *o;
         tk.options[i].name = byoc_intern(a, o->name);
         tk.options[i].default_text = byoc_intern(a, o->default_text);
@@ -13228,15 +14190,22 @@ BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
             size_t used = strlen(known);
             snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", byoc__targets.kinds[i].name);
         }
-        byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 1, 0, "target '%s': unknown target kind '%s' (registered: %s)", text ? text : "", kind, known[0] ? known : "none");
+        byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 1, 0, "target '%s': unknown target kind '%s' (registered: %s)",
+                   text ? text : "", kind, known[0] ? known : "none");
         return NULL;
     }
     byoc_target *t = BYOC__CAST(byoc_target *, BYOC_CALLOC(1, sizeof *t));
     byoc_module *a = byoc_module_create(NULL);
-    if (!t || !a) { BYOC_FREE(t); byoc_module_destroy(a); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    if (!t || !a) {
+        BYOC_FREE(t);
+        byoc_module_destroy(a);
+        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        return NULL;
+    }
     t->arena = a;
     t->kind = byoc_intern(a, tk->name);
-    for (int i = 0; i < tk->defaults.count; ++i) byoc_attrs_set(a, &t->attrs, tk->defaults.items[i].name, &tk->defaults.items[i].value);
+    for (int i = 0; i < tk->defaults.count; ++i)
+        byoc_attrs_set(a, &t->attrs, tk->defaults.items[i].name, &tk->defaults.items[i].value);
     p = ke;
     int given[256] = {0};
     while (*p) {
@@ -13248,7 +14217,11 @@ BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
         char tok[256];
         snprintf(tok, sizeof tok, "%.*s", (int)(te - p < 255 ? te - p : 255), p);
         p = te;
-        if (tok[0] != '-' || !tok[1]) { byoc__diag(diag, BYOC_ERR_PARSE, 0, col, 0, "target '%s': expected -option=value at column %d, got '%s'", text, col, tok); break; }
+        if (tok[0] != '-' || !tok[1]) {
+            byoc__diag(diag, BYOC_ERR_PARSE, 0, col, 0, "target '%s': expected -option=value at column %d, got '%s'",
+                       text, col, tok);
+            break;
+        }
         char *eq = strchr(tok, '=');
         const char *name = tok + 1, *value = eq ? eq + 1 : NULL;
         if (eq) *eq = 0;
@@ -13261,10 +14234,14 @@ BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
                 size_t used = strlen(opts);
                 snprintf(opts + used, sizeof opts - used, "%s-%s", i ? ", " : "", tk->options[i].name);
             }
-            byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': kind %s has no option -%s (options: %s)", text, tk->name, name, opts[0] ? opts : "none");
+            byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': kind %s has no option -%s (options: %s)", text,
+                       tk->name, name, opts[0] ? opts : "none");
             break;
         }
-        if (at < 256 && given[at]++) { byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': option -%s is given twice", text, name); break; }
+        if (at < 256 && given[at]++) {
+            byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': option -%s is given twice", text, name);
+            break;
+        }
         const byoc_target_option *o = &tk->options[at];
         byoc_attr_value v;
         memset(&v, 0, sizeof v);
@@ -13293,8 +14270,8 @@ BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
             else v.s = byoc_intern(a, value);
         }
         if (!ok) {
-            byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': option -%s expects %s, got '%s'", text, name, byoc__attr_kind_name(o->kind),
-                       value ? value : "(no value)");
+            byoc__diag(diag, BYOC_ERR_ATTR, 0, col, 0, "target '%s': option -%s expects %s, got '%s'", text, name,
+                       byoc__attr_kind_name(o->kind), value ? value : "(no value)");
             break;
         }
         byoc_attrs_set(a, &t->attrs, o->name, &v);
@@ -13304,7 +14281,9 @@ BYOC_API byoc_target *byoc_target_parse(const char *text, byoc_diag *diag) {
     return t;
 }
 
-BYOC_API const byoc_target *byoc_target_current(void) { return byoc__targets.depth ? byoc__targets.current[byoc__targets.depth - 1] : NULL; }
+BYOC_API const byoc_target *byoc_target_current(void) {
+    return byoc__targets.depth ? byoc__targets.current[byoc__targets.depth - 1] : NULL;
+}
 /* makes t current for a hook; 0 when hooks are nested too deeply */
 BYOC__PRIVATE int byoc__target_push(const byoc_target *t) {
     if (byoc__targets.depth == (int)(sizeof byoc__targets.current / sizeof byoc__targets.current[0])) return 0;
@@ -13316,18 +14295,23 @@ BYOC__PRIVATE void byoc__target_pop(void) { byoc__targets.depth--; }
 BYOC_API byoc_result byoc_backend_register(const byoc_backend *b, byoc_diag *diag) {
     const char *name = b->spec.name;
     if (!name) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "backend registration: no name");
-    if (byoc_backend_get(name)) return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "backend '%s' is already registered", name);
+    if (byoc_backend_get(name))
+        return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "backend '%s' is already registered", name);
     for (int i = 0; i < b->npasses; ++i) {
         if ((int)b->passes[i].phase < 0 || b->passes[i].phase >= BYOC_PHASE_COUNT)
-            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "backend '%s': pass %d has no valid phase", name, i);
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "backend '%s': pass %d has no valid phase",
+                              name, i);
         if (!b->passes[i].pass || !byoc_pass_get(b->passes[i].pass))
-            return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "backend '%s': pass '%s' is not registered", name, b->passes[i].pass ? b->passes[i].pass : "");
+            return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "backend '%s': pass '%s' is not registered", name,
+                              b->passes[i].pass ? b->passes[i].pass : "");
     }
     char prefix[128];
     snprintf(prefix, sizeof prefix, "%s.", name);
     for (int i = 0; i < b->spec.npatterns; ++i)
-        if (!b->spec.patterns[i].name || strncmp(b->spec.patterns[i].name, prefix, strlen(prefix)) || !b->spec.patterns[i].pattern)
-            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "backend '%s': pattern %d must be named '%s<name>' and have a pattern", name, i, prefix);
+        if (!b->spec.patterns[i].name || strncmp(b->spec.patterns[i].name, prefix, strlen(prefix)) ||
+            !b->spec.patterns[i].pattern)
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                              "backend '%s': pattern %d must be named '%s<name>' and have a pattern", name, i, prefix);
     byoc_result r = byoc_target_kind_register(name, b->options, b->noptions, diag);
     if (r != BYOC_OK) return r;
     stbds_arrput(byoc__targets.backends, b);
@@ -13351,7 +14335,8 @@ BYOC__PRIVATE byoc_result byoc__run_phase(byoc_module *m, const byoc_backend *b,
     byoc_pass_context *ctx = NULL;
     for (int i = 0; r == BYOC_OK && i < b->npasses; ++i) {
         if (b->passes[i].phase != phase) continue;
-        if (!ctx && !(ctx = byoc_pass_context_create())) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        if (!ctx && !(ctx = byoc_pass_context_create()))
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         const char *one[1] = {b->passes[i].pass};
         r = byoc_run_passes(m, one, 1, ctx, diag);
     }
@@ -13359,7 +14344,8 @@ BYOC__PRIVATE byoc_result byoc__run_phase(byoc_module *m, const byoc_backend *b,
     return r;
 }
 
-BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, const byoc_param *params, int nparams, byoc_diag *diag) {
+BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, const byoc_param *params, int nparams,
+                                            byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     const byoc_backend *b = byoc_backend_get(name);
     if (!b) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "partition: no backend '%s' is registered", name);
@@ -13386,14 +14372,20 @@ BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, co
             }
         }
         byoc_graph g;
-        if (byoc_graph_build(m, main_fn->body, 0, &g) != BYOC_OK) { byoc__map_free(&repl); stbds_arrfree(kept); return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); }
+        if (byoc_graph_build(m, main_fn->body, 0, &g) != BYOC_OK) {
+            byoc__map_free(&repl);
+            stbds_arrfree(kept);
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        }
         byoc_node *body = byoc__substitute(m, &g, &repl);
         byoc_graph_free(&g);
-        byoc_node *nf = body ? byoc_function(m, kept, (int)stbds_arrlen(kept), body, main_fn->annotation, &main_fn->attrs) : NULL;
+        byoc_node *nf =
+            body ? byoc_function(m, kept, (int)stbds_arrlen(kept), body, main_fn->annotation, &main_fn->attrs) : NULL;
         byoc__map_free(&repl);
         stbds_arrfree(kept);
         if (!nf || byoc_module_set_function(m, "main", nf) != BYOC_OK)
-            return byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "partition: binding params: %s", m->has_error ? m->error.message : "failed");
+            return byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "partition: binding params: %s",
+                              m->has_error ? m->error.message : "failed");
     }
     byoc_result r = byoc_infer_type(m, diag);
     if (r == BYOC_OK) r = byoc__run_phase(m, b, BYOC_PHASE_PRE_PARTITIONING, diag);
@@ -13407,7 +14399,8 @@ BYOC_API byoc_result byoc_backend_partition(byoc_module *m, const char *name, co
     return r;
 }
 
-BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count, byoc_diag *diag) {
+BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *const *targets, int count,
+                                           byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = BYOC_OK;
     for (int t = 0; r == BYOC_OK && t < count; ++t) {
@@ -13418,12 +14411,15 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
         /* the names first: a hook may add or replace functions */
         const char **names = NULL;
         for (int f = 0; f < byoc_module_function_count(m); ++f)
-            if (!strcmp(byoc_attrs_string(&m->functions[f].function->attrs, "Compiler", ""), targets[t]->kind)) stbds_arrput(names, m->functions[f].name);
+            if (!strcmp(byoc_attrs_string(&m->functions[f].function->attrs, "Compiler", ""), targets[t]->kind))
+                stbds_arrput(names, m->functions[f].name);
         int pushed = byoc__target_push(targets[t]); /* current for every hook below */
         if (!pushed) r = byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "target hooks nested too deeply");
         for (int k = 0; r == BYOC_OK && b->relay_to_tir && k < (int)stbds_arrlen(names); ++k) {
             r = b->relay_to_tir(m, names[k], b->user_data, diag);
-            if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "%s relay_to_tir on @%s: %s", b->spec.name, names[k], m->error.message);
+            if (r == BYOC_OK && m->has_error)
+                r = byoc__diag(diag, m->error.code, 0, 0, 0, "%s relay_to_tir on @%s: %s", b->spec.name, names[k],
+                               m->error.message);
         }
         if (r == BYOC_OK) r = byoc_infer_type(m, diag);
         byoc_tir_to_runtime_fn build = b->tir_to_runtime ? b->tir_to_runtime : b->relay_to_runtime;
@@ -13443,13 +14439,25 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
 
 // [SECTION] impl: reference evaluation
 /* ---- reference evaluation ---- */
-BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs, int depth, byoc_diag *diag);
+BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
+                                             int depth, byoc_diag *diag);
 
-BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs, int depth, byoc_diag *diag) {
-    if (depth > 64) { byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, fn->id, "evaluate: calls nested too deeply"); return NULL; }
-    if (nargs != fn->nparams) { byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, fn->id, "evaluate: %d arguments for %d parameters", nargs, fn->nparams); return NULL; }
+BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
+                                             int depth, byoc_diag *diag) {
+    if (depth > 64) {
+        byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, fn->id, "evaluate: calls nested too deeply");
+        return NULL;
+    }
+    if (nargs != fn->nparams) {
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, fn->id, "evaluate: %d arguments for %d parameters", nargs,
+                   fn->nparams);
+        return NULL;
+    }
     byoc_graph g;
-    if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) { byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory"); return NULL; }
+    if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) {
+        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        return NULL;
+    }
     byoc_node **val = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
     byoc_node **ins = NULL;
     int ok = val != NULL;
@@ -13461,36 +14469,48 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
         case BYOC_NODE_VAR: {
             for (int k = 0; k < fn->nparams && !val[i]; ++k)
                 if (fn->params[k] == n) val[i] = args[k];
-            if (!val[i]) { byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "evaluate: %%%s is not bound", n->name); ok = 0; }
+            if (!val[i]) {
+                byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id,
+                           "evaluate: %%%s is not bound", n->name);
+                ok = 0;
+            }
             break;
         }
         case BYOC_NODE_CONSTANT: val[i] = n; break;
         case BYOC_NODE_FUNCTION: case BYOC_NODE_GLOBAL_VAR: val[i] = n; break; /* called below */
         case BYOC_NODE_TUPLE: val[i] = byoc_tuple(m, ins, n->nargs); break;
-        case BYOC_NODE_TUPLE_GET_ITEM: val[i] = ins[0] && ins[0]->kind == BYOC_NODE_TUPLE ? ins[0]->args[n->index] : NULL; break;
+        case BYOC_NODE_TUPLE_GET_ITEM:
+            val[i] = ins[0] && ins[0]->kind == BYOC_NODE_TUPLE ? ins[0]->args[n->index] : NULL;
+            break;
         case BYOC_NODE_CALL:
             if (n->op) { /* the op's host kernel, on the values of its arguments */
                 val[i] = byoc__kernel_run_constants(m, n, ins, diag);
                 if (!val[i]) {
                     char why[BYOC_DIAG_MESSAGE_MAX];
                     snprintf(why, sizeof why, "%s", diag->message);
-                    byoc__diag(diag, diag->code ? diag->code : BYOC_ERR_INTERNAL, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "evaluate: %s", why);
+                    byoc__diag(diag, diag->code ? diag->code : BYOC_ERR_INTERNAL, byoc_node_span(n)->line,
+                               byoc_node_span(n)->col, n->id, "evaluate: %s", why);
                     ok = 0;
                 }
             } else {
-                const byoc_runtime_module *rm = n->callee->kind == BYOC_NODE_GLOBAL_VAR ? byoc_module_runtime(m, n->callee->name) : NULL;
-                byoc_node *callee = n->callee->kind == BYOC_NODE_GLOBAL_VAR ? byoc_module_function(m, n->callee->name) : n->callee;
+                const byoc_runtime_module *rm =
+                    n->callee->kind == BYOC_NODE_GLOBAL_VAR ? byoc_module_runtime(m, n->callee->name) : NULL;
+                byoc_node *callee =
+                    n->callee->kind == BYOC_NODE_GLOBAL_VAR ? byoc_module_function(m, n->callee->name) : n->callee;
                 if (rm) { /* a compiled partition */
                     if (rm->run(rm->state, m, ins, n->nargs, &val[i], diag) != BYOC_OK) ok = 0;
                 } else if (!callee || callee->kind != BYOC_NODE_FUNCTION) {
-                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "evaluate: calls of a function value are not supported");
+                    byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id,
+                               "evaluate: calls of a function value are not supported");
                     ok = 0;
                 } else val[i] = byoc__eval_function(m, callee, ins, n->nargs, depth + 1, diag);
             }
             break;
         }
         if (ok && !val[i]) {
-            if (!diag->code) byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_INTERNAL, 0, 0, n->id, "evaluate: %s", m->has_error ? m->error.message : "failed");
+            if (!diag->code)
+                byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_INTERNAL, 0, 0, n->id, "evaluate: %s",
+                           m->has_error ? m->error.message : "failed");
             ok = 0;
         }
     }
@@ -13501,7 +14521,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
     return r;
 }
 
-BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output, byoc_diag *diag) {
+BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output,
+                                          byoc_diag *diag) {
     if (output) *output = NULL;
     if (!m) return byoc__null_arg(diag, __func__, "module");
     *output = NULL;
@@ -13510,8 +14531,10 @@ BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inpu
     byoc_node *main_fn = byoc_module_function(m, "main");
     if (!main_fn) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "evaluate: the module has no @main");
     for (int i = 0; i < ninputs && i < main_fn->nparams; ++i)
-        if (!inputs[i] || inputs[i]->kind != BYOC_NODE_CONSTANT || !byoc_type_equal(inputs[i]->annotation, main_fn->params[i]->checked_type))
-            return byoc__diag(diag, BYOC_ERR_TYPE, 0, 0, 0, "evaluate: input %d must be a constant of type of %%%s", i, main_fn->params[i]->name);
+        if (!inputs[i] || inputs[i]->kind != BYOC_NODE_CONSTANT ||
+            !byoc_type_equal(inputs[i]->annotation, main_fn->params[i]->checked_type))
+            return byoc__diag(diag, BYOC_ERR_TYPE, 0, 0, 0, "evaluate: input %d must be a constant of type of %%%s", i,
+                              main_fn->params[i]->name);
     memset(diag, 0, sizeof *diag);
     *output = byoc__eval_function(m, main_fn, inputs, ninputs, 0, diag);
     return *output ? BYOC_OK : (diag->code ? diag->code : BYOC_ERR_INTERNAL);
@@ -13520,7 +14543,9 @@ BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inpu
 // [SECTION] impl: placement (greedy partitioner, report)
 /* (origin, backend) as one map key; backends are at most BYOC__MAX_BACKENDS */
 #define BYOC__MAX_BACKENDS 64
-BYOC__PRIVATE const void *byoc__ob_key(uint32_t origin, int backend) { return (const void *)(((uintptr_t)origin << 7) | (uintptr_t)(backend + 1)); }
+BYOC__PRIVATE const void *byoc__ob_key(uint32_t origin, int backend) {
+    return (const void *)(((uintptr_t)origin << 7) | (uintptr_t)(backend + 1));
+}
 
 typedef struct byoc__report_builder {
     byoc_placement *nodes;   /* stb_ds */
@@ -13545,7 +14570,9 @@ typedef struct byoc__greedy {
 
 typedef struct byoc__greedy_entry { byoc__greedy *g; const byoc_pattern_entry *entry; } byoc__greedy_entry;
 
-BYOC__PRIVATE const char *byoc__pin_name(const byoc__greedy *g, intptr_t pin) { return pin == g->n + 1 ? "host" : g->order[pin - 1]->name; }
+BYOC__PRIVATE const char *byoc__pin_name(const byoc__greedy *g, intptr_t pin) {
+    return pin == g->n + 1 ? "host" : g->order[pin - 1]->name;
+}
 
 /* a composite match of the backend being placed: refused when it would take a node pinned elsewhere
    or one whose partition this backend gave up */
@@ -13603,8 +14630,9 @@ BYOC__PRIVATE const char *byoc__greedy_choose(byoc_node *n, void *user_data) {
         if (pin && !g->failed) {
             intptr_t at = byoc__map_get(&g->rb->index, (const void *)(uintptr_t)origin, 0);
             const byoc_placement *pl = at ? &g->rb->nodes[at - 1] : NULL;
-            byoc__diag(&g->pin_error, BYOC_ERR_UNSUPPORTED, byoc_node_span(n)->line, byoc_node_span(n)->col, origin, "%s %s%s%s%s in @%s is pinned to %s, which declines it: %s",
-                       n->op->def.name, pl ? pl->label : "", pl && pl->source ? " (" : "", pl && pl->source ? pl->source : "",
+            byoc__diag(&g->pin_error, BYOC_ERR_UNSUPPORTED, byoc_node_span(n)->line, byoc_node_span(n)->col, origin,
+                       "%s %s%s%s%s in @%s is pinned to %s, which declines it: %s", n->op->def.name,
+                       pl ? pl->label : "", pl && pl->source ? " (" : "", pl && pl->source ? pl->source : "",
                        pl && pl->source ? ")" : "", pl ? pl->function : "?", b->name, reason);
             g->failed = 1;
         }
@@ -13682,10 +14710,11 @@ BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
     for (int q = 0; q < count; ++q) {
         reason[0] = 0;
         if (g->o->min_partition_ops > 0 && infos[q].ops < g->o->min_partition_ops)
-            snprintf(reason, sizeof reason, "its partition would hold %d op%s, below --min-partition-ops %d", infos[q].ops,
-                     infos[q].ops == 1 ? "" : "s", g->o->min_partition_ops);
+            snprintf(reason, sizeof reason, "its partition would hold %d op%s, below --min-partition-ops %d",
+                     infos[q].ops, infos[q].ops == 1 ? "" : "s", g->o->min_partition_ops);
         else if (budget >= 0 && kept >= budget)
-            snprintf(reason, sizeof reason, "--max-partitions %d reached (larger partitions kept)", g->o->max_partitions);
+            snprintf(reason, sizeof reason, "--max-partitions %d reached (larger partitions kept)",
+                     g->o->max_partitions);
         else kept++;
         for (int t = 0; reason[0] && t < (int)stbds_arrlen(infos[q].members); ++t) {
             const void *key = byoc__ob_key(infos[q].members[t], g->k);
@@ -13742,7 +14771,8 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
             for (int a = 0; a < x->nargs; ++a) stbds_arrput(work, x->args[a]);
             while (stbds_arrlen(work)) {
                 byoc_node *y = stbds_arrpop(work);
-                if (y->kind == BYOC_NODE_TUPLE || y->kind == BYOC_NODE_TUPLE_GET_ITEM || byoc__is_begin(y) || byoc__is_end(y)) {
+                if (y->kind == BYOC_NODE_TUPLE || y->kind == BYOC_NODE_TUPLE_GET_ITEM || byoc__is_begin(y) ||
+                    byoc__is_end(y)) {
                     for (int a = 0; a < y->nargs; ++a) stbds_arrput(work, y->args[a]);
                 } else if (y->kind == BYOC_NODE_CALL && y->op) {
                     uint32_t o = byoc_node_origin(y);
@@ -13769,7 +14799,8 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
 
 /* where each op ended up: walk every global function of the result (composite bodies too); with
    estimate, each partition is priced by its backend's estimate_cost */
-BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__report_builder *rb, byoc_partition_summary **parts, int estimate) {
+BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__report_builder *rb,
+                                    byoc_partition_summary **parts, int estimate) {
     for (int f = 0; f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
         const char *compiler = byoc_attrs_string(&fn->attrs, "Compiler", NULL);
@@ -13794,7 +14825,8 @@ BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__re
                 intptr_t at = byoc__map_get(&rb->index, (const void *)(uintptr_t)byoc_node_origin(y), 0);
                 if (!at) continue;
                 byoc_placement *pl = &rb->nodes[at - 1];
-                if (pl->partition && !compiler) continue; /* a copy left on the host by duplication: the partition wins */
+                if (pl->partition && !compiler)
+                    continue; /* a copy left on the host by duplication: the partition wins */
                 pl->backend = compiler ? byoc_intern(arena, compiler) : "host";
                 pl->partition = compiler ? fname : NULL;
                 pl->composite = composite ? byoc_intern(arena, composite) : NULL;
@@ -13821,7 +14853,8 @@ BYOC__PRIVATE void byoc__locate_ops(byoc_module *m, byoc_module *arena, byoc__re
 
 /* "npu: unsupported op; dsp: dtype=int8 (...)" */
 BYOC__PRIVATE void byoc__write_declines(byoc__buf *b, const byoc_placement *pl) {
-    for (int k = 0; k < pl->ndeclined; ++k) byoc__buf_printf(b, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
+    for (int k = 0; k < pl->ndeclined; ++k)
+        byoc__buf_printf(b, "%s%s: %s", k ? "; " : "", pl->declined[k].backend, pl->declined[k].reason);
 }
 
 BYOC_API void byoc_placement_report_free(byoc_placement_report *r) {
@@ -13833,51 +14866,61 @@ BYOC_API void byoc_placement_report_free(byoc_placement_report *r) {
 
 /* the backends of a partitioning call: at most BYOC__MAX_BACKENDS, distinct, none named host or default */
 BYOC__PRIVATE byoc_result byoc__check_backends(const byoc_backend_spec *const *backends, int n, byoc_diag *diag) {
-    if (n < 0 || n > BYOC__MAX_BACKENDS) return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: between 0 and %d backends", BYOC__MAX_BACKENDS);
+    if (n < 0 || n > BYOC__MAX_BACKENDS)
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: between 0 and %d backends",
+                          BYOC__MAX_BACKENDS);
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < i; ++j)
             if (!strcmp(backends[i]->name, backends[j]->name))
-                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "partition: backend '%s' is given twice", backends[i]->name);
+                return byoc__diag(diag, BYOC_ERR_DUPLICATE, 0, 0, 0, "partition: backend '%s' is given twice",
+                                  backends[i]->name);
     for (int i = 0; i < n; ++i)
         if (strlen(backends[i]->name) > BYOC_MAX_BACKEND_NAME)
-            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: backend name '%.32s...' is longer than %d characters", backends[i]->name, BYOC_MAX_BACKEND_NAME);
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                              "partition: backend name '%.32s...' is longer than %d characters", backends[i]->name,
+                              BYOC_MAX_BACKEND_NAME);
     for (int i = 0; i < n; ++i)
         if (!strcmp(backends[i]->name, "host") || !strcmp(backends[i]->name, "default"))
-            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "partition: '%s' is reserved for the host and cannot name a backend", backends[i]->name);
+            return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                              "partition: '%s' is reserved for the host and cannot name a backend", backends[i]->name);
     return BYOC_OK;
 }
 
 /* Resolves pins against the input's ops: put(origin, backend index + 1, with n + 1 for the host). */
-BYOC__PRIVATE byoc_result byoc__resolve_pins(const byoc_pin *pins, int npins, const byoc_backend_spec *const *order, int n, const byoc__report_builder *rb,
-                                             byoc__map *out, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__resolve_pins(const byoc_pin *pins, int npins, const byoc_backend_spec *const *order,
+                                             int n, const byoc__report_builder *rb, byoc__map *out, byoc_diag *diag) {
     for (int i = 0; i < npins; ++i) {
         const byoc_pin *pin = &pins[i];
         intptr_t to = 0;
         if (!strcmp(pin->backend, "host")) to = n + 1;
         for (int k = 0; k < n && !to; ++k)
             if (!strcmp(order[k]->name, pin->backend)) to = k + 1;
-        if (!to) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no backend named '%s' is given", pin->node, pin->backend, pin->backend);
+        if (!to)
+            return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no backend named '%s' is given", pin->node,
+                              pin->backend, pin->backend);
         int found = 0;
         for (int q = 0; q < (int)stbds_arrlen(rb->nodes); ++q) {
             const byoc_placement *pl = &rb->nodes[q];
             char id[16];
             snprintf(id, sizeof id, "#%u", (unsigned)pl->origin);
-            int hit = (pl->source && !strcmp(pl->source, pin->node)) || (!strcmp(pl->function, "main") && !strcmp(pl->label, pin->node)) ||
-                      !strcmp(id, pin->node);
+            int hit = (pl->source && !strcmp(pl->source, pin->node)) ||
+                      (!strcmp(pl->function, "main") && !strcmp(pl->label, pin->node)) || !strcmp(id, pin->node);
             if (!hit) continue;
             found = 1;
             byoc__map_put(out, (const void *)(uintptr_t)pl->origin, to);
         }
         if (!found)
-            return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "pin %s=%s: no op is named '%s' (use a frontend name, a %%N label of @main or #ID)", pin->node,
-                              pin->backend, pin->node);
+            return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0,
+                              "pin %s=%s: no op is named '%s' (use a frontend name, a %%N label of @main or #ID)",
+                              pin->node, pin->backend, pin->node);
     }
     return BYOC_OK;
 }
 
 /* the report from its parts; the arena passes to the report (NULL afterwards) */
-BYOC__PRIVATE byoc_result byoc__report_make(byoc_module **arena, const byoc__report_builder *rb, const byoc_partition_summary *parts,
-                                            const byoc_backend_spec *const *order, int n, byoc_placement_report **report, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__report_make(byoc_module **arena, const byoc__report_builder *rb,
+                                            const byoc_partition_summary *parts, const byoc_backend_spec *const *order,
+                                            int n, byoc_placement_report **report, byoc_diag *diag) {
     byoc_placement_report *rep = BYOC__CAST(byoc_placement_report *, BYOC_CALLOC(1, sizeof *rep));
     int count = (int)stbds_arrlen(rb->nodes), np = (int)stbds_arrlen(parts);
     byoc_placement *nodes = BYOC__NEW_N(*arena, byoc_placement, count + 1);
@@ -13890,7 +14933,9 @@ BYOC__PRIVATE byoc_result byoc__report_make(byoc_module **arena, const byoc__rep
     }
     if (count) memcpy(nodes, rb->nodes, sizeof(byoc_placement) * (size_t)count);
     if (np) memcpy(ps, parts, sizeof(byoc_partition_summary) * (size_t)np);
-    for (int k = 0; k < n; ++k) names[k] = byoc_intern(*arena, order[k]->name), notes[k] = order[k]->library ? "a library backend: host kernels" : NULL;
+    for (int k = 0; k < n; ++k)
+        names[k] = byoc_intern(*arena, order[k]->name),
+        notes[k] = order[k]->library ? "a library backend: host kernels" : NULL;
     names[n] = "host";
     notes[n] = NULL;
     rep->backend_notes = notes;
@@ -13906,7 +14951,8 @@ BYOC__PRIVATE byoc_result byoc__report_make(byoc_module **arena, const byoc__rep
     return BYOC_OK;
 }
 
-BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_options *o, byoc_placement_report **report, byoc_diag *diag) {
+BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_options *o,
+                                           byoc_placement_report **report, byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
@@ -13939,8 +14985,10 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         const byoc_backend_spec *b = g.order[g.k];
         int nf = byoc_module_function_count(m);
         byoc_node **saved = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)(nf + 1)));
-        byoc__greedy_entry *wrapped = BYOC__CAST(byoc__greedy_entry *, BYOC_MALLOC(sizeof(byoc__greedy_entry) * (size_t)(b->npatterns + 1)));
-        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
+        byoc__greedy_entry *wrapped =
+            BYOC__CAST(byoc__greedy_entry *, BYOC_MALLOC(sizeof(byoc__greedy_entry) * (size_t)(b->npatterns + 1)));
+        byoc_pattern_entry *table =
+            BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)(b->npatterns + 1)));
         if (!saved || !wrapped || !table) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         for (int f = 0; r == BYOC_OK && f < nf; ++f) saved[f] = m->functions[f].function;
         g.ops = byoc__support_ops(b);
@@ -13997,7 +15045,8 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
             memset(&why, 0, sizeof why);
             why.m = g.arena;
             byoc__write_declines(&why, pl);
-            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, pl->origin, "%s %s%s%s%s in @%s has no backend (--no-fallback): %s", pl->op, pl->label,
+            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, pl->origin,
+                           "%s %s%s%s%s in @%s has no backend (--no-fallback): %s", pl->op, pl->label,
                            pl->source ? " (" : "", pl->source ? pl->source : "", pl->source ? ")" : "", pl->function,
                            why.data ? why.data : "no backends given");
             byoc_free(g.arena, why.data);
@@ -14039,9 +15088,12 @@ BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report
         for (int q = 0; q < r->npartitions; ++q) parts += !strcmp(r->partitions[q].backend, r->backends[k]);
         if (!ops) continue;
         const char *note = r->backend_notes ? r->backend_notes[k] : NULL;
-        if (!placed_any) byoc__buf_printf(b, "%d of %d ops on %s%s%s%s in %d partition%s", ops, total, r->backends[k], note ? " (" : "", note ? note : "", note ? ")" : "", parts,
-                                          parts == 1 ? "" : "s");
-        else byoc__buf_printf(b, ", %d on %s%s%s%s in %d partition%s", ops, r->backends[k], note ? " (" : "", note ? note : "", note ? ")" : "", parts, parts == 1 ? "" : "s");
+        if (!placed_any)
+            byoc__buf_printf(b, "%d of %d ops on %s%s%s%s in %d partition%s", ops, total, r->backends[k],
+                             note ? " (" : "", note ? note : "", note ? ")" : "", parts, parts == 1 ? "" : "s");
+        else
+            byoc__buf_printf(b, ", %d on %s%s%s%s in %d partition%s", ops, r->backends[k], note ? " (" : "",
+                             note ? note : "", note ? ")" : "", parts, parts == 1 ? "" : "s");
         placed_any = 1;
     }
     int host = 0;
@@ -14086,14 +15138,15 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
     if (!strcmp(format, "report")) {
         byoc__buf_puts(&b, "backends, in the order tried:");
         for (int k = 0; k < r->nbackends; ++k) byoc__buf_printf(&b, " %s", r->backends[k]);
-        byoc__buf_printf(&b, "\n\n%-8s %-22s %-20s %-8s %-30s %s\n", "node", "op", "frontend", "backend", "partition", "declined by");
+        byoc__buf_printf(&b, "\n\n%-8s %-22s %-20s %-8s %-30s %s\n", "node", "op", "frontend", "backend", "partition",
+                         "declined by");
         for (int q = 0; q < r->count; ++q) {
             const byoc_placement *pl = &r->nodes[q];
             char node[64];
             if (strcmp(pl->function, "main")) snprintf(node, sizeof node, "@%s:%s", pl->function, pl->label);
             else snprintf(node, sizeof node, "%s", pl->label);
-            byoc__buf_printf(&b, "%-8s %-22s %-20s %-8s %-30s ", node, pl->op, pl->source ? pl->source : "-", pl->backend,
-                             pl->partition ? pl->partition : "-");
+            byoc__buf_printf(&b, "%-8s %-22s %-20s %-8s %-30s ", node, pl->op, pl->source ? pl->source : "-",
+                             pl->backend, pl->partition ? pl->partition : "-");
             if (pl->ndeclined) byoc__write_declines(&b, pl);
             else if (!pl->composite) byoc__buf_puts(&b, "-");
             if (pl->composite) byoc__buf_printf(&b, "%s(in composite %s)", pl->ndeclined ? " " : "", pl->composite);
@@ -14161,8 +15214,8 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
                 }
             byoc__buf_puts(&b, "]}");
         }
-        byoc__buf_printf(&b, "%s],\n \"totals\": {\"ops\": %d, \"partitions\": %d, \"by_backend\": {", r->npartitions ? "\n " : "", r->count,
-                         r->npartitions);
+        byoc__buf_printf(&b, "%s],\n \"totals\": {\"ops\": %d, \"partitions\": %d, \"by_backend\": {",
+                         r->npartitions ? "\n " : "", r->count, r->npartitions);
         for (int k = 0; k < r->nbackends; ++k) {
             int ops = 0;
             for (int q = 0; q < r->count; ++q) ops += !strcmp(r->nodes[q].backend, r->backends[k]);
@@ -14182,14 +15235,17 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
     } else if (!strcmp(format, "dot")) {
         static const char *const fill[] = {"#9ecae1", "#a1d99b", "#fdae6b", "#bcbddc", "#fc9272", "#c7e9c0"};
         static const char *const frame[] = {"#deebf7", "#e5f5e0", "#fee6ce", "#efedf5", "#fee0d2", "#f7fcf5"};
-        byoc__buf_puts(&b, "digraph placement {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n");
+        byoc__buf_puts(&b, "digraph placement {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", "
+                           "fontname=\"Helvetica\", fontsize=10];\n");
         for (int p = 0; p < r->npartitions; ++p) {
             const byoc_partition_summary *ps = &r->partitions[p];
             int c = byoc__backend_rank(r, ps->backend) % 6;
-            byoc__buf_printf(&b, "  subgraph cluster_%d {\n    label=\"%s (%s, %d op%s)\";\n    style=filled;\n    color=\"%s\";\n", p, ps->function,
-                             ps->backend, ps->nops, ps->nops == 1 ? "" : "s", frame[c]);
+            byoc__buf_printf(
+                &b, "  subgraph cluster_%d {\n    label=\"%s (%s, %d op%s)\";\n    style=filled;\n    color=\"%s\";\n",
+                p, ps->function, ps->backend, ps->nops, ps->nops == 1 ? "" : "s", frame[c]);
             for (int q = 0; q < r->count; ++q)
-                if (r->nodes[q].partition && !strcmp(r->nodes[q].partition, ps->function)) byoc__buf_printf(&b, "    n%u;\n", (unsigned)r->nodes[q].origin);
+                if (r->nodes[q].partition && !strcmp(r->nodes[q].partition, ps->function))
+                    byoc__buf_printf(&b, "    n%u;\n", (unsigned)r->nodes[q].origin);
             byoc__buf_puts(&b, "  }\n");
         }
         for (int q = 0; q < r->count; ++q) {
@@ -14199,12 +15255,14 @@ BYOC_API char *byoc_placement_report_format(const byoc_placement_report *r, cons
             byoc__buf_printf(&b, "  n%u [label=\"%s %s", (unsigned)pl->origin, pl->label, pl->op);
             if (pl->source) {
                 byoc__buf_puts(&b, "\\n");
-                for (const char *s = pl->source; *s; ++s) byoc__buf_printf(&b, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
+                for (const char *s = pl->source; *s; ++s)
+                    byoc__buf_printf(&b, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
             }
             byoc__buf_printf(&b, "\", fillcolor=\"%s\"];\n", host ? "#eeeeee" : fill[c]);
         }
         for (int q = 0; q < r->count; ++q)
-            for (int k = 0; k < r->nodes[q].ninputs; ++k) byoc__buf_printf(&b, "  n%u -> n%u;\n", (unsigned)r->nodes[q].inputs[k], (unsigned)r->nodes[q].origin);
+            for (int k = 0; k < r->nodes[q].ninputs; ++k)
+                byoc__buf_printf(&b, "  n%u -> n%u;\n", (unsigned)r->nodes[q].inputs[k], (unsigned)r->nodes[q].origin);
         byoc__buf_puts(&b, "}\n");
     } else
         return NULL;
@@ -14239,7 +15297,9 @@ BYOC_API void byoc_index_set_remove(byoc_index_set *s, int i) {
     BYOC_ASSERT(i >= 0 && i < s->size);
     s->words[i >> 6] &= ~((uint64_t)1 << (i & 63));
 }
-BYOC_API int byoc_index_set_has(const byoc_index_set *s, int i) { return i >= 0 && i < s->size && (s->words[i >> 6] >> (i & 63) & 1); }
+BYOC_API int byoc_index_set_has(const byoc_index_set *s, int i) {
+    return i >= 0 && i < s->size && (s->words[i >> 6] >> (i & 63) & 1);
+}
 BYOC__PRIVATE int byoc__popcount64(uint64_t w) {
     int n = 0;
     for (; w; w &= w - 1) n++;
@@ -14289,7 +15349,10 @@ BYOC_API int byoc_index_set_compare(const byoc_index_set *a, const byoc_index_se
     BYOC_ASSERT(a->size == b->size);
     for (int w = 0; w < (a->size + 63) / 64; ++w) {
         uint64_t diff = a->words[w] ^ b->words[w];
-        if (diff) return (a->words[w] >> byoc__lowest_bit(diff) & 1) ? -1 : 1; /* the holder of the lowest differing index is smaller */
+        if (diff)
+            return (a->words[w] >> byoc__lowest_bit(diff) & 1)
+                       ? -1
+                       : 1; /* the holder of the lowest differing index is smaller */
     }
     return 0;
 }
@@ -14303,14 +15366,16 @@ BYOC_API void byoc_sub_graph_free(byoc_sub_graph *sg) {
     byoc_index_set_free(&sg->output);
 }
 
-BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label, byoc_sub_graph *out) {
+BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_set *inside, const char *label,
+                                         byoc_sub_graph *out) {
     if (!out) return BYOC_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     if (!g || !inside) return BYOC_ERR_INVALID_ARGUMENT;
     if (inside->size != g->count) return BYOC_ERR_INVALID_ARGUMENT;
     int *depth = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
-    if (!depth || byoc_index_set_copy(&out->inside, inside) != BYOC_OK || byoc_index_set_init(&out->entry, g->count) != BYOC_OK ||
-        byoc_index_set_init(&out->exit, g->count) != BYOC_OK || byoc_index_set_init(&out->input, g->count) != BYOC_OK ||
+    if (!depth || byoc_index_set_copy(&out->inside, inside) != BYOC_OK ||
+        byoc_index_set_init(&out->entry, g->count) != BYOC_OK || byoc_index_set_init(&out->exit, g->count) != BYOC_OK ||
+        byoc_index_set_init(&out->input, g->count) != BYOC_OK ||
         byoc_index_set_init(&out->output, g->count) != BYOC_OK) {
         BYOC_FREE(depth);
         byoc_sub_graph_free(out);
@@ -14323,7 +15388,8 @@ BYOC_API byoc_result byoc_sub_graph_init(const byoc_graph *g, const byoc_index_s
         const byoc_graph_node *gn = &g->nodes[i];
         if (out->first < 0) out->first = i;
         out->last = i;
-        int d = 0, outside_input = gn->ninputs == 0, inside_user = 0, outside_user = i == g->count - 1; /* the last node is the result */
+        int d = 0, outside_input = gn->ninputs == 0, inside_user = 0,
+            outside_user = i == g->count - 1; /* the last node is the result */
         for (int k = 0; k < gn->ninputs; ++k) {
             int in = gn->inputs[k];
             if (byoc_index_set_has(inside, in)) {
@@ -14363,7 +15429,8 @@ BYOC__PRIVATE int byoc__sub_graph_convex(const byoc_graph *g, const byoc_sub_gra
     int *stack = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)g->count + 1)));
     unsigned char *seen = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)g->count + 1, 1));
     int convex = stack && seen, top = 0;
-    for (int o = byoc_index_set_next(&sg->output, 0); convex && o >= 0 && o < sg->last; o = byoc_index_set_next(&sg->output, o + 1))
+    for (int o = byoc_index_set_next(&sg->output, 0); convex && o >= 0 && o < sg->last;
+         o = byoc_index_set_next(&sg->output, o + 1))
         if (!seen[o]) seen[o] = 1, stack[top++] = o;
     while (convex && top) {
         const byoc_graph_node *gn = &g->nodes[stack[--top]];
@@ -14380,20 +15447,25 @@ BYOC__PRIVATE int byoc__sub_graph_convex(const byoc_graph *g, const byoc_sub_gra
     return convex;
 }
 
-BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *sg, const byoc_sub_graph_config *config, char *why, size_t cap) {
+BYOC_API int byoc_sub_graph_is_valid(const byoc_graph *g, const byoc_sub_graph *sg, const byoc_sub_graph_config *config,
+                                     char *why, size_t cap) {
     if (!g || !sg) return 0;
     char scratch[8];
     if (!why) why = scratch, cap = sizeof scratch;
     int exits = byoc_index_set_count(&sg->exit);
     if (sg->first < 0) return snprintf(why, cap, "empty"), 0;
-    if (config && config->max_exits > 0 && exits > config->max_exits) return snprintf(why, cap, "%d exits (at most %d)", exits, config->max_exits), 0;
-    if (config && !config->allow_taps && sg->taps) return snprintf(why, cap, "%d taps (an exit also used inside)", sg->taps), 0;
-    if (config && config->max_depth > 0 && sg->depth > config->max_depth) return snprintf(why, cap, "depth %d (at most %d)", sg->depth, config->max_depth), 0;
+    if (config && config->max_exits > 0 && exits > config->max_exits)
+        return snprintf(why, cap, "%d exits (at most %d)", exits, config->max_exits), 0;
+    if (config && !config->allow_taps && sg->taps)
+        return snprintf(why, cap, "%d taps (an exit also used inside)", sg->taps), 0;
+    if (config && config->max_depth > 0 && sg->depth > config->max_depth)
+        return snprintf(why, cap, "depth %d (at most %d)", sg->depth, config->max_depth), 0;
     if (!byoc__sub_graph_convex(g, sg)) return snprintf(why, cap, "not convex (a path leaves it and comes back)"), 0;
     return 1;
 }
 
-BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b, byoc_sub_graph *out) {
+BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b,
+                                          byoc_sub_graph *out) {
     if (!out) return BYOC_ERR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     if (!g || !a || !b) return BYOC_ERR_INVALID_ARGUMENT;
@@ -14411,7 +15483,8 @@ BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_gr
 BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_graph *a, const byoc_sub_graph *b) {
     if (!g || !a || !b) return 0;
     if (byoc_index_set_intersects(&a->inside, &b->inside)) return 0;
-    if (!byoc_index_set_intersects(&a->output, &b->inside) && !byoc_index_set_intersects(&b->output, &a->inside)) return 0;
+    if (!byoc_index_set_intersects(&a->output, &b->inside) && !byoc_index_set_intersects(&b->output, &a->inside))
+        return 0;
     byoc_sub_graph u;
     if (byoc_sub_graph_union(g, a, b, &u) != BYOC_OK) return 0;
     int convex = byoc__sub_graph_convex(g, &u);
@@ -14505,7 +15578,9 @@ typedef struct byoc__cc {
 BYOC__PRIVATE void byoc__cc_tag(const byoc_graph *g, const int *req, int nreq) {
     for (int q = 0; q < nreq; ++q) g->nodes[req[q]].node->origin = BYOC__CC_TAG | (uint32_t)req[q];
 }
-BYOC__PRIVATE int byoc__cc_tag_of(const byoc_node *n) { return n->origin & BYOC__CC_TAG ? (int)(n->origin & ~BYOC__CC_TAG) : -1; }
+BYOC__PRIVATE int byoc__cc_tag_of(const byoc_node *n) {
+    return n->origin & BYOC__CC_TAG ? (int)(n->origin & ~BYOC__CC_TAG) : -1;
+}
 /* every tagged node of m gets its searched node's origin back */
 BYOC__PRIVATE void byoc__cc_untag(byoc_module *m, const uint32_t *origin_of, int count) {
     for (int f = 0; f < byoc_module_function_count(m); ++f) {
@@ -14520,14 +15595,17 @@ BYOC__PRIVATE void byoc__cc_untag(byoc_module *m, const uint32_t *origin_of, int
 }
 
 BYOC__PRIVATE double byoc__cc_clock(void) { return (double)clock() / CLOCKS_PER_SEC; }
-BYOC__PRIVATE const char *byoc__cc_backend_name(const byoc__cc *cc, int b) { return b == cc->nb ? "host" : cc->o->backends[b]->name; }
+BYOC__PRIVATE const char *byoc__cc_backend_name(const byoc__cc *cc, int b) {
+    return b == cc->nb ? "host" : cc->o->backends[b]->name;
+}
 BYOC__PRIVATE int byoc__cc_new_stamp(byoc__cc *cc) {
     if (++cc->stamp == INT_MAX) { memset(cc->mark, 0, sizeof(int) * (size_t)cc->g.count); cc->stamp = 1; }
     return cc->stamp;
 }
 
 /* depth, exits, taps, kind and convexity of a member set (ascending); returns 1 when convex */
-BYOC__PRIVATE int byoc__cc_describe(byoc__cc *cc, const int *mem, int n, int *depth, int *exits, int *taps, int *kind, int *nops) {
+BYOC__PRIVATE int byoc__cc_describe(byoc__cc *cc, const int *mem, int n, int *depth, int *exits, int *taps, int *kind,
+                                    int *nops) {
     const byoc_graph *g = &cc->g;
     int s = byoc__cc_new_stamp(cc);
     for (int q = 0; q < n; ++q) cc->mark[mem[q]] = s;
@@ -14579,7 +15657,8 @@ BYOC__PRIVATE uint64_t byoc__cc_members_hash(int backend, const int *mem, int n)
 
 /* adds a candidate unless the same member set is there for that backend (then its plans grow); returns
    its index, or -1 when it breaks a pin or is invalid (validate: convex, one exit, at most max_depth) */
-BYOC__PRIVATE int byoc__cc_add(byoc__cc *cc, int backend, const int *mem, int n, const char *rule, uint64_t plans, int validate, int max_depth) {
+BYOC__PRIVATE int byoc__cc_add(byoc__cc *cc, int backend, const int *mem, int n, const char *rule, uint64_t plans,
+                               int validate, int max_depth) {
     if (n <= 0) return -1;
     for (int q = 0; q < n; ++q)
         if (cc->pin[mem[q]] >= 0 && cc->pin[mem[q]] != backend && !plans) return -1;
@@ -14662,10 +15741,12 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
                         if (overlap) continue;
                         byoc__cc_merge(cc, ca, cb, &merged);
                         int before = (int)stbds_arrlen(cc->cands);
-                        int id = byoc__cc_add(cc, backend, merged, (int)stbds_arrlen(merged), "combine", 0, 1, max_depth);
+                        int id =
+                            byoc__cc_add(cc, backend, merged, (int)stbds_arrlen(merged), "combine", 0, 1, max_depth);
                         if (id < before) continue; /* known or invalid */
                         stbds_arrput(work, id);
-                        for (int r = 0; r < cc->cands[id].n; ++r) stbds_arrput(by_node[cc->pool[cc->cands[id].off + r]], id);
+                        for (int r = 0; r < cc->cands[id].n; ++r)
+                            stbds_arrput(by_node[cc->pool[cc->cands[id].off + r]], id);
                         if ((int)stbds_arrlen(cc->cands) - from >= limit) {
                             cc->st->truncated++;
                             goto done;
@@ -14709,14 +15790,16 @@ BYOC__PRIVATE void byoc__cc_generate_backend(byoc__cc *cc, int b) {
                 char why[300], note[700];
                 const byoc_node *bad = byoc__match_declined(spec, cc->ops[b], pe, mt, root, why, sizeof why);
                 if (bad) { /* each op of the match keeps the first refusal's note, for the report */
-                    intptr_t at = cc->rb ? byoc__map_get(&cc->rb->index, (const void *)(uintptr_t)byoc_node_origin(bad), 0) : 0;
+                    intptr_t at =
+                        cc->rb ? byoc__map_get(&cc->rb->index, (const void *)(uintptr_t)byoc_node_origin(bad), 0) : 0;
                     const char *label = at ? cc->rb->nodes[at - 1].label : NULL;
                     for (int i = 0; i < byoc__match_size(mt); ++i) {
                         const byoc_node *x = byoc__match_op_call(mt, i);
                         int xi = x ? byoc_graph_index(g, x) : -1;
                         if (xi < 0 || byoc__map_has(&cc->noted, byoc__ob_key((uint32_t)xi, b))) continue;
                         byoc__pattern_note(note, sizeof note, pe->name, x, bad, label, why);
-                        byoc__map_put(&cc->noted, byoc__ob_key((uint32_t)xi, b), (intptr_t)byoc_intern(cc->arena, note));
+                        byoc__map_put(&cc->noted, byoc__ob_key((uint32_t)xi, b),
+                                      (intptr_t)byoc_intern(cc->arena, note));
                     }
                     ok = 0;
                 }
@@ -14764,7 +15847,8 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
         po.nbackends = 1;
     }
     for (int k = 0; k < cc->o->npins; ++k) /* pins to backends outside this plan do not apply */
-        if (!strcmp(cc->o->pins[k].backend, "host") || only < 0 || !strcmp(cc->o->pins[k].backend, cc->o->backends[only]->name))
+        if (!strcmp(cc->o->pins[k].backend, "host") || only < 0 ||
+            !strcmp(cc->o->pins[k].backend, cc->o->backends[only]->name))
             stbds_arrput(pins, cc->o->pins[k]);
     po.pins = pins;
     po.npins = (int)stbds_arrlen(pins);
@@ -14810,7 +15894,10 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
             byoc_node *x = order[i];
             if (!byoc__is_op_call(x) && x->kind != BYOC_NODE_TUPLE_GET_ITEM && x->kind != BYOC_NODE_TUPLE) continue;
             int t = byoc__cc_tag_of(x);
-            if (t < 0 || t >= cc->g.count) { ok &= !byoc__is_op_call(x); continue; } /* tuples PartitionGraph made for outputs are new */
+            if (t < 0 || t >= cc->g.count) {
+                ok &= !byoc__is_op_call(x);
+                continue;
+            } /* tuples PartitionGraph made for outputs are new */
             stbds_arrput(mem, t);
         }
         stbds_arrfree(order);
@@ -14838,7 +15925,8 @@ BYOC__PRIVATE uint64_t byoc__cc_key(byoc__cc *cc, const byoc__cc_cand *c) {
         const byoc_graph_node *gn = &g->nodes[mem[q]];
         const byoc_node *x = gn->node;
         h = byoc__mix(h, (uint64_t)x->kind);
-        if (x->kind == BYOC_NODE_CALL && x->op) h = byoc__hash_attrs(byoc__hash_bytes(h, x->op->def.name, strlen(x->op->def.name)), &x->attrs);
+        if (x->kind == BYOC_NODE_CALL && x->op)
+            h = byoc__hash_attrs(byoc__hash_bytes(h, x->op->def.name, strlen(x->op->def.name)), &x->attrs);
         if (x->kind == BYOC_NODE_TUPLE_GET_ITEM) h = byoc__mix(h, (uint64_t)x->index);
         h = byoc__hash_type(h, x->checked_type);
         int k = byoc__input_count(x, 0);
@@ -14873,7 +15961,9 @@ BYOC__PRIVATE byoc_node *byoc__cc_function(byoc__cc *cc, const byoc__cc_cand *c)
         for (int a = 0; a < k; ++a) {
             byoc_node *in = byoc__input_at(x, a);
             byoc_node *v = (byoc_node *)byoc__map_get(&now, in, 0);
-            if (!v && (in->kind == BYOC_NODE_CONSTANT || in->kind == BYOC_NODE_GLOBAL_VAR || in->kind == BYOC_NODE_FUNCTION)) v = in;
+            if (!v &&
+                (in->kind == BYOC_NODE_CONSTANT || in->kind == BYOC_NODE_GLOBAL_VAR || in->kind == BYOC_NODE_FUNCTION))
+                v = in;
             if (!v) { /* an outside value: a new parameter */
                 char name[24];
                 snprintf(name, sizeof name, "p%d", (int)stbds_arrlen(params));
@@ -14897,7 +15987,8 @@ BYOC__PRIVATE byoc_node *byoc__cc_function(byoc__cc *cc, const byoc__cc_cand *c)
         byoc_node *body = outs[0];
         if (stbds_arrlen(outs) > 1) {
             body = byoc_tuple(m, outs, (int)stbds_arrlen(outs));
-            const byoc_type **fields = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)stbds_arrlen(outs)));
+            const byoc_type **fields =
+                BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)stbds_arrlen(outs)));
             if (body && fields) {
                 for (int q = 0; q < (int)stbds_arrlen(outs); ++q) fields[q] = outs[q]->checked_type;
                 body->checked_type = byoc_tuple_type(m, fields, (int)stbds_arrlen(outs));
@@ -14906,7 +15997,8 @@ BYOC__PRIVATE byoc_node *byoc__cc_function(byoc__cc *cc, const byoc__cc_cand *c)
         }
         /* a device candidate holds its backend's composites, as its partition will (its compiler may fuse
            by them) */
-        const byoc_backend_spec *spec = c->backend < cc->nb && !cc->o->plain_candidates ? cc->o->backends[c->backend] : NULL;
+        const byoc_backend_spec *spec =
+            c->backend < cc->nb && !cc->o->plain_candidates ? cc->o->backends[c->backend] : NULL;
         for (int e = 0; body && spec && e < spec->npatterns && !m->has_error; ++e) {
             byoc_attrs attrs;
             memset(&attrs, 0, sizeof attrs);
@@ -15019,11 +16111,13 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     uint64_t h = byoc__cc_state_hash(f, extra, n);
     intptr_t head = byoc__map_get(&cc->state_index, (const void *)(uintptr_t)h, 0);
     for (int s = (int)head - 1; s >= 0; s = cc->states[s].next)
-        if (cc->states[s].f == f && cc->states[s].n == n && (n == 0 || !memcmp(&cc->spool[cc->states[s].off], extra, sizeof(int) * (size_t)n))) {
+        if (cc->states[s].f == f && cc->states[s].n == n &&
+            (n == 0 || !memcmp(&cc->spool[cc->states[s].off], extra, sizeof(int) * (size_t)n))) {
             *made = 0;
             return s;
         }
-    int budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20, beam = cc->o->beam_width > 0 ? cc->o->beam_width : 16;
+    int budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20,
+        beam = cc->o->beam_width > 0 ? cc->o->beam_width : 16;
     if (f >= 0 && (int)stbds_arrlen(cc->states) >= budget && cc->per_f[f] >= beam) {
         cc->st->beam = 1;
         cc->st->pruned++;
@@ -15047,7 +16141,9 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     return id;
 }
 
-BYOC__PRIVATE int byoc__cc_allowed(const byoc__cc *cc, int c) { return !cc->cands[c].dead && (!cc->allowed || cc->allowed[c]); }
+BYOC__PRIVATE int byoc__cc_allowed(const byoc__cc *cc, int c) {
+    return !cc->cands[c].dead && (!cc->allowed || cc->allowed[c]);
+}
 
 /* Dijkstra from nothing covered to everything covered; *chosen gets the plan's candidates (stb_ds).
    Returns the cost, INFINITY when no plan exists. */
@@ -15191,7 +16287,8 @@ BYOC__PRIVATE void byoc__cc_coalesce(byoc__cc *cc, int **chosen) {
                 int id = byoc__cc_add(cc, ca->backend, merged, (int)stbds_arrlen(merged), "coalesce", 0, 0, 0);
                 if (id < 0) continue;
                 int depth, exits, taps, kind, nops;
-                if (!byoc__cc_describe(cc, merged, (int)stbds_arrlen(merged), &depth, &exits, &taps, &kind, &nops)) continue;
+                if (!byoc__cc_describe(cc, merged, (int)stbds_arrlen(merged), &depth, &exits, &taps, &kind, &nops))
+                    continue;
                 if (id >= before) byoc__cc_price(cc, id);
                 ca = &cc->cands[(*chosen)[a]];
                 cb = &cc->cands[(*chosen)[b]];
@@ -15227,7 +16324,9 @@ typedef struct byoc__cc_apply {
 /* the searched node an op call or composite call stands for (by the op that gives its result), -1 */
 BYOC__PRIVATE int byoc__cc_searched(const byoc__cc_apply *ap, const byoc_node *n) {
     if (n->kind != BYOC_NODE_CALL) return -1;
-    if (!n->op && n->callee && n->callee->kind == BYOC_NODE_FUNCTION && byoc_attrs_string(&n->callee->attrs, "Composite", NULL)) n = n->callee->body;
+    if (!n->op && n->callee && n->callee->kind == BYOC_NODE_FUNCTION &&
+        byoc_attrs_string(&n->callee->attrs, "Composite", NULL))
+        n = n->callee->body;
     while ((n->kind == BYOC_NODE_TUPLE_GET_ITEM || n->kind == BYOC_NODE_TUPLE) && n->nargs) n = n->args[0];
     if (n->kind != BYOC_NODE_CALL || !n->op) return -1;
     int t = byoc__cc_tag_of(n);
@@ -15254,7 +16353,8 @@ BYOC__PRIVATE int byoc__cc_apply_check(const byoc_match *mt, byoc_node *root, vo
         group = g;
     }
     char why[300];
-    if (group > 0 && byoc__match_declined(ap->o->backends[ap->k], ap->ops, ap->entry, mt, root, why, sizeof why)) return 0;
+    if (group > 0 && byoc__match_declined(ap->o->backends[ap->k], ap->ops, ap->entry, mt, root, why, sizeof why))
+        return 0;
     return group > 0 && (!ap->entry->check || ap->entry->check(mt, root, ap->entry->user_data));
 }
 
@@ -15271,7 +16371,8 @@ BYOC__PRIVATE byoc_result byoc__cc_join_regions(byoc_module *m, const byoc__cc_a
     for (int i = 0; i < byoc_module_function_count(m); ++i)
         if (m->functions[i].function == fn) f = i;
     byoc_graph g;
-    if (f < 0 || byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    if (f < 0 || byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     byoc_node **to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
     int dropped = 0;
     for (int i = 0; to && i < g.count; ++i) {
@@ -15295,7 +16396,8 @@ BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, 
     for (ap->k = 0; r == BYOC_OK && ap->k < cc->nb; ++ap->k) {
         const byoc_backend_spec *b = cc->o->backends[ap->k];
         if (!b->npatterns) continue;
-        byoc_pattern_entry *table = BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)b->npatterns));
+        byoc_pattern_entry *table =
+            BYOC__CAST(byoc_pattern_entry *, BYOC_MALLOC(sizeof(byoc_pattern_entry) * (size_t)b->npatterns));
         byoc__cc_apply *per = BYOC__CAST(byoc__cc_apply *, BYOC_MALLOC(sizeof(byoc__cc_apply) * (size_t)b->npatterns));
         if (!table || !per) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
         for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
@@ -15312,7 +16414,8 @@ BYOC__PRIVATE byoc_result byoc__cc_apply_plan(byoc__cc *cc, byoc__cc_apply *ap, 
     }
     if (r == BYOC_OK) r = byoc__annotate_target(m, byoc__cc_apply_choose, ap, 0, diag);
     if (r == BYOC_OK) r = byoc__cc_join_regions(m, ap, diag);
-    if (r == BYOC_OK) r = byoc_partition_graph(m, cc->o->mod_name ? cc->o->mod_name : "default", cc->o->bind_constants, diag);
+    if (r == BYOC_OK)
+        r = byoc_partition_graph(m, cc->o->mod_name ? cc->o->mod_name : "default", cc->o->bind_constants, diag);
     return r;
 }
 
@@ -15322,10 +16425,11 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
     const byoc_collage_options *o = cc->o;
     int count = cc->g.count;
     int *node_of = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)o->nreplay + 1))); /* entry -> graph index */
-    int *entry_of = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)count + 1)));     /* graph index -> entry, -1 */
+    int *entry_of = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)count + 1))); /* graph index -> entry, -1 */
     byoc__map cursor = BYOC__MAP_EMPTY; /* origin -> the next graph index to take + 1 (-1 when used up) */
     int *mem = NULL;
-    byoc_result r = node_of && entry_of ? BYOC_OK : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    byoc_result r =
+        node_of && entry_of ? BYOC_OK : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     for (int i = 0; r == BYOC_OK && i < count; ++i) entry_of[i] = -1;
     for (int k = 0; k < o->nreplay && r == BYOC_OK; ++k) {
         const byoc_collage_assignment *a = &o->replay[k];
@@ -15334,15 +16438,20 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
         int i = at > 0 ? (int)at - 1 : at < 0 ? -1 : (int)byoc__map_get(&cc->by_origin, key, 0) - 1;
         while (i >= 0 && !byoc__is_op_call(cc->g.nodes[i].node)) i = cc->same_origin[i];
         if (i < 0) {
-            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, at < 0 ? "placement: op #%u is placed more often than this model has it" :
-                           "placement: op #%u is not in this model (the placement was made for another model or version)", (unsigned)a->origin);
+            r = byoc__diag(
+                diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin,
+                at < 0 ? "placement: op #%u is placed more often than this model has it"
+                       : "placement: op #%u is not in this model (the placement was made for another model or version)",
+                (unsigned)a->origin);
             break;
         }
         int next = cc->same_origin[i];
         byoc__map_put(&cursor, key, next >= 0 ? next + 1 : -1);
         const byoc_node *x = cc->g.nodes[i].node;
         if (a->op && strcmp(a->op, x->op->def.name)) {
-            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u is %s in this model, the placement says %s (it was made for another model or version)",
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin,
+                           "placement: op #%u is %s in this model, the placement says %s (it was made for another "
+                           "model or version)",
                            (unsigned)a->origin, x->op->def.name, a->op);
             break;
         }
@@ -15351,11 +16460,16 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
             if (!strcmp(o->backends[q]->name, a->backend)) b = q;
         if (!strcmp(a->backend, "host")) b = cc->nb;
         if (a->group <= 0 && b != cc->nb) /* replay would put it on the host one by one, whatever its backend */
-            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u on %s has group %d: groups are numbered from 1",
-                           (unsigned)a->origin, a->backend, a->group);
-        else if (b < 0) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin, "placement: op #%u goes to '%s', which is not among the backends given", (unsigned)a->origin, a->backend);
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin,
+                           "placement: op #%u on %s has group %d: groups are numbered from 1", (unsigned)a->origin,
+                           a->backend, a->group);
+        else if (b < 0)
+            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, a->origin,
+                           "placement: op #%u goes to '%s', which is not among the backends given", (unsigned)a->origin,
+                           a->backend);
         else if (cc->pin[i] >= 0 && cc->pin[i] != b)
-            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: op #%u goes to %s but is pinned to %s", (unsigned)a->origin, a->backend,
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin,
+                           "placement: op #%u goes to %s but is pinned to %s", (unsigned)a->origin, a->backend,
                            byoc__cc_backend_name(cc, cc->pin[i]));
         node_of[k] = i;
         entry_of[i] = k;
@@ -15363,26 +16477,33 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
     for (int q = 0; q < (int)stbds_arrlen(cc->req) && r == BYOC_OK; ++q) {
         const byoc_node *x = cc->g.nodes[cc->req[q]].node;
         if (byoc__is_op_call(x) && entry_of[cc->req[q]] < 0)
-            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x),
-                           "placement: op #%u (%s%s%s) has no entry (the model changed since the placement was saved)", (unsigned)byoc_node_origin(x),
-                           x->op->def.name, byoc_node_span(x)->source ? " " : "", byoc_node_span(x)->source ? byoc_node_span(x)->source : "");
+            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, byoc_node_span(x)->line, byoc_node_span(x)->col,
+                           byoc_node_origin(x),
+                           "placement: op #%u (%s%s%s) has no entry (the model changed since the placement was saved)",
+                           (unsigned)byoc_node_origin(x), x->op->def.name, byoc_node_span(x)->source ? " " : "",
+                           byoc_node_span(x)->source ? byoc_node_span(x)->source : "");
     }
     /* one candidate per (backend, group); ungrouped ops, tuples and projections on the host one by one */
     for (int k = 0; k < o->nreplay && r == BYOC_OK; ++k) {
         const byoc_collage_assignment *a = &o->replay[k];
         if (a->group <= 0) continue;
         int dup = 0;
-        for (int j = 0; j < k && !dup; ++j) dup = o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend);
+        for (int j = 0; j < k && !dup; ++j)
+            dup = o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend);
         if (dup) continue;
         int b = 0;
         while (b < cc->nb && strcmp(o->backends[b]->name, a->backend)) b++;
         stbds_arrsetlen(mem, 0);
         for (int j = k; j < o->nreplay; ++j)
-            if (o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend)) stbds_arrput(mem, node_of[j]);
+            if (o->replay[j].group == a->group && !strcmp(o->replay[j].backend, a->backend))
+                stbds_arrput(mem, node_of[j]);
         qsort(mem, (size_t)stbds_arrlen(mem), sizeof(int), byoc__int_cmp);
         int depth, exits, taps, kind, nops;
         if (!byoc__cc_describe(cc, mem, (int)stbds_arrlen(mem), &depth, &exits, &taps, &kind, &nops)) {
-            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: partition %d on %s is not convex in this model (a path leaves it and comes back)", a->group, a->backend);
+            r = byoc__diag(
+                diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin,
+                "placement: partition %d on %s is not convex in this model (a path leaves it and comes back)", a->group,
+                a->backend);
             break;
         }
         for (int q = 0; q < (int)stbds_arrlen(mem) && r == BYOC_OK; ++q) {
@@ -15396,13 +16517,18 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
                     for (int z = 0; z < cd->n && !covered; ++z) covered = cc->pool[cd->off + z] == mem[q];
                 }
                 if (!covered)
-                    r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, byoc_node_origin(x), "placement: op #%u (%s) goes to %s, which declines it: %s", (unsigned)byoc_node_origin(x),
-                                   x->op ? x->op->def.name : "?", a->backend, why);
+                    r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, byoc_node_origin(x),
+                                   "placement: op #%u (%s) goes to %s, which declines it: %s",
+                                   (unsigned)byoc_node_origin(x), x->op ? x->op->def.name : "?", a->backend, why);
             }
         }
         if (r != BYOC_OK) break;
         int id = byoc__cc_add(cc, b, mem, (int)stbds_arrlen(mem), "placement", 0, 0, 0);
-        if (id < 0) { r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin, "placement: partition %d on %s breaks a pin", a->group, a->backend); break; }
+        if (id < 0) {
+            r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, a->origin,
+                           "placement: partition %d on %s breaks a pin", a->group, a->backend);
+            break;
+        }
         cc->cands[id].dead = 0;
         stbds_arrput(*chosen, id);
     }
@@ -15413,7 +16539,8 @@ BYOC__PRIVATE byoc_result byoc__cc_replay(byoc__cc *cc, int **chosen, byoc_diag 
         if (id >= 0) stbds_arrput(*chosen, id);
     }
     if (r == BYOC_OK && byoc__cc_cycle(cc, *chosen, (int)stbds_arrlen(*chosen)) >= 0)
-        r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "placement: its partitions depend on each other in a cycle in this model");
+        r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                       "placement: its partitions depend on each other in a cycle in this model");
     byoc__map_free(&cursor);
     stbds_arrfree(mem);
     BYOC_FREE(node_of);
@@ -15448,23 +16575,31 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
             if (isfinite(s->plans[p].cost)) byoc__buf_printf(&b, ": %.9g", s->plans[p].cost);
             else byoc__buf_puts(&b, ": null");
         }
-        byoc__buf_printf(&b, "}, \"nodes\": %d, \"candidates\": %d, \"dropped\": %d, \"truncated\": %d, \"states\": %d, \"expanded\": %d, "
-                             "\"beam\": %s, \"pruned\": %d, \"estimates\": %d, \"cache_hits\": %d, \"researches\": %d, \"coalesced\": %d, \"ops\": %d, \"moved\": %d, "
-                             "\"fallback\": %s, "
-                             "\"seconds\": %.6f}",
-                         s->nodes, s->candidates, s->dropped, s->truncated, s->states, s->expanded, s->beam ? "true" : "false", s->pruned, s->estimates,
-                         s->cache_hits, s->researches, s->coalesced, s->ops, s->moved, s->fallback ? "true" : "false", s->seconds);
+        byoc__buf_printf(&b,
+                         "}, \"nodes\": %d, \"candidates\": %d, \"dropped\": %d, \"truncated\": %d, \"states\": %d, "
+                         "\"expanded\": %d, "
+                         "\"beam\": %s, \"pruned\": %d, \"estimates\": %d, \"cache_hits\": %d, \"researches\": %d, "
+                         "\"coalesced\": %d, \"ops\": %d, \"moved\": %d, "
+                         "\"fallback\": %s, "
+                         "\"seconds\": %.6f}",
+                         s->nodes, s->candidates, s->dropped, s->truncated, s->states, s->expanded,
+                         s->beam ? "true" : "false", s->pruned, s->estimates, s->cache_hits, s->researches,
+                         s->coalesced, s->ops, s->moved, s->fallback ? "true" : "false", s->seconds);
     } else {
         byoc__buf_printf(&b, "collage: plan %.6g ms", s->cost * 1e3);
         for (int p = 0; p < s->nplans; ++p)
-            if (isfinite(s->plans[p].cost)) byoc__buf_printf(&b, "%s %s %.6g ms", p ? "," : " against", s->plans[p].name, s->plans[p].cost * 1e3);
+            if (isfinite(s->plans[p].cost))
+                byoc__buf_printf(&b, "%s %s %.6g ms", p ? "," : " against", s->plans[p].name, s->plans[p].cost * 1e3);
         for (int p = 0; p < s->nplans; ++p)
             if (!strcmp(s->plans[p].name, "greedy") && s->plans[p].cost > 0 && isfinite(s->plans[p].cost))
                 byoc__buf_printf(&b, " (%.2fx greedy)", s->plans[p].cost / (s->cost > 0 ? s->cost : 1e-30));
-        byoc__buf_printf(&b, "\ncollage: %d nodes, %d candidates (%d refused by the estimator%s), %d states (%d expanded%s), %d estimates, %d cache hits, "
-                             "%d coalesced, %.1f ms%s%s\n",
-                         s->nodes, s->candidates, s->dropped, s->truncated ? ", combining truncated" : "", s->states, s->expanded, s->beam ? ", beam" : ", exact",
-                         s->estimates, s->cache_hits, s->coalesced, s->seconds * 1e3, s->researches ? ", re-searched to break a cycle" : "",
+        byoc__buf_printf(&b,
+                         "\ncollage: %d nodes, %d candidates (%d refused by the estimator%s), %d states (%d "
+                         "expanded%s), %d estimates, %d cache hits, "
+                         "%d coalesced, %.1f ms%s%s\n",
+                         s->nodes, s->candidates, s->dropped, s->truncated ? ", combining truncated" : "", s->states,
+                         s->expanded, s->beam ? ", beam" : ", exact", s->estimates, s->cache_hits, s->coalesced,
+                         s->seconds * 1e3, s->researches ? ", re-searched to break a cycle" : "",
                          s->fallback ? ", a baseline plan was kept" : "");
         if (s->nplans) { /* what the search changed: moves between backends, counted, and the first few ops */
             byoc__buf_printf(&b, "collage: %d of %d ops placed elsewhere than by greedy", s->moved, s->ops);
@@ -15473,20 +16608,25 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
             byoc__map counted = BYOC__MAP_EMPTY; /* an op the report counts once, though SimplifyInference made two */
             for (int k = 0; k < s->nplacement; ++k) {
                 const byoc_collage_assignment *a = &s->placement[k];
-                if (!a->greedy || !strcmp(a->greedy, a->backend) || byoc__map_has(&counted, (const void *)(uintptr_t)a->origin)) continue;
+                if (!a->greedy || !strcmp(a->greedy, a->backend) ||
+                    byoc__map_has(&counted, (const void *)(uintptr_t)a->origin))
+                    continue;
                 byoc__map_put(&counted, (const void *)(uintptr_t)a->origin, 1);
                 int at = -1;
                 for (int j = 0; j < nseen && at < 0; ++j)
                     if (!strcmp(seen_from[j], a->greedy) && !strcmp(seen_to[j], a->backend)) at = j;
-                if (at < 0 && nseen < 16) at = nseen++, seen_from[at] = a->greedy, seen_to[at] = a->backend, seen_count[at] = 0;
+                if (at < 0 && nseen < 16)
+                    at = nseen++, seen_from[at] = a->greedy, seen_to[at] = a->backend, seen_count[at] = 0;
                 if (at >= 0) seen_count[at]++;
             }
             byoc__map_free(&counted);
-            for (int j = 0; j < nseen; ++j) byoc__buf_printf(&b, "%s %d %s -> %s", j ? "," : ":", seen_count[j], seen_from[j], seen_to[j]);
+            for (int j = 0; j < nseen; ++j)
+                byoc__buf_printf(&b, "%s %d %s -> %s", j ? "," : ":", seen_count[j], seen_from[j], seen_to[j]);
             for (int k = 0; k < s->nplacement && listed < 6; ++k) {
                 const byoc_collage_assignment *a = &s->placement[k];
                 if (!a->greedy || !strcmp(a->greedy, a->backend)) continue;
-                byoc__buf_printf(&b, "%s%s%s%s", listed ? ", " : "; e.g. ", a->op, a->source ? " " : "", a->source ? a->source : "");
+                byoc__buf_printf(&b, "%s%s%s%s", listed ? ", " : "; e.g. ", a->op, a->source ? " " : "",
+                                 a->source ? a->source : "");
                 listed++;
             }
             byoc__buf_printf(&b, "%s\n", s->moved > listed ? ", ..." : "");
@@ -15507,8 +16647,8 @@ BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t
     byoc__buf_puts(&b, "byoc-placement 1\n# origin op backend group  # frontend name\n");
     for (int k = 0; k < s->nplacement; ++k) {
         const byoc_collage_assignment *a = &s->placement[k];
-        byoc__buf_printf(&b, "%u %s %s %d%s%s\n", (unsigned)a->origin, a->op ? a->op : "-", a->backend, a->group, a->source ? "  # " : "",
-                         a->source ? a->source : "");
+        byoc__buf_printf(&b, "%u %s %s %d%s%s\n", (unsigned)a->origin, a->op ? a->op : "-", a->backend, a->group,
+                         a->source ? "  # " : "", a->source ? a->source : "");
     }
     char *out = byoc__cc_text(&b, len);
     byoc_free(scratch, b.data);
@@ -15516,8 +16656,9 @@ BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t
     return out;
 }
 
-BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename, byoc_module *arena, byoc_collage_assignment **out,
-                                                  int *count, byoc_diag *diag) {
+BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename,
+                                                  byoc_module *arena, byoc_collage_assignment **out, int *count,
+                                                  byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
@@ -15550,7 +16691,8 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
         if (!nwords) continue;
         if (!header) {
             if (nwords != 2 || strcmp(words[0], "byoc-placement") || strcmp(words[1], "1")) {
-                r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: expected the header \"byoc-placement 1\"", fname, line);
+                r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: expected the header \"byoc-placement 1\"",
+                               fname, line);
                 break;
             }
             header = 1;
@@ -15559,15 +16701,24 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
         char *e1 = NULL, *e2 = NULL;
         unsigned long origin = nwords == 4 ? strtoul(words[0], &e1, 10) : 0;
         long group = nwords == 4 ? strtol(words[3], &e2, 10) : 0;
-        if (nwords != 4 || *e1 || words[0][0] == '-' || origin > 0xffffffffUL || *e2 || group < 0 || group > INT_MAX || !byoc__is_identifier(words[2])) {
-            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: expected ORIGIN OP BACKEND GROUP (numbers, an op name, a backend name)", fname, line);
+        if (nwords != 4 || *e1 || words[0][0] == '-' || origin > 0xffffffffUL || *e2 || group < 0 || group > INT_MAX ||
+            !byoc__is_identifier(words[2])) {
+            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0,
+                           "%s:%d: expected ORIGIN OP BACKEND GROUP (numbers, an op name, a backend name)", fname,
+                           line);
             break;
         }
-        if (group == 0) { /* the writer numbers partitions from 1; replay would put a 0 op on the host, whatever its backend */
-            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: group 0 for op #%lu on %s: groups are numbered from 1", fname, line, origin, words[2]);
+        if (group ==
+            0) { /* the writer numbers partitions from 1; replay would put a 0 op on the host, whatever its backend */
+            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0,
+                           "%s:%d: group 0 for op #%lu on %s: groups are numbered from 1", fname, line, origin,
+                           words[2]);
             break;
         }
-        if (stbds_arrlen(list) >= 1 << 24) { r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: more than 2^24 entries", fname, line); break; }
+        if (stbds_arrlen(list) >= 1 << 24) {
+            r = byoc__diag(diag, BYOC_ERR_PARSE, line, 1, 0, "%s:%d: more than 2^24 entries", fname, line);
+            break;
+        }
         byoc_collage_assignment a;
         a.origin = (uint32_t)origin;
         a.op = strcmp(words[1], "-") ? byoc_intern(arena, words[1]) : NULL;
@@ -15575,7 +16726,8 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
         a.group = (int)group;
         stbds_arrput(list, a);
     }
-    if (r == BYOC_OK && !header) r = byoc__diag(diag, BYOC_ERR_PARSE, 1, 1, 0, "%s: empty (no \"byoc-placement 1\" header)", fname);
+    if (r == BYOC_OK && !header)
+        r = byoc__diag(diag, BYOC_ERR_PARSE, 1, 1, 0, "%s: empty (no \"byoc-placement 1\" header)", fname);
     if (r == BYOC_OK) {
         int n = (int)stbds_arrlen(list);
         byoc_collage_assignment *kept = BYOC__NEW_N(arena, byoc_collage_assignment, n + 1);
@@ -15640,8 +16792,8 @@ BYOC__PRIVATE void byoc__cc_allow_plan(byoc__cc *cc, unsigned char *allowed, int
     }
 }
 
-BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *o, byoc_collage_stats *stats, byoc_placement_report **report,
-                                            byoc_diag *diag) {
+BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *o, byoc_collage_stats *stats,
+                                            byoc_placement_report **report, byoc_diag *diag) {
     byoc_diag local_diag;
     byoc_collage_stats local_stats;
     if (!diag) diag = &local_diag;
@@ -15652,7 +16804,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     if (!m || !o) return byoc__null_arg(diag, __func__, !m ? "module" : "options");
     double t0 = byoc__cc_clock();
     byoc_result r = byoc__check_backends(o->backends, o->nbackends, diag);
-    if (r == BYOC_OK && !o->cost) r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "collage: no cost estimator given");
+    if (r == BYOC_OK && !o->cost)
+        r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "collage: no cost estimator given");
     if (r == BYOC_OK) r = byoc_infer_type(m, diag);
     byoc_node *main_fn = r == BYOC_OK ? byoc_module_function(m, "main") : NULL;
     if (r == BYOC_OK && !main_fn) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "collage: the module has no @main");
@@ -15677,7 +16830,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     byoc__cc_apply ap;
     memset(&ap, 0, sizeof ap);
     ap.o = o;
-    if (!stats->arena || !arena || byoc_graph_build(m, main_fn->body, 0, &cc.g) != BYOC_OK) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    if (!stats->arena || !arena || byoc_graph_build(m, main_fn->body, 0, &cc.g) != BYOC_OK)
+        r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     int count = cc.g.count;
     if (r == BYOC_OK) {
         size_t bytes = sizeof(int) * ((size_t)count + 1);
@@ -15693,7 +16847,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         group_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
         backend_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
         greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        if (!greedy_of ||!cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
+        if (!greedy_of || !cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first ||
+            !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
             r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
     for (int b = 0; r == BYOC_OK && b < cc.nb; ++b) cc.ops[b] = byoc__support_ops(o->backends[b]);
@@ -15706,7 +16861,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             byoc_node *x = cc.g.nodes[i].node;
             cc.req_pos[i] = cc.pin[i] = cc.same_origin[i] = -1;
             cc.origin_of[i] = byoc_node_origin(x);
-            if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
+            if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM)
+                continue;
             cc.req_pos[i] = (int)stbds_arrlen(cc.req);
             stbds_arrput(cc.req, i);
             const void *key = (const void *)(uintptr_t)cc.origin_of[i];
@@ -15720,7 +16876,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         r = byoc__resolve_pins(o->pins, o->npins, o->backends, cc.nb, &rb, &pins, diag);
         for (size_t s = 0; r == BYOC_OK && s < pins.cap; ++s) { /* every node standing for the pinned op */
             if (!pins.slots[s].key) continue;
-            for (int i = (int)byoc__map_get(&cc.by_origin, (const void *)pins.slots[s].key, 0) - 1; i >= 0; i = cc.same_origin[i])
+            for (int i = (int)byoc__map_get(&cc.by_origin, (const void *)pins.slots[s].key, 0) - 1; i >= 0;
+                 i = cc.same_origin[i])
                 cc.pin[i] = (int)pins.slots[s].val - 1; /* nb + 1 - 1: the host */
         }
     }
@@ -15749,7 +16906,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
         const byoc__cc_cand *cd = &cc.cands[c];
         int pin_ok = 1;
-        for (int q = 0; q < cd->n && pin_ok; ++q) pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
+        for (int q = 0; q < cd->n && pin_ok; ++q)
+            pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
         allowed[c] = (unsigned char)(pin_ok && !cd->dead);
         stats->candidates += !cd->dead;
         if (!cd->dead) stbds_arrput(cc.by_first[cd->first], c);
@@ -15766,13 +16924,16 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         if (!ok) {
             const byoc_node *x = cc.g.nodes[i].node;
             char why[1000] = "it cannot run there";
-            if (cc.pin[i] < cc.nb && byoc__is_op_call(x) && !byoc_backend_accepts(o->backends[cc.pin[i]], x, why, sizeof why)) {
+            if (cc.pin[i] < cc.nb && byoc__is_op_call(x) &&
+                !byoc_backend_accepts(o->backends[cc.pin[i]], x, why, sizeof why)) {
                 intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)i, cc.pin[i]), 0);
                 if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
             }
-            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x), "%s #%u%s%s is pinned to %s, which declines it: %s",
-                           x->op ? x->op->def.name : "node", (unsigned)byoc_node_origin(x), byoc_node_span(x)->source ? " " : "",
-                           byoc_node_span(x)->source ? byoc_node_span(x)->source : "", byoc__cc_backend_name(&cc, cc.pin[i]), why);
+            r = byoc__diag(
+                diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x),
+                "%s #%u%s%s is pinned to %s, which declines it: %s", x->op ? x->op->def.name : "node",
+                (unsigned)byoc_node_origin(x), byoc_node_span(x)->source ? " " : "",
+                byoc_node_span(x)->source ? byoc_node_span(x)->source : "", byoc__cc_backend_name(&cc, cc.pin[i]), why);
         }
     }
     /* the search, then the baselines in the same space */
@@ -15783,7 +16944,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(chosen); ++k) {
             byoc__cc_price(&cc, chosen[k]);
             if (cc.cands[chosen[k]].dead)
-                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "placement: the estimator cannot price partition on %s of %d ops in this model",
+                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0,
+                               "placement: the estimator cannot price partition on %s of %d ops in this model",
                                byoc__cc_backend_name(&cc, cc.cands[chosen[k]].backend), cc.cands[chosen[k]].n);
             else cost += cc.cands[chosen[k]].cost;
         }
@@ -15808,7 +16970,11 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             int bit = p == 0 ? 0 : p <= cc.nb ? p : -1;
             if (bit > 63) continue;
             char name[160];
-            snprintf(name, sizeof name, "%s%s", p == 0 ? "greedy" : p <= cc.nb ? "only:" : "host", p > 0 && p <= cc.nb ? o->backends[p - 1]->name : "");
+            snprintf(name, sizeof name, "%s%s",
+                     p == 0       ? "greedy"
+                     : p <= cc.nb ? "only:"
+                                  : "host",
+                     p > 0 && p <= cc.nb ? o->backends[p - 1]->name : "");
             byoc__cc_allow_plan(&cc, base, bit);
             cc.allowed = base;
             double c = byoc__cc_search(&cc, &trial);
@@ -15819,7 +16985,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             int pin_ok = 1;
             for (int k = 0; k < (int)stbds_arrlen(trial) && pin_ok; ++k) {
                 const byoc__cc_cand *cd = &cc.cands[trial[k]];
-                for (int q = 0; q < cd->n && pin_ok; ++q) pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
+                for (int q = 0; q < cd->n && pin_ok; ++q)
+                    pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
             }
             if (p == 0)
                 for (int k = 0; k < (int)stbds_arrlen(trial); ++k) {
@@ -15840,7 +17007,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             stbds_arrsetlen(chosen, 0);
             for (int k = 0; k < (int)stbds_arrlen(best_base); ++k) stbds_arrput(chosen, best_base[k]);
         }
-        if (!isfinite(cost)) r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
+        if (!isfinite(cost))
+            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
         stats->search_cost = cost;
         if (r == BYOC_OK) {
             byoc__cc_coalesce(&cc, &chosen);
@@ -15865,19 +17033,23 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         }
         stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc.req) + 1);
         byoc__map op_moved = BYOC__MAP_EMPTY; /* origin -> 1 + moved: the report's unit */
-        for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req); ++q) { /* in graph order: replay relies on it */
+        for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req);
+             ++q) { /* in graph order: replay relies on it */
             int i = cc.req[q];
             const byoc_node *x = cc.g.nodes[i].node;
             if (!byoc__is_op_call(x)) continue;
             byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
             a->origin = cc.origin_of[i];
             a->op = x->op->def.name;
-            a->backend = backend_of[i] && backend_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[backend_of[i] - 1]->name) : "host";
+            a->backend = backend_of[i] && backend_of[i] <= cc.nb
+                             ? byoc_intern(stats->arena, o->backends[backend_of[i] - 1]->name)
+                             : "host";
             a->group = group_of[i];
             a->source = byoc_node_span(x)->source ? byoc_intern(stats->arena, byoc_node_span(x)->source) : NULL;
             int moved = 0;
             if (greedy_of[i]) {
-                a->greedy = greedy_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[greedy_of[i] - 1]->name) : "host";
+                a->greedy =
+                    greedy_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[greedy_of[i] - 1]->name) : "host";
                 moved = strcmp(a->greedy, a->backend) != 0;
             }
             intptr_t was = byoc__map_get(&op_moved, (const void *)(uintptr_t)a->origin, 0);
@@ -15917,7 +17089,8 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             if (!strcmp(o->backends[k]->name, pl->backend)) continue;
             char why[1000];
             ds[pl->ndeclined].backend = o->backends[k]->name;
-            if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k) snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
+            if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k)
+                snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
             else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why))
                 snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
             else { /* declined alone: and inside a pattern? */

@@ -299,8 +299,8 @@ BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p,
    value share storage). The first run allocates the arena, workspace, scratch and outputs; later runs
    allocate nothing, except what a runtime module's run allocates in the module: the result constants it
    returns stay in the module until the module is destroyed (byoc_runtime_module's interface). */
-BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs, int noutputs,
-                                      byoc_diag *diag);
+BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
+                                      int noutputs, byoc_diag *diag);
 
 // [SECTION] sim: profile
 /* The profile as a text table: one row per kernel (name, device, partition, exec, ops, median and total
@@ -314,7 +314,8 @@ BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p);
 /* The simulated device kernel i runs on, for per-device summaries: its parameters (SRAM size, clock, MAC array),
    NULL for a kernel on the host. *sram_peak_bytes (when given) receives the highest SRAM byte any command of
    its stream reaches (tiles, operands, results): its peak SRAM use; 0 on the host. */
-BYOC_SIM_API const struct byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i, int64_t *sram_peak_bytes);
+BYOC_SIM_API const struct byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i,
+                                                                  int64_t *sram_peak_bytes);
 /* The last run as Chrome trace-event JSON (opens in Perfetto and chrome://tracing): one track per device with
    its kernels, and for each simulated device a DMA and a compute track with every command of its streams,
    on the simulated timeline in microseconds. Events carry the ids of profiles and source maps: "kernel"
@@ -366,7 +367,8 @@ BYOC_SIM_API const byoc_sim_device *byoc_sim_preset_find(const char *name); /* N
    rows, cols, dataflow ("os" or "ws"), lanes, sram_kb, dram_bytes_per_cycle, dram_latency, burst_bytes,
    launch_cycles, double_buffer, dtypes ("float32,int8"). An unknown name or a value out of range is an
    error naming it. */
-BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *name, const byoc_attr_value *value, byoc_diag *diag);
+BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *name, const byoc_attr_value *value,
+                                             byoc_diag *diag);
 /* "npu (ethos-u55-256): 16x16 MACs output-stationary at 500 MHz, SRAM 384 KB, ..." */
 BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *dev, char *out, size_t cap);
 
@@ -376,14 +378,16 @@ BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *dev, char *out
    fit SRAM, DMA loads and stores, double buffering); the kind decides which ops run, what a compute
    command costs and, optionally, how it executes.
 
-       static uint64_t vpu_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int n, uint64_t *macs, void *ud) {
-           uint64_t cycles = 0;                         // calls[0] the layer's anchor, then its epilogue, typed on the tile
-           for (int i = 0; i < n; ++i) cycles += (uint64_t)byoc_type_num_elements(calls[i]->checked_type) / (uint64_t)dev->lanes + 4;
+       static uint64_t vpu_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int n,
+                                  uint64_t *macs, void *ud) {
+           uint64_t cycles = 0; // calls[0] the layer's anchor, then its epilogue, typed on the tile
+           for (int i = 0; i < n; ++i)
+               cycles += (uint64_t)byoc_type_num_elements(calls[i]->checked_type) / (uint64_t)dev->lanes + 4;
            *macs = 0;
            return cycles;
        }
-       static const byoc_sim_device vpu_presets[] = {{0, "vpu-32", 1000, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32, 128 * 1024,
-                                                      16, 100, 64, 300, 1, 1u << BYOC_FLOAT32}};
+       static const byoc_sim_device vpu_presets[] = {{0, "vpu-32", 1000, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32,
+                                                      128 * 1024, 16, 100, 64, 300, 1, 1u << BYOC_FLOAT32}};
        static const char *const vpu_ops[] = {"add", "multiply", "nn.relu", NULL};
        byoc_sim_device_kind_def k = {0};
        k.name = "vpu";  k.presets = vpu_presets;  k.npresets = 1;
@@ -404,18 +408,19 @@ typedef struct byoc_sim_device_kind_def {
     unsigned classes;              /* BYOC_SIM_CLASS(c) for every byoc_op_class all of whose ops it runs */
     const char *const *ops;        /* NULL-terminated: further ops it runs, each of a class other than NONE (its
                                       layer class), e.g. the elementwise ops of an NPU's output stage */
-    int fuse_epilogue;             /* 1: elementwise ops only a layer's anchor feeds join its layer (one compute per tile) */
+    int fuse_epilogue; /* 1: elementwise ops only a layer's anchor feeds join its layer (one compute per tile) */
     int mac_array;                 /* 1: a rows x cols MAC array (both must be >= 1; costs report MAC utilisation) */
     /* further constraints on one op call, after the shared ones (dtypes, static shapes, layouts, SRAM):
        1 accepts, else 0 with the reason (NULL: none) */
     int (*accepts)(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap, void *user_data);
     /* compute cycles of one compute command (required): calls[0] the layer's anchor, calls[1..ncalls) its
        fused epilogue, each typed on the tile's shapes; *macs receives its multiply-accumulates */
-    uint64_t (*compute_cycles)(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls, uint64_t *macs, void *user_data);
+    uint64_t (*compute_cycles)(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls, uint64_t *macs,
+                               void *user_data);
     /* computes one call of a compute command on its SRAM tiles, writing result->data (NULL: byoc.h's host
        kernel, byoc_kernel_run); workspace holds byoc_kernel_workspace_size(call) bytes */
-    byoc_result (*execute)(const byoc_sim_device *dev, const byoc_node *call, const byoc_tensor *args, int nargs, byoc_tensor *result, void *workspace,
-                           byoc_diag *diag, void *user_data);
+    byoc_result (*execute)(const byoc_sim_device *dev, const byoc_node *call, const byoc_tensor *args, int nargs,
+                           byoc_tensor *result, void *workspace, byoc_diag *diag, void *user_data);
     /* one line about a device of this kind (NULL: "NAME (preset): lanes, MACs, clock, SRAM, DRAM, launch, dtypes") */
     void (*describe)(const byoc_sim_device *dev, char *out, size_t cap, void *user_data);
     void *user_data;
@@ -445,7 +450,8 @@ typedef struct byoc_sim_backend {
 BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag);
 BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b);
 /* One line naming the backend and what runs its ops, with the device's own parameters:
-   "tiny64 (npu kind: 8x8 MACs output-stationary at 500 MHz, ...; from preset ethos-u55-256 with rows, cols overridden)",
+   "tiny64 (npu kind: 8x8 MACs output-stationary at 500 MHz, ...; from preset ethos-u55-256 with rows, cols
+   overridden)",
    "npu (npu kind, preset ethos-u55-256: 16x16 MACs ...)" or "tiny64 (a library backend: host kernels)". */
 BYOC_SIM_API void byoc_sim_backend_describe(const byoc_sim_backend *b, char *out, size_t cap);
 /* Built-in backends, for listings: name and the .backend text of its patterns and op support. */
@@ -467,11 +473,12 @@ typedef struct byoc_sim_cost {
 /* Lowers the global function (a partition) to a command stream for dev and serialises it: the blob
    holds the device parameters, the tensors, the per-layer kernels as text IR, the commands and the
    constants. Fails naming the op when the function holds something the device cannot run. */
-BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev, void **blob, size_t *size,
-                                                 byoc_diag *diag);
+BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev,
+                                                 void **blob, size_t *size, byoc_diag *diag);
 /* The analytic estimator: the cost of running the function on dev, from the same lowering, without
    running it (launch + per layer: first load + sum of max(compute_i, dma_i+1) + last store). */
-BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag);
+BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev,
+                                           byoc_sim_cost *cost, byoc_diag *diag);
 
 /* Estimators for byoc_partition_collage (byoc.h's cost-driven search). The backends' devices and the host: */
 typedef struct byoc_sim_collage_devices {
@@ -502,13 +509,14 @@ BYOC_SIM_API double byoc_sim_collage_measured_cost(byoc_module *m, const byoc_co
 typedef struct byoc_sim_device_program byoc_sim_device_program;
 BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, size_t size, byoc_diag *diag);
 /* The same, with everything the program owns from allocator (NULL: malloc and free). */
-BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob, size_t size, const byoc_allocator *allocator, byoc_diag *diag);
+BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob, size_t size,
+                                                                const byoc_allocator *allocator, byoc_diag *diag);
 BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp);
 BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp);
 /* Runs the stream on tensors (inputs and outputs in the function's order). cost (may be NULL) receives
    what this run took. */
-BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
-                                             byoc_sim_cost *cost, byoc_diag *diag);
+BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin,
+                                             byoc_tensor *out, int nout, byoc_sim_cost *cost, byoc_diag *diag);
 /* One command of the stream and its cycles in the last run, for traces and source maps. */
 typedef struct byoc_sim_command_info {
     const char *kind;      /* "load", "store", "compute" */
@@ -541,14 +549,16 @@ BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp
 typedef struct byoc_sim_source_node {
     const char *name;    /* the span its IR nodes carry ("onnx:conv1") */
     const char *op;      /* the frontend op ("Conv"), may be NULL */
-    const char *removed; /* why no IR node carries it any more ("every input is a constant: evaluated at import"), or NULL */
+    const char
+        *removed; /* why no IR node carries it any more ("every input is a constant: evaluated at import"), or NULL */
 } byoc_sim_source_node;
 
 /* All zero is valid. */
 typedef struct byoc_sim_save_options {
     const char *model;                        /* recorded as the model's name */
     const char *strategy;                     /* recorded: how ops were placed ("greedy", "collage") */
-    const byoc_sim_source_node *source_nodes; /* every frontend node, in graph order (NULL: the spans found in the module) */
+    const byoc_sim_source_node
+        *source_nodes; /* every frontend node, in graph order (NULL: the spans found in the module) */
     int nsource_nodes;
     const byoc_placement_report *placement;   /* why each op runs where it does (NULL: reasons are not recorded) */
     const char *const *input_names;           /* frontend names of the program's inputs and outputs, recorded */
@@ -560,8 +570,8 @@ typedef struct byoc_sim_save_options {
 /* Serialises a lowered program (and the module it borrows) as a .byoc file in memory, from BYOC_MALLOC
    (free it with free, or BYOC_FREE where you define it). Fails when a partition's runtime module is not a
    simulated device's. */
-BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *options, void **bytes, size_t *size,
-                                                  byoc_diag *diag);
+BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *options,
+                                                  void **bytes, size_t *size, byoc_diag *diag);
 
 /* A device this runtime offers under a backend name: a blob compiled for a backend not listed, or for
    other device parameters, is refused with its name and the reason. */
@@ -578,9 +588,10 @@ typedef struct byoc_sim_load_options {
 
 typedef struct byoc_sim_executable byoc_sim_executable;
 /* name is used in messages. The executable owns its module and program. */
-BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, size_t size, const char *name, const byoc_sim_load_options *options,
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, size_t size, const char *name,
+                                                           const byoc_sim_load_options *options, byoc_diag *diag);
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, const byoc_sim_load_options *options,
                                                            byoc_diag *diag);
-BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, const byoc_sim_load_options *options, byoc_diag *diag);
 BYOC_SIM_API void byoc_sim_executable_destroy(byoc_sim_executable *e);
 BYOC_SIM_API byoc_sim_program *byoc_sim_executable_program(const byoc_sim_executable *e);
 BYOC_SIM_API byoc_module *byoc_sim_executable_module(const byoc_sim_executable *e);
@@ -691,7 +702,8 @@ BYOC__SIM_PRIVATE double byoc__sim_clock(void) {
 #define BYOC_SIM_CLOCK() byoc__sim_clock()
 #endif
 
-BYOC__SIM_PRIVATE byoc_result byoc__sim_fail(byoc_diag *d, byoc_result code, const byoc_node *n, const char *fmt, ...) BYOC__SIM_PRINTF(4, 5);
+BYOC__SIM_PRIVATE byoc_result byoc__sim_fail(byoc_diag *d, byoc_result code, const byoc_node *n, const char *fmt, ...)
+    BYOC__SIM_PRINTF(4, 5);
 BYOC__SIM_PRIVATE byoc_result byoc__sim_fail(byoc_diag *d, byoc_result code, const byoc_node *n, const char *fmt, ...) {
     if (!d) return code;
     memset(d, 0, sizeof *d);
@@ -708,7 +720,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_fail(byoc_diag *d, byoc_result code, con
     return code;
 }
 
-BYOC__SIM_PRIVATE size_t byoc__sim_align(size_t n) { return (n + (BYOC_SIM_ALIGN - 1)) / BYOC_SIM_ALIGN * BYOC_SIM_ALIGN; }
+BYOC__SIM_PRIVATE size_t byoc__sim_align(size_t n) {
+    return (n + (BYOC_SIM_ALIGN - 1)) / BYOC_SIM_ALIGN * BYOC_SIM_ALIGN;
+}
 
 /* "Tensor[(1, 8), float32]" (byoc.h's spelling) of a dtype and shape */
 BYOC__SIM_PRIVATE void byoc__sim_shape_string(byoc_dtype dt, int rank, const int64_t *dims, char *out, size_t cap) {
@@ -718,8 +732,11 @@ BYOC__SIM_PRIVATE void byoc__sim_shape_string(byoc_dtype dt, int rank, const int
         return;
     }
     at += (size_t)snprintf(out + at, cap - at, "Tensor[(");
-    for (int i = 0; i < rank && at < cap; ++i) at += (size_t)snprintf(out + at, cap - at, "%s%lld", i ? ", " : "", (long long)dims[i]);
-    if (at < cap) snprintf(out + at, cap - at, "%s), %s]", rank == 1 ? "," : "", byoc_dtype_name(dt) ? byoc_dtype_name(dt) : "invalid dtype");
+    for (int i = 0; i < rank && at < cap; ++i)
+        at += (size_t)snprintf(out + at, cap - at, "%s%lld", i ? ", " : "", (long long)dims[i]);
+    if (at < cap)
+        snprintf(out + at, cap - at, "%s), %s]", rank == 1 ? "," : "",
+                 byoc_dtype_name(dt) ? byoc_dtype_name(dt) : "invalid dtype");
 }
 
 /* the device models (defined with them, below) */
@@ -772,7 +789,8 @@ typedef struct byoc__sim_tile_operand {
 typedef struct byoc__sim_kernel {
     byoc_sim_kernel_info info;
     int step_first, nsteps;
-    int in_first, nin;   /* values read (RUNTIME, COPY: in argument order; TILED, ANCHOR: distinct buffers from outside) */
+    int in_first,
+        nin; /* values read (RUNTIME, COPY: in argument order; TILED, ANCHOR: distinct buffers from outside) */
     int out_first, nout; /* values written */
     /* TILED, ANCHOR: tiles are sub-tensors split at axis `split`, `chunk` indices long along it */
     int rank, split;
@@ -860,7 +878,8 @@ BYOC__SIM_PRIVATE void *byoc__sim_grow(const byoc_sim_program *p, void *data, in
 }
 /* 1 when arr (with capacity cap) holds at least `need` elements afterwards */
 #define BYOC__SIM_RESERVE(P, arr, cap, need) \
-    ((need) <= (cap) || ((arr) = BYOC__SIM_AS(arr, byoc__sim_grow((P), (arr), &(cap), (need), sizeof *(arr))), (need) <= (cap)))
+    ((need) <= (cap) ||                      \
+     ((arr) = BYOC__SIM_AS(arr, byoc__sim_grow((P), (arr), &(cap), (need), sizeof *(arr))), (need) <= (cap)))
 
 BYOC__SIM_PRIVATE const char *byoc__sim_strdup(byoc_sim_program *p, const char *s, size_t len) {
     if (!BYOC__SIM_RESERVE(p, p->strings, p->cap_strings, p->nstrings + 1)) return NULL;
@@ -903,12 +922,28 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
 }
 
 BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p) { if (!p) return 0; return p->ninputs; }
-BYOC_SIM_API const byoc_sim_io *byoc_sim_input(const byoc_sim_program *p, int i) { if (!p) return NULL; return i >= 0 && i < p->ninputs ? &p->inputs[i].io : NULL; }
+BYOC_SIM_API const byoc_sim_io *byoc_sim_input(const byoc_sim_program *p, int i) {
+    if (!p) return NULL;
+    return i >= 0 && i < p->ninputs ? &p->inputs[i].io : NULL;
+}
 BYOC_SIM_API int byoc_sim_output_count(const byoc_sim_program *p) { if (!p) return 0; return p->noutputs; }
-BYOC_SIM_API const byoc_sim_io *byoc_sim_output(const byoc_sim_program *p, int i) { if (!p) return NULL; return i >= 0 && i < p->noutputs ? &p->outputs[i].io : NULL; }
+BYOC_SIM_API const byoc_sim_io *byoc_sim_output(const byoc_sim_program *p, int i) {
+    if (!p) return NULL;
+    return i >= 0 && i < p->noutputs ? &p->outputs[i].io : NULL;
+}
 BYOC_SIM_API int byoc_sim_kernel_count(const byoc_sim_program *p) { if (!p) return 0; return p->nkernels; }
-BYOC_SIM_API const byoc_sim_kernel_info *byoc_sim_kernel(const byoc_sim_program *p, int i) { if (!p) return NULL; return i >= 0 && i < p->nkernels ? &p->kernels[i].info : NULL; }
-BYOC_SIM_API byoc_sim_memory_plan byoc_sim_memory(const byoc_sim_program *p) { if (!p) { byoc_sim_memory_plan none; memset(&none, 0, sizeof none); return none; } return p->plan; }
+BYOC_SIM_API const byoc_sim_kernel_info *byoc_sim_kernel(const byoc_sim_program *p, int i) {
+    if (!p) return NULL;
+    return i >= 0 && i < p->nkernels ? &p->kernels[i].info : NULL;
+}
+BYOC_SIM_API byoc_sim_memory_plan byoc_sim_memory(const byoc_sim_program *p) {
+    if (!p) {
+        byoc_sim_memory_plan none;
+        memset(&none, 0, sizeof none);
+        return none;
+    }
+    return p->plan;
+}
 BYOC_SIM_API int byoc_sim_buffer_count(const byoc_sim_program *p) { if (!p) return 0; return p->nbuffers; }
 BYOC_SIM_API byoc_sim_buffer_info byoc_sim_buffer(const byoc_sim_program *p, int i) {
     byoc_sim_buffer_info b;
@@ -950,8 +985,10 @@ typedef struct byoc__sim_lowering {
     int nleaves, cap_leaves;
 } byoc__sim_lowering;
 
-BYOC__SIM_PRIVATE int byoc__sim_lower_fail(byoc__sim_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...) BYOC__SIM_PRINTF(4, 5);
-BYOC__SIM_PRIVATE int byoc__sim_lower_fail(byoc__sim_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...) {
+BYOC__SIM_PRIVATE int byoc__sim_lower_fail(byoc__sim_lowering *L, byoc_result code, const byoc_node *n, const char *fmt,
+                                           ...) BYOC__SIM_PRINTF(4, 5);
+BYOC__SIM_PRIVATE int byoc__sim_lower_fail(byoc__sim_lowering *L, byoc_result code, const byoc_node *n, const char *fmt,
+                                           ...) {
     if (L->error) return 0;
     char msg[BYOC_DIAG_MESSAGE_MAX];
     va_list ap;
@@ -1026,18 +1063,23 @@ BYOC__SIM_PRIVATE int byoc__sim_new_buffer(byoc__sim_lowering *L, byoc_sim_buffe
 }
 
 /* A tensor value of type t in buffer (-1: not decided yet); -1 on failure. */
-BYOC__SIM_PRIVATE int byoc__sim_new_value(byoc__sim_lowering *L, const byoc_type *t, int buffer, const byoc_node *where) {
+BYOC__SIM_PRIVATE int byoc__sim_new_value(byoc__sim_lowering *L, const byoc_type *t, int buffer,
+                                          const byoc_node *where) {
     byoc_sim_program *p = L->p;
     char what[160], ty[160];
     if (!t || t->kind != BYOC_TYPE_TENSOR) {
         byoc__sim_describe(where, what, sizeof what);
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, where, "byoc_sim_lower: %s: a value that is not a tensor or a tuple of tensors", what) - 1;
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, where,
+                                    "byoc_sim_lower: %s: a value that is not a tensor or a tuple of tensors", what) -
+               1;
     }
     int64_t n = byoc_type_num_elements(t);
     if (!byoc_type_is_static(t) || n < 0 || (uint64_t)n > (uint64_t)(SIZE_MAX / 16)) {
         byoc__sim_describe(where, what, sizeof what);
         byoc_type_to_string(t, ty, sizeof ty);
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, where, "byoc_sim_lower: %s has type %s; programs need static shapes", what, ty) - 1;
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, where,
+                                    "byoc_sim_lower: %s has type %s; programs need static shapes", what, ty) -
+               1;
     }
     if (!BYOC__SIM_RESERVE(p, p->values, p->cap_values, p->nvalues + 1)) return BYOC__SIM_OOM(L) - 1;
     byoc__sim_value *v = &p->values[p->nvalues];
@@ -1061,7 +1103,9 @@ BYOC__SIM_PRIVATE int byoc__sim_same_shape(const byoc__sim_value *a, const byoc_
 /* ops whose result is their input's bytes under another shape: lowered as views of the input's buffer */
 BYOC__SIM_PRIVATE int byoc__sim_is_view_op(const byoc_op *op) { return op->builtin && (op->def.flags & BYOC_OP_VIEW); }
 /* annotations that pass their argument through */
-BYOC__SIM_PRIVATE int byoc__sim_is_identity_op(const byoc_op *op) { return op->builtin && (op->def.flags & BYOC_OP_ANNOTATION); }
+BYOC__SIM_PRIVATE int byoc__sim_is_identity_op(const byoc_op *op) {
+    return op->builtin && (op->def.flags & BYOC_OP_ANNOTATION);
+}
 
 BYOC__SIM_PRIVATE int byoc__sim_check_kernel(byoc__sim_lowering *L, const byoc_node *call) {
     if (byoc_kernel_exists(call->op)) return 1;
@@ -1072,15 +1116,18 @@ BYOC__SIM_PRIVATE int byoc__sim_check_kernel(byoc__sim_lowering *L, const byoc_n
 
 /* A step running `call` on the values leaves[in_first, +nin); its results are new values (in new arena buffers
    unless pending, when the fused group decides where they live), appended to the leaves as [*rf, +*rc). */
-BYOC__SIM_PRIVATE int byoc__sim_new_step(byoc__sim_lowering *L, const byoc_node *call, int in_first, int nin, int pending, int *rf, int *rc) {
+BYOC__SIM_PRIVATE int byoc__sim_new_step(byoc__sim_lowering *L, const byoc_node *call, int in_first, int nin,
+                                         int pending, int *rf, int *rc) {
     byoc_sim_program *p = L->p;
     int nout = byoc__sim_leaf_count(call->checked_type);
     if (nout < 1) {
         char what[160];
         byoc__sim_describe(call, what, sizeof what);
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: %s: its result is not a tensor or a tuple of tensors", what);
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call,
+                                    "byoc_sim_lower: %s: its result is not a tensor or a tuple of tensors", what);
     }
-    if (!BYOC__SIM_RESERVE(p, p->steps, p->cap_steps, p->nsteps + 1) || !BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nin + nout))
+    if (!BYOC__SIM_RESERVE(p, p->steps, p->cap_steps, p->nsteps + 1) ||
+        !BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nin + nout))
         return BYOC__SIM_OOM(L);
     int s = p->nsteps;
     byoc__sim_step st;
@@ -1167,7 +1214,8 @@ BYOC__SIM_PRIVATE void byoc__sim_namer_add(byoc__sim_namer *nm, const byoc_node 
     byoc__buf_put(&nm->ops, op, strlen(op));
     nm->count++;
 }
-BYOC__SIM_PRIVATE int byoc__sim_namer_finish(byoc__sim_lowering *L, byoc__sim_namer *nm, int kernel, const char *fallback) {
+BYOC__SIM_PRIVATE int byoc__sim_namer_finish(byoc__sim_lowering *L, byoc__sim_namer *nm, int kernel,
+                                             const char *fallback) {
     byoc_sim_program *p = L->p;
     int ok = !nm->name.oom && !nm->ops.oom;
     const char *name = nm->name.len ? nm->name.data : fallback ? fallback : "";
@@ -1184,7 +1232,8 @@ BYOC__SIM_PRIVATE int byoc__sim_namer_finish(byoc__sim_lowering *L, byoc__sim_na
 }
 
 /* an op call in the schedule: a view, a pass-through, or a kernel of its own */
-BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_node *call, int in_first, int nin, const char *partition, int *rf, int *rc) {
+BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_node *call, int in_first, int nin,
+                                            const char *partition, int *rf, int *rc) {
     byoc_sim_program *p = L->p;
     if (byoc__sim_is_identity_op(call->op)) {
         *rf = in_first;
@@ -1195,7 +1244,8 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_no
         int in = L->leaves[in_first];
         int v = byoc__sim_new_value(L, call->checked_type, p->values[in].buffer, call);
         if (v < 0) return 0;
-        if (p->values[v].nbytes != p->values[in].nbytes) return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: a view changes the size");
+        if (p->values[v].nbytes != p->values[in].nbytes)
+            return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: a view changes the size");
         p->plan.views++;
         *rf = L->nleaves;
         *rc = 1;
@@ -1203,7 +1253,8 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_no
     }
     if (!byoc__sim_check_kernel(L, call)) return 0;
     int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_OPS, partition);
-    if (k < 0 || !byoc__sim_new_step(L, call, in_first, nin, 0, rf, rc) || !byoc__sim_step_tensors(L, p->nsteps - 1)) return 0;
+    if (k < 0 || !byoc__sim_new_step(L, call, in_first, nin, 0, rf, rc) || !byoc__sim_step_tensors(L, p->nsteps - 1))
+        return 0;
     p->kernels[k].nsteps = 1;
     byoc__sim_namer nm;
     byoc__sim_namer_init(&nm, p);
@@ -1212,7 +1263,8 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_no
 }
 
 /* an op call inside a fused group: a step whose results wait for the group's decision */
-BYOC__SIM_PRIVATE int byoc__sim_group_op(byoc__sim_lowering *L, const byoc_node *call, int in_first, int nin, int *rf, int *rc) {
+BYOC__SIM_PRIVATE int byoc__sim_group_op(byoc__sim_lowering *L, const byoc_node *call, int in_first, int nin, int *rf,
+                                         int *rc) {
     if (byoc__sim_is_identity_op(call->op)) {
         *rf = in_first;
         *rc = nin;
@@ -1226,10 +1278,12 @@ BYOC__SIM_PRIVATE int byoc__sim_group_op(byoc__sim_lowering *L, const byoc_node 
 BYOC__SIM_PRIVATE byoc_node *byoc__sim_runtime_arg(byoc__sim_lowering *L, const byoc_type *t, int leaf_first, int *at) {
     byoc_sim_program *p = L->p;
     if (t->kind == BYOC_TYPE_TENSOR) return p->rt_nodes[leaf_first + (*at)++];
-    byoc_node **fields = BYOC__SIM_CAST(byoc_node **, byoc__sim_malloc(p, sizeof(byoc_node *) * (size_t)(t->nfields > 0 ? t->nfields : 1)));
+    byoc_node **fields = BYOC__SIM_CAST(
+        byoc_node **, byoc__sim_malloc(p, sizeof(byoc_node *) * (size_t)(t->nfields > 0 ? t->nfields : 1)));
     if (!fields) return NULL;
     int ok = 1;
-    for (int i = 0; i < t->nfields && ok; ++i) ok = (fields[i] = byoc__sim_runtime_arg(L, t->fields[i], leaf_first, at)) != NULL;
+    for (int i = 0; i < t->nfields && ok; ++i)
+        ok = (fields[i] = byoc__sim_runtime_arg(L, t->fields[i], leaf_first, at)) != NULL;
     byoc_node *tuple = ok ? byoc_tuple(p->m, fields, t->nfields) : NULL;
     byoc__sim_mfree(p, fields);
     return tuple;
@@ -1237,8 +1291,8 @@ BYOC__SIM_PRIVATE byoc_node *byoc__sim_runtime_arg(byoc__sim_lowering *L, const 
 
 /* A call of a partition with a runtime module: one kernel that hands its inputs over as constants of the module. The
    constants are made once here; each run refills their data (see byoc__sim_dispatch_runtime). */
-BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node *call, byoc_node *f, const char *gname, int in_first, int nin, int *rf,
-                                               int *rc) {
+BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node *call, byoc_node *f, const char *gname,
+                                               int in_first, int nin, int *rf, int *rc) {
     byoc_sim_program *p = L->p;
     const char *compiler = byoc_attrs_string(&f->attrs, "Compiler", NULL);
     int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_RUNTIME, gname);
@@ -1251,7 +1305,8 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
     kk->info.device_kind = dp ? byoc__sim_kind_name(byoc_sim_device_of(dp)->kind) : "host";
     kk->function = gname;
     kk->nsteps = 0;
-    if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nin) || !BYOC__SIM_RESERVE(p, p->rt_nodes, p->cap_rt_nodes, p->nrt_nodes + nin + f->nparams))
+    if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nin) ||
+        !BYOC__SIM_RESERVE(p, p->rt_nodes, p->cap_rt_nodes, p->nrt_nodes + nin + f->nparams))
         return BYOC__SIM_OOM(L);
     kk->in_first = p->noperands;
     kk->nin = nin;
@@ -1264,7 +1319,8 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
         byoc_node *c = byoc_constant(p->m, byoc_tensor_type(p->m, val->dtype, val->rank, val->dims), NULL, 0);
         if (!c || byoc_constant_nbytes(c) != val->nbytes) {
             const byoc_diag *e = byoc_module_error(p->m);
-            return byoc__sim_lower_fail(L, e ? e->code : BYOC_ERR_OUT_OF_MEMORY, call, "byoc_sim_lower: arguments for @%s's runtime module: %s", gname,
+            return byoc__sim_lower_fail(L, e ? e->code : BYOC_ERR_OUT_OF_MEMORY, call,
+                                        "byoc_sim_lower: arguments for @%s's runtime module: %s", gname,
                                         e ? e->message : "out of memory");
         }
         p->rt_nodes[p->nrt_nodes++] = c;
@@ -1281,13 +1337,22 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
             at += need;
             continue;
         }
-        byoc_node *arg = need >= 0 && at + need <= nin ? byoc__sim_runtime_arg(L, t, p->kernels[k].rt_leaf_first, &at) : NULL;
-        if (!arg) return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: arguments for @%s's runtime module do not match its parameters", gname);
+        byoc_node *arg =
+            need >= 0 && at + need <= nin ? byoc__sim_runtime_arg(L, t, p->kernels[k].rt_leaf_first, &at) : NULL;
+        if (!arg)
+            return byoc__sim_lower_fail(
+                L, BYOC_ERR_INTERNAL, call,
+                "byoc_sim_lower: arguments for @%s's runtime module do not match its parameters", gname);
         p->rt_nodes[p->nrt_nodes++] = arg;
     }
-    if (at != nin) return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: arguments for @%s's runtime module do not match its parameters", gname);
+    if (at != nin)
+        return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call,
+                                    "byoc_sim_lower: arguments for @%s's runtime module do not match its parameters",
+                                    gname);
     int nout = byoc__sim_leaf_count(call->checked_type);
-    if (nout < 1) return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: @%s does not return tensors", gname);
+    if (nout < 1)
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: @%s does not return tensors",
+                                    gname);
     if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nout)) return BYOC__SIM_OOM(L);
     p->kernels[k].out_first = p->noperands;
     p->kernels[k].nout = nout;
@@ -1319,12 +1384,12 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
 }
 
 BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, int rf, int rc, const char *partition);
-BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, int args_first, int nargs, const char *partition, int group, int depth,
-                                         int *rf, int *rc);
+BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, int args_first, int nargs,
+                                         const char *partition, int group, int depth, int *rf, int *rc);
 
 /* a call of a function: a runtime module's partition, an inlined partition, a fused group, or an inlined function */
-BYOC__SIM_PRIVATE int byoc__sim_lower_call(byoc__sim_lowering *L, byoc_node *call, int in_first, int nin, const char *partition, int group, int depth,
-                                           int *rf, int *rc) {
+BYOC__SIM_PRIVATE int byoc__sim_lower_call(byoc__sim_lowering *L, byoc_node *call, int in_first, int nin,
+                                           const char *partition, int group, int depth, int *rf, int *rc) {
     byoc_sim_program *p = L->p;
     byoc_node *callee = call->callee, *f = NULL;
     const char *gname = NULL;
@@ -1337,10 +1402,15 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_call(byoc__sim_lowering *L, byoc_node *cal
     } else if (callee->kind == BYOC_NODE_FUNCTION) {
         f = callee;
     } else {
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: a call of a function value is not supported (only of functions and globals)");
+        return byoc__sim_lower_fail(
+            L, BYOC_ERR_UNSUPPORTED, call,
+            "byoc_sim_lower: a call of a function value is not supported (only of functions and globals)");
     }
     if (group) {
-        if (rm) return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: @%s has a runtime module but is called inside a fused group", gname);
+        if (rm)
+            return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call,
+                                        "byoc_sim_lower: @%s has a runtime module but is called inside a fused group",
+                                        gname);
         return byoc__sim_lower_fn(L, f, in_first, nin, partition, 1, depth + 1, rf, rc);
     }
     if (rm) return byoc__sim_runtime_kernel(L, call, f, gname, in_first, nin, rf, rc);
@@ -1351,17 +1421,19 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_call(byoc__sim_lowering *L, byoc_node *cal
     }
     if (byoc_attrs_int(&f->attrs, "Primitive", 0)) {
         int step0 = p->nsteps;
-        return byoc__sim_lower_fn(L, f, in_first, nin, partition, 1, depth + 1, rf, rc) && byoc__sim_finish_group(L, step0, *rf, *rc, partition);
+        return byoc__sim_lower_fn(L, f, in_first, nin, partition, 1, depth + 1, rf, rc) &&
+               byoc__sim_finish_group(L, step0, *rf, *rc, partition);
     }
     return byoc__sim_lower_fn(L, f, in_first, nin, partition, 0, depth + 1, rf, rc);
 }
 
 /* Lowers fn's body with its parameters bound to leaves[args_first, +nargs). In the schedule (group 0) each op becomes
    a kernel; inside a fused group (group 1) each op becomes a step of the group. The result is leaves[*rf, +*rc). */
-BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, int args_first, int nargs, const char *partition, int group, int depth,
-                                         int *rf, int *rc) {
+BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, int args_first, int nargs,
+                                         const char *partition, int group, int depth, int *rf, int *rc) {
     byoc_sim_program *p = L->p;
-    if (depth > BYOC__SIM_MAX_DEPTH) return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, fn, "byoc_sim_lower: calls nested too deeply");
+    if (depth > BYOC__SIM_MAX_DEPTH)
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, fn, "byoc_sim_lower: calls nested too deeply");
     int np = fn->nparams;
     int *poff = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(np + 1)));
     if (!poff) return BYOC__SIM_OOM(L);
@@ -1370,14 +1442,16 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
         int c = byoc__sim_leaf_count(fn->params[i]->checked_type);
         if (c < 0) {
             byoc__sim_mfree(p, poff);
-            return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, fn->params[i], "byoc_sim_lower: parameter %%%s is not a tensor or a tuple of tensors",
+            return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, fn->params[i],
+                                        "byoc_sim_lower: parameter %%%s is not a tensor or a tuple of tensors",
                                         fn->params[i]->name ? fn->params[i]->name : "?");
         }
         poff[i + 1] = poff[i] + c;
     }
     if (poff[np] != nargs) {
         byoc__sim_mfree(p, poff);
-        return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, fn, "byoc_sim_lower: %d argument values for %d parameter values", nargs, poff[np]);
+        return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, fn,
+                                    "byoc_sim_lower: %d argument values for %d parameter values", nargs, poff[np]);
     }
     byoc_graph g;
     if (byoc_graph_build(p->m, fn->body, 0, &g) != BYOC_OK) {
@@ -1398,7 +1472,9 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
             for (int j = 0; j < np && k < 0; ++j)
                 if (fn->params[j] == n) k = j;
             if (k < 0) {
-                ok = byoc__sim_lower_fail(L, BYOC_ERR_INVALID_ARGUMENT, n, "byoc_sim_lower: %%%s is not bound by the function that uses it", n->name ? n->name : "?");
+                ok = byoc__sim_lower_fail(L, BYOC_ERR_INVALID_ARGUMENT, n,
+                                          "byoc_sim_lower: %%%s is not bound by the function that uses it",
+                                          n->name ? n->name : "?");
                 break;
             }
             nf[i] = args_first + poff[k];
@@ -1412,8 +1488,9 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
             ok = b >= 0;
             if (!ok) break;
             if (byoc_constant_nbytes(n) != p->values[v].nbytes) {
-                ok = byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, n, "byoc_sim_lower: a constant holds %zu bytes, its type needs %zu", byoc_constant_nbytes(n),
-                                          p->values[v].nbytes);
+                ok = byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, n,
+                                          "byoc_sim_lower: a constant holds %zu bytes, its type needs %zu",
+                                          byoc_constant_nbytes(n), p->values[v].nbytes);
                 break;
             }
             p->buffers[b].constant = n;
@@ -1433,7 +1510,9 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
             int gi = byoc_graph_index(&g, n->args[0]);
             const byoc_type *t = n->args[0]->checked_type;
             if (!t || t->kind != BYOC_TYPE_TUPLE || n->index < 0 || n->index >= t->nfields) {
-                ok = byoc__sim_lower_fail(L, BYOC_ERR_TYPE, n, "byoc_sim_lower: a projection .%d of a value that is not a tuple with that field", n->index);
+                ok = byoc__sim_lower_fail(
+                    L, BYOC_ERR_TYPE, n,
+                    "byoc_sim_lower: a projection .%d of a value that is not a tuple with that field", n->index);
                 break;
             }
             int off = 0;
@@ -1450,7 +1529,9 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
                 cnt += nc[gi];
             }
             if (!ok) break;
-            if (n->op) ok = group ? byoc__sim_group_op(L, n, start, cnt, &nf[i], &nc[i]) : byoc__sim_schedule_op(L, n, start, cnt, partition, &nf[i], &nc[i]);
+            if (n->op)
+                ok = group ? byoc__sim_group_op(L, n, start, cnt, &nf[i], &nc[i])
+                           : byoc__sim_schedule_op(L, n, start, cnt, partition, &nf[i], &nc[i]);
             else ok = byoc__sim_lower_call(L, n, start, cnt, partition, group, depth, &nf[i], &nc[i]);
             break;
         }
@@ -1486,7 +1567,8 @@ BYOC__SIM_PRIVATE int byoc__sim_inplace_op(const byoc_op *op) {
 /* How input q (value v) of a tileable step lines up with the output shape D (rank n): A[j] is its extent along output
    axis j (1 where it broadcasts). numpy broadcasting aligns the right ends; nn.bias_add's and nn.prelu's second input
    is 1-D along `axis` (*axis_form). 0 when v does not line up. */
-BYOC__SIM_PRIVATE int byoc__sim_line_up(const byoc_node *call, int q, const byoc__sim_value *v, const int64_t *D, int n, int64_t *A, int *axis_form) {
+BYOC__SIM_PRIVATE int byoc__sim_line_up(const byoc_node *call, int q, const byoc__sim_value *v, const int64_t *D, int n,
+                                        int64_t *A, int *axis_form) {
     *axis_form = -1;
     if (q == 1 && (call->op->def.flags & BYOC_OP_AXIS_OPERAND)) {
         int64_t axis = byoc_attrs_int(&call->attrs, "axis", 1);
@@ -1579,7 +1661,9 @@ BYOC__SIM_PRIVATE int byoc__sim_group_mode(const byoc_sim_program *p, int step0,
     }
     for (int s = step0 + anchors; s < end; ++s) {
         const byoc__sim_step *st = &p->steps[s];
-        if (!byoc__sim_tileable_op(st->call->op) || !byoc_kernel_exists(st->call->op) || st->nout != 1 || st->nin != st->call->nargs) return BYOC__SIM_GROUP_OPS;
+        if (!byoc__sim_tileable_op(st->call->op) || !byoc_kernel_exists(st->call->op) || st->nout != 1 ||
+            st->nin != st->call->nargs)
+            return BYOC__SIM_GROUP_OPS;
         const byoc__sim_value *o = &p->values[p->operands[st->out_first]];
         if (o->rank != rv->rank) return BYOC__SIM_GROUP_OPS;
         for (int j = 0; j < o->rank; ++j)
@@ -1588,9 +1672,11 @@ BYOC__SIM_PRIVATE int byoc__sim_group_mode(const byoc_sim_program *p, int step0,
             int v = p->operands[st->in_first + q];
             int64_t A[BYOC_MAX_RANK];
             int axis_form;
-            if (!byoc__sim_line_up(st->call, q, &p->values[v], rv->dims, rv->rank, A, &axis_form)) return BYOC__SIM_GROUP_OPS;
+            if (!byoc__sim_line_up(st->call, q, &p->values[v], rv->dims, rv->rank, A, &axis_form))
+                return BYOC__SIM_GROUP_OPS;
             /* an intermediate lives in tile form: it cannot stand for a 1-D operand along an axis */
-            if (p->values[v].producer >= step0 && v != anchor_value && axis_form >= 0 && rv->rank != 1) return BYOC__SIM_GROUP_OPS;
+            if (p->values[v].producer >= step0 && v != anchor_value && axis_form >= 0 && rv->rank != 1)
+                return BYOC__SIM_GROUP_OPS;
         }
     }
     return anchors ? BYOC__SIM_GROUP_ANCHOR : BYOC__SIM_GROUP_TILED;
@@ -1617,7 +1703,8 @@ BYOC__SIM_PRIVATE int byoc__sim_tile_step(byoc__sim_lowering *L, int k, int s, i
     int variants = rem == kk->chunk ? 1 : 2;
     int nin = p->steps[s].nin, nops = nin + 1;
     const byoc_node *call = p->steps[s].call;
-    if (!BYOC__SIM_RESERVE(p, p->tile_ops, p->cap_tile_ops, p->ntile_ops + nops) || !BYOC__SIM_RESERVE(p, p->tensors, p->cap_tensors, p->ntensors + 2 * nops))
+    if (!BYOC__SIM_RESERVE(p, p->tile_ops, p->cap_tile_ops, p->ntile_ops + nops) ||
+        !BYOC__SIM_RESERVE(p, p->tensors, p->cap_tensors, p->ntensors + 2 * nops))
         return BYOC__SIM_OOM(L);
     byoc__sim_step *st = &p->steps[s];
     st->tiled = 1;
@@ -1627,7 +1714,8 @@ BYOC__SIM_PRIVATE int byoc__sim_tile_step(byoc__sim_lowering *L, int k, int s, i
     p->ntensors += 2 * nops;
     int axis_of[BYOC_MAX_RANK + 1]; /* per input, its axis when 1-D along an axis; a step has at most 3 inputs */
     int64_t aligned[4][BYOC_MAX_RANK];
-    if (nin > 3) return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: a tiled op with %d inputs", nin);
+    if (nin > 3)
+        return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: a tiled op with %d inputs", nin);
     for (int q = 0; q < nops; ++q) {
         int v = p->operands[q < nin ? st->in_first + q : st->out_first];
         const byoc__sim_value *val = &p->values[v];
@@ -1644,10 +1732,12 @@ BYOC__SIM_PRIVATE int byoc__sim_tile_step(byoc__sim_lowering *L, int k, int s, i
             continue;
         }
         to->source = BYOC__SIM_FROM_VALUE;
-        if (q == nin || v == R || val->producer >= step0) { /* the result, or the anchor's value in the result's buffer */
+        if (q == nin || v == R ||
+            val->producer >= step0) { /* the result, or the anchor's value in the result's buffer */
             for (int j = 0; j < n; ++j) aligned[q][j] = D[j];
         } else if (!byoc__sim_line_up(call, q, val, D, n, aligned[q], &axis_of[q])) {
-            return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call, "byoc_sim_lower: a tiled input does not line up with the output");
+            return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, call,
+                                        "byoc_sim_lower: a tiled input does not line up with the output");
         }
         if (byoc__sim_elements(val) == 1) {
             for (int j = 0; j < n; ++j) to->stride[j] = 0;
@@ -1674,7 +1764,8 @@ BYOC__SIM_PRIVATE int byoc__sim_tile_step(byoc__sim_lowering *L, int k, int s, i
                 t->dims[0] = ax < split ? 1 : ax == split ? (aligned[q][split] == 1 ? 1 : e) : aligned[q][ax];
             } else {
                 t->rank = n;
-                for (int j = 0; j < n; ++j) t->dims[j] = j < split ? 1 : j == split ? (aligned[q][split] == 1 ? 1 : e) : aligned[q][j];
+                for (int j = 0; j < n; ++j)
+                    t->dims[j] = j < split ? 1 : j == split ? (aligned[q][split] == 1 ? 1 : e) : aligned[q][j];
             }
             if (q < nin) {
                 const byoc_type *ty = byoc_tensor_type(p->shadows, t->dtype, t->rank, t->dims);
@@ -1687,7 +1778,9 @@ BYOC__SIM_PRIVATE int byoc__sim_tile_step(byoc__sim_lowering *L, int k, int s, i
         if (shadow) shadow->checked_type = byoc_tensor_type(p->shadows, out->dtype, out->rank, out->dims);
         if (!shadow || !shadow->checked_type) {
             const byoc_diag *e2 = byoc_module_error(p->shadows);
-            return byoc__sim_lower_fail(L, e2 ? e2->code : BYOC_ERR_OUT_OF_MEMORY, call, "byoc_sim_lower: retyping an op for tiles: %s", e2 ? e2->message : "out of memory");
+            return byoc__sim_lower_fail(L, e2 ? e2->code : BYOC_ERR_OUT_OF_MEMORY, call,
+                                        "byoc_sim_lower: retyping an op for tiles: %s",
+                                        e2 ? e2->message : "out of memory");
         }
         p->steps[s].shadow[var] = shadow;
     }
@@ -1695,7 +1788,8 @@ BYOC__SIM_PRIVATE int byoc__sim_tile_step(byoc__sim_lowering *L, int k, int s, i
 }
 
 /* A fused elementwise chain (anchor 0) or anchor + epilogue (anchor 1) as one tiled kernel. */
-BYOC__SIM_PRIVATE int byoc__sim_group_tiled(byoc__sim_lowering *L, int step0, int R, int anchor, const char *partition) {
+BYOC__SIM_PRIVATE int byoc__sim_group_tiled(byoc__sim_lowering *L, int step0, int R, int anchor,
+                                            const char *partition) {
     byoc_sim_program *p = L->p;
     int end = p->nsteps, first = step0 + anchor;
     int k = byoc__sim_new_kernel(L, anchor ? BYOC_SIM_EXEC_ANCHOR : BYOC_SIM_EXEC_TILED, partition);
@@ -1886,7 +1980,8 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule(byoc__sim_lowering *L) {
             kk = &p->kernels[k];
             kk->info.bytes_read = byoc__sim_distinct_bytes(p, &p->operands[kk->in_first], kk->nin);
             kk->info.bytes_written = byoc__sim_distinct_bytes(p, &p->operands[kk->out_first], kk->nout);
-            if (kk->info.exec == BYOC_SIM_EXEC_ANCHOR) { /* the epilogue reads the anchor's result back and writes it again */
+            if (kk->info.exec ==
+                BYOC_SIM_EXEC_ANCHOR) { /* the epilogue reads the anchor's result back and writes it again */
                 kk->info.bytes_read += kk->info.bytes_written;
                 kk->info.bytes_written *= 2;
             }
@@ -1914,7 +2009,8 @@ BYOC__SIM_PRIVATE int byoc__sim_unit(byoc_sim_program *p, int b) {
 /* Can result value O be written over input value I at `slot`? Both arena buffers of one size and shape, I's last access
    is here and O's first, and every operand of the writer that reads I's buffer sees it with O's shape (so each output
    element overwrites exactly the input element it is computed from). */
-BYOC__SIM_PRIVATE int byoc__sim_can_overwrite(byoc_sim_program *p, int O, int I, int slot, const int *reads, int nreads) {
+BYOC__SIM_PRIVATE int byoc__sim_can_overwrite(byoc_sim_program *p, int O, int I, int slot, const int *reads,
+                                              int nreads) {
     const byoc__sim_value *o = &p->values[O], *in = &p->values[I];
     if (o->buffer < 0 || in->buffer < 0 || o->buffer == in->buffer) return 0;
     const byoc__sim_buffer *ob = &p->buffers[o->buffer], *ib = &p->buffers[in->buffer];
@@ -1967,7 +2063,8 @@ BYOC__SIM_PRIVATE void byoc__sim_in_place(byoc__sim_lowering *L) {
                 /* the last op reading the storage it writes goes through a scratch slot */
                 const byoc__sim_step *last = &p->steps[kk->step_first + kk->nsteps - 1];
                 for (int r = 0; r < last->nin; ++r)
-                    if (p->values[p->operands[last->in_first + r]].buffer == p->values[I].buffer) kk->final_via_scratch = 1;
+                    if (p->values[p->operands[last->in_first + r]].buffer == p->values[I].buffer)
+                        kk->final_via_scratch = 1;
                 break;
             }
         }
@@ -1992,13 +2089,15 @@ typedef struct byoc__sim_unit_info {
 } byoc__sim_unit_info;
 
 BYOC__SIM_PRIVATE int byoc__sim_by_size(const void *a, const void *b) {
-    const byoc__sim_unit_info *x = BYOC__SIM_CAST(const byoc__sim_unit_info *, a), *y = BYOC__SIM_CAST(const byoc__sim_unit_info *, b);
+    const byoc__sim_unit_info *x = BYOC__SIM_CAST(const byoc__sim_unit_info *, a),
+                              *y = BYOC__SIM_CAST(const byoc__sim_unit_info *, b);
     if (x->size != y->size) return x->size > y->size ? -1 : 1;
     if (x->last - x->first != y->last - y->first) return x->last - x->first > y->last - y->first ? -1 : 1;
     return x->id - y->id;
 }
 BYOC__SIM_PRIVATE int byoc__sim_by_start(const void *a, const void *b) {
-    const byoc__sim_unit_info *x = BYOC__SIM_CAST(const byoc__sim_unit_info *, a), *y = BYOC__SIM_CAST(const byoc__sim_unit_info *, b);
+    const byoc__sim_unit_info *x = BYOC__SIM_CAST(const byoc__sim_unit_info *, a),
+                              *y = BYOC__SIM_CAST(const byoc__sim_unit_info *, b);
     if (x->first != y->first) return x->first - y->first;
     if (x->size != y->size) return x->size > y->size ? -1 : 1;
     return x->id - y->id;
@@ -2037,9 +2136,12 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
     byoc_sim_program *p = L->p;
     int nb = p->nbuffers, n = 0;
     int *unit_index = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(nb ? nb : 1)));
-    byoc__sim_unit_info *u = BYOC__SIM_CAST(byoc__sim_unit_info *, byoc__sim_malloc(p, sizeof(byoc__sim_unit_info) * (size_t)(nb ? nb : 1)));
-    byoc__sim_unit_info *alt = BYOC__SIM_CAST(byoc__sim_unit_info *, byoc__sim_malloc(p, sizeof(byoc__sim_unit_info) * (size_t)(nb ? nb : 1)));
-    byoc__sim_span *spans = BYOC__SIM_CAST(byoc__sim_span *, byoc__sim_malloc(p, sizeof(byoc__sim_span) * (size_t)(nb ? nb : 1)));
+    byoc__sim_unit_info *u =
+        BYOC__SIM_CAST(byoc__sim_unit_info *, byoc__sim_malloc(p, sizeof(byoc__sim_unit_info) * (size_t)(nb ? nb : 1)));
+    byoc__sim_unit_info *alt =
+        BYOC__SIM_CAST(byoc__sim_unit_info *, byoc__sim_malloc(p, sizeof(byoc__sim_unit_info) * (size_t)(nb ? nb : 1)));
+    byoc__sim_span *spans =
+        BYOC__SIM_CAST(byoc__sim_span *, byoc__sim_malloc(p, sizeof(byoc__sim_span) * (size_t)(nb ? nb : 1)));
     int64_t *live = BYOC__SIM_CAST(int64_t *, byoc__sim_malloc(p, sizeof(int64_t) * (size_t)(p->plan.slots + 2)));
     size_t *offset_of = BYOC__SIM_CAST(size_t *, byoc__sim_malloc(p, sizeof(size_t) * (size_t)(nb ? nb : 1)));
     int ok = unit_index && u && alt && spans && live && offset_of;
@@ -2132,7 +2234,8 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
 
 // [SECTION] sim impl: runtime
 /* one input per tensor leaf of a parameter: "%x", or "%t.0" for a field of a tuple parameter */
-BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node *param, const byoc_type *t, char *name, size_t cap) {
+BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node *param, const byoc_type *t, char *name,
+                                          size_t cap) {
     byoc_sim_program *p = L->p;
     if (t && t->kind == BYOC_TYPE_TUPLE) {
         size_t len = strlen(name);
@@ -2161,13 +2264,15 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
     return byoc__sim_push_leaf(L, v);
 }
 
-/* An output of @main: a value the program computes lives in the output storage; an input or a constant is copied there. */
+/* An output of @main: a value the program computes lives in the output storage; an input or a constant is
+   copied there. */
 BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
     byoc_sim_program *p = L->p;
     int b = p->values[v].buffer;
     if (p->buffers[b].kind == BYOC_SIM_BUFFER_INPUT || p->buffers[b].kind == BYOC_SIM_BUFFER_CONSTANT) {
         int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_COPY, NULL);
-        if (k < 0 || !BYOC__SIM_RESERVE(p, p->values, p->cap_values, p->nvalues + 1) || !BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 2))
+        if (k < 0 || !BYOC__SIM_RESERVE(p, p->values, p->cap_values, p->nvalues + 1) ||
+            !BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 2))
             return BYOC__SIM_OOM(L);
         int w = p->nvalues++;
         p->values[w] = p->values[v];
@@ -2224,7 +2329,8 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     byoc_allocator a;
     memset(&a, 0, sizeof a);
     if (options && options->allocator) a = *options->allocator;
-    byoc_sim_program *p = BYOC__SIM_CAST(byoc_sim_program *, a.alloc_fn ? a.alloc_fn(sizeof *p, a.user_data) : BYOC_MALLOC(sizeof *p));
+    byoc_sim_program *p =
+        BYOC__SIM_CAST(byoc_sim_program *, a.alloc_fn ? a.alloc_fn(sizeof *p, a.user_data) : BYOC_MALLOC(sizeof *p));
     if (!p) {
         byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_lower: out of memory");
         return NULL;
@@ -2275,7 +2381,8 @@ BYOC__SIM_PRIVATE int byoc__sim_prepare(byoc_sim_program *p) {
     p->output_block = byoc__sim_malloc(p, p->plan.output_bytes + BYOC_SIM_ALIGN);
     p->workspace_block = byoc__sim_malloc(p, p->plan.workspace_bytes + BYOC_SIM_ALIGN);
     p->scratch_block = byoc__sim_malloc(p, p->plan.tile_scratch_bytes + BYOC_SIM_ALIGN);
-    p->samples = BYOC__SIM_CAST(double *, byoc__sim_malloc(p, sizeof(double) * BYOC_SIM_SAMPLES * (size_t)(p->nkernels ? p->nkernels : 1)));
+    p->samples = BYOC__SIM_CAST(
+        double *, byoc__sim_malloc(p, sizeof(double) * BYOC_SIM_SAMPLES * (size_t)(p->nkernels ? p->nkernels : 1)));
     if (!p->arena_block || !p->output_block || !p->workspace_block || !p->scratch_block || !p->samples) return 0;
     char *arena = byoc__sim_aligned(p->arena_block), *outputs = byoc__sim_aligned(p->output_block);
     for (int b = 0; b < p->nbuffers; ++b) {
@@ -2289,9 +2396,12 @@ BYOC__SIM_PRIVATE int byoc__sim_prepare(byoc_sim_program *p) {
     return 1;
 }
 
-BYOC__SIM_PRIVATE char *byoc__sim_data(const byoc_sim_program *p, int value) { return BYOC__SIM_CAST(char *, p->buffers[p->values[value].buffer].data); }
+BYOC__SIM_PRIVATE char *byoc__sim_data(const byoc_sim_program *p, int value) {
+    return BYOC__SIM_CAST(char *, p->buffers[p->values[value].buffer].data);
+}
 
-BYOC__SIM_PRIVATE byoc_result byoc__sim_run_step(byoc_sim_program *p, const byoc__sim_step *st, void *ws, byoc_diag *d) {
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_step(byoc_sim_program *p, const byoc__sim_step *st, void *ws,
+                                                 byoc_diag *d) {
     byoc_tensor *t = &p->tensors[st->tensor_first];
     for (int q = 0; q < st->nin; ++q) t[q].data = byoc__sim_data(p, p->operands[st->in_first + q]);
     for (int q = 0; q < st->nout; ++q) t[st->nin + q].data = byoc__sim_data(p, p->operands[st->out_first + q]);
@@ -2300,7 +2410,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_step(byoc_sim_program *p, const byoc
 
 /* A TILED kernel, or an ANCHOR kernel's anchor and then its epilogue: every tile runs the chain's ops on sub-tensor
    views, intermediates in scratch slots. */
-BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byoc__sim_kernel *k, void *ws, byoc_diag *d) {
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byoc__sim_kernel *k, void *ws,
+                                                  byoc_diag *d) {
     int first = k->step_first, end = k->step_first + k->nsteps;
     if (k->info.exec == BYOC_SIM_EXEC_ANCHOR) {
         byoc_result r = byoc__sim_run_step(p, &p->steps[first], ws, d);
@@ -2340,14 +2451,16 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byo
                 if (via_scratch) t[st->nin].data = final_slot;
                 byoc_result r = byoc_kernel_run(st->shadow[var], t, st->nin, t + st->nin, 1, ws, d);
                 if (r != BYOC_OK) return r;
-                if (via_scratch) memcpy(dst, final_slot, (size_t)(e * inner) * p->tile_ops[st->tile_first + st->nin].elem);
+                if (via_scratch)
+                    memcpy(dst, final_slot, (size_t)(e * inner) * p->tile_ops[st->tile_first + st->nin].elem);
             }
         }
     }
     return BYOC_OK;
 }
 
-BYOC__SIM_PRIVATE byoc_result byoc__sim_take_result(byoc_sim_program *p, const byoc__sim_kernel *k, const byoc_node *res, int *at, byoc_diag *d) {
+BYOC__SIM_PRIVATE byoc_result byoc__sim_take_result(byoc_sim_program *p, const byoc__sim_kernel *k,
+                                                    const byoc_node *res, int *at, byoc_diag *d) {
     if (res->kind == BYOC_NODE_TUPLE) {
         for (int i = 0; i < res->nargs; ++i) {
             byoc_result r = byoc__sim_take_result(p, k, res->args[i], at, d);
@@ -2355,18 +2468,25 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_take_result(byoc_sim_program *p, const b
         }
         return BYOC_OK;
     }
-    if (*at >= k->nout) return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL, "byoc_sim_run: the runtime module for @%s returned more than %d tensors", k->function, k->nout);
+    if (*at >= k->nout)
+        return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL,
+                              "byoc_sim_run: the runtime module for @%s returned more than %d tensors", k->function,
+                              k->nout);
     int v = p->operands[k->out_first + *at];
     const byoc__sim_value *val = &p->values[v];
     char want[160], got[160];
     byoc__sim_shape_string(val->dtype, val->rank, val->dims, want, sizeof want);
-    const byoc_type *t = res->kind == BYOC_NODE_CONSTANT ? (res->annotation ? res->annotation : res->checked_type) : NULL;
-    int same = t && t->kind == BYOC_TYPE_TENSOR && t->dtype == val->dtype && t->rank == val->rank && byoc_constant_nbytes(res) == val->nbytes;
+    const byoc_type *t =
+        res->kind == BYOC_NODE_CONSTANT ? (res->annotation ? res->annotation : res->checked_type) : NULL;
+    int same = t && t->kind == BYOC_TYPE_TENSOR && t->dtype == val->dtype && t->rank == val->rank &&
+               byoc_constant_nbytes(res) == val->nbytes;
     for (int i = 0; same && i < val->rank; ++i) same = t->dims[i] == val->dims[i];
     if (!same) {
         if (t) byoc_type_to_string(t, got, sizeof got);
         else snprintf(got, sizeof got, "a node that is not a constant");
-        return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL, "byoc_sim_run: the runtime module for @%s returned %s for result %d, expected %s", k->function, got, *at, want);
+        return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL,
+                              "byoc_sim_run: the runtime module for @%s returned %s for result %d, expected %s",
+                              k->function, got, *at, want);
     }
     memcpy(byoc__sim_data(p, v), res->data, val->nbytes);
     (*at)++;
@@ -2377,9 +2497,12 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_take_result(byoc_sim_program *p, const b
    copied into the argument constants made at lowering, and the result constants the module returns into the kernel's
    output buffers. */
 /* A partition compiled for a simulated device: its command stream runs on the kernel's buffers directly. */
-BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_device(byoc_sim_program *p, byoc__sim_kernel *k, byoc_sim_device_program *dp, byoc_diag *d) {
+BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_device(byoc_sim_program *p, byoc__sim_kernel *k,
+                                                        byoc_sim_device_program *dp, byoc_diag *d) {
     byoc_tensor io[128];
-    if (k->nin + k->nout > 128) return byoc__sim_fail(d, BYOC_ERR_UNSUPPORTED, NULL, "byoc_sim_run: @%s has more than 128 inputs and outputs", k->function);
+    if (k->nin + k->nout > 128)
+        return byoc__sim_fail(d, BYOC_ERR_UNSUPPORTED, NULL, "byoc_sim_run: @%s has more than 128 inputs and outputs",
+                              k->function);
     for (int q = 0; q < k->nin + k->nout; ++q) {
         int v = p->operands[(q < k->nin ? k->in_first : k->out_first - k->nin) + q];
         const byoc__sim_value *val = &p->values[v];
@@ -2392,7 +2515,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_device(byoc_sim_program *p, byo
     byoc_diag dd;
     memset(&dd, 0, sizeof dd);
     byoc_result r = byoc_sim_device_run(dp, io, k->nin, io + k->nin, k->nout, &cost, &dd);
-    if (r != BYOC_OK) return byoc__sim_fail(d, r, NULL, "byoc_sim_run: @%s on %s: %s", k->function, k->info.device, dd.message);
+    if (r != BYOC_OK)
+        return byoc__sim_fail(d, r, NULL, "byoc_sim_run: @%s on %s: %s", k->function, k->info.device, dd.message);
     k->info.cycles = cost.cycles;
     k->info.sim_seconds = cost.seconds;
     k->info.dram_bytes = cost.bytes_in + cost.bytes_out;
@@ -2404,10 +2528,14 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_device(byoc_sim_program *p, byo
 
 BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_runtime(byoc_sim_program *p, const byoc__sim_kernel *k, byoc_diag *d) {
     const byoc_runtime_module *rm = byoc_module_runtime(p->m, k->function);
-    if (!rm || !rm->run) return byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_run: @%s no longer has a runtime module", k->function);
+    if (!rm || !rm->run)
+        return byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_run: @%s no longer has a runtime module",
+                              k->function);
     byoc_sim_device_program *dp = byoc__dv_program_of(rm);
     if (dp) return byoc__sim_dispatch_device(p, &p->kernels[k - p->kernels], dp, d);
-    if (k->rt_device) return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: @%s's runtime module changed since lowering", k->function);
+    if (k->rt_device)
+        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "byoc_sim_run: @%s's runtime module changed since lowering", k->function);
     for (int q = 0; q < k->nin; ++q) {
         int v = p->operands[k->in_first + q];
         memcpy(p->rt_nodes[k->rt_leaf_first + q]->data, byoc__sim_data(p, v), p->values[v].nbytes);
@@ -2416,12 +2544,18 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_dispatch_runtime(byoc_sim_program *p, co
     byoc_diag rd;
     memset(&rd, 0, sizeof rd);
     byoc_result r = rm->run(rm->state, p->m, &p->rt_nodes[k->rt_first], k->rt_nargs, &res, &rd);
-    if (r != BYOC_OK) return byoc__sim_fail(d, r, NULL, "byoc_sim_run: the runtime module for @%s: %s", k->function, rd.message[0] ? rd.message : byoc_result_str(r));
-    if (!res) return byoc__sim_fail(d, BYOC_ERR_INTERNAL, NULL, "byoc_sim_run: the runtime module for @%s returned no result", k->function);
+    if (r != BYOC_OK)
+        return byoc__sim_fail(d, r, NULL, "byoc_sim_run: the runtime module for @%s: %s", k->function,
+                              rd.message[0] ? rd.message : byoc_result_str(r));
+    if (!res)
+        return byoc__sim_fail(d, BYOC_ERR_INTERNAL, NULL, "byoc_sim_run: the runtime module for @%s returned no result",
+                              k->function);
     int at = 0;
     r = byoc__sim_take_result(p, k, res, &at, d);
     if (r == BYOC_OK && at != k->nout)
-        r = byoc__sim_fail(d, BYOC_ERR_TYPE, NULL, "byoc_sim_run: the runtime module for @%s returned %d tensors, expected %d", k->function, at, k->nout);
+        r = byoc__sim_fail(d, BYOC_ERR_TYPE, NULL,
+                           "byoc_sim_run: the runtime module for @%s returned %d tensors, expected %d", k->function, at,
+                           k->nout);
     return r;
 }
 
@@ -2437,14 +2571,16 @@ BYOC__SIM_PRIVATE void byoc__sim_update_median(byoc_sim_program *p, byoc__sim_ke
     k->info.median_seconds = n == 0 ? 0 : n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
-BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs, int noutputs, byoc_diag *diag) {
+BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
+                                      int noutputs, byoc_diag *diag) {
     byoc_diag local;
     byoc_diag *d = diag ? diag : &local;
     memset(d, 0, sizeof *d);
     if (!p) return byoc__null_arg(d, __func__, "program");
     if (ninputs != p->ninputs || (ninputs && !inputs))
-        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: the program takes %d input%s, %d given", p->ninputs, p->ninputs == 1 ? "" : "s",
-                              inputs ? ninputs : 0);
+        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "byoc_sim_run: the program takes %d input%s, %d given", p->ninputs,
+                              p->ninputs == 1 ? "" : "s", inputs ? ninputs : 0);
     for (int i = 0; i < ninputs; ++i) {
         const byoc_sim_io *io = &p->inputs[i].io;
         const byoc_tensor *t = &inputs[i];
@@ -2455,14 +2591,18 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
             byoc__sim_shape_string(io->dtype, io->rank, io->dims, want, sizeof want);
             if (t->rank < 0 || t->rank > BYOC_MAX_RANK) snprintf(got, sizeof got, "a tensor of rank %d", t->rank);
             else byoc__sim_shape_string(t->dtype, t->rank, t->dims, got, sizeof got);
-            return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL, "byoc_sim_run: input %d (%s): expected %s, got %s", i, io->name, want, got);
+            return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL, "byoc_sim_run: input %d (%s): expected %s, got %s", i,
+                                  io->name, want, got);
         }
-        if (!t->data && io->nbytes) return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: input %d (%s): no data", i, io->name);
+        if (!t->data && io->nbytes)
+            return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: input %d (%s): no data", i,
+                                  io->name);
     }
     if (outputs && noutputs != p->noutputs)
-        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: the program has %d output%s, %d given", p->noutputs, p->noutputs == 1 ? "" : "s",
-                              noutputs);
-    if (!p->ready && !byoc__sim_prepare(p)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
+        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: the program has %d output%s, %d given",
+                              p->noutputs, p->noutputs == 1 ? "" : "s", noutputs);
+    if (!p->ready && !byoc__sim_prepare(p))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
     for (int i = 0; i < ninputs; ++i) p->buffers[p->values[p->inputs[i].value].buffer].data = inputs[i].data;
     void *ws = byoc__sim_aligned(p->workspace_block);
     for (int i = 0; i < p->nkernels; ++i) {
@@ -2473,7 +2613,8 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         double t0 = BYOC_SIM_CLOCK();
         switch (k->info.exec) {
         case BYOC_SIM_EXEC_OPS:
-            for (int s = k->step_first; r == BYOC_OK && s < k->step_first + k->nsteps; ++s) r = byoc__sim_run_step(p, &p->steps[s], ws, &kd);
+            for (int s = k->step_first; r == BYOC_OK && s < k->step_first + k->nsteps; ++s)
+                r = byoc__sim_run_step(p, &p->steps[s], ws, &kd);
             break;
         case BYOC_SIM_EXEC_TILED:
         case BYOC_SIM_EXEC_ANCHOR: r = byoc__sim_run_tiled(p, k, ws, &kd); break;
@@ -2490,7 +2631,8 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
                 *d = kd;
                 return r;
             }
-            return byoc__sim_fail(d, r, NULL, "byoc_sim_run: kernel %d (%s): %s", i, k->info.name, kd.message[0] ? kd.message : byoc_result_str(r));
+            return byoc__sim_fail(d, r, NULL, "byoc_sim_run: kernel %d (%s): %s", i, k->info.name,
+                                  kd.message[0] ? kd.message : byoc_result_str(r));
         }
         p->samples[k->sample_first + k->next_sample] = dt;
         k->next_sample = (k->next_sample + 1) % BYOC_SIM_SAMPLES;
@@ -2503,7 +2645,9 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     double at = 0;
     for (int i = 0; i < p->nkernels; ++i) {
         byoc_sim_kernel_info *ki = &p->kernels[i].info;
-        if (ki->exec == BYOC_SIM_EXEC_RUNTIME && !byoc__dv_program_of(byoc_module_runtime(p->m, p->kernels[i].function))) ki->sim_seconds = ki->median_seconds;
+        if (ki->exec == BYOC_SIM_EXEC_RUNTIME &&
+            !byoc__dv_program_of(byoc_module_runtime(p->m, p->kernels[i].function)))
+            ki->sim_seconds = ki->median_seconds;
         ki->sim_start = at;
         at += ki->sim_seconds;
     }
@@ -2561,8 +2705,9 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
     }
     if (w > 48) w = 48;
     if (pw > 32) pw = 32;
-    byoc__buf_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %12s  %10s  %5s  %12s  %10s  %10s  %s\n", "#", w, "kernel", "device", pw, "partition", "exec",
-                          "cycles", "sim us", "util", "DRAM B", "xfer B", "wall us", "ops");
+    byoc__buf_printf(&t, "%4s  %-*s  %-8s  %-*s  %-7s  %12s  %10s  %5s  %12s  %10s  %10s  %s\n", "#", w, "kernel",
+                     "device", pw, "partition", "exec", "cycles", "sim us", "util", "DRAM B", "xfer B", "wall us",
+                     "ops");
     /* the latency by where kernels ran, named as placement names them: the host, each device backend, each
        library backend (host kernels of its partitions), in order of first use; only those used */
     enum { WHERE_MAX = 32 };
@@ -2580,10 +2725,12 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
         int kind = byoc_sim_device_kind_find(k->device_kind);
         if (kind < 0) kind = BYOC_SIM_HOST;
         if (byoc_sim_device_kind_at(kind)->mac_array) snprintf(util, sizeof util, "%.0f%%", 100.0 * k->mac_utilization);
-        byoc__buf_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s\n", i, n > w ? w - 3 : w, n > w ? w - 3 : w,
-                              k->name, n > w ? "..." : "", k->device, pn > pw ? pw - 3 : pw, pn > pw ? pw - 3 : pw, part, pn > pw ? "..." : "",
-                              byoc_sim_exec_name(k->exec), (unsigned long long)k->cycles, k->sim_seconds * 1e6, util, (unsigned long long)k->dram_bytes,
-                              (unsigned long long)k->transfer_bytes, k->median_seconds * 1e6, k->nops ? k->ops : "-");
+        byoc__buf_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s\n",
+                         i, n > w ? w - 3 : w, n > w ? w - 3 : w, k->name, n > w ? "..." : "", k->device,
+                         pn > pw ? pw - 3 : pw, pn > pw ? pw - 3 : pw, part, pn > pw ? "..." : "",
+                         byoc_sim_exec_name(k->exec), (unsigned long long)k->cycles, k->sim_seconds * 1e6, util,
+                         (unsigned long long)k->dram_bytes, (unsigned long long)k->transfer_bytes,
+                         k->median_seconds * 1e6, k->nops ? k->ops : "-");
         sum += k->median_seconds;
         sim += k->sim_seconds;
         const byoc_sim_device *at_dev = NULL;
@@ -2604,8 +2751,8 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
         for (int w = 0; w < nwhere; ++w) {
             if ((strcmp(where[w], "host") == 0) != (pass == 0)) continue;
             const char *label = !strcmp(where[w], "host") ? "" : where_dev[w] ? "" : " (library)";
-            byoc__buf_printf(&t, shown ? ", %s%s %.3f ms (%d, %.0f%%)" : "%s%s %.3f ms (%d kernels, %.0f%%)", where[w], label, by_where[w] * 1e3, n_where[w],
-                                  sim > 0 ? 100 * by_where[w] / sim : 0.0);
+            byoc__buf_printf(&t, shown ? ", %s%s %.3f ms (%d, %.0f%%)" : "%s%s %.3f ms (%d kernels, %.0f%%)", where[w],
+                             label, by_where[w] * 1e3, n_where[w], sim > 0 ? 100 * by_where[w] / sim : 0.0);
             shown++;
         }
     if (!shown) byoc__buf_printf(&t, "no kernels");
@@ -2617,13 +2764,20 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
         else snprintf(about, sizeof about, "%s (a library backend: host kernels)", where[w]);
         byoc__buf_printf(&t, "  %s\n", about);
     }
-    byoc__buf_printf(&t, "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, %llu bytes written per run\n",
-                          p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd, (unsigned long long)wr);
+    byoc__buf_printf(&t,
+                     "%d kernels, %d run%s: %.3f ms per run on this machine (sum of kernel medians), %llu bytes read, "
+                     "%llu bytes written per run\n",
+                     p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd,
+                     (unsigned long long)wr);
     const byoc_sim_memory_plan *mp = &p->plan;
     double ratio = mp->lower_bound_bytes ? (double)mp->arena_bytes / (double)mp->lower_bound_bytes : 1.0;
-    byoc__buf_printf(&t, "arena %zu bytes (lower bound %zu bytes, ratio %.2f)\n", mp->arena_bytes, mp->lower_bound_bytes, ratio);
-    byoc__buf_printf(&t, "%d buffers in the arena (%d written in place), %d views; workspace %zu bytes, tile scratch %zu bytes, outputs %zu bytes\n", mp->buffers,
-                          mp->in_place, mp->views, mp->workspace_bytes, mp->tile_scratch_bytes, mp->output_bytes);
+    byoc__buf_printf(&t, "arena %zu bytes (lower bound %zu bytes, ratio %.2f)\n", mp->arena_bytes,
+                     mp->lower_bound_bytes, ratio);
+    byoc__buf_printf(&t,
+                     "%d buffers in the arena (%d written in place), %d views; workspace %zu bytes, tile scratch %zu "
+                     "bytes, outputs %zu bytes\n",
+                     mp->buffers, mp->in_place, mp->views, mp->workspace_bytes, mp->tile_scratch_bytes,
+                     mp->output_bytes);
     if (t.oom) {
         byoc__sim_mfree(p, t.data);
         return NULL;
@@ -2698,7 +2852,8 @@ BYOC__SIM_PRIVATE int byoc__sim_attr_number(const byoc_attr_value *v, double *ou
     return 1;
 }
 
-BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *name, const byoc_attr_value *value, byoc_diag *diag) {
+BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *name, const byoc_attr_value *value,
+                                             byoc_diag *diag) {
     double x = 0;
     int is_num = byoc__sim_attr_number(value, &x);
     const char *s = value->kind == BYOC_ATTR_STRING ? value->s : NULL;
@@ -2708,12 +2863,15 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
             char names[256] = "";
             const byoc__dk_entry *e = byoc__dk_get(dev->kind);
             for (int i = 0; e && i < e->def.npresets; ++i)
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "", e->presets[i].preset);
-            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: unknown preset %s%s%s (presets: %s)", byoc__sim_kind_name(dev->kind), s ? "'" : "", s ? s : "(not a string)",
-                                  s ? "'" : "", names);
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
+                         e->presets[i].preset);
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: unknown preset %s%s%s (presets: %s)",
+                                  byoc__sim_kind_name(dev->kind), s ? "'" : "", s ? s : "(not a string)", s ? "'" : "",
+                                  names);
         }
         if (p->kind != dev->kind)
-            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: preset '%s' is a %s, not a %s", byoc__sim_kind_name(dev->kind), s, byoc__sim_kind_name(p->kind),
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: preset '%s' is a %s, not a %s",
+                                  byoc__sim_kind_name(dev->kind), s, byoc__sim_kind_name(p->kind),
                                   byoc__sim_kind_name(dev->kind));
         *dev = *p;
         return BYOC_OK;
@@ -2721,7 +2879,9 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
     if (!strcmp(name, "dataflow")) {
         if (s && (!strcmp(s, "os") || !strcmp(s, "output_stationary"))) dev->dataflow = BYOC_SIM_OUTPUT_STATIONARY;
         else if (s && (!strcmp(s, "ws") || !strcmp(s, "weight_stationary"))) dev->dataflow = BYOC_SIM_WEIGHT_STATIONARY;
-        else return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dataflow must be \"os\" or \"ws\"", byoc__sim_kind_name(dev->kind));
+        else
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dataflow must be \"os\" or \"ws\"",
+                                  byoc__sim_kind_name(dev->kind));
         return BYOC_OK;
     }
     if (!strcmp(name, "dtypes")) {
@@ -2732,25 +2892,38 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
             size_t n = strcspn(at, ", ");
             snprintf(word, sizeof word, "%.*s", (int)(n < 31 ? n : 31), at);
             byoc_dtype dt = byoc_dtype_from_name(word);
-            if (n && dt == BYOC_DTYPE_INVALID) return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dtypes: unknown dtype '%s'", byoc__sim_kind_name(dev->kind), word);
+            if (n && dt == BYOC_DTYPE_INVALID)
+                return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dtypes: unknown dtype '%s'",
+                                      byoc__sim_kind_name(dev->kind), word);
             if (n) mask |= BYOC__DV_DT(dt);
             at += n;
             while (*at == ',' || *at == ' ') at++;
         }
-        if (!mask) return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: dtypes must name at least one dtype (\"float32,int8\")", byoc__sim_kind_name(dev->kind));
+        if (!mask)
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL,
+                                  "%s: dtypes must name at least one dtype (\"float32,int8\")",
+                                  byoc__sim_kind_name(dev->kind));
         dev->dtypes = mask;
         return BYOC_OK;
     }
     static const struct {
         const char *name;
         double lo, hi;
-    } ranges[] = {{"clock_mhz", 1, 1e5},          {"rows", 1, 4096},    {"cols", 1, 4096},       {"lanes", 1, 4096},
-                  {"sram_kb", 1, (double)(BYOC__DV_MAX_SRAM >> 10)}, {"dram_bytes_per_cycle", 0.01, 1e4}, {"dram_latency", 0, 1e7},
-                  {"burst_bytes", 1, 1 << 20},   {"launch_cycles", 0, 1e9}, {"double_buffer", 0, 1}};
+    } ranges[] = {{"clock_mhz", 1, 1e5},
+                  {"rows", 1, 4096},
+                  {"cols", 1, 4096},
+                  {"lanes", 1, 4096},
+                  {"sram_kb", 1, (double)(BYOC__DV_MAX_SRAM >> 10)},
+                  {"dram_bytes_per_cycle", 0.01, 1e4},
+                  {"dram_latency", 0, 1e7},
+                  {"burst_bytes", 1, 1 << 20},
+                  {"launch_cycles", 0, 1e9},
+                  {"double_buffer", 0, 1}};
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; ++i) {
         if (strcmp(name, ranges[i].name)) continue;
         if (!is_num || !(x >= ranges[i].lo && x <= ranges[i].hi))
-            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: option %s must be a number in [%g, %g]", byoc__sim_kind_name(dev->kind), name, ranges[i].lo, ranges[i].hi);
+            return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL, "%s: option %s must be a number in [%g, %g]",
+                                  byoc__sim_kind_name(dev->kind), name, ranges[i].lo, ranges[i].hi);
         switch (i) {
         case 0: dev->clock_mhz = x; break;
         case 1: dev->rows = (int)x; break;
@@ -2766,7 +2939,8 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
         return BYOC_OK;
     }
     return byoc__sim_fail(diag, BYOC_ERR_ATTR, NULL,
-                          "%s: unknown device option '%s' (options: preset, clock_mhz, rows, cols, dataflow, lanes, sram_kb, dram_bytes_per_cycle, "
+                          "%s: unknown device option '%s' (options: preset, clock_mhz, rows, cols, dataflow, lanes, "
+                          "sram_kb, dram_bytes_per_cycle, "
                           "dram_latency, burst_bytes, launch_cycles, double_buffer, dtypes)",
                           byoc__sim_kind_name(dev->kind), name);
 }
@@ -2774,9 +2948,11 @@ BYOC_SIM_API byoc_result byoc_sim_device_set(byoc_sim_device *dev, const char *n
 BYOC__SIM_PRIVATE void byoc__dv_dtypes_text(unsigned dtypes, char *dts, size_t cap) {
     dts[0] = 0;
     for (int t = 1; t < BYOC_DTYPE_COUNT && t < 32; ++t)
-        if (dtypes & BYOC__DV_DT(t)) snprintf(dts + strlen(dts), cap - strlen(dts), "%s%s", dts[0] ? "," : "", byoc_dtype_name((byoc_dtype)t));
+        if (dtypes & BYOC__DV_DT(t))
+            snprintf(dts + strlen(dts), cap - strlen(dts), "%s%s", dts[0] ? "," : "", byoc_dtype_name((byoc_dtype)t));
 }
-/* a device named by its backend, with its own parameters and the preset they start from (see byoc_sim_backend_describe) */
+/* a device named by its backend, with its own parameters and the preset they start from
+   (see byoc_sim_backend_describe) */
 BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_sim_device *d, char *out, size_t cap) {
     char line[512], changed[200] = "";
     byoc_sim_device_describe(d, line, sizeof line);
@@ -2784,15 +2960,27 @@ BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_si
     params = params ? params + 3 : line;
     const byoc_sim_device *p = byoc_sim_preset_find(d->preset);
     if (p && p->kind == d->kind) {
-        const struct { const char *name; int differs; } f[] = {
-            {"clock_mhz", p->clock_mhz != d->clock_mhz}, {"rows", p->rows != d->rows}, {"cols", p->cols != d->cols}, {"dataflow", p->dataflow != d->dataflow},
-            {"lanes", p->lanes != d->lanes}, {"sram_kb", p->sram_bytes != d->sram_bytes}, {"dram_bytes_per_cycle", p->dram_bytes_per_cycle != d->dram_bytes_per_cycle},
-            {"dram_latency", p->dram_latency != d->dram_latency}, {"burst_bytes", p->burst_bytes != d->burst_bytes},
-            {"launch_cycles", p->launch_cycles != d->launch_cycles}, {"double_buffer", p->double_buffer != d->double_buffer}, {"dtypes", p->dtypes != d->dtypes}};
+        const struct { const char *name; int differs;
+        } f[] = {{"clock_mhz", p->clock_mhz != d->clock_mhz},
+                 {"rows", p->rows != d->rows},
+                 {"cols", p->cols != d->cols},
+                 {"dataflow", p->dataflow != d->dataflow},
+                 {"lanes", p->lanes != d->lanes},
+                 {"sram_kb", p->sram_bytes != d->sram_bytes},
+                 {"dram_bytes_per_cycle", p->dram_bytes_per_cycle != d->dram_bytes_per_cycle},
+                 {"dram_latency", p->dram_latency != d->dram_latency},
+                 {"burst_bytes", p->burst_bytes != d->burst_bytes},
+                 {"launch_cycles", p->launch_cycles != d->launch_cycles},
+                 {"double_buffer", p->double_buffer != d->double_buffer},
+                 {"dtypes", p->dtypes != d->dtypes}};
         for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
-            if (f[i].differs) snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%s", changed[0] ? ", " : "", f[i].name);
+            if (f[i].differs)
+                snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%s", changed[0] ? ", " : "",
+                         f[i].name);
     }
-    if (changed[0]) snprintf(out, cap, "%s (%s kind: %s; from preset %s with %s overridden)", backend, byoc__sim_kind_name(d->kind), params, d->preset, changed);
+    if (changed[0])
+        snprintf(out, cap, "%s (%s kind: %s; from preset %s with %s overridden)", backend, byoc__sim_kind_name(d->kind),
+                 params, d->preset, changed);
     else snprintf(out, cap, "%s (%s kind, preset %s: %s)", backend, byoc__sim_kind_name(d->kind), d->preset, params);
 }
 
@@ -2805,9 +2993,12 @@ BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *d, char *out, 
     char dts[160], macs[48] = "";
     byoc__dv_dtypes_text(d->dtypes, dts, sizeof dts);
     if (e && e->def.mac_array) snprintf(macs, sizeof macs, ", %dx%d MACs", d->rows, d->cols);
-    snprintf(out, cap, "%s (%s): %d lanes%s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
-             e ? e->def.name : "?", d->preset, d->lanes, macs, d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle,
-             d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer ? "double" : "single", dts);
+    snprintf(out, cap,
+             "%s (%s): %d lanes%s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s "
+             "buffering, %s",
+             e ? e->def.name : "?", d->preset, d->lanes, macs, d->clock_mhz, (long long)(d->sram_bytes >> 10),
+             d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles,
+             d->double_buffer ? "double" : "single", dts);
 }
 
 /* ---- what a device can run: layer classes (byoc.h's op classes) ---- */
@@ -2839,10 +3030,11 @@ BYOC__SIM_PRIVATE int byoc__dv_class(int kind, const byoc_node *call) {
 /* a depthwise convolution of channel multiplier 1 (groups = input channels = output channels): the NPU maps
    channels across the array's columns, each summing its own KHxKW window (T = KH*KW in the fold formula) */
 BYOC__SIM_PRIVATE int byoc__dv_is_depthwise(const byoc_node *call) {
-    const byoc_type *x = call->nargs > 1 ? call->args[0]->checked_type : NULL, *w = call->nargs > 1 ? call->args[1]->checked_type : NULL;
+    const byoc_type *x = call->nargs > 1 ? call->args[0]->checked_type : NULL,
+                    *w = call->nargs > 1 ? call->args[1]->checked_type : NULL;
     int64_t groups = byoc_attrs_int(&call->attrs, "groups", 1);
-    return x && w && x->kind == BYOC_TYPE_TENSOR && w->kind == BYOC_TYPE_TENSOR && x->rank == 4 && w->rank == 4 && groups > 1 && x->dims[1] == groups &&
-           w->dims[0] == groups && w->dims[1] == 1;
+    return x && w && x->kind == BYOC_TYPE_TENSOR && w->kind == BYOC_TYPE_TENSOR && x->rank == 4 && w->rank == 4 &&
+           groups > 1 && x->dims[1] == groups && w->dims[0] == groups && w->dims[1] == 1;
 }
 
 /* padding as [top, left, bottom, right] from 1, 2 or 4 values */
@@ -2860,7 +3052,9 @@ BYOC__SIM_PRIVATE int64_t byoc__dv_pair(const byoc_attrs *a, const char *name, i
     return v->count == 1 ? v->ints[0] : v->ints[i < v->count ? i : v->count - 1];
 }
 BYOC__SIM_PRIVATE const byoc_type *byoc__dv_arg_type(const byoc_node *call, int i) {
-    return i < call->nargs && call->args[i]->checked_type && call->args[i]->checked_type->kind == BYOC_TYPE_TENSOR ? call->args[i]->checked_type : NULL;
+    return i < call->nargs && call->args[i]->checked_type && call->args[i]->checked_type->kind == BYOC_TYPE_TENSOR
+               ? call->args[i]->checked_type
+               : NULL;
 }
 
 /* The device's own check of one op call (besides the backend file's constraints): dtypes, what its
@@ -2873,7 +3067,10 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
     for (int i = -1; i < call->nargs; ++i) {
         const byoc_type *a = i < 0 ? t : byoc__dv_arg_type(call, i);
         if (!a) return snprintf(reason, cap, "argument %d is not a tensor", i), 0;
-        if (!(dev->dtypes & BYOC__DV_DT(a->dtype))) return snprintf(reason, cap, "%s is not computed by %s %s", byoc_dtype_name(a->dtype), byoc__sim_kind_name(dev->kind), dev->preset), 0;
+        if (!(dev->dtypes & BYOC__DV_DT(a->dtype)))
+            return snprintf(reason, cap, "%s is not computed by %s %s", byoc_dtype_name(a->dtype),
+                            byoc__sim_kind_name(dev->kind), dev->preset),
+                   0;
         for (int j = 0; j < a->rank; ++j)
             if (a->dims[j] < 0) return snprintf(reason, cap, "dynamic shapes are not supported"), 0;
     }
@@ -2882,14 +3079,21 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
     if (cls == BYOC__DV_CONV) {
         int64_t groups = byoc_attrs_int(&call->attrs, "groups", 1);
         if (groups != 1 && !byoc__dv_is_depthwise(call))
-            return snprintf(reason, cap, "groups=%lld unsupported (the MAC array runs dense and depthwise convolutions, not grouped ones)", (long long)groups), 0;
-        if (strcmp(byoc_attrs_string(&call->attrs, "data_layout", "NCHW"), "NCHW") || strcmp(byoc_attrs_string(&call->attrs, "kernel_layout", "OIHW"), "OIHW"))
+            return snprintf(reason, cap,
+                            "groups=%lld unsupported (the MAC array runs dense and depthwise convolutions, not grouped "
+                            "ones)",
+                            (long long)groups),
+                   0;
+        if (strcmp(byoc_attrs_string(&call->attrs, "data_layout", "NCHW"), "NCHW") ||
+            strcmp(byoc_attrs_string(&call->attrs, "kernel_layout", "OIHW"), "OIHW"))
             return snprintf(reason, cap, "layouts other than NCHW/OIHW are unsupported"), 0;
         if (t->rank != 4) return snprintf(reason, cap, "not a 2-D convolution"), 0;
     }
     if (cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
-        if (strcmp(byoc_attrs_string(&call->attrs, "layout", "NCHW"), "NCHW")) return snprintf(reason, cap, "layouts other than NCHW are unsupported"), 0;
-        if (call->op == byoc__ops()->avg_pool2d && byoc_attrs_int(&call->attrs, "ceil_mode", 0) && byoc_attrs_int(&call->attrs, "count_include_pad", 0))
+        if (strcmp(byoc_attrs_string(&call->attrs, "layout", "NCHW"), "NCHW"))
+            return snprintf(reason, cap, "layouts other than NCHW are unsupported"), 0;
+        if (call->op == byoc__ops()->avg_pool2d && byoc_attrs_int(&call->attrs, "ceil_mode", 0) &&
+            byoc_attrs_int(&call->attrs, "count_include_pad", 0))
             return snprintf(reason, cap, "ceil_mode with count_include_pad is unsupported"), 0;
         if (t->rank != 4) return snprintf(reason, cap, "not a 2-D pool"), 0;
     }
@@ -3043,7 +3247,8 @@ BYOC__SIM_PRIVATE void byoc__dv_runs(const byoc__dv_box *b, const int64_t *dims,
     for (int a = 0; a < k; ++a) r *= (uint64_t)b->extent[a];
     *runs = r;
 }
-BYOC__SIM_PRIVATE uint64_t byoc__dv_dma_cycles(const byoc_sim_device *dev, const byoc__dv_box *b, const byoc__dv_tensor *t, uint64_t *bytes) {
+BYOC__SIM_PRIVATE uint64_t byoc__dv_dma_cycles(const byoc_sim_device *dev, const byoc__dv_box *b,
+                                               const byoc__dv_tensor *t, uint64_t *bytes) {
     uint64_t runs, elems, esize = byoc_dtype_size((byoc_dtype)t->dtype);
     byoc__dv_runs(b, t->dims, &runs, &elems);
     *bytes = runs * elems * esize;
@@ -3066,7 +3271,8 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_log2(uint64_t x) {
 /* ---- device kinds: npu, dsp and the host, and the registry ---- */
 /* NPU: a systolic MAC array; convolutions and dense layers by SCALE-Sim's folds, pools and standalone
    elementwise ops at `cols` results per cycle, the fused bias and activation free (in the output stage) */
-BYOC__SIM_PRIVATE uint64_t byoc__dv_npu_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls, uint64_t *macs_out, void *user_data) {
+BYOC__SIM_PRIVATE uint64_t byoc__dv_npu_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls,
+                                               uint64_t *macs_out, void *user_data) {
     (void)ncalls, (void)user_data;
     const byoc_node *a = calls[0];
     const byoc_type *out = a->checked_type;
@@ -3092,7 +3298,9 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_npu_cycles(const byoc_sim_device *dev, const
             cyc = byoc__dv_ceil_div(pixels, rows) * byoc__dv_ceil_div(m, cols) * (rows + cols + t - 2);
     } else {
         uint64_t work = byoc__dv_elems(out);
-        if (cls == BYOC_OP_CLASS_POOL2D) work *= (uint64_t)(byoc__dv_pair(&a->attrs, "pool_size", 0, 1) * byoc__dv_pair(&a->attrs, "pool_size", 1, 1));
+        if (cls == BYOC_OP_CLASS_POOL2D)
+            work *=
+                (uint64_t)(byoc__dv_pair(&a->attrs, "pool_size", 0, 1) * byoc__dv_pair(&a->attrs, "pool_size", 1, 1));
         if (cls == BYOC_OP_CLASS_GLOBAL_POOL2D) work = byoc__dv_elems(a->args[0]->checked_type);
         cyc = byoc__dv_ceil_div(work, cols) + 8;
     }
@@ -3103,25 +3311,31 @@ BYOC__SIM_PRIVATE void byoc__dv_npu_describe(const byoc_sim_device *d, char *out
     (void)user_data;
     char dts[160];
     byoc__dv_dtypes_text(d->dtypes, dts, sizeof dts);
-    snprintf(out, cap, "%s (%s): %dx%d MACs %s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
-             byoc__sim_kind_name(d->kind), d->preset, d->rows, d->cols, d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "weight-stationary" : "output-stationary",
-             d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles,
-             d->double_buffer ? "double" : "single", dts);
+    snprintf(out, cap,
+             "%s (%s): %dx%d MACs %s at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, "
+             "%s buffering, %s",
+             byoc__sim_kind_name(d->kind), d->preset, d->rows, d->cols,
+             d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "weight-stationary" : "output-stationary", d->clock_mhz,
+             (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes,
+             d->launch_cycles, d->double_buffer ? "double" : "single", dts);
 }
 /* what the NPU's output stage computes elementwise (activations by lookup table) */
-static const char *const byoc__dv_npu_ops[] = {"add", "subtract", "multiply", "maximum", "minimum", "nn.bias_add", "nn.relu", "clip",
-                                               "nn.leaky_relu", "sigmoid", "tanh", NULL};
+static const char *const byoc__dv_npu_ops[] = {"add",           "subtract",    "multiply", "maximum",
+                                               "minimum",       "nn.bias_add", "nn.relu",  "clip",
+                                               "nn.leaky_relu", "sigmoid",     "tanh",     NULL};
 static const byoc_sim_device byoc__dv_npu_presets[] = {
     {0, "ethos-u55-256", 500.0, 16, 16, BYOC_SIM_OUTPUT_STATIONARY, 16, 384 * 1024, 8.0, 500, 128, 1000, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16)},
     {0, "npu-128x128", 700.0, 128, 128, BYOC_SIM_WEIGHT_STATIONARY, 128, 1024 * 1024, 32.0, 200, 64, 1000, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_BFLOAT16)}};
-static const char *const byoc__dv_npu_about[] = {
-    "edge NPU after Arm's Ethos-U55-256: 256 MACs/cycle (16x16), 500 MHz, 64-bit AXI (8 B/cycle), DRAM latency 500 cycles and "
-    "128-byte bursts as in Vela's performance model; 384 KB SRAM for tiles. float32 runs at the int8 MAC rate (the U55 itself computes "
-    "int8 and int16 only)",
-    "datacenter-class NPU: a 128x128 weight-stationary systolic array like a TPU v2 core's MXU (128x128 at 700 MHz), 1 MB SRAM for "
-    "tiles, 32 B/cycle DRAM, latency 200 cycles"};
+static const char *const byoc__dv_npu_about[] = {"edge NPU after Arm's Ethos-U55-256: 256 MACs/cycle (16x16), 500 MHz, "
+                                                 "64-bit AXI (8 B/cycle), DRAM latency 500 cycles and "
+                                                 "128-byte bursts as in Vela's performance model; 384 KB SRAM for "
+                                                 "tiles. float32 runs at the int8 MAC rate (the U55 itself computes "
+                                                 "int8 and int16 only)",
+                                                 "datacenter-class NPU: a 128x128 weight-stationary systolic array "
+                                                 "like a TPU v2 core's MXU (128x128 at 700 MHz), 1 MB SRAM for "
+                                                 "tiles, 32 B/cycle DRAM, latency 200 cycles"};
 static const char byoc__dv_npu_spec[] =
     "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer.\n"
     "backend npu\n"
@@ -3150,7 +3364,8 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_op_cost(const byoc_op *op) {
         if (byoc__dv_dsp_medium[i] == op) return 4;
     return 1;
 }
-BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls, uint64_t *macs, void *user_data) {
+BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls,
+                                               uint64_t *macs, void *user_data) {
     (void)user_data;
     uint64_t cyc = 0, lanes = (uint64_t)(dev->lanes > 0 ? dev->lanes : 1);
     for (int i = 0; i < ncalls; ++i) {
@@ -3162,7 +3377,8 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_cycles(const byoc_sim_device *dev, const
             int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
             if (axis < 0) axis += in->rank;
             uint64_t len = axis >= 0 && axis < in->rank ? (uint64_t)in->dims[axis] : 1, nrows = len ? nin / len : 0;
-            /* softmax: max, exp, sum, scale (1 + 8 + 1 + 1); layer_norm: mean, variance, normalise, affine (1 + 2 + 2 + 2) */
+            /* softmax: max, exp, sum, scale (1 + 8 + 1 + 1);
+               layer_norm: mean, variance, normalise, affine (1 + 2 + 2 + 2) */
             uint64_t passes = cls == BYOC_OP_CLASS_SOFTMAX ? 11 : 7;
             cyc += nrows * (byoc__dv_ceil_div(len, lanes) * passes + 2 * byoc__dv_log2(lanes) + 4);
         } else if (cls == BYOC_OP_CLASS_REDUCE) {
@@ -3181,50 +3397,60 @@ BYOC__SIM_PRIVATE void byoc__dv_dsp_describe(const byoc_sim_device *d, char *out
     (void)user_data;
     char dts[160];
     byoc__dv_dtypes_text(d->dtypes, dts, sizeof dts);
-    snprintf(out, cap, "%s (%s): %d lanes at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s buffering, %s",
-             byoc__sim_kind_name(d->kind), d->preset, d->lanes, d->clock_mhz, (long long)(d->sram_bytes >> 10), d->dram_bytes_per_cycle, d->dram_latency,
-             d->burst_bytes, d->launch_cycles, d->double_buffer ? "double" : "single", dts);
+    snprintf(out, cap,
+             "%s (%s): %d lanes at %g MHz, SRAM %lld KB, DRAM %g B/cycle latency %d burst %d, launch %d cycles, %s "
+             "buffering, %s",
+             byoc__sim_kind_name(d->kind), d->preset, d->lanes, d->clock_mhz, (long long)(d->sram_bytes >> 10),
+             d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles,
+             d->double_buffer ? "double" : "single", dts);
 }
 /* what the DSP's vector unit computes elementwise */
-static const char *const byoc__dv_dsp_ops[] = {"add",        "subtract",     "multiply", "divide", "maximum", "minimum",         "nn.bias_add",
-                                               "nn.relu",    "clip",         "sigmoid",  "tanh",   "exp",     "log",             "sqrt",
-                                               "rsqrt",      "erf",          "negative", "abs",    "nn.gelu", "nn.leaky_relu",   "nn.hard_sigmoid",
-                                               "nn.hard_swish", "power", NULL};
+static const char *const byoc__dv_dsp_ops[] = {
+    "add",           "subtract", "multiply", "divide", "maximum", "minimum",       "nn.bias_add",
+    "nn.relu",       "clip",     "sigmoid",  "tanh",   "exp",     "log",           "sqrt",
+    "rsqrt",         "erf",      "negative", "abs",    "nn.gelu", "nn.leaky_relu", "nn.hard_sigmoid",
+    "nn.hard_swish", "power",    NULL};
 static const byoc_sim_device byoc__dv_dsp_presets[] = {
     {0, "dsp-512", 800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 16, 256 * 1024, 16.0, 200, 64, 200, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)},
     {0, "hvx-1024", 1000.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32, 256 * 1024, 32.0, 300, 128, 2000, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)}};
-static const char *const byoc__dv_dsp_about[] = {
-    "vector DSP with a 512-bit SIMD unit (16 float32 lanes) at 800 MHz, like Cadence's Tensilica Vision Q7; 256 KB local memory, "
-    "16 B/cycle DMA, latency 200 cycles, 200-cycle launch",
-    "vector DSP like Qualcomm's Hexagon with HVX: 1024-bit vectors (32 float32 lanes) at 1 GHz, 256 KB VTCM, 32 B/cycle, a "
-    "2000-cycle launch (a remote call from the application core)"};
+static const char *const byoc__dv_dsp_about[] = {"vector DSP with a 512-bit SIMD unit (16 float32 lanes) at 800 MHz, "
+                                                 "like Cadence's Tensilica Vision Q7; 256 KB local memory, "
+                                                 "16 B/cycle DMA, latency 200 cycles, 200-cycle launch",
+                                                 "vector DSP like Qualcomm's Hexagon with HVX: 1024-bit vectors (32 "
+                                                 "float32 lanes) at 1 GHz, 256 KB VTCM, 32 B/cycle, a "
+                                                 "2000-cycle launch (a remote call from the application core)"};
 static const char byoc__dv_dsp_spec[] =
     "# Built-in vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes.\n"
     "backend dsp\n"
     "kind dsp\n"
     "priority 10\n"
-    "supports add nn.bias_add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt rsqrt erf\n"
+    "supports add nn.bias_add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt "
+    "rsqrt erf\n"
     "supports negative abs nn.gelu nn.leaky_relu nn.hard_sigmoid nn.hard_swish\n"
     "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n";
 
 /* the host: modelled per kernel (byoc__sim_account), not by command streams */
 BYOC__SIM_PRIVATE void byoc__dv_host_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {
     (void)user_data;
-    snprintf(out, cap, "%s (%s): %d float ops/cycle at %g MHz, DRAM %g B/cycle, %d cycles per kernel", byoc__sim_kind_name(d->kind), d->preset, d->lanes,
-             d->clock_mhz, d->dram_bytes_per_cycle, d->launch_cycles);
+    snprintf(out, cap, "%s (%s): %d float ops/cycle at %g MHz, DRAM %g B/cycle, %d cycles per kernel",
+             byoc__sim_kind_name(d->kind), d->preset, d->lanes, d->clock_mhz, d->dram_bytes_per_cycle,
+             d->launch_cycles);
 }
-static const byoc_sim_device byoc__dv_host_presets[] = {{0, "host-a55", 1800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 4, 0, 8.0, 0, 64, 500, 0, ~0u}};
-static const char *const byoc__dv_host_about[] = {
-    "application core like Arm's Cortex-A55 at 1.8 GHz: 128-bit NEON, 4 sustained float ops per cycle (half the FMA peak), "
-    "8 B/cycle DRAM, 500 cycles per kernel call"};
+static const byoc_sim_device byoc__dv_host_presets[] = {
+    {0, "host-a55", 1800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 4, 0, 8.0, 0, 64, 500, 0, ~0u}};
+static const char *const byoc__dv_host_about[] = {"application core like Arm's Cortex-A55 at 1.8 GHz: 128-bit NEON, 4 "
+                                                  "sustained float ops per cycle (half the FMA peak), "
+                                                  "8 B/cycle DRAM, 500 cycles per kernel call"};
 
 /* device parameters a command stream can run with (a loaded blob's, a registered preset's) */
 BYOC__SIM_PRIVATE int byoc__dv_params_ok(const byoc_sim_device *d, int mac_array) {
-    return d->clock_mhz >= 1 && d->clock_mhz <= 1e5 && d->rows >= 0 && d->rows <= 4096 && d->cols >= 0 && d->cols <= 4096 && d->lanes >= 1 && d->lanes <= 4096 &&
-           d->sram_bytes >= 64 && d->sram_bytes <= BYOC__DV_MAX_SRAM && d->dram_bytes_per_cycle >= 0.01 && d->dram_bytes_per_cycle <= 1e4 && d->dram_latency >= 0 &&
-           d->burst_bytes >= 1 && d->launch_cycles >= 0 && !(mac_array && (d->rows < 1 || d->cols < 1));
+    return d->clock_mhz >= 1 && d->clock_mhz <= 1e5 && d->rows >= 0 && d->rows <= 4096 && d->cols >= 0 &&
+           d->cols <= 4096 && d->lanes >= 1 && d->lanes <= 4096 && d->sram_bytes >= 64 &&
+           d->sram_bytes <= BYOC__DV_MAX_SRAM && d->dram_bytes_per_cycle >= 0.01 && d->dram_bytes_per_cycle <= 1e4 &&
+           d->dram_latency >= 0 && d->burst_bytes >= 1 && d->launch_cycles >= 0 &&
+           !(mac_array && (d->rows < 1 || d->cols < 1));
 }
 
 static byoc__dk_entry byoc__dk_entries[BYOC__DK_MAX];
@@ -3232,14 +3458,23 @@ static int byoc__dk_n, byoc__dk_ready;
 BYOC__SIM_PRIVATE byoc_result byoc__dk_add(const byoc_sim_device_kind_def *def, byoc_diag *diag) {
     const char *name = def ? def->name : NULL;
     int ident = name && *name && strlen(name) < 32;
-    for (const char *c = name; ident && *c; ++c) ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
-    if (!ident) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind: the name must be an identifier of at most 31 characters");
-    if (byoc__dk_n == BYOC__DK_MAX) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': the registry is full (%d kinds)", name, BYOC__DK_MAX);
+    for (const char *c = name; ident && *c; ++c)
+        ident = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ident)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "device kind: the name must be an identifier of at most 31 characters");
+    if (byoc__dk_n == BYOC__DK_MAX)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "device kind '%s': the registry is full (%d kinds)", name, BYOC__DK_MAX);
     for (int k = 0; k < byoc__dk_n; ++k)
-        if (!strcmp(byoc__dk_entries[k].def.name, name)) return byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "device kind '%s' is registered already", name);
-    if (!def->compute_cycles && byoc__dk_n > 0) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': compute_cycles is required", name);
+        if (!strcmp(byoc__dk_entries[k].def.name, name))
+            return byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "device kind '%s' is registered already", name);
+    if (!def->compute_cycles && byoc__dk_n > 0)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': compute_cycles is required",
+                              name);
     if (!def->presets || def->npresets < 1 || def->npresets > BYOC__DK_MAX_PRESETS)
-        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': 1 to %d presets", name, BYOC__DK_MAX_PRESETS);
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': 1 to %d presets", name,
+                              BYOC__DK_MAX_PRESETS);
     byoc__dk_entry e;
     memset(&e, 0, sizeof e);
     e.def = *def;
@@ -3250,14 +3485,18 @@ BYOC__SIM_PRIVATE byoc_result byoc__dk_add(const byoc_sim_device_kind_def *def, 
         const char *pn = e.presets[i].preset;
         int dup = !*pn || byoc_sim_preset_find(pn) != NULL;
         for (int j = 0; j < i && !dup; ++j) dup = !strcmp(e.presets[j].preset, pn);
-        if (dup) return byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "device kind '%s': preset %d has no name, or '%s' is taken", name, i, pn);
+        if (dup)
+            return byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL,
+                                  "device kind '%s': preset %d has no name, or '%s' is taken", name, i, pn);
         if (def->compute_cycles && !byoc__dv_params_ok(&e.presets[i], def->mac_array))
-            return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': preset '%s' has parameters out of range", name, pn);
+            return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                                  "device kind '%s': preset '%s' has parameters out of range", name, pn);
     }
     for (int i = 0; def->ops && def->ops[i]; ++i) {
         const byoc_op *op = byoc_op_get(def->ops[i]);
         if (!op || op->def.device_class == BYOC_OP_CLASS_NONE || e.nops == BYOC__DK_MAX_OPS)
-            return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device kind '%s': op '%s' is unknown, of no device class, or one too many", name,
+            return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                                  "device kind '%s': op '%s' is unknown, of no device class, or one too many", name,
                                   def->ops[i]);
         e.ops[e.nops++] = op;
     }
@@ -3283,8 +3522,8 @@ BYOC__SIM_PRIVATE void byoc__dk_init(void) {
     npu.about = "systolic MAC array: convolutions, dense layers, pools; bias and activations in the output stage";
     npu.presets = byoc__dv_npu_presets, npu.preset_about = byoc__dv_npu_about, npu.npresets = 2;
     npu.spec_text = byoc__dv_npu_spec;
-    npu.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_CONV2D) | BYOC_SIM_CLASS(BYOC_OP_CLASS_DENSE) | BYOC_SIM_CLASS(BYOC_OP_CLASS_POOL2D) |
-                  BYOC_SIM_CLASS(BYOC_OP_CLASS_GLOBAL_POOL2D);
+    npu.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_CONV2D) | BYOC_SIM_CLASS(BYOC_OP_CLASS_DENSE) |
+                  BYOC_SIM_CLASS(BYOC_OP_CLASS_POOL2D) | BYOC_SIM_CLASS(BYOC_OP_CLASS_GLOBAL_POOL2D);
     npu.ops = byoc__dv_npu_ops;
     npu.fuse_epilogue = 1, npu.mac_array = 1;
     npu.compute_cycles = byoc__dv_npu_cycles;
@@ -3294,8 +3533,8 @@ BYOC__SIM_PRIVATE void byoc__dk_init(void) {
     dsp.about = "vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes";
     dsp.presets = byoc__dv_dsp_presets, dsp.preset_about = byoc__dv_dsp_about, dsp.npresets = 2;
     dsp.spec_text = byoc__dv_dsp_spec;
-    dsp.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_SOFTMAX) | BYOC_SIM_CLASS(BYOC_OP_CLASS_LAYER_NORM) | BYOC_SIM_CLASS(BYOC_OP_CLASS_REDUCE) |
-                  BYOC_SIM_CLASS(BYOC_OP_CLASS_TRANSPOSE);
+    dsp.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_SOFTMAX) | BYOC_SIM_CLASS(BYOC_OP_CLASS_LAYER_NORM) |
+                  BYOC_SIM_CLASS(BYOC_OP_CLASS_REDUCE) | BYOC_SIM_CLASS(BYOC_OP_CLASS_TRANSPOSE);
     dsp.ops = byoc__dv_dsp_ops;
     dsp.fuse_epilogue = 1;
     dsp.compute_cycles = byoc__dv_dsp_cycles;
@@ -3333,7 +3572,8 @@ BYOC_SIM_API int byoc_sim_device_kind_find(const char *name) {
 BYOC__SIM_PRIVATE void byoc__dv_kernel_cost(const byoc_sim_device *dev, byoc__dv_kernel *k) {
     const byoc__dk_entry *e = byoc__dk_device(dev->kind);
     uint64_t macs = 0;
-    k->cycles = e ? e->def.compute_cycles(dev, (const byoc_node *const *)k->calls, k->ncalls, &macs, e->def.user_data) : 0;
+    k->cycles =
+        e ? e->def.compute_cycles(dev, (const byoc_node *const *)k->calls, k->ncalls, &macs, e->def.user_data) : 0;
     k->macs = macs;
 }
 // [SECTION] sim impl: device programs: lowering to command streams, tiles, timing
@@ -3356,7 +3596,8 @@ typedef struct byoc__dv_opinst {
 enum { BYOC__AX_FULL = 0, BYOC__AX_SAME, BYOC__AX_ONE, BYOC__AX_HALO };
 typedef struct byoc__dv_axis {
     int how, out_axis;
-    int64_t stride, pad, window; /* HALO: input rows of output rows [o0, o1) are [o0*stride - pad, (o1-1)*stride - pad + window) */
+    int64_t stride, pad,
+        window; /* HALO: input rows of output rows [o0, o1) are [o0*stride - pad, (o1-1)*stride - pad + window) */
 } byoc__dv_axis;
 typedef struct byoc__dv_operand {
     int tensor;
@@ -3381,7 +3622,8 @@ typedef struct byoc__dv_lowering {
     byoc__map *memo;               /* estimating: layer signature -> its cycles + 1 (may be NULL) */
 } byoc__dv_lowering;
 
-BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...) BYOC__SIM_PRINTF(4, 5);
+BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...)
+    BYOC__SIM_PRINTF(4, 5);
 BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...) {
     if (L->failed) return 0;
     L->failed = 1;
@@ -3391,13 +3633,17 @@ BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, cons
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const char *src = n ? byoc_node_span(n)->source : NULL;
-    byoc__sim_fail(L->diag, code, n, "%s%s%s%s", src ? src : "", src ? " (" : "", src && n->op ? n->op->def.name : "", src ? "): " : "");
-    if (L->diag) snprintf(L->diag->message + strlen(L->diag->message), sizeof L->diag->message - strlen(L->diag->message), "%s", msg);
+    byoc__sim_fail(L->diag, code, n, "%s%s%s%s", src ? src : "", src ? " (" : "", src && n->op ? n->op->def.name : "",
+                   src ? "): " : "");
+    if (L->diag)
+        snprintf(L->diag->message + strlen(L->diag->message), sizeof L->diag->message - strlen(L->diag->message), "%s",
+                 msg);
     return 0;
 }
 
 BYOC__SIM_PRIVATE int byoc__dv_new_value(byoc__dv_lowering *L, int kind, int id, int nfields) {
-    if (!BYOC__DV_RESERVE(L->values, L->cap_values, L->nvalues + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    if (!BYOC__DV_RESERVE(L->values, L->cap_values, L->nvalues + 1))
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
     byoc__dv_value v = {kind, id, nfields};
     L->values[L->nvalues] = v;
     return L->nvalues++;
@@ -3405,8 +3651,10 @@ BYOC__SIM_PRIVATE int byoc__dv_new_value(byoc__dv_lowering *L, int kind, int id,
 
 BYOC__SIM_PRIVATE int byoc__dv_new_tensor(byoc__dv_lowering *L, int kind, int index, const byoc_type *t) {
     byoc__dv_stream *s = L->s;
-    if (!t || t->kind != BYOC_TYPE_TENSOR) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, NULL, "a value that is not one tensor"), -1;
-    if (!BYOC__DV_RESERVE(s->tensors, s->cap_tensors, s->ntensors + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    if (!t || t->kind != BYOC_TYPE_TENSOR)
+        return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, NULL, "a value that is not one tensor"), -1;
+    if (!BYOC__DV_RESERVE(s->tensors, s->cap_tensors, s->ntensors + 1))
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
     byoc__dv_tensor *x = &s->tensors[s->ntensors];
     memset(x, 0, sizeof *x);
     x->kind = kind;
@@ -3434,7 +3682,8 @@ BYOC__SIM_PRIVATE int byoc__dv_constant(byoc__dv_lowering *L, const byoc_node *c
                 if (s->tensors[t].kind == BYOC__DV_CONST && k++ == i) return t;
     int t = byoc__dv_new_tensor(L, BYOC__DV_CONST, -1, c->annotation ? c->annotation : c->checked_type);
     if (t < 0) return -1;
-    if (!BYOC__DV_RESERVE(L->const_nodes, L->cap_const_nodes, L->nconst_nodes + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    if (!BYOC__DV_RESERVE(L->const_nodes, L->cap_const_nodes, L->nconst_nodes + 1))
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
     L->const_nodes[L->nconst_nodes++] = c;
     byoc__dv_tensor *x = &s->tensors[t];
     x->offset = s->const_bytes;
@@ -3459,7 +3708,8 @@ BYOC__SIM_PRIVATE int byoc__dv_constant(byoc__dv_lowering *L, const byoc_node *c
 BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn, const int *argv, int depth) {
     if (depth > 8) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, fn, "functions nested too deeply"), -1;
     byoc_graph g;
-    if (byoc_graph_build(L->m, fn->body, 0, &g) != BYOC_OK) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory"), -1;
+    if (byoc_graph_build(L->m, fn->body, 0, &g) != BYOC_OK)
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory"), -1;
     int *val = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g.count + 1)));
     if (!val) {
         byoc_graph_free(&g);
@@ -3511,7 +3761,8 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
                     break;
                 }
                 for (int a = 0; a < n->nargs; ++a)
-                    if (args[a] < 0 || L->values[args[a]].kind == BYOC__DVV_TUPLE) byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "%s of a tuple", n->op->def.name);
+                    if (args[a] < 0 || L->values[args[a]].kind == BYOC__DVV_TUPLE)
+                        byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "%s of a tuple", n->op->def.name);
                 if (L->failed || !BYOC__DV_RESERVE(L->ops, L->cap_ops, L->nops + 1)) {
                     byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, n, "out of memory");
                     break;
@@ -3523,7 +3774,9 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
                 for (int a = 0; a < n->nargs; ++a) o->args[a] = args[a];
                 val[i] = byoc__dv_new_value(L, BYOC__DVV_OP, L->nops++, 0);
             } else if (n->callee && n->callee->kind == BYOC_NODE_FUNCTION) {
-                if (n->nargs != n->callee->nparams) byoc__dv_fail(L, BYOC_ERR_TYPE, n, "a call with %d arguments of a function of %d", n->nargs, n->callee->nparams);
+                if (n->nargs != n->callee->nparams)
+                    byoc__dv_fail(L, BYOC_ERR_TYPE, n, "a call with %d arguments of a function of %d", n->nargs,
+                                  n->callee->nparams);
                 else val[i] = byoc__dv_flatten(L, n->callee, args, depth + 1);
             } else {
                 byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "a call of a global function inside a partition");
@@ -3541,7 +3794,8 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
 
 /* ---- tiles ---- */
 /* the operand box of an output tile */
-BYOC__SIM_PRIVATE void byoc__dv_operand_box(const byoc__dv_stream *s, const byoc__dv_operand *op, const int64_t *ob, const int64_t *oe, byoc__dv_box *box) {
+BYOC__SIM_PRIVATE void byoc__dv_operand_box(const byoc__dv_stream *s, const byoc__dv_operand *op, const int64_t *ob,
+                                            const int64_t *oe, byoc__dv_box *box) {
     const byoc__dv_tensor *t = &s->tensors[op->tensor];
     box->tensor = op->tensor;
     box->rank = t->rank;
@@ -3551,7 +3805,8 @@ BYOC__SIM_PRIVATE void byoc__dv_operand_box(const byoc__dv_stream *s, const byoc
         if (x->how == BYOC__AX_SAME) b = ob[x->out_axis], e = oe[x->out_axis];
         else if (x->how == BYOC__AX_ONE) b = 0, e = 1;
         else if (x->how == BYOC__AX_HALO) {
-            int64_t lo = ob[x->out_axis] * x->stride - x->pad, hi = (ob[x->out_axis] + oe[x->out_axis] - 1) * x->stride - x->pad + x->window;
+            int64_t lo = ob[x->out_axis] * x->stride - x->pad,
+                    hi = (ob[x->out_axis] + oe[x->out_axis] - 1) * x->stride - x->pad + x->window;
             if (lo < 0) lo = 0;
             if (hi > t->dims[a]) hi = t->dims[a];
             b = lo;
@@ -3583,11 +3838,13 @@ typedef struct byoc__dv_layer {
     int splittable[BYOC_MAX_RANK];
     int64_t tile[BYOC_MAX_RANK];
     uint64_t sram_need;
-    int inner_axis; /* the tile loop's fastest axis: -1 the last (spatial); 1 the channels, so a spatial tile's input stays resident across weight chunks */
+    int inner_axis; /* the tile loop's fastest axis: -1 the last (spatial); 1 the channels, so a spatial
+                       tile's input stays resident across weight chunks */
 } byoc__dv_layer;
 
 /* SRAM a tile plan needs: every operand and the output, in one or two buffers each */
-BYOC__SIM_PRIVATE uint64_t byoc__dv_working_set(const byoc__dv_stream *s, const byoc__dv_layer *ly, const int64_t *tile, int bufs) {
+BYOC__SIM_PRIVATE uint64_t byoc__dv_working_set(const byoc__dv_stream *s, const byoc__dv_layer *ly, const int64_t *tile,
+                                                int bufs) {
     int64_t ob[BYOC_MAX_RANK] = {0};
     uint64_t need = 0, out = byoc_dtype_size((byoc_dtype)s->tensors[ly->out].dtype);
     for (int a = 0; a < ly->rank; ++a) out *= (uint64_t)tile[a];
@@ -3629,7 +3886,8 @@ BYOC__SIM_PRIVATE int byoc__dv_plan_tiles(const byoc__dv_stream *s, byoc__dv_lay
     return 1;
 }
 /* operand axes of an elementwise argument: numpy broadcasting against the output, right-aligned */
-BYOC__SIM_PRIVATE void byoc__dv_broadcast_axes(const byoc__dv_tensor *t, int out_rank, const int64_t *out_dims, byoc__dv_axis *axes) {
+BYOC__SIM_PRIVATE void byoc__dv_broadcast_axes(const byoc__dv_tensor *t, int out_rank, const int64_t *out_dims,
+                                               byoc__dv_axis *axes) {
     for (int j = 0; j < t->rank; ++j) {
         int a = j + out_rank - t->rank;
         axes[j].out_axis = a;
@@ -3657,7 +3915,8 @@ BYOC__SIM_PRIVATE void byoc__dv_reduced_axes(const byoc_attrs *a, int rank, int 
 }
 
 /* the operand for argument a of op call c (anchor, or epilogue when chain >= 0) */
-BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer *ly, const byoc_node *c, int cls, int a, int tensor) {
+BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer *ly, const byoc_node *c, int cls, int a,
+                                           int tensor) {
     if (ly->noperands == BYOC__DV_MAX_OPERANDS) return -1;
     byoc__dv_operand *o = &ly->operands[ly->noperands];
     memset(o, 0, sizeof *o);
@@ -3668,9 +3927,11 @@ BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer 
             int64_t pad[4];
             byoc__dv_pads(&c->attrs, pad);
             const char *win = cls == BYOC__DV_CONV ? NULL : "pool_size";
-            int64_t k = win ? byoc__dv_pair(&c->attrs, win, 0, 1) : (c->args[1]->checked_type ? c->args[1]->checked_type->dims[2] : 1);
+            int64_t k = win ? byoc__dv_pair(&c->attrs, win, 0, 1)
+                            : (c->args[1]->checked_type ? c->args[1]->checked_type->dims[2] : 1);
             o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = 0;
-            o->axes[1].how = cls == BYOC__DV_CONV && !byoc__dv_is_depthwise(c) ? BYOC__AX_FULL : BYOC__AX_SAME, o->axes[1].out_axis = 1;
+            o->axes[1].how = cls == BYOC__DV_CONV && !byoc__dv_is_depthwise(c) ? BYOC__AX_FULL : BYOC__AX_SAME,
+            o->axes[1].out_axis = 1;
             o->axes[2].how = cls == BYOC__DV_GPOOL ? BYOC__AX_FULL : BYOC__AX_HALO, o->axes[2].out_axis = 2;
             o->axes[2].stride = byoc__dv_pair(&c->attrs, "strides", 0, 1);
             o->axes[2].pad = pad[0];
@@ -3683,7 +3944,8 @@ BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer 
     } else if (cls == BYOC__DV_SOFTMAX || (cls == BYOC__DV_LAYERNORM && a == 0)) {
         int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
         if (axis < 0) axis += t->rank;
-        for (int j = 0; j < t->rank; ++j) o->axes[j].how = j == axis ? BYOC__AX_FULL : BYOC__AX_SAME, o->axes[j].out_axis = j;
+        for (int j = 0; j < t->rank; ++j)
+            o->axes[j].how = j == axis ? BYOC__AX_FULL : BYOC__AX_SAME, o->axes[j].out_axis = j;
     } else if (cls == BYOC__DV_LAYERNORM) {
         /* gamma, beta: whole */
     } else if (cls == BYOC__DV_REDUCE) {
@@ -3723,7 +3985,9 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
     ly->inner_axis = -1;
     const byoc_node *anchor = L->ops[first].call;
     ly->cls = byoc__dv_class(L->dev->kind, anchor);
-    if (ly->cls == BYOC__DV_NONE) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "%s does not run %s", byoc__sim_kind_name(L->dev->kind), anchor->op->def.name);
+    if (ly->cls == BYOC__DV_NONE)
+        return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "%s does not run %s", byoc__sim_kind_name(L->dev->kind),
+                             anchor->op->def.name);
     const byoc_type *ot = anchor->checked_type;
     ly->rank = ot->rank;
     memcpy(ly->dims, ot->dims, sizeof(int64_t) * (size_t)ot->rank);
@@ -3740,7 +4004,8 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
         int t = byoc__dv_value_tensor(L, L->ops[first].args[a]);
         if (t < 0) return byoc__dv_fail(L, BYOC_ERR_INTERNAL, anchor, "an operand computed out of order");
         ly->operand_of[0][a] = byoc__dv_add_operand(L, ly, anchor, ly->cls, a, t);
-        if (ly->operand_of[0][a] < 0) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "more than %d operands", BYOC__DV_MAX_OPERANDS);
+        if (ly->operand_of[0][a] < 0)
+            return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "more than %d operands", BYOC__DV_MAX_OPERANDS);
     }
     /* the epilogue: elementwise ops of the same result type that only the chain feeds */
     int cur = first;
@@ -3754,7 +4019,9 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
             }
         if (user < 0) break;
         const byoc_node *c = L->ops[user].call;
-        if (byoc__dv_class(L->dev->kind, c) != BYOC__DV_ELEMWISE || !byoc_type_equal(c->checked_type, L->ops[cur].call->checked_type)) break;
+        if (byoc__dv_class(L->dev->kind, c) != BYOC__DV_ELEMWISE ||
+            !byoc_type_equal(c->checked_type, L->ops[cur].call->checked_type))
+            break;
         int ok = 1, need = 0;
         for (int a = 0; a < c->nargs; ++a)
             if (a != chain_arg) {
@@ -3764,7 +4031,10 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
         if (!ok || ly->noperands + need > BYOC__DV_MAX_OPERANDS) break;
         int k = ly->nops;
         for (int a = 0; a < c->nargs; ++a)
-            ly->operand_of[k][a] = a == chain_arg ? -1 : byoc__dv_add_operand(L, ly, c, BYOC__DV_ELEMWISE, a, byoc__dv_value_tensor(L, L->ops[user].args[a]));
+            ly->operand_of[k][a] = a == chain_arg
+                                       ? -1
+                                       : byoc__dv_add_operand(L, ly, c, BYOC__DV_ELEMWISE, a,
+                                                              byoc__dv_value_tensor(L, L->ops[user].args[a]));
         ly->ops[ly->nops++] = user;
         cur = user;
     }
@@ -3773,10 +4043,12 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
 }
 /* the kernel of one tile: the layer's calls retyped on the tile's operand boxes (a convolution's or pool's
    padding becomes the tile's own: real padding at the edges, none inside) */
-BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_layer *ly, const byoc__dv_box *boxes, const int64_t *ob, const int64_t *oe) {
+BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_layer *ly, const byoc__dv_box *boxes,
+                                           const int64_t *ob, const int64_t *oe) {
     byoc__dv_stream *s = L->s;
     byoc_module *km = s->km;
-    if (!BYOC__DV_RESERVE(s->kernels, s->cap_kernels, s->nkernels + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    if (!BYOC__DV_RESERVE(s->kernels, s->cap_kernels, s->nkernels + 1))
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
     byoc__dv_kernel *k = &s->kernels[s->nkernels];
     memset(k, 0, sizeof *k);
     byoc_node *params[BYOC__DV_MAX_OPERANDS];
@@ -3791,21 +4063,29 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_
     for (int i = 0; i < ly->nops; ++i) {
         const byoc_node *c = L->ops[ly->ops[i]].call;
         byoc_attrs at = {NULL, 0};
-        for (int a = 0; a < c->attrs.count; ++a) byoc_attrs_set(km, &at, c->attrs.items[a].name, &c->attrs.items[a].value);
+        for (int a = 0; a < c->attrs.count; ++a)
+            byoc_attrs_set(km, &at, c->attrs.items[a].name, &c->attrs.items[a].value);
         if (i == 0 && (ly->cls == BYOC__DV_CONV || ly->cls == BYOC__DV_POOL)) {
             const byoc__dv_axis *h = &ly->operands[0].axes[2];
-            int64_t pad[4], start = ob[2] * h->stride - h->pad, end = (ob[2] + oe[2] - 1) * h->stride - h->pad + h->window;
+            int64_t pad[4], start = ob[2] * h->stride - h->pad,
+                            end = (ob[2] + oe[2] - 1) * h->stride - h->pad + h->window;
             byoc__dv_pads(&c->attrs, pad);
-            int64_t tile_pad[4] = {boxes[0].begin[2] - start, pad[1], end - (boxes[0].begin[2] + boxes[0].extent[2]), pad[3]};
+            int64_t tile_pad[4] = {boxes[0].begin[2] - start, pad[1], end - (boxes[0].begin[2] + boxes[0].extent[2]),
+                                   pad[3]};
             if (tile_pad[0] < 0 || tile_pad[2] < 0)
-                return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, c, "a window lies wholly inside the padding (ceil_mode): not tiled"), -1;
+                return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, c,
+                                     "a window lies wholly inside the padding (ceil_mode): not tiled"),
+                       -1;
             /* the rows come out exact, so ceil_mode (kept for the untiled width) adds none */
             byoc_attrs_set_ints(km, &at, "padding", tile_pad, 4);
         }
-        if (i == 0 && ly->cls == BYOC__DV_CONV && byoc_attrs_get(&c->attrs, "channels") && byoc_attrs_get(&c->attrs, "channels")->kind == BYOC_ATTR_INT)
+        if (i == 0 && ly->cls == BYOC__DV_CONV && byoc_attrs_get(&c->attrs, "channels") &&
+            byoc_attrs_get(&c->attrs, "channels")->kind == BYOC_ATTR_INT)
             byoc_attrs_set_int(km, &at, "channels", oe[1]);
-        if (i == 0 && ly->cls == BYOC__DV_CONV && byoc__dv_is_depthwise(c)) byoc_attrs_set_int(km, &at, "groups", oe[1]); /* the tile's channels */
-        if (i == 0 && ly->cls == BYOC__DV_DENSE && byoc_attrs_get(&c->attrs, "units") && byoc_attrs_get(&c->attrs, "units")->kind == BYOC_ATTR_INT)
+        if (i == 0 && ly->cls == BYOC__DV_CONV && byoc__dv_is_depthwise(c))
+            byoc_attrs_set_int(km, &at, "groups", oe[1]); /* the tile's channels */
+        if (i == 0 && ly->cls == BYOC__DV_DENSE && byoc_attrs_get(&c->attrs, "units") &&
+            byoc_attrs_get(&c->attrs, "units")->kind == BYOC_ATTR_INT)
             byoc_attrs_set_int(km, &at, "units", oe[1]);
         byoc_node *args[4];
         for (int a = 0; a < c->nargs; ++a) {
@@ -3817,7 +4097,11 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_
         byoc_diag d;
         if (!prev || byoc_infer_node_type(km, prev, &d) != BYOC_OK) {
             const byoc_diag *e = byoc_module_error(km);
-            return byoc__dv_fail(L, BYOC_ERR_INTERNAL, c, "its tile kernel does not type: %s", prev ? d.message : e ? e->message : "out of memory"), -1;
+            return byoc__dv_fail(L, BYOC_ERR_INTERNAL, c, "its tile kernel does not type: %s",
+                                 prev ? d.message
+                                 : e  ? e->message
+                                      : "out of memory"),
+                   -1;
         }
         k->calls[i] = prev;
     }
@@ -3837,7 +4121,8 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_
 
 BYOC__SIM_PRIVATE int byoc__dv_push_cmd(byoc__dv_lowering *L, const byoc__dv_cmd *c) {
     byoc__dv_stream *s = L->s;
-    if (!BYOC__DV_RESERVE(s->cmds, s->cap_cmds, s->ncmds + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
+    if (!BYOC__DV_RESERVE(s->cmds, s->cap_cmds, s->ncmds + 1))
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
     s->cmds[s->ncmds] = *c;
     return s->ncmds++;
 }
@@ -3851,15 +4136,18 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
     const byoc_sim_device *dev = &s->dev;
     const byoc_node *anchor = L->ops[ly->ops[0]].call;
     if (!byoc__dv_plan_tiles(s, ly, bufs, (uint64_t)dev->sram_bytes))
-        return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "tile does not fit SRAM after splitting (the smallest tile needs %llu KB, SRAM has %lld KB)",
-                             (unsigned long long)(ly->sram_need + 1023) / 1024, (long long)(dev->sram_bytes >> 10));
+        return byoc__dv_fail(
+            L, BYOC_ERR_UNSUPPORTED, anchor,
+            "tile does not fit SRAM after splitting (the smallest tile needs %llu KB, SRAM has %lld KB)",
+            (unsigned long long)(ly->sram_need + 1023) / 1024, (long long)(dev->sram_bytes >> 10));
     /* tiles, lexicographic over the output axes */
     int64_t ntiles = 1, count[BYOC_MAX_RANK];
     for (int a = 0; a < ly->rank; ++a) {
         count[a] = ly->dims[a] ? (ly->dims[a] + ly->tile[a] - 1) / ly->tile[a] : 0;
         ntiles *= count[a];
     }
-    if (ntiles > (1 << 22)) return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "%lld tiles (at most %d)", (long long)ntiles, 1 << 22);
+    if (ntiles > (1 << 22))
+        return byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, anchor, "%lld tiles (at most %d)", (long long)ntiles, 1 << 22);
     /* SRAM: per operand and the output, bufs buffers of its largest tile */
     int64_t region[BYOC__DV_MAX_OPERANDS + 1];
     uint64_t at = 0;
@@ -3872,7 +4160,8 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
             for (int a = 0; a < b.rank; ++a) {
                 const byoc__dv_axis *x = &ly->operands[j].axes[a];
                 if (x->how == BYOC__AX_HALO) {
-                    int64_t reach = (ly->tile[x->out_axis] - 1) * x->stride + x->window, dim = s->tensors[b.tensor].dims[a];
+                    int64_t reach = (ly->tile[x->out_axis] - 1) * x->stride + x->window,
+                            dim = s->tensors[b.tensor].dims[a];
                     worst = worst / (uint64_t)b.extent[a] * (uint64_t)(reach < dim ? reach : dim);
                 }
             }
@@ -3885,11 +4174,14 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
         at += byoc__dv_align(out) * (uint64_t)bufs;
     }
     int64_t slot_size[BYOC__DV_MAX_OPERANDS + 1];
-    for (int j = 0; j <= ly->noperands; ++j) slot_size[j] = ((j < ly->noperands ? region[j + 1] : (int64_t)at) - region[j]) / bufs;
+    for (int j = 0; j <= ly->noperands; ++j)
+        slot_size[j] = ((j < ly->noperands ? region[j + 1] : (int64_t)at) - region[j]) / bufs;
     if (at > (uint64_t)dev->sram_bytes) return byoc__dv_fail(L, BYOC_ERR_INTERNAL, anchor, "the SRAM plan overflows");
-    /* per operand: the box resident in each buffer, the buffer in use, the load that filled it, the last compute that read it */
+    /* per operand: the box resident in each buffer, the buffer in use, the load that filled it, the last
+       compute that read it */
     byoc__dv_box resident[BYOC__DV_MAX_OPERANDS][2];
-    int cur_slot[BYOC__DV_MAX_OPERANDS], filled_by[BYOC__DV_MAX_OPERANDS][2], last_reader[BYOC__DV_MAX_OPERANDS][2], out_store[2] = {-1, -1};
+    int cur_slot[BYOC__DV_MAX_OPERANDS], filled_by[BYOC__DV_MAX_OPERANDS][2], last_reader[BYOC__DV_MAX_OPERANDS][2],
+        out_store[2] = {-1, -1};
     for (int j = 0; j < ly->noperands; ++j) {
         cur_slot[j] = bufs - 1;
         for (int b = 0; b < 2; ++b) resident[j][b].tensor = -1, filled_by[j][b] = last_reader[j][b] = -1;
@@ -3910,49 +4202,49 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
         if (a != ly->inner_axis) order[norder++] = a;
     if (ly->inner_axis >= 0 && ly->inner_axis < ly->rank) order[norder++] = ly->inner_axis;
     /* plan(t) fills row t&1 from the odometer idx, then advances it */
-#define BYOC__DV_PLAN(row)                                                                                                       \
-    do {                                                                                                                         \
-        for (int a = 0; a < ly->rank; ++a) {                                                                                     \
-            obs[row][a] = idx[a] * ly->tile[a];                                                                                  \
-            oes[row][a] = ly->dims[a] - obs[row][a] < ly->tile[a] ? ly->dims[a] - obs[row][a] : ly->tile[a];                     \
-        }                                                                                                                        \
-        for (int j = 0; j < ly->noperands; ++j) {                                                                                \
-            byoc__dv_operand_box(s, &ly->operands[j], obs[row], oes[row], &boxes[row][j]);                                       \
-            const byoc__dv_box *r0 = &resident[j][cur_slot[j]];                                                                  \
-            int same = r0->tensor == boxes[row][j].tensor;                                                                       \
-            for (int a = 0; same && a < r0->rank; ++a)                                                                           \
-                same = r0->begin[a] == boxes[row][j].begin[a] && r0->extent[a] == boxes[row][j].extent[a];                       \
-            need_load[row][j] = !same;                                                                                           \
-            if (!same) {                                                                                                         \
-                cur_slot[j] = (cur_slot[j] + 1) % bufs;                                                                          \
-                resident[j][cur_slot[j]] = boxes[row][j];                                                                        \
-            }                                                                                                                    \
-            slot_of[row][j] = cur_slot[j];                                                                                       \
-        }                                                                                                                        \
-        for (int q = ly->rank - 1; q >= 0; --q) {                                                                                \
-            int a = order[q];                                                                                                    \
-            if (++idx[a] < count[a]) break;                                                                                      \
-            idx[a] = 0;                                                                                                          \
-        }                                                                                                                        \
+#define BYOC__DV_PLAN(row)                                                                                   \
+    do {                                                                                                     \
+        for (int a = 0; a < ly->rank; ++a) {                                                                 \
+            obs[row][a] = idx[a] * ly->tile[a];                                                              \
+            oes[row][a] = ly->dims[a] - obs[row][a] < ly->tile[a] ? ly->dims[a] - obs[row][a] : ly->tile[a]; \
+        }                                                                                                    \
+        for (int j = 0; j < ly->noperands; ++j) {                                                            \
+            byoc__dv_operand_box(s, &ly->operands[j], obs[row], oes[row], &boxes[row][j]);                   \
+            const byoc__dv_box *r0 = &resident[j][cur_slot[j]];                                              \
+            int same = r0->tensor == boxes[row][j].tensor;                                                   \
+            for (int a = 0; same && a < r0->rank; ++a)                                                       \
+                same = r0->begin[a] == boxes[row][j].begin[a] && r0->extent[a] == boxes[row][j].extent[a];   \
+            need_load[row][j] = !same;                                                                       \
+            if (!same) {                                                                                     \
+                cur_slot[j] = (cur_slot[j] + 1) % bufs;                                                      \
+                resident[j][cur_slot[j]] = boxes[row][j];                                                    \
+            }                                                                                                \
+            slot_of[row][j] = cur_slot[j];                                                                   \
+        }                                                                                                    \
+        for (int q = ly->rank - 1; q >= 0; --q) {                                                            \
+            int a = order[q];                                                                                \
+            if (++idx[a] < count[a]) break;                                                                  \
+            idx[a] = 0;                                                                                      \
+        }                                                                                                    \
     } while (0)
     /* loads of the planned tile in row `row` (tile number t) */
-#define BYOC__DV_LOADS(row, t)                                                                                                   \
-    do {                                                                                                                         \
-        for (int j = 0; j < ly->noperands && !L->failed; ++j) {                                                                  \
-            int sl = slot_of[row][j];                                                                                            \
-            if (!need_load[row][j]) {                                                                                            \
-                load_cmd[row][j] = filled_by[j][sl];                                                                             \
-                continue;                                                                                                        \
-            }                                                                                                                    \
-            byoc__dv_cmd c;                                                                                                      \
-            memset(&c, 0, sizeof c);                                                                                             \
-            c.op = BYOC__DV_LOAD, c.layer = layer, c.tile = (int32_t)(t), c.kernel = -1;                                         \
-            c.box = boxes[row][j];                                                                                               \
-            c.sram = region[j] + sl * slot_size[j];                                                                              \
-            if (last_reader[j][sl] >= 0) c.deps[c.ndeps++] = last_reader[j][sl];                                                 \
-            c.cycles = byoc__dv_dma_cycles(dev, &c.box, &s->tensors[c.box.tensor], &c.bytes);                                    \
-            load_cmd[row][j] = filled_by[j][sl] = byoc__dv_push_cmd(L, &c);                                                      \
-        }                                                                                                                        \
+#define BYOC__DV_LOADS(row, t)                                                                \
+    do {                                                                                      \
+        for (int j = 0; j < ly->noperands && !L->failed; ++j) {                               \
+            int sl = slot_of[row][j];                                                         \
+            if (!need_load[row][j]) {                                                         \
+                load_cmd[row][j] = filled_by[j][sl];                                          \
+                continue;                                                                     \
+            }                                                                                 \
+            byoc__dv_cmd c;                                                                   \
+            memset(&c, 0, sizeof c);                                                          \
+            c.op = BYOC__DV_LOAD, c.layer = layer, c.tile = (int32_t)(t), c.kernel = -1;      \
+            c.box = boxes[row][j];                                                            \
+            c.sram = region[j] + sl * slot_size[j];                                           \
+            if (last_reader[j][sl] >= 0) c.deps[c.ndeps++] = last_reader[j][sl];              \
+            c.cycles = byoc__dv_dma_cycles(dev, &c.box, &s->tensors[c.box.tensor], &c.bytes); \
+            load_cmd[row][j] = filled_by[j][sl] = byoc__dv_push_cmd(L, &c);                   \
+        }                                                                                     \
     } while (0)
     BYOC__DV_PLAN(0);
     BYOC__DV_LOADS(0, 0);
@@ -3968,7 +4260,8 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
             int same = kcache[q].pad0 == boxes[row][0].begin[ly->rank > 2 ? 2 : 0] - obs[row][ly->rank > 2 ? 2 : 0] &&
                        kcache[q].pad2 == oes[row][ly->rank > 2 ? 2 : 0];
             for (int j = 0; same && j < ly->noperands; ++j)
-                for (int a = 0; same && a < boxes[row][j].rank; ++a) same = kcache[q].ext[j][a] == boxes[row][j].extent[a];
+                for (int a = 0; same && a < boxes[row][j].rank; ++a)
+                    same = kcache[q].ext[j][a] == boxes[row][j].extent[a];
             if (same) kern = kcache[q].kernel;
         }
         if (kern < 0) {
@@ -4017,7 +4310,8 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
     return !L->failed;
 }
 
-BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int from, int to, int bufs, byoc_sim_cost *cost);
+BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int from, int to, int bufs,
+                                                 byoc_sim_cost *cost);
 
 /* The layer's schedule: double or single buffering (double buffering halves the SRAM a tile may use, so it
    can lose, as Vela falls back when buffers do not fit), and the tile loop order (spatial tiles fastest, or
@@ -4026,9 +4320,9 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int f
 /* the target a measurement ran on: the device's parameters, or "host" */
 BYOC__SIM_PRIVATE void byoc__sim_target_key(const byoc_sim_device *dev, char *out, size_t cap) {
     if (!dev) { snprintf(out, cap, "host"); return; }
-    snprintf(out, cap, "%s/%s/%.0f/%dx%d/%d/%d/%lld/%.3f/%d/%d/%d/%d", byoc__sim_kind_name(dev->kind), dev->preset, dev->clock_mhz, dev->rows, dev->cols,
-             (int)dev->dataflow, dev->lanes, (long long)dev->sram_bytes, dev->dram_bytes_per_cycle, dev->dram_latency, dev->burst_bytes, dev->launch_cycles,
-             dev->double_buffer);
+    snprintf(out, cap, "%s/%s/%.0f/%dx%d/%d/%d/%lld/%.3f/%d/%d/%d/%d", byoc__sim_kind_name(dev->kind), dev->preset,
+             dev->clock_mhz, dev->rows, dev->cols, (int)dev->dataflow, dev->lanes, (long long)dev->sram_bytes,
+             dev->dram_bytes_per_cycle, dev->dram_latency, dev->burst_bytes, dev->launch_cycles, dev->double_buffer);
 }
 
 /* what decides a layer's cycles: its ops (names, attributes, types), where their arguments come from,
@@ -4046,7 +4340,8 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_signature(const byoc__dv_lowering *L, 
     }
     for (int j = 0; j < ly->noperands; ++j) {
         const byoc__dv_tensor *t = &s->tensors[ly->operands[j].tensor];
-        h = byoc__mix(byoc__mix(byoc__mix(h, (uint64_t)(t->kind == BYOC__DV_CONST)), (uint64_t)t->dtype), (uint64_t)t->rank);
+        h = byoc__mix(byoc__mix(byoc__mix(h, (uint64_t)(t->kind == BYOC__DV_CONST)), (uint64_t)t->dtype),
+                      (uint64_t)t->rank);
         for (int a = 0; a < t->rank; ++a) h = byoc__mix(h, (uint64_t)t->dims[a]);
     }
     return h | 1;
@@ -4071,18 +4366,22 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_layer(byoc__dv_lowering *L, byoc__dv_layer *
         for (int b = s->dev.double_buffer ? 2 : 1; b >= 1; --b)
             for (int in = -1; in <= (channel_order ? 1 : -1); in += 2) {
                 ly->inner_axis = in;
-                uint64_t cycles = byoc__dv_emit_tiles(L, ly, layer, b) ? byoc__dv_layer_cycles(s, c0, s->ncmds, b, NULL) : UINT64_MAX;
+                uint64_t cycles =
+                    byoc__dv_emit_tiles(L, ly, layer, b) ? byoc__dv_layer_cycles(s, c0, s->ncmds, b, NULL) : UINT64_MAX;
                 if (cycles < best) best = cycles, bufs = b, inner = in;
                 L->failed = 0;
                 s->ncmds = c0, s->nkernels = k0;
             }
         L->diag = keep;
     }
-    if (!BYOC__DV_RESERVE(s->layer_bufs, s->cap_layer_bufs, layer + 1)) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    if (!BYOC__DV_RESERVE(s->layer_bufs, s->cap_layer_bufs, layer + 1))
+        return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     s->layer_bufs[layer] = bufs;
     ly->inner_axis = inner;
     int ok = byoc__dv_emit_tiles(L, ly, layer, bufs);
-    if (ok && signature) byoc__map_put(L->memo, (const void *)(uintptr_t)signature, (intptr_t)byoc__dv_layer_cycles(s, c0, s->ncmds, bufs, NULL) + 1);
+    if (ok && signature)
+        byoc__map_put(L->memo, (const void *)(uintptr_t)signature,
+                      (intptr_t)byoc__dv_layer_cycles(s, c0, s->ncmds, bufs, NULL) + 1);
     return ok;
 }
 /* joins the frontend names (or op names) of a layer's ops with '+' */
@@ -4092,7 +4391,11 @@ BYOC__SIM_PRIVATE char *byoc__dv_join(byoc__dv_lowering *L, const byoc__dv_layer
     for (int i = 0; i < ly->nops && at < sizeof buf - 1; ++i) {
         const byoc_node *c = L->ops[ly->ops[i]].call;
         const char *name = spans && byoc_node_span(c)->source ? byoc_node_span(c)->source : c->op->def.name;
-        if (spans && i && !strcmp(name, spans && byoc_node_span(L->ops[ly->ops[i - 1]].call)->source ? byoc_node_span(L->ops[ly->ops[i - 1]].call)->source : "")) continue;
+        if (spans && i &&
+            !strcmp(name, spans && byoc_node_span(L->ops[ly->ops[i - 1]].call)->source
+                              ? byoc_node_span(L->ops[ly->ops[i - 1]].call)->source
+                              : ""))
+            continue;
         at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", i ? "+" : "", name);
     }
     return byoc__dv_strdup(buf);
@@ -4106,16 +4409,19 @@ BYOC__SIM_PRIVATE void byoc__dv_lowering_free(byoc__dv_lowering *L) {
 }
 
 /* relay_to_tir's work: the partition function to a command stream */
-BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry, byoc__map *memo, byoc__dv_stream *s,
-                                                 byoc_diag *diag);
-BYOC__SIM_PRIVATE byoc_result byoc__dv_lower(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry, byoc__dv_stream *s, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev,
+                                                int dry, byoc__map *memo, byoc__dv_stream *s, byoc_diag *diag);
+BYOC__SIM_PRIVATE byoc_result byoc__dv_lower(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry,
+                                             byoc__dv_stream *s, byoc_diag *diag) {
     return byoc__dv_lower_in(m, fn, dev, dry, NULL, s, diag);
 }
-BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev, int dry, byoc__map *memo, byoc__dv_stream *s,
-                                                 byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node *fn, const byoc_sim_device *dev,
+                                                int dry, byoc__map *memo, byoc__dv_stream *s, byoc_diag *diag) {
     memset(s, 0, sizeof *s);
     s->dev = *dev;
-    if (!byoc__dk_device(dev->kind)) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, fn, "a %s device runs no command streams", byoc__sim_kind_name(dev->kind));
+    if (!byoc__dk_device(dev->kind))
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, fn, "a %s device runs no command streams",
+                              byoc__sim_kind_name(dev->kind));
     s->km = byoc_module_create(NULL);
     if (!s->km) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, fn, "out of memory");
     byoc__dv_lowering L;
@@ -4127,7 +4433,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node 
     L.dry = dry;
     L.memo = memo;
     int argv[64];
-    if (fn->nparams > 64) byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, fn, "a partition of %d parameters (at most 64)", fn->nparams);
+    if (fn->nparams > 64)
+        byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, fn, "a partition of %d parameters (at most 64)", fn->nparams);
     for (int i = 0; i < fn->nparams && !L.failed; ++i) {
         int t = byoc__dv_new_tensor(&L, BYOC__DV_INPUT, i, fn->params[i]->checked_type);
         if (t >= 0) argv[i] = byoc__dv_new_value(&L, BYOC__DVV_TENSOR, t, 0);
@@ -4192,7 +4499,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node 
 
 /* ---- timing: two in-order engines, each command after its dependencies ---- */
 BYOC__SIM_PRIVATE void byoc__dv_schedule(byoc__dv_stream *s, byoc_sim_cost *cost) {
-    uint64_t engine[2] = {(uint64_t)s->dev.launch_cycles, (uint64_t)s->dev.launch_cycles}, end = (uint64_t)s->dev.launch_cycles;
+    uint64_t engine[2] = {(uint64_t)s->dev.launch_cycles, (uint64_t)s->dev.launch_cycles},
+             end = (uint64_t)s->dev.launch_cycles;
     memset(cost, 0, sizeof *cost);
     for (int i = 0; i < s->ncmds; ++i) {
         byoc__dv_cmd *c = &s->cmds[i];
@@ -4224,7 +4532,8 @@ BYOC__SIM_PRIVATE void byoc__dv_schedule(byoc__dv_stream *s, byoc_sim_cost *cost
 /* the analytic estimate of one layer's commands [from, to): double-buffered, the first tile's loads, then per
    tile max(its compute, the DMA beside it: the store of the tile before and the loads of the tile after), then
    the last store; single-buffered, everything in sequence */
-BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int from, int to, int bufs, byoc_sim_cost *cost) {
+BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_cycles(const byoc__dv_stream *s, int from, int to, int bufs,
+                                                 byoc_sim_cost *cost) {
     int ntiles = 0;
     for (int k = from; k < to; ++k)
         if (s->cmds[k].tile + 1 > ntiles) ntiles = s->cmds[k].tile + 1;
@@ -4262,7 +4571,8 @@ BYOC__SIM_PRIVATE void byoc__dv_estimate_stream(const byoc__dv_stream *s, byoc_s
     for (int i = 0; i < s->ncmds;) {
         int layer = s->cmds[i].layer, j = i;
         while (j < s->ncmds && s->cmds[j].layer == layer) j++;
-        total += byoc__dv_layer_cycles(s, i, j, s->layer_bufs && layer < s->cap_layer_bufs ? s->layer_bufs[layer] : 1, cost);
+        total +=
+            byoc__dv_layer_cycles(s, i, j, s->layer_bufs && layer < s->cap_layer_bufs ? s->layer_bufs[layer] : 1, cost);
         i = j;
     }
     cost->cycles = total;
@@ -4308,7 +4618,8 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_
         ok = ly.out >= 0;
     }
     if (ok && !byoc__dv_plan_tiles(&s, &ly, 1, (uint64_t)s.dev.sram_bytes)) {
-        snprintf(reason, cap, "tile does not fit SRAM after splitting (the smallest tile needs %llu KB, SRAM has %lld KB)",
+        snprintf(reason, cap,
+                 "tile does not fit SRAM after splitting (the smallest tile needs %llu KB, SRAM has %lld KB)",
                  (unsigned long long)(ly.sram_need + 1023) / 1024, (long long)(dev->sram_bytes >> 10));
         ok = 0;
     } else if (!ok) {
@@ -4358,7 +4669,9 @@ BYOC__SIM_PRIVATE void byoc__dv_put_f64(byoc__dv_writer *w, double v) {
     memcpy(&u, &v, 8);
     byoc__dv_put_u64(w, u);
 }
-BYOC__SIM_PRIVATE uint64_t byoc__dv_fnv(const unsigned char *p, size_t n) { return byoc__hash_bytes(0xcbf29ce484222325ull, p, n); } /* FNV-1a 64 */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_fnv(const unsigned char *p, size_t n) {
+    return byoc__hash_bytes(0xcbf29ce484222325ull, p, n);
+} /* FNV-1a 64 */
 BYOC__SIM_PRIVATE void byoc__dv_put_str(byoc__dv_writer *w, const char *s) {
     size_t n = strlen(s);
     byoc__dv_put_i32(w, (int64_t)n);
@@ -4437,18 +4750,23 @@ BYOC_SIM_API void byoc_sim_device_program_destroy(byoc_sim_device_program *dp) {
     byoc__dv_release(&a, dp);
 }
 
-#define BYOC__DV_CORRUPT(...) (byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, __VA_ARGS__), byoc_sim_device_program_destroy(dp), (byoc_sim_device_program *)NULL)
+#define BYOC__DV_CORRUPT(...)                                                                        \
+    (byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, __VA_ARGS__), byoc_sim_device_program_destroy(dp), \
+     (byoc_sim_device_program *)NULL)
 
 /* a kernel function as a chain: calls[0] the anchor, each later call reads the one before */
-BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_node *fn, byoc__dv_kernel *k, char *why, size_t cap) {
+BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_node *fn, byoc__dv_kernel *k, char *why,
+                                              size_t cap) {
     memset(k, 0, sizeof *k);
     k->fn = fn;
-    if (!fn || fn->kind != BYOC_NODE_FUNCTION || fn->nparams > BYOC__DV_MAX_OPERANDS) return snprintf(why, cap, "not a function of at most %d parameters", BYOC__DV_MAX_OPERANDS), 0;
+    if (!fn || fn->kind != BYOC_NODE_FUNCTION || fn->nparams > BYOC__DV_MAX_OPERANDS)
+        return snprintf(why, cap, "not a function of at most %d parameters", BYOC__DV_MAX_OPERANDS), 0;
     byoc_node *chain[16];
     int n = 0;
     byoc_node *at = fn->body;
     while (at && at->kind == BYOC_NODE_CALL && at->op) {
-        if (n == 16 || at->nargs > 4) return snprintf(why, cap, "more than 16 calls, or a call of more than 4 arguments"), 0;
+        if (n == 16 || at->nargs > 4)
+            return snprintf(why, cap, "more than 16 calls, or a call of more than 4 arguments"), 0;
         chain[n++] = at;
         byoc_node *next = NULL;
         for (int a = 0; a < at->nargs; ++a)
@@ -4466,13 +4784,19 @@ BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_n
             int p = -1;
             for (int q = 0; q < fn->nparams; ++q)
                 if (fn->params[q] == c->args[a]) p = q;
-            if (p < 0 && !(i > 0 && c->args[a] == k->calls[i - 1])) return snprintf(why, cap, "an argument that is neither a parameter nor the previous call"), 0;
+            if (p < 0 && !(i > 0 && c->args[a] == k->calls[i - 1]))
+                return snprintf(why, cap, "an argument that is neither a parameter nor the previous call"), 0;
             k->arg_param[i][a] = p;
         }
-        if (!c->checked_type || c->checked_type->kind != BYOC_TYPE_TENSOR) return snprintf(why, cap, "an untyped call"), 0;
+        if (!c->checked_type || c->checked_type->kind != BYOC_TYPE_TENSOR)
+            return snprintf(why, cap, "an untyped call"), 0;
         int cls = byoc__dv_class(dev->kind, c);
-        if (cls == BYOC__DV_NONE || (i > 0 && cls != BYOC__DV_ELEMWISE)) return snprintf(why, cap, "%s does not run on the %s here", c->op->def.name, byoc__sim_kind_name(dev->kind)), 0;
-        if (i > 0 && !byoc_type_equal(c->checked_type, k->calls[0]->checked_type)) return snprintf(why, cap, "an epilogue that changes the tile's type"), 0;
+        if (cls == BYOC__DV_NONE || (i > 0 && cls != BYOC__DV_ELEMWISE))
+            return snprintf(why, cap, "%s does not run on the %s here", c->op->def.name,
+                            byoc__sim_kind_name(dev->kind)),
+                   0;
+        if (i > 0 && !byoc_type_equal(c->checked_type, k->calls[0]->checked_type))
+            return snprintf(why, cap, "an epilogue that changes the tile's type"), 0;
     }
     k->ncalls = n;
     k->cls = byoc__dv_class(dev->kind, k->calls[0]);
@@ -4490,23 +4814,30 @@ BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_n
 BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load(const void *blob, size_t size, byoc_diag *diag) {
     return byoc_sim_device_load_with(blob, size, NULL, diag);
 }
-BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob, size_t size, const byoc_allocator *allocator, byoc_diag *diag) {
+BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob, size_t size,
+                                                                const byoc_allocator *allocator, byoc_diag *diag) {
     byoc_allocator a;
     memset(&a, 0, sizeof a);
     if (allocator) a = *allocator;
-    byoc_sim_device_program *dp = BYOC__SIM_CAST(byoc_sim_device_program *, byoc__dv_zalloc(&a, 1, sizeof(byoc_sim_device_program)));
-    if (!dp) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_device_program *)NULL;
+    byoc_sim_device_program *dp =
+        BYOC__SIM_CAST(byoc_sim_device_program *, byoc__dv_zalloc(&a, 1, sizeof(byoc_sim_device_program)));
+    if (!dp)
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), (byoc_sim_device_program *)NULL;
     dp->s.alloc = a;
     byoc__dv_stream *s = &dp->s;
     const unsigned char *bytes = BYOC__SIM_CAST(const unsigned char *, blob);
-    if (!blob || size < 16 || memcmp(bytes, BYOC__DV_MAGIC, 8)) return BYOC__DV_CORRUPT("device blob: not a byoc device blob (bad magic)");
-    if (byoc__dv_fnv(bytes, size - 8) != (uint64_t)bytes[size - 8] + ((uint64_t)bytes[size - 7] << 8) + ((uint64_t)bytes[size - 6] << 16) +
-                                            ((uint64_t)bytes[size - 5] << 24) + ((uint64_t)bytes[size - 4] << 32) + ((uint64_t)bytes[size - 3] << 40) +
-                                            ((uint64_t)bytes[size - 2] << 48) + ((uint64_t)bytes[size - 1] << 56))
+    if (!blob || size < 16 || memcmp(bytes, BYOC__DV_MAGIC, 8))
+        return BYOC__DV_CORRUPT("device blob: not a byoc device blob (bad magic)");
+    if (byoc__dv_fnv(bytes, size - 8) != (uint64_t)bytes[size - 8] + ((uint64_t)bytes[size - 7] << 8) +
+                                             ((uint64_t)bytes[size - 6] << 16) + ((uint64_t)bytes[size - 5] << 24) +
+                                             ((uint64_t)bytes[size - 4] << 32) + ((uint64_t)bytes[size - 3] << 40) +
+                                             ((uint64_t)bytes[size - 2] << 48) + ((uint64_t)bytes[size - 1] << 56))
         return BYOC__DV_CORRUPT("device blob: checksum mismatch (truncated or corrupted)");
     byoc__dv_reader r = {bytes, size - 8, 8, 0};
     uint32_t version = (uint32_t)byoc__dv_get_i32(&r);
-    if (version != 1 && version != BYOC__DV_VERSION) return BYOC__DV_CORRUPT("device blob: format version %u (this runtime reads 1 and %u)", version, BYOC__DV_VERSION);
+    if (version != 1 && version != BYOC__DV_VERSION)
+        return BYOC__DV_CORRUPT("device blob: format version %u (this runtime reads 1 and %u)", version,
+                                BYOC__DV_VERSION);
     byoc_sim_device *d = &s->dev;
     if (version == 1) { /* the built-in kinds' registry indices: 1 npu, 2 dsp */
         int32_t k = byoc__dv_get_i32(&r);
@@ -4519,7 +4850,8 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         if (r.bad || !kn) return BYOC__DV_CORRUPT("device blob: truncated header");
         d->kind = byoc_sim_device_kind_find(kind);
         if (!byoc__dk_device(d->kind)) {
-            byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "device blob: device kind '%s' is not registered in this runtime", kind);
+            byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL,
+                           "device blob: device kind '%s' is not registered in this runtime", kind);
             byoc_sim_device_program_destroy(dp);
             return NULL;
         }
@@ -4542,12 +4874,13 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
     if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated header");
     if (!byoc__dk_device(d->kind) || !byoc__dv_params_ok(d, byoc__dk_device(d->kind)->def.mac_array))
         return BYOC__DV_CORRUPT("device blob: device parameters out of range");
-    int32_t nin = byoc__dv_get_i32(&r), nout = byoc__dv_get_i32(&r), nt = byoc__dv_get_i32(&r), nl = byoc__dv_get_i32(&r), nk = byoc__dv_get_i32(&r),
-            nc = byoc__dv_get_i32(&r);
+    int32_t nin = byoc__dv_get_i32(&r), nout = byoc__dv_get_i32(&r), nt = byoc__dv_get_i32(&r),
+            nl = byoc__dv_get_i32(&r), nk = byoc__dv_get_i32(&r), nc = byoc__dv_get_i32(&r);
     uint64_t scratch = byoc__dv_get_u64(&r), const_bytes = byoc__dv_get_u64(&r), text_len = byoc__dv_get_u64(&r);
     size_t rest = r.len - r.at;
-    if (r.bad || nin < 0 || nout < 1 || (int64_t)nt < (int64_t)nin + nout || nl < 1 || nk < 1 || nc < 1 || (uint64_t)nt > rest / 88 || (uint64_t)nl > rest / 8 || (uint64_t)nc > rest / 280 ||
-        (uint64_t)nk > rest || text_len > rest || const_bytes > rest || scratch > ((uint64_t)1 << 30))
+    if (r.bad || nin < 0 || nout < 1 || (int64_t)nt < (int64_t)nin + nout || nl < 1 || nk < 1 || nc < 1 ||
+        (uint64_t)nt > rest / 88 || (uint64_t)nl > rest / 8 || (uint64_t)nc > rest / 280 || (uint64_t)nk > rest ||
+        text_len > rest || const_bytes > rest || scratch > ((uint64_t)1 << 30))
         return BYOC__DV_CORRUPT("device blob: counts out of range");
     s->ninputs = nin;
     s->noutputs = nout;
@@ -4574,11 +4907,13 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         for (int a = 0; a < BYOC_MAX_RANK; ++a) t->dims[a] = (int64_t)byoc__dv_get_u64(&r);
         t->offset = byoc__dv_get_u64(&r);
         if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated tensor table");
-        if (t->dtype <= 0 || t->dtype >= BYOC_DTYPE_COUNT || t->rank < 0 || t->rank > BYOC_MAX_RANK || t->kind < BYOC__DV_INPUT || t->kind > BYOC__DV_SCRATCH)
+        if (t->dtype <= 0 || t->dtype >= BYOC_DTYPE_COUNT || t->rank < 0 || t->rank > BYOC_MAX_RANK ||
+            t->kind < BYOC__DV_INPUT || t->kind > BYOC__DV_SCRATCH)
             return BYOC__DV_CORRUPT("device blob: tensor %d: bad kind, dtype or rank", i);
         uint64_t n = byoc_dtype_size((byoc_dtype)t->dtype);
         for (int a = 0; a < t->rank; ++a) {
-            if (t->dims[a] < 0 || t->dims[a] > ((int64_t)1 << 32) || (t->dims[a] && n > ((uint64_t)1 << 40) / (uint64_t)t->dims[a]))
+            if (t->dims[a] < 0 || t->dims[a] > ((int64_t)1 << 32) ||
+                (t->dims[a] && n > ((uint64_t)1 << 40) / (uint64_t)t->dims[a]))
                 return BYOC__DV_CORRUPT("device blob: tensor %d: dimensions out of range", i);
             n *= (uint64_t)t->dims[a];
         }
@@ -4586,10 +4921,14 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         if (t->kind == BYOC__DV_INPUT || t->kind == BYOC__DV_OUTPUT) {
             int lim = t->kind == BYOC__DV_INPUT ? nin : nout;
             int *seen = t->kind == BYOC__DV_INPUT ? seen_in : seen_out;
-            if (t->index < 0 || t->index >= lim || seen[t->index]++) return BYOC__DV_CORRUPT("device blob: tensor %d: bad or repeated %s index", i, t->kind == BYOC__DV_INPUT ? "input" : "output");
+            if (t->index < 0 || t->index >= lim || seen[t->index]++)
+                return BYOC__DV_CORRUPT("device blob: tensor %d: bad or repeated %s index", i,
+                                        t->kind == BYOC__DV_INPUT ? "input" : "output");
         } else {
             uint64_t lim = t->kind == BYOC__DV_CONST ? const_bytes : scratch;
-            if (t->offset % 64 || t->offset > lim || n > lim - t->offset) return BYOC__DV_CORRUPT("device blob: tensor %d lies outside its %s block", i, t->kind == BYOC__DV_CONST ? "constant" : "scratch");
+            if (t->offset % 64 || t->offset > lim || n > lim - t->offset)
+                return BYOC__DV_CORRUPT("device blob: tensor %d lies outside its %s block", i,
+                                        t->kind == BYOC__DV_CONST ? "constant" : "scratch");
         }
     }
     for (int i = 0; i < nin; ++i)
@@ -4629,35 +4968,49 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k) c->operand_sram[k] = (int64_t)byoc__dv_get_u64(&r);
         if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated command table");
         s->ncmds = i + 1;
-        if (c->op < BYOC__DV_LOAD || c->op > BYOC__DV_COMPUTE || c->layer < 0 || c->layer >= nl || c->tile < 0 || c->ndeps < 0 || c->ndeps > BYOC__DV_MAX_DEPS)
+        if (c->op < BYOC__DV_LOAD || c->op > BYOC__DV_COMPUTE || c->layer < 0 || c->layer >= nl || c->tile < 0 ||
+            c->ndeps < 0 || c->ndeps > BYOC__DV_MAX_DEPS)
             return BYOC__DV_CORRUPT("device blob: command %d: bad opcode, layer, tile or dependency count", i);
         for (int k = 0; k < c->ndeps; ++k)
-            if (c->deps[k] < 0 || c->deps[k] >= i) return BYOC__DV_CORRUPT("device blob: command %d depends on command %d, not an earlier one", i, c->deps[k]);
-        if (c->sram < 0 || c->sram % 64 || c->sram >= d->sram_bytes) return BYOC__DV_CORRUPT("device blob: command %d: SRAM offset %lld out of range or unaligned", i, (long long)c->sram);
+            if (c->deps[k] < 0 || c->deps[k] >= i)
+                return BYOC__DV_CORRUPT("device blob: command %d depends on command %d, not an earlier one", i,
+                                        c->deps[k]);
+        if (c->sram < 0 || c->sram % 64 || c->sram >= d->sram_bytes)
+            return BYOC__DV_CORRUPT("device blob: command %d: SRAM offset %lld out of range or unaligned", i,
+                                    (long long)c->sram);
         if (c->op != BYOC__DV_COMPUTE) {
             const byoc__dv_box *b = &c->box;
-            if (b->tensor < 0 || b->tensor >= nt || b->rank != s->tensors[b->tensor].rank) return BYOC__DV_CORRUPT("device blob: command %d: bad tensor or rank", i);
+            if (b->tensor < 0 || b->tensor >= nt || b->rank != s->tensors[b->tensor].rank)
+                return BYOC__DV_CORRUPT("device blob: command %d: bad tensor or rank", i);
             for (int a = 0; a < b->rank; ++a)
-                if (b->begin[a] < 0 || b->extent[a] < 1 || b->begin[a] > s->tensors[b->tensor].dims[a] || b->extent[a] > s->tensors[b->tensor].dims[a] - b->begin[a])
+                if (b->begin[a] < 0 || b->extent[a] < 1 || b->begin[a] > s->tensors[b->tensor].dims[a] ||
+                    b->extent[a] > s->tensors[b->tensor].dims[a] - b->begin[a])
                     return BYOC__DV_CORRUPT("device blob: command %d: its box leaves tensor %d", i, b->tensor);
-            if (c->op == BYOC__DV_STORE && s->tensors[b->tensor].kind != BYOC__DV_OUTPUT && s->tensors[b->tensor].kind != BYOC__DV_SCRATCH)
+            if (c->op == BYOC__DV_STORE && s->tensors[b->tensor].kind != BYOC__DV_OUTPUT &&
+                s->tensors[b->tensor].kind != BYOC__DV_SCRATCH)
                 return BYOC__DV_CORRUPT("device blob: command %d stores into an input or a constant", i);
             uint64_t nbytes = byoc__dv_box_bytes(s, b);
-            if (nbytes > (uint64_t)(d->sram_bytes - c->sram)) return BYOC__DV_CORRUPT("device blob: command %d: %llu bytes overflow SRAM", i, (unsigned long long)nbytes);
+            if (nbytes > (uint64_t)(d->sram_bytes - c->sram))
+                return BYOC__DV_CORRUPT("device blob: command %d: %llu bytes overflow SRAM", i,
+                                        (unsigned long long)nbytes);
             c->cycles = byoc__dv_dma_cycles(d, b, &s->tensors[b->tensor], &c->bytes);
         } else {
             if (c->kernel < 0 || c->kernel >= nk || c->noperands < 0 || c->noperands > BYOC__DV_MAX_OPERANDS)
                 return BYOC__DV_CORRUPT("device blob: command %d: bad kernel or operand count", i);
             for (int k = 0; k < c->noperands; ++k)
                 if (c->operand_sram[k] < 0 || c->operand_sram[k] % 64 || c->operand_sram[k] >= d->sram_bytes)
-                    return BYOC__DV_CORRUPT("device blob: command %d: operand %d's SRAM offset out of range or unaligned", i, k);
+                    return BYOC__DV_CORRUPT(
+                        "device blob: command %d: operand %d's SRAM offset out of range or unaligned", i, k);
         }
     }
     const unsigned char *text = byoc__dv_take(&r, (size_t)text_len);
     const unsigned char *consts = byoc__dv_take(&r, (size_t)const_bytes);
-    if (r.bad || r.at != r.len) return BYOC__DV_CORRUPT("device blob: %s", r.bad ? "truncated kernels or constants" : "trailing bytes");
+    if (r.bad || r.at != r.len)
+        return BYOC__DV_CORRUPT("device blob: %s", r.bad ? "truncated kernels or constants" : "trailing bytes");
     dp->consts_block = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&a, (size_t)const_bytes + 64, 1));
-    if (!dp->consts_block) return BYOC__DV_CORRUPT("device blob: out of memory for %llu bytes of constants", (unsigned long long)const_bytes);
+    if (!dp->consts_block)
+        return BYOC__DV_CORRUPT("device blob: out of memory for %llu bytes of constants",
+                                (unsigned long long)const_bytes);
     s->consts = dp->consts_block + (64 - (uintptr_t)dp->consts_block % 64) % 64;
     if (const_bytes) memcpy(s->consts, consts, (size_t)const_bytes);
     /* the kernels */
@@ -4683,10 +5036,14 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         byoc__dv_cmd *c = &s->cmds[i];
         if (c->op != BYOC__DV_COMPUTE) continue;
         const byoc__dv_kernel *k = &s->kernels[c->kernel];
-        if (c->noperands != k->fn->nparams) return BYOC__DV_CORRUPT("device blob: command %d gives %d operands to a kernel of %d", i, c->noperands, k->fn->nparams);
+        if (c->noperands != k->fn->nparams)
+            return BYOC__DV_CORRUPT("device blob: command %d gives %d operands to a kernel of %d", i, c->noperands,
+                                    k->fn->nparams);
         for (int q = 0; q < c->noperands; ++q)
-            if (k->param_bytes[q] > (uint64_t)(d->sram_bytes - c->operand_sram[q])) return BYOC__DV_CORRUPT("device blob: command %d: operand %d overflows SRAM", i, q);
-        if (k->out_bytes > (uint64_t)(d->sram_bytes - c->sram)) return BYOC__DV_CORRUPT("device blob: command %d: its result overflows SRAM", i);
+            if (k->param_bytes[q] > (uint64_t)(d->sram_bytes - c->operand_sram[q]))
+                return BYOC__DV_CORRUPT("device blob: command %d: operand %d overflows SRAM", i, q);
+        if (k->out_bytes > (uint64_t)(d->sram_bytes - c->sram))
+            return BYOC__DV_CORRUPT("device blob: command %d: its result overflows SRAM", i);
         c->cycles = k->cycles;
         c->macs = k->macs;
     }
@@ -4695,8 +5052,14 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
 }
 #undef BYOC__DV_CORRUPT
 
-BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp) { if (!dp) return NULL; return &dp->s.dev; }
-BYOC_SIM_API int byoc_sim_device_command_count(const byoc_sim_device_program *dp) { if (!dp) return 0; return dp->s.ncmds; }
+BYOC_SIM_API const byoc_sim_device *byoc_sim_device_of(const byoc_sim_device_program *dp) {
+    if (!dp) return NULL;
+    return &dp->s.dev;
+}
+BYOC_SIM_API int byoc_sim_device_command_count(const byoc_sim_device_program *dp) {
+    if (!dp) return 0;
+    return dp->s.ncmds;
+}
 BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device_program *dp, int i) {
     byoc_sim_command_info info;
     memset(&info, 0, sizeof info);
@@ -4712,7 +5075,10 @@ BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device
     info.offset = dp->cmd_table + (uint64_t)i * dp->cmd_record;
     return info;
 }
-BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp) { if (!dp) return 0; return dp->s.nlayers; }
+BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp) {
+    if (!dp) return 0;
+    return dp->s.nlayers;
+}
 BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp, int i, const char **ops) {
     if (!dp) return NULL;
     if (i < 0 || i >= dp->s.nlayers) return NULL;
@@ -4721,7 +5087,8 @@ BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp
 }
 
 /* copies a box between its tensor (row-major) and a contiguous SRAM tile */
-BYOC__SIM_PRIVATE void byoc__dv_box_copy(const byoc__dv_tensor *t, const byoc__dv_box *b, unsigned char *sram, int to_sram) {
+BYOC__SIM_PRIVATE void byoc__dv_box_copy(const byoc__dv_tensor *t, const byoc__dv_box *b, unsigned char *sram,
+                                         int to_sram) {
     uint64_t runs, run_elems;
     byoc__dv_runs(b, t->dims, &runs, &run_elems);
     size_t es = byoc_dtype_size((byoc_dtype)t->dtype), run_bytes = (size_t)run_elems * es;
@@ -4732,7 +5099,8 @@ BYOC__SIM_PRIVATE void byoc__dv_box_copy(const byoc__dv_tensor *t, const byoc__d
     for (uint64_t r = 0; r < runs; ++r) {
         /* element offset of the run's start */
         uint64_t off = 0;
-        for (int a = 0; a < b->rank; ++a) off = off * (uint64_t)t->dims[a] + (uint64_t)(b->begin[a] + (a < k ? idx[a] : 0));
+        for (int a = 0; a < b->rank; ++a)
+            off = off * (uint64_t)t->dims[a] + (uint64_t)(b->begin[a] + (a < k ? idx[a] : 0));
         if (to_sram) memcpy(sram + r * run_bytes, base + off * es, run_bytes);
         else memcpy(base + off * es, sram + r * run_bytes, run_bytes);
         for (int a = k - 1; a >= 0; --a) {
@@ -4752,7 +5120,8 @@ BYOC__SIM_PRIVATE void byoc__dv_note_fill(byoc_sim_device_program *dp, int64_t a
     }
     dp->nfilled = keep;
     if (load < 0) return;
-    if (dp->nfilled == (int)(sizeof dp->filled / sizeof dp->filled[0])) dp->nfilled = 0, dp->patches.load = -1; /* forget all: only reuse is lost */
+    if (dp->nfilled == (int)(sizeof dp->filled / sizeof dp->filled[0]))
+        dp->nfilled = 0, dp->patches.load = -1; /* forget all: only reuse is lost */
     byoc__dv_filled f = {at, bytes, load};
     dp->filled[dp->nfilled++] = f;
 }
@@ -4767,26 +5136,31 @@ BYOC__SIM_PRIVATE int byoc__dv_filled_by(const byoc_sim_device_program *dp, int6
 /* A float32 conv tile (one image, one group, not 1x1) as im2col + GEMM, the im2col reused while the same
    load's input tile is resident. 0 when the tile is not of that kind or memory is short: the host kernel
    runs it instead. */
-BYOC__SIM_PRIVATE int byoc__dv_conv_reusing_patches(byoc_sim_device_program *dp, const byoc_node *call, const byoc_tensor *x, const byoc_tensor *w,
-                                                    const byoc_tensor *out, int load) {
-    if (load < 0 || x->dtype != BYOC_FLOAT32 || w->dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32 || x->rank != 4 || w->rank != 4 || out->rank != 4 ||
-        x->dims[0] != 1 || byoc_attrs_int(&call->attrs, "groups", 1) != 1 || w->dims[1] != x->dims[1] || w->dims[0] != out->dims[1] ||
+BYOC__SIM_PRIVATE int byoc__dv_conv_reusing_patches(byoc_sim_device_program *dp, const byoc_node *call,
+                                                    const byoc_tensor *x, const byoc_tensor *w, const byoc_tensor *out,
+                                                    int load) {
+    if (load < 0 || x->dtype != BYOC_FLOAT32 || w->dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32 ||
+        x->rank != 4 || w->rank != 4 || out->rank != 4 || x->dims[0] != 1 ||
+        byoc_attrs_int(&call->attrs, "groups", 1) != 1 || w->dims[1] != x->dims[1] || w->dims[0] != out->dims[1] ||
         dp->s.workspace < byoc__gemm_ws())
         return 0;
     byoc__conv_geom g;
     memset(&g, 0, sizeof g);
     int64_t pad[4];
     byoc__dv_pads(&call->attrs, pad);
-    g.N = 1, g.C = x->dims[1], g.H = x->dims[2], g.W = x->dims[3], g.O = out->dims[1], g.OH = out->dims[2], g.OW = out->dims[3];
+    g.N = 1, g.C = x->dims[1], g.H = x->dims[2], g.W = x->dims[3], g.O = out->dims[1], g.OH = out->dims[2],
+    g.OW = out->dims[3];
     g.KH = w->dims[2], g.KW = w->dims[3], g.G = 1, g.Cg = g.C, g.Og = g.O;
     g.sh = byoc__dv_pair(&call->attrs, "strides", 0, 1), g.sw = byoc__dv_pair(&call->attrs, "strides", 1, 1);
     g.dh = byoc__dv_pair(&call->attrs, "dilation", 0, 1), g.dw = byoc__dv_pair(&call->attrs, "dilation", 1, 1);
     g.pt = pad[0], g.pl = pad[1];
     int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW;
     if (P <= 0 || KK <= 0 || (uint64_t)KK > ((uint64_t)16 << 20) / (uint64_t)P) return 0;
-    if (g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && !pad[0] && !pad[1] && !pad[2] && !pad[3]) { /* 1x1: the input is the patch matrix */
-        byoc_sgemm(0, 0, g.O, P, KK, 1.0f, BYOC__SIM_CAST(const float *, w->data), KK, BYOC__SIM_CAST(const float *, x->data), P, 0.0f,
-                   BYOC__SIM_CAST(float *, out->data), P, dp->workspace);
+    if (g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && !pad[0] && !pad[1] && !pad[2] &&
+        !pad[3]) { /* 1x1: the input is the patch matrix */
+        byoc_sgemm(0, 0, g.O, P, KK, 1.0f, BYOC__SIM_CAST(const float *, w->data), KK,
+                   BYOC__SIM_CAST(const float *, x->data), P, 0.0f, BYOC__SIM_CAST(float *, out->data), P,
+                   dp->workspace);
         return 1;
     }
     byoc__dv_patches *pc = &dp->patches;
@@ -4798,13 +5172,15 @@ BYOC__SIM_PRIVATE int byoc__dv_conv_reusing_patches(byoc_sim_device_program *dp,
         if ((size_t)(KK * P) > pc->cap) { /* the contents are rebuilt below: no copy */
             byoc__dv_release(&dp->s.alloc, pc->data);
             pc->cap = 0;
-            if (!(pc->data = BYOC__SIM_CAST(float *, byoc__dv_zalloc(&dp->s.alloc, (size_t)(KK * P), sizeof(float))))) return 0;
+            if (!(pc->data = BYOC__SIM_CAST(float *, byoc__dv_zalloc(&dp->s.alloc, (size_t)(KK * P), sizeof(float)))))
+                return 0;
             pc->cap = (size_t)(KK * P);
         }
         if (npacked > pc->cap_packed) {
             byoc__dv_release(&dp->s.alloc, pc->packed);
             pc->cap_packed = 0;
-            if (!(pc->packed = BYOC__SIM_CAST(float *, byoc__dv_zalloc(&dp->s.alloc, npacked, sizeof(float))))) return 0;
+            if (!(pc->packed = BYOC__SIM_CAST(float *, byoc__dv_zalloc(&dp->s.alloc, npacked, sizeof(float)))))
+                return 0;
             pc->cap_packed = npacked;
         }
         byoc__im2col(BYOC__SIM_CAST(const float *, x->data), &g, 0, P, pc->data);
@@ -4812,37 +5188,50 @@ BYOC__SIM_PRIVATE int byoc__dv_conv_reusing_patches(byoc_sim_device_program *dp,
         pc->load = load;
         pc->g = g;
     }
-    byoc__sgemm_packed_b(ukr, nr, g.O, P, KK, BYOC__SIM_CAST(const float *, w->data), KK, pc->packed, BYOC__SIM_CAST(float *, out->data), P,
+    byoc__sgemm_packed_b(ukr, nr, g.O, P, KK, BYOC__SIM_CAST(const float *, w->data), KK, pc->packed,
+                         BYOC__SIM_CAST(float *, out->data), P,
                          BYOC__SIM_CAST(float *, BYOC__SIM_CAST(void *, byoc__align64(dp->workspace))));
     return 1;
 }
 
-BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin, byoc_tensor *out, int nout, byoc_sim_cost *cost,
-                                             byoc_diag *diag) {
+BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const byoc_tensor *in, int nin,
+                                             byoc_tensor *out, int nout, byoc_sim_cost *cost, byoc_diag *diag) {
     if (!dp) return byoc__null_arg(diag, __func__, "device program");
     byoc__dv_stream *s = &dp->s;
     if (nin != s->ninputs || nout != s->noutputs)
-        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device program: %d inputs and %d outputs given, it takes %d and %d", nin, nout, s->ninputs, s->noutputs);
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "device program: %d inputs and %d outputs given, it takes %d and %d", nin, nout,
+                              s->ninputs, s->noutputs);
     if (s->scratch_bytes && !dp->scratch) {
         dp->scratch = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&dp->s.alloc, (size_t)s->scratch_bytes + 64, 1));
-        if (!dp->scratch) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %llu bytes of scratch", (unsigned long long)s->scratch_bytes);
+        if (!dp->scratch)
+            return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL,
+                                  "device program: out of memory for %llu bytes of scratch",
+                                  (unsigned long long)s->scratch_bytes);
     }
-    if (!dp->sram && !(dp->sram = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&dp->s.alloc, (size_t)s->dev.sram_bytes + 64, 1))))
-        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %lld bytes of SRAM", (long long)s->dev.sram_bytes);
+    if (!dp->sram &&
+        !(dp->sram = BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&dp->s.alloc, (size_t)s->dev.sram_bytes + 64, 1))))
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL,
+                              "device program: out of memory for %lld bytes of SRAM", (long long)s->dev.sram_bytes);
     if (s->workspace && !dp->workspace && !(dp->workspace = byoc__dv_zalloc(&dp->s.alloc, s->workspace, 1)))
-        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for %llu bytes of workspace", (unsigned long long)s->workspace);
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL,
+                              "device program: out of memory for %llu bytes of workspace",
+                              (unsigned long long)s->workspace);
     unsigned char *scratch = dp->scratch ? dp->scratch + (64 - (uintptr_t)dp->scratch % 64) % 64 : NULL;
     unsigned char *sram = dp->sram + (64 - (uintptr_t)dp->sram % 64) % 64;
     for (int i = 0; i < s->ntensors; ++i) {
         byoc__dv_tensor *t = &s->tensors[i];
-        const byoc_tensor *x = t->kind == BYOC__DV_INPUT ? &in[t->index] : t->kind == BYOC__DV_OUTPUT ? &out[t->index] : NULL;
+        const byoc_tensor *x = t->kind == BYOC__DV_INPUT    ? &in[t->index]
+                               : t->kind == BYOC__DV_OUTPUT ? &out[t->index]
+                                                            : NULL;
         if (x) {
             int same = x->dtype == (byoc_dtype)t->dtype && x->rank == t->rank && x->data;
             for (int a = 0; same && a < t->rank; ++a) same = x->dims[a] == t->dims[a];
             if (!same) {
                 char want[160];
                 byoc__sim_shape_string((byoc_dtype)t->dtype, t->rank, t->dims, want, sizeof want);
-                return byoc__sim_fail(diag, BYOC_ERR_TYPE, NULL, "device program: %s %d must be %s with data", t->kind == BYOC__DV_INPUT ? "input" : "output", t->index, want);
+                return byoc__sim_fail(diag, BYOC_ERR_TYPE, NULL, "device program: %s %d must be %s with data",
+                                      t->kind == BYOC__DV_INPUT ? "input" : "output", t->index, want);
             }
             t->data = x->data;
         } else {
@@ -4872,21 +5261,27 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
         for (int j = 0; j < k->ncalls; ++j) {
             const byoc_node *call = k->calls[j];
             byoc_tensor args[4];
-            for (int a = 0; a < call->nargs; ++a) args[a] = k->arg_param[j][a] < 0 ? result : params[k->arg_param[j][a]];
+            for (int a = 0; a < call->nargs; ++a)
+                args[a] = k->arg_param[j][a] < 0 ? result : params[k->arg_param[j][a]];
             const byoc_type *t = call->checked_type;
             result.dtype = t->dtype;
             result.rank = t->rank;
             memcpy(result.dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
             result.data = sram + c->sram;
             if (j == 0 && k->cls == BYOC__DV_CONV && !(kd && kd->def.execute) && k->arg_param[0][0] >= 0 &&
-                byoc__dv_conv_reusing_patches(dp, call, &args[0], &args[1], &result, byoc__dv_filled_by(dp, c->operand_sram[k->arg_param[0][0]], (int64_t)k->param_bytes[k->arg_param[0][0]])))
+                byoc__dv_conv_reusing_patches(dp, call, &args[0], &args[1], &result,
+                                              byoc__dv_filled_by(dp, c->operand_sram[k->arg_param[0][0]],
+                                                                 (int64_t)k->param_bytes[k->arg_param[0][0]])))
                 continue;
             byoc_diag ed;
             memset(&ed, 0, sizeof ed);
-            byoc_result rr = kd && kd->def.execute ? kd->def.execute(&s->dev, call, args, call->nargs, &result, dp->workspace, &ed, kd->def.user_data)
-                                                   : byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &ed);
+            byoc_result rr =
+                kd && kd->def.execute
+                    ? kd->def.execute(&s->dev, call, args, call->nargs, &result, dp->workspace, &ed, kd->def.user_data)
+                    : byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &ed);
             if (rr != BYOC_OK)
-                return byoc__sim_fail(diag, rr, NULL, "device program: layer %d (%s), command %d: %s", c->layer, s->layer_names[c->layer], i, ed.message);
+                return byoc__sim_fail(diag, rr, NULL, "device program: layer %d (%s), command %d: %s", c->layer,
+                                      s->layer_names[c->layer], i, ed.message);
         }
         byoc__dv_note_fill(dp, c->sram, (int64_t)k->out_bytes, -1); /* what it overwrote is no longer a load's */
     }
@@ -4912,16 +5307,20 @@ BYOC__SIM_PRIVATE void byoc__dv_runtime_release(void *state) {
 }
 
 /* byoc_module_evaluate's entry: constants in, result constants made in m */
-BYOC__SIM_PRIVATE byoc_result byoc__dv_runtime_run(void *state, byoc_module *m, byoc_node *const *args, int nargs, byoc_node **result, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__dv_runtime_run(void *state, byoc_module *m, byoc_node *const *args, int nargs,
+                                                   byoc_node **result, byoc_diag *diag) {
     byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, state);
     byoc__dv_stream *s = &rt->dp->s;
     byoc_tensor in[64], out[64];
     byoc_node *outs[64];
-    if (nargs != s->ninputs) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device program: %d arguments for %d inputs", nargs, s->ninputs);
+    if (nargs != s->ninputs)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "device program: %d arguments for %d inputs",
+                              nargs, s->ninputs);
     for (int i = 0; i < nargs; ++i) {
         const byoc_node *a = args[i];
         const byoc_type *t = a->annotation ? a->annotation : a->checked_type;
-        if (a->kind != BYOC_NODE_CONSTANT || !t || t->kind != BYOC_TYPE_TENSOR) return byoc__sim_fail(diag, BYOC_ERR_TYPE, a, "device program: argument %d is not a tensor constant", i);
+        if (a->kind != BYOC_NODE_CONSTANT || !t || t->kind != BYOC_TYPE_TENSOR)
+            return byoc__sim_fail(diag, BYOC_ERR_TYPE, a, "device program: argument %d is not a tensor constant", i);
         in[i].dtype = t->dtype;
         in[i].rank = t->rank;
         memcpy(in[i].dims, t->dims, sizeof(int64_t) * (size_t)t->rank);
@@ -4931,7 +5330,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_runtime_run(void *state, byoc_module *m, 
         const byoc__dv_tensor *x = &s->tensors[t];
         if (x->kind != BYOC__DV_OUTPUT) continue;
         byoc_node *c = byoc_constant(m, byoc_tensor_type(m, (byoc_dtype)x->dtype, x->rank, x->dims), NULL, 0);
-        if (!c) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for its result");
+        if (!c)
+            return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "device program: out of memory for its result");
         outs[x->index] = c;
         out[x->index].dtype = (byoc_dtype)x->dtype;
         out[x->index].rank = x->rank;
@@ -4965,7 +5365,8 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
         double flops = 0;
         for (int st = k->step_first; st < k->step_first + k->nsteps; ++st) flops += byoc_op_flops(p->steps[st].call);
         double bytes = (double)(k->info.bytes_read + k->info.bytes_written);
-        double compute = flops / (h->lanes > 0 ? h->lanes : 1), memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
+        double compute = flops / (h->lanes > 0 ? h->lanes : 1),
+               memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
         k->info.cycles = (uint64_t)h->launch_cycles + (uint64_t)(compute > memory ? compute : memory);
         k->info.sim_seconds = (double)k->info.cycles / (h->clock_mhz * 1e6);
         k->info.dram_bytes = (uint64_t)bytes;
@@ -4992,7 +5393,10 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
                         int v = p->operands[s->in_first + q];
                         if (seen[v] == i || (producer[v] >= 0 && producer[v] == i)) continue;
                         seen[v] = i;
-                        const char *src = producer[v] >= 0 ? (p->kernels[producer[v]].info.exec == BYOC_SIM_EXEC_RUNTIME ? p->kernels[producer[v]].info.device : "host") : "host";
+                        const char *src = producer[v] >= 0 ? (p->kernels[producer[v]].info.exec == BYOC_SIM_EXEC_RUNTIME
+                                                                  ? p->kernels[producer[v]].info.device
+                                                                  : "host")
+                                                           : "host";
                         if (strcmp(src, dev)) k->info.transfer_bytes += p->values[v].nbytes;
                     }
                 }
@@ -5000,7 +5404,10 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
                 int v = p->operands[from + q];
                 if (seen[v] == i) continue;
                 seen[v] = i;
-                const char *src = producer[v] >= 0 ? (p->kernels[producer[v]].info.exec == BYOC_SIM_EXEC_RUNTIME ? p->kernels[producer[v]].info.device : "host") : "host";
+                const char *src = producer[v] >= 0 ? (p->kernels[producer[v]].info.exec == BYOC_SIM_EXEC_RUNTIME
+                                                          ? p->kernels[producer[v]].info.device
+                                                          : "host")
+                                                   : "host";
                 if (strcmp(src, dev)) k->info.transfer_bytes += p->values[v].nbytes;
             }
         }
@@ -5022,7 +5429,8 @@ BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
 
 BYOC_SIM_API const byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i, int64_t *sram_peak_bytes) {
     if (sram_peak_bytes) *sram_peak_bytes = 0;
-    if (!p || i < 0 || i >= p->nkernels || p->kernels[i].info.exec != BYOC_SIM_EXEC_RUNTIME || !p->kernels[i].function) return NULL;
+    if (!p || i < 0 || i >= p->nkernels || p->kernels[i].info.exec != BYOC_SIM_EXEC_RUNTIME || !p->kernels[i].function)
+        return NULL;
     const byoc_sim_device_program *dp = byoc__dv_program_of(byoc_module_runtime(p->m, p->kernels[i].function));
     if (!dp) return NULL;
     const byoc__dv_stream *s = &dp->s;
@@ -5030,10 +5438,13 @@ BYOC_SIM_API const byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_progra
     for (int c = 0; c < s->ncmds; ++c) {
         const byoc__dv_cmd *cmd = &s->cmds[c];
         int compute = cmd->op == BYOC__DV_COMPUTE && cmd->kernel >= 0 && cmd->kernel < s->nkernels;
-        int64_t end = cmd->sram + (int64_t)(compute ? s->kernels[cmd->kernel].out_bytes : cmd->op != BYOC__DV_COMPUTE ? byoc__dv_box_bytes(s, &cmd->box) : 0);
+        int64_t end = cmd->sram + (int64_t)(compute                       ? s->kernels[cmd->kernel].out_bytes
+                                            : cmd->op != BYOC__DV_COMPUTE ? byoc__dv_box_bytes(s, &cmd->box)
+                                                                          : 0);
         if (end > peak) peak = end;
         for (int q = 0; compute && q < cmd->noperands && q < BYOC__DV_MAX_OPERANDS; ++q)
-            if (cmd->operand_sram[q] + (int64_t)s->kernels[cmd->kernel].param_bytes[q] > peak) peak = cmd->operand_sram[q] + (int64_t)s->kernels[cmd->kernel].param_bytes[q];
+            if (cmd->operand_sram[q] + (int64_t)s->kernels[cmd->kernel].param_bytes[q] > peak)
+                peak = cmd->operand_sram[q] + (int64_t)s->kernels[cmd->kernel].param_bytes[q];
     }
     if (sram_peak_bytes) *sram_peak_bytes = peak;
     return &s->dev;
@@ -5051,11 +5462,13 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
     const char *tracks[64];
     int ntracks = 0;
     byoc__buf_printf(&t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-    byoc__buf_printf(&t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"simulated SoC\"}}");
+    byoc__buf_printf(
+        &t, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"simulated SoC\"}}");
     for (int i = 0; i < p->nkernels; ++i) {
         const byoc__sim_kernel *k = &p->kernels[i];
         const byoc_sim_device *on = NULL;
-        const char *dev = byoc__sim_kernel_where(p, i, &on); /* the backend's name (a library backend's: host kernels) */
+        const char *dev =
+            byoc__sim_kernel_where(p, i, &on); /* the backend's name (a library backend's: host kernels) */
         int tid = -1;
         for (int j = 0; j < ntracks && tid < 0; ++j)
             if (!strcmp(tracks[j], dev)) tid = j;
@@ -5064,10 +5477,17 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
             tracks[ntracks++] = dev;
             for (int e = 0; e < 3; ++e) {
                 char name[160];
-                snprintf(name, sizeof name, e == 0 ? "%s%s" : e == 1 ? "%s dma%s" : "%s compute%s", dev,
-                         k->info.exec != BYOC_SIM_EXEC_RUNTIME && strcmp(dev, "host") ? " (library: host kernels)" : "");
+                snprintf(name, sizeof name,
+                         e == 0   ? "%s%s"
+                         : e == 1 ? "%s dma%s"
+                                  : "%s compute%s",
+                         dev,
+                         k->info.exec != BYOC_SIM_EXEC_RUNTIME && strcmp(dev, "host") ? " (library: host kernels)"
+                                                                                      : "");
                 if (e && !byoc__dk_device(byoc_sim_device_kind_find(k->info.device_kind))) break;
-                byoc__buf_printf(&t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":", 1 + 3 * tid + e);
+                byoc__buf_printf(&t,
+                                 ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
+                                 1 + 3 * tid + e);
                 byoc__sim_json_string(&t, name);
                 byoc__buf_printf(&t, "}}");
             }
@@ -5076,13 +5496,16 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
         double us = 1e6;
         byoc__buf_printf(&t, ",\n{\"name\":");
         byoc__sim_json_string(&t, k->info.name);
-        byoc__buf_printf(&t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":", k->info.device_kind, 1 + 3 * tid,
-                              k->info.sim_start * us, k->info.sim_seconds * us);
+        byoc__buf_printf(
+            &t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":",
+            k->info.device_kind, 1 + 3 * tid, k->info.sim_start * us, k->info.sim_seconds * us);
         byoc__sim_json_string(&t, k->info.ops);
         byoc__buf_printf(&t, ",\"partition\":");
         byoc__sim_json_string(&t, k->info.partition ? k->info.partition : "");
-        byoc__buf_printf(&t, ",\"kernel\":%d,\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}", i, (unsigned long long)k->info.cycles,
-                              (unsigned long long)k->info.dram_bytes, (unsigned long long)k->info.macs, (unsigned long long)k->info.transfer_bytes);
+        byoc__buf_printf(&t,
+                         ",\"kernel\":%d,\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}",
+                         i, (unsigned long long)k->info.cycles, (unsigned long long)k->info.dram_bytes,
+                         (unsigned long long)k->info.macs, (unsigned long long)k->info.transfer_bytes);
         const byoc_sim_device_program *dp =
             k->info.exec == BYOC_SIM_EXEC_RUNTIME ? byoc__dv_program_of(byoc_module_runtime(p->m, k->function)) : NULL;
         if (!dp) continue;
@@ -5090,12 +5513,19 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
         for (int c = 0; c < dp->s.ncmds; ++c) {
             const byoc__dv_cmd *cmd = &dp->s.cmds[c];
             int e = cmd->op == BYOC__DV_COMPUTE ? 2 : 1;
-            byoc__buf_printf(&t, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"layer\":",
-                                  cmd->op == BYOC__DV_LOAD ? "load" : cmd->op == BYOC__DV_STORE ? "store" : "compute", k->info.device_kind, 1 + 3 * tid + e,
-                                  k->info.sim_start * us + (double)cmd->start * per_cycle, (double)cmd->cycles * per_cycle);
+            byoc__buf_printf(&t,
+                             ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":"
+                             "%.4f,\"args\":{\"layer\":",
+                             cmd->op == BYOC__DV_LOAD    ? "load"
+                             : cmd->op == BYOC__DV_STORE ? "store"
+                                                         : "compute",
+                             k->info.device_kind, 1 + 3 * tid + e,
+                             k->info.sim_start * us + (double)cmd->start * per_cycle, (double)cmd->cycles * per_cycle);
             byoc__sim_json_string(&t, dp->s.layer_names[cmd->layer]);
-            byoc__buf_printf(&t, ",\"kernel\":%d,\"layer_index\":%d,\"command\":%d,\"tile\":%d,\"cycles\":%llu,\"bytes\":%llu}}", i, cmd->layer, c, cmd->tile, (unsigned long long)cmd->cycles,
-                                  (unsigned long long)(cmd->op == BYOC__DV_COMPUTE ? 0 : cmd->bytes));
+            byoc__buf_printf(
+                &t, ",\"kernel\":%d,\"layer_index\":%d,\"command\":%d,\"tile\":%d,\"cycles\":%llu,\"bytes\":%llu}}", i,
+                cmd->layer, c, cmd->tile, (unsigned long long)cmd->cycles,
+                (unsigned long long)(cmd->op == BYOC__DV_COMPUTE ? 0 : cmd->bytes));
         }
     }
     byoc__buf_printf(&t, "\n]}\n");
@@ -5115,8 +5545,18 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
 #define BYOC__EXE_ENTRY 32u
 #define BYOC__EXE_MAX_SECTIONS 65536u
 #define BYOC__EXE_MAX_FIELDS 16
-enum { BYOC__EXE_META = 1, BYOC__EXE_MODULE, BYOC__EXE_WEIGHTS, BYOC__EXE_PLAN, BYOC__EXE_KERNELS, BYOC__EXE_BLOB, BYOC__EXE_SOURCE_MAP, BYOC__EXE_KINDS };
-static const char *const byoc__exe_section_names[BYOC__EXE_KINDS] = {"?", "meta", "module", "weights", "plan", "kernels", "blob", "source map"};
+enum {
+    BYOC__EXE_META = 1,
+    BYOC__EXE_MODULE,
+    BYOC__EXE_WEIGHTS,
+    BYOC__EXE_PLAN,
+    BYOC__EXE_KERNELS,
+    BYOC__EXE_BLOB,
+    BYOC__EXE_SOURCE_MAP,
+    BYOC__EXE_KINDS
+};
+static const char *const byoc__exe_section_names[BYOC__EXE_KINDS] = {"?",    "meta",    "module", "weights",
+                                                                     "plan", "kernels", "blob",   "source map"};
 
 /* ---- writing ---- */
 /* one field of a tab-separated line: backslash, tab, newline and CR escaped */
@@ -5146,17 +5586,23 @@ BYOC__SIM_PRIVATE void byoc__exe_target_string(const byoc_sim_device *d, char *o
     char dts[200] = "";
     size_t at = 0;
     for (int t = 1; t < BYOC_DTYPE_COUNT && t < 32; ++t)
-        if ((d->dtypes >> t) & 1u && at < sizeof dts) at += (size_t)snprintf(dts + at, sizeof dts - at, "%s%s", at ? "," : "", byoc_dtype_name((byoc_dtype)t));
-    snprintf(out, cap, "%s -preset=%s -clock_mhz=%.17g -rows=%d -cols=%d -dataflow=%s -lanes=%d -sram_bytes=%lld -dram_bytes_per_cycle=%.17g "
-                       "-dram_latency=%d -burst_bytes=%d -launch_cycles=%d -double_buffer=%d -dtypes=%s",
-             byoc__sim_kind_name(d->kind), d->preset, d->clock_mhz, d->rows, d->cols, d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "ws" : "os", d->lanes,
-             (long long)d->sram_bytes, d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer, dts);
+        if ((d->dtypes >> t) & 1u && at < sizeof dts)
+            at += (size_t)snprintf(dts + at, sizeof dts - at, "%s%s", at ? "," : "", byoc_dtype_name((byoc_dtype)t));
+    snprintf(out, cap,
+             "%s -preset=%s -clock_mhz=%.17g -rows=%d -cols=%d -dataflow=%s -lanes=%d -sram_bytes=%lld "
+             "-dram_bytes_per_cycle=%.17g "
+             "-dram_latency=%d -burst_bytes=%d -launch_cycles=%d -double_buffer=%d -dtypes=%s",
+             byoc__sim_kind_name(d->kind), d->preset, d->clock_mhz, d->rows, d->cols,
+             d->dataflow == BYOC_SIM_WEIGHT_STATIONARY ? "ws" : "os", d->lanes, (long long)d->sram_bytes,
+             d->dram_bytes_per_cycle, d->dram_latency, d->burst_bytes, d->launch_cycles, d->double_buffer, dts);
 }
 
 BYOC__SIM_PRIVATE uint32_t byoc__exe_u32(const unsigned char *at) {
     return (uint32_t)at[0] | ((uint32_t)at[1] << 8) | ((uint32_t)at[2] << 16) | ((uint32_t)at[3] << 24);
 }
-BYOC__SIM_PRIVATE uint64_t byoc__exe_u64(const unsigned char *at) { return (uint64_t)byoc__exe_u32(at) | ((uint64_t)byoc__exe_u32(at + 4) << 32); }
+BYOC__SIM_PRIVATE uint64_t byoc__exe_u64(const unsigned char *at) {
+    return (uint64_t)byoc__exe_u32(at) | ((uint64_t)byoc__exe_u32(at + 4) << 32);
+}
 
 /* ---- loading ---- */
 typedef struct byoc__exe_kv {
@@ -5201,8 +5647,11 @@ BYOC_SIM_API void byoc_sim_executable_destroy(byoc_sim_executable *e) {
 }
 
 /* A copy of a text section, NUL-terminated; NULL (with diag) when it holds a NUL or memory runs out. */
-BYOC__SIM_PRIVATE char *byoc__exe_text(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, const char *what, byoc_diag *diag) {
-    if (memchr(data, 0, len)) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %s section: a NUL byte in text", file, what), (char *)NULL;
+BYOC__SIM_PRIVATE char *byoc__exe_text(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file,
+                                       const char *what, byoc_diag *diag) {
+    if (memchr(data, 0, len))
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %s section: a NUL byte in text", file, what),
+               (char *)NULL;
     char *t = BYOC__SIM_CAST(char *, byoc__exe_malloc(e, len + 1));
     if (!t) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file), (char *)NULL;
     memcpy(t, data, len);
@@ -5267,65 +5716,99 @@ BYOC_SIM_API const byoc_sim_source_entry *byoc_sim_executable_source(const byoc_
 }
 
 /* the stream's inputs and outputs against the partition's (typed) parameters and result, leaf by leaf */
-BYOC__SIM_PRIVATE int byoc__exe_signature_matches(const byoc__dv_stream *s, const byoc_node *fn, char *why, size_t cap) {
+BYOC__SIM_PRIVATE int byoc__exe_signature_matches(const byoc__dv_stream *s, const byoc_node *fn, char *why,
+                                                  size_t cap) {
     const byoc_type *result = fn->body ? fn->body->checked_type : NULL;
-    int nresults = !result ? 0 : result->kind == BYOC_TYPE_TENSOR ? 1 : result->kind == BYOC_TYPE_TUPLE ? result->nfields : 0;
+    int nresults = !result                            ? 0
+                   : result->kind == BYOC_TYPE_TENSOR ? 1
+                   : result->kind == BYOC_TYPE_TUPLE  ? result->nfields
+                                                      : 0;
     if (s->ninputs != fn->nparams || s->noutputs != nresults)
-        return snprintf(why, cap, "%d inputs and %d outputs for %d parameters and %d results", s->ninputs, s->noutputs, fn->nparams, nresults), 0;
+        return snprintf(why, cap, "%d inputs and %d outputs for %d parameters and %d results", s->ninputs, s->noutputs,
+                        fn->nparams, nresults),
+               0;
     for (int i = 0; i < s->ntensors; ++i) {
         const byoc__dv_tensor *t = &s->tensors[i];
         if (t->kind != BYOC__DV_INPUT && t->kind != BYOC__DV_OUTPUT) continue;
         const byoc_type *want = t->kind == BYOC__DV_INPUT ? fn->params[t->index]->checked_type
                                 : result->kind == BYOC_TYPE_TENSOR ? result : result->fields[t->index];
-        int same = want && want->kind == BYOC_TYPE_TENSOR && want->dtype == (byoc_dtype)t->dtype && want->rank == t->rank;
+        int same =
+            want && want->kind == BYOC_TYPE_TENSOR && want->dtype == (byoc_dtype)t->dtype && want->rank == t->rank;
         for (int a = 0; same && a < t->rank; ++a) same = want->dims[a] == t->dims[a];
-        if (!same) return snprintf(why, cap, "its %s %d has another type", t->kind == BYOC__DV_INPUT ? "input" : "output", t->index), 0;
+        if (!same)
+            return snprintf(why, cap, "its %s %d has another type", t->kind == BYOC__DV_INPUT ? "input" : "output",
+                            t->index),
+                   0;
     }
     return 1;
 }
 
 /* a blob section: its compatibility strings checked, its stream loaded and attached to its partition */
-BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, int index,
-                                                  const byoc_sim_load_options *o, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const unsigned char *data, size_t len,
+                                                  const char *file, int index, const byoc_sim_load_options *o,
+                                                  byoc_diag *diag) {
     byoc_sim_blob_info *b = &e->blobs[index];
     memset(b, 0, sizeof *b);
     if (len < 4) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: truncated header", file, index);
     uint32_t hl = byoc__exe_u32(data);
-    if (hl > len - 4) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: header of %u bytes in a section of %zu", file, index, hl, len);
+    if (hl > len - 4)
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: header of %u bytes in a section of %zu", file,
+                              index, hl, len);
     char *head = byoc__exe_text(e, data + 4, hl, file, "blob", diag);
     if (!head) return diag ? diag->code : BYOC_ERR_CORRUPT;
     e->blob_heads[index] = head;
     char *at = head, *f[BYOC__EXE_MAX_FIELDS];
     int n;
     while ((n = byoc__exe_next_line(&at, f)) > 0) {
-        if (n != 2) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: a header line is not KEY<tab>VALUE", file, index);
-        const char **slot = !strcmp(f[0], "function") ? &b->function : !strcmp(f[0], "backend") ? &b->backend : !strcmp(f[0], "kind") ? &b->kind
-                            : !strcmp(f[0], "format") ? &b->format : !strcmp(f[0], "producer") ? &b->producer : !strcmp(f[0], "target") ? &b->target : NULL;
+        if (n != 2)
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: a header line is not KEY<tab>VALUE", file,
+                                  index);
+        const char **slot = !strcmp(f[0], "function")   ? &b->function
+                            : !strcmp(f[0], "backend")  ? &b->backend
+                            : !strcmp(f[0], "kind")     ? &b->kind
+                            : !strcmp(f[0], "format")   ? &b->format
+                            : !strcmp(f[0], "producer") ? &b->producer
+                            : !strcmp(f[0], "target")   ? &b->target
+                                                        : NULL;
         if (slot) *slot = f[1];
     }
     if (n < 0 || !b->function || !b->backend || !b->kind || !b->format || !b->producer || !b->target)
-        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob %d: its header lacks function, backend, kind, format, producer or target", file, index);
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                              "%s: blob %d: its header lacks function, backend, kind, format, producer or target", file,
+                              index);
     b->size = len - 4 - hl;
     /* compatibility: the partition, the backend this runtime offers, the blob format, the device */
     byoc_node *fn = byoc_module_function(e->m, b->function);
     const byoc_attr_value *c = fn ? byoc_attrs_get(&fn->attrs, "Compiler") : NULL;
     if (!c || c->kind != BYOC_ATTR_STRING || strcmp(c->s, b->backend))
-        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: blob for @%s: the module has no partition @%s for backend '%s'", file, b->function, b->function, b->backend);
-    if (byoc_module_runtime(e->m, b->function)) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: two blobs for @%s", file, b->function);
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                              "%s: blob for @%s: the module has no partition @%s for backend '%s'", file, b->function,
+                              b->function, b->backend);
+    if (byoc_module_runtime(e->m, b->function))
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: two blobs for @%s", file, b->function);
     const byoc_sim_runtime_backend *rb = NULL;
     for (int i = 0; o && o->backends && i < o->nbackends && !rb; ++i)
         if (o->backends[i].name && !strcmp(o->backends[i].name, b->backend)) rb = &o->backends[i];
     if (o && o->backends && !rb)
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s needs backend '%s' (%s), which this runtime does not offer", file, b->function, b->backend, b->target);
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL,
+                              "%s: partition @%s needs backend '%s' (%s), which this runtime does not offer", file,
+                              b->function, b->backend, b->target);
     if (!byoc__dk_device(byoc_sim_device_kind_find(b->kind))) {
         char kinds[256] = "";
         for (int k = 0; k < byoc_sim_device_kind_count(); ++k)
-            if (byoc__dk_device(k)) snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? ", " : "", byoc__sim_kind_name(k));
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: backend '%s' is of kind '%s', which this runtime cannot run (it runs %s)", file,
-                              b->function, b->backend, b->kind, kinds);
+            if (byoc__dk_device(k))
+                snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? ", " : "",
+                         byoc__sim_kind_name(k));
+        return byoc__sim_fail(
+            diag, BYOC_ERR_UNSUPPORTED, NULL,
+            "%s: partition @%s: backend '%s' is of kind '%s', which this runtime cannot run (it runs %s)", file,
+            b->function, b->backend, b->kind, kinds);
     }
     if (strcmp(b->format, "BYOCDEV 1") && strcmp(b->format, "BYOCDEV 2"))
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s: blob format '%s' is not one this runtime reads (BYOCDEV 1, BYOCDEV 2)", file, b->function, b->format);
+        return byoc__sim_fail(
+            diag, BYOC_ERR_UNSUPPORTED, NULL,
+            "%s: partition @%s: blob format '%s' is not one this runtime reads (BYOCDEV 1, BYOCDEV 2)", file,
+            b->function, b->format);
     byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, byoc__dv_zalloc(&e->alloc, 1, sizeof(byoc__dv_runtime)));
     if (!rt) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
     rt->alloc = e->alloc;
@@ -5345,20 +5828,24 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
     byoc__exe_target_string(&rt->dp->s.dev, own, sizeof own);
     if (strcmp(own, b->target) || strcmp(byoc__sim_kind_name(rt->dp->s.dev.kind), b->kind)) {
         byoc__dv_runtime_release(rt);
-        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: partition @%s: the blob's device (%s) is not its header's kind and target (%s %s)", file, b->function, own, b->kind, b->target);
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                              "%s: partition @%s: the blob's device (%s) is not its header's kind and target (%s %s)",
+                              file, b->function, own, b->kind, b->target);
     }
     if (rb && rb->device) {
         byoc__exe_target_string(rb->device, want, sizeof want);
         if (strcmp(own, want)) {
             byoc__dv_runtime_release(rt);
-            return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: partition @%s was compiled for '%s', but this runtime's %s is '%s'", file, b->function, own,
-                                  b->backend, want);
+            return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL,
+                                  "%s: partition @%s was compiled for '%s', but this runtime's %s is '%s'", file,
+                                  b->function, own, b->backend, want);
         }
     }
     char why[300];
     if (!byoc__exe_signature_matches(&rt->dp->s, fn, why, sizeof why)) {
         byoc__dv_runtime_release(rt);
-        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: the blob for @%s does not fit the partition: %s", file, b->function, why);
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: the blob for @%s does not fit the partition: %s", file,
+                              b->function, why);
     }
     b->program = rt->dp;
     byoc_runtime_module rm;
@@ -5375,22 +5862,31 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
 }
 
 /* the saved kernel list and memory plan against the program lowered here */
-BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, char *kernels, char *plan, const char *file, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, char *kernels, char *plan,
+                                                      const char *file, byoc_diag *diag) {
     const byoc_sim_program *p = e->p;
     char *f[BYOC__EXE_MAX_FIELDS];
     int n, k = 0, b = 0;
     while ((n = byoc__exe_next_line(&kernels, f)) > 0) {
-        if (n != 6 || strcmp(f[0], "kernel")) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernels section: line %d is not a kernel", file, k + 1);
-        if (k >= p->nkernels) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: lists more kernels than its module lowers to (%d)", file, p->nkernels);
+        if (n != 6 || strcmp(f[0], "kernel"))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernels section: line %d is not a kernel", file,
+                                  k + 1);
+        if (k >= p->nkernels)
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: lists more kernels than its module lowers to (%d)",
+                                  file, p->nkernels);
         const byoc_sim_kernel_info *ki = &p->kernels[k].info;
-        if (strcmp(f[1], byoc_sim_exec_name(ki->exec)) || strcmp(f[2], ki->device) || strcmp(f[3], ki->partition ? ki->partition : "") || strcmp(f[4], ki->ops) ||
-            strcmp(f[5], ki->name))
-            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernel %d was saved as %s %s on %s (%s), but the module lowers to %s %s on %s (%s) here", file, k, f[1], f[4], f[2], f[5],
-                                  byoc_sim_exec_name(ki->exec), ki->ops, ki->device, ki->name);
+        if (strcmp(f[1], byoc_sim_exec_name(ki->exec)) || strcmp(f[2], ki->device) ||
+            strcmp(f[3], ki->partition ? ki->partition : "") || strcmp(f[4], ki->ops) || strcmp(f[5], ki->name))
+            return byoc__sim_fail(
+                diag, BYOC_ERR_CORRUPT, NULL,
+                "%s: kernel %d was saved as %s %s on %s (%s), but the module lowers to %s %s on %s (%s) here", file, k,
+                f[1], f[4], f[2], f[5], byoc_sim_exec_name(ki->exec), ki->ops, ki->device, ki->name);
         k++;
     }
     if (n < 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernels section: a malformed line", file);
-    if (k != p->nkernels) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %d kernels saved, the module lowers to %d", file, k, p->nkernels);
+    if (k != p->nkernels)
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %d kernels saved, the module lowers to %d", file, k,
+                              p->nkernels);
     const byoc_sim_memory_plan *pl = &p->plan;
     static const char *const summary[6] = {"arena", "lower_bound", "workspace", "tile_scratch", "outputs", "slots"};
     int seen[6] = {0};
@@ -5398,31 +5894,51 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, ch
         long long v[6];
         if (n == 2) {
             for (int i = 0; i < 6; ++i)
-                if (!strcmp(f[0], summary[i]) && seen[i]++) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %s given twice", file, f[0]);
-            uint64_t want = !strcmp(f[0], "arena") ? pl->arena_bytes : !strcmp(f[0], "lower_bound") ? pl->lower_bound_bytes : !strcmp(f[0], "workspace") ? pl->workspace_bytes
-                            : !strcmp(f[0], "tile_scratch") ? pl->tile_scratch_bytes : !strcmp(f[0], "outputs") ? pl->output_bytes : !strcmp(f[0], "slots") ? (uint64_t)pl->slots : UINT64_MAX;
+                if (!strcmp(f[0], summary[i]) && seen[i]++)
+                    return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %s given twice", file, f[0]);
+            uint64_t want = !strcmp(f[0], "arena")          ? pl->arena_bytes
+                            : !strcmp(f[0], "lower_bound")  ? pl->lower_bound_bytes
+                            : !strcmp(f[0], "workspace")    ? pl->workspace_bytes
+                            : !strcmp(f[0], "tile_scratch") ? pl->tile_scratch_bytes
+                            : !strcmp(f[0], "outputs")      ? pl->output_bytes
+                            : !strcmp(f[0], "slots")        ? (uint64_t)pl->slots
+                                                            : UINT64_MAX;
             if (want == UINT64_MAX || !byoc__exe_int(f[1], 0, LLONG_MAX, v) || (uint64_t)v[0] != want)
-                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %s is %s in the file, %llu here", file, f[0], f[1], (unsigned long long)(want == UINT64_MAX ? 0 : want));
+                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %s is %s in the file, %llu here",
+                                      file, f[0], f[1], (unsigned long long)(want == UINT64_MAX ? 0 : want));
             continue;
         }
-        if (n != 7 || strcmp(f[0], "buffer")) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: a malformed line", file);
+        if (n != 7 || strcmp(f[0], "buffer"))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: a malformed line", file);
         for (int i = 0; i < 6; ++i)
-            if (!byoc__exe_int(f[i + 1], -1, LLONG_MAX, &v[i])) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: buffer %d: '%s' is not a number", file, b, f[i + 1]);
-        if (b >= p->nbuffers) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: more buffers than the module has (%d)", file, p->nbuffers);
+            if (!byoc__exe_int(f[i + 1], -1, LLONG_MAX, &v[i]))
+                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: buffer %d: '%s' is not a number",
+                                      file, b, f[i + 1]);
+        if (b >= p->nbuffers)
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                                  "%s: memory plan: more buffers than the module has (%d)", file, p->nbuffers);
         const byoc__sim_buffer *x = &p->buffers[b];
-        if (v[0] != (long long)x->kind || (uint64_t)v[1] != x->offset || (uint64_t)v[2] != x->size || v[3] != x->first || v[4] != x->last || v[5] != x->inplace_of)
-            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: buffer %d is at %lld (%lld bytes) in the file, at %llu (%llu bytes) here", file, b, v[1], v[2],
-                                  (unsigned long long)x->offset, (unsigned long long)x->size);
+        if (v[0] != (long long)x->kind || (uint64_t)v[1] != x->offset || (uint64_t)v[2] != x->size ||
+            v[3] != x->first || v[4] != x->last || v[5] != x->inplace_of)
+            return byoc__sim_fail(
+                diag, BYOC_ERR_CORRUPT, NULL,
+                "%s: memory plan: buffer %d is at %lld (%lld bytes) in the file, at %llu (%llu bytes) here", file, b,
+                v[1], v[2], (unsigned long long)x->offset, (unsigned long long)x->size);
         b++;
     }
-    if (n < 0 || b != p->nbuffers) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %d buffers saved, the module has %d", file, b, p->nbuffers);
+    if (n < 0 || b != p->nbuffers)
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: %d buffers saved, the module has %d",
+                              file, b, p->nbuffers);
     for (int i = 0; i < 6; ++i)
-        if (!seen[i]) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: no %s line", file, summary[i]);
+        if (!seen[i])
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: memory plan: no %s line", file, summary[i]);
     return BYOC_OK;
 }
 
-BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, const unsigned char *data, size_t len, const char *file, byoc_diag *diag) {
-    if (!(e->source_text = byoc__exe_text(e, data, len, file, "source map", diag))) return diag ? diag->code : BYOC_ERR_CORRUPT;
+BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, const unsigned char *data, size_t len,
+                                                        const char *file, byoc_diag *diag) {
+    if (!(e->source_text = byoc__exe_text(e, data, len, file, "source map", diag)))
+        return diag ? diag->code : BYOC_ERR_CORRUPT;
     int cap = 0;
     char *at = e->source_text, *f[BYOC__EXE_MAX_FIELDS];
     int n, line = 0, pending = -1; /* a node line's entry, kept when no IR line follows */
@@ -5431,13 +5947,16 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
         line++;
         if (line == 1) {
             if (n != 2 || strcmp(f[0], "byoc-source-map") || strcmp(f[1], "1"))
-                return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: source map: not version 1 of the format", file);
+                return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: source map: not version 1 of the format",
+                                      file);
             continue;
         }
         if (e->nsources == cap) { /* grown as lines are accepted: never more than the lines read */
-            if (cap > INT_MAX / 2) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: too many lines", file);
+            if (cap > INT_MAX / 2)
+                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: too many lines", file);
             int ncap = cap ? 2 * cap : 64;
-            byoc_sim_source_entry *grown = BYOC__SIM_CAST(byoc_sim_source_entry *, byoc__dv_zalloc(&e->alloc, (size_t)ncap, sizeof *grown));
+            byoc_sim_source_entry *grown =
+                BYOC__SIM_CAST(byoc_sim_source_entry *, byoc__dv_zalloc(&e->alloc, (size_t)ncap, sizeof *grown));
             if (!grown) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
             if (e->nsources) memcpy(grown, e->sources, sizeof *grown * (size_t)e->nsources);
             byoc_sim_executable_free(e, e->sources);
@@ -5456,24 +5975,35 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
             continue;
         }
         if (n != 14 || strcmp(f[0], "ir") || !node || strcmp(f[1], node))
-            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: neither a node nor an IR op of the node before it", file, line);
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                                  "%s: source map line %d: neither a node nor an IR op of the node before it", file,
+                                  line);
         long long v[5];
         for (int i = 0; i < 5; ++i)
             if (!byoc__exe_int(f[8 + i], -1, i == 4 ? LLONG_MAX : INT_MAX, &v[i]))
-                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: '%s' is not a number", file, line, f[8 + i]);
-        if (v[0] >= byoc_sim_kernel_count(e->p)) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld does not exist", file, line, v[0]);
+                return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: '%s' is not a number",
+                                      file, line, f[8 + i]);
+        if (v[0] >= byoc_sim_kernel_count(e->p))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld does not exist",
+                                  file, line, v[0]);
         const char *kpart = v[0] >= 0 ? byoc_sim_kernel(e->p, (int)v[0])->partition : NULL;
         if (f[6][0] && v[0] >= 0 && (!kpart || strcmp(kpart, f[6])))
-            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld is not partition @%s's", file, line, v[0], f[6]);
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                                  "%s: source map line %d: kernel %lld is not partition @%s's", file, line, v[0], f[6]);
         if (!byoc_module_function(e->m, f[2]) || (f[6][0] && !byoc_module_function(e->m, f[6])))
-            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: no function @%s", file, line, f[6][0] ? f[6] : f[2]);
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: no function @%s", file, line,
+                                  f[6][0] ? f[6] : f[2]);
         const byoc_sim_device_program *dp = f[6][0] ? byoc__dv_program_of(byoc_module_runtime(e->m, f[6])) : NULL;
         if ((v[1] >= 0 || v[2] >= 0 || v[3] >= 0) &&
-            (!dp || v[1] < 0 || v[1] >= dp->s.nlayers || v[2] > v[3] || v[2] < 0 || v[3] >= dp->s.ncmds || dp->s.cmds[v[2]].layer != v[1] ||
-             dp->s.cmds[v[3]].layer != v[1] || (uint64_t)v[4] != byoc_sim_device_command(dp, (int)v[2]).offset))
-            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: layer %lld, commands %lld to %lld are not in @%s's blob", file, line, v[1], v[2], v[3], f[6]);
+            (!dp || v[1] < 0 || v[1] >= dp->s.nlayers || v[2] > v[3] || v[2] < 0 || v[3] >= dp->s.ncmds ||
+             dp->s.cmds[v[2]].layer != v[1] || dp->s.cmds[v[3]].layer != v[1] ||
+             (uint64_t)v[4] != byoc_sim_device_command(dp, (int)v[2]).offset))
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                                  "%s: source map line %d: layer %lld, commands %lld to %lld are not in @%s's blob",
+                                  file, line, v[1], v[2], v[3], f[6]);
         if (pending >= 0 && e->sources[pending].removed[0])
-            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: IR ops for a node said to be removed", file, line);
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                                  "%s: source map line %d: IR ops for a node said to be removed", file, line);
         byoc_sim_source_entry *s = pending >= 0 ? &e->sources[pending] : &e->sources[e->nsources++];
         pending = -1;
         memset(s, 0, sizeof *s);
@@ -5493,37 +6023,55 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
         s->command_offset = (uint64_t)v[4];
         s->reason = f[13];
     }
-    if (n < 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: a malformed line", file, line + 1);
-    if (line == 0) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: empty (no 'byoc-source-map 1' line)", file);
+    if (n < 0)
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: a malformed line", file, line + 1);
+    if (line == 0)
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: empty (no 'byoc-source-map 1' line)",
+                              file);
     for (int i = 0; i < e->nsources; ++i)
-        if (e->sources[i].removed && !e->sources[i].removed[0]) return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map: node %s has neither IR ops nor a reason for none", file, e->sources[i].frontend);
+        if (e->sources[i].removed && !e->sources[i].removed[0])
+            return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                                  "%s: source map: node %s has neither IR ops nor a reason for none", file,
+                                  e->sources[i].frontend);
     return BYOC_OK;
 }
 
-BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, size_t size, const char *name, const byoc_sim_load_options *o, byoc_diag *diag) {
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, size_t size, const char *name,
+                                                           const byoc_sim_load_options *o, byoc_diag *diag) {
     const unsigned char *d = BYOC__SIM_CAST(const unsigned char *, bytes);
     const char *file = name ? name : "<executable>";
     byoc_allocator alloc;
     memset(&alloc, 0, sizeof alloc);
     if (o && o->allocator) alloc = *o->allocator;
     if (!alloc.alloc_fn || !alloc.free_fn) memset(&alloc, 0, sizeof alloc); /* both functions, or the default */
-    byoc_sim_executable *e = BYOC__SIM_CAST(byoc_sim_executable *, alloc.alloc_fn ? alloc.alloc_fn(sizeof *e, alloc.user_data) : BYOC_MALLOC(sizeof *e));
-    if (!e) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file), (byoc_sim_executable *)NULL;
+    byoc_sim_executable *e = BYOC__SIM_CAST(
+        byoc_sim_executable *, alloc.alloc_fn ? alloc.alloc_fn(sizeof *e, alloc.user_data) : BYOC_MALLOC(sizeof *e));
+    if (!e)
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file),
+               (byoc_sim_executable *)NULL;
     memset(e, 0, sizeof *e);
     e->alloc = alloc;
-#define BYOC__EXE_FAIL(...) (byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, __VA_ARGS__), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL)
+#define BYOC__EXE_FAIL(...)                                                                     \
+    (byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, __VA_ARGS__), byoc_sim_executable_destroy(e), \
+     (byoc_sim_executable *)NULL)
     /* the header and the section table */
-    if (!d || size < BYOC__EXE_HEADER || memcmp(d, BYOC__EXE_MAGIC, 8)) return BYOC__EXE_FAIL("%s: not a .byoc executable (bad magic or shorter than its header)", file);
+    if (!d || size < BYOC__EXE_HEADER || memcmp(d, BYOC__EXE_MAGIC, 8))
+        return BYOC__EXE_FAIL("%s: not a .byoc executable (bad magic or shorter than its header)", file);
     uint32_t version = byoc__exe_u32(d + 8), nsec = byoc__exe_u32(d + 12);
     if (version != BYOC__EXE_VERSION)
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: format version %u; this runtime reads version %u", file, version, BYOC__EXE_VERSION),
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: format version %u; this runtime reads version %u",
+                              file, version, BYOC__EXE_VERSION),
                byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
-    if (byoc__exe_u64(d + 48) != (uint64_t)size) return BYOC__EXE_FAIL("%s: truncated or extended: the header says %llu bytes, there are %zu", file, (unsigned long long)byoc__exe_u64(d + 48), size);
-    if (nsec > BYOC__EXE_MAX_SECTIONS || (size - BYOC__EXE_HEADER) / BYOC__EXE_ENTRY < nsec) return BYOC__EXE_FAIL("%s: %u sections do not fit in %zu bytes", file, nsec, size);
+    if (byoc__exe_u64(d + 48) != (uint64_t)size)
+        return BYOC__EXE_FAIL("%s: truncated or extended: the header says %llu bytes, there are %zu", file,
+                              (unsigned long long)byoc__exe_u64(d + 48), size);
+    if (nsec > BYOC__EXE_MAX_SECTIONS || (size - BYOC__EXE_HEADER) / BYOC__EXE_ENTRY < nsec)
+        return BYOC__EXE_FAIL("%s: %u sections do not fit in %zu bytes", file, nsec, size);
     uint64_t h = byoc__dv_fnv(d, 56) ^ byoc__dv_fnv(d + BYOC__EXE_HEADER, (size_t)nsec * BYOC__EXE_ENTRY);
     if (h != byoc__exe_u64(d + 56)) return BYOC__EXE_FAIL("%s: header checksum mismatch (corrupted)", file);
     if (memchr(d + 16, 0, 32) == NULL || strncmp((const char *)d + 16, "byoc 0.", 7))
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: written by '%.32s'; this runtime is byoc %s", file, (const char *)d + 16, BYOC_VERSION_STRING),
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: written by '%.32s'; this runtime is byoc %s", file,
+                              (const char *)d + 16, BYOC_VERSION_STRING),
                byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
     size_t table_end = BYOC__EXE_HEADER + (size_t)nsec * BYOC__EXE_ENTRY;
     int found[BYOC__EXE_KINDS] = {0};
@@ -5533,22 +6081,31 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
         const unsigned char *t = d + BYOC__EXE_HEADER + (size_t)i * BYOC__EXE_ENTRY;
         uint32_t kind = byoc__exe_u32(t);
         uint64_t off = byoc__exe_u64(t + 8), len = byoc__exe_u64(t + 16);
-        if (kind == 0 || kind >= BYOC__EXE_KINDS) return BYOC__EXE_FAIL("%s: section %u: unknown kind %u", file, i, kind);
-        if (off < table_end || off > size || len > size - off) return BYOC__EXE_FAIL("%s: section %u (%s): %llu bytes at %llu lie outside the file", file, i, byoc__exe_section_names[kind], (unsigned long long)len, (unsigned long long)off);
-        if (byoc__dv_fnv(d + off, (size_t)len) != byoc__exe_u64(t + 24)) return BYOC__EXE_FAIL("%s: section %u (%s): checksum mismatch (corrupted)", file, i, byoc__exe_section_names[kind]);
+        if (kind == 0 || kind >= BYOC__EXE_KINDS)
+            return BYOC__EXE_FAIL("%s: section %u: unknown kind %u", file, i, kind);
+        if (off < table_end || off > size || len > size - off)
+            return BYOC__EXE_FAIL("%s: section %u (%s): %llu bytes at %llu lie outside the file", file, i,
+                                  byoc__exe_section_names[kind], (unsigned long long)len, (unsigned long long)off);
+        if (byoc__dv_fnv(d + off, (size_t)len) != byoc__exe_u64(t + 24))
+            return BYOC__EXE_FAIL("%s: section %u (%s): checksum mismatch (corrupted)", file, i,
+                                  byoc__exe_section_names[kind]);
         if (found[kind]++ == 0) first[kind] = (int)i;
     }
     for (int k = BYOC__EXE_META; k < BYOC__EXE_KINDS; ++k)
         if (k != BYOC__EXE_BLOB && (found[k] > 1 || (!found[k] && k != BYOC__EXE_WEIGHTS && k != BYOC__EXE_SOURCE_MAP)))
-            return BYOC__EXE_FAIL("%s: %d %s sections (expected %s)", file, found[k], byoc__exe_section_names[k], k == BYOC__EXE_WEIGHTS || k == BYOC__EXE_SOURCE_MAP ? "at most one" : "one");
+            return BYOC__EXE_FAIL("%s: %d %s sections (expected %s)", file, found[k], byoc__exe_section_names[k],
+                                  k == BYOC__EXE_WEIGHTS || k == BYOC__EXE_SOURCE_MAP ? "at most one" : "one");
 #define BYOC__EXE_SEC(K) (d + byoc__exe_u64(d + BYOC__EXE_HEADER + (size_t)first[K] * BYOC__EXE_ENTRY + 8))
 #define BYOC__EXE_LEN(K) ((size_t)byoc__exe_u64(d + BYOC__EXE_HEADER + (size_t)first[K] * BYOC__EXE_ENTRY + 16))
     /* meta */
-    if (!(e->meta_text = byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_META), BYOC__EXE_LEN(BYOC__EXE_META), file, "meta", diag))) return byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    if (!(e->meta_text =
+              byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_META), BYOC__EXE_LEN(BYOC__EXE_META), file, "meta", diag)))
+        return byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
     char *at = e->meta_text, *f[BYOC__EXE_MAX_FIELDS];
     int n;
     while ((n = byoc__exe_next_line(&at, f)) > 0) {
-        if (n != 2 || e->nmeta == 32) return BYOC__EXE_FAIL("%s: meta section: a malformed line, or more than 32", file);
+        if (n != 2 || e->nmeta == 32)
+            return BYOC__EXE_FAIL("%s: meta section: a malformed line, or more than 32", file);
         e->meta[e->nmeta].key = f[0];
         e->meta[e->nmeta++].value = f[1];
     }
@@ -5557,19 +6114,25 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
     memset(&so, 0, sizeof so);
     so.allocator = e->alloc.alloc_fn ? &e->alloc : NULL; /* the same allocator as the executable's, or none */
     long long v;
-    const char *tb = byoc_sim_executable_info(e, "tile_bytes"), *nf = byoc_sim_executable_info(e, "no_fused_tiling"), *ni = byoc_sim_executable_info(e, "no_inplace"),
-               *na = byoc_sim_executable_info(e, "no_alias"), *host = byoc_sim_executable_info(e, "host");
-    if (!tb || !byoc__exe_int(tb, 0, 1LL << 40, &v)) return BYOC__EXE_FAIL("%s: meta section: tile_bytes missing or out of range", file);
+    const char *tb = byoc_sim_executable_info(e, "tile_bytes"), *nf = byoc_sim_executable_info(e, "no_fused_tiling"),
+               *ni = byoc_sim_executable_info(e, "no_inplace"), *na = byoc_sim_executable_info(e, "no_alias"),
+               *host = byoc_sim_executable_info(e, "host");
+    if (!tb || !byoc__exe_int(tb, 0, 1LL << 40, &v))
+        return BYOC__EXE_FAIL("%s: meta section: tile_bytes missing or out of range", file);
     so.tile_bytes = (size_t)v;
-    if (!nf || !byoc__exe_int(nf, 0, 1, &v)) return BYOC__EXE_FAIL("%s: meta section: no_fused_tiling missing or not 0/1", file);
+    if (!nf || !byoc__exe_int(nf, 0, 1, &v))
+        return BYOC__EXE_FAIL("%s: meta section: no_fused_tiling missing or not 0/1", file);
     so.no_fused_tiling = (int)v;
-    if (!ni || !byoc__exe_int(ni, 0, 1, &v)) return BYOC__EXE_FAIL("%s: meta section: no_inplace missing or not 0/1", file);
+    if (!ni || !byoc__exe_int(ni, 0, 1, &v))
+        return BYOC__EXE_FAIL("%s: meta section: no_inplace missing or not 0/1", file);
     so.no_inplace = (int)v;
-    if (!na || !byoc__exe_int(na, 0, 1, &v)) return BYOC__EXE_FAIL("%s: meta section: no_alias missing or not 0/1", file);
+    if (!na || !byoc__exe_int(na, 0, 1, &v))
+        return BYOC__EXE_FAIL("%s: meta section: no_alias missing or not 0/1", file);
     so.no_alias = (int)v;
     if (!host || !(so.host = byoc_sim_preset_find(host)) || so.host->kind != BYOC_SIM_HOST)
-        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "%s: host model '%s' is not a host preset of this runtime", file, host ? host : ""), byoc_sim_executable_destroy(e),
-               (byoc_sim_executable *)NULL;
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL,
+                              "%s: host model '%s' is not a host preset of this runtime", file, host ? host : ""),
+               byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
     /* the module and its weights */
     byoc_parse_options po;
     memset(&po, 0, sizeof po);
@@ -5583,31 +6146,46 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
     char module_name[300];
     snprintf(module_name, sizeof module_name, "%s (module section)", file);
     byoc_diag pd;
-    e->m = byoc_module_parse((const char *)BYOC__EXE_SEC(BYOC__EXE_MODULE), BYOC__EXE_LEN(BYOC__EXE_MODULE), module_name, &po, &pd);
-    if (!e->m) return byoc__sim_fail(diag, pd.code, NULL, "%s", pd.message), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    e->m = byoc_module_parse((const char *)BYOC__EXE_SEC(BYOC__EXE_MODULE), BYOC__EXE_LEN(BYOC__EXE_MODULE),
+                             module_name, &po, &pd);
+    if (!e->m)
+        return byoc__sim_fail(diag, pd.code, NULL, "%s", pd.message), byoc_sim_executable_destroy(e),
+               (byoc_sim_executable *)NULL;
     if (byoc_infer_type(e->m, &pd) != BYOC_OK) /* the partitions' types, for their blobs */
-        return byoc__sim_fail(diag, pd.code, NULL, "%s: %s", file, pd.message), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+        return byoc__sim_fail(diag, pd.code, NULL, "%s: %s", file, pd.message), byoc_sim_executable_destroy(e),
+               (byoc_sim_executable *)NULL;
     /* the blobs */
     e->nblobs = found[BYOC__EXE_BLOB];
     e->blobs = BYOC__SIM_CAST(byoc_sim_blob_info *, byoc__exe_malloc(e, sizeof *e->blobs * (size_t)(e->nblobs + 1)));
     e->blob_heads = BYOC__SIM_CAST(char **, byoc__exe_malloc(e, sizeof(char *) * (size_t)(e->nblobs + 1)));
-    if (!e->blobs || !e->blob_heads) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
+    if (!e->blobs || !e->blob_heads)
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file),
+               byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
     memset(e->blob_heads, 0, sizeof(char *) * (size_t)(e->nblobs + 1));
     memset(e->blobs, 0, sizeof *e->blobs * (size_t)(e->nblobs + 1));
     for (uint32_t i = 0, b = 0; i < nsec; ++i) {
         const unsigned char *t = d + BYOC__EXE_HEADER + (size_t)i * BYOC__EXE_ENTRY;
         if (byoc__exe_u32(t) != BYOC__EXE_BLOB) continue;
-        if (byoc__exe_load_blob(e, d + byoc__exe_u64(t + 8), (size_t)byoc__exe_u64(t + 16), file, (int)b++, o, diag) != BYOC_OK)
+        if (byoc__exe_load_blob(e, d + byoc__exe_u64(t + 8), (size_t)byoc__exe_u64(t + 16), file, (int)b++, o, diag) !=
+            BYOC_OK)
             return byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
     }
     /* lowered again here, checked against the saved kernels and plan */
-    if (!(e->p = byoc_sim_lower(e->m, &so, &pd))) return byoc__sim_fail(diag, pd.code, NULL, "%s: %s", file, pd.message), byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
-    char *kernels = byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_KERNELS), BYOC__EXE_LEN(BYOC__EXE_KERNELS), file, "kernels", diag);
-    char *plan = kernels ? byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_PLAN), BYOC__EXE_LEN(BYOC__EXE_PLAN), file, "plan", diag) : NULL;
-    byoc_result r = plan ? byoc__exe_check_program(e, kernels, plan, file, diag) : (diag ? diag->code : BYOC_ERR_CORRUPT);
+    if (!(e->p = byoc_sim_lower(e->m, &so, &pd)))
+        return byoc__sim_fail(diag, pd.code, NULL, "%s: %s", file, pd.message), byoc_sim_executable_destroy(e),
+               (byoc_sim_executable *)NULL;
+    char *kernels =
+        byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_KERNELS), BYOC__EXE_LEN(BYOC__EXE_KERNELS), file, "kernels", diag);
+    char *plan =
+        kernels ? byoc__exe_text(e, BYOC__EXE_SEC(BYOC__EXE_PLAN), BYOC__EXE_LEN(BYOC__EXE_PLAN), file, "plan", diag)
+                : NULL;
+    byoc_result r =
+        plan ? byoc__exe_check_program(e, kernels, plan, file, diag) : (diag ? diag->code : BYOC_ERR_CORRUPT);
     byoc_sim_executable_free(e, kernels);
     byoc_sim_executable_free(e, plan);
-    if (r == BYOC_OK && found[BYOC__EXE_SOURCE_MAP]) r = byoc__exe_load_source_map(e, BYOC__EXE_SEC(BYOC__EXE_SOURCE_MAP), BYOC__EXE_LEN(BYOC__EXE_SOURCE_MAP), file, diag);
+    if (r == BYOC_OK && found[BYOC__EXE_SOURCE_MAP])
+        r = byoc__exe_load_source_map(e, BYOC__EXE_SEC(BYOC__EXE_SOURCE_MAP), BYOC__EXE_LEN(BYOC__EXE_SOURCE_MAP), file,
+                                      diag);
     if (r != BYOC_OK) return byoc_sim_executable_destroy(e), (byoc_sim_executable *)NULL;
 #undef BYOC__EXE_SEC
 #undef BYOC__EXE_LEN
@@ -5615,7 +6193,8 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
     return e;
 }
 
-BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, const byoc_sim_load_options *o, byoc_diag *diag) {
+BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, const byoc_sim_load_options *o,
+                                                           byoc_diag *diag) {
     FILE *fp = fopen(path, "rb");
     if (!fp) return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot open", path), (byoc_sim_executable *)NULL;
     long sz = -1;
@@ -5623,7 +6202,9 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_read(const char *path, con
     byoc_allocator a; /* the file's bytes too come from the caller's allocator */
     memset(&a, 0, sizeof a);
     if (o && o->allocator) a = *o->allocator;
-    unsigned char *data = sz >= 0 && fseek(fp, 0, SEEK_SET) == 0 ? BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&a, (size_t)sz + 1, 1)) : NULL;
+    unsigned char *data = sz >= 0 && fseek(fp, 0, SEEK_SET) == 0
+                              ? BYOC__SIM_CAST(unsigned char *, byoc__dv_zalloc(&a, (size_t)sz + 1, 1))
+                              : NULL;
     size_t got = data ? fread(data, 1, (size_t)sz, fp) : 0;
     fclose(fp);
     if (!data || got != (size_t)sz) {
@@ -5674,8 +6255,9 @@ BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable
             byoc__sim_json_string(&t, x->partition);
             byoc__buf_printf(&t, ",\"backend\":");
             byoc__sim_json_string(&t, x->backend);
-            byoc__buf_printf(&t, ",\"kernel\":%d,\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu,\"reason\":", x->kernel, x->layer, x->command_first, x->command_last,
-                                  (unsigned long long)x->command_offset);
+            byoc__buf_printf(
+                &t, ",\"kernel\":%d,\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu,\"reason\":", x->kernel,
+                x->layer, x->command_first, x->command_last, (unsigned long long)x->command_offset);
             byoc__sim_json_string(&t, x->reason);
             byoc__buf_printf(&t, "}");
         }
@@ -5694,7 +6276,8 @@ BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable
         for (int i = 0; i < e->nsources; ++i) {
             const byoc_sim_source_entry *s = &e->sources[i];
             int seen = 0; /* once per frontend node: its group is contiguous */
-            for (int j = i - 1; j >= 0 && e->sources[j].frontend == s->frontend && !seen; --j) seen = e->sources[j].kernel == k;
+            for (int j = i - 1; j >= 0 && e->sources[j].frontend == s->frontend && !seen; --j)
+                seen = e->sources[j].kernel == k;
             if (s->removed || s->kernel != k || seen) continue;
             byoc__buf_printf(&t, "%s", c++ ? "," : "");
             byoc__sim_json_string(&t, s->frontend);
@@ -5713,7 +6296,8 @@ BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable
 /* ======== the compiler: everything below is left out under BYOC_SIM_RUNTIME_ONLY ======== */
 #if !defined(BYOC_SIM_RUNTIME_ONLY)
 // [SECTION] sim impl (compiler): compiling device programs (estimate, serialise)
-BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev, byoc_sim_cost *cost, byoc_diag *diag) {
+BYOC_SIM_API byoc_result byoc_sim_estimate(byoc_module *m, const char *function, const byoc_sim_device *dev,
+                                           byoc_sim_cost *cost, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_node *fn = byoc_module_function(m, function);
     if (!fn) return byoc__sim_fail(diag, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_estimate: no function @%s", function);
@@ -5733,7 +6317,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
     for (int k = 0; k < s->nkernels; ++k) {
         char name[32];
         snprintf(name, sizeof name, "k%d", k);
-        if (byoc_module_add_function(s->km, name, s->kernels[k].fn) != BYOC_OK) return byoc__sim_fail(diag, BYOC_ERR_INTERNAL, NULL, "cannot name kernel %d", k);
+        if (byoc_module_add_function(s->km, name, s->kernels[k].fn) != BYOC_OK)
+            return byoc__sim_fail(diag, BYOC_ERR_INTERNAL, NULL, "cannot name kernel %d", k);
     }
     size_t text_len = 0;
     char *text = byoc_module_print(s->km, BYOC_PRINT_NO_SPANS, &text_len);
@@ -5791,7 +6376,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
         for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.extent[a]);
         byoc__dv_put_u64(&w, (uint64_t)c->sram);
         byoc__dv_put_i32(&w, c->noperands);
-        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k) byoc__dv_put_u64(&w, (uint64_t)(k < c->noperands ? c->operand_sram[k] : 0));
+        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k)
+            byoc__dv_put_u64(&w, (uint64_t)(k < c->noperands ? c->operand_sram[k] : 0));
     }
     byoc__dv_put(&w, text, text_len);
     byoc_free(s->km, text);
@@ -5806,7 +6392,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
     return BYOC_OK;
 }
 
-BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev, void **blob, size_t *size, byoc_diag *diag) {
+BYOC_SIM_API byoc_result byoc_sim_device_compile(byoc_module *m, const char *function, const byoc_sim_device *dev,
+                                                 void **blob, size_t *size, byoc_diag *diag) {
     if (blob) *blob = NULL;
     if (size) *size = 0;
     if (!m || !blob || !size) return byoc__null_arg(diag, __func__, !m ? "module" : "output");
@@ -5882,7 +6469,8 @@ static const byoc_target_option byoc__dv_options[BYOC__DV_NOPTIONS] = {
 /* the device a set of options gives (the preset first; unset values, -1 or "", keep the preset's) */
 BYOC__SIM_PRIVATE byoc_result byoc__dv_apply_options(byoc_sim_device *dev, const byoc_attrs *a, byoc_diag *diag) {
     const byoc_attr_value *p = byoc_attrs_get(a, "preset");
-    if (p && !(p->kind == BYOC_ATTR_STRING && !p->s[0]) && byoc_sim_device_set(dev, "preset", p, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_ATTR;
+    if (p && !(p->kind == BYOC_ATTR_STRING && !p->s[0]) && byoc_sim_device_set(dev, "preset", p, diag) != BYOC_OK)
+        return diag ? diag->code : BYOC_ERR_ATTR;
     for (int i = 0; i < a->count; ++i) {
         const byoc_attr *x = &a->items[i];
         double num;
@@ -5901,12 +6489,14 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_hook_device(const byoc__dv_entry *e, byoc
     return t && !strcmp(t->kind, e->name) ? byoc__dv_apply_options(dev, &t->attrs, diag) : BYOC_OK;
 }
 
-BYOC__SIM_PRIVATE byoc_result byoc__dv_relay_to_tir(byoc_module *m, const char *function, void *user_data, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__dv_relay_to_tir(byoc_module *m, const char *function, void *user_data,
+                                                    byoc_diag *diag) {
     byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
     byoc_sim_device dev;
     byoc_result r = byoc__dv_hook_device(e, &dev, diag);
     if (r != BYOC_OK) return r;
-    if (!BYOC__DV_RESERVE(e->pending, e->cap_pending, e->npending + 1)) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    if (!BYOC__DV_RESERVE(e->pending, e->cap_pending, e->npending + 1))
+        return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     byoc__dv_pending *p = &e->pending[e->npending];
     memset(p, 0, sizeof *p);
     p->m = m;
@@ -5921,7 +6511,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_relay_to_tir(byoc_module *m, const char *
     return BYOC_OK;
 }
 
-BYOC__SIM_PRIVATE byoc_result byoc__dv_tir_to_runtime(byoc_module *m, const char *function, void *user_data, byoc_runtime_module *out, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__dv_tir_to_runtime(byoc_module *m, const char *function, void *user_data,
+                                                      byoc_runtime_module *out, byoc_diag *diag) {
     byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
     void *blob = NULL;
     size_t size = 0;
@@ -5957,7 +6548,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_tir_to_runtime(byoc_module *m, const char
     return BYOC_OK;
 }
 
-BYOC__SIM_PRIVATE double byoc__dv_estimate_cost(byoc_module *m, const byoc_node *function, const byoc_target *target, void *user_data) {
+BYOC__SIM_PRIVATE double byoc__dv_estimate_cost(byoc_module *m, const byoc_node *function, const byoc_target *target,
+                                                void *user_data) {
     byoc__dv_entry *e = BYOC__SIM_CAST(byoc__dv_entry *, user_data);
     byoc_sim_device dev = e->base;
     if (target && byoc__dv_apply_options(&dev, &target->attrs, NULL) != BYOC_OK) return -1;
@@ -5984,7 +6576,8 @@ BYOC__SIM_PRIVATE int byoc__dv_pattern_check(const byoc_match *match, byoc_node 
     return 1;
 }
 
-BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_t len, const char *file, const byoc_sim_device *base, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_t len, const char *file,
+                                                    const byoc_sim_device *base, byoc_diag *diag) {
     byoc_backend_spec *spec = byoc_backend_parse(spec_text, len, file, diag);
     if (!spec) return NULL;
     for (int i = 0; i < byoc__dv_nentries; ++i)
@@ -5994,7 +6587,8 @@ BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_
             return byoc__dv_entries[i];
         }
     if (byoc_backend_get(spec->name) || byoc__dv_nentries == 32 || strlen(spec->name) >= 64) {
-        byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL, "backend '%s' is registered already by other code, or too many device backends", spec->name);
+        byoc__sim_fail(diag, BYOC_ERR_DUPLICATE, NULL,
+                       "backend '%s' is registered already by other code, or too many device backends", spec->name);
         byoc_backend_free(spec);
         return NULL;
     }
@@ -6008,9 +6602,11 @@ BYOC__SIM_PRIVATE byoc__dv_entry *byoc__dv_register(const char *spec_text, size_
     e->base = *base;
     e->spec = spec;
     for (int i = 0; i < spec->nsupport; ++i)
-        if (!spec->support[i].predicate) spec->support[i].predicate = byoc__dv_predicate, spec->support[i].user_data = &e->base;
+        if (!spec->support[i].predicate)
+            spec->support[i].predicate = byoc__dv_predicate, spec->support[i].user_data = &e->base;
     for (int i = 0; i < spec->npatterns; ++i)
-        if (!spec->patterns[i].check) spec->patterns[i].check = byoc__dv_pattern_check, spec->patterns[i].user_data = &e->base;
+        if (!spec->patterns[i].check)
+            spec->patterns[i].check = byoc__dv_pattern_check, spec->patterns[i].user_data = &e->base;
     e->backend.spec = *spec;
     e->backend.options = byoc__dv_options;
     e->backend.noptions = BYOC__DV_NOPTIONS;
@@ -6042,22 +6638,29 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_kind_error(const byoc_backend_spec *spec
     char at[400];
     snprintf(at, sizeof at, "%s:%d:%d", spec->file ? spec->file : "<backend>", spec->kind_line, spec->kind_col);
     if (!spec->kind_given)
-        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
-                              "%s: backend '%s' has no way to run its ops: no 'kind' line, and '%s' is not a registered device kind (kinds: %s%s%s%s); "
-                              "write 'kind KIND' for a device, or 'kind library' when its ops run on the host through its own kernels",
-                              at, spec->name, spec->kind, kinds, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+        return byoc__sim_fail(
+            diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+            "%s: backend '%s' has no way to run its ops: no 'kind' line, and '%s' is not a registered device kind "
+            "(kinds: %s%s%s%s); "
+            "write 'kind KIND' for a device, or 'kind library' when its ops run on the host through its own kernels",
+            at, spec->name, spec->kind, kinds, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     if (byoc_sim_device_kind_find(spec->kind) == BYOC_SIM_HOST)
         return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
-                              "%s: kind 'host' is not a registered device kind (kinds: %s); a backend whose ops run on the host through its own kernels says 'kind library'",
+                              "%s: kind 'host' is not a registered device kind (kinds: %s); a backend whose ops run on "
+                              "the host through its own kernels says 'kind library'",
                               at, kinds);
-    return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "%s: kind '%s' is not a registered device kind (kinds: %s%s%s%s)", at, spec->kind, kinds,
+    return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                          "%s: kind '%s' is not a registered device kind (kinds: %s%s%s%s)", at, spec->kind, kinds,
                           near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 }
 
 BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag *diag) {
     char head[1024];
     size_t n = strcspn(text, " \t");
-    if (n == 0 || n >= sizeof head) return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s': expected a name or a .backend file", text), (byoc_sim_backend *)NULL;
+    if (n == 0 || n >= sizeof head)
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s': expected a name or a .backend file",
+                              text),
+               (byoc_sim_backend *)NULL;
     memcpy(head, text, n);
     head[n] = 0;
     const char *rest = text + n;
@@ -6072,18 +6675,24 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         if (!f) {
             char names[256] = "";
             for (int i = 0; i < byoc_sim_builtin_backend_count(); ++i)
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", byoc_sim_builtin_backend(i, NULL));
-            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "backend '%s': not a built-in backend (%s) and no such .backend file", head, names), (byoc_sim_backend *)NULL;
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                         byoc_sim_builtin_backend(i, NULL));
+            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL,
+                                  "backend '%s': not a built-in backend (%s) and no such .backend file", head, names),
+                   (byoc_sim_backend *)NULL;
         }
         if (fseek(f, 0, SEEK_END) == 0) {
             long sz = ftell(f);
-            if (sz >= 0 && sz < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 && (file_text = BYOC__SIM_CAST(char *, BYOC_MALLOC((size_t)sz + 1))) != NULL) {
+            if (sz >= 0 && sz < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 &&
+                (file_text = BYOC__SIM_CAST(char *, BYOC_MALLOC((size_t)sz + 1))) != NULL) {
                 file_len = fread(file_text, 1, (size_t)sz, f);
                 file_text[file_len] = 0;
             }
         }
         fclose(f);
-        if (!file_text) return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot read (or larger than 16 MB)", head), (byoc_sim_backend *)NULL;
+        if (!file_text)
+            return byoc__sim_fail(diag, BYOC_ERR_IO, NULL, "%s: cannot read (or larger than 16 MB)", head),
+                   (byoc_sim_backend *)NULL;
     }
     const char *spec_text = builtin ? builtin : file_text;
     size_t spec_len = builtin ? strlen(builtin) : file_len;
@@ -6101,10 +6710,13 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
     int device = byoc__dk_device(kind_index) != NULL;
     byoc_result r = b->spec ? BYOC_OK : (diag ? diag->code : BYOC_ERR_PARSE);
     if (r == BYOC_OK && !strcmp(b->spec->name, "host"))
-        r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "%s:%d:%d: 'host' is reserved for the host and cannot name a backend", b->spec->file, b->spec->kind_line,
-                           b->spec->kind_col);
+        r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                           "%s:%d:%d: 'host' is reserved for the host and cannot name a backend", b->spec->file,
+                           b->spec->kind_line, b->spec->kind_col);
     if (r == BYOC_OK && !device && !b->spec->library) r = byoc__sim_kind_error(b->spec, diag);
-    if (r == BYOC_OK && !device && *rest) r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
+    if (r == BYOC_OK && !device && *rest)
+        r = byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                           "backend '%s' (kind %s) has no device options to set ('%s')", head, kind, rest);
     if (r == BYOC_OK && device) {
         b->device = *byoc__sim_default_preset(kind_index);
         r = byoc__dv_apply_options(&b->device, &b->spec->options, diag);
@@ -6128,9 +6740,11 @@ BYOC_SIM_API byoc_sim_backend *byoc_sim_backend_open(const char *text, byoc_diag
         }
         if (r == BYOC_OK) r = byoc__dv_apply_options(&b->device, &b->target->attrs, diag);
         for (int i = 0; r == BYOC_OK && i < b->spec->nsupport; ++i)
-            if (!b->spec->support[i].predicate) b->spec->support[i].predicate = byoc__dv_predicate, b->spec->support[i].user_data = &b->device;
+            if (!b->spec->support[i].predicate)
+                b->spec->support[i].predicate = byoc__dv_predicate, b->spec->support[i].user_data = &b->device;
         for (int i = 0; r == BYOC_OK && i < b->spec->npatterns; ++i)
-            if (!b->spec->patterns[i].check) b->spec->patterns[i].check = byoc__dv_pattern_check, b->spec->patterns[i].user_data = &b->device;
+            if (!b->spec->patterns[i].check)
+                b->spec->patterns[i].check = byoc__dv_pattern_check, b->spec->patterns[i].user_data = &b->device;
     }
     BYOC_FREE(file_text);
     if (r != BYOC_OK) {
@@ -6156,7 +6770,8 @@ BYOC_SIM_API void byoc_sim_backend_close(byoc_sim_backend *b) {
 
 // [SECTION] sim impl (compiler): Collage estimators
 /* ---- estimators for the Collage search ---- */
-BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_collage_device(const byoc_sim_collage_devices *cd, const byoc_collage_candidate *c) {
+BYOC__SIM_PRIVATE const byoc_sim_device *byoc__sim_collage_device(const byoc_sim_collage_devices *cd,
+                                                                  const byoc_collage_candidate *c) {
     for (int i = 0; c->spec && i < cd->count; ++i)
         if (cd->backends[i]->spec == c->spec && byoc__dk_device(cd->backends[i]->device.kind))
             return &cd->backends[i]->device;
@@ -6199,7 +6814,8 @@ BYOC__SIM_PRIVATE double byoc__sim_host_seconds(byoc_module *m, const byoc_sim_d
     byoc_graph_free(&g);
     if (ops == views) return 0; /* views of their input: no kernel */
     double bytes = anchors <= 1 && !others ? boundary : every;
-    double compute = flops / (h->lanes > 0 ? h->lanes : 1), memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
+    double compute = flops / (h->lanes > 0 ? h->lanes : 1),
+           memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
     return ((double)h->launch_cycles + (compute > memory ? compute : memory)) / (h->clock_mhz * 1e6);
 }
 
@@ -6214,11 +6830,13 @@ BYOC_SIM_API double byoc_sim_collage_cost(byoc_module *m, const byoc_collage_can
     if (!m || !c) return -1;
     byoc_sim_collage_devices *cd = (byoc_sim_collage_devices *)user_data;
     const byoc_sim_device *dev = cd ? byoc__sim_collage_device(cd, c) : NULL;
-    if (!dev) return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
+    if (!dev)
+        return byoc__sim_host_seconds(m, cd && cd->host ? cd->host : byoc_sim_preset_find("host-a55"), c->function);
     byoc__dv_stream s;
     byoc_diag d;
     if (!cd->memo) cd->memo = BYOC_CALLOC(1, sizeof(byoc__map));
-    if (byoc__dv_lower_in(m, c->function, dev, 1, BYOC__SIM_CAST(byoc__map *, cd->memo), &s, &d) != BYOC_OK) return -1; /* it cannot run there */
+    if (byoc__dv_lower_in(m, c->function, dev, 1, BYOC__SIM_CAST(byoc__map *, cd->memo), &s, &d) != BYOC_OK)
+        return -1; /* it cannot run there */
     byoc_sim_cost cost;
     byoc__dv_estimate_stream(&s, &cost);
     byoc__dv_stream_free(&s);
@@ -6436,8 +7054,9 @@ BYOC__SIM_PRIVATE int byoc__exe_layer_of(const byoc_sim_device_program *dp, cons
     return -1;
 }
 
-BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, const byoc_node *root_fn, const char *function, const char *composite,
-                                      const char *partition, const char *backend, int depth) {
+BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, const byoc_node *root_fn,
+                                      const char *function, const char *composite, const char *partition,
+                                      const char *backend, int depth) {
     byoc_graph g;
     if (depth > BYOC__SIM_MAX_DEPTH || byoc_graph_build(sm->m, root, 0, &g) != BYOC_OK) {
         sm->failed = 1;
@@ -6452,7 +7071,8 @@ BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, con
         byoc_node *n = g.nodes[i].node;
         if (n->kind == BYOC_NODE_FUNCTION && n != root) {
             const byoc_attr_value *c = byoc_attrs_get(&n->attrs, "Composite");
-            byoc__exe_walk(sm, n->body, n, function, c && c->kind == BYOC_ATTR_STRING ? c->s : composite, partition, backend, depth + 1);
+            byoc__exe_walk(sm, n->body, n, function, c && c->kind == BYOC_ATTR_STRING ? c->s : composite, partition,
+                           backend, depth + 1);
             continue;
         }
         if (n->kind != BYOC_NODE_CALL || !n->op) continue;
@@ -6510,17 +7130,24 @@ BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__
     }
     size_t at = 0;
     const char *strategy = sm->o && sm->o->strategy ? sm->o->strategy : "greedy";
-    if (!strcmp(strategy, "collage")) at += (size_t)snprintf(out + at, cap - at, "the Collage search's cheapest plan puts it on %s", pl->backend);
+    if (!strcmp(strategy, "collage"))
+        at += (size_t)snprintf(out + at, cap - at, "the Collage search's cheapest plan puts it on %s", pl->backend);
     else if (strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, "%s takes it", pl->backend);
-    else at += (size_t)snprintf(out + at, cap - at, "%s", pl->ndeclined ? "no backend takes it" : "no backend was offered: the host runs it");
+    else
+        at += (size_t)snprintf(out + at, cap - at, "%s",
+                               pl->ndeclined ? "no backend takes it" : "no backend was offered: the host runs it");
     if (at < cap && pl->composite) at += (size_t)snprintf(out + at, cap - at, " (pattern %s)", pl->composite);
     else if (at < cap && strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, " (op support)");
     for (int d = 0; d < pl->ndeclined && at < cap; ++d)
-        at += (size_t)snprintf(out + at, cap - at, "%s%s declined it: %s", d ? "; " : strcmp(pl->backend, "host") ? "; first " : ": ", pl->declined[d].backend,
-                               pl->declined[d].reason);
+        at += (size_t)snprintf(out + at, cap - at, "%s%s declined it: %s",
+                               d                             ? "; "
+                               : strcmp(pl->backend, "host") ? "; first "
+                                                             : ": ",
+                               pl->declined[d].backend, pl->declined[d].reason);
 }
 
-BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const byoc_sim_save_options *o, byoc__dv_writer *w, byoc_diag *diag) {
+BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const byoc_sim_save_options *o,
+                                                   byoc__dv_writer *w, byoc_diag *diag) {
     byoc__exe_srcmap sm;
     memset(&sm, 0, sizeof sm);
     sm.p = p;
@@ -6534,7 +7161,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const by
     for (int k = 0; !sm.failed && k < p->nkernels; ++k)
         for (int s = p->kernels[k].step_first; s < p->kernels[k].step_first + p->kernels[k].nsteps; ++s)
             if (p->steps[s].call && p->steps[s].call->id < ids) sm.kernel[p->steps[s].call->id] = k;
-    for (int i = 0; o && !sm.failed && i < o->nsource_nodes; ++i) byoc__exe_add_name(&sm, o->source_nodes[i].name ? o->source_nodes[i].name : "", o->source_nodes[i].op, o->source_nodes[i].removed);
+    for (int i = 0; o && !sm.failed && i < o->nsource_nodes; ++i)
+        byoc__exe_add_name(&sm, o->source_nodes[i].name ? o->source_nodes[i].name : "", o->source_nodes[i].op,
+                           o->source_nodes[i].removed);
     sm.order = sm.nnames ? BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)sm.nnames)) : NULL;
     if (sm.nnames && !sm.order) sm.failed = 1;
     for (int i = 0; !sm.failed && i < sm.nnames; ++i) sm.order[i] = i;
@@ -6542,7 +7171,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const by
     byoc__exe_sort_ctx = &sm;
     if (sm.norder) qsort(sm.order, (size_t)sm.norder, sizeof(int), byoc__exe_by_name);
     if (o && o->placement && o->placement->count > 0) {
-        sm.by_origin = BYOC__SIM_CAST(const byoc_placement **, BYOC_MALLOC(sizeof(void *) * (size_t)o->placement->count));
+        sm.by_origin =
+            BYOC__SIM_CAST(const byoc_placement **, BYOC_MALLOC(sizeof(void *) * (size_t)o->placement->count));
         if (!sm.by_origin) sm.failed = 1;
         for (int i = 0; !sm.failed && i < o->placement->count; ++i) sm.by_origin[i] = &o->placement->nodes[i];
         if (!sm.failed) {
@@ -6556,7 +7186,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const by
         const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");
         const char *compiler = c && c->kind == BYOC_ATTR_STRING ? c->s : NULL;
         if (byoc_function_labels(sm.m, gf.function, byoc__exe_label_visit, &sm) != BYOC_OK) sm.failed = 1;
-        else byoc__exe_walk(&sm, gf.function->body, gf.function, gf.name, NULL, compiler ? gf.name : NULL, compiler ? compiler : "host", 0);
+        else
+            byoc__exe_walk(&sm, gf.function->body, gf.function, gf.name, NULL, compiler ? gf.name : NULL,
+                           compiler ? compiler : "host", 0);
     }
     if (sm.nir) qsort(sm.ir, (size_t)sm.nir, sizeof *sm.ir, byoc__exe_ir_order);
     /* each frontend node once, followed by its IR ops */
@@ -6564,14 +7196,17 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const by
     for (int s = 0; !sm.failed && s < sm.nnames; ++s) {
         int first = at;
         while (at < sm.nir && sm.ir[at].src == s) at++;
-        const char *removed = at > first ? "" : sm.names[s].removed ? sm.names[s].removed : "no IR node carries it after compilation";
+        const char *removed = at > first            ? ""
+                              : sm.names[s].removed ? sm.names[s].removed
+                                                    : "no IR node carries it after compilation";
         const char *node[4] = {"node", sm.names[s].name, sm.names[s].op, removed};
         byoc__exe_line(w, 4, node);
         for (int i = first; i < at; ++i) {
             const byoc__exe_ir *e = &sm.ir[i];
             char label[32], kernel[16], layer[16], cf[16], cl[16], off[32], reason[1024];
             if (sm.label[e->n->id] >= 0) snprintf(label, sizeof label, "%%%d", sm.label[e->n->id]);
-            else if (e->root_of && e->root_of->kind == BYOC_NODE_FUNCTION && sm.label[e->root_of->id] >= 0) snprintf(label, sizeof label, "result of %%%d", sm.label[e->root_of->id]);
+            else if (e->root_of && e->root_of->kind == BYOC_NODE_FUNCTION && sm.label[e->root_of->id] >= 0)
+                snprintf(label, sizeof label, "result of %%%d", sm.label[e->root_of->id]);
             else if (e->root_of) snprintf(label, sizeof label, "result");
             else snprintf(label, sizeof label, "#%u", (unsigned)e->n->id);
             snprintf(kernel, sizeof kernel, "%d", e->kernel);
@@ -6580,8 +7215,20 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const by
             snprintf(cl, sizeof cl, "%d", e->cmd_last);
             snprintf(off, sizeof off, "%llu", (unsigned long long)e->cmd_offset);
             byoc__exe_reason(&sm, e, reason, sizeof reason);
-            const char *ir[14] = {"ir", sm.names[s].name, e->function, label, e->n->op->def.name, e->composite ? e->composite : "", e->partition ? e->partition : "",
-                                  e->backend, kernel, layer, cf, cl, off, reason};
+            const char *ir[14] = {"ir",
+                                  sm.names[s].name,
+                                  e->function,
+                                  label,
+                                  e->n->op->def.name,
+                                  e->composite ? e->composite : "",
+                                  e->partition ? e->partition : "",
+                                  e->backend,
+                                  kernel,
+                                  layer,
+                                  cf,
+                                  cl,
+                                  off,
+                                  reason};
             byoc__exe_line(w, 14, ir);
         }
     }
@@ -6608,7 +7255,8 @@ BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
     for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
 }
 
-BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes, size_t *size, byoc_diag *diag) {
+BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes,
+                                                  size_t *size, byoc_diag *diag) {
     if (bytes) *bytes = NULL;
     if (size) *size = 0;
     if (!p || !bytes || !size) return byoc__null_arg(diag, __func__, !p ? "program" : "output");
@@ -6616,9 +7264,10 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
     byoc__exe_out_section *sec = NULL;
     int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */
     byoc_result r = BYOC_OK;
-#define BYOC__EXE_NEW_SECTION(K)                                                                                      \
-    (BYOC__DV_RESERVE(sec, cap_sec, nsec + 1) ? (memset(&sec[nsec], 0, sizeof sec[nsec]), sec[nsec].kind = (K), &sec[nsec++].w) \
-                                               : (lost = 1, (byoc__dv_writer *)NULL))
+#define BYOC__EXE_NEW_SECTION(K)                                                           \
+    (BYOC__DV_RESERVE(sec, cap_sec, nsec + 1)                                              \
+         ? (memset(&sec[nsec], 0, sizeof sec[nsec]), sec[nsec].kind = (K), &sec[nsec++].w) \
+         : (lost = 1, (byoc__dv_writer *)NULL))
     /* meta */
     byoc__dv_writer *w = BYOC__EXE_NEW_SECTION(BYOC__EXE_META);
     if (w) {
@@ -6680,7 +7329,9 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
     if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_KERNELS)) != NULL)
         for (int k = 0; k < p->nkernels; ++k) {
             const byoc_sim_kernel_info *ki = &p->kernels[k].info;
-            const char *line[6] = {"kernel", byoc_sim_exec_name(ki->exec), ki->device, ki->partition ? ki->partition : "", ki->ops, ki->name};
+            const char *line[6] = {"kernel",   byoc_sim_exec_name(ki->exec),
+                                   ki->device, ki->partition ? ki->partition : "",
+                                   ki->ops,    ki->name};
             byoc__exe_line(w, 6, line);
         }
     /* one blob per partition with a runtime module */
@@ -6690,8 +7341,10 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
         if (!rm) continue;
         const byoc__dv_runtime *rt = byoc__dv_runtime_of(rm);
         if (!rt) {
-            r = byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL, "partition @%s: its runtime module ('%s') is not a simulated device's: it cannot be saved", gf.name,
-                               rm->name ? rm->name : "?");
+            r = byoc__sim_fail(
+                diag, BYOC_ERR_UNSUPPORTED, NULL,
+                "partition @%s: its runtime module ('%s') is not a simulated device's: it cannot be saved", gf.name,
+                rm->name ? rm->name : "?");
             break;
         }
         const byoc_attr_value *c = byoc_attrs_get(&gf.function->attrs, "Compiler");

@@ -54,5 +54,7 @@ check example_custom_backend_clang       sh -c "clang -std=c99 -O2 $W -I. exampl
 check example_embed_runtime_gcc          gcc     -std=c99 -O2 $W -I. examples/embed_runtime.c -o "$tmp/er" -lm
 check example_embed_runtime_clang        clang   -std=c99 -O2 $W -I. examples/embed_runtime.c -o "$tmp/er2" -lm
 check example_embed_runtime_gxx_cpp11    g++     -x c++ -std=c++11 -O1 $W -I. -c examples/embed_runtime.c -o "$tmp/er3.o"
+# house rules (.clang-format): the headers keep within 120 columns
+check headers_within_120_columns         sh -c "awk 'length > 120 { print FILENAME \":\" FNR; bad = 1 } END { exit bad }' byoc.h byoc_sim.h tools/byoc_onnx.h"
 wait
 cat "$tmp"/res.[0-9][0-9][0-9]

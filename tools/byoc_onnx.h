@@ -74,7 +74,8 @@
 #define BYOC_ONNX_VERSION_MAJOR 0
 #define BYOC_ONNX_VERSION_MINOR 1
 #define BYOC_ONNX_VERSION_PATCH 0
-#define BYOC_ONNX_VERSION_NUM (BYOC_ONNX_VERSION_MAJOR * 10000 + BYOC_ONNX_VERSION_MINOR * 100 + BYOC_ONNX_VERSION_PATCH)
+#define BYOC_ONNX_VERSION_NUM \
+    (BYOC_ONNX_VERSION_MAJOR * 10000 + BYOC_ONNX_VERSION_MINOR * 100 + BYOC_ONNX_VERSION_PATCH)
 #define BYOC_ONNX_VERSION_STRING "0.1.0"
 
 #ifdef __cplusplus
@@ -127,7 +128,8 @@ typedef struct byoc_onnx_model {
     /* every ONNX node, in graph order (nnodes entries): */
     const char **node_spans;   /* the span its IR nodes carry ("onnx:NAME") */
     const char **node_ops;     /* its op_type */
-    const char **node_folded;  /* NULL when IR nodes were built for it, else why none is left ("evaluated at import: ...") */
+    const char *
+        *node_folded; /* NULL when IR nodes were built for it, else why none is left ("evaluated at import: ...") */
     const char **notes;        /* what the import assumed (symbolic dims taken by default), NULL-terminated */
 } byoc_onnx_model;
 
@@ -135,12 +137,13 @@ typedef struct byoc_onnx_model {
    directory locates external data). On failure returns an error with diag filled and *out zeroed. */
 BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char *name, const byoc_onnx_options *opts,
                                       byoc_onnx_model *out, byoc_diag *diag);
-BYOC_API byoc_result byoc_onnx_load(const char *path, const byoc_onnx_options *opts, byoc_onnx_model *out, byoc_diag *diag);
+BYOC_API byoc_result byoc_onnx_load(const char *path, const byoc_onnx_options *opts, byoc_onnx_model *out,
+                                    byoc_diag *diag);
 BYOC_API void byoc_onnx_model_free(byoc_onnx_model *model);
 /* A serialized TensorProto (the .pb files of ONNX test data) as a constant of m; its name (or "") in
    *name_out when given (module string). */
-BYOC_API byoc_node *byoc_onnx_tensor_load(byoc_module *m, const void *data, size_t size, const char *file, const char **name_out,
-                                          byoc_diag *diag);
+BYOC_API byoc_node *byoc_onnx_tensor_load(byoc_module *m, const void *data, size_t size, const char *file,
+                                          const char **name_out, byoc_diag *diag);
 /* The same, read from the file at path. */
 BYOC_API byoc_node *byoc_onnx_tensor_read(byoc_module *m, const char *path, const char **name_out, byoc_diag *diag);
 
@@ -226,17 +229,28 @@ BYOC__PRIVATE int byoc_onnx__pb_skip(byoc_onnx__pb *b, int wire) {
     }
 }
 
-BYOC__PRIVATE uint32_t byoc_onnx__le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-BYOC__PRIVATE uint64_t byoc_onnx__le64(const uint8_t *p) { return (uint64_t)byoc_onnx__le32(p) | (uint64_t)byoc_onnx__le32(p + 4) << 32; }
+BYOC__PRIVATE uint32_t byoc_onnx__le32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+BYOC__PRIVATE uint64_t byoc_onnx__le64(const uint8_t *p) {
+    return (uint64_t)byoc_onnx__le32(p) | (uint64_t)byoc_onnx__le32(p + 4) << 32;
+}
 
 /* A repeated scalar field, packed (one LEN record) or not (one record per value): the values are
    appended to *out as uint64 bit patterns (fixed32/fixed64 as their bits, varints as read). */
 BYOC__PRIVATE int byoc_onnx__pb_repeated(byoc_onnx__pb *b, int wire, int element_wire, uint64_t **out) {
     uint64_t v = 0;
     if (wire == element_wire) {
-        if (element_wire == BYOC_ONNX__WIRE_VARINT) { if (!byoc_onnx__pb_varint(b, &v)) return 0; }
-        else if (element_wire == BYOC_ONNX__WIRE_I32) { if (b->end - b->p < 4) return 0; v = byoc_onnx__le32(b->p); b->p += 4; }
-        else { if (b->end - b->p < 8) return 0; v = byoc_onnx__le64(b->p); b->p += 8; }
+        if (element_wire == BYOC_ONNX__WIRE_VARINT) { if (!byoc_onnx__pb_varint(b, &v)) return 0;
+        } else if (element_wire == BYOC_ONNX__WIRE_I32) {
+            if (b->end - b->p < 4) return 0;
+            v = byoc_onnx__le32(b->p);
+            b->p += 4;
+        } else {
+            if (b->end - b->p < 8) return 0;
+            v = byoc_onnx__le64(b->p);
+            b->p += 8;
+        }
         stbds_arrput(*out, v);
         return 1;
     }
@@ -344,7 +358,8 @@ typedef struct byoc_onnx__state {
     const char **node_ops, **node_spans, **node_folded; /* stb_ds, one per node converted */
 } byoc_onnx__state;
 
-BYOC__PRIVATE byoc_result byoc_onnx__fail(byoc_onnx__state *st, byoc_result code, const char *fmt, ...) BYOC__PRINTF(3, 4);
+BYOC__PRIVATE byoc_result byoc_onnx__fail(byoc_onnx__state *st, byoc_result code, const char *fmt, ...)
+    BYOC__PRINTF(3, 4);
 BYOC__PRIVATE byoc_result byoc_onnx__fail(byoc_onnx__state *st, byoc_result code, const char *fmt, ...) {
     char what[700], where[300] = "";
     va_list ap;
@@ -352,14 +367,21 @@ BYOC__PRIVATE byoc_result byoc_onnx__fail(byoc_onnx__state *st, byoc_result code
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (st->node)
-        snprintf(where, sizeof where, " node %d '%.*s' (%.*s)", st->node_index, (int)(st->node->name.n ? st->node->name.n : st->node->outputs ? st->node->outputs[0].n : 0),
-                 (const char *)(st->node->name.n ? st->node->name.p : st->node->outputs ? st->node->outputs[0].p : (const uint8_t *)""),
+        snprintf(where, sizeof where, " node %d '%.*s' (%.*s)", st->node_index,
+                 (int)(st->node->name.n    ? st->node->name.n
+                       : st->node->outputs ? st->node->outputs[0].n
+                                           : 0),
+                 (const char *)(st->node->name.n    ? st->node->name.p
+                                : st->node->outputs ? st->node->outputs[0].p
+                                                    : (const uint8_t *)""),
                  (int)(st->node->op_type.n > 64 ? 64 : st->node->op_type.n), (const char *)st->node->op_type.p);
     if (st->diag && st->diag->code) return st->diag->code; /* keep the first error */
     return byoc__diag(st->diag, code, 0, 0, 0, "%s:%s%s %s", st->file, where, where[0] ? ":" : "", what);
 }
 
-BYOC__PRIVATE int byoc_onnx__bytes_eq(byoc_onnx__bytes b, const char *s) { return b.n == strlen(s) && (!b.n || !memcmp(b.p, s, b.n)); }
+BYOC__PRIVATE int byoc_onnx__bytes_eq(byoc_onnx__bytes b, const char *s) {
+    return b.n == strlen(s) && (!b.n || !memcmp(b.p, s, b.n));
+}
 
 /* b NUL-terminated: in small (256 bytes) when it fits, else malloc'd (release with byoc_onnx__cstr_free) */
 BYOC__PRIVATE char *byoc_onnx__cstr(byoc_onnx__bytes b, char *small) {
@@ -383,7 +405,8 @@ BYOC__PRIVATE const char *byoc_onnx__str(byoc_onnx__state *st, byoc_onnx__bytes 
     return r;
 }
 
-#define BYOC_ONNX__PB_BAD(what) return byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "malformed %s (truncated, bad varint or wrong wire type)", what)
+#define BYOC_ONNX__PB_BAD(what) \
+    return byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "malformed %s (truncated, bad varint or wrong wire type)", what)
 
 BYOC__PRIVATE void byoc_onnx__tensor_free(byoc_onnx__tensor *t) {
     stbds_arrfree(t->dims);
@@ -401,12 +424,23 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_tensor(byoc_onnx__state *st, byoc_onn
         uint64_t v = 0;
         switch (f) {
         case 1: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_VARINT, &t->dims); break;
-        case 2: ok = w == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&b, &v); t->data_type = v > 64 ? 64 : (int)v; break;
+        case 2:
+            ok = w == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&b, &v);
+            t->data_type = v > 64 ? 64 : (int)v;
+            break;
         case 3: t->segment = 1; ok = byoc_onnx__pb_skip(&b, w); break;
         case 4: case 5: case 7: case 10: case 11:
-            if (t->value_field && t->value_field != (int)f) { t->value_field = -1; ok = byoc_onnx__pb_skip(&b, w); break; }
+            if (t->value_field && t->value_field != (int)f) {
+                t->value_field = -1;
+                ok = byoc_onnx__pb_skip(&b, w);
+                break;
+            }
             t->value_field = (int)f;
-            ok = byoc_onnx__pb_repeated(&b, w, f == 4 ? BYOC_ONNX__WIRE_I32 : f == 10 ? BYOC_ONNX__WIRE_I64 : BYOC_ONNX__WIRE_VARINT, &t->values);
+            ok = byoc_onnx__pb_repeated(&b, w,
+                                        f == 4    ? BYOC_ONNX__WIRE_I32
+                                        : f == 10 ? BYOC_ONNX__WIRE_I64
+                                                  : BYOC_ONNX__WIRE_VARINT,
+                                        &t->values);
             break;
         case 8: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &t->name); break;
         case 9: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &t->raw); t->has_raw = 1; break;
@@ -418,7 +452,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_tensor(byoc_onnx__state *st, byoc_onn
                 uint32_t ef;
                 int ew;
                 ok = byoc_onnx__pb_key(&e, &ef, &ew);
-                if (ok && (ef == 1 || ef == 2)) ok = ew == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&e, ef == 1 ? &key : &val);
+                if (ok && (ef == 1 || ef == 2))
+                    ok = ew == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&e, ef == 1 ? &key : &val);
                 else if (ok) ok = byoc_onnx__pb_skip(&e, ew);
             }
             if (ok && key.p) {
@@ -426,7 +461,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_tensor(byoc_onnx__state *st, byoc_onn
                 if (val.n < sizeof num) { if (val.n) memcpy(num, val.p, val.n); num[val.n] = 0; }
                 if (byoc_onnx__bytes_eq(key, "location")) t->ext_location = val;
                 else if (byoc_onnx__bytes_eq(key, "offset")) t->ext_offset = strtoull(num, NULL, 10);
-                else if (byoc_onnx__bytes_eq(key, "length")) { t->ext_length = strtoull(num, NULL, 10); t->has_ext_length = 1; }
+                else if (byoc_onnx__bytes_eq(key, "length")) {
+                    t->ext_length = strtoull(num, NULL, 10);
+                    t->has_ext_length = 1;
+                }
             }
             break;
         }
@@ -454,15 +492,33 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_attr(byoc_onnx__state *st, byoc_onnx_
         }
         switch (f) {
         case 1: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->name); break;
-        case 2: ok = w == BYOC_ONNX__WIRE_I32 && b.end - b.p >= 4; if (ok) { uint32_t bits = byoc_onnx__le32(b.p); memcpy(&a->f, &bits, 4); b.p += 4; a->has_f = 1; } break;
-        case 3: ok = w == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&b, &v); a->i = (int64_t)v; a->has_i = 1; break;
+        case 2:
+            ok = w == BYOC_ONNX__WIRE_I32 && b.end - b.p >= 4;
+            if (ok) {
+                uint32_t bits = byoc_onnx__le32(b.p);
+                memcpy(&a->f, &bits, 4);
+                b.p += 4;
+                a->has_f = 1;
+            }
+            break;
+        case 3:
+            ok = w == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&b, &v);
+            a->i = (int64_t)v;
+            a->has_i = 1;
+            break;
         case 4: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->s); a->has_s = 1; break;
         case 5: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->t); a->has_t = 1; break;
-        case 6: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s); a->has_g = 1; break; /* a subgraph: never decoded */
+        case 6:
+            ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s);
+            a->has_g = 1;
+            break; /* a subgraph: never decoded */
         case 7: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_I32, &a->floats); break;
         case 8: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_VARINT, &a->ints); break;
         case 9: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s); a->nstrings++; break;
-        case 20: ok = w == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&b, &v); a->type = v > 100 ? 100 : (int)v; break;
+        case 20:
+            ok = w == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&b, &v);
+            a->type = v > 100 ? 100 : (int)v;
+            break;
         default: ok = byoc_onnx__pb_skip(&b, w);
         }
         if (!ok) {
@@ -472,8 +528,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_attr(byoc_onnx__state *st, byoc_onnx_
         }
     }
     if (!a->type) /* IR version 1 writers did not set type */
-        a->type = a->has_f ? BYOC_ONNX__ATTR_FLOAT : a->has_i ? BYOC_ONNX__ATTR_INT : a->has_s ? BYOC_ONNX__ATTR_STRING : a->has_t ? BYOC_ONNX__ATTR_TENSOR
-                : a->has_g ? BYOC_ONNX__ATTR_GRAPH : a->floats ? BYOC_ONNX__ATTR_FLOATS : a->ints ? BYOC_ONNX__ATTR_INTS : a->nstrings ? BYOC_ONNX__ATTR_STRINGS : 0;
+        a->type = a->has_f      ? BYOC_ONNX__ATTR_FLOAT
+                  : a->has_i    ? BYOC_ONNX__ATTR_INT
+                  : a->has_s    ? BYOC_ONNX__ATTR_STRING
+                  : a->has_t    ? BYOC_ONNX__ATTR_TENSOR
+                  : a->has_g    ? BYOC_ONNX__ATTR_GRAPH
+                  : a->floats   ? BYOC_ONNX__ATTR_FLOATS
+                  : a->ints     ? BYOC_ONNX__ATTR_INTS
+                  : a->nstrings ? BYOC_ONNX__ATTR_STRINGS
+                                : 0;
     return BYOC_OK;
 }
 
@@ -518,7 +581,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_node(byoc_onnx__state *st, byoc_onnx_
 }
 
 /* ValueInfoProto: name and, for a tensor type, element type and shape */
-BYOC__PRIVATE byoc_result byoc_onnx__parse_value_info(byoc_onnx__state *st, byoc_onnx__bytes data, byoc_onnx__value_info *vi) {
+BYOC__PRIVATE byoc_result byoc_onnx__parse_value_info(byoc_onnx__state *st, byoc_onnx__bytes data,
+                                                      byoc_onnx__value_info *vi) {
     memset(vi, 0, sizeof *vi);
     byoc_onnx__pb b = byoc_onnx__pb_of(data);
     while (b.p < b.end) {
@@ -549,8 +613,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_value_info(byoc_onnx__state *st, byoc
                     byoc_onnx__bytes shape = {0, 0};
                     ok = byoc_onnx__pb_key(&tt, &xf, &xw);
                     if (!ok) break;
-                    if (xf == 1) { ok = xw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&tt, &v); vi->elem_type = v > 64 ? 64 : (int)v; }
-                    else if (xf == 2) {
+                    if (xf == 1) {
+                        ok = xw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&tt, &v);
+                        vi->elem_type = v > 64 ? 64 : (int)v;
+                    } else if (xf == 2) {
                         ok = xw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&tt, &shape);
                         vi->has_shape = 1;
                         byoc_onnx__pb sh = byoc_onnx__pb_of(shape);
@@ -574,8 +640,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_value_info(byoc_onnx__state *st, byoc
                                 int fw;
                                 ok = byoc_onnx__pb_key(&d, &ff, &fw);
                                 if (!ok) break;
-                                if (ff == 1) { ok = fw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&d, &v); vi->dims[k] = (int64_t)v; }
-                                else if (ff == 2) ok = fw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&d, &vi->dim_names[k]);
+                                if (ff == 1) {
+                                    ok = fw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&d, &v);
+                                    vi->dims[k] = (int64_t)v;
+                                } else if (ff == 2)
+                                    ok = fw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&d, &vi->dim_names[k]);
                                 else ok = byoc_onnx__pb_skip(&d, fw);
                             }
                         }
@@ -625,7 +694,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_graph(byoc_onnx__state *st, byoc_onnx
     return BYOC_OK;
 }
 
-BYOC__PRIVATE byoc_result byoc_onnx__parse_model(byoc_onnx__state *st, const uint8_t *data, size_t size, byoc_onnx__file *mf) {
+BYOC__PRIVATE byoc_result byoc_onnx__parse_model(byoc_onnx__state *st, const uint8_t *data, size_t size,
+                                                 byoc_onnx__file *mf) {
     memset(mf, 0, sizeof *mf);
     byoc_onnx__bytes whole = {data, size};
     byoc_onnx__pb b = byoc_onnx__pb_of(whole);
@@ -651,8 +721,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_model(byoc_onnx__state *st, const uin
                 ok = byoc_onnx__pb_key(&o, &of, &ow);
                 if (!ok) break;
                 if (of == 1) ok = ow == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&o, &domain);
-                else if (of == 2) { ok = ow == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&o, &v); version = (int64_t)v; }
-                else ok = byoc_onnx__pb_skip(&o, ow);
+                else if (of == 2) {
+                    ok = ow == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&o, &v);
+                    version = (int64_t)v;
+                } else ok = byoc_onnx__pb_skip(&o, ow);
             }
             if (ok && (domain.n == 0 || byoc_onnx__bytes_eq(domain, "ai.onnx"))) {
                 mf->opset = version < 0 || version > 1000 ? 1000 : (int)version;
@@ -690,8 +762,9 @@ BYOC__PRIVATE byoc_dtype byoc_onnx__dtype(int t) {
 }
 
 BYOC__PRIVATE const char *byoc_onnx__dtype_name(int t) {
-    static const char *const names[] = {"undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64", "string", "bool", "float16",
-                                        "double", "uint32", "uint64", "complex64", "complex128", "bfloat16"};
+    static const char *const names[] = {"undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
+                                        "int32",     "int64",  "string",    "bool",       "float16", "double",
+                                        "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
     return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
 }
 
@@ -705,7 +778,12 @@ BYOC__PRIVATE uint8_t *byoc_onnx__read_file(const char *path, size_t *size, byoc
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 1 << 16;
             uint8_t *nb = BYOC__CAST(uint8_t *, realloc(buf, ncap));
-            if (!nb) { free(buf); fclose(f); byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory reading it", path); return NULL; }
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory reading it", path);
+                return NULL;
+            }
             buf = nb;
             cap = ncap;
         }
@@ -721,26 +799,46 @@ BYOC__PRIVATE uint8_t *byoc_onnx__read_file(const char *path, size_t *size, byoc
 }
 
 /* A TensorProto's payload as a constant. what names it in messages ("initializer 'w'"). */
-BYOC__PRIVATE byoc_node *byoc_onnx__tensor_constant(byoc_onnx__state *st, const byoc_onnx__tensor *t, const char *what) {
+BYOC__PRIVATE byoc_node *byoc_onnx__tensor_constant(byoc_onnx__state *st, const byoc_onnx__tensor *t,
+                                                    const char *what) {
     byoc_dtype dt = byoc_onnx__dtype(t->data_type);
-    if (dt == BYOC_DTYPE_INVALID) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has element type %s (not supported)", what, byoc_onnx__dtype_name(t->data_type)); return NULL; }
-    if (t->segment) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s is a segmented tensor (not supported)", what); return NULL; }
-    if (t->value_field < 0) { byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has values in two different typed fields", what); return NULL; }
+    if (dt == BYOC_DTYPE_INVALID) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has element type %s (not supported)", what,
+                        byoc_onnx__dtype_name(t->data_type));
+        return NULL;
+    }
+    if (t->segment) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s is a segmented tensor (not supported)", what);
+        return NULL;
+    }
+    if (t->value_field < 0) {
+        byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has values in two different typed fields", what);
+        return NULL;
+    }
     int rank = (int)stbds_arrlen(t->dims);
-    if (rank > BYOC_MAX_RANK) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has rank %d (at most %d supported)", what, rank, BYOC_MAX_RANK); return NULL; }
+    if (rank > BYOC_MAX_RANK) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has rank %d (at most %d supported)", what, rank, BYOC_MAX_RANK);
+        return NULL;
+    }
     int64_t dims[BYOC_MAX_RANK];
     uint64_t count = 1;
     for (int d = 0; d < rank; ++d) {
         int64_t v = (int64_t)t->dims[d];
-        if (v < 0 || v > BYOC_MAX_DIM) { byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has dim %d = %lld (out of range)", what, d, (long long)v); return NULL; }
+        if (v < 0 || v > BYOC_MAX_DIM) {
+            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has dim %d = %lld (out of range)", what, d, (long long)v);
+            return NULL;
+        }
         dims[d] = v;
-        if (v && count > UINT64_MAX / (uint64_t)v) { byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: element count overflows", what); return NULL; }
+        if (v && count > UINT64_MAX / (uint64_t)v) {
+            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: element count overflows", what);
+            return NULL;
+        }
         count *= (uint64_t)v;
     }
     size_t esize = byoc_dtype_size(dt);
     if (count > st->max_bytes / esize) {
-        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %llu elements, above the import limit of %llu bytes", what, (unsigned long long)count,
-                        (unsigned long long)st->max_bytes);
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %llu elements, above the import limit of %llu bytes", what,
+                        (unsigned long long)count, (unsigned long long)st->max_bytes);
         return NULL;
     }
     size_t nbytes = (size_t)count * esize;
@@ -749,18 +847,26 @@ BYOC__PRIVATE byoc_node *byoc_onnx__tensor_constant(byoc_onnx__state *st, const 
     if (!c) { byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory for %s", what); return NULL; }
     uint8_t *out = BYOC__CAST(uint8_t *, c->data);
     if (t->external) {
-        if (st->opt->no_external_data) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s keeps its data in an external file (refused by the options)", what); return NULL; }
+        if (st->opt->no_external_data) {
+            byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s keeps its data in an external file (refused by the options)",
+                            what);
+            return NULL;
+        }
         char loc[512], path[1600];
-        if (!t->ext_location.n || t->ext_location.n >= sizeof loc) { byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data without a usable location", what); return NULL; }
+        if (!t->ext_location.n || t->ext_location.n >= sizeof loc) {
+            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data without a usable location", what);
+            return NULL;
+        }
         memcpy(loc, t->ext_location.p, t->ext_location.n);
         loc[t->ext_location.n] = 0;
         if (loc[0] == '/' || strstr(loc, "..") || strlen(loc) != t->ext_location.n) {
-            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data location '%s' leaves the model's directory", what, loc);
+            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data location '%s' leaves the model's directory", what,
+                            loc);
             return NULL;
         }
         if (t->has_ext_length && t->ext_length != nbytes) {
-            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data length %llu, the tensor needs %llu bytes", what, (unsigned long long)t->ext_length,
-                            (unsigned long long)nbytes);
+            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data length %llu, the tensor needs %llu bytes", what,
+                            (unsigned long long)t->ext_length, (unsigned long long)nbytes);
             return NULL;
         }
         snprintf(path, sizeof path, "%s%s", st->dir, loc);
@@ -768,15 +874,21 @@ BYOC__PRIVATE byoc_node *byoc_onnx__tensor_constant(byoc_onnx__state *st, const 
         if (!f) { byoc_onnx__fail(st, BYOC_ERR_IO, "%s: cannot open external data file %s", what, path); return NULL; }
         int ok = fseek(f, 0, SEEK_END) == 0;
         long end = ok ? ftell(f) : -1;
-        ok = ok && end >= 0 && t->ext_offset <= (uint64_t)end && (uint64_t)end - t->ext_offset >= nbytes && t->ext_offset <= (uint64_t)LONG_MAX;
+        ok = ok && end >= 0 && t->ext_offset <= (uint64_t)end && (uint64_t)end - t->ext_offset >= nbytes &&
+             t->ext_offset <= (uint64_t)LONG_MAX;
         ok = ok && fseek(f, (long)t->ext_offset, SEEK_SET) == 0 && fread(out, 1, nbytes, f) == nbytes;
         fclose(f);
-        if (!ok) { byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data file %s is shorter than offset %llu + %llu bytes", what, path, (unsigned long long)t->ext_offset, (unsigned long long)nbytes); return NULL; }
+        if (!ok) {
+            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: external data file %s is shorter than offset %llu + %llu bytes",
+                            what, path, (unsigned long long)t->ext_offset, (unsigned long long)nbytes);
+            return NULL;
+        }
         return c;
     }
     if (t->has_raw) {
         if (t->raw.n != nbytes) {
-            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has %zu bytes of raw data, its shape needs %zu", what, t->raw.n, nbytes);
+            byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has %zu bytes of raw data, its shape needs %zu", what, t->raw.n,
+                            nbytes);
             return NULL;
         }
         if (nbytes) memcpy(out, t->raw.p, nbytes); /* ONNX raw data is little-endian, as the host */
@@ -784,32 +896,47 @@ BYOC__PRIVATE byoc_node *byoc_onnx__tensor_constant(byoc_onnx__state *st, const 
     }
     size_t have = (size_t)stbds_arrlen(t->values);
     if (have != count) {
-        byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has %zu values, its shape needs %llu", what, have, (unsigned long long)count);
+        byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s has %zu values, its shape needs %llu", what, have,
+                        (unsigned long long)count);
         return NULL;
     }
     int field = t->value_field;
     /* which typed field may carry which element type (onnx.proto): float_data, int32_data (every type of
        32 bits or fewer but float32, 16-bit floats as their bits), int64_data, double_data, uint64_data */
-    int fits = (field == 4 && dt == BYOC_FLOAT32) || (field == 7 && dt == BYOC_INT64) || (field == 10 && dt == BYOC_FLOAT64) ||
-               (field == 11 && (dt == BYOC_UINT32 || dt == BYOC_UINT64)) ||
-               (field == 5 && (dt == BYOC_INT32 || dt == BYOC_INT16 || dt == BYOC_UINT16 || dt == BYOC_INT8 || dt == BYOC_UINT8 || dt == BYOC_BOOL ||
-                               dt == BYOC_FLOAT16 || dt == BYOC_BFLOAT16)) ||
+    int fits = (field == 4 && dt == BYOC_FLOAT32) || (field == 7 && dt == BYOC_INT64) ||
+               (field == 10 && dt == BYOC_FLOAT64) || (field == 11 && (dt == BYOC_UINT32 || dt == BYOC_UINT64)) ||
+               (field == 5 && (dt == BYOC_INT32 || dt == BYOC_INT16 || dt == BYOC_UINT16 || dt == BYOC_INT8 ||
+                               dt == BYOC_UINT8 || dt == BYOC_BOOL || dt == BYOC_FLOAT16 || dt == BYOC_BFLOAT16)) ||
                count == 0;
-    if (!fits) { byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: element type %s stored in the wrong field", what, byoc_onnx__dtype_name(t->data_type)); return NULL; }
+    if (!fits) {
+        byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "%s: element type %s stored in the wrong field", what,
+                        byoc_onnx__dtype_name(t->data_type));
+        return NULL;
+    }
     for (size_t i = 0; i < count; ++i) {
         uint64_t v = t->values[i];
         switch (dt) {
         case BYOC_FLOAT32: case BYOC_UINT32: { uint32_t bits = (uint32_t)v; memcpy(out + 4 * i, &bits, 4); break; }
-        case BYOC_INT64: case BYOC_UINT64: case BYOC_FLOAT64: memcpy(out + 8 * i, &v, 8); break; /* double_data: the bits */
+        case BYOC_INT64:
+        case BYOC_UINT64:
+        case BYOC_FLOAT64: memcpy(out + 8 * i, &v, 8); break; /* double_data: the bits */
         case BYOC_INT32: { int32_t x = (int32_t)(uint32_t)v; memcpy(out + 4 * i, &x, 4); break; }
-        case BYOC_INT16: case BYOC_UINT16: case BYOC_FLOAT16: case BYOC_BFLOAT16: { uint16_t x = (uint16_t)v; memcpy(out + 2 * i, &x, 2); break; }
+        case BYOC_INT16:
+        case BYOC_UINT16:
+        case BYOC_FLOAT16:
+        case BYOC_BFLOAT16: {
+            uint16_t x = (uint16_t)v;
+            memcpy(out + 2 * i, &x, 2);
+            break;
+        }
         default: out[i] = dt == BYOC_BOOL ? (v != 0) : (uint8_t)v; break;
         }
     }
     return c;
 }
 
-BYOC_API byoc_node *byoc_onnx_tensor_load(byoc_module *m, const void *data, size_t size, const char *file, const char **name_out, byoc_diag *diag) {
+BYOC_API byoc_node *byoc_onnx_tensor_load(byoc_module *m, const void *data, size_t size, const char *file,
+                                          const char **name_out, byoc_diag *diag) {
     if (!m) { byoc__null_arg(diag, __func__, "module"); return NULL; }
     byoc_diag local;
     if (!diag) diag = &local;
@@ -845,7 +972,8 @@ BYOC__PRIVATE byoc_node *byoc_onnx__evaluate(byoc_onnx__state *st, byoc_node *ca
     if (t->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(t)) return NULL;
     int64_t n = byoc_type_num_elements(t);
     if (n < 0 || (uint64_t)n > st->max_bytes / byoc_dtype_size(t->dtype)) {
-        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "the constant result has %lld elements, above the import limit of %llu bytes", (long long)n,
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                        "the constant result has %lld elements, above the import limit of %llu bytes", (long long)n,
                         (unsigned long long)st->max_bytes);
         return NULL;
     }
@@ -882,7 +1010,8 @@ BYOC__PRIVATE byoc_node *byoc_onnx__evaluate(byoc_onnx__state *st, byoc_node *ca
 }
 
 /* an op call, typed at once; folded to a constant when every argument is one */
-BYOC__PRIVATE byoc_node *byoc_onnx__call(byoc_onnx__state *st, const char *op, byoc_node *const *args, int nargs, const byoc_attrs *attrs) {
+BYOC__PRIVATE byoc_node *byoc_onnx__call(byoc_onnx__state *st, const char *op, byoc_node *const *args, int nargs,
+                                         const byoc_attrs *attrs) {
     for (int i = 0; i < nargs; ++i) if (!args[i]) return NULL;
     byoc_node *n = byoc_call(st->m, op, args, nargs, attrs);
     if (!n) {
@@ -913,26 +1042,38 @@ BYOC__PRIVATE byoc_node *byoc_onnx__call(byoc_onnx__state *st, const char *op, b
     return byoc_onnx__note(st, n);
 }
 
-BYOC__PRIVATE byoc_node *byoc_onnx__call1(byoc_onnx__state *st, const char *op, byoc_node *a, const byoc_attrs *attrs) { return byoc_onnx__call(st, op, &a, 1, attrs); }
-BYOC__PRIVATE byoc_node *byoc_onnx__call2(byoc_onnx__state *st, const char *op, byoc_node *a, byoc_node *b, const byoc_attrs *attrs) {
+BYOC__PRIVATE byoc_node *byoc_onnx__call1(byoc_onnx__state *st, const char *op, byoc_node *a, const byoc_attrs *attrs) {
+    return byoc_onnx__call(st, op, &a, 1, attrs);
+}
+BYOC__PRIVATE byoc_node *byoc_onnx__call2(byoc_onnx__state *st, const char *op, byoc_node *a, byoc_node *b,
+                                          const byoc_attrs *attrs) {
     byoc_node *ab[2] = {a, b};
     return byoc_onnx__call(st, op, ab, 2, attrs);
 }
 
-BYOC__PRIVATE const byoc_type *byoc_onnx__type(byoc_node *n) { return n ? (n->checked_type ? n->checked_type : n->annotation) : NULL; }
+BYOC__PRIVATE const byoc_type *byoc_onnx__type(byoc_node *n) {
+    return n ? (n->checked_type ? n->checked_type : n->annotation) : NULL;
+}
 
 /* the static tensor type of an input, or NULL with an error */
 BYOC__PRIVATE const byoc_type *byoc_onnx__tensor_of(byoc_onnx__state *st, byoc_node *n, const char *what) {
     const byoc_type *t = byoc_onnx__type(n);
-    if (!t || t->kind != BYOC_TYPE_TENSOR) { byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s is not a tensor", what); return NULL; }
-    if (!byoc_type_is_static(t)) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has a dynamic shape (give input shapes or dims)", what); return NULL; }
+    if (!t || t->kind != BYOC_TYPE_TENSOR) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s is not a tensor", what);
+        return NULL;
+    }
+    if (!byoc_type_is_static(t)) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has a dynamic shape (give input shapes or dims)", what);
+        return NULL;
+    }
     return t;
 }
 
 BYOC__PRIVATE byoc_node *byoc_onnx__reshape(byoc_onnx__state *st, byoc_node *x, int rank, const int64_t *dims) {
     const byoc_type *t = byoc_onnx__type(x);
     if (!x || !t) return NULL;
-    if (t->kind == BYOC_TYPE_TENSOR && t->rank == rank && !memcmp(t->dims, dims, sizeof(int64_t) * (size_t)rank)) return x;
+    if (t->kind == BYOC_TYPE_TENSOR && t->rank == rank && !memcmp(t->dims, dims, sizeof(int64_t) * (size_t)rank))
+        return x;
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_ints(st->m, &a, "newshape", dims, rank);
@@ -978,30 +1119,46 @@ BYOC__PRIVATE int64_t byoc_onnx__int_at(byoc_dtype dt, const void *data, int64_t
     case BYOC_INT8: return (int8_t)p[i];
     case BYOC_UINT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
     case BYOC_UINT32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
-    case BYOC_UINT64: { uint64_t v; memcpy(&v, p + 8 * i, 8); return v > INT64_MAX ? INT64_MAX : (int64_t)v; } /* saturated */
+    case BYOC_UINT64: {
+        uint64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+    }                              /* saturated */
     default: return (uint8_t)p[i]; /* uint8, bool */
     }
 }
 
 BYOC__PRIVATE int byoc_onnx__const_ints(byoc_onnx__state *st, byoc_node *x, int64_t *out, int cap, const char *what) {
     if (!x) return -1;
-    if (x->kind != BYOC_NODE_CONSTANT) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s must be a constant (it is computed at run time)", what); return -1; }
+    if (x->kind != BYOC_NODE_CONSTANT) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s must be a constant (it is computed at run time)", what);
+        return -1;
+    }
     const byoc_type *t = x->annotation;
     if (t->rank > 1 || (byoc_dtype_is_float(t->dtype) && t->dtype != BYOC_DTYPE_INVALID)) {
         byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s must be a 1-D integer tensor", what);
         return -1;
     }
     int64_t n = byoc_type_num_elements(t);
-    if (n > cap) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %lld values (at most %d)", what, (long long)n, cap); return -1; }
+    if (n > cap) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %lld values (at most %d)", what, (long long)n, cap);
+        return -1;
+    }
     for (int64_t i = 0; i < n; ++i) out[i] = byoc_onnx__int_at(t->dtype, x->data, i);
     return (int)n;
 }
 
 BYOC__PRIVATE int byoc_onnx__const_floats(byoc_onnx__state *st, byoc_node *x, double *out, int cap, const char *what) {
     if (!x) return -1;
-    if (x->kind != BYOC_NODE_CONSTANT) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s must be a constant (it is computed at run time)", what); return -1; }
+    if (x->kind != BYOC_NODE_CONSTANT) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s must be a constant (it is computed at run time)", what);
+        return -1;
+    }
     int64_t n = byoc_type_num_elements(x->annotation);
-    if (n > cap) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %lld values (at most %d)", what, (long long)n, cap); return -1; }
+    if (n > cap) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %lld values (at most %d)", what, (long long)n, cap);
+        return -1;
+    }
     for (int64_t i = 0; i < n; ++i) out[i] = byoc__load(x->annotation->dtype, x->data, i);
     return (int)n;
 }
@@ -1035,7 +1192,8 @@ BYOC__PRIVATE double byoc_onnx__attr_float(const byoc_onnx__ctx *c, const char *
 }
 
 /* a string attribute into buf ("" when absent) */
-BYOC__PRIVATE const char *byoc_onnx__attr_string(const byoc_onnx__ctx *c, const char *name, const char *fallback, char *buf, size_t cap) {
+BYOC__PRIVATE const char *byoc_onnx__attr_string(const byoc_onnx__ctx *c, const char *name, const char *fallback,
+                                                 char *buf, size_t cap) {
     const byoc_onnx__attr *a = byoc_onnx__attr_get(c, name);
     if (!a || a->type != BYOC_ONNX__ATTR_STRING) return fallback;
     size_t n = a->s.n < cap - 1 ? a->s.n : cap - 1;
@@ -1049,7 +1207,10 @@ BYOC__PRIVATE int byoc_onnx__attr_ints(const byoc_onnx__ctx *c, const char *name
     const byoc_onnx__attr *a = byoc_onnx__attr_get(c, name);
     if (!a || a->type != BYOC_ONNX__ATTR_INTS) return -1;
     int n = (int)stbds_arrlen(a->ints);
-    if (n > cap) { byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "attribute %s has %d values (at most %d)", name, n, cap); return -2; }
+    if (n > cap) {
+        byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "attribute %s has %d values (at most %d)", name, n, cap);
+        return -2;
+    }
     for (int i = 0; i < n; ++i) out[i] = (int64_t)a->ints[i];
     return n;
 }
@@ -1058,7 +1219,10 @@ BYOC__PRIVATE int byoc_onnx__attr_floats(const byoc_onnx__ctx *c, const char *na
     const byoc_onnx__attr *a = byoc_onnx__attr_get(c, name);
     if (!a || a->type != BYOC_ONNX__ATTR_FLOATS) return -1;
     int n = (int)stbds_arrlen(a->floats);
-    if (n > cap) { byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "attribute %s has %d values (at most %d)", name, n, cap); return -2; }
+    if (n > cap) {
+        byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "attribute %s has %d values (at most %d)", name, n, cap);
+        return -2;
+    }
     for (int i = 0; i < n; ++i) { uint32_t bits = (uint32_t)a->floats[i]; float f; memcpy(&f, &bits, 4); out[i] = f; }
     return n;
 }
@@ -1070,7 +1234,10 @@ BYOC__PRIVATE byoc_node *byoc_onnx__input(const byoc_onnx__ctx *c, int i, const 
 }
 
 BYOC__PRIVATE int byoc_onnx__norm_axis(byoc_onnx__ctx *c, int64_t axis, int rank, const char *what) {
-    if (axis < -rank || axis >= (rank ? rank : 1)) { byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s %lld is out of range for rank %d", what, (long long)axis, rank); return -1; }
+    if (axis < -rank || axis >= (rank ? rank : 1)) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s %lld is out of range for rank %d", what, (long long)axis, rank);
+        return -1;
+    }
     return (int)(axis < 0 ? axis + rank : axis);
 }
 
@@ -1079,19 +1246,29 @@ typedef byoc_result (*byoc_onnx__convert_fn)(byoc_onnx__ctx *c, const char *op);
 
 BYOC__PRIVATE byoc_result byoc_onnx__identity(byoc_onnx__ctx *c, const char *op) {
     (void)op;
-    if (c->nin > 2 && c->in[2]) { /* Dropout's training_mode (opset 12): random masks are not an inference op, ratio 0 is the identity */
-        if (c->in[2]->kind != BYOC_NODE_CONSTANT) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout's training_mode must be a constant");
+    /* Dropout's training_mode (opset 12): random masks are not an inference op, ratio 0 is the identity */
+    if (c->nin > 2 && c->in[2]) {
+        if (c->in[2]->kind != BYOC_NODE_CONSTANT)
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout's training_mode must be a constant");
         if (byoc__load(c->in[2]->annotation->dtype, c->in[2]->data, 0) != 0) {
             byoc_node *ratio = c->nin > 1 ? c->in[1] : NULL;
-            if (ratio && ratio->kind != BYOC_NODE_CONSTANT) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout's ratio must be a constant in training mode");
+            if (ratio && ratio->kind != BYOC_NODE_CONSTANT)
+                return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                                       "Dropout's ratio must be a constant in training mode");
             double r = ratio ? byoc__load(ratio->annotation->dtype, ratio->data, 0) : 0.5;
-            if (r != 0) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Dropout in training mode with ratio %g draws a random mask (not an inference op)", r);
+            if (r != 0)
+                return byoc_onnx__fail(
+                    c->st, BYOC_ERR_UNSUPPORTED,
+                    "Dropout in training mode with ratio %g draws a random mask (not an inference op)", r);
         }
     }
     c->out[0] = byoc_onnx__input(c, 0, "input");
     if (c->nout > 1 && c->out[0]) { /* Dropout's mask: all true at inference */
         const byoc_type *t = byoc_onnx__type(c->out[0]);
-        byoc_node *mask = t && t->kind == BYOC_TYPE_TENSOR ? byoc_constant(c->st->m, byoc_tensor_type(c->st->m, BYOC_BOOL, t->rank, t->dims), NULL, 0) : NULL;
+        byoc_node *mask =
+            t && t->kind == BYOC_TYPE_TENSOR
+                ? byoc_constant(c->st->m, byoc_tensor_type(c->st->m, BYOC_BOOL, t->rank, t->dims), NULL, 0)
+                : NULL;
         if (mask) { memset(mask->data, 1, byoc_constant_nbytes(mask)); mask->checked_type = mask->annotation; }
         c->out[1] = mask;
     }
@@ -1106,11 +1283,14 @@ BYOC__PRIVATE byoc_result byoc_onnx__unary(byoc_onnx__ctx *c, const char *op) {
 /* binary broadcast ops; Pow's exponent takes the base's type (ONNX allows them to differ) */
 BYOC__PRIVATE byoc_result byoc_onnx__binary(byoc_onnx__ctx *c, const char *op) {
     if (c->opset < 7 && byoc_onnx__attr_get(c, "broadcast") && byoc_onnx__attr_int(c, "broadcast", 0))
-        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "the opset %d broadcast attribute is not supported (opset 7 made broadcasting implicit)", c->opset);
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                               "the opset %d broadcast attribute is not supported (opset 7 made broadcasting implicit)",
+                               c->opset);
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
     if (a && b && !strcmp(op, "power")) {
         byoc_dtype at = byoc_onnx__type(a)->dtype, bt = byoc_onnx__type(b)->dtype;
-        if (!byoc_dtype_is_float(at) && byoc_dtype_is_float(bt)) { /* an integer base to a float power: computed in float, as ONNX Runtime does */
+        if (!byoc_dtype_is_float(at) &&
+            byoc_dtype_is_float(bt)) { /* an integer base to a float power: computed in float, as ONNX Runtime does */
             c->out[0] = byoc_onnx__cast(c->st, byoc_onnx__call2(c->st, op, byoc_onnx__cast(c->st, a, bt), b, NULL), at);
             return BYOC_ONNX__OK(c);
         }
@@ -1133,8 +1313,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__or_equal(byoc_onnx__ctx *c, const char *op)
 BYOC__PRIVATE byoc_result byoc_onnx__variadic(byoc_onnx__ctx *c, const char *op) {
     int mean = !strcmp(op, "mean");
     byoc_node *acc = byoc_onnx__input(c, 0, "data_0");
-    for (int i = 1; i < c->nin && acc; ++i) acc = byoc_onnx__call2(c->st, mean ? "add" : op, acc, byoc_onnx__input(c, i, "data"), NULL);
-    if (mean && acc && c->nin > 1) acc = byoc_onnx__call2(c->st, "divide", acc, byoc_onnx__scalar(c->st, byoc_onnx__type(acc)->dtype, c->nin), NULL);
+    for (int i = 1; i < c->nin && acc; ++i)
+        acc = byoc_onnx__call2(c->st, mean ? "add" : op, acc, byoc_onnx__input(c, i, "data"), NULL);
+    if (mean && acc && c->nin > 1)
+        acc =
+            byoc_onnx__call2(c->st, "divide", acc, byoc_onnx__scalar(c->st, byoc_onnx__type(acc)->dtype, c->nin), NULL);
     c->out[0] = acc;
     return BYOC_ONNX__OK(c);
 }
@@ -1142,7 +1325,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__variadic(byoc_onnx__ctx *c, const char *op)
 BYOC__PRIVATE byoc_result byoc_onnx__reciprocal(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "X");
-    if (x) c->out[0] = byoc_onnx__call2(c->st, "divide", byoc_onnx__scalar(c->st, byoc_onnx__type(x)->dtype, 1.0), x, NULL);
+    if (x)
+        c->out[0] =
+            byoc_onnx__call2(c->st, "divide", byoc_onnx__scalar(c->st, byoc_onnx__type(x)->dtype, 1.0), x, NULL);
     return BYOC_ONNX__OK(c);
 }
 
@@ -1170,13 +1355,26 @@ BYOC__PRIVATE byoc_result byoc_onnx__clip(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "input");
     if (!x) return BYOC_ONNX__OK(c);
     byoc_dtype dt = byoc_onnx__type(x)->dtype;
-    double lo = dt == BYOC_FLOAT32 ? -3.4028234663852886e38 : -HUGE_VAL, hi = -lo, v[1]; /* integers saturate the bounds */
+    double lo = dt == BYOC_FLOAT32 ? -3.4028234663852886e38 : -HUGE_VAL, hi = -lo,
+           v[1]; /* integers saturate the bounds */
     if (c->opset < 11) {
         lo = byoc_onnx__attr_float(c, "min", lo);
         hi = byoc_onnx__attr_float(c, "max", hi);
     } else {
-        if (c->nin > 1 && c->in[1]) { if (byoc_onnx__const_floats(c->st, c->in[1], v, 1, "Clip's min") != 1) return BYOC_ONNX__OK(c) ? BYOC_ONNX__OK(c) : byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Clip's min must be a scalar"); lo = v[0]; }
-        if (c->nin > 2 && c->in[2]) { if (byoc_onnx__const_floats(c->st, c->in[2], v, 1, "Clip's max") != 1) return BYOC_ONNX__OK(c) ? BYOC_ONNX__OK(c) : byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Clip's max must be a scalar"); hi = v[0]; }
+        if (c->nin > 1 && c->in[1]) {
+            if (byoc_onnx__const_floats(c->st, c->in[1], v, 1, "Clip's min") != 1)
+                return BYOC_ONNX__OK(c)
+                           ? BYOC_ONNX__OK(c)
+                           : byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Clip's min must be a scalar");
+            lo = v[0];
+        }
+        if (c->nin > 2 && c->in[2]) {
+            if (byoc_onnx__const_floats(c->st, c->in[2], v, 1, "Clip's max") != 1)
+                return BYOC_ONNX__OK(c)
+                           ? BYOC_ONNX__OK(c)
+                           : byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Clip's max must be a scalar");
+            hi = v[0];
+        }
     }
     byoc_attrs a;
     memset(&a, 0, sizeof a);
@@ -1186,12 +1384,14 @@ BYOC__PRIVATE byoc_result byoc_onnx__clip(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
-BYOC__PRIVATE byoc_result byoc_onnx__prelu(byoc_onnx__ctx *c, const char *op) { /* max(0, x) + slope * min(0, x), any broadcast */
+BYOC__PRIVATE byoc_result byoc_onnx__prelu(byoc_onnx__ctx *c,
+                                           const char *op) { /* max(0, x) + slope * min(0, x), any broadcast */
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *slope = byoc_onnx__input(c, 1, "slope");
     if (!x || !slope) return BYOC_ONNX__OK(c);
     byoc_node *zero = byoc_onnx__scalar(c->st, byoc_onnx__type(x)->dtype, 0);
-    byoc_node *pos = byoc_onnx__call2(c->st, "maximum", x, zero, NULL), *neg = byoc_onnx__call2(c->st, "minimum", x, zero, NULL);
+    byoc_node *pos = byoc_onnx__call2(c->st, "maximum", x, zero, NULL),
+              *neg = byoc_onnx__call2(c->st, "minimum", x, zero, NULL);
     c->out[0] = byoc_onnx__call2(c->st, "add", pos, byoc_onnx__call2(c->st, "multiply", neg, slope, NULL), NULL);
     return BYOC_ONNX__OK(c);
 }
@@ -1207,10 +1407,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__cast_op(byoc_onnx__ctx *c, const char *op) 
     } else {
         const byoc_onnx__attr *to_attr = byoc_onnx__attr_get(c, "to");
         if (to_attr && to_attr->type == BYOC_ONNX__ATTR_STRING)
-            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Cast with a type name in 'to' (opset %d's form) is not supported", c->opset);
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                                   "Cast with a type name in 'to' (opset %d's form) is not supported", c->opset);
         int64_t to = byoc_onnx__attr_int(c, "to", 0);
         dt = byoc_onnx__dtype((int)(to < 0 || to > 64 ? 0 : to));
-        if (dt == BYOC_DTYPE_INVALID) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Cast to %s is not supported", byoc_onnx__dtype_name((int)(to < 0 || to > 64 ? 0 : to)));
+        if (dt == BYOC_DTYPE_INVALID)
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Cast to %s is not supported",
+                                   byoc_onnx__dtype_name((int)(to < 0 || to > 64 ? 0 : to)));
     }
     c->out[0] = byoc_onnx__cast(c->st, x, dt);
     return BYOC_ONNX__OK(c);
@@ -1228,7 +1431,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__constant(byoc_onnx__ctx *c, const char *op)
         c->out[0] = byoc_onnx__tensor_constant(st, &t, "its value");
         byoc_onnx__tensor_free(&t);
     } else if (byoc_onnx__bytes_eq(a->name, "value_float") || byoc_onnx__bytes_eq(a->name, "value_int")) {
-        c->out[0] = byoc_onnx__scalar(st, a->type == BYOC_ONNX__ATTR_FLOAT ? BYOC_FLOAT32 : BYOC_INT64, a->type == BYOC_ONNX__ATTR_FLOAT ? a->f : (double)a->i);
+        c->out[0] = byoc_onnx__scalar(st, a->type == BYOC_ONNX__ATTR_FLOAT ? BYOC_FLOAT32 : BYOC_INT64,
+                                      a->type == BYOC_ONNX__ATTR_FLOAT ? a->f : (double)a->i);
     } else if (byoc_onnx__bytes_eq(a->name, "value_floats") || byoc_onnx__bytes_eq(a->name, "value_ints")) {
         int ints = a->type == BYOC_ONNX__ATTR_INTS;
         int64_t n = (int64_t)stbds_arrlen(ints ? a->ints : a->floats);
@@ -1251,12 +1455,16 @@ BYOC__PRIVATE byoc_result byoc_onnx__constant_of_shape(byoc_onnx__ctx *c, const 
     (void)op;
     byoc_onnx__state *st = c->st;
     int64_t dims[BYOC_MAX_RANK];
-    int rank = byoc_onnx__const_ints(st, byoc_onnx__input(c, 0, "input"), dims, BYOC_MAX_RANK, "ConstantOfShape's shape");
+    int rank =
+        byoc_onnx__const_ints(st, byoc_onnx__input(c, 0, "input"), dims, BYOC_MAX_RANK, "ConstantOfShape's shape");
     if (rank < 0) return BYOC_ONNX__OK(c);
     uint64_t count = 1;
     for (int d = 0; d < rank; ++d) {
-        if (dims[d] < 0 || dims[d] > BYOC_MAX_DIM) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape: dim %d = %lld", d, (long long)dims[d]);
-        if (dims[d] && count > UINT64_MAX / (uint64_t)dims[d]) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape: element count overflows");
+        if (dims[d] < 0 || dims[d] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape: dim %d = %lld", d,
+                                   (long long)dims[d]);
+        if (dims[d] && count > UINT64_MAX / (uint64_t)dims[d])
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape: element count overflows");
         count *= (uint64_t)dims[d];
     }
     byoc_dtype dt = BYOC_FLOAT32;
@@ -1268,14 +1476,16 @@ BYOC__PRIVATE byoc_result byoc_onnx__constant_of_shape(byoc_onnx__ctx *c, const 
         byoc_node *v = byoc_onnx__tensor_constant(st, &t, "ConstantOfShape's value");
         byoc_onnx__tensor_free(&t);
         if (!v) return BYOC_ONNX__OK(c);
-        if (byoc_type_num_elements(v->annotation) != 1) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape's value must hold one element");
+        if (byoc_type_num_elements(v->annotation) != 1)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape's value must hold one element");
         dt = v->annotation->dtype;
         memcpy(value, v->data, byoc_dtype_size(dt));
     }
     size_t esize = byoc_dtype_size(dt);
     if (count > st->max_bytes / esize)
-        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "ConstantOfShape makes %llu elements, above the import limit of %llu bytes", (unsigned long long)count,
-                               (unsigned long long)st->max_bytes);
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                               "ConstantOfShape makes %llu elements, above the import limit of %llu bytes",
+                               (unsigned long long)count, (unsigned long long)st->max_bytes);
     byoc_node *k = byoc_constant(st->m, byoc_tensor_type(st->m, dt, rank, dims), NULL, 0);
     if (!k) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
     uint8_t *p = BYOC__CAST(uint8_t *, k->data);
@@ -1323,7 +1533,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__gather(byoc_onnx__ctx *c, const char *op) {
         for (int64_t i = 0; i < n; ++i) {
             int64_t v = byoc_onnx__int_at(idx->annotation->dtype, idx->data, i);
             if (v < -t->dims[axis] || v >= t->dims[axis])
-                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "index %lld is out of range for axis %d of size %lld", (long long)v, axis, (long long)t->dims[axis]);
+                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT,
+                                       "index %lld is out of range for axis %d of size %lld", (long long)v, axis,
+                                       (long long)t->dims[axis]);
         }
     }
     byoc_attrs_set_string(c->st->m, &a, "mode", "wrap");
@@ -1344,9 +1556,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze(byoc_onnx__ctx *c, const char *op
     const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Unsqueeze's input");
     int64_t axes[BYOC_MAX_RANK];
     int n = t ? byoc_onnx__axes(c, 1, 13, axes, BYOC_MAX_RANK) : -2;
-    if (n < 0) return n == -1 ? byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Unsqueeze needs axes") : BYOC_ONNX__OK(c);
+    if (n < 0)
+        return n == -1 ? byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Unsqueeze needs axes") : BYOC_ONNX__OK(c);
     int rank = t->rank + n;
-    if (rank > BYOC_MAX_RANK) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Unsqueeze to rank %d (at most %d)", rank, BYOC_MAX_RANK);
+    if (rank > BYOC_MAX_RANK)
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Unsqueeze to rank %d (at most %d)", rank, BYOC_MAX_RANK);
     int is_new[BYOC_MAX_RANK] = {0};
     for (int i = 0; i < n; ++i) {
         int ax = byoc_onnx__norm_axis(c, axes[i], rank, "axis");
@@ -1371,7 +1585,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__squeeze(byoc_onnx__ctx *c, const char *op) 
     for (int i = 0; i < n; ++i) {
         int ax = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
         if (ax < 0) return BYOC_ONNX__OK(c);
-        if (t->dims[ax] != 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot squeeze axis %d of size %lld", ax, (long long)t->dims[ax]);
+        if (t->dims[ax] != 1)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot squeeze axis %d of size %lld", ax,
+                                   (long long)t->dims[ax]);
         drop[ax] = 1;
     }
     int64_t dims[BYOC_MAX_RANK];
@@ -1388,7 +1604,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__flatten(byoc_onnx__ctx *c, const char *op) 
     const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Flatten's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t axis = byoc_onnx__attr_int(c, "axis", 1);
-    if (axis < -t->rank || axis > t->rank) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "axis %lld is out of range for rank %d", (long long)axis, t->rank);
+    if (axis < -t->rank || axis > t->rank)
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "axis %lld is out of range for rank %d", (long long)axis, t->rank);
     if (axis < 0) axis += t->rank;
     int64_t dims[2] = {1, 1};
     for (int d = 0; d < t->rank; ++d) dims[d < axis ? 0 : 1] *= t->dims[d];
@@ -1401,35 +1618,48 @@ BYOC__PRIVATE byoc_result byoc_onnx__reshape_op(byoc_onnx__ctx *c, const char *o
     byoc_node *x = byoc_onnx__input(c, 0, "data");
     const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Reshape's input");
     int64_t shape[BYOC_MAX_RANK];
-    int n = !t ? -1 : c->opset < 5 ? byoc_onnx__attr_ints(c, "shape", shape, BYOC_MAX_RANK) /* an attribute before opset 5 */
-                                   : byoc_onnx__const_ints(c->st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "Reshape's shape");
-    if (n == -1 && t && c->opset < 5 && !c->st->diag->code) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Reshape needs its shape attribute (opset %d)", c->opset);
+    int n = !t             ? -1
+            : c->opset < 5 ? byoc_onnx__attr_ints(c, "shape", shape, BYOC_MAX_RANK) /* an attribute before opset 5 */
+                           : byoc_onnx__const_ints(c->st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK,
+                                                   "Reshape's shape");
+    if (n == -1 && t && c->opset < 5 && !c->st->diag->code)
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Reshape needs its shape attribute (opset %d)", c->opset);
     if (n < 0) return BYOC_ONNX__OK(c);
     int allowzero = (int)byoc_onnx__attr_int(c, "allowzero", 0), infer = -1;
     int64_t total = byoc_type_num_elements(t), known = 1;
     for (int d = 0; d < n; ++d) {
         if (shape[d] == 0 && !allowzero) {
-            if (d >= t->rank) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape[%d] = 0 copies a dim the input (rank %d) lacks", d, t->rank);
+            if (d >= t->rank)
+                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT,
+                                       "shape[%d] = 0 copies a dim the input (rank %d) lacks", d, t->rank);
             shape[d] = t->dims[d];
         }
         if (shape[d] == -1) {
             if (infer >= 0) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape has more than one -1");
             infer = d;
-        } else if (shape[d] < 0 || shape[d] > BYOC_MAX_DIM) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape[%d] = %lld", d, (long long)shape[d]);
+        } else if (shape[d] < 0 || shape[d] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape[%d] = %lld", d, (long long)shape[d]);
         else known *= shape[d];
         if (known > total && total > 0) break;
     }
     if (infer >= 0) {
-        if (known == 0 || total % known) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot infer the -1 dim: %lld elements into parts of %lld", (long long)total, (long long)known);
+        if (known == 0 || total % known)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "cannot infer the -1 dim: %lld elements into parts of %lld", (long long)total,
+                                   (long long)known);
         shape[infer] = total / known;
         known = total;
     }
-    if (known != total) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot reshape %lld elements into %lld", (long long)total, (long long)known);
+    if (known != total)
+        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot reshape %lld elements into %lld",
+                               (long long)total, (long long)known);
     for (int d = 0; d < n; ++d) /* the IR's reshape reads 0 as "keep this dim" (Relay's newshape) */
         if (shape[d] == 0) {
             /* an empty result holds no data: a constant of that shape (no element depends on the input) */
             const byoc_type *t = byoc_onnx__type(x);
-            byoc_node *k = t && t->kind == BYOC_TYPE_TENSOR ? byoc_constant(c->st->m, byoc_tensor_type(c->st->m, t->dtype, n, shape), NULL, 0) : NULL;
+            byoc_node *k = t && t->kind == BYOC_TYPE_TENSOR
+                               ? byoc_constant(c->st->m, byoc_tensor_type(c->st->m, t->dtype, n, shape), NULL, 0)
+                               : NULL;
             if (!k) return byoc_onnx__fail(c->st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
             k->checked_type = k->annotation;
             c->out[0] = k;
@@ -1448,7 +1678,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__transpose_op(byoc_onnx__ctx *c, const char 
     int perm[BYOC_MAX_RANK], seen[BYOC_MAX_RANK] = {0};
     int n = byoc_onnx__attr_ints(c, "perm", p, BYOC_MAX_RANK);
     if (n == -2) return BYOC_ONNX__OK(c);
-    if (n >= 0 && n != t->rank) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "perm has %d values for rank %d", n, t->rank);
+    if (n >= 0 && n != t->rank)
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "perm has %d values for rank %d", n, t->rank);
     for (int d = 0; d < t->rank; ++d) {
         perm[d] = n < 0 ? t->rank - 1 - d : byoc_onnx__norm_axis(c, p[d], t->rank, "perm value");
         if (perm[d] < 0) return BYOC_ONNX__OK(c);
@@ -1463,7 +1694,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__concat(byoc_onnx__ctx *c, const char *op) {
     if (c->nin < 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Concat needs an input");
     const byoc_type *t = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "inputs"), "Concat's first input");
     if (!t) return BYOC_ONNX__OK(c);
-    if (c->opset >= 4 && !byoc_onnx__attr_get(c, "axis")) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Concat needs an axis");
+    if (c->opset >= 4 && !byoc_onnx__attr_get(c, "axis"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Concat needs an axis");
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 1), t->rank, "axis"); /* 1 before opset 4 */
     if (axis < 0) return BYOC_ONNX__OK(c);
     byoc_node **fields = NULL;
@@ -1471,7 +1703,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__concat(byoc_onnx__ctx *c, const char *op) {
         byoc_node *x = byoc_onnx__input(c, i, "inputs");
         if (!x) { stbds_arrfree(fields); return BYOC_ONNX__OK(c); }
         const byoc_type *xt = byoc_onnx__type(x);
-        if (xt && xt->kind == BYOC_TYPE_TENSOR && xt->rank == t->rank && xt->dims[axis] == 0) continue; /* empty parts add nothing */
+        if (xt && xt->kind == BYOC_TYPE_TENSOR && xt->rank == t->rank && xt->dims[axis] == 0)
+            continue; /* empty parts add nothing */
         stbds_arrput(fields, x);
     }
     if (stbds_arrlen(fields) == 1) c->out[0] = fields[0];
@@ -1504,7 +1737,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__slice(byoc_onnx__ctx *c, const char *op) {
         na = byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK);
     } else {
         ns = byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "starts"), starts, BYOC_MAX_RANK, "Slice's starts");
-        ne = ns < 0 ? -1 : byoc_onnx__const_ints(st, byoc_onnx__input(c, 2, "ends"), ends, BYOC_MAX_RANK, "Slice's ends");
+        ne = ns < 0 ? -1
+                    : byoc_onnx__const_ints(st, byoc_onnx__input(c, 2, "ends"), ends, BYOC_MAX_RANK, "Slice's ends");
         if (c->nin > 3 && c->in[3]) na = byoc_onnx__const_ints(st, c->in[3], axes, BYOC_MAX_RANK, "Slice's axes");
         if (c->nin > 4 && c->in[4]) nt = byoc_onnx__const_ints(st, c->in[4], steps, BYOC_MAX_RANK, "Slice's steps");
     }
@@ -1559,21 +1793,29 @@ BYOC__PRIVATE byoc_result byoc_onnx__split(byoc_onnx__ctx *c, const char *op) {
     int64_t sizes[64];
     /* the sizes: an input at opset 1 (or the attribute) and from opset 13, the attribute in between */
     int from_input = (c->opset >= 13 || c->opset < 2) && c->nin > 1 && c->in[1];
-    int n = from_input ? byoc_onnx__const_ints(st, c->in[1], sizes, 64, "Split's split") : c->opset < 13 ? byoc_onnx__attr_ints(c, "split", sizes, 64) : -1;
+    int n = from_input      ? byoc_onnx__const_ints(st, c->in[1], sizes, 64, "Split's split")
+            : c->opset < 13 ? byoc_onnx__attr_ints(c, "split", sizes, 64)
+                            : -1;
     if (st->diag->code) return st->diag->code;
     if (n < 0) { /* equal parts, one per output */
         n = c->nout;
-        if (n < 1 || n > 64 || t->dims[axis] % n) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "axis of size %lld does not split into %d equal parts", (long long)t->dims[axis], c->nout);
+        if (n < 1 || n > 64 || t->dims[axis] % n)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "axis of size %lld does not split into %d equal parts", (long long)t->dims[axis],
+                                   c->nout);
         for (int i = 0; i < n; ++i) sizes[i] = t->dims[axis] / n;
     }
-    if (n != c->nout) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%d split sizes for %d outputs", n, c->nout);
+    if (n != c->nout)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%d split sizes for %d outputs", n, c->nout);
     int64_t idx[64], sum = 0;
     for (int i = 0; i < n; ++i) {
         if (sizes[i] < 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "negative split size");
         sum += sizes[i];
         if (i + 1 < n) idx[i] = sum;
     }
-    if (sum != t->dims[axis]) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "split sizes add to %lld, the axis has %lld", (long long)sum, (long long)t->dims[axis]);
+    if (sum != t->dims[axis])
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "split sizes add to %lld, the axis has %lld",
+                               (long long)sum, (long long)t->dims[axis]);
     if (n == 1) { c->out[0] = x; return BYOC_OK; }
     /* one strided_slice per part: each output stands alone (a part may be folded or unused) */
     int64_t lo = 0;
@@ -1597,12 +1839,16 @@ BYOC__PRIVATE byoc_result byoc_onnx__expand(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "input");
     const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Expand's input");
     int64_t shape[BYOC_MAX_RANK], out[BYOC_MAX_RANK];
-    int n = t ? byoc_onnx__const_ints(c->st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "Expand's shape") : -1;
+    int n =
+        t ? byoc_onnx__const_ints(c->st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "Expand's shape") : -1;
     if (n < 0) return BYOC_ONNX__OK(c);
     int rank = n > t->rank ? n : t->rank;
     for (int d = 0; d < rank; ++d) { /* numpy broadcast of the two shapes, right-aligned */
-        int64_t a = d - (rank - t->rank) >= 0 ? t->dims[d - (rank - t->rank)] : 1, b = d - (rank - n) >= 0 ? shape[d - (rank - n)] : 1;
-        if (a != b && a != 1 && b != 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot expand dim %lld to %lld", (long long)a, (long long)b);
+        int64_t a = d - (rank - t->rank) >= 0 ? t->dims[d - (rank - t->rank)] : 1,
+                b = d - (rank - n) >= 0 ? shape[d - (rank - n)] : 1;
+        if (a != b && a != 1 && b != 1)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot expand dim %lld to %lld", (long long)a,
+                                   (long long)b);
         out[d] = a == 1 ? b : a;
     }
     byoc_attrs a;
@@ -1614,7 +1860,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__expand(byoc_onnx__ctx *c, const char *op) {
 
 BYOC__PRIVATE byoc_result byoc_onnx__where(byoc_onnx__ctx *c, const char *op) {
     (void)op;
-    byoc_node *args[3] = {byoc_onnx__input(c, 0, "condition"), byoc_onnx__input(c, 1, "X"), byoc_onnx__input(c, 2, "Y")};
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "condition"), byoc_onnx__input(c, 1, "X"),
+                          byoc_onnx__input(c, 2, "Y")};
     c->out[0] = byoc_onnx__call(c->st, "where", args, 3, NULL);
     return BYOC_ONNX__OK(c);
 }
@@ -1648,7 +1895,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "MatMul's A"), *tb = ta ? byoc_onnx__tensor_of(st, b, "MatMul's B") : NULL;
+    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "MatMul's A"),
+                    *tb = ta ? byoc_onnx__tensor_of(st, b, "MatMul's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
     if (ta->rank == 0 || tb->rank == 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "MatMul of a scalar");
     /* 1-D operands: A gets a leading 1, B a trailing 1, both dropped from the result */
@@ -1659,13 +1907,17 @@ BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     if (ra == 1) { da[1] = da[0]; da[0] = 1; ra = 2; a = byoc_onnx__reshape(st, a, 2, da); }
     if (rb == 1) { db[1] = 1; rb = 2; b = byoc_onnx__reshape(st, b, 2, db); }
     int64_t M = da[ra - 2], K = da[ra - 1], N = db[rb - 1];
-    if (db[rb - 2] != K) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "MatMul: A has %lld columns, B has %lld rows", (long long)K, (long long)db[rb - 2]);
+    if (db[rb - 2] != K)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "MatMul: A has %lld columns, B has %lld rows", (long long)K,
+                               (long long)db[rb - 2]);
     int rank = ra > rb ? ra : rb;
     int64_t batch[BYOC_MAX_RANK], nbatch = 1, batch_a = 1, batch_b = 1;
     for (int d = 0; d < rank - 2; ++d) {
         int ia = d - (rank - ra), ib = d - (rank - rb);
         int64_t x = ia >= 0 ? da[ia] : 1, y = ib >= 0 ? db[ib] : 1;
-        if (x != y && x != 1 && y != 1) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "MatMul: batch dims %lld and %lld do not broadcast", (long long)x, (long long)y);
+        if (x != y && x != 1 && y != 1)
+            return byoc_onnx__fail(st, BYOC_ERR_TYPE, "MatMul: batch dims %lld and %lld do not broadcast", (long long)x,
+                                   (long long)y);
         batch[d] = x == 1 ? y : x;
         nbatch *= batch[d];
         batch_a *= x;
@@ -1675,20 +1927,23 @@ BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     if (rb == 2) { /* (..., M, K) x (K, N): one dense over all rows */
         int64_t rows[2] = {batch_a * M, K};
         int perm[2] = {1, 0};
-        y = byoc_onnx__call2(st, "nn.dense", byoc_onnx__reshape(st, a, 2, rows), byoc_onnx__transpose(st, b, 2, perm), NULL);
+        y = byoc_onnx__call2(st, "nn.dense", byoc_onnx__reshape(st, a, 2, rows), byoc_onnx__transpose(st, b, 2, perm),
+                             NULL);
     } else {
         int64_t sa[3] = {batch_a, M, K}, sb[3] = {batch_b, K, N}, ta3[3] = {nbatch, M, K}, tb3[3] = {nbatch, K, N};
         byoc_node *a3 = byoc_onnx__reshape(st, a, 3, sa), *b3 = byoc_onnx__reshape(st, b, 3, sb);
         /* a batch broadcast that is not all-or-one needs the operand materialised at full batch */
         if (batch_a != nbatch) {
-            if (batch_a != 1) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MatMul with partially broadcast batch dims");
+            if (batch_a != 1)
+                return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MatMul with partially broadcast batch dims");
             byoc_attrs ba;
             memset(&ba, 0, sizeof ba);
             byoc_attrs_set_ints(st->m, &ba, "shape", ta3, 3);
             a3 = byoc_onnx__call1(st, "broadcast_to", a3, &ba);
         }
         if (batch_b != nbatch) {
-            if (batch_b != 1) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MatMul with partially broadcast batch dims");
+            if (batch_b != 1)
+                return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MatMul with partially broadcast batch dims");
             byoc_attrs bb;
             memset(&bb, 0, sizeof bb);
             byoc_attrs_set_ints(st->m, &bb, "shape", tb3, 3);
@@ -1715,9 +1970,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__gemm(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "Gemm's A"), *tb = ta ? byoc_onnx__tensor_of(st, b, "Gemm's B") : NULL;
+    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "Gemm's A"),
+                    *tb = ta ? byoc_onnx__tensor_of(st, b, "Gemm's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
-    if (ta->rank != 2 || tb->rank != 2) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "Gemm needs 2-D A and B (ranks %d and %d)", ta->rank, tb->rank);
+    if (ta->rank != 2 || tb->rank != 2)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "Gemm needs 2-D A and B (ranks %d and %d)", ta->rank, tb->rank);
     double alpha = byoc_onnx__attr_float(c, "alpha", 1.0), beta = byoc_onnx__attr_float(c, "beta", 1.0);
     int perm[2] = {1, 0};
     if (byoc_onnx__attr_int(c, "transA", 0)) a = byoc_onnx__transpose(st, a, 2, perm);
@@ -1753,11 +2010,14 @@ BYOC__PRIVATE int byoc_onnx__window_ints(byoc_onnx__ctx *c, const char *name, in
     return 1;
 }
 
-BYOC__PRIVATE int byoc_onnx__window_attrs(byoc_onnx__ctx *c, const byoc_type *x, const int64_t *kernel_from_weight, byoc_onnx__window *w) {
+BYOC__PRIVATE int byoc_onnx__window_attrs(byoc_onnx__ctx *c, const byoc_type *x, const int64_t *kernel_from_weight,
+                                          byoc_onnx__window *w) {
     byoc_onnx__state *st = c->st;
     int s = x->rank - 2, given;
     if (s != 1 && s != 2) {
-        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "only 1-D and 2-D windows (inputs of rank 3 or 4) are supported, this input has rank %d", x->rank);
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                        "only 1-D and 2-D windows (inputs of rank 3 or 4) are supported, this input has rank %d",
+                        x->rank);
         return 0;
     }
     w->spatial = s;
@@ -1768,9 +2028,12 @@ BYOC__PRIVATE int byoc_onnx__window_attrs(byoc_onnx__ctx *c, const byoc_type *x,
         if (!kernel_from_weight) { byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel_shape is required"); return 0; }
         for (int i = 0; i < s; ++i) w->kernel[2 - s + i] = kernel_from_weight[i];
     }
-    if (!byoc_onnx__window_ints(c, "strides", s, w->strides, &given) || !byoc_onnx__window_ints(c, "dilations", s, w->dilations, &given)) return 0;
+    if (!byoc_onnx__window_ints(c, "strides", s, w->strides, &given) ||
+        !byoc_onnx__window_ints(c, "dilations", s, w->dilations, &given))
+        return 0;
     for (int i = 0; i < 2; ++i)
-        if (w->kernel[i] < 1 || w->strides[i] < 1 || w->dilations[i] < 1 || w->kernel[i] > BYOC_MAX_DIM || w->strides[i] > BYOC_MAX_DIM || w->dilations[i] > BYOC_MAX_DIM) {
+        if (w->kernel[i] < 1 || w->strides[i] < 1 || w->dilations[i] < 1 || w->kernel[i] > BYOC_MAX_DIM ||
+            w->strides[i] > BYOC_MAX_DIM || w->dilations[i] > BYOC_MAX_DIM) {
             byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel, strides and dilations must be positive");
             return 0;
         }
@@ -1780,14 +2043,22 @@ BYOC__PRIVATE int byoc_onnx__window_attrs(byoc_onnx__ctx *c, const byoc_type *x,
         int64_t v[8];
         int n = byoc_onnx__attr_ints(c, "pads", v, 8);
         if (n == -2) return 0;
-        if (n >= 0 && n != 2 * s) { byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected %d", n, 2 * s); return 0; }
+        if (n >= 0 && n != 2 * s) {
+            byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected %d", n, 2 * s);
+            return 0;
+        }
         for (int i = 0; n > 0 && i < s; ++i) { /* ONNX: all begins, then all ends */
             w->pads[2 - s + i] = v[i];
             w->pads[4 - s + i] = v[s + i];
         }
-        for (int i = 0; i < 4; ++i) if (w->pads[i] < 0 || w->pads[i] > BYOC_MAX_DIM) { byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads must be non-negative"); return 0; }
+        for (int i = 0; i < 4; ++i)
+            if (w->pads[i] < 0 || w->pads[i] > BYOC_MAX_DIM) {
+                byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads must be non-negative");
+                return 0;
+            }
     } else if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
-        for (int i = 2 - s; i < 2; ++i) { /* output = ceil(in / stride); the odd pad goes at the end (UPPER) or the start (LOWER) */
+        for (int i = 2 - s; i < 2;
+             ++i) { /* output = ceil(in / stride); the odd pad goes at the end (UPPER) or the start (LOWER) */
             int64_t in = x->dims[x->rank - 2 + i], out = (in + w->strides[i] - 1) / w->strides[i];
             int64_t total = (out - 1) * w->strides[i] + (w->kernel[i] - 1) * w->dilations[i] + 1 - in;
             if (total < 0) total = 0;
@@ -1796,13 +2067,15 @@ BYOC__PRIVATE int byoc_onnx__window_attrs(byoc_onnx__ctx *c, const byoc_type *x,
             w->pads[i + 2] = auto_pad[5] == 'U' ? big : small;
         }
     } else if (strcmp(auto_pad, "VALID")) {
-        byoc_onnx__fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", auto_pad);
+        byoc_onnx__fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID",
+                        auto_pad);
         return 0;
     }
     return 1;
 }
 
-BYOC__PRIVATE void byoc_onnx__set_window(byoc_onnx__state *st, byoc_attrs *a, const byoc_onnx__window *w, const char *kernel_name) {
+BYOC__PRIVATE void byoc_onnx__set_window(byoc_onnx__state *st, byoc_attrs *a, const byoc_onnx__window *w,
+                                         const char *kernel_name) {
     byoc_attrs_set_ints(st->m, a, kernel_name, w->kernel, 2);
     byoc_attrs_set_ints(st->m, a, "strides", w->strides, 2);
     byoc_attrs_set_ints(st->m, a, "dilation", w->dilations, 2);
@@ -1828,9 +2101,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *w = byoc_onnx__input(c, 1, "W");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "Conv's X"), *tw = tx ? byoc_onnx__tensor_of(st, w, "Conv's W") : NULL;
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "Conv's X"),
+                    *tw = tx ? byoc_onnx__tensor_of(st, w, "Conv's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
-    if (tw->rank != tx->rank) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
+    if (tw->rank != tx->rank)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
     byoc_onnx__window win;
     if (!byoc_onnx__window_attrs(c, tx, tw->dims + 2, &win)) return BYOC_ONNX__OK(c);
     byoc_attrs a;
@@ -1848,9 +2123,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv_transpose(byoc_onnx__ctx *c, const cha
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *w = byoc_onnx__input(c, 1, "W");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "ConvTranspose's X"), *tw = tx ? byoc_onnx__tensor_of(st, w, "ConvTranspose's W") : NULL;
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "ConvTranspose's X"),
+                    *tw = tx ? byoc_onnx__tensor_of(st, w, "ConvTranspose's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
-    if (tw->rank != tx->rank) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
+    if (tw->rank != tx->rank)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
     char buf[32];
     const char *auto_pad = byoc_onnx__attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
     byoc_onnx__window win;
@@ -1867,7 +2144,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv_transpose(byoc_onnx__ctx *c, const cha
     }
     if (has_out_shape) { /* pads from the requested size: the odd one at the end (SAME_LOWER: at the start) */
         for (int i = 2 - win.spatial; i < 2; ++i) {
-            int64_t full = win.strides[i] * (tx->dims[tx->rank - 2 + i] - 1) + outpad[i] + (win.kernel[i] - 1) * win.dilations[i] + 1;
+            int64_t full = win.strides[i] * (tx->dims[tx->rank - 2 + i] - 1) + outpad[i] +
+                           (win.kernel[i] - 1) * win.dilations[i] + 1;
             int64_t total = full - out_shape[i];
             if (total < 0) { outpad[i] -= total; total = 0; } /* a larger output: extra rows at the end */
             int64_t small = total / 2, big = total - small;
@@ -1895,7 +2173,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool3d(byoc_onnx__ctx *c, const char *op, b
     byoc_onnx__state *st = c->st;
     int64_t k[3] = {1, 1, 1}, str[3] = {1, 1, 1}, dil[3] = {1, 1, 1}, pads[6] = {0, 0, 0, 0, 0, 0}, v[8];
     int n = byoc_onnx__attr_ints(c, "kernel_shape", v, 8);
-    if (n != 3) return n == -2 ? BYOC_ONNX__OK(c) : byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel_shape must have 3 values for a 3-D pool");
+    if (n != 3)
+        return n == -2 ? BYOC_ONNX__OK(c)
+                       : byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel_shape must have 3 values for a 3-D pool");
     memcpy(k, v, sizeof k);
     static const char *const names[2] = {"strides", "dilations"};
     int64_t *dst[2] = {str, dil};
@@ -1906,7 +2186,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool3d(byoc_onnx__ctx *c, const char *op, b
         if (n == 3) memcpy(dst[q], v, sizeof(int64_t) * 3);
     }
     for (int i = 0; i < 3; ++i)
-        if (k[i] < 1 || str[i] < 1 || dil[i] < 1 || k[i] > BYOC_MAX_DIM || str[i] > BYOC_MAX_DIM || dil[i] > BYOC_MAX_DIM)
+        if (k[i] < 1 || str[i] < 1 || dil[i] < 1 || k[i] > BYOC_MAX_DIM || str[i] > BYOC_MAX_DIM ||
+            dil[i] > BYOC_MAX_DIM)
             return byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel, strides and dilations must be positive");
     char buf[32];
     const char *auto_pad = byoc_onnx__attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
@@ -1917,25 +2198,32 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool3d(byoc_onnx__ctx *c, const char *op, b
         if (n == 6) memcpy(pads, v, sizeof pads);
     } else if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
         for (int i = 0; i < 3; ++i) {
-            int64_t in = t->dims[2 + i], out = (in + str[i] - 1) / str[i], total = (out - 1) * str[i] + (k[i] - 1) * dil[i] + 1 - in;
+            int64_t in = t->dims[2 + i], out = (in + str[i] - 1) / str[i],
+                    total = (out - 1) * str[i] + (k[i] - 1) * dil[i] + 1 - in;
             if (total < 0) total = 0;
             pads[i] = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
             pads[i + 3] = total - pads[i];
         }
     } else if (strcmp(auto_pad, "VALID")) {
-        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", auto_pad);
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID",
+                               auto_pad);
     }
-    for (int i = 0; i < 6; ++i) if (pads[i] < 0 || pads[i] > BYOC_MAX_DIM) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads must be non-negative");
-    int ceil_mode = (int)byoc_onnx__attr_int(c, "ceil_mode", 0), include_pad = (int)byoc_onnx__attr_int(c, "count_include_pad", 0);
+    for (int i = 0; i < 6; ++i)
+        if (pads[i] < 0 || pads[i] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads must be non-negative");
+    int ceil_mode = (int)byoc_onnx__attr_int(c, "ceil_mode", 0),
+        include_pad = (int)byoc_onnx__attr_int(c, "count_include_pad", 0);
     int64_t N = t->dims[0], C = t->dims[1], D = t->dims[2], H = t->dims[3], W = t->dims[4];
     for (int pass = 0; pass < 2; ++pass) { /* 0: (H, W) per depth slice; 1: D per output pixel */
         const byoc_type *cur = byoc_onnx__type(x);
         if (!cur) return BYOC_ONNX__OK(c);
         int64_t plane[2] = {pass ? cur->dims[3] : H, pass ? cur->dims[4] : W}; /* pass 1: the pooled (OH, OW) */
         int64_t shape[4] = {N, pass ? C : C * D, pass ? D : H, pass ? plane[0] * plane[1] : W};
-        int64_t win[2] = {pass ? k[0] : k[1], pass ? 1 : k[2]}, strides[2] = {pass ? str[0] : str[1], pass ? 1 : str[2]};
+        int64_t win[2] = {pass ? k[0] : k[1], pass ? 1 : k[2]},
+                strides[2] = {pass ? str[0] : str[1], pass ? 1 : str[2]};
         int64_t dilation[2] = {pass ? dil[0] : dil[1], pass ? 1 : dil[2]};
-        int64_t padding[4] = {pass ? pads[0] : pads[1], pass ? 0 : pads[2], pass ? pads[3] : pads[4], pass ? 0 : pads[5]};
+        int64_t padding[4] = {pass ? pads[0] : pads[1], pass ? 0 : pads[2], pass ? pads[3] : pads[4],
+                              pass ? 0 : pads[5]};
         byoc_attrs a;
         memset(&a, 0, sizeof a);
         byoc_attrs_set_ints(st->m, &a, "pool_size", win, 2);
@@ -1965,8 +2253,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "X");
     const byoc_type *tx = byoc_onnx__tensor_of(st, x, "the pool's input");
     if (!tx) return BYOC_ONNX__OK(c);
-    int want_indices = c->nout > 1 && c->node->outputs[1].n, column_major = (int)byoc_onnx__attr_int(c, "storage_order", 0);
-    if (want_indices && tx->rank == 5) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool's Indices of a 3-D pool are not supported");
+    int want_indices = c->nout > 1 && c->node->outputs[1].n,
+        column_major = (int)byoc_onnx__attr_int(c, "storage_order", 0);
+    if (want_indices && tx->rank == 5)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MaxPool's Indices of a 3-D pool are not supported");
     if (tx->rank == 5) return byoc_onnx__pool3d(c, op, x, tx);
     byoc_onnx__window win;
     if (!byoc_onnx__window_attrs(c, tx, NULL, &win)) return BYOC_ONNX__OK(c);
@@ -1974,7 +2264,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
     memset(&a, 0, sizeof a);
     byoc_onnx__set_window(st, &a, &win, "pool_size");
     byoc_attrs_set_bool(st->m, &a, "ceil_mode", (int)byoc_onnx__attr_int(c, "ceil_mode", 0));
-    if (!strcmp(op, "nn.avg_pool2d")) byoc_attrs_set_bool(st->m, &a, "count_include_pad", (int)byoc_onnx__attr_int(c, "count_include_pad", 0));
+    if (!strcmp(op, "nn.avg_pool2d"))
+        byoc_attrs_set_bool(st->m, &a, "count_include_pad", (int)byoc_onnx__attr_int(c, "count_include_pad", 0));
     if (want_indices) { /* (values, flat indices): with a unit height, the 2-D index is the 1-D one */
         byoc_node *both = byoc_onnx__call1(st, "nn.max_pool2d_with_argmax", byoc_onnx__to_2d(st, x), &a);
         for (int i = 0; i < 2 && both; ++i) {
@@ -1982,13 +2273,18 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
             if (!field || byoc_infer_node_type(st->m, field, st->diag) != BYOC_OK) break;
             if (i == 1 && column_major) { /* storage_order 1: plane + w * H + h for the row-major plane + h * W + w */
                 int64_t H = tx->rank == 4 ? tx->dims[2] : 1, W = tx->dims[tx->rank - 1];
-                byoc_node *hw = byoc_onnx__scalar(st, BYOC_INT64, (double)(H * W)), *w_ = byoc_onnx__scalar(st, BYOC_INT64, (double)W);
-                byoc_node *plane = byoc_onnx__call2(st, "multiply", byoc_onnx__call2(st, "divide", field, hw, NULL), hw, NULL);
+                byoc_node *hw = byoc_onnx__scalar(st, BYOC_INT64, (double)(H * W)),
+                          *w_ = byoc_onnx__scalar(st, BYOC_INT64, (double)W);
+                byoc_node *plane =
+                    byoc_onnx__call2(st, "multiply", byoc_onnx__call2(st, "divide", field, hw, NULL), hw, NULL);
                 byoc_node *rest = byoc_onnx__call2(st, "subtract", field, plane, NULL);
                 byoc_node *row = byoc_onnx__call2(st, "divide", rest, w_, NULL);
-                byoc_node *col = byoc_onnx__call2(st, "subtract", rest, byoc_onnx__call2(st, "multiply", row, w_, NULL), NULL);
+                byoc_node *col =
+                    byoc_onnx__call2(st, "subtract", rest, byoc_onnx__call2(st, "multiply", row, w_, NULL), NULL);
                 byoc_node *h_ = byoc_onnx__scalar(st, BYOC_INT64, (double)H);
-                field = byoc_onnx__call2(st, "add", plane, byoc_onnx__call2(st, "add", byoc_onnx__call2(st, "multiply", col, h_, NULL), row, NULL), NULL);
+                field = byoc_onnx__call2(
+                    st, "add", plane,
+                    byoc_onnx__call2(st, "add", byoc_onnx__call2(st, "multiply", col, h_, NULL), row, NULL), NULL);
                 if (!field) break;
             }
             c->out[i] = byoc_onnx__from_2d(st, field, &win);
@@ -2003,7 +2299,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__global_pool(byoc_onnx__ctx *c, const char *op) {
     const byoc_type *tx = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "X"), "the pool's input");
     if (!tx) return BYOC_ONNX__OK(c);
-    if (tx->rank != 4 && tx->rank != 3) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "only 1-D and 2-D windows (inputs of rank 3 or 4) are supported, this input has rank %d", tx->rank);
+    if (tx->rank != 4 && tx->rank != 3)
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                               "only 1-D and 2-D windows (inputs of rank 3 or 4) are supported, this input has rank %d",
+                               tx->rank);
     byoc_onnx__window one_d;
     one_d.spatial = tx->rank - 2;
     c->out[0] = byoc_onnx__from_2d(c->st, byoc_onnx__call1(c->st, op, byoc_onnx__to_2d(c->st, c->in[0]), NULL), &one_d);
@@ -2017,7 +2316,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__batch_norm_training(byoc_onnx__ctx *c, byoc
     byoc_onnx__state *st = c->st;
     const byoc_type *t = byoc_onnx__tensor_of(st, args[0], "BatchNormalization's X");
     if (!t) return BYOC_ONNX__OK(c);
-    if (t->rank < 2) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization of an input of rank %d", t->rank);
+    if (t->rank < 2)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization of an input of rank %d", t->rank);
     int64_t axes[BYOC_MAX_RANK], n = 0;
     for (int d = 0; d < t->rank; ++d)
         if (d != 1) axes[n++] = d;
@@ -2028,7 +2328,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__batch_norm_training(byoc_onnx__ctx *c, byoc
     byoc_attrs_set_int(st->m, &e, "axis", 1);
     byoc_attrs_set_int(st->m, &e, "num_newaxis", t->rank - 2);
     byoc_node *mean = byoc_onnx__call1(st, "mean", args[0], &r);
-    byoc_node *centered = byoc_onnx__call2(st, "subtract", args[0], byoc_onnx__call1(st, "expand_dims", mean, &e), NULL);
+    byoc_node *centered =
+        byoc_onnx__call2(st, "subtract", args[0], byoc_onnx__call1(st, "expand_dims", mean, &e), NULL);
     byoc_node *var = byoc_onnx__call1(st, "mean", byoc_onnx__call2(st, "multiply", centered, centered, NULL), &r);
     byoc_node *bn_args[5] = {args[0], args[1], args[2], mean, var};
     byoc_attrs a;
@@ -2040,8 +2341,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__batch_norm_training(byoc_onnx__ctx *c, byoc
     c->out[0] = byoc_onnx__note(st, y);
     double momentum = byoc_onnx__attr_float(c, "momentum", 0.9);
     for (int k = 1; k < 3 && k < c->nout; ++k) {
-        byoc_node *running = byoc_onnx__call2(st, "multiply", args[2 + k], byoc_onnx__scalar(st, t->dtype, momentum), NULL);
-        byoc_node *batch = byoc_onnx__call2(st, "multiply", k == 1 ? mean : var, byoc_onnx__scalar(st, t->dtype, 1 - momentum), NULL);
+        byoc_node *running =
+            byoc_onnx__call2(st, "multiply", args[2 + k], byoc_onnx__scalar(st, t->dtype, momentum), NULL);
+        byoc_node *batch =
+            byoc_onnx__call2(st, "multiply", k == 1 ? mean : var, byoc_onnx__scalar(st, t->dtype, 1 - momentum), NULL);
         c->out[k] = byoc_onnx__call2(st, "add", running, batch, NULL);
     }
     return BYOC_ONNX__OK(c);
@@ -2054,9 +2357,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__batch_norm(byoc_onnx__ctx *c, const char *o
     if (c->nout > 1 && !training) {
         int used = 0;
         for (int i = 1; i < c->nout; ++i) used |= c->node->outputs[i].n > 0;
-        if (used) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization's running statistics outputs need training_mode=1 (opset 14 or later)");
+        if (used)
+            return byoc_onnx__fail(
+                st, BYOC_ERR_UNSUPPORTED,
+                "BatchNormalization's running statistics outputs need training_mode=1 (opset 14 or later)");
     }
-    if (c->opset < 9 && !byoc_onnx__attr_int(c, "spatial", 1)) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization with spatial=0 is not supported");
+    if (c->opset < 9 && !byoc_onnx__attr_int(c, "spatial", 1))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "BatchNormalization with spatial=0 is not supported");
     byoc_node *args[5];
     static const char *const names[5] = {"X", "scale", "B", "mean", "var"};
     for (int i = 0; i < 5; ++i) if (!(args[i] = byoc_onnx__input(c, i, names[i]))) return BYOC_ONNX__OK(c);
@@ -2080,7 +2387,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
     if (!t || !scale) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
-    if (byoc_onnx__attr_int(c, "stash_type", 1) != 1) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization with stash_type other than float32");
+    if (byoc_onnx__attr_int(c, "stash_type", 1) != 1)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization with stash_type other than float32");
     double eps = byoc_onnx__attr_float(c, "epsilon", 1e-5);
     int64_t outer = 1, inner = 1, flat[2];
     for (int d = 0; d < t->rank; ++d) { if (d < axis) outer *= t->dims[d]; else inner *= t->dims[d]; }
@@ -2124,7 +2432,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
         byoc_node *mean = byoc_onnx__call1(st, "mean", x2, &r);
         byoc_node *centered = byoc_onnx__call2(st, "subtract", x2, mean, NULL);
         byoc_node *var = byoc_onnx__call1(st, "mean", byoc_onnx__call2(st, "multiply", centered, centered, NULL), &r);
-        byoc_node *inv = byoc_onnx__call1(st, "rsqrt", byoc_onnx__call2(st, "add", var, byoc_onnx__scalar(st, t->dtype, eps), NULL), NULL);
+        byoc_node *inv = byoc_onnx__call1(
+            st, "rsqrt", byoc_onnx__call2(st, "add", var, byoc_onnx__scalar(st, t->dtype, eps), NULL), NULL);
         if (want_mean) c->out[1] = byoc_onnx__reshape(st, mean, t->rank, kept);
         if (want_inv) c->out[2] = byoc_onnx__reshape(st, inv, t->rank, kept);
     }
@@ -2166,11 +2475,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce(byoc_onnx__ctx *c, const char *op) {
     int64_t axes[BYOC_MAX_RANK];
     int n = byoc_onnx__axes(c, 1, !strcmp(op, "sum") ? 13 : 18, axes, BYOC_MAX_RANK);
     if (n == -2 || st->diag->code) return BYOC_ONNX__OK(c);
-    if (n <= 0 && c->opset >= 13 && !strcmp(op, "sum") && byoc_onnx__attr_int(c, "noop_with_empty_axes", 0)) { c->out[0] = x; return BYOC_OK; }
+    if (n <= 0 && c->opset >= 13 && !strcmp(op, "sum") && byoc_onnx__attr_int(c, "noop_with_empty_axes", 0)) {
+        c->out[0] = x;
+        return BYOC_OK;
+    }
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     if (n > 0) {
-        for (int i = 0; i < n; ++i) if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
+        for (int i = 0; i < n; ++i)
+            if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
         byoc_attrs_set_ints(st->m, &a, "axis", axes, n);
     }
     byoc_attrs_set_bool(st->m, &a, "keepdims", byoc_onnx__attr_int(c, "keepdims", 1) != 0);
@@ -2188,19 +2501,25 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad(byoc_onnx__ctx *c, const char *op) {
     double value = 0;
     int n;
     if (c->opset < 11) {
-        n = byoc_onnx__attr_ints(c, c->opset < 2 ? "paddings" : "pads", pads, 2 * BYOC_MAX_RANK); /* "paddings" at opset 1 */
+        n = byoc_onnx__attr_ints(c, c->opset < 2 ? "paddings" : "pads", pads,
+                                 2 * BYOC_MAX_RANK); /* "paddings" at opset 1 */
         value = byoc_onnx__attr_float(c, "value", 0.0);
     } else {
         n = byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "pads"), pads, 2 * BYOC_MAX_RANK, "Pad's pads");
         double v[1];
-        if (n >= 0 && c->nin > 2 && c->in[2]) { if (byoc_onnx__const_floats(st, c->in[2], v, 1, "Pad's constant_value") != 1) return BYOC_ONNX__OK(c); value = v[0]; }
+        if (n >= 0 && c->nin > 2 && c->in[2]) {
+            if (byoc_onnx__const_floats(st, c->in[2], v, 1, "Pad's constant_value") != 1) return BYOC_ONNX__OK(c);
+            value = v[0];
+        }
         if (c->nin > 3 && c->in[3]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Pad with axes is not supported");
     }
     if (st->diag->code) return st->diag->code;
-    if (n != 2 * t->rank) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads has %d values for rank %d", n < 0 ? 0 : n, t->rank);
+    if (n != 2 * t->rank)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads has %d values for rank %d", n < 0 ? 0 : n, t->rank);
     int64_t width[2 * BYOC_MAX_RANK];
     for (int d = 0; d < t->rank; ++d) {
-        if (pads[d] < 0 || pads[d + t->rank] < 0) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "negative pads (cropping) are not supported");
+        if (pads[d] < 0 || pads[d + t->rank] < 0)
+            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "negative pads (cropping) are not supported");
         width[2 * d] = pads[d];
         width[2 * d + 1] = pads[d + t->rank];
     }
@@ -2221,7 +2540,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad(byoc_onnx__ctx *c, const char *op) {
 }
 
 /* ---- ops made of other ops ---- */
-BYOC__PRIVATE byoc_node *byoc_onnx__like(byoc_onnx__ctx *c, byoc_node *x, double v) { return byoc_onnx__scalar(c->st, byoc_onnx__type(x)->dtype, v); }
+BYOC__PRIVATE byoc_node *byoc_onnx__like(byoc_onnx__ctx *c, byoc_node *x, double v) {
+    return byoc_onnx__scalar(c->st, byoc_onnx__type(x)->dtype, v);
+}
 
 /* Elu, Selu, Celu, ThresholdedRelu, Softplus, Softsign, Shrink: elementwise formulas over existing ops */
 BYOC__PRIVATE byoc_result byoc_onnx__activation(byoc_onnx__ctx *c, const char *op) {
@@ -2229,34 +2550,49 @@ BYOC__PRIVATE byoc_result byoc_onnx__activation(byoc_onnx__ctx *c, const char *o
     byoc_node *x = byoc_onnx__input(c, 0, "X");
     if (!x) return BYOC_ONNX__OK(c);
     if (!byoc_dtype_is_float(byoc_onnx__type(x)->dtype) && strcmp(op, "Shrink"))
-        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s of %s is not supported", op, byoc_dtype_name(byoc_onnx__type(x)->dtype));
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s of %s is not supported", op,
+                               byoc_dtype_name(byoc_onnx__type(x)->dtype));
     byoc_node *zero = byoc_onnx__like(c, x, 0), *one = byoc_onnx__like(c, x, 1), *y = NULL;
     if (!strcmp(op, "Elu") || !strcmp(op, "Selu")) { /* x > 0 ? x : alpha (e^x - 1), Selu scaled by gamma */
         int selu = op[0] == 'S';
         double alpha = byoc_onnx__attr_float(c, "alpha", selu ? 1.67326319217681884765625 : 1.0);
-        byoc_node *neg = byoc_onnx__call2(st, "multiply", byoc_onnx__call2(st, "subtract", byoc_onnx__call1(st, "exp", x, NULL), one, NULL), byoc_onnx__like(c, x, alpha), NULL);
+        byoc_node *neg = byoc_onnx__call2(
+            st, "multiply", byoc_onnx__call2(st, "subtract", byoc_onnx__call1(st, "exp", x, NULL), one, NULL),
+            byoc_onnx__like(c, x, alpha), NULL);
         byoc_node *args[3] = {byoc_onnx__call2(st, "greater", x, zero, NULL), x, neg};
         y = byoc_onnx__call(st, "where", args, 3, NULL);
-        if (selu) y = byoc_onnx__call2(st, "multiply", y, byoc_onnx__like(c, x, byoc_onnx__attr_float(c, "gamma", 1.05070102214813232421875)), NULL);
+        if (selu)
+            y = byoc_onnx__call2(st, "multiply", y,
+                                 byoc_onnx__like(c, x, byoc_onnx__attr_float(c, "gamma", 1.05070102214813232421875)),
+                                 NULL);
     } else if (!strcmp(op, "Celu")) { /* max(0, x) + min(0, alpha (e^(x / alpha) - 1)) */
         double alpha = byoc_onnx__attr_float(c, "alpha", 1.0);
         byoc_node *a = byoc_onnx__like(c, x, alpha);
-        byoc_node *e = byoc_onnx__call2(st, "subtract", byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "divide", x, a, NULL), NULL), one, NULL);
+        byoc_node *e = byoc_onnx__call2(
+            st, "subtract", byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "divide", x, a, NULL), NULL), one, NULL);
         y = byoc_onnx__call2(st, "add", byoc_onnx__call2(st, "maximum", x, zero, NULL),
-                             byoc_onnx__call2(st, "minimum", byoc_onnx__call2(st, "multiply", e, a, NULL), zero, NULL), NULL);
+                             byoc_onnx__call2(st, "minimum", byoc_onnx__call2(st, "multiply", e, a, NULL), zero, NULL),
+                             NULL);
     } else if (!strcmp(op, "ThresholdedRelu")) {
-        byoc_node *args[3] = {byoc_onnx__call2(st, "greater", x, byoc_onnx__like(c, x, byoc_onnx__attr_float(c, "alpha", 1.0)), NULL), x, zero};
+        byoc_node *args[3] = {
+            byoc_onnx__call2(st, "greater", x, byoc_onnx__like(c, x, byoc_onnx__attr_float(c, "alpha", 1.0)), NULL), x,
+            zero};
         y = byoc_onnx__call(st, "where", args, 3, NULL);
     } else if (!strcmp(op, "Softplus")) { /* max(x, 0) + log(1 + e^-|x|): no overflow for large x */
-        byoc_node *tail = byoc_onnx__call1(st, "exp", byoc_onnx__call1(st, "negative", byoc_onnx__call1(st, "abs", x, NULL), NULL), NULL);
-        y = byoc_onnx__call2(st, "add", byoc_onnx__call2(st, "maximum", x, zero, NULL), byoc_onnx__call1(st, "log", byoc_onnx__call2(st, "add", tail, one, NULL), NULL), NULL);
-    }
-    else if (!strcmp(op, "Softsign")) y = byoc_onnx__call2(st, "divide", x, byoc_onnx__call2(st, "add", byoc_onnx__call1(st, "abs", x, NULL), one, NULL), NULL);
+        byoc_node *tail = byoc_onnx__call1(
+            st, "exp", byoc_onnx__call1(st, "negative", byoc_onnx__call1(st, "abs", x, NULL), NULL), NULL);
+        y = byoc_onnx__call2(st, "add", byoc_onnx__call2(st, "maximum", x, zero, NULL),
+                             byoc_onnx__call1(st, "log", byoc_onnx__call2(st, "add", tail, one, NULL), NULL), NULL);
+    } else if (!strcmp(op, "Softsign"))
+        y = byoc_onnx__call2(st, "divide", x,
+                             byoc_onnx__call2(st, "add", byoc_onnx__call1(st, "abs", x, NULL), one, NULL), NULL);
     else { /* Shrink: x < -lambd ? x + bias : x > lambd ? x - bias : 0 */
         double lambd = byoc_onnx__attr_float(c, "lambd", 0.5), bias = byoc_onnx__attr_float(c, "bias", 0.0);
-        byoc_node *hi[3] = {byoc_onnx__call2(st, "greater", x, byoc_onnx__like(c, x, lambd), NULL), byoc_onnx__call2(st, "subtract", x, byoc_onnx__like(c, x, bias), NULL), zero};
+        byoc_node *hi[3] = {byoc_onnx__call2(st, "greater", x, byoc_onnx__like(c, x, lambd), NULL),
+                            byoc_onnx__call2(st, "subtract", x, byoc_onnx__like(c, x, bias), NULL), zero};
         byoc_node *upper = byoc_onnx__call(st, "where", hi, 3, NULL);
-        byoc_node *lo[3] = {byoc_onnx__call2(st, "less", x, byoc_onnx__like(c, x, -lambd), NULL), byoc_onnx__call2(st, "add", x, byoc_onnx__like(c, x, bias), NULL), upper};
+        byoc_node *lo[3] = {byoc_onnx__call2(st, "less", x, byoc_onnx__like(c, x, -lambd), NULL),
+                            byoc_onnx__call2(st, "add", x, byoc_onnx__like(c, x, bias), NULL), upper};
         y = byoc_onnx__call(st, "where", lo, 3, NULL);
     }
     c->out[0] = y;
@@ -2270,7 +2606,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__sign(byoc_onnx__ctx *c, const char *op) {
     if (!x) return BYOC_ONNX__OK(c);
     byoc_node *zero = byoc_onnx__like(c, x, 0);
     byoc_node *neg[3] = {byoc_onnx__call2(st, "less", x, zero, NULL), byoc_onnx__like(c, x, -1), zero};
-    byoc_node *pos[3] = {byoc_onnx__call2(st, "greater", x, zero, NULL), byoc_onnx__like(c, x, 1), byoc_onnx__call(st, "where", neg, 3, NULL)};
+    byoc_node *pos[3] = {byoc_onnx__call2(st, "greater", x, zero, NULL), byoc_onnx__like(c, x, 1),
+                         byoc_onnx__call(st, "where", neg, 3, NULL)};
     c->out[0] = byoc_onnx__call(st, "where", pos, 3, NULL);
     return BYOC_ONNX__OK(c);
 }
@@ -2279,8 +2616,12 @@ BYOC__PRIVATE byoc_result byoc_onnx__is_nan_inf(byoc_onnx__ctx *c, const char *o
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X");
     if (!x) return BYOC_ONNX__OK(c);
-    if (!strcmp(op, "IsNaN")) { c->out[0] = byoc_onnx__call1(st, "logical_not", byoc_onnx__call2(st, "equal", x, x, NULL), NULL); return BYOC_ONNX__OK(c); }
-    int pos = (int)byoc_onnx__attr_int(c, "detect_positive", 1), neg = (int)byoc_onnx__attr_int(c, "detect_negative", 1);
+    if (!strcmp(op, "IsNaN")) {
+        c->out[0] = byoc_onnx__call1(st, "logical_not", byoc_onnx__call2(st, "equal", x, x, NULL), NULL);
+        return BYOC_ONNX__OK(c);
+    }
+    int pos = (int)byoc_onnx__attr_int(c, "detect_positive", 1),
+        neg = (int)byoc_onnx__attr_int(c, "detect_negative", 1);
     byoc_node *inf = byoc_onnx__like(c, x, HUGE_VAL), *minus_inf = byoc_onnx__like(c, x, -HUGE_VAL);
     byoc_node *p = byoc_onnx__call2(st, "equal", x, inf, NULL), *n = byoc_onnx__call2(st, "equal", x, minus_inf, NULL);
     if (pos && neg) { /* p or n */
@@ -2305,7 +2646,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__range(byoc_onnx__ctx *c, const char *op) {
     double v[3];
     for (int i = 0; i < 3; ++i) {
         static const char *const names[3] = {"Range's start", "Range's limit", "Range's delta"};
-        if (byoc_onnx__const_floats(st, byoc_onnx__input(c, i, names[i]), v + i, 1, names[i]) != 1) return BYOC_ONNX__OK(c) ? BYOC_ONNX__OK(c) : byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s must be a scalar", names[i]);
+        if (byoc_onnx__const_floats(st, byoc_onnx__input(c, i, names[i]), v + i, 1, names[i]) != 1)
+            return BYOC_ONNX__OK(c) ? BYOC_ONNX__OK(c)
+                                    : byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s must be a scalar", names[i]);
     }
     if (v[2] == 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Range's delta is 0");
     double count = ceil((v[1] - v[0]) / v[2]);
@@ -2313,13 +2656,17 @@ BYOC__PRIVATE byoc_result byoc_onnx__range(byoc_onnx__ctx *c, const char *op) {
     if (count > 1e9) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Range of %.0f elements", count);
     int64_t n = (int64_t)count;
     byoc_dtype dt = byoc_onnx__type(c->in[0])->dtype;
-    if ((uint64_t)n * byoc_dtype_size(dt) > st->max_bytes) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Range above the import limit");
+    if ((uint64_t)n * byoc_dtype_size(dt) > st->max_bytes)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Range above the import limit");
     byoc_node *k = byoc_constant(st->m, byoc_tensor_type(st->m, dt, 1, &n), NULL, 0);
     if (!k) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
     /* start + i * delta in the input type, as the spec's loop computes it */
     int integer = !byoc_dtype_is_float(dt);
     for (int64_t i = 0; i < n; ++i)
-        byoc__store(dt, k->data, i, integer ? (double)((int64_t)v[0] + i * (int64_t)v[2]) : dt == BYOC_FLOAT64 ? v[0] + (double)i * v[2] : (double)((float)v[0] + (float)i * (float)v[2]));
+        byoc__store(dt, k->data, i,
+                    integer              ? (double)((int64_t)v[0] + i * (int64_t)v[2])
+                    : dt == BYOC_FLOAT64 ? v[0] + (double)i * v[2]
+                                         : (double)((float)v[0] + (float)i * (float)v[2]));
     k->checked_type = k->annotation;
     c->out[0] = k;
     return BYOC_OK;
@@ -2336,12 +2683,14 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite(byoc_onnx__ctx *c, const c
     if (n == -2 || st->diag->code) return BYOC_ONNX__OK(c);
     byoc_node *v = x;
     if (!strcmp(op, "ReduceL1")) v = byoc_onnx__call1(st, "abs", x, NULL);
-    else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare")) v = byoc_onnx__call2(st, "multiply", x, x, NULL);
+    else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare"))
+        v = byoc_onnx__call2(st, "multiply", x, x, NULL);
     byoc_attrs a, kept;
     memset(&a, 0, sizeof a);
     memset(&kept, 0, sizeof kept);
     if (n > 0) {
-        for (int i = 0; i < n; ++i) if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
+        for (int i = 0; i < n; ++i)
+            if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
         byoc_attrs_set_ints(st->m, &a, "axis", axes, n);
         byoc_attrs_set_ints(st->m, &kept, "axis", axes, n);
     }
@@ -2370,13 +2719,17 @@ BYOC__PRIVATE byoc_result byoc_onnx__tile(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "input");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "Tile's input");
     int64_t reps[BYOC_MAX_RANK];
-    int n = t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "repeats"), reps, BYOC_MAX_RANK, "Tile's repeats") : -1;
+    int n =
+        t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "repeats"), reps, BYOC_MAX_RANK, "Tile's repeats") : -1;
     if (n < 0) return BYOC_ONNX__OK(c);
-    if (n != t->rank) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "repeats has %d values for rank %d", n, t->rank);
-    if (2 * t->rank > BYOC_MAX_RANK) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Tile of rank %d (at most %d)", t->rank, BYOC_MAX_RANK / 2);
+    if (n != t->rank)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "repeats has %d values for rank %d", n, t->rank);
+    if (2 * t->rank > BYOC_MAX_RANK)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Tile of rank %d (at most %d)", t->rank, BYOC_MAX_RANK / 2);
     int64_t split[BYOC_MAX_RANK], wide[BYOC_MAX_RANK], out[BYOC_MAX_RANK];
     for (int d = 0; d < t->rank; ++d) {
-        if (reps[d] < 1 || reps[d] > BYOC_MAX_DIM) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "repeats[%d] = %lld", d, (long long)reps[d]);
+        if (reps[d] < 1 || reps[d] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "repeats[%d] = %lld", d, (long long)reps[d]);
         split[2 * d] = 1;
         split[2 * d + 1] = t->dims[d];
         wide[2 * d] = reps[d];
@@ -2386,7 +2739,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__tile(byoc_onnx__ctx *c, const char *op) {
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_ints(st->m, &a, "shape", wide, 2 * t->rank);
-    c->out[0] = byoc_onnx__reshape(st, byoc_onnx__call1(st, "broadcast_to", byoc_onnx__reshape(st, x, 2 * t->rank, split), &a), t->rank, out);
+    c->out[0] = byoc_onnx__reshape(
+        st, byoc_onnx__call1(st, "broadcast_to", byoc_onnx__reshape(st, x, 2 * t->rank, split), &a), t->rank, out);
     return BYOC_ONNX__OK(c);
 }
 
@@ -2399,7 +2753,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__space_to_depth(byoc_onnx__ctx *c, const cha
     if (!t) return BYOC_ONNX__OK(c);
     int64_t b = byoc_onnx__attr_int(c, "blocksize", 0);
     if (t->rank != 4 || b < 1 || t->dims[2] % b || t->dims[3] % b)
-        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "SpaceToDepth needs a rank-4 input whose height and width divide by blocksize %lld", (long long)b);
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "SpaceToDepth needs a rank-4 input whose height and width divide by blocksize %lld",
+                               (long long)b);
     int64_t six[6] = {t->dims[0], t->dims[1], t->dims[2] / b, b, t->dims[3] / b, b};
     int perm[6] = {0, 3, 5, 1, 2, 4};
     int64_t out[4] = {t->dims[0], t->dims[1] * b * b, t->dims[2] / b, t->dims[3] / b};
@@ -2418,7 +2774,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__mvn(byoc_onnx__ctx *c, const char *op) {
     int n = byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK);
     if (n == -2) return BYOC_ONNX__OK(c);
     if (n < 0) n = 3;
-    for (int i = 0; i < n; ++i) if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
+    for (int i = 0; i < n; ++i)
+        if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_ints(st->m, &a, "axis", axes, n);
@@ -2426,7 +2783,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__mvn(byoc_onnx__ctx *c, const char *op) {
     byoc_node *mean = byoc_onnx__call1(st, "mean", x, &a);
     byoc_node *centered = byoc_onnx__call2(st, "subtract", x, mean, NULL);
     byoc_node *var = byoc_onnx__call1(st, "mean", byoc_onnx__call2(st, "multiply", centered, centered, NULL), &a);
-    c->out[0] = byoc_onnx__call2(st, "divide", centered, byoc_onnx__call1(st, "sqrt", byoc_onnx__call2(st, "add", var, byoc_onnx__like(c, x, 1e-9), NULL), NULL), NULL);
+    c->out[0] = byoc_onnx__call2(
+        st, "divide", centered,
+        byoc_onnx__call1(st, "sqrt", byoc_onnx__call2(st, "add", var, byoc_onnx__like(c, x, 1e-9), NULL), NULL), NULL);
     return BYOC_ONNX__OK(c);
 }
 
@@ -2434,10 +2793,12 @@ BYOC__PRIVATE byoc_result byoc_onnx__mvn(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
-    byoc_node *x = byoc_onnx__input(c, 0, "input"), *scale = byoc_onnx__input(c, 1, "scale"), *bias = byoc_onnx__input(c, 2, "B");
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *scale = byoc_onnx__input(c, 1, "scale"),
+              *bias = byoc_onnx__input(c, 2, "B");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "the input");
     if (!t || !scale || !bias) return BYOC_ONNX__OK(c);
-    if (t->rank < 3) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "InstanceNormalization needs rank 3 or more");
+    if (t->rank < 3)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "InstanceNormalization needs rank 3 or more");
     int64_t axes[BYOC_MAX_RANK], cshape[BYOC_MAX_RANK];
     for (int d = 2; d < t->rank; ++d) axes[d - 2] = d;
     for (int d = 0; d < t->rank; ++d) cshape[d] = d == 1 ? t->dims[1] : 1;
@@ -2449,7 +2810,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
     byoc_node *centered = byoc_onnx__call2(st, "subtract", x, mean, NULL);
     byoc_node *var = byoc_onnx__call1(st, "mean", byoc_onnx__call2(st, "multiply", centered, centered, NULL), &a);
     byoc_node *eps = byoc_onnx__like(c, x, byoc_onnx__attr_float(c, "epsilon", 1e-5));
-    byoc_node *norm = byoc_onnx__call2(st, "divide", centered, byoc_onnx__call1(st, "sqrt", byoc_onnx__call2(st, "add", var, eps, NULL), NULL), NULL);
+    byoc_node *norm = byoc_onnx__call2(
+        st, "divide", centered, byoc_onnx__call1(st, "sqrt", byoc_onnx__call2(st, "add", var, eps, NULL), NULL), NULL);
     byoc_node *y = byoc_onnx__call2(st, "multiply", norm, byoc_onnx__reshape(st, scale, t->rank, cshape), NULL);
     c->out[0] = byoc_onnx__call2(st, "add", y, byoc_onnx__reshape(st, bias, t->rank, cshape), NULL);
     return BYOC_ONNX__OK(c);
@@ -2464,36 +2826,96 @@ typedef struct byoc_onnx__op_entry {
 } byoc_onnx__op_entry;
 
 static const byoc_onnx__op_entry byoc_onnx__ops[] = {
-    {"Celu", byoc_onnx__activation, "Celu"}, {"Elu", byoc_onnx__activation, "Elu"}, {"InstanceNormalization", byoc_onnx__instance_norm, NULL},
-    {"IsInf", byoc_onnx__is_nan_inf, "IsInf"}, {"IsNaN", byoc_onnx__is_nan_inf, "IsNaN"}, {"MeanVarianceNormalization", byoc_onnx__mvn, NULL},
-    {"Range", byoc_onnx__range, NULL}, {"ReduceL1", byoc_onnx__reduce_composite, "ReduceL1"}, {"ReduceL2", byoc_onnx__reduce_composite, "ReduceL2"},
-    {"ReduceLogSum", byoc_onnx__reduce_composite, "ReduceLogSum"}, {"ReduceLogSumExp", byoc_onnx__reduce_composite, "ReduceLogSumExp"},
-    {"ReduceSumSquare", byoc_onnx__reduce_composite, "ReduceSumSquare"}, {"Selu", byoc_onnx__activation, "Selu"}, {"Shrink", byoc_onnx__activation, "Shrink"},
-    {"Sign", byoc_onnx__sign, NULL}, {"Size", byoc_onnx__size, NULL}, {"Softplus", byoc_onnx__activation, "Softplus"},
-    {"Softsign", byoc_onnx__activation, "Softsign"}, {"SpaceToDepth", byoc_onnx__space_to_depth, NULL},
-    {"ThresholdedRelu", byoc_onnx__activation, "ThresholdedRelu"}, {"Tile", byoc_onnx__tile, NULL},
-    {"Abs", byoc_onnx__unary, "abs"}, {"Add", byoc_onnx__binary, "add"}, {"AveragePool", byoc_onnx__pool, "nn.avg_pool2d"},
-    {"BatchNormalization", byoc_onnx__batch_norm, NULL}, {"Cast", byoc_onnx__cast_op, "Cast"}, {"CastLike", byoc_onnx__cast_op, "CastLike"},
-    {"Ceil", byoc_onnx__unary, "ceil"}, {"Clip", byoc_onnx__clip, NULL}, {"Concat", byoc_onnx__concat, NULL}, {"Constant", byoc_onnx__constant, NULL},
-    {"ConstantOfShape", byoc_onnx__constant_of_shape, NULL}, {"Conv", byoc_onnx__conv, NULL}, {"ConvTranspose", byoc_onnx__conv_transpose, NULL},
-    {"DepthToSpace", byoc_onnx__depth_to_space, NULL}, {"Div", byoc_onnx__binary, "divide"}, {"Dropout", byoc_onnx__identity, NULL},
-    {"Equal", byoc_onnx__binary, "equal"}, {"Erf", byoc_onnx__unary, "erf"}, {"Exp", byoc_onnx__unary, "exp"}, {"Expand", byoc_onnx__expand, NULL},
-    {"Flatten", byoc_onnx__flatten, NULL}, {"Floor", byoc_onnx__unary, "floor"}, {"Gather", byoc_onnx__gather, NULL}, {"Gemm", byoc_onnx__gemm, NULL},
-    {"GlobalAveragePool", byoc_onnx__global_pool, "nn.global_avg_pool2d"}, {"GlobalMaxPool", byoc_onnx__global_pool, "nn.global_max_pool2d"},
-    {"Greater", byoc_onnx__binary, "greater"}, {"GreaterOrEqual", byoc_onnx__or_equal, "greater"}, {"HardSigmoid", byoc_onnx__hard_sigmoid, NULL},
-    {"HardSwish", byoc_onnx__unary, "nn.hard_swish"}, {"Identity", byoc_onnx__identity, NULL}, {"LayerNormalization", byoc_onnx__layer_norm, NULL},
-    {"LeakyRelu", byoc_onnx__leaky_relu, NULL}, {"Less", byoc_onnx__binary, "less"}, {"LessOrEqual", byoc_onnx__or_equal, "less"},
-    {"Log", byoc_onnx__unary, "log"}, {"LogSoftmax", byoc_onnx__softmax, "nn.log_softmax"}, {"LRN", byoc_onnx__lrn, NULL},
-    {"MatMul", byoc_onnx__matmul, NULL}, {"Max", byoc_onnx__variadic, "maximum"}, {"MaxPool", byoc_onnx__pool, "nn.max_pool2d"},
-    {"Mean", byoc_onnx__variadic, "mean"}, {"Min", byoc_onnx__variadic, "minimum"}, {"Mul", byoc_onnx__binary, "multiply"},
-    {"Neg", byoc_onnx__unary, "negative"}, {"Not", byoc_onnx__unary, "logical_not"}, {"Pad", byoc_onnx__pad, NULL}, {"Pow", byoc_onnx__binary, "power"},
-    {"PRelu", byoc_onnx__prelu, NULL}, {"Reciprocal", byoc_onnx__reciprocal, NULL}, {"ReduceMax", byoc_onnx__reduce, "max"},
-    {"ReduceMean", byoc_onnx__reduce, "mean"}, {"ReduceMin", byoc_onnx__reduce, "min"}, {"ReduceSum", byoc_onnx__reduce, "sum"},
-    {"Relu", byoc_onnx__unary, "nn.relu"}, {"Reshape", byoc_onnx__reshape_op, NULL}, {"Shape", byoc_onnx__shape, NULL},
-    {"Sigmoid", byoc_onnx__unary, "sigmoid"}, {"Slice", byoc_onnx__slice, NULL}, {"Softmax", byoc_onnx__softmax, "nn.softmax"},
-    {"Split", byoc_onnx__split, NULL}, {"Sqrt", byoc_onnx__unary, "sqrt"}, {"Squeeze", byoc_onnx__squeeze, NULL}, {"Sub", byoc_onnx__binary, "subtract"},
-    {"Sum", byoc_onnx__variadic, "add"}, {"Tanh", byoc_onnx__unary, "tanh"}, {"Transpose", byoc_onnx__transpose_op, NULL},
-    {"Unsqueeze", byoc_onnx__unsqueeze, NULL}, {"Where", byoc_onnx__where, NULL},
+    {"Celu", byoc_onnx__activation, "Celu"},
+    {"Elu", byoc_onnx__activation, "Elu"},
+    {"InstanceNormalization", byoc_onnx__instance_norm, NULL},
+    {"IsInf", byoc_onnx__is_nan_inf, "IsInf"},
+    {"IsNaN", byoc_onnx__is_nan_inf, "IsNaN"},
+    {"MeanVarianceNormalization", byoc_onnx__mvn, NULL},
+    {"Range", byoc_onnx__range, NULL},
+    {"ReduceL1", byoc_onnx__reduce_composite, "ReduceL1"},
+    {"ReduceL2", byoc_onnx__reduce_composite, "ReduceL2"},
+    {"ReduceLogSum", byoc_onnx__reduce_composite, "ReduceLogSum"},
+    {"ReduceLogSumExp", byoc_onnx__reduce_composite, "ReduceLogSumExp"},
+    {"ReduceSumSquare", byoc_onnx__reduce_composite, "ReduceSumSquare"},
+    {"Selu", byoc_onnx__activation, "Selu"},
+    {"Shrink", byoc_onnx__activation, "Shrink"},
+    {"Sign", byoc_onnx__sign, NULL},
+    {"Size", byoc_onnx__size, NULL},
+    {"Softplus", byoc_onnx__activation, "Softplus"},
+    {"Softsign", byoc_onnx__activation, "Softsign"},
+    {"SpaceToDepth", byoc_onnx__space_to_depth, NULL},
+    {"ThresholdedRelu", byoc_onnx__activation, "ThresholdedRelu"},
+    {"Tile", byoc_onnx__tile, NULL},
+    {"Abs", byoc_onnx__unary, "abs"},
+    {"Add", byoc_onnx__binary, "add"},
+    {"AveragePool", byoc_onnx__pool, "nn.avg_pool2d"},
+    {"BatchNormalization", byoc_onnx__batch_norm, NULL},
+    {"Cast", byoc_onnx__cast_op, "Cast"},
+    {"CastLike", byoc_onnx__cast_op, "CastLike"},
+    {"Ceil", byoc_onnx__unary, "ceil"},
+    {"Clip", byoc_onnx__clip, NULL},
+    {"Concat", byoc_onnx__concat, NULL},
+    {"Constant", byoc_onnx__constant, NULL},
+    {"ConstantOfShape", byoc_onnx__constant_of_shape, NULL},
+    {"Conv", byoc_onnx__conv, NULL},
+    {"ConvTranspose", byoc_onnx__conv_transpose, NULL},
+    {"DepthToSpace", byoc_onnx__depth_to_space, NULL},
+    {"Div", byoc_onnx__binary, "divide"},
+    {"Dropout", byoc_onnx__identity, NULL},
+    {"Equal", byoc_onnx__binary, "equal"},
+    {"Erf", byoc_onnx__unary, "erf"},
+    {"Exp", byoc_onnx__unary, "exp"},
+    {"Expand", byoc_onnx__expand, NULL},
+    {"Flatten", byoc_onnx__flatten, NULL},
+    {"Floor", byoc_onnx__unary, "floor"},
+    {"Gather", byoc_onnx__gather, NULL},
+    {"Gemm", byoc_onnx__gemm, NULL},
+    {"GlobalAveragePool", byoc_onnx__global_pool, "nn.global_avg_pool2d"},
+    {"GlobalMaxPool", byoc_onnx__global_pool, "nn.global_max_pool2d"},
+    {"Greater", byoc_onnx__binary, "greater"},
+    {"GreaterOrEqual", byoc_onnx__or_equal, "greater"},
+    {"HardSigmoid", byoc_onnx__hard_sigmoid, NULL},
+    {"HardSwish", byoc_onnx__unary, "nn.hard_swish"},
+    {"Identity", byoc_onnx__identity, NULL},
+    {"LayerNormalization", byoc_onnx__layer_norm, NULL},
+    {"LeakyRelu", byoc_onnx__leaky_relu, NULL},
+    {"Less", byoc_onnx__binary, "less"},
+    {"LessOrEqual", byoc_onnx__or_equal, "less"},
+    {"Log", byoc_onnx__unary, "log"},
+    {"LogSoftmax", byoc_onnx__softmax, "nn.log_softmax"},
+    {"LRN", byoc_onnx__lrn, NULL},
+    {"MatMul", byoc_onnx__matmul, NULL},
+    {"Max", byoc_onnx__variadic, "maximum"},
+    {"MaxPool", byoc_onnx__pool, "nn.max_pool2d"},
+    {"Mean", byoc_onnx__variadic, "mean"},
+    {"Min", byoc_onnx__variadic, "minimum"},
+    {"Mul", byoc_onnx__binary, "multiply"},
+    {"Neg", byoc_onnx__unary, "negative"},
+    {"Not", byoc_onnx__unary, "logical_not"},
+    {"Pad", byoc_onnx__pad, NULL},
+    {"Pow", byoc_onnx__binary, "power"},
+    {"PRelu", byoc_onnx__prelu, NULL},
+    {"Reciprocal", byoc_onnx__reciprocal, NULL},
+    {"ReduceMax", byoc_onnx__reduce, "max"},
+    {"ReduceMean", byoc_onnx__reduce, "mean"},
+    {"ReduceMin", byoc_onnx__reduce, "min"},
+    {"ReduceSum", byoc_onnx__reduce, "sum"},
+    {"Relu", byoc_onnx__unary, "nn.relu"},
+    {"Reshape", byoc_onnx__reshape_op, NULL},
+    {"Shape", byoc_onnx__shape, NULL},
+    {"Sigmoid", byoc_onnx__unary, "sigmoid"},
+    {"Slice", byoc_onnx__slice, NULL},
+    {"Softmax", byoc_onnx__softmax, "nn.softmax"},
+    {"Split", byoc_onnx__split, NULL},
+    {"Sqrt", byoc_onnx__unary, "sqrt"},
+    {"Squeeze", byoc_onnx__squeeze, NULL},
+    {"Sub", byoc_onnx__binary, "subtract"},
+    {"Sum", byoc_onnx__variadic, "add"},
+    {"Tanh", byoc_onnx__unary, "tanh"},
+    {"Transpose", byoc_onnx__transpose_op, NULL},
+    {"Unsqueeze", byoc_onnx__unsqueeze, NULL},
+    {"Where", byoc_onnx__where, NULL},
 };
 
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
@@ -2522,16 +2944,24 @@ BYOC__PRIVATE void byoc_onnx__define(byoc_onnx__state *st, byoc_onnx__bytes name
 }
 
 /* an input's type: the file's, with symbolic dims from the options (or the default), or an override */
-BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const byoc_onnx__value_info *vi, const char *name, int position) {
+BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const byoc_onnx__value_info *vi,
+                                                     const char *name, int position) {
     const byoc_onnx_options *o = st->opt;
     if (!vi->elem_type) {
-        const char *kind = vi->type_field == 4 ? "a sequence" : vi->type_field == 5 ? "a map" : vi->type_field == 8 ? "a sparse tensor"
-                         : vi->type_field == 9 ? "an optional" : "not a tensor";
+        const char *kind = vi->type_field == 4   ? "a sequence"
+                           : vi->type_field == 5 ? "a map"
+                           : vi->type_field == 8 ? "a sparse tensor"
+                           : vi->type_field == 9 ? "an optional"
+                                                 : "not a tensor";
         byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' is %s (only tensors are supported)", name, kind);
         return NULL;
     }
     byoc_dtype dt = byoc_onnx__dtype(vi->elem_type);
-    if (dt == BYOC_DTYPE_INVALID) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' has element type %s (not supported)", name, byoc_onnx__dtype_name(vi->elem_type)); return NULL; }
+    if (dt == BYOC_DTYPE_INVALID) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' has element type %s (not supported)", name,
+                        byoc_onnx__dtype_name(vi->elem_type));
+        return NULL;
+    }
     for (int i = 0; i < o->nshapes; ++i)
         if (o->shapes[i].input ? !strcmp(o->shapes[i].input, name) : i == position) {
             int fits = !vi->has_shape || o->shapes[i].rank == vi->rank;
@@ -2540,36 +2970,54 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const
             if (!fits) { /* "expects (1, 3, ?, 224) float32, given (1, 3, 200)" */
                 char want[300] = "(", have[300] = "(";
                 for (int d = 0; d < vi->rank; ++d)
-                    snprintf(want + strlen(want), sizeof want - strlen(want), vi->dims[d] >= 0 && !vi->dim_names[d].n ? "%s%lld" : "%s?", d ? ", " : "", (long long)vi->dims[d]);
+                    snprintf(want + strlen(want), sizeof want - strlen(want),
+                             vi->dims[d] >= 0 && !vi->dim_names[d].n ? "%s%lld" : "%s?", d ? ", " : "",
+                             (long long)vi->dims[d]);
                 for (int d = 0; d < o->shapes[i].rank && d < BYOC_MAX_RANK; ++d)
-                    snprintf(have + strlen(have), sizeof have - strlen(have), "%s%lld", d ? ", " : "", (long long)o->shapes[i].dims[d]);
-                byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' expects %s) %s, given %s)", name, want, byoc_dtype_name(dt), have);
+                    snprintf(have + strlen(have), sizeof have - strlen(have), "%s%lld", d ? ", " : "",
+                             (long long)o->shapes[i].dims[d]);
+                byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' expects %s) %s, given %s)", name, want,
+                                byoc_dtype_name(dt), have);
                 return NULL;
             }
             return byoc_tensor_type(st->m, dt, o->shapes[i].rank, o->shapes[i].dims);
         }
-    if (vi->too_many_dims) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' has more than %d dims", name, BYOC_MAX_RANK); return NULL; }
-    if (!vi->has_shape) { byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' has no shape in the model; give one", name); return NULL; }
+    if (vi->too_many_dims) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' has more than %d dims", name, BYOC_MAX_RANK);
+        return NULL;
+    }
+    if (!vi->has_shape) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' has no shape in the model; give one", name);
+        return NULL;
+    }
     int64_t dims[BYOC_MAX_RANK];
     for (int d = 0; d < vi->rank; ++d) {
         dims[d] = vi->dims[d];
         if (dims[d] >= 0 && !vi->dim_names[d].n) {
-            if (dims[d] > BYOC_MAX_DIM) { byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "input '%s' has dim %d = %lld (out of range)", name, d, (long long)dims[d]); return NULL; }
+            if (dims[d] > BYOC_MAX_DIM) {
+                byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "input '%s' has dim %d = %lld (out of range)", name, d,
+                                (long long)dims[d]);
+                return NULL;
+            }
             continue;
         }
         char sym[128] = "";
-        if (vi->dim_names[d].n) snprintf(sym, sizeof sym, "%.*s", (int)(vi->dim_names[d].n > 100 ? 100 : vi->dim_names[d].n), (const char *)vi->dim_names[d].p);
+        if (vi->dim_names[d].n)
+            snprintf(sym, sizeof sym, "%.*s", (int)(vi->dim_names[d].n > 100 ? 100 : vi->dim_names[d].n),
+                     (const char *)vi->dim_names[d].p);
         dims[d] = -1;
         for (int k = 0; k < o->ndims && sym[0]; ++k)
             if (o->dims[k].name && !strcmp(o->dims[k].name, sym)) dims[d] = o->dims[k].value;
         if (dims[d] < 0 && o->free_dim_default > 0) {
             dims[d] = o->free_dim_default;
             char note[300];
-            snprintf(note, sizeof note, "input '%s' dim %d (%s) taken as %lld", name, d, sym[0] ? sym : "unnamed", (long long)dims[d]);
+            snprintf(note, sizeof note, "input '%s' dim %d (%s) taken as %lld", name, d, sym[0] ? sym : "unnamed",
+                     (long long)dims[d]);
             stbds_arrput(st->notes, byoc_intern(st->m, note));
         }
         if (dims[d] < 0 || dims[d] > BYOC_MAX_DIM) {
-            byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' dim %d is symbolic (%s): give its value", name, d, sym[0] ? sym : "unnamed");
+            byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' dim %d is symbolic (%s): give its value", name,
+                            d, sym[0] ? sym : "unnamed");
             return NULL;
         }
     }
@@ -2614,8 +3062,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__check_ops(byoc_onnx__state *st, const byoc_
         if (byoc_onnx__find_op(n)) continue;
         char op[80];
         if (n->domain.n) /* domain:Op */
-            snprintf(op, sizeof op, "%.*s:%.*s", (int)(n->domain.n > 30 ? 30 : n->domain.n), (const char *)n->domain.p, (int)(n->op_type.n > 40 ? 40 : n->op_type.n),
-                     (const char *)n->op_type.p);
+            snprintf(op, sizeof op, "%.*s:%.*s", (int)(n->domain.n > 30 ? 30 : n->domain.n), (const char *)n->domain.p,
+                     (int)(n->op_type.n > 40 ? 40 : n->op_type.n), (const char *)n->op_type.p);
         else snprintf(op, sizeof op, "%.*s", (int)(n->op_type.n > 40 ? 40 : n->op_type.n), (const char *)n->op_type.p);
         total++;
         int found = 0;
@@ -2633,12 +3081,14 @@ BYOC__PRIVATE byoc_result byoc_onnx__check_ops(byoc_onnx__state *st, const byoc_
     char list[700] = "";
     size_t used = 0;
     for (int k = 0; k < (int)stbds_arrlen(unsupported); ++k) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s x%d", k ? ", " : "", unsupported[k].op, unsupported[k].count);
+        int w = snprintf(list + used, sizeof list - used, "%s%s x%d", k ? ", " : "", unsupported[k].op,
+                         unsupported[k].count);
         if (w < 0 || (size_t)w >= sizeof list - used) { snprintf(list + sizeof list - 5, 5, "..."); break; }
         used += (size_t)w;
     }
-    byoc_result r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%d unsupported op type%s (%d node%s, opset %d): %s", (int)stbds_arrlen(unsupported),
-                                    stbds_arrlen(unsupported) == 1 ? "" : "s", total, total == 1 ? "" : "s", opset, list);
+    byoc_result r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%d unsupported op type%s (%d node%s, opset %d): %s",
+                                    (int)stbds_arrlen(unsupported), stbds_arrlen(unsupported) == 1 ? "" : "s", total,
+                                    total == 1 ? "" : "s", opset, list);
     stbds_arrfree(unsupported);
     return r;
 }
@@ -2664,8 +3114,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__convert_nodes(byoc_onnx__state *st, const b
                 v = byoc_onnx__lookup(st, n->inputs[i]);
                 if (!v) {
                     char nm[200];
-                    snprintf(nm, sizeof nm, "%.*s", (int)(n->inputs[i].n > 180 ? 180 : n->inputs[i].n), (const char *)n->inputs[i].p);
-                    byoc_result r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' is not defined before this node (the graph must be topologically sorted)", nm);
+                    snprintf(nm, sizeof nm, "%.*s", (int)(n->inputs[i].n > 180 ? 180 : n->inputs[i].n),
+                             (const char *)n->inputs[i].p);
+                    byoc_result r = byoc_onnx__fail(
+                        st, BYOC_ERR_INVALID_ARGUMENT,
+                        "input '%s' is not defined before this node (the graph must be topologically sorted)", nm);
                     stbds_arrfree(ins); stbds_arrfree(outs);
                     return r;
                 }
@@ -2687,9 +3140,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__convert_nodes(byoc_onnx__state *st, const b
         ctx.opset = st->opset;
         byoc_result r = e->convert(&ctx, e->op ? e->op : e->onnx);
         for (int i = 0; r == BYOC_OK && i < nout; ++i)
-            if (n->outputs[i].n && !outs[i]) r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "output %d is not produced (not supported)", i);
+            if (n->outputs[i].n && !outs[i])
+                r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "output %d is not produced (not supported)", i);
         if (r != BYOC_OK || st->m->has_error) {
-            if (r == BYOC_OK) { const byoc_diag *me = byoc_module_error(st->m); r = byoc_onnx__fail(st, me->code, "%s", me->message); }
+            if (r == BYOC_OK) {
+                const byoc_diag *me = byoc_module_error(st->m);
+                r = byoc_onnx__fail(st, me->code, "%s", me->message);
+            }
             stbds_arrfree(ins); stbds_arrfree(outs);
             return r;
         }
@@ -2701,7 +3158,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__convert_nodes(byoc_onnx__state *st, const b
             if (outs[i] && outs[i]->kind != BYOC_NODE_CONSTANT) produced_constant = 0;
         }
         const char *folded = NULL;
-        if (produced_constant && (all_constant || !stbds_arrlen(n->inputs) || e->convert == byoc_onnx__shape)) (*nfolded)++;
+        if (produced_constant && (all_constant || !stbds_arrlen(n->inputs) || e->convert == byoc_onnx__shape))
+            (*nfolded)++;
         if (produced_constant)
             folded = !stbds_arrlen(n->inputs) ? "a constant (no inputs): its value is made at import"
                      : all_constant           ? "every input is a constant: evaluated at import"
@@ -2718,8 +3176,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__convert_nodes(byoc_onnx__state *st, const b
     return BYOC_OK;
 }
 
-BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char *name, const byoc_onnx_options *opts, byoc_onnx_model *out,
-                                      byoc_diag *diag) {
+BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char *name, const byoc_onnx_options *opts,
+                                      byoc_onnx_model *out, byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
@@ -2731,7 +3189,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
     st.diag = diag;
     st.max_bytes = st.opt->max_constant_bytes ? st.opt->max_constant_bytes : (uint64_t)1 << 30;
     if (st.opt->external_data_dir) snprintf(st.dir, sizeof st.dir, "%s/", st.opt->external_data_dir);
-    else if (name && strrchr(name, '/')) snprintf(st.dir, sizeof st.dir, "%.*s/", (int)(strrchr(name, '/') - name), name);
+    else if (name && strrchr(name, '/'))
+        snprintf(st.dir, sizeof st.dir, "%.*s/", (int)(strrchr(name, '/') - name), name);
     stbds_sh_new_strdup(st.values);
 
     byoc_onnx__file mf;
@@ -2741,8 +3200,10 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
     if (r == BYOC_OK) r = byoc_onnx__parse_graph(&st, mf.graph, &g);
     if (r == BYOC_OK) r = byoc_onnx__check_ops(&st, &g, mf.opset);
     if (r == BYOC_OK && (mf.opset < BYOC_ONNX__MIN_OPSET || mf.opset > BYOC_ONNX__MAX_OPSET))
-        r = byoc_onnx__fail(&st, BYOC_ERR_UNSUPPORTED, "opset %d of the default domain is not supported (%d to %d are)", mf.opset, BYOC_ONNX__MIN_OPSET, BYOC_ONNX__MAX_OPSET);
-    if (r == BYOC_OK && g.sparse_initializers) r = byoc_onnx__fail(&st, BYOC_ERR_UNSUPPORTED, "sparse initializers are not supported");
+        r = byoc_onnx__fail(&st, BYOC_ERR_UNSUPPORTED, "opset %d of the default domain is not supported (%d to %d are)",
+                            mf.opset, BYOC_ONNX__MIN_OPSET, BYOC_ONNX__MAX_OPSET);
+    if (r == BYOC_OK && g.sparse_initializers)
+        r = byoc_onnx__fail(&st, BYOC_ERR_UNSUPPORTED, "sparse initializers are not supported");
     if (r != BYOC_OK) {
         byoc_onnx__graph_free(&g);
         byoc_onnx__free_state(&st);
@@ -2761,7 +3222,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
         r = byoc_onnx__parse_tensor(&st, g.initializers[i], &t);
         if (r != BYOC_OK) break;
         char what[300];
-        snprintf(what, sizeof what, "initializer '%.*s'", (int)(t.name.n > 200 ? 200 : t.name.n), (const char *)t.name.p);
+        snprintf(what, sizeof what, "initializer '%.*s'", (int)(t.name.n > 200 ? 200 : t.name.n),
+                 (const char *)t.name.p);
         byoc_node *c = byoc_onnx__tensor_constant(&st, &t, what);
         if (c) {
             c->checked_type = c->annotation;
@@ -2780,10 +3242,17 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
             if (st.opt->bound[k].input && !strcmp(st.opt->bound[k].input, iname)) bound = &st.opt->bound[k];
         if (bound) {
             const byoc_tensor *bv = &bound->value;
-            const byoc_type *bt = bv->rank >= 0 && bv->rank <= BYOC_MAX_RANK ? byoc_tensor_type(st.m, bv->dtype, bv->rank, bv->dims) : NULL;
+            const byoc_type *bt = bv->rank >= 0 && bv->rank <= BYOC_MAX_RANK
+                                      ? byoc_tensor_type(st.m, bv->dtype, bv->rank, bv->dims)
+                                      : NULL;
             int64_t count = bt ? byoc_type_num_elements(bt) : -1;
-            byoc_node *k = count >= 0 ? byoc_constant(st.m, bt, bv->data, (size_t)count * byoc_dtype_size(bv->dtype)) : NULL;
-            if (!k) { r = byoc_onnx__fail(&st, BYOC_ERR_INVALID_ARGUMENT, "the value bound to input '%s' is not a valid tensor", iname); break; }
+            byoc_node *k =
+                count >= 0 ? byoc_constant(st.m, bt, bv->data, (size_t)count * byoc_dtype_size(bv->dtype)) : NULL;
+            if (!k) {
+                r = byoc_onnx__fail(&st, BYOC_ERR_INVALID_ARGUMENT,
+                                    "the value bound to input '%s' is not a valid tensor", iname);
+                break;
+            }
             k->checked_type = k->annotation;
             byoc_onnx__define(&st, vi->name, k);
             continue;
@@ -2806,13 +3275,19 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(g.outputs); ++i) {
         byoc_node *v = byoc_onnx__lookup(&st, g.outputs[i].name);
         const char *oname = byoc_onnx__str(&st, g.outputs[i].name);
-        if (!v) { r = byoc_onnx__fail(&st, BYOC_ERR_INVALID_ARGUMENT, "graph output '%s' is not produced by any node", oname ? oname : "?"); break; }
+        if (!v) {
+            r = byoc_onnx__fail(&st, BYOC_ERR_INVALID_ARGUMENT, "graph output '%s' is not produced by any node",
+                                oname ? oname : "?");
+            break;
+        }
         stbds_arrput(results, v);
         stbds_arrput(output_names, oname);
     }
-    if (r == BYOC_OK && !stbds_arrlen(results)) r = byoc_onnx__fail(&st, BYOC_ERR_INVALID_ARGUMENT, "the graph has no outputs");
+    if (r == BYOC_OK && !stbds_arrlen(results))
+        r = byoc_onnx__fail(&st, BYOC_ERR_INVALID_ARGUMENT, "the graph has no outputs");
     if (r == BYOC_OK) {
-        byoc_node *body = stbds_arrlen(results) == 1 ? results[0] : byoc_tuple(st.m, results, (int)stbds_arrlen(results));
+        byoc_node *body =
+            stbds_arrlen(results) == 1 ? results[0] : byoc_tuple(st.m, results, (int)stbds_arrlen(results));
         byoc_node *fn = byoc_function(st.m, params, (int)stbds_arrlen(params), body, NULL, NULL);
         if (!fn || byoc_module_add_function(st.m, "main", fn) != BYOC_OK) {
             const byoc_diag *me = byoc_module_error(st.m);
@@ -2827,7 +3302,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
         out->input_names = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(out->ninputs + 1)));
         out->output_names = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(out->noutputs + 1)));
         out->notes = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(stbds_arrlen(st.notes) + 1)));
-        if (!out->input_names || !out->output_names || !out->notes) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", st.file);
+        if (!out->input_names || !out->output_names || !out->notes)
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", st.file);
         else {
             for (int i = 0; i < out->ninputs; ++i) out->input_names[i] = input_names[i];
             for (int i = 0; i < out->noutputs; ++i) out->output_names[i] = output_names[i];
@@ -2842,7 +3318,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
             out->node_spans = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
             out->node_ops = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
             out->node_folded = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
-            if (!out->node_spans || !out->node_ops || !out->node_folded) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", st.file);
+            if (!out->node_spans || !out->node_ops || !out->node_folded)
+                r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", st.file);
             for (int i = 0; r == BYOC_OK && i < nn; ++i) {
                 out->node_spans[i] = st.node_spans[i];
                 out->node_ops[i] = st.node_ops[i];
@@ -2864,7 +3341,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
     return r;
 }
 
-BYOC_API byoc_result byoc_onnx_load(const char *path, const byoc_onnx_options *opts, byoc_onnx_model *out, byoc_diag *diag) {
+BYOC_API byoc_result byoc_onnx_load(const char *path, const byoc_onnx_options *opts, byoc_onnx_model *out,
+                                    byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
