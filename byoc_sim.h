@@ -2954,6 +2954,7 @@ BYOC__SIM_PRIVATE void byoc__dv_dtypes_text(unsigned dtypes, char *dts, size_t c
 /* a device named by its backend, with its own parameters and the preset they start from
    (see byoc_sim_backend_describe) */
 BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_sim_device *d, char *out, size_t cap) {
+    if (!cap) return;
     char line[512], changed[200] = "";
     byoc_sim_device_describe(d, line, sizeof line);
     const char *params = strstr(line, "): "); /* "npu (preset): PARAMETERS" */
@@ -2978,10 +2979,14 @@ BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_si
                 snprintf(changed + strlen(changed), sizeof changed - strlen(changed), "%s%s", changed[0] ? ", " : "",
                          f[i].name);
     }
+    char text[1024];
     if (changed[0])
-        snprintf(out, cap, "%s (%s kind: %s; from preset %s with %s overridden)", backend, byoc__sim_kind_name(d->kind),
-                 params, d->preset, changed);
-    else snprintf(out, cap, "%s (%s kind, preset %s: %s)", backend, byoc__sim_kind_name(d->kind), d->preset, params);
+        snprintf(text, sizeof text, "%s (%s kind: %s; from preset %s with %s overridden)", backend,
+                 byoc__sim_kind_name(d->kind), params, d->preset, changed);
+    else snprintf(text, sizeof text, "%s (%s kind, preset %s: %s)", backend, byoc__sim_kind_name(d->kind), d->preset, params);
+    size_t len = strlen(text) < cap ? strlen(text) : cap - 1; /* cut to cap, on purpose */
+    memcpy(out, text, len);
+    out[len] = 0;
 }
 
 BYOC_SIM_API void byoc_sim_device_describe(const byoc_sim_device *d, char *out, size_t cap) {

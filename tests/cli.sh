@@ -3,6 +3,7 @@
 BYOCC=${1:-build/byocc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+unset COLUMNS # human output at its default width of 100
 
 # expect NAME EXIT_CODE NEEDLE command...   (NEEDLE must appear in stdout+stderr; "" for none)
 expect() {

@@ -213,13 +213,20 @@ static const char *did_you_mean(const suggestion *sg, char *buf, size_t cap) {
 }
 
 /* ---- human output: lines wrap at 100 columns ---- */
-#define WRAP_COLUMNS 100
-/* One line (without its newline), wrapped at WRAP_COLUMNS: a long line breaks after the last ", " or "; " that
+/* 100, or $COLUMNS when it is set to 40 or more (POSIX's preferred width: COLUMNS=100000 keeps lines whole,
+   as the lit tests do to match one node per line) */
+static size_t wrap_columns(void) {
+    const char *c = getenv("COLUMNS");
+    long v = c ? strtol(c, NULL, 10) : 0;
+    return v >= 40 ? (size_t)v : 100;
+}
+/* One line (without its newline), wrapped at wrap_columns(): a long line breaks after the last ", " or "; " that
    fits (else the last space), continuation lines indented by indent. */
 static void print_wrapped_line(FILE *f, const char *line, size_t len, size_t indent) {
-    size_t at = 0, col = 0;
-    while (len - at + col > WRAP_COLUMNS) {
-        size_t room = WRAP_COLUMNS - col, comma = 0, semi = 0, space = 0, cut;
+    size_t at = 0, col = 0, width = wrap_columns();
+    if (indent > width / 2) indent = 8;
+    while (len - at + col > width) {
+        size_t room = width - col, comma = 0, semi = 0, space = 0, cut;
         for (size_t i = 1; i < room && at + i < len; ++i) {
             if (line[at + i] != ' ') continue;
             if (line[at + i - 1] == ',') comma = i;
@@ -1061,7 +1068,7 @@ static void print_placement_report(const byoc_placement_report *r, const char *t
             size_t wl = strlen(why) < sizeof line - (size_t)n - 1 ? strlen(why) : sizeof line - (size_t)n - 1;
             memcpy(line + n, why, wl);
             line[(size_t)n + wl] = 0;
-            print_wrapped_line(stdout, line, strlen(line), WRAP_COLUMNS - n >= 24 ? (size_t)n : 8);
+            print_wrapped_line(stdout, line, strlen(line), (int)wrap_columns() - n >= 24 ? (size_t)n : 8);
         }
     }
     print_wrapped(stdout, end + 1, len - (size_t)(end + 1 - text), 0);

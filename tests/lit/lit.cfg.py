@@ -12,3 +12,5 @@ root = os.path.dirname(os.path.dirname(config.test_source_root))
 byocc = os.path.join(root, lit_config.params.get('build', 'build'), 'byocc')
 config.substitutions.append(('%byocc', byocc))
 config.environment['PATH'] = '/usr/lib/llvm-14/bin' + os.pathsep + os.environ.get('PATH', '')
+# byocc wraps human output at 100 columns; the CHECK lines match one report row per node
+config.environment['COLUMNS'] = '100000'
