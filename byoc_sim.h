@@ -2983,7 +2983,9 @@ BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_si
     if (changed[0])
         snprintf(text, sizeof text, "%s (%s kind: %s; from preset %s with %s overridden)", backend,
                  byoc__sim_kind_name(d->kind), params, d->preset, changed);
-    else snprintf(text, sizeof text, "%s (%s kind, preset %s: %s)", backend, byoc__sim_kind_name(d->kind), d->preset, params);
+    else
+        snprintf(text, sizeof text, "%s (%s kind, preset %s: %s)", backend, byoc__sim_kind_name(d->kind), d->preset,
+                 params);
     size_t len = strlen(text) < cap ? strlen(text) : cap - 1; /* cut to cap, on purpose */
     memcpy(out, text, len);
     out[len] = 0;
