@@ -110,13 +110,15 @@
        [SECTION] impl: pattern rewrite & partition
        [SECTION] impl: verifier
        [SECTION] impl: pass infrastructure
-       [SECTION] impl: partition passes
+       [SECTION] impl: MergeComposite, backend files, constraints on matches
+       [SECTION] impl: partition passes: annotation, regions, partitioning
        [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
        [SECTION] impl: targets & backends
        [SECTION] impl: reference evaluation
        [SECTION] impl: placement (greedy partitioner, report)
        [SECTION] impl: sub-graphs
-       [SECTION] impl: collage
+       [SECTION] impl: collage: candidates and their prices
+       [SECTION] impl: collage: the search, applying a plan, placement files
 */
 #ifndef BYOC_H_INCLUDED
 #define BYOC_H_INCLUDED
@@ -11662,7 +11664,7 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
     return ok && !byoc__passes.arena->has_error; /* the names are fixed: only memory can run out */
 }
 
-// [SECTION] impl: partition passes
+// [SECTION] impl: MergeComposite, backend files, constraints on matches
 BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_get(&fn->attrs, "Compiler") != NULL; }
 /* functions the IR passes leave alone, as TVM's function passes do: partitions (Compiler) and
    functions marked SkipOptimization */
@@ -12796,6 +12798,7 @@ BYOC_API byoc_backend_spec *byoc_backend_load(const char *path, byoc_diag *diag)
     return b;
 }
 
+// [SECTION] impl: partition passes: annotation, regions, partitioning
 /* ---- annotation and regions ---- */
 BYOC__PRIVATE const byoc_op *byoc__begin_op(void) { return byoc__ops()->compiler_begin; }
 BYOC__PRIVATE const byoc_op *byoc__end_op(void) { return byoc__ops()->compiler_end; }
@@ -15493,7 +15496,7 @@ BYOC_API int byoc_sub_graph_are_touching(const byoc_graph *g, const byoc_sub_gra
 }
 
 
-// [SECTION] impl: collage
+// [SECTION] impl: collage: candidates and their prices
 BYOC_API double byoc_collage_mock_cost(byoc_module *m, const byoc_collage_candidate *c, void *user_data) {
     if (!c) return -1;
     (void)m;
@@ -16057,6 +16060,7 @@ BYOC__PRIVATE void byoc__cc_price(byoc__cc *cc, int c_index) {
     }
 }
 
+// [SECTION] impl: collage: the search, applying a plan, placement files
 /* ---- the search ---- */
 /* the documented order between states: cost, then the covered set holding the lowest index the other lacks */
 BYOC__PRIVATE int byoc__cc_state_less(const byoc__cc *cc, const byoc__cc_heap_item *x, const byoc__cc_heap_item *y) {
