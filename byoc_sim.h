@@ -316,6 +316,9 @@ BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p);
    its stream reaches (tiles, operands, results): its peak SRAM use; 0 on the host. */
 BYOC_SIM_API const struct byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i,
                                                                   int64_t *sram_peak_bytes);
+/* The command stream a device kernel (i) runs, for its layers and commands (byoc_sim_device_layer,
+   byoc_sim_device_command); NULL for a host kernel or an index out of range. */
+BYOC_SIM_API const struct byoc_sim_device_program *byoc_sim_kernel_program(const byoc_sim_program *p, int i);
 /* The last run as Chrome trace-event JSON (opens in Perfetto and chrome://tracing): one track per device with
    its kernels, and for each simulated device a DMA and a compute track with every command of its streams,
    on the simulated timeline in microseconds. Events carry the ids of profiles and source maps: "kernel"
@@ -5434,11 +5437,15 @@ BYOC_SIM_API double byoc_sim_latency(const byoc_sim_program *p) {
     return t;
 }
 
-BYOC_SIM_API const byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i, int64_t *sram_peak_bytes) {
-    if (sram_peak_bytes) *sram_peak_bytes = 0;
+BYOC_SIM_API const byoc_sim_device_program *byoc_sim_kernel_program(const byoc_sim_program *p, int i) {
     if (!p || i < 0 || i >= p->nkernels || p->kernels[i].info.exec != BYOC_SIM_EXEC_RUNTIME || !p->kernels[i].function)
         return NULL;
-    const byoc_sim_device_program *dp = byoc__dv_program_of(byoc_module_runtime(p->m, p->kernels[i].function));
+    return byoc__dv_program_of(byoc_module_runtime(p->m, p->kernels[i].function));
+}
+
+BYOC_SIM_API const byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_program *p, int i, int64_t *sram_peak_bytes) {
+    if (sram_peak_bytes) *sram_peak_bytes = 0;
+    const byoc_sim_device_program *dp = byoc_sim_kernel_program(p, i);
     if (!dp) return NULL;
     const byoc__dv_stream *s = &dp->s;
     int64_t peak = 0;

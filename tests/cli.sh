@@ -324,11 +324,12 @@ assert abs(sum(x["share"] for x in d["devices"]) - 1) < 0.01 and d["memory"]["pl
 fi
 "$BYOCC" run $A --backend npu --backend dsp --emit "csv=$tmp/layers.csv" > /dev/null 2>&1
 kernels=$(grep -c '' "$tmp/layers.csv" 2>/dev/null)
-if [ "$(head -1 "$tmp/layers.csv")" = "kernel,device,kind,name,ops,frontend,cycles,simulated_us,macs,dram_bytes,mac_utilization" ] &&
-   [ "${kernels:-0}" -gt 2 ] && grep -q '^[0-9]*,npu,npu,tvmgen_default_npu_main_0,' "$tmp/layers.csv" &&
-   awk -F, 'NR > 1 && NF < 10 { bad = 1 } END { exit bad }' "$tmp/layers.csv"; then echo "ok cli_emit_csv_layers"
+if [ "$(head -1 "$tmp/layers.csv")" = "kernel,layer,device,kind,name,ops,cycles,simulated_us,macs,dram_bytes,mac_utilization" ] &&
+   [ "${kernels:-0}" -gt 2 ] && grep -q '^[0-9]*,0,npu,npu,' "$tmp/layers.csv" &&
+   grep -q '^[0-9]*,-,host,host,' "$tmp/layers.csv" &&
+   awk -F, 'NR > 1 && NF < 11 { bad = 1 } END { exit bad }' "$tmp/layers.csv"; then echo "ok cli_emit_csv_layers"
 else echo "FAIL cli_emit_csv_layers: $(head -3 "$tmp/layers.csv" 2>&1 | tr '\n' '|')"; fi
-expect cli_emit_csv_stdout 0 'kernel,device,kind,name,ops,frontend,cycles' "$BYOCC" info "$tmp/a.byoc" --emit csv
+expect cli_emit_csv_stdout 0 'kernel,layer,device,kind,name,ops,cycles' "$BYOCC" info "$tmp/a.byoc" --emit csv
 
 # the shared models: inputs from --compare-to DIR, names and dims with "did you mean", defaulted dims in errors, 100 columns
 SM=../shared/models

@@ -8,7 +8,7 @@
 
    How the list was made: a script read each header's declarations (everything before its
    implementation guard, comments removed), took every BYOC_API / BYOC_SIM_API prototype, and kept those
-   with a parameter of one of the handle types above: 171 functions (byoc.h 126, byoc_sim.h 43,
+   with a parameter of one of the handle types above: 172 functions (byoc.h 126, byoc_sim.h 44,
    tools/byoc_onnx.h 2). The calls below were generated from those prototypes and then given their
    expected results by hand. guarded_functions[] is that list; test_list_matches_headers re-reads the
    headers the same way at run time, so a new public function taking a handle fails this test until it
@@ -55,7 +55,7 @@ static const char *const guarded_functions[] = {"byoc_tensor_type", "byoc_tuple_
     "byoc_sim_free", "byoc_sim_input_count", "byoc_sim_input", "byoc_sim_output_count",
     "byoc_sim_output", "byoc_sim_kernel_count", "byoc_sim_kernel", "byoc_sim_memory",
     "byoc_sim_buffer_count", "byoc_sim_buffer", "byoc_sim_accesses", "byoc_sim_run",
-    "byoc_sim_profile_format", "byoc_sim_profile_reset", "byoc_sim_latency", "byoc_sim_kernel_device", "byoc_sim_trace_format",
+    "byoc_sim_profile_format", "byoc_sim_profile_reset", "byoc_sim_latency", "byoc_sim_kernel_device", "byoc_sim_kernel_program", "byoc_sim_trace_format",
     "byoc_sim_backend_close", "byoc_sim_backend_describe", "byoc_sim_device_compile", "byoc_sim_estimate", "byoc_sim_collage_cost",
     "byoc_sim_collage_measured_cost", "byoc_sim_device_program_destroy", "byoc_sim_device_of", "byoc_sim_device_run",
     "byoc_sim_device_command_count", "byoc_sim_device_command", "byoc_sim_device_layer_count", "byoc_sim_device_layer",
@@ -263,6 +263,7 @@ static void test_null_handles_byoc_sim_h(void) {
     VOID(byoc_sim_profile_reset, NULL);
     ZERO(byoc_sim_latency, NULL);
     PTR(byoc_sim_kernel_device, NULL, 0, NULL);
+    PTR(byoc_sim_kernel_program, NULL, 0);
     PTR(byoc_sim_trace_format, NULL, NULL);
     VOID(byoc_sim_backend_close, NULL);
     {
@@ -404,7 +405,7 @@ static void test_list_matches_headers(void) {
         for (int i = 0; i < n && !found; ++i) found = !strcmp(names[i], guarded_functions[k]);
         CHECKF(found, "%s is listed but no header declares it with a handle", guarded_functions[k]);
     }
-    CHECKF(n == GUARDED_COUNT && GUARDED_COUNT == 171, "%d public functions take a handle, %d are listed", n, GUARDED_COUNT);
+    CHECKF(n == GUARDED_COUNT && GUARDED_COUNT == 172, "%d public functions take a handle, %d are listed", n, GUARDED_COUNT);
 }
 
 /* every listed function was called with NULL (when the NULL tests ran: a filtered run skips this) */

@@ -90,7 +90,7 @@ static const usage_section usage_sections[] = {
      "        none given): seeded values, or with --compare-to DIR, DIR's input_K.npy (or .pb);\n"
      "        --output-dir creates D when it is missing\n"
      "        --repeat N: p50/p90/p99, inferences/s and peak memory; a per-device summary ends the\n"
-     "        output; --emit json|csv writes it as JSON, or one CSV row per kernel (to FILE, or to\n"
+     "        output; --emit json|csv writes it as JSON, or one CSV row per layer (to FILE, or to\n"
      "        standard output, the human lines then going to standard error)\n"
      "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
      "        --reference host: compare with the model compiled for the host alone;\n"
@@ -2057,15 +2057,52 @@ static void csv_field(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-/* one row per kernel (a device partition's kernel runs its layers), as Vela's per-layer report */
+/* one device layer of kernel i as a CSV row: its commands' span in the last run, MACs and DRAM bytes */
+static void write_layer_row(FILE *f, const byoc_sim_program *p, int i, const byoc_sim_device_program *dp, int layer) {
+    const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+    const byoc_sim_device *dev = byoc_sim_device_of(dp);
+    const char *ops = NULL, *name = byoc_sim_device_layer(dp, layer, &ops);
+    uint64_t first = UINT64_MAX, last = 0, macs = 0, bytes = 0;
+    for (int c = 0; c < byoc_sim_device_command_count(dp); ++c) {
+        byoc_sim_command_info ci = byoc_sim_device_command(dp, c);
+        if (ci.layer != layer) continue;
+        if (ci.start < first) first = ci.start;
+        if (ci.start + ci.cycles > last) last = ci.start + ci.cycles;
+        macs += ci.macs;
+        bytes += ci.bytes;
+    }
+    uint64_t span = first == UINT64_MAX ? 0 : last - first;
+    int kind = byoc_sim_device_kind_find(k->device_kind ? k->device_kind : "host");
+    fprintf(f, "%d,%d,", i, layer);
+    csv_field(f, k->device);
+    fputc(',', f);
+    csv_field(f, k->device_kind ? k->device_kind : "host");
+    fputc(',', f);
+    csv_field(f, name ? name : "");
+    fputc(',', f);
+    csv_field(f, ops ? ops : "");
+    fprintf(f, ",%llu,%.3f,%llu,%llu,", (unsigned long long)span, dev->clock_mhz > 0 ? (double)span / dev->clock_mhz : 0.0,
+            (unsigned long long)macs, (unsigned long long)bytes);
+    double pes = (double)dev->rows * (double)dev->cols;
+    if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array && span && pes > 0)
+        fprintf(f, "%.4f\n", (double)macs / ((double)span * pes));
+    else fprintf(f, "\n");
+}
+
+/* one row per layer, as Vela's per-layer report: a device kernel's layers (an anchor op and its fused
+   epilogue) each, a host kernel as one */
 static void write_layers_csv(FILE *f, const byoc_sim_program *p) {
-    fprintf(f, "kernel,device,kind,name,ops,frontend,cycles,simulated_us,macs,dram_bytes,mac_utilization\n");
+    fprintf(f, "kernel,layer,device,kind,name,ops,cycles,simulated_us,macs,dram_bytes,mac_utilization\n");
     for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
         const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        const byoc_sim_device_program *dp = byoc_sim_kernel_program(p, i);
+        if (dp && byoc_sim_device_layer_count(dp) > 0) {
+            for (int l = 0; l < byoc_sim_device_layer_count(dp); ++l) write_layer_row(f, p, i, dp, l);
+            continue;
+        }
         char first[256];
-        int kind = byoc_sim_device_kind_find(k->device_kind ? k->device_kind : "host");
         snprintf(first, sizeof first, "%.*s", (int)strcspn(k->name, "+"), k->name);
-        fprintf(f, "%d,", i);
+        fprintf(f, "%d,-,", i);
         csv_field(f, k->device);
         fputc(',', f);
         csv_field(f, k->device_kind ? k->device_kind : "host");
@@ -2073,11 +2110,8 @@ static void write_layers_csv(FILE *f, const byoc_sim_program *p) {
         csv_field(f, k->partition ? k->partition : first);
         fputc(',', f);
         csv_field(f, k->ops);
-        fputc(',', f);
-        csv_field(f, k->name);
-        fprintf(f, ",%llu,%.3f,%llu,%llu,", (unsigned long long)k->cycles, k->sim_seconds * 1e6, (unsigned long long)k->macs, (unsigned long long)k->dram_bytes);
-        if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array) fprintf(f, "%.4f\n", k->mac_utilization);
-        else fprintf(f, "\n");
+        fprintf(f, ",%llu,%.3f,%llu,%llu,\n", (unsigned long long)k->cycles, k->sim_seconds * 1e6, (unsigned long long)k->macs,
+                (unsigned long long)k->dram_bytes);
     }
 }
 
