@@ -24,7 +24,7 @@ for dir in "$MODELS"/*/; do
     k=0
     while [ -f "$dir/input_$k.npy" ]; do inputs="$inputs --input $dir/input_$k.npy"; k=$((k + 1)); done
     # shellcheck disable=SC2086
-    ours=$("$BYOCC" run "$dir/model.onnx" $inputs --repeat "$RUNS" 2>/dev/null | sed -n 's/^time: median \([0-9.]*\) ms.*/\1/p')
+    ours=$("$BYOCC" run "$dir/model.onnx" $inputs --repeat "$RUNS" 2>/dev/null | sed -n 's/^time: .* p50 \([0-9.]*\) ms.*/\1/p')
     ort=$(NODE_PATH="$ORT_DIR/node_modules" node tools/ort_bench.js "$RUNS" "$dir" 2>/dev/null | sed -n 's/.*"ort_ms_median":\([0-9.e-]*\).*/\1/p')
     ratio=$(awk -v a="${ours:-0}" -v b="${ort:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "-" }')
     echo "| $name | ${ours:--} | ${ort:--} | $ratio |"
