@@ -5,7 +5,9 @@
    Prints one "ok onnx:NAME", "FAIL onnx:NAME: why" (a wrong result, a crash-free error that should not
    happen) or "refused onnx:NAME: why" (the importer's clear refusal of a variant it does not support:
    float64, 1-D/3-D convolutions, training-mode outputs...) line per test of a supported op, then
-   "N of M node tests of supported ops pass, R refused ...; K tests use ops not supported: ...". */
+   "N of ALL node tests pass (X%); not passed, each listed above with its reason: ...", ALL being every test
+   directory of the suite, and "N of M node tests of supported ops pass". Tests of unsupported ops print
+   "unsupported onnx:NAME: OPS". */
 #define BYOC_IMPLEMENTATION
 #define BYOC_ONNX_IMPLEMENTATION
 #include "../byoc.h"
@@ -240,6 +242,7 @@ int main(int argc, char **argv) {
         else if (r == -2) { printf("refused onnx:%s: %s\n", names[i], why); refused++; }
         else {
             unsupported++;
+            printf("unsupported onnx:%s: %s\n", names[i], why);
             /* the op list of the message: "Op xN, ..." -> note each op type once */
             char ops[1024];
             snprintf(ops, sizeof ops, "%s", why);
@@ -262,8 +265,10 @@ int main(int argc, char **argv) {
     free(names);
     size_t ul = strlen(unsupported_ops);
     if (ul >= 2) unsupported_ops[ul - 2] = 0;
-    printf("%d of %d node tests of supported ops pass, %d refused with a reason (variants not supported, listed above), "
-           "%d differ from the test data by design (listed above); %d tests use ops not supported: %s\n",
-           pass, pass + fail + refused + differ, refused, differ, unsupported, unsupported_ops);
+    /* counted against every test directory of the suite, as users will count it */
+    printf("%d of %d node tests pass (%.1f%%); not passed, each listed above with its reason: %d fail, %d refused (a variant "
+           "not supported), %d differ from the test data by design, %d use ops not supported: %s\n",
+           pass, count, count ? 100.0 * pass / count : 0.0, fail, refused, differ, unsupported, unsupported_ops);
+    printf("%d of %d node tests of supported ops pass\n", pass, pass + fail + refused + differ);
     return fail ? 1 : 0;
 }
