@@ -13932,15 +13932,13 @@ BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *
         t = like->annotation;
     byoc_node *r = byoc_constant(m, t, NULL, 0);
     if (!r) return NULL;
-    int64_t cn = byoc_type_num_elements(c->annotation), sn = byoc_type_num_elements(s->annotation);
-    for (int64_t k = 0; k < channels; ++k)
-        for (int64_t j = 0; j < per; ++j) {
-            int64_t at = k * per + j;
-            if (at >= byoc_type_num_elements(t)) return r;
-            double v = byoc__load(c->annotation->dtype, c->data, cn == 1 ? 0 : at) *
-                       byoc__load(s->annotation->dtype, s->data, sn == 1 ? 0 : k);
-            byoc__store(t->dtype, r->data, at, v);
-        }
+    int64_t n = byoc_type_num_elements(t), cn = byoc_type_num_elements(c->annotation);
+    int64_t sn = byoc_type_num_elements(s->annotation);
+    for (int64_t at = 0; per > 0 && at < n && at < channels * per; ++at) { /* element at is of channel at / per */
+        double v = byoc__load(c->annotation->dtype, c->data, cn == 1 ? 0 : at) *
+                   byoc__load(s->annotation->dtype, s->data, sn == 1 ? 0 : at / per);
+        byoc__store(t->dtype, r->data, at, v);
+    }
     return r;
 }
 
