@@ -102,6 +102,12 @@
        [SECTION] impl: host kernels: vector loops and GEMM
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
+       [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
+       [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
+       [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
+       [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
+       [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
+       [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
        [SECTION] impl: dominators
@@ -9098,6 +9104,24 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+// [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
+/* (ops: math) attribute tables, type relations, FLOP models and kernels of this family */
+
+// [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
+/* (ops: indexing) attribute tables, type relations, FLOP models and kernels of this family */
+
+// [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
+/* (ops: sampling) attribute tables, type relations, FLOP models and kernels of this family */
+
+// [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
+/* (ops: windows) attribute tables, type relations, FLOP models and kernels of this family */
+
+// [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
+/* (ops: recurrent) attribute tables, type relations, FLOP models and kernels of this family */
+
+// [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
+/* (ops: losses) attribute tables, type relations, FLOP models and kernels of this family */
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -9343,6 +9367,18 @@ static const byoc__op_record byoc__builtin_ops[] = {
              BYOC__K(byoc__k_copy, NULL, 0, 0)),
     BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this", NONE,
               byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
+    /* ---- ops: math ---- */
+    /* (end of math) */
+    /* ---- ops: indexing ---- */
+    /* (end of indexing) */
+    /* ---- ops: sampling ---- */
+    /* (end of sampling) */
+    /* ---- ops: windows ---- */
+    /* (end of windows) */
+    /* ---- ops: recurrent ---- */
+    /* (end of recurrent) */
+    /* ---- ops: losses ---- */
+    /* (end of losses) */
 };
 #undef BYOC__KF
 #undef BYOC__K

@@ -63,6 +63,12 @@
        [SECTION] impl: graph building helpers
        [SECTION] impl: op converters: elementwise, shapes, indexing
        [SECTION] impl: op converters: softmax, convolutions, pools, normalisations, reductions
+       [SECTION] impl: op converters: math (math)
+       [SECTION] impl: op converters: indexing (indexing)
+       [SECTION] impl: op converters: spatial sampling (sampling)
+       [SECTION] impl: op converters: N-d windows (windows)
+       [SECTION] impl: op converters: recurrent and spectral (recurrent)
+       [SECTION] impl: op converters: losses (losses)
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -2817,6 +2823,24 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: op converters: math (math)
+/* (converters: math) */
+
+// [SECTION] impl: op converters: indexing (indexing)
+/* (converters: indexing) */
+
+// [SECTION] impl: op converters: spatial sampling (sampling)
+/* (converters: sampling) */
+
+// [SECTION] impl: op converters: N-d windows (windows)
+/* (converters: windows) */
+
+// [SECTION] impl: op converters: recurrent and spectral (recurrent)
+/* (converters: recurrent) */
+
+// [SECTION] impl: op converters: losses (losses)
+/* (converters: losses) */
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -2916,6 +2940,18 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Transpose", byoc_onnx__transpose_op, NULL},
     {"Unsqueeze", byoc_onnx__unsqueeze, NULL},
     {"Where", byoc_onnx__where, NULL},
+    /* ---- math ---- */
+    /* (end of math) */
+    /* ---- indexing ---- */
+    /* (end of indexing) */
+    /* ---- sampling ---- */
+    /* (end of sampling) */
+    /* ---- windows ---- */
+    /* (end of windows) */
+    /* ---- recurrent ---- */
+    /* (end of recurrent) */
+    /* ---- losses ---- */
+    /* (end of losses) */
 };
 
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
