@@ -2103,6 +2103,9 @@ BYOC__PRIVATE byoc_node *byoc_onnx__from_2d(byoc_onnx__state *st, byoc_node *y, 
     return byoc_onnx__reshape(st, y, 3, dims);
 }
 
+/* rank-5 (3-D) Conv and ConvTranspose, in the windows converters */
+BYOC__PRIVATE byoc_result byoc_onnx__conv_nd(byoc_onnx__ctx *c, int transposed);
+
 BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
@@ -2110,6 +2113,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     const byoc_type *tx = byoc_onnx__tensor_of(st, x, "Conv's X"),
                     *tw = tx ? byoc_onnx__tensor_of(st, w, "Conv's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tx->rank == 5) return byoc_onnx__conv_nd(c, 0);
     if (tw->rank != tx->rank)
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
     byoc_onnx__window win;
@@ -2132,6 +2136,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv_transpose(byoc_onnx__ctx *c, const cha
     const byoc_type *tx = byoc_onnx__tensor_of(st, x, "ConvTranspose's X"),
                     *tw = tx ? byoc_onnx__tensor_of(st, w, "ConvTranspose's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tx->rank == 5) return byoc_onnx__conv_nd(c, 1);
     if (tw->rank != tx->rank)
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
     char buf[32];
@@ -2834,6 +2839,206 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
 
 // [SECTION] impl: op converters: N-d windows (windows)
 /* (converters: windows) */
+/* -- Conv and ConvTranspose of rank-5 inputs (3-D windows): nn.conv3d, nn.conv3d_transpose -- */
+typedef struct byoc_onnx__window3d {
+    int64_t kernel[3], strides[3], dilations[3], pads[6]; /* pads: front, top, left, back, bottom, right */
+} byoc_onnx__window3d;
+
+/* an ints attribute of exactly 3 values into out (left alone when absent); 0 on error */
+BYOC__PRIVATE int byoc_onnx__ints3(byoc_onnx__ctx *c, const char *name, int64_t out[3], int *given) {
+    int64_t v[8];
+    int n = byoc_onnx__attr_ints(c, name, v, 8);
+    if (given) *given = n >= 0;
+    if (n == -2) return 0;
+    if (n < 0) return 1;
+    if (n != 3) { byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s has %d values, expected 3", name, n); return 0; }
+    memcpy(out, v, sizeof(int64_t) * 3);
+    return 1;
+}
+
+/* kernel_shape (or the weight's), strides, dilations and pads of a 3-D window; auto_pad SAME_* gives Conv's
+   padding here (a transposed convolution works its own out from the output size) */
+BYOC__PRIVATE int byoc_onnx__window3d_attrs(byoc_onnx__ctx *c, const byoc_type *x, const int64_t *weight_kernel,
+                                            int transposed, byoc_onnx__window3d *w) {
+    byoc_onnx__state *st = c->st;
+    int given;
+    for (int i = 0; i < 3; ++i) { w->kernel[i] = weight_kernel[i]; w->strides[i] = w->dilations[i] = 1; }
+    memset(w->pads, 0, sizeof w->pads);
+    if (!byoc_onnx__ints3(c, "kernel_shape", w->kernel, &given) || !byoc_onnx__ints3(c, "strides", w->strides, NULL) ||
+        !byoc_onnx__ints3(c, "dilations", w->dilations, NULL))
+        return 0;
+    for (int i = 0; i < 3; ++i) {
+        if (w->kernel[i] != weight_kernel[i]) {
+            byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel_shape (%lld, %lld, %lld) disagrees with W's (%lld, %lld, %lld)",
+                            (long long)w->kernel[0], (long long)w->kernel[1], (long long)w->kernel[2],
+                            (long long)weight_kernel[0], (long long)weight_kernel[1], (long long)weight_kernel[2]);
+            return 0;
+        }
+        if (w->strides[i] < 1 || w->dilations[i] < 1 || w->strides[i] > BYOC_MAX_DIM ||
+            w->dilations[i] > BYOC_MAX_DIM) {
+            byoc_onnx__fail(st, BYOC_ERR_ATTR, "strides and dilations must be positive");
+            return 0;
+        }
+    }
+    char buf[32];
+    const char *auto_pad = byoc_onnx__attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
+    if (!strcmp(auto_pad, "NOTSET")) {
+        int64_t v[8];
+        int n = byoc_onnx__attr_ints(c, "pads", v, 8);
+        if (n == -2) return 0;
+        if (n >= 0 && n != 6) { byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected 6", n); return 0; }
+        if (n == 6) memcpy(w->pads, v, sizeof w->pads); /* ONNX: all begins, then all ends, as the IR op */
+        for (int i = 0; i < 6; ++i)
+            if (w->pads[i] < 0 || w->pads[i] > BYOC_MAX_DIM) {
+                byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads must be non-negative");
+                return 0;
+            }
+    } else if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
+        for (int i = 0; i < 3 && !transposed; ++i) { /* output = ceil(in / stride); the odd pad at the end (UPPER) */
+            int64_t in = x->dims[2 + i], out = (in + w->strides[i] - 1) / w->strides[i];
+            int64_t total = (out - 1) * w->strides[i] + (w->kernel[i] - 1) * w->dilations[i] + 1 - in;
+            if (total < 0) total = 0;
+            w->pads[i] = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
+            w->pads[i + 3] = total - w->pads[i];
+        }
+    } else if (strcmp(auto_pad, "VALID")) {
+        byoc_onnx__fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID",
+                        auto_pad);
+        return 0;
+    }
+    return 1;
+}
+
+BYOC__PRIVATE void byoc_onnx__set_window3d(byoc_onnx__state *st, byoc_attrs *a, const byoc_onnx__window3d *w,
+                                           int64_t groups) {
+    byoc_attrs_set_ints(st->m, a, "kernel_size", w->kernel, 3);
+    byoc_attrs_set_ints(st->m, a, "strides", w->strides, 3);
+    byoc_attrs_set_ints(st->m, a, "dilation", w->dilations, 3);
+    byoc_attrs_set_ints(st->m, a, "padding", w->pads, 6);
+    byoc_attrs_set_int(st->m, a, "groups", groups);
+}
+
+/* Conv on NCDHW: nn.conv3d, then the bias */
+BYOC__PRIVATE byoc_result byoc_onnx__conv3d(byoc_onnx__ctx *c, byoc_node *x, byoc_node *w, const byoc_type *tx,
+                                            const byoc_type *tw) {
+    byoc_onnx__state *st = c->st;
+    byoc_onnx__window3d win;
+    if (!byoc_onnx__window3d_attrs(c, tx, tw->dims + 2, 0, &win)) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_onnx__set_window3d(st, &a, &win, byoc_onnx__attr_int(c, "group", 1));
+    byoc_attrs_set_int(st->m, &a, "channels", tw->dims[0]);
+    byoc_node *y = byoc_onnx__call2(st, "nn.conv3d", x, w, &a);
+    if (y && c->nin > 2 && c->in[2]) y = byoc_onnx__call2(st, "nn.bias_add", y, c->in[2], NULL);
+    c->out[0] = y;
+    return BYOC_ONNX__OK(c);
+}
+
+/* ConvTranspose on NCDHW: output_padding, and output_shape (or auto_pad SAME: input * stride) turned into
+   pads as the 2-D converter does (the odd one at the end, at the start for SAME_LOWER) */
+BYOC__PRIVATE byoc_result byoc_onnx__conv3d_transpose(byoc_onnx__ctx *c, byoc_node *x, byoc_node *w,
+                                                      const byoc_type *tx, const byoc_type *tw) {
+    byoc_onnx__state *st = c->st;
+    byoc_onnx__window3d win;
+    if (!byoc_onnx__window3d_attrs(c, tx, tw->dims + 2, 1, &win)) return BYOC_ONNX__OK(c);
+    char buf[32];
+    const char *auto_pad = byoc_onnx__attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
+    int same = !strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER"), lower = !strcmp(auto_pad, "SAME_LOWER");
+    int64_t outpad[3] = {0, 0, 0}, out_shape[3] = {0, 0, 0}, v[8];
+    int has_out_shape = 0;
+    if (!byoc_onnx__ints3(c, "output_padding", outpad, NULL)) return BYOC_ONNX__OK(c);
+    int n = byoc_onnx__attr_ints(c, "output_shape", v, 8);
+    if (n == -2) return BYOC_ONNX__OK(c);
+    if (n == 3 || n == 5) { /* spatial dims, or the whole NCDHW shape */
+        memcpy(out_shape, v + n - 3, sizeof out_shape);
+        has_out_shape = 1;
+    } else if (n >= 0) {
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "output_shape has %d values, expected 3", n);
+    }
+    for (int i = 0; i < 3; ++i)
+        if (outpad[i] < 0 || outpad[i] > BYOC_MAX_DIM || out_shape[i] < 0 || out_shape[i] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "output_padding and output_shape must be non-negative");
+    if (same && !has_out_shape) {
+        for (int i = 0; i < 3; ++i) out_shape[i] = tx->dims[2 + i] * win.strides[i];
+        has_out_shape = 1;
+    }
+    for (int i = 0; has_out_shape && i < 3; ++i) {
+        int64_t full = win.strides[i] * (tx->dims[2 + i] - 1) + outpad[i] + (win.kernel[i] - 1) * win.dilations[i] + 1;
+        int64_t total = full - out_shape[i];
+        if (total < 0) { outpad[i] -= total; total = 0; } /* a larger output: extra planes at the end */
+        win.pads[i] = lower ? total - total / 2 : total / 2;
+        win.pads[i + 3] = total - win.pads[i];
+    }
+    int64_t groups = byoc_onnx__attr_int(c, "group", 1);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_onnx__set_window3d(st, &a, &win, groups);
+    byoc_attrs_set_int(st->m, &a, "channels", tw->dims[1] * groups);
+    byoc_attrs_set_ints(st->m, &a, "output_padding", outpad, 3);
+    byoc_node *y = byoc_onnx__call2(st, "nn.conv3d_transpose", x, w, &a);
+    if (y && c->nin > 2 && c->in[2]) y = byoc_onnx__call2(st, "nn.bias_add", y, c->in[2], NULL);
+    c->out[0] = y;
+    return BYOC_ONNX__OK(c);
+}
+
+/* the hook Conv and ConvTranspose call for rank-5 inputs */
+BYOC__PRIVATE byoc_result byoc_onnx__conv_nd(byoc_onnx__ctx *c, int transposed) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X"), *w = byoc_onnx__input(c, 1, "W");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "X"), *tw = tx ? byoc_onnx__tensor_of(st, w, "W") : NULL;
+    if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tw->rank != 5) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank 5", tw->rank);
+    return transposed ? byoc_onnx__conv3d_transpose(c, x, w, tx, tw) : byoc_onnx__conv3d(c, x, w, tx, tw);
+}
+
+/* -- TfIdfVectorizer: tfidf_vectorizer over int32 / int64 tokens -- */
+BYOC__PRIVATE byoc_result byoc_onnx__tfidf(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X");
+    if (!x) return BYOC_ONNX__OK(c);
+    const byoc_onnx__attr *strings = byoc_onnx__attr_get(c, "pool_strings");
+    if (strings && strings->nstrings)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "TfIdfVectorizer over strings (pool_strings) is not supported");
+    const byoc_onnx__attr *lists[3] = {byoc_onnx__attr_get(c, "ngram_counts"), byoc_onnx__attr_get(c, "ngram_indexes"),
+                                       byoc_onnx__attr_get(c, "pool_int64s")};
+    static const char *const names[3] = {"ngram_counts", "ngram_indexes", "pool_int64s"};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    for (int i = 0; i < 3; ++i) {
+        if (!lists[i] || lists[i]->type != BYOC_ONNX__ATTR_INTS)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "TfIdfVectorizer needs the ints attribute %s", names[i]);
+        int64_t count = (int64_t)stbds_arrlen(lists[i]->ints);
+        if (count > INT_MAX / 16)
+            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %lld values", names[i], (long long)count);
+        int64_t *vals = (int64_t *)BYOC_MALLOC(sizeof(int64_t) * (size_t)(count ? count : 1));
+        if (!vals) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int64_t k = 0; k < count; ++k) vals[k] = (int64_t)lists[i]->ints[k];
+        byoc_attrs_set_ints(st->m, &a, names[i], vals, (int)count);
+        BYOC_FREE(vals);
+    }
+    const byoc_onnx__attr *wa = byoc_onnx__attr_get(c, "weights");
+    if (wa && wa->type == BYOC_ONNX__ATTR_FLOATS) {
+        int64_t count = (int64_t)stbds_arrlen(wa->floats);
+        double *w = (double *)BYOC_MALLOC(sizeof(double) * (size_t)(count ? count : 1));
+        if (!w) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int64_t k = 0; k < count; ++k) {
+            uint32_t bits = (uint32_t)wa->floats[k];
+            float f;
+            memcpy(&f, &bits, 4);
+            w[k] = f;
+        }
+        byoc_attrs_set_floats(st->m, &a, "weights", w, (int)count);
+        BYOC_FREE(w);
+    }
+    char buf[16];
+    byoc_attrs_set_string(st->m, &a, "mode", byoc_onnx__attr_string(c, "mode", "", buf, sizeof buf));
+    byoc_attrs_set_int(st->m, &a, "min_gram_length", byoc_onnx__attr_int(c, "min_gram_length", 0));
+    byoc_attrs_set_int(st->m, &a, "max_gram_length", byoc_onnx__attr_int(c, "max_gram_length", 0));
+    byoc_attrs_set_int(st->m, &a, "max_skip_count", byoc_onnx__attr_int(c, "max_skip_count", 0));
+    c->out[0] = byoc_onnx__call1(st, "tfidf_vectorizer", x, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: recurrent and spectral (recurrent)
 /* (converters: recurrent) */
@@ -2947,6 +3152,7 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* ---- sampling ---- */
     /* (end of sampling) */
     /* ---- windows ---- */
+    {"TfIdfVectorizer", byoc_onnx__tfidf, "tfidf_vectorizer"},
     /* (end of windows) */
     /* ---- recurrent ---- */
     /* (end of recurrent) */
