@@ -119,6 +119,9 @@ typedef struct byoc_onnx_options {
     uint64_t max_constant_bytes;          /* largest tensor made or folded at import (0: 1 GiB) */
     const byoc_onnx_bound_input *bound;   /* inputs that become constants */
     int nbound;
+    int shapes_replace_declared;          /* 1: shapes replace the file's static dims too (the model then runs on
+                                             them, as ONNX Runtime runs a model on the shapes it is fed); 0: a
+                                             shape must agree with the file's static dims */
 } byoc_onnx_options;
 
 typedef struct byoc_onnx_model {
@@ -3206,8 +3209,8 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const
     }
     for (int i = 0; i < o->nshapes; ++i)
         if (o->shapes[i].input ? !strcmp(o->shapes[i].input, name) : i == position) {
-            int fits = !vi->has_shape || o->shapes[i].rank == vi->rank;
-            for (int d = 0; fits && vi->has_shape && d < vi->rank; ++d)
+            int fits = !vi->has_shape || o->shapes_replace_declared || o->shapes[i].rank == vi->rank;
+            for (int d = 0; fits && vi->has_shape && !o->shapes_replace_declared && d < vi->rank; ++d)
                 fits = vi->dims[d] < 0 || vi->dim_names[d].n || vi->dims[d] == o->shapes[i].dims[d];
             if (!fits) { /* "expects (1, 3, ?, 224) float32, given (1, 3, 200)" */
                 char want[300] = "(", have[300] = "(";
