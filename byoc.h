@@ -9428,7 +9428,9 @@ static const byoc_attr_spec byoc__attrs_tfidf[] = {
 
 /* The pool holds the n-grams of each length n back to back: those of length n start at ngram_counts[n - 1]
    and end where the next length starts (the last at the pool's end). Each n-gram has an id, its rank in
-   the pool counting every length; ngram_indexes[id] is its output coordinate. */
+   the pool counting every length; ngram_indexes[id] is its output coordinate. weights[j] weighs output
+   coordinate j: so ONNX's reference implementation and ONNX Runtime read it (the spec's words, "the
+   weight of the i-th n-gram in pool", agree when ngram_indexes is the identity, as exporters write it). */
 typedef struct byoc__ngrams {
     const int64_t *pool, *counts, *indexes;
     const double *weights; /* NULL: 1 each */
@@ -9512,6 +9514,11 @@ BYOC__PRIVATE const char *byoc__ngrams_of(const byoc_attrs *at, const byoc_attrs
         }
         if (p->indexes[i] + 1 > p->width) p->width = p->indexes[i] + 1;
     }
+    if (p->weights && p->width > p->nindexes) { /* weights[j] weighs output j, as ONNX's reference reads it */
+        snprintf(why, cap, "the output has %lld coordinates, weights only %lld", (long long)p->width,
+                 (long long)p->nindexes);
+        return why;
+    }
     return NULL;
 }
 
@@ -9569,7 +9576,8 @@ static size_t byoc__ws_tfidf(const byoc__kctx *k) {
     return sizeof(int64_t) * (size_t)(byoc__numel(&k->in[0]) + 2 * pool + 2);
 }
 
-/* counts the n-gram of length n whose tokens are row[0], row[step], ... when the pool holds it */
+/* counts the n-gram of length n whose tokens are row[0], row[step], ... at its output coordinate when the
+   pool holds it */
 BYOC__PRIVATE void byoc__ngram_count(const byoc__ngrams *p, const int64_t *sorted, int n, const int64_t *row,
                                      int64_t step, float *out) {
     int64_t start, end, first;
@@ -9582,12 +9590,7 @@ BYOC__PRIVATE void byoc__ngram_count(const byoc__ngrams *p, const int64_t *sorte
         else hi = mid;
     }
     if (lo == (end - start) / n || byoc__ngram_cmp(row, step, items + ids[lo] * n, n)) return;
-    int64_t id = first + ids[lo];
-    float w = p->weights ? (float)p->weights[id] : 1.0f;
-    float *y = out + p->indexes[id];
-    if (p->mode == 0) *y += 1.0f;
-    else if (p->mode == 1) *y = w;
-    else *y += w;
+    out[p->indexes[first + ids[lo]]] += 1.0f;
 }
 
 static byoc_result byoc__k_tfidf(byoc__kctx *k) {
@@ -9625,6 +9628,10 @@ static byoc_result byoc__k_tfidf(byoc__kctx *k) {
             for (int64_t i = 0; i + step * (first_len - 1) < C; ++i)
                 for (int n = first_len; n <= p.max_len && i + step * (n - 1) < C; ++n)
                     byoc__ngram_count(&p, sorted, n, row + i, step, y);
+        for (int64_t j = 0; p.mode && j < p.width; ++j) { /* IDF: presence, TFIDF: count, times the weight */
+            float w = p.weights ? (float)p.weights[j] : 1.0f;
+            y[j] = p.mode == 1 ? (y[j] > 0 ? w : 0.0f) : y[j] * w;
+        }
     }
     return BYOC_OK;
 }
