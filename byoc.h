@@ -9125,20 +9125,27 @@ static const byoc_attr_spec byoc__attrs_conv3d[] = {
     BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"), BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
     BYOC__A("data_layout", BYOC__STR, "\"NCDHW\""),     BYOC__A("kernel_layout", BYOC__STR, "\"OIDHW\""),
     BYOC__A("out_layout", BYOC__STR, "\"\""),           BYOC__A("out_dtype", BYOC__STR, "\"\"")};
-static const byoc_attr_spec byoc__attrs_conv3d_transpose[] = {
-    BYOC__A("strides", BYOC__INTS, "[1, 1, 1]"),        BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0, 0, 0]"),
-    BYOC__A("dilation", BYOC__INTS, "[1, 1, 1]"),       BYOC__A("output_padding", BYOC__INTS, "[0, 0, 0]"),
-    BYOC__A("groups", BYOC__INT, "1"),                  BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
-    BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"), BYOC__A("data_layout", BYOC__STR, "\"NCDHW\""),
-    BYOC__A("kernel_layout", BYOC__STR, "\"IODHW\""),   BYOC__A("out_layout", BYOC__STR, "\"\""),
-    BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_conv3d_transpose[] = {BYOC__A("strides", BYOC__INTS, "[1, 1, 1]"),
+                                                              BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0, 0, 0]"),
+                                                              BYOC__A("dilation", BYOC__INTS, "[1, 1, 1]"),
+                                                              BYOC__A("output_padding", BYOC__INTS, "[0, 0, 0]"),
+                                                              BYOC__A("groups", BYOC__INT, "1"),
+                                                              BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
+                                                              BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+                                                              BYOC__A("data_layout", BYOC__STR, "\"NCDHW\""),
+                                                              BYOC__A("kernel_layout", BYOC__STR, "\"IODHW\""),
+                                                              BYOC__A("out_layout", BYOC__STR, "\"\""),
+                                                              BYOC__A("out_dtype", BYOC__STR, "\"\"")};
 
 /* [v] for all three axes or [d, h, w], each in min_value..BYOC_MAX_DIM */
 BYOC__PRIVATE int byoc__triple(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, int64_t out[3],
                                int64_t min_value) {
     const byoc_attr_value *v = byoc__list_attr(ctx, attrs, name, 1, 3);
     if (!v) return 0;
-    if (v->count == 2) { BYOC__FAIL("attribute '%s' must have 1 or 3 values, got 2", name); return 0; }
+    if (v->count == 2) {
+        BYOC__FAIL("attribute '%s' must have 1 or 3 values, got 2", name);
+        return 0;
+    }
     for (int i = 0; i < 3; ++i) {
         out[i] = v->ints[v->count == 3 ? i : 0];
         if (out[i] < min_value || out[i] > BYOC_MAX_DIM) {
@@ -9186,7 +9193,10 @@ BYOC__PRIVATE int byoc__conv3d_common(byoc_type_rel_ctx *ctx, const byoc_type *d
     if (!byoc__triple(ctx, at, "strides", strides, 1) || !byoc__triple(ctx, at, "dilation", dil, 1) ||
         !byoc__padding6(ctx, at, pad))
         return 0;
-    if (d->dims[1] < 0) { BYOC__FAIL("needs a static channel count, got '?'"); return 0; }
+    if (d->dims[1] < 0) {
+        BYOC__FAIL("needs a static channel count, got '?'");
+        return 0;
+    }
     const byoc_attr_value *ks = byoc_attrs_get(at, "kernel_size");
     if (ks && ks->kind == BYOC_ATTR_INT_LIST &&
         (ks->count != 3 || ks->ints[0] != w->dims[2] || ks->ints[1] != w->dims[3] || ks->ints[2] != w->dims[4])) {
@@ -9315,7 +9325,8 @@ BYOC__PRIVATE void byoc__im2col3d(const float *x, const byoc__conv3d_geom *g, in
                         int64_t oz = p / plane, oy = (p - oz * plane) / OW, a = p - oz * plane - oy * OW;
                         int64_t b = BYOC__MIN(OW, a + (p1 - p)); /* columns [a, b) of row (oz, oy) */
                         float *drow = col + (p - p0) - a;
-                        int64_t iz = oz * g->s[0] - g->lo[0] + kz * g->d[0], iy = oy * g->s[1] - g->lo[1] + ky * g->d[1];
+                        int64_t iz = oz * g->s[0] - g->lo[0] + kz * g->d[0];
+                        int64_t iy = oy * g->s[1] - g->lo[1] + ky * g->d[1];
                         int64_t lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
                         if (iz < 0 || iz >= g->in[0] || iy < 0 || iy >= g->in[1] || lo >= hi) {
                             memset(drow + a, 0, (size_t)(b - a) * sizeof(float));
@@ -9323,7 +9334,8 @@ BYOC__PRIVATE void byoc__im2col3d(const float *x, const byoc__conv3d_geom *g, in
                             const float *srow = x + ((c * g->in[0] + iz) * g->in[1] + iy) * g->in[2] + off;
                             memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
                             if (g->s[2] == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
-                            else for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->s[2]];
+                            else
+                                for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->s[2]];
                             memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
                         }
                         p += b - a;
@@ -9375,8 +9387,7 @@ static size_t byoc__ws_conv3d_transpose(const byoc__kctx *k) {
     return byoc__gemm_ws() + (size_t)(rows * byoc__conv3d_block(rows, g.in_vol)) * sizeof(float) + 64;
 }
 /* adds one block of columns (input voxels [p0, p0 + width)) of one output channel's taps into its volume */
-BYOC__PRIVATE void byoc__col2im3d(const byoc__conv3d_geom *g, const float *col, int64_t p0, int64_t width,
-                                  float *vol) {
+BYOC__PRIVATE void byoc__col2im3d(const byoc__conv3d_geom *g, const float *col, int64_t p0, int64_t width, float *vol) {
     int64_t IW = g->in[2], iplane = g->in[1] * IW;
     for (int64_t kz = 0; kz < g->k[0]; ++kz)
         for (int64_t ky = 0; ky < g->k[1]; ++ky)
@@ -9421,10 +9432,10 @@ static byoc_result byoc__k_conv3d_transpose(byoc__kctx *k) {
 
 /* ---- tfidf_vectorizer (ONNX TfIdfVectorizer): n-gram counts of integer token rows ---- */
 static const byoc_attr_spec byoc__attrs_tfidf[] = {
-    BYOC__A("mode", BYOC__STR, "\"TF\""),          BYOC__A("min_gram_length", BYOC__INT, "1"),
-    BYOC__A("max_gram_length", BYOC__INT, "1"),    BYOC__A("max_skip_count", BYOC__INT, "0"),
-    BYOC__A("ngram_counts", BYOC__INTS, NULL),     BYOC__A("ngram_indexes", BYOC__INTS, NULL),
-    BYOC__A("pool_int64s", BYOC__INTS, NULL),      BYOC__A("weights", BYOC__FLTS | BYOC__OPT, "None")};
+    BYOC__A("mode", BYOC__STR, "\"TF\""),       BYOC__A("min_gram_length", BYOC__INT, "1"),
+    BYOC__A("max_gram_length", BYOC__INT, "1"), BYOC__A("max_skip_count", BYOC__INT, "0"),
+    BYOC__A("ngram_counts", BYOC__INTS, NULL),  BYOC__A("ngram_indexes", BYOC__INTS, NULL),
+    BYOC__A("pool_int64s", BYOC__INTS, NULL),   BYOC__A("weights", BYOC__FLTS | BYOC__OPT, "None")};
 
 /* The pool holds the n-grams of each length n back to back: those of length n start at ngram_counts[n - 1]
    and end where the next length starts (the last at the pool's end). Each n-gram has an id, its rank in
@@ -9433,8 +9444,8 @@ static const byoc_attr_spec byoc__attrs_tfidf[] = {
    weight of the i-th n-gram in pool", agree when ngram_indexes is the identity, as exporters write it). */
 typedef struct byoc__ngrams {
     const int64_t *pool, *counts, *indexes;
-    const double *weights; /* NULL: 1 each */
-    int64_t npool, nindexes, width;  /* width: the output row, max(ngram_indexes) + 1 */
+    const double *weights;                         /* NULL: 1 each */
+    int64_t npool, nindexes, width;                /* width: the output row, max(ngram_indexes) + 1 */
     int ncounts, min_len, max_len, max_skip, mode; /* mode 0 TF, 1 IDF, 2 TFIDF */
 } byoc__ngrams;
 
@@ -9450,8 +9461,8 @@ BYOC__PRIVATE void byoc__ngram_span(const byoc__ngrams *p, int n, int64_t *start
 }
 
 /* the attributes read and checked: NULL on success, else why they do not describe a pool */
-BYOC__PRIVATE const char *byoc__ngrams_of(const byoc_attrs *at, const byoc_attrs *defaults, byoc__ngrams *p,
-                                          char *why, size_t cap) {
+BYOC__PRIVATE const char *byoc__ngrams_of(const byoc_attrs *at, const byoc_attrs *defaults, byoc__ngrams *p, char *why,
+                                          size_t cap) {
     const byoc_attr_value *v[5];
     static const char *const names[5] = {"ngram_counts", "ngram_indexes", "pool_int64s", "weights", "mode"};
     for (int i = 0; i < 5; ++i) {
@@ -9473,9 +9484,13 @@ BYOC__PRIVATE const char *byoc__ngrams_of(const byoc_attrs *at, const byoc_attrs
     p->mode = !strcmp(mode, "TF") ? 0 : !strcmp(mode, "IDF") ? 1 : !strcmp(mode, "TFIDF") ? 2 : -1;
     int64_t lo = byoc_attrs_int(at, "min_gram_length", 1), hi = byoc_attrs_int(at, "max_gram_length", 1),
             skip = byoc_attrs_int(at, "max_skip_count", 0);
-    if (p->mode < 0) { snprintf(why, cap, "mode \"%s\" is not one of TF, IDF, TFIDF", mode); return why; }
+    if (p->mode < 0) {
+        snprintf(why, cap, "mode \"%s\" is not one of TF, IDF, TFIDF", mode);
+        return why;
+    }
     if (lo < 1 || hi < lo || hi > p->ncounts) {
-        snprintf(why, cap, "gram lengths %lld..%lld must satisfy 1 <= min <= max <= %d (the lengths ngram_counts gives)",
+        snprintf(why, cap,
+                 "gram lengths %lld..%lld must satisfy 1 <= min <= max <= %d (the lengths ngram_counts gives)",
                  (long long)lo, (long long)hi, p->ncounts);
         return why;
     }
@@ -9610,8 +9625,8 @@ static byoc_result byoc__k_tfidf(byoc__kctx *k) {
         for (int64_t j = 0; j < count; ++j) sorted[start + j] = j;
         byoc__ngram_sort(p.pool + start, n, sorted + start, tmp, count);
         for (int64_t j = 1; j < count; ++j)
-            if (!byoc__ngram_cmp(p.pool + start + sorted[start + j] * n, 1,
-                                 p.pool + start + sorted[start + j - 1] * n, n))
+            if (!byoc__ngram_cmp(p.pool + start + sorted[start + j] * n, 1, p.pool + start + sorted[start + j - 1] * n,
+                                 n))
                 return byoc__kfail(k, "the pool holds a %d-gram twice", n);
     }
     float *out = (float *)k->out[0].data;
@@ -9899,7 +9914,8 @@ static const byoc__op_record byoc__builtin_ops[] = {
              BYOC__K(byoc__k_conv3d, byoc__ws_conv3d, 0, BYOC__KF)),
     BYOC__OP("nn.conv3d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv3d_transpose,
              byoc__rel_conv3d_transpose, "transposed 3-D convolution, NCDHW data, IODHW weight", NONE,
-             byoc__flops_conv3d_transpose, 0, BYOC__K(byoc__k_conv3d_transpose, byoc__ws_conv3d_transpose, 0, BYOC__KF)),
+             byoc__flops_conv3d_transpose, 0,
+             BYOC__K(byoc__k_conv3d_transpose, byoc__ws_conv3d_transpose, 0, BYOC__KF)),
     BYOC__OP("tfidf_vectorizer", 1, 1, OPAQUE, byoc__attrs_tfidf, byoc__rel_tfidf,
              "n-gram counts (TF), presence weights (IDF) or weighted counts (TFIDF) of int token rows, ONNX's "
              "TfIdfVectorizer",

@@ -66,9 +66,9 @@ static void bfloat16_from_bits(byoc_module *m, byoc_node *c, const byoc_type *wa
         c->annotation = c->checked_type = byoc_tensor_type(m, BYOC_BFLOAT16, t->rank, t->dims);
 }
 
-/* > 0 (the number of inputs) when an input of test_data_set_0 has the dtype @main's parameter declares but another shape; fed[k]
-   then holds input k's shape in the data (by name, kept in names[k]), for the first n inputs (those fed at
-   run time) */
+/* > 0 (the number of inputs) when an input of test_data_set_0 has the dtype @main's parameter declares
+   but another shape; fed[k] then holds input k's shape in the data (by name, kept in names[k]), for the
+   first n inputs (those fed at run time) */
 static int fed_shapes_differ(const char *dir, const byoc_onnx_model *model, int n, byoc_onnx_input_shape *fed,
                              char (*names)[256]) {
     byoc_node *main_fn = byoc_module_function(model->module, "main");
@@ -87,9 +87,8 @@ static int fed_shapes_differ(const char *dir, const byoc_onnx_model *model, int 
         if (!c || !want || want->kind != BYOC_TYPE_TENSOR) break;
         const byoc_type *got = c->annotation;
         int bf16_bits = got->dtype == BYOC_UINT16 && want->dtype == BYOC_BFLOAT16; /* test data's bfloat16 */
-        if ((got->dtype == want->dtype || bf16_bits) && (got->rank != want->rank ||
-                                                         memcmp(got->dims, want->dims, sizeof(int64_t) * (size_t)got->rank)))
-            differ = 1;
+        int same_shape = got->rank == want->rank && !memcmp(got->dims, want->dims, sizeof(int64_t) * (size_t)got->rank);
+        if ((got->dtype == want->dtype || bf16_bits) && !same_shape) differ = 1;
         memset(&fed[k], 0, sizeof fed[k]);
         snprintf(names[k], 256, "%s", model->input_names[k]); /* outlives the model */
         fed[k].input = names[k];
@@ -252,8 +251,9 @@ static int run_test(const char *dir, char *why, size_t cap) {
 static const struct { const char *test, *reason; } differ_by_design[] = {
     {"test_cast_FLOAT_to_BFLOAT16", "ONNX 1.12's data truncates float32 to bfloat16; byoc.h rounds to nearest even, as TVM, ONNX Runtime and "
                                     "Cast from opset 19 do"},
-    {"test_castlike_FLOAT_to_BFLOAT16", "the same truncation as test_cast_FLOAT_to_BFLOAT16 (byoc.h rounds to nearest even)"},
-    {"test_castlike_FLOAT_to_BFLOAT16_expanded", "the same truncation as test_cast_FLOAT_to_BFLOAT16 (byoc.h rounds to nearest even)"},
+    {"test_castlike_FLOAT_to_BFLOAT16", "the truncation of test_cast_FLOAT_to_BFLOAT16 (byoc.h rounds to nearest)"},
+    {"test_castlike_FLOAT_to_BFLOAT16_expanded",
+     "the truncation of test_cast_FLOAT_to_BFLOAT16 (byoc.h rounds to nearest)"},
 };
 
 int main(int argc, char **argv) {

@@ -12,7 +12,10 @@
 /* ---- helpers ---- */
 static byoc_module *parse_text(const char *text, byoc_diag *d) {
     byoc_module *m = byoc_module_parse(text, strlen(text), "test.relay", NULL, d);
-    if (m && byoc_infer_type(m, d) != BYOC_OK) { byoc_module_destroy(m); return NULL; }
+    if (m && byoc_infer_type(m, d) != BYOC_OK) {
+        byoc_module_destroy(m);
+        return NULL;
+    }
     return m;
 }
 
@@ -66,9 +69,11 @@ static void conv3d_ref(const float *x, const int64_t *xd, const float *w, const 
                             for (int64_t kz = 0; kz < wd[2]; ++kz)
                                 for (int64_t ky = 0; ky < wd[3]; ++ky)
                                     for (int64_t kx = 0; kx < wd[4]; ++kx) {
-                                        int64_t iz = z * s[0] - pad[0] + kz * dil[0], iy = r * s[1] - pad[1] + ky * dil[1],
-                                                ix = q * s[2] - pad[2] + kx * dil[2], ic = (o / Og) * Cg + c;
-                                        if (iz < 0 || iz >= xd[2] || iy < 0 || iy >= xd[3] || ix < 0 || ix >= xd[4]) continue;
+                                        int64_t iz = z * s[0] - pad[0] + kz * dil[0];
+                                        int64_t iy = r * s[1] - pad[1] + ky * dil[1];
+                                        int64_t ix = q * s[2] - pad[2] + kx * dil[2], ic = (o / Og) * Cg + c;
+                                        if (iz < 0 || iz >= xd[2] || iy < 0 || iy >= xd[3] || ix < 0 || ix >= xd[4])
+                                            continue;
                                         acc += x[(((n * xd[1] + ic) * xd[2] + iz) * xd[3] + iy) * xd[4] + ix] *
                                                w[(((o * Cg + c) * wd[2] + kz) * wd[3] + ky) * wd[4] + kx];
                                     }
@@ -122,20 +127,25 @@ static void test_conv3d_by_hand(void) {
 
 static void test_conv3d_type_errors(void) {
     byoc_diag d;
-    byoc_module *m = parse_text("def @main(%x: Tensor[(1, 3, 4, 4, 4), float32], %w: Tensor[(2, 2, 1, 1, 1), float32]) {\n"
-                                "  nn.conv3d(%x, %w)\n}\n", &d);
+    byoc_module *m =
+        parse_text("def @main(%x: Tensor[(1, 3, 4, 4, 4), float32], %w: Tensor[(2, 2, 1, 1, 1), float32]) {\n"
+                   "  nn.conv3d(%x, %w)\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "input has 3 channels, weight expects 2");
     m = parse_text("def @main(%x: Tensor[(1, 2, 4, 4), float32], %w: Tensor[(2, 2, 1, 1, 1), float32]) {\n"
-                   "  nn.conv3d(%x, %w)\n}\n", &d);
+                   "  nn.conv3d(%x, %w)\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "input must have rank 5, got rank 4");
     m = parse_text("def @main(%x: Tensor[(1, 2, 4, 4, 4), float32], %w: Tensor[(2, 2, 1, 1, 1), float32]) {\n"
-                   "  nn.conv3d(%x, %w, strides=[1, 2])\n}\n", &d);
+                   "  nn.conv3d(%x, %w, strides=[1, 2])\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "'strides' must have 1 or 3 values");
     m = parse_text("def @main(%x: Tensor[(1, 2, 2, 2, 2), float32], %w: Tensor[(2, 2, 3, 3, 3), float32]) {\n"
-                   "  nn.conv3d(%x, %w)\n}\n", &d);
+                   "  nn.conv3d(%x, %w)\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "larger than the padded depth extent 2");
 }
@@ -155,9 +165,11 @@ static void conv3d_transpose_ref(const float *x, const int64_t *xd, const float 
                             for (int64_t kz = 0; kz < wd[2]; ++kz)
                                 for (int64_t ky = 0; ky < wd[3]; ++ky)
                                     for (int64_t kx = 0; kx < wd[4]; ++kx) {
-                                        int64_t oz = z * s[0] - pad[0] + kz * dil[0], oy = r * s[1] - pad[1] + ky * dil[1],
+                                        int64_t oz = z * s[0] - pad[0] + kz * dil[0],
+                                                oy = r * s[1] - pad[1] + ky * dil[1],
                                                 ox = q * s[2] - pad[2] + kx * dil[2], oc = (c / Cg) * Og + o;
-                                        if (oz < 0 || oz >= yd[2] || oy < 0 || oy >= yd[3] || ox < 0 || ox >= yd[4]) continue;
+                                        if (oz < 0 || oz >= yd[2] || oy < 0 || oy >= yd[3] || ox < 0 || ox >= yd[4])
+                                            continue;
                                         y[(((n * yd[1] + oc) * yd[2] + oz) * yd[3] + oy) * yd[4] + ox] +=
                                             x[(((n * xd[1] + c) * xd[2] + z) * xd[3] + r) * xd[4] + q] *
                                             w[(((c * Og + o) * wd[2] + kz) * wd[3] + ky) * wd[4] + kx];
@@ -165,9 +177,10 @@ static void conv3d_transpose_ref(const float *x, const int64_t *xd, const float 
 }
 
 static void test_conv3d_transpose_matches_definition(void) {
-    const char *text = "def @main(%x: Tensor[(1, 4, 3, 2, 3), float32], %w: Tensor[(4, 3, 2, 3, 2), float32]) {\n"
-                       "  nn.conv3d_transpose(%x, %w, strides=[2, 1, 3], padding=[0, 1, 1, 1, 0, 0], dilation=[1, 1, 2], "
-                       "output_padding=[1, 0, 2], groups=2, channels=6)\n}\n";
+    const char *text =
+        "def @main(%x: Tensor[(1, 4, 3, 2, 3), float32], %w: Tensor[(4, 3, 2, 3, 2), float32]) {\n"
+        "  nn.conv3d_transpose(%x, %w, strides=[2, 1, 3], padding=[0, 1, 1, 1, 0, 0], dilation=[1, 1, 2], "
+        "output_padding=[1, 0, 2], groups=2, channels=6)\n}\n";
     byoc_diag d;
     byoc_module *m = parse_text(text, &d);
     CHECKF(m, "%s", d.message);
@@ -193,12 +206,15 @@ static void test_conv3d_transpose_matches_definition(void) {
 
 static void test_conv3d_transpose_type_errors(void) {
     byoc_diag d;
-    byoc_module *m = parse_text("def @main(%x: Tensor[(1, 3, 2, 2, 2), float32], %w: Tensor[(2, 1, 1, 1, 1), float32]) {\n"
-                                "  nn.conv3d_transpose(%x, %w)\n}\n", &d);
+    byoc_module *m =
+        parse_text("def @main(%x: Tensor[(1, 3, 2, 2, 2), float32], %w: Tensor[(2, 1, 1, 1, 1), float32]) {\n"
+                   "  nn.conv3d_transpose(%x, %w)\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "input has 3 channels, weight expects 2");
     m = parse_text("def @main(%x: Tensor[(1, 2, 2, 2, 2), float32], %w: Tensor[(2, 1, 1, 1, 1), float32]) {\n"
-                   "  nn.conv3d_transpose(%x, %w, kernel_layout=\"OIDHW\")\n}\n", &d);
+                   "  nn.conv3d_transpose(%x, %w, kernel_layout=\"OIDHW\")\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "kernel_layout \"OIDHW\" is not supported (only \"IODHW\")");
 }
@@ -230,19 +246,23 @@ static void test_tfidf_counts(void) {
 static void test_tfidf_type_errors(void) {
     byoc_diag d;
     byoc_module *m = parse_text("def @main(%x: Tensor[(4), float32]) {\n  tfidf_vectorizer(%x, ngram_counts=[0], "
-                                "ngram_indexes=[0], pool_int64s=[1])\n}\n", &d);
+                                "ngram_indexes=[0], pool_int64s=[1])\n}\n",
+                                &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "the input must be int32 or int64 tokens, got float32");
     m = parse_text("def @main(%x: Tensor[(4), int32]) {\n  tfidf_vectorizer(%x, ngram_counts=[0, 2], "
-                   "ngram_indexes=[0, 1], pool_int64s=[1, 2, 3])\n}\n", &d);
+                   "ngram_indexes=[0, 1], pool_int64s=[1, 2, 3])\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "the 1 pool items of the 2-grams do not make whole 2-grams");
     m = parse_text("def @main(%x: Tensor[(4), int32]) {\n  tfidf_vectorizer(%x, mode=\"BM25\", ngram_counts=[0], "
-                   "ngram_indexes=[0], pool_int64s=[1])\n}\n", &d);
+                   "ngram_indexes=[0], pool_int64s=[1])\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "mode \"BM25\" is not one of TF, IDF, TFIDF");
     m = parse_text("def @main(%x: Tensor[(4), int32]) {\n  tfidf_vectorizer(%x, ngram_counts=[0], "
-                   "ngram_indexes=[0, 1], pool_int64s=[1])\n}\n", &d);
+                   "ngram_indexes=[0, 1], pool_int64s=[1])\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "the pool holds 1 n-grams, ngram_indexes has 2");
 }
@@ -251,7 +271,8 @@ static void test_tfidf_type_errors(void) {
 static void test_pad_wrap(void) {
     byoc_diag d;
     byoc_module *m = parse_text("def @main(%x: Tensor[(3), float32]) {\n"
-                                "  nn.pad(%x, 0f, pad_width=[[4, 2]], pad_mode=\"wrap\")\n}\n", &d);
+                                "  nn.pad(%x, 0f, pad_width=[[4, 2]], pad_mode=\"wrap\")\n}\n",
+                                &d);
     CHECKF(m, "%s", d.message);
     int64_t n = 3;
     float x[3] = {1, 2, 3}, want[9] = {3, 1, 2, 3, 1, 2, 3, 1, 2};
@@ -261,7 +282,8 @@ static void test_pad_wrap(void) {
     char why[1024];
     CHECKF(round_trips(m, why, sizeof why), "%s", why);
     byoc_module_destroy(m);
-    m = parse_text("def @main(%x: Tensor[(3), float32]) {\n  nn.pad(%x, pad_width=[[1, 1]], pad_mode=\"mirror\")\n}\n", &d);
+    m = parse_text("def @main(%x: Tensor[(3), float32]) {\n  nn.pad(%x, pad_width=[[1, 1]], pad_mode=\"mirror\")\n}\n",
+                   &d);
     CHECK(!m);
     CHECK_CONTAINS(d.message, "pad_mode \"mirror\" is not one of constant, edge, reflect, wrap");
 }
@@ -393,7 +415,8 @@ static void test_onnx18_col2im(void) {
        each pixel: places p = (py, px) in {0, 1}^2, tap (ty, tx), pixel (py + ty, px + tx) */
     const int64_t in[3] = {1, 4, 4}, dims[4] = {1, 1, 3, 3};
     float x[16];
-    for (int t = 0; t < 4; ++t) for (int p = 0; p < 4; ++p) x[t * 4 + p] = (float)(10 * t + p);
+    for (int t = 0; t < 4; ++t)
+        for (int p = 0; p < 4; ++p) x[t * 4 + p] = (float)(10 * t + p);
     CHECKF(run_model("col2im_2d", BYOC_FLOAT32, 3, in, x, &r), "%s", r.error);
     const float want[9] = {0, 1 + 10, 11, 2 + 20, 3 + 12 + 21 + 30, 13 + 31, 22, 23 + 32, 33};
     CHECKF(output_is(&r, 0, 4, dims, want, why, sizeof why), "%s", why);
@@ -447,7 +470,10 @@ static int run_conv_model(const char *name, byoc_node **in, int nin, byoc_module
     snprintf(path, sizeof path, "tests/data/onnx18/%s.onnx", name);
     byoc_diag d;
     memset(r, 0, sizeof *r);
-    if (byoc_onnx_load(path, NULL, &r->model, &d) != BYOC_OK) { snprintf(r->error, sizeof r->error, "%s", d.message); return 0; }
+    if (byoc_onnx_load(path, NULL, &r->model, &d) != BYOC_OK) {
+        snprintf(r->error, sizeof r->error, "%s", d.message);
+        return 0;
+    }
     *mm = r->model.module;
     (void)in;
     (void)nin;
@@ -468,7 +494,8 @@ static void test_onnx_conv3d_attributes(void) {
     conv3d_ref(x, xd, w, wd, s, dil, pad, 2, want, yd);
     for (int i = 0; i < 8; ++i) want[i] += b[i / 4];
     byoc_node *in[3] = {tensor(m, BYOC_FLOAT32, 5, xd, x), tensor(m, BYOC_FLOAT32, 5, wd, w),
-                        tensor(m, BYOC_FLOAT32, 1, &bd, b)}, *y = NULL;
+                        tensor(m, BYOC_FLOAT32, 1, &bd, b)},
+              *y = NULL;
     CHECKF(byoc_module_evaluate(m, in, 3, &y, &d) == BYOC_OK, "%s", d.message);
     r.out[0] = y;
     CHECKF(output_is(&r, 0, 5, yd, want, why, sizeof why), "%s", why);

@@ -26,7 +26,7 @@
    byoc.h's BYOC_VERSION_NUM) and _STRING; BYOC_VERSION_* is the core's it was built with.
 
    WHAT IT DOES
-   - Opsets 1-17 of the default domain (ai.onnx), with each op's semantics at the model's opset where
+   - Opsets 1-21 of the default domain (ai.onnx), with each op's semantics at the model's opset where
      they changed (legacy forms we do not handle, such as opset 6's broadcast attribute, are refused);
      other domains' nodes are unsupported ops. One error
      lists every unsupported op type with its count and opset.
@@ -119,7 +119,7 @@ typedef struct byoc_onnx_options {
     uint64_t max_constant_bytes;          /* largest tensor made or folded at import (0: 1 GiB) */
     const byoc_onnx_bound_input *bound;   /* inputs that become constants */
     int nbound;
-    int shapes_replace_declared;          /* 1: shapes replace the file's static dims too (the model then runs on
+    int shapes_replace_declared; /* 1: shapes replace the file's static dims too (the model then runs on
                                              them, as ONNX Runtime runs a model on the shapes it is fed); 0: a
                                              shape must agree with the file's static dims */
 } byoc_onnx_options;
@@ -771,12 +771,11 @@ BYOC__PRIVATE byoc_dtype byoc_onnx__dtype(int t) {
 }
 
 BYOC__PRIVATE const char *byoc_onnx__dtype_name(int t) {
-    static const char *const names[] = {"undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
-                                        "int32",     "int64",  "string",    "bool",       "float16", "double",
-                                        "uint32",    "uint64", "complex64", "complex128", "bfloat16",
-                                        /* opset 19's float8 types, 21's 4-bit integers, 23's float4 */
-                                        "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4",
-                                        "int4", "float4e2m1"};
+    static const char *const names[] = {
+        "undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64", "string", "bool", "float16",
+        "double", "uint32", "uint64", "complex64", "complex128", "bfloat16",
+        /* opset 19's float8 types, 21's 4-bit integers, 23's float4 */
+        "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4", "int4", "float4e2m1"};
     return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
 }
 
@@ -1577,7 +1576,10 @@ BYOC__PRIVATE int byoc_onnx__reduce_axes(byoc_onnx__ctx *c, const byoc_type *t, 
     for (int i = 0; i < n; ++i) {
         int ax = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
         if (ax < 0) return -1;
-        if (seen[ax]++) { byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax); return -1; }
+        if (seen[ax]++) {
+            byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax);
+            return -1;
+        }
         axes[i] = ax;
     }
     return n;
@@ -1833,8 +1835,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__split(byoc_onnx__ctx *c, const char *op) {
     if (n < 0 && c->opset >= 18) { /* num_outputs parts of ceil(dim / num_outputs), the last one smaller */
         int64_t parts = byoc_onnx__attr_int(c, "num_outputs", 0), dim = t->dims[axis];
         if (parts < 1 || parts > 64 || parts != c->nout)
-            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "Split (opset %d) needs the split input or num_outputs (1..64) "
-                                   "equal to its %d outputs, got num_outputs %lld", c->opset, c->nout, (long long)parts);
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR,
+                                   "Split (opset %d) needs the split input or num_outputs (1..64) "
+                                   "equal to its %d outputs, got num_outputs %lld",
+                                   c->opset, c->nout, (long long)parts);
         int64_t chunk = (dim + parts - 1) / parts;
         n = (int)parts;
         for (int i = 0; i < n; ++i) sizes[i] = BYOC__MIN(chunk, BYOC__MAX(dim - chunk * i, 0));
@@ -2550,7 +2554,10 @@ BYOC__PRIVATE int byoc_onnx__pad_axes(byoc_onnx__ctx *c, const byoc_type *t, int
     for (int i = 0; i < na; ++i) {
         int ax = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
         if (ax < 0) return 0;
-        if (seen[ax]++) { byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax); return 0; }
+        if (seen[ax]++) {
+            byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax);
+            return 0;
+        }
         full[ax] = pads[i];
         full[ax + t->rank] = pads[na + i];
     }
@@ -2940,7 +2947,10 @@ BYOC__PRIVATE int byoc_onnx__ints3(byoc_onnx__ctx *c, const char *name, int64_t 
     if (given) *given = n >= 0;
     if (n == -2) return 0;
     if (n < 0) return 1;
-    if (n != 3) { byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s has %d values, expected 3", name, n); return 0; }
+    if (n != 3) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s has %d values, expected 3", name, n);
+        return 0;
+    }
     memcpy(out, v, sizeof(int64_t) * 3);
     return 1;
 }
@@ -2951,7 +2961,10 @@ BYOC__PRIVATE int byoc_onnx__window3d_attrs(byoc_onnx__ctx *c, const byoc_type *
                                             int transposed, byoc_onnx__window3d *w) {
     byoc_onnx__state *st = c->st;
     int given;
-    for (int i = 0; i < 3; ++i) { w->kernel[i] = weight_kernel[i]; w->strides[i] = w->dilations[i] = 1; }
+    for (int i = 0; i < 3; ++i) {
+        w->kernel[i] = weight_kernel[i];
+        w->strides[i] = w->dilations[i] = 1;
+    }
     memset(w->pads, 0, sizeof w->pads);
     if (!byoc_onnx__ints3(c, "kernel_shape", w->kernel, &given) || !byoc_onnx__ints3(c, "strides", w->strides, NULL) ||
         !byoc_onnx__ints3(c, "dilations", w->dilations, NULL))
@@ -2975,7 +2988,10 @@ BYOC__PRIVATE int byoc_onnx__window3d_attrs(byoc_onnx__ctx *c, const byoc_type *
         int64_t v[8];
         int n = byoc_onnx__attr_ints(c, "pads", v, 8);
         if (n == -2) return 0;
-        if (n >= 0 && n != 6) { byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected 6", n); return 0; }
+        if (n >= 0 && n != 6) {
+            byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected 6", n);
+            return 0;
+        }
         if (n == 6) memcpy(w->pads, v, sizeof w->pads); /* ONNX: all begins, then all ends, as the IR op */
         for (int i = 0; i < 6; ++i)
             if (w->pads[i] < 0 || w->pads[i] > BYOC_MAX_DIM) {
@@ -3032,7 +3048,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv3d_transpose(byoc_onnx__ctx *c, byoc_no
     if (!byoc_onnx__window3d_attrs(c, tx, tw->dims + 2, 1, &win)) return BYOC_ONNX__OK(c);
     char buf[32];
     const char *auto_pad = byoc_onnx__attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
-    int same = !strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER"), lower = !strcmp(auto_pad, "SAME_LOWER");
+    int same = !strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER"),
+        lower = !strcmp(auto_pad, "SAME_LOWER");
     int64_t outpad[3] = {0, 0, 0}, out_shape[3] = {0, 0, 0}, v[8];
     int has_out_shape = 0;
     if (!byoc_onnx__ints3(c, "output_padding", outpad, NULL)) return BYOC_ONNX__OK(c);
@@ -3054,7 +3071,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv3d_transpose(byoc_onnx__ctx *c, byoc_no
     for (int i = 0; has_out_shape && i < 3; ++i) {
         int64_t full = win.strides[i] * (tx->dims[2 + i] - 1) + outpad[i] + (win.kernel[i] - 1) * win.dilations[i] + 1;
         int64_t total = full - out_shape[i];
-        if (total < 0) { outpad[i] -= total; total = 0; } /* a larger output: extra planes at the end */
+        if (total < 0) {
+            outpad[i] -= total;
+            total = 0;
+        } /* a larger output: extra planes at the end */
         win.pads[i] = lower ? total - total / 2 : total / 2;
         win.pads[i + 3] = total - win.pads[i];
     }
@@ -3092,13 +3112,16 @@ BYOC__PRIVATE byoc_result byoc_onnx__col2im(byoc_onnx__ctx *c, const char *op) {
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "Col2Im's input");
     int64_t image[3], block[3];
     int s = t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "image_shape"), image, 3, "Col2Im's image_shape") : -1;
-    int nb = s > 0 ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 2, "block_shape"), block, 3, "Col2Im's block_shape")
-                   : -1;
+    int nb =
+        s > 0 ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 2, "block_shape"), block, 3, "Col2Im's block_shape") : -1;
     if (st->diag->code) return st->diag->code;
-    if (s < 1 || nb != s) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "image_shape and block_shape must "
-                                                 "have the same 1 to 3 values (got %d and %d)", s, nb);
-    if (t->rank != 3) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "Col2Im's input must be [N, C * K, L], got rank %d",
-                                             t->rank);
+    if (s < 1 || nb != s)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "image_shape and block_shape must "
+                               "have the same 1 to 3 values (got %d and %d)",
+                               s, nb);
+    if (t->rank != 3)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "Col2Im's input must be [N, C * K, L], got rank %d", t->rank);
     if (t->dtype != BYOC_FLOAT32 && t->dtype != BYOC_FLOAT16 && t->dtype != BYOC_BFLOAT16)
         return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Col2Im of %s is not supported (float32, float16, bfloat16)",
                                byoc_dtype_name(t->dtype));
@@ -3108,23 +3131,31 @@ BYOC__PRIVATE byoc_result byoc_onnx__col2im(byoc_onnx__ctx *c, const char *op) {
     for (int q = 0; q < 2; ++q) {
         int n = byoc_onnx__attr_ints(c, names[q], v, 8);
         if (n == -2) return BYOC_ONNX__OK(c);
-        if (n >= 0 && n != s) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "%s has %d values, expected %d", names[q], n, s);
+        if (n >= 0 && n != s)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "%s has %d values, expected %d", names[q], n, s);
         if (n == s) memcpy(dst[q], v, sizeof(int64_t) * (size_t)s);
     }
     int np = byoc_onnx__attr_ints(c, "pads", v, 8);
     if (np == -2) return BYOC_ONNX__OK(c);
     if (np >= 0 && np != 2 * s) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected %d", np, 2 * s);
-    for (int i = 0; np > 0 && i < s; ++i) { pads[i] = v[i]; pads[3 + i] = v[s + i]; }
+    for (int i = 0; np > 0 && i < s; ++i) {
+        pads[i] = v[i];
+        pads[3 + i] = v[s + i];
+    }
     for (int i = 0; i < s; ++i) {
         if (image[i] < 1 || block[i] < 1 || strides[i] < 1 || dil[i] < 1 || pads[i] < 0 || pads[3 + i] < 0 ||
             image[i] > BYOC_MAX_DIM || block[i] > 4096 || strides[i] > BYOC_MAX_DIM || dil[i] > BYOC_MAX_DIM ||
             pads[i] > BYOC_MAX_DIM || pads[3 + i] > BYOC_MAX_DIM)
-            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Col2Im: image, block, strides and dilations must "
-                                   "be positive, pads non-negative (axis %d)", i);
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "Col2Im: image, block, strides and dilations must "
+                                   "be positive, pads non-negative (axis %d)",
+                                   i);
         int64_t span = dil[i] * (block[i] - 1) + 1, room = image[i] + pads[i] + pads[3 + i] - span;
         if (room < 0)
-            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Col2Im: a block of %lld does not fit the padded "
-                                   "image's %lld on axis %d", (long long)span, (long long)(span + room), i);
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "Col2Im: a block of %lld does not fit the padded "
+                                   "image's %lld on axis %d",
+                                   (long long)span, (long long)(span + room), i);
         blocks[i] = room / strides[i] + 1;
         outpad[i] = room % strides[i];
         K *= block[i];
@@ -3132,9 +3163,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__col2im(byoc_onnx__ctx *c, const char *op) {
         if (K > 65536) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Col2Im blocks of %lld taps", (long long)K);
     }
     if (t->dims[1] % K || t->dims[2] != L)
-        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "Col2Im's input is (%lld, %lld, %lld); blocks of %lld taps in %lld "
-                               "places need (N, C * %lld, %lld)", (long long)t->dims[0], (long long)t->dims[1],
-                               (long long)t->dims[2], (long long)K, (long long)L, (long long)K, (long long)L);
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE,
+                               "Col2Im's input is (%lld, %lld, %lld); blocks of %lld taps in %lld "
+                               "places need (N, C * %lld, %lld)",
+                               (long long)t->dims[0], (long long)t->dims[1], (long long)t->dims[2], (long long)K,
+                               (long long)L, (long long)K, (long long)L);
     int64_t C = t->dims[1] / K, r = s == 3 ? 5 : 4, lead = 4 - s; /* 1-D runs as 2-D: one unit axis first */
     int64_t cols[5] = {t->dims[0], C * K, 1, 1, 1}, wdims[5] = {C * K, 1, 1, 1, 1};
     int64_t ks[3] = {1, 1, 1}, st3[3] = {1, 1, 1}, dl3[3] = {1, 1, 1}, op3[3] = {0, 0, 0}, pd6[6] = {0};
@@ -3177,16 +3210,22 @@ BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad(byoc_onnx__ctx *c, const ch
     byoc_node *x = byoc_onnx__input(c, 0, "input_data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "CenterCropPad's input");
     int64_t shape[BYOC_MAX_RANK], axes[BYOC_MAX_RANK];
-    int n = t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "CenterCropPad's shape")
-              : -1;
+    int n =
+        t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "CenterCropPad's shape")
+          : -1;
     if (n < 0) return BYOC_ONNX__OK(c);
     int na = byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK);
     if (na == -2) return BYOC_ONNX__OK(c);
-    if (na < 0) for (na = 0; na < t->rank; ++na) axes[na] = na;
+    if (na < 0)
+        for (na = 0; na < t->rank; ++na) axes[na] = na;
     if (n != na) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "shape has %d values for %d axes", n, na);
     int64_t begin[BYOC_MAX_RANK], end[BYOC_MAX_RANK], width[2 * BYOC_MAX_RANK];
     int seen[BYOC_MAX_RANK] = {0}, crops = 0, pads = 0;
-    for (int d = 0; d < t->rank; ++d) { begin[d] = 0; end[d] = t->dims[d]; width[2 * d] = width[2 * d + 1] = 0; }
+    for (int d = 0; d < t->rank; ++d) {
+        begin[d] = 0;
+        end[d] = t->dims[d];
+        width[2 * d] = width[2 * d + 1] = 0;
+    }
     for (int i = 0; i < na; ++i) {
         int d = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
         if (d < 0) return BYOC_ONNX__OK(c);
@@ -3194,8 +3233,16 @@ BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad(byoc_onnx__ctx *c, const ch
         if (shape[i] < 0 || shape[i] > BYOC_MAX_DIM)
             return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "shape[%d] = %lld", i, (long long)shape[i]);
         int64_t diff = t->dims[d] - shape[i];
-        if (diff > 0) { begin[d] = diff / 2; end[d] = begin[d] + shape[i]; crops = 1; }
-        if (diff < 0) { width[2 * d] = -diff / 2; width[2 * d + 1] = -diff - -diff / 2; pads = 1; }
+        if (diff > 0) {
+            begin[d] = diff / 2;
+            end[d] = begin[d] + shape[i];
+            crops = 1;
+        }
+        if (diff < 0) {
+            width[2 * d] = -diff / 2;
+            width[2 * d + 1] = -diff - -diff / 2;
+            pads = 1;
+        }
     }
     if (crops) {
         byoc_attrs a;
@@ -3228,7 +3275,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__tfidf(byoc_onnx__ctx *c, const char *op) {
     if (!x) return BYOC_ONNX__OK(c);
     const byoc_onnx__attr *strings = byoc_onnx__attr_get(c, "pool_strings");
     if (strings && strings->nstrings)
-        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "TfIdfVectorizer over strings (pool_strings) is not supported");
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                               "TfIdfVectorizer over strings (pool_strings) is not supported");
     const byoc_onnx__attr *lists[3] = {byoc_onnx__attr_get(c, "ngram_counts"), byoc_onnx__attr_get(c, "ngram_indexes"),
                                        byoc_onnx__attr_get(c, "pool_int64s")};
     static const char *const names[3] = {"ngram_counts", "ngram_indexes", "pool_int64s"};

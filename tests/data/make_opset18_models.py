@@ -89,10 +89,11 @@ def main():
     # TfIdfVectorizer: IDF and TFIDF with weights, and ngram_indexes that are not in pool order
     pool = dict(ngram_counts=[0, 3], pool_int64s=[4, 5, 6, 4, 5, 5, 6], ngram_indexes=[4, 3, 2, 1, 0],
                 min_gram_length=1, max_gram_length=2, max_skip_count=1)
+    weights = [1.0, 2.0, 3.0, 4.0, 5.0]
     save("tfidf_modes",
          [helper.make_node("TfIdfVectorizer", ["X"], ["tf"], mode="TF", **pool),
-          helper.make_node("TfIdfVectorizer", ["X"], ["idf"], mode="IDF", weights=[1.0, 2.0, 3.0, 4.0, 5.0], **pool),
-          helper.make_node("TfIdfVectorizer", ["X"], ["tfidf"], mode="TFIDF", weights=[1.0, 2.0, 3.0, 4.0, 5.0], **pool)],
+          helper.make_node("TfIdfVectorizer", ["X"], ["idf"], mode="IDF", weights=weights, **pool),
+          helper.make_node("TfIdfVectorizer", ["X"], ["tfidf"], mode="TFIDF", weights=weights, **pool)],
          [vi("X", I32, [2, 4])], [vi("tf", F, [2, 5]), vi("idf", F, [2, 5]), vi("tfidf", F, [2, 5])], 9)
 
 
