@@ -293,7 +293,7 @@ typedef struct onnx_run {
     byoc_onnx_model model;
     byoc_node *out[4];
     int nout;
-    char error[600];
+    char error[1100];
 } onnx_run;
 
 /* imports tests/data/onnx18/NAME.onnx and runs it on one float32 (or int32) input; 0 with run->error */
@@ -464,8 +464,9 @@ static void test_onnx19_avgpool_dilations(void) {
     byoc_onnx_model_free(&r.model);
 }
 
-/* three-input models: X, W (and B) given at run time */
-static int run_conv_model(const char *name, byoc_node **in, int nin, byoc_module **mm, onnx_run *r) {
+/* imports tests/data/onnx18/NAME.onnx, whose inputs (X, W and maybe B) the caller builds in *mm; 0 with
+   r->error */
+static int load_model(const char *name, byoc_module **mm, onnx_run *r) {
     char path[256];
     snprintf(path, sizeof path, "tests/data/onnx18/%s.onnx", name);
     byoc_diag d;
@@ -475,8 +476,6 @@ static int run_conv_model(const char *name, byoc_node **in, int nin, byoc_module
         return 0;
     }
     *mm = r->model.module;
-    (void)in;
-    (void)nin;
     return 1;
 }
 
@@ -485,7 +484,7 @@ static void test_onnx_conv3d_attributes(void) {
     byoc_module *m = NULL;
     char why[300];
     byoc_diag d;
-    CHECKF(run_conv_model("conv3d_groups", NULL, 0, &m, &r), "%s", r.error);
+    CHECKF(load_model("conv3d_groups", &m, &r), "%s", r.error);
     int64_t xd[5] = {1, 2, 2, 3, 3}, wd[5] = {2, 1, 2, 2, 2}, yd[5] = {1, 2, 1, 2, 2}, bd = 2;
     float x[36], w[16], b[2] = {0.5f, -1}, want[8];
     fill(x, 36, 5);
@@ -502,7 +501,7 @@ static void test_onnx_conv3d_attributes(void) {
     byoc_onnx_model_free(&r.model);
 
     /* SAME_UPPER with a dilated 2-tap kernel along W: pads 1 and 1, y[i] = x[i - 1] * w0 + x[i + 1] * w1 */
-    CHECKF(run_conv_model("conv3d_same_dilated", NULL, 0, &m, &r), "%s", r.error);
+    CHECKF(load_model("conv3d_same_dilated", &m, &r), "%s", r.error);
     int64_t x5[5] = {1, 1, 1, 1, 5}, w2[5] = {1, 1, 1, 1, 2};
     float xv[5] = {1, 2, 3, 4, 5}, wv[2] = {10, 1}, same[5] = {2, 10 + 3, 20 + 4, 30 + 5, 40};
     byoc_node *in2[2] = {tensor(m, BYOC_FLOAT32, 5, x5, xv), tensor(m, BYOC_FLOAT32, 5, w2, wv)};
@@ -512,7 +511,7 @@ static void test_onnx_conv3d_attributes(void) {
     byoc_onnx_model_free(&r.model);
 
     /* ConvTranspose, stride 2 along W and output_padding 1: y = x0 w0, x0 w1, x1 w0, x1 w1, 0 */
-    CHECKF(run_conv_model("convtranspose3d_stride", NULL, 0, &m, &r), "%s", r.error);
+    CHECKF(load_model("convtranspose3d_stride", &m, &r), "%s", r.error);
     int64_t x2[5] = {1, 1, 1, 1, 2}, y5[5] = {1, 1, 1, 1, 5};
     float xt[2] = {2, 3}, wt[2] = {10, 1}, tw[5] = {20, 2, 30, 3, 0};
     byoc_node *in3[2] = {tensor(m, BYOC_FLOAT32, 5, x2, xt), tensor(m, BYOC_FLOAT32, 5, x2, wt)};

@@ -3181,6 +3181,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__col2im(byoc_onnx__ctx *c, const char *op) {
         pd6[a] = pads[i];
         pd6[(s == 3 ? 3 : 2) + a] = pads[3 + i];
     }
+    if ((uint64_t)(C * K) * (uint64_t)K > st->max_bytes / byoc_dtype_size(t->dtype))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                               "Col2Im's one-hot weight (%lld x %lld) is above the import "
+                               "limit of %llu bytes",
+                               (long long)(C * K), (long long)K, (unsigned long long)st->max_bytes);
     byoc_node *w = byoc_constant(st->m, byoc_tensor_type(st->m, t->dtype, (int)r, wdims), NULL, 0);
     if (!w) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
     memset(w->data, 0, byoc_constant_nbytes(w));
