@@ -521,6 +521,41 @@ static void test_onnx_conv3d_attributes(void) {
     byoc_onnx_model_free(&r.model);
 }
 
+/* output_shape 6 of a full 7: the pad goes at the end, y = x0 w, then x1 w from 2, x2 w from 4, cut at 6 */
+static void test_onnx_conv3d_transpose_output_shape(void) {
+    onnx_run r;
+    byoc_module *m = NULL;
+    char why[300];
+    byoc_diag d;
+    CHECKF(load_model("convtranspose3d_output_shape", &m, &r), "%s", r.error);
+    int64_t x3[5] = {1, 1, 1, 1, 3}, y6[5] = {1, 1, 1, 1, 6};
+    float x[3] = {1, 2, 3}, w[3] = {1, 10, 100}, want[6] = {1, 10, 102, 20, 203, 30};
+    byoc_node *in[2] = {tensor(m, BYOC_FLOAT32, 5, x3, x), tensor(m, BYOC_FLOAT32, 5, x3, w)}, *y = NULL;
+    CHECKF(byoc_module_evaluate(m, in, 2, &y, &d) == BYOC_OK, "%s", d.message);
+    r.out[0] = y;
+    CHECKF(output_is(&r, 0, 5, y6, want, why, sizeof why), "%s", why);
+    byoc_onnx_model_free(&r.model);
+}
+
+/* weights print and parse as a float list; TFIDF multiplies each output's count by its weight */
+static void test_tfidf_weights(void) {
+    const char *text = "def @main(%x: Tensor[(5), int32]) {\n"
+                       "  tfidf_vectorizer(%x, mode=\"TFIDF\", ngram_counts=[0], ngram_indexes=[1, 0], "
+                       "pool_int64s=[7, 9], weights=[0.5f, 2f])\n}\n";
+    byoc_diag d;
+    byoc_module *m = parse_text(text, &d);
+    CHECKF(m, "%s", d.message);
+    int64_t n = 5;
+    int32_t x[5] = {7, 9, 7, 1, 7};
+    byoc_node *in = tensor(m, BYOC_INT32, 1, &n, x), *y = NULL;
+    CHECKF(byoc_module_evaluate(m, &in, 1, &y, &d) == BYOC_OK, "%s", d.message);
+    const float want[2] = {0.5f * 1, 2.0f * 3}; /* 9 once at output 0, 7 three times at output 1 */
+    CHECK(max_diff(floats_of(y), want, 2) == 0);
+    char why[1024];
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    byoc_module_destroy(m);
+}
+
 static void test_onnx_tfidf_modes(void) {
     onnx_run r;
     char why[300];
@@ -560,6 +595,8 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx19_shape_start_end),
         TEST_ENTRY(test_onnx19_avgpool_dilations),
         TEST_ENTRY(test_onnx_conv3d_attributes),
+        TEST_ENTRY(test_onnx_conv3d_transpose_output_shape),
+        TEST_ENTRY(test_tfidf_weights),
         TEST_ENTRY(test_onnx_tfidf_modes),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);

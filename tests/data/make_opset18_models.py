@@ -86,6 +86,9 @@ def main():
     save("convtranspose3d_stride",
          [helper.make_node("ConvTranspose", ["X", "W"], ["Y"], strides=[1, 1, 2], output_padding=[0, 0, 1])],
          [vi("X", F, [1, 1, 1, 1, 2]), vi("W", F, [1, 1, 1, 1, 2])], [vi("Y", F, [1, 1, 1, 1, 5])], 11)
+    save("convtranspose3d_output_shape",
+         [helper.make_node("ConvTranspose", ["X", "W"], ["Y"], strides=[1, 1, 2], output_shape=[1, 1, 6])],
+         [vi("X", F, [1, 1, 1, 1, 3]), vi("W", F, [1, 1, 1, 1, 3])], [vi("Y", F, [1, 1, 1, 1, 6])], 11)
     # TfIdfVectorizer: IDF and TFIDF with weights, and ngram_indexes that are not in pool order
     pool = dict(ngram_counts=[0, 3], pool_int64s=[4, 5, 6, 4, 5, 5, 6], ngram_indexes=[4, 3, 2, 1, 0],
                 min_gram_length=1, max_gram_length=2, max_skip_count=1)
