@@ -3410,8 +3410,8 @@ static const byoc_type *byoc__rel_pad(byoc_type_rel_ctx *ctx, const byoc_type *c
     if (!pw || pw->kind != BYOC_ATTR_INT_LIST || pw->inner != 2 || pw->count != 2 * d->rank)
         return BYOC__FAIL("pad_width must be %d pairs [[before, after], ...], one per axis", d->rank);
     const char *mode = byoc_attrs_string(at, "pad_mode", "constant");
-    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
-        return BYOC__FAIL("pad_mode \"%s\" is not one of constant, edge, reflect", mode);
+    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect") && strcmp(mode, "wrap"))
+        return BYOC__FAIL("pad_mode \"%s\" is not one of constant, edge, reflect, wrap", mode);
     int64_t dims[BYOC_MAX_RANK];
     for (int i = 0; i < d->rank; ++i) {
         int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
@@ -8515,7 +8515,7 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
         byoc__copy_strided(rank, x->dims, od + off * (int64_t)es, ostr, (const char *)x->data, istr, es);
         return BYOC_OK;
     }
-    int reflect = !strcmp(mode, "reflect");
+    int reflect = !strcmp(mode, "reflect"), wrap = !strcmp(mode, "wrap");
     int64_t *map[BYOC_MAX_RANK], *at = (int64_t *)k->ws;
     for (int d = 0; d < rank; ++d) {
         map[d] = at;
@@ -8523,7 +8523,10 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
         int64_t n = x->dims[d];
         for (int64_t j = 0; j < o->dims[d]; ++j) {
             int64_t i = j - lo[d];
-            if (!reflect || n == 1) i = i < 0 ? 0 : i >= n ? n - 1 : i;
+            if (wrap) { /* numpy's wrap (ONNX Pad's mode since opset 19): the axis repeats */
+                i %= n;
+                if (i < 0) i += n;
+            } else if (!reflect || n == 1) i = i < 0 ? 0 : i >= n ? n - 1 : i;
             else { /* numpy's reflect, repeated as often as the padding needs */
                 int64_t period = 2 * (n - 1);
                 i %= period;
@@ -9115,6 +9118,538 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
 /* (ops: windows) attribute tables, type relations, FLOP models and kernels of this family */
+/* ---- nn.conv3d and nn.conv3d_transpose: NCDHW data; OIDHW (conv3d) and IODHW (transposed) weights ---- */
+static const byoc_attr_spec byoc__attrs_conv3d[] = {
+    BYOC__A("strides", BYOC__INTS, "[1, 1, 1]"),        BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0, 0, 0]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1, 1]"),       BYOC__A("groups", BYOC__INT, "1"),
+    BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"), BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("data_layout", BYOC__STR, "\"NCDHW\""),     BYOC__A("kernel_layout", BYOC__STR, "\"OIDHW\""),
+    BYOC__A("out_layout", BYOC__STR, "\"\""),           BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_conv3d_transpose[] = {BYOC__A("strides", BYOC__INTS, "[1, 1, 1]"),
+                                                              BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0, 0, 0]"),
+                                                              BYOC__A("dilation", BYOC__INTS, "[1, 1, 1]"),
+                                                              BYOC__A("output_padding", BYOC__INTS, "[0, 0, 0]"),
+                                                              BYOC__A("groups", BYOC__INT, "1"),
+                                                              BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
+                                                              BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+                                                              BYOC__A("data_layout", BYOC__STR, "\"NCDHW\""),
+                                                              BYOC__A("kernel_layout", BYOC__STR, "\"IODHW\""),
+                                                              BYOC__A("out_layout", BYOC__STR, "\"\""),
+                                                              BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+
+/* [v] for all three axes or [d, h, w], each in min_value..BYOC_MAX_DIM */
+BYOC__PRIVATE int byoc__triple(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, int64_t out[3],
+                               int64_t min_value) {
+    const byoc_attr_value *v = byoc__list_attr(ctx, attrs, name, 1, 3);
+    if (!v) return 0;
+    if (v->count == 2) {
+        BYOC__FAIL("attribute '%s' must have 1 or 3 values, got 2", name);
+        return 0;
+    }
+    for (int i = 0; i < 3; ++i) {
+        out[i] = v->ints[v->count == 3 ? i : 0];
+        if (out[i] < min_value || out[i] > BYOC_MAX_DIM) {
+            BYOC__FAIL("attribute '%s' values must be in %lld..%d", name, (long long)min_value, BYOC_MAX_DIM);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* padding given as [p], [pd, ph, pw] or [front, top, left, back, bottom, right] */
+BYOC__PRIVATE int byoc__padding6(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, int64_t pad[6]) {
+    const byoc_attr_value *v = byoc__list_attr(ctx, attrs, "padding", 1, 6);
+    if (!v) return 0;
+    if (v->count != 1 && v->count != 3 && v->count != 6) {
+        BYOC__FAIL("attribute 'padding' must have 1, 3 or 6 values, got %d", v->count);
+        return 0;
+    }
+    for (int i = 0; i < 6; ++i) {
+        pad[i] = v->count == 6 ? v->ints[i] : v->ints[v->count == 3 ? i % 3 : 0];
+        if (pad[i] < 0 || pad[i] > BYOC_MAX_DIM) {
+            BYOC__FAIL("padding %lld is out of range", (long long)pad[i]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* what both 3-D convolutions check alike: ranks, layouts, groups, strides, dilation, padding */
+BYOC__PRIVATE int byoc__conv3d_common(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *w,
+                                      const byoc_attrs *at, const char *kernel_layout, int64_t *groups,
+                                      int64_t strides[3], int64_t dil[3], int64_t pad[6]) {
+    if (!byoc__rank_arg(ctx, d, "input", 5) || !byoc__rank_arg(ctx, w, "weight", 5) ||
+        !byoc__static_arg(ctx, w, "weight"))
+        return 0;
+    if (!byoc__layout_is(ctx, at, "data_layout", "NCDHW", 0) ||
+        !byoc__layout_is(ctx, at, "kernel_layout", kernel_layout, 0) ||
+        !byoc__layout_is(ctx, at, "out_layout", "NCDHW", 1))
+        return 0;
+    *groups = byoc_attrs_int(at, "groups", 1);
+    if (*groups < 1 || *groups > BYOC_MAX_DIM) {
+        BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)*groups);
+        return 0;
+    }
+    if (!byoc__triple(ctx, at, "strides", strides, 1) || !byoc__triple(ctx, at, "dilation", dil, 1) ||
+        !byoc__padding6(ctx, at, pad))
+        return 0;
+    if (d->dims[1] < 0) {
+        BYOC__FAIL("needs a static channel count, got '?'");
+        return 0;
+    }
+    const byoc_attr_value *ks = byoc_attrs_get(at, "kernel_size");
+    if (ks && ks->kind == BYOC_ATTR_INT_LIST &&
+        (ks->count != 3 || ks->ints[0] != w->dims[2] || ks->ints[1] != w->dims[3] || ks->ints[2] != w->dims[4])) {
+        BYOC__FAIL("kernel_size does not match weight shape (%lld, %lld, %lld)", (long long)w->dims[2],
+                   (long long)w->dims[3], (long long)w->dims[4]);
+        return 0;
+    }
+    return byoc__same_dtype(ctx, d, w);
+}
+
+static const byoc_type *byoc__rel_conv3d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *w = a[1];
+    int64_t groups, strides[3], dil[3], pad[6];
+    if (!byoc__conv3d_common(ctx, d, w, at, "OIDHW", &groups, strides, dil, pad)) return NULL;
+    if (d->dims[1] != w->dims[1] * groups)
+        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1],
+                          (long long)(w->dims[1] * groups));
+    if (w->dims[0] % groups)
+        return BYOC__FAIL("weight has %lld output channels, not divisible by groups=%lld", (long long)w->dims[0],
+                          (long long)groups);
+    const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
+    if (ch && ch->kind == BYOC_ATTR_INT && ch->i != w->dims[0])
+        return BYOC__FAIL("channels=%lld but weight has %lld output channels", (long long)ch->i, (long long)w->dims[0]);
+    static const char *const axis_names[3] = {"depth", "height", "width"};
+    int64_t dims[5] = {d->dims[0], w->dims[0], 0, 0, 0};
+    for (int k = 0; k < 3; ++k)
+        dims[2 + k] = byoc__window_out(ctx, d->dims[2 + k], pad[k], pad[k + 3], w->dims[2 + k], strides[k], dil[k], 0,
+                                       axis_names[k]);
+    if (ctx->failed) return NULL;
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 5, dims);
+}
+
+static const byoc_type *byoc__rel_conv3d_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *w = a[1];
+    int64_t groups, strides[3], dil[3], pad[6], opad[3];
+    if (!byoc__conv3d_common(ctx, d, w, at, "IODHW", &groups, strides, dil, pad) ||
+        !byoc__triple(ctx, at, "output_padding", opad, 0))
+        return NULL;
+    if (d->dims[1] != w->dims[0])
+        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1], (long long)w->dims[0]);
+    if (w->dims[0] % groups)
+        return BYOC__FAIL("weight has %lld input channels, not divisible by groups=%lld", (long long)w->dims[0],
+                          (long long)groups);
+    static const char *const axis_names[3] = {"depth", "height", "width"};
+    int64_t dims[5] = {d->dims[0], w->dims[1] * groups, -1, -1, -1};
+    for (int k = 0; k < 3; ++k) {
+        int64_t in = d->dims[2 + k];
+        if (in < 0) continue;
+        dims[2 + k] = (in - 1) * strides[k] - pad[k] - pad[k + 3] + dil[k] * (w->dims[2 + k] - 1) + opad[k] + 1;
+        if (dims[2 + k] < 1) return BYOC__FAIL("output %s would be %lld", axis_names[k], (long long)dims[2 + k]);
+    }
+    const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
+    if (ch && ch->kind == BYOC_ATTR_INT && ch->i != dims[1])
+        return BYOC__FAIL("channels=%lld but weight gives %lld output channels", (long long)ch->i, (long long)dims[1]);
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 5, dims);
+}
+
+/* elements of a call's result or first argument (the FLOP models below) */
+BYOC__PRIVATE double byoc__win_elems(const byoc_type *t) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    double n = 1;
+    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
+    return n;
+}
+BYOC__PRIVATE double byoc__win_filter(const byoc_node *c) { /* weight dims 1..4: the taps one element meets */
+    const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    if (!w || w->kind != BYOC_TYPE_TENSOR || w->rank != 5) return 0;
+    return (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] * (double)w->dims[4];
+}
+/* a multiply and an add per MAC: each output (conv3d) or input (transposed) element meets a whole filter */
+BYOC__PRIVATE double byoc__flops_conv3d(const byoc_node *c) {
+    return 2.0 * byoc__win_elems(c->checked_type) * byoc__win_filter(c);
+}
+BYOC__PRIVATE double byoc__flops_conv3d_transpose(const byoc_node *c) {
+    return c->nargs ? 2.0 * byoc__win_elems(c->args[0]->checked_type) * byoc__win_filter(c) : 0;
+}
+
+/* the geometry of a 3-D convolution: index 0 depth, 1 height, 2 width */
+typedef struct byoc__conv3d_geom {
+    int64_t N, C, O, G, Cg, Og;
+    int64_t in[3], out[3], k[3], s[3], d[3], lo[3]; /* lo: the padding before */
+    int64_t in_vol, out_vol, taps;                  /* in[0]*in[1]*in[2], out..., k... */
+} byoc__conv3d_geom;
+BYOC__PRIVATE void byoc__conv3d_geom_of(const byoc__kctx *k, byoc__conv3d_geom *g) {
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *o = &k->out[0];
+    int64_t pad[6];
+    byoc__kints(k, "strides", g->s, 3, 1);
+    byoc__kints(k, "dilation", g->d, 3, 1);
+    byoc__kints(k, "padding", pad, 6, 0);
+    g->N = x->dims[0];
+    g->C = x->dims[1];
+    g->O = o->dims[1];
+    g->G = byoc__kint(k, "groups", 1);
+    if (g->G < 1) g->G = 1;
+    g->Cg = g->C / g->G;
+    g->Og = g->O / g->G;
+    g->in_vol = g->out_vol = g->taps = 1;
+    for (int i = 0; i < 3; ++i) {
+        g->in[i] = x->dims[2 + i];
+        g->out[i] = o->dims[2 + i];
+        g->k[i] = w->dims[2 + i];
+        g->lo[i] = pad[i];
+        g->in_vol *= g->in[i];
+        g->out_vol *= g->out[i];
+        g->taps *= g->k[i];
+    }
+}
+
+/* columns [p0, p1) (output voxels (oz * OH + oy) * OW + ox) of one group's patch matrix, rows
+   (c, kz, ky, kx): a block at a time, so a large volume never builds the whole matrix */
+BYOC__PRIVATE void byoc__im2col3d(const float *x, const byoc__conv3d_geom *g, int64_t p0, int64_t p1, float *col) {
+    int64_t width = p1 - p0, OW = g->out[2], plane = g->out[1] * OW;
+    for (int64_t c = 0; c < g->Cg; ++c)
+        for (int64_t kz = 0; kz < g->k[0]; ++kz)
+            for (int64_t ky = 0; ky < g->k[1]; ++ky)
+                for (int64_t kx = 0; kx < g->k[2]; ++kx, col += width) {
+                    int64_t off = kx * g->d[2] - g->lo[2], x0, x1;
+                    byoc__valid_cols(off, g->s[2], g->in[2], OW, &x0, &x1);
+                    for (int64_t p = p0; p < p1;) {
+                        int64_t oz = p / plane, oy = (p - oz * plane) / OW, a = p - oz * plane - oy * OW;
+                        int64_t b = BYOC__MIN(OW, a + (p1 - p)); /* columns [a, b) of row (oz, oy) */
+                        float *drow = col + (p - p0) - a;
+                        int64_t iz = oz * g->s[0] - g->lo[0] + kz * g->d[0];
+                        int64_t iy = oy * g->s[1] - g->lo[1] + ky * g->d[1];
+                        int64_t lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
+                        if (iz < 0 || iz >= g->in[0] || iy < 0 || iy >= g->in[1] || lo >= hi) {
+                            memset(drow + a, 0, (size_t)(b - a) * sizeof(float));
+                        } else {
+                            const float *srow = x + ((c * g->in[0] + iz) * g->in[1] + iy) * g->in[2] + off;
+                            memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
+                            if (g->s[2] == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
+                            else
+                                for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->s[2]];
+                            memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
+                        }
+                        p += b - a;
+                    }
+                }
+}
+
+/* voxels per patch-matrix block: about 2 MB of it at a time, still in cache when the GEMM packs it */
+BYOC__PRIVATE int64_t byoc__conv3d_block(int64_t rows, int64_t total) {
+    int64_t cols = ((int64_t)1 << 19) / (rows ? rows : 1);
+    return BYOC__MIN(total, BYOC__MAX(cols, 256));
+}
+static size_t byoc__ws_conv3d(const byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    int64_t rows = g.Cg * g.taps;
+    return byoc__gemm_ws() + (size_t)(rows * byoc__conv3d_block(rows, g.out_vol)) * sizeof(float) + 64;
+}
+/* per group, out[Og, voxels] = W_g[Og, Cg * taps] * patches[Cg * taps, voxels] by GEMM */
+static byoc_result byoc__k_conv3d(byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32 || k->in[1].dtype != BYOC_FLOAT32 || k->out[0].dtype != BYOC_FLOAT32)
+        return byoc__kfail_dtype(k, k->in[0].dtype != BYOC_FLOAT32 ? k->in[0].dtype : k->out[0].dtype);
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
+    float *o = (float *)k->out[0].data, *col = (float *)byoc__align64(k->ws + byoc__gemm_ws());
+    int64_t KK = g.Cg * g.taps, P = g.out_vol, block = byoc__conv3d_block(KK, P);
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp) {
+            const float *xg = x + (n * g.C + grp * g.Cg) * g.in_vol;
+            float *og = o + (n * g.O + grp * g.Og) * P;
+            for (int64_t p0 = 0; p0 < P; p0 += block) {
+                int64_t width = BYOC__MIN(block, P - p0);
+                byoc__im2col3d(xg, &g, p0, p0 + width, col);
+                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, col, width, 0.0f, og + p0, P, k->ws);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* conv3d_transpose: per group, cols[(oc, kz, ky, kx), voxel] = W_g^T * x_g by GEMM, a block of input
+   voxels at a time, then each value is added where its tap lands in the output (col2im) */
+static size_t byoc__ws_conv3d_transpose(const byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    int64_t rows = g.Og * g.taps;
+    return byoc__gemm_ws() + (size_t)(rows * byoc__conv3d_block(rows, g.in_vol)) * sizeof(float) + 64;
+}
+/* adds one block of columns (input voxels [p0, p0 + width)) of one output channel's taps into its volume */
+BYOC__PRIVATE void byoc__col2im3d(const byoc__conv3d_geom *g, const float *col, int64_t p0, int64_t width, float *vol) {
+    int64_t IW = g->in[2], iplane = g->in[1] * IW;
+    for (int64_t kz = 0; kz < g->k[0]; ++kz)
+        for (int64_t ky = 0; ky < g->k[1]; ++ky)
+            for (int64_t kx = 0; kx < g->k[2]; ++kx, col += width) {
+                int64_t off = kx * g->d[2] - g->lo[2];
+                for (int64_t p = p0; p < p0 + width;) {
+                    int64_t iz = p / iplane, iy = (p - iz * iplane) / IW, a = p - iz * iplane - iy * IW;
+                    int64_t b = BYOC__MIN(IW, a + (p0 + width - p));
+                    int64_t oz = iz * g->s[0] - g->lo[0] + kz * g->d[0], oy = iy * g->s[1] - g->lo[1] + ky * g->d[1];
+                    if (oz >= 0 && oz < g->out[0] && oy >= 0 && oy < g->out[1]) {
+                        float *orow = vol + (oz * g->out[1] + oy) * g->out[2];
+                        const float *crow = col + (p - p0) - a;
+                        for (int64_t ix = a; ix < b; ++ix) {
+                            int64_t ox = ix * g->s[2] + off;
+                            if (ox >= 0 && ox < g->out[2]) orow[ox] += crow[ix];
+                        }
+                    }
+                    p += b - a;
+                }
+            }
+}
+static byoc_result byoc__k_conv3d_transpose(byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32 || k->in[1].dtype != BYOC_FLOAT32 || k->out[0].dtype != BYOC_FLOAT32)
+        return byoc__kfail_dtype(k, k->in[0].dtype != BYOC_FLOAT32 ? k->in[0].dtype : k->out[0].dtype);
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    int64_t M = g.Og * g.taps, V = g.in_vol, P = g.out_vol, block = byoc__conv3d_block(M, V);
+    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
+    float *o = (float *)k->out[0].data, *col = (float *)byoc__align64(k->ws + byoc__gemm_ws());
+    memset(o, 0, byoc__nbytes(&k->out[0]));
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp)
+            for (int64_t p0 = 0; p0 < V; p0 += block) {
+                int64_t width = BYOC__MIN(block, V - p0);
+                byoc_sgemm(1, 0, M, width, g.Cg, 1.0f, w + grp * g.Cg * M, M, x + (n * g.C + grp * g.Cg) * V + p0, V,
+                           0.0f, col, width, k->ws);
+                for (int64_t oc = 0; oc < g.Og; ++oc)
+                    byoc__col2im3d(&g, col + oc * g.taps * width, p0, width, o + (n * g.O + grp * g.Og + oc) * P);
+            }
+    return BYOC_OK;
+}
+
+/* ---- tfidf_vectorizer (ONNX TfIdfVectorizer): n-gram counts of integer token rows ---- */
+static const byoc_attr_spec byoc__attrs_tfidf[] = {
+    BYOC__A("mode", BYOC__STR, "\"TF\""),       BYOC__A("min_gram_length", BYOC__INT, "1"),
+    BYOC__A("max_gram_length", BYOC__INT, "1"), BYOC__A("max_skip_count", BYOC__INT, "0"),
+    BYOC__A("ngram_counts", BYOC__INTS, NULL),  BYOC__A("ngram_indexes", BYOC__INTS, NULL),
+    BYOC__A("pool_int64s", BYOC__INTS, NULL),   BYOC__A("weights", BYOC__FLTS | BYOC__OPT, "None")};
+
+/* The pool holds the n-grams of each length n back to back: those of length n start at ngram_counts[n - 1]
+   and end where the next length starts (the last at the pool's end). Each n-gram has an id, its rank in
+   the pool counting every length; ngram_indexes[id] is its output coordinate. weights[j] weighs output
+   coordinate j: so ONNX's reference implementation and ONNX Runtime read it (the spec's words, "the
+   weight of the i-th n-gram in pool", agree when ngram_indexes is the identity, as exporters write it). */
+typedef struct byoc__ngrams {
+    const int64_t *pool, *counts, *indexes;
+    const double *weights;                         /* NULL: 1 each */
+    int64_t npool, nindexes, width;                /* width: the output row, max(ngram_indexes) + 1 */
+    int ncounts, min_len, max_len, max_skip, mode; /* mode 0 TF, 1 IDF, 2 TFIDF */
+} byoc__ngrams;
+
+/* the n-grams of length n: pool items [*start, *end), the first one's id in *first_id */
+BYOC__PRIVATE void byoc__ngram_span(const byoc__ngrams *p, int n, int64_t *start, int64_t *end, int64_t *first_id) {
+    *first_id = 0;
+    for (int len = 1; len < n; ++len) {
+        int64_t s = p->counts[len - 1], e = len < p->ncounts ? p->counts[len] : p->npool;
+        *first_id += (e - s) / len;
+    }
+    *start = p->counts[n - 1];
+    *end = n < p->ncounts ? p->counts[n] : p->npool;
+}
+
+/* the attributes read and checked: NULL on success, else why they do not describe a pool */
+BYOC__PRIVATE const char *byoc__ngrams_of(const byoc_attrs *at, const byoc_attrs *defaults, byoc__ngrams *p, char *why,
+                                          size_t cap) {
+    const byoc_attr_value *v[5];
+    static const char *const names[5] = {"ngram_counts", "ngram_indexes", "pool_int64s", "weights", "mode"};
+    for (int i = 0; i < 5; ++i) {
+        v[i] = byoc_attrs_get(at, names[i]);
+        if (!v[i] && defaults) v[i] = byoc_attrs_get(defaults, names[i]);
+    }
+    memset(p, 0, sizeof *p);
+    if (!v[0] || v[0]->kind != BYOC_ATTR_INT_LIST || !v[0]->count) return "ngram_counts must be a non-empty int list";
+    if (!v[1] || v[1]->kind != BYOC_ATTR_INT_LIST || !v[1]->count) return "ngram_indexes must be a non-empty int list";
+    if (!v[2] || v[2]->kind != BYOC_ATTR_INT_LIST) return "pool_int64s must be an int list";
+    p->counts = v[0]->ints;
+    p->ncounts = v[0]->count;
+    p->indexes = v[1]->ints;
+    p->nindexes = v[1]->count;
+    p->pool = v[2]->ints;
+    p->npool = v[2]->count;
+    p->weights = v[3] && v[3]->kind == BYOC_ATTR_FLOAT_LIST ? v[3]->floats : NULL;
+    const char *mode = v[4] && v[4]->kind == BYOC_ATTR_STRING ? v[4]->s : "TF";
+    p->mode = !strcmp(mode, "TF") ? 0 : !strcmp(mode, "IDF") ? 1 : !strcmp(mode, "TFIDF") ? 2 : -1;
+    int64_t lo = byoc_attrs_int(at, "min_gram_length", 1), hi = byoc_attrs_int(at, "max_gram_length", 1),
+            skip = byoc_attrs_int(at, "max_skip_count", 0);
+    if (p->mode < 0) {
+        snprintf(why, cap, "mode \"%s\" is not one of TF, IDF, TFIDF", mode);
+        return why;
+    }
+    if (lo < 1 || hi < lo || hi > p->ncounts) {
+        snprintf(why, cap,
+                 "gram lengths %lld..%lld must satisfy 1 <= min <= max <= %d (the lengths ngram_counts gives)",
+                 (long long)lo, (long long)hi, p->ncounts);
+        return why;
+    }
+    if (skip < 0 || skip > BYOC_MAX_DIM) return "max_skip_count must be in 0..BYOC_MAX_DIM";
+    p->min_len = (int)lo;
+    p->max_len = (int)hi;
+    p->max_skip = (int)skip;
+    int64_t ngrams = 0;
+    for (int n = 1; n <= p->ncounts; ++n) {
+        int64_t s = p->counts[n - 1], e = n < p->ncounts ? p->counts[n] : p->npool;
+        if (s < 0 || e < s || e > p->npool) {
+            snprintf(why, cap, "ngram_counts[%d] = %lld is out of order or past the pool's %lld items", n - 1,
+                     (long long)s, (long long)p->npool);
+            return why;
+        }
+        if ((e - s) % n) {
+            snprintf(why, cap, "the %lld pool items of the %d-grams do not make whole %d-grams", (long long)(e - s), n,
+                     n);
+            return why;
+        }
+        ngrams += (e - s) / n;
+    }
+    if (ngrams != p->nindexes) {
+        snprintf(why, cap, "the pool holds %lld n-grams, ngram_indexes has %lld", (long long)ngrams,
+                 (long long)p->nindexes);
+        return why;
+    }
+    if (p->weights && v[3]->count != p->nindexes) {
+        snprintf(why, cap, "weights has %d values, ngram_indexes %lld", v[3]->count, (long long)p->nindexes);
+        return why;
+    }
+    for (int64_t i = 0; i < p->nindexes; ++i) {
+        if (p->indexes[i] < 0 || p->indexes[i] >= BYOC_MAX_DIM) {
+            snprintf(why, cap, "ngram_indexes[%lld] = %lld is out of range", (long long)i, (long long)p->indexes[i]);
+            return why;
+        }
+        if (p->indexes[i] + 1 > p->width) p->width = p->indexes[i] + 1;
+    }
+    if (p->weights && p->width > p->nindexes) { /* weights[j] weighs output j, as ONNX's reference reads it */
+        snprintf(why, cap, "the output has %lld coordinates, weights only %lld", (long long)p->width,
+                 (long long)p->nindexes);
+        return why;
+    }
+    return NULL;
+}
+
+static const byoc_type *byoc__rel_tfidf(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *x = a[0];
+    if (!byoc__tensor_arg(ctx, x, "the input")) return NULL;
+    if (x->dtype != BYOC_INT32 && x->dtype != BYOC_INT64)
+        return BYOC__FAIL("the input must be int32 or int64 tokens, got %s", byoc_dtype_name(x->dtype));
+    if (x->rank != 1 && x->rank != 2) return BYOC__FAIL("the input must be [C] or [N, C], got rank %d", x->rank);
+    byoc__ngrams p;
+    char why[200];
+    const char *bad = byoc__ngrams_of(at, &ctx->op->defaults, &p, why, sizeof why);
+    if (bad) return BYOC__FAIL("%s", bad);
+    int64_t dims[2] = {x->dims[0], p.width};
+    if (x->rank == 1) dims[0] = p.width;
+    return byoc_type_rel_tensor(ctx, BYOC_FLOAT32, x->rank, dims);
+}
+
+/* each input token is looked up once per gram length and skip distance */
+BYOC__PRIVATE double byoc__flops_tfidf(const byoc_node *c) {
+    double grams = (double)byoc_attrs_int(&c->attrs, "max_gram_length", 1);
+    double skips = (double)byoc_attrs_int(&c->attrs, "max_skip_count", 0) + 1;
+    return c->nargs ? byoc__win_elems(c->args[0]->checked_type) * grams * skips : 0;
+}
+
+/* compares the n tokens row[0], row[step], ... with the pool's n-gram at item `at` */
+BYOC__PRIVATE int byoc__ngram_cmp(const int64_t *tokens, int64_t step, const int64_t *pool, int n) {
+    for (int i = 0; i < n; ++i)
+        if (tokens[i * step] != pool[i]) return tokens[i * step] < pool[i] ? -1 : 1;
+    return 0;
+}
+
+/* sorts the n-grams ids[0, count) of length n (ids local to the length) by their tokens: bottom-up merge
+   sort through tmp */
+BYOC__PRIVATE void byoc__ngram_sort(const int64_t *items, int n, int64_t *ids, int64_t *tmp, int64_t count) {
+    for (int64_t run = 1; run < count; run *= 2) {
+        for (int64_t lo = 0; lo < count; lo += 2 * run) {
+            int64_t mid = BYOC__MIN(lo + run, count), hi = BYOC__MIN(lo + 2 * run, count), i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                tmp[o++] = byoc__ngram_cmp(items + ids[j] * n, 1, items + ids[i] * n, n) < 0 ? ids[j++] : ids[i++];
+            while (i < mid) tmp[o++] = ids[i++];
+            while (j < hi) tmp[o++] = ids[j++];
+        }
+        memcpy(ids, tmp, sizeof(int64_t) * (size_t)count);
+    }
+}
+
+static size_t byoc__ws_tfidf(const byoc__kctx *k) {
+    /* the tokens as int64, and per gram length the sorted ids and merge scratch */
+    int64_t pool = 0;
+    const byoc_attr_value *v = byoc__kattr(k, "pool_int64s");
+    if (v && v->kind == BYOC_ATTR_INT_LIST) pool = v->count;
+    return sizeof(int64_t) * (size_t)(byoc__numel(&k->in[0]) + 2 * pool + 2);
+}
+
+/* counts the n-gram of length n whose tokens are row[0], row[step], ... at its output coordinate when the
+   pool holds it */
+BYOC__PRIVATE void byoc__ngram_count(const byoc__ngrams *p, const int64_t *sorted, int n, const int64_t *row,
+                                     int64_t step, float *out) {
+    int64_t start, end, first;
+    byoc__ngram_span(p, n, &start, &end, &first);
+    int64_t lo = 0, hi = (end - start) / n;
+    const int64_t *ids = sorted + start, *items = p->pool + start;
+    while (lo < hi) { /* the first n-gram not below the tokens */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (byoc__ngram_cmp(row, step, items + ids[mid] * n, n) > 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == (end - start) / n || byoc__ngram_cmp(row, step, items + ids[lo] * n, n)) return;
+    out[p->indexes[first + ids[lo]]] += 1.0f;
+}
+
+static byoc_result byoc__k_tfidf(byoc__kctx *k) {
+    byoc__ngrams p;
+    char why[200];
+    const char *bad = byoc__ngrams_of(&k->call->attrs, &k->call->op->defaults, &p, why, sizeof why);
+    if (bad) return byoc__kfail(k, "%s", bad);
+    const byoc_tensor *x = &k->in[0];
+    int64_t rows = x->rank == 2 ? x->dims[0] : 1, C = x->dims[x->rank - 1];
+    int64_t *tokens = (int64_t *)k->ws, *sorted = tokens + byoc__numel(x), *tmp = sorted + p.npool;
+    for (int64_t i = 0; i < byoc__numel(x); ++i)
+        tokens[i] = byoc__int_at(x->dtype, (const char *)x->data + i * (int64_t)byoc_dtype_size(x->dtype));
+    for (int n = p.min_len; n <= p.max_len; ++n) { /* sorted[start + j]: the j-th n-gram of length n in order */
+        int64_t start, end, first;
+        byoc__ngram_span(&p, n, &start, &end, &first);
+        int64_t count = (end - start) / n;
+        for (int64_t j = 0; j < count; ++j) sorted[start + j] = j;
+        byoc__ngram_sort(p.pool + start, n, sorted + start, tmp, count);
+        for (int64_t j = 1; j < count; ++j)
+            if (!byoc__ngram_cmp(p.pool + start + sorted[start + j] * n, 1, p.pool + start + sorted[start + j - 1] * n,
+                                 n))
+                return byoc__kfail(k, "the pool holds a %d-gram twice", n);
+    }
+    float *out = (float *)k->out[0].data;
+    memset(out, 0, byoc__nbytes(&k->out[0]));
+    for (int64_t r = 0; r < rows; ++r) {
+        const int64_t *row = tokens + r * C;
+        float *y = out + r * p.width;
+        int first_len = p.min_len;
+        if (first_len == 1) { /* unigrams have no skips: each token once */
+            for (int64_t i = 0; i < C; ++i) byoc__ngram_count(&p, sorted, 1, row + i, 1, y);
+            first_len = 2;
+        }
+        for (int64_t step = 1; first_len <= p.max_len && step <= (int64_t)p.max_skip + 1; ++step)
+            for (int64_t i = 0; i + step * (first_len - 1) < C; ++i)
+                for (int n = first_len; n <= p.max_len && i + step * (n - 1) < C; ++n)
+                    byoc__ngram_count(&p, sorted, n, row + i, step, y);
+        for (int64_t j = 0; p.mode && j < p.width; ++j) { /* IDF: presence, TFIDF: count, times the weight */
+            float w = p.weights ? (float)p.weights[j] : 1.0f;
+            y[j] = p.mode == 1 ? (y[j] > 0 ? w : 0.0f) : y[j] * w;
+        }
+    }
+    return BYOC_OK;
+}
 
 // [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
 /* (ops: recurrent) attribute tables, type relations, FLOP models and kernels of this family */
@@ -9374,6 +9909,17 @@ static const byoc__op_record byoc__builtin_ops[] = {
     /* ---- ops: sampling ---- */
     /* (end of sampling) */
     /* ---- ops: windows ---- */
+    BYOC__OP("nn.conv3d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv3d, byoc__rel_conv3d,
+             "3-D convolution, NCDHW data, OIDHW weight", NONE, byoc__flops_conv3d, 0,
+             BYOC__K(byoc__k_conv3d, byoc__ws_conv3d, 0, BYOC__KF)),
+    BYOC__OP("nn.conv3d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv3d_transpose,
+             byoc__rel_conv3d_transpose, "transposed 3-D convolution, NCDHW data, IODHW weight", NONE,
+             byoc__flops_conv3d_transpose, 0,
+             BYOC__K(byoc__k_conv3d_transpose, byoc__ws_conv3d_transpose, 0, BYOC__KF)),
+    BYOC__OP("tfidf_vectorizer", 1, 1, OPAQUE, byoc__attrs_tfidf, byoc__rel_tfidf,
+             "n-gram counts (TF), presence weights (IDF) or weighted counts (TFIDF) of int token rows, ONNX's "
+             "TfIdfVectorizer",
+             NONE, byoc__flops_tfidf, 0, BYOC__K(byoc__k_tfidf, byoc__ws_tfidf, 0, 0)),
     /* (end of windows) */
     /* ---- ops: recurrent ---- */
     /* (end of recurrent) */
