@@ -4,6 +4,7 @@
    out by hand or taken from the ONNX operator docs' examples; each has a type error and a print/parse
    round trip. */
 #include "byoc.h"
+#include "tools/byoc_onnx.h"
 #include "test.h"
 
 #include <math.h>
@@ -443,6 +444,242 @@ static void test_gelu_forms(void) {
     CHECK_ROUND_TRIP(r);
 }
 
+/* ---- ONNX converters, on one-node models ---- */
+typedef struct pb { unsigned char *p; size_t n, cap; } pb;
+static void pb_byte(pb *b, unsigned char c) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 256;
+        b->p = (unsigned char *)realloc(b->p, b->cap);
+    }
+    b->p[b->n++] = c;
+}
+static void pb_varint(pb *b, uint64_t v) {
+    do {
+        pb_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+        v >>= 7;
+    } while (v);
+}
+static void pb_int(pb *b, int field, int64_t v) {
+    pb_varint(b, (uint64_t)field << 3);
+    pb_varint(b, (uint64_t)v);
+}
+static void pb_bytes(pb *b, int field, const void *data, size_t n) {
+    pb_varint(b, (uint64_t)field << 3 | 2);
+    pb_varint(b, n);
+    for (size_t i = 0; i < n; ++i) pb_byte(b, ((const unsigned char *)data)[i]);
+}
+static void pb_str(pb *b, int field, const char *s) { pb_bytes(b, field, s, strlen(s)); }
+static void pb_msg(pb *b, int field, pb *m) { /* appends m as a field and frees it */
+    pb_bytes(b, field, m->p, m->n);
+    free(m->p);
+    memset(m, 0, sizeof *m);
+}
+
+/* an AttributeProto: an int (type 2) or a string (type 3) */
+static void attr_int(pb *node, const char *name, int64_t v) {
+    pb a = {NULL, 0, 0};
+    pb_str(&a, 1, name);
+    pb_int(&a, 3, v);
+    pb_int(&a, 20, 2);
+    pb_msg(node, 5, &a);
+}
+static void attr_str(pb *node, const char *name, const char *v) {
+    pb a = {NULL, 0, 0};
+    pb_str(&a, 1, name);
+    pb_str(&a, 4, v);
+    pb_int(&a, 20, 3);
+    pb_msg(node, 5, &a);
+}
+static void attr_ints(pb *node, const char *name, const int64_t *v, int n) {
+    pb a = {NULL, 0, 0};
+    pb_str(&a, 1, name);
+    for (int i = 0; i < n; ++i) pb_int(&a, 8, v[i]);
+    pb_int(&a, 20, 7);
+    pb_msg(node, 5, &a);
+}
+/* a graph input (field 11) or output (12): a tensor of an ONNX element type */
+static void value_info(pb *g, int field, const char *name, int elem, int rank, const int64_t *dims) {
+    pb vi = {NULL, 0, 0}, type = {NULL, 0, 0}, tensor = {NULL, 0, 0}, shape = {NULL, 0, 0};
+    pb_str(&vi, 1, name);
+    pb_int(&tensor, 1, elem);
+    for (int d = 0; d < rank; ++d) {
+        pb dim = {NULL, 0, 0};
+        pb_int(&dim, 1, dims[d]);
+        pb_msg(&shape, 1, &dim);
+    }
+    pb_msg(&tensor, 2, &shape);
+    pb_msg(&type, 1, &tensor);
+    pb_msg(&vi, 2, &type);
+    pb_msg(g, field, &vi);
+}
+
+/* A model of one node `op` reading inputs "a" (and "b" when b_elem > 0) and writing "y"; the caller
+   adds the node's attributes to *node before model_finish. */
+typedef struct onnx_case { pb graph, node; int opset; } onnx_case;
+static void model_begin(onnx_case *mc, const char *op, int opset, int a_elem, int a_rank, const int64_t *a_dims,
+                        int b_elem, int b_rank, const int64_t *b_dims) {
+    memset(mc, 0, sizeof *mc);
+    mc->opset = opset;
+    pb_str(&mc->node, 1, "a");
+    if (b_elem) pb_str(&mc->node, 1, "b");
+    pb_str(&mc->node, 2, "y");
+    pb_str(&mc->node, 3, "n1");
+    pb_str(&mc->node, 4, op);
+    value_info(&mc->graph, 11, "a", a_elem, a_rank, a_dims);
+    if (b_elem) value_info(&mc->graph, 11, "b", b_elem, b_rank, b_dims);
+}
+/* imports the model: BYOC_OK, or the error in d */
+static byoc_result model_import(onnx_case *mc, byoc_onnx_model *model, byoc_diag *d) {
+    pb m = {NULL, 0, 0}, ops = {NULL, 0, 0};
+    pb_msg(&mc->graph, 1, &mc->node);
+    pb_str(&mc->graph, 2, "g");
+    pb_int(&m, 1, 8);
+    pb_str(&ops, 1, "");
+    pb_int(&ops, 2, mc->opset);
+    pb_msg(&m, 8, &ops);
+    pb_msg(&m, 7, &mc->graph);
+    byoc_result r = byoc_onnx_import(m.p, m.n, "t.onnx", NULL, model, d);
+    free(m.p);
+    return r;
+}
+/* runs an imported model's @main on inputs (values as doubles, in each parameter's dtype) */
+static run_result model_run(byoc_onnx_model *model, const double *const *inputs) {
+    run_result r;
+    byoc_diag d;
+    memset(&r, 0, sizeof r);
+    r.m = model->module;
+    byoc_node *main_fn = byoc_module_function(r.m, "main"), *in[4];
+    for (int i = 0; i < main_fn->nparams && i < 4; ++i) {
+        const byoc_type *t = main_fn->params[i]->annotation;
+        int64_t n = byoc_type_num_elements(t);
+        size_t bytes = (size_t)n * byoc_dtype_size(t->dtype);
+        unsigned char *buf = (unsigned char *)calloc(bytes ? bytes : 1, 1);
+        for (int64_t k = 0; k < n; ++k) store_elem(t->dtype, buf, k, inputs[i][k]);
+        in[i] = byoc_constant(r.m, t, buf, bytes);
+        free(buf);
+    }
+    if (byoc_module_evaluate(r.m, in, main_fn->nparams, &r.out, &d) != BYOC_OK) {
+        snprintf(r.why, sizeof r.why, "evaluate: %s", d.message);
+        r.out = NULL;
+    }
+    return r;
+}
+
+#define CHECK_IMPORT_ERROR(mc, needle)                                                         \
+    do {                                                                                       \
+        byoc_onnx_model model_;                                                                \
+        byoc_diag d_;                                                                          \
+        byoc_result r_ = model_import(&(mc), &model_, &d_);                                    \
+        if (r_ == BYOC_OK) byoc_onnx_model_free(&model_);                                      \
+        CHECKF(r_ != BYOC_OK && strstr(d_.message, (needle)), "expected \"%s\", got \"%s\"", (needle), \
+               r_ == BYOC_OK ? "success" : d_.message);                                        \
+    } while (0)
+
+enum { ONNX_FLOAT = 1, ONNX_UINT8 = 2, ONNX_INT32 = 6, ONNX_INT64 = 7 };
+
+static void test_onnx_hardmax_coerces_before_opset_13(void) {
+    /* [2, 3, 2]: before opset 13 (axis 1) each batch's 6 values are one row; from 13 (axis -1) pairs */
+    const int64_t dims[3] = {2, 3, 2};
+    const double x[12] = {1, 5, 2, 3, 4, 0, 9, 1, 1, 1, 1, 2};
+    const double *in[1] = {x};
+    const double coerced[12] = {0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+    const double per_pair[12] = {0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 0, 1};
+    for (int opset = 11; opset <= 13; opset += 2) {
+        onnx_case mc;
+        byoc_onnx_model model;
+        byoc_diag d;
+        model_begin(&mc, "Hardmax", opset, ONNX_FLOAT, 3, dims, 0, 0, NULL);
+        value_info(&mc.graph, 12, "y", ONNX_FLOAT, 3, dims);
+        CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+        run_result r = model_run(&model, in);
+        char why[700];
+        int ok = result_is(&r, opset < 13 ? coerced : per_pair, 12, 0, why, sizeof why);
+        byoc_onnx_model_free(&model);
+        CHECKF(ok, "opset %d: %s", opset, why);
+    }
+}
+
+static void test_onnx_mod_bitshift_variants(void) {
+    const int64_t dims[1] = {4};
+    onnx_case mc;
+    model_begin(&mc, "Mod", 13, ONNX_FLOAT, 1, dims, ONNX_FLOAT, 1, dims);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "node 0 'n1' (Mod): Mod of float32 needs fmod=1");
+    model_begin(&mc, "Mod", 13, ONNX_INT32, 1, dims, ONNX_INT32, 1, dims);
+    attr_int(&mc.node, "fmod", 2);
+    value_info(&mc.graph, 12, "y", ONNX_INT32, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "fmod must be 0 or 1, got 2");
+    model_begin(&mc, "BitShift", 13, ONNX_UINT8, 1, dims, ONNX_UINT8, 1, dims);
+    attr_str(&mc.node, "direction", "UP");
+    value_info(&mc.graph, 12, "y", ONNX_UINT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "direction must be \"LEFT\" or \"RIGHT\", got \"UP\"");
+    /* fmod=0 on integers floors, fmod=1 truncates */
+    const double x[4] = {-7, 7, -7, 7}, y[4] = {3, 3, -3, -3};
+    const double *in[2] = {x, y};
+    const double floored[4] = {2, 1, -1, -2}, truncated[4] = {-1, 1, -1, 1};
+    for (int fmod = 0; fmod < 2; ++fmod) {
+        byoc_onnx_model model;
+        byoc_diag d;
+        model_begin(&mc, "Mod", 13, ONNX_INT32, 1, dims, ONNX_INT32, 1, dims);
+        attr_int(&mc.node, "fmod", fmod);
+        value_info(&mc.graph, 12, "y", ONNX_INT32, 1, dims);
+        CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+        run_result r = model_run(&model, in);
+        char why[700];
+        int ok = result_is(&r, fmod ? truncated : floored, 4, 0, why, sizeof why);
+        byoc_onnx_model_free(&model);
+        CHECKF(ok, "fmod=%d: %s", fmod, why);
+    }
+}
+
+static void test_onnx_trilu_cumsum_eyelike_reduceprod(void) {
+    const int64_t mat[2] = {2, 3}, scalar_dims[1] = {0}, one[1] = {1};
+    const double x[6] = {1, 2, 3, 4, 5, 6}, k[1] = {1};
+    const double *in[2] = {x, k};
+    onnx_case mc;
+    byoc_onnx_model model;
+    byoc_diag d;
+    /* Trilu's k from a graph input: it stays an argument, read at run time */
+    model_begin(&mc, "Trilu", 14, ONNX_FLOAT, 2, mat, ONNX_INT64, 0, scalar_dims);
+    attr_int(&mc.node, "upper", 0);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 2, mat);
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    const double lower_k1[6] = {1, 2, 0, 4, 5, 6};
+    run_result r = model_run(&model, in);
+    char why[700];
+    int ok = result_is(&r, lower_k1, 6, 0, why, sizeof why);
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+    /* CumSum's axis must be known at import */
+    model_begin(&mc, "CumSum", 14, ONNX_FLOAT, 2, mat, ONNX_INT64, 1, one);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 2, mat);
+    CHECK_IMPORT_ERROR(mc, "CumSum's axis must be a constant");
+    /* EyeLike with dtype int32 (6) and k 1 */
+    model_begin(&mc, "EyeLike", 13, ONNX_FLOAT, 2, mat, 0, 0, NULL);
+    attr_int(&mc.node, "dtype", 6);
+    attr_int(&mc.node, "k", 1);
+    value_info(&mc.graph, 12, "y", ONNX_INT32, 2, mat);
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    const double eye_k1[6] = {0, 1, 0, 0, 0, 1};
+    r = model_run(&model, in);
+    ok = result_is(&r, eye_k1, 6, 0, why, sizeof why) && r.out->annotation->dtype == BYOC_INT32;
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+    /* ReduceProd over axis -1 without keepdims (opset 13: axes an attribute) */
+    model_begin(&mc, "ReduceProd", 13, ONNX_FLOAT, 2, mat, 0, 0, NULL);
+    const int64_t last[1] = {-1};
+    attr_ints(&mc.node, "axes", last, 1);
+    attr_int(&mc.node, "keepdims", 0);
+    const int64_t two[1] = {2};
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, two);
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    const double prods[2] = {6, 120};
+    r = model_run(&model, in);
+    ok = result_is(&r, prods, 2, 0, why, sizeof why);
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_trigonometric_and_hyperbolic),
@@ -457,6 +694,9 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_det),
         TEST_ENTRY(test_prod),
         TEST_ENTRY(test_gelu_forms),
+        TEST_ENTRY(test_onnx_hardmax_coerces_before_opset_13),
+        TEST_ENTRY(test_onnx_mod_bitshift_variants),
+        TEST_ENTRY(test_onnx_trilu_cumsum_eyelike_reduceprod),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

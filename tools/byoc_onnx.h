@@ -2689,6 +2689,14 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite(byoc_onnx__ctx *c, const c
     int64_t axes[BYOC_MAX_RANK];
     int n = byoc_onnx__axes(c, 1, 18, axes, BYOC_MAX_RANK);
     if (n == -2 || st->diag->code) return BYOC_ONNX__OK(c);
+    if (n <= 0 && c->opset >= 18 && byoc_onnx__attr_int(c, "noop_with_empty_axes", 0)) {
+        /* nothing reduces: each element is a reduction of itself alone */
+        if (!strcmp(op, "ReduceL1") || !strcmp(op, "ReduceL2")) c->out[0] = byoc_onnx__call1(st, "abs", x, NULL);
+        else if (!strcmp(op, "ReduceSumSquare")) c->out[0] = byoc_onnx__call2(st, "multiply", x, x, NULL);
+        else if (!strcmp(op, "ReduceLogSum")) c->out[0] = byoc_onnx__call1(st, "log", x, NULL);
+        else c->out[0] = x; /* ReduceLogSumExp: log(e^x) */
+        return BYOC_ONNX__OK(c);
+    }
     byoc_node *v = x;
     if (!strcmp(op, "ReduceL1")) v = byoc_onnx__call1(st, "abs", x, NULL);
     else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare"))
