@@ -9244,7 +9244,7 @@ BYOC__PRIVATE double byoc__flops_det(const byoc_node *c) {
 BYOC__PRIVATE double byoc__flops_hardmax(const byoc_node *c) { return 2.0 * byoc__math_elems(c->checked_type); }
 
 /* ---- elementwise unary: trigonometric, hyperbolic, round (half to even) ---- */
-/* libm per element; the loops are plain so a vectorising libm (glibc's libmvec with -ffast-math) can take them */
+/* libm per element, as log and sqrt are: large arguments need libm's exact range reduction */
 #define BYOC__MATH_UNARY_CASES(SUFFIX)                                                    \
     case BYOC__KM_SIN: for (i = 0; i < n; ++i) o[i] = sin##SUFFIX(a[i]); break;           \
     case BYOC__KM_COS: for (i = 0; i < n; ++i) o[i] = cos##SUFFIX(a[i]); break;           \
