@@ -9430,7 +9430,7 @@ typedef struct byoc__scan_geom {
     int exclusive, reverse;
 } byoc__scan_geom;
 
-/* float32 to float32: whole rows of `inner` at a time, so the adds vectorise */
+/* float32 to float32: whole rows of `inner` at a time, added by the vector loops of the binary ops */
 BYOC__PRIVATE void byoc__cumsum_f32(const byoc__scan_geom *g, const float *x, float *o) {
     int64_t step = g->reverse ? -g->inner : g->inner;
     for (int64_t p = 0; p < g->outer; ++p) {
@@ -9442,8 +9442,7 @@ BYOC__PRIVATE void byoc__cumsum_f32(const byoc__scan_geom *g, const float *x, fl
             const float *prev_x = xr + (c - 1) * step, *cur_x = xr + c * step;
             const float *prev_o = orow + (c - 1) * step;
             float *cur_o = orow + c * step;
-            const float *add = g->exclusive ? prev_x : cur_x;
-            for (int64_t i = 0; i < g->inner; ++i) cur_o[i] = prev_o[i] + add[i];
+            byoc__binary_f32(BYOC__K_ADD, prev_o, 1, g->exclusive ? prev_x : cur_x, 1, cur_o, g->inner);
         }
     }
 }
@@ -9596,7 +9595,7 @@ static byoc_result byoc__k_prod(byoc__kctx *k) {
     for (int64_t at = 0; total > 0 && at < total; at += n) {
         if (dt == BYOC_FLOAT32) {
             const float *row = (const float *)x->data + at;
-            if (inner_stride) for (int64_t i = 0; i < n; ++i) of[off + i] *= row[i];
+            if (inner_stride) byoc__binary_f32(BYOC__K_MULTIPLY, of + off, 1, row, 1, of + off, n); /* vectorised */
             else for (int64_t i = 0; i < n; ++i) of[off] *= row[i];
         } else if (dt == BYOC_FLOAT64) {
             const double *row = (const double *)x->data + at;
