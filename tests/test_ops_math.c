@@ -680,6 +680,30 @@ static void test_onnx_trilu_cumsum_eyelike_reduceprod(void) {
     CHECKF(ok, "%s", why);
 }
 
+/* Gelu is opset 20's; the importer reads opsets up to 17, so the converter is checked at 17 */
+static void test_onnx_gelu_approximate(void) {
+    const int64_t dims[1] = {3};
+    const double x[3] = {-1, 0, 1};
+    const double *in[1] = {x};
+    const double tanh_form[3] = {-0.15880800939172324, 0, 0.8411919906082768};
+    onnx_case mc;
+    byoc_onnx_model model;
+    byoc_diag d;
+    model_begin(&mc, "Gelu", 17, ONNX_FLOAT, 1, dims, 0, 0, NULL);
+    attr_str(&mc.node, "approximate", "tanh");
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, dims);
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    run_result r = model_run(&model, in);
+    char why[700];
+    int ok = result_is(&r, tanh_form, 3, 1e-6, why, sizeof why);
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+    model_begin(&mc, "Gelu", 17, ONNX_FLOAT, 1, dims, 0, 0, NULL);
+    attr_str(&mc.node, "approximate", "fast");
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "approximate must be \"none\" or \"tanh\", got \"fast\"");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_trigonometric_and_hyperbolic),
@@ -697,6 +721,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_hardmax_coerces_before_opset_13),
         TEST_ENTRY(test_onnx_mod_bitshift_variants),
         TEST_ENTRY(test_onnx_trilu_cumsum_eyelike_reduceprod),
+        TEST_ENTRY(test_onnx_gelu_approximate),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
