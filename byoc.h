@@ -9109,6 +9109,518 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
 /* (ops: math) attribute tables, type relations, FLOP models and kernels of this family */
+/* which op of the math family a kernel runs */
+enum {
+    BYOC__KM_SIN = 1, BYOC__KM_COS, BYOC__KM_TAN, BYOC__KM_ASIN, BYOC__KM_ACOS, BYOC__KM_ATAN,
+    BYOC__KM_SINH, BYOC__KM_COSH, BYOC__KM_ASINH, BYOC__KM_ACOSH, BYOC__KM_ATANH, BYOC__KM_ROUND,
+    BYOC__KM_MOD, BYOC__KM_FLOOR_MOD, BYOC__KM_AND, BYOC__KM_OR, BYOC__KM_XOR, BYOC__KM_LEFT_SHIFT,
+    BYOC__KM_RIGHT_SHIFT
+};
+
+/* ---- attribute tables ---- */
+static const byoc_attr_spec byoc__attrs_trilu[] = {BYOC__A("upper", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_cumsum[] = {
+    BYOC__A("axis", BYOC__INT | BYOC__OPT, "None"), BYOC__A("dtype", BYOC__STR, "\"\""),
+    BYOC__A("exclusive", BYOC__BOOL, "False"), BYOC__A("reverse", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_hardmax[] = {BYOC__A("axis", BYOC__INT, "-1")};
+static const byoc_attr_spec byoc__attrs_eye_like[] = {BYOC__A("k", BYOC__INT, "0"),
+                                                      BYOC__A("dtype", BYOC__STR, "\"\"")};
+
+/* ---- type relations ---- */
+/* a dtype attribute: "" keeps `fallback`; an unknown name fails */
+BYOC__PRIVATE byoc_dtype byoc__math_dtype_attr(byoc_type_rel_ctx *ctx, const byoc_attrs *at, byoc_dtype fallback) {
+    const char *s = byoc_attrs_string(at, "dtype", "");
+    if (!*s) return fallback;
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID) BYOC__FAIL("unknown dtype \"%s\"", s);
+    return dt;
+}
+
+/* mod, floor_mod: numbers of one dtype, broadcast */
+static const byoc_type *byoc__rel_math_arith(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument") ||
+        !byoc__same_dtype(ctx, a[0], a[1]))
+        return NULL;
+    if (a[0]->dtype == BYOC_BOOL) return BYOC__FAIL("the arguments must be numbers, got bool");
+    return byoc__broadcast(ctx, a, n, a[0]->dtype);
+}
+/* logical_and / _or / _xor: bool, broadcast */
+static const byoc_type *byoc__rel_logical(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)at;
+    for (int i = 0; i < 2; ++i) {
+        if (!byoc__tensor_arg(ctx, a[i], i ? "the second argument" : "the first argument")) return NULL;
+        if (a[i]->dtype != BYOC_BOOL)
+            return BYOC__FAIL("the %s argument must be bool, got %s", i ? "second" : "first",
+                              byoc_dtype_name(a[i]->dtype));
+    }
+    return byoc__broadcast(ctx, a, n, BYOC_BOOL);
+}
+/* left_shift / right_shift: integers of one dtype, broadcast */
+static const byoc_type *byoc__rel_shift(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument") ||
+        !byoc__same_dtype(ctx, a[0], a[1]))
+        return NULL;
+    if (!byoc__is_int_dtype(a[0]->dtype))
+        return BYOC__FAIL("the arguments must be integers, got %s", byoc_dtype_name(a[0]->dtype));
+    return byoc__broadcast(ctx, a, n, a[0]->dtype);
+}
+/* trilu(data[, k]): data of rank >= 2; k one integer (the diagonal offset) */
+static const byoc_type *byoc__rel_trilu(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (a[0]->rank < 2) return BYOC__FAIL("data must have rank >= 2 (a batch of matrices), got rank %d", a[0]->rank);
+    if (n > 1) {
+        if (!byoc__tensor_arg(ctx, a[1], "k")) return NULL;
+        if (a[1]->dtype != BYOC_INT64 || byoc_type_num_elements(a[1]) != 1 || a[1]->rank > 1)
+            return BYOC__FAIL("k must be one int64 value (rank 0 or 1), got %s of %lld elements",
+                              byoc_dtype_name(a[1]->dtype), (long long)byoc_type_num_elements(a[1]));
+    }
+    return a[0];
+}
+/* cumsum: the input's shape (flattened when axis is None), in dtype (default: the input's) */
+static const byoc_type *byoc__rel_cumsum(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    if (d->dtype == BYOC_BOOL) return BYOC__FAIL("the input must be numbers, got bool");
+    byoc_dtype dt = byoc__math_dtype_attr(ctx, at, d->dtype);
+    if (dt == BYOC_DTYPE_INVALID) return NULL;
+    if (dt == BYOC_BOOL) return BYOC__FAIL("dtype must be a number type, got bool");
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        int64_t total = byoc_type_num_elements(d);
+        return byoc_type_rel_tensor(ctx, dt, 1, &total);
+    }
+    if (d->rank == 0) return BYOC__FAIL("axis %lld given for a rank-0 input", (long long)ax->i);
+    if (byoc__axis(ctx, ax->i, d->rank, "axis") < 0) return NULL;
+    return byoc_type_rel_tensor(ctx, dt, d->rank, d->dims);
+}
+/* hardmax: float input, axis in range */
+static const byoc_type *byoc__rel_hardmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__float_arg(ctx, a[0], "the input")) return NULL;
+    if (a[0]->rank == 0) return BYOC__FAIL("the input must have rank >= 1, got rank 0");
+    if (byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), a[0]->rank, "axis") < 0) return NULL;
+    return a[0];
+}
+/* eye_like: a matrix's shape, in dtype (default: the input's) */
+static const byoc_type *byoc__rel_eye_like(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__rank_arg(ctx, a[0], "the input", 2)) return NULL;
+    byoc_dtype dt = byoc__math_dtype_attr(ctx, at, a[0]->dtype);
+    if (dt == BYOC_DTYPE_INVALID) return NULL;
+    return byoc_type_rel_tensor(ctx, dt, 2, a[0]->dims);
+}
+/* det: [..., M, M] floats -> [...] */
+static const byoc_type *byoc__rel_det(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n; (void)at;
+    const byoc_type *d = a[0];
+    if (!byoc__float_arg(ctx, d, "the input")) return NULL;
+    if (d->rank < 2) return BYOC__FAIL("the input must have rank >= 2 (square matrices), got rank %d", d->rank);
+    int64_t rows = d->dims[d->rank - 2], cols = d->dims[d->rank - 1];
+    if (rows >= 0 && cols >= 0 && rows != cols)
+        return BYOC__FAIL("the matrices must be square, got %lld x %lld", (long long)rows, (long long)cols);
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank - 2, d->dims);
+}
+
+/* ---- FLOP models ---- */
+BYOC__PRIVATE double byoc__math_elems(const byoc_type *t) {
+    return t && t->kind == BYOC_TYPE_TENSOR ? (double)byoc_type_num_elements(t) : 0;
+}
+/* LU factorisation: about 2/3 M^3 per matrix */
+BYOC__PRIVATE double byoc__flops_det(const byoc_node *c) {
+    const byoc_type *t = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!t || t->kind != BYOC_TYPE_TENSOR || t->rank < 2) return 0;
+    double m = (double)t->dims[t->rank - 1];
+    return byoc__math_elems(c->checked_type) * 2.0 / 3.0 * m * m * m;
+}
+/* a compare per input element and a store per output element */
+BYOC__PRIVATE double byoc__flops_hardmax(const byoc_node *c) { return 2.0 * byoc__math_elems(c->checked_type); }
+
+/* ---- elementwise unary: trigonometric, hyperbolic, round (half to even) ---- */
+/* libm per element, as log and sqrt are: large arguments need libm's exact range reduction */
+#define BYOC__MATH_UNARY_CASES(SUFFIX)                                                    \
+    case BYOC__KM_SIN: for (i = 0; i < n; ++i) o[i] = sin##SUFFIX(a[i]); break;           \
+    case BYOC__KM_COS: for (i = 0; i < n; ++i) o[i] = cos##SUFFIX(a[i]); break;           \
+    case BYOC__KM_TAN: for (i = 0; i < n; ++i) o[i] = tan##SUFFIX(a[i]); break;           \
+    case BYOC__KM_ASIN: for (i = 0; i < n; ++i) o[i] = asin##SUFFIX(a[i]); break;         \
+    case BYOC__KM_ACOS: for (i = 0; i < n; ++i) o[i] = acos##SUFFIX(a[i]); break;         \
+    case BYOC__KM_ATAN: for (i = 0; i < n; ++i) o[i] = atan##SUFFIX(a[i]); break;         \
+    case BYOC__KM_SINH: for (i = 0; i < n; ++i) o[i] = sinh##SUFFIX(a[i]); break;         \
+    case BYOC__KM_COSH: for (i = 0; i < n; ++i) o[i] = cosh##SUFFIX(a[i]); break;         \
+    case BYOC__KM_ASINH: for (i = 0; i < n; ++i) o[i] = asinh##SUFFIX(a[i]); break;       \
+    case BYOC__KM_ACOSH: for (i = 0; i < n; ++i) o[i] = acosh##SUFFIX(a[i]); break;       \
+    case BYOC__KM_ATANH: for (i = 0; i < n; ++i) o[i] = atanh##SUFFIX(a[i]); break;       \
+    /* the default rounding mode rounds half to even */                                   \
+    case BYOC__KM_ROUND: for (i = 0; i < n; ++i) o[i] = nearbyint##SUFFIX(a[i]); break;   \
+    default: break;
+
+BYOC__PRIVATE void byoc__math_unary_f32(int code, const float *a, float *o, int64_t n) {
+    int64_t i;
+    switch (code) { BYOC__MATH_UNARY_CASES(f) }
+}
+BYOC__PRIVATE void byoc__math_unary_f64(int code, const double *a, double *o, int64_t n) {
+    int64_t i;
+    switch (code) { BYOC__MATH_UNARY_CASES() }
+}
+#undef BYOC__MATH_UNARY_CASES
+
+static byoc_result byoc__k_math_unary(byoc__kctx *k) {
+    byoc_dtype dt = k->in[0].dtype;
+    int64_t n = byoc__numel(&k->out[0]);
+    if (dt == BYOC_FLOAT32)
+        byoc__math_unary_f32(k->code, (const float *)k->in[0].data, (float *)k->out[0].data, n);
+    else if (dt == BYOC_FLOAT64)
+        byoc__math_unary_f64(k->code, (const double *)k->in[0].data, (double *)k->out[0].data, n);
+    else return byoc__kfail_dtype(k, dt);
+    return BYOC_OK;
+}
+
+/* ---- elementwise binary with broadcasting: mod, floor_mod, logical ops, shifts ---- */
+/* Integer remainders: mod truncates (the sign of the dividend, as C's %), floor_mod floors (the sign of
+   the divisor, as Python's %). x % 0 is 0, as integer division by 0 is; MIN % -1 is 0 (no overflow). */
+#define BYOC__MATH_INT_MOD(T, SIGNED)                                                                            \
+    static void byoc__math_mod_##T(int floored, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) { \
+        for (int64_t i = 0; i < n; ++i) {                                                                        \
+            T x = a[i * sa], y = b[i * sb];                                                                      \
+            T r = (y == 0 || (SIGNED && y == (T)-1)) ? (T)0 : (T)(x % y);                                        \
+            if (SIGNED && floored && r != 0 && byoc__negative((int64_t)r) != byoc__negative((int64_t)y))         \
+                r = (T)(r + y);                                                                                  \
+            o[i] = r;                                                                                            \
+        }                                                                                                        \
+    }
+BYOC__MATH_INT_MOD(int8_t, 1)
+BYOC__MATH_INT_MOD(uint8_t, 0)
+BYOC__MATH_INT_MOD(int16_t, 1)
+BYOC__MATH_INT_MOD(uint16_t, 0)
+BYOC__MATH_INT_MOD(int32_t, 1)
+BYOC__MATH_INT_MOD(uint32_t, 0)
+BYOC__MATH_INT_MOD(int64_t, 1)
+BYOC__MATH_INT_MOD(uint64_t, 0)
+#undef BYOC__MATH_INT_MOD
+
+/* float remainders: fmod, floored by adding the divisor when the signs differ (numpy's way) */
+#define BYOC__MATH_FLOAT_MOD(T, FMOD)                                                                            \
+    static void byoc__math_mod_##T(int floored, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) { \
+        for (int64_t i = 0; i < n; ++i) {                                                                        \
+            T y = b[i * sb], r = FMOD(a[i * sa], y);                                                             \
+            if (floored && r != 0 && (r < 0) != (y < 0)) r += y;                                                 \
+            o[i] = r;                                                                                            \
+        }                                                                                                        \
+    }
+BYOC__MATH_FLOAT_MOD(float, fmodf)
+BYOC__MATH_FLOAT_MOD(double, fmod)
+#undef BYOC__MATH_FLOAT_MOD
+
+/* Shifts by a count outside [0, bits) give 0 (and -1 for a negative value shifted right), not C's
+   undefined behaviour; a negative value shifts right arithmetically. */
+#define BYOC__MATH_SHIFT(T, UT, BITS, SIGNED)                                                                     \
+    static void byoc__math_shift_##T(int left, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) { \
+        for (int64_t i = 0; i < n; ++i) {                                                                         \
+            T x = a[i * sa];                                                                                      \
+            int64_t y = (int64_t)b[i * sb];                                                                       \
+            int neg = SIGNED && byoc__negative((int64_t)x);                                                       \
+            if (y < 0 || y >= (BITS)) o[i] = (T)(left || !neg ? 0 : -1);                                          \
+            else if (left) o[i] = (T)((UT)x << y);                                                                \
+            else o[i] = neg ? (T) ~(T)((T)~x >> y) : (T)(x >> y);                                                 \
+        }                                                                                                         \
+    }
+BYOC__MATH_SHIFT(int8_t, uint32_t, 8, 1)
+BYOC__MATH_SHIFT(uint8_t, uint32_t, 8, 0)
+BYOC__MATH_SHIFT(int16_t, uint32_t, 16, 1)
+BYOC__MATH_SHIFT(uint16_t, uint32_t, 16, 0)
+BYOC__MATH_SHIFT(int32_t, uint32_t, 32, 1)
+BYOC__MATH_SHIFT(uint32_t, uint32_t, 32, 0)
+BYOC__MATH_SHIFT(int64_t, uint64_t, 64, 1)
+BYOC__MATH_SHIFT(uint64_t, uint64_t, 64, 0)
+#undef BYOC__MATH_SHIFT
+
+typedef struct byoc__math_job { int code; byoc_dtype dt; } byoc__math_job;
+static void byoc__math_binary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
+    const byoc__math_job *j = (const byoc__math_job *)user;
+    int floored = j->code == BYOC__KM_FLOOR_MOD, left = j->code == BYOC__KM_LEFT_SHIFT;
+    if (j->code == BYOC__KM_AND || j->code == BYOC__KM_OR || j->code == BYOC__KM_XOR) {
+        const uint8_t *a = (const uint8_t *)p[1], *b = (const uint8_t *)p[2];
+        uint8_t *o = (uint8_t *)p[0];
+        int64_t sa = s[1], sb = s[2];
+        if (j->code == BYOC__KM_AND) for (int64_t i = 0; i < n; ++i) o[i] = (a[i * sa] != 0) & (b[i * sb] != 0);
+        else if (j->code == BYOC__KM_OR) for (int64_t i = 0; i < n; ++i) o[i] = (a[i * sa] != 0) | (b[i * sb] != 0);
+        else for (int64_t i = 0; i < n; ++i) o[i] = (a[i * sa] != 0) ^ (b[i * sb] != 0);
+        return;
+    }
+    int mod = j->code == BYOC__KM_MOD || floored;
+#define BYOC__MATH_BIN_CASE(DT, T)                                                                            \
+    case DT:                                                                                                  \
+        if (mod) byoc__math_mod_##T(floored, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);      \
+        else byoc__math_shift_##T(left, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);           \
+        break;
+    switch (j->dt) {
+    case BYOC_FLOAT32: byoc__math_mod_float(floored, (const float *)p[1], s[1], (const float *)p[2], s[2],
+                                            (float *)p[0], n); break;
+    case BYOC_FLOAT64: byoc__math_mod_double(floored, (const double *)p[1], s[1], (const double *)p[2], s[2],
+                                             (double *)p[0], n); break;
+    BYOC__MATH_BIN_CASE(BYOC_INT8, int8_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT8, uint8_t)
+    BYOC__MATH_BIN_CASE(BYOC_INT16, int16_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT16, uint16_t)
+    BYOC__MATH_BIN_CASE(BYOC_INT32, int32_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT32, uint32_t)
+    BYOC__MATH_BIN_CASE(BYOC_INT64, int64_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT64, uint64_t)
+    default: break;
+    }
+#undef BYOC__MATH_BIN_CASE
+}
+
+static byoc_result byoc__k_math_binary(byoc__kctx *k) {
+    byoc_dtype dt = k->in[0].dtype;
+    int logical = k->code == BYOC__KM_AND || k->code == BYOC__KM_OR || k->code == BYOC__KM_XOR;
+    int shift = k->code == BYOC__KM_LEFT_SHIFT || k->code == BYOC__KM_RIGHT_SHIFT;
+    if (logical ? dt != BYOC_BOOL
+                : !byoc__is_int_dtype(dt) && (shift || (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64)))
+        return byoc__kfail_dtype(k, dt);
+    const byoc_tensor *ops[3] = {&k->out[0], &k->in[0], &k->in[1]};
+    byoc__bcast bc;
+    byoc__bcast_init(&bc, ops, 3);
+    char *base[3] = {(char *)k->out[0].data, (char *)k->in[0].data, (char *)k->in[1].data};
+    size_t es[3] = {byoc_dtype_size(k->out[0].dtype), byoc_dtype_size(dt), byoc_dtype_size(dt)};
+    byoc__math_job job;
+    job.code = k->code;
+    job.dt = dt;
+    byoc__bcast_walk(&bc, base, es, byoc__math_binary_run, &job);
+    return BYOC_OK;
+}
+
+/* ---- trilu: keep a triangle of each matrix (of any dtype), zero the rest ---- */
+static byoc_result byoc__k_trilu(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int upper = byoc__kint(k, "upper", 1) != 0;
+    int64_t diag = 0;
+    if (k->nin > 1) memcpy(&diag, k->in[1].data, sizeof diag);
+    int64_t rows = x->dims[x->rank - 2], cols = x->dims[x->rank - 1];
+    int64_t mats = byoc__dims_prod(x->dims, 0, x->rank - 2);
+    /* beyond +-(rows + cols) every k keeps all or nothing: clamped, i + k cannot overflow */
+    if (diag > rows + cols) diag = rows + cols;
+    if (diag < -(rows + cols)) diag = -(rows + cols);
+    size_t es = byoc_dtype_size(x->dtype), row_bytes = (size_t)cols * es;
+    const char *src = (const char *)x->data;
+    char *dst = (char *)k->out[0].data;
+    for (int64_t m = 0; m < mats; ++m)
+        for (int64_t i = 0; i < rows; ++i, src += row_bytes, dst += row_bytes) {
+            /* the kept columns are one run: upper j >= i + k, lower j <= i + k */
+            int64_t lo = upper ? i + diag : 0, hi = upper ? cols : i + diag + 1;
+            lo = lo < 0 ? 0 : lo > cols ? cols : lo;
+            hi = hi < lo ? lo : hi > cols ? cols : hi;
+            memset(dst, 0, (size_t)lo * es);
+            memcpy(dst + lo * (int64_t)es, src + lo * (int64_t)es, (size_t)(hi - lo) * es);
+            memset(dst + hi * (int64_t)es, 0, (size_t)(cols - hi) * es);
+        }
+    return BYOC_OK;
+}
+
+/* ---- cumsum: running sums along an axis (exclusive: of the elements before; reverse: from the end) ---- */
+typedef struct byoc__scan_geom {
+    int64_t outer, len, inner;
+    int exclusive, reverse;
+} byoc__scan_geom;
+
+/* float32 to float32: whole rows of `inner` at a time, added by the vector loops of the binary ops */
+BYOC__PRIVATE void byoc__cumsum_f32(const byoc__scan_geom *g, const float *x, float *o) {
+    int64_t step = g->reverse ? -g->inner : g->inner;
+    for (int64_t p = 0; p < g->outer; ++p) {
+        int64_t first = p * g->len * g->inner + (g->reverse ? (g->len - 1) * g->inner : 0);
+        const float *xr = x + first;
+        float *orow = o + first;
+        for (int64_t i = 0; i < g->inner; ++i) orow[i] = g->exclusive ? 0.0f : xr[i];
+        for (int64_t c = 1; c < g->len; ++c) {
+            const float *prev_x = xr + (c - 1) * step, *cur_x = xr + c * step;
+            const float *prev_o = orow + (c - 1) * step;
+            float *cur_o = orow + c * step;
+            byoc__binary_f32(BYOC__K_ADD, prev_o, 1, g->exclusive ? prev_x : cur_x, 1, cur_o, g->inner);
+        }
+    }
+}
+/* any dtypes: floats accumulate in double, integers in int64 (wrapping into the result dtype) */
+BYOC__PRIVATE void byoc__cumsum_any(const byoc__scan_geom *g, const byoc_tensor *x, byoc_tensor *out) {
+    int int_out = byoc__is_int_dtype(out->dtype), int_in = byoc__is_int_dtype(x->dtype);
+    size_t ies = byoc_dtype_size(x->dtype), oes = byoc_dtype_size(out->dtype);
+    for (int64_t p = 0; p < g->outer; ++p)
+        for (int64_t i = 0; i < g->inner; ++i) {
+            double facc = 0;
+            uint64_t iacc = 0;
+            for (int64_t c = 0; c < g->len; ++c) {
+                int64_t cc = g->reverse ? g->len - 1 - c : c, at = (p * g->len + cc) * g->inner + i;
+                double v = byoc__load(x->dtype, x->data, at);
+                int64_t iv = int_in ? byoc__int_at(x->dtype, (const char *)x->data + at * (int64_t)ies)
+                                    : (int64_t)byoc__clamp(v, -9.2e18, 9.2e18);
+                if (!g->exclusive) { facc += v; iacc += (uint64_t)iv; }
+                if (int_out) byoc__int_put(out->dtype, (char *)out->data + at * (int64_t)oes, (int64_t)iacc);
+                else byoc__store(out->dtype, out->data, at, facc);
+                if (g->exclusive) { facc += v; iacc += (uint64_t)iv; }
+            }
+        }
+}
+static byoc_result byoc__k_cumsum(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_tensor *out = &k->out[0];
+    if (x->dtype == BYOC_BOOL || out->dtype == BYOC_BOOL) return byoc__kfail_dtype(k, BYOC_BOOL);
+    byoc__scan_geom g;
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    if (!ax || ax->kind == BYOC_ATTR_NONE) { /* over the flattened input */
+        g.outer = g.inner = 1;
+        g.len = byoc__numel(x);
+    } else byoc__split_axis(x, byoc__kaxis(k, "axis", 0, x->rank), &g.outer, &g.len, &g.inner);
+    g.exclusive = byoc__kint(k, "exclusive", 0) != 0;
+    g.reverse = byoc__kint(k, "reverse", 0) != 0;
+    if (x->dtype == BYOC_FLOAT32 && out->dtype == BYOC_FLOAT32)
+        byoc__cumsum_f32(&g, (const float *)x->data, (float *)out->data);
+    else byoc__cumsum_any(&g, x, out);
+    return BYOC_OK;
+}
+
+/* ---- hardmax: 1 at the first maximum along axis, 0 elsewhere ---- */
+static byoc_result byoc__k_hardmax(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    int64_t outer, len, inner;
+    byoc__split_axis(x, byoc__kaxis(k, "axis", -1, x->rank), &outer, &len, &inner);
+    memset(k->out[0].data, 0, byoc__nbytes(&k->out[0]));
+    for (int64_t p = 0; p < outer; ++p)
+        for (int64_t i = 0; i < inner; ++i) {
+            int64_t base = p * len * inner + i, best = 0;
+            if (x->dtype == BYOC_FLOAT32) {
+                const float *xd = (const float *)x->data + base;
+                for (int64_t c = 1; c < len; ++c) best = xd[c * inner] > xd[best * inner] ? c : best;
+            } else {
+                const double *xd = (const double *)x->data + base;
+                for (int64_t c = 1; c < len; ++c) best = xd[c * inner] > xd[best * inner] ? c : best;
+            }
+            if (len > 0) byoc__store(x->dtype, k->out[0].data, base + best * inner, 1.0);
+        }
+    return BYOC_OK;
+}
+
+/* ---- eye_like: ones on the k-th diagonal of a matrix the input's shape ---- */
+static byoc_result byoc__k_eye_like(byoc__kctx *k) {
+    byoc_tensor *out = &k->out[0];
+    int64_t rows = out->dims[0], cols = out->dims[1], diag = byoc__kint(k, "k", 0);
+    memset(out->data, 0, byoc__nbytes(out));
+    for (int64_t i = 0; i < rows; ++i) {
+        if (diag < -rows || diag > cols) break; /* no diagonal inside (and i + diag cannot overflow) */
+        int64_t j = i + diag;
+        if (j >= 0 && j < cols) byoc__store(out->dtype, out->data, i * cols + j, 1.0);
+    }
+    return BYOC_OK;
+}
+
+/* ---- det: LU factorisation with partial pivoting, in double, one matrix at a time ---- */
+static size_t byoc__ws_det(const byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t m = x->dims[x->rank - 1];
+    return (size_t)(m * m) * sizeof(double);
+}
+BYOC__PRIVATE double byoc__det_lu(double *a, int64_t m) {
+    double det = 1;
+    for (int64_t c = 0; c < m; ++c) {
+        int64_t piv = c;
+        for (int64_t r = c + 1; r < m; ++r) piv = fabs(a[r * m + c]) > fabs(a[piv * m + c]) ? r : piv;
+        if (a[piv * m + c] == 0) return 0; /* singular */
+        if (piv != c) {
+            det = -det;
+            for (int64_t j = 0; j < m; ++j) {
+                double t = a[c * m + j];
+                a[c * m + j] = a[piv * m + j];
+                a[piv * m + j] = t;
+            }
+        }
+        double d = a[c * m + c];
+        det *= d;
+        for (int64_t r = c + 1; r < m; ++r) {
+            double f = a[r * m + c] / d;
+            if (f == 0) continue;
+            double *row = a + r * m;
+            const double *prow = a + c * m;
+            for (int64_t j = c + 1; j < m; ++j) row[j] -= f * prow[j];
+        }
+    }
+    return det;
+}
+static byoc_result byoc__k_det(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    int64_t m = x->dims[x->rank - 1], mm = m * m, mats = byoc__numel(&k->out[0]);
+    double *a = (double *)k->ws;
+    for (int64_t b = 0; b < mats; ++b) {
+        for (int64_t i = 0; i < mm; ++i) a[i] = byoc__load(x->dtype, x->data, b * mm + i);
+        byoc__store(x->dtype, k->out[0].data, b, byoc__det_lu(a, m));
+    }
+    return BYOC_OK;
+}
+
+/* ---- prod: the product over axes (floats in their dtype, integers in int64, wrapping) ---- */
+static size_t byoc__ws_prod(const byoc__kctx *k) {
+    return byoc__is_int_dtype(k->in[0].dtype) ? (size_t)byoc__numel(&k->out[0]) * sizeof(int64_t) : 0;
+}
+static byoc_result byoc__k_prod(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    int is_int = byoc__is_int_dtype(dt);
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && !is_int) return byoc__kfail_dtype(k, dt);
+    int red[BYOC_MAX_RANK];
+    byoc__reduced_axes(k, x->rank, red);
+    /* each input axis's stride in the output (0 when it reduces) */
+    int64_t ostr[BYOC_MAX_RANK], s = 1, nout = byoc__numel(&k->out[0]), total = byoc__numel(x);
+    for (int i = x->rank - 1; i >= 0; --i) {
+        ostr[i] = red[i] ? 0 : s;
+        if (!red[i]) s *= x->dims[i];
+    }
+    float *of = (float *)k->out[0].data;
+    double *od = (double *)k->out[0].data;
+    int64_t *oi = (int64_t *)k->ws;
+    for (int64_t j = 0; j < nout; ++j) {
+        if (is_int) oi[j] = 1;
+        else if (dt == BYOC_FLOAT64) od[j] = 1;
+        else of[j] = 1;
+    }
+    /* innermost axis whole rows at a time: a product into one value or elementwise into an output row */
+    int r = x->rank;
+    int64_t n = r ? x->dims[r - 1] : 1, inner_stride = r ? ostr[r - 1] : 0, idx[BYOC_MAX_RANK] = {0}, off = 0;
+    size_t es = byoc_dtype_size(dt);
+    for (int64_t at = 0; total > 0 && at < total; at += n) {
+        if (dt == BYOC_FLOAT32) {
+            const float *row = (const float *)x->data + at;
+            if (inner_stride) byoc__binary_f32(BYOC__K_MULTIPLY, of + off, 1, row, 1, of + off, n); /* vectorised */
+            else for (int64_t i = 0; i < n; ++i) of[off] *= row[i];
+        } else if (dt == BYOC_FLOAT64) {
+            const double *row = (const double *)x->data + at;
+            for (int64_t i = 0; i < n; ++i) od[off + (inner_stride ? i : 0)] *= row[i];
+        } else {
+            const char *row = (const char *)x->data + at * (int64_t)es;
+            for (int64_t i = 0; i < n; ++i) {
+                int64_t *acc = oi + off + (inner_stride ? i : 0);
+                *acc = (int64_t)((uint64_t)*acc * (uint64_t)byoc__int_at(dt, row + i * (int64_t)es));
+            }
+        }
+        for (int d = r - 2; d >= 0; --d) {
+            off += ostr[d];
+            if (++idx[d] < x->dims[d]) break;
+            off -= ostr[d] * x->dims[d];
+            idx[d] = 0;
+        }
+    }
+    if (is_int)
+        for (int64_t j = 0; j < nout; ++j) byoc__int_put(dt, (char *)k->out[0].data + j * (int64_t)es, oi[j]);
+    return BYOC_OK;
+}
 
 // [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
 /* (ops: indexing) attribute tables, type relations, FLOP models and kernels of this family */
@@ -9903,6 +10415,66 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this", NONE,
               byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
     /* ---- ops: math ---- */
+    BYOC__OP0("sin", 1, 1, ELEMWISE, byoc__rel_float_unary, "sine", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_SIN, BYOC__KF)),
+    BYOC__OP0("cos", 1, 1, ELEMWISE, byoc__rel_float_unary, "cosine", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_COS, BYOC__KF)),
+    BYOC__OP0("tan", 1, 1, ELEMWISE, byoc__rel_float_unary, "tangent", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_TAN, BYOC__KF)),
+    BYOC__OP0("asin", 1, 1, ELEMWISE, byoc__rel_float_unary, "arcsine (NaN outside [-1, 1])", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ASIN, BYOC__KF)),
+    BYOC__OP0("acos", 1, 1, ELEMWISE, byoc__rel_float_unary, "arccosine (NaN outside [-1, 1])", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ACOS, BYOC__KF)),
+    BYOC__OP0("atan", 1, 1, ELEMWISE, byoc__rel_float_unary, "arctangent", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ATAN, BYOC__KF)),
+    BYOC__OP0("sinh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic sine", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_SINH, BYOC__KF)),
+    BYOC__OP0("cosh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic cosine", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_COSH, BYOC__KF)),
+    BYOC__OP0("asinh", 1, 1, ELEMWISE, byoc__rel_float_unary, "inverse hyperbolic sine", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ASINH, BYOC__KF)),
+    BYOC__OP0("acosh", 1, 1, ELEMWISE, byoc__rel_float_unary, "inverse hyperbolic cosine (NaN below 1)", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ACOSH, BYOC__KF)),
+    BYOC__OP0("atanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "inverse hyperbolic tangent (NaN outside [-1, 1])",
+              ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ATANH, BYOC__KF)),
+    BYOC__OP0("round", 1, 1, ELEMWISE, byoc__rel_float_unary, "round to the nearest integer, halves to even", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ROUND, BYOC__KF)),
+    BYOC__OP0("mod", 2, 2, BROADCAST, byoc__rel_math_arith,
+              "remainder with the dividend's sign (C fmod / %), broadcasting; integer x mod 0 is 0", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_MOD, BYOC__KF)),
+    BYOC__OP0("floor_mod", 2, 2, BROADCAST, byoc__rel_math_arith,
+              "remainder with the divisor's sign (Python's %), broadcasting; integer x mod 0 is 0", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_FLOOR_MOD, BYOC__KF)),
+    BYOC__OP0("logical_and", 2, 2, BROADCAST, byoc__rel_logical, "boolean and with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_AND, 0)),
+    BYOC__OP0("logical_or", 2, 2, BROADCAST, byoc__rel_logical, "boolean or with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_OR, 0)),
+    BYOC__OP0("logical_xor", 2, 2, BROADCAST, byoc__rel_logical, "boolean exclusive or with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_XOR, 0)),
+    BYOC__OP0("left_shift", 2, 2, BROADCAST, byoc__rel_shift,
+              "integer x << y with broadcasting; a count outside [0, bits) gives 0", ELEMWISE, byoc__flops_per_output,
+              0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_LEFT_SHIFT, 0)),
+    BYOC__OP0("right_shift", 2, 2, BROADCAST, byoc__rel_shift,
+              "integer x >> y with broadcasting (arithmetic for signed); a count outside [0, bits) gives 0 or -1",
+              ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_RIGHT_SHIFT, 0)),
+    BYOC__OP("trilu", 1, 2, INJECTIVE, byoc__attrs_trilu, byoc__rel_trilu,
+             "upper (j - i >= k) or lower (j - i <= k) triangle of the last two axes, zero elsewhere; "
+             "k is an optional int64 argument (default 0)",
+             NONE, byoc__flops_none, 0, BYOC__K(byoc__k_trilu, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("cumsum", 1, 1, OPAQUE, byoc__attrs_cumsum, byoc__rel_cumsum,
+             "running sum along axis (None: the flattened input); exclusive leaves each element out, reverse "
+             "sums from the end",
+             NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_cumsum, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("hardmax", 1, 1, OPAQUE, byoc__attrs_hardmax, byoc__rel_hardmax,
+             "1 at the first maximum along axis, 0 elsewhere (ONNX Hardmax)", NONE, byoc__flops_hardmax, 0,
+             BYOC__K(byoc__k_hardmax, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("eye_like", 1, 1, OPAQUE, byoc__attrs_eye_like, byoc__rel_eye_like,
+             "a matrix the input's shape with ones on diagonal k (ONNX EyeLike); dtype \"\" keeps the input's", NONE,
+             byoc__flops_none, BYOC_OP_READS_SHAPE_ONLY, BYOC__K(byoc__k_eye_like, NULL, 0, 0)),
+    BYOC__OP0("det", 1, 1, OPAQUE, byoc__rel_det, "determinant of each square matrix of the last two axes", NONE,
+              byoc__flops_det, 0, BYOC__K(byoc__k_det, byoc__ws_det, 0, BYOC__KF)),
+    BYOC__OP("prod", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "product over axes", REDUCE,
+             byoc__flops_per_input, 0, BYOC__K(byoc__k_prod, byoc__ws_prod, 0, BYOC__KF)),
     /* (end of math) */
     /* ---- ops: indexing ---- */
     /* (end of indexing) */

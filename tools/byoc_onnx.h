@@ -2926,6 +2926,95 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
 
 // [SECTION] impl: op converters: math (math)
 /* (converters: math) */
+/* Mod: fmod=1 is C's fmod (the dividend's sign), fmod=0 Python's % (the divisor's sign), which ONNX defines
+   for integers only */
+BYOC__PRIVATE byoc_result byoc_onnx__mod(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
+    if (!a || !b) return BYOC_ONNX__OK(c);
+    int64_t fmod = byoc_onnx__attr_int(c, "fmod", 0);
+    if (fmod != 0 && fmod != 1)
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "fmod must be 0 or 1, got %lld", (long long)fmod);
+    byoc_dtype dt = byoc_onnx__type(a)->dtype;
+    if (!fmod && byoc_dtype_is_float(dt))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Mod of %s needs fmod=1 (fmod=0 is defined for integers only)",
+                               byoc_dtype_name(dt));
+    c->out[0] = byoc_onnx__call2(c->st, fmod ? "mod" : "floor_mod", a, b, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__bitshift(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    char buf[16];
+    const char *dir = byoc_onnx__attr_string(c, "direction", "", buf, sizeof buf);
+    int left = !strcmp(dir, "LEFT");
+    if (!left && strcmp(dir, "RIGHT"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "direction must be \"LEFT\" or \"RIGHT\", got \"%s\"", dir);
+    c->out[0] = byoc_onnx__call2(c->st, left ? "left_shift" : "right_shift", byoc_onnx__input(c, 0, "X"),
+                                 byoc_onnx__input(c, 1, "Y"), NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Trilu: k (optional, a 0-D int64) stays an argument, so it may be computed at run time */
+BYOC__PRIVATE byoc_result byoc_onnx__trilu(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *k = c->nin > 1 ? c->in[1] : NULL;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "upper", byoc_onnx__attr_int(c, "upper", 1) != 0);
+    c->out[0] = k ? byoc_onnx__call2(c->st, op, x, k, &a) : byoc_onnx__call1(c->st, op, x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* CumSum: the axis input must be a constant (it fixes which axis the kernel scans) */
+BYOC__PRIVATE byoc_result byoc_onnx__cumsum(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *axis_in = byoc_onnx__input(c, 1, "axis");
+    const byoc_type *t = x && axis_in ? byoc_onnx__tensor_of(st, x, "CumSum's x") : NULL;
+    if (!t) return BYOC_ONNX__OK(c);
+    int64_t axis;
+    int n = byoc_onnx__const_ints(st, axis_in, &axis, 1, "CumSum's axis");
+    if (n < 0) return BYOC_ONNX__OK(c);
+    if (n != 1) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "CumSum's axis must hold one value, got %d", n);
+    if ((axis = byoc_onnx__norm_axis(c, axis, t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_bool(st->m, &a, "exclusive", byoc_onnx__attr_int(c, "exclusive", 0) != 0);
+    byoc_attrs_set_bool(st->m, &a, "reverse", byoc_onnx__attr_int(c, "reverse", 0) != 0);
+    c->out[0] = byoc_onnx__call1(st, op, x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* EyeLike: dtype (a TensorProto data type) defaults to the input's */
+BYOC__PRIVATE byoc_result byoc_onnx__eye_like(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input");
+    if (!x) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (byoc_onnx__attr_get(c, "dtype")) {
+        int64_t code = byoc_onnx__attr_int(c, "dtype", 0);
+        byoc_dtype dt = code > 0 && code < 64 ? byoc_onnx__dtype((int)code) : BYOC_DTYPE_INVALID;
+        if (dt == BYOC_DTYPE_INVALID)
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "dtype %lld is not supported", (long long)code);
+        byoc_attrs_set_string(c->st->m, &a, "dtype", byoc_dtype_name(dt));
+    }
+    byoc_attrs_set_int(c->st->m, &a, "k", byoc_onnx__attr_int(c, "k", 0));
+    c->out[0] = byoc_onnx__call1(c->st, op, x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Gelu (opset 20): approximate "none" (the erf form) or "tanh" */
+BYOC__PRIVATE byoc_result byoc_onnx__gelu(byoc_onnx__ctx *c, const char *op) {
+    char buf[16];
+    const char *approx = byoc_onnx__attr_string(c, "approximate", "none", buf, sizeof buf);
+    if (strcmp(approx, "none") && strcmp(approx, "tanh"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "approximate must be \"none\" or \"tanh\", got \"%s\"", approx);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "approximate", approx);
+    c->out[0] = byoc_onnx__call1(c->st, op, byoc_onnx__input(c, 0, "X"), &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: indexing (indexing)
 /* (converters: indexing) */
@@ -3430,6 +3519,30 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Unsqueeze", byoc_onnx__unsqueeze, NULL},
     {"Where", byoc_onnx__where, NULL},
     /* ---- math ---- */
+    {"Acos", byoc_onnx__unary, "acos"},
+    {"Acosh", byoc_onnx__unary, "acosh"},
+    {"And", byoc_onnx__binary, "logical_and"},
+    {"Asin", byoc_onnx__unary, "asin"},
+    {"Asinh", byoc_onnx__unary, "asinh"},
+    {"Atan", byoc_onnx__unary, "atan"},
+    {"Atanh", byoc_onnx__unary, "atanh"},
+    {"BitShift", byoc_onnx__bitshift, NULL},
+    {"Cos", byoc_onnx__unary, "cos"},
+    {"Cosh", byoc_onnx__unary, "cosh"},
+    {"CumSum", byoc_onnx__cumsum, "cumsum"},
+    {"Det", byoc_onnx__unary, "det"},
+    {"EyeLike", byoc_onnx__eye_like, "eye_like"},
+    {"Gelu", byoc_onnx__gelu, "nn.gelu"},
+    {"Hardmax", byoc_onnx__softmax, "hardmax"},
+    {"Mod", byoc_onnx__mod, NULL},
+    {"Or", byoc_onnx__binary, "logical_or"},
+    {"ReduceProd", byoc_onnx__reduce, "prod"},
+    {"Round", byoc_onnx__unary, "round"},
+    {"Sin", byoc_onnx__unary, "sin"},
+    {"Sinh", byoc_onnx__unary, "sinh"},
+    {"Tan", byoc_onnx__unary, "tan"},
+    {"Trilu", byoc_onnx__trilu, "trilu"},
+    {"Xor", byoc_onnx__binary, "logical_xor"},
     /* (end of math) */
     /* ---- indexing ---- */
     /* (end of indexing) */
