@@ -9122,6 +9122,103 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 // [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
 /* (ops: losses) attribute tables, type relations, FLOP models and kernels of this family */
 
+/* ---- nn.nll_loss: TVM's negative log-likelihood loss (ONNX NegativeLogLikelihoodLoss; with nn.log_softmax
+   in front, SoftmaxCrossEntropyLoss). predictions (N, C, d1..dk) hold log-probabilities, targets (N, d1..dk)
+   class indices, the optional weights (C) a weight per class. Element loss: -weights[t] * predictions[n, t, ...],
+   0 where t is ignore_index (None: no index is ignored). reduction "mean" divides the sum by the sum of the
+   weights of the targets not ignored (NaN when every target is ignored, as ONNX's reference and PyTorch). */
+static const byoc_attr_spec byoc__attrs_nll_loss[] = {BYOC__A("reduction", BYOC__STR, "\"mean\""),
+                                                      BYOC__A("ignore_index", BYOC__INT | BYOC__OPT, "-100")};
+
+BYOC__PRIVATE int byoc__nll_reduction_ok(const char *reduction) {
+    return !strcmp(reduction, "none") || !strcmp(reduction, "sum") || !strcmp(reduction, "mean");
+}
+
+/* a static extent wins over an unknown one; two static ones must agree */
+BYOC__PRIVATE int byoc__nll_dim_match(byoc_type_rel_ctx *ctx, int64_t *into, int64_t other, const char *what, int axis) {
+    if (*into >= 0 && other >= 0 && *into != other) {
+        BYOC__FAIL("%s axis %d has %lld, predictions have %lld", what, axis, (long long)other, (long long)*into);
+        return 0;
+    }
+    if (*into < 0) *into = other;
+    return 1;
+}
+
+static const byoc_type *byoc__rel_nll_loss(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    const byoc_type *x = a[0], *t = a[1];
+    if (!byoc__float_arg(ctx, x, "predictions") || !byoc__tensor_arg(ctx, t, "targets")) return NULL;
+    if (x->rank < 2) return BYOC__FAIL("predictions must be (N, C, d1, ..., dk), got rank %d", x->rank);
+    if (!byoc__is_int_dtype(t->dtype))
+        return BYOC__FAIL("targets must be class indices of an integer dtype, got %s", byoc_dtype_name(t->dtype));
+    if (t->rank != x->rank - 1)
+        return BYOC__FAIL("targets must be (N, d1, ..., dk): rank %d for predictions of rank %d, got rank %d",
+                          x->rank - 1, x->rank, t->rank);
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < t->rank; ++i) {
+        dims[i] = x->dims[i == 0 ? 0 : i + 1];
+        if (!byoc__nll_dim_match(ctx, &dims[i], t->dims[i], "targets", i)) return NULL;
+    }
+    if (n > 2) {
+        const byoc_type *w = a[2];
+        if (!byoc__tensor_arg(ctx, w, "weights")) return NULL;
+        if (w->rank != 1) return BYOC__FAIL("weights must be 1-D (C), got rank %d", w->rank);
+        if (w->dtype != x->dtype)
+            return BYOC__FAIL("weights are %s, predictions %s: they must match", byoc_dtype_name(w->dtype),
+                              byoc_dtype_name(x->dtype));
+        if (w->dims[0] >= 0 && x->dims[1] >= 0 && w->dims[0] != x->dims[1])
+            return BYOC__FAIL("weights have %lld classes, predictions %lld", (long long)w->dims[0],
+                              (long long)x->dims[1]);
+    }
+    const char *reduction = byoc_attrs_string(at, "reduction", "mean");
+    if (!byoc__nll_reduction_ok(reduction))
+        return BYOC__FAIL("reduction \"%s\" is not one of none, sum, mean", reduction);
+    if (strcmp(reduction, "none")) return byoc_type_rel_tensor(ctx, x->dtype, 0, NULL);
+    return byoc_type_rel_tensor(ctx, x->dtype, t->rank, dims);
+}
+
+/* a gather, a multiply and an add per target */
+static double byoc__flops_nll_loss(const byoc_node *c) {
+    int64_t targets = c->nargs > 1 && c->args[1]->checked_type ? byoc_type_num_elements(c->args[1]->checked_type) : 0;
+    return targets > 0 ? 3.0 * (double)targets : 0;
+}
+
+static byoc_result byoc__k_nll_loss(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *t = &k->in[1], *w = k->nin > 2 ? &k->in[2] : NULL;
+    byoc_dtype dt = x->dtype;
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) return byoc__kfail_dtype(k, dt);
+    if (!byoc__is_int_dtype(t->dtype)) return byoc__kfail_dtype(k, t->dtype);
+    const byoc_attr_value *iv = byoc__kattr(k, "ignore_index");
+    int has_ignore = iv && iv->kind == BYOC_ATTR_INT, none = !strcmp(byoc__kstr(k, "reduction", "mean"), "none");
+    int sum_only = !strcmp(byoc__kstr(k, "reduction", "mean"), "sum");
+    int64_t ignore = has_ignore ? iv->i : 0, N = x->dims[0], C = x->dims[1], D = byoc__dims_prod(x->dims, 2, x->rank);
+    size_t ts = byoc_dtype_size(t->dtype);
+    const char *tp = (const char *)t->data;
+    /* double accumulators: a long float32 sum keeps its precision */
+    double total = 0, weight_sum = 0;
+    for (int64_t n = 0; n < N; ++n) {
+        const char *xrow = (const char *)x->data + n * C * D * (int64_t)byoc_dtype_size(dt);
+        for (int64_t j = 0; j < D; ++j) {
+            int64_t at = n * D + j, cls = byoc__int_at(t->dtype, tp + at * (int64_t)ts);
+            double loss = 0, weight = 0;
+            if (!has_ignore || cls != ignore) {
+                if (cls < 0 || cls >= C)
+                    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id,
+                                      "%s: target %lld (element %lld) is outside the classes [0, %lld)%s", k->name,
+                                      (long long)cls, (long long)at, (long long)C,
+                                      has_ignore ? " and is not ignore_index" : "");
+                weight = w ? byoc__load(w->dtype, w->data, cls) : 1.0;
+                loss = -weight * byoc__load(dt, xrow, cls * D + j);
+            }
+            if (none) byoc__store(dt, k->out[0].data, at, loss);
+            total += loss;
+            weight_sum += weight;
+        }
+    }
+    if (!none) byoc__store(dt, k->out[0].data, 0, sum_only ? total : total / weight_sum);
+    return BYOC_OK;
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -9378,6 +9475,10 @@ static const byoc__op_record byoc__builtin_ops[] = {
     /* ---- ops: recurrent ---- */
     /* (end of recurrent) */
     /* ---- ops: losses ---- */
+    BYOC__OP("nn.nll_loss", 2, 3, OPAQUE, byoc__attrs_nll_loss, byoc__rel_nll_loss,
+             "negative log-likelihood loss of (N, C, d1..dk) log-probabilities at (N, d1..dk) targets, optional "
+             "class weights; reduction none, sum or mean",
+             NONE, byoc__flops_nll_loss, 0, BYOC__K(byoc__k_nll_loss, NULL, 0, BYOC__KF)),
     /* (end of losses) */
 };
 #undef BYOC__KF

@@ -2840,6 +2840,51 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
 
 // [SECTION] impl: op converters: losses (losses)
 /* (converters: losses) */
+/* reduction and ignore_index of NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as nn.nll_loss's
+   attributes; ONNX without ignore_index ignores no target (None), not TVM's default -100 */
+BYOC__PRIVATE int byoc_onnx__loss_attrs(byoc_onnx__ctx *c, byoc_attrs *a) {
+    char buf[32];
+    const char *reduction = byoc_onnx__attr_string(c, "reduction", "mean", buf, sizeof buf);
+    if (strcmp(reduction, "none") && strcmp(reduction, "sum") && strcmp(reduction, "mean")) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "reduction \"%s\" is not one of none, sum, mean", reduction);
+        return 0;
+    }
+    memset(a, 0, sizeof *a);
+    byoc_attrs_set_string(c->st->m, a, "reduction", reduction);
+    if (byoc_onnx__attr_get(c, "ignore_index"))
+        byoc_attrs_set_int(c->st->m, a, "ignore_index", byoc_onnx__attr_int(c, "ignore_index", 0));
+    else byoc_attrs_set_none(c->st->m, a, "ignore_index");
+    return 1;
+}
+
+/* NegativeLogLikelihoodLoss (opsets 12, 13): nn.nll_loss(input, target[, weight]) */
+BYOC__PRIVATE byoc_result byoc_onnx__nll_loss(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "input"), byoc_onnx__input(c, 1, "target"),
+                          c->nin > 2 ? c->in[2] : NULL};
+    byoc_attrs a;
+    if (!args[0] || !args[1] || !byoc_onnx__loss_attrs(c, &a)) return BYOC_ONNX__OK(c);
+    c->out[0] = byoc_onnx__call(c->st, op, args, args[2] ? 3 : 2, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* SoftmaxCrossEntropyLoss (opsets 12, 13): nn.log_softmax over the classes (axis 1), then nn.nll_loss; the
+   optional second output, log_prob, is the log_softmax itself */
+BYOC__PRIVATE byoc_result byoc_onnx__softmax_cross_entropy(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_node *scores = byoc_onnx__input(c, 0, "scores"), *labels = byoc_onnx__input(c, 1, "labels");
+    const byoc_type *t = scores ? byoc_onnx__tensor_of(c->st, scores, "scores") : NULL;
+    byoc_attrs a, axis;
+    if (!t || !labels || !byoc_onnx__loss_attrs(c, &a)) return BYOC_ONNX__OK(c);
+    if (t->rank < 2)
+        return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "scores must be (N, C, d1, ..., dk), got rank %d", t->rank);
+    memset(&axis, 0, sizeof axis);
+    byoc_attrs_set_int(c->st->m, &axis, "axis", 1);
+    byoc_node *log_prob = byoc_onnx__call1(c->st, "nn.log_softmax", scores, &axis);
+    byoc_node *args[3] = {log_prob, labels, c->nin > 2 ? c->in[2] : NULL};
+    if (log_prob) c->out[0] = byoc_onnx__call(c->st, "nn.nll_loss", args, args[2] ? 3 : 2, &a);
+    if (c->nout > 1) c->out[1] = log_prob;
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
@@ -2951,6 +2996,8 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* ---- recurrent ---- */
     /* (end of recurrent) */
     /* ---- losses ---- */
+    {"NegativeLogLikelihoodLoss", byoc_onnx__nll_loss, "nn.nll_loss"},
+    {"SoftmaxCrossEntropyLoss", byoc_onnx__softmax_cross_entropy, NULL},
     /* (end of losses) */
 };
 
