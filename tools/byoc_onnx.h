@@ -2886,6 +2886,26 @@ BYOC__PRIVATE byoc_result byoc_onnx__softmax_cross_entropy(byoc_onnx__ctx *c, co
     return BYOC_ONNX__OK(c);
 }
 
+/* Einsum (opset 12): einsum over the tuple of every input, the equation as given */
+BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
+    char buf[512];
+    const char *equation = byoc_onnx__attr_string(c, "equation", NULL, buf, sizeof buf);
+    if (!equation) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Einsum needs an equation");
+    if (c->nin < 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Einsum needs an input");
+    byoc_node *fields[64];
+    if (c->nin > 64) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Einsum has %d inputs (at most 64)", c->nin);
+    for (int i = 0; i < c->nin; ++i)
+        if (!(fields[i] = byoc_onnx__input(c, i, "Inputs"))) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_onnx__note(c->st, byoc_tuple(c->st->m, fields, c->nin));
+    if (!tuple || byoc_infer_node_type(c->st->m, tuple, c->st->diag) != BYOC_OK)
+        return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "Einsum's inputs do not form a tuple of tensors");
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "equation", equation);
+    c->out[0] = byoc_onnx__call1(c->st, op, tuple, &a);
+    return BYOC_ONNX__OK(c);
+}
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -2998,6 +3018,7 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* ---- losses ---- */
     {"NegativeLogLikelihoodLoss", byoc_onnx__nll_loss, "nn.nll_loss"},
     {"SoftmaxCrossEntropyLoss", byoc_onnx__softmax_cross_entropy, NULL},
+    {"Einsum", byoc_onnx__einsum, "einsum"},
     /* (end of losses) */
 };
 
