@@ -9135,7 +9135,8 @@ BYOC__PRIVATE int byoc__nll_reduction_ok(const char *reduction) {
 }
 
 /* a static extent wins over an unknown one; two static ones must agree */
-BYOC__PRIVATE int byoc__nll_dim_match(byoc_type_rel_ctx *ctx, int64_t *into, int64_t other, const char *what, int axis) {
+BYOC__PRIVATE int byoc__nll_dim_match(byoc_type_rel_ctx *ctx, int64_t *into, int64_t other, const char *what,
+                                      int axis) {
     if (*into >= 0 && other >= 0 && *into != other) {
         BYOC__FAIL("%s axis %d has %lld, predictions have %lld", what, axis, (long long)other, (long long)*into);
         return 0;
@@ -9291,7 +9292,10 @@ BYOC__PRIVATE int byoc__es_output(byoc__einsum *e, const char *rhs, const int *c
         for (int l = 0; l < e->ell_rank; ++l) e->out[e->out_rank++] = (signed char)(BYOC__ES_ELL + l);
         for (int l = 0; l < BYOC__ES_ELL; ++l) {
             if (count[l] != 1) continue;
-            if (e->out_rank == BYOC_MAX_RANK) { snprintf(err, cap, "the result has over %d axes", BYOC_MAX_RANK); return 0; }
+            if (e->out_rank == BYOC_MAX_RANK) {
+                snprintf(err, cap, "the result has over %d axes", BYOC_MAX_RANK);
+                return 0;
+            }
             e->out[e->out_rank++] = (signed char)l;
         }
         return 1;
@@ -9359,7 +9363,8 @@ BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *
         int extra = ranks[i] - nlet[i], at = 0;
         for (int j = 0; j <= nlet[i]; ++j) {
             if (j == ell[i])
-                for (int x = 0; x < extra; ++x) e->label[i][at++] = (signed char)(BYOC__ES_ELL + e->ell_rank - extra + x);
+                for (int x = 0; x < extra; ++x)
+                    e->label[i][at++] = (signed char)(BYOC__ES_ELL + e->ell_rank - extra + x);
             if (j < nlet[i]) { e->label[i][at++] = letters[i][j]; count[letters[i][j]]++; }
         }
         for (int a = 0; a < ranks[i]; ++a)
@@ -9633,9 +9638,12 @@ BYOC__PRIVATE byoc_result byoc__es_contract(byoc__es_run *r, byoc__es_view *T, c
     const char *b = byoc__es_matrix(r, B, batch, nb, sum, ns, cols, nc, &tb);
     byoc__es_view c;
     c.n = 0;
-    for (int i = 0; i < nb; ++i) { c.label[c.n] = (signed char)batch[i]; c.dim[c.n++] = T->dim[byoc__es_find(T, batch[i])]; }
-    for (int i = 0; i < nr; ++i) { c.label[c.n] = (signed char)rows[i]; c.dim[c.n++] = T->dim[byoc__es_find(T, rows[i])]; }
-    for (int i = 0; i < nc; ++i) { c.label[c.n] = (signed char)cols[i]; c.dim[c.n++] = B->dim[byoc__es_find(B, cols[i])]; }
+    for (int i = 0; i < nb + nr + nc; ++i) {
+        int l = i < nb ? batch[i] : i < nb + nr ? rows[i - nb] : cols[i - nb - nr];
+        const byoc__es_view *from = i < nb + nr ? T : B;
+        c.label[c.n] = (signed char)l;
+        c.dim[c.n++] = from->dim[byoc__es_find(from, l)];
+    }
     byoc__es_contiguous(&c);
     c.data = byoc__es_alloc(r, (size_t)(Bn * M * N) * r->esize);
     if (!r->dry) {

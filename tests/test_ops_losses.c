@@ -222,7 +222,8 @@ static void naive_einsum(const char *eq, int nops, const int64_t dims[][8], cons
         double prod = 1;
         for (int i = 0; i < nops; ++i) {
             int64_t off = 0;
-            for (int a = 0; a < lens[i]; ++a) off = off * dims[i][a] + (dims[i][a] == 1 ? 0 : val[(unsigned char)terms[i][a]]);
+            for (int a = 0; a < lens[i]; ++a)
+                off = off * dims[i][a] + (dims[i][a] == 1 ? 0 : val[(unsigned char)terms[i][a]]);
             prod *= data[i][off];
         }
         int64_t o = 0;
@@ -266,7 +267,8 @@ static int check_einsum(const einsum_case *c, byoc_dtype dt, double tolerance, c
         }
         inputs[i] = constant_of(m, dt, c->ranks[i], c->dims[i], data[i]);
     }
-    byoc_attrs a = {0};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
     byoc_attrs_set_string(m, &a, "equation", c->equation);
     byoc_node *tuple = byoc_tuple(m, params, c->nops);
     byoc_node *call = byoc_call(m, "einsum", &tuple, 1, &a);
@@ -275,7 +277,8 @@ static int check_einsum(const einsum_case *c, byoc_dtype dt, double tolerance, c
     int ok = byoc_module_evaluate(m, inputs, c->nops, &out, &d) == BYOC_OK;
     if (!ok) snprintf(why, cap, "%s: %s", c->equation, d.message);
     const byoc_type *t = ok ? out->annotation : NULL;
-    if (ok && (t->rank != c->out_rank || t->dtype != dt || memcmp(t->dims, c->out_dims, sizeof(int64_t) * (size_t)t->rank))) {
+    if (ok && (t->rank != c->out_rank || t->dtype != dt ||
+               memcmp(t->dims, c->out_dims, sizeof(int64_t) * (size_t)t->rank))) {
         char s[160];
         byoc_type_to_string(t, s, sizeof s);
         snprintf(why, cap, "%s: result type %s", c->equation, s);
