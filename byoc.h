@@ -9481,59 +9481,71 @@ BYOC__PRIVATE void byoc__es_operand(const byoc__einsum *e, int op, const byoc_te
     }
 }
 
-/* dst[o] = the sum of v over the labels gone[], for each index o of the labels kept[] (dst contiguous) */
-#define BYOC__ES_SUM(T, ACC)                                                                                   \
+/* dst (contiguous over the labels kept[]) = the sum of v over the others. The walk follows v's memory order
+   (its axes by falling stride), so the innermost loop runs along v's contiguous axis: a vector add into a
+   row of dst when that axis is kept, a running sum when it is summed. */
+#define BYOC__ES_SUM(T)                                                                                        \
     {                                                                                                          \
         const T *src = (const T *)(const void *)v->data;                                                       \
         T *out = (T *)(void *)dst;                                                                             \
-        int64_t kidx[BYOC__ES_LABELS] = {0}, koff = 0, last_dim = ng ? v->dim[gone[ng - 1]] : 1,               \
-                last_stride = ng ? v->stride[gone[ng - 1]] : 0;                                                \
-        for (int64_t o = 0; o < nout; ++o) {                                                                   \
-            ACC acc = 0;                                                                                       \
-            int64_t gidx[BYOC__ES_LABELS] = {0}, goff = koff;                                                  \
-            for (int64_t g = 0; g < outer_runs; ++g) {                                                         \
-                for (int64_t t = 0; t < last_dim; ++t) acc += (ACC)src[goff + t * last_stride];                \
-                for (int d = ng - 2; d >= 0; --d) {                                                            \
-                    goff += v->stride[gone[d]];                                                                \
-                    if (++gidx[d] < v->dim[gone[d]]) break;                                                    \
-                    goff -= v->stride[gone[d]] * v->dim[gone[d]];                                              \
-                    gidx[d] = 0;                                                                               \
-                }                                                                                              \
+        int64_t idx[BYOC__ES_LABELS] = {0}, so = 0, oo = 0, inner = dim[n - 1], ss = sst[n - 1];               \
+        int64_t os = ost[n - 1];                                                                               \
+        for (int64_t o = 0; o < nout; ++o) out[o] = 0;                                                         \
+        for (;;) {                                                                                             \
+            if (os == 0) {                                                                                     \
+                T acc = 0;                                                                                     \
+                for (int64_t t = 0; t < inner; ++t) acc += src[so + t * ss];                                   \
+                out[oo] += acc;                                                                                \
+            } else                                                                                             \
+                for (int64_t t = 0; t < inner; ++t) out[oo + t * os] += src[so + t * ss];                      \
+            int d = n - 2;                                                                                     \
+            for (; d >= 0; --d) {                                                                              \
+                so += sst[d];                                                                                  \
+                oo += ost[d];                                                                                  \
+                if (++idx[d] < dim[d]) break;                                                                  \
+                so -= sst[d] * dim[d];                                                                         \
+                oo -= ost[d] * dim[d];                                                                         \
+                idx[d] = 0;                                                                                    \
             }                                                                                                  \
-            out[o] = (T)acc;                                                                                   \
-            for (int d = nk - 1; d >= 0; --d) {                                                                \
-                koff += v->stride[kept[d]];                                                                    \
-                if (++kidx[d] < v->dim[kept[d]]) break;                                                        \
-                koff -= v->stride[kept[d]] * v->dim[kept[d]];                                                  \
-                kidx[d] = 0;                                                                                   \
-            }                                                                                                  \
+            if (d < 0) break;                                                                                  \
         }                                                                                                      \
     }
-BYOC__PRIVATE void byoc__es_sum(int kind, const byoc__es_view *v, const int *kept, int nk, const int *gone, int ng,
-                                char *dst) {
-    int64_t nout = 1, outer_runs = 1;
-    for (int i = 0; i < nk; ++i) nout *= v->dim[kept[i]];
-    for (int i = 0; i + 1 < ng; ++i) outer_runs *= v->dim[gone[i]];
-    if (kind == BYOC__ES_F32) BYOC__ES_SUM(float, double)
-    else if (kind == BYOC__ES_F64) BYOC__ES_SUM(double, double)
-    else BYOC__ES_SUM(uint64_t, uint64_t) /* int64 bits: wrapping sums without signed overflow */
+BYOC__PRIVATE void byoc__es_sum(int kind, const byoc__es_view *v, const unsigned char *keep, char *dst) {
+    int64_t dim[BYOC__ES_LABELS], sst[BYOC__ES_LABELS], ost[BYOC__ES_LABELS], out_stride[BYOC__ES_LABELS];
+    int64_t nout = 1, any_empty = 0;
+    int order[BYOC__ES_LABELS], n = v->n;
+    for (int i = n - 1; i >= 0; --i) { /* the result's strides: contiguous over the kept labels in v's order */
+        out_stride[i] = keep[v->label[i]] ? nout : 0;
+        if (keep[v->label[i]]) nout *= v->dim[i];
+        any_empty |= v->dim[i] == 0;
+    }
+    for (int i = 0; i < n; ++i) { /* v's axes by falling stride (stable) */
+        int j = i;
+        for (; j > 0 && v->stride[order[j - 1]] < v->stride[i]; --j) order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int i = 0; i < n; ++i) {
+        dim[i] = v->dim[order[i]];
+        sst[i] = v->stride[order[i]];
+        ost[i] = out_stride[order[i]];
+    }
+    if (any_empty || n == 0) { memset(dst, 0, (size_t)nout * (kind == BYOC__ES_F32 ? 4 : 8)); return; }
+    if (kind == BYOC__ES_F32) BYOC__ES_SUM(float)
+    else if (kind == BYOC__ES_F64) BYOC__ES_SUM(double)
+    else BYOC__ES_SUM(uint64_t) /* int64 bits: wrapping sums without signed overflow */
 }
 #undef BYOC__ES_SUM
 
 /* sums v over every label keep[] does not mark: v becomes a contiguous view of the rest (in v's order) */
 BYOC__PRIVATE void byoc__es_reduce(byoc__es_run *r, byoc__es_view *v, const unsigned char *keep) {
-    int kept[BYOC__ES_LABELS], gone[BYOC__ES_LABELS], nk = 0, ng = 0;
-    for (int i = 0; i < v->n; ++i) {
-        if (keep[v->label[i]]) kept[nk++] = i;
-        else gone[ng++] = i;
-    }
-    if (!ng) return;
     byoc__es_view o;
-    o.n = nk;
-    for (int i = 0; i < nk; ++i) { o.label[i] = v->label[kept[i]]; o.dim[i] = v->dim[kept[i]]; }
+    o.n = 0;
+    for (int i = 0; i < v->n; ++i)
+        if (keep[v->label[i]]) { o.label[o.n] = v->label[i]; o.dim[o.n++] = v->dim[i]; }
+    if (o.n == v->n) return;
     byoc__es_contiguous(&o);
     o.data = byoc__es_alloc(r, (size_t)byoc__es_numel(&o) * r->esize);
-    if (!r->dry) byoc__es_sum(r->kind, v, kept, nk, gone, ng, o.data);
+    if (!r->dry) byoc__es_sum(r->kind, v, keep, o.data);
     *v = o;
 }
 
@@ -9614,10 +9626,27 @@ BYOC__PRIVATE void byoc__es_gemm(const byoc__es_run *r, int ta, int tb, int64_t 
 }
 #undef BYOC__ES_GEMM
 
+/* c[i] = a[i] * b[i]: a contraction with batch axes only (an elementwise product) */
+BYOC__PRIVATE void byoc__es_hadamard(int kind, int64_t n, const char *a, const char *b, char *c) {
+    if (kind == BYOC__ES_F32) {
+        const float *x = (const float *)(const void *)a, *y = (const float *)(const void *)b;
+        float *z = (float *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    } else if (kind == BYOC__ES_F64) {
+        const double *x = (const double *)(const void *)a, *y = (const double *)(const void *)b;
+        double *z = (double *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    } else {
+        const uint64_t *x = (const uint64_t *)(const void *)a, *y = (const uint64_t *)(const void *)b;
+        uint64_t *z = (uint64_t *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    }
+}
+
 /* T <- the contraction of T and B: the labels in both that keep[] marks are batch axes, the others in both
    are summed (K); T's own are the rows, B's own the columns. The result is contiguous [batch, rows, cols]. */
 BYOC__PRIVATE byoc_result byoc__es_contract(byoc__es_run *r, byoc__es_view *T, const byoc__es_view *B,
-                                            const unsigned char *keep) {
+                                            const unsigned char *keep, const byoc__einsum *last) {
     int batch[BYOC__ES_LABELS], rows[BYOC__ES_LABELS], sum[BYOC__ES_LABELS], cols[BYOC__ES_LABELS];
     int nb = 0, nr = 0, ns = 0, nc = 0;
     int64_t Bn = 1, M = 1, K = 1, N = 1;
@@ -9645,9 +9674,13 @@ BYOC__PRIVATE byoc_result byoc__es_contract(byoc__es_run *r, byoc__es_view *T, c
         c.dim[c.n++] = from->dim[byoc__es_find(from, l)];
     }
     byoc__es_contiguous(&c);
-    c.data = byoc__es_alloc(r, (size_t)(Bn * M * N) * r->esize);
+    /* the last product lands in the output itself when its axes are already in the output's order */
+    int direct = last && c.n == last->out_rank && (r->kind != BYOC__ES_I64 || byoc_dtype_size(r->k->out[0].dtype) == 8);
+    for (int i = 0; direct && i < c.n; ++i) direct = c.label[i] == last->out[i];
+    c.data = direct ? (char *)r->k->out[0].data : byoc__es_alloc(r, (size_t)(Bn * M * N) * r->esize);
     if (!r->dry) {
         if (K == 0) memset(c.data, 0, (size_t)(Bn * M * N) * r->esize);
+        else if (M == 1 && N == 1 && K == 1) byoc__es_hadamard(r->kind, Bn, a, b, c.data);
         else
             for (int64_t i = 0; i < Bn; ++i)
                 byoc__es_gemm(r, ta, tb, M, N, K, a + (size_t)(i * M * K) * r->esize,
@@ -9692,7 +9725,7 @@ BYOC__PRIVATE void byoc__es_store(byoc__es_run *r, const byoc__einsum *e, const 
     byoc__strides_of(e->out_rank, dims, dst);
     int narrow = r->kind == BYOC__ES_I64 && byoc_dtype_size(o->dtype) != 8;
     char *into = narrow ? byoc__es_alloc(r, (size_t)n * 8) : (char *)o->data;
-    if (r->dry) return;
+    if (r->dry || (T->data == (char *)o->data && T->data)) return; /* the last product wrote it already */
     byoc__copy_strided(e->out_rank, dims, into, dst, T->data, src, r->esize);
     if (narrow)
         for (int64_t j = 0; j < n; ++j) {
@@ -9724,7 +9757,7 @@ BYOC__PRIVATE byoc_result byoc__es_execute(byoc__es_run *r) {
     if (!byoc__einsum_parse(equation, k->nin, ranks, (const int64_t(*)[BYOC_MAX_RANK])dims, &e, err, sizeof err))
         return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s: equation \"%s\": %s", k->name,
                           equation, err);
-    if (r->kind == BYOC__ES_F32) r->gemm_ws = byoc__es_alloc(r, byoc__gemm_ws());
+    if (r->kind == BYOC__ES_F32 && e.nops > 1) r->gemm_ws = byoc__es_alloc(r, byoc__gemm_ws());
     unsigned char keep[BYOC__ES_LABELS];
     byoc__es_view T, B;
     byoc__es_operand(&e, 0, &k->in[0], byoc__es_input(r, 0), &T);
@@ -9737,7 +9770,7 @@ BYOC__PRIVATE byoc_result byoc__es_execute(byoc__es_run *r) {
         memcpy(keep_b, keep, sizeof keep_b);
         for (int j = 0; j < T.n; ++j) keep_b[T.label[j]] = 1;
         byoc__es_reduce(r, &B, keep_b);
-        byoc_result res = byoc__es_contract(r, &T, &B, keep);
+        byoc_result res = byoc__es_contract(r, &T, &B, keep, i == e.nops - 1 ? &e : NULL);
         if (res != BYOC_OK) return res;
     }
     byoc__es_store(r, &e, &T);
