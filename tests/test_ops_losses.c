@@ -1,8 +1,10 @@
 /* Unit tests for the losses family of built-in ops: nn.nll_loss (ONNX NegativeLogLikelihoodLoss, and with
    nn.log_softmax SoftmaxCrossEntropyLoss) and einsum. Each op: Relay text that calls it, its inferred type,
    its value through byoc_module_evaluate against values worked out by hand or by a naive loop over every
-   index, its type errors, and a print/parse round trip. Public API only. */
+   index, its type errors, and a print/parse round trip; then the ONNX converters on models written here.
+   Public API only. */
 #include "byoc.h"
+#include "tools/byoc_onnx.h"
 #include "test.h"
 
 #include <math.h>
@@ -376,12 +378,167 @@ static void test_einsum_text_and_errors(void) {
                       "2 input terms for 1 operands");
 }
 
+/* ---- the ONNX converters: models written here with a small protobuf writer ---- */
+typedef struct pbuf { unsigned char *p; size_t n, cap; } pbuf;
+static void put_byte(pbuf *b, unsigned char c) {
+    if (b->n == b->cap) { b->cap = b->cap ? b->cap * 2 : 256; b->p = (unsigned char *)realloc(b->p, b->cap); }
+    b->p[b->n++] = c;
+}
+static void put_varint(pbuf *b, uint64_t v) {
+    do { put_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0))); v >>= 7; } while (v);
+}
+static void put_int(pbuf *b, int field, int64_t v) { put_varint(b, (uint64_t)field << 3); put_varint(b, (uint64_t)v); }
+static void put_bytes(pbuf *b, int field, const void *data, size_t n) {
+    put_varint(b, (uint64_t)field << 3 | 2);
+    put_varint(b, n);
+    for (size_t i = 0; i < n; ++i) put_byte(b, ((const unsigned char *)data)[i]);
+}
+static void put_str(pbuf *b, int field, const char *s) { put_bytes(b, field, s, strlen(s)); }
+static void put_msg(pbuf *b, int field, pbuf *m) {
+    put_bytes(b, field, m->p, m->n);
+    free(m->p);
+    memset(m, 0, sizeof *m);
+}
+
+/* a ValueInfoProto: a tensor of ONNX element type elem */
+static void put_value_info(pbuf *g, int field, const char *name, int elem, int rank, const int64_t *dims) {
+    pbuf vi = {0, 0, 0}, type = {0, 0, 0}, tensor = {0, 0, 0}, shape = {0, 0, 0};
+    put_str(&vi, 1, name);
+    put_int(&tensor, 1, elem);
+    for (int d = 0; d < rank; ++d) {
+        pbuf dim = {0, 0, 0};
+        put_int(&dim, 1, dims[d]);
+        put_msg(&shape, 1, &dim);
+    }
+    put_msg(&tensor, 2, &shape);
+    put_msg(&type, 1, &tensor);
+    put_msg(&vi, 2, &type);
+    put_msg(g, field, &vi);
+}
+
+/* A one-node model: inputs x (elem, x_dims), t (int64, t_dims), optionally w (elem, C); outputs y (and
+   log_prob); attributes reduction (NULL: absent), ignore_index (has_ignore) or equation. */
+typedef struct loss_model {
+    const char *op, *reduction, *equation;
+    int elem, x_rank, t_rank, with_weight, has_ignore, nout;
+    int64_t x_dims[8], t_dims[8], ignore_index;
+} loss_model;
+
+static void put_attr(pbuf *node, const char *name, const char *s, int64_t i) {
+    pbuf a = {0, 0, 0};
+    put_str(&a, 1, name);
+    if (s) { put_bytes(&a, 4, s, strlen(s)); put_int(&a, 20, 3); }
+    else { put_int(&a, 3, i); put_int(&a, 20, 2); }
+    put_msg(node, 5, &a);
+}
+
+static pbuf loss_model_bytes(const loss_model *lm) {
+    pbuf g = {0, 0, 0}, node = {0, 0, 0}, model = {0, 0, 0}, ops = {0, 0, 0};
+    int einsum = lm->equation != NULL;
+    put_str(&node, 1, "x");
+    put_str(&node, 1, "t");
+    if (lm->with_weight) put_str(&node, 1, "w");
+    put_str(&node, 2, "y");
+    if (lm->nout > 1) put_str(&node, 2, "log_prob");
+    put_str(&node, 3, "loss1");
+    put_str(&node, 4, lm->op);
+    if (lm->reduction) put_attr(&node, "reduction", lm->reduction, 0);
+    if (lm->has_ignore) put_attr(&node, "ignore_index", NULL, lm->ignore_index);
+    if (einsum) put_attr(&node, "equation", lm->equation, 0);
+    put_msg(&g, 1, &node);
+    put_str(&g, 2, "g");
+    put_value_info(&g, 11, "x", lm->elem, lm->x_rank, lm->x_dims);
+    put_value_info(&g, 11, "t", einsum ? lm->elem : 7, lm->t_rank, lm->t_dims);
+    if (lm->with_weight) put_value_info(&g, 11, "w", lm->elem, 1, &lm->x_dims[1]);
+    /* output shapes are not checked by the importer: declared scalar */
+    put_value_info(&g, 12, "y", lm->elem, 0, NULL);
+    if (lm->nout > 1) put_value_info(&g, 12, "log_prob", lm->elem, lm->x_rank, lm->x_dims);
+    put_int(&model, 1, 8);
+    put_str(&ops, 1, "");
+    put_int(&ops, 2, 13);
+    put_msg(&model, 8, &ops);
+    put_msg(&model, 7, &g);
+    return model;
+}
+
+/* imports the model and evaluates it on x, t (and w); out gets the result (a tuple for two outputs) */
+static byoc_result run_loss_model(const loss_model *lm, const double *x, const double *t, const double *w,
+                                  byoc_onnx_model *model, byoc_node **out, byoc_diag *d) {
+    pbuf bytes = loss_model_bytes(lm);
+    byoc_result r = byoc_onnx_import(bytes.p, bytes.n, "loss.onnx", NULL, model, d);
+    free(bytes.p);
+    if (r != BYOC_OK) return r;
+    byoc_module *m = model->module;
+    byoc_dtype dt = lm->elem == 11 ? BYOC_FLOAT64 : BYOC_FLOAT32;
+    byoc_node *in[3] = {constant_of(m, dt, lm->x_rank, lm->x_dims, x),
+                        constant_of(m, lm->equation ? dt : BYOC_INT64, lm->t_rank, lm->t_dims, t),
+                        lm->with_weight ? constant_of(m, dt, 1, &lm->x_dims[1], w) : NULL};
+    return byoc_module_evaluate(m, in, lm->with_weight ? 3 : 2, out, d);
+}
+
+/* scores [[1, 2, 3], [1, 1, 1]], labels [2, 1], weights [1, 2, 3], ignore_index 1: the second sample is
+   ignored, the loss is 3 * -log_softmax(row 0)[2] / 3; log_prob is the log_softmax itself */
+static void test_onnx_softmax_cross_entropy(void) {
+    static const double x[6] = {1, 2, 3, 1, 1, 1}, t[2] = {2, 1}, w[3] = {1, 2, 3};
+    double lse0 = 3 + log(1 + exp(-1.0) + exp(-2.0)), lse1 = 1 + log(3.0), log_prob[6];
+    for (int i = 0; i < 6; ++i) log_prob[i] = x[i] - (i < 3 ? lse0 : lse1);
+    static const int elems[2] = {1, 11}; /* float32, and float64 through the double decomposition */
+    for (int e = 0; e < 2; ++e) {
+        loss_model lm = {"SoftmaxCrossEntropyLoss", "mean", NULL, elems[e], 2, 1, 1, 1, 2, {2, 3}, {2}, 1};
+        byoc_onnx_model model;
+        byoc_node *out = NULL;
+        byoc_diag d;
+        CHECKF(run_loss_model(&lm, x, t, w, &model, &out, &d) == BYOC_OK, "%s", d.message);
+        double tol = e ? 1e-12 : 1e-6;
+        CHECKF(out->kind == BYOC_NODE_TUPLE && out->nargs == 2, "expected (loss, log_prob)");
+        CHECKF(fabs(element(out->args[0], 0) - (lse0 - 3)) < tol, "loss %.9g, expected %.9g", element(out->args[0], 0),
+               lse0 - 3);
+        for (int i = 0; i < 6; ++i)
+            CHECKF(fabs(element(out->args[1], i) - log_prob[i]) < tol, "log_prob[%d] %.9g, expected %.9g", i,
+                   element(out->args[1], i), log_prob[i]);
+        byoc_onnx_model_free(&model);
+    }
+}
+
+/* without ignore_index no target is ignored: -100 is an out-of-range target, not TVM's default ignore */
+static void test_onnx_nll_loss_ignore_index(void) {
+    static const double x[6] = {-1, -2, -3, -4, -5, -6}, t[2] = {-100, 0};
+    loss_model lm = {"NegativeLogLikelihoodLoss", "none", NULL, 1, 2, 1, 0, 0, 1, {2, 3}, {2}, 0};
+    byoc_onnx_model model;
+    byoc_node *out = NULL;
+    byoc_diag d;
+    CHECK(run_loss_model(&lm, x, t, NULL, &model, &out, &d) == BYOC_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(d.message, "target -100 (element 0) is outside the classes [0, 3)");
+    byoc_onnx_model_free(&model);
+    lm.has_ignore = 1;
+    lm.ignore_index = -100;
+    CHECKF(run_loss_model(&lm, x, t, NULL, &model, &out, &d) == BYOC_OK, "%s", d.message);
+    CHECK(element(out, 0) == 0 && element(out, 1) == 4);
+    byoc_onnx_model_free(&model);
+    lm.reduction = "avg";
+    CHECK(run_loss_model(&lm, x, t, NULL, &model, &out, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "reduction \"avg\" is not one of none, sum, mean");
+}
+
+static void test_onnx_einsum(void) {
+    static const double a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1};
+    loss_model lm = {"Einsum", NULL, "ij,jk", 11, 2, 2, 0, 0, 1, {2, 3}, {3, 2}, 0};
+    byoc_onnx_model model;
+    byoc_node *out = NULL;
+    byoc_diag d;
+    CHECKF(run_loss_model(&lm, a, b, NULL, &model, &out, &d) == BYOC_OK, "%s", d.message);
+    static const double want[4] = {4, 5, 10, 11}; /* [[1+3, 2+3], [4+6, 5+6]] */
+    for (int i = 0; i < 4; ++i) CHECKF(element(out, i) == want[i], "element %d is %g", i, element(out, i));
+    byoc_onnx_model_free(&model);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_nll_loss_reductions), TEST_ENTRY(test_nll_loss_spatial),
         TEST_ENTRY(test_nll_loss_bad_target), TEST_ENTRY(test_nll_loss_type_errors),
         TEST_ENTRY(test_einsum_equations),    TEST_ENTRY(test_einsum_gemm_sized),
-        TEST_ENTRY(test_einsum_text_and_errors),
+        TEST_ENTRY(test_einsum_text_and_errors), TEST_ENTRY(test_onnx_softmax_cross_entropy),
+        TEST_ENTRY(test_onnx_nll_loss_ignore_index), TEST_ENTRY(test_onnx_einsum),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

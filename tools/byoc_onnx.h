@@ -2867,6 +2867,21 @@ BYOC__PRIVATE byoc_result byoc_onnx__nll_loss(byoc_onnx__ctx *c, const char *op)
     return BYOC_ONNX__OK(c);
 }
 
+/* log_softmax over axis 1 in double: x - (m + log(sum(exp(x - m)))), m the maximum (nn.log_softmax's kernel
+   computes in float32, which would round float64 scores) */
+BYOC__PRIVATE byoc_node *byoc_onnx__log_softmax_f64(byoc_onnx__state *st, byoc_node *x) {
+    byoc_attrs a;
+    int64_t axis = 1;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "axis", &axis, 1);
+    byoc_attrs_set_bool(st->m, &a, "keepdims", 1);
+    byoc_node *m = byoc_onnx__call1(st, "max", x, &a);
+    byoc_node *e = byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "subtract", x, m, NULL), NULL);
+    byoc_node *log_sum = byoc_onnx__call1(st, "log", byoc_onnx__call1(st, "sum", e, &a), NULL);
+    byoc_node *lse = byoc_onnx__call2(st, "add", m, log_sum, NULL);
+    return byoc_onnx__call2(st, "subtract", x, lse, NULL);
+}
+
 /* SoftmaxCrossEntropyLoss (opsets 12, 13): nn.log_softmax over the classes (axis 1), then nn.nll_loss; the
    optional second output, log_prob, is the log_softmax itself */
 BYOC__PRIVATE byoc_result byoc_onnx__softmax_cross_entropy(byoc_onnx__ctx *c, const char *op) {
@@ -2879,7 +2894,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__softmax_cross_entropy(byoc_onnx__ctx *c, co
         return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "scores must be (N, C, d1, ..., dk), got rank %d", t->rank);
     memset(&axis, 0, sizeof axis);
     byoc_attrs_set_int(c->st->m, &axis, "axis", 1);
-    byoc_node *log_prob = byoc_onnx__call1(c->st, "nn.log_softmax", scores, &axis);
+    byoc_node *log_prob = t->dtype == BYOC_FLOAT64 ? byoc_onnx__log_softmax_f64(c->st, scores)
+                                                   : byoc_onnx__call1(c->st, "nn.log_softmax", scores, &axis);
     byoc_node *args[3] = {log_prob, labels, c->nin > 2 ? c->in[2] : NULL};
     if (log_prob) c->out[0] = byoc_onnx__call(c->st, "nn.nll_loss", args, args[2] ? 3 : 2, &a);
     if (c->nout > 1) c->out[1] = log_prob;
