@@ -9319,6 +9319,27 @@ BYOC__PRIVATE int byoc__es_output(byoc__einsum *e, const char *rhs, const int *c
     return 1;
 }
 
+/* 1 when contracting left to right keeps every intermediate within BYOC_MAX_RANK axes: after operand i it
+   holds the labels seen so far that the result or a later operand still needs */
+BYOC__PRIVATE int byoc__es_fits(const byoc__einsum *e, const int *ranks, char *err, size_t cap) {
+    unsigned char seen[BYOC__ES_LABELS] = {0}, needed[BYOC__ES_LABELS];
+    for (int i = 0; i < e->nops; ++i) {
+        int axes = 0;
+        memset(needed, 0, sizeof needed);
+        for (int o = 0; o < e->out_rank; ++o) needed[e->out[o]] = 1;
+        for (int j = i + 1; j < e->nops; ++j)
+            for (int a = 0; a < ranks[j]; ++a) needed[e->label[j][a]] = 1;
+        for (int a = 0; a < ranks[i]; ++a) seen[e->label[i][a]] = 1;
+        for (int l = 0; l < BYOC__ES_LABELS; ++l) axes += seen[l] && needed[l];
+        if (axes > BYOC_MAX_RANK) {
+            snprintf(err, cap, "contracting the operands left to right makes a product of %d axes after operand %d "
+                     "(at most %d)", axes, i, BYOC_MAX_RANK);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Parses an equation for operands of the given ranks and extents (-1 unknown); 0 with err filled when the
    equation does not fit them. */
 BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *ranks,
@@ -9370,7 +9391,7 @@ BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *
         for (int a = 0; a < ranks[i]; ++a)
             if (!byoc__es_size(e, e->label[i][a], dims[i][a], i, err, cap)) return 0;
     }
-    return byoc__es_output(e, arrow ? arrow + 2 : NULL, count, err, cap);
+    return byoc__es_output(e, arrow ? arrow + 2 : NULL, count, err, cap) && byoc__es_fits(e, ranks, err, cap);
 }
 
 static const byoc_attr_spec byoc__attrs_einsum[] = {BYOC__A("equation", BYOC__STR, NULL)};

@@ -376,6 +376,11 @@ static void test_einsum_text_and_errors(void) {
     expect_type_error("#[version = \"0.0.5\"]\n"
                       "def @main(%a: Tensor[(2, 3), float32]) { einsum((%a,), equation=\"ij,jk->ik\") }\n",
                       "2 input terms for 1 operands");
+    if (test_failed) return;
+    expect_type_error("#[version = \"0.0.5\"]\n"
+                      "def @main(%a: Tensor[(1, 1, 1, 1, 1), float32], %b: Tensor[(1, 1), float32]) {\n"
+                      "  einsum((%a, %a, %b, %b, %b, %b, %b), equation=\"abcde,fghij,af,bg,ch,di,ej->\")\n}\n",
+                      "contracting the operands left to right makes a product of 10 axes after operand 1 (at most 8)");
 }
 
 /* ---- the ONNX converters: models written here with a small protobuf writer ---- */
