@@ -9220,13 +9220,14 @@ static byoc_result byoc__k_nll_loss(byoc__kctx *k) {
     return BYOC_OK;
 }
 
-/* ---- einsum (in this family's section by agreement; TVM's `einsum`): one tuple of operands and an
-   equation in numpy's notation: "ij,jk->ik" (explicit output), "ij,jk" (implicit: the subscripts seen once,
-   in ASCII order, after the ellipsis' axes), "..." for broadcast leading or inner axes, "ii->i" a repeated
-   subscript in one operand takes the diagonal, subscripts missing from the output are summed. The kernel
-   contracts the operands left to right: each pair becomes one batched matrix product (batch axes, the
-   first's free axes as rows, the second's as columns, the shared summed axes as K) on views that are
-   transposed only when their axes are not already in GEMM order; float32 runs byoc_sgemm. */
+/* ---- einsum: TVM's `einsum` (INJECTIVE, as TVM registers it), kept in this losses section by agreement
+   rather than in the indexing section the table of contents names. One tuple of operands and an equation
+   in numpy's notation: "ij,jk->ik" (explicit output), "ij,jk" (implicit: the subscripts seen once, in ASCII
+   order, after the ellipsis' axes), "..." for broadcast leading or inner axes, "ii->i" a repeated subscript
+   in one operand takes the diagonal, subscripts missing from the output are summed. The kernel contracts
+   the operands left to right: each pair becomes one batched matrix product (batch axes, the first's free
+   axes as rows, the second's as columns, the shared summed axes as K) on views that are transposed only
+   when their axes are not already in GEMM order; float32 runs byoc_sgemm. */
 #define BYOC__ES_MAX_OPS 64
 #define BYOC__ES_ELL 52 /* labels: 'A'-'Z' 0..25, 'a'-'z' 26..51 (ASCII order), then the ellipsis' axes */
 #define BYOC__ES_LABELS (BYOC__ES_ELL + BYOC_MAX_RANK)
@@ -10069,11 +10070,11 @@ static const byoc__op_record byoc__builtin_ops[] = {
     /* ---- ops: recurrent ---- */
     /* (end of recurrent) */
     /* ---- ops: losses ---- */
-    BYOC__OP("nn.nll_loss", 2, 3, OPAQUE, byoc__attrs_nll_loss, byoc__rel_nll_loss,
+    BYOC__OP("nn.nll_loss", 2, 3, OUT_ELEMWISE_FUSABLE, byoc__attrs_nll_loss, byoc__rel_nll_loss,
              "negative log-likelihood loss of (N, C, d1..dk) log-probabilities at (N, d1..dk) targets, optional "
              "class weights; reduction none, sum or mean",
              NONE, byoc__flops_nll_loss, 0, BYOC__K(byoc__k_nll_loss, NULL, 0, BYOC__KF)),
-    BYOC__OP("einsum", 1, 1, OPAQUE, byoc__attrs_einsum, byoc__rel_einsum,
+    BYOC__OP("einsum", 1, 1, INJECTIVE, byoc__attrs_einsum, byoc__rel_einsum,
              "Einstein summation over a tuple of operands (numpy's equation: explicit or implicit output, "
              "\"...\", diagonals, sums)",
              NONE, byoc__flops_einsum, 0, BYOC__K(byoc__k_einsum, byoc__ws_einsum, 0, BYOC__KF)),
