@@ -9260,8 +9260,14 @@ BYOC__PRIVATE int byoc__es_term(const char *s, const char *end, signed char *let
             continue;
         }
         int l = byoc__es_letter(*p);
-        if (l < 0) { snprintf(err, cap, "unexpected character '%c' in a term", *p); return 0; }
-        if (*n == BYOC_MAX_RANK) { snprintf(err, cap, "a term names more than %d axes", BYOC_MAX_RANK); return 0; }
+        if (l < 0) {
+            snprintf(err, cap, "unexpected character '%c' in a term", *p);
+            return 0;
+        }
+        if (*n == BYOC_MAX_RANK) {
+            snprintf(err, cap, "a term names more than %d axes", BYOC_MAX_RANK);
+            return 0;
+        }
         letters[(*n)++] = (signed char)l;
     }
     return 1;
@@ -9270,15 +9276,24 @@ BYOC__PRIVATE int byoc__es_term(const char *s, const char *end, signed char *let
 /* a label's extent from one more axis: letters must agree, the ellipsis' axes broadcast (1 against n) */
 BYOC__PRIVATE int byoc__es_size(byoc__einsum *e, int label, int64_t d, int op, char *err, size_t cap) {
     int64_t *s = &e->size[label];
-    if (*s == -2 || d == *s) { *s = d; return 1; }
+    if (*s == -2 || d == *s) {
+        *s = d;
+        return 1;
+    }
     if (label >= BYOC__ES_ELL) {
         if (d == 1) return 1;
-        if (*s == 1 || d < 0 || *s < 0) { *s = *s == 1 ? d : -1; return 1; }
+        if (*s == 1 || d < 0 || *s < 0) {
+            *s = *s == 1 ? d : -1;
+            return 1;
+        }
         snprintf(err, cap, "the axes under \"...\" of operand %d do not broadcast (%lld against %lld)", op,
                  (long long)d, (long long)*s);
         return 0;
     }
-    if (*s < 0 || d < 0) { *s = *s < 0 ? d : *s; return 1; }
+    if (*s < 0 || d < 0) {
+        *s = *s < 0 ? d : *s;
+        return 1;
+    }
     snprintf(err, cap, "subscript '%c' has extent %lld in operand %d but %lld elsewhere", byoc__es_char(label),
              (long long)d, op, (long long)*s);
     return 0;
@@ -9333,8 +9348,10 @@ BYOC__PRIVATE int byoc__es_fits(const byoc__einsum *e, const int *ranks, char *e
         for (int a = 0; a < ranks[i]; ++a) seen[e->label[i][a]] = 1;
         for (int l = 0; l < BYOC__ES_LABELS; ++l) axes += seen[l] && needed[l];
         if (axes > BYOC_MAX_RANK) {
-            snprintf(err, cap, "contracting the operands left to right makes a product of %d axes after operand %d "
-                     "(at most %d)", axes, i, BYOC_MAX_RANK);
+            snprintf(err, cap,
+                     "contracting the operands left to right makes a product of %d axes after operand %d "
+                     "(at most %d)",
+                     axes, i, BYOC_MAX_RANK);
             return 0;
         }
     }
@@ -9349,7 +9366,10 @@ BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *
     size_t len = 0;
     for (const char *p = equation; *p; ++p) {
         if (*p == ' ') continue;
-        if (len + 1 == sizeof eq) { snprintf(err, cap, "the equation is too long"); return 0; }
+        if (len + 1 == sizeof eq) {
+            snprintf(err, cap, "the equation is too long");
+            return 0;
+        }
         eq[len++] = *p;
     }
     eq[len] = 0;
@@ -9368,10 +9388,16 @@ BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *
         const char *end = strchr(s, ',');
         if (!end) end = s + strlen(s);
         if (terms < nops && !byoc__es_term(s, end, letters[terms], &nlet[terms], &ell[terms], err, cap)) return 0;
-        if (!*end) { terms++; break; }
+        if (!*end) {
+            terms++;
+            break;
+        }
         s = end + 1;
     }
-    if (terms != nops) { snprintf(err, cap, "%d input terms for %d operands", terms, nops); return 0; }
+    if (terms != nops) {
+        snprintf(err, cap, "%d input terms for %d operands", terms, nops);
+        return 0;
+    }
     for (int i = 0; i < nops; ++i) {
         int extra = ranks[i] - nlet[i];
         if (extra < 0 || (ell[i] < 0 && extra)) {
@@ -9387,7 +9413,10 @@ BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *
             if (j == ell[i])
                 for (int x = 0; x < extra; ++x)
                     e->label[i][at++] = (signed char)(BYOC__ES_ELL + e->ell_rank - extra + x);
-            if (j < nlet[i]) { e->label[i][at++] = letters[i][j]; count[letters[i][j]]++; }
+            if (j < nlet[i]) {
+                e->label[i][at++] = letters[i][j];
+                count[letters[i][j]]++;
+            }
         }
         for (int a = 0; a < ranks[i]; ++a)
             if (!byoc__es_size(e, e->label[i][a], dims[i][a], i, err, cap)) return 0;
@@ -9452,7 +9481,12 @@ static double byoc__flops_einsum(const byoc_node *c) {
 }
 
 /* -- the einsum kernel: views of labelled axes, sums over labels, pairwise contractions -- */
-enum { BYOC__ES_F32, BYOC__ES_F64, BYOC__ES_I64 }; /* what the kernel computes in (integers: int64, wrapping) */
+/* what the kernel computes in (integers: int64, wrapping) */
+enum {
+    BYOC__ES_F32,
+    BYOC__ES_F64,
+    BYOC__ES_I64
+};
 
 typedef struct byoc__es_view {
     char *data;
@@ -9485,8 +9519,7 @@ BYOC__PRIVATE void byoc__es_contiguous(byoc__es_view *v) { byoc__strides_of(v->n
 
 /* an operand as a view: a repeated label walks the diagonal (its axes' strides add up), an axis of extent
    1 under "..." broadcasts (stride 0) */
-BYOC__PRIVATE void byoc__es_operand(const byoc__einsum *e, int op, const byoc_tensor *t, char *data,
-                                    byoc__es_view *v) {
+BYOC__PRIVATE void byoc__es_operand(const byoc__einsum *e, int op, const byoc_tensor *t, char *data, byoc__es_view *v) {
     int64_t st[BYOC_MAX_RANK];
     byoc__strides_of(t->rank, t->dims, st);
     v->data = data;
@@ -9506,31 +9539,31 @@ BYOC__PRIVATE void byoc__es_operand(const byoc__einsum *e, int op, const byoc_te
 /* dst (contiguous over the labels kept[]) = the sum of v over the others. The walk follows v's memory order
    (its axes by falling stride), so the innermost loop runs along v's contiguous axis: a vector add into a
    row of dst when that axis is kept, a running sum when it is summed. */
-#define BYOC__ES_SUM(T)                                                                                        \
-    {                                                                                                          \
-        const T *src = (const T *)(const void *)v->data;                                                       \
-        T *out = (T *)(void *)dst;                                                                             \
-        int64_t idx[BYOC__ES_LABELS] = {0}, so = 0, oo = 0, inner = dim[n - 1], ss = sst[n - 1];               \
-        int64_t os = ost[n - 1];                                                                               \
-        for (int64_t o = 0; o < nout; ++o) out[o] = 0;                                                         \
-        for (;;) {                                                                                             \
-            if (os == 0) {                                                                                     \
-                T acc = 0;                                                                                     \
-                for (int64_t t = 0; t < inner; ++t) acc += src[so + t * ss];                                   \
-                out[oo] += acc;                                                                                \
-            } else                                                                                             \
-                for (int64_t t = 0; t < inner; ++t) out[oo + t * os] += src[so + t * ss];                      \
-            int d = n - 2;                                                                                     \
-            for (; d >= 0; --d) {                                                                              \
-                so += sst[d];                                                                                  \
-                oo += ost[d];                                                                                  \
-                if (++idx[d] < dim[d]) break;                                                                  \
-                so -= sst[d] * dim[d];                                                                         \
-                oo -= ost[d] * dim[d];                                                                         \
-                idx[d] = 0;                                                                                    \
-            }                                                                                                  \
-            if (d < 0) break;                                                                                  \
-        }                                                                                                      \
+#define BYOC__ES_SUM(T)                                                                          \
+    {                                                                                            \
+        const T *src = (const T *)(const void *)v->data;                                         \
+        T *out = (T *)(void *)dst;                                                               \
+        int64_t idx[BYOC__ES_LABELS] = {0}, so = 0, oo = 0, inner = dim[n - 1], ss = sst[n - 1]; \
+        int64_t os = ost[n - 1];                                                                 \
+        for (int64_t o = 0; o < nout; ++o) out[o] = 0;                                           \
+        for (;;) {                                                                               \
+            if (os == 0) {                                                                       \
+                T acc = 0;                                                                       \
+                for (int64_t t = 0; t < inner; ++t) acc += src[so + t * ss];                     \
+                out[oo] += acc;                                                                  \
+            } else                                                                               \
+                for (int64_t t = 0; t < inner; ++t) out[oo + t * os] += src[so + t * ss];        \
+            int d = n - 2;                                                                       \
+            for (; d >= 0; --d) {                                                                \
+                so += sst[d];                                                                    \
+                oo += ost[d];                                                                    \
+                if (++idx[d] < dim[d]) break;                                                    \
+                so -= sst[d] * dim[d];                                                           \
+                oo -= ost[d] * dim[d];                                                           \
+                idx[d] = 0;                                                                      \
+            }                                                                                    \
+            if (d < 0) break;                                                                    \
+        }                                                                                        \
     }
 BYOC__PRIVATE void byoc__es_sum(int kind, const byoc__es_view *v, const unsigned char *keep, char *dst) {
     int64_t dim[BYOC__ES_LABELS], sst[BYOC__ES_LABELS], ost[BYOC__ES_LABELS], out_stride[BYOC__ES_LABELS];
@@ -9551,7 +9584,10 @@ BYOC__PRIVATE void byoc__es_sum(int kind, const byoc__es_view *v, const unsigned
         sst[i] = v->stride[order[i]];
         ost[i] = out_stride[order[i]];
     }
-    if (any_empty || n == 0) { memset(dst, 0, (size_t)nout * (kind == BYOC__ES_F32 ? 4 : 8)); return; }
+    if (any_empty || n == 0) {
+        memset(dst, 0, (size_t)nout * (kind == BYOC__ES_F32 ? 4 : 8));
+        return;
+    }
     if (kind == BYOC__ES_F32) BYOC__ES_SUM(float)
     else if (kind == BYOC__ES_F64) BYOC__ES_SUM(double)
     else BYOC__ES_SUM(uint64_t) /* int64 bits: wrapping sums without signed overflow */
@@ -9563,7 +9599,10 @@ BYOC__PRIVATE void byoc__es_reduce(byoc__es_run *r, byoc__es_view *v, const unsi
     byoc__es_view o;
     o.n = 0;
     for (int i = 0; i < v->n; ++i)
-        if (keep[v->label[i]]) { o.label[o.n] = v->label[i]; o.dim[o.n++] = v->dim[i]; }
+        if (keep[v->label[i]]) {
+            o.label[o.n] = v->label[i];
+            o.dim[o.n++] = v->dim[i];
+        }
     if (o.n == v->n) return;
     byoc__es_contiguous(&o);
     o.data = byoc__es_alloc(r, (size_t)byoc__es_numel(&o) * r->esize);
@@ -9614,29 +9653,29 @@ BYOC__PRIVATE const char *byoc__es_matrix(byoc__es_run *r, const byoc__es_view *
 }
 
 /* C[M, N] = op(A)[M, K] * op(B)[K, N], row-major, one matrix of a batch */
-#define BYOC__ES_GEMM(T)                                                                                       \
-    {                                                                                                          \
-        const T *a = (const T *)(const void *)A, *b = (const T *)(const void *)B;                              \
-        T *c = (T *)(void *)C;                                                                                 \
-        for (int64_t i = 0; i < M; ++i, c += N) {                                                              \
-            if (tb) {                                                                                          \
-                for (int64_t j = 0; j < N; ++j) {                                                              \
-                    T s = 0;                                                                                   \
-                    for (int64_t p = 0; p < K; ++p) s += a[ta ? p * M + i : i * K + p] * b[j * K + p];         \
-                    c[j] = s;                                                                                  \
-                }                                                                                              \
-                continue;                                                                                      \
-            }                                                                                                  \
-            for (int64_t j = 0; j < N; ++j) c[j] = 0;                                                          \
-            for (int64_t p = 0; p < K; ++p) {                                                                  \
-                T x = a[ta ? p * M + i : i * K + p];                                                           \
-                const T *brow = b + p * N;                                                                     \
-                for (int64_t j = 0; j < N; ++j) c[j] += x * brow[j];                                           \
-            }                                                                                                  \
-        }                                                                                                      \
+#define BYOC__ES_GEMM(T)                                                                               \
+    {                                                                                                  \
+        const T *a = (const T *)(const void *)A, *b = (const T *)(const void *)B;                      \
+        T *c = (T *)(void *)C;                                                                         \
+        for (int64_t i = 0; i < M; ++i, c += N) {                                                      \
+            if (tb) {                                                                                  \
+                for (int64_t j = 0; j < N; ++j) {                                                      \
+                    T s = 0;                                                                           \
+                    for (int64_t p = 0; p < K; ++p) s += a[ta ? p * M + i : i * K + p] * b[j * K + p]; \
+                    c[j] = s;                                                                          \
+                }                                                                                      \
+                continue;                                                                              \
+            }                                                                                          \
+            for (int64_t j = 0; j < N; ++j) c[j] = 0;                                                  \
+            for (int64_t p = 0; p < K; ++p) {                                                          \
+                T x = a[ta ? p * M + i : i * K + p];                                                   \
+                const T *brow = b + p * N;                                                             \
+                for (int64_t j = 0; j < N; ++j) c[j] += x * brow[j];                                   \
+            }                                                                                          \
+        }                                                                                              \
     }
-BYOC__PRIVATE void byoc__es_gemm(const byoc__es_run *r, int ta, int tb, int64_t M, int64_t N, int64_t K,
-                                 const char *A, const char *B, char *C) {
+BYOC__PRIVATE void byoc__es_gemm(const byoc__es_run *r, int ta, int tb, int64_t M, int64_t N, int64_t K, const char *A,
+                                 const char *B, char *C) {
     if (r->kind == BYOC__ES_F32 && M * N * K >= 4096 && K > 0) {
         byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)(const void *)A, ta ? M : K, (const float *)(const void *)B,
                    tb ? K : N, 0.0f, (float *)(void *)C, N, r->gemm_ws);
@@ -9674,12 +9713,22 @@ BYOC__PRIVATE byoc_result byoc__es_contract(byoc__es_run *r, byoc__es_view *T, c
     int64_t Bn = 1, M = 1, K = 1, N = 1;
     for (int i = 0; i < T->n; ++i) {
         int l = T->label[i], in_b = byoc__es_find(B, l) >= 0;
-        if (in_b && keep[l]) { batch[nb++] = l; Bn *= T->dim[i]; }
-        else if (in_b) { sum[ns++] = l; K *= T->dim[i]; }
-        else { rows[nr++] = l; M *= T->dim[i]; }
+        if (in_b && keep[l]) {
+            batch[nb++] = l;
+            Bn *= T->dim[i];
+        } else if (in_b) {
+            sum[ns++] = l;
+            K *= T->dim[i];
+        } else {
+            rows[nr++] = l;
+            M *= T->dim[i];
+        }
     }
     for (int j = 0; j < B->n; ++j)
-        if (byoc__es_find(T, B->label[j]) < 0) { cols[nc++] = B->label[j]; N *= B->dim[j]; }
+        if (byoc__es_find(T, B->label[j]) < 0) {
+            cols[nc++] = B->label[j];
+            N *= B->dim[j];
+        }
     if (nb + nr + nc > BYOC_MAX_RANK)
         return byoc__diag(r->k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, r->k->call->id,
                           "%s: an intermediate product of the operands has %d axes (at most %d)", r->k->name,

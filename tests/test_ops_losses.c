@@ -37,10 +37,22 @@ static byoc_node *constant_of(byoc_module *m, byoc_dtype dt, int rank, const int
     unsigned char *data = (unsigned char *)calloc((size_t)(n > 0 ? n : 1), es);
     for (int64_t i = 0; i < n; ++i) {
         switch (dt) {
-        case BYOC_FLOAT32: { float f = (float)v[i]; memcpy(data + 4 * i, &f, 4); break; }
+        case BYOC_FLOAT32: {
+            float f = (float)v[i];
+            memcpy(data + 4 * i, &f, 4);
+            break;
+        }
         case BYOC_FLOAT64: memcpy(data + 8 * i, &v[i], 8); break;
-        case BYOC_INT32: { int32_t x = (int32_t)v[i]; memcpy(data + 4 * i, &x, 4); break; }
-        case BYOC_INT64: { int64_t x = (int64_t)v[i]; memcpy(data + 8 * i, &x, 8); break; }
+        case BYOC_INT32: {
+            int32_t x = (int32_t)v[i];
+            memcpy(data + 4 * i, &x, 4);
+            break;
+        }
+        case BYOC_INT64: {
+            int64_t x = (int64_t)v[i];
+            memcpy(data + 8 * i, &x, 8);
+            break;
+        }
         default: break;
         }
     }
@@ -54,10 +66,26 @@ static double element(const byoc_node *c, int64_t i) {
     const byoc_type *t = c->checked_type ? c->checked_type : c->annotation;
     const unsigned char *p = (const unsigned char *)c->data;
     switch (t->dtype) {
-    case BYOC_FLOAT32: { float f; memcpy(&f, p + 4 * i, 4); return f; }
-    case BYOC_FLOAT64: { double x; memcpy(&x, p + 8 * i, 8); return x; }
-    case BYOC_INT32: { int32_t x; memcpy(&x, p + 4 * i, 4); return x; }
-    case BYOC_INT64: { int64_t x; memcpy(&x, p + 8 * i, 8); return (double)x; }
+    case BYOC_FLOAT32: {
+        float f;
+        memcpy(&f, p + 4 * i, 4);
+        return f;
+    }
+    case BYOC_FLOAT64: {
+        double x;
+        memcpy(&x, p + 8 * i, 8);
+        return x;
+    }
+    case BYOC_INT32: {
+        int32_t x;
+        memcpy(&x, p + 4 * i, 4);
+        return x;
+    }
+    case BYOC_INT64: {
+        int64_t x;
+        memcpy(&x, p + 8 * i, 8);
+        return (double)x;
+    }
     default: return NAN;
     }
 }
@@ -95,8 +123,12 @@ static int nll_inputs(byoc_module *m, byoc_node **in) {
 
 /* losses -w[t] * x[n, t]: 3 * 3 = 9 and 1 * 0.5 = 0.5; weights of the targets 3 and 1 */
 static void test_nll_loss_reductions(void) {
-    static const struct { const char *attrs; double want[2]; int n; } cases[] = {
-        {"", {2.375, 0}, 1},                                   /* mean: 9.5 / 4 */
+    static const struct {
+        const char *attrs;
+        double want[2];
+        int n;
+    } cases[] = {
+        {"", {2.375, 0}, 1}, /* mean: 9.5 / 4 */
         {", reduction=\"sum\"", {9.5, 0}, 1},
         {", reduction=\"none\"", {9, 0.5}, 2},
         {", reduction=\"mean\", ignore_index=2", {0.5, 0}, 1}, /* target 2 ignored: 0.5 / 1 */
@@ -112,8 +144,8 @@ static void test_nll_loss_reductions(void) {
         CHECKF(t->rank == (cases[c].n == 1 ? 0 : 1) && t->dtype == BYOC_FLOAT32, "%s: result rank %d", cases[c].attrs,
                t->rank);
         for (int i = 0; i < cases[c].n; ++i)
-            CHECKF(fabs(element(out, i) - cases[c].want[i]) < 1e-6, "%s: element %d is %g, expected %g",
-                   cases[c].attrs, i, element(out, i), cases[c].want[i]);
+            CHECKF(fabs(element(out, i) - cases[c].want[i]) < 1e-6, "%s: element %d is %g, expected %g", cases[c].attrs,
+                   i, element(out, i), cases[c].want[i]);
         char why[2048];
         CHECKF(round_trips(m, why, sizeof why), "%s", why);
         byoc_module_destroy(m);
@@ -279,8 +311,8 @@ static int check_einsum(const einsum_case *c, byoc_dtype dt, double tolerance, c
     int ok = byoc_module_evaluate(m, inputs, c->nops, &out, &d) == BYOC_OK;
     if (!ok) snprintf(why, cap, "%s: %s", c->equation, d.message);
     const byoc_type *t = ok ? out->annotation : NULL;
-    if (ok && (t->rank != c->out_rank || t->dtype != dt ||
-               memcmp(t->dims, c->out_dims, sizeof(int64_t) * (size_t)t->rank))) {
+    if (ok &&
+        (t->rank != c->out_rank || t->dtype != dt || memcmp(t->dims, c->out_dims, sizeof(int64_t) * (size_t)t->rank))) {
         char s[160];
         byoc_type_to_string(t, s, sizeof s);
         snprintf(why, cap, "%s: result type %s", c->equation, s);
@@ -304,16 +336,16 @@ static int check_einsum(const einsum_case *c, byoc_dtype dt, double tolerance, c
 
 static const einsum_case einsum_cases[] = {
     {"ij,jk->ik", "ij,jk->ik", 2, {2, 2}, {{3, 4}, {4, 5}}, 2, {3, 5}},
-    {"ij,jk", "ij,jk->ik", 2, {2, 2}, {{3, 4}, {4, 5}}, 2, {3, 5}},             /* implicit */
-    {"ba", "ba->ab", 1, {2}, {{3, 4}}, 2, {4, 3}},                              /* implicit: sorted, a transpose */
-    {"Ba", "Ba->Ba", 1, {2}, {{3, 4}}, 2, {3, 4}},                              /* ASCII: 'B' before 'a' */
-    {"ii->i", "ii->i", 1, {2}, {{4, 4}}, 1, {4}},                               /* diagonal */
-    {"ii", "ii->", 1, {2}, {{4, 4}}, 0, {0}},                                   /* trace */
+    {"ij,jk", "ij,jk->ik", 2, {2, 2}, {{3, 4}, {4, 5}}, 2, {3, 5}}, /* implicit */
+    {"ba", "ba->ab", 1, {2}, {{3, 4}}, 2, {4, 3}},                  /* implicit: sorted, a transpose */
+    {"Ba", "Ba->Ba", 1, {2}, {{3, 4}}, 2, {3, 4}},                  /* ASCII: 'B' before 'a' */
+    {"ii->i", "ii->i", 1, {2}, {{4, 4}}, 1, {4}},                   /* diagonal */
+    {"ii", "ii->", 1, {2}, {{4, 4}}, 0, {0}},                       /* trace */
     {"iij->ji", "iij->ji", 1, {3}, {{3, 3, 2}}, 2, {2, 3}},
     {"ij->", "ij->", 1, {2}, {{3, 4}}, 0, {0}},
-    {"i,i", "i,i->", 2, {1, 1}, {{5}, {5}}, 0, {0}},                            /* inner product */
-    {"i,j->ij", "i,j->ij", 2, {1, 1}, {{3}, {4}}, 2, {3, 4}},                   /* outer product */
-    {"ij,ij->ij", "ij,ij->ij", 2, {2, 2}, {{3, 4}, {3, 4}}, 2, {3, 4}},         /* elementwise */
+    {"i,i", "i,i->", 2, {1, 1}, {{5}, {5}}, 0, {0}},                    /* inner product */
+    {"i,j->ij", "i,j->ij", 2, {1, 1}, {{3}, {4}}, 2, {3, 4}},           /* outer product */
+    {"ij,ij->ij", "ij,ij->ij", 2, {2, 2}, {{3, 4}, {3, 4}}, 2, {3, 4}}, /* elementwise */
     {"bij,bjk->bik", "bij,bjk->bik", 2, {3, 3}, {{2, 3, 4}, {2, 4, 5}}, 3, {2, 3, 5}},
     {"bji,bjk->bki", "bji,bjk->bki", 2, {3, 3}, {{2, 4, 3}, {2, 4, 5}}, 3, {2, 5, 3}},
     {"...ij,...jk->...ik", "xyij,yjk->xyik", 2, {4, 3}, {{2, 1, 3, 4}, {5, 4, 2}}, 4, {2, 5, 3, 2}},
@@ -321,9 +353,9 @@ static const einsum_case einsum_cases[] = {
     {"i...->...", "ixy->xy", 1, {3}, {{3, 2, 2}}, 2, {2, 2}},
     {"abc,cd,de->abe", "abc,cd,de->abe", 3, {3, 2, 2}, {{2, 3, 4}, {4, 5}, {5, 2}}, 3, {2, 3, 2}},
     {"ab,bc,cd,da->", "ab,bc,cd,da->", 4, {2, 2, 2, 2}, {{2, 3}, {3, 4}, {4, 2}, {2, 2}}, 0, {0}},
-    {"ij,kj->ikj", "ij,kj->ikj", 2, {2, 2}, {{2, 3}, {4, 3}}, 3, {2, 4, 3}},     /* a batch axis that stays */
-    {",ij->ij", ",ij->ij", 2, {0, 2}, {{0}, {2, 3}}, 2, {2, 3}},                  /* a scalar operand */
-    {"ij->j", "ij->j", 1, {2}, {{0, 3}}, 1, {3}},                                  /* a sum over nothing */
+    {"ij,kj->ikj", "ij,kj->ikj", 2, {2, 2}, {{2, 3}, {4, 3}}, 3, {2, 4, 3}}, /* a batch axis that stays */
+    {",ij->ij", ",ij->ij", 2, {0, 2}, {{0}, {2, 3}}, 2, {2, 3}},             /* a scalar operand */
+    {"ij->j", "ij->j", 1, {2}, {{0, 3}}, 1, {3}},                            /* a sum over nothing */
 };
 
 static void test_einsum_equations(void) {
@@ -384,15 +416,27 @@ static void test_einsum_text_and_errors(void) {
 }
 
 /* ---- the ONNX converters: models written here with a small protobuf writer ---- */
-typedef struct pbuf { unsigned char *p; size_t n, cap; } pbuf;
+typedef struct pbuf {
+    unsigned char *p;
+    size_t n, cap;
+} pbuf;
 static void put_byte(pbuf *b, unsigned char c) {
-    if (b->n == b->cap) { b->cap = b->cap ? b->cap * 2 : 256; b->p = (unsigned char *)realloc(b->p, b->cap); }
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 256;
+        b->p = (unsigned char *)realloc(b->p, b->cap);
+    }
     b->p[b->n++] = c;
 }
 static void put_varint(pbuf *b, uint64_t v) {
-    do { put_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0))); v >>= 7; } while (v);
+    do {
+        put_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+        v >>= 7;
+    } while (v);
 }
-static void put_int(pbuf *b, int field, int64_t v) { put_varint(b, (uint64_t)field << 3); put_varint(b, (uint64_t)v); }
+static void put_int(pbuf *b, int field, int64_t v) {
+    put_varint(b, (uint64_t)field << 3);
+    put_varint(b, (uint64_t)v);
+}
 static void put_bytes(pbuf *b, int field, const void *data, size_t n) {
     put_varint(b, (uint64_t)field << 3 | 2);
     put_varint(b, n);
@@ -432,8 +476,13 @@ typedef struct loss_model {
 static void put_attr(pbuf *node, const char *name, const char *s, int64_t i) {
     pbuf a = {0, 0, 0};
     put_str(&a, 1, name);
-    if (s) { put_bytes(&a, 4, s, strlen(s)); put_int(&a, 20, 3); }
-    else { put_int(&a, 3, i); put_int(&a, 20, 2); }
+    if (s) {
+        put_bytes(&a, 4, s, strlen(s));
+        put_int(&a, 20, 3);
+    } else {
+        put_int(&a, 3, i);
+        put_int(&a, 20, 2);
+    }
     put_msg(node, 5, &a);
 }
 
@@ -539,10 +588,10 @@ static void test_onnx_einsum(void) {
 
 int main(int argc, char **argv) {
     static const test_case tests[] = {
-        TEST_ENTRY(test_nll_loss_reductions), TEST_ENTRY(test_nll_loss_spatial),
-        TEST_ENTRY(test_nll_loss_bad_target), TEST_ENTRY(test_nll_loss_type_errors),
-        TEST_ENTRY(test_einsum_equations),    TEST_ENTRY(test_einsum_gemm_sized),
-        TEST_ENTRY(test_einsum_text_and_errors), TEST_ENTRY(test_onnx_softmax_cross_entropy),
+        TEST_ENTRY(test_nll_loss_reductions),        TEST_ENTRY(test_nll_loss_spatial),
+        TEST_ENTRY(test_nll_loss_bad_target),        TEST_ENTRY(test_nll_loss_type_errors),
+        TEST_ENTRY(test_einsum_equations),           TEST_ENTRY(test_einsum_gemm_sized),
+        TEST_ENTRY(test_einsum_text_and_errors),     TEST_ENTRY(test_onnx_softmax_cross_entropy),
         TEST_ENTRY(test_onnx_nll_loss_ignore_index), TEST_ENTRY(test_onnx_einsum),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
