@@ -2905,6 +2905,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__softmax_cross_entropy(byoc_onnx__ctx *c, co
 /* Einsum (opset 12): einsum over the tuple of every input, the equation as given */
 BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
     char buf[512];
+    const byoc_onnx__attr *eq = byoc_onnx__attr_get(c, "equation");
+    if (eq && eq->type == BYOC_ONNX__ATTR_STRING && eq->s.n >= sizeof buf) /* never parse a truncated one */
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Einsum's equation has %zu characters (at most %zu)",
+                               eq->s.n, sizeof buf - 1);
     const char *equation = byoc_onnx__attr_string(c, "equation", NULL, buf, sizeof buf);
     if (!equation) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Einsum needs an equation");
     if (c->nin < 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Einsum needs an input");
