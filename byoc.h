@@ -10169,6 +10169,747 @@ static byoc_result byoc__k_tfidf(byoc__kctx *k) {
 // [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
 /* (ops: losses) attribute tables, type relations, FLOP models and kernels of this family */
 
+/* ---- nn.nll_loss: TVM's negative log-likelihood loss (ONNX NegativeLogLikelihoodLoss; with nn.log_softmax
+   in front, SoftmaxCrossEntropyLoss). predictions (N, C, d1..dk) hold log-probabilities, targets (N, d1..dk)
+   class indices, the optional weights (C) a weight per class. Element loss: -weights[t] * predictions[n, t, ...],
+   0 where t is ignore_index (None: no index is ignored). reduction "mean" divides the sum by the sum of the
+   weights of the targets not ignored (NaN when every target is ignored, as ONNX's reference and PyTorch). */
+static const byoc_attr_spec byoc__attrs_nll_loss[] = {BYOC__A("reduction", BYOC__STR, "\"mean\""),
+                                                      BYOC__A("ignore_index", BYOC__INT | BYOC__OPT, "-100")};
+
+BYOC__PRIVATE int byoc__nll_reduction_ok(const char *reduction) {
+    return !strcmp(reduction, "none") || !strcmp(reduction, "sum") || !strcmp(reduction, "mean");
+}
+
+/* a static extent wins over an unknown one; two static ones must agree */
+BYOC__PRIVATE int byoc__nll_dim_match(byoc_type_rel_ctx *ctx, int64_t *into, int64_t other, const char *what,
+                                      int axis) {
+    if (*into >= 0 && other >= 0 && *into != other) {
+        BYOC__FAIL("%s axis %d has %lld, predictions have %lld", what, axis, (long long)other, (long long)*into);
+        return 0;
+    }
+    if (*into < 0) *into = other;
+    return 1;
+}
+
+static const byoc_type *byoc__rel_nll_loss(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    const byoc_type *x = a[0], *t = a[1];
+    if (!byoc__float_arg(ctx, x, "predictions") || !byoc__tensor_arg(ctx, t, "targets")) return NULL;
+    if (x->rank < 2) return BYOC__FAIL("predictions must be (N, C, d1, ..., dk), got rank %d", x->rank);
+    if (!byoc__is_int_dtype(t->dtype))
+        return BYOC__FAIL("targets must be class indices of an integer dtype, got %s", byoc_dtype_name(t->dtype));
+    if (t->rank != x->rank - 1)
+        return BYOC__FAIL("targets must be (N, d1, ..., dk): rank %d for predictions of rank %d, got rank %d",
+                          x->rank - 1, x->rank, t->rank);
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < t->rank; ++i) {
+        dims[i] = x->dims[i == 0 ? 0 : i + 1];
+        if (!byoc__nll_dim_match(ctx, &dims[i], t->dims[i], "targets", i)) return NULL;
+    }
+    if (n > 2) {
+        const byoc_type *w = a[2];
+        if (!byoc__tensor_arg(ctx, w, "weights")) return NULL;
+        if (w->rank != 1) return BYOC__FAIL("weights must be 1-D (C), got rank %d", w->rank);
+        if (w->dtype != x->dtype)
+            return BYOC__FAIL("weights are %s, predictions %s: they must match", byoc_dtype_name(w->dtype),
+                              byoc_dtype_name(x->dtype));
+        if (w->dims[0] >= 0 && x->dims[1] >= 0 && w->dims[0] != x->dims[1])
+            return BYOC__FAIL("weights have %lld classes, predictions %lld", (long long)w->dims[0],
+                              (long long)x->dims[1]);
+    }
+    const char *reduction = byoc_attrs_string(at, "reduction", "mean");
+    if (!byoc__nll_reduction_ok(reduction))
+        return BYOC__FAIL("reduction \"%s\" is not one of none, sum, mean", reduction);
+    if (strcmp(reduction, "none")) return byoc_type_rel_tensor(ctx, x->dtype, 0, NULL);
+    return byoc_type_rel_tensor(ctx, x->dtype, t->rank, dims);
+}
+
+/* a gather, a multiply and an add per target */
+static double byoc__flops_nll_loss(const byoc_node *c) {
+    int64_t targets = c->nargs > 1 && c->args[1]->checked_type ? byoc_type_num_elements(c->args[1]->checked_type) : 0;
+    return targets > 0 ? 3.0 * (double)targets : 0;
+}
+
+static byoc_result byoc__k_nll_loss(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *t = &k->in[1], *w = k->nin > 2 ? &k->in[2] : NULL;
+    byoc_dtype dt = x->dtype;
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) return byoc__kfail_dtype(k, dt);
+    if (!byoc__is_int_dtype(t->dtype)) return byoc__kfail_dtype(k, t->dtype);
+    const byoc_attr_value *iv = byoc__kattr(k, "ignore_index");
+    int has_ignore = iv && iv->kind == BYOC_ATTR_INT, none = !strcmp(byoc__kstr(k, "reduction", "mean"), "none");
+    int sum_only = !strcmp(byoc__kstr(k, "reduction", "mean"), "sum");
+    int64_t ignore = has_ignore ? iv->i : 0, N = x->dims[0], C = x->dims[1], D = byoc__dims_prod(x->dims, 2, x->rank);
+    size_t ts = byoc_dtype_size(t->dtype);
+    const char *tp = (const char *)t->data;
+    /* double accumulators: a long float32 sum keeps its precision */
+    double total = 0, weight_sum = 0;
+    for (int64_t n = 0; n < N; ++n) {
+        const char *xrow = (const char *)x->data + n * C * D * (int64_t)byoc_dtype_size(dt);
+        for (int64_t j = 0; j < D; ++j) {
+            int64_t at = n * D + j, cls = byoc__int_at(t->dtype, tp + at * (int64_t)ts);
+            double loss = 0, weight = 0;
+            if (!has_ignore || cls != ignore) {
+                if (cls < 0 || cls >= C)
+                    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id,
+                                      "%s: target %lld (element %lld) is outside the classes [0, %lld)%s", k->name,
+                                      (long long)cls, (long long)at, (long long)C,
+                                      has_ignore ? " and is not ignore_index" : "");
+                weight = w ? byoc__load(w->dtype, w->data, cls) : 1.0;
+                loss = -weight * byoc__load(dt, xrow, cls * D + j);
+            }
+            if (none) byoc__store(dt, k->out[0].data, at, loss);
+            total += loss;
+            weight_sum += weight;
+        }
+    }
+    if (!none) byoc__store(dt, k->out[0].data, 0, sum_only ? total : total / weight_sum);
+    return BYOC_OK;
+}
+
+/* ---- einsum: TVM's `einsum` (INJECTIVE, as TVM registers it), kept in this losses section by agreement
+   rather than in the indexing section the table of contents names. One tuple of operands and an equation
+   in numpy's notation: "ij,jk->ik" (explicit output), "ij,jk" (implicit: the subscripts seen once, in ASCII
+   order, after the ellipsis' axes), "..." for broadcast leading or inner axes, "ii->i" a repeated subscript
+   in one operand takes the diagonal, subscripts missing from the output are summed. The kernel contracts
+   the operands left to right: each pair becomes one batched matrix product (batch axes, the first's free
+   axes as rows, the second's as columns, the shared summed axes as K) on views that are transposed only
+   when their axes are not already in GEMM order; float32 runs byoc_sgemm. */
+#define BYOC__ES_MAX_OPS 64
+#define BYOC__ES_ELL 52 /* labels: 'A'-'Z' 0..25, 'a'-'z' 26..51 (ASCII order), then the ellipsis' axes */
+#define BYOC__ES_LABELS (BYOC__ES_ELL + BYOC_MAX_RANK)
+
+typedef struct byoc__einsum {
+    int nops, ell_rank, out_rank;
+    signed char label[BYOC__ES_MAX_OPS][BYOC_MAX_RANK]; /* the label of each operand axis */
+    int64_t size[BYOC__ES_LABELS];                      /* each label's extent: -2 unused, -1 unknown */
+    signed char out[BYOC_MAX_RANK];                     /* the result's labels */
+} byoc__einsum;
+
+BYOC__PRIVATE int byoc__es_letter(char ch) {
+    return ch >= 'A' && ch <= 'Z' ? ch - 'A' : ch >= 'a' && ch <= 'z' ? 26 + (ch - 'a') : -1;
+}
+BYOC__PRIVATE char byoc__es_char(int label) { return (char)(label < 26 ? 'A' + label : 'a' + (label - 26)); }
+
+/* one term ("ij", "...ij", "i...j"): its letters, and where the ellipsis stands among them (-1: none) */
+BYOC__PRIVATE int byoc__es_term(const char *s, const char *end, signed char *letters, int *n, int *ell, char *err,
+                                size_t cap) {
+    *n = 0;
+    *ell = -1;
+    for (const char *p = s; p < end; ++p) {
+        if (*p == '.') {
+            if (*ell >= 0 || end - p < 3 || p[1] != '.' || p[2] != '.') {
+                snprintf(err, cap, "an ellipsis is \"...\", once per term");
+                return 0;
+            }
+            *ell = *n;
+            p += 2;
+            continue;
+        }
+        int l = byoc__es_letter(*p);
+        if (l < 0) {
+            snprintf(err, cap, "unexpected character '%c' in a term", *p);
+            return 0;
+        }
+        if (*n == BYOC_MAX_RANK) {
+            snprintf(err, cap, "a term names more than %d axes", BYOC_MAX_RANK);
+            return 0;
+        }
+        letters[(*n)++] = (signed char)l;
+    }
+    return 1;
+}
+
+/* a label's extent from one more axis: letters must agree, the ellipsis' axes broadcast (1 against n) */
+BYOC__PRIVATE int byoc__es_size(byoc__einsum *e, int label, int64_t d, int op, char *err, size_t cap) {
+    int64_t *s = &e->size[label];
+    if (*s == -2 || d == *s) {
+        *s = d;
+        return 1;
+    }
+    if (label >= BYOC__ES_ELL) {
+        if (d == 1) return 1;
+        if (*s == 1 || d < 0 || *s < 0) {
+            *s = *s == 1 ? d : -1;
+            return 1;
+        }
+        snprintf(err, cap, "the axes under \"...\" of operand %d do not broadcast (%lld against %lld)", op,
+                 (long long)d, (long long)*s);
+        return 0;
+    }
+    if (*s < 0 || d < 0) {
+        *s = *s < 0 ? d : *s;
+        return 1;
+    }
+    snprintf(err, cap, "subscript '%c' has extent %lld in operand %d but %lld elsewhere", byoc__es_char(label),
+             (long long)d, op, (long long)*s);
+    return 0;
+}
+
+/* the result's labels: an explicit output term, or numpy's implicit one */
+BYOC__PRIVATE int byoc__es_output(byoc__einsum *e, const char *rhs, const int *count, char *err, size_t cap) {
+    signed char letters[BYOC_MAX_RANK];
+    int n = 0, ell = -1, seen[BYOC__ES_LABELS] = {0};
+    e->out_rank = 0;
+    if (!rhs) { /* implicit */
+        for (int l = 0; l < e->ell_rank; ++l) e->out[e->out_rank++] = (signed char)(BYOC__ES_ELL + l);
+        for (int l = 0; l < BYOC__ES_ELL; ++l) {
+            if (count[l] != 1) continue;
+            if (e->out_rank == BYOC_MAX_RANK) {
+                snprintf(err, cap, "the result has over %d axes", BYOC_MAX_RANK);
+                return 0;
+            }
+            e->out[e->out_rank++] = (signed char)l;
+        }
+        return 1;
+    }
+    if (!byoc__es_term(rhs, rhs + strlen(rhs), letters, &n, &ell, err, cap)) return 0;
+    if (n + (ell >= 0 ? e->ell_rank : 0) > BYOC_MAX_RANK) {
+        snprintf(err, cap, "the result has over %d axes", BYOC_MAX_RANK);
+        return 0;
+    }
+    for (int i = 0; i <= n; ++i) {
+        if (i == ell)
+            for (int l = 0; l < e->ell_rank; ++l) e->out[e->out_rank++] = (signed char)(BYOC__ES_ELL + l);
+        if (i == n) break;
+        if (!count[letters[i]] || seen[letters[i]]++) {
+            snprintf(err, cap, "output subscript '%c' %s", byoc__es_char(letters[i]),
+                     count[letters[i]] ? "appears twice" : "is in no input");
+            return 0;
+        }
+        e->out[e->out_rank++] = letters[i];
+    }
+    return 1;
+}
+
+/* 1 when contracting left to right keeps every intermediate within BYOC_MAX_RANK axes: after operand i it
+   holds the labels seen so far that the result or a later operand still needs */
+BYOC__PRIVATE int byoc__es_fits(const byoc__einsum *e, const int *ranks, char *err, size_t cap) {
+    unsigned char seen[BYOC__ES_LABELS] = {0}, needed[BYOC__ES_LABELS];
+    for (int i = 0; i < e->nops; ++i) {
+        int axes = 0;
+        memset(needed, 0, sizeof needed);
+        for (int o = 0; o < e->out_rank; ++o) needed[e->out[o]] = 1;
+        for (int j = i + 1; j < e->nops; ++j)
+            for (int a = 0; a < ranks[j]; ++a) needed[e->label[j][a]] = 1;
+        for (int a = 0; a < ranks[i]; ++a) seen[e->label[i][a]] = 1;
+        for (int l = 0; l < BYOC__ES_LABELS; ++l) axes += seen[l] && needed[l];
+        if (axes > BYOC_MAX_RANK) {
+            snprintf(err, cap,
+                     "contracting the operands left to right makes a product of %d axes after operand %d "
+                     "(at most %d)",
+                     axes, i, BYOC_MAX_RANK);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Parses an equation for operands of the given ranks and extents (-1 unknown); 0 with err filled when the
+   equation does not fit them. */
+BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *ranks,
+                                     const int64_t (*dims)[BYOC_MAX_RANK], byoc__einsum *e, char *err, size_t cap) {
+    char eq[512];
+    size_t len = 0;
+    for (const char *p = equation; *p; ++p) {
+        if (*p == ' ') continue;
+        if (len + 1 == sizeof eq) {
+            snprintf(err, cap, "the equation is too long");
+            return 0;
+        }
+        eq[len++] = *p;
+    }
+    eq[len] = 0;
+    memset(e, 0, sizeof *e);
+    for (int l = 0; l < BYOC__ES_LABELS; ++l) e->size[l] = -2;
+    if (nops < 1 || nops > BYOC__ES_MAX_OPS) {
+        snprintf(err, cap, "%d operands (1 to %d)", nops, BYOC__ES_MAX_OPS);
+        return 0;
+    }
+    e->nops = nops;
+    char *arrow = strstr(eq, "->");
+    if (arrow) *arrow = 0;
+    signed char letters[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    int nlet[BYOC__ES_MAX_OPS], ell[BYOC__ES_MAX_OPS], count[BYOC__ES_LABELS] = {0}, terms = 0;
+    for (const char *s = eq;; ++terms) {
+        const char *end = strchr(s, ',');
+        if (!end) end = s + strlen(s);
+        if (terms < nops && !byoc__es_term(s, end, letters[terms], &nlet[terms], &ell[terms], err, cap)) return 0;
+        if (!*end) {
+            terms++;
+            break;
+        }
+        s = end + 1;
+    }
+    if (terms != nops) {
+        snprintf(err, cap, "%d input terms for %d operands", terms, nops);
+        return 0;
+    }
+    for (int i = 0; i < nops; ++i) {
+        int extra = ranks[i] - nlet[i];
+        if (extra < 0 || (ell[i] < 0 && extra)) {
+            snprintf(err, cap, "operand %d has rank %d, its term names %d axes%s", i, ranks[i], nlet[i],
+                     ell[i] < 0 ? " and has no \"...\"" : "");
+            return 0;
+        }
+        if (ell[i] >= 0 && extra > e->ell_rank) e->ell_rank = extra;
+    }
+    for (int i = 0; i < nops; ++i) {
+        int extra = ranks[i] - nlet[i], at = 0;
+        for (int j = 0; j <= nlet[i]; ++j) {
+            if (j == ell[i])
+                for (int x = 0; x < extra; ++x)
+                    e->label[i][at++] = (signed char)(BYOC__ES_ELL + e->ell_rank - extra + x);
+            if (j < nlet[i]) {
+                e->label[i][at++] = letters[i][j];
+                count[letters[i][j]]++;
+            }
+        }
+        for (int a = 0; a < ranks[i]; ++a)
+            if (!byoc__es_size(e, e->label[i][a], dims[i][a], i, err, cap)) return 0;
+    }
+    return byoc__es_output(e, arrow ? arrow + 2 : NULL, count, err, cap) && byoc__es_fits(e, ranks, err, cap);
+}
+
+static const byoc_attr_spec byoc__attrs_einsum[] = {BYOC__A("equation", BYOC__STR, NULL)};
+
+/* the operand types of an einsum call's tuple: ranks and extents for the parser */
+BYOC__PRIVATE int byoc__es_shapes(const byoc_type *tuple, int *ranks, int64_t (*dims)[BYOC_MAX_RANK]) {
+    if (!tuple || tuple->kind != BYOC_TYPE_TUPLE || tuple->nfields < 1 || tuple->nfields > BYOC__ES_MAX_OPS) return 0;
+    for (int i = 0; i < tuple->nfields; ++i) {
+        const byoc_type *f = tuple->fields[i];
+        if (f->kind != BYOC_TYPE_TENSOR) return 0;
+        ranks[i] = f->rank;
+        memcpy(dims[i], f->dims, sizeof dims[i]);
+    }
+    return tuple->nfields;
+}
+
+static const byoc_type *byoc__rel_einsum(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *t = a[0];
+    if (t->kind != BYOC_TYPE_TUPLE) return BYOC__FAIL("the input must be a tuple of tensors");
+    if (t->nfields < 1 || t->nfields > BYOC__ES_MAX_OPS)
+        return BYOC__FAIL("takes 1 to %d operands, got %d", BYOC__ES_MAX_OPS, t->nfields);
+    for (int i = 0; i < t->nfields; ++i) {
+        if (!byoc__tensor_arg(ctx, t->fields[i], "every operand") || !byoc__same_dtype(ctx, t->fields[0], t->fields[i]))
+            return NULL;
+    }
+    if (t->fields[0]->dtype == BYOC_BOOL) return BYOC__FAIL("operands must be numbers, got bool");
+    int ranks[BYOC__ES_MAX_OPS];
+    int64_t dims[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    byoc__es_shapes(t, ranks, dims);
+    const char *equation = byoc_attrs_string(at, "equation", "");
+    byoc__einsum e;
+    char err[200];
+    if (!byoc__einsum_parse(equation, t->nfields, ranks, (const int64_t(*)[BYOC_MAX_RANK])dims, &e, err, sizeof err))
+        return BYOC__FAIL("equation \"%s\": %s", equation, err);
+    int64_t out[BYOC_MAX_RANK];
+    for (int i = 0; i < e.out_rank; ++i) out[i] = e.size[e.out[i]] < 0 ? -1 : e.size[e.out[i]];
+    return byoc_type_rel_tensor(ctx, t->fields[0]->dtype, e.out_rank, out);
+}
+
+/* a multiply and an add per point of the space all labels span (a bound on any contraction order) */
+static double byoc__flops_einsum(const byoc_node *c) {
+    int ranks[BYOC__ES_MAX_OPS];
+    int64_t dims[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    byoc__einsum e;
+    char err[200];
+    const byoc_attr_value *eq = byoc_attrs_get(&c->attrs, "equation");
+    int n = c->nargs == 1 ? byoc__es_shapes(c->args[0]->checked_type, ranks, dims) : 0;
+    if (!n || !eq || eq->kind != BYOC_ATTR_STRING ||
+        !byoc__einsum_parse(eq->s, n, ranks, (const int64_t(*)[BYOC_MAX_RANK])dims, &e, err, sizeof err))
+        return 0;
+    double points = 1;
+    for (int l = 0; l < BYOC__ES_LABELS; ++l)
+        if (e.size[l] > 0) points *= (double)e.size[l];
+    return 2.0 * points;
+}
+
+/* -- the einsum kernel: views of labelled axes, sums over labels, pairwise contractions -- */
+/* what the kernel computes in (integers: int64, wrapping) */
+enum {
+    BYOC__ES_F32,
+    BYOC__ES_F64,
+    BYOC__ES_I64
+};
+
+typedef struct byoc__es_view {
+    char *data;
+    int n; /* labels */
+    signed char label[BYOC__ES_LABELS];
+    int64_t dim[BYOC__ES_LABELS], stride[BYOC__ES_LABELS]; /* strides in elements, 0 along a broadcast */
+} byoc__es_view;
+
+/* one run of the plan: with dry set it only adds up the workspace the real run takes */
+typedef struct byoc__es_run {
+    const byoc__kctx *k;
+    int kind, dry;
+    size_t esize, used;
+    unsigned char *ws;
+    void *gemm_ws;
+} byoc__es_run;
+
+BYOC__PRIVATE char *byoc__es_alloc(byoc__es_run *r, size_t bytes) {
+    char *p = r->dry ? NULL : (char *)r->ws + r->used;
+    r->used += (bytes + 63) & ~(size_t)63;
+    return p;
+}
+BYOC__PRIVATE int64_t byoc__es_numel(const byoc__es_view *v) { return byoc__dims_prod(v->dim, 0, v->n); }
+BYOC__PRIVATE int byoc__es_find(const byoc__es_view *v, int label) {
+    for (int i = 0; i < v->n; ++i)
+        if (v->label[i] == label) return i;
+    return -1;
+}
+BYOC__PRIVATE void byoc__es_contiguous(byoc__es_view *v) { byoc__strides_of(v->n, v->dim, v->stride); }
+
+/* an operand as a view: a repeated label walks the diagonal (its axes' strides add up), an axis of extent
+   1 under "..." broadcasts (stride 0) */
+BYOC__PRIVATE void byoc__es_operand(const byoc__einsum *e, int op, const byoc_tensor *t, char *data, byoc__es_view *v) {
+    int64_t st[BYOC_MAX_RANK];
+    byoc__strides_of(t->rank, t->dims, st);
+    v->data = data;
+    v->n = 0;
+    for (int a = 0; a < t->rank; ++a) {
+        int l = e->label[op][a], at = byoc__es_find(v, l);
+        if (at < 0) {
+            at = v->n++;
+            v->label[at] = (signed char)l;
+            v->dim[at] = e->size[l];
+            v->stride[at] = 0;
+        }
+        v->stride[at] += t->dims[a] == 1 && e->size[l] != 1 ? 0 : st[a];
+    }
+}
+
+/* dst (contiguous over the labels kept[]) = the sum of v over the others. The walk follows v's memory order
+   (its axes by falling stride), so the innermost loop runs along v's contiguous axis: a vector add into a
+   row of dst when that axis is kept, a running sum when it is summed. */
+#define BYOC__ES_SUM(T)                                                                          \
+    {                                                                                            \
+        const T *src = (const T *)(const void *)v->data;                                         \
+        T *out = (T *)(void *)dst;                                                               \
+        int64_t idx[BYOC__ES_LABELS] = {0}, so = 0, oo = 0, inner = dim[n - 1], ss = sst[n - 1]; \
+        int64_t os = ost[n - 1];                                                                 \
+        for (int64_t o = 0; o < nout; ++o) out[o] = 0;                                           \
+        for (;;) {                                                                               \
+            if (os == 0) {                                                                       \
+                T acc = 0;                                                                       \
+                for (int64_t t = 0; t < inner; ++t) acc += src[so + t * ss];                     \
+                out[oo] += acc;                                                                  \
+            } else                                                                               \
+                for (int64_t t = 0; t < inner; ++t) out[oo + t * os] += src[so + t * ss];        \
+            int d = n - 2;                                                                       \
+            for (; d >= 0; --d) {                                                                \
+                so += sst[d];                                                                    \
+                oo += ost[d];                                                                    \
+                if (++idx[d] < dim[d]) break;                                                    \
+                so -= sst[d] * dim[d];                                                           \
+                oo -= ost[d] * dim[d];                                                           \
+                idx[d] = 0;                                                                      \
+            }                                                                                    \
+            if (d < 0) break;                                                                    \
+        }                                                                                        \
+    }
+BYOC__PRIVATE void byoc__es_sum(int kind, const byoc__es_view *v, const unsigned char *keep, char *dst) {
+    int64_t dim[BYOC__ES_LABELS], sst[BYOC__ES_LABELS], ost[BYOC__ES_LABELS], out_stride[BYOC__ES_LABELS];
+    int64_t nout = 1, any_empty = 0;
+    int order[BYOC__ES_LABELS], n = v->n;
+    for (int i = n - 1; i >= 0; --i) { /* the result's strides: contiguous over the kept labels in v's order */
+        out_stride[i] = keep[v->label[i]] ? nout : 0;
+        if (keep[v->label[i]]) nout *= v->dim[i];
+        any_empty |= v->dim[i] == 0;
+    }
+    for (int i = 0; i < n; ++i) { /* v's axes by falling stride (stable) */
+        int j = i;
+        for (; j > 0 && v->stride[order[j - 1]] < v->stride[i]; --j) order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int i = 0; i < n; ++i) {
+        dim[i] = v->dim[order[i]];
+        sst[i] = v->stride[order[i]];
+        ost[i] = out_stride[order[i]];
+    }
+    if (any_empty || n == 0) {
+        memset(dst, 0, (size_t)nout * (kind == BYOC__ES_F32 ? 4 : 8));
+        return;
+    }
+    if (kind == BYOC__ES_F32) BYOC__ES_SUM(float)
+    else if (kind == BYOC__ES_F64) BYOC__ES_SUM(double)
+    else BYOC__ES_SUM(uint64_t) /* int64 bits: wrapping sums without signed overflow */
+}
+#undef BYOC__ES_SUM
+
+/* sums v over every label keep[] does not mark: v becomes a contiguous view of the rest (in v's order) */
+BYOC__PRIVATE void byoc__es_reduce(byoc__es_run *r, byoc__es_view *v, const unsigned char *keep) {
+    byoc__es_view o;
+    o.n = 0;
+    for (int i = 0; i < v->n; ++i)
+        if (keep[v->label[i]]) {
+            o.label[o.n] = v->label[i];
+            o.dim[o.n++] = v->dim[i];
+        }
+    if (o.n == v->n) return;
+    byoc__es_contiguous(&o);
+    o.data = byoc__es_alloc(r, (size_t)byoc__es_numel(&o) * r->esize);
+    if (!r->dry) byoc__es_sum(r->kind, v, keep, o.data);
+    *v = o;
+}
+
+/* 1 when v's elements lie contiguously with its labels in the order given (unit axes aside) */
+BYOC__PRIVATE int byoc__es_is_contiguous(const byoc__es_view *v, const int *order, int n) {
+    int64_t expect = 1;
+    for (int i = n - 1; i >= 0; --i) {
+        int at = byoc__es_find(v, order[i]);
+        if (v->dim[at] == 1) continue;
+        if (v->stride[at] != expect) return 0;
+        expect *= v->dim[at];
+    }
+    return 1;
+}
+
+/* v as a batch of row-major matrices [batch..., rows..., cols...]: its own data when already laid out so
+   (or as their transposes, *trans set), else a packed copy */
+BYOC__PRIVATE const char *byoc__es_matrix(byoc__es_run *r, const byoc__es_view *v, const int *batch, int nb,
+                                          const int *rows, int nr, const int *cols, int nc, int *trans) {
+    int order[BYOC__ES_LABELS], n = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        n = 0;
+        for (int i = 0; i < nb; ++i) order[n++] = batch[i];
+        for (int i = 0; i < (pass ? nc : nr); ++i) order[n++] = pass ? cols[i] : rows[i];
+        for (int i = 0; i < (pass ? nr : nc); ++i) order[n++] = pass ? rows[i] : cols[i];
+        *trans = pass;
+        if (byoc__es_is_contiguous(v, order, n)) return v->data;
+    }
+    *trans = 0;
+    n = 0;
+    for (int i = 0; i < nb; ++i) order[n++] = batch[i];
+    for (int i = 0; i < nr; ++i) order[n++] = rows[i];
+    for (int i = 0; i < nc; ++i) order[n++] = cols[i];
+    int64_t dims[BYOC_MAX_RANK], src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK];
+    for (int i = 0; i < n; ++i) {
+        int at = byoc__es_find(v, order[i]);
+        dims[i] = v->dim[at];
+        src[i] = v->stride[at];
+    }
+    byoc__strides_of(n, dims, dst);
+    char *packed = byoc__es_alloc(r, (size_t)byoc__dims_prod(dims, 0, n) * r->esize);
+    if (!r->dry) byoc__copy_strided(n, dims, packed, dst, v->data, src, r->esize);
+    return packed;
+}
+
+/* C[M, N] = op(A)[M, K] * op(B)[K, N], row-major, one matrix of a batch */
+#define BYOC__ES_GEMM(T)                                                                               \
+    {                                                                                                  \
+        const T *a = (const T *)(const void *)A, *b = (const T *)(const void *)B;                      \
+        T *c = (T *)(void *)C;                                                                         \
+        for (int64_t i = 0; i < M; ++i, c += N) {                                                      \
+            if (tb) {                                                                                  \
+                for (int64_t j = 0; j < N; ++j) {                                                      \
+                    T s = 0;                                                                           \
+                    for (int64_t p = 0; p < K; ++p) s += a[ta ? p * M + i : i * K + p] * b[j * K + p]; \
+                    c[j] = s;                                                                          \
+                }                                                                                      \
+                continue;                                                                              \
+            }                                                                                          \
+            for (int64_t j = 0; j < N; ++j) c[j] = 0;                                                  \
+            for (int64_t p = 0; p < K; ++p) {                                                          \
+                T x = a[ta ? p * M + i : i * K + p];                                                   \
+                const T *brow = b + p * N;                                                             \
+                for (int64_t j = 0; j < N; ++j) c[j] += x * brow[j];                                   \
+            }                                                                                          \
+        }                                                                                              \
+    }
+BYOC__PRIVATE void byoc__es_gemm(const byoc__es_run *r, int ta, int tb, int64_t M, int64_t N, int64_t K, const char *A,
+                                 const char *B, char *C) {
+    if (r->kind == BYOC__ES_F32 && M * N * K >= 4096 && K > 0) {
+        byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)(const void *)A, ta ? M : K, (const float *)(const void *)B,
+                   tb ? K : N, 0.0f, (float *)(void *)C, N, r->gemm_ws);
+        return;
+    }
+    if (r->kind == BYOC__ES_F32) BYOC__ES_GEMM(float)
+    else if (r->kind == BYOC__ES_F64) BYOC__ES_GEMM(double)
+    else BYOC__ES_GEMM(uint64_t)
+}
+#undef BYOC__ES_GEMM
+
+/* c[i] = a[i] * b[i]: a contraction with batch axes only (an elementwise product) */
+BYOC__PRIVATE void byoc__es_hadamard(int kind, int64_t n, const char *a, const char *b, char *c) {
+    if (kind == BYOC__ES_F32) {
+        const float *x = (const float *)(const void *)a, *y = (const float *)(const void *)b;
+        float *z = (float *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    } else if (kind == BYOC__ES_F64) {
+        const double *x = (const double *)(const void *)a, *y = (const double *)(const void *)b;
+        double *z = (double *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    } else {
+        const uint64_t *x = (const uint64_t *)(const void *)a, *y = (const uint64_t *)(const void *)b;
+        uint64_t *z = (uint64_t *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    }
+}
+
+/* T <- the contraction of T and B: the labels in both that keep[] marks are batch axes, the others in both
+   are summed (K); T's own are the rows, B's own the columns. The result is contiguous [batch, rows, cols]. */
+BYOC__PRIVATE byoc_result byoc__es_contract(byoc__es_run *r, byoc__es_view *T, const byoc__es_view *B,
+                                            const unsigned char *keep, const byoc__einsum *last) {
+    int batch[BYOC__ES_LABELS], rows[BYOC__ES_LABELS], sum[BYOC__ES_LABELS], cols[BYOC__ES_LABELS];
+    int nb = 0, nr = 0, ns = 0, nc = 0;
+    int64_t Bn = 1, M = 1, K = 1, N = 1;
+    for (int i = 0; i < T->n; ++i) {
+        int l = T->label[i], in_b = byoc__es_find(B, l) >= 0;
+        if (in_b && keep[l]) {
+            batch[nb++] = l;
+            Bn *= T->dim[i];
+        } else if (in_b) {
+            sum[ns++] = l;
+            K *= T->dim[i];
+        } else {
+            rows[nr++] = l;
+            M *= T->dim[i];
+        }
+    }
+    for (int j = 0; j < B->n; ++j)
+        if (byoc__es_find(T, B->label[j]) < 0) {
+            cols[nc++] = B->label[j];
+            N *= B->dim[j];
+        }
+    if (nb + nr + nc > BYOC_MAX_RANK)
+        return byoc__diag(r->k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, r->k->call->id,
+                          "%s: an intermediate product of the operands has %d axes (at most %d)", r->k->name,
+                          nb + nr + nc, BYOC_MAX_RANK);
+    int ta, tb;
+    const char *a = byoc__es_matrix(r, T, batch, nb, rows, nr, sum, ns, &ta);
+    const char *b = byoc__es_matrix(r, B, batch, nb, sum, ns, cols, nc, &tb);
+    byoc__es_view c;
+    c.n = 0;
+    for (int i = 0; i < nb + nr + nc; ++i) {
+        int l = i < nb ? batch[i] : i < nb + nr ? rows[i - nb] : cols[i - nb - nr];
+        const byoc__es_view *from = i < nb + nr ? T : B;
+        c.label[c.n] = (signed char)l;
+        c.dim[c.n++] = from->dim[byoc__es_find(from, l)];
+    }
+    byoc__es_contiguous(&c);
+    /* the last product lands in the output itself when its axes are already in the output's order */
+    int direct = last && c.n == last->out_rank && (r->kind != BYOC__ES_I64 || byoc_dtype_size(r->k->out[0].dtype) == 8);
+    for (int i = 0; direct && i < c.n; ++i) direct = c.label[i] == last->out[i];
+    c.data = direct ? (char *)r->k->out[0].data : byoc__es_alloc(r, (size_t)(Bn * M * N) * r->esize);
+    if (!r->dry) {
+        if (K == 0) memset(c.data, 0, (size_t)(Bn * M * N) * r->esize);
+        else if (M == 1 && N == 1 && K == 1) byoc__es_hadamard(r->kind, Bn, a, b, c.data);
+        else
+            for (int64_t i = 0; i < Bn; ++i)
+                byoc__es_gemm(r, ta, tb, M, N, K, a + (size_t)(i * M * K) * r->esize,
+                              b + (size_t)(i * K * N) * r->esize, c.data + (size_t)(i * M * N) * r->esize);
+    }
+    *T = c;
+    return BYOC_OK;
+}
+
+/* the labels still needed after operand i: the result's and those of operands i+1.. */
+BYOC__PRIVATE void byoc__es_needed(const byoc__einsum *e, const byoc__kctx *k, int i, unsigned char *keep) {
+    memset(keep, 0, BYOC__ES_LABELS);
+    for (int o = 0; o < e->out_rank; ++o) keep[e->out[o]] = 1;
+    for (int j = i + 1; j < e->nops; ++j)
+        for (int a = 0; a < k->in[j].rank; ++a) keep[e->label[j][a]] = 1;
+}
+
+/* operand i's data as the kernel computes: integers widened to int64 */
+BYOC__PRIVATE char *byoc__es_input(byoc__es_run *r, int i) {
+    const byoc_tensor *t = &r->k->in[i];
+    if (r->kind != BYOC__ES_I64 || t->dtype == BYOC_INT64 || t->dtype == BYOC_UINT64) return (char *)t->data;
+    int64_t n = byoc__numel(t);
+    char *wide = byoc__es_alloc(r, (size_t)n * 8);
+    size_t es = byoc_dtype_size(t->dtype);
+    if (!r->dry)
+        for (int64_t j = 0; j < n; ++j) {
+            int64_t v = byoc__int_at(t->dtype, (const char *)t->data + j * (int64_t)es);
+            memcpy(wide + j * 8, &v, 8);
+        }
+    return wide;
+}
+
+/* the result: T's labels in the output's order, narrowed back for integer dtypes */
+BYOC__PRIVATE void byoc__es_store(byoc__es_run *r, const byoc__einsum *e, const byoc__es_view *T) {
+    const byoc_tensor *o = &r->k->out[0];
+    int64_t dims[BYOC_MAX_RANK], src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK], n = byoc__numel(o);
+    for (int i = 0; i < e->out_rank; ++i) {
+        int at = byoc__es_find(T, e->out[i]);
+        dims[i] = T->dim[at];
+        src[i] = T->stride[at];
+    }
+    byoc__strides_of(e->out_rank, dims, dst);
+    int narrow = r->kind == BYOC__ES_I64 && byoc_dtype_size(o->dtype) != 8;
+    char *into = narrow ? byoc__es_alloc(r, (size_t)n * 8) : (char *)o->data;
+    if (r->dry || (T->data == (char *)o->data && T->data)) return; /* the last product wrote it already */
+    byoc__copy_strided(e->out_rank, dims, into, dst, T->data, src, r->esize);
+    if (narrow)
+        for (int64_t j = 0; j < n; ++j) {
+            int64_t v;
+            memcpy(&v, into + j * 8, 8);
+            byoc__int_put(o->dtype, (char *)o->data + j * (int64_t)byoc_dtype_size(o->dtype), v);
+        }
+}
+
+/* The whole plan: operand 0 summed over the labels nothing later needs, then each next operand (summed
+   over its own such labels) contracted into it, then the result stored in the output's order. */
+BYOC__PRIVATE byoc_result byoc__es_execute(byoc__es_run *r) {
+    const byoc__kctx *k = r->k;
+    byoc_dtype dt = k->in[0].dtype;
+    r->kind = dt == BYOC_FLOAT32 ? BYOC__ES_F32 : dt == BYOC_FLOAT64 ? BYOC__ES_F64 : BYOC__ES_I64;
+    if (r->kind == BYOC__ES_I64 && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype((byoc__kctx *)k, dt);
+    r->esize = r->kind == BYOC__ES_F32 ? 4 : 8;
+    int ranks[BYOC__ES_MAX_OPS];
+    int64_t dims[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    if (k->nin > BYOC__ES_MAX_OPS) return byoc__kfail((byoc__kctx *)k, "at most %d operands", BYOC__ES_MAX_OPS);
+    for (int i = 0; i < k->nin; ++i) {
+        if (k->in[i].dtype != dt) return byoc__kfail_dtype((byoc__kctx *)k, k->in[i].dtype);
+        ranks[i] = k->in[i].rank;
+        memcpy(dims[i], k->in[i].dims, sizeof dims[i]);
+    }
+    byoc__einsum e;
+    char err[200];
+    const char *equation = byoc__kstr(k, "equation", "");
+    if (!byoc__einsum_parse(equation, k->nin, ranks, (const int64_t(*)[BYOC_MAX_RANK])dims, &e, err, sizeof err))
+        return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s: equation \"%s\": %s", k->name,
+                          equation, err);
+    if (r->kind == BYOC__ES_F32 && e.nops > 1) r->gemm_ws = byoc__es_alloc(r, byoc__gemm_ws());
+    unsigned char keep[BYOC__ES_LABELS];
+    byoc__es_view T, B;
+    byoc__es_operand(&e, 0, &k->in[0], byoc__es_input(r, 0), &T);
+    byoc__es_needed(&e, k, 0, keep);
+    byoc__es_reduce(r, &T, keep);
+    for (int i = 1; i < e.nops; ++i) {
+        byoc__es_operand(&e, i, &k->in[i], byoc__es_input(r, i), &B);
+        byoc__es_needed(&e, k, i, keep);
+        unsigned char keep_b[BYOC__ES_LABELS];
+        memcpy(keep_b, keep, sizeof keep_b);
+        for (int j = 0; j < T.n; ++j) keep_b[T.label[j]] = 1;
+        byoc__es_reduce(r, &B, keep_b);
+        byoc_result res = byoc__es_contract(r, &T, &B, keep, i == e.nops - 1 ? &e : NULL);
+        if (res != BYOC_OK) return res;
+    }
+    byoc__es_store(r, &e, &T);
+    return BYOC_OK;
+}
+
+static size_t byoc__ws_einsum(const byoc__kctx *k) {
+    byoc__es_run r;
+    memset(&r, 0, sizeof r);
+    r.k = k;
+    r.dry = 1;
+    return byoc__es_execute(&r) == BYOC_OK ? r.used : 0;
+}
+static byoc_result byoc__k_einsum(byoc__kctx *k) {
+    byoc__es_run r;
+    memset(&r, 0, sizeof r);
+    r.k = k;
+    r.ws = k->ws;
+    return byoc__es_execute(&r);
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -10496,6 +11237,14 @@ static const byoc__op_record byoc__builtin_ops[] = {
     /* ---- ops: recurrent ---- */
     /* (end of recurrent) */
     /* ---- ops: losses ---- */
+    BYOC__OP("nn.nll_loss", 2, 3, OUT_ELEMWISE_FUSABLE, byoc__attrs_nll_loss, byoc__rel_nll_loss,
+             "negative log-likelihood loss of (N, C, d1..dk) log-probabilities at (N, d1..dk) targets, optional "
+             "class weights; reduction none, sum or mean",
+             NONE, byoc__flops_nll_loss, 0, BYOC__K(byoc__k_nll_loss, NULL, 0, BYOC__KF)),
+    BYOC__OP("einsum", 1, 1, INJECTIVE, byoc__attrs_einsum, byoc__rel_einsum,
+             "Einstein summation over a tuple of operands (numpy's equation: explicit or implicit output, "
+             "\"...\", diagonals, sums)",
+             NONE, byoc__flops_einsum, 0, BYOC__K(byoc__k_einsum, byoc__ws_einsum, 0, BYOC__KF)),
     /* (end of losses) */
 };
 #undef BYOC__KF

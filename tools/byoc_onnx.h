@@ -3418,6 +3418,91 @@ BYOC__PRIVATE byoc_result byoc_onnx__tfidf(byoc_onnx__ctx *c, const char *op) {
 
 // [SECTION] impl: op converters: losses (losses)
 /* (converters: losses) */
+/* reduction and ignore_index of NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as nn.nll_loss's
+   attributes; ONNX without ignore_index ignores no target (None), not TVM's default -100 */
+BYOC__PRIVATE int byoc_onnx__loss_attrs(byoc_onnx__ctx *c, byoc_attrs *a) {
+    char buf[32];
+    const char *reduction = byoc_onnx__attr_string(c, "reduction", "mean", buf, sizeof buf);
+    if (strcmp(reduction, "none") && strcmp(reduction, "sum") && strcmp(reduction, "mean")) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "reduction \"%s\" is not one of none, sum, mean", reduction);
+        return 0;
+    }
+    memset(a, 0, sizeof *a);
+    byoc_attrs_set_string(c->st->m, a, "reduction", reduction);
+    if (byoc_onnx__attr_get(c, "ignore_index"))
+        byoc_attrs_set_int(c->st->m, a, "ignore_index", byoc_onnx__attr_int(c, "ignore_index", 0));
+    else byoc_attrs_set_none(c->st->m, a, "ignore_index");
+    return 1;
+}
+
+/* NegativeLogLikelihoodLoss (opsets 12, 13): nn.nll_loss(input, target[, weight]) */
+BYOC__PRIVATE byoc_result byoc_onnx__nll_loss(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "input"), byoc_onnx__input(c, 1, "target"),
+                          c->nin > 2 ? c->in[2] : NULL};
+    byoc_attrs a;
+    if (!args[0] || !args[1] || !byoc_onnx__loss_attrs(c, &a)) return BYOC_ONNX__OK(c);
+    c->out[0] = byoc_onnx__call(c->st, op, args, args[2] ? 3 : 2, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* log_softmax over axis 1 in double: x - (m + log(sum(exp(x - m)))), m the maximum (nn.log_softmax's kernel
+   computes in float32, which would round float64 scores) */
+BYOC__PRIVATE byoc_node *byoc_onnx__log_softmax_f64(byoc_onnx__state *st, byoc_node *x) {
+    byoc_attrs a;
+    int64_t axis = 1;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "axis", &axis, 1);
+    byoc_attrs_set_bool(st->m, &a, "keepdims", 1);
+    byoc_node *m = byoc_onnx__call1(st, "max", x, &a);
+    byoc_node *e = byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "subtract", x, m, NULL), NULL);
+    byoc_node *log_sum = byoc_onnx__call1(st, "log", byoc_onnx__call1(st, "sum", e, &a), NULL);
+    byoc_node *lse = byoc_onnx__call2(st, "add", m, log_sum, NULL);
+    return byoc_onnx__call2(st, "subtract", x, lse, NULL);
+}
+
+/* SoftmaxCrossEntropyLoss (opsets 12, 13): nn.log_softmax over the classes (axis 1), then nn.nll_loss; the
+   optional second output, log_prob, is the log_softmax itself */
+BYOC__PRIVATE byoc_result byoc_onnx__softmax_cross_entropy(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_node *scores = byoc_onnx__input(c, 0, "scores"), *labels = byoc_onnx__input(c, 1, "labels");
+    const byoc_type *t = scores ? byoc_onnx__tensor_of(c->st, scores, "scores") : NULL;
+    byoc_attrs a, axis;
+    if (!t || !labels || !byoc_onnx__loss_attrs(c, &a)) return BYOC_ONNX__OK(c);
+    if (t->rank < 2)
+        return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "scores must be (N, C, d1, ..., dk), got rank %d", t->rank);
+    memset(&axis, 0, sizeof axis);
+    byoc_attrs_set_int(c->st->m, &axis, "axis", 1);
+    byoc_node *log_prob = t->dtype == BYOC_FLOAT64 ? byoc_onnx__log_softmax_f64(c->st, scores)
+                                                   : byoc_onnx__call1(c->st, "nn.log_softmax", scores, &axis);
+    byoc_node *args[3] = {log_prob, labels, c->nin > 2 ? c->in[2] : NULL};
+    if (log_prob) c->out[0] = byoc_onnx__call(c->st, "nn.nll_loss", args, args[2] ? 3 : 2, &a);
+    if (c->nout > 1) c->out[1] = log_prob;
+    return BYOC_ONNX__OK(c);
+}
+
+/* Einsum (opset 12): einsum over the tuple of every input, the equation as given */
+BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
+    char buf[512];
+    const byoc_onnx__attr *eq = byoc_onnx__attr_get(c, "equation");
+    if (eq && eq->type == BYOC_ONNX__ATTR_STRING && eq->s.n >= sizeof buf) /* never parse a truncated one */
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Einsum's equation has %zu characters (at most %zu)",
+                               eq->s.n, sizeof buf - 1);
+    const char *equation = byoc_onnx__attr_string(c, "equation", NULL, buf, sizeof buf);
+    if (!equation) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Einsum needs an equation");
+    if (c->nin < 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Einsum needs an input");
+    byoc_node *fields[64];
+    if (c->nin > 64) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Einsum has %d inputs (at most 64)", c->nin);
+    for (int i = 0; i < c->nin; ++i)
+        if (!(fields[i] = byoc_onnx__input(c, i, "Inputs"))) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_onnx__note(c->st, byoc_tuple(c->st->m, fields, c->nin));
+    if (!tuple || byoc_infer_node_type(c->st->m, tuple, c->st->diag) != BYOC_OK)
+        return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "Einsum's inputs do not form a tuple of tensors");
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "equation", equation);
+    c->out[0] = byoc_onnx__call1(c->st, op, tuple, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
@@ -3556,6 +3641,9 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* ---- recurrent ---- */
     /* (end of recurrent) */
     /* ---- losses ---- */
+    {"NegativeLogLikelihoodLoss", byoc_onnx__nll_loss, "nn.nll_loss"},
+    {"SoftmaxCrossEntropyLoss", byoc_onnx__softmax_cross_entropy, NULL},
+    {"Einsum", byoc_onnx__einsum, "einsum"},
     /* (end of losses) */
 };
 
