@@ -9128,7 +9128,8 @@ static const byoc_attr_spec byoc__attrs_gather_nd[] = {BYOC__A("batch_dims", BYO
 static const byoc_attr_spec byoc__attrs_scatter_elements[] = {BYOC__A("axis", BYOC__INT, "0"),
                                                               BYOC__A("reduction", BYOC__STR, "\"update\"")};
 static const byoc_attr_spec byoc__attrs_scatter_nd[] = {BYOC__A("mode", BYOC__STR, "\"update\"")};
-static const byoc_attr_spec byoc__attrs_one_hot[] = {BYOC__A("depth", BYOC__INT, NULL), BYOC__A("axis", BYOC__INT, "-1"),
+static const byoc_attr_spec byoc__attrs_one_hot[] = {BYOC__A("depth", BYOC__INT, NULL),
+                                                     BYOC__A("axis", BYOC__INT, "-1"),
                                                      BYOC__A("dtype", BYOC__STR, "\"float32\"")};
 static const byoc_attr_spec byoc__attrs_reverse_sequence[] = {BYOC__A("seq_axis", BYOC__INT, "1"),
                                                               BYOC__A("batch_axis", BYOC__INT, "0")};
@@ -9151,7 +9152,8 @@ static const byoc_type *byoc__rel_argreduce(byoc_type_rel_ctx *ctx, const byoc_t
     if (reduced >= 0 && kept > 0 && reduced / kept == 0)
         return BYOC__FAIL("cannot take the index of an extreme over an empty axis");
     if (reduced >= 0 && kept > 0 && reduced / kept > INT32_MAX)
-        return BYOC__FAIL("the reduced axes hold %lld elements, too many for int32 indices", (long long)(reduced / kept));
+        return BYOC__FAIL("the reduced axes hold %lld elements, too many for int32 indices",
+                          (long long)(reduced / kept));
     return byoc_type_rel_tensor(ctx, BYOC_INT32, r->rank, r->dims);
 }
 
@@ -9224,7 +9226,8 @@ BYOC__PRIVATE int byoc__nd_shape(byoc_type_rel_ctx *ctx, const byoc_type *d, con
     int64_t m = idx->dims[0];
     if (m < 0) { BYOC__FAIL("needs a static extent on axis 0 of indices"); return -1; }
     if (bd < 0 || bd >= idx->rank || bd > d->rank) {
-        BYOC__FAIL("batch_dims %lld must be in 0..%d", (long long)bd, idx->rank - 1 < d->rank ? idx->rank - 1 : d->rank);
+        BYOC__FAIL("batch_dims %lld must be in 0..%d", (long long)bd,
+                   idx->rank - 1 < d->rank ? idx->rank - 1 : d->rank);
         return -1;
     }
     if (m + bd > d->rank) {
@@ -9672,8 +9675,8 @@ static byoc_result byoc__k_gather_nd(byoc__kctx *k) {
         for (int64_t y = 0; y < Y; ++y) {
             int64_t pos = b * Y + y, off = byoc__nd_offset(k, x, ind, bd, xs, pos, B * Y);
             if (off < 0) return k->diag ? k->diag->code : BYOC_ERR_INVALID_ARGUMENT;
-            memcpy((char *)k->out[0].data + pos * (int64_t)row, (const char *)x->data + (b * per_batch + off) * (int64_t)es,
-                   row);
+            memcpy((char *)k->out[0].data + pos * (int64_t)row,
+                   (const char *)x->data + (b * per_batch + off) * (int64_t)es, row);
         }
     return BYOC_OK;
 }

@@ -396,7 +396,8 @@ static byoc_node *one_hot_inputs(byoc_module *m, int i) {
 static void test_one_hot(void) {
     static const int64_t dims[2] = {3, 3};
     /* an index outside [0, depth) is a row of off_value */
-    static const double want[9] = {7, -1, -1, -1, -1, 7, -1, -1, -1}, want_axis0[9] = {7, -1, -1, -1, -1, -1, -1, 7, -1};
+    static const double want[9] = {7, -1, -1, -1, -1, 7, -1, -1, -1};
+    static const double want_axis0[9] = {7, -1, -1, -1, -1, -1, -1, 7, -1};
     const char *p = "%i: Tensor[(3), int64], %on: float32, %off: float32";
     byoc_diag d;
     byoc_node *r = NULL;
@@ -412,8 +413,8 @@ static void test_one_hot(void) {
     CHECK_CONTAINS(type_error(p, "one_hot(%i, %on, %off, depth=3, dtype=\"int32\")", &d),
                    "on_value (float32) and off_value (float32) must have the result's dtype int32");
     CHECK_CONTAINS(type_error(p, "one_hot(%i, %on, %off, depth=3, axis=2)", &d), "axis 2 is out of range for rank 2");
-    CHECK_CONTAINS(type_error("%i: Tensor[(3), float32], %on: float32, %off: float32", "one_hot(%i, %on, %off, depth=3)",
-                              &d),
+    CHECK_CONTAINS(type_error("%i: Tensor[(3), float32], %on: float32, %off: float32",
+                              "one_hot(%i, %on, %off, depth=3)", &d),
                    "indices must be an integer tensor");
 }
 
