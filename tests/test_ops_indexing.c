@@ -15,6 +15,16 @@ static byoc_module *parse_main(const char *params, const char *body, byoc_diag *
     return byoc_module_parse(text, strlen(text), "test.relay", NULL, d);
 }
 
+/* float16 bits of a value float16 holds exactly (a normal number or zero: what these tests use) */
+static uint16_t half_bits(double v) {
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    uint32_t sign = (b >> 16) & 0x8000u;
+    if ((b & 0x7fffffffu) == 0) return (uint16_t)sign;
+    return (uint16_t)(sign | ((((b >> 23) & 0xffu) - 127u + 15u) << 10) | ((b >> 13) & 0x3ffu));
+}
+
 /* a constant of dtype dt holding values (given as doubles) */
 static byoc_node *tensor(byoc_module *m, byoc_dtype dt, int rank, const int64_t *dims, const double *values) {
     const byoc_type *t = byoc_tensor_type(m, dt, rank, dims);
@@ -29,6 +39,7 @@ static byoc_node *tensor(byoc_module *m, byoc_dtype dt, int rank, const int64_t 
         case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(buf + 4 * i, &x, 4); break; }
         case BYOC_INT64: { int64_t x = (int64_t)v; memcpy(buf + 8 * i, &x, 8); break; }
         case BYOC_UINT8: buf[i] = (unsigned char)v; break;
+        case BYOC_FLOAT16: { uint16_t h = half_bits(v); memcpy(buf + 2 * i, &h, 2); break; }
         default: break;
         }
     }
@@ -114,6 +125,8 @@ static void test_argmax_argmin(void) {
                  first_min);
     /* axis None: the row-major index over every axis (the first 7) */
     EXPECT_UNARY(p, "argmax(%x)", BYOC_FLOAT32, 2, x_dims, x, BYOC_INT32, 0, two, flat);
+    EXPECT_UNARY("%x: Tensor[(2, 3), float16]", "argmax(%x, axis=[1], select_last_index=True)", BYOC_FLOAT16, 2,
+                 x_dims, x, BYOC_INT32, 1, two, last_max);
     /* the general path: integers, float64, and several axes */
     EXPECT_UNARY("%x: Tensor[(2, 3), int32]", "argmax(%x, axis=[1], select_last_index=True)", BYOC_INT32, 2, x_dims, x,
                  BYOC_INT32, 1, two, last_max);
@@ -161,6 +174,11 @@ static void test_topk(void) {
                  kept, low_v);
     EXPECT_UNARY(p, "topk(%x, k=2, ret_type=\"indices\", is_ascend=True)", BYOC_FLOAT32, 2, dims, x, BYOC_INT32, 2,
                  kept, low_i);
+    /* float16 computes in float32 and comes back exactly */
+    EXPECT_UNARY("%x: Tensor[(2, 4), float16]", "topk(%x, k=2, ret_type=\"values\", is_ascend=True)", BYOC_FLOAT16, 2,
+                 dims, x, BYOC_FLOAT16, 2, kept, low_v);
+    EXPECT_UNARY("%x: Tensor[(2, 4), float16]", "topk(%x, k=2, ret_type=\"indices\")", BYOC_FLOAT16, 2, dims, x,
+                 BYOC_INT32, 2, kept, top_i);
     /* along axis 0 of integers, every element (k None) */
     static const int64_t cols[2] = {4, 2};
     static const double all_v[8] = {4, 4, 3, 3, 2, 1, 1, -1}, all_i[8] = {2, 1, 1, 0, 3, 2, 0, 3};
