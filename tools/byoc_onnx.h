@@ -2964,9 +2964,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__scatter_nd(byoc_onnx__ctx *c, const char *o
     return BYOC_ONNX__OK(c);
 }
 
-/* OneHot: indices of any numeric type (cast to int64, truncating), counted from the end when negative
-   (Relay's one_hot gives a negative index a row of off_value, so they are wrapped here first); depth a
-   constant; values = [off_value, on_value] in the result's dtype */
+/* OneHot: indices of any numeric type (cast to int64, truncating); from opset 11 a negative one counts
+   from the end (Relay's one_hot, as opset 9, gives it a row of off_value, so they are wrapped here
+   first); depth a constant; values = [off_value, on_value] in the result's dtype */
 BYOC__PRIVATE byoc_result byoc_onnx__one_hot(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *idx = byoc_onnx__input(c, 0, "indices"), *values = byoc_onnx__input(c, 2, "values");
@@ -2985,10 +2985,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__one_hot(byoc_onnx__ctx *c, const char *op) 
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), ti->rank + 1, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
     byoc_node *i64 = byoc_onnx__cast(st, idx, BYOC_INT64);
-    byoc_node *wrap[3] = {byoc_onnx__call2(st, "less", i64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
-                          byoc_onnx__call2(st, "add", i64, byoc_onnx__scalar(st, BYOC_INT64, (double)depth), NULL),
-                          i64};
-    byoc_node *args[3] = {byoc_onnx__call(st, "where", wrap, 3, NULL),
+    if (c->opset >= 11) {
+        byoc_node *wrap[3] = {byoc_onnx__call2(st, "less", i64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
+                              byoc_onnx__call2(st, "add", i64, byoc_onnx__scalar(st, BYOC_INT64, (double)depth), NULL),
+                              i64};
+        i64 = byoc_onnx__call(st, "where", wrap, 3, NULL);
+    }
+    byoc_node *args[3] = {i64,
                           byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 1), NULL),
                           byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL)};
     byoc_attrs a;
