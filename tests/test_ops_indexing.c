@@ -1,9 +1,11 @@
 /* Unit tests for the indexing ops: argmax, argmin, topk, gather, gather_nd, scatter_elements,
    scatter_nd, one_hot, reverse_sequence. Each is parsed from Relay text, typed, evaluated with
    byoc_module_evaluate against values worked out by hand (most are the ONNX operator docs' examples),
-   refused with a clear message when its types are wrong, and printed and parsed back. */
+   refused with a clear message when its types are wrong, and printed and parsed back. The ONNX
+   importer's side is checked on models of Debian's libonnx-testdata (make deps installs it). */
 #include "byoc.h"
 #include "test.h"
+#include "tools/byoc_onnx.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -468,12 +470,65 @@ static void test_reverse_sequence(void) {
                    "one length per batch entry");
 }
 
+/* ---- the ONNX importer ---- */
+#define NODE_TESTS "/usr/share/libonnx-testdata/data/node/"
+
+/* TopK's k must be a constant within the axis: refused naming the node otherwise */
+static void test_onnx_topk_k(void) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_result r = byoc_onnx_load(NODE_TESTS "test_top_k/model.onnx", NULL, &model, &d);
+    CHECKF(r != BYOC_ERR_IO, "%s (install libonnx-testdata: make deps)", d.message);
+    CHECK(r == BYOC_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(d.message, "(TopK): TopK's k must be a constant");
+    int64_t big = 10, one = 1;
+    byoc_onnx_bound_input k;
+    memset(&k, 0, sizeof k);
+    k.input = "k";
+    k.value.dtype = BYOC_INT64;
+    k.value.rank = 1;
+    k.value.dims[0] = 1;
+    k.value.data = &big;
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.bound = &k;
+    o.nbound = 1;
+    CHECK(byoc_onnx_load(NODE_TESTS "test_top_k/model.onnx", &o, &model, &d) == BYOC_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(d.message, "(TopK): k=10 must be in 1..4 (the extent of axis 1)");
+    k.value.data = &one;
+    CHECKF(byoc_onnx_load(NODE_TESTS "test_top_k/model.onnx", &o, &model, &d) == BYOC_OK, "%s", d.message);
+    const byoc_type *rt = byoc_module_function(model.module, "main")->body->checked_type;
+    char buf[160];
+    byoc_type_to_string(rt, buf, sizeof buf);
+    byoc_onnx_model_free(&model);
+    CHECKF(!strcmp(buf, "(Tensor[(3, 1), float32], Tensor[(3, 1), int64])"), "TopK imports as %s", buf);
+}
+
+/* ArgMax with select_last_index: Relay's int32 indices cast to ONNX's int64, the test data's values */
+static void test_onnx_argmax_runs(void) {
+    const char *dir = NODE_TESTS "test_argmax_keepdims_example_select_last_index/";
+    char path[512];
+    byoc_onnx_model model;
+    byoc_diag d;
+    snprintf(path, sizeof path, "%smodel.onnx", dir);
+    CHECKF(byoc_onnx_load(path, NULL, &model, &d) == BYOC_OK, "%s (install libonnx-testdata: make deps)", d.message);
+    snprintf(path, sizeof path, "%stest_data_set_0/input_0.pb", dir);
+    byoc_node *x = byoc_onnx_tensor_read(model.module, path, NULL, &d);
+    snprintf(path, sizeof path, "%stest_data_set_0/output_0.pb", dir);
+    byoc_node *want = x ? byoc_onnx_tensor_read(model.module, path, NULL, &d) : NULL;
+    byoc_node *got = want ? evaluate(model.module, &x, 1, &d) : NULL;
+    int same = got && got->annotation->dtype == BYOC_INT64 && byoc_constant_nbytes(got) == byoc_constant_nbytes(want) &&
+               !memcmp(got->data, want->data, byoc_constant_nbytes(want));
+    byoc_onnx_model_free(&model);
+    CHECKF(same, "%s", got ? "the indices differ from the test data's" : d.message);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_argmax_argmin),    TEST_ENTRY(test_argmax_errors_and_text), TEST_ENTRY(test_topk),
         TEST_ENTRY(test_topk_errors_and_text), TEST_ENTRY(test_gather),         TEST_ENTRY(test_gather_nd),
         TEST_ENTRY(test_scatter_elements), TEST_ENTRY(test_scatter_nd),          TEST_ENTRY(test_one_hot),
-        TEST_ENTRY(test_reverse_sequence),
+        TEST_ENTRY(test_reverse_sequence), TEST_ENTRY(test_onnx_topk_k),          TEST_ENTRY(test_onnx_argmax_runs),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
