@@ -9381,11 +9381,16 @@ BYOC__PRIVATE double byoc__flops_scatter(const byoc_node *c) {
 BYOC__PRIVATE double byoc__flops_argreduce(const byoc_node *c) {
     return c->nargs ? byoc__idx_elems(c->args[0]->checked_type) : 0;
 }
-/* topk: a comparison per input element, and log2(k) more per element kept in the heap */
+/* topk: a comparison per input element, and a heap step of log2(k) comparisons per element */
 BYOC__PRIVATE double byoc__flops_topk(const byoc_node *c) {
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
     const byoc_type *t = c->checked_type && c->checked_type->kind == BYOC_TYPE_TUPLE ? c->checked_type->fields[0]
                                                                                     : c->checked_type;
-    return (c->nargs ? byoc__idx_elems(c->args[0]->checked_type) : 0) + byoc__idx_elems(t) * 4.0;
+    if (!in || in->kind != BYOC_TYPE_TENSOR || !in->rank || !t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
+    if (axis < 0) axis += in->rank;
+    double k = axis >= 0 && axis < t->rank && t->dims[axis] > 1 ? (double)t->dims[axis] : 1;
+    return byoc__idx_elems(in) * (1.0 + log2(k));
 }
 
 /* ---- kernels ---- */

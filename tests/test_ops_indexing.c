@@ -202,7 +202,11 @@ static void test_topk_errors_and_text(void) {
                                 "%0 = topk(%x, k=3, axis=-1, is_ascend=True, dtype=\"int64\");\n  %0.1", &d);
     CHECKF(m, "%s", d.message);
     CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
-    int ok = round_trips(m, why, sizeof why);
+    /* the FLOP model: 8 elements, each a comparison and a heap step of log2(3) */
+    double flops = byoc_op_flops(byoc_module_function(m, "main")->body->args[0]);
+    int ok = fabs(flops - 8 * (1 + log2(3.0))) < 1e-9;
+    if (!ok) snprintf(why, sizeof why, "topk's FLOP model gives %g", flops);
+    ok = ok && round_trips(m, why, sizeof why);
     byoc_module_destroy(m);
     CHECKF(ok, "%s", why);
 }
