@@ -9111,13 +9111,14 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 /* (ops: indexing) attribute tables, type relations, FLOP models and kernels of this family */
 /* Conventions shared by this family: index tensors may be of any integer dtype; an index that counts
    from the end (in [-extent, 0)) is taken as ONNX takes it, and one outside [-extent, extent) is an
-   error naming the op and the node (never a read or write out of bounds). */
+   error naming the op and the node (never a read or write out of bounds). one_hot keeps Relay's rule
+   instead: an index outside [0, depth) is a row of off_value. Helpers are named byoc__indexing_* (or
+   after their op) to stay clear of the other families' sections. */
 
 /* ---- attribute schemas ---- */
-static const byoc_attr_spec byoc__attrs_argreduce[] = {BYOC__A("axis", BYOC__INTS | BYOC__INT | BYOC__OPT, "None"),
-                                                       BYOC__A("keepdims", BYOC__BOOL, "False"),
-                                                       BYOC__A("exclude", BYOC__BOOL, "False"),
-                                                       BYOC__A("select_last_index", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_argreduce[] = {
+    BYOC__A("axis", BYOC__INTS | BYOC__INT | BYOC__OPT, "None"), BYOC__A("keepdims", BYOC__BOOL, "False"),
+    BYOC__A("exclude", BYOC__BOOL, "False"), BYOC__A("select_last_index", BYOC__BOOL, "False")};
 static const byoc_attr_spec byoc__attrs_topk[] = {
     BYOC__A("k", BYOC__INT | BYOC__OPT, "None"), BYOC__A("axis", BYOC__INT, "-1"),
     BYOC__A("ret_type", BYOC__STR, "\"both\""), BYOC__A("is_ascend", BYOC__BOOL, "False"),
@@ -9128,14 +9129,13 @@ static const byoc_attr_spec byoc__attrs_gather_nd[] = {BYOC__A("batch_dims", BYO
 static const byoc_attr_spec byoc__attrs_scatter_elements[] = {BYOC__A("axis", BYOC__INT, "0"),
                                                               BYOC__A("reduction", BYOC__STR, "\"update\"")};
 static const byoc_attr_spec byoc__attrs_scatter_nd[] = {BYOC__A("mode", BYOC__STR, "\"update\"")};
-static const byoc_attr_spec byoc__attrs_one_hot[] = {BYOC__A("depth", BYOC__INT, NULL),
-                                                     BYOC__A("axis", BYOC__INT, "-1"),
-                                                     BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_attr_spec byoc__attrs_one_hot[] = {
+    BYOC__A("depth", BYOC__INT, NULL), BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("dtype", BYOC__STR, "\"float32\"")};
 static const byoc_attr_spec byoc__attrs_reverse_sequence[] = {BYOC__A("seq_axis", BYOC__INT, "1"),
                                                               BYOC__A("batch_axis", BYOC__INT, "0")};
 
 /* ---- type relations ---- */
-BYOC__PRIVATE int byoc__index_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+BYOC__PRIVATE int byoc__indexing_int_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
     if (!byoc__tensor_arg(ctx, t, what)) return 0;
     if (byoc__is_int_dtype(t->dtype)) return 1;
     BYOC__FAIL("%s must be an integer tensor, got %s", what, byoc_dtype_name(t->dtype));
@@ -9162,8 +9162,7 @@ BYOC__PRIVATE int64_t byoc__topk_count(const byoc_attr_value *k, int64_t extent)
     return !k || k->kind != BYOC_ATTR_INT || k->i < 1 ? extent : k->i;
 }
 
-static const byoc_type *byoc__rel_topk(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
-                                       const byoc_attrs *at) {
+static const byoc_type *byoc__rel_topk(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
     if (!byoc__tensor_arg(ctx, d, "data")) return NULL;
@@ -9191,7 +9190,8 @@ static const byoc_type *byoc__rel_topk(byoc_type_rel_ctx *ctx, const byoc_type *
 
 /* indices of the rank of data whose extents fit inside data's on every axis but `axis` (where any
    extent is fine): gather's and scatter_elements' indices */
-BYOC__PRIVATE int byoc__elements_indices(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx, int axis) {
+BYOC__PRIVATE int byoc__indexing_elements_indices(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx,
+                                                  int axis) {
     if (idx->rank != d->rank) {
         BYOC__FAIL("indices have rank %d, data has rank %d (they must match)", idx->rank, d->rank);
         return 0;
@@ -9210,21 +9210,27 @@ static const byoc_type *byoc__rel_gather(byoc_type_rel_ctx *ctx, const byoc_type
                                          const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0], *idx = a[1];
-    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__index_arg(ctx, idx, "indices")) return NULL;
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, idx, "indices")) return NULL;
     if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank, "axis");
-    if (axis < 0 || !byoc__elements_indices(ctx, d, idx, axis)) return NULL;
+    if (axis < 0 || !byoc__indexing_elements_indices(ctx, d, idx, axis)) return NULL;
     return byoc_type_rel_tensor(ctx, d->dtype, idx->rank, idx->dims);
 }
 
 /* The shapes gather_nd and scatter_nd share (Relay's layout: the index tuple is the FIRST axis of
    indices): data (B..., X_0..X_{n-1}), indices (M, B..., Y...); the result or updates is
    (B..., Y..., X_M...). Writes that shape to dims and returns its rank, or -1 after failing. */
-BYOC__PRIVATE int byoc__nd_shape(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx, int64_t bd,
-                                 int64_t *dims) {
-    if (idx->rank < 1) { BYOC__FAIL("indices must have rank 1 or more (the index tuple is axis 0)"); return -1; }
+BYOC__PRIVATE int byoc__indexing_nd_shape(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx, int64_t bd,
+                                          int64_t *dims) {
+    if (idx->rank < 1) {
+        BYOC__FAIL("indices must have rank 1 or more (the index tuple is axis 0)");
+        return -1;
+    }
     int64_t m = idx->dims[0];
-    if (m < 0) { BYOC__FAIL("needs a static extent on axis 0 of indices"); return -1; }
+    if (m < 0) {
+        BYOC__FAIL("needs a static extent on axis 0 of indices");
+        return -1;
+    }
     if (bd < 0 || bd >= idx->rank || bd > d->rank) {
         BYOC__FAIL("batch_dims %lld must be in 0..%d", (long long)bd,
                    idx->rank - 1 < d->rank ? idx->rank - 1 : d->rank);
@@ -9242,7 +9248,10 @@ BYOC__PRIVATE int byoc__nd_shape(byoc_type_rel_ctx *ctx, const byoc_type *d, con
             return -1;
         }
     int rank = idx->rank - 1 + d->rank - (int)(bd + m);
-    if (rank > BYOC_MAX_RANK) { BYOC__FAIL("result rank %d exceeds %d", rank, BYOC_MAX_RANK); return -1; }
+    if (rank > BYOC_MAX_RANK) {
+        BYOC__FAIL("result rank %d exceeds %d", rank, BYOC_MAX_RANK);
+        return -1;
+    }
     int r = 0;
     for (int i = 1; i < idx->rank; ++i) dims[r++] = idx->dims[i];
     for (int i = (int)(bd + m); i < d->rank; ++i) dims[r++] = d->dims[i];
@@ -9253,18 +9262,24 @@ static const byoc_type *byoc__rel_gather_nd(byoc_type_rel_ctx *ctx, const byoc_t
                                             const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0], *idx = a[1];
-    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__index_arg(ctx, idx, "indices")) return NULL;
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, idx, "indices")) return NULL;
     const byoc_attr_value *ir = byoc_attrs_get(at, "index_rank");
     if (ir && ir->kind == BYOC_ATTR_INT && idx->rank > 0 && idx->dims[0] >= 0 && ir->i != idx->dims[0])
         return BYOC__FAIL("index_rank %lld disagrees with axis 0 of indices (%lld)", (long long)ir->i,
                           (long long)idx->dims[0]);
     int64_t dims[BYOC_MAX_RANK];
-    int rank = byoc__nd_shape(ctx, d, idx, byoc_attrs_int(at, "batch_dims", 0), dims);
+    int rank = byoc__indexing_nd_shape(ctx, d, idx, byoc_attrs_int(at, "batch_dims", 0), dims);
     return rank < 0 ? NULL : byoc_type_rel_tensor(ctx, d->dtype, rank, dims);
 }
 
 /* the reductions scatter ops combine with: Relay's names (ONNX's "none" is "update") */
-enum { BYOC__SCATTER_UPDATE, BYOC__SCATTER_ADD, BYOC__SCATTER_MUL, BYOC__SCATTER_MIN, BYOC__SCATTER_MAX };
+enum {
+    BYOC__SCATTER_UPDATE,
+    BYOC__SCATTER_ADD,
+    BYOC__SCATTER_MUL,
+    BYOC__SCATTER_MIN,
+    BYOC__SCATTER_MAX
+};
 BYOC__PRIVATE int byoc__scatter_reduction(const char *s) {
     static const char *const names[] = {"update", "add", "mul", "min", "max"};
     for (int i = 0; i < 5; ++i)
@@ -9273,7 +9288,7 @@ BYOC__PRIVATE int byoc__scatter_reduction(const char *s) {
 }
 
 BYOC__PRIVATE int byoc__scatter_check(byoc_type_rel_ctx *ctx, const byoc_type *const *a, const char *reduction) {
-    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__index_arg(ctx, a[1], "indices") ||
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__indexing_int_arg(ctx, a[1], "indices") ||
         !byoc__tensor_arg(ctx, a[2], "updates"))
         return 0;
     if (a[2]->dtype != a[0]->dtype) {
@@ -9295,7 +9310,7 @@ static const byoc_type *byoc__rel_scatter_elements(byoc_type_rel_ctx *ctx, const
     const byoc_type *d = a[0], *idx = a[1], *u = a[2];
     if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
     int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank, "axis");
-    if (axis < 0 || !byoc__elements_indices(ctx, d, idx, axis)) return NULL;
+    if (axis < 0 || !byoc__indexing_elements_indices(ctx, d, idx, axis)) return NULL;
     int same = u->rank == idx->rank;
     for (int i = 0; same && i < u->rank; ++i) same = u->dims[i] == idx->dims[i];
     if (!same) {
@@ -9313,7 +9328,7 @@ static const byoc_type *byoc__rel_scatter_nd(byoc_type_rel_ctx *ctx, const byoc_
     if (!byoc__scatter_check(ctx, a, byoc_attrs_string(at, "mode", "update"))) return NULL;
     const byoc_type *d = a[0], *u = a[2];
     int64_t dims[BYOC_MAX_RANK];
-    int rank = byoc__nd_shape(ctx, d, a[1], 0, dims);
+    int rank = byoc__indexing_nd_shape(ctx, d, a[1], 0, dims);
     if (rank < 0) return NULL;
     int same = u->rank == rank;
     for (int i = 0; same && i < rank; ++i) same = u->dims[i] == dims[i];
@@ -9331,7 +9346,7 @@ static const byoc_type *byoc__rel_one_hot(byoc_type_rel_ctx *ctx, const byoc_typ
                                           const byoc_attrs *at) {
     (void)n;
     const byoc_type *idx = a[0];
-    if (!byoc__index_arg(ctx, idx, "indices") || !byoc__tensor_arg(ctx, a[1], "on_value") ||
+    if (!byoc__indexing_int_arg(ctx, idx, "indices") || !byoc__tensor_arg(ctx, a[1], "on_value") ||
         !byoc__tensor_arg(ctx, a[2], "off_value"))
         return NULL;
     if (a[1]->rank != 0 || a[2]->rank != 0) return BYOC__FAIL("on_value and off_value must be scalars");
@@ -9355,7 +9370,7 @@ static const byoc_type *byoc__rel_reverse_sequence(byoc_type_rel_ctx *ctx, const
                                                    const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0], *len = a[1];
-    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__index_arg(ctx, len, "seq_lengths")) return NULL;
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, len, "seq_lengths")) return NULL;
     if (d->rank < 2) return BYOC__FAIL("data must have rank 2 or more, got rank %d", d->rank);
     int seq = byoc__axis(ctx, byoc_attrs_int(at, "seq_axis", 1), d->rank, "seq_axis");
     int batch = seq < 0 ? -1 : byoc__axis(ctx, byoc_attrs_int(at, "batch_axis", 0), d->rank, "batch_axis");
@@ -9367,58 +9382,58 @@ static const byoc_type *byoc__rel_reverse_sequence(byoc_type_rel_ctx *ctx, const
 }
 
 /* ---- FLOP models ---- */
-BYOC__PRIVATE double byoc__idx_elems(const byoc_type *t) {
+BYOC__PRIVATE double byoc__indexing_elems(const byoc_type *t) {
     int64_t n = t && t->kind == BYOC_TYPE_TENSOR ? byoc_type_num_elements(t) : 0;
     return n > 0 ? (double)n : 0;
 }
 /* a combine per update for the reducing scatters, none for plain updates (their bytes are counted) */
 BYOC__PRIVATE double byoc__flops_scatter(const byoc_node *c) {
-    const char *r = byoc_attrs_string(&c->attrs, c->op && !strcmp(c->op->def.name, "scatter_nd") ? "mode" : "reduction",
-                                      "update");
-    return strcmp(r, "update") && c->nargs > 2 ? byoc__idx_elems(c->args[2]->checked_type) : 0;
+    const char *r =
+        byoc_attrs_string(&c->attrs, c->op && !strcmp(c->op->def.name, "scatter_nd") ? "mode" : "reduction", "update");
+    return strcmp(r, "update") && c->nargs > 2 ? byoc__indexing_elems(c->args[2]->checked_type) : 0;
 }
 /* argmax / argmin: a comparison per input element */
 BYOC__PRIVATE double byoc__flops_argreduce(const byoc_node *c) {
-    return c->nargs ? byoc__idx_elems(c->args[0]->checked_type) : 0;
+    return c->nargs ? byoc__indexing_elems(c->args[0]->checked_type) : 0;
 }
 /* topk: a comparison per input element, and a heap step of log2(k) comparisons per element */
 BYOC__PRIVATE double byoc__flops_topk(const byoc_node *c) {
     const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
-    const byoc_type *t = c->checked_type && c->checked_type->kind == BYOC_TYPE_TUPLE ? c->checked_type->fields[0]
-                                                                                    : c->checked_type;
+    const byoc_type *t =
+        c->checked_type && c->checked_type->kind == BYOC_TYPE_TUPLE ? c->checked_type->fields[0] : c->checked_type;
     if (!in || in->kind != BYOC_TYPE_TENSOR || !in->rank || !t || t->kind != BYOC_TYPE_TENSOR) return 0;
     int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
     if (axis < 0) axis += in->rank;
     double k = axis >= 0 && axis < t->rank && t->dims[axis] > 1 ? (double)t->dims[axis] : 1;
-    return byoc__idx_elems(in) * (1.0 + log2(k));
+    return byoc__indexing_elems(in) * (1.0 + log2(k));
 }
 
 /* ---- kernels ---- */
 /* Bad data (an index out of range): BYOC_ERR_INVALID_ARGUMENT naming the op and, when known, the
    node's source, rather than "unsupported" */
-BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kbad(byoc__kctx *k, const char *fmt, ...) {
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__indexing_fail(byoc__kctx *k, const char *fmt, ...) {
     char why[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     const char *src = byoc_node_span(k->call)->source;
-    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s%s%s: %s", k->name,
-                      src ? " at " : "", src ? src : "", why);
+    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s%s%s: %s", k->name, src ? " at " : "",
+                      src ? src : "", why);
 }
 
 /* element i of an index tensor; a uint64 index above INT64_MAX saturates (it is out of range anyway) */
-BYOC__PRIVATE int64_t byoc__index_at(const byoc_tensor *t, int64_t i) {
+BYOC__PRIVATE int64_t byoc__indexing_at(const byoc_tensor *t, int64_t i) {
     int64_t v = byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype));
     return t->dtype == BYOC_UINT64 && v < 0 ? INT64_MAX : v;
 }
 /* an index in [-extent, extent) as a position in [0, extent); -1 when outside */
-BYOC__PRIVATE int64_t byoc__index_norm(int64_t i, int64_t extent) {
+BYOC__PRIVATE int64_t byoc__indexing_norm(int64_t i, int64_t extent) {
     if (i < 0) i += extent;
     return i >= 0 && i < extent ? i : -1;
 }
 /* one element of esize bytes (constant-size copies the compiler turns into moves) */
-BYOC__PRIVATE void byoc__copy_elem(char *dst, const char *src, size_t esize) {
+BYOC__PRIVATE void byoc__indexing_copy_elem(char *dst, const char *src, size_t esize) {
     switch (esize) {
     case 1: *dst = *src; break;
     case 2: memcpy(dst, src, 2); break;
@@ -9429,7 +9444,10 @@ BYOC__PRIVATE void byoc__copy_elem(char *dst, const char *src, size_t esize) {
 }
 
 /* -- argmax / argmin -- */
-enum { BYOC__K_ARGMAX, BYOC__K_ARGMIN };
+enum {
+    BYOC__K_ARGMAX,
+    BYOC__K_ARGMIN
+};
 /* whether v replaces the best so far: strictly better, or as good with select_last_index; a NaN wins
    over numbers (as numpy's argmax and argmin), the first NaN or with select_last_index the last */
 BYOC__PRIVATE int byoc__arg_better_f64(double v, double best, int is_min, int last) {
@@ -9481,7 +9499,10 @@ static byoc_result byoc__k_argreduce(byoc__kctx *k) {
     int red[BYOC_MAX_RANK], nred = 0, axis = -1;
     byoc__reduced_axes(k, R, red);
     for (int i = 0; i < R; ++i)
-        if (red[i] && x->dims[i] != 1) { nred++; axis = i; }
+        if (red[i] && x->dims[i] != 1) {
+            nred++;
+            axis = i;
+        }
     int32_t *out = (int32_t *)k->out[0].data;
     int64_t nout = byoc__numel(&k->out[0]), total = byoc__numel(x);
     if (total == 0 || axis < 0) { /* nothing, or every reduced axis has extent 1: index 0 */
@@ -9508,9 +9529,15 @@ static byoc_result byoc__k_argreduce(byoc__kctx *k) {
     for (int64_t e = 0; e < total; ++e, p += es) {
         if (is_float) {
             double v;
-            if (dt == BYOC_FLOAT32) { float f; memcpy(&f, p, 4); v = f; }
-            else memcpy(&v, p, 8);
-            if (r == 0 || byoc__arg_better_f64(v, bestf[off], is_min, last)) { bestf[off] = v; out[off] = (int32_t)r; }
+            if (dt == BYOC_FLOAT32) {
+                float f;
+                memcpy(&f, p, 4);
+                v = f;
+            } else memcpy(&v, p, 8);
+            if (r == 0 || byoc__arg_better_f64(v, bestf[off], is_min, last)) {
+                bestf[off] = v;
+                out[off] = (int32_t)r;
+            }
         } else {
             int64_t v = byoc__int_at(dt, p);
             if (r == 0 || byoc__arg_better_i64(v, besti[off], is_u64, is_min, last)) {
@@ -9563,11 +9590,14 @@ BYOC__PRIVATE void byoc__topk_sift_up(byoc__topk_entry *h, int64_t i) {
 }
 /* The key of one element: a float's bits made monotonic (-0 taken as +0, every NaN above +inf), an
    integer as itself, a uint64 with its top bit flipped. */
-BYOC__PRIVATE int64_t byoc__order_key(byoc_dtype dt, const char *p) {
+BYOC__PRIVATE int64_t byoc__topk_key(byoc_dtype dt, const char *p) {
     if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
         double v;
-        if (dt == BYOC_FLOAT32) { float f; memcpy(&f, p, 4); v = f; }
-        else memcpy(&v, p, 8);
+        if (dt == BYOC_FLOAT32) {
+            float f;
+            memcpy(&f, p, 4);
+            v = f;
+        } else memcpy(&v, p, 8);
         if (v != v) return INT64_MAX;
         if (v == 0) v = 0.0;
         int64_t bits;
@@ -9604,11 +9634,16 @@ static byoc_result byoc__k_topk(byoc__kctx *k) {
             int64_t n = 0;
             for (int64_t a = 0; a < A && K > 0; ++a) {
                 byoc__topk_entry e;
-                e.key = byoc__order_key(dt, base + a * step);
+                e.key = byoc__topk_key(dt, base + a * step);
                 if (ascend) e.key = ~e.key;
                 e.index = a;
-                if (n < K) { h[n] = e; byoc__topk_sift_up(h, n++); }
-                else if (byoc__topk_worse(&h[0], &e)) { h[0] = e; byoc__topk_sift_down(h, K, 0); }
+                if (n < K) {
+                    h[n] = e;
+                    byoc__topk_sift_up(h, n++);
+                } else if (byoc__topk_worse(&h[0], &e)) {
+                    h[0] = e;
+                    byoc__topk_sift_down(h, K, 0);
+                }
             }
             for (int64_t m = n - 1; m > 0; --m) { /* the worst to the back: best first */
                 byoc__topk_swap(h, 0, m);
@@ -9616,7 +9651,7 @@ static byoc_result byoc__k_topk(byoc__kctx *k) {
             }
             for (int64_t t = 0; t < n; ++t) {
                 int64_t at = (o * K + t) * inner + j;
-                if (vals) byoc__copy_elem((char *)vals->data + at * (int64_t)es, base + h[t].index * step, es);
+                if (vals) byoc__indexing_copy_elem((char *)vals->data + at * (int64_t)es, base + h[t].index * step, es);
                 if (inds) byoc__int_put(inds->dtype, (char *)inds->data + at * (int64_t)is, h[t].index);
             }
         }
@@ -9633,11 +9668,12 @@ static byoc_result byoc__k_gather(byoc__kctx *k) {
     char *o = (char *)k->out[0].data;
     const char *xd = (const char *)x->data;
     for (int64_t e = 0; e < n; ++e) {
-        int64_t given = byoc__index_at(ind, e), v = byoc__index_norm(given, A);
+        int64_t given = byoc__indexing_at(ind, e), v = byoc__indexing_norm(given, A);
         if (v < 0)
-            return byoc__kbad(k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld",
-                              (long long)given, (long long)e, axis, (long long)A);
-        byoc__copy_elem(o + e * (int64_t)es, xd + (base + v * xs[axis]) * (int64_t)es, es);
+            return byoc__indexing_fail(
+                k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld", (long long)given,
+                (long long)e, axis, (long long)A);
+        byoc__indexing_copy_elem(o + e * (int64_t)es, xd + (base + v * xs[axis]) * (int64_t)es, es);
         for (int d = R - 1; d >= 0; --d) { /* base: the position on every axis but `axis` */
             int64_t s = d == axis ? 0 : xs[d];
             base += s;
@@ -9651,15 +9687,15 @@ static byoc_result byoc__k_gather(byoc__kctx *k) {
 
 /* the data offset (in elements) of index tuple `pos` of an nd op: indices (M, B*Y) flattened, the tuple
    addressing data axes from `first`; -1 after failing on an index out of range */
-BYOC__PRIVATE int64_t byoc__nd_offset(byoc__kctx *k, const byoc_tensor *x, const byoc_tensor *ind, int first,
-                                      const int64_t *xs, int64_t pos, int64_t per_tuple) {
+BYOC__PRIVATE int64_t byoc__indexing_nd_offset(byoc__kctx *k, const byoc_tensor *x, const byoc_tensor *ind, int first,
+                                               const int64_t *xs, int64_t pos, int64_t per_tuple) {
     int64_t off = 0;
     for (int64_t m = 0; m < ind->dims[0]; ++m) {
-        int64_t given = byoc__index_at(ind, m * per_tuple + pos), ext = x->dims[first + m];
-        int64_t v = byoc__index_norm(given, ext);
+        int64_t given = byoc__indexing_at(ind, m * per_tuple + pos), ext = x->dims[first + m];
+        int64_t v = byoc__indexing_norm(given, ext);
         if (v < 0) {
-            byoc__kbad(k, "index %lld (tuple %lld, entry %lld) is out of range for axis %lld of extent %lld",
-                       (long long)given, (long long)pos, (long long)m, (long long)(first + m), (long long)ext);
+            byoc__indexing_fail(k, "index %lld (tuple %lld, entry %lld) is out of range for axis %lld of extent %lld",
+                                (long long)given, (long long)pos, (long long)m, (long long)(first + m), (long long)ext);
             return -1;
         }
         off += v * xs[first + m];
@@ -9678,7 +9714,7 @@ static byoc_result byoc__k_gather_nd(byoc__kctx *k) {
     size_t es = byoc_dtype_size(x->dtype), row = (size_t)S * es;
     for (int64_t b = 0; b < B; ++b)
         for (int64_t y = 0; y < Y; ++y) {
-            int64_t pos = b * Y + y, off = byoc__nd_offset(k, x, ind, bd, xs, pos, B * Y);
+            int64_t pos = b * Y + y, off = byoc__indexing_nd_offset(k, x, ind, bd, xs, pos, B * Y);
             if (off < 0) return k->diag ? k->diag->code : BYOC_ERR_INVALID_ARGUMENT;
             memcpy((char *)k->out[0].data + pos * (int64_t)row,
                    (const char *)x->data + (b * per_batch + off) * (int64_t)es, row);
@@ -9690,17 +9726,30 @@ static byoc_result byoc__k_gather_nd(byoc__kctx *k) {
 /* dst = dst (reduction) src for one element (float16 / bfloat16 arrive widened to float32); min and max
    propagate NaN as numpy's minimum and maximum */
 BYOC__PRIVATE void byoc__scatter_combine(byoc_dtype dt, char *dst, const char *src, int red) {
-    if (red == BYOC__SCATTER_UPDATE) { byoc__copy_elem(dst, src, byoc_dtype_size(dt)); return; }
+    if (red == BYOC__SCATTER_UPDATE) {
+        byoc__indexing_copy_elem(dst, src, byoc_dtype_size(dt));
+        return;
+    }
     if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
         double a, b;
-        if (dt == BYOC_FLOAT32) { float fa, fb; memcpy(&fa, dst, 4); memcpy(&fb, src, 4); a = fa; b = fb; }
-        else { memcpy(&a, dst, 8); memcpy(&b, src, 8); }
+        if (dt == BYOC_FLOAT32) {
+            float fa, fb;
+            memcpy(&fa, dst, 4);
+            memcpy(&fb, src, 4);
+            a = fa;
+            b = fb;
+        } else {
+            memcpy(&a, dst, 8);
+            memcpy(&b, src, 8);
+        }
         double r = red == BYOC__SCATTER_ADD   ? a + b
                    : red == BYOC__SCATTER_MUL ? a * b
                    : red == BYOC__SCATTER_MIN ? (b < a || b != b ? b : a)
                                               : (b > a || b != b ? b : a);
-        if (dt == BYOC_FLOAT32) { float f = (float)r; memcpy(dst, &f, 4); }
-        else memcpy(dst, &r, 8);
+        if (dt == BYOC_FLOAT32) {
+            float f = (float)r;
+            memcpy(dst, &f, 4);
+        } else memcpy(dst, &r, 8);
         return;
     }
     int64_t a = byoc__int_at(dt, dst), b = byoc__int_at(dt, src), r;
@@ -9740,10 +9789,11 @@ static byoc_result byoc__k_scatter_elements(byoc__kctx *k) {
     char *o = (char *)k->out[0].data;
     const char *ud = (const char *)upd->data;
     for (int64_t e = 0; e < n; ++e) {
-        int64_t given = byoc__index_at(ind, e), v = byoc__index_norm(given, A);
+        int64_t given = byoc__indexing_at(ind, e), v = byoc__indexing_norm(given, A);
         if (v < 0)
-            return byoc__kbad(k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld",
-                              (long long)given, (long long)e, axis, (long long)A);
+            return byoc__indexing_fail(
+                k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld", (long long)given,
+                (long long)e, axis, (long long)A);
         byoc__scatter_combine(x->dtype, o + (base + v * xs[axis]) * (int64_t)es, ud + e * (int64_t)es, red);
         for (int d = R - 1; d >= 0; --d) {
             int64_t s = d == axis ? 0 : xs[d];
@@ -9769,7 +9819,7 @@ static byoc_result byoc__k_scatter_nd(byoc__kctx *k) {
     char *o = (char *)k->out[0].data;
     const char *ud = (const char *)upd->data;
     for (int64_t y = 0; y < Y; ++y) {
-        int64_t off = byoc__nd_offset(k, x, ind, 0, xs, y, Y);
+        int64_t off = byoc__indexing_nd_offset(k, x, ind, 0, xs, y, Y);
         if (off < 0) return k->diag ? k->diag->code : BYOC_ERR_INVALID_ARGUMENT;
         if (red == BYOC__SCATTER_UPDATE) {
             memcpy(o + off * (int64_t)es, ud + y * S * (int64_t)es, (size_t)S * es);
@@ -9796,11 +9846,11 @@ static byoc_result byoc__k_one_hot(byoc__kctx *k) {
         memcpy(&v, off, 4);
         for (int64_t i = 0; i < n; ++i) memcpy(od + 4 * i, &v, 4);
     } else
-        for (int64_t i = 0; i < n; ++i) byoc__copy_elem(od + i * (int64_t)es, off, es);
+        for (int64_t i = 0; i < n; ++i) byoc__indexing_copy_elem(od + i * (int64_t)es, off, es);
     for (int64_t p = 0; p < pre; ++p)
         for (int64_t q = 0; q < post; ++q) {
-            int64_t v = byoc__index_at(ind, p * post + q);
-            if (v >= 0 && v < depth) byoc__copy_elem(od + ((p * depth + v) * post + q) * (int64_t)es, on, es);
+            int64_t v = byoc__indexing_at(ind, p * post + q);
+            if (v >= 0 && v < depth) byoc__indexing_copy_elem(od + ((p * depth + v) * post + q) * (int64_t)es, on, es);
         }
     return BYOC_OK;
 }
@@ -9814,19 +9864,23 @@ static byoc_result byoc__k_reverse_sequence(byoc__kctx *k) {
     byoc__strides_of(R, x->dims, xs);
     int r = 0;
     for (int d = 0; d < R; ++d)
-        if (d != seq && d != bat) { dims[r] = x->dims[d]; st[r] = xs[d]; r++; }
+        if (d != seq && d != bat) {
+            dims[r] = x->dims[d];
+            st[r] = xs[d];
+            r++;
+        }
     for (int64_t b = 0; b < x->dims[bat]; ++b) { /* every length is checked before anything is written */
-        int64_t L = byoc__index_at(len, b);
+        int64_t L = byoc__indexing_at(len, b);
         if (L < 0 || L > T)
-            return byoc__kbad(k, "seq_lengths[%lld] = %lld is outside 0..%lld (the extent of axis %d)", (long long)b,
-                              (long long)L, (long long)T, seq);
+            return byoc__indexing_fail(k, "seq_lengths[%lld] = %lld is outside 0..%lld (the extent of axis %d)",
+                                       (long long)b, (long long)L, (long long)T, seq);
     }
     size_t es = byoc_dtype_size(x->dtype);
     char *o = (char *)k->out[0].data;
     const char *xd = (const char *)x->data;
     if (o != xd) memmove(o, xd, byoc__nbytes(x));
     for (int64_t b = 0; b < x->dims[bat]; ++b) {
-        int64_t L = byoc__index_at(len, b);
+        int64_t L = byoc__indexing_at(len, b);
         for (int64_t t = 0; t < L; ++t)
             byoc__copy_strided(r, dims, o + (b * xs[bat] + t * xs[seq]) * (int64_t)es, st,
                                xd + (b * xs[bat] + (L - 1 - t) * xs[seq]) * (int64_t)es, st, es);

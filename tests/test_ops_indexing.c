@@ -36,12 +36,28 @@ static byoc_node *tensor(byoc_module *m, byoc_dtype dt, int rank, const int64_t 
     for (int64_t i = 0; i < n; ++i) {
         double v = values[i];
         switch (dt) {
-        case BYOC_FLOAT32: { float f = (float)v; memcpy(buf + 4 * i, &f, 4); break; }
+        case BYOC_FLOAT32: {
+            float f = (float)v;
+            memcpy(buf + 4 * i, &f, 4);
+            break;
+        }
         case BYOC_FLOAT64: memcpy(buf + 8 * i, &v, 8); break;
-        case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(buf + 4 * i, &x, 4); break; }
-        case BYOC_INT64: { int64_t x = (int64_t)v; memcpy(buf + 8 * i, &x, 8); break; }
+        case BYOC_INT32: {
+            int32_t x = (int32_t)v;
+            memcpy(buf + 4 * i, &x, 4);
+            break;
+        }
+        case BYOC_INT64: {
+            int64_t x = (int64_t)v;
+            memcpy(buf + 8 * i, &x, 8);
+            break;
+        }
         case BYOC_UINT8: buf[i] = (unsigned char)v; break;
-        case BYOC_FLOAT16: { uint16_t h = half_bits(v); memcpy(buf + 2 * i, &h, 2); break; }
+        case BYOC_FLOAT16: {
+            uint16_t h = half_bits(v);
+            memcpy(buf + 2 * i, &h, 2);
+            break;
+        }
         default: break;
         }
     }
@@ -59,13 +75,19 @@ static byoc_node *evaluate(byoc_module *m, byoc_node *const *inputs, int n, byoc
 /* a constant result's type and values equal the expected ones (exactly, or within 1e-6 for floats) */
 static int result_is(const byoc_node *c, byoc_dtype dt, int rank, const int64_t *dims, const double *want, char *why,
                      size_t cap) {
-    if (!c || c->kind != BYOC_NODE_CONSTANT) { snprintf(why, cap, "not a constant"); return 0; }
+    if (!c || c->kind != BYOC_NODE_CONSTANT) {
+        snprintf(why, cap, "not a constant");
+        return 0;
+    }
     const byoc_type *t = c->annotation;
     int same = t->dtype == dt && t->rank == rank;
     for (int i = 0; same && i < rank; ++i) same = t->dims[i] == dims[i];
     char buf[128];
     byoc_type_to_string(t, buf, sizeof buf);
-    if (!same) { snprintf(why, cap, "result type %s", buf); return 0; }
+    if (!same) {
+        snprintf(why, cap, "result type %s", buf);
+        return 0;
+    }
     for (int64_t i = 0, n = byoc_type_num_elements(t); i < n; ++i) {
         double got = byoc_constant_f32(c, i);
         if (fabs(got - want[i]) > 1e-6 * (1 + fabs(want[i]))) {
@@ -102,16 +124,16 @@ static int round_trips(byoc_module *m, char *why, size_t cap) {
 static char why[2048];
 
 /* runs body on one input x and compares with want */
-#define EXPECT_UNARY(params, body, xdt, xrank, xdims, xvals, odt, orank, odims, ovals)                       \
-    do {                                                                                                    \
-        byoc_diag d_;                                                                                       \
-        byoc_module *m_ = parse_main(params, body, &d_);                                                    \
-        CHECKF(m_, "%s", d_.message);                                                                       \
-        byoc_node *x_ = tensor(m_, xdt, xrank, xdims, xvals);                                               \
-        byoc_node *r_ = evaluate(m_, &x_, 1, &d_);                                                          \
-        int ok_ = r_ && result_is(r_, odt, orank, odims, ovals, why, sizeof why);                           \
-        byoc_module_destroy(m_);                                                                            \
-        CHECKF(ok_, "%s: %s", body, r_ ? why : d_.message);                                                 \
+#define EXPECT_UNARY(params, body, xdt, xrank, xdims, xvals, odt, orank, odims, ovals) \
+    do {                                                                               \
+        byoc_diag d_;                                                                  \
+        byoc_module *m_ = parse_main(params, body, &d_);                               \
+        CHECKF(m_, "%s", d_.message);                                                  \
+        byoc_node *x_ = tensor(m_, xdt, xrank, xdims, xvals);                          \
+        byoc_node *r_ = evaluate(m_, &x_, 1, &d_);                                     \
+        int ok_ = r_ && result_is(r_, odt, orank, odims, ovals, why, sizeof why);      \
+        byoc_module_destroy(m_);                                                       \
+        CHECKF(ok_, "%s: %s", body, r_ ? why : d_.message);                            \
     } while (0)
 
 /* ---- argmax / argmin ---- */
@@ -127,8 +149,8 @@ static void test_argmax_argmin(void) {
                  first_min);
     /* axis None: the row-major index over every axis (the first 7) */
     EXPECT_UNARY(p, "argmax(%x)", BYOC_FLOAT32, 2, x_dims, x, BYOC_INT32, 0, two, flat);
-    EXPECT_UNARY("%x: Tensor[(2, 3), float16]", "argmax(%x, axis=[1], select_last_index=True)", BYOC_FLOAT16, 2,
-                 x_dims, x, BYOC_INT32, 1, two, last_max);
+    EXPECT_UNARY("%x: Tensor[(2, 3), float16]", "argmax(%x, axis=[1], select_last_index=True)", BYOC_FLOAT16, 2, x_dims,
+                 x, BYOC_INT32, 1, two, last_max);
     /* the general path: integers, float64, and several axes */
     EXPECT_UNARY("%x: Tensor[(2, 3), int32]", "argmax(%x, axis=[1], select_last_index=True)", BYOC_INT32, 2, x_dims, x,
                  BYOC_INT32, 1, two, last_max);
@@ -301,16 +323,16 @@ static void test_gather_nd(void) {
     CHECK_CONTAINS(d.message, "gather_nd: index -3 (tuple 0, entry 1) is out of range for axis 1 of extent 2");
     CHECK_CONTAINS(type_error("%d: Tensor[(2, 2), float32], %i: Tensor[(3, 4), int64]", "gather_nd(%d, %i)", &d),
                    "index tuples of 3 values with 0 batch axes address more axes than data's 2");
-    CHECK_CONTAINS(type_error("%d: Tensor[(2, 2), float32], %i: Tensor[(1, 3), int64]",
-                              "gather_nd(%d, %i, batch_dims=1)", &d),
-                   "batch axis 0: data has 2, indices have 3");
+    CHECK_CONTAINS(
+        type_error("%d: Tensor[(2, 2), float32], %i: Tensor[(1, 3), int64]", "gather_nd(%d, %i, batch_dims=1)", &d),
+        "batch axis 0: data has 2, indices have 3");
 }
 
 /* ---- scatter_elements and scatter_nd ---- */
 static byoc_node *scatter_inputs(byoc_module *m, int i) { /* the ONNX docs' ScatterElements example */
     static const int64_t dims[2] = {3, 3}, upd_dims[2] = {2, 3};
     static const double zeros[9] = {0}, idx[6] = {1, 0, 2, 0, 2, 1}, upd[6] = {1, 1.1, 1.2, 2, 2.1, 2.2};
-    return i == 0 ? tensor(m, BYOC_FLOAT32, 2, dims, zeros)
+    return i == 0   ? tensor(m, BYOC_FLOAT32, 2, dims, zeros)
            : i == 1 ? tensor(m, BYOC_INT64, 2, upd_dims, idx)
                     : tensor(m, BYOC_FLOAT32, 2, upd_dims, upd);
 }
@@ -318,7 +340,7 @@ static byoc_dtype dup_dtype = BYOC_FLOAT32;
 static byoc_node *scatter_dup_inputs(byoc_module *m, int i) { /* two updates on one element */
     static const int64_t dims[2] = {1, 5}, upd_dims[2] = {1, 2};
     static const double data[5] = {1, 2, 3, 4, 5}, idx[2] = {1, -4}, upd[2] = {1.5, 3};
-    return i == 0 ? tensor(m, dup_dtype, 2, dims, data)
+    return i == 0   ? tensor(m, dup_dtype, 2, dims, data)
            : i == 1 ? tensor(m, BYOC_INT32, 2, upd_dims, idx)
                     : tensor(m, dup_dtype, 2, upd_dims, upd);
 }
@@ -333,9 +355,13 @@ static void test_scatter_elements(void) {
     int ok = r && result_is(r, BYOC_FLOAT32, 2, dims, want, why, sizeof why);
     byoc_module_destroy(m);
     CHECKF(ok, "%s", r ? why : d.message);
-    static const struct { const char *reduction; byoc_dtype dt; double at1; } cases[] = {
-        {"update", BYOC_FLOAT32, 3},   {"add", BYOC_FLOAT32, 6.5}, {"mul", BYOC_FLOAT32, 9},
-        {"min", BYOC_FLOAT32, 1.5},    {"max", BYOC_FLOAT32, 3},   {"add", BYOC_INT32, 6}, /* 2 + 1 + 3 */
+    static const struct {
+        const char *reduction;
+        byoc_dtype dt;
+        double at1;
+    } cases[] = {
+        {"update", BYOC_FLOAT32, 3}, {"add", BYOC_FLOAT32, 6.5}, {"mul", BYOC_FLOAT32, 9},
+        {"min", BYOC_FLOAT32, 1.5},  {"max", BYOC_FLOAT32, 3},   {"add", BYOC_INT32, 6}, /* 2 + 1 + 3 */
         {"mul", BYOC_FLOAT64, 9},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -362,18 +388,18 @@ static void test_scatter_elements(void) {
                    "updates are int32, data is float32");
 }
 
-static double snd_indices[4] = {4, 3, 1, 7}; /* Relay's (1, 4): ONNX's [[4], [3], [1], [7]] */
+static double snd_indices[4] = {4, 3, 1, 7};                 /* Relay's (1, 4): ONNX's [[4], [3], [1], [7]] */
 static byoc_node *scatter_nd_inputs(byoc_module *m, int i) { /* the ONNX docs' first ScatterND example */
     static const int64_t eight[1] = {8}, idx_dims[2] = {1, 4}, four[1] = {4};
     static const double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, upd[4] = {9, 10, 11, 12};
-    return i == 0 ? tensor(m, BYOC_FLOAT32, 1, eight, data)
+    return i == 0   ? tensor(m, BYOC_FLOAT32, 1, eight, data)
            : i == 1 ? tensor(m, BYOC_INT64, 2, idx_dims, snd_indices)
                     : tensor(m, BYOC_FLOAT32, 1, four, upd);
 }
 static byoc_node *scatter_nd_slices(byoc_module *m, int i) { /* whole rows: updates (2, 3) into (3, 3) */
     static const int64_t dims[2] = {3, 3}, idx_dims[2] = {1, 2}, upd_dims[2] = {2, 3};
     static const double data[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, idx[2] = {2, 0}, upd[6] = {1, 2, 3, 4, 5, 6};
-    return i == 0 ? tensor(m, BYOC_INT64, 2, dims, data)
+    return i == 0   ? tensor(m, BYOC_INT64, 2, dims, data)
            : i == 1 ? tensor(m, BYOC_INT64, 2, idx_dims, idx)
                     : tensor(m, BYOC_INT64, 2, upd_dims, upd);
 }
@@ -437,9 +463,9 @@ static void test_one_hot(void) {
     CHECK_CONTAINS(type_error(p, "one_hot(%i, %on, %off, depth=3, dtype=\"int32\")", &d),
                    "on_value (float32) and off_value (float32) must have the result's dtype int32");
     CHECK_CONTAINS(type_error(p, "one_hot(%i, %on, %off, depth=3, axis=2)", &d), "axis 2 is out of range for rank 2");
-    CHECK_CONTAINS(type_error("%i: Tensor[(3), float32], %on: float32, %off: float32",
-                              "one_hot(%i, %on, %off, depth=3)", &d),
-                   "indices must be an integer tensor");
+    CHECK_CONTAINS(
+        type_error("%i: Tensor[(3), float32], %on: float32, %off: float32", "one_hot(%i, %on, %off, depth=3)", &d),
+        "indices must be an integer tensor");
 }
 
 /* ---- reverse_sequence ---- */
@@ -469,9 +495,9 @@ static void test_reverse_sequence(void) {
     CHECK_CONTAINS(d.message, "reverse_sequence: seq_lengths[1] = 5 is outside 0..4");
     CHECK_CONTAINS(type_error(p, "reverse_sequence(%x, %len, seq_axis=1, batch_axis=1)", &d),
                    "seq_axis and batch_axis are both axis 1");
-    CHECK_CONTAINS(type_error("%x: Tensor[(4, 4), float32], %len: Tensor[(3), int64]", "reverse_sequence(%x, %len)",
-                              &d),
-                   "one length per batch entry");
+    CHECK_CONTAINS(
+        type_error("%x: Tensor[(4, 4), float32], %len: Tensor[(3), int64]", "reverse_sequence(%x, %len)", &d),
+        "one length per batch entry");
 }
 
 /* ---- the ONNX importer ---- */
@@ -529,10 +555,18 @@ static void test_onnx_argmax_runs(void) {
 
 int main(int argc, char **argv) {
     static const test_case tests[] = {
-        TEST_ENTRY(test_argmax_argmin),    TEST_ENTRY(test_argmax_errors_and_text), TEST_ENTRY(test_topk),
-        TEST_ENTRY(test_topk_errors_and_text), TEST_ENTRY(test_gather),         TEST_ENTRY(test_gather_nd),
-        TEST_ENTRY(test_scatter_elements), TEST_ENTRY(test_scatter_nd),          TEST_ENTRY(test_one_hot),
-        TEST_ENTRY(test_reverse_sequence), TEST_ENTRY(test_onnx_topk_k),          TEST_ENTRY(test_onnx_argmax_runs),
+        TEST_ENTRY(test_argmax_argmin),
+        TEST_ENTRY(test_argmax_errors_and_text),
+        TEST_ENTRY(test_topk),
+        TEST_ENTRY(test_topk_errors_and_text),
+        TEST_ENTRY(test_gather),
+        TEST_ENTRY(test_gather_nd),
+        TEST_ENTRY(test_scatter_elements),
+        TEST_ENTRY(test_scatter_nd),
+        TEST_ENTRY(test_one_hot),
+        TEST_ENTRY(test_reverse_sequence),
+        TEST_ENTRY(test_onnx_topk_k),
+        TEST_ENTRY(test_onnx_argmax_runs),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

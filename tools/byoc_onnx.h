@@ -2926,8 +2926,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__gather_nd(byoc_onnx__ctx *c, const char *op
 BYOC__PRIVATE const char *byoc_onnx__scatter_reduction(byoc_onnx__ctx *c) {
     char buf[32];
     const char *r = byoc_onnx__attr_string(c, "reduction", "none", buf, sizeof buf);
-    static const char *const names[][2] = {{"none", "update"}, {"add", "add"}, {"mul", "mul"}, {"max", "max"},
-                                           {"min", "min"}};
+    static const char *const names[][2] = {
+        {"none", "update"}, {"add", "add"}, {"mul", "mul"}, {"max", "max"}, {"min", "min"}};
     for (int i = 0; i < 5; ++i)
         if (!strcmp(r, names[i][0])) return names[i][1];
     byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "reduction \"%s\" is not one of none, add, mul, max, min", r);
@@ -2991,8 +2991,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__one_hot(byoc_onnx__ctx *c, const char *op) 
                               i64};
         i64 = byoc_onnx__call(st, "where", wrap, 3, NULL);
     }
-    byoc_node *args[3] = {i64,
-                          byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 1), NULL),
+    byoc_node *args[3] = {i64, byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 1), NULL),
                           byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL)};
     byoc_attrs a;
     memset(&a, 0, sizeof a);
