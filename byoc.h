@@ -9463,21 +9463,88 @@ BYOC__PRIVATE int byoc__arg_better_i64(int64_t v, int64_t best, int is_u64, int 
     return is_min ? (last ? v <= best : v < best) : (last ? v >= best : v > best);
 }
 
-/* float32 over one axis: each step along the axis compares a whole contiguous row of `inner` values
-   with the best row so far, branch-free, so the inner loop vectorises */
+/* float32 along one contiguous row (the reduced axis is the innermost): the extreme first, over vectors,
+   then the first (or last) position holding it, or holding a NaN when there is one. sign -1 makes
+   argmin the argmax of -x (negation is exact, keeps a NaN a NaN and -0 equal to 0). */
+BYOC__PRIVATE int64_t byoc__argreduce_f32_row(const float *x, int64_t n, float sign, int last) {
+    float m = -INFINITY;
+    int any_nan = 0;
+    int64_t i = 0;
+#if BYOC__SIMD
+    if (n >= 8) {
+        const byoc__f4 sv = {sign, sign, sign, sign};
+        byoc__f4 m0 = {m, m, m, m}, m1 = m0;
+        byoc__i4 nan0 = {0, 0, 0, 0};
+        for (; i + 8 <= n; i += 8) {
+            byoc__f4 a, b;
+            BYOC__LD(a, x + i);
+            BYOC__LD(b, x + i + 4);
+            a *= sv;
+            b *= sv;
+            m0 = BYOC__SEL(a > m0, a, m0);
+            m1 = BYOC__SEL(b > m1, b, m1);
+            nan0 |= (a != a) | (b != b);
+        }
+        m0 = BYOC__SEL(m1 > m0, m1, m0);
+        for (int j = 0; j < 4; ++j) {
+            m = m0[j] > m ? m0[j] : m;
+            any_nan |= nan0[j] != 0;
+        }
+    }
+#endif
+    for (; i < n; ++i) {
+        float v = sign * x[i];
+        m = v > m ? v : m;
+        any_nan |= v != v;
+    }
+    int64_t step = last ? -1 : 1, end = last ? 0 : n - 1;
+    for (i = last ? n - 1 : 0; i != end; i += step) {
+        float v = sign * x[i];
+        if (any_nan ? v != v : v == m) break;
+    }
+    return i;
+}
+
+/* float32 over one axis with `inner` > 1 values after it: each step along the axis compares a whole
+   contiguous row of them with the best row so far, branch-free, four lanes at a time */
 BYOC__PRIVATE void byoc__argreduce_f32_axis(const float *x, int64_t outer, int64_t A, int64_t inner, int is_min,
                                             int last, float *best, int32_t *out) {
+    const float sign = is_min ? -1.0f : 1.0f;
     for (int64_t o = 0; o < outer; ++o) {
         const float *base = x + o * A * inner;
         int32_t *oi = out + o * inner;
-        memcpy(best, base, (size_t)inner * sizeof(float));
-        for (int64_t j = 0; j < inner; ++j) oi[j] = 0;
+        if (inner == 1) {
+            oi[0] = (int32_t)byoc__argreduce_f32_row(base, A, sign, last);
+            continue;
+        }
+        for (int64_t j = 0; j < inner; ++j) {
+            best[j] = sign * base[j];
+            oi[j] = 0;
+        }
         for (int64_t a = 1; a < A; ++a) {
             const float *row = base + a * inner;
-            for (int64_t j = 0; j < inner; ++j) {
-                float v = row[j], b = best[j];
-                int take = is_min ? (last ? v <= b : v < b) : (last ? v >= b : v > b);
-                take |= (v != v) & ((b == b) | last);
+            int64_t j = 0;
+#if BYOC__SIMD
+            const byoc__f4 sv = {sign, sign, sign, sign};
+            const byoc__i4 lastm = {-last, -last, -last, -last}, av = {(int32_t)a, (int32_t)a, (int32_t)a, (int32_t)a};
+            for (; j + 4 <= inner; j += 4) {
+                byoc__f4 v, b;
+                byoc__i4 idx;
+                BYOC__LD(v, row + j);
+                BYOC__LD(b, best + j);
+                BYOC__LD(idx, oi + j);
+                v *= sv;
+                byoc__i4 take = (v > b) | ((v == b) & lastm) | ((v != v) & ((b == b) | lastm));
+                b = BYOC__SEL(take, v, b);
+                idx = (av & take) | (idx & ~take);
+                BYOC__ST(best + j, b);
+                BYOC__ST(oi + j, idx);
+            }
+#endif
+            for (; j < inner; ++j) {
+                float v = sign * row[j], b = best[j];
+                int gt = v > b, eq = v == b, v_nan = v != v, b_number = b == b;
+                int take = gt | (eq & last) | (v_nan & (b_number | last));
                 best[j] = take ? v : b;
                 oi[j] = take ? (int32_t)a : oi[j];
             }

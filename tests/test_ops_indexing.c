@@ -163,6 +163,37 @@ static void test_argmax_argmin(void) {
                  one, over_0_2);
 }
 
+/* the vector paths: a row of 10 reduced innermost, and 5 columns reduced along axis 0; ties and NaN
+   (a NaN wins, as in numpy: the first one, or the last with select_last_index) */
+static void test_argmax_vector_paths(void) {
+    static const int64_t row_dims[2] = {1, 10}, one[1] = {1}, col_dims[2] = {3, 5}, five[1] = {5};
+    static const double row[10] = {1, 9, 3, 9, 2, 0, 9, -5, 4, 1};
+    static const double row_nan[10] = {1, 9, 3, 9, 2, NAN, 9, -5, NAN, 1};
+    static const double max_first[1] = {1}, max_last[1] = {6}, min_first[1] = {7}, nan_first[1] = {5},
+                        nan_last[1] = {8};
+    const char *p = "%x: Tensor[(1, 10), float32]";
+    EXPECT_UNARY(p, "argmax(%x, axis=[1])", BYOC_FLOAT32, 2, row_dims, row, BYOC_INT32, 1, one, max_first);
+    EXPECT_UNARY(p, "argmax(%x, axis=[1], select_last_index=True)", BYOC_FLOAT32, 2, row_dims, row, BYOC_INT32, 1, one,
+                 max_last);
+    EXPECT_UNARY(p, "argmin(%x, axis=[1])", BYOC_FLOAT32, 2, row_dims, row, BYOC_INT32, 1, one, min_first);
+    EXPECT_UNARY(p, "argmin(%x, axis=[1])", BYOC_FLOAT32, 2, row_dims, row_nan, BYOC_INT32, 1, one, nan_first);
+    EXPECT_UNARY(p, "argmax(%x, axis=[1], select_last_index=True)", BYOC_FLOAT32, 2, row_dims, row_nan, BYOC_INT32, 1,
+                 one, nan_last);
+    static const double cols[15] = {1, 5, 2, NAN, 7, 4, 5, 2, 1, NAN, 4, 0, 9, NAN, 7};
+    static const double cmax[5] = {1, 0, 2, 0, 1}, cmax_last[5] = {2, 1, 2, 2, 1};
+    static const double cmin[5] = {0, 2, 0, 0, 1}, cmin_last[5] = {0, 2, 1, 2, 1};
+    p = "%x: Tensor[(3, 5), float32]";
+    EXPECT_UNARY(p, "argmax(%x, axis=[0])", BYOC_FLOAT32, 2, col_dims, cols, BYOC_INT32, 1, five, cmax);
+    EXPECT_UNARY(p, "argmax(%x, axis=[0], select_last_index=True)", BYOC_FLOAT32, 2, col_dims, cols, BYOC_INT32, 1,
+                 five, cmax_last);
+    EXPECT_UNARY(p, "argmin(%x, axis=[0])", BYOC_FLOAT32, 2, col_dims, cols, BYOC_INT32, 1, five, cmin);
+    EXPECT_UNARY(p, "argmin(%x, axis=[0], select_last_index=True)", BYOC_FLOAT32, 2, col_dims, cols, BYOC_INT32, 1,
+                 five, cmin_last);
+    /* the general path gives the same (float64) */
+    EXPECT_UNARY("%x: Tensor[(3, 5), float64]", "argmin(%x, axis=[0], select_last_index=True)", BYOC_FLOAT64, 2,
+                 col_dims, cols, BYOC_INT32, 1, five, cmin_last);
+}
+
 static void test_argmax_errors_and_text(void) {
     byoc_diag d;
     CHECK_CONTAINS(type_error("%x: Tensor[(2, 0), float32]", "argmax(%x, axis=[1])", &d), "empty axis");
@@ -556,6 +587,7 @@ static void test_onnx_argmax_runs(void) {
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_argmax_argmin),
+        TEST_ENTRY(test_argmax_vector_paths),
         TEST_ENTRY(test_argmax_errors_and_text),
         TEST_ENTRY(test_topk),
         TEST_ENTRY(test_topk_errors_and_text),
