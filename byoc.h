@@ -9624,6 +9624,851 @@ static byoc_result byoc__k_prod(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
 /* (ops: indexing) attribute tables, type relations, FLOP models and kernels of this family */
+/* Conventions shared by this family: index tensors may be of any integer dtype; an index that counts
+   from the end (in [-extent, 0)) is taken as ONNX takes it, and one outside [-extent, extent) is an
+   error naming the op and the node (never a read or write out of bounds). one_hot keeps Relay's rule
+   instead: an index outside [0, depth) is a row of off_value. Helpers are named byoc__indexing_* (or
+   after their op) to stay clear of the other families' sections. */
+
+/* ---- attribute schemas ---- */
+static const byoc_attr_spec byoc__attrs_argreduce[] = {
+    BYOC__A("axis", BYOC__INTS | BYOC__INT | BYOC__OPT, "None"), BYOC__A("keepdims", BYOC__BOOL, "False"),
+    BYOC__A("exclude", BYOC__BOOL, "False"), BYOC__A("select_last_index", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_topk[] = {
+    BYOC__A("k", BYOC__INT | BYOC__OPT, "None"), BYOC__A("axis", BYOC__INT, "-1"),
+    BYOC__A("ret_type", BYOC__STR, "\"both\""), BYOC__A("is_ascend", BYOC__BOOL, "False"),
+    BYOC__A("dtype", BYOC__STR, "\"int32\"")};
+static const byoc_attr_spec byoc__attrs_gather[] = {BYOC__A("axis", BYOC__INT, "0")};
+static const byoc_attr_spec byoc__attrs_gather_nd[] = {BYOC__A("batch_dims", BYOC__INT, "0"),
+                                                       BYOC__A("index_rank", BYOC__INT | BYOC__OPT, "None")};
+static const byoc_attr_spec byoc__attrs_scatter_elements[] = {BYOC__A("axis", BYOC__INT, "0"),
+                                                              BYOC__A("reduction", BYOC__STR, "\"update\"")};
+static const byoc_attr_spec byoc__attrs_scatter_nd[] = {BYOC__A("mode", BYOC__STR, "\"update\"")};
+static const byoc_attr_spec byoc__attrs_one_hot[] = {
+    BYOC__A("depth", BYOC__INT, NULL), BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_attr_spec byoc__attrs_reverse_sequence[] = {BYOC__A("seq_axis", BYOC__INT, "1"),
+                                                              BYOC__A("batch_axis", BYOC__INT, "0")};
+
+/* ---- type relations ---- */
+BYOC__PRIVATE int byoc__indexing_int_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    if (byoc__is_int_dtype(t->dtype)) return 1;
+    BYOC__FAIL("%s must be an integer tensor, got %s", what, byoc_dtype_name(t->dtype));
+    return 0;
+}
+
+/* argmax / argmin: the reduced shape (as sum's), int32 as in Relay */
+static const byoc_type *byoc__rel_argreduce(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    const byoc_type *r = byoc__rel_reduce(ctx, a, n, at);
+    if (!r) return NULL;
+    const byoc_type *d = a[0];
+    int64_t reduced = byoc_type_num_elements(d), kept = byoc_type_num_elements(r);
+    if (reduced >= 0 && kept > 0 && reduced / kept == 0)
+        return BYOC__FAIL("cannot take the index of an extreme over an empty axis");
+    if (reduced >= 0 && kept > 0 && reduced / kept > INT32_MAX)
+        return BYOC__FAIL("the reduced axes hold %lld elements, too many for int32 indices",
+                          (long long)(reduced / kept));
+    return byoc_type_rel_tensor(ctx, BYOC_INT32, r->rank, r->dims);
+}
+
+/* the extent topk keeps on its axis: k, or the whole axis when k is None or below 1 (Relay) */
+BYOC__PRIVATE int64_t byoc__topk_count(const byoc_attr_value *k, int64_t extent) {
+    return !k || k->kind != BYOC_ATTR_INT || k->i < 1 ? extent : k->i;
+}
+
+static const byoc_type *byoc__rel_topk(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "data")) return NULL;
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), d->rank, "axis");
+    if (axis < 0) return NULL;
+    if (d->dims[axis] < 0) return BYOC__FAIL("needs a static extent on axis %d", axis);
+    int64_t k = byoc__topk_count(byoc_attrs_get(at, "k"), d->dims[axis]);
+    if (k > d->dims[axis])
+        return BYOC__FAIL("k=%lld is larger than axis %d of extent %lld", (long long)k, axis, (long long)d->dims[axis]);
+    byoc_dtype it = byoc_dtype_from_name(byoc_attrs_string(at, "dtype", "int32"));
+    if (!byoc__is_int_dtype(it))
+        return BYOC__FAIL("dtype \"%s\" of the indices is not an integer type", byoc_attrs_string(at, "dtype", ""));
+    const char *ret = byoc_attrs_string(at, "ret_type", "both");
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    dims[axis] = k;
+    const byoc_type *fields[2] = {byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims),
+                                  byoc_type_rel_tensor(ctx, it, d->rank, dims)};
+    if (!strcmp(ret, "both")) return byoc_type_rel_tuple(ctx, fields, 2);
+    if (!strcmp(ret, "values")) return fields[0];
+    if (!strcmp(ret, "indices")) return fields[1];
+    return BYOC__FAIL("ret_type \"%s\" is not one of both, values, indices", ret);
+}
+
+/* indices of the rank of data whose extents fit inside data's on every axis but `axis` (where any
+   extent is fine): gather's and scatter_elements' indices */
+BYOC__PRIVATE int byoc__indexing_elements_indices(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx,
+                                                  int axis) {
+    if (idx->rank != d->rank) {
+        BYOC__FAIL("indices have rank %d, data has rank %d (they must match)", idx->rank, d->rank);
+        return 0;
+    }
+    for (int i = 0; i < d->rank; ++i)
+        if (i != axis && idx->dims[i] >= 0 && d->dims[i] >= 0 && idx->dims[i] > d->dims[i]) {
+            BYOC__FAIL("indices extent %lld on axis %d exceeds data's %lld", (long long)idx->dims[i], i,
+                       (long long)d->dims[i]);
+            return 0;
+        }
+    return 1;
+}
+
+/* gather (ONNX GatherElements): out[i...] = data[i... with i_axis = indices[i...]] */
+static const byoc_type *byoc__rel_gather(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *idx = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, idx, "indices")) return NULL;
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank, "axis");
+    if (axis < 0 || !byoc__indexing_elements_indices(ctx, d, idx, axis)) return NULL;
+    return byoc_type_rel_tensor(ctx, d->dtype, idx->rank, idx->dims);
+}
+
+/* The shapes gather_nd and scatter_nd share (Relay's layout: the index tuple is the FIRST axis of
+   indices): data (B..., X_0..X_{n-1}), indices (M, B..., Y...); the result or updates is
+   (B..., Y..., X_M...). Writes that shape to dims and returns its rank, or -1 after failing. */
+BYOC__PRIVATE int byoc__indexing_nd_shape(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx, int64_t bd,
+                                          int64_t *dims) {
+    if (idx->rank < 1) {
+        BYOC__FAIL("indices must have rank 1 or more (the index tuple is axis 0)");
+        return -1;
+    }
+    int64_t m = idx->dims[0];
+    if (m < 0) {
+        BYOC__FAIL("needs a static extent on axis 0 of indices");
+        return -1;
+    }
+    if (bd < 0 || bd >= idx->rank || bd > d->rank) {
+        BYOC__FAIL("batch_dims %lld must be in 0..%d", (long long)bd,
+                   idx->rank - 1 < d->rank ? idx->rank - 1 : d->rank);
+        return -1;
+    }
+    if (m + bd > d->rank) {
+        BYOC__FAIL("index tuples of %lld values with %lld batch axes address more axes than data's %d", (long long)m,
+                   (long long)bd, d->rank);
+        return -1;
+    }
+    for (int i = 0; i < bd; ++i)
+        if (d->dims[i] >= 0 && idx->dims[i + 1] >= 0 && d->dims[i] != idx->dims[i + 1]) {
+            BYOC__FAIL("batch axis %d: data has %lld, indices have %lld", i, (long long)d->dims[i],
+                       (long long)idx->dims[i + 1]);
+            return -1;
+        }
+    int rank = idx->rank - 1 + d->rank - (int)(bd + m);
+    if (rank > BYOC_MAX_RANK) {
+        BYOC__FAIL("result rank %d exceeds %d", rank, BYOC_MAX_RANK);
+        return -1;
+    }
+    int r = 0;
+    for (int i = 1; i < idx->rank; ++i) dims[r++] = idx->dims[i];
+    for (int i = (int)(bd + m); i < d->rank; ++i) dims[r++] = d->dims[i];
+    return r;
+}
+
+static const byoc_type *byoc__rel_gather_nd(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *idx = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, idx, "indices")) return NULL;
+    const byoc_attr_value *ir = byoc_attrs_get(at, "index_rank");
+    if (ir && ir->kind == BYOC_ATTR_INT && idx->rank > 0 && idx->dims[0] >= 0 && ir->i != idx->dims[0])
+        return BYOC__FAIL("index_rank %lld disagrees with axis 0 of indices (%lld)", (long long)ir->i,
+                          (long long)idx->dims[0]);
+    int64_t dims[BYOC_MAX_RANK];
+    int rank = byoc__indexing_nd_shape(ctx, d, idx, byoc_attrs_int(at, "batch_dims", 0), dims);
+    return rank < 0 ? NULL : byoc_type_rel_tensor(ctx, d->dtype, rank, dims);
+}
+
+/* the reductions scatter ops combine with: Relay's names (ONNX's "none" is "update") */
+enum {
+    BYOC__SCATTER_UPDATE,
+    BYOC__SCATTER_ADD,
+    BYOC__SCATTER_MUL,
+    BYOC__SCATTER_MIN,
+    BYOC__SCATTER_MAX
+};
+BYOC__PRIVATE int byoc__scatter_reduction(const char *s) {
+    static const char *const names[] = {"update", "add", "mul", "min", "max"};
+    for (int i = 0; i < 5; ++i)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+
+BYOC__PRIVATE int byoc__scatter_check(byoc_type_rel_ctx *ctx, const byoc_type *const *a, const char *reduction) {
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__indexing_int_arg(ctx, a[1], "indices") ||
+        !byoc__tensor_arg(ctx, a[2], "updates"))
+        return 0;
+    if (a[2]->dtype != a[0]->dtype) {
+        BYOC__FAIL("updates are %s, data is %s (they must match)", byoc_dtype_name(a[2]->dtype),
+                   byoc_dtype_name(a[0]->dtype));
+        return 0;
+    }
+    if (byoc__scatter_reduction(reduction) < 0) {
+        BYOC__FAIL("reduction \"%s\" is not one of update, add, mul, min, max", reduction);
+        return 0;
+    }
+    return 1;
+}
+
+static const byoc_type *byoc__rel_scatter_elements(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scatter_check(ctx, a, byoc_attrs_string(at, "reduction", "update"))) return NULL;
+    const byoc_type *d = a[0], *idx = a[1], *u = a[2];
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank, "axis");
+    if (axis < 0 || !byoc__indexing_elements_indices(ctx, d, idx, axis)) return NULL;
+    int same = u->rank == idx->rank;
+    for (int i = 0; same && i < u->rank; ++i) same = u->dims[i] == idx->dims[i];
+    if (!same) {
+        char ub[128], ib[128];
+        byoc_type_to_string(u, ub, sizeof ub);
+        byoc_type_to_string(idx, ib, sizeof ib);
+        return BYOC__FAIL("updates %s must have the shape of indices %s", ub, ib);
+    }
+    return d;
+}
+
+static const byoc_type *byoc__rel_scatter_nd(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scatter_check(ctx, a, byoc_attrs_string(at, "mode", "update"))) return NULL;
+    const byoc_type *d = a[0], *u = a[2];
+    int64_t dims[BYOC_MAX_RANK];
+    int rank = byoc__indexing_nd_shape(ctx, d, a[1], 0, dims);
+    if (rank < 0) return NULL;
+    int same = u->rank == rank;
+    for (int i = 0; same && i < rank; ++i) same = u->dims[i] == dims[i];
+    if (!same) {
+        const byoc_type *want = byoc_type_rel_tensor(ctx, u->dtype, rank, dims);
+        char ub[128], wb[128];
+        byoc_type_to_string(u, ub, sizeof ub);
+        byoc_type_to_string(want, wb, sizeof wb);
+        return BYOC__FAIL("updates are %s, indices and data need %s (indices[1:] + data[M:])", ub, wb);
+    }
+    return d;
+}
+
+static const byoc_type *byoc__rel_one_hot(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *idx = a[0];
+    if (!byoc__indexing_int_arg(ctx, idx, "indices") || !byoc__tensor_arg(ctx, a[1], "on_value") ||
+        !byoc__tensor_arg(ctx, a[2], "off_value"))
+        return NULL;
+    if (a[1]->rank != 0 || a[2]->rank != 0) return BYOC__FAIL("on_value and off_value must be scalars");
+    const char *dts = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(dts);
+    if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", dts);
+    if (a[1]->dtype != dt || a[2]->dtype != dt)
+        return BYOC__FAIL("on_value (%s) and off_value (%s) must have the result's dtype %s",
+                          byoc_dtype_name(a[1]->dtype), byoc_dtype_name(a[2]->dtype), dts);
+    int64_t depth = byoc_attrs_int(at, "depth", 0);
+    if (depth < 0 || depth > BYOC_MAX_DIM) return BYOC__FAIL("depth %lld is out of range", (long long)depth);
+    if (idx->rank + 1 > BYOC_MAX_RANK) return BYOC__FAIL("result rank %d exceeds %d", idx->rank + 1, BYOC_MAX_RANK);
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), idx->rank + 1, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0, r = 0; i <= idx->rank; ++i) dims[i] = i == axis ? depth : idx->dims[r++];
+    return byoc_type_rel_tensor(ctx, dt, idx->rank + 1, dims);
+}
+
+static const byoc_type *byoc__rel_reverse_sequence(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *len = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, len, "seq_lengths")) return NULL;
+    if (d->rank < 2) return BYOC__FAIL("data must have rank 2 or more, got rank %d", d->rank);
+    int seq = byoc__axis(ctx, byoc_attrs_int(at, "seq_axis", 1), d->rank, "seq_axis");
+    int batch = seq < 0 ? -1 : byoc__axis(ctx, byoc_attrs_int(at, "batch_axis", 0), d->rank, "batch_axis");
+    if (batch < 0) return NULL;
+    if (seq == batch) return BYOC__FAIL("seq_axis and batch_axis are both axis %d", seq);
+    if (len->rank != 1 || (len->dims[0] >= 0 && d->dims[batch] >= 0 && len->dims[0] != d->dims[batch]))
+        return BYOC__FAIL("seq_lengths must be 1-D with one length per batch entry (%lld)", (long long)d->dims[batch]);
+    return d;
+}
+
+/* ---- FLOP models ---- */
+BYOC__PRIVATE double byoc__indexing_elems(const byoc_type *t) {
+    int64_t n = t && t->kind == BYOC_TYPE_TENSOR ? byoc_type_num_elements(t) : 0;
+    return n > 0 ? (double)n : 0;
+}
+/* a combine per update for the reducing scatters, none for plain updates (their bytes are counted) */
+BYOC__PRIVATE double byoc__flops_scatter(const byoc_node *c) {
+    const char *r =
+        byoc_attrs_string(&c->attrs, c->op && !strcmp(c->op->def.name, "scatter_nd") ? "mode" : "reduction", "update");
+    return strcmp(r, "update") && c->nargs > 2 ? byoc__indexing_elems(c->args[2]->checked_type) : 0;
+}
+/* argmax / argmin: a comparison per input element */
+BYOC__PRIVATE double byoc__flops_argreduce(const byoc_node *c) {
+    return c->nargs ? byoc__indexing_elems(c->args[0]->checked_type) : 0;
+}
+/* topk: a comparison per input element, and a heap step of log2(k) comparisons per element */
+BYOC__PRIVATE double byoc__flops_topk(const byoc_node *c) {
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
+    const byoc_type *t =
+        c->checked_type && c->checked_type->kind == BYOC_TYPE_TUPLE ? c->checked_type->fields[0] : c->checked_type;
+    if (!in || in->kind != BYOC_TYPE_TENSOR || !in->rank || !t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
+    if (axis < 0) axis += in->rank;
+    double k = axis >= 0 && axis < t->rank && t->dims[axis] > 1 ? (double)t->dims[axis] : 1;
+    return byoc__indexing_elems(in) * (1.0 + log2(k));
+}
+
+/* ---- kernels ---- */
+/* Bad data (an index out of range): BYOC_ERR_INVALID_ARGUMENT naming the op and, when known, the
+   node's source, rather than "unsupported" */
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__indexing_fail(byoc__kctx *k, const char *fmt, ...) {
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    const char *src = byoc_node_span(k->call)->source;
+    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s%s%s: %s", k->name, src ? " at " : "",
+                      src ? src : "", why);
+}
+
+/* element i of an index tensor; a uint64 index above INT64_MAX saturates (it is out of range anyway) */
+BYOC__PRIVATE int64_t byoc__indexing_at(const byoc_tensor *t, int64_t i) {
+    int64_t v = byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype));
+    return t->dtype == BYOC_UINT64 && v < 0 ? INT64_MAX : v;
+}
+/* an index in [-extent, extent) as a position in [0, extent); -1 when outside */
+BYOC__PRIVATE int64_t byoc__indexing_norm(int64_t i, int64_t extent) {
+    if (i < 0) i += extent;
+    return i >= 0 && i < extent ? i : -1;
+}
+/* one element of esize bytes (constant-size copies the compiler turns into moves) */
+BYOC__PRIVATE void byoc__indexing_copy_elem(char *dst, const char *src, size_t esize) {
+    switch (esize) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, esize); break;
+    }
+}
+
+/* -- argmax / argmin -- */
+enum {
+    BYOC__K_ARGMAX,
+    BYOC__K_ARGMIN
+};
+/* whether v replaces the best so far: strictly better, or as good with select_last_index; a NaN wins
+   over numbers (as numpy's argmax and argmin), the first NaN or with select_last_index the last */
+BYOC__PRIVATE int byoc__arg_better_f64(double v, double best, int is_min, int last) {
+    if (v != v) return best == best || last;
+    if (best != best) return 0;
+    return is_min ? (last ? v <= best : v < best) : (last ? v >= best : v > best);
+}
+BYOC__PRIVATE int byoc__arg_better_i64(int64_t v, int64_t best, int is_u64, int is_min, int last) {
+    if (is_u64) { /* unsigned order: flip the top bit, then compare signed */
+        v = (int64_t)((uint64_t)v ^ (UINT64_C(1) << 63));
+        best = (int64_t)((uint64_t)best ^ (UINT64_C(1) << 63));
+    }
+    return is_min ? (last ? v <= best : v < best) : (last ? v >= best : v > best);
+}
+
+/* float32 along one contiguous row (the reduced axis is the innermost): the extreme first, over vectors,
+   then the first (or last) position holding it, or holding a NaN when there is one. sign -1 makes
+   argmin the argmax of -x (negation is exact, keeps a NaN a NaN and -0 equal to 0). */
+BYOC__PRIVATE int64_t byoc__argreduce_f32_row(const float *x, int64_t n, float sign, int last) {
+    float m = -INFINITY;
+    int any_nan = 0;
+    int64_t i = 0;
+#if BYOC__SIMD
+    if (n >= 8) {
+        const byoc__f4 sv = {sign, sign, sign, sign};
+        byoc__f4 m0 = {m, m, m, m}, m1 = m0;
+        byoc__i4 nan0 = {0, 0, 0, 0};
+        for (; i + 8 <= n; i += 8) {
+            byoc__f4 a, b;
+            BYOC__LD(a, x + i);
+            BYOC__LD(b, x + i + 4);
+            a *= sv;
+            b *= sv;
+            m0 = BYOC__SEL(a > m0, a, m0);
+            m1 = BYOC__SEL(b > m1, b, m1);
+            nan0 |= (a != a) | (b != b);
+        }
+        m0 = BYOC__SEL(m1 > m0, m1, m0);
+        for (int j = 0; j < 4; ++j) {
+            m = m0[j] > m ? m0[j] : m;
+            any_nan |= nan0[j] != 0;
+        }
+    }
+#endif
+    for (; i < n; ++i) {
+        float v = sign * x[i];
+        m = v > m ? v : m;
+        any_nan |= v != v;
+    }
+    int64_t step = last ? -1 : 1, end = last ? 0 : n - 1;
+    for (i = last ? n - 1 : 0; i != end; i += step) {
+        float v = sign * x[i];
+        if (any_nan ? v != v : v == m) break;
+    }
+    return i;
+}
+
+/* float32 over one axis with `inner` > 1 values after it: each step along the axis compares a whole
+   contiguous row of them with the best row so far, branch-free, four lanes at a time */
+BYOC__PRIVATE void byoc__argreduce_f32_axis(const float *x, int64_t outer, int64_t A, int64_t inner, int is_min,
+                                            int last, float *best, int32_t *out) {
+    const float sign = is_min ? -1.0f : 1.0f;
+    for (int64_t o = 0; o < outer; ++o) {
+        const float *base = x + o * A * inner;
+        int32_t *oi = out + o * inner;
+        if (inner == 1) {
+            oi[0] = (int32_t)byoc__argreduce_f32_row(base, A, sign, last);
+            continue;
+        }
+        for (int64_t j = 0; j < inner; ++j) {
+            best[j] = sign * base[j];
+            oi[j] = 0;
+        }
+        for (int64_t a = 1; a < A; ++a) {
+            const float *row = base + a * inner;
+            int64_t j = 0;
+#if BYOC__SIMD
+            const byoc__f4 sv = {sign, sign, sign, sign};
+            const byoc__i4 lastm = {-last, -last, -last, -last}, av = {(int32_t)a, (int32_t)a, (int32_t)a, (int32_t)a};
+            for (; j + 4 <= inner; j += 4) {
+                byoc__f4 v, b;
+                byoc__i4 idx;
+                BYOC__LD(v, row + j);
+                BYOC__LD(b, best + j);
+                BYOC__LD(idx, oi + j);
+                v *= sv;
+                byoc__i4 take = (v > b) | ((v == b) & lastm) | ((v != v) & ((b == b) | lastm));
+                b = BYOC__SEL(take, v, b);
+                idx = (av & take) | (idx & ~take);
+                BYOC__ST(best + j, b);
+                BYOC__ST(oi + j, idx);
+            }
+#endif
+            for (; j < inner; ++j) {
+                float v = sign * row[j], b = best[j];
+                int gt = v > b, eq = v == b, v_nan = v != v, b_number = b == b;
+                int take = gt | (eq & last) | (v_nan & (b_number | last));
+                best[j] = take ? v : b;
+                oi[j] = take ? (int32_t)a : oi[j];
+            }
+        }
+    }
+}
+
+static size_t byoc__ws_argreduce(const byoc__kctx *k) { return (size_t)byoc__numel(&k->out[0]) * 8; }
+
+/* The index, row-major within the reduced axes, of each extreme. Any dtype and any set of axes walks
+   the input in memory order: for one result the reduced positions come in increasing order, so the
+   first one seen starts the result and "better" alone decides the ties. */
+static byoc_result byoc__k_argreduce(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    int is_min = k->code == BYOC__K_ARGMIN, last = byoc__kint(k, "select_last_index", 0) != 0, R = x->rank;
+    int is_float = dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64, is_u64 = dt == BYOC_UINT64;
+    if (!is_float && !byoc__is_int_dtype(dt) && dt != BYOC_BOOL) return byoc__kfail_dtype(k, dt);
+    int red[BYOC_MAX_RANK], nred = 0, axis = -1;
+    byoc__reduced_axes(k, R, red);
+    for (int i = 0; i < R; ++i)
+        if (red[i] && x->dims[i] != 1) {
+            nred++;
+            axis = i;
+        }
+    int32_t *out = (int32_t *)k->out[0].data;
+    int64_t nout = byoc__numel(&k->out[0]), total = byoc__numel(x);
+    if (total == 0 || axis < 0) { /* nothing, or every reduced axis has extent 1: index 0 */
+        memset(out, 0, (size_t)nout * sizeof(int32_t));
+        return BYOC_OK;
+    }
+    if (dt == BYOC_FLOAT32 && nred == 1) {
+        byoc__argreduce_f32_axis((const float *)x->data, byoc__dims_prod(x->dims, 0, axis), x->dims[axis],
+                                 byoc__dims_prod(x->dims, axis + 1, R), is_min, last, (float *)(void *)k->ws, out);
+        return BYOC_OK;
+    }
+    int64_t ostr[BYOC_MAX_RANK], rstr[BYOC_MAX_RANK], so = 1, sr = 1;
+    for (int i = R - 1; i >= 0; --i) {
+        ostr[i] = red[i] ? 0 : so;
+        rstr[i] = red[i] ? sr : 0;
+        if (red[i]) sr *= x->dims[i];
+        else so *= x->dims[i];
+    }
+    double *bestf = (double *)(void *)k->ws;
+    int64_t *besti = (int64_t *)(void *)k->ws;
+    int64_t idx[BYOC_MAX_RANK] = {0}, off = 0, r = 0;
+    size_t es = byoc_dtype_size(dt);
+    const char *p = (const char *)x->data;
+    for (int64_t e = 0; e < total; ++e, p += es) {
+        if (is_float) {
+            double v;
+            if (dt == BYOC_FLOAT32) {
+                float f;
+                memcpy(&f, p, 4);
+                v = f;
+            } else memcpy(&v, p, 8);
+            if (r == 0 || byoc__arg_better_f64(v, bestf[off], is_min, last)) {
+                bestf[off] = v;
+                out[off] = (int32_t)r;
+            }
+        } else {
+            int64_t v = byoc__int_at(dt, p);
+            if (r == 0 || byoc__arg_better_i64(v, besti[off], is_u64, is_min, last)) {
+                besti[off] = v;
+                out[off] = (int32_t)r;
+            }
+        }
+        for (int d = R - 1; d >= 0; --d) {
+            off += ostr[d];
+            r += rstr[d];
+            if (++idx[d] < x->dims[d]) break;
+            off -= ostr[d] * x->dims[d];
+            r -= rstr[d] * x->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* -- topk -- */
+/* Selection with a heap of the k best (its top the worst of them), then a heap sort of those: n log k.
+   Elements compare by an int64 key that orders as the values do, so every dtype shares one loop. */
+typedef struct byoc__topk_entry {
+    int64_t key, index;
+} byoc__topk_entry;
+/* worse: a smaller key, or an equal key at a higher index (ties go to the lower index, as ONNX says) */
+BYOC__PRIVATE int byoc__topk_worse(const byoc__topk_entry *a, const byoc__topk_entry *b) {
+    return a->key < b->key || (a->key == b->key && a->index > b->index);
+}
+BYOC__PRIVATE void byoc__topk_swap(byoc__topk_entry *h, int64_t i, int64_t j) {
+    byoc__topk_entry t = h[i];
+    h[i] = h[j];
+    h[j] = t;
+}
+BYOC__PRIVATE void byoc__topk_sift_down(byoc__topk_entry *h, int64_t n, int64_t i) {
+    for (;;) {
+        int64_t l = 2 * i + 1, r = l + 1, w = i;
+        if (l < n && byoc__topk_worse(&h[l], &h[w])) w = l;
+        if (r < n && byoc__topk_worse(&h[r], &h[w])) w = r;
+        if (w == i) return;
+        byoc__topk_swap(h, i, w);
+        i = w;
+    }
+}
+BYOC__PRIVATE void byoc__topk_sift_up(byoc__topk_entry *h, int64_t i) {
+    while (i > 0 && byoc__topk_worse(&h[i], &h[(i - 1) / 2])) {
+        byoc__topk_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+/* The key of one element: a float's bits made monotonic (-0 taken as +0, every NaN above +inf), an
+   integer as itself, a uint64 with its top bit flipped. */
+BYOC__PRIVATE int64_t byoc__topk_key(byoc_dtype dt, const char *p) {
+    if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
+        double v;
+        if (dt == BYOC_FLOAT32) {
+            float f;
+            memcpy(&f, p, 4);
+            v = f;
+        } else memcpy(&v, p, 8);
+        if (v != v) return INT64_MAX;
+        if (v == 0) v = 0.0;
+        int64_t bits;
+        memcpy(&bits, &v, 8);
+        return bits < 0 ? bits ^ INT64_MAX : bits;
+    }
+    int64_t v = byoc__int_at(dt, p);
+    return dt == BYOC_UINT64 ? (int64_t)((uint64_t)v ^ (UINT64_C(1) << 63)) : v;
+}
+
+static size_t byoc__ws_topk(const byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->rank == 0) return 0;
+    int axis = byoc__kaxis(k, "axis", -1, x->rank);
+    return (size_t)byoc__topk_count(byoc__kattr(k, "k"), x->dims[axis]) * sizeof(byoc__topk_entry);
+}
+
+static byoc_result byoc__k_topk(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype(k, dt);
+    int axis = byoc__kaxis(k, "axis", -1, x->rank), ascend = byoc__kint(k, "is_ascend", 0) != 0;
+    int64_t A = x->dims[axis], K = byoc__topk_count(byoc__kattr(k, "k"), A);
+    const char *ret = byoc__kstr(k, "ret_type", "both");
+    byoc_tensor *vals = strcmp(ret, "indices") ? &k->out[0] : NULL;
+    byoc_tensor *inds = !strcmp(ret, "both") ? &k->out[1] : !strcmp(ret, "indices") ? &k->out[0] : NULL;
+    int64_t outer = byoc__dims_prod(x->dims, 0, axis), inner = byoc__dims_prod(x->dims, axis + 1, x->rank);
+    size_t es = byoc_dtype_size(dt), is = inds ? byoc_dtype_size(inds->dtype) : 0;
+    int64_t step = inner * (int64_t)es;
+    byoc__topk_entry *h = (byoc__topk_entry *)(void *)k->ws;
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < inner; ++j) {
+            const char *base = (const char *)x->data + (o * A * inner + j) * (int64_t)es;
+            int64_t n = 0;
+            for (int64_t a = 0; a < A && K > 0; ++a) {
+                byoc__topk_entry e;
+                e.key = byoc__topk_key(dt, base + a * step);
+                if (ascend) e.key = ~e.key;
+                e.index = a;
+                if (n < K) {
+                    h[n] = e;
+                    byoc__topk_sift_up(h, n++);
+                } else if (byoc__topk_worse(&h[0], &e)) {
+                    h[0] = e;
+                    byoc__topk_sift_down(h, K, 0);
+                }
+            }
+            for (int64_t m = n - 1; m > 0; --m) { /* the worst to the back: best first */
+                byoc__topk_swap(h, 0, m);
+                byoc__topk_sift_down(h, m, 0);
+            }
+            for (int64_t t = 0; t < n; ++t) {
+                int64_t at = (o * K + t) * inner + j;
+                if (vals) byoc__indexing_copy_elem((char *)vals->data + at * (int64_t)es, base + h[t].index * step, es);
+                if (inds) byoc__int_put(inds->dtype, (char *)inds->data + at * (int64_t)is, h[t].index);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* -- gather (ONNX GatherElements) -- */
+static byoc_result byoc__k_gather(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1];
+    int R = x->rank, axis = byoc__kaxis(k, "axis", 0, R);
+    int64_t xs[BYOC_MAX_RANK], idx[BYOC_MAX_RANK] = {0}, base = 0, A = x->dims[axis], n = byoc__numel(ind);
+    byoc__strides_of(R, x->dims, xs);
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *xd = (const char *)x->data;
+    for (int64_t e = 0; e < n; ++e) {
+        int64_t given = byoc__indexing_at(ind, e), v = byoc__indexing_norm(given, A);
+        if (v < 0)
+            return byoc__indexing_fail(
+                k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld", (long long)given,
+                (long long)e, axis, (long long)A);
+        byoc__indexing_copy_elem(o + e * (int64_t)es, xd + (base + v * xs[axis]) * (int64_t)es, es);
+        for (int d = R - 1; d >= 0; --d) { /* base: the position on every axis but `axis` */
+            int64_t s = d == axis ? 0 : xs[d];
+            base += s;
+            if (++idx[d] < ind->dims[d]) break;
+            base -= s * ind->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* the data offset (in elements) of index tuple `pos` of an nd op: indices (M, B*Y) flattened, the tuple
+   addressing data axes from `first`; -1 after failing on an index out of range */
+BYOC__PRIVATE int64_t byoc__indexing_nd_offset(byoc__kctx *k, const byoc_tensor *x, const byoc_tensor *ind, int first,
+                                               const int64_t *xs, int64_t pos, int64_t per_tuple) {
+    int64_t off = 0;
+    for (int64_t m = 0; m < ind->dims[0]; ++m) {
+        int64_t given = byoc__indexing_at(ind, m * per_tuple + pos), ext = x->dims[first + m];
+        int64_t v = byoc__indexing_norm(given, ext);
+        if (v < 0) {
+            byoc__indexing_fail(k, "index %lld (tuple %lld, entry %lld) is out of range for axis %lld of extent %lld",
+                                (long long)given, (long long)pos, (long long)m, (long long)(first + m), (long long)ext);
+            return -1;
+        }
+        off += v * xs[first + m];
+    }
+    return off;
+}
+
+/* -- gather_nd: out[b, y, ...] = data[b, indices[:, b, y], ...] (Relay's layout) -- */
+static byoc_result byoc__k_gather_nd(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1];
+    int bd = (int)byoc__kint(k, "batch_dims", 0);
+    int64_t M = ind->dims[0], xs[BYOC_MAX_RANK];
+    byoc__strides_of(x->rank, x->dims, xs);
+    int64_t B = byoc__dims_prod(x->dims, 0, bd), Y = byoc__dims_prod(ind->dims, 1 + bd, ind->rank),
+            S = byoc__dims_prod(x->dims, bd + (int)M, x->rank), per_batch = byoc__dims_prod(x->dims, bd, x->rank);
+    size_t es = byoc_dtype_size(x->dtype), row = (size_t)S * es;
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t y = 0; y < Y; ++y) {
+            int64_t pos = b * Y + y, off = byoc__indexing_nd_offset(k, x, ind, bd, xs, pos, B * Y);
+            if (off < 0) return k->diag ? k->diag->code : BYOC_ERR_INVALID_ARGUMENT;
+            memcpy((char *)k->out[0].data + pos * (int64_t)row,
+                   (const char *)x->data + (b * per_batch + off) * (int64_t)es, row);
+        }
+    return BYOC_OK;
+}
+
+/* -- scatter_elements and scatter_nd -- */
+/* dst = dst (reduction) src for one element (float16 / bfloat16 arrive widened to float32); min and max
+   propagate NaN as numpy's minimum and maximum */
+BYOC__PRIVATE void byoc__scatter_combine(byoc_dtype dt, char *dst, const char *src, int red) {
+    if (red == BYOC__SCATTER_UPDATE) {
+        byoc__indexing_copy_elem(dst, src, byoc_dtype_size(dt));
+        return;
+    }
+    if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
+        double a, b;
+        if (dt == BYOC_FLOAT32) {
+            float fa, fb;
+            memcpy(&fa, dst, 4);
+            memcpy(&fb, src, 4);
+            a = fa;
+            b = fb;
+        } else {
+            memcpy(&a, dst, 8);
+            memcpy(&b, src, 8);
+        }
+        double r = red == BYOC__SCATTER_ADD   ? a + b
+                   : red == BYOC__SCATTER_MUL ? a * b
+                   : red == BYOC__SCATTER_MIN ? (b < a || b != b ? b : a)
+                                              : (b > a || b != b ? b : a);
+        if (dt == BYOC_FLOAT32) {
+            float f = (float)r;
+            memcpy(dst, &f, 4);
+        } else memcpy(dst, &r, 8);
+        return;
+    }
+    int64_t a = byoc__int_at(dt, dst), b = byoc__int_at(dt, src), r;
+    int u64 = dt == BYOC_UINT64;
+    int b_below = u64 ? (uint64_t)b < (uint64_t)a : b < a, b_above = u64 ? (uint64_t)b > (uint64_t)a : b > a;
+    switch (red) { /* integer arithmetic wraps in the dtype, as the binary kernels' does */
+    case BYOC__SCATTER_ADD: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
+    case BYOC__SCATTER_MUL: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
+    case BYOC__SCATTER_MIN: r = b_below ? b : a; break;
+    default: r = b_above ? b : a; break;
+    }
+    byoc__int_put(dt, dst, r);
+}
+
+/* the output starts as a copy of data; a reduction other than update needs a numeric dtype */
+BYOC__PRIVATE byoc_result byoc__scatter_start(byoc__kctx *k, const char *attr, int *red) {
+    const byoc_tensor *x = &k->in[0];
+    *red = byoc__scatter_reduction(byoc__kstr(k, attr, "update"));
+    if (*red < 0) return byoc__kfail(k, "no host kernel for %s \"%s\"", attr, byoc__kstr(k, attr, ""));
+    if (*red != BYOC__SCATTER_UPDATE && x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64 &&
+        !byoc__is_int_dtype(x->dtype))
+        return byoc__kfail_dtype(k, x->dtype);
+    if (k->out[0].data != x->data) memmove(k->out[0].data, x->data, byoc__nbytes(x));
+    return BYOC_OK;
+}
+
+/* out = data; out[i... with i_axis = indices[i...]] (reduction)= updates[i...], in memory order */
+static byoc_result byoc__k_scatter_elements(byoc__kctx *k) {
+    int red;
+    byoc_result r = byoc__scatter_start(k, "reduction", &red);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1], *upd = &k->in[2];
+    int R = x->rank, axis = byoc__kaxis(k, "axis", 0, R);
+    int64_t xs[BYOC_MAX_RANK], idx[BYOC_MAX_RANK] = {0}, base = 0, A = x->dims[axis], n = byoc__numel(ind);
+    byoc__strides_of(R, x->dims, xs);
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *ud = (const char *)upd->data;
+    for (int64_t e = 0; e < n; ++e) {
+        int64_t given = byoc__indexing_at(ind, e), v = byoc__indexing_norm(given, A);
+        if (v < 0)
+            return byoc__indexing_fail(
+                k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld", (long long)given,
+                (long long)e, axis, (long long)A);
+        byoc__scatter_combine(x->dtype, o + (base + v * xs[axis]) * (int64_t)es, ud + e * (int64_t)es, red);
+        for (int d = R - 1; d >= 0; --d) {
+            int64_t s = d == axis ? 0 : xs[d];
+            base += s;
+            if (++idx[d] < ind->dims[d]) break;
+            base -= s * ind->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* out = data; out[indices[:, y], ...] (mode)= updates[y, ...] (Relay's layout: the tuple is axis 0) */
+static byoc_result byoc__k_scatter_nd(byoc__kctx *k) {
+    int red;
+    byoc_result r = byoc__scatter_start(k, "mode", &red);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1], *upd = &k->in[2];
+    int64_t M = ind->dims[0], xs[BYOC_MAX_RANK];
+    byoc__strides_of(x->rank, x->dims, xs);
+    int64_t Y = byoc__dims_prod(ind->dims, 1, ind->rank), S = byoc__dims_prod(x->dims, (int)M, x->rank);
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *ud = (const char *)upd->data;
+    for (int64_t y = 0; y < Y; ++y) {
+        int64_t off = byoc__indexing_nd_offset(k, x, ind, 0, xs, y, Y);
+        if (off < 0) return k->diag ? k->diag->code : BYOC_ERR_INVALID_ARGUMENT;
+        if (red == BYOC__SCATTER_UPDATE) {
+            memcpy(o + off * (int64_t)es, ud + y * S * (int64_t)es, (size_t)S * es);
+            continue;
+        }
+        for (int64_t s = 0; s < S; ++s)
+            byoc__scatter_combine(x->dtype, o + (off + s) * (int64_t)es, ud + (y * S + s) * (int64_t)es, red);
+    }
+    return BYOC_OK;
+}
+
+/* -- one_hot: off_value everywhere, on_value where the new axis equals the index (Relay: an index
+   outside [0, depth) gives a row of off_value) -- */
+static byoc_result byoc__k_one_hot(byoc__kctx *k) {
+    const byoc_tensor *ind = &k->in[0], *o = &k->out[0];
+    int axis = byoc__kaxis(k, "axis", -1, o->rank);
+    int64_t depth = byoc__kint(k, "depth", 0), pre = byoc__dims_prod(ind->dims, 0, axis),
+            post = byoc__dims_prod(ind->dims, axis, ind->rank), n = byoc__numel(o);
+    size_t es = byoc_dtype_size(o->dtype);
+    char *od = (char *)o->data;
+    const char *on = (const char *)k->in[1].data, *off = (const char *)k->in[2].data;
+    if (es == 4) {
+        uint32_t v;
+        memcpy(&v, off, 4);
+        for (int64_t i = 0; i < n; ++i) memcpy(od + 4 * i, &v, 4);
+    } else
+        for (int64_t i = 0; i < n; ++i) byoc__indexing_copy_elem(od + i * (int64_t)es, off, es);
+    for (int64_t p = 0; p < pre; ++p)
+        for (int64_t q = 0; q < post; ++q) {
+            int64_t v = byoc__indexing_at(ind, p * post + q);
+            if (v >= 0 && v < depth) byoc__indexing_copy_elem(od + ((p * depth + v) * post + q) * (int64_t)es, on, es);
+        }
+    return BYOC_OK;
+}
+
+/* -- reverse_sequence: the first seq_lengths[b] steps of batch entry b reversed, the rest copied; each
+   step is a strided block over the other axes -- */
+static byoc_result byoc__k_reverse_sequence(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *len = &k->in[1];
+    int R = x->rank, seq = byoc__kaxis(k, "seq_axis", 1, R), bat = byoc__kaxis(k, "batch_axis", 0, R);
+    int64_t xs[BYOC_MAX_RANK], dims[BYOC_MAX_RANK], st[BYOC_MAX_RANK], T = x->dims[seq];
+    byoc__strides_of(R, x->dims, xs);
+    int r = 0;
+    for (int d = 0; d < R; ++d)
+        if (d != seq && d != bat) {
+            dims[r] = x->dims[d];
+            st[r] = xs[d];
+            r++;
+        }
+    for (int64_t b = 0; b < x->dims[bat]; ++b) { /* every length is checked before anything is written */
+        int64_t L = byoc__indexing_at(len, b);
+        if (L < 0 || L > T)
+            return byoc__indexing_fail(k, "seq_lengths[%lld] = %lld is outside 0..%lld (the extent of axis %d)",
+                                       (long long)b, (long long)L, (long long)T, seq);
+    }
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *xd = (const char *)x->data;
+    if (o != xd) memmove(o, xd, byoc__nbytes(x));
+    for (int64_t b = 0; b < x->dims[bat]; ++b) {
+        int64_t L = byoc__indexing_at(len, b);
+        for (int64_t t = 0; t < L; ++t)
+            byoc__copy_strided(r, dims, o + (b * xs[bat] + t * xs[seq]) * (int64_t)es, st,
+                               xd + (b * xs[bat] + (L - 1 - t) * xs[seq]) * (int64_t)es, st, es);
+    }
+    return BYOC_OK;
+}
 
 // [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
 /* (ops: sampling) attribute tables, type relations, FLOP models and kernels of this family */
@@ -11218,6 +12063,33 @@ static const byoc__op_record byoc__builtin_ops[] = {
              byoc__flops_per_input, 0, BYOC__K(byoc__k_prod, byoc__ws_prod, 0, BYOC__KF)),
     /* (end of math) */
     /* ---- ops: indexing ---- */
+    BYOC__OP("argmax", 1, 1, COMM_REDUCE, byoc__attrs_argreduce, byoc__rel_argreduce,
+             "index of the maximum over axes (row-major within them), int32; select_last_index for the last tie",
+             NONE, byoc__flops_argreduce, 0, BYOC__K(byoc__k_argreduce, byoc__ws_argreduce, BYOC__K_ARGMAX, BYOC__KF)),
+    BYOC__OP("argmin", 1, 1, COMM_REDUCE, byoc__attrs_argreduce, byoc__rel_argreduce,
+             "index of the minimum over axes (row-major within them), int32; select_last_index for the last tie",
+             NONE, byoc__flops_argreduce, 0, BYOC__K(byoc__k_argreduce, byoc__ws_argreduce, BYOC__K_ARGMIN, BYOC__KF)),
+    BYOC__OP("topk", 1, 1, OPAQUE, byoc__attrs_topk, byoc__rel_topk,
+             "k largest (or smallest) along axis, sorted, ties to the lower index; result (values, indices)", NONE,
+             byoc__flops_topk, 0, BYOC__K(byoc__k_topk, byoc__ws_topk, 0, BYOC__KF)),
+    BYOC__OP("gather", 2, 2, INJECTIVE, byoc__attrs_gather, byoc__rel_gather,
+             "out[i] = data[i with i[axis] = indices[i]] (ONNX GatherElements); negative indices count from the end",
+             NONE, byoc__flops_none, 0, BYOC__K(byoc__k_gather, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("gather_nd", 2, 2, INJECTIVE, byoc__attrs_gather_nd, byoc__rel_gather_nd,
+             "gather slices by index tuples along axis 0 of indices, after batch_dims shared axes", NONE,
+             byoc__flops_none, 0, BYOC__K(byoc__k_gather_nd, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("scatter_elements", 3, 3, OPAQUE, byoc__attrs_scatter_elements, byoc__rel_scatter_elements,
+             "data with updates written (or combined: add, mul, min, max) at indices along axis", NONE,
+             byoc__flops_scatter, 0, BYOC__K(byoc__k_scatter_elements, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("scatter_nd", 3, 3, OPAQUE, byoc__attrs_scatter_nd, byoc__rel_scatter_nd,
+             "data with update slices written (or combined: add, mul, min, max) at index tuples (axis 0 of indices)",
+             NONE, byoc__flops_scatter, 0, BYOC__K(byoc__k_scatter_nd, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("one_hot", 3, 3, OUT_ELEMWISE_FUSABLE, byoc__attrs_one_hot, byoc__rel_one_hot,
+             "on_value where a new axis of extent depth equals the index, else off_value", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_one_hot, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("reverse_sequence", 2, 2, INJECTIVE, byoc__attrs_reverse_sequence, byoc__rel_reverse_sequence,
+             "reverse the first seq_lengths[b] steps along seq_axis of each batch entry b", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_reverse_sequence, NULL, 0, BYOC__KF_NO_INPLACE)),
     /* (end of indexing) */
     /* ---- ops: sampling ---- */
     /* (end of sampling) */

@@ -3018,6 +3018,191 @@ BYOC__PRIVATE byoc_result byoc_onnx__gelu(byoc_onnx__ctx *c, const char *op) {
 
 // [SECTION] impl: op converters: indexing (indexing)
 /* (converters: indexing) */
+/* ArgMax, ArgMin: Relay's argmax/argmin give int32, ONNX wants int64 */
+BYOC__PRIVATE byoc_result byoc_onnx__argreduce(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "data");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "the input");
+    if (!t) return BYOC_ONNX__OK(c);
+    int64_t axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "axis", &axis, 1);
+    byoc_attrs_set_bool(st->m, &a, "keepdims", byoc_onnx__attr_int(c, "keepdims", 1) != 0);
+    /* select_last_index came with opset 12; before it ties went to the first index */
+    byoc_attrs_set_bool(st->m, &a, "select_last_index",
+                        c->opset >= 12 && byoc_onnx__attr_int(c, "select_last_index", 0) != 0);
+    c->out[0] = byoc_onnx__cast(st, byoc_onnx__call1(st, op, x, &a), BYOC_INT64);
+    return BYOC_ONNX__OK(c);
+}
+
+/* TopK: k an attribute before opset 10, a constant input from it; `largest` from opset 11. The result
+   is always sorted (sorted=0 leaves the order unspecified, so sorted is a valid order). */
+BYOC__PRIVATE byoc_result byoc_onnx__topk(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "TopK's input");
+    if (!t) return BYOC_ONNX__OK(c);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    int64_t k = byoc_onnx__attr_int(c, "k", -1);
+    if (c->opset >= 10) {
+        int n = byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "K"), &k, 1, "TopK's k");
+        if (st->diag->code) return st->diag->code;
+        if (n != 1) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "TopK's k must hold one value");
+    }
+    if (k < 1 || k > t->dims[axis])
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "k=%lld must be in 1..%lld (the extent of axis %d)",
+                               (long long)k, (long long)t->dims[axis], axis);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "k", k);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "ret_type", "both");
+    byoc_attrs_set_bool(st->m, &a, "is_ascend", c->opset >= 11 && byoc_onnx__attr_int(c, "largest", 1) == 0);
+    byoc_attrs_set_string(st->m, &a, "dtype", "int64");
+    byoc_node *both = byoc_onnx__call1(st, op, x, &a);
+    for (int i = 0; i < 2 && i < c->nout && both; ++i) {
+        byoc_node *field = byoc_tuple_get_item(st->m, both, i);
+        if (!field || byoc_infer_node_type(st->m, field, st->diag) != BYOC_OK) break;
+        c->out[i] = byoc_onnx__note(st, field);
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* GatherElements: Relay's gather (negative indices count from the end) */
+BYOC__PRIVATE byoc_result byoc_onnx__gather_elements(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *data = byoc_onnx__input(c, 0, "data"), *idx = byoc_onnx__input(c, 1, "indices");
+    const byoc_type *t = byoc_onnx__tensor_of(c->st, data, "GatherElements' data");
+    if (!t || !idx) return BYOC_ONNX__OK(c);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", axis);
+    c->out[0] = byoc_onnx__call2(c->st, op, data, idx, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ONNX puts the index tuple on the last axis of GatherND's / ScatterND's indices, Relay on the first */
+BYOC__PRIVATE byoc_node *byoc_onnx__tuple_axis_first(byoc_onnx__ctx *c, byoc_node *idx, const char *what) {
+    const byoc_type *t = byoc_onnx__tensor_of(c->st, idx, what);
+    if (!t) return NULL;
+    if (t->rank < 1) {
+        byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must have rank 1 or more", what);
+        return NULL;
+    }
+    int perm[BYOC_MAX_RANK];
+    perm[0] = t->rank - 1;
+    for (int d = 1; d < t->rank; ++d) perm[d] = d - 1;
+    return byoc_onnx__transpose(c->st, idx, t->rank, perm);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__gather_nd(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *data = byoc_onnx__input(c, 0, "data"), *idx = byoc_onnx__input(c, 1, "indices");
+    if (!data || !idx) return BYOC_ONNX__OK(c);
+    byoc_node *tuples = byoc_onnx__tuple_axis_first(c, idx, "GatherND's indices");
+    if (!tuples) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "batch_dims", byoc_onnx__attr_int(c, "batch_dims", 0));
+    c->out[0] = byoc_onnx__call2(c->st, op, data, tuples, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* the scatter reduction in Relay's words: ONNX's none (opset 16's default) is update; add and mul came
+   with opset 16, max and min with 18. NULL after failing. */
+BYOC__PRIVATE const char *byoc_onnx__scatter_reduction(byoc_onnx__ctx *c) {
+    char buf[32];
+    const char *r = byoc_onnx__attr_string(c, "reduction", "none", buf, sizeof buf);
+    static const char *const names[][2] = {
+        {"none", "update"}, {"add", "add"}, {"mul", "mul"}, {"max", "max"}, {"min", "min"}};
+    for (int i = 0; i < 5; ++i)
+        if (!strcmp(r, names[i][0])) return names[i][1];
+    byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "reduction \"%s\" is not one of none, add, mul, max, min", r);
+    return NULL;
+}
+
+/* Scatter (opset 9-10) and ScatterElements */
+BYOC__PRIVATE byoc_result byoc_onnx__scatter_elements(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "data"), byoc_onnx__input(c, 1, "indices"),
+                          byoc_onnx__input(c, 2, "updates")};
+    const byoc_type *t = byoc_onnx__tensor_of(c->st, args[0], "the scatter's data");
+    const char *reduction = t && args[1] && args[2] ? byoc_onnx__scatter_reduction(c) : NULL;
+    if (!reduction) return BYOC_ONNX__OK(c);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", axis);
+    byoc_attrs_set_string(c->st->m, &a, "reduction", reduction);
+    c->out[0] = byoc_onnx__call(c->st, op, args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__scatter_nd(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "data"), byoc_onnx__input(c, 1, "indices"),
+                          byoc_onnx__input(c, 2, "updates")};
+    if (!args[0] || !args[1] || !args[2]) return BYOC_ONNX__OK(c);
+    const char *mode = byoc_onnx__scatter_reduction(c);
+    if (!mode || !(args[1] = byoc_onnx__tuple_axis_first(c, args[1], "ScatterND's indices"))) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "mode", mode);
+    c->out[0] = byoc_onnx__call(c->st, op, args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* OneHot: indices of any numeric type (cast to int64, truncating); from opset 11 a negative one counts
+   from the end (Relay's one_hot, as opset 9, gives it a row of off_value, so they are wrapped here
+   first); depth a constant; values = [off_value, on_value] in the result's dtype */
+BYOC__PRIVATE byoc_result byoc_onnx__one_hot(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *idx = byoc_onnx__input(c, 0, "indices"), *values = byoc_onnx__input(c, 2, "values");
+    const byoc_type *ti = byoc_onnx__tensor_of(st, idx, "OneHot's indices"),
+                    *tv = ti ? byoc_onnx__tensor_of(st, values, "OneHot's values") : NULL;
+    double depth_v[1];
+    if (!tv || byoc_onnx__const_floats(st, byoc_onnx__input(c, 1, "depth"), depth_v, 1, "OneHot's depth") < 0)
+        return BYOC_ONNX__OK(c);
+    if (!(depth_v[0] >= 1 && depth_v[0] <= BYOC_MAX_DIM))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "OneHot's depth %g must be a positive size", depth_v[0]);
+    if (byoc_type_num_elements(tv) != 2)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "OneHot's values must hold two elements [off_value, on_value], got %lld",
+                               (long long)byoc_type_num_elements(tv));
+    int64_t depth = (int64_t)depth_v[0];
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), ti->rank + 1, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_node *i64 = byoc_onnx__cast(st, idx, BYOC_INT64);
+    if (c->opset >= 11) {
+        byoc_node *wrap[3] = {byoc_onnx__call2(st, "less", i64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
+                              byoc_onnx__call2(st, "add", i64, byoc_onnx__scalar(st, BYOC_INT64, (double)depth), NULL),
+                              i64};
+        i64 = byoc_onnx__call(st, "where", wrap, 3, NULL);
+    }
+    byoc_node *args[3] = {i64, byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 1), NULL),
+                          byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL)};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "depth", depth);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "dtype", byoc_dtype_name(tv->dtype));
+    c->out[0] = byoc_onnx__call(st, op, args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ReverseSequence: ONNX's time_axis (default 0) and batch_axis (default 1) */
+BYOC__PRIVATE byoc_result byoc_onnx__reverse_sequence(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *lens = byoc_onnx__input(c, 1, "sequence_lens");
+    if (!x || !lens) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "seq_axis", byoc_onnx__attr_int(c, "time_axis", 0));
+    byoc_attrs_set_int(c->st->m, &a, "batch_axis", byoc_onnx__attr_int(c, "batch_axis", 1));
+    c->out[0] = byoc_onnx__call2(c->st, op, x, lens, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: spatial sampling (sampling)
 /* (converters: sampling) */
@@ -3630,6 +3815,16 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Xor", byoc_onnx__binary, "logical_xor"},
     /* (end of math) */
     /* ---- indexing ---- */
+    {"ArgMax", byoc_onnx__argreduce, "argmax"},
+    {"ArgMin", byoc_onnx__argreduce, "argmin"},
+    {"GatherElements", byoc_onnx__gather_elements, "gather"},
+    {"GatherND", byoc_onnx__gather_nd, "gather_nd"},
+    {"OneHot", byoc_onnx__one_hot, "one_hot"},
+    {"ReverseSequence", byoc_onnx__reverse_sequence, "reverse_sequence"},
+    {"Scatter", byoc_onnx__scatter_elements, "scatter_elements"},
+    {"ScatterElements", byoc_onnx__scatter_elements, "scatter_elements"},
+    {"ScatterND", byoc_onnx__scatter_nd, "scatter_nd"},
+    {"TopK", byoc_onnx__topk, "topk"},
     /* (end of indexing) */
     /* ---- sampling ---- */
     /* (end of sampling) */
