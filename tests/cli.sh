@@ -203,7 +203,7 @@ if [ -d "$NT" ]; then
     expect cli_import_writes 0 '-> '"$tmp"'/const.relay' "$BYOCC" import $NT/test_constant/model.onnx -o "$tmp/const.relay"
     if [ -f "$tmp/const.relay" ] && [ -f "$tmp/const.weights" ]; then echo "ok cli_import_weights_file"; else echo "FAIL cli_import_weights_file: no const.relay + const.weights"; fi
     expect cli_info_onnx 0 'nn.conv2d                    1' "$BYOCC" info $NT/test_basic_conv_with_padding/model.onnx
-    expect cli_import_unsupported 2 'test_acos/model.onnx: 1 unsupported op type (1 node, opset 7): Acos x1' "$BYOCC" import $NT/test_acos/model.onnx
+    expect cli_import_unsupported 2 'test_bernoulli/model.onnx: 1 unsupported op type (1 node, opset 15): Bernoulli x1' "$BYOCC" import $NT/test_bernoulli/model.onnx
     head -c 40 $NT/test_basic_conv_with_padding/model.onnx > "$tmp/cut.onnx"
     expect cli_import_truncated 2 "$tmp/cut.onnx" "$BYOCC" import "$tmp/cut.onnx"
     printf 'not a model at all' > "$tmp/text.onnx"
