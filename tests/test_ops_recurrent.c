@@ -364,12 +364,236 @@ static void test_recurrent_errors_name_the_problem(void) {
     CHECK_CONTAINS(message, "nn.rnn: sequence_lens[0] is 3, outside [0, 2]");
 }
 
+/* ---- spectral ---- */
+/* the direct O(n^2) sum: y[k] = scale * sum_j x[j] e^{sign 2 pi i j k / n}, x zero-padded or cut to n */
+static void ref_dft(const double *xr, const double *xi, int64_t len, int64_t n, int inverse, double *yr, double *yi) {
+    for (int64_t k = 0; k < n; ++k) {
+        double sr = 0, si = 0;
+        for (int64_t j = 0; j < n && j < len; ++j) {
+            double a = (inverse ? 2 : -2) * 3.14159265358979323846 * (double)((j * k) % n) / (double)n;
+            sr += xr[j] * cos(a) - xi[j] * sin(a);
+            si += xr[j] * sin(a) + xi[j] * cos(a);
+        }
+        yr[k] = inverse ? sr / (double)n : sr;
+        yi[k] = inverse ? si / (double)n : si;
+    }
+}
+
+typedef struct dft_case {
+    int64_t batch, len, channels; /* input (batch, len, channels) */
+    float *x;
+} dft_case;
+
+static byoc_node *dft_input(byoc_module *m, int i, void *user) {
+    const dft_case *c = (const dft_case *)user;
+    int64_t dims[3] = {c->batch, c->len, c->channels};
+    (void)i;
+    return constant_of(m, BYOC_FLOAT32, 3, dims, c->x);
+}
+
+/* dft over axis 1 of a (batch, len, channels) input against the direct sums */
+static int check_dft(int64_t batch, int64_t len, int64_t channels, int64_t n, int inverse, int onesided,
+                     const char *attrs, char *why, size_t cap) {
+    dft_case c = {batch, len, channels, random_floats(batch * len * channels)};
+    char text[512];
+    snprintf(text, sizeof text, "def @main(%%x: Tensor[(%lld, %lld, %lld), float32]) { dft(%%x%s) }", (long long)batch,
+             (long long)len, (long long)channels, attrs);
+    byoc_module *m = NULL;
+    byoc_node *out = evaluate_text(&m, text, dft_input, 1, &c, why, cap);
+    int ok = out != NULL, bins = (int)(onesided ? n / 2 + 1 : n);
+    if (ok && (out->annotation->rank != 3 || out->annotation->dims[1] != bins || out->annotation->dims[2] != 2)) {
+        snprintf(why, cap, "%s: result shape is not (%lld, %d, 2)", text, (long long)batch, bins);
+        ok = 0;
+    }
+    double xr[64], xi[64], yr[64], yi[64];
+    for (int64_t b = 0; ok && b < batch; ++b) {
+        for (int64_t j = 0; j < len; ++j) {
+            xr[j] = c.x[(b * len + j) * channels];
+            xi[j] = channels == 2 ? c.x[(b * len + j) * channels + 1] : 0;
+        }
+        ref_dft(xr, xi, len, n, inverse, yr, yi);
+        for (int64_t k = 0; k < bins && ok; ++k) {
+            double gr = out_at(out, (b * bins + k) * 2), gi = out_at(out, (b * bins + k) * 2 + 1);
+            if (fabs(gr - yr[k]) > 1e-4 * (1 + fabs(yr[k])) || fabs(gi - yi[k]) > 1e-4 * (1 + fabs(yi[k]))) {
+                snprintf(why, cap, "%s: bin %lld of batch %lld is %g%+gi, expected %g%+gi", text, (long long)k,
+                         (long long)b, gr, gi, yr[k], yi[k]);
+                ok = 0;
+            }
+        }
+    }
+    if (ok) ok = round_trips(m, why, cap);
+    byoc_module_destroy(m);
+    free(c.x);
+    return ok;
+}
+
+static void test_dft_matches_direct_sums(void) {
+    char why[1024] = "";
+    /* powers of two run radix-2, other lengths (prime too) Bluestein's transform */
+    static const int64_t lengths[] = {1, 2, 8, 32, 3, 6, 7, 12, 31};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; ++i) {
+        int64_t n = lengths[i];
+        CHECKF(check_dft(2, n, 1, n, 0, 0, "", why, sizeof why), "%s", why);
+        CHECKF(check_dft(1, n, 2, n, 0, 0, "", why, sizeof why), "%s", why);
+        CHECKF(check_dft(2, n, 2, n, 1, 0, ", inverse=True", why, sizeof why), "%s", why);
+        CHECKF(check_dft(1, n, 1, n, 0, 1, ", onesided=True", why, sizeof why), "%s", why);
+    }
+    /* dft_length pads with zeros or cuts the signal */
+    CHECKF(check_dft(1, 5, 1, 8, 0, 0, ", dft_length=8", why, sizeof why), "%s", why);
+    CHECKF(check_dft(2, 9, 2, 5, 0, 0, ", dft_length=5", why, sizeof why), "%s", why);
+    CHECKF(check_dft(1, 6, 1, 10, 0, 1, ", dft_length=10, onesided=True, axis=-2", why, sizeof why), "%s", why);
+}
+
+static void test_dft_inverse_undoes_forward_on_an_inner_axis(void) {
+    /* rank 4, axis 2: the transform runs along a middle axis */
+    const char *text = "def @main(%x: Tensor[(2, 3, 5, 2), float32]) {\n"
+                       "  %0 = dft(%x, axis=2);\n  dft(%0, axis=2, inverse=True)\n}";
+    dft_case c = {1, 60, 1, random_floats(60)};
+    char why[512] = "";
+    byoc_diag d;
+    byoc_module *m = parse_text(text, &d);
+    CHECKF(m, "%s", d.message);
+    int64_t dims[4] = {2, 3, 5, 2};
+    byoc_node *in = constant_of(m, BYOC_FLOAT32, 4, dims, c.x), *out = NULL;
+    CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+    byoc_result r = byoc_module_evaluate(m, &in, 1, &out, &d);
+    int same = r == BYOC_OK;
+    for (int64_t i = 0; same && i < 60; ++i) same = fabs(out_at(out, i) - c.x[i]) < 1e-5;
+    int trip = round_trips(m, why, sizeof why);
+    byoc_module_destroy(m);
+    free(c.x);
+    CHECKF(r == BYOC_OK, "%s", d.message);
+    CHECK(same);
+    CHECKF(trip, "%s", why);
+}
+
+static byoc_node *stft_input(byoc_module *m, int i, void *user) {
+    const float *const *v = (const float *const *)user;
+    int64_t signal[3] = {2, 11, 1}, window[1] = {4};
+    return i == 0 ? constant_of(m, BYOC_FLOAT32, 3, signal, v[0]) : constant_of(m, BYOC_FLOAT32, 1, window, v[1]);
+}
+
+static void test_stft_frames_against_direct_sums(void) {
+    float *signal = random_floats(22), window[4] = {0.1f, 0.7f, 1.0f, 0.4f};
+    const float *inputs[2] = {signal, window};
+    char why[1024] = "";
+    byoc_module *m = NULL;
+    /* 11 points, frames of 4 every 3: 3 frames of 3 bins */
+    byoc_node *out = evaluate_text(&m,
+                                   "def @main(%s: Tensor[(2, 11, 1), float32], %w: Tensor[(4), float32]) {\n"
+                                   "  stft(%s, %w, frame_step=3)\n}",
+                                   stft_input, 2, (void *)inputs, why, sizeof why);
+    int ok = out && out->annotation->rank == 4 && out->annotation->dims[1] == 3 && out->annotation->dims[2] == 3;
+    for (int64_t b = 0; ok && b < 2; ++b)
+        for (int64_t f = 0; ok && f < 3; ++f) {
+            double xr[4], xi[4] = {0, 0, 0, 0}, yr[4], yi[4];
+            for (int j = 0; j < 4; ++j) xr[j] = (double)signal[b * 11 + f * 3 + j] * window[j];
+            ref_dft(xr, xi, 4, 4, 0, yr, yi);
+            for (int64_t k = 0; ok && k < 3; ++k) {
+                int64_t at = ((b * 3 + f) * 3 + k) * 2;
+                ok = fabs(out_at(out, at) - yr[k]) < 1e-5 && fabs(out_at(out, at + 1) - yi[k]) < 1e-5;
+                if (!ok) snprintf(why, sizeof why, "batch %lld frame %lld bin %lld differs", (long long)b,
+                                  (long long)f, (long long)k);
+            }
+        }
+    if (ok) ok = round_trips(m, why, sizeof why);
+    byoc_module_destroy(m);
+    free(signal);
+    CHECKF(ok, "%s", why);
+}
+
+/* a call without arguments evaluated to its constant, against values given */
+static int check_constant_op(const char *call, const double *want, int64_t n, char *why, size_t cap) {
+    char text[256];
+    snprintf(text, sizeof text, "def @main() { %s }", call);
+    byoc_module *m = NULL;
+    byoc_node *out = evaluate_text(&m, text, NULL, 0, NULL, why, cap);
+    int ok = out != NULL && byoc_type_num_elements(out->annotation) == n;
+    if (out && !ok) snprintf(why, cap, "%s: %lld values, expected %lld", call,
+                             (long long)byoc_type_num_elements(out->annotation), (long long)n);
+    for (int64_t i = 0; ok && i < n; ++i) {
+        double got = out->annotation->dtype == BYOC_FLOAT64 ? ((const double *)out->data)[i] : out_at(out, i);
+        if (fabs(got - want[i]) > 1e-6) {
+            snprintf(why, cap, "%s: value %lld is %.9g, expected %.9g", call, (long long)i, got, want[i]);
+            ok = 0;
+        }
+    }
+    if (ok) ok = round_trips(m, why, cap);
+    byoc_module_destroy(m);
+    return ok;
+}
+
+static void test_windows_by_hand(void) {
+    char why[1024] = "";
+    static const double hann4[] = {0, 0.5, 1, 0.5}, hann5_symmetric[] = {0, 0.5, 1, 0.5, 0},
+                        hamming4[] = {4.0 / 46, 25.0 / 46, 1, 25.0 / 46}, blackman4[] = {0, 0.34, 1, 0.34},
+                        blackman3_symmetric[] = {0, 1, 0}, one[] = {1};
+    CHECKF(check_constant_op("hann_window(size=4)", hann4, 4, why, sizeof why), "%s", why);
+    CHECKF(check_constant_op("hann_window(size=5, periodic=False)", hann5_symmetric, 5, why, sizeof why), "%s", why);
+    CHECKF(check_constant_op("hamming_window(size=4, dtype=\"float64\")", hamming4, 4, why, sizeof why), "%s", why);
+    CHECKF(check_constant_op("blackman_window(size=4)", blackman4, 4, why, sizeof why), "%s", why);
+    CHECKF(check_constant_op("blackman_window(size=3, periodic=False)", blackman3_symmetric, 3, why, sizeof why), "%s",
+           why);
+    CHECKF(check_constant_op("hann_window(size=1, periodic=False)", one, 1, why, sizeof why), "%s", why);
+}
+
+static void test_mel_weight_matrix_onnx_example(void) {
+    /* ONNX's MelWeightMatrix example: 8 bins of a 16-point DFT at 8192 Hz from 0 to 4096 Hz; the
+       expected matrix its test lists */
+    double want[9 * 8];
+    memset(want, 0, sizeof want);
+    static const int ones[][2] = {{0, 0}, {0, 1}, {1, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 6}, {5, 7}};
+    for (int i = 0; i < 8; ++i) want[ones[i][0] * 8 + ones[i][1]] = 1;
+    char why[1024] = "";
+    CHECKF(check_constant_op("mel_weight_matrix(num_mel_bins=8, dft_length=16, sample_rate=8192, "
+                             "upper_edge_hertz=4096f)",
+                             want, 72, why, sizeof why),
+           "%s", why);
+}
+
+/* each text's type inference fails with a message containing the given words */
+static void test_spectral_errors_name_the_problem(void) {
+    static const char *const cases[][2] = {
+        {"def @main(%x: Tensor[(1, 4, 3), float32]) { dft(%x) }", "last dim must be 1 (real) or 2 (complex)"},
+        {"def @main(%x: Tensor[(1, 4, 2), float32]) { dft(%x, axis=2) }", "axis 2 is not a signal axis"},
+        {"def @main(%x: Tensor[(1, 4, 1), float32]) { dft(%x, onesided=True, inverse=True) }",
+         "onesided with inverse"},
+        {"def @main(%x: Tensor[(1, 4, 1), int32]) { dft(%x) }", "must be a float tensor"},
+        {"def @main(%x: Tensor[(1, 8, 1), float32], %w: Tensor[(5), float32]) { stft(%x, %w, frame_step=2, "
+         "frame_length=4) }",
+         "the window has 5 points, frame_length is 4"},
+        {"def @main(%x: Tensor[(1, 3, 1), float32]) { stft(%x, frame_step=1, frame_length=4) }",
+         "frame_length 4 is longer than the signal (3)"},
+        {"def @main(%x: Tensor[(1, 8, 1), float32]) { stft(%x, frame_step=1) }", "needs a frame_length"},
+        {"def @main() { hann_window(size=-1) }", "size must be at least 0"},
+        {"def @main() { hamming_window(size=4, dtype=\"bool\") }", "not a numeric dtype"},
+        {"def @main() { mel_weight_matrix(num_mel_bins=4, dft_length=8, sample_rate=8000, lower_edge_hertz=100f, "
+         "upper_edge_hertz=50f) }",
+         "lower_edge_hertz < upper_edge_hertz"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        byoc_diag d;
+        byoc_module *m = parse_text(cases[i][0], &d);
+        CHECKF(m, "%s: %s", cases[i][0], d.message);
+        byoc_result r = byoc_infer_type(m, &d);
+        byoc_module_destroy(m);
+        CHECKF(r == BYOC_ERR_TYPE, "%s: typed", cases[i][0]);
+        CHECKF(strstr(d.message, cases[i][1]) != NULL, "expected \"%s\" in \"%s\"", cases[i][1], d.message);
+    }
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_rnn_forward_and_bidirectional_with_lengths),
         TEST_ENTRY(test_gru_both_reset_forms),
         TEST_ENTRY(test_lstm_peepholes_lengths_and_variants),
         TEST_ENTRY(test_recurrent_errors_name_the_problem),
+        TEST_ENTRY(test_dft_matches_direct_sums),
+        TEST_ENTRY(test_dft_inverse_undoes_forward_on_an_inner_axis),
+        TEST_ENTRY(test_stft_frames_against_direct_sums),
+        TEST_ENTRY(test_windows_by_hand),
+        TEST_ENTRY(test_mel_weight_matrix_onnx_example),
+        TEST_ENTRY(test_spectral_errors_name_the_problem),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
