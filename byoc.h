@@ -9189,7 +9189,8 @@ BYOC__PRIVATE int byoc__ieq(const char *a, const char *b, size_t n) {
    direction; one direction's list serves both, as ONNX Runtime accepts. */
 BYOC__PRIVATE int byoc__rnn_read_attrs(byoc__rnn_cfg *cfg, const byoc_attrs *given, const byoc_attrs *defaults,
                                        char *why, size_t cap) {
-#define BYOC__RNN_ATTR(name) (byoc_attrs_get(given, name) ? byoc_attrs_get(given, name) : byoc_attrs_get(defaults, name))
+#define BYOC__RNN_ATTR(name) \
+    (byoc_attrs_get(given, name) ? byoc_attrs_get(given, name) : byoc_attrs_get(defaults, name))
     const byoc_attr_value *dir = BYOC__RNN_ATTR("direction"), *acts = BYOC__RNN_ATTR("activations"),
                           *alpha = BYOC__RNN_ATTR("activation_alpha"), *beta = BYOC__RNN_ATTR("activation_beta"),
                           *clip = BYOC__RNN_ATTR("clip"), *layout = BYOC__RNN_ATTR("layout"),
@@ -9294,7 +9295,8 @@ static const byoc_type *byoc__rel_recurrent(byoc_type_rel_ctx *ctx, const byoc_t
     int64_t T = x->dims[cfg.layout ? 1 : 0], B = x->dims[cfg.layout ? 0 : 1], I = x->dims[2], H = r->dims[2],
             G = cfg.gates, D = cfg.D;
     int64_t hidden = byoc_attrs_int(at, "hidden_size", H);
-    if (hidden != H || H <= 0) return BYOC__FAIL("hidden_size is %lld, R's last dim %lld", (long long)hidden, (long long)H);
+    if (hidden != H || H <= 0)
+        return BYOC__FAIL("hidden_size is %lld, R's last dim %lld", (long long)hidden, (long long)H);
     int64_t wd[3] = {D, G * H, I}, rd[3] = {D, G * H, H}, bd[2] = {D, 2 * G * H}, ld[1] = {B}, pd[2] = {D, 3 * H};
     int64_t hd[3] = {D, B, H}, hd1[3] = {B, D, H};
     if (!byoc__rnn_arg_is(ctx, w, "W", 3, wd) || !byoc__rnn_arg_is(ctx, r, "R", 3, rd)) return NULL;

@@ -2885,7 +2885,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__recurrent(byoc_onnx__ctx *c, const char *op
     byoc_onnx__state *st = c->st;
     int lstm = !strcmp(op, "nn.lstm"), gru = !strcmp(op, "nn.gru");
     byoc_node *args[8] = {byoc_onnx__input(c, 0, "X"), byoc_onnx__input(c, 1, "W"), byoc_onnx__input(c, 2, "R")};
-    const byoc_type *tx = byoc_onnx__tensor_of(st, args[0], "X"), *tr = tx ? byoc_onnx__tensor_of(st, args[2], "R") : NULL;
+    const byoc_type *tx = byoc_onnx__tensor_of(st, args[0], "X"),
+                    *tr = tx ? byoc_onnx__tensor_of(st, args[2], "R") : NULL;
     if (!tx || !tr) return BYOC_ONNX__OK(c);
     int layout = c->opset >= 14 ? (int)byoc_onnx__attr_int(c, "layout", 0) : 0;
     if (tx->rank != 3 || tr->rank != 3)
