@@ -349,6 +349,25 @@ static void test_recurrent_errors_name_the_problem(void) {
     CHECK(byoc_infer_type(m, &d) == BYOC_ERR_TYPE);
     CHECK_CONTAINS(d.message, "unknown activation \"Swish\"");
     byoc_module_destroy(m);
+    /* LSTM's peepholes are three vectors of hidden size per direction */
+    m = parse_text("def @main(%x: Tensor[(2, 1, 3), float32], %w: Tensor[(1, 16, 3), float32], "
+                   "%r: Tensor[(1, 16, 4), float32], %b: Tensor[(1, 32), float32], %l: Tensor[(1), int32], "
+                   "%h: Tensor[(1, 1, 4), float32], %p: Tensor[(1, 8), float32]) { nn.lstm(%x, %w, %r, %b, %l, %h, "
+                   "%h, %p) }",
+                   &d);
+    CHECK(m);
+    CHECK(byoc_infer_type(m, &d) == BYOC_ERR_TYPE);
+    CHECK_CONTAINS(d.message, "nn.lstm");
+    CHECK_CONTAINS(d.message, "P has dim 1 of 8, the op needs shape (1, 12)");
+    byoc_module_destroy(m);
+    m = parse_text("def @main(%x: Tensor[(2, 1, 3), float32], %w: Tensor[(1, 16, 3), float32], "
+                   "%r: Tensor[(1, 16, 4), float32], %b: Tensor[(1, 32), float32], %l: Tensor[(1), float32]) { "
+                   "nn.lstm(%x, %w, %r, %b, %l, layout=1) }",
+                   &d);
+    CHECK(m);
+    CHECK(byoc_infer_type(m, &d) == BYOC_ERR_TYPE);
+    CHECK_CONTAINS(d.message, "sequence_lens has dim 0 of 1, the op needs shape (2)");
+    byoc_module_destroy(m);
     /* a length past the sequence is an error at run time, naming the op */
     char why[512] = "";
     int32_t bad = 3;
@@ -465,6 +484,31 @@ static void test_dft_inverse_undoes_forward_on_an_inner_axis(void) {
     CHECKF(r == BYOC_OK, "%s", d.message);
     CHECK(same);
     CHECKF(trip, "%s", why);
+}
+
+static byoc_node *dft64_input(byoc_module *m, int i, void *user) {
+    int64_t dims[3] = {1, 5, 2};
+    (void)i;
+    return constant_of(m, BYOC_FLOAT64, 3, dims, user);
+}
+
+static void test_dft_float64_keeps_double_precision(void) {
+    double x[10] = {1, 0, 0.5, -2, 1e-9, 3, -1, 0.25, 2, 1}, yr[5], yi[5], xr[5], xi[5];
+    for (int j = 0; j < 5; ++j) { xr[j] = x[2 * j]; xi[j] = x[2 * j + 1]; }
+    ref_dft(xr, xi, 5, 5, 0, yr, yi);
+    char why[512] = "";
+    byoc_module *m = NULL;
+    byoc_node *out = evaluate_text(&m, "def @main(%x: Tensor[(1, 5, 2), float64]) { dft(%x) }", dft64_input, 1, x,
+                                   why, sizeof why);
+    int ok = out && out->annotation->dtype == BYOC_FLOAT64;
+    for (int k = 0; ok && k < 5; ++k) {
+        const double *y = (const double *)out->data;
+        ok = fabs(y[2 * k] - yr[k]) < 1e-12 && fabs(y[2 * k + 1] - yi[k]) < 1e-12;
+        if (!ok) snprintf(why, sizeof why, "bin %d is %.17g%+.17gi, expected %.17g%+.17gi", k, y[2 * k], y[2 * k + 1],
+                          yr[k], yi[k]);
+    }
+    byoc_module_destroy(m);
+    CHECKF(ok, "%s", why);
 }
 
 static byoc_node *stft_input(byoc_module *m, int i, void *user) {
@@ -590,6 +634,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_recurrent_errors_name_the_problem),
         TEST_ENTRY(test_dft_matches_direct_sums),
         TEST_ENTRY(test_dft_inverse_undoes_forward_on_an_inner_axis),
+        TEST_ENTRY(test_dft_float64_keeps_double_precision),
         TEST_ENTRY(test_stft_frames_against_direct_sums),
         TEST_ENTRY(test_windows_by_hand),
         TEST_ENTRY(test_mel_weight_matrix_onnx_example),
