@@ -9359,7 +9359,10 @@ static size_t byoc__ws_recurrent(const byoc__kctx *k) {
     byoc__rnn_cfg cfg;
     char why[256];
     size_t part[6];
-    return byoc__rnn_cfg_of(k, &cfg, why, sizeof why) ? byoc__rnn_ws_parts(&cfg, part) : 0;
+    if (!byoc__rnn_cfg_of(k, &cfg, why, sizeof why)) return 0;
+    if (k->in[0].dtype == BYOC_FLOAT64) /* one entry's gates and states at a time, and the lengths */
+        return BYOC__RNN_ALIGN(sizeof(double) * (size_t)((cfg.gates + 3) * cfg.H)) + sizeof(int64_t) * (size_t)cfg.B;
+    return byoc__rnn_ws_parts(&cfg, part);
 }
 
 /* clip to [-clip, clip] (clip < 0: none), then the activation, in place */
@@ -9518,11 +9521,109 @@ BYOC__PRIVATE void byoc__rnn_direction(const byoc__rnn_run *run, int d) {
     }
 }
 
+/* float64: the same cell in double with plain loops (the library has no double GEMM), one batch entry
+   at a time */
+BYOC__PRIVATE double byoc__ract_f64(const byoc__ract *a, double clip, double x) {
+    if (clip >= 0) x = x < -clip ? -clip : x > clip ? clip : x;
+    double al = a->alpha, be = a->beta;
+    switch (a->kind) {
+    case BYOC__RACT_SIGMOID: return 1 / (1 + exp(-x));
+    case BYOC__RACT_TANH: return tanh(x);
+    case BYOC__RACT_RELU: return x > 0 ? x : 0;
+    case BYOC__RACT_LEAKY_RELU: return x >= 0 ? x : al * x;
+    case BYOC__RACT_HARD_SIGMOID: { double v = al * x + be; return v > 0 ? (v < 1 ? v : 1) : 0; }
+    case BYOC__RACT_AFFINE: return al * x + be;
+    case BYOC__RACT_THRESHOLDED_RELU: return x > al ? x : 0;
+    case BYOC__RACT_SCALED_TANH: return al * tanh(be * x);
+    case BYOC__RACT_ELU: return x >= 0 ? x : al * (exp(x) - 1);
+    case BYOC__RACT_SOFTSIGN: return x / (1 + fabs(x));
+    case BYOC__RACT_SOFTPLUS: return x > 30 ? x : log1p(exp(x));
+    default: return x;
+    }
+}
+BYOC__PRIVATE double byoc__dot_f64(const double *a, const double *b, int64_t n) {
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+/* one step of entry b in direction d: g holds gates * hidden sums, h and c the state, rh scratch */
+BYOC__PRIVATE void byoc__rnn_step_f64(const byoc__rnn_cfg *cfg, const byoc__kctx *k, int d, const double *xt,
+                                      double *g, double *h, double *c, double *rh) {
+    int64_t H = cfg->H, I = cfg->I, G = cfg->gates, GH = G * H;
+    const double *w = (const double *)k->in[1].data + d * GH * I, *r = (const double *)k->in[2].data + d * GH * H;
+    const double *wb = k->nin > 3 ? (const double *)k->in[3].data + d * 2 * GH : NULL, *rb = wb ? wb + GH : NULL;
+    const double *p = k->nin > 7 ? (const double *)k->in[7].data + d * 3 * H : NULL;
+    double clip = BYOC__RNN_CLIP(cfg);
+    for (int64_t row = 0; row < GH; ++row) { /* GRU's candidate takes its recurrent part after the reset gate */
+        g[row] = byoc__dot_f64(xt, w + row * I, I) + (wb ? wb[row] : 0);
+        if (G != 3 || row < 2 * H) g[row] += byoc__dot_f64(h, r + row * H, H) + (rb ? rb[row] : 0);
+    }
+    for (int64_t j = 0; j < H; ++j) {
+        if (G == 1) h[j] = byoc__ract_f64(&cfg->act[d][0], clip, g[j]);
+        if (G == 3) {
+            g[j] = byoc__ract_f64(&cfg->act[d][0], clip, g[j]);
+            g[H + j] = byoc__ract_f64(&cfg->act[d][0], clip, g[H + j]);
+            rh[j] = cfg->linear_before_reset ? h[j] : g[H + j] * h[j];
+        }
+        if (G == 4) {
+            double i = byoc__ract_f64(&cfg->act[d][0], clip, g[j] + (p ? p[j] * c[j] : 0));
+            double f_in = g[2 * H + j] + (p ? p[2 * H + j] * c[j] : 0);
+            double f = cfg->input_forget ? 1 - i : byoc__ract_f64(&cfg->act[d][0], clip, f_in);
+            c[j] = f * c[j] + i * byoc__ract_f64(&cfg->act[d][1], clip, g[3 * H + j]);
+            double o = byoc__ract_f64(&cfg->act[d][0], clip, g[H + j] + (p ? p[H + j] * c[j] : 0));
+            h[j] = o * byoc__ract_f64(&cfg->act[d][2], -1.0, c[j]);
+        }
+    }
+    for (int64_t j = 0; j < H && G == 3; ++j) {
+        double rec = byoc__dot_f64(rh, r + (2 * H + j) * H, H) + (rb ? rb[2 * H + j] : 0);
+        double n_in = g[2 * H + j] + (cfg->linear_before_reset ? g[H + j] * rec : rec);
+        double n = byoc__ract_f64(&cfg->act[d][1], clip, n_in);
+        h[j] = (1 - g[j]) * n + g[j] * h[j];
+    }
+}
+
+BYOC__PRIVATE void byoc__rnn_f64(const byoc__rnn_cfg *cfg, byoc__kctx *k, const int64_t *len, double *g) {
+    int64_t T = cfg->T, B = cfg->B, H = cfg->H, D = cfg->D;
+    double *h = g + cfg->gates * H, *c = h + H, *rh = c + H, *y = (double *)k->out[0].data;
+    for (int d = 0; d < (int)D; ++d)
+        for (int64_t b = 0; b < B; ++b) {
+            int64_t at = byoc__rnn_state_at(cfg, d, b);
+            for (int64_t j = 0; j < H; ++j) {
+                h[j] = k->nin > 5 ? ((const double *)k->in[5].data)[at + j] : 0;
+                c[j] = k->nin > 6 ? ((const double *)k->in[6].data)[at + j] : 0;
+            }
+            for (int64_t s = 0; s < len[b]; ++s) {
+                int64_t t = d == 1 || cfg->reverse ? len[b] - 1 - s : s;
+                byoc__rnn_step_f64(cfg, k, d, (const double *)k->in[0].data + byoc__rnn_xrow(cfg, t, b) * cfg->I, g,
+                                   h, c, rh);
+                memcpy(y + (cfg->layout ? ((b * T + t) * D + d) * H : ((t * D + d) * B + b) * H), h,
+                       sizeof(double) * (size_t)H);
+            }
+            memcpy((double *)k->out[1].data + at, h, sizeof(double) * (size_t)H);
+            if (k->nout > 2) memcpy((double *)k->out[2].data + at, c, sizeof(double) * (size_t)H);
+        }
+}
+
 static byoc_result byoc__k_recurrent(byoc__kctx *k) {
     byoc__rnn_cfg cfg;
     char why[256];
     if (!byoc__rnn_cfg_of(k, &cfg, why, sizeof why)) return byoc__kfail(k, "%s", why);
-    if (k->in[0].dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, k->in[0].dtype);
+    if (k->in[0].dtype != BYOC_FLOAT32 && k->in[0].dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, k->in[0].dtype);
+    /* the lengths: after the float64 path's buffers, or where the float32 path moves them from */
+    size_t f64_bytes = BYOC__RNN_ALIGN(sizeof(double) * (size_t)((cfg.gates + 3) * cfg.H));
+    int64_t *len = (int64_t *)(void *)(k->ws + (k->in[0].dtype == BYOC_FLOAT64 ? f64_bytes : 0));
+    for (int64_t b = 0; b < cfg.B; ++b) {
+        len[b] = k->nin > 4 ? (int64_t)byoc__load(k->in[4].dtype, k->in[4].data, b) : cfg.T;
+        if (len[b] < 0 || len[b] > cfg.T)
+            return byoc__kfail(k, "sequence_lens[%lld] is %lld, outside [0, %lld]", (long long)b, (long long)len[b],
+                               (long long)cfg.T);
+    }
+    memset(k->out[0].data, 0, byoc__nbytes(&k->out[0])); /* steps past an entry's length stay zero */
+    if (k->in[0].dtype == BYOC_FLOAT64) {
+        byoc__rnn_f64(&cfg, k, len, (double *)(void *)k->ws);
+        return BYOC_OK;
+    }
     size_t part[6];
     byoc__rnn_ws_parts(&cfg, part);
     byoc__rnn_run run;
@@ -9544,16 +9645,10 @@ static byoc_result byoc__k_recurrent(byoc__kctx *k) {
     run.h = (float *)(void *)(at += part[1]);
     run.c = (float *)(void *)(at += part[2]);
     run.tmp = (float *)(void *)(at += part[3]);
-    int64_t *len = (int64_t *)(void *)(at += part[4]);
+    int64_t *lengths = (int64_t *)(void *)(at += part[4]);
     run.gemm_ws = at + part[5];
-    for (int64_t b = 0; b < cfg.B; ++b) {
-        len[b] = k->nin > 4 ? (int64_t)byoc__load(k->in[4].dtype, k->in[4].data, b) : cfg.T;
-        if (len[b] < 0 || len[b] > cfg.T)
-            return byoc__kfail(k, "sequence_lens[%lld] is %lld, outside [0, %lld]", (long long)b, (long long)len[b],
-                               (long long)cfg.T);
-    }
-    run.len = len;
-    memset(run.y, 0, byoc__nbytes(&k->out[0])); /* steps past an entry's length stay zero */
+    memmove(lengths, len, sizeof(int64_t) * (size_t)cfg.B); /* read first, before the buffers they share */
+    run.len = lengths;
     if (cfg.B == 0) return BYOC_OK;
     for (int d = 0; d < (int)cfg.D; ++d) byoc__rnn_direction(&run, d);
     return BYOC_OK;

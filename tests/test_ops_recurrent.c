@@ -173,24 +173,38 @@ static void ref_run(ref_rnn *c) {
 /* one recurrent call with every input given, its result against the reference */
 typedef struct rnn_case {
     const char *op, *attrs; /* attrs: extra text after the arguments */
+    int f64;                /* float64 tensors (else float32) */
     ref_rnn ref;
 } rnn_case;
 
+/* a float tensor of the case's dtype from float values */
+static byoc_node *rnn_tensor(byoc_module *m, int f64, int rank, const int64_t *dims, const float *v) {
+    if (!f64) return constant_of(m, BYOC_FLOAT32, rank, dims, v);
+    int64_t n = 1;
+    for (int d = 0; d < rank; ++d) n *= dims[d];
+    double *wide = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i) wide[i] = v[i];
+    byoc_node *c = constant_of(m, BYOC_FLOAT64, rank, dims, wide);
+    free(wide);
+    return c;
+}
+
 static byoc_node *rnn_input(byoc_module *m, int i, void *user) {
     const ref_rnn *c = &((rnn_case *)user)->ref;
+    int f64 = ((rnn_case *)user)->f64;
     int64_t G = c->gates, H = c->H, D = c->D;
     int64_t x[3] = {c->layout ? c->B : c->T, c->layout ? c->T : c->B, c->I}, w[3] = {D, G * H, c->I},
             r[3] = {D, G * H, H}, b[2] = {D, 2 * G * H}, lens[1] = {c->B}, st[3] = {D, c->B, H},
             st1[3] = {c->B, D, H}, p[2] = {D, 3 * H};
     switch (i) {
-    case 0: return constant_of(m, BYOC_FLOAT32, 3, x, c->x);
-    case 1: return constant_of(m, BYOC_FLOAT32, 3, w, c->w);
-    case 2: return constant_of(m, BYOC_FLOAT32, 3, r, c->r);
-    case 3: return constant_of(m, BYOC_FLOAT32, 2, b, c->bias);
+    case 0: return rnn_tensor(m, f64, 3, x, c->x);
+    case 1: return rnn_tensor(m, f64, 3, w, c->w);
+    case 2: return rnn_tensor(m, f64, 3, r, c->r);
+    case 3: return rnn_tensor(m, f64, 2, b, c->bias);
     case 4: return constant_of(m, BYOC_INT32, 1, lens, c->lens);
-    case 5: return constant_of(m, BYOC_FLOAT32, 3, c->layout ? st1 : st, c->h0);
-    case 6: return constant_of(m, BYOC_FLOAT32, 3, c->layout ? st1 : st, c->c0);
-    default: return constant_of(m, BYOC_FLOAT32, 2, p, c->p);
+    case 5: return rnn_tensor(m, f64, 3, c->layout ? st1 : st, c->h0);
+    case 6: return rnn_tensor(m, f64, 3, c->layout ? st1 : st, c->c0);
+    default: return rnn_tensor(m, f64, 2, p, c->p);
     }
 }
 
@@ -227,6 +241,8 @@ static int check_rnn_case(rnn_case *k, char *why, size_t cap) {
         char *at = strstr(text, "%p: Tensor[(2, 12)");
         if (at) memcpy(at, "%p: Tensor[(1, 12)", 18);
     }
+    if (k->f64) /* every float32 of the text (the lengths stay int32) */
+        for (char *at = strstr(text, "float32"); at; at = strstr(at, "float32")) memcpy(at, "float64", 7);
     byoc_module *m = NULL;
     byoc_node *out = evaluate_text(&m, text, rnn_input, nin, k, why, cap);
     int ok = out != NULL && out->kind == BYOC_NODE_TUPLE && out->nargs == (G == 4 ? 3 : 2);
@@ -234,12 +250,15 @@ static int check_rnn_case(rnn_case *k, char *why, size_t cap) {
     for (int o = 0; ok && o < out->nargs; ++o) {
         const double *want = o == 0 ? c->y : o == 1 ? c->yh : c->yc;
         int64_t n = o == 0 ? T * B * D * H : B * D * H;
-        for (int64_t i = 0; i < n && ok; ++i)
-            if (fabs(out_at(out->args[o], i) - want[i]) > 1e-4 + 1e-4 * fabs(want[i])) {
-                snprintf(why, cap, "%s output %d element %lld is %.7g, expected %.7g", k->op, o, (long long)i,
-                         out_at(out->args[o], i), want[i]);
+        double tolerance = k->f64 ? 1e-10 : 1e-4;
+        for (int64_t i = 0; i < n && ok; ++i) {
+            double got = k->f64 ? ((const double *)out->args[o]->data)[i] : out_at(out->args[o], i);
+            if (fabs(got - want[i]) > tolerance * (1 + fabs(want[i]))) {
+                snprintf(why, cap, "%s output %d element %lld is %.12g, expected %.12g", k->op, o, (long long)i, got,
+                         want[i]);
                 ok = 0;
             }
+        }
     }
     if (ok) ok = round_trips(m, why, cap);
     byoc_module_destroy(m);
@@ -254,6 +273,21 @@ static void set_acts(ref_rnn *c, const char *a0, const char *a1, const char *a2)
     }
 }
 
+/* the case in float32, then in float64 (same values, a tighter tolerance; the attributes' alphas, betas
+   and clips are float32 values, so the cases give them as such) */
+static int check_rnn_both(rnn_case *k, char *why, size_t cap) {
+    k->f64 = 0;
+    if (!check_rnn_case(k, why, cap)) return 0;
+    k->f64 = 1;
+    int ok = check_rnn_case(k, why, cap);
+    if (!ok) {
+        size_t n = strlen(why);
+        snprintf(why + n, cap - n, " (float64)");
+    }
+    k->f64 = 0;
+    return ok;
+}
+
 /* ---- tests ---- */
 static void test_rnn_forward_and_bidirectional_with_lengths(void) {
     static int32_t lens[3] = {4, 2, 0};
@@ -265,13 +299,13 @@ static void test_rnn_forward_and_bidirectional_with_lengths(void) {
     k.ref.gates = 1; k.ref.T = 4; k.ref.B = 3; k.ref.I = 5; k.ref.H = 3; k.ref.D = 2; k.ref.clip = -1;
     k.ref.lens = lens;
     set_acts(&k.ref, "Tanh", "", "");
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
     /* ScaledTanh takes an alpha and a beta, Relu none; layout 1; clip */
     k.attrs = ", activations=\"ScaledTanh\", activation_alpha=[0.7f], activation_beta=[1.3f], clip=0.8f, layout=1";
-    k.ref.D = 1; k.ref.layout = 1; k.ref.clip = 0.8;
+    k.ref.D = 1; k.ref.layout = 1; k.ref.clip = 0.8f;
     set_acts(&k.ref, "ScaledTanh", "", "");
-    k.ref.alpha[0][0] = 0.7; k.ref.beta[0][0] = 1.3;
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    k.ref.alpha[0][0] = 0.7f; k.ref.beta[0][0] = 1.3f;
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
 }
 
 static void test_gru_both_reset_forms(void) {
@@ -284,17 +318,17 @@ static void test_gru_both_reset_forms(void) {
     k.ref.gates = 3; k.ref.T = 5; k.ref.B = 2; k.ref.I = 3; k.ref.H = 4; k.ref.D = 2; k.ref.clip = -1;
     k.ref.lens = lens;
     set_acts(&k.ref, "Sigmoid", "Tanh", "");
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
     k.attrs = ", direction=\"reverse\", linear_before_reset=True";
     k.ref.D = 1; k.ref.reverse = 1; k.ref.linear_before_reset = 1;
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
     /* HardSigmoid's alpha and beta, then LeakyRelu's alpha: consumed in order */
     k.attrs = ", activations=\"HardSigmoid,LeakyRelu\", activation_alpha=[0.3f, 0.2f], activation_beta=[0.4f], "
               "layout=1, clip=1.5f";
-    k.ref.reverse = 0; k.ref.linear_before_reset = 0; k.ref.layout = 1; k.ref.clip = 1.5;
+    k.ref.reverse = 0; k.ref.linear_before_reset = 0; k.ref.layout = 1; k.ref.clip = 1.5f;
     set_acts(&k.ref, "HardSigmoid", "LeakyRelu", "");
-    k.ref.alpha[0][0] = 0.3; k.ref.beta[0][0] = 0.4; k.ref.alpha[0][1] = 0.2;
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    k.ref.alpha[0][0] = 0.3f; k.ref.beta[0][0] = 0.4f; k.ref.alpha[0][1] = 0.2f;
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
 }
 
 static void test_lstm_peepholes_lengths_and_variants(void) {
@@ -307,19 +341,19 @@ static void test_lstm_peepholes_lengths_and_variants(void) {
     k.ref.gates = 4; k.ref.T = 4; k.ref.B = 2; k.ref.I = 3; k.ref.H = 4; k.ref.D = 2; k.ref.clip = -1;
     k.ref.lens = lens;
     set_acts(&k.ref, "Sigmoid", "Tanh", "Tanh");
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
     k.attrs = ", direction=\"reverse\", input_forget=True, clip=0.5f, layout=1, activations=\"Sigmoid,Softsign,Elu\", "
               "activation_alpha=[0.6f]";
-    k.ref.D = 1; k.ref.reverse = 1; k.ref.input_forget = 1; k.ref.clip = 0.5; k.ref.layout = 1;
+    k.ref.D = 1; k.ref.reverse = 1; k.ref.input_forget = 1; k.ref.clip = 0.5f; k.ref.layout = 1;
     set_acts(&k.ref, "Sigmoid", "Softsign", "Elu");
-    k.ref.alpha[0][2] = 0.6;
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    k.ref.alpha[0][2] = 0.6f;
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
     k.attrs = ", activations=\"Affine,Softplus,ThresholdedRelu\", activation_alpha=[0.5f, 0.1f], "
               "activation_beta=[0.25f]";
     k.ref.reverse = 0; k.ref.input_forget = 0; k.ref.clip = -1; k.ref.layout = 0;
     set_acts(&k.ref, "Affine", "Softplus", "ThresholdedRelu");
-    k.ref.alpha[0][0] = 0.5; k.ref.beta[0][0] = 0.25; k.ref.alpha[0][2] = 0.1;
-    CHECKF(check_rnn_case(&k, why, sizeof why), "%s", why);
+    k.ref.alpha[0][0] = 0.5f; k.ref.beta[0][0] = 0.25f; k.ref.alpha[0][2] = 0.1f;
+    CHECKF(check_rnn_both(&k, why, sizeof why), "%s", why);
 }
 
 /* x (2, 1, 1), w, r (1, 1, 1), b (1, 2) and the lengths (one entry, from user) */
