@@ -55,7 +55,7 @@ LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h
 # $(BUILD)/lib/byoc_impl.o, which every unit test in UNIT_TESTS links: a new one is tests/test_NAME.c and
 # NAME in that list. The tests that reach into the library's internals (its static functions and types)
 # compile the implementation themselves: SELF_TESTS, onnx_node_tests, and byocc (its one cc line).
-UNIT_TESTS := core patterns passes property targets sim collage collage_search artifact api ops_recurrent
+UNIT_TESTS := core patterns passes property targets sim collage collage_search artifact api ops_windows ops_math ops_losses ops_indexing ops_recurrent
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 
@@ -188,7 +188,7 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/ben
 	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
 	@echo "## Models, one thread: byocc run against ONNX Runtime (ms, medians of $(BENCH_RUNS) runs)" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
-	@BYOC_MODELS=$(MODELS) sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
+	@BYOC_MODELS="$(MODELS) tests/models" sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@$(BUILD)/bench_devices $(MODELS) 5 $(BUILD)/bench_devices.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md

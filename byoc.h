@@ -3410,8 +3410,8 @@ static const byoc_type *byoc__rel_pad(byoc_type_rel_ctx *ctx, const byoc_type *c
     if (!pw || pw->kind != BYOC_ATTR_INT_LIST || pw->inner != 2 || pw->count != 2 * d->rank)
         return BYOC__FAIL("pad_width must be %d pairs [[before, after], ...], one per axis", d->rank);
     const char *mode = byoc_attrs_string(at, "pad_mode", "constant");
-    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
-        return BYOC__FAIL("pad_mode \"%s\" is not one of constant, edge, reflect", mode);
+    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect") && strcmp(mode, "wrap"))
+        return BYOC__FAIL("pad_mode \"%s\" is not one of constant, edge, reflect, wrap", mode);
     int64_t dims[BYOC_MAX_RANK];
     for (int i = 0; i < d->rank; ++i) {
         int64_t lo = pw->ints[2 * i], hi = pw->ints[2 * i + 1];
@@ -8515,7 +8515,7 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
         byoc__copy_strided(rank, x->dims, od + off * (int64_t)es, ostr, (const char *)x->data, istr, es);
         return BYOC_OK;
     }
-    int reflect = !strcmp(mode, "reflect");
+    int reflect = !strcmp(mode, "reflect"), wrap = !strcmp(mode, "wrap");
     int64_t *map[BYOC_MAX_RANK], *at = (int64_t *)k->ws;
     for (int d = 0; d < rank; ++d) {
         map[d] = at;
@@ -8523,7 +8523,10 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
         int64_t n = x->dims[d];
         for (int64_t j = 0; j < o->dims[d]; ++j) {
             int64_t i = j - lo[d];
-            if (!reflect || n == 1) i = i < 0 ? 0 : i >= n ? n - 1 : i;
+            if (wrap) { /* numpy's wrap (ONNX Pad's mode since opset 19): the axis repeats */
+                i %= n;
+                if (i < 0) i += n;
+            } else if (!reflect || n == 1) i = i < 0 ? 0 : i >= n ? n - 1 : i;
             else { /* numpy's reflect, repeated as often as the padding needs */
                 int64_t period = 2 * (n - 1);
                 i %= period;
@@ -9106,15 +9109,1904 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
 /* (ops: math) attribute tables, type relations, FLOP models and kernels of this family */
+/* which op of the math family a kernel runs */
+enum {
+    BYOC__KM_SIN = 1, BYOC__KM_COS, BYOC__KM_TAN, BYOC__KM_ASIN, BYOC__KM_ACOS, BYOC__KM_ATAN,
+    BYOC__KM_SINH, BYOC__KM_COSH, BYOC__KM_ASINH, BYOC__KM_ACOSH, BYOC__KM_ATANH, BYOC__KM_ROUND,
+    BYOC__KM_MOD, BYOC__KM_FLOOR_MOD, BYOC__KM_AND, BYOC__KM_OR, BYOC__KM_XOR, BYOC__KM_LEFT_SHIFT,
+    BYOC__KM_RIGHT_SHIFT
+};
+
+/* ---- attribute tables ---- */
+static const byoc_attr_spec byoc__attrs_trilu[] = {BYOC__A("upper", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_cumsum[] = {
+    BYOC__A("axis", BYOC__INT | BYOC__OPT, "None"), BYOC__A("dtype", BYOC__STR, "\"\""),
+    BYOC__A("exclusive", BYOC__BOOL, "False"), BYOC__A("reverse", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_hardmax[] = {BYOC__A("axis", BYOC__INT, "-1")};
+static const byoc_attr_spec byoc__attrs_eye_like[] = {BYOC__A("k", BYOC__INT, "0"),
+                                                      BYOC__A("dtype", BYOC__STR, "\"\"")};
+
+/* ---- type relations ---- */
+/* a dtype attribute: "" keeps `fallback`; an unknown name fails */
+BYOC__PRIVATE byoc_dtype byoc__math_dtype_attr(byoc_type_rel_ctx *ctx, const byoc_attrs *at, byoc_dtype fallback) {
+    const char *s = byoc_attrs_string(at, "dtype", "");
+    if (!*s) return fallback;
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID) BYOC__FAIL("unknown dtype \"%s\"", s);
+    return dt;
+}
+
+/* mod, floor_mod: numbers of one dtype, broadcast */
+static const byoc_type *byoc__rel_math_arith(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument") ||
+        !byoc__same_dtype(ctx, a[0], a[1]))
+        return NULL;
+    if (a[0]->dtype == BYOC_BOOL) return BYOC__FAIL("the arguments must be numbers, got bool");
+    return byoc__broadcast(ctx, a, n, a[0]->dtype);
+}
+/* logical_and / _or / _xor: bool, broadcast */
+static const byoc_type *byoc__rel_logical(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)at;
+    for (int i = 0; i < 2; ++i) {
+        if (!byoc__tensor_arg(ctx, a[i], i ? "the second argument" : "the first argument")) return NULL;
+        if (a[i]->dtype != BYOC_BOOL)
+            return BYOC__FAIL("the %s argument must be bool, got %s", i ? "second" : "first",
+                              byoc_dtype_name(a[i]->dtype));
+    }
+    return byoc__broadcast(ctx, a, n, BYOC_BOOL);
+}
+/* left_shift / right_shift: integers of one dtype, broadcast */
+static const byoc_type *byoc__rel_shift(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the first argument") || !byoc__tensor_arg(ctx, a[1], "the second argument") ||
+        !byoc__same_dtype(ctx, a[0], a[1]))
+        return NULL;
+    if (!byoc__is_int_dtype(a[0]->dtype))
+        return BYOC__FAIL("the arguments must be integers, got %s", byoc_dtype_name(a[0]->dtype));
+    return byoc__broadcast(ctx, a, n, a[0]->dtype);
+}
+/* trilu(data[, k]): data of rank >= 2; k one integer (the diagonal offset) */
+static const byoc_type *byoc__rel_trilu(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (a[0]->rank < 2) return BYOC__FAIL("data must have rank >= 2 (a batch of matrices), got rank %d", a[0]->rank);
+    if (n > 1) {
+        if (!byoc__tensor_arg(ctx, a[1], "k")) return NULL;
+        if (a[1]->dtype != BYOC_INT64 || byoc_type_num_elements(a[1]) != 1 || a[1]->rank > 1)
+            return BYOC__FAIL("k must be one int64 value (rank 0 or 1), got %s of %lld elements",
+                              byoc_dtype_name(a[1]->dtype), (long long)byoc_type_num_elements(a[1]));
+    }
+    return a[0];
+}
+/* cumsum: the input's shape (flattened when axis is None), in dtype (default: the input's) */
+static const byoc_type *byoc__rel_cumsum(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    if (d->dtype == BYOC_BOOL) return BYOC__FAIL("the input must be numbers, got bool");
+    byoc_dtype dt = byoc__math_dtype_attr(ctx, at, d->dtype);
+    if (dt == BYOC_DTYPE_INVALID) return NULL;
+    if (dt == BYOC_BOOL) return BYOC__FAIL("dtype must be a number type, got bool");
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        int64_t total = byoc_type_num_elements(d);
+        return byoc_type_rel_tensor(ctx, dt, 1, &total);
+    }
+    if (d->rank == 0) return BYOC__FAIL("axis %lld given for a rank-0 input", (long long)ax->i);
+    if (byoc__axis(ctx, ax->i, d->rank, "axis") < 0) return NULL;
+    return byoc_type_rel_tensor(ctx, dt, d->rank, d->dims);
+}
+/* hardmax: float input, axis in range */
+static const byoc_type *byoc__rel_hardmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__float_arg(ctx, a[0], "the input")) return NULL;
+    if (a[0]->rank == 0) return BYOC__FAIL("the input must have rank >= 1, got rank 0");
+    if (byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), a[0]->rank, "axis") < 0) return NULL;
+    return a[0];
+}
+/* eye_like: a matrix's shape, in dtype (default: the input's) */
+static const byoc_type *byoc__rel_eye_like(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__rank_arg(ctx, a[0], "the input", 2)) return NULL;
+    byoc_dtype dt = byoc__math_dtype_attr(ctx, at, a[0]->dtype);
+    if (dt == BYOC_DTYPE_INVALID) return NULL;
+    return byoc_type_rel_tensor(ctx, dt, 2, a[0]->dims);
+}
+/* det: [..., M, M] floats -> [...] */
+static const byoc_type *byoc__rel_det(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n; (void)at;
+    const byoc_type *d = a[0];
+    if (!byoc__float_arg(ctx, d, "the input")) return NULL;
+    if (d->rank < 2) return BYOC__FAIL("the input must have rank >= 2 (square matrices), got rank %d", d->rank);
+    int64_t rows = d->dims[d->rank - 2], cols = d->dims[d->rank - 1];
+    if (rows >= 0 && cols >= 0 && rows != cols)
+        return BYOC__FAIL("the matrices must be square, got %lld x %lld", (long long)rows, (long long)cols);
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank - 2, d->dims);
+}
+
+/* ---- FLOP models ---- */
+BYOC__PRIVATE double byoc__math_elems(const byoc_type *t) {
+    return t && t->kind == BYOC_TYPE_TENSOR ? (double)byoc_type_num_elements(t) : 0;
+}
+/* LU factorisation: about 2/3 M^3 per matrix */
+BYOC__PRIVATE double byoc__flops_det(const byoc_node *c) {
+    const byoc_type *t = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!t || t->kind != BYOC_TYPE_TENSOR || t->rank < 2) return 0;
+    double m = (double)t->dims[t->rank - 1];
+    return byoc__math_elems(c->checked_type) * 2.0 / 3.0 * m * m * m;
+}
+/* a compare per input element and a store per output element */
+BYOC__PRIVATE double byoc__flops_hardmax(const byoc_node *c) { return 2.0 * byoc__math_elems(c->checked_type); }
+
+/* ---- elementwise unary: trigonometric, hyperbolic, round (half to even) ---- */
+/* libm per element, as log and sqrt are: large arguments need libm's exact range reduction */
+#define BYOC__MATH_UNARY_CASES(SUFFIX)                                                    \
+    case BYOC__KM_SIN: for (i = 0; i < n; ++i) o[i] = sin##SUFFIX(a[i]); break;           \
+    case BYOC__KM_COS: for (i = 0; i < n; ++i) o[i] = cos##SUFFIX(a[i]); break;           \
+    case BYOC__KM_TAN: for (i = 0; i < n; ++i) o[i] = tan##SUFFIX(a[i]); break;           \
+    case BYOC__KM_ASIN: for (i = 0; i < n; ++i) o[i] = asin##SUFFIX(a[i]); break;         \
+    case BYOC__KM_ACOS: for (i = 0; i < n; ++i) o[i] = acos##SUFFIX(a[i]); break;         \
+    case BYOC__KM_ATAN: for (i = 0; i < n; ++i) o[i] = atan##SUFFIX(a[i]); break;         \
+    case BYOC__KM_SINH: for (i = 0; i < n; ++i) o[i] = sinh##SUFFIX(a[i]); break;         \
+    case BYOC__KM_COSH: for (i = 0; i < n; ++i) o[i] = cosh##SUFFIX(a[i]); break;         \
+    case BYOC__KM_ASINH: for (i = 0; i < n; ++i) o[i] = asinh##SUFFIX(a[i]); break;       \
+    case BYOC__KM_ACOSH: for (i = 0; i < n; ++i) o[i] = acosh##SUFFIX(a[i]); break;       \
+    case BYOC__KM_ATANH: for (i = 0; i < n; ++i) o[i] = atanh##SUFFIX(a[i]); break;       \
+    /* the default rounding mode rounds half to even */                                   \
+    case BYOC__KM_ROUND: for (i = 0; i < n; ++i) o[i] = nearbyint##SUFFIX(a[i]); break;   \
+    default: break;
+
+BYOC__PRIVATE void byoc__math_unary_f32(int code, const float *a, float *o, int64_t n) {
+    int64_t i;
+    switch (code) { BYOC__MATH_UNARY_CASES(f) }
+}
+BYOC__PRIVATE void byoc__math_unary_f64(int code, const double *a, double *o, int64_t n) {
+    int64_t i;
+    switch (code) { BYOC__MATH_UNARY_CASES() }
+}
+#undef BYOC__MATH_UNARY_CASES
+
+static byoc_result byoc__k_math_unary(byoc__kctx *k) {
+    byoc_dtype dt = k->in[0].dtype;
+    int64_t n = byoc__numel(&k->out[0]);
+    if (dt == BYOC_FLOAT32)
+        byoc__math_unary_f32(k->code, (const float *)k->in[0].data, (float *)k->out[0].data, n);
+    else if (dt == BYOC_FLOAT64)
+        byoc__math_unary_f64(k->code, (const double *)k->in[0].data, (double *)k->out[0].data, n);
+    else return byoc__kfail_dtype(k, dt);
+    return BYOC_OK;
+}
+
+/* ---- elementwise binary with broadcasting: mod, floor_mod, logical ops, shifts ---- */
+/* Integer remainders: mod truncates (the sign of the dividend, as C's %), floor_mod floors (the sign of
+   the divisor, as Python's %). x % 0 is 0, as integer division by 0 is; MIN % -1 is 0 (no overflow). */
+#define BYOC__MATH_INT_MOD(T, SIGNED)                                                                            \
+    static void byoc__math_mod_##T(int floored, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) { \
+        for (int64_t i = 0; i < n; ++i) {                                                                        \
+            T x = a[i * sa], y = b[i * sb];                                                                      \
+            T r = (y == 0 || (SIGNED && y == (T)-1)) ? (T)0 : (T)(x % y);                                        \
+            if (SIGNED && floored && r != 0 && byoc__negative((int64_t)r) != byoc__negative((int64_t)y))         \
+                r = (T)(r + y);                                                                                  \
+            o[i] = r;                                                                                            \
+        }                                                                                                        \
+    }
+BYOC__MATH_INT_MOD(int8_t, 1)
+BYOC__MATH_INT_MOD(uint8_t, 0)
+BYOC__MATH_INT_MOD(int16_t, 1)
+BYOC__MATH_INT_MOD(uint16_t, 0)
+BYOC__MATH_INT_MOD(int32_t, 1)
+BYOC__MATH_INT_MOD(uint32_t, 0)
+BYOC__MATH_INT_MOD(int64_t, 1)
+BYOC__MATH_INT_MOD(uint64_t, 0)
+#undef BYOC__MATH_INT_MOD
+
+/* float remainders: fmod, floored by adding the divisor when the signs differ (numpy's way) */
+#define BYOC__MATH_FLOAT_MOD(T, FMOD)                                                                            \
+    static void byoc__math_mod_##T(int floored, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) { \
+        for (int64_t i = 0; i < n; ++i) {                                                                        \
+            T y = b[i * sb], r = FMOD(a[i * sa], y);                                                             \
+            if (floored && r != 0 && (r < 0) != (y < 0)) r += y;                                                 \
+            o[i] = r;                                                                                            \
+        }                                                                                                        \
+    }
+BYOC__MATH_FLOAT_MOD(float, fmodf)
+BYOC__MATH_FLOAT_MOD(double, fmod)
+#undef BYOC__MATH_FLOAT_MOD
+
+/* Shifts by a count outside [0, bits) give 0 (and -1 for a negative value shifted right), not C's
+   undefined behaviour; a negative value shifts right arithmetically. */
+#define BYOC__MATH_SHIFT(T, UT, BITS, SIGNED)                                                                     \
+    static void byoc__math_shift_##T(int left, const T *a, int64_t sa, const T *b, int64_t sb, T *o, int64_t n) { \
+        for (int64_t i = 0; i < n; ++i) {                                                                         \
+            T x = a[i * sa];                                                                                      \
+            int64_t y = (int64_t)b[i * sb];                                                                       \
+            int neg = SIGNED && byoc__negative((int64_t)x);                                                       \
+            if (y < 0 || y >= (BITS)) o[i] = (T)(left || !neg ? 0 : -1);                                          \
+            else if (left) o[i] = (T)((UT)x << y);                                                                \
+            else o[i] = neg ? (T) ~(T)((T)~x >> y) : (T)(x >> y);                                                 \
+        }                                                                                                         \
+    }
+BYOC__MATH_SHIFT(int8_t, uint32_t, 8, 1)
+BYOC__MATH_SHIFT(uint8_t, uint32_t, 8, 0)
+BYOC__MATH_SHIFT(int16_t, uint32_t, 16, 1)
+BYOC__MATH_SHIFT(uint16_t, uint32_t, 16, 0)
+BYOC__MATH_SHIFT(int32_t, uint32_t, 32, 1)
+BYOC__MATH_SHIFT(uint32_t, uint32_t, 32, 0)
+BYOC__MATH_SHIFT(int64_t, uint64_t, 64, 1)
+BYOC__MATH_SHIFT(uint64_t, uint64_t, 64, 0)
+#undef BYOC__MATH_SHIFT
+
+typedef struct byoc__math_job { int code; byoc_dtype dt; } byoc__math_job;
+static void byoc__math_binary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
+    const byoc__math_job *j = (const byoc__math_job *)user;
+    int floored = j->code == BYOC__KM_FLOOR_MOD, left = j->code == BYOC__KM_LEFT_SHIFT;
+    if (j->code == BYOC__KM_AND || j->code == BYOC__KM_OR || j->code == BYOC__KM_XOR) {
+        const uint8_t *a = (const uint8_t *)p[1], *b = (const uint8_t *)p[2];
+        uint8_t *o = (uint8_t *)p[0];
+        int64_t sa = s[1], sb = s[2];
+        if (j->code == BYOC__KM_AND) for (int64_t i = 0; i < n; ++i) o[i] = (a[i * sa] != 0) & (b[i * sb] != 0);
+        else if (j->code == BYOC__KM_OR) for (int64_t i = 0; i < n; ++i) o[i] = (a[i * sa] != 0) | (b[i * sb] != 0);
+        else for (int64_t i = 0; i < n; ++i) o[i] = (a[i * sa] != 0) ^ (b[i * sb] != 0);
+        return;
+    }
+    int mod = j->code == BYOC__KM_MOD || floored;
+#define BYOC__MATH_BIN_CASE(DT, T)                                                                            \
+    case DT:                                                                                                  \
+        if (mod) byoc__math_mod_##T(floored, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);      \
+        else byoc__math_shift_##T(left, (const T *)p[1], s[1], (const T *)p[2], s[2], (T *)p[0], n);           \
+        break;
+    switch (j->dt) {
+    case BYOC_FLOAT32: byoc__math_mod_float(floored, (const float *)p[1], s[1], (const float *)p[2], s[2],
+                                            (float *)p[0], n); break;
+    case BYOC_FLOAT64: byoc__math_mod_double(floored, (const double *)p[1], s[1], (const double *)p[2], s[2],
+                                             (double *)p[0], n); break;
+    BYOC__MATH_BIN_CASE(BYOC_INT8, int8_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT8, uint8_t)
+    BYOC__MATH_BIN_CASE(BYOC_INT16, int16_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT16, uint16_t)
+    BYOC__MATH_BIN_CASE(BYOC_INT32, int32_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT32, uint32_t)
+    BYOC__MATH_BIN_CASE(BYOC_INT64, int64_t)
+    BYOC__MATH_BIN_CASE(BYOC_UINT64, uint64_t)
+    default: break;
+    }
+#undef BYOC__MATH_BIN_CASE
+}
+
+static byoc_result byoc__k_math_binary(byoc__kctx *k) {
+    byoc_dtype dt = k->in[0].dtype;
+    int logical = k->code == BYOC__KM_AND || k->code == BYOC__KM_OR || k->code == BYOC__KM_XOR;
+    int shift = k->code == BYOC__KM_LEFT_SHIFT || k->code == BYOC__KM_RIGHT_SHIFT;
+    if (logical ? dt != BYOC_BOOL
+                : !byoc__is_int_dtype(dt) && (shift || (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64)))
+        return byoc__kfail_dtype(k, dt);
+    const byoc_tensor *ops[3] = {&k->out[0], &k->in[0], &k->in[1]};
+    byoc__bcast bc;
+    byoc__bcast_init(&bc, ops, 3);
+    char *base[3] = {(char *)k->out[0].data, (char *)k->in[0].data, (char *)k->in[1].data};
+    size_t es[3] = {byoc_dtype_size(k->out[0].dtype), byoc_dtype_size(dt), byoc_dtype_size(dt)};
+    byoc__math_job job;
+    job.code = k->code;
+    job.dt = dt;
+    byoc__bcast_walk(&bc, base, es, byoc__math_binary_run, &job);
+    return BYOC_OK;
+}
+
+/* ---- trilu: keep a triangle of each matrix (of any dtype), zero the rest ---- */
+static byoc_result byoc__k_trilu(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int upper = byoc__kint(k, "upper", 1) != 0;
+    int64_t diag = 0;
+    if (k->nin > 1) memcpy(&diag, k->in[1].data, sizeof diag);
+    int64_t rows = x->dims[x->rank - 2], cols = x->dims[x->rank - 1];
+    int64_t mats = byoc__dims_prod(x->dims, 0, x->rank - 2);
+    /* beyond +-(rows + cols) every k keeps all or nothing: clamped, i + k cannot overflow */
+    if (diag > rows + cols) diag = rows + cols;
+    if (diag < -(rows + cols)) diag = -(rows + cols);
+    size_t es = byoc_dtype_size(x->dtype), row_bytes = (size_t)cols * es;
+    const char *src = (const char *)x->data;
+    char *dst = (char *)k->out[0].data;
+    for (int64_t m = 0; m < mats; ++m)
+        for (int64_t i = 0; i < rows; ++i, src += row_bytes, dst += row_bytes) {
+            /* the kept columns are one run: upper j >= i + k, lower j <= i + k */
+            int64_t lo = upper ? i + diag : 0, hi = upper ? cols : i + diag + 1;
+            lo = lo < 0 ? 0 : lo > cols ? cols : lo;
+            hi = hi < lo ? lo : hi > cols ? cols : hi;
+            memset(dst, 0, (size_t)lo * es);
+            memcpy(dst + lo * (int64_t)es, src + lo * (int64_t)es, (size_t)(hi - lo) * es);
+            memset(dst + hi * (int64_t)es, 0, (size_t)(cols - hi) * es);
+        }
+    return BYOC_OK;
+}
+
+/* ---- cumsum: running sums along an axis (exclusive: of the elements before; reverse: from the end) ---- */
+typedef struct byoc__scan_geom {
+    int64_t outer, len, inner;
+    int exclusive, reverse;
+} byoc__scan_geom;
+
+/* float32 to float32: whole rows of `inner` at a time, added by the vector loops of the binary ops */
+BYOC__PRIVATE void byoc__cumsum_f32(const byoc__scan_geom *g, const float *x, float *o) {
+    int64_t step = g->reverse ? -g->inner : g->inner;
+    for (int64_t p = 0; p < g->outer; ++p) {
+        int64_t first = p * g->len * g->inner + (g->reverse ? (g->len - 1) * g->inner : 0);
+        const float *xr = x + first;
+        float *orow = o + first;
+        for (int64_t i = 0; i < g->inner; ++i) orow[i] = g->exclusive ? 0.0f : xr[i];
+        for (int64_t c = 1; c < g->len; ++c) {
+            const float *prev_x = xr + (c - 1) * step, *cur_x = xr + c * step;
+            const float *prev_o = orow + (c - 1) * step;
+            float *cur_o = orow + c * step;
+            byoc__binary_f32(BYOC__K_ADD, prev_o, 1, g->exclusive ? prev_x : cur_x, 1, cur_o, g->inner);
+        }
+    }
+}
+/* any dtypes: floats accumulate in double, integers in int64 (wrapping into the result dtype) */
+BYOC__PRIVATE void byoc__cumsum_any(const byoc__scan_geom *g, const byoc_tensor *x, byoc_tensor *out) {
+    int int_out = byoc__is_int_dtype(out->dtype), int_in = byoc__is_int_dtype(x->dtype);
+    size_t ies = byoc_dtype_size(x->dtype), oes = byoc_dtype_size(out->dtype);
+    for (int64_t p = 0; p < g->outer; ++p)
+        for (int64_t i = 0; i < g->inner; ++i) {
+            double facc = 0;
+            uint64_t iacc = 0;
+            for (int64_t c = 0; c < g->len; ++c) {
+                int64_t cc = g->reverse ? g->len - 1 - c : c, at = (p * g->len + cc) * g->inner + i;
+                double v = byoc__load(x->dtype, x->data, at);
+                int64_t iv = int_in ? byoc__int_at(x->dtype, (const char *)x->data + at * (int64_t)ies)
+                                    : (int64_t)byoc__clamp(v, -9.2e18, 9.2e18);
+                if (!g->exclusive) { facc += v; iacc += (uint64_t)iv; }
+                if (int_out) byoc__int_put(out->dtype, (char *)out->data + at * (int64_t)oes, (int64_t)iacc);
+                else byoc__store(out->dtype, out->data, at, facc);
+                if (g->exclusive) { facc += v; iacc += (uint64_t)iv; }
+            }
+        }
+}
+static byoc_result byoc__k_cumsum(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_tensor *out = &k->out[0];
+    if (x->dtype == BYOC_BOOL || out->dtype == BYOC_BOOL) return byoc__kfail_dtype(k, BYOC_BOOL);
+    byoc__scan_geom g;
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    if (!ax || ax->kind == BYOC_ATTR_NONE) { /* over the flattened input */
+        g.outer = g.inner = 1;
+        g.len = byoc__numel(x);
+    } else byoc__split_axis(x, byoc__kaxis(k, "axis", 0, x->rank), &g.outer, &g.len, &g.inner);
+    g.exclusive = byoc__kint(k, "exclusive", 0) != 0;
+    g.reverse = byoc__kint(k, "reverse", 0) != 0;
+    if (x->dtype == BYOC_FLOAT32 && out->dtype == BYOC_FLOAT32)
+        byoc__cumsum_f32(&g, (const float *)x->data, (float *)out->data);
+    else byoc__cumsum_any(&g, x, out);
+    return BYOC_OK;
+}
+
+/* ---- hardmax: 1 at the first maximum along axis, 0 elsewhere ---- */
+static byoc_result byoc__k_hardmax(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    int64_t outer, len, inner;
+    byoc__split_axis(x, byoc__kaxis(k, "axis", -1, x->rank), &outer, &len, &inner);
+    memset(k->out[0].data, 0, byoc__nbytes(&k->out[0]));
+    for (int64_t p = 0; p < outer; ++p)
+        for (int64_t i = 0; i < inner; ++i) {
+            int64_t base = p * len * inner + i, best = 0;
+            if (x->dtype == BYOC_FLOAT32) {
+                const float *xd = (const float *)x->data + base;
+                for (int64_t c = 1; c < len; ++c) best = xd[c * inner] > xd[best * inner] ? c : best;
+            } else {
+                const double *xd = (const double *)x->data + base;
+                for (int64_t c = 1; c < len; ++c) best = xd[c * inner] > xd[best * inner] ? c : best;
+            }
+            if (len > 0) byoc__store(x->dtype, k->out[0].data, base + best * inner, 1.0);
+        }
+    return BYOC_OK;
+}
+
+/* ---- eye_like: ones on the k-th diagonal of a matrix the input's shape ---- */
+static byoc_result byoc__k_eye_like(byoc__kctx *k) {
+    byoc_tensor *out = &k->out[0];
+    int64_t rows = out->dims[0], cols = out->dims[1], diag = byoc__kint(k, "k", 0);
+    memset(out->data, 0, byoc__nbytes(out));
+    for (int64_t i = 0; i < rows; ++i) {
+        if (diag < -rows || diag > cols) break; /* no diagonal inside (and i + diag cannot overflow) */
+        int64_t j = i + diag;
+        if (j >= 0 && j < cols) byoc__store(out->dtype, out->data, i * cols + j, 1.0);
+    }
+    return BYOC_OK;
+}
+
+/* ---- det: LU factorisation with partial pivoting, in double, one matrix at a time ---- */
+static size_t byoc__ws_det(const byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t m = x->dims[x->rank - 1];
+    return (size_t)(m * m) * sizeof(double);
+}
+BYOC__PRIVATE double byoc__det_lu(double *a, int64_t m) {
+    double det = 1;
+    for (int64_t c = 0; c < m; ++c) {
+        int64_t piv = c;
+        for (int64_t r = c + 1; r < m; ++r) piv = fabs(a[r * m + c]) > fabs(a[piv * m + c]) ? r : piv;
+        if (a[piv * m + c] == 0) return 0; /* singular */
+        if (piv != c) {
+            det = -det;
+            for (int64_t j = 0; j < m; ++j) {
+                double t = a[c * m + j];
+                a[c * m + j] = a[piv * m + j];
+                a[piv * m + j] = t;
+            }
+        }
+        double d = a[c * m + c];
+        det *= d;
+        for (int64_t r = c + 1; r < m; ++r) {
+            double f = a[r * m + c] / d;
+            if (f == 0) continue;
+            double *row = a + r * m;
+            const double *prow = a + c * m;
+            for (int64_t j = c + 1; j < m; ++j) row[j] -= f * prow[j];
+        }
+    }
+    return det;
+}
+static byoc_result byoc__k_det(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    int64_t m = x->dims[x->rank - 1], mm = m * m, mats = byoc__numel(&k->out[0]);
+    double *a = (double *)k->ws;
+    for (int64_t b = 0; b < mats; ++b) {
+        for (int64_t i = 0; i < mm; ++i) a[i] = byoc__load(x->dtype, x->data, b * mm + i);
+        byoc__store(x->dtype, k->out[0].data, b, byoc__det_lu(a, m));
+    }
+    return BYOC_OK;
+}
+
+/* ---- prod: the product over axes (floats in their dtype, integers in int64, wrapping) ---- */
+static size_t byoc__ws_prod(const byoc__kctx *k) {
+    return byoc__is_int_dtype(k->in[0].dtype) ? (size_t)byoc__numel(&k->out[0]) * sizeof(int64_t) : 0;
+}
+static byoc_result byoc__k_prod(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    int is_int = byoc__is_int_dtype(dt);
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && !is_int) return byoc__kfail_dtype(k, dt);
+    int red[BYOC_MAX_RANK];
+    byoc__reduced_axes(k, x->rank, red);
+    /* each input axis's stride in the output (0 when it reduces) */
+    int64_t ostr[BYOC_MAX_RANK], s = 1, nout = byoc__numel(&k->out[0]), total = byoc__numel(x);
+    for (int i = x->rank - 1; i >= 0; --i) {
+        ostr[i] = red[i] ? 0 : s;
+        if (!red[i]) s *= x->dims[i];
+    }
+    float *of = (float *)k->out[0].data;
+    double *od = (double *)k->out[0].data;
+    int64_t *oi = (int64_t *)k->ws;
+    for (int64_t j = 0; j < nout; ++j) {
+        if (is_int) oi[j] = 1;
+        else if (dt == BYOC_FLOAT64) od[j] = 1;
+        else of[j] = 1;
+    }
+    /* innermost axis whole rows at a time: a product into one value or elementwise into an output row */
+    int r = x->rank;
+    int64_t n = r ? x->dims[r - 1] : 1, inner_stride = r ? ostr[r - 1] : 0, idx[BYOC_MAX_RANK] = {0}, off = 0;
+    size_t es = byoc_dtype_size(dt);
+    for (int64_t at = 0; total > 0 && at < total; at += n) {
+        if (dt == BYOC_FLOAT32) {
+            const float *row = (const float *)x->data + at;
+            if (inner_stride) byoc__binary_f32(BYOC__K_MULTIPLY, of + off, 1, row, 1, of + off, n); /* vectorised */
+            else for (int64_t i = 0; i < n; ++i) of[off] *= row[i];
+        } else if (dt == BYOC_FLOAT64) {
+            const double *row = (const double *)x->data + at;
+            for (int64_t i = 0; i < n; ++i) od[off + (inner_stride ? i : 0)] *= row[i];
+        } else {
+            const char *row = (const char *)x->data + at * (int64_t)es;
+            for (int64_t i = 0; i < n; ++i) {
+                int64_t *acc = oi + off + (inner_stride ? i : 0);
+                *acc = (int64_t)((uint64_t)*acc * (uint64_t)byoc__int_at(dt, row + i * (int64_t)es));
+            }
+        }
+        for (int d = r - 2; d >= 0; --d) {
+            off += ostr[d];
+            if (++idx[d] < x->dims[d]) break;
+            off -= ostr[d] * x->dims[d];
+            idx[d] = 0;
+        }
+    }
+    if (is_int)
+        for (int64_t j = 0; j < nout; ++j) byoc__int_put(dt, (char *)k->out[0].data + j * (int64_t)es, oi[j]);
+    return BYOC_OK;
+}
 
 // [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
 /* (ops: indexing) attribute tables, type relations, FLOP models and kernels of this family */
+/* Conventions shared by this family: index tensors may be of any integer dtype; an index that counts
+   from the end (in [-extent, 0)) is taken as ONNX takes it, and one outside [-extent, extent) is an
+   error naming the op and the node (never a read or write out of bounds). one_hot keeps Relay's rule
+   instead: an index outside [0, depth) is a row of off_value. Helpers are named byoc__indexing_* (or
+   after their op) to stay clear of the other families' sections. */
+
+/* ---- attribute schemas ---- */
+static const byoc_attr_spec byoc__attrs_argreduce[] = {
+    BYOC__A("axis", BYOC__INTS | BYOC__INT | BYOC__OPT, "None"), BYOC__A("keepdims", BYOC__BOOL, "False"),
+    BYOC__A("exclude", BYOC__BOOL, "False"), BYOC__A("select_last_index", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_topk[] = {
+    BYOC__A("k", BYOC__INT | BYOC__OPT, "None"), BYOC__A("axis", BYOC__INT, "-1"),
+    BYOC__A("ret_type", BYOC__STR, "\"both\""), BYOC__A("is_ascend", BYOC__BOOL, "False"),
+    BYOC__A("dtype", BYOC__STR, "\"int32\"")};
+static const byoc_attr_spec byoc__attrs_gather[] = {BYOC__A("axis", BYOC__INT, "0")};
+static const byoc_attr_spec byoc__attrs_gather_nd[] = {BYOC__A("batch_dims", BYOC__INT, "0"),
+                                                       BYOC__A("index_rank", BYOC__INT | BYOC__OPT, "None")};
+static const byoc_attr_spec byoc__attrs_scatter_elements[] = {BYOC__A("axis", BYOC__INT, "0"),
+                                                              BYOC__A("reduction", BYOC__STR, "\"update\"")};
+static const byoc_attr_spec byoc__attrs_scatter_nd[] = {BYOC__A("mode", BYOC__STR, "\"update\"")};
+static const byoc_attr_spec byoc__attrs_one_hot[] = {
+    BYOC__A("depth", BYOC__INT, NULL), BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_attr_spec byoc__attrs_reverse_sequence[] = {BYOC__A("seq_axis", BYOC__INT, "1"),
+                                                              BYOC__A("batch_axis", BYOC__INT, "0")};
+
+/* ---- type relations ---- */
+BYOC__PRIVATE int byoc__indexing_int_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    if (byoc__is_int_dtype(t->dtype)) return 1;
+    BYOC__FAIL("%s must be an integer tensor, got %s", what, byoc_dtype_name(t->dtype));
+    return 0;
+}
+
+/* argmax / argmin: the reduced shape (as sum's), int32 as in Relay */
+static const byoc_type *byoc__rel_argreduce(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    const byoc_type *r = byoc__rel_reduce(ctx, a, n, at);
+    if (!r) return NULL;
+    const byoc_type *d = a[0];
+    int64_t reduced = byoc_type_num_elements(d), kept = byoc_type_num_elements(r);
+    if (reduced >= 0 && kept > 0 && reduced / kept == 0)
+        return BYOC__FAIL("cannot take the index of an extreme over an empty axis");
+    if (reduced >= 0 && kept > 0 && reduced / kept > INT32_MAX)
+        return BYOC__FAIL("the reduced axes hold %lld elements, too many for int32 indices",
+                          (long long)(reduced / kept));
+    return byoc_type_rel_tensor(ctx, BYOC_INT32, r->rank, r->dims);
+}
+
+/* the extent topk keeps on its axis: k, or the whole axis when k is None or below 1 (Relay) */
+BYOC__PRIVATE int64_t byoc__topk_count(const byoc_attr_value *k, int64_t extent) {
+    return !k || k->kind != BYOC_ATTR_INT || k->i < 1 ? extent : k->i;
+}
+
+static const byoc_type *byoc__rel_topk(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "data")) return NULL;
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), d->rank, "axis");
+    if (axis < 0) return NULL;
+    if (d->dims[axis] < 0) return BYOC__FAIL("needs a static extent on axis %d", axis);
+    int64_t k = byoc__topk_count(byoc_attrs_get(at, "k"), d->dims[axis]);
+    if (k > d->dims[axis])
+        return BYOC__FAIL("k=%lld is larger than axis %d of extent %lld", (long long)k, axis, (long long)d->dims[axis]);
+    byoc_dtype it = byoc_dtype_from_name(byoc_attrs_string(at, "dtype", "int32"));
+    if (!byoc__is_int_dtype(it))
+        return BYOC__FAIL("dtype \"%s\" of the indices is not an integer type", byoc_attrs_string(at, "dtype", ""));
+    const char *ret = byoc_attrs_string(at, "ret_type", "both");
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    dims[axis] = k;
+    const byoc_type *fields[2] = {byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims),
+                                  byoc_type_rel_tensor(ctx, it, d->rank, dims)};
+    if (!strcmp(ret, "both")) return byoc_type_rel_tuple(ctx, fields, 2);
+    if (!strcmp(ret, "values")) return fields[0];
+    if (!strcmp(ret, "indices")) return fields[1];
+    return BYOC__FAIL("ret_type \"%s\" is not one of both, values, indices", ret);
+}
+
+/* indices of the rank of data whose extents fit inside data's on every axis but `axis` (where any
+   extent is fine): gather's and scatter_elements' indices */
+BYOC__PRIVATE int byoc__indexing_elements_indices(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx,
+                                                  int axis) {
+    if (idx->rank != d->rank) {
+        BYOC__FAIL("indices have rank %d, data has rank %d (they must match)", idx->rank, d->rank);
+        return 0;
+    }
+    for (int i = 0; i < d->rank; ++i)
+        if (i != axis && idx->dims[i] >= 0 && d->dims[i] >= 0 && idx->dims[i] > d->dims[i]) {
+            BYOC__FAIL("indices extent %lld on axis %d exceeds data's %lld", (long long)idx->dims[i], i,
+                       (long long)d->dims[i]);
+            return 0;
+        }
+    return 1;
+}
+
+/* gather (ONNX GatherElements): out[i...] = data[i... with i_axis = indices[i...]] */
+static const byoc_type *byoc__rel_gather(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *idx = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, idx, "indices")) return NULL;
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank, "axis");
+    if (axis < 0 || !byoc__indexing_elements_indices(ctx, d, idx, axis)) return NULL;
+    return byoc_type_rel_tensor(ctx, d->dtype, idx->rank, idx->dims);
+}
+
+/* The shapes gather_nd and scatter_nd share (Relay's layout: the index tuple is the FIRST axis of
+   indices): data (B..., X_0..X_{n-1}), indices (M, B..., Y...); the result or updates is
+   (B..., Y..., X_M...). Writes that shape to dims and returns its rank, or -1 after failing. */
+BYOC__PRIVATE int byoc__indexing_nd_shape(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *idx, int64_t bd,
+                                          int64_t *dims) {
+    if (idx->rank < 1) {
+        BYOC__FAIL("indices must have rank 1 or more (the index tuple is axis 0)");
+        return -1;
+    }
+    int64_t m = idx->dims[0];
+    if (m < 0) {
+        BYOC__FAIL("needs a static extent on axis 0 of indices");
+        return -1;
+    }
+    if (bd < 0 || bd >= idx->rank || bd > d->rank) {
+        BYOC__FAIL("batch_dims %lld must be in 0..%d", (long long)bd,
+                   idx->rank - 1 < d->rank ? idx->rank - 1 : d->rank);
+        return -1;
+    }
+    if (m + bd > d->rank) {
+        BYOC__FAIL("index tuples of %lld values with %lld batch axes address more axes than data's %d", (long long)m,
+                   (long long)bd, d->rank);
+        return -1;
+    }
+    for (int i = 0; i < bd; ++i)
+        if (d->dims[i] >= 0 && idx->dims[i + 1] >= 0 && d->dims[i] != idx->dims[i + 1]) {
+            BYOC__FAIL("batch axis %d: data has %lld, indices have %lld", i, (long long)d->dims[i],
+                       (long long)idx->dims[i + 1]);
+            return -1;
+        }
+    int rank = idx->rank - 1 + d->rank - (int)(bd + m);
+    if (rank > BYOC_MAX_RANK) {
+        BYOC__FAIL("result rank %d exceeds %d", rank, BYOC_MAX_RANK);
+        return -1;
+    }
+    int r = 0;
+    for (int i = 1; i < idx->rank; ++i) dims[r++] = idx->dims[i];
+    for (int i = (int)(bd + m); i < d->rank; ++i) dims[r++] = d->dims[i];
+    return r;
+}
+
+static const byoc_type *byoc__rel_gather_nd(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *idx = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, idx, "indices")) return NULL;
+    const byoc_attr_value *ir = byoc_attrs_get(at, "index_rank");
+    if (ir && ir->kind == BYOC_ATTR_INT && idx->rank > 0 && idx->dims[0] >= 0 && ir->i != idx->dims[0])
+        return BYOC__FAIL("index_rank %lld disagrees with axis 0 of indices (%lld)", (long long)ir->i,
+                          (long long)idx->dims[0]);
+    int64_t dims[BYOC_MAX_RANK];
+    int rank = byoc__indexing_nd_shape(ctx, d, idx, byoc_attrs_int(at, "batch_dims", 0), dims);
+    return rank < 0 ? NULL : byoc_type_rel_tensor(ctx, d->dtype, rank, dims);
+}
+
+/* the reductions scatter ops combine with: Relay's names (ONNX's "none" is "update") */
+enum {
+    BYOC__SCATTER_UPDATE,
+    BYOC__SCATTER_ADD,
+    BYOC__SCATTER_MUL,
+    BYOC__SCATTER_MIN,
+    BYOC__SCATTER_MAX
+};
+BYOC__PRIVATE int byoc__scatter_reduction(const char *s) {
+    static const char *const names[] = {"update", "add", "mul", "min", "max"};
+    for (int i = 0; i < 5; ++i)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+
+BYOC__PRIVATE int byoc__scatter_check(byoc_type_rel_ctx *ctx, const byoc_type *const *a, const char *reduction) {
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__indexing_int_arg(ctx, a[1], "indices") ||
+        !byoc__tensor_arg(ctx, a[2], "updates"))
+        return 0;
+    if (a[2]->dtype != a[0]->dtype) {
+        BYOC__FAIL("updates are %s, data is %s (they must match)", byoc_dtype_name(a[2]->dtype),
+                   byoc_dtype_name(a[0]->dtype));
+        return 0;
+    }
+    if (byoc__scatter_reduction(reduction) < 0) {
+        BYOC__FAIL("reduction \"%s\" is not one of update, add, mul, min, max", reduction);
+        return 0;
+    }
+    return 1;
+}
+
+static const byoc_type *byoc__rel_scatter_elements(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scatter_check(ctx, a, byoc_attrs_string(at, "reduction", "update"))) return NULL;
+    const byoc_type *d = a[0], *idx = a[1], *u = a[2];
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), d->rank, "axis");
+    if (axis < 0 || !byoc__indexing_elements_indices(ctx, d, idx, axis)) return NULL;
+    int same = u->rank == idx->rank;
+    for (int i = 0; same && i < u->rank; ++i) same = u->dims[i] == idx->dims[i];
+    if (!same) {
+        char ub[128], ib[128];
+        byoc_type_to_string(u, ub, sizeof ub);
+        byoc_type_to_string(idx, ib, sizeof ib);
+        return BYOC__FAIL("updates %s must have the shape of indices %s", ub, ib);
+    }
+    return d;
+}
+
+static const byoc_type *byoc__rel_scatter_nd(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scatter_check(ctx, a, byoc_attrs_string(at, "mode", "update"))) return NULL;
+    const byoc_type *d = a[0], *u = a[2];
+    int64_t dims[BYOC_MAX_RANK];
+    int rank = byoc__indexing_nd_shape(ctx, d, a[1], 0, dims);
+    if (rank < 0) return NULL;
+    int same = u->rank == rank;
+    for (int i = 0; same && i < rank; ++i) same = u->dims[i] == dims[i];
+    if (!same) {
+        const byoc_type *want = byoc_type_rel_tensor(ctx, u->dtype, rank, dims);
+        char ub[128], wb[128];
+        byoc_type_to_string(u, ub, sizeof ub);
+        byoc_type_to_string(want, wb, sizeof wb);
+        return BYOC__FAIL("updates are %s, indices and data need %s (indices[1:] + data[M:])", ub, wb);
+    }
+    return d;
+}
+
+static const byoc_type *byoc__rel_one_hot(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *idx = a[0];
+    if (!byoc__indexing_int_arg(ctx, idx, "indices") || !byoc__tensor_arg(ctx, a[1], "on_value") ||
+        !byoc__tensor_arg(ctx, a[2], "off_value"))
+        return NULL;
+    if (a[1]->rank != 0 || a[2]->rank != 0) return BYOC__FAIL("on_value and off_value must be scalars");
+    const char *dts = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(dts);
+    if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", dts);
+    if (a[1]->dtype != dt || a[2]->dtype != dt)
+        return BYOC__FAIL("on_value (%s) and off_value (%s) must have the result's dtype %s",
+                          byoc_dtype_name(a[1]->dtype), byoc_dtype_name(a[2]->dtype), dts);
+    int64_t depth = byoc_attrs_int(at, "depth", 0);
+    if (depth < 0 || depth > BYOC_MAX_DIM) return BYOC__FAIL("depth %lld is out of range", (long long)depth);
+    if (idx->rank + 1 > BYOC_MAX_RANK) return BYOC__FAIL("result rank %d exceeds %d", idx->rank + 1, BYOC_MAX_RANK);
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), idx->rank + 1, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0, r = 0; i <= idx->rank; ++i) dims[i] = i == axis ? depth : idx->dims[r++];
+    return byoc_type_rel_tensor(ctx, dt, idx->rank + 1, dims);
+}
+
+static const byoc_type *byoc__rel_reverse_sequence(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *len = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__indexing_int_arg(ctx, len, "seq_lengths")) return NULL;
+    if (d->rank < 2) return BYOC__FAIL("data must have rank 2 or more, got rank %d", d->rank);
+    int seq = byoc__axis(ctx, byoc_attrs_int(at, "seq_axis", 1), d->rank, "seq_axis");
+    int batch = seq < 0 ? -1 : byoc__axis(ctx, byoc_attrs_int(at, "batch_axis", 0), d->rank, "batch_axis");
+    if (batch < 0) return NULL;
+    if (seq == batch) return BYOC__FAIL("seq_axis and batch_axis are both axis %d", seq);
+    if (len->rank != 1 || (len->dims[0] >= 0 && d->dims[batch] >= 0 && len->dims[0] != d->dims[batch]))
+        return BYOC__FAIL("seq_lengths must be 1-D with one length per batch entry (%lld)", (long long)d->dims[batch]);
+    return d;
+}
+
+/* ---- FLOP models ---- */
+BYOC__PRIVATE double byoc__indexing_elems(const byoc_type *t) {
+    int64_t n = t && t->kind == BYOC_TYPE_TENSOR ? byoc_type_num_elements(t) : 0;
+    return n > 0 ? (double)n : 0;
+}
+/* a combine per update for the reducing scatters, none for plain updates (their bytes are counted) */
+BYOC__PRIVATE double byoc__flops_scatter(const byoc_node *c) {
+    const char *r =
+        byoc_attrs_string(&c->attrs, c->op && !strcmp(c->op->def.name, "scatter_nd") ? "mode" : "reduction", "update");
+    return strcmp(r, "update") && c->nargs > 2 ? byoc__indexing_elems(c->args[2]->checked_type) : 0;
+}
+/* argmax / argmin: a comparison per input element */
+BYOC__PRIVATE double byoc__flops_argreduce(const byoc_node *c) {
+    return c->nargs ? byoc__indexing_elems(c->args[0]->checked_type) : 0;
+}
+/* topk: a comparison per input element, and a heap step of log2(k) comparisons per element */
+BYOC__PRIVATE double byoc__flops_topk(const byoc_node *c) {
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
+    const byoc_type *t =
+        c->checked_type && c->checked_type->kind == BYOC_TYPE_TUPLE ? c->checked_type->fields[0] : c->checked_type;
+    if (!in || in->kind != BYOC_TYPE_TENSOR || !in->rank || !t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
+    if (axis < 0) axis += in->rank;
+    double k = axis >= 0 && axis < t->rank && t->dims[axis] > 1 ? (double)t->dims[axis] : 1;
+    return byoc__indexing_elems(in) * (1.0 + log2(k));
+}
+
+/* ---- kernels ---- */
+/* Bad data (an index out of range): BYOC_ERR_INVALID_ARGUMENT naming the op and, when known, the
+   node's source, rather than "unsupported" */
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__indexing_fail(byoc__kctx *k, const char *fmt, ...) {
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    const char *src = byoc_node_span(k->call)->source;
+    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s%s%s: %s", k->name, src ? " at " : "",
+                      src ? src : "", why);
+}
+
+/* element i of an index tensor; a uint64 index above INT64_MAX saturates (it is out of range anyway) */
+BYOC__PRIVATE int64_t byoc__indexing_at(const byoc_tensor *t, int64_t i) {
+    int64_t v = byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype));
+    return t->dtype == BYOC_UINT64 && v < 0 ? INT64_MAX : v;
+}
+/* an index in [-extent, extent) as a position in [0, extent); -1 when outside */
+BYOC__PRIVATE int64_t byoc__indexing_norm(int64_t i, int64_t extent) {
+    if (i < 0) i += extent;
+    return i >= 0 && i < extent ? i : -1;
+}
+/* one element of esize bytes (constant-size copies the compiler turns into moves) */
+BYOC__PRIVATE void byoc__indexing_copy_elem(char *dst, const char *src, size_t esize) {
+    switch (esize) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, esize); break;
+    }
+}
+
+/* -- argmax / argmin -- */
+enum {
+    BYOC__K_ARGMAX,
+    BYOC__K_ARGMIN
+};
+/* whether v replaces the best so far: strictly better, or as good with select_last_index; a NaN wins
+   over numbers (as numpy's argmax and argmin), the first NaN or with select_last_index the last */
+BYOC__PRIVATE int byoc__arg_better_f64(double v, double best, int is_min, int last) {
+    if (v != v) return best == best || last;
+    if (best != best) return 0;
+    return is_min ? (last ? v <= best : v < best) : (last ? v >= best : v > best);
+}
+BYOC__PRIVATE int byoc__arg_better_i64(int64_t v, int64_t best, int is_u64, int is_min, int last) {
+    if (is_u64) { /* unsigned order: flip the top bit, then compare signed */
+        v = (int64_t)((uint64_t)v ^ (UINT64_C(1) << 63));
+        best = (int64_t)((uint64_t)best ^ (UINT64_C(1) << 63));
+    }
+    return is_min ? (last ? v <= best : v < best) : (last ? v >= best : v > best);
+}
+
+/* float32 along one contiguous row (the reduced axis is the innermost): the extreme first, over vectors,
+   then the first (or last) position holding it, or holding a NaN when there is one. sign -1 makes
+   argmin the argmax of -x (negation is exact, keeps a NaN a NaN and -0 equal to 0). */
+BYOC__PRIVATE int64_t byoc__argreduce_f32_row(const float *x, int64_t n, float sign, int last) {
+    float m = -INFINITY;
+    int any_nan = 0;
+    int64_t i = 0;
+#if BYOC__SIMD
+    if (n >= 8) {
+        const byoc__f4 sv = {sign, sign, sign, sign};
+        byoc__f4 m0 = {m, m, m, m}, m1 = m0;
+        byoc__i4 nan0 = {0, 0, 0, 0};
+        for (; i + 8 <= n; i += 8) {
+            byoc__f4 a, b;
+            BYOC__LD(a, x + i);
+            BYOC__LD(b, x + i + 4);
+            a *= sv;
+            b *= sv;
+            m0 = BYOC__SEL(a > m0, a, m0);
+            m1 = BYOC__SEL(b > m1, b, m1);
+            nan0 |= (a != a) | (b != b);
+        }
+        m0 = BYOC__SEL(m1 > m0, m1, m0);
+        for (int j = 0; j < 4; ++j) {
+            m = m0[j] > m ? m0[j] : m;
+            any_nan |= nan0[j] != 0;
+        }
+    }
+#endif
+    for (; i < n; ++i) {
+        float v = sign * x[i];
+        m = v > m ? v : m;
+        any_nan |= v != v;
+    }
+    int64_t step = last ? -1 : 1, end = last ? 0 : n - 1;
+    for (i = last ? n - 1 : 0; i != end; i += step) {
+        float v = sign * x[i];
+        if (any_nan ? v != v : v == m) break;
+    }
+    return i;
+}
+
+/* float32 over one axis with `inner` > 1 values after it: each step along the axis compares a whole
+   contiguous row of them with the best row so far, branch-free, four lanes at a time */
+BYOC__PRIVATE void byoc__argreduce_f32_axis(const float *x, int64_t outer, int64_t A, int64_t inner, int is_min,
+                                            int last, float *best, int32_t *out) {
+    const float sign = is_min ? -1.0f : 1.0f;
+    for (int64_t o = 0; o < outer; ++o) {
+        const float *base = x + o * A * inner;
+        int32_t *oi = out + o * inner;
+        if (inner == 1) {
+            oi[0] = (int32_t)byoc__argreduce_f32_row(base, A, sign, last);
+            continue;
+        }
+        for (int64_t j = 0; j < inner; ++j) {
+            best[j] = sign * base[j];
+            oi[j] = 0;
+        }
+        for (int64_t a = 1; a < A; ++a) {
+            const float *row = base + a * inner;
+            int64_t j = 0;
+#if BYOC__SIMD
+            const byoc__f4 sv = {sign, sign, sign, sign};
+            const byoc__i4 lastm = {-last, -last, -last, -last}, av = {(int32_t)a, (int32_t)a, (int32_t)a, (int32_t)a};
+            for (; j + 4 <= inner; j += 4) {
+                byoc__f4 v, b;
+                byoc__i4 idx;
+                BYOC__LD(v, row + j);
+                BYOC__LD(b, best + j);
+                BYOC__LD(idx, oi + j);
+                v *= sv;
+                byoc__i4 take = (v > b) | ((v == b) & lastm) | ((v != v) & ((b == b) | lastm));
+                b = BYOC__SEL(take, v, b);
+                idx = (av & take) | (idx & ~take);
+                BYOC__ST(best + j, b);
+                BYOC__ST(oi + j, idx);
+            }
+#endif
+            for (; j < inner; ++j) {
+                float v = sign * row[j], b = best[j];
+                int gt = v > b, eq = v == b, v_nan = v != v, b_number = b == b;
+                int take = gt | (eq & last) | (v_nan & (b_number | last));
+                best[j] = take ? v : b;
+                oi[j] = take ? (int32_t)a : oi[j];
+            }
+        }
+    }
+}
+
+static size_t byoc__ws_argreduce(const byoc__kctx *k) { return (size_t)byoc__numel(&k->out[0]) * 8; }
+
+/* The index, row-major within the reduced axes, of each extreme. Any dtype and any set of axes walks
+   the input in memory order: for one result the reduced positions come in increasing order, so the
+   first one seen starts the result and "better" alone decides the ties. */
+static byoc_result byoc__k_argreduce(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    int is_min = k->code == BYOC__K_ARGMIN, last = byoc__kint(k, "select_last_index", 0) != 0, R = x->rank;
+    int is_float = dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64, is_u64 = dt == BYOC_UINT64;
+    if (!is_float && !byoc__is_int_dtype(dt) && dt != BYOC_BOOL) return byoc__kfail_dtype(k, dt);
+    int red[BYOC_MAX_RANK], nred = 0, axis = -1;
+    byoc__reduced_axes(k, R, red);
+    for (int i = 0; i < R; ++i)
+        if (red[i] && x->dims[i] != 1) {
+            nred++;
+            axis = i;
+        }
+    int32_t *out = (int32_t *)k->out[0].data;
+    int64_t nout = byoc__numel(&k->out[0]), total = byoc__numel(x);
+    if (total == 0 || axis < 0) { /* nothing, or every reduced axis has extent 1: index 0 */
+        memset(out, 0, (size_t)nout * sizeof(int32_t));
+        return BYOC_OK;
+    }
+    if (dt == BYOC_FLOAT32 && nred == 1) {
+        byoc__argreduce_f32_axis((const float *)x->data, byoc__dims_prod(x->dims, 0, axis), x->dims[axis],
+                                 byoc__dims_prod(x->dims, axis + 1, R), is_min, last, (float *)(void *)k->ws, out);
+        return BYOC_OK;
+    }
+    int64_t ostr[BYOC_MAX_RANK], rstr[BYOC_MAX_RANK], so = 1, sr = 1;
+    for (int i = R - 1; i >= 0; --i) {
+        ostr[i] = red[i] ? 0 : so;
+        rstr[i] = red[i] ? sr : 0;
+        if (red[i]) sr *= x->dims[i];
+        else so *= x->dims[i];
+    }
+    double *bestf = (double *)(void *)k->ws;
+    int64_t *besti = (int64_t *)(void *)k->ws;
+    int64_t idx[BYOC_MAX_RANK] = {0}, off = 0, r = 0;
+    size_t es = byoc_dtype_size(dt);
+    const char *p = (const char *)x->data;
+    for (int64_t e = 0; e < total; ++e, p += es) {
+        if (is_float) {
+            double v;
+            if (dt == BYOC_FLOAT32) {
+                float f;
+                memcpy(&f, p, 4);
+                v = f;
+            } else memcpy(&v, p, 8);
+            if (r == 0 || byoc__arg_better_f64(v, bestf[off], is_min, last)) {
+                bestf[off] = v;
+                out[off] = (int32_t)r;
+            }
+        } else {
+            int64_t v = byoc__int_at(dt, p);
+            if (r == 0 || byoc__arg_better_i64(v, besti[off], is_u64, is_min, last)) {
+                besti[off] = v;
+                out[off] = (int32_t)r;
+            }
+        }
+        for (int d = R - 1; d >= 0; --d) {
+            off += ostr[d];
+            r += rstr[d];
+            if (++idx[d] < x->dims[d]) break;
+            off -= ostr[d] * x->dims[d];
+            r -= rstr[d] * x->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* -- topk -- */
+/* Selection with a heap of the k best (its top the worst of them), then a heap sort of those: n log k.
+   Elements compare by an int64 key that orders as the values do, so every dtype shares one loop. */
+typedef struct byoc__topk_entry {
+    int64_t key, index;
+} byoc__topk_entry;
+/* worse: a smaller key, or an equal key at a higher index (ties go to the lower index, as ONNX says) */
+BYOC__PRIVATE int byoc__topk_worse(const byoc__topk_entry *a, const byoc__topk_entry *b) {
+    return a->key < b->key || (a->key == b->key && a->index > b->index);
+}
+BYOC__PRIVATE void byoc__topk_swap(byoc__topk_entry *h, int64_t i, int64_t j) {
+    byoc__topk_entry t = h[i];
+    h[i] = h[j];
+    h[j] = t;
+}
+BYOC__PRIVATE void byoc__topk_sift_down(byoc__topk_entry *h, int64_t n, int64_t i) {
+    for (;;) {
+        int64_t l = 2 * i + 1, r = l + 1, w = i;
+        if (l < n && byoc__topk_worse(&h[l], &h[w])) w = l;
+        if (r < n && byoc__topk_worse(&h[r], &h[w])) w = r;
+        if (w == i) return;
+        byoc__topk_swap(h, i, w);
+        i = w;
+    }
+}
+BYOC__PRIVATE void byoc__topk_sift_up(byoc__topk_entry *h, int64_t i) {
+    while (i > 0 && byoc__topk_worse(&h[i], &h[(i - 1) / 2])) {
+        byoc__topk_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+/* The key of one element: a float's bits made monotonic (-0 taken as +0, every NaN above +inf), an
+   integer as itself, a uint64 with its top bit flipped. */
+BYOC__PRIVATE int64_t byoc__topk_key(byoc_dtype dt, const char *p) {
+    if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
+        double v;
+        if (dt == BYOC_FLOAT32) {
+            float f;
+            memcpy(&f, p, 4);
+            v = f;
+        } else memcpy(&v, p, 8);
+        if (v != v) return INT64_MAX;
+        if (v == 0) v = 0.0;
+        int64_t bits;
+        memcpy(&bits, &v, 8);
+        return bits < 0 ? bits ^ INT64_MAX : bits;
+    }
+    int64_t v = byoc__int_at(dt, p);
+    return dt == BYOC_UINT64 ? (int64_t)((uint64_t)v ^ (UINT64_C(1) << 63)) : v;
+}
+
+static size_t byoc__ws_topk(const byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    if (x->rank == 0) return 0;
+    int axis = byoc__kaxis(k, "axis", -1, x->rank);
+    return (size_t)byoc__topk_count(byoc__kattr(k, "k"), x->dims[axis]) * sizeof(byoc__topk_entry);
+}
+
+static byoc_result byoc__k_topk(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64 && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype(k, dt);
+    int axis = byoc__kaxis(k, "axis", -1, x->rank), ascend = byoc__kint(k, "is_ascend", 0) != 0;
+    int64_t A = x->dims[axis], K = byoc__topk_count(byoc__kattr(k, "k"), A);
+    const char *ret = byoc__kstr(k, "ret_type", "both");
+    byoc_tensor *vals = strcmp(ret, "indices") ? &k->out[0] : NULL;
+    byoc_tensor *inds = !strcmp(ret, "both") ? &k->out[1] : !strcmp(ret, "indices") ? &k->out[0] : NULL;
+    int64_t outer = byoc__dims_prod(x->dims, 0, axis), inner = byoc__dims_prod(x->dims, axis + 1, x->rank);
+    size_t es = byoc_dtype_size(dt), is = inds ? byoc_dtype_size(inds->dtype) : 0;
+    int64_t step = inner * (int64_t)es;
+    byoc__topk_entry *h = (byoc__topk_entry *)(void *)k->ws;
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < inner; ++j) {
+            const char *base = (const char *)x->data + (o * A * inner + j) * (int64_t)es;
+            int64_t n = 0;
+            for (int64_t a = 0; a < A && K > 0; ++a) {
+                byoc__topk_entry e;
+                e.key = byoc__topk_key(dt, base + a * step);
+                if (ascend) e.key = ~e.key;
+                e.index = a;
+                if (n < K) {
+                    h[n] = e;
+                    byoc__topk_sift_up(h, n++);
+                } else if (byoc__topk_worse(&h[0], &e)) {
+                    h[0] = e;
+                    byoc__topk_sift_down(h, K, 0);
+                }
+            }
+            for (int64_t m = n - 1; m > 0; --m) { /* the worst to the back: best first */
+                byoc__topk_swap(h, 0, m);
+                byoc__topk_sift_down(h, m, 0);
+            }
+            for (int64_t t = 0; t < n; ++t) {
+                int64_t at = (o * K + t) * inner + j;
+                if (vals) byoc__indexing_copy_elem((char *)vals->data + at * (int64_t)es, base + h[t].index * step, es);
+                if (inds) byoc__int_put(inds->dtype, (char *)inds->data + at * (int64_t)is, h[t].index);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* -- gather (ONNX GatherElements) -- */
+static byoc_result byoc__k_gather(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1];
+    int R = x->rank, axis = byoc__kaxis(k, "axis", 0, R);
+    int64_t xs[BYOC_MAX_RANK], idx[BYOC_MAX_RANK] = {0}, base = 0, A = x->dims[axis], n = byoc__numel(ind);
+    byoc__strides_of(R, x->dims, xs);
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *xd = (const char *)x->data;
+    for (int64_t e = 0; e < n; ++e) {
+        int64_t given = byoc__indexing_at(ind, e), v = byoc__indexing_norm(given, A);
+        if (v < 0)
+            return byoc__indexing_fail(
+                k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld", (long long)given,
+                (long long)e, axis, (long long)A);
+        byoc__indexing_copy_elem(o + e * (int64_t)es, xd + (base + v * xs[axis]) * (int64_t)es, es);
+        for (int d = R - 1; d >= 0; --d) { /* base: the position on every axis but `axis` */
+            int64_t s = d == axis ? 0 : xs[d];
+            base += s;
+            if (++idx[d] < ind->dims[d]) break;
+            base -= s * ind->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* the data offset (in elements) of index tuple `pos` of an nd op: indices (M, B*Y) flattened, the tuple
+   addressing data axes from `first`; -1 after failing on an index out of range */
+BYOC__PRIVATE int64_t byoc__indexing_nd_offset(byoc__kctx *k, const byoc_tensor *x, const byoc_tensor *ind, int first,
+                                               const int64_t *xs, int64_t pos, int64_t per_tuple) {
+    int64_t off = 0;
+    for (int64_t m = 0; m < ind->dims[0]; ++m) {
+        int64_t given = byoc__indexing_at(ind, m * per_tuple + pos), ext = x->dims[first + m];
+        int64_t v = byoc__indexing_norm(given, ext);
+        if (v < 0) {
+            byoc__indexing_fail(k, "index %lld (tuple %lld, entry %lld) is out of range for axis %lld of extent %lld",
+                                (long long)given, (long long)pos, (long long)m, (long long)(first + m), (long long)ext);
+            return -1;
+        }
+        off += v * xs[first + m];
+    }
+    return off;
+}
+
+/* -- gather_nd: out[b, y, ...] = data[b, indices[:, b, y], ...] (Relay's layout) -- */
+static byoc_result byoc__k_gather_nd(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1];
+    int bd = (int)byoc__kint(k, "batch_dims", 0);
+    int64_t M = ind->dims[0], xs[BYOC_MAX_RANK];
+    byoc__strides_of(x->rank, x->dims, xs);
+    int64_t B = byoc__dims_prod(x->dims, 0, bd), Y = byoc__dims_prod(ind->dims, 1 + bd, ind->rank),
+            S = byoc__dims_prod(x->dims, bd + (int)M, x->rank), per_batch = byoc__dims_prod(x->dims, bd, x->rank);
+    size_t es = byoc_dtype_size(x->dtype), row = (size_t)S * es;
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t y = 0; y < Y; ++y) {
+            int64_t pos = b * Y + y, off = byoc__indexing_nd_offset(k, x, ind, bd, xs, pos, B * Y);
+            if (off < 0) return k->diag ? k->diag->code : BYOC_ERR_INVALID_ARGUMENT;
+            memcpy((char *)k->out[0].data + pos * (int64_t)row,
+                   (const char *)x->data + (b * per_batch + off) * (int64_t)es, row);
+        }
+    return BYOC_OK;
+}
+
+/* -- scatter_elements and scatter_nd -- */
+/* dst = dst (reduction) src for one element (float16 / bfloat16 arrive widened to float32); min and max
+   propagate NaN as numpy's minimum and maximum */
+BYOC__PRIVATE void byoc__scatter_combine(byoc_dtype dt, char *dst, const char *src, int red) {
+    if (red == BYOC__SCATTER_UPDATE) {
+        byoc__indexing_copy_elem(dst, src, byoc_dtype_size(dt));
+        return;
+    }
+    if (dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64) {
+        double a, b;
+        if (dt == BYOC_FLOAT32) {
+            float fa, fb;
+            memcpy(&fa, dst, 4);
+            memcpy(&fb, src, 4);
+            a = fa;
+            b = fb;
+        } else {
+            memcpy(&a, dst, 8);
+            memcpy(&b, src, 8);
+        }
+        double r = red == BYOC__SCATTER_ADD   ? a + b
+                   : red == BYOC__SCATTER_MUL ? a * b
+                   : red == BYOC__SCATTER_MIN ? (b < a || b != b ? b : a)
+                                              : (b > a || b != b ? b : a);
+        if (dt == BYOC_FLOAT32) {
+            float f = (float)r;
+            memcpy(dst, &f, 4);
+        } else memcpy(dst, &r, 8);
+        return;
+    }
+    int64_t a = byoc__int_at(dt, dst), b = byoc__int_at(dt, src), r;
+    int u64 = dt == BYOC_UINT64;
+    int b_below = u64 ? (uint64_t)b < (uint64_t)a : b < a, b_above = u64 ? (uint64_t)b > (uint64_t)a : b > a;
+    switch (red) { /* integer arithmetic wraps in the dtype, as the binary kernels' does */
+    case BYOC__SCATTER_ADD: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
+    case BYOC__SCATTER_MUL: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
+    case BYOC__SCATTER_MIN: r = b_below ? b : a; break;
+    default: r = b_above ? b : a; break;
+    }
+    byoc__int_put(dt, dst, r);
+}
+
+/* the output starts as a copy of data; a reduction other than update needs a numeric dtype */
+BYOC__PRIVATE byoc_result byoc__scatter_start(byoc__kctx *k, const char *attr, int *red) {
+    const byoc_tensor *x = &k->in[0];
+    *red = byoc__scatter_reduction(byoc__kstr(k, attr, "update"));
+    if (*red < 0) return byoc__kfail(k, "no host kernel for %s \"%s\"", attr, byoc__kstr(k, attr, ""));
+    if (*red != BYOC__SCATTER_UPDATE && x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64 &&
+        !byoc__is_int_dtype(x->dtype))
+        return byoc__kfail_dtype(k, x->dtype);
+    if (k->out[0].data != x->data) memmove(k->out[0].data, x->data, byoc__nbytes(x));
+    return BYOC_OK;
+}
+
+/* out = data; out[i... with i_axis = indices[i...]] (reduction)= updates[i...], in memory order */
+static byoc_result byoc__k_scatter_elements(byoc__kctx *k) {
+    int red;
+    byoc_result r = byoc__scatter_start(k, "reduction", &red);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1], *upd = &k->in[2];
+    int R = x->rank, axis = byoc__kaxis(k, "axis", 0, R);
+    int64_t xs[BYOC_MAX_RANK], idx[BYOC_MAX_RANK] = {0}, base = 0, A = x->dims[axis], n = byoc__numel(ind);
+    byoc__strides_of(R, x->dims, xs);
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *ud = (const char *)upd->data;
+    for (int64_t e = 0; e < n; ++e) {
+        int64_t given = byoc__indexing_at(ind, e), v = byoc__indexing_norm(given, A);
+        if (v < 0)
+            return byoc__indexing_fail(
+                k, "index %lld (element %lld of indices) is out of range for axis %d of extent %lld", (long long)given,
+                (long long)e, axis, (long long)A);
+        byoc__scatter_combine(x->dtype, o + (base + v * xs[axis]) * (int64_t)es, ud + e * (int64_t)es, red);
+        for (int d = R - 1; d >= 0; --d) {
+            int64_t s = d == axis ? 0 : xs[d];
+            base += s;
+            if (++idx[d] < ind->dims[d]) break;
+            base -= s * ind->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* out = data; out[indices[:, y], ...] (mode)= updates[y, ...] (Relay's layout: the tuple is axis 0) */
+static byoc_result byoc__k_scatter_nd(byoc__kctx *k) {
+    int red;
+    byoc_result r = byoc__scatter_start(k, "mode", &red);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0], *ind = &k->in[1], *upd = &k->in[2];
+    int64_t M = ind->dims[0], xs[BYOC_MAX_RANK];
+    byoc__strides_of(x->rank, x->dims, xs);
+    int64_t Y = byoc__dims_prod(ind->dims, 1, ind->rank), S = byoc__dims_prod(x->dims, (int)M, x->rank);
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *ud = (const char *)upd->data;
+    for (int64_t y = 0; y < Y; ++y) {
+        int64_t off = byoc__indexing_nd_offset(k, x, ind, 0, xs, y, Y);
+        if (off < 0) return k->diag ? k->diag->code : BYOC_ERR_INVALID_ARGUMENT;
+        if (red == BYOC__SCATTER_UPDATE) {
+            memcpy(o + off * (int64_t)es, ud + y * S * (int64_t)es, (size_t)S * es);
+            continue;
+        }
+        for (int64_t s = 0; s < S; ++s)
+            byoc__scatter_combine(x->dtype, o + (off + s) * (int64_t)es, ud + (y * S + s) * (int64_t)es, red);
+    }
+    return BYOC_OK;
+}
+
+/* -- one_hot: off_value everywhere, on_value where the new axis equals the index (Relay: an index
+   outside [0, depth) gives a row of off_value) -- */
+static byoc_result byoc__k_one_hot(byoc__kctx *k) {
+    const byoc_tensor *ind = &k->in[0], *o = &k->out[0];
+    int axis = byoc__kaxis(k, "axis", -1, o->rank);
+    int64_t depth = byoc__kint(k, "depth", 0), pre = byoc__dims_prod(ind->dims, 0, axis),
+            post = byoc__dims_prod(ind->dims, axis, ind->rank), n = byoc__numel(o);
+    size_t es = byoc_dtype_size(o->dtype);
+    char *od = (char *)o->data;
+    const char *on = (const char *)k->in[1].data, *off = (const char *)k->in[2].data;
+    if (es == 4) {
+        uint32_t v;
+        memcpy(&v, off, 4);
+        for (int64_t i = 0; i < n; ++i) memcpy(od + 4 * i, &v, 4);
+    } else
+        for (int64_t i = 0; i < n; ++i) byoc__indexing_copy_elem(od + i * (int64_t)es, off, es);
+    for (int64_t p = 0; p < pre; ++p)
+        for (int64_t q = 0; q < post; ++q) {
+            int64_t v = byoc__indexing_at(ind, p * post + q);
+            if (v >= 0 && v < depth) byoc__indexing_copy_elem(od + ((p * depth + v) * post + q) * (int64_t)es, on, es);
+        }
+    return BYOC_OK;
+}
+
+/* -- reverse_sequence: the first seq_lengths[b] steps of batch entry b reversed, the rest copied; each
+   step is a strided block over the other axes -- */
+static byoc_result byoc__k_reverse_sequence(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *len = &k->in[1];
+    int R = x->rank, seq = byoc__kaxis(k, "seq_axis", 1, R), bat = byoc__kaxis(k, "batch_axis", 0, R);
+    int64_t xs[BYOC_MAX_RANK], dims[BYOC_MAX_RANK], st[BYOC_MAX_RANK], T = x->dims[seq];
+    byoc__strides_of(R, x->dims, xs);
+    int r = 0;
+    for (int d = 0; d < R; ++d)
+        if (d != seq && d != bat) {
+            dims[r] = x->dims[d];
+            st[r] = xs[d];
+            r++;
+        }
+    for (int64_t b = 0; b < x->dims[bat]; ++b) { /* every length is checked before anything is written */
+        int64_t L = byoc__indexing_at(len, b);
+        if (L < 0 || L > T)
+            return byoc__indexing_fail(k, "seq_lengths[%lld] = %lld is outside 0..%lld (the extent of axis %d)",
+                                       (long long)b, (long long)L, (long long)T, seq);
+    }
+    size_t es = byoc_dtype_size(x->dtype);
+    char *o = (char *)k->out[0].data;
+    const char *xd = (const char *)x->data;
+    if (o != xd) memmove(o, xd, byoc__nbytes(x));
+    for (int64_t b = 0; b < x->dims[bat]; ++b) {
+        int64_t L = byoc__indexing_at(len, b);
+        for (int64_t t = 0; t < L; ++t)
+            byoc__copy_strided(r, dims, o + (b * xs[bat] + t * xs[seq]) * (int64_t)es, st,
+                               xd + (b * xs[bat] + (L - 1 - t) * xs[seq]) * (int64_t)es, st, es);
+    }
+    return BYOC_OK;
+}
 
 // [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
 /* (ops: sampling) attribute tables, type relations, FLOP models and kernels of this family */
 
 // [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
 /* (ops: windows) attribute tables, type relations, FLOP models and kernels of this family */
+/* ---- nn.conv3d and nn.conv3d_transpose: NCDHW data; OIDHW (conv3d) and IODHW (transposed) weights ---- */
+static const byoc_attr_spec byoc__attrs_conv3d[] = {
+    BYOC__A("strides", BYOC__INTS, "[1, 1, 1]"),        BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0, 0, 0]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1, 1]"),       BYOC__A("groups", BYOC__INT, "1"),
+    BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"), BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("data_layout", BYOC__STR, "\"NCDHW\""),     BYOC__A("kernel_layout", BYOC__STR, "\"OIDHW\""),
+    BYOC__A("out_layout", BYOC__STR, "\"\""),           BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+static const byoc_attr_spec byoc__attrs_conv3d_transpose[] = {BYOC__A("strides", BYOC__INTS, "[1, 1, 1]"),
+                                                              BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0, 0, 0]"),
+                                                              BYOC__A("dilation", BYOC__INTS, "[1, 1, 1]"),
+                                                              BYOC__A("output_padding", BYOC__INTS, "[0, 0, 0]"),
+                                                              BYOC__A("groups", BYOC__INT, "1"),
+                                                              BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"),
+                                                              BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+                                                              BYOC__A("data_layout", BYOC__STR, "\"NCDHW\""),
+                                                              BYOC__A("kernel_layout", BYOC__STR, "\"IODHW\""),
+                                                              BYOC__A("out_layout", BYOC__STR, "\"\""),
+                                                              BYOC__A("out_dtype", BYOC__STR, "\"\"")};
+
+/* [v] for all three axes or [d, h, w], each in min_value..BYOC_MAX_DIM */
+BYOC__PRIVATE int byoc__triple(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, const char *name, int64_t out[3],
+                               int64_t min_value) {
+    const byoc_attr_value *v = byoc__list_attr(ctx, attrs, name, 1, 3);
+    if (!v) return 0;
+    if (v->count == 2) {
+        BYOC__FAIL("attribute '%s' must have 1 or 3 values, got 2", name);
+        return 0;
+    }
+    for (int i = 0; i < 3; ++i) {
+        out[i] = v->ints[v->count == 3 ? i : 0];
+        if (out[i] < min_value || out[i] > BYOC_MAX_DIM) {
+            BYOC__FAIL("attribute '%s' values must be in %lld..%d", name, (long long)min_value, BYOC_MAX_DIM);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* padding given as [p], [pd, ph, pw] or [front, top, left, back, bottom, right] */
+BYOC__PRIVATE int byoc__padding6(byoc_type_rel_ctx *ctx, const byoc_attrs *attrs, int64_t pad[6]) {
+    const byoc_attr_value *v = byoc__list_attr(ctx, attrs, "padding", 1, 6);
+    if (!v) return 0;
+    if (v->count != 1 && v->count != 3 && v->count != 6) {
+        BYOC__FAIL("attribute 'padding' must have 1, 3 or 6 values, got %d", v->count);
+        return 0;
+    }
+    for (int i = 0; i < 6; ++i) {
+        pad[i] = v->count == 6 ? v->ints[i] : v->ints[v->count == 3 ? i % 3 : 0];
+        if (pad[i] < 0 || pad[i] > BYOC_MAX_DIM) {
+            BYOC__FAIL("padding %lld is out of range", (long long)pad[i]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* what both 3-D convolutions check alike: ranks, layouts, groups, strides, dilation, padding */
+BYOC__PRIVATE int byoc__conv3d_common(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_type *w,
+                                      const byoc_attrs *at, const char *kernel_layout, int64_t *groups,
+                                      int64_t strides[3], int64_t dil[3], int64_t pad[6]) {
+    if (!byoc__rank_arg(ctx, d, "input", 5) || !byoc__rank_arg(ctx, w, "weight", 5) ||
+        !byoc__static_arg(ctx, w, "weight"))
+        return 0;
+    if (!byoc__layout_is(ctx, at, "data_layout", "NCDHW", 0) ||
+        !byoc__layout_is(ctx, at, "kernel_layout", kernel_layout, 0) ||
+        !byoc__layout_is(ctx, at, "out_layout", "NCDHW", 1))
+        return 0;
+    *groups = byoc_attrs_int(at, "groups", 1);
+    if (*groups < 1 || *groups > BYOC_MAX_DIM) {
+        BYOC__FAIL("groups must be in 1..%d, got %lld", BYOC_MAX_DIM, (long long)*groups);
+        return 0;
+    }
+    if (!byoc__triple(ctx, at, "strides", strides, 1) || !byoc__triple(ctx, at, "dilation", dil, 1) ||
+        !byoc__padding6(ctx, at, pad))
+        return 0;
+    if (d->dims[1] < 0) {
+        BYOC__FAIL("needs a static channel count, got '?'");
+        return 0;
+    }
+    const byoc_attr_value *ks = byoc_attrs_get(at, "kernel_size");
+    if (ks && ks->kind == BYOC_ATTR_INT_LIST &&
+        (ks->count != 3 || ks->ints[0] != w->dims[2] || ks->ints[1] != w->dims[3] || ks->ints[2] != w->dims[4])) {
+        BYOC__FAIL("kernel_size does not match weight shape (%lld, %lld, %lld)", (long long)w->dims[2],
+                   (long long)w->dims[3], (long long)w->dims[4]);
+        return 0;
+    }
+    return byoc__same_dtype(ctx, d, w);
+}
+
+static const byoc_type *byoc__rel_conv3d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *w = a[1];
+    int64_t groups, strides[3], dil[3], pad[6];
+    if (!byoc__conv3d_common(ctx, d, w, at, "OIDHW", &groups, strides, dil, pad)) return NULL;
+    if (d->dims[1] != w->dims[1] * groups)
+        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1],
+                          (long long)(w->dims[1] * groups));
+    if (w->dims[0] % groups)
+        return BYOC__FAIL("weight has %lld output channels, not divisible by groups=%lld", (long long)w->dims[0],
+                          (long long)groups);
+    const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
+    if (ch && ch->kind == BYOC_ATTR_INT && ch->i != w->dims[0])
+        return BYOC__FAIL("channels=%lld but weight has %lld output channels", (long long)ch->i, (long long)w->dims[0]);
+    static const char *const axis_names[3] = {"depth", "height", "width"};
+    int64_t dims[5] = {d->dims[0], w->dims[0], 0, 0, 0};
+    for (int k = 0; k < 3; ++k)
+        dims[2 + k] = byoc__window_out(ctx, d->dims[2 + k], pad[k], pad[k + 3], w->dims[2 + k], strides[k], dil[k], 0,
+                                       axis_names[k]);
+    if (ctx->failed) return NULL;
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 5, dims);
+}
+
+static const byoc_type *byoc__rel_conv3d_transpose(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *w = a[1];
+    int64_t groups, strides[3], dil[3], pad[6], opad[3];
+    if (!byoc__conv3d_common(ctx, d, w, at, "IODHW", &groups, strides, dil, pad) ||
+        !byoc__triple(ctx, at, "output_padding", opad, 0))
+        return NULL;
+    if (d->dims[1] != w->dims[0])
+        return BYOC__FAIL("input has %lld channels, weight expects %lld", (long long)d->dims[1], (long long)w->dims[0]);
+    if (w->dims[0] % groups)
+        return BYOC__FAIL("weight has %lld input channels, not divisible by groups=%lld", (long long)w->dims[0],
+                          (long long)groups);
+    static const char *const axis_names[3] = {"depth", "height", "width"};
+    int64_t dims[5] = {d->dims[0], w->dims[1] * groups, -1, -1, -1};
+    for (int k = 0; k < 3; ++k) {
+        int64_t in = d->dims[2 + k];
+        if (in < 0) continue;
+        dims[2 + k] = (in - 1) * strides[k] - pad[k] - pad[k + 3] + dil[k] * (w->dims[2 + k] - 1) + opad[k] + 1;
+        if (dims[2 + k] < 1) return BYOC__FAIL("output %s would be %lld", axis_names[k], (long long)dims[2 + k]);
+    }
+    const byoc_attr_value *ch = byoc_attrs_get(at, "channels");
+    if (ch && ch->kind == BYOC_ATTR_INT && ch->i != dims[1])
+        return BYOC__FAIL("channels=%lld but weight gives %lld output channels", (long long)ch->i, (long long)dims[1]);
+    byoc_dtype odt = byoc__out_dtype(ctx, at, d->dtype);
+    return ctx->failed ? NULL : byoc_type_rel_tensor(ctx, odt, 5, dims);
+}
+
+/* elements of a call's result or first argument (the FLOP models below) */
+BYOC__PRIVATE double byoc__win_elems(const byoc_type *t) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    double n = 1;
+    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
+    return n;
+}
+BYOC__PRIVATE double byoc__win_filter(const byoc_node *c) { /* weight dims 1..4: the taps one element meets */
+    const byoc_type *w = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    if (!w || w->kind != BYOC_TYPE_TENSOR || w->rank != 5) return 0;
+    return (double)w->dims[1] * (double)w->dims[2] * (double)w->dims[3] * (double)w->dims[4];
+}
+/* a multiply and an add per MAC: each output (conv3d) or input (transposed) element meets a whole filter */
+BYOC__PRIVATE double byoc__flops_conv3d(const byoc_node *c) {
+    return 2.0 * byoc__win_elems(c->checked_type) * byoc__win_filter(c);
+}
+BYOC__PRIVATE double byoc__flops_conv3d_transpose(const byoc_node *c) {
+    return c->nargs ? 2.0 * byoc__win_elems(c->args[0]->checked_type) * byoc__win_filter(c) : 0;
+}
+
+/* the geometry of a 3-D convolution: index 0 depth, 1 height, 2 width */
+typedef struct byoc__conv3d_geom {
+    int64_t N, C, O, G, Cg, Og;
+    int64_t in[3], out[3], k[3], s[3], d[3], lo[3]; /* lo: the padding before */
+    int64_t in_vol, out_vol, taps;                  /* in[0]*in[1]*in[2], out..., k... */
+} byoc__conv3d_geom;
+BYOC__PRIVATE void byoc__conv3d_geom_of(const byoc__kctx *k, byoc__conv3d_geom *g) {
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *o = &k->out[0];
+    int64_t pad[6];
+    byoc__kints(k, "strides", g->s, 3, 1);
+    byoc__kints(k, "dilation", g->d, 3, 1);
+    byoc__kints(k, "padding", pad, 6, 0);
+    g->N = x->dims[0];
+    g->C = x->dims[1];
+    g->O = o->dims[1];
+    g->G = byoc__kint(k, "groups", 1);
+    if (g->G < 1) g->G = 1;
+    g->Cg = g->C / g->G;
+    g->Og = g->O / g->G;
+    g->in_vol = g->out_vol = g->taps = 1;
+    for (int i = 0; i < 3; ++i) {
+        g->in[i] = x->dims[2 + i];
+        g->out[i] = o->dims[2 + i];
+        g->k[i] = w->dims[2 + i];
+        g->lo[i] = pad[i];
+        g->in_vol *= g->in[i];
+        g->out_vol *= g->out[i];
+        g->taps *= g->k[i];
+    }
+}
+
+/* columns [p0, p1) (output voxels (oz * OH + oy) * OW + ox) of one group's patch matrix, rows
+   (c, kz, ky, kx): a block at a time, so a large volume never builds the whole matrix */
+BYOC__PRIVATE void byoc__im2col3d(const float *x, const byoc__conv3d_geom *g, int64_t p0, int64_t p1, float *col) {
+    int64_t width = p1 - p0, OW = g->out[2], plane = g->out[1] * OW;
+    for (int64_t c = 0; c < g->Cg; ++c)
+        for (int64_t kz = 0; kz < g->k[0]; ++kz)
+            for (int64_t ky = 0; ky < g->k[1]; ++ky)
+                for (int64_t kx = 0; kx < g->k[2]; ++kx, col += width) {
+                    int64_t off = kx * g->d[2] - g->lo[2], x0, x1;
+                    byoc__valid_cols(off, g->s[2], g->in[2], OW, &x0, &x1);
+                    for (int64_t p = p0; p < p1;) {
+                        int64_t oz = p / plane, oy = (p - oz * plane) / OW, a = p - oz * plane - oy * OW;
+                        int64_t b = BYOC__MIN(OW, a + (p1 - p)); /* columns [a, b) of row (oz, oy) */
+                        float *drow = col + (p - p0) - a;
+                        int64_t iz = oz * g->s[0] - g->lo[0] + kz * g->d[0];
+                        int64_t iy = oy * g->s[1] - g->lo[1] + ky * g->d[1];
+                        int64_t lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
+                        if (iz < 0 || iz >= g->in[0] || iy < 0 || iy >= g->in[1] || lo >= hi) {
+                            memset(drow + a, 0, (size_t)(b - a) * sizeof(float));
+                        } else {
+                            const float *srow = x + ((c * g->in[0] + iz) * g->in[1] + iy) * g->in[2] + off;
+                            memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
+                            if (g->s[2] == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
+                            else
+                                for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->s[2]];
+                            memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
+                        }
+                        p += b - a;
+                    }
+                }
+}
+
+/* voxels per patch-matrix block: about 2 MB of it at a time, still in cache when the GEMM packs it */
+BYOC__PRIVATE int64_t byoc__conv3d_block(int64_t rows, int64_t total) {
+    int64_t cols = ((int64_t)1 << 19) / (rows ? rows : 1);
+    return BYOC__MIN(total, BYOC__MAX(cols, 256));
+}
+static size_t byoc__ws_conv3d(const byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    int64_t rows = g.Cg * g.taps;
+    return byoc__gemm_ws() + (size_t)(rows * byoc__conv3d_block(rows, g.out_vol)) * sizeof(float) + 64;
+}
+/* per group, out[Og, voxels] = W_g[Og, Cg * taps] * patches[Cg * taps, voxels] by GEMM */
+static byoc_result byoc__k_conv3d(byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32 || k->in[1].dtype != BYOC_FLOAT32 || k->out[0].dtype != BYOC_FLOAT32)
+        return byoc__kfail_dtype(k, k->in[0].dtype != BYOC_FLOAT32 ? k->in[0].dtype : k->out[0].dtype);
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
+    float *o = (float *)k->out[0].data, *col = (float *)byoc__align64(k->ws + byoc__gemm_ws());
+    int64_t KK = g.Cg * g.taps, P = g.out_vol, block = byoc__conv3d_block(KK, P);
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp) {
+            const float *xg = x + (n * g.C + grp * g.Cg) * g.in_vol;
+            float *og = o + (n * g.O + grp * g.Og) * P;
+            for (int64_t p0 = 0; p0 < P; p0 += block) {
+                int64_t width = BYOC__MIN(block, P - p0);
+                byoc__im2col3d(xg, &g, p0, p0 + width, col);
+                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, col, width, 0.0f, og + p0, P, k->ws);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* conv3d_transpose: per group, cols[(oc, kz, ky, kx), voxel] = W_g^T * x_g by GEMM, a block of input
+   voxels at a time, then each value is added where its tap lands in the output (col2im) */
+static size_t byoc__ws_conv3d_transpose(const byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32) return 0;
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    int64_t rows = g.Og * g.taps;
+    return byoc__gemm_ws() + (size_t)(rows * byoc__conv3d_block(rows, g.in_vol)) * sizeof(float) + 64;
+}
+/* adds one block of columns (input voxels [p0, p0 + width)) of one output channel's taps into its volume */
+BYOC__PRIVATE void byoc__col2im3d(const byoc__conv3d_geom *g, const float *col, int64_t p0, int64_t width, float *vol) {
+    int64_t IW = g->in[2], iplane = g->in[1] * IW;
+    for (int64_t kz = 0; kz < g->k[0]; ++kz)
+        for (int64_t ky = 0; ky < g->k[1]; ++ky)
+            for (int64_t kx = 0; kx < g->k[2]; ++kx, col += width) {
+                int64_t off = kx * g->d[2] - g->lo[2];
+                for (int64_t p = p0; p < p0 + width;) {
+                    int64_t iz = p / iplane, iy = (p - iz * iplane) / IW, a = p - iz * iplane - iy * IW;
+                    int64_t b = BYOC__MIN(IW, a + (p0 + width - p));
+                    int64_t oz = iz * g->s[0] - g->lo[0] + kz * g->d[0], oy = iy * g->s[1] - g->lo[1] + ky * g->d[1];
+                    if (oz >= 0 && oz < g->out[0] && oy >= 0 && oy < g->out[1]) {
+                        float *orow = vol + (oz * g->out[1] + oy) * g->out[2];
+                        const float *crow = col + (p - p0) - a;
+                        for (int64_t ix = a; ix < b; ++ix) {
+                            int64_t ox = ix * g->s[2] + off;
+                            if (ox >= 0 && ox < g->out[2]) orow[ox] += crow[ix];
+                        }
+                    }
+                    p += b - a;
+                }
+            }
+}
+static byoc_result byoc__k_conv3d_transpose(byoc__kctx *k) {
+    if (k->in[0].dtype != BYOC_FLOAT32 || k->in[1].dtype != BYOC_FLOAT32 || k->out[0].dtype != BYOC_FLOAT32)
+        return byoc__kfail_dtype(k, k->in[0].dtype != BYOC_FLOAT32 ? k->in[0].dtype : k->out[0].dtype);
+    byoc__conv3d_geom g;
+    byoc__conv3d_geom_of(k, &g);
+    int64_t M = g.Og * g.taps, V = g.in_vol, P = g.out_vol, block = byoc__conv3d_block(M, V);
+    const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
+    float *o = (float *)k->out[0].data, *col = (float *)byoc__align64(k->ws + byoc__gemm_ws());
+    memset(o, 0, byoc__nbytes(&k->out[0]));
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp)
+            for (int64_t p0 = 0; p0 < V; p0 += block) {
+                int64_t width = BYOC__MIN(block, V - p0);
+                byoc_sgemm(1, 0, M, width, g.Cg, 1.0f, w + grp * g.Cg * M, M, x + (n * g.C + grp * g.Cg) * V + p0, V,
+                           0.0f, col, width, k->ws);
+                for (int64_t oc = 0; oc < g.Og; ++oc)
+                    byoc__col2im3d(&g, col + oc * g.taps * width, p0, width, o + (n * g.O + grp * g.Og + oc) * P);
+            }
+    return BYOC_OK;
+}
+
+/* ---- tfidf_vectorizer (ONNX TfIdfVectorizer): n-gram counts of integer token rows ---- */
+static const byoc_attr_spec byoc__attrs_tfidf[] = {
+    BYOC__A("mode", BYOC__STR, "\"TF\""),       BYOC__A("min_gram_length", BYOC__INT, "1"),
+    BYOC__A("max_gram_length", BYOC__INT, "1"), BYOC__A("max_skip_count", BYOC__INT, "0"),
+    BYOC__A("ngram_counts", BYOC__INTS, NULL),  BYOC__A("ngram_indexes", BYOC__INTS, NULL),
+    BYOC__A("pool_int64s", BYOC__INTS, NULL),   BYOC__A("weights", BYOC__FLTS | BYOC__OPT, "None")};
+
+/* The pool holds the n-grams of each length n back to back: those of length n start at ngram_counts[n - 1]
+   and end where the next length starts (the last at the pool's end). Each n-gram has an id, its rank in
+   the pool counting every length; ngram_indexes[id] is its output coordinate. weights[j] weighs output
+   coordinate j: so ONNX's reference implementation and ONNX Runtime read it (the spec's words, "the
+   weight of the i-th n-gram in pool", agree when ngram_indexes is the identity, as exporters write it). */
+typedef struct byoc__ngrams {
+    const int64_t *pool, *counts, *indexes;
+    const double *weights;                         /* NULL: 1 each */
+    int64_t npool, nindexes, width;                /* width: the output row, max(ngram_indexes) + 1 */
+    int ncounts, min_len, max_len, max_skip, mode; /* mode 0 TF, 1 IDF, 2 TFIDF */
+} byoc__ngrams;
+
+/* the n-grams of length n: pool items [*start, *end), the first one's id in *first_id */
+BYOC__PRIVATE void byoc__ngram_span(const byoc__ngrams *p, int n, int64_t *start, int64_t *end, int64_t *first_id) {
+    *first_id = 0;
+    for (int len = 1; len < n; ++len) {
+        int64_t s = p->counts[len - 1], e = len < p->ncounts ? p->counts[len] : p->npool;
+        *first_id += (e - s) / len;
+    }
+    *start = p->counts[n - 1];
+    *end = n < p->ncounts ? p->counts[n] : p->npool;
+}
+
+/* the attributes read and checked: NULL on success, else why they do not describe a pool */
+BYOC__PRIVATE const char *byoc__ngrams_of(const byoc_attrs *at, const byoc_attrs *defaults, byoc__ngrams *p, char *why,
+                                          size_t cap) {
+    const byoc_attr_value *v[5];
+    static const char *const names[5] = {"ngram_counts", "ngram_indexes", "pool_int64s", "weights", "mode"};
+    for (int i = 0; i < 5; ++i) {
+        v[i] = byoc_attrs_get(at, names[i]);
+        if (!v[i] && defaults) v[i] = byoc_attrs_get(defaults, names[i]);
+    }
+    memset(p, 0, sizeof *p);
+    if (!v[0] || v[0]->kind != BYOC_ATTR_INT_LIST || !v[0]->count) return "ngram_counts must be a non-empty int list";
+    if (!v[1] || v[1]->kind != BYOC_ATTR_INT_LIST || !v[1]->count) return "ngram_indexes must be a non-empty int list";
+    if (!v[2] || v[2]->kind != BYOC_ATTR_INT_LIST) return "pool_int64s must be an int list";
+    p->counts = v[0]->ints;
+    p->ncounts = v[0]->count;
+    p->indexes = v[1]->ints;
+    p->nindexes = v[1]->count;
+    p->pool = v[2]->ints;
+    p->npool = v[2]->count;
+    p->weights = v[3] && v[3]->kind == BYOC_ATTR_FLOAT_LIST ? v[3]->floats : NULL;
+    const char *mode = v[4] && v[4]->kind == BYOC_ATTR_STRING ? v[4]->s : "TF";
+    p->mode = !strcmp(mode, "TF") ? 0 : !strcmp(mode, "IDF") ? 1 : !strcmp(mode, "TFIDF") ? 2 : -1;
+    int64_t lo = byoc_attrs_int(at, "min_gram_length", 1), hi = byoc_attrs_int(at, "max_gram_length", 1),
+            skip = byoc_attrs_int(at, "max_skip_count", 0);
+    if (p->mode < 0) {
+        snprintf(why, cap, "mode \"%s\" is not one of TF, IDF, TFIDF", mode);
+        return why;
+    }
+    if (lo < 1 || hi < lo || hi > p->ncounts) {
+        snprintf(why, cap,
+                 "gram lengths %lld..%lld must satisfy 1 <= min <= max <= %d (the lengths ngram_counts gives)",
+                 (long long)lo, (long long)hi, p->ncounts);
+        return why;
+    }
+    if (skip < 0 || skip > BYOC_MAX_DIM) return "max_skip_count must be in 0..BYOC_MAX_DIM";
+    p->min_len = (int)lo;
+    p->max_len = (int)hi;
+    p->max_skip = (int)skip;
+    int64_t ngrams = 0;
+    for (int n = 1; n <= p->ncounts; ++n) {
+        int64_t s = p->counts[n - 1], e = n < p->ncounts ? p->counts[n] : p->npool;
+        if (s < 0 || e < s || e > p->npool) {
+            snprintf(why, cap, "ngram_counts[%d] = %lld is out of order or past the pool's %lld items", n - 1,
+                     (long long)s, (long long)p->npool);
+            return why;
+        }
+        if ((e - s) % n) {
+            snprintf(why, cap, "the %lld pool items of the %d-grams do not make whole %d-grams", (long long)(e - s), n,
+                     n);
+            return why;
+        }
+        ngrams += (e - s) / n;
+    }
+    if (ngrams != p->nindexes) {
+        snprintf(why, cap, "the pool holds %lld n-grams, ngram_indexes has %lld", (long long)ngrams,
+                 (long long)p->nindexes);
+        return why;
+    }
+    if (p->weights && v[3]->count != p->nindexes) {
+        snprintf(why, cap, "weights has %d values, ngram_indexes %lld", v[3]->count, (long long)p->nindexes);
+        return why;
+    }
+    for (int64_t i = 0; i < p->nindexes; ++i) {
+        if (p->indexes[i] < 0 || p->indexes[i] >= BYOC_MAX_DIM) {
+            snprintf(why, cap, "ngram_indexes[%lld] = %lld is out of range", (long long)i, (long long)p->indexes[i]);
+            return why;
+        }
+        if (p->indexes[i] + 1 > p->width) p->width = p->indexes[i] + 1;
+    }
+    if (p->weights && p->width > p->nindexes) { /* weights[j] weighs output j, as ONNX's reference reads it */
+        snprintf(why, cap, "the output has %lld coordinates, weights only %lld", (long long)p->width,
+                 (long long)p->nindexes);
+        return why;
+    }
+    return NULL;
+}
+
+static const byoc_type *byoc__rel_tfidf(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                        const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *x = a[0];
+    if (!byoc__tensor_arg(ctx, x, "the input")) return NULL;
+    if (x->dtype != BYOC_INT32 && x->dtype != BYOC_INT64)
+        return BYOC__FAIL("the input must be int32 or int64 tokens, got %s", byoc_dtype_name(x->dtype));
+    if (x->rank != 1 && x->rank != 2) return BYOC__FAIL("the input must be [C] or [N, C], got rank %d", x->rank);
+    byoc__ngrams p;
+    char why[200];
+    const char *bad = byoc__ngrams_of(at, &ctx->op->defaults, &p, why, sizeof why);
+    if (bad) return BYOC__FAIL("%s", bad);
+    int64_t dims[2] = {x->dims[0], p.width};
+    if (x->rank == 1) dims[0] = p.width;
+    return byoc_type_rel_tensor(ctx, BYOC_FLOAT32, x->rank, dims);
+}
+
+/* each input token is looked up once per gram length and skip distance */
+BYOC__PRIVATE double byoc__flops_tfidf(const byoc_node *c) {
+    double grams = (double)byoc_attrs_int(&c->attrs, "max_gram_length", 1);
+    double skips = (double)byoc_attrs_int(&c->attrs, "max_skip_count", 0) + 1;
+    return c->nargs ? byoc__win_elems(c->args[0]->checked_type) * grams * skips : 0;
+}
+
+/* compares the n tokens row[0], row[step], ... with the pool's n-gram at item `at` */
+BYOC__PRIVATE int byoc__ngram_cmp(const int64_t *tokens, int64_t step, const int64_t *pool, int n) {
+    for (int i = 0; i < n; ++i)
+        if (tokens[i * step] != pool[i]) return tokens[i * step] < pool[i] ? -1 : 1;
+    return 0;
+}
+
+/* sorts the n-grams ids[0, count) of length n (ids local to the length) by their tokens: bottom-up merge
+   sort through tmp */
+BYOC__PRIVATE void byoc__ngram_sort(const int64_t *items, int n, int64_t *ids, int64_t *tmp, int64_t count) {
+    for (int64_t run = 1; run < count; run *= 2) {
+        for (int64_t lo = 0; lo < count; lo += 2 * run) {
+            int64_t mid = BYOC__MIN(lo + run, count), hi = BYOC__MIN(lo + 2 * run, count), i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                tmp[o++] = byoc__ngram_cmp(items + ids[j] * n, 1, items + ids[i] * n, n) < 0 ? ids[j++] : ids[i++];
+            while (i < mid) tmp[o++] = ids[i++];
+            while (j < hi) tmp[o++] = ids[j++];
+        }
+        memcpy(ids, tmp, sizeof(int64_t) * (size_t)count);
+    }
+}
+
+static size_t byoc__ws_tfidf(const byoc__kctx *k) {
+    /* the tokens as int64, and per gram length the sorted ids and merge scratch */
+    int64_t pool = 0;
+    const byoc_attr_value *v = byoc__kattr(k, "pool_int64s");
+    if (v && v->kind == BYOC_ATTR_INT_LIST) pool = v->count;
+    return sizeof(int64_t) * (size_t)(byoc__numel(&k->in[0]) + 2 * pool + 2);
+}
+
+/* counts the n-gram of length n whose tokens are row[0], row[step], ... at its output coordinate when the
+   pool holds it */
+BYOC__PRIVATE void byoc__ngram_count(const byoc__ngrams *p, const int64_t *sorted, int n, const int64_t *row,
+                                     int64_t step, float *out) {
+    int64_t start, end, first;
+    byoc__ngram_span(p, n, &start, &end, &first);
+    int64_t lo = 0, hi = (end - start) / n;
+    const int64_t *ids = sorted + start, *items = p->pool + start;
+    while (lo < hi) { /* the first n-gram not below the tokens */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (byoc__ngram_cmp(row, step, items + ids[mid] * n, n) > 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == (end - start) / n || byoc__ngram_cmp(row, step, items + ids[lo] * n, n)) return;
+    out[p->indexes[first + ids[lo]]] += 1.0f;
+}
+
+static byoc_result byoc__k_tfidf(byoc__kctx *k) {
+    byoc__ngrams p;
+    char why[200];
+    const char *bad = byoc__ngrams_of(&k->call->attrs, &k->call->op->defaults, &p, why, sizeof why);
+    if (bad) return byoc__kfail(k, "%s", bad);
+    const byoc_tensor *x = &k->in[0];
+    int64_t rows = x->rank == 2 ? x->dims[0] : 1, C = x->dims[x->rank - 1];
+    int64_t *tokens = (int64_t *)k->ws, *sorted = tokens + byoc__numel(x), *tmp = sorted + p.npool;
+    for (int64_t i = 0; i < byoc__numel(x); ++i)
+        tokens[i] = byoc__int_at(x->dtype, (const char *)x->data + i * (int64_t)byoc_dtype_size(x->dtype));
+    for (int n = p.min_len; n <= p.max_len; ++n) { /* sorted[start + j]: the j-th n-gram of length n in order */
+        int64_t start, end, first;
+        byoc__ngram_span(&p, n, &start, &end, &first);
+        int64_t count = (end - start) / n;
+        for (int64_t j = 0; j < count; ++j) sorted[start + j] = j;
+        byoc__ngram_sort(p.pool + start, n, sorted + start, tmp, count);
+        for (int64_t j = 1; j < count; ++j)
+            if (!byoc__ngram_cmp(p.pool + start + sorted[start + j] * n, 1, p.pool + start + sorted[start + j - 1] * n,
+                                 n))
+                return byoc__kfail(k, "the pool holds a %d-gram twice", n);
+    }
+    float *out = (float *)k->out[0].data;
+    memset(out, 0, byoc__nbytes(&k->out[0]));
+    for (int64_t r = 0; r < rows; ++r) {
+        const int64_t *row = tokens + r * C;
+        float *y = out + r * p.width;
+        int first_len = p.min_len;
+        if (first_len == 1) { /* unigrams have no skips: each token once */
+            for (int64_t i = 0; i < C; ++i) byoc__ngram_count(&p, sorted, 1, row + i, 1, y);
+            first_len = 2;
+        }
+        for (int64_t step = 1; first_len <= p.max_len && step <= (int64_t)p.max_skip + 1; ++step)
+            for (int64_t i = 0; i + step * (first_len - 1) < C; ++i)
+                for (int n = first_len; n <= p.max_len && i + step * (n - 1) < C; ++n)
+                    byoc__ngram_count(&p, sorted, n, row + i, step, y);
+        for (int64_t j = 0; p.mode && j < p.width; ++j) { /* IDF: presence, TFIDF: count, times the weight */
+            float w = p.weights ? (float)p.weights[j] : 1.0f;
+            y[j] = p.mode == 1 ? (y[j] > 0 ? w : 0.0f) : y[j] * w;
+        }
+    }
+    return BYOC_OK;
+}
 
 // [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
 /* (ops: recurrent) attribute tables, type relations, FLOP models and kernels of this family */
@@ -10032,6 +11924,747 @@ static byoc_result byoc__k_mel_weight_matrix(byoc__kctx *k) {
 // [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
 /* (ops: losses) attribute tables, type relations, FLOP models and kernels of this family */
 
+/* ---- nn.nll_loss: TVM's negative log-likelihood loss (ONNX NegativeLogLikelihoodLoss; with nn.log_softmax
+   in front, SoftmaxCrossEntropyLoss). predictions (N, C, d1..dk) hold log-probabilities, targets (N, d1..dk)
+   class indices, the optional weights (C) a weight per class. Element loss: -weights[t] * predictions[n, t, ...],
+   0 where t is ignore_index (None: no index is ignored). reduction "mean" divides the sum by the sum of the
+   weights of the targets not ignored (NaN when every target is ignored, as ONNX's reference and PyTorch). */
+static const byoc_attr_spec byoc__attrs_nll_loss[] = {BYOC__A("reduction", BYOC__STR, "\"mean\""),
+                                                      BYOC__A("ignore_index", BYOC__INT | BYOC__OPT, "-100")};
+
+BYOC__PRIVATE int byoc__nll_reduction_ok(const char *reduction) {
+    return !strcmp(reduction, "none") || !strcmp(reduction, "sum") || !strcmp(reduction, "mean");
+}
+
+/* a static extent wins over an unknown one; two static ones must agree */
+BYOC__PRIVATE int byoc__nll_dim_match(byoc_type_rel_ctx *ctx, int64_t *into, int64_t other, const char *what,
+                                      int axis) {
+    if (*into >= 0 && other >= 0 && *into != other) {
+        BYOC__FAIL("%s axis %d has %lld, predictions have %lld", what, axis, (long long)other, (long long)*into);
+        return 0;
+    }
+    if (*into < 0) *into = other;
+    return 1;
+}
+
+static const byoc_type *byoc__rel_nll_loss(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    const byoc_type *x = a[0], *t = a[1];
+    if (!byoc__float_arg(ctx, x, "predictions") || !byoc__tensor_arg(ctx, t, "targets")) return NULL;
+    if (x->rank < 2) return BYOC__FAIL("predictions must be (N, C, d1, ..., dk), got rank %d", x->rank);
+    if (!byoc__is_int_dtype(t->dtype))
+        return BYOC__FAIL("targets must be class indices of an integer dtype, got %s", byoc_dtype_name(t->dtype));
+    if (t->rank != x->rank - 1)
+        return BYOC__FAIL("targets must be (N, d1, ..., dk): rank %d for predictions of rank %d, got rank %d",
+                          x->rank - 1, x->rank, t->rank);
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < t->rank; ++i) {
+        dims[i] = x->dims[i == 0 ? 0 : i + 1];
+        if (!byoc__nll_dim_match(ctx, &dims[i], t->dims[i], "targets", i)) return NULL;
+    }
+    if (n > 2) {
+        const byoc_type *w = a[2];
+        if (!byoc__tensor_arg(ctx, w, "weights")) return NULL;
+        if (w->rank != 1) return BYOC__FAIL("weights must be 1-D (C), got rank %d", w->rank);
+        if (w->dtype != x->dtype)
+            return BYOC__FAIL("weights are %s, predictions %s: they must match", byoc_dtype_name(w->dtype),
+                              byoc_dtype_name(x->dtype));
+        if (w->dims[0] >= 0 && x->dims[1] >= 0 && w->dims[0] != x->dims[1])
+            return BYOC__FAIL("weights have %lld classes, predictions %lld", (long long)w->dims[0],
+                              (long long)x->dims[1]);
+    }
+    const char *reduction = byoc_attrs_string(at, "reduction", "mean");
+    if (!byoc__nll_reduction_ok(reduction))
+        return BYOC__FAIL("reduction \"%s\" is not one of none, sum, mean", reduction);
+    if (strcmp(reduction, "none")) return byoc_type_rel_tensor(ctx, x->dtype, 0, NULL);
+    return byoc_type_rel_tensor(ctx, x->dtype, t->rank, dims);
+}
+
+/* a gather, a multiply and an add per target */
+static double byoc__flops_nll_loss(const byoc_node *c) {
+    int64_t targets = c->nargs > 1 && c->args[1]->checked_type ? byoc_type_num_elements(c->args[1]->checked_type) : 0;
+    return targets > 0 ? 3.0 * (double)targets : 0;
+}
+
+static byoc_result byoc__k_nll_loss(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *t = &k->in[1], *w = k->nin > 2 ? &k->in[2] : NULL;
+    byoc_dtype dt = x->dtype;
+    if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) return byoc__kfail_dtype(k, dt);
+    if (!byoc__is_int_dtype(t->dtype)) return byoc__kfail_dtype(k, t->dtype);
+    const byoc_attr_value *iv = byoc__kattr(k, "ignore_index");
+    int has_ignore = iv && iv->kind == BYOC_ATTR_INT, none = !strcmp(byoc__kstr(k, "reduction", "mean"), "none");
+    int sum_only = !strcmp(byoc__kstr(k, "reduction", "mean"), "sum");
+    int64_t ignore = has_ignore ? iv->i : 0, N = x->dims[0], C = x->dims[1], D = byoc__dims_prod(x->dims, 2, x->rank);
+    size_t ts = byoc_dtype_size(t->dtype);
+    const char *tp = (const char *)t->data;
+    /* double accumulators: a long float32 sum keeps its precision */
+    double total = 0, weight_sum = 0;
+    for (int64_t n = 0; n < N; ++n) {
+        const char *xrow = (const char *)x->data + n * C * D * (int64_t)byoc_dtype_size(dt);
+        for (int64_t j = 0; j < D; ++j) {
+            int64_t at = n * D + j, cls = byoc__int_at(t->dtype, tp + at * (int64_t)ts);
+            double loss = 0, weight = 0;
+            if (!has_ignore || cls != ignore) {
+                if (cls < 0 || cls >= C)
+                    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id,
+                                      "%s: target %lld (element %lld) is outside the classes [0, %lld)%s", k->name,
+                                      (long long)cls, (long long)at, (long long)C,
+                                      has_ignore ? " and is not ignore_index" : "");
+                weight = w ? byoc__load(w->dtype, w->data, cls) : 1.0;
+                loss = -weight * byoc__load(dt, xrow, cls * D + j);
+            }
+            if (none) byoc__store(dt, k->out[0].data, at, loss);
+            total += loss;
+            weight_sum += weight;
+        }
+    }
+    if (!none) byoc__store(dt, k->out[0].data, 0, sum_only ? total : total / weight_sum);
+    return BYOC_OK;
+}
+
+/* ---- einsum: TVM's `einsum` (INJECTIVE, as TVM registers it), kept in this losses section by agreement
+   rather than in the indexing section the table of contents names. One tuple of operands and an equation
+   in numpy's notation: "ij,jk->ik" (explicit output), "ij,jk" (implicit: the subscripts seen once, in ASCII
+   order, after the ellipsis' axes), "..." for broadcast leading or inner axes, "ii->i" a repeated subscript
+   in one operand takes the diagonal, subscripts missing from the output are summed. The kernel contracts
+   the operands left to right: each pair becomes one batched matrix product (batch axes, the first's free
+   axes as rows, the second's as columns, the shared summed axes as K) on views that are transposed only
+   when their axes are not already in GEMM order; float32 runs byoc_sgemm. */
+#define BYOC__ES_MAX_OPS 64
+#define BYOC__ES_ELL 52 /* labels: 'A'-'Z' 0..25, 'a'-'z' 26..51 (ASCII order), then the ellipsis' axes */
+#define BYOC__ES_LABELS (BYOC__ES_ELL + BYOC_MAX_RANK)
+
+typedef struct byoc__einsum {
+    int nops, ell_rank, out_rank;
+    signed char label[BYOC__ES_MAX_OPS][BYOC_MAX_RANK]; /* the label of each operand axis */
+    int64_t size[BYOC__ES_LABELS];                      /* each label's extent: -2 unused, -1 unknown */
+    signed char out[BYOC_MAX_RANK];                     /* the result's labels */
+} byoc__einsum;
+
+BYOC__PRIVATE int byoc__es_letter(char ch) {
+    return ch >= 'A' && ch <= 'Z' ? ch - 'A' : ch >= 'a' && ch <= 'z' ? 26 + (ch - 'a') : -1;
+}
+BYOC__PRIVATE char byoc__es_char(int label) { return (char)(label < 26 ? 'A' + label : 'a' + (label - 26)); }
+
+/* one term ("ij", "...ij", "i...j"): its letters, and where the ellipsis stands among them (-1: none) */
+BYOC__PRIVATE int byoc__es_term(const char *s, const char *end, signed char *letters, int *n, int *ell, char *err,
+                                size_t cap) {
+    *n = 0;
+    *ell = -1;
+    for (const char *p = s; p < end; ++p) {
+        if (*p == '.') {
+            if (*ell >= 0 || end - p < 3 || p[1] != '.' || p[2] != '.') {
+                snprintf(err, cap, "an ellipsis is \"...\", once per term");
+                return 0;
+            }
+            *ell = *n;
+            p += 2;
+            continue;
+        }
+        int l = byoc__es_letter(*p);
+        if (l < 0) {
+            snprintf(err, cap, "unexpected character '%c' in a term", *p);
+            return 0;
+        }
+        if (*n == BYOC_MAX_RANK) {
+            snprintf(err, cap, "a term names more than %d axes", BYOC_MAX_RANK);
+            return 0;
+        }
+        letters[(*n)++] = (signed char)l;
+    }
+    return 1;
+}
+
+/* a label's extent from one more axis: letters must agree, the ellipsis' axes broadcast (1 against n) */
+BYOC__PRIVATE int byoc__es_size(byoc__einsum *e, int label, int64_t d, int op, char *err, size_t cap) {
+    int64_t *s = &e->size[label];
+    if (*s == -2 || d == *s) {
+        *s = d;
+        return 1;
+    }
+    if (label >= BYOC__ES_ELL) {
+        if (d == 1) return 1;
+        if (*s == 1 || d < 0 || *s < 0) {
+            *s = *s == 1 ? d : -1;
+            return 1;
+        }
+        snprintf(err, cap, "the axes under \"...\" of operand %d do not broadcast (%lld against %lld)", op,
+                 (long long)d, (long long)*s);
+        return 0;
+    }
+    if (*s < 0 || d < 0) {
+        *s = *s < 0 ? d : *s;
+        return 1;
+    }
+    snprintf(err, cap, "subscript '%c' has extent %lld in operand %d but %lld elsewhere", byoc__es_char(label),
+             (long long)d, op, (long long)*s);
+    return 0;
+}
+
+/* the result's labels: an explicit output term, or numpy's implicit one */
+BYOC__PRIVATE int byoc__es_output(byoc__einsum *e, const char *rhs, const int *count, char *err, size_t cap) {
+    signed char letters[BYOC_MAX_RANK];
+    int n = 0, ell = -1, seen[BYOC__ES_LABELS] = {0};
+    e->out_rank = 0;
+    if (!rhs) { /* implicit */
+        for (int l = 0; l < e->ell_rank; ++l) e->out[e->out_rank++] = (signed char)(BYOC__ES_ELL + l);
+        for (int l = 0; l < BYOC__ES_ELL; ++l) {
+            if (count[l] != 1) continue;
+            if (e->out_rank == BYOC_MAX_RANK) {
+                snprintf(err, cap, "the result has over %d axes", BYOC_MAX_RANK);
+                return 0;
+            }
+            e->out[e->out_rank++] = (signed char)l;
+        }
+        return 1;
+    }
+    if (!byoc__es_term(rhs, rhs + strlen(rhs), letters, &n, &ell, err, cap)) return 0;
+    if (n + (ell >= 0 ? e->ell_rank : 0) > BYOC_MAX_RANK) {
+        snprintf(err, cap, "the result has over %d axes", BYOC_MAX_RANK);
+        return 0;
+    }
+    for (int i = 0; i <= n; ++i) {
+        if (i == ell)
+            for (int l = 0; l < e->ell_rank; ++l) e->out[e->out_rank++] = (signed char)(BYOC__ES_ELL + l);
+        if (i == n) break;
+        if (!count[letters[i]] || seen[letters[i]]++) {
+            snprintf(err, cap, "output subscript '%c' %s", byoc__es_char(letters[i]),
+                     count[letters[i]] ? "appears twice" : "is in no input");
+            return 0;
+        }
+        e->out[e->out_rank++] = letters[i];
+    }
+    return 1;
+}
+
+/* 1 when contracting left to right keeps every intermediate within BYOC_MAX_RANK axes: after operand i it
+   holds the labels seen so far that the result or a later operand still needs */
+BYOC__PRIVATE int byoc__es_fits(const byoc__einsum *e, const int *ranks, char *err, size_t cap) {
+    unsigned char seen[BYOC__ES_LABELS] = {0}, needed[BYOC__ES_LABELS];
+    for (int i = 0; i < e->nops; ++i) {
+        int axes = 0;
+        memset(needed, 0, sizeof needed);
+        for (int o = 0; o < e->out_rank; ++o) needed[e->out[o]] = 1;
+        for (int j = i + 1; j < e->nops; ++j)
+            for (int a = 0; a < ranks[j]; ++a) needed[e->label[j][a]] = 1;
+        for (int a = 0; a < ranks[i]; ++a) seen[e->label[i][a]] = 1;
+        for (int l = 0; l < BYOC__ES_LABELS; ++l) axes += seen[l] && needed[l];
+        if (axes > BYOC_MAX_RANK) {
+            snprintf(err, cap,
+                     "contracting the operands left to right makes a product of %d axes after operand %d "
+                     "(at most %d)",
+                     axes, i, BYOC_MAX_RANK);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Parses an equation for operands of the given ranks and extents (-1 unknown); 0 with err filled when the
+   equation does not fit them. */
+BYOC__PRIVATE int byoc__einsum_parse(const char *equation, int nops, const int *ranks,
+                                     const int64_t (*dims)[BYOC_MAX_RANK], byoc__einsum *e, char *err, size_t cap) {
+    char eq[512];
+    size_t len = 0;
+    for (const char *p = equation; *p; ++p) {
+        if (*p == ' ') continue;
+        if (len + 1 == sizeof eq) {
+            snprintf(err, cap, "the equation is too long");
+            return 0;
+        }
+        eq[len++] = *p;
+    }
+    eq[len] = 0;
+    memset(e, 0, sizeof *e);
+    for (int l = 0; l < BYOC__ES_LABELS; ++l) e->size[l] = -2;
+    if (nops < 1 || nops > BYOC__ES_MAX_OPS) {
+        snprintf(err, cap, "%d operands (1 to %d)", nops, BYOC__ES_MAX_OPS);
+        return 0;
+    }
+    e->nops = nops;
+    char *arrow = strstr(eq, "->");
+    if (arrow) *arrow = 0;
+    signed char letters[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    int nlet[BYOC__ES_MAX_OPS], ell[BYOC__ES_MAX_OPS], count[BYOC__ES_LABELS] = {0}, terms = 0;
+    for (const char *s = eq;; ++terms) {
+        const char *end = strchr(s, ',');
+        if (!end) end = s + strlen(s);
+        if (terms < nops && !byoc__es_term(s, end, letters[terms], &nlet[terms], &ell[terms], err, cap)) return 0;
+        if (!*end) {
+            terms++;
+            break;
+        }
+        s = end + 1;
+    }
+    if (terms != nops) {
+        snprintf(err, cap, "%d input terms for %d operands", terms, nops);
+        return 0;
+    }
+    for (int i = 0; i < nops; ++i) {
+        int extra = ranks[i] - nlet[i];
+        if (extra < 0 || (ell[i] < 0 && extra)) {
+            snprintf(err, cap, "operand %d has rank %d, its term names %d axes%s", i, ranks[i], nlet[i],
+                     ell[i] < 0 ? " and has no \"...\"" : "");
+            return 0;
+        }
+        if (ell[i] >= 0 && extra > e->ell_rank) e->ell_rank = extra;
+    }
+    for (int i = 0; i < nops; ++i) {
+        int extra = ranks[i] - nlet[i], at = 0;
+        for (int j = 0; j <= nlet[i]; ++j) {
+            if (j == ell[i])
+                for (int x = 0; x < extra; ++x)
+                    e->label[i][at++] = (signed char)(BYOC__ES_ELL + e->ell_rank - extra + x);
+            if (j < nlet[i]) {
+                e->label[i][at++] = letters[i][j];
+                count[letters[i][j]]++;
+            }
+        }
+        for (int a = 0; a < ranks[i]; ++a)
+            if (!byoc__es_size(e, e->label[i][a], dims[i][a], i, err, cap)) return 0;
+    }
+    return byoc__es_output(e, arrow ? arrow + 2 : NULL, count, err, cap) && byoc__es_fits(e, ranks, err, cap);
+}
+
+static const byoc_attr_spec byoc__attrs_einsum[] = {BYOC__A("equation", BYOC__STR, NULL)};
+
+/* the operand types of an einsum call's tuple: ranks and extents for the parser */
+BYOC__PRIVATE int byoc__es_shapes(const byoc_type *tuple, int *ranks, int64_t (*dims)[BYOC_MAX_RANK]) {
+    if (!tuple || tuple->kind != BYOC_TYPE_TUPLE || tuple->nfields < 1 || tuple->nfields > BYOC__ES_MAX_OPS) return 0;
+    for (int i = 0; i < tuple->nfields; ++i) {
+        const byoc_type *f = tuple->fields[i];
+        if (f->kind != BYOC_TYPE_TENSOR) return 0;
+        ranks[i] = f->rank;
+        memcpy(dims[i], f->dims, sizeof dims[i]);
+    }
+    return tuple->nfields;
+}
+
+static const byoc_type *byoc__rel_einsum(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *t = a[0];
+    if (t->kind != BYOC_TYPE_TUPLE) return BYOC__FAIL("the input must be a tuple of tensors");
+    if (t->nfields < 1 || t->nfields > BYOC__ES_MAX_OPS)
+        return BYOC__FAIL("takes 1 to %d operands, got %d", BYOC__ES_MAX_OPS, t->nfields);
+    for (int i = 0; i < t->nfields; ++i) {
+        if (!byoc__tensor_arg(ctx, t->fields[i], "every operand") || !byoc__same_dtype(ctx, t->fields[0], t->fields[i]))
+            return NULL;
+    }
+    if (t->fields[0]->dtype == BYOC_BOOL) return BYOC__FAIL("operands must be numbers, got bool");
+    int ranks[BYOC__ES_MAX_OPS];
+    int64_t dims[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    byoc__es_shapes(t, ranks, dims);
+    const char *equation = byoc_attrs_string(at, "equation", "");
+    byoc__einsum e;
+    char err[200];
+    if (!byoc__einsum_parse(equation, t->nfields, ranks, (const int64_t(*)[BYOC_MAX_RANK])dims, &e, err, sizeof err))
+        return BYOC__FAIL("equation \"%s\": %s", equation, err);
+    int64_t out[BYOC_MAX_RANK];
+    for (int i = 0; i < e.out_rank; ++i) out[i] = e.size[e.out[i]] < 0 ? -1 : e.size[e.out[i]];
+    return byoc_type_rel_tensor(ctx, t->fields[0]->dtype, e.out_rank, out);
+}
+
+/* a multiply and an add per point of the space all labels span (a bound on any contraction order) */
+static double byoc__flops_einsum(const byoc_node *c) {
+    int ranks[BYOC__ES_MAX_OPS];
+    int64_t dims[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    byoc__einsum e;
+    char err[200];
+    const byoc_attr_value *eq = byoc_attrs_get(&c->attrs, "equation");
+    int n = c->nargs == 1 ? byoc__es_shapes(c->args[0]->checked_type, ranks, dims) : 0;
+    if (!n || !eq || eq->kind != BYOC_ATTR_STRING ||
+        !byoc__einsum_parse(eq->s, n, ranks, (const int64_t(*)[BYOC_MAX_RANK])dims, &e, err, sizeof err))
+        return 0;
+    double points = 1;
+    for (int l = 0; l < BYOC__ES_LABELS; ++l)
+        if (e.size[l] > 0) points *= (double)e.size[l];
+    return 2.0 * points;
+}
+
+/* -- the einsum kernel: views of labelled axes, sums over labels, pairwise contractions -- */
+/* what the kernel computes in (integers: int64, wrapping) */
+enum {
+    BYOC__ES_F32,
+    BYOC__ES_F64,
+    BYOC__ES_I64
+};
+
+typedef struct byoc__es_view {
+    char *data;
+    int n; /* labels */
+    signed char label[BYOC__ES_LABELS];
+    int64_t dim[BYOC__ES_LABELS], stride[BYOC__ES_LABELS]; /* strides in elements, 0 along a broadcast */
+} byoc__es_view;
+
+/* one run of the plan: with dry set it only adds up the workspace the real run takes */
+typedef struct byoc__es_run {
+    const byoc__kctx *k;
+    int kind, dry;
+    size_t esize, used;
+    unsigned char *ws;
+    void *gemm_ws;
+} byoc__es_run;
+
+BYOC__PRIVATE char *byoc__es_alloc(byoc__es_run *r, size_t bytes) {
+    char *p = r->dry ? NULL : (char *)r->ws + r->used;
+    r->used += (bytes + 63) & ~(size_t)63;
+    return p;
+}
+BYOC__PRIVATE int64_t byoc__es_numel(const byoc__es_view *v) { return byoc__dims_prod(v->dim, 0, v->n); }
+BYOC__PRIVATE int byoc__es_find(const byoc__es_view *v, int label) {
+    for (int i = 0; i < v->n; ++i)
+        if (v->label[i] == label) return i;
+    return -1;
+}
+BYOC__PRIVATE void byoc__es_contiguous(byoc__es_view *v) { byoc__strides_of(v->n, v->dim, v->stride); }
+
+/* an operand as a view: a repeated label walks the diagonal (its axes' strides add up), an axis of extent
+   1 under "..." broadcasts (stride 0) */
+BYOC__PRIVATE void byoc__es_operand(const byoc__einsum *e, int op, const byoc_tensor *t, char *data, byoc__es_view *v) {
+    int64_t st[BYOC_MAX_RANK];
+    byoc__strides_of(t->rank, t->dims, st);
+    v->data = data;
+    v->n = 0;
+    for (int a = 0; a < t->rank; ++a) {
+        int l = e->label[op][a], at = byoc__es_find(v, l);
+        if (at < 0) {
+            at = v->n++;
+            v->label[at] = (signed char)l;
+            v->dim[at] = e->size[l];
+            v->stride[at] = 0;
+        }
+        v->stride[at] += t->dims[a] == 1 && e->size[l] != 1 ? 0 : st[a];
+    }
+}
+
+/* dst (contiguous over the labels kept[]) = the sum of v over the others. The walk follows v's memory order
+   (its axes by falling stride), so the innermost loop runs along v's contiguous axis: a vector add into a
+   row of dst when that axis is kept, a running sum when it is summed. */
+#define BYOC__ES_SUM(T)                                                                          \
+    {                                                                                            \
+        const T *src = (const T *)(const void *)v->data;                                         \
+        T *out = (T *)(void *)dst;                                                               \
+        int64_t idx[BYOC__ES_LABELS] = {0}, so = 0, oo = 0, inner = dim[n - 1], ss = sst[n - 1]; \
+        int64_t os = ost[n - 1];                                                                 \
+        for (int64_t o = 0; o < nout; ++o) out[o] = 0;                                           \
+        for (;;) {                                                                               \
+            if (os == 0) {                                                                       \
+                T acc = 0;                                                                       \
+                for (int64_t t = 0; t < inner; ++t) acc += src[so + t * ss];                     \
+                out[oo] += acc;                                                                  \
+            } else                                                                               \
+                for (int64_t t = 0; t < inner; ++t) out[oo + t * os] += src[so + t * ss];        \
+            int d = n - 2;                                                                       \
+            for (; d >= 0; --d) {                                                                \
+                so += sst[d];                                                                    \
+                oo += ost[d];                                                                    \
+                if (++idx[d] < dim[d]) break;                                                    \
+                so -= sst[d] * dim[d];                                                           \
+                oo -= ost[d] * dim[d];                                                           \
+                idx[d] = 0;                                                                      \
+            }                                                                                    \
+            if (d < 0) break;                                                                    \
+        }                                                                                        \
+    }
+BYOC__PRIVATE void byoc__es_sum(int kind, const byoc__es_view *v, const unsigned char *keep, char *dst) {
+    int64_t dim[BYOC__ES_LABELS], sst[BYOC__ES_LABELS], ost[BYOC__ES_LABELS], out_stride[BYOC__ES_LABELS];
+    int64_t nout = 1, any_empty = 0;
+    int order[BYOC__ES_LABELS], n = v->n;
+    for (int i = n - 1; i >= 0; --i) { /* the result's strides: contiguous over the kept labels in v's order */
+        out_stride[i] = keep[v->label[i]] ? nout : 0;
+        if (keep[v->label[i]]) nout *= v->dim[i];
+        any_empty |= v->dim[i] == 0;
+    }
+    for (int i = 0; i < n; ++i) { /* v's axes by falling stride (stable) */
+        int j = i;
+        for (; j > 0 && v->stride[order[j - 1]] < v->stride[i]; --j) order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int i = 0; i < n; ++i) {
+        dim[i] = v->dim[order[i]];
+        sst[i] = v->stride[order[i]];
+        ost[i] = out_stride[order[i]];
+    }
+    if (any_empty || n == 0) {
+        memset(dst, 0, (size_t)nout * (kind == BYOC__ES_F32 ? 4 : 8));
+        return;
+    }
+    if (kind == BYOC__ES_F32) BYOC__ES_SUM(float)
+    else if (kind == BYOC__ES_F64) BYOC__ES_SUM(double)
+    else BYOC__ES_SUM(uint64_t) /* int64 bits: wrapping sums without signed overflow */
+}
+#undef BYOC__ES_SUM
+
+/* sums v over every label keep[] does not mark: v becomes a contiguous view of the rest (in v's order) */
+BYOC__PRIVATE void byoc__es_reduce(byoc__es_run *r, byoc__es_view *v, const unsigned char *keep) {
+    byoc__es_view o;
+    o.n = 0;
+    for (int i = 0; i < v->n; ++i)
+        if (keep[v->label[i]]) {
+            o.label[o.n] = v->label[i];
+            o.dim[o.n++] = v->dim[i];
+        }
+    if (o.n == v->n) return;
+    byoc__es_contiguous(&o);
+    o.data = byoc__es_alloc(r, (size_t)byoc__es_numel(&o) * r->esize);
+    if (!r->dry) byoc__es_sum(r->kind, v, keep, o.data);
+    *v = o;
+}
+
+/* 1 when v's elements lie contiguously with its labels in the order given (unit axes aside) */
+BYOC__PRIVATE int byoc__es_is_contiguous(const byoc__es_view *v, const int *order, int n) {
+    int64_t expect = 1;
+    for (int i = n - 1; i >= 0; --i) {
+        int at = byoc__es_find(v, order[i]);
+        if (v->dim[at] == 1) continue;
+        if (v->stride[at] != expect) return 0;
+        expect *= v->dim[at];
+    }
+    return 1;
+}
+
+/* v as a batch of row-major matrices [batch..., rows..., cols...]: its own data when already laid out so
+   (or as their transposes, *trans set), else a packed copy */
+BYOC__PRIVATE const char *byoc__es_matrix(byoc__es_run *r, const byoc__es_view *v, const int *batch, int nb,
+                                          const int *rows, int nr, const int *cols, int nc, int *trans) {
+    int order[BYOC__ES_LABELS], n = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        n = 0;
+        for (int i = 0; i < nb; ++i) order[n++] = batch[i];
+        for (int i = 0; i < (pass ? nc : nr); ++i) order[n++] = pass ? cols[i] : rows[i];
+        for (int i = 0; i < (pass ? nr : nc); ++i) order[n++] = pass ? rows[i] : cols[i];
+        *trans = pass;
+        if (byoc__es_is_contiguous(v, order, n)) return v->data;
+    }
+    *trans = 0;
+    n = 0;
+    for (int i = 0; i < nb; ++i) order[n++] = batch[i];
+    for (int i = 0; i < nr; ++i) order[n++] = rows[i];
+    for (int i = 0; i < nc; ++i) order[n++] = cols[i];
+    int64_t dims[BYOC_MAX_RANK], src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK];
+    for (int i = 0; i < n; ++i) {
+        int at = byoc__es_find(v, order[i]);
+        dims[i] = v->dim[at];
+        src[i] = v->stride[at];
+    }
+    byoc__strides_of(n, dims, dst);
+    char *packed = byoc__es_alloc(r, (size_t)byoc__dims_prod(dims, 0, n) * r->esize);
+    if (!r->dry) byoc__copy_strided(n, dims, packed, dst, v->data, src, r->esize);
+    return packed;
+}
+
+/* C[M, N] = op(A)[M, K] * op(B)[K, N], row-major, one matrix of a batch */
+#define BYOC__ES_GEMM(T)                                                                               \
+    {                                                                                                  \
+        const T *a = (const T *)(const void *)A, *b = (const T *)(const void *)B;                      \
+        T *c = (T *)(void *)C;                                                                         \
+        for (int64_t i = 0; i < M; ++i, c += N) {                                                      \
+            if (tb) {                                                                                  \
+                for (int64_t j = 0; j < N; ++j) {                                                      \
+                    T s = 0;                                                                           \
+                    for (int64_t p = 0; p < K; ++p) s += a[ta ? p * M + i : i * K + p] * b[j * K + p]; \
+                    c[j] = s;                                                                          \
+                }                                                                                      \
+                continue;                                                                              \
+            }                                                                                          \
+            for (int64_t j = 0; j < N; ++j) c[j] = 0;                                                  \
+            for (int64_t p = 0; p < K; ++p) {                                                          \
+                T x = a[ta ? p * M + i : i * K + p];                                                   \
+                const T *brow = b + p * N;                                                             \
+                for (int64_t j = 0; j < N; ++j) c[j] += x * brow[j];                                   \
+            }                                                                                          \
+        }                                                                                              \
+    }
+BYOC__PRIVATE void byoc__es_gemm(const byoc__es_run *r, int ta, int tb, int64_t M, int64_t N, int64_t K, const char *A,
+                                 const char *B, char *C) {
+    if (r->kind == BYOC__ES_F32 && M * N * K >= 4096 && K > 0) {
+        byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)(const void *)A, ta ? M : K, (const float *)(const void *)B,
+                   tb ? K : N, 0.0f, (float *)(void *)C, N, r->gemm_ws);
+        return;
+    }
+    if (r->kind == BYOC__ES_F32) BYOC__ES_GEMM(float)
+    else if (r->kind == BYOC__ES_F64) BYOC__ES_GEMM(double)
+    else BYOC__ES_GEMM(uint64_t)
+}
+#undef BYOC__ES_GEMM
+
+/* c[i] = a[i] * b[i]: a contraction with batch axes only (an elementwise product) */
+BYOC__PRIVATE void byoc__es_hadamard(int kind, int64_t n, const char *a, const char *b, char *c) {
+    if (kind == BYOC__ES_F32) {
+        const float *x = (const float *)(const void *)a, *y = (const float *)(const void *)b;
+        float *z = (float *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    } else if (kind == BYOC__ES_F64) {
+        const double *x = (const double *)(const void *)a, *y = (const double *)(const void *)b;
+        double *z = (double *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    } else {
+        const uint64_t *x = (const uint64_t *)(const void *)a, *y = (const uint64_t *)(const void *)b;
+        uint64_t *z = (uint64_t *)(void *)c;
+        for (int64_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+    }
+}
+
+/* T <- the contraction of T and B: the labels in both that keep[] marks are batch axes, the others in both
+   are summed (K); T's own are the rows, B's own the columns. The result is contiguous [batch, rows, cols]. */
+BYOC__PRIVATE byoc_result byoc__es_contract(byoc__es_run *r, byoc__es_view *T, const byoc__es_view *B,
+                                            const unsigned char *keep, const byoc__einsum *last) {
+    int batch[BYOC__ES_LABELS], rows[BYOC__ES_LABELS], sum[BYOC__ES_LABELS], cols[BYOC__ES_LABELS];
+    int nb = 0, nr = 0, ns = 0, nc = 0;
+    int64_t Bn = 1, M = 1, K = 1, N = 1;
+    for (int i = 0; i < T->n; ++i) {
+        int l = T->label[i], in_b = byoc__es_find(B, l) >= 0;
+        if (in_b && keep[l]) {
+            batch[nb++] = l;
+            Bn *= T->dim[i];
+        } else if (in_b) {
+            sum[ns++] = l;
+            K *= T->dim[i];
+        } else {
+            rows[nr++] = l;
+            M *= T->dim[i];
+        }
+    }
+    for (int j = 0; j < B->n; ++j)
+        if (byoc__es_find(T, B->label[j]) < 0) {
+            cols[nc++] = B->label[j];
+            N *= B->dim[j];
+        }
+    if (nb + nr + nc > BYOC_MAX_RANK)
+        return byoc__diag(r->k->diag, BYOC_ERR_UNSUPPORTED, 0, 0, r->k->call->id,
+                          "%s: an intermediate product of the operands has %d axes (at most %d)", r->k->name,
+                          nb + nr + nc, BYOC_MAX_RANK);
+    int ta, tb;
+    const char *a = byoc__es_matrix(r, T, batch, nb, rows, nr, sum, ns, &ta);
+    const char *b = byoc__es_matrix(r, B, batch, nb, sum, ns, cols, nc, &tb);
+    byoc__es_view c;
+    c.n = 0;
+    for (int i = 0; i < nb + nr + nc; ++i) {
+        int l = i < nb ? batch[i] : i < nb + nr ? rows[i - nb] : cols[i - nb - nr];
+        const byoc__es_view *from = i < nb + nr ? T : B;
+        c.label[c.n] = (signed char)l;
+        c.dim[c.n++] = from->dim[byoc__es_find(from, l)];
+    }
+    byoc__es_contiguous(&c);
+    /* the last product lands in the output itself when its axes are already in the output's order */
+    int direct = last && c.n == last->out_rank && (r->kind != BYOC__ES_I64 || byoc_dtype_size(r->k->out[0].dtype) == 8);
+    for (int i = 0; direct && i < c.n; ++i) direct = c.label[i] == last->out[i];
+    c.data = direct ? (char *)r->k->out[0].data : byoc__es_alloc(r, (size_t)(Bn * M * N) * r->esize);
+    if (!r->dry) {
+        if (K == 0) memset(c.data, 0, (size_t)(Bn * M * N) * r->esize);
+        else if (M == 1 && N == 1 && K == 1) byoc__es_hadamard(r->kind, Bn, a, b, c.data);
+        else
+            for (int64_t i = 0; i < Bn; ++i)
+                byoc__es_gemm(r, ta, tb, M, N, K, a + (size_t)(i * M * K) * r->esize,
+                              b + (size_t)(i * K * N) * r->esize, c.data + (size_t)(i * M * N) * r->esize);
+    }
+    *T = c;
+    return BYOC_OK;
+}
+
+/* the labels still needed after operand i: the result's and those of operands i+1.. */
+BYOC__PRIVATE void byoc__es_needed(const byoc__einsum *e, const byoc__kctx *k, int i, unsigned char *keep) {
+    memset(keep, 0, BYOC__ES_LABELS);
+    for (int o = 0; o < e->out_rank; ++o) keep[e->out[o]] = 1;
+    for (int j = i + 1; j < e->nops; ++j)
+        for (int a = 0; a < k->in[j].rank; ++a) keep[e->label[j][a]] = 1;
+}
+
+/* operand i's data as the kernel computes: integers widened to int64 */
+BYOC__PRIVATE char *byoc__es_input(byoc__es_run *r, int i) {
+    const byoc_tensor *t = &r->k->in[i];
+    if (r->kind != BYOC__ES_I64 || t->dtype == BYOC_INT64 || t->dtype == BYOC_UINT64) return (char *)t->data;
+    int64_t n = byoc__numel(t);
+    char *wide = byoc__es_alloc(r, (size_t)n * 8);
+    size_t es = byoc_dtype_size(t->dtype);
+    if (!r->dry)
+        for (int64_t j = 0; j < n; ++j) {
+            int64_t v = byoc__int_at(t->dtype, (const char *)t->data + j * (int64_t)es);
+            memcpy(wide + j * 8, &v, 8);
+        }
+    return wide;
+}
+
+/* the result: T's labels in the output's order, narrowed back for integer dtypes */
+BYOC__PRIVATE void byoc__es_store(byoc__es_run *r, const byoc__einsum *e, const byoc__es_view *T) {
+    const byoc_tensor *o = &r->k->out[0];
+    int64_t dims[BYOC_MAX_RANK], src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK], n = byoc__numel(o);
+    for (int i = 0; i < e->out_rank; ++i) {
+        int at = byoc__es_find(T, e->out[i]);
+        dims[i] = T->dim[at];
+        src[i] = T->stride[at];
+    }
+    byoc__strides_of(e->out_rank, dims, dst);
+    int narrow = r->kind == BYOC__ES_I64 && byoc_dtype_size(o->dtype) != 8;
+    char *into = narrow ? byoc__es_alloc(r, (size_t)n * 8) : (char *)o->data;
+    if (r->dry || (T->data == (char *)o->data && T->data)) return; /* the last product wrote it already */
+    byoc__copy_strided(e->out_rank, dims, into, dst, T->data, src, r->esize);
+    if (narrow)
+        for (int64_t j = 0; j < n; ++j) {
+            int64_t v;
+            memcpy(&v, into + j * 8, 8);
+            byoc__int_put(o->dtype, (char *)o->data + j * (int64_t)byoc_dtype_size(o->dtype), v);
+        }
+}
+
+/* The whole plan: operand 0 summed over the labels nothing later needs, then each next operand (summed
+   over its own such labels) contracted into it, then the result stored in the output's order. */
+BYOC__PRIVATE byoc_result byoc__es_execute(byoc__es_run *r) {
+    const byoc__kctx *k = r->k;
+    byoc_dtype dt = k->in[0].dtype;
+    r->kind = dt == BYOC_FLOAT32 ? BYOC__ES_F32 : dt == BYOC_FLOAT64 ? BYOC__ES_F64 : BYOC__ES_I64;
+    if (r->kind == BYOC__ES_I64 && !byoc__is_int_dtype(dt)) return byoc__kfail_dtype((byoc__kctx *)k, dt);
+    r->esize = r->kind == BYOC__ES_F32 ? 4 : 8;
+    int ranks[BYOC__ES_MAX_OPS];
+    int64_t dims[BYOC__ES_MAX_OPS][BYOC_MAX_RANK];
+    if (k->nin > BYOC__ES_MAX_OPS) return byoc__kfail((byoc__kctx *)k, "at most %d operands", BYOC__ES_MAX_OPS);
+    for (int i = 0; i < k->nin; ++i) {
+        if (k->in[i].dtype != dt) return byoc__kfail_dtype((byoc__kctx *)k, k->in[i].dtype);
+        ranks[i] = k->in[i].rank;
+        memcpy(dims[i], k->in[i].dims, sizeof dims[i]);
+    }
+    byoc__einsum e;
+    char err[200];
+    const char *equation = byoc__kstr(k, "equation", "");
+    if (!byoc__einsum_parse(equation, k->nin, ranks, (const int64_t(*)[BYOC_MAX_RANK])dims, &e, err, sizeof err))
+        return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s: equation \"%s\": %s", k->name,
+                          equation, err);
+    if (r->kind == BYOC__ES_F32 && e.nops > 1) r->gemm_ws = byoc__es_alloc(r, byoc__gemm_ws());
+    unsigned char keep[BYOC__ES_LABELS];
+    byoc__es_view T, B;
+    byoc__es_operand(&e, 0, &k->in[0], byoc__es_input(r, 0), &T);
+    byoc__es_needed(&e, k, 0, keep);
+    byoc__es_reduce(r, &T, keep);
+    for (int i = 1; i < e.nops; ++i) {
+        byoc__es_operand(&e, i, &k->in[i], byoc__es_input(r, i), &B);
+        byoc__es_needed(&e, k, i, keep);
+        unsigned char keep_b[BYOC__ES_LABELS];
+        memcpy(keep_b, keep, sizeof keep_b);
+        for (int j = 0; j < T.n; ++j) keep_b[T.label[j]] = 1;
+        byoc__es_reduce(r, &B, keep_b);
+        byoc_result res = byoc__es_contract(r, &T, &B, keep, i == e.nops - 1 ? &e : NULL);
+        if (res != BYOC_OK) return res;
+    }
+    byoc__es_store(r, &e, &T);
+    return BYOC_OK;
+}
+
+static size_t byoc__ws_einsum(const byoc__kctx *k) {
+    byoc__es_run r;
+    memset(&r, 0, sizeof r);
+    r.k = k;
+    r.dry = 1;
+    return byoc__es_execute(&r) == BYOC_OK ? r.used : 0;
+}
+static byoc_result byoc__k_einsum(byoc__kctx *k) {
+    byoc__es_run r;
+    memset(&r, 0, sizeof r);
+    r.k = k;
+    r.ws = k->ws;
+    return byoc__es_execute(&r);
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -10278,12 +12911,110 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP0("annotation.stop_fusion", 1, 1, OPAQUE, byoc__rel_any_identity, "FuseOps never fuses across this", NONE,
               byoc__flops_none, BYOC_OP_ANNOTATION, BYOC__K(byoc__k_copy, NULL, 0, 0)),
     /* ---- ops: math ---- */
+    BYOC__OP0("sin", 1, 1, ELEMWISE, byoc__rel_float_unary, "sine", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_SIN, BYOC__KF)),
+    BYOC__OP0("cos", 1, 1, ELEMWISE, byoc__rel_float_unary, "cosine", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_COS, BYOC__KF)),
+    BYOC__OP0("tan", 1, 1, ELEMWISE, byoc__rel_float_unary, "tangent", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_TAN, BYOC__KF)),
+    BYOC__OP0("asin", 1, 1, ELEMWISE, byoc__rel_float_unary, "arcsine (NaN outside [-1, 1])", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ASIN, BYOC__KF)),
+    BYOC__OP0("acos", 1, 1, ELEMWISE, byoc__rel_float_unary, "arccosine (NaN outside [-1, 1])", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ACOS, BYOC__KF)),
+    BYOC__OP0("atan", 1, 1, ELEMWISE, byoc__rel_float_unary, "arctangent", ELEMWISE, byoc__flops_transcendental, 0,
+              BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ATAN, BYOC__KF)),
+    BYOC__OP0("sinh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic sine", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_SINH, BYOC__KF)),
+    BYOC__OP0("cosh", 1, 1, ELEMWISE, byoc__rel_float_unary, "hyperbolic cosine", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_COSH, BYOC__KF)),
+    BYOC__OP0("asinh", 1, 1, ELEMWISE, byoc__rel_float_unary, "inverse hyperbolic sine", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ASINH, BYOC__KF)),
+    BYOC__OP0("acosh", 1, 1, ELEMWISE, byoc__rel_float_unary, "inverse hyperbolic cosine (NaN below 1)", ELEMWISE,
+              byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ACOSH, BYOC__KF)),
+    BYOC__OP0("atanh", 1, 1, ELEMWISE, byoc__rel_float_unary, "inverse hyperbolic tangent (NaN outside [-1, 1])",
+              ELEMWISE, byoc__flops_transcendental, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ATANH, BYOC__KF)),
+    BYOC__OP0("round", 1, 1, ELEMWISE, byoc__rel_float_unary, "round to the nearest integer, halves to even", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_unary, NULL, BYOC__KM_ROUND, BYOC__KF)),
+    BYOC__OP0("mod", 2, 2, BROADCAST, byoc__rel_math_arith,
+              "remainder with the dividend's sign (C fmod / %), broadcasting; integer x mod 0 is 0", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_MOD, BYOC__KF)),
+    BYOC__OP0("floor_mod", 2, 2, BROADCAST, byoc__rel_math_arith,
+              "remainder with the divisor's sign (Python's %), broadcasting; integer x mod 0 is 0", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_FLOOR_MOD, BYOC__KF)),
+    BYOC__OP0("logical_and", 2, 2, BROADCAST, byoc__rel_logical, "boolean and with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_AND, 0)),
+    BYOC__OP0("logical_or", 2, 2, BROADCAST, byoc__rel_logical, "boolean or with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_OR, 0)),
+    BYOC__OP0("logical_xor", 2, 2, BROADCAST, byoc__rel_logical, "boolean exclusive or with broadcasting", ELEMWISE,
+              byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_XOR, 0)),
+    BYOC__OP0("left_shift", 2, 2, BROADCAST, byoc__rel_shift,
+              "integer x << y with broadcasting; a count outside [0, bits) gives 0", ELEMWISE, byoc__flops_per_output,
+              0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_LEFT_SHIFT, 0)),
+    BYOC__OP0("right_shift", 2, 2, BROADCAST, byoc__rel_shift,
+              "integer x >> y with broadcasting (arithmetic for signed); a count outside [0, bits) gives 0 or -1",
+              ELEMWISE, byoc__flops_per_output, 0, BYOC__K(byoc__k_math_binary, NULL, BYOC__KM_RIGHT_SHIFT, 0)),
+    BYOC__OP("trilu", 1, 2, INJECTIVE, byoc__attrs_trilu, byoc__rel_trilu,
+             "upper (j - i >= k) or lower (j - i <= k) triangle of the last two axes, zero elsewhere; "
+             "k is an optional int64 argument (default 0)",
+             NONE, byoc__flops_none, 0, BYOC__K(byoc__k_trilu, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("cumsum", 1, 1, OPAQUE, byoc__attrs_cumsum, byoc__rel_cumsum,
+             "running sum along axis (None: the flattened input); exclusive leaves each element out, reverse "
+             "sums from the end",
+             NONE, byoc__flops_per_output, 0, BYOC__K(byoc__k_cumsum, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("hardmax", 1, 1, OPAQUE, byoc__attrs_hardmax, byoc__rel_hardmax,
+             "1 at the first maximum along axis, 0 elsewhere (ONNX Hardmax)", NONE, byoc__flops_hardmax, 0,
+             BYOC__K(byoc__k_hardmax, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("eye_like", 1, 1, OPAQUE, byoc__attrs_eye_like, byoc__rel_eye_like,
+             "a matrix the input's shape with ones on diagonal k (ONNX EyeLike); dtype \"\" keeps the input's", NONE,
+             byoc__flops_none, BYOC_OP_READS_SHAPE_ONLY, BYOC__K(byoc__k_eye_like, NULL, 0, 0)),
+    BYOC__OP0("det", 1, 1, OPAQUE, byoc__rel_det, "determinant of each square matrix of the last two axes", NONE,
+              byoc__flops_det, 0, BYOC__K(byoc__k_det, byoc__ws_det, 0, BYOC__KF)),
+    BYOC__OP("prod", 1, 1, COMM_REDUCE, byoc__attrs_reduce, byoc__rel_reduce, "product over axes", REDUCE,
+             byoc__flops_per_input, 0, BYOC__K(byoc__k_prod, byoc__ws_prod, 0, BYOC__KF)),
     /* (end of math) */
     /* ---- ops: indexing ---- */
+    BYOC__OP("argmax", 1, 1, COMM_REDUCE, byoc__attrs_argreduce, byoc__rel_argreduce,
+             "index of the maximum over axes (row-major within them), int32; select_last_index for the last tie",
+             NONE, byoc__flops_argreduce, 0, BYOC__K(byoc__k_argreduce, byoc__ws_argreduce, BYOC__K_ARGMAX, BYOC__KF)),
+    BYOC__OP("argmin", 1, 1, COMM_REDUCE, byoc__attrs_argreduce, byoc__rel_argreduce,
+             "index of the minimum over axes (row-major within them), int32; select_last_index for the last tie",
+             NONE, byoc__flops_argreduce, 0, BYOC__K(byoc__k_argreduce, byoc__ws_argreduce, BYOC__K_ARGMIN, BYOC__KF)),
+    BYOC__OP("topk", 1, 1, OPAQUE, byoc__attrs_topk, byoc__rel_topk,
+             "k largest (or smallest) along axis, sorted, ties to the lower index; result (values, indices)", NONE,
+             byoc__flops_topk, 0, BYOC__K(byoc__k_topk, byoc__ws_topk, 0, BYOC__KF)),
+    BYOC__OP("gather", 2, 2, INJECTIVE, byoc__attrs_gather, byoc__rel_gather,
+             "out[i] = data[i with i[axis] = indices[i]] (ONNX GatherElements); negative indices count from the end",
+             NONE, byoc__flops_none, 0, BYOC__K(byoc__k_gather, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("gather_nd", 2, 2, INJECTIVE, byoc__attrs_gather_nd, byoc__rel_gather_nd,
+             "gather slices by index tuples along axis 0 of indices, after batch_dims shared axes", NONE,
+             byoc__flops_none, 0, BYOC__K(byoc__k_gather_nd, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("scatter_elements", 3, 3, OPAQUE, byoc__attrs_scatter_elements, byoc__rel_scatter_elements,
+             "data with updates written (or combined: add, mul, min, max) at indices along axis", NONE,
+             byoc__flops_scatter, 0, BYOC__K(byoc__k_scatter_elements, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("scatter_nd", 3, 3, OPAQUE, byoc__attrs_scatter_nd, byoc__rel_scatter_nd,
+             "data with update slices written (or combined: add, mul, min, max) at index tuples (axis 0 of indices)",
+             NONE, byoc__flops_scatter, 0, BYOC__K(byoc__k_scatter_nd, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("one_hot", 3, 3, OUT_ELEMWISE_FUSABLE, byoc__attrs_one_hot, byoc__rel_one_hot,
+             "on_value where a new axis of extent depth equals the index, else off_value", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_one_hot, NULL, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("reverse_sequence", 2, 2, INJECTIVE, byoc__attrs_reverse_sequence, byoc__rel_reverse_sequence,
+             "reverse the first seq_lengths[b] steps along seq_axis of each batch entry b", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_reverse_sequence, NULL, 0, BYOC__KF_NO_INPLACE)),
     /* (end of indexing) */
     /* ---- ops: sampling ---- */
     /* (end of sampling) */
     /* ---- ops: windows ---- */
+    BYOC__OP("nn.conv3d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv3d, byoc__rel_conv3d,
+             "3-D convolution, NCDHW data, OIDHW weight", NONE, byoc__flops_conv3d, 0,
+             BYOC__K(byoc__k_conv3d, byoc__ws_conv3d, 0, BYOC__KF)),
+    BYOC__OP("nn.conv3d_transpose", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv3d_transpose,
+             byoc__rel_conv3d_transpose, "transposed 3-D convolution, NCDHW data, IODHW weight", NONE,
+             byoc__flops_conv3d_transpose, 0,
+             BYOC__K(byoc__k_conv3d_transpose, byoc__ws_conv3d_transpose, 0, BYOC__KF)),
+    BYOC__OP("tfidf_vectorizer", 1, 1, OPAQUE, byoc__attrs_tfidf, byoc__rel_tfidf,
+             "n-gram counts (TF), presence weights (IDF) or weighted counts (TFIDF) of int token rows, ONNX's "
+             "TfIdfVectorizer",
+             NONE, byoc__flops_tfidf, 0, BYOC__K(byoc__k_tfidf, byoc__ws_tfidf, 0, 0)),
     /* (end of windows) */
     /* ---- ops: recurrent ---- */
     BYOC__OP("nn.rnn", 3, 6, OPAQUE, byoc__attrs_rnn, byoc__rel_recurrent,
@@ -10317,6 +13048,14 @@ static const byoc__op_record byoc__builtin_ops[] = {
              BYOC__K(byoc__k_mel_weight_matrix, NULL, 0, 0)),
     /* (end of recurrent) */
     /* ---- ops: losses ---- */
+    BYOC__OP("nn.nll_loss", 2, 3, OUT_ELEMWISE_FUSABLE, byoc__attrs_nll_loss, byoc__rel_nll_loss,
+             "negative log-likelihood loss of (N, C, d1..dk) log-probabilities at (N, d1..dk) targets, optional "
+             "class weights; reduction none, sum or mean",
+             NONE, byoc__flops_nll_loss, 0, BYOC__K(byoc__k_nll_loss, NULL, 0, BYOC__KF)),
+    BYOC__OP("einsum", 1, 1, INJECTIVE, byoc__attrs_einsum, byoc__rel_einsum,
+             "Einstein summation over a tuple of operands (numpy's equation: explicit or implicit output, "
+             "\"...\", diagonals, sums)",
+             NONE, byoc__flops_einsum, 0, BYOC__K(byoc__k_einsum, byoc__ws_einsum, 0, BYOC__KF)),
     /* (end of losses) */
 };
 #undef BYOC__KF

@@ -66,6 +66,39 @@ static void bfloat16_from_bits(byoc_module *m, byoc_node *c, const byoc_type *wa
         c->annotation = c->checked_type = byoc_tensor_type(m, BYOC_BFLOAT16, t->rank, t->dims);
 }
 
+/* > 0 (the number of inputs) when an input of test_data_set_0 has the dtype @main's parameter declares
+   but another shape; fed[k] then holds input k's shape in the data (by name, kept in names[k]), for the
+   first n inputs (those fed at run time) */
+static int fed_shapes_differ(const char *dir, const byoc_onnx_model *model, int n, byoc_onnx_input_shape *fed,
+                             char (*names)[256]) {
+    byoc_node *main_fn = byoc_module_function(model->module, "main");
+    byoc_module *scratch = byoc_module_create(NULL);
+    int differ = 0, k = 0;
+    for (; k < n && k < 16 && k < main_fn->nparams; ++k) {
+        char f[2200];
+        size_t size;
+        snprintf(f, sizeof f, "%s/test_data_set_0/input_%d.pb", dir, k);
+        unsigned char *data = read_all(f, &size);
+        if (!data) break;
+        byoc_diag d;
+        const byoc_node *c = byoc_onnx_tensor_load(scratch, data, size, f, NULL, &d);
+        free(data);
+        const byoc_type *want = main_fn->params[k]->checked_type;
+        if (!c || !want || want->kind != BYOC_TYPE_TENSOR) break;
+        const byoc_type *got = c->annotation;
+        int bf16_bits = got->dtype == BYOC_UINT16 && want->dtype == BYOC_BFLOAT16; /* test data's bfloat16 */
+        int same_shape = got->rank == want->rank && !memcmp(got->dims, want->dims, sizeof(int64_t) * (size_t)got->rank);
+        if ((got->dtype == want->dtype || bf16_bits) && !same_shape) differ = 1;
+        memset(&fed[k], 0, sizeof fed[k]);
+        snprintf(names[k], 256, "%s", model->input_names[k]); /* outlives the model */
+        fed[k].input = names[k];
+        fed[k].rank = got->rank;
+        memcpy(fed[k].dims, got->dims, sizeof fed[k].dims);
+    }
+    byoc_module_destroy(scratch);
+    return differ && k == (n < main_fn->nparams ? n : main_fn->nparams) ? k : 0;
+}
+
 static int run_test(const char *dir, char *why, size_t cap) {
     char path[2048];
     snprintf(path, sizeof path, "%s/model.onnx", dir);
@@ -106,6 +139,19 @@ static int run_test(const char *dir, char *why, size_t cap) {
         o.bound = bound;
         o.nbound = nb;
         unbound_inputs = first_bound;
+        loaded = byoc_onnx_load(path, &o, &model, &d);
+    }
+    byoc_onnx_input_shape fed[16];
+    char fed_names[16][256];
+    int nfed = loaded == BYOC_OK ? fed_shapes_differ(dir, &model, unbound_inputs, fed, fed_names) : 0;
+    if (nfed > 0) {
+        /* an input the test data gives in another shape than the model declares (CastLike's `like`, read for
+           its type only): ONNX's runner runs the model on the shapes it is fed, so the model is imported
+           again on those shapes and really runs on them */
+        byoc_onnx_model_free(&model);
+        o.shapes = fed;
+        o.nshapes = nfed;
+        o.shapes_replace_declared = 1;
         loaded = byoc_onnx_load(path, &o, &model, &d);
     }
     if (loaded != BYOC_OK) {
@@ -205,6 +251,9 @@ static int run_test(const char *dir, char *why, size_t cap) {
 static const struct { const char *test, *reason; } differ_by_design[] = {
     {"test_cast_FLOAT_to_BFLOAT16", "ONNX 1.12's data truncates float32 to bfloat16; byoc.h rounds to nearest even, as TVM, ONNX Runtime and "
                                     "Cast from opset 19 do"},
+    {"test_castlike_FLOAT_to_BFLOAT16", "the truncation of test_cast_FLOAT_to_BFLOAT16 (byoc.h rounds to nearest)"},
+    {"test_castlike_FLOAT_to_BFLOAT16_expanded",
+     "the truncation of test_cast_FLOAT_to_BFLOAT16 (byoc.h rounds to nearest)"},
 };
 
 int main(int argc, char **argv) {

@@ -1,11 +1,16 @@
 #!/bin/sh
-# End-to-end latency of every shared model: byocc's host runtime against ONNX Runtime, one thread each,
-# measured side by side in one run (medians). Usage: tools/bench_models.sh BYOCC RUNS OUT.json
+# End-to-end latency of every shared model and every model the tests build (tests/models): byocc's host
+# runtime against ONNX Runtime, one thread each, measured side by side in one run (medians).
+# Usage: tools/bench_models.sh BYOCC RUNS OUT.json; BYOC_MODELS is a space-separated list of model roots.
 # Prints a markdown table; writes the same rows to OUT.json.
 BYOCC=$1 RUNS=${2:-20} OUT=${3:-build/bench_models.json}
-MODELS=${BYOC_MODELS:-../shared/models}
+MODELS=${BYOC_MODELS:-../shared/models tests/models}
 ORT_DIR=${ORT_DIR:-build/ort}
-if [ ! -d "$MODELS" ]; then echo "models: skipped ($MODELS is not there; BYOC_MODELS=DIR points elsewhere)"; exit 0; fi
+roots=""
+for root in $MODELS; do
+    if [ -d "$root" ]; then roots="$roots $root"; else echo "models: skipped $root (not there; BYOC_MODELS lists the roots)"; fi
+done
+[ -n "$roots" ] || exit 0
 if [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
     mkdir -p "$ORT_DIR"
     if ! npm install --prefix "$ORT_DIR" onnxruntime-node --onnxruntime-node-install=skip > "$ORT_DIR/npm.log" 2>&1; then
@@ -16,7 +21,7 @@ echo "| model | byocc ms (median) | ONNX Runtime ms (median) | byocc / ORT |"
 echo "|---|---:|---:|---:|"
 echo "[" > "$OUT"
 first=1
-for dir in "$MODELS"/*/; do
+for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
     dir=${dir%/}
     name=$(basename "$dir")
     [ -f "$dir/model.onnx" ] && [ -f "$dir/input_0.npy" ] || continue

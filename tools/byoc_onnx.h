@@ -26,7 +26,7 @@
    byoc.h's BYOC_VERSION_NUM) and _STRING; BYOC_VERSION_* is the core's it was built with.
 
    WHAT IT DOES
-   - Opsets 1-17 of the default domain (ai.onnx), with each op's semantics at the model's opset where
+   - Opsets 1-21 of the default domain (ai.onnx), with each op's semantics at the model's opset where
      they changed (legacy forms we do not handle, such as opset 6's broadcast attribute, are refused);
      other domains' nodes are unsupported ops. One error
      lists every unsupported op type with its count and opset.
@@ -119,6 +119,9 @@ typedef struct byoc_onnx_options {
     uint64_t max_constant_bytes;          /* largest tensor made or folded at import (0: 1 GiB) */
     const byoc_onnx_bound_input *bound;   /* inputs that become constants */
     int nbound;
+    int shapes_replace_declared; /* 1: shapes replace the file's static dims too (the model then runs on
+                                             them, as ONNX Runtime runs a model on the shapes it is fed); 0: a
+                                             shape must agree with the file's static dims */
 } byoc_onnx_options;
 
 typedef struct byoc_onnx_model {
@@ -170,7 +173,7 @@ BYOC_API byoc_node *byoc_onnx_tensor_read(byoc_module *m, const char *path, cons
 #include <math.h>
 
 #define BYOC_ONNX__MIN_OPSET 1
-#define BYOC_ONNX__MAX_OPSET 17
+#define BYOC_ONNX__MAX_OPSET 21
 
 // [SECTION] impl: protobuf wire format
 typedef struct byoc_onnx__pb {
@@ -770,9 +773,11 @@ BYOC__PRIVATE byoc_dtype byoc_onnx__dtype(int t) {
 }
 
 BYOC__PRIVATE const char *byoc_onnx__dtype_name(int t) {
-    static const char *const names[] = {"undefined", "float",  "uint8",     "int8",       "uint16",  "int16",
-                                        "int32",     "int64",  "string",    "bool",       "float16", "double",
-                                        "uint32",    "uint64", "complex64", "complex128", "bfloat16"};
+    static const char *const names[] = {
+        "undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64", "string", "bool", "float16",
+        "double", "uint32", "uint64", "complex64", "complex128", "bfloat16",
+        /* opset 19's float8 types, 21's 4-bit integers, 23's float4 */
+        "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4", "int4", "float4e2m1"};
     return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
 }
 
@@ -1418,6 +1423,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__cast_op(byoc_onnx__ctx *c, const char *op) 
             return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
                                    "Cast with a type name in 'to' (opset %d's form) is not supported", c->opset);
         int64_t to = byoc_onnx__attr_int(c, "to", 0);
+        /* saturate (opset 19) only changes conversions to the float8 types, which are refused below */
         dt = byoc_onnx__dtype((int)(to < 0 || to > 64 ? 0 : to));
         if (dt == BYOC_DTYPE_INVALID)
             return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Cast to %s is not supported",
@@ -1556,6 +1562,29 @@ BYOC__PRIVATE int byoc_onnx__axes(byoc_onnx__ctx *c, int input, int attr_until_o
     if (c->opset < attr_until_opset) return byoc_onnx__attr_ints(c, "axes", axes, cap);
     if (input < c->nin && c->in[input]) return byoc_onnx__const_ints(c->st, c->in[input], axes, cap, "axes");
     return -1;
+}
+
+/* The axes of a Reduce* node, normalised and checked: from the attribute before opset axes_input_from
+   (13 for ReduceSum, 18 for the others), then from the optional input. Returns their count (0: none
+   given, every axis is reduced) or -1 with an error. *noop is set when none are given and
+   noop_with_empty_axes (an attribute from that same opset) asks for the input unreduced. */
+BYOC__PRIVATE int byoc_onnx__reduce_axes(byoc_onnx__ctx *c, const byoc_type *t, int axes_input_from, int64_t *axes,
+                                         int *noop) {
+    int n = byoc_onnx__axes(c, 1, axes_input_from, axes, BYOC_MAX_RANK);
+    if (n == -2 || c->st->diag->code) return -1;
+    if (n < 0) n = 0;
+    *noop = n == 0 && c->opset >= axes_input_from && byoc_onnx__attr_int(c, "noop_with_empty_axes", 0) != 0;
+    int seen[BYOC_MAX_RANK] = {0};
+    for (int i = 0; i < n; ++i) {
+        int ax = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
+        if (ax < 0) return -1;
+        if (seen[ax]++) {
+            byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax);
+            return -1;
+        }
+        axes[i] = ax;
+    }
+    return n;
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze(byoc_onnx__ctx *c, const char *op) {
@@ -1805,6 +1834,19 @@ BYOC__PRIVATE byoc_result byoc_onnx__split(byoc_onnx__ctx *c, const char *op) {
             : c->opset < 13 ? byoc_onnx__attr_ints(c, "split", sizes, 64)
                             : -1;
     if (st->diag->code) return st->diag->code;
+    if (n < 0 && c->opset >= 18) { /* num_outputs parts of ceil(dim / num_outputs), the last one smaller */
+        int64_t parts = byoc_onnx__attr_int(c, "num_outputs", 0), dim = t->dims[axis];
+        if (parts < 1 || parts > 64 || parts != c->nout)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR,
+                                   "Split (opset %d) needs the split input or num_outputs (1..64) "
+                                   "equal to its %d outputs, got num_outputs %lld",
+                                   c->opset, c->nout, (long long)parts);
+        int64_t chunk = (dim + parts - 1) / parts;
+        n = (int)parts;
+        for (int i = 0; i < n; ++i) sizes[i] = BYOC__MIN(chunk, BYOC__MAX(dim - chunk * i, 0));
+    } else if (byoc_onnx__attr_get(c, "num_outputs") && c->nin > 1 && c->in[1]) {
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "Split takes the split input or num_outputs, not both");
+    }
     if (n < 0) { /* equal parts, one per output */
         n = c->nout;
         if (n < 1 || n > 64 || t->dims[axis] % n)
@@ -2105,6 +2147,9 @@ BYOC__PRIVATE byoc_node *byoc_onnx__from_2d(byoc_onnx__state *st, byoc_node *y, 
     return byoc_onnx__reshape(st, y, 3, dims);
 }
 
+/* rank-5 (3-D) Conv and ConvTranspose, in the windows converters */
+BYOC__PRIVATE byoc_result byoc_onnx__conv_nd(byoc_onnx__ctx *c, int transposed);
+
 BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
@@ -2112,6 +2157,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     const byoc_type *tx = byoc_onnx__tensor_of(st, x, "Conv's X"),
                     *tw = tx ? byoc_onnx__tensor_of(st, w, "Conv's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tx->rank == 5) return byoc_onnx__conv_nd(c, 0);
     if (tw->rank != tx->rank)
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
     byoc_onnx__window win;
@@ -2134,6 +2180,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv_transpose(byoc_onnx__ctx *c, const cha
     const byoc_type *tx = byoc_onnx__tensor_of(st, x, "ConvTranspose's X"),
                     *tw = tx ? byoc_onnx__tensor_of(st, w, "ConvTranspose's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tx->rank == 5) return byoc_onnx__conv_nd(c, 1);
     if (tw->rank != tx->rank)
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
     char buf[32];
@@ -2481,22 +2528,43 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce(byoc_onnx__ctx *c, const char *op) {
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "the reduction's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t axes[BYOC_MAX_RANK];
-    int n = byoc_onnx__axes(c, 1, !strcmp(op, "sum") ? 13 : 18, axes, BYOC_MAX_RANK);
-    if (n == -2 || st->diag->code) return BYOC_ONNX__OK(c);
-    if (n <= 0 && c->opset >= 13 && !strcmp(op, "sum") && byoc_onnx__attr_int(c, "noop_with_empty_axes", 0)) {
+    int noop = 0, n = byoc_onnx__reduce_axes(c, t, !strcmp(op, "sum") ? 13 : 18, axes, &noop);
+    if (n < 0) return BYOC_ONNX__OK(c);
+    if (noop) { /* a reduction over no axes: each element alone */
         c->out[0] = x;
         return BYOC_OK;
     }
     byoc_attrs a;
     memset(&a, 0, sizeof a);
-    if (n > 0) {
-        for (int i = 0; i < n; ++i)
-            if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
-        byoc_attrs_set_ints(st->m, &a, "axis", axes, n);
-    }
+    if (n > 0) byoc_attrs_set_ints(st->m, &a, "axis", axes, n);
     byoc_attrs_set_bool(st->m, &a, "keepdims", byoc_onnx__attr_int(c, "keepdims", 1) != 0);
     c->out[0] = byoc_onnx__call1(st, op, x, &a);
     return BYOC_ONNX__OK(c);
+}
+
+/* Pad's axes input (opset 18): the n pads (begins, then ends, of those axes) spread over every axis, 0
+   elsewhere; the new count (2 * rank), or 0 with an error */
+BYOC__PRIVATE int byoc_onnx__pad_axes(byoc_onnx__ctx *c, const byoc_type *t, int64_t *pads, int n) {
+    int64_t axes[BYOC_MAX_RANK], full[2 * BYOC_MAX_RANK] = {0};
+    int na = byoc_onnx__const_ints(c->st, c->in[3], axes, BYOC_MAX_RANK, "Pad's axes");
+    if (na < 0) return 0;
+    if (n != 2 * na) {
+        byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "pads has %d values for %d axes", n, na);
+        return 0;
+    }
+    int seen[BYOC_MAX_RANK] = {0};
+    for (int i = 0; i < na; ++i) {
+        int ax = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
+        if (ax < 0) return 0;
+        if (seen[ax]++) {
+            byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax);
+            return 0;
+        }
+        full[ax] = pads[i];
+        full[ax + t->rank] = pads[na + i];
+    }
+    memcpy(pads, full, sizeof(int64_t) * (size_t)(2 * t->rank));
+    return 2 * t->rank;
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__pad(byoc_onnx__ctx *c, const char *op) {
@@ -2519,20 +2587,49 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad(byoc_onnx__ctx *c, const char *op) {
             if (byoc_onnx__const_floats(st, c->in[2], v, 1, "Pad's constant_value") != 1) return BYOC_ONNX__OK(c);
             value = v[0];
         }
-        if (c->nin > 3 && c->in[3]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Pad with axes is not supported");
+        if (n >= 0 && c->nin > 3 && c->in[3] && !(n = byoc_onnx__pad_axes(c, t, pads, n))) return st->diag->code;
     }
     if (st->diag->code) return st->diag->code;
     if (n != 2 * t->rank)
         return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads has %d values for rank %d", n < 0 ? 0 : n, t->rank);
-    int64_t width[2 * BYOC_MAX_RANK];
-    for (int d = 0; d < t->rank; ++d) {
-        if (pads[d] < 0 || pads[d + t->rank] < 0)
-            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "negative pads (cropping) are not supported");
-        width[2 * d] = pads[d];
-        width[2 * d + 1] = pads[d + t->rank];
-    }
+    int64_t width[2 * BYOC_MAX_RANK], crop[2 * BYOC_MAX_RANK]; /* negative pads crop, after the padding */
+    int cropped = 0;
+    for (int d = 0; d < t->rank; ++d)
+        for (int e = 0; e < 2; ++e) {
+            int64_t v = pads[d + e * t->rank];
+            if (v < -t->dims[d] || v > BYOC_MAX_DIM)
+                return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pad %lld on axis %d of size %lld", (long long)v,
+                                       d, (long long)t->dims[d]);
+            width[2 * d + e] = v > 0 ? v : 0;
+            crop[2 * d + e] = v < 0 ? -v : 0;
+            cropped |= v < 0;
+        }
     char buf[16];
     const char *mode = byoc_onnx__attr_string(c, "mode", "constant", buf, sizeof buf);
+    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect") &&
+        (strcmp(mode, "wrap") || c->opset < 19))
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "Pad mode '%s' is not one of constant, edge, reflect%s", mode,
+                               c->opset < 19 ? "" : ", wrap");
+    if (cropped) { /* the input cropped first: the padding modes then read what is kept, as numpy does */
+        int64_t begin[BYOC_MAX_RANK], end[BYOC_MAX_RANK], kept[BYOC_MAX_RANK];
+        for (int d = 0; d < t->rank; ++d) {
+            begin[d] = crop[2 * d];
+            end[d] = t->dims[d] - crop[2 * d + 1];
+            if (end[d] < begin[d])
+                return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads crop more than axis %d's %lld", d,
+                                       (long long)t->dims[d]);
+            kept[d] = end[d] - begin[d];
+        }
+        byoc_attrs sa;
+        memset(&sa, 0, sizeof sa);
+        byoc_attrs_set_ints(st->m, &sa, "begin", begin, t->rank);
+        byoc_attrs_set_ints(st->m, &sa, "end", end, t->rank);
+        x = byoc_onnx__call1(st, "strided_slice", x, &sa);
+        int empty = 0;
+        for (int d = 0; d < t->rank; ++d) empty |= kept[d] == 0;
+        if (empty && strcmp(mode, "constant"))
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Pad mode '%s' of an empty (cropped) input", mode);
+    }
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attr_value pw;
@@ -2687,18 +2784,22 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite(byoc_onnx__ctx *c, const c
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "the reduction's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t axes[BYOC_MAX_RANK];
-    int n = byoc_onnx__axes(c, 1, 18, axes, BYOC_MAX_RANK);
-    if (n == -2 || st->diag->code) return BYOC_ONNX__OK(c);
+    int noop = 0, n = byoc_onnx__reduce_axes(c, t, 18, axes, &noop);
+    if (n < 0) return BYOC_ONNX__OK(c);
     byoc_node *v = x;
     if (!strcmp(op, "ReduceL1")) v = byoc_onnx__call1(st, "abs", x, NULL);
     else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare"))
         v = byoc_onnx__call2(st, "multiply", x, x, NULL);
+    if (noop) { /* a reduction over no axes (opset 18's noop_with_empty_axes): the elementwise parts alone */
+        if (!strcmp(op, "ReduceL2")) v = byoc_onnx__call1(st, "sqrt", v, NULL);
+        else if (!strcmp(op, "ReduceLogSum")) v = byoc_onnx__call1(st, "log", v, NULL);
+        c->out[0] = v; /* ReduceLogSumExp of one element: log(exp(x)) = x */
+        return BYOC_ONNX__OK(c);
+    }
     byoc_attrs a, kept;
     memset(&a, 0, sizeof a);
     memset(&kept, 0, sizeof kept);
     if (n > 0) {
-        for (int i = 0; i < n; ++i)
-            if ((axes[i] = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
         byoc_attrs_set_ints(st->m, &a, "axis", axes, n);
         byoc_attrs_set_ints(st->m, &kept, "axis", axes, n);
     }
@@ -2827,15 +2928,677 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
 
 // [SECTION] impl: op converters: math (math)
 /* (converters: math) */
+/* Mod: fmod=1 is C's fmod (the dividend's sign), fmod=0 Python's % (the divisor's sign), which ONNX defines
+   for integers only */
+BYOC__PRIVATE byoc_result byoc_onnx__mod(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
+    if (!a || !b) return BYOC_ONNX__OK(c);
+    int64_t fmod = byoc_onnx__attr_int(c, "fmod", 0);
+    if (fmod != 0 && fmod != 1)
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "fmod must be 0 or 1, got %lld", (long long)fmod);
+    byoc_dtype dt = byoc_onnx__type(a)->dtype;
+    if (!fmod && byoc_dtype_is_float(dt))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Mod of %s needs fmod=1 (fmod=0 is defined for integers only)",
+                               byoc_dtype_name(dt));
+    c->out[0] = byoc_onnx__call2(c->st, fmod ? "mod" : "floor_mod", a, b, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__bitshift(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    char buf[16];
+    const char *dir = byoc_onnx__attr_string(c, "direction", "", buf, sizeof buf);
+    int left = !strcmp(dir, "LEFT");
+    if (!left && strcmp(dir, "RIGHT"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "direction must be \"LEFT\" or \"RIGHT\", got \"%s\"", dir);
+    c->out[0] = byoc_onnx__call2(c->st, left ? "left_shift" : "right_shift", byoc_onnx__input(c, 0, "X"),
+                                 byoc_onnx__input(c, 1, "Y"), NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Trilu: k (optional, a 0-D int64) stays an argument, so it may be computed at run time */
+BYOC__PRIVATE byoc_result byoc_onnx__trilu(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *k = c->nin > 1 ? c->in[1] : NULL;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "upper", byoc_onnx__attr_int(c, "upper", 1) != 0);
+    c->out[0] = k ? byoc_onnx__call2(c->st, op, x, k, &a) : byoc_onnx__call1(c->st, op, x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* CumSum: the axis input must be a constant (it fixes which axis the kernel scans) */
+BYOC__PRIVATE byoc_result byoc_onnx__cumsum(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *axis_in = byoc_onnx__input(c, 1, "axis");
+    const byoc_type *t = x && axis_in ? byoc_onnx__tensor_of(st, x, "CumSum's x") : NULL;
+    if (!t) return BYOC_ONNX__OK(c);
+    int64_t axis;
+    int n = byoc_onnx__const_ints(st, axis_in, &axis, 1, "CumSum's axis");
+    if (n < 0) return BYOC_ONNX__OK(c);
+    if (n != 1) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "CumSum's axis must hold one value, got %d", n);
+    if ((axis = byoc_onnx__norm_axis(c, axis, t->rank, "axis")) < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_bool(st->m, &a, "exclusive", byoc_onnx__attr_int(c, "exclusive", 0) != 0);
+    byoc_attrs_set_bool(st->m, &a, "reverse", byoc_onnx__attr_int(c, "reverse", 0) != 0);
+    c->out[0] = byoc_onnx__call1(st, op, x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* EyeLike: dtype (a TensorProto data type) defaults to the input's */
+BYOC__PRIVATE byoc_result byoc_onnx__eye_like(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input");
+    if (!x) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (byoc_onnx__attr_get(c, "dtype")) {
+        int64_t code = byoc_onnx__attr_int(c, "dtype", 0);
+        byoc_dtype dt = code > 0 && code < 64 ? byoc_onnx__dtype((int)code) : BYOC_DTYPE_INVALID;
+        if (dt == BYOC_DTYPE_INVALID)
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "dtype %lld is not supported", (long long)code);
+        byoc_attrs_set_string(c->st->m, &a, "dtype", byoc_dtype_name(dt));
+    }
+    byoc_attrs_set_int(c->st->m, &a, "k", byoc_onnx__attr_int(c, "k", 0));
+    c->out[0] = byoc_onnx__call1(c->st, op, x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Gelu (opset 20): approximate "none" (the erf form) or "tanh" */
+BYOC__PRIVATE byoc_result byoc_onnx__gelu(byoc_onnx__ctx *c, const char *op) {
+    char buf[16];
+    const char *approx = byoc_onnx__attr_string(c, "approximate", "none", buf, sizeof buf);
+    if (strcmp(approx, "none") && strcmp(approx, "tanh"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "approximate must be \"none\" or \"tanh\", got \"%s\"", approx);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "approximate", approx);
+    c->out[0] = byoc_onnx__call1(c->st, op, byoc_onnx__input(c, 0, "X"), &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: indexing (indexing)
 /* (converters: indexing) */
+/* ArgMax, ArgMin: Relay's argmax/argmin give int32, ONNX wants int64 */
+BYOC__PRIVATE byoc_result byoc_onnx__argreduce(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "data");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "the input");
+    if (!t) return BYOC_ONNX__OK(c);
+    int64_t axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "axis", &axis, 1);
+    byoc_attrs_set_bool(st->m, &a, "keepdims", byoc_onnx__attr_int(c, "keepdims", 1) != 0);
+    /* select_last_index came with opset 12; before it ties went to the first index */
+    byoc_attrs_set_bool(st->m, &a, "select_last_index",
+                        c->opset >= 12 && byoc_onnx__attr_int(c, "select_last_index", 0) != 0);
+    c->out[0] = byoc_onnx__cast(st, byoc_onnx__call1(st, op, x, &a), BYOC_INT64);
+    return BYOC_ONNX__OK(c);
+}
+
+/* TopK: k an attribute before opset 10, a constant input from it; `largest` from opset 11. The result
+   is always sorted (sorted=0 leaves the order unspecified, so sorted is a valid order). */
+BYOC__PRIVATE byoc_result byoc_onnx__topk(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "TopK's input");
+    if (!t) return BYOC_ONNX__OK(c);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    int64_t k = byoc_onnx__attr_int(c, "k", -1);
+    if (c->opset >= 10) {
+        int n = byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "K"), &k, 1, "TopK's k");
+        if (st->diag->code) return st->diag->code;
+        if (n != 1) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "TopK's k must hold one value");
+    }
+    if (k < 1 || k > t->dims[axis])
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "k=%lld must be in 1..%lld (the extent of axis %d)",
+                               (long long)k, (long long)t->dims[axis], axis);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "k", k);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "ret_type", "both");
+    byoc_attrs_set_bool(st->m, &a, "is_ascend", c->opset >= 11 && byoc_onnx__attr_int(c, "largest", 1) == 0);
+    byoc_attrs_set_string(st->m, &a, "dtype", "int64");
+    byoc_node *both = byoc_onnx__call1(st, op, x, &a);
+    for (int i = 0; i < 2 && i < c->nout && both; ++i) {
+        byoc_node *field = byoc_tuple_get_item(st->m, both, i);
+        if (!field || byoc_infer_node_type(st->m, field, st->diag) != BYOC_OK) break;
+        c->out[i] = byoc_onnx__note(st, field);
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* GatherElements: Relay's gather (negative indices count from the end) */
+BYOC__PRIVATE byoc_result byoc_onnx__gather_elements(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *data = byoc_onnx__input(c, 0, "data"), *idx = byoc_onnx__input(c, 1, "indices");
+    const byoc_type *t = byoc_onnx__tensor_of(c->st, data, "GatherElements' data");
+    if (!t || !idx) return BYOC_ONNX__OK(c);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", axis);
+    c->out[0] = byoc_onnx__call2(c->st, op, data, idx, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ONNX puts the index tuple on the last axis of GatherND's / ScatterND's indices, Relay on the first */
+BYOC__PRIVATE byoc_node *byoc_onnx__tuple_axis_first(byoc_onnx__ctx *c, byoc_node *idx, const char *what) {
+    const byoc_type *t = byoc_onnx__tensor_of(c->st, idx, what);
+    if (!t) return NULL;
+    if (t->rank < 1) {
+        byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must have rank 1 or more", what);
+        return NULL;
+    }
+    int perm[BYOC_MAX_RANK];
+    perm[0] = t->rank - 1;
+    for (int d = 1; d < t->rank; ++d) perm[d] = d - 1;
+    return byoc_onnx__transpose(c->st, idx, t->rank, perm);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__gather_nd(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *data = byoc_onnx__input(c, 0, "data"), *idx = byoc_onnx__input(c, 1, "indices");
+    if (!data || !idx) return BYOC_ONNX__OK(c);
+    byoc_node *tuples = byoc_onnx__tuple_axis_first(c, idx, "GatherND's indices");
+    if (!tuples) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "batch_dims", byoc_onnx__attr_int(c, "batch_dims", 0));
+    c->out[0] = byoc_onnx__call2(c->st, op, data, tuples, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* the scatter reduction in Relay's words: ONNX's none (opset 16's default) is update; add and mul came
+   with opset 16, max and min with 18. NULL after failing. */
+BYOC__PRIVATE const char *byoc_onnx__scatter_reduction(byoc_onnx__ctx *c) {
+    char buf[32];
+    const char *r = byoc_onnx__attr_string(c, "reduction", "none", buf, sizeof buf);
+    static const char *const names[][2] = {
+        {"none", "update"}, {"add", "add"}, {"mul", "mul"}, {"max", "max"}, {"min", "min"}};
+    for (int i = 0; i < 5; ++i)
+        if (!strcmp(r, names[i][0])) return names[i][1];
+    byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "reduction \"%s\" is not one of none, add, mul, max, min", r);
+    return NULL;
+}
+
+/* Scatter (opset 9-10) and ScatterElements */
+BYOC__PRIVATE byoc_result byoc_onnx__scatter_elements(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "data"), byoc_onnx__input(c, 1, "indices"),
+                          byoc_onnx__input(c, 2, "updates")};
+    const byoc_type *t = byoc_onnx__tensor_of(c->st, args[0], "the scatter's data");
+    const char *reduction = t && args[1] && args[2] ? byoc_onnx__scatter_reduction(c) : NULL;
+    if (!reduction) return BYOC_ONNX__OK(c);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", axis);
+    byoc_attrs_set_string(c->st->m, &a, "reduction", reduction);
+    c->out[0] = byoc_onnx__call(c->st, op, args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__scatter_nd(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "data"), byoc_onnx__input(c, 1, "indices"),
+                          byoc_onnx__input(c, 2, "updates")};
+    if (!args[0] || !args[1] || !args[2]) return BYOC_ONNX__OK(c);
+    const char *mode = byoc_onnx__scatter_reduction(c);
+    if (!mode || !(args[1] = byoc_onnx__tuple_axis_first(c, args[1], "ScatterND's indices"))) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "mode", mode);
+    c->out[0] = byoc_onnx__call(c->st, op, args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* OneHot: indices of any numeric type (cast to int64, truncating); from opset 11 a negative one counts
+   from the end (Relay's one_hot, as opset 9, gives it a row of off_value, so they are wrapped here
+   first); depth a constant; values = [off_value, on_value] in the result's dtype */
+BYOC__PRIVATE byoc_result byoc_onnx__one_hot(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *idx = byoc_onnx__input(c, 0, "indices"), *values = byoc_onnx__input(c, 2, "values");
+    const byoc_type *ti = byoc_onnx__tensor_of(st, idx, "OneHot's indices"),
+                    *tv = ti ? byoc_onnx__tensor_of(st, values, "OneHot's values") : NULL;
+    double depth_v[1];
+    if (!tv || byoc_onnx__const_floats(st, byoc_onnx__input(c, 1, "depth"), depth_v, 1, "OneHot's depth") < 0)
+        return BYOC_ONNX__OK(c);
+    if (!(depth_v[0] >= 1 && depth_v[0] <= BYOC_MAX_DIM))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "OneHot's depth %g must be a positive size", depth_v[0]);
+    if (byoc_type_num_elements(tv) != 2)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "OneHot's values must hold two elements [off_value, on_value], got %lld",
+                               (long long)byoc_type_num_elements(tv));
+    int64_t depth = (int64_t)depth_v[0];
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), ti->rank + 1, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_node *i64 = byoc_onnx__cast(st, idx, BYOC_INT64);
+    if (c->opset >= 11) {
+        byoc_node *wrap[3] = {byoc_onnx__call2(st, "less", i64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
+                              byoc_onnx__call2(st, "add", i64, byoc_onnx__scalar(st, BYOC_INT64, (double)depth), NULL),
+                              i64};
+        i64 = byoc_onnx__call(st, "where", wrap, 3, NULL);
+    }
+    byoc_node *args[3] = {i64, byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 1), NULL),
+                          byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL)};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "depth", depth);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "dtype", byoc_dtype_name(tv->dtype));
+    c->out[0] = byoc_onnx__call(st, op, args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ReverseSequence: ONNX's time_axis (default 0) and batch_axis (default 1) */
+BYOC__PRIVATE byoc_result byoc_onnx__reverse_sequence(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *lens = byoc_onnx__input(c, 1, "sequence_lens");
+    if (!x || !lens) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "seq_axis", byoc_onnx__attr_int(c, "time_axis", 0));
+    byoc_attrs_set_int(c->st->m, &a, "batch_axis", byoc_onnx__attr_int(c, "batch_axis", 1));
+    c->out[0] = byoc_onnx__call2(c->st, op, x, lens, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: spatial sampling (sampling)
 /* (converters: sampling) */
 
 // [SECTION] impl: op converters: N-d windows (windows)
 /* (converters: windows) */
+/* -- Conv and ConvTranspose of rank-5 inputs (3-D windows): nn.conv3d, nn.conv3d_transpose -- */
+typedef struct byoc_onnx__window3d {
+    int64_t kernel[3], strides[3], dilations[3], pads[6]; /* pads: front, top, left, back, bottom, right */
+} byoc_onnx__window3d;
+
+/* an ints attribute of exactly 3 values into out (left alone when absent); 0 on error */
+BYOC__PRIVATE int byoc_onnx__ints3(byoc_onnx__ctx *c, const char *name, int64_t out[3], int *given) {
+    int64_t v[8];
+    int n = byoc_onnx__attr_ints(c, name, v, 8);
+    if (given) *given = n >= 0;
+    if (n == -2) return 0;
+    if (n < 0) return 1;
+    if (n != 3) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s has %d values, expected 3", name, n);
+        return 0;
+    }
+    memcpy(out, v, sizeof(int64_t) * 3);
+    return 1;
+}
+
+/* kernel_shape (or the weight's), strides, dilations and pads of a 3-D window; auto_pad SAME_* gives Conv's
+   padding here (a transposed convolution works its own out from the output size) */
+BYOC__PRIVATE int byoc_onnx__window3d_attrs(byoc_onnx__ctx *c, const byoc_type *x, const int64_t *weight_kernel,
+                                            int transposed, byoc_onnx__window3d *w) {
+    byoc_onnx__state *st = c->st;
+    int given;
+    for (int i = 0; i < 3; ++i) {
+        w->kernel[i] = weight_kernel[i];
+        w->strides[i] = w->dilations[i] = 1;
+    }
+    memset(w->pads, 0, sizeof w->pads);
+    if (!byoc_onnx__ints3(c, "kernel_shape", w->kernel, &given) || !byoc_onnx__ints3(c, "strides", w->strides, NULL) ||
+        !byoc_onnx__ints3(c, "dilations", w->dilations, NULL))
+        return 0;
+    for (int i = 0; i < 3; ++i) {
+        if (w->kernel[i] != weight_kernel[i]) {
+            byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel_shape (%lld, %lld, %lld) disagrees with W's (%lld, %lld, %lld)",
+                            (long long)w->kernel[0], (long long)w->kernel[1], (long long)w->kernel[2],
+                            (long long)weight_kernel[0], (long long)weight_kernel[1], (long long)weight_kernel[2]);
+            return 0;
+        }
+        if (w->strides[i] < 1 || w->dilations[i] < 1 || w->strides[i] > BYOC_MAX_DIM ||
+            w->dilations[i] > BYOC_MAX_DIM) {
+            byoc_onnx__fail(st, BYOC_ERR_ATTR, "strides and dilations must be positive");
+            return 0;
+        }
+    }
+    char buf[32];
+    const char *auto_pad = byoc_onnx__attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
+    if (!strcmp(auto_pad, "NOTSET")) {
+        int64_t v[8];
+        int n = byoc_onnx__attr_ints(c, "pads", v, 8);
+        if (n == -2) return 0;
+        if (n >= 0 && n != 6) {
+            byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected 6", n);
+            return 0;
+        }
+        if (n == 6) memcpy(w->pads, v, sizeof w->pads); /* ONNX: all begins, then all ends, as the IR op */
+        for (int i = 0; i < 6; ++i)
+            if (w->pads[i] < 0 || w->pads[i] > BYOC_MAX_DIM) {
+                byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads must be non-negative");
+                return 0;
+            }
+    } else if (!strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER")) {
+        for (int i = 0; i < 3 && !transposed; ++i) { /* output = ceil(in / stride); the odd pad at the end (UPPER) */
+            int64_t in = x->dims[2 + i], out = (in + w->strides[i] - 1) / w->strides[i];
+            int64_t total = (out - 1) * w->strides[i] + (w->kernel[i] - 1) * w->dilations[i] + 1 - in;
+            if (total < 0) total = 0;
+            w->pads[i] = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
+            w->pads[i + 3] = total - w->pads[i];
+        }
+    } else if (strcmp(auto_pad, "VALID")) {
+        byoc_onnx__fail(st, BYOC_ERR_ATTR, "auto_pad '%s' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID",
+                        auto_pad);
+        return 0;
+    }
+    return 1;
+}
+
+BYOC__PRIVATE void byoc_onnx__set_window3d(byoc_onnx__state *st, byoc_attrs *a, const byoc_onnx__window3d *w,
+                                           int64_t groups) {
+    byoc_attrs_set_ints(st->m, a, "kernel_size", w->kernel, 3);
+    byoc_attrs_set_ints(st->m, a, "strides", w->strides, 3);
+    byoc_attrs_set_ints(st->m, a, "dilation", w->dilations, 3);
+    byoc_attrs_set_ints(st->m, a, "padding", w->pads, 6);
+    byoc_attrs_set_int(st->m, a, "groups", groups);
+}
+
+/* Conv on NCDHW: nn.conv3d, then the bias */
+BYOC__PRIVATE byoc_result byoc_onnx__conv3d(byoc_onnx__ctx *c, byoc_node *x, byoc_node *w, const byoc_type *tx,
+                                            const byoc_type *tw) {
+    byoc_onnx__state *st = c->st;
+    byoc_onnx__window3d win;
+    if (!byoc_onnx__window3d_attrs(c, tx, tw->dims + 2, 0, &win)) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_onnx__set_window3d(st, &a, &win, byoc_onnx__attr_int(c, "group", 1));
+    byoc_attrs_set_int(st->m, &a, "channels", tw->dims[0]);
+    byoc_node *y = byoc_onnx__call2(st, "nn.conv3d", x, w, &a);
+    if (y && c->nin > 2 && c->in[2]) y = byoc_onnx__call2(st, "nn.bias_add", y, c->in[2], NULL);
+    c->out[0] = y;
+    return BYOC_ONNX__OK(c);
+}
+
+/* ConvTranspose on NCDHW: output_padding, and output_shape (or auto_pad SAME: input * stride) turned into
+   pads as the 2-D converter does (the odd one at the end, at the start for SAME_LOWER) */
+BYOC__PRIVATE byoc_result byoc_onnx__conv3d_transpose(byoc_onnx__ctx *c, byoc_node *x, byoc_node *w,
+                                                      const byoc_type *tx, const byoc_type *tw) {
+    byoc_onnx__state *st = c->st;
+    byoc_onnx__window3d win;
+    if (!byoc_onnx__window3d_attrs(c, tx, tw->dims + 2, 1, &win)) return BYOC_ONNX__OK(c);
+    char buf[32];
+    const char *auto_pad = byoc_onnx__attr_string(c, "auto_pad", "NOTSET", buf, sizeof buf);
+    int same = !strcmp(auto_pad, "SAME_UPPER") || !strcmp(auto_pad, "SAME_LOWER"),
+        lower = !strcmp(auto_pad, "SAME_LOWER");
+    int64_t outpad[3] = {0, 0, 0}, out_shape[3] = {0, 0, 0}, v[8];
+    int has_out_shape = 0;
+    if (!byoc_onnx__ints3(c, "output_padding", outpad, NULL)) return BYOC_ONNX__OK(c);
+    int n = byoc_onnx__attr_ints(c, "output_shape", v, 8);
+    if (n == -2) return BYOC_ONNX__OK(c);
+    if (n == 3 || n == 5) { /* spatial dims, or the whole NCDHW shape */
+        memcpy(out_shape, v + n - 3, sizeof out_shape);
+        has_out_shape = 1;
+    } else if (n >= 0) {
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "output_shape has %d values, expected 3", n);
+    }
+    for (int i = 0; i < 3; ++i)
+        if (outpad[i] < 0 || outpad[i] > BYOC_MAX_DIM || out_shape[i] < 0 || out_shape[i] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "output_padding and output_shape must be non-negative");
+    if (same && !has_out_shape) {
+        for (int i = 0; i < 3; ++i) out_shape[i] = tx->dims[2 + i] * win.strides[i];
+        has_out_shape = 1;
+    }
+    for (int i = 0; has_out_shape && i < 3; ++i) {
+        int64_t full = win.strides[i] * (tx->dims[2 + i] - 1) + outpad[i] + (win.kernel[i] - 1) * win.dilations[i] + 1;
+        int64_t total = full - out_shape[i];
+        if (total < 0) {
+            outpad[i] -= total;
+            total = 0;
+        } /* a larger output: extra planes at the end */
+        win.pads[i] = lower ? total - total / 2 : total / 2;
+        win.pads[i + 3] = total - win.pads[i];
+    }
+    int64_t groups = byoc_onnx__attr_int(c, "group", 1);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_onnx__set_window3d(st, &a, &win, groups);
+    byoc_attrs_set_int(st->m, &a, "channels", tw->dims[1] * groups);
+    byoc_attrs_set_ints(st->m, &a, "output_padding", outpad, 3);
+    byoc_node *y = byoc_onnx__call2(st, "nn.conv3d_transpose", x, w, &a);
+    if (y && c->nin > 2 && c->in[2]) y = byoc_onnx__call2(st, "nn.bias_add", y, c->in[2], NULL);
+    c->out[0] = y;
+    return BYOC_ONNX__OK(c);
+}
+
+/* the hook Conv and ConvTranspose call for rank-5 inputs */
+BYOC__PRIVATE byoc_result byoc_onnx__conv_nd(byoc_onnx__ctx *c, int transposed) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X"), *w = byoc_onnx__input(c, 1, "W");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "X"), *tw = tx ? byoc_onnx__tensor_of(st, w, "W") : NULL;
+    if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tw->rank != 5) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank 5", tw->rank);
+    return transposed ? byoc_onnx__conv3d_transpose(c, x, w, tx, tw) : byoc_onnx__conv3d(c, x, w, tx, tw);
+}
+
+/* -- Col2Im (opset 18): the sum of image patches back into the image -- */
+/* Col2Im's result is a transposed convolution of the columns, seen as [N, C * K, blocks...], grouped by
+   channel (groups = C) with a constant one-hot weight: column row c * K + j puts its value at tap j of
+   channel c. The output padding makes up the rows past the last whole block. Images of 1 (as 2-D with a
+   unit height), 2 or 3 spatial dims. */
+BYOC__PRIVATE byoc_result byoc_onnx__col2im(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "Col2Im's input");
+    int64_t image[3], block[3];
+    int s = t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "image_shape"), image, 3, "Col2Im's image_shape") : -1;
+    int nb =
+        s > 0 ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 2, "block_shape"), block, 3, "Col2Im's block_shape") : -1;
+    if (st->diag->code) return st->diag->code;
+    if (s < 1 || nb != s)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "image_shape and block_shape must "
+                               "have the same 1 to 3 values (got %d and %d)",
+                               s, nb);
+    if (t->rank != 3)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "Col2Im's input must be [N, C * K, L], got rank %d", t->rank);
+    if (t->dtype != BYOC_FLOAT32 && t->dtype != BYOC_FLOAT16 && t->dtype != BYOC_BFLOAT16)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Col2Im of %s is not supported (float32, float16, bfloat16)",
+                               byoc_dtype_name(t->dtype));
+    int64_t strides[3] = {1, 1, 1}, dil[3] = {1, 1, 1}, pads[6] = {0}, v[8], K = 1, L = 1, blocks[3], outpad[3];
+    static const char *const names[2] = {"strides", "dilations"};
+    int64_t *dst[2] = {strides, dil};
+    for (int q = 0; q < 2; ++q) {
+        int n = byoc_onnx__attr_ints(c, names[q], v, 8);
+        if (n == -2) return BYOC_ONNX__OK(c);
+        if (n >= 0 && n != s)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "%s has %d values, expected %d", names[q], n, s);
+        if (n == s) memcpy(dst[q], v, sizeof(int64_t) * (size_t)s);
+    }
+    int np = byoc_onnx__attr_ints(c, "pads", v, 8);
+    if (np == -2) return BYOC_ONNX__OK(c);
+    if (np >= 0 && np != 2 * s) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "pads has %d values, expected %d", np, 2 * s);
+    for (int i = 0; np > 0 && i < s; ++i) {
+        pads[i] = v[i];
+        pads[3 + i] = v[s + i];
+    }
+    for (int i = 0; i < s; ++i) {
+        if (image[i] < 1 || block[i] < 1 || strides[i] < 1 || dil[i] < 1 || pads[i] < 0 || pads[3 + i] < 0 ||
+            image[i] > BYOC_MAX_DIM || block[i] > 4096 || strides[i] > BYOC_MAX_DIM || dil[i] > BYOC_MAX_DIM ||
+            pads[i] > BYOC_MAX_DIM || pads[3 + i] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "Col2Im: image, block, strides and dilations must "
+                                   "be positive, pads non-negative (axis %d)",
+                                   i);
+        int64_t span = dil[i] * (block[i] - 1) + 1, room = image[i] + pads[i] + pads[3 + i] - span;
+        if (room < 0)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "Col2Im: a block of %lld does not fit the padded "
+                                   "image's %lld on axis %d",
+                                   (long long)span, (long long)(span + room), i);
+        blocks[i] = room / strides[i] + 1;
+        outpad[i] = room % strides[i];
+        K *= block[i];
+        L *= blocks[i];
+        if (K > 65536) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Col2Im blocks of %lld taps", (long long)K);
+    }
+    if (t->dims[1] % K || t->dims[2] != L)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE,
+                               "Col2Im's input is (%lld, %lld, %lld); blocks of %lld taps in %lld "
+                               "places need (N, C * %lld, %lld)",
+                               (long long)t->dims[0], (long long)t->dims[1], (long long)t->dims[2], (long long)K,
+                               (long long)L, (long long)K, (long long)L);
+    int64_t C = t->dims[1] / K, r = s == 3 ? 5 : 4, lead = 4 - s; /* 1-D runs as 2-D: one unit axis first */
+    int64_t cols[5] = {t->dims[0], C * K, 1, 1, 1}, wdims[5] = {C * K, 1, 1, 1, 1};
+    int64_t ks[3] = {1, 1, 1}, st3[3] = {1, 1, 1}, dl3[3] = {1, 1, 1}, op3[3] = {0, 0, 0}, pd6[6] = {0};
+    for (int i = 0; i < s; ++i) {
+        int a = s == 3 ? i : (int)lead + i - 2; /* the axis among the op's 2 or 3 spatial ones */
+        cols[2 + a] = blocks[i];
+        wdims[2 + a] = ks[a] = block[i];
+        st3[a] = strides[i];
+        dl3[a] = dil[i];
+        op3[a] = outpad[i];
+        pd6[a] = pads[i];
+        pd6[(s == 3 ? 3 : 2) + a] = pads[3 + i];
+    }
+    if ((uint64_t)(C * K) * (uint64_t)K > st->max_bytes / byoc_dtype_size(t->dtype))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                               "Col2Im's one-hot weight (%lld x %lld) is above the import "
+                               "limit of %llu bytes",
+                               (long long)(C * K), (long long)K, (unsigned long long)st->max_bytes);
+    byoc_node *w = byoc_constant(st->m, byoc_tensor_type(st->m, t->dtype, (int)r, wdims), NULL, 0);
+    if (!w) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+    memset(w->data, 0, byoc_constant_nbytes(w));
+    for (int64_t row = 0; row < C * K; ++row) byoc__store(t->dtype, w->data, row * K + row % K, 1.0);
+    w->checked_type = w->annotation;
+    int sp = s == 3 ? 3 : 2;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "strides", st3, sp);
+    byoc_attrs_set_ints(st->m, &a, "dilation", dl3, sp);
+    byoc_attrs_set_ints(st->m, &a, "padding", pd6, 2 * sp);
+    byoc_attrs_set_ints(st->m, &a, "output_padding", op3, sp);
+    byoc_attrs_set_int(st->m, &a, "groups", C);
+    byoc_attrs_set_int(st->m, &a, "channels", C);
+    byoc_attrs_set_ints(st->m, &a, "kernel_size", ks, sp);
+    byoc_node *y = byoc_onnx__call2(st, s == 3 ? "nn.conv3d_transpose" : "nn.conv2d_transpose",
+                                    byoc_onnx__reshape(st, x, (int)r, cols), w, &a);
+    int64_t out[5] = {t->dims[0], C, image[0], s > 1 ? image[1] : 0, s > 2 ? image[2] : 0};
+    c->out[0] = byoc_onnx__reshape(st, y, 2 + s, out);
+    return BYOC_ONNX__OK(c);
+}
+
+/* -- CenterCropPad (opset 18): each listed axis cropped to its centre or zero-padded around it -- */
+BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input_data");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "CenterCropPad's input");
+    int64_t shape[BYOC_MAX_RANK], axes[BYOC_MAX_RANK];
+    int n =
+        t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "CenterCropPad's shape")
+          : -1;
+    if (n < 0) return BYOC_ONNX__OK(c);
+    int na = byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK);
+    if (na == -2) return BYOC_ONNX__OK(c);
+    if (na < 0)
+        for (na = 0; na < t->rank; ++na) axes[na] = na;
+    if (n != na) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "shape has %d values for %d axes", n, na);
+    int64_t begin[BYOC_MAX_RANK], end[BYOC_MAX_RANK], width[2 * BYOC_MAX_RANK];
+    int seen[BYOC_MAX_RANK] = {0}, crops = 0, pads = 0;
+    for (int d = 0; d < t->rank; ++d) {
+        begin[d] = 0;
+        end[d] = t->dims[d];
+        width[2 * d] = width[2 * d + 1] = 0;
+    }
+    for (int i = 0; i < na; ++i) {
+        int d = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
+        if (d < 0) return BYOC_ONNX__OK(c);
+        if (seen[d]++) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", d);
+        if (shape[i] < 0 || shape[i] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "shape[%d] = %lld", i, (long long)shape[i]);
+        int64_t diff = t->dims[d] - shape[i];
+        if (diff > 0) {
+            begin[d] = diff / 2;
+            end[d] = begin[d] + shape[i];
+            crops = 1;
+        }
+        if (diff < 0) {
+            width[2 * d] = -diff / 2;
+            width[2 * d + 1] = -diff - -diff / 2;
+            pads = 1;
+        }
+    }
+    if (crops) {
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_ints(st->m, &a, "begin", begin, t->rank);
+        byoc_attrs_set_ints(st->m, &a, "end", end, t->rank);
+        x = byoc_onnx__call1(st, "strided_slice", x, &a);
+    }
+    if (pads && x) {
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attr_value pw;
+        memset(&pw, 0, sizeof pw);
+        pw.kind = BYOC_ATTR_INT_LIST;
+        pw.ints = width;
+        pw.count = 2 * t->rank;
+        pw.inner = 2;
+        byoc_attrs_set(st->m, &a, "pad_width", &pw);
+        x = byoc_onnx__call2(st, "nn.pad", x, byoc_onnx__scalar(st, t->dtype, 0), &a);
+    }
+    c->out[0] = x;
+    return BYOC_ONNX__OK(c);
+}
+
+/* -- TfIdfVectorizer: tfidf_vectorizer over int32 / int64 tokens -- */
+BYOC__PRIVATE byoc_result byoc_onnx__tfidf(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X");
+    if (!x) return BYOC_ONNX__OK(c);
+    const byoc_onnx__attr *strings = byoc_onnx__attr_get(c, "pool_strings");
+    if (strings && strings->nstrings)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                               "TfIdfVectorizer over strings (pool_strings) is not supported");
+    const byoc_onnx__attr *lists[3] = {byoc_onnx__attr_get(c, "ngram_counts"), byoc_onnx__attr_get(c, "ngram_indexes"),
+                                       byoc_onnx__attr_get(c, "pool_int64s")};
+    static const char *const names[3] = {"ngram_counts", "ngram_indexes", "pool_int64s"};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    for (int i = 0; i < 3; ++i) {
+        if (!lists[i] || lists[i]->type != BYOC_ONNX__ATTR_INTS)
+            return byoc_onnx__fail(st, BYOC_ERR_ATTR, "TfIdfVectorizer needs the ints attribute %s", names[i]);
+        int64_t count = (int64_t)stbds_arrlen(lists[i]->ints);
+        if (count > INT_MAX / 16)
+            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has %lld values", names[i], (long long)count);
+        int64_t *vals = (int64_t *)BYOC_MALLOC(sizeof(int64_t) * (size_t)(count ? count : 1));
+        if (!vals) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int64_t k = 0; k < count; ++k) vals[k] = (int64_t)lists[i]->ints[k];
+        byoc_attrs_set_ints(st->m, &a, names[i], vals, (int)count);
+        BYOC_FREE(vals);
+    }
+    const byoc_onnx__attr *wa = byoc_onnx__attr_get(c, "weights");
+    if (wa && wa->type != BYOC_ONNX__ATTR_FLOATS)
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "TfIdfVectorizer's weights must be a floats attribute");
+    if (wa) {
+        int64_t count = (int64_t)stbds_arrlen(wa->floats);
+        double *w = (double *)BYOC_MALLOC(sizeof(double) * (size_t)(count ? count : 1));
+        if (!w) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int64_t k = 0; k < count; ++k) {
+            uint32_t bits = (uint32_t)wa->floats[k];
+            float f;
+            memcpy(&f, &bits, 4);
+            w[k] = f;
+        }
+        byoc_attrs_set_floats(st->m, &a, "weights", w, (int)count);
+        BYOC_FREE(w);
+    }
+    char buf[16];
+    byoc_attrs_set_string(st->m, &a, "mode", byoc_onnx__attr_string(c, "mode", "", buf, sizeof buf));
+    byoc_attrs_set_int(st->m, &a, "min_gram_length", byoc_onnx__attr_int(c, "min_gram_length", 0));
+    byoc_attrs_set_int(st->m, &a, "max_gram_length", byoc_onnx__attr_int(c, "max_gram_length", 0));
+    byoc_attrs_set_int(st->m, &a, "max_skip_count", byoc_onnx__attr_int(c, "max_skip_count", 0));
+    c->out[0] = byoc_onnx__call1(st, "tfidf_vectorizer", x, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: recurrent and spectral (recurrent)
 /* (converters: recurrent) */
@@ -3042,6 +3805,91 @@ BYOC__PRIVATE byoc_result byoc_onnx__stft(byoc_onnx__ctx *c, const char *op) {
 
 // [SECTION] impl: op converters: losses (losses)
 /* (converters: losses) */
+/* reduction and ignore_index of NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as nn.nll_loss's
+   attributes; ONNX without ignore_index ignores no target (None), not TVM's default -100 */
+BYOC__PRIVATE int byoc_onnx__loss_attrs(byoc_onnx__ctx *c, byoc_attrs *a) {
+    char buf[32];
+    const char *reduction = byoc_onnx__attr_string(c, "reduction", "mean", buf, sizeof buf);
+    if (strcmp(reduction, "none") && strcmp(reduction, "sum") && strcmp(reduction, "mean")) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "reduction \"%s\" is not one of none, sum, mean", reduction);
+        return 0;
+    }
+    memset(a, 0, sizeof *a);
+    byoc_attrs_set_string(c->st->m, a, "reduction", reduction);
+    if (byoc_onnx__attr_get(c, "ignore_index"))
+        byoc_attrs_set_int(c->st->m, a, "ignore_index", byoc_onnx__attr_int(c, "ignore_index", 0));
+    else byoc_attrs_set_none(c->st->m, a, "ignore_index");
+    return 1;
+}
+
+/* NegativeLogLikelihoodLoss (opsets 12, 13): nn.nll_loss(input, target[, weight]) */
+BYOC__PRIVATE byoc_result byoc_onnx__nll_loss(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "input"), byoc_onnx__input(c, 1, "target"),
+                          c->nin > 2 ? c->in[2] : NULL};
+    byoc_attrs a;
+    if (!args[0] || !args[1] || !byoc_onnx__loss_attrs(c, &a)) return BYOC_ONNX__OK(c);
+    c->out[0] = byoc_onnx__call(c->st, op, args, args[2] ? 3 : 2, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* log_softmax over axis 1 in double: x - (m + log(sum(exp(x - m)))), m the maximum (nn.log_softmax's kernel
+   computes in float32, which would round float64 scores) */
+BYOC__PRIVATE byoc_node *byoc_onnx__log_softmax_f64(byoc_onnx__state *st, byoc_node *x) {
+    byoc_attrs a;
+    int64_t axis = 1;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "axis", &axis, 1);
+    byoc_attrs_set_bool(st->m, &a, "keepdims", 1);
+    byoc_node *m = byoc_onnx__call1(st, "max", x, &a);
+    byoc_node *e = byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "subtract", x, m, NULL), NULL);
+    byoc_node *log_sum = byoc_onnx__call1(st, "log", byoc_onnx__call1(st, "sum", e, &a), NULL);
+    byoc_node *lse = byoc_onnx__call2(st, "add", m, log_sum, NULL);
+    return byoc_onnx__call2(st, "subtract", x, lse, NULL);
+}
+
+/* SoftmaxCrossEntropyLoss (opsets 12, 13): nn.log_softmax over the classes (axis 1), then nn.nll_loss; the
+   optional second output, log_prob, is the log_softmax itself */
+BYOC__PRIVATE byoc_result byoc_onnx__softmax_cross_entropy(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_node *scores = byoc_onnx__input(c, 0, "scores"), *labels = byoc_onnx__input(c, 1, "labels");
+    const byoc_type *t = scores ? byoc_onnx__tensor_of(c->st, scores, "scores") : NULL;
+    byoc_attrs a, axis;
+    if (!t || !labels || !byoc_onnx__loss_attrs(c, &a)) return BYOC_ONNX__OK(c);
+    if (t->rank < 2)
+        return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "scores must be (N, C, d1, ..., dk), got rank %d", t->rank);
+    memset(&axis, 0, sizeof axis);
+    byoc_attrs_set_int(c->st->m, &axis, "axis", 1);
+    byoc_node *log_prob = t->dtype == BYOC_FLOAT64 ? byoc_onnx__log_softmax_f64(c->st, scores)
+                                                   : byoc_onnx__call1(c->st, "nn.log_softmax", scores, &axis);
+    byoc_node *args[3] = {log_prob, labels, c->nin > 2 ? c->in[2] : NULL};
+    if (log_prob) c->out[0] = byoc_onnx__call(c->st, "nn.nll_loss", args, args[2] ? 3 : 2, &a);
+    if (c->nout > 1) c->out[1] = log_prob;
+    return BYOC_ONNX__OK(c);
+}
+
+/* Einsum (opset 12): einsum over the tuple of every input, the equation as given */
+BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
+    char buf[512];
+    const byoc_onnx__attr *eq = byoc_onnx__attr_get(c, "equation");
+    if (eq && eq->type == BYOC_ONNX__ATTR_STRING && eq->s.n >= sizeof buf) /* never parse a truncated one */
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Einsum's equation has %zu characters (at most %zu)",
+                               eq->s.n, sizeof buf - 1);
+    const char *equation = byoc_onnx__attr_string(c, "equation", NULL, buf, sizeof buf);
+    if (!equation) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Einsum needs an equation");
+    if (c->nin < 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Einsum needs an input");
+    byoc_node *fields[64];
+    if (c->nin > 64) return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Einsum has %d inputs (at most 64)", c->nin);
+    for (int i = 0; i < c->nin; ++i)
+        if (!(fields[i] = byoc_onnx__input(c, i, "Inputs"))) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_onnx__note(c->st, byoc_tuple(c->st->m, fields, c->nin));
+    if (!tuple || byoc_infer_node_type(c->st->m, tuple, c->st->diag) != BYOC_OK)
+        return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "Einsum's inputs do not form a tuple of tensors");
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "equation", equation);
+    c->out[0] = byoc_onnx__call1(c->st, op, tuple, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
@@ -3143,12 +3991,49 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Unsqueeze", byoc_onnx__unsqueeze, NULL},
     {"Where", byoc_onnx__where, NULL},
     /* ---- math ---- */
+    {"Acos", byoc_onnx__unary, "acos"},
+    {"Acosh", byoc_onnx__unary, "acosh"},
+    {"And", byoc_onnx__binary, "logical_and"},
+    {"Asin", byoc_onnx__unary, "asin"},
+    {"Asinh", byoc_onnx__unary, "asinh"},
+    {"Atan", byoc_onnx__unary, "atan"},
+    {"Atanh", byoc_onnx__unary, "atanh"},
+    {"BitShift", byoc_onnx__bitshift, NULL},
+    {"Cos", byoc_onnx__unary, "cos"},
+    {"Cosh", byoc_onnx__unary, "cosh"},
+    {"CumSum", byoc_onnx__cumsum, "cumsum"},
+    {"Det", byoc_onnx__unary, "det"},
+    {"EyeLike", byoc_onnx__eye_like, "eye_like"},
+    {"Gelu", byoc_onnx__gelu, "nn.gelu"},
+    {"Hardmax", byoc_onnx__softmax, "hardmax"},
+    {"Mod", byoc_onnx__mod, NULL},
+    {"Or", byoc_onnx__binary, "logical_or"},
+    {"ReduceProd", byoc_onnx__reduce, "prod"},
+    {"Round", byoc_onnx__unary, "round"},
+    {"Sin", byoc_onnx__unary, "sin"},
+    {"Sinh", byoc_onnx__unary, "sinh"},
+    {"Tan", byoc_onnx__unary, "tan"},
+    {"Trilu", byoc_onnx__trilu, "trilu"},
+    {"Xor", byoc_onnx__binary, "logical_xor"},
     /* (end of math) */
     /* ---- indexing ---- */
+    {"ArgMax", byoc_onnx__argreduce, "argmax"},
+    {"ArgMin", byoc_onnx__argreduce, "argmin"},
+    {"GatherElements", byoc_onnx__gather_elements, "gather"},
+    {"GatherND", byoc_onnx__gather_nd, "gather_nd"},
+    {"OneHot", byoc_onnx__one_hot, "one_hot"},
+    {"ReverseSequence", byoc_onnx__reverse_sequence, "reverse_sequence"},
+    {"Scatter", byoc_onnx__scatter_elements, "scatter_elements"},
+    {"ScatterElements", byoc_onnx__scatter_elements, "scatter_elements"},
+    {"ScatterND", byoc_onnx__scatter_nd, "scatter_nd"},
+    {"TopK", byoc_onnx__topk, "topk"},
     /* (end of indexing) */
     /* ---- sampling ---- */
     /* (end of sampling) */
     /* ---- windows ---- */
+    {"CenterCropPad", byoc_onnx__center_crop_pad, NULL},
+    {"Col2Im", byoc_onnx__col2im, NULL},
+    {"TfIdfVectorizer", byoc_onnx__tfidf, "tfidf_vectorizer"},
     /* (end of windows) */
     /* ---- recurrent ---- */
     {"BlackmanWindow", byoc_onnx__window_op, "blackman_window"},
@@ -3162,6 +4047,9 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"STFT", byoc_onnx__stft, "stft"},
     /* (end of recurrent) */
     /* ---- losses ---- */
+    {"NegativeLogLikelihoodLoss", byoc_onnx__nll_loss, "nn.nll_loss"},
+    {"SoftmaxCrossEntropyLoss", byoc_onnx__softmax_cross_entropy, NULL},
+    {"Einsum", byoc_onnx__einsum, "einsum"},
     /* (end of losses) */
 };
 
@@ -3211,8 +4099,8 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const
     }
     for (int i = 0; i < o->nshapes; ++i)
         if (o->shapes[i].input ? !strcmp(o->shapes[i].input, name) : i == position) {
-            int fits = !vi->has_shape || o->shapes[i].rank == vi->rank;
-            for (int d = 0; fits && vi->has_shape && d < vi->rank; ++d)
+            int fits = !vi->has_shape || o->shapes_replace_declared || o->shapes[i].rank == vi->rank;
+            for (int d = 0; fits && vi->has_shape && !o->shapes_replace_declared && d < vi->rank; ++d)
                 fits = vi->dims[d] < 0 || vi->dim_names[d].n || vi->dims[d] == o->shapes[i].dims[d];
             if (!fits) { /* "expects (1, 3, ?, 224) float32, given (1, 3, 200)" */
                 char want[300] = "(", have[300] = "(";

@@ -4,27 +4,10 @@
 // {"model": NAME, "ort_ms_median": X, "ort_ms_min": Y, "runs": N}.
 // onnxruntime-node comes from npm (npm install onnxruntime-node --onnxruntime-node-install=skip).
 'use strict';
-const fs = require('fs');
 const path = require('path');
 const ort = require('onnxruntime-node');
 
-const npyTypes = {'<f4': ['float32', Float32Array], '<i8': ['int64', BigInt64Array], '<i4': ['int32', Int32Array],
-                  '|u1': ['uint8', Uint8Array], '|i1': ['int8', Int8Array], '|b1': ['bool', Uint8Array]};
-
-function readNpy(file) {
-  const buf = fs.readFileSync(file);
-  const major = buf[6];
-  const hlen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
-  const start = major === 1 ? 10 : 12;
-  const header = buf.toString('latin1', start, start + hlen);
-  const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
-  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)[1].split(',').map(s => s.trim()).filter(s => s).map(Number);
-  const [type, Ctor] = npyTypes[descr];
-  const bytes = buf.subarray(start + hlen);
-  const copy = new Uint8Array(bytes.length);
-  copy.set(bytes);
-  return new ort.Tensor(type, new Ctor(copy.buffer, 0, copy.length / Ctor.BYTES_PER_ELEMENT), shape);
-}
+const {readNpy} = require('./npy.js');
 
 (async () => {
   const runs = Number(process.argv[2]);
@@ -32,7 +15,7 @@ function readNpy(file) {
     const session = await ort.InferenceSession.create(path.join(dir, 'model.onnx'),
       {intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: 3});
     const feeds = {};
-    session.inputNames.forEach((name, k) => { feeds[name] = readNpy(path.join(dir, `input_${k}.npy`)); });
+    session.inputNames.forEach((name, k) => { feeds[name] = readNpy(ort, path.join(dir, `input_${k}.npy`)); });
     await session.run(feeds); // warm-up
     const times = [];
     for (let r = 0; r < runs; ++r) {
