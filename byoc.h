@@ -11010,6 +11010,916 @@ static byoc_result byoc__k_tfidf(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
 /* (ops: recurrent) attribute tables, type relations, FLOP models and kernels of this family */
+/* ---- recurrent cells: nn.rnn, nn.gru, nn.lstm (ONNX RNN, GRU, LSTM) ----
+   One call runs the whole sequence of every direction: X (seq, batch, input) or, with layout 1,
+   (batch, seq, input); W (dirs, gates * hidden, input); R (dirs, gates * hidden, hidden); then the
+   optional B (dirs, 2 * gates * hidden), sequence_lens (batch), initial_h and initial_c (dirs, batch,
+   hidden; layout 1: batch, dirs, hidden) and P (dirs, 3 * hidden), in ONNX's order. A frontend fills an
+   omitted input that a later one follows (zeros, full lengths). The result is (Y, Y_h) or, for
+   nn.lstm, (Y, Y_h, Y_c). Gates are ONNX's order: GRU z, r, h; LSTM i, o, f, c. */
+static const byoc_attr_spec byoc__attrs_rnn[] = {
+    BYOC__A("hidden_size", BYOC__INT | BYOC__OPT, "None"), BYOC__A("direction", BYOC__STR, "\"forward\""),
+    BYOC__A("activations", BYOC__STR, "\"\""),            BYOC__A("activation_alpha", BYOC__FLTS, "[]"),
+    BYOC__A("activation_beta", BYOC__FLTS, "[]"),         BYOC__A("clip", BYOC__FLT | BYOC__OPT, "None"),
+    BYOC__A("layout", BYOC__INT, "0")};
+static const byoc_attr_spec byoc__attrs_gru[] = {
+    BYOC__A("hidden_size", BYOC__INT | BYOC__OPT, "None"), BYOC__A("direction", BYOC__STR, "\"forward\""),
+    BYOC__A("activations", BYOC__STR, "\"\""),            BYOC__A("activation_alpha", BYOC__FLTS, "[]"),
+    BYOC__A("activation_beta", BYOC__FLTS, "[]"),         BYOC__A("clip", BYOC__FLT | BYOC__OPT, "None"),
+    BYOC__A("layout", BYOC__INT, "0"),                    BYOC__A("linear_before_reset", BYOC__BOOL, "False")};
+static const byoc_attr_spec byoc__attrs_lstm[] = {
+    BYOC__A("hidden_size", BYOC__INT | BYOC__OPT, "None"), BYOC__A("direction", BYOC__STR, "\"forward\""),
+    BYOC__A("activations", BYOC__STR, "\"\""),            BYOC__A("activation_alpha", BYOC__FLTS, "[]"),
+    BYOC__A("activation_beta", BYOC__FLTS, "[]"),         BYOC__A("clip", BYOC__FLT | BYOC__OPT, "None"),
+    BYOC__A("layout", BYOC__INT, "0"),                    BYOC__A("input_forget", BYOC__BOOL, "False")};
+
+/* the activation functions ONNX's recurrent ops name; those marked take an alpha and a beta, consumed
+   in order from activation_alpha / activation_beta, each falling back to its ONNX default */
+enum {
+    BYOC__RACT_SIGMOID, BYOC__RACT_TANH, BYOC__RACT_RELU, BYOC__RACT_AFFINE, BYOC__RACT_LEAKY_RELU,
+    BYOC__RACT_THRESHOLDED_RELU, BYOC__RACT_SCALED_TANH, BYOC__RACT_HARD_SIGMOID, BYOC__RACT_ELU,
+    BYOC__RACT_SOFTSIGN, BYOC__RACT_SOFTPLUS, BYOC__RACT_COUNT
+};
+static const struct {
+    const char *name;
+    int takes_alpha, takes_beta;
+    float alpha, beta;
+} byoc__racts[BYOC__RACT_COUNT] = {
+    {"Sigmoid", 0, 0, 0, 0},   {"Tanh", 0, 0, 0, 0},          {"Relu", 0, 0, 0, 0},
+    {"Affine", 1, 1, 1, 0},    {"LeakyRelu", 1, 0, 0.01f, 0}, {"ThresholdedRelu", 1, 0, 1, 0},
+    {"ScaledTanh", 1, 1, 1, 1}, {"HardSigmoid", 1, 1, 0.2f, 0.5f}, {"Elu", 1, 0, 1, 0},
+    {"Softsign", 0, 0, 0, 0},  {"Softplus", 0, 0, 0, 0}};
+
+typedef struct byoc__ract {
+    int kind;
+    float alpha, beta;
+} byoc__ract;
+
+/* everything a recurrent call needs, from its attributes and argument shapes */
+typedef struct byoc__rnn_cfg {
+    int gates;                     /* 1 nn.rnn, 3 nn.gru, 4 nn.lstm */
+    int nact;                      /* activations per direction: 1, 2, 3 */
+    int64_t T, B, I, H, D;         /* steps, batch, input size, hidden size, directions */
+    int layout, reverse;           /* layout 1: batch first; reverse: the only direction runs backwards */
+    int has_clip;
+    float clip;
+    int input_forget, linear_before_reset;
+    byoc__ract act[2][3];          /* per direction: f, g, h */
+} byoc__rnn_cfg;
+
+BYOC__PRIVATE int byoc__ieq(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        char x = a[i] >= 'A' && a[i] <= 'Z' ? (char)(a[i] - 'A' + 'a') : a[i];
+        char y = b[i] >= 'A' && b[i] <= 'Z' ? (char)(b[i] - 'A' + 'a') : b[i];
+        if (x != y || !y) return 0;
+    }
+    return b[n] == 0;
+}
+
+/* Reads direction, activations (comma-separated names, "" for the defaults) with their alphas and
+   betas, clip and the cell flags into cfg; 0 with the reason in why. ONNX lists activations for every
+   direction; one direction's list serves both, as ONNX Runtime accepts. */
+BYOC__PRIVATE int byoc__rnn_read_attrs(byoc__rnn_cfg *cfg, const byoc_attrs *given, const byoc_attrs *defaults,
+                                       char *why, size_t cap) {
+#define BYOC__RNN_ATTR(name) \
+    (byoc_attrs_get(given, name) ? byoc_attrs_get(given, name) : byoc_attrs_get(defaults, name))
+    const byoc_attr_value *dir = BYOC__RNN_ATTR("direction"), *acts = BYOC__RNN_ATTR("activations"),
+                          *alpha = BYOC__RNN_ATTR("activation_alpha"), *beta = BYOC__RNN_ATTR("activation_beta"),
+                          *clip = BYOC__RNN_ATTR("clip"), *layout = BYOC__RNN_ATTR("layout"),
+                          *forget = BYOC__RNN_ATTR("input_forget"), *lbr = BYOC__RNN_ATTR("linear_before_reset");
+#undef BYOC__RNN_ATTR
+    const char *d = dir && dir->kind == BYOC_ATTR_STRING ? dir->s : "forward";
+    cfg->D = !strcmp(d, "bidirectional") ? 2 : 1;
+    cfg->reverse = !strcmp(d, "reverse");
+    if (strcmp(d, "forward") && cfg->D == 1 && !cfg->reverse) {
+        snprintf(why, cap, "direction must be \"forward\", \"reverse\" or \"bidirectional\", got \"%s\"", d);
+        return 0;
+    }
+    cfg->layout = layout && layout->kind == BYOC_ATTR_INT ? (int)layout->i : 0;
+    if (cfg->layout != 0 && cfg->layout != 1) {
+        snprintf(why, cap, "layout must be 0 or 1, got %d", cfg->layout);
+        return 0;
+    }
+    cfg->has_clip = clip && clip->kind == BYOC_ATTR_FLOAT;
+    cfg->clip = cfg->has_clip ? (float)clip->f : 0;
+    if (cfg->has_clip && !(cfg->clip >= 0)) {
+        snprintf(why, cap, "clip must be a threshold >= 0, got %g", clip->f);
+        return 0;
+    }
+    cfg->input_forget = forget && forget->kind == BYOC_ATTR_BOOL && forget->i;
+    cfg->linear_before_reset = lbr && lbr->kind == BYOC_ATTR_BOOL && lbr->i;
+    cfg->nact = cfg->gates == 4 ? 3 : cfg->gates == 3 ? 2 : 1;
+    const int defs[3] = {cfg->gates == 1 ? BYOC__RACT_TANH : BYOC__RACT_SIGMOID, BYOC__RACT_TANH, BYOC__RACT_TANH};
+    const char *list = acts && acts->kind == BYOC_ATTR_STRING ? acts->s : "";
+    int n = 0, na = 0, nb = 0, kinds[6];
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        while (len && *p == ' ') { p++; len--; }
+        size_t trimmed = len;
+        while (trimmed && p[trimmed - 1] == ' ') trimmed--;
+        int kind = -1;
+        for (int k = 0; k < BYOC__RACT_COUNT && kind < 0; ++k)
+            if (byoc__ieq(p, byoc__racts[k].name, trimmed)) kind = k;
+        if (kind < 0) {
+            snprintf(why, cap, "unknown activation \"%.*s\" (Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, "
+                     "ScaledTanh, HardSigmoid, Elu, Softsign, Softplus)", (int)trimmed, p);
+            return 0;
+        }
+        if (n == 6) { snprintf(why, cap, "more than 6 activations"); return 0; }
+        kinds[n++] = kind;
+        p += len;
+        if (*p == ',') p++;
+    }
+    if (n && n != cfg->nact && n != cfg->nact * cfg->D) {
+        snprintf(why, cap, "%d activations given, the op takes %d per direction (%lld directions)", n, cfg->nact,
+                 (long long)cfg->D);
+        return 0;
+    }
+    /* one direction's list serves both; then alphas and betas go, in order, each to the next listed
+       activation that takes one */
+    int total = cfg->nact * (int)cfg->D;
+    for (int i = 0; i < total; ++i) {
+        byoc__ract *a = &cfg->act[i / cfg->nact][i % cfg->nact];
+        a->kind = n == 0 ? defs[i % cfg->nact] : kinds[i % n];
+        a->alpha = byoc__racts[a->kind].alpha;
+        a->beta = byoc__racts[a->kind].beta;
+        if (n == 0) continue;
+        if (byoc__racts[a->kind].takes_alpha && alpha && alpha->kind == BYOC_ATTR_FLOAT_LIST && na < alpha->count)
+            a->alpha = (float)alpha->floats[na++];
+        if (byoc__racts[a->kind].takes_beta && beta && beta->kind == BYOC_ATTR_FLOAT_LIST && nb < beta->count)
+            a->beta = (float)beta->floats[nb++];
+    }
+    return 1;
+}
+
+BYOC__PRIVATE int byoc__rnn_gates_of(const char *op) {
+    return !strcmp(op, "nn.lstm") ? 4 : !strcmp(op, "nn.gru") ? 3 : 1;
+}
+
+/* an optional argument's expected shape: rank and dims, with a message naming it when it differs */
+BYOC__PRIVATE int byoc__rnn_arg_is(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int rank,
+                                   const int64_t *dims) {
+    if (!byoc__rank_arg(ctx, t, what, rank)) return 0;
+    for (int d = 0; d < rank; ++d)
+        if (t->dims[d] != dims[d]) {
+            char want[96];
+            int at = snprintf(want, sizeof want, "(");
+            for (int e = 0; e < rank && at < (int)sizeof want; ++e)
+                at += snprintf(want + at, sizeof want - (size_t)at, "%s%lld", e ? ", " : "", (long long)dims[e]);
+            BYOC__FAIL("%s has dim %d of %lld, the op needs shape %s)", what, d, (long long)t->dims[d], want);
+            return 0;
+        }
+    return 1;
+}
+
+static const byoc_type *byoc__rel_recurrent(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    byoc__rnn_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gates = byoc__rnn_gates_of(BYOC__OPNAME);
+    char why[256];
+    if (!byoc__rnn_read_attrs(&cfg, at, at, why, sizeof why)) return BYOC__FAIL("%s", why);
+    const byoc_type *x = a[0], *w = a[1], *r = a[2];
+    if (!byoc__float_arg(ctx, x, "X") || !byoc__static_arg(ctx, x, "X") || !byoc__rank_arg(ctx, x, "X", 3) ||
+        !byoc__static_arg(ctx, w, "W") || !byoc__rank_arg(ctx, w, "W", 3) || !byoc__same_dtype(ctx, x, w) ||
+        !byoc__static_arg(ctx, r, "R") || !byoc__rank_arg(ctx, r, "R", 3) || !byoc__same_dtype(ctx, x, r))
+        return NULL;
+    int64_t T = x->dims[cfg.layout ? 1 : 0], B = x->dims[cfg.layout ? 0 : 1], I = x->dims[2], H = r->dims[2],
+            G = cfg.gates, D = cfg.D;
+    int64_t hidden = byoc_attrs_int(at, "hidden_size", H);
+    if (hidden != H || H <= 0)
+        return BYOC__FAIL("hidden_size is %lld, R's last dim %lld", (long long)hidden, (long long)H);
+    int64_t wd[3] = {D, G * H, I}, rd[3] = {D, G * H, H}, bd[2] = {D, 2 * G * H}, ld[1] = {B}, pd[2] = {D, 3 * H};
+    int64_t hd[3] = {D, B, H}, hd1[3] = {B, D, H};
+    if (!byoc__rnn_arg_is(ctx, w, "W", 3, wd) || !byoc__rnn_arg_is(ctx, r, "R", 3, rd)) return NULL;
+    static const char *const names[] = {"B", "sequence_lens", "initial_h", "initial_c", "P"};
+    for (int i = 3; i < n; ++i) {
+        const byoc_type *t = a[i];
+        const char *what = names[i - 3];
+        int ok = byoc__static_arg(ctx, t, what);
+        if (ok && i == 4) {
+            ok = byoc__rnn_arg_is(ctx, t, what, 1, ld);
+            if (ok && t->dtype != BYOC_INT32 && t->dtype != BYOC_INT64)
+                return BYOC__FAIL("sequence_lens must be int32 or int64, got %s", byoc_dtype_name(t->dtype));
+        } else if (ok) {
+            ok = byoc__same_dtype(ctx, x, t) &&
+                 byoc__rnn_arg_is(ctx, t, what, i == 3 || i == 7 ? 2 : 3,
+                                  i == 3 ? bd : i == 7 ? pd : cfg.layout ? hd1 : hd);
+        }
+        if (!ok) return NULL;
+    }
+    int64_t yd[4] = {T, D, B, H}, yd1[4] = {B, T, D, H};
+    const byoc_type *y = byoc_type_rel_tensor(ctx, x->dtype, 4, cfg.layout ? yd1 : yd),
+                    *yh = byoc_type_rel_tensor(ctx, x->dtype, 3, cfg.layout ? hd1 : hd);
+    const byoc_type *fields[3] = {y, yh, yh};
+    return byoc_type_rel_tuple(ctx, fields, G == 4 ? 3 : 2);
+}
+
+/* two flops per multiply-add of the input and recurrent products, a few per gate element */
+BYOC__PRIVATE double byoc__flops_recurrent(const byoc_node *c) {
+    if (c->nargs < 3) return 0;
+    const byoc_type *x = c->args[0]->checked_type, *w = c->args[1]->checked_type, *r = c->args[2]->checked_type;
+    if (!x || !w || !r || x->rank != 3 || w->rank != 3 || r->rank != 3) return 0;
+    double steps = (double)x->dims[0] * (double)x->dims[1] * (double)w->dims[0], gate_elems = (double)w->dims[1];
+    return steps * gate_elems * (2.0 * (double)w->dims[2] + 2.0 * (double)r->dims[2] + 12.0);
+}
+
+BYOC__PRIVATE int byoc__rnn_cfg_of(const byoc__kctx *k, byoc__rnn_cfg *cfg, char *why, size_t cap) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->gates = byoc__rnn_gates_of(k->name);
+    if (!byoc__rnn_read_attrs(cfg, &k->call->attrs, &k->call->op->defaults, why, cap)) return 0;
+    const byoc_tensor *x = &k->in[0];
+    cfg->T = x->dims[cfg->layout ? 1 : 0];
+    cfg->B = x->dims[cfg->layout ? 0 : 1];
+    cfg->I = x->dims[2];
+    cfg->H = k->in[2].dims[2];
+    return 1;
+}
+
+#define BYOC__RNN_ALIGN(bytes) (((size_t)(bytes) + 63) & ~(size_t)63)
+/* scratch: the input projection of every step (steps * batch rows of gates * hidden), the recurrent
+   product of one step, the hidden and cell states, one more state-sized buffer, the lengths and GEMM's */
+BYOC__PRIVATE size_t byoc__rnn_ws_parts(const byoc__rnn_cfg *c, size_t part[6]) {
+    int64_t gh = c->gates * c->H;
+    part[0] = BYOC__RNN_ALIGN(sizeof(float) * (size_t)(c->T * c->B * gh));
+    part[1] = BYOC__RNN_ALIGN(sizeof(float) * (size_t)(c->B * gh));
+    part[2] = part[3] = part[4] = BYOC__RNN_ALIGN(sizeof(float) * (size_t)(c->B * c->H));
+    part[5] = BYOC__RNN_ALIGN(sizeof(int64_t) * (size_t)c->B);
+    return part[0] + part[1] + part[2] + part[3] + part[4] + part[5] + byoc_sgemm_workspace_size();
+}
+static size_t byoc__ws_recurrent(const byoc__kctx *k) {
+    byoc__rnn_cfg cfg;
+    char why[256];
+    size_t part[6];
+    if (!byoc__rnn_cfg_of(k, &cfg, why, sizeof why)) return 0;
+    if (k->in[0].dtype == BYOC_FLOAT64) /* one entry's gates and states at a time, and the lengths */
+        return BYOC__RNN_ALIGN(sizeof(double) * (size_t)((cfg.gates + 3) * cfg.H)) + sizeof(int64_t) * (size_t)cfg.B;
+    return byoc__rnn_ws_parts(&cfg, part);
+}
+
+/* clip to [-clip, clip] (clip < 0: none), then the activation, in place */
+BYOC__PRIVATE void byoc__ract_apply(float clip, const byoc__ract *a, float *x, int64_t n) {
+    if (clip >= 0) {
+        float c = clip;
+        for (int64_t i = 0; i < n; ++i) x[i] = x[i] < -c ? -c : x[i] > c ? c : x[i];
+    }
+    byoc__unary_params pr;
+    memset(&pr, 0, sizeof pr);
+    pr.alpha = a->alpha;
+    pr.beta = a->beta;
+    float al = a->alpha, be = a->beta;
+    switch (a->kind) { /* the common ones through the vector loops of the unary kernels */
+    case BYOC__RACT_SIGMOID: byoc__unary_f32(BYOC__K_SIGMOID, &pr, x, x, n); break;
+    case BYOC__RACT_TANH: byoc__unary_f32(BYOC__K_TANH, &pr, x, x, n); break;
+    case BYOC__RACT_RELU: byoc__unary_f32(BYOC__K_RELU, &pr, x, x, n); break;
+    case BYOC__RACT_LEAKY_RELU: byoc__unary_f32(BYOC__K_LEAKY_RELU, &pr, x, x, n); break;
+    case BYOC__RACT_HARD_SIGMOID: byoc__unary_f32(BYOC__K_HARD_SIGMOID, &pr, x, x, n); break;
+    case BYOC__RACT_AFFINE: for (int64_t i = 0; i < n; ++i) x[i] = al * x[i] + be; break;
+    case BYOC__RACT_THRESHOLDED_RELU: for (int64_t i = 0; i < n; ++i) x[i] = x[i] > al ? x[i] : 0.0f; break;
+    case BYOC__RACT_SCALED_TANH: for (int64_t i = 0; i < n; ++i) x[i] = al * tanhf(be * x[i]); break;
+    case BYOC__RACT_ELU:
+        for (int64_t i = 0; i < n; ++i) x[i] = x[i] >= 0 ? x[i] : al * (expf(x[i]) - 1.0f);
+        break;
+    case BYOC__RACT_SOFTSIGN: for (int64_t i = 0; i < n; ++i) x[i] = x[i] / (1.0f + fabsf(x[i])); break;
+    case BYOC__RACT_SOFTPLUS: /* log(1 + e^x), which is x itself where e^x would overflow */
+        for (int64_t i = 0; i < n; ++i) x[i] = x[i] > 30.0f ? x[i] : log1pf(expf(x[i]));
+        break;
+    default: break;
+    }
+}
+
+#define BYOC__RNN_CLIP(cfg) ((cfg)->has_clip ? (cfg)->clip : -1.0f)
+/* one call's tensors and scratch */
+typedef struct byoc__rnn_run {
+    const byoc__rnn_cfg *cfg;
+    const float *x, *w, *r, *bias, *h0, *c0, *peep; /* bias, h0, c0, peep: NULL when not given */
+    const int64_t *len;                              /* per batch entry, checked to be in [0, T] */
+    float *y, *yh, *yc;                              /* yc: NULL but for nn.lstm */
+    float *proj, *rec, *h, *c, *tmp;
+    void *gemm_ws;
+} byoc__rnn_run;
+
+BYOC__PRIVATE int64_t byoc__rnn_xrow(const byoc__rnn_cfg *c, int64_t t, int64_t b) {
+    return c->layout ? b * c->T + t : t * c->B + b;
+}
+BYOC__PRIVATE int64_t byoc__rnn_state_at(const byoc__rnn_cfg *c, int64_t d, int64_t b) {
+    return (c->layout ? b * c->D + d : d * c->B + b) * c->H;
+}
+
+/* one LSTM step of batch entry b: g holds its four gate sums (i, o, f, c) */
+BYOC__PRIVATE void byoc__lstm_cell(const byoc__rnn_run *run, int d, int64_t b, float *g) {
+    const byoc__rnn_cfg *cfg = run->cfg;
+    int64_t H = cfg->H;
+    float *gi = g, *go = g + H, *gf = g + 2 * H, *gc = g + 3 * H, *c = run->c + b * H, *h = run->h + b * H,
+          *hc = run->tmp + b * H;
+    const float *p = run->peep ? run->peep + d * 3 * H : NULL;
+    if (p)
+        for (int64_t j = 0; j < H; ++j) { gi[j] += p[j] * c[j]; gf[j] += p[2 * H + j] * c[j]; }
+    byoc__ract_apply(BYOC__RNN_CLIP(cfg), &cfg->act[d][0], gi, H);
+    if (cfg->input_forget) /* coupled gates: what is let in is what is forgotten */
+        for (int64_t j = 0; j < H; ++j) gf[j] = 1.0f - gi[j];
+    else byoc__ract_apply(BYOC__RNN_CLIP(cfg), &cfg->act[d][0], gf, H);
+    byoc__ract_apply(BYOC__RNN_CLIP(cfg), &cfg->act[d][1], gc, H);
+    for (int64_t j = 0; j < H; ++j) c[j] = gf[j] * c[j] + gi[j] * gc[j];
+    if (p)
+        for (int64_t j = 0; j < H; ++j) go[j] += p[H + j] * c[j];
+    byoc__ract_apply(BYOC__RNN_CLIP(cfg), &cfg->act[d][0], go, H);
+    memcpy(hc, c, sizeof(float) * (size_t)H);
+    byoc__ract_apply(-1.0f, &cfg->act[d][2], hc, H); /* clip bounds gate inputs only, as ONNX Runtime */
+    for (int64_t j = 0; j < H; ++j) h[j] = go[j] * hc[j];
+}
+
+/* the recurrence of direction d over the projected inputs */
+BYOC__PRIVATE void byoc__rnn_steps(const byoc__rnn_run *run, int d) {
+    const byoc__rnn_cfg *cfg = run->cfg;
+    int64_t T = cfg->T, B = cfg->B, H = cfg->H, G = cfg->gates, GH = G * H;
+    int rev = d == 1 || cfg->reverse, gru_split = G == 3;
+    const float *R = run->r + d * GH * H;
+    const float *rbh = run->bias && G == 3 ? run->bias + d * 2 * GH + GH + 2 * H : NULL;
+    /* GRU's candidate gate needs the reset gate first: its recurrent product is taken apart */
+    int64_t ncols = gru_split ? 2 * H : GH;
+    for (int64_t s = 0; s < T; ++s) {
+        byoc_sgemm(0, 1, B, ncols, H, 1.0f, run->h, H, R, H, 0.0f, run->rec, GH, run->gemm_ws);
+        if (gru_split && cfg->linear_before_reset)
+            byoc_sgemm(0, 1, B, H, H, 1.0f, run->h, H, R + 2 * H * H, H, 0.0f, run->rec + 2 * H, GH, run->gemm_ws);
+        for (int64_t b = 0; b < B; ++b) {
+            if (s >= run->len[b]) continue;
+            int64_t t = rev ? run->len[b] - 1 - s : s;
+            float *g = run->rec + b * GH, *h = run->h + b * H;
+            const float *px = run->proj + byoc__rnn_xrow(cfg, t, b) * GH;
+            for (int64_t j = 0; j < ncols; ++j) g[j] += px[j];
+            if (G == 1) {
+                byoc__ract_apply(BYOC__RNN_CLIP(cfg), &cfg->act[d][0], g, H);
+                memcpy(h, g, sizeof(float) * (size_t)H);
+            } else if (G == 4) {
+                byoc__lstm_cell(run, d, b, g);
+            } else {
+                byoc__ract_apply(BYOC__RNN_CLIP(cfg), &cfg->act[d][0], g, 2 * H); /* z and r */
+                if (!cfg->linear_before_reset)
+                    for (int64_t j = 0; j < H; ++j) run->tmp[b * H + j] = g[H + j] * h[j];
+            }
+        }
+        if (gru_split && !cfg->linear_before_reset) /* (r . H) R_h^T */
+            byoc_sgemm(0, 1, B, H, H, 1.0f, run->tmp, H, R + 2 * H * H, H, 0.0f, run->rec + 2 * H, GH, run->gemm_ws);
+        for (int64_t b = 0; b < B; ++b) {
+            if (s >= run->len[b]) continue;
+            int64_t t = rev ? run->len[b] - 1 - s : s;
+            float *g = run->rec + b * GH, *h = run->h + b * H;
+            if (gru_split) {
+                const float *px = run->proj + byoc__rnn_xrow(cfg, t, b) * GH + 2 * H;
+                float *z = g, *r = g + H, *n = g + 2 * H;
+                if (cfg->linear_before_reset)
+                    for (int64_t j = 0; j < H; ++j) n[j] = px[j] + r[j] * (n[j] + (rbh ? rbh[j] : 0.0f));
+                else
+                    for (int64_t j = 0; j < H; ++j) n[j] += px[j];
+                byoc__ract_apply(BYOC__RNN_CLIP(cfg), &cfg->act[d][1], n, H);
+                for (int64_t j = 0; j < H; ++j) h[j] = (1.0f - z[j]) * n[j] + z[j] * h[j];
+            }
+            float *y = run->y + (cfg->layout ? ((b * T + t) * cfg->D + d) * H : ((t * cfg->D + d) * B + b) * H);
+            memcpy(y, h, sizeof(float) * (size_t)H);
+        }
+    }
+}
+
+/* direction d: the input projection of all steps at once, the biases, the initial state, the steps */
+BYOC__PRIVATE void byoc__rnn_direction(const byoc__rnn_run *run, int d) {
+    const byoc__rnn_cfg *cfg = run->cfg;
+    int64_t T = cfg->T, B = cfg->B, I = cfg->I, H = cfg->H, GH = cfg->gates * H;
+    byoc_sgemm(0, 1, T * B, GH, I, 1.0f, run->x, I, run->w + d * GH * I, I, 0.0f, run->proj, GH, run->gemm_ws);
+    if (run->bias) {
+        const float *wb = run->bias + d * 2 * GH, *rb = wb + GH;
+        /* GRU with linear_before_reset keeps Rb_h inside the reset product: the steps add it */
+        int64_t rb_cols = cfg->gates == 3 && cfg->linear_before_reset ? 2 * H : GH;
+        float *sum = run->rec; /* the summed biases, in the step buffer before the steps use it */
+        for (int64_t j = 0; j < GH; ++j) sum[j] = wb[j] + (j < rb_cols ? rb[j] : 0.0f);
+        for (int64_t row = 0; row < T * B; ++row) {
+            float *p = run->proj + row * GH;
+            for (int64_t j = 0; j < GH; ++j) p[j] += sum[j];
+        }
+    }
+    for (int64_t b = 0; b < B; ++b) {
+        int64_t at = byoc__rnn_state_at(cfg, d, b);
+        if (run->h0) memcpy(run->h + b * H, run->h0 + at, sizeof(float) * (size_t)H);
+        else memset(run->h + b * H, 0, sizeof(float) * (size_t)H);
+        if (run->c0) memcpy(run->c + b * H, run->c0 + at, sizeof(float) * (size_t)H);
+        else memset(run->c + b * H, 0, sizeof(float) * (size_t)H);
+    }
+    memset(run->tmp, 0, sizeof(float) * (size_t)(B * H));
+    byoc__rnn_steps(run, d);
+    for (int64_t b = 0; b < B; ++b) {
+        int64_t at = byoc__rnn_state_at(cfg, d, b);
+        memcpy(run->yh + at, run->h + b * H, sizeof(float) * (size_t)H);
+        if (run->yc) memcpy(run->yc + at, run->c + b * H, sizeof(float) * (size_t)H);
+    }
+}
+
+/* float64: the same cell in double with plain loops (the library has no double GEMM), one batch entry
+   at a time */
+BYOC__PRIVATE double byoc__ract_f64(const byoc__ract *a, double clip, double x) {
+    if (clip >= 0) x = x < -clip ? -clip : x > clip ? clip : x;
+    double al = a->alpha, be = a->beta;
+    switch (a->kind) {
+    case BYOC__RACT_SIGMOID: return 1 / (1 + exp(-x));
+    case BYOC__RACT_TANH: return tanh(x);
+    case BYOC__RACT_RELU: return x > 0 ? x : 0;
+    case BYOC__RACT_LEAKY_RELU: return x >= 0 ? x : al * x;
+    case BYOC__RACT_HARD_SIGMOID: { double v = al * x + be; return v > 0 ? (v < 1 ? v : 1) : 0; }
+    case BYOC__RACT_AFFINE: return al * x + be;
+    case BYOC__RACT_THRESHOLDED_RELU: return x > al ? x : 0;
+    case BYOC__RACT_SCALED_TANH: return al * tanh(be * x);
+    case BYOC__RACT_ELU: return x >= 0 ? x : al * (exp(x) - 1);
+    case BYOC__RACT_SOFTSIGN: return x / (1 + fabs(x));
+    case BYOC__RACT_SOFTPLUS: return x > 30 ? x : log1p(exp(x));
+    default: return x;
+    }
+}
+BYOC__PRIVATE double byoc__dot_f64(const double *a, const double *b, int64_t n) {
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+/* one step of entry b in direction d: g holds gates * hidden sums, h and c the state, rh scratch */
+BYOC__PRIVATE void byoc__rnn_step_f64(const byoc__rnn_cfg *cfg, const byoc__kctx *k, int d, const double *xt,
+                                      double *g, double *h, double *c, double *rh) {
+    int64_t H = cfg->H, I = cfg->I, G = cfg->gates, GH = G * H;
+    const double *w = (const double *)k->in[1].data + d * GH * I, *r = (const double *)k->in[2].data + d * GH * H;
+    const double *wb = k->nin > 3 ? (const double *)k->in[3].data + d * 2 * GH : NULL, *rb = wb ? wb + GH : NULL;
+    const double *p = k->nin > 7 ? (const double *)k->in[7].data + d * 3 * H : NULL;
+    double clip = BYOC__RNN_CLIP(cfg);
+    for (int64_t row = 0; row < GH; ++row) { /* GRU's candidate takes its recurrent part after the reset gate */
+        g[row] = byoc__dot_f64(xt, w + row * I, I) + (wb ? wb[row] : 0);
+        if (G != 3 || row < 2 * H) g[row] += byoc__dot_f64(h, r + row * H, H) + (rb ? rb[row] : 0);
+    }
+    for (int64_t j = 0; j < H; ++j) {
+        if (G == 1) h[j] = byoc__ract_f64(&cfg->act[d][0], clip, g[j]);
+        if (G == 3) {
+            g[j] = byoc__ract_f64(&cfg->act[d][0], clip, g[j]);
+            g[H + j] = byoc__ract_f64(&cfg->act[d][0], clip, g[H + j]);
+            rh[j] = cfg->linear_before_reset ? h[j] : g[H + j] * h[j];
+        }
+        if (G == 4) {
+            double i = byoc__ract_f64(&cfg->act[d][0], clip, g[j] + (p ? p[j] * c[j] : 0));
+            double f_in = g[2 * H + j] + (p ? p[2 * H + j] * c[j] : 0);
+            double f = cfg->input_forget ? 1 - i : byoc__ract_f64(&cfg->act[d][0], clip, f_in);
+            c[j] = f * c[j] + i * byoc__ract_f64(&cfg->act[d][1], clip, g[3 * H + j]);
+            double o = byoc__ract_f64(&cfg->act[d][0], clip, g[H + j] + (p ? p[H + j] * c[j] : 0));
+            h[j] = o * byoc__ract_f64(&cfg->act[d][2], -1.0, c[j]);
+        }
+    }
+    for (int64_t j = 0; j < H && G == 3; ++j) {
+        double rec = byoc__dot_f64(rh, r + (2 * H + j) * H, H) + (rb ? rb[2 * H + j] : 0);
+        double n_in = g[2 * H + j] + (cfg->linear_before_reset ? g[H + j] * rec : rec);
+        double n = byoc__ract_f64(&cfg->act[d][1], clip, n_in);
+        h[j] = (1 - g[j]) * n + g[j] * h[j];
+    }
+}
+
+BYOC__PRIVATE void byoc__rnn_f64(const byoc__rnn_cfg *cfg, byoc__kctx *k, const int64_t *len, double *g) {
+    int64_t T = cfg->T, B = cfg->B, H = cfg->H, D = cfg->D;
+    double *h = g + cfg->gates * H, *c = h + H, *rh = c + H, *y = (double *)k->out[0].data;
+    for (int d = 0; d < (int)D; ++d)
+        for (int64_t b = 0; b < B; ++b) {
+            int64_t at = byoc__rnn_state_at(cfg, d, b);
+            for (int64_t j = 0; j < H; ++j) {
+                h[j] = k->nin > 5 ? ((const double *)k->in[5].data)[at + j] : 0;
+                c[j] = k->nin > 6 ? ((const double *)k->in[6].data)[at + j] : 0;
+            }
+            for (int64_t s = 0; s < len[b]; ++s) {
+                int64_t t = d == 1 || cfg->reverse ? len[b] - 1 - s : s;
+                byoc__rnn_step_f64(cfg, k, d, (const double *)k->in[0].data + byoc__rnn_xrow(cfg, t, b) * cfg->I, g,
+                                   h, c, rh);
+                memcpy(y + (cfg->layout ? ((b * T + t) * D + d) * H : ((t * D + d) * B + b) * H), h,
+                       sizeof(double) * (size_t)H);
+            }
+            memcpy((double *)k->out[1].data + at, h, sizeof(double) * (size_t)H);
+            if (k->nout > 2) memcpy((double *)k->out[2].data + at, c, sizeof(double) * (size_t)H);
+        }
+}
+
+static byoc_result byoc__k_recurrent(byoc__kctx *k) {
+    byoc__rnn_cfg cfg;
+    char why[256];
+    if (!byoc__rnn_cfg_of(k, &cfg, why, sizeof why)) return byoc__kfail(k, "%s", why);
+    if (k->in[0].dtype != BYOC_FLOAT32 && k->in[0].dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, k->in[0].dtype);
+    /* the lengths: after the float64 path's buffers, or where the float32 path moves them from */
+    size_t f64_bytes = BYOC__RNN_ALIGN(sizeof(double) * (size_t)((cfg.gates + 3) * cfg.H));
+    int64_t *len = (int64_t *)(void *)(k->ws + (k->in[0].dtype == BYOC_FLOAT64 ? f64_bytes : 0));
+    for (int64_t b = 0; b < cfg.B; ++b) {
+        len[b] = k->nin > 4 ? (int64_t)byoc__load(k->in[4].dtype, k->in[4].data, b) : cfg.T;
+        if (len[b] < 0 || len[b] > cfg.T)
+            return byoc__kfail(k, "sequence_lens[%lld] is %lld, outside [0, %lld]", (long long)b, (long long)len[b],
+                               (long long)cfg.T);
+    }
+    memset(k->out[0].data, 0, byoc__nbytes(&k->out[0])); /* steps past an entry's length stay zero */
+    if (k->in[0].dtype == BYOC_FLOAT64) {
+        byoc__rnn_f64(&cfg, k, len, (double *)(void *)k->ws);
+        return BYOC_OK;
+    }
+    size_t part[6];
+    byoc__rnn_ws_parts(&cfg, part);
+    byoc__rnn_run run;
+    memset(&run, 0, sizeof run);
+    run.cfg = &cfg;
+    run.x = (const float *)k->in[0].data;
+    run.w = (const float *)k->in[1].data;
+    run.r = (const float *)k->in[2].data;
+    run.bias = k->nin > 3 ? (const float *)k->in[3].data : NULL;
+    run.h0 = k->nin > 5 ? (const float *)k->in[5].data : NULL;
+    run.c0 = k->nin > 6 ? (const float *)k->in[6].data : NULL;
+    run.peep = k->nin > 7 ? (const float *)k->in[7].data : NULL;
+    run.y = (float *)k->out[0].data;
+    run.yh = (float *)k->out[1].data;
+    run.yc = k->nout > 2 ? (float *)k->out[2].data : NULL;
+    unsigned char *at = k->ws;
+    run.proj = (float *)(void *)at;
+    run.rec = (float *)(void *)(at += part[0]);
+    run.h = (float *)(void *)(at += part[1]);
+    run.c = (float *)(void *)(at += part[2]);
+    run.tmp = (float *)(void *)(at += part[3]);
+    int64_t *lengths = (int64_t *)(void *)(at += part[4]);
+    run.gemm_ws = at + part[5];
+    memmove(lengths, len, sizeof(int64_t) * (size_t)cfg.B); /* read first, before the buffers they share */
+    run.len = lengths;
+    if (cfg.B == 0) return BYOC_OK;
+    for (int d = 0; d < (int)cfg.D; ++d) byoc__rnn_direction(&run, d);
+    return BYOC_OK;
+}
+
+/* ---- spectral: dft, stft, the windows, mel_weight_matrix (ONNX DFT, STFT, *Window, MelWeightMatrix) ---- */
+static const byoc_attr_spec byoc__attrs_dft[] = {
+    BYOC__A("axis", BYOC__INT, "1"), BYOC__A("inverse", BYOC__BOOL, "False"), BYOC__A("onesided", BYOC__BOOL, "False"),
+    BYOC__A("dft_length", BYOC__INT | BYOC__OPT, "None")};
+static const byoc_attr_spec byoc__attrs_stft[] = {BYOC__A("frame_step", BYOC__INT, NULL),
+                                                  BYOC__A("frame_length", BYOC__INT | BYOC__OPT, "None"),
+                                                  BYOC__A("onesided", BYOC__BOOL, "True")};
+static const byoc_attr_spec byoc__attrs_window[] = {BYOC__A("size", BYOC__INT, NULL),
+                                                    BYOC__A("periodic", BYOC__BOOL, "True"),
+                                                    BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_attr_spec byoc__attrs_mel_weight_matrix[] = {
+    BYOC__A("num_mel_bins", BYOC__INT, NULL),      BYOC__A("dft_length", BYOC__INT, NULL),
+    BYOC__A("sample_rate", BYOC__INT, NULL),       BYOC__A("lower_edge_hertz", BYOC__FLT, "0f"),
+    BYOC__A("upper_edge_hertz", BYOC__FLT, NULL),  BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+
+#define BYOC__TWO_PI 6.283185307179586476925286766559
+
+/* A complex transform of n points (interleaved re, im doubles): radix-2 when n is a power of two,
+   else Bluestein's chirp-z through a power-of-two transform of m >= 2n - 1 points, so every length
+   costs O(n log n). Scratch: byoc__fft_doubles(n) doubles. */
+typedef struct byoc__fft {
+    int64_t n, m;   /* m: the power-of-two size run (n itself, or Bluestein's) */
+    int inverse;    /* e^{+2 pi i jk / n} (unscaled) instead of e^{-2 pi i jk / n} */
+    double *tw;     /* m / 2 twiddles e^{-2 pi i k / m} */
+    double *chirp;  /* Bluestein: c_j = e^{+-pi i j^2 / n}, n of them */
+    double *filter; /* Bluestein: the transform of conj(c) laid out circularly, m points */
+    double *work;   /* Bluestein: m points */
+} byoc__fft;
+
+BYOC__PRIVATE int64_t byoc__pow2_at_least(int64_t n) {
+    int64_t m = 1;
+    while (m < n) m <<= 1;
+    return m;
+}
+BYOC__PRIVATE int64_t byoc__fft_doubles(int64_t n) {
+    if (n <= 0) return 0;
+    if ((n & (n - 1)) == 0) return n;
+    int64_t m = byoc__pow2_at_least(2 * n - 1);
+    return m + 2 * n + 4 * m;
+}
+
+/* in place, x of n (a power of two) points against the table of a transform of tw_n points */
+BYOC__PRIVATE void byoc__fft_pow2(double *x, int64_t n, const double *tw, int64_t tw_n, int inverse) {
+    for (int64_t i = 1, j = 0; i < n; ++i) { /* bit-reversed order */
+        int64_t bit = n >> 1;
+        for (; j & bit; bit >>= 1) j ^= bit;
+        j ^= bit;
+        if (i < j) {
+            double r = x[2 * i], im = x[2 * i + 1];
+            x[2 * i] = x[2 * j]; x[2 * i + 1] = x[2 * j + 1];
+            x[2 * j] = r; x[2 * j + 1] = im;
+        }
+    }
+    for (int64_t len = 2; len <= n; len <<= 1) {
+        int64_t half = len >> 1, step = tw_n / len;
+        for (int64_t i = 0; i < n; i += len)
+            for (int64_t k = 0; k < half; ++k) {
+                double wr = tw[2 * k * step], wi = inverse ? -tw[2 * k * step + 1] : tw[2 * k * step + 1];
+                double *u = x + 2 * (i + k), *v = x + 2 * (i + k + half);
+                double vr = v[0] * wr - v[1] * wi, vi = v[0] * wi + v[1] * wr;
+                v[0] = u[0] - vr; v[1] = u[1] - vi;
+                u[0] += vr; u[1] += vi;
+            }
+    }
+}
+
+BYOC__PRIVATE void byoc__fft_init(byoc__fft *f, int64_t n, int inverse, double *scratch) {
+    memset(f, 0, sizeof *f);
+    f->n = n;
+    f->inverse = inverse;
+    if (n <= 0) return;
+    int pow2 = (n & (n - 1)) == 0;
+    f->m = pow2 ? n : byoc__pow2_at_least(2 * n - 1);
+    f->tw = scratch;
+    for (int64_t k = 0; k < f->m / 2; ++k) {
+        double a = -BYOC__TWO_PI * (double)k / (double)f->m;
+        f->tw[2 * k] = cos(a);
+        f->tw[2 * k + 1] = sin(a);
+    }
+    if (pow2) return;
+    f->chirp = scratch + f->m;
+    f->filter = f->chirp + 2 * n;
+    f->work = f->filter + 2 * f->m;
+    double sign = inverse ? 1.0 : -1.0;
+    for (int64_t j = 0; j < n; ++j) { /* j^2 mod 2n keeps the angle small and exact */
+        double a = sign * BYOC__TWO_PI * 0.5 * (double)((j * j) % (2 * n)) / (double)n;
+        f->chirp[2 * j] = cos(a);
+        f->chirp[2 * j + 1] = sin(a);
+    }
+    memset(f->filter, 0, sizeof(double) * (size_t)(2 * f->m));
+    for (int64_t j = 0; j < n; ++j) {
+        double re = f->chirp[2 * j], im = -f->chirp[2 * j + 1];
+        f->filter[2 * j] = re; f->filter[2 * j + 1] = im;
+        if (j) { f->filter[2 * (f->m - j)] = re; f->filter[2 * (f->m - j) + 1] = im; }
+    }
+    byoc__fft_pow2(f->filter, f->m, f->tw, f->m, 0);
+}
+
+/* x (n points) replaced by its transform */
+BYOC__PRIVATE void byoc__fft_run(const byoc__fft *f, double *x) {
+    int64_t n = f->n, m = f->m;
+    if (n <= 1) return;
+    if (!f->chirp) { byoc__fft_pow2(x, n, f->tw, n, f->inverse); return; }
+    double *a = f->work;
+    memset(a, 0, sizeof(double) * (size_t)(2 * m));
+    for (int64_t j = 0; j < n; ++j) {
+        double cr = f->chirp[2 * j], ci = f->chirp[2 * j + 1];
+        a[2 * j] = x[2 * j] * cr - x[2 * j + 1] * ci;
+        a[2 * j + 1] = x[2 * j] * ci + x[2 * j + 1] * cr;
+    }
+    byoc__fft_pow2(a, m, f->tw, m, 0);
+    for (int64_t k = 0; k < m; ++k) {
+        double ar = a[2 * k], ai = a[2 * k + 1], br = f->filter[2 * k], bi = f->filter[2 * k + 1];
+        a[2 * k] = ar * br - ai * bi;
+        a[2 * k + 1] = ar * bi + ai * br;
+    }
+    byoc__fft_pow2(a, m, f->tw, m, 1);
+    for (int64_t k = 0; k < n; ++k) {
+        double cr = f->chirp[2 * k], ci = f->chirp[2 * k + 1], ar = a[2 * k] / (double)m, ai = a[2 * k + 1] / (double)m;
+        x[2 * k] = ar * cr - ai * ci;
+        x[2 * k + 1] = ar * ci + ai * cr;
+    }
+}
+
+/* dft: the transform length (dft_length, else the axis' size) and the normalised axis */
+BYOC__PRIVATE int64_t byoc__dft_length(const byoc_attr_value *len, int64_t axis_size) {
+    return len && len->kind == BYOC_ATTR_INT ? len->i : axis_size;
+}
+
+static const byoc_type *byoc__rel_dft(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *x = a[0];
+    if (!byoc__float_arg(ctx, x, "the input") || !byoc__static_arg(ctx, x, "the input")) return NULL;
+    if (x->rank < 2 || (x->dims[x->rank - 1] != 1 && x->dims[x->rank - 1] != 2))
+        return BYOC__FAIL("the input's last dim must be 1 (real) or 2 (complex), with a signal axis before it");
+    int64_t axis = byoc_attrs_int(at, "axis", 1);
+    if (axis < 0) axis += x->rank;
+    if (axis < 0 || axis > x->rank - 2)
+        return BYOC__FAIL("axis %lld is not a signal axis of a rank-%d input (0 to %d, or negative from the end)",
+                          (long long)byoc_attrs_int(at, "axis", 1), x->rank, x->rank - 2);
+    int64_t len = byoc__dft_length(byoc_attrs_get(at, "dft_length"), x->dims[axis]);
+    if (len < 1) return BYOC__FAIL("dft_length must be at least 1, got %lld", (long long)len);
+    int onesided = (int)byoc_attrs_int(at, "onesided", 0);
+    if (onesided && byoc_attrs_int(at, "inverse", 0))
+        return BYOC__FAIL("onesided with inverse is not defined (ONNX's DFT at opset 17)");
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, x->dims, sizeof(int64_t) * (size_t)x->rank);
+    dims[axis] = onesided ? len / 2 + 1 : len;
+    dims[x->rank - 1] = 2;
+    return byoc_type_rel_tensor(ctx, x->dtype, x->rank, dims);
+}
+
+/* five flops per point per level of a radix-2 transform; Bluestein runs two of m >= 2n - 1 points */
+BYOC__PRIVATE double byoc__flops_fft_points(int64_t n, double transforms) {
+    if (n <= 1) return 0;
+    int pow2 = (n & (n - 1)) == 0;
+    int64_t m = pow2 ? n : byoc__pow2_at_least(2 * n - 1);
+    double levels = 0;
+    for (int64_t p = 1; p < m; p <<= 1) levels += 1;
+    return 5.0 * (double)m * levels * (pow2 ? 1 : 2) * transforms;
+}
+BYOC__PRIVATE double byoc__flops_dft(const byoc_node *c) {
+    const byoc_type *x = c->nargs ? c->args[0]->checked_type : NULL, *y = c->checked_type;
+    if (!x || !y || x->kind != BYOC_TYPE_TENSOR || y->kind != BYOC_TYPE_TENSOR || x->rank < 2) return 0;
+    int64_t axis = byoc_attrs_int(&c->attrs, "axis", 1);
+    if (axis < 0) axis += x->rank;
+    if (axis < 0 || axis > x->rank - 2) return 0;
+    int64_t n = byoc__dft_length(byoc_attrs_get(&c->attrs, "dft_length"), x->dims[axis]);
+    double transforms = 1;
+    for (int d = 0; d < y->rank - 1; ++d) transforms *= d == axis ? 1.0 : (double)y->dims[d];
+    return byoc__flops_fft_points(n, transforms);
+}
+
+static size_t byoc__ws_dft(const byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int axis = byoc__kaxis(k, "axis", 1, x->rank);
+    int64_t n = byoc__dft_length(byoc__kattr(k, "dft_length"), x->dims[axis]);
+    return sizeof(double) * (size_t)(byoc__fft_doubles(n) + 2 * n);
+}
+
+/* element i of a float32 or float64 tensor */
+BYOC__PRIVATE double byoc__fload(const byoc_tensor *t, int64_t i) {
+    return t->dtype == BYOC_FLOAT64 ? ((const double *)t->data)[i] : (double)((const float *)t->data)[i];
+}
+BYOC__PRIVATE void byoc__fstore(byoc_tensor *t, int64_t i, double v) {
+    if (t->dtype == BYOC_FLOAT64) ((double *)t->data)[i] = v;
+    else ((float *)t->data)[i] = (float)v;
+}
+
+static byoc_result byoc__k_dft(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    byoc_tensor *y = &k->out[0];
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    int axis = byoc__kaxis(k, "axis", 1, x->rank), inverse = (int)byoc__kint(k, "inverse", 0);
+    int64_t L = x->dims[axis], C = x->dims[x->rank - 1], n = byoc__dft_length(byoc__kattr(k, "dft_length"), L);
+    int64_t n_out = y->dims[axis], outer = byoc__dims_prod(x->dims, 0, axis),
+            inner = byoc__dims_prod(x->dims, axis + 1, x->rank - 1), used = L < n ? L : n;
+    double *scratch = (double *)(void *)k->ws, *buf = scratch + byoc__fft_doubles(n);
+    byoc__fft f;
+    byoc__fft_init(&f, n, inverse, scratch);
+    double scale = inverse ? 1.0 / (double)n : 1.0;
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+            /* the signal along axis, zero-padded or cut to n points */
+            memset(buf, 0, sizeof(double) * (size_t)(2 * n));
+            for (int64_t l = 0; l < used; ++l) {
+                int64_t at = ((o * L + l) * inner + i) * C;
+                buf[2 * l] = byoc__fload(x, at);
+                if (C == 2) buf[2 * l + 1] = byoc__fload(x, at + 1);
+            }
+            byoc__fft_run(&f, buf);
+            for (int64_t q = 0; q < n_out; ++q) {
+                int64_t at = ((o * n_out + q) * inner + i) * 2;
+                byoc__fstore(y, at, buf[2 * q] * scale);
+                byoc__fstore(y, at + 1, buf[2 * q + 1] * scale);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* stft: frames of frame_length points every frame_step, each times the window (ones when none), each
+   transformed; signal (batch, length, 1 or 2), result (batch, frames, bins, 2) */
+BYOC__PRIVATE int64_t byoc__stft_frame_length(const byoc_attr_value *len, const byoc_type *window) {
+    return len && len->kind == BYOC_ATTR_INT ? len->i : window ? window->dims[0] : -1;
+}
+
+static const byoc_type *byoc__rel_stft(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                       const byoc_attrs *at) {
+    const byoc_type *x = a[0], *window = n > 1 ? a[1] : NULL;
+    if (!byoc__float_arg(ctx, x, "the signal") || !byoc__static_arg(ctx, x, "the signal") ||
+        !byoc__rank_arg(ctx, x, "the signal", 3))
+        return NULL;
+    if (x->dims[2] != 1 && x->dims[2] != 2)
+        return BYOC__FAIL("the signal's last dim must be 1 (real) or 2 (complex), got %lld", (long long)x->dims[2]);
+    if (window && (!byoc__static_arg(ctx, window, "the window") || !byoc__rank_arg(ctx, window, "the window", 1) ||
+                   !byoc__same_dtype(ctx, x, window)))
+        return NULL;
+    int64_t len = byoc__stft_frame_length(byoc_attrs_get(at, "frame_length"), window),
+            step = byoc_attrs_int(at, "frame_step", 0);
+    if (len < 1) return BYOC__FAIL("needs a frame_length of at least 1 (or a window), got %lld", (long long)len);
+    if (window && window->dims[0] != len)
+        return BYOC__FAIL("the window has %lld points, frame_length is %lld", (long long)window->dims[0],
+                          (long long)len);
+    if (step < 1) return BYOC__FAIL("frame_step must be at least 1, got %lld", (long long)step);
+    if (len > x->dims[1])
+        return BYOC__FAIL("frame_length %lld is longer than the signal (%lld)", (long long)len, (long long)x->dims[1]);
+    int64_t dims[4] = {x->dims[0], (x->dims[1] - len) / step + 1,
+                       byoc_attrs_int(at, "onesided", 1) ? len / 2 + 1 : len, 2};
+    return byoc_type_rel_tensor(ctx, x->dtype, 4, dims);
+}
+
+BYOC__PRIVATE double byoc__flops_stft(const byoc_node *c) {
+    const byoc_type *y = c->checked_type;
+    if (!y || y->kind != BYOC_TYPE_TENSOR || y->rank != 4) return 0;
+    const byoc_type *window = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    int64_t len = byoc__stft_frame_length(byoc_attrs_get(&c->attrs, "frame_length"), window);
+    return byoc__flops_fft_points(len, (double)y->dims[0] * (double)y->dims[1]);
+}
+
+static size_t byoc__ws_stft(const byoc__kctx *k) {
+    int64_t len = byoc__stft_frame_length(byoc__kattr(k, "frame_length"), NULL);
+    if (len < 0 && k->nin > 1) len = k->in[1].dims[0];
+    return sizeof(double) * (size_t)(byoc__fft_doubles(len) + 2 * len);
+}
+
+static byoc_result byoc__k_stft(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *window = k->nin > 1 ? &k->in[1] : NULL;
+    byoc_tensor *y = &k->out[0];
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    int64_t n = byoc__stft_frame_length(byoc__kattr(k, "frame_length"), NULL), step = byoc__kint(k, "frame_step", 1);
+    if (n < 0) n = window->dims[0];
+    int64_t L = x->dims[1], C = x->dims[2], frames = y->dims[1], bins = y->dims[2];
+    double *scratch = (double *)(void *)k->ws, *buf = scratch + byoc__fft_doubles(n);
+    byoc__fft f;
+    byoc__fft_init(&f, n, 0, scratch);
+    for (int64_t b = 0; b < x->dims[0]; ++b)
+        for (int64_t fr = 0; fr < frames; ++fr) {
+            for (int64_t j = 0; j < n; ++j) {
+                int64_t at = (b * L + fr * step + j) * C;
+                double w = window ? byoc__fload(window, j) : 1.0;
+                buf[2 * j] = byoc__fload(x, at) * w;
+                buf[2 * j + 1] = C == 2 ? byoc__fload(x, at + 1) * w : 0.0;
+            }
+            byoc__fft_run(&f, buf);
+            for (int64_t q = 0; q < bins; ++q) {
+                int64_t at = ((b * frames + fr) * bins + q) * 2;
+                byoc__fstore(y, at, buf[2 * q]);
+                byoc__fstore(y, at + 1, buf[2 * q + 1]);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* hann_window, hamming_window, blackman_window: size points of a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N),
+   N = size when periodic, else size - 1 (ONNX's coefficients: Hamming's a0 is 25/46) */
+enum { BYOC__WINDOW_HANN, BYOC__WINDOW_HAMMING, BYOC__WINDOW_BLACKMAN };
+
+static const byoc_type *byoc__rel_window(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)a;
+    (void)n;
+    int64_t size = byoc_attrs_int(at, "size", -1);
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (size < 0) return BYOC__FAIL("size must be at least 0, got %lld", (long long)size);
+    if (dt == BYOC_DTYPE_INVALID || dt == BYOC_BOOL) return BYOC__FAIL("dtype \"%s\" is not a numeric dtype", s);
+    return byoc_type_rel_tensor(ctx, dt, 1, &size);
+}
+
+static byoc_result byoc__k_window(byoc__kctx *k) {
+    byoc_tensor *y = &k->out[0];
+    int64_t size = y->dims[0];
+    double N = (double)(byoc__kint(k, "periodic", 1) ? size : size - 1);
+    static const double coef[3][3] = {{0.5, 0.5, 0}, {25.0 / 46.0, 21.0 / 46.0, 0}, {0.42, 0.5, 0.08}};
+    const double *c = coef[k->code];
+    for (int64_t i = 0; i < size; ++i) {
+        double a = N > 0 ? BYOC__TWO_PI * (double)i / N : 0; /* a one-point symmetric window is 1 */
+        double v = N > 0 ? c[0] - c[1] * cos(a) + c[2] * cos(2 * a) : 1.0;
+        byoc__store(y->dtype, y->data, i, v);
+    }
+    return BYOC_OK;
+}
+
+/* mel_weight_matrix: (dft_length / 2 + 1, num_mel_bins) triangular filters evenly spaced on the mel scale
+   mel(f) = 2595 log10(1 + f / 700), each peaking at 1 on its centre bin, as ONNX's reference computes them
+   (num_mel_bins + 2 edges, spaced by the mel range over num_mel_bins + 2) */
+static const byoc_type *byoc__rel_mel_weight_matrix(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                    const byoc_attrs *at) {
+    (void)a;
+    (void)n;
+    int64_t bins = byoc_attrs_int(at, "num_mel_bins", 0), len = byoc_attrs_int(at, "dft_length", 0),
+            rate = byoc_attrs_int(at, "sample_rate", 0);
+    double lo = byoc_attrs_float(at, "lower_edge_hertz", 0), hi = byoc_attrs_float(at, "upper_edge_hertz", 0);
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (bins < 1 || len < 1 || rate < 1)
+        return BYOC__FAIL("num_mel_bins, dft_length and sample_rate must be positive, got %lld, %lld, %lld",
+                          (long long)bins, (long long)len, (long long)rate);
+    if (!(lo >= 0 && hi > lo))
+        return BYOC__FAIL("needs 0 <= lower_edge_hertz < upper_edge_hertz, got %g and %g", lo, hi);
+    if (dt == BYOC_DTYPE_INVALID || dt == BYOC_BOOL) return BYOC__FAIL("dtype \"%s\" is not a numeric dtype", s);
+    int64_t dims[2] = {len / 2 + 1, bins};
+    return byoc_type_rel_tensor(ctx, dt, 2, dims);
+}
+
+static byoc_result byoc__k_mel_weight_matrix(byoc__kctx *k) {
+    byoc_tensor *y = &k->out[0];
+    int64_t spectrogram_bins = y->dims[0], bins = y->dims[1], len = byoc__kint(k, "dft_length", 1),
+            rate = byoc__kint(k, "sample_rate", 1);
+    double lo_mel = 2595.0 * log10(1.0 + byoc__kfloat(k, "lower_edge_hertz", 0) / 700.0),
+           hi_mel = 2595.0 * log10(1.0 + byoc__kfloat(k, "upper_edge_hertz", 0) / 700.0),
+           step = (hi_mel - lo_mel) / (double)(bins + 2);
+    int64_t n = spectrogram_bins * bins;
+    for (int64_t i = 0; i < n; ++i) byoc__store(y->dtype, y->data, i, 0);
+    int64_t edge[3];
+    for (int64_t m = 0; m < bins; ++m) {
+        for (int e = 0; e < 3; ++e) { /* the edges in spectrogram bins: floor((dft_length + 1) f / sample_rate) */
+            double hz = 700.0 * (pow(10.0, ((double)(m + e) * step + lo_mel) / 2595.0) - 1.0);
+            edge[e] = (int64_t)floor((double)(len + 1) * hz / (double)rate);
+            if (edge[e] < 0 || edge[e] > spectrogram_bins - (e < 2)) /* the right edge itself is not written */
+                return byoc__kfail(k, "mel band %lld reaches spectrogram bin %lld, outside [0, %lld)", (long long)m,
+                                   (long long)edge[e], (long long)spectrogram_bins);
+        }
+        if (edge[1] == edge[0]) byoc__store(y->dtype, y->data, edge[1] * bins + m, 1.0);
+        for (int64_t j = edge[0]; j <= edge[1] && edge[1] > edge[0]; ++j)
+            byoc__store(y->dtype, y->data, j * bins + m, (double)(j - edge[0]) / (double)(edge[1] - edge[0]));
+        for (int64_t j = edge[1]; j < edge[2]; ++j)
+            byoc__store(y->dtype, y->data, j * bins + m, (double)(edge[2] - j) / (double)(edge[2] - edge[1]));
+    }
+    return BYOC_OK;
+}
+#undef BYOC__TWO_PI
+#undef BYOC__RNN_ALIGN
+#undef BYOC__RNN_CLIP
 
 // [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
 /* (ops: losses) attribute tables, type relations, FLOP models and kernels of this family */
@@ -12107,6 +13017,35 @@ static const byoc__op_record byoc__builtin_ops[] = {
              NONE, byoc__flops_tfidf, 0, BYOC__K(byoc__k_tfidf, byoc__ws_tfidf, 0, 0)),
     /* (end of windows) */
     /* ---- ops: recurrent ---- */
+    BYOC__OP("nn.rnn", 3, 6, OPAQUE, byoc__attrs_rnn, byoc__rel_recurrent,
+             "ONNX RNN over a whole sequence: (X, W, R[, B, sequence_lens, initial_h]); result is (Y, Y_h)", NONE,
+             byoc__flops_recurrent, 0, BYOC__K(byoc__k_recurrent, byoc__ws_recurrent, 0, BYOC__KF)),
+    BYOC__OP("nn.gru", 3, 6, OPAQUE, byoc__attrs_gru, byoc__rel_recurrent,
+             "ONNX GRU over a whole sequence: (X, W, R[, B, sequence_lens, initial_h]); result is (Y, Y_h)", NONE,
+             byoc__flops_recurrent, 0, BYOC__K(byoc__k_recurrent, byoc__ws_recurrent, 0, BYOC__KF)),
+    BYOC__OP("nn.lstm", 3, 8, OPAQUE, byoc__attrs_lstm, byoc__rel_recurrent,
+             "ONNX LSTM over a whole sequence: (X, W, R[, B, sequence_lens, initial_h, initial_c, P]); result is "
+             "(Y, Y_h, Y_c)",
+             NONE, byoc__flops_recurrent, 0, BYOC__K(byoc__k_recurrent, byoc__ws_recurrent, 0, BYOC__KF)),
+    BYOC__OP("dft", 1, 1, OPAQUE, byoc__attrs_dft, byoc__rel_dft,
+             "discrete Fourier transform along axis of a real (last dim 1) or complex (2) signal; complex result",
+             NONE, byoc__flops_dft, 0, BYOC__K(byoc__k_dft, byoc__ws_dft, 0, BYOC__KF)),
+    BYOC__OP("stft", 1, 2, OPAQUE, byoc__attrs_stft, byoc__rel_stft,
+             "short-time Fourier transform of (batch, length, 1 or 2) with an optional window: (batch, frames, "
+             "bins, 2)",
+             NONE, byoc__flops_stft, 0, BYOC__K(byoc__k_stft, byoc__ws_stft, 0, BYOC__KF)),
+    BYOC__OP("hann_window", 0, 0, OPAQUE, byoc__attrs_window, byoc__rel_window,
+             "Hann window of size points (periodic or symmetric)", NONE, byoc__flops_transcendental, 0,
+             BYOC__K(byoc__k_window, NULL, BYOC__WINDOW_HANN, 0)),
+    BYOC__OP("hamming_window", 0, 0, OPAQUE, byoc__attrs_window, byoc__rel_window,
+             "Hamming window of size points (periodic or symmetric)", NONE, byoc__flops_transcendental, 0,
+             BYOC__K(byoc__k_window, NULL, BYOC__WINDOW_HAMMING, 0)),
+    BYOC__OP("blackman_window", 0, 0, OPAQUE, byoc__attrs_window, byoc__rel_window,
+             "Blackman window of size points (periodic or symmetric)", NONE, byoc__flops_transcendental, 0,
+             BYOC__K(byoc__k_window, NULL, BYOC__WINDOW_BLACKMAN, 0)),
+    BYOC__OP("mel_weight_matrix", 0, 0, OPAQUE, byoc__attrs_mel_weight_matrix, byoc__rel_mel_weight_matrix,
+             "triangular mel filter bank: (dft_length / 2 + 1, num_mel_bins)", NONE, byoc__flops_transcendental, 0,
+             BYOC__K(byoc__k_mel_weight_matrix, NULL, 0, 0)),
     /* (end of recurrent) */
     /* ---- ops: losses ---- */
     BYOC__OP("nn.nll_loss", 2, 3, OUT_ELEMWISE_FUSABLE, byoc__attrs_nll_loss, byoc__rel_nll_loss,

@@ -314,6 +314,7 @@ typedef struct byoc_onnx__attr {
     uint64_t *floats;  /* stb_ds, float bits */
     uint64_t *ints;    /* stb_ds */
     int has_f, has_i, has_s, has_t, has_g, nstrings;
+    byoc_onnx__bytes raw; /* the whole AttributeProto: its strings are read from here when an op needs them */
 } byoc_onnx__attr;
 
 typedef struct byoc_onnx__node {
@@ -488,6 +489,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_tensor(byoc_onnx__state *st, byoc_onn
 
 BYOC__PRIVATE byoc_result byoc_onnx__parse_attr(byoc_onnx__state *st, byoc_onnx__bytes data, byoc_onnx__attr *a) {
     memset(a, 0, sizeof *a);
+    a->raw = data;
     byoc_onnx__pb b = byoc_onnx__pb_of(data);
     while (b.p < b.end) {
         uint32_t f;
@@ -3600,6 +3602,206 @@ BYOC__PRIVATE byoc_result byoc_onnx__tfidf(byoc_onnx__ctx *c, const char *op) {
 
 // [SECTION] impl: op converters: recurrent and spectral (recurrent)
 /* (converters: recurrent) */
+/* an attribute's strings (AttributeProto's repeated `strings`), joined by commas into buf: their count,
+   0 when absent, -1 when they do not fit or do not decode */
+BYOC__PRIVATE int byoc_onnx__attr_strings_joined(const byoc_onnx__ctx *c, const char *name, char *buf, size_t cap) {
+    const byoc_onnx__attr *a = byoc_onnx__attr_get(c, name);
+    buf[0] = 0;
+    if (!a || a->type != BYOC_ONNX__ATTR_STRINGS) return 0;
+    byoc_onnx__pb b = byoc_onnx__pb_of(a->raw);
+    size_t at = 0;
+    int n = 0;
+    while (b.p < b.end) {
+        uint32_t f;
+        int w;
+        byoc_onnx__bytes s;
+        if (!byoc_onnx__pb_key(&b, &f, &w)) return -1;
+        if (f != 9) {
+            if (!byoc_onnx__pb_skip(&b, w)) return -1;
+            continue;
+        }
+        if (w != BYOC_ONNX__WIRE_LEN || !byoc_onnx__pb_len(&b, &s) || at + s.n + 2 > cap) return -1;
+        if (n++) buf[at++] = ',';
+        if (s.n) memcpy(buf + at, s.p, s.n);
+        at += s.n;
+        buf[at] = 0;
+    }
+    return n;
+}
+
+/* a constant of type t filled with v (the value of an omitted optional input) */
+BYOC__PRIVATE byoc_node *byoc_onnx__filled(byoc_onnx__state *st, byoc_dtype dt, int rank, const int64_t *dims,
+                                          double v) {
+    const byoc_type *t = byoc_tensor_type(st->m, dt, rank, dims);
+    byoc_node *k = t ? byoc_constant(st->m, t, NULL, 0) : NULL;
+    if (!k) { byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory"); return NULL; }
+    int64_t n = byoc_type_num_elements(t);
+    for (int64_t i = 0; i < n; ++i) byoc__store(dt, k->data, i, v);
+    k->checked_type = t;
+    return k;
+}
+
+/* RNN, GRU, LSTM: one nn.rnn / nn.gru / nn.lstm call (its attributes are ONNX's); an omitted optional
+   input that a given one follows becomes its default (zero bias and states, full lengths); each output
+   asked for is a field of the call's tuple */
+BYOC__PRIVATE byoc_result byoc_onnx__recurrent(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    int lstm = !strcmp(op, "nn.lstm"), gru = !strcmp(op, "nn.gru");
+    byoc_node *args[8] = {byoc_onnx__input(c, 0, "X"), byoc_onnx__input(c, 1, "W"), byoc_onnx__input(c, 2, "R")};
+    const byoc_type *tx = byoc_onnx__tensor_of(st, args[0], "X"),
+                    *tr = tx ? byoc_onnx__tensor_of(st, args[2], "R") : NULL;
+    if (!tx || !tr) return BYOC_ONNX__OK(c);
+    int layout = c->opset >= 14 ? (int)byoc_onnx__attr_int(c, "layout", 0) : 0;
+    if (tx->rank != 3 || tr->rank != 3)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "X and R must have rank 3, got %d and %d", tx->rank, tr->rank);
+    char dir_buf[32], acts[256];
+    const char *dir = byoc_onnx__attr_string(c, "direction", "forward", dir_buf, sizeof dir_buf);
+    int64_t T = tx->dims[layout ? 1 : 0], B = tx->dims[layout ? 0 : 1], D = !strcmp(dir, "bidirectional") ? 2 : 1,
+            H = tr->dims[2], G = lstm ? 4 : gru ? 3 : 1;
+    int last = 2, max_in = lstm ? 8 : 6;
+    for (int i = 3; i < c->nin && i < max_in; ++i)
+        if (c->in[i]) last = i;
+    for (int i = 3; i <= last; ++i) {
+        int64_t bias[2] = {D, 2 * G * H}, lens[1] = {B}, state[3] = {D, B, H}, state1[3] = {B, D, H};
+        args[i] = c->in[i]               ? c->in[i]
+                  : i == 3 ? byoc_onnx__filled(st, tx->dtype, 2, bias, 0)
+                  : i == 4 ? byoc_onnx__filled(st, BYOC_INT32, 1, lens, (double)T)
+                           : byoc_onnx__filled(st, tx->dtype, 3, layout ? state1 : state, 0);
+        if (!args[i]) return BYOC_ONNX__OK(c);
+    }
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (byoc_onnx__attr_get(c, "hidden_size"))
+        byoc_attrs_set_int(st->m, &a, "hidden_size", byoc_onnx__attr_int(c, "hidden_size", H));
+    byoc_attrs_set_string(st->m, &a, "direction", dir);
+    int nacts = byoc_onnx__attr_strings_joined(c, "activations", acts, sizeof acts);
+    if (nacts < 0) return byoc_onnx__fail(st, BYOC_ERR_CORRUPT, "the activations attribute does not decode");
+    if (nacts) byoc_attrs_set_string(st->m, &a, "activations", acts);
+    double vals[16];
+    int na = byoc_onnx__attr_floats(c, "activation_alpha", vals, 16);
+    if (na > 0) byoc_attrs_set_floats(st->m, &a, "activation_alpha", vals, na);
+    int nb = na < -1 ? na : byoc_onnx__attr_floats(c, "activation_beta", vals, 16);
+    if (nb > 0) byoc_attrs_set_floats(st->m, &a, "activation_beta", vals, nb);
+    if (na < -1 || nb < -1) return BYOC_ONNX__OK(c);
+    if (byoc_onnx__attr_get(c, "clip")) byoc_attrs_set_float(st->m, &a, "clip", byoc_onnx__attr_float(c, "clip", 0));
+    byoc_attrs_set_int(st->m, &a, "layout", layout);
+    if (lstm) byoc_attrs_set_bool(st->m, &a, "input_forget", (int)byoc_onnx__attr_int(c, "input_forget", 0) != 0);
+    if (gru)
+        byoc_attrs_set_bool(st->m, &a, "linear_before_reset",
+                            (int)byoc_onnx__attr_int(c, "linear_before_reset", 0) != 0);
+    byoc_node *call = byoc_onnx__call(st, op, args, last + 1, &a);
+    for (int i = 0; i < c->nout && i < (lstm ? 3 : 2) && call; ++i) {
+        if (!c->node->outputs[i].n) continue; /* an output not asked for */
+        byoc_node *field = byoc_onnx__note(st, byoc_tuple_get_item(st->m, call, i));
+        if (!field || byoc_infer_node_type(st->m, field, st->diag) != BYOC_OK) break;
+        c->out[i] = field;
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* a scalar (or one-value) constant input as an integer; 0 with an error when it is not one */
+BYOC__PRIVATE int byoc_onnx__scalar_int_input(byoc_onnx__ctx *c, int i, const char *what, int64_t *out) {
+    byoc_node *x = byoc_onnx__input(c, i, what);
+    int n = x ? byoc_onnx__const_ints(c->st, x, out, 1, what) : -1;
+    if (n == 1) return 1;
+    if (n >= 0) byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must hold one value, it has %d", what, n);
+    return 0;
+}
+BYOC__PRIVATE int byoc_onnx__scalar_float_input(byoc_onnx__ctx *c, int i, const char *what, double *out) {
+    byoc_node *x = byoc_onnx__input(c, i, what);
+    int n = x ? byoc_onnx__const_floats(c->st, x, out, 1, what) : -1;
+    if (n == 1) return 1;
+    if (n >= 0) byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must hold one value, it has %d", what, n);
+    return 0;
+}
+
+/* output_datatype (TensorProto's enum) as a dtype name, or NULL with an error */
+BYOC__PRIVATE const char *byoc_onnx__output_datatype(byoc_onnx__ctx *c) {
+    int64_t code = byoc_onnx__attr_int(c, "output_datatype", 1);
+    byoc_dtype dt = byoc_onnx__dtype((int)(code < 0 || code > 64 ? 0 : code));
+    if (dt == BYOC_DTYPE_INVALID || dt == BYOC_BOOL) {
+        byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "output_datatype %s is not supported",
+                        byoc_onnx__dtype_name((int)(code < 0 || code > 64 ? 0 : code)));
+        return NULL;
+    }
+    return byoc_dtype_name(dt);
+}
+
+/* HannWindow, HammingWindow, BlackmanWindow: the size must be known at import (the shape depends on it) */
+BYOC__PRIVATE byoc_result byoc_onnx__window_op(byoc_onnx__ctx *c, const char *op) {
+    int64_t size;
+    if (!byoc_onnx__scalar_int_input(c, 0, "the window's size", &size)) return BYOC_ONNX__OK(c);
+    const char *dt = byoc_onnx__output_datatype(c);
+    if (!dt) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "size", size);
+    byoc_attrs_set_bool(c->st->m, &a, "periodic", byoc_onnx__attr_int(c, "periodic", 1) != 0);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", dt);
+    byoc_node *none[1] = {NULL};
+    c->out[0] = byoc_onnx__call(c->st, op, none, 0, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* MelWeightMatrix: every input must be known at import (they give the shape) */
+BYOC__PRIVATE byoc_result byoc_onnx__mel_weight_matrix(byoc_onnx__ctx *c, const char *op) {
+    int64_t bins, len, rate;
+    double lo, hi;
+    if (!byoc_onnx__scalar_int_input(c, 0, "num_mel_bins", &bins) ||
+        !byoc_onnx__scalar_int_input(c, 1, "dft_length", &len) ||
+        !byoc_onnx__scalar_int_input(c, 2, "sample_rate", &rate) ||
+        !byoc_onnx__scalar_float_input(c, 3, "lower_edge_hertz", &lo) ||
+        !byoc_onnx__scalar_float_input(c, 4, "upper_edge_hertz", &hi))
+        return BYOC_ONNX__OK(c);
+    const char *dt = byoc_onnx__output_datatype(c);
+    if (!dt) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "num_mel_bins", bins);
+    byoc_attrs_set_int(c->st->m, &a, "dft_length", len);
+    byoc_attrs_set_int(c->st->m, &a, "sample_rate", rate);
+    byoc_attrs_set_float(c->st->m, &a, "lower_edge_hertz", lo);
+    byoc_attrs_set_float(c->st->m, &a, "upper_edge_hertz", hi);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", dt);
+    byoc_node *none[1] = {NULL};
+    c->out[0] = byoc_onnx__call(c->st, op, none, 0, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* DFT (opset 17): dft_length, when given, must be known at import */
+BYOC__PRIVATE byoc_result byoc_onnx__dft(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input");
+    if (!x) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (c->nin > 1 && c->in[1]) {
+        int64_t len;
+        if (!byoc_onnx__scalar_int_input(c, 1, "dft_length", &len)) return BYOC_ONNX__OK(c);
+        byoc_attrs_set_int(c->st->m, &a, "dft_length", len);
+    }
+    byoc_attrs_set_int(c->st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 1));
+    byoc_attrs_set_bool(c->st->m, &a, "inverse", byoc_onnx__attr_int(c, "inverse", 0) != 0);
+    byoc_attrs_set_bool(c->st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 0) != 0);
+    c->out[0] = byoc_onnx__call1(c->st, op, x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* STFT (opset 17): frame_step and frame_length must be known at import, the window may come at run time */
+BYOC__PRIVATE byoc_result byoc_onnx__stft(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[2] = {byoc_onnx__input(c, 0, "signal"), c->nin > 2 ? c->in[2] : NULL};
+    int64_t step, len;
+    if (!args[0] || !byoc_onnx__scalar_int_input(c, 1, "frame_step", &step)) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "frame_step", step);
+    if (c->nin > 3 && c->in[3]) {
+        if (!byoc_onnx__scalar_int_input(c, 3, "frame_length", &len)) return BYOC_ONNX__OK(c);
+        byoc_attrs_set_int(c->st->m, &a, "frame_length", len);
+    }
+    byoc_attrs_set_bool(c->st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 1) != 0);
+    c->out[0] = byoc_onnx__call(c->st, op, args, args[1] ? 2 : 1, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: losses (losses)
 /* (converters: losses) */
@@ -3834,6 +4036,15 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"TfIdfVectorizer", byoc_onnx__tfidf, "tfidf_vectorizer"},
     /* (end of windows) */
     /* ---- recurrent ---- */
+    {"BlackmanWindow", byoc_onnx__window_op, "blackman_window"},
+    {"DFT", byoc_onnx__dft, "dft"},
+    {"GRU", byoc_onnx__recurrent, "nn.gru"},
+    {"HammingWindow", byoc_onnx__window_op, "hamming_window"},
+    {"HannWindow", byoc_onnx__window_op, "hann_window"},
+    {"LSTM", byoc_onnx__recurrent, "nn.lstm"},
+    {"MelWeightMatrix", byoc_onnx__mel_weight_matrix, "mel_weight_matrix"},
+    {"RNN", byoc_onnx__recurrent, "nn.rnn"},
+    {"STFT", byoc_onnx__stft, "stft"},
     /* (end of recurrent) */
     /* ---- losses ---- */
     {"NegativeLogLikelihoodLoss", byoc_onnx__nll_loss, "nn.nll_loss"},
