@@ -9122,7 +9122,8 @@ BYOC__PRIVATE int byoc__sampling_choice(const char *s, const char *const *names)
 BYOC__PRIVATE const char *byoc__sampling_list(const char *const *names, char *buf, size_t cap) {
     size_t at = 0;
     buf[0] = 0;
-    for (int i = 0; names[i] && at < cap; ++i) at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", names[i]);
+    for (int i = 0; names[i] && at < cap; ++i)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", names[i]);
     return buf;
 }
 /* a string attribute that must be one of names: its index, or -1 after a type error naming the choices */
@@ -9166,16 +9167,30 @@ static const byoc_attr_spec byoc__attrs_resize[] = {
     BYOC__A("extrapolation_value", BYOC__FLT, "0f"),
     BYOC__A("antialias", BYOC__BOOL, "False")};
 
-enum { BYOC__RS_NEAREST, BYOC__RS_LINEAR, BYOC__RS_CUBIC };
 enum {
-    BYOC__RS_HALF_PIXEL, BYOC__RS_HALF_PIXEL_SYMMETRIC, BYOC__RS_PYTORCH_HALF_PIXEL, BYOC__RS_ALIGN_CORNERS,
-    BYOC__RS_ASYMMETRIC, BYOC__RS_TF_HALF_PIXEL_FOR_NN, BYOC__RS_TF_CROP_AND_RESIZE
+    BYOC__RS_NEAREST,
+    BYOC__RS_LINEAR,
+    BYOC__RS_CUBIC
 };
-enum { BYOC__RS_ROUND_PREFER_FLOOR, BYOC__RS_ROUND_PREFER_CEIL, BYOC__RS_FLOOR, BYOC__RS_CEIL };
+enum {
+    BYOC__RS_HALF_PIXEL,
+    BYOC__RS_HALF_PIXEL_SYMMETRIC,
+    BYOC__RS_PYTORCH_HALF_PIXEL,
+    BYOC__RS_ALIGN_CORNERS,
+    BYOC__RS_ASYMMETRIC,
+    BYOC__RS_TF_HALF_PIXEL_FOR_NN,
+    BYOC__RS_TF_CROP_AND_RESIZE
+};
+enum {
+    BYOC__RS_ROUND_PREFER_FLOOR,
+    BYOC__RS_ROUND_PREFER_CEIL,
+    BYOC__RS_FLOOR,
+    BYOC__RS_CEIL
+};
 static const char *const byoc__resize_methods[] = {"nearest_neighbor", "linear", "cubic", NULL};
-static const char *const byoc__resize_ctms[] = {"half_pixel",   "half_pixel_symmetric", "pytorch_half_pixel",
-                                                "align_corners", "asymmetric",          "tf_half_pixel_for_nn",
-                                                "tf_crop_and_resize", NULL};
+static const char *const byoc__resize_ctms[] = {
+    "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners",
+    "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize", NULL};
 static const char *const byoc__resize_roundings[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil", NULL};
 
 /* Taps per output index along an axis: nearest 1, linear 2, cubic 4. Antialiasing a downsampling axis
@@ -9254,10 +9269,10 @@ typedef struct byoc__resize_opts {
 typedef struct byoc__resize_axis {
     int64_t in, out, ntaps;
     double scale, roi_start, roi_end;
-    int64_t *at;             /* out * ntaps source indices, clamped into [0, in) (ONNX pads with the edge) */
-    double *w;               /* out * ntaps weights */
-    float *wf;               /* the same as float32, for the float32 passes */
-    unsigned char *outside;  /* out flags: tf_crop_and_resize maps the index outside the input */
+    int64_t *at;            /* out * ntaps source indices, clamped into [0, in) (ONNX pads with the edge) */
+    double *w;              /* out * ntaps weights */
+    float *wf;              /* the same as float32, for the float32 passes */
+    unsigned char *outside; /* out flags: tf_crop_and_resize maps the index outside the input */
 } byoc__resize_axis;
 
 /* where output index x of an axis samples the input, as ONNX's Resize maps it (in double, as its
@@ -9308,7 +9323,7 @@ BYOC__PRIVATE void byoc__resize_axis_taps(byoc__resize_axis *a, const byoc__resi
         double *w = a->w + x * n;
         a->outside[x] = (unsigned char)outside;
         if (o->method == BYOC__RS_NEAREST) {
-            int up = ratio == 0                                 ? 0
+            int up = ratio == 0                                   ? 0
                      : o->rounding == BYOC__RS_ROUND_PREFER_FLOOR ? ratio > 0.5
                      : o->rounding == BYOC__RS_ROUND_PREFER_CEIL  ? ratio >= 0.5
                                                                   : o->rounding == BYOC__RS_CEIL;
@@ -9319,7 +9334,8 @@ BYOC__PRIVATE void byoc__resize_axis_taps(byoc__resize_axis *a, const byoc__resi
             for (int64_t i = 0; i < n; ++i) {
                 int64_t src = base - n / 2 + 1 + i;
                 double d = ((double)src - c) * kscale;
-                double wi = o->method == BYOC__RS_LINEAR ? (fabs(d) < 1 ? 1 - fabs(d) : 0) : byoc__cubic_weight(d, o->alpha);
+                double wi =
+                    o->method == BYOC__RS_LINEAR ? (fabs(d) < 1 ? 1 - fabs(d) : 0) : byoc__cubic_weight(d, o->alpha);
                 if (o->exclude && (src < 0 || src >= a->in)) wi = 0;
                 at[i] = byoc__clamp_index(src, a->in);
                 w[i] = wi;
@@ -9361,8 +9377,10 @@ BYOC__PRIVATE const char *byoc__resize_plan_of(const byoc__kctx *k, byoc__resize
     o->alpha = byoc__kfloat(k, "cubic_alpha", -0.75);
     o->extrapolation = byoc__kfloat(k, "extrapolation_value", 0);
     const byoc_attr_value *sc = byoc__kattr(k, "scales"), *roi = byoc__kattr(k, "roi");
-    int nsc = sc && sc->kind == BYOC_ATTR_FLOAT_LIST ? sc->count : 0, nroi = roi && roi->kind == BYOC_ATTR_FLOAT_LIST ? roi->count : 0;
-    if (x->rank != y->rank || (nsc && nsc != x->rank) || (nroi && nroi != 2 * x->rank)) return "scales or roi do not fit the rank";
+    int nsc = sc && sc->kind == BYOC_ATTR_FLOAT_LIST ? sc->count : 0,
+        nroi = roi && roi->kind == BYOC_ATTR_FLOAT_LIST ? roi->count : 0;
+    if (x->rank != y->rank || (nsc && nsc != x->rank) || (nroi && nroi != 2 * x->rank))
+        return "scales or roi do not fit the rank";
     if (o->ctm == BYOC__RS_TF_CROP_AND_RESIZE && !nroi) return "tf_crop_and_resize without a roi";
     o->sizes_given = !nsc;
     p->rank = x->rank;
@@ -9415,17 +9433,20 @@ static size_t byoc__ws_resize(const byoc__kctx *k) {
 }
 
 /* dst = a * x + b * y, the two-tap row blend of linear passes */
-BYOC__PRIVATE void byoc__blend2_f32(int64_t n, float a, const float *x, float b, const float *y,
-                                                      float *dst) {
+BYOC__PRIVATE void byoc__blend2_f32(int64_t n, float a, const float *x, float b, const float *y, float *dst) {
     int64_t i = 0;
 #if BYOC__SIMD
     byoc__f4 av = {a, a, a, a}, bv = {b, b, b, b};
     for (; i + 8 <= n; i += 8) {
         byoc__f4 x0, x1, y0, y1;
-        BYOC__LD(x0, x + i); BYOC__LD(x1, x + i + 4); BYOC__LD(y0, y + i); BYOC__LD(y1, y + i + 4);
+        BYOC__LD(x0, x + i);
+        BYOC__LD(x1, x + i + 4);
+        BYOC__LD(y0, y + i);
+        BYOC__LD(y1, y + i + 4);
         x0 = av * x0 + bv * y0;
         x1 = av * x1 + bv * y1;
-        BYOC__ST(dst + i, x0); BYOC__ST(dst + i + 4, x1);
+        BYOC__ST(dst + i, x0);
+        BYOC__ST(dst + i + 4, x1);
     }
 #endif
     for (; i < n; ++i) dst[i] = a * x[i] + b * y[i];
@@ -9433,7 +9454,7 @@ BYOC__PRIVATE void byoc__blend2_f32(int64_t n, float a, const float *x, float b,
 
 /* one float32 pass along an axis: src [outer, in, inner] -> dst [outer, out, inner] */
 BYOC__PRIVATE void byoc__resize_pass_f32(const float *src, float *dst, int64_t outer, int64_t inner,
-                                                           const byoc__resize_axis *a) {
+                                         const byoc__resize_axis *a) {
     int64_t n = a->ntaps;
     for (int64_t o = 0; o < outer; ++o) {
         const float *s = src + o * a->in * inner;
@@ -9452,7 +9473,10 @@ BYOC__PRIVATE void byoc__resize_pass_f32(const float *src, float *dst, int64_t o
             const int64_t *at = a->at + x * n;
             const float *w = a->wf + x * n;
             float *row = d + x * inner;
-            if (n == 1) { memcpy(row, s + at[0] * inner, sizeof(float) * (size_t)inner); continue; }
+            if (n == 1) {
+                memcpy(row, s + at[0] * inner, sizeof(float) * (size_t)inner);
+                continue;
+            }
             byoc__blend2_f32(inner, w[0], s + at[0] * inner, w[1], s + at[1] * inner, row);
             for (int64_t i = 2; i < n; ++i) byoc__axpy_f32(inner, w[i], s + at[i] * inner, row);
         }
@@ -9528,7 +9552,10 @@ static byoc_result byoc__k_resize(byoc__kctx *k) {
     size_t es = byoc_dtype_size(x->dtype);
     int64_t dims[BYOC_MAX_RANK];
     for (int d = 0; d < p.rank; ++d) dims[d] = x->dims[d];
-    if (!p.npass) { memcpy(y->data, x->data, byoc__nbytes(x)); return BYOC_OK; }
+    if (!p.npass) {
+        memcpy(y->data, x->data, byoc__nbytes(x));
+        return BYOC_OK;
+    }
     const void *src = x->data;
     if (p.path == 2) { /* widen into the first buffer */
         int64_t n = byoc__numel(x);
@@ -9600,7 +9627,11 @@ BYOC__PRIVATE double byoc__grid_reflect(double x, double lo, double hi) {
     return x < lo ? (odd ? hi - r : lo + r) : (odd ? lo + r : hi - r);
 }
 
-typedef struct byoc__grid_axis { int64_t len; int padding, align; double lo, hi; } byoc__grid_axis;
+typedef struct byoc__grid_axis {
+    int64_t len;
+    int padding, align;
+    double lo, hi;
+} byoc__grid_axis;
 
 /* a tap index along an axis as the padding mode reads it; -1: outside (zeros) */
 BYOC__PRIVATE int64_t byoc__grid_pixel(const byoc__grid_axis *g, int64_t i) {
@@ -9615,7 +9646,7 @@ BYOC__PRIVATE int64_t byoc__grid_pixel(const byoc__grid_axis *g, int64_t i) {
 BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, float v, int nearest) {
     float x = g->align ? (v + 1) / 2 * (float)(g->len - 1) : ((v + 1) * (float)g->len - 1) / 2;
     double c = nearest ? (double)rintf(x) : (double)x; /* PyTorch rounds half to even */
-    if (c != c) return -2.0 - (double)g->len; /* NaN: outside */
+    if (c != c) return -2.0 - (double)g->len;          /* NaN: outside */
     if (c < g->lo || c > g->hi) {
         if (g->padding == 1) c = c < 0 ? 0 : c > (double)(g->len - 1) ? (double)(g->len - 1) : c;
         else if (g->padding == 2) c = byoc__grid_reflect(c, g->lo, g->hi);
@@ -9626,7 +9657,11 @@ BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, float v, int nea
 
 /* the taps of one axis: up to 4 indices (-1 outside) and weights */
 BYOC__PRIVATE int byoc__grid_taps(const byoc__grid_axis *g, double c, int method, int64_t *at, float *w) {
-    if (method == 0) { at[0] = byoc__grid_pixel(g, (int64_t)c); w[0] = 1; return 1; }
+    if (method == 0) {
+        at[0] = byoc__grid_pixel(g, (int64_t)c);
+        w[0] = 1;
+        return 1;
+    }
     double f = floor(c), t = c - f;
     int64_t base = (int64_t)f;
     if (method == 1) {
@@ -9693,9 +9728,9 @@ static byoc_result byoc__k_grid_sample(byoc__kctx *k) {
    shifted by half a pixel, no 1x1 minimum); mode "max" is ONNX Runtime's (and ONNX's reference): the
    largest weighted corner of any sample ---- */
 static const byoc_attr_spec byoc__attrs_roi_align[] = {
-    BYOC__A("pooled_size", BYOC__INTS, NULL),      BYOC__A("spatial_scale", BYOC__FLT, "1f"),
-    BYOC__A("sample_ratio", BYOC__INT, "-1"),      BYOC__A("layout", BYOC__STR, "\"NCHW\""),
-    BYOC__A("mode", BYOC__STR, "\"avg\""),         BYOC__A("aligned", BYOC__BOOL, "False")};
+    BYOC__A("pooled_size", BYOC__INTS, NULL), BYOC__A("spatial_scale", BYOC__FLT, "1f"),
+    BYOC__A("sample_ratio", BYOC__INT, "-1"), BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+    BYOC__A("mode", BYOC__STR, "\"avg\""),    BYOC__A("aligned", BYOC__BOOL, "False")};
 static const char *const byoc__roi_modes[] = {"avg", "max", NULL};
 
 static const byoc_type *byoc__rel_roi_align(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
@@ -9728,11 +9763,23 @@ BYOC__PRIVATE void byoc__roi_sample(double y, double x, int64_t H, int64_t W, in
     if (y < 0) y = 0;
     if (x < 0) x = 0;
     int64_t y0 = (int64_t)y, x0 = (int64_t)x, y1, x1;
-    if (y0 >= H - 1) { y0 = y1 = H - 1; y = (double)y0; } else y1 = y0 + 1;
-    if (x0 >= W - 1) { x0 = x1 = W - 1; x = (double)x0; } else x1 = x0 + 1;
+    if (y0 >= H - 1) {
+        y0 = y1 = H - 1;
+        y = (double)y0;
+    } else y1 = y0 + 1;
+    if (x0 >= W - 1) {
+        x0 = x1 = W - 1;
+        x = (double)x0;
+    } else x1 = x0 + 1;
     double ly = y - (double)y0, lx = x - (double)x0, hy = 1 - ly, hx = 1 - lx;
-    pos[0] = y0 * W + x0; pos[1] = y0 * W + x1; pos[2] = y1 * W + x0; pos[3] = y1 * W + x1;
-    w[0] = (float)(hy * hx); w[1] = (float)(hy * lx); w[2] = (float)(ly * hx); w[3] = (float)(ly * lx);
+    pos[0] = y0 * W + x0;
+    pos[1] = y0 * W + x1;
+    pos[2] = y1 * W + x0;
+    pos[3] = y1 * W + x1;
+    w[0] = (float)(hy * hx);
+    w[1] = (float)(hy * lx);
+    w[2] = (float)(ly * hx);
+    w[3] = (float)(ly * lx);
 }
 
 /* one roi: every bin of every channel, sample by sample (each sample's corners are computed once and
@@ -9744,13 +9791,18 @@ BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const do
     int64_t ratio = byoc__kint(k, "sample_ratio", -1);
     int is_max = !strcmp(byoc__kstr(k, "mode", "avg"), "max");
     if (!(box[0] >= 0 && box[0] < (double)N && box[0] == floor(box[0])))
-        return byoc__kfail(k, "roi %lld has batch index %g, not one of 0..%lld", (long long)r, box[0], (long long)N - 1);
+        return byoc__kfail(k, "roi %lld has batch index %g, not one of 0..%lld", (long long)r, box[0],
+                           (long long)N - 1);
     int64_t b = (int64_t)box[0];
     double x0 = box[1] * scale - offset, y0 = box[2] * scale - offset, x1 = box[3] * scale - offset,
            y1 = box[4] * scale - offset, rw = x1 - x0, rh = y1 - y0;
-    if (!offset) { rw = rw > 1 ? rw : 1; rh = rh > 1 ? rh : 1; } /* without half_pixel, malformed rois are 1x1 */
+    if (!offset) {
+        rw = rw > 1 ? rw : 1;
+        rh = rh > 1 ? rh : 1;
+    } /* without half_pixel, malformed rois are 1x1 */
     double bh = rh / (double)PH, bw = rw / (double)PW;
-    double gh_f = ratio > 0 ? (double)ratio : ceil(rh / (double)PH), gw_f = ratio > 0 ? (double)ratio : ceil(rw / (double)PW);
+    double gh_f = ratio > 0 ? (double)ratio : ceil(rh / (double)PH),
+           gw_f = ratio > 0 ? (double)ratio : ceil(rw / (double)PW);
     if (!(gh_f <= BYOC__ROI_MAX_GRID && gw_f <= BYOC__ROI_MAX_GRID) || !isfinite(bh) || !isfinite(bw))
         return byoc__kfail(k, "roi %lld (%g, %g, %g, %g) needs a sampling grid of %g x %g per bin (at most %d)",
                            (long long)r, box[1], box[2], box[3], box[4], gh_f, gw_f, BYOC__ROI_MAX_GRID);
@@ -9772,7 +9824,8 @@ BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const do
                         const float *plane = (const float *)x->data + (b * C + c) * H * W;
                         float *o = bin + c * PH * PW;
                         if (!is_max) {
-                            *o += w[0] * plane[pos[0]] + w[1] * plane[pos[1]] + w[2] * plane[pos[2]] + w[3] * plane[pos[3]];
+                            *o += w[0] * plane[pos[0]] + w[1] * plane[pos[1]] + w[2] * plane[pos[2]] +
+                                  w[3] * plane[pos[3]];
                         } else {
                             float v = BYOC__MAX(BYOC__MAX(w[0] * plane[pos[0]], w[1] * plane[pos[1]]),
                                                 BYOC__MAX(w[2] * plane[pos[2]], w[3] * plane[pos[3]]));
@@ -9804,8 +9857,8 @@ static byoc_result byoc__k_roi_align(byoc__kctx *k) {
    output_shape larger than that extends each axis with zeros at its end, as ONNX's tests expect.
    padding is ONNX's order: every axis's begin, then every axis's end. ---- */
 static const byoc_attr_spec byoc__attrs_max_unpool[] = {
-    BYOC__A("pool_size", BYOC__INTS, NULL), BYOC__A("strides", BYOC__INTS, "[]"),
-    BYOC__A("padding", BYOC__INTS, "[]"), BYOC__A("output_shape", BYOC__INTS, "[]")};
+    BYOC__A("pool_size", BYOC__INTS, NULL), BYOC__A("strides", BYOC__INTS, "[]"), BYOC__A("padding", BYOC__INTS, "[]"),
+    BYOC__A("output_shape", BYOC__INTS, "[]")};
 
 /* the unpooled extents (from the window) and the result's, or 0 after a type error */
 BYOC__PRIVATE int byoc__max_unpool_dims(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_attrs *at,
@@ -9813,29 +9866,45 @@ BYOC__PRIVATE int byoc__max_unpool_dims(byoc_type_rel_ctx *ctx, const byoc_type 
     int s = d->rank - 2;
     const byoc_attr_value *k = byoc__list_attr(ctx, at, "pool_size", s, s), *st = byoc_attrs_get(at, "strides"),
                           *pad = byoc_attrs_get(at, "padding"), *os = byoc_attrs_get(at, "output_shape");
-    int nst = st && st->kind == BYOC_ATTR_INT_LIST ? st->count : 0, npad = pad && pad->kind == BYOC_ATTR_INT_LIST ? pad->count : 0;
+    int nst = st && st->kind == BYOC_ATTR_INT_LIST ? st->count : 0,
+        npad = pad && pad->kind == BYOC_ATTR_INT_LIST ? pad->count : 0;
     int nos = os && os->kind == BYOC_ATTR_INT_LIST ? os->count : 0;
     if (!k) return 0;
-    if (nst && nst != s) { BYOC__FAIL("strides has %d values for %d spatial axes", nst, s); return 0; }
-    if (npad && npad != 2 * s) { BYOC__FAIL("padding has %d values, expected %d (begins, then ends)", npad, 2 * s); return 0; }
-    if (nos && nos != d->rank) { BYOC__FAIL("output_shape has %d values for rank %d", nos, d->rank); return 0; }
+    if (nst && nst != s) {
+        BYOC__FAIL("strides has %d values for %d spatial axes", nst, s);
+        return 0;
+    }
+    if (npad && npad != 2 * s) {
+        BYOC__FAIL("padding has %d values, expected %d (begins, then ends)", npad, 2 * s);
+        return 0;
+    }
+    if (nos && nos != d->rank) {
+        BYOC__FAIL("output_shape has %d values for rank %d", nos, d->rank);
+        return 0;
+    }
     unpooled[0] = result[0] = d->dims[0];
     unpooled[1] = result[1] = d->dims[1];
     for (int i = 0; i < s; ++i) {
-        int64_t kk = k->ints[i], ss = nst ? st->ints[i] : 1, pb = npad ? pad->ints[i] : 0, pe = npad ? pad->ints[s + i] : 0;
-        if (kk < 1 || ss < 1 || pb < 0 || pe < 0 || kk > BYOC_MAX_DIM || ss > BYOC_MAX_DIM || pb > BYOC_MAX_DIM || pe > BYOC_MAX_DIM) {
+        int64_t kk = k->ints[i], ss = nst ? st->ints[i] : 1, pb = npad ? pad->ints[i] : 0,
+                pe = npad ? pad->ints[s + i] : 0;
+        if (kk < 1 || ss < 1 || pb < 0 || pe < 0 || kk > BYOC_MAX_DIM || ss > BYOC_MAX_DIM || pb > BYOC_MAX_DIM ||
+            pe > BYOC_MAX_DIM) {
             BYOC__FAIL("pool_size and strides must be positive and padding not negative");
             return 0;
         }
         int64_t in = d->dims[2 + i], u = in < 0 ? -1 : (in - 1) * ss + kk - pb - pe;
-        if (in > 0 && u < 1) { BYOC__FAIL("spatial axis %d unpools to %lld elements", i, (long long)u); return 0; }
+        if (in > 0 && u < 1) {
+            BYOC__FAIL("spatial axis %d unpools to %lld elements", i, (long long)u);
+            return 0;
+        }
         unpooled[2 + i] = result[2 + i] = in == 0 ? 0 : u;
     }
     for (int i = 0; i < nos; ++i) {
         int64_t want = os->ints[i];
         if (i < 2 ? want != result[i] : want < result[i]) {
             BYOC__FAIL("output_shape[%d] = %lld %s %lld", i, (long long)want,
-                       i < 2 ? "differs from the input's" : "is smaller than the unpooled extent", (long long)result[i]);
+                       i < 2 ? "differs from the input's" : "is smaller than the unpooled extent",
+                       (long long)result[i]);
             return 0;
         }
         result[i] = want;
@@ -10155,8 +10224,8 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "sample NCHW data at a grid [N, 2, OH, OW] of [-1, 1] coordinates", NONE, byoc__flops_grid_sample, 0,
              BYOC__K(byoc__k_grid_sample, byoc__ws_grid_sample, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
     BYOC__OP("vision.roi_align", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_roi_align, byoc__rel_roi_align,
-             "pool bilinear samples of each roi [R, 5] into a fixed grid (avg or max)", NONE, byoc__flops_roi_align,
-             0, BYOC__K(byoc__k_roi_align, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+             "pool bilinear samples of each roi [R, 5] into a fixed grid (avg or max)", NONE, byoc__flops_roi_align, 0,
+             BYOC__K(byoc__k_roi_align, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
     BYOC__OP("nn.max_unpool", 2, 2, OPAQUE, byoc__attrs_max_unpool, byoc__rel_max_unpool,
              "put values back at MaxPool's indices in a zero tensor", NONE, byoc__flops_none, 0,
              BYOC__K(byoc__k_max_unpool, NULL, 0, BYOC__KF_NO_INPLACE)),

@@ -2851,7 +2851,8 @@ BYOC__PRIVATE int byoc_onnx__upsample_scales(byoc_onnx__ctx *c, byoc_onnx__resiz
     } else { /* opset 1: height_scale and width_scale of an NCHW input */
         if (r->rank != 4)
             return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Upsample-1 takes NCHW inputs, this one has rank %d",
-                                   r->rank), 0;
+                                   r->rank),
+                   0;
         r->scales[0] = r->scales[1] = 1;
         r->scales[2] = byoc_onnx__attr_float(c, "height_scale", 1);
         r->scales[3] = byoc_onnx__attr_float(c, "width_scale", 1);
@@ -2897,7 +2898,8 @@ BYOC__PRIVATE int byoc_onnx__resize_axes(byoc_onnx__ctx *c, byoc_onnx__resize_ar
     int given = r->nscales > 0 ? r->nscales : r->nsizes;
     if (given != r->naxes)
         return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s has %d values for %d axes",
-                               r->nscales > 0 ? "scales" : "sizes", given, r->naxes), 0;
+                               r->nscales > 0 ? "scales" : "sizes", given, r->naxes),
+               0;
     if (r->nroi > 0 && r->nroi != 2 * r->naxes)
         return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "roi has %d values for %d axes", r->nroi, r->naxes), 0;
     return 1;
@@ -2907,13 +2909,19 @@ BYOC__PRIVATE int byoc_onnx__resize_axes(byoc_onnx__ctx *c, byoc_onnx__resize_ar
 BYOC__PRIVATE int byoc_onnx__resize_shape(byoc_onnx__ctx *c, const byoc_type *t, const byoc_onnx__resize_args *r,
                                           int64_t *size, double *scale, int *sizes_only) {
     char buf[24];
-    const char *policy = c->opset >= 18 ? byoc_onnx__attr_string(c, "keep_aspect_ratio_policy", "stretch", buf, sizeof buf)
-                                        : "stretch";
+    const char *policy =
+        c->opset >= 18 ? byoc_onnx__attr_string(c, "keep_aspect_ratio_policy", "stretch", buf, sizeof buf) : "stretch";
     int keep = !strcmp(policy, "not_larger") ? 1 : !strcmp(policy, "not_smaller") ? 2 : 0;
     if (!keep && strcmp(policy, "stretch"))
-        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "keep_aspect_ratio_policy \"%s\" is not one of stretch, "
-                               "not_larger, not_smaller", policy), 0;
-    for (int d = 0; d < t->rank; ++d) { size[d] = t->dims[d]; scale[d] = 1; }
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR,
+                               "keep_aspect_ratio_policy \"%s\" is not one of stretch, "
+                               "not_larger, not_smaller",
+                               policy),
+               0;
+    for (int d = 0; d < t->rank; ++d) {
+        size[d] = t->dims[d];
+        scale[d] = 1;
+    }
     *sizes_only = r->nsizes > 0 && !keep;
     double common = 0;
     for (int i = 0; i < r->naxes; ++i) {
@@ -2923,12 +2931,15 @@ BYOC__PRIVATE int byoc_onnx__resize_shape(byoc_onnx__ctx *c, const byoc_type *t,
             if (!(r->scales[i] > 0) || !isfinite(r->scales[i]))
                 return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "scale %g is not positive", r->scales[i]), 0;
             double out = floor(in * r->scales[i]);
-            if (out > BYOC_MAX_DIM) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "scale %g is too large", r->scales[i]), 0;
+            if (out > BYOC_MAX_DIM)
+                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "scale %g is too large", r->scales[i]), 0;
             size[d] = (int64_t)out;
             scale[d] = r->scales[i];
         } else {
             if (r->sizes[i] < 0 || r->sizes[i] > BYOC_MAX_DIM)
-                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "size %lld is out of range", (long long)r->sizes[i]), 0;
+                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "size %lld is out of range",
+                                       (long long)r->sizes[i]),
+                       0;
             size[d] = r->sizes[i];
             double s = t->dims[d] ? (double)r->sizes[i] / in : 1;
             if (i == 0 || (keep == 1 && s < common) || (keep == 2 && s > common)) common = s;
@@ -2953,13 +2964,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__resize(byoc_onnx__ctx *c, const char *op) {
     r.rank = t->rank;
     char mbuf[24], cbuf[32], nbuf[32];
     const char *mode = byoc_onnx__attr_string(c, "mode", "nearest", mbuf, sizeof mbuf);
-    const char *ctm = legacy ? "asymmetric"
-                             : byoc_onnx__attr_string(c, "coordinate_transformation_mode", "half_pixel", cbuf, sizeof cbuf);
-    const char *nearest = legacy ? "floor" : byoc_onnx__attr_string(c, "nearest_mode", "round_prefer_floor", nbuf, sizeof nbuf);
-    const char *method = !strcmp(mode, "nearest")                                        ? "nearest_neighbor"
+    const char *ctm =
+        legacy ? "asymmetric"
+               : byoc_onnx__attr_string(c, "coordinate_transformation_mode", "half_pixel", cbuf, sizeof cbuf);
+    const char *nearest =
+        legacy ? "floor" : byoc_onnx__attr_string(c, "nearest_mode", "round_prefer_floor", nbuf, sizeof nbuf);
+    const char *method = !strcmp(mode, "nearest")                                             ? "nearest_neighbor"
                          : !strcmp(mode, "linear") || (upsample && !strcmp(mode, "bilinear")) ? "linear"
-                         : !strcmp(mode, "cubic") && !legacy                              ? "cubic"
-                                                                                          : NULL;
+                         : !strcmp(mode, "cubic") && !legacy                                  ? "cubic"
+                                                                                              : NULL;
     if (!method) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "mode \"%s\" is not supported at opset %d", mode, c->opset);
     int crop = !strcmp(ctm, "tf_crop_and_resize");
     if (upsample ? !byoc_onnx__upsample_scales(c, &r) : !byoc_onnx__resize_inputs(c, &r, crop)) return BYOC_ONNX__OK(c);
@@ -2974,7 +2987,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__resize(byoc_onnx__ctx *c, const char *op) {
     byoc_attrs_set_ints(st->m, &a, "size", size, t->rank);
     if (!sizes_only) byoc_attrs_set_floats(st->m, &a, "scales", scale, t->rank);
     if (crop) { /* starts then ends over every axis; the axes not listed keep their whole extent */
-        for (int d = 0; d < t->rank; ++d) { roi[d] = 0; roi[t->rank + d] = 1; }
+        for (int d = 0; d < t->rank; ++d) {
+            roi[d] = 0;
+            roi[t->rank + d] = 1;
+        }
         for (int i = 0; i < r.naxes; ++i) {
             roi[r.axes[i]] = r.roi[i];
             roi[t->rank + r.axes[i]] = r.roi[r.naxes + i];
@@ -3015,9 +3031,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__grid_sample(byoc_onnx__ctx *c, const char *
     const char *padding = byoc_onnx__attr_string(c, "padding_mode", "zeros", pbuf, sizeof pbuf);
     const char *method = !strcmp(mode, "bilinear") || !strcmp(mode, "linear") ? "bilinear"
                          : !strcmp(mode, "bicubic") || !strcmp(mode, "cubic") ? "bicubic"
-                         : !strcmp(mode, "nearest")                          ? "nearest"
+                         : !strcmp(mode, "nearest")                           ? "nearest"
                                                                               : NULL;
-    if (!method) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "mode \"%s\" is not one of bilinear, nearest, bicubic", mode);
+    if (!method)
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "mode \"%s\" is not one of bilinear, nearest, bicubic", mode);
     static const int to_channels_first[4] = {0, 3, 1, 2};
     byoc_attrs a;
     memset(&a, 0, sizeof a);
@@ -3041,14 +3058,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__roi_align(byoc_onnx__ctx *c, const char *op
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "rois must be [R, 4] and batch_indices [R]");
     char mbuf[16], cbuf[24];
     const char *mode = byoc_onnx__attr_string(c, "mode", "avg", mbuf, sizeof mbuf);
-    const char *ctm = c->opset >= 16 ? byoc_onnx__attr_string(c, "coordinate_transformation_mode", "half_pixel", cbuf,
-                                                              sizeof cbuf)
-                                     : "output_half_pixel";
+    const char *ctm = c->opset >= 16
+                          ? byoc_onnx__attr_string(c, "coordinate_transformation_mode", "half_pixel", cbuf, sizeof cbuf)
+                          : "output_half_pixel";
     if (strcmp(ctm, "half_pixel") && strcmp(ctm, "output_half_pixel"))
         return byoc_onnx__fail(st, BYOC_ERR_ATTR,
-                               "coordinate_transformation_mode \"%s\" is not one of half_pixel, output_half_pixel", ctm);
-    int64_t column[2] = {tb->dims[0], 1}, pooled[2] = {byoc_onnx__attr_int(c, "output_height", 1),
-                                                       byoc_onnx__attr_int(c, "output_width", 1)};
+                               "coordinate_transformation_mode \"%s\" is not one of half_pixel, output_half_pixel",
+                               ctm);
+    int64_t column[2] = {tb->dims[0], 1},
+            pooled[2] = {byoc_onnx__attr_int(c, "output_height", 1), byoc_onnx__attr_int(c, "output_width", 1)};
     byoc_node *fields[2] = {byoc_onnx__reshape(st, byoc_onnx__cast(st, batch, tr->dtype), 2, column), rois};
     if (!fields[0]) return BYOC_ONNX__OK(c);
     byoc_node *tuple = byoc_tuple(st->m, fields, 2);
