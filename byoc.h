@@ -9645,14 +9645,13 @@ BYOC__PRIVATE int64_t byoc__grid_pixel(const byoc__grid_axis *g, int64_t i) {
    reflection mirrors), bounded so the integer conversions stay defined */
 BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, float v, int nearest) {
     float x = g->align ? (v + 1) / 2 * (float)(g->len - 1) : ((v + 1) * (float)g->len - 1) / 2;
-    double c = nearest ? (double)rintf(x) : (double)x; /* PyTorch rounds half to even */
-    if (c != c) return -2.0 - (double)g->len;          /* NaN: outside */
+    double c = nearest ? (double)rintf(x) : (double)x, bound = (double)g->len + 4; /* rintf: half to even */
+    if (c != c || isinf(c)) return -bound;                                          /* off the map */
     if (c < g->lo || c > g->hi) {
         if (g->padding == 1) c = c < 0 ? 0 : c > (double)(g->len - 1) ? (double)(g->len - 1) : c;
         else if (g->padding == 2) c = byoc__grid_reflect(c, g->lo, g->hi);
     }
-    double bound = (double)g->len + 4;
-    return c < -bound ? -bound : c > bound ? bound : c;
+    return !(c >= -bound) ? -bound : c > bound ? bound : c;
 }
 
 /* the taps of one axis: up to 4 indices (-1 outside) and weights */
@@ -9759,7 +9758,7 @@ BYOC__PRIVATE double byoc__flops_roi_align(const byoc_node *c) { /* 4 samples of
 BYOC__PRIVATE void byoc__roi_sample(double y, double x, int64_t H, int64_t W, int64_t pos[4], float w[4]) {
     memset(w, 0, 4 * sizeof(float));
     memset(pos, 0, 4 * sizeof(int64_t));
-    if (y < -1.0 || y > (double)H || x < -1.0 || x > (double)W) return;
+    if (!(y >= -1.0 && y <= (double)H && x >= -1.0 && x <= (double)W)) return; /* NaN too */
     if (y < 0) y = 0;
     if (x < 0) x = 0;
     int64_t y0 = (int64_t)y, x0 = (int64_t)x, y1, x1;
