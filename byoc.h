@@ -9151,7 +9151,8 @@ BYOC__PRIVATE double byoc__sampling_out_elems(const byoc_node *c) {
    and their device mappings rely on; ONNX's Resize maps coordinates with the scale it was given (5 * 0.6
    gives 3 outputs but the scale stays 0.6), resizes any axis of any rank, crops to a roi and antialiases.
    `size` is the whole output shape; `scales` (one per axis, empty: size / input) is the factor the
-   coordinates are mapped with; `roi` (starts then ends, one per axis) is read by tf_crop_and_resize.
+   coordinates are mapped with; `roi` (starts then ends, one per axis) is read by tf_crop_and_resize;
+   cubic_exclude is ONNX's exclude_outside, which renormalises linear taps at the border too.
    Separable: one pass per resized axis, each output index along it a few (source index, weight) taps
    computed once; a pass over an outer axis blends whole contiguous rows (vector loops), the pass over
    the last axis gathers. */
