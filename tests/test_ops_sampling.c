@@ -1,8 +1,10 @@
 /* Unit tests for the spatial sampling ops (image.resize, image.grid_sample, vision.roi_align,
    nn.max_unpool) through the public API: each parsed from Relay text, typed, evaluated with
    byoc_module_evaluate and compared with values worked out by hand from ONNX's definitions; their type
-   errors; and print/parse round trips. */
+   errors; and print/parse round trips. Then the ONNX converters on small models written here (opsets
+   and variants the ONNX node test data lacks). */
 #include "byoc.h"
+#include "tools/byoc_onnx.h"
 #include "test.h"
 
 #include <math.h>
@@ -347,6 +349,230 @@ static void test_max_unpool(void) { /* ONNX's MaxUnpool examples */
                    "output_shape[2] = 3 is smaller than the unpooled extent 4");
 }
 
+/* ---- the ONNX converters, on models written with a small protobuf writer ---- */
+typedef struct pbuf {
+    unsigned char *p;
+    size_t n, cap;
+} pbuf;
+static void put_byte(pbuf *b, unsigned char c) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 256;
+        b->p = (unsigned char *)realloc(b->p, b->cap);
+    }
+    b->p[b->n++] = c;
+}
+static void put_varint(pbuf *b, uint64_t v) {
+    do put_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+    while (v >>= 7);
+}
+static void put_key(pbuf *b, int field, int wire) { put_varint(b, (uint64_t)field << 3 | (uint64_t)wire); }
+static void put_int(pbuf *b, int field, int64_t v) {
+    put_key(b, field, 0);
+    put_varint(b, (uint64_t)v);
+}
+static void put_bytes(pbuf *b, int field, const void *data, size_t n) {
+    put_key(b, field, 2);
+    put_varint(b, n);
+    for (size_t i = 0; i < n; ++i) put_byte(b, ((const unsigned char *)data)[i]);
+}
+static void put_str(pbuf *b, int field, const char *s) { put_bytes(b, field, s, strlen(s)); }
+static void put_msg(pbuf *b, int field, pbuf *m) {
+    put_bytes(b, field, m->p, m->n);
+    free(m->p);
+    memset(m, 0, sizeof *m);
+}
+/* AttributeProto: ints (type 7), floats (6, little-endian float32 bits), int (2), string (3) */
+static void attr_ints(pbuf *node, const char *name, const int64_t *v, int n) {
+    pbuf a = {0};
+    put_str(&a, 1, name);
+    for (int i = 0; i < n; ++i) put_int(&a, 8, v[i]);
+    put_int(&a, 20, 7);
+    put_msg(node, 5, &a);
+}
+static void attr_floats(pbuf *node, const char *name, const float *v, int n) {
+    pbuf a = {0};
+    put_str(&a, 1, name);
+    put_bytes(&a, 7, v, sizeof(float) * (size_t)n); /* packed, as writers store them (little-endian hosts) */
+    put_int(&a, 20, 6);
+    put_msg(node, 5, &a);
+}
+static void attr_int(pbuf *node, const char *name, int64_t v) {
+    pbuf a = {0};
+    put_str(&a, 1, name);
+    put_int(&a, 3, v);
+    put_int(&a, 20, 2);
+    put_msg(node, 5, &a);
+}
+static void attr_str(pbuf *node, const char *name, const char *v) {
+    pbuf a = {0};
+    put_str(&a, 1, name);
+    put_str(&a, 4, v);
+    put_int(&a, 20, 3);
+    put_msg(node, 5, &a);
+}
+/* a float (elem 1) or int64 (7) tensor: an initializer (field 5) of a graph */
+static void put_init(pbuf *g, const char *name, int elem, int rank, const int64_t *dims, const void *raw,
+                     size_t bytes) {
+    pbuf t = {0};
+    for (int d = 0; d < rank; ++d) put_int(&t, 1, dims[d]);
+    put_int(&t, 2, elem);
+    put_str(&t, 8, name);
+    put_bytes(&t, 9, raw, bytes);
+    put_msg(g, 5, &t);
+}
+static void put_io(pbuf *g, int field, const char *name, int elem, int rank, const int64_t *dims) {
+    pbuf vi = {0}, type = {0}, tensor = {0}, shape = {0};
+    put_str(&vi, 1, name);
+    put_int(&tensor, 1, elem);
+    for (int d = 0; d < rank; ++d) {
+        pbuf dim = {0};
+        put_int(&dim, 1, dims[d]);
+        put_msg(&shape, 1, &dim);
+    }
+    put_msg(&tensor, 2, &shape);
+    put_msg(&type, 1, &tensor);
+    put_msg(&vi, 2, &type);
+    put_msg(g, field, &vi);
+}
+/* one node (its inputs, "" for an omitted one; output y; attributes already in attrs) of op at opset:
+   graph input x [xdims], the initializers in g */
+static byoc_result import_node(pbuf *g, const char *op, int opset, const char *const *inputs, int nin, pbuf *attrs,
+                               int xrank, const int64_t *xdims, byoc_onnx_model *model, byoc_diag *d) {
+    pbuf node = {0}, m = {0}, ops = {0};
+    for (int i = 0; i < nin; ++i) put_str(&node, 1, inputs[i]);
+    put_str(&node, 2, "y");
+    put_str(&node, 3, "n0");
+    put_str(&node, 4, op);
+    for (size_t i = 0; i < attrs->n; ++i) put_byte(&node, attrs->p[i]);
+    free(attrs->p);
+    memset(attrs, 0, sizeof *attrs);
+    put_msg(g, 1, &node);
+    put_io(g, 11, "x", 1, xrank, xdims);
+    put_io(g, 12, "y", 1, 0, NULL);
+    put_int(&m, 1, 8);
+    put_str(&ops, 1, "");
+    put_int(&ops, 2, opset);
+    put_msg(&m, 8, &ops);
+    put_msg(&m, 7, g);
+    byoc_result r = byoc_onnx_import(m.p, m.n, "t.onnx", NULL, model, d);
+    free(m.p);
+    return r;
+}
+
+static void test_onnx_upsample_and_resize10(void) {
+    byoc_diag d;
+    char why[2048];
+    int64_t xdims[4] = {1, 1, 2, 2};
+    float x[4] = {1, 2, 3, 4};
+    /* Upsample-7, linear, scales [1, 1, 2, 2] as an attribute: asymmetric, sources 0, 0.5, 1, 1.5 (edge) */
+    static const float linear[16] = {1, 1.5f, 2, 2, 2, 2.5f, 3, 3, 3, 3.5f, 4, 4, 3, 3.5f, 4, 4};
+    /* Resize-10, nearest, scales [1, 1, 1, 2] as an input: columns x / 2 rounded down */
+    static const float nearest[8] = {1, 1, 2, 2, 3, 3, 4, 4};
+    for (int which = 0; which < 2; ++which) {
+        pbuf g = {0}, attrs = {0};
+        byoc_onnx_model model;
+        static const float up[4] = {1, 1, 2, 2}, wide[4] = {1, 1, 1, 2};
+        static const char *const with_scales[2] = {"x", "scales"};
+        int64_t four = 4;
+        if (which == 0) {
+            attr_floats(&attrs, "scales", up, 4);
+            attr_str(&attrs, "mode", "linear");
+        } else put_init(&g, "scales", 1, 1, &four, wide, sizeof wide);
+        CHECKF(import_node(&g, which ? "Resize" : "Upsample", which ? 10 : 7, with_scales, which ? 2 : 1, &attrs, 4,
+                           xdims, &model, &d) == BYOC_OK,
+               "%s", d.message);
+        byoc_node *in = input_of(model.module, BYOC_FLOAT32, 4, xdims, x);
+        CHECKF(evaluates_to(model.module, &in, 1, which ? nearest : linear, which ? 8 : 16, why, sizeof why), "%s: %s",
+               which ? "Resize-10" : "Upsample-7", why);
+        char *text = byoc_module_print(model.module, 0, NULL);
+        CHECK_CONTAINS(text, "coordinate_transformation_mode=\"asymmetric\"");
+        CHECK_CONTAINS(text, "/* span=onnx:n0 */");
+        byoc_free(model.module, text);
+        byoc_onnx_model_free(&model);
+    }
+}
+
+static void test_onnx_resize_inputs(void) {
+    byoc_diag d;
+    int64_t xdims[4] = {1, 1, 2, 2}, four = 4;
+    /* Resize-13 with both scales and sizes is refused, naming the node */
+    pbuf g = {0}, attrs = {0};
+    byoc_onnx_model model;
+    static const float scales[4] = {1, 1, 2, 2};
+    static const int64_t sizes[4] = {1, 1, 4, 4};
+    static const char *const all[4] = {"x", "", "scales", "sizes"};
+    put_init(&g, "scales", 1, 1, &four, scales, sizeof scales);
+    put_init(&g, "sizes", 7, 1, &four, sizes, sizeof sizes);
+    CHECK(import_node(&g, "Resize", 13, all, 4, &attrs, 4, xdims, &model, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "give scales or sizes, not both");
+    CHECK_CONTAINS(d.message, "n0");
+    /* sizes alone, cubic: the scale is sizes / input; the print names no scales */
+    static const char *const sized[4] = {"x", "", "", "sizes"};
+    memset(&g, 0, sizeof g);
+    put_init(&g, "sizes", 7, 1, &four, sizes, sizeof sizes);
+    attr_str(&attrs, "mode", "cubic");
+    attr_int(&attrs, "exclude_outside", 1);
+    CHECKF(import_node(&g, "Resize", 13, sized, 4, &attrs, 4, xdims, &model, &d) == BYOC_OK, "%s", d.message);
+    char *text = byoc_module_print(model.module, 0, NULL);
+    CHECK_CONTAINS(text, "image.resize(%x, size=[1, 1, 4, 4], method=\"cubic\", cubic_exclude=1)");
+    byoc_free(model.module, text);
+    byoc_onnx_model_free(&model);
+    /* GridSample on a volume is refused with its reason */
+    int64_t vol[5] = {1, 1, 2, 2, 2}, gdims[5] = {1, 1, 1, 1, 3};
+    float grid[3] = {0, 0, 0};
+    static const char *const xg[2] = {"x", "grid"};
+    memset(&g, 0, sizeof g);
+    put_init(&g, "grid", 1, 5, gdims, grid, sizeof grid);
+    CHECK(import_node(&g, "GridSample", 16, xg, 2, &attrs, 5, vol, &model, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "only 2-D sampling (X of rank 4) is supported, X has rank 5");
+}
+
+static void test_onnx_roi_align_opsets(void) {
+    /* RoiAlign-10 has no coordinate_transformation_mode (output_half_pixel); 16 defaults to half_pixel */
+    byoc_diag d;
+    char why[2048];
+    int64_t xdims[4] = {1, 1, 4, 4}, rdims[2] = {1, 4}, one = 1, batch[1] = {0};
+    float x[16], rois[4] = {0, 0, 4, 4};
+    for (int k = 0; k < 16; ++k) x[k] = (float)k;
+    static const float v10[4] = {5, 6.75f, 12, 13.75f}, v16[4] = {2.5f, 4.5f, 10.5f, 12.5f};
+    static const char *const ins[3] = {"x", "rois", "batch"};
+    for (int opset16 = 0; opset16 < 2; ++opset16) {
+        pbuf g = {0}, attrs = {0};
+        byoc_onnx_model model;
+        put_init(&g, "rois", 1, 2, rdims, rois, sizeof rois);
+        put_init(&g, "batch", 7, 1, &one, batch, sizeof batch);
+        attr_int(&attrs, "output_height", 2);
+        attr_int(&attrs, "output_width", 2);
+        attr_int(&attrs, "sampling_ratio", 2);
+        CHECKF(import_node(&g, "RoiAlign", opset16 ? 16 : 10, ins, 3, &attrs, 4, xdims, &model, &d) == BYOC_OK, "%s",
+               d.message);
+        byoc_node *in = input_of(model.module, BYOC_FLOAT32, 4, xdims, x);
+        CHECKF(evaluates_to(model.module, &in, 1, opset16 ? v16 : v10, 4, why, sizeof why), "opset %d: %s",
+               opset16 ? 16 : 10, why);
+        byoc_onnx_model_free(&model);
+    }
+}
+
+static void test_onnx_max_unpool_pads(void) {
+    /* kernel 2, stride 2, pads 1 on every side: a 2x2 input unpools to (2 - 1) * 2 + 2 - 2 = 2 per axis */
+    byoc_diag d;
+    char why[2048];
+    int64_t xdims[4] = {1, 1, 2, 2}, two[2] = {2, 2}, pads[4] = {1, 1, 1, 1}, at[4] = {3, 2, 1, 0};
+    float x[4] = {5, 6, 7, 8};
+    static const float want[4] = {8, 7, 6, 5};
+    static const char *const ins[2] = {"x", "at"};
+    pbuf g = {0}, attrs = {0};
+    byoc_onnx_model model;
+    put_init(&g, "at", 7, 4, xdims, at, sizeof at);
+    attr_ints(&attrs, "kernel_shape", two, 2);
+    attr_ints(&attrs, "strides", two, 2);
+    attr_ints(&attrs, "pads", pads, 4);
+    CHECKF(import_node(&g, "MaxUnpool", 11, ins, 2, &attrs, 4, xdims, &model, &d) == BYOC_OK, "%s", d.message);
+    byoc_node *in = input_of(model.module, BYOC_FLOAT32, 4, xdims, x);
+    CHECKF(evaluates_to(model.module, &in, 1, want, 4, why, sizeof why), "%s", why);
+    byoc_onnx_model_free(&model);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_resize_linear_half_pixel),
@@ -358,6 +584,10 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_grid_sample),
         TEST_ENTRY(test_roi_align),
         TEST_ENTRY(test_max_unpool),
+        TEST_ENTRY(test_onnx_upsample_and_resize10),
+        TEST_ENTRY(test_onnx_resize_inputs),
+        TEST_ENTRY(test_onnx_roi_align_opsets),
+        TEST_ENTRY(test_onnx_max_unpool_pads),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
