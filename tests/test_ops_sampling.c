@@ -383,28 +383,28 @@ static void put_msg(pbuf *b, int field, pbuf *m) {
 }
 /* AttributeProto: ints (type 7), floats (6, little-endian float32 bits), int (2), string (3) */
 static void attr_ints(pbuf *node, const char *name, const int64_t *v, int n) {
-    pbuf a = {0};
+    pbuf a = {NULL, 0, 0};
     put_str(&a, 1, name);
     for (int i = 0; i < n; ++i) put_int(&a, 8, v[i]);
     put_int(&a, 20, 7);
     put_msg(node, 5, &a);
 }
 static void attr_floats(pbuf *node, const char *name, const float *v, int n) {
-    pbuf a = {0};
+    pbuf a = {NULL, 0, 0};
     put_str(&a, 1, name);
     put_bytes(&a, 7, v, sizeof(float) * (size_t)n); /* packed, as writers store them (little-endian hosts) */
     put_int(&a, 20, 6);
     put_msg(node, 5, &a);
 }
 static void attr_int(pbuf *node, const char *name, int64_t v) {
-    pbuf a = {0};
+    pbuf a = {NULL, 0, 0};
     put_str(&a, 1, name);
     put_int(&a, 3, v);
     put_int(&a, 20, 2);
     put_msg(node, 5, &a);
 }
 static void attr_str(pbuf *node, const char *name, const char *v) {
-    pbuf a = {0};
+    pbuf a = {NULL, 0, 0};
     put_str(&a, 1, name);
     put_str(&a, 4, v);
     put_int(&a, 20, 3);
@@ -413,7 +413,7 @@ static void attr_str(pbuf *node, const char *name, const char *v) {
 /* a float (elem 1) or int64 (7) tensor: an initializer (field 5) of a graph */
 static void put_init(pbuf *g, const char *name, int elem, int rank, const int64_t *dims, const void *raw,
                      size_t bytes) {
-    pbuf t = {0};
+    pbuf t = {NULL, 0, 0};
     for (int d = 0; d < rank; ++d) put_int(&t, 1, dims[d]);
     put_int(&t, 2, elem);
     put_str(&t, 8, name);
@@ -421,11 +421,11 @@ static void put_init(pbuf *g, const char *name, int elem, int rank, const int64_
     put_msg(g, 5, &t);
 }
 static void put_io(pbuf *g, int field, const char *name, int elem, int rank, const int64_t *dims) {
-    pbuf vi = {0}, type = {0}, tensor = {0}, shape = {0};
+    pbuf vi = {NULL, 0, 0}, type = {NULL, 0, 0}, tensor = {NULL, 0, 0}, shape = {NULL, 0, 0};
     put_str(&vi, 1, name);
     put_int(&tensor, 1, elem);
     for (int d = 0; d < rank; ++d) {
-        pbuf dim = {0};
+        pbuf dim = {NULL, 0, 0};
         put_int(&dim, 1, dims[d]);
         put_msg(&shape, 1, &dim);
     }
@@ -438,7 +438,7 @@ static void put_io(pbuf *g, int field, const char *name, int elem, int rank, con
    graph input x [xdims], the initializers in g */
 static byoc_result import_node(pbuf *g, const char *op, int opset, const char *const *inputs, int nin, pbuf *attrs,
                                int xrank, const int64_t *xdims, byoc_onnx_model *model, byoc_diag *d) {
-    pbuf node = {0}, m = {0}, ops = {0};
+    pbuf node = {NULL, 0, 0}, m = {NULL, 0, 0}, ops = {NULL, 0, 0};
     for (int i = 0; i < nin; ++i) put_str(&node, 1, inputs[i]);
     put_str(&node, 2, "y");
     put_str(&node, 3, "n0");
@@ -469,7 +469,7 @@ static void test_onnx_upsample_and_resize10(void) {
     /* Resize-10, nearest, scales [1, 1, 1, 2] as an input: columns x / 2 rounded down */
     static const float nearest[8] = {1, 1, 2, 2, 3, 3, 4, 4};
     for (int which = 0; which < 2; ++which) {
-        pbuf g = {0}, attrs = {0};
+        pbuf g = {NULL, 0, 0}, attrs = {NULL, 0, 0};
         byoc_onnx_model model;
         static const float up[4] = {1, 1, 2, 2}, wide[4] = {1, 1, 1, 2};
         static const char *const with_scales[2] = {"x", "scales"};
@@ -496,7 +496,7 @@ static void test_onnx_resize_inputs(void) {
     byoc_diag d;
     int64_t xdims[4] = {1, 1, 2, 2}, four = 4;
     /* Resize-13 with both scales and sizes is refused, naming the node */
-    pbuf g = {0}, attrs = {0};
+    pbuf g = {NULL, 0, 0}, attrs = {NULL, 0, 0};
     byoc_onnx_model model;
     static const float scales[4] = {1, 1, 2, 2};
     static const int64_t sizes[4] = {1, 1, 4, 4};
@@ -531,13 +531,13 @@ static void test_onnx_roi_align_opsets(void) {
     /* RoiAlign-10 has no coordinate_transformation_mode (output_half_pixel); 16 defaults to half_pixel */
     byoc_diag d;
     char why[2048];
-    int64_t xdims[4] = {1, 1, 4, 4}, rdims[2] = {1, 4}, one = 1, batch[1] = {0};
+    int64_t xdims[4] = {1, 1, 4, 4}, rdims[2] = {1, 4}, one = 1, batch[1] = {NULL, 0, 0};
     float x[16], rois[4] = {0, 0, 4, 4};
     for (int k = 0; k < 16; ++k) x[k] = (float)k;
     static const float v10[4] = {5, 6.75f, 12, 13.75f}, v16[4] = {2.5f, 4.5f, 10.5f, 12.5f};
     static const char *const ins[3] = {"x", "rois", "batch"};
     for (int opset16 = 0; opset16 < 2; ++opset16) {
-        pbuf g = {0}, attrs = {0};
+        pbuf g = {NULL, 0, 0}, attrs = {NULL, 0, 0};
         byoc_onnx_model model;
         put_init(&g, "rois", 1, 2, rdims, rois, sizeof rois);
         put_init(&g, "batch", 7, 1, &one, batch, sizeof batch);
@@ -561,7 +561,7 @@ static void test_onnx_max_unpool_pads(void) {
     float x[4] = {5, 6, 7, 8};
     static const float want[4] = {8, 7, 6, 5};
     static const char *const ins[2] = {"x", "at"};
-    pbuf g = {0}, attrs = {0};
+    pbuf g = {NULL, 0, 0}, attrs = {NULL, 0, 0};
     byoc_onnx_model model;
     put_init(&g, "at", 7, 4, xdims, at, sizeof at);
     attr_ints(&attrs, "kernel_shape", two, 2);
