@@ -531,7 +531,7 @@ static void test_onnx_roi_align_opsets(void) {
     /* RoiAlign-10 has no coordinate_transformation_mode (output_half_pixel); 16 defaults to half_pixel */
     byoc_diag d;
     char why[2048];
-    int64_t xdims[4] = {1, 1, 4, 4}, rdims[2] = {1, 4}, one = 1, batch[1] = {NULL, 0, 0};
+    int64_t xdims[4] = {1, 1, 4, 4}, rdims[2] = {1, 4}, one = 1, batch[1] = {0};
     float x[16], rois[4] = {0, 0, 4, 4};
     for (int k = 0; k < 16; ++k) x[k] = (float)k;
     static const float v10[4] = {5, 6.75f, 12, 13.75f}, v16[4] = {2.5f, 4.5f, 10.5f, 12.5f};
