@@ -9647,7 +9647,7 @@ BYOC__PRIVATE int64_t byoc__grid_pixel(const byoc__grid_axis *g, int64_t i) {
 BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, float v, int nearest) {
     float x = g->align ? (v + 1) / 2 * (float)(g->len - 1) : ((v + 1) * (float)g->len - 1) / 2;
     double c = nearest ? (double)rintf(x) : (double)x, bound = (double)g->len + 4; /* rintf: half to even */
-    if (c != c || isinf(c)) return -bound;                                          /* off the map */
+    if (c != c || isinf(c)) return -bound;                                         /* off the map */
     if (c < g->lo || c > g->hi) {
         if (g->padding == 1) c = c < 0 ? 0 : c > (double)(g->len - 1) ? (double)(g->len - 1) : c;
         else if (g->padding == 2) c = byoc__grid_reflect(c, g->lo, g->hi);
@@ -9755,35 +9755,61 @@ BYOC__PRIVATE double byoc__flops_roi_align(const byoc_node *c) { /* 4 samples of
 }
 
 #define BYOC__ROI_MAX_GRID 4096 /* samples per bin side: a larger adaptive grid means a corrupt roi */
-/* one sample's 4 corners (offsets in a plane) and weights; all zero when it falls off the map */
-BYOC__PRIVATE void byoc__roi_sample(double y, double x, int64_t H, int64_t W, int64_t pos[4], float w[4]) {
-    memset(w, 0, 4 * sizeof(float));
-    memset(pos, 0, 4 * sizeof(int64_t));
-    if (!(y >= -1.0 && y <= (double)H && x >= -1.0 && x <= (double)W)) return; /* NaN too */
-    if (y < 0) y = 0;
-    if (x < 0) x = 0;
-    int64_t y0 = (int64_t)y, x0 = (int64_t)x, y1, x1;
-    if (y0 >= H - 1) {
-        y0 = y1 = H - 1;
-        y = (double)y0;
-    } else y1 = y0 + 1;
-    if (x0 >= W - 1) {
-        x0 = x1 = W - 1;
-        x = (double)x0;
-    } else x1 = x0 + 1;
-    double ly = y - (double)y0, lx = x - (double)x0, hy = 1 - ly, hx = 1 - lx;
-    pos[0] = y0 * W + x0;
-    pos[1] = y0 * W + x1;
-    pos[2] = y1 * W + x0;
-    pos[3] = y1 * W + x1;
-    w[0] = (float)(hy * hx);
-    w[1] = (float)(hy * lx);
-    w[2] = (float)(ly * hx);
-    w[3] = (float)(ly * lx);
+/* A roi's samples are a grid, so their bilinear taps are separable: per axis, each sample's two
+   neighbours and weights (both weights 0 when the sample falls off the map, as ONNX's reference zeroes
+   all four corners then). */
+typedef struct byoc__roi_tap {
+    int64_t lo, hi;
+    float wlo, whi;
+} byoc__roi_tap;
+static size_t byoc__ws_roi_align(const byoc__kctx *k) { /* a given sample_ratio bounds the grid; else the cap */
+    int64_t ratio = byoc__kint(k, "sample_ratio", -1),
+            side = ratio > 0 && ratio < BYOC__ROI_MAX_GRID ? ratio : BYOC__ROI_MAX_GRID;
+    return (size_t)(k->out[0].dims[2] + k->out[0].dims[3]) * (size_t)side * sizeof(byoc__roi_tap);
+}
+/* the taps of sample i of bin p along an axis of length len: at start + p * bin + (i + 0.5) * bin / g */
+BYOC__PRIVATE void byoc__roi_axis_taps(double start, double bin, int64_t g, int64_t pooled, int64_t len,
+                                       byoc__roi_tap *taps) {
+    for (int64_t p = 0; p < pooled; ++p)
+        for (int64_t i = 0; i < g; ++i) {
+            byoc__roi_tap *t = &taps[p * g + i];
+            double v = start + (double)p * bin + ((double)i + 0.5) * bin / (double)g;
+            memset(t, 0, sizeof *t);
+            if (!(v >= -1.0 && v <= (double)len)) continue; /* off the map (NaN too) */
+            if (v < 0) v = 0;
+            t->lo = (int64_t)v;
+            if (t->lo >= len - 1) {
+                t->lo = t->hi = len - 1;
+                v = (double)t->lo;
+            } else t->hi = t->lo + 1;
+            t->whi = (float)(v - (double)t->lo);
+            t->wlo = (float)(1 - (v - (double)t->lo));
+        }
 }
 
-/* one roi: every bin of every channel, sample by sample (each sample's corners are computed once and
-   applied to all channels) */
+/* one bin of one channel: the mean of its samples, or (max) the largest weighted corner of any */
+BYOC__PRIVATE float byoc__roi_bin(const float *plane, int64_t W, const byoc__roi_tap *ys, int64_t gh,
+                                  const byoc__roi_tap *xs, int64_t gw, int is_max) {
+    float acc = 0;
+    for (int64_t iy = 0; iy < gh; ++iy) {
+        const byoc__roi_tap *ty = &ys[iy];
+        const float *rlo = plane + ty->lo * W, *rhi = plane + ty->hi * W;
+        for (int64_t ix = 0; ix < gw; ++ix) {
+            const byoc__roi_tap *tx = &xs[ix];
+            if (!is_max) {
+                acc += ty->wlo * (tx->wlo * rlo[tx->lo] + tx->whi * rlo[tx->hi]) +
+                       ty->whi * (tx->wlo * rhi[tx->lo] + tx->whi * rhi[tx->hi]);
+                continue;
+            }
+            float v = BYOC__MAX(BYOC__MAX(ty->wlo * tx->wlo * rlo[tx->lo], ty->wlo * tx->whi * rlo[tx->hi]),
+                                BYOC__MAX(ty->whi * tx->wlo * rhi[tx->lo], ty->whi * tx->whi * rhi[tx->hi]));
+            acc = (iy == 0 && ix == 0) || v > acc ? v : acc;
+        }
+    }
+    return acc;
+}
+
+/* one roi: its sample taps once, then every channel's bins from them */
 BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const double box[5], float *out) {
     const byoc_tensor *x = &k->in[0], *y = &k->out[0];
     int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], PH = y->dims[2], PW = y->dims[3];
@@ -9794,48 +9820,30 @@ BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const do
         return byoc__kfail(k, "roi %lld has batch index %g, not one of 0..%lld", (long long)r, box[0],
                            (long long)N - 1);
     int64_t b = (int64_t)box[0];
-    double x0 = box[1] * scale - offset, y0 = box[2] * scale - offset, x1 = box[3] * scale - offset,
-           y1 = box[4] * scale - offset, rw = x1 - x0, rh = y1 - y0;
-    if (!offset) {
+    double x0 = box[1] * scale - offset, y0 = box[2] * scale - offset, rw = box[3] * scale - offset - x0,
+           rh = box[4] * scale - offset - y0;
+    if (!offset) { /* without half_pixel, malformed rois are 1x1 */
         rw = rw > 1 ? rw : 1;
         rh = rh > 1 ? rh : 1;
-    } /* without half_pixel, malformed rois are 1x1 */
+    }
     double bh = rh / (double)PH, bw = rw / (double)PW;
-    double gh_f = ratio > 0 ? (double)ratio : ceil(rh / (double)PH),
-           gw_f = ratio > 0 ? (double)ratio : ceil(rw / (double)PW);
+    double gh_f = ratio > 0 ? (double)ratio : ceil(bh), gw_f = ratio > 0 ? (double)ratio : ceil(bw);
     if (!(gh_f <= BYOC__ROI_MAX_GRID && gw_f <= BYOC__ROI_MAX_GRID) || !isfinite(bh) || !isfinite(bw))
         return byoc__kfail(k, "roi %lld (%g, %g, %g, %g) needs a sampling grid of %g x %g per bin (at most %d)",
                            (long long)r, box[1], box[2], box[3], box[4], gh_f, gw_f, BYOC__ROI_MAX_GRID);
     int64_t gh = gh_f > 0 ? (int64_t)gh_f : 0, gw = gw_f > 0 ? (int64_t)gw_f : 0;
-    double count = gh * gw > 1 ? (double)(gh * gw) : 1;
-    for (int64_t ph = 0; ph < PH; ++ph)
-        for (int64_t pw = 0; pw < PW; ++pw) {
-            float *bin = out + ph * PW + pw; /* channel c's value is at bin[c * PH * PW] */
-            for (int64_t c = 0; c < C; ++c) bin[c * PH * PW] = 0;
-            for (int64_t iy = 0; iy < gh; ++iy)
-                for (int64_t ix = 0; ix < gw; ++ix) {
-                    double sy = y0 + (double)ph * bh + ((double)iy + 0.5) * bh / (double)gh;
-                    double sx = x0 + (double)pw * bw + ((double)ix + 0.5) * bw / (double)gw;
-                    int64_t pos[4];
-                    float w[4];
-                    byoc__roi_sample(sy, sx, H, W, pos, w);
-                    int first = iy == 0 && ix == 0;
-                    for (int64_t c = 0; c < C; ++c) {
-                        const float *plane = (const float *)x->data + (b * C + c) * H * W;
-                        float *o = bin + c * PH * PW;
-                        if (!is_max) {
-                            *o += w[0] * plane[pos[0]] + w[1] * plane[pos[1]] + w[2] * plane[pos[2]] +
-                                  w[3] * plane[pos[3]];
-                        } else {
-                            float v = BYOC__MAX(BYOC__MAX(w[0] * plane[pos[0]], w[1] * plane[pos[1]]),
-                                                BYOC__MAX(w[2] * plane[pos[2]], w[3] * plane[pos[3]]));
-                            *o = first || v > *o ? v : *o;
-                        }
-                    }
-                }
-            if (!is_max)
-                for (int64_t c = 0; c < C; ++c) bin[c * PH * PW] = (float)(bin[c * PH * PW] / count);
-        }
+    float count = gh * gw > 1 ? (float)(gh * gw) : 1;
+    byoc__roi_tap *ys = (byoc__roi_tap *)(void *)k->ws, *xs = ys + PH * gh;
+    byoc__roi_axis_taps(y0, bh, gh, PH, H, ys);
+    byoc__roi_axis_taps(x0, bw, gw, PW, W, xs);
+    for (int64_t c = 0; c < C; ++c) {
+        const float *plane = (const float *)x->data + (b * C + c) * H * W;
+        for (int64_t ph = 0; ph < PH; ++ph)
+            for (int64_t pw = 0; pw < PW; ++pw) {
+                float v = byoc__roi_bin(plane, W, ys + ph * gh, gh, xs + pw * gw, gw, is_max);
+                out[(c * PH + ph) * PW + pw] = is_max ? v : v / count;
+            }
+    }
     return BYOC_OK;
 }
 
@@ -10225,7 +10233,7 @@ static const byoc__op_record byoc__builtin_ops[] = {
              BYOC__K(byoc__k_grid_sample, byoc__ws_grid_sample, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
     BYOC__OP("vision.roi_align", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_roi_align, byoc__rel_roi_align,
              "pool bilinear samples of each roi [R, 5] into a fixed grid (avg or max)", NONE, byoc__flops_roi_align, 0,
-             BYOC__K(byoc__k_roi_align, NULL, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+             BYOC__K(byoc__k_roi_align, byoc__ws_roi_align, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
     BYOC__OP("nn.max_unpool", 2, 2, OPAQUE, byoc__attrs_max_unpool, byoc__rel_max_unpool,
              "put values back at MaxPool's indices in a zero tensor", NONE, byoc__flops_none, 0,
              BYOC__K(byoc__k_max_unpool, NULL, 0, BYOC__KF_NO_INPLACE)),
