@@ -9597,7 +9597,7 @@ static const byoc_type *byoc__rel_grid_sample(byoc_type_rel_ctx *ctx, const byoc
                                               const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0], *g = a[1];
-    if (!byoc__float_arg(ctx, d, "the data") || !byoc__float_arg(ctx, g, "the grid")) return NULL;
+    if (!byoc__tensor_arg(ctx, d, "the data") || !byoc__float_arg(ctx, g, "the grid")) return NULL;
     if (!byoc__layout_is(ctx, at, "layout", "NCHW", 0)) return NULL;
     if (d->rank != 4)
         return BYOC__FAIL("the data must be NCHW (rank 4), got rank %d (volumetric grids are not supported)", d->rank);
@@ -9606,9 +9606,12 @@ static const byoc_type *byoc__rel_grid_sample(byoc_type_rel_ctx *ctx, const byoc
                           (long long)(g->rank > 1 ? g->dims[1] : 0));
     if (d->dims[0] >= 0 && g->dims[0] >= 0 && d->dims[0] != g->dims[0])
         return BYOC__FAIL("the grid has batch %lld, the data %lld", (long long)g->dims[0], (long long)d->dims[0]);
-    byoc__sampling_pick(ctx, at, "method", "bilinear", byoc__grid_methods);
+    int method = byoc__sampling_pick(ctx, at, "method", "bilinear", byoc__grid_methods);
     byoc__sampling_pick(ctx, at, "padding_mode", "zeros", byoc__grid_paddings);
     if (ctx->failed) return NULL;
+    if (method && !byoc_dtype_is_float(d->dtype))
+        return BYOC__FAIL("method \"%s\" needs float data, got %s (nearest takes any)", byoc__grid_methods[method],
+                          byoc_dtype_name(d->dtype));
     int64_t dims[4] = {d->dims[0], d->dims[1], g->dims[2], g->dims[3]};
     return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
 }
@@ -9644,10 +9647,16 @@ BYOC__PRIVATE int64_t byoc__grid_pixel(const byoc__grid_axis *g, int64_t i) {
 
 /* the source coordinate of a normalised one, after the padding mode's own folding (border clamps,
    reflection mirrors), bounded so the integer conversions stay defined */
-BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, float v, int nearest) {
-    float x = g->align ? (v + 1) / 2 * (float)(g->len - 1) : ((v + 1) * (float)g->len - 1) / 2;
-    double c = nearest ? (double)rintf(x) : (double)x, bound = (double)g->len + 4; /* rintf: half to even */
-    if (c != c || isinf(c)) return -bound;                                         /* off the map */
+BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, double v, int nearest, int wide) {
+    double c, bound = (double)g->len + 4;
+    if (wide) { /* float64 data: the arithmetic in double */
+        c = g->align ? (v + 1) / 2 * (double)(g->len - 1) : ((v + 1) * (double)g->len - 1) / 2;
+        c = nearest ? rint(c) : c;
+    } else { /* PyTorch's float32 arithmetic; rintf rounds half to even */
+        float f = (float)v, x = g->align ? (f + 1) / 2 * (float)(g->len - 1) : ((f + 1) * (float)g->len - 1) / 2;
+        c = nearest ? (double)rintf(x) : (double)x;
+    }
+    if (c != c || isinf(c)) return -bound; /* off the map */
     if (c < g->lo || c > g->hi) {
         if (g->padding == 1) c = c < 0 ? 0 : c > (double)(g->len - 1) ? (double)(g->len - 1) : c;
         else if (g->padding == 2) c = byoc__grid_reflect(c, g->lo, g->hi);
@@ -9656,7 +9665,7 @@ BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, float v, int nea
 }
 
 /* the taps of one axis: up to 4 indices (-1 outside) and weights */
-BYOC__PRIVATE int byoc__grid_taps(const byoc__grid_axis *g, double c, int method, int64_t *at, float *w) {
+BYOC__PRIVATE int byoc__grid_taps(const byoc__grid_axis *g, double c, int method, int64_t *at, double *w) {
     if (method == 0) {
         at[0] = byoc__grid_pixel(g, (int64_t)c);
         w[0] = 1;
@@ -9667,42 +9676,77 @@ BYOC__PRIVATE int byoc__grid_taps(const byoc__grid_axis *g, double c, int method
     if (method == 1) {
         at[0] = byoc__grid_pixel(g, base);
         at[1] = byoc__grid_pixel(g, base + 1);
-        w[0] = (float)(1 - t);
-        w[1] = (float)t;
+        w[0] = 1 - t;
+        w[1] = t;
         return 2;
     }
     for (int i = 0; i < 4; ++i) {
         at[i] = byoc__grid_pixel(g, base - 1 + i);
-        w[i] = (float)byoc__cubic_weight(t + 1 - i, -0.75); /* PyTorch's bicubic: A = -0.75 */
+        w[i] = byoc__cubic_weight(t + 1 - i, -0.75); /* PyTorch's bicubic: A = -0.75 */
     }
     return 4;
 }
 
 static size_t byoc__ws_grid_sample(const byoc__kctx *k) { /* per output location: 16 plane offsets and weights */
-    return (size_t)(k->out[0].dims[2] * k->out[0].dims[3]) * 16 * (sizeof(int64_t) + sizeof(float));
+    return (size_t)(k->out[0].dims[2] * k->out[0].dims[3]) * 16 * (sizeof(int64_t) + sizeof(double));
+}
+
+/* the output locations of one image from their taps: float32 and float64 blend, other dtypes (nearest
+   only) copy, zeros where the tap is off the map */
+BYOC__PRIVATE void byoc__grid_apply(const byoc__kctx *k, int64_t n, const int64_t *offs, const double *wts, int taps) {
+    const byoc_tensor *x = &k->in[0], *y = &k->out[0];
+    int64_t C = x->dims[1], HW = x->dims[2] * x->dims[3], P = y->dims[2] * y->dims[3];
+    size_t es = byoc_dtype_size(x->dtype);
+    for (int64_t c = 0; c < C; ++c) {
+        int64_t plane = (n * C + c) * HW, out = (n * C + c) * P;
+        if (x->dtype == BYOC_FLOAT32) {
+            const float *src = (const float *)x->data + plane;
+            float *dst = (float *)y->data + out;
+            for (int64_t p = 0; p < P; ++p) {
+                float s = 0;
+                for (int t = 0; t < taps; ++t) s += (float)wts[p * taps + t] * src[offs[p * taps + t]];
+                dst[p] = s;
+            }
+        } else if (x->dtype == BYOC_FLOAT64) {
+            const double *src = (const double *)x->data + plane;
+            double *dst = (double *)y->data + out;
+            for (int64_t p = 0; p < P; ++p) {
+                double s = 0;
+                for (int t = 0; t < taps; ++t) s += wts[p * taps + t] * src[offs[p * taps + t]];
+                dst[p] = s;
+            }
+        } else {
+            const char *src = (const char *)x->data + plane * (int64_t)es;
+            char *dst = (char *)y->data + out * (int64_t)es;
+            for (int64_t p = 0; p < P; ++p) {
+                if (wts[p] != 0) memcpy(dst + p * (int64_t)es, src + offs[p] * (int64_t)es, es);
+                else memset(dst + p * (int64_t)es, 0, es);
+            }
+        }
+    }
 }
 
 static byoc_result byoc__k_grid_sample(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *grid = &k->in[1], *y = &k->out[0];
-    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
     int method = byoc__sampling_choice(byoc__kstr(k, "method", "bilinear"), byoc__grid_methods);
     int padding = byoc__sampling_choice(byoc__kstr(k, "padding_mode", "zeros"), byoc__grid_paddings);
-    int align = byoc__kint(k, "align_corners", 1) != 0;
+    int align = byoc__kint(k, "align_corners", 1) != 0, wide = x->dtype == BYOC_FLOAT64;
     if (method < 0 || padding < 0) return byoc__kfail(k, "unknown method or padding_mode");
-    int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], P = y->dims[2] * y->dims[3];
+    if (method && x->dtype != BYOC_FLOAT32 && !wide) return byoc__kfail_dtype(k, x->dtype);
+    int64_t N = x->dims[0], H = x->dims[2], W = x->dims[3], P = y->dims[2] * y->dims[3];
     byoc__grid_axis gx = {W, padding, align, align ? 0 : -0.5, align ? (double)W - 1 : (double)W - 0.5};
     byoc__grid_axis gy = {H, padding, align, align ? 0 : -0.5, align ? (double)H - 1 : (double)H - 0.5};
     int64_t *offs = (int64_t *)(void *)k->ws;
-    float *wts = (float *)(void *)(k->ws + (size_t)P * 16 * sizeof(int64_t));
+    double *wts = (double *)(void *)(k->ws + (size_t)P * 16 * sizeof(int64_t));
     int taps = method == 0 ? 1 : method == 1 ? 4 : 16;
     for (int64_t n = 0; n < N; ++n) {
         for (int64_t p = 0; p < P; ++p) { /* the taps of each output location, shared by the channels */
-            float u = (float)byoc__load(grid->dtype, grid->data, (n * 2) * P + p),
-                  v = (float)byoc__load(grid->dtype, grid->data, (n * 2 + 1) * P + p);
+            double u = byoc__load(grid->dtype, grid->data, (n * 2) * P + p),
+                   v = byoc__load(grid->dtype, grid->data, (n * 2 + 1) * P + p);
             int64_t ax[4], ay[4];
-            float wx[4], wy[4];
-            int tx = byoc__grid_taps(&gx, byoc__grid_coord(&gx, u, method == 0), method, ax, wx);
-            int ty = byoc__grid_taps(&gy, byoc__grid_coord(&gy, v, method == 0), method, ay, wy);
+            double wx[4], wy[4];
+            int tx = byoc__grid_taps(&gx, byoc__grid_coord(&gx, u, method == 0, wide), method, ax, wx);
+            int ty = byoc__grid_taps(&gy, byoc__grid_coord(&gy, v, method == 0, wide), method, ay, wy);
             for (int i = 0; i < ty; ++i)
                 for (int j = 0; j < tx; ++j) {
                     int valid = ay[i] >= 0 && ax[j] >= 0;
@@ -9710,15 +9754,7 @@ static byoc_result byoc__k_grid_sample(byoc__kctx *k) {
                     wts[p * taps + i * tx + j] = valid ? wy[i] * wx[j] : 0;
                 }
         }
-        for (int64_t c = 0; c < C; ++c) {
-            const float *plane = (const float *)x->data + (n * C + c) * H * W;
-            float *out = (float *)y->data + (n * C + c) * P;
-            for (int64_t p = 0; p < P; ++p) {
-                float s = 0;
-                for (int t = 0; t < taps; ++t) s += wts[p * taps + t] * plane[offs[p * taps + t]];
-                out[p] = s;
-            }
-        }
+        byoc__grid_apply(k, n, offs, wts, taps);
     }
     return BYOC_OK;
 }
@@ -9760,7 +9796,7 @@ BYOC__PRIVATE double byoc__flops_roi_align(const byoc_node *c) { /* 4 samples of
    all four corners then). */
 typedef struct byoc__roi_tap {
     int64_t lo, hi;
-    float wlo, whi;
+    double wlo, whi;
 } byoc__roi_tap;
 static size_t byoc__ws_roi_align(const byoc__kctx *k) { /* a given sample_ratio bounds the grid; else the cap */
     int64_t ratio = byoc__kint(k, "sample_ratio", -1),
@@ -9782,35 +9818,41 @@ BYOC__PRIVATE void byoc__roi_axis_taps(double start, double bin, int64_t g, int6
                 t->lo = t->hi = len - 1;
                 v = (double)t->lo;
             } else t->hi = t->lo + 1;
-            t->whi = (float)(v - (double)t->lo);
-            t->wlo = (float)(1 - (v - (double)t->lo));
+            t->whi = v - (double)t->lo;
+            t->wlo = 1 - t->whi;
         }
 }
 
-/* one bin of one channel: the mean of its samples, or (max) the largest weighted corner of any */
-BYOC__PRIVATE float byoc__roi_bin(const float *plane, int64_t W, const byoc__roi_tap *ys, int64_t gh,
-                                  const byoc__roi_tap *xs, int64_t gw, int is_max) {
-    float acc = 0;
-    for (int64_t iy = 0; iy < gh; ++iy) {
-        const byoc__roi_tap *ty = &ys[iy];
-        const float *rlo = plane + ty->lo * W, *rhi = plane + ty->hi * W;
-        for (int64_t ix = 0; ix < gw; ++ix) {
-            const byoc__roi_tap *tx = &xs[ix];
-            if (!is_max) {
-                acc += ty->wlo * (tx->wlo * rlo[tx->lo] + tx->whi * rlo[tx->hi]) +
-                       ty->whi * (tx->wlo * rhi[tx->lo] + tx->whi * rhi[tx->hi]);
-                continue;
-            }
-            float v = BYOC__MAX(BYOC__MAX(ty->wlo * tx->wlo * rlo[tx->lo], ty->wlo * tx->whi * rlo[tx->hi]),
-                                BYOC__MAX(ty->whi * tx->wlo * rhi[tx->lo], ty->whi * tx->whi * rhi[tx->hi]));
-            acc = (iy == 0 && ix == 0) || v > acc ? v : acc;
-        }
+/* one bin of one channel: the sum of its samples, or (max) the largest weighted corner of any; in
+   float32 for float32 data (the weights rounded once), in double for float64 */
+#define BYOC__ROI_BIN(name, T)                                                                                         \
+    BYOC__PRIVATE T name(const T *plane, int64_t W, const byoc__roi_tap *ys, int64_t gh, const byoc__roi_tap *xs,      \
+                         int64_t gw, int is_max) {                                                                     \
+        T acc = 0;                                                                                                     \
+        for (int64_t iy = 0; iy < gh; ++iy) {                                                                          \
+            const byoc__roi_tap *ty = &ys[iy];                                                                         \
+            const T *rlo = plane + ty->lo * W, *rhi = plane + ty->hi * W, ylo = (T)ty->wlo, yhi = (T)ty->whi;          \
+            for (int64_t ix = 0; ix < gw; ++ix) {                                                                      \
+                const byoc__roi_tap *tx = &xs[ix];                                                                     \
+                T xlo = (T)tx->wlo, xhi = (T)tx->whi;                                                                  \
+                if (!is_max) {                                                                                         \
+                    acc +=                                                                                             \
+                        ylo * (xlo * rlo[tx->lo] + xhi * rlo[tx->hi]) + yhi * (xlo * rhi[tx->lo] + xhi * rhi[tx->hi]); \
+                    continue;                                                                                          \
+                }                                                                                                      \
+                T v = BYOC__MAX(BYOC__MAX(ylo * xlo * rlo[tx->lo], ylo * xhi * rlo[tx->hi]),                           \
+                                BYOC__MAX(yhi * xlo * rhi[tx->lo], yhi * xhi * rhi[tx->hi]));                          \
+                acc = (iy == 0 && ix == 0) || v > acc ? v : acc;                                                       \
+            }                                                                                                          \
+        }                                                                                                              \
+        return acc;                                                                                                    \
     }
-    return acc;
-}
+BYOC__ROI_BIN(byoc__roi_bin_f32, float)
+BYOC__ROI_BIN(byoc__roi_bin_f64, double)
+#undef BYOC__ROI_BIN
 
 /* one roi: its sample taps once, then every channel's bins from them */
-BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const double box[5], float *out) {
+BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const double box[5]) {
     const byoc_tensor *x = &k->in[0], *y = &k->out[0];
     int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], PH = y->dims[2], PW = y->dims[3];
     double scale = byoc__kfloat(k, "spatial_scale", 1.0), offset = byoc__kint(k, "aligned", 0) ? 0.5 : 0;
@@ -9832,29 +9874,34 @@ BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const do
         return byoc__kfail(k, "roi %lld (%g, %g, %g, %g) needs a sampling grid of %g x %g per bin (at most %d)",
                            (long long)r, box[1], box[2], box[3], box[4], gh_f, gw_f, BYOC__ROI_MAX_GRID);
     int64_t gh = gh_f > 0 ? (int64_t)gh_f : 0, gw = gw_f > 0 ? (int64_t)gw_f : 0;
-    float count = gh * gw > 1 ? (float)(gh * gw) : 1;
+    double count = gh * gw > 1 ? (double)(gh * gw) : 1;
     byoc__roi_tap *ys = (byoc__roi_tap *)(void *)k->ws, *xs = ys + PH * gh;
     byoc__roi_axis_taps(y0, bh, gh, PH, H, ys);
     byoc__roi_axis_taps(x0, bw, gw, PW, W, xs);
-    for (int64_t c = 0; c < C; ++c) {
-        const float *plane = (const float *)x->data + (b * C + c) * H * W;
+    for (int64_t c = 0; c < C; ++c)
         for (int64_t ph = 0; ph < PH; ++ph)
             for (int64_t pw = 0; pw < PW; ++pw) {
-                float v = byoc__roi_bin(plane, W, ys + ph * gh, gh, xs + pw * gw, gw, is_max);
-                out[(c * PH + ph) * PW + pw] = is_max ? v : v / count;
+                int64_t plane = (b * C + c) * H * W, at = r * C * PH * PW + (c * PH + ph) * PW + pw;
+                const byoc__roi_tap *ty = ys + ph * gh, *tx = xs + pw * gw;
+                if (x->dtype == BYOC_FLOAT32) {
+                    float v = byoc__roi_bin_f32((const float *)x->data + plane, W, ty, gh, tx, gw, is_max);
+                    ((float *)y->data)[at] = is_max ? v : (float)(v / count);
+                } else {
+                    double v = byoc__roi_bin_f64((const double *)x->data + plane, W, ty, gh, tx, gw, is_max);
+                    ((double *)y->data)[at] = is_max ? v : v / count;
+                }
             }
-    }
     return BYOC_OK;
 }
 
 static byoc_result byoc__k_roi_align(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *rois = &k->in[1], *y = &k->out[0];
-    if (x->dtype != BYOC_FLOAT32) return byoc__kfail_dtype(k, x->dtype);
-    int64_t R = rois->dims[0], per_roi = y->dims[1] * y->dims[2] * y->dims[3];
-    for (int64_t r = 0; r < R; ++r) {
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    if (y->dtype != x->dtype) return byoc__kfail_dtype(k, y->dtype);
+    for (int64_t r = 0; r < rois->dims[0]; ++r) {
         double box[5];
         for (int i = 0; i < 5; ++i) box[i] = byoc__load(rois->dtype, rois->data, r * 5 + i);
-        byoc_result res = byoc__roi_align_one(k, r, box, (float *)y->data + r * per_roi);
+        byoc_result res = byoc__roi_align_one(k, r, box);
         if (res != BYOC_OK) return res;
     }
     return BYOC_OK;

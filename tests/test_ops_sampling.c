@@ -316,6 +316,53 @@ static void test_roi_align(void) {
                    "the rois must be [R, 5]");
 }
 
+static void test_grid_sample_dtypes(void) {
+    /* float64 computes in double; nearest takes any dtype (zeros off the map); linear needs floats */
+    byoc_diag d;
+    int64_t xd[4] = {1, 1, 2, 2}, gd[4] = {1, 2, 1, 2};
+    double g[4] = {0, 2, 0, 0}; /* x of the two points, then y: the centre, and far right (off the map) */
+    byoc_module *m = module_of("%x: Tensor[(1, 1, 2, 2), float64], %g: Tensor[(1, 2, 1, 2), float64]",
+                               "image.grid_sample(%x, %g, align_corners=False)", &d);
+    CHECKF(m, "%s", d.message);
+    double x[4] = {1, 2, 3, 4.5};
+    byoc_node *in[2] = {input_of(m, BYOC_FLOAT64, 4, xd, x), input_of(m, BYOC_FLOAT64, 4, gd, g)}, *out = NULL;
+    CHECKF(byoc_module_evaluate(m, in, 2, &out, &d) == BYOC_OK, "%s", d.message);
+    CHECKF(((const double *)out->data)[0] == 2.625 && ((const double *)out->data)[1] == 0, "got %.17g %.17g",
+           ((const double *)out->data)[0], ((const double *)out->data)[1]);
+    byoc_module_destroy(m);
+    m = module_of("%x: Tensor[(1, 1, 2, 2), int32], %g: Tensor[(1, 2, 1, 2), float64]",
+                  "image.grid_sample(%x, %g, method=\"nearest\", align_corners=False)", &d);
+    CHECKF(m, "%s", d.message);
+    int32_t xi[4] = {10, 20, 30, 40};
+    double gn[4] = {0.5, 2, 0.5, 0}; /* (0.5, 0.5) is source (1, 1) */
+    in[0] = input_of(m, BYOC_INT32, 4, xd, xi);
+    in[1] = input_of(m, BYOC_FLOAT64, 4, gd, gn);
+    CHECKF(byoc_module_evaluate(m, in, 2, &out, &d) == BYOC_OK, "%s", d.message);
+    CHECKF(((const int32_t *)out->data)[0] == 40 && ((const int32_t *)out->data)[1] == 0, "got %d %d",
+           ((const int32_t *)out->data)[0], ((const int32_t *)out->data)[1]);
+    byoc_module_destroy(m);
+    CHECK_CONTAINS(type_error("%x: Tensor[(1, 1, 2, 2), int32], %g: Tensor[(1, 2, 1, 2), float32]",
+                              "image.grid_sample(%x, %g)", &d),
+                   "method \"bilinear\" needs float data, got int32 (nearest takes any)");
+}
+
+static void test_roi_align_float64(void) {
+    byoc_diag d;
+    byoc_module *m = module_of("%x: Tensor[(1, 1, 4, 4), float64], %r: Tensor[(1, 5), float64]",
+                               "vision.roi_align(%x, %r, pooled_size=[2, 2], sample_ratio=2)", &d);
+    CHECKF(m, "%s", d.message);
+    int64_t xd[4] = {1, 1, 4, 4}, rd[2] = {1, 5};
+    double x[16], r[5] = {0, 0, 0, 4, 4};
+    for (int k = 0; k < 16; ++k) x[k] = k;
+    byoc_node *in[2] = {input_of(m, BYOC_FLOAT64, 4, xd, x), input_of(m, BYOC_FLOAT64, 2, rd, r)}, *out = NULL;
+    CHECKF(byoc_module_evaluate(m, in, 2, &out, &d) == BYOC_OK, "%s", d.message);
+    static const double want[4] = {5, 6.75, 12, 13.75};
+    for (int i = 0; i < 4; ++i)
+        CHECKF(fabs(((const double *)out->data)[i] - want[i]) < 1e-12, "bin %d is %.17g, want %g", i,
+               ((const double *)out->data)[i], want[i]);
+    byoc_module_destroy(m);
+}
+
 /* ---- nn.max_unpool ---- */
 static void test_max_unpool(void) { /* ONNX's MaxUnpool examples */
     byoc_diag d;
@@ -582,7 +629,9 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_resize_nd_float64_and_uint8),
         TEST_ENTRY(test_resize_type_errors),
         TEST_ENTRY(test_grid_sample),
+        TEST_ENTRY(test_grid_sample_dtypes),
         TEST_ENTRY(test_roi_align),
+        TEST_ENTRY(test_roi_align_float64),
         TEST_ENTRY(test_max_unpool),
         TEST_ENTRY(test_onnx_upsample_and_resize10),
         TEST_ENTRY(test_onnx_resize_inputs),
