@@ -9302,7 +9302,7 @@ BYOC__PRIVATE double byoc__resize_source(const byoc__resize_axis *a, const byoc_
     }
 }
 
-BYOC__PRIVATE double byoc__cubic_weight(double d, double A) { /* Keys' cubic convolution kernel */
+BYOC__PRIVATE double byoc__sampling_cubic(double d, double A) { /* Keys' cubic convolution kernel */
     d = fabs(d);
     if (d <= 1) return ((A + 2) * d - (A + 3)) * d * d + 1;
     if (d < 2) return ((A * d - 5 * A) * d + 8 * A) * d - 4 * A;
@@ -9336,7 +9336,7 @@ BYOC__PRIVATE void byoc__resize_axis_taps(byoc__resize_axis *a, const byoc__resi
                 int64_t src = base - n / 2 + 1 + i;
                 double d = ((double)src - c) * kscale;
                 double wi =
-                    o->method == BYOC__RS_LINEAR ? (fabs(d) < 1 ? 1 - fabs(d) : 0) : byoc__cubic_weight(d, o->alpha);
+                    o->method == BYOC__RS_LINEAR ? (fabs(d) < 1 ? 1 - fabs(d) : 0) : byoc__sampling_cubic(d, o->alpha);
                 if (o->exclude && (src < 0 || src >= a->in)) wi = 0;
                 at[i] = byoc__clamp_index(src, a->in);
                 w[i] = wi;
@@ -9434,7 +9434,7 @@ static size_t byoc__ws_resize(const byoc__kctx *k) {
 }
 
 /* dst = a * x + b * y, the two-tap row blend of linear passes */
-BYOC__PRIVATE void byoc__blend2_f32(int64_t n, float a, const float *x, float b, const float *y, float *dst) {
+BYOC__PRIVATE void byoc__sampling_blend2_f32(int64_t n, float a, const float *x, float b, const float *y, float *dst) {
     int64_t i = 0;
 #if BYOC__SIMD
     byoc__f4 av = {a, a, a, a}, bv = {b, b, b, b};
@@ -9478,7 +9478,7 @@ BYOC__PRIVATE void byoc__resize_pass_f32(const float *src, float *dst, int64_t o
                 memcpy(row, s + at[0] * inner, sizeof(float) * (size_t)inner);
                 continue;
             }
-            byoc__blend2_f32(inner, w[0], s + at[0] * inner, w[1], s + at[1] * inner, row);
+            byoc__sampling_blend2_f32(inner, w[0], s + at[0] * inner, w[1], s + at[1] * inner, row);
             for (int64_t i = 2; i < n; ++i) byoc__axpy_f32(inner, w[i], s + at[i] * inner, row);
         }
     }
@@ -9682,7 +9682,7 @@ BYOC__PRIVATE int byoc__grid_taps(const byoc__grid_axis *g, double c, int method
     }
     for (int i = 0; i < 4; ++i) {
         at[i] = byoc__grid_pixel(g, base - 1 + i);
-        w[i] = byoc__cubic_weight(t + 1 - i, -0.75); /* PyTorch's bicubic: A = -0.75 */
+        w[i] = byoc__sampling_cubic(t + 1 - i, -0.75); /* PyTorch's bicubic: A = -0.75 */
     }
     return 4;
 }
