@@ -9734,6 +9734,8 @@ static byoc_result byoc__k_grid_sample(byoc__kctx *k) {
     if (method < 0 || padding < 0) return byoc__kfail(k, "unknown method or padding_mode");
     if (method && x->dtype != BYOC_FLOAT32 && !wide) return byoc__kfail_dtype(k, x->dtype);
     int64_t N = x->dims[0], H = x->dims[2], W = x->dims[3], P = y->dims[2] * y->dims[3];
+    if ((!H || !W) && byoc__numel(y))
+        return byoc__kfail(k, "cannot sample an empty %lldx%lld image", (long long)H, (long long)W);
     byoc__grid_axis gx = {W, padding, align, align ? 0 : -0.5, align ? (double)W - 1 : (double)W - 0.5};
     byoc__grid_axis gy = {H, padding, align, align ? 0 : -0.5, align ? (double)H - 1 : (double)H - 0.5};
     int64_t *offs = (int64_t *)(void *)k->ws;
@@ -9898,6 +9900,9 @@ static byoc_result byoc__k_roi_align(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *rois = &k->in[1], *y = &k->out[0];
     if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
     if (y->dtype != x->dtype) return byoc__kfail_dtype(k, y->dtype);
+    if ((!x->dims[2] || !x->dims[3]) && byoc__numel(y))
+        return byoc__kfail(k, "cannot pool rois of an empty %lldx%lld map", (long long)x->dims[2],
+                           (long long)x->dims[3]);
     for (int64_t r = 0; r < rois->dims[0]; ++r) {
         double box[5];
         for (int i = 0; i < 5; ++i) box[i] = byoc__load(rois->dtype, rois->data, r * 5 + i);

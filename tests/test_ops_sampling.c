@@ -341,6 +341,16 @@ static void test_grid_sample_dtypes(void) {
     CHECKF(((const int32_t *)out->data)[0] == 40 && ((const int32_t *)out->data)[1] == 0, "got %d %d",
            ((const int32_t *)out->data)[0], ((const int32_t *)out->data)[1]);
     byoc_module_destroy(m);
+    /* an empty image has nothing to sample: an error, not a read out of bounds */
+    m = module_of("%x: Tensor[(1, 1, 0, 2), float32], %g: Tensor[(1, 2, 1, 2), float64]", "image.grid_sample(%x, %g)",
+                  &d);
+    CHECKF(m, "%s", d.message);
+    int64_t empty[4] = {1, 1, 0, 2};
+    in[0] = input_of(m, BYOC_FLOAT32, 4, empty, NULL);
+    in[1] = input_of(m, BYOC_FLOAT64, 4, gd, gn);
+    CHECK(byoc_module_evaluate(m, in, 2, &out, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "image.grid_sample: cannot sample an empty 0x2 image");
+    byoc_module_destroy(m);
     CHECK_CONTAINS(type_error("%x: Tensor[(1, 1, 2, 2), int32], %g: Tensor[(1, 2, 1, 2), float32]",
                               "image.grid_sample(%x, %g)", &d),
                    "method \"bilinear\" needs float data, got int32 (nearest takes any)");
