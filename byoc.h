@@ -9646,7 +9646,9 @@ BYOC__PRIVATE int64_t byoc__grid_pixel(const byoc__grid_axis *g, int64_t i) {
 }
 
 /* the source coordinate of a normalised one, after the padding mode's own folding (border clamps,
-   reflection mirrors), bounded so the integer conversions stay defined */
+   reflection mirrors), bounded so the integer conversions stay defined. The fold comes before the taps
+   as in ONNX's reference; PyTorch's bicubic folds each tap instead, which differs for border and
+   reflection just outside the image (bilinear and nearest agree either way). */
 BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, double v, int nearest, int wide) {
     double c, bound = (double)g->len + 4;
     if (wide) { /* float64 data: the arithmetic in double */
