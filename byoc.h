@@ -10472,6 +10472,913 @@ static byoc_result byoc__k_reverse_sequence(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
 /* (ops: sampling) attribute tables, type relations, FLOP models and kernels of this family */
+/* shared by the family: a string attribute's index in a NULL-terminated list of names (-1: none of them),
+   and the list as "a, b, c" for messages */
+BYOC__PRIVATE int byoc__sampling_choice(const char *s, const char *const *names) {
+    for (int i = 0; names[i]; ++i)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+BYOC__PRIVATE const char *byoc__sampling_list(const char *const *names, char *buf, size_t cap) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; names[i] && at < cap; ++i)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? ", " : "", names[i]);
+    return buf;
+}
+/* a string attribute that must be one of names: its index, or -1 after a type error naming the choices */
+BYOC__PRIVATE int byoc__sampling_pick(byoc_type_rel_ctx *ctx, const byoc_attrs *at, const char *name,
+                                      const char *fallback, const char *const *names) {
+    const char *s = byoc_attrs_string(at, name, fallback);
+    int i = byoc__sampling_choice(s, names);
+    char buf[200];
+    if (i < 0) BYOC__FAIL("%s \"%s\" is not one of %s", name, s, byoc__sampling_list(names, buf, sizeof buf));
+    return i;
+}
+BYOC__PRIVATE size_t byoc__sampling_round64(size_t n) { return (n + 63) & ~(size_t)63; }
+/* elements of a call's result (the FLOP models below count per output element) */
+BYOC__PRIVATE double byoc__sampling_out_elems(const byoc_node *c) {
+    const byoc_type *t = c->checked_type;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    double n = 1;
+    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
+    return n;
+}
+
+/* ---- image.resize: N-d resize with ONNX Resize's semantics ----
+   An op beside image.resize2d rather than a generalisation of it: resize2d keeps TVM topi's semantics
+   (NCHW only, coordinates in float32 from the in/out ratio, TVM's rounding defaults), which shared models
+   and their device mappings rely on; ONNX's Resize maps coordinates with the scale it was given (5 * 0.6
+   gives 3 outputs but the scale stays 0.6), resizes any axis of any rank, crops to a roi and antialiases.
+   `size` is the whole output shape; `scales` (one per axis, empty: size / input) is the factor the
+   coordinates are mapped with; `roi` (starts then ends, one per axis) is read by tf_crop_and_resize;
+   cubic_exclude is ONNX's exclude_outside, which renormalises linear taps at the border too.
+   Separable: one pass per resized axis, each output index along it a few (source index, weight) taps
+   computed once; a pass over an outer axis blends whole contiguous rows (vector loops), the pass over
+   the last axis gathers. */
+static const byoc_attr_spec byoc__attrs_resize[] = {
+    BYOC__A("size", BYOC__INTS, NULL),
+    BYOC__A("scales", BYOC__FLTS, "[]"),
+    BYOC__A("roi", BYOC__FLTS, "[]"),
+    BYOC__A("method", BYOC__STR, "\"linear\""),
+    BYOC__A("coordinate_transformation_mode", BYOC__STR, "\"half_pixel\""),
+    BYOC__A("rounding_method", BYOC__STR, "\"round_prefer_floor\""),
+    BYOC__A("cubic_alpha", BYOC__FLT, "-0.75f"), /* ONNX's default (TVM's resize2d says -0.5) */
+    BYOC__A("cubic_exclude", BYOC__INT, "0"),
+    BYOC__A("extrapolation_value", BYOC__FLT, "0f"),
+    BYOC__A("antialias", BYOC__BOOL, "False")};
+
+enum {
+    BYOC__RS_NEAREST,
+    BYOC__RS_LINEAR,
+    BYOC__RS_CUBIC
+};
+enum {
+    BYOC__RS_HALF_PIXEL,
+    BYOC__RS_HALF_PIXEL_SYMMETRIC,
+    BYOC__RS_PYTORCH_HALF_PIXEL,
+    BYOC__RS_ALIGN_CORNERS,
+    BYOC__RS_ASYMMETRIC,
+    BYOC__RS_TF_HALF_PIXEL_FOR_NN,
+    BYOC__RS_TF_CROP_AND_RESIZE
+};
+enum {
+    BYOC__RS_ROUND_PREFER_FLOOR,
+    BYOC__RS_ROUND_PREFER_CEIL,
+    BYOC__RS_FLOOR,
+    BYOC__RS_CEIL
+};
+static const char *const byoc__resize_methods[] = {"nearest_neighbor", "linear", "cubic", NULL};
+static const char *const byoc__resize_ctms[] = {
+    "half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners",
+    "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize", NULL};
+static const char *const byoc__resize_roundings[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil", NULL};
+
+/* Taps per output index along an axis: nearest 1, linear 2, cubic 4. Antialiasing a downsampling axis
+   (scale < 1) stretches the linear or cubic filter by 1 / scale, as ONNX's reference does; -1 when that
+   filter would be absurdly wide. */
+#define BYOC__RS_MAX_TAPS (1 << 20)
+BYOC__PRIVATE int64_t byoc__resize_ntaps(int method, int antialias, double scale) {
+    if (method == BYOC__RS_NEAREST) return 1;
+    double support = method == BYOC__RS_LINEAR ? 1 : 2;
+    if (!antialias || scale >= 1) return 2 * (int64_t)support;
+    double half = ceil(support / scale);
+    return half < BYOC__RS_MAX_TAPS / 2 ? 2 * (int64_t)half : -1;
+}
+
+static const byoc_type *byoc__rel_resize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    if (d->rank < 1) return BYOC__FAIL("the input must have rank 1 or more, got a scalar");
+    const byoc_attr_value *size = byoc__list_attr(ctx, at, "size", d->rank, d->rank);
+    if (!size) return NULL;
+    const byoc_attr_value *scales = byoc_attrs_get(at, "scales"), *roi = byoc_attrs_get(at, "roi");
+    int nscales = scales && scales->kind == BYOC_ATTR_FLOAT_LIST ? scales->count : 0;
+    int nroi = roi && roi->kind == BYOC_ATTR_FLOAT_LIST ? roi->count : 0;
+    if (nscales && nscales != d->rank)
+        return BYOC__FAIL("scales has %d values for an input of rank %d (give one per axis, or none)", nscales,
+                          d->rank);
+    if (nroi && nroi != 2 * d->rank)
+        return BYOC__FAIL("roi has %d values for an input of rank %d (give %d: the starts, then the ends)", nroi,
+                          d->rank, 2 * d->rank);
+    for (int i = 0; i < nroi; ++i)
+        if (!isfinite(roi->floats[i])) return BYOC__FAIL("roi value %d is not finite", i);
+    int method = byoc__sampling_pick(ctx, at, "method", "linear", byoc__resize_methods);
+    int ctm = byoc__sampling_pick(ctx, at, "coordinate_transformation_mode", "half_pixel", byoc__resize_ctms);
+    byoc__sampling_pick(ctx, at, "rounding_method", "round_prefer_floor", byoc__resize_roundings);
+    if (ctx->failed) return NULL;
+    int64_t exclude = byoc_attrs_int(at, "cubic_exclude", 0);
+    if (exclude != 0 && exclude != 1) return BYOC__FAIL("cubic_exclude must be 0 or 1, got %lld", (long long)exclude);
+    int antialias = byoc_attrs_int(at, "antialias", 0) != 0;
+    for (int i = 0; i < d->rank; ++i) {
+        int64_t in = d->dims[i], out = size->ints[i];
+        if (out < 0) return BYOC__FAIL("size %lld of axis %d is negative", (long long)out, i);
+        if (in == 0 && out > 0) return BYOC__FAIL("axis %d is empty and cannot be resized to %lld", i, (long long)out);
+        double s = nscales ? scales->floats[i] : 0;
+        if (nscales && !(isfinite(s) && s > 0)) return BYOC__FAIL("scale %g of axis %d is not positive", s, i);
+        if (in > 0 && byoc__resize_ntaps(method, antialias, nscales ? s : (double)out / (double)in) < 0)
+            return BYOC__FAIL("antialias: the filter of axis %d (scale %g) would take over %d taps", i,
+                              nscales ? s : (double)out / (double)in, BYOC__RS_MAX_TAPS);
+    }
+    if (ctm == BYOC__RS_TF_CROP_AND_RESIZE && !nroi)
+        return BYOC__FAIL("coordinate_transformation_mode \"tf_crop_and_resize\" needs a roi");
+    if (method != BYOC__RS_NEAREST && (d->dtype == BYOC_BOOL || !byoc_dtype_size(d->dtype)))
+        return BYOC__FAIL("method \"%s\" needs a numeric input, got %s", byoc__resize_methods[method],
+                          byoc_dtype_name(d->dtype));
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank, size->ints);
+}
+
+/* the FLOPs: a multiply and an add per tap of each pass, roughly (taps grow with antialias) */
+BYOC__PRIVATE double byoc__flops_resize(const byoc_node *c) {
+    const char *m = byoc_attrs_string(&c->attrs, "method", "linear");
+    double per_axis = !strcmp(m, "nearest_neighbor") ? 0 : !strcmp(m, "cubic") ? 8 : 4;
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL, *out = c->checked_type;
+    int resized = 0;
+    for (int i = 0; in && out && in->kind == BYOC_TYPE_TENSOR && i < in->rank && i < out->rank; ++i)
+        resized += in->dims[i] != out->dims[i];
+    return per_axis * (resized ? resized : 1) * byoc__sampling_out_elems(c);
+}
+
+typedef struct byoc__resize_opts {
+    int method, ctm, rounding, exclude, antialias, sizes_given;
+    double alpha, extrapolation;
+} byoc__resize_opts;
+
+/* one axis: its extents, scale and roi, and (once computed) its taps */
+typedef struct byoc__resize_axis {
+    int64_t in, out, ntaps;
+    double scale, roi_start, roi_end;
+    int64_t *at;            /* out * ntaps source indices, clamped into [0, in) (ONNX pads with the edge) */
+    double *w;              /* out * ntaps weights */
+    float *wf;              /* the same as float32, for the float32 passes */
+    unsigned char *outside; /* out flags: tf_crop_and_resize maps the index outside the input */
+} byoc__resize_axis;
+
+/* where output index x of an axis samples the input, as ONNX's Resize maps it (in double, as its
+   reference computes); length_resized is scale * in, except when the output size was given */
+BYOC__PRIVATE double byoc__resize_source(const byoc__resize_axis *a, const byoc__resize_opts *o, int64_t x,
+                                         int *outside) {
+    double in = (double)a->in, s = a->scale, xr = (double)x, r;
+    double length = o->sizes_given ? (double)a->out : s * in;
+    *outside = 0;
+    switch (o->ctm) {
+    case BYOC__RS_HALF_PIXEL_SYMMETRIC: { /* the centre of the implicit roi maps to the centre of the output */
+        double adjustment = (double)a->out / length, offset = in / 2 * (1 - adjustment);
+        return offset + (xr + 0.5) / s - 0.5;
+    }
+    case BYOC__RS_PYTORCH_HALF_PIXEL: return a->out > 1 ? (xr + 0.5) / s - 0.5 : 0;
+    case BYOC__RS_ALIGN_CORNERS: return length == 1 ? 0 : xr * (in - 1) / (length - 1);
+    case BYOC__RS_ASYMMETRIC: return xr / s;
+    case BYOC__RS_TF_HALF_PIXEL_FOR_NN: return (xr + 0.5) / s;
+    case BYOC__RS_TF_CROP_AND_RESIZE:
+        r = length == 1 ? (a->roi_end - a->roi_start) * (in - 1) / 2
+                        : xr * (a->roi_end - a->roi_start) * (in - 1) / (length - 1);
+        r += a->roi_start * (in - 1);
+        *outside = r < 0 || r > in - 1; /* extrapolated, as TF's CropAndResize */
+        return r;
+    default: return (xr + 0.5) / s - 0.5;
+    }
+}
+
+BYOC__PRIVATE double byoc__sampling_cubic(double d, double A) { /* Keys' cubic convolution kernel */
+    d = fabs(d);
+    if (d <= 1) return ((A + 2) * d - (A + 3)) * d * d + 1;
+    if (d < 2) return ((A * d - 5 * A) * d + 8 * A) * d - 4 * A;
+    return 0;
+}
+
+/* the taps of every output index of one axis */
+BYOC__PRIVATE void byoc__resize_axis_taps(byoc__resize_axis *a, const byoc__resize_opts *o) {
+    int64_t n = a->ntaps;
+    /* beyond this distance every tap clamps to an edge alike: keeps the integer conversion defined */
+    double bound = (double)(a->in + n + 2);
+    double kscale = o->antialias && a->scale < 1 ? a->scale : 1;
+    for (int64_t x = 0; x < a->out; ++x) {
+        int outside;
+        double c = byoc__resize_source(a, o, x, &outside);
+        c = c != c ? 0 : c < -bound ? -bound : c > bound ? bound : c;
+        double f = floor(c), ratio = c - f;
+        int64_t base = (int64_t)f, *at = a->at + x * n;
+        double *w = a->w + x * n;
+        a->outside[x] = (unsigned char)outside;
+        if (o->method == BYOC__RS_NEAREST) {
+            int up = ratio == 0                                   ? 0
+                     : o->rounding == BYOC__RS_ROUND_PREFER_FLOOR ? ratio > 0.5
+                     : o->rounding == BYOC__RS_ROUND_PREFER_CEIL  ? ratio >= 0.5
+                                                                  : o->rounding == BYOC__RS_CEIL;
+            at[0] = byoc__clamp_index(base + up, a->in);
+            w[0] = 1;
+        } else { /* the n inputs nearest to c, each weighted by the filter at its distance */
+            double sum = 0;
+            for (int64_t i = 0; i < n; ++i) {
+                int64_t src = base - n / 2 + 1 + i;
+                double d = ((double)src - c) * kscale;
+                double wi =
+                    o->method == BYOC__RS_LINEAR ? (fabs(d) < 1 ? 1 - fabs(d) : 0) : byoc__sampling_cubic(d, o->alpha);
+                if (o->exclude && (src < 0 || src >= a->in)) wi = 0;
+                at[i] = byoc__clamp_index(src, a->in);
+                w[i] = wi;
+                sum += wi;
+            }
+            if ((o->antialias || o->exclude) && sum != 0)
+                for (int64_t i = 0; i < n; ++i) w[i] /= sum;
+        }
+        for (int64_t i = 0; i < n; ++i) a->wf[x * n + i] = (float)w[i];
+    }
+}
+
+/* how a call runs: 0 moves bytes (nearest, any dtype), 1 computes in float32, 2 in double (float64 and
+   integers, rounded back) */
+BYOC__PRIVATE int byoc__resize_path(const byoc__resize_opts *o, byoc_dtype dt) {
+    return o->method == BYOC__RS_NEAREST ? 0 : dt == BYOC_FLOAT32 ? 1 : 2;
+}
+
+/* The call's options and axes, the axes it resizes in the order the passes run (those that shrink
+   the data most first; ties: later axes first, since gathering along the last axis costs more than
+   blending rows), the bytes of taps and the elements each intermediate buffer holds. NULL, or why not. */
+typedef struct byoc__resize_plan {
+    byoc__resize_opts o;
+    byoc__resize_axis ax[BYOC_MAX_RANK];
+    int rank, order[BYOC_MAX_RANK], npass, path, nbuf;
+    size_t tap_bytes, buf_bytes;
+} byoc__resize_plan;
+
+BYOC__PRIVATE const char *byoc__resize_plan_of(const byoc__kctx *k, byoc__resize_plan *p) {
+    const byoc_tensor *x = &k->in[0], *y = &k->out[0];
+    byoc__resize_opts *o = &p->o;
+    memset(p, 0, sizeof *p);
+    o->method = byoc__sampling_choice(byoc__kstr(k, "method", "linear"), byoc__resize_methods);
+    o->ctm = byoc__sampling_choice(byoc__kstr(k, "coordinate_transformation_mode", "half_pixel"), byoc__resize_ctms);
+    o->rounding = byoc__sampling_choice(byoc__kstr(k, "rounding_method", "round_prefer_floor"), byoc__resize_roundings);
+    if (o->method < 0 || o->ctm < 0 || o->rounding < 0) return "an unknown method, coordinate mode or rounding";
+    o->exclude = byoc__kint(k, "cubic_exclude", 0) != 0;
+    o->antialias = byoc__kint(k, "antialias", 0) != 0;
+    o->alpha = byoc__kfloat(k, "cubic_alpha", -0.75);
+    o->extrapolation = byoc__kfloat(k, "extrapolation_value", 0);
+    const byoc_attr_value *sc = byoc__kattr(k, "scales"), *roi = byoc__kattr(k, "roi");
+    int nsc = sc && sc->kind == BYOC_ATTR_FLOAT_LIST ? sc->count : 0,
+        nroi = roi && roi->kind == BYOC_ATTR_FLOAT_LIST ? roi->count : 0;
+    if (x->rank != y->rank || (nsc && nsc != x->rank) || (nroi && nroi != 2 * x->rank))
+        return "scales or roi do not fit the rank";
+    if (o->ctm == BYOC__RS_TF_CROP_AND_RESIZE && !nroi) return "tf_crop_and_resize without a roi";
+    o->sizes_given = !nsc;
+    p->rank = x->rank;
+    p->path = byoc__resize_path(o, x->dtype);
+    size_t es = p->path == 0 ? byoc_dtype_size(x->dtype) : p->path == 1 ? sizeof(float) : sizeof(double);
+    int64_t dims[BYOC_MAX_RANK], most = 0, cur = byoc__numel(x);
+    for (int d = 0; d < p->rank; ++d) {
+        byoc__resize_axis *a = &p->ax[d];
+        a->in = dims[d] = x->dims[d];
+        a->out = y->dims[d];
+        a->scale = nsc ? sc->floats[d] : a->in ? (double)a->out / (double)a->in : 1;
+        a->roi_start = nroi ? roi->floats[d] : 0;
+        a->roi_end = nroi ? roi->floats[p->rank + d] : 1;
+        a->ntaps = byoc__resize_ntaps(o->method, o->antialias, a->scale);
+        if (a->ntaps < 0) return "an antialias filter too wide";
+        int same = a->in == a->out && a->scale == 1 && o->ctm != BYOC__RS_TF_HALF_PIXEL_FOR_NN &&
+                   o->ctm != BYOC__RS_TF_CROP_AND_RESIZE; /* maps every index onto itself */
+        if (same) continue;
+        int at = p->npass++;
+        double ratio = a->in ? (double)a->out / (double)a->in : 1;
+        while (at > 0) { /* insertion: ascending ratio, later axes first on ties */
+            const byoc__resize_axis *b = &p->ax[p->order[at - 1]];
+            double rb = b->in ? (double)b->out / (double)b->in : 1;
+            if (rb < ratio) break;
+            p->order[at] = p->order[at - 1];
+            at--;
+        }
+        p->order[at] = d;
+        p->tap_bytes += byoc__sampling_round64((size_t)(a->out * a->ntaps) * (2 * sizeof(int64_t) + sizeof(float)));
+        p->tap_bytes += byoc__sampling_round64((size_t)a->out);
+    }
+    /* intermediates: after each pass but the last; the double path also holds the input and the result */
+    if (p->path == 2) most = cur > byoc__numel(y) ? cur : byoc__numel(y);
+    for (int i = 0; i + 1 < p->npass; ++i) {
+        int d = p->order[i];
+        cur = cur / (dims[d] ? dims[d] : 1) * p->ax[d].out;
+        if (!dims[d]) cur = 0;
+        dims[d] = p->ax[d].out;
+        if (cur > most) most = cur;
+    }
+    p->nbuf = p->path == 2 ? 2 : p->npass - 1 < 2 ? p->npass - 1 : 2;
+    p->buf_bytes = byoc__sampling_round64((size_t)most * es);
+    return NULL;
+}
+
+static size_t byoc__ws_resize(const byoc__kctx *k) {
+    byoc__resize_plan p;
+    if (byoc__resize_plan_of(k, &p)) return 0;
+    return p.tap_bytes + (size_t)p.nbuf * p.buf_bytes;
+}
+
+/* dst = a * x + b * y, the two-tap row blend of linear passes */
+BYOC__PRIVATE void byoc__sampling_blend2_f32(int64_t n, float a, const float *x, float b, const float *y, float *dst) {
+    int64_t i = 0;
+#if BYOC__SIMD
+    byoc__f4 av = {a, a, a, a}, bv = {b, b, b, b};
+    for (; i + 8 <= n; i += 8) {
+        byoc__f4 x0, x1, y0, y1;
+        BYOC__LD(x0, x + i);
+        BYOC__LD(x1, x + i + 4);
+        BYOC__LD(y0, y + i);
+        BYOC__LD(y1, y + i + 4);
+        x0 = av * x0 + bv * y0;
+        x1 = av * x1 + bv * y1;
+        BYOC__ST(dst + i, x0);
+        BYOC__ST(dst + i + 4, x1);
+    }
+#endif
+    for (; i < n; ++i) dst[i] = a * x[i] + b * y[i];
+}
+
+/* one float32 pass along an axis: src [outer, in, inner] -> dst [outer, out, inner] */
+BYOC__PRIVATE void byoc__resize_pass_f32(const float *src, float *dst, int64_t outer, int64_t inner,
+                                         const byoc__resize_axis *a) {
+    int64_t n = a->ntaps;
+    for (int64_t o = 0; o < outer; ++o) {
+        const float *s = src + o * a->in * inner;
+        float *d = dst + o * a->out * inner;
+        if (inner == 1) { /* along the last axis: a short dot product per element */
+            for (int64_t x = 0; x < a->out; ++x) {
+                const int64_t *at = a->at + x * n;
+                const float *w = a->wf + x * n;
+                float v = 0;
+                for (int64_t i = 0; i < n; ++i) v += w[i] * s[at[i]];
+                d[x] = v;
+            }
+            continue;
+        }
+        for (int64_t x = 0; x < a->out; ++x) { /* along an outer axis: whole rows blended */
+            const int64_t *at = a->at + x * n;
+            const float *w = a->wf + x * n;
+            float *row = d + x * inner;
+            if (n == 1) {
+                memcpy(row, s + at[0] * inner, sizeof(float) * (size_t)inner);
+                continue;
+            }
+            byoc__sampling_blend2_f32(inner, w[0], s + at[0] * inner, w[1], s + at[1] * inner, row);
+            for (int64_t i = 2; i < n; ++i) byoc__axpy_f32(inner, w[i], s + at[i] * inner, row);
+        }
+    }
+}
+
+/* the same in double, for float64 and integer tensors */
+BYOC__PRIVATE void byoc__resize_pass_f64(const double *src, double *dst, int64_t outer, int64_t inner,
+                                         const byoc__resize_axis *a) {
+    int64_t n = a->ntaps;
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t x = 0; x < a->out; ++x) {
+            double *row = dst + (o * a->out + x) * inner;
+            for (int64_t j = 0; j < inner; ++j) row[j] = 0;
+            for (int64_t i = 0; i < n; ++i) {
+                const double *from = src + (o * a->in + a->at[x * n + i]) * inner, w = a->w[x * n + i];
+                for (int64_t j = 0; j < inner; ++j) row[j] += w * from[j];
+            }
+        }
+}
+
+/* a nearest pass moves bytes: whole rows, or single elements along the last axis */
+BYOC__PRIVATE void byoc__resize_pass_bytes(const char *src, char *dst, int64_t outer, int64_t inner_bytes,
+                                           const byoc__resize_axis *a) {
+    for (int64_t o = 0; o < outer; ++o) {
+        const char *s = src + o * a->in * inner_bytes;
+        char *d = dst + o * a->out * inner_bytes;
+        if (inner_bytes == 4) {
+            for (int64_t x = 0; x < a->out; ++x) memcpy(d + 4 * x, s + 4 * a->at[x], 4);
+        } else {
+            for (int64_t x = 0; x < a->out; ++x)
+                memcpy(d + x * inner_bytes, s + a->at[x] * inner_bytes, (size_t)inner_bytes);
+        }
+    }
+}
+
+/* tf_crop_and_resize: an output element whose index on any axis maps outside the input is the
+   extrapolation value */
+BYOC__PRIVATE void byoc__resize_extrapolate(const byoc__resize_plan *p, const byoc_tensor *y) {
+    int64_t idx[BYOC_MAX_RANK] = {0}, total = byoc__numel(y);
+    for (int64_t e = 0; e < total; ++e) {
+        int outside = 0;
+        for (int d = 0; d < p->rank && !outside; ++d) outside = p->ax[d].outside[idx[d]];
+        if (outside) byoc__store(y->dtype, y->data, e, p->o.extrapolation);
+        for (int d = p->rank - 1; d >= 0; --d) {
+            if (++idx[d] < y->dims[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+static byoc_result byoc__k_resize(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *y = &k->out[0];
+    byoc__resize_plan p;
+    const char *why = byoc__resize_plan_of(k, &p);
+    if (why) return byoc__kfail(k, "%s", why);
+    if (x->dtype != y->dtype) return byoc__kfail_dtype(k, y->dtype);
+    if (p.path == 2 && (x->dtype == BYOC_BOOL || !byoc_dtype_size(x->dtype))) return byoc__kfail_dtype(k, x->dtype);
+    if (!byoc__numel(y)) return BYOC_OK;
+    unsigned char *ws = k->ws;
+    for (int i = 0; i < p.npass; ++i) { /* carve the taps, then compute them */
+        byoc__resize_axis *a = &p.ax[p.order[i]];
+        size_t nt = (size_t)(a->out * a->ntaps);
+        a->at = (int64_t *)(void *)ws;
+        a->w = (double *)(void *)(ws + nt * sizeof(int64_t));
+        a->wf = (float *)(void *)(ws + nt * 2 * sizeof(int64_t));
+        ws += byoc__sampling_round64(nt * (2 * sizeof(int64_t) + sizeof(float)));
+        a->outside = ws;
+        ws += byoc__sampling_round64((size_t)a->out);
+        byoc__resize_axis_taps(a, &p.o);
+    }
+    void *buf[2] = {ws, ws + p.buf_bytes};
+    size_t es = byoc_dtype_size(x->dtype);
+    int64_t dims[BYOC_MAX_RANK];
+    for (int d = 0; d < p.rank; ++d) dims[d] = x->dims[d];
+    if (!p.npass) {
+        memcpy(y->data, x->data, byoc__nbytes(x));
+        return BYOC_OK;
+    }
+    const void *src = x->data;
+    if (p.path == 2) { /* widen into the first buffer */
+        int64_t n = byoc__numel(x);
+        for (int64_t i = 0; i < n; ++i) ((double *)buf[0])[i] = byoc__load(x->dtype, x->data, i);
+        src = buf[0];
+    }
+    for (int i = 0; i < p.npass; ++i) {
+        int d = p.order[i];
+        const byoc__resize_axis *a = &p.ax[d];
+        int64_t outer = byoc__dims_prod(dims, 0, d), inner = byoc__dims_prod(dims, d + 1, p.rank);
+        int last = i + 1 == p.npass;
+        void *dst = p.path == 2 ? buf[(i + 1) % 2] : last ? y->data : buf[i % 2];
+        if (p.path == 0) byoc__resize_pass_bytes((const char *)src, (char *)dst, outer, inner * (int64_t)es, a);
+        else if (p.path == 1) byoc__resize_pass_f32((const float *)src, (float *)dst, outer, inner, a);
+        else byoc__resize_pass_f64((const double *)src, (double *)dst, outer, inner, a);
+        dims[d] = a->out;
+        src = dst;
+    }
+    if (p.path == 2) { /* narrow into the result: floats as they are, integers rounded to the nearest */
+        int64_t n = byoc__numel(y);
+        const double *v = (const double *)src;
+        int is_float = byoc_dtype_is_float(y->dtype);
+        for (int64_t i = 0; i < n; ++i) byoc__store(y->dtype, y->data, i, is_float ? v[i] : floor(v[i] + 0.5));
+    }
+    if (p.o.ctm == BYOC__RS_TF_CROP_AND_RESIZE) byoc__resize_extrapolate(&p, y);
+    return BYOC_OK;
+}
+
+/* ---- image.grid_sample: ONNX GridSample (PyTorch's grid_sample) on NCHW, as Relay's op: the grid is
+   [N, 2, OH, OW] (x then y, in [-1, 1]); ONNX's [N, OH, OW, 2] grid is transposed by the importer ---- */
+static const byoc_attr_spec byoc__attrs_grid_sample[] = {
+    BYOC__A("method", BYOC__STR, "\"bilinear\""), BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+    BYOC__A("padding_mode", BYOC__STR, "\"zeros\""), BYOC__A("align_corners", BYOC__BOOL, "True")};
+static const char *const byoc__grid_methods[] = {"nearest", "bilinear", "bicubic", NULL};
+static const char *const byoc__grid_paddings[] = {"zeros", "border", "reflection", NULL};
+
+static const byoc_type *byoc__rel_grid_sample(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *g = a[1];
+    if (!byoc__tensor_arg(ctx, d, "the data") || !byoc__float_arg(ctx, g, "the grid")) return NULL;
+    if (!byoc__layout_is(ctx, at, "layout", "NCHW", 0)) return NULL;
+    if (d->rank != 4)
+        return BYOC__FAIL("the data must be NCHW (rank 4), got rank %d (volumetric grids are not supported)", d->rank);
+    if (g->rank != 4 || g->dims[1] != 2)
+        return BYOC__FAIL("the grid must be [N, 2, OH, OW], got rank %d with %lld coordinates", g->rank,
+                          (long long)(g->rank > 1 ? g->dims[1] : 0));
+    if (d->dims[0] >= 0 && g->dims[0] >= 0 && d->dims[0] != g->dims[0])
+        return BYOC__FAIL("the grid has batch %lld, the data %lld", (long long)g->dims[0], (long long)d->dims[0]);
+    int method = byoc__sampling_pick(ctx, at, "method", "bilinear", byoc__grid_methods);
+    byoc__sampling_pick(ctx, at, "padding_mode", "zeros", byoc__grid_paddings);
+    if (ctx->failed) return NULL;
+    if (method && !byoc_dtype_is_float(d->dtype))
+        return BYOC__FAIL("method \"%s\" needs float data, got %s (nearest takes any)", byoc__grid_methods[method],
+                          byoc_dtype_name(d->dtype));
+    int64_t dims[4] = {d->dims[0], d->dims[1], g->dims[2], g->dims[3]};
+    return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
+}
+
+BYOC__PRIVATE double byoc__flops_grid_sample(const byoc_node *c) {
+    const char *m = byoc_attrs_string(&c->attrs, "method", "bilinear");
+    return (!strcmp(m, "nearest") ? 0 : !strcmp(m, "bicubic") ? 32 : 8) * byoc__sampling_out_elems(c);
+}
+
+/* PyTorch's reflection: fold x into [lo, hi] by mirroring at the nearer border until inside */
+BYOC__PRIVATE double byoc__grid_reflect(double x, double lo, double hi) {
+    double range = hi - lo;
+    if (range <= 0) return lo;
+    if (x >= lo && x <= hi) return x;
+    double dx = x < lo ? lo - x : x - hi, flips = floor(dx / range), r = dx - flips * range;
+    int odd = fmod(flips, 2) != 0;
+    return x < lo ? (odd ? hi - r : lo + r) : (odd ? lo + r : hi - r);
+}
+
+typedef struct byoc__grid_axis {
+    int64_t len;
+    int padding, align;
+    double lo, hi;
+} byoc__grid_axis;
+
+/* a tap index along an axis as the padding mode reads it; -1: outside (zeros) */
+BYOC__PRIVATE int64_t byoc__grid_pixel(const byoc__grid_axis *g, int64_t i) {
+    if (i >= 0 && i < g->len) return i;
+    if (g->padding == 0) return -1;
+    if (g->padding == 2) i = (int64_t)byoc__grid_reflect((double)i, g->lo, g->hi);
+    return byoc__clamp_index(i, g->len);
+}
+
+/* the source coordinate of a normalised one, after the padding mode's own folding (border clamps,
+   reflection mirrors), bounded so the integer conversions stay defined. The fold comes before the taps
+   as in ONNX's reference; PyTorch's bicubic folds each tap instead, which differs for border and
+   reflection just outside the image (bilinear and nearest agree either way). */
+BYOC__PRIVATE double byoc__grid_coord(const byoc__grid_axis *g, double v, int nearest, int wide) {
+    double c, bound = (double)g->len + 4;
+    if (wide) { /* float64 data: the arithmetic in double */
+        c = g->align ? (v + 1) / 2 * (double)(g->len - 1) : ((v + 1) * (double)g->len - 1) / 2;
+        c = nearest ? rint(c) : c;
+    } else { /* PyTorch's float32 arithmetic; rintf rounds half to even */
+        float f = (float)v, x = g->align ? (f + 1) / 2 * (float)(g->len - 1) : ((f + 1) * (float)g->len - 1) / 2;
+        c = nearest ? (double)rintf(x) : (double)x;
+    }
+    if (c != c || isinf(c)) return -bound; /* off the map */
+    if (c < g->lo || c > g->hi) {
+        if (g->padding == 1) c = c < 0 ? 0 : c > (double)(g->len - 1) ? (double)(g->len - 1) : c;
+        else if (g->padding == 2) c = byoc__grid_reflect(c, g->lo, g->hi);
+    }
+    return !(c >= -bound) ? -bound : c > bound ? bound : c;
+}
+
+/* the taps of one axis: up to 4 indices (-1 outside) and weights */
+BYOC__PRIVATE int byoc__grid_taps(const byoc__grid_axis *g, double c, int method, int64_t *at, double *w) {
+    if (method == 0) {
+        at[0] = byoc__grid_pixel(g, (int64_t)c);
+        w[0] = 1;
+        return 1;
+    }
+    double f = floor(c), t = c - f;
+    int64_t base = (int64_t)f;
+    if (method == 1) {
+        at[0] = byoc__grid_pixel(g, base);
+        at[1] = byoc__grid_pixel(g, base + 1);
+        w[0] = 1 - t;
+        w[1] = t;
+        return 2;
+    }
+    for (int i = 0; i < 4; ++i) {
+        at[i] = byoc__grid_pixel(g, base - 1 + i);
+        w[i] = byoc__sampling_cubic(t + 1 - i, -0.75); /* PyTorch's bicubic: A = -0.75 */
+    }
+    return 4;
+}
+
+static size_t byoc__ws_grid_sample(const byoc__kctx *k) { /* per output location: 16 plane offsets and weights */
+    return (size_t)(k->out[0].dims[2] * k->out[0].dims[3]) * 16 * (sizeof(int64_t) + sizeof(double));
+}
+
+/* the output locations of one image from their taps: float32 and float64 blend, other dtypes (nearest
+   only) copy, zeros where the tap is off the map */
+BYOC__PRIVATE void byoc__grid_apply(const byoc__kctx *k, int64_t n, const int64_t *offs, const double *wts, int taps) {
+    const byoc_tensor *x = &k->in[0], *y = &k->out[0];
+    int64_t C = x->dims[1], HW = x->dims[2] * x->dims[3], P = y->dims[2] * y->dims[3];
+    size_t es = byoc_dtype_size(x->dtype);
+    for (int64_t c = 0; c < C; ++c) {
+        int64_t plane = (n * C + c) * HW, out = (n * C + c) * P;
+        if (x->dtype == BYOC_FLOAT32) {
+            const float *src = (const float *)x->data + plane;
+            float *dst = (float *)y->data + out;
+            for (int64_t p = 0; p < P; ++p) {
+                float s = 0;
+                for (int t = 0; t < taps; ++t) s += (float)wts[p * taps + t] * src[offs[p * taps + t]];
+                dst[p] = s;
+            }
+        } else if (x->dtype == BYOC_FLOAT64) {
+            const double *src = (const double *)x->data + plane;
+            double *dst = (double *)y->data + out;
+            for (int64_t p = 0; p < P; ++p) {
+                double s = 0;
+                for (int t = 0; t < taps; ++t) s += wts[p * taps + t] * src[offs[p * taps + t]];
+                dst[p] = s;
+            }
+        } else {
+            const char *src = (const char *)x->data + plane * (int64_t)es;
+            char *dst = (char *)y->data + out * (int64_t)es;
+            for (int64_t p = 0; p < P; ++p) {
+                if (wts[p] != 0) memcpy(dst + p * (int64_t)es, src + offs[p] * (int64_t)es, es);
+                else memset(dst + p * (int64_t)es, 0, es);
+            }
+        }
+    }
+}
+
+static byoc_result byoc__k_grid_sample(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *grid = &k->in[1], *y = &k->out[0];
+    int method = byoc__sampling_choice(byoc__kstr(k, "method", "bilinear"), byoc__grid_methods);
+    int padding = byoc__sampling_choice(byoc__kstr(k, "padding_mode", "zeros"), byoc__grid_paddings);
+    int align = byoc__kint(k, "align_corners", 1) != 0, wide = x->dtype == BYOC_FLOAT64;
+    if (method < 0 || padding < 0) return byoc__kfail(k, "unknown method or padding_mode");
+    if (method && x->dtype != BYOC_FLOAT32 && !wide) return byoc__kfail_dtype(k, x->dtype);
+    int64_t N = x->dims[0], H = x->dims[2], W = x->dims[3], P = y->dims[2] * y->dims[3];
+    if ((!H || !W) && byoc__numel(y))
+        return byoc__kfail(k, "cannot sample an empty %lldx%lld image", (long long)H, (long long)W);
+    byoc__grid_axis gx = {W, padding, align, align ? 0 : -0.5, align ? (double)W - 1 : (double)W - 0.5};
+    byoc__grid_axis gy = {H, padding, align, align ? 0 : -0.5, align ? (double)H - 1 : (double)H - 0.5};
+    int64_t *offs = (int64_t *)(void *)k->ws;
+    double *wts = (double *)(void *)(k->ws + (size_t)P * 16 * sizeof(int64_t));
+    int taps = method == 0 ? 1 : method == 1 ? 4 : 16;
+    for (int64_t n = 0; n < N; ++n) {
+        for (int64_t p = 0; p < P; ++p) { /* the taps of each output location, shared by the channels */
+            double u = byoc__load(grid->dtype, grid->data, (n * 2) * P + p),
+                   v = byoc__load(grid->dtype, grid->data, (n * 2 + 1) * P + p);
+            int64_t ax[4], ay[4];
+            double wx[4], wy[4];
+            int tx = byoc__grid_taps(&gx, byoc__grid_coord(&gx, u, method == 0, wide), method, ax, wx);
+            int ty = byoc__grid_taps(&gy, byoc__grid_coord(&gy, v, method == 0, wide), method, ay, wy);
+            for (int i = 0; i < ty; ++i)
+                for (int j = 0; j < tx; ++j) {
+                    int valid = ay[i] >= 0 && ax[j] >= 0;
+                    offs[p * taps + i * tx + j] = valid ? ay[i] * W + ax[j] : 0;
+                    wts[p * taps + i * tx + j] = valid ? wy[i] * wx[j] : 0;
+                }
+        }
+        byoc__grid_apply(k, n, offs, wts, taps);
+    }
+    return BYOC_OK;
+}
+
+/* ---- vision.roi_align: ONNX RoiAlign on NCHW, as Relay's op: rois [R, 5] are (batch index, x1, y1,
+   x2, y2) (the importer joins ONNX's rois and batch_indices); `aligned` is ONNX's half_pixel (coordinates
+   shifted by half a pixel, no 1x1 minimum); mode "max" is ONNX Runtime's (and ONNX's reference): the
+   largest weighted corner of any sample ---- */
+static const byoc_attr_spec byoc__attrs_roi_align[] = {
+    BYOC__A("pooled_size", BYOC__INTS, NULL), BYOC__A("spatial_scale", BYOC__FLT, "1f"),
+    BYOC__A("sample_ratio", BYOC__INT, "-1"), BYOC__A("layout", BYOC__STR, "\"NCHW\""),
+    BYOC__A("mode", BYOC__STR, "\"avg\""),    BYOC__A("aligned", BYOC__BOOL, "False")};
+static const char *const byoc__roi_modes[] = {"avg", "max", NULL};
+
+static const byoc_type *byoc__rel_roi_align(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *r = a[1];
+    if (!byoc__float_arg(ctx, d, "the data") || !byoc__float_arg(ctx, r, "the rois")) return NULL;
+    if (!byoc__layout_is(ctx, at, "layout", "NCHW", 0) || !byoc__rank_arg(ctx, d, "the data", 4)) return NULL;
+    if (r->rank != 2 || r->dims[1] != 5)
+        return BYOC__FAIL("the rois must be [R, 5] (batch index, x1, y1, x2, y2), got rank %d", r->rank);
+    int64_t pooled[2];
+    if (!byoc__pair(ctx, at, "pooled_size", pooled, 1)) return NULL;
+    double scale = byoc_attrs_float(at, "spatial_scale", 1.0);
+    if (!isfinite(scale)) return BYOC__FAIL("spatial_scale must be finite");
+    if (byoc__sampling_pick(ctx, at, "mode", "avg", byoc__roi_modes) < 0) return NULL;
+    int64_t dims[4] = {r->dims[0], d->dims[1], pooled[0], pooled[1]};
+    return byoc_type_rel_tensor(ctx, d->dtype, 4, dims);
+}
+
+BYOC__PRIVATE double byoc__flops_roi_align(const byoc_node *c) { /* 4 samples of 4 corners per bin, typically */
+    return 32 * byoc__sampling_out_elems(c);
+}
+
+#define BYOC__ROI_MAX_GRID 4096 /* samples per bin side: a larger adaptive grid means a corrupt roi */
+/* A roi's samples are a grid, so their bilinear taps are separable: per axis, each sample's two
+   neighbours and weights (both weights 0 when the sample falls off the map, as ONNX's reference zeroes
+   all four corners then). */
+typedef struct byoc__roi_tap {
+    int64_t lo, hi;
+    double wlo, whi;
+} byoc__roi_tap;
+static size_t byoc__ws_roi_align(const byoc__kctx *k) { /* a given sample_ratio bounds the grid; else the cap */
+    int64_t ratio = byoc__kint(k, "sample_ratio", -1),
+            side = ratio > 0 && ratio < BYOC__ROI_MAX_GRID ? ratio : BYOC__ROI_MAX_GRID;
+    return (size_t)(k->out[0].dims[2] + k->out[0].dims[3]) * (size_t)side * sizeof(byoc__roi_tap);
+}
+/* the taps of sample i of bin p along an axis of length len: at start + p * bin + (i + 0.5) * bin / g */
+BYOC__PRIVATE void byoc__roi_axis_taps(double start, double bin, int64_t g, int64_t pooled, int64_t len,
+                                       byoc__roi_tap *taps) {
+    for (int64_t p = 0; p < pooled; ++p)
+        for (int64_t i = 0; i < g; ++i) {
+            byoc__roi_tap *t = &taps[p * g + i];
+            double v = start + (double)p * bin + ((double)i + 0.5) * bin / (double)g;
+            memset(t, 0, sizeof *t);
+            if (!(v >= -1.0 && v <= (double)len)) continue; /* off the map (NaN too) */
+            if (v < 0) v = 0;
+            t->lo = (int64_t)v;
+            if (t->lo >= len - 1) {
+                t->lo = t->hi = len - 1;
+                v = (double)t->lo;
+            } else t->hi = t->lo + 1;
+            t->whi = v - (double)t->lo;
+            t->wlo = 1 - t->whi;
+        }
+}
+
+/* one bin of one channel: the sum of its samples, or (max) the largest weighted corner of any; in
+   float32 for float32 data (the weights rounded once), in double for float64 */
+#define BYOC__ROI_BIN(name, T)                                                                                         \
+    BYOC__PRIVATE T name(const T *plane, int64_t W, const byoc__roi_tap *ys, int64_t gh, const byoc__roi_tap *xs,      \
+                         int64_t gw, int is_max) {                                                                     \
+        T acc = 0;                                                                                                     \
+        for (int64_t iy = 0; iy < gh; ++iy) {                                                                          \
+            const byoc__roi_tap *ty = &ys[iy];                                                                         \
+            const T *rlo = plane + ty->lo * W, *rhi = plane + ty->hi * W, ylo = (T)ty->wlo, yhi = (T)ty->whi;          \
+            for (int64_t ix = 0; ix < gw; ++ix) {                                                                      \
+                const byoc__roi_tap *tx = &xs[ix];                                                                     \
+                T xlo = (T)tx->wlo, xhi = (T)tx->whi;                                                                  \
+                if (!is_max) {                                                                                         \
+                    acc +=                                                                                             \
+                        ylo * (xlo * rlo[tx->lo] + xhi * rlo[tx->hi]) + yhi * (xlo * rhi[tx->lo] + xhi * rhi[tx->hi]); \
+                    continue;                                                                                          \
+                }                                                                                                      \
+                T v = BYOC__MAX(BYOC__MAX(ylo * xlo * rlo[tx->lo], ylo * xhi * rlo[tx->hi]),                           \
+                                BYOC__MAX(yhi * xlo * rhi[tx->lo], yhi * xhi * rhi[tx->hi]));                          \
+                acc = (iy == 0 && ix == 0) || v > acc ? v : acc;                                                       \
+            }                                                                                                          \
+        }                                                                                                              \
+        return acc;                                                                                                    \
+    }
+BYOC__ROI_BIN(byoc__roi_bin_f32, float)
+BYOC__ROI_BIN(byoc__roi_bin_f64, double)
+#undef BYOC__ROI_BIN
+
+/* one roi: its sample taps once, then every channel's bins from them */
+BYOC__PRIVATE byoc_result byoc__roi_align_one(byoc__kctx *k, int64_t r, const double box[5]) {
+    const byoc_tensor *x = &k->in[0], *y = &k->out[0];
+    int64_t N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3], PH = y->dims[2], PW = y->dims[3];
+    double scale = byoc__kfloat(k, "spatial_scale", 1.0), offset = byoc__kint(k, "aligned", 0) ? 0.5 : 0;
+    int64_t ratio = byoc__kint(k, "sample_ratio", -1);
+    int is_max = !strcmp(byoc__kstr(k, "mode", "avg"), "max");
+    if (!(box[0] >= 0 && box[0] < (double)N && box[0] == floor(box[0])))
+        return byoc__kfail(k, "roi %lld has batch index %g, not one of 0..%lld", (long long)r, box[0],
+                           (long long)N - 1);
+    int64_t b = (int64_t)box[0];
+    double x0 = box[1] * scale - offset, y0 = box[2] * scale - offset, rw = box[3] * scale - offset - x0,
+           rh = box[4] * scale - offset - y0;
+    if (!offset) { /* without half_pixel, malformed rois are 1x1 */
+        rw = rw > 1 ? rw : 1;
+        rh = rh > 1 ? rh : 1;
+    }
+    double bh = rh / (double)PH, bw = rw / (double)PW;
+    double gh_f = ratio > 0 ? (double)ratio : ceil(bh), gw_f = ratio > 0 ? (double)ratio : ceil(bw);
+    if (!(gh_f <= BYOC__ROI_MAX_GRID && gw_f <= BYOC__ROI_MAX_GRID) || !isfinite(bh) || !isfinite(bw))
+        return byoc__kfail(k, "roi %lld (%g, %g, %g, %g) needs a sampling grid of %g x %g per bin (at most %d)",
+                           (long long)r, box[1], box[2], box[3], box[4], gh_f, gw_f, BYOC__ROI_MAX_GRID);
+    int64_t gh = gh_f > 0 ? (int64_t)gh_f : 0, gw = gw_f > 0 ? (int64_t)gw_f : 0;
+    double count = gh * gw > 1 ? (double)(gh * gw) : 1;
+    byoc__roi_tap *ys = (byoc__roi_tap *)(void *)k->ws, *xs = ys + PH * gh;
+    byoc__roi_axis_taps(y0, bh, gh, PH, H, ys);
+    byoc__roi_axis_taps(x0, bw, gw, PW, W, xs);
+    for (int64_t c = 0; c < C; ++c)
+        for (int64_t ph = 0; ph < PH; ++ph)
+            for (int64_t pw = 0; pw < PW; ++pw) {
+                int64_t plane = (b * C + c) * H * W, at = r * C * PH * PW + (c * PH + ph) * PW + pw;
+                const byoc__roi_tap *ty = ys + ph * gh, *tx = xs + pw * gw;
+                if (x->dtype == BYOC_FLOAT32) {
+                    float v = byoc__roi_bin_f32((const float *)x->data + plane, W, ty, gh, tx, gw, is_max);
+                    ((float *)y->data)[at] = is_max ? v : (float)(v / count);
+                } else {
+                    double v = byoc__roi_bin_f64((const double *)x->data + plane, W, ty, gh, tx, gw, is_max);
+                    ((double *)y->data)[at] = is_max ? v : v / count;
+                }
+            }
+    return BYOC_OK;
+}
+
+static byoc_result byoc__k_roi_align(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *rois = &k->in[1], *y = &k->out[0];
+    if (x->dtype != BYOC_FLOAT32 && x->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, x->dtype);
+    if (y->dtype != x->dtype) return byoc__kfail_dtype(k, y->dtype);
+    if ((!x->dims[2] || !x->dims[3]) && byoc__numel(y))
+        return byoc__kfail(k, "cannot pool rois of an empty %lldx%lld map", (long long)x->dims[2],
+                           (long long)x->dims[3]);
+    for (int64_t r = 0; r < rois->dims[0]; ++r) {
+        double box[5];
+        for (int i = 0; i < 5; ++i) box[i] = byoc__load(rois->dtype, rois->data, r * 5 + i);
+        byoc_result res = byoc__roi_align_one(k, r, box);
+        if (res != BYOC_OK) return res;
+    }
+    return BYOC_OK;
+}
+
+/* ---- nn.max_unpool: ONNX MaxUnpool, N-d. The indices are MaxPool's (flat over the whole input of
+   the pool, which is the unpooled shape: (in - 1) * stride + kernel - pads per spatial axis); an
+   output_shape larger than that extends each axis with zeros at its end, as ONNX's tests expect.
+   padding is ONNX's order: every axis's begin, then every axis's end. ---- */
+static const byoc_attr_spec byoc__attrs_max_unpool[] = {
+    BYOC__A("pool_size", BYOC__INTS, NULL), BYOC__A("strides", BYOC__INTS, "[]"), BYOC__A("padding", BYOC__INTS, "[]"),
+    BYOC__A("output_shape", BYOC__INTS, "[]")};
+
+/* the unpooled extents (from the window) and the result's, or 0 after a type error */
+BYOC__PRIVATE int byoc__max_unpool_dims(byoc_type_rel_ctx *ctx, const byoc_type *d, const byoc_attrs *at,
+                                        int64_t *unpooled, int64_t *result) {
+    int s = d->rank - 2;
+    const byoc_attr_value *k = byoc__list_attr(ctx, at, "pool_size", s, s), *st = byoc_attrs_get(at, "strides"),
+                          *pad = byoc_attrs_get(at, "padding"), *os = byoc_attrs_get(at, "output_shape");
+    int nst = st && st->kind == BYOC_ATTR_INT_LIST ? st->count : 0,
+        npad = pad && pad->kind == BYOC_ATTR_INT_LIST ? pad->count : 0;
+    int nos = os && os->kind == BYOC_ATTR_INT_LIST ? os->count : 0;
+    if (!k) return 0;
+    if (nst && nst != s) {
+        BYOC__FAIL("strides has %d values for %d spatial axes", nst, s);
+        return 0;
+    }
+    if (npad && npad != 2 * s) {
+        BYOC__FAIL("padding has %d values, expected %d (begins, then ends)", npad, 2 * s);
+        return 0;
+    }
+    if (nos && nos != d->rank) {
+        BYOC__FAIL("output_shape has %d values for rank %d", nos, d->rank);
+        return 0;
+    }
+    unpooled[0] = result[0] = d->dims[0];
+    unpooled[1] = result[1] = d->dims[1];
+    for (int i = 0; i < s; ++i) {
+        int64_t kk = k->ints[i], ss = nst ? st->ints[i] : 1, pb = npad ? pad->ints[i] : 0,
+                pe = npad ? pad->ints[s + i] : 0;
+        if (kk < 1 || ss < 1 || pb < 0 || pe < 0 || kk > BYOC_MAX_DIM || ss > BYOC_MAX_DIM || pb > BYOC_MAX_DIM ||
+            pe > BYOC_MAX_DIM) {
+            BYOC__FAIL("pool_size and strides must be positive and padding not negative");
+            return 0;
+        }
+        int64_t in = d->dims[2 + i], u = in < 0 ? -1 : (in - 1) * ss + kk - pb - pe;
+        if (in > 0 && u < 1) {
+            BYOC__FAIL("spatial axis %d unpools to %lld elements", i, (long long)u);
+            return 0;
+        }
+        unpooled[2 + i] = result[2 + i] = in == 0 ? 0 : u;
+    }
+    for (int i = 0; i < nos; ++i) {
+        int64_t want = os->ints[i];
+        if (i < 2 ? want != result[i] : want < result[i]) {
+            BYOC__FAIL("output_shape[%d] = %lld %s %lld", i, (long long)want,
+                       i < 2 ? "differs from the input's" : "is smaller than the unpooled extent",
+                       (long long)result[i]);
+            return 0;
+        }
+        result[i] = want;
+    }
+    return 1;
+}
+
+static const byoc_type *byoc__rel_max_unpool(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0], *ix = a[1];
+    if (!byoc__tensor_arg(ctx, d, "the data") || !byoc__tensor_arg(ctx, ix, "the indices")) return NULL;
+    if (d->rank < 3) return BYOC__FAIL("the data must be [N, C, spatial...] (rank 3 or more), got rank %d", d->rank);
+    if (!byoc__is_int_dtype(ix->dtype))
+        return BYOC__FAIL("the indices must be integers, got %s", byoc_dtype_name(ix->dtype));
+    if (ix->rank != d->rank || memcmp(ix->dims, d->dims, sizeof(int64_t) * (size_t)d->rank))
+        return BYOC__FAIL("the indices must have the data's shape");
+    int64_t unpooled[BYOC_MAX_RANK], result[BYOC_MAX_RANK];
+    if (!byoc__max_unpool_dims(ctx, d, at, unpooled, result)) return NULL;
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank, result);
+}
+
+static byoc_result byoc__k_max_unpool(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *ix = &k->in[1], *y = &k->out[0];
+    int rank = x->rank, s = rank - 2;
+    int64_t unpooled[BYOC_MAX_RANK], kernel[BYOC_MAX_RANK], strides[BYOC_MAX_RANK], pads[2 * BYOC_MAX_RANK];
+    byoc__kints(k, "pool_size", kernel, s, 1);
+    byoc__kints(k, "strides", strides, s, 1);
+    byoc__kints(k, "padding", pads, 2 * s, 0);
+    unpooled[0] = x->dims[0];
+    unpooled[1] = x->dims[1];
+    for (int i = 0; i < s; ++i)
+        unpooled[2 + i] = x->dims[2 + i] ? (x->dims[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[s + i] : 0;
+    int64_t total = 1, n = byoc__numel(x);
+    for (int d = 0; d < rank; ++d) total *= unpooled[d];
+    size_t es = byoc_dtype_size(x->dtype);
+    memset(y->data, 0, byoc__nbytes(y));
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t at = byoc__int_at(ix->dtype, (const char *)ix->data + i * (int64_t)byoc_dtype_size(ix->dtype));
+        if (at < 0 || at >= total)
+            return byoc__kfail(k, "index %lld (element %lld) is outside the unpooled tensor of %lld elements",
+                               (long long)at, (long long)i, (long long)total);
+        int64_t off = 0, rest = at, stride = 1;
+        for (int d = rank - 1; d >= 0; --d) { /* the unpooled position, placed in the (larger) result */
+            off += (rest % unpooled[d]) * stride;
+            rest /= unpooled[d];
+            stride *= y->dims[d];
+        }
+        memcpy((char *)y->data + off * (int64_t)es, (const char *)x->data + i * (int64_t)es, es);
+    }
+    return BYOC_OK;
+}
 
 // [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
 /* (ops: windows) attribute tables, type relations, FLOP models and kernels of this family */
@@ -13002,6 +13909,18 @@ static const byoc__op_record byoc__builtin_ops[] = {
              BYOC__K(byoc__k_reverse_sequence, NULL, 0, BYOC__KF_NO_INPLACE)),
     /* (end of indexing) */
     /* ---- ops: sampling ---- */
+    BYOC__OP("image.resize", 1, 1, INJECTIVE, byoc__attrs_resize, byoc__rel_resize,
+             "resize any axes of any rank as ONNX Resize (nearest, linear, cubic; roi, antialias)", NONE,
+             byoc__flops_resize, 0, BYOC__K(byoc__k_resize, byoc__ws_resize, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("image.grid_sample", 2, 2, INJECTIVE, byoc__attrs_grid_sample, byoc__rel_grid_sample,
+             "sample NCHW data at a grid [N, 2, OH, OW] of [-1, 1] coordinates", NONE, byoc__flops_grid_sample, 0,
+             BYOC__K(byoc__k_grid_sample, byoc__ws_grid_sample, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("vision.roi_align", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_roi_align, byoc__rel_roi_align,
+             "pool bilinear samples of each roi [R, 5] into a fixed grid (avg or max)", NONE, byoc__flops_roi_align, 0,
+             BYOC__K(byoc__k_roi_align, byoc__ws_roi_align, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("nn.max_unpool", 2, 2, OPAQUE, byoc__attrs_max_unpool, byoc__rel_max_unpool,
+             "put values back at MaxPool's indices in a zero tensor", NONE, byoc__flops_none, 0,
+             BYOC__K(byoc__k_max_unpool, NULL, 0, BYOC__KF_NO_INPLACE)),
     /* (end of sampling) */
     /* ---- ops: windows ---- */
     BYOC__OP("nn.conv3d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv3d, byoc__rel_conv3d,

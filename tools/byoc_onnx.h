@@ -3208,6 +3208,289 @@ BYOC__PRIVATE byoc_result byoc_onnx__reverse_sequence(byoc_onnx__ctx *c, const c
 
 // [SECTION] impl: op converters: spatial sampling (sampling)
 /* (converters: sampling) */
+/* ---- Resize (opsets 10-19) and Upsample (opsets 1-9) -> image.resize ---- */
+typedef struct byoc_onnx__resize_args {
+    int rank, naxes, axes[BYOC_MAX_RANK];
+    double scales[BYOC_MAX_RANK], roi[2 * BYOC_MAX_RANK];
+    int64_t sizes[BYOC_MAX_RANK];
+    int nscales, nsizes, nroi;
+} byoc_onnx__resize_args;
+
+/* Upsample: scales from the attributes (opsets 1-8) or the second input (9); coordinates asymmetric
+   and nearest rounding down, which is how Upsample (and Resize-10) index: out[x] = in[x / scale] */
+BYOC__PRIVATE int byoc_onnx__upsample_scales(byoc_onnx__ctx *c, byoc_onnx__resize_args *r) {
+    if (c->opset >= 9) {
+        r->nscales = byoc_onnx__const_floats(c->st, byoc_onnx__input(c, 1, "scales"), r->scales, BYOC_MAX_RANK,
+                                             "Upsample's scales");
+    } else if (c->opset >= 7) {
+        r->nscales = byoc_onnx__attr_floats(c, "scales", r->scales, BYOC_MAX_RANK);
+        if (r->nscales == -1) byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Upsample needs the scales attribute");
+    } else { /* opset 1: height_scale and width_scale of an NCHW input */
+        if (r->rank != 4)
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Upsample-1 takes NCHW inputs, this one has rank %d",
+                                   r->rank),
+                   0;
+        r->scales[0] = r->scales[1] = 1;
+        r->scales[2] = byoc_onnx__attr_float(c, "height_scale", 1);
+        r->scales[3] = byoc_onnx__attr_float(c, "width_scale", 1);
+        r->nscales = 4;
+    }
+    return !c->st->diag->code;
+}
+
+/* Resize's roi, scales and sizes (opset 11 on; 10 has only scales), read as constants where they
+   matter: the roi only for tf_crop_and_resize */
+BYOC__PRIVATE int byoc_onnx__resize_inputs(byoc_onnx__ctx *c, byoc_onnx__resize_args *r, int crop) {
+    byoc_onnx__state *st = c->st;
+    int si = c->opset >= 11 ? 2 : 1;
+    r->nscales = si < c->nin && c->in[si]
+                     ? byoc_onnx__const_floats(st, c->in[si], r->scales, BYOC_MAX_RANK, "Resize's scales")
+                     : 0;
+    r->nsizes = c->opset >= 11 && c->nin > 3 && c->in[3]
+                    ? byoc_onnx__const_ints(st, c->in[3], r->sizes, BYOC_MAX_RANK, "Resize's sizes")
+                    : 0;
+    if (crop && c->nin > 1 && c->in[1])
+        r->nroi = byoc_onnx__const_floats(st, c->in[1], r->roi, 2 * BYOC_MAX_RANK, "Resize's roi");
+    if (st->diag->code) return 0;
+    if (r->nscales > 0 && r->nsizes > 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "give scales or sizes, not both"), 0;
+    if (r->nscales <= 0 && r->nsizes <= 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Resize needs scales or sizes"), 0;
+    return 1;
+}
+
+/* axes (opset 18) and the lengths of scales, sizes and roi against them */
+BYOC__PRIVATE int byoc_onnx__resize_axes(byoc_onnx__ctx *c, byoc_onnx__resize_args *r) {
+    int64_t axes[BYOC_MAX_RANK];
+    int n = c->opset >= 18 ? byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK) : -1;
+    if (n == -2) return 0;
+    r->naxes = n < 0 ? r->rank : n;
+    for (int i = 0; i < r->naxes; ++i) {
+        int a = n < 0 ? i : byoc_onnx__norm_axis(c, axes[i], r->rank, "axis");
+        if (a < 0) return 0;
+        for (int j = 0; j < i; ++j)
+            if (r->axes[j] == a) return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "axis %d is given twice", a), 0;
+        r->axes[i] = a;
+    }
+    int given = r->nscales > 0 ? r->nscales : r->nsizes;
+    if (given != r->naxes)
+        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s has %d values for %d axes",
+                               r->nscales > 0 ? "scales" : "sizes", given, r->naxes),
+               0;
+    if (r->nroi > 0 && r->nroi != 2 * r->naxes)
+        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "roi has %d values for %d axes", r->nroi, r->naxes), 0;
+    return 1;
+}
+
+/* the output shape and the per-axis scale the coordinates use; sizes_only: the scale is size / input */
+BYOC__PRIVATE int byoc_onnx__resize_shape(byoc_onnx__ctx *c, const byoc_type *t, const byoc_onnx__resize_args *r,
+                                          int64_t *size, double *scale, int *sizes_only) {
+    char buf[24];
+    const char *policy =
+        c->opset >= 18 ? byoc_onnx__attr_string(c, "keep_aspect_ratio_policy", "stretch", buf, sizeof buf) : "stretch";
+    int keep = !strcmp(policy, "not_larger") ? 1 : !strcmp(policy, "not_smaller") ? 2 : 0;
+    if (!keep && strcmp(policy, "stretch"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR,
+                               "keep_aspect_ratio_policy \"%s\" is not one of stretch, "
+                               "not_larger, not_smaller",
+                               policy),
+               0;
+    for (int d = 0; d < t->rank; ++d) {
+        size[d] = t->dims[d];
+        scale[d] = 1;
+    }
+    *sizes_only = r->nsizes > 0 && !keep;
+    double common = 0;
+    for (int i = 0; i < r->naxes; ++i) {
+        int d = r->axes[i];
+        double in = (double)t->dims[d];
+        if (r->nscales > 0) {
+            if (!(r->scales[i] > 0) || !isfinite(r->scales[i]))
+                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "scale %g is not positive", r->scales[i]), 0;
+            double out = floor(in * r->scales[i]);
+            if (out > BYOC_MAX_DIM)
+                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "scale %g is too large", r->scales[i]), 0;
+            size[d] = (int64_t)out;
+            scale[d] = r->scales[i];
+        } else {
+            if (r->sizes[i] < 0 || r->sizes[i] > BYOC_MAX_DIM)
+                return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "size %lld is out of range",
+                                       (long long)r->sizes[i]),
+                       0;
+            size[d] = r->sizes[i];
+            double s = t->dims[d] ? (double)r->sizes[i] / in : 1;
+            if (i == 0 || (keep == 1 && s < common) || (keep == 2 && s > common)) common = s;
+        }
+    }
+    for (int i = 0; keep && r->nsizes > 0 && i < r->naxes; ++i) { /* one scale for every axis, sizes rounded */
+        int d = r->axes[i];
+        scale[d] = common;
+        size[d] = (int64_t)(common * (double)t->dims[d] + 0.5);
+    }
+    return 1;
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__resize(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    int upsample = !strcmp(op, "Upsample"), legacy = upsample || c->opset < 11; /* Upsample and Resize-10 */
+    byoc_node *x = byoc_onnx__input(c, 0, "X");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "the input");
+    if (!t) return BYOC_ONNX__OK(c);
+    byoc_onnx__resize_args r;
+    memset(&r, 0, sizeof r);
+    r.rank = t->rank;
+    char mbuf[24], cbuf[32], nbuf[32];
+    const char *mode = byoc_onnx__attr_string(c, "mode", "nearest", mbuf, sizeof mbuf);
+    const char *ctm =
+        legacy ? "asymmetric"
+               : byoc_onnx__attr_string(c, "coordinate_transformation_mode", "half_pixel", cbuf, sizeof cbuf);
+    const char *nearest =
+        legacy ? "floor" : byoc_onnx__attr_string(c, "nearest_mode", "round_prefer_floor", nbuf, sizeof nbuf);
+    const char *method = !strcmp(mode, "nearest")                                             ? "nearest_neighbor"
+                         : !strcmp(mode, "linear") || (upsample && !strcmp(mode, "bilinear")) ? "linear"
+                         : !strcmp(mode, "cubic") && !legacy                                  ? "cubic"
+                                                                                              : NULL;
+    if (!method) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "mode \"%s\" is not supported at opset %d", mode, c->opset);
+    int crop = !strcmp(ctm, "tf_crop_and_resize");
+    if (upsample ? !byoc_onnx__upsample_scales(c, &r) : !byoc_onnx__resize_inputs(c, &r, crop)) return BYOC_ONNX__OK(c);
+    if (!byoc_onnx__resize_axes(c, &r)) return BYOC_ONNX__OK(c);
+    if (crop && r.nroi <= 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "tf_crop_and_resize needs a roi");
+    int64_t size[BYOC_MAX_RANK];
+    double scale[BYOC_MAX_RANK], roi[2 * BYOC_MAX_RANK];
+    int sizes_only;
+    if (!byoc_onnx__resize_shape(c, t, &r, size, scale, &sizes_only)) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "size", size, t->rank);
+    if (!sizes_only) byoc_attrs_set_floats(st->m, &a, "scales", scale, t->rank);
+    if (crop) { /* starts then ends over every axis; the axes not listed keep their whole extent */
+        for (int d = 0; d < t->rank; ++d) {
+            roi[d] = 0;
+            roi[t->rank + d] = 1;
+        }
+        for (int i = 0; i < r.naxes; ++i) {
+            roi[r.axes[i]] = r.roi[i];
+            roi[t->rank + r.axes[i]] = r.roi[r.naxes + i];
+        }
+        byoc_attrs_set_floats(st->m, &a, "roi", roi, 2 * t->rank);
+        byoc_attrs_set_float(st->m, &a, "extrapolation_value", byoc_onnx__attr_float(c, "extrapolation_value", 0));
+    }
+    byoc_attrs_set_string(st->m, &a, "method", method);
+    byoc_attrs_set_string(st->m, &a, "coordinate_transformation_mode", ctm);
+    if (!strcmp(method, "nearest_neighbor")) byoc_attrs_set_string(st->m, &a, "rounding_method", nearest);
+    if (!strcmp(method, "cubic")) {
+        byoc_attrs_set_float(st->m, &a, "cubic_alpha", byoc_onnx__attr_float(c, "cubic_coeff_a", -0.75));
+        byoc_attrs_set_int(st->m, &a, "cubic_exclude", byoc_onnx__attr_int(c, "exclude_outside", 0) != 0);
+    } else if (!legacy && byoc_onnx__attr_int(c, "exclude_outside", 0)) {
+        byoc_attrs_set_int(st->m, &a, "cubic_exclude", 1); /* renormalises linear taps at the border too */
+    }
+    if (c->opset >= 18 && byoc_onnx__attr_int(c, "antialias", 0) && strcmp(method, "nearest_neighbor"))
+        byoc_attrs_set_bool(st->m, &a, "antialias", 1);
+    c->out[0] = byoc_onnx__call1(st, "image.resize", x, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ---- GridSample (opset 16; 20's linear/cubic names too) -> image.grid_sample on a [N, 2, OH, OW] grid ---- */
+BYOC__PRIVATE byoc_result byoc_onnx__grid_sample(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X"), *grid = byoc_onnx__input(c, 1, "grid");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "GridSample's X"),
+                    *tg = tx ? byoc_onnx__tensor_of(st, grid, "GridSample's grid") : NULL;
+    if (!tx || !tg) return BYOC_ONNX__OK(c);
+    if (tx->rank != 4)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "only 2-D sampling (X of rank 4) is supported, X has rank %d",
+                               tx->rank);
+    if (tg->rank != 4 || tg->dims[3] != 2)
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "the grid must be [N, H_out, W_out, 2]");
+    char mbuf[24], pbuf[24];
+    const char *mode = byoc_onnx__attr_string(c, "mode", c->opset >= 20 ? "linear" : "bilinear", mbuf, sizeof mbuf);
+    const char *padding = byoc_onnx__attr_string(c, "padding_mode", "zeros", pbuf, sizeof pbuf);
+    const char *method = !strcmp(mode, "bilinear") || !strcmp(mode, "linear") ? "bilinear"
+                         : !strcmp(mode, "bicubic") || !strcmp(mode, "cubic") ? "bicubic"
+                         : !strcmp(mode, "nearest")                           ? "nearest"
+                                                                              : NULL;
+    if (!method)
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "mode \"%s\" is not one of bilinear, nearest, bicubic", mode);
+    static const int to_channels_first[4] = {0, 3, 1, 2};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(st->m, &a, "method", method);
+    byoc_attrs_set_string(st->m, &a, "padding_mode", padding);
+    byoc_attrs_set_bool(st->m, &a, "align_corners", byoc_onnx__attr_int(c, "align_corners", 0) != 0);
+    c->out[0] = byoc_onnx__call2(st, "image.grid_sample", x, byoc_onnx__transpose(st, grid, 4, to_channels_first), &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ---- RoiAlign (opsets 10, 16) -> vision.roi_align on rois [R, 5] = (batch index, box) ---- */
+BYOC__PRIVATE byoc_result byoc_onnx__roi_align(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X"), *rois = byoc_onnx__input(c, 1, "rois"),
+              *batch = byoc_onnx__input(c, 2, "batch_indices");
+    const byoc_type *tr = x ? byoc_onnx__tensor_of(st, rois, "RoiAlign's rois") : NULL,
+                    *tb = tr ? byoc_onnx__tensor_of(st, batch, "RoiAlign's batch_indices") : NULL;
+    if (!tr || !tb) return BYOC_ONNX__OK(c);
+    if (tr->rank != 2 || tr->dims[1] != 4 || tb->rank != 1 || tb->dims[0] != tr->dims[0])
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "rois must be [R, 4] and batch_indices [R]");
+    char mbuf[16], cbuf[24];
+    const char *mode = byoc_onnx__attr_string(c, "mode", "avg", mbuf, sizeof mbuf);
+    const char *ctm = c->opset >= 16
+                          ? byoc_onnx__attr_string(c, "coordinate_transformation_mode", "half_pixel", cbuf, sizeof cbuf)
+                          : "output_half_pixel";
+    if (strcmp(ctm, "half_pixel") && strcmp(ctm, "output_half_pixel"))
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR,
+                               "coordinate_transformation_mode \"%s\" is not one of half_pixel, output_half_pixel",
+                               ctm);
+    int64_t column[2] = {tb->dims[0], 1},
+            pooled[2] = {byoc_onnx__attr_int(c, "output_height", 1), byoc_onnx__attr_int(c, "output_width", 1)};
+    byoc_node *fields[2] = {byoc_onnx__reshape(st, byoc_onnx__cast(st, batch, tr->dtype), 2, column), rois};
+    if (!fields[0]) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_tuple(st->m, fields, 2);
+    if (!tuple || byoc_infer_node_type(st->m, tuple, st->diag) != BYOC_OK) return BYOC_ONNX__OK(c);
+    byoc_attrs cat;
+    memset(&cat, 0, sizeof cat);
+    byoc_attrs_set_int(st->m, &cat, "axis", 1);
+    byoc_node *boxes = byoc_onnx__call1(st, "concatenate", tuple, &cat);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "pooled_size", pooled, 2);
+    byoc_attrs_set_float(st->m, &a, "spatial_scale", byoc_onnx__attr_float(c, "spatial_scale", 1.0));
+    byoc_attrs_set_int(st->m, &a, "sample_ratio", byoc_onnx__attr_int(c, "sampling_ratio", 0));
+    byoc_attrs_set_string(st->m, &a, "mode", mode);
+    byoc_attrs_set_bool(st->m, &a, "aligned", !strcmp(ctm, "half_pixel"));
+    c->out[0] = byoc_onnx__call2(st, "vision.roi_align", x, boxes, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ---- MaxUnpool (opsets 9, 11) -> nn.max_unpool ---- */
+BYOC__PRIVATE byoc_result byoc_onnx__max_unpool(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "X"), *ix = byoc_onnx__input(c, 1, "I");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "MaxUnpool's X");
+    if (!t || !ix) return BYOC_ONNX__OK(c);
+    int s = t->rank - 2;
+    if (s < 1) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "X must be [N, C, spatial...], got rank %d", t->rank);
+    int64_t kernel[BYOC_MAX_RANK], strides[BYOC_MAX_RANK], pads[2 * BYOC_MAX_RANK], shape[BYOC_MAX_RANK];
+    int nk = byoc_onnx__attr_ints(c, "kernel_shape", kernel, BYOC_MAX_RANK);
+    int ns = byoc_onnx__attr_ints(c, "strides", strides, BYOC_MAX_RANK);
+    int np = byoc_onnx__attr_ints(c, "pads", pads, 2 * BYOC_MAX_RANK);
+    if (nk == -2 || ns == -2 || np == -2) return BYOC_ONNX__OK(c);
+    if (nk != s) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "kernel_shape needs %d values", s);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(st->m, &a, "pool_size", kernel, s);
+    if (ns >= 0) byoc_attrs_set_ints(st->m, &a, "strides", strides, ns);
+    if (np >= 0) byoc_attrs_set_ints(st->m, &a, "padding", pads, np);
+    if (c->nin > 2 && c->in[2]) {
+        int n = byoc_onnx__const_ints(st, c->in[2], shape, BYOC_MAX_RANK, "MaxUnpool's output_shape");
+        if (n < 0) return BYOC_ONNX__OK(c);
+        byoc_attrs_set_ints(st->m, &a, "output_shape", shape, n);
+    }
+    c->out[0] = byoc_onnx__call2(st, "nn.max_unpool", x, ix, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: op converters: N-d windows (windows)
 /* (converters: windows) */
@@ -4029,6 +4312,11 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"TopK", byoc_onnx__topk, "topk"},
     /* (end of indexing) */
     /* ---- sampling ---- */
+    {"GridSample", byoc_onnx__grid_sample, "image.grid_sample"},
+    {"MaxUnpool", byoc_onnx__max_unpool, "nn.max_unpool"},
+    {"Resize", byoc_onnx__resize, "Resize"},
+    {"RoiAlign", byoc_onnx__roi_align, "vision.roi_align"},
+    {"Upsample", byoc_onnx__resize, "Upsample"},
     /* (end of sampling) */
     /* ---- windows ---- */
     {"CenterCropPad", byoc_onnx__center_crop_pad, NULL},
