@@ -108,6 +108,7 @@
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
        [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
+       [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
        [SECTION] impl: dominators
@@ -155,6 +156,7 @@
 #define BYOC_MAX_RANK 8
 #define BYOC_MAX_BACKEND_NAME 64 /* characters of a backend's name (it goes into partition function names) */
 #define BYOC_DIM_UNKNOWN (-1) /* an unknown (dynamic) dimension; printed as '?' */
+#define BYOC_DIM_ANY BYOC_DIM_UNKNOWN /* Relay's name for it (Any): text `Tensor[(?, 4), float32]` */
 #define BYOC_MAX_DIM 2147483647 /* larger extents are rejected: shape arithmetic stays in int64 */
 
 #ifdef __cplusplus
@@ -1024,7 +1026,10 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
    and function literals as it goes (a function with a runtime module runs through it). Every op runs
    through its host kernel (byoc_kernel_run); an op, dtype or attribute without one is
    BYOC_ERR_UNSUPPORTED naming the op. *output receives the result (a constant, or a tuple of
-   constants). */
+   constants). Dynamic shapes: an input fits a parameter whose type has '?' wherever it has any extent;
+   a call whose types hold '?' gets its concrete result type at run time (its type relation applied to
+   the argument values' types, then the op's shape function for data-dependent extents such as
+   argwhere's count) and its result is allocated then. */
 BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output,
                                           byoc_diag *diag);
 
@@ -3426,16 +3431,17 @@ static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_typ
                                           const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
-    if (!byoc__static_arg(ctx, d, "the input")) return NULL;
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
     const byoc_attr_value *ns = byoc__list_attr(ctx, at, "newshape", 0, BYOC_MAX_RANK);
     if (!ns) return NULL;
     int64_t dims[BYOC_MAX_RANK], known = 1;
-    int infer = -1;
+    int infer = -1, unknown = 0;
     for (int i = 0; i < ns->count; ++i) {
         int64_t v = ns->ints[i];
         if (v == 0) {
             if (i >= d->rank) return BYOC__FAIL("newshape[%d]=0 copies an axis the input does not have", i);
             v = d->dims[i];
+            if (v < 0) { dims[i] = BYOC_DIM_ANY; unknown = 1; continue; } /* a copied '?' stays '?' */
         } else if (v == -1) {
             if (infer >= 0) return BYOC__FAIL("newshape has more than one -1");
             infer = i;
@@ -3448,6 +3454,10 @@ static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_typ
         known *= v;
     }
     int64_t total = byoc_type_num_elements(d);
+    if (total < 0 || unknown) { /* '?' in: the inferred extent is '?', and the count is checked at run time */
+        if (infer >= 0) dims[infer] = BYOC_DIM_ANY;
+        return byoc_type_rel_tensor(ctx, d->dtype, ns->count, dims);
+    }
     if (infer >= 0) {
         if (known == 0 || total % known)
             return BYOC__FAIL("cannot infer the -1 in newshape: %lld elements into blocks of %lld", (long long)total,
@@ -3613,9 +3623,9 @@ static const byoc_type *byoc__rel_strided_slice(byoc_type_rel_ctx *ctx, const by
         if (axis < 0) return NULL;
         if (seen[axis]++) return BYOC__FAIL("axis %d sliced twice", axis);
         int64_t dim = d->dims[axis];
-        if (dim < 0) return BYOC__FAIL("needs a static extent on sliced axis %d", axis);
         int64_t stride = has_strides ? s->ints[s->count == 1 ? 0 : i] : 1;
         if (stride == 0 || stride == INT64_MIN) return BYOC__FAIL("invalid stride on axis %d", axis);
+        if (dim < 0) { dims[axis] = BYOC_DIM_ANY; continue; } /* known once the extent is */
         int64_t lo = b->ints[i], hi = e->ints[i];
         if (size_mode) {
             if (stride != 1) return BYOC__FAIL("slice_mode=\"size\" needs stride 1");
@@ -9122,12 +9132,15 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 // [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
 /* (ops: losses) attribute tables, type relations, FLOP models and kernels of this family */
 
+// [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
+/* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
     if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
     double n = 1;
-    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
+    for (int i = 0; i < t->rank; ++i) n *= t->dims[i] < 0 ? 1.0 : (double)t->dims[i]; /* '?': at least 1 */
     return n;
 }
 BYOC__PRIVATE double byoc__flops_out(const byoc_node *c) { return byoc__flops_elems(c->checked_type); }
@@ -9184,6 +9197,10 @@ typedef struct byoc__kernel_def {
     size_t (*workspace)(const byoc__kctx *k); /* NULL: none */
     int code;
     unsigned flags;
+    /* NULL, or the data-dependent shape function of an op whose type relation leaves '?' dims that the
+       argument shapes do not settle (nonzero's count): from the argument tensors (with data, in their
+       own dtypes) it replaces every -1 in out[].dims; no workspace, out[].data NULL */
+    byoc_result (*shape)(byoc__kctx *k);
 } byoc__kernel_def;
 
 /* The built-in ops, one record each: the op's definition (name, arity, TOpPattern kind, attributes and
@@ -9202,7 +9219,8 @@ typedef struct byoc__op_record {
     }
 #define BYOC__OP0(name, lo, hi, pat, rel, doc, cls, flops, flags, kernel) \
     {{name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
-#define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags}
+#define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags, NULL}
+#define BYOC__KS(run, workspace, shape, code, flags) {run, workspace, code, flags, shape} /* + a shape function */
 #define BYOC__KF BYOC__KF_FLOAT
 static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d,
@@ -9379,9 +9397,12 @@ static const byoc__op_record byoc__builtin_ops[] = {
     /* (end of recurrent) */
     /* ---- ops: losses ---- */
     /* (end of losses) */
+    /* ---- ops: dynamic ---- */
+    /* (end of dynamic) */
 };
 #undef BYOC__KF
 #undef BYOC__K
+#undef BYOC__KS
 #undef BYOC__OP
 #undef BYOC__OP0
 BYOC__PRIVATE const byoc_op_def *byoc__builtin_op(int i, int *count) {
@@ -14479,6 +14500,121 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag);
 
+/* the type of a value (a constant, or a tuple of values, which gets it as its checked type) */
+BYOC__PRIVATE const byoc_type *byoc__value_type(byoc_module *m, byoc_node *v, int depth) {
+    if (!v || depth > 16) return NULL;
+    if (v->kind == BYOC_NODE_CONSTANT) return v->annotation;
+    if (v->kind != BYOC_NODE_TUPLE) return v->checked_type;
+    const byoc_type *small[16], **f = v->nargs <= 16 ? small
+                                      : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)v->nargs));
+    int ok = f != NULL;
+    for (int i = 0; ok && i < v->nargs; ++i) ok = (f[i] = byoc__value_type(m, v->args[i], depth + 1)) != NULL;
+    const byoc_type *t = ok ? byoc_tuple_type(m, f, v->nargs) : NULL;
+    if (f != small) BYOC_FREE((void *)f);
+    if (t) v->checked_type = t;
+    return t;
+}
+
+/* t with the extents of the flattened tensors dims[*at...] (what a shape function computed) */
+BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_type *t, const byoc_tensor *dims,
+                                                    int *at) {
+    if (t->kind == BYOC_TYPE_TENSOR) {
+        const byoc_tensor *d = &dims[(*at)++];
+        return byoc_tensor_type(m, t->dtype, t->rank, d->dims);
+    }
+    const byoc_type *small[16], **f = t->nfields <= 16 ? small
+                                      : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nfields));
+    int ok = f != NULL;
+    for (int i = 0; ok && i < t->nfields; ++i) ok = (f[i] = byoc__type_with_dims(m, t->fields[i], dims, at)) != NULL;
+    const byoc_type *r = ok ? byoc_tuple_type(m, f, t->nfields) : NULL;
+    if (f != small) BYOC_FREE((void *)f);
+    return r;
+}
+
+/* Relay's shape functions: the concrete result type of a call whose types hold '?', from its argument
+   values: the type relation applied to their concrete types, then the op's data-dependent shape
+   function for the extents that still are '?'. NULL with diag filled when neither settles them. */
+BYOC__PRIVATE const byoc_type *byoc__concrete_result_type(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
+                                                          byoc_diag *diag) {
+    const char *name = call->op->def.name;
+    const byoc_type *small[16] = {0}, **at = call->nargs <= 16 ? small
+                                  : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)call->nargs));
+    int ok = at != NULL;
+    for (int i = 0; ok && i < call->nargs; ++i) ok = (at[i] = byoc__value_type(m, vals[i], 0)) != NULL;
+    byoc_type_rel_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.m = m;
+    ctx.op = call->op;
+    ctx.call = call;
+    const byoc_type *t = ok ? call->op->def.type_rel(&ctx, at, call->nargs, &call->attrs) : NULL;
+    if (at != small) BYOC_FREE((void *)at);
+    if (!t) {
+        byoc__diag(diag, ok ? BYOC_ERR_TYPE : BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: at run time: %s", name,
+                   ctx.failed ? ctx.message : "the arguments are not values");
+        return NULL;
+    }
+    if (byoc_type_is_static(t)) return t;
+    const byoc__kernel_def *def = byoc__kernel_of(call->op);
+    char buf[160];
+    byoc_type_to_string(t, buf, sizeof buf);
+    if (!def || !def->shape) {
+        byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id,
+                   "%s: its result %s is not settled by the argument shapes and the op has no shape function", name,
+                   buf);
+        return NULL;
+    }
+    int nin = 0, nout = byoc__type_tensors(t, NULL, 0, 0, 0);
+    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(vals[i], NULL, 0, nin, 0, 0);
+    byoc_tensor *ts = nin >= 0 && nout >= 0
+                          ? (byoc_tensor *)BYOC_CALLOC((size_t)(nin + nout + 1), sizeof(byoc_tensor)) : NULL;
+    if (!ts) {
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not values", name);
+        return NULL;
+    }
+    int k_at = 0;
+    for (int i = 0; i < call->nargs; ++i) k_at = byoc__value_tensors(vals[i], ts, nin, k_at, 0, 0);
+    byoc__type_tensors(t, ts + nin, nout, 0, 0);
+    byoc__kctx k;
+    memset(&k, 0, sizeof k);
+    k.call = call;
+    k.name = name;
+    k.code = def->code;
+    k.in = ts;
+    k.nin = nin;
+    k.out = ts + nin;
+    k.nout = nout;
+    k.diag = diag;
+    const byoc_type *r = NULL;
+    if (def->shape(&k) == BYOC_OK) {
+        k_at = 0;
+        r = byoc__type_with_dims(m, t, ts + nin, &k_at);
+        if (!r || !byoc_type_is_static(r))
+            byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, call->id, "%s: the shape function left %s unsettled", name, buf);
+        if (r && !byoc_type_is_static(r)) r = NULL;
+    }
+    BYOC_FREE(ts);
+    return r;
+}
+
+/* runs a call whose types hold '?' on a copy of it typed with the concrete types of this run */
+BYOC__PRIVATE byoc_node *byoc__kernel_run_dynamic(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
+                                                  byoc_diag *diag) {
+    const byoc_type *t = byoc__concrete_result_type(m, call, vals, diag);
+    if (!t) return NULL;
+    byoc_node concrete = *call;
+    concrete.args = BYOC__CAST(byoc_node **, vals);
+    concrete.checked_type = t;
+    return byoc__kernel_run_constants(m, &concrete, vals, diag);
+}
+
+/* 1 when a call's types have '?' (its result or an argument's) */
+BYOC__PRIVATE int byoc__call_is_dynamic(const byoc_node *n) {
+    if (!byoc_type_is_static(n->checked_type)) return 1;
+    for (int k = 0; k < n->nargs; ++k)
+        if (n->args[k]->checked_type && !byoc_type_is_static(n->args[k]->checked_type)) return 1;
+    return 0;
+}
+
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag) {
     if (depth > 64) {
@@ -14521,7 +14657,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
             break;
         case BYOC_NODE_CALL:
             if (n->op) { /* the op's host kernel, on the values of its arguments */
-                val[i] = byoc__kernel_run_constants(m, n, ins, diag);
+                val[i] = byoc__call_is_dynamic(n) ? byoc__kernel_run_dynamic(m, n, ins, diag)
+                                                  : byoc__kernel_run_constants(m, n, ins, diag);
                 if (!val[i]) {
                     char why[BYOC_DIAG_MESSAGE_MAX];
                     snprintf(why, sizeof why, "%s", diag->message);
@@ -14558,6 +14695,16 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
     return r;
 }
 
+/* a concrete type fits a declared one with '?' where it has any extent */
+BYOC__PRIVATE int byoc__type_fits(const byoc_type *concrete, const byoc_type *declared) {
+    if (!concrete || !declared || concrete->kind != BYOC_TYPE_TENSOR || declared->kind != BYOC_TYPE_TENSOR)
+        return byoc_type_equal(concrete, declared);
+    if (concrete->dtype != declared->dtype || concrete->rank != declared->rank) return 0;
+    for (int i = 0; i < concrete->rank; ++i)
+        if (declared->dims[i] >= 0 && concrete->dims[i] != declared->dims[i]) return 0;
+    return 1;
+}
+
 BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output,
                                           byoc_diag *diag) {
     if (output) *output = NULL;
@@ -14569,7 +14716,7 @@ BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inpu
     if (!main_fn) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "evaluate: the module has no @main");
     for (int i = 0; i < ninputs && i < main_fn->nparams; ++i)
         if (!inputs[i] || inputs[i]->kind != BYOC_NODE_CONSTANT ||
-            !byoc_type_equal(inputs[i]->annotation, main_fn->params[i]->checked_type))
+            !byoc__type_fits(inputs[i]->annotation, main_fn->params[i]->checked_type))
             return byoc__diag(diag, BYOC_ERR_TYPE, 0, 0, 0, "evaluate: input %d must be a constant of type of %%%s", i,
                               main_fn->params[i]->name);
     memset(diag, 0, sizeof *diag);

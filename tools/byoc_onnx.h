@@ -69,6 +69,7 @@
        [SECTION] impl: op converters: N-d windows (windows)
        [SECTION] impl: op converters: recurrent and spectral (recurrent)
        [SECTION] impl: op converters: losses (losses)
+       [SECTION] impl: op converters: data-dependent and run-time shapes (dynamic)
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -2841,6 +2842,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
 // [SECTION] impl: op converters: losses (losses)
 /* (converters: losses) */
 
+// [SECTION] impl: op converters: data-dependent and run-time shapes (dynamic)
+/* (converters: dynamic) */
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -2952,6 +2956,8 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* (end of recurrent) */
     /* ---- losses ---- */
     /* (end of losses) */
+    /* ---- dynamic ---- */
+    /* (end of dynamic) */
 };
 
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
