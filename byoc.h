@@ -8496,21 +8496,20 @@ static size_t byoc__ws_pad(const byoc__kctx *k) {
     for (int d = 0; d < k->out[0].rank; ++d) n += (size_t)k->out[0].dims[d];
     return n * sizeof(int64_t);
 }
-static byoc_result byoc__k_pad(byoc__kctx *k) {
+/* lo: the leading pad of each axis; pad_value: the constant's bytes (NULL: zero) */
+BYOC__PRIVATE byoc_result byoc__pad_run(byoc__kctx *k, const int64_t *lo, const void *pad_value) {
     const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    const byoc_attr_value *pw = byoc__kattr(k, "pad_width");
     const char *mode = byoc__kstr(k, "pad_mode", "constant");
     size_t es = byoc_dtype_size(x->dtype);
     int rank = x->rank;
-    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], lo[BYOC_MAX_RANK];
+    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK];
     byoc__strides_of(rank, x->dims, istr);
     byoc__strides_of(rank, o->dims, ostr);
-    for (int d = 0; d < rank; ++d) lo[d] = pw && pw->count >= 2 * rank ? pw->ints[2 * d] : 0;
     int64_t total = byoc__numel(o);
     if (total == 0) return BYOC_OK;
     if (!strcmp(mode, "constant") || byoc__numel(x) == 0) {
         unsigned char value[8] = {0};
-        if (k->nin > 1 && k->in[1].data) memcpy(value, k->in[1].data, es);
+        if (pad_value) memcpy(value, pad_value, es);
         char *od = (char *)o->data;
         int zero = 1;
         for (size_t b = 0; b < es; ++b) zero &= value[b] == 0;
@@ -8558,6 +8557,12 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
         }
         if (d < 0) return BYOC_OK;
     }
+}
+static byoc_result byoc__k_pad(byoc__kctx *k) {
+    const byoc_attr_value *pw = byoc__kattr(k, "pad_width");
+    int64_t lo[BYOC_MAX_RANK];
+    for (int d = 0; d < k->in[0].rank; ++d) lo[d] = pw && pw->count >= 2 * k->in[0].rank ? pw->ints[2 * d] : 0;
+    return byoc__pad_run(k, lo, k->nin > 1 ? k->in[1].data : NULL);
 }
 
 /* ---- cast: any dtype to any dtype, through double (float sources) or int64 (integer and bool
@@ -9134,6 +9139,661 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
+/* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
+   for those extents; byoc_module_evaluate settles them per run through the op's shape function (the
+   kernel record's `shape`) before it allocates the result. Shape functions see the argument tensors
+   in their own dtypes (float16 is not widened for them). */
+
+/* a stable bottom-up merge sort of idx[0..n) by `before` (a strict order), tmp as scratch */
+typedef int (*byoc__before_fn)(const void *ctx, int64_t a, int64_t b);
+BYOC__PRIVATE void byoc__sort_indices(int64_t *idx, int64_t *tmp, int64_t n, byoc__before_fn before,
+                                      const void *ctx) {
+    int64_t *src = idx, *dst = tmp;
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = BYOC__MIN(lo + width, n), hi = BYOC__MIN(lo + 2 * width, n), i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) dst[o++] = before(ctx, src[j], src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[o++] = src[i++];
+            while (j < hi) dst[o++] = src[j++];
+        }
+        int64_t *t = src; src = dst; dst = t;
+    }
+    if (src != idx) memcpy(idx, src, (size_t)n * sizeof *idx);
+}
+
+/* element i of a tensor is not zero (NaN is not zero, -0.0 is) */
+BYOC__PRIVATE int byoc__nonzero_at(const byoc_tensor *t, int64_t i) {
+    if (byoc_dtype_is_float(t->dtype)) return byoc__load(t->dtype, t->data, i) != 0;
+    return byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype)) != 0;
+}
+BYOC__PRIVATE int64_t byoc__count_nonzero(const byoc_tensor *t) {
+    int64_t n = byoc__numel(t), count = 0;
+    if (t->dtype == BYOC_FLOAT32) {
+        const float *f = (const float *)t->data;
+        for (int64_t i = 0; i < n; ++i) count += f[i] != 0.0f;
+    } else if (t->dtype == BYOC_BOOL || t->dtype == BYOC_UINT8 || t->dtype == BYOC_INT8) {
+        const unsigned char *b = (const unsigned char *)t->data;
+        for (int64_t i = 0; i < n; ++i) count += b[i] != 0;
+    } else
+        for (int64_t i = 0; i < n; ++i) count += byoc__nonzero_at(t, i);
+    return count;
+}
+
+/* ---- argwhere (Relay's): the coordinates of the non-zero elements in memory order, (count, rank) ---- */
+static const byoc_type *byoc__rel_argwhere(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the condition")) return NULL;
+    int64_t dims[2] = {BYOC_DIM_ANY, a[0]->rank};
+    return byoc_type_rel_tensor(ctx, BYOC_INT32, 2, dims);
+}
+static byoc_result byoc__shape_argwhere(byoc__kctx *k) {
+    k->out[0].dims[0] = byoc__count_nonzero(&k->in[0]);
+    return BYOC_OK;
+}
+static byoc_result byoc__k_argwhere(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int rank = x->rank;
+    int64_t n = byoc__numel(x), coord[BYOC_MAX_RANK] = {0}, row = 0;
+    if (byoc__count_nonzero(x) != o->dims[0])
+        return byoc__kfail(k, "the result has %lld rows, the condition has %lld non-zero elements",
+                           (long long)o->dims[0], (long long)byoc__count_nonzero(x));
+    for (int64_t i = 0; i < n; ++i) {
+        if (byoc__nonzero_at(x, i)) {
+            for (int d = 0; d < rank; ++d) byoc__store(o->dtype, o->data, row * rank + d, (double)coord[d]);
+            row++;
+        }
+        for (int d = rank - 1; d >= 0; --d) { /* the next coordinate, last axis fastest */
+            if (++coord[d] < x->dims[d]) break;
+            coord[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* ---- unique: the distinct slices along an axis (or distinct elements of the flattened input), as
+   ONNX Unique: (values, first indices, inverse indices, counts), sorted or in order of first occurrence ---- */
+static const byoc_attr_spec byoc__attrs_unique[] = {BYOC__A("sorted", BYOC__BOOL, "True"),
+                                                    BYOC__A("axis", BYOC__INT | BYOC__OPT, "None")};
+static const byoc_type *byoc__rel_unique(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
+    int64_t vdims[BYOC_MAX_RANK], any = BYOC_DIM_ANY, inverse;
+    int vrank;
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        vrank = 1;
+        vdims[0] = BYOC_DIM_ANY;
+        inverse = byoc_type_num_elements(d); /* -1 ('?') when the input is dynamic */
+    } else {
+        if (d->rank < 1) return BYOC__FAIL("axis needs an input of rank >= 1");
+        int axis = byoc__axis(ctx, ax->i, d->rank, "axis");
+        if (axis < 0) return NULL;
+        vrank = d->rank;
+        memcpy(vdims, d->dims, sizeof vdims);
+        vdims[axis] = BYOC_DIM_ANY;
+        inverse = d->dims[axis];
+    }
+    const byoc_type *fields[4] = {byoc_type_rel_tensor(ctx, d->dtype, vrank, vdims),
+                                  byoc_type_rel_tensor(ctx, BYOC_INT64, 1, &any),
+                                  byoc_type_rel_tensor(ctx, BYOC_INT64, 1, &inverse),
+                                  byoc_type_rel_tensor(ctx, BYOC_INT64, 1, &any)};
+    return ctx->failed ? NULL : byoc_type_rel_tuple(ctx, fields, 4);
+}
+
+/* the input seen as `rows` slices, each slice `pre` runs of `post` elements `rows * post` apart */
+typedef struct byoc__slices {
+    const char *data;
+    byoc_dtype dtype;
+    size_t esize;
+    int64_t rows, pre, post;
+} byoc__slices;
+BYOC__PRIVATE void byoc__slices_of(const byoc__kctx *k, byoc__slices *s) {
+    const byoc_tensor *x = &k->in[0];
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    s->data = (const char *)x->data;
+    s->dtype = x->dtype;
+    s->esize = byoc_dtype_size(x->dtype);
+    if (!ax || ax->kind == BYOC_ATTR_NONE || x->rank == 0) {
+        s->rows = byoc__numel(x);
+        s->pre = s->post = 1;
+        return;
+    }
+    int axis = byoc__kaxis(k, "axis", 0, x->rank);
+    s->rows = x->dims[axis];
+    s->pre = byoc__dims_prod(x->dims, 0, axis);
+    s->post = byoc__dims_prod(x->dims, axis + 1, x->rank);
+}
+/* -1, 0, 1 as slice a orders before, equal to, after slice b (element by element, numbers compared as
+   numbers: floats as double, integers as int64) */
+BYOC__PRIVATE int byoc__slice_cmp(const byoc__slices *s, int64_t a, int64_t b) {
+    int is_float = byoc_dtype_is_float(s->dtype), is_u64 = s->dtype == BYOC_UINT64;
+    for (int64_t p = 0; p < s->pre; ++p)
+        for (int64_t q = 0; q < s->post; ++q) {
+            int64_t ia = (p * s->rows + a) * s->post + q, ib = (p * s->rows + b) * s->post + q;
+            if (is_float) {
+                double va = byoc__load(s->dtype, s->data, ia), vb = byoc__load(s->dtype, s->data, ib);
+                if (va != vb) return va < vb ? -1 : 1;
+            } else {
+                int64_t va = byoc__int_at(s->dtype, s->data + ia * (int64_t)s->esize),
+                        vb = byoc__int_at(s->dtype, s->data + ib * (int64_t)s->esize);
+                if (va != vb) return (is_u64 ? (uint64_t)va < (uint64_t)vb : va < vb) ? -1 : 1;
+            }
+        }
+    return 0;
+}
+static int byoc__slice_before(const void *ctx, int64_t a, int64_t b) {
+    return byoc__slice_cmp((const byoc__slices *)ctx, a, b) < 0;
+}
+/* Groups the slices: returns the group count; first[g] and count[g] of each group and inverse[r] (the
+   group of row r), groups numbered in output order. ws: 4 * rows int64. */
+BYOC__PRIVATE int64_t byoc__unique_groups(const byoc__slices *s, int sorted, int64_t *ws, int64_t **first_out,
+                                          int64_t **count_out, int64_t **inverse_out) {
+    int64_t n = s->rows, *perm = ws, *first = ws + n, *count = ws + 2 * n, *inverse = ws + 3 * n, groups = 0;
+    for (int64_t i = 0; i < n; ++i) perm[i] = i;
+    byoc__sort_indices(perm, first, n, byoc__slice_before, s); /* first[] is scratch until here */
+    for (int64_t j = 0; j < n; ++j) {
+        if (j == 0 || byoc__slice_cmp(s, perm[j - 1], perm[j]) != 0) {
+            first[groups] = perm[j]; /* the sort is stable: the group's smallest row comes first */
+            count[groups++] = 0;
+        }
+        count[groups - 1]++;
+        inverse[perm[j]] = groups - 1;
+    }
+    if (!sorted) { /* renumber groups by first occurrence: scan rows, a group's first row gives its number */
+        int64_t next = 0, *renum = perm; /* perm is free now */
+        for (int64_t r = 0; r < n; ++r)
+            if (first[inverse[r]] == r) renum[inverse[r]] = next++;
+        int64_t *tmp_count = (int64_t *)BYOC_MALLOC((size_t)(groups ? groups : 1) * sizeof(int64_t));
+        if (!tmp_count) return -1;
+        for (int64_t g = 0; g < groups; ++g) tmp_count[renum[g]] = count[g];
+        for (int64_t g = 0; g < groups; ++g) count[g] = tmp_count[g];
+        for (int64_t g = 0; g < groups; ++g) tmp_count[renum[g]] = first[g];
+        for (int64_t g = 0; g < groups; ++g) first[g] = tmp_count[g];
+        for (int64_t r = 0; r < n; ++r) inverse[r] = renum[inverse[r]];
+        BYOC_FREE(tmp_count);
+    }
+    *first_out = first;
+    *count_out = count;
+    *inverse_out = inverse;
+    return groups;
+}
+static size_t byoc__ws_unique(const byoc__kctx *k) {
+    byoc__slices s;
+    byoc__slices_of(k, &s);
+    return (size_t)(4 * s.rows + 1) * sizeof(int64_t);
+}
+static byoc_result byoc__shape_unique(byoc__kctx *k) {
+    byoc__slices s;
+    byoc__slices_of(k, &s);
+    int64_t *ws = (int64_t *)BYOC_MALLOC((size_t)(4 * s.rows + 1) * sizeof(int64_t)), *first, *count, *inverse;
+    if (!ws) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    int64_t groups = byoc__unique_groups(&s, (int)byoc__kint(k, "sorted", 1), ws, &first, &count, &inverse);
+    BYOC_FREE(ws);
+    if (groups < 0) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    int axis = !ax || ax->kind == BYOC_ATTR_NONE ? 0 : byoc__kaxis(k, "axis", 0, k->in[0].rank);
+    k->out[0].dims[axis] = groups;
+    k->out[1].dims[0] = k->out[3].dims[0] = groups;
+    return BYOC_OK;
+}
+static byoc_result byoc__k_unique(byoc__kctx *k) {
+    byoc__slices s;
+    byoc__slices_of(k, &s);
+    int64_t *first, *count, *inverse;
+    int64_t groups = byoc__unique_groups(&s, (int)byoc__kint(k, "sorted", 1), (int64_t *)(void *)k->ws, &first,
+                                         &count, &inverse);
+    if (groups < 0) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    if (groups != k->out[1].dims[0] || s.rows != k->out[2].dims[0])
+        return byoc__kfail(k, "the results are typed for %lld distinct slices of %lld, the input has %lld of %lld",
+                           (long long)k->out[1].dims[0], (long long)k->out[2].dims[0], (long long)groups,
+                           (long long)s.rows);
+    size_t run = (size_t)s.post * s.esize;
+    char *values = (char *)k->out[0].data;
+    for (int64_t p = 0; p < s.pre; ++p)
+        for (int64_t g = 0; g < groups; ++g, values += run)
+            memcpy(values, s.data + (size_t)((p * s.rows + first[g]) * s.post) * s.esize, run);
+    int64_t *indices = (int64_t *)k->out[1].data, *inv = (int64_t *)k->out[2].data, *counts = (int64_t *)k->out[3].data;
+    for (int64_t g = 0; g < groups; ++g) { indices[g] = first[g]; counts[g] = count[g]; }
+    for (int64_t r = 0; r < s.rows; ++r) inv[r] = inverse[r];
+    return BYOC_OK;
+}
+/* elements of a call's first argument, '?' counted as 1 */
+BYOC__PRIVATE double byoc__flops_dyn_in(const byoc_node *c) {
+    const byoc_type *t = c->nargs ? c->args[0]->checked_type : NULL;
+    double n = 1;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    for (int i = 0; i < t->rank; ++i) n *= t->dims[i] < 0 ? 1.0 : (double)t->dims[i];
+    return n;
+}
+BYOC__PRIVATE double byoc__flops_unique(const byoc_node *c) { /* a sort: n log n element comparisons */
+    double n = byoc__flops_dyn_in(c);
+    return n > 1 ? n * log2(n) : n;
+}
+
+/* ---- vision.all_class_non_max_suppression: ONNX NonMaxSuppression. Per batch and class, boxes whose
+   score passes score_threshold, greedily in falling score order (ties: lower index first), each kept
+   unless its IoU with a kept box exceeds iou_threshold, at most max_output_boxes_per_class of them;
+   result rows (batch, class, box) int64. Omitted scalars: no boxes, IoU 0, no score threshold. ---- */
+static const byoc_attr_spec byoc__attrs_nms[] = {BYOC__A("center_point_box", BYOC__INT, "0")};
+BYOC__PRIVATE int byoc__scalar_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int want_float) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    int64_t n = byoc_type_num_elements(t);
+    if (t->rank > 1 || (n >= 0 && n > 1) || (t->rank == 1 && t->dims[0] < 0)) {
+        BYOC__FAIL("%s must hold one value (a scalar or a 1-element tensor)", what);
+        return 0;
+    }
+    if (want_float != byoc_dtype_is_float(t->dtype) || t->dtype == BYOC_BOOL) {
+        BYOC__FAIL("%s must be %s, got %s", what, want_float ? "a float" : "an integer", byoc_dtype_name(t->dtype));
+        return 0;
+    }
+    return 1;
+}
+static const byoc_type *byoc__rel_nms(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    const byoc_type *boxes = a[0], *scores = a[1];
+    if (!byoc__rank_arg(ctx, boxes, "boxes", 3) || !byoc__rank_arg(ctx, scores, "scores", 3) ||
+        !byoc__float_arg(ctx, boxes, "boxes") || !byoc__same_dtype(ctx, boxes, scores))
+        return NULL;
+    if (boxes->dims[2] >= 0 && boxes->dims[2] != 4)
+        return BYOC__FAIL("boxes must be (batch, boxes, 4), got %lld coordinates", (long long)boxes->dims[2]);
+    if (boxes->dims[0] >= 0 && scores->dims[0] >= 0 && boxes->dims[0] != scores->dims[0])
+        return BYOC__FAIL("boxes have %lld batches, scores %lld", (long long)boxes->dims[0],
+                          (long long)scores->dims[0]);
+    if (boxes->dims[1] >= 0 && scores->dims[2] >= 0 && boxes->dims[1] != scores->dims[2])
+        return BYOC__FAIL("there are %lld boxes but scores for %lld", (long long)boxes->dims[1],
+                          (long long)scores->dims[2]);
+    int64_t cpb = byoc_attrs_int(at, "center_point_box", 0);
+    if (cpb != 0 && cpb != 1) return BYOC__FAIL("center_point_box must be 0 or 1, got %lld", (long long)cpb);
+    if (n > 2 && !byoc__scalar_arg(ctx, a[2], "max_output_boxes_per_class", 0)) return NULL;
+    if (n > 3 && !byoc__scalar_arg(ctx, a[3], "iou_threshold", 1)) return NULL;
+    if (n > 4 && !byoc__scalar_arg(ctx, a[4], "score_threshold", 1)) return NULL;
+    int64_t dims[2] = {BYOC_DIM_ANY, 3};
+    return byoc_type_rel_tensor(ctx, BYOC_INT64, 2, dims);
+}
+
+typedef struct byoc__nms_scratch {
+    float *corners;  /* per box of the batch: y1, x1, y2, x2 (ordered) */
+    float *area;
+    float *score;    /* the class's scores */
+    int64_t *order, *tmp, *kept;
+} byoc__nms_scratch;
+BYOC__PRIVATE size_t byoc__nms_bytes(int64_t boxes) { return (size_t)(boxes + 1) * (6 * sizeof(float) + 24); }
+BYOC__PRIVATE void byoc__nms_scratch_at(byoc__nms_scratch *s, void *mem, int64_t boxes) {
+    int64_t *ints = (int64_t *)mem;
+    s->order = ints;
+    s->tmp = ints + boxes + 1;
+    s->kept = ints + 2 * (boxes + 1);
+    s->corners = (float *)(void *)(ints + 3 * (boxes + 1));
+    s->area = s->corners + 4 * (boxes + 1);
+    s->score = s->area + (boxes + 1);
+}
+static int byoc__nms_before(const void *ctx, int64_t a, int64_t b) { /* higher score first, then lower index */
+    const float *score = (const float *)ctx;
+    return score[a] > score[b] || (score[a] == score[b] && a < b);
+}
+/* box a suppresses box b: IoU above the threshold (degenerate boxes never suppress) */
+BYOC__PRIVATE int byoc__nms_suppresses(const byoc__nms_scratch *s, int64_t a, int64_t b, float iou_threshold) {
+    const float *p = s->corners + 4 * a, *q = s->corners + 4 * b;
+    float h = BYOC__MIN(p[2], q[2]) - BYOC__MAX(p[0], q[0]), w = BYOC__MIN(p[3], q[3]) - BYOC__MAX(p[1], q[1]);
+    if (h <= 0 || w <= 0) return 0;
+    float inter = h * w, uni = s->area[a] + s->area[b] - inter;
+    if (s->area[a] <= 0 || s->area[b] <= 0 || uni <= 0) return 0;
+    return inter / uni > iou_threshold;
+}
+/* runs the selection, writing the first `cap` rows to out (NULL: only counts them); returns the row count */
+BYOC__PRIVATE int64_t byoc__nms_run(const byoc__kctx *k, byoc__nms_scratch *s, int64_t *out, int64_t cap) {
+    const byoc_tensor *boxes = &k->in[0], *scores = &k->in[1];
+    int64_t B = boxes->dims[0], N = boxes->dims[1], C = scores->dims[1], rows = 0;
+    int64_t max_out = k->nin > 2 && byoc__numel(&k->in[2]) ? byoc__int_at(k->in[2].dtype, (const char *)k->in[2].data)
+                                                            : 0;
+    float iou = k->nin > 3 && byoc__numel(&k->in[3]) ? (float)byoc__load(k->in[3].dtype, k->in[3].data, 0) : 0.0f;
+    int has_threshold = k->nin > 4 && byoc__numel(&k->in[4]) > 0;
+    float threshold = has_threshold ? (float)byoc__load(k->in[4].dtype, k->in[4].data, 0) : 0.0f;
+    int center = byoc__kint(k, "center_point_box", 0) == 1;
+    if (max_out <= 0) return 0;
+    for (int64_t b = 0; b < B; ++b) {
+        for (int64_t i = 0; i < N; ++i) {
+            float v[4], *c = s->corners + 4 * i;
+            for (int j = 0; j < 4; ++j) v[j] = (float)byoc__load(boxes->dtype, boxes->data, (b * N + i) * 4 + j);
+            if (center) { /* (x center, y center, width, height) */
+                c[0] = v[1] - v[3] / 2; c[2] = v[1] + v[3] / 2;
+                c[1] = v[0] - v[2] / 2; c[3] = v[0] + v[2] / 2;
+            } else { /* (y1, x1, y2, x2), either corner pair first */
+                c[0] = BYOC__MIN(v[0], v[2]); c[2] = BYOC__MAX(v[0], v[2]);
+                c[1] = BYOC__MIN(v[1], v[3]); c[3] = BYOC__MAX(v[1], v[3]);
+            }
+            s->area[i] = (c[2] - c[0]) * (c[3] - c[1]);
+        }
+        for (int64_t cls = 0; cls < C; ++cls) {
+            int64_t candidates = 0, kept = 0;
+            for (int64_t i = 0; i < N; ++i) {
+                s->score[i] = (float)byoc__load(scores->dtype, scores->data, (b * C + cls) * N + i);
+                if (!has_threshold || s->score[i] > threshold) s->order[candidates++] = i;
+            }
+            byoc__sort_indices(s->order, s->tmp, candidates, byoc__nms_before, s->score);
+            for (int64_t j = 0; j < candidates && kept < max_out; ++j) {
+                int64_t box = s->order[j], suppressed = 0;
+                for (int64_t q = 0; q < kept && !suppressed; ++q) suppressed = byoc__nms_suppresses(s, s->kept[q], box, iou);
+                if (suppressed) continue;
+                s->kept[kept++] = box;
+                if (out && rows < cap) { out[3 * rows] = b; out[3 * rows + 1] = cls; out[3 * rows + 2] = box; }
+                rows++;
+            }
+        }
+    }
+    return rows;
+}
+static size_t byoc__ws_nms(const byoc__kctx *k) { return byoc__nms_bytes(k->in[0].dims[1]); }
+static byoc_result byoc__shape_nms(byoc__kctx *k) {
+    void *mem = BYOC_MALLOC(byoc__nms_bytes(k->in[0].dims[1]));
+    if (!mem) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    byoc__nms_scratch s;
+    byoc__nms_scratch_at(&s, mem, k->in[0].dims[1]);
+    k->out[0].dims[0] = byoc__nms_run(k, &s, NULL, 0);
+    BYOC_FREE(mem);
+    return BYOC_OK;
+}
+static byoc_result byoc__k_nms(byoc__kctx *k) {
+    byoc__nms_scratch s;
+    byoc__nms_scratch_at(&s, k->ws, k->in[0].dims[1]);
+    int64_t rows = byoc__nms_run(k, &s, (int64_t *)k->out[0].data, k->out[0].dims[0]);
+    if (rows != k->out[0].dims[0])
+        return byoc__kfail(k, "the result is typed for %lld selected boxes, the selection has %lld",
+                           (long long)k->out[0].dims[0], (long long)rows);
+    return BYOC_OK;
+}
+BYOC__PRIVATE double byoc__flops_nms(const byoc_node *c) { /* IoU tests: boxes^2 per class, about 12 flops each */
+    const byoc_type *s = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    if (!s || s->kind != BYOC_TYPE_TENSOR || s->rank != 3) return 0;
+    double b = s->dims[0] < 0 ? 1 : (double)s->dims[0], cl = s->dims[1] < 0 ? 1 : (double)s->dims[1],
+           n = s->dims[2] < 0 ? 1 : (double)s->dims[2];
+    return 12.0 * b * cl * n * n;
+}
+
+/* ---- Relay's dyn.* ops: a shape-like operand (a new shape, repeats, slice bounds, pads) is a tensor
+   computed by the graph, so the result extents are '?' until a run gives its values ---- */
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kbad(byoc__kctx *k, const char *fmt, ...) {
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s: %s", k->name, why);
+}
+/* a 1-D integer operand of static length: its length, or -1 after an error */
+BYOC__PRIVATE int byoc__shape_operand(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int max_len) {
+    if (!byoc__tensor_arg(ctx, t, what)) return -1;
+    if (byoc_dtype_is_float(t->dtype) || t->dtype == BYOC_BOOL) {
+        BYOC__FAIL("%s must be an integer tensor, got %s", what, byoc_dtype_name(t->dtype));
+        return -1;
+    }
+    if (t->rank != 1 || t->dims[0] < 0) {
+        BYOC__FAIL("%s must be 1-D with a static length", what);
+        return -1;
+    }
+    if (t->dims[0] > max_len) {
+        BYOC__FAIL("%s has %lld values, at most %d", what, (long long)t->dims[0], max_len);
+        return -1;
+    }
+    return (int)t->dims[0];
+}
+/* the values of an integer operand (the type relation bounded its length by BYOC_MAX_RANK) */
+BYOC__PRIVATE int byoc__operand_ints(const byoc_tensor *t, int64_t *out) {
+    int64_t n = byoc__numel(t);
+    for (int64_t i = 0; i < n && i < BYOC_MAX_RANK; ++i)
+        out[i] = byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype));
+    return (int)BYOC__MIN(n, BYOC_MAX_RANK);
+}
+static const byoc_type *byoc__dyn_result(byoc_type_rel_ctx *ctx, byoc_dtype dt, int rank) {
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < rank; ++i) dims[i] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, dt, rank, dims);
+}
+
+/* dyn.reshape(data, newshape): newshape as reshape's attribute (0 copies an axis unless allowzero, one
+   -1 is inferred), given as a tensor */
+static const byoc_attr_spec byoc__attrs_dyn_reshape[] = {BYOC__A("allowzero", BYOC__BOOL, "False")};
+static const byoc_type *byoc__rel_dyn_reshape(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "newshape", BYOC_MAX_RANK);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, len);
+}
+static byoc_result byoc__shape_dyn_reshape(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t want[BYOC_MAX_RANK], known = 1, total = byoc__numel(x);
+    int len = byoc__operand_ints(&k->in[1], want), infer = -1, allowzero = (int)byoc__kint(k, "allowzero", 0);
+    for (int i = 0; i < len; ++i) {
+        int64_t v = want[i];
+        if (v == 0 && !allowzero) {
+            if (i >= x->rank) return byoc__kbad(k, "newshape[%d]=0 copies an axis the input does not have", i);
+            v = x->dims[i];
+        } else if (v == -1) {
+            if (infer >= 0) return byoc__kbad(k, "newshape has more than one -1");
+            infer = i;
+            continue;
+        } else if (v < 0 || v > BYOC_MAX_DIM)
+            return byoc__kbad(k, "newshape[%d]=%lld is not a size, 0 or -1", i, (long long)v);
+        k->out[0].dims[i] = v;
+        if (v && known > INT64_MAX / v) return byoc__kbad(k, "newshape has too many elements");
+        known *= v;
+    }
+    if (infer >= 0) {
+        if (known == 0 || total % known)
+            return byoc__kbad(k, "cannot infer the -1 in newshape: %lld elements into blocks of %lld", (long long)total,
+                              (long long)known);
+        k->out[0].dims[infer] = total / known;
+    } else if (known != total)
+        return byoc__kbad(k, "newshape has %lld elements, the input has %lld", (long long)known, (long long)total);
+    return BYOC_OK;
+}
+
+/* dyn.broadcast_to(data, shape): data broadcast with the shape (numpy's rules both ways, as ONNX Expand) */
+static const byoc_type *byoc__rel_dyn_broadcast_to(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "shape", BYOC_MAX_RANK);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, BYOC__MAX(len, a[0]->rank));
+}
+static byoc_result byoc__shape_dyn_broadcast_to(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t want[BYOC_MAX_RANK];
+    int len = byoc__operand_ints(&k->in[1], want), rank = k->out[0].rank;
+    for (int d = 0; d < rank; ++d) {
+        int xi = d - (rank - x->rank), wi = d - (rank - len);
+        int64_t u = xi >= 0 ? x->dims[xi] : 1, v = wi >= 0 ? want[wi] : 1;
+        if (v < 0 || v > BYOC_MAX_DIM) return byoc__kbad(k, "shape[%d]=%lld is not a size", wi, (long long)v);
+        if (u != v && u != 1 && v != 1)
+            return byoc__kbad(k, "an input of extent %lld on axis %d does not broadcast to %lld", (long long)u, d,
+                              (long long)v);
+        k->out[0].dims[d] = u == 1 ? v : u;
+    }
+    return BYOC_OK;
+}
+
+/* dyn.tile(data, reps): each axis repeated (numpy's tile: the shorter of rank and reps is padded with
+   leading ones) */
+static const byoc_type *byoc__rel_dyn_tile(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "reps", BYOC_MAX_RANK);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, BYOC__MAX(len, a[0]->rank));
+}
+static byoc_result byoc__shape_dyn_tile(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t reps[BYOC_MAX_RANK];
+    int len = byoc__operand_ints(&k->in[1], reps), rank = k->out[0].rank;
+    for (int d = 0; d < rank; ++d) {
+        int xi = d - (rank - x->rank), ri = d - (rank - len);
+        int64_t u = xi >= 0 ? x->dims[xi] : 1, r = ri >= 0 ? reps[ri] : 1;
+        if (r < 0) return byoc__kbad(k, "reps[%d]=%lld is negative", ri, (long long)r);
+        if (u && r > BYOC_MAX_DIM / u) return byoc__kbad(k, "axis %d would exceed %d", d, BYOC_MAX_DIM);
+        k->out[0].dims[d] = u * r;
+    }
+    return BYOC_OK;
+}
+/* The output as (repeat, extent) pairs per axis, the source stride 0 along each repeat; the outer axes
+   beyond four are walked here so that one strided copy moves at most eight dims. */
+static byoc_result byoc__k_dyn_tile(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int rank = o->rank, outer = rank > 4 ? rank - 4 : 0;
+    int64_t xd[BYOC_MAX_RANK], istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK];
+    for (int d = 0; d < rank; ++d) xd[d] = d - (rank - x->rank) >= 0 ? x->dims[d - (rank - x->rank)] : 1;
+    byoc__strides_of(rank, xd, istr);
+    byoc__strides_of(rank, o->dims, ostr);
+    if (byoc__numel(o) == 0) return BYOC_OK;
+    int64_t dims[8], dst[8], src[8];
+    int nd = 0;
+    for (int d = outer; d < rank; ++d) {
+        int64_t r = xd[d] ? o->dims[d] / xd[d] : 0;
+        dims[nd] = r; dst[nd] = ostr[d] * xd[d]; src[nd++] = 0;
+        dims[nd] = xd[d]; dst[nd] = ostr[d]; src[nd++] = istr[d];
+    }
+    size_t es = byoc_dtype_size(x->dtype);
+    int64_t idx[BYOC_MAX_RANK] = {0};
+    for (;;) {
+        int64_t doff = 0, soff = 0;
+        for (int d = 0; d < outer; ++d) { doff += idx[d] * ostr[d]; soff += (idx[d] % xd[d]) * istr[d]; }
+        byoc__copy_strided(nd, dims, (char *)o->data + doff * (int64_t)es, dst,
+                           (const char *)x->data + soff * (int64_t)es, src, es);
+        int d = outer - 1;
+        for (; d >= 0; --d) {
+            if (++idx[d] < o->dims[d]) break;
+            idx[d] = 0;
+        }
+        if (d < 0) return BYOC_OK;
+    }
+}
+
+/* dyn.strided_slice(data, begin, end, strides[, axes]): ONNX Slice with its operands as tensors (axes
+   omitted: 0, 1, ...), clamped as ONNX clamps them */
+static const byoc_type *byoc__rel_dyn_strided_slice(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                    const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    static const char *const what[] = {"begin", "end", "strides", "axes"};
+    int len = -1;
+    for (int i = 1; i < n; ++i) {
+        int l = byoc__shape_operand(ctx, a[i], what[i - 1], a[0]->rank);
+        if (l < 0) return NULL;
+        if (len >= 0 && l != len) return BYOC__FAIL("begin, end, strides and axes must have matching lengths");
+        len = l;
+    }
+    return byoc__dyn_result(ctx, a[0]->dtype, a[0]->rank);
+}
+/* begin and step per axis (the whole axis where none is given) and the result extents */
+BYOC__PRIVATE byoc_result byoc__dyn_slice_plan(byoc__kctx *k, int64_t *begin, int64_t *step, int64_t *extent) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t lo[BYOC_MAX_RANK], hi[BYOC_MAX_RANK], st[BYOC_MAX_RANK], ax[BYOC_MAX_RANK];
+    int count = byoc__operand_ints(&k->in[1], lo), seen[BYOC_MAX_RANK] = {0};
+    byoc__operand_ints(&k->in[2], hi);
+    byoc__operand_ints(&k->in[3], st);
+    for (int i = 0; i < count; ++i) ax[i] = i;
+    if (k->nin > 4) byoc__operand_ints(&k->in[4], ax);
+    for (int d = 0; d < x->rank; ++d) { begin[d] = 0; step[d] = 1; extent[d] = x->dims[d]; }
+    for (int i = 0; i < count; ++i) {
+        int64_t a = ax[i] < 0 ? ax[i] + x->rank : ax[i];
+        if (a < 0 || a >= x->rank) return byoc__kbad(k, "axes[%d]=%lld is out of range for rank %d", i,
+                                                     (long long)ax[i], x->rank);
+        if (seen[a]++) return byoc__kbad(k, "axis %lld is sliced twice", (long long)a);
+        int64_t dim = x->dims[a], s = st[i], b = lo[i], e = hi[i];
+        if (s == 0 || s == INT64_MIN) return byoc__kbad(k, "step %lld on axis %lld", (long long)s, (long long)a);
+        if (b < 0) b += dim;
+        if (e < 0) e += dim;
+        if (dim == 0) {
+            b = 0;
+            extent[a] = 0;
+        } else if (s > 0) {
+            b = BYOC__MAX(0, BYOC__MIN(b, dim));
+            e = BYOC__MAX(0, BYOC__MIN(e, dim));
+            extent[a] = e > b ? (e - b - 1) / s + 1 : 0;
+        } else {
+            b = BYOC__MAX(0, BYOC__MIN(b, dim - 1));
+            e = BYOC__MAX(-1, BYOC__MIN(e, dim - 1));
+            extent[a] = b > e ? (b - e - 1) / (-s) + 1 : 0;
+        }
+        begin[a] = b;
+        step[a] = s;
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_strided_slice(byoc__kctx *k) {
+    int64_t begin[BYOC_MAX_RANK], step[BYOC_MAX_RANK];
+    return byoc__dyn_slice_plan(k, begin, step, k->out[0].dims);
+}
+static byoc_result byoc__k_dyn_strided_slice(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int64_t begin[BYOC_MAX_RANK], step[BYOC_MAX_RANK], extent[BYOC_MAX_RANK], istr[BYOC_MAX_RANK],
+        ostr[BYOC_MAX_RANK], src[BYOC_MAX_RANK], off = 0;
+    byoc_result r = byoc__dyn_slice_plan(k, begin, step, extent);
+    if (r != BYOC_OK) return r;
+    for (int d = 0; d < x->rank; ++d)
+        if (extent[d] != o->dims[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the bounds give %lld",
+                              (long long)o->dims[d], d, (long long)extent[d]);
+    if (byoc__numel(o) == 0) return BYOC_OK;
+    byoc__strides_of(x->rank, x->dims, istr);
+    byoc__strides_of(o->rank, o->dims, ostr);
+    for (int d = 0; d < x->rank; ++d) { src[d] = istr[d] * step[d]; off += begin[d] * istr[d]; }
+    size_t es = byoc_dtype_size(x->dtype);
+    byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + off * (int64_t)es, src, es);
+    return BYOC_OK;
+}
+
+/* dyn.nn.pad(data, pad_width[, pad_value]): nn.pad with pad_width a (rank, 2) tensor of (before, after) */
+static const byoc_attr_spec byoc__attrs_dyn_pad[] = {BYOC__A("pad_mode", BYOC__STR, "\"constant\"")};
+static const byoc_type *byoc__rel_dyn_pad(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    const byoc_type *d = a[0], *pw = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__tensor_arg(ctx, pw, "pad_width")) return NULL;
+    if (byoc_dtype_is_float(pw->dtype) || pw->dtype == BYOC_BOOL)
+        return BYOC__FAIL("pad_width must be an integer tensor, got %s", byoc_dtype_name(pw->dtype));
+    if (pw->rank != 2 || (pw->dims[0] >= 0 && pw->dims[0] != d->rank) || (pw->dims[1] >= 0 && pw->dims[1] != 2))
+        return BYOC__FAIL("pad_width must be (%d, 2): (before, after) per axis", d->rank);
+    if (n > 2 && (!byoc__tensor_arg(ctx, a[2], "pad_value") || a[2]->rank != 0))
+        return BYOC__FAIL("pad_value must be a scalar");
+    if (n > 2 && !byoc__same_dtype(ctx, d, a[2])) return NULL;
+    const char *mode = byoc_attrs_string(at, "pad_mode", "constant");
+    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
+        return BYOC__FAIL("pad_mode \"%s\" is not one of constant, edge, reflect", mode);
+    return byoc__dyn_result(ctx, d->dtype, d->rank);
+}
+/* the (before, after) pads of each axis, checked */
+BYOC__PRIVATE byoc_result byoc__dyn_pads(byoc__kctx *k, int64_t *before, int64_t *after) {
+    const byoc_tensor *x = &k->in[0], *pw = &k->in[1];
+    size_t es = byoc_dtype_size(pw->dtype);
+    for (int d = 0; d < x->rank; ++d) {
+        before[d] = byoc__int_at(pw->dtype, (const char *)pw->data + (size_t)(2 * d) * es);
+        after[d] = byoc__int_at(pw->dtype, (const char *)pw->data + (size_t)(2 * d + 1) * es);
+        if (before[d] < 0 || after[d] < 0 || before[d] > BYOC_MAX_DIM || after[d] > BYOC_MAX_DIM)
+            return byoc__kbad(k, "pads (%lld, %lld) on axis %d: only pads in 0..%d are supported (no cropping)",
+                              (long long)before[d], (long long)after[d], d, BYOC_MAX_DIM);
+        if (x->dims[d] == 0 && before[d] + after[d] > 0 && strcmp(byoc__kstr(k, "pad_mode", "constant"), "constant"))
+            return byoc__kbad(k, "axis %d is empty: only constant padding can extend it", d);
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_pad(byoc__kctx *k) {
+    int64_t before[BYOC_MAX_RANK], after[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_pads(k, before, after);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d) k->out[0].dims[d] = k->in[0].dims[d] + before[d] + after[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_pad(byoc__kctx *k) {
+    int64_t before[BYOC_MAX_RANK], after[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_pads(k, before, after);
+    if (r != BYOC_OK) return r;
+    for (int d = 0; d < k->in[0].rank; ++d)
+        if (k->out[0].dims[d] != k->in[0].dims[d] + before[d] + after[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the pads give %lld",
+                              (long long)k->out[0].dims[d], d, (long long)(k->in[0].dims[d] + before[d] + after[d]));
+    return byoc__pad_run(k, before, k->nin > 2 ? k->in[2].data : NULL);
+}
 
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
@@ -9398,6 +10058,29 @@ static const byoc__op_record byoc__builtin_ops[] = {
     /* ---- ops: losses ---- */
     /* (end of losses) */
     /* ---- ops: dynamic ---- */
+    BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,
+              "coordinates of the non-zero elements, (count, rank) int32; count known at run time", NONE,
+              byoc__flops_dyn_in, 0, BYOC__KS(byoc__k_argwhere, NULL, byoc__shape_argwhere, 0, 0)),
+    BYOC__OP("unique", 1, 1, OPAQUE, byoc__attrs_unique, byoc__rel_unique,
+             "distinct slices along axis (None: elements), ONNX Unique's (values, indices, inverse, counts)", NONE,
+             byoc__flops_unique, 0, BYOC__KS(byoc__k_unique, byoc__ws_unique, byoc__shape_unique, 0, 0)),
+    BYOC__OP("vision.all_class_non_max_suppression", 2, 5, OPAQUE, byoc__attrs_nms, byoc__rel_nms,
+             "ONNX NonMaxSuppression: (boxes, scores[, max per class, iou, score threshold]) -> (?, 3) int64 rows",
+             NONE, byoc__flops_nms, 0, BYOC__KS(byoc__k_nms, byoc__ws_nms, byoc__shape_nms, 0, 0)),
+    BYOC__OP("dyn.reshape", 2, 2, INJECTIVE, byoc__attrs_dyn_reshape, byoc__rel_dyn_reshape,
+             "reshape to a shape given as a tensor (0 copies an axis unless allowzero, -1 is inferred)", NONE,
+             byoc__flops_none, 0, BYOC__KS(byoc__k_copy, NULL, byoc__shape_dyn_reshape, 0, 0)),
+    BYOC__OP0("dyn.broadcast_to", 2, 2, BROADCAST, byoc__rel_dyn_broadcast_to,
+              "broadcast with a shape given as a tensor (both ways, as ONNX Expand)", NONE, byoc__flops_none,
+              BYOC_OP_RESHAPES, BYOC__KS(byoc__k_broadcast_to, NULL, byoc__shape_dyn_broadcast_to, 0, 0)),
+    BYOC__OP0("dyn.tile", 2, 2, INJECTIVE, byoc__rel_dyn_tile, "repeat each axis reps[i] times, reps a tensor", NONE,
+              byoc__flops_none, 0, BYOC__KS(byoc__k_dyn_tile, NULL, byoc__shape_dyn_tile, 0, 0)),
+    BYOC__OP0("dyn.strided_slice", 4, 5, INJECTIVE, byoc__rel_dyn_strided_slice,
+              "slice with begin, end, strides[, axes] given as tensors, ONNX clamping", NONE, byoc__flops_none, 0,
+              BYOC__KS(byoc__k_dyn_strided_slice, NULL, byoc__shape_dyn_strided_slice, 0, 0)),
+    BYOC__OP("dyn.nn.pad", 2, 3, INJECTIVE, byoc__attrs_dyn_pad, byoc__rel_dyn_pad,
+             "nn.pad with pad_width a (rank, 2) tensor; optional scalar pad value", NONE, byoc__flops_none, 0,
+             BYOC__KS(byoc__k_dyn_pad, byoc__ws_pad, byoc__shape_dyn_pad, 0, 0)),
     /* (end of dynamic) */
 };
 #undef BYOC__KF

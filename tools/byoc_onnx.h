@@ -2844,6 +2844,186 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
 
 // [SECTION] impl: op converters: data-dependent and run-time shapes (dynamic)
 /* (converters: dynamic) */
+/* Shape-like inputs computed by the graph (ops that moved them from attribute to input): the static
+   converters take constant ones; a computed one builds Relay's dyn.* op instead, whose result extents
+   are '?' until run time. */
+BYOC__PRIVATE int byoc_onnx__is_constant_or_absent(const byoc_onnx__ctx *c, int i) {
+    return i >= c->nin || !c->in[i] || c->in[i]->kind == BYOC_NODE_CONSTANT;
+}
+/* a projection of a tuple-valued call, typed and carrying the node's span */
+BYOC__PRIVATE byoc_node *byoc_onnx__field(byoc_onnx__state *st, byoc_node *tuple, int i) {
+    byoc_node *f = tuple ? byoc_tuple_get_item(st->m, tuple, i) : NULL;
+    if (!f || byoc_infer_node_type(st->m, f, st->diag) != BYOC_OK) return NULL;
+    return byoc_onnx__note(st, f);
+}
+
+/* Clip (opset 11+) with a computed bound: maximum / minimum against it (a scalar, broadcast) */
+BYOC__PRIVATE byoc_result byoc_onnx__clip_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 11 || (byoc_onnx__is_constant_or_absent(c, 1) && byoc_onnx__is_constant_or_absent(c, 2)))
+        return byoc_onnx__clip(c, op);
+    byoc_node *y = byoc_onnx__input(c, 0, "input");
+    static const char *const what[] = {"min", "max"};
+    for (int i = 1; i <= 2 && y; ++i) {
+        if (i >= c->nin || !c->in[i]) continue;
+        const byoc_type *t = byoc_onnx__type(c->in[i]);
+        if (!t || t->kind != BYOC_TYPE_TENSOR || byoc_type_num_elements(t) != 1)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Clip's %s must be a scalar", what[i - 1]);
+        y = byoc_onnx__call2(c->st, i == 1 ? "maximum" : "minimum", y, c->in[i], NULL);
+    }
+    c->out[0] = y;
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__reshape_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 5 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__reshape_op(c, op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "allowzero", byoc_onnx__attr_int(c, "allowzero", 0) != 0);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.reshape", byoc_onnx__input(c, 0, "data"),
+                                 byoc_onnx__input(c, 1, "shape"), &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__expand_any(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__expand(c, op);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.broadcast_to", byoc_onnx__input(c, 0, "input"),
+                                 byoc_onnx__input(c, 1, "shape"), NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__tile_any(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__tile(c, op);
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *reps = byoc_onnx__input(c, 1, "repeats");
+    const byoc_type *tx = byoc_onnx__type(x), *tr = byoc_onnx__type(reps);
+    if (tx && tr && tr->kind == BYOC_TYPE_TENSOR && tr->rank == 1 && tr->dims[0] >= 0 && tr->dims[0] != tx->rank)
+        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "repeats has %lld values for rank %d",
+                               (long long)tr->dims[0], tx->rank);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.tile", x, reps, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Slice (opset 10+) with computed starts, ends, axes or steps: dyn.strided_slice, steps of ones when
+   omitted */
+BYOC__PRIVATE byoc_result byoc_onnx__slice_any(byoc_onnx__ctx *c, const char *op) {
+    int constant = 1;
+    for (int i = 1; i < 5; ++i) constant &= byoc_onnx__is_constant_or_absent(c, i);
+    if (c->opset < 10 || constant) return byoc_onnx__slice(c, op);
+    byoc_onnx__state *st = c->st;
+    byoc_node *args[5] = {byoc_onnx__input(c, 0, "data"), byoc_onnx__input(c, 1, "starts"),
+                          byoc_onnx__input(c, 2, "ends"), c->nin > 4 ? c->in[4] : NULL, c->nin > 3 ? c->in[3] : NULL};
+    const byoc_type *ts = byoc_onnx__type(args[1]);
+    if (!args[0] || !ts) return BYOC_ONNX__OK(c);
+    if (ts->kind != BYOC_TYPE_TENSOR || ts->rank != 1 || ts->dims[0] < 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Slice's starts must be 1-D");
+    if (!args[3]) { /* steps of one, as many as starts */
+        args[3] = byoc_constant(st->m, ts, NULL, 0);
+        if (!args[3]) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        args[3]->checked_type = ts;
+        for (int64_t i = 0; i < ts->dims[0]; ++i) byoc__store(ts->dtype, args[3]->data, i, 1.0);
+    }
+    c->out[0] = byoc_onnx__call(st, "dyn.strided_slice", args, args[4] ? 5 : 4, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Pad (opset 11+) with computed pads: ONNX's [begins..., ends...] as dyn.nn.pad's (rank, 2) pad_width */
+BYOC__PRIVATE byoc_result byoc_onnx__pad_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 11 || (byoc_onnx__is_constant_or_absent(c, 1) && byoc_onnx__is_constant_or_absent(c, 2)))
+        return byoc_onnx__pad(c, op);
+    byoc_onnx__state *st = c->st;
+    if (c->nin > 3 && c->in[3]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Pad with axes is not supported");
+    byoc_node *x = byoc_onnx__input(c, 0, "data"), *pads = byoc_onnx__input(c, 1, "pads");
+    const byoc_type *t = byoc_onnx__type(x), *tp = byoc_onnx__type(pads);
+    if (!t || !tp) return BYOC_ONNX__OK(c);
+    if (tp->kind != BYOC_TYPE_TENSOR || tp->rank != 1 || tp->dims[0] != 2 * t->rank)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads must hold %d values for rank %d", 2 * t->rank,
+                               t->rank);
+    char buf[16];
+    const char *mode = byoc_onnx__attr_string(c, "mode", "constant", buf, sizeof buf);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(st->m, &a, "pad_mode", mode);
+    int64_t two_by_rank[2] = {2, t->rank};
+    int perm[2] = {1, 0};
+    byoc_node *width = byoc_onnx__transpose(st, byoc_onnx__reshape(st, pads, 2, two_by_rank), 2, perm);
+    byoc_node *value = c->nin > 2 && c->in[2] ? c->in[2] : byoc_onnx__scalar(st, t->dtype, 0.0);
+    const byoc_type *tv = byoc_onnx__type(value);
+    if (tv && tv->kind == BYOC_TYPE_TENSOR && tv->rank == 1 && tv->dims[0] == 1)
+        value = byoc_onnx__reshape(st, value, 0, two_by_rank); /* a 1-element tensor as its scalar (no dims) */
+    byoc_node *args[3] = {x, width, value};
+    c->out[0] = byoc_onnx__call(st, "dyn.nn.pad", args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* NonZero: argwhere's (count, rank) int32 rows as ONNX's (rank, count) int64 */
+BYOC__PRIVATE byoc_result byoc_onnx__nonzero(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    int perm[2] = {1, 0};
+    byoc_node *rows = byoc_onnx__call1(c->st, "argwhere", byoc_onnx__input(c, 0, "X"), NULL);
+    c->out[0] = byoc_onnx__cast(c->st, byoc_onnx__transpose(c->st, rows, 2, perm), BYOC_INT64);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Compress: take along axis (or from the flattened input) at the positions where condition holds */
+BYOC__PRIVATE byoc_result byoc_onnx__compress(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *cond = byoc_onnx__input(c, 1, "condition");
+    const byoc_type *t = byoc_onnx__type(x), *tc = byoc_onnx__type(cond);
+    if (!t || !tc) return BYOC_ONNX__OK(c);
+    if (tc->kind != BYOC_TYPE_TENSOR || tc->rank != 1)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Compress's condition must be 1-D");
+    const byoc_onnx__attr *axis_attr = byoc_onnx__attr_get(c, "axis");
+    int axis = 0;
+    if (axis_attr) {
+        axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+        if (axis < 0) return BYOC_ONNX__OK(c);
+    } else {
+        int64_t flat = byoc_type_num_elements(t);
+        if (flat < 0) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Compress without axis needs a static input");
+        x = byoc_onnx__reshape(st, x, 1, &flat);
+    }
+    const byoc_type *tx = byoc_onnx__type(x);
+    if (tx && tc->dims[0] >= 0 && tx->dims[axis] >= 0 && tc->dims[0] > tx->dims[axis])
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "condition has %lld values for an extent of %lld",
+                               (long long)tc->dims[0], (long long)tx->dims[axis]);
+    int64_t minus_one = -1;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_node *where = byoc_onnx__call1(st, "argwhere", cond, NULL);
+    c->out[0] = byoc_onnx__call2(st, "take", x, byoc_onnx__reshape(st, where, 1, &minus_one), &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__unique(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(st->m, &a, "sorted", byoc_onnx__attr_int(c, "sorted", 1) != 0);
+    if (byoc_onnx__attr_get(c, "axis")) byoc_attrs_set_int(st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 0));
+    byoc_node *all = byoc_onnx__call1(st, "unique", byoc_onnx__input(c, 0, "X"), &a);
+    for (int i = 0; i < c->nout && i < 4 && all; ++i) c->out[i] = byoc_onnx__field(st, all, i);
+    return BYOC_ONNX__OK(c);
+}
+
+/* NonMaxSuppression: omitted max_output_boxes_per_class selects nothing, omitted iou_threshold is 0 */
+BYOC__PRIVATE byoc_result byoc_onnx__nms(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *boxes = byoc_onnx__input(c, 0, "boxes");
+    const byoc_type *tb = byoc_onnx__type(boxes);
+    if (!tb) return BYOC_ONNX__OK(c);
+    byoc_node *args[5] = {boxes, byoc_onnx__input(c, 1, "scores"),
+                          c->nin > 2 && c->in[2] ? c->in[2] : byoc_onnx__scalar(st, BYOC_INT64, 0),
+                          c->nin > 3 && c->in[3] ? c->in[3] : byoc_onnx__scalar(st, tb->dtype, 0),
+                          c->nin > 4 ? c->in[4] : NULL};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "center_point_box", byoc_onnx__attr_int(c, "center_point_box", 0));
+    c->out[0] = byoc_onnx__call(st, "vision.all_class_non_max_suppression", args, args[4] ? 5 : 4, &a);
+    return BYOC_ONNX__OK(c);
+}
 
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
@@ -2874,7 +3054,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Softsign", byoc_onnx__activation, "Softsign"},
     {"SpaceToDepth", byoc_onnx__space_to_depth, NULL},
     {"ThresholdedRelu", byoc_onnx__activation, "ThresholdedRelu"},
-    {"Tile", byoc_onnx__tile, NULL},
     {"Abs", byoc_onnx__unary, "abs"},
     {"Add", byoc_onnx__binary, "add"},
     {"AveragePool", byoc_onnx__pool, "nn.avg_pool2d"},
@@ -2882,7 +3061,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Cast", byoc_onnx__cast_op, "Cast"},
     {"CastLike", byoc_onnx__cast_op, "CastLike"},
     {"Ceil", byoc_onnx__unary, "ceil"},
-    {"Clip", byoc_onnx__clip, NULL},
     {"Concat", byoc_onnx__concat, NULL},
     {"Constant", byoc_onnx__constant, NULL},
     {"ConstantOfShape", byoc_onnx__constant_of_shape, NULL},
@@ -2894,7 +3072,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Equal", byoc_onnx__binary, "equal"},
     {"Erf", byoc_onnx__unary, "erf"},
     {"Exp", byoc_onnx__unary, "exp"},
-    {"Expand", byoc_onnx__expand, NULL},
     {"Flatten", byoc_onnx__flatten, NULL},
     {"Floor", byoc_onnx__unary, "floor"},
     {"Gather", byoc_onnx__gather, NULL},
@@ -2921,7 +3098,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Mul", byoc_onnx__binary, "multiply"},
     {"Neg", byoc_onnx__unary, "negative"},
     {"Not", byoc_onnx__unary, "logical_not"},
-    {"Pad", byoc_onnx__pad, NULL},
     {"Pow", byoc_onnx__binary, "power"},
     {"PRelu", byoc_onnx__prelu, NULL},
     {"Reciprocal", byoc_onnx__reciprocal, NULL},
@@ -2930,10 +3106,8 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"ReduceMin", byoc_onnx__reduce, "min"},
     {"ReduceSum", byoc_onnx__reduce, "sum"},
     {"Relu", byoc_onnx__unary, "nn.relu"},
-    {"Reshape", byoc_onnx__reshape_op, NULL},
     {"Shape", byoc_onnx__shape, NULL},
     {"Sigmoid", byoc_onnx__unary, "sigmoid"},
-    {"Slice", byoc_onnx__slice, NULL},
     {"Softmax", byoc_onnx__softmax, "nn.softmax"},
     {"Split", byoc_onnx__split, NULL},
     {"Sqrt", byoc_onnx__unary, "sqrt"},
@@ -2957,6 +3131,16 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* ---- losses ---- */
     /* (end of losses) */
     /* ---- dynamic ---- */
+    {"Clip", byoc_onnx__clip_any, NULL},
+    {"Compress", byoc_onnx__compress, "argwhere"},
+    {"Expand", byoc_onnx__expand_any, "dyn.broadcast_to"},
+    {"NonMaxSuppression", byoc_onnx__nms, "vision.all_class_non_max_suppression"},
+    {"NonZero", byoc_onnx__nonzero, "argwhere"},
+    {"Pad", byoc_onnx__pad_any, "dyn.nn.pad"},
+    {"Reshape", byoc_onnx__reshape_any, "dyn.reshape"},
+    {"Slice", byoc_onnx__slice_any, "dyn.strided_slice"},
+    {"Tile", byoc_onnx__tile_any, "dyn.tile"},
+    {"Unique", byoc_onnx__unique, "unique"},
     /* (end of dynamic) */
 };
 
