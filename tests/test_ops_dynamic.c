@@ -1,0 +1,460 @@
+/* Unit tests of dynamic shapes: '?' dims (BYOC_DIM_ANY) in the text format and in type inference,
+   evaluation with run-time shapes, the data-dependent ops (argwhere, unique, non-max suppression) and
+   the dyn.* ops whose shape operand is a tensor. Public API only. */
+#include "byoc.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- helpers ---- */
+static byoc_module *parse_text(const char *text, byoc_diag *d) {
+    return byoc_module_parse(text, strlen(text), "dynamic.relay", NULL, d);
+}
+
+/* print (with types), re-parse, compare */
+static int round_trips(byoc_module *m, char *why, size_t cap) {
+    size_t len;
+    char *text = byoc_module_print(m, BYOC_PRINT_TYPES, &len);
+    byoc_diag d;
+    byoc_module *again = byoc_module_parse(text, len, "printed.relay", NULL, &d);
+    int ok = again && byoc_module_structural_equal(m, again);
+    if (!again) snprintf(why, cap, "re-parse failed: %s", d.message);
+    else if (!ok) snprintf(why, cap, "re-parsed module differs:\n%s", text);
+    byoc_module_destroy(again);
+    byoc_free(m, text);
+    return ok;
+}
+
+/* the type of @main's result as text */
+static const char *result_type(byoc_module *m, char *buf, size_t cap) {
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    byoc_type_to_string(main_fn ? main_fn->body->checked_type : NULL, buf, cap);
+    return buf;
+}
+
+static byoc_node *tensor(byoc_module *m, byoc_dtype dt, int rank, const int64_t *dims, const void *data) {
+    const byoc_type *t = byoc_tensor_type(m, dt, rank, dims);
+    int64_t n = byoc_type_num_elements(t);
+    return byoc_constant(m, t, data, (size_t)n * byoc_dtype_size(dt));
+}
+
+/* element i of a constant as int64 / double */
+static int64_t int_at(const byoc_node *c, int64_t i) {
+    switch (c->annotation->dtype) {
+    case BYOC_INT32: return ((const int32_t *)c->data)[i];
+    case BYOC_INT64: return ((const int64_t *)c->data)[i];
+    default: return (int64_t)byoc_constant_f32(c, i);
+    }
+}
+
+/* the module's @main typed; its result type written into buf */
+static byoc_module *typed(const char *text, char *buf, size_t cap, byoc_diag *d) {
+    byoc_module *m = parse_text(text, d);
+    if (m && byoc_infer_type(m, d) != BYOC_OK) { byoc_module_destroy(m); return NULL; }
+    if (m) result_type(m, buf, cap);
+    return m;
+}
+
+/* ---- '?' in the IR ---- */
+static void test_any_dims_print_and_parse(void) {
+    CHECK(BYOC_DIM_ANY == BYOC_DIM_UNKNOWN && BYOC_DIM_ANY == -1);
+    byoc_diag d;
+    char buf[256], why[1024];
+    byoc_module *m = typed("fn (%x: Tensor[(?, 4), float32], %y: Tensor[(?,), int64]) { (nn.relu(%x), %y) }", buf,
+                           sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "(Tensor[(?, 4), float32], Tensor[(?,), int64])"), "got %s", buf);
+    char *text = byoc_module_print(m, BYOC_PRINT_TYPES, NULL);
+    CHECK_CONTAINS(text, "%x: Tensor[(?, 4), float32]");
+    byoc_free(m, text);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    /* structural equality tells '?' from a known extent */
+    byoc_module *other = typed("fn (%x: Tensor[(3, 4), float32], %y: Tensor[(?,), int64]) { (nn.relu(%x), %y) }", buf,
+                               sizeof buf, &d);
+    CHECK(other != NULL);
+    CHECK(!byoc_module_structural_equal(m, other));
+    int64_t dims[2] = {BYOC_DIM_ANY, 4}, known[2] = {3, 4};
+    CHECK(!byoc_type_is_static(byoc_tensor_type(m, BYOC_FLOAT32, 2, dims)));
+    CHECK(!byoc_type_equal(byoc_tensor_type(m, BYOC_FLOAT32, 2, dims), byoc_tensor_type(m, BYOC_FLOAT32, 2, known)));
+    CHECK(byoc_type_num_elements(byoc_tensor_type(m, BYOC_FLOAT32, 2, dims)) == -1);
+    byoc_module_destroy(other);
+    byoc_module_destroy(m);
+}
+
+/* the common relations carry '?' through */
+static void test_any_dims_propagate(void) {
+    static const struct { const char *body, *want; } cases[] = {
+        {"add(%x, %b)", "Tensor[(?, 4), float32]"},
+        {"where(greater(%x, %b), %x, %b)", "Tensor[(?, 4), float32]"},
+        {"sigmoid(%x)", "Tensor[(?, 4), float32]"},
+        {"sum(%x, axis=[1])", "Tensor[(?,), float32]"},
+        {"max(%x, axis=[0], keepdims=True)", "Tensor[(1, 4), float32]"},
+        {"concatenate((%x, %x), axis=0)", "Tensor[(?, 4), float32]"},
+        {"concatenate((%x, %x), axis=1)", "Tensor[(?, 8), float32]"},
+        {"reshape(%x, newshape=[-1])", "Tensor[(?,), float32]"},
+        {"reshape(%x, newshape=[0, 2, 2])", "Tensor[(?, 2, 2), float32]"},
+        {"transpose(%x, axes=[1, 0])", "Tensor[(4, ?), float32]"},
+        {"take(%x, %i, axis=0)", "Tensor[(3, 4), float32]"},
+        {"take(%b, %x2, axis=1)", "Tensor[(1, ?), float32]"},
+        {"strided_slice(%x, begin=[0, 1], end=[2, 3])", "Tensor[(?, 2), float32]"},
+        {"nn.matmul(%x, %w)", "Tensor[(?, 5), float32]"},
+        {"nn.dense(%x, %w2)", "Tensor[(?, 5), float32]"},
+        {"cast(%x, dtype=\"int32\")", "Tensor[(?, 4), int32]"},
+        {"shape_of(%x)", "Tensor[(2,), int32]"},
+        {"expand_dims(%x, axis=0)", "Tensor[(1, ?, 4), float32]"},
+        {"nn.softmax(%x)", "Tensor[(?, 4), float32]"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char text[512], buf[256];
+        snprintf(text, sizeof text,
+                 "fn (%%x: Tensor[(?, 4), float32], %%b: Tensor[(1, 4), float32], %%i: Tensor[(3,), int32], "
+                 "%%x2: Tensor[(?,), int64], %%w: Tensor[(4, 5), float32], %%w2: Tensor[(5, 4), float32]) { %s }",
+                 cases[i].body);
+        byoc_diag d;
+        byoc_module *m = typed(text, buf, sizeof buf, &d);
+        CHECKF(m != NULL, "%s: %s", cases[i].body, d.message);
+        CHECKF(!strcmp(buf, cases[i].want), "%s: got %s, want %s", cases[i].body, buf, cases[i].want);
+        byoc_module_destroy(m);
+    }
+}
+
+/* relations that need a known extent say so, naming the op */
+static void test_any_dims_clear_errors(void) {
+    byoc_diag d;
+    char buf[64];
+    CHECK(typed("fn (%x: Tensor[(?, 4), float32]) { split(%x, indices_or_sections=2) }", buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "split");
+    CHECK_CONTAINS(d.message, "needs a static extent on axis 0");
+    CHECK(typed("fn (%x: Tensor[(?, 4), float32]) { squeeze(%x) }", buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "squeeze");
+    CHECK(typed("fn (%x: Tensor[(1, ?, 8, 8), float32], %w: Tensor[(2, 3, 3, 3), float32]) { nn.conv2d(%x, %w) }",
+                buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "nn.conv2d");
+    CHECK_CONTAINS(d.message, "static channel count");
+}
+
+/* ---- evaluation with run-time shapes ---- */
+static void test_evaluate_fills_in_any_dims(void) {
+    byoc_diag d;
+    char buf[128];
+    byoc_module *m = typed("fn (%x: Tensor[(?, 3), float32]) { sum(nn.relu(%x), axis=[1]) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECK(!strcmp(buf, "Tensor[(?,), float32]"));
+    float xs[6] = {1, -2, 3, -4, 5, 6};
+    int64_t dims[2] = {2, 3};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 2, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(2,), float32]"), "got %s", buf);
+    CHECK(byoc_constant_f32(out, 0) == 4.0f && byoc_constant_f32(out, 1) == 11.0f);
+    /* an input must still fit: the known extent and the rank */
+    int64_t wrong[2] = {2, 4};
+    float zeros[8] = {0};
+    x = tensor(m, BYOC_FLOAT32, 2, wrong, zeros);
+    CHECK(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_ERR_TYPE);
+    CHECK_CONTAINS(d.message, "input 0");
+    byoc_module_destroy(m);
+}
+
+/* ---- argwhere ---- */
+static void test_argwhere(void) {
+    byoc_diag d;
+    char buf[128], why[1024];
+    byoc_module *m = typed("fn (%c: Tensor[(2, 3), float32]) { argwhere(%c) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECK(!strcmp(buf, "Tensor[(?, 2), int32]"));
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    float cs[6] = {0, 1.5f, 0, -2, 0, -0.0f}; /* -0.0 is zero */
+    int64_t dims[2] = {2, 3};
+    byoc_node *c = tensor(m, BYOC_FLOAT32, 2, dims, cs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &c, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(2, 2), int32]"), "got %s", buf);
+    CHECK(int_at(out, 0) == 0 && int_at(out, 1) == 1 && int_at(out, 2) == 1 && int_at(out, 3) == 0);
+    /* nothing non-zero: an empty result */
+    float none[6] = {0};
+    c = tensor(m, BYOC_FLOAT32, 2, dims, none);
+    CHECKF(byoc_module_evaluate(m, &c, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(0, 2), int32]"), "got %s", buf);
+    byoc_module_destroy(m);
+    CHECK(typed("fn (%c: Tensor[(2,), float32]) { argwhere((%c, %c)) }", buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "argwhere");
+    CHECK_CONTAINS(d.message, "the condition must be a tensor");
+}
+
+/* ---- unique: ONNX's examples ---- */
+static void check_ints(const byoc_node *c, const int64_t *want, int n, char *why, size_t cap, int *ok) {
+    if (!*ok) return;
+    if (byoc_type_num_elements(c->checked_type) != n) {
+        snprintf(why, cap, "%lld values, want %d", (long long)byoc_type_num_elements(c->checked_type), n);
+        *ok = 0;
+        return;
+    }
+    for (int i = 0; i < n; ++i)
+        if (int_at(c, i) != want[i]) {
+            snprintf(why, cap, "value %d is %lld, want %lld", i, (long long)int_at(c, i), (long long)want[i]);
+            *ok = 0;
+            return;
+        }
+}
+
+static void test_unique(void) {
+    byoc_diag d;
+    char buf[256], why[1024];
+    byoc_module *m = typed("fn (%x: Tensor[(6,), float32]) { unique(%x) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "(Tensor[(?,), float32], Tensor[(?,), int64], Tensor[(6,), int64], Tensor[(?,), int64])"),
+           "got %s", buf);
+    float xs[6] = {2, 1, 1, 3, 4, 3};
+    int64_t six = 6;
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 1, &six, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    CHECK(out->kind == BYOC_NODE_TUPLE && out->nargs == 4);
+    static const int64_t values[] = {1, 2, 3, 4}, indices[] = {1, 0, 3, 4}, inverse[] = {1, 0, 0, 2, 3, 2},
+                         counts[] = {2, 1, 2, 1};
+    int ok = 1;
+    check_ints(out->args[0], values, 4, why, sizeof why, &ok);
+    check_ints(out->args[1], indices, 4, why, sizeof why, &ok);
+    check_ints(out->args[2], inverse, 6, why, sizeof why, &ok);
+    check_ints(out->args[3], counts, 4, why, sizeof why, &ok);
+    CHECKF(ok, "sorted: %s", why);
+    byoc_module_destroy(m);
+
+    m = typed("fn (%x: Tensor[(6,), float32]) { unique(%x, sorted=False) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    x = tensor(m, BYOC_FLOAT32, 1, &six, xs);
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    static const int64_t values2[] = {2, 1, 3, 4}, indices2[] = {0, 1, 3, 4}, inverse2[] = {0, 1, 1, 2, 3, 2},
+                         counts2[] = {1, 2, 2, 1};
+    check_ints(out->args[0], values2, 4, why, sizeof why, &ok);
+    check_ints(out->args[1], indices2, 4, why, sizeof why, &ok);
+    check_ints(out->args[2], inverse2, 6, why, sizeof why, &ok);
+    check_ints(out->args[3], counts2, 4, why, sizeof why, &ok);
+    CHECKF(ok, "not sorted: %s", why);
+    byoc_module_destroy(m);
+
+    /* rows of [[1, 0, 0], [1, 0, 0], [2, 3, 4]] */
+    m = typed("fn (%x: Tensor[(3, 3), int32]) { unique(%x, axis=0) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    int32_t rows[9] = {1, 0, 0, 1, 0, 0, 2, 3, 4};
+    int64_t dims[2] = {3, 3};
+    x = tensor(m, BYOC_INT32, 2, dims, rows);
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    byoc_type_to_string(out->args[0]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(2, 3), int32]"), "got %s", buf);
+    static const int64_t values3[] = {1, 0, 0, 2, 3, 4}, indices3[] = {0, 2}, inverse3[] = {0, 0, 1},
+                         counts3[] = {2, 1};
+    check_ints(out->args[0], values3, 6, why, sizeof why, &ok);
+    check_ints(out->args[1], indices3, 2, why, sizeof why, &ok);
+    check_ints(out->args[2], inverse3, 3, why, sizeof why, &ok);
+    check_ints(out->args[3], counts3, 2, why, sizeof why, &ok);
+    CHECKF(ok, "axis 0: %s", why);
+    byoc_module_destroy(m);
+
+    CHECK(typed("fn (%x: Tensor[(3, 3), int32]) { unique(%x, axis=2) }", buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "unique");
+    CHECK_CONTAINS(d.message, "axis 2 is out of range for rank 2");
+}
+
+/* ---- non-max suppression: ONNX's suppress_by_IOU example ---- */
+static void test_non_max_suppression(void) {
+    byoc_diag d;
+    char buf[256], why[1024];
+    const char *text = "fn (%boxes: Tensor[(1, 6, 4), float32], %scores: Tensor[(1, 1, 6), float32], "
+                       "%k: Tensor[(1,), int64], %iou: Tensor[(1,), float32], %score: Tensor[(1,), float32]) { "
+                       "vision.all_class_non_max_suppression(%boxes, %scores, %k, %iou, %score) }";
+    byoc_module *m = typed(text, buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECK(!strcmp(buf, "Tensor[(?, 3), int64]"));
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    float boxes[24] = {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f, 0, 100, 1, 101};
+    float scores[6] = {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f}, iou = 0.5f, score = 0.0f;
+    int64_t k = 3, bd[3] = {1, 6, 4}, sd[3] = {1, 1, 6}, one = 1;
+    byoc_node *in[5] = {tensor(m, BYOC_FLOAT32, 3, bd, boxes), tensor(m, BYOC_FLOAT32, 3, sd, scores),
+                        tensor(m, BYOC_INT64, 1, &one, &k), tensor(m, BYOC_FLOAT32, 1, &one, &iou),
+                        tensor(m, BYOC_FLOAT32, 1, &one, &score)};
+    byoc_node *out = NULL;
+    CHECKF(byoc_module_evaluate(m, in, 5, &out, &d) == BYOC_OK, "%s", d.message);
+    static const int64_t want[] = {0, 0, 3, 0, 0, 0, 0, 0, 5};
+    int ok = 1;
+    check_ints(out, want, 9, why, sizeof why, &ok);
+    CHECKF(ok, "%s", why);
+    /* at most 2 per class */
+    k = 2;
+    in[2] = tensor(m, BYOC_INT64, 1, &one, &k);
+    CHECKF(byoc_module_evaluate(m, in, 5, &out, &d) == BYOC_OK, "%s", d.message);
+    check_ints(out, want, 6, why, sizeof why, &ok);
+    CHECKF(ok, "limited: %s", why);
+    byoc_module_destroy(m);
+
+    CHECK(typed("fn (%b: Tensor[(1, 6, 5), float32], %s: Tensor[(1, 1, 6), float32]) { "
+                "vision.all_class_non_max_suppression(%b, %s) }",
+                buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "vision.all_class_non_max_suppression");
+    CHECK_CONTAINS(d.message, "got 5 coordinates");
+    CHECK(typed("fn (%b: Tensor[(1, 6, 4), float32], %s: Tensor[(1, 1, 6), float32], %k: Tensor[(2,), int64]) { "
+                "vision.all_class_non_max_suppression(%b, %s, %k) }",
+                buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "max_output_boxes_per_class must hold one value");
+}
+
+/* ---- dyn.*: the shape operand is a tensor ---- */
+static byoc_node *run2(byoc_module *m, byoc_node *a, byoc_node *b, byoc_diag *d) {
+    byoc_node *in[2] = {a, b}, *out = NULL;
+    return byoc_module_evaluate(m, in, 2, &out, d) == BYOC_OK ? out : NULL;
+}
+
+static void test_dyn_reshape(void) {
+    byoc_diag d;
+    char buf[128], why[1024];
+    byoc_module *m = typed("fn (%x: Tensor[(2, 3), float32], %s: Tensor[(2,), int64]) { dyn.reshape(%x, %s) }", buf,
+                           sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECK(!strcmp(buf, "Tensor[(?, ?), float32]"));
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    float xs[6] = {0, 1, 2, 3, 4, 5};
+    int64_t dims[2] = {2, 3}, two = 2, shape[2] = {3, -1}, bad[2] = {4, 2};
+    byoc_node *out = run2(m, tensor(m, BYOC_FLOAT32, 2, dims, xs), tensor(m, BYOC_INT64, 1, &two, shape), &d);
+    CHECKF(out != NULL, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(3, 2), float32]"), "got %s", buf);
+    CHECK(byoc_constant_f32(out, 5) == 5.0f);
+    /* bad data names the op and the reason */
+    CHECK(run2(m, tensor(m, BYOC_FLOAT32, 2, dims, xs), tensor(m, BYOC_INT64, 1, &two, bad), &d) == NULL);
+    CHECK_CONTAINS(d.message, "dyn.reshape: newshape has 8 elements, the input has 6");
+    byoc_module_destroy(m);
+    CHECK(typed("fn (%x: Tensor[(2, 3), float32], %s: Tensor[(2,), float32]) { dyn.reshape(%x, %s) }", buf, sizeof buf,
+                &d) == NULL);
+    CHECK_CONTAINS(d.message, "newshape must be an integer tensor");
+}
+
+static void test_dyn_broadcast_to_and_tile(void) {
+    byoc_diag d;
+    char buf[128], why[1024];
+    byoc_module *m = typed("fn (%x: Tensor[(3, 1), float32], %s: Tensor[(3,), int64]) { dyn.broadcast_to(%x, %s) }",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECK(!strcmp(buf, "Tensor[(?, ?, ?), float32]"));
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    float xs[3] = {1, 2, 3};
+    int64_t dims[2] = {3, 1}, three = 3, shape[3] = {2, 1, 4};
+    byoc_node *out = run2(m, tensor(m, BYOC_FLOAT32, 2, dims, xs), tensor(m, BYOC_INT64, 1, &three, shape), &d);
+    CHECKF(out != NULL, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(2, 3, 4), float32]"), "got %s", buf);
+    CHECK(byoc_constant_f32(out, 4) == 2.0f && byoc_constant_f32(out, 23) == 3.0f);
+    int64_t bad[3] = {1, 2, 4};
+    CHECK(run2(m, tensor(m, BYOC_FLOAT32, 2, dims, xs), tensor(m, BYOC_INT64, 1, &three, bad), &d) == NULL);
+    CHECK_CONTAINS(d.message, "dyn.broadcast_to: an input of extent 3 on axis 1 does not broadcast to 2");
+    byoc_module_destroy(m);
+
+    m = typed("fn (%x: Tensor[(2, 2), int32], %r: Tensor[(2,), int64]) { dyn.tile(%x, %r) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    int32_t vs[4] = {1, 2, 3, 4};
+    int64_t d2[2] = {2, 2}, two = 2, reps[2] = {2, 3};
+    out = run2(m, tensor(m, BYOC_INT32, 2, d2, vs), tensor(m, BYOC_INT64, 1, &two, reps), &d);
+    CHECKF(out != NULL, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(4, 6), int32]"), "got %s", buf);
+    static const int64_t want[] = {1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4, 1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4};
+    int ok = 1;
+    check_ints(out, want, 24, why, sizeof why, &ok);
+    CHECKF(ok, "%s", why);
+    byoc_module_destroy(m);
+}
+
+static void test_dyn_strided_slice_and_pad(void) {
+    byoc_diag d;
+    char buf[128], why[1024];
+    byoc_module *m = typed("fn (%x: Tensor[(3, 4), float32], %b: Tensor[(1,), int64], %e: Tensor[(1,), int64], "
+                           "%s: Tensor[(1,), int64], %a: Tensor[(1,), int64]) { dyn.strided_slice(%x, %b, %e, %s, %a) }",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECK(!strcmp(buf, "Tensor[(?, ?), float32]"));
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    float xs[12];
+    for (int i = 0; i < 12; ++i) xs[i] = (float)i;
+    int64_t dims[2] = {3, 4}, one = 1, b = -1, e = -1000, s = -2, a = 1; /* columns 3, 1 */
+    byoc_node *in[5] = {tensor(m, BYOC_FLOAT32, 2, dims, xs), tensor(m, BYOC_INT64, 1, &one, &b),
+                        tensor(m, BYOC_INT64, 1, &one, &e), tensor(m, BYOC_INT64, 1, &one, &s),
+                        tensor(m, BYOC_INT64, 1, &one, &a)};
+    byoc_node *out = NULL;
+    CHECKF(byoc_module_evaluate(m, in, 5, &out, &d) == BYOC_OK, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(3, 2), float32]"), "got %s", buf);
+    static const int64_t want[] = {3, 1, 7, 5, 11, 9};
+    int ok = 1;
+    check_ints(out, want, 6, why, sizeof why, &ok);
+    CHECKF(ok, "%s", why);
+    s = 0;
+    in[3] = tensor(m, BYOC_INT64, 1, &one, &s);
+    CHECK(byoc_module_evaluate(m, in, 5, &out, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "dyn.strided_slice: step 0 on axis 1");
+    byoc_module_destroy(m);
+
+    m = typed("fn (%x: Tensor[(2, 2), float32], %p: Tensor[(2, 2), int64], %v: float32) { "
+              "dyn.nn.pad(%x, %p, %v, pad_mode=\"constant\") }",
+              buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    float x4[4] = {1, 2, 3, 4}, nine = 9;
+    int64_t d2[2] = {2, 2}, pads[4] = {1, 0, 0, 1};
+    byoc_node *pin[3] = {tensor(m, BYOC_FLOAT32, 2, d2, x4), tensor(m, BYOC_INT64, 2, d2, pads),
+                         tensor(m, BYOC_FLOAT32, 0, NULL, &nine)};
+    CHECKF(byoc_module_evaluate(m, pin, 3, &out, &d) == BYOC_OK, "%s", d.message);
+    byoc_type_to_string(out->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(3, 3), float32]"), "got %s", buf);
+    static const int64_t padded[] = {9, 9, 9, 1, 2, 9, 3, 4, 9};
+    check_ints(out, padded, 9, why, sizeof why, &ok);
+    CHECKF(ok, "%s", why);
+    int64_t negative[4] = {-1, 0, 0, 1};
+    pin[1] = tensor(m, BYOC_INT64, 2, d2, negative);
+    CHECK(byoc_module_evaluate(m, pin, 3, &out, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "dyn.nn.pad: pads (-1, 0) on axis 0");
+    byoc_module_destroy(m);
+    CHECK(typed("fn (%x: Tensor[(2, 2), float32], %p: Tensor[(4,), int64]) { dyn.nn.pad(%x, %p) }", buf, sizeof buf,
+                &d) == NULL);
+    CHECK_CONTAINS(d.message, "pad_width must be (2, 2)");
+}
+
+/* a chain: the shape computed by the graph, data-dependent extents flowing into static-shape ops */
+static void test_dynamic_chain(void) {
+    byoc_diag d;
+    char buf[128];
+    byoc_module *m = typed("fn (%x: Tensor[(2, 3), float32]) {\n"
+                           "  %0 = argwhere(greater(%x, 0f));\n"
+                           "  %1 = sum(cast(%0, dtype=\"float32\"), axis=[0]);\n"
+                           "  %2 = dyn.reshape(%x, shape_of(%0, dtype=\"int64\"));\n"
+                           "  (%1, %2)\n"
+                           "}",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "(Tensor[(2,), float32], Tensor[(?, ?), float32])"), "got %s", buf);
+    float xs[6] = {1, -1, 2, -2, 3, 4}; /* positive at (0,0) (0,2) (1,1) (1,2) */
+    int64_t dims[2] = {2, 3};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 2, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) != BYOC_OK, "4 rows of 2 cannot reshape 6 elements");
+    CHECK_CONTAINS(d.message, "dyn.reshape");
+    float ys[6] = {1, -1, 2, -2, -3, 4}; /* positive at (0,0) (0,2) (1,2): shape (3, 2) */
+    x = tensor(m, BYOC_FLOAT32, 2, dims, ys);
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    CHECK(byoc_constant_f32(out->args[0], 0) == 1.0f && byoc_constant_f32(out->args[0], 1) == 4.0f);
+    byoc_type_to_string(out->args[1]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(3, 2), float32]"), "got %s", buf);
+    byoc_module_destroy(m);
+}
+
+int main(int argc, char **argv) {
+    static const test_case tests[] = {
+        TEST_ENTRY(test_any_dims_print_and_parse),  TEST_ENTRY(test_any_dims_propagate),
+        TEST_ENTRY(test_any_dims_clear_errors),     TEST_ENTRY(test_evaluate_fills_in_any_dims),
+        TEST_ENTRY(test_argwhere),                  TEST_ENTRY(test_unique),
+        TEST_ENTRY(test_non_max_suppression),       TEST_ENTRY(test_dyn_reshape),
+        TEST_ENTRY(test_dyn_broadcast_to_and_tile), TEST_ENTRY(test_dyn_strided_slice_and_pad),
+        TEST_ENTRY(test_dynamic_chain),
+    };
+    return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
+}
