@@ -9475,7 +9475,8 @@ BYOC__PRIVATE int64_t byoc__nms_run(const byoc__kctx *k, byoc__nms_scratch *s, i
             byoc__sort_indices(s->order, s->tmp, candidates, byoc__nms_before, s->score);
             for (int64_t j = 0; j < candidates && kept < max_out; ++j) {
                 int64_t box = s->order[j], suppressed = 0;
-                for (int64_t q = 0; q < kept && !suppressed; ++q) suppressed = byoc__nms_suppresses(s, s->kept[q], box, iou);
+                for (int64_t q = 0; q < kept && !suppressed; ++q)
+                    suppressed = byoc__nms_suppresses(s, s->kept[q], box, iou);
                 if (suppressed) continue;
                 s->kept[kept++] = box;
                 if (out && rows < cap) { out[3 * rows] = b; out[3 * rows + 1] = cls; out[3 * rows + 2] = box; }
@@ -15183,13 +15184,16 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag);
 
+/* room for n type pointers: small (16) when they fit, else the heap (NULL when out of memory) */
+BYOC__PRIVATE const byoc_type **byoc__type_array(const byoc_type **small, int n) {
+    return n <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n));
+}
 /* the type of a value (a constant, or a tuple of values, which gets it as its checked type) */
 BYOC__PRIVATE const byoc_type *byoc__value_type(byoc_module *m, byoc_node *v, int depth) {
     if (!v || depth > 16) return NULL;
     if (v->kind == BYOC_NODE_CONSTANT) return v->annotation;
     if (v->kind != BYOC_NODE_TUPLE) return v->checked_type;
-    const byoc_type *small[16], **f = v->nargs <= 16 ? small
-                                      : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)v->nargs));
+    const byoc_type *small[16], **f = byoc__type_array(small, v->nargs);
     int ok = f != NULL;
     for (int i = 0; ok && i < v->nargs; ++i) ok = (f[i] = byoc__value_type(m, v->args[i], depth + 1)) != NULL;
     const byoc_type *t = ok ? byoc_tuple_type(m, f, v->nargs) : NULL;
@@ -15205,8 +15209,7 @@ BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_t
         const byoc_tensor *d = &dims[(*at)++];
         return byoc_tensor_type(m, t->dtype, t->rank, d->dims);
     }
-    const byoc_type *small[16], **f = t->nfields <= 16 ? small
-                                      : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)t->nfields));
+    const byoc_type *small[16], **f = byoc__type_array(small, t->nfields);
     int ok = f != NULL;
     for (int i = 0; ok && i < t->nfields; ++i) ok = (f[i] = byoc__type_with_dims(m, t->fields[i], dims, at)) != NULL;
     const byoc_type *r = ok ? byoc_tuple_type(m, f, t->nfields) : NULL;
@@ -15220,8 +15223,7 @@ BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_t
 BYOC__PRIVATE const byoc_type *byoc__concrete_result_type(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
                                                           byoc_diag *diag) {
     const char *name = call->op->def.name;
-    const byoc_type *small[16] = {0}, **at = call->nargs <= 16 ? small
-                                  : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)call->nargs));
+    const byoc_type *small[16] = {0}, **at = byoc__type_array(small, call->nargs);
     int ok = at != NULL;
     for (int i = 0; ok && i < call->nargs; ++i) ok = (at[i] = byoc__value_type(m, vals[i], 0)) != NULL;
     byoc_type_rel_ctx ctx;
@@ -15284,10 +15286,19 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_dynamic(byoc_module *m, const byoc_nod
                                                   byoc_diag *diag) {
     const byoc_type *t = byoc__concrete_result_type(m, call, vals, diag);
     if (!t) return NULL;
+    byoc_node *small[16], **args = call->nargs <= 16 ? small
+                                  : BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)call->nargs));
+    if (!args) {
+        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", call->op->def.name);
+        return NULL;
+    }
+    for (int i = 0; i < call->nargs; ++i) args[i] = vals[i];
     byoc_node concrete = *call;
-    concrete.args = BYOC__CAST(byoc_node **, vals);
+    concrete.args = args;
     concrete.checked_type = t;
-    return byoc__kernel_run_constants(m, &concrete, vals, diag);
+    byoc_node *r = byoc__kernel_run_constants(m, &concrete, vals, diag);
+    if (args != small) BYOC_FREE(args);
+    return r;
 }
 
 /* 1 when a call's types have '?' (its result or an argument's) */

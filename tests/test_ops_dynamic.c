@@ -269,7 +269,8 @@ static void test_non_max_suppression(void) {
     CHECKF(m != NULL, "%s", d.message);
     CHECK(!strcmp(buf, "Tensor[(?, 3), int64]"));
     CHECKF(round_trips(m, why, sizeof why), "%s", why);
-    float boxes[24] = {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, -0.1f, 1, 0.9f, 0, 10, 1, 11, 0, 10.1f, 1, 11.1f, 0, 100, 1, 101};
+    float boxes[24] = {0, 0,  1, 1,  0, 0.1f,  1, 1.1f,  0, -0.1f, 1, 0.9f,
+                       0, 10, 1, 11, 0, 10.1f, 1, 11.1f, 0, 100,   1, 101};
     float scores[6] = {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f}, iou = 0.5f, score = 0.0f;
     int64_t k = 3, bd[3] = {1, 6, 4}, sd[3] = {1, 1, 6}, one = 1;
     byoc_node *in[5] = {tensor(m, BYOC_FLOAT32, 3, bd, boxes), tensor(m, BYOC_FLOAT32, 3, sd, scores),
@@ -370,7 +371,8 @@ static void test_dyn_strided_slice_and_pad(void) {
     byoc_diag d;
     char buf[128], why[1024];
     byoc_module *m = typed("fn (%x: Tensor[(3, 4), float32], %b: Tensor[(1,), int64], %e: Tensor[(1,), int64], "
-                           "%s: Tensor[(1,), int64], %a: Tensor[(1,), int64]) { dyn.strided_slice(%x, %b, %e, %s, %a) }",
+                           "%s: Tensor[(1,), int64], %a: Tensor[(1,), int64]) {\n"
+                           "  dyn.strided_slice(%x, %b, %e, %s, %a)\n}",
                            buf, sizeof buf, &d);
     CHECKF(m != NULL, "%s", d.message);
     CHECK(!strcmp(buf, "Tensor[(?, ?), float32]"));
