@@ -9796,6 +9796,215 @@ static byoc_result byoc__k_dyn_pad(byoc__kctx *k) {
     return byoc__pad_run(k, before, k->nin > 2 ? k->in[2].data : NULL);
 }
 
+/* dyn.squeeze(data, axes) / dyn.expand_dims(data, axes): ONNX Squeeze / Unsqueeze with the axes a
+   tensor (expand_dims: positions in the result); the result rank follows from the axes' length */
+static const byoc_type *byoc__rel_dyn_squeeze(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "axes", a[0]->rank);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, a[0]->rank - len);
+}
+static const byoc_type *byoc__rel_dyn_expand_dims(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                  const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "axes", BYOC_MAX_RANK - a[0]->rank);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, a[0]->rank + len);
+}
+/* marks the axes (normalised to rank) in picked[]; an error for one out of range or repeated */
+BYOC__PRIVATE byoc_result byoc__dyn_axes(byoc__kctx *k, const byoc_tensor *axes, int rank, int *picked) {
+    int64_t ax[BYOC_MAX_RANK];
+    int n = byoc__operand_ints(axes, ax);
+    for (int d = 0; d < rank; ++d) picked[d] = 0;
+    for (int i = 0; i < n; ++i) {
+        int64_t a = ax[i] < 0 ? ax[i] + rank : ax[i];
+        if (a < 0 || a >= rank) return byoc__kbad(k, "axes[%d]=%lld is out of range for rank %d", i, (long long)ax[i], rank);
+        if (picked[a]++) return byoc__kbad(k, "axis %lld is given twice", (long long)a);
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_squeeze(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int drop[BYOC_MAX_RANK], r = 0;
+    byoc_result res = byoc__dyn_axes(k, &k->in[1], x->rank, drop);
+    for (int d = 0; res == BYOC_OK && d < x->rank; ++d) {
+        if (drop[d] && x->dims[d] != 1)
+            return byoc__kbad(k, "axis %d has extent %lld, not 1", d, (long long)x->dims[d]);
+        if (!drop[d]) k->out[0].dims[r++] = x->dims[d];
+    }
+    return res;
+}
+static byoc_result byoc__shape_dyn_expand_dims(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int fresh[BYOC_MAX_RANK], rank = k->out[0].rank;
+    byoc_result res = byoc__dyn_axes(k, &k->in[1], rank, fresh);
+    for (int d = 0, from = 0; res == BYOC_OK && d < rank; ++d) k->out[0].dims[d] = fresh[d] ? 1 : x->dims[from++];
+    return res;
+}
+
+/* dyn.sum, dyn.mean, dyn.max, dyn.min(data, axes): the reductions with the axes a tensor (empty: all) */
+static const byoc_attr_spec byoc__attrs_dyn_reduce[] = {BYOC__A("keepdims", BYOC__BOOL, "False")};
+static const byoc_type *byoc__rel_dyn_reduce(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "axes", d->rank), keep = (int)byoc_attrs_int(at, "keepdims", 0);
+    if (len < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < d->rank; ++i) /* with keepdims an axis is 1 either way when it is 1 */
+        dims[i] = len == 0 ? 1 : keep && d->dims[i] == 1 ? 1 : BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, d->dtype, keep ? d->rank : len == 0 ? 0 : d->rank - len, dims);
+}
+/* the reduced axes as reduce's attributes, for the static reductions' kernel */
+BYOC__PRIVATE byoc_result byoc__dyn_reduce_attrs(byoc__kctx *k, int64_t *axes, byoc_attr *items, byoc_attrs *attrs) {
+    int picked[BYOC_MAX_RANK], n = 0, rank = k->in[0].rank;
+    byoc_result r = byoc__dyn_axes(k, &k->in[1], rank, picked);
+    if (r != BYOC_OK) return r;
+    for (int d = 0; d < rank; ++d) if (picked[d] || byoc__numel(&k->in[1]) == 0) axes[n++] = d;
+    memset(items, 0, 3 * sizeof *items);
+    items[0].name = "axis";
+    items[0].value.kind = BYOC_ATTR_INT_LIST;
+    items[0].value.ints = axes;
+    items[0].value.count = n;
+    items[1].name = "keepdims";
+    items[1].value.kind = BYOC_ATTR_BOOL;
+    items[1].value.i = byoc__kint(k, "keepdims", 0);
+    items[2].name = "exclude";
+    items[2].value.kind = BYOC_ATTR_BOOL;
+    attrs->items = items;
+    attrs->count = 3;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_reduce(byoc__kctx *k) {
+    int64_t axes[BYOC_MAX_RANK];
+    byoc_attr items[3];
+    byoc_attrs attrs;
+    byoc_result r = byoc__dyn_reduce_attrs(k, axes, items, &attrs);
+    int keep = byoc__kint(k, "keepdims", 0) != 0, at = 0, red[BYOC_MAX_RANK] = {0};
+    for (int i = 0; r == BYOC_OK && i < attrs.items[0].value.count; ++i) red[axes[i]] = 1;
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d)
+        if (!red[d] || keep) k->out[0].dims[at++] = red[d] ? 1 : k->in[0].dims[d];
+    if (r == BYOC_OK && at != k->out[0].rank)
+        return byoc__kbad(k, "the axes give a result of rank %d, the call's type has rank %d", at, k->out[0].rank);
+    return r;
+}
+static byoc_result byoc__k_dyn_reduce(byoc__kctx *k) {
+    int64_t axes[BYOC_MAX_RANK];
+    byoc_attr items[3];
+    byoc_node call = *k->call;
+    byoc_result r = byoc__dyn_reduce_attrs(k, axes, items, &call.attrs);
+    if (r != BYOC_OK) return r;
+    byoc__kctx reduce = *k;
+    reduce.call = &call;
+    reduce.nin = 1;
+    return byoc__k_reduce(&reduce);
+}
+
+/* dyn.full(fill_value, shape): a tensor of the shape filled with the scalar (dtype "": the value's) */
+static const byoc_attr_spec byoc__attrs_dyn_full[] = {BYOC__A("dtype", BYOC__STR, "\"\"")};
+static const byoc_type *byoc__rel_dyn_full(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "fill_value")) return NULL;
+    if (a[0]->rank != 0) return BYOC__FAIL("fill_value must be a scalar");
+    int len = byoc__shape_operand(ctx, a[1], "shape", BYOC_MAX_RANK);
+    const char *s = byoc_attrs_string(at, "dtype", "");
+    byoc_dtype dt = *s ? byoc_dtype_from_name(s) : a[0]->dtype;
+    if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", s);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, dt, len);
+}
+static byoc_result byoc__shape_dyn_full(byoc__kctx *k) {
+    int64_t want[BYOC_MAX_RANK], total = 1;
+    int len = byoc__operand_ints(&k->in[1], want);
+    for (int d = 0; d < len; ++d) {
+        if (want[d] < 0 || want[d] > BYOC_MAX_DIM) return byoc__kbad(k, "shape[%d]=%lld is not a size", d, (long long)want[d]);
+        if (want[d] && total > INT64_MAX / want[d]) return byoc__kbad(k, "the shape has too many elements");
+        total *= want[d];
+        k->out[0].dims[d] = want[d];
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__k_dyn_full(byoc__kctx *k) {
+    const byoc_tensor *o = &k->out[0];
+    size_t es = byoc_dtype_size(o->dtype);
+    int64_t total = byoc__numel(o);
+    if (total == 0) return BYOC_OK;
+    char *od = (char *)o->data;
+    byoc__store(o->dtype, od, 0, byoc__load(k->in[0].dtype, k->in[0].data, 0));
+    if (k->in[0].dtype == o->dtype) memcpy(od, k->in[0].data, es); /* exact, int64 included */
+    for (int64_t have = 1; have < total; have *= 2) /* doubling copies */
+        memcpy(od + have * (int64_t)es, od, (size_t)BYOC__MIN(have, total - have) * es);
+    return BYOC_OK;
+}
+
+/* arange(start, stop, step) (Relay's, the bounds as scalar tensors): start + i * step while before
+   stop, in the bounds' dtype */
+static const byoc_type *byoc__rel_arange(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n; (void)at;
+    static const char *const what[] = {"start", "stop", "step"};
+    for (int i = 0; i < 3; ++i) {
+        if (!byoc__tensor_arg(ctx, a[i], what[i])) return NULL;
+        if (byoc_type_num_elements(a[i]) != 1 || a[i]->rank > 1) return BYOC__FAIL("%s must be a scalar", what[i]);
+        if (a[i]->dtype != a[0]->dtype || a[i]->dtype == BYOC_BOOL)
+            return BYOC__FAIL("start, stop and step must share a numeric dtype, got %s, %s, %s",
+                              byoc_dtype_name(a[0]->dtype), byoc_dtype_name(a[1]->dtype), byoc_dtype_name(a[2]->dtype));
+    }
+    int64_t any = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, a[0]->dtype, 1, &any);
+}
+/* an integer element, wrapped into its dtype */
+BYOC__PRIVATE void byoc__store_int(byoc_dtype dt, void *data, int64_t i, int64_t v) {
+    char *p = (char *)data + i * (int64_t)byoc_dtype_size(dt);
+    switch (byoc_dtype_size(dt)) {
+    case 1: { uint8_t b = (uint8_t)(uint64_t)v; memcpy(p, &b, 1); break; }
+    case 2: { uint16_t h = (uint16_t)(uint64_t)v; memcpy(p, &h, 2); break; }
+    case 4: { uint32_t w = (uint32_t)(uint64_t)v; memcpy(p, &w, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+BYOC__PRIVATE int64_t byoc__arange_count(byoc__kctx *k, byoc_result *r) {
+    byoc_dtype dt = k->in[0].dtype;
+    *r = BYOC_OK;
+    if (byoc_dtype_is_float(dt)) {
+        double start = byoc__load(dt, k->in[0].data, 0), stop = byoc__load(dt, k->in[1].data, 0),
+               step = byoc__load(dt, k->in[2].data, 0), n = ceil((stop - start) / step);
+        if (step == 0 || n != n) { *r = byoc__kbad(k, "step is 0 or not a number"); return 0; }
+        if (n > BYOC_MAX_DIM) { *r = byoc__kbad(k, "%.0f elements exceed %d", n, BYOC_MAX_DIM); return 0; }
+        return n > 0 ? (int64_t)n : 0;
+    }
+    int64_t start = byoc__int_at(dt, (const char *)k->in[0].data), stop = byoc__int_at(dt, (const char *)k->in[1].data),
+            step = byoc__int_at(dt, (const char *)k->in[2].data);
+    if (step == 0) { *r = byoc__kbad(k, "step is 0"); return 0; }
+    double n = ceil(((double)stop - (double)start) / (double)step); /* doubles: no overflow of stop - start */
+    if (n > BYOC_MAX_DIM) { *r = byoc__kbad(k, "%.0f elements exceed %d", n, BYOC_MAX_DIM); return 0; }
+    int64_t span = step > 0 ? stop - start : start - stop, mag = step > 0 ? step : -step;
+    return n <= 0 ? 0 : (span + mag - 1) / mag;
+}
+static byoc_result byoc__shape_arange(byoc__kctx *k) {
+    byoc_result r;
+    k->out[0].dims[0] = byoc__arange_count(k, &r);
+    return r;
+}
+static byoc_result byoc__k_arange(byoc__kctx *k) {
+    byoc_tensor *o = &k->out[0];
+    byoc_dtype dt = o->dtype;
+    int64_t n = o->dims[0];
+    if (byoc_dtype_is_float(dt) && dt != BYOC_FLOAT64) { /* float arithmetic, as the spec's loop */
+        float start = (float)byoc__load(dt, k->in[0].data, 0), step = (float)byoc__load(dt, k->in[2].data, 0);
+        for (int64_t i = 0; i < n; ++i) byoc__store(dt, o->data, i, (double)(start + (float)i * step));
+    } else if (dt == BYOC_FLOAT64) {
+        double start = byoc__load(dt, k->in[0].data, 0), step = byoc__load(dt, k->in[2].data, 0);
+        for (int64_t i = 0; i < n; ++i) byoc__store(dt, o->data, i, start + (double)i * step);
+    } else {
+        int64_t start = byoc__int_at(dt, (const char *)k->in[0].data), step = byoc__int_at(dt, (const char *)k->in[2].data);
+        for (int64_t i = 0; i < n; ++i) byoc__store_int(dt, o->data, i, start + i * step);
+    }
+    return BYOC_OK;
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -10082,6 +10291,28 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("dyn.nn.pad", 2, 3, INJECTIVE, byoc__attrs_dyn_pad, byoc__rel_dyn_pad,
              "nn.pad with pad_width a (rank, 2) tensor; optional scalar pad value", NONE, byoc__flops_none, 0,
              BYOC__KS(byoc__k_dyn_pad, byoc__ws_pad, byoc__shape_dyn_pad, 0, 0)),
+    BYOC__OP0("dyn.squeeze", 2, 2, INJECTIVE, byoc__rel_dyn_squeeze, "drop the unit axes a tensor names", NONE,
+              byoc__flops_none, 0, BYOC__KS(byoc__k_copy, NULL, byoc__shape_dyn_squeeze, 0, 0)),
+    BYOC__OP0("dyn.expand_dims", 2, 2, INJECTIVE, byoc__rel_dyn_expand_dims,
+              "insert unit axes at the result positions a tensor names (ONNX Unsqueeze)", NONE, byoc__flops_none, 0,
+              BYOC__KS(byoc__k_copy, NULL, byoc__shape_dyn_expand_dims, 0, 0)),
+    BYOC__OP("dyn.sum", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "sum over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_SUM, BYOC__KF)),
+    BYOC__OP("dyn.mean", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "mean over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_MEAN, BYOC__KF)),
+    BYOC__OP("dyn.max", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "maximum over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_RMAX, BYOC__KF)),
+    BYOC__OP("dyn.min", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "minimum over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_RMIN, BYOC__KF)),
+    BYOC__OP("dyn.full", 2, 2, OPAQUE, byoc__attrs_dyn_full, byoc__rel_dyn_full,
+             "a tensor of a shape given as a tensor, filled with a scalar", NONE, byoc__flops_none, 0,
+             BYOC__KS(byoc__k_dyn_full, NULL, byoc__shape_dyn_full, 0, 0)),
+    BYOC__OP0("arange", 3, 3, OPAQUE, byoc__rel_arange, "start, start + step, ... before stop (scalar tensors)", NONE,
+              byoc__flops_none, 0, BYOC__KS(byoc__k_arange, NULL, byoc__shape_arange, 0, 0)),
     /* (end of dynamic) */
 };
 #undef BYOC__KF

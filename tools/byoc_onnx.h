@@ -2954,6 +2954,109 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad_any(byoc_onnx__ctx *c, const char *op) 
     return BYOC_ONNX__OK(c);
 }
 
+/* Squeeze / Unsqueeze (opset 13+) with computed axes */
+BYOC__PRIVATE byoc_result byoc_onnx__squeeze_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__squeeze(c, op);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.squeeze", byoc_onnx__input(c, 0, "data"), c->in[1], NULL);
+    return BYOC_ONNX__OK(c);
+}
+BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__unsqueeze(c, op);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.expand_dims", byoc_onnx__input(c, 0, "data"), c->in[1], NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ReduceSum (opset 13+) with computed axes: dyn.sum; axes of static length 0 are known to be empty */
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__reduce(c, op);
+    byoc_onnx__state *st = c->st;
+    const byoc_type *ta = byoc_onnx__type(c->in[1]);
+    if (!ta || ta->kind != BYOC_TYPE_TENSOR || ta->rank != 1 || ta->dims[0] < 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the reduction's axes must be 1-D");
+    if (ta->dims[0] == 0) { /* no axes, whatever the run: the static conversion of an empty constant */
+        byoc_node *empty = byoc_constant(st->m, ta, NULL, 0);
+        if (!empty) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        empty->checked_type = ta;
+        c->in[1] = empty;
+        return byoc_onnx__reduce(c, op);
+    }
+    char name[32];
+    snprintf(name, sizeof name, "dyn.%s", op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(st->m, &a, "keepdims", byoc_onnx__attr_int(c, "keepdims", 1) != 0);
+    c->out[0] = byoc_onnx__call2(st, name, byoc_onnx__input(c, 0, "data"), c->in[1], &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Split (opset 13+) with computed sizes: part i is a dyn.strided_slice from the sum of the sizes before
+   it (a sum of a static slice of the sizes) to that plus its own size */
+BYOC__PRIVATE byoc_result byoc_onnx__split_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__split(c, op);
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *sizes = byoc_onnx__cast(st, c->in[1], BYOC_INT64);
+    const byoc_type *t = byoc_onnx__type(x), *ts = byoc_onnx__type(sizes);
+    if (!t || !ts) return BYOC_ONNX__OK(c);
+    if (ts->kind != BYOC_TYPE_TENSOR || ts->rank != 1 || ts->dims[0] != c->nout)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Split's split must hold one size per output (%d)",
+                               c->nout);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    int64_t one = 1;
+    byoc_node *ones = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &one), &one, sizeof one);
+    int64_t ax = axis, zero = 0;
+    byoc_node *axes = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &one), &ax, sizeof ax);
+    byoc_node *begin = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &one), &zero, sizeof zero);
+    if (!ones || !axes || !begin) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+    ones->checked_type = axes->checked_type = begin->checked_type = ones->annotation;
+    for (int i = 0; i < c->nout && begin; ++i) {
+        int64_t lo = i, hi = i + 1;
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_ints(st->m, &a, "begin", &lo, 1);
+        byoc_attrs_set_ints(st->m, &a, "end", &hi, 1);
+        byoc_node *end = byoc_onnx__call2(st, "add", begin, byoc_onnx__call1(st, "strided_slice", sizes, &a), NULL);
+        byoc_node *args[5] = {x, begin, end, ones, axes};
+        c->out[i] = byoc_onnx__call(st, "dyn.strided_slice", args, 5, NULL);
+        begin = end;
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* ConstantOfShape with a computed shape: dyn.full of the value attribute (float 0 by default) */
+BYOC__PRIVATE byoc_result byoc_onnx__constant_of_shape_any(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__is_constant_or_absent(c, 0)) return byoc_onnx__constant_of_shape(c, op);
+    byoc_onnx__state *st = c->st;
+    byoc_node *fill = byoc_onnx__scalar(st, BYOC_FLOAT32, 0.0);
+    const byoc_onnx__attr *a = byoc_onnx__attr_get(c, "value");
+    if (a && a->type == BYOC_ONNX__ATTR_TENSOR) {
+        byoc_onnx__tensor t;
+        if (byoc_onnx__parse_tensor(st, a->t, &t) != BYOC_OK) return st->diag->code;
+        byoc_node *v = byoc_onnx__tensor_constant(st, &t, "ConstantOfShape's value");
+        byoc_onnx__tensor_free(&t);
+        if (!v) return BYOC_ONNX__OK(c);
+        if (byoc_type_num_elements(v->annotation) != 1)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape's value must hold one element");
+        fill = byoc_constant(st->m, byoc_tensor_type(st->m, v->annotation->dtype, 0, NULL), v->data,
+                             byoc_dtype_size(v->annotation->dtype));
+        if (!fill) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        fill->checked_type = fill->annotation;
+    }
+    c->out[0] = byoc_onnx__call2(st, "dyn.full", fill, c->in[0], NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Range with computed bounds: arange */
+BYOC__PRIVATE byoc_result byoc_onnx__range_any(byoc_onnx__ctx *c, const char *op) {
+    int constant = 1;
+    for (int i = 0; i < 3; ++i) constant &= byoc_onnx__is_constant_or_absent(c, i);
+    if (constant) return byoc_onnx__range(c, op);
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "start"), byoc_onnx__input(c, 1, "limit"),
+                          byoc_onnx__input(c, 2, "delta")};
+    c->out[0] = byoc_onnx__call(c->st, "arange", args, 3, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
 /* NonZero: argwhere's (count, rank) int32 rows as ONNX's (rank, count) int64 */
 BYOC__PRIVATE byoc_result byoc_onnx__nonzero(byoc_onnx__ctx *c, const char *op) {
     (void)op;
@@ -3040,7 +3143,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"IsInf", byoc_onnx__is_nan_inf, "IsInf"},
     {"IsNaN", byoc_onnx__is_nan_inf, "IsNaN"},
     {"MeanVarianceNormalization", byoc_onnx__mvn, NULL},
-    {"Range", byoc_onnx__range, NULL},
     {"ReduceL1", byoc_onnx__reduce_composite, "ReduceL1"},
     {"ReduceL2", byoc_onnx__reduce_composite, "ReduceL2"},
     {"ReduceLogSum", byoc_onnx__reduce_composite, "ReduceLogSum"},
@@ -3063,7 +3165,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Ceil", byoc_onnx__unary, "ceil"},
     {"Concat", byoc_onnx__concat, NULL},
     {"Constant", byoc_onnx__constant, NULL},
-    {"ConstantOfShape", byoc_onnx__constant_of_shape, NULL},
     {"Conv", byoc_onnx__conv, NULL},
     {"ConvTranspose", byoc_onnx__conv_transpose, NULL},
     {"DepthToSpace", byoc_onnx__depth_to_space, NULL},
@@ -3104,19 +3205,15 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"ReduceMax", byoc_onnx__reduce, "max"},
     {"ReduceMean", byoc_onnx__reduce, "mean"},
     {"ReduceMin", byoc_onnx__reduce, "min"},
-    {"ReduceSum", byoc_onnx__reduce, "sum"},
     {"Relu", byoc_onnx__unary, "nn.relu"},
     {"Shape", byoc_onnx__shape, NULL},
     {"Sigmoid", byoc_onnx__unary, "sigmoid"},
     {"Softmax", byoc_onnx__softmax, "nn.softmax"},
-    {"Split", byoc_onnx__split, NULL},
     {"Sqrt", byoc_onnx__unary, "sqrt"},
-    {"Squeeze", byoc_onnx__squeeze, NULL},
     {"Sub", byoc_onnx__binary, "subtract"},
     {"Sum", byoc_onnx__variadic, "add"},
     {"Tanh", byoc_onnx__unary, "tanh"},
     {"Transpose", byoc_onnx__transpose_op, NULL},
-    {"Unsqueeze", byoc_onnx__unsqueeze, NULL},
     {"Where", byoc_onnx__where, NULL},
     /* ---- math ---- */
     /* (end of math) */
@@ -3133,14 +3230,20 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* ---- dynamic ---- */
     {"Clip", byoc_onnx__clip_any, NULL},
     {"Compress", byoc_onnx__compress, "argwhere"},
+    {"ConstantOfShape", byoc_onnx__constant_of_shape_any, "dyn.full"},
     {"Expand", byoc_onnx__expand_any, "dyn.broadcast_to"},
     {"NonMaxSuppression", byoc_onnx__nms, "vision.all_class_non_max_suppression"},
     {"NonZero", byoc_onnx__nonzero, "argwhere"},
     {"Pad", byoc_onnx__pad_any, "dyn.nn.pad"},
+    {"Range", byoc_onnx__range_any, "arange"},
+    {"ReduceSum", byoc_onnx__reduce_any, "sum"}, /* dyn.sum for computed axes */
     {"Reshape", byoc_onnx__reshape_any, "dyn.reshape"},
     {"Slice", byoc_onnx__slice_any, "dyn.strided_slice"},
+    {"Split", byoc_onnx__split_any, "dyn.strided_slice"},
+    {"Squeeze", byoc_onnx__squeeze_any, "dyn.squeeze"},
     {"Tile", byoc_onnx__tile_any, "dyn.tile"},
     {"Unique", byoc_onnx__unique, "unique"},
+    {"Unsqueeze", byoc_onnx__unsqueeze_any, "dyn.expand_dims"},
     /* (end of dynamic) */
 };
 
