@@ -422,6 +422,91 @@ static void test_dyn_strided_slice_and_pad(void) {
     CHECK_CONTAINS(d.message, "pad_width must be (2, 2)");
 }
 
+static void test_dyn_squeeze_and_expand_dims(void) {
+    byoc_diag d;
+    char buf[128], why[1024];
+    byoc_module *m = typed("fn (%x: Tensor[(1, 3, 1), float32], %a: Tensor[(2,), int64]) {\n"
+                           "  (dyn.squeeze(%x, %a), dyn.expand_dims(%x, %a))\n}",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "(Tensor[(?,), float32], Tensor[(?, ?, ?, ?, ?), float32])"), "got %s", buf);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    float xs[3] = {1, 2, 3};
+    int64_t dims[3] = {1, 3, 1}, two = 2, axes[2] = {0, -1};
+    byoc_node *out = run2(m, tensor(m, BYOC_FLOAT32, 3, dims, xs), tensor(m, BYOC_INT64, 1, &two, axes), &d);
+    CHECKF(out != NULL, "%s", d.message);
+    byoc_type_to_string(out->args[0]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(3,), float32]"), "got %s", buf);
+    byoc_type_to_string(out->args[1]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(1, 1, 3, 1, 1), float32]"), "got %s", buf);
+    CHECK(byoc_constant_f32(out->args[1], 2) == 3.0f);
+    int64_t middle[2] = {0, 1}; /* axis 1 has extent 3 */
+    CHECK(run2(m, tensor(m, BYOC_FLOAT32, 3, dims, xs), tensor(m, BYOC_INT64, 1, &two, middle), &d) == NULL);
+    CHECK_CONTAINS(d.message, "dyn.squeeze: axis 1 has extent 3, not 1");
+    byoc_module_destroy(m);
+}
+
+static void test_dyn_reductions(void) {
+    byoc_diag d;
+    char buf[128], why[1024];
+    byoc_module *m = typed("fn (%x: Tensor[(2, 3), int32], %a: Tensor[(1,), int64]) {\n"
+                           "  (dyn.sum(%x, %a), dyn.max(%x, %a, keepdims=True))\n}",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "(Tensor[(?,), int32], Tensor[(?, ?), int32])"), "got %s", buf);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    int32_t xs[6] = {1, 2, 3, 4, 5, 6};
+    int64_t dims[2] = {2, 3}, one = 1, axis = -1;
+    byoc_node *out = run2(m, tensor(m, BYOC_INT32, 2, dims, xs), tensor(m, BYOC_INT64, 1, &one, &axis), &d);
+    CHECKF(out != NULL, "%s", d.message);
+    static const int64_t sums[] = {6, 15}, maxes[] = {3, 6};
+    int ok = 1;
+    check_ints(out->args[0], sums, 2, why, sizeof why, &ok);
+    check_ints(out->args[1], maxes, 2, why, sizeof why, &ok);
+    CHECKF(ok, "%s", why);
+    byoc_type_to_string(out->args[1]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(2, 1), int32]"), "got %s", buf);
+    axis = 2;
+    CHECK(run2(m, tensor(m, BYOC_INT32, 2, dims, xs), tensor(m, BYOC_INT64, 1, &one, &axis), &d) == NULL);
+    CHECK_CONTAINS(d.message, "dyn.sum: axes[0]=2 is out of range for rank 2");
+    byoc_module_destroy(m);
+    /* no axes: every axis, a static result */
+    m = typed("fn (%x: Tensor[(2, 3), int32], %a: Tensor[(0,), int64]) { dyn.sum(%x, %a) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "int32"), "got %s", buf);
+    byoc_module_destroy(m);
+}
+
+static void test_dyn_full_and_arange(void) {
+    byoc_diag d;
+    char buf[128], why[1024];
+    byoc_module *m = typed("fn (%s: Tensor[(2,), int64], %a: int64, %b: int64, %c: int64) {\n"
+                           "  (dyn.full(7i64, %s, dtype=\"float32\"), arange(%a, %b, %c))\n}",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "(Tensor[(?, ?), float32], Tensor[(?,), int64])"), "got %s", buf);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    int64_t two = 2, shape[2] = {2, 3}, start = 10, stop = 3, step = -3;
+    byoc_node *in[4] = {tensor(m, BYOC_INT64, 1, &two, shape), tensor(m, BYOC_INT64, 0, NULL, &start),
+                        tensor(m, BYOC_INT64, 0, NULL, &stop), tensor(m, BYOC_INT64, 0, NULL, &step)};
+    byoc_node *out = NULL;
+    CHECKF(byoc_module_evaluate(m, in, 4, &out, &d) == BYOC_OK, "%s", d.message);
+    byoc_type_to_string(out->args[0]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(2, 3), float32]"), "got %s", buf);
+    CHECK(byoc_constant_f32(out->args[0], 5) == 7.0f);
+    static const int64_t range[] = {10, 7, 4};
+    int ok = 1;
+    check_ints(out->args[1], range, 3, why, sizeof why, &ok);
+    CHECKF(ok, "%s", why);
+    step = 0;
+    in[3] = tensor(m, BYOC_INT64, 0, NULL, &step);
+    CHECK(byoc_module_evaluate(m, in, 4, &out, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "arange: step is 0");
+    byoc_module_destroy(m);
+    CHECK(typed("fn (%a: int64, %b: int32) { arange(%a, %b, %a) }", buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "must share a numeric dtype");
+}
+
 /* a chain: the shape computed by the graph, data-dependent extents flowing into static-shape ops */
 static void test_dynamic_chain(void) {
     byoc_diag d;
@@ -456,7 +541,8 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_argwhere),                  TEST_ENTRY(test_unique),
         TEST_ENTRY(test_non_max_suppression),       TEST_ENTRY(test_dyn_reshape),
         TEST_ENTRY(test_dyn_broadcast_to_and_tile), TEST_ENTRY(test_dyn_strided_slice_and_pad),
-        TEST_ENTRY(test_dynamic_chain),
+        TEST_ENTRY(test_dyn_squeeze_and_expand_dims), TEST_ENTRY(test_dyn_reductions),
+        TEST_ENTRY(test_dyn_full_and_arange),         TEST_ENTRY(test_dynamic_chain),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
