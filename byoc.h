@@ -859,6 +859,8 @@ typedef struct byoc_backend_spec {
     const char *const *dtypes; /* `dtypes` line: the dtypes every tensor of an op it takes must have (NULL: any), which
                                      also set the device's (byoc_sim.h) */
     int ndtypes;
+    int dynamic_shapes; /* `dynamic_shapes` line: it takes ops whose types have '?' extents (else they stay
+                           on the host, with that reason in the placement report) */
 } byoc_backend_spec;
 
 BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag);
@@ -12887,6 +12889,20 @@ BYOC__PRIVATE int byoc__dtypes_accept(const byoc_backend_spec *b, const byoc_nod
     return 1;
 }
 
+/* ops with '?' extents in their types stay on the host unless the backend declares dynamic_shapes */
+BYOC__PRIVATE int byoc__shapes_accept(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
+    for (int i = -1; !b->dynamic_shapes && i < call->nargs; ++i) {
+        const byoc_type *t = i < 0 ? call->checked_type : call->args[i]->checked_type;
+        if (!t || byoc_type_is_static(t)) continue;
+        char ty[120], who[16] = "out";
+        byoc_type_to_string(t, ty, sizeof ty);
+        if (i >= 0) snprintf(who, sizeof who, "arg%d", i);
+        snprintf(reason, cap, "dynamic shape: %s is %s (the backend does not declare dynamic_shapes)", who, ty);
+        return 0;
+    }
+    return 1;
+}
+
 BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
     if (!b || !call) return 0;
     char scratch[8];
@@ -12897,7 +12913,7 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
     for (int i = 0; i < b->nsupport && !sup; ++i)
         if (!strcmp(b->support[i].op, call->op->def.name)) sup = &b->support[i];
     if (!sup) { snprintf(reason, cap, "unsupported op"); return 0; }
-    if (!byoc__dtypes_accept(b, call, reason, cap)) return 0;
+    if (!byoc__shapes_accept(b, call, reason, cap) || !byoc__dtypes_accept(b, call, reason, cap)) return 0;
     return byoc__support_accepts(sup, call, reason, cap);
 }
 
@@ -12978,7 +12994,7 @@ BYOC__PRIVATE const byoc_node *byoc__match_declined(const byoc_backend_spec *b, 
     for (int i = 0; i < byoc__match_size(mt); ++i) {
         const byoc_node *x = byoc__match_op_call(mt, i);
         const byoc_op_support *sup = x ? byoc__support_of(b, ops, x->op) : NULL;
-        if (x && !byoc__dtypes_accept(b, x, reason, cap)) return x;
+        if (x && (!byoc__shapes_accept(b, x, reason, cap) || !byoc__dtypes_accept(b, x, reason, cap))) return x;
         if (sup && !byoc__support_accepts(sup, x, reason, cap)) return x;
     }
     if (e && e->check == byoc__pattern_requires_check)
@@ -13406,9 +13422,9 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
         const char *arg = kwe;
         while (arg < le && (byoc__is_space(*arg) || *arg == '\n')) arg++;
         int arg_col = (int)(arg - ls) + 1;
-        static const char *const known[] = {"kind",   "priority", "dtypes",   "option",
-                                            "define", "pattern",  "supports", "fusion"};
-        for (int k = 0; k < 8 && !b->name; ++k)
+        static const char *const known[] = {"kind",   "priority", "dtypes",   "option",        "define",
+                                            "pattern", "supports", "fusion", "dynamic_shapes"};
+        for (int k = 0; k < 9 && !b->name; ++k)
             if (kwlen == strlen(known[k]) &&
                 !memcmp(kw, known[k], kwlen)) { /* the name first: everything after belongs to it */
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: 'backend NAME' must come first, before '%s'",
@@ -13720,10 +13736,12 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             }
             if (!option_line) option_line = dline;
             byoc_attrs_set(arena, &b->options, oname, &v);
+        } else if (kwlen == 14 && !memcmp(kw, "dynamic_shapes", 14)) {
+            b->dynamic_shapes = 1;
         } else {
             byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0,
                        "%s:%d:1: unknown directive '%.*s' (expected backend, kind, priority, dtypes, option, define, "
-                       "pattern, supports or fusion)",
+                       "pattern, supports, fusion or dynamic_shapes)",
                        fname, dline, (int)(kwlen > 40 ? 40 : kwlen), kw);
             failed = 1;
         }

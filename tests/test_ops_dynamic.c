@@ -507,6 +507,51 @@ static void test_dyn_full_and_arange(void) {
     CHECK_CONTAINS(d.message, "must share a numeric dtype");
 }
 
+/* ---- placement: ops with '?' stay on the host unless the backend declares dynamic_shapes ---- */
+static const byoc_placement *placement_of(const byoc_placement_report *r, const char *op, int nth) {
+    for (int i = 0; i < r->count; ++i)
+        if (!strcmp(r->nodes[i].op, op) && nth-- == 0) return &r->nodes[i];
+    return NULL;
+}
+
+static void test_placement_keeps_dynamic_ops_on_host(void) {
+    static const char *const specs[2] = {"backend acc\nsupports nn.relu\n",
+                                         "backend acc\ndynamic_shapes\nsupports nn.relu\n"};
+    for (int declared = 0; declared < 2; ++declared) {
+        byoc_diag d;
+        char buf[128];
+        byoc_module *m = typed("fn (%x: Tensor[(?, 4), float32], %y: Tensor[(2, 4), float32]) {\n"
+                               "  (nn.relu(%x), nn.relu(%y))\n}",
+                               buf, sizeof buf, &d);
+        CHECKF(m != NULL, "%s", d.message);
+        byoc_backend_spec *b = byoc_backend_parse(specs[declared], strlen(specs[declared]), "acc.backend", &d);
+        CHECKF(b != NULL, "%s", d.message);
+        CHECK(b->dynamic_shapes == declared);
+        const byoc_backend_spec *bs[1] = {b};
+        byoc_partition_options o;
+        memset(&o, 0, sizeof o);
+        o.backends = bs;
+        o.nbackends = 1;
+        byoc_placement_report *r = NULL;
+        CHECKF(byoc_partition_greedy(m, &o, &r, &d) == BYOC_OK, "%s", d.message);
+        const byoc_placement *dyn = placement_of(r, "nn.relu", 0), *fixed = placement_of(r, "nn.relu", 1);
+        CHECK(dyn && fixed);
+        CHECKF(!strcmp(fixed->backend, "acc"), "the static relu went to %s", fixed->backend);
+        if (declared) CHECKF(!strcmp(dyn->backend, "acc"), "the dynamic relu went to %s", dyn->backend);
+        else {
+            CHECKF(!strcmp(dyn->backend, "host"), "the dynamic relu went to %s", dyn->backend);
+            CHECK(dyn->ndeclined == 1);
+            CHECK_CONTAINS(dyn->declined[0].reason, "dynamic shape: out is Tensor[(?, 4), float32]");
+            char *text = byoc_placement_report_format(r, "report", NULL);
+            CHECK_CONTAINS(text, "the backend does not declare dynamic_shapes");
+            byoc_free(r->arena, text);
+        }
+        byoc_placement_report_free(r);
+        byoc_backend_free(b);
+        byoc_module_destroy(m);
+    }
+}
+
 /* a chain: the shape computed by the graph, data-dependent extents flowing into static-shape ops */
 static void test_dynamic_chain(void) {
     byoc_diag d;
@@ -543,6 +588,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dyn_broadcast_to_and_tile), TEST_ENTRY(test_dyn_strided_slice_and_pad),
         TEST_ENTRY(test_dyn_squeeze_and_expand_dims), TEST_ENTRY(test_dyn_reductions),
         TEST_ENTRY(test_dyn_full_and_arange),         TEST_ENTRY(test_dynamic_chain),
+        TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
