@@ -15437,20 +15437,6 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
 BYOC__PRIVATE const byoc_type **byoc__type_array(const byoc_type **small, int n) {
     return n <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n));
 }
-/* the type of a value (a constant, or a tuple of values, which gets it as its checked type) */
-BYOC__PRIVATE const byoc_type *byoc__value_type(byoc_module *m, byoc_node *v, int depth) {
-    if (!v || depth > 16) return NULL;
-    if (v->kind == BYOC_NODE_CONSTANT) return v->annotation;
-    if (v->kind != BYOC_NODE_TUPLE) return v->checked_type;
-    const byoc_type *small[16], **f = byoc__type_array(small, v->nargs);
-    int ok = f != NULL;
-    for (int i = 0; ok && i < v->nargs; ++i) ok = (f[i] = byoc__value_type(m, v->args[i], depth + 1)) != NULL;
-    const byoc_type *t = ok ? byoc_tuple_type(m, f, v->nargs) : NULL;
-    if (f != small) BYOC_FREE((void *)f);
-    if (t) v->checked_type = t;
-    return t;
-}
-
 /* t with the extents of the flattened tensors dims[*at...] (what a shape function computed) */
 BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_type *t, const byoc_tensor *dims,
                                                     int *at) {
@@ -15466,15 +15452,20 @@ BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_t
     return r;
 }
 
-/* Relay's shape functions: the concrete result type of a call whose types hold '?', from its argument
-   values: the type relation applied to their concrete types, then the op's data-dependent shape
-   function for the extents that still are '?'. NULL with diag filled when neither settles them. */
-BYOC__PRIVATE const byoc_type *byoc__concrete_result_type(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
-                                                          byoc_diag *diag) {
+/* Relay's shape functions: the concrete result type of a call whose types hold '?' for one run, from
+   in[] (its flattened argument tensors, with data): the type relation applied to the arguments' types
+   of this run, then the op's shape function for the extents that still are '?'. NULL with diag filled
+   when neither settles them or the values break the relation. */
+BYOC__PRIVATE const byoc_type *byoc__run_time_type(byoc_module *m, const byoc_node *call, const byoc_tensor *in,
+                                                   int nin, byoc_diag *diag) {
     const char *name = call->op->def.name;
     const byoc_type *small[16] = {0}, **at = byoc__type_array(small, call->nargs);
-    int ok = at != NULL;
-    for (int i = 0; ok && i < call->nargs; ++i) ok = (at[i] = byoc__value_type(m, vals[i], 0)) != NULL;
+    int ok = at != NULL, k_at = 0;
+    for (int i = 0; ok && i < call->nargs; ++i) {
+        const byoc_type *declared = byoc__arg_type(call->args[i]);
+        ok = declared && byoc__type_tensors(declared, NULL, 0, k_at, 0) <= nin &&
+             (at[i] = byoc__type_with_dims(m, declared, in, &k_at)) != NULL;
+    }
     byoc_type_rel_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.m = m;
@@ -15484,7 +15475,7 @@ BYOC__PRIVATE const byoc_type *byoc__concrete_result_type(byoc_module *m, const 
     if (at != small) BYOC_FREE((void *)at);
     if (!t) {
         byoc__diag(diag, ok ? BYOC_ERR_TYPE : BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: at run time: %s", name,
-                   ctx.failed ? ctx.message : "the arguments are not values");
+                   ctx.failed ? ctx.message : "the arguments do not match the call's types");
         return NULL;
     }
     if (byoc_type_is_static(t)) return t;
@@ -15497,57 +15488,92 @@ BYOC__PRIVATE const byoc_type *byoc__concrete_result_type(byoc_module *m, const 
                    buf);
         return NULL;
     }
-    int nin = 0, nout = byoc__type_tensors(t, NULL, 0, 0, 0);
-    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(vals[i], NULL, 0, nin, 0, 0);
-    byoc_tensor *ts = nin >= 0 && nout >= 0
-                          ? (byoc_tensor *)BYOC_CALLOC((size_t)(nin + nout + 1), sizeof(byoc_tensor)) : NULL;
-    if (!ts) {
-        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not values", name);
+    int nout = byoc__type_tensors(t, NULL, 0, 0, 0);
+    byoc_tensor *out = nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
+    if (!out) {
+        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name);
         return NULL;
     }
-    int k_at = 0;
-    for (int i = 0; i < call->nargs; ++i) k_at = byoc__value_tensors(vals[i], ts, nin, k_at, 0, 0);
-    byoc__type_tensors(t, ts + nin, nout, 0, 0);
+    byoc__type_tensors(t, out, nout, 0, 0);
     byoc__kctx k;
     memset(&k, 0, sizeof k);
     k.call = call;
     k.name = name;
     k.code = def->code;
-    k.in = ts;
+    k.in = in;
     k.nin = nin;
-    k.out = ts + nin;
+    k.out = out;
     k.nout = nout;
     k.diag = diag;
     const byoc_type *r = NULL;
     if (def->shape(&k) == BYOC_OK) {
         k_at = 0;
-        r = byoc__type_with_dims(m, t, ts + nin, &k_at);
-        if (!r || !byoc_type_is_static(r))
+        r = byoc__type_with_dims(m, t, out, &k_at);
+        if (!r || !byoc_type_is_static(r)) {
             byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, call->id, "%s: the shape function left %s unsettled", name, buf);
-        if (r && !byoc_type_is_static(r)) r = NULL;
+            r = NULL;
+        }
     }
-    BYOC_FREE(ts);
+    BYOC_FREE(out);
     return r;
 }
 
-/* runs a call whose types hold '?' on a copy of it typed with the concrete types of this run */
-BYOC__PRIVATE byoc_node *byoc__kernel_run_dynamic(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
-                                                  byoc_diag *diag) {
-    const byoc_type *t = byoc__concrete_result_type(m, call, vals, diag);
-    if (!t) return NULL;
-    byoc_node *small[16], **args = call->nargs <= 16 ? small
-                                  : BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)call->nargs));
-    if (!args) {
-        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", call->op->def.name);
-        return NULL;
+/* Runs a call's kernel typed for one run: its arguments as in[] are, its result as t (from
+   byoc__run_time_type). The kernel sees a copy of the call and of its argument nodes with these types. */
+BYOC__PRIVATE byoc_result byoc__kernel_run_retyped(byoc_module *m, const byoc_node *call, const byoc_type *t,
+                                                   const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
+                                                   byoc_diag *diag) {
+    byoc_node local[8], *small[8];
+    byoc_node *copies = call->nargs <= 8 ? local : (byoc_node *)BYOC_MALLOC(sizeof(byoc_node) * (size_t)call->nargs);
+    byoc_node **args = call->nargs <= 8 ? small : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)call->nargs);
+    byoc_result r = copies && args ? BYOC_OK
+                                   : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory",
+                                                call->op->def.name);
+    int at = 0;
+    for (int i = 0; r == BYOC_OK && i < call->nargs; ++i) {
+        copies[i] = *call->args[i];
+        copies[i].checked_type = byoc__type_with_dims(m, byoc__arg_type(call->args[i]), in, &at);
+        args[i] = &copies[i];
+        if (!copies[i].checked_type)
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", call->op->def.name);
     }
-    for (int i = 0; i < call->nargs; ++i) args[i] = vals[i];
-    byoc_node concrete = *call;
-    concrete.args = args;
-    concrete.checked_type = t;
-    byoc_node *r = byoc__kernel_run_constants(m, &concrete, vals, diag);
+    if (r == BYOC_OK) {
+        byoc_node concrete = *call;
+        concrete.args = args;
+        concrete.checked_type = t;
+        r = byoc_kernel_run(&concrete, in, nin, out, nout, NULL, diag);
+    }
+    if (copies != local) BYOC_FREE(copies);
     if (args != small) BYOC_FREE(args);
     return r;
+}
+
+/* runs a call whose types hold '?' on argument values, its result allocated for this run */
+BYOC__PRIVATE byoc_node *byoc__kernel_run_dynamic(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
+                                                  byoc_diag *diag) {
+    const char *name = call->op->def.name;
+    int nin = 0;
+    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(vals[i], NULL, 0, nin, 0, 0);
+    byoc_tensor *in = nin >= 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nin + 1, sizeof(byoc_tensor)) : NULL;
+    if (!in) {
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not values", name);
+        return NULL;
+    }
+    int at = 0;
+    for (int i = 0; i < call->nargs; ++i) at = byoc__value_tensors(vals[i], in, nin, at, 0, 0);
+    const byoc_type *t = byoc__run_time_type(m, call, in, nin, diag);
+    int nout = t ? byoc__type_tensors(t, NULL, 0, 0, 0) : 0;
+    byoc_tensor *out = t && nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
+    byoc_node *result = NULL;
+    at = 0;
+    if (out) result = byoc__result_constants(m, t, out, &at);
+    if (t && !result)
+        byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
+                   m->has_error ? m->error.message : "out of memory");
+    if (result && byoc__kernel_run_retyped(m, call, t, in, nin, out, nout, diag) != BYOC_OK) result = NULL;
+    BYOC_FREE(in);
+    BYOC_FREE(out);
+    return result;
 }
 
 /* 1 when a call's types have '?' (its result or an argument's) */
