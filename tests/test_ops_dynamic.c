@@ -1,7 +1,8 @@
 /* Unit tests of dynamic shapes: '?' dims (BYOC_DIM_ANY) in the text format and in type inference,
    evaluation with run-time shapes, the data-dependent ops (argwhere, unique, non-max suppression) and
-   the dyn.* ops whose shape operand is a tensor. Public API only. */
-#include "byoc.h"
+   the dyn.* ops whose shape operand is a tensor, placement, and byoc_sim.h's runtime allocating '?'
+   results at run time. Public API only. */
+#include "byoc_sim.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -552,6 +553,58 @@ static void test_placement_keeps_dynamic_ops_on_host(void) {
     }
 }
 
+/* ---- byoc_sim.h: '?' results allocated at run time, static ones in the arena ---- */
+static void test_sim_runtime_allocates_dynamic_results(void) {
+    byoc_diag d;
+    char buf[128];
+    byoc_module *m = typed("fn (%x: Tensor[(?, 3), float32]) {\n"
+                           "  %0 = nn.relu(%x);\n"
+                           "  %1 = argwhere(%0);\n"
+                           "  %2 = sum(cast(%1, dtype=\"float32\"), axis=[0]);\n"
+                           "  (%2, %1, nn.relu(%2))\n}",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    byoc_sim_program *p = byoc_sim_lower(m, NULL, &d);
+    CHECKF(p != NULL, "%s", d.message);
+    const byoc_sim_io *in = byoc_sim_input(p, 0);
+    CHECK(in && in->rank == 2 && in->dims[0] == BYOC_DIM_ANY && in->dims[1] == 3);
+    int dynamic = 0, arena = 0;
+    for (int b = 0; b < byoc_sim_buffer_count(p); ++b) {
+        byoc_sim_buffer_kind kind = byoc_sim_buffer(p, b).kind;
+        dynamic += kind == BYOC_SIM_BUFFER_DYNAMIC;
+        arena += kind == BYOC_SIM_BUFFER_ARENA || kind == BYOC_SIM_BUFFER_OUTPUT;
+    }
+    CHECKF(dynamic == 3 && arena >= 2, "%d dynamic buffers, %d in the arena or outputs", dynamic, arena);
+    for (int run = 0; run < 2; ++run) { /* two runs of different shapes */
+        float xs[9] = {1, -1, 2, -2, 3, -3, 0, 0, 4};
+        byoc_tensor x = {BYOC_FLOAT32, 2, {run ? 3 : 2, 3}, xs}, out[3];
+        CHECKF(byoc_sim_run(p, &x, 1, out, 3, &d) == BYOC_OK, "run %d: %s", run, d.message);
+        /* positives at (0,0) (0,2) (1,1), and (2,2) in the second run */
+        int64_t rows = run ? 4 : 3;
+        CHECKF(out[1].rank == 2 && out[1].dims[0] == rows && out[1].dims[1] == 2, "run %d: %lld rows", run,
+               (long long)out[1].dims[0]);
+        const float *sum = (const float *)out[0].data;
+        CHECKF(out[0].dims[0] == 2 && sum[0] == (run ? 3.0f : 1.0f) && sum[1] == (run ? 5.0f : 3.0f),
+               "run %d: sums %g %g", run, sum[0], sum[1]);
+        const int32_t *coords = (const int32_t *)out[1].data;
+        CHECK(coords[2] == 0 && coords[3] == 2);
+    }
+    float wrong[4] = {0};
+    byoc_tensor x = {BYOC_FLOAT32, 2, {2, 2}, wrong};
+    CHECK(byoc_sim_run(p, &x, 1, NULL, 0, &d) == BYOC_ERR_TYPE);
+    CHECK_CONTAINS(d.message, "expected Tensor[(?, 3), float32], got Tensor[(2, 2), float32]");
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECK(byoc_sim_executable_save(p, NULL, &bytes, &size, &d) == BYOC_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(d.message, "values of '?' shape");
+    byoc_sim_program_destroy(p);
+    /* inside a fused group '?' is refused, naming why */
+    CHECK(byoc_fuse_ops(m, 256, &d) == BYOC_OK);
+    CHECK(byoc_sim_lower(m, NULL, &d) == NULL);
+    CHECK_CONTAINS(d.message, "only inputs and host op calls outside fused groups and partitions may have '?' dims");
+    byoc_module_destroy(m);
+}
+
 /* a chain: the shape computed by the graph, data-dependent extents flowing into static-shape ops */
 static void test_dynamic_chain(void) {
     byoc_diag d;
@@ -588,7 +641,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dyn_broadcast_to_and_tile), TEST_ENTRY(test_dyn_strided_slice_and_pad),
         TEST_ENTRY(test_dyn_squeeze_and_expand_dims), TEST_ENTRY(test_dyn_reductions),
         TEST_ENTRY(test_dyn_full_and_arange),         TEST_ENTRY(test_dynamic_chain),
-        TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host),
+        TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host), TEST_ENTRY(test_sim_runtime_allocates_dynamic_results),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
