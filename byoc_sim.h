@@ -7341,16 +7341,22 @@ BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
     for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
 }
 
-BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes,
-                                                  size_t *size, byoc_diag *diag) {
-    if (bytes) *bytes = NULL;
-    if (size) *size = 0;
-    if (!p || !bytes || !size) return byoc__null_arg(diag, __func__, !p ? "program" : "output");
+/* executables hold static plans: a program with values of '?' shape is refused */
+BYOC__SIM_PRIVATE byoc_result byoc__exe_refuse_dynamic(const byoc_sim_program *p, byoc_diag *diag) {
     for (int v = 0; v < p->nvalues; ++v)
         if (p->values[v].dynamic)
             return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL,
                                   "byoc_sim_executable_save: the program has values of '?' shape (allocated at run "
                                   "time), which executables do not hold");
+    return BYOC_OK;
+}
+
+BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes,
+                                                  size_t *size, byoc_diag *diag) {
+    if (bytes) *bytes = NULL;
+    if (size) *size = 0;
+    if (!p || !bytes || !size) return byoc__null_arg(diag, __func__, !p ? "program" : "output");
+    if (byoc__exe_refuse_dynamic(p, diag) != BYOC_OK) return BYOC_ERR_UNSUPPORTED;
     byoc_module *m = p->m;
     byoc__exe_out_section *sec = NULL;
     int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */
