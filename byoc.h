@@ -9821,7 +9821,8 @@ BYOC__PRIVATE byoc_result byoc__dyn_axes(byoc__kctx *k, const byoc_tensor *axes,
     for (int d = 0; d < rank; ++d) picked[d] = 0;
     for (int i = 0; i < n; ++i) {
         int64_t a = ax[i] < 0 ? ax[i] + rank : ax[i];
-        if (a < 0 || a >= rank) return byoc__kbad(k, "axes[%d]=%lld is out of range for rank %d", i, (long long)ax[i], rank);
+        if (a < 0 || a >= rank)
+            return byoc__kbad(k, "axes[%d]=%lld is out of range for rank %d", i, (long long)ax[i], rank);
         if (picked[a]++) return byoc__kbad(k, "axis %lld is given twice", (long long)a);
     }
     return BYOC_OK;
@@ -9921,7 +9922,8 @@ static byoc_result byoc__shape_dyn_full(byoc__kctx *k) {
     int64_t want[BYOC_MAX_RANK], total = 1;
     int len = byoc__operand_ints(&k->in[1], want);
     for (int d = 0; d < len; ++d) {
-        if (want[d] < 0 || want[d] > BYOC_MAX_DIM) return byoc__kbad(k, "shape[%d]=%lld is not a size", d, (long long)want[d]);
+        if (want[d] < 0 || want[d] > BYOC_MAX_DIM)
+            return byoc__kbad(k, "shape[%d]=%lld is not a size", d, (long long)want[d]);
         if (want[d] && total > INT64_MAX / want[d]) return byoc__kbad(k, "the shape has too many elements");
         total *= want[d];
         k->out[0].dims[d] = want[d];
@@ -10001,7 +10003,8 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
         double start = byoc__load(dt, k->in[0].data, 0), step = byoc__load(dt, k->in[2].data, 0);
         for (int64_t i = 0; i < n; ++i) byoc__store(dt, o->data, i, start + (double)i * step);
     } else {
-        int64_t start = byoc__int_at(dt, (const char *)k->in[0].data), step = byoc__int_at(dt, (const char *)k->in[2].data);
+        int64_t start = byoc__int_at(dt, (const char *)k->in[0].data),
+                step = byoc__int_at(dt, (const char *)k->in[2].data);
         for (int64_t i = 0; i < n; ++i) byoc__store_int(dt, o->data, i, start + i * step);
     }
     return BYOC_OK;

@@ -2652,7 +2652,8 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         const byoc_sim_io *io = &p->inputs[i].io;
         const byoc_tensor *t = &inputs[i];
         int same = t->dtype == io->dtype && t->rank == io->rank;
-        for (int j = 0; same && j < io->rank; ++j) same = t->dims[j] == io->dims[j] || (io->dims[j] < 0 && t->dims[j] >= 0);
+        for (int j = 0; same && j < io->rank; ++j) /* a '?' takes any extent */
+            same = t->dims[j] == io->dims[j] || (io->dims[j] < 0 && t->dims[j] >= 0);
         if (!same) {
             char want[160], got[160];
             byoc__sim_shape_string(io->dtype, io->rank, io->dims, want, sizeof want);
@@ -2672,7 +2673,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
     for (int i = 0; i < ninputs; ++i) {
         p->buffers[p->values[p->inputs[i].value].buffer].data = inputs[i].data;
-        byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims (an input's storage is the caller's) */
+        byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims, the caller's storage */
     }
     void *ws = byoc__sim_aligned(p->workspace_block);
     for (int i = 0; i < p->nkernels; ++i) {

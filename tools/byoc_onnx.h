@@ -37,6 +37,10 @@
      compute shapes fold away), up to max_constant_bytes per tensor.
    - Every IR node built for an ONNX node carries the span "onnx:NAME" (its name, or its first output's
      name when unnamed); graph inputs carry their input name.
+   - Shape-like inputs the graph computes (Reshape's shape, Slice's starts, Pad's pads, ReduceSum's axes,
+     ...) import as Relay's dyn.* ops, whose result extents are '?' until a run; NonZero, Compress, Unique
+     and NonMaxSuppression give '?' extents the data decides (byoc.h's "Dynamic shapes"). Such calls
+     on constants are evaluated at import like any other.
    - Symbolic input dims take values from options (dims by name, or whole input shapes) or
      free_dim_default; otherwise the import fails naming the input and the dim.
    - Hostile files: every length, count, varint, wire type and dim is checked against the bytes
@@ -976,6 +980,19 @@ BYOC__PRIVATE byoc_node *byoc_onnx__note(byoc_onnx__state *st, byoc_node *n) {
    when it cannot. */
 BYOC__PRIVATE byoc_node *byoc_onnx__evaluate(byoc_onnx__state *st, byoc_node *call) {
     const byoc_type *t = call->checked_type;
+    if (t->kind == BYOC_TYPE_TENSOR && !byoc_type_is_static(t)) { /* '?' extents the constants settle */
+        byoc_diag kd;
+        memset(&kd, 0, sizeof kd);
+        byoc_node *c = byoc__kernel_run_dynamic(st->m, call, call->args, &kd);
+        if (!c)
+            byoc_onnx__fail(st, kd.code ? kd.code : BYOC_ERR_INTERNAL, "evaluating its constant inputs: %s",
+                            kd.message);
+        else if (byoc_constant_nbytes(c) > st->max_bytes)
+            byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                            "the constant result has %zu bytes, above the import limit of %llu bytes",
+                            byoc_constant_nbytes(c), (unsigned long long)st->max_bytes);
+        return st->diag->code ? NULL : c;
+    }
     if (t->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(t)) return NULL;
     int64_t n = byoc_type_num_elements(t);
     if (n < 0 || (uint64_t)n > st->max_bytes / byoc_dtype_size(t->dtype)) {
