@@ -1869,6 +1869,22 @@ BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b) {
     return a->kind != BYOC_TYPE_FUNC || byoc_type_equal(a->ret, b->ret);
 }
 
+/* a type fits a declared one: equal, or with any extent where the declared type has '?' (Relay's Any) */
+BYOC__PRIVATE int byoc__type_fits(const byoc_type *given, const byoc_type *declared) {
+    if (given == declared) return 1;
+    if (!given || !declared || given->kind != declared->kind) return 0;
+    if (given->kind == BYOC_TYPE_TENSOR) {
+        if (given->dtype != declared->dtype || given->rank != declared->rank) return 0;
+        for (int i = 0; i < given->rank; ++i)
+            if (declared->dims[i] >= 0 && given->dims[i] != declared->dims[i]) return 0;
+        return 1;
+    }
+    if (given->nfields != declared->nfields) return 0;
+    for (int i = 0; i < given->nfields; ++i)
+        if (!byoc__type_fits(given->fields[i], declared->fields[i])) return 0;
+    return given->kind != BYOC_TYPE_FUNC || byoc__type_fits(given->ret, declared->ret);
+}
+
 BYOC_API int byoc_type_is_static(const byoc_type *t) {
     if (!t) return 0;
     if (t->kind == BYOC_TYPE_TENSOR) {
@@ -4184,7 +4200,7 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
             else n->params[i]->checked_type = p[i] = n->params[i]->annotation;
         }
         const byoc_type *body = n->body->checked_type;
-        if (r == BYOC_OK && n->annotation && !byoc_type_equal(n->annotation, body)) {
+        if (r == BYOC_OK && n->annotation && !byoc__type_fits(body, n->annotation)) {
             byoc_type_to_string(n->annotation, s1, sizeof s1);
             byoc_type_to_string(body, s2, sizeof s2);
             r = byoc__infer_error(st, n, "fn", "declares result %s but its body has type %s", s1, s2);
@@ -4222,8 +4238,8 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
             if (ft->nfields != n->nargs)
                 return byoc__infer_error(st, n, "call", "function takes %d argument%s, given %d", ft->nfields,
                                          ft->nfields == 1 ? "" : "s", n->nargs);
-            for (int i = 0; i < n->nargs; ++i)
-                if (!byoc_type_equal(ft->fields[i], n->args[i]->checked_type)) {
+            for (int i = 0; i < n->nargs; ++i) /* a '?' parameter takes any extent */
+                if (!byoc__type_fits(n->args[i]->checked_type, ft->fields[i])) {
                     byoc_type_to_string(n->args[i]->checked_type, s1, sizeof s1);
                     byoc_type_to_string(ft->fields[i], s2, sizeof s2);
                     return byoc__infer_error(st, n, "call", "argument %d has type %s, the function expects %s", i, s1,
@@ -10618,6 +10634,151 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
     return r == BYOC_OK ? result : NULL;
 }
 
+/* ---- running a call typed at run time: calls whose types hold '?' (byoc_module_evaluate, FoldConstant,
+   byoc_sim.h's runtime) ---- */
+/* room for n type pointers: small (16) when they fit, else the heap (NULL when out of memory) */
+BYOC__PRIVATE const byoc_type **byoc__type_array(const byoc_type **small, int n) {
+    return n <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n));
+}
+/* t with the extents of the flattened tensors dims[*at...] (what a shape function computed) */
+BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_type *t, const byoc_tensor *dims,
+                                                    int *at) {
+    if (t->kind == BYOC_TYPE_TENSOR) {
+        const byoc_tensor *d = &dims[(*at)++];
+        return byoc_tensor_type(m, t->dtype, t->rank, d->dims);
+    }
+    const byoc_type *small[16], **f = byoc__type_array(small, t->nfields);
+    int ok = f != NULL;
+    for (int i = 0; ok && i < t->nfields; ++i) ok = (f[i] = byoc__type_with_dims(m, t->fields[i], dims, at)) != NULL;
+    const byoc_type *r = ok ? byoc_tuple_type(m, f, t->nfields) : NULL;
+    if (f != small) BYOC_FREE((void *)f);
+    return r;
+}
+
+/* Relay's shape functions: the concrete result type of a call whose types hold '?' for one run, from
+   in[] (its flattened argument tensors, with data): the type relation applied to the arguments' types
+   of this run, then the op's shape function for the extents that still are '?'. NULL with diag filled
+   when neither settles them or the values break the relation. */
+BYOC__PRIVATE const byoc_type *byoc__run_time_type(byoc_module *m, const byoc_node *call, const byoc_tensor *in,
+                                                   int nin, byoc_diag *diag) {
+    const char *name = call->op->def.name;
+    const byoc_type *small[16] = {0}, **at = byoc__type_array(small, call->nargs);
+    int ok = at != NULL, k_at = 0;
+    for (int i = 0; ok && i < call->nargs; ++i) {
+        const byoc_type *declared = byoc__arg_type(call->args[i]);
+        ok = declared && byoc__type_tensors(declared, NULL, 0, k_at, 0) <= nin &&
+             (at[i] = byoc__type_with_dims(m, declared, in, &k_at)) != NULL;
+    }
+    byoc_type_rel_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.m = m;
+    ctx.op = call->op;
+    ctx.call = call;
+    const byoc_type *t = ok ? call->op->def.type_rel(&ctx, at, call->nargs, &call->attrs) : NULL;
+    if (at != small) BYOC_FREE((void *)at);
+    if (!t) {
+        byoc__diag(diag, ok ? BYOC_ERR_TYPE : BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: at run time: %s", name,
+                   ctx.failed ? ctx.message : "the arguments do not match the call's types");
+        return NULL;
+    }
+    if (byoc_type_is_static(t)) return t;
+    const byoc__kernel_def *def = byoc__kernel_of(call->op);
+    char buf[160];
+    byoc_type_to_string(t, buf, sizeof buf);
+    if (!def || !def->shape) {
+        byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id,
+                   "%s: its result %s is not settled by the argument shapes and the op has no shape function", name,
+                   buf);
+        return NULL;
+    }
+    int nout = byoc__type_tensors(t, NULL, 0, 0, 0);
+    byoc_tensor *out = nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
+    if (!out) {
+        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name);
+        return NULL;
+    }
+    byoc__type_tensors(t, out, nout, 0, 0);
+    byoc__kctx k;
+    memset(&k, 0, sizeof k);
+    k.call = call;
+    k.name = name;
+    k.code = def->code;
+    k.in = in;
+    k.nin = nin;
+    k.out = out;
+    k.nout = nout;
+    k.diag = diag;
+    const byoc_type *r = NULL;
+    if (def->shape(&k) == BYOC_OK) {
+        k_at = 0;
+        r = byoc__type_with_dims(m, t, out, &k_at);
+        if (!r || !byoc_type_is_static(r)) {
+            byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, call->id, "%s: the shape function left %s unsettled", name, buf);
+            r = NULL;
+        }
+    }
+    BYOC_FREE(out);
+    return r;
+}
+
+/* Runs a call's kernel typed for one run: its arguments as in[] are, its result as t (from
+   byoc__run_time_type). The kernel sees a copy of the call and of its argument nodes with these types. */
+BYOC__PRIVATE byoc_result byoc__kernel_run_retyped(byoc_module *m, const byoc_node *call, const byoc_type *t,
+                                                   const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
+                                                   byoc_diag *diag) {
+    byoc_node local[8], *small[8];
+    byoc_node *copies = call->nargs <= 8 ? local : (byoc_node *)BYOC_MALLOC(sizeof(byoc_node) * (size_t)call->nargs);
+    byoc_node **args = call->nargs <= 8 ? small : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)call->nargs);
+    byoc_result r = copies && args ? BYOC_OK
+                                   : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory",
+                                                call->op->def.name);
+    int at = 0;
+    for (int i = 0; r == BYOC_OK && i < call->nargs; ++i) {
+        copies[i] = *call->args[i];
+        copies[i].checked_type = byoc__type_with_dims(m, byoc__arg_type(call->args[i]), in, &at);
+        args[i] = &copies[i];
+        if (!copies[i].checked_type)
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", call->op->def.name);
+    }
+    if (r == BYOC_OK) {
+        byoc_node concrete = *call;
+        concrete.args = args;
+        concrete.checked_type = t;
+        r = byoc_kernel_run(&concrete, in, nin, out, nout, NULL, diag);
+    }
+    if (copies != local) BYOC_FREE(copies);
+    if (args != small) BYOC_FREE(args);
+    return r;
+}
+
+/* runs a call whose types hold '?' on argument values, its result allocated for this run */
+BYOC__PRIVATE byoc_node *byoc__kernel_run_dynamic(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
+                                                  byoc_diag *diag) {
+    const char *name = call->op->def.name;
+    int nin = 0;
+    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(vals[i], NULL, 0, nin, 0, 0);
+    byoc_tensor *in = nin >= 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nin + 1, sizeof(byoc_tensor)) : NULL;
+    if (!in) {
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not values", name);
+        return NULL;
+    }
+    int at = 0;
+    for (int i = 0; i < call->nargs; ++i) at = byoc__value_tensors(vals[i], in, nin, at, 0, 0);
+    const byoc_type *t = byoc__run_time_type(m, call, in, nin, diag);
+    int nout = t ? byoc__type_tensors(t, NULL, 0, 0, 0) : 0;
+    byoc_tensor *out = t && nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
+    byoc_node *result = NULL;
+    at = 0;
+    if (out) result = byoc__result_constants(m, t, out, &at);
+    if (t && !result)
+        byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
+                   m->has_error ? m->error.message : "out of memory");
+    if (result && byoc__kernel_run_retyped(m, call, t, in, nin, out, nout, diag) != BYOC_OK) result = NULL;
+    BYOC_FREE(in);
+    BYOC_FREE(out);
+    return result;
+}
+
 // [SECTION] impl: runtime modules
 BYOC_API byoc_result byoc_module_set_runtime(byoc_module *m, const char *function_name, const byoc_runtime_module *rm,
                                              byoc_diag *diag) {
@@ -14990,10 +15151,12 @@ BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
 
 /* the value of call when its arguments are constants (or tuples of them) and its op has a host
    kernel for them: a constant, or a tuple of constants for a tuple result; else NULL */
+BYOC__PRIVATE byoc_node *byoc__fold_dynamic_call(byoc_module *m, const byoc_node *call);
 BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) {
     const byoc__kernel_def *def = byoc__kernel_of(call->op);
     const byoc_type *ot = call->checked_type;
-    if (!def || (call->op->def.flags & BYOC_OP_ANNOTATION) || !ot || !byoc_type_is_static(ot)) return NULL;
+    if (!def || (call->op->def.flags & BYOC_OP_ANNOTATION) || !ot) return NULL;
+    if (!byoc_type_is_static(ot)) return byoc__fold_dynamic_call(m, call);
     byoc_tensor results[64];
     int nresults = byoc__type_tensors(ot, results, 64, 0, 0);
     if (nresults < 0 || nresults > 64) return NULL;
@@ -15007,6 +15170,25 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
             return NULL;
     byoc_diag d;
     byoc_node *c = byoc__kernel_run_constants(m, call, call->args, &d);
+    byoc__inherit(c, call);
+    return c;
+}
+
+/* A call whose type has '?' on constant arguments: its value typed for them (Relay's DynamicToStatic), as a
+   constant of concrete type; NULL when an argument is not constant, the values break the call or the
+   result is above the fold limit. */
+BYOC__PRIVATE byoc_node *byoc__fold_dynamic_call(byoc_module *m, const byoc_node *call) {
+    for (int i = 0; i < call->nargs; ++i)
+        if (byoc__value_tensors(call->args[i], NULL, 0, 0, 0, 0) < 0) return NULL;
+    byoc_diag d;
+    memset(&d, 0, sizeof d);
+    byoc_node *c = byoc__kernel_run_dynamic(m, call, call->args, &d);
+    if (!c) return NULL;
+    byoc_tensor results[64];
+    int nresults = byoc__type_tensors(c->checked_type, results, 64, 0, 0);
+    int64_t elements = 0;
+    for (int i = 0; i < nresults && i < 64; ++i) elements += byoc__numel(&results[i]);
+    if (nresults < 0 || nresults > 64 || elements > BYOC__FOLD_LIMIT) return NULL; /* left to run time */
     byoc__inherit(c, call);
     return c;
 }
@@ -15027,6 +15209,12 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
             byoc_node *x = g.nodes[i].node;
             byoc_node *y = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
             if (y && y != x) y->checked_type = x->checked_type;
+            if (y && y != x && !byoc_type_is_static(x->checked_type) && y->kind == BYOC_NODE_CALL && y->op) {
+                /* a '?' type is inferred again: folded arguments may settle it (DynamicToStatic) */
+                byoc_diag td;
+                y->checked_type = NULL;
+                if (byoc_infer_node_type(m, y, &td) != BYOC_OK) y->checked_type = x->checked_type;
+            }
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
             if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE)
                 folded = y->args[0]->args[y->index];
@@ -15436,149 +15624,6 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag);
 
-/* room for n type pointers: small (16) when they fit, else the heap (NULL when out of memory) */
-BYOC__PRIVATE const byoc_type **byoc__type_array(const byoc_type **small, int n) {
-    return n <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n));
-}
-/* t with the extents of the flattened tensors dims[*at...] (what a shape function computed) */
-BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_type *t, const byoc_tensor *dims,
-                                                    int *at) {
-    if (t->kind == BYOC_TYPE_TENSOR) {
-        const byoc_tensor *d = &dims[(*at)++];
-        return byoc_tensor_type(m, t->dtype, t->rank, d->dims);
-    }
-    const byoc_type *small[16], **f = byoc__type_array(small, t->nfields);
-    int ok = f != NULL;
-    for (int i = 0; ok && i < t->nfields; ++i) ok = (f[i] = byoc__type_with_dims(m, t->fields[i], dims, at)) != NULL;
-    const byoc_type *r = ok ? byoc_tuple_type(m, f, t->nfields) : NULL;
-    if (f != small) BYOC_FREE((void *)f);
-    return r;
-}
-
-/* Relay's shape functions: the concrete result type of a call whose types hold '?' for one run, from
-   in[] (its flattened argument tensors, with data): the type relation applied to the arguments' types
-   of this run, then the op's shape function for the extents that still are '?'. NULL with diag filled
-   when neither settles them or the values break the relation. */
-BYOC__PRIVATE const byoc_type *byoc__run_time_type(byoc_module *m, const byoc_node *call, const byoc_tensor *in,
-                                                   int nin, byoc_diag *diag) {
-    const char *name = call->op->def.name;
-    const byoc_type *small[16] = {0}, **at = byoc__type_array(small, call->nargs);
-    int ok = at != NULL, k_at = 0;
-    for (int i = 0; ok && i < call->nargs; ++i) {
-        const byoc_type *declared = byoc__arg_type(call->args[i]);
-        ok = declared && byoc__type_tensors(declared, NULL, 0, k_at, 0) <= nin &&
-             (at[i] = byoc__type_with_dims(m, declared, in, &k_at)) != NULL;
-    }
-    byoc_type_rel_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.m = m;
-    ctx.op = call->op;
-    ctx.call = call;
-    const byoc_type *t = ok ? call->op->def.type_rel(&ctx, at, call->nargs, &call->attrs) : NULL;
-    if (at != small) BYOC_FREE((void *)at);
-    if (!t) {
-        byoc__diag(diag, ok ? BYOC_ERR_TYPE : BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: at run time: %s", name,
-                   ctx.failed ? ctx.message : "the arguments do not match the call's types");
-        return NULL;
-    }
-    if (byoc_type_is_static(t)) return t;
-    const byoc__kernel_def *def = byoc__kernel_of(call->op);
-    char buf[160];
-    byoc_type_to_string(t, buf, sizeof buf);
-    if (!def || !def->shape) {
-        byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id,
-                   "%s: its result %s is not settled by the argument shapes and the op has no shape function", name,
-                   buf);
-        return NULL;
-    }
-    int nout = byoc__type_tensors(t, NULL, 0, 0, 0);
-    byoc_tensor *out = nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
-    if (!out) {
-        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name);
-        return NULL;
-    }
-    byoc__type_tensors(t, out, nout, 0, 0);
-    byoc__kctx k;
-    memset(&k, 0, sizeof k);
-    k.call = call;
-    k.name = name;
-    k.code = def->code;
-    k.in = in;
-    k.nin = nin;
-    k.out = out;
-    k.nout = nout;
-    k.diag = diag;
-    const byoc_type *r = NULL;
-    if (def->shape(&k) == BYOC_OK) {
-        k_at = 0;
-        r = byoc__type_with_dims(m, t, out, &k_at);
-        if (!r || !byoc_type_is_static(r)) {
-            byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, call->id, "%s: the shape function left %s unsettled", name, buf);
-            r = NULL;
-        }
-    }
-    BYOC_FREE(out);
-    return r;
-}
-
-/* Runs a call's kernel typed for one run: its arguments as in[] are, its result as t (from
-   byoc__run_time_type). The kernel sees a copy of the call and of its argument nodes with these types. */
-BYOC__PRIVATE byoc_result byoc__kernel_run_retyped(byoc_module *m, const byoc_node *call, const byoc_type *t,
-                                                   const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
-                                                   byoc_diag *diag) {
-    byoc_node local[8], *small[8];
-    byoc_node *copies = call->nargs <= 8 ? local : (byoc_node *)BYOC_MALLOC(sizeof(byoc_node) * (size_t)call->nargs);
-    byoc_node **args = call->nargs <= 8 ? small : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)call->nargs);
-    byoc_result r = copies && args ? BYOC_OK
-                                   : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory",
-                                                call->op->def.name);
-    int at = 0;
-    for (int i = 0; r == BYOC_OK && i < call->nargs; ++i) {
-        copies[i] = *call->args[i];
-        copies[i].checked_type = byoc__type_with_dims(m, byoc__arg_type(call->args[i]), in, &at);
-        args[i] = &copies[i];
-        if (!copies[i].checked_type)
-            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", call->op->def.name);
-    }
-    if (r == BYOC_OK) {
-        byoc_node concrete = *call;
-        concrete.args = args;
-        concrete.checked_type = t;
-        r = byoc_kernel_run(&concrete, in, nin, out, nout, NULL, diag);
-    }
-    if (copies != local) BYOC_FREE(copies);
-    if (args != small) BYOC_FREE(args);
-    return r;
-}
-
-/* runs a call whose types hold '?' on argument values, its result allocated for this run */
-BYOC__PRIVATE byoc_node *byoc__kernel_run_dynamic(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
-                                                  byoc_diag *diag) {
-    const char *name = call->op->def.name;
-    int nin = 0;
-    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(vals[i], NULL, 0, nin, 0, 0);
-    byoc_tensor *in = nin >= 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nin + 1, sizeof(byoc_tensor)) : NULL;
-    if (!in) {
-        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not values", name);
-        return NULL;
-    }
-    int at = 0;
-    for (int i = 0; i < call->nargs; ++i) at = byoc__value_tensors(vals[i], in, nin, at, 0, 0);
-    const byoc_type *t = byoc__run_time_type(m, call, in, nin, diag);
-    int nout = t ? byoc__type_tensors(t, NULL, 0, 0, 0) : 0;
-    byoc_tensor *out = t && nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
-    byoc_node *result = NULL;
-    at = 0;
-    if (out) result = byoc__result_constants(m, t, out, &at);
-    if (t && !result)
-        byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
-                   m->has_error ? m->error.message : "out of memory");
-    if (result && byoc__kernel_run_retyped(m, call, t, in, nin, out, nout, diag) != BYOC_OK) result = NULL;
-    BYOC_FREE(in);
-    BYOC_FREE(out);
-    return result;
-}
-
 /* 1 when a call's types have '?' (its result or an argument's) */
 BYOC__PRIVATE int byoc__call_is_dynamic(const byoc_node *n) {
     if (!byoc_type_is_static(n->checked_type)) return 1;
@@ -15665,16 +15710,6 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
     BYOC_FREE(val);
     byoc_graph_free(&g);
     return r;
-}
-
-/* a concrete type fits a declared one with '?' where it has any extent */
-BYOC__PRIVATE int byoc__type_fits(const byoc_type *concrete, const byoc_type *declared) {
-    if (!concrete || !declared || concrete->kind != BYOC_TYPE_TENSOR || declared->kind != BYOC_TYPE_TENSOR)
-        return byoc_type_equal(concrete, declared);
-    if (concrete->dtype != declared->dtype || concrete->rank != declared->rank) return 0;
-    for (int i = 0; i < concrete->rank; ++i)
-        if (declared->dims[i] >= 0 && concrete->dims[i] != declared->dims[i]) return 0;
-    return 1;
 }
 
 BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output,

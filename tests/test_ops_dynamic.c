@@ -605,6 +605,41 @@ static void test_sim_runtime_allocates_dynamic_results(void) {
     byoc_module_destroy(m);
 }
 
+/* FoldConstant folds a '?'-typed call on constants to a constant of concrete type, and the ops it feeds
+   are typed again (Relay's DynamicToStatic); a '?' parameter takes a known extent */
+static void test_fold_constant_settles_any_dims(void) {
+    byoc_diag d;
+    char buf[160];
+    byoc_module *m = typed("fn (%x: Tensor[(1, 3, 4), float32]) {\n"
+                           "  %0 = argwhere(greater(shape_of(%x, dtype=\"int64\"), 2i64));\n"
+                           "  %1 = cast(%0, dtype=\"float32\");\n"
+                           "  (%1, add(%1, 1f))\n}",
+                           buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "(Tensor[(?, 1), float32], Tensor[(?, 1), float32])"), "got %s", buf);
+    CHECKF(byoc_fold_constant(m, &d) == BYOC_OK, "%s", d.message);
+    byoc_node *body = byoc_module_function(m, "main")->body;
+    CHECK(body->kind == BYOC_NODE_TUPLE && body->args[0]->kind == BYOC_NODE_CONSTANT &&
+          body->args[1]->kind == BYOC_NODE_CONSTANT);
+    byoc_type_to_string(body->args[1]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(2, 1), float32]"), "got %s", buf); /* 3 > 2 and 4 > 2: rows 1 and 2 */
+    CHECK(byoc_constant_f32(body->args[0], 0) == 1.0f && byoc_constant_f32(body->args[0], 1) == 2.0f);
+    CHECK(byoc_constant_f32(body->args[1], 1) == 3.0f);
+    byoc_module_destroy(m);
+    m = typed("fn (%x: Tensor[(2, 3), float32]) {\n"
+              "  %f = fn (%y: Tensor[(?, 3), float32]) { nn.relu(%y) };\n"
+              "  %f(%x)\n}",
+              buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "Tensor[(?, 3), float32]"), "got %s", buf);
+    byoc_module_destroy(m);
+    CHECK(typed("fn (%x: Tensor[(2, 4), float32]) {\n"
+                "  %f = fn (%y: Tensor[(?, 3), float32]) { nn.relu(%y) };\n"
+                "  %f(%x)\n}",
+                buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "argument 0 has type Tensor[(2, 4), float32], the function expects Tensor[(?, 3), float32]");
+}
+
 /* a chain: the shape computed by the graph, data-dependent extents flowing into static-shape ops */
 static void test_dynamic_chain(void) {
     byoc_diag d;
@@ -642,6 +677,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dyn_squeeze_and_expand_dims), TEST_ENTRY(test_dyn_reductions),
         TEST_ENTRY(test_dyn_full_and_arange),         TEST_ENTRY(test_dynamic_chain),
         TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host), TEST_ENTRY(test_sim_runtime_allocates_dynamic_results),
+        TEST_ENTRY(test_fold_constant_settles_any_dims),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
