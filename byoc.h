@@ -56,7 +56,8 @@
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
                         byoc__attrs_*, type relation byoc__rel_*, device_class, flops byoc__flops_*,
-                        flags) and its host kernel byoc__k_* (+ workspace); README "Adding an op"
+                        flags) and its host kernel byoc__k_* (+ workspace, + shape function when the data
+                        settles its '?' extents); README "Adding an op"
      an op (user)       byoc_op_register(byoc_op_def); no host kernel: a backend must take it
      a backend          a .backend file (byoc_backend_parse/_load), or byoc_backend_register(byoc_backend)
                         with a pattern table, predicates, phase passes and relay_to_tir/tir_to_runtime
@@ -10429,7 +10430,9 @@ BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call
         *t = all[i];
         for (int d = 0; d < t->rank; ++d)
             if (t->dims[d] < 0)
-                return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for a dynamic shape",
+                return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id,
+                                  "%s: the call's types have '?' dims; kernels run on calls typed for one run "
+                                  "(byoc_module_evaluate and byoc_sim.h type them per run)",
                                   name);
         if ((p->def->flags & BYOC__KF_FLOAT) && (t->dtype == BYOC_FLOAT16 || t->dtype == BYOC_BFLOAT16))
             t->dtype = BYOC_FLOAT32;

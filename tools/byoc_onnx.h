@@ -42,7 +42,8 @@
      and NonMaxSuppression give '?' extents the data decides (byoc.h's "Dynamic shapes"). Such calls
      on constants are evaluated at import like any other.
    - Symbolic input dims take values from options (dims by name, or whole input shapes) or
-     free_dim_default; otherwise the import fails naming the input and the dim.
+     free_dim_default, or with dynamic_dims stay '?' (then ops that need the extent refuse it by name);
+     otherwise the import fails naming the input and the dim.
    - Hostile files: every length, count, varint, wire type and dim is checked against the bytes
      present; the decoder never recurses (nested graphs in attributes are skipped, not decoded).
 
@@ -124,6 +125,7 @@ typedef struct byoc_onnx_options {
     uint64_t max_constant_bytes;          /* largest tensor made or folded at import (0: 1 GiB) */
     const byoc_onnx_bound_input *bound;   /* inputs that become constants */
     int nbound;
+    int dynamic_dims;                     /* 1: a symbolic dim with no value above is '?', known at run time */
 } byoc_onnx_options;
 
 typedef struct byoc_onnx_model {
@@ -3361,8 +3363,13 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const
                      (long long)dims[d]);
             stbds_arrput(st->notes, byoc_intern(st->m, note));
         }
+        if (dims[d] < 0 && o->dynamic_dims) { /* Relay's Any: ops that need the extent say so */
+            dims[d] = BYOC_DIM_ANY;
+            continue;
+        }
         if (dims[d] < 0 || dims[d] > BYOC_MAX_DIM) {
-            byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' dim %d is symbolic (%s): give its value", name,
+            byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                            "input '%s' dim %d is symbolic (%s): give its value (or keep it '?': dynamic_dims)", name,
                             d, sym[0] ? sym : "unnamed");
             return NULL;
         }
