@@ -9217,9 +9217,14 @@ static byoc_result byoc__k_argwhere(byoc__kctx *k) {
     if (byoc__count_nonzero(x) != o->dims[0])
         return byoc__kfail(k, "the result has %lld rows, the condition has %lld non-zero elements",
                            (long long)o->dims[0], (long long)byoc__count_nonzero(x));
+    const float *f32 = x->dtype == BYOC_FLOAT32 ? (const float *)x->data : NULL;
+    int32_t *rows32 = o->dtype == BYOC_INT32 ? (int32_t *)o->data : NULL;
     for (int64_t i = 0; i < n; ++i) {
-        if (byoc__nonzero_at(x, i)) {
-            for (int d = 0; d < rank; ++d) byoc__store(o->dtype, o->data, row * rank + d, (double)coord[d]);
+        if (f32 ? f32[i] != 0.0f : byoc__nonzero_at(x, i)) {
+            for (int d = 0; d < rank; ++d) {
+                if (rows32) rows32[row * rank + d] = (int32_t)coord[d];
+                else byoc__store(o->dtype, o->data, row * rank + d, (double)coord[d]);
+            }
             row++;
         }
         for (int d = rank - 1; d >= 0; --d) { /* the next coordinate, last axis fastest */
