@@ -14647,9 +14647,19 @@ BYOC__PRIVATE int byoc__tensor_fields_only(const byoc_type *t) {
     return 1;
 }
 
+/* an op call whose types have '?': FuseOps leaves it alone, outside every fused function (its results are
+   allocated when a run knows their shape) */
+BYOC__PRIVATE int byoc__call_has_any_dims(const byoc_node *n) {
+    if (n->kind != BYOC_NODE_CALL || !n->op) return 0;
+    if (!byoc_type_is_static(n->checked_type)) return 1;
+    for (int k = 0; k < n->nargs; ++k)
+        if (n->args[k]->checked_type && !byoc_type_is_static(n->args[k]->checked_type)) return 1;
+    return 0;
+}
+
 BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     switch (n->kind) {
-    case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_CALL: return n->op && !byoc__call_has_any_dims(n) ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
     case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
         byoc_dtype dt = n->annotation->dtype;
         int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64 ||
@@ -14869,8 +14879,8 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
             int root = byoc__fuse_root(&fz, i);
             /* groups rooted at an op call, and any group of several nodes, become functions; a lone
                tuple, projection or non-op call stays as it is (TVM's FuseMutator does the same) */
-            int wrap =
-                root == i && ((x->kind == BYOC_NODE_CALL && x->op && x->op != stop) || stbds_arrlen(members[i]) > 1);
+            int lone_op = x->kind == BYOC_NODE_CALL && x->op && x->op != stop && !byoc__call_has_any_dims(x);
+            int wrap = root == i && (lone_op || stbds_arrlen(members[i]) > 1);
             if (!wrap) {
                 if (root != i) continue; /* built with its group */
                 /* outside every fused function: rebuild on the new inputs; stop_fusion disappears */
@@ -15632,13 +15642,6 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag);
 
-/* 1 when a call's types have '?' (its result or an argument's) */
-BYOC__PRIVATE int byoc__call_is_dynamic(const byoc_node *n) {
-    if (!byoc_type_is_static(n->checked_type)) return 1;
-    for (int k = 0; k < n->nargs; ++k)
-        if (n->args[k]->checked_type && !byoc_type_is_static(n->args[k]->checked_type)) return 1;
-    return 0;
-}
 
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag) {
@@ -15682,7 +15685,7 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
             break;
         case BYOC_NODE_CALL:
             if (n->op) { /* the op's host kernel, on the values of its arguments */
-                val[i] = byoc__call_is_dynamic(n) ? byoc__kernel_run_dynamic(m, n, ins, diag)
+                val[i] = byoc__call_has_any_dims(n) ? byoc__kernel_run_dynamic(m, n, ins, diag)
                                                   : byoc__kernel_run_constants(m, n, ins, diag);
                 if (!val[i]) {
                     char why[BYOC_DIAG_MESSAGE_MAX];
