@@ -9159,9 +9159,10 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
-   for those extents; byoc_module_evaluate settles them per run through the op's shape function (the
-   kernel record's `shape`) before it allocates the result. Shape functions see the argument tensors
-   in their own dtypes (float16 is not widened for them). */
+   for those extents; each run settles them through the op's shape function (the kernel record's
+   `shape`, called by byoc__run_time_type for byoc_module_evaluate, FoldConstant and byoc_sim.h) before
+   the result is allocated. Shape functions see the argument tensors in their own dtypes (float16 is not
+   widened for them). */
 
 /* a stable bottom-up merge sort of idx[0..n) by `before` (a strict order), tmp as scratch */
 typedef int (*byoc__before_fn)(const void *ctx, int64_t a, int64_t b);
@@ -9180,7 +9181,7 @@ BYOC__PRIVATE void byoc__sort_indices(int64_t *idx, int64_t *tmp, int64_t n, byo
     if (src != idx) memcpy(idx, src, (size_t)n * sizeof *idx);
 }
 
-/* element i of a tensor is not zero (NaN is not zero, -0.0 is) */
+/* element i of a tensor is not zero (NaN counts as non-zero, -0.0 as zero) */
 BYOC__PRIVATE int byoc__nonzero_at(const byoc_tensor *t, int64_t i) {
     if (byoc_dtype_is_float(t->dtype)) return byoc__load(t->dtype, t->data, i) != 0;
     return byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype)) != 0;
