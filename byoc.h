@@ -56,7 +56,8 @@
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
                         byoc__attrs_*, type relation byoc__rel_*, device_class, flops byoc__flops_*,
-                        flags) and its host kernel byoc__k_* (+ workspace); README "Adding an op"
+                        flags) and its host kernel byoc__k_* (+ workspace, + shape function when the data
+                        settles its '?' extents); README "Adding an op"
      an op (user)       byoc_op_register(byoc_op_def); no host kernel: a backend must take it
      a backend          a .backend file (byoc_backend_parse/_load), or byoc_backend_register(byoc_backend)
                         with a pattern table, predicates, phase passes and relay_to_tir/tir_to_runtime
@@ -108,6 +109,7 @@
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
        [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
+       [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
        [SECTION] impl: dominators
@@ -155,6 +157,7 @@
 #define BYOC_MAX_RANK 8
 #define BYOC_MAX_BACKEND_NAME 64 /* characters of a backend's name (it goes into partition function names) */
 #define BYOC_DIM_UNKNOWN (-1) /* an unknown (dynamic) dimension; printed as '?' */
+#define BYOC_DIM_ANY BYOC_DIM_UNKNOWN /* Relay's name for it (Any): text `Tensor[(?, 4), float32]` */
 #define BYOC_MAX_DIM 2147483647 /* larger extents are rejected: shape arithmetic stays in int64 */
 
 #ifdef __cplusplus
@@ -857,6 +860,8 @@ typedef struct byoc_backend_spec {
     const char *const *dtypes; /* `dtypes` line: the dtypes every tensor of an op it takes must have (NULL: any), which
                                      also set the device's (byoc_sim.h) */
     int ndtypes;
+    int dynamic_shapes; /* `dynamic_shapes` line: it takes ops whose types have '?' extents (else they stay
+                           on the host, with that reason in the placement report) */
 } byoc_backend_spec;
 
 BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, const char *filename, byoc_diag *diag);
@@ -1024,7 +1029,10 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
    and function literals as it goes (a function with a runtime module runs through it). Every op runs
    through its host kernel (byoc_kernel_run); an op, dtype or attribute without one is
    BYOC_ERR_UNSUPPORTED naming the op. *output receives the result (a constant, or a tuple of
-   constants). */
+   constants). Dynamic shapes: an input fits a parameter whose type has '?' wherever it has any extent;
+   a call whose types hold '?' gets its concrete result type at run time (its type relation applied to
+   the argument values' types, then the op's shape function for data-dependent extents such as
+   argwhere's count) and its result is allocated then. */
 BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inputs, int ninputs, byoc_node **output,
                                           byoc_diag *diag);
 
@@ -1860,6 +1868,22 @@ BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b) {
     if (a->nfields != b->nfields) return 0;
     for (int i = 0; i < a->nfields; ++i) if (!byoc_type_equal(a->fields[i], b->fields[i])) return 0;
     return a->kind != BYOC_TYPE_FUNC || byoc_type_equal(a->ret, b->ret);
+}
+
+/* a type fits a declared one: equal, or with any extent where the declared type has '?' (Relay's Any) */
+BYOC__PRIVATE int byoc__type_fits(const byoc_type *given, const byoc_type *declared) {
+    if (given == declared) return 1;
+    if (!given || !declared || given->kind != declared->kind) return 0;
+    if (given->kind == BYOC_TYPE_TENSOR) {
+        if (given->dtype != declared->dtype || given->rank != declared->rank) return 0;
+        for (int i = 0; i < given->rank; ++i)
+            if (declared->dims[i] >= 0 && given->dims[i] != declared->dims[i]) return 0;
+        return 1;
+    }
+    if (given->nfields != declared->nfields) return 0;
+    for (int i = 0; i < given->nfields; ++i)
+        if (!byoc__type_fits(given->fields[i], declared->fields[i])) return 0;
+    return given->kind != BYOC_TYPE_FUNC || byoc__type_fits(given->ret, declared->ret);
 }
 
 BYOC_API int byoc_type_is_static(const byoc_type *t) {
@@ -3426,16 +3450,17 @@ static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_typ
                                           const byoc_attrs *at) {
     (void)n;
     const byoc_type *d = a[0];
-    if (!byoc__static_arg(ctx, d, "the input")) return NULL;
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
     const byoc_attr_value *ns = byoc__list_attr(ctx, at, "newshape", 0, BYOC_MAX_RANK);
     if (!ns) return NULL;
     int64_t dims[BYOC_MAX_RANK], known = 1;
-    int infer = -1;
+    int infer = -1, unknown = 0;
     for (int i = 0; i < ns->count; ++i) {
         int64_t v = ns->ints[i];
         if (v == 0) {
             if (i >= d->rank) return BYOC__FAIL("newshape[%d]=0 copies an axis the input does not have", i);
             v = d->dims[i];
+            if (v < 0) { dims[i] = BYOC_DIM_ANY; unknown = 1; continue; } /* a copied '?' stays '?' */
         } else if (v == -1) {
             if (infer >= 0) return BYOC__FAIL("newshape has more than one -1");
             infer = i;
@@ -3448,6 +3473,10 @@ static const byoc_type *byoc__rel_reshape(byoc_type_rel_ctx *ctx, const byoc_typ
         known *= v;
     }
     int64_t total = byoc_type_num_elements(d);
+    if (total < 0 || unknown) { /* '?' in: the inferred extent is '?', and the count is checked at run time */
+        if (infer >= 0) dims[infer] = BYOC_DIM_ANY;
+        return byoc_type_rel_tensor(ctx, d->dtype, ns->count, dims);
+    }
     if (infer >= 0) {
         if (known == 0 || total % known)
             return BYOC__FAIL("cannot infer the -1 in newshape: %lld elements into blocks of %lld", (long long)total,
@@ -3613,9 +3642,9 @@ static const byoc_type *byoc__rel_strided_slice(byoc_type_rel_ctx *ctx, const by
         if (axis < 0) return NULL;
         if (seen[axis]++) return BYOC__FAIL("axis %d sliced twice", axis);
         int64_t dim = d->dims[axis];
-        if (dim < 0) return BYOC__FAIL("needs a static extent on sliced axis %d", axis);
         int64_t stride = has_strides ? s->ints[s->count == 1 ? 0 : i] : 1;
         if (stride == 0 || stride == INT64_MIN) return BYOC__FAIL("invalid stride on axis %d", axis);
+        if (dim < 0) { dims[axis] = BYOC_DIM_ANY; continue; } /* known once the extent is */
         int64_t lo = b->ints[i], hi = e->ints[i];
         if (size_mode) {
             if (stride != 1) return BYOC__FAIL("slice_mode=\"size\" needs stride 1");
@@ -4172,7 +4201,7 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
             else n->params[i]->checked_type = p[i] = n->params[i]->annotation;
         }
         const byoc_type *body = n->body->checked_type;
-        if (r == BYOC_OK && n->annotation && !byoc_type_equal(n->annotation, body)) {
+        if (r == BYOC_OK && n->annotation && !byoc__type_fits(body, n->annotation)) {
             byoc_type_to_string(n->annotation, s1, sizeof s1);
             byoc_type_to_string(body, s2, sizeof s2);
             r = byoc__infer_error(st, n, "fn", "declares result %s but its body has type %s", s1, s2);
@@ -4210,8 +4239,8 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
             if (ft->nfields != n->nargs)
                 return byoc__infer_error(st, n, "call", "function takes %d argument%s, given %d", ft->nfields,
                                          ft->nfields == 1 ? "" : "s", n->nargs);
-            for (int i = 0; i < n->nargs; ++i)
-                if (!byoc_type_equal(ft->fields[i], n->args[i]->checked_type)) {
+            for (int i = 0; i < n->nargs; ++i) /* a '?' parameter takes any extent */
+                if (!byoc__type_fits(n->args[i]->checked_type, ft->fields[i])) {
                     byoc_type_to_string(n->args[i]->checked_type, s1, sizeof s1);
                     byoc_type_to_string(ft->fields[i], s2, sizeof s2);
                     return byoc__infer_error(st, n, "call", "argument %d has type %s, the function expects %s", i, s1,
@@ -8486,21 +8515,20 @@ static size_t byoc__ws_pad(const byoc__kctx *k) {
     for (int d = 0; d < k->out[0].rank; ++d) n += (size_t)k->out[0].dims[d];
     return n * sizeof(int64_t);
 }
-static byoc_result byoc__k_pad(byoc__kctx *k) {
+/* lo: the leading pad of each axis; pad_value: the constant's bytes (NULL: zero) */
+BYOC__PRIVATE byoc_result byoc__pad_run(byoc__kctx *k, const int64_t *lo, const void *pad_value) {
     const byoc_tensor *x = &k->in[0], *o = &k->out[0];
-    const byoc_attr_value *pw = byoc__kattr(k, "pad_width");
     const char *mode = byoc__kstr(k, "pad_mode", "constant");
     size_t es = byoc_dtype_size(x->dtype);
     int rank = x->rank;
-    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], lo[BYOC_MAX_RANK];
+    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK];
     byoc__strides_of(rank, x->dims, istr);
     byoc__strides_of(rank, o->dims, ostr);
-    for (int d = 0; d < rank; ++d) lo[d] = pw && pw->count >= 2 * rank ? pw->ints[2 * d] : 0;
     int64_t total = byoc__numel(o);
     if (total == 0) return BYOC_OK;
     if (!strcmp(mode, "constant") || byoc__numel(x) == 0) {
         unsigned char value[8] = {0};
-        if (k->nin > 1 && k->in[1].data) memcpy(value, k->in[1].data, es);
+        if (pad_value) memcpy(value, pad_value, es);
         char *od = (char *)o->data;
         int zero = 1;
         for (size_t b = 0; b < es; ++b) zero &= value[b] == 0;
@@ -8551,6 +8579,12 @@ static byoc_result byoc__k_pad(byoc__kctx *k) {
         }
         if (d < 0) return BYOC_OK;
     }
+}
+static byoc_result byoc__k_pad(byoc__kctx *k) {
+    const byoc_attr_value *pw = byoc__kattr(k, "pad_width");
+    int64_t lo[BYOC_MAX_RANK];
+    for (int d = 0; d < k->in[0].rank; ++d) lo[d] = pw && pw->count >= 2 * k->in[0].rank ? pw->ints[2 * d] : 0;
+    return byoc__pad_run(k, lo, k->nin > 1 ? k->in[1].data : NULL);
 }
 
 /* ---- cast: any dtype to any dtype, through double (float sources) or int64 (integer and bool
@@ -13572,12 +13606,889 @@ static byoc_result byoc__k_einsum(byoc__kctx *k) {
     return byoc__es_execute(&r);
 }
 
+// [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
+/* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
+/* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
+   for those extents; each run settles them through the op's shape function (the kernel record's
+   `shape`, called by byoc__run_time_type for byoc_module_evaluate, FoldConstant and byoc_sim.h) before
+   the result is allocated. Shape functions see the argument tensors in their own dtypes (float16 is not
+   widened for them). */
+
+/* a stable bottom-up merge sort of idx[0..n) by `before` (a strict order), tmp as scratch */
+typedef int (*byoc__before_fn)(const void *ctx, int64_t a, int64_t b);
+BYOC__PRIVATE void byoc__sort_indices(int64_t *idx, int64_t *tmp, int64_t n, byoc__before_fn before,
+                                      const void *ctx) {
+    int64_t *src = idx, *dst = tmp;
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = BYOC__MIN(lo + width, n), hi = BYOC__MIN(lo + 2 * width, n), i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) dst[o++] = before(ctx, src[j], src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[o++] = src[i++];
+            while (j < hi) dst[o++] = src[j++];
+        }
+        int64_t *t = src; src = dst; dst = t;
+    }
+    if (src != idx) memcpy(idx, src, (size_t)n * sizeof *idx);
+}
+
+/* element i of a tensor is not zero (NaN counts as non-zero, -0.0 as zero) */
+BYOC__PRIVATE int byoc__nonzero_at(const byoc_tensor *t, int64_t i) {
+    if (byoc_dtype_is_float(t->dtype)) return byoc__load(t->dtype, t->data, i) != 0;
+    return byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype)) != 0;
+}
+BYOC__PRIVATE int64_t byoc__count_nonzero(const byoc_tensor *t) {
+    int64_t n = byoc__numel(t), count = 0;
+    if (t->dtype == BYOC_FLOAT32) {
+        const float *f = (const float *)t->data;
+        for (int64_t i = 0; i < n; ++i) count += f[i] != 0.0f;
+    } else if (t->dtype == BYOC_BOOL || t->dtype == BYOC_UINT8 || t->dtype == BYOC_INT8) {
+        const unsigned char *b = (const unsigned char *)t->data;
+        for (int64_t i = 0; i < n; ++i) count += b[i] != 0;
+    } else
+        for (int64_t i = 0; i < n; ++i) count += byoc__nonzero_at(t, i);
+    return count;
+}
+
+/* ---- argwhere (Relay's): the coordinates of the non-zero elements in memory order, (count, rank) ---- */
+static const byoc_type *byoc__rel_argwhere(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "the condition")) return NULL;
+    int64_t dims[2] = {BYOC_DIM_ANY, a[0]->rank};
+    return byoc_type_rel_tensor(ctx, BYOC_INT32, 2, dims);
+}
+static byoc_result byoc__shape_argwhere(byoc__kctx *k) {
+    k->out[0].dims[0] = byoc__count_nonzero(&k->in[0]);
+    return BYOC_OK;
+}
+static byoc_result byoc__k_argwhere(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int rank = x->rank;
+    int64_t n = byoc__numel(x), coord[BYOC_MAX_RANK] = {0}, row = 0;
+    if (byoc__count_nonzero(x) != o->dims[0])
+        return byoc__kfail(k, "the result has %lld rows, the condition has %lld non-zero elements",
+                           (long long)o->dims[0], (long long)byoc__count_nonzero(x));
+    const float *f32 = x->dtype == BYOC_FLOAT32 ? (const float *)x->data : NULL;
+    int32_t *rows32 = o->dtype == BYOC_INT32 ? (int32_t *)o->data : NULL;
+    for (int64_t i = 0; i < n; ++i) {
+        if (f32 ? f32[i] != 0.0f : byoc__nonzero_at(x, i)) {
+            for (int d = 0; d < rank; ++d) {
+                if (rows32) rows32[row * rank + d] = (int32_t)coord[d];
+                else byoc__store(o->dtype, o->data, row * rank + d, (double)coord[d]);
+            }
+            row++;
+        }
+        for (int d = rank - 1; d >= 0; --d) { /* the next coordinate, last axis fastest */
+            if (++coord[d] < x->dims[d]) break;
+            coord[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* ---- unique: the distinct slices along an axis (or distinct elements of the flattened input), as
+   ONNX Unique: (values, first indices, inverse indices, counts), sorted or in order of first occurrence ---- */
+static const byoc_attr_spec byoc__attrs_unique[] = {BYOC__A("sorted", BYOC__BOOL, "True"),
+                                                    BYOC__A("axis", BYOC__INT | BYOC__OPT, "None")};
+static const byoc_type *byoc__rel_unique(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "the input")) return NULL;
+    const byoc_attr_value *ax = byoc_attrs_get(at, "axis");
+    int64_t vdims[BYOC_MAX_RANK], any = BYOC_DIM_ANY, inverse;
+    int vrank;
+    if (!ax || ax->kind == BYOC_ATTR_NONE) {
+        vrank = 1;
+        vdims[0] = BYOC_DIM_ANY;
+        inverse = byoc_type_num_elements(d); /* -1 ('?') when the input is dynamic */
+    } else {
+        if (d->rank < 1) return BYOC__FAIL("axis needs an input of rank >= 1");
+        int axis = byoc__axis(ctx, ax->i, d->rank, "axis");
+        if (axis < 0) return NULL;
+        vrank = d->rank;
+        memcpy(vdims, d->dims, sizeof vdims);
+        vdims[axis] = BYOC_DIM_ANY;
+        inverse = d->dims[axis];
+    }
+    const byoc_type *fields[4] = {byoc_type_rel_tensor(ctx, d->dtype, vrank, vdims),
+                                  byoc_type_rel_tensor(ctx, BYOC_INT64, 1, &any),
+                                  byoc_type_rel_tensor(ctx, BYOC_INT64, 1, &inverse),
+                                  byoc_type_rel_tensor(ctx, BYOC_INT64, 1, &any)};
+    return ctx->failed ? NULL : byoc_type_rel_tuple(ctx, fields, 4);
+}
+
+/* the input seen as `rows` slices, each slice `pre` runs of `post` elements `rows * post` apart */
+typedef struct byoc__slices {
+    const char *data;
+    byoc_dtype dtype;
+    size_t esize;
+    int64_t rows, pre, post;
+} byoc__slices;
+BYOC__PRIVATE void byoc__slices_of(const byoc__kctx *k, byoc__slices *s) {
+    const byoc_tensor *x = &k->in[0];
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    s->data = (const char *)x->data;
+    s->dtype = x->dtype;
+    s->esize = byoc_dtype_size(x->dtype);
+    if (!ax || ax->kind == BYOC_ATTR_NONE || x->rank == 0) {
+        s->rows = byoc__numel(x);
+        s->pre = s->post = 1;
+        return;
+    }
+    int axis = byoc__kaxis(k, "axis", 0, x->rank);
+    s->rows = x->dims[axis];
+    s->pre = byoc__dims_prod(x->dims, 0, axis);
+    s->post = byoc__dims_prod(x->dims, axis + 1, x->rank);
+}
+/* -1, 0, 1 as slice a orders before, equal to, after slice b (element by element, numbers compared as
+   numbers: floats as double, integers as int64) */
+BYOC__PRIVATE int byoc__slice_cmp(const byoc__slices *s, int64_t a, int64_t b) {
+    int is_float = byoc_dtype_is_float(s->dtype), is_u64 = s->dtype == BYOC_UINT64;
+    for (int64_t p = 0; p < s->pre; ++p)
+        for (int64_t q = 0; q < s->post; ++q) {
+            int64_t ia = (p * s->rows + a) * s->post + q, ib = (p * s->rows + b) * s->post + q;
+            if (is_float) {
+                double va = byoc__load(s->dtype, s->data, ia), vb = byoc__load(s->dtype, s->data, ib);
+                if (va != vb) return va < vb ? -1 : 1;
+            } else {
+                int64_t va = byoc__int_at(s->dtype, s->data + ia * (int64_t)s->esize),
+                        vb = byoc__int_at(s->dtype, s->data + ib * (int64_t)s->esize);
+                if (va != vb) return (is_u64 ? (uint64_t)va < (uint64_t)vb : va < vb) ? -1 : 1;
+            }
+        }
+    return 0;
+}
+static int byoc__slice_before(const void *ctx, int64_t a, int64_t b) {
+    return byoc__slice_cmp((const byoc__slices *)ctx, a, b) < 0;
+}
+/* Groups the slices: returns the group count; first[g] and count[g] of each group and inverse[r] (the
+   group of row r), groups numbered in output order. ws: 4 * rows int64. */
+BYOC__PRIVATE int64_t byoc__unique_groups(const byoc__slices *s, int sorted, int64_t *ws, int64_t **first_out,
+                                          int64_t **count_out, int64_t **inverse_out) {
+    int64_t n = s->rows, *perm = ws, *first = ws + n, *count = ws + 2 * n, *inverse = ws + 3 * n, groups = 0;
+    for (int64_t i = 0; i < n; ++i) perm[i] = i;
+    byoc__sort_indices(perm, first, n, byoc__slice_before, s); /* first[] is scratch until here */
+    for (int64_t j = 0; j < n; ++j) {
+        if (j == 0 || byoc__slice_cmp(s, perm[j - 1], perm[j]) != 0) {
+            first[groups] = perm[j]; /* the sort is stable: the group's smallest row comes first */
+            count[groups++] = 0;
+        }
+        count[groups - 1]++;
+        inverse[perm[j]] = groups - 1;
+    }
+    if (!sorted) { /* renumber groups by first occurrence: scan rows, a group's first row gives its number */
+        int64_t next = 0, *renum = perm; /* perm is free now */
+        for (int64_t r = 0; r < n; ++r)
+            if (first[inverse[r]] == r) renum[inverse[r]] = next++;
+        int64_t *tmp_count = (int64_t *)BYOC_MALLOC((size_t)(groups ? groups : 1) * sizeof(int64_t));
+        if (!tmp_count) return -1;
+        for (int64_t g = 0; g < groups; ++g) tmp_count[renum[g]] = count[g];
+        for (int64_t g = 0; g < groups; ++g) count[g] = tmp_count[g];
+        for (int64_t g = 0; g < groups; ++g) tmp_count[renum[g]] = first[g];
+        for (int64_t g = 0; g < groups; ++g) first[g] = tmp_count[g];
+        for (int64_t r = 0; r < n; ++r) inverse[r] = renum[inverse[r]];
+        BYOC_FREE(tmp_count);
+    }
+    *first_out = first;
+    *count_out = count;
+    *inverse_out = inverse;
+    return groups;
+}
+static size_t byoc__ws_unique(const byoc__kctx *k) {
+    byoc__slices s;
+    byoc__slices_of(k, &s);
+    return (size_t)(4 * s.rows + 1) * sizeof(int64_t);
+}
+static byoc_result byoc__shape_unique(byoc__kctx *k) {
+    byoc__slices s;
+    byoc__slices_of(k, &s);
+    int64_t *ws = (int64_t *)BYOC_MALLOC((size_t)(4 * s.rows + 1) * sizeof(int64_t)), *first, *count, *inverse;
+    if (!ws) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    int64_t groups = byoc__unique_groups(&s, (int)byoc__kint(k, "sorted", 1), ws, &first, &count, &inverse);
+    BYOC_FREE(ws);
+    if (groups < 0) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    const byoc_attr_value *ax = byoc__kattr(k, "axis");
+    int axis = !ax || ax->kind == BYOC_ATTR_NONE ? 0 : byoc__kaxis(k, "axis", 0, k->in[0].rank);
+    k->out[0].dims[axis] = groups;
+    k->out[1].dims[0] = k->out[3].dims[0] = groups;
+    return BYOC_OK;
+}
+static byoc_result byoc__k_unique(byoc__kctx *k) {
+    byoc__slices s;
+    byoc__slices_of(k, &s);
+    int64_t *first, *count, *inverse;
+    int64_t groups = byoc__unique_groups(&s, (int)byoc__kint(k, "sorted", 1), (int64_t *)(void *)k->ws, &first,
+                                         &count, &inverse);
+    if (groups < 0) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    if (groups != k->out[1].dims[0] || s.rows != k->out[2].dims[0])
+        return byoc__kfail(k, "the results are typed for %lld distinct slices of %lld, the input has %lld of %lld",
+                           (long long)k->out[1].dims[0], (long long)k->out[2].dims[0], (long long)groups,
+                           (long long)s.rows);
+    size_t run = (size_t)s.post * s.esize;
+    char *values = (char *)k->out[0].data;
+    for (int64_t p = 0; p < s.pre; ++p)
+        for (int64_t g = 0; g < groups; ++g, values += run)
+            memcpy(values, s.data + (size_t)((p * s.rows + first[g]) * s.post) * s.esize, run);
+    int64_t *indices = (int64_t *)k->out[1].data, *inv = (int64_t *)k->out[2].data, *counts = (int64_t *)k->out[3].data;
+    for (int64_t g = 0; g < groups; ++g) { indices[g] = first[g]; counts[g] = count[g]; }
+    for (int64_t r = 0; r < s.rows; ++r) inv[r] = inverse[r];
+    return BYOC_OK;
+}
+/* elements of a call's first argument, '?' counted as 1 */
+BYOC__PRIVATE double byoc__flops_dyn_in(const byoc_node *c) {
+    const byoc_type *t = c->nargs ? c->args[0]->checked_type : NULL;
+    double n = 1;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    for (int i = 0; i < t->rank; ++i) n *= t->dims[i] < 0 ? 1.0 : (double)t->dims[i];
+    return n;
+}
+BYOC__PRIVATE double byoc__flops_unique(const byoc_node *c) { /* a sort: n log n element comparisons */
+    double n = byoc__flops_dyn_in(c);
+    return n > 1 ? n * log2(n) : n;
+}
+
+/* ---- vision.all_class_non_max_suppression: ONNX NonMaxSuppression. Per batch and class, boxes whose
+   score passes score_threshold, greedily in falling score order (ties: lower index first), each kept
+   unless its IoU with a kept box exceeds iou_threshold, at most max_output_boxes_per_class of them;
+   result rows (batch, class, box) int64. Omitted scalars: no boxes, IoU 0, no score threshold. ---- */
+static const byoc_attr_spec byoc__attrs_nms[] = {BYOC__A("center_point_box", BYOC__INT, "0")};
+BYOC__PRIVATE int byoc__scalar_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int want_float) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    int64_t n = byoc_type_num_elements(t);
+    if (t->rank > 1 || (n >= 0 && n > 1) || (t->rank == 1 && t->dims[0] < 0)) {
+        BYOC__FAIL("%s must hold one value (a scalar or a 1-element tensor)", what);
+        return 0;
+    }
+    if (want_float != byoc_dtype_is_float(t->dtype) || t->dtype == BYOC_BOOL) {
+        BYOC__FAIL("%s must be %s, got %s", what, want_float ? "a float" : "an integer", byoc_dtype_name(t->dtype));
+        return 0;
+    }
+    return 1;
+}
+static const byoc_type *byoc__rel_nms(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n, const byoc_attrs *at) {
+    const byoc_type *boxes = a[0], *scores = a[1];
+    if (!byoc__rank_arg(ctx, boxes, "boxes", 3) || !byoc__rank_arg(ctx, scores, "scores", 3) ||
+        !byoc__float_arg(ctx, boxes, "boxes") || !byoc__same_dtype(ctx, boxes, scores))
+        return NULL;
+    if (boxes->dims[2] >= 0 && boxes->dims[2] != 4)
+        return BYOC__FAIL("boxes must be (batch, boxes, 4), got %lld coordinates", (long long)boxes->dims[2]);
+    if (boxes->dims[0] >= 0 && scores->dims[0] >= 0 && boxes->dims[0] != scores->dims[0])
+        return BYOC__FAIL("boxes have %lld batches, scores %lld", (long long)boxes->dims[0],
+                          (long long)scores->dims[0]);
+    if (boxes->dims[1] >= 0 && scores->dims[2] >= 0 && boxes->dims[1] != scores->dims[2])
+        return BYOC__FAIL("there are %lld boxes but scores for %lld", (long long)boxes->dims[1],
+                          (long long)scores->dims[2]);
+    int64_t cpb = byoc_attrs_int(at, "center_point_box", 0);
+    if (cpb != 0 && cpb != 1) return BYOC__FAIL("center_point_box must be 0 or 1, got %lld", (long long)cpb);
+    if (n > 2 && !byoc__scalar_arg(ctx, a[2], "max_output_boxes_per_class", 0)) return NULL;
+    if (n > 3 && !byoc__scalar_arg(ctx, a[3], "iou_threshold", 1)) return NULL;
+    if (n > 4 && !byoc__scalar_arg(ctx, a[4], "score_threshold", 1)) return NULL;
+    int64_t dims[2] = {BYOC_DIM_ANY, 3};
+    return byoc_type_rel_tensor(ctx, BYOC_INT64, 2, dims);
+}
+
+typedef struct byoc__nms_scratch {
+    float *corners;  /* per box of the batch: y1, x1, y2, x2 (ordered) */
+    float *area;
+    float *score;    /* the class's scores */
+    int64_t *order, *tmp, *kept;
+} byoc__nms_scratch;
+BYOC__PRIVATE size_t byoc__nms_bytes(int64_t boxes) { return (size_t)(boxes + 1) * (6 * sizeof(float) + 24); }
+BYOC__PRIVATE void byoc__nms_scratch_at(byoc__nms_scratch *s, void *mem, int64_t boxes) {
+    int64_t *ints = (int64_t *)mem;
+    s->order = ints;
+    s->tmp = ints + boxes + 1;
+    s->kept = ints + 2 * (boxes + 1);
+    s->corners = (float *)(void *)(ints + 3 * (boxes + 1));
+    s->area = s->corners + 4 * (boxes + 1);
+    s->score = s->area + (boxes + 1);
+}
+static int byoc__nms_before(const void *ctx, int64_t a, int64_t b) { /* higher score first, then lower index */
+    const float *score = (const float *)ctx;
+    return score[a] > score[b] || (score[a] == score[b] && a < b);
+}
+/* box a suppresses box b: IoU above the threshold (degenerate boxes never suppress) */
+BYOC__PRIVATE int byoc__nms_suppresses(const byoc__nms_scratch *s, int64_t a, int64_t b, float iou_threshold) {
+    const float *p = s->corners + 4 * a, *q = s->corners + 4 * b;
+    float h = BYOC__MIN(p[2], q[2]) - BYOC__MAX(p[0], q[0]), w = BYOC__MIN(p[3], q[3]) - BYOC__MAX(p[1], q[1]);
+    if (h <= 0 || w <= 0) return 0;
+    float inter = h * w, uni = s->area[a] + s->area[b] - inter;
+    if (s->area[a] <= 0 || s->area[b] <= 0 || uni <= 0) return 0;
+    return inter / uni > iou_threshold;
+}
+/* runs the selection, writing the first `cap` rows to out (NULL: only counts them); returns the row count */
+BYOC__PRIVATE int64_t byoc__nms_run(const byoc__kctx *k, byoc__nms_scratch *s, int64_t *out, int64_t cap) {
+    const byoc_tensor *boxes = &k->in[0], *scores = &k->in[1];
+    int64_t B = boxes->dims[0], N = boxes->dims[1], C = scores->dims[1], rows = 0;
+    int64_t max_out = k->nin > 2 && byoc__numel(&k->in[2]) ? byoc__int_at(k->in[2].dtype, (const char *)k->in[2].data)
+                                                            : 0;
+    float iou = k->nin > 3 && byoc__numel(&k->in[3]) ? (float)byoc__load(k->in[3].dtype, k->in[3].data, 0) : 0.0f;
+    int has_threshold = k->nin > 4 && byoc__numel(&k->in[4]) > 0;
+    float threshold = has_threshold ? (float)byoc__load(k->in[4].dtype, k->in[4].data, 0) : 0.0f;
+    int center = byoc__kint(k, "center_point_box", 0) == 1;
+    if (max_out <= 0) return 0;
+    for (int64_t b = 0; b < B; ++b) {
+        for (int64_t i = 0; i < N; ++i) {
+            float v[4], *c = s->corners + 4 * i;
+            for (int j = 0; j < 4; ++j) v[j] = (float)byoc__load(boxes->dtype, boxes->data, (b * N + i) * 4 + j);
+            if (center) { /* (x center, y center, width, height) */
+                c[0] = v[1] - v[3] / 2; c[2] = v[1] + v[3] / 2;
+                c[1] = v[0] - v[2] / 2; c[3] = v[0] + v[2] / 2;
+            } else { /* (y1, x1, y2, x2), either corner pair first */
+                c[0] = BYOC__MIN(v[0], v[2]); c[2] = BYOC__MAX(v[0], v[2]);
+                c[1] = BYOC__MIN(v[1], v[3]); c[3] = BYOC__MAX(v[1], v[3]);
+            }
+            s->area[i] = (c[2] - c[0]) * (c[3] - c[1]);
+        }
+        for (int64_t cls = 0; cls < C; ++cls) {
+            int64_t candidates = 0, kept = 0;
+            for (int64_t i = 0; i < N; ++i) {
+                s->score[i] = (float)byoc__load(scores->dtype, scores->data, (b * C + cls) * N + i);
+                if (!has_threshold || s->score[i] > threshold) s->order[candidates++] = i;
+            }
+            byoc__sort_indices(s->order, s->tmp, candidates, byoc__nms_before, s->score);
+            for (int64_t j = 0; j < candidates && kept < max_out; ++j) {
+                int64_t box = s->order[j], suppressed = 0;
+                for (int64_t q = 0; q < kept && !suppressed; ++q)
+                    suppressed = byoc__nms_suppresses(s, s->kept[q], box, iou);
+                if (suppressed) continue;
+                s->kept[kept++] = box;
+                if (out && rows < cap) { out[3 * rows] = b; out[3 * rows + 1] = cls; out[3 * rows + 2] = box; }
+                rows++;
+            }
+        }
+    }
+    return rows;
+}
+static size_t byoc__ws_nms(const byoc__kctx *k) { return byoc__nms_bytes(k->in[0].dims[1]); }
+static byoc_result byoc__shape_nms(byoc__kctx *k) {
+    void *mem = BYOC_MALLOC(byoc__nms_bytes(k->in[0].dims[1]));
+    if (!mem) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+    byoc__nms_scratch s;
+    byoc__nms_scratch_at(&s, mem, k->in[0].dims[1]);
+    k->out[0].dims[0] = byoc__nms_run(k, &s, NULL, 0);
+    BYOC_FREE(mem);
+    return BYOC_OK;
+}
+static byoc_result byoc__k_nms(byoc__kctx *k) {
+    byoc__nms_scratch s;
+    byoc__nms_scratch_at(&s, k->ws, k->in[0].dims[1]);
+    int64_t rows = byoc__nms_run(k, &s, (int64_t *)k->out[0].data, k->out[0].dims[0]);
+    if (rows != k->out[0].dims[0])
+        return byoc__kfail(k, "the result is typed for %lld selected boxes, the selection has %lld",
+                           (long long)k->out[0].dims[0], (long long)rows);
+    return BYOC_OK;
+}
+BYOC__PRIVATE double byoc__flops_nms(const byoc_node *c) { /* IoU tests: boxes^2 per class, about 12 flops each */
+    const byoc_type *s = c->nargs > 1 ? c->args[1]->checked_type : NULL;
+    if (!s || s->kind != BYOC_TYPE_TENSOR || s->rank != 3) return 0;
+    double b = s->dims[0] < 0 ? 1 : (double)s->dims[0], cl = s->dims[1] < 0 ? 1 : (double)s->dims[1],
+           n = s->dims[2] < 0 ? 1 : (double)s->dims[2];
+    return 12.0 * b * cl * n * n;
+}
+
+/* ---- Relay's dyn.* ops: a shape-like operand (a new shape, repeats, slice bounds, pads) is a tensor
+   computed by the graph, so the result extents are '?' until a run gives its values ---- */
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kbad(byoc__kctx *k, const char *fmt, ...) {
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return byoc__diag(k->diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, k->call->id, "%s: %s", k->name, why);
+}
+/* a 1-D integer operand of static length: its length, or -1 after an error */
+BYOC__PRIVATE int byoc__shape_operand(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int max_len) {
+    if (!byoc__tensor_arg(ctx, t, what)) return -1;
+    if (byoc_dtype_is_float(t->dtype) || t->dtype == BYOC_BOOL) {
+        BYOC__FAIL("%s must be an integer tensor, got %s", what, byoc_dtype_name(t->dtype));
+        return -1;
+    }
+    if (t->rank != 1 || t->dims[0] < 0) {
+        BYOC__FAIL("%s must be 1-D with a static length", what);
+        return -1;
+    }
+    if (t->dims[0] > max_len) {
+        BYOC__FAIL("%s has %lld values, at most %d", what, (long long)t->dims[0], max_len);
+        return -1;
+    }
+    return (int)t->dims[0];
+}
+/* the values of an integer operand (the type relation bounded its length by BYOC_MAX_RANK) */
+BYOC__PRIVATE int byoc__operand_ints(const byoc_tensor *t, int64_t *out) {
+    int64_t n = byoc__numel(t);
+    for (int64_t i = 0; i < n && i < BYOC_MAX_RANK; ++i)
+        out[i] = byoc__int_at(t->dtype, (const char *)t->data + i * (int64_t)byoc_dtype_size(t->dtype));
+    return (int)BYOC__MIN(n, BYOC_MAX_RANK);
+}
+static const byoc_type *byoc__dyn_result(byoc_type_rel_ctx *ctx, byoc_dtype dt, int rank) {
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < rank; ++i) dims[i] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, dt, rank, dims);
+}
+
+/* dyn.reshape(data, newshape): newshape as reshape's attribute (0 copies an axis unless allowzero, one
+   -1 is inferred), given as a tensor */
+static const byoc_attr_spec byoc__attrs_dyn_reshape[] = {BYOC__A("allowzero", BYOC__BOOL, "False")};
+static const byoc_type *byoc__rel_dyn_reshape(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "newshape", BYOC_MAX_RANK);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, len);
+}
+static byoc_result byoc__shape_dyn_reshape(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t want[BYOC_MAX_RANK], known = 1, total = byoc__numel(x);
+    int len = byoc__operand_ints(&k->in[1], want), infer = -1, allowzero = (int)byoc__kint(k, "allowzero", 0);
+    for (int i = 0; i < len; ++i) {
+        int64_t v = want[i];
+        if (v == 0 && !allowzero) {
+            if (i >= x->rank) return byoc__kbad(k, "newshape[%d]=0 copies an axis the input does not have", i);
+            v = x->dims[i];
+        } else if (v == -1) {
+            if (infer >= 0) return byoc__kbad(k, "newshape has more than one -1");
+            infer = i;
+            continue;
+        } else if (v < 0 || v > BYOC_MAX_DIM)
+            return byoc__kbad(k, "newshape[%d]=%lld is not a size, 0 or -1", i, (long long)v);
+        k->out[0].dims[i] = v;
+        if (v && known > INT64_MAX / v) return byoc__kbad(k, "newshape has too many elements");
+        known *= v;
+    }
+    if (infer >= 0) {
+        if (known == 0 || total % known)
+            return byoc__kbad(k, "cannot infer the -1 in newshape: %lld elements into blocks of %lld", (long long)total,
+                              (long long)known);
+        k->out[0].dims[infer] = total / known;
+    } else if (known != total)
+        return byoc__kbad(k, "newshape has %lld elements, the input has %lld", (long long)known, (long long)total);
+    return BYOC_OK;
+}
+
+/* dyn.broadcast_to(data, shape): data broadcast with the shape (numpy's rules both ways, as ONNX Expand) */
+static const byoc_type *byoc__rel_dyn_broadcast_to(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                   const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "shape", BYOC_MAX_RANK);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, BYOC__MAX(len, a[0]->rank));
+}
+static byoc_result byoc__shape_dyn_broadcast_to(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t want[BYOC_MAX_RANK];
+    int len = byoc__operand_ints(&k->in[1], want), rank = k->out[0].rank;
+    for (int d = 0; d < rank; ++d) {
+        int xi = d - (rank - x->rank), wi = d - (rank - len);
+        int64_t u = xi >= 0 ? x->dims[xi] : 1, v = wi >= 0 ? want[wi] : 1;
+        if (v < 0 || v > BYOC_MAX_DIM) return byoc__kbad(k, "shape[%d]=%lld is not a size", wi, (long long)v);
+        if (u != v && u != 1 && v != 1)
+            return byoc__kbad(k, "an input of extent %lld on axis %d does not broadcast to %lld", (long long)u, d,
+                              (long long)v);
+        k->out[0].dims[d] = u == 1 ? v : u;
+    }
+    return BYOC_OK;
+}
+
+/* dyn.tile(data, reps): each axis repeated (numpy's tile: the shorter of rank and reps is padded with
+   leading ones) */
+static const byoc_type *byoc__rel_dyn_tile(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "reps", BYOC_MAX_RANK);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, BYOC__MAX(len, a[0]->rank));
+}
+static byoc_result byoc__shape_dyn_tile(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t reps[BYOC_MAX_RANK];
+    int len = byoc__operand_ints(&k->in[1], reps), rank = k->out[0].rank;
+    for (int d = 0; d < rank; ++d) {
+        int xi = d - (rank - x->rank), ri = d - (rank - len);
+        int64_t u = xi >= 0 ? x->dims[xi] : 1, r = ri >= 0 ? reps[ri] : 1;
+        if (r < 0) return byoc__kbad(k, "reps[%d]=%lld is negative", ri, (long long)r);
+        if (u && r > BYOC_MAX_DIM / u) return byoc__kbad(k, "axis %d would exceed %d", d, BYOC_MAX_DIM);
+        k->out[0].dims[d] = u * r;
+    }
+    return BYOC_OK;
+}
+/* The output as (repeat, extent) pairs per axis, the source stride 0 along each repeat; the outer axes
+   beyond four are walked here so that one strided copy moves at most eight dims. */
+static byoc_result byoc__k_dyn_tile(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int rank = o->rank, outer = rank > 4 ? rank - 4 : 0;
+    int64_t xd[BYOC_MAX_RANK], istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK];
+    for (int d = 0; d < rank; ++d) xd[d] = d - (rank - x->rank) >= 0 ? x->dims[d - (rank - x->rank)] : 1;
+    byoc__strides_of(rank, xd, istr);
+    byoc__strides_of(rank, o->dims, ostr);
+    if (byoc__numel(o) == 0) return BYOC_OK;
+    int64_t dims[8], dst[8], src[8];
+    int nd = 0;
+    for (int d = outer; d < rank; ++d) {
+        int64_t r = xd[d] ? o->dims[d] / xd[d] : 0;
+        dims[nd] = r; dst[nd] = ostr[d] * xd[d]; src[nd++] = 0;
+        dims[nd] = xd[d]; dst[nd] = ostr[d]; src[nd++] = istr[d];
+    }
+    size_t es = byoc_dtype_size(x->dtype);
+    int64_t idx[BYOC_MAX_RANK] = {0};
+    for (;;) {
+        int64_t doff = 0, soff = 0;
+        for (int d = 0; d < outer; ++d) { doff += idx[d] * ostr[d]; soff += (idx[d] % xd[d]) * istr[d]; }
+        byoc__copy_strided(nd, dims, (char *)o->data + doff * (int64_t)es, dst,
+                           (const char *)x->data + soff * (int64_t)es, src, es);
+        int d = outer - 1;
+        for (; d >= 0; --d) {
+            if (++idx[d] < o->dims[d]) break;
+            idx[d] = 0;
+        }
+        if (d < 0) return BYOC_OK;
+    }
+}
+
+/* dyn.strided_slice(data, begin, end, strides[, axes]): ONNX Slice with its operands as tensors (axes
+   omitted: 0, 1, ...), clamped as ONNX clamps them */
+static const byoc_type *byoc__rel_dyn_strided_slice(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                    const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    static const char *const what[] = {"begin", "end", "strides", "axes"};
+    int len = -1;
+    for (int i = 1; i < n; ++i) {
+        int l = byoc__shape_operand(ctx, a[i], what[i - 1], a[0]->rank);
+        if (l < 0) return NULL;
+        if (len >= 0 && l != len) return BYOC__FAIL("begin, end, strides and axes must have matching lengths");
+        len = l;
+    }
+    return byoc__dyn_result(ctx, a[0]->dtype, a[0]->rank);
+}
+/* begin and step per axis (the whole axis where none is given) and the result extents */
+BYOC__PRIVATE byoc_result byoc__dyn_slice_plan(byoc__kctx *k, int64_t *begin, int64_t *step, int64_t *extent) {
+    const byoc_tensor *x = &k->in[0];
+    int64_t lo[BYOC_MAX_RANK], hi[BYOC_MAX_RANK], st[BYOC_MAX_RANK], ax[BYOC_MAX_RANK];
+    int count = byoc__operand_ints(&k->in[1], lo), seen[BYOC_MAX_RANK] = {0};
+    byoc__operand_ints(&k->in[2], hi);
+    byoc__operand_ints(&k->in[3], st);
+    for (int i = 0; i < count; ++i) ax[i] = i;
+    if (k->nin > 4) byoc__operand_ints(&k->in[4], ax);
+    for (int d = 0; d < x->rank; ++d) { begin[d] = 0; step[d] = 1; extent[d] = x->dims[d]; }
+    for (int i = 0; i < count; ++i) {
+        int64_t a = ax[i] < 0 ? ax[i] + x->rank : ax[i];
+        if (a < 0 || a >= x->rank) return byoc__kbad(k, "axes[%d]=%lld is out of range for rank %d", i,
+                                                     (long long)ax[i], x->rank);
+        if (seen[a]++) return byoc__kbad(k, "axis %lld is sliced twice", (long long)a);
+        int64_t dim = x->dims[a], s = st[i], b = lo[i], e = hi[i];
+        if (s == 0 || s == INT64_MIN) return byoc__kbad(k, "step %lld on axis %lld", (long long)s, (long long)a);
+        if (b < 0) b += dim;
+        if (e < 0) e += dim;
+        if (dim == 0) {
+            b = 0;
+            extent[a] = 0;
+        } else if (s > 0) {
+            b = BYOC__MAX(0, BYOC__MIN(b, dim));
+            e = BYOC__MAX(0, BYOC__MIN(e, dim));
+            extent[a] = e > b ? (e - b - 1) / s + 1 : 0;
+        } else {
+            b = BYOC__MAX(0, BYOC__MIN(b, dim - 1));
+            e = BYOC__MAX(-1, BYOC__MIN(e, dim - 1));
+            extent[a] = b > e ? (b - e - 1) / (-s) + 1 : 0;
+        }
+        begin[a] = b;
+        step[a] = s;
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_strided_slice(byoc__kctx *k) {
+    int64_t begin[BYOC_MAX_RANK], step[BYOC_MAX_RANK];
+    return byoc__dyn_slice_plan(k, begin, step, k->out[0].dims);
+}
+static byoc_result byoc__k_dyn_strided_slice(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int64_t begin[BYOC_MAX_RANK], step[BYOC_MAX_RANK], extent[BYOC_MAX_RANK], istr[BYOC_MAX_RANK],
+        ostr[BYOC_MAX_RANK], src[BYOC_MAX_RANK], off = 0;
+    byoc_result r = byoc__dyn_slice_plan(k, begin, step, extent);
+    if (r != BYOC_OK) return r;
+    for (int d = 0; d < x->rank; ++d)
+        if (extent[d] != o->dims[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the bounds give %lld",
+                              (long long)o->dims[d], d, (long long)extent[d]);
+    if (byoc__numel(o) == 0) return BYOC_OK;
+    byoc__strides_of(x->rank, x->dims, istr);
+    byoc__strides_of(o->rank, o->dims, ostr);
+    for (int d = 0; d < x->rank; ++d) { src[d] = istr[d] * step[d]; off += begin[d] * istr[d]; }
+    size_t es = byoc_dtype_size(x->dtype);
+    byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + off * (int64_t)es, src, es);
+    return BYOC_OK;
+}
+
+/* dyn.nn.pad(data, pad_width[, pad_value]): nn.pad with pad_width a (rank, 2) tensor of (before, after) */
+static const byoc_attr_spec byoc__attrs_dyn_pad[] = {BYOC__A("pad_mode", BYOC__STR, "\"constant\"")};
+static const byoc_type *byoc__rel_dyn_pad(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    const byoc_type *d = a[0], *pw = a[1];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__tensor_arg(ctx, pw, "pad_width")) return NULL;
+    if (byoc_dtype_is_float(pw->dtype) || pw->dtype == BYOC_BOOL)
+        return BYOC__FAIL("pad_width must be an integer tensor, got %s", byoc_dtype_name(pw->dtype));
+    if (pw->rank != 2 || (pw->dims[0] >= 0 && pw->dims[0] != d->rank) || (pw->dims[1] >= 0 && pw->dims[1] != 2))
+        return BYOC__FAIL("pad_width must be (%d, 2): (before, after) per axis", d->rank);
+    if (n > 2 && (!byoc__tensor_arg(ctx, a[2], "pad_value") || a[2]->rank != 0))
+        return BYOC__FAIL("pad_value must be a scalar");
+    if (n > 2 && !byoc__same_dtype(ctx, d, a[2])) return NULL;
+    const char *mode = byoc_attrs_string(at, "pad_mode", "constant");
+    if (strcmp(mode, "constant") && strcmp(mode, "edge") && strcmp(mode, "reflect"))
+        return BYOC__FAIL("pad_mode \"%s\" is not one of constant, edge, reflect", mode);
+    return byoc__dyn_result(ctx, d->dtype, d->rank);
+}
+/* the (before, after) pads of each axis, checked */
+BYOC__PRIVATE byoc_result byoc__dyn_pads(byoc__kctx *k, int64_t *before, int64_t *after) {
+    const byoc_tensor *x = &k->in[0], *pw = &k->in[1];
+    size_t es = byoc_dtype_size(pw->dtype);
+    for (int d = 0; d < x->rank; ++d) {
+        before[d] = byoc__int_at(pw->dtype, (const char *)pw->data + (size_t)(2 * d) * es);
+        after[d] = byoc__int_at(pw->dtype, (const char *)pw->data + (size_t)(2 * d + 1) * es);
+        if (before[d] < 0 || after[d] < 0 || before[d] > BYOC_MAX_DIM || after[d] > BYOC_MAX_DIM)
+            return byoc__kbad(k, "pads (%lld, %lld) on axis %d: only pads in 0..%d are supported (no cropping)",
+                              (long long)before[d], (long long)after[d], d, BYOC_MAX_DIM);
+        if (x->dims[d] == 0 && before[d] + after[d] > 0 && strcmp(byoc__kstr(k, "pad_mode", "constant"), "constant"))
+            return byoc__kbad(k, "axis %d is empty: only constant padding can extend it", d);
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_pad(byoc__kctx *k) {
+    int64_t before[BYOC_MAX_RANK], after[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_pads(k, before, after);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d) k->out[0].dims[d] = k->in[0].dims[d] + before[d] + after[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_pad(byoc__kctx *k) {
+    int64_t before[BYOC_MAX_RANK], after[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_pads(k, before, after);
+    if (r != BYOC_OK) return r;
+    for (int d = 0; d < k->in[0].rank; ++d)
+        if (k->out[0].dims[d] != k->in[0].dims[d] + before[d] + after[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the pads give %lld",
+                              (long long)k->out[0].dims[d], d, (long long)(k->in[0].dims[d] + before[d] + after[d]));
+    return byoc__pad_run(k, before, k->nin > 2 ? k->in[2].data : NULL);
+}
+
+/* dyn.squeeze(data, axes) / dyn.expand_dims(data, axes): ONNX Squeeze / Unsqueeze with the axes a
+   tensor (expand_dims: positions in the result); the result rank follows from the axes' length */
+static const byoc_type *byoc__rel_dyn_squeeze(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "axes", a[0]->rank);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, a[0]->rank - len);
+}
+static const byoc_type *byoc__rel_dyn_expand_dims(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                  const byoc_attrs *at) {
+    (void)n; (void)at;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "axes", BYOC_MAX_RANK - a[0]->rank);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, a[0]->dtype, a[0]->rank + len);
+}
+/* marks the axes (normalised to rank) in picked[]; an error for one out of range or repeated */
+BYOC__PRIVATE byoc_result byoc__dyn_axes(byoc__kctx *k, const byoc_tensor *axes, int rank, int *picked) {
+    int64_t ax[BYOC_MAX_RANK];
+    int n = byoc__operand_ints(axes, ax);
+    for (int d = 0; d < rank; ++d) picked[d] = 0;
+    for (int i = 0; i < n; ++i) {
+        int64_t a = ax[i] < 0 ? ax[i] + rank : ax[i];
+        if (a < 0 || a >= rank)
+            return byoc__kbad(k, "axes[%d]=%lld is out of range for rank %d", i, (long long)ax[i], rank);
+        if (picked[a]++) return byoc__kbad(k, "axis %lld is given twice", (long long)a);
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_squeeze(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int drop[BYOC_MAX_RANK], r = 0;
+    byoc_result res = byoc__dyn_axes(k, &k->in[1], x->rank, drop);
+    for (int d = 0; res == BYOC_OK && d < x->rank; ++d) {
+        if (drop[d] && x->dims[d] != 1)
+            return byoc__kbad(k, "axis %d has extent %lld, not 1", d, (long long)x->dims[d]);
+        if (!drop[d]) k->out[0].dims[r++] = x->dims[d];
+    }
+    return res;
+}
+static byoc_result byoc__shape_dyn_expand_dims(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0];
+    int fresh[BYOC_MAX_RANK], rank = k->out[0].rank;
+    byoc_result res = byoc__dyn_axes(k, &k->in[1], rank, fresh);
+    for (int d = 0, from = 0; res == BYOC_OK && d < rank; ++d) k->out[0].dims[d] = fresh[d] ? 1 : x->dims[from++];
+    return res;
+}
+
+/* dyn.sum, dyn.mean, dyn.max, dyn.min(data, axes): the reductions with the axes a tensor (empty: all) */
+static const byoc_attr_spec byoc__attrs_dyn_reduce[] = {BYOC__A("keepdims", BYOC__BOOL, "False")};
+static const byoc_type *byoc__rel_dyn_reduce(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "data")) return NULL;
+    int len = byoc__shape_operand(ctx, a[1], "axes", d->rank), keep = (int)byoc_attrs_int(at, "keepdims", 0);
+    if (len < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < d->rank; ++i) /* with keepdims an axis is 1 either way when it is 1 */
+        dims[i] = len == 0 ? 1 : keep && d->dims[i] == 1 ? 1 : BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, d->dtype, keep ? d->rank : len == 0 ? 0 : d->rank - len, dims);
+}
+/* the reduced axes as reduce's attributes, for the static reductions' kernel */
+BYOC__PRIVATE byoc_result byoc__dyn_reduce_attrs(byoc__kctx *k, int64_t *axes, byoc_attr *items, byoc_attrs *attrs) {
+    int picked[BYOC_MAX_RANK], n = 0, rank = k->in[0].rank;
+    byoc_result r = byoc__dyn_axes(k, &k->in[1], rank, picked);
+    if (r != BYOC_OK) return r;
+    for (int d = 0; d < rank; ++d) if (picked[d] || byoc__numel(&k->in[1]) == 0) axes[n++] = d;
+    memset(items, 0, 3 * sizeof *items);
+    items[0].name = "axis";
+    items[0].value.kind = BYOC_ATTR_INT_LIST;
+    items[0].value.ints = axes;
+    items[0].value.count = n;
+    items[1].name = "keepdims";
+    items[1].value.kind = BYOC_ATTR_BOOL;
+    items[1].value.i = byoc__kint(k, "keepdims", 0);
+    items[2].name = "exclude";
+    items[2].value.kind = BYOC_ATTR_BOOL;
+    attrs->items = items;
+    attrs->count = 3;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_reduce(byoc__kctx *k) {
+    int64_t axes[BYOC_MAX_RANK];
+    byoc_attr items[3];
+    byoc_attrs attrs;
+    byoc_result r = byoc__dyn_reduce_attrs(k, axes, items, &attrs);
+    int keep = byoc__kint(k, "keepdims", 0) != 0, at = 0, red[BYOC_MAX_RANK] = {0};
+    for (int i = 0; r == BYOC_OK && i < attrs.items[0].value.count; ++i) red[axes[i]] = 1;
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d)
+        if (!red[d] || keep) k->out[0].dims[at++] = red[d] ? 1 : k->in[0].dims[d];
+    if (r == BYOC_OK && at != k->out[0].rank)
+        return byoc__kbad(k, "the axes give a result of rank %d, the call's type has rank %d", at, k->out[0].rank);
+    return r;
+}
+static byoc_result byoc__k_dyn_reduce(byoc__kctx *k) {
+    int64_t axes[BYOC_MAX_RANK];
+    byoc_attr items[3];
+    byoc_node call = *k->call;
+    byoc_result r = byoc__dyn_reduce_attrs(k, axes, items, &call.attrs);
+    if (r != BYOC_OK) return r;
+    byoc__kctx reduce = *k;
+    reduce.call = &call;
+    reduce.nin = 1;
+    return byoc__k_reduce(&reduce);
+}
+
+/* dyn.full(fill_value, shape): a tensor of the shape filled with the scalar (dtype "": the value's) */
+static const byoc_attr_spec byoc__attrs_dyn_full[] = {BYOC__A("dtype", BYOC__STR, "\"\"")};
+static const byoc_type *byoc__rel_dyn_full(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "fill_value")) return NULL;
+    if (a[0]->rank != 0) return BYOC__FAIL("fill_value must be a scalar");
+    int len = byoc__shape_operand(ctx, a[1], "shape", BYOC_MAX_RANK);
+    const char *s = byoc_attrs_string(at, "dtype", "");
+    byoc_dtype dt = *s ? byoc_dtype_from_name(s) : a[0]->dtype;
+    if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", s);
+    return len < 0 ? NULL : byoc__dyn_result(ctx, dt, len);
+}
+static byoc_result byoc__shape_dyn_full(byoc__kctx *k) {
+    int64_t want[BYOC_MAX_RANK], total = 1;
+    int len = byoc__operand_ints(&k->in[1], want);
+    for (int d = 0; d < len; ++d) {
+        if (want[d] < 0 || want[d] > BYOC_MAX_DIM)
+            return byoc__kbad(k, "shape[%d]=%lld is not a size", d, (long long)want[d]);
+        if (want[d] && total > INT64_MAX / want[d]) return byoc__kbad(k, "the shape has too many elements");
+        total *= want[d];
+        k->out[0].dims[d] = want[d];
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__k_dyn_full(byoc__kctx *k) {
+    const byoc_tensor *o = &k->out[0];
+    size_t es = byoc_dtype_size(o->dtype);
+    int64_t total = byoc__numel(o);
+    if (total == 0) return BYOC_OK;
+    char *od = (char *)o->data;
+    byoc__store(o->dtype, od, 0, byoc__load(k->in[0].dtype, k->in[0].data, 0));
+    if (k->in[0].dtype == o->dtype) memcpy(od, k->in[0].data, es); /* exact, int64 included */
+    for (int64_t have = 1; have < total; have *= 2) /* doubling copies */
+        memcpy(od + have * (int64_t)es, od, (size_t)BYOC__MIN(have, total - have) * es);
+    return BYOC_OK;
+}
+
+/* arange(start, stop, step) (Relay's, the bounds as scalar tensors): start + i * step while before
+   stop, in the bounds' dtype */
+static const byoc_type *byoc__rel_arange(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)n; (void)at;
+    static const char *const what[] = {"start", "stop", "step"};
+    for (int i = 0; i < 3; ++i) {
+        if (!byoc__tensor_arg(ctx, a[i], what[i])) return NULL;
+        if (byoc_type_num_elements(a[i]) != 1 || a[i]->rank > 1) return BYOC__FAIL("%s must be a scalar", what[i]);
+        if (a[i]->dtype != a[0]->dtype || a[i]->dtype == BYOC_BOOL)
+            return BYOC__FAIL("start, stop and step must share a numeric dtype, got %s, %s, %s",
+                              byoc_dtype_name(a[0]->dtype), byoc_dtype_name(a[1]->dtype), byoc_dtype_name(a[2]->dtype));
+    }
+    int64_t any = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, a[0]->dtype, 1, &any);
+}
+/* an integer element, wrapped into its dtype */
+BYOC__PRIVATE void byoc__store_int(byoc_dtype dt, void *data, int64_t i, int64_t v) {
+    char *p = (char *)data + i * (int64_t)byoc_dtype_size(dt);
+    switch (byoc_dtype_size(dt)) {
+    case 1: { uint8_t b = (uint8_t)(uint64_t)v; memcpy(p, &b, 1); break; }
+    case 2: { uint16_t h = (uint16_t)(uint64_t)v; memcpy(p, &h, 2); break; }
+    case 4: { uint32_t w = (uint32_t)(uint64_t)v; memcpy(p, &w, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+BYOC__PRIVATE int64_t byoc__arange_count(byoc__kctx *k, byoc_result *r) {
+    byoc_dtype dt = k->in[0].dtype;
+    *r = BYOC_OK;
+    if (byoc_dtype_is_float(dt)) {
+        double start = byoc__load(dt, k->in[0].data, 0), stop = byoc__load(dt, k->in[1].data, 0),
+               step = byoc__load(dt, k->in[2].data, 0), n = ceil((stop - start) / step);
+        if (step == 0 || n != n) { *r = byoc__kbad(k, "step is 0 or not a number"); return 0; }
+        if (n > BYOC_MAX_DIM) { *r = byoc__kbad(k, "%.0f elements exceed %d", n, BYOC_MAX_DIM); return 0; }
+        return n > 0 ? (int64_t)n : 0;
+    }
+    int64_t start = byoc__int_at(dt, (const char *)k->in[0].data), stop = byoc__int_at(dt, (const char *)k->in[1].data),
+            step = byoc__int_at(dt, (const char *)k->in[2].data);
+    if (step == 0) { *r = byoc__kbad(k, "step is 0"); return 0; }
+    double n = ceil(((double)stop - (double)start) / (double)step); /* doubles: no overflow of stop - start */
+    if (n > BYOC_MAX_DIM) { *r = byoc__kbad(k, "%.0f elements exceed %d", n, BYOC_MAX_DIM); return 0; }
+    int64_t span = step > 0 ? stop - start : start - stop, mag = step > 0 ? step : -step;
+    return n <= 0 ? 0 : (span + mag - 1) / mag;
+}
+static byoc_result byoc__shape_arange(byoc__kctx *k) {
+    byoc_result r;
+    k->out[0].dims[0] = byoc__arange_count(k, &r);
+    return r;
+}
+static byoc_result byoc__k_arange(byoc__kctx *k) {
+    byoc_tensor *o = &k->out[0];
+    byoc_dtype dt = o->dtype;
+    int64_t n = o->dims[0];
+    if (byoc_dtype_is_float(dt) && dt != BYOC_FLOAT64) { /* float arithmetic, as the spec's loop */
+        float start = (float)byoc__load(dt, k->in[0].data, 0), step = (float)byoc__load(dt, k->in[2].data, 0);
+        for (int64_t i = 0; i < n; ++i) byoc__store(dt, o->data, i, (double)(start + (float)i * step));
+    } else if (dt == BYOC_FLOAT64) {
+        double start = byoc__load(dt, k->in[0].data, 0), step = byoc__load(dt, k->in[2].data, 0);
+        for (int64_t i = 0; i < n; ++i) byoc__store(dt, o->data, i, start + (double)i * step);
+    } else {
+        int64_t start = byoc__int_at(dt, (const char *)k->in[0].data),
+                step = byoc__int_at(dt, (const char *)k->in[2].data);
+        for (int64_t i = 0; i < n; ++i) byoc__store_int(dt, o->data, i, start + i * step);
+    }
+    return BYOC_OK;
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
     if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
     double n = 1;
-    for (int i = 0; i < t->rank; ++i) n *= (double)t->dims[i];
+    for (int i = 0; i < t->rank; ++i) n *= t->dims[i] < 0 ? 1.0 : (double)t->dims[i]; /* '?': at least 1 */
     return n;
 }
 BYOC__PRIVATE double byoc__flops_out(const byoc_node *c) { return byoc__flops_elems(c->checked_type); }
@@ -13634,6 +14545,10 @@ typedef struct byoc__kernel_def {
     size_t (*workspace)(const byoc__kctx *k); /* NULL: none */
     int code;
     unsigned flags;
+    /* NULL, or the data-dependent shape function of an op whose type relation leaves '?' dims that the
+       argument shapes do not settle (nonzero's count): from the argument tensors (with data, in their
+       own dtypes) it replaces every -1 in out[].dims; no workspace, out[].data NULL */
+    byoc_result (*shape)(byoc__kctx *k);
 } byoc__kernel_def;
 
 /* The built-in ops, one record each: the op's definition (name, arity, TOpPattern kind, attributes and
@@ -13652,7 +14567,8 @@ typedef struct byoc__op_record {
     }
 #define BYOC__OP0(name, lo, hi, pat, rel, doc, cls, flops, flags, kernel) \
     {{name, lo, hi, BYOC_PATTERN_##pat, NULL, 0, rel, NULL, doc, BYOC_OP_CLASS_##cls, flops, flags}, kernel}
-#define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags}
+#define BYOC__K(run, workspace, code, flags) {run, workspace, code, flags, NULL}
+#define BYOC__KS(run, workspace, shape, code, flags) {run, workspace, code, flags, shape} /* + a shape function */
 #define BYOC__KF BYOC__KF_FLOAT
 static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("nn.conv2d", 2, 2, OUT_ELEMWISE_FUSABLE, byoc__attrs_conv2d, byoc__rel_conv2d,
@@ -13976,9 +14892,57 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "\"...\", diagonals, sums)",
              NONE, byoc__flops_einsum, 0, BYOC__K(byoc__k_einsum, byoc__ws_einsum, 0, BYOC__KF)),
     /* (end of losses) */
+    /* ---- ops: dynamic ---- */
+    BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,
+              "coordinates of the non-zero elements, (count, rank) int32; count known at run time", NONE,
+              byoc__flops_dyn_in, 0, BYOC__KS(byoc__k_argwhere, NULL, byoc__shape_argwhere, 0, 0)),
+    BYOC__OP("unique", 1, 1, OPAQUE, byoc__attrs_unique, byoc__rel_unique,
+             "distinct slices along axis (None: elements), ONNX Unique's (values, indices, inverse, counts)", NONE,
+             byoc__flops_unique, 0, BYOC__KS(byoc__k_unique, byoc__ws_unique, byoc__shape_unique, 0, 0)),
+    BYOC__OP("vision.all_class_non_max_suppression", 2, 5, OPAQUE, byoc__attrs_nms, byoc__rel_nms,
+             "ONNX NonMaxSuppression: (boxes, scores[, max per class, iou, score threshold]) -> (?, 3) int64 rows",
+             NONE, byoc__flops_nms, 0, BYOC__KS(byoc__k_nms, byoc__ws_nms, byoc__shape_nms, 0, 0)),
+    BYOC__OP("dyn.reshape", 2, 2, INJECTIVE, byoc__attrs_dyn_reshape, byoc__rel_dyn_reshape,
+             "reshape to a shape given as a tensor (0 copies an axis unless allowzero, -1 is inferred)", NONE,
+             byoc__flops_none, 0, BYOC__KS(byoc__k_copy, NULL, byoc__shape_dyn_reshape, 0, 0)),
+    BYOC__OP0("dyn.broadcast_to", 2, 2, BROADCAST, byoc__rel_dyn_broadcast_to,
+              "broadcast with a shape given as a tensor (both ways, as ONNX Expand)", NONE, byoc__flops_none,
+              BYOC_OP_RESHAPES, BYOC__KS(byoc__k_broadcast_to, NULL, byoc__shape_dyn_broadcast_to, 0, 0)),
+    BYOC__OP0("dyn.tile", 2, 2, INJECTIVE, byoc__rel_dyn_tile, "repeat each axis reps[i] times, reps a tensor", NONE,
+              byoc__flops_none, 0, BYOC__KS(byoc__k_dyn_tile, NULL, byoc__shape_dyn_tile, 0, 0)),
+    BYOC__OP0("dyn.strided_slice", 4, 5, INJECTIVE, byoc__rel_dyn_strided_slice,
+              "slice with begin, end, strides[, axes] given as tensors, ONNX clamping", NONE, byoc__flops_none, 0,
+              BYOC__KS(byoc__k_dyn_strided_slice, NULL, byoc__shape_dyn_strided_slice, 0, 0)),
+    BYOC__OP("dyn.nn.pad", 2, 3, INJECTIVE, byoc__attrs_dyn_pad, byoc__rel_dyn_pad,
+             "nn.pad with pad_width a (rank, 2) tensor; optional scalar pad value", NONE, byoc__flops_none, 0,
+             BYOC__KS(byoc__k_dyn_pad, byoc__ws_pad, byoc__shape_dyn_pad, 0, 0)),
+    BYOC__OP0("dyn.squeeze", 2, 2, INJECTIVE, byoc__rel_dyn_squeeze, "drop the unit axes a tensor names", NONE,
+              byoc__flops_none, 0, BYOC__KS(byoc__k_copy, NULL, byoc__shape_dyn_squeeze, 0, 0)),
+    BYOC__OP0("dyn.expand_dims", 2, 2, INJECTIVE, byoc__rel_dyn_expand_dims,
+              "insert unit axes at the result positions a tensor names (ONNX Unsqueeze)", NONE, byoc__flops_none, 0,
+              BYOC__KS(byoc__k_copy, NULL, byoc__shape_dyn_expand_dims, 0, 0)),
+    BYOC__OP("dyn.sum", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "sum over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_SUM, BYOC__KF)),
+    BYOC__OP("dyn.mean", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "mean over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_MEAN, BYOC__KF)),
+    BYOC__OP("dyn.max", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "maximum over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_RMAX, BYOC__KF)),
+    BYOC__OP("dyn.min", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "minimum over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_reduce, byoc__ws_reduce, byoc__shape_dyn_reduce, BYOC__K_RMIN, BYOC__KF)),
+    BYOC__OP("dyn.full", 2, 2, OPAQUE, byoc__attrs_dyn_full, byoc__rel_dyn_full,
+             "a tensor of a shape given as a tensor, filled with a scalar", NONE, byoc__flops_none, 0,
+             BYOC__KS(byoc__k_dyn_full, NULL, byoc__shape_dyn_full, 0, 0)),
+    BYOC__OP0("arange", 3, 3, OPAQUE, byoc__rel_arange, "start, start + step, ... before stop (scalar tensors)", NONE,
+              byoc__flops_none, 0, BYOC__KS(byoc__k_arange, NULL, byoc__shape_arange, 0, 0)),
+    /* (end of dynamic) */
 };
 #undef BYOC__KF
 #undef BYOC__K
+#undef BYOC__KS
 #undef BYOC__OP
 #undef BYOC__OP0
 BYOC__PRIVATE const byoc_op_def *byoc__builtin_op(int i, int *count) {
@@ -14069,7 +15033,9 @@ BYOC__PRIVATE byoc_result byoc__kplan_init(byoc__kplan *p, const byoc_node *call
         *t = all[i];
         for (int d = 0; d < t->rank; ++d)
             if (t->dims[d] < 0)
-                return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id, "%s: no host kernel for a dynamic shape",
+                return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id,
+                                  "%s: the call's types have '?' dims; kernels run on calls typed for one run "
+                                  "(byoc_module_evaluate and byoc_sim.h type them per run)",
                                   name);
         if ((p->def->flags & BYOC__KF_FLOAT) && (t->dtype == BYOC_FLOAT16 || t->dtype == BYOC_BFLOAT16))
             t->dtype = BYOC_FLOAT32;
@@ -14272,6 +15238,151 @@ BYOC__PRIVATE byoc_node *byoc__kernel_run_constants(byoc_module *m, const byoc_n
                                         "%s: %s", name, m->has_error ? m->error.message : "out of memory");
     BYOC_FREE(ts);
     return r == BYOC_OK ? result : NULL;
+}
+
+/* ---- running a call typed at run time: calls whose types hold '?' (byoc_module_evaluate, FoldConstant,
+   byoc_sim.h's runtime) ---- */
+/* room for n type pointers: small (16) when they fit, else the heap (NULL when out of memory) */
+BYOC__PRIVATE const byoc_type **byoc__type_array(const byoc_type **small, int n) {
+    return n <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n));
+}
+/* t with the extents of the flattened tensors dims[*at...] (what a shape function computed) */
+BYOC__PRIVATE const byoc_type *byoc__type_with_dims(byoc_module *m, const byoc_type *t, const byoc_tensor *dims,
+                                                    int *at) {
+    if (t->kind == BYOC_TYPE_TENSOR) {
+        const byoc_tensor *d = &dims[(*at)++];
+        return byoc_tensor_type(m, t->dtype, t->rank, d->dims);
+    }
+    const byoc_type *small[16], **f = byoc__type_array(small, t->nfields);
+    int ok = f != NULL;
+    for (int i = 0; ok && i < t->nfields; ++i) ok = (f[i] = byoc__type_with_dims(m, t->fields[i], dims, at)) != NULL;
+    const byoc_type *r = ok ? byoc_tuple_type(m, f, t->nfields) : NULL;
+    if (f != small) BYOC_FREE((void *)f);
+    return r;
+}
+
+/* Relay's shape functions: the concrete result type of a call whose types hold '?' for one run, from
+   in[] (its flattened argument tensors, with data): the type relation applied to the arguments' types
+   of this run, then the op's shape function for the extents that still are '?'. NULL with diag filled
+   when neither settles them or the values break the relation. */
+BYOC__PRIVATE const byoc_type *byoc__run_time_type(byoc_module *m, const byoc_node *call, const byoc_tensor *in,
+                                                   int nin, byoc_diag *diag) {
+    const char *name = call->op->def.name;
+    const byoc_type *small[16] = {0}, **at = byoc__type_array(small, call->nargs);
+    int ok = at != NULL, k_at = 0;
+    for (int i = 0; ok && i < call->nargs; ++i) {
+        const byoc_type *declared = byoc__arg_type(call->args[i]);
+        ok = declared && byoc__type_tensors(declared, NULL, 0, k_at, 0) <= nin &&
+             (at[i] = byoc__type_with_dims(m, declared, in, &k_at)) != NULL;
+    }
+    byoc_type_rel_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.m = m;
+    ctx.op = call->op;
+    ctx.call = call;
+    const byoc_type *t = ok ? call->op->def.type_rel(&ctx, at, call->nargs, &call->attrs) : NULL;
+    if (at != small) BYOC_FREE((void *)at);
+    if (!t) {
+        byoc__diag(diag, ok ? BYOC_ERR_TYPE : BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: at run time: %s", name,
+                   ctx.failed ? ctx.message : "the arguments do not match the call's types");
+        return NULL;
+    }
+    if (byoc_type_is_static(t)) return t;
+    const byoc__kernel_def *def = byoc__kernel_of(call->op);
+    char buf[160];
+    byoc_type_to_string(t, buf, sizeof buf);
+    if (!def || !def->shape) {
+        byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, call->id,
+                   "%s: its result %s is not settled by the argument shapes and the op has no shape function", name,
+                   buf);
+        return NULL;
+    }
+    int nout = byoc__type_tensors(t, NULL, 0, 0, 0);
+    byoc_tensor *out = nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
+    if (!out) {
+        byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", name);
+        return NULL;
+    }
+    byoc__type_tensors(t, out, nout, 0, 0);
+    byoc__kctx k;
+    memset(&k, 0, sizeof k);
+    k.call = call;
+    k.name = name;
+    k.code = def->code;
+    k.in = in;
+    k.nin = nin;
+    k.out = out;
+    k.nout = nout;
+    k.diag = diag;
+    const byoc_type *r = NULL;
+    if (def->shape(&k) == BYOC_OK) {
+        k_at = 0;
+        r = byoc__type_with_dims(m, t, out, &k_at);
+        if (!r || !byoc_type_is_static(r)) {
+            byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, call->id, "%s: the shape function left %s unsettled", name, buf);
+            r = NULL;
+        }
+    }
+    BYOC_FREE(out);
+    return r;
+}
+
+/* Runs a call's kernel typed for one run: its arguments as in[] are, its result as t (from
+   byoc__run_time_type). The kernel sees a copy of the call and of its argument nodes with these types. */
+BYOC__PRIVATE byoc_result byoc__kernel_run_retyped(byoc_module *m, const byoc_node *call, const byoc_type *t,
+                                                   const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
+                                                   byoc_diag *diag) {
+    byoc_node local[8], *small[8];
+    byoc_node *copies = call->nargs <= 8 ? local : (byoc_node *)BYOC_MALLOC(sizeof(byoc_node) * (size_t)call->nargs);
+    byoc_node **args = call->nargs <= 8 ? small : (byoc_node **)BYOC_MALLOC(sizeof(byoc_node *) * (size_t)call->nargs);
+    byoc_result r = copies && args ? BYOC_OK
+                                   : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory",
+                                                call->op->def.name);
+    int at = 0;
+    for (int i = 0; r == BYOC_OK && i < call->nargs; ++i) {
+        copies[i] = *call->args[i];
+        copies[i].checked_type = byoc__type_with_dims(m, byoc__arg_type(call->args[i]), in, &at);
+        args[i] = &copies[i];
+        if (!copies[i].checked_type)
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: out of memory", call->op->def.name);
+    }
+    if (r == BYOC_OK) {
+        byoc_node concrete = *call;
+        concrete.args = args;
+        concrete.checked_type = t;
+        r = byoc_kernel_run(&concrete, in, nin, out, nout, NULL, diag);
+    }
+    if (copies != local) BYOC_FREE(copies);
+    if (args != small) BYOC_FREE(args);
+    return r;
+}
+
+/* runs a call whose types hold '?' on argument values, its result allocated for this run */
+BYOC__PRIVATE byoc_node *byoc__kernel_run_dynamic(byoc_module *m, const byoc_node *call, byoc_node *const *vals,
+                                                  byoc_diag *diag) {
+    const char *name = call->op->def.name;
+    int nin = 0;
+    for (int i = 0; i < call->nargs && nin >= 0; ++i) nin = byoc__value_tensors(vals[i], NULL, 0, nin, 0, 0);
+    byoc_tensor *in = nin >= 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nin + 1, sizeof(byoc_tensor)) : NULL;
+    if (!in) {
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, call->id, "%s: the arguments are not values", name);
+        return NULL;
+    }
+    int at = 0;
+    for (int i = 0; i < call->nargs; ++i) at = byoc__value_tensors(vals[i], in, nin, at, 0, 0);
+    const byoc_type *t = byoc__run_time_type(m, call, in, nin, diag);
+    int nout = t ? byoc__type_tensors(t, NULL, 0, 0, 0) : 0;
+    byoc_tensor *out = t && nout > 0 ? (byoc_tensor *)BYOC_CALLOC((size_t)nout, sizeof(byoc_tensor)) : NULL;
+    byoc_node *result = NULL;
+    at = 0;
+    if (out) result = byoc__result_constants(m, t, out, &at);
+    if (t && !result)
+        byoc__diag(diag, m->has_error ? m->error.code : BYOC_ERR_OUT_OF_MEMORY, 0, 0, call->id, "%s: %s", name,
+                   m->has_error ? m->error.message : "out of memory");
+    if (result && byoc__kernel_run_retyped(m, call, t, in, nin, out, nout, diag) != BYOC_OK) result = NULL;
+    BYOC_FREE(in);
+    BYOC_FREE(out);
+    return result;
 }
 
 // [SECTION] impl: runtime modules
@@ -16548,6 +17659,20 @@ BYOC__PRIVATE int byoc__dtypes_accept(const byoc_backend_spec *b, const byoc_nod
     return 1;
 }
 
+/* ops with '?' extents in their types stay on the host unless the backend declares dynamic_shapes */
+BYOC__PRIVATE int byoc__shapes_accept(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
+    for (int i = -1; !b->dynamic_shapes && i < call->nargs; ++i) {
+        const byoc_type *t = i < 0 ? call->checked_type : call->args[i]->checked_type;
+        if (!t || byoc_type_is_static(t)) continue;
+        char ty[120], who[16] = "out";
+        byoc_type_to_string(t, ty, sizeof ty);
+        if (i >= 0) snprintf(who, sizeof who, "arg%d", i);
+        snprintf(reason, cap, "dynamic shape: %s is %s (the backend does not declare dynamic_shapes)", who, ty);
+        return 0;
+    }
+    return 1;
+}
+
 BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *call, char *reason, size_t cap) {
     if (!b || !call) return 0;
     char scratch[8];
@@ -16558,7 +17683,7 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
     for (int i = 0; i < b->nsupport && !sup; ++i)
         if (!strcmp(b->support[i].op, call->op->def.name)) sup = &b->support[i];
     if (!sup) { snprintf(reason, cap, "unsupported op"); return 0; }
-    if (!byoc__dtypes_accept(b, call, reason, cap)) return 0;
+    if (!byoc__shapes_accept(b, call, reason, cap) || !byoc__dtypes_accept(b, call, reason, cap)) return 0;
     return byoc__support_accepts(sup, call, reason, cap);
 }
 
@@ -16639,7 +17764,7 @@ BYOC__PRIVATE const byoc_node *byoc__match_declined(const byoc_backend_spec *b, 
     for (int i = 0; i < byoc__match_size(mt); ++i) {
         const byoc_node *x = byoc__match_op_call(mt, i);
         const byoc_op_support *sup = x ? byoc__support_of(b, ops, x->op) : NULL;
-        if (x && !byoc__dtypes_accept(b, x, reason, cap)) return x;
+        if (x && (!byoc__shapes_accept(b, x, reason, cap) || !byoc__dtypes_accept(b, x, reason, cap))) return x;
         if (sup && !byoc__support_accepts(sup, x, reason, cap)) return x;
     }
     if (e && e->check == byoc__pattern_requires_check)
@@ -17067,9 +18192,9 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
         const char *arg = kwe;
         while (arg < le && (byoc__is_space(*arg) || *arg == '\n')) arg++;
         int arg_col = (int)(arg - ls) + 1;
-        static const char *const known[] = {"kind",   "priority", "dtypes",   "option",
-                                            "define", "pattern",  "supports", "fusion"};
-        for (int k = 0; k < 8 && !b->name; ++k)
+        static const char *const known[] = {"kind",   "priority", "dtypes",   "option",        "define",
+                                            "pattern", "supports", "fusion", "dynamic_shapes"};
+        for (int k = 0; k < 9 && !b->name; ++k)
             if (kwlen == strlen(known[k]) &&
                 !memcmp(kw, known[k], kwlen)) { /* the name first: everything after belongs to it */
                 byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0, "%s:%d:1: 'backend NAME' must come first, before '%s'",
@@ -17381,10 +18506,12 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
             }
             if (!option_line) option_line = dline;
             byoc_attrs_set(arena, &b->options, oname, &v);
+        } else if (kwlen == 14 && !memcmp(kw, "dynamic_shapes", 14)) {
+            b->dynamic_shapes = 1;
         } else {
             byoc__diag(diag, BYOC_ERR_PARSE, dline, 1, 0,
                        "%s:%d:1: unknown directive '%.*s' (expected backend, kind, priority, dtypes, option, define, "
-                       "pattern, supports or fusion)",
+                       "pattern, supports, fusion or dynamic_shapes)",
                        fname, dline, (int)(kwlen > 40 ? 40 : kwlen), kw);
             failed = 1;
         }
@@ -18118,9 +19245,19 @@ BYOC__PRIVATE int byoc__tensor_fields_only(const byoc_type *t) {
     return 1;
 }
 
+/* an op call whose types have '?': FuseOps leaves it alone, outside every fused function (its results are
+   allocated when a run knows their shape) */
+BYOC__PRIVATE int byoc__call_has_any_dims(const byoc_node *n) {
+    if (n->kind != BYOC_NODE_CALL || !n->op) return 0;
+    if (!byoc_type_is_static(n->checked_type)) return 1;
+    for (int k = 0; k < n->nargs; ++k)
+        if (n->args[k]->checked_type && !byoc_type_is_static(n->args[k]->checked_type)) return 1;
+    return 0;
+}
+
 BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     switch (n->kind) {
-    case BYOC_NODE_CALL: return n->op ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_CALL: return n->op && !byoc__call_has_any_dims(n) ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
     case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
         byoc_dtype dt = n->annotation->dtype;
         int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64 ||
@@ -18340,8 +19477,8 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
             int root = byoc__fuse_root(&fz, i);
             /* groups rooted at an op call, and any group of several nodes, become functions; a lone
                tuple, projection or non-op call stays as it is (TVM's FuseMutator does the same) */
-            int wrap =
-                root == i && ((x->kind == BYOC_NODE_CALL && x->op && x->op != stop) || stbds_arrlen(members[i]) > 1);
+            int lone_op = x->kind == BYOC_NODE_CALL && x->op && x->op != stop && !byoc__call_has_any_dims(x);
+            int wrap = root == i && (lone_op || stbds_arrlen(members[i]) > 1);
             if (!wrap) {
                 if (root != i) continue; /* built with its group */
                 /* outside every fused function: rebuild on the new inputs; stop_fusion disappears */
@@ -18630,10 +19767,12 @@ BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
 
 /* the value of call when its arguments are constants (or tuples of them) and its op has a host
    kernel for them: a constant, or a tuple of constants for a tuple result; else NULL */
+BYOC__PRIVATE byoc_node *byoc__fold_dynamic_call(byoc_module *m, const byoc_node *call);
 BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) {
     const byoc__kernel_def *def = byoc__kernel_of(call->op);
     const byoc_type *ot = call->checked_type;
-    if (!def || (call->op->def.flags & BYOC_OP_ANNOTATION) || !ot || !byoc_type_is_static(ot)) return NULL;
+    if (!def || (call->op->def.flags & BYOC_OP_ANNOTATION) || !ot) return NULL;
+    if (!byoc_type_is_static(ot)) return byoc__fold_dynamic_call(m, call);
     byoc_tensor results[64];
     int nresults = byoc__type_tensors(ot, results, 64, 0, 0);
     if (nresults < 0 || nresults > 64) return NULL;
@@ -18647,6 +19786,25 @@ BYOC__PRIVATE byoc_node *byoc__fold_call(byoc_module *m, const byoc_node *call) 
             return NULL;
     byoc_diag d;
     byoc_node *c = byoc__kernel_run_constants(m, call, call->args, &d);
+    byoc__inherit(c, call);
+    return c;
+}
+
+/* A call whose type has '?' on constant arguments: its value typed for them (Relay's DynamicToStatic), as a
+   constant of concrete type; NULL when an argument is not constant, the values break the call or the
+   result is above the fold limit. */
+BYOC__PRIVATE byoc_node *byoc__fold_dynamic_call(byoc_module *m, const byoc_node *call) {
+    for (int i = 0; i < call->nargs; ++i)
+        if (byoc__value_tensors(call->args[i], NULL, 0, 0, 0, 0) < 0) return NULL;
+    byoc_diag d;
+    memset(&d, 0, sizeof d);
+    byoc_node *c = byoc__kernel_run_dynamic(m, call, call->args, &d);
+    if (!c) return NULL;
+    byoc_tensor results[64];
+    int nresults = byoc__type_tensors(c->checked_type, results, 64, 0, 0);
+    int64_t elements = 0;
+    for (int i = 0; i < nresults && i < 64; ++i) elements += byoc__numel(&results[i]);
+    if (nresults < 0 || nresults > 64 || elements > BYOC__FOLD_LIMIT) return NULL; /* left to run time */
     byoc__inherit(c, call);
     return c;
 }
@@ -18667,6 +19825,12 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
             byoc_node *x = g.nodes[i].node;
             byoc_node *y = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
             if (y && y != x) y->checked_type = x->checked_type;
+            if (y && y != x && !byoc_type_is_static(x->checked_type) && y->kind == BYOC_NODE_CALL && y->op) {
+                /* a '?' type is inferred again: folded arguments may settle it (DynamicToStatic) */
+                byoc_diag td;
+                y->checked_type = NULL;
+                if (byoc_infer_node_type(m, y, &td) != BYOC_OK) y->checked_type = x->checked_type;
+            }
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
             if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE)
                 folded = y->args[0]->args[y->index];
@@ -19076,6 +20240,7 @@ BYOC_API byoc_result byoc_run_target_hooks(byoc_module *m, const byoc_target *co
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag);
 
+
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag) {
     if (depth > 64) {
@@ -19118,7 +20283,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
             break;
         case BYOC_NODE_CALL:
             if (n->op) { /* the op's host kernel, on the values of its arguments */
-                val[i] = byoc__kernel_run_constants(m, n, ins, diag);
+                val[i] = byoc__call_has_any_dims(n) ? byoc__kernel_run_dynamic(m, n, ins, diag)
+                                                  : byoc__kernel_run_constants(m, n, ins, diag);
                 if (!val[i]) {
                     char why[BYOC_DIAG_MESSAGE_MAX];
                     snprintf(why, sizeof why, "%s", diag->message);
@@ -19166,7 +20332,7 @@ BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inpu
     if (!main_fn) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "evaluate: the module has no @main");
     for (int i = 0; i < ninputs && i < main_fn->nparams; ++i)
         if (!inputs[i] || inputs[i]->kind != BYOC_NODE_CONSTANT ||
-            !byoc_type_equal(inputs[i]->annotation, main_fn->params[i]->checked_type))
+            !byoc__type_fits(inputs[i]->annotation, main_fn->params[i]->checked_type))
             return byoc__diag(diag, BYOC_ERR_TYPE, 0, 0, 0, "evaluate: input %d must be a constant of type of %%%s", i,
                               main_fn->params[i]->name);
     memset(diag, 0, sizeof *diag);

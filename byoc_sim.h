@@ -270,10 +270,12 @@ typedef enum byoc_sim_buffer_kind {
     BYOC_SIM_BUFFER_INPUT = 1, /* an input of the program, where the caller keeps it */
     BYOC_SIM_BUFFER_CONSTANT,  /* a constant, where the module keeps it */
     BYOC_SIM_BUFFER_ARENA,     /* an intermediate, at offset in the arena */
-    BYOC_SIM_BUFFER_OUTPUT     /* an output, at offset in the output storage */
+    BYOC_SIM_BUFFER_OUTPUT,    /* an output, at offset in the output storage */
+    BYOC_SIM_BUFFER_DYNAMIC    /* a result of '?' shape: allocated when a run knows its shape, not in the arena */
 } byoc_sim_buffer_kind;
 
-/* A buffer of the plan, for tools and checkers. Views share their source's buffer. */
+/* A buffer of the plan, for tools and checkers. Views share their source's buffer. DYNAMIC buffers (results whose
+   types have '?') are allocated by each run for the shape it computes (size: the last run's bytes). */
 typedef struct byoc_sim_buffer_info {
     byoc_sim_buffer_kind kind;
     size_t offset, size;  /* ARENA, OUTPUT */
@@ -736,7 +738,8 @@ BYOC__SIM_PRIVATE void byoc__sim_shape_string(byoc_dtype dt, int rank, const int
     }
     at += (size_t)snprintf(out + at, cap - at, "Tensor[(");
     for (int i = 0; i < rank && at < cap; ++i)
-        at += (size_t)snprintf(out + at, cap - at, "%s%lld", i ? ", " : "", (long long)dims[i]);
+        at += dims[i] < 0 ? (size_t)snprintf(out + at, cap - at, "%s?", i ? ", " : "")
+                          : (size_t)snprintf(out + at, cap - at, "%s%lld", i ? ", " : "", (long long)dims[i]);
     if (at < cap)
         snprintf(out + at, cap - at, "%s), %s]", rank == 1 ? "," : "",
                  byoc_dtype_name(dt) ? byoc_dtype_name(dt) : "invalid dtype");
@@ -756,6 +759,9 @@ typedef struct byoc__sim_value {
     int rank;
     int64_t dims[BYOC_MAX_RANK];
     size_t nbytes;
+    int dynamic;                    /* its type has '?': rt_dims and rt_nbytes are this run's */
+    int64_t rt_dims[BYOC_MAX_RANK];
+    size_t rt_nbytes;
 } byoc__sim_value;
 
 typedef struct byoc__sim_buffer {
@@ -778,6 +784,7 @@ typedef struct byoc__sim_step {
     int tile_first;      /* nin + nout tile operands */
     int tile_tensor_first; /* per tile shape, nin + nout tensors */
     const byoc_node *shadow[2]; /* the call retyped for a full tile and for the shorter last one */
+    int dynamic;                /* an operand has '?' dims: typed at each run (byoc__sim_run_dynamic_step) */
 } byoc__sim_step;
 
 enum { BYOC__SIM_FROM_VALUE = 0, BYOC__SIM_FROM_SCRATCH = 1 };
@@ -900,6 +907,8 @@ BYOC_SIM_API void byoc_sim_free(byoc_sim_program *p, void *ptr) {
 
 BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     if (!p) return;
+    for (int b = 0; b < p->nbuffers; ++b)
+        if (p->buffers[b].kind == BYOC_SIM_BUFFER_DYNAMIC) byoc__sim_mfree(p, p->buffers[b].data);
     for (int i = 0; i < p->nstrings; ++i) byoc__sim_mfree(p, p->strings[i]);
     byoc__sim_mfree(p, p->strings);
     byoc__sim_mfree(p, p->values);
@@ -986,6 +995,7 @@ typedef struct byoc__sim_lowering {
     byoc_result error; /* the first failure, reported in diag */
     int *leaves;       /* value ids: every lowered expression is a range of this pool (its tensor leaves) */
     int nleaves, cap_leaves;
+    int allow_dynamic; /* values of '?' shape may be made: inputs and unfused host op calls */
 } byoc__sim_lowering;
 
 BYOC__SIM_PRIVATE int byoc__sim_lower_fail(byoc__sim_lowering *L, byoc_result code, const byoc_node *n, const char *fmt,
@@ -1077,11 +1087,15 @@ BYOC__SIM_PRIVATE int byoc__sim_new_value(byoc__sim_lowering *L, const byoc_type
                1;
     }
     int64_t n = byoc_type_num_elements(t);
-    if (!byoc_type_is_static(t) || n < 0 || (uint64_t)n > (uint64_t)(SIZE_MAX / 16)) {
+    int dynamic = !byoc_type_is_static(t) && L->allow_dynamic;
+    if (dynamic) n = 0; /* its bytes are known at run time */
+    if (!dynamic && (!byoc_type_is_static(t) || n < 0 || (uint64_t)n > (uint64_t)(SIZE_MAX / 16))) {
         byoc__sim_describe(where, what, sizeof what);
         byoc_type_to_string(t, ty, sizeof ty);
         return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, where,
-                                    "byoc_sim_lower: %s has type %s; programs need static shapes", what, ty) -
+                                    "byoc_sim_lower: %s has type %s; only inputs and host op calls outside fused "
+                                    "groups and partitions may have '?' dims",
+                                    what, ty) -
                1;
     }
     if (!BYOC__SIM_RESERVE(p, p->values, p->cap_values, p->nvalues + 1)) return BYOC__SIM_OOM(L) - 1;
@@ -1091,8 +1105,9 @@ BYOC__SIM_PRIVATE int byoc__sim_new_value(byoc__sim_lowering *L, const byoc_type
     v->producer = -1;
     v->dtype = t->dtype;
     v->rank = t->rank;
-    for (int i = 0; i < t->rank; ++i) v->dims[i] = t->dims[i];
-    v->nbytes = (size_t)n * byoc_dtype_size(t->dtype);
+    for (int i = 0; i < t->rank; ++i) v->dims[i] = v->rt_dims[i] = t->dims[i];
+    v->nbytes = v->rt_nbytes = (size_t)n * byoc_dtype_size(t->dtype);
+    v->dynamic = dynamic;
     return p->nvalues++;
 }
 
@@ -1138,7 +1153,10 @@ BYOC__SIM_PRIVATE int byoc__sim_new_step(byoc__sim_lowering *L, const byoc_node 
     st.call = call;
     st.in_first = p->noperands;
     st.nin = nin;
-    for (int q = 0; q < nin; ++q) p->operands[p->noperands++] = L->leaves[in_first + q];
+    for (int q = 0; q < nin; ++q) {
+        p->operands[p->noperands++] = L->leaves[in_first + q];
+        st.dynamic |= p->values[L->leaves[in_first + q]].dynamic;
+    }
     st.out_first = p->noperands;
     st.nout = nout;
     st.tensor_first = st.tile_first = st.tile_tensor_first = -1;
@@ -1149,12 +1167,14 @@ BYOC__SIM_PRIVATE int byoc__sim_new_step(byoc__sim_lowering *L, const byoc_node 
         int v = byoc__sim_new_value(L, byoc__sim_leaf_at(call->checked_type, k), -1, call);
         if (v < 0) return 0;
         if (!pending) {
-            int b = byoc__sim_new_buffer(L, BYOC_SIM_BUFFER_ARENA, p->values[v].nbytes);
+            int b = byoc__sim_new_buffer(L, p->values[v].dynamic ? BYOC_SIM_BUFFER_DYNAMIC : BYOC_SIM_BUFFER_ARENA,
+                                         p->values[v].nbytes);
             if (b < 0) return 0;
             p->values[v].buffer = b;
         }
         p->values[v].producer = s;
         p->operands[st.out_first + k] = v;
+        st.dynamic |= p->values[v].dynamic;
         if (!byoc__sim_push_leaf(L, v)) return 0;
     }
     p->steps[p->nsteps++] = st;
@@ -1243,7 +1263,9 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_no
         *rc = nin;
         return 1;
     }
-    if (byoc__sim_is_view_op(call->op) && !p->opt.no_alias && nin == 1) {
+    int dynamic = !byoc_type_is_static(call->checked_type);
+    for (int q = 0; q < nin; ++q) dynamic |= p->values[L->leaves[in_first + q]].dynamic;
+    if (byoc__sim_is_view_op(call->op) && !p->opt.no_alias && nin == 1 && !dynamic) {
         int in = L->leaves[in_first];
         int v = byoc__sim_new_value(L, call->checked_type, p->values[in].buffer, call);
         if (v < 0) return 0;
@@ -1256,8 +1278,10 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_no
     }
     if (!byoc__sim_check_kernel(L, call)) return 0;
     int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_OPS, partition);
-    if (k < 0 || !byoc__sim_new_step(L, call, in_first, nin, 0, rf, rc) || !byoc__sim_step_tensors(L, p->nsteps - 1))
-        return 0;
+    L->allow_dynamic = 1; /* a kernel of its own: its results can be allocated when a run gives their shape */
+    int made = k >= 0 && byoc__sim_new_step(L, call, in_first, nin, 0, rf, rc);
+    L->allow_dynamic = 0;
+    if (!made || !byoc__sim_step_tensors(L, p->nsteps - 1)) return 0;
     p->kernels[k].nsteps = 1;
     byoc__sim_namer nm;
     byoc__sim_namer_init(&nm, p);
@@ -2249,7 +2273,9 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
         name[len] = 0;
         return 1;
     }
+    L->allow_dynamic = 1; /* a '?' extent takes the extent of each run's input */
     int v = byoc__sim_new_value(L, t, -1, param);
+    L->allow_dynamic = 0;
     int b = v >= 0 ? byoc__sim_new_buffer(L, BYOC_SIM_BUFFER_INPUT, p->values[v].nbytes) : -1;
     if (b < 0) return 0;
     p->values[v].buffer = b;
@@ -2280,7 +2306,8 @@ BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
         int w = p->nvalues++;
         p->values[w] = p->values[v];
         p->values[w].producer = -1;
-        int nb = byoc__sim_new_buffer(L, BYOC_SIM_BUFFER_OUTPUT, p->values[w].nbytes);
+        int nb = byoc__sim_new_buffer(L, p->values[w].dynamic ? BYOC_SIM_BUFFER_DYNAMIC : BYOC_SIM_BUFFER_OUTPUT,
+                                      p->values[w].nbytes);
         if (nb < 0) return 0;
         p->values[w].buffer = nb;
         byoc__sim_kernel *kk = &p->kernels[k];
@@ -2296,7 +2323,7 @@ BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
         kk->info.name = byoc__sim_strdup(p, name, strlen(name));
         if (!kk->info.name) return BYOC__SIM_OOM(L);
         v = w;
-    } else {
+    } else if (p->buffers[b].kind != BYOC_SIM_BUFFER_DYNAMIC) {
         p->buffers[b].kind = BYOC_SIM_BUFFER_OUTPUT;
     }
     if (!BYOC__SIM_RESERVE(p, p->outputs, p->cap_outputs, p->noutputs + 1)) return BYOC__SIM_OOM(L);
@@ -2409,6 +2436,43 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_step(byoc_sim_program *p, const byoc
     for (int q = 0; q < st->nin; ++q) t[q].data = byoc__sim_data(p, p->operands[st->in_first + q]);
     for (int q = 0; q < st->nout; ++q) t[st->nin + q].data = byoc__sim_data(p, p->operands[st->out_first + q]);
     return byoc_kernel_run(st->call, t, st->nin, t + st->nin, st->nout, ws, d);
+}
+
+/* (Re)allocates a DYNAMIC buffer for a value of this run's dims (the previous run's storage goes); 0 when memory
+   runs out. */
+BYOC__SIM_PRIVATE int byoc__sim_alloc_dynamic(byoc_sim_program *p, int value, const int64_t *dims) {
+    byoc__sim_value *v = &p->values[value];
+    byoc__sim_buffer *buf = &p->buffers[v->buffer];
+    size_t n = byoc_dtype_size(v->dtype);
+    for (int i = 0; i < v->rank; ++i) n *= (size_t)dims[i], v->rt_dims[i] = dims[i];
+    v->rt_nbytes = n;
+    if (buf->kind != BYOC_SIM_BUFFER_DYNAMIC) return 1;
+    byoc__sim_mfree(p, buf->data);
+    buf->size = n;
+    return (buf->data = byoc__sim_malloc(p, n)) != NULL;
+}
+
+/* A step with '?' dims: its result types for this run from its arguments (byoc.h's type relation and shape
+   function), its DYNAMIC results allocated for them, then its kernel typed for this run (workspace of its own:
+   the shared one is sized for static shapes). */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_dynamic_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d) {
+    byoc_tensor *t = &p->tensors[st->tensor_first];
+    for (int q = 0; q < st->nin; ++q) {
+        const byoc__sim_value *v = &p->values[p->operands[st->in_first + q]];
+        for (int i = 0; i < v->rank; ++i) t[q].dims[i] = v->rt_dims[i];
+        t[q].data = byoc__sim_data(p, p->operands[st->in_first + q]);
+    }
+    const byoc_type *rt = byoc__run_time_type(p->m, st->call, t, st->nin, d);
+    if (!rt) return d->code ? d->code : BYOC_ERR_INTERNAL;
+    if (byoc__type_tensors(rt, t + st->nin, st->nout, 0, 0) != st->nout)
+        return byoc__sim_fail(d, BYOC_ERR_INTERNAL, st->call, "byoc_sim_run: a result count changed at run time");
+    for (int q = 0; q < st->nout; ++q) {
+        int w = p->operands[st->out_first + q];
+        if (!byoc__sim_alloc_dynamic(p, w, t[st->nin + q].dims))
+            return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+        t[st->nin + q].data = byoc__sim_data(p, w);
+    }
+    return byoc__kernel_run_retyped(p->m, st->call, rt, t, st->nin, t + st->nin, st->nout, d);
 }
 
 /* A TILED kernel, or an ANCHOR kernel's anchor and then its epilogue: every tile runs the chain's ops on sub-tensor
@@ -2588,7 +2652,8 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         const byoc_sim_io *io = &p->inputs[i].io;
         const byoc_tensor *t = &inputs[i];
         int same = t->dtype == io->dtype && t->rank == io->rank;
-        for (int j = 0; same && j < io->rank; ++j) same = t->dims[j] == io->dims[j];
+        for (int j = 0; same && j < io->rank; ++j) /* a '?' takes any extent */
+            same = t->dims[j] == io->dims[j] || (io->dims[j] < 0 && t->dims[j] >= 0);
         if (!same) {
             char want[160], got[160];
             byoc__sim_shape_string(io->dtype, io->rank, io->dims, want, sizeof want);
@@ -2606,7 +2671,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
                               p->noutputs, p->noutputs == 1 ? "" : "s", noutputs);
     if (!p->ready && !byoc__sim_prepare(p))
         return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
-    for (int i = 0; i < ninputs; ++i) p->buffers[p->values[p->inputs[i].value].buffer].data = inputs[i].data;
+    for (int i = 0; i < ninputs; ++i) {
+        p->buffers[p->values[p->inputs[i].value].buffer].data = inputs[i].data;
+        byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims, the caller's storage */
+    }
     void *ws = byoc__sim_aligned(p->workspace_block);
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
@@ -2617,14 +2685,19 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         switch (k->info.exec) {
         case BYOC_SIM_EXEC_OPS:
             for (int s = k->step_first; r == BYOC_OK && s < k->step_first + k->nsteps; ++s)
-                r = byoc__sim_run_step(p, &p->steps[s], ws, &kd);
+                r = p->steps[s].dynamic ? byoc__sim_run_dynamic_step(p, &p->steps[s], &kd)
+                                        : byoc__sim_run_step(p, &p->steps[s], ws, &kd);
             break;
         case BYOC_SIM_EXEC_TILED:
         case BYOC_SIM_EXEC_ANCHOR: r = byoc__sim_run_tiled(p, k, ws, &kd); break;
         case BYOC_SIM_EXEC_RUNTIME: r = byoc__sim_dispatch_runtime(p, k, &kd); break;
         case BYOC_SIM_EXEC_COPY: {
-            int v = p->operands[k->in_first];
-            memcpy(byoc__sim_data(p, p->operands[k->out_first]), byoc__sim_data(p, v), p->values[v].nbytes);
+            int v = p->operands[k->in_first], w = p->operands[k->out_first];
+            if (!byoc__sim_alloc_dynamic(p, w, p->values[v].rt_dims)) {
+                r = byoc__sim_fail(&kd, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+                break;
+            }
+            memcpy(byoc__sim_data(p, w), byoc__sim_data(p, v), p->values[v].rt_nbytes);
             break;
         }
         }
@@ -2660,7 +2733,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         memset(t, 0, sizeof *t);
         t->dtype = io->dtype;
         t->rank = io->rank;
-        for (int j = 0; j < io->rank; ++j) t->dims[j] = io->dims[j];
+        for (int j = 0; j < io->rank; ++j) t->dims[j] = p->values[p->outputs[i].value].rt_dims[j]; /* '?': this run's */
         t->data = byoc__sim_data(p, p->outputs[i].value);
     }
     return BYOC_OK;
@@ -7269,11 +7342,22 @@ BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
     for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* executables hold static plans: a program with values of '?' shape is refused */
+BYOC__SIM_PRIVATE byoc_result byoc__exe_refuse_dynamic(const byoc_sim_program *p, byoc_diag *diag) {
+    for (int v = 0; v < p->nvalues; ++v)
+        if (p->values[v].dynamic)
+            return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL,
+                                  "byoc_sim_executable_save: the program has values of '?' shape (allocated at run "
+                                  "time), which executables do not hold");
+    return BYOC_OK;
+}
+
 BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes,
                                                   size_t *size, byoc_diag *diag) {
     if (bytes) *bytes = NULL;
     if (size) *size = 0;
     if (!p || !bytes || !size) return byoc__null_arg(diag, __func__, !p ? "program" : "output");
+    if (byoc__exe_refuse_dynamic(p, diag) != BYOC_OK) return BYOC_ERR_UNSUPPORTED;
     byoc_module *m = p->m;
     byoc__exe_out_section *sec = NULL;
     int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */

@@ -358,7 +358,8 @@ static const type_case type_cases[] = {
     {"%x: Tensor[(1, 1, 28, 28), float32]", "nn.pad(%x, 0f, pad_width=[[0, 0], [2, 2]])", "!pad_width must be 4 pairs"},
     {"%x: Tensor[(2, 3, 4), float32]", "reshape(%x, newshape=[0, -1])", "Tensor[(2, 12), float32]"},
     {"%x: Tensor[(2, 3, 4), float32]", "reshape(%x, newshape=[5, -1])", "!cannot infer the -1"},
-    {"%x: Tensor[(?, 3, 4), float32]", "reshape(%x, newshape=[-1])", "!needs a static shape for the input, got Tensor[(?, 3, 4), float32]"},
+    {"%x: Tensor[(?, 3, 4), float32]", "reshape(%x, newshape=[-1])", "Tensor[(?,), float32]"}, /* '?' in, '?' inferred */
+    {"%x: Tensor[(?, 3, 4), float32]", "reshape(%x, newshape=[0, 12])", "Tensor[(?, 12), float32]"},
     {"%x: Tensor[(2, 3, 4), float32]", "transpose(%x, axes=[0, 2, 1])", "Tensor[(2, 4, 3), float32]"},
     {"%x: Tensor[(2, 3, 4), float32]", "transpose(%x)", "Tensor[(4, 3, 2), float32]"},
     {"%x: Tensor[(2, 3, 4), float32]", "transpose(%x, axes=[0, 0, 1])", "!axes repeats axis 0"},

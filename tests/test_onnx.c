@@ -394,6 +394,21 @@ static void test_symbolic_dims(void) {
     CHECK_CONTAINS(text, "%x: Tensor[(3, 4), float32]");
     byoc_free(model.module, text);
     byoc_onnx_model_free(&model);
+    /* dynamic_dims: the dim stays '?' and each run gives it */
+    memset(&o, 0, sizeof o);
+    o.dynamic_dims = 1;
+    CHECKF(import(&m, &model, &d, &o) == BYOC_OK, "%s", d.message);
+    text = byoc_module_print(model.module, BYOC_PRINT_TYPES, NULL);
+    CHECK_CONTAINS(text, "%x: Tensor[(?, 4), float32]");
+    byoc_free(model.module, text);
+    float xs[8] = {-1, 2, -3, 4, 5, -6, 7, -8};
+    int64_t two_by_four[2] = {2, 4};
+    byoc_node *x = byoc_constant(model.module, byoc_tensor_type(model.module, BYOC_FLOAT32, 2, two_by_four), xs,
+                                 sizeof xs),
+              *y = NULL;
+    CHECKF(byoc_module_evaluate(model.module, &x, 1, &y, &d) == BYOC_OK, "%s", d.message);
+    CHECK(y->checked_type->dims[0] == 2 && byoc_constant_f32(y, 1) == 2.0f && byoc_constant_f32(y, 7) == 0.0f);
+    byoc_onnx_model_free(&model);
     free(m.p);
 }
 

@@ -37,8 +37,13 @@
      compute shapes fold away), up to max_constant_bytes per tensor.
    - Every IR node built for an ONNX node carries the span "onnx:NAME" (its name, or its first output's
      name when unnamed); graph inputs carry their input name.
+   - Shape-like inputs the graph computes (Reshape's shape, Slice's starts, Pad's pads, ReduceSum's axes,
+     ...) import as Relay's dyn.* ops, whose result extents are '?' until a run; NonZero, Compress, Unique
+     and NonMaxSuppression give '?' extents the data decides (byoc.h's "Dynamic shapes"). Such calls
+     on constants are evaluated at import like any other.
    - Symbolic input dims take values from options (dims by name, or whole input shapes) or
-     free_dim_default; otherwise the import fails naming the input and the dim.
+     free_dim_default, or with dynamic_dims stay '?' (then ops that need the extent refuse it by name);
+     otherwise the import fails naming the input and the dim.
    - Hostile files: every length, count, varint, wire type and dim is checked against the bytes
      present; the decoder never recurses (nested graphs in attributes are skipped, not decoded).
 
@@ -69,6 +74,7 @@
        [SECTION] impl: op converters: N-d windows (windows)
        [SECTION] impl: op converters: recurrent and spectral (recurrent)
        [SECTION] impl: op converters: losses (losses)
+       [SECTION] impl: op converters: data-dependent and run-time shapes (dynamic)
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -119,9 +125,10 @@ typedef struct byoc_onnx_options {
     uint64_t max_constant_bytes;          /* largest tensor made or folded at import (0: 1 GiB) */
     const byoc_onnx_bound_input *bound;   /* inputs that become constants */
     int nbound;
-    int shapes_replace_declared; /* 1: shapes replace the file's static dims too (the model then runs on
-                                             them, as ONNX Runtime runs a model on the shapes it is fed); 0: a
-                                             shape must agree with the file's static dims */
+    int shapes_replace_declared;          /* 1: shapes replace the file's static dims too (the model then
+                                             runs on them, as ONNX Runtime runs a model on the shapes it is
+                                             fed); 0: a shape must agree with the file's static dims */
+    int dynamic_dims;                     /* 1: a symbolic dim with no value above is '?', known at run time */
 } byoc_onnx_options;
 
 typedef struct byoc_onnx_model {
@@ -982,6 +989,19 @@ BYOC__PRIVATE byoc_node *byoc_onnx__note(byoc_onnx__state *st, byoc_node *n) {
    when it cannot. */
 BYOC__PRIVATE byoc_node *byoc_onnx__evaluate(byoc_onnx__state *st, byoc_node *call) {
     const byoc_type *t = call->checked_type;
+    if (t->kind == BYOC_TYPE_TENSOR && !byoc_type_is_static(t)) { /* '?' extents the constants settle */
+        byoc_diag kd;
+        memset(&kd, 0, sizeof kd);
+        byoc_node *c = byoc__kernel_run_dynamic(st->m, call, call->args, &kd);
+        if (!c)
+            byoc_onnx__fail(st, kd.code ? kd.code : BYOC_ERR_INTERNAL, "evaluating its constant inputs: %s",
+                            kd.message);
+        else if (byoc_constant_nbytes(c) > st->max_bytes)
+            byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED,
+                            "the constant result has %zu bytes, above the import limit of %llu bytes",
+                            byoc_constant_nbytes(c), (unsigned long long)st->max_bytes);
+        return st->diag->code ? NULL : c;
+    }
     if (t->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(t)) return NULL;
     int64_t n = byoc_type_num_elements(t);
     if (n < 0 || (uint64_t)n > st->max_bytes / byoc_dtype_size(t->dtype)) {
@@ -4174,6 +4194,292 @@ BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: op converters: data-dependent and run-time shapes (dynamic)
+/* (converters: dynamic) */
+/* Shape-like inputs computed by the graph (ops that moved them from attribute to input): the static
+   converters take constant ones; a computed one builds Relay's dyn.* op instead, whose result extents
+   are '?' until run time. */
+BYOC__PRIVATE int byoc_onnx__is_constant_or_absent(const byoc_onnx__ctx *c, int i) {
+    return i >= c->nin || !c->in[i] || c->in[i]->kind == BYOC_NODE_CONSTANT;
+}
+/* a projection of a tuple-valued call, typed and carrying the node's span */
+BYOC__PRIVATE byoc_node *byoc_onnx__field(byoc_onnx__state *st, byoc_node *tuple, int i) {
+    byoc_node *f = tuple ? byoc_tuple_get_item(st->m, tuple, i) : NULL;
+    if (!f || byoc_infer_node_type(st->m, f, st->diag) != BYOC_OK) return NULL;
+    return byoc_onnx__note(st, f);
+}
+
+/* Clip (opset 11+) with a computed bound: maximum / minimum against it (a scalar, broadcast) */
+BYOC__PRIVATE byoc_result byoc_onnx__clip_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 11 || (byoc_onnx__is_constant_or_absent(c, 1) && byoc_onnx__is_constant_or_absent(c, 2)))
+        return byoc_onnx__clip(c, op);
+    byoc_node *y = byoc_onnx__input(c, 0, "input");
+    static const char *const what[] = {"min", "max"};
+    for (int i = 1; i <= 2 && y; ++i) {
+        if (i >= c->nin || !c->in[i]) continue;
+        const byoc_type *t = byoc_onnx__type(c->in[i]);
+        if (!t || t->kind != BYOC_TYPE_TENSOR || byoc_type_num_elements(t) != 1)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Clip's %s must be a scalar", what[i - 1]);
+        y = byoc_onnx__call2(c->st, i == 1 ? "maximum" : "minimum", y, c->in[i], NULL);
+    }
+    c->out[0] = y;
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__reshape_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 5 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__reshape_op(c, op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "allowzero", byoc_onnx__attr_int(c, "allowzero", 0) != 0);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.reshape", byoc_onnx__input(c, 0, "data"),
+                                 byoc_onnx__input(c, 1, "shape"), &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__expand_any(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__expand(c, op);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.broadcast_to", byoc_onnx__input(c, 0, "input"),
+                                 byoc_onnx__input(c, 1, "shape"), NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__tile_any(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__tile(c, op);
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *reps = byoc_onnx__input(c, 1, "repeats");
+    const byoc_type *tx = byoc_onnx__type(x), *tr = byoc_onnx__type(reps);
+    if (tx && tr && tr->kind == BYOC_TYPE_TENSOR && tr->rank == 1 && tr->dims[0] >= 0 && tr->dims[0] != tx->rank)
+        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "repeats has %lld values for rank %d",
+                               (long long)tr->dims[0], tx->rank);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.tile", x, reps, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Slice (opset 10+) with computed starts, ends, axes or steps: dyn.strided_slice, steps of ones when
+   omitted */
+BYOC__PRIVATE byoc_result byoc_onnx__slice_any(byoc_onnx__ctx *c, const char *op) {
+    int constant = 1;
+    for (int i = 1; i < 5; ++i) constant &= byoc_onnx__is_constant_or_absent(c, i);
+    if (c->opset < 10 || constant) return byoc_onnx__slice(c, op);
+    byoc_onnx__state *st = c->st;
+    byoc_node *args[5] = {byoc_onnx__input(c, 0, "data"), byoc_onnx__input(c, 1, "starts"),
+                          byoc_onnx__input(c, 2, "ends"), c->nin > 4 ? c->in[4] : NULL, c->nin > 3 ? c->in[3] : NULL};
+    const byoc_type *ts = byoc_onnx__type(args[1]);
+    if (!args[0] || !ts) return BYOC_ONNX__OK(c);
+    if (ts->kind != BYOC_TYPE_TENSOR || ts->rank != 1 || ts->dims[0] < 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Slice's starts must be 1-D");
+    if (!args[3]) { /* steps of one, as many as starts */
+        args[3] = byoc_constant(st->m, ts, NULL, 0);
+        if (!args[3]) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        args[3]->checked_type = ts;
+        for (int64_t i = 0; i < ts->dims[0]; ++i) byoc__store(ts->dtype, args[3]->data, i, 1.0);
+    }
+    c->out[0] = byoc_onnx__call(st, "dyn.strided_slice", args, args[4] ? 5 : 4, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Pad (opset 11+) with computed pads: ONNX's [begins..., ends...] as dyn.nn.pad's (rank, 2) pad_width */
+BYOC__PRIVATE byoc_result byoc_onnx__pad_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 11 || (byoc_onnx__is_constant_or_absent(c, 1) && byoc_onnx__is_constant_or_absent(c, 2)))
+        return byoc_onnx__pad(c, op);
+    byoc_onnx__state *st = c->st;
+    if (c->nin > 3 && c->in[3]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Pad with axes is not supported");
+    byoc_node *x = byoc_onnx__input(c, 0, "data"), *pads = byoc_onnx__input(c, 1, "pads");
+    const byoc_type *t = byoc_onnx__type(x), *tp = byoc_onnx__type(pads);
+    if (!t || !tp) return BYOC_ONNX__OK(c);
+    if (tp->kind != BYOC_TYPE_TENSOR || tp->rank != 1 || tp->dims[0] != 2 * t->rank)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads must hold %d values for rank %d", 2 * t->rank,
+                               t->rank);
+    char buf[16];
+    const char *mode = byoc_onnx__attr_string(c, "mode", "constant", buf, sizeof buf);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(st->m, &a, "pad_mode", mode);
+    int64_t two_by_rank[2] = {2, t->rank};
+    int perm[2] = {1, 0};
+    byoc_node *width = byoc_onnx__transpose(st, byoc_onnx__reshape(st, pads, 2, two_by_rank), 2, perm);
+    byoc_node *value = c->nin > 2 && c->in[2] ? c->in[2] : byoc_onnx__scalar(st, t->dtype, 0.0);
+    const byoc_type *tv = byoc_onnx__type(value);
+    if (tv && tv->kind == BYOC_TYPE_TENSOR && tv->rank == 1 && tv->dims[0] == 1)
+        value = byoc_onnx__reshape(st, value, 0, two_by_rank); /* a 1-element tensor as its scalar (no dims) */
+    byoc_node *args[3] = {x, width, value};
+    c->out[0] = byoc_onnx__call(st, "dyn.nn.pad", args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Squeeze / Unsqueeze (opset 13+) with computed axes */
+BYOC__PRIVATE byoc_result byoc_onnx__squeeze_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__squeeze(c, op);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.squeeze", byoc_onnx__input(c, 0, "data"), c->in[1], NULL);
+    return BYOC_ONNX__OK(c);
+}
+BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__unsqueeze(c, op);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.expand_dims", byoc_onnx__input(c, 0, "data"), c->in[1], NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* ReduceSum (opset 13+) with computed axes: dyn.sum; axes of static length 0 are known to be empty */
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__reduce(c, op);
+    byoc_onnx__state *st = c->st;
+    const byoc_type *ta = byoc_onnx__type(c->in[1]);
+    if (!ta || ta->kind != BYOC_TYPE_TENSOR || ta->rank != 1 || ta->dims[0] < 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the reduction's axes must be 1-D");
+    if (ta->dims[0] == 0) { /* no axes, whatever the run: the static conversion of an empty constant */
+        byoc_node *empty = byoc_constant(st->m, ta, NULL, 0);
+        if (!empty) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        empty->checked_type = ta;
+        c->in[1] = empty;
+        return byoc_onnx__reduce(c, op);
+    }
+    char name[32];
+    snprintf(name, sizeof name, "dyn.%s", op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(st->m, &a, "keepdims", byoc_onnx__attr_int(c, "keepdims", 1) != 0);
+    c->out[0] = byoc_onnx__call2(st, name, byoc_onnx__input(c, 0, "data"), c->in[1], &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Split (opset 13+) with computed sizes: part i is a dyn.strided_slice from the sum of the sizes before
+   it (a sum of a static slice of the sizes) to that plus its own size */
+BYOC__PRIVATE byoc_result byoc_onnx__split_any(byoc_onnx__ctx *c, const char *op) {
+    if (c->opset < 13 || byoc_onnx__is_constant_or_absent(c, 1)) return byoc_onnx__split(c, op);
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *sizes = byoc_onnx__cast(st, c->in[1], BYOC_INT64);
+    const byoc_type *t = byoc_onnx__type(x), *ts = byoc_onnx__type(sizes);
+    if (!t || !ts) return BYOC_ONNX__OK(c);
+    if (ts->kind != BYOC_TYPE_TENSOR || ts->rank != 1 || ts->dims[0] != c->nout)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Split's split must hold one size per output (%d)",
+                               c->nout);
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    int64_t one = 1;
+    byoc_node *ones = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &one), &one, sizeof one);
+    int64_t ax = axis, zero = 0;
+    byoc_node *axes = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &one), &ax, sizeof ax);
+    byoc_node *begin = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &one), &zero, sizeof zero);
+    if (!ones || !axes || !begin) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+    ones->checked_type = axes->checked_type = begin->checked_type = ones->annotation;
+    for (int i = 0; i < c->nout && begin; ++i) {
+        int64_t lo = i, hi = i + 1;
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_ints(st->m, &a, "begin", &lo, 1);
+        byoc_attrs_set_ints(st->m, &a, "end", &hi, 1);
+        byoc_node *end = byoc_onnx__call2(st, "add", begin, byoc_onnx__call1(st, "strided_slice", sizes, &a), NULL);
+        byoc_node *args[5] = {x, begin, end, ones, axes};
+        c->out[i] = byoc_onnx__call(st, "dyn.strided_slice", args, 5, NULL);
+        begin = end;
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* ConstantOfShape with a computed shape: dyn.full of the value attribute (float 0 by default) */
+BYOC__PRIVATE byoc_result byoc_onnx__constant_of_shape_any(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__is_constant_or_absent(c, 0)) return byoc_onnx__constant_of_shape(c, op);
+    byoc_onnx__state *st = c->st;
+    byoc_node *fill = byoc_onnx__scalar(st, BYOC_FLOAT32, 0.0);
+    const byoc_onnx__attr *a = byoc_onnx__attr_get(c, "value");
+    if (a && a->type == BYOC_ONNX__ATTR_TENSOR) {
+        byoc_onnx__tensor t;
+        if (byoc_onnx__parse_tensor(st, a->t, &t) != BYOC_OK) return st->diag->code;
+        byoc_node *v = byoc_onnx__tensor_constant(st, &t, "ConstantOfShape's value");
+        byoc_onnx__tensor_free(&t);
+        if (!v) return BYOC_ONNX__OK(c);
+        if (byoc_type_num_elements(v->annotation) != 1)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "ConstantOfShape's value must hold one element");
+        fill = byoc_constant(st->m, byoc_tensor_type(st->m, v->annotation->dtype, 0, NULL), v->data,
+                             byoc_dtype_size(v->annotation->dtype));
+        if (!fill) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        fill->checked_type = fill->annotation;
+    }
+    c->out[0] = byoc_onnx__call2(st, "dyn.full", fill, c->in[0], NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Range with computed bounds: arange */
+BYOC__PRIVATE byoc_result byoc_onnx__range_any(byoc_onnx__ctx *c, const char *op) {
+    int constant = 1;
+    for (int i = 0; i < 3; ++i) constant &= byoc_onnx__is_constant_or_absent(c, i);
+    if (constant) return byoc_onnx__range(c, op);
+    byoc_node *args[3] = {byoc_onnx__input(c, 0, "start"), byoc_onnx__input(c, 1, "limit"),
+                          byoc_onnx__input(c, 2, "delta")};
+    c->out[0] = byoc_onnx__call(c->st, "arange", args, 3, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* NonZero: argwhere's (count, rank) int32 rows as ONNX's (rank, count) int64 */
+BYOC__PRIVATE byoc_result byoc_onnx__nonzero(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    int perm[2] = {1, 0};
+    byoc_node *rows = byoc_onnx__call1(c->st, "argwhere", byoc_onnx__input(c, 0, "X"), NULL);
+    c->out[0] = byoc_onnx__cast(c->st, byoc_onnx__transpose(c->st, rows, 2, perm), BYOC_INT64);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Compress: take along axis (or from the flattened input) at the positions where condition holds */
+BYOC__PRIVATE byoc_result byoc_onnx__compress(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *cond = byoc_onnx__input(c, 1, "condition");
+    const byoc_type *t = byoc_onnx__type(x), *tc = byoc_onnx__type(cond);
+    if (!t || !tc) return BYOC_ONNX__OK(c);
+    if (tc->kind != BYOC_TYPE_TENSOR || tc->rank != 1)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Compress's condition must be 1-D");
+    const byoc_onnx__attr *axis_attr = byoc_onnx__attr_get(c, "axis");
+    int axis = 0;
+    if (axis_attr) {
+        axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
+        if (axis < 0) return BYOC_ONNX__OK(c);
+    } else {
+        int64_t flat = byoc_type_num_elements(t);
+        if (flat < 0) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Compress without axis needs a static input");
+        x = byoc_onnx__reshape(st, x, 1, &flat);
+    }
+    const byoc_type *tx = byoc_onnx__type(x);
+    if (tx && tc->dims[0] >= 0 && tx->dims[axis] >= 0 && tc->dims[0] > tx->dims[axis])
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "condition has %lld values for an extent of %lld",
+                               (long long)tc->dims[0], (long long)tx->dims[axis]);
+    int64_t minus_one = -1;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_node *where = byoc_onnx__call1(st, "argwhere", cond, NULL);
+    c->out[0] = byoc_onnx__call2(st, "take", x, byoc_onnx__reshape(st, where, 1, &minus_one), &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__unique(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(st->m, &a, "sorted", byoc_onnx__attr_int(c, "sorted", 1) != 0);
+    if (byoc_onnx__attr_get(c, "axis")) byoc_attrs_set_int(st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 0));
+    byoc_node *all = byoc_onnx__call1(st, "unique", byoc_onnx__input(c, 0, "X"), &a);
+    for (int i = 0; i < c->nout && i < 4 && all; ++i) c->out[i] = byoc_onnx__field(st, all, i);
+    return BYOC_ONNX__OK(c);
+}
+
+/* NonMaxSuppression: omitted max_output_boxes_per_class selects nothing, omitted iou_threshold is 0 */
+BYOC__PRIVATE byoc_result byoc_onnx__nms(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *boxes = byoc_onnx__input(c, 0, "boxes");
+    const byoc_type *tb = byoc_onnx__type(boxes);
+    if (!tb) return BYOC_ONNX__OK(c);
+    byoc_node *args[5] = {boxes, byoc_onnx__input(c, 1, "scores"),
+                          c->nin > 2 && c->in[2] ? c->in[2] : byoc_onnx__scalar(st, BYOC_INT64, 0),
+                          c->nin > 3 && c->in[3] ? c->in[3] : byoc_onnx__scalar(st, tb->dtype, 0),
+                          c->nin > 4 ? c->in[4] : NULL};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "center_point_box", byoc_onnx__attr_int(c, "center_point_box", 0));
+    c->out[0] = byoc_onnx__call(st, "vision.all_class_non_max_suppression", args, args[4] ? 5 : 4, &a);
+    return BYOC_ONNX__OK(c);
+}
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -4189,7 +4495,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"IsInf", byoc_onnx__is_nan_inf, "IsInf"},
     {"IsNaN", byoc_onnx__is_nan_inf, "IsNaN"},
     {"MeanVarianceNormalization", byoc_onnx__mvn, NULL},
-    {"Range", byoc_onnx__range, NULL},
     {"ReduceL1", byoc_onnx__reduce_composite, "ReduceL1"},
     {"ReduceL2", byoc_onnx__reduce_composite, "ReduceL2"},
     {"ReduceLogSum", byoc_onnx__reduce_composite, "ReduceLogSum"},
@@ -4203,7 +4508,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Softsign", byoc_onnx__activation, "Softsign"},
     {"SpaceToDepth", byoc_onnx__space_to_depth, NULL},
     {"ThresholdedRelu", byoc_onnx__activation, "ThresholdedRelu"},
-    {"Tile", byoc_onnx__tile, NULL},
     {"Abs", byoc_onnx__unary, "abs"},
     {"Add", byoc_onnx__binary, "add"},
     {"AveragePool", byoc_onnx__pool, "nn.avg_pool2d"},
@@ -4211,10 +4515,8 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Cast", byoc_onnx__cast_op, "Cast"},
     {"CastLike", byoc_onnx__cast_op, "CastLike"},
     {"Ceil", byoc_onnx__unary, "ceil"},
-    {"Clip", byoc_onnx__clip, NULL},
     {"Concat", byoc_onnx__concat, NULL},
     {"Constant", byoc_onnx__constant, NULL},
-    {"ConstantOfShape", byoc_onnx__constant_of_shape, NULL},
     {"Conv", byoc_onnx__conv, NULL},
     {"ConvTranspose", byoc_onnx__conv_transpose, NULL},
     {"DepthToSpace", byoc_onnx__depth_to_space, NULL},
@@ -4223,7 +4525,6 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Equal", byoc_onnx__binary, "equal"},
     {"Erf", byoc_onnx__unary, "erf"},
     {"Exp", byoc_onnx__unary, "exp"},
-    {"Expand", byoc_onnx__expand, NULL},
     {"Flatten", byoc_onnx__flatten, NULL},
     {"Floor", byoc_onnx__unary, "floor"},
     {"Gather", byoc_onnx__gather, NULL},
@@ -4250,28 +4551,21 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Mul", byoc_onnx__binary, "multiply"},
     {"Neg", byoc_onnx__unary, "negative"},
     {"Not", byoc_onnx__unary, "logical_not"},
-    {"Pad", byoc_onnx__pad, NULL},
     {"Pow", byoc_onnx__binary, "power"},
     {"PRelu", byoc_onnx__prelu, NULL},
     {"Reciprocal", byoc_onnx__reciprocal, NULL},
     {"ReduceMax", byoc_onnx__reduce, "max"},
     {"ReduceMean", byoc_onnx__reduce, "mean"},
     {"ReduceMin", byoc_onnx__reduce, "min"},
-    {"ReduceSum", byoc_onnx__reduce, "sum"},
     {"Relu", byoc_onnx__unary, "nn.relu"},
-    {"Reshape", byoc_onnx__reshape_op, NULL},
     {"Shape", byoc_onnx__shape, NULL},
     {"Sigmoid", byoc_onnx__unary, "sigmoid"},
-    {"Slice", byoc_onnx__slice, NULL},
     {"Softmax", byoc_onnx__softmax, "nn.softmax"},
-    {"Split", byoc_onnx__split, NULL},
     {"Sqrt", byoc_onnx__unary, "sqrt"},
-    {"Squeeze", byoc_onnx__squeeze, NULL},
     {"Sub", byoc_onnx__binary, "subtract"},
     {"Sum", byoc_onnx__variadic, "add"},
     {"Tanh", byoc_onnx__unary, "tanh"},
     {"Transpose", byoc_onnx__transpose_op, NULL},
-    {"Unsqueeze", byoc_onnx__unsqueeze, NULL},
     {"Where", byoc_onnx__where, NULL},
     /* ---- math ---- */
     {"Acos", byoc_onnx__unary, "acos"},
@@ -4339,6 +4633,24 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"SoftmaxCrossEntropyLoss", byoc_onnx__softmax_cross_entropy, NULL},
     {"Einsum", byoc_onnx__einsum, "einsum"},
     /* (end of losses) */
+    /* ---- dynamic ---- */
+    {"Clip", byoc_onnx__clip_any, NULL},
+    {"Compress", byoc_onnx__compress, "argwhere"},
+    {"ConstantOfShape", byoc_onnx__constant_of_shape_any, "dyn.full"},
+    {"Expand", byoc_onnx__expand_any, "dyn.broadcast_to"},
+    {"NonMaxSuppression", byoc_onnx__nms, "vision.all_class_non_max_suppression"},
+    {"NonZero", byoc_onnx__nonzero, "argwhere"},
+    {"Pad", byoc_onnx__pad_any, "dyn.nn.pad"},
+    {"Range", byoc_onnx__range_any, "arange"},
+    {"ReduceSum", byoc_onnx__reduce_any, "sum"}, /* dyn.sum for computed axes */
+    {"Reshape", byoc_onnx__reshape_any, "dyn.reshape"},
+    {"Slice", byoc_onnx__slice_any, "dyn.strided_slice"},
+    {"Split", byoc_onnx__split_any, "dyn.strided_slice"},
+    {"Squeeze", byoc_onnx__squeeze_any, "dyn.squeeze"},
+    {"Tile", byoc_onnx__tile_any, "dyn.tile"},
+    {"Unique", byoc_onnx__unique, "unique"},
+    {"Unsqueeze", byoc_onnx__unsqueeze_any, "dyn.expand_dims"},
+    /* (end of dynamic) */
 };
 
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
@@ -4438,8 +4750,13 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const
                      (long long)dims[d]);
             stbds_arrput(st->notes, byoc_intern(st->m, note));
         }
+        if (dims[d] < 0 && o->dynamic_dims) { /* Relay's Any: ops that need the extent say so */
+            dims[d] = BYOC_DIM_ANY;
+            continue;
+        }
         if (dims[d] < 0 || dims[d] > BYOC_MAX_DIM) {
-            byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' dim %d is symbolic (%s): give its value", name,
+            byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                            "input '%s' dim %d is symbolic (%s): give its value (or keep it '?': dynamic_dims)", name,
                             d, sym[0] ? sym : "unnamed");
             return NULL;
         }
