@@ -68,13 +68,13 @@
        [SECTION] impl: graph building helpers
        [SECTION] impl: op converters: elementwise, shapes, indexing
        [SECTION] impl: op converters: softmax, convolutions, pools, normalisations, reductions
-       [SECTION] impl: op converters: math (math)
-       [SECTION] impl: op converters: indexing (indexing)
-       [SECTION] impl: op converters: spatial sampling (sampling)
-       [SECTION] impl: op converters: N-d windows (windows)
-       [SECTION] impl: op converters: recurrent and spectral (recurrent)
-       [SECTION] impl: op converters: losses (losses)
-       [SECTION] impl: op converters: data-dependent and run-time shapes (dynamic)
+       [SECTION] impl: op converters: math
+       [SECTION] impl: op converters: indexing
+       [SECTION] impl: op converters: spatial sampling
+       [SECTION] impl: op converters: N-d windows
+       [SECTION] impl: op converters: recurrent and spectral
+       [SECTION] impl: op converters: losses
+       [SECTION] impl: op converters: data-dependent and run-time shapes
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -2946,7 +2946,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__instance_norm(byoc_onnx__ctx *c, const char
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: math (math)
+// [SECTION] impl: op converters: math
 /* (converters: math) */
 /* Mod: fmod=1 is C's fmod (the dividend's sign), fmod=0 Python's % (the divisor's sign), which ONNX defines
    for integers only */
@@ -3038,7 +3038,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__gelu(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: indexing (indexing)
+// [SECTION] impl: op converters: indexing
 /* (converters: indexing) */
 /* ArgMax, ArgMin: Relay's argmax/argmin give int32, ONNX wants int64 */
 BYOC__PRIVATE byoc_result byoc_onnx__argreduce(byoc_onnx__ctx *c, const char *op) {
@@ -3226,7 +3226,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reverse_sequence(byoc_onnx__ctx *c, const c
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: spatial sampling (sampling)
+// [SECTION] impl: op converters: spatial sampling
 /* (converters: sampling) */
 /* ---- Resize (opsets 10-19) and Upsample (opsets 1-9) -> image.resize ---- */
 typedef struct byoc_onnx__resize_args {
@@ -3512,7 +3512,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__max_unpool(byoc_onnx__ctx *c, const char *o
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: N-d windows (windows)
+// [SECTION] impl: op converters: N-d windows
 /* (converters: windows) */
 /* -- Conv and ConvTranspose of rank-5 inputs (3-D windows): nn.conv3d, nn.conv3d_transpose -- */
 typedef struct byoc_onnx__window3d {
@@ -3903,7 +3903,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__tfidf(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: recurrent and spectral (recurrent)
+// [SECTION] impl: op converters: recurrent and spectral
 /* (converters: recurrent) */
 /* an attribute's strings (AttributeProto's repeated `strings`), joined by commas into buf: their count,
    0 when absent, -1 when they do not fit or do not decode */
@@ -4106,7 +4106,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__stft(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: losses (losses)
+// [SECTION] impl: op converters: losses
 /* (converters: losses) */
 /* reduction and ignore_index of NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss as nn.nll_loss's
    attributes; ONNX without ignore_index ignores no target (None), not TVM's default -100 */
@@ -4194,7 +4194,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: data-dependent and run-time shapes (dynamic)
+// [SECTION] impl: op converters: data-dependent and run-time shapes
 /* (converters: dynamic) */
 /* Shape-like inputs computed by the graph (ops that moved them from attribute to input): the static
    converters take constant ones; a computed one builds Relay's dyn.* op instead, whose result extents
