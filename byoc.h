@@ -109,6 +109,7 @@
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
        [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
+       [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
        [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
@@ -13606,6 +13607,363 @@ static byoc_result byoc__k_einsum(byoc__kctx *k) {
     return byoc__es_execute(&r);
 }
 
+// [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
+/* (ops: dyn3) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
+/* Ops whose operand that ONNX moved from an attribute to an input (TopK's k, OneHot's depth, Resize's
+   scales / sizes / roi, the Reduce* axes) is a tensor computed by the graph. Each reads the operand's
+   values per run: its shape function settles the '?' extents, and its kernel runs the static op's kernel
+   on a copy of the call whose attributes carry those values, so both forms share one implementation. */
+
+/* helpers of the data-dependent family (defined after this section) */
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kbad(byoc__kctx *k, const char *fmt, ...);
+BYOC__PRIVATE int byoc__scalar_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int want_float);
+BYOC__PRIVATE int byoc__shape_operand(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int max_len);
+BYOC__PRIVATE byoc_result byoc__dyn_reduce_attrs(byoc__kctx *k, int64_t *axes, byoc_attr *items, byoc_attrs *attrs);
+
+/* The call's attributes with `extra` added (replacing those of the same names) into items (room for
+   the call's count plus nextra); the kernel of the static op reads them from a copy of the call. */
+#define BYOC__RTO_MAX_ATTRS 24
+BYOC__PRIVATE void byoc__rto_attrs(const byoc__kctx *k, const byoc_attr *extra, int nextra, byoc_attr *items,
+                                   byoc_attrs *out) {
+    int n = 0;
+    for (int i = 0; i < k->call->attrs.count && n < BYOC__RTO_MAX_ATTRS - nextra; ++i) {
+        int replaced = 0;
+        for (int j = 0; j < nextra; ++j) replaced |= !strcmp(k->call->attrs.items[i].name, extra[j].name);
+        if (!replaced) items[n++] = k->call->attrs.items[i];
+    }
+    for (int j = 0; j < nextra; ++j) items[n++] = extra[j];
+    out->items = items;
+    out->count = n;
+}
+BYOC__PRIVATE byoc_attr byoc__rto_int(const char *name, int64_t v) {
+    byoc_attr a;
+    memset(&a, 0, sizeof a);
+    a.name = name;
+    a.value.kind = BYOC_ATTR_INT;
+    a.value.i = v;
+    return a;
+}
+/* the one value of a scalar (or 1-element) integer operand */
+BYOC__PRIVATE int64_t byoc__rto_scalar_int(const byoc_tensor *t) {
+    return byoc__int_at(t->dtype, (const char *)t->data);
+}
+/* runs a static op's kernel on `call` (a copy with the run's attributes) over the first nin arguments;
+   workspace ws bytes, allocated here 64-byte aligned as kernels expect */
+typedef size_t (*byoc__rto_ws_fn)(const byoc__kctx *k);
+typedef byoc_result (*byoc__rto_run_fn)(byoc__kctx *k);
+BYOC__PRIVATE byoc_result byoc__rto_run(byoc__kctx *k, const byoc_node *call, int nin, byoc__rto_ws_fn ws,
+                                        byoc__rto_run_fn run) {
+    byoc__kctx sub = *k;
+    sub.call = call;
+    sub.nin = nin;
+    size_t bytes = ws ? ws(&sub) : 0;
+    void *mem = NULL;
+    if (bytes) {
+        mem = BYOC_MALLOC(bytes + 64);
+        if (!mem) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+        sub.ws = (unsigned char *)mem + (64 - (uintptr_t)mem % 64);
+    }
+    byoc_result r = run(&sub);
+    BYOC_FREE(mem);
+    return r;
+}
+
+/* ---- dyn.topk(data, k): topk with k a scalar tensor (Relay's dyn.topk); 0 <= k <= the axis's extent ---- */
+static const byoc_attr_spec byoc__attrs_dyn_topk[] = {
+    BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("ret_type", BYOC__STR, "\"both\""),
+    BYOC__A("is_ascend", BYOC__BOOL, "False"), BYOC__A("dtype", BYOC__STR, "\"int32\"")};
+static const byoc_type *byoc__rel_dyn_topk(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__scalar_arg(ctx, a[1], "k", 0)) return NULL;
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), d->rank, "axis");
+    if (axis < 0) return NULL;
+    byoc_dtype it = byoc_dtype_from_name(byoc_attrs_string(at, "dtype", "int32"));
+    if (!byoc__is_int_dtype(it))
+        return BYOC__FAIL("dtype \"%s\" of the indices is not an integer type", byoc_attrs_string(at, "dtype", ""));
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    dims[axis] = BYOC_DIM_ANY;
+    const byoc_type *fields[2] = {byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims),
+                                  byoc_type_rel_tensor(ctx, it, d->rank, dims)};
+    const char *ret = byoc_attrs_string(at, "ret_type", "both");
+    if (!strcmp(ret, "both")) return byoc_type_rel_tuple(ctx, fields, 2);
+    if (!strcmp(ret, "values")) return fields[0];
+    if (!strcmp(ret, "indices")) return fields[1];
+    return BYOC__FAIL("ret_type \"%s\" is not one of both, values, indices", ret);
+}
+/* k, checked against the axis (ONNX: k elements, at most the axis's extent) */
+BYOC__PRIVATE byoc_result byoc__dyn_topk_k(byoc__kctx *k, int *axis, int64_t *count) {
+    const byoc_tensor *x = &k->in[0];
+    *axis = byoc__kaxis(k, "axis", -1, x->rank);
+    *count = byoc__rto_scalar_int(&k->in[1]);
+    if (*count < 0 || *count > x->dims[*axis])
+        return byoc__kbad(k, "k=%lld is outside 0..%lld (the extent of axis %d)", (long long)*count,
+                          (long long)x->dims[*axis], *axis);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_topk(byoc__kctx *k) {
+    int axis;
+    int64_t count;
+    byoc_result r = byoc__dyn_topk_k(k, &axis, &count);
+    for (int i = 0; r == BYOC_OK && i < k->nout; ++i) k->out[i].dims[axis] = count;
+    return r;
+}
+static size_t byoc__ws_dyn_topk(const byoc__kctx *k) { /* room for k = the whole axis */
+    const byoc_tensor *x = &k->in[0];
+    return x->rank ? (size_t)x->dims[byoc__kaxis(k, "axis", -1, x->rank)] * sizeof(byoc__topk_entry) : 0;
+}
+static byoc_result byoc__k_dyn_topk(byoc__kctx *k) {
+    int axis;
+    int64_t count;
+    byoc_result r = byoc__dyn_topk_k(k, &axis, &count);
+    if (r != BYOC_OK) return r;
+    for (int i = 0; i < k->nout; ++i)
+        if (k->out[i].dims[axis] != count)
+            return byoc__kbad(k, "the result is typed with %lld elements on axis %d, k is %lld",
+                              (long long)k->out[i].dims[axis], axis, (long long)count);
+    if (count == 0) return BYOC_OK; /* empty results (topk's own k=0 would mean the whole axis) */
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra = byoc__rto_int("k", count);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, &extra, 1, items, &call.attrs);
+    byoc__kctx sub = *k;
+    sub.call = &call;
+    sub.nin = 1;
+    return byoc__k_topk(&sub); /* the workspace holds a whole axis, so any k */
+}
+
+/* ---- dyn.one_hot(indices, on_value, off_value, depth): one_hot with depth a scalar integer tensor ---- */
+static const byoc_attr_spec byoc__attrs_dyn_one_hot[] = {BYOC__A("axis", BYOC__INT, "-1"),
+                                                         BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_type *byoc__rel_dyn_one_hot(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scalar_arg(ctx, a[3], "depth", 0)) return NULL;
+    const byoc_type *r = byoc__rel_one_hot(ctx, a, 3, at); /* with no depth attribute: 0 on the new axis */
+    if (!r) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), r->rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, r->dims, sizeof dims);
+    dims[axis] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, r->dtype, r->rank, dims);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_one_hot_depth(byoc__kctx *k, int64_t *depth) {
+    *depth = byoc__rto_scalar_int(&k->in[3]);
+    if (*depth < 1 || *depth > BYOC_MAX_DIM)
+        return byoc__kbad(k, "depth %lld is not in 1..%d", (long long)*depth, BYOC_MAX_DIM);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_one_hot(byoc__kctx *k) {
+    int64_t depth;
+    byoc_result r = byoc__dyn_one_hot_depth(k, &depth);
+    if (r == BYOC_OK) k->out[0].dims[byoc__kaxis(k, "axis", -1, k->out[0].rank)] = depth;
+    return r;
+}
+static byoc_result byoc__k_dyn_one_hot(byoc__kctx *k) {
+    int64_t depth;
+    byoc_result r = byoc__dyn_one_hot_depth(k, &depth);
+    if (r != BYOC_OK) return r;
+    int axis = byoc__kaxis(k, "axis", -1, k->out[0].rank);
+    if (k->out[0].dims[axis] != depth)
+        return byoc__kbad(k, "the result is typed with depth %lld, the operand gives %lld",
+                          (long long)k->out[0].dims[axis], (long long)depth);
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra = byoc__rto_int("depth", depth);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, &extra, 1, items, &call.attrs);
+    return byoc__rto_run(k, &call, 3, NULL, byoc__k_one_hot);
+}
+BYOC__PRIVATE double byoc__flops_dyn_one_hot(const byoc_node *c) { (void)c; return 0; } /* stores only */
+
+/* ---- dyn.prod(data, axes): prod over the axes a tensor names (none: all), as dyn.sum ---- */
+static byoc_result byoc__k_dyn_prod(byoc__kctx *k) {
+    int64_t axes[BYOC_MAX_RANK];
+    byoc_attr items[3];
+    byoc_node call = *k->call;
+    byoc_result r = byoc__dyn_reduce_attrs(k, axes, items, &call.attrs);
+    if (r != BYOC_OK) return r;
+    byoc__kctx prod = *k;
+    prod.call = &call;
+    prod.nin = 1;
+    return byoc__k_prod(&prod);
+}
+
+/* ---- dyn.image.resize(data, scales or sizes[, roi]): image.resize (ONNX Resize) whose output comes from
+   a tensor: float scales (output floor(in * scale), the scale used by the coordinate mapping) or integer
+   sizes (keep_aspect_ratio_policy stretch, not_larger or not_smaller), one per listed axis (axes: None
+   for all), and an optional roi (the starts, then the ends, of those axes) for tf_crop_and_resize ---- */
+static const byoc_attr_spec byoc__attrs_dyn_resize[] = {
+    BYOC__A("axes", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("keep_aspect_ratio_policy", BYOC__STR, "\"stretch\""),
+    BYOC__A("method", BYOC__STR, "\"linear\""),
+    BYOC__A("coordinate_transformation_mode", BYOC__STR, "\"half_pixel\""),
+    BYOC__A("rounding_method", BYOC__STR, "\"round_prefer_floor\""),
+    BYOC__A("cubic_alpha", BYOC__FLT, "-0.75f"),
+    BYOC__A("cubic_exclude", BYOC__INT, "0"),
+    BYOC__A("extrapolation_value", BYOC__FLT, "0f"),
+    BYOC__A("antialias", BYOC__BOOL, "False")};
+static const char *const byoc__resize_policies[] = {"stretch", "not_larger", "not_smaller", NULL};
+
+/* the resized axes (every axis when axes is None): their count, or -1 when one is out of range or repeated */
+BYOC__PRIVATE int byoc__dyn_resize_axes(const byoc_attr_value *v, int rank, int *axes) {
+    if (!v || v->kind != BYOC_ATTR_INT_LIST) {
+        for (int d = 0; d < rank; ++d) axes[d] = d;
+        return rank;
+    }
+    if (v->count > rank) return -1;
+    for (int i = 0; i < v->count; ++i) {
+        int64_t a = v->ints[i] < 0 ? v->ints[i] + rank : v->ints[i];
+        if (a < 0 || a >= rank) return -1;
+        axes[i] = (int)a;
+        for (int j = 0; j < i; ++j)
+            if (axes[j] == axes[i]) return -1;
+    }
+    return v->count;
+}
+static const byoc_type *byoc__rel_dyn_resize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    const byoc_type *d = a[0], *target = a[1];
+    if (!byoc__tensor_arg(ctx, d, "the input") || !byoc__tensor_arg(ctx, target, "scales or sizes")) return NULL;
+    if (d->rank < 1) return BYOC__FAIL("the input must have rank 1 or more, got a scalar");
+    int axes[BYOC_MAX_RANK], naxes = byoc__dyn_resize_axes(byoc_attrs_get(at, "axes"), d->rank, axes);
+    if (naxes < 0) return BYOC__FAIL("axes must name distinct axes of the input's rank %d", d->rank);
+    if (target->dtype == BYOC_BOOL || target->rank != 1 || target->dims[0] != naxes) {
+        char got[96];
+        byoc_type_to_string(target, got, sizeof got);
+        return BYOC__FAIL("the second operand must be %d scales (float) or sizes (integer), one per resized axis, "
+                          "got %s", naxes, got);
+    }
+    if (n > 2 && (!byoc__tensor_arg(ctx, a[2], "roi") || !byoc_dtype_is_float(a[2]->dtype) || a[2]->rank != 1 ||
+                  a[2]->dims[0] != 2 * naxes))
+        return BYOC__FAIL("roi must be %d floats (the starts, then the ends, of the resized axes)", 2 * naxes);
+    int method = byoc__sampling_pick(ctx, at, "method", "linear", byoc__resize_methods);
+    int ctm = byoc__sampling_pick(ctx, at, "coordinate_transformation_mode", "half_pixel", byoc__resize_ctms);
+    byoc__sampling_pick(ctx, at, "rounding_method", "round_prefer_floor", byoc__resize_roundings);
+    byoc__sampling_pick(ctx, at, "keep_aspect_ratio_policy", "stretch", byoc__resize_policies);
+    if (ctx->failed) return NULL;
+    int64_t exclude = byoc_attrs_int(at, "cubic_exclude", 0);
+    if (exclude != 0 && exclude != 1) return BYOC__FAIL("cubic_exclude must be 0 or 1, got %lld", (long long)exclude);
+    if (ctm == BYOC__RS_TF_CROP_AND_RESIZE && n < 3)
+        return BYOC__FAIL("coordinate_transformation_mode \"tf_crop_and_resize\" needs a roi");
+    if (method != BYOC__RS_NEAREST && (d->dtype == BYOC_BOOL || !byoc_dtype_size(d->dtype)))
+        return BYOC__FAIL("method \"%s\" needs a numeric input, got %s", byoc__resize_methods[method],
+                          byoc_dtype_name(d->dtype));
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    for (int i = 0; i < naxes; ++i) dims[axes[i]] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
+}
+
+/* a run's output extents, per-axis scales and full-rank roi, as the ONNX importer computes them for
+   constant operands */
+typedef struct byoc__dyn_resize_run {
+    int64_t size[BYOC_MAX_RANK];
+    double scale[BYOC_MAX_RANK], roi[2 * BYOC_MAX_RANK];
+    int sizes_only;
+} byoc__dyn_resize_run;
+BYOC__PRIVATE byoc_result byoc__dyn_resize_target(byoc__kctx *k, byoc__dyn_resize_run *p) {
+    const byoc_tensor *x = &k->in[0], *t = &k->in[1];
+    int R = x->rank, axes[BYOC_MAX_RANK], naxes = byoc__dyn_resize_axes(byoc__kattr(k, "axes"), R, axes);
+    const char *policy = byoc__kstr(k, "keep_aspect_ratio_policy", "stretch");
+    int keep = !strcmp(policy, "not_larger") ? 1 : !strcmp(policy, "not_smaller") ? 2 : 0;
+    int scales = byoc_dtype_is_float(t->dtype);
+    if (naxes < 0 || byoc__numel(t) != naxes)
+        return byoc__kbad(k, "%lld scales or sizes for %d resized axes", (long long)byoc__numel(t), naxes);
+    for (int d = 0; d < R; ++d) {
+        p->size[d] = x->dims[d];
+        p->scale[d] = 1;
+        p->roi[d] = 0;
+        p->roi[R + d] = 1;
+    }
+    double common = 0;
+    for (int i = 0; i < naxes; ++i) {
+        int d = axes[i];
+        double in = (double)x->dims[d];
+        if (scales) {
+            double s = byoc__load(t->dtype, t->data, i), out = floor(in * s);
+            if (!(s > 0) || !isfinite(s)) return byoc__kbad(k, "scale %g of axis %d is not positive", s, d);
+            if (out > BYOC_MAX_DIM) return byoc__kbad(k, "scale %g of axis %d is too large", s, d);
+            p->size[d] = (int64_t)out;
+            p->scale[d] = s;
+        } else {
+            int64_t v = byoc__int_at(t->dtype, (const char *)t->data + (size_t)i * byoc_dtype_size(t->dtype));
+            if (v < 0 || v > BYOC_MAX_DIM) return byoc__kbad(k, "size %lld of axis %d is out of range", (long long)v, d);
+            p->size[d] = v;
+            double s = x->dims[d] ? (double)v / in : 1;
+            if (i == 0 || (keep == 1 && s < common) || (keep == 2 && s > common)) common = s;
+        }
+    }
+    p->sizes_only = !scales && !keep;
+    for (int i = 0; !scales && keep && i < naxes; ++i) { /* one scale for every axis, sizes rounded */
+        p->scale[axes[i]] = common;
+        p->size[axes[i]] = (int64_t)(common * (double)x->dims[axes[i]] + 0.5);
+    }
+    if (k->nin > 2) {
+        const byoc_tensor *roi = &k->in[2];
+        if (byoc__numel(roi) != 2 * naxes) return byoc__kbad(k, "roi has %lld values for %d axes",
+                                                             (long long)byoc__numel(roi), naxes);
+        for (int i = 0; i < naxes; ++i) {
+            p->roi[axes[i]] = byoc__load(roi->dtype, roi->data, i);
+            p->roi[R + axes[i]] = byoc__load(roi->dtype, roi->data, naxes + i);
+            if (!isfinite(p->roi[axes[i]]) || !isfinite(p->roi[R + axes[i]]))
+                return byoc__kbad(k, "the roi of axis %d is not finite", axes[i]);
+        }
+    }
+    for (int d = 0; d < R; ++d)
+        if (x->dims[d] == 0 && p->size[d] > 0)
+            return byoc__kbad(k, "axis %d is empty and cannot be resized to %lld", d, (long long)p->size[d]);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_resize(byoc__kctx *k) {
+    byoc__dyn_resize_run p;
+    byoc_result r = byoc__dyn_resize_target(k, &p);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d) k->out[0].dims[d] = p.size[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_resize(byoc__kctx *k) {
+    byoc__dyn_resize_run p;
+    byoc_result r = byoc__dyn_resize_target(k, &p);
+    if (r != BYOC_OK) return r;
+    int R = k->in[0].rank, nextra = 0;
+    for (int d = 0; d < R; ++d)
+        if (k->out[0].dims[d] != p.size[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the operand gives %lld",
+                              (long long)k->out[0].dims[d], d, (long long)p.size[d]);
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra[3];
+    memset(extra, 0, sizeof extra);
+    extra[nextra].name = "size";
+    extra[nextra].value.kind = BYOC_ATTR_INT_LIST;
+    extra[nextra].value.ints = p.size;
+    extra[nextra++].value.count = R;
+    if (!p.sizes_only) {
+        extra[nextra].name = "scales";
+        extra[nextra].value.kind = BYOC_ATTR_FLOAT_LIST;
+        extra[nextra].value.floats = p.scale;
+        extra[nextra++].value.count = R;
+    }
+    if (k->nin > 2) {
+        extra[nextra].name = "roi";
+        extra[nextra].value.kind = BYOC_ATTR_FLOAT_LIST;
+        extra[nextra].value.floats = p.roi;
+        extra[nextra++].value.count = 2 * R;
+    }
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, extra, nextra, items, &call.attrs);
+    return byoc__rto_run(k, &call, 1, byoc__ws_resize, byoc__k_resize);
+}
+/* a multiply and an add per tap of each resized axis, over the input's elements ('?' counted as 1) */
+BYOC__PRIVATE double byoc__flops_dyn_resize(const byoc_node *c) {
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!in || in->kind != BYOC_TYPE_TENSOR) return 0;
+    const char *m = byoc_attrs_string(&c->attrs, "method", "linear");
+    double per_axis = !strcmp(m, "nearest_neighbor") ? 1 : !strcmp(m, "cubic") ? 8 : 4, n = 1;
+    int axes[BYOC_MAX_RANK], naxes = byoc__dyn_resize_axes(byoc_attrs_get(&c->attrs, "axes"), in->rank, axes);
+    for (int d = 0; d < in->rank; ++d) n *= in->dims[d] < 0 ? 1.0 : (double)in->dims[d];
+    return per_axis * (naxes > 0 ? naxes : 1) * n;
+}
+
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
@@ -14892,6 +15250,22 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "\"...\", diagonals, sums)",
              NONE, byoc__flops_einsum, 0, BYOC__K(byoc__k_einsum, byoc__ws_einsum, 0, BYOC__KF)),
     /* (end of losses) */
+    /* ---- ops: dyn3 ---- */
+    BYOC__OP("dyn.topk", 2, 2, OPAQUE, byoc__attrs_dyn_topk, byoc__rel_dyn_topk,
+             "topk with k a scalar tensor (0 to the axis's extent): (values, indices), ties to the lower index",
+             NONE, byoc__flops_topk, 0, BYOC__KS(byoc__k_dyn_topk, byoc__ws_dyn_topk, byoc__shape_dyn_topk, 0, BYOC__KF)),
+    BYOC__OP("dyn.one_hot", 4, 4, OUT_ELEMWISE_FUSABLE, byoc__attrs_dyn_one_hot, byoc__rel_dyn_one_hot,
+             "one_hot with depth a scalar integer tensor: (indices, on_value, off_value, depth)", NONE,
+             byoc__flops_dyn_one_hot, 0,
+             BYOC__KS(byoc__k_dyn_one_hot, NULL, byoc__shape_dyn_one_hot, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("dyn.prod", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "product over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_prod, byoc__ws_prod, byoc__shape_dyn_reduce, 0, BYOC__KF)),
+    BYOC__OP("dyn.image.resize", 2, 3, INJECTIVE, byoc__attrs_dyn_resize, byoc__rel_dyn_resize,
+             "image.resize to float scales or integer sizes given as a tensor (per listed axis), optional roi",
+             NONE, byoc__flops_dyn_resize, 0,
+             BYOC__KS(byoc__k_dyn_resize, NULL, byoc__shape_dyn_resize, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    /* (end of dyn3) */
     /* ---- ops: dynamic ---- */
     BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,
               "coordinates of the non-zero elements, (count, rank) int32; count known at run time", NONE,

@@ -74,6 +74,7 @@
        [SECTION] impl: op converters: N-d windows
        [SECTION] impl: op converters: recurrent and spectral
        [SECTION] impl: op converters: losses
+       [SECTION] impl: op converters: run-time operands
        [SECTION] impl: op converters: data-dependent and run-time shapes
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
@@ -1936,6 +1937,17 @@ BYOC__PRIVATE byoc_result byoc_onnx__where(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
+/* the run-time operand converters (section "op converters: run-time operands"), which the static
+   converters below call when an operand that must be a constant for them is computed by the graph */
+BYOC__PRIVATE int byoc_onnx__computed(const byoc_onnx__ctx *c, int i);
+BYOC__PRIVATE byoc_result byoc_onnx__topk_computed(byoc_onnx__ctx *c, int axis);
+BYOC__PRIVATE byoc_result byoc_onnx__one_hot_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE int byoc_onnx__resize_is_computed(const byoc_onnx__ctx *c, int legacy, int crop);
+BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
+                                                     const char *ctm, const char *nearest, int legacy, int crop);
+
 // [SECTION] impl: op converters: softmax, convolutions, pools, normalisations, reductions
 /* Softmax and LogSoftmax: before opset 13 the input is seen as 2-D [prod(dims < axis), prod(rest)] */
 BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) {
@@ -2547,6 +2559,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "the reduction's input");
     if (!t) return BYOC_ONNX__OK(c);
+    if (c->opset >= 18 && strcmp(op, "sum") && byoc_onnx__computed(c, 1)) return byoc_onnx__reduce_computed(c, op);
     int64_t axes[BYOC_MAX_RANK];
     int noop = 0, n = byoc_onnx__reduce_axes(c, t, !strcmp(op, "sum") ? 13 : 18, axes, &noop);
     if (n < 0) return BYOC_ONNX__OK(c);
@@ -2803,6 +2816,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite(byoc_onnx__ctx *c, const c
     byoc_node *x = byoc_onnx__input(c, 0, "data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "the reduction's input");
     if (!t) return BYOC_ONNX__OK(c);
+    if (c->opset >= 18 && byoc_onnx__computed(c, 1)) return byoc_onnx__reduce_composite_computed(c, op);
     int64_t axes[BYOC_MAX_RANK];
     int noop = 0, n = byoc_onnx__reduce_axes(c, t, 18, axes, &noop);
     if (n < 0) return BYOC_ONNX__OK(c);
@@ -3068,6 +3082,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__topk(byoc_onnx__ctx *c, const char *op) {
     if (!t) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    if (c->opset >= 10 && byoc_onnx__computed(c, 1)) return byoc_onnx__topk_computed(c, axis);
     int64_t k = byoc_onnx__attr_int(c, "k", -1);
     if (c->opset >= 10) {
         int n = byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "K"), &k, 1, "TopK's k");
@@ -3184,6 +3199,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__one_hot(byoc_onnx__ctx *c, const char *op) 
     byoc_node *idx = byoc_onnx__input(c, 0, "indices"), *values = byoc_onnx__input(c, 2, "values");
     const byoc_type *ti = byoc_onnx__tensor_of(st, idx, "OneHot's indices"),
                     *tv = ti ? byoc_onnx__tensor_of(st, values, "OneHot's values") : NULL;
+    if (tv && byoc_onnx__computed(c, 1)) return byoc_onnx__one_hot_computed(c);
     double depth_v[1];
     if (!tv || byoc_onnx__const_floats(st, byoc_onnx__input(c, 1, "depth"), depth_v, 1, "OneHot's depth") < 0)
         return BYOC_ONNX__OK(c);
@@ -3372,6 +3388,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__resize(byoc_onnx__ctx *c, const char *op) {
                                                                                               : NULL;
     if (!method) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "mode \"%s\" is not supported at opset %d", mode, c->opset);
     int crop = !strcmp(ctm, "tf_crop_and_resize");
+    if (byoc_onnx__resize_is_computed(c, legacy, crop))
+        return byoc_onnx__resize_computed(c, x, method, ctm, nearest, legacy, crop);
     if (upsample ? !byoc_onnx__upsample_scales(c, &r) : !byoc_onnx__resize_inputs(c, &r, crop)) return BYOC_ONNX__OK(c);
     if (!byoc_onnx__resize_axes(c, &r)) return BYOC_ONNX__OK(c);
     if (crop && r.nroi <= 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "tf_crop_and_resize needs a roi");
@@ -4191,6 +4209,189 @@ BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
     memset(&a, 0, sizeof a);
     byoc_attrs_set_string(c->st->m, &a, "equation", equation);
     c->out[0] = byoc_onnx__call1(c->st, op, tuple, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+// [SECTION] impl: op converters: run-time operands
+/* (converters: dyn3) */
+/* TopK's k, OneHot's depth, Resize's and Upsample's scales / sizes / roi and the Reduce* axes (opset 18)
+   computed by the graph: the static converters call these when such an input is not a constant, and
+   they build the dyn.* ops, whose extents are '?' until a run reads the operand. */
+BYOC__PRIVATE int byoc_onnx__computed(const byoc_onnx__ctx *c, int i) {
+    return i < c->nin && c->in[i] && c->in[i]->kind != BYOC_NODE_CONSTANT;
+}
+/* a one-value operand as an int64 scalar, or NULL with an error */
+BYOC__PRIVATE byoc_node *byoc_onnx__int64_scalar_of(byoc_onnx__ctx *c, byoc_node *x, const char *what) {
+    const byoc_type *t = byoc_onnx__type(x);
+    if (!t) return NULL;
+    if (t->kind != BYOC_TYPE_TENSOR || t->rank > 1 || byoc_type_num_elements(t) != 1) {
+        byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must hold one value (a scalar or a 1-element tensor)",
+                        what);
+        return NULL;
+    }
+    int64_t no_dims[1] = {0};
+    return byoc_onnx__reshape(c->st, byoc_onnx__cast(c->st, x, BYOC_INT64), 0, no_dims);
+}
+
+/* TopK (opset 10+) with a computed k: dyn.topk */
+BYOC__PRIVATE byoc_result byoc_onnx__topk_computed(byoc_onnx__ctx *c, int axis) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *tk = byoc_onnx__type(c->in[1]);
+    if (tk && (tk->kind != BYOC_TYPE_TENSOR || byoc_dtype_is_float(tk->dtype)))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "TopK's k must be an integer tensor");
+    byoc_node *k = byoc_onnx__int64_scalar_of(c, c->in[1], "TopK's k");
+    if (!k) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "ret_type", "both");
+    byoc_attrs_set_bool(st->m, &a, "is_ascend", c->opset >= 11 && byoc_onnx__attr_int(c, "largest", 1) == 0);
+    byoc_attrs_set_string(st->m, &a, "dtype", "int64");
+    byoc_node *both = byoc_onnx__call2(st, "dyn.topk", byoc_onnx__input(c, 0, "X"), k, &a);
+    for (int i = 0; i < 2 && i < c->nout && both; ++i) {
+        byoc_node *field = byoc_tuple_get_item(st->m, both, i);
+        if (!field || byoc_infer_node_type(st->m, field, st->diag) != BYOC_OK) break;
+        c->out[i] = byoc_onnx__note(st, field);
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* OneHot with a computed depth (any numeric type, truncated to int64 as ONNX Runtime does): dyn.one_hot;
+   from opset 11 a negative index counts back from depth */
+BYOC__PRIVATE byoc_result byoc_onnx__one_hot_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *idx = byoc_onnx__input(c, 0, "indices"), *values = byoc_onnx__input(c, 2, "values");
+    const byoc_type *ti = byoc_onnx__tensor_of(st, idx, "OneHot's indices"),
+                    *tv = ti ? byoc_onnx__tensor_of(st, values, "OneHot's values") : NULL;
+    byoc_node *depth = tv ? byoc_onnx__int64_scalar_of(c, c->in[1], "OneHot's depth") : NULL;
+    if (!depth) return BYOC_ONNX__OK(c);
+    if (byoc_type_num_elements(tv) != 2)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "OneHot's values must hold two elements [off_value, on_value], got %lld",
+                               (long long)byoc_type_num_elements(tv));
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), ti->rank + 1, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_node *i64 = byoc_onnx__cast(st, idx, BYOC_INT64);
+    if (c->opset >= 11) {
+        byoc_node *wrap[3] = {byoc_onnx__call2(st, "less", i64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
+                              byoc_onnx__call2(st, "add", i64, depth, NULL), i64};
+        i64 = byoc_onnx__call(st, "where", wrap, 3, NULL);
+    }
+    byoc_node *args[4] = {i64, byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 1), NULL),
+                          byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL), depth};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "dtype", byoc_dtype_name(tv->dtype));
+    c->out[0] = byoc_onnx__call(st, "dyn.one_hot", args, 4, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* The computed axes of a Reduce* node (opset 18): 1 when they are 1-D of a length above 0 (the dyn.*
+   form follows), 0 after making them an empty constant when their length is 0 (every axis, or none
+   with noop_with_empty_axes, whatever the run: the static form follows), -1 with an error. */
+BYOC__PRIVATE int byoc_onnx__reduce_axes_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *ta = byoc_onnx__type(c->in[1]);
+    if (!ta || ta->kind != BYOC_TYPE_TENSOR || ta->rank != 1 || ta->dims[0] < 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the reduction's axes must be 1-D of a static length"),
+               -1;
+    if (ta->dims[0] > 0) return 1;
+    byoc_node *empty = byoc_constant(st->m, ta, NULL, 0);
+    if (!empty) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory"), -1;
+    empty->checked_type = ta;
+    c->in[1] = empty;
+    return 0;
+}
+BYOC__PRIVATE byoc_node *byoc_onnx__dyn_reduce(byoc_onnx__ctx *c, const char *op, byoc_node *x, int keepdims) {
+    char name[32];
+    snprintf(name, sizeof name, "dyn.%s", op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "keepdims", keepdims);
+    return byoc_onnx__call2(c->st, name, x, c->in[1], &a);
+}
+/* ReduceMax, ReduceMin, ReduceMean, ReduceProd (opset 18) with computed axes: dyn.max / min / mean / prod */
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_computed(byoc_onnx__ctx *c, const char *op) {
+    int dyn = byoc_onnx__reduce_axes_computed(c);
+    if (dyn <= 0) return dyn < 0 ? c->st->diag->code : byoc_onnx__reduce(c, op);
+    c->out[0] = byoc_onnx__dyn_reduce(c, op, byoc_onnx__input(c, 0, "data"), byoc_onnx__attr_int(c, "keepdims", 1) != 0);
+    return BYOC_ONNX__OK(c);
+}
+/* ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp (opset 18) with computed axes: the
+   static composites' steps around dyn.sum (LogSumExp's max taken again without keepdims, as the
+   reduced extents are not known for a reshape) */
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    int dyn = byoc_onnx__reduce_axes_computed(c);
+    if (dyn <= 0) return dyn < 0 ? st->diag->code : byoc_onnx__reduce_composite(c, op);
+    byoc_node *x = byoc_onnx__input(c, 0, "data"), *v = x, *peak = NULL;
+    int keep = byoc_onnx__attr_int(c, "keepdims", 1) != 0;
+    if (!strcmp(op, "ReduceL1")) v = byoc_onnx__call1(st, "abs", x, NULL);
+    else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare")) v = byoc_onnx__call2(st, "multiply", x, x, NULL);
+    else if (!strcmp(op, "ReduceLogSumExp")) { /* log(sum(e^(x - max))) + max: no overflow */
+        peak = byoc_onnx__dyn_reduce(c, "max", x, 1);
+        v = byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "subtract", x, peak, NULL), NULL);
+        if (!keep) peak = byoc_onnx__dyn_reduce(c, "max", x, 0);
+    }
+    byoc_node *r = byoc_onnx__dyn_reduce(c, "sum", v, keep);
+    if (!strcmp(op, "ReduceL2")) r = byoc_onnx__call1(st, "sqrt", r, NULL);
+    else if (!strcmp(op, "ReduceLogSum") || peak) r = byoc_onnx__call1(st, "log", r, NULL);
+    c->out[0] = peak ? byoc_onnx__call2(st, "add", r, peak, NULL) : r;
+    return BYOC_ONNX__OK(c);
+}
+
+/* Resize's (Upsample's) scales, sizes or (for tf_crop_and_resize) roi computed by the graph */
+BYOC__PRIVATE int byoc_onnx__resize_is_computed(const byoc_onnx__ctx *c, int legacy, int crop) {
+    if (legacy) return c->opset >= 9 && byoc_onnx__computed(c, 1); /* Upsample-9, Resize-10: scales */
+    return byoc_onnx__computed(c, 2) || byoc_onnx__computed(c, 3) || (crop && byoc_onnx__computed(c, 1));
+}
+/* the length of an optional 1-D operand: -1 when omitted */
+BYOC__PRIVATE int64_t byoc_onnx__operand_length(const byoc_onnx__ctx *c, int i) {
+    const byoc_type *t = i < c->nin && c->in[i] ? byoc_onnx__type(c->in[i]) : NULL;
+    return !t ? -1 : t->kind == BYOC_TYPE_TENSOR && t->rank == 1 ? t->dims[0] : -2;
+}
+/* Resize (opsets 10-19) or Upsample (9) with computed scales, sizes or roi: dyn.image.resize, the mode
+   attributes as the static conversion sets them */
+BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
+                                                     const char *ctm, const char *nearest, int legacy, int crop) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *target = NULL, *roi = NULL;
+    if (legacy) target = byoc_onnx__input(c, 1, "scales");
+    else {
+        int64_t ns = byoc_onnx__operand_length(c, 2), nz = byoc_onnx__operand_length(c, 3);
+        if (ns == -2 || nz == -2)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Resize's scales and sizes must be 1-D");
+        if (ns > 0 && nz > 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "give scales or sizes, not both");
+        target = nz > 0 ? c->in[3] : ns > 0 ? c->in[2] : NULL;
+        if (!target) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Resize needs scales or sizes");
+        if (crop && !(roi = c->nin > 1 ? c->in[1] : NULL))
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "tf_crop_and_resize needs a roi");
+    }
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    int64_t axes[BYOC_MAX_RANK];
+    int naxes = c->opset >= 18 ? byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK) : -1;
+    if (naxes == -2) return st->diag->code;
+    if (naxes >= 0) byoc_attrs_set_ints(st->m, &a, "axes", axes, naxes);
+    char buf[24];
+    if (c->opset >= 18)
+        byoc_attrs_set_string(st->m, &a, "keep_aspect_ratio_policy",
+                              byoc_onnx__attr_string(c, "keep_aspect_ratio_policy", "stretch", buf, sizeof buf));
+    byoc_attrs_set_string(st->m, &a, "method", method);
+    byoc_attrs_set_string(st->m, &a, "coordinate_transformation_mode", ctm);
+    if (!strcmp(method, "nearest_neighbor")) byoc_attrs_set_string(st->m, &a, "rounding_method", nearest);
+    if (!strcmp(method, "cubic")) {
+        byoc_attrs_set_float(st->m, &a, "cubic_alpha", byoc_onnx__attr_float(c, "cubic_coeff_a", -0.75));
+        byoc_attrs_set_int(st->m, &a, "cubic_exclude", byoc_onnx__attr_int(c, "exclude_outside", 0) != 0);
+    } else if (!legacy && byoc_onnx__attr_int(c, "exclude_outside", 0)) {
+        byoc_attrs_set_int(st->m, &a, "cubic_exclude", 1);
+    }
+    if (crop) byoc_attrs_set_float(st->m, &a, "extrapolation_value", byoc_onnx__attr_float(c, "extrapolation_value", 0));
+    if (c->opset >= 18 && byoc_onnx__attr_int(c, "antialias", 0) && strcmp(method, "nearest_neighbor"))
+        byoc_attrs_set_bool(st->m, &a, "antialias", 1);
+    byoc_node *args[3] = {x, target, roi};
+    c->out[0] = byoc_onnx__call(st, "dyn.image.resize", args, roi ? 3 : 2, &a);
     return BYOC_ONNX__OK(c);
 }
 
