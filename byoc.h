@@ -13964,6 +13964,62 @@ BYOC__PRIVATE double byoc__flops_dyn_resize(const byoc_node *c) {
     return per_axis * (naxes > 0 ? naxes : 1) * n;
 }
 
+
+/* ---- dyn.nn.max_unpool(data, indices, output_shape): nn.max_unpool with ONNX MaxUnpool's output_shape
+   (the whole result shape: N and C as the data's, each spatial extent at least the unpooled one) a
+   tensor ---- */
+static const byoc_attr_spec byoc__attrs_dyn_max_unpool[] = {
+    BYOC__A("pool_size", BYOC__INTS, NULL), BYOC__A("strides", BYOC__INTS, "[]"), BYOC__A("padding", BYOC__INTS, "[]")};
+static const byoc_type *byoc__rel_dyn_max_unpool(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                 const byoc_attrs *at) {
+    const byoc_type *r = byoc__rel_max_unpool(ctx, a, n, at); /* the window and the indices, checked */
+    if (!r) return NULL;
+    int len = byoc__shape_operand(ctx, a[2], "output_shape", BYOC_MAX_RANK);
+    if (len < 0) return NULL;
+    if (len != r->rank) return BYOC__FAIL("output_shape has %d values for rank %d", len, r->rank);
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, r->dims, sizeof dims);
+    for (int d = 2; d < r->rank; ++d) dims[d] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, r->dtype, r->rank, dims);
+}
+/* the result shape the operand asks for, checked against the unpooled extents */
+BYOC__PRIVATE byoc_result byoc__dyn_max_unpool_shape(byoc__kctx *k, int64_t *shape) {
+    const byoc_tensor *x = &k->in[0], *os = &k->in[2];
+    int rank = x->rank, s = rank - 2;
+    int64_t kernel[BYOC_MAX_RANK], strides[BYOC_MAX_RANK], pads[2 * BYOC_MAX_RANK];
+    byoc__kints(k, "pool_size", kernel, s, 1);
+    byoc__kints(k, "strides", strides, s, 1);
+    byoc__kints(k, "padding", pads, 2 * s, 0);
+    for (int d = 0; d < rank; ++d) {
+        shape[d] = byoc__int_at(os->dtype, (const char *)os->data + (size_t)d * byoc_dtype_size(os->dtype));
+        int64_t in = x->dims[d], least = d < 2 ? in : in ? (in - 1) * strides[d - 2] + kernel[d - 2] - pads[d - 2] -
+                                                              pads[s + d - 2] : 0;
+        if (d < 2 ? shape[d] != in : shape[d] < least || shape[d] > BYOC_MAX_DIM)
+            return byoc__kbad(k, "output_shape[%d] = %lld %s %lld", d, (long long)shape[d],
+                              d < 2 ? "differs from the input's" : "is smaller than the unpooled extent",
+                              (long long)least);
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_max_unpool(byoc__kctx *k) {
+    int64_t shape[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_max_unpool_shape(k, shape);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d) k->out[0].dims[d] = shape[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_max_unpool(byoc__kctx *k) {
+    int64_t shape[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_max_unpool_shape(k, shape);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d)
+        if (k->out[0].dims[d] != shape[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, output_shape gives %lld",
+                              (long long)k->out[0].dims[d], d, (long long)shape[d]);
+    if (r != BYOC_OK) return r;
+    byoc__kctx sub = *k;
+    sub.nin = 2; /* the static kernel places values by the result's own extents */
+    return byoc__k_max_unpool(&sub);
+}
+
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
@@ -15265,6 +15321,9 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "image.resize to float scales or integer sizes given as a tensor (per listed axis), optional roi",
              NONE, byoc__flops_dyn_resize, 0,
              BYOC__KS(byoc__k_dyn_resize, NULL, byoc__shape_dyn_resize, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("dyn.nn.max_unpool", 3, 3, OPAQUE, byoc__attrs_dyn_max_unpool, byoc__rel_dyn_max_unpool,
+             "nn.max_unpool with the result shape (ONNX MaxUnpool's output_shape) a tensor", NONE, byoc__flops_none,
+             0, BYOC__KS(byoc__k_dyn_max_unpool, NULL, byoc__shape_dyn_max_unpool, 0, BYOC__KF_NO_INPLACE)),
     /* (end of dyn3) */
     /* ---- ops: dynamic ---- */
     BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,

@@ -436,6 +436,67 @@ static void test_onnx_reduce_axes_computed(void) {
     }
 }
 
+static void test_onnx_pad_axes_and_max_unpool_computed(void) {
+    onnx_model mc;
+    const char *out[1] = {"y"};
+    /* Pad-18: pads and axes from inputs; axis -1 padded 1 before and 2 after, with zeros */
+    const onnx_input pad_in[3] = {{"x", ONNX_FLOAT, 2, {2, 3}}, {"pads", ONNX_INT64, 1, {2}},
+                                  {"axes", ONNX_INT64, 1, {1}}};
+    const char *pad_node_in[4] = {"x", "pads", "", "axes"};
+    const double x[6] = {1, 2, 3, 4, 5, 6}, pads[2] = {1, 2}, last[1] = {-1}, first[1] = {0}, wrong[1] = {2};
+    const double *in[3] = {x, pads, last};
+    const double cols[12] = {0, 1, 2, 3, 0, 0, 0, 4, 5, 6, 0, 0};
+    model_begin(&mc, "Pad", 18, pad_in, 3, pad_node_in, 4, out, 1, "y");
+    check_model(&mc, "dyn.nn.pad", in, "Tensor[(2, 6), float32]", cols, 12, 0);
+    in[2] = first;
+    const double rows[15] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0};
+    model_begin(&mc, "Pad", 18, pad_in, 3, pad_node_in, 4, out, 1, "y");
+    check_model(&mc, "dyn.nn.pad", in, "Tensor[(5, 3), float32]", rows, 15, 0);
+    /* an axis out of range is a run-time error naming the scatter */
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_node *res;
+    in[2] = wrong;
+    model_begin(&mc, "Pad", 18, pad_in, 3, pad_node_in, 4, out, 1, "y");
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    CHECK(eval(model.module, in, NULL, &res, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "scatter_elements");
+    byoc_onnx_model_free(&model);
+    /* MaxUnpool with output_shape from an input (ONNX's example: 2x2 values unpooled into 5x5) */
+    const onnx_input mu_in[3] = {{"x", ONNX_FLOAT, 4, {1, 1, 2, 2}}, {"i", ONNX_INT64, 4, {1, 1, 2, 2}},
+                                 {"shape", ONNX_INT64, 1, {4}}};
+    const char *mu_node_in[3] = {"x", "i", "shape"};
+    model_begin(&mc, "MaxUnpool", 11, mu_in, 3, mu_node_in, 3, out, 1, "y");
+    const int64_t two2[2] = {2, 2};
+    pb ks = {NULL, 0, 0}, ss = {NULL, 0, 0};
+    pb_str(&ks, 1, "kernel_shape");
+    pb_str(&ss, 1, "strides");
+    for (int i = 0; i < 2; ++i) { pb_int(&ks, 8, two2[i]); pb_int(&ss, 8, two2[i]); }
+    pb_int(&ks, 20, 7);
+    pb_int(&ss, 20, 7);
+    pb_msg(&mc.node, 5, &ks);
+    pb_msg(&mc.node, 5, &ss);
+    const double xv[4] = {5, 6, 7, 8}, iv[4] = {5, 7, 13, 15}, shape[4] = {1, 1, 5, 5}, small[4] = {1, 1, 3, 5};
+    const double *mu_values[3] = {xv, iv, shape};
+    const double unpooled[25] = {0, 0, 0, 0, 0, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 7, 0, 8, 0, 0, 0, 0, 0, 0};
+    check_model(&mc, "dyn.nn.max_unpool", mu_values, "Tensor[(1, 1, 5, 5), float32]", unpooled, 25, 0);
+    /* Relay: a print/parse round trip, a type error, a too small output_shape */
+    char buf[160];
+    byoc_module *m = typed("def @main(%x: Tensor[(1, 1, 2, 2), float32], %i: Tensor[(1, 1, 2, 2), int64], "
+                           "%s: Tensor[(4), int64]) { dyn.nn.max_unpool(%x, %i, %s, pool_size=[2, 2], "
+                           "strides=[2, 2]) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "Tensor[(1, 1, ?, ?), float32]"), "got %s", buf);
+    CHECK(round_trips(m));
+    mu_values[2] = small;
+    CHECK_RUN_ERROR(m, mu_values, NULL, "dyn.nn.max_unpool: output_shape[2] = 3 is smaller than the unpooled extent 4");
+    byoc_module_destroy(m);
+    CHECK(typed("def @main(%x: Tensor[(1, 1, 2, 2), float32], %i: Tensor[(1, 1, 2, 2), int64], "
+                "%s: Tensor[(2), int64]) { dyn.nn.max_unpool(%x, %i, %s, pool_size=[2, 2]) }", buf, sizeof buf,
+                &d) == NULL);
+    CHECK_CONTAINS(d.message, "output_shape has 2 values for rank 4");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dyn_topk),
@@ -445,6 +506,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_topk_one_hot_computed),
         TEST_ENTRY(test_onnx_resize_upsample_computed),
         TEST_ENTRY(test_onnx_reduce_axes_computed),
+        TEST_ENTRY(test_onnx_pad_axes_and_max_unpool_computed),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -1945,6 +1945,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__one_hot_computed(byoc_onnx__ctx *c);
 BYOC__PRIVATE byoc_result byoc_onnx__reduce_computed(byoc_onnx__ctx *c, const char *op);
 BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c, const char *op);
 BYOC__PRIVATE int byoc_onnx__resize_is_computed(const byoc_onnx__ctx *c, int legacy, int crop);
+BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const char *op);
 BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
                                                      const char *ctm, const char *nearest, int legacy, int crop);
 
@@ -2606,6 +2607,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "Pad's input");
     if (!t) return BYOC_ONNX__OK(c);
+    if (c->opset >= 18 && byoc_onnx__computed(c, 3)) return byoc_onnx__pad_axes_computed(c, op);
     int64_t pads[2 * BYOC_MAX_RANK];
     double value = 0;
     int n;
@@ -3521,6 +3523,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__max_unpool(byoc_onnx__ctx *c, const char *o
     byoc_attrs_set_ints(st->m, &a, "pool_size", kernel, s);
     if (ns >= 0) byoc_attrs_set_ints(st->m, &a, "strides", strides, ns);
     if (np >= 0) byoc_attrs_set_ints(st->m, &a, "padding", pads, np);
+    if (byoc_onnx__computed(c, 2)) { /* the result shape read at run time */
+        byoc_node *args[3] = {x, ix, c->in[2]};
+        c->out[0] = byoc_onnx__call(st, "dyn.nn.max_unpool", args, 3, &a);
+        return BYOC_ONNX__OK(c);
+    }
     if (c->nin > 2 && c->in[2]) {
         int n = byoc_onnx__const_ints(st, c->in[2], shape, BYOC_MAX_RANK, "MaxUnpool's output_shape");
         if (n < 0) return BYOC_ONNX__OK(c);
@@ -4395,6 +4402,44 @@ BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_nod
     return BYOC_ONNX__OK(c);
 }
 
+/* Pad (opset 18) with axes, the pads or the axes computed by the graph: the pads spread over every
+   axis by a scatter (begins at the normalised axes, ends at those plus the rank; 0 elsewhere; an axis
+   out of range is the scatter's error at run time), then Pad with computed pads (dyn.nn.pad) */
+BYOC__PRIVATE byoc_result byoc_onnx__pad_any(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *t = byoc_onnx__type(byoc_onnx__input(c, 0, "data"));
+    byoc_node *pads = byoc_onnx__input(c, 1, "pads"), *axes = c->in[3];
+    const byoc_type *tp = byoc_onnx__type(pads), *ta = byoc_onnx__type(axes);
+    if (!t || !tp || !ta) return BYOC_ONNX__OK(c);
+    if (ta->kind != BYOC_TYPE_TENSOR || ta->rank != 1 || ta->dims[0] < 0 || byoc_dtype_is_float(ta->dtype))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Pad's axes must be 1-D integers of a static length");
+    if (tp->kind != BYOC_TYPE_TENSOR || tp->rank != 1 || tp->dims[0] != 2 * ta->dims[0])
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads must hold 2 values per axis (%lld)",
+                               (long long)(2 * ta->dims[0]));
+    byoc_node *a64 = byoc_onnx__cast(st, axes, BYOC_INT64), *rank = byoc_onnx__scalar(st, BYOC_INT64, t->rank);
+    byoc_node *pick[3] = {byoc_onnx__call2(st, "less", a64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
+                          byoc_onnx__call2(st, "add", a64, rank, NULL), a64};
+    byoc_node *begins = byoc_onnx__call(st, "where", pick, 3, NULL);
+    byoc_node *both[2] = {begins, byoc_onnx__call2(st, "add", begins, rank, NULL)};
+    if (!both[0] || !both[1]) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_tuple(st->m, both, 2);
+    if (!tuple || byoc_infer_node_type(st->m, tuple, st->diag) != BYOC_OK) return BYOC_ONNX__OK(c);
+    int64_t zeros[2 * BYOC_MAX_RANK] = {0}, n = 2 * t->rank;
+    byoc_node *none = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &n), zeros, (size_t)n * 8);
+    if (!none) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+    none->checked_type = none->annotation;
+    byoc_attrs cat;
+    memset(&cat, 0, sizeof cat);
+    byoc_attrs_set_int(st->m, &cat, "axis", 0);
+    byoc_node *args[3] = {none, byoc_onnx__call1(st, "concatenate", tuple, &cat), byoc_onnx__cast(st, pads, BYOC_INT64)};
+    byoc_node *full = byoc_onnx__call(st, "scatter_elements", args, 3, NULL);
+    if (!full) return BYOC_ONNX__OK(c);
+    c->in[1] = full;
+    c->in[3] = NULL;
+    return byoc_onnx__pad_any(c, op);
+}
+
 // [SECTION] impl: op converters: data-dependent and run-time shapes
 /* (converters: dynamic) */
 /* Shape-like inputs computed by the graph (ops that moved them from attribute to input): the static
@@ -4483,7 +4528,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad_any(byoc_onnx__ctx *c, const char *op) 
     if (c->opset < 11 || (byoc_onnx__is_constant_or_absent(c, 1) && byoc_onnx__is_constant_or_absent(c, 2)))
         return byoc_onnx__pad(c, op);
     byoc_onnx__state *st = c->st;
-    if (c->nin > 3 && c->in[3]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Pad with axes is not supported");
+    if (c->nin > 3 && c->in[3]) return byoc_onnx__pad_axes_computed(c, op);
     byoc_node *x = byoc_onnx__input(c, 0, "data"), *pads = byoc_onnx__input(c, 1, "pads");
     const byoc_type *t = byoc_onnx__type(x), *tp = byoc_onnx__type(pads);
     if (!t || !tp) return BYOC_ONNX__OK(c);
