@@ -497,6 +497,40 @@ static void test_onnx_pad_axes_and_max_unpool_computed(void) {
     CHECK_CONTAINS(d.message, "output_shape has 2 values for rank 4");
 }
 
+static void test_onnx_center_crop_pad_computed(void) {
+    onnx_model mc;
+    const char *out[1] = {"y"}, *node_in[2] = {"x", "shape"};
+    const onnx_input ins[2] = {{"x", ONNX_FLOAT, 2, {3, 4}}, {"shape", ONNX_INT64, 1, {2}}};
+    const double x[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, shape[2] = {2, 6}, same[2] = {3, 4};
+    const double *in[2] = {x, shape};
+    /* 3 rows cropped to 2 (from (3 - 2) / 2 = 0), 4 columns padded to 6 (1 before, 1 after) */
+    const double want[12] = {0, 0, 1, 2, 3, 0, 0, 4, 5, 6, 7, 0};
+    model_begin(&mc, "CenterCropPad", 18, ins, 2, node_in, 2, out, 1, "y");
+    check_model(&mc, "dyn.nn.pad", in, "Tensor[(2, 6), float32]", want, 12, 0);
+    in[1] = same;
+    model_begin(&mc, "CenterCropPad", 18, ins, 2, node_in, 2, out, 1, "y");
+    check_model(&mc, "dyn.strided_slice", in, "Tensor[(3, 4), float32]", x, 12, 0);
+    /* one axis listed: its shape alone */
+    const onnx_input one[2] = {{"x", ONNX_FLOAT, 2, {3, 4}}, {"shape", ONNX_INT64, 1, {1}}};
+    const double two[1] = {2};
+    in[1] = two;
+    model_begin(&mc, "CenterCropPad", 18, one, 2, node_in, 2, out, 1, "y");
+    pb axes = {NULL, 0, 0};
+    pb_str(&axes, 1, "axes");
+    pb_int(&axes, 8, -1);
+    pb_int(&axes, 20, 7);
+    pb_msg(&mc.node, 5, &axes);
+    const double mid[6] = {1, 2, 5, 6, 9, 10};
+    check_model(&mc, "dyn.strided_slice", in, "Tensor[(3, 2), float32]", mid, 6, 0);
+    /* a shape of the wrong length is an import error naming the node */
+    const onnx_input bad[2] = {{"x", ONNX_FLOAT, 2, {3, 4}}, {"shape", ONNX_INT64, 1, {3}}};
+    model_begin(&mc, "CenterCropPad", 18, bad, 2, node_in, 2, out, 1, "y");
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECK(model_import(&mc, &model, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "'n1' (CenterCropPad): shape must hold 2 integers, one per axis");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dyn_topk),
@@ -507,6 +541,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_resize_upsample_computed),
         TEST_ENTRY(test_onnx_reduce_axes_computed),
         TEST_ENTRY(test_onnx_pad_axes_and_max_unpool_computed),
+        TEST_ENTRY(test_onnx_center_crop_pad_computed),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -1946,6 +1946,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_computed(byoc_onnx__ctx *c, const ch
 BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c, const char *op);
 BYOC__PRIVATE int byoc_onnx__resize_is_computed(const byoc_onnx__ctx *c, int legacy, int crop);
 BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c);
 BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
                                                      const char *ctm, const char *nearest, int legacy, int crop);
 
@@ -3818,6 +3819,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad(byoc_onnx__ctx *c, const ch
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "input_data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "CenterCropPad's input");
+    if (t && byoc_onnx__computed(c, 1)) return byoc_onnx__center_crop_pad_computed(c);
     int64_t shape[BYOC_MAX_RANK], axes[BYOC_MAX_RANK];
     int n =
         t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "CenterCropPad's shape")
@@ -4438,6 +4440,71 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const 
     c->in[1] = full;
     c->in[3] = NULL;
     return byoc_onnx__pad_any(c, op);
+}
+
+/* an int64 1-D constant of n values */
+BYOC__PRIVATE byoc_node *byoc_onnx__int64s(byoc_onnx__state *st, const int64_t *v, int64_t n) {
+    byoc_node *k = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &n), v, (size_t)n * sizeof *v);
+    if (!k) byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+    else k->checked_type = k->annotation;
+    return k;
+}
+/* CenterCropPad (opset 18) with a computed shape: per listed axis (static extent D, target S) a
+   dyn.strided_slice keeps [max(D - S, 0) / 2, that + min(D, S)), then dyn.nn.pad adds max(S - D, 0)
+   split as the static conversion does (the smaller half before), the pads spread over every axis by a
+   scatter */
+BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input_data");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "CenterCropPad's input"), *ts = byoc_onnx__type(c->in[1]);
+    if (!t || !ts) return BYOC_ONNX__OK(c);
+    int64_t axes[BYOC_MAX_RANK], dims[BYOC_MAX_RANK], ones[BYOC_MAX_RANK], zeros[2 * BYOC_MAX_RANK] = {0},
+            where[2 * BYOC_MAX_RANK];
+    int na = byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK), seen[BYOC_MAX_RANK] = {0};
+    if (na == -2) return BYOC_ONNX__OK(c);
+    if (na < 0)
+        for (na = 0; na < t->rank; ++na) axes[na] = na;
+    if (ts->kind != BYOC_TYPE_TENSOR || ts->rank != 1 || ts->dims[0] != na || byoc_dtype_is_float(ts->dtype))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "shape must hold %d integers, one per axis", na);
+    for (int i = 0; i < na; ++i) {
+        int d = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
+        if (d < 0) return BYOC_ONNX__OK(c);
+        if (seen[d]++) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", d);
+        if (t->dims[d] < 0)
+            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "a computed shape needs a static extent on axis %d", d);
+        axes[i] = d;
+        dims[i] = t->dims[d];
+        ones[i] = 1;
+        where[i] = d;
+        where[na + i] = d + t->rank;
+    }
+    byoc_node *S = byoc_onnx__cast(st, c->in[1], BYOC_INT64), *D = byoc_onnx__int64s(st, dims, na);
+    byoc_node *zero = byoc_onnx__scalar(st, BYOC_INT64, 0), *two = byoc_onnx__scalar(st, BYOC_INT64, 2);
+    byoc_node *crop = byoc_onnx__call2(st, "maximum", byoc_onnx__call2(st, "subtract", D, S, NULL), zero, NULL);
+    byoc_node *grow = byoc_onnx__call2(st, "maximum", byoc_onnx__call2(st, "subtract", S, D, NULL), zero, NULL);
+    byoc_node *begin = byoc_onnx__call2(st, "divide", crop, two, NULL);
+    byoc_node *slice[5] = {x, begin,
+                           byoc_onnx__call2(st, "add", begin, byoc_onnx__call2(st, "minimum", S, D, NULL), NULL),
+                           byoc_onnx__int64s(st, ones, na), byoc_onnx__int64s(st, axes, na)};
+    byoc_node *before = byoc_onnx__call2(st, "divide", grow, two, NULL);
+    byoc_node *halves[2] = {before, byoc_onnx__call2(st, "subtract", grow, before, NULL)};
+    if (!halves[0] || !halves[1] || !slice[2] || !slice[3] || !slice[4]) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_tuple(st->m, halves, 2);
+    if (!tuple || byoc_infer_node_type(st->m, tuple, st->diag) != BYOC_OK) return BYOC_ONNX__OK(c);
+    byoc_attrs cat;
+    memset(&cat, 0, sizeof cat);
+    byoc_attrs_set_int(st->m, &cat, "axis", 0);
+    byoc_node *scatter[3] = {byoc_onnx__int64s(st, zeros, 2 * t->rank), byoc_onnx__int64s(st, where, 2 * na),
+                             byoc_onnx__call1(st, "concatenate", tuple, &cat)};
+    int64_t two_by_rank[2] = {2, t->rank};
+    int perm[2] = {1, 0};
+    byoc_node *full = byoc_onnx__call(st, "scatter_elements", scatter, 3, NULL);
+    byoc_node *pad[3] = {byoc_onnx__call(st, "dyn.strided_slice", slice, 5, NULL),
+                         byoc_onnx__transpose(st, byoc_onnx__reshape(st, full, 2, two_by_rank), 2, perm),
+                         byoc_onnx__scalar(st, t->dtype, 0)};
+    if (!pad[0] || !pad[1] || !pad[2]) return BYOC_ONNX__OK(c);
+    c->out[0] = byoc_onnx__call(st, "dyn.nn.pad", pad, 3, NULL);
+    return BYOC_ONNX__OK(c);
 }
 
 // [SECTION] impl: op converters: data-dependent and run-time shapes
