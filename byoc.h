@@ -13889,7 +13889,8 @@ BYOC__PRIVATE byoc_result byoc__dyn_resize_target(byoc__kctx *k, byoc__dyn_resiz
             p->scale[d] = s;
         } else {
             int64_t v = byoc__int_at(t->dtype, (const char *)t->data + (size_t)i * byoc_dtype_size(t->dtype));
-            if (v < 0 || v > BYOC_MAX_DIM) return byoc__kbad(k, "size %lld of axis %d is out of range", (long long)v, d);
+            if (v < 0 || v > BYOC_MAX_DIM)
+                return byoc__kbad(k, "size %lld of axis %d is out of range", (long long)v, d);
             p->size[d] = v;
             double s = x->dims[d] ? (double)v / in : 1;
             if (i == 0 || (keep == 1 && s < common) || (keep == 2 && s > common)) common = s;
@@ -15309,7 +15310,8 @@ static const byoc__op_record byoc__builtin_ops[] = {
     /* ---- ops: dyn3 ---- */
     BYOC__OP("dyn.topk", 2, 2, OPAQUE, byoc__attrs_dyn_topk, byoc__rel_dyn_topk,
              "topk with k a scalar tensor (0 to the axis's extent): (values, indices), ties to the lower index",
-             NONE, byoc__flops_topk, 0, BYOC__KS(byoc__k_dyn_topk, byoc__ws_dyn_topk, byoc__shape_dyn_topk, 0, BYOC__KF)),
+             NONE, byoc__flops_topk, 0,
+             BYOC__KS(byoc__k_dyn_topk, byoc__ws_dyn_topk, byoc__shape_dyn_topk, 0, BYOC__KF)),
     BYOC__OP("dyn.one_hot", 4, 4, OUT_ELEMWISE_FUSABLE, byoc__attrs_dyn_one_hot, byoc__rel_dyn_one_hot,
              "one_hot with depth a scalar integer tensor: (indices, on_value, off_value, depth)", NONE,
              byoc__flops_dyn_one_hot, 0,

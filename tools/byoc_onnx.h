@@ -3010,6 +3010,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__cumsum(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "x"), *axis_in = byoc_onnx__input(c, 1, "axis");
     const byoc_type *t = x && axis_in ? byoc_onnx__tensor_of(st, x, "CumSum's x") : NULL;
     if (!t) return BYOC_ONNX__OK(c);
+    /* The axis must be a constant: it selects which axis the kernel scans (the result's shape does not
+       depend on it, so there is nothing for a run-time shape function to settle), as cumsum's attribute in
+       Relay; a computed axis is refused naming the node. */
     int64_t axis;
     int n = byoc_onnx__const_ints(st, axis_in, &axis, 1, "CumSum's axis");
     if (n < 0) return BYOC_ONNX__OK(c);
@@ -3715,6 +3718,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__col2im(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "Col2Im's input");
+    /* image_shape and block_shape must be constants: they fix the transposed convolution's kernel, strides
+       and padding (the geometry of the conversion, not only the result's extents), so a computed one is
+       refused naming the node. */
     int64_t image[3], block[3];
     int s = t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "image_shape"), image, 3, "Col2Im's image_shape") : -1;
     int nb =
@@ -4324,7 +4330,8 @@ BYOC__PRIVATE byoc_node *byoc_onnx__dyn_reduce(byoc_onnx__ctx *c, const char *op
 BYOC__PRIVATE byoc_result byoc_onnx__reduce_computed(byoc_onnx__ctx *c, const char *op) {
     int dyn = byoc_onnx__reduce_axes_computed(c);
     if (dyn <= 0) return dyn < 0 ? c->st->diag->code : byoc_onnx__reduce(c, op);
-    c->out[0] = byoc_onnx__dyn_reduce(c, op, byoc_onnx__input(c, 0, "data"), byoc_onnx__attr_int(c, "keepdims", 1) != 0);
+    int keep = byoc_onnx__attr_int(c, "keepdims", 1) != 0;
+    c->out[0] = byoc_onnx__dyn_reduce(c, op, byoc_onnx__input(c, 0, "data"), keep);
     return BYOC_ONNX__OK(c);
 }
 /* ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp (opset 18) with computed axes: the
@@ -4337,7 +4344,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c
     byoc_node *x = byoc_onnx__input(c, 0, "data"), *v = x, *peak = NULL;
     int keep = byoc_onnx__attr_int(c, "keepdims", 1) != 0;
     if (!strcmp(op, "ReduceL1")) v = byoc_onnx__call1(st, "abs", x, NULL);
-    else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare")) v = byoc_onnx__call2(st, "multiply", x, x, NULL);
+    else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare"))
+        v = byoc_onnx__call2(st, "multiply", x, x, NULL);
     else if (!strcmp(op, "ReduceLogSumExp")) { /* log(sum(e^(x - max))) + max: no overflow */
         peak = byoc_onnx__dyn_reduce(c, "max", x, 1);
         v = byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "subtract", x, peak, NULL), NULL);
@@ -4396,7 +4404,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_nod
     } else if (!legacy && byoc_onnx__attr_int(c, "exclude_outside", 0)) {
         byoc_attrs_set_int(st->m, &a, "cubic_exclude", 1);
     }
-    if (crop) byoc_attrs_set_float(st->m, &a, "extrapolation_value", byoc_onnx__attr_float(c, "extrapolation_value", 0));
+    if (crop)
+        byoc_attrs_set_float(st->m, &a, "extrapolation_value", byoc_onnx__attr_float(c, "extrapolation_value", 0));
     if (c->opset >= 18 && byoc_onnx__attr_int(c, "antialias", 0) && strcmp(method, "nearest_neighbor"))
         byoc_attrs_set_bool(st->m, &a, "antialias", 1);
     byoc_node *args[3] = {x, target, roi};
@@ -4434,7 +4443,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const 
     byoc_attrs cat;
     memset(&cat, 0, sizeof cat);
     byoc_attrs_set_int(st->m, &cat, "axis", 0);
-    byoc_node *args[3] = {none, byoc_onnx__call1(st, "concatenate", tuple, &cat), byoc_onnx__cast(st, pads, BYOC_INT64)};
+    byoc_node *args[3] = {none, byoc_onnx__call1(st, "concatenate", tuple, &cat),
+                          byoc_onnx__cast(st, pads, BYOC_INT64)};
     byoc_node *full = byoc_onnx__call(st, "scatter_elements", args, 3, NULL);
     if (!full) return BYOC_ONNX__OK(c);
     c->in[1] = full;
