@@ -4,7 +4,7 @@
    scales / sizes and the Reduce* axes of opset 18 when those come from another input. Each op: Relay
    text typed with '?' extents, evaluated with byoc_module_evaluate against values worked out by hand,
    a type error, a bad run-time value, and a print/parse round trip. Public API only. */
-#include "byoc.h"
+#include "byoc_sim.h"
 #include "tools/byoc_onnx.h"
 #include "test.h"
 
@@ -529,6 +529,36 @@ static void test_onnx_center_crop_pad_computed(void) {
     CHECK_CONTAINS(d.message, "'n1' (CenterCropPad): shape must hold 2 integers, one per axis");
 }
 
+/* byoc_sim.h runs the dyn3 ops on the host, their results allocated per run */
+static void test_sim_runs_run_time_operands(void) {
+    char buf[200];
+    byoc_diag d;
+    byoc_module *m = typed("def @main(%x: Tensor[(1, 1, 2, 2), float32], %s: Tensor[(2), float32], "
+                           "%k: Tensor[(), int64]) {\n"
+                           "  %0 = dyn.image.resize(%x, %s, axes=[2, 3], method=\"nearest_neighbor\", "
+                           "coordinate_transformation_mode=\"asymmetric\", rounding_method=\"floor\");\n"
+                           "  dyn.topk(%0, %k, axis=3, ret_type=\"values\")\n}", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "Tensor[(1, 1, ?, ?), float32]"), "got %s", buf);
+    byoc_sim_program *p = byoc_sim_lower(m, NULL, &d);
+    CHECKF(p != NULL, "%s", d.message);
+    for (int run = 0; p && run < 2; ++run) { /* scales 2 then 3, the top 1 then 2 of each row */
+        float xs[4] = {1, 2, 3, 4}, scales[2] = {(float)(2 + run), (float)(2 + run)};
+        int64_t k = 1 + run;
+        byoc_tensor in[3] = {{BYOC_FLOAT32, 4, {1, 1, 2, 2}, xs}, {BYOC_FLOAT32, 1, {2}, scales},
+                             {BYOC_INT64, 0, {0}, &k}},
+                    out;
+        CHECKF(byoc_sim_run(p, in, 3, &out, 1, &d) == BYOC_OK, "run %d: %s", run, d.message);
+        int64_t rows = run ? 6 : 4;
+        CHECKF(out.rank == 4 && out.dims[2] == rows && out.dims[3] == k, "run %d: %lld x %lld", run,
+               (long long)out.dims[2], (long long)out.dims[3]);
+        const float *v = (const float *)out.data;
+        CHECKF(v[0] == 2 && v[(rows - 1) * k] == 4, "run %d: %g %g", run, v[0], v[(rows - 1) * k]);
+    }
+    byoc_sim_program_destroy(p);
+    byoc_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dyn_topk),
@@ -540,6 +570,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_reduce_axes_computed),
         TEST_ENTRY(test_onnx_pad_axes_and_max_unpool_computed),
         TEST_ENTRY(test_onnx_center_crop_pad_computed),
+        TEST_ENTRY(test_sim_runs_run_time_operands),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
