@@ -14021,6 +14021,101 @@ static byoc_result byoc__k_dyn_max_unpool(byoc__kctx *k) {
     return byoc__k_max_unpool(&sub);
 }
 
+
+/* ---- dyn.hann_window, dyn.hamming_window, dyn.blackman_window(size): the windows with the number of
+   points a scalar integer tensor (ONNX's size input computed by the graph) ---- */
+static const byoc_attr_spec byoc__attrs_dyn_window[] = {BYOC__A("periodic", BYOC__BOOL, "True"),
+                                                        BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_type *byoc__rel_dyn_window(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scalar_arg(ctx, a[0], "size", 0)) return NULL;
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID || dt == BYOC_BOOL) return BYOC__FAIL("dtype \"%s\" is not a numeric dtype", s);
+    int64_t any = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, dt, 1, &any);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_window_size(byoc__kctx *k, int64_t *size) {
+    *size = byoc__rto_scalar_int(&k->in[0]);
+    if (*size < 0 || *size > BYOC_MAX_DIM)
+        return byoc__kbad(k, "size %lld is not in 0..%d", (long long)*size, BYOC_MAX_DIM);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_window(byoc__kctx *k) {
+    int64_t size;
+    byoc_result r = byoc__dyn_window_size(k, &size);
+    if (r == BYOC_OK) k->out[0].dims[0] = size;
+    return r;
+}
+static byoc_result byoc__k_dyn_window(byoc__kctx *k) {
+    int64_t size;
+    byoc_result r = byoc__dyn_window_size(k, &size);
+    if (r != BYOC_OK) return r;
+    if (k->out[0].dims[0] != size)
+        return byoc__kbad(k, "the result is typed with %lld points, size is %lld", (long long)k->out[0].dims[0],
+                          (long long)size);
+    return byoc__k_window(k); /* it reads the points from the result and the kind from the record's code */
+}
+BYOC__PRIVATE double byoc__flops_dyn_window(const byoc_node *c) { /* a cosine or two per point, '?' as 1 */
+    const byoc_type *t = c->checked_type;
+    return t && t->kind == BYOC_TYPE_TENSOR && t->rank == 1 && t->dims[0] > 0 ? 20.0 * (double)t->dims[0] : 20.0;
+}
+
+/* ---- dyn.dft(input, dft_length): dft with the transform's length a scalar integer tensor ---- */
+static const byoc_attr_spec byoc__attrs_dyn_dft[] = {BYOC__A("axis", BYOC__INT, "1"),
+                                                     BYOC__A("inverse", BYOC__BOOL, "False"),
+                                                     BYOC__A("onesided", BYOC__BOOL, "False")};
+static const byoc_type *byoc__rel_dyn_dft(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scalar_arg(ctx, a[1], "dft_length", 0)) return NULL;
+    const byoc_type *r = byoc__rel_dft(ctx, a, 1, at); /* the axis's own extent as the length, checked */
+    if (!r) return NULL;
+    int64_t axis = byoc_attrs_int(at, "axis", 1), dims[BYOC_MAX_RANK];
+    memcpy(dims, r->dims, sizeof dims);
+    dims[axis < 0 ? axis + r->rank : axis] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, r->dtype, r->rank, dims);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_dft_length(byoc__kctx *k, int64_t *len, int *axis, int64_t *extent) {
+    *len = byoc__rto_scalar_int(&k->in[1]);
+    *axis = byoc__kaxis(k, "axis", 1, k->in[0].rank);
+    if (*len < 1 || *len > BYOC_MAX_DIM)
+        return byoc__kbad(k, "dft_length %lld is not in 1..%d", (long long)*len, BYOC_MAX_DIM);
+    *extent = byoc__kint(k, "onesided", 0) ? *len / 2 + 1 : *len;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_dft(byoc__kctx *k) {
+    int64_t len, extent;
+    int axis;
+    byoc_result r = byoc__dyn_dft_length(k, &len, &axis, &extent);
+    if (r == BYOC_OK) k->out[0].dims[axis] = extent;
+    return r;
+}
+static byoc_result byoc__k_dyn_dft(byoc__kctx *k) {
+    int64_t len, extent;
+    int axis;
+    byoc_result r = byoc__dyn_dft_length(k, &len, &axis, &extent);
+    if (r != BYOC_OK) return r;
+    if (k->out[0].dims[axis] != extent)
+        return byoc__kbad(k, "the result is typed with extent %lld on axis %d, dft_length gives %lld",
+                          (long long)k->out[0].dims[axis], axis, (long long)extent);
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra = byoc__rto_int("dft_length", len);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, &extra, 1, items, &call.attrs);
+    return byoc__rto_run(k, &call, 1, byoc__ws_dft, byoc__k_dft);
+}
+
+/* as dft's, with the input's extent on the axis for the unknown length */
+BYOC__PRIVATE double byoc__flops_dyn_dft(const byoc_node *c) {
+    const byoc_type *x = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!x || x->kind != BYOC_TYPE_TENSOR || x->rank < 2) return 0;
+    int64_t axis = byoc_attrs_int(&c->attrs, "axis", 1), n, total = byoc_type_num_elements(x);
+    if (axis < 0) axis += x->rank;
+    if (axis < 0 || axis >= x->rank || total <= 0 || (n = x->dims[axis]) <= 0) return 0;
+    return byoc__flops_fft_points(n, (double)total / (double)n / (double)x->dims[x->rank - 1]);
+}
+
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
@@ -15326,6 +15421,21 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("dyn.nn.max_unpool", 3, 3, OPAQUE, byoc__attrs_dyn_max_unpool, byoc__rel_dyn_max_unpool,
              "nn.max_unpool with the result shape (ONNX MaxUnpool's output_shape) a tensor", NONE, byoc__flops_none,
              0, BYOC__KS(byoc__k_dyn_max_unpool, NULL, byoc__shape_dyn_max_unpool, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("dyn.hann_window", 1, 1, OPAQUE, byoc__attrs_dyn_window, byoc__rel_dyn_window,
+             "Hann window of a scalar tensor's number of points (periodic or symmetric)", NONE,
+             byoc__flops_dyn_window, 0,
+             BYOC__KS(byoc__k_dyn_window, NULL, byoc__shape_dyn_window, BYOC__WINDOW_HANN, 0)),
+    BYOC__OP("dyn.hamming_window", 1, 1, OPAQUE, byoc__attrs_dyn_window, byoc__rel_dyn_window,
+             "Hamming window of a scalar tensor's number of points (periodic or symmetric)", NONE,
+             byoc__flops_dyn_window, 0,
+             BYOC__KS(byoc__k_dyn_window, NULL, byoc__shape_dyn_window, BYOC__WINDOW_HAMMING, 0)),
+    BYOC__OP("dyn.blackman_window", 1, 1, OPAQUE, byoc__attrs_dyn_window, byoc__rel_dyn_window,
+             "Blackman window of a scalar tensor's number of points (periodic or symmetric)", NONE,
+             byoc__flops_dyn_window, 0,
+             BYOC__KS(byoc__k_dyn_window, NULL, byoc__shape_dyn_window, BYOC__WINDOW_BLACKMAN, 0)),
+    BYOC__OP("dyn.dft", 2, 2, OPAQUE, byoc__attrs_dyn_dft, byoc__rel_dyn_dft,
+             "dft with dft_length a scalar tensor (the signal cut or zero-padded to it)", NONE, byoc__flops_dyn_dft, 0,
+             BYOC__KS(byoc__k_dyn_dft, NULL, byoc__shape_dyn_dft, 0, BYOC__KF)),
     /* (end of dyn3) */
     /* ---- ops: dynamic ---- */
     BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,

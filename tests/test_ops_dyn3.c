@@ -559,6 +559,69 @@ static void test_sim_runs_run_time_operands(void) {
     byoc_module_destroy(m);
 }
 
+/* ---- dyn.hann_window / hamming / blackman and dyn.dft ---- */
+static void test_dyn_windows_and_dft(void) {
+    char buf[160];
+    byoc_diag d;
+    byoc_module *m = typed("def @main(%n: Tensor[(), int64]) { dyn.hann_window(%n, periodic=False) }", buf, sizeof buf,
+                           &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "Tensor[(?,), float32]"), "got %s", buf);
+    CHECK(round_trips(m));
+    const double four[1] = {4}, minus[1] = {-1};
+    const double *in[2] = {four, NULL};
+    const double symmetric[4] = {0, 0.75, 0.75, 0}; /* 0.5 - 0.5 cos(2 pi i / 3) */
+    CHECK_RESULT(m, in, NULL, "Tensor[(4,), float32]", symmetric, 4, 1e-6);
+    in[0] = minus;
+    CHECK_RUN_ERROR(m, in, NULL, "dyn.hann_window: size -1 is not in 0..");
+    byoc_module_destroy(m);
+    m = typed("def @main(%n: Tensor[(1), int32]) { dyn.blackman_window(%n, dtype=\"float64\") }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    in[0] = four; /* periodic: 0.42 - 0.5 cos(2 pi i / 4) + 0.08 cos(4 pi i / 4) */
+    const double blackman[4] = {0, 0.34, 1, 0.34};
+    CHECK_RESULT(m, in, NULL, "Tensor[(4,), float64]", blackman, 4, 1e-6);
+    byoc_module_destroy(m);
+    CHECK(typed("def @main(%n: Tensor[(), float32]) { dyn.hamming_window(%n) }", buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "size must be an integer");
+    /* dft of a real signal, the length from a tensor: cut to 2 points, or all 4, one-sided */
+    m = typed("def @main(%x: Tensor[(1, 4, 1), float32], %len: Tensor[(), int64]) { dyn.dft(%x, %len) }", buf,
+              sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "Tensor[(1, ?, 2), float32]"), "got %s", buf);
+    CHECK(round_trips(m));
+    const double x[4] = {1, 2, 3, 4}, two[1] = {2}, zero[1] = {0};
+    const double *dft_in[2] = {x, two};
+    const double cut[4] = {3, 0, -1, 0};
+    CHECK_RESULT(m, dft_in, NULL, "Tensor[(1, 2, 2), float32]", cut, 4, 1e-5);
+    dft_in[1] = four;
+    const double full[8] = {10, 0, -2, 2, -2, 0, -2, -2};
+    CHECK_RESULT(m, dft_in, NULL, "Tensor[(1, 4, 2), float32]", full, 8, 1e-5);
+    dft_in[1] = zero;
+    CHECK_RUN_ERROR(m, dft_in, NULL, "dyn.dft: dft_length 0 is not in 1..");
+    byoc_module_destroy(m);
+    m = typed("def @main(%x: Tensor[(1, 4, 1), float32], %len: Tensor[(), int64]) { dyn.dft(%x, %len, onesided=True) }",
+              buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    dft_in[1] = four;
+    CHECK_RESULT(m, dft_in, NULL, "Tensor[(1, 3, 2), float32]", full, 6, 1e-5);
+    byoc_module_destroy(m);
+    CHECK(typed("def @main(%x: Tensor[(4), float32], %len: Tensor[(), int64]) { dyn.dft(%x, %len) }", buf, sizeof buf,
+                &d) == NULL);
+    CHECK_CONTAINS(d.message, "dyn.dft");
+    /* the ONNX ops with the size / dft_length from another input */
+    onnx_model mc;
+    const char *out[1] = {"y"}, *win_in[1] = {"n"}, *dft_node_in[2] = {"x", "len"};
+    const onnx_input n_in[1] = {{"n", ONNX_INT64, 0, {0}}};
+    model_begin(&mc, "HammingWindow", 17, n_in, 1, win_in, 1, out, 1, "y");
+    const double hamming[4] = {0.0869565, 0.5434783, 1, 0.5434783}; /* 25/46 - 21/46 cos(2 pi i / 4) */
+    in[0] = four;
+    check_model(&mc, "dyn.hamming_window", in, "Tensor[(4,), float32]", hamming, 4, 1e-6);
+    const onnx_input dft_desc[2] = {{"x", ONNX_FLOAT, 3, {1, 4, 1}}, {"len", ONNX_INT64, 0, {0}}};
+    model_begin(&mc, "DFT", 17, dft_desc, 2, dft_node_in, 2, out, 1, "y");
+    dft_in[1] = two;
+    check_model(&mc, "dyn.dft", dft_in, "Tensor[(1, 2, 2), float32]", cut, 4, 1e-5);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dyn_topk),
@@ -571,6 +634,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_pad_axes_and_max_unpool_computed),
         TEST_ENTRY(test_onnx_center_crop_pad_computed),
         TEST_ENTRY(test_sim_runs_run_time_operands),
+        TEST_ENTRY(test_dyn_windows_and_dft),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

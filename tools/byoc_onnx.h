@@ -1947,6 +1947,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c
 BYOC__PRIVATE int byoc_onnx__resize_is_computed(const byoc_onnx__ctx *c, int legacy, int crop);
 BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const char *op);
 BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__window_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__dft_computed(byoc_onnx__ctx *c);
 BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
                                                      const char *ctm, const char *nearest, int legacy, int crop);
 
@@ -4063,9 +4065,10 @@ BYOC__PRIVATE const char *byoc_onnx__output_datatype(byoc_onnx__ctx *c) {
     return byoc_dtype_name(dt);
 }
 
-/* HannWindow, HammingWindow, BlackmanWindow: the size must be known at import (the shape depends on it) */
+/* HannWindow, HammingWindow, BlackmanWindow: a constant size here (a computed one: dyn.hann_window ...) */
 BYOC__PRIVATE byoc_result byoc_onnx__window_op(byoc_onnx__ctx *c, const char *op) {
     int64_t size;
+    if (byoc_onnx__computed(c, 0)) return byoc_onnx__window_computed(c, op);
     if (!byoc_onnx__scalar_int_input(c, 0, "the window's size", &size)) return BYOC_ONNX__OK(c);
     const char *dt = byoc_onnx__output_datatype(c);
     if (!dt) return BYOC_ONNX__OK(c);
@@ -4110,6 +4113,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__dft(byoc_onnx__ctx *c, const char *op) {
     if (!x) return BYOC_ONNX__OK(c);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
+    if (byoc_onnx__computed(c, 1)) return byoc_onnx__dft_computed(c);
     if (c->nin > 1 && c->in[1]) {
         int64_t len;
         if (!byoc_onnx__scalar_int_input(c, 1, "dft_length", &len)) return BYOC_ONNX__OK(c);
@@ -4514,6 +4518,33 @@ BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c)
                          byoc_onnx__scalar(st, t->dtype, 0)};
     if (!pad[0] || !pad[1] || !pad[2]) return BYOC_ONNX__OK(c);
     c->out[0] = byoc_onnx__call(st, "dyn.nn.pad", pad, 3, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* HannWindow, HammingWindow, BlackmanWindow with a computed size: dyn.hann_window ... */
+BYOC__PRIVATE byoc_result byoc_onnx__window_computed(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *size = byoc_onnx__int64_scalar_of(c, c->in[0], "the window's size");
+    const char *dt = size ? byoc_onnx__output_datatype(c) : NULL;
+    if (!dt) return BYOC_ONNX__OK(c);
+    char name[40];
+    snprintf(name, sizeof name, "dyn.%s", op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "periodic", byoc_onnx__attr_int(c, "periodic", 1) != 0);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", dt);
+    c->out[0] = byoc_onnx__call1(c->st, name, size, &a);
+    return BYOC_ONNX__OK(c);
+}
+/* DFT (opset 17) with a computed dft_length: dyn.dft */
+BYOC__PRIVATE byoc_result byoc_onnx__dft_computed(byoc_onnx__ctx *c) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *len = byoc_onnx__int64_scalar_of(c, c->in[1], "dft_length");
+    if (!x || !len) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 1));
+    byoc_attrs_set_bool(c->st->m, &a, "inverse", byoc_onnx__attr_int(c, "inverse", 0) != 0);
+    byoc_attrs_set_bool(c->st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 0) != 0);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.dft", x, len, &a);
     return BYOC_ONNX__OK(c);
 }
 
