@@ -14116,6 +14116,73 @@ BYOC__PRIVATE double byoc__flops_dyn_dft(const byoc_node *c) {
     return byoc__flops_fft_points(n, (double)total / (double)n / (double)x->dims[x->rank - 1]);
 }
 
+
+/* ---- dyn.stft(signal, frame_step, frame_length[, window]): stft with the step and the frame length
+   scalar integer tensors (the window, when given, must have frame_length points) ---- */
+static const byoc_attr_spec byoc__attrs_dyn_stft[] = {BYOC__A("onesided", BYOC__BOOL, "True")};
+static const byoc_type *byoc__rel_dyn_stft(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)at;
+    const byoc_type *x = a[0], *window = n > 3 ? a[3] : NULL;
+    if (!byoc__float_arg(ctx, x, "the signal") || !byoc__static_arg(ctx, x, "the signal") ||
+        !byoc__rank_arg(ctx, x, "the signal", 3) || !byoc__scalar_arg(ctx, a[1], "frame_step", 0) ||
+        !byoc__scalar_arg(ctx, a[2], "frame_length", 0))
+        return NULL;
+    if (x->dims[2] != 1 && x->dims[2] != 2)
+        return BYOC__FAIL("the signal's last dim must be 1 (real) or 2 (complex), got %lld", (long long)x->dims[2]);
+    if (window && (!byoc__static_arg(ctx, window, "the window") || !byoc__rank_arg(ctx, window, "the window", 1) ||
+                   !byoc__same_dtype(ctx, x, window)))
+        return NULL;
+    int64_t dims[4] = {x->dims[0], BYOC_DIM_ANY, BYOC_DIM_ANY, 2};
+    return byoc_type_rel_tensor(ctx, x->dtype, 4, dims);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_stft_params(byoc__kctx *k, int64_t *step, int64_t *len, int64_t *dims) {
+    const byoc_tensor *x = &k->in[0];
+    *step = byoc__rto_scalar_int(&k->in[1]);
+    *len = byoc__rto_scalar_int(&k->in[2]);
+    if (*step < 1) return byoc__kbad(k, "frame_step must be at least 1, got %lld", (long long)*step);
+    if (*len < 1 || *len > x->dims[1])
+        return byoc__kbad(k, "frame_length %lld is not in 1..%lld (the signal's length)", (long long)*len,
+                          (long long)x->dims[1]);
+    if (k->nin > 3 && k->in[3].dims[0] != *len)
+        return byoc__kbad(k, "the window has %lld points, frame_length is %lld", (long long)k->in[3].dims[0],
+                          (long long)*len);
+    dims[0] = x->dims[0];
+    dims[1] = (x->dims[1] - *len) / *step + 1;
+    dims[2] = byoc__kint(k, "onesided", 1) ? *len / 2 + 1 : *len;
+    dims[3] = 2;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_stft(byoc__kctx *k) {
+    int64_t step, len, dims[4];
+    byoc_result r = byoc__dyn_stft_params(k, &step, &len, dims);
+    for (int d = 0; r == BYOC_OK && d < 4; ++d) k->out[0].dims[d] = dims[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_stft(byoc__kctx *k) {
+    int64_t step, len, dims[4];
+    byoc_result r = byoc__dyn_stft_params(k, &step, &len, dims);
+    for (int d = 0; r == BYOC_OK && d < 4; ++d)
+        if (k->out[0].dims[d] != dims[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the operands give %lld",
+                              (long long)k->out[0].dims[d], d, (long long)dims[d]);
+    if (r != BYOC_OK) return r;
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra[2] = {byoc__rto_int("frame_step", step),
+                                                      byoc__rto_int("frame_length", len)};
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, extra, 2, items, &call.attrs);
+    byoc_tensor in[2] = {k->in[0], k->nin > 3 ? k->in[3] : k->in[0]}; /* stft's (signal[, window]) */
+    byoc__kctx sub = *k;
+    sub.in = in;
+    return byoc__rto_run(&sub, &call, k->nin > 3 ? 2 : 1, byoc__ws_stft, byoc__k_stft);
+}
+/* frames x an FFT of the frame: both unknown before a run, so the signal's length stands for the frame */
+BYOC__PRIVATE double byoc__flops_dyn_stft(const byoc_node *c) {
+    const byoc_type *x = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!x || x->kind != BYOC_TYPE_TENSOR || x->rank != 3 || x->dims[0] < 0 || x->dims[1] < 1) return 0;
+    return byoc__flops_fft_points(x->dims[1], (double)x->dims[0]);
+}
+
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
@@ -15436,6 +15503,9 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("dyn.dft", 2, 2, OPAQUE, byoc__attrs_dyn_dft, byoc__rel_dyn_dft,
              "dft with dft_length a scalar tensor (the signal cut or zero-padded to it)", NONE, byoc__flops_dyn_dft, 0,
              BYOC__KS(byoc__k_dyn_dft, NULL, byoc__shape_dyn_dft, 0, BYOC__KF)),
+    BYOC__OP("dyn.stft", 3, 4, OPAQUE, byoc__attrs_dyn_stft, byoc__rel_dyn_stft,
+             "stft with frame_step and frame_length scalar tensors: (signal, frame_step, frame_length[, window])",
+             NONE, byoc__flops_dyn_stft, 0, BYOC__KS(byoc__k_dyn_stft, NULL, byoc__shape_dyn_stft, 0, BYOC__KF)),
     /* (end of dyn3) */
     /* ---- ops: dynamic ---- */
     BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,

@@ -622,6 +622,40 @@ static void test_dyn_windows_and_dft(void) {
     check_model(&mc, "dyn.dft", dft_in, "Tensor[(1, 2, 2), float32]", cut, 4, 1e-5);
 }
 
+/* ---- dyn.stft ---- */
+static void test_dyn_stft(void) {
+    char buf[160];
+    byoc_diag d;
+    byoc_module *m = typed("def @main(%x: Tensor[(1, 8, 1), float32], %step: Tensor[(), int64], "
+                           "%len: Tensor[(), int64]) { dyn.stft(%x, %step, %len) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "Tensor[(1, ?, ?, 2), float32]"), "got %s", buf);
+    CHECK(round_trips(m));
+    /* frames of 2 points: X0 = a + b, X1 = a - b */
+    const double x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, two[1] = {2}, three[1] = {3}, nine[1] = {9};
+    const double *in[3] = {x, two, two};
+    const double by2[16] = {3, 0, -1, 0, 7, 0, -1, 0, 11, 0, -1, 0, 15, 0, -1, 0};
+    CHECK_RESULT(m, in, NULL, "Tensor[(1, 4, 2, 2), float32]", by2, 16, 1e-5);
+    in[1] = three;
+    const double by3[12] = {3, 0, -1, 0, 9, 0, -1, 0, 15, 0, -1, 0};
+    CHECK_RESULT(m, in, NULL, "Tensor[(1, 3, 2, 2), float32]", by3, 12, 1e-5);
+    in[2] = nine;
+    CHECK_RUN_ERROR(m, in, NULL, "dyn.stft: frame_length 9 is not in 1..8 (the signal's length)");
+    byoc_module_destroy(m);
+    CHECK(typed("def @main(%x: Tensor[(8), float32], %s: Tensor[(), int64]) { dyn.stft(%x, %s, %s) }", buf,
+                sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "dyn.stft");
+    /* ONNX STFT with frame_step and frame_length from inputs (window omitted) */
+    onnx_model mc;
+    const char *out[1] = {"y"}, *node_in[4] = {"x", "step", "", "len"};
+    const onnx_input ins[3] = {{"x", ONNX_FLOAT, 3, {1, 8, 1}}, {"step", ONNX_INT64, 0, {0}},
+                               {"len", ONNX_INT64, 0, {0}}};
+    model_begin(&mc, "STFT", 17, ins, 3, node_in, 4, out, 1, "y");
+    in[1] = two;
+    in[2] = two;
+    check_model(&mc, "dyn.stft", in, "Tensor[(1, 4, 2, 2), float32]", by2, 16, 1e-5);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dyn_topk),
@@ -635,6 +669,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_center_crop_pad_computed),
         TEST_ENTRY(test_sim_runs_run_time_operands),
         TEST_ENTRY(test_dyn_windows_and_dft),
+        TEST_ENTRY(test_dyn_stft),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -1949,6 +1949,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const 
 BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c);
 BYOC__PRIVATE byoc_result byoc_onnx__window_computed(byoc_onnx__ctx *c, const char *op);
 BYOC__PRIVATE byoc_result byoc_onnx__dft_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__stft_computed(byoc_onnx__ctx *c);
 BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
                                                      const char *ctm, const char *nearest, int legacy, int crop);
 
@@ -4128,6 +4129,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__dft(byoc_onnx__ctx *c, const char *op) {
 
 /* STFT (opset 17): frame_step and frame_length must be known at import, the window may come at run time */
 BYOC__PRIVATE byoc_result byoc_onnx__stft(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__computed(c, 1) || byoc_onnx__computed(c, 3)) return byoc_onnx__stft_computed(c);
     byoc_node *args[2] = {byoc_onnx__input(c, 0, "signal"), c->nin > 2 ? c->in[2] : NULL};
     int64_t step, len;
     if (!args[0] || !byoc_onnx__scalar_int_input(c, 1, "frame_step", &step)) return BYOC_ONNX__OK(c);
@@ -4545,6 +4547,25 @@ BYOC__PRIVATE byoc_result byoc_onnx__dft_computed(byoc_onnx__ctx *c) {
     byoc_attrs_set_bool(c->st->m, &a, "inverse", byoc_onnx__attr_int(c, "inverse", 0) != 0);
     byoc_attrs_set_bool(c->st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 0) != 0);
     c->out[0] = byoc_onnx__call2(c->st, "dyn.dft", x, len, &a);
+    return BYOC_ONNX__OK(c);
+}
+/* STFT (opset 17) with a computed frame_step or frame_length: dyn.stft, frame_length the window's
+   (static) length when omitted */
+BYOC__PRIVATE byoc_result byoc_onnx__stft_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *window = c->nin > 2 ? c->in[2] : NULL, *len = NULL;
+    const byoc_type *tw = window ? byoc_onnx__type(window) : NULL;
+    if (c->nin > 3 && c->in[3]) len = byoc_onnx__int64_scalar_of(c, c->in[3], "frame_length");
+    else if (tw && tw->kind == BYOC_TYPE_TENSOR && tw->rank == 1 && tw->dims[0] >= 0)
+        len = byoc_onnx__scalar(st, BYOC_INT64, (double)tw->dims[0]);
+    else return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "STFT needs frame_length or a 1-D window");
+    byoc_node *args[4] = {byoc_onnx__input(c, 0, "signal"), byoc_onnx__int64_scalar_of(c, c->in[1], "frame_step"),
+                          len, window};
+    if (!args[0] || !args[1] || !args[2]) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 1) != 0);
+    c->out[0] = byoc_onnx__call(st, "dyn.stft", args, window ? 4 : 3, &a);
     return BYOC_ONNX__OK(c);
 }
 
