@@ -14183,6 +14183,67 @@ BYOC__PRIVATE double byoc__flops_dyn_stft(const byoc_node *c) {
     return byoc__flops_fft_points(x->dims[1], (double)x->dims[0]);
 }
 
+
+/* ---- dyn.mel_weight_matrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz, upper_edge_hertz):
+   mel_weight_matrix with its parameters scalar tensors (three integers, two floats) ---- */
+static const byoc_attr_spec byoc__attrs_dyn_mel[] = {BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_type *byoc__rel_dyn_mel(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    static const char *const what[5] = {"num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
+                                        "upper_edge_hertz"};
+    for (int i = 0; i < 5; ++i)
+        if (!byoc__scalar_arg(ctx, a[i], what[i], i >= 3)) return NULL;
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID || dt == BYOC_BOOL) return BYOC__FAIL("dtype \"%s\" is not a numeric dtype", s);
+    int64_t dims[2] = {BYOC_DIM_ANY, BYOC_DIM_ANY};
+    return byoc_type_rel_tensor(ctx, dt, 2, dims);
+}
+/* the parameters as mel_weight_matrix's attributes (items: 4), checked as its type relation does */
+BYOC__PRIVATE byoc_result byoc__dyn_mel_params(byoc__kctx *k, byoc_attr *items, int64_t *dims) {
+    int64_t bins = byoc__rto_scalar_int(&k->in[0]), len = byoc__rto_scalar_int(&k->in[1]),
+            rate = byoc__rto_scalar_int(&k->in[2]);
+    double lo = byoc__load(k->in[3].dtype, k->in[3].data, 0), hi = byoc__load(k->in[4].dtype, k->in[4].data, 0);
+    if (bins < 1 || len < 1 || rate < 1 || bins > BYOC_MAX_DIM || len > BYOC_MAX_DIM)
+        return byoc__kbad(k, "num_mel_bins, dft_length and sample_rate must be positive sizes, got %lld, %lld, %lld",
+                          (long long)bins, (long long)len, (long long)rate);
+    if (!(lo >= 0 && hi > lo))
+        return byoc__kbad(k, "needs 0 <= lower_edge_hertz < upper_edge_hertz, got %g and %g", lo, hi);
+    dims[0] = len / 2 + 1;
+    dims[1] = bins;
+    memset(items, 0, 4 * sizeof *items);
+    items[0] = byoc__rto_int("dft_length", len);
+    items[1] = byoc__rto_int("sample_rate", rate);
+    items[2].name = "lower_edge_hertz";
+    items[2].value.kind = BYOC_ATTR_FLOAT;
+    items[2].value.f = lo;
+    items[3].name = "upper_edge_hertz";
+    items[3].value.kind = BYOC_ATTR_FLOAT;
+    items[3].value.f = hi;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_mel(byoc__kctx *k) {
+    byoc_attr items[4];
+    int64_t dims[2];
+    byoc_result r = byoc__dyn_mel_params(k, items, dims);
+    for (int d = 0; r == BYOC_OK && d < 2; ++d) k->out[0].dims[d] = dims[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_mel(byoc__kctx *k) {
+    byoc_attr extra[4], items[BYOC__RTO_MAX_ATTRS];
+    int64_t dims[2];
+    byoc_result r = byoc__dyn_mel_params(k, extra, dims);
+    if (r != BYOC_OK) return r;
+    if (k->out[0].dims[0] != dims[0] || k->out[0].dims[1] != dims[1])
+        return byoc__kbad(k, "the result is typed (%lld, %lld), the parameters give (%lld, %lld)",
+                          (long long)k->out[0].dims[0], (long long)k->out[0].dims[1], (long long)dims[0],
+                          (long long)dims[1]);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, extra, 4, items, &call.attrs);
+    return byoc__rto_run(k, &call, 0, NULL, byoc__k_mel_weight_matrix);
+}
+
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
@@ -15506,6 +15567,9 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("dyn.stft", 3, 4, OPAQUE, byoc__attrs_dyn_stft, byoc__rel_dyn_stft,
              "stft with frame_step and frame_length scalar tensors: (signal, frame_step, frame_length[, window])",
              NONE, byoc__flops_dyn_stft, 0, BYOC__KS(byoc__k_dyn_stft, NULL, byoc__shape_dyn_stft, 0, BYOC__KF)),
+    BYOC__OP("dyn.mel_weight_matrix", 5, 5, OPAQUE, byoc__attrs_dyn_mel, byoc__rel_dyn_mel,
+             "mel_weight_matrix of scalar tensors (num_mel_bins, dft_length, sample_rate, lower and upper edge hertz)",
+             NONE, byoc__flops_transcendental, 0, BYOC__KS(byoc__k_dyn_mel, NULL, byoc__shape_dyn_mel, 0, 0)),
     /* (end of dyn3) */
     /* ---- ops: dynamic ---- */
     BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,

@@ -656,6 +656,39 @@ static void test_dyn_stft(void) {
     check_model(&mc, "dyn.stft", in, "Tensor[(1, 4, 2, 2), float32]", by2, 16, 1e-5);
 }
 
+/* ---- dyn.mel_weight_matrix: the same numbers as mel_weight_matrix with the parameters as attributes ---- */
+static void test_dyn_mel_weight_matrix(void) {
+    char buf[200];
+    byoc_diag d;
+    byoc_module *m = typed("def @main(%bins: Tensor[(), int64], %len: Tensor[(), int64], %rate: Tensor[(), int64], "
+                           "%lo: Tensor[(), float32], %hi: Tensor[(), float32]) { "
+                           "dyn.mel_weight_matrix(%bins, %len, %rate, %lo, %hi) }", buf, sizeof buf, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(!strcmp(buf, "Tensor[(?, ?), float32]"), "got %s", buf);
+    CHECK(round_trips(m));
+    byoc_module *ref = typed("def @main() { mel_weight_matrix(num_mel_bins=8, dft_length=16, sample_rate=8192, "
+                             "lower_edge_hertz=0f, upper_edge_hertz=4096f) }", buf, sizeof buf, &d);
+    CHECKF(ref != NULL, "%s", d.message);
+    byoc_node *want = NULL, *got = NULL;
+    CHECKF(ref && byoc_module_evaluate(ref, NULL, 0, &want, &d) == BYOC_OK, "%s", d.message);
+    const double bins[1] = {8}, len[1] = {16}, rate[1] = {8192}, lo[1] = {0}, hi[1] = {4096}, bad[1] = {8192};
+    const double *in[5] = {bins, len, rate, lo, hi};
+    CHECKF(eval(m, in, NULL, &got, &d) == BYOC_OK, "%s", d.message);
+    if (want && got) {
+        byoc_type_to_string(got->checked_type, buf, sizeof buf);
+        CHECKF(!strcmp(buf, "Tensor[(9, 8), float32]"), "got %s", buf);
+        for (int i = 0; i < 72; ++i) CHECKF(load(got, i) == load(want, i), "element %d: %g, want %g", i, load(got, i),
+                                             load(want, i));
+    }
+    in[3] = bad; /* lower edge above the upper */
+    CHECK_RUN_ERROR(m, in, NULL, "dyn.mel_weight_matrix: needs 0 <= lower_edge_hertz < upper_edge_hertz");
+    byoc_module_destroy(ref);
+    byoc_module_destroy(m);
+    CHECK(typed("def @main(%i: Tensor[(), int64], %f: Tensor[(), float32]) { "
+                "dyn.mel_weight_matrix(%i, %i, %i, %i, %f) }", buf, sizeof buf, &d) == NULL);
+    CHECK_CONTAINS(d.message, "lower_edge_hertz must be a float");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dyn_topk),
@@ -670,6 +703,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_sim_runs_run_time_operands),
         TEST_ENTRY(test_dyn_windows_and_dft),
         TEST_ENTRY(test_dyn_stft),
+        TEST_ENTRY(test_dyn_mel_weight_matrix),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -1950,6 +1950,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c)
 BYOC__PRIVATE byoc_result byoc_onnx__window_computed(byoc_onnx__ctx *c, const char *op);
 BYOC__PRIVATE byoc_result byoc_onnx__dft_computed(byoc_onnx__ctx *c);
 BYOC__PRIVATE byoc_result byoc_onnx__stft_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__mel_weight_matrix_computed(byoc_onnx__ctx *c);
 BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
                                                      const char *ctm, const char *nearest, int legacy, int crop);
 
@@ -4083,10 +4084,12 @@ BYOC__PRIVATE byoc_result byoc_onnx__window_op(byoc_onnx__ctx *c, const char *op
     return BYOC_ONNX__OK(c);
 }
 
-/* MelWeightMatrix: every input must be known at import (they give the shape) */
+/* MelWeightMatrix: constant inputs here (any computed one: dyn.mel_weight_matrix) */
 BYOC__PRIVATE byoc_result byoc_onnx__mel_weight_matrix(byoc_onnx__ctx *c, const char *op) {
     int64_t bins, len, rate;
     double lo, hi;
+    for (int i = 0; i < 5; ++i)
+        if (byoc_onnx__computed(c, i)) return byoc_onnx__mel_weight_matrix_computed(c);
     if (!byoc_onnx__scalar_int_input(c, 0, "num_mel_bins", &bins) ||
         !byoc_onnx__scalar_int_input(c, 1, "dft_length", &len) ||
         !byoc_onnx__scalar_int_input(c, 2, "sample_rate", &rate) ||
@@ -4566,6 +4569,30 @@ BYOC__PRIVATE byoc_result byoc_onnx__stft_computed(byoc_onnx__ctx *c) {
     memset(&a, 0, sizeof a);
     byoc_attrs_set_bool(st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 1) != 0);
     c->out[0] = byoc_onnx__call(st, "dyn.stft", args, window ? 4 : 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+/* MelWeightMatrix with a computed parameter: dyn.mel_weight_matrix (the integers as int64 scalars, the
+   edges as float scalars) */
+BYOC__PRIVATE byoc_result byoc_onnx__mel_weight_matrix_computed(byoc_onnx__ctx *c) {
+    static const char *const what[5] = {"num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
+                                        "upper_edge_hertz"};
+    byoc_node *args[5];
+    int64_t no_dims[1] = {0};
+    for (int i = 0; i < 5; ++i) {
+        byoc_node *x = byoc_onnx__input(c, i, what[i]);
+        const byoc_type *t = byoc_onnx__type(x);
+        if (!t) return BYOC_ONNX__OK(c);
+        if (t->kind != BYOC_TYPE_TENSOR || t->rank > 1 || byoc_type_num_elements(t) != 1)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must hold one value", what[i]);
+        args[i] = i < 3 ? byoc_onnx__int64_scalar_of(c, x, what[i]) : byoc_onnx__reshape(c->st, x, 0, no_dims);
+        if (!args[i]) return BYOC_ONNX__OK(c);
+    }
+    const char *dt = byoc_onnx__output_datatype(c);
+    if (!dt) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", dt);
+    c->out[0] = byoc_onnx__call(c->st, "dyn.mel_weight_matrix", args, 5, &a);
     return BYOC_ONNX__OK(c);
 }
 
