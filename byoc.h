@@ -13610,7 +13610,8 @@ static byoc_result byoc__k_einsum(byoc__kctx *k) {
 // [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
 /* (ops: dyn3) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose operand that ONNX moved from an attribute to an input (TopK's k, OneHot's depth, Resize's
-   scales / sizes / roi, the Reduce* axes) is a tensor computed by the graph. Each reads the operand's
+   scales / sizes / roi, the Reduce* axes, MaxUnpool's output_shape, the window sizes, DFT's and STFT's
+   lengths, MelWeightMatrix's parameters) is a tensor computed by the graph. Each reads the operand's
    values per run: its shape function settles the '?' extents, and its kernel runs the static op's kernel
    on a copy of the call whose attributes carry those values, so both forms share one implementation. */
 

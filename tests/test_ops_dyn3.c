@@ -1,7 +1,9 @@
 /* Unit tests of the ops whose ONNX operand (moved by later opsets from an attribute to an input) is a
-   tensor computed by the graph: dyn.topk, dyn.one_hot, dyn.prod, dyn.image.resize, and the importer
-   building them (and dyn.max / dyn.sum ...) for TopK's k, OneHot's depth, Resize's and Upsample's
-   scales / sizes and the Reduce* axes of opset 18 when those come from another input. Each op: Relay
+   tensor computed by the graph: dyn.topk, dyn.one_hot, dyn.prod, dyn.image.resize, dyn.nn.max_unpool, the
+   dyn windows, dyn.dft, dyn.stft, dyn.mel_weight_matrix, and the importer building them (and dyn.max,
+   dyn.sum, dyn.strided_slice, dyn.nn.pad ...) for TopK's k, OneHot's depth, Resize's and Upsample's
+   scales / sizes / roi, the Reduce* axes of opset 18, MaxUnpool's output_shape, CenterCropPad's shape,
+   Pad's axes and the spectral ops' sizes when those come from another input. Each op: Relay
    text typed with '?' extents, evaluated with byoc_module_evaluate against values worked out by hand,
    a type error, a bad run-time value, and a print/parse round trip. Public API only. */
 #include "byoc_sim.h"
