@@ -4529,7 +4529,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__quantize_linear(byoc_onnx__ctx *c, const ch
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "x"), *scale = byoc_onnx__input(c, 1, "y_scale");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"), *ts = tx ? byoc_onnx__tensor_of(st, scale, "y_scale") : NULL;
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"),
+                    *ts = tx ? byoc_onnx__tensor_of(st, scale, "y_scale") : NULL;
     if (!ts) return BYOC_ONNX__OK(c);
     byoc_node *given_zp = c->nin > 2 ? c->in[2] : NULL;
     int onnx_type = given_zp ? byoc_onnx__type_number(byoc_onnx__type(given_zp)->dtype)
@@ -4537,7 +4538,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__quantize_linear(byoc_onnx__ctx *c, const ch
     if (!onnx_type) onnx_type = 2;
     byoc_dtype dt = byoc_onnx__quant_dtype(c, onnx_type);
     if (dt == BYOC_DTYPE_INVALID) return BYOC_ONNX__OK(c);
-    if (dt == BYOC_INT32) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "QuantizeLinear to int32 is not an ONNX type");
+    if (dt == BYOC_INT32)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "QuantizeLinear to int32 is not an ONNX type");
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     if (!byoc_onnx__quant_attrs(c, tx, ts, &a)) return BYOC_ONNX__OK(c);
@@ -4551,7 +4553,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__dequantize_linear(byoc_onnx__ctx *c, const 
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "x"), *scale = byoc_onnx__input(c, 1, "x_scale");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"), *ts = tx ? byoc_onnx__tensor_of(st, scale, "x_scale") : NULL;
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"),
+                    *ts = tx ? byoc_onnx__tensor_of(st, scale, "x_scale") : NULL;
     if (!ts) return BYOC_ONNX__OK(c);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
@@ -4621,16 +4624,16 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv_integer(byoc_onnx__ctx *c, const char 
     if (!tx || !tw) return BYOC_ONNX__OK(c);
     byoc_node *one = byoc_onnx__scalar(st, BYOC_FLOAT32, 1); /* no scales: the result is the raw int32 sum */
     byoc_onnx__window win;
-    byoc_node *y = byoc_onnx__qconv(c, x, w, byoc_onnx__zero_point(c, 2, tx->dtype), byoc_onnx__zero_point(c, 3, tw->dtype),
-                                    one, one, &win);
+    byoc_node *y = byoc_onnx__qconv(c, x, w, byoc_onnx__zero_point(c, 2, tx->dtype),
+                                    byoc_onnx__zero_point(c, 3, tw->dtype), one, one, &win);
     if (y) c->out[0] = byoc_onnx__from_2d(st, y, &win);
     return BYOC_ONNX__OK(c);
 }
 
 /* y = requantize(acc, a_scale * b_scale, 0, y_scale, y_zero_point): ONNX Runtime's arithmetic (the multiplier
    a_scale * b_scale / y_scale and the product in float32, ties to even) */
-BYOC__PRIVATE byoc_node *byoc_onnx__requantize(byoc_onnx__ctx *c, byoc_node *acc, byoc_node *a_scale, byoc_node *b_scale,
-                                               byoc_node *y_scale, byoc_node *y_zp, int axis) {
+BYOC__PRIVATE byoc_node *byoc_onnx__requantize(byoc_onnx__ctx *c, byoc_node *acc, byoc_node *a_scale,
+                                               byoc_node *b_scale, byoc_node *y_scale, byoc_node *y_zp, int axis) {
     byoc_onnx__state *st = c->st;
     const byoc_type *tz = byoc_onnx__type(y_zp);
     if (!acc || !tz) return NULL;
@@ -4689,8 +4692,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__matmul_integer(byoc_onnx__ctx *c, const cha
     const byoc_type *ta = byoc_onnx__type(a), *tb = byoc_onnx__type(b);
     if (!ta || !tb) return BYOC_ONNX__OK(c);
     byoc_node *one = byoc_onnx__scalar(st, BYOC_FLOAT32, 1);
-    c->out[0] = byoc_onnx__qmatmul(c, a, b, byoc_onnx__zero_point(c, 2, ta->dtype), byoc_onnx__zero_point(c, 3, tb->dtype),
-                                   one, one);
+    c->out[0] = byoc_onnx__qmatmul(c, a, b, byoc_onnx__zero_point(c, 2, ta->dtype),
+                                   byoc_onnx__zero_point(c, 3, tb->dtype), one, one);
     return BYOC_ONNX__OK(c);
 }
 
