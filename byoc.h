@@ -14779,26 +14779,93 @@ static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
    (data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale), as TVM: the scales ride
    along for the requantize that follows (they do not enter the int32 result). */
 /* C[M, N] = A[M, K] * B[K, N]: int16 operands (zero points already taken off), int32 C, leading dimensions in
-   elements. Each row of C accumulates rows of B scaled by one A element: an int16 x int16 -> 32-bit loop
-   over N that compilers vectorise (widening multiplies); N goes in panels of 512 so the C row stays in L1.
-   Sums wrap modulo 2^32 (unsigned arithmetic), as int32 accumulation does. */
-BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *B,
-                                   int64_t ldb, int32_t *C, int64_t ldc) {
-    uint32_t acc[512];
-    for (int64_t j0 = 0; j0 < N; j0 += 512) {
-        int64_t nb = BYOC__MIN(512, N - j0);
-        for (int64_t i = 0; i < M; ++i) {
-            const int16_t *a = A + i * lda;
-            memset(acc, 0, sizeof acc);
-            for (int64_t p = 0; p < K; ++p) {
-                int32_t av = a[p];
-                if (!av) continue;
-                const int16_t *b = B + p * ldb + j0;
-                for (int64_t j = 0; j < nb; ++j) acc[j] += (uint32_t)(av * (int32_t)b[j]);
-            }
-            int32_t *c = C + i * ldc + j0;
-            for (int64_t j = 0; j < nb; ++j) c[j] = (int32_t)acc[j];
+   elements. B is packed 16 columns at a time into a panel of k-pairs ([ceil(K / 2)][16][2], the odd k's partner
+   0), which a micro-kernel multiplies with 4 rows of A into a 4 x 16 tile of int32 accumulators: each step adds
+   a[k] * b[k] + a[k + 1] * b[k + 1] per column, the shape of x86's pmaddwd (compiled for AVX2 and chosen at run
+   time) and a loop of constant trip count that compilers vectorise elsewhere. |data - zero point| <= 255, so a
+   pair's sum fits int32; sums over k wrap modulo 2^32, as int32 accumulation does. VNNI is a later step. */
+#define BYOC__QGEMM_MR 4
+#define BYOC__QGEMM_NR 16
+typedef void (*byoc__qukr_fn)(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C,
+                              int64_t ldc, int m, int n);
+/* the rows of a tile beyond m read row 0 again (their results are dropped), so A is never read past its end */
+#define BYOC__QUKR_ROWS(A, lda, m)                                                                                \
+    const int16_t *rows[BYOC__QGEMM_MR] = {A, A + (m > 1 ? lda : 0), A + (m > 2 ? 2 * lda : 0),                   \
+                                           A + (m > 3 ? 3 * lda : 0)}
+static void byoc__qukr_c(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C, int64_t ldc,
+                         int m, int n) {
+    uint32_t acc[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
+    memset(acc, 0, sizeof acc);
+    BYOC__QUKR_ROWS(A, lda, m);
+    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
+        int tail = k + 1 == K; /* an odd K's last k has no partner */
+        for (int r = 0; r < BYOC__QGEMM_MR; ++r) {
+            int32_t x = rows[r][k], y = tail ? 0 : rows[r][k + 1];
+            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
+                acc[r][j] += (uint32_t)(x * (int32_t)panel[2 * j] + y * (int32_t)panel[2 * j + 1]);
         }
+    }
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) C[r * ldc + j] = (int32_t)acc[r][j];
+}
+#if BYOC__X86_DISPATCH
+typedef short byoc__s16x16 __attribute__((vector_size(32)));
+typedef int byoc__s32x8 __attribute__((vector_size(32)));
+/* one row's pair of k broadcast to every lane, times the panel's two vectors into the row's accumulators */
+#define BYOC__QUKR_AVX2_ROW(r)                                                                                    \
+    {                                                                                                             \
+        int16_t two[2] = {rows[r][k], last ? (int16_t)0 : rows[r][k + 1]};                                        \
+        int32_t pair;                                                                                             \
+        memcpy(&pair, two, 4);                                                                                    \
+        byoc__s32x8 pairs = {pair, pair, pair, pair, pair, pair, pair, pair};                                     \
+        acc##r##0 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b0);                            \
+        acc##r##1 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b1);                            \
+    }
+/* the 4 x 16 tile in eight named accumulators, so they stay in registers */
+__attribute__((target("avx2"))) static void byoc__qukr_avx2(int64_t K, const int16_t *A, int64_t lda,
+                                                            const int16_t *panel, int32_t *C, int64_t ldc, int m,
+                                                            int n) {
+    byoc__s32x8 acc00 = {0}, acc01 = {0}, acc10 = {0}, acc11 = {0}, acc20 = {0}, acc21 = {0}, acc30 = {0},
+                acc31 = {0};
+    BYOC__QUKR_ROWS(A, lda, m);
+    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
+        int last = k + 1 == K; /* an odd K's last k: its partner is 0 */
+        byoc__s16x16 b0, b1;
+        memcpy(&b0, panel, sizeof b0);
+        memcpy(&b1, panel + 16, sizeof b1);
+        BYOC__QUKR_AVX2_ROW(0) BYOC__QUKR_AVX2_ROW(1) BYOC__QUKR_AVX2_ROW(2) BYOC__QUKR_AVX2_ROW(3)
+    }
+    byoc__s32x8 acc[BYOC__QGEMM_MR][2] = {{acc00, acc01}, {acc10, acc11}, {acc20, acc21}, {acc30, acc31}};
+    int32_t tile[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
+    memcpy(tile, acc, sizeof tile);
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) C[r * ldc + j] = tile[r][j];
+}
+#undef BYOC__QUKR_AVX2_ROW
+#endif
+BYOC__PRIVATE byoc__qukr_fn byoc__qgemm_kernel(void) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) return byoc__qukr_avx2;
+#endif
+    return byoc__qukr_c;
+}
+/* bytes of the packed panel of B (byoc__qgemm's scratch) */
+BYOC__PRIVATE size_t byoc__qpanel_bytes(int64_t K) { return (size_t)((K + 1) / 2) * 2 * BYOC__QGEMM_NR * 2 + 64; }
+BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *B,
+                                   int64_t ldb, int32_t *C, int64_t ldc, int16_t *panel) {
+    byoc__qukr_fn ukr = byoc__qgemm_kernel();
+    int64_t pairs = (K + 1) / 2;
+    for (int64_t j0 = 0; j0 < N; j0 += BYOC__QGEMM_NR) {
+        int n = (int)BYOC__MIN(BYOC__QGEMM_NR, N - j0);
+        for (int64_t q = 0; q < pairs; ++q)
+            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
+                for (int h = 0; h < 2; ++h) {
+                    int64_t k = 2 * q + h;
+                    panel[(q * BYOC__QGEMM_NR + j) * 2 + h] = j < n && k < K ? B[k * ldb + j0 + j] : 0;
+                }
+        for (int64_t i = 0; i < M; i += BYOC__QGEMM_MR)
+            ukr(K, A + i * lda, lda, panel, C + i * ldc + j0, ldc, (int)BYOC__MIN(BYOC__QGEMM_MR, M - i), n);
     }
 }
 /* an 8-bit operand's zero point i: one element (per tensor) or 1-D (per output channel / row / column) */
@@ -14806,6 +14873,20 @@ BYOC__PRIVATE int32_t byoc__qzp(const byoc_tensor *z, int64_t i) {
     return (int32_t)byoc__zp_at(z, byoc__numel(z) == 1 ? 0 : i);
 }
 BYOC__PRIVATE int byoc__is_q8(byoc_dtype dt) { return dt == BYOC_INT8 || dt == BYOC_UINT8; }
+/* every zero point of an 8-bit operand lies in its dtype's range, so data less zero point fits int16; else an
+   error naming it */
+BYOC__PRIVATE byoc_result byoc__q8_zero_points_ok(byoc__kctx *k, const byoc_tensor *z, byoc_dtype data,
+                                                  const char *what) {
+    double lo = 0, hi = 0;
+    byoc__qrange(data, &lo, &hi);
+    for (int64_t i = 0, n = byoc__numel(z); i < n; ++i) {
+        int64_t v = byoc__zp_at(z, i);
+        if ((double)v < lo || (double)v > hi)
+            return byoc__kbad(k, "%s %lld (element %lld) is outside the %s range of the data", what, (long long)v,
+                              (long long)i, byoc_dtype_name(data));
+    }
+    return BYOC_OK;
+}
 /* element i of an 8-bit tensor less a zero point, as int16 (exact: at most 255 in magnitude) */
 BYOC__PRIVATE int16_t byoc__q8_at(byoc_dtype dt, const void *data, int64_t i, int32_t zp) {
     int32_t v = dt == BYOC_INT8 ? (int32_t)((const int8_t *)data)[i] : (int32_t)((const uint8_t *)data)[i];
@@ -14874,14 +14955,21 @@ BYOC__PRIVATE void byoc__im2col_s16(const int16_t *x, const byoc__conv_geom *g, 
     int64_t width = p1 - p0;
     for (int64_t c = 0; c < g->Cg; ++c)
         for (int64_t ky = 0; ky < g->KH; ++ky)
-            for (int64_t kx = 0; kx < g->KW; ++kx, col += width) {
-                int64_t oy = p0 / g->OW, ox = p0 - oy * g->OW;
-                for (int64_t p = 0; p < width; ++p) {
-                    int64_t iy = oy * g->sh - g->pt + ky * g->dh, ix = ox * g->sw - g->pl + kx * g->dw;
-                    col[p] = iy >= 0 && iy < g->H && ix >= 0 && ix < g->W ? x[(c * g->H + iy) * g->W + ix] : 0;
-                    if (++ox == g->OW) { ox = 0; ++oy; }
+            for (int64_t kx = 0; kx < g->KW; ++kx, col += width)
+                for (int64_t p = p0; p < p1;) { /* output row oy, its columns [a, b) inside the block */
+                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p));
+                    int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
+                    int16_t *dst = col + (p - p0) - a;
+                    if (iy < 0 || iy >= g->H) memset(dst + a, 0, (size_t)(b - a) * sizeof *dst);
+                    else {
+                        const int16_t *src = x + (c * g->H + iy) * g->W;
+                        for (int64_t ox = a; ox < b; ++ox) {
+                            int64_t ix = ox * g->sw + shift;
+                            dst[ox] = ix >= 0 && ix < g->W ? src[ix] : 0;
+                        }
+                    }
+                    p += b - a;
                 }
-            }
 }
 /* workspace: the data and the weight less their zero points (int16), one block of the patch matrix */
 static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
@@ -14889,18 +14977,22 @@ static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
     byoc__conv_geom_of(k, &g);
     size_t KK = (size_t)(g.Cg * g.KH * g.KW);
     return (size_t)byoc__numel(&k->in[0]) * 2 + 64 + (size_t)g.O * KK * 2 + 64 +
-           KK * (size_t)byoc__im2col_block(&g) * 2 + 64;
+           KK * (size_t)byoc__im2col_block(&g) * 2 + 64 + byoc__qpanel_bytes((int64_t)KK);
 }
 static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
     if (!byoc__is_q8(x->dtype) || !byoc__is_q8(w->dtype)) return byoc__kfail_dtype(k, x->dtype);
     if (k->out[0].dtype != BYOC_INT32) return byoc__kfail_dtype(k, k->out[0].dtype);
+    byoc_result r = byoc__q8_zero_points_ok(k, xz, x->dtype, "input_zero_point");
+    if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, wz, w->dtype, "kernel_zero_point");
+    if (r != BYOC_OK) return r;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
     int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, nx = byoc__numel(x);
     int16_t *x16 = (int16_t *)(void *)k->ws;
     int16_t *w16 = (int16_t *)(void *)byoc__align64(x16 + nx);
     int16_t *col = (int16_t *)(void *)byoc__align64(w16 + g.O * KK);
+    int16_t *panel = (int16_t *)(void *)byoc__align64(col + KK * byoc__im2col_block(&g));
     int32_t zx = byoc__qzp(xz, 0);
     for (int64_t i = 0; i < nx; ++i) x16[i] = byoc__q8_at(x->dtype, x->data, i, zx);
     for (int64_t oc = 0; oc < g.O; ++oc) {
@@ -14916,7 +15008,7 @@ static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
             for (int64_t p0 = 0; p0 < P; p0 += block) { /* out[Og, P] = W_g[Og, KK] * patches[KK, P] */
                 int64_t width = BYOC__MIN(block, P - p0);
                 byoc__im2col_s16(xg, &g, p0, p0 + width, col);
-                byoc__qgemm_s16(g.Og, width, KK, w16 + grp * g.Og * KK, KK, col, width, og + p0, P);
+                byoc__qgemm_s16(g.Og, width, KK, w16 + grp * g.Og * KK, KK, col, width, og + p0, P, panel);
             }
         }
     return BYOC_OK;
@@ -14954,7 +15046,10 @@ static const byoc_type *byoc__rel_qnn_matmul(byoc_type_rel_ctx *ctx, const byoc_
 }
 /* workspace: both operands less their zero points, as int16 matrices [.., M, K] and [.., K, N] */
 static size_t byoc__ws_qnn_matmul(const byoc__kctx *k) {
-    return (size_t)(byoc__numel(&k->in[0]) + byoc__numel(&k->in[1])) * 2 + 128;
+    const byoc_tensor *a = &k->in[0];
+    int64_t K = k->code == BYOC__K_QDENSE ? k->in[1].dims[1]
+                                           : a->dims[a->rank - (byoc__kint(k, "transpose_a", 0) ? 2 : 1)];
+    return (size_t)(byoc__numel(a) + byoc__numel(&k->in[1])) * 2 + 128 + byoc__qpanel_bytes(K);
 }
 /* the matrices of an 8-bit operand into int16 [count, R, C] (from [count, C, R] when transposed), less the
    zero point of each row (per_row) or column */
@@ -14971,6 +15066,9 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
     if (!byoc__is_q8(a->dtype) || !byoc__is_q8(b->dtype)) return byoc__kfail_dtype(k, a->dtype);
     if (o->dtype != BYOC_INT32) return byoc__kfail_dtype(k, o->dtype);
+    byoc_result r = byoc__q8_zero_points_ok(k, &k->in[2], a->dtype, "input_zero_point");
+    if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, &k->in[3], b->dtype, "kernel_zero_point");
+    if (r != BYOC_OK) return r;
     int dense = k->code == BYOC__K_QDENSE;
     int ta = dense ? 0 : (int)byoc__kint(k, "transpose_a", 0),
         tb = dense ? 1 : (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_QBATCH_MATMUL);
@@ -14979,10 +15077,11 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     int64_t N = o->dims[R - 1], M = dense ? (K ? byoc__numel(a) / K : 0) : o->dims[R - 2];
     int16_t *a16 = (int16_t *)(void *)byoc__align64(k->ws);
     int16_t *b16 = (int16_t *)(void *)byoc__align64(a16 + byoc__numel(a));
+    int16_t *panel = (int16_t *)(void *)byoc__align64(b16 + byoc__numel(b));
     byoc__q8_matrices(a, &k->in[2], M, K, ta, 1, a16);
     byoc__q8_matrices(b, &k->in[3], K, N, tb, 0, b16);
     int32_t *out = (int32_t *)o->data;
-    if (dense) { byoc__qgemm_s16(M, N, K, a16, K, b16, N, out, N); return BYOC_OK; }
+    if (dense) { byoc__qgemm_s16(M, N, K, a16, K, b16, N, out, N, panel); return BYOC_OK; }
     /* batch axes broadcast numpy-style: per result batch axis, the matrix step in a and b (0 where it broadcasts) */
     int64_t ast[BYOC_MAX_RANK], bst[BYOC_MAX_RANK], astep = M * K, bstep = K * N;
     for (int d = R - 3; d >= 0; --d) {
@@ -14994,7 +15093,7 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     }
     int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
     for (int64_t i = 0; i < batch; ++i) {
-        byoc__qgemm_s16(M, N, K, a16 + aoff, K, b16 + boff, N, out + i * M * N, N);
+        byoc__qgemm_s16(M, N, K, a16 + aoff, K, b16 + boff, N, out + i * M * N, N, panel);
         for (int d = R - 3; d >= 0; --d) {
             aoff += ast[d];
             boff += bst[d];

@@ -267,7 +267,7 @@ static run_result model_run(byoc_onnx_model *model, const double *const *inputs)
                r_ == BYOC_OK ? "success" : d_.message);                                        \
     } while (0)
 
-enum { ONNX_FLOAT = 1, ONNX_UINT8 = 2, ONNX_INT8 = 3, ONNX_FLOAT8E4M3FN = 17 };
+enum { ONNX_FLOAT = 1, ONNX_UINT8 = 2, ONNX_INT8 = 3, ONNX_INT32 = 6, ONNX_FLOAT8E4M3FN = 17 };
 
 /* ---- tests ---- */
 static void test_quantize(void) {
@@ -500,6 +500,16 @@ static void test_matmul_dense_batch_matmul(void) {
             pin);
     CHECK_RUN(r, want_pc, 16, 0);
     byoc_module_destroy(r.m);
+    /* a zero point outside the data's dtype is bad input, named */
+    const double big_zp[1] = {300};
+    const double *zin[6] = {a, b, big_zp, bz, one, one};
+    r = run("def @main(%a: Tensor[(4, 3), uint8], %b: Tensor[(3, 2), uint8], %az: Tensor[(), int32], "
+            "%bz: Tensor[(), uint8], %as: Tensor[(), float32], %bs: Tensor[(), float32]) {\n"
+            "  qnn.matmul(%a, %b, %az, %bz, %as, %bs)\n}",
+            zin);
+    CHECK(r.out == NULL);
+    CHECK_CONTAINS(r.why, "input_zero_point 300 (element 0) is outside the uint8 range of the data");
+    byoc_module_destroy(r.m);
     CHECK_TYPE_ERROR("def @main(%a: Tensor[(4, 3), uint8], %b: Tensor[(3, 2), uint8], %z: Tensor[(), uint8], "
                      "%bz: Tensor[(3), uint8], %s: Tensor[(), float32]) {\n"
                      "  qnn.matmul(%a, %b, %z, %bz, %s, %s)\n}",
@@ -540,6 +550,26 @@ static void test_onnx_quantize_linear(void) {
     CHECK_IMPORT_ERROR(mc, "opset 10 quantizes per tensor: the scale must have one element");
 }
 
+/* MatMulInteger without zero points, A 1-D (numpy's matmul: a row whose axis leaves the result) */
+static void test_onnx_matmul_integer_vector(void) {
+    const int64_t a_dims[1] = {3}, b_dims[2] = {3, 2}, y_dims[1] = {2};
+    const double a[3] = {1, 2, 3}, b[6] = {1, 4, 2, 5, 3, 6};
+    const double *in[2] = {a, b};
+    const double want[2] = {14, 32};
+    onnx_case mc;
+    byoc_onnx_model model;
+    byoc_diag d;
+    model_begin(&mc, "MatMulInteger", 10, ONNX_UINT8, 1, a_dims, ONNX_UINT8, 2, b_dims);
+    value_info(&mc.graph, 12, "y", ONNX_INT32, 1, y_dims);
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    run_result r = model_run(&model, in);
+    char why[700];
+    int ok = result_is(&r, want, 2, 0, why, sizeof why) && r.out->annotation->rank == 1 &&
+             r.out->annotation->dtype == BYOC_INT32;
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_quantize),
@@ -548,6 +578,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_conv2d),
         TEST_ENTRY(test_matmul_dense_batch_matmul),
         TEST_ENTRY(test_onnx_quantize_linear),
+        TEST_ENTRY(test_onnx_matmul_integer_vector),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -4665,14 +4665,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__qlinear_conv(byoc_onnx__ctx *c, const char 
     return BYOC_ONNX__OK(c);
 }
 
-/* MatMulInteger and QLinearMatMul: qnn.matmul (numpy's broadcasting), 1-D operands as ONNX's MatMul */
+/* MatMulInteger and QLinearMatMul: qnn.matmul (numpy's broadcasting); a 1-D operand is a row (A) or a
+   column (B) whose unit axis leaves the result, as in numpy's matmul */
 BYOC__PRIVATE byoc_node *byoc_onnx__qmatmul(byoc_onnx__ctx *c, byoc_node *a, byoc_node *b, byoc_node *az, byoc_node *bz,
                                             byoc_node *as, byoc_node *bs) {
     byoc_onnx__state *st = c->st;
     const byoc_type *ta = byoc_onnx__tensor_of(st, a, "A"), *tb = ta ? byoc_onnx__tensor_of(st, b, "B") : NULL;
     if (!tb) return NULL;
-    if (ta->rank < 2 || tb->rank < 2) {
-        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "1-D operands are not supported (A has rank %d, B rank %d)", ta->rank,
+    if (ta->rank < 1 || tb->rank < 1) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "A and B must have rank >= 1 (A has rank %d, B rank %d)", ta->rank,
                         tb->rank);
         return NULL;
     }
@@ -4681,8 +4682,18 @@ BYOC__PRIVATE byoc_node *byoc_onnx__qmatmul(byoc_onnx__ctx *c, byoc_node *a, byo
         byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "a per-row zero point of A is not supported (one element only)");
         return NULL;
     }
-    byoc_node *args[6] = {a, b, az, bz, as, bs};
-    return byoc_onnx__call(st, "qnn.matmul", args, 6, NULL);
+    int a_row = ta->rank == 1, b_column = tb->rank == 1;
+    int64_t row[2] = {1, ta->dims[0]}, column[2] = {tb->dims[0], 1};
+    byoc_node *args[6] = {a_row ? byoc_onnx__reshape(st, a, 2, row) : a,
+                          b_column ? byoc_onnx__reshape(st, b, 2, column) : b, az, bz, as, bs};
+    byoc_node *y = byoc_onnx__call(st, "qnn.matmul", args, 6, NULL);
+    const byoc_type *ty = byoc_onnx__type(y);
+    if (!ty || (!a_row && !b_column)) return y;
+    int64_t dims[BYOC_MAX_RANK];
+    int rank = 0;
+    for (int d = 0; d < ty->rank; ++d)
+        if (!(a_row && d == ty->rank - 2) && !(b_column && d == ty->rank - 1)) dims[rank++] = ty->dims[d];
+    return byoc_onnx__reshape(st, y, rank, dims);
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__matmul_integer(byoc_onnx__ctx *c, const char *op) {
