@@ -14959,13 +14959,13 @@ BYOC__PRIVATE void byoc__im2col_s16(const int16_t *x, const byoc__conv_geom *g, 
                 for (int64_t p = p0; p < p1;) { /* output row oy, its columns [a, b) inside the block */
                     int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p));
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
-                    int16_t *dst = col + (p - p0) - a;
-                    if (iy < 0 || iy >= g->H) memset(dst + a, 0, (size_t)(b - a) * sizeof *dst);
+                    int16_t *dst = col + (p - p0); /* column a of this row */
+                    if (iy < 0 || iy >= g->H) memset(dst, 0, (size_t)(b - a) * sizeof *dst);
                     else {
                         const int16_t *src = x + (c * g->H + iy) * g->W;
                         for (int64_t ox = a; ox < b; ++ox) {
                             int64_t ix = ox * g->sw + shift;
-                            dst[ox] = ix >= 0 && ix < g->W ? src[ix] : 0;
+                            dst[ox - a] = ix >= 0 && ix < g->W ? src[ix] : 0;
                         }
                     }
                     p += b - a;
