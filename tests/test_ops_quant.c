@@ -384,6 +384,31 @@ static void test_requantize_roundings(void) {
                      "rounding \"DOWN\" is not UPWARD, TONEAREST or TONEAREST_EVEN");
 }
 
+/* ONNX QLinearConv as the importer builds it: qnn.conv2d, an int32 bias, qnn.requantize by x_scale * w_scale /
+   y_scale in float32 (per output channel), ties to even */
+static void test_qlinear_conv_chain(void) {
+    /* acc channel 0: (x - 10) * (3 - 1) + 4 = 4, 24, 44, 64; channel 1: (x - 10) * (5 - 3) - 4 = -4, 16, 36, 56;
+       multipliers 0.05 / 0.25 = 0.2 and 0.1 / 0.25 = 0.4: 0.8, 4.8, 8.8, 12.8 and -1.6, 6.4, 14.4, 22.4 */
+    const double x[4] = {10, 20, 30, 40}, w[2] = {3, 5}, xz[1] = {10}, wz[2] = {1, 3}, xs[1] = {0.5},
+                 ws[2] = {0.1, 0.2}, b[2] = {4, -4};
+    const double *in[7] = {x, w, xz, wz, xs, ws, b};
+    const double want[8] = {101, 105, 109, 113, 98, 106, 114, 122};
+    run_result r = run("def @main(%x: Tensor[(1, 1, 2, 2), uint8], %w: Tensor[(2, 1, 1, 1), uint8], "
+                       "%xz: Tensor[(), uint8], %wz: Tensor[(2), uint8], %xs: Tensor[(), float32], "
+                       "%ws: Tensor[(2), float32], %b: Tensor[(2), int32]) {\n"
+                       "  %0 = qnn.conv2d(%x, %w, %xz, %wz, %xs, %ws, channels=2, kernel_size=[1, 1]);\n"
+                       "  %1 = nn.bias_add(%0, %b);\n"
+                       "  qnn.requantize(%1, multiply(%xs, %ws), 0, 0.25f, 100u8, axis=1, rounding=\"TONEAREST_EVEN\", "
+                       "compute_dtype=\"float32\", out_dtype=\"uint8\")\n}",
+                       in);
+    CHECK_RUN(r, want, 8, 0);
+    CHECK_ROUND_TRIP(r);
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(1, 2, 2, 2), int32], %s: Tensor[(3), float32]) {\n"
+                     "  qnn.requantize(%a, %s, 0, 1f, 0i8, axis=1)\n}",
+                     "input_scale is Tensor[(3,), float32]: it must have one element or be 1-D with the 2 elements of "
+                     "axis 1");
+}
+
 /* the int32 convolution by its definition, for the GEMM path's check */
 static void direct_qconv(const int8_t *x, const uint8_t *w, int xz, const int *wz, int32_t *y) {
     /* x (1, 4, 8, 5), w (6, 2, 3, 2), groups 2, stride (2, 1), padding (1, 0, 1, 1), dilation (1, 2) */
@@ -576,6 +601,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dequantize),
         TEST_ENTRY(test_requantize_roundings),
         TEST_ENTRY(test_conv2d),
+        TEST_ENTRY(test_qlinear_conv_chain),
         TEST_ENTRY(test_matmul_dense_batch_matmul),
         TEST_ENTRY(test_onnx_quantize_linear),
         TEST_ENTRY(test_onnx_matmul_integer_vector),
