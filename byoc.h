@@ -14515,6 +14515,8 @@ BYOC__PRIVATE int byoc__qrange(byoc_dtype dt, double *lo, double *hi) {
     }
 }
 
+BYOC__PRIVATE int byoc__is_q8(byoc_dtype dt) { return dt == BYOC_INT8 || dt == BYOC_UINT8; }
+
 /* checks a scale or zero point p of data x (see the section comment); axis is the attribute's value */
 BYOC__PRIVATE int byoc__qparam_arg(byoc_type_rel_ctx *ctx, const byoc_type *x, const byoc_type *p, int64_t axis,
                                    int64_t block, int want_float, const char *what) {
@@ -14616,7 +14618,7 @@ BYOC__PRIVATE double byoc__qround_f64(double v, double lo, double hi) {
 }
 /* a run of n float32 values quantized with one scale and zero point into an 8-bit result: the common
    case, a loop without per-element lookups */
-BYOC__PRIVATE void byoc__quantize_run_u8(const float *x, int64_t n, float scale, float zp, float lo, float hi,
+BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
                                          byoc_dtype ot, unsigned char *o) {
     if (ot == BYOC_UINT8)
         for (int64_t r = 0; r < n; ++r)
@@ -14640,7 +14642,7 @@ static byoc_result byoc__k_qnn_quantize(byoc__kctx *k) {
         for (int64_t i = 0; i < q.extent; ++i, at += q.inner) {
             if (fast) {
                 int64_t p = byoc__qmap_at(&q, oi, i, 0);
-                byoc__quantize_run_u8((const float *)x->data + at, q.inner, ((const float *)s->data)[p],
+                byoc__quantize_run_8bit((const float *)x->data + at, q.inner, ((const float *)s->data)[p],
                                       (float)byoc__zp_at(z, p), (float)lo, (float)hi, o->dtype,
                                       (unsigned char *)o->data + at);
                 continue;
@@ -14690,13 +14692,18 @@ static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
     const char *xd = (const char *)x->data;
     for (int64_t oi = 0, at = 0; oi < q.outer; ++oi)
         for (int64_t i = 0; i < q.extent; ++i, at += q.inner) {
-            if (!wide && q.sr == 0 && x->dtype == BYOC_UINT8) { /* one scale and zero point for the run */
+            if (!wide && q.sr == 0 && byoc__is_q8(x->dtype)) { /* one scale and zero point for the run */
                 int64_t p = byoc__qmap_at(&q, oi, i, 0);
                 float scale = ((const float *)s->data)[p];
                 int32_t zp = (int32_t)byoc__zp_at(z, p);
-                const uint8_t *xr = (const uint8_t *)xd + at;
                 float *orow = (float *)o->data + at;
-                for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
+                if (x->dtype == BYOC_UINT8) {
+                    const uint8_t *xr = (const uint8_t *)xd + at;
+                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
+                } else {
+                    const int8_t *xr = (const int8_t *)xd + at;
+                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
+                }
                 continue;
             }
             for (int64_t r = 0; r < q.inner; ++r) {
@@ -14872,7 +14879,6 @@ BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_
 BYOC__PRIVATE int32_t byoc__qzp(const byoc_tensor *z, int64_t i) {
     return (int32_t)byoc__zp_at(z, byoc__numel(z) == 1 ? 0 : i);
 }
-BYOC__PRIVATE int byoc__is_q8(byoc_dtype dt) { return dt == BYOC_INT8 || dt == BYOC_UINT8; }
 /* every zero point of an 8-bit operand lies in its dtype's range, so data less zero point fits int16; else an
    error naming it */
 BYOC__PRIVATE byoc_result byoc__q8_zero_points_ok(byoc__kctx *k, const byoc_tensor *z, byoc_dtype data,

@@ -345,6 +345,15 @@ static void test_dequantize(void) {
             in_f16);
     CHECK_RUN(r, want, 4, 0);
     CHECK_ROUND_TRIP(r);
+    /* int8 data: the ends of the range */
+    const double sx[2] = {-128, 127}, ss[1] = {0.5}, sz[1] = {-1};
+    const double *sin_[3] = {sx, ss, sz};
+    const double want_s8[2] = {-63.5, 64};
+    r = run("def @main(%x: Tensor[(2), int8], %s: Tensor[(), float32], %z: Tensor[(), int8]) {\n"
+            "  qnn.dequantize(%x, %s, %z)\n}",
+            sin_);
+    CHECK_RUN(r, want_s8, 2, 0);
+    byoc_module_destroy(r.m);
     CHECK_TYPE_ERROR("def @main(%x: Tensor[(4), float32], %s: Tensor[(), float32], %z: Tensor[(), uint8]) {\n"
                      "  qnn.dequantize(%x, %s, %z)\n}",
                      "data must be int8, uint8, int16, uint16 or int32, got float32");
