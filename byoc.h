@@ -14653,7 +14653,9 @@ static byoc_result byoc__k_qnn_quantize(byoc__kctx *k) {
                 double xv = byoc__load(x->dtype, x->data, at + r), sv = byoc__load(s->dtype, s->data, p);
                 if (wide) v = byoc__qround_f64(xv / sv, lo - zp, hi - zp);
                 else v = byoc__qround_f32((float)xv / (float)sv, (float)(lo - zp), (float)(hi - zp));
-                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)os, (int64_t)(v + zp));
+                v += zp; /* clamped again: float32 bounds of a 32-bit range can round past it */
+                v = v < lo ? lo : v > hi ? hi : v;
+                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)os, (int64_t)v);
             }
         }
     return BYOC_OK;

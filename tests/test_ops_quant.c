@@ -308,6 +308,15 @@ static void test_quantize(void) {
             bin);
     CHECK_RUN(r, want_blocks, 8, 0);
     CHECK_ROUND_TRIP(r);
+    /* int32 results saturate at both ends (float32 cannot hold 2^31 - 1: the bound is clamped again) */
+    const double bigx[3] = {1e10, -1e10, 1000}, unit[1] = {1}, zero32[1] = {0};
+    const double *big_in[3] = {bigx, unit, zero32};
+    const double want_big[3] = {2147483647.0, -2147483648.0, 1000};
+    r = run("def @main(%x: Tensor[(3), float32], %s: Tensor[(), float32], %z: Tensor[(), int32]) {\n"
+            "  qnn.quantize(%x, %s, %z, out_dtype=\"int32\")\n}",
+            big_in);
+    CHECK_RUN(r, want_big, 3, 0);
+    byoc_module_destroy(r.m);
     CHECK_TYPE_ERROR("def @main(%x: Tensor[(4), float32], %s: Tensor[(), int32], %z: Tensor[(), int8]) {\n"
                      "  qnn.quantize(%x, %s, %z)\n}",
                      "output_scale must be a float tensor, got int32");
