@@ -111,6 +111,7 @@
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
        [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
        [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
+      [SECTION] impl: host kernels: quantized (qnn dialect)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
        [SECTION] impl: dominators
@@ -15122,6 +15123,645 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+// [SECTION] impl: host kernels: quantized (qnn dialect)
+/* (ops: quant) attribute tables, type relations, FLOP models and kernels of this family */
+/* TVM's qnn dialect: integer tensors whose scales and zero points are ARGUMENTS (tensors, which the graph
+   may compute), so one op covers per-tensor, per-axis and blocked quantization. A scale or zero point is
+   one element (per tensor), 1-D along `axis` (per axis), or, with block_size > 0, of the data's rank with
+   ceil(extent / block_size) along `axis` (blocked, ONNX 21).
+   The arithmetic is chosen to give ONNX Runtime's integers exactly:
+   - qnn.quantize: q = saturate(round_half_even(x / scale) + zero_point), the quotient in float32 (float64
+     for float64 data), as ONNX QuantizeLinear and ORT's MlasQuantizeLinear;
+   - qnn.dequantize: (q - zero_point) * scale, the difference exact, the product in float32 (float64 for a
+     float64 scale), as ORT's DequantizeLinear;
+   - qnn.conv2d, qnn.dense, qnn.batch_matmul, qnn.matmul: (data - its zero point) times (weight - its zero
+     point), both widened to int16, products summed in 32 bits (wrapping, as int32 accumulation does);
+   - qnn.requantize: q = saturate(round((acc - input_zero_point) * M) + output_zero_point) with
+     M = input_scale / output_scale. compute_dtype "float32" is ORT's MlasRequantizeOutput (M and the
+     product in float32); "float64" does both in double. rounding "TONEAREST_EVEN" is ONNX's (ties to
+     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf).
+   NaN quantizes as 0 (to the zero point). */
+
+/* the integer range of a quantized dtype; 0 when it is not one */
+BYOC__PRIVATE int byoc__qrange(byoc_dtype dt, double *lo, double *hi) {
+    switch (dt) {
+    case BYOC_INT8: *lo = -128; *hi = 127; return 1;
+    case BYOC_UINT8: *lo = 0; *hi = 255; return 1;
+    case BYOC_INT16: *lo = -32768; *hi = 32767; return 1;
+    case BYOC_UINT16: *lo = 0; *hi = 65535; return 1;
+    case BYOC_INT32: *lo = -2147483648.0; *hi = 2147483647.0; return 1;
+    default: return 0;
+    }
+}
+
+BYOC__PRIVATE int byoc__is_q8(byoc_dtype dt) { return dt == BYOC_INT8 || dt == BYOC_UINT8; }
+
+/* checks a scale or zero point p of data x (see the section comment); axis is the attribute's value */
+BYOC__PRIVATE int byoc__qparam_arg(byoc_type_rel_ctx *ctx, const byoc_type *x, const byoc_type *p, int64_t axis,
+                                   int64_t block, int want_float, const char *what) {
+    if (!byoc__tensor_arg(ctx, p, what)) return 0;
+    if (want_float ? !byoc_dtype_is_float(p->dtype) : !byoc__is_int_dtype(p->dtype)) {
+        BYOC__FAIL("%s must be %s tensor, got %s", what, want_float ? "a float" : "an integer",
+                   byoc_dtype_name(p->dtype));
+        return 0;
+    }
+    if (block < 0) { BYOC__FAIL("block_size must be >= 0, got %lld", (long long)block); return 0; }
+    if (p->rank <= 1 && byoc_type_num_elements(p) == 1 && !block) return 1; /* per tensor */
+    if (x->rank == 0) { BYOC__FAIL("%s must be a scalar for scalar data", what); return 0; }
+    int ax = byoc__axis(ctx, axis, x->rank, "axis");
+    if (ax < 0) return 0;
+    int64_t extent = x->dims[ax];
+    if (block) {
+        int ok = p->rank == x->rank;
+        for (int d = 0; ok && d < x->rank; ++d) {
+            int64_t want = d != ax || extent < 0 ? x->dims[d] : (extent + block - 1) / block;
+            ok = want < 0 || p->dims[d] < 0 || p->dims[d] == want;
+        }
+        if (!ok)
+            BYOC__FAIL("%s must have the data's rank %d with ceil(%lld / block_size %lld) along axis %d", what,
+                       x->rank, (long long)extent, (long long)block, ax);
+        return ok;
+    }
+    if (p->rank == 1 && (p->dims[0] == extent || p->dims[0] < 0 || extent < 0)) return 1;
+    char buf[128];
+    byoc_type_to_string(p, buf, sizeof buf);
+    BYOC__FAIL("%s is %s: it must have one element or be 1-D with the %lld elements of axis %d", what, buf,
+               (long long)extent, ax);
+    return 0;
+}
+/* a quantized dtype attribute (out_dtype) */
+BYOC__PRIVATE byoc_dtype byoc__qdtype_attr(byoc_type_rel_ctx *ctx, const byoc_attrs *at) {
+    const char *s = byoc_attrs_string(at, "out_dtype", "");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    double lo, hi;
+    if (!byoc__qrange(dt, &lo, &hi)) {
+        BYOC__FAIL("out_dtype \"%s\" is not int8, uint8, int16, uint16 or int32", s);
+        return BYOC_DTYPE_INVALID;
+    }
+    return dt;
+}
+
+/* ---- qnn.quantize(data, output_scale, output_zero_point) ---- */
+static const byoc_attr_spec byoc__attrs_qnn_quantize[] = {BYOC__A("axis", BYOC__INT, "-1"),
+                                                          BYOC__A("out_dtype", BYOC__STR, "\"int8\""),
+                                                          BYOC__A("block_size", BYOC__INT, "0")};
+static const byoc_type *byoc__rel_qnn_quantize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                               const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (!byoc_dtype_is_float(a[0]->dtype) && a[0]->dtype != BYOC_INT32)
+        return BYOC__FAIL("data must be float or int32, got %s", byoc_dtype_name(a[0]->dtype));
+    int64_t axis = byoc_attrs_int(at, "axis", -1), block = byoc_attrs_int(at, "block_size", 0);
+    if (!byoc__qparam_arg(ctx, a[0], a[1], axis, block, 1, "output_scale") ||
+        !byoc__qparam_arg(ctx, a[0], a[2], axis, block, 0, "output_zero_point"))
+        return NULL;
+    byoc_dtype dt = byoc__qdtype_attr(ctx, at);
+    return dt == BYOC_DTYPE_INVALID ? NULL : byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
+}
+
+/* where the scale and zero point of element (o, i, r) of data viewed as (outer, extent along axis, inner)
+   live: o * so + (i / bs) * si + r * sr */
+typedef struct byoc__qmap {
+    int64_t outer, extent, inner, so, si, sr, bs;
+} byoc__qmap;
+BYOC__PRIVATE void byoc__qmap_of(const byoc__kctx *k, const byoc_tensor *x, const byoc_tensor *p, byoc__qmap *q) {
+    int axis = byoc__kaxis(k, "axis", -1, x->rank);
+    int64_t block = byoc__kint(k, "block_size", 0);
+    q->outer = x->rank ? byoc__dims_prod(x->dims, 0, axis) : 1;
+    q->extent = x->rank ? x->dims[axis] : 1;
+    q->inner = x->rank ? byoc__dims_prod(x->dims, axis + 1, x->rank) : 1;
+    q->so = q->si = q->sr = 0;
+    q->bs = 1;
+    if (p->rank <= 1 && byoc__numel(p) == 1 && block <= 0) return; /* per tensor */
+    if (block > 0) {
+        q->bs = block;
+        q->sr = 1;
+        q->si = q->inner;
+        q->so = p->dims[axis] * q->inner;
+    } else q->si = 1; /* per axis */
+}
+BYOC__PRIVATE int64_t byoc__qmap_at(const byoc__qmap *q, int64_t o, int64_t i, int64_t r) {
+    return o * q->so + (i / q->bs) * q->si + r * q->sr;
+}
+BYOC__PRIVATE int64_t byoc__zp_at(const byoc_tensor *z, int64_t i) {
+    return byoc__int_at(z->dtype, (const char *)z->data + i * (int64_t)byoc_dtype_size(z->dtype));
+}
+/* v clamped to [lo, hi] (integers) and rounded half to even; NaN gives 0 (clamped) */
+BYOC__PRIVATE float byoc__qround_f32(float v, float lo, float hi) {
+    v = v == v ? v : 0.0f;
+    return nearbyintf(v < lo ? lo : v > hi ? hi : v);
+}
+BYOC__PRIVATE double byoc__qround_f64(double v, double lo, double hi) {
+    v = v == v ? v : 0.0;
+    return nearbyint(v < lo ? lo : v > hi ? hi : v);
+}
+/* a run of n float32 values quantized with one scale and zero point into an 8-bit result: the common
+   case, a loop without per-element lookups */
+BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
+                                         byoc_dtype ot, unsigned char *o) {
+    if (ot == BYOC_UINT8)
+        for (int64_t r = 0; r < n; ++r)
+            o[r] = (unsigned char)(int)(byoc__qround_f32(x[r] / scale, lo - zp, hi - zp) + zp);
+    else
+        for (int64_t r = 0; r < n; ++r)
+            o[r] = (unsigned char)(int8_t)(int)(byoc__qround_f32(x[r] / scale, lo - zp, hi - zp) + zp);
+}
+static byoc_result byoc__k_qnn_quantize(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
+    byoc_tensor *o = &k->out[0];
+    double lo, hi;
+    if (!byoc__qrange(o->dtype, &lo, &hi)) return byoc__kfail_dtype(k, o->dtype);
+    if (s->dtype != BYOC_FLOAT32 && s->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, s->dtype);
+    byoc__qmap q;
+    byoc__qmap_of(k, x, s, &q);
+    int wide = x->dtype == BYOC_FLOAT64 || s->dtype == BYOC_FLOAT64; /* in double; else float32, as ORT */
+    size_t os = byoc_dtype_size(o->dtype);
+    int fast = x->dtype == BYOC_FLOAT32 && s->dtype == BYOC_FLOAT32 && os == 1 && q.sr == 0;
+    for (int64_t oi = 0, at = 0; oi < q.outer; ++oi)
+        for (int64_t i = 0; i < q.extent; ++i, at += q.inner) {
+            if (fast) {
+                int64_t p = byoc__qmap_at(&q, oi, i, 0);
+                byoc__quantize_run_8bit((const float *)x->data + at, q.inner, ((const float *)s->data)[p],
+                                      (float)byoc__zp_at(z, p), (float)lo, (float)hi, o->dtype,
+                                      (unsigned char *)o->data + at);
+                continue;
+            }
+            for (int64_t r = 0; r < q.inner; ++r) {
+                int64_t p = byoc__qmap_at(&q, oi, i, r);
+                double zp = (double)byoc__zp_at(z, p), v;
+                double xv = byoc__load(x->dtype, x->data, at + r), sv = byoc__load(s->dtype, s->data, p);
+                if (wide) v = byoc__qround_f64(xv / sv, lo - zp, hi - zp);
+                else v = byoc__qround_f32((float)xv / (float)sv, (float)(lo - zp), (float)(hi - zp));
+                v += zp; /* clamped again: float32 bounds of a 32-bit range can round past it */
+                v = v < lo ? lo : v > hi ? hi : v;
+                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)os, (int64_t)v);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* ---- qnn.dequantize(data, input_scale, input_zero_point) ---- */
+static const byoc_attr_spec byoc__attrs_qnn_dequantize[] = {BYOC__A("axis", BYOC__INT, "-1"),
+                                                            BYOC__A("out_dtype", BYOC__STR, "\"float32\""),
+                                                            BYOC__A("block_size", BYOC__INT, "0")};
+static const byoc_type *byoc__rel_qnn_dequantize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                 const byoc_attrs *at) {
+    (void)n;
+    double lo, hi;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (!byoc__qrange(a[0]->dtype, &lo, &hi))
+        return BYOC__FAIL("data must be int8, uint8, int16, uint16 or int32, got %s", byoc_dtype_name(a[0]->dtype));
+    int64_t axis = byoc_attrs_int(at, "axis", -1), block = byoc_attrs_int(at, "block_size", 0);
+    if (!byoc__qparam_arg(ctx, a[0], a[1], axis, block, 1, "input_scale") ||
+        !byoc__qparam_arg(ctx, a[0], a[2], axis, block, 0, "input_zero_point"))
+        return NULL;
+    const char *s = byoc_attrs_string(at, "out_dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (!byoc_dtype_is_float(dt) || dt == BYOC_DTYPE_INVALID)
+        return BYOC__FAIL("out_dtype \"%s\" is not a float dtype", s);
+    return byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
+}
+static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
+    byoc_tensor *o = &k->out[0];
+    if (o->dtype != BYOC_FLOAT32 && o->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, o->dtype);
+    if (s->dtype != BYOC_FLOAT32 && s->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, s->dtype);
+    byoc__qmap q;
+    byoc__qmap_of(k, x, s, &q);
+    size_t xs = byoc_dtype_size(x->dtype);
+    int wide = o->dtype == BYOC_FLOAT64 || s->dtype == BYOC_FLOAT64;
+    const char *xd = (const char *)x->data;
+    for (int64_t oi = 0, at = 0; oi < q.outer; ++oi)
+        for (int64_t i = 0; i < q.extent; ++i, at += q.inner) {
+            if (!wide && q.sr == 0 && byoc__is_q8(x->dtype)) { /* one scale and zero point for the run */
+                int64_t p = byoc__qmap_at(&q, oi, i, 0);
+                float scale = ((const float *)s->data)[p];
+                int32_t zp = (int32_t)byoc__zp_at(z, p);
+                float *orow = (float *)o->data + at;
+                if (x->dtype == BYOC_UINT8) {
+                    const uint8_t *xr = (const uint8_t *)xd + at;
+                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
+                } else {
+                    const int8_t *xr = (const int8_t *)xd + at;
+                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
+                }
+                continue;
+            }
+            for (int64_t r = 0; r < q.inner; ++r) {
+                int64_t p = byoc__qmap_at(&q, oi, i, r);
+                int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - byoc__zp_at(z, p);
+                double scale = byoc__load(s->dtype, s->data, p);
+                if (wide) byoc__store(o->dtype, o->data, at + r, (double)d * scale);
+                else ((float *)o->data)[at + r] = (float)d * (float)scale;
+            }
+        }
+    return BYOC_OK;
+}
+
+/* ---- qnn.requantize(data, input_scale, input_zero_point, output_scale, output_zero_point) ---- */
+static const byoc_attr_spec byoc__attrs_qnn_requantize[] = {
+    BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("rounding", BYOC__STR, "\"UPWARD\""),
+    BYOC__A("compute_dtype", BYOC__STR, "\"float64\""), BYOC__A("out_dtype", BYOC__STR, "\"int8\"")};
+enum { BYOC__QROUND_UPWARD, BYOC__QROUND_AWAY, BYOC__QROUND_EVEN };
+BYOC__PRIVATE int byoc__qrounding(const char *s) {
+    return !strcmp(s, "UPWARD") ? BYOC__QROUND_UPWARD : !strcmp(s, "TONEAREST") ? BYOC__QROUND_AWAY
+                                                        : !strcmp(s, "TONEAREST_EVEN") ? BYOC__QROUND_EVEN : -1;
+}
+static const byoc_type *byoc__rel_qnn_requantize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                 const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (!byoc__is_int_dtype(a[0]->dtype) || a[0]->dtype == BYOC_INT64 || a[0]->dtype == BYOC_UINT64 ||
+        a[0]->dtype == BYOC_UINT32)
+        return BYOC__FAIL("data must be an integer tensor of at most 32 bits, got %s", byoc_dtype_name(a[0]->dtype));
+    int64_t axis = byoc_attrs_int(at, "axis", -1);
+    static const char *const what[4] = {"input_scale", "input_zero_point", "output_scale", "output_zero_point"};
+    for (int i = 0; i < 4; ++i)
+        if (!byoc__qparam_arg(ctx, a[0], a[1 + i], axis, 0, i % 2 == 0, what[i])) return NULL;
+    const char *r = byoc_attrs_string(at, "rounding", ""), *c = byoc_attrs_string(at, "compute_dtype", "");
+    if (byoc__qrounding(r) < 0)
+        return BYOC__FAIL("rounding \"%s\" is not UPWARD, TONEAREST or TONEAREST_EVEN", r);
+    if (strcmp(c, "float32") && strcmp(c, "float64"))
+        return BYOC__FAIL("compute_dtype \"%s\" is not float32 or float64 (fixed-point int64 is not implemented)", c);
+    byoc_dtype dt = byoc__qdtype_attr(ctx, at);
+    return dt == BYOC_DTYPE_INVALID ? NULL : byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
+}
+BYOC__PRIVATE double byoc__qround_mode(double v, int mode) {
+    return mode == BYOC__QROUND_EVEN ? nearbyint(v) : mode == BYOC__QROUND_AWAY ? round(v) : floor(v + 0.5);
+}
+static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *is = &k->in[1], *iz = &k->in[2], *os_ = &k->in[3], *oz = &k->in[4];
+    byoc_tensor *o = &k->out[0];
+    double lo, hi;
+    if (!byoc__qrange(o->dtype, &lo, &hi)) return byoc__kfail_dtype(k, o->dtype);
+    int mode = byoc__qrounding(byoc__kstr(k, "rounding", "UPWARD"));
+    int f32 = !strcmp(byoc__kstr(k, "compute_dtype", "float64"), "float32");
+    byoc__qmap qi, qz, qo, qp;
+    byoc__qmap_of(k, x, is, &qi);
+    byoc__qmap_of(k, x, iz, &qz);
+    byoc__qmap_of(k, x, os_, &qo);
+    byoc__qmap_of(k, x, oz, &qp);
+    size_t xs = byoc_dtype_size(x->dtype), osz = byoc_dtype_size(o->dtype);
+    const char *xd = (const char *)x->data;
+    for (int64_t oi = 0, at = 0; oi < qi.outer; ++oi)
+        for (int64_t i = 0; i < qi.extent; ++i, at += qi.inner) {
+            /* per tensor or per axis: one multiplier for the whole run */
+            double in_scale = byoc__load(is->dtype, is->data, byoc__qmap_at(&qi, oi, i, 0)),
+                   out_scale = byoc__load(os_->dtype, os_->data, byoc__qmap_at(&qo, oi, i, 0));
+            int64_t in_zp = byoc__zp_at(iz, byoc__qmap_at(&qz, oi, i, 0)),
+                    out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
+            float m32 = (float)in_scale / (float)out_scale;
+            double m64 = in_scale / out_scale, qlo = lo - (double)out_zp, qhi = hi - (double)out_zp;
+            for (int64_t r = 0; r < qi.inner; ++r) {
+                int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
+                double v = f32 ? (double)((float)d * m32) : (double)d * m64;
+                v = v == v ? v : 0.0;
+                v = byoc__qround_mode(v < qlo ? qlo : v > qhi ? qhi : v, mode);
+                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)osz, (int64_t)v + out_zp);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* ---- integer products: qnn.conv2d, qnn.dense, qnn.batch_matmul, qnn.matmul ----
+   (data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale), as TVM: the scales ride
+   along for the requantize that follows (they do not enter the int32 result). */
+/* C[M, N] = A[M, K] * B[K, N]: int16 operands (zero points already taken off), int32 C, leading dimensions in
+   elements. B is packed 16 columns at a time into a panel of k-pairs ([ceil(K / 2)][16][2], the odd k's partner
+   0), which a micro-kernel multiplies with 4 rows of A into a 4 x 16 tile of int32 accumulators: each step adds
+   a[k] * b[k] + a[k + 1] * b[k + 1] per column, the shape of x86's pmaddwd (compiled for AVX2 and chosen at run
+   time) and a loop of constant trip count that compilers vectorise elsewhere. |data - zero point| <= 255, so a
+   pair's sum fits int32; sums over k wrap modulo 2^32, as int32 accumulation does. VNNI is a later step. */
+#define BYOC__QGEMM_MR 4
+#define BYOC__QGEMM_NR 16
+typedef void (*byoc__qukr_fn)(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C,
+                              int64_t ldc, int m, int n);
+/* the rows of a tile beyond m read row 0 again (their results are dropped), so A is never read past its end */
+#define BYOC__QUKR_ROWS(A, lda, m)                                                                                \
+    const int16_t *rows[BYOC__QGEMM_MR] = {A, A + (m > 1 ? lda : 0), A + (m > 2 ? 2 * lda : 0),                   \
+                                           A + (m > 3 ? 3 * lda : 0)}
+static void byoc__qukr_c(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C, int64_t ldc,
+                         int m, int n) {
+    uint32_t acc[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
+    memset(acc, 0, sizeof acc);
+    BYOC__QUKR_ROWS(A, lda, m);
+    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
+        int tail = k + 1 == K; /* an odd K's last k has no partner */
+        for (int r = 0; r < BYOC__QGEMM_MR; ++r) {
+            int32_t x = rows[r][k], y = tail ? 0 : rows[r][k + 1];
+            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
+                acc[r][j] += (uint32_t)(x * (int32_t)panel[2 * j] + y * (int32_t)panel[2 * j + 1]);
+        }
+    }
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) C[r * ldc + j] = (int32_t)acc[r][j];
+}
+#if BYOC__X86_DISPATCH
+typedef short byoc__s16x16 __attribute__((vector_size(32)));
+typedef int byoc__s32x8 __attribute__((vector_size(32)));
+/* one row's pair of k broadcast to every lane, times the panel's two vectors into the row's accumulators */
+#define BYOC__QUKR_AVX2_ROW(r)                                                                                    \
+    {                                                                                                             \
+        int16_t two[2] = {rows[r][k], last ? (int16_t)0 : rows[r][k + 1]};                                        \
+        int32_t pair;                                                                                             \
+        memcpy(&pair, two, 4);                                                                                    \
+        byoc__s32x8 pairs = {pair, pair, pair, pair, pair, pair, pair, pair};                                     \
+        acc##r##0 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b0);                            \
+        acc##r##1 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b1);                            \
+    }
+/* the 4 x 16 tile in eight named accumulators, so they stay in registers */
+__attribute__((target("avx2"))) static void byoc__qukr_avx2(int64_t K, const int16_t *A, int64_t lda,
+                                                            const int16_t *panel, int32_t *C, int64_t ldc, int m,
+                                                            int n) {
+    byoc__s32x8 acc00 = {0}, acc01 = {0}, acc10 = {0}, acc11 = {0}, acc20 = {0}, acc21 = {0}, acc30 = {0},
+                acc31 = {0};
+    BYOC__QUKR_ROWS(A, lda, m);
+    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
+        int last = k + 1 == K; /* an odd K's last k: its partner is 0 */
+        byoc__s16x16 b0, b1;
+        memcpy(&b0, panel, sizeof b0);
+        memcpy(&b1, panel + 16, sizeof b1);
+        BYOC__QUKR_AVX2_ROW(0) BYOC__QUKR_AVX2_ROW(1) BYOC__QUKR_AVX2_ROW(2) BYOC__QUKR_AVX2_ROW(3)
+    }
+    byoc__s32x8 acc[BYOC__QGEMM_MR][2] = {{acc00, acc01}, {acc10, acc11}, {acc20, acc21}, {acc30, acc31}};
+    int32_t tile[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
+    memcpy(tile, acc, sizeof tile);
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) C[r * ldc + j] = tile[r][j];
+}
+#undef BYOC__QUKR_AVX2_ROW
+#endif
+BYOC__PRIVATE byoc__qukr_fn byoc__qgemm_kernel(void) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) return byoc__qukr_avx2;
+#endif
+    return byoc__qukr_c;
+}
+/* bytes of the packed panel of B (byoc__qgemm's scratch) */
+BYOC__PRIVATE size_t byoc__qpanel_bytes(int64_t K) { return (size_t)((K + 1) / 2) * 2 * BYOC__QGEMM_NR * 2 + 64; }
+BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *B,
+                                   int64_t ldb, int32_t *C, int64_t ldc, int16_t *panel) {
+    byoc__qukr_fn ukr = byoc__qgemm_kernel();
+    int64_t pairs = (K + 1) / 2;
+    for (int64_t j0 = 0; j0 < N; j0 += BYOC__QGEMM_NR) {
+        int n = (int)BYOC__MIN(BYOC__QGEMM_NR, N - j0);
+        for (int64_t q = 0; q < pairs; ++q)
+            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
+                for (int h = 0; h < 2; ++h) {
+                    int64_t k = 2 * q + h;
+                    panel[(q * BYOC__QGEMM_NR + j) * 2 + h] = j < n && k < K ? B[k * ldb + j0 + j] : 0;
+                }
+        for (int64_t i = 0; i < M; i += BYOC__QGEMM_MR)
+            ukr(K, A + i * lda, lda, panel, C + i * ldc + j0, ldc, (int)BYOC__MIN(BYOC__QGEMM_MR, M - i), n);
+    }
+}
+/* an 8-bit operand's zero point i: one element (per tensor) or 1-D (per output channel / row / column) */
+BYOC__PRIVATE int32_t byoc__qzp(const byoc_tensor *z, int64_t i) {
+    return (int32_t)byoc__zp_at(z, byoc__numel(z) == 1 ? 0 : i);
+}
+/* every zero point of an 8-bit operand lies in its dtype's range, so data less zero point fits int16; else an
+   error naming it */
+BYOC__PRIVATE byoc_result byoc__q8_zero_points_ok(byoc__kctx *k, const byoc_tensor *z, byoc_dtype data,
+                                                  const char *what) {
+    double lo = 0, hi = 0;
+    byoc__qrange(data, &lo, &hi);
+    for (int64_t i = 0, n = byoc__numel(z); i < n; ++i) {
+        int64_t v = byoc__zp_at(z, i);
+        if ((double)v < lo || (double)v > hi)
+            return byoc__kbad(k, "%s %lld (element %lld) is outside the %s range of the data", what, (long long)v,
+                              (long long)i, byoc_dtype_name(data));
+    }
+    return BYOC_OK;
+}
+/* element i of an 8-bit tensor less a zero point, as int16 (exact: at most 255 in magnitude) */
+BYOC__PRIVATE int16_t byoc__q8_at(byoc_dtype dt, const void *data, int64_t i, int32_t zp) {
+    int32_t v = dt == BYOC_INT8 ? (int32_t)((const int8_t *)data)[i] : (int32_t)((const uint8_t *)data)[i];
+    return (int16_t)(v - zp);
+}
+/* the common checks of the product ops' types: 8-bit data and weight, one-element input zero point and
+   scale, the kernel's per tensor or per `channels` values, int32 result */
+BYOC__PRIVATE int byoc__qproduct_args(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int64_t channels,
+                                      const char *per) {
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__tensor_arg(ctx, a[1], "weight")) return 0;
+    if (!byoc__is_q8(a[0]->dtype) || !byoc__is_q8(a[1]->dtype)) {
+        BYOC__FAIL("data and weight must be int8 or uint8, got %s and %s", byoc_dtype_name(a[0]->dtype),
+                   byoc_dtype_name(a[1]->dtype));
+        return 0;
+    }
+    static const char *const what[4] = {"input_zero_point", "kernel_zero_point", "input_scale", "kernel_scale"};
+    for (int i = 0; i < 4; ++i) {
+        const byoc_type *p = a[2 + i];
+        if (!byoc__tensor_arg(ctx, p, what[i])) return 0;
+        if (i < 2 ? !byoc__is_int_dtype(p->dtype) : !byoc_dtype_is_float(p->dtype)) {
+            BYOC__FAIL("%s must be %s tensor, got %s", what[i], i < 2 ? "an integer" : "a float",
+                       byoc_dtype_name(p->dtype));
+            return 0;
+        }
+        int64_t count = byoc_type_num_elements(p);
+        int one = p->rank <= 1 && count == 1, per_channel = i % 2 == 1 && p->rank == 1 && p->dims[0] == channels;
+        if (!one && !per_channel) {
+            char buf[128];
+            byoc_type_to_string(p, buf, sizeof buf);
+            if (i % 2 == 0) BYOC__FAIL("%s must have one element, got %s", what[i], buf);
+            else BYOC__FAIL("%s must have one element or the %lld of the %s, got %s", what[i], (long long)channels, per,
+                            buf);
+            return 0;
+        }
+    }
+    return 1;
+}
+/* the float op's type relation on the same shapes (weight seen with the data's dtype: int8 x uint8 mixes) */
+BYOC__PRIVATE const byoc_type *byoc__qproduct_type(byoc_type_rel_ctx *ctx, const byoc_type *const *a,
+                                                   const byoc_attrs *at, byoc_type_rel_fn float_rel) {
+    byoc_type w = *a[1];
+    w.dtype = a[0]->dtype;
+    const byoc_type *args[2] = {a[0], &w};
+    const byoc_type *t = float_rel(ctx, args, 2, at);
+    if (t && t->dtype != BYOC_INT32) return BYOC__FAIL("out_dtype must be int32, got %s", byoc_dtype_name(t->dtype));
+    return t;
+}
+
+static const byoc_attr_spec byoc__attrs_qnn_conv2d[] = {
+    BYOC__A("strides", BYOC__INTS, "[1, 1]"),           BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1]"),          BYOC__A("groups", BYOC__INT, "1"),
+    BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"), BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),      BYOC__A("kernel_layout", BYOC__STR, "\"OIHW\""),
+    BYOC__A("out_layout", BYOC__STR, "\"\""),           BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_type *byoc__rel_qnn_conv2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__rank_arg(ctx, a[1], "weight", 4) ||
+        !byoc__qproduct_args(ctx, a, a[1]->dims[0], "output channels (weight's axis 0)"))
+        return NULL;
+    return byoc__qproduct_type(ctx, a, at, byoc__rel_conv2d);
+}
+/* the patch-matrix columns [p0, p1) of one group (rows (c, ky, kx)) from int16 data x of that group;
+   taps in the padding are 0, which is the zero point once it is taken off */
+BYOC__PRIVATE void byoc__im2col_s16(const int16_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, int16_t *col) {
+    int64_t width = p1 - p0;
+    for (int64_t c = 0; c < g->Cg; ++c)
+        for (int64_t ky = 0; ky < g->KH; ++ky)
+            for (int64_t kx = 0; kx < g->KW; ++kx, col += width)
+                for (int64_t p = p0; p < p1;) { /* output row oy, its columns [a, b) inside the block */
+                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p));
+                    int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
+                    int16_t *dst = col + (p - p0); /* column a of this row */
+                    if (iy < 0 || iy >= g->H) memset(dst, 0, (size_t)(b - a) * sizeof *dst);
+                    else {
+                        const int16_t *src = x + (c * g->H + iy) * g->W;
+                        for (int64_t ox = a; ox < b; ++ox) {
+                            int64_t ix = ox * g->sw + shift;
+                            dst[ox - a] = ix >= 0 && ix < g->W ? src[ix] : 0;
+                        }
+                    }
+                    p += b - a;
+                }
+}
+/* workspace: the data and the weight less their zero points (int16), one block of the patch matrix */
+static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    size_t KK = (size_t)(g.Cg * g.KH * g.KW);
+    return (size_t)byoc__numel(&k->in[0]) * 2 + 64 + (size_t)g.O * KK * 2 + 64 +
+           KK * (size_t)byoc__im2col_block(&g) * 2 + 64 + byoc__qpanel_bytes((int64_t)KK);
+}
+static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
+    if (!byoc__is_q8(x->dtype) || !byoc__is_q8(w->dtype)) return byoc__kfail_dtype(k, x->dtype);
+    if (k->out[0].dtype != BYOC_INT32) return byoc__kfail_dtype(k, k->out[0].dtype);
+    byoc_result r = byoc__q8_zero_points_ok(k, xz, x->dtype, "input_zero_point");
+    if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, wz, w->dtype, "kernel_zero_point");
+    if (r != BYOC_OK) return r;
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, nx = byoc__numel(x);
+    int16_t *x16 = (int16_t *)(void *)k->ws;
+    int16_t *w16 = (int16_t *)(void *)byoc__align64(x16 + nx);
+    int16_t *col = (int16_t *)(void *)byoc__align64(w16 + g.O * KK);
+    int16_t *panel = (int16_t *)(void *)byoc__align64(col + KK * byoc__im2col_block(&g));
+    int32_t zx = byoc__qzp(xz, 0);
+    for (int64_t i = 0; i < nx; ++i) x16[i] = byoc__q8_at(x->dtype, x->data, i, zx);
+    for (int64_t oc = 0; oc < g.O; ++oc) {
+        int32_t zw = byoc__qzp(wz, oc);
+        for (int64_t i = 0; i < KK; ++i) w16[oc * KK + i] = byoc__q8_at(w->dtype, w->data, oc * KK + i, zw);
+    }
+    int32_t *o = (int32_t *)k->out[0].data;
+    int64_t block = byoc__im2col_block(&g);
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp) {
+            const int16_t *xg = x16 + (n * g.C + grp * g.Cg) * g.H * g.W;
+            int32_t *og = o + (n * g.O + grp * g.Og) * P;
+            for (int64_t p0 = 0; p0 < P; p0 += block) { /* out[Og, P] = W_g[Og, KK] * patches[KK, P] */
+                int64_t width = BYOC__MIN(block, P - p0);
+                byoc__im2col_s16(xg, &g, p0, p0 + width, col);
+                byoc__qgemm_s16(g.Og, width, KK, w16 + grp * g.Og * KK, KK, col, width, og + p0, P, panel);
+            }
+        }
+    return BYOC_OK;
+}
+
+enum { BYOC__K_QDENSE = 1, BYOC__K_QBATCH_MATMUL, BYOC__K_QMATMUL };
+static const byoc_attr_spec byoc__attrs_qnn_dense[] = {BYOC__A("units", BYOC__INT | BYOC__OPT, "None"),
+                                                       BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_attr_spec byoc__attrs_qnn_batch_matmul[] = {BYOC__A("transpose_a", BYOC__BOOL, "False"),
+                                                              BYOC__A("transpose_b", BYOC__BOOL, "True"),
+                                                              BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_attr_spec byoc__attrs_qnn_matmul[] = {BYOC__A("transpose_a", BYOC__BOOL, "False"),
+                                                        BYOC__A("transpose_b", BYOC__BOOL, "False"),
+                                                        BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_type *byoc__rel_qnn_dense(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__rank_arg(ctx, a[1], "weight", 2) || !byoc__qproduct_args(ctx, a, a[1]->dims[0], "units (weight rows)"))
+        return NULL;
+    return byoc__qproduct_type(ctx, a, at, byoc__rel_dense);
+}
+/* per-column (the result's last axis) kernel zero point and scale */
+static const byoc_type *byoc__rel_qnn_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[1], "weight")) return NULL;
+    const char *op = BYOC__OPNAME;
+    int batch = !strcmp(op, "qnn.batch_matmul");
+    if (batch && (!byoc__rank_arg(ctx, a[0], "data", 3) || !byoc__rank_arg(ctx, a[1], "weight", 3))) return NULL;
+    if (a[1]->rank < 2) return BYOC__FAIL("weight must have rank >= 2, got %d", a[1]->rank);
+    int tb = (int)byoc_attrs_int(at, "transpose_b", batch);
+    int64_t columns = a[1]->dims[a[1]->rank - (tb ? 2 : 1)];
+    if (!byoc__qproduct_args(ctx, a, columns, "result columns")) return NULL;
+    return byoc__qproduct_type(ctx, a, at, batch ? byoc__rel_batch_matmul : byoc__rel_matmul);
+}
+/* workspace: both operands less their zero points, as int16 matrices [.., M, K] and [.., K, N] */
+static size_t byoc__ws_qnn_matmul(const byoc__kctx *k) {
+    const byoc_tensor *a = &k->in[0];
+    int64_t K = k->code == BYOC__K_QDENSE ? k->in[1].dims[1]
+                                           : a->dims[a->rank - (byoc__kint(k, "transpose_a", 0) ? 2 : 1)];
+    return (size_t)(byoc__numel(a) + byoc__numel(&k->in[1])) * 2 + 128 + byoc__qpanel_bytes(K);
+}
+/* the matrices of an 8-bit operand into int16 [count, R, C] (from [count, C, R] when transposed), less the
+   zero point of each row (per_row) or column */
+BYOC__PRIVATE void byoc__q8_matrices(const byoc_tensor *t, const byoc_tensor *z, int64_t R, int64_t C, int trans,
+                                     int per_row, int16_t *dst) {
+    int64_t count = R > 0 && C > 0 ? byoc__numel(t) / (R * C) : 0;
+    for (int64_t m = 0; m < count; ++m)
+        for (int64_t r = 0; r < R; ++r)
+            for (int64_t c = 0; c < C; ++c)
+                dst[(m * R + r) * C + c] = byoc__q8_at(t->dtype, t->data, m * R * C + (trans ? c * R + r : r * C + c),
+                                                       byoc__qzp(z, per_row ? r : c));
+}
+static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
+    const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
+    if (!byoc__is_q8(a->dtype) || !byoc__is_q8(b->dtype)) return byoc__kfail_dtype(k, a->dtype);
+    if (o->dtype != BYOC_INT32) return byoc__kfail_dtype(k, o->dtype);
+    byoc_result r = byoc__q8_zero_points_ok(k, &k->in[2], a->dtype, "input_zero_point");
+    if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, &k->in[3], b->dtype, "kernel_zero_point");
+    if (r != BYOC_OK) return r;
+    int dense = k->code == BYOC__K_QDENSE;
+    int ta = dense ? 0 : (int)byoc__kint(k, "transpose_a", 0),
+        tb = dense ? 1 : (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_QBATCH_MATMUL);
+    int R = o->rank;
+    int64_t K = dense ? b->dims[1] : a->dims[a->rank - (ta ? 2 : 1)];
+    int64_t N = o->dims[R - 1], M = dense ? (K ? byoc__numel(a) / K : 0) : o->dims[R - 2];
+    int16_t *a16 = (int16_t *)(void *)byoc__align64(k->ws);
+    int16_t *b16 = (int16_t *)(void *)byoc__align64(a16 + byoc__numel(a));
+    int16_t *panel = (int16_t *)(void *)byoc__align64(b16 + byoc__numel(b));
+    byoc__q8_matrices(a, &k->in[2], M, K, ta, 1, a16);
+    byoc__q8_matrices(b, &k->in[3], K, N, tb, 0, b16);
+    int32_t *out = (int32_t *)o->data;
+    if (dense) { byoc__qgemm_s16(M, N, K, a16, K, b16, N, out, N, panel); return BYOC_OK; }
+    /* batch axes broadcast numpy-style: per result batch axis, the matrix step in a and b (0 where it broadcasts) */
+    int64_t ast[BYOC_MAX_RANK], bst[BYOC_MAX_RANK], astep = M * K, bstep = K * N;
+    for (int d = R - 3; d >= 0; --d) {
+        int da = d - (R - a->rank), db = d - (R - b->rank);
+        ast[d] = da >= 0 && a->dims[da] != 1 ? astep : 0;
+        bst[d] = db >= 0 && b->dims[db] != 1 ? bstep : 0;
+        if (da >= 0) astep *= a->dims[da];
+        if (db >= 0) bstep *= b->dims[db];
+    }
+    int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
+    for (int64_t i = 0; i < batch; ++i) {
+        byoc__qgemm_s16(M, N, K, a16 + aoff, K, b16 + boff, N, out + i * M * N, N, panel);
+        for (int d = R - 3; d >= 0; --d) {
+            aoff += ast[d];
+            boff += bst[d];
+            if (++idx[d] < o->dims[d]) break;
+            aoff -= ast[d] * o->dims[d];
+            boff -= bst[d] * o->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* FLOP models: a divide or multiply and an add per element (quantize, dequantize, requantize) */
+BYOC__PRIVATE double byoc__flops_qnn_elem(const byoc_node *c) {
+    const byoc_type *t = c->checked_type;
+    double n = 2;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    for (int d = 0; d < t->rank; ++d) n *= t->dims[d] < 0 ? 1.0 : (double)t->dims[d]; /* '?': at least 1 */
+    return n;
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -15619,6 +16259,37 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP0("arange", 3, 3, OPAQUE, byoc__rel_arange, "start, start + step, ... before stop (scalar tensors)", NONE,
               byoc__flops_none, 0, BYOC__KS(byoc__k_arange, NULL, byoc__shape_arange, 0, 0)),
     /* (end of dynamic) */
+    /* ---- ops: quant ---- */
+    BYOC__OP("qnn.quantize", 3, 3, OPAQUE, byoc__attrs_qnn_quantize, byoc__rel_qnn_quantize,
+             "(data, output_scale, output_zero_point): saturate(round_half_even(data / scale) + zero_point) "
+             "per tensor, per axis or in blocks along axis",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_quantize, NULL, 0, BYOC__KF)),
+    BYOC__OP("qnn.dequantize", 3, 3, OPAQUE, byoc__attrs_qnn_dequantize, byoc__rel_qnn_dequantize,
+             "(data, input_scale, input_zero_point): (data - zero_point) * scale per tensor, per axis or in "
+             "blocks along axis",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_dequantize, NULL, 0, BYOC__KF)),
+    BYOC__OP("qnn.requantize", 5, 5, OPAQUE, byoc__attrs_qnn_requantize, byoc__rel_qnn_requantize,
+             "(data, input_scale, input_zero_point, output_scale, output_zero_point): integers rescaled by "
+             "input_scale / output_scale into out_dtype, saturated",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_requantize, NULL, 0, BYOC__KF)),
+    BYOC__OP("qnn.conv2d", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_conv2d, byoc__rel_qnn_conv2d,
+             "(data, kernel, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit NCHW x OIHW "
+             "convolution less the zero points, int32 result",
+             NONE, byoc__flops_conv2d, 0, BYOC__K(byoc__k_qnn_conv2d, byoc__ws_qnn_conv2d, 0, BYOC__KF)),
+    BYOC__OP("qnn.dense", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_dense, byoc__rel_qnn_dense,
+             "(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit x * W^T "
+             "less the zero points, int32 result",
+             NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QDENSE, BYOC__KF)),
+    BYOC__OP("qnn.batch_matmul", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_batch_matmul, byoc__rel_qnn_matmul,
+             "(x, y, x_zero_point, y_zero_point, x_scale, y_scale): 8-bit batched product (y transposed by "
+             "default) less the zero points, int32 result",
+             NONE, byoc__flops_gemm, 0,
+             BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QBATCH_MATMUL, BYOC__KF)),
+    BYOC__OP("qnn.matmul", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_matmul, byoc__rel_qnn_matmul,
+             "(a, b, a_zero_point, b_zero_point, a_scale, b_scale): 8-bit product over the last two axes, batch "
+             "axes broadcast, less the zero points, int32 result",
+             NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QMATMUL, BYOC__KF)),
+    /* (end of quant) */
 };
 #undef BYOC__KF
 #undef BYOC__K

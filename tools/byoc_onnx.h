@@ -76,6 +76,7 @@
        [SECTION] impl: op converters: losses
        [SECTION] impl: op converters: run-time operands
        [SECTION] impl: op converters: data-dependent and run-time shapes
+       [SECTION] impl: op converters: quantized
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -4882,6 +4883,249 @@ BYOC__PRIVATE byoc_result byoc_onnx__nms(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: op converters: quantized
+/* (converters: quant) */
+/* ONNX's quantization ops on byoc.h's qnn dialect. Scales and zero points stay graph values (arguments of
+   the qnn ops, as in TVM), so they may come from inputs as well as initializers. */
+
+/* an optional zero point: the input, or a scalar 0 of dtype dt */
+BYOC__PRIVATE byoc_node *byoc_onnx__zero_point(byoc_onnx__ctx *c, int i, byoc_dtype dt) {
+    if (i < c->nin && c->in[i]) return c->in[i];
+    return byoc_onnx__scalar(c->st, dt, 0);
+}
+/* a quantized dtype ONNX names (an output_dtype attribute, a zero point's type): byoc.h's, or an error naming
+   it (float8 and 4-bit types have no byoc.h dtype) */
+BYOC__PRIVATE byoc_dtype byoc_onnx__quant_dtype(byoc_onnx__ctx *c, int onnx_type) {
+    byoc_dtype dt = byoc_onnx__dtype(onnx_type);
+    if (dt != BYOC_INT8 && dt != BYOC_UINT8 && dt != BYOC_INT16 && dt != BYOC_UINT16 && dt != BYOC_INT32) {
+        byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "quantizing to %s is not supported (int8, uint8, int16, uint16)",
+                        byoc_onnx__dtype_name(onnx_type));
+        return BYOC_DTYPE_INVALID;
+    }
+    return dt;
+}
+/* the byoc.h dtype's ONNX number, for messages */
+BYOC__PRIVATE int byoc_onnx__type_number(byoc_dtype dt) {
+    for (int t = 1; t <= 16; ++t)
+        if (byoc_onnx__dtype(t) == dt) return t;
+    return 0;
+}
+/* axis and block_size of QuantizeLinear / DequantizeLinear onto a qnn op's attributes (opset 10: per tensor
+   only; 13: axis, default 1; 21: block_size) */
+BYOC__PRIVATE int byoc_onnx__quant_attrs(byoc_onnx__ctx *c, const byoc_type *x, const byoc_type *scale, byoc_attrs *a) {
+    int64_t block = c->opset >= 21 ? byoc_onnx__attr_int(c, "block_size", 0) : 0;
+    int per_tensor = scale->rank <= 1 && byoc_type_num_elements(scale) == 1 && !block;
+    int64_t axis = c->opset >= 13 ? byoc_onnx__attr_int(c, "axis", 1) : 1;
+    if (c->opset < 13 && !per_tensor) {
+        byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "opset %d quantizes per tensor: the scale must have one element",
+                        c->opset);
+        return 0;
+    }
+    if (!per_tensor && byoc_onnx__norm_axis(c, axis, x->rank, "axis") < 0) return 0;
+    byoc_attrs_set_int(c->st->m, a, "axis", per_tensor ? -1 : axis);
+    if (block) byoc_attrs_set_int(c->st->m, a, "block_size", block);
+    return 1;
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__quantize_linear(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *scale = byoc_onnx__input(c, 1, "y_scale");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"),
+                    *ts = tx ? byoc_onnx__tensor_of(st, scale, "y_scale") : NULL;
+    if (!ts) return BYOC_ONNX__OK(c);
+    byoc_node *given_zp = c->nin > 2 ? c->in[2] : NULL;
+    int onnx_type = given_zp ? byoc_onnx__type_number(byoc_onnx__type(given_zp)->dtype)
+                             : (int)byoc_onnx__attr_int(c, "output_dtype", 2); /* opset 21; uint8 before */
+    if (!onnx_type) onnx_type = 2;
+    byoc_dtype dt = byoc_onnx__quant_dtype(c, onnx_type);
+    if (dt == BYOC_DTYPE_INVALID) return BYOC_ONNX__OK(c);
+    if (dt == BYOC_INT32)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "QuantizeLinear to int32 is not an ONNX type");
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!byoc_onnx__quant_attrs(c, tx, ts, &a)) return BYOC_ONNX__OK(c);
+    byoc_attrs_set_string(st->m, &a, "out_dtype", byoc_dtype_name(dt));
+    byoc_node *args[3] = {x, scale, byoc_onnx__zero_point(c, 2, dt)};
+    c->out[0] = byoc_onnx__call(st, "qnn.quantize", args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__dequantize_linear(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *scale = byoc_onnx__input(c, 1, "x_scale");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"),
+                    *ts = tx ? byoc_onnx__tensor_of(st, scale, "x_scale") : NULL;
+    if (!ts) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!byoc_onnx__quant_attrs(c, tx, ts, &a)) return BYOC_ONNX__OK(c);
+    byoc_attrs_set_string(st->m, &a, "out_dtype", byoc_dtype_name(ts->dtype)); /* y takes the scale's type */
+    byoc_node *args[3] = {x, scale, byoc_onnx__zero_point(c, 2, tx->dtype)};
+    c->out[0] = byoc_onnx__call(st, "qnn.dequantize", args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* DynamicQuantizeLinear: uint8 with the range of x widened to hold 0, as the spec's formula (and ONNX
+   Runtime): scale = (max - min) / 255, zero point = saturate(round(0 - min / scale)), then QuantizeLinear */
+BYOC__PRIVATE byoc_result byoc_onnx__dynamic_quantize_linear(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x");
+    if (!tx) return BYOC_ONNX__OK(c);
+    if (tx->dtype != BYOC_FLOAT32) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "x must be float32");
+    byoc_node *zero = byoc_onnx__scalar(st, BYOC_FLOAT32, 0);
+    byoc_node *lo = byoc_onnx__call2(st, "minimum", byoc_onnx__call1(st, "min", x, NULL), zero, NULL);
+    byoc_node *hi = byoc_onnx__call2(st, "maximum", byoc_onnx__call1(st, "max", x, NULL), zero, NULL);
+    byoc_node *scale = byoc_onnx__call2(st, "divide", byoc_onnx__call2(st, "subtract", hi, lo, NULL),
+                                        byoc_onnx__scalar(st, BYOC_FLOAT32, 255), NULL);
+    byoc_attrs clip;
+    memset(&clip, 0, sizeof clip);
+    byoc_attrs_set_float(st->m, &clip, "a_min", 0);
+    byoc_attrs_set_float(st->m, &clip, "a_max", 255);
+    byoc_node *zp = byoc_onnx__call2(st, "subtract", zero, byoc_onnx__call2(st, "divide", lo, scale, NULL), NULL);
+    zp = byoc_onnx__cast(st, byoc_onnx__call1(st, "round", byoc_onnx__call1(st, "clip", zp, &clip), NULL), BYOC_UINT8);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(st->m, &a, "out_dtype", "uint8");
+    byoc_node *args[3] = {x, scale, zp};
+    c->out[0] = byoc_onnx__call(st, "qnn.quantize", args, 3, &a);
+    if (c->nout > 1) c->out[1] = scale;
+    if (c->nout > 2) c->out[2] = zp;
+    return BYOC_ONNX__OK(c);
+}
+
+/* the int32 convolution of ConvInteger and QLinearConv: qnn.conv2d on (x, w) with their zero points and
+   scales; rank-3 (1-D) convolutions run as 2-D ones of unit height */
+BYOC__PRIVATE byoc_node *byoc_onnx__qconv(byoc_onnx__ctx *c, byoc_node *x, byoc_node *w, byoc_node *xz, byoc_node *wz,
+                                          byoc_node *xs, byoc_node *ws, byoc_onnx__window *win) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"), *tw = tx ? byoc_onnx__tensor_of(st, w, "w") : NULL;
+    if (!tw) return NULL;
+    if (tw->rank != tx->rank) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "w has rank %d, x has rank %d", tw->rank, tx->rank);
+        return NULL;
+    }
+    if (!byoc_onnx__window_attrs(c, tx, tw->dims + 2, win)) return NULL;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_onnx__set_window(st, &a, win, "kernel_size");
+    byoc_attrs_set_int(st->m, &a, "groups", byoc_onnx__attr_int(c, "group", 1));
+    byoc_attrs_set_int(st->m, &a, "channels", tw->dims[0]);
+    byoc_node *args[6] = {byoc_onnx__to_2d(st, x), byoc_onnx__to_2d(st, w), xz, wz, xs, ws};
+    return byoc_onnx__call(st, "qnn.conv2d", args, 6, &a);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__conv_integer(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *w = byoc_onnx__input(c, 1, "w");
+    const byoc_type *tx = byoc_onnx__type(x), *tw = byoc_onnx__type(w);
+    if (!tx || !tw) return BYOC_ONNX__OK(c);
+    byoc_node *one = byoc_onnx__scalar(st, BYOC_FLOAT32, 1); /* no scales: the result is the raw int32 sum */
+    byoc_onnx__window win;
+    byoc_node *y = byoc_onnx__qconv(c, x, w, byoc_onnx__zero_point(c, 2, tx->dtype),
+                                    byoc_onnx__zero_point(c, 3, tw->dtype), one, one, &win);
+    if (y) c->out[0] = byoc_onnx__from_2d(st, y, &win);
+    return BYOC_ONNX__OK(c);
+}
+
+/* y = requantize(acc, a_scale * b_scale, 0, y_scale, y_zero_point): ONNX Runtime's arithmetic (the multiplier
+   a_scale * b_scale / y_scale and the product in float32, ties to even) */
+BYOC__PRIVATE byoc_node *byoc_onnx__requantize(byoc_onnx__ctx *c, byoc_node *acc, byoc_node *a_scale,
+                                               byoc_node *b_scale, byoc_node *y_scale, byoc_node *y_zp, int axis) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *tz = byoc_onnx__type(y_zp);
+    if (!acc || !tz) return NULL;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "rounding", "TONEAREST_EVEN");
+    byoc_attrs_set_string(st->m, &a, "compute_dtype", "float32");
+    byoc_attrs_set_string(st->m, &a, "out_dtype", byoc_dtype_name(tz->dtype));
+    byoc_node *args[5] = {acc, byoc_onnx__call2(st, "multiply", a_scale, b_scale, NULL),
+                          byoc_onnx__scalar(st, BYOC_INT32, 0), y_scale, y_zp};
+    return byoc_onnx__call(st, "qnn.requantize", args, 5, &a);
+}
+
+/* QLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point[, B]) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_conv(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    static const char *const names[8] = {"x", "x_scale", "x_zero_point", "w", "w_scale", "w_zero_point", "y_scale",
+                                         "y_zero_point"};
+    byoc_node *in[8];
+    for (int i = 0; i < 8; ++i)
+        if (!(in[i] = byoc_onnx__input(c, i, names[i]))) return BYOC_ONNX__OK(c);
+    byoc_onnx__window win;
+    byoc_node *acc = byoc_onnx__qconv(c, in[0], in[3], in[2], in[5], in[1], in[4], &win);
+    if (acc && c->nin > 8 && c->in[8]) acc = byoc_onnx__call2(st, "nn.bias_add", acc, c->in[8], NULL);
+    byoc_node *y = byoc_onnx__requantize(c, acc, in[1], in[4], in[6], in[7], 1);
+    if (y) c->out[0] = byoc_onnx__from_2d(st, y, &win);
+    return BYOC_ONNX__OK(c);
+}
+
+/* MatMulInteger and QLinearMatMul: qnn.matmul (numpy's broadcasting); a 1-D operand is a row (A) or a
+   column (B) whose unit axis leaves the result, as in numpy's matmul */
+BYOC__PRIVATE byoc_node *byoc_onnx__qmatmul(byoc_onnx__ctx *c, byoc_node *a, byoc_node *b, byoc_node *az, byoc_node *bz,
+                                            byoc_node *as, byoc_node *bs) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "A"), *tb = ta ? byoc_onnx__tensor_of(st, b, "B") : NULL;
+    if (!tb) return NULL;
+    if (ta->rank < 1 || tb->rank < 1) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "A and B must have rank >= 1 (A has rank %d, B rank %d)", ta->rank,
+                        tb->rank);
+        return NULL;
+    }
+    const byoc_type *tz = byoc_onnx__type(az);
+    if (tz && (tz->rank > 1 || byoc_type_num_elements(tz) != 1)) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "a per-row zero point of A is not supported (one element only)");
+        return NULL;
+    }
+    int a_row = ta->rank == 1, b_column = tb->rank == 1;
+    int64_t row[2] = {1, ta->dims[0]}, column[2] = {tb->dims[0], 1};
+    byoc_node *args[6] = {a_row ? byoc_onnx__reshape(st, a, 2, row) : a,
+                          b_column ? byoc_onnx__reshape(st, b, 2, column) : b, az, bz, as, bs};
+    byoc_node *y = byoc_onnx__call(st, "qnn.matmul", args, 6, NULL);
+    const byoc_type *ty = byoc_onnx__type(y);
+    if (!ty || (!a_row && !b_column)) return y;
+    int64_t dims[BYOC_MAX_RANK];
+    int rank = 0;
+    for (int d = 0; d < ty->rank; ++d)
+        if (!(a_row && d == ty->rank - 2) && !(b_column && d == ty->rank - 1)) dims[rank++] = ty->dims[d];
+    return byoc_onnx__reshape(st, y, rank, dims);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__matmul_integer(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
+    const byoc_type *ta = byoc_onnx__type(a), *tb = byoc_onnx__type(b);
+    if (!ta || !tb) return BYOC_ONNX__OK(c);
+    byoc_node *one = byoc_onnx__scalar(st, BYOC_FLOAT32, 1);
+    c->out[0] = byoc_onnx__qmatmul(c, a, b, byoc_onnx__zero_point(c, 2, ta->dtype),
+                                   byoc_onnx__zero_point(c, 3, tb->dtype), one, one);
+    return BYOC_ONNX__OK(c);
+}
+
+/* QLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_matmul(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    static const char *const names[8] = {"a", "a_scale", "a_zero_point", "b", "b_scale", "b_zero_point", "y_scale",
+                                         "y_zero_point"};
+    byoc_node *in[8];
+    for (int i = 0; i < 8; ++i)
+        if (!(in[i] = byoc_onnx__input(c, i, names[i]))) return BYOC_ONNX__OK(c);
+    const byoc_type *as = byoc_onnx__type(in[1]);
+    if (as && (as->rank > 1 || byoc_type_num_elements(as) != 1))
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "a per-row a_scale is not supported (one element only)");
+    byoc_node *acc = byoc_onnx__qmatmul(c, in[0], in[3], in[2], in[5], in[1], in[4]);
+    c->out[0] = byoc_onnx__requantize(c, acc, in[1], in[4], in[6], in[7], -1);
+    return BYOC_ONNX__OK(c);
+}
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -5053,6 +5297,15 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Unique", byoc_onnx__unique, "unique"},
     {"Unsqueeze", byoc_onnx__unsqueeze_any, "dyn.expand_dims"},
     /* (end of dynamic) */
+    /* ---- quant ---- */
+    {"ConvInteger", byoc_onnx__conv_integer, "qnn.conv2d"},
+    {"DequantizeLinear", byoc_onnx__dequantize_linear, "qnn.dequantize"},
+    {"DynamicQuantizeLinear", byoc_onnx__dynamic_quantize_linear, "qnn.quantize"},
+    {"MatMulInteger", byoc_onnx__matmul_integer, "qnn.matmul"},
+    {"QLinearConv", byoc_onnx__qlinear_conv, "qnn.requantize"},
+    {"QLinearMatMul", byoc_onnx__qlinear_matmul, "qnn.requantize"},
+    {"QuantizeLinear", byoc_onnx__quantize_linear, "qnn.quantize"},
+    /* (end of quant) */
 };
 
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
