@@ -1,9 +1,11 @@
 /* Unit tests of dynamic shapes: '?' dims (BYOC_DIM_ANY) in the text format and in type inference,
    evaluation with run-time shapes, the data-dependent ops (argwhere, unique, non-max suppression) and
-   the dyn.* ops whose shape operand is a tensor, placement, and byoc_sim.h's runtime allocating '?'
-   results at run time. Public API only. */
+   the dyn.* ops whose shape operand is a tensor, placement, byoc_sim.h's runtime allocating '?'
+   results at run time (executables too), and ONNX models with a symbolic input dim imported as '?'
+   (tests/data/dynamic, written by tests/data/make_dynamic_models.py). Public API only. */
 #include "byoc_sim.h"
 #include "test.h"
+#include "tools/byoc_onnx.h"
 
 #include <stdlib.h>
 
@@ -12,12 +14,18 @@ static byoc_module *parse_text(const char *text, byoc_diag *d) {
     return byoc_module_parse(text, strlen(text), "dynamic.relay", NULL, d);
 }
 
-/* print (with types), re-parse, compare */
+/* print (with types), re-parse (with the constants' weights), compare */
 static int round_trips(byoc_module *m, char *why, size_t cap) {
-    size_t len;
+    size_t len, wlen = 0;
     char *text = byoc_module_print(m, BYOC_PRINT_TYPES, &len);
+    void *weights = byoc_module_weights_serialize(m, &wlen);
+    byoc_parse_options po;
+    memset(&po, 0, sizeof po);
+    po.weights = weights;
+    po.weights_size = wlen;
     byoc_diag d;
-    byoc_module *again = byoc_module_parse(text, len, "printed.relay", NULL, &d);
+    byoc_module *again = byoc_module_parse(text, len, "printed.relay", &po, &d);
+    byoc_free(m, weights);
     int ok = again && byoc_module_structural_equal(m, again);
     if (!again) snprintf(why, cap, "re-parse failed: %s", d.message);
     else if (!ok) snprintf(why, cap, "re-parsed module differs:\n%s", text);
@@ -691,6 +699,120 @@ static void test_dynamic_chain(void) {
     byoc_module_destroy(m);
 }
 
+/* ---- ONNX: ops that need only the rank take '?' extents (tests/data/dynamic/shape_ops.onnx) ---- */
+/* output k of a run: its shape is dims, and its values want (float32) or wants (int64) */
+static int output_matches(const byoc_node *out, int k, int rank, const int64_t *dims, const float *want,
+                          const int64_t *wants, char *why, size_t cap) {
+    const byoc_node *o = out->args[k];
+    const byoc_type *t = o->checked_type;
+    if (t->rank != rank || memcmp(t->dims, dims, sizeof(int64_t) * (size_t)rank)) {
+        char have[128];
+        byoc_type_to_string(t, have, sizeof have);
+        snprintf(why, cap, "output %d is %s", k, have);
+        return 0;
+    }
+    for (int64_t i = 0; i < byoc_type_num_elements(t); ++i) {
+        double got = wants ? (double)int_at(o, i) : (double)byoc_constant_f32(o, i);
+        double w = wants ? (double)wants[i] : want[i];
+        if (got != w) {
+            snprintf(why, cap, "output %d element %lld is %g, expected %g", k, (long long)i, got, w);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void test_onnx_rank_only_ops_take_any_dims(void) {
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.dynamic_dims = 1;
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECKF(byoc_onnx_load("tests/data/dynamic/shape_ops.onnx", &o, &model, &d) == BYOC_OK, "%s", d.message);
+    if (d.code) return;
+    byoc_module *m = model.module;
+    char buf[1024], why[1200];
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    byoc_type_to_string(main_fn->params[0]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(?, 3), float32]"), "got %s", buf);
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECK_CONTAINS(types, "(Tensor[(2,), int64], Tensor[(1,), int64], Tensor[(3, ?), float32], "
+                          "Tensor[(1, ?), float32], Tensor[(?, ?, 1), float32], Tensor[(?, 3), float32], "
+                          "Tensor[(1, 3), float32]");
+    char *text = byoc_module_print(m, 0, NULL);
+    CHECK_CONTAINS(text, "shape_of(%x, dtype=\"int64\")");
+    CHECK_CONTAINS(text, "dyn.tile(%x");
+    byoc_free(m, text);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    /* n = 2: every value worked out by hand from x = [[1, 2, 3], [4, 5, 6]] */
+    float xs[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    int64_t dims[2] = {2, 3};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 2, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (!out) { byoc_onnx_model_free(&model); return; }
+    static const int64_t shape[2] = {2, 3}, rows[1] = {2};
+    static const float transposed[6] = {1, 4, 2, 5, 3, 6}, cat[12] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6},
+                       last[3] = {4, 5, 6}, cs[6] = {1, 2, 3, 5, 7, 9}, rs[3] = {5, 7, 9},
+                       tiled[12] = {1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6};
+    static const int64_t d2[1] = {2}, d1[1] = {1}, d32[2] = {3, 2}, d16[2] = {1, 6}, d231[3] = {2, 3, 1},
+                         d43[2] = {4, 3}, d13[2] = {1, 3}, d23[2] = {2, 3}, d3[1] = {3}, d26[2] = {2, 6},
+                         d223[3] = {2, 2, 3};
+    CHECKF(output_matches(out, 0, 1, d2, NULL, shape, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 1, 1, d1, NULL, rows, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 2, 2, d32, transposed, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 3, 2, d16, transposed, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 4, 3, d231, xs, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 5, 2, d43, cat, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 6, 2, d13, last, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 7, 2, d23, cs, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 8, 1, d3, rs, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 9, 2, d26, tiled, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 10, 3, d223, cat, NULL, why, sizeof why), "%s", why);
+    /* n = 4, the same program: the last row, the column sums and the extents follow */
+    dims[0] = 4;
+    x = tensor(m, BYOC_FLOAT32, 2, dims, xs);
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    static const int64_t shape4[2] = {4, 3};
+    static const float last4[3] = {10, 11, 12}, rs4[3] = {22, 26, 30};
+    CHECKF(output_matches(out, 0, 1, d2, NULL, shape4, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 6, 2, d13, last4, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 8, 1, d3, rs4, NULL, why, sizeof why), "%s", why);
+    byoc_type_to_string(out->args[5]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(8, 3), float32]"), "got %s", buf);
+    byoc_type_to_string(out->args[9]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(4, 6), float32]"), "got %s", buf);
+    /* the host runtime and an executable run it as the evaluator does, allocating the '?' values per run */
+    byoc_sim_program *p = byoc_sim_lower(m, NULL, &d);
+    CHECKF(p != NULL, "%s", d.message);
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECKF(p && byoc_sim_executable_save(p, NULL, &bytes, &size, &d) == BYOC_OK, "%s", d.message);
+    byoc_sim_executable *e = bytes ? byoc_sim_executable_load(bytes, size, "shape_ops.byoc", NULL, &d) : NULL;
+    CHECKF(e != NULL, "%s", d.message);
+    byoc_tensor in = {BYOC_FLOAT32, 2, {4, 3}, xs}, outs[11];
+    CHECKF(e && byoc_sim_run(byoc_sim_executable_program(e), &in, 1, outs, 11, &d) == BYOC_OK, "%s", d.message);
+    CHECK(!e || (outs[8].dims[0] == 3 && ((const float *)outs[8].data)[2] == 30.0f && outs[5].dims[0] == 8));
+    byoc_sim_executable_destroy(e);
+    free(bytes);
+    byoc_sim_program_destroy(p);
+    byoc_onnx_model_free(&model);
+    /* without dynamic_dims the symbolic dim needs a value */
+    memset(&o, 0, sizeof o);
+    CHECK(byoc_onnx_load("tests/data/dynamic/shape_ops.onnx", &o, &model, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "input 'x' dim 0 is symbolic (n)");
+}
+
+/* the ops that need an extent the import cannot know refuse by name */
+static void test_onnx_any_dims_clear_errors(void) {
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.dynamic_dims = 1;
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECK(byoc_onnx_load("tests/data/dynamic/squeeze_unknown.onnx", &o, &model, &d) == BYOC_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(d.message, "(Squeeze): Squeeze without axes of an input with '?' extents");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_any_dims_print_and_parse),  TEST_ENTRY(test_any_dims_propagate),
@@ -701,7 +823,8 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dyn_squeeze_and_expand_dims), TEST_ENTRY(test_dyn_reductions),
         TEST_ENTRY(test_dyn_full_and_arange),         TEST_ENTRY(test_dynamic_chain),
         TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host), TEST_ENTRY(test_sim_runtime_allocates_dynamic_results),
-        TEST_ENTRY(test_fold_constant_settles_any_dims),
+        TEST_ENTRY(test_fold_constant_settles_any_dims), TEST_ENTRY(test_onnx_rank_only_ops_take_any_dims),
+        TEST_ENTRY(test_onnx_any_dims_clear_errors),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

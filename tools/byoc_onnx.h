@@ -1673,8 +1673,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze(byoc_onnx__ctx *c, const char *op
 BYOC__PRIVATE byoc_result byoc_onnx__squeeze_dynamic(byoc_onnx__ctx *c, byoc_node *x, const byoc_type *t,
                                                      const int *drop, int naxes) {
     if (naxes < 0)
-        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
-                               "Squeeze without axes of an input with '?' extents (which axes are 1 is known at run time)");
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Squeeze without axes of an input with '?' extents "
+                                                            "(which axes are 1 is known at run time)");
     int64_t axes[BYOC_MAX_RANK];
     int n = 0, any_unknown = 0;
     for (int d = 0; d < t->rank; ++d)
