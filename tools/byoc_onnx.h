@@ -1113,6 +1113,19 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__ranked_of(byoc_onnx__state *st, byoc_n
     return t;
 }
 
+/* a tensor type whose dims are known but for the first, the batch, which may be '?': the windowed ops (conv,
+   pools) need the channels and the spatial extents, and their 1-D views infer the batch (reshape's -1) */
+BYOC__PRIVATE const byoc_type *byoc_onnx__batched_of(byoc_onnx__state *st, byoc_node *n, const char *what) {
+    const byoc_type *t = byoc_onnx__ranked_of(st, n, what);
+    for (int d = 1; t && d < t->rank; ++d)
+        if (t->dims[d] == BYOC_DIM_ANY) {
+            byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has a '?' extent on axis %d (only the batch may be '?')",
+                            what, d);
+            return NULL;
+        }
+    return t;
+}
+
 BYOC__PRIVATE byoc_node *byoc_onnx__reshape(byoc_onnx__state *st, byoc_node *x, int rank, const int64_t *dims) {
     const byoc_type *t = byoc_onnx__type(x);
     if (!x || !t) return NULL;
@@ -2046,10 +2059,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__where(byoc_onnx__ctx *c, const char *op) {
 /* Softmax and LogSoftmax: before opset 13 the input is seen as 2-D [prod(dims < axis), prod(rest)] */
 BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "the input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "the input");
     if (!t) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", c->opset < 13 ? 1 : -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    if (c->opset < 13 && axis != t->rank - 1 && !byoc_type_is_static(t)) /* the 2-D view needs every extent */
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "the input has '?' extents, which the opset %d form "
+                                                            "(a 2-D view at axis %d) needs", c->opset, axis);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     if (c->opset >= 13 || axis == t->rank - 1) {
@@ -2067,13 +2083,30 @@ BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) 
 
 /* numpy matmul: 2-D weights become nn.dense (weights transposed once, folded when constant); batched
    operands become nn.batch_matmul on 3-D views with the batch broadcast */
+/* MatMul with '?' extents: the views the static path takes need every extent, so the IR's N-d ops take the
+   operands as they are (their relations broadcast the batch axes and carry the '?'): nn.dense when B is a
+   static matrix (the weights of a projection), else nn.matmul */
+BYOC__PRIVATE byoc_result byoc_onnx__matmul_dynamic(byoc_onnx__ctx *c, byoc_node *a, byoc_node *b,
+                                                    const byoc_type *ta, const byoc_type *tb) {
+    byoc_onnx__state *st = c->st;
+    if (ta->rank < 2 || tb->rank < 2)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MatMul of a 1-D operand with '?' extents (ranks %d and %d)",
+                               ta->rank, tb->rank);
+    if (tb->rank == 2 && byoc_type_is_static(tb)) {
+        int perm[2] = {1, 0};
+        c->out[0] = byoc_onnx__call2(st, "nn.dense", a, byoc_onnx__transpose(st, b, 2, perm), NULL);
+    } else c->out[0] = byoc_onnx__call2(st, "nn.matmul", a, b, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
 BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "MatMul's A"),
-                    *tb = ta ? byoc_onnx__tensor_of(st, b, "MatMul's B") : NULL;
+    const byoc_type *ta = byoc_onnx__ranked_of(st, a, "MatMul's A"),
+                    *tb = ta ? byoc_onnx__ranked_of(st, b, "MatMul's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
+    if (!byoc_type_is_static(ta) || !byoc_type_is_static(tb)) return byoc_onnx__matmul_dynamic(c, a, b, ta, tb);
     if (ta->rank == 0 || tb->rank == 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "MatMul of a scalar");
     /* 1-D operands: A gets a leading 1, B a trailing 1, both dropped from the result */
     int64_t da[BYOC_MAX_RANK + 1], db[BYOC_MAX_RANK + 1];
@@ -2146,7 +2179,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__gemm(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "Gemm's A"),
+    /* A's rows may be '?' (nn.dense carries them); B is the dense weight, whose extents its relation needs */
+    const byoc_type *ta = byoc_onnx__ranked_of(st, a, "Gemm's A"),
                     *tb = ta ? byoc_onnx__tensor_of(st, b, "Gemm's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
     if (ta->rank != 2 || tb->rank != 2)
@@ -2280,9 +2314,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *w = byoc_onnx__input(c, 1, "W");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "Conv's X"),
+    const byoc_type *tx = byoc_onnx__batched_of(st, x, "Conv's X"),
                     *tw = tx ? byoc_onnx__tensor_of(st, w, "Conv's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tx->rank == 5 && !byoc_onnx__tensor_of(st, x, "Conv's X")) return BYOC_ONNX__OK(c); /* 3-D: static */
     if (tx->rank == 5) return byoc_onnx__conv_nd(c, 0);
     if (tw->rank != tx->rank)
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
@@ -2432,8 +2467,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool3d(byoc_onnx__ctx *c, const char *op, b
 BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "the pool's input");
-    if (!tx) return BYOC_ONNX__OK(c);
+    const byoc_type *tx = byoc_onnx__batched_of(st, x, "the pool's input");
+    if (!tx || (tx->rank == 5 && !byoc_onnx__tensor_of(st, x, "the pool's input"))) return BYOC_ONNX__OK(c);
     int want_indices = c->nout > 1 && c->node->outputs[1].n,
         column_major = (int)byoc_onnx__attr_int(c, "storage_order", 0);
     if (want_indices && tx->rank == 5)
@@ -2478,7 +2513,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__global_pool(byoc_onnx__ctx *c, const char *op) {
-    const byoc_type *tx = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "X"), "the pool's input");
+    const byoc_type *tx = byoc_onnx__batched_of(c->st, byoc_onnx__input(c, 0, "X"), "the pool's input");
     if (!tx) return BYOC_ONNX__OK(c);
     if (tx->rank != 4 && tx->rank != 3)
         return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
