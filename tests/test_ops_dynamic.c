@@ -7,6 +7,7 @@
 #include "test.h"
 #include "tools/byoc_onnx.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* ---- helpers ---- */
@@ -813,6 +814,91 @@ static void test_onnx_any_dims_clear_errors(void) {
     CHECK_CONTAINS(d.message, "(Squeeze): Squeeze without axes of an input with '?' extents");
 }
 
+/* imports tests/data/dynamic/NAME.onnx with '?' for its symbolic dims; NULL with the error in d */
+static byoc_module *import_dynamic(const char *name, byoc_onnx_model *model, byoc_diag *d) {
+    char path[128];
+    snprintf(path, sizeof path, "tests/data/dynamic/%s.onnx", name);
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.dynamic_dims = 1;
+    if (byoc_onnx_load(path, &o, model, d) != BYOC_OK) return NULL;
+    if (byoc_infer_type(model->module, d) == BYOC_OK) return model->module;
+    byoc_onnx_model_free(model);
+    return NULL;
+}
+
+/* MatMul, Softmax and Gemm with '?' batch and sequence (tests/data/dynamic/projection.onnx) */
+static void test_onnx_matmul_softmax_gemm_take_any_dims(void) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_module *m = import_dynamic("projection", &model, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    if (!m) return;
+    char buf[512], why[1200];
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECKF(!strcmp(types, "(Tensor[(?, ?, 3), float32], Tensor[(?, ?, ?), float32], Tensor[(?, ?, 3), float32], "
+                          "Tensor[(?, 1), float32])"),
+           "got %s", types);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    /* b = 1, s = 2, x = [[1, 2], [3, 4]]: y = [x0, x1, x0 + x1], scores = x x^T, sums = x0 + x1 + 0.5 */
+    float xs[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    int64_t dims[3] = {1, 2, 2};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 3, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        static const int64_t d123[3] = {1, 2, 3}, d122[3] = {1, 2, 2}, d21[2] = {2, 1};
+        static const float y[6] = {1, 2, 3, 3, 4, 7}, scores[4] = {5, 11, 11, 25}, sums[2] = {3.5f, 7.5f};
+        CHECKF(output_matches(out, 0, 3, d123, y, NULL, why, sizeof why), "%s", why);
+        CHECKF(output_matches(out, 1, 3, d122, scores, NULL, why, sizeof why), "%s", why);
+        CHECKF(output_matches(out, 3, 2, d21, sums, NULL, why, sizeof why), "%s", why);
+        /* softmax of [1, 2, 3]: e^(i - 3) / (e^-2 + e^-1 + 1) */
+        double z = exp(-2.0) + exp(-1.0) + 1.0;
+        CHECKF(fabs(byoc_constant_f32(out->args[2], 2) - 1.0 / z) < 1e-6, "p[0][2] = %g",
+               byoc_constant_f32(out->args[2], 2));
+    }
+    /* b = 2, s = 3: the extents follow the input */
+    int64_t other[3] = {2, 3, 2};
+    x = tensor(m, BYOC_FLOAT32, 3, other, xs);
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        static const char *const want[4] = {"Tensor[(2, 3, 3), float32]", "Tensor[(2, 3, 3), float32]",
+                                            "Tensor[(2, 3, 3), float32]", "Tensor[(6, 1), float32]"};
+        for (int k = 0; k < 4; ++k) {
+            byoc_type_to_string(out->args[k]->checked_type, buf, sizeof buf);
+            CHECKF(!strcmp(buf, want[k]), "output %d: got %s", k, buf);
+        }
+        CHECK(byoc_constant_f32(out->args[3], 5) == 23.5f); /* 11 + 12 + 0.5 */
+    }
+    byoc_onnx_model_free(&model);
+}
+
+/* Conv and MaxPool with a '?' batch (tests/data/dynamic/conv_batch.onnx); a '?' channel is refused */
+static void test_onnx_conv_pool_take_any_batch(void) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_module *m = import_dynamic("conv_batch", &model, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    if (!m) return;
+    char buf[256], why[1200];
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECKF(!strcmp(types, "(Tensor[(?, 1, 2, 2), float32], Tensor[(?, 1, 1, 1), float32])"), "got %s", types);
+    /* two images 1..9 and 10..18: the 2x2 window sums, then their maximum */
+    float xs[18];
+    for (int i = 0; i < 18; ++i) xs[i] = (float)(i + 1);
+    int64_t dims[4] = {2, 1, 3, 3};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 4, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        static const int64_t d2122[4] = {2, 1, 2, 2}, d2111[4] = {2, 1, 1, 1};
+        static const float sums[8] = {12, 16, 24, 28, 48, 52, 60, 64}, peaks[2] = {28, 64};
+        CHECKF(output_matches(out, 0, 4, d2122, sums, NULL, why, sizeof why), "%s", why);
+        CHECKF(output_matches(out, 1, 4, d2111, peaks, NULL, why, sizeof why), "%s", why);
+    }
+    byoc_onnx_model_free(&model);
+    CHECK(import_dynamic("conv_channels", &model, &d) == NULL);
+    CHECK_CONTAINS(d.message, "(Conv): Conv's X has a '?' extent on axis 1 (only the batch may be '?')");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_any_dims_print_and_parse),  TEST_ENTRY(test_any_dims_propagate),
@@ -824,7 +910,8 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dyn_full_and_arange),         TEST_ENTRY(test_dynamic_chain),
         TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host), TEST_ENTRY(test_sim_runtime_allocates_dynamic_results),
         TEST_ENTRY(test_fold_constant_settles_any_dims), TEST_ENTRY(test_onnx_rank_only_ops_take_any_dims),
-        TEST_ENTRY(test_onnx_any_dims_clear_errors),
+        TEST_ENTRY(test_onnx_any_dims_clear_errors), TEST_ENTRY(test_onnx_matmul_softmax_gemm_take_any_dims),
+        TEST_ENTRY(test_onnx_conv_pool_take_any_batch),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -2460,7 +2460,8 @@ static int run_job_bind_given(run_job *j, int *given) {
         if (found < 0 || given[found] >= 0) return report_unplaced_input(j, k, found);
         const byoc_sim_io *io = byoc_sim_input(j->p, found);
         int fits = io->dtype == a->dtype && io->rank == a->rank;
-        for (int d = 0; fits && d < io->rank; ++d) fits = io->dims[d] == BYOC_DIM_ANY || io->dims[d] == a->dims[d]; /* '?' takes any */
+        for (int d = 0; fits && d < io->rank; ++d) /* a '?' extent takes any */
+            fits = io->dims[d] == BYOC_DIM_ANY || io->dims[d] == a->dims[d];
         if (!fits) {
             char want[200], have[200], text[SHOWN_MAX];
             shape_text(io->dtype, io->rank, io->dims, want, sizeof want);

@@ -61,7 +61,47 @@ def squeeze_unknown():
         f.write(model.SerializeToString())
 
 
+def save(name, nodes, inputs, outputs, inits, opset=13):
+    graph = helper.make_graph(nodes, name, inputs, outputs, initializer=inits)
+    model = helper.make_model(graph, producer_name="make_dynamic_models",
+                              opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    with open(os.path.join(OUT, name + ".onnx"), "wb") as f:
+        f.write(model.SerializeToString())
+
+
+def projection():
+    """x: (b, s, 2), both '?': a projection by a constant matrix (MatMul), attention-like scores x x^T
+    (a MatMul of two '?' operands), Softmax on the last axis, and Gemm on the rows flattened."""
+    n = [
+        helper.make_node("MatMul", ["x", "w"], ["y"]),                               # (b, s, 3)
+        helper.make_node("Transpose", ["x"], ["xt"], perm=[0, 2, 1]),               # (b, 2, s)
+        helper.make_node("MatMul", ["x", "xt"], ["scores"]),                        # (b, s, s)
+        helper.make_node("Softmax", ["y"], ["p"], axis=-1),                          # (b, s, 3)
+        helper.make_node("Reshape", ["x", "rows"], ["flat"]),                        # (b s, 2)
+        helper.make_node("Gemm", ["flat", "g", "c"], ["sums"]),                      # (b s, 1)
+    ]
+    inits = [helper.make_tensor("w", F, [2, 3], [1, 0, 1, 0, 1, 1]), ints("rows", [-1, 2]),
+             helper.make_tensor("g", F, [2, 1], [1, 1]), helper.make_tensor("c", F, [1], [0.5])]
+    save("projection", n, [helper.make_tensor_value_info("x", F, ["b", "s", 2])],
+         [helper.make_tensor_value_info(v, F, None) for v in ("y", "scores", "p", "sums")], inits)
+
+
+def conv_batch():
+    """x: (n, 1, 3, 3), the batch '?': Conv with a 2x2 kernel of ones, then a 2x2 MaxPool."""
+    n = [helper.make_node("Conv", ["x", "w", "b"], ["c"], kernel_shape=[2, 2]),      # (n, 1, 2, 2)
+         helper.make_node("MaxPool", ["c"], ["m"], kernel_shape=[2, 2])]              # (n, 1, 1, 1)
+    inits = [helper.make_tensor("w", F, [1, 1, 2, 2], [1, 1, 1, 1]), helper.make_tensor("b", F, [1], [0])]
+    save("conv_batch", n, [helper.make_tensor_value_info("x", F, ["n", 1, 3, 3])],
+         [helper.make_tensor_value_info(v, F, None) for v in ("c", "m")], inits)
+    # the channels '?' as well: the import refuses it (the weights fix them)
+    save("conv_channels", n[:1], [helper.make_tensor_value_info("x", F, ["n", "c", 3, 3])],
+         [helper.make_tensor_value_info("c", F, None)], inits)
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     shape_ops()
     squeeze_unknown()
+    projection()
+    conv_batch()
