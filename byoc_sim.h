@@ -7406,8 +7406,7 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
             const byoc__sim_buffer *x = &p->buffers[b];
             char f[6][24];
             snprintf(f[0], sizeof f[0], "%d", (int)x->kind);
-            /* a dynamic buffer has no place in the plan: its size is the last run's, allocated per run */
-            int per_run = x->kind == BYOC_SIM_BUFFER_DYNAMIC;
+            int per_run = x->kind == BYOC_SIM_BUFFER_DYNAMIC; /* no place in the plan: each run allocates it */
             snprintf(f[1], sizeof f[1], "%llu", per_run ? 0ull : (unsigned long long)x->offset);
             snprintf(f[2], sizeof f[2], "%llu", per_run ? 0ull : (unsigned long long)x->size);
             snprintf(f[3], sizeof f[3], "%d", x->first);
