@@ -899,6 +899,36 @@ static void test_onnx_conv_pool_take_any_batch(void) {
     CHECK_CONTAINS(d.message, "(Conv): Conv's X has a '?' extent on axis 1 (only the batch may be '?')");
 }
 
+/* LayerNormalization over the last axis, batch and sequence '?' (tests/data/dynamic/layer_norm.onnx) */
+static void test_onnx_layer_norm_takes_any_dims(void) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_module *m = import_dynamic("layer_norm", &model, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    if (!m) return;
+    char buf[256];
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECKF(!strcmp(types, "(Tensor[(?, ?, 2), float32], Tensor[(?, ?, 1), float32], Tensor[(?, ?, 1), float32])"),
+           "got %s", types);
+    /* rows [1, 3] and [4, 8], b = 1, s = 2: means 2 and 6, variances 1 and 4; y = 2 (x - mean) / sd + 1 */
+    float xs[4] = {1, 3, 4, 8};
+    int64_t dims[3] = {1, 2, 2};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 3, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        double sd0 = sqrt(1 + 1e-5), sd1 = sqrt(4 + 1e-5);
+        double want_y[4] = {1 - 2 / sd0, 1 + 2 / sd0, 1 - 4 / sd1, 1 + 4 / sd1};
+        for (int i = 0; i < 4; ++i)
+            CHECKF(fabs(byoc_constant_f32(out->args[0], i) - want_y[i]) < 1e-5, "y[%d] = %g, want %g", i,
+                   byoc_constant_f32(out->args[0], i), want_y[i]);
+        CHECK(byoc_constant_f32(out->args[1], 0) == 2.0f && byoc_constant_f32(out->args[1], 1) == 6.0f);
+        CHECK(fabs(byoc_constant_f32(out->args[2], 1) - 1 / sd1) < 1e-6);
+        byoc_type_to_string(out->args[2]->checked_type, buf, sizeof buf);
+        CHECKF(!strcmp(buf, "Tensor[(1, 2, 1), float32]"), "got %s", buf);
+    }
+    byoc_onnx_model_free(&model);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_any_dims_print_and_parse),  TEST_ENTRY(test_any_dims_propagate),
@@ -911,7 +941,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host), TEST_ENTRY(test_sim_runtime_allocates_dynamic_results),
         TEST_ENTRY(test_fold_constant_settles_any_dims), TEST_ENTRY(test_onnx_rank_only_ops_take_any_dims),
         TEST_ENTRY(test_onnx_any_dims_clear_errors), TEST_ENTRY(test_onnx_matmul_softmax_gemm_take_any_dims),
-        TEST_ENTRY(test_onnx_conv_pool_take_any_batch),
+        TEST_ENTRY(test_onnx_conv_pool_take_any_batch), TEST_ENTRY(test_onnx_layer_norm_takes_any_dims),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

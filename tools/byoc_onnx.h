@@ -2599,10 +2599,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *scale = byoc_onnx__input(c, 1, "Scale");
-    const byoc_type *t = byoc_onnx__tensor_of(st, x, "LayerNormalization's X");
+    const byoc_type *t = byoc_onnx__ranked_of(st, x, "LayerNormalization's X");
     if (!t || !scale) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    /* '?' extents: normalised over the last axis alone (a known extent), X is taken as it is, not as the 2-D view */
+    int dynamic = !byoc_type_is_static(t);
+    if (dynamic && (axis != t->rank - 1 || t->dims[axis] == BYOC_DIM_ANY))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization of an input with '?' extents needs "
+                                                         "axis = -1 over a known extent");
     if (byoc_onnx__attr_int(c, "stash_type", 1) != 1)
         return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization with stash_type other than float32");
     double eps = byoc_onnx__attr_float(c, "epsilon", 1e-5);
@@ -2630,16 +2635,17 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
         }
         params[k] = byoc_onnx__reshape(st, params[k], 1, &inner);
     }
-    byoc_node *x2 = byoc_onnx__reshape(st, x, 2, flat);
+    byoc_node *x2 = dynamic ? x : byoc_onnx__reshape(st, x, 2, flat);
     byoc_node *args[3] = {x2, params[0], params[1]};
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_int(st->m, &a, "axis", -1);
     byoc_attrs_set_float(st->m, &a, "epsilon", eps);
-    c->out[0] = byoc_onnx__reshape(st, byoc_onnx__call(st, "nn.layer_norm", args, 3, &a), t->rank, t->dims);
+    byoc_node *y = byoc_onnx__call(st, "nn.layer_norm", args, 3, &a);
+    c->out[0] = dynamic ? y : byoc_onnx__reshape(st, y, t->rank, t->dims);
     int want_mean = c->nout > 1 && c->node->outputs[1].n, want_inv = c->nout > 2 && c->node->outputs[2].n;
     if (c->out[0] && (want_mean || want_inv)) { /* shapes: X's with the normalized dims as 1 */
-        int64_t kept[BYOC_MAX_RANK], one = 1;
+        int64_t kept[BYOC_MAX_RANK], one = dynamic ? t->rank - 1 : 1; /* x2's normalised axis */
         for (int d = 0; d < t->rank; ++d) kept[d] = d < axis ? t->dims[d] : 1;
         byoc_attrs r;
         memset(&r, 0, sizeof r);
@@ -2650,8 +2656,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
         byoc_node *var = byoc_onnx__call1(st, "mean", byoc_onnx__call2(st, "multiply", centered, centered, NULL), &r);
         byoc_node *inv = byoc_onnx__call1(
             st, "rsqrt", byoc_onnx__call2(st, "add", var, byoc_onnx__scalar(st, t->dtype, eps), NULL), NULL);
-        if (want_mean) c->out[1] = byoc_onnx__reshape(st, mean, t->rank, kept);
-        if (want_inv) c->out[2] = byoc_onnx__reshape(st, inv, t->rank, kept);
+        if (want_mean) c->out[1] = dynamic ? mean : byoc_onnx__reshape(st, mean, t->rank, kept);
+        if (want_inv) c->out[2] = dynamic ? inv : byoc_onnx__reshape(st, inv, t->rank, kept);
     }
     return BYOC_ONNX__OK(c);
 }

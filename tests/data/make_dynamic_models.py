@@ -99,9 +99,18 @@ def conv_batch():
          [helper.make_tensor_value_info("c", F, None)], inits)
 
 
+def layer_norm():
+    """x: (b, s, 2), both '?': LayerNormalization over the last axis with its Mean and InvStdDev outputs."""
+    n = [helper.make_node("LayerNormalization", ["x", "scale", "bias"], ["y", "mean", "inv"], axis=-1)]
+    inits = [helper.make_tensor("scale", F, [2], [2, 2]), helper.make_tensor("bias", F, [2], [1, 1])]
+    save("layer_norm", n, [helper.make_tensor_value_info("x", F, ["b", "s", 2])],
+         [helper.make_tensor_value_info(v, F, None) for v in ("y", "mean", "inv")], inits, opset=17)
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     shape_ops()
     squeeze_unknown()
     projection()
     conv_batch()
+    layer_norm()
