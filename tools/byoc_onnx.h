@@ -1600,7 +1600,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__gather(byoc_onnx__ctx *c, const char *op) {
     byoc_attrs_set_int(c->st->m, &a, "axis", axis);
     /* ONNX indices may count from the end: wrap maps [-n, n) onto [0, n) as ONNX does; constant
        indices are checked here */
-    if (idx->kind == BYOC_NODE_CONSTANT && t->dims[axis] >= 0) { /* a '?' extent is checked by the kernel */
+    /* on a '?' axis the extent is known at run time only: indices are then taken as computed ones are (wrap) */
+    if (idx->kind == BYOC_NODE_CONSTANT && t->dims[axis] >= 0) {
         int64_t n = byoc_type_num_elements(idx->annotation);
         for (int64_t i = 0; i < n; ++i) {
             int64_t v = byoc_onnx__int_at(idx->annotation->dtype, idx->data, i);
@@ -2081,8 +2082,6 @@ BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) 
     return BYOC_ONNX__OK(c);
 }
 
-/* numpy matmul: 2-D weights become nn.dense (weights transposed once, folded when constant); batched
-   operands become nn.batch_matmul on 3-D views with the batch broadcast */
 /* MatMul with '?' extents: the views the static path takes need every extent, so the IR's N-d ops take the
    operands as they are (their relations broadcast the batch axes and carry the '?'): nn.dense when B is a
    static matrix (the weights of a projection), else nn.matmul */
@@ -2099,6 +2098,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__matmul_dynamic(byoc_onnx__ctx *c, byoc_node
     return BYOC_ONNX__OK(c);
 }
 
+/* numpy matmul: 2-D weights become nn.dense (weights transposed once, folded when constant); batched
+   operands become nn.batch_matmul on 3-D views with the batch broadcast */
 BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
