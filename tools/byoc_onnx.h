@@ -1104,6 +1104,30 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__tensor_of(byoc_onnx__state *st, byoc_n
     return t;
 }
 
+/* a tensor type of known rank whose dims may be '?' (BYOC_DIM_ANY), for converters that need only the rank
+   (the IR's type relations carry the '?' on), or NULL with an error */
+BYOC__PRIVATE const byoc_type *byoc_onnx__ranked_of(byoc_onnx__state *st, byoc_node *n, const char *what) {
+    const byoc_type *t = byoc_onnx__type(n);
+    if (!t || t->kind != BYOC_TYPE_TENSOR) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s is not a tensor", what);
+        return NULL;
+    }
+    return t;
+}
+
+/* a tensor type whose dims are known but for the first, the batch, which may be '?': the windowed ops (conv,
+   pools) need the channels and the spatial extents, and their 1-D views infer the batch (reshape's -1) */
+BYOC__PRIVATE const byoc_type *byoc_onnx__batched_of(byoc_onnx__state *st, byoc_node *n, const char *what) {
+    const byoc_type *t = byoc_onnx__ranked_of(st, n, what);
+    for (int d = 1; t && d < t->rank; ++d)
+        if (t->dims[d] == BYOC_DIM_ANY) {
+            byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has a '?' extent on axis %d (only the batch may be '?')",
+                            what, d);
+            return NULL;
+        }
+    return t;
+}
+
 BYOC__PRIVATE byoc_node *byoc_onnx__reshape(byoc_onnx__state *st, byoc_node *x, int rank, const int64_t *dims) {
     const byoc_type *t = byoc_onnx__type(x);
     if (!x || !t) return NULL;
@@ -1536,7 +1560,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__constant_of_shape(byoc_onnx__ctx *c, const 
 
 BYOC__PRIVATE byoc_result byoc_onnx__shape(byoc_onnx__ctx *c, const char *op) {
     (void)op;
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "data"), "Shape's input");
+    byoc_node *x = byoc_onnx__input(c, 0, "data");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Shape's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t start = byoc_onnx__attr_int(c, "start", 0), end = byoc_onnx__attr_int(c, "end", t->rank);
     if (start < 0) start += t->rank;
@@ -1544,6 +1569,19 @@ BYOC__PRIVATE byoc_result byoc_onnx__shape(byoc_onnx__ctx *c, const char *op) {
     start = start < 0 ? 0 : start > t->rank ? t->rank : start;
     end = end < start ? start : end > t->rank ? t->rank : end;
     int64_t n = end - start;
+    int known = 1;
+    for (int64_t d = start; d < end; ++d) known &= t->dims[d] >= 0;
+    if (!known) { /* a '?' extent: the shape computed at run time, then the asked-for part of it */
+        byoc_attrs a, s;
+        memset(&a, 0, sizeof a);
+        memset(&s, 0, sizeof s);
+        byoc_attrs_set_string(c->st->m, &a, "dtype", "int64");
+        byoc_attrs_set_ints(c->st->m, &s, "begin", &start, 1);
+        byoc_attrs_set_ints(c->st->m, &s, "end", &end, 1);
+        byoc_node *all = byoc_onnx__call1(c->st, "shape_of", x, &a);
+        c->out[0] = n == t->rank ? all : byoc_onnx__call1(c->st, "strided_slice", all, &s);
+        return BYOC_ONNX__OK(c);
+    }
     byoc_node *k = byoc_constant(c->st->m, byoc_tensor_type(c->st->m, BYOC_INT64, 1, &n), NULL, 0);
     if (!k) return byoc_onnx__fail(c->st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
     memcpy(k->data, t->dims + start, sizeof(int64_t) * (size_t)n);
@@ -1555,7 +1593,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__shape(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__gather(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *data = byoc_onnx__input(c, 0, "data"), *idx = byoc_onnx__input(c, 1, "indices");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, data, "Gather's data");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, data, "Gather's data");
     if (!t || !idx) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
@@ -1564,7 +1602,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__gather(byoc_onnx__ctx *c, const char *op) {
     byoc_attrs_set_int(c->st->m, &a, "axis", axis);
     /* ONNX indices may count from the end: wrap maps [-n, n) onto [0, n) as ONNX does; constant
        indices are checked here */
-    if (idx->kind == BYOC_NODE_CONSTANT) {
+    /* on a '?' axis the extent is known at run time only: indices are then taken as computed ones are (wrap) */
+    if (idx->kind == BYOC_NODE_CONSTANT && t->dims[axis] >= 0) {
         int64_t n = byoc_type_num_elements(idx->annotation);
         for (int64_t i = 0; i < n; ++i) {
             int64_t v = byoc_onnx__int_at(idx->annotation->dtype, idx->data, i);
@@ -1612,7 +1651,7 @@ BYOC__PRIVATE int byoc_onnx__reduce_axes(byoc_onnx__ctx *c, const byoc_type *t, 
 BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Unsqueeze's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Unsqueeze's input");
     int64_t axes[BYOC_MAX_RANK];
     int n = t ? byoc_onnx__axes(c, 1, 13, axes, BYOC_MAX_RANK) : -2;
     if (n < 0)
@@ -1627,16 +1666,58 @@ BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze(byoc_onnx__ctx *c, const char *op
         if (is_new[ax]) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax);
         is_new[ax] = 1;
     }
+    if (!byoc_type_is_static(t)) { /* '?' extents: unit axes inserted one by one, lowest position first */
+        byoc_node *y = x;
+        for (int d = 0; d < rank && y; ++d) {
+            if (!is_new[d]) continue;
+            byoc_attrs a;
+            memset(&a, 0, sizeof a);
+            byoc_attrs_set_int(c->st->m, &a, "axis", d);
+            y = byoc_onnx__call1(c->st, "expand_dims", y, &a);
+        }
+        c->out[0] = y;
+        return BYOC_ONNX__OK(c);
+    }
     int64_t dims[BYOC_MAX_RANK];
     for (int d = 0, k = 0; d < rank; ++d) dims[d] = is_new[d] ? 1 : t->dims[k++];
     c->out[0] = byoc_onnx__reshape(c->st, x, rank, dims);
     return BYOC_ONNX__OK(c);
 }
 
+/* Squeeze of an input with '?' extents: squeeze by axis (the IR's relation keeps the other '?'); a '?'
+   axis squeezed is checked to be 1 at run time (dyn.squeeze); without axes, which ones are 1 is unknown */
+BYOC__PRIVATE byoc_result byoc_onnx__squeeze_dynamic(byoc_onnx__ctx *c, byoc_node *x, const byoc_type *t,
+                                                     const int *drop, int naxes) {
+    if (naxes < 0)
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Squeeze without axes of an input with '?' extents "
+                                                            "(which axes are 1 is known at run time)");
+    int64_t axes[BYOC_MAX_RANK];
+    int n = 0, any_unknown = 0;
+    for (int d = 0; d < t->rank; ++d)
+        if (drop[d]) {
+            axes[n++] = d;
+            any_unknown |= t->dims[d] == BYOC_DIM_ANY;
+        }
+    if (any_unknown) {
+        int64_t count = n;
+        byoc_node *k = byoc_constant(c->st->m, byoc_tensor_type(c->st->m, BYOC_INT64, 1, &count), axes,
+                                     sizeof(int64_t) * (size_t)n);
+        if (!k) return byoc_onnx__fail(c->st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        k->checked_type = k->annotation;
+        c->out[0] = byoc_onnx__call2(c->st, "dyn.squeeze", x, k, NULL);
+        return BYOC_ONNX__OK(c);
+    }
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(c->st->m, &a, "axis", axes, n);
+    c->out[0] = n ? byoc_onnx__call1(c->st, "squeeze", x, &a) : x;
+    return BYOC_ONNX__OK(c);
+}
+
 BYOC__PRIVATE byoc_result byoc_onnx__squeeze(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Squeeze's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Squeeze's input");
     int64_t axes[BYOC_MAX_RANK];
     int n = t ? byoc_onnx__axes(c, 1, 13, axes, BYOC_MAX_RANK) : -2;
     if (n == -2) return BYOC_ONNX__OK(c);
@@ -1644,11 +1725,12 @@ BYOC__PRIVATE byoc_result byoc_onnx__squeeze(byoc_onnx__ctx *c, const char *op) 
     for (int i = 0; i < n; ++i) {
         int ax = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
         if (ax < 0) return BYOC_ONNX__OK(c);
-        if (t->dims[ax] != 1)
+        if (t->dims[ax] != 1 && t->dims[ax] != BYOC_DIM_ANY)
             return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot squeeze axis %d of size %lld", ax,
                                    (long long)t->dims[ax]);
         drop[ax] = 1;
     }
+    if (!byoc_type_is_static(t)) return byoc_onnx__squeeze_dynamic(c, x, t, drop, n);
     int64_t dims[BYOC_MAX_RANK];
     int rank = 0;
     for (int d = 0; d < t->rank; ++d)
@@ -1660,22 +1742,55 @@ BYOC__PRIVATE byoc_result byoc_onnx__squeeze(byoc_onnx__ctx *c, const char *op) 
 BYOC__PRIVATE byoc_result byoc_onnx__flatten(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Flatten's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Flatten's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t axis = byoc_onnx__attr_int(c, "axis", 1);
     if (axis < -t->rank || axis > t->rank)
         return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "axis %lld is out of range for rank %d", (long long)axis, t->rank);
     if (axis < 0) axis += t->rank;
     int64_t dims[2] = {1, 1};
-    for (int d = 0; d < t->rank; ++d) dims[d < axis ? 0 : 1] *= t->dims[d];
+    int unknown[2] = {0, 0};
+    for (int d = 0; d < t->rank; ++d) {
+        if (t->dims[d] == BYOC_DIM_ANY) unknown[d < axis ? 0 : 1] = 1;
+        else dims[d < axis ? 0 : 1] *= t->dims[d];
+    }
+    if (unknown[0] && unknown[1])
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                               "Flatten of an input with '?' extents on both sides of axis %lld", (long long)axis);
+    for (int k = 0; k < 2; ++k)
+        if (unknown[k]) dims[k] = -1; /* the '?' side is what the known side leaves */
     c->out[0] = byoc_onnx__reshape(c->st, x, 2, dims);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Reshape of an input with '?' extents to a constant shape: the IR's reshape reads 0 (copy the dim) and -1
+   (infer it) as ONNX does without allowzero, and its relation carries the '?' */
+BYOC__PRIVATE byoc_result byoc_onnx__reshape_dynamic(byoc_onnx__ctx *c, byoc_node *x, const byoc_type *t,
+                                                     const int64_t *shape, int n, int allowzero) {
+    int inferred = 0;
+    for (int d = 0; d < n; ++d) {
+        if (shape[d] == 0 && allowzero)
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                                   "Reshape to a 0 extent (allowzero) of an input with '?' extents");
+        if (shape[d] == 0 && d >= t->rank)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "shape[%d] = 0 copies a dim the input (rank %d) lacks", d, t->rank);
+        if (shape[d] < -1 || shape[d] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape[%d] = %lld", d, (long long)shape[d]);
+        if (shape[d] == -1 && inferred++)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape has more than one -1");
+    }
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(c->st->m, &a, "newshape", shape, n);
+    c->out[0] = byoc_onnx__call1(c->st, "reshape", x, &a);
     return BYOC_ONNX__OK(c);
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__reshape_op(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Reshape's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Reshape's input");
     int64_t shape[BYOC_MAX_RANK];
     int n = !t             ? -1
             : c->opset < 5 ? byoc_onnx__attr_ints(c, "shape", shape, BYOC_MAX_RANK) /* an attribute before opset 5 */
@@ -1685,6 +1800,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reshape_op(byoc_onnx__ctx *c, const char *o
         return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Reshape needs its shape attribute (opset %d)", c->opset);
     if (n < 0) return BYOC_ONNX__OK(c);
     int allowzero = (int)byoc_onnx__attr_int(c, "allowzero", 0), infer = -1;
+    if (!byoc_type_is_static(t)) return byoc_onnx__reshape_dynamic(c, x, t, shape, n, allowzero);
     int64_t total = byoc_type_num_elements(t), known = 1;
     for (int d = 0; d < n; ++d) {
         if (shape[d] == 0 && !allowzero) {
@@ -1731,7 +1847,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reshape_op(byoc_onnx__ctx *c, const char *o
 BYOC__PRIVATE byoc_result byoc_onnx__transpose_op(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Transpose's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Transpose's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t p[BYOC_MAX_RANK];
     int perm[BYOC_MAX_RANK], seen[BYOC_MAX_RANK] = {0};
@@ -1751,7 +1867,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__transpose_op(byoc_onnx__ctx *c, const char 
 BYOC__PRIVATE byoc_result byoc_onnx__concat(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     if (c->nin < 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Concat needs an input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "inputs"), "Concat's first input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, byoc_onnx__input(c, 0, "inputs"), "Concat's first input");
     if (!t) return BYOC_ONNX__OK(c);
     if (c->opset >= 4 && !byoc_onnx__attr_get(c, "axis"))
         return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Concat needs an axis");
@@ -1909,7 +2025,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__split(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__expand(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Expand's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Expand's input");
+    if (t && !byoc_type_is_static(t)) { /* '?' extents: dyn.broadcast_to settles them at run time */
+        c->out[0] = byoc_onnx__call2(c->st, "dyn.broadcast_to", x, byoc_onnx__input(c, 1, "shape"), NULL);
+        return BYOC_ONNX__OK(c);
+    }
     int64_t shape[BYOC_MAX_RANK], out[BYOC_MAX_RANK];
     int n =
         t ? byoc_onnx__const_ints(c->st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "Expand's shape") : -1;
@@ -1959,10 +2079,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_nod
 /* Softmax and LogSoftmax: before opset 13 the input is seen as 2-D [prod(dims < axis), prod(rest)] */
 BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "the input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "the input");
     if (!t) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", c->opset < 13 ? 1 : -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    if (c->opset < 13 && axis != t->rank - 1 && !byoc_type_is_static(t)) /* the 2-D view needs every extent */
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "the input has '?' extents, which the opset %d form "
+                                                            "(a 2-D view at axis %d) needs", c->opset, axis);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     if (c->opset >= 13 || axis == t->rank - 1) {
@@ -1978,15 +2101,32 @@ BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) 
     return BYOC_ONNX__OK(c);
 }
 
+/* MatMul with '?' extents: the views the static path takes need every extent, so the IR's N-d ops take the
+   operands as they are (their relations broadcast the batch axes and carry the '?'): nn.dense when B is a
+   static matrix (the weights of a projection), else nn.matmul */
+BYOC__PRIVATE byoc_result byoc_onnx__matmul_dynamic(byoc_onnx__ctx *c, byoc_node *a, byoc_node *b,
+                                                    const byoc_type *ta, const byoc_type *tb) {
+    byoc_onnx__state *st = c->st;
+    if (ta->rank < 2 || tb->rank < 2)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MatMul of a 1-D operand with '?' extents (ranks %d and %d)",
+                               ta->rank, tb->rank);
+    if (tb->rank == 2 && byoc_type_is_static(tb)) {
+        int perm[2] = {1, 0};
+        c->out[0] = byoc_onnx__call2(st, "nn.dense", a, byoc_onnx__transpose(st, b, 2, perm), NULL);
+    } else c->out[0] = byoc_onnx__call2(st, "nn.matmul", a, b, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
 /* numpy matmul: 2-D weights become nn.dense (weights transposed once, folded when constant); batched
    operands become nn.batch_matmul on 3-D views with the batch broadcast */
 BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "MatMul's A"),
-                    *tb = ta ? byoc_onnx__tensor_of(st, b, "MatMul's B") : NULL;
+    const byoc_type *ta = byoc_onnx__ranked_of(st, a, "MatMul's A"),
+                    *tb = ta ? byoc_onnx__ranked_of(st, b, "MatMul's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
+    if (!byoc_type_is_static(ta) || !byoc_type_is_static(tb)) return byoc_onnx__matmul_dynamic(c, a, b, ta, tb);
     if (ta->rank == 0 || tb->rank == 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "MatMul of a scalar");
     /* 1-D operands: A gets a leading 1, B a trailing 1, both dropped from the result */
     int64_t da[BYOC_MAX_RANK + 1], db[BYOC_MAX_RANK + 1];
@@ -2059,7 +2199,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__gemm(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "Gemm's A"),
+    /* A's rows may be '?' (nn.dense carries them); B is the dense weight, whose extents its relation needs */
+    const byoc_type *ta = byoc_onnx__ranked_of(st, a, "Gemm's A"),
                     *tb = ta ? byoc_onnx__tensor_of(st, b, "Gemm's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
     if (ta->rank != 2 || tb->rank != 2)
@@ -2193,9 +2334,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *w = byoc_onnx__input(c, 1, "W");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "Conv's X"),
+    const byoc_type *tx = byoc_onnx__batched_of(st, x, "Conv's X"),
                     *tw = tx ? byoc_onnx__tensor_of(st, w, "Conv's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tx->rank == 5 && !byoc_onnx__tensor_of(st, x, "Conv's X")) return BYOC_ONNX__OK(c); /* 3-D: static */
     if (tx->rank == 5) return byoc_onnx__conv_nd(c, 0);
     if (tw->rank != tx->rank)
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
@@ -2345,8 +2487,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool3d(byoc_onnx__ctx *c, const char *op, b
 BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "the pool's input");
-    if (!tx) return BYOC_ONNX__OK(c);
+    const byoc_type *tx = byoc_onnx__batched_of(st, x, "the pool's input");
+    if (!tx || (tx->rank == 5 && !byoc_onnx__tensor_of(st, x, "the pool's input"))) return BYOC_ONNX__OK(c);
     int want_indices = c->nout > 1 && c->node->outputs[1].n,
         column_major = (int)byoc_onnx__attr_int(c, "storage_order", 0);
     if (want_indices && tx->rank == 5)
@@ -2391,7 +2533,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__global_pool(byoc_onnx__ctx *c, const char *op) {
-    const byoc_type *tx = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "X"), "the pool's input");
+    const byoc_type *tx = byoc_onnx__batched_of(c->st, byoc_onnx__input(c, 0, "X"), "the pool's input");
     if (!tx) return BYOC_ONNX__OK(c);
     if (tx->rank != 4 && tx->rank != 3)
         return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
@@ -2477,10 +2619,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *scale = byoc_onnx__input(c, 1, "Scale");
-    const byoc_type *t = byoc_onnx__tensor_of(st, x, "LayerNormalization's X");
+    const byoc_type *t = byoc_onnx__ranked_of(st, x, "LayerNormalization's X");
     if (!t || !scale) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    /* '?' extents: normalised over the last axis alone (a known extent), X is taken as it is, not as the 2-D view */
+    int dynamic = !byoc_type_is_static(t);
+    if (dynamic && (axis != t->rank - 1 || t->dims[axis] == BYOC_DIM_ANY))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization of an input with '?' extents needs "
+                                                         "axis = -1 over a known extent");
     if (byoc_onnx__attr_int(c, "stash_type", 1) != 1)
         return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization with stash_type other than float32");
     double eps = byoc_onnx__attr_float(c, "epsilon", 1e-5);
@@ -2508,16 +2655,17 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
         }
         params[k] = byoc_onnx__reshape(st, params[k], 1, &inner);
     }
-    byoc_node *x2 = byoc_onnx__reshape(st, x, 2, flat);
+    byoc_node *x2 = dynamic ? x : byoc_onnx__reshape(st, x, 2, flat);
     byoc_node *args[3] = {x2, params[0], params[1]};
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_int(st->m, &a, "axis", -1);
     byoc_attrs_set_float(st->m, &a, "epsilon", eps);
-    c->out[0] = byoc_onnx__reshape(st, byoc_onnx__call(st, "nn.layer_norm", args, 3, &a), t->rank, t->dims);
+    byoc_node *y = byoc_onnx__call(st, "nn.layer_norm", args, 3, &a);
+    c->out[0] = dynamic ? y : byoc_onnx__reshape(st, y, t->rank, t->dims);
     int want_mean = c->nout > 1 && c->node->outputs[1].n, want_inv = c->nout > 2 && c->node->outputs[2].n;
     if (c->out[0] && (want_mean || want_inv)) { /* shapes: X's with the normalized dims as 1 */
-        int64_t kept[BYOC_MAX_RANK], one = 1;
+        int64_t kept[BYOC_MAX_RANK], one = dynamic ? t->rank - 1 : 1; /* x2's normalised axis */
         for (int d = 0; d < t->rank; ++d) kept[d] = d < axis ? t->dims[d] : 1;
         byoc_attrs r;
         memset(&r, 0, sizeof r);
@@ -2528,8 +2676,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
         byoc_node *var = byoc_onnx__call1(st, "mean", byoc_onnx__call2(st, "multiply", centered, centered, NULL), &r);
         byoc_node *inv = byoc_onnx__call1(
             st, "rsqrt", byoc_onnx__call2(st, "add", var, byoc_onnx__scalar(st, t->dtype, eps), NULL), NULL);
-        if (want_mean) c->out[1] = byoc_onnx__reshape(st, mean, t->rank, kept);
-        if (want_inv) c->out[2] = byoc_onnx__reshape(st, inv, t->rank, kept);
+        if (want_mean) c->out[1] = dynamic ? mean : byoc_onnx__reshape(st, mean, t->rank, kept);
+        if (want_inv) c->out[2] = dynamic ? inv : byoc_onnx__reshape(st, inv, t->rank, kept);
     }
     return BYOC_ONNX__OK(c);
 }
@@ -2564,7 +2712,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__depth_to_space(byoc_onnx__ctx *c, const cha
 BYOC__PRIVATE byoc_result byoc_onnx__reduce(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(st, x, "the reduction's input");
+    const byoc_type *t = byoc_onnx__ranked_of(st, x, "the reduction's input");
     if (!t) return BYOC_ONNX__OK(c);
     if (c->opset >= 18 && strcmp(op, "sum") && byoc_onnx__computed(c, 1)) return byoc_onnx__reduce_computed(c, op);
     int64_t axes[BYOC_MAX_RANK];
@@ -2868,7 +3016,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__tile(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(st, x, "Tile's input");
+    const byoc_type *t = byoc_onnx__ranked_of(st, x, "Tile's input");
+    if (t && !byoc_type_is_static(t)) { /* '?' extents: dyn.tile multiplies them at run time */
+        c->out[0] = byoc_onnx__call2(st, "dyn.tile", x, byoc_onnx__input(c, 1, "repeats"), NULL);
+        return BYOC_ONNX__OK(c);
+    }
     int64_t reps[BYOC_MAX_RANK];
     int n =
         t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "repeats"), reps, BYOC_MAX_RANK, "Tile's repeats") : -1;
@@ -3013,7 +3165,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__trilu(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__cumsum(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "x"), *axis_in = byoc_onnx__input(c, 1, "axis");
-    const byoc_type *t = x && axis_in ? byoc_onnx__tensor_of(st, x, "CumSum's x") : NULL;
+    const byoc_type *t = x && axis_in ? byoc_onnx__ranked_of(st, x, "CumSum's x") : NULL;
     if (!t) return BYOC_ONNX__OK(c);
     /* The axis must be a constant: it selects which axis the kernel scans (the result's shape does not
        depend on it, so there is nothing for a run-time shape function to settle), as cumsum's attribute in
@@ -3135,7 +3287,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__gather_elements(byoc_onnx__ctx *c, const ch
 
 /* ONNX puts the index tuple on the last axis of GatherND's / ScatterND's indices, Relay on the first */
 BYOC__PRIVATE byoc_node *byoc_onnx__tuple_axis_first(byoc_onnx__ctx *c, byoc_node *idx, const char *what) {
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, idx, what);
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, idx, what);
     if (!t) return NULL;
     if (t->rank < 1) {
         byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must have rank 1 or more", what);
