@@ -17539,6 +17539,34 @@ BYOC__PRIVATE void byoc__verify_note_type(byoc__verifier *v, const byoc_node *n)
     v->untyped_scope_name = v->scope_name;
 }
 
+BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth);
+
+/* A control node's bodies are closed: each is checked as a function of its own, with no enclosing
+   parameter bound, so a body reaching a value of the enclosing scope other than through its captures
+   fails as an unbound var. */
+BYOC__PRIVATE byoc_result byoc__verify_control(byoc__verifier *v, const byoc_node *n, int depth) {
+    int want = n->kind == BYOC_NODE_IF ? 2 : 1, head = byoc__control_head(n);
+    if (n->nparams != want || n->nargs < head) return byoc__verify_fail(v, n, "has a malformed control structure");
+    for (int b = 0; b < n->nparams; ++b) {
+        const byoc_node *fn = n->params[b];
+        int lead = n->kind == BYOC_NODE_IF ? 0 : n->kind == BYOC_NODE_LET ? 1 : head;
+        if (!fn || fn->kind != BYOC_NODE_FUNCTION || fn->nparams != lead + n->nargs - head)
+            return byoc__verify_fail(v, n, "has a body that does not take its %d inputs", lead + n->nargs - head);
+        byoc__verifier inner = *v;
+        memset(&inner.params, 0, sizeof inner.params);
+        inner.untyped = NULL;
+        byoc_result r = byoc__verify_function(&inner, fn, depth + 1);
+        byoc__map_free(&inner.params);
+        if (r != BYOC_OK) return r;
+        if (inner.untyped && !v->untyped) {
+            v->untyped = inner.untyped;
+            v->untyped_scope = inner.untyped_scope;
+            v->untyped_scope_name = inner.untyped_scope_name;
+        }
+    }
+    return BYOC_OK;
+}
+
 BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth) {
     if (depth > 4096) return byoc__verify_fail(v, fn, "functions nest more than 4096 deep");
     for (int i = 0; i < fn->nparams; ++i) {
@@ -17567,7 +17595,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
             else if (n->kind == BYOC_NODE_GLOBAL_VAR && !byoc_module_function(v->m, n->name))
                 r = byoc__verify_fail(v, n, "refers to a function the module does not have");
             else if (n->kind == BYOC_NODE_CALL && !n->op && !n->callee) r = byoc__verify_fail(v, n, "calls nothing");
-            else if (n->kind == BYOC_NODE_FUNCTION) stbds_arrput(nested, n);
+            else if (n->kind == BYOC_NODE_FUNCTION || byoc__is_control(n)) stbds_arrput(nested, n);
             for (int i = 0; r == BYOC_OK && i < n->nargs; ++i)
                 if (!n->args[i]) r = byoc__verify_fail(v, n, "has a missing argument %d", i);
             if (r != BYOC_OK) break;
@@ -17590,7 +17618,8 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
     }
     stbds_arrfree(stack);
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(nested); ++i)
-        r = byoc__verify_function(v, nested[i], depth + 1);
+        r = byoc__is_control(nested[i]) ? byoc__verify_control(v, nested[i], depth)
+                                        : byoc__verify_function(v, nested[i], depth + 1);
     stbds_arrfree(nested);
     for (int i = 0; i < fn->nparams; ++i) byoc__map_put(&v->params, fn->params[i], (intptr_t)fn);
     return r;
@@ -19208,7 +19237,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
         for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
             byoc__graph_prefetch_whole(&g, i + 8);
             byoc_node *n = g.nodes[i].node;
-            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) {
+            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM &&
+                !byoc__is_control(n)) {
                 now[i] = n;
                 continue;
             }
@@ -19226,7 +19256,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
                 if (byoc__is_begin(in) && strcmp(byoc__annotation_target(in), "default"))
                     t = byoc__annotation_target(in);
             }
-            if (!t && n->kind == BYOC_NODE_CALL) {
+            if (byoc__is_control(n)) t = "default"; /* an if or a loop never goes to a backend (bodies: host) */
+            else if (!t && n->kind == BYOC_NODE_CALL) {
                 t = choose(n, choose_data);
                 if (!t) t = "default";
             } else if (!t && include_non_call_ops) { /* tuples and projections follow their inputs when those agree */
@@ -21026,6 +21057,7 @@ BYOC__PRIVATE const void *byoc__ob_key(uint32_t origin, int backend) {
 typedef struct byoc__report_builder {
     byoc_placement *nodes;   /* stb_ds */
     byoc__map index;         /* origin -> index + 1 */
+    byoc__map in_body;       /* origin -> 1: an op inside an if, let or loop body */
 } byoc__report_builder;
 
 typedef struct byoc__greedy {
@@ -21225,6 +21257,19 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
         byoc__label_all(m, fn, &labels);
         byoc_node **order = NULL;
         byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i) { /* the ops of control bodies, for their reason */
+            if (!byoc__is_control(order[i])) continue;
+            for (int b = 0; b < order[i]->nparams; ++b) {
+                byoc__map seen = BYOC__MAP_EMPTY;
+                byoc_node **inner = NULL;
+                byoc__post_order(order[i]->params[b]->body, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &inner);
+                for (int k = 0; k < (int)stbds_arrlen(inner); ++k)
+                    if (byoc__is_op_call(inner[k]))
+                        byoc__map_put(&rb->in_body, (const void *)(uintptr_t)byoc_node_origin(inner[k]), 1);
+                stbds_arrfree(inner);
+                byoc__map_free(&seen);
+            }
+        }
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
             if (!byoc__is_op_call(x)) continue;
@@ -21508,7 +21553,11 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         for (int k = 0; k < g.n && strcmp(g.order[k]->name, pl->backend); ++k) {
             const char *why = (const char *)byoc__map_get(&g.declined, byoc__ob_key(pl->origin, k), 0);
             ds[pl->ndeclined].backend = g.order[k]->name;
-            ds[pl->ndeclined].reason = why ? why : "not offered (part of another backend's composite or partition)";
+            ds[pl->ndeclined].reason =
+                why ? why
+                : byoc__map_has(&rb.in_body, (const void *)(uintptr_t)pl->origin)
+                    ? "inside an if, let or loop body (control-flow bodies stay on the host)"
+                    : "not offered (part of another backend's composite or partition)";
             pl->ndeclined++;
         }
         pl->declined = ds;
@@ -21532,6 +21581,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     stbds_arrfree(parts);
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
+    byoc__map_free(&rb.in_body);
     byoc__map_free(&g.pin);
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
@@ -23584,6 +23634,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     stbds_arrfree(parts);
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
+    byoc__map_free(&rb.in_body);
     byoc__map_free(&pins);
     BYOC_FREE(group_of);
     BYOC_FREE(backend_of);

@@ -4,6 +4,7 @@
 #include "byoc.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* ---- helpers ---- */
@@ -179,6 +180,123 @@ static void test_loop_type_errors(void) {
     CHECK_CONTAINS(d.message, "the loop body takes 2 parameters, expected 3");
 }
 
+
+/* a module mixing dataflow with if, let and loop, whose bodies hold foldable and fusable ops */
+static const char *const mixed_text =
+    "#[version = \"0.0.5\"]\n"
+    "def @main(%x: Tensor[(1, 4), float32], %c: bool) {\n"
+    "  %0 = add(%x, 1f);\n"
+    "  %1 = nn.relu(%0);\n"
+    "  %2 = if (%c) {\n"
+    "    %3 = add(1f, 2f);\n"
+    "    %4 = multiply(%1, %3);\n"
+    "    nn.relu(%4)\n"
+    "  } else {\n"
+    "    %5 = negative(%1);\n"
+    "    exp(%5)\n"
+    "  };\n"
+    "  %6 = loop (2i64, True, %2) fn (%i: int64, %go: bool, %a: Tensor[(1, 4), float32]) {\n"
+    "    %7 = add(%a, %x);\n"
+    "    %8 = nn.relu(%7);\n"
+    "    (%go, %8, %7)\n"
+    "  };\n"
+    "  let %y = %6.0;\n"
+    "  %9 = sigmoid(%y);\n"
+    "  add(%9, %x)\n"
+    "}\n";
+
+static byoc_node *mixed_output(byoc_module *m, int cond, byoc_diag *d) {
+    float xs[4] = {-1, 0.5f, 2, -3};
+    int64_t dims[2] = {1, 4};
+    byoc_node *in[2] = {tensor(m, BYOC_FLOAT32, 2, dims, xs), byoc_constant_scalar(m, BYOC_BOOL, cond)}, *out = NULL;
+    return byoc_module_evaluate(m, in, 2, &out, d) == BYOC_OK ? out : NULL;
+}
+
+/* every registered pass either transforms the module into one that verifies and computes the same
+   values, or refuses with a message: none crashes, none silently changes the result */
+static void test_every_pass_is_safe(void) {
+    byoc_diag d;
+    byoc_module *ref = parse_text(mixed_text, &d);
+    CHECKF(ref != NULL, "%s", d.message);
+    byoc_node *want[2] = {mixed_output(ref, 0, &d), mixed_output(ref, 1, &d)};
+    CHECKF(want[0] && want[1], "%s", d.message);
+    for (int i = 0; i < byoc_pass_count(); ++i) {
+        const byoc_pass *pass = byoc_pass_at(i);
+        byoc_module *m = parse_text(mixed_text, &d);
+        byoc_pass_context *ctx = byoc_pass_context_create();
+        byoc_pass_context_set_verify(ctx, 1);
+        byoc_result r = byoc_run_passes(m, &pass->name, 1, ctx, &d);
+        if (r == BYOC_OK) {
+            CHECKF(byoc_verify(m, 0, &d) == BYOC_OK, "%s: %s", pass->name, d.message);
+            for (int c = 0; c < 2; ++c) {
+                byoc_node *got = mixed_output(m, c, &d);
+                CHECKF(got != NULL, "%s: evaluate: %s", pass->name, d.message);
+                for (int k = 0; k < 4; ++k)
+                    CHECKF(fabsf(byoc_constant_f32(got, k) - byoc_constant_f32(want[c], k)) < 1e-5f,
+                           "%s changed element %d (cond %d): %g vs %g", pass->name, k, c, byoc_constant_f32(got, k),
+                           byoc_constant_f32(want[c], k));
+            }
+        } else CHECKF(d.message[0] != 0, "%s failed without a message", pass->name);
+        byoc_pass_context_destroy(ctx);
+        byoc_module_destroy(m);
+    }
+    byoc_module_destroy(ref);
+}
+
+
+/* no control node inside a function of the module other than @main and the bodies' own (partitions
+   are module functions: none may hold an if, a let or a loop) */
+static int partitions_hold_control(byoc_module *m) {
+    for (int i = 0; i < byoc_module_function_count(m); ++i) {
+        byoc_global_function g = byoc_module_function_at(m, i);
+        if (!strcmp(g.name, "main")) continue;
+        byoc_graph gr;
+        if (byoc_graph_build(m, g.function->body, BYOC_GRAPH_ENTER_FUNCTIONS, &gr) != BYOC_OK) return 1;
+        int found = 0;
+        for (int k = 0; k < gr.count; ++k) {
+            byoc_node_kind kind = gr.nodes[k].node->kind;
+            found |= kind == BYOC_NODE_IF || kind == BYOC_NODE_LET || kind == BYOC_NODE_LOOP;
+        }
+        byoc_graph_free(&gr);
+        if (found) return 1;
+    }
+    return 0;
+}
+
+/* greedy placement with a backend taking every op used: the dataflow around the control nodes is
+   partitioned, the control nodes stay on the host, and the module still computes the same values */
+static void test_partitioning_keeps_control_on_host(void) {
+    static const char *const spec = "backend acc\nsupports add multiply negative exp nn.relu sigmoid\n";
+    byoc_diag d;
+    byoc_module *ref = parse_text(mixed_text, &d), *m = parse_text(mixed_text, &d);
+    CHECKF(ref && m, "%s", d.message);
+    byoc_node *want = mixed_output(ref, 1, &d);
+    CHECKF(want != NULL, "%s", d.message);
+    CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+    byoc_backend_spec *b = byoc_backend_parse(spec, strlen(spec), "acc.backend", &d);
+    CHECKF(b != NULL, "%s", d.message);
+    const byoc_backend_spec *bs[1] = {b};
+    byoc_partition_options o;
+    memset(&o, 0, sizeof o);
+    o.backends = bs;
+    o.nbackends = 1;
+    byoc_placement_report *r = NULL;
+    CHECKF(byoc_partition_greedy(m, &o, &r, &d) == BYOC_OK, "%s", d.message);
+    CHECK(byoc_module_function_count(m) > 1); /* something was partitioned */
+    CHECK(!partitions_hold_control(m));
+    CHECKF(byoc_verify(m, 0, &d) == BYOC_OK, "%s", d.message);
+    byoc_node *got = mixed_output(m, 1, &d);
+    CHECKF(got != NULL, "%s", d.message);
+    for (int k = 0; k < 4; ++k) CHECK(fabsf(byoc_constant_f32(got, k) - byoc_constant_f32(want, k)) < 1e-5f);
+    char *text = byoc_placement_report_format(r, "report", NULL);
+    CHECK_CONTAINS(text, "inside an if, let or loop body (control-flow bodies stay on the host)");
+    byoc_free(r->arena, text);
+    byoc_placement_report_free(r);
+    byoc_backend_free(b);
+    byoc_module_destroy(m);
+    byoc_module_destroy(ref);
+}
+
 /* ---- building in C, copies, passes ---- */
 static void test_builder_and_copy(void) {
     byoc_module *m = byoc_module_create(NULL);
@@ -210,6 +328,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_if_print_parse_infer_evaluate), TEST_ENTRY(test_if_type_errors),
         TEST_ENTRY(test_let_print_parse_evaluate),      TEST_ENTRY(test_loop_print_parse_infer_evaluate),
         TEST_ENTRY(test_loop_type_errors),              TEST_ENTRY(test_builder_and_copy),
+        TEST_ENTRY(test_every_pass_is_safe),            TEST_ENTRY(test_partitioning_keeps_control_on_host),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
