@@ -297,6 +297,43 @@ static void test_partitioning_keeps_control_on_host(void) {
     byoc_module_destroy(ref);
 }
 
+
+/* the Collage search over a module with control nodes: it prices and places the dataflow around them,
+   keeps the control nodes (and their bodies) on the host, and the result computes the same values */
+static void test_collage_keeps_control_on_host(void) {
+    static const char *const spec = "backend acc\nsupports add multiply negative exp nn.relu sigmoid\n";
+    byoc_diag d;
+    byoc_module *ref = parse_text(mixed_text, &d), *m = parse_text(mixed_text, &d);
+    CHECKF(ref && m, "%s", d.message);
+    byoc_node *want = mixed_output(ref, 0, &d);
+    CHECKF(want != NULL, "%s", d.message);
+    byoc_backend_spec *b = byoc_backend_parse(spec, strlen(spec), "acc.backend", &d);
+    CHECKF(b != NULL, "%s", d.message);
+    const byoc_backend_spec *bs[1] = {b};
+    byoc_collage_options o;
+    memset(&o, 0, sizeof o);
+    o.backends = bs;
+    o.nbackends = 1;
+    static const char *const names[2] = {"acc", "host"};
+    static const double base[2] = {1, 3}; /* the backend is cheaper: it takes what it can */
+    byoc_collage_mock mock = {names, base, 2};
+    o.cost = byoc_collage_mock_cost;
+    o.cost_data = &mock;
+    byoc_collage_stats st;
+    memset(&st, 0, sizeof st);
+    byoc_result r = byoc_partition_collage(m, &o, &st, NULL, &d);
+    CHECKF(r == BYOC_OK, "%s", d.message);
+    CHECK(!partitions_hold_control(m));
+    CHECKF(byoc_verify(m, 0, &d) == BYOC_OK, "%s", d.message);
+    byoc_node *got = mixed_output(m, 0, &d);
+    CHECKF(got != NULL, "%s", d.message);
+    for (int k = 0; k < 4; ++k) CHECK(fabsf(byoc_constant_f32(got, k) - byoc_constant_f32(want, k)) < 1e-5f);
+    byoc_collage_stats_free(&st);
+    byoc_backend_free(b);
+    byoc_module_destroy(m);
+    byoc_module_destroy(ref);
+}
+
 /* ---- building in C, copies, passes ---- */
 static void test_builder_and_copy(void) {
     byoc_module *m = byoc_module_create(NULL);
@@ -329,6 +366,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_let_print_parse_evaluate),      TEST_ENTRY(test_loop_print_parse_infer_evaluate),
         TEST_ENTRY(test_loop_type_errors),              TEST_ENTRY(test_builder_and_copy),
         TEST_ENTRY(test_every_pass_is_safe),            TEST_ENTRY(test_partitioning_keeps_control_on_host),
+        TEST_ENTRY(test_collage_keeps_control_on_host),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
