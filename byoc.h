@@ -413,7 +413,10 @@ BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int 
 BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name);
 /* Control flow (doc block "CONTROL FLOW"). Bodies are closed functions: every value of the enclosing
    scope a body uses is passed in as a capture (captures[i] binds the body's capture parameter i). A
-   capture parameter may lack an annotation: type inference gives it the capture's type.
+   capture parameter may lack an annotation: type inference gives it the capture's type. The text format
+   prints a capture parameter as the value it captures, so a round trip keeps captures unannotated and in
+   the order a post-order walk of the body first meets them (for if: the then branch's, then the else
+   branch's others).
    byoc_if: cond is a bool scalar; then_fn and else_fn each take the ncaptures captures.
    byoc_let: body_fn takes (value, captures...).
    byoc_loop: max_trip an int64 scalar (iterations at most), cond a bool scalar (run while true); body_fn
@@ -2584,6 +2587,29 @@ BYOC__PRIVATE int byoc__control_head(const byoc_node *n) {
 BYOC__PRIVATE int byoc__is_control(const byoc_node *n) {
     return n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LET || n->kind == BYOC_NODE_LOOP;
 }
+/* Sorts a body's captures (outer[i] captured as params[i]) into the order the text format gives them: the
+   order a post-order walk of the body first meets their parameters (a capture never met goes last). The
+   parser and the importers make captures in this order, so a print/parse round trip keeps them. */
+BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *seen, byoc_node ***order);
+BYOC__PRIVATE void byoc__canonical_captures(byoc_node *body, byoc_node **outer, byoc_node **params, int n) {
+    byoc__map seen = BYOC__MAP_EMPTY, rank = BYOC__MAP_EMPTY;
+    byoc_node **order = NULL;
+    byoc__post_order(body, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+    intptr_t next = 1;
+    for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+        if (order[i]->kind == BYOC_NODE_VAR && !byoc__map_has(&rank, order[i])) byoc__map_put(&rank, order[i], next++);
+    for (int i = 1; i < n; ++i) /* insertion sort: stable, and bodies capture few values */
+        for (int j = i; j > 0; --j) {
+            intptr_t a = byoc__map_get(&rank, params[j - 1], INTPTR_MAX), b = byoc__map_get(&rank, params[j], INTPTR_MAX);
+            if (a <= b) break;
+            byoc_node *t = params[j]; params[j] = params[j - 1]; params[j - 1] = t;
+            t = outer[j]; outer[j] = outer[j - 1]; outer[j - 1] = t;
+        }
+    stbds_arrfree(order);
+    byoc__map_free(&seen);
+    byoc__map_free(&rank);
+}
+
 /* the same control node over new inputs and bodies (a pass rebuilding it), sharing its span */
 BYOC__PRIVATE byoc_node *byoc__control_rebuild(byoc_module *m, const byoc_node *n, byoc_node *const *inputs,
                                                byoc_node *const *bodies) {
@@ -5993,6 +6019,7 @@ BYOC__PRIVATE byoc_node *byoc__parse_body(byoc__parser *p, byoc_node *const *lea
     byoc_node *body = ok ? byoc__parse_block(p) : NULL;
     byoc__pop_scope(p);
     *out = stbds_arrpop(p->captures);
+    if (body) byoc__canonical_captures(body, out->outer, out->params, (int)stbds_arrlen(out->outer));
     p->depth--;
     return body;
 }

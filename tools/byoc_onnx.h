@@ -4516,7 +4516,7 @@ BYOC__PRIVATE byoc_node *byoc_onnx__capture(byoc_onnx__state *st, byoc_onnx__sco
     for (int i = 0; i < (int)stbds_arrlen(sc->captured); ++i)
         if (sc->captured[i] == outer) return sc->params[i];
     const byoc_type *t = byoc_onnx__type(outer);
-    byoc_node *v = byoc_var(st->m, name, t);
+    byoc_node *v = byoc_var(st->m, name, NULL); /* unannotated, as the text format reads it back */
     if (!v) return NULL;
     v->checked_type = t;
     char span[300];
@@ -4660,13 +4660,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__body_end(byoc_onnx__state *st, byoc_onnx__b
 BYOC__PRIVATE byoc_node *byoc_onnx__body_function(byoc_onnx__state *st, const byoc_onnx__body *b, byoc_node *root,
                                                   byoc_node *const *all, int nall) {
     byoc_node **params = NULL;
+    if (!root) return NULL;
     for (int i = 0; i < (int)stbds_arrlen(b->lead); ++i) stbds_arrput(params, b->lead[i]);
     for (int i = 0; i < nall; ++i) {
         byoc_node *v = NULL;
         for (int k = 0; k < (int)stbds_arrlen(b->scope.captured) && !v; ++k)
             if (b->scope.captured[k] == all[i]) v = b->scope.params[k];
-        if (!v && (v = byoc_var(st->m, "unused", byoc_onnx__type(all[i]))) != NULL)
-            v->checked_type = byoc_onnx__type(all[i]);
+        if (!v && (v = byoc_var(st->m, "unused", NULL)) != NULL) v->checked_type = byoc_onnx__type(all[i]);
         stbds_arrput(params, v);
     }
     byoc_node *fn = byoc_function(st->m, params, (int)stbds_arrlen(params), root, NULL, NULL);
@@ -4717,6 +4717,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__control_outputs(byoc_onnx__ctx *c, byoc_nod
     return BYOC_ONNX__OK(c);
 }
 
+/* a body's captures in the order the text format reads them back */
+BYOC__PRIVATE void byoc_onnx__canonical(byoc_onnx__body *b, byoc_node *root) {
+    if (root) byoc__canonical_captures(root, b->scope.captured, b->scope.params, (int)stbds_arrlen(b->scope.captured));
+}
+
 /* the union of two capture lists, in first-use order */
 BYOC__PRIVATE byoc_node **byoc_onnx__capture_union(const byoc_onnx__body *a, const byoc_onnx__body *b) {
     byoc_node **all = NULL;
@@ -4746,10 +4751,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__if(byoc_onnx__ctx *c, const char *op) {
         r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the branches give %d and %d outputs, the node has %d", nt,
                             ne, c->nout);
     if (r == BYOC_OK) {
+        byoc_node *troot = byoc_onnx__body_root(st, &tb, 0), *eroot = byoc_onnx__body_root(st, &eb, 0);
+        byoc_onnx__canonical(&tb, troot);
+        byoc_onnx__canonical(&eb, eroot);
         byoc_node **all = byoc_onnx__capture_union(&tb, &eb);
         int nall = (int)stbds_arrlen(all);
-        byoc_node *tf = byoc_onnx__body_function(st, &tb, byoc_onnx__body_root(st, &tb, 0), all, nall);
-        byoc_node *ef = byoc_onnx__body_function(st, &eb, byoc_onnx__body_root(st, &eb, 0), all, nall);
+        byoc_node *tf = byoc_onnx__body_function(st, &tb, troot, all, nall);
+        byoc_node *ef = byoc_onnx__body_function(st, &eb, eroot, all, nall);
         r = byoc_onnx__control_outputs(c, byoc_if(st->m, cond, tf, ef, all, nall), nt > 1, nt);
         stbds_arrfree(all);
     }
@@ -4800,7 +4808,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
     }
     if (r == BYOC_OK) {
         int n = (int)stbds_arrlen(b.scope.captured);
-        byoc_node *fn = byoc_onnx__body_function(st, &b, byoc_onnx__body_root(st, &b, 1), b.scope.captured, n);
+        byoc_node *root = byoc_onnx__body_root(st, &b, 1);
+        byoc_onnx__canonical(&b, root);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
         byoc_node *loop = byoc_loop(st->m, trip, cond, c->in + 2, nc, fn, b.scope.captured, n);
         r = byoc_onnx__control_outputs(c, loop, 1, nres - 1);
     }
@@ -4902,7 +4912,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__scan_core(byoc_onnx__ctx *c, byoc_onnx__sca
         stbds_arrinsn(b.results, 0, 1);
         b.results[0] = always;
         int n = (int)stbds_arrlen(b.scope.captured);
-        byoc_node *fn = byoc_onnx__body_function(st, &b, byoc_onnx__body_root(st, &b, 1), b.scope.captured, n);
+        byoc_node *root = byoc_onnx__body_root(st, &b, 1);
+        byoc_onnx__canonical(&b, root);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
         byoc_node *trip = byoc_onnx__scalar(st, BYOC_INT64, (double)length);
         byoc_node *loop = byoc_loop(st->m, trip, byoc_onnx__scalar(st, BYOC_BOOL, 1), sa->states, sa->nstates, fn,
                                     b.scope.captured, n);
