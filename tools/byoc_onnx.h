@@ -4597,7 +4597,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__body_begin(byoc_onnx__ctx *c, const char *a
         r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s takes %d inputs, expected %d", attr,
                             (int)stbds_arrlen(b->g.inputs), ninputs);
     if (r == BYOC_OK) r = byoc_onnx__check_ops(st, &b->g, st->opset);
-    if (r != BYOC_OK) return r;
+    if (r != BYOC_OK) { /* nothing of it stays: callers free only what began */
+        byoc_onnx__body_free(b);
+        memset(b, 0, sizeof *b);
+        return r;
+    }
     b->node = st->node;
     b->node_index = st->node_index;
     b->span = st->span;
@@ -4621,7 +4625,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__body_begin(byoc_onnx__ctx *c, const char *a
         } else r = st->diag->code ? st->diag->code : BYOC_ERR_INTERNAL;
         byoc_onnx__tensor_free(&t);
     }
-    if (r != BYOC_OK) byoc_onnx__body_leave(st, b);
+    if (r != BYOC_OK) {
+        byoc_onnx__body_leave(st, b);
+        byoc_onnx__body_free(b);
+        memset(b, 0, sizeof *b);
+    }
     return r;
 }
 
