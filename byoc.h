@@ -53,6 +53,25 @@
    NULL when it returns a pointer, 0 from a count or query (-1 from byoc_graph_index, a negative cost from
    an estimator), and a destroy/free call ignores NULL as free does.
 
+   CONTROL FLOW
+   Relay's `if (%c) { .. } else { .. }` and `let %x = v; ..` print and parse as Relay writes them. Loops are
+   a structured form instead of Relay's recursive function called through a let-bound var:
+       %r = loop (%max_trip, %cond, %init0, ..) fn (%i: int64, %go: bool, %v0: T0, ..) {
+         ..  (%next_cond, %next_v0, .., %scan0, ..)
+       };
+   runs while iteration < max_trip and the condition holds, carrying v0.. (each keeps its type) and
+   stacking each scan output on a new leading axis: %r is (final v0.., stacked scans..), exactly ONNX
+   Loop's semantics, and Scan is such a loop whose body takes slices. Why structured: a recursive
+   function needs closures, a call graph and tail-call recognition in every pass and in the runtime,
+   while a loop node is one node with one body, which type inference, the verifier, evaluation and a
+   future runtime schedule handle directly, and which passes can treat as one opaque node.
+   Every body is a closed function (byoc_if, byoc_let, byoc_loop): a value of the enclosing scope it
+   uses is an input of the control node (a capture) bound to a parameter of the body. Dataflow passes
+   therefore see a control node as one node over its inputs and rebuild it like any other; nothing moves
+   into or out of a body. The bodies are not yet partitioned or fused (their ops stay on the host, and
+   the placement report says so); partitioning never hands a backend an if, a let or a loop. The
+   reference evaluator runs them; byoc_sim.h's runtime refuses them with a clear error for now.
+
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
                         byoc__attrs_*, type relation byoc__rel_*, device_class, flops byoc__flops_*,
@@ -2600,7 +2619,8 @@ BYOC__PRIVATE void byoc__canonical_captures(byoc_node *body, byoc_node **outer, 
         if (order[i]->kind == BYOC_NODE_VAR && !byoc__map_has(&rank, order[i])) byoc__map_put(&rank, order[i], next++);
     for (int i = 1; i < n; ++i) /* insertion sort: stable, and bodies capture few values */
         for (int j = i; j > 0; --j) {
-            intptr_t a = byoc__map_get(&rank, params[j - 1], INTPTR_MAX), b = byoc__map_get(&rank, params[j], INTPTR_MAX);
+            intptr_t a = byoc__map_get(&rank, params[j - 1], INTPTR_MAX);
+            intptr_t b = byoc__map_get(&rank, params[j], INTPTR_MAX);
             if (a <= b) break;
             byoc_node *t = params[j]; params[j] = params[j - 1]; params[j - 1] = t;
             t = outer[j]; outer[j] = outer[j - 1]; outer[j - 1] = t;
@@ -4327,7 +4347,8 @@ BYOC__PRIVATE byoc_result byoc__infer_body(byoc__infer *st, const byoc_node *own
     }
     const byoc_type *small[16] = {0};
     const byoc_type **p =
-        fn->nparams <= 16 ? small : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)fn->nparams));
+        fn->nparams <= 16 ? small
+                          : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)fn->nparams));
     byoc_result r = p ? BYOC_OK : byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, fn->id, "out of memory");
     for (int i = 0; i < fn->nparams && r == BYOC_OK; ++i) {
         byoc_node *v = fn->params[i];
@@ -17045,7 +17066,9 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
     case BYOC_NODE_TUPLE: r = byoc_tuple(m, inputs, n->nargs); break;
     case BYOC_NODE_TUPLE_GET_ITEM: r = byoc_tuple_get_item(m, inputs[0], n->index); break;
     /* a control node keeps its (closed) bodies: a dataflow pass sees it as one opaque node */
-    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: r = byoc__control_rebuild(m, n, inputs, n->params); break;
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+        r = byoc__control_rebuild(m, n, inputs, n->params);
+        break;
     default: return (byoc_node *)n;
     }
     byoc__inherit(r, n);
@@ -20894,8 +20917,9 @@ BYOC__PRIVATE byoc_node *byoc__stack_scans(byoc_module *m, const byoc_node *n, b
             char a[160], b[160];
             byoc_type_to_string(steps[k]->annotation, a, sizeof a);
             byoc_type_to_string(s->annotation, b, sizeof b);
-            return byoc__eval_fail(diag, n, BYOC_ERR_TYPE, "scan output %d is %s in iteration 0 but %s in iteration %lld",
-                                   k, a, b, (long long)it);
+            return byoc__eval_fail(diag, n, BYOC_ERR_TYPE,
+                                   "scan output %d is %s in iteration 0 but %s in iteration %lld", k, a, b,
+                                   (long long)it);
         }
         memcpy((char *)c->data + (size_t)it * each, s->data, each);
     }
@@ -20946,7 +20970,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byo
                                                                                              (size_t)(nc + nscan)));
         int ok = res != NULL;
         for (int k = 0; ok && k < nc; ++k) res[k] = args[2 + k];
-        for (int k = 0; ok && k < nscan; ++k) ok = (res[nc + k] = byoc__stack_scans(m, n, steps, it, nscan, k, diag)) != NULL;
+        for (int k = 0; ok && k < nscan; ++k)
+            ok = (res[nc + k] = byoc__stack_scans(m, n, steps, it, nscan, k, diag)) != NULL;
         if (ok) r = byoc_tuple(m, res, nc + nscan);
         if (res != small) BYOC_FREE(res);
     }

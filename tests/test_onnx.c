@@ -200,7 +200,8 @@ static void test_unsupported_listing(void) {
     for (int i = 0; i < 64; ++i) put_byte(&sub, 0xff);
     put_msg(&attr, 6, &sub);
     put_msg(&attrs, 5, &attr);
-    node_spec a = {"Quux", "a1", {"x"}, {"a"}}, b = {"Quux", "a2", {"a"}, {"b"}}, c = {"SequenceMap", "map1", {"b"}, {"y"}};
+    node_spec a = {"Quux", "a1", {"x"}, {"a"}}, b = {"Quux", "a2", {"a"}, {"b"}};
+    node_spec c = {"SequenceMap", "map1", {"b"}, {"y"}};
     put_node(&g, &a, NULL);
     put_node(&g, &b, NULL);
     put_node(&g, &c, &attrs);
@@ -668,7 +669,8 @@ static void test_table_names_registered_ops(void) {
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_import_spans),        TEST_ENTRY(test_truncated_prefixes), TEST_ENTRY(test_hostile_wire),
-        TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing), TEST_ENTRY(test_if_branches_capture_outer_values),
+        TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing),
+        TEST_ENTRY(test_if_branches_capture_outer_values),
         TEST_ENTRY(test_if_bad_subgraphs), TEST_ENTRY(test_shape_subgraph_folds),
         TEST_ENTRY(test_slice_int64_max_end), TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
         TEST_ENTRY(test_pool3d),              TEST_ENTRY(test_table_names_registered_ops),

@@ -4586,7 +4586,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__body_begin(byoc_onnx__ctx *c, const char *a
     memset(b, 0, sizeof *b);
     b->attr = attr;
     const byoc_onnx__attr *a = byoc_onnx__attr_get(c, attr);
-    if (!a || !a->has_g) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the graph attribute %s is missing", attr);
+    if (!a || !a->has_g)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the graph attribute %s is missing", attr);
     if ((int)stbds_arrlen(st->scopes) >= BYOC_ONNX__MAX_GRAPH_DEPTH)
         return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "subgraphs nest more than %d deep",
                                BYOC_ONNX__MAX_GRAPH_DEPTH);
@@ -4736,7 +4737,8 @@ BYOC__PRIVATE byoc_node **byoc_onnx__capture_union(const byoc_onnx__body *a, con
     for (int i = 0; i < (int)stbds_arrlen(a->scope.captured); ++i) stbds_arrput(all, a->scope.captured[i]);
     for (int i = 0; i < (int)stbds_arrlen(b->scope.captured); ++i) {
         int seen = 0;
-        for (int k = 0; k < (int)stbds_arrlen(a->scope.captured); ++k) seen |= a->scope.captured[k] == b->scope.captured[i];
+        for (int k = 0; k < (int)stbds_arrlen(a->scope.captured); ++k)
+            seen |= a->scope.captured[k] == b->scope.captured[i];
         if (!seen) stbds_arrput(all, b->scope.captured[i]);
     }
     return all;
@@ -4804,7 +4806,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
     if (r == BYOC_OK) { /* the body's next condition as a scalar: built in the body, so inside its scope */
         byoc_node *next = b.results[0];
         const byoc_type *t = byoc_onnx__type(next);
-        if (t && t->kind == BYOC_TYPE_TENSOR && t->rank > 0 && byoc_type_num_elements(t) == 1 && t->dtype == BYOC_BOOL) {
+        if (t && t->kind == BYOC_TYPE_TENSOR && t->rank > 0 && byoc_type_num_elements(t) == 1 &&
+            t->dtype == BYOC_BOOL) {
             byoc_attrs a;
             memset(&a, 0, sizeof a);
             int64_t none[1] = {0};
@@ -4840,10 +4843,11 @@ typedef struct byoc_onnx__scan_args {
 BYOC__PRIVATE byoc_node *byoc_onnx__scan_slice(byoc_onnx__state *st, byoc_onnx__body *b, const byoc_onnx__scan_args *sa,
                                                int k, byoc_node *iter, int64_t length) {
     const char *name = byoc_onnx__str(st, b->g.inputs[sa->nstates + k].name);
-    byoc_node *x = byoc_onnx__capture(st, &st->scopes[stbds_arrlen(st->scopes) - 1], sa->scans[k], name ? name : "scan");
+    byoc_onnx__scope *inner = &st->scopes[stbds_arrlen(st->scopes) - 1];
+    byoc_node *x = byoc_onnx__capture(st, inner, sa->scans[k], name ? name : "scan");
     byoc_node *index = iter;
-    if (sa->in_dirs[k]) index = byoc_onnx__call2(st, "subtract", byoc_onnx__scalar(st, BYOC_INT64, (double)(length - 1)),
-                                                iter, NULL);
+    if (sa->in_dirs[k]) /* reversed: step i reads slice length - 1 - i */
+        index = byoc_onnx__call2(st, "subtract", byoc_onnx__scalar(st, BYOC_INT64, (double)(length - 1)), iter, NULL);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_int(st->m, &a, "axis", sa->in_axes[k]);
@@ -4867,8 +4871,8 @@ BYOC__PRIVATE byoc_node *byoc_onnx__scan_output(byoc_onnx__state *st, const byoc
     }
     int64_t axis = k < sa->nout_axes ? sa->out_axes[k] : 0;
     if (axis < -rank || axis >= rank) {
-        byoc_onnx__fail(st, BYOC_ERR_ATTR, "scan_output_axes[%d] = %lld is out of range for rank %d", k, (long long)axis,
-                        rank);
+        byoc_onnx__fail(st, BYOC_ERR_ATTR, "scan_output_axes[%d] = %lld is out of range for rank %d", k,
+                        (long long)axis, rank);
         return NULL;
     }
     if (axis < 0) axis += rank;
@@ -4896,7 +4900,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__scan_core(byoc_onnx__ctx *c, byoc_onnx__sca
     byoc_onnx__body b;
     byoc_result r = byoc_onnx__body_begin(c, "body", sa->nstates + sa->nscans, &b);
     if (r != BYOC_OK) return r;
-    const byoc_type *i64 = byoc_tensor_type(st->m, BYOC_INT64, 0, NULL), *b8 = byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL);
+    const byoc_type *i64 = byoc_tensor_type(st->m, BYOC_INT64, 0, NULL);
+    const byoc_type *b8 = byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL);
     byoc_node *iter = byoc_var(st->m, "iteration", i64), *go = byoc_var(st->m, "cond", b8);
     int ok = iter && go;
     if (ok) {
@@ -4905,7 +4910,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__scan_core(byoc_onnx__ctx *c, byoc_onnx__sca
         stbds_arrput(b.lead, iter);
         stbds_arrput(b.lead, go);
     }
-    for (int i = 0; ok && i < sa->nstates; ++i) ok = byoc_onnx__body_input(st, &b, i, byoc_onnx__type(sa->states[i])) != NULL;
+    for (int i = 0; ok && i < sa->nstates; ++i)
+        ok = byoc_onnx__body_input(st, &b, i, byoc_onnx__type(sa->states[i])) != NULL;
     for (int k = 0; ok && k < sa->nscans; ++k) {
         byoc_node *slice = byoc_onnx__scan_slice(st, &b, sa, k, iter, length);
         if ((ok = slice != NULL) != 0) byoc_onnx__define(st, b.g.inputs[sa->nstates + k].name, slice);
@@ -4970,7 +4976,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__scan(byoc_onnx__ctx *c, const char *op) {
         return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Scan's sequence_lens (opset 8) is not supported");
     if (byoc_onnx__scan_attr_list(c, v8 ? "directions" : "scan_input_directions", sa.in_dirs, sa.nscans) < 0 ||
         (!v8 && byoc_onnx__scan_attr_list(c, "scan_input_axes", sa.in_axes, sa.nscans) < 0) ||
-        (!v8 && (sa.nout_axes = byoc_onnx__scan_attr_list(c, "scan_output_axes", sa.out_axes, c->nout - sa.nstates)) < 0) ||
+        (!v8 &&
+         (sa.nout_axes = byoc_onnx__scan_attr_list(c, "scan_output_axes", sa.out_axes, c->nout - sa.nstates)) < 0) ||
         (!v8 && (sa.nout_dirs = byoc_onnx__scan_attr_list(c, "scan_output_directions", sa.out_dirs,
                                                           c->nout - sa.nstates)) < 0))
         return BYOC_ONNX__OK(c);
