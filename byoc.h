@@ -20450,6 +20450,17 @@ BYOC__PRIVATE byoc_node *byoc__fold_dynamic_call(byoc_module *m, const byoc_node
     return c;
 }
 
+BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr, byoc__map *map);
+/* a closed body's result with its parameters bound to args: a copy of the body in m */
+BYOC__PRIVATE byoc_node *byoc__inline_body(byoc_module *m, const byoc_node *fn, byoc_node *const *args, int nargs) {
+    if (fn->nparams != nargs) return NULL;
+    byoc__map map = BYOC__MAP_EMPTY;
+    for (int k = 0; k < nargs; ++k) byoc__map_put(&map, fn->params[k], (intptr_t)args[k]);
+    byoc_node *r = byoc__copy_into(m, fn->body, &map);
+    byoc__map_free(&map);
+    return r;
+}
+
 BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
@@ -20475,6 +20486,9 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
             if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE)
                 folded = y->args[0]->args[y->index];
+            if (y && y->kind == BYOC_NODE_IF && y->args[0]->kind == BYOC_NODE_CONSTANT) /* the branch taken */
+                folded = byoc__inline_body(m, y->params[byoc__load(BYOC_BOOL, y->args[0]->data, 0) != 0 ? 0 : 1],
+                                           y->args + 1, y->nargs - 1);
             now[i] = folded ? folded : y;
         }
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
@@ -20929,7 +20943,7 @@ BYOC__PRIVATE byoc_node *byoc__stack_scans(byoc_module *m, const byoc_node *n, b
 BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byoc_node *const *ins, int depth,
                                          byoc_diag *diag) {
     byoc_node *fn = n->params[0];
-    int nc = n->index, head = byoc__control_head(n), nscan = n->checked_type->nfields - nc;
+    int nc = n->index, nscan = n->checked_type->nfields - nc;
     int64_t trip;
     memcpy(&trip, ins[0]->data, sizeof trip);
     int go = byoc__load(BYOC_BOOL, ins[1]->data, 0) != 0;
@@ -20975,7 +20989,6 @@ BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byo
         if (ok) r = byoc_tuple(m, res, nc + nscan);
         if (res != small) BYOC_FREE(res);
     }
-    (void)head;
 done:
     stbds_arrfree(args);
     stbds_arrfree(steps);

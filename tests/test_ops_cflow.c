@@ -334,6 +334,29 @@ static void test_collage_keeps_control_on_host(void) {
     byoc_module_destroy(ref);
 }
 
+
+/* FoldConstant: an if whose condition is a constant becomes the branch it takes */
+static void test_fold_constant_selects_branch(void) {
+    byoc_diag d;
+    byoc_module *m = parse_text("def @main(%x: Tensor[(2), float32]) {\n"
+                                "  %0 = add(%x, 1f);\n"
+                                "  %1 = if (True) { multiply(%0, 2f) } else { negative(%0) };\n"
+                                "  %2 = if (False) { multiply(%0, 2f) } else { negative(%0) };\n"
+                                "  (%1, %2)\n}\n", &d);
+    CHECKF(m != NULL, "%s", d.message);
+    const char *fold = "fold_constant";
+    byoc_pass_context *ctx = byoc_pass_context_create();
+    CHECKF(byoc_run_passes(m, &fold, 1, ctx, &d) == BYOC_OK, "%s", d.message);
+    byoc_pass_context_destroy(ctx);
+    char *text = byoc_module_print(m, 0, NULL);
+    CHECKF(!strstr(text, "if ("), "an if is left:\n%s", text);
+    CHECK_CONTAINS(text, "multiply(%0, 2f)");
+    CHECK_CONTAINS(text, "negative(%0)");
+    byoc_free(m, text);
+    CHECKF(byoc_verify(m, 0, &d) == BYOC_OK, "%s", d.message);
+    byoc_module_destroy(m);
+}
+
 /* ---- building in C, copies, passes ---- */
 static void test_builder_and_copy(void) {
     byoc_module *m = byoc_module_create(NULL);
@@ -366,7 +389,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_let_print_parse_evaluate),      TEST_ENTRY(test_loop_print_parse_infer_evaluate),
         TEST_ENTRY(test_loop_type_errors),              TEST_ENTRY(test_builder_and_copy),
         TEST_ENTRY(test_every_pass_is_safe),            TEST_ENTRY(test_partitioning_keeps_control_on_host),
-        TEST_ENTRY(test_collage_keeps_control_on_host),
+        TEST_ENTRY(test_collage_keeps_control_on_host), TEST_ENTRY(test_fold_constant_selects_branch),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
