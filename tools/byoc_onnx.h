@@ -144,9 +144,9 @@ typedef struct byoc_onnx_model {
     int opset;                 /* of the default domain */
     int64_t ir_version;
     const char *producer;      /* producer_name, "" if none */
-    int nnodes;                /* ONNX nodes in the graph */
+    int nnodes;                /* ONNX nodes in the graph and its subgraphs (If, Loop, Scan bodies) */
     int nfolded;               /* of them, evaluated at import (constants) */
-    /* every ONNX node, in graph order (nnodes entries): */
+    /* every ONNX node, in graph order, a subgraph's nodes just before the node holding it (nnodes entries): */
     const char **node_spans;   /* the span its IR nodes carry ("onnx:NAME") */
     const char **node_ops;     /* its op_type */
     const char *
@@ -4651,6 +4651,7 @@ BYOC__PRIVATE byoc_node *byoc_onnx__body_input(byoc_onnx__state *st, byoc_onnx__
 BYOC__PRIVATE byoc_result byoc_onnx__body_end(byoc_onnx__state *st, byoc_onnx__body *b) {
     int nfolded = 0;
     byoc_result r = byoc_onnx__convert_nodes(st, &b->g, &nfolded);
+    st->nfolded += nfolded; /* the model's count covers subgraphs */
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(b->g.outputs); ++i) {
         byoc_node *v = byoc_onnx__lookup(st, b->g.outputs[i].name);
         if (!v) {
@@ -5597,8 +5598,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
             out->opset = st.opset;
             out->ir_version = mf.ir_version;
             out->producer = byoc_onnx__str(&st, mf.producer);
-            out->nnodes = (int)stbds_arrlen(g.nodes);
-            out->nfolded = nfolded;
+            out->nnodes = (int)stbds_arrlen(st.node_spans); /* subgraphs' nodes included */
+            out->nfolded = nfolded + st.nfolded;
             int nn = (int)stbds_arrlen(st.node_spans);
             out->node_spans = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
             out->node_ops = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
