@@ -53,6 +53,25 @@
    NULL when it returns a pointer, 0 from a count or query (-1 from byoc_graph_index, a negative cost from
    an estimator), and a destroy/free call ignores NULL as free does.
 
+   CONTROL FLOW
+   Relay's `if (%c) { .. } else { .. }` and `let %x = v; ..` print and parse as Relay writes them. Loops are
+   a structured form instead of Relay's recursive function called through a let-bound var:
+       %r = loop (%max_trip, %cond, %init0, ..) fn (%i: int64, %go: bool, %v0: T0, ..) {
+         ..  (%next_cond, %next_v0, .., %scan0, ..)
+       };
+   runs while iteration < max_trip and the condition holds, carrying v0.. (each keeps its type) and
+   stacking each scan output on a new leading axis: %r is (final v0.., stacked scans..), exactly ONNX
+   Loop's semantics, and Scan is such a loop whose body takes slices. Why structured: a recursive
+   function needs closures, a call graph and tail-call recognition in every pass and in the runtime,
+   while a loop node is one node with one body, which type inference, the verifier, evaluation and a
+   future runtime schedule handle directly, and which passes can treat as one opaque node.
+   Every body is a closed function (byoc_if, byoc_let, byoc_loop): a value of the enclosing scope it
+   uses is an input of the control node (a capture) bound to a parameter of the body. Dataflow passes
+   therefore see a control node as one node over its inputs and rebuild it like any other; nothing moves
+   into or out of a body. The bodies are not yet partitioned or fused (their ops stay on the host, and
+   the placement report says so); partitioning never hands a backend an if, a let or a loop. The
+   reference evaluator runs them; byoc_sim.h's runtime refuses them with a clear error for now.
+
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
                         byoc__attrs_*, type relation byoc__rel_*, device_class, flops byoc__flops_*,
@@ -319,7 +338,10 @@ typedef enum byoc_node_kind {
     BYOC_NODE_TUPLE,
     BYOC_NODE_TUPLE_GET_ITEM,
     BYOC_NODE_FUNCTION,
-    BYOC_NODE_GLOBAL_VAR
+    BYOC_NODE_GLOBAL_VAR,
+    BYOC_NODE_IF,   /* control flow: see "CONTROL FLOW" in the doc block */
+    BYOC_NODE_LET,
+    BYOC_NODE_LOOP
 } byoc_node_kind;
 
 /* Where a node came from: a frontend node name ("onnx:conv1") and/or a text position. */
@@ -340,7 +362,12 @@ typedef struct byoc_op byoc_op;
      TUPLE          args/nargs are the fields
      TUPLE_GET_ITEM args[0] is the tuple, index
      FUNCTION       params/nparams, body, annotation (declared result type, may be NULL), attrs
-     GLOBAL_VAR     name (a module function) */
+     GLOBAL_VAR     name (a module function)
+     IF             args = (cond, captures...), params = (then fn, else fn), each fn taking the captures
+     LET            args = (value, captures...), params = (body fn), the fn taking (bound var, captures...)
+     LOOP           args = (max_trip, cond, carried..., captures...), index = number of carried values,
+                    params = (body fn) taking (iteration, cond, carried..., captures...) and returning
+                    the tuple (cond, carried..., scan outputs...) */
 typedef struct byoc_node {
     /* the fields traversals read come first, in one 64-byte span, in the order a walk reads them: the
        mark and id of a node it meets, then what it takes to enter the node */
@@ -405,6 +432,24 @@ BYOC_API byoc_node *byoc_tuple_get_item(byoc_module *m, byoc_node *tuple, int in
 BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int nparams, byoc_node *body,
                                   const byoc_type *ret_type, const byoc_attrs *attrs);
 BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name);
+/* Control flow (doc block "CONTROL FLOW"). Bodies are closed functions: every value of the enclosing
+   scope a body uses is passed in as a capture (captures[i] binds the body's capture parameter i). A
+   capture parameter may lack an annotation: type inference gives it the capture's type. The text format
+   prints a capture parameter as the value it captures, so a round trip keeps captures unannotated and in
+   the order a post-order walk of the body first meets them (for if: the then branch's, then the else
+   branch's others).
+   byoc_if: cond is a bool scalar; then_fn and else_fn each take the ncaptures captures.
+   byoc_let: body_fn takes (value, captures...).
+   byoc_loop: max_trip an int64 scalar (iterations at most), cond a bool scalar (run while true); body_fn
+   takes (iteration int64 scalar, cond bool scalar, carried..., captures...) and returns the tuple
+   (cond, carried..., scan outputs...). The loop's value is the tuple (carried final values..., scan outputs
+   stacked on a new leading axis...). */
+BYOC_API byoc_node *byoc_if(byoc_module *m, byoc_node *cond, byoc_node *then_fn, byoc_node *else_fn,
+                            byoc_node *const *captures, int ncaptures);
+BYOC_API byoc_node *byoc_let(byoc_module *m, byoc_node *value, byoc_node *body_fn, byoc_node *const *captures,
+                             int ncaptures);
+BYOC_API byoc_node *byoc_loop(byoc_module *m, byoc_node *max_trip, byoc_node *cond, byoc_node *const *carried,
+                              int ncarried, byoc_node *body_fn, byoc_node *const *captures, int ncaptures);
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col);
 BYOC_API const byoc_span *byoc_node_span(const byoc_node *n); /* an empty span when n has none */
 BYOC_API size_t byoc_constant_nbytes(const byoc_node *c);    /* bytes of a constant's data */
@@ -2480,6 +2525,128 @@ BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int 
     return m->has_error ? NULL : n;
 }
 
+/* a control node: inputs (head values then captures) and closed bodies, each body taking nlead leading
+   parameters and then one per capture */
+BYOC__PRIVATE byoc_node *byoc__control_node(byoc_module *m, byoc_node_kind kind, byoc_node *const *head, int nhead,
+                                            byoc_node *const *bodies, int nbodies, const int *nlead,
+                                            byoc_node *const *captures, int ncaptures) {
+    static const char *const what[] = {"if", "let", "loop"};
+    const char *name = what[kind - BYOC_NODE_IF];
+    if (m->has_error || byoc__any_null(head, nhead) || byoc__any_null(bodies, nbodies) ||
+        byoc__any_null(captures, ncaptures))
+        return NULL;
+    for (int b = 0; b < nbodies; ++b) {
+        if (bodies[b]->kind != BYOC_NODE_FUNCTION) {
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, bodies[b]->id, "%s: body %d is not a function", name, b);
+            return NULL;
+        }
+        if (bodies[b]->nparams != nlead[b] + ncaptures) {
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, bodies[b]->id,
+                       "%s: body %d takes %d parameters, expected %d (%d leading + %d captures)", name, b,
+                       bodies[b]->nparams, nlead[b] + ncaptures, nlead[b], ncaptures);
+            return NULL;
+        }
+    }
+    byoc_node *in_small[16], **in = in_small;
+    int nin = nhead + ncaptures;
+    if (nin > 16 && !(in = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)nin)))) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < nhead; ++i) in[i] = head[i];
+    for (int i = 0; i < ncaptures; ++i) in[nhead + i] = captures[i];
+    byoc_node *n = byoc__node_new(m, kind);
+    if (n) {
+        n->args = byoc__node_array(m, in, nin);
+        n->nargs = nin;
+        n->params = byoc__node_array(m, bodies, nbodies);
+        n->nparams = nbodies;
+    }
+    if (in != in_small) BYOC_FREE(in);
+    return m->has_error ? NULL : n;
+}
+
+BYOC_API byoc_node *byoc_if(byoc_module *m, byoc_node *cond, byoc_node *then_fn, byoc_node *else_fn,
+                            byoc_node *const *captures, int ncaptures) {
+    if (!m) return NULL;
+    byoc_node *bodies[2] = {then_fn, else_fn};
+    int lead[2] = {0, 0};
+    return byoc__control_node(m, BYOC_NODE_IF, &cond, 1, bodies, 2, lead, captures, ncaptures);
+}
+
+BYOC_API byoc_node *byoc_let(byoc_module *m, byoc_node *value, byoc_node *body_fn, byoc_node *const *captures,
+                             int ncaptures) {
+    if (!m) return NULL;
+    int lead = 1;
+    return byoc__control_node(m, BYOC_NODE_LET, &value, 1, &body_fn, 1, &lead, captures, ncaptures);
+}
+
+BYOC_API byoc_node *byoc_loop(byoc_module *m, byoc_node *max_trip, byoc_node *cond, byoc_node *const *carried,
+                              int ncarried, byoc_node *body_fn, byoc_node *const *captures, int ncaptures) {
+    if (!m) return NULL;
+    if (m->has_error || ncarried < 0 || byoc__any_null(carried, ncarried)) return NULL;
+    byoc_node *head_small[16], **head = head_small;
+    if (ncarried + 2 > 16 &&
+        !(head = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)(ncarried + 2))))) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return NULL;
+    }
+    head[0] = max_trip;
+    head[1] = cond;
+    for (int i = 0; i < ncarried; ++i) head[2 + i] = carried[i];
+    int lead = 2 + ncarried;
+    byoc_node *n = byoc__control_node(m, BYOC_NODE_LOOP, head, 2 + ncarried, &body_fn, 1, &lead, captures, ncaptures);
+    if (n) n->index = ncarried;
+    if (head != head_small) BYOC_FREE(head);
+    return n;
+}
+
+/* the number of leading (non-capture) inputs of a control node, and of parameters of its bodies */
+BYOC__PRIVATE int byoc__control_head(const byoc_node *n) {
+    return n->kind == BYOC_NODE_LOOP ? 2 + n->index : 1;
+}
+BYOC__PRIVATE int byoc__is_control(const byoc_node *n) {
+    return n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LET || n->kind == BYOC_NODE_LOOP;
+}
+/* Sorts a body's captures (outer[i] captured as params[i]) into the order the text format gives them: the
+   order a post-order walk of the body first meets their parameters (a capture never met goes last). The
+   parser and the importers make captures in this order, so a print/parse round trip keeps them. */
+BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *seen, byoc_node ***order);
+BYOC__PRIVATE void byoc__canonical_captures(byoc_node *body, byoc_node **outer, byoc_node **params, int n) {
+    byoc__map seen = BYOC__MAP_EMPTY, rank = BYOC__MAP_EMPTY;
+    byoc_node **order = NULL;
+    byoc__post_order(body, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+    intptr_t next = 1;
+    for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+        if (order[i]->kind == BYOC_NODE_VAR && !byoc__map_has(&rank, order[i])) byoc__map_put(&rank, order[i], next++);
+    for (int i = 1; i < n; ++i) /* insertion sort: stable, and bodies capture few values */
+        for (int j = i; j > 0; --j) {
+            intptr_t a = byoc__map_get(&rank, params[j - 1], INTPTR_MAX);
+            intptr_t b = byoc__map_get(&rank, params[j], INTPTR_MAX);
+            if (a <= b) break;
+            byoc_node *t = params[j]; params[j] = params[j - 1]; params[j - 1] = t;
+            t = outer[j]; outer[j] = outer[j - 1]; outer[j - 1] = t;
+        }
+    stbds_arrfree(order);
+    byoc__map_free(&seen);
+    byoc__map_free(&rank);
+}
+
+/* the same control node over new inputs and bodies (a pass rebuilding it), sharing its span */
+BYOC__PRIVATE byoc_node *byoc__control_rebuild(byoc_module *m, const byoc_node *n, byoc_node *const *inputs,
+                                               byoc_node *const *bodies) {
+    int head = byoc__control_head(n), ncap = n->nargs - head;
+    byoc_node *r = NULL;
+    if (n->kind == BYOC_NODE_IF) r = byoc_if(m, inputs[0], bodies[0], bodies[1], inputs + 1, ncap);
+    else if (n->kind == BYOC_NODE_LET) r = byoc_let(m, inputs[0], bodies[0], inputs + 1, ncap);
+    else r = byoc_loop(m, inputs[0], inputs[1], inputs + 2, n->index, bodies[0], inputs + head, ncap);
+    if (r) {
+        r->span = n->span;
+        r->origin = byoc_node_origin(n);
+    }
+    return r;
+}
+
 /* fn with a new body, sharing its parameters, result annotation, attributes (immutable, owned by m)
    and span */
 BYOC__PRIVATE byoc_node *byoc__function_with_body(byoc_module *m, const byoc_node *fn, byoc_node *body) {
@@ -2598,16 +2765,25 @@ BYOC_API byoc_global_function byoc_module_function_at(const byoc_module *m, int 
 }
 
 // [SECTION] impl: traversal & dataflow graph
+/* Internal walk flag: with BYOC_GRAPH_ENTER_FUNCTIONS, still leave the bodies of control nodes out (type
+   inference types a body once its captures are typed). */
+enum { BYOC__WALK_NO_BODIES = 0x200 };
 BYOC__PRIVATE int byoc__input_count(const byoc_node *n, unsigned flags) {
     switch (n->kind) {
     case BYOC_NODE_CALL: return n->nargs + (n->callee ? 1 : 0);
     case BYOC_NODE_TUPLE: case BYOC_NODE_TUPLE_GET_ITEM: return n->nargs;
     case BYOC_NODE_FUNCTION: return (flags & BYOC_GRAPH_ENTER_FUNCTIONS) ? 1 : 0;
+    /* a dataflow walk sees a control node as one opaque node over its inputs; entering functions also
+       enters its bodies (copies, equality, hashing) */
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+        return n->nargs +
+               ((flags & BYOC_GRAPH_ENTER_FUNCTIONS) && !(flags & BYOC__WALK_NO_BODIES) ? n->nparams : 0);
     default: return 0;
     }
 }
 BYOC__PRIVATE byoc_node *byoc__input_at(const byoc_node *n, int i) {
     if (n->kind == BYOC_NODE_FUNCTION) return n->body;
+    if (i >= n->nargs && n->kind >= BYOC_NODE_IF) return n->params[i - n->nargs];
     if (n->kind == BYOC_NODE_CALL && n->callee) return i < n->nargs ? n->args[i] : n->callee;
     return n->args[i];
 }
@@ -4108,6 +4284,7 @@ typedef struct byoc__infer {
     const byoc_node *scope; /* the global function being checked, for node labels */
     const char *scope_name;
     byoc__map state;        /* global function node -> 1 in progress, 2 done */
+    int body_depth;         /* control-flow bodies being typed, one inside the other */
 } byoc__infer;
 
 BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...)
@@ -4158,6 +4335,155 @@ BYOC__PRIVATE void byoc__infer_tuple_of_typed(byoc_module *m, byoc_node *t) {
     if (f != small) BYOC_FREE((void *)f);
 }
 
+BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n);
+
+/* Types a control node's body given the types of its parameters (what its inputs carry): an annotated
+   parameter must fit what it is given, an unannotated one (a capture, a let var) takes it. */
+BYOC__PRIVATE byoc_result byoc__infer_body(byoc__infer *st, const byoc_node *owner, byoc_node *fn,
+                                           const byoc_type *const *given, const char *what) {
+    char s1[160], s2[160];
+    if (fn->checked_type) return BYOC_OK;
+    if (++st->body_depth > 64) {
+        st->body_depth--;
+        return byoc__infer_error(st, owner, what, "control flow nested too deeply (limit 64)");
+    }
+    const byoc_type *small[16] = {0};
+    const byoc_type **p =
+        fn->nparams <= 16 ? small
+                          : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)fn->nparams));
+    byoc_result r = p ? BYOC_OK : byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, fn->id, "out of memory");
+    for (int i = 0; i < fn->nparams && r == BYOC_OK; ++i) {
+        byoc_node *v = fn->params[i];
+        if (v->annotation && !byoc__type_fits(given[i], v->annotation)) {
+            byoc_type_to_string(given[i], s1, sizeof s1);
+            byoc_type_to_string(v->annotation, s2, sizeof s2);
+            r = byoc__infer_error(st, owner, what, "parameter %%%s of its body is declared %s but is given %s",
+                                  v->name ? v->name : "?", s2, s1);
+        }
+        p[i] = v->checked_type = v->annotation ? v->annotation : given[i];
+    }
+    byoc_node **order = NULL;
+    byoc__map seen = BYOC__MAP_EMPTY;
+    if (r == BYOC_OK)
+        byoc__post_order(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED | BYOC__WALK_NO_BODIES, &seen,
+                         &order);
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(order); ++i) r = byoc__infer_node(st, order[i]);
+    stbds_arrfree(order);
+    byoc__map_free(&seen);
+    if (r == BYOC_OK && !fn->body->checked_type) r = byoc__infer_node(st, fn->body);
+    if (r == BYOC_OK && fn->annotation && !byoc__type_fits(fn->body->checked_type, fn->annotation)) {
+        byoc_type_to_string(fn->annotation, s1, sizeof s1);
+        byoc_type_to_string(fn->body->checked_type, s2, sizeof s2);
+        r = byoc__infer_error(st, owner, what, "its body declares result %s but has type %s", s1, s2);
+    }
+    if (r == BYOC_OK) fn->checked_type = byoc_func_type(st->m, p, fn->nparams, fn->body->checked_type);
+    if (p != small) BYOC_FREE((void *)p);
+    st->body_depth--;
+    return r;
+}
+
+BYOC__PRIVATE int byoc__is_scalar_of(const byoc_type *t, byoc_dtype dt) {
+    return t && t->kind == BYOC_TYPE_TENSOR && t->rank == 0 && t->dtype == dt;
+}
+
+/* if: a bool scalar condition, both branches of one type (a '?' extent where they differ) */
+BYOC__PRIVATE byoc_result byoc__infer_if(byoc__infer *st, byoc_node *n, const byoc_type **in) {
+    char s1[160], s2[160];
+    if (!byoc__is_scalar_of(in[0], BYOC_BOOL)) {
+        byoc_type_to_string(in[0], s1, sizeof s1);
+        return byoc__infer_error(st, n, "if", "the condition has type %s, expected a bool scalar", s1);
+    }
+    byoc_result r = byoc__infer_body(st, n, n->params[0], in + 1, "if");
+    if (r == BYOC_OK) r = byoc__infer_body(st, n, n->params[1], in + 1, "if");
+    if (r != BYOC_OK) return r;
+    const byoc_type *a = n->params[0]->body->checked_type, *b = n->params[1]->body->checked_type;
+    if (byoc__type_fits(b, a)) { n->checked_type = a; return BYOC_OK; }
+    if (byoc__type_fits(a, b)) { n->checked_type = b; return BYOC_OK; }
+    byoc_type_to_string(a, s1, sizeof s1);
+    byoc_type_to_string(b, s2, sizeof s2);
+    return byoc__infer_error(st, n, "if", "the branches disagree: then gives %s, else gives %s", s1, s2);
+}
+
+/* loop: the body keeps each carried value's type; scan outputs are stacked on a new leading '?' axis */
+BYOC__PRIVATE byoc_result byoc__infer_loop(byoc__infer *st, byoc_node *n, const byoc_type **in) {
+    char s1[160], s2[160];
+    byoc_module *m = st->m;
+    int nc = n->index;
+    if (!byoc__is_scalar_of(in[0], BYOC_INT64)) {
+        byoc_type_to_string(in[0], s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the trip count has type %s, expected an int64 scalar", s1);
+    }
+    if (!byoc__is_scalar_of(in[1], BYOC_BOOL)) {
+        byoc_type_to_string(in[1], s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the condition has type %s, expected a bool scalar", s1);
+    }
+    const byoc_type *given_small[16], **given = given_small;
+    if (n->nargs > 16 && !(given = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nargs))))
+        return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+    for (int i = 0; i < n->nargs; ++i) given[i] = in[i];
+    given[0] = byoc_tensor_type(m, BYOC_INT64, 0, NULL); /* the body sees the iteration number */
+    byoc_result r = byoc__infer_body(st, n, n->params[0], given, "loop");
+    if (given != given_small) BYOC_FREE((void *)given);
+    if (r != BYOC_OK) return r;
+    const byoc_type *out = n->params[0]->body->checked_type;
+    if (out->kind != BYOC_TYPE_TUPLE || out->nfields < 1 + nc) {
+        byoc_type_to_string(out, s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the body returns %s, expected a tuple (cond, %d carried, scans...)",
+                                 s1, nc);
+    }
+    if (!byoc__is_scalar_of(out->fields[0], BYOC_BOOL)) {
+        byoc_type_to_string(out->fields[0], s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the body's next condition has type %s, expected a bool scalar", s1);
+    }
+    int nscan = out->nfields - 1 - nc;
+    const byoc_type *res_small[16], **res = res_small;
+    if (nc + nscan > 16 &&
+        !(res = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)(nc + nscan)))))
+        return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+    for (int i = 0; i < nc && r == BYOC_OK; ++i) {
+        const byoc_type *want = n->params[0]->params[2 + i]->checked_type, *got = out->fields[1 + i];
+        /* a '?' extent the body computes may still be the one carried in: evaluation checks it each iteration */
+        if (!byoc__type_fits(got, want) && !byoc__type_fits(want, got)) {
+            byoc_type_to_string(want, s1, sizeof s1);
+            byoc_type_to_string(got, s2, sizeof s2);
+            r = byoc__infer_error(st, n, "loop", "carried value %d enters as %s but the body returns %s", i, s1, s2);
+        }
+        res[i] = want;
+    }
+    for (int i = 0; i < nscan && r == BYOC_OK; ++i) {
+        const byoc_type *e = out->fields[1 + nc + i];
+        if (e->kind != BYOC_TYPE_TENSOR || e->rank + 1 > BYOC_MAX_RANK) {
+            byoc_type_to_string(e, s1, sizeof s1);
+            r = byoc__infer_error(st, n, "loop", "scan output %d has type %s, expected a tensor of rank < %d", i, s1,
+                                  BYOC_MAX_RANK);
+            break;
+        }
+        int64_t shape[BYOC_MAX_RANK];
+        shape[0] = BYOC_DIM_UNKNOWN; /* the trip count is known when the loop ends */
+        for (int d = 0; d < e->rank; ++d) shape[d + 1] = e->dims[d];
+        res[nc + i] = byoc_tensor_type(m, e->dtype, e->rank + 1, shape);
+    }
+    if (r == BYOC_OK) n->checked_type = byoc_tuple_type(m, res, nc + nscan);
+    if (res != res_small) BYOC_FREE((void *)res);
+    return r;
+}
+
+BYOC__PRIVATE byoc_result byoc__infer_control(byoc__infer *st, byoc_node *n) {
+    const byoc_type *small[16], **in = small;
+    if (n->nargs > 16 && !(in = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nargs))))
+        return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+    for (int i = 0; i < n->nargs; ++i) in[i] = n->args[i]->checked_type;
+    byoc_result r;
+    if (n->kind == BYOC_NODE_IF) r = byoc__infer_if(st, n, in);
+    else if (n->kind == BYOC_NODE_LOOP) r = byoc__infer_loop(st, n, in);
+    else {
+        r = byoc__infer_body(st, n, n->params[0], in, "let");
+        if (r == BYOC_OK) n->checked_type = n->params[0]->body->checked_type;
+    }
+    if (in != small) BYOC_FREE((void *)in);
+    return r;
+}
+
 BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     byoc_module *m = st->m;
     char s1[160], s2[160];
@@ -4177,6 +4503,11 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     case BYOC_NODE_TUPLE:
         byoc__infer_tuple_of_typed(m, n); /* its fields come first in the walk */
         break;
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: {
+        byoc_result r = byoc__infer_control(st, n);
+        if (r != BYOC_OK) return r;
+        break;
+    }
     case BYOC_NODE_TUPLE_GET_ITEM: {
         const byoc_type *t = n->args[0]->checked_type;
         if (t->kind != BYOC_TYPE_TUPLE) {
@@ -4269,7 +4600,7 @@ BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, c
     byoc_node **order = NULL;
     /* typed nodes are final (nodes never change) and only have typed inputs, so the walk stops at
        them: re-inferring after a pass costs what the pass built, not the whole function */
-    byoc__post_order_marked(fn, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED, &order);
+    byoc__post_order_marked(fn, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED | BYOC__WALK_NO_BODIES, &order);
     byoc_result r = BYOC_OK;
     /* parameters first: a var's type is its annotation, used before the function node is reached */
     for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) {
@@ -4333,6 +4664,7 @@ typedef struct byoc__printer {
     int counter;
     const byoc_node *stop_at; /* for labels: stop once this node is numbered */
     int stopped;
+    byoc__map alias;          /* capture parameter of a control body -> the outer value it stands for */
 } byoc__printer;
 
 /* a scalar constant that prints as a literal and parses back bit-exactly */
@@ -4494,6 +4826,8 @@ BYOC__PRIVATE int byoc__meta_index(byoc__printer *p, byoc_node *c) {
 /* a reference to an already printed or atomic node */
 BYOC__PRIVATE void byoc__print_ref(byoc__printer *p, byoc_node *n) {
     char lit[64];
+    byoc_node *outer = n->kind == BYOC_NODE_VAR ? (byoc_node *)byoc__map_get(&p->alias, n, 0) : NULL;
+    if (outer) { byoc__print_ref(p, outer); return; } /* bodies print in the scope they close over */
     switch (n->kind) {
     case BYOC_NODE_VAR: byoc__buf_printf(&p->out, "%%%s", byoc__var_name(p, n)); return;
     case BYOC_NODE_GLOBAL_VAR: byoc__buf_printf(&p->out, "@%s", n->name); return;
@@ -4538,9 +4872,64 @@ BYOC__PRIVATE void byoc__print_fn_header(byoc__printer *p, byoc_node *fn) {
     byoc__buf_puts(&p->out, " {\n");
 }
 
+/* a control body's block, its capture parameters printed as the values they capture */
+BYOC__PRIVATE void byoc__print_body(byoc__printer *p, const byoc_node *n, byoc_node *fn, int indent) {
+    int head = byoc__control_head(n);
+    int lead = n->kind == BYOC_NODE_IF ? 0 : n->kind == BYOC_NODE_LET ? 1 : head;
+    for (int i = lead; i < fn->nparams && head + i - lead < n->nargs; ++i)
+        byoc__map_put(&p->alias, fn->params[i], (intptr_t)n->args[head + i - lead]);
+    byoc__print_block(p, fn, indent);
+}
+
+/* if (%c) { .. } else { .. }, let %x = %v; .., loop (%trip, %cond, %init..) fn (%i, %c, %v..) { .. } */
+BYOC__PRIVATE void byoc__print_control(byoc__printer *p, byoc_node *n, int indent) {
+    if (n->kind == BYOC_NODE_LET) { /* not a block's result: a block of its own */
+        byoc__buf_puts(&p->out, "{\n");
+        byoc__print_indent(p, indent + 1);
+        byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, n->params[0]->params[0]));
+        byoc__print_ref(p, n->args[0]);
+        byoc__buf_puts(&p->out, ";\n");
+        byoc__print_body(p, n, n->params[0], indent + 1);
+        byoc__print_indent(p, indent);
+        byoc__buf_puts(&p->out, "}");
+        return;
+    }
+    byoc__buf_puts(&p->out, n->kind == BYOC_NODE_IF ? "if (" : "loop (");
+    int head = byoc__control_head(n);
+    for (int i = 0; i < head; ++i) {
+        if (i) byoc__buf_puts(&p->out, ", ");
+        byoc__print_ref(p, n->args[i]);
+    }
+    byoc__buf_puts(&p->out, ") ");
+    if (n->kind == BYOC_NODE_LOOP) {
+        byoc_node *fn = n->params[0];
+        byoc__buf_puts(&p->out, "fn (");
+        for (int i = 0; i < head && i < fn->nparams; ++i) {
+            byoc_node *v = fn->params[i];
+            byoc__buf_printf(&p->out, "%s%%%s", i ? ", " : "", byoc__var_name(p, v));
+            if (v->annotation) {
+                byoc__buf_puts(&p->out, ": ");
+                byoc__type_write(&p->out, v->annotation);
+            }
+        }
+        byoc__buf_puts(&p->out, ") ");
+    }
+    byoc__buf_puts(&p->out, "{\n");
+    byoc__print_body(p, n, n->params[0], indent + 1);
+    byoc__print_indent(p, indent);
+    byoc__buf_puts(&p->out, "}");
+    if (n->kind == BYOC_NODE_IF) {
+        byoc__buf_puts(&p->out, " else {\n");
+        byoc__print_body(p, n, n->params[1], indent + 1);
+        byoc__print_indent(p, indent);
+        byoc__buf_puts(&p->out, "}");
+    }
+}
+
 /* the expression of a non-atomic node, its inputs already bound */
 BYOC__PRIVATE void byoc__print_expr(byoc__printer *p, byoc_node *n, int indent) {
     switch (n->kind) {
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: byoc__print_control(p, n, indent); return;
     case BYOC_NODE_CALL:
         if (n->op) byoc__buf_puts(&p->out, n->op->def.name);
         else byoc__print_ref(p, n->callee);
@@ -4665,6 +5054,14 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
     if (count && !p->stopped) {
         byoc_node *root = order[count - 1];
         byoc__print_indent(p, indent);
+        if (root->kind == BYOC_NODE_LET && !byoc__map_has(&p->names, root)) { /* Relay's let chain */
+            byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, root->params[0]->params[0]));
+            byoc__print_ref(p, root->args[0]);
+            byoc__buf_puts(&p->out, ";\n");
+            byoc__print_body(p, root, root->params[0], indent);
+            stbds_arrfree(order);
+            return;
+        }
         if (byoc__map_has(&p->names, root)) byoc__print_ref(p, root); /* a captured value bound outside */
         else {
             byoc__print_expr(p, root, indent);
@@ -4677,6 +5074,7 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
 }
 
 BYOC__PRIVATE void byoc__printer_free(byoc__printer *p) {
+    byoc__map_free(&p->alias);
     byoc__map_free(&p->names);
     stbds_arrfree(p->var_names);
     stbds_shfree(p->used_var_names);
@@ -4816,6 +5214,14 @@ typedef struct byoc__token {
 typedef struct byoc__weight { int index; const byoc_type *type; const void *data; size_t nbytes; } byoc__weight;
 typedef struct byoc__scope_entry { char *key; byoc_node *value; } byoc__scope_entry;
 
+/* A control-flow body being parsed: the first scope of the body, and each value of an enclosing scope it
+   uses with the capture parameter standing for it inside the body (bodies are closed functions). */
+typedef struct byoc__capture_frame {
+    int scope_level;
+    byoc_node **outer;  /* stb_ds array */
+    byoc_node **params; /* stb_ds array, same length */
+} byoc__capture_frame;
+
 typedef struct byoc__parser {
     byoc_module *m;
     byoc_diag *diag;
@@ -4831,6 +5237,7 @@ typedef struct byoc__parser {
     byoc_node **globals_used;    /* global var nodes, checked once every def is known */
     byoc__weight *weights;       /* stb_ds array */
     byoc__map meta_nodes;        /* meta index + 1 -> constant node */
+    struct byoc__capture_frame *captures; /* stb_ds array: control bodies being parsed, innermost last */
     const byoc_parse_options *opts;
 } byoc__parser;
 
@@ -5322,10 +5729,27 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
 }
 
 /* ---- expressions ---- */
+/* the capture parameter of frame f for an outer value, made on first use */
+BYOC__PRIVATE byoc_node *byoc__capture(byoc__parser *p, byoc__capture_frame *f, byoc_node *outer) {
+    for (int i = 0; i < (int)stbds_arrlen(f->outer); ++i)
+        if (f->outer[i] == outer) return f->params[i];
+    byoc_node *v = byoc_var(p->m, outer->kind == BYOC_NODE_VAR && outer->name ? outer->name : "capture", NULL);
+    if (!v) return NULL;
+    stbds_arrput(f->outer, outer);
+    stbds_arrput(f->params, v);
+    return v;
+}
+
 BYOC__PRIVATE byoc_node *byoc__lookup(byoc__parser *p, const char *name) {
     for (ptrdiff_t i = stbds_arrlen(p->scopes) - 1; i >= 0; --i) {
         ptrdiff_t k = stbds_shgeti(p->scopes[i], name);
-        if (k >= 0) return p->scopes[i][k].value;
+        if (k < 0) continue;
+        byoc_node *n = p->scopes[i][k].value;
+        /* a value bound outside a control body enters each body between as a capture, outermost first */
+        for (int f = 0; n && f < (int)stbds_arrlen(p->captures); ++f)
+            if (p->captures[f].scope_level > i && n->kind != BYOC_NODE_CONSTANT && n->kind != BYOC_NODE_GLOBAL_VAR)
+                n = byoc__capture(p, &p->captures[f], n);
+        return n;
     }
     return NULL;
 }
@@ -5572,6 +5996,189 @@ BYOC__PRIVATE byoc_node *byoc__parse_number_literal(byoc__parser *p) {
 
 BYOC__PRIVATE byoc_node *byoc__parse_expr(byoc__parser *p);
 BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col, int is_def);
+BYOC__PRIVATE byoc_node *byoc__parse_if(byoc__parser *p);
+BYOC__PRIVATE int byoc__parse_args(byoc__parser *p, byoc_node ***args, byoc_attrs *attrs, int allow_attrs);
+BYOC__PRIVATE byoc_node *byoc__parse_let(byoc__parser *p);
+BYOC__PRIVATE byoc_node *byoc__parse_loop(byoc__parser *p);
+
+/* block: (%name = expr ;)* (let %name = expr ; block | expr), in the current scope, up to its '}' */
+BYOC__PRIVATE byoc_node *byoc__parse_block(byoc__parser *p) {
+    byoc_node *body = NULL;
+    while (!p->failed) {
+        if (p->tok.kind == BYOC__T_LOCAL && byoc__peek_kind(p) == BYOC__T_EQUAL) {
+            byoc__token name = p->tok;
+            byoc__next(p);
+            byoc__next(p);
+            byoc_node *e = byoc__parse_expr(p);
+            if (!e) break;
+            byoc__apply_span_comment(p, e);
+            if (!byoc__expect(p, BYOC__T_SEMI) || !byoc__bind(p, &name, e)) break;
+            continue;
+        }
+        if (p->tok.kind == BYOC__T_IDENT && byoc__is_word(p, "let")) return byoc__parse_let(p);
+        body = byoc__parse_expr(p);
+        if (body) byoc__apply_span_comment(p, body);
+        break;
+    }
+    return p->failed ? NULL : body;
+}
+
+/* Parses a control body: a new scope holding the leading parameters, whose block runs up to its '}'
+   (not consumed); every outer value it uses becomes a capture. */
+BYOC__PRIVATE byoc_node *byoc__parse_body(byoc__parser *p, byoc_node *const *lead, const byoc__token *lead_names,
+                                          int nlead, byoc__capture_frame *out) {
+    if (++p->depth > BYOC__MAX_DEPTH) {
+        byoc__parse_fail(p, p->tok.line, p->tok.col, "control flow nested too deeply (limit %d)", BYOC__MAX_DEPTH);
+        p->depth--;
+        return NULL;
+    }
+    byoc__capture_frame f;
+    memset(&f, 0, sizeof f);
+    f.scope_level = (int)stbds_arrlen(p->scopes);
+    stbds_arrput(p->captures, f);
+    byoc__push_scope(p);
+    int ok = 1;
+    for (int i = 0; i < nlead && ok; ++i) ok = byoc__bind(p, &lead_names[i], lead[i]);
+    byoc_node *body = ok ? byoc__parse_block(p) : NULL;
+    byoc__pop_scope(p);
+    *out = stbds_arrpop(p->captures);
+    if (body) byoc__canonical_captures(body, out->outer, out->params, (int)stbds_arrlen(out->outer));
+    p->depth--;
+    return body;
+}
+
+/* the function of a parsed body: its leading parameters, then one per capture in the order of `all`
+   (a capture this body does not use gets a parameter it ignores) */
+BYOC__PRIVATE byoc_node *byoc__body_function(byoc__parser *p, byoc_node *body, byoc_node *const *lead, int nlead,
+                                             const byoc__capture_frame *f, byoc_node *const *all, int nall) {
+    byoc_node **params = NULL;
+    for (int i = 0; i < nlead; ++i) stbds_arrput(params, lead[i]);
+    for (int i = 0; i < nall; ++i) {
+        byoc_node *v = NULL;
+        for (int k = 0; k < (int)stbds_arrlen(f->outer) && !v; ++k)
+            if (f->outer[k] == all[i]) v = f->params[k];
+        if (!v) v = byoc_var(p->m, "unused", NULL);
+        stbds_arrput(params, v);
+    }
+    byoc_node *fn = byoc_function(p->m, params, (int)stbds_arrlen(params), body, NULL, NULL);
+    stbds_arrfree(params);
+    return fn;
+}
+
+BYOC__PRIVATE void byoc__frame_free(byoc__capture_frame *f) {
+    stbds_arrfree(f->outer);
+    stbds_arrfree(f->params);
+}
+
+/* 'if' '(' cond ')' '{' block '}' 'else' '{' block '}' */
+BYOC__PRIVATE byoc_node *byoc__parse_if(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_LPAREN)) return NULL;
+    byoc_node *cond = byoc__parse_expr(p);
+    if (!cond || !byoc__expect(p, BYOC__T_RPAREN) || !byoc__expect(p, BYOC__T_LBRACE)) return NULL;
+    byoc__capture_frame ft, fe;
+    memset(&fe, 0, sizeof fe);
+    byoc_node *then_body = byoc__parse_body(p, NULL, NULL, 0, &ft), *else_body = NULL, *r = NULL;
+    if (then_body && byoc__expect(p, BYOC__T_RBRACE)) {
+        if (!byoc__is_word(p, "else")) byoc__expected(p, "'else'");
+        else {
+            byoc__next(p);
+            if (byoc__expect(p, BYOC__T_LBRACE)) else_body = byoc__parse_body(p, NULL, NULL, 0, &fe);
+        }
+    }
+    if (else_body && byoc__expect(p, BYOC__T_RBRACE)) {
+        byoc_node **all = NULL; /* the captures of both branches */
+        for (int i = 0; i < (int)stbds_arrlen(ft.outer); ++i) stbds_arrput(all, ft.outer[i]);
+        for (int i = 0; i < (int)stbds_arrlen(fe.outer); ++i) {
+            int seen = 0;
+            for (int k = 0; k < (int)stbds_arrlen(ft.outer); ++k) seen |= ft.outer[k] == fe.outer[i];
+            if (!seen) stbds_arrput(all, fe.outer[i]);
+        }
+        int nall = (int)stbds_arrlen(all);
+        byoc_node *tf = byoc__body_function(p, then_body, NULL, 0, &ft, all, nall);
+        byoc_node *ef = byoc__body_function(p, else_body, NULL, 0, &fe, all, nall);
+        r = byoc__check_built(p, byoc_if(p->m, cond, tf, ef, all, nall), line, col);
+        stbds_arrfree(all);
+    }
+    byoc__frame_free(&ft);
+    byoc__frame_free(&fe);
+    return p->failed ? NULL : r;
+}
+
+/* 'let' %name [':' type] '=' expr ';' block  -- the rest of the enclosing block is the body */
+BYOC__PRIVATE byoc_node *byoc__parse_let(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc__next(p);
+    if (p->tok.kind != BYOC__T_LOCAL) { byoc__expected(p, "a variable after 'let'"); return NULL; }
+    byoc__token name = p->tok;
+    byoc__next(p);
+    const byoc_type *t = NULL;
+    if (byoc__accept(p, BYOC__T_COLON) && !(t = byoc__parse_type(p))) return NULL;
+    if (!byoc__expect(p, BYOC__T_EQUAL)) return NULL;
+    byoc_node *value = byoc__parse_expr(p);
+    if (!value || !byoc__expect(p, BYOC__T_SEMI)) return NULL;
+    byoc_node *v = byoc__check_built(p, byoc_var(p->m, byoc__intern_n(p->m, name.start, name.len), t), name.line,
+                                     name.col);
+    if (!v) return NULL;
+    byoc__capture_frame f;
+    byoc_node *body = byoc__parse_body(p, &v, &name, 1, &f), *r = NULL;
+    if (body) {
+        int n = (int)stbds_arrlen(f.outer);
+        byoc_node *fn = byoc__body_function(p, body, &v, 1, &f, f.outer, n);
+        r = byoc__check_built(p, byoc_let(p->m, value, fn, f.outer, n), line, col);
+    }
+    byoc__frame_free(&f);
+    return p->failed ? NULL : r;
+}
+
+/* 'loop' '(' max_trip ',' cond (',' init)* ')' 'fn' '(' %i [':' type] ',' %cond [':' type] (',' %v [':' type])*
+   ')' '{' block '}' */
+BYOC__PRIVATE byoc_node *byoc__parse_loop(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_LPAREN)) return NULL;
+    byoc_node **head = NULL, **lead = NULL, *r = NULL;
+    byoc__token *names = NULL;
+    byoc_attrs none;
+    memset(&none, 0, sizeof none);
+    if (byoc__parse_args(p, &head, &none, 0) && stbds_arrlen(head) < 2)
+        byoc__parse_fail(p, line, col, "loop takes a trip count, a condition and the carried values");
+    if (!p->failed && !byoc__is_word(p, "fn")) byoc__expected(p, "'fn' (the loop body)");
+    if (!p->failed) byoc__next(p);
+    if (!p->failed && byoc__expect(p, BYOC__T_LPAREN)) {
+        while (!p->failed && p->tok.kind == BYOC__T_LOCAL) {
+            byoc__token name = p->tok;
+            byoc__next(p);
+            const byoc_type *t = NULL;
+            if (byoc__accept(p, BYOC__T_COLON) && !(t = byoc__parse_type(p))) break;
+            byoc_node *v = byoc__check_built(p, byoc_var(p->m, byoc__intern_n(p->m, name.start, name.len), t),
+                                             name.line, name.col);
+            if (!v) break;
+            stbds_arrput(lead, v);
+            stbds_arrput(names, name);
+            if (!byoc__accept(p, BYOC__T_COMMA)) break;
+        }
+        if (!p->failed && byoc__expect(p, BYOC__T_RPAREN) && stbds_arrlen(lead) != stbds_arrlen(head))
+            byoc__parse_fail(p, line, col, "the loop body takes %d parameters, expected %d (iteration, condition, "
+                             "carried values)", (int)stbds_arrlen(lead), (int)stbds_arrlen(head));
+    }
+    if (!p->failed && byoc__expect(p, BYOC__T_LBRACE)) {
+        byoc__capture_frame f;
+        int nlead = (int)stbds_arrlen(lead);
+        byoc_node *body = byoc__parse_body(p, lead, names, nlead, &f);
+        if (body && byoc__expect(p, BYOC__T_RBRACE)) {
+            int n = (int)stbds_arrlen(f.outer);
+            byoc_node *fn = byoc__body_function(p, body, lead, nlead, &f, f.outer, n);
+            r = byoc__check_built(p, byoc_loop(p->m, head[0], head[1], head + 2, nlead - 2, fn, f.outer, n), line, col);
+        }
+        byoc__frame_free(&f);
+    }
+    stbds_arrfree(head);
+    stbds_arrfree(lead);
+    stbds_arrfree(names);
+    return p->failed ? NULL : r;
+}
 
 /* call arguments after '(' : expressions, then key=value attributes */
 BYOC__PRIVATE int byoc__parse_args(byoc__parser *p, byoc_node ***args, byoc_attrs *attrs, int allow_attrs) {
@@ -5618,6 +6225,13 @@ BYOC__PRIVATE byoc_node *byoc__parse_primary(byoc__parser *p) {
         return g;
     }
     case BYOC__T_NUMBER: return byoc__parse_number_literal(p);
+    case BYOC__T_LBRACE: { /* a block as an expression: '{' block '}' (a let that is not a block's result) */
+        byoc__next(p);
+        byoc__push_scope(p);
+        byoc_node *b = byoc__parse_block(p);
+        byoc__pop_scope(p);
+        return b && byoc__expect(p, BYOC__T_RBRACE) ? b : NULL;
+    }
     case BYOC__T_LPAREN: {
         byoc__next(p);
         byoc_node **fields = NULL;
@@ -5647,11 +6261,9 @@ BYOC__PRIVATE byoc_node *byoc__parse_primary(byoc__parser *p) {
         }
         if (byoc__is_word(p, "meta")) return byoc__parse_meta(p);
         if (byoc__is_word(p, "fn")) { byoc__next(p); return byoc__parse_function(p, line, col, 0); }
-        if (byoc__is_word(p, "let")) {
-            byoc__parse_fail(p, line, col, "'let' bindings are not supported; use %%name = expr;");
-            return NULL;
-        }
-        if (byoc__is_word(p, "if") || byoc__is_word(p, "match")) {
+        if (byoc__is_word(p, "if")) return byoc__parse_if(p);
+        if (byoc__is_word(p, "loop")) return byoc__parse_loop(p);
+        if (byoc__is_word(p, "match")) {
             byoc__parse_fail(p, line, col, "control flow ('%.*s') is not supported", (int)p->tok.len, p->tok.start);
             return NULL;
         }
@@ -5785,23 +6397,7 @@ BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col
     const byoc_type *ret = NULL;
     if (!p->failed && byoc__expect(p, BYOC__T_RPAREN) && byoc__accept(p, BYOC__T_ARROW)) ret = byoc__parse_type(p);
     if (!p->failed && byoc__expect(p, BYOC__T_LBRACE)) {
-        /* block: (%name = expr ;)* expr */
-        byoc_node *body = NULL;
-        while (!p->failed) {
-            if (p->tok.kind == BYOC__T_LOCAL && byoc__peek_kind(p) == BYOC__T_EQUAL) {
-                byoc__token name = p->tok;
-                byoc__next(p);
-                byoc__next(p);
-                byoc_node *e = byoc__parse_expr(p);
-                if (!e) break;
-                byoc__apply_span_comment(p, e);
-                if (!byoc__expect(p, BYOC__T_SEMI) || !byoc__bind(p, &name, e)) break;
-                continue;
-            }
-            body = byoc__parse_expr(p);
-            if (body) byoc__apply_span_comment(p, body);
-            break;
-        }
+        byoc_node *body = byoc__parse_block(p);
         if (body && byoc__expect(p, BYOC__T_RBRACE))
             fn = byoc__check_built(p, byoc_function(p->m, params, (int)stbds_arrlen(params), body, ret, &attrs), line,
                                    col);
@@ -5815,6 +6411,8 @@ BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col
 BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned char *data, size_t size, const char *name);
 
 BYOC__PRIVATE void byoc__parser_free(byoc__parser *p) {
+    while (stbds_arrlen(p->captures)) { byoc__capture_frame f = stbds_arrpop(p->captures); byoc__frame_free(&f); }
+    stbds_arrfree(p->captures);
     while (stbds_arrlen(p->scopes)) byoc__pop_scope(p);
     stbds_arrfree(p->scopes);
     stbds_arrfree(p->globals_used);
@@ -6133,6 +6731,8 @@ BYOC__PRIVATE int byoc__local_equal(const byoc_node *a, const byoc_node *b) {
     case BYOC_NODE_FUNCTION:
         return a->nparams == b->nparams && byoc_type_equal(a->annotation, b->annotation) &&
                byoc__attrs_equal(&a->attrs, &b->attrs);
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: /* bodies compare as inputs */
+        return a->nparams == b->nparams && a->index == b->index;
     }
     return 0;
 }
@@ -6255,7 +6855,7 @@ BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
             x = byoc__hash_attrs(byoc__hash_bytes(x, n->op ? n->op->def.name : "", n->op ? strlen(n->op->def.name) : 0),
                                  &n->attrs);
             break;
-        case BYOC_NODE_TUPLE_GET_ITEM: x = byoc__mix(x, (uint64_t)n->index); break;
+        case BYOC_NODE_TUPLE_GET_ITEM: case BYOC_NODE_LOOP: x = byoc__mix(x, (uint64_t)n->index); break;
         case BYOC_NODE_FUNCTION:
             x = byoc__hash_attrs(byoc__hash_type(byoc__mix(x, (uint64_t)n->nparams), n->annotation), &n->attrs);
             for (int k = 0; k < n->nparams; ++k) x = byoc__hash_type(x, n->params[k]->annotation);
@@ -6339,6 +6939,12 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
             c = byoc_function(dst, ps, n->nparams, byoc__copy_from(map, n->body), byoc__copy_type(dst, n->annotation),
                               &n->attrs);
             stbds_arrfree(ps);
+            break;
+        }
+        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: {
+            byoc_node *bodies[2] = {NULL, NULL};
+            for (int k = 0; k < n->nparams && k < 2; ++k) bodies[k] = byoc__copy_from(map, n->params[k]);
+            c = byoc__control_rebuild(dst, n, tmp, bodies);
             break;
         }
         }
@@ -17810,6 +18416,10 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
         break;
     case BYOC_NODE_TUPLE: r = byoc_tuple(m, inputs, n->nargs); break;
     case BYOC_NODE_TUPLE_GET_ITEM: r = byoc_tuple_get_item(m, inputs[0], n->index); break;
+    /* a control node keeps its (closed) bodies: a dataflow pass sees it as one opaque node */
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+        r = byoc__control_rebuild(m, n, inputs, n->params);
+        break;
     default: return (byoc_node *)n;
     }
     byoc__inherit(r, n);
@@ -18331,6 +18941,34 @@ BYOC__PRIVATE void byoc__verify_note_type(byoc__verifier *v, const byoc_node *n)
     v->untyped_scope_name = v->scope_name;
 }
 
+BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth);
+
+/* A control node's bodies are closed: each is checked as a function of its own, with no enclosing
+   parameter bound, so a body reaching a value of the enclosing scope other than through its captures
+   fails as an unbound var. */
+BYOC__PRIVATE byoc_result byoc__verify_control(byoc__verifier *v, const byoc_node *n, int depth) {
+    int want = n->kind == BYOC_NODE_IF ? 2 : 1, head = byoc__control_head(n);
+    if (n->nparams != want || n->nargs < head) return byoc__verify_fail(v, n, "has a malformed control structure");
+    for (int b = 0; b < n->nparams; ++b) {
+        const byoc_node *fn = n->params[b];
+        int lead = n->kind == BYOC_NODE_IF ? 0 : n->kind == BYOC_NODE_LET ? 1 : head;
+        if (!fn || fn->kind != BYOC_NODE_FUNCTION || fn->nparams != lead + n->nargs - head)
+            return byoc__verify_fail(v, n, "has a body that does not take its %d inputs", lead + n->nargs - head);
+        byoc__verifier inner = *v;
+        memset(&inner.params, 0, sizeof inner.params);
+        inner.untyped = NULL;
+        byoc_result r = byoc__verify_function(&inner, fn, depth + 1);
+        byoc__map_free(&inner.params);
+        if (r != BYOC_OK) return r;
+        if (inner.untyped && !v->untyped) {
+            v->untyped = inner.untyped;
+            v->untyped_scope = inner.untyped_scope;
+            v->untyped_scope_name = inner.untyped_scope_name;
+        }
+    }
+    return BYOC_OK;
+}
+
 BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth) {
     if (depth > 4096) return byoc__verify_fail(v, fn, "functions nest more than 4096 deep");
     for (int i = 0; i < fn->nparams; ++i) {
@@ -18359,7 +18997,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
             else if (n->kind == BYOC_NODE_GLOBAL_VAR && !byoc_module_function(v->m, n->name))
                 r = byoc__verify_fail(v, n, "refers to a function the module does not have");
             else if (n->kind == BYOC_NODE_CALL && !n->op && !n->callee) r = byoc__verify_fail(v, n, "calls nothing");
-            else if (n->kind == BYOC_NODE_FUNCTION) stbds_arrput(nested, n);
+            else if (n->kind == BYOC_NODE_FUNCTION || byoc__is_control(n)) stbds_arrput(nested, n);
             for (int i = 0; r == BYOC_OK && i < n->nargs; ++i)
                 if (!n->args[i]) r = byoc__verify_fail(v, n, "has a missing argument %d", i);
             if (r != BYOC_OK) break;
@@ -18382,7 +19020,8 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
     }
     stbds_arrfree(stack);
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(nested); ++i)
-        r = byoc__verify_function(v, nested[i], depth + 1);
+        r = byoc__is_control(nested[i]) ? byoc__verify_control(v, nested[i], depth)
+                                        : byoc__verify_function(v, nested[i], depth + 1);
     stbds_arrfree(nested);
     for (int i = 0; i < fn->nparams; ++i) byoc__map_put(&v->params, fn->params[i], (intptr_t)fn);
     return r;
@@ -20000,7 +20639,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
         for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
             byoc__graph_prefetch_whole(&g, i + 8);
             byoc_node *n = g.nodes[i].node;
-            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) {
+            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM &&
+                !byoc__is_control(n)) {
                 now[i] = n;
                 continue;
             }
@@ -20018,7 +20658,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
                 if (byoc__is_begin(in) && strcmp(byoc__annotation_target(in), "default"))
                     t = byoc__annotation_target(in);
             }
-            if (!t && n->kind == BYOC_NODE_CALL) {
+            if (byoc__is_control(n)) t = "default"; /* an if or a loop never goes to a backend (bodies: host) */
+            else if (!t && n->kind == BYOC_NODE_CALL) {
                 t = choose(n, choose_data);
                 if (!t) t = "default";
             } else if (!t && include_non_call_ops) { /* tuples and projections follow their inputs when those agree */
@@ -21160,6 +21801,17 @@ BYOC__PRIVATE byoc_node *byoc__fold_dynamic_call(byoc_module *m, const byoc_node
     return c;
 }
 
+BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr, byoc__map *map);
+/* a closed body's result with its parameters bound to args: a copy of the body in m */
+BYOC__PRIVATE byoc_node *byoc__inline_body(byoc_module *m, const byoc_node *fn, byoc_node *const *args, int nargs) {
+    if (fn->nparams != nargs) return NULL;
+    byoc__map map = BYOC__MAP_EMPTY;
+    for (int k = 0; k < nargs; ++k) byoc__map_put(&map, fn->params[k], (intptr_t)args[k]);
+    byoc_node *r = byoc__copy_into(m, fn->body, &map);
+    byoc__map_free(&map);
+    return r;
+}
+
 BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
@@ -21185,6 +21837,9 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
             if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE)
                 folded = y->args[0]->args[y->index];
+            if (y && y->kind == BYOC_NODE_IF && y->args[0]->kind == BYOC_NODE_CONSTANT) /* the branch taken */
+                folded = byoc__inline_body(m, y->params[byoc__load(BYOC_BOOL, y->args[0]->data, 0) != 0 ? 0 : 1],
+                                           y->args + 1, y->nargs - 1);
             now[i] = folded ? folded : y;
         }
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
@@ -21592,6 +22247,121 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
                                              int depth, byoc_diag *diag);
 
 
+#define BYOC__MAX_LOOP_ITERATIONS 1000000 /* longer is taken for a runaway (bad input): each iteration keeps its values */
+
+BYOC__PRIVATE byoc_node *byoc__eval_fail(byoc_diag *diag, const byoc_node *n, byoc_result code, const char *fmt, ...)
+    BYOC__PRINTF(4, 5);
+BYOC__PRIVATE byoc_node *byoc__eval_fail(byoc_diag *diag, const byoc_node *n, byoc_result code, const char *fmt, ...) {
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    const byoc_span *sp = byoc_node_span(n);
+    byoc__diag(diag, code, sp->line, sp->col, n->id, "evaluate: %s #%u%s%s%s: %s",
+               n->kind == BYOC_NODE_IF ? "if" : n->kind == BYOC_NODE_LET ? "let" : "loop", (unsigned)n->id,
+               sp->source ? " (" : "", sp->source ? sp->source : "", sp->source ? ")" : "", why);
+    return NULL;
+}
+
+/* the scan outputs of a loop, each the per-iteration values stacked on a new leading axis */
+BYOC__PRIVATE byoc_node *byoc__stack_scans(byoc_module *m, const byoc_node *n, byoc_node **steps, int64_t count,
+                                           int nscan, int k, byoc_diag *diag) {
+    const byoc_type *elem = n->checked_type->fields[n->index + k];
+    int64_t shape[BYOC_MAX_RANK];
+    shape[0] = count;
+    for (int d = 1; d < elem->rank; ++d) /* no iteration ran: a '?' extent is taken as 0 */
+        shape[d] = count ? steps[k]->annotation->dims[d - 1] : elem->dims[d] < 0 ? 0 : elem->dims[d];
+    const byoc_type *t = byoc_tensor_type(m, elem->dtype, elem->rank, shape);
+    byoc_node *c = byoc_constant(m, t, NULL, 0);
+    if (!c) return NULL;
+    size_t each = count ? byoc_constant_nbytes(steps[k]) : 0;
+    for (int64_t it = 0; it < count; ++it) {
+        const byoc_node *s = steps[it * nscan + k];
+        if (!byoc_type_equal(s->annotation, steps[k]->annotation)) {
+            char a[160], b[160];
+            byoc_type_to_string(steps[k]->annotation, a, sizeof a);
+            byoc_type_to_string(s->annotation, b, sizeof b);
+            return byoc__eval_fail(diag, n, BYOC_ERR_TYPE,
+                                   "scan output %d is %s in iteration 0 but %s in iteration %lld", k, a, b,
+                                   (long long)it);
+        }
+        memcpy((char *)c->data + (size_t)it * each, s->data, each);
+    }
+    return c;
+}
+
+BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byoc_node *const *ins, int depth,
+                                         byoc_diag *diag) {
+    byoc_node *fn = n->params[0];
+    int nc = n->index, nscan = n->checked_type->nfields - nc;
+    int64_t trip;
+    memcpy(&trip, ins[0]->data, sizeof trip);
+    int go = byoc__load(BYOC_BOOL, ins[1]->data, 0) != 0;
+    byoc_node **args = NULL, **steps = NULL, *r = NULL;
+    for (int i = 0; i < n->nargs; ++i) stbds_arrput(args, ins[i]);
+    int64_t it = 0;
+    for (; go && it < trip; ++it) {
+        if (it >= BYOC__MAX_LOOP_ITERATIONS) {
+            byoc__eval_fail(diag, n, BYOC_ERR_UNSUPPORTED, "more than %d iterations", BYOC__MAX_LOOP_ITERATIONS);
+            goto done;
+        }
+        args[0] = byoc_constant_scalar(m, BYOC_INT64, 0);
+        if (!args[0]) goto done;
+        memcpy(args[0]->data, &it, sizeof it);
+        byoc_node *out = byoc__eval_function(m, fn, args, n->nargs, depth + 1, diag);
+        if (!out || out->kind != BYOC_NODE_TUPLE || out->nargs != 1 + nc + nscan) {
+            if (out) byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "the body did not return its tuple");
+            goto done;
+        }
+        go = byoc__load(BYOC_BOOL, out->args[0]->data, 0) != 0;
+        args[1] = out->args[0];
+        for (int k = 0; k < nc; ++k) {
+            if (!byoc__type_fits(out->args[1 + k]->annotation, fn->params[2 + k]->checked_type)) {
+                char a[160], b[160];
+                byoc_type_to_string(fn->params[2 + k]->checked_type, a, sizeof a);
+                byoc_type_to_string(out->args[1 + k]->annotation, b, sizeof b);
+                byoc__eval_fail(diag, n, BYOC_ERR_TYPE, "carried value %d is %s but iteration %lld made it %s", k, a,
+                                (long long)it, b);
+                goto done;
+            }
+            args[2 + k] = out->args[1 + k];
+        }
+        for (int k = 0; k < nscan; ++k) stbds_arrput(steps, out->args[1 + nc + k]);
+    }
+    {
+        byoc_node *small[16], **res = nc + nscan <= 16 ? small
+                                                        : BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) *
+                                                                                             (size_t)(nc + nscan)));
+        int ok = res != NULL;
+        for (int k = 0; ok && k < nc; ++k) res[k] = args[2 + k];
+        for (int k = 0; ok && k < nscan; ++k)
+            ok = (res[nc + k] = byoc__stack_scans(m, n, steps, it, nscan, k, diag)) != NULL;
+        if (ok) r = byoc_tuple(m, res, nc + nscan);
+        if (res != small) BYOC_FREE(res);
+    }
+done:
+    stbds_arrfree(args);
+    stbds_arrfree(steps);
+    return r;
+}
+
+/* if runs the branch its condition picks; let runs its body on the value; loop iterates its body */
+BYOC__PRIVATE byoc_node *byoc__eval_control(byoc_module *m, const byoc_node *n, byoc_node *const *ins, int depth,
+                                            byoc_diag *diag) {
+    for (int i = 0; i < n->nargs; ++i)
+        if (!ins[i]) return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d has no value", i);
+    for (int i = 0; i < byoc__control_head(n) && n->kind != BYOC_NODE_LET; ++i)
+        if (ins[i]->kind != BYOC_NODE_CONSTANT)
+            return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d is not a tensor", i);
+    if (n->kind == BYOC_NODE_IF) {
+        byoc_node *branch = n->params[byoc__load(BYOC_BOOL, ins[0]->data, 0) != 0 ? 0 : 1];
+        return byoc__eval_function(m, branch, ins + 1, n->nargs - 1, depth + 1, diag);
+    }
+    if (n->kind == BYOC_NODE_LET) return byoc__eval_function(m, n->params[0], ins, n->nargs, depth + 1, diag);
+    return byoc__eval_loop(m, n, ins, depth, diag);
+}
+
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag) {
     if (depth > 64) {
@@ -21628,6 +22398,9 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
         }
         case BYOC_NODE_CONSTANT: val[i] = n; break;
         case BYOC_NODE_FUNCTION: case BYOC_NODE_GLOBAL_VAR: val[i] = n; break; /* called below */
+        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+            if (!(val[i] = byoc__eval_control(m, n, ins, depth, diag))) ok = 0;
+            break;
         case BYOC_NODE_TUPLE: val[i] = byoc_tuple(m, ins, n->nargs); break;
         case BYOC_NODE_TUPLE_GET_ITEM:
             val[i] = ins[0] && ins[0]->kind == BYOC_NODE_TUPLE ? ins[0]->args[n->index] : NULL;
@@ -21701,6 +22474,7 @@ BYOC__PRIVATE const void *byoc__ob_key(uint32_t origin, int backend) {
 typedef struct byoc__report_builder {
     byoc_placement *nodes;   /* stb_ds */
     byoc__map index;         /* origin -> index + 1 */
+    byoc__map in_body;       /* origin -> 1: an op inside an if, let or loop body */
 } byoc__report_builder;
 
 typedef struct byoc__greedy {
@@ -21900,6 +22674,19 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
         byoc__label_all(m, fn, &labels);
         byoc_node **order = NULL;
         byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i) { /* the ops of control bodies, for their reason */
+            if (!byoc__is_control(order[i])) continue;
+            for (int b = 0; b < order[i]->nparams; ++b) {
+                byoc__map seen = BYOC__MAP_EMPTY;
+                byoc_node **inner = NULL;
+                byoc__post_order(order[i]->params[b]->body, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &inner);
+                for (int k = 0; k < (int)stbds_arrlen(inner); ++k)
+                    if (byoc__is_op_call(inner[k]))
+                        byoc__map_put(&rb->in_body, (const void *)(uintptr_t)byoc_node_origin(inner[k]), 1);
+                stbds_arrfree(inner);
+                byoc__map_free(&seen);
+            }
+        }
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
             if (!byoc__is_op_call(x)) continue;
@@ -22183,7 +22970,11 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         for (int k = 0; k < g.n && strcmp(g.order[k]->name, pl->backend); ++k) {
             const char *why = (const char *)byoc__map_get(&g.declined, byoc__ob_key(pl->origin, k), 0);
             ds[pl->ndeclined].backend = g.order[k]->name;
-            ds[pl->ndeclined].reason = why ? why : "not offered (part of another backend's composite or partition)";
+            ds[pl->ndeclined].reason =
+                why ? why
+                : byoc__map_has(&rb.in_body, (const void *)(uintptr_t)pl->origin)
+                    ? "inside an if, let or loop body (control-flow bodies stay on the host)"
+                    : "not offered (part of another backend's composite or partition)";
             pl->ndeclined++;
         }
         pl->declined = ds;
@@ -22207,6 +22998,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     stbds_arrfree(parts);
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
+    byoc__map_free(&rb.in_body);
     byoc__map_free(&g.pin);
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
@@ -24259,6 +25051,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     stbds_arrfree(parts);
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
+    byoc__map_free(&rb.in_body);
     byoc__map_free(&pins);
     BYOC_FREE(group_of);
     BYOC_FREE(backend_of);

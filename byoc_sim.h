@@ -1564,6 +1564,11 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
         }
         case BYOC_NODE_FUNCTION:
         case BYOC_NODE_GLOBAL_VAR: break; /* values only as callees, handled at their calls */
+        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+            ok = byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, n,
+                                      "byoc_sim_lower: control flow (if, let, loop) does not lower to a kernel "
+                                      "schedule yet; byoc_module_evaluate runs it");
+            break;
         }
     }
     if (ok && g.count) {

@@ -45,7 +45,12 @@
      free_dim_default, or with dynamic_dims stay '?' (then ops that need the extent refuse it by name);
      otherwise the import fails naming the input and the dim.
    - Hostile files: every length, count, varint, wire type and dim is checked against the bytes
-     present; the decoder never recurses (nested graphs in attributes are skipped, not decoded).
+     present. The decoder itself never recurses: a graph attribute is kept as bytes and decoded only when
+     the If, Loop or Scan converter reads it, subgraphs nesting at most BYOC_ONNX__MAX_GRAPH_DEPTH deep.
+   - If, Loop and Scan import as byoc.h's control nodes (if, loop): each subgraph is a closed body
+     function, a value of an enclosing graph it uses passed in as a capture (constants are used as they
+     are), as ONNX's scoping resolves names: innermost graph first, then outwards. Scan is a loop whose
+     body takes its slices of the scan inputs.
 
    ERRORS
    Calls return byoc_result and fill a caller-owned byoc_diag (may be NULL) with one line naming the file and
@@ -77,6 +82,7 @@
        [SECTION] impl: op converters: run-time operands
        [SECTION] impl: op converters: data-dependent and run-time shapes
        [SECTION] impl: op converters: quantized
+       [SECTION] impl: op converters: control flow
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -141,9 +147,9 @@ typedef struct byoc_onnx_model {
     int opset;                 /* of the default domain */
     int64_t ir_version;
     const char *producer;      /* producer_name, "" if none */
-    int nnodes;                /* ONNX nodes in the graph */
+    int nnodes;                /* ONNX nodes in the graph and its subgraphs (If, Loop, Scan bodies) */
     int nfolded;               /* of them, evaluated at import (constants) */
-    /* every ONNX node, in graph order (nnodes entries): */
+    /* every ONNX node, in graph order, a subgraph's nodes just before the node holding it (nnodes entries): */
     const char **node_spans;   /* the span its IR nodes carry ("onnx:NAME") */
     const char **node_ops;     /* its op_type */
     const char *
@@ -322,6 +328,7 @@ typedef struct byoc_onnx__attr {
     byoc_onnx__bytes t;     /* the TensorProto, decoded when used */
     uint64_t *floats;  /* stb_ds, float bits */
     uint64_t *ints;    /* stb_ds */
+    byoc_onnx__bytes g;     /* the GraphProto, decoded when a control-flow converter reads it */
     int has_f, has_i, has_s, has_t, has_g, nstrings;
     byoc_onnx__bytes raw; /* the whole AttributeProto: its strings are read from here when an op needs them */
 } byoc_onnx__attr;
@@ -357,6 +364,16 @@ typedef struct byoc_onnx__file {
     int has_graph;
 } byoc_onnx__file;
 
+typedef struct byoc_onnx__value_map { char *key; byoc_node *value; } byoc_onnx__value_map;
+
+/* A subgraph being converted: the values of the graph enclosing it, and each of those its body uses with
+   the capture parameter standing for it inside the body. */
+typedef struct byoc_onnx__scope {
+    byoc_onnx__value_map *outer; /* stb_ds strdup map */
+    byoc_node **captured;        /* stb_ds: outer values, in first-use order */
+    byoc_node **params;          /* stb_ds: their capture parameters */
+} byoc_onnx__scope;
+
 /* the importer's state */
 typedef struct byoc_onnx__state {
     byoc_module *m;
@@ -367,7 +384,8 @@ typedef struct byoc_onnx__state {
     byoc_diag *diag;
     int opset;
     uint64_t max_bytes;
-    struct { char *key; byoc_node *value; } *values; /* stb_ds strdup map: ONNX value name -> IR node */
+    byoc_onnx__value_map *values; /* stb_ds strdup map: ONNX value name -> IR node (of the graph converted) */
+    byoc_onnx__scope *scopes;     /* stb_ds: subgraphs being converted, innermost last */
     const byoc_onnx__node *node; /* being converted, for messages */
     int node_index;
     const char *span;         /* "onnx:NAME" of the node being converted (module string) */
@@ -529,9 +547,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_attr(byoc_onnx__state *st, byoc_onnx_
         case 4: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->s); a->has_s = 1; break;
         case 5: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->t); a->has_t = 1; break;
         case 6:
-            ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s);
+            ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->g);
             a->has_g = 1;
-            break; /* a subgraph: never decoded */
+            break; /* a subgraph: decoded on demand (If, Loop, Scan) */
         case 7: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_I32, &a->floats); break;
         case 8: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_VARINT, &a->ints); break;
         case 9: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s); a->nstrings++; break;
@@ -5278,6 +5296,526 @@ BYOC__PRIVATE byoc_result byoc_onnx__qlinear_matmul(byoc_onnx__ctx *c, const cha
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: op converters: control flow
+/* (converters: cflow) If, Loop and Scan. A subgraph converts like the main graph, node by node, inside a
+   scope of its own; what it takes from enclosing graphs arrives through captures, so each body is a
+   closed function and byoc.h's passes see the control node as one node over its inputs. */
+#define BYOC_ONNX__MAX_GRAPH_DEPTH 16 /* subgraphs inside subgraphs: deeper is taken for a hostile file */
+#define BYOC_ONNX__MAX_SCAN 16        /* scan inputs, and scan outputs, of one Scan */
+
+BYOC__PRIVATE byoc_result byoc_onnx__check_ops(byoc_onnx__state *st, const byoc_onnx__graph *g, int opset);
+BYOC__PRIVATE byoc_result byoc_onnx__convert_nodes(byoc_onnx__state *st, const byoc_onnx__graph *g, int *nfolded);
+BYOC__PRIVATE byoc_node *byoc_onnx__lookup(byoc_onnx__state *st, byoc_onnx__bytes name);
+BYOC__PRIVATE void byoc_onnx__define(byoc_onnx__state *st, byoc_onnx__bytes name, byoc_node *value);
+
+/* the capture parameter of scope sc for an outer value, made on first use (a constant needs none) */
+BYOC__PRIVATE byoc_node *byoc_onnx__capture(byoc_onnx__state *st, byoc_onnx__scope *sc, byoc_node *outer,
+                                            const char *name) {
+    if (!outer || outer->kind == BYOC_NODE_CONSTANT) return outer;
+    for (int i = 0; i < (int)stbds_arrlen(sc->captured); ++i)
+        if (sc->captured[i] == outer) return sc->params[i];
+    const byoc_type *t = byoc_onnx__type(outer);
+    byoc_node *v = byoc_var(st->m, name, NULL); /* unannotated, as the text format reads it back */
+    if (!v) return NULL;
+    v->checked_type = t;
+    char span[300];
+    snprintf(span, sizeof span, "onnx:%s", name);
+    byoc_node_set_span(st->m, v, span, NULL, 0, 0);
+    stbds_arrput(sc->captured, outer);
+    stbds_arrput(sc->params, v);
+    return v;
+}
+
+/* ONNX scoping: a name a subgraph does not define is the innermost enclosing graph's; every subgraph
+   between that graph and this one captures it */
+BYOC__PRIVATE byoc_node *byoc_onnx__outer_lookup(byoc_onnx__state *st, const char *key) {
+    int depth = (int)stbds_arrlen(st->scopes);
+    for (int level = depth - 1; level >= 0; --level) {
+        ptrdiff_t i = stbds_shgeti(st->scopes[level].outer, key);
+        if (i < 0) continue;
+        byoc_node *v = st->scopes[level].outer[i].value;
+        for (int k = level; v && k < depth; ++k) v = byoc_onnx__capture(st, &st->scopes[k], v, key);
+        return v;
+    }
+    return NULL;
+}
+
+/* A subgraph being converted: begin (decode, enter its scope, define its initializers), then the caller
+   defines its formal inputs, then end (convert its nodes, collect its outputs, leave the scope). */
+typedef struct byoc_onnx__body {
+    const char *attr;
+    byoc_onnx__graph g;
+    byoc_node **lead;    /* stb_ds: the body function's parameters before the captures */
+    byoc_node **results; /* stb_ds: the subgraph's outputs */
+    byoc_onnx__scope scope;
+    /* the state of the node being converted, restored at the end */
+    const byoc_onnx__node *node;
+    int node_index;
+    const char *span;
+    byoc_node **built;
+    int entered;
+} byoc_onnx__body;
+
+BYOC__PRIVATE void byoc_onnx__body_free(byoc_onnx__body *b) {
+    byoc_onnx__graph_free(&b->g);
+    stbds_arrfree(b->lead);
+    stbds_arrfree(b->results);
+    stbds_arrfree(b->scope.captured);
+    stbds_arrfree(b->scope.params);
+}
+
+/* leaves the subgraph's scope: the enclosing graph's values and node come back */
+BYOC__PRIVATE void byoc_onnx__body_leave(byoc_onnx__state *st, byoc_onnx__body *b) {
+    if (!b->entered) return;
+    b->entered = 0;
+    b->scope = stbds_arrpop(st->scopes);
+    stbds_shfree(st->values);
+    st->values = b->scope.outer;
+    b->scope.outer = NULL;
+    stbds_arrfree(st->built);
+    st->built = b->built;
+    st->node = b->node;
+    st->node_index = b->node_index;
+    st->span = b->span;
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__body_begin(byoc_onnx__ctx *c, const char *attr, int ninputs,
+                                                byoc_onnx__body *b) {
+    byoc_onnx__state *st = c->st;
+    memset(b, 0, sizeof *b);
+    b->attr = attr;
+    const byoc_onnx__attr *a = byoc_onnx__attr_get(c, attr);
+    if (!a || !a->has_g)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the graph attribute %s is missing", attr);
+    if ((int)stbds_arrlen(st->scopes) >= BYOC_ONNX__MAX_GRAPH_DEPTH)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "subgraphs nest more than %d deep",
+                               BYOC_ONNX__MAX_GRAPH_DEPTH);
+    byoc_result r = byoc_onnx__parse_graph(st, a->g, &b->g);
+    if (r == BYOC_OK && b->g.sparse_initializers)
+        r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s: sparse initializers are not supported", attr);
+    if (r == BYOC_OK && (int)stbds_arrlen(b->g.inputs) != ninputs)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s takes %d inputs, expected %d", attr,
+                            (int)stbds_arrlen(b->g.inputs), ninputs);
+    if (r == BYOC_OK) r = byoc_onnx__check_ops(st, &b->g, st->opset);
+    if (r != BYOC_OK) { /* nothing of it stays: callers free only what began */
+        byoc_onnx__body_free(b);
+        memset(b, 0, sizeof *b);
+        return r;
+    }
+    b->node = st->node;
+    b->node_index = st->node_index;
+    b->span = st->span;
+    b->built = st->built;
+    st->built = NULL;
+    byoc_onnx__scope sc;
+    memset(&sc, 0, sizeof sc);
+    sc.outer = st->values;
+    stbds_arrput(st->scopes, sc);
+    st->values = NULL;
+    stbds_sh_new_strdup(st->values);
+    b->entered = 1;
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(b->g.initializers); ++i) {
+        byoc_onnx__tensor t;
+        r = byoc_onnx__parse_tensor(st, b->g.initializers[i], &t);
+        if (r != BYOC_OK) break;
+        byoc_node *k = byoc_onnx__tensor_constant(st, &t, "a subgraph initializer");
+        if (k) {
+            k->checked_type = k->annotation;
+            byoc_onnx__define(st, t.name, k);
+        } else r = st->diag->code ? st->diag->code : BYOC_ERR_INTERNAL;
+        byoc_onnx__tensor_free(&t);
+    }
+    if (r != BYOC_OK) {
+        byoc_onnx__body_leave(st, b);
+        byoc_onnx__body_free(b);
+        memset(b, 0, sizeof *b);
+    }
+    return r;
+}
+
+/* a formal input of the subgraph bound to a new leading parameter of type t */
+BYOC__PRIVATE byoc_node *byoc_onnx__body_input(byoc_onnx__state *st, byoc_onnx__body *b, int i, const byoc_type *t) {
+    const char *name = byoc_onnx__str(st, b->g.inputs[i].name);
+    byoc_node *v = byoc_var(st->m, name ? name : "input", t);
+    if (!v) return NULL;
+    v->checked_type = t;
+    char span[300];
+    snprintf(span, sizeof span, "onnx:%s", name ? name : "input");
+    byoc_node_set_span(st->m, v, span, NULL, 0, 0);
+    stbds_arrput(b->lead, v);
+    byoc_onnx__define(st, b->g.inputs[i].name, v);
+    return v;
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__body_end(byoc_onnx__state *st, byoc_onnx__body *b) {
+    int nfolded = 0;
+    byoc_result r = byoc_onnx__convert_nodes(st, &b->g, &nfolded);
+    st->nfolded += nfolded; /* the model's count covers subgraphs */
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(b->g.outputs); ++i) {
+        byoc_node *v = byoc_onnx__lookup(st, b->g.outputs[i].name);
+        if (!v) {
+            const char *name = byoc_onnx__str(st, b->g.outputs[i].name);
+            st->node = b->node;
+            r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s: output '%s' is not defined in it or around it",
+                                b->attr, name ? name : "?");
+        } else stbds_arrput(b->results, v);
+    }
+    byoc_onnx__body_leave(st, b);
+    return r;
+}
+
+/* the body function: leading parameters, then one per value of `all` (the control node's captures: a
+   value this body does not use gets a parameter it ignores) */
+BYOC__PRIVATE byoc_node *byoc_onnx__body_function(byoc_onnx__state *st, const byoc_onnx__body *b, byoc_node *root,
+                                                  byoc_node *const *all, int nall) {
+    byoc_node **params = NULL;
+    if (!root) return NULL;
+    for (int i = 0; i < (int)stbds_arrlen(b->lead); ++i) stbds_arrput(params, b->lead[i]);
+    for (int i = 0; i < nall; ++i) {
+        byoc_node *v = NULL;
+        for (int k = 0; k < (int)stbds_arrlen(b->scope.captured) && !v; ++k)
+            if (b->scope.captured[k] == all[i]) v = b->scope.params[k];
+        if (!v && (v = byoc_var(st->m, "unused", NULL)) != NULL) v->checked_type = byoc_onnx__type(all[i]);
+        stbds_arrput(params, v);
+    }
+    byoc_node *fn = byoc_function(st->m, params, (int)stbds_arrlen(params), root, NULL, NULL);
+    stbds_arrfree(params);
+    return fn;
+}
+
+/* a body's outputs as one value: the output itself (unless as_tuple), or the tuple of them */
+BYOC__PRIVATE byoc_node *byoc_onnx__body_root(byoc_onnx__state *st, byoc_onnx__body *b, int as_tuple) {
+    int n = (int)stbds_arrlen(b->results);
+    if (n == 1 && !as_tuple) return b->results[0];
+    byoc_node *t = byoc_tuple(st->m, b->results, n);
+    if (t) byoc_node_set_span(st->m, t, b->span, NULL, 0, 0);
+    return t;
+}
+
+/* a one-element tensor (shape () or (1)) as a scalar of type dt */
+BYOC__PRIVATE byoc_node *byoc_onnx__as_scalar(byoc_onnx__state *st, byoc_node *x, byoc_dtype dt, const char *what) {
+    const byoc_type *t = byoc_onnx__type(x);
+    if (!t || t->kind != BYOC_TYPE_TENSOR || t->dtype != dt || byoc_type_num_elements(t) != 1) {
+        char ts[160];
+        byoc_type_to_string(t, ts, sizeof ts);
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s has type %s, expected one %s", what, ts, byoc_dtype_name(dt));
+        return NULL;
+    }
+    int64_t none[1] = {0};
+    return byoc_onnx__reshape(st, x, 0, none);
+}
+
+/* the control node typed, noted for its span, and its outputs projected */
+BYOC__PRIVATE byoc_result byoc_onnx__control_outputs(byoc_onnx__ctx *c, byoc_node *n, int tuple, int nout) {
+    byoc_onnx__state *st = c->st;
+    if (!n) {
+        const byoc_diag *e = byoc_module_error(st->m);
+        return byoc_onnx__fail(st, e ? e->code : BYOC_ERR_INTERNAL, "%s", e ? e->message : "cannot build it");
+    }
+    byoc_diag td;
+    memset(&td, 0, sizeof td);
+    if (byoc_infer_node_type(st->m, n, &td) != BYOC_OK) {
+        const char *why = strstr(td.message, " in @main: ");
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s", why ? why + 11 : td.message);
+    }
+    byoc_onnx__note(st, n);
+    for (int i = 0; i < nout && i < c->nout; ++i) {
+        c->out[i] = tuple ? byoc_onnx__note(st, byoc_tuple_get_item(st->m, n, i)) : n;
+        if (c->out[i] && tuple) c->out[i]->checked_type = n->checked_type->fields[i];
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* a body's captures in the order the text format reads them back */
+BYOC__PRIVATE void byoc_onnx__canonical(byoc_onnx__body *b, byoc_node *root) {
+    if (root) byoc__canonical_captures(root, b->scope.captured, b->scope.params, (int)stbds_arrlen(b->scope.captured));
+}
+
+/* the union of two capture lists, in first-use order */
+BYOC__PRIVATE byoc_node **byoc_onnx__capture_union(const byoc_onnx__body *a, const byoc_onnx__body *b) {
+    byoc_node **all = NULL;
+    for (int i = 0; i < (int)stbds_arrlen(a->scope.captured); ++i) stbds_arrput(all, a->scope.captured[i]);
+    for (int i = 0; i < (int)stbds_arrlen(b->scope.captured); ++i) {
+        int seen = 0;
+        for (int k = 0; k < (int)stbds_arrlen(a->scope.captured); ++k)
+            seen |= a->scope.captured[k] == b->scope.captured[i];
+        if (!seen) stbds_arrput(all, b->scope.captured[i]);
+    }
+    return all;
+}
+
+/* If: both branches take no inputs and give the node's outputs */
+BYOC__PRIVATE byoc_result byoc_onnx__if(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *cond = byoc_onnx__as_scalar(st, byoc_onnx__input(c, 0, "cond"), BYOC_BOOL, "the condition");
+    if (!cond) return BYOC_ONNX__OK(c);
+    byoc_onnx__body tb, eb;
+    memset(&eb, 0, sizeof eb);
+    byoc_result r = byoc_onnx__body_begin(c, "then_branch", 0, &tb);
+    if (r == BYOC_OK) r = byoc_onnx__body_end(st, &tb);
+    if (r == BYOC_OK) r = byoc_onnx__body_begin(c, "else_branch", 0, &eb);
+    if (r == BYOC_OK) r = byoc_onnx__body_end(st, &eb);
+    int nt = (int)stbds_arrlen(tb.results), ne = (int)stbds_arrlen(eb.results);
+    if (r == BYOC_OK && (nt != ne || nt != c->nout))
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the branches give %d and %d outputs, the node has %d", nt,
+                            ne, c->nout);
+    if (r == BYOC_OK) {
+        byoc_node *troot = byoc_onnx__body_root(st, &tb, 0), *eroot = byoc_onnx__body_root(st, &eb, 0);
+        byoc_onnx__canonical(&tb, troot);
+        byoc_onnx__canonical(&eb, eroot);
+        byoc_node **all = byoc_onnx__capture_union(&tb, &eb);
+        int nall = (int)stbds_arrlen(all);
+        byoc_node *tf = byoc_onnx__body_function(st, &tb, troot, all, nall);
+        byoc_node *ef = byoc_onnx__body_function(st, &eb, eroot, all, nall);
+        r = byoc_onnx__control_outputs(c, byoc_if(st->m, cond, tf, ef, all, nall), nt > 1, nt);
+        stbds_arrfree(all);
+    }
+    byoc_onnx__body_free(&tb);
+    byoc_onnx__body_free(&eb);
+    return r;
+}
+
+/* Loop: (M, cond, carried...) with a body (iteration, cond, carried...) -> (cond, carried..., scans...) */
+BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    int nc = c->nin > 2 ? c->nin - 2 : 0;
+    byoc_node *trip = c->nin > 0 && c->in[0] ? byoc_onnx__as_scalar(st, c->in[0], BYOC_INT64, "the trip count M")
+                                             : byoc_onnx__scalar(st, BYOC_INT64, 0);
+    if (trip && !(c->nin > 0 && c->in[0])) { int64_t big = INT64_MAX; memcpy(trip->data, &big, 8); } /* no limit */
+    byoc_node *cond = c->nin > 1 && c->in[1] ? byoc_onnx__as_scalar(st, c->in[1], BYOC_BOOL, "the condition")
+                                             : byoc_onnx__scalar(st, BYOC_BOOL, 1);
+    if (!trip || !cond) return BYOC_ONNX__OK(c);
+    for (int i = 0; i < nc; ++i)
+        if (!c->in[2 + i]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "loop-carried value %d is omitted", i);
+    byoc_onnx__body b;
+    byoc_result r = byoc_onnx__body_begin(c, "body", 2 + nc, &b);
+    if (r != BYOC_OK) return r;
+    int ok = byoc_onnx__body_input(st, &b, 0, byoc_tensor_type(st->m, BYOC_INT64, 0, NULL)) &&
+             byoc_onnx__body_input(st, &b, 1, byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL));
+    for (int i = 0; ok && i < nc; ++i) ok = byoc_onnx__body_input(st, &b, 2 + i, byoc_onnx__type(c->in[2 + i])) != NULL;
+    r = ok ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), BYOC_ONNX__OK(c));
+    int nres = (int)stbds_arrlen(b.results);
+    if (r == BYOC_OK && nres < 1 + nc)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs, expected at least %d", nres,
+                            1 + nc);
+    if (r == BYOC_OK && nres - 1 != c->nout)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs after its condition, the node "
+                            "has %d", nres - 1, c->nout);
+    if (r == BYOC_OK) { /* the body's next condition as a scalar: built in the body, so inside its scope */
+        byoc_node *next = b.results[0];
+        const byoc_type *t = byoc_onnx__type(next);
+        if (t && t->kind == BYOC_TYPE_TENSOR && t->rank > 0 && byoc_type_num_elements(t) == 1 &&
+            t->dtype == BYOC_BOOL) {
+            byoc_attrs a;
+            memset(&a, 0, sizeof a);
+            int64_t none[1] = {0};
+            byoc_attrs_set_ints(st->m, &a, "newshape", none, 0);
+            next = byoc_call(st->m, "reshape", &next, 1, &a);
+            if (next && byoc_infer_node_type(st->m, next, st->diag) == BYOC_OK) b.results[0] = next;
+            r = BYOC_ONNX__OK(c);
+        }
+    }
+    if (r == BYOC_OK) {
+        int n = (int)stbds_arrlen(b.scope.captured);
+        byoc_node *root = byoc_onnx__body_root(st, &b, 1);
+        byoc_onnx__canonical(&b, root);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
+        byoc_node *loop = byoc_loop(st->m, trip, cond, c->in + 2, nc, fn, b.scope.captured, n);
+        r = byoc_onnx__control_outputs(c, loop, 1, nres - 1);
+    }
+    byoc_onnx__body_free(&b);
+    return r;
+}
+
+/* What a Scan converts with: its states and scan inputs (batch axis gone, for opset 8), and per scan
+   input and output its axis and direction. */
+typedef struct byoc_onnx__scan_args {
+    byoc_node **states, **scans;
+    int nstates, nscans;
+    int64_t in_axes[BYOC_ONNX__MAX_SCAN], in_dirs[BYOC_ONNX__MAX_SCAN];
+    int64_t out_axes[BYOC_ONNX__MAX_SCAN], out_dirs[BYOC_ONNX__MAX_SCAN];
+    int nout_axes, nout_dirs;
+} byoc_onnx__scan_args;
+
+/* the scan input k's slice for iteration i (from the end when reversed), built inside the body */
+BYOC__PRIVATE byoc_node *byoc_onnx__scan_slice(byoc_onnx__state *st, byoc_onnx__body *b, const byoc_onnx__scan_args *sa,
+                                               int k, byoc_node *iter, int64_t length) {
+    const char *name = byoc_onnx__str(st, b->g.inputs[sa->nstates + k].name);
+    byoc_onnx__scope *inner = &st->scopes[stbds_arrlen(st->scopes) - 1];
+    byoc_node *x = byoc_onnx__capture(st, inner, sa->scans[k], name ? name : "scan");
+    byoc_node *index = iter;
+    if (sa->in_dirs[k]) /* reversed: step i reads slice length - 1 - i */
+        index = byoc_onnx__call2(st, "subtract", byoc_onnx__scalar(st, BYOC_INT64, (double)(length - 1)), iter, NULL);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", sa->in_axes[k]);
+    byoc_node *slice = byoc_onnx__call2(st, "take", x, index, &a);
+    if (slice) byoc_node_set_span(st->m, slice, b->span, NULL, 0, 0);
+    if (index && index != iter) byoc_node_set_span(st->m, index, b->span, NULL, 0, 0);
+    return slice;
+}
+
+/* a stacked scan output (iterations on axis 0) reversed and moved to its axis as the node asks */
+BYOC__PRIVATE byoc_node *byoc_onnx__scan_output(byoc_onnx__state *st, const byoc_onnx__scan_args *sa, int k,
+                                                byoc_node *stacked) {
+    const byoc_type *t = byoc_onnx__type(stacked);
+    if (!t) return NULL;
+    int rank = t->rank;
+    if (k < sa->nout_dirs && sa->out_dirs[k]) {
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_int(st->m, &a, "axis", 0);
+        stacked = byoc_onnx__call1(st, "reverse", stacked, &a);
+    }
+    int64_t axis = k < sa->nout_axes ? sa->out_axes[k] : 0;
+    if (axis < -rank || axis >= rank) {
+        byoc_onnx__fail(st, BYOC_ERR_ATTR, "scan_output_axes[%d] = %lld is out of range for rank %d", k,
+                        (long long)axis, rank);
+        return NULL;
+    }
+    if (axis < 0) axis += rank;
+    int perm[BYOC_MAX_RANK];
+    for (int j = 0; j < rank; ++j) perm[j] = j < axis ? j + 1 : j == axis ? 0 : j;
+    return byoc_onnx__transpose(st, stacked, rank, perm);
+}
+
+/* Scan as a loop over the scan axis: states carried, slices taken in the body, outputs stacked */
+BYOC__PRIVATE byoc_result byoc_onnx__scan_core(byoc_onnx__ctx *c, byoc_onnx__scan_args *sa, byoc_node **outs) {
+    byoc_onnx__state *st = c->st;
+    int64_t length = -1;
+    for (int k = 0; k < sa->nscans; ++k) {
+        const byoc_type *t = byoc_onnx__tensor_of(st, sa->scans[k], "a scan input");
+        if (!t) return BYOC_ONNX__OK(c);
+        int axis = byoc_onnx__norm_axis(c, sa->in_axes[k], t->rank, "scan_input_axes");
+        if (axis < 0) return BYOC_ONNX__OK(c);
+        sa->in_axes[k] = axis;
+        if (length >= 0 && t->dims[axis] != length)
+            return byoc_onnx__fail(st, BYOC_ERR_TYPE, "scan input %d has %lld steps, scan input 0 has %lld", k,
+                                   (long long)t->dims[axis], (long long)length);
+        length = t->dims[axis];
+    }
+    if (length < 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Scan has no scan inputs");
+    byoc_onnx__body b;
+    byoc_result r = byoc_onnx__body_begin(c, "body", sa->nstates + sa->nscans, &b);
+    if (r != BYOC_OK) return r;
+    const byoc_type *i64 = byoc_tensor_type(st->m, BYOC_INT64, 0, NULL);
+    const byoc_type *b8 = byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL);
+    byoc_node *iter = byoc_var(st->m, "iteration", i64), *go = byoc_var(st->m, "cond", b8);
+    int ok = iter && go;
+    if (ok) {
+        iter->checked_type = i64;
+        go->checked_type = b8;
+        stbds_arrput(b.lead, iter);
+        stbds_arrput(b.lead, go);
+    }
+    for (int i = 0; ok && i < sa->nstates; ++i)
+        ok = byoc_onnx__body_input(st, &b, i, byoc_onnx__type(sa->states[i])) != NULL;
+    for (int k = 0; ok && k < sa->nscans; ++k) {
+        byoc_node *slice = byoc_onnx__scan_slice(st, &b, sa, k, iter, length);
+        if ((ok = slice != NULL) != 0) byoc_onnx__define(st, b.g.inputs[sa->nstates + k].name, slice);
+    }
+    r = ok ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), BYOC_ONNX__OK(c));
+    int nres = (int)stbds_arrlen(b.results), nscan_out = nres - sa->nstates;
+    if (r == BYOC_OK && (nscan_out < 0 || nres != c->nout))
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs, the node has %d (%d states)",
+                            nres, c->nout, sa->nstates);
+    if (r == BYOC_OK) {
+        byoc_node *always = byoc_onnx__scalar(st, BYOC_BOOL, 1);
+        stbds_arrinsn(b.results, 0, 1);
+        b.results[0] = always;
+        int n = (int)stbds_arrlen(b.scope.captured);
+        byoc_node *root = byoc_onnx__body_root(st, &b, 1);
+        byoc_onnx__canonical(&b, root);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
+        byoc_node *trip = byoc_onnx__scalar(st, BYOC_INT64, (double)length);
+        byoc_node *loop = byoc_loop(st->m, trip, byoc_onnx__scalar(st, BYOC_BOOL, 1), sa->states, sa->nstates, fn,
+                                    b.scope.captured, n);
+        byoc_node **raw = c->out;
+        c->out = outs; /* the loop's own outputs first; the node's are made from them below */
+        r = byoc_onnx__control_outputs(c, loop, 1, nres);
+        c->out = raw;
+        for (int k = 0; r == BYOC_OK && k < nscan_out; ++k) {
+            outs[sa->nstates + k] = byoc_onnx__scan_output(st, sa, k, outs[sa->nstates + k]);
+            r = BYOC_ONNX__OK(c);
+        }
+    }
+    byoc_onnx__body_free(&b);
+    return r;
+}
+
+BYOC__PRIVATE int byoc_onnx__scan_attr_list(byoc_onnx__ctx *c, const char *name, int64_t *out, int count) {
+    for (int i = 0; i < BYOC_ONNX__MAX_SCAN; ++i) out[i] = 0;
+    int n = byoc_onnx__attr_ints(c, name, out, BYOC_ONNX__MAX_SCAN);
+    if (n == -2) return -1;
+    if (n >= 0 && count >= 0 && n != count) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s has %d values, expected %d", name, n, count);
+        return -1;
+    }
+    return n < 0 ? 0 : n;
+}
+
+/* Scan: opset 9+ (states, scan inputs; axes and directions per input and output) and opset 8 (an optional
+   sequence_lens first, and a batch axis 0 on everything: a batch of one is taken out and put back) */
+BYOC__PRIVATE byoc_result byoc_onnx__scan(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_onnx__scan_args sa;
+    memset(&sa, 0, sizeof sa);
+    int v8 = c->opset < 9, first = v8 ? 1 : 0;
+    int64_t nscans = byoc_onnx__attr_int(c, "num_scan_inputs", -1);
+    if (nscans < 1 || nscans > BYOC_ONNX__MAX_SCAN || nscans > c->nin - first)
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "num_scan_inputs %lld is out of range (1 to %d, and the inputs)",
+                               (long long)nscans, BYOC_ONNX__MAX_SCAN);
+    sa.nscans = (int)nscans;
+    sa.nstates = c->nin - first - sa.nscans;
+    if (c->nout - sa.nstates > BYOC_ONNX__MAX_SCAN || c->nout < sa.nstates)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%d outputs for %d states", c->nout, sa.nstates);
+    if (v8 && c->nin > 0 && c->in[0])
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Scan's sequence_lens (opset 8) is not supported");
+    if (byoc_onnx__scan_attr_list(c, v8 ? "directions" : "scan_input_directions", sa.in_dirs, sa.nscans) < 0 ||
+        (!v8 && byoc_onnx__scan_attr_list(c, "scan_input_axes", sa.in_axes, sa.nscans) < 0) ||
+        (!v8 &&
+         (sa.nout_axes = byoc_onnx__scan_attr_list(c, "scan_output_axes", sa.out_axes, c->nout - sa.nstates)) < 0) ||
+        (!v8 && (sa.nout_dirs = byoc_onnx__scan_attr_list(c, "scan_output_directions", sa.out_dirs,
+                                                          c->nout - sa.nstates)) < 0))
+        return BYOC_ONNX__OK(c);
+    byoc_node *small[2 * BYOC_ONNX__MAX_SCAN + 2], **ins = small;
+    if (c->nin - first > (int)(sizeof small / sizeof small[0]))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Scan with %d inputs (at most %d)", c->nin - first,
+                               (int)(sizeof small / sizeof small[0]));
+    for (int i = first; i < c->nin; ++i) {
+        ins[i - first] = byoc_onnx__input(c, i, "a state or scan input");
+        if (!ins[i - first]) return BYOC_ONNX__OK(c);
+        if (v8) { /* drop the batch axis */
+            const byoc_type *t = byoc_onnx__tensor_of(st, ins[i - first], "a Scan input");
+            if (!t) return BYOC_ONNX__OK(c);
+            if (t->rank < 1 || t->dims[0] != 1)
+                return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Scan (opset 8) with a batch of %lld: only a batch "
+                                       "of 1 is supported", (long long)(t->rank ? t->dims[0] : 0));
+            ins[i - first] = byoc_onnx__reshape(st, ins[i - first], t->rank - 1, t->dims + 1);
+            if (!ins[i - first]) return BYOC_ONNX__OK(c);
+        }
+    }
+    sa.states = ins;
+    sa.scans = ins + sa.nstates;
+    byoc_node *outs[2 * BYOC_ONNX__MAX_SCAN + 2];
+    byoc_result r = byoc_onnx__scan_core(c, &sa, outs);
+    for (int i = 0; r == BYOC_OK && i < c->nout; ++i) {
+        c->out[i] = outs[i];
+        if (v8 && outs[i]) { /* the batch axis back */
+            const byoc_type *t = byoc_onnx__type(outs[i]);
+            int64_t dims[BYOC_MAX_RANK];
+            dims[0] = 1;
+            for (int d = 0; d < t->rank && d + 1 < BYOC_MAX_RANK; ++d) dims[d + 1] = t->dims[d];
+            c->out[i] = byoc_onnx__reshape(st, outs[i], t->rank + 1, dims);
+        }
+        r = BYOC_ONNX__OK(c);
+    }
+    return r;
+}
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -5458,6 +5996,11 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"QLinearMatMul", byoc_onnx__qlinear_matmul, "qnn.requantize"},
     {"QuantizeLinear", byoc_onnx__quantize_linear, "qnn.quantize"},
     /* (end of quant) */
+    /* ---- cflow ---- */
+    {"If", byoc_onnx__if, NULL},
+    {"Loop", byoc_onnx__loop, NULL},
+    {"Scan", byoc_onnx__scan, NULL},
+    /* (end of cflow) */
 };
 
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
@@ -5468,13 +6011,16 @@ BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__nod
 }
 
 // [SECTION] impl: import
+BYOC__PRIVATE byoc_node *byoc_onnx__outer_lookup(byoc_onnx__state *st, const char *key);
 BYOC__PRIVATE byoc_node *byoc_onnx__lookup(byoc_onnx__state *st, byoc_onnx__bytes name) {
     char small[256];
     char *key = byoc_onnx__cstr(name, small);
     if (!key) return NULL;
     ptrdiff_t i = stbds_shgeti(st->values, key);
+    byoc_node *v = i >= 0 ? st->values[i].value : NULL;
+    if (!v) v = byoc_onnx__outer_lookup(st, key); /* in a subgraph: a value of an enclosing graph */
     byoc_onnx__cstr_free(key, small);
-    return i >= 0 ? st->values[i].value : NULL;
+    return v;
 }
 
 BYOC__PRIVATE void byoc_onnx__define(byoc_onnx__state *st, byoc_onnx__bytes name, byoc_node *value) {
@@ -5573,6 +6119,7 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const
 
 BYOC__PRIVATE void byoc_onnx__free_state(byoc_onnx__state *st) {
     stbds_shfree(st->values);
+    stbds_arrfree(st->scopes); /* empty: every subgraph conversion pops its scope */
     stbds_arrfree(st->built);
     stbds_arrfree(st->notes);
     stbds_arrfree(st->node_spans);
@@ -5859,8 +6406,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
             out->opset = st.opset;
             out->ir_version = mf.ir_version;
             out->producer = byoc_onnx__str(&st, mf.producer);
-            out->nnodes = (int)stbds_arrlen(g.nodes);
-            out->nfolded = nfolded;
+            out->nnodes = (int)stbds_arrlen(st.node_spans); /* subgraphs' nodes included */
+            out->nfolded = nfolded + st.nfolded;
             int nn = (int)stbds_arrlen(st.node_spans);
             out->node_spans = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
             out->node_ops = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));

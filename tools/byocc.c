@@ -1300,7 +1300,7 @@ static int cmd_info(session *s, const cli_options *o) {
         return rc;
     }
     /* count every distinct node reachable from any function (nested functions included) */
-    int nodes = 0, constants = 0, by_kind[8] = {0};
+    int nodes = 0, constants = 0, by_kind[BYOC_NODE_LOOP + 1] = {0}; /* indexed by byoc_node_kind */
     size_t param_bytes = 0;
     op_count *ops = NULL;
     int nops = 0, cap = 0;
@@ -1370,6 +1370,10 @@ static int cmd_info(session *s, const cli_options *o) {
         for (int f = 0; f < byoc_module_function_count(m); ++f) printf(" @%s", byoc_module_function_at(m, f).name);
         printf("\nnodes      %d (%d calls, %d vars, %d constants, %d tuples, %d projections, %d functions)\n", nodes, by_kind[BYOC_NODE_CALL],
                by_kind[BYOC_NODE_VAR], constants, by_kind[BYOC_NODE_TUPLE], by_kind[BYOC_NODE_TUPLE_GET_ITEM], by_kind[BYOC_NODE_FUNCTION]);
+        int control = by_kind[BYOC_NODE_IF] + by_kind[BYOC_NODE_LET] + by_kind[BYOC_NODE_LOOP];
+        if (control)
+            printf("control    %d (%d if, %d let, %d loop)\n", control, by_kind[BYOC_NODE_IF], by_kind[BYOC_NODE_LET],
+                   by_kind[BYOC_NODE_LOOP]);
         printf("parameters %d constants, %zu bytes\n", constants, param_bytes);
         printf("ops        %d distinct\n", nops);
         for (int k = 0; k < nops; ++k) printf("  %-28s %d\n", ops[k].name, ops[k].count);
