@@ -22247,7 +22247,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
                                              int depth, byoc_diag *diag);
 
 
-#define BYOC__MAX_LOOP_ITERATIONS 1000000 /* longer is taken for a runaway (bad input): each iteration keeps its values */
+/* longer is taken for a runaway (bad input): each iteration keeps its values */
+#define BYOC__MAX_LOOP_ITERATIONS 1000000
 
 BYOC__PRIVATE byoc_node *byoc__eval_fail(byoc_diag *diag, const byoc_node *n, byoc_result code, const char *fmt, ...)
     BYOC__PRINTF(4, 5);
