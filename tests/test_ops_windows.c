@@ -322,7 +322,7 @@ static int output_is(const onnx_run *run, int k, int rank, const int64_t *dims, 
                      size_t cap) {
     const byoc_node *o = run->out[k];
     const byoc_type *t = o->checked_type ? o->checked_type : o->annotation;
-    if (t->rank != rank || memcmp(t->dims, dims, sizeof(int64_t) * (size_t)rank)) {
+    if (t->rank != rank || (rank && memcmp(t->dims, dims, sizeof(int64_t) * (size_t)rank))) { /* dims is NULL for a scalar */
         snprintf(why, cap, "output %d has rank %d (first dim %lld)", k, t->rank, (long long)(t->rank ? t->dims[0] : 0));
         return 0;
     }
