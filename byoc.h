@@ -10632,9 +10632,16 @@ static const byoc_type *byoc__rel_resize(byoc_type_rel_ctx *ctx, const byoc_type
         if (in == 0 && out > 0) return BYOC__FAIL("axis %d is empty and cannot be resized to %lld", i, (long long)out);
         double s = nscales ? scales->floats[i] : 0;
         if (nscales && !(isfinite(s) && s > 0)) return BYOC__FAIL("scale %g of axis %d is not positive", s, i);
-        if (in > 0 && byoc__resize_ntaps(method, antialias, nscales ? s : (double)out / (double)in) < 0)
+        int64_t taps = in > 0 ? byoc__resize_ntaps(method, antialias, nscales ? s : (double)out / (double)in) : 0;
+        if (taps < 0)
             return BYOC__FAIL("antialias: the filter of axis %d (scale %g) would take over %d taps", i,
                               nscales ? s : (double)out / (double)in, BYOC__RS_MAX_TAPS);
+        /* an antialias filter spans about 1 / scale inputs, so its taps over the axis number a few times
+           the extents when scale is about out / in; a scale far below that would make billions */
+        if (taps > 4 && (double)out * (double)taps > 8.0 * ((double)in + (double)out) + 64)
+            return BYOC__FAIL("antialias: scale %g of axis %d does not fit its extents %lld -> %lld (a filter of "
+                              "%lld taps per output)",
+                              s, i, (long long)in, (long long)out, (long long)taps);
     }
     if (ctm == BYOC__RS_TF_CROP_AND_RESIZE && !nroi)
         return BYOC__FAIL("coordinate_transformation_mode \"tf_crop_and_resize\" needs a roi");
@@ -11856,7 +11863,11 @@ static const byoc_type *byoc__rel_tfidf(byoc_type_rel_ctx *ctx, const byoc_type 
 BYOC__PRIVATE double byoc__flops_tfidf(const byoc_node *c) {
     double grams = (double)byoc_attrs_int(&c->attrs, "max_gram_length", 1);
     double skips = (double)byoc_attrs_int(&c->attrs, "max_skip_count", 0) + 1;
-    return c->nargs ? byoc__win_elems(c->args[0]->checked_type) * grams * skips : 0;
+    const byoc_type *x = c->nargs ? c->args[0]->checked_type : NULL;
+    if (x && x->kind == BYOC_TYPE_TENSOR && x->rank > 0 && x->dims[x->rank - 1] >= 0 &&
+        skips > (double)x->dims[x->rank - 1]) /* no skip reaches past a row */
+        skips = (double)(x->dims[x->rank - 1] > 0 ? x->dims[x->rank - 1] : 1);
+    return c->nargs ? byoc__win_elems(x) * grams * skips : 0;
 }
 
 /* compares the n tokens row[0], row[step], ... with the pool's n-gram at item `at` */
@@ -11937,7 +11948,8 @@ static byoc_result byoc__k_tfidf(byoc__kctx *k) {
             for (int64_t i = 0; i < C; ++i) byoc__ngram_count(&p, sorted, 1, row + i, 1, y);
             first_len = 2;
         }
-        for (int64_t step = 1; first_len <= p.max_len && step <= (int64_t)p.max_skip + 1; ++step)
+        /* a skip of C or more leaves no second token: a huge max_skip_count costs nothing */
+        for (int64_t step = 1; first_len <= p.max_len && step <= (int64_t)p.max_skip + 1 && step < C; ++step)
             for (int64_t i = 0; i + step * (first_len - 1) < C; ++i)
                 for (int n = first_len; n <= p.max_len && i + step * (n - 1) < C; ++n)
                     byoc__ngram_count(&p, sorted, n, row + i, step, y);
@@ -20285,11 +20297,14 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
             if (n->op) { /* the op's host kernel, on the values of its arguments */
                 val[i] = byoc__call_has_any_dims(n) ? byoc__kernel_run_dynamic(m, n, ins, diag)
                                                   : byoc__kernel_run_constants(m, n, ins, diag);
-                if (!val[i]) {
+                if (!val[i]) { /* the message names the node (its frontend name) unless the kernel's does */
                     char why[BYOC_DIAG_MESSAGE_MAX];
                     snprintf(why, sizeof why, "%s", diag->message);
+                    const char *src = byoc_node_span(n)->source;
+                    int named = !src || strstr(why, src);
                     byoc__diag(diag, diag->code ? diag->code : BYOC_ERR_INTERNAL, byoc_node_span(n)->line,
-                               byoc_node_span(n)->col, n->id, "evaluate: %s", why);
+                               byoc_node_span(n)->col, n->id, "evaluate: %s%s%s", named ? "" : src, named ? "" : ": ",
+                               why);
                     ok = 0;
                 }
             } else {
