@@ -8419,8 +8419,10 @@ static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
         step[a] = st;
     }
     int64_t src_off = 0, src_str[BYOC_MAX_RANK];
+    /* a step only moves between two results: a huge one that keeps one element must not overflow
+       stride * step */
     for (int d = 0; d < x->rank; ++d) {
-        src_str[d] = istr[d] * step[d];
+        src_str[d] = o->dims[d] > 1 ? istr[d] * step[d] : 0;
         if (o->dims[d] > 0) src_off += begin[d] * istr[d];
     }
     size_t es = byoc_dtype_size(x->dtype);
@@ -8526,6 +8528,10 @@ BYOC__PRIVATE byoc_result byoc__pad_run(byoc__kctx *k, const int64_t *lo, const 
     byoc__strides_of(rank, o->dims, ostr);
     int64_t total = byoc__numel(o);
     if (total == 0) return BYOC_OK;
+    if (strcmp(mode, "constant"))
+        for (int d = 0; d < rank; ++d) /* edge, reflect and wrap copy the axis: an empty one has nothing */
+            if (x->dims[d] == 0 && o->dims[d] > 0)
+                return byoc__kfail(k, "pad_mode \"%s\" cannot extend axis %d, which is empty", mode, d);
     if (!strcmp(mode, "constant") || byoc__numel(x) == 0) {
         unsigned char value[8] = {0};
         if (pad_value) memcpy(value, pad_value, es);
@@ -14227,7 +14233,10 @@ static byoc_result byoc__k_dyn_strided_slice(byoc__kctx *k) {
     if (byoc__numel(o) == 0) return BYOC_OK;
     byoc__strides_of(x->rank, x->dims, istr);
     byoc__strides_of(o->rank, o->dims, ostr);
-    for (int d = 0; d < x->rank; ++d) { src[d] = istr[d] * step[d]; off += begin[d] * istr[d]; }
+    for (int d = 0; d < x->rank; ++d) { /* as strided_slice: a step that keeps one element is never taken */
+        src[d] = o->dims[d] > 1 ? istr[d] * step[d] : 0;
+        off += begin[d] * istr[d];
+    }
     size_t es = byoc_dtype_size(x->dtype);
     byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + off * (int64_t)es, src, es);
     return BYOC_OK;
@@ -14454,6 +14463,22 @@ BYOC__PRIVATE void byoc__store_int(byoc_dtype dt, void *data, int64_t i, int64_t
     default: memcpy(p, &v, 8); break;
     }
 }
+/* the elements of start, start + step, ... before stop, exactly: the span is taken in uint64, where it
+   cannot overflow (INT64_MIN to INT64_MAX is 2^64 - 1) */
+BYOC__PRIVATE uint64_t byoc__arange_int_count(int64_t start, int64_t stop, int64_t step) {
+    if (step == 0 || (step > 0 ? stop <= start : stop >= start)) return 0;
+    uint64_t span = step > 0 ? (uint64_t)stop - (uint64_t)start : (uint64_t)start - (uint64_t)stop;
+    uint64_t mag = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
+    return span / mag + (span % mag != 0);
+}
+/* element i of an integer arange: start + i * step wraps in uint64 to the exact value (it lies between
+   start and stop), where int64 arithmetic could overflow on the way */
+BYOC__PRIVATE int64_t byoc__arange_int_at(int64_t start, int64_t step, int64_t i) {
+    uint64_t v = (uint64_t)start + (uint64_t)i * (uint64_t)step;
+    int64_t r;
+    memcpy(&r, &v, sizeof r);
+    return r;
+}
 BYOC__PRIVATE int64_t byoc__arange_count(byoc__kctx *k, byoc_result *r) {
     byoc_dtype dt = k->in[0].dtype;
     *r = BYOC_OK;
@@ -14467,10 +14492,12 @@ BYOC__PRIVATE int64_t byoc__arange_count(byoc__kctx *k, byoc_result *r) {
     int64_t start = byoc__int_at(dt, (const char *)k->in[0].data), stop = byoc__int_at(dt, (const char *)k->in[1].data),
             step = byoc__int_at(dt, (const char *)k->in[2].data);
     if (step == 0) { *r = byoc__kbad(k, "step is 0"); return 0; }
-    double n = ceil(((double)stop - (double)start) / (double)step); /* doubles: no overflow of stop - start */
-    if (n > BYOC_MAX_DIM) { *r = byoc__kbad(k, "%.0f elements exceed %d", n, BYOC_MAX_DIM); return 0; }
-    int64_t span = step > 0 ? stop - start : start - stop, mag = step > 0 ? step : -step;
-    return n <= 0 ? 0 : (span + mag - 1) / mag;
+    uint64_t n = byoc__arange_int_count(start, stop, step);
+    if (n > BYOC_MAX_DIM) {
+        *r = byoc__kbad(k, "%llu elements exceed %d", (unsigned long long)n, BYOC_MAX_DIM);
+        return 0;
+    }
+    return (int64_t)n;
 }
 static byoc_result byoc__shape_arange(byoc__kctx *k) {
     byoc_result r;
@@ -14490,7 +14517,7 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
     } else {
         int64_t start = byoc__int_at(dt, (const char *)k->in[0].data),
                 step = byoc__int_at(dt, (const char *)k->in[2].data);
-        for (int64_t i = 0; i < n; ++i) byoc__store_int(dt, o->data, i, start + i * step);
+        for (int64_t i = 0; i < n; ++i) byoc__store_int(dt, o->data, i, byoc__arange_int_at(start, step, i));
     }
     return BYOC_OK;
 }

@@ -45,10 +45,11 @@ static int cheap_to_evaluate(byoc_module *m, byoc_node *main_fn) {
     return ok;
 }
 
-/* element i of a made-up input: integers in [-2, 4], floats in [-2.5, 2.5], booleans alternating */
+/* element i of a made-up input: integers cycling through [-2, 4], floats through [-2.5, 2.5], booleans
+   alternating */
 static void fill_input(void *data, byoc_dtype dt, int64_t count) {
     for (int64_t i = 0; i < count; ++i) {
-        int64_t v = (i * 7 + 3) % 7 - 2;
+        int64_t v = (i * 3 + 3) % 7 - 2;
         double f = (double)((i * 5 + 1) % 11 - 5) * 0.5;
         switch (dt) {
         case BYOC_FLOAT32: ((float *)data)[i] = (float)f; break;
