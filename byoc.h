@@ -2114,7 +2114,9 @@ BYOC_API int byoc_attr_value_equal(const byoc_attr_value *a, const byoc_attr_val
         return 1;
     case BYOC_ATTR_FLOAT_LIST:
         if (a->count != b->count) return 0;
-        for (int i = 0; i < a->count; ++i) if (a->floats[i] != b->floats[i]) return 0;
+        for (int i = 0; i < a->count; ++i) /* as a single float: NaN equals NaN */
+            if (a->floats[i] != b->floats[i] && (a->floats[i] == a->floats[i] || b->floats[i] == b->floats[i]))
+                return 0;
         return 1;
     }
     return 0;
@@ -6208,6 +6210,12 @@ BYOC__PRIVATE uint64_t byoc__hash_type(uint64_t h, const byoc_type *t) {
     for (int i = 0; i < t->nfields; ++i) h = byoc__hash_type(h, t->fields[i]);
     return t->ret ? byoc__hash_type(h, t->ret) : h;
 }
+/* a float attribute value hashed as byoc_attr_value_equal compares it: every NaN alike, -0 as 0 */
+BYOC__PRIVATE uint64_t byoc__hash_attr_double(uint64_t x, double d) {
+    if (d != d) return byoc__mix(x, 0x7ff8000000000000ull);
+    if (d == 0) d = 0;
+    return byoc__hash_bytes(x, &d, sizeof d);
+}
 BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
     uint64_t acc = 0; /* order-independent, matching byoc__attrs_equal */
     for (int i = 0; i < a->count; ++i) {
@@ -6216,15 +6224,20 @@ BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
         x = byoc__mix(x, (uint64_t)v->kind);
         switch (v->kind) {
         case BYOC_ATTR_INT: case BYOC_ATTR_BOOL: x = byoc__mix(x, (uint64_t)v->i); break;
-        case BYOC_ATTR_FLOAT: x = byoc__hash_bytes(x, &v->f, sizeof v->f); break;
+        case BYOC_ATTR_FLOAT: x = byoc__hash_attr_double(x, v->f); break;
         case BYOC_ATTR_STRING: x = byoc__hash_bytes(x, v->s, strlen(v->s)); break;
         case BYOC_ATTR_INT_LIST:
             x = byoc__mix(x, (uint64_t)v->inner);
             if (v->count) x = byoc__hash_bytes(x, v->ints, sizeof(int64_t) * (size_t)v->count);
             break;
-        case BYOC_ATTR_FLOAT_LIST:
-            if (v->count) x = byoc__hash_bytes(x, v->floats, sizeof(double) * (size_t)v->count);
+        case BYOC_ATTR_FLOAT_LIST: {
+            int plain = 1; /* no NaN or -0: the bytes as they are (the hash of ordinary lists is unchanged) */
+            for (int k = 0; k < v->count && plain; ++k)
+                plain = v->floats[k] == v->floats[k] && !(v->floats[k] == 0 && signbit(v->floats[k]));
+            if (plain && v->count) x = byoc__hash_bytes(x, v->floats, sizeof(double) * (size_t)v->count);
+            for (int k = 0; !plain && k < v->count; ++k) x = byoc__hash_attr_double(x, v->floats[k]);
             break;
+        }
         default: break;
         }
         acc += x;

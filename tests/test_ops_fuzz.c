@@ -200,6 +200,34 @@ static void test_slice_huge_step(void) {
     CHECKF(ok, "%s", why);
 }
 
+/* a NaN in a float list attribute (ONNX TfIdfVectorizer weights from a hostile file) printed as nanf and
+   parsed back, but the lists compared unequal (NaN != NaN) while single floats compared equal: lists now
+   compare and hash as single floats do (found by fuzz_onnx) */
+static void test_nan_in_float_list_round_trips(void) {
+    byoc_diag d;
+    byoc_attrs a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    byoc_module *holder = byoc_module_create(NULL);
+    static const double with_nan[3] = {1, NAN, -0.0}, again[3] = {1, NAN, 0.0}, other[3] = {1, 2, 0.0};
+    byoc_attrs_set_floats(holder, &a, "weights", with_nan, 3);
+    byoc_attrs_set_floats(holder, &b, "weights", again, 3);
+    int same = byoc_attr_value_equal(byoc_attrs_get(&a, "weights"), byoc_attrs_get(&b, "weights"));
+    byoc_attrs_set_floats(holder, &b, "weights", other, 3);
+    int differs = !byoc_attr_value_equal(byoc_attrs_get(&a, "weights"), byoc_attrs_get(&b, "weights"));
+    byoc_module_destroy(holder);
+    CHECK(same && differs);
+    byoc_module *m = module_of("%x: Tensor[(5), int64]",
+                               "tfidf_vectorizer(%x, mode=\"TFIDF\", max_gram_length=1, ngram_counts=[0], "
+                               "ngram_indexes=[0, 1], pool_int64s=[2, 3], weights=[nanf, 2f])",
+                               &d);
+    CHECKF(m, "%s", d.message);
+    char why[600];
+    int ok = round_trips(m, why, sizeof why);
+    byoc_module_destroy(m);
+    CHECKF(ok, "%s", why);
+}
+
 /* int64 arange: the element count and the elements are exact over the whole int64 range, where doubles
    (and int64 differences) lost or overflowed them: ONNX Range folded at import, and Relay's arange */
 static int int64s_are(const byoc_node *c, const int64_t *want, int n, char *why, size_t cap) {
@@ -273,6 +301,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_arange_int64_exact),
         TEST_ENTRY(test_pad_empty_axis),
         TEST_ENTRY(test_slice_huge_step),
+        TEST_ENTRY(test_nan_in_float_list_round_trips),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
