@@ -88,7 +88,8 @@ $(FUZZ_IMPL_O): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS) $(CLANG_BIN)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -I. -c $< -o $@
 
-$(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(FUZZ_IMPL_O) tests/fuzz/fuzz_evaluate.h
+$(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(FUZZ_IMPL_O) \
+  tests/fuzz/fuzz_evaluate.h
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -I. $< $(FUZZ_IMPL_O) -o $@ -lm
 
 $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(STB_DS) $(CLANG_BIN)
