@@ -228,6 +228,27 @@ static void test_nan_in_float_list_round_trips(void) {
     CHECKF(ok, "%s", why);
 }
 
+/* cumsum along an empty axis of a tensor that is not empty elsewhere ((0, 12) along axis 0): the float32
+   path seeded a first row of 12 that does not exist, reading and writing past both buffers (found by
+   fuzz_text, float16 widened to float32) */
+static void test_cumsum_empty_axis(void) {
+    static const char *const dtypes[3] = {"float32", "float16", "int32"};
+    for (int i = 0; i < 3; ++i) {
+        byoc_diag d;
+        char params[64], why[600];
+        snprintf(params, sizeof params, "%%x: Tensor[(0, 12), %s]", dtypes[i]);
+        byoc_module *m = module_of(params, "cumsum(%x, axis=0, exclusive=True)", &d);
+        CHECKF(m, "%s", d.message);
+        int64_t dims[2] = {0, 12};
+        byoc_node *in = input_of(m, byoc_dtype_from_name(dtypes[i]), 2, dims, NULL), *out = NULL;
+        int ok = byoc_module_evaluate(m, &in, 1, &out, &d) == BYOC_OK;
+        if (!ok) snprintf(why, sizeof why, "evaluate: %s", d.message);
+        ok = ok && byoc_type_num_elements(out->checked_type) == 0 && round_trips(m, why, sizeof why);
+        byoc_module_destroy(m);
+        CHECKF(ok, "%s: %s", dtypes[i], why);
+    }
+}
+
 /* int64 arange: the element count and the elements are exact over the whole int64 range, where doubles
    (and int64 differences) lost or overflowed them: ONNX Range folded at import, and Relay's arange */
 static int int64s_are(const byoc_node *c, const int64_t *want, int n, char *why, size_t cap) {
@@ -302,6 +323,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_pad_empty_axis),
         TEST_ENTRY(test_slice_huge_step),
         TEST_ENTRY(test_nan_in_float_list_round_trips),
+        TEST_ENTRY(test_cumsum_empty_axis),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
