@@ -53,6 +53,25 @@
    NULL when it returns a pointer, 0 from a count or query (-1 from byoc_graph_index, a negative cost from
    an estimator), and a destroy/free call ignores NULL as free does.
 
+   CONTROL FLOW
+   Relay's `if (%c) { .. } else { .. }` and `let %x = v; ..` print and parse as Relay writes them. Loops are
+   a structured form instead of Relay's recursive function called through a let-bound var:
+       %r = loop (%max_trip, %cond, %init0, ..) fn (%i: int64, %go: bool, %v0: T0, ..) {
+         ..  (%next_cond, %next_v0, .., %scan0, ..)
+       };
+   runs while iteration < max_trip and the condition holds, carrying v0.. (each keeps its type) and
+   stacking each scan output on a new leading axis: %r is (final v0.., stacked scans..), exactly ONNX
+   Loop's semantics, and Scan is such a loop whose body takes slices. Why structured: a recursive
+   function needs closures, a call graph and tail-call recognition in every pass and in the runtime,
+   while a loop node is one node with one body, which type inference, the verifier, evaluation and a
+   future runtime schedule handle directly, and which passes can treat as one opaque node.
+   Every body is a closed function (byoc_if, byoc_let, byoc_loop): a value of the enclosing scope it
+   uses is an input of the control node (a capture) bound to a parameter of the body. Dataflow passes
+   therefore see a control node as one node over its inputs and rebuild it like any other; nothing moves
+   into or out of a body. The bodies are not yet partitioned or fused (their ops stay on the host, and
+   the placement report says so); partitioning never hands a backend an if, a let or a loop. The
+   reference evaluator runs them; byoc_sim.h's runtime refuses them with a clear error for now.
+
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
                         byoc__attrs_*, type relation byoc__rel_*, device_class, flops byoc__flops_*,
@@ -109,7 +128,9 @@
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
        [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
+       [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
        [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
+      [SECTION] impl: host kernels: quantized (qnn dialect)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
        [SECTION] impl: dominators
@@ -317,7 +338,10 @@ typedef enum byoc_node_kind {
     BYOC_NODE_TUPLE,
     BYOC_NODE_TUPLE_GET_ITEM,
     BYOC_NODE_FUNCTION,
-    BYOC_NODE_GLOBAL_VAR
+    BYOC_NODE_GLOBAL_VAR,
+    BYOC_NODE_IF,   /* control flow: see "CONTROL FLOW" in the doc block */
+    BYOC_NODE_LET,
+    BYOC_NODE_LOOP
 } byoc_node_kind;
 
 /* Where a node came from: a frontend node name ("onnx:conv1") and/or a text position. */
@@ -338,7 +362,12 @@ typedef struct byoc_op byoc_op;
      TUPLE          args/nargs are the fields
      TUPLE_GET_ITEM args[0] is the tuple, index
      FUNCTION       params/nparams, body, annotation (declared result type, may be NULL), attrs
-     GLOBAL_VAR     name (a module function) */
+     GLOBAL_VAR     name (a module function)
+     IF             args = (cond, captures...), params = (then fn, else fn), each fn taking the captures
+     LET            args = (value, captures...), params = (body fn), the fn taking (bound var, captures...)
+     LOOP           args = (max_trip, cond, carried..., captures...), index = number of carried values,
+                    params = (body fn) taking (iteration, cond, carried..., captures...) and returning
+                    the tuple (cond, carried..., scan outputs...) */
 typedef struct byoc_node {
     /* the fields traversals read come first, in one 64-byte span, in the order a walk reads them: the
        mark and id of a node it meets, then what it takes to enter the node */
@@ -403,6 +432,24 @@ BYOC_API byoc_node *byoc_tuple_get_item(byoc_module *m, byoc_node *tuple, int in
 BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int nparams, byoc_node *body,
                                   const byoc_type *ret_type, const byoc_attrs *attrs);
 BYOC_API byoc_node *byoc_global_var(byoc_module *m, const char *name);
+/* Control flow (doc block "CONTROL FLOW"). Bodies are closed functions: every value of the enclosing
+   scope a body uses is passed in as a capture (captures[i] binds the body's capture parameter i). A
+   capture parameter may lack an annotation: type inference gives it the capture's type. The text format
+   prints a capture parameter as the value it captures, so a round trip keeps captures unannotated and in
+   the order a post-order walk of the body first meets them (for if: the then branch's, then the else
+   branch's others).
+   byoc_if: cond is a bool scalar; then_fn and else_fn each take the ncaptures captures.
+   byoc_let: body_fn takes (value, captures...).
+   byoc_loop: max_trip an int64 scalar (iterations at most), cond a bool scalar (run while true); body_fn
+   takes (iteration int64 scalar, cond bool scalar, carried..., captures...) and returns the tuple
+   (cond, carried..., scan outputs...). The loop's value is the tuple (carried final values..., scan outputs
+   stacked on a new leading axis...). */
+BYOC_API byoc_node *byoc_if(byoc_module *m, byoc_node *cond, byoc_node *then_fn, byoc_node *else_fn,
+                            byoc_node *const *captures, int ncaptures);
+BYOC_API byoc_node *byoc_let(byoc_module *m, byoc_node *value, byoc_node *body_fn, byoc_node *const *captures,
+                             int ncaptures);
+BYOC_API byoc_node *byoc_loop(byoc_module *m, byoc_node *max_trip, byoc_node *cond, byoc_node *const *carried,
+                              int ncarried, byoc_node *body_fn, byoc_node *const *captures, int ncaptures);
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col);
 BYOC_API const byoc_span *byoc_node_span(const byoc_node *n); /* an empty span when n has none */
 BYOC_API size_t byoc_constant_nbytes(const byoc_node *c);    /* bytes of a constant's data */
@@ -2480,6 +2527,128 @@ BYOC_API byoc_node *byoc_function(byoc_module *m, byoc_node *const *params, int 
     return m->has_error ? NULL : n;
 }
 
+/* a control node: inputs (head values then captures) and closed bodies, each body taking nlead leading
+   parameters and then one per capture */
+BYOC__PRIVATE byoc_node *byoc__control_node(byoc_module *m, byoc_node_kind kind, byoc_node *const *head, int nhead,
+                                            byoc_node *const *bodies, int nbodies, const int *nlead,
+                                            byoc_node *const *captures, int ncaptures) {
+    static const char *const what[] = {"if", "let", "loop"};
+    const char *name = what[kind - BYOC_NODE_IF];
+    if (m->has_error || byoc__any_null(head, nhead) || byoc__any_null(bodies, nbodies) ||
+        byoc__any_null(captures, ncaptures))
+        return NULL;
+    for (int b = 0; b < nbodies; ++b) {
+        if (bodies[b]->kind != BYOC_NODE_FUNCTION) {
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, bodies[b]->id, "%s: body %d is not a function", name, b);
+            return NULL;
+        }
+        if (bodies[b]->nparams != nlead[b] + ncaptures) {
+            byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, bodies[b]->id,
+                       "%s: body %d takes %d parameters, expected %d (%d leading + %d captures)", name, b,
+                       bodies[b]->nparams, nlead[b] + ncaptures, nlead[b], ncaptures);
+            return NULL;
+        }
+    }
+    byoc_node *in_small[16], **in = in_small;
+    int nin = nhead + ncaptures;
+    if (nin > 16 && !(in = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)nin)))) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < nhead; ++i) in[i] = head[i];
+    for (int i = 0; i < ncaptures; ++i) in[nhead + i] = captures[i];
+    byoc_node *n = byoc__node_new(m, kind);
+    if (n) {
+        n->args = byoc__node_array(m, in, nin);
+        n->nargs = nin;
+        n->params = byoc__node_array(m, bodies, nbodies);
+        n->nparams = nbodies;
+    }
+    if (in != in_small) BYOC_FREE(in);
+    return m->has_error ? NULL : n;
+}
+
+BYOC_API byoc_node *byoc_if(byoc_module *m, byoc_node *cond, byoc_node *then_fn, byoc_node *else_fn,
+                            byoc_node *const *captures, int ncaptures) {
+    if (!m) return NULL;
+    byoc_node *bodies[2] = {then_fn, else_fn};
+    int lead[2] = {0, 0};
+    return byoc__control_node(m, BYOC_NODE_IF, &cond, 1, bodies, 2, lead, captures, ncaptures);
+}
+
+BYOC_API byoc_node *byoc_let(byoc_module *m, byoc_node *value, byoc_node *body_fn, byoc_node *const *captures,
+                             int ncaptures) {
+    if (!m) return NULL;
+    int lead = 1;
+    return byoc__control_node(m, BYOC_NODE_LET, &value, 1, &body_fn, 1, &lead, captures, ncaptures);
+}
+
+BYOC_API byoc_node *byoc_loop(byoc_module *m, byoc_node *max_trip, byoc_node *cond, byoc_node *const *carried,
+                              int ncarried, byoc_node *body_fn, byoc_node *const *captures, int ncaptures) {
+    if (!m) return NULL;
+    if (m->has_error || ncarried < 0 || byoc__any_null(carried, ncarried)) return NULL;
+    byoc_node *head_small[16], **head = head_small;
+    if (ncarried + 2 > 16 &&
+        !(head = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)(ncarried + 2))))) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return NULL;
+    }
+    head[0] = max_trip;
+    head[1] = cond;
+    for (int i = 0; i < ncarried; ++i) head[2 + i] = carried[i];
+    int lead = 2 + ncarried;
+    byoc_node *n = byoc__control_node(m, BYOC_NODE_LOOP, head, 2 + ncarried, &body_fn, 1, &lead, captures, ncaptures);
+    if (n) n->index = ncarried;
+    if (head != head_small) BYOC_FREE(head);
+    return n;
+}
+
+/* the number of leading (non-capture) inputs of a control node, and of parameters of its bodies */
+BYOC__PRIVATE int byoc__control_head(const byoc_node *n) {
+    return n->kind == BYOC_NODE_LOOP ? 2 + n->index : 1;
+}
+BYOC__PRIVATE int byoc__is_control(const byoc_node *n) {
+    return n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LET || n->kind == BYOC_NODE_LOOP;
+}
+/* Sorts a body's captures (outer[i] captured as params[i]) into the order the text format gives them: the
+   order a post-order walk of the body first meets their parameters (a capture never met goes last). The
+   parser and the importers make captures in this order, so a print/parse round trip keeps them. */
+BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *seen, byoc_node ***order);
+BYOC__PRIVATE void byoc__canonical_captures(byoc_node *body, byoc_node **outer, byoc_node **params, int n) {
+    byoc__map seen = BYOC__MAP_EMPTY, rank = BYOC__MAP_EMPTY;
+    byoc_node **order = NULL;
+    byoc__post_order(body, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
+    intptr_t next = 1;
+    for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+        if (order[i]->kind == BYOC_NODE_VAR && !byoc__map_has(&rank, order[i])) byoc__map_put(&rank, order[i], next++);
+    for (int i = 1; i < n; ++i) /* insertion sort: stable, and bodies capture few values */
+        for (int j = i; j > 0; --j) {
+            intptr_t a = byoc__map_get(&rank, params[j - 1], INTPTR_MAX);
+            intptr_t b = byoc__map_get(&rank, params[j], INTPTR_MAX);
+            if (a <= b) break;
+            byoc_node *t = params[j]; params[j] = params[j - 1]; params[j - 1] = t;
+            t = outer[j]; outer[j] = outer[j - 1]; outer[j - 1] = t;
+        }
+    stbds_arrfree(order);
+    byoc__map_free(&seen);
+    byoc__map_free(&rank);
+}
+
+/* the same control node over new inputs and bodies (a pass rebuilding it), sharing its span */
+BYOC__PRIVATE byoc_node *byoc__control_rebuild(byoc_module *m, const byoc_node *n, byoc_node *const *inputs,
+                                               byoc_node *const *bodies) {
+    int head = byoc__control_head(n), ncap = n->nargs - head;
+    byoc_node *r = NULL;
+    if (n->kind == BYOC_NODE_IF) r = byoc_if(m, inputs[0], bodies[0], bodies[1], inputs + 1, ncap);
+    else if (n->kind == BYOC_NODE_LET) r = byoc_let(m, inputs[0], bodies[0], inputs + 1, ncap);
+    else r = byoc_loop(m, inputs[0], inputs[1], inputs + 2, n->index, bodies[0], inputs + head, ncap);
+    if (r) {
+        r->span = n->span;
+        r->origin = byoc_node_origin(n);
+    }
+    return r;
+}
+
 /* fn with a new body, sharing its parameters, result annotation, attributes (immutable, owned by m)
    and span */
 BYOC__PRIVATE byoc_node *byoc__function_with_body(byoc_module *m, const byoc_node *fn, byoc_node *body) {
@@ -2598,16 +2767,25 @@ BYOC_API byoc_global_function byoc_module_function_at(const byoc_module *m, int 
 }
 
 // [SECTION] impl: traversal & dataflow graph
+/* Internal walk flag: with BYOC_GRAPH_ENTER_FUNCTIONS, still leave the bodies of control nodes out (type
+   inference types a body once its captures are typed). */
+enum { BYOC__WALK_NO_BODIES = 0x200 };
 BYOC__PRIVATE int byoc__input_count(const byoc_node *n, unsigned flags) {
     switch (n->kind) {
     case BYOC_NODE_CALL: return n->nargs + (n->callee ? 1 : 0);
     case BYOC_NODE_TUPLE: case BYOC_NODE_TUPLE_GET_ITEM: return n->nargs;
     case BYOC_NODE_FUNCTION: return (flags & BYOC_GRAPH_ENTER_FUNCTIONS) ? 1 : 0;
+    /* a dataflow walk sees a control node as one opaque node over its inputs; entering functions also
+       enters its bodies (copies, equality, hashing) */
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+        return n->nargs +
+               ((flags & BYOC_GRAPH_ENTER_FUNCTIONS) && !(flags & BYOC__WALK_NO_BODIES) ? n->nparams : 0);
     default: return 0;
     }
 }
 BYOC__PRIVATE byoc_node *byoc__input_at(const byoc_node *n, int i) {
     if (n->kind == BYOC_NODE_FUNCTION) return n->body;
+    if (i >= n->nargs && n->kind >= BYOC_NODE_IF) return n->params[i - n->nargs];
     if (n->kind == BYOC_NODE_CALL && n->callee) return i < n->nargs ? n->args[i] : n->callee;
     return n->args[i];
 }
@@ -4108,6 +4286,7 @@ typedef struct byoc__infer {
     const byoc_node *scope; /* the global function being checked, for node labels */
     const char *scope_name;
     byoc__map state;        /* global function node -> 1 in progress, 2 done */
+    int body_depth;         /* control-flow bodies being typed, one inside the other */
 } byoc__infer;
 
 BYOC__PRIVATE byoc_result byoc__infer_error(byoc__infer *st, const byoc_node *n, const char *what, const char *fmt, ...)
@@ -4158,6 +4337,155 @@ BYOC__PRIVATE void byoc__infer_tuple_of_typed(byoc_module *m, byoc_node *t) {
     if (f != small) BYOC_FREE((void *)f);
 }
 
+BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n);
+
+/* Types a control node's body given the types of its parameters (what its inputs carry): an annotated
+   parameter must fit what it is given, an unannotated one (a capture, a let var) takes it. */
+BYOC__PRIVATE byoc_result byoc__infer_body(byoc__infer *st, const byoc_node *owner, byoc_node *fn,
+                                           const byoc_type *const *given, const char *what) {
+    char s1[160], s2[160];
+    if (fn->checked_type) return BYOC_OK;
+    if (++st->body_depth > 64) {
+        st->body_depth--;
+        return byoc__infer_error(st, owner, what, "control flow nested too deeply (limit 64)");
+    }
+    const byoc_type *small[16] = {0};
+    const byoc_type **p =
+        fn->nparams <= 16 ? small
+                          : BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)fn->nparams));
+    byoc_result r = p ? BYOC_OK : byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, fn->id, "out of memory");
+    for (int i = 0; i < fn->nparams && r == BYOC_OK; ++i) {
+        byoc_node *v = fn->params[i];
+        if (v->annotation && !byoc__type_fits(given[i], v->annotation)) {
+            byoc_type_to_string(given[i], s1, sizeof s1);
+            byoc_type_to_string(v->annotation, s2, sizeof s2);
+            r = byoc__infer_error(st, owner, what, "parameter %%%s of its body is declared %s but is given %s",
+                                  v->name ? v->name : "?", s2, s1);
+        }
+        p[i] = v->checked_type = v->annotation ? v->annotation : given[i];
+    }
+    byoc_node **order = NULL;
+    byoc__map seen = BYOC__MAP_EMPTY;
+    if (r == BYOC_OK)
+        byoc__post_order(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED | BYOC__WALK_NO_BODIES, &seen,
+                         &order);
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(order); ++i) r = byoc__infer_node(st, order[i]);
+    stbds_arrfree(order);
+    byoc__map_free(&seen);
+    if (r == BYOC_OK && !fn->body->checked_type) r = byoc__infer_node(st, fn->body);
+    if (r == BYOC_OK && fn->annotation && !byoc__type_fits(fn->body->checked_type, fn->annotation)) {
+        byoc_type_to_string(fn->annotation, s1, sizeof s1);
+        byoc_type_to_string(fn->body->checked_type, s2, sizeof s2);
+        r = byoc__infer_error(st, owner, what, "its body declares result %s but has type %s", s1, s2);
+    }
+    if (r == BYOC_OK) fn->checked_type = byoc_func_type(st->m, p, fn->nparams, fn->body->checked_type);
+    if (p != small) BYOC_FREE((void *)p);
+    st->body_depth--;
+    return r;
+}
+
+BYOC__PRIVATE int byoc__is_scalar_of(const byoc_type *t, byoc_dtype dt) {
+    return t && t->kind == BYOC_TYPE_TENSOR && t->rank == 0 && t->dtype == dt;
+}
+
+/* if: a bool scalar condition, both branches of one type (a '?' extent where they differ) */
+BYOC__PRIVATE byoc_result byoc__infer_if(byoc__infer *st, byoc_node *n, const byoc_type **in) {
+    char s1[160], s2[160];
+    if (!byoc__is_scalar_of(in[0], BYOC_BOOL)) {
+        byoc_type_to_string(in[0], s1, sizeof s1);
+        return byoc__infer_error(st, n, "if", "the condition has type %s, expected a bool scalar", s1);
+    }
+    byoc_result r = byoc__infer_body(st, n, n->params[0], in + 1, "if");
+    if (r == BYOC_OK) r = byoc__infer_body(st, n, n->params[1], in + 1, "if");
+    if (r != BYOC_OK) return r;
+    const byoc_type *a = n->params[0]->body->checked_type, *b = n->params[1]->body->checked_type;
+    if (byoc__type_fits(b, a)) { n->checked_type = a; return BYOC_OK; }
+    if (byoc__type_fits(a, b)) { n->checked_type = b; return BYOC_OK; }
+    byoc_type_to_string(a, s1, sizeof s1);
+    byoc_type_to_string(b, s2, sizeof s2);
+    return byoc__infer_error(st, n, "if", "the branches disagree: then gives %s, else gives %s", s1, s2);
+}
+
+/* loop: the body keeps each carried value's type; scan outputs are stacked on a new leading '?' axis */
+BYOC__PRIVATE byoc_result byoc__infer_loop(byoc__infer *st, byoc_node *n, const byoc_type **in) {
+    char s1[160], s2[160];
+    byoc_module *m = st->m;
+    int nc = n->index;
+    if (!byoc__is_scalar_of(in[0], BYOC_INT64)) {
+        byoc_type_to_string(in[0], s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the trip count has type %s, expected an int64 scalar", s1);
+    }
+    if (!byoc__is_scalar_of(in[1], BYOC_BOOL)) {
+        byoc_type_to_string(in[1], s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the condition has type %s, expected a bool scalar", s1);
+    }
+    const byoc_type *given_small[16], **given = given_small;
+    if (n->nargs > 16 && !(given = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nargs))))
+        return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+    for (int i = 0; i < n->nargs; ++i) given[i] = in[i];
+    given[0] = byoc_tensor_type(m, BYOC_INT64, 0, NULL); /* the body sees the iteration number */
+    byoc_result r = byoc__infer_body(st, n, n->params[0], given, "loop");
+    if (given != given_small) BYOC_FREE((void *)given);
+    if (r != BYOC_OK) return r;
+    const byoc_type *out = n->params[0]->body->checked_type;
+    if (out->kind != BYOC_TYPE_TUPLE || out->nfields < 1 + nc) {
+        byoc_type_to_string(out, s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the body returns %s, expected a tuple (cond, %d carried, scans...)",
+                                 s1, nc);
+    }
+    if (!byoc__is_scalar_of(out->fields[0], BYOC_BOOL)) {
+        byoc_type_to_string(out->fields[0], s1, sizeof s1);
+        return byoc__infer_error(st, n, "loop", "the body's next condition has type %s, expected a bool scalar", s1);
+    }
+    int nscan = out->nfields - 1 - nc;
+    const byoc_type *res_small[16], **res = res_small;
+    if (nc + nscan > 16 &&
+        !(res = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)(nc + nscan)))))
+        return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+    for (int i = 0; i < nc && r == BYOC_OK; ++i) {
+        const byoc_type *want = n->params[0]->params[2 + i]->checked_type, *got = out->fields[1 + i];
+        /* a '?' extent the body computes may still be the one carried in: evaluation checks it each iteration */
+        if (!byoc__type_fits(got, want) && !byoc__type_fits(want, got)) {
+            byoc_type_to_string(want, s1, sizeof s1);
+            byoc_type_to_string(got, s2, sizeof s2);
+            r = byoc__infer_error(st, n, "loop", "carried value %d enters as %s but the body returns %s", i, s1, s2);
+        }
+        res[i] = want;
+    }
+    for (int i = 0; i < nscan && r == BYOC_OK; ++i) {
+        const byoc_type *e = out->fields[1 + nc + i];
+        if (e->kind != BYOC_TYPE_TENSOR || e->rank + 1 > BYOC_MAX_RANK) {
+            byoc_type_to_string(e, s1, sizeof s1);
+            r = byoc__infer_error(st, n, "loop", "scan output %d has type %s, expected a tensor of rank < %d", i, s1,
+                                  BYOC_MAX_RANK);
+            break;
+        }
+        int64_t shape[BYOC_MAX_RANK];
+        shape[0] = BYOC_DIM_UNKNOWN; /* the trip count is known when the loop ends */
+        for (int d = 0; d < e->rank; ++d) shape[d + 1] = e->dims[d];
+        res[nc + i] = byoc_tensor_type(m, e->dtype, e->rank + 1, shape);
+    }
+    if (r == BYOC_OK) n->checked_type = byoc_tuple_type(m, res, nc + nscan);
+    if (res != res_small) BYOC_FREE((void *)res);
+    return r;
+}
+
+BYOC__PRIVATE byoc_result byoc__infer_control(byoc__infer *st, byoc_node *n) {
+    const byoc_type *small[16], **in = small;
+    if (n->nargs > 16 && !(in = BYOC__CAST(const byoc_type **, BYOC_MALLOC(sizeof(byoc_type *) * (size_t)n->nargs))))
+        return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
+    for (int i = 0; i < n->nargs; ++i) in[i] = n->args[i]->checked_type;
+    byoc_result r;
+    if (n->kind == BYOC_NODE_IF) r = byoc__infer_if(st, n, in);
+    else if (n->kind == BYOC_NODE_LOOP) r = byoc__infer_loop(st, n, in);
+    else {
+        r = byoc__infer_body(st, n, n->params[0], in, "let");
+        if (r == BYOC_OK) n->checked_type = n->params[0]->body->checked_type;
+    }
+    if (in != small) BYOC_FREE((void *)in);
+    return r;
+}
+
 BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     byoc_module *m = st->m;
     char s1[160], s2[160];
@@ -4177,6 +4505,11 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
     case BYOC_NODE_TUPLE:
         byoc__infer_tuple_of_typed(m, n); /* its fields come first in the walk */
         break;
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: {
+        byoc_result r = byoc__infer_control(st, n);
+        if (r != BYOC_OK) return r;
+        break;
+    }
     case BYOC_NODE_TUPLE_GET_ITEM: {
         const byoc_type *t = n->args[0]->checked_type;
         if (t->kind != BYOC_TYPE_TUPLE) {
@@ -4269,7 +4602,7 @@ BYOC__PRIVATE byoc_result byoc__infer_function(byoc__infer *st, byoc_node *fn, c
     byoc_node **order = NULL;
     /* typed nodes are final (nodes never change) and only have typed inputs, so the walk stops at
        them: re-inferring after a pass costs what the pass built, not the whole function */
-    byoc__post_order_marked(fn, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED, &order);
+    byoc__post_order_marked(fn, BYOC_GRAPH_ENTER_FUNCTIONS | BYOC__WALK_SKIP_TYPED | BYOC__WALK_NO_BODIES, &order);
     byoc_result r = BYOC_OK;
     /* parameters first: a var's type is its annotation, used before the function node is reached */
     for (int i = 0; i < (int)stbds_arrlen(order) && r == BYOC_OK; ++i) {
@@ -4333,6 +4666,7 @@ typedef struct byoc__printer {
     int counter;
     const byoc_node *stop_at; /* for labels: stop once this node is numbered */
     int stopped;
+    byoc__map alias;          /* capture parameter of a control body -> the outer value it stands for */
 } byoc__printer;
 
 /* a scalar constant that prints as a literal and parses back bit-exactly */
@@ -4494,6 +4828,8 @@ BYOC__PRIVATE int byoc__meta_index(byoc__printer *p, byoc_node *c) {
 /* a reference to an already printed or atomic node */
 BYOC__PRIVATE void byoc__print_ref(byoc__printer *p, byoc_node *n) {
     char lit[64];
+    byoc_node *outer = n->kind == BYOC_NODE_VAR ? (byoc_node *)byoc__map_get(&p->alias, n, 0) : NULL;
+    if (outer) { byoc__print_ref(p, outer); return; } /* bodies print in the scope they close over */
     switch (n->kind) {
     case BYOC_NODE_VAR: byoc__buf_printf(&p->out, "%%%s", byoc__var_name(p, n)); return;
     case BYOC_NODE_GLOBAL_VAR: byoc__buf_printf(&p->out, "@%s", n->name); return;
@@ -4538,9 +4874,64 @@ BYOC__PRIVATE void byoc__print_fn_header(byoc__printer *p, byoc_node *fn) {
     byoc__buf_puts(&p->out, " {\n");
 }
 
+/* a control body's block, its capture parameters printed as the values they capture */
+BYOC__PRIVATE void byoc__print_body(byoc__printer *p, const byoc_node *n, byoc_node *fn, int indent) {
+    int head = byoc__control_head(n);
+    int lead = n->kind == BYOC_NODE_IF ? 0 : n->kind == BYOC_NODE_LET ? 1 : head;
+    for (int i = lead; i < fn->nparams && head + i - lead < n->nargs; ++i)
+        byoc__map_put(&p->alias, fn->params[i], (intptr_t)n->args[head + i - lead]);
+    byoc__print_block(p, fn, indent);
+}
+
+/* if (%c) { .. } else { .. }, let %x = %v; .., loop (%trip, %cond, %init..) fn (%i, %c, %v..) { .. } */
+BYOC__PRIVATE void byoc__print_control(byoc__printer *p, byoc_node *n, int indent) {
+    if (n->kind == BYOC_NODE_LET) { /* not a block's result: a block of its own */
+        byoc__buf_puts(&p->out, "{\n");
+        byoc__print_indent(p, indent + 1);
+        byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, n->params[0]->params[0]));
+        byoc__print_ref(p, n->args[0]);
+        byoc__buf_puts(&p->out, ";\n");
+        byoc__print_body(p, n, n->params[0], indent + 1);
+        byoc__print_indent(p, indent);
+        byoc__buf_puts(&p->out, "}");
+        return;
+    }
+    byoc__buf_puts(&p->out, n->kind == BYOC_NODE_IF ? "if (" : "loop (");
+    int head = byoc__control_head(n);
+    for (int i = 0; i < head; ++i) {
+        if (i) byoc__buf_puts(&p->out, ", ");
+        byoc__print_ref(p, n->args[i]);
+    }
+    byoc__buf_puts(&p->out, ") ");
+    if (n->kind == BYOC_NODE_LOOP) {
+        byoc_node *fn = n->params[0];
+        byoc__buf_puts(&p->out, "fn (");
+        for (int i = 0; i < head && i < fn->nparams; ++i) {
+            byoc_node *v = fn->params[i];
+            byoc__buf_printf(&p->out, "%s%%%s", i ? ", " : "", byoc__var_name(p, v));
+            if (v->annotation) {
+                byoc__buf_puts(&p->out, ": ");
+                byoc__type_write(&p->out, v->annotation);
+            }
+        }
+        byoc__buf_puts(&p->out, ") ");
+    }
+    byoc__buf_puts(&p->out, "{\n");
+    byoc__print_body(p, n, n->params[0], indent + 1);
+    byoc__print_indent(p, indent);
+    byoc__buf_puts(&p->out, "}");
+    if (n->kind == BYOC_NODE_IF) {
+        byoc__buf_puts(&p->out, " else {\n");
+        byoc__print_body(p, n, n->params[1], indent + 1);
+        byoc__print_indent(p, indent);
+        byoc__buf_puts(&p->out, "}");
+    }
+}
+
 /* the expression of a non-atomic node, its inputs already bound */
 BYOC__PRIVATE void byoc__print_expr(byoc__printer *p, byoc_node *n, int indent) {
     switch (n->kind) {
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: byoc__print_control(p, n, indent); return;
     case BYOC_NODE_CALL:
         if (n->op) byoc__buf_puts(&p->out, n->op->def.name);
         else byoc__print_ref(p, n->callee);
@@ -4665,6 +5056,14 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
     if (count && !p->stopped) {
         byoc_node *root = order[count - 1];
         byoc__print_indent(p, indent);
+        if (root->kind == BYOC_NODE_LET && !byoc__map_has(&p->names, root)) { /* Relay's let chain */
+            byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, root->params[0]->params[0]));
+            byoc__print_ref(p, root->args[0]);
+            byoc__buf_puts(&p->out, ";\n");
+            byoc__print_body(p, root, root->params[0], indent);
+            stbds_arrfree(order);
+            return;
+        }
         if (byoc__map_has(&p->names, root)) byoc__print_ref(p, root); /* a captured value bound outside */
         else {
             byoc__print_expr(p, root, indent);
@@ -4677,6 +5076,7 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
 }
 
 BYOC__PRIVATE void byoc__printer_free(byoc__printer *p) {
+    byoc__map_free(&p->alias);
     byoc__map_free(&p->names);
     stbds_arrfree(p->var_names);
     stbds_shfree(p->used_var_names);
@@ -4816,6 +5216,14 @@ typedef struct byoc__token {
 typedef struct byoc__weight { int index; const byoc_type *type; const void *data; size_t nbytes; } byoc__weight;
 typedef struct byoc__scope_entry { char *key; byoc_node *value; } byoc__scope_entry;
 
+/* A control-flow body being parsed: the first scope of the body, and each value of an enclosing scope it
+   uses with the capture parameter standing for it inside the body (bodies are closed functions). */
+typedef struct byoc__capture_frame {
+    int scope_level;
+    byoc_node **outer;  /* stb_ds array */
+    byoc_node **params; /* stb_ds array, same length */
+} byoc__capture_frame;
+
 typedef struct byoc__parser {
     byoc_module *m;
     byoc_diag *diag;
@@ -4831,6 +5239,7 @@ typedef struct byoc__parser {
     byoc_node **globals_used;    /* global var nodes, checked once every def is known */
     byoc__weight *weights;       /* stb_ds array */
     byoc__map meta_nodes;        /* meta index + 1 -> constant node */
+    struct byoc__capture_frame *captures; /* stb_ds array: control bodies being parsed, innermost last */
     const byoc_parse_options *opts;
 } byoc__parser;
 
@@ -5322,10 +5731,27 @@ BYOC__PRIVATE int byoc__parse_attr_value(byoc__parser *p, byoc_attr_value *out) 
 }
 
 /* ---- expressions ---- */
+/* the capture parameter of frame f for an outer value, made on first use */
+BYOC__PRIVATE byoc_node *byoc__capture(byoc__parser *p, byoc__capture_frame *f, byoc_node *outer) {
+    for (int i = 0; i < (int)stbds_arrlen(f->outer); ++i)
+        if (f->outer[i] == outer) return f->params[i];
+    byoc_node *v = byoc_var(p->m, outer->kind == BYOC_NODE_VAR && outer->name ? outer->name : "capture", NULL);
+    if (!v) return NULL;
+    stbds_arrput(f->outer, outer);
+    stbds_arrput(f->params, v);
+    return v;
+}
+
 BYOC__PRIVATE byoc_node *byoc__lookup(byoc__parser *p, const char *name) {
     for (ptrdiff_t i = stbds_arrlen(p->scopes) - 1; i >= 0; --i) {
         ptrdiff_t k = stbds_shgeti(p->scopes[i], name);
-        if (k >= 0) return p->scopes[i][k].value;
+        if (k < 0) continue;
+        byoc_node *n = p->scopes[i][k].value;
+        /* a value bound outside a control body enters each body between as a capture, outermost first */
+        for (int f = 0; n && f < (int)stbds_arrlen(p->captures); ++f)
+            if (p->captures[f].scope_level > i && n->kind != BYOC_NODE_CONSTANT && n->kind != BYOC_NODE_GLOBAL_VAR)
+                n = byoc__capture(p, &p->captures[f], n);
+        return n;
     }
     return NULL;
 }
@@ -5572,6 +5998,189 @@ BYOC__PRIVATE byoc_node *byoc__parse_number_literal(byoc__parser *p) {
 
 BYOC__PRIVATE byoc_node *byoc__parse_expr(byoc__parser *p);
 BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col, int is_def);
+BYOC__PRIVATE byoc_node *byoc__parse_if(byoc__parser *p);
+BYOC__PRIVATE int byoc__parse_args(byoc__parser *p, byoc_node ***args, byoc_attrs *attrs, int allow_attrs);
+BYOC__PRIVATE byoc_node *byoc__parse_let(byoc__parser *p);
+BYOC__PRIVATE byoc_node *byoc__parse_loop(byoc__parser *p);
+
+/* block: (%name = expr ;)* (let %name = expr ; block | expr), in the current scope, up to its '}' */
+BYOC__PRIVATE byoc_node *byoc__parse_block(byoc__parser *p) {
+    byoc_node *body = NULL;
+    while (!p->failed) {
+        if (p->tok.kind == BYOC__T_LOCAL && byoc__peek_kind(p) == BYOC__T_EQUAL) {
+            byoc__token name = p->tok;
+            byoc__next(p);
+            byoc__next(p);
+            byoc_node *e = byoc__parse_expr(p);
+            if (!e) break;
+            byoc__apply_span_comment(p, e);
+            if (!byoc__expect(p, BYOC__T_SEMI) || !byoc__bind(p, &name, e)) break;
+            continue;
+        }
+        if (p->tok.kind == BYOC__T_IDENT && byoc__is_word(p, "let")) return byoc__parse_let(p);
+        body = byoc__parse_expr(p);
+        if (body) byoc__apply_span_comment(p, body);
+        break;
+    }
+    return p->failed ? NULL : body;
+}
+
+/* Parses a control body: a new scope holding the leading parameters, whose block runs up to its '}'
+   (not consumed); every outer value it uses becomes a capture. */
+BYOC__PRIVATE byoc_node *byoc__parse_body(byoc__parser *p, byoc_node *const *lead, const byoc__token *lead_names,
+                                          int nlead, byoc__capture_frame *out) {
+    if (++p->depth > BYOC__MAX_DEPTH) {
+        byoc__parse_fail(p, p->tok.line, p->tok.col, "control flow nested too deeply (limit %d)", BYOC__MAX_DEPTH);
+        p->depth--;
+        return NULL;
+    }
+    byoc__capture_frame f;
+    memset(&f, 0, sizeof f);
+    f.scope_level = (int)stbds_arrlen(p->scopes);
+    stbds_arrput(p->captures, f);
+    byoc__push_scope(p);
+    int ok = 1;
+    for (int i = 0; i < nlead && ok; ++i) ok = byoc__bind(p, &lead_names[i], lead[i]);
+    byoc_node *body = ok ? byoc__parse_block(p) : NULL;
+    byoc__pop_scope(p);
+    *out = stbds_arrpop(p->captures);
+    if (body) byoc__canonical_captures(body, out->outer, out->params, (int)stbds_arrlen(out->outer));
+    p->depth--;
+    return body;
+}
+
+/* the function of a parsed body: its leading parameters, then one per capture in the order of `all`
+   (a capture this body does not use gets a parameter it ignores) */
+BYOC__PRIVATE byoc_node *byoc__body_function(byoc__parser *p, byoc_node *body, byoc_node *const *lead, int nlead,
+                                             const byoc__capture_frame *f, byoc_node *const *all, int nall) {
+    byoc_node **params = NULL;
+    for (int i = 0; i < nlead; ++i) stbds_arrput(params, lead[i]);
+    for (int i = 0; i < nall; ++i) {
+        byoc_node *v = NULL;
+        for (int k = 0; k < (int)stbds_arrlen(f->outer) && !v; ++k)
+            if (f->outer[k] == all[i]) v = f->params[k];
+        if (!v) v = byoc_var(p->m, "unused", NULL);
+        stbds_arrput(params, v);
+    }
+    byoc_node *fn = byoc_function(p->m, params, (int)stbds_arrlen(params), body, NULL, NULL);
+    stbds_arrfree(params);
+    return fn;
+}
+
+BYOC__PRIVATE void byoc__frame_free(byoc__capture_frame *f) {
+    stbds_arrfree(f->outer);
+    stbds_arrfree(f->params);
+}
+
+/* 'if' '(' cond ')' '{' block '}' 'else' '{' block '}' */
+BYOC__PRIVATE byoc_node *byoc__parse_if(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_LPAREN)) return NULL;
+    byoc_node *cond = byoc__parse_expr(p);
+    if (!cond || !byoc__expect(p, BYOC__T_RPAREN) || !byoc__expect(p, BYOC__T_LBRACE)) return NULL;
+    byoc__capture_frame ft, fe;
+    memset(&fe, 0, sizeof fe);
+    byoc_node *then_body = byoc__parse_body(p, NULL, NULL, 0, &ft), *else_body = NULL, *r = NULL;
+    if (then_body && byoc__expect(p, BYOC__T_RBRACE)) {
+        if (!byoc__is_word(p, "else")) byoc__expected(p, "'else'");
+        else {
+            byoc__next(p);
+            if (byoc__expect(p, BYOC__T_LBRACE)) else_body = byoc__parse_body(p, NULL, NULL, 0, &fe);
+        }
+    }
+    if (else_body && byoc__expect(p, BYOC__T_RBRACE)) {
+        byoc_node **all = NULL; /* the captures of both branches */
+        for (int i = 0; i < (int)stbds_arrlen(ft.outer); ++i) stbds_arrput(all, ft.outer[i]);
+        for (int i = 0; i < (int)stbds_arrlen(fe.outer); ++i) {
+            int seen = 0;
+            for (int k = 0; k < (int)stbds_arrlen(ft.outer); ++k) seen |= ft.outer[k] == fe.outer[i];
+            if (!seen) stbds_arrput(all, fe.outer[i]);
+        }
+        int nall = (int)stbds_arrlen(all);
+        byoc_node *tf = byoc__body_function(p, then_body, NULL, 0, &ft, all, nall);
+        byoc_node *ef = byoc__body_function(p, else_body, NULL, 0, &fe, all, nall);
+        r = byoc__check_built(p, byoc_if(p->m, cond, tf, ef, all, nall), line, col);
+        stbds_arrfree(all);
+    }
+    byoc__frame_free(&ft);
+    byoc__frame_free(&fe);
+    return p->failed ? NULL : r;
+}
+
+/* 'let' %name [':' type] '=' expr ';' block  -- the rest of the enclosing block is the body */
+BYOC__PRIVATE byoc_node *byoc__parse_let(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc__next(p);
+    if (p->tok.kind != BYOC__T_LOCAL) { byoc__expected(p, "a variable after 'let'"); return NULL; }
+    byoc__token name = p->tok;
+    byoc__next(p);
+    const byoc_type *t = NULL;
+    if (byoc__accept(p, BYOC__T_COLON) && !(t = byoc__parse_type(p))) return NULL;
+    if (!byoc__expect(p, BYOC__T_EQUAL)) return NULL;
+    byoc_node *value = byoc__parse_expr(p);
+    if (!value || !byoc__expect(p, BYOC__T_SEMI)) return NULL;
+    byoc_node *v = byoc__check_built(p, byoc_var(p->m, byoc__intern_n(p->m, name.start, name.len), t), name.line,
+                                     name.col);
+    if (!v) return NULL;
+    byoc__capture_frame f;
+    byoc_node *body = byoc__parse_body(p, &v, &name, 1, &f), *r = NULL;
+    if (body) {
+        int n = (int)stbds_arrlen(f.outer);
+        byoc_node *fn = byoc__body_function(p, body, &v, 1, &f, f.outer, n);
+        r = byoc__check_built(p, byoc_let(p->m, value, fn, f.outer, n), line, col);
+    }
+    byoc__frame_free(&f);
+    return p->failed ? NULL : r;
+}
+
+/* 'loop' '(' max_trip ',' cond (',' init)* ')' 'fn' '(' %i [':' type] ',' %cond [':' type] (',' %v [':' type])*
+   ')' '{' block '}' */
+BYOC__PRIVATE byoc_node *byoc__parse_loop(byoc__parser *p) {
+    int line = p->tok.line, col = p->tok.col;
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_LPAREN)) return NULL;
+    byoc_node **head = NULL, **lead = NULL, *r = NULL;
+    byoc__token *names = NULL;
+    byoc_attrs none;
+    memset(&none, 0, sizeof none);
+    if (byoc__parse_args(p, &head, &none, 0) && stbds_arrlen(head) < 2)
+        byoc__parse_fail(p, line, col, "loop takes a trip count, a condition and the carried values");
+    if (!p->failed && !byoc__is_word(p, "fn")) byoc__expected(p, "'fn' (the loop body)");
+    if (!p->failed) byoc__next(p);
+    if (!p->failed && byoc__expect(p, BYOC__T_LPAREN)) {
+        while (!p->failed && p->tok.kind == BYOC__T_LOCAL) {
+            byoc__token name = p->tok;
+            byoc__next(p);
+            const byoc_type *t = NULL;
+            if (byoc__accept(p, BYOC__T_COLON) && !(t = byoc__parse_type(p))) break;
+            byoc_node *v = byoc__check_built(p, byoc_var(p->m, byoc__intern_n(p->m, name.start, name.len), t),
+                                             name.line, name.col);
+            if (!v) break;
+            stbds_arrput(lead, v);
+            stbds_arrput(names, name);
+            if (!byoc__accept(p, BYOC__T_COMMA)) break;
+        }
+        if (!p->failed && byoc__expect(p, BYOC__T_RPAREN) && stbds_arrlen(lead) != stbds_arrlen(head))
+            byoc__parse_fail(p, line, col, "the loop body takes %d parameters, expected %d (iteration, condition, "
+                             "carried values)", (int)stbds_arrlen(lead), (int)stbds_arrlen(head));
+    }
+    if (!p->failed && byoc__expect(p, BYOC__T_LBRACE)) {
+        byoc__capture_frame f;
+        int nlead = (int)stbds_arrlen(lead);
+        byoc_node *body = byoc__parse_body(p, lead, names, nlead, &f);
+        if (body && byoc__expect(p, BYOC__T_RBRACE)) {
+            int n = (int)stbds_arrlen(f.outer);
+            byoc_node *fn = byoc__body_function(p, body, lead, nlead, &f, f.outer, n);
+            r = byoc__check_built(p, byoc_loop(p->m, head[0], head[1], head + 2, nlead - 2, fn, f.outer, n), line, col);
+        }
+        byoc__frame_free(&f);
+    }
+    stbds_arrfree(head);
+    stbds_arrfree(lead);
+    stbds_arrfree(names);
+    return p->failed ? NULL : r;
+}
 
 /* call arguments after '(' : expressions, then key=value attributes */
 BYOC__PRIVATE int byoc__parse_args(byoc__parser *p, byoc_node ***args, byoc_attrs *attrs, int allow_attrs) {
@@ -5618,6 +6227,13 @@ BYOC__PRIVATE byoc_node *byoc__parse_primary(byoc__parser *p) {
         return g;
     }
     case BYOC__T_NUMBER: return byoc__parse_number_literal(p);
+    case BYOC__T_LBRACE: { /* a block as an expression: '{' block '}' (a let that is not a block's result) */
+        byoc__next(p);
+        byoc__push_scope(p);
+        byoc_node *b = byoc__parse_block(p);
+        byoc__pop_scope(p);
+        return b && byoc__expect(p, BYOC__T_RBRACE) ? b : NULL;
+    }
     case BYOC__T_LPAREN: {
         byoc__next(p);
         byoc_node **fields = NULL;
@@ -5647,11 +6263,9 @@ BYOC__PRIVATE byoc_node *byoc__parse_primary(byoc__parser *p) {
         }
         if (byoc__is_word(p, "meta")) return byoc__parse_meta(p);
         if (byoc__is_word(p, "fn")) { byoc__next(p); return byoc__parse_function(p, line, col, 0); }
-        if (byoc__is_word(p, "let")) {
-            byoc__parse_fail(p, line, col, "'let' bindings are not supported; use %%name = expr;");
-            return NULL;
-        }
-        if (byoc__is_word(p, "if") || byoc__is_word(p, "match")) {
+        if (byoc__is_word(p, "if")) return byoc__parse_if(p);
+        if (byoc__is_word(p, "loop")) return byoc__parse_loop(p);
+        if (byoc__is_word(p, "match")) {
             byoc__parse_fail(p, line, col, "control flow ('%.*s') is not supported", (int)p->tok.len, p->tok.start);
             return NULL;
         }
@@ -5785,23 +6399,7 @@ BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col
     const byoc_type *ret = NULL;
     if (!p->failed && byoc__expect(p, BYOC__T_RPAREN) && byoc__accept(p, BYOC__T_ARROW)) ret = byoc__parse_type(p);
     if (!p->failed && byoc__expect(p, BYOC__T_LBRACE)) {
-        /* block: (%name = expr ;)* expr */
-        byoc_node *body = NULL;
-        while (!p->failed) {
-            if (p->tok.kind == BYOC__T_LOCAL && byoc__peek_kind(p) == BYOC__T_EQUAL) {
-                byoc__token name = p->tok;
-                byoc__next(p);
-                byoc__next(p);
-                byoc_node *e = byoc__parse_expr(p);
-                if (!e) break;
-                byoc__apply_span_comment(p, e);
-                if (!byoc__expect(p, BYOC__T_SEMI) || !byoc__bind(p, &name, e)) break;
-                continue;
-            }
-            body = byoc__parse_expr(p);
-            if (body) byoc__apply_span_comment(p, body);
-            break;
-        }
+        byoc_node *body = byoc__parse_block(p);
         if (body && byoc__expect(p, BYOC__T_RBRACE))
             fn = byoc__check_built(p, byoc_function(p->m, params, (int)stbds_arrlen(params), body, ret, &attrs), line,
                                    col);
@@ -5815,6 +6413,8 @@ BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col
 BYOC__PRIVATE byoc_result byoc__read_weights(byoc__parser *p, const unsigned char *data, size_t size, const char *name);
 
 BYOC__PRIVATE void byoc__parser_free(byoc__parser *p) {
+    while (stbds_arrlen(p->captures)) { byoc__capture_frame f = stbds_arrpop(p->captures); byoc__frame_free(&f); }
+    stbds_arrfree(p->captures);
     while (stbds_arrlen(p->scopes)) byoc__pop_scope(p);
     stbds_arrfree(p->scopes);
     stbds_arrfree(p->globals_used);
@@ -6133,6 +6733,8 @@ BYOC__PRIVATE int byoc__local_equal(const byoc_node *a, const byoc_node *b) {
     case BYOC_NODE_FUNCTION:
         return a->nparams == b->nparams && byoc_type_equal(a->annotation, b->annotation) &&
                byoc__attrs_equal(&a->attrs, &b->attrs);
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: /* bodies compare as inputs */
+        return a->nparams == b->nparams && a->index == b->index;
     }
     return 0;
 }
@@ -6266,7 +6868,7 @@ BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
             x = byoc__hash_attrs(byoc__hash_bytes(x, n->op ? n->op->def.name : "", n->op ? strlen(n->op->def.name) : 0),
                                  &n->attrs);
             break;
-        case BYOC_NODE_TUPLE_GET_ITEM: x = byoc__mix(x, (uint64_t)n->index); break;
+        case BYOC_NODE_TUPLE_GET_ITEM: case BYOC_NODE_LOOP: x = byoc__mix(x, (uint64_t)n->index); break;
         case BYOC_NODE_FUNCTION:
             x = byoc__hash_attrs(byoc__hash_type(byoc__mix(x, (uint64_t)n->nparams), n->annotation), &n->attrs);
             for (int k = 0; k < n->nparams; ++k) x = byoc__hash_type(x, n->params[k]->annotation);
@@ -6350,6 +6952,12 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
             c = byoc_function(dst, ps, n->nparams, byoc__copy_from(map, n->body), byoc__copy_type(dst, n->annotation),
                               &n->attrs);
             stbds_arrfree(ps);
+            break;
+        }
+        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: {
+            byoc_node *bodies[2] = {NULL, NULL};
+            for (int k = 0; k < n->nparams && k < 2; ++k) bodies[k] = byoc__copy_from(map, n->params[k]);
+            c = byoc__control_rebuild(dst, n, tmp, bodies);
             break;
         }
         }
@@ -13638,6 +14246,644 @@ static byoc_result byoc__k_einsum(byoc__kctx *k) {
     return byoc__es_execute(&r);
 }
 
+// [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
+/* (ops: dyn3) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
+/* Ops whose operand that ONNX moved from an attribute to an input (TopK's k, OneHot's depth, Resize's
+   scales / sizes / roi, the Reduce* axes, MaxUnpool's output_shape, the window sizes, DFT's and STFT's
+   lengths, MelWeightMatrix's parameters) is a tensor computed by the graph. Each reads the operand's
+   values per run: its shape function settles the '?' extents, and its kernel runs the static op's kernel
+   on a copy of the call whose attributes carry those values, so both forms share one implementation. */
+
+/* helpers of the data-dependent family (defined after this section) */
+BYOC__PRIVATE BYOC__PRINTF(2, 3) byoc_result byoc__kbad(byoc__kctx *k, const char *fmt, ...);
+BYOC__PRIVATE int byoc__scalar_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int want_float);
+BYOC__PRIVATE int byoc__shape_operand(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what, int max_len);
+BYOC__PRIVATE byoc_result byoc__dyn_reduce_attrs(byoc__kctx *k, int64_t *axes, byoc_attr *items, byoc_attrs *attrs);
+
+/* The call's attributes with `extra` added (replacing those of the same names) into items (room for
+   the call's count plus nextra); the kernel of the static op reads them from a copy of the call. */
+#define BYOC__RTO_MAX_ATTRS 24
+BYOC__PRIVATE void byoc__rto_attrs(const byoc__kctx *k, const byoc_attr *extra, int nextra, byoc_attr *items,
+                                   byoc_attrs *out) {
+    int n = 0;
+    for (int i = 0; i < k->call->attrs.count && n < BYOC__RTO_MAX_ATTRS - nextra; ++i) {
+        int replaced = 0;
+        for (int j = 0; j < nextra; ++j) replaced |= !strcmp(k->call->attrs.items[i].name, extra[j].name);
+        if (!replaced) items[n++] = k->call->attrs.items[i];
+    }
+    for (int j = 0; j < nextra; ++j) items[n++] = extra[j];
+    out->items = items;
+    out->count = n;
+}
+BYOC__PRIVATE byoc_attr byoc__rto_int(const char *name, int64_t v) {
+    byoc_attr a;
+    memset(&a, 0, sizeof a);
+    a.name = name;
+    a.value.kind = BYOC_ATTR_INT;
+    a.value.i = v;
+    return a;
+}
+/* the one value of a scalar (or 1-element) integer operand */
+BYOC__PRIVATE int64_t byoc__rto_scalar_int(const byoc_tensor *t) {
+    return byoc__int_at(t->dtype, (const char *)t->data);
+}
+/* runs a static op's kernel on `call` (a copy with the run's attributes) over the first nin arguments;
+   workspace ws bytes, allocated here 64-byte aligned as kernels expect */
+typedef size_t (*byoc__rto_ws_fn)(const byoc__kctx *k);
+typedef byoc_result (*byoc__rto_run_fn)(byoc__kctx *k);
+BYOC__PRIVATE byoc_result byoc__rto_run(byoc__kctx *k, const byoc_node *call, int nin, byoc__rto_ws_fn ws,
+                                        byoc__rto_run_fn run) {
+    byoc__kctx sub = *k;
+    sub.call = call;
+    sub.nin = nin;
+    size_t bytes = ws ? ws(&sub) : 0;
+    void *mem = NULL;
+    if (bytes) {
+        mem = BYOC_MALLOC(bytes + 64);
+        if (!mem) return byoc__diag(k->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, k->call->id, "%s: out of memory", k->name);
+        sub.ws = (unsigned char *)mem + (64 - (uintptr_t)mem % 64);
+    }
+    byoc_result r = run(&sub);
+    BYOC_FREE(mem);
+    return r;
+}
+
+/* ---- dyn.topk(data, k): topk with k a scalar tensor (Relay's dyn.topk); 0 <= k <= the axis's extent ---- */
+static const byoc_attr_spec byoc__attrs_dyn_topk[] = {
+    BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("ret_type", BYOC__STR, "\"both\""),
+    BYOC__A("is_ascend", BYOC__BOOL, "False"), BYOC__A("dtype", BYOC__STR, "\"int32\"")};
+static const byoc_type *byoc__rel_dyn_topk(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)n;
+    const byoc_type *d = a[0];
+    if (!byoc__tensor_arg(ctx, d, "data") || !byoc__scalar_arg(ctx, a[1], "k", 0)) return NULL;
+    if (d->rank == 0) return BYOC__FAIL("data must have rank 1 or more");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), d->rank, "axis");
+    if (axis < 0) return NULL;
+    byoc_dtype it = byoc_dtype_from_name(byoc_attrs_string(at, "dtype", "int32"));
+    if (!byoc__is_int_dtype(it))
+        return BYOC__FAIL("dtype \"%s\" of the indices is not an integer type", byoc_attrs_string(at, "dtype", ""));
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    dims[axis] = BYOC_DIM_ANY;
+    const byoc_type *fields[2] = {byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims),
+                                  byoc_type_rel_tensor(ctx, it, d->rank, dims)};
+    const char *ret = byoc_attrs_string(at, "ret_type", "both");
+    if (!strcmp(ret, "both")) return byoc_type_rel_tuple(ctx, fields, 2);
+    if (!strcmp(ret, "values")) return fields[0];
+    if (!strcmp(ret, "indices")) return fields[1];
+    return BYOC__FAIL("ret_type \"%s\" is not one of both, values, indices", ret);
+}
+/* k, checked against the axis (ONNX: k elements, at most the axis's extent) */
+BYOC__PRIVATE byoc_result byoc__dyn_topk_k(byoc__kctx *k, int *axis, int64_t *count) {
+    const byoc_tensor *x = &k->in[0];
+    *axis = byoc__kaxis(k, "axis", -1, x->rank);
+    *count = byoc__rto_scalar_int(&k->in[1]);
+    if (*count < 0 || *count > x->dims[*axis])
+        return byoc__kbad(k, "k=%lld is outside 0..%lld (the extent of axis %d)", (long long)*count,
+                          (long long)x->dims[*axis], *axis);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_topk(byoc__kctx *k) {
+    int axis;
+    int64_t count;
+    byoc_result r = byoc__dyn_topk_k(k, &axis, &count);
+    for (int i = 0; r == BYOC_OK && i < k->nout; ++i) k->out[i].dims[axis] = count;
+    return r;
+}
+static size_t byoc__ws_dyn_topk(const byoc__kctx *k) { /* room for k = the whole axis */
+    const byoc_tensor *x = &k->in[0];
+    return x->rank ? (size_t)x->dims[byoc__kaxis(k, "axis", -1, x->rank)] * sizeof(byoc__topk_entry) : 0;
+}
+static byoc_result byoc__k_dyn_topk(byoc__kctx *k) {
+    int axis;
+    int64_t count;
+    byoc_result r = byoc__dyn_topk_k(k, &axis, &count);
+    if (r != BYOC_OK) return r;
+    for (int i = 0; i < k->nout; ++i)
+        if (k->out[i].dims[axis] != count)
+            return byoc__kbad(k, "the result is typed with %lld elements on axis %d, k is %lld",
+                              (long long)k->out[i].dims[axis], axis, (long long)count);
+    if (count == 0) return BYOC_OK; /* empty results (topk's own k=0 would mean the whole axis) */
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra = byoc__rto_int("k", count);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, &extra, 1, items, &call.attrs);
+    byoc__kctx sub = *k;
+    sub.call = &call;
+    sub.nin = 1;
+    return byoc__k_topk(&sub); /* the workspace holds a whole axis, so any k */
+}
+
+/* ---- dyn.one_hot(indices, on_value, off_value, depth): one_hot with depth a scalar integer tensor ---- */
+static const byoc_attr_spec byoc__attrs_dyn_one_hot[] = {BYOC__A("axis", BYOC__INT, "-1"),
+                                                         BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_type *byoc__rel_dyn_one_hot(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scalar_arg(ctx, a[3], "depth", 0)) return NULL;
+    const byoc_type *r = byoc__rel_one_hot(ctx, a, 3, at); /* with no depth attribute: 0 on the new axis */
+    if (!r) return NULL;
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), r->rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, r->dims, sizeof dims);
+    dims[axis] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, r->dtype, r->rank, dims);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_one_hot_depth(byoc__kctx *k, int64_t *depth) {
+    *depth = byoc__rto_scalar_int(&k->in[3]);
+    if (*depth < 1 || *depth > BYOC_MAX_DIM)
+        return byoc__kbad(k, "depth %lld is not in 1..%d", (long long)*depth, BYOC_MAX_DIM);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_one_hot(byoc__kctx *k) {
+    int64_t depth;
+    byoc_result r = byoc__dyn_one_hot_depth(k, &depth);
+    if (r == BYOC_OK) k->out[0].dims[byoc__kaxis(k, "axis", -1, k->out[0].rank)] = depth;
+    return r;
+}
+static byoc_result byoc__k_dyn_one_hot(byoc__kctx *k) {
+    int64_t depth;
+    byoc_result r = byoc__dyn_one_hot_depth(k, &depth);
+    if (r != BYOC_OK) return r;
+    int axis = byoc__kaxis(k, "axis", -1, k->out[0].rank);
+    if (k->out[0].dims[axis] != depth)
+        return byoc__kbad(k, "the result is typed with depth %lld, the operand gives %lld",
+                          (long long)k->out[0].dims[axis], (long long)depth);
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra = byoc__rto_int("depth", depth);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, &extra, 1, items, &call.attrs);
+    return byoc__rto_run(k, &call, 3, NULL, byoc__k_one_hot);
+}
+BYOC__PRIVATE double byoc__flops_dyn_one_hot(const byoc_node *c) { (void)c; return 0; } /* stores only */
+
+/* ---- dyn.prod(data, axes): prod over the axes a tensor names (none: all), as dyn.sum ---- */
+static byoc_result byoc__k_dyn_prod(byoc__kctx *k) {
+    int64_t axes[BYOC_MAX_RANK];
+    byoc_attr items[3];
+    byoc_node call = *k->call;
+    byoc_result r = byoc__dyn_reduce_attrs(k, axes, items, &call.attrs);
+    if (r != BYOC_OK) return r;
+    byoc__kctx prod = *k;
+    prod.call = &call;
+    prod.nin = 1;
+    return byoc__k_prod(&prod);
+}
+
+/* ---- dyn.image.resize(data, scales or sizes[, roi]): image.resize (ONNX Resize) whose output comes from
+   a tensor: float scales (output floor(in * scale), the scale used by the coordinate mapping) or integer
+   sizes (keep_aspect_ratio_policy stretch, not_larger or not_smaller), one per listed axis (axes: None
+   for all), and an optional roi (the starts, then the ends, of those axes) for tf_crop_and_resize ---- */
+static const byoc_attr_spec byoc__attrs_dyn_resize[] = {
+    BYOC__A("axes", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("keep_aspect_ratio_policy", BYOC__STR, "\"stretch\""),
+    BYOC__A("method", BYOC__STR, "\"linear\""),
+    BYOC__A("coordinate_transformation_mode", BYOC__STR, "\"half_pixel\""),
+    BYOC__A("rounding_method", BYOC__STR, "\"round_prefer_floor\""),
+    BYOC__A("cubic_alpha", BYOC__FLT, "-0.75f"),
+    BYOC__A("cubic_exclude", BYOC__INT, "0"),
+    BYOC__A("extrapolation_value", BYOC__FLT, "0f"),
+    BYOC__A("antialias", BYOC__BOOL, "False")};
+static const char *const byoc__resize_policies[] = {"stretch", "not_larger", "not_smaller", NULL};
+
+/* the resized axes (every axis when axes is None): their count, or -1 when one is out of range or repeated */
+BYOC__PRIVATE int byoc__dyn_resize_axes(const byoc_attr_value *v, int rank, int *axes) {
+    if (!v || v->kind != BYOC_ATTR_INT_LIST) {
+        for (int d = 0; d < rank; ++d) axes[d] = d;
+        return rank;
+    }
+    if (v->count > rank) return -1;
+    for (int i = 0; i < v->count; ++i) {
+        int64_t a = v->ints[i] < 0 ? v->ints[i] + rank : v->ints[i];
+        if (a < 0 || a >= rank) return -1;
+        axes[i] = (int)a;
+        for (int j = 0; j < i; ++j)
+            if (axes[j] == axes[i]) return -1;
+    }
+    return v->count;
+}
+static const byoc_type *byoc__rel_dyn_resize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    const byoc_type *d = a[0], *target = a[1];
+    if (!byoc__tensor_arg(ctx, d, "the input") || !byoc__tensor_arg(ctx, target, "scales or sizes")) return NULL;
+    if (d->rank < 1) return BYOC__FAIL("the input must have rank 1 or more, got a scalar");
+    int axes[BYOC_MAX_RANK], naxes = byoc__dyn_resize_axes(byoc_attrs_get(at, "axes"), d->rank, axes);
+    if (naxes < 0) return BYOC__FAIL("axes must name distinct axes of the input's rank %d", d->rank);
+    if (target->dtype == BYOC_BOOL || target->rank != 1 || target->dims[0] != naxes) {
+        char got[96];
+        byoc_type_to_string(target, got, sizeof got);
+        return BYOC__FAIL("the second operand must be %d scales (float) or sizes (integer), one per resized axis, "
+                          "got %s", naxes, got);
+    }
+    if (n > 2 && (!byoc__tensor_arg(ctx, a[2], "roi") || !byoc_dtype_is_float(a[2]->dtype) || a[2]->rank != 1 ||
+                  a[2]->dims[0] != 2 * naxes))
+        return BYOC__FAIL("roi must be %d floats (the starts, then the ends, of the resized axes)", 2 * naxes);
+    int method = byoc__sampling_pick(ctx, at, "method", "linear", byoc__resize_methods);
+    int ctm = byoc__sampling_pick(ctx, at, "coordinate_transformation_mode", "half_pixel", byoc__resize_ctms);
+    byoc__sampling_pick(ctx, at, "rounding_method", "round_prefer_floor", byoc__resize_roundings);
+    byoc__sampling_pick(ctx, at, "keep_aspect_ratio_policy", "stretch", byoc__resize_policies);
+    if (ctx->failed) return NULL;
+    int64_t exclude = byoc_attrs_int(at, "cubic_exclude", 0);
+    if (exclude != 0 && exclude != 1) return BYOC__FAIL("cubic_exclude must be 0 or 1, got %lld", (long long)exclude);
+    if (ctm == BYOC__RS_TF_CROP_AND_RESIZE && n < 3)
+        return BYOC__FAIL("coordinate_transformation_mode \"tf_crop_and_resize\" needs a roi");
+    if (method != BYOC__RS_NEAREST && (d->dtype == BYOC_BOOL || !byoc_dtype_size(d->dtype)))
+        return BYOC__FAIL("method \"%s\" needs a numeric input, got %s", byoc__resize_methods[method],
+                          byoc_dtype_name(d->dtype));
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, d->dims, sizeof dims);
+    for (int i = 0; i < naxes; ++i) dims[axes[i]] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, d->dtype, d->rank, dims);
+}
+
+/* a run's output extents, per-axis scales and full-rank roi, as the ONNX importer computes them for
+   constant operands */
+typedef struct byoc__dyn_resize_run {
+    int64_t size[BYOC_MAX_RANK];
+    double scale[BYOC_MAX_RANK], roi[2 * BYOC_MAX_RANK];
+    int sizes_only;
+} byoc__dyn_resize_run;
+BYOC__PRIVATE byoc_result byoc__dyn_resize_target(byoc__kctx *k, byoc__dyn_resize_run *p) {
+    const byoc_tensor *x = &k->in[0], *t = &k->in[1];
+    int R = x->rank, axes[BYOC_MAX_RANK], naxes = byoc__dyn_resize_axes(byoc__kattr(k, "axes"), R, axes);
+    const char *policy = byoc__kstr(k, "keep_aspect_ratio_policy", "stretch");
+    int keep = !strcmp(policy, "not_larger") ? 1 : !strcmp(policy, "not_smaller") ? 2 : 0;
+    int scales = byoc_dtype_is_float(t->dtype);
+    if (naxes < 0 || byoc__numel(t) != naxes)
+        return byoc__kbad(k, "%lld scales or sizes for %d resized axes", (long long)byoc__numel(t), naxes);
+    for (int d = 0; d < R; ++d) {
+        p->size[d] = x->dims[d];
+        p->scale[d] = 1;
+        p->roi[d] = 0;
+        p->roi[R + d] = 1;
+    }
+    double common = 0;
+    for (int i = 0; i < naxes; ++i) {
+        int d = axes[i];
+        double in = (double)x->dims[d];
+        if (scales) {
+            double s = byoc__load(t->dtype, t->data, i), out = floor(in * s);
+            if (!(s > 0) || !isfinite(s)) return byoc__kbad(k, "scale %g of axis %d is not positive", s, d);
+            if (out > BYOC_MAX_DIM) return byoc__kbad(k, "scale %g of axis %d is too large", s, d);
+            p->size[d] = (int64_t)out;
+            p->scale[d] = s;
+        } else {
+            int64_t v = byoc__int_at(t->dtype, (const char *)t->data + (size_t)i * byoc_dtype_size(t->dtype));
+            if (v < 0 || v > BYOC_MAX_DIM)
+                return byoc__kbad(k, "size %lld of axis %d is out of range", (long long)v, d);
+            p->size[d] = v;
+            double s = x->dims[d] ? (double)v / in : 1;
+            if (i == 0 || (keep == 1 && s < common) || (keep == 2 && s > common)) common = s;
+        }
+    }
+    p->sizes_only = !scales && !keep;
+    for (int i = 0; !scales && keep && i < naxes; ++i) { /* one scale for every axis, sizes rounded */
+        p->scale[axes[i]] = common;
+        p->size[axes[i]] = (int64_t)(common * (double)x->dims[axes[i]] + 0.5);
+    }
+    if (k->nin > 2) {
+        const byoc_tensor *roi = &k->in[2];
+        if (byoc__numel(roi) != 2 * naxes) return byoc__kbad(k, "roi has %lld values for %d axes",
+                                                             (long long)byoc__numel(roi), naxes);
+        for (int i = 0; i < naxes; ++i) {
+            p->roi[axes[i]] = byoc__load(roi->dtype, roi->data, i);
+            p->roi[R + axes[i]] = byoc__load(roi->dtype, roi->data, naxes + i);
+            if (!isfinite(p->roi[axes[i]]) || !isfinite(p->roi[R + axes[i]]))
+                return byoc__kbad(k, "the roi of axis %d is not finite", axes[i]);
+        }
+    }
+    for (int d = 0; d < R; ++d)
+        if (x->dims[d] == 0 && p->size[d] > 0)
+            return byoc__kbad(k, "axis %d is empty and cannot be resized to %lld", d, (long long)p->size[d]);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_resize(byoc__kctx *k) {
+    byoc__dyn_resize_run p;
+    byoc_result r = byoc__dyn_resize_target(k, &p);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d) k->out[0].dims[d] = p.size[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_resize(byoc__kctx *k) {
+    byoc__dyn_resize_run p;
+    byoc_result r = byoc__dyn_resize_target(k, &p);
+    if (r != BYOC_OK) return r;
+    int R = k->in[0].rank, nextra = 0;
+    for (int d = 0; d < R; ++d)
+        if (k->out[0].dims[d] != p.size[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the operand gives %lld",
+                              (long long)k->out[0].dims[d], d, (long long)p.size[d]);
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra[3];
+    memset(extra, 0, sizeof extra);
+    extra[nextra].name = "size";
+    extra[nextra].value.kind = BYOC_ATTR_INT_LIST;
+    extra[nextra].value.ints = p.size;
+    extra[nextra++].value.count = R;
+    if (!p.sizes_only) {
+        extra[nextra].name = "scales";
+        extra[nextra].value.kind = BYOC_ATTR_FLOAT_LIST;
+        extra[nextra].value.floats = p.scale;
+        extra[nextra++].value.count = R;
+    }
+    if (k->nin > 2) {
+        extra[nextra].name = "roi";
+        extra[nextra].value.kind = BYOC_ATTR_FLOAT_LIST;
+        extra[nextra].value.floats = p.roi;
+        extra[nextra++].value.count = 2 * R;
+    }
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, extra, nextra, items, &call.attrs);
+    return byoc__rto_run(k, &call, 1, byoc__ws_resize, byoc__k_resize);
+}
+/* a multiply and an add per tap of each resized axis, over the input's elements ('?' counted as 1) */
+BYOC__PRIVATE double byoc__flops_dyn_resize(const byoc_node *c) {
+    const byoc_type *in = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!in || in->kind != BYOC_TYPE_TENSOR) return 0;
+    const char *m = byoc_attrs_string(&c->attrs, "method", "linear");
+    double per_axis = !strcmp(m, "nearest_neighbor") ? 1 : !strcmp(m, "cubic") ? 8 : 4, n = 1;
+    int axes[BYOC_MAX_RANK], naxes = byoc__dyn_resize_axes(byoc_attrs_get(&c->attrs, "axes"), in->rank, axes);
+    for (int d = 0; d < in->rank; ++d) n *= in->dims[d] < 0 ? 1.0 : (double)in->dims[d];
+    return per_axis * (naxes > 0 ? naxes : 1) * n;
+}
+
+
+/* ---- dyn.nn.max_unpool(data, indices, output_shape): nn.max_unpool with ONNX MaxUnpool's output_shape
+   (the whole result shape: N and C as the data's, each spatial extent at least the unpooled one) a
+   tensor ---- */
+static const byoc_attr_spec byoc__attrs_dyn_max_unpool[] = {
+    BYOC__A("pool_size", BYOC__INTS, NULL), BYOC__A("strides", BYOC__INTS, "[]"), BYOC__A("padding", BYOC__INTS, "[]")};
+static const byoc_type *byoc__rel_dyn_max_unpool(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                 const byoc_attrs *at) {
+    const byoc_type *r = byoc__rel_max_unpool(ctx, a, n, at); /* the window and the indices, checked */
+    if (!r) return NULL;
+    int len = byoc__shape_operand(ctx, a[2], "output_shape", BYOC_MAX_RANK);
+    if (len < 0) return NULL;
+    if (len != r->rank) return BYOC__FAIL("output_shape has %d values for rank %d", len, r->rank);
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, r->dims, sizeof dims);
+    for (int d = 2; d < r->rank; ++d) dims[d] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, r->dtype, r->rank, dims);
+}
+/* the result shape the operand asks for, checked against the unpooled extents */
+BYOC__PRIVATE byoc_result byoc__dyn_max_unpool_shape(byoc__kctx *k, int64_t *shape) {
+    const byoc_tensor *x = &k->in[0], *os = &k->in[2];
+    int rank = x->rank, s = rank - 2;
+    int64_t kernel[BYOC_MAX_RANK], strides[BYOC_MAX_RANK], pads[2 * BYOC_MAX_RANK];
+    byoc__kints(k, "pool_size", kernel, s, 1);
+    byoc__kints(k, "strides", strides, s, 1);
+    byoc__kints(k, "padding", pads, 2 * s, 0);
+    for (int d = 0; d < rank; ++d) {
+        shape[d] = byoc__int_at(os->dtype, (const char *)os->data + (size_t)d * byoc_dtype_size(os->dtype));
+        int64_t in = x->dims[d], least = d < 2 ? in : in ? (in - 1) * strides[d - 2] + kernel[d - 2] - pads[d - 2] -
+                                                              pads[s + d - 2] : 0;
+        if (d < 2 ? shape[d] != in : shape[d] < least || shape[d] > BYOC_MAX_DIM)
+            return byoc__kbad(k, "output_shape[%d] = %lld %s %lld", d, (long long)shape[d],
+                              d < 2 ? "differs from the input's" : "is smaller than the unpooled extent",
+                              (long long)least);
+    }
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_max_unpool(byoc__kctx *k) {
+    int64_t shape[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_max_unpool_shape(k, shape);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d) k->out[0].dims[d] = shape[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_max_unpool(byoc__kctx *k) {
+    int64_t shape[BYOC_MAX_RANK];
+    byoc_result r = byoc__dyn_max_unpool_shape(k, shape);
+    for (int d = 0; r == BYOC_OK && d < k->in[0].rank; ++d)
+        if (k->out[0].dims[d] != shape[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, output_shape gives %lld",
+                              (long long)k->out[0].dims[d], d, (long long)shape[d]);
+    if (r != BYOC_OK) return r;
+    byoc__kctx sub = *k;
+    sub.nin = 2; /* the static kernel places values by the result's own extents */
+    return byoc__k_max_unpool(&sub);
+}
+
+
+/* ---- dyn.hann_window, dyn.hamming_window, dyn.blackman_window(size): the windows with the number of
+   points a scalar integer tensor (ONNX's size input computed by the graph) ---- */
+static const byoc_attr_spec byoc__attrs_dyn_window[] = {BYOC__A("periodic", BYOC__BOOL, "True"),
+                                                        BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_type *byoc__rel_dyn_window(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scalar_arg(ctx, a[0], "size", 0)) return NULL;
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID || dt == BYOC_BOOL) return BYOC__FAIL("dtype \"%s\" is not a numeric dtype", s);
+    int64_t any = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, dt, 1, &any);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_window_size(byoc__kctx *k, int64_t *size) {
+    *size = byoc__rto_scalar_int(&k->in[0]);
+    if (*size < 0 || *size > BYOC_MAX_DIM)
+        return byoc__kbad(k, "size %lld is not in 0..%d", (long long)*size, BYOC_MAX_DIM);
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_window(byoc__kctx *k) {
+    int64_t size;
+    byoc_result r = byoc__dyn_window_size(k, &size);
+    if (r == BYOC_OK) k->out[0].dims[0] = size;
+    return r;
+}
+static byoc_result byoc__k_dyn_window(byoc__kctx *k) {
+    int64_t size;
+    byoc_result r = byoc__dyn_window_size(k, &size);
+    if (r != BYOC_OK) return r;
+    if (k->out[0].dims[0] != size)
+        return byoc__kbad(k, "the result is typed with %lld points, size is %lld", (long long)k->out[0].dims[0],
+                          (long long)size);
+    return byoc__k_window(k); /* it reads the points from the result and the kind from the record's code */
+}
+BYOC__PRIVATE double byoc__flops_dyn_window(const byoc_node *c) { /* a cosine or two per point, '?' as 1 */
+    const byoc_type *t = c->checked_type;
+    return t && t->kind == BYOC_TYPE_TENSOR && t->rank == 1 && t->dims[0] > 0 ? 20.0 * (double)t->dims[0] : 20.0;
+}
+
+/* ---- dyn.dft(input, dft_length): dft with the transform's length a scalar integer tensor ---- */
+static const byoc_attr_spec byoc__attrs_dyn_dft[] = {BYOC__A("axis", BYOC__INT, "1"),
+                                                     BYOC__A("inverse", BYOC__BOOL, "False"),
+                                                     BYOC__A("onesided", BYOC__BOOL, "False")};
+static const byoc_type *byoc__rel_dyn_dft(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__scalar_arg(ctx, a[1], "dft_length", 0)) return NULL;
+    const byoc_type *r = byoc__rel_dft(ctx, a, 1, at); /* the axis's own extent as the length, checked */
+    if (!r) return NULL;
+    int64_t axis = byoc_attrs_int(at, "axis", 1), dims[BYOC_MAX_RANK];
+    memcpy(dims, r->dims, sizeof dims);
+    dims[axis < 0 ? axis + r->rank : axis] = BYOC_DIM_ANY;
+    return byoc_type_rel_tensor(ctx, r->dtype, r->rank, dims);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_dft_length(byoc__kctx *k, int64_t *len, int *axis, int64_t *extent) {
+    *len = byoc__rto_scalar_int(&k->in[1]);
+    *axis = byoc__kaxis(k, "axis", 1, k->in[0].rank);
+    if (*len < 1 || *len > BYOC_MAX_DIM)
+        return byoc__kbad(k, "dft_length %lld is not in 1..%d", (long long)*len, BYOC_MAX_DIM);
+    *extent = byoc__kint(k, "onesided", 0) ? *len / 2 + 1 : *len;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_dft(byoc__kctx *k) {
+    int64_t len, extent;
+    int axis;
+    byoc_result r = byoc__dyn_dft_length(k, &len, &axis, &extent);
+    if (r == BYOC_OK) k->out[0].dims[axis] = extent;
+    return r;
+}
+static byoc_result byoc__k_dyn_dft(byoc__kctx *k) {
+    int64_t len, extent;
+    int axis;
+    byoc_result r = byoc__dyn_dft_length(k, &len, &axis, &extent);
+    if (r != BYOC_OK) return r;
+    if (k->out[0].dims[axis] != extent)
+        return byoc__kbad(k, "the result is typed with extent %lld on axis %d, dft_length gives %lld",
+                          (long long)k->out[0].dims[axis], axis, (long long)extent);
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra = byoc__rto_int("dft_length", len);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, &extra, 1, items, &call.attrs);
+    return byoc__rto_run(k, &call, 1, byoc__ws_dft, byoc__k_dft);
+}
+
+/* as dft's, with the input's extent on the axis for the unknown length */
+BYOC__PRIVATE double byoc__flops_dyn_dft(const byoc_node *c) {
+    const byoc_type *x = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!x || x->kind != BYOC_TYPE_TENSOR || x->rank < 2) return 0;
+    int64_t axis = byoc_attrs_int(&c->attrs, "axis", 1), n, total = byoc_type_num_elements(x);
+    if (axis < 0) axis += x->rank;
+    if (axis < 0 || axis >= x->rank || total <= 0 || (n = x->dims[axis]) <= 0) return 0;
+    return byoc__flops_fft_points(n, (double)total / (double)n / (double)x->dims[x->rank - 1]);
+}
+
+
+/* ---- dyn.stft(signal, frame_step, frame_length[, window]): stft with the step and the frame length
+   scalar integer tensors (the window, when given, must have frame_length points) ---- */
+static const byoc_attr_spec byoc__attrs_dyn_stft[] = {BYOC__A("onesided", BYOC__BOOL, "True")};
+static const byoc_type *byoc__rel_dyn_stft(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)at;
+    const byoc_type *x = a[0], *window = n > 3 ? a[3] : NULL;
+    if (!byoc__float_arg(ctx, x, "the signal") || !byoc__static_arg(ctx, x, "the signal") ||
+        !byoc__rank_arg(ctx, x, "the signal", 3) || !byoc__scalar_arg(ctx, a[1], "frame_step", 0) ||
+        !byoc__scalar_arg(ctx, a[2], "frame_length", 0))
+        return NULL;
+    if (x->dims[2] != 1 && x->dims[2] != 2)
+        return BYOC__FAIL("the signal's last dim must be 1 (real) or 2 (complex), got %lld", (long long)x->dims[2]);
+    if (window && (!byoc__static_arg(ctx, window, "the window") || !byoc__rank_arg(ctx, window, "the window", 1) ||
+                   !byoc__same_dtype(ctx, x, window)))
+        return NULL;
+    int64_t dims[4] = {x->dims[0], BYOC_DIM_ANY, BYOC_DIM_ANY, 2};
+    return byoc_type_rel_tensor(ctx, x->dtype, 4, dims);
+}
+BYOC__PRIVATE byoc_result byoc__dyn_stft_params(byoc__kctx *k, int64_t *step, int64_t *len, int64_t *dims) {
+    const byoc_tensor *x = &k->in[0];
+    *step = byoc__rto_scalar_int(&k->in[1]);
+    *len = byoc__rto_scalar_int(&k->in[2]);
+    if (*step < 1) return byoc__kbad(k, "frame_step must be at least 1, got %lld", (long long)*step);
+    if (*len < 1 || *len > x->dims[1])
+        return byoc__kbad(k, "frame_length %lld is not in 1..%lld (the signal's length)", (long long)*len,
+                          (long long)x->dims[1]);
+    if (k->nin > 3 && k->in[3].dims[0] != *len)
+        return byoc__kbad(k, "the window has %lld points, frame_length is %lld", (long long)k->in[3].dims[0],
+                          (long long)*len);
+    dims[0] = x->dims[0];
+    dims[1] = (x->dims[1] - *len) / *step + 1;
+    dims[2] = byoc__kint(k, "onesided", 1) ? *len / 2 + 1 : *len;
+    dims[3] = 2;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_stft(byoc__kctx *k) {
+    int64_t step, len, dims[4];
+    byoc_result r = byoc__dyn_stft_params(k, &step, &len, dims);
+    for (int d = 0; r == BYOC_OK && d < 4; ++d) k->out[0].dims[d] = dims[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_stft(byoc__kctx *k) {
+    int64_t step, len, dims[4];
+    byoc_result r = byoc__dyn_stft_params(k, &step, &len, dims);
+    for (int d = 0; r == BYOC_OK && d < 4; ++d)
+        if (k->out[0].dims[d] != dims[d])
+            return byoc__kbad(k, "the result is typed with extent %lld on axis %d, the operands give %lld",
+                              (long long)k->out[0].dims[d], d, (long long)dims[d]);
+    if (r != BYOC_OK) return r;
+    byoc_attr items[BYOC__RTO_MAX_ATTRS], extra[2] = {byoc__rto_int("frame_step", step),
+                                                      byoc__rto_int("frame_length", len)};
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, extra, 2, items, &call.attrs);
+    byoc_tensor in[2] = {k->in[0], k->nin > 3 ? k->in[3] : k->in[0]}; /* stft's (signal[, window]) */
+    byoc__kctx sub = *k;
+    sub.in = in;
+    return byoc__rto_run(&sub, &call, k->nin > 3 ? 2 : 1, byoc__ws_stft, byoc__k_stft);
+}
+/* frames x an FFT of the frame: both unknown before a run, so the signal's length stands for the frame */
+BYOC__PRIVATE double byoc__flops_dyn_stft(const byoc_node *c) {
+    const byoc_type *x = c->nargs ? c->args[0]->checked_type : NULL;
+    if (!x || x->kind != BYOC_TYPE_TENSOR || x->rank != 3 || x->dims[0] < 0 || x->dims[1] < 1) return 0;
+    return byoc__flops_fft_points(x->dims[1], (double)x->dims[0]);
+}
+
+
+/* ---- dyn.mel_weight_matrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz, upper_edge_hertz):
+   mel_weight_matrix with its parameters scalar tensors (three integers, two floats) ---- */
+static const byoc_attr_spec byoc__attrs_dyn_mel[] = {BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_type *byoc__rel_dyn_mel(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)n;
+    static const char *const what[5] = {"num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
+                                        "upper_edge_hertz"};
+    for (int i = 0; i < 5; ++i)
+        if (!byoc__scalar_arg(ctx, a[i], what[i], i >= 3)) return NULL;
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID || dt == BYOC_BOOL) return BYOC__FAIL("dtype \"%s\" is not a numeric dtype", s);
+    int64_t dims[2] = {BYOC_DIM_ANY, BYOC_DIM_ANY};
+    return byoc_type_rel_tensor(ctx, dt, 2, dims);
+}
+/* the parameters as mel_weight_matrix's attributes (items: 4), checked as its type relation does */
+BYOC__PRIVATE byoc_result byoc__dyn_mel_params(byoc__kctx *k, byoc_attr *items, int64_t *dims) {
+    int64_t bins = byoc__rto_scalar_int(&k->in[0]), len = byoc__rto_scalar_int(&k->in[1]),
+            rate = byoc__rto_scalar_int(&k->in[2]);
+    double lo = byoc__load(k->in[3].dtype, k->in[3].data, 0), hi = byoc__load(k->in[4].dtype, k->in[4].data, 0);
+    if (bins < 1 || len < 1 || rate < 1 || bins > BYOC_MAX_DIM || len > BYOC_MAX_DIM)
+        return byoc__kbad(k, "num_mel_bins, dft_length and sample_rate must be positive sizes, got %lld, %lld, %lld",
+                          (long long)bins, (long long)len, (long long)rate);
+    if (!(lo >= 0 && hi > lo))
+        return byoc__kbad(k, "needs 0 <= lower_edge_hertz < upper_edge_hertz, got %g and %g", lo, hi);
+    dims[0] = len / 2 + 1;
+    dims[1] = bins;
+    memset(items, 0, 4 * sizeof *items);
+    items[0] = byoc__rto_int("dft_length", len);
+    items[1] = byoc__rto_int("sample_rate", rate);
+    items[2].name = "lower_edge_hertz";
+    items[2].value.kind = BYOC_ATTR_FLOAT;
+    items[2].value.f = lo;
+    items[3].name = "upper_edge_hertz";
+    items[3].value.kind = BYOC_ATTR_FLOAT;
+    items[3].value.f = hi;
+    return BYOC_OK;
+}
+static byoc_result byoc__shape_dyn_mel(byoc__kctx *k) {
+    byoc_attr items[4];
+    int64_t dims[2];
+    byoc_result r = byoc__dyn_mel_params(k, items, dims);
+    for (int d = 0; r == BYOC_OK && d < 2; ++d) k->out[0].dims[d] = dims[d];
+    return r;
+}
+static byoc_result byoc__k_dyn_mel(byoc__kctx *k) {
+    byoc_attr extra[4], items[BYOC__RTO_MAX_ATTRS];
+    int64_t dims[2];
+    byoc_result r = byoc__dyn_mel_params(k, extra, dims);
+    if (r != BYOC_OK) return r;
+    if (k->out[0].dims[0] != dims[0] || k->out[0].dims[1] != dims[1])
+        return byoc__kbad(k, "the result is typed (%lld, %lld), the parameters give (%lld, %lld)",
+                          (long long)k->out[0].dims[0], (long long)k->out[0].dims[1], (long long)dims[0],
+                          (long long)dims[1]);
+    byoc_node call = *k->call;
+    byoc__rto_attrs(k, extra, 4, items, &call.attrs);
+    return byoc__rto_run(k, &call, 0, NULL, byoc__k_mel_weight_matrix);
+}
+
 // [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
 /* (ops: dynamic) attribute tables, type relations, shape functions, FLOP models and kernels of this family */
 /* Ops whose result extents are known only at run time. Their type relations give '?' (BYOC_DIM_ANY)
@@ -14536,6 +15782,645 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+// [SECTION] impl: host kernels: quantized (qnn dialect)
+/* (ops: quant) attribute tables, type relations, FLOP models and kernels of this family */
+/* TVM's qnn dialect: integer tensors whose scales and zero points are ARGUMENTS (tensors, which the graph
+   may compute), so one op covers per-tensor, per-axis and blocked quantization. A scale or zero point is
+   one element (per tensor), 1-D along `axis` (per axis), or, with block_size > 0, of the data's rank with
+   ceil(extent / block_size) along `axis` (blocked, ONNX 21).
+   The arithmetic is chosen to give ONNX Runtime's integers exactly:
+   - qnn.quantize: q = saturate(round_half_even(x / scale) + zero_point), the quotient in float32 (float64
+     for float64 data), as ONNX QuantizeLinear and ORT's MlasQuantizeLinear;
+   - qnn.dequantize: (q - zero_point) * scale, the difference exact, the product in float32 (float64 for a
+     float64 scale), as ORT's DequantizeLinear;
+   - qnn.conv2d, qnn.dense, qnn.batch_matmul, qnn.matmul: (data - its zero point) times (weight - its zero
+     point), both widened to int16, products summed in 32 bits (wrapping, as int32 accumulation does);
+   - qnn.requantize: q = saturate(round((acc - input_zero_point) * M) + output_zero_point) with
+     M = input_scale / output_scale. compute_dtype "float32" is ORT's MlasRequantizeOutput (M and the
+     product in float32); "float64" does both in double. rounding "TONEAREST_EVEN" is ONNX's (ties to
+     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf).
+   NaN quantizes as 0 (to the zero point). */
+
+/* the integer range of a quantized dtype; 0 when it is not one */
+BYOC__PRIVATE int byoc__qrange(byoc_dtype dt, double *lo, double *hi) {
+    switch (dt) {
+    case BYOC_INT8: *lo = -128; *hi = 127; return 1;
+    case BYOC_UINT8: *lo = 0; *hi = 255; return 1;
+    case BYOC_INT16: *lo = -32768; *hi = 32767; return 1;
+    case BYOC_UINT16: *lo = 0; *hi = 65535; return 1;
+    case BYOC_INT32: *lo = -2147483648.0; *hi = 2147483647.0; return 1;
+    default: return 0;
+    }
+}
+
+BYOC__PRIVATE int byoc__is_q8(byoc_dtype dt) { return dt == BYOC_INT8 || dt == BYOC_UINT8; }
+
+/* checks a scale or zero point p of data x (see the section comment); axis is the attribute's value */
+BYOC__PRIVATE int byoc__qparam_arg(byoc_type_rel_ctx *ctx, const byoc_type *x, const byoc_type *p, int64_t axis,
+                                   int64_t block, int want_float, const char *what) {
+    if (!byoc__tensor_arg(ctx, p, what)) return 0;
+    if (want_float ? !byoc_dtype_is_float(p->dtype) : !byoc__is_int_dtype(p->dtype)) {
+        BYOC__FAIL("%s must be %s tensor, got %s", what, want_float ? "a float" : "an integer",
+                   byoc_dtype_name(p->dtype));
+        return 0;
+    }
+    if (block < 0) { BYOC__FAIL("block_size must be >= 0, got %lld", (long long)block); return 0; }
+    if (p->rank <= 1 && byoc_type_num_elements(p) == 1 && !block) return 1; /* per tensor */
+    if (x->rank == 0) { BYOC__FAIL("%s must be a scalar for scalar data", what); return 0; }
+    int ax = byoc__axis(ctx, axis, x->rank, "axis");
+    if (ax < 0) return 0;
+    int64_t extent = x->dims[ax];
+    if (block) {
+        int ok = p->rank == x->rank;
+        for (int d = 0; ok && d < x->rank; ++d) {
+            int64_t want = d != ax || extent < 0 ? x->dims[d] : (extent + block - 1) / block;
+            ok = want < 0 || p->dims[d] < 0 || p->dims[d] == want;
+        }
+        if (!ok)
+            BYOC__FAIL("%s must have the data's rank %d with ceil(%lld / block_size %lld) along axis %d", what,
+                       x->rank, (long long)extent, (long long)block, ax);
+        return ok;
+    }
+    if (p->rank == 1 && (p->dims[0] == extent || p->dims[0] < 0 || extent < 0)) return 1;
+    char buf[128];
+    byoc_type_to_string(p, buf, sizeof buf);
+    BYOC__FAIL("%s is %s: it must have one element or be 1-D with the %lld elements of axis %d", what, buf,
+               (long long)extent, ax);
+    return 0;
+}
+/* a quantized dtype attribute (out_dtype) */
+BYOC__PRIVATE byoc_dtype byoc__qdtype_attr(byoc_type_rel_ctx *ctx, const byoc_attrs *at) {
+    const char *s = byoc_attrs_string(at, "out_dtype", "");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    double lo, hi;
+    if (!byoc__qrange(dt, &lo, &hi)) {
+        BYOC__FAIL("out_dtype \"%s\" is not int8, uint8, int16, uint16 or int32", s);
+        return BYOC_DTYPE_INVALID;
+    }
+    return dt;
+}
+
+/* ---- qnn.quantize(data, output_scale, output_zero_point) ---- */
+static const byoc_attr_spec byoc__attrs_qnn_quantize[] = {BYOC__A("axis", BYOC__INT, "-1"),
+                                                          BYOC__A("out_dtype", BYOC__STR, "\"int8\""),
+                                                          BYOC__A("block_size", BYOC__INT, "0")};
+static const byoc_type *byoc__rel_qnn_quantize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                               const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (!byoc_dtype_is_float(a[0]->dtype) && a[0]->dtype != BYOC_INT32)
+        return BYOC__FAIL("data must be float or int32, got %s", byoc_dtype_name(a[0]->dtype));
+    int64_t axis = byoc_attrs_int(at, "axis", -1), block = byoc_attrs_int(at, "block_size", 0);
+    if (!byoc__qparam_arg(ctx, a[0], a[1], axis, block, 1, "output_scale") ||
+        !byoc__qparam_arg(ctx, a[0], a[2], axis, block, 0, "output_zero_point"))
+        return NULL;
+    byoc_dtype dt = byoc__qdtype_attr(ctx, at);
+    return dt == BYOC_DTYPE_INVALID ? NULL : byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
+}
+
+/* where the scale and zero point of element (o, i, r) of data viewed as (outer, extent along axis, inner)
+   live: o * so + (i / bs) * si + r * sr */
+typedef struct byoc__qmap {
+    int64_t outer, extent, inner, so, si, sr, bs;
+} byoc__qmap;
+BYOC__PRIVATE void byoc__qmap_of(const byoc__kctx *k, const byoc_tensor *x, const byoc_tensor *p, byoc__qmap *q) {
+    int axis = byoc__kaxis(k, "axis", -1, x->rank);
+    int64_t block = byoc__kint(k, "block_size", 0);
+    q->outer = x->rank ? byoc__dims_prod(x->dims, 0, axis) : 1;
+    q->extent = x->rank ? x->dims[axis] : 1;
+    q->inner = x->rank ? byoc__dims_prod(x->dims, axis + 1, x->rank) : 1;
+    q->so = q->si = q->sr = 0;
+    q->bs = 1;
+    if (p->rank <= 1 && byoc__numel(p) == 1 && block <= 0) return; /* per tensor */
+    if (block > 0) {
+        q->bs = block;
+        q->sr = 1;
+        q->si = q->inner;
+        q->so = p->dims[axis] * q->inner;
+    } else q->si = 1; /* per axis */
+}
+BYOC__PRIVATE int64_t byoc__qmap_at(const byoc__qmap *q, int64_t o, int64_t i, int64_t r) {
+    return o * q->so + (i / q->bs) * q->si + r * q->sr;
+}
+BYOC__PRIVATE int64_t byoc__zp_at(const byoc_tensor *z, int64_t i) {
+    return byoc__int_at(z->dtype, (const char *)z->data + i * (int64_t)byoc_dtype_size(z->dtype));
+}
+/* v clamped to [lo, hi] (integers) and rounded half to even; NaN gives 0 (clamped) */
+BYOC__PRIVATE float byoc__qround_f32(float v, float lo, float hi) {
+    v = v == v ? v : 0.0f;
+    return nearbyintf(v < lo ? lo : v > hi ? hi : v);
+}
+BYOC__PRIVATE double byoc__qround_f64(double v, double lo, double hi) {
+    v = v == v ? v : 0.0;
+    return nearbyint(v < lo ? lo : v > hi ? hi : v);
+}
+/* a run of n float32 values quantized with one scale and zero point into an 8-bit result: the common
+   case, a loop without per-element lookups */
+BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
+                                         byoc_dtype ot, unsigned char *o) {
+    if (ot == BYOC_UINT8)
+        for (int64_t r = 0; r < n; ++r)
+            o[r] = (unsigned char)(int)(byoc__qround_f32(x[r] / scale, lo - zp, hi - zp) + zp);
+    else
+        for (int64_t r = 0; r < n; ++r)
+            o[r] = (unsigned char)(int8_t)(int)(byoc__qround_f32(x[r] / scale, lo - zp, hi - zp) + zp);
+}
+static byoc_result byoc__k_qnn_quantize(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
+    byoc_tensor *o = &k->out[0];
+    double lo, hi;
+    if (!byoc__qrange(o->dtype, &lo, &hi)) return byoc__kfail_dtype(k, o->dtype);
+    if (s->dtype != BYOC_FLOAT32 && s->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, s->dtype);
+    byoc__qmap q;
+    byoc__qmap_of(k, x, s, &q);
+    int wide = x->dtype == BYOC_FLOAT64 || s->dtype == BYOC_FLOAT64; /* in double; else float32, as ORT */
+    size_t os = byoc_dtype_size(o->dtype);
+    int fast = x->dtype == BYOC_FLOAT32 && s->dtype == BYOC_FLOAT32 && os == 1 && q.sr == 0;
+    for (int64_t oi = 0, at = 0; oi < q.outer; ++oi)
+        for (int64_t i = 0; i < q.extent; ++i, at += q.inner) {
+            if (fast) {
+                int64_t p = byoc__qmap_at(&q, oi, i, 0);
+                byoc__quantize_run_8bit((const float *)x->data + at, q.inner, ((const float *)s->data)[p],
+                                      (float)byoc__zp_at(z, p), (float)lo, (float)hi, o->dtype,
+                                      (unsigned char *)o->data + at);
+                continue;
+            }
+            for (int64_t r = 0; r < q.inner; ++r) {
+                int64_t p = byoc__qmap_at(&q, oi, i, r);
+                double zp = (double)byoc__zp_at(z, p), v;
+                double xv = byoc__load(x->dtype, x->data, at + r), sv = byoc__load(s->dtype, s->data, p);
+                if (wide) v = byoc__qround_f64(xv / sv, lo - zp, hi - zp);
+                else v = byoc__qround_f32((float)xv / (float)sv, (float)(lo - zp), (float)(hi - zp));
+                v += zp; /* clamped again: float32 bounds of a 32-bit range can round past it */
+                v = v < lo ? lo : v > hi ? hi : v;
+                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)os, (int64_t)v);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* ---- qnn.dequantize(data, input_scale, input_zero_point) ---- */
+static const byoc_attr_spec byoc__attrs_qnn_dequantize[] = {BYOC__A("axis", BYOC__INT, "-1"),
+                                                            BYOC__A("out_dtype", BYOC__STR, "\"float32\""),
+                                                            BYOC__A("block_size", BYOC__INT, "0")};
+static const byoc_type *byoc__rel_qnn_dequantize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                 const byoc_attrs *at) {
+    (void)n;
+    double lo, hi;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (!byoc__qrange(a[0]->dtype, &lo, &hi))
+        return BYOC__FAIL("data must be int8, uint8, int16, uint16 or int32, got %s", byoc_dtype_name(a[0]->dtype));
+    int64_t axis = byoc_attrs_int(at, "axis", -1), block = byoc_attrs_int(at, "block_size", 0);
+    if (!byoc__qparam_arg(ctx, a[0], a[1], axis, block, 1, "input_scale") ||
+        !byoc__qparam_arg(ctx, a[0], a[2], axis, block, 0, "input_zero_point"))
+        return NULL;
+    const char *s = byoc_attrs_string(at, "out_dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (!byoc_dtype_is_float(dt) || dt == BYOC_DTYPE_INVALID)
+        return BYOC__FAIL("out_dtype \"%s\" is not a float dtype", s);
+    return byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
+}
+static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
+    byoc_tensor *o = &k->out[0];
+    if (o->dtype != BYOC_FLOAT32 && o->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, o->dtype);
+    if (s->dtype != BYOC_FLOAT32 && s->dtype != BYOC_FLOAT64) return byoc__kfail_dtype(k, s->dtype);
+    byoc__qmap q;
+    byoc__qmap_of(k, x, s, &q);
+    size_t xs = byoc_dtype_size(x->dtype);
+    int wide = o->dtype == BYOC_FLOAT64 || s->dtype == BYOC_FLOAT64;
+    const char *xd = (const char *)x->data;
+    for (int64_t oi = 0, at = 0; oi < q.outer; ++oi)
+        for (int64_t i = 0; i < q.extent; ++i, at += q.inner) {
+            if (!wide && q.sr == 0 && byoc__is_q8(x->dtype)) { /* one scale and zero point for the run */
+                int64_t p = byoc__qmap_at(&q, oi, i, 0);
+                float scale = ((const float *)s->data)[p];
+                int32_t zp = (int32_t)byoc__zp_at(z, p);
+                float *orow = (float *)o->data + at;
+                if (x->dtype == BYOC_UINT8) {
+                    const uint8_t *xr = (const uint8_t *)xd + at;
+                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
+                } else {
+                    const int8_t *xr = (const int8_t *)xd + at;
+                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
+                }
+                continue;
+            }
+            for (int64_t r = 0; r < q.inner; ++r) {
+                int64_t p = byoc__qmap_at(&q, oi, i, r);
+                int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - byoc__zp_at(z, p);
+                double scale = byoc__load(s->dtype, s->data, p);
+                if (wide) byoc__store(o->dtype, o->data, at + r, (double)d * scale);
+                else ((float *)o->data)[at + r] = (float)d * (float)scale;
+            }
+        }
+    return BYOC_OK;
+}
+
+/* ---- qnn.requantize(data, input_scale, input_zero_point, output_scale, output_zero_point) ---- */
+static const byoc_attr_spec byoc__attrs_qnn_requantize[] = {
+    BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("rounding", BYOC__STR, "\"UPWARD\""),
+    BYOC__A("compute_dtype", BYOC__STR, "\"float64\""), BYOC__A("out_dtype", BYOC__STR, "\"int8\"")};
+enum { BYOC__QROUND_UPWARD, BYOC__QROUND_AWAY, BYOC__QROUND_EVEN };
+BYOC__PRIVATE int byoc__qrounding(const char *s) {
+    return !strcmp(s, "UPWARD") ? BYOC__QROUND_UPWARD : !strcmp(s, "TONEAREST") ? BYOC__QROUND_AWAY
+                                                        : !strcmp(s, "TONEAREST_EVEN") ? BYOC__QROUND_EVEN : -1;
+}
+static const byoc_type *byoc__rel_qnn_requantize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                 const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[0], "data")) return NULL;
+    if (!byoc__is_int_dtype(a[0]->dtype) || a[0]->dtype == BYOC_INT64 || a[0]->dtype == BYOC_UINT64 ||
+        a[0]->dtype == BYOC_UINT32)
+        return BYOC__FAIL("data must be an integer tensor of at most 32 bits, got %s", byoc_dtype_name(a[0]->dtype));
+    int64_t axis = byoc_attrs_int(at, "axis", -1);
+    static const char *const what[4] = {"input_scale", "input_zero_point", "output_scale", "output_zero_point"};
+    for (int i = 0; i < 4; ++i)
+        if (!byoc__qparam_arg(ctx, a[0], a[1 + i], axis, 0, i % 2 == 0, what[i])) return NULL;
+    const char *r = byoc_attrs_string(at, "rounding", ""), *c = byoc_attrs_string(at, "compute_dtype", "");
+    if (byoc__qrounding(r) < 0)
+        return BYOC__FAIL("rounding \"%s\" is not UPWARD, TONEAREST or TONEAREST_EVEN", r);
+    if (strcmp(c, "float32") && strcmp(c, "float64"))
+        return BYOC__FAIL("compute_dtype \"%s\" is not float32 or float64 (fixed-point int64 is not implemented)", c);
+    byoc_dtype dt = byoc__qdtype_attr(ctx, at);
+    return dt == BYOC_DTYPE_INVALID ? NULL : byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
+}
+BYOC__PRIVATE double byoc__qround_mode(double v, int mode) {
+    return mode == BYOC__QROUND_EVEN ? nearbyint(v) : mode == BYOC__QROUND_AWAY ? round(v) : floor(v + 0.5);
+}
+static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *is = &k->in[1], *iz = &k->in[2], *os_ = &k->in[3], *oz = &k->in[4];
+    byoc_tensor *o = &k->out[0];
+    double lo, hi;
+    if (!byoc__qrange(o->dtype, &lo, &hi)) return byoc__kfail_dtype(k, o->dtype);
+    int mode = byoc__qrounding(byoc__kstr(k, "rounding", "UPWARD"));
+    int f32 = !strcmp(byoc__kstr(k, "compute_dtype", "float64"), "float32");
+    byoc__qmap qi, qz, qo, qp;
+    byoc__qmap_of(k, x, is, &qi);
+    byoc__qmap_of(k, x, iz, &qz);
+    byoc__qmap_of(k, x, os_, &qo);
+    byoc__qmap_of(k, x, oz, &qp);
+    size_t xs = byoc_dtype_size(x->dtype), osz = byoc_dtype_size(o->dtype);
+    const char *xd = (const char *)x->data;
+    for (int64_t oi = 0, at = 0; oi < qi.outer; ++oi)
+        for (int64_t i = 0; i < qi.extent; ++i, at += qi.inner) {
+            /* per tensor or per axis: one multiplier for the whole run */
+            double in_scale = byoc__load(is->dtype, is->data, byoc__qmap_at(&qi, oi, i, 0)),
+                   out_scale = byoc__load(os_->dtype, os_->data, byoc__qmap_at(&qo, oi, i, 0));
+            int64_t in_zp = byoc__zp_at(iz, byoc__qmap_at(&qz, oi, i, 0)),
+                    out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
+            float m32 = (float)in_scale / (float)out_scale;
+            double m64 = in_scale / out_scale, qlo = lo - (double)out_zp, qhi = hi - (double)out_zp;
+            for (int64_t r = 0; r < qi.inner; ++r) {
+                int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
+                double v = f32 ? (double)((float)d * m32) : (double)d * m64;
+                v = v == v ? v : 0.0;
+                v = byoc__qround_mode(v < qlo ? qlo : v > qhi ? qhi : v, mode);
+                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)osz, (int64_t)v + out_zp);
+            }
+        }
+    return BYOC_OK;
+}
+
+/* ---- integer products: qnn.conv2d, qnn.dense, qnn.batch_matmul, qnn.matmul ----
+   (data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale), as TVM: the scales ride
+   along for the requantize that follows (they do not enter the int32 result). */
+/* C[M, N] = A[M, K] * B[K, N]: int16 operands (zero points already taken off), int32 C, leading dimensions in
+   elements. B is packed 16 columns at a time into a panel of k-pairs ([ceil(K / 2)][16][2], the odd k's partner
+   0), which a micro-kernel multiplies with 4 rows of A into a 4 x 16 tile of int32 accumulators: each step adds
+   a[k] * b[k] + a[k + 1] * b[k + 1] per column, the shape of x86's pmaddwd (compiled for AVX2 and chosen at run
+   time) and a loop of constant trip count that compilers vectorise elsewhere. |data - zero point| <= 255, so a
+   pair's sum fits int32; sums over k wrap modulo 2^32, as int32 accumulation does. VNNI is a later step. */
+#define BYOC__QGEMM_MR 4
+#define BYOC__QGEMM_NR 16
+typedef void (*byoc__qukr_fn)(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C,
+                              int64_t ldc, int m, int n);
+/* the rows of a tile beyond m read row 0 again (their results are dropped), so A is never read past its end */
+#define BYOC__QUKR_ROWS(A, lda, m)                                                                                \
+    const int16_t *rows[BYOC__QGEMM_MR] = {A, A + (m > 1 ? lda : 0), A + (m > 2 ? 2 * lda : 0),                   \
+                                           A + (m > 3 ? 3 * lda : 0)}
+static void byoc__qukr_c(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C, int64_t ldc,
+                         int m, int n) {
+    uint32_t acc[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
+    memset(acc, 0, sizeof acc);
+    BYOC__QUKR_ROWS(A, lda, m);
+    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
+        int tail = k + 1 == K; /* an odd K's last k has no partner */
+        for (int r = 0; r < BYOC__QGEMM_MR; ++r) {
+            int32_t x = rows[r][k], y = tail ? 0 : rows[r][k + 1];
+            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
+                acc[r][j] += (uint32_t)(x * (int32_t)panel[2 * j] + y * (int32_t)panel[2 * j + 1]);
+        }
+    }
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) C[r * ldc + j] = (int32_t)acc[r][j];
+}
+#if BYOC__X86_DISPATCH
+typedef short byoc__s16x16 __attribute__((vector_size(32)));
+typedef int byoc__s32x8 __attribute__((vector_size(32)));
+/* one row's pair of k broadcast to every lane, times the panel's two vectors into the row's accumulators */
+#define BYOC__QUKR_AVX2_ROW(r)                                                                                    \
+    {                                                                                                             \
+        int16_t two[2] = {rows[r][k], last ? (int16_t)0 : rows[r][k + 1]};                                        \
+        int32_t pair;                                                                                             \
+        memcpy(&pair, two, 4);                                                                                    \
+        byoc__s32x8 pairs = {pair, pair, pair, pair, pair, pair, pair, pair};                                     \
+        acc##r##0 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b0);                            \
+        acc##r##1 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b1);                            \
+    }
+/* the 4 x 16 tile in eight named accumulators, so they stay in registers */
+__attribute__((target("avx2"))) static void byoc__qukr_avx2(int64_t K, const int16_t *A, int64_t lda,
+                                                            const int16_t *panel, int32_t *C, int64_t ldc, int m,
+                                                            int n) {
+    byoc__s32x8 acc00 = {0}, acc01 = {0}, acc10 = {0}, acc11 = {0}, acc20 = {0}, acc21 = {0}, acc30 = {0},
+                acc31 = {0};
+    BYOC__QUKR_ROWS(A, lda, m);
+    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
+        int last = k + 1 == K; /* an odd K's last k: its partner is 0 */
+        byoc__s16x16 b0, b1;
+        memcpy(&b0, panel, sizeof b0);
+        memcpy(&b1, panel + 16, sizeof b1);
+        BYOC__QUKR_AVX2_ROW(0) BYOC__QUKR_AVX2_ROW(1) BYOC__QUKR_AVX2_ROW(2) BYOC__QUKR_AVX2_ROW(3)
+    }
+    byoc__s32x8 acc[BYOC__QGEMM_MR][2] = {{acc00, acc01}, {acc10, acc11}, {acc20, acc21}, {acc30, acc31}};
+    int32_t tile[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
+    memcpy(tile, acc, sizeof tile);
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) C[r * ldc + j] = tile[r][j];
+}
+#undef BYOC__QUKR_AVX2_ROW
+#endif
+BYOC__PRIVATE byoc__qukr_fn byoc__qgemm_kernel(void) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) return byoc__qukr_avx2;
+#endif
+    return byoc__qukr_c;
+}
+/* bytes of the packed panel of B (byoc__qgemm's scratch) */
+BYOC__PRIVATE size_t byoc__qpanel_bytes(int64_t K) { return (size_t)((K + 1) / 2) * 2 * BYOC__QGEMM_NR * 2 + 64; }
+BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *B,
+                                   int64_t ldb, int32_t *C, int64_t ldc, int16_t *panel) {
+    byoc__qukr_fn ukr = byoc__qgemm_kernel();
+    int64_t pairs = (K + 1) / 2;
+    for (int64_t j0 = 0; j0 < N; j0 += BYOC__QGEMM_NR) {
+        int n = (int)BYOC__MIN(BYOC__QGEMM_NR, N - j0);
+        for (int64_t q = 0; q < pairs; ++q)
+            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
+                for (int h = 0; h < 2; ++h) {
+                    int64_t k = 2 * q + h;
+                    panel[(q * BYOC__QGEMM_NR + j) * 2 + h] = j < n && k < K ? B[k * ldb + j0 + j] : 0;
+                }
+        for (int64_t i = 0; i < M; i += BYOC__QGEMM_MR)
+            ukr(K, A + i * lda, lda, panel, C + i * ldc + j0, ldc, (int)BYOC__MIN(BYOC__QGEMM_MR, M - i), n);
+    }
+}
+/* an 8-bit operand's zero point i: one element (per tensor) or 1-D (per output channel / row / column) */
+BYOC__PRIVATE int32_t byoc__qzp(const byoc_tensor *z, int64_t i) {
+    return (int32_t)byoc__zp_at(z, byoc__numel(z) == 1 ? 0 : i);
+}
+/* every zero point of an 8-bit operand lies in its dtype's range, so data less zero point fits int16; else an
+   error naming it */
+BYOC__PRIVATE byoc_result byoc__q8_zero_points_ok(byoc__kctx *k, const byoc_tensor *z, byoc_dtype data,
+                                                  const char *what) {
+    double lo = 0, hi = 0;
+    byoc__qrange(data, &lo, &hi);
+    for (int64_t i = 0, n = byoc__numel(z); i < n; ++i) {
+        int64_t v = byoc__zp_at(z, i);
+        if ((double)v < lo || (double)v > hi)
+            return byoc__kbad(k, "%s %lld (element %lld) is outside the %s range of the data", what, (long long)v,
+                              (long long)i, byoc_dtype_name(data));
+    }
+    return BYOC_OK;
+}
+/* element i of an 8-bit tensor less a zero point, as int16 (exact: at most 255 in magnitude) */
+BYOC__PRIVATE int16_t byoc__q8_at(byoc_dtype dt, const void *data, int64_t i, int32_t zp) {
+    int32_t v = dt == BYOC_INT8 ? (int32_t)((const int8_t *)data)[i] : (int32_t)((const uint8_t *)data)[i];
+    return (int16_t)(v - zp);
+}
+/* the common checks of the product ops' types: 8-bit data and weight, one-element input zero point and
+   scale, the kernel's per tensor or per `channels` values, int32 result */
+BYOC__PRIVATE int byoc__qproduct_args(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int64_t channels,
+                                      const char *per) {
+    if (!byoc__tensor_arg(ctx, a[0], "data") || !byoc__tensor_arg(ctx, a[1], "weight")) return 0;
+    if (!byoc__is_q8(a[0]->dtype) || !byoc__is_q8(a[1]->dtype)) {
+        BYOC__FAIL("data and weight must be int8 or uint8, got %s and %s", byoc_dtype_name(a[0]->dtype),
+                   byoc_dtype_name(a[1]->dtype));
+        return 0;
+    }
+    static const char *const what[4] = {"input_zero_point", "kernel_zero_point", "input_scale", "kernel_scale"};
+    for (int i = 0; i < 4; ++i) {
+        const byoc_type *p = a[2 + i];
+        if (!byoc__tensor_arg(ctx, p, what[i])) return 0;
+        if (i < 2 ? !byoc__is_int_dtype(p->dtype) : !byoc_dtype_is_float(p->dtype)) {
+            BYOC__FAIL("%s must be %s tensor, got %s", what[i], i < 2 ? "an integer" : "a float",
+                       byoc_dtype_name(p->dtype));
+            return 0;
+        }
+        int64_t count = byoc_type_num_elements(p);
+        int one = p->rank <= 1 && count == 1, per_channel = i % 2 == 1 && p->rank == 1 && p->dims[0] == channels;
+        if (!one && !per_channel) {
+            char buf[128];
+            byoc_type_to_string(p, buf, sizeof buf);
+            if (i % 2 == 0) BYOC__FAIL("%s must have one element, got %s", what[i], buf);
+            else BYOC__FAIL("%s must have one element or the %lld of the %s, got %s", what[i], (long long)channels, per,
+                            buf);
+            return 0;
+        }
+    }
+    return 1;
+}
+/* the float op's type relation on the same shapes (weight seen with the data's dtype: int8 x uint8 mixes) */
+BYOC__PRIVATE const byoc_type *byoc__qproduct_type(byoc_type_rel_ctx *ctx, const byoc_type *const *a,
+                                                   const byoc_attrs *at, byoc_type_rel_fn float_rel) {
+    byoc_type w = *a[1];
+    w.dtype = a[0]->dtype;
+    const byoc_type *args[2] = {a[0], &w};
+    const byoc_type *t = float_rel(ctx, args, 2, at);
+    if (t && t->dtype != BYOC_INT32) return BYOC__FAIL("out_dtype must be int32, got %s", byoc_dtype_name(t->dtype));
+    return t;
+}
+
+static const byoc_attr_spec byoc__attrs_qnn_conv2d[] = {
+    BYOC__A("strides", BYOC__INTS, "[1, 1]"),           BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1]"),          BYOC__A("groups", BYOC__INT, "1"),
+    BYOC__A("channels", BYOC__INT | BYOC__OPT, "None"), BYOC__A("kernel_size", BYOC__INTS | BYOC__OPT, "None"),
+    BYOC__A("data_layout", BYOC__STR, "\"NCHW\""),      BYOC__A("kernel_layout", BYOC__STR, "\"OIHW\""),
+    BYOC__A("out_layout", BYOC__STR, "\"\""),           BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_type *byoc__rel_qnn_conv2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__rank_arg(ctx, a[1], "weight", 4) ||
+        !byoc__qproduct_args(ctx, a, a[1]->dims[0], "output channels (weight's axis 0)"))
+        return NULL;
+    return byoc__qproduct_type(ctx, a, at, byoc__rel_conv2d);
+}
+/* the patch-matrix columns [p0, p1) of one group (rows (c, ky, kx)) from int16 data x of that group;
+   taps in the padding are 0, which is the zero point once it is taken off */
+BYOC__PRIVATE void byoc__im2col_s16(const int16_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, int16_t *col) {
+    int64_t width = p1 - p0;
+    for (int64_t c = 0; c < g->Cg; ++c)
+        for (int64_t ky = 0; ky < g->KH; ++ky)
+            for (int64_t kx = 0; kx < g->KW; ++kx, col += width)
+                for (int64_t p = p0; p < p1;) { /* output row oy, its columns [a, b) inside the block */
+                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p));
+                    int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
+                    int16_t *dst = col + (p - p0); /* column a of this row */
+                    if (iy < 0 || iy >= g->H) memset(dst, 0, (size_t)(b - a) * sizeof *dst);
+                    else {
+                        const int16_t *src = x + (c * g->H + iy) * g->W;
+                        for (int64_t ox = a; ox < b; ++ox) {
+                            int64_t ix = ox * g->sw + shift;
+                            dst[ox - a] = ix >= 0 && ix < g->W ? src[ix] : 0;
+                        }
+                    }
+                    p += b - a;
+                }
+}
+/* workspace: the data and the weight less their zero points (int16), one block of the patch matrix */
+static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    size_t KK = (size_t)(g.Cg * g.KH * g.KW);
+    return (size_t)byoc__numel(&k->in[0]) * 2 + 64 + (size_t)g.O * KK * 2 + 64 +
+           KK * (size_t)byoc__im2col_block(&g) * 2 + 64 + byoc__qpanel_bytes((int64_t)KK);
+}
+static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
+    if (!byoc__is_q8(x->dtype) || !byoc__is_q8(w->dtype)) return byoc__kfail_dtype(k, x->dtype);
+    if (k->out[0].dtype != BYOC_INT32) return byoc__kfail_dtype(k, k->out[0].dtype);
+    byoc_result r = byoc__q8_zero_points_ok(k, xz, x->dtype, "input_zero_point");
+    if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, wz, w->dtype, "kernel_zero_point");
+    if (r != BYOC_OK) return r;
+    byoc__conv_geom g;
+    byoc__conv_geom_of(k, &g);
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, nx = byoc__numel(x);
+    int16_t *x16 = (int16_t *)(void *)k->ws;
+    int16_t *w16 = (int16_t *)(void *)byoc__align64(x16 + nx);
+    int16_t *col = (int16_t *)(void *)byoc__align64(w16 + g.O * KK);
+    int16_t *panel = (int16_t *)(void *)byoc__align64(col + KK * byoc__im2col_block(&g));
+    int32_t zx = byoc__qzp(xz, 0);
+    for (int64_t i = 0; i < nx; ++i) x16[i] = byoc__q8_at(x->dtype, x->data, i, zx);
+    for (int64_t oc = 0; oc < g.O; ++oc) {
+        int32_t zw = byoc__qzp(wz, oc);
+        for (int64_t i = 0; i < KK; ++i) w16[oc * KK + i] = byoc__q8_at(w->dtype, w->data, oc * KK + i, zw);
+    }
+    int32_t *o = (int32_t *)k->out[0].data;
+    int64_t block = byoc__im2col_block(&g);
+    for (int64_t n = 0; n < g.N; ++n)
+        for (int64_t grp = 0; grp < g.G; ++grp) {
+            const int16_t *xg = x16 + (n * g.C + grp * g.Cg) * g.H * g.W;
+            int32_t *og = o + (n * g.O + grp * g.Og) * P;
+            for (int64_t p0 = 0; p0 < P; p0 += block) { /* out[Og, P] = W_g[Og, KK] * patches[KK, P] */
+                int64_t width = BYOC__MIN(block, P - p0);
+                byoc__im2col_s16(xg, &g, p0, p0 + width, col);
+                byoc__qgemm_s16(g.Og, width, KK, w16 + grp * g.Og * KK, KK, col, width, og + p0, P, panel);
+            }
+        }
+    return BYOC_OK;
+}
+
+enum { BYOC__K_QDENSE = 1, BYOC__K_QBATCH_MATMUL, BYOC__K_QMATMUL };
+static const byoc_attr_spec byoc__attrs_qnn_dense[] = {BYOC__A("units", BYOC__INT | BYOC__OPT, "None"),
+                                                       BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_attr_spec byoc__attrs_qnn_batch_matmul[] = {BYOC__A("transpose_a", BYOC__BOOL, "False"),
+                                                              BYOC__A("transpose_b", BYOC__BOOL, "True"),
+                                                              BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_attr_spec byoc__attrs_qnn_matmul[] = {BYOC__A("transpose_a", BYOC__BOOL, "False"),
+                                                        BYOC__A("transpose_b", BYOC__BOOL, "False"),
+                                                        BYOC__A("out_dtype", BYOC__STR, "\"int32\"")};
+static const byoc_type *byoc__rel_qnn_dense(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__rank_arg(ctx, a[1], "weight", 2) || !byoc__qproduct_args(ctx, a, a[1]->dims[0], "units (weight rows)"))
+        return NULL;
+    return byoc__qproduct_type(ctx, a, at, byoc__rel_dense);
+}
+/* per-column (the result's last axis) kernel zero point and scale */
+static const byoc_type *byoc__rel_qnn_matmul(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__tensor_arg(ctx, a[1], "weight")) return NULL;
+    const char *op = BYOC__OPNAME;
+    int batch = !strcmp(op, "qnn.batch_matmul");
+    if (batch && (!byoc__rank_arg(ctx, a[0], "data", 3) || !byoc__rank_arg(ctx, a[1], "weight", 3))) return NULL;
+    if (a[1]->rank < 2) return BYOC__FAIL("weight must have rank >= 2, got %d", a[1]->rank);
+    int tb = (int)byoc_attrs_int(at, "transpose_b", batch);
+    int64_t columns = a[1]->dims[a[1]->rank - (tb ? 2 : 1)];
+    if (!byoc__qproduct_args(ctx, a, columns, "result columns")) return NULL;
+    return byoc__qproduct_type(ctx, a, at, batch ? byoc__rel_batch_matmul : byoc__rel_matmul);
+}
+/* workspace: both operands less their zero points, as int16 matrices [.., M, K] and [.., K, N] */
+static size_t byoc__ws_qnn_matmul(const byoc__kctx *k) {
+    const byoc_tensor *a = &k->in[0];
+    int64_t K = k->code == BYOC__K_QDENSE ? k->in[1].dims[1]
+                                           : a->dims[a->rank - (byoc__kint(k, "transpose_a", 0) ? 2 : 1)];
+    return (size_t)(byoc__numel(a) + byoc__numel(&k->in[1])) * 2 + 128 + byoc__qpanel_bytes(K);
+}
+/* the matrices of an 8-bit operand into int16 [count, R, C] (from [count, C, R] when transposed), less the
+   zero point of each row (per_row) or column */
+BYOC__PRIVATE void byoc__q8_matrices(const byoc_tensor *t, const byoc_tensor *z, int64_t R, int64_t C, int trans,
+                                     int per_row, int16_t *dst) {
+    int64_t count = R > 0 && C > 0 ? byoc__numel(t) / (R * C) : 0;
+    for (int64_t m = 0; m < count; ++m)
+        for (int64_t r = 0; r < R; ++r)
+            for (int64_t c = 0; c < C; ++c)
+                dst[(m * R + r) * C + c] = byoc__q8_at(t->dtype, t->data, m * R * C + (trans ? c * R + r : r * C + c),
+                                                       byoc__qzp(z, per_row ? r : c));
+}
+static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
+    const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
+    if (!byoc__is_q8(a->dtype) || !byoc__is_q8(b->dtype)) return byoc__kfail_dtype(k, a->dtype);
+    if (o->dtype != BYOC_INT32) return byoc__kfail_dtype(k, o->dtype);
+    byoc_result r = byoc__q8_zero_points_ok(k, &k->in[2], a->dtype, "input_zero_point");
+    if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, &k->in[3], b->dtype, "kernel_zero_point");
+    if (r != BYOC_OK) return r;
+    int dense = k->code == BYOC__K_QDENSE;
+    int ta = dense ? 0 : (int)byoc__kint(k, "transpose_a", 0),
+        tb = dense ? 1 : (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_QBATCH_MATMUL);
+    int R = o->rank;
+    int64_t K = dense ? b->dims[1] : a->dims[a->rank - (ta ? 2 : 1)];
+    int64_t N = o->dims[R - 1], M = dense ? (K ? byoc__numel(a) / K : 0) : o->dims[R - 2];
+    int16_t *a16 = (int16_t *)(void *)byoc__align64(k->ws);
+    int16_t *b16 = (int16_t *)(void *)byoc__align64(a16 + byoc__numel(a));
+    int16_t *panel = (int16_t *)(void *)byoc__align64(b16 + byoc__numel(b));
+    byoc__q8_matrices(a, &k->in[2], M, K, ta, 1, a16);
+    byoc__q8_matrices(b, &k->in[3], K, N, tb, 0, b16);
+    int32_t *out = (int32_t *)o->data;
+    if (dense) { byoc__qgemm_s16(M, N, K, a16, K, b16, N, out, N, panel); return BYOC_OK; }
+    /* batch axes broadcast numpy-style: per result batch axis, the matrix step in a and b (0 where it broadcasts) */
+    int64_t ast[BYOC_MAX_RANK], bst[BYOC_MAX_RANK], astep = M * K, bstep = K * N;
+    for (int d = R - 3; d >= 0; --d) {
+        int da = d - (R - a->rank), db = d - (R - b->rank);
+        ast[d] = da >= 0 && a->dims[da] != 1 ? astep : 0;
+        bst[d] = db >= 0 && b->dims[db] != 1 ? bstep : 0;
+        if (da >= 0) astep *= a->dims[da];
+        if (db >= 0) bstep *= b->dims[db];
+    }
+    int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
+    for (int64_t i = 0; i < batch; ++i) {
+        byoc__qgemm_s16(M, N, K, a16 + aoff, K, b16 + boff, N, out + i * M * N, N, panel);
+        for (int d = R - 3; d >= 0; --d) {
+            aoff += ast[d];
+            boff += bst[d];
+            if (++idx[d] < o->dims[d]) break;
+            aoff -= ast[d] * o->dims[d];
+            boff -= bst[d] * o->dims[d];
+            idx[d] = 0;
+        }
+    }
+    return BYOC_OK;
+}
+
+/* FLOP models: a divide or multiply and an add per element (quantize, dequantize, requantize) */
+BYOC__PRIVATE double byoc__flops_qnn_elem(const byoc_node *c) {
+    const byoc_type *t = c->checked_type;
+    double n = 2;
+    if (!t || t->kind != BYOC_TYPE_TENSOR) return 0;
+    for (int d = 0; d < t->rank; ++d) n *= t->dims[d] < 0 ? 1.0 : (double)t->dims[d]; /* '?': at least 1 */
+    return n;
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -14945,6 +16830,47 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "\"...\", diagonals, sums)",
              NONE, byoc__flops_einsum, 0, BYOC__K(byoc__k_einsum, byoc__ws_einsum, 0, BYOC__KF)),
     /* (end of losses) */
+    /* ---- ops: dyn3 ---- */
+    BYOC__OP("dyn.topk", 2, 2, OPAQUE, byoc__attrs_dyn_topk, byoc__rel_dyn_topk,
+             "topk with k a scalar tensor (0 to the axis's extent): (values, indices), ties to the lower index",
+             NONE, byoc__flops_topk, 0,
+             BYOC__KS(byoc__k_dyn_topk, byoc__ws_dyn_topk, byoc__shape_dyn_topk, 0, BYOC__KF)),
+    BYOC__OP("dyn.one_hot", 4, 4, OUT_ELEMWISE_FUSABLE, byoc__attrs_dyn_one_hot, byoc__rel_dyn_one_hot,
+             "one_hot with depth a scalar integer tensor: (indices, on_value, off_value, depth)", NONE,
+             byoc__flops_dyn_one_hot, 0,
+             BYOC__KS(byoc__k_dyn_one_hot, NULL, byoc__shape_dyn_one_hot, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("dyn.prod", 2, 2, COMM_REDUCE, byoc__attrs_dyn_reduce, byoc__rel_dyn_reduce,
+             "product over the axes a tensor names (none: all)", NONE, byoc__flops_dyn_in, 0,
+             BYOC__KS(byoc__k_dyn_prod, byoc__ws_prod, byoc__shape_dyn_reduce, 0, BYOC__KF)),
+    BYOC__OP("dyn.image.resize", 2, 3, INJECTIVE, byoc__attrs_dyn_resize, byoc__rel_dyn_resize,
+             "image.resize to float scales or integer sizes given as a tensor (per listed axis), optional roi",
+             NONE, byoc__flops_dyn_resize, 0,
+             BYOC__KS(byoc__k_dyn_resize, NULL, byoc__shape_dyn_resize, 0, BYOC__KF | BYOC__KF_NO_INPLACE)),
+    BYOC__OP("dyn.nn.max_unpool", 3, 3, OPAQUE, byoc__attrs_dyn_max_unpool, byoc__rel_dyn_max_unpool,
+             "nn.max_unpool with the result shape (ONNX MaxUnpool's output_shape) a tensor", NONE, byoc__flops_none,
+             0, BYOC__KS(byoc__k_dyn_max_unpool, NULL, byoc__shape_dyn_max_unpool, 0, BYOC__KF_NO_INPLACE)),
+    BYOC__OP("dyn.hann_window", 1, 1, OPAQUE, byoc__attrs_dyn_window, byoc__rel_dyn_window,
+             "Hann window of a scalar tensor's number of points (periodic or symmetric)", NONE,
+             byoc__flops_dyn_window, 0,
+             BYOC__KS(byoc__k_dyn_window, NULL, byoc__shape_dyn_window, BYOC__WINDOW_HANN, 0)),
+    BYOC__OP("dyn.hamming_window", 1, 1, OPAQUE, byoc__attrs_dyn_window, byoc__rel_dyn_window,
+             "Hamming window of a scalar tensor's number of points (periodic or symmetric)", NONE,
+             byoc__flops_dyn_window, 0,
+             BYOC__KS(byoc__k_dyn_window, NULL, byoc__shape_dyn_window, BYOC__WINDOW_HAMMING, 0)),
+    BYOC__OP("dyn.blackman_window", 1, 1, OPAQUE, byoc__attrs_dyn_window, byoc__rel_dyn_window,
+             "Blackman window of a scalar tensor's number of points (periodic or symmetric)", NONE,
+             byoc__flops_dyn_window, 0,
+             BYOC__KS(byoc__k_dyn_window, NULL, byoc__shape_dyn_window, BYOC__WINDOW_BLACKMAN, 0)),
+    BYOC__OP("dyn.dft", 2, 2, OPAQUE, byoc__attrs_dyn_dft, byoc__rel_dyn_dft,
+             "dft with dft_length a scalar tensor (the signal cut or zero-padded to it)", NONE, byoc__flops_dyn_dft, 0,
+             BYOC__KS(byoc__k_dyn_dft, NULL, byoc__shape_dyn_dft, 0, BYOC__KF)),
+    BYOC__OP("dyn.stft", 3, 4, OPAQUE, byoc__attrs_dyn_stft, byoc__rel_dyn_stft,
+             "stft with frame_step and frame_length scalar tensors: (signal, frame_step, frame_length[, window])",
+             NONE, byoc__flops_dyn_stft, 0, BYOC__KS(byoc__k_dyn_stft, NULL, byoc__shape_dyn_stft, 0, BYOC__KF)),
+    BYOC__OP("dyn.mel_weight_matrix", 5, 5, OPAQUE, byoc__attrs_dyn_mel, byoc__rel_dyn_mel,
+             "mel_weight_matrix of scalar tensors (num_mel_bins, dft_length, sample_rate, lower and upper edge hertz)",
+             NONE, byoc__flops_transcendental, 0, BYOC__KS(byoc__k_dyn_mel, NULL, byoc__shape_dyn_mel, 0, 0)),
+    /* (end of dyn3) */
     /* ---- ops: dynamic ---- */
     BYOC__OP0("argwhere", 1, 1, OPAQUE, byoc__rel_argwhere,
               "coordinates of the non-zero elements, (count, rank) int32; count known at run time", NONE,
@@ -14992,6 +16918,37 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP0("arange", 3, 3, OPAQUE, byoc__rel_arange, "start, start + step, ... before stop (scalar tensors)", NONE,
               byoc__flops_none, 0, BYOC__KS(byoc__k_arange, NULL, byoc__shape_arange, 0, 0)),
     /* (end of dynamic) */
+    /* ---- ops: quant ---- */
+    BYOC__OP("qnn.quantize", 3, 3, OPAQUE, byoc__attrs_qnn_quantize, byoc__rel_qnn_quantize,
+             "(data, output_scale, output_zero_point): saturate(round_half_even(data / scale) + zero_point) "
+             "per tensor, per axis or in blocks along axis",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_quantize, NULL, 0, BYOC__KF)),
+    BYOC__OP("qnn.dequantize", 3, 3, OPAQUE, byoc__attrs_qnn_dequantize, byoc__rel_qnn_dequantize,
+             "(data, input_scale, input_zero_point): (data - zero_point) * scale per tensor, per axis or in "
+             "blocks along axis",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_dequantize, NULL, 0, BYOC__KF)),
+    BYOC__OP("qnn.requantize", 5, 5, OPAQUE, byoc__attrs_qnn_requantize, byoc__rel_qnn_requantize,
+             "(data, input_scale, input_zero_point, output_scale, output_zero_point): integers rescaled by "
+             "input_scale / output_scale into out_dtype, saturated",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_requantize, NULL, 0, BYOC__KF)),
+    BYOC__OP("qnn.conv2d", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_conv2d, byoc__rel_qnn_conv2d,
+             "(data, kernel, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit NCHW x OIHW "
+             "convolution less the zero points, int32 result",
+             NONE, byoc__flops_conv2d, 0, BYOC__K(byoc__k_qnn_conv2d, byoc__ws_qnn_conv2d, 0, BYOC__KF)),
+    BYOC__OP("qnn.dense", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_dense, byoc__rel_qnn_dense,
+             "(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit x * W^T "
+             "less the zero points, int32 result",
+             NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QDENSE, BYOC__KF)),
+    BYOC__OP("qnn.batch_matmul", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_batch_matmul, byoc__rel_qnn_matmul,
+             "(x, y, x_zero_point, y_zero_point, x_scale, y_scale): 8-bit batched product (y transposed by "
+             "default) less the zero points, int32 result",
+             NONE, byoc__flops_gemm, 0,
+             BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QBATCH_MATMUL, BYOC__KF)),
+    BYOC__OP("qnn.matmul", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_matmul, byoc__rel_qnn_matmul,
+             "(a, b, a_zero_point, b_zero_point, a_scale, b_scale): 8-bit product over the last two axes, batch "
+             "axes broadcast, less the zero points, int32 result",
+             NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QMATMUL, BYOC__KF)),
+    /* (end of quant) */
 };
 #undef BYOC__KF
 #undef BYOC__K
@@ -16512,6 +18469,10 @@ BYOC__PRIVATE byoc_node *byoc__rebuild(byoc_module *m, const byoc_node *n, byoc_
         break;
     case BYOC_NODE_TUPLE: r = byoc_tuple(m, inputs, n->nargs); break;
     case BYOC_NODE_TUPLE_GET_ITEM: r = byoc_tuple_get_item(m, inputs[0], n->index); break;
+    /* a control node keeps its (closed) bodies: a dataflow pass sees it as one opaque node */
+    case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+        r = byoc__control_rebuild(m, n, inputs, n->params);
+        break;
     default: return (byoc_node *)n;
     }
     byoc__inherit(r, n);
@@ -17033,6 +18994,34 @@ BYOC__PRIVATE void byoc__verify_note_type(byoc__verifier *v, const byoc_node *n)
     v->untyped_scope_name = v->scope_name;
 }
 
+BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth);
+
+/* A control node's bodies are closed: each is checked as a function of its own, with no enclosing
+   parameter bound, so a body reaching a value of the enclosing scope other than through its captures
+   fails as an unbound var. */
+BYOC__PRIVATE byoc_result byoc__verify_control(byoc__verifier *v, const byoc_node *n, int depth) {
+    int want = n->kind == BYOC_NODE_IF ? 2 : 1, head = byoc__control_head(n);
+    if (n->nparams != want || n->nargs < head) return byoc__verify_fail(v, n, "has a malformed control structure");
+    for (int b = 0; b < n->nparams; ++b) {
+        const byoc_node *fn = n->params[b];
+        int lead = n->kind == BYOC_NODE_IF ? 0 : n->kind == BYOC_NODE_LET ? 1 : head;
+        if (!fn || fn->kind != BYOC_NODE_FUNCTION || fn->nparams != lead + n->nargs - head)
+            return byoc__verify_fail(v, n, "has a body that does not take its %d inputs", lead + n->nargs - head);
+        byoc__verifier inner = *v;
+        memset(&inner.params, 0, sizeof inner.params);
+        inner.untyped = NULL;
+        byoc_result r = byoc__verify_function(&inner, fn, depth + 1);
+        byoc__map_free(&inner.params);
+        if (r != BYOC_OK) return r;
+        if (inner.untyped && !v->untyped) {
+            v->untyped = inner.untyped;
+            v->untyped_scope = inner.untyped_scope;
+            v->untyped_scope_name = inner.untyped_scope_name;
+        }
+    }
+    return BYOC_OK;
+}
+
 BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_node *fn, int depth) {
     if (depth > 4096) return byoc__verify_fail(v, fn, "functions nest more than 4096 deep");
     for (int i = 0; i < fn->nparams; ++i) {
@@ -17061,7 +19050,7 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
             else if (n->kind == BYOC_NODE_GLOBAL_VAR && !byoc_module_function(v->m, n->name))
                 r = byoc__verify_fail(v, n, "refers to a function the module does not have");
             else if (n->kind == BYOC_NODE_CALL && !n->op && !n->callee) r = byoc__verify_fail(v, n, "calls nothing");
-            else if (n->kind == BYOC_NODE_FUNCTION) stbds_arrput(nested, n);
+            else if (n->kind == BYOC_NODE_FUNCTION || byoc__is_control(n)) stbds_arrput(nested, n);
             for (int i = 0; r == BYOC_OK && i < n->nargs; ++i)
                 if (!n->args[i]) r = byoc__verify_fail(v, n, "has a missing argument %d", i);
             if (r != BYOC_OK) break;
@@ -17084,7 +19073,8 @@ BYOC__PRIVATE byoc_result byoc__verify_function(byoc__verifier *v, const byoc_no
     }
     stbds_arrfree(stack);
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(nested); ++i)
-        r = byoc__verify_function(v, nested[i], depth + 1);
+        r = byoc__is_control(nested[i]) ? byoc__verify_control(v, nested[i], depth)
+                                        : byoc__verify_function(v, nested[i], depth + 1);
     stbds_arrfree(nested);
     for (int i = 0; i < fn->nparams; ++i) byoc__map_put(&v->params, fn->params[i], (intptr_t)fn);
     return r;
@@ -18702,7 +20692,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
         for (int i = 0; target && now && i < g.count && !m->has_error; ++i) {
             byoc__graph_prefetch_whole(&g, i + 8);
             byoc_node *n = g.nodes[i].node;
-            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM) {
+            if (n->kind != BYOC_NODE_CALL && n->kind != BYOC_NODE_TUPLE && n->kind != BYOC_NODE_TUPLE_GET_ITEM &&
+                !byoc__is_control(n)) {
                 now[i] = n;
                 continue;
             }
@@ -18720,7 +20711,8 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
                 if (byoc__is_begin(in) && strcmp(byoc__annotation_target(in), "default"))
                     t = byoc__annotation_target(in);
             }
-            if (!t && n->kind == BYOC_NODE_CALL) {
+            if (byoc__is_control(n)) t = "default"; /* an if or a loop never goes to a backend (bodies: host) */
+            else if (!t && n->kind == BYOC_NODE_CALL) {
                 t = choose(n, choose_data);
                 if (!t) t = "default";
             } else if (!t && include_non_call_ops) { /* tuples and projections follow their inputs when those agree */
@@ -19862,6 +21854,17 @@ BYOC__PRIVATE byoc_node *byoc__fold_dynamic_call(byoc_module *m, const byoc_node
     return c;
 }
 
+BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr, byoc__map *map);
+/* a closed body's result with its parameters bound to args: a copy of the body in m */
+BYOC__PRIVATE byoc_node *byoc__inline_body(byoc_module *m, const byoc_node *fn, byoc_node *const *args, int nargs) {
+    if (fn->nparams != nargs) return NULL;
+    byoc__map map = BYOC__MAP_EMPTY;
+    for (int k = 0; k < nargs; ++k) byoc__map_put(&map, fn->params[k], (intptr_t)args[k]);
+    byoc_node *r = byoc__copy_into(m, fn->body, &map);
+    byoc__map_free(&map);
+    return r;
+}
+
 BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
@@ -19887,6 +21890,9 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
             byoc_node *folded = y && y->kind == BYOC_NODE_CALL ? byoc__fold_call(m, y) : NULL;
             if (y && y->kind == BYOC_NODE_TUPLE_GET_ITEM && y->args[0]->kind == BYOC_NODE_TUPLE)
                 folded = y->args[0]->args[y->index];
+            if (y && y->kind == BYOC_NODE_IF && y->args[0]->kind == BYOC_NODE_CONSTANT) /* the branch taken */
+                folded = byoc__inline_body(m, y->params[byoc__load(BYOC_BOOL, y->args[0]->data, 0) != 0 ? 0 : 1],
+                                           y->args + 1, y->nargs - 1);
             now[i] = folded ? folded : y;
         }
         if (!m->has_error && now && g.count) byoc__set_body(m, f, now[g.count - 1]);
@@ -20294,6 +22300,122 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
                                              int depth, byoc_diag *diag);
 
 
+/* longer is taken for a runaway (bad input): each iteration keeps its values */
+#define BYOC__MAX_LOOP_ITERATIONS 1000000
+
+BYOC__PRIVATE byoc_node *byoc__eval_fail(byoc_diag *diag, const byoc_node *n, byoc_result code, const char *fmt, ...)
+    BYOC__PRINTF(4, 5);
+BYOC__PRIVATE byoc_node *byoc__eval_fail(byoc_diag *diag, const byoc_node *n, byoc_result code, const char *fmt, ...) {
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    const byoc_span *sp = byoc_node_span(n);
+    byoc__diag(diag, code, sp->line, sp->col, n->id, "evaluate: %s #%u%s%s%s: %s",
+               n->kind == BYOC_NODE_IF ? "if" : n->kind == BYOC_NODE_LET ? "let" : "loop", (unsigned)n->id,
+               sp->source ? " (" : "", sp->source ? sp->source : "", sp->source ? ")" : "", why);
+    return NULL;
+}
+
+/* the scan outputs of a loop, each the per-iteration values stacked on a new leading axis */
+BYOC__PRIVATE byoc_node *byoc__stack_scans(byoc_module *m, const byoc_node *n, byoc_node **steps, int64_t count,
+                                           int nscan, int k, byoc_diag *diag) {
+    const byoc_type *elem = n->checked_type->fields[n->index + k];
+    int64_t shape[BYOC_MAX_RANK];
+    shape[0] = count;
+    for (int d = 1; d < elem->rank; ++d) /* no iteration ran: a '?' extent is taken as 0 */
+        shape[d] = count ? steps[k]->annotation->dims[d - 1] : elem->dims[d] < 0 ? 0 : elem->dims[d];
+    const byoc_type *t = byoc_tensor_type(m, elem->dtype, elem->rank, shape);
+    byoc_node *c = byoc_constant(m, t, NULL, 0);
+    if (!c) return NULL;
+    size_t each = count ? byoc_constant_nbytes(steps[k]) : 0;
+    for (int64_t it = 0; it < count; ++it) {
+        const byoc_node *s = steps[it * nscan + k];
+        if (!byoc_type_equal(s->annotation, steps[k]->annotation)) {
+            char a[160], b[160];
+            byoc_type_to_string(steps[k]->annotation, a, sizeof a);
+            byoc_type_to_string(s->annotation, b, sizeof b);
+            return byoc__eval_fail(diag, n, BYOC_ERR_TYPE,
+                                   "scan output %d is %s in iteration 0 but %s in iteration %lld", k, a, b,
+                                   (long long)it);
+        }
+        memcpy((char *)c->data + (size_t)it * each, s->data, each);
+    }
+    return c;
+}
+
+BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byoc_node *const *ins, int depth,
+                                         byoc_diag *diag) {
+    byoc_node *fn = n->params[0];
+    int nc = n->index, nscan = n->checked_type->nfields - nc;
+    int64_t trip;
+    memcpy(&trip, ins[0]->data, sizeof trip);
+    int go = byoc__load(BYOC_BOOL, ins[1]->data, 0) != 0;
+    byoc_node **args = NULL, **steps = NULL, *r = NULL;
+    for (int i = 0; i < n->nargs; ++i) stbds_arrput(args, ins[i]);
+    int64_t it = 0;
+    for (; go && it < trip; ++it) {
+        if (it >= BYOC__MAX_LOOP_ITERATIONS) {
+            byoc__eval_fail(diag, n, BYOC_ERR_UNSUPPORTED, "more than %d iterations", BYOC__MAX_LOOP_ITERATIONS);
+            goto done;
+        }
+        args[0] = byoc_constant_scalar(m, BYOC_INT64, 0);
+        if (!args[0]) goto done;
+        memcpy(args[0]->data, &it, sizeof it);
+        byoc_node *out = byoc__eval_function(m, fn, args, n->nargs, depth + 1, diag);
+        if (!out || out->kind != BYOC_NODE_TUPLE || out->nargs != 1 + nc + nscan) {
+            if (out) byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "the body did not return its tuple");
+            goto done;
+        }
+        go = byoc__load(BYOC_BOOL, out->args[0]->data, 0) != 0;
+        args[1] = out->args[0];
+        for (int k = 0; k < nc; ++k) {
+            if (!byoc__type_fits(out->args[1 + k]->annotation, fn->params[2 + k]->checked_type)) {
+                char a[160], b[160];
+                byoc_type_to_string(fn->params[2 + k]->checked_type, a, sizeof a);
+                byoc_type_to_string(out->args[1 + k]->annotation, b, sizeof b);
+                byoc__eval_fail(diag, n, BYOC_ERR_TYPE, "carried value %d is %s but iteration %lld made it %s", k, a,
+                                (long long)it, b);
+                goto done;
+            }
+            args[2 + k] = out->args[1 + k];
+        }
+        for (int k = 0; k < nscan; ++k) stbds_arrput(steps, out->args[1 + nc + k]);
+    }
+    {
+        byoc_node *small[16], **res = nc + nscan <= 16 ? small
+                                                        : BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) *
+                                                                                             (size_t)(nc + nscan)));
+        int ok = res != NULL;
+        for (int k = 0; ok && k < nc; ++k) res[k] = args[2 + k];
+        for (int k = 0; ok && k < nscan; ++k)
+            ok = (res[nc + k] = byoc__stack_scans(m, n, steps, it, nscan, k, diag)) != NULL;
+        if (ok) r = byoc_tuple(m, res, nc + nscan);
+        if (res != small) BYOC_FREE(res);
+    }
+done:
+    stbds_arrfree(args);
+    stbds_arrfree(steps);
+    return r;
+}
+
+/* if runs the branch its condition picks; let runs its body on the value; loop iterates its body */
+BYOC__PRIVATE byoc_node *byoc__eval_control(byoc_module *m, const byoc_node *n, byoc_node *const *ins, int depth,
+                                            byoc_diag *diag) {
+    for (int i = 0; i < n->nargs; ++i)
+        if (!ins[i]) return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d has no value", i);
+    for (int i = 0; i < byoc__control_head(n) && n->kind != BYOC_NODE_LET; ++i)
+        if (ins[i]->kind != BYOC_NODE_CONSTANT)
+            return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d is not a tensor", i);
+    if (n->kind == BYOC_NODE_IF) {
+        byoc_node *branch = n->params[byoc__load(BYOC_BOOL, ins[0]->data, 0) != 0 ? 0 : 1];
+        return byoc__eval_function(m, branch, ins + 1, n->nargs - 1, depth + 1, diag);
+    }
+    if (n->kind == BYOC_NODE_LET) return byoc__eval_function(m, n->params[0], ins, n->nargs, depth + 1, diag);
+    return byoc__eval_loop(m, n, ins, depth, diag);
+}
+
 BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc_node *const *args, int nargs,
                                              int depth, byoc_diag *diag) {
     if (depth > 64) {
@@ -20330,6 +22452,9 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
         }
         case BYOC_NODE_CONSTANT: val[i] = n; break;
         case BYOC_NODE_FUNCTION: case BYOC_NODE_GLOBAL_VAR: val[i] = n; break; /* called below */
+        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+            if (!(val[i] = byoc__eval_control(m, n, ins, depth, diag))) ok = 0;
+            break;
         case BYOC_NODE_TUPLE: val[i] = byoc_tuple(m, ins, n->nargs); break;
         case BYOC_NODE_TUPLE_GET_ITEM:
             val[i] = ins[0] && ins[0]->kind == BYOC_NODE_TUPLE ? ins[0]->args[n->index] : NULL;
@@ -20406,6 +22531,7 @@ BYOC__PRIVATE const void *byoc__ob_key(uint32_t origin, int backend) {
 typedef struct byoc__report_builder {
     byoc_placement *nodes;   /* stb_ds */
     byoc__map index;         /* origin -> index + 1 */
+    byoc__map in_body;       /* origin -> 1: an op inside an if, let or loop body */
 } byoc__report_builder;
 
 typedef struct byoc__greedy {
@@ -20605,6 +22731,19 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
         byoc__label_all(m, fn, &labels);
         byoc_node **order = NULL;
         byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i) { /* the ops of control bodies, for their reason */
+            if (!byoc__is_control(order[i])) continue;
+            for (int b = 0; b < order[i]->nparams; ++b) {
+                byoc__map seen = BYOC__MAP_EMPTY;
+                byoc_node **inner = NULL;
+                byoc__post_order(order[i]->params[b]->body, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &inner);
+                for (int k = 0; k < (int)stbds_arrlen(inner); ++k)
+                    if (byoc__is_op_call(inner[k]))
+                        byoc__map_put(&rb->in_body, (const void *)(uintptr_t)byoc_node_origin(inner[k]), 1);
+                stbds_arrfree(inner);
+                byoc__map_free(&seen);
+            }
+        }
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
             if (!byoc__is_op_call(x)) continue;
@@ -20888,7 +23027,11 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         for (int k = 0; k < g.n && strcmp(g.order[k]->name, pl->backend); ++k) {
             const char *why = (const char *)byoc__map_get(&g.declined, byoc__ob_key(pl->origin, k), 0);
             ds[pl->ndeclined].backend = g.order[k]->name;
-            ds[pl->ndeclined].reason = why ? why : "not offered (part of another backend's composite or partition)";
+            ds[pl->ndeclined].reason =
+                why ? why
+                : byoc__map_has(&rb.in_body, (const void *)(uintptr_t)pl->origin)
+                    ? "inside an if, let or loop body (control-flow bodies stay on the host)"
+                    : "not offered (part of another backend's composite or partition)";
             pl->ndeclined++;
         }
         pl->declined = ds;
@@ -20912,6 +23055,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     stbds_arrfree(parts);
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
+    byoc__map_free(&rb.in_body);
     byoc__map_free(&g.pin);
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
@@ -22964,6 +25108,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     stbds_arrfree(parts);
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
+    byoc__map_free(&rb.in_body);
     byoc__map_free(&pins);
     BYOC_FREE(group_of);
     BYOC_FREE(backend_of);

@@ -1564,6 +1564,11 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
         }
         case BYOC_NODE_FUNCTION:
         case BYOC_NODE_GLOBAL_VAR: break; /* values only as callees, handled at their calls */
+        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
+            ok = byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, n,
+                                      "byoc_sim_lower: control flow (if, let, loop) does not lower to a kernel "
+                                      "schedule yet; byoc_module_evaluate runs it");
+            break;
         }
     }
     if (ok && g.count) {
@@ -6005,7 +6010,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, ch
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
                                   "%s: memory plan: more buffers than the module has (%d)", file, p->nbuffers);
         const byoc__sim_buffer *x = &p->buffers[b];
-        if (v[0] != (long long)x->kind || (uint64_t)v[1] != x->offset || (uint64_t)v[2] != x->size ||
+        int per_run = x->kind == BYOC_SIM_BUFFER_DYNAMIC; /* saved as 0, 0: allocated by each run */
+        if (v[0] != (long long)x->kind || (uint64_t)v[1] != (per_run ? 0 : x->offset) ||
+            (uint64_t)v[2] != (per_run ? 0 : x->size) ||
             v[3] != x->first || v[4] != x->last || v[5] != x->inplace_of)
             return byoc__sim_fail(
                 diag, BYOC_ERR_CORRUPT, NULL,
@@ -7342,22 +7349,11 @@ BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
     for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* executables hold static plans: a program with values of '?' shape is refused */
-BYOC__SIM_PRIVATE byoc_result byoc__exe_refuse_dynamic(const byoc_sim_program *p, byoc_diag *diag) {
-    for (int v = 0; v < p->nvalues; ++v)
-        if (p->values[v].dynamic)
-            return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, NULL,
-                                  "byoc_sim_executable_save: the program has values of '?' shape (allocated at run "
-                                  "time), which executables do not hold");
-    return BYOC_OK;
-}
-
 BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes,
                                                   size_t *size, byoc_diag *diag) {
     if (bytes) *bytes = NULL;
     if (size) *size = 0;
     if (!p || !bytes || !size) return byoc__null_arg(diag, __func__, !p ? "program" : "output");
-    if (byoc__exe_refuse_dynamic(p, diag) != BYOC_OK) return BYOC_ERR_UNSUPPORTED;
     byoc_module *m = p->m;
     byoc__exe_out_section *sec = NULL;
     int nsec = 0, cap_sec = 0, lost = 0; /* lost: a section could not be made (out of memory) */
@@ -7415,8 +7411,9 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
             const byoc__sim_buffer *x = &p->buffers[b];
             char f[6][24];
             snprintf(f[0], sizeof f[0], "%d", (int)x->kind);
-            snprintf(f[1], sizeof f[1], "%llu", (unsigned long long)x->offset);
-            snprintf(f[2], sizeof f[2], "%llu", (unsigned long long)x->size);
+            int per_run = x->kind == BYOC_SIM_BUFFER_DYNAMIC; /* no place in the plan: each run allocates it */
+            snprintf(f[1], sizeof f[1], "%llu", per_run ? 0ull : (unsigned long long)x->offset);
+            snprintf(f[2], sizeof f[2], "%llu", per_run ? 0ull : (unsigned long long)x->size);
             snprintf(f[3], sizeof f[3], "%d", x->first);
             snprintf(f[4], sizeof f[4], "%d", x->last);
             snprintf(f[5], sizeof f[5], "%d", x->inplace_of);

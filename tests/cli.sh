@@ -252,6 +252,21 @@ expect cli_did_you_mean_backend_options 2 "did you mean 'dsp'?" "$BYOCC" partiti
 expect cli_did_you_mean_backend_file 2 "did you mean 'examples/backends/npu.backend'?" "$BYOCC" partition $M --backend examples/backends/np.backend
 
 expect cli_dim_on_relay 2 "mnist.relay: --dim batch: a .relay module has no symbolic dims" "$BYOCC" info $M --dim batch=2
+# --dynamic-dims: a symbolic input dim imports as '?'; the program (and its artifact) takes each run's extent
+D=tests/data/dynamic/shape_ops.onnx
+expect cli_dynamic_dims_import 0 'def @main(%x: Tensor[(?, 3), float32]' "$BYOCC" import $D --dynamic-dims
+expect cli_without_dynamic_dims 0 'byocc: note: symbolic dims defaulted: n=1; give --dim NAME=V' "$BYOCC" import $D
+expect cli_dynamic_dims_seeded 0 "input 'x' ((?, 3) float32) not given: seeded values ('?' extents taken as 1)" \
+    "$BYOCC" run $D --dynamic-dims --output-dir "$tmp/dyn1"
+expect cli_dynamic_dims_on_relay 2 "mnist.relay: --dynamic-dims: a .relay module has no symbolic dims" \
+    "$BYOCC" info $M --dynamic-dims
+# the seeded run's Concat output, (2, 3), is an input of another extent: the artifact runs it as the model does
+"$BYOCC" compile $D --dynamic-dims --backend npu -o "$tmp/dyn.byoc" > /dev/null 2>&1
+"$BYOCC" run "$tmp/dyn.byoc" --input "$tmp/dyn1/cat.npy" --output-dir "$tmp/dyn_art" > /dev/null 2>&1
+"$BYOCC" run $D --dynamic-dims --backend npu --input "$tmp/dyn1/cat.npy" --output-dir "$tmp/dyn_fly" > /dev/null 2>&1
+if [ -f "$tmp/dyn_art/tl.npy" ] && cmp -s "$tmp/dyn_art/tl.npy" "$tmp/dyn_fly/tl.npy" \
+    && cmp -s "$tmp/dyn_art/ex.npy" "$tmp/dyn_fly/ex.npy" && ! cmp -s "$tmp/dyn1/tl.npy" "$tmp/dyn_art/tl.npy"; then echo "ok cli_dynamic_dims_artifact"
+else echo "FAIL cli_dynamic_dims_artifact: the .byoc's outputs on a (2, 3) input differ from the model's"; fi
 # output files: a missing directory is refused before any work (-o, --trace, --save-placement, --source-map, --emit FILE)
 expect cli_missing_output_dir 2 "-o $tmp/no/such/a.byoc: the directory $tmp/no/such does not exist" "$BYOCC" compile $A --backend npu -o "$tmp/no/such/a.byoc"
 expect cli_missing_trace_dir 2 "--trace $tmp/no/t.json: the directory $tmp/no does not exist" "$BYOCC" run $M --trace "$tmp/no/t.json"

@@ -275,7 +275,7 @@ int main(int argc, char **argv) {
         memcpy(names[count++], e->d_name, len);
     }
     closedir(dir);
-    qsort(names, (size_t)count, sizeof(char *), by_name);
+    if (count) qsort(names, (size_t)count, sizeof(char *), by_name); /* names is NULL when nothing matched */
     int pass = 0, fail = 0, unsupported = 0, refused = 0, differ = 0;
     char unsupported_ops[4096] = "";
     for (int i = 0; i < count; ++i) {

@@ -32,6 +32,8 @@ group_command() { # name
     # ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
     onnx_node) "$BUILD/onnx_node_tests" ;;
     models) sh tests/models.sh "$BUILD/byocc" ;;
+    # the small models of tests/models (dynamic shapes, computed inputs, detector post-processing...): every mode
+    built_models) BYOC_MODELS=tests/models sh tests/models.sh "$BUILD/byocc" ;;
     fuzz_*) fuzz_group "${1#fuzz_}" ;;
     lit) lit_group ;;
     build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
@@ -48,10 +50,11 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models $(for f in $FUZZERS; do echo "fuzz_$f"; done) lit build install embed)
+groups=$(echo $TESTS cli onnx_node models built_models $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
+    lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
 [ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"
-first="models onnx_node build property collage_search kernels lit devices cli"
+first="models onnx_node built_models build property collage_search kernels lit devices cli"
 order=$(for g in $first $groups; do case " $groups " in *" $g "*) echo "$g" ;; esac; done | awk '!seen[$0]++')
 total=$(echo $groups | wc -w)
 echo 0 > "$out/finished"

@@ -507,7 +507,7 @@ static const parse_error_case parse_errors[] = {
     {"def @main(%x: Tensor[(1, 2), float32]) { cast(%x, dtype=\"int8) }", "unterminated string"},
     {"def @main(%x: Tensor[(1, 2), float32]) { 300i8 }", "'300i8' is out of range for int8"},
     {"def @main(%x: Tensor[(1, 2), float32]) { %x }\ndef @main(%x: Tensor[(1, 2), float32]) { %x }", "test.relay:2:5: @main is defined twice"},
-    {"def @main(%x: Tensor[(1, 2), float32]) { let %y = %x; %y }", "'let' bindings are not supported"},
+    {"def @main(%x: Tensor[(1, 2), float32]) { let %y = %x %y }", "expected ';'"},
     {"", "no functions in the module"},
     {"def @main(%x: Tensor[(1, 2, 3, 4, 5, 6, 7, 8, 9), float32]) { %x }", "rank above 8 is not supported"},
     {"def @main(%x: Tensor[(1, 2), float32]) { nn.relu(%x) } $", "unexpected character '$'"},

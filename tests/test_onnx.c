@@ -194,20 +194,122 @@ static void test_huge_dims_and_limits(void) {
 static void test_unsupported_listing(void) {
     pbuf g = {0}, m = {0}, attrs = {0}, sub = {0}, attr = {0};
     int64_t dims[2] = {1, 4};
-    /* an If whose then_branch holds an unparseable graph: it must not be decoded at all */
-    put_str(&attr, 1, "then_branch");
+    /* a SequenceMap whose body holds an unparseable graph: it must not be decoded at all */
+    put_str(&attr, 1, "body");
     put_int(&attr, 20, 5);
     for (int i = 0; i < 64; ++i) put_byte(&sub, 0xff);
     put_msg(&attr, 6, &sub);
     put_msg(&attrs, 5, &attr);
-    node_spec a = {"Quux", "a1", {"x"}, {"a"}}, b = {"Quux", "a2", {"a"}, {"b"}}, c = {"If", "if1", {"b"}, {"y"}};
+    node_spec a = {"Quux", "a1", {"x"}, {"a"}}, b = {"Quux", "a2", {"a"}, {"b"}};
+    node_spec c = {"SequenceMap", "map1", {"b"}, {"y"}};
     put_node(&g, &a, NULL);
     put_node(&g, &b, NULL);
     put_node(&g, &c, &attrs);
     put_value_info(&g, 11, "x", 1, 2, dims, NULL);
     put_value_info(&g, 12, "y", 1, 2, dims, NULL);
     finish_model(&m, &g, 11);
-    expect_error(&m, "t.onnx: 2 unsupported op types (3 nodes, opset 11): Quux x2, If x1", NULL);
+    expect_error(&m, "t.onnx: 2 unsupported op types (3 nodes, opset 11): Quux x2, SequenceMap x1", NULL);
+    free(m.p);
+}
+
+/* an If node (cond, out) whose branches are the graphs given (then_g, else_g are consumed) */
+static void put_if(pbuf *g, const char *name, const char *cond, const char *out, pbuf *then_g, pbuf *else_g) {
+    pbuf attrs = {0}, a1 = {0}, a2 = {0};
+    put_str(&a1, 1, "then_branch");
+    put_int(&a1, 20, 5);
+    put_msg(&a1, 6, then_g);
+    put_msg(&attrs, 5, &a1);
+    put_str(&a2, 1, "else_branch");
+    put_int(&a2, 20, 5);
+    put_msg(&a2, 6, else_g);
+    put_msg(&attrs, 5, &a2);
+    node_spec n = {"If", name, {cond}, {out}};
+    put_node(g, &n, &attrs);
+}
+
+/* a branch graph: one op on an outer value (ONNX scoping: the main graph's x), output `out` */
+static void put_branch(pbuf *b, const char *op, const char *in, const char *out, const int64_t *dims) {
+    node_spec n = {op, out, {in}, {out}};
+    put_node(b, &n, NULL);
+    put_value_info(b, 12, out, 1, 2, dims, NULL);
+}
+
+/* If with branches using the enclosing graph's values: both run, with spans on the branch nodes */
+static void test_if_branches_capture_outer_values(void) {
+    pbuf g = {0}, m = {0}, tg = {0}, eg = {0};
+    int64_t dims[2] = {1, 4};
+    put_branch(&tg, "Relu", "x", "then_out", dims);
+    put_branch(&eg, "Neg", "x", "else_out", dims);
+    put_if(&g, "choose", "c", "y", &tg, &eg);
+    put_value_info(&g, 11, "x", 1, 2, dims, NULL);
+    put_value_info(&g, 11, "c", 9, 0, NULL, NULL);
+    put_value_info(&g, 12, "y", 1, 2, dims, NULL);
+    finish_model(&m, &g, 13);
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECKF(import(&m, &model, &d, NULL) == BYOC_OK, "%s", d.message);
+    char *text = byoc_module_print(model.module, 0, NULL);
+    CHECK_CONTAINS(text, "if (%c) {");
+    CHECK_CONTAINS(text, "nn.relu(%x) /* span=onnx:then_out */");
+    CHECK_CONTAINS(text, "negative(%x) /* span=onnx:else_out */");
+    byoc_free(model.module, text);
+    float xs[4] = {-1, 2, -3, 4};
+    for (int c = 0; c < 2; ++c) {
+        byoc_node *in[2] = {byoc_constant(model.module, byoc_tensor_type(model.module, BYOC_FLOAT32, 2, dims), xs, 16),
+                            byoc_constant_scalar(model.module, BYOC_BOOL, c)}, *out = NULL;
+        CHECKF(byoc_module_evaluate(model.module, in, 2, &out, &d) == BYOC_OK, "%s", d.message);
+        for (int k = 0; k < 4; ++k)
+            CHECK(byoc_constant_f32(out, k) == (c ? (xs[k] > 0 ? xs[k] : 0) : -xs[k]));
+    }
+    byoc_onnx_model_free(&model);
+    free(m.p);
+}
+
+/* hostile subgraphs: an undefined outer name, a malformed branch, and Ifs nested past the depth limit */
+static void test_if_bad_subgraphs(void) {
+    int64_t dims[2] = {1, 4};
+    pbuf g = {0}, m = {0}, tg = {0}, eg = {0};
+    put_branch(&tg, "Relu", "nowhere", "then_out", dims);
+    put_branch(&eg, "Neg", "x", "else_out", dims);
+    put_if(&g, "choose", "c", "y", &tg, &eg);
+    put_value_info(&g, 11, "x", 1, 2, dims, NULL);
+    put_value_info(&g, 11, "c", 9, 0, NULL, NULL);
+    put_value_info(&g, 12, "y", 1, 2, dims, NULL);
+    finish_model(&m, &g, 13);
+    expect_error(&m, "'then_out' (Relu): input 'nowhere' is not defined", NULL);
+    free(m.p);
+    memset(&g, 0, sizeof g);
+    memset(&m, 0, sizeof m);
+    for (int i = 0; i < 16; ++i) put_byte(&tg, 0xff);
+    put_branch(&eg, "Neg", "x", "else_out", dims);
+    put_if(&g, "choose", "c", "y", &tg, &eg);
+    put_value_info(&g, 11, "x", 1, 2, dims, NULL);
+    put_value_info(&g, 11, "c", 9, 0, NULL, NULL);
+    put_value_info(&g, 12, "y", 1, 2, dims, NULL);
+    finish_model(&m, &g, 13);
+    expect_error(&m, "'choose' (If)", NULL);
+    free(m.p);
+    /* If inside If, 20 deep: each then_branch holds the next If, every else_branch is Neg(x) */
+    pbuf inner = {0};
+    put_branch(&inner, "Relu", "x", "leaf", dims);
+    for (int depth = 0; depth < 20; ++depth) {
+        pbuf outer = {0}, e = {0};
+        char out[32];
+        snprintf(out, sizeof out, "level%d", depth);
+        put_branch(&e, "Neg", "x", "neg", dims);
+        put_if(&outer, out, "c", out, &inner, &e);
+        put_value_info(&outer, 12, out, 1, 2, dims, NULL);
+        inner = outer;
+    }
+    memset(&g, 0, sizeof g);
+    memset(&m, 0, sizeof m);
+    put_branch(&eg, "Neg", "x", "else_out", dims);
+    put_if(&g, "top", "c", "y", &inner, &eg);
+    put_value_info(&g, 11, "x", 1, 2, dims, NULL);
+    put_value_info(&g, 11, "c", 9, 0, NULL, NULL);
+    put_value_info(&g, 12, "y", 1, 2, dims, NULL);
+    finish_model(&m, &g, 13);
+    expect_error(&m, "subgraphs nest more than 16 deep", NULL);
     free(m.p);
 }
 
@@ -567,7 +669,9 @@ static void test_table_names_registered_ops(void) {
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_import_spans),        TEST_ENTRY(test_truncated_prefixes), TEST_ENTRY(test_hostile_wire),
-        TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing), TEST_ENTRY(test_shape_subgraph_folds),
+        TEST_ENTRY(test_huge_dims_and_limits), TEST_ENTRY(test_unsupported_listing),
+        TEST_ENTRY(test_if_branches_capture_outer_values),
+        TEST_ENTRY(test_if_bad_subgraphs), TEST_ENTRY(test_shape_subgraph_folds),
         TEST_ENTRY(test_slice_int64_max_end), TEST_ENTRY(test_symbolic_dims),       TEST_ENTRY(test_external_data),      TEST_ENTRY(test_tensor_load),
         TEST_ENTRY(test_pool3d),              TEST_ENTRY(test_table_names_registered_ops),
         TEST_ENTRY(test_uma_equivalence_zoo_light),

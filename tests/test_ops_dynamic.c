@@ -1,10 +1,13 @@
 /* Unit tests of dynamic shapes: '?' dims (BYOC_DIM_ANY) in the text format and in type inference,
    evaluation with run-time shapes, the data-dependent ops (argwhere, unique, non-max suppression) and
-   the dyn.* ops whose shape operand is a tensor, placement, and byoc_sim.h's runtime allocating '?'
-   results at run time. Public API only. */
+   the dyn.* ops whose shape operand is a tensor, placement, byoc_sim.h's runtime allocating '?'
+   results at run time (executables too), and ONNX models with a symbolic input dim imported as '?'
+   (tests/data/dynamic, written by tests/data/make_dynamic_models.py). Public API only. */
 #include "byoc_sim.h"
 #include "test.h"
+#include "tools/byoc_onnx.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* ---- helpers ---- */
@@ -12,12 +15,18 @@ static byoc_module *parse_text(const char *text, byoc_diag *d) {
     return byoc_module_parse(text, strlen(text), "dynamic.relay", NULL, d);
 }
 
-/* print (with types), re-parse, compare */
+/* print (with types), re-parse (with the constants' weights), compare */
 static int round_trips(byoc_module *m, char *why, size_t cap) {
-    size_t len;
+    size_t len, wlen = 0;
     char *text = byoc_module_print(m, BYOC_PRINT_TYPES, &len);
+    void *weights = byoc_module_weights_serialize(m, &wlen);
+    byoc_parse_options po;
+    memset(&po, 0, sizeof po);
+    po.weights = weights;
+    po.weights_size = wlen;
     byoc_diag d;
-    byoc_module *again = byoc_module_parse(text, len, "printed.relay", NULL, &d);
+    byoc_module *again = byoc_module_parse(text, len, "printed.relay", &po, &d);
+    byoc_free(m, weights);
     int ok = again && byoc_module_structural_equal(m, again);
     if (!again) snprintf(why, cap, "re-parse failed: %s", d.message);
     else if (!ok) snprintf(why, cap, "re-parsed module differs:\n%s", text);
@@ -593,10 +602,25 @@ static void test_sim_runtime_allocates_dynamic_results(void) {
     byoc_tensor x = {BYOC_FLOAT32, 2, {2, 2}, wrong};
     CHECK(byoc_sim_run(p, &x, 1, NULL, 0, &d) == BYOC_ERR_TYPE);
     CHECK_CONTAINS(d.message, "expected Tensor[(?, 3), float32], got Tensor[(2, 2), float32]");
+    /* an executable holds the dynamic buffers too: loaded, it allocates them per run as the program does */
     void *bytes = NULL;
     size_t size = 0;
-    CHECK(byoc_sim_executable_save(p, NULL, &bytes, &size, &d) == BYOC_ERR_UNSUPPORTED);
-    CHECK_CONTAINS(d.message, "values of '?' shape");
+    CHECKF(byoc_sim_executable_save(p, NULL, &bytes, &size, &d) == BYOC_OK, "%s", d.message);
+    byoc_sim_executable *e = bytes ? byoc_sim_executable_load(bytes, size, "dynamic.byoc", NULL, &d) : NULL;
+    CHECKF(e != NULL, "%s", d.message);
+    byoc_sim_program *loaded = e ? byoc_sim_executable_program(e) : NULL;
+    int loaded_dynamic = 0;
+    for (int b = 0; loaded && b < byoc_sim_buffer_count(loaded); ++b)
+        loaded_dynamic += byoc_sim_buffer(loaded, b).kind == BYOC_SIM_BUFFER_DYNAMIC;
+    CHECK(loaded_dynamic == 3);
+    for (int run = 0; loaded && run < 2; ++run) {
+        float xs[9] = {1, -1, 2, -2, 3, -3, 0, 0, 4};
+        byoc_tensor x = {BYOC_FLOAT32, 2, {run ? 3 : 2, 3}, xs}, out[3];
+        CHECKF(byoc_sim_run(loaded, &x, 1, out, 3, &d) == BYOC_OK, "loaded, run %d: %s", run, d.message);
+        CHECK(out[1].dims[0] == (run ? 4 : 3) && ((const float *)out[0].data)[1] == (run ? 5.0f : 3.0f));
+    }
+    byoc_sim_executable_destroy(e);
+    free(bytes);
     byoc_sim_program_destroy(p);
     /* FuseOps leaves the '?' calls outside its functions (the static ones fuse): the program still lowers */
     CHECK(byoc_fuse_ops(m, 256, &d) == BYOC_OK);
@@ -676,6 +700,235 @@ static void test_dynamic_chain(void) {
     byoc_module_destroy(m);
 }
 
+/* ---- ONNX: ops that need only the rank take '?' extents (tests/data/dynamic/shape_ops.onnx) ---- */
+/* output k of a run: its shape is dims, and its values want (float32) or wants (int64) */
+static int output_matches(const byoc_node *out, int k, int rank, const int64_t *dims, const float *want,
+                          const int64_t *wants, char *why, size_t cap) {
+    const byoc_node *o = out->args[k];
+    const byoc_type *t = o->checked_type;
+    if (t->rank != rank || memcmp(t->dims, dims, sizeof(int64_t) * (size_t)rank)) {
+        char have[128];
+        byoc_type_to_string(t, have, sizeof have);
+        snprintf(why, cap, "output %d is %s", k, have);
+        return 0;
+    }
+    for (int64_t i = 0; i < byoc_type_num_elements(t); ++i) {
+        double got = wants ? (double)int_at(o, i) : (double)byoc_constant_f32(o, i);
+        double w = wants ? (double)wants[i] : want[i];
+        if (got != w) {
+            snprintf(why, cap, "output %d element %lld is %g, expected %g", k, (long long)i, got, w);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void test_onnx_rank_only_ops_take_any_dims(void) {
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.dynamic_dims = 1;
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECKF(byoc_onnx_load("tests/data/dynamic/shape_ops.onnx", &o, &model, &d) == BYOC_OK, "%s", d.message);
+    if (d.code) return;
+    byoc_module *m = model.module;
+    char buf[1024], why[1200];
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    byoc_type_to_string(main_fn->params[0]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(?, 3), float32]"), "got %s", buf);
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECK_CONTAINS(types, "(Tensor[(2,), int64], Tensor[(1,), int64], Tensor[(3, ?), float32], "
+                          "Tensor[(1, ?), float32], Tensor[(?, ?, 1), float32], Tensor[(?, 3), float32], "
+                          "Tensor[(1, 3), float32]");
+    char *text = byoc_module_print(m, 0, NULL);
+    CHECK_CONTAINS(text, "shape_of(%x, dtype=\"int64\")");
+    CHECK_CONTAINS(text, "dyn.tile(%x");
+    byoc_free(m, text);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    /* n = 2: every value worked out by hand from x = [[1, 2, 3], [4, 5, 6]] */
+    float xs[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    int64_t dims[2] = {2, 3};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 2, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (!out) { byoc_onnx_model_free(&model); return; }
+    static const int64_t shape[2] = {2, 3}, rows[1] = {2};
+    static const float transposed[6] = {1, 4, 2, 5, 3, 6}, cat[12] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6},
+                       last[3] = {4, 5, 6}, cs[6] = {1, 2, 3, 5, 7, 9}, rs[3] = {5, 7, 9},
+                       tiled[12] = {1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6};
+    static const int64_t d2[1] = {2}, d1[1] = {1}, d32[2] = {3, 2}, d16[2] = {1, 6}, d231[3] = {2, 3, 1},
+                         d43[2] = {4, 3}, d13[2] = {1, 3}, d23[2] = {2, 3}, d3[1] = {3}, d26[2] = {2, 6},
+                         d223[3] = {2, 2, 3};
+    CHECKF(output_matches(out, 0, 1, d2, NULL, shape, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 1, 1, d1, NULL, rows, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 2, 2, d32, transposed, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 3, 2, d16, transposed, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 4, 3, d231, xs, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 5, 2, d43, cat, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 6, 2, d13, last, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 7, 2, d23, cs, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 8, 1, d3, rs, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 9, 2, d26, tiled, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 10, 3, d223, cat, NULL, why, sizeof why), "%s", why);
+    /* n = 4, the same program: the last row, the column sums and the extents follow */
+    dims[0] = 4;
+    x = tensor(m, BYOC_FLOAT32, 2, dims, xs);
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    static const int64_t shape4[2] = {4, 3};
+    static const float last4[3] = {10, 11, 12}, rs4[3] = {22, 26, 30};
+    CHECKF(output_matches(out, 0, 1, d2, NULL, shape4, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 6, 2, d13, last4, NULL, why, sizeof why), "%s", why);
+    CHECKF(output_matches(out, 8, 1, d3, rs4, NULL, why, sizeof why), "%s", why);
+    byoc_type_to_string(out->args[5]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(8, 3), float32]"), "got %s", buf);
+    byoc_type_to_string(out->args[9]->checked_type, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "Tensor[(4, 6), float32]"), "got %s", buf);
+    /* the host runtime and an executable run it as the evaluator does, allocating the '?' values per run */
+    byoc_sim_program *p = byoc_sim_lower(m, NULL, &d);
+    CHECKF(p != NULL, "%s", d.message);
+    void *bytes = NULL;
+    size_t size = 0;
+    CHECKF(p && byoc_sim_executable_save(p, NULL, &bytes, &size, &d) == BYOC_OK, "%s", d.message);
+    byoc_sim_executable *e = bytes ? byoc_sim_executable_load(bytes, size, "shape_ops.byoc", NULL, &d) : NULL;
+    CHECKF(e != NULL, "%s", d.message);
+    byoc_tensor in = {BYOC_FLOAT32, 2, {4, 3}, xs}, outs[11];
+    CHECKF(e && byoc_sim_run(byoc_sim_executable_program(e), &in, 1, outs, 11, &d) == BYOC_OK, "%s", d.message);
+    CHECK(!e || (outs[8].dims[0] == 3 && ((const float *)outs[8].data)[2] == 30.0f && outs[5].dims[0] == 8));
+    byoc_sim_executable_destroy(e);
+    free(bytes);
+    byoc_sim_program_destroy(p);
+    byoc_onnx_model_free(&model);
+    /* without dynamic_dims the symbolic dim needs a value */
+    memset(&o, 0, sizeof o);
+    CHECK(byoc_onnx_load("tests/data/dynamic/shape_ops.onnx", &o, &model, &d) != BYOC_OK);
+    CHECK_CONTAINS(d.message, "input 'x' dim 0 is symbolic (n)");
+}
+
+/* the ops that need an extent the import cannot know refuse by name */
+static void test_onnx_any_dims_clear_errors(void) {
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.dynamic_dims = 1;
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECK(byoc_onnx_load("tests/data/dynamic/squeeze_unknown.onnx", &o, &model, &d) == BYOC_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(d.message, "(Squeeze): Squeeze without axes of an input with '?' extents");
+}
+
+/* imports tests/data/dynamic/NAME.onnx with '?' for its symbolic dims; NULL with the error in d */
+static byoc_module *import_dynamic(const char *name, byoc_onnx_model *model, byoc_diag *d) {
+    char path[128];
+    snprintf(path, sizeof path, "tests/data/dynamic/%s.onnx", name);
+    byoc_onnx_options o;
+    memset(&o, 0, sizeof o);
+    o.dynamic_dims = 1;
+    if (byoc_onnx_load(path, &o, model, d) != BYOC_OK) return NULL;
+    if (byoc_infer_type(model->module, d) == BYOC_OK) return model->module;
+    byoc_onnx_model_free(model);
+    return NULL;
+}
+
+/* MatMul, Softmax and Gemm with '?' batch and sequence (tests/data/dynamic/projection.onnx) */
+static void test_onnx_matmul_softmax_gemm_take_any_dims(void) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_module *m = import_dynamic("projection", &model, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    if (!m) return;
+    char buf[512], why[1200];
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECKF(!strcmp(types, "(Tensor[(?, ?, 3), float32], Tensor[(?, ?, ?), float32], Tensor[(?, ?, 3), float32], "
+                          "Tensor[(?, 1), float32])"),
+           "got %s", types);
+    CHECKF(round_trips(m, why, sizeof why), "%s", why);
+    /* b = 1, s = 2, x = [[1, 2], [3, 4]]: y = [x0, x1, x0 + x1], scores = x x^T, sums = x0 + x1 + 0.5 */
+    float xs[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    int64_t dims[3] = {1, 2, 2};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 3, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        static const int64_t d123[3] = {1, 2, 3}, d122[3] = {1, 2, 2}, d21[2] = {2, 1};
+        static const float y[6] = {1, 2, 3, 3, 4, 7}, scores[4] = {5, 11, 11, 25}, sums[2] = {3.5f, 7.5f};
+        CHECKF(output_matches(out, 0, 3, d123, y, NULL, why, sizeof why), "%s", why);
+        CHECKF(output_matches(out, 1, 3, d122, scores, NULL, why, sizeof why), "%s", why);
+        CHECKF(output_matches(out, 3, 2, d21, sums, NULL, why, sizeof why), "%s", why);
+        /* softmax of [1, 2, 3]: e^(i - 3) / (e^-2 + e^-1 + 1) */
+        double z = exp(-2.0) + exp(-1.0) + 1.0;
+        CHECKF(fabs(byoc_constant_f32(out->args[2], 2) - 1.0 / z) < 1e-6, "p[0][2] = %g",
+               byoc_constant_f32(out->args[2], 2));
+    }
+    /* b = 2, s = 3: the extents follow the input */
+    int64_t other[3] = {2, 3, 2};
+    x = tensor(m, BYOC_FLOAT32, 3, other, xs);
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        static const char *const want[4] = {"Tensor[(2, 3, 3), float32]", "Tensor[(2, 3, 3), float32]",
+                                            "Tensor[(2, 3, 3), float32]", "Tensor[(6, 1), float32]"};
+        for (int k = 0; k < 4; ++k) {
+            byoc_type_to_string(out->args[k]->checked_type, buf, sizeof buf);
+            CHECKF(!strcmp(buf, want[k]), "output %d: got %s", k, buf);
+        }
+        CHECK(byoc_constant_f32(out->args[3], 5) == 23.5f); /* 11 + 12 + 0.5 */
+    }
+    byoc_onnx_model_free(&model);
+}
+
+/* Conv and MaxPool with a '?' batch (tests/data/dynamic/conv_batch.onnx); a '?' channel is refused */
+static void test_onnx_conv_pool_take_any_batch(void) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_module *m = import_dynamic("conv_batch", &model, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    if (!m) return;
+    char buf[256], why[1200];
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECKF(!strcmp(types, "(Tensor[(?, 1, 2, 2), float32], Tensor[(?, 1, 1, 1), float32])"), "got %s", types);
+    /* two images 1..9 and 10..18: the 2x2 window sums, then their maximum */
+    float xs[18];
+    for (int i = 0; i < 18; ++i) xs[i] = (float)(i + 1);
+    int64_t dims[4] = {2, 1, 3, 3};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 4, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        static const int64_t d2122[4] = {2, 1, 2, 2}, d2111[4] = {2, 1, 1, 1};
+        static const float sums[8] = {12, 16, 24, 28, 48, 52, 60, 64}, peaks[2] = {28, 64};
+        CHECKF(output_matches(out, 0, 4, d2122, sums, NULL, why, sizeof why), "%s", why);
+        CHECKF(output_matches(out, 1, 4, d2111, peaks, NULL, why, sizeof why), "%s", why);
+    }
+    byoc_onnx_model_free(&model);
+    CHECK(import_dynamic("conv_channels", &model, &d) == NULL);
+    CHECK_CONTAINS(d.message, "(Conv): Conv's X has a '?' extent on axis 1 (only the batch may be '?')");
+}
+
+/* LayerNormalization over the last axis, batch and sequence '?' (tests/data/dynamic/layer_norm.onnx) */
+static void test_onnx_layer_norm_takes_any_dims(void) {
+    byoc_onnx_model model;
+    byoc_diag d;
+    byoc_module *m = import_dynamic("layer_norm", &model, &d);
+    CHECKF(m != NULL, "%s", d.message);
+    if (!m) return;
+    char buf[256];
+    const char *types = result_type(m, buf, sizeof buf);
+    CHECKF(!strcmp(types, "(Tensor[(?, ?, 2), float32], Tensor[(?, ?, 1), float32], Tensor[(?, ?, 1), float32])"),
+           "got %s", types);
+    /* rows [1, 3] and [4, 8], b = 1, s = 2: means 2 and 6, variances 1 and 4; y = 2 (x - mean) / sd + 1 */
+    float xs[4] = {1, 3, 4, 8};
+    int64_t dims[3] = {1, 2, 2};
+    byoc_node *x = tensor(m, BYOC_FLOAT32, 3, dims, xs), *out = NULL;
+    CHECKF(byoc_module_evaluate(m, &x, 1, &out, &d) == BYOC_OK, "%s", d.message);
+    if (out) {
+        double sd0 = sqrt(1 + 1e-5), sd1 = sqrt(4 + 1e-5);
+        double want_y[4] = {1 - 2 / sd0, 1 + 2 / sd0, 1 - 4 / sd1, 1 + 4 / sd1};
+        for (int i = 0; i < 4; ++i)
+            CHECKF(fabs(byoc_constant_f32(out->args[0], i) - want_y[i]) < 1e-5, "y[%d] = %g, want %g", i,
+                   byoc_constant_f32(out->args[0], i), want_y[i]);
+        CHECK(byoc_constant_f32(out->args[1], 0) == 2.0f && byoc_constant_f32(out->args[1], 1) == 6.0f);
+        CHECK(fabs(byoc_constant_f32(out->args[2], 1) - 1 / sd1) < 1e-6);
+        byoc_type_to_string(out->args[2]->checked_type, buf, sizeof buf);
+        CHECKF(!strcmp(buf, "Tensor[(1, 2, 1), float32]"), "got %s", buf);
+    }
+    byoc_onnx_model_free(&model);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_any_dims_print_and_parse),  TEST_ENTRY(test_any_dims_propagate),
@@ -686,7 +939,9 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_dyn_squeeze_and_expand_dims), TEST_ENTRY(test_dyn_reductions),
         TEST_ENTRY(test_dyn_full_and_arange),         TEST_ENTRY(test_dynamic_chain),
         TEST_ENTRY(test_placement_keeps_dynamic_ops_on_host), TEST_ENTRY(test_sim_runtime_allocates_dynamic_results),
-        TEST_ENTRY(test_fold_constant_settles_any_dims),
+        TEST_ENTRY(test_fold_constant_settles_any_dims), TEST_ENTRY(test_onnx_rank_only_ops_take_any_dims),
+        TEST_ENTRY(test_onnx_any_dims_clear_errors), TEST_ENTRY(test_onnx_matmul_softmax_gemm_take_any_dims),
+        TEST_ENTRY(test_onnx_conv_pool_take_any_batch), TEST_ENTRY(test_onnx_layer_norm_takes_any_dims),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -45,7 +45,12 @@
      free_dim_default, or with dynamic_dims stay '?' (then ops that need the extent refuse it by name);
      otherwise the import fails naming the input and the dim.
    - Hostile files: every length, count, varint, wire type and dim is checked against the bytes
-     present; the decoder never recurses (nested graphs in attributes are skipped, not decoded).
+     present. The decoder itself never recurses: a graph attribute is kept as bytes and decoded only when
+     the If, Loop or Scan converter reads it, subgraphs nesting at most BYOC_ONNX__MAX_GRAPH_DEPTH deep.
+   - If, Loop and Scan import as byoc.h's control nodes (if, loop): each subgraph is a closed body
+     function, a value of an enclosing graph it uses passed in as a capture (constants are used as they
+     are), as ONNX's scoping resolves names: innermost graph first, then outwards. Scan is a loop whose
+     body takes its slices of the scan inputs.
 
    ERRORS
    Calls return byoc_result and fill a caller-owned byoc_diag (may be NULL) with one line naming the file and
@@ -74,7 +79,10 @@
        [SECTION] impl: op converters: N-d windows
        [SECTION] impl: op converters: recurrent and spectral
        [SECTION] impl: op converters: losses
+       [SECTION] impl: op converters: run-time operands
        [SECTION] impl: op converters: data-dependent and run-time shapes
+       [SECTION] impl: op converters: quantized
+       [SECTION] impl: op converters: control flow
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -139,9 +147,9 @@ typedef struct byoc_onnx_model {
     int opset;                 /* of the default domain */
     int64_t ir_version;
     const char *producer;      /* producer_name, "" if none */
-    int nnodes;                /* ONNX nodes in the graph */
+    int nnodes;                /* ONNX nodes in the graph and its subgraphs (If, Loop, Scan bodies) */
     int nfolded;               /* of them, evaluated at import (constants) */
-    /* every ONNX node, in graph order (nnodes entries): */
+    /* every ONNX node, in graph order, a subgraph's nodes just before the node holding it (nnodes entries): */
     const char **node_spans;   /* the span its IR nodes carry ("onnx:NAME") */
     const char **node_ops;     /* its op_type */
     const char *
@@ -320,6 +328,7 @@ typedef struct byoc_onnx__attr {
     byoc_onnx__bytes t;     /* the TensorProto, decoded when used */
     uint64_t *floats;  /* stb_ds, float bits */
     uint64_t *ints;    /* stb_ds */
+    byoc_onnx__bytes g;     /* the GraphProto, decoded when a control-flow converter reads it */
     int has_f, has_i, has_s, has_t, has_g, nstrings;
     byoc_onnx__bytes raw; /* the whole AttributeProto: its strings are read from here when an op needs them */
 } byoc_onnx__attr;
@@ -355,6 +364,16 @@ typedef struct byoc_onnx__file {
     int has_graph;
 } byoc_onnx__file;
 
+typedef struct byoc_onnx__value_map { char *key; byoc_node *value; } byoc_onnx__value_map;
+
+/* A subgraph being converted: the values of the graph enclosing it, and each of those its body uses with
+   the capture parameter standing for it inside the body. */
+typedef struct byoc_onnx__scope {
+    byoc_onnx__value_map *outer; /* stb_ds strdup map */
+    byoc_node **captured;        /* stb_ds: outer values, in first-use order */
+    byoc_node **params;          /* stb_ds: their capture parameters */
+} byoc_onnx__scope;
+
 /* the importer's state */
 typedef struct byoc_onnx__state {
     byoc_module *m;
@@ -365,7 +384,8 @@ typedef struct byoc_onnx__state {
     byoc_diag *diag;
     int opset;
     uint64_t max_bytes;
-    struct { char *key; byoc_node *value; } *values; /* stb_ds strdup map: ONNX value name -> IR node */
+    byoc_onnx__value_map *values; /* stb_ds strdup map: ONNX value name -> IR node (of the graph converted) */
+    byoc_onnx__scope *scopes;     /* stb_ds: subgraphs being converted, innermost last */
     const byoc_onnx__node *node; /* being converted, for messages */
     int node_index;
     const char *span;         /* "onnx:NAME" of the node being converted (module string) */
@@ -527,9 +547,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_attr(byoc_onnx__state *st, byoc_onnx_
         case 4: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->s); a->has_s = 1; break;
         case 5: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->t); a->has_t = 1; break;
         case 6:
-            ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s);
+            ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->g);
             a->has_g = 1;
-            break; /* a subgraph: never decoded */
+            break; /* a subgraph: decoded on demand (If, Loop, Scan) */
         case 7: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_I32, &a->floats); break;
         case 8: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_VARINT, &a->ints); break;
         case 9: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s); a->nstrings++; break;
@@ -1102,6 +1122,30 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__tensor_of(byoc_onnx__state *st, byoc_n
     return t;
 }
 
+/* a tensor type of known rank whose dims may be '?' (BYOC_DIM_ANY), for converters that need only the rank
+   (the IR's type relations carry the '?' on), or NULL with an error */
+BYOC__PRIVATE const byoc_type *byoc_onnx__ranked_of(byoc_onnx__state *st, byoc_node *n, const char *what) {
+    const byoc_type *t = byoc_onnx__type(n);
+    if (!t || t->kind != BYOC_TYPE_TENSOR) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s is not a tensor", what);
+        return NULL;
+    }
+    return t;
+}
+
+/* a tensor type whose dims are known but for the first, the batch, which may be '?': the windowed ops (conv,
+   pools) need the channels and the spatial extents, and their 1-D views infer the batch (reshape's -1) */
+BYOC__PRIVATE const byoc_type *byoc_onnx__batched_of(byoc_onnx__state *st, byoc_node *n, const char *what) {
+    const byoc_type *t = byoc_onnx__ranked_of(st, n, what);
+    for (int d = 1; t && d < t->rank; ++d)
+        if (t->dims[d] == BYOC_DIM_ANY) {
+            byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s has a '?' extent on axis %d (only the batch may be '?')",
+                            what, d);
+            return NULL;
+        }
+    return t;
+}
+
 BYOC__PRIVATE byoc_node *byoc_onnx__reshape(byoc_onnx__state *st, byoc_node *x, int rank, const int64_t *dims) {
     const byoc_type *t = byoc_onnx__type(x);
     if (!x || !t) return NULL;
@@ -1534,7 +1578,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__constant_of_shape(byoc_onnx__ctx *c, const 
 
 BYOC__PRIVATE byoc_result byoc_onnx__shape(byoc_onnx__ctx *c, const char *op) {
     (void)op;
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "data"), "Shape's input");
+    byoc_node *x = byoc_onnx__input(c, 0, "data");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Shape's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t start = byoc_onnx__attr_int(c, "start", 0), end = byoc_onnx__attr_int(c, "end", t->rank);
     if (start < 0) start += t->rank;
@@ -1542,6 +1587,19 @@ BYOC__PRIVATE byoc_result byoc_onnx__shape(byoc_onnx__ctx *c, const char *op) {
     start = start < 0 ? 0 : start > t->rank ? t->rank : start;
     end = end < start ? start : end > t->rank ? t->rank : end;
     int64_t n = end - start;
+    int known = 1;
+    for (int64_t d = start; d < end; ++d) known &= t->dims[d] >= 0;
+    if (!known) { /* a '?' extent: the shape computed at run time, then the asked-for part of it */
+        byoc_attrs a, s;
+        memset(&a, 0, sizeof a);
+        memset(&s, 0, sizeof s);
+        byoc_attrs_set_string(c->st->m, &a, "dtype", "int64");
+        byoc_attrs_set_ints(c->st->m, &s, "begin", &start, 1);
+        byoc_attrs_set_ints(c->st->m, &s, "end", &end, 1);
+        byoc_node *all = byoc_onnx__call1(c->st, "shape_of", x, &a);
+        c->out[0] = n == t->rank ? all : byoc_onnx__call1(c->st, "strided_slice", all, &s);
+        return BYOC_ONNX__OK(c);
+    }
     byoc_node *k = byoc_constant(c->st->m, byoc_tensor_type(c->st->m, BYOC_INT64, 1, &n), NULL, 0);
     if (!k) return byoc_onnx__fail(c->st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
     memcpy(k->data, t->dims + start, sizeof(int64_t) * (size_t)n);
@@ -1553,7 +1611,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__shape(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__gather(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *data = byoc_onnx__input(c, 0, "data"), *idx = byoc_onnx__input(c, 1, "indices");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, data, "Gather's data");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, data, "Gather's data");
     if (!t || !idx) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
@@ -1562,7 +1620,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__gather(byoc_onnx__ctx *c, const char *op) {
     byoc_attrs_set_int(c->st->m, &a, "axis", axis);
     /* ONNX indices may count from the end: wrap maps [-n, n) onto [0, n) as ONNX does; constant
        indices are checked here */
-    if (idx->kind == BYOC_NODE_CONSTANT) {
+    /* on a '?' axis the extent is known at run time only: indices are then taken as computed ones are (wrap) */
+    if (idx->kind == BYOC_NODE_CONSTANT && t->dims[axis] >= 0) {
         int64_t n = byoc_type_num_elements(idx->annotation);
         for (int64_t i = 0; i < n; ++i) {
             int64_t v = byoc_onnx__int_at(idx->annotation->dtype, idx->data, i);
@@ -1610,7 +1669,7 @@ BYOC__PRIVATE int byoc_onnx__reduce_axes(byoc_onnx__ctx *c, const byoc_type *t, 
 BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Unsqueeze's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Unsqueeze's input");
     int64_t axes[BYOC_MAX_RANK];
     int n = t ? byoc_onnx__axes(c, 1, 13, axes, BYOC_MAX_RANK) : -2;
     if (n < 0)
@@ -1625,16 +1684,58 @@ BYOC__PRIVATE byoc_result byoc_onnx__unsqueeze(byoc_onnx__ctx *c, const char *op
         if (is_new[ax]) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", ax);
         is_new[ax] = 1;
     }
+    if (!byoc_type_is_static(t)) { /* '?' extents: unit axes inserted one by one, lowest position first */
+        byoc_node *y = x;
+        for (int d = 0; d < rank && y; ++d) {
+            if (!is_new[d]) continue;
+            byoc_attrs a;
+            memset(&a, 0, sizeof a);
+            byoc_attrs_set_int(c->st->m, &a, "axis", d);
+            y = byoc_onnx__call1(c->st, "expand_dims", y, &a);
+        }
+        c->out[0] = y;
+        return BYOC_ONNX__OK(c);
+    }
     int64_t dims[BYOC_MAX_RANK];
     for (int d = 0, k = 0; d < rank; ++d) dims[d] = is_new[d] ? 1 : t->dims[k++];
     c->out[0] = byoc_onnx__reshape(c->st, x, rank, dims);
     return BYOC_ONNX__OK(c);
 }
 
+/* Squeeze of an input with '?' extents: squeeze by axis (the IR's relation keeps the other '?'); a '?'
+   axis squeezed is checked to be 1 at run time (dyn.squeeze); without axes, which ones are 1 is unknown */
+BYOC__PRIVATE byoc_result byoc_onnx__squeeze_dynamic(byoc_onnx__ctx *c, byoc_node *x, const byoc_type *t,
+                                                     const int *drop, int naxes) {
+    if (naxes < 0)
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "Squeeze without axes of an input with '?' extents "
+                                                            "(which axes are 1 is known at run time)");
+    int64_t axes[BYOC_MAX_RANK];
+    int n = 0, any_unknown = 0;
+    for (int d = 0; d < t->rank; ++d)
+        if (drop[d]) {
+            axes[n++] = d;
+            any_unknown |= t->dims[d] == BYOC_DIM_ANY;
+        }
+    if (any_unknown) {
+        int64_t count = n;
+        byoc_node *k = byoc_constant(c->st->m, byoc_tensor_type(c->st->m, BYOC_INT64, 1, &count), axes,
+                                     sizeof(int64_t) * (size_t)n);
+        if (!k) return byoc_onnx__fail(c->st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        k->checked_type = k->annotation;
+        c->out[0] = byoc_onnx__call2(c->st, "dyn.squeeze", x, k, NULL);
+        return BYOC_ONNX__OK(c);
+    }
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(c->st->m, &a, "axis", axes, n);
+    c->out[0] = n ? byoc_onnx__call1(c->st, "squeeze", x, &a) : x;
+    return BYOC_ONNX__OK(c);
+}
+
 BYOC__PRIVATE byoc_result byoc_onnx__squeeze(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Squeeze's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Squeeze's input");
     int64_t axes[BYOC_MAX_RANK];
     int n = t ? byoc_onnx__axes(c, 1, 13, axes, BYOC_MAX_RANK) : -2;
     if (n == -2) return BYOC_ONNX__OK(c);
@@ -1642,11 +1743,12 @@ BYOC__PRIVATE byoc_result byoc_onnx__squeeze(byoc_onnx__ctx *c, const char *op) 
     for (int i = 0; i < n; ++i) {
         int ax = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
         if (ax < 0) return BYOC_ONNX__OK(c);
-        if (t->dims[ax] != 1)
+        if (t->dims[ax] != 1 && t->dims[ax] != BYOC_DIM_ANY)
             return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "cannot squeeze axis %d of size %lld", ax,
                                    (long long)t->dims[ax]);
         drop[ax] = 1;
     }
+    if (!byoc_type_is_static(t)) return byoc_onnx__squeeze_dynamic(c, x, t, drop, n);
     int64_t dims[BYOC_MAX_RANK];
     int rank = 0;
     for (int d = 0; d < t->rank; ++d)
@@ -1658,22 +1760,55 @@ BYOC__PRIVATE byoc_result byoc_onnx__squeeze(byoc_onnx__ctx *c, const char *op) 
 BYOC__PRIVATE byoc_result byoc_onnx__flatten(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Flatten's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Flatten's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t axis = byoc_onnx__attr_int(c, "axis", 1);
     if (axis < -t->rank || axis > t->rank)
         return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "axis %lld is out of range for rank %d", (long long)axis, t->rank);
     if (axis < 0) axis += t->rank;
     int64_t dims[2] = {1, 1};
-    for (int d = 0; d < t->rank; ++d) dims[d < axis ? 0 : 1] *= t->dims[d];
+    int unknown[2] = {0, 0};
+    for (int d = 0; d < t->rank; ++d) {
+        if (t->dims[d] == BYOC_DIM_ANY) unknown[d < axis ? 0 : 1] = 1;
+        else dims[d < axis ? 0 : 1] *= t->dims[d];
+    }
+    if (unknown[0] && unknown[1])
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                               "Flatten of an input with '?' extents on both sides of axis %lld", (long long)axis);
+    for (int k = 0; k < 2; ++k)
+        if (unknown[k]) dims[k] = -1; /* the '?' side is what the known side leaves */
     c->out[0] = byoc_onnx__reshape(c->st, x, 2, dims);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Reshape of an input with '?' extents to a constant shape: the IR's reshape reads 0 (copy the dim) and -1
+   (infer it) as ONNX does without allowzero, and its relation carries the '?' */
+BYOC__PRIVATE byoc_result byoc_onnx__reshape_dynamic(byoc_onnx__ctx *c, byoc_node *x, const byoc_type *t,
+                                                     const int64_t *shape, int n, int allowzero) {
+    int inferred = 0;
+    for (int d = 0; d < n; ++d) {
+        if (shape[d] == 0 && allowzero)
+            return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
+                                   "Reshape to a 0 extent (allowzero) of an input with '?' extents");
+        if (shape[d] == 0 && d >= t->rank)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT,
+                                   "shape[%d] = 0 copies a dim the input (rank %d) lacks", d, t->rank);
+        if (shape[d] < -1 || shape[d] > BYOC_MAX_DIM)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape[%d] = %lld", d, (long long)shape[d]);
+        if (shape[d] == -1 && inferred++)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "shape has more than one -1");
+    }
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_ints(c->st->m, &a, "newshape", shape, n);
+    c->out[0] = byoc_onnx__call1(c->st, "reshape", x, &a);
     return BYOC_ONNX__OK(c);
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__reshape_op(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Reshape's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Reshape's input");
     int64_t shape[BYOC_MAX_RANK];
     int n = !t             ? -1
             : c->opset < 5 ? byoc_onnx__attr_ints(c, "shape", shape, BYOC_MAX_RANK) /* an attribute before opset 5 */
@@ -1683,6 +1818,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reshape_op(byoc_onnx__ctx *c, const char *o
         return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Reshape needs its shape attribute (opset %d)", c->opset);
     if (n < 0) return BYOC_ONNX__OK(c);
     int allowzero = (int)byoc_onnx__attr_int(c, "allowzero", 0), infer = -1;
+    if (!byoc_type_is_static(t)) return byoc_onnx__reshape_dynamic(c, x, t, shape, n, allowzero);
     int64_t total = byoc_type_num_elements(t), known = 1;
     for (int d = 0; d < n; ++d) {
         if (shape[d] == 0 && !allowzero) {
@@ -1729,7 +1865,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reshape_op(byoc_onnx__ctx *c, const char *o
 BYOC__PRIVATE byoc_result byoc_onnx__transpose_op(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Transpose's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Transpose's input");
     if (!t) return BYOC_ONNX__OK(c);
     int64_t p[BYOC_MAX_RANK];
     int perm[BYOC_MAX_RANK], seen[BYOC_MAX_RANK] = {0};
@@ -1749,7 +1885,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__transpose_op(byoc_onnx__ctx *c, const char 
 BYOC__PRIVATE byoc_result byoc_onnx__concat(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     if (c->nin < 1) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "Concat needs an input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "inputs"), "Concat's first input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, byoc_onnx__input(c, 0, "inputs"), "Concat's first input");
     if (!t) return BYOC_ONNX__OK(c);
     if (c->opset >= 4 && !byoc_onnx__attr_get(c, "axis"))
         return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "Concat needs an axis");
@@ -1907,7 +2043,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__split(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__expand(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "Expand's input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "Expand's input");
+    if (t && !byoc_type_is_static(t)) { /* '?' extents: dyn.broadcast_to settles them at run time */
+        c->out[0] = byoc_onnx__call2(c->st, "dyn.broadcast_to", x, byoc_onnx__input(c, 1, "shape"), NULL);
+        return BYOC_ONNX__OK(c);
+    }
     int64_t shape[BYOC_MAX_RANK], out[BYOC_MAX_RANK];
     int n =
         t ? byoc_onnx__const_ints(c->st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "Expand's shape") : -1;
@@ -1936,14 +2076,34 @@ BYOC__PRIVATE byoc_result byoc_onnx__where(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
+/* the run-time operand converters (section "op converters: run-time operands"), which the static
+   converters below call when an operand that must be a constant for them is computed by the graph */
+BYOC__PRIVATE int byoc_onnx__computed(const byoc_onnx__ctx *c, int i);
+BYOC__PRIVATE byoc_result byoc_onnx__topk_computed(byoc_onnx__ctx *c, int axis);
+BYOC__PRIVATE byoc_result byoc_onnx__one_hot_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE int byoc_onnx__resize_is_computed(const byoc_onnx__ctx *c, int legacy, int crop);
+BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__window_computed(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__dft_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__stft_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__mel_weight_matrix_computed(byoc_onnx__ctx *c);
+BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
+                                                     const char *ctm, const char *nearest, int legacy, int crop);
+
 // [SECTION] impl: op converters: softmax, convolutions, pools, normalisations, reductions
 /* Softmax and LogSoftmax: before opset 13 the input is seen as 2-D [prod(dims < axis), prod(rest)] */
 BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, x, "the input");
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, x, "the input");
     if (!t) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", c->opset < 13 ? 1 : -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    if (c->opset < 13 && axis != t->rank - 1 && !byoc_type_is_static(t)) /* the 2-D view needs every extent */
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "the input has '?' extents, which the opset %d form "
+                                                            "(a 2-D view at axis %d) needs", c->opset, axis);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     if (c->opset >= 13 || axis == t->rank - 1) {
@@ -1959,15 +2119,32 @@ BYOC__PRIVATE byoc_result byoc_onnx__softmax(byoc_onnx__ctx *c, const char *op) 
     return BYOC_ONNX__OK(c);
 }
 
+/* MatMul with '?' extents: the views the static path takes need every extent, so the IR's N-d ops take the
+   operands as they are (their relations broadcast the batch axes and carry the '?'): nn.dense when B is a
+   static matrix (the weights of a projection), else nn.matmul */
+BYOC__PRIVATE byoc_result byoc_onnx__matmul_dynamic(byoc_onnx__ctx *c, byoc_node *a, byoc_node *b,
+                                                    const byoc_type *ta, const byoc_type *tb) {
+    byoc_onnx__state *st = c->st;
+    if (ta->rank < 2 || tb->rank < 2)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "MatMul of a 1-D operand with '?' extents (ranks %d and %d)",
+                               ta->rank, tb->rank);
+    if (tb->rank == 2 && byoc_type_is_static(tb)) {
+        int perm[2] = {1, 0};
+        c->out[0] = byoc_onnx__call2(st, "nn.dense", a, byoc_onnx__transpose(st, b, 2, perm), NULL);
+    } else c->out[0] = byoc_onnx__call2(st, "nn.matmul", a, b, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
 /* numpy matmul: 2-D weights become nn.dense (weights transposed once, folded when constant); batched
    operands become nn.batch_matmul on 3-D views with the batch broadcast */
 BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "MatMul's A"),
-                    *tb = ta ? byoc_onnx__tensor_of(st, b, "MatMul's B") : NULL;
+    const byoc_type *ta = byoc_onnx__ranked_of(st, a, "MatMul's A"),
+                    *tb = ta ? byoc_onnx__ranked_of(st, b, "MatMul's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
+    if (!byoc_type_is_static(ta) || !byoc_type_is_static(tb)) return byoc_onnx__matmul_dynamic(c, a, b, ta, tb);
     if (ta->rank == 0 || tb->rank == 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "MatMul of a scalar");
     /* 1-D operands: A gets a leading 1, B a trailing 1, both dropped from the result */
     int64_t da[BYOC_MAX_RANK + 1], db[BYOC_MAX_RANK + 1];
@@ -2040,7 +2217,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__gemm(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
-    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "Gemm's A"),
+    /* A's rows may be '?' (nn.dense carries them); B is the dense weight, whose extents its relation needs */
+    const byoc_type *ta = byoc_onnx__ranked_of(st, a, "Gemm's A"),
                     *tb = ta ? byoc_onnx__tensor_of(st, b, "Gemm's B") : NULL;
     if (!ta || !tb) return BYOC_ONNX__OK(c);
     if (ta->rank != 2 || tb->rank != 2)
@@ -2174,9 +2352,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__conv(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *w = byoc_onnx__input(c, 1, "W");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "Conv's X"),
+    const byoc_type *tx = byoc_onnx__batched_of(st, x, "Conv's X"),
                     *tw = tx ? byoc_onnx__tensor_of(st, w, "Conv's W") : NULL;
     if (!tx || !tw) return BYOC_ONNX__OK(c);
+    if (tx->rank == 5 && !byoc_onnx__tensor_of(st, x, "Conv's X")) return BYOC_ONNX__OK(c); /* 3-D: static */
     if (tx->rank == 5) return byoc_onnx__conv_nd(c, 0);
     if (tw->rank != tx->rank)
         return byoc_onnx__fail(st, BYOC_ERR_TYPE, "W has rank %d, X has rank %d", tw->rank, tx->rank);
@@ -2326,8 +2505,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool3d(byoc_onnx__ctx *c, const char *op, b
 BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X");
-    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "the pool's input");
-    if (!tx) return BYOC_ONNX__OK(c);
+    const byoc_type *tx = byoc_onnx__batched_of(st, x, "the pool's input");
+    if (!tx || (tx->rank == 5 && !byoc_onnx__tensor_of(st, x, "the pool's input"))) return BYOC_ONNX__OK(c);
     int want_indices = c->nout > 1 && c->node->outputs[1].n,
         column_major = (int)byoc_onnx__attr_int(c, "storage_order", 0);
     if (want_indices && tx->rank == 5)
@@ -2372,7 +2551,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pool(byoc_onnx__ctx *c, const char *op) {
 }
 
 BYOC__PRIVATE byoc_result byoc_onnx__global_pool(byoc_onnx__ctx *c, const char *op) {
-    const byoc_type *tx = byoc_onnx__tensor_of(c->st, byoc_onnx__input(c, 0, "X"), "the pool's input");
+    const byoc_type *tx = byoc_onnx__batched_of(c->st, byoc_onnx__input(c, 0, "X"), "the pool's input");
     if (!tx) return BYOC_ONNX__OK(c);
     if (tx->rank != 4 && tx->rank != 3)
         return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED,
@@ -2458,10 +2637,15 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "X"), *scale = byoc_onnx__input(c, 1, "Scale");
-    const byoc_type *t = byoc_onnx__tensor_of(st, x, "LayerNormalization's X");
+    const byoc_type *t = byoc_onnx__ranked_of(st, x, "LayerNormalization's X");
     if (!t || !scale) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    /* '?' extents: normalised over the last axis alone (a known extent), X is taken as it is, not as the 2-D view */
+    int dynamic = !byoc_type_is_static(t);
+    if (dynamic && (axis != t->rank - 1 || t->dims[axis] == BYOC_DIM_ANY))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization of an input with '?' extents needs "
+                                                         "axis = -1 over a known extent");
     if (byoc_onnx__attr_int(c, "stash_type", 1) != 1)
         return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "LayerNormalization with stash_type other than float32");
     double eps = byoc_onnx__attr_float(c, "epsilon", 1e-5);
@@ -2489,16 +2673,17 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
         }
         params[k] = byoc_onnx__reshape(st, params[k], 1, &inner);
     }
-    byoc_node *x2 = byoc_onnx__reshape(st, x, 2, flat);
+    byoc_node *x2 = dynamic ? x : byoc_onnx__reshape(st, x, 2, flat);
     byoc_node *args[3] = {x2, params[0], params[1]};
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     byoc_attrs_set_int(st->m, &a, "axis", -1);
     byoc_attrs_set_float(st->m, &a, "epsilon", eps);
-    c->out[0] = byoc_onnx__reshape(st, byoc_onnx__call(st, "nn.layer_norm", args, 3, &a), t->rank, t->dims);
+    byoc_node *y = byoc_onnx__call(st, "nn.layer_norm", args, 3, &a);
+    c->out[0] = dynamic ? y : byoc_onnx__reshape(st, y, t->rank, t->dims);
     int want_mean = c->nout > 1 && c->node->outputs[1].n, want_inv = c->nout > 2 && c->node->outputs[2].n;
     if (c->out[0] && (want_mean || want_inv)) { /* shapes: X's with the normalized dims as 1 */
-        int64_t kept[BYOC_MAX_RANK], one = 1;
+        int64_t kept[BYOC_MAX_RANK], one = dynamic ? t->rank - 1 : 1; /* x2's normalised axis */
         for (int d = 0; d < t->rank; ++d) kept[d] = d < axis ? t->dims[d] : 1;
         byoc_attrs r;
         memset(&r, 0, sizeof r);
@@ -2509,8 +2694,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__layer_norm(byoc_onnx__ctx *c, const char *o
         byoc_node *var = byoc_onnx__call1(st, "mean", byoc_onnx__call2(st, "multiply", centered, centered, NULL), &r);
         byoc_node *inv = byoc_onnx__call1(
             st, "rsqrt", byoc_onnx__call2(st, "add", var, byoc_onnx__scalar(st, t->dtype, eps), NULL), NULL);
-        if (want_mean) c->out[1] = byoc_onnx__reshape(st, mean, t->rank, kept);
-        if (want_inv) c->out[2] = byoc_onnx__reshape(st, inv, t->rank, kept);
+        if (want_mean) c->out[1] = dynamic ? mean : byoc_onnx__reshape(st, mean, t->rank, kept);
+        if (want_inv) c->out[2] = dynamic ? inv : byoc_onnx__reshape(st, inv, t->rank, kept);
     }
     return BYOC_ONNX__OK(c);
 }
@@ -2545,8 +2730,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__depth_to_space(byoc_onnx__ctx *c, const cha
 BYOC__PRIVATE byoc_result byoc_onnx__reduce(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "data");
-    const byoc_type *t = byoc_onnx__tensor_of(st, x, "the reduction's input");
+    const byoc_type *t = byoc_onnx__ranked_of(st, x, "the reduction's input");
     if (!t) return BYOC_ONNX__OK(c);
+    if (c->opset >= 18 && strcmp(op, "sum") && byoc_onnx__computed(c, 1)) return byoc_onnx__reduce_computed(c, op);
     int64_t axes[BYOC_MAX_RANK];
     int noop = 0, n = byoc_onnx__reduce_axes(c, t, !strcmp(op, "sum") ? 13 : 18, axes, &noop);
     if (n < 0) return BYOC_ONNX__OK(c);
@@ -2593,6 +2779,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad(byoc_onnx__ctx *c, const char *op) {
     byoc_node *x = byoc_onnx__input(c, 0, "data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "Pad's input");
     if (!t) return BYOC_ONNX__OK(c);
+    if (c->opset >= 18 && byoc_onnx__computed(c, 3)) return byoc_onnx__pad_axes_computed(c, op);
     int64_t pads[2 * BYOC_MAX_RANK];
     double value = 0;
     int n;
@@ -2807,6 +2994,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite(byoc_onnx__ctx *c, const c
     byoc_node *x = byoc_onnx__input(c, 0, "data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "the reduction's input");
     if (!t) return BYOC_ONNX__OK(c);
+    if (c->opset >= 18 && byoc_onnx__computed(c, 1)) return byoc_onnx__reduce_composite_computed(c, op);
     int64_t axes[BYOC_MAX_RANK];
     int noop = 0, n = byoc_onnx__reduce_axes(c, t, 18, axes, &noop);
     if (n < 0) return BYOC_ONNX__OK(c);
@@ -2850,7 +3038,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__tile(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
-    const byoc_type *t = byoc_onnx__tensor_of(st, x, "Tile's input");
+    const byoc_type *t = byoc_onnx__ranked_of(st, x, "Tile's input");
+    if (t && !byoc_type_is_static(t)) { /* '?' extents: dyn.tile multiplies them at run time */
+        c->out[0] = byoc_onnx__call2(st, "dyn.tile", x, byoc_onnx__input(c, 1, "repeats"), NULL);
+        return BYOC_ONNX__OK(c);
+    }
     int64_t reps[BYOC_MAX_RANK];
     int n =
         t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "repeats"), reps, BYOC_MAX_RANK, "Tile's repeats") : -1;
@@ -2995,8 +3187,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__trilu(byoc_onnx__ctx *c, const char *op) {
 BYOC__PRIVATE byoc_result byoc_onnx__cumsum(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "x"), *axis_in = byoc_onnx__input(c, 1, "axis");
-    const byoc_type *t = x && axis_in ? byoc_onnx__tensor_of(st, x, "CumSum's x") : NULL;
+    const byoc_type *t = x && axis_in ? byoc_onnx__ranked_of(st, x, "CumSum's x") : NULL;
     if (!t) return BYOC_ONNX__OK(c);
+    /* The axis must be a constant: it selects which axis the kernel scans (the result's shape does not
+       depend on it, so there is nothing for a run-time shape function to settle), as cumsum's attribute in
+       Relay; a computed axis is refused naming the node. */
     int64_t axis;
     int n = byoc_onnx__const_ints(st, axis_in, &axis, 1, "CumSum's axis");
     if (n < 0) return BYOC_ONNX__OK(c);
@@ -3072,6 +3267,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__topk(byoc_onnx__ctx *c, const char *op) {
     if (!t) return BYOC_ONNX__OK(c);
     int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), t->rank, "axis");
     if (axis < 0) return BYOC_ONNX__OK(c);
+    if (c->opset >= 10 && byoc_onnx__computed(c, 1)) return byoc_onnx__topk_computed(c, axis);
     int64_t k = byoc_onnx__attr_int(c, "k", -1);
     if (c->opset >= 10) {
         int n = byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "K"), &k, 1, "TopK's k");
@@ -3113,7 +3309,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__gather_elements(byoc_onnx__ctx *c, const ch
 
 /* ONNX puts the index tuple on the last axis of GatherND's / ScatterND's indices, Relay on the first */
 BYOC__PRIVATE byoc_node *byoc_onnx__tuple_axis_first(byoc_onnx__ctx *c, byoc_node *idx, const char *what) {
-    const byoc_type *t = byoc_onnx__tensor_of(c->st, idx, what);
+    const byoc_type *t = byoc_onnx__ranked_of(c->st, idx, what);
     if (!t) return NULL;
     if (t->rank < 1) {
         byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must have rank 1 or more", what);
@@ -3188,6 +3384,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__one_hot(byoc_onnx__ctx *c, const char *op) 
     byoc_node *idx = byoc_onnx__input(c, 0, "indices"), *values = byoc_onnx__input(c, 2, "values");
     const byoc_type *ti = byoc_onnx__tensor_of(st, idx, "OneHot's indices"),
                     *tv = ti ? byoc_onnx__tensor_of(st, values, "OneHot's values") : NULL;
+    if (tv && byoc_onnx__computed(c, 1)) return byoc_onnx__one_hot_computed(c);
     double depth_v[1];
     if (!tv || byoc_onnx__const_floats(st, byoc_onnx__input(c, 1, "depth"), depth_v, 1, "OneHot's depth") < 0)
         return BYOC_ONNX__OK(c);
@@ -3376,6 +3573,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__resize(byoc_onnx__ctx *c, const char *op) {
                                                                                               : NULL;
     if (!method) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "mode \"%s\" is not supported at opset %d", mode, c->opset);
     int crop = !strcmp(ctm, "tf_crop_and_resize");
+    if (byoc_onnx__resize_is_computed(c, legacy, crop))
+        return byoc_onnx__resize_computed(c, x, method, ctm, nearest, legacy, crop);
     if (upsample ? !byoc_onnx__upsample_scales(c, &r) : !byoc_onnx__resize_inputs(c, &r, crop)) return BYOC_ONNX__OK(c);
     if (!byoc_onnx__resize_axes(c, &r)) return BYOC_ONNX__OK(c);
     if (crop && r.nroi <= 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "tf_crop_and_resize needs a roi");
@@ -3507,6 +3706,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__max_unpool(byoc_onnx__ctx *c, const char *o
     byoc_attrs_set_ints(st->m, &a, "pool_size", kernel, s);
     if (ns >= 0) byoc_attrs_set_ints(st->m, &a, "strides", strides, ns);
     if (np >= 0) byoc_attrs_set_ints(st->m, &a, "padding", pads, np);
+    if (byoc_onnx__computed(c, 2)) { /* the result shape read at run time */
+        byoc_node *args[3] = {x, ix, c->in[2]};
+        c->out[0] = byoc_onnx__call(st, "dyn.nn.max_unpool", args, 3, &a);
+        return BYOC_ONNX__OK(c);
+    }
     if (c->nin > 2 && c->in[2]) {
         int n = byoc_onnx__const_ints(st, c->in[2], shape, BYOC_MAX_RANK, "MaxUnpool's output_shape");
         if (n < 0) return BYOC_ONNX__OK(c);
@@ -3693,6 +3897,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__col2im(byoc_onnx__ctx *c, const char *op) {
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "input");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "Col2Im's input");
+    /* image_shape and block_shape must be constants: they fix the transposed convolution's kernel, strides
+       and padding (the geometry of the conversion, not only the result's extents), so a computed one is
+       refused naming the node. */
     int64_t image[3], block[3];
     int s = t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "image_shape"), image, 3, "Col2Im's image_shape") : -1;
     int nb =
@@ -3797,6 +4004,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad(byoc_onnx__ctx *c, const ch
     byoc_onnx__state *st = c->st;
     byoc_node *x = byoc_onnx__input(c, 0, "input_data");
     const byoc_type *t = byoc_onnx__tensor_of(st, x, "CenterCropPad's input");
+    if (t && byoc_onnx__computed(c, 1)) return byoc_onnx__center_crop_pad_computed(c);
     int64_t shape[BYOC_MAX_RANK], axes[BYOC_MAX_RANK];
     int n =
         t ? byoc_onnx__const_ints(st, byoc_onnx__input(c, 1, "shape"), shape, BYOC_MAX_RANK, "CenterCropPad's shape")
@@ -4034,9 +4242,10 @@ BYOC__PRIVATE const char *byoc_onnx__output_datatype(byoc_onnx__ctx *c) {
     return byoc_dtype_name(dt);
 }
 
-/* HannWindow, HammingWindow, BlackmanWindow: the size must be known at import (the shape depends on it) */
+/* HannWindow, HammingWindow, BlackmanWindow: a constant size here (a computed one: dyn.hann_window ...) */
 BYOC__PRIVATE byoc_result byoc_onnx__window_op(byoc_onnx__ctx *c, const char *op) {
     int64_t size;
+    if (byoc_onnx__computed(c, 0)) return byoc_onnx__window_computed(c, op);
     if (!byoc_onnx__scalar_int_input(c, 0, "the window's size", &size)) return BYOC_ONNX__OK(c);
     const char *dt = byoc_onnx__output_datatype(c);
     if (!dt) return BYOC_ONNX__OK(c);
@@ -4050,10 +4259,12 @@ BYOC__PRIVATE byoc_result byoc_onnx__window_op(byoc_onnx__ctx *c, const char *op
     return BYOC_ONNX__OK(c);
 }
 
-/* MelWeightMatrix: every input must be known at import (they give the shape) */
+/* MelWeightMatrix: constant inputs here (any computed one: dyn.mel_weight_matrix) */
 BYOC__PRIVATE byoc_result byoc_onnx__mel_weight_matrix(byoc_onnx__ctx *c, const char *op) {
     int64_t bins, len, rate;
     double lo, hi;
+    for (int i = 0; i < 5; ++i)
+        if (byoc_onnx__computed(c, i)) return byoc_onnx__mel_weight_matrix_computed(c);
     if (!byoc_onnx__scalar_int_input(c, 0, "num_mel_bins", &bins) ||
         !byoc_onnx__scalar_int_input(c, 1, "dft_length", &len) ||
         !byoc_onnx__scalar_int_input(c, 2, "sample_rate", &rate) ||
@@ -4081,6 +4292,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__dft(byoc_onnx__ctx *c, const char *op) {
     if (!x) return BYOC_ONNX__OK(c);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
+    if (byoc_onnx__computed(c, 1)) return byoc_onnx__dft_computed(c);
     if (c->nin > 1 && c->in[1]) {
         int64_t len;
         if (!byoc_onnx__scalar_int_input(c, 1, "dft_length", &len)) return BYOC_ONNX__OK(c);
@@ -4095,6 +4307,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__dft(byoc_onnx__ctx *c, const char *op) {
 
 /* STFT (opset 17): frame_step and frame_length must be known at import, the window may come at run time */
 BYOC__PRIVATE byoc_result byoc_onnx__stft(byoc_onnx__ctx *c, const char *op) {
+    if (byoc_onnx__computed(c, 1) || byoc_onnx__computed(c, 3)) return byoc_onnx__stft_computed(c);
     byoc_node *args[2] = {byoc_onnx__input(c, 0, "signal"), c->nin > 2 ? c->in[2] : NULL};
     int64_t step, len;
     if (!args[0] || !byoc_onnx__scalar_int_input(c, 1, "frame_step", &step)) return BYOC_ONNX__OK(c);
@@ -4198,6 +4411,366 @@ BYOC__PRIVATE byoc_result byoc_onnx__einsum(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: op converters: run-time operands
+/* (converters: dyn3) */
+/* TopK's k, OneHot's depth, Resize's and Upsample's scales / sizes / roi and the Reduce* axes (opset 18)
+   computed by the graph: the static converters call these when such an input is not a constant, and
+   they build the dyn.* ops, whose extents are '?' until a run reads the operand. */
+BYOC__PRIVATE int byoc_onnx__computed(const byoc_onnx__ctx *c, int i) {
+    return i < c->nin && c->in[i] && c->in[i]->kind != BYOC_NODE_CONSTANT;
+}
+/* a one-value operand as an int64 scalar, or NULL with an error */
+BYOC__PRIVATE byoc_node *byoc_onnx__int64_scalar_of(byoc_onnx__ctx *c, byoc_node *x, const char *what) {
+    const byoc_type *t = byoc_onnx__type(x);
+    if (!t) return NULL;
+    if (t->kind != BYOC_TYPE_TENSOR || t->rank > 1 || byoc_type_num_elements(t) != 1) {
+        byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must hold one value (a scalar or a 1-element tensor)",
+                        what);
+        return NULL;
+    }
+    int64_t no_dims[1] = {0};
+    return byoc_onnx__reshape(c->st, byoc_onnx__cast(c->st, x, BYOC_INT64), 0, no_dims);
+}
+
+/* TopK (opset 10+) with a computed k: dyn.topk */
+BYOC__PRIVATE byoc_result byoc_onnx__topk_computed(byoc_onnx__ctx *c, int axis) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *tk = byoc_onnx__type(c->in[1]);
+    if (tk && (tk->kind != BYOC_TYPE_TENSOR || byoc_dtype_is_float(tk->dtype)))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "TopK's k must be an integer tensor");
+    byoc_node *k = byoc_onnx__int64_scalar_of(c, c->in[1], "TopK's k");
+    if (!k) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "ret_type", "both");
+    byoc_attrs_set_bool(st->m, &a, "is_ascend", c->opset >= 11 && byoc_onnx__attr_int(c, "largest", 1) == 0);
+    byoc_attrs_set_string(st->m, &a, "dtype", "int64");
+    byoc_node *both = byoc_onnx__call2(st, "dyn.topk", byoc_onnx__input(c, 0, "X"), k, &a);
+    for (int i = 0; i < 2 && i < c->nout && both; ++i) {
+        byoc_node *field = byoc_tuple_get_item(st->m, both, i);
+        if (!field || byoc_infer_node_type(st->m, field, st->diag) != BYOC_OK) break;
+        c->out[i] = byoc_onnx__note(st, field);
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* OneHot with a computed depth (any numeric type, truncated to int64 as ONNX Runtime does): dyn.one_hot;
+   from opset 11 a negative index counts back from depth */
+BYOC__PRIVATE byoc_result byoc_onnx__one_hot_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *idx = byoc_onnx__input(c, 0, "indices"), *values = byoc_onnx__input(c, 2, "values");
+    const byoc_type *ti = byoc_onnx__tensor_of(st, idx, "OneHot's indices"),
+                    *tv = ti ? byoc_onnx__tensor_of(st, values, "OneHot's values") : NULL;
+    byoc_node *depth = tv ? byoc_onnx__int64_scalar_of(c, c->in[1], "OneHot's depth") : NULL;
+    if (!depth) return BYOC_ONNX__OK(c);
+    if (byoc_type_num_elements(tv) != 2)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "OneHot's values must hold two elements [off_value, on_value], got %lld",
+                               (long long)byoc_type_num_elements(tv));
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", -1), ti->rank + 1, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_node *i64 = byoc_onnx__cast(st, idx, BYOC_INT64);
+    if (c->opset >= 11) {
+        byoc_node *wrap[3] = {byoc_onnx__call2(st, "less", i64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
+                              byoc_onnx__call2(st, "add", i64, depth, NULL), i64};
+        i64 = byoc_onnx__call(st, "where", wrap, 3, NULL);
+    }
+    byoc_node *args[4] = {i64, byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 1), NULL),
+                          byoc_onnx__call2(st, "take", values, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL), depth};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "dtype", byoc_dtype_name(tv->dtype));
+    c->out[0] = byoc_onnx__call(st, "dyn.one_hot", args, 4, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* The computed axes of a Reduce* node (opset 18): 1 when they are 1-D of a length above 0 (the dyn.*
+   form follows), 0 after making them an empty constant when their length is 0 (every axis, or none
+   with noop_with_empty_axes, whatever the run: the static form follows), -1 with an error. */
+BYOC__PRIVATE int byoc_onnx__reduce_axes_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *ta = byoc_onnx__type(c->in[1]);
+    if (!ta || ta->kind != BYOC_TYPE_TENSOR || ta->rank != 1 || ta->dims[0] < 0)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the reduction's axes must be 1-D of a static length"),
+               -1;
+    if (ta->dims[0] > 0) return 1;
+    byoc_node *empty = byoc_constant(st->m, ta, NULL, 0);
+    if (!empty) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory"), -1;
+    empty->checked_type = ta;
+    c->in[1] = empty;
+    return 0;
+}
+BYOC__PRIVATE byoc_node *byoc_onnx__dyn_reduce(byoc_onnx__ctx *c, const char *op, byoc_node *x, int keepdims) {
+    char name[32];
+    snprintf(name, sizeof name, "dyn.%s", op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "keepdims", keepdims);
+    return byoc_onnx__call2(c->st, name, x, c->in[1], &a);
+}
+/* ReduceMax, ReduceMin, ReduceMean, ReduceProd (opset 18) with computed axes: dyn.max / min / mean / prod */
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_computed(byoc_onnx__ctx *c, const char *op) {
+    int dyn = byoc_onnx__reduce_axes_computed(c);
+    if (dyn <= 0) return dyn < 0 ? c->st->diag->code : byoc_onnx__reduce(c, op);
+    int keep = byoc_onnx__attr_int(c, "keepdims", 1) != 0;
+    c->out[0] = byoc_onnx__dyn_reduce(c, op, byoc_onnx__input(c, 0, "data"), keep);
+    return BYOC_ONNX__OK(c);
+}
+/* ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp (opset 18) with computed axes: the
+   static composites' steps around dyn.sum (LogSumExp's max taken again without keepdims, as the
+   reduced extents are not known for a reshape) */
+BYOC__PRIVATE byoc_result byoc_onnx__reduce_composite_computed(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    int dyn = byoc_onnx__reduce_axes_computed(c);
+    if (dyn <= 0) return dyn < 0 ? st->diag->code : byoc_onnx__reduce_composite(c, op);
+    byoc_node *x = byoc_onnx__input(c, 0, "data"), *v = x, *peak = NULL;
+    int keep = byoc_onnx__attr_int(c, "keepdims", 1) != 0;
+    if (!strcmp(op, "ReduceL1")) v = byoc_onnx__call1(st, "abs", x, NULL);
+    else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare"))
+        v = byoc_onnx__call2(st, "multiply", x, x, NULL);
+    else if (!strcmp(op, "ReduceLogSumExp")) { /* log(sum(e^(x - max))) + max: no overflow */
+        peak = byoc_onnx__dyn_reduce(c, "max", x, 1);
+        v = byoc_onnx__call1(st, "exp", byoc_onnx__call2(st, "subtract", x, peak, NULL), NULL);
+        if (!keep) peak = byoc_onnx__dyn_reduce(c, "max", x, 0);
+    }
+    byoc_node *r = byoc_onnx__dyn_reduce(c, "sum", v, keep);
+    if (!strcmp(op, "ReduceL2")) r = byoc_onnx__call1(st, "sqrt", r, NULL);
+    else if (!strcmp(op, "ReduceLogSum") || peak) r = byoc_onnx__call1(st, "log", r, NULL);
+    c->out[0] = peak ? byoc_onnx__call2(st, "add", r, peak, NULL) : r;
+    return BYOC_ONNX__OK(c);
+}
+
+/* Resize's (Upsample's) scales, sizes or (for tf_crop_and_resize) roi computed by the graph */
+BYOC__PRIVATE int byoc_onnx__resize_is_computed(const byoc_onnx__ctx *c, int legacy, int crop) {
+    if (legacy) return c->opset >= 9 && byoc_onnx__computed(c, 1); /* Upsample-9, Resize-10: scales */
+    return byoc_onnx__computed(c, 2) || byoc_onnx__computed(c, 3) || (crop && byoc_onnx__computed(c, 1));
+}
+/* the length of an optional 1-D operand: -1 when omitted */
+BYOC__PRIVATE int64_t byoc_onnx__operand_length(const byoc_onnx__ctx *c, int i) {
+    const byoc_type *t = i < c->nin && c->in[i] ? byoc_onnx__type(c->in[i]) : NULL;
+    return !t ? -1 : t->kind == BYOC_TYPE_TENSOR && t->rank == 1 ? t->dims[0] : -2;
+}
+/* Resize (opsets 10-19) or Upsample (9) with computed scales, sizes or roi: dyn.image.resize, the mode
+   attributes as the static conversion sets them */
+BYOC__PRIVATE byoc_result byoc_onnx__resize_computed(byoc_onnx__ctx *c, byoc_node *x, const char *method,
+                                                     const char *ctm, const char *nearest, int legacy, int crop) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *target = NULL, *roi = NULL;
+    if (legacy) target = byoc_onnx__input(c, 1, "scales");
+    else {
+        int64_t ns = byoc_onnx__operand_length(c, 2), nz = byoc_onnx__operand_length(c, 3);
+        if (ns == -2 || nz == -2)
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Resize's scales and sizes must be 1-D");
+        if (ns > 0 && nz > 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "give scales or sizes, not both");
+        target = nz > 0 ? c->in[3] : ns > 0 ? c->in[2] : NULL;
+        if (!target) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Resize needs scales or sizes");
+        if (crop && !(roi = c->nin > 1 ? c->in[1] : NULL))
+            return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "tf_crop_and_resize needs a roi");
+    }
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    int64_t axes[BYOC_MAX_RANK];
+    int naxes = c->opset >= 18 ? byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK) : -1;
+    if (naxes == -2) return st->diag->code;
+    if (naxes >= 0) byoc_attrs_set_ints(st->m, &a, "axes", axes, naxes);
+    char buf[24];
+    if (c->opset >= 18)
+        byoc_attrs_set_string(st->m, &a, "keep_aspect_ratio_policy",
+                              byoc_onnx__attr_string(c, "keep_aspect_ratio_policy", "stretch", buf, sizeof buf));
+    byoc_attrs_set_string(st->m, &a, "method", method);
+    byoc_attrs_set_string(st->m, &a, "coordinate_transformation_mode", ctm);
+    if (!strcmp(method, "nearest_neighbor")) byoc_attrs_set_string(st->m, &a, "rounding_method", nearest);
+    if (!strcmp(method, "cubic")) {
+        byoc_attrs_set_float(st->m, &a, "cubic_alpha", byoc_onnx__attr_float(c, "cubic_coeff_a", -0.75));
+        byoc_attrs_set_int(st->m, &a, "cubic_exclude", byoc_onnx__attr_int(c, "exclude_outside", 0) != 0);
+    } else if (!legacy && byoc_onnx__attr_int(c, "exclude_outside", 0)) {
+        byoc_attrs_set_int(st->m, &a, "cubic_exclude", 1);
+    }
+    if (crop)
+        byoc_attrs_set_float(st->m, &a, "extrapolation_value", byoc_onnx__attr_float(c, "extrapolation_value", 0));
+    if (c->opset >= 18 && byoc_onnx__attr_int(c, "antialias", 0) && strcmp(method, "nearest_neighbor"))
+        byoc_attrs_set_bool(st->m, &a, "antialias", 1);
+    byoc_node *args[3] = {x, target, roi};
+    c->out[0] = byoc_onnx__call(st, "dyn.image.resize", args, roi ? 3 : 2, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Pad (opset 18) with axes, the pads or the axes computed by the graph: the pads spread over every
+   axis by a scatter (begins at the normalised axes, ends at those plus the rank; 0 elsewhere; an axis
+   out of range is the scatter's error at run time), then Pad with computed pads (dyn.nn.pad) */
+BYOC__PRIVATE byoc_result byoc_onnx__pad_any(byoc_onnx__ctx *c, const char *op);
+BYOC__PRIVATE byoc_result byoc_onnx__pad_axes_computed(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *t = byoc_onnx__type(byoc_onnx__input(c, 0, "data"));
+    byoc_node *pads = byoc_onnx__input(c, 1, "pads"), *axes = c->in[3];
+    const byoc_type *tp = byoc_onnx__type(pads), *ta = byoc_onnx__type(axes);
+    if (!t || !tp || !ta) return BYOC_ONNX__OK(c);
+    if (ta->kind != BYOC_TYPE_TENSOR || ta->rank != 1 || ta->dims[0] < 0 || byoc_dtype_is_float(ta->dtype))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Pad's axes must be 1-D integers of a static length");
+    if (tp->kind != BYOC_TYPE_TENSOR || tp->rank != 1 || tp->dims[0] != 2 * ta->dims[0])
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "pads must hold 2 values per axis (%lld)",
+                               (long long)(2 * ta->dims[0]));
+    byoc_node *a64 = byoc_onnx__cast(st, axes, BYOC_INT64), *rank = byoc_onnx__scalar(st, BYOC_INT64, t->rank);
+    byoc_node *pick[3] = {byoc_onnx__call2(st, "less", a64, byoc_onnx__scalar(st, BYOC_INT64, 0), NULL),
+                          byoc_onnx__call2(st, "add", a64, rank, NULL), a64};
+    byoc_node *begins = byoc_onnx__call(st, "where", pick, 3, NULL);
+    byoc_node *both[2] = {begins, byoc_onnx__call2(st, "add", begins, rank, NULL)};
+    if (!both[0] || !both[1]) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_tuple(st->m, both, 2);
+    if (!tuple || byoc_infer_node_type(st->m, tuple, st->diag) != BYOC_OK) return BYOC_ONNX__OK(c);
+    int64_t zeros[2 * BYOC_MAX_RANK] = {0}, n = 2 * t->rank;
+    byoc_node *none = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &n), zeros, (size_t)n * 8);
+    if (!none) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+    none->checked_type = none->annotation;
+    byoc_attrs cat;
+    memset(&cat, 0, sizeof cat);
+    byoc_attrs_set_int(st->m, &cat, "axis", 0);
+    byoc_node *args[3] = {none, byoc_onnx__call1(st, "concatenate", tuple, &cat),
+                          byoc_onnx__cast(st, pads, BYOC_INT64)};
+    byoc_node *full = byoc_onnx__call(st, "scatter_elements", args, 3, NULL);
+    if (!full) return BYOC_ONNX__OK(c);
+    c->in[1] = full;
+    c->in[3] = NULL;
+    return byoc_onnx__pad_any(c, op);
+}
+
+/* an int64 1-D constant of n values */
+BYOC__PRIVATE byoc_node *byoc_onnx__int64s(byoc_onnx__state *st, const int64_t *v, int64_t n) {
+    byoc_node *k = byoc_constant(st->m, byoc_tensor_type(st->m, BYOC_INT64, 1, &n), v, (size_t)n * sizeof *v);
+    if (!k) byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+    else k->checked_type = k->annotation;
+    return k;
+}
+/* CenterCropPad (opset 18) with a computed shape: per listed axis (static extent D, target S) a
+   dyn.strided_slice keeps [max(D - S, 0) / 2, that + min(D, S)), then dyn.nn.pad adds max(S - D, 0)
+   split as the static conversion does (the smaller half before), the pads spread over every axis by a
+   scatter */
+BYOC__PRIVATE byoc_result byoc_onnx__center_crop_pad_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "input_data");
+    const byoc_type *t = byoc_onnx__tensor_of(st, x, "CenterCropPad's input"), *ts = byoc_onnx__type(c->in[1]);
+    if (!t || !ts) return BYOC_ONNX__OK(c);
+    int64_t axes[BYOC_MAX_RANK], dims[BYOC_MAX_RANK], ones[BYOC_MAX_RANK], zeros[2 * BYOC_MAX_RANK] = {0},
+            where[2 * BYOC_MAX_RANK];
+    int na = byoc_onnx__attr_ints(c, "axes", axes, BYOC_MAX_RANK), seen[BYOC_MAX_RANK] = {0};
+    if (na == -2) return BYOC_ONNX__OK(c);
+    if (na < 0)
+        for (na = 0; na < t->rank; ++na) axes[na] = na;
+    if (ts->kind != BYOC_TYPE_TENSOR || ts->rank != 1 || ts->dims[0] != na || byoc_dtype_is_float(ts->dtype))
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "shape must hold %d integers, one per axis", na);
+    for (int i = 0; i < na; ++i) {
+        int d = byoc_onnx__norm_axis(c, axes[i], t->rank, "axis");
+        if (d < 0) return BYOC_ONNX__OK(c);
+        if (seen[d]++) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "axis %d repeated", d);
+        if (t->dims[d] < 0)
+            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "a computed shape needs a static extent on axis %d", d);
+        axes[i] = d;
+        dims[i] = t->dims[d];
+        ones[i] = 1;
+        where[i] = d;
+        where[na + i] = d + t->rank;
+    }
+    byoc_node *S = byoc_onnx__cast(st, c->in[1], BYOC_INT64), *D = byoc_onnx__int64s(st, dims, na);
+    byoc_node *zero = byoc_onnx__scalar(st, BYOC_INT64, 0), *two = byoc_onnx__scalar(st, BYOC_INT64, 2);
+    byoc_node *crop = byoc_onnx__call2(st, "maximum", byoc_onnx__call2(st, "subtract", D, S, NULL), zero, NULL);
+    byoc_node *grow = byoc_onnx__call2(st, "maximum", byoc_onnx__call2(st, "subtract", S, D, NULL), zero, NULL);
+    byoc_node *begin = byoc_onnx__call2(st, "divide", crop, two, NULL);
+    byoc_node *slice[5] = {x, begin,
+                           byoc_onnx__call2(st, "add", begin, byoc_onnx__call2(st, "minimum", S, D, NULL), NULL),
+                           byoc_onnx__int64s(st, ones, na), byoc_onnx__int64s(st, axes, na)};
+    byoc_node *before = byoc_onnx__call2(st, "divide", grow, two, NULL);
+    byoc_node *halves[2] = {before, byoc_onnx__call2(st, "subtract", grow, before, NULL)};
+    if (!halves[0] || !halves[1] || !slice[2] || !slice[3] || !slice[4]) return BYOC_ONNX__OK(c);
+    byoc_node *tuple = byoc_tuple(st->m, halves, 2);
+    if (!tuple || byoc_infer_node_type(st->m, tuple, st->diag) != BYOC_OK) return BYOC_ONNX__OK(c);
+    byoc_attrs cat;
+    memset(&cat, 0, sizeof cat);
+    byoc_attrs_set_int(st->m, &cat, "axis", 0);
+    byoc_node *scatter[3] = {byoc_onnx__int64s(st, zeros, 2 * t->rank), byoc_onnx__int64s(st, where, 2 * na),
+                             byoc_onnx__call1(st, "concatenate", tuple, &cat)};
+    int64_t two_by_rank[2] = {2, t->rank};
+    int perm[2] = {1, 0};
+    byoc_node *full = byoc_onnx__call(st, "scatter_elements", scatter, 3, NULL);
+    byoc_node *pad[3] = {byoc_onnx__call(st, "dyn.strided_slice", slice, 5, NULL),
+                         byoc_onnx__transpose(st, byoc_onnx__reshape(st, full, 2, two_by_rank), 2, perm),
+                         byoc_onnx__scalar(st, t->dtype, 0)};
+    if (!pad[0] || !pad[1] || !pad[2]) return BYOC_ONNX__OK(c);
+    c->out[0] = byoc_onnx__call(st, "dyn.nn.pad", pad, 3, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* HannWindow, HammingWindow, BlackmanWindow with a computed size: dyn.hann_window ... */
+BYOC__PRIVATE byoc_result byoc_onnx__window_computed(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *size = byoc_onnx__int64_scalar_of(c, c->in[0], "the window's size");
+    const char *dt = size ? byoc_onnx__output_datatype(c) : NULL;
+    if (!dt) return BYOC_ONNX__OK(c);
+    char name[40];
+    snprintf(name, sizeof name, "dyn.%s", op);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(c->st->m, &a, "periodic", byoc_onnx__attr_int(c, "periodic", 1) != 0);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", dt);
+    c->out[0] = byoc_onnx__call1(c->st, name, size, &a);
+    return BYOC_ONNX__OK(c);
+}
+/* DFT (opset 17) with a computed dft_length: dyn.dft */
+BYOC__PRIVATE byoc_result byoc_onnx__dft_computed(byoc_onnx__ctx *c) {
+    byoc_node *x = byoc_onnx__input(c, 0, "input"), *len = byoc_onnx__int64_scalar_of(c, c->in[1], "dft_length");
+    if (!x || !len) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 1));
+    byoc_attrs_set_bool(c->st->m, &a, "inverse", byoc_onnx__attr_int(c, "inverse", 0) != 0);
+    byoc_attrs_set_bool(c->st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 0) != 0);
+    c->out[0] = byoc_onnx__call2(c->st, "dyn.dft", x, len, &a);
+    return BYOC_ONNX__OK(c);
+}
+/* STFT (opset 17) with a computed frame_step or frame_length: dyn.stft, frame_length the window's
+   (static) length when omitted */
+BYOC__PRIVATE byoc_result byoc_onnx__stft_computed(byoc_onnx__ctx *c) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *window = c->nin > 2 ? c->in[2] : NULL, *len = NULL;
+    const byoc_type *tw = window ? byoc_onnx__type(window) : NULL;
+    if (c->nin > 3 && c->in[3]) len = byoc_onnx__int64_scalar_of(c, c->in[3], "frame_length");
+    else if (tw && tw->kind == BYOC_TYPE_TENSOR && tw->rank == 1 && tw->dims[0] >= 0)
+        len = byoc_onnx__scalar(st, BYOC_INT64, (double)tw->dims[0]);
+    else return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "STFT needs frame_length or a 1-D window");
+    byoc_node *args[4] = {byoc_onnx__input(c, 0, "signal"), byoc_onnx__int64_scalar_of(c, c->in[1], "frame_step"),
+                          len, window};
+    if (!args[0] || !args[1] || !args[2]) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_bool(st->m, &a, "onesided", byoc_onnx__attr_int(c, "onesided", 1) != 0);
+    c->out[0] = byoc_onnx__call(st, "dyn.stft", args, window ? 4 : 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+/* MelWeightMatrix with a computed parameter: dyn.mel_weight_matrix (the integers as int64 scalars, the
+   edges as float scalars) */
+BYOC__PRIVATE byoc_result byoc_onnx__mel_weight_matrix_computed(byoc_onnx__ctx *c) {
+    static const char *const what[5] = {"num_mel_bins", "dft_length", "sample_rate", "lower_edge_hertz",
+                                        "upper_edge_hertz"};
+    byoc_node *args[5];
+    int64_t no_dims[1] = {0};
+    for (int i = 0; i < 5; ++i) {
+        byoc_node *x = byoc_onnx__input(c, i, what[i]);
+        const byoc_type *t = byoc_onnx__type(x);
+        if (!t) return BYOC_ONNX__OK(c);
+        if (t->kind != BYOC_TYPE_TENSOR || t->rank > 1 || byoc_type_num_elements(t) != 1)
+            return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%s must hold one value", what[i]);
+        args[i] = i < 3 ? byoc_onnx__int64_scalar_of(c, x, what[i]) : byoc_onnx__reshape(c->st, x, 0, no_dims);
+        if (!args[i]) return BYOC_ONNX__OK(c);
+    }
+    const char *dt = byoc_onnx__output_datatype(c);
+    if (!dt) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", dt);
+    c->out[0] = byoc_onnx__call(c->st, "dyn.mel_weight_matrix", args, 5, &a);
+    return BYOC_ONNX__OK(c);
+}
+
 // [SECTION] impl: op converters: data-dependent and run-time shapes
 /* (converters: dynamic) */
 /* Shape-like inputs computed by the graph (ops that moved them from attribute to input): the static
@@ -4286,7 +4859,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__pad_any(byoc_onnx__ctx *c, const char *op) 
     if (c->opset < 11 || (byoc_onnx__is_constant_or_absent(c, 1) && byoc_onnx__is_constant_or_absent(c, 2)))
         return byoc_onnx__pad(c, op);
     byoc_onnx__state *st = c->st;
-    if (c->nin > 3 && c->in[3]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Pad with axes is not supported");
+    if (c->nin > 3 && c->in[3]) return byoc_onnx__pad_axes_computed(c, op);
     byoc_node *x = byoc_onnx__input(c, 0, "data"), *pads = byoc_onnx__input(c, 1, "pads");
     const byoc_type *t = byoc_onnx__type(x), *tp = byoc_onnx__type(pads);
     if (!t || !tp) return BYOC_ONNX__OK(c);
@@ -4484,6 +5057,769 @@ BYOC__PRIVATE byoc_result byoc_onnx__nms(byoc_onnx__ctx *c, const char *op) {
     return BYOC_ONNX__OK(c);
 }
 
+// [SECTION] impl: op converters: quantized
+/* (converters: quant) */
+/* ONNX's quantization ops on byoc.h's qnn dialect. Scales and zero points stay graph values (arguments of
+   the qnn ops, as in TVM), so they may come from inputs as well as initializers. */
+
+/* an optional zero point: the input, or a scalar 0 of dtype dt */
+BYOC__PRIVATE byoc_node *byoc_onnx__zero_point(byoc_onnx__ctx *c, int i, byoc_dtype dt) {
+    if (i < c->nin && c->in[i]) return c->in[i];
+    return byoc_onnx__scalar(c->st, dt, 0);
+}
+/* a quantized dtype ONNX names (an output_dtype attribute, a zero point's type): byoc.h's, or an error naming
+   it (float8 and 4-bit types have no byoc.h dtype) */
+BYOC__PRIVATE byoc_dtype byoc_onnx__quant_dtype(byoc_onnx__ctx *c, int onnx_type) {
+    byoc_dtype dt = byoc_onnx__dtype(onnx_type);
+    if (dt != BYOC_INT8 && dt != BYOC_UINT8 && dt != BYOC_INT16 && dt != BYOC_UINT16 && dt != BYOC_INT32) {
+        byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "quantizing to %s is not supported (int8, uint8, int16, uint16)",
+                        byoc_onnx__dtype_name(onnx_type));
+        return BYOC_DTYPE_INVALID;
+    }
+    return dt;
+}
+/* the byoc.h dtype's ONNX number, for messages */
+BYOC__PRIVATE int byoc_onnx__type_number(byoc_dtype dt) {
+    for (int t = 1; t <= 16; ++t)
+        if (byoc_onnx__dtype(t) == dt) return t;
+    return 0;
+}
+/* axis and block_size of QuantizeLinear / DequantizeLinear onto a qnn op's attributes (opset 10: per tensor
+   only; 13: axis, default 1; 21: block_size) */
+BYOC__PRIVATE int byoc_onnx__quant_attrs(byoc_onnx__ctx *c, const byoc_type *x, const byoc_type *scale, byoc_attrs *a) {
+    int64_t block = c->opset >= 21 ? byoc_onnx__attr_int(c, "block_size", 0) : 0;
+    int per_tensor = scale->rank <= 1 && byoc_type_num_elements(scale) == 1 && !block;
+    int64_t axis = c->opset >= 13 ? byoc_onnx__attr_int(c, "axis", 1) : 1;
+    if (c->opset < 13 && !per_tensor) {
+        byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "opset %d quantizes per tensor: the scale must have one element",
+                        c->opset);
+        return 0;
+    }
+    if (!per_tensor && byoc_onnx__norm_axis(c, axis, x->rank, "axis") < 0) return 0;
+    byoc_attrs_set_int(c->st->m, a, "axis", per_tensor ? -1 : axis);
+    if (block) byoc_attrs_set_int(c->st->m, a, "block_size", block);
+    return 1;
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__quantize_linear(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *scale = byoc_onnx__input(c, 1, "y_scale");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"),
+                    *ts = tx ? byoc_onnx__tensor_of(st, scale, "y_scale") : NULL;
+    if (!ts) return BYOC_ONNX__OK(c);
+    byoc_node *given_zp = c->nin > 2 ? c->in[2] : NULL;
+    int onnx_type = given_zp ? byoc_onnx__type_number(byoc_onnx__type(given_zp)->dtype)
+                             : (int)byoc_onnx__attr_int(c, "output_dtype", 2); /* opset 21; uint8 before */
+    if (!onnx_type) onnx_type = 2;
+    byoc_dtype dt = byoc_onnx__quant_dtype(c, onnx_type);
+    if (dt == BYOC_DTYPE_INVALID) return BYOC_ONNX__OK(c);
+    if (dt == BYOC_INT32)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "QuantizeLinear to int32 is not an ONNX type");
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!byoc_onnx__quant_attrs(c, tx, ts, &a)) return BYOC_ONNX__OK(c);
+    byoc_attrs_set_string(st->m, &a, "out_dtype", byoc_dtype_name(dt));
+    byoc_node *args[3] = {x, scale, byoc_onnx__zero_point(c, 2, dt)};
+    c->out[0] = byoc_onnx__call(st, "qnn.quantize", args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__dequantize_linear(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *scale = byoc_onnx__input(c, 1, "x_scale");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"),
+                    *ts = tx ? byoc_onnx__tensor_of(st, scale, "x_scale") : NULL;
+    if (!ts) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!byoc_onnx__quant_attrs(c, tx, ts, &a)) return BYOC_ONNX__OK(c);
+    byoc_attrs_set_string(st->m, &a, "out_dtype", byoc_dtype_name(ts->dtype)); /* y takes the scale's type */
+    byoc_node *args[3] = {x, scale, byoc_onnx__zero_point(c, 2, tx->dtype)};
+    c->out[0] = byoc_onnx__call(st, "qnn.dequantize", args, 3, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* DynamicQuantizeLinear: uint8 with the range of x widened to hold 0, as the spec's formula (and ONNX
+   Runtime): scale = (max - min) / 255, zero point = saturate(round(0 - min / scale)), then QuantizeLinear */
+BYOC__PRIVATE byoc_result byoc_onnx__dynamic_quantize_linear(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x");
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x");
+    if (!tx) return BYOC_ONNX__OK(c);
+    if (tx->dtype != BYOC_FLOAT32) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "x must be float32");
+    byoc_node *zero = byoc_onnx__scalar(st, BYOC_FLOAT32, 0);
+    byoc_node *lo = byoc_onnx__call2(st, "minimum", byoc_onnx__call1(st, "min", x, NULL), zero, NULL);
+    byoc_node *hi = byoc_onnx__call2(st, "maximum", byoc_onnx__call1(st, "max", x, NULL), zero, NULL);
+    byoc_node *scale = byoc_onnx__call2(st, "divide", byoc_onnx__call2(st, "subtract", hi, lo, NULL),
+                                        byoc_onnx__scalar(st, BYOC_FLOAT32, 255), NULL);
+    byoc_attrs clip;
+    memset(&clip, 0, sizeof clip);
+    byoc_attrs_set_float(st->m, &clip, "a_min", 0);
+    byoc_attrs_set_float(st->m, &clip, "a_max", 255);
+    byoc_node *zp = byoc_onnx__call2(st, "subtract", zero, byoc_onnx__call2(st, "divide", lo, scale, NULL), NULL);
+    zp = byoc_onnx__cast(st, byoc_onnx__call1(st, "round", byoc_onnx__call1(st, "clip", zp, &clip), NULL), BYOC_UINT8);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(st->m, &a, "out_dtype", "uint8");
+    byoc_node *args[3] = {x, scale, zp};
+    c->out[0] = byoc_onnx__call(st, "qnn.quantize", args, 3, &a);
+    if (c->nout > 1) c->out[1] = scale;
+    if (c->nout > 2) c->out[2] = zp;
+    return BYOC_ONNX__OK(c);
+}
+
+/* the int32 convolution of ConvInteger and QLinearConv: qnn.conv2d on (x, w) with their zero points and
+   scales; rank-3 (1-D) convolutions run as 2-D ones of unit height */
+BYOC__PRIVATE byoc_node *byoc_onnx__qconv(byoc_onnx__ctx *c, byoc_node *x, byoc_node *w, byoc_node *xz, byoc_node *wz,
+                                          byoc_node *xs, byoc_node *ws, byoc_onnx__window *win) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"), *tw = tx ? byoc_onnx__tensor_of(st, w, "w") : NULL;
+    if (!tw) return NULL;
+    if (tw->rank != tx->rank) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "w has rank %d, x has rank %d", tw->rank, tx->rank);
+        return NULL;
+    }
+    if (!byoc_onnx__window_attrs(c, tx, tw->dims + 2, win)) return NULL;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_onnx__set_window(st, &a, win, "kernel_size");
+    byoc_attrs_set_int(st->m, &a, "groups", byoc_onnx__attr_int(c, "group", 1));
+    byoc_attrs_set_int(st->m, &a, "channels", tw->dims[0]);
+    byoc_node *args[6] = {byoc_onnx__to_2d(st, x), byoc_onnx__to_2d(st, w), xz, wz, xs, ws};
+    return byoc_onnx__call(st, "qnn.conv2d", args, 6, &a);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__conv_integer(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *x = byoc_onnx__input(c, 0, "x"), *w = byoc_onnx__input(c, 1, "w");
+    const byoc_type *tx = byoc_onnx__type(x), *tw = byoc_onnx__type(w);
+    if (!tx || !tw) return BYOC_ONNX__OK(c);
+    byoc_node *one = byoc_onnx__scalar(st, BYOC_FLOAT32, 1); /* no scales: the result is the raw int32 sum */
+    byoc_onnx__window win;
+    byoc_node *y = byoc_onnx__qconv(c, x, w, byoc_onnx__zero_point(c, 2, tx->dtype),
+                                    byoc_onnx__zero_point(c, 3, tw->dtype), one, one, &win);
+    if (y) c->out[0] = byoc_onnx__from_2d(st, y, &win);
+    return BYOC_ONNX__OK(c);
+}
+
+/* y = requantize(acc, a_scale * b_scale, 0, y_scale, y_zero_point): ONNX Runtime's arithmetic (the multiplier
+   a_scale * b_scale / y_scale and the product in float32, ties to even) */
+BYOC__PRIVATE byoc_node *byoc_onnx__requantize(byoc_onnx__ctx *c, byoc_node *acc, byoc_node *a_scale,
+                                               byoc_node *b_scale, byoc_node *y_scale, byoc_node *y_zp, int axis) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *tz = byoc_onnx__type(y_zp);
+    if (!acc || !tz) return NULL;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", axis);
+    byoc_attrs_set_string(st->m, &a, "rounding", "TONEAREST_EVEN");
+    byoc_attrs_set_string(st->m, &a, "compute_dtype", "float32");
+    byoc_attrs_set_string(st->m, &a, "out_dtype", byoc_dtype_name(tz->dtype));
+    byoc_node *args[5] = {acc, byoc_onnx__call2(st, "multiply", a_scale, b_scale, NULL),
+                          byoc_onnx__scalar(st, BYOC_INT32, 0), y_scale, y_zp};
+    return byoc_onnx__call(st, "qnn.requantize", args, 5, &a);
+}
+
+/* QLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point[, B]) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_conv(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    static const char *const names[8] = {"x", "x_scale", "x_zero_point", "w", "w_scale", "w_zero_point", "y_scale",
+                                         "y_zero_point"};
+    byoc_node *in[8];
+    for (int i = 0; i < 8; ++i)
+        if (!(in[i] = byoc_onnx__input(c, i, names[i]))) return BYOC_ONNX__OK(c);
+    byoc_onnx__window win;
+    byoc_node *acc = byoc_onnx__qconv(c, in[0], in[3], in[2], in[5], in[1], in[4], &win);
+    if (acc && c->nin > 8 && c->in[8]) acc = byoc_onnx__call2(st, "nn.bias_add", acc, c->in[8], NULL);
+    byoc_node *y = byoc_onnx__requantize(c, acc, in[1], in[4], in[6], in[7], 1);
+    if (y) c->out[0] = byoc_onnx__from_2d(st, y, &win);
+    return BYOC_ONNX__OK(c);
+}
+
+/* MatMulInteger and QLinearMatMul: qnn.matmul (numpy's broadcasting); a 1-D operand is a row (A) or a
+   column (B) whose unit axis leaves the result, as in numpy's matmul */
+BYOC__PRIVATE byoc_node *byoc_onnx__qmatmul(byoc_onnx__ctx *c, byoc_node *a, byoc_node *b, byoc_node *az, byoc_node *bz,
+                                            byoc_node *as, byoc_node *bs) {
+    byoc_onnx__state *st = c->st;
+    const byoc_type *ta = byoc_onnx__tensor_of(st, a, "A"), *tb = ta ? byoc_onnx__tensor_of(st, b, "B") : NULL;
+    if (!tb) return NULL;
+    if (ta->rank < 1 || tb->rank < 1) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "A and B must have rank >= 1 (A has rank %d, B rank %d)", ta->rank,
+                        tb->rank);
+        return NULL;
+    }
+    const byoc_type *tz = byoc_onnx__type(az);
+    if (tz && (tz->rank > 1 || byoc_type_num_elements(tz) != 1)) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "a per-row zero point of A is not supported (one element only)");
+        return NULL;
+    }
+    int a_row = ta->rank == 1, b_column = tb->rank == 1;
+    int64_t row[2] = {1, ta->dims[0]}, column[2] = {tb->dims[0], 1};
+    byoc_node *args[6] = {a_row ? byoc_onnx__reshape(st, a, 2, row) : a,
+                          b_column ? byoc_onnx__reshape(st, b, 2, column) : b, az, bz, as, bs};
+    byoc_node *y = byoc_onnx__call(st, "qnn.matmul", args, 6, NULL);
+    const byoc_type *ty = byoc_onnx__type(y);
+    if (!ty || (!a_row && !b_column)) return y;
+    int64_t dims[BYOC_MAX_RANK];
+    int rank = 0;
+    for (int d = 0; d < ty->rank; ++d)
+        if (!(a_row && d == ty->rank - 2) && !(b_column && d == ty->rank - 1)) dims[rank++] = ty->dims[d];
+    return byoc_onnx__reshape(st, y, rank, dims);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__matmul_integer(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *a = byoc_onnx__input(c, 0, "A"), *b = byoc_onnx__input(c, 1, "B");
+    const byoc_type *ta = byoc_onnx__type(a), *tb = byoc_onnx__type(b);
+    if (!ta || !tb) return BYOC_ONNX__OK(c);
+    byoc_node *one = byoc_onnx__scalar(st, BYOC_FLOAT32, 1);
+    c->out[0] = byoc_onnx__qmatmul(c, a, b, byoc_onnx__zero_point(c, 2, ta->dtype),
+                                   byoc_onnx__zero_point(c, 3, tb->dtype), one, one);
+    return BYOC_ONNX__OK(c);
+}
+
+/* QLinearMatMul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_matmul(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    static const char *const names[8] = {"a", "a_scale", "a_zero_point", "b", "b_scale", "b_zero_point", "y_scale",
+                                         "y_zero_point"};
+    byoc_node *in[8];
+    for (int i = 0; i < 8; ++i)
+        if (!(in[i] = byoc_onnx__input(c, i, names[i]))) return BYOC_ONNX__OK(c);
+    const byoc_type *as = byoc_onnx__type(in[1]);
+    if (as && (as->rank > 1 || byoc_type_num_elements(as) != 1))
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "a per-row a_scale is not supported (one element only)");
+    byoc_node *acc = byoc_onnx__qmatmul(c, in[0], in[3], in[2], in[5], in[1], in[4]);
+    c->out[0] = byoc_onnx__requantize(c, acc, in[1], in[4], in[6], in[7], -1);
+    return BYOC_ONNX__OK(c);
+}
+
+// [SECTION] impl: op converters: control flow
+/* (converters: cflow) If, Loop and Scan. A subgraph converts like the main graph, node by node, inside a
+   scope of its own; what it takes from enclosing graphs arrives through captures, so each body is a
+   closed function and byoc.h's passes see the control node as one node over its inputs. */
+#define BYOC_ONNX__MAX_GRAPH_DEPTH 16 /* subgraphs inside subgraphs: deeper is taken for a hostile file */
+#define BYOC_ONNX__MAX_SCAN 16        /* scan inputs, and scan outputs, of one Scan */
+
+BYOC__PRIVATE byoc_result byoc_onnx__check_ops(byoc_onnx__state *st, const byoc_onnx__graph *g, int opset);
+BYOC__PRIVATE byoc_result byoc_onnx__convert_nodes(byoc_onnx__state *st, const byoc_onnx__graph *g, int *nfolded);
+BYOC__PRIVATE byoc_node *byoc_onnx__lookup(byoc_onnx__state *st, byoc_onnx__bytes name);
+BYOC__PRIVATE void byoc_onnx__define(byoc_onnx__state *st, byoc_onnx__bytes name, byoc_node *value);
+
+/* the capture parameter of scope sc for an outer value, made on first use (a constant needs none) */
+BYOC__PRIVATE byoc_node *byoc_onnx__capture(byoc_onnx__state *st, byoc_onnx__scope *sc, byoc_node *outer,
+                                            const char *name) {
+    if (!outer || outer->kind == BYOC_NODE_CONSTANT) return outer;
+    for (int i = 0; i < (int)stbds_arrlen(sc->captured); ++i)
+        if (sc->captured[i] == outer) return sc->params[i];
+    const byoc_type *t = byoc_onnx__type(outer);
+    byoc_node *v = byoc_var(st->m, name, NULL); /* unannotated, as the text format reads it back */
+    if (!v) return NULL;
+    v->checked_type = t;
+    char span[300];
+    snprintf(span, sizeof span, "onnx:%s", name);
+    byoc_node_set_span(st->m, v, span, NULL, 0, 0);
+    stbds_arrput(sc->captured, outer);
+    stbds_arrput(sc->params, v);
+    return v;
+}
+
+/* ONNX scoping: a name a subgraph does not define is the innermost enclosing graph's; every subgraph
+   between that graph and this one captures it */
+BYOC__PRIVATE byoc_node *byoc_onnx__outer_lookup(byoc_onnx__state *st, const char *key) {
+    int depth = (int)stbds_arrlen(st->scopes);
+    for (int level = depth - 1; level >= 0; --level) {
+        ptrdiff_t i = stbds_shgeti(st->scopes[level].outer, key);
+        if (i < 0) continue;
+        byoc_node *v = st->scopes[level].outer[i].value;
+        for (int k = level; v && k < depth; ++k) v = byoc_onnx__capture(st, &st->scopes[k], v, key);
+        return v;
+    }
+    return NULL;
+}
+
+/* A subgraph being converted: begin (decode, enter its scope, define its initializers), then the caller
+   defines its formal inputs, then end (convert its nodes, collect its outputs, leave the scope). */
+typedef struct byoc_onnx__body {
+    const char *attr;
+    byoc_onnx__graph g;
+    byoc_node **lead;    /* stb_ds: the body function's parameters before the captures */
+    byoc_node **results; /* stb_ds: the subgraph's outputs */
+    byoc_onnx__scope scope;
+    /* the state of the node being converted, restored at the end */
+    const byoc_onnx__node *node;
+    int node_index;
+    const char *span;
+    byoc_node **built;
+    int entered;
+} byoc_onnx__body;
+
+BYOC__PRIVATE void byoc_onnx__body_free(byoc_onnx__body *b) {
+    byoc_onnx__graph_free(&b->g);
+    stbds_arrfree(b->lead);
+    stbds_arrfree(b->results);
+    stbds_arrfree(b->scope.captured);
+    stbds_arrfree(b->scope.params);
+}
+
+/* leaves the subgraph's scope: the enclosing graph's values and node come back */
+BYOC__PRIVATE void byoc_onnx__body_leave(byoc_onnx__state *st, byoc_onnx__body *b) {
+    if (!b->entered) return;
+    b->entered = 0;
+    b->scope = stbds_arrpop(st->scopes);
+    stbds_shfree(st->values);
+    st->values = b->scope.outer;
+    b->scope.outer = NULL;
+    stbds_arrfree(st->built);
+    st->built = b->built;
+    st->node = b->node;
+    st->node_index = b->node_index;
+    st->span = b->span;
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__body_begin(byoc_onnx__ctx *c, const char *attr, int ninputs,
+                                                byoc_onnx__body *b) {
+    byoc_onnx__state *st = c->st;
+    memset(b, 0, sizeof *b);
+    b->attr = attr;
+    const byoc_onnx__attr *a = byoc_onnx__attr_get(c, attr);
+    if (!a || !a->has_g)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the graph attribute %s is missing", attr);
+    if ((int)stbds_arrlen(st->scopes) >= BYOC_ONNX__MAX_GRAPH_DEPTH)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "subgraphs nest more than %d deep",
+                               BYOC_ONNX__MAX_GRAPH_DEPTH);
+    byoc_result r = byoc_onnx__parse_graph(st, a->g, &b->g);
+    if (r == BYOC_OK && b->g.sparse_initializers)
+        r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%s: sparse initializers are not supported", attr);
+    if (r == BYOC_OK && (int)stbds_arrlen(b->g.inputs) != ninputs)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s takes %d inputs, expected %d", attr,
+                            (int)stbds_arrlen(b->g.inputs), ninputs);
+    if (r == BYOC_OK) r = byoc_onnx__check_ops(st, &b->g, st->opset);
+    if (r != BYOC_OK) { /* nothing of it stays: callers free only what began */
+        byoc_onnx__body_free(b);
+        memset(b, 0, sizeof *b);
+        return r;
+    }
+    b->node = st->node;
+    b->node_index = st->node_index;
+    b->span = st->span;
+    b->built = st->built;
+    st->built = NULL;
+    byoc_onnx__scope sc;
+    memset(&sc, 0, sizeof sc);
+    sc.outer = st->values;
+    stbds_arrput(st->scopes, sc);
+    st->values = NULL;
+    stbds_sh_new_strdup(st->values);
+    b->entered = 1;
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(b->g.initializers); ++i) {
+        byoc_onnx__tensor t;
+        r = byoc_onnx__parse_tensor(st, b->g.initializers[i], &t);
+        if (r != BYOC_OK) break;
+        byoc_node *k = byoc_onnx__tensor_constant(st, &t, "a subgraph initializer");
+        if (k) {
+            k->checked_type = k->annotation;
+            byoc_onnx__define(st, t.name, k);
+        } else r = st->diag->code ? st->diag->code : BYOC_ERR_INTERNAL;
+        byoc_onnx__tensor_free(&t);
+    }
+    if (r != BYOC_OK) {
+        byoc_onnx__body_leave(st, b);
+        byoc_onnx__body_free(b);
+        memset(b, 0, sizeof *b);
+    }
+    return r;
+}
+
+/* a formal input of the subgraph bound to a new leading parameter of type t */
+BYOC__PRIVATE byoc_node *byoc_onnx__body_input(byoc_onnx__state *st, byoc_onnx__body *b, int i, const byoc_type *t) {
+    const char *name = byoc_onnx__str(st, b->g.inputs[i].name);
+    byoc_node *v = byoc_var(st->m, name ? name : "input", t);
+    if (!v) return NULL;
+    v->checked_type = t;
+    char span[300];
+    snprintf(span, sizeof span, "onnx:%s", name ? name : "input");
+    byoc_node_set_span(st->m, v, span, NULL, 0, 0);
+    stbds_arrput(b->lead, v);
+    byoc_onnx__define(st, b->g.inputs[i].name, v);
+    return v;
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__body_end(byoc_onnx__state *st, byoc_onnx__body *b) {
+    int nfolded = 0;
+    byoc_result r = byoc_onnx__convert_nodes(st, &b->g, &nfolded);
+    st->nfolded += nfolded; /* the model's count covers subgraphs */
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(b->g.outputs); ++i) {
+        byoc_node *v = byoc_onnx__lookup(st, b->g.outputs[i].name);
+        if (!v) {
+            const char *name = byoc_onnx__str(st, b->g.outputs[i].name);
+            st->node = b->node;
+            r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s: output '%s' is not defined in it or around it",
+                                b->attr, name ? name : "?");
+        } else stbds_arrput(b->results, v);
+    }
+    byoc_onnx__body_leave(st, b);
+    return r;
+}
+
+/* the body function: leading parameters, then one per value of `all` (the control node's captures: a
+   value this body does not use gets a parameter it ignores) */
+BYOC__PRIVATE byoc_node *byoc_onnx__body_function(byoc_onnx__state *st, const byoc_onnx__body *b, byoc_node *root,
+                                                  byoc_node *const *all, int nall) {
+    byoc_node **params = NULL;
+    if (!root) return NULL;
+    for (int i = 0; i < (int)stbds_arrlen(b->lead); ++i) stbds_arrput(params, b->lead[i]);
+    for (int i = 0; i < nall; ++i) {
+        byoc_node *v = NULL;
+        for (int k = 0; k < (int)stbds_arrlen(b->scope.captured) && !v; ++k)
+            if (b->scope.captured[k] == all[i]) v = b->scope.params[k];
+        if (!v && (v = byoc_var(st->m, "unused", NULL)) != NULL) v->checked_type = byoc_onnx__type(all[i]);
+        stbds_arrput(params, v);
+    }
+    byoc_node *fn = byoc_function(st->m, params, (int)stbds_arrlen(params), root, NULL, NULL);
+    stbds_arrfree(params);
+    return fn;
+}
+
+/* a body's outputs as one value: the output itself (unless as_tuple), or the tuple of them */
+BYOC__PRIVATE byoc_node *byoc_onnx__body_root(byoc_onnx__state *st, byoc_onnx__body *b, int as_tuple) {
+    int n = (int)stbds_arrlen(b->results);
+    if (n == 1 && !as_tuple) return b->results[0];
+    byoc_node *t = byoc_tuple(st->m, b->results, n);
+    if (t) byoc_node_set_span(st->m, t, b->span, NULL, 0, 0);
+    return t;
+}
+
+/* a one-element tensor (shape () or (1)) as a scalar of type dt */
+BYOC__PRIVATE byoc_node *byoc_onnx__as_scalar(byoc_onnx__state *st, byoc_node *x, byoc_dtype dt, const char *what) {
+    const byoc_type *t = byoc_onnx__type(x);
+    if (!t || t->kind != BYOC_TYPE_TENSOR || t->dtype != dt || byoc_type_num_elements(t) != 1) {
+        char ts[160];
+        byoc_type_to_string(t, ts, sizeof ts);
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s has type %s, expected one %s", what, ts, byoc_dtype_name(dt));
+        return NULL;
+    }
+    int64_t none[1] = {0};
+    return byoc_onnx__reshape(st, x, 0, none);
+}
+
+/* the control node typed, noted for its span, and its outputs projected */
+BYOC__PRIVATE byoc_result byoc_onnx__control_outputs(byoc_onnx__ctx *c, byoc_node *n, int tuple, int nout) {
+    byoc_onnx__state *st = c->st;
+    if (!n) {
+        const byoc_diag *e = byoc_module_error(st->m);
+        return byoc_onnx__fail(st, e ? e->code : BYOC_ERR_INTERNAL, "%s", e ? e->message : "cannot build it");
+    }
+    byoc_diag td;
+    memset(&td, 0, sizeof td);
+    if (byoc_infer_node_type(st->m, n, &td) != BYOC_OK) {
+        const char *why = strstr(td.message, " in @main: ");
+        return byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s", why ? why + 11 : td.message);
+    }
+    byoc_onnx__note(st, n);
+    for (int i = 0; i < nout && i < c->nout; ++i) {
+        c->out[i] = tuple ? byoc_onnx__note(st, byoc_tuple_get_item(st->m, n, i)) : n;
+        if (c->out[i] && tuple) c->out[i]->checked_type = n->checked_type->fields[i];
+    }
+    return BYOC_ONNX__OK(c);
+}
+
+/* a body's captures in the order the text format reads them back */
+BYOC__PRIVATE void byoc_onnx__canonical(byoc_onnx__body *b, byoc_node *root) {
+    if (root) byoc__canonical_captures(root, b->scope.captured, b->scope.params, (int)stbds_arrlen(b->scope.captured));
+}
+
+/* the union of two capture lists, in first-use order */
+BYOC__PRIVATE byoc_node **byoc_onnx__capture_union(const byoc_onnx__body *a, const byoc_onnx__body *b) {
+    byoc_node **all = NULL;
+    for (int i = 0; i < (int)stbds_arrlen(a->scope.captured); ++i) stbds_arrput(all, a->scope.captured[i]);
+    for (int i = 0; i < (int)stbds_arrlen(b->scope.captured); ++i) {
+        int seen = 0;
+        for (int k = 0; k < (int)stbds_arrlen(a->scope.captured); ++k)
+            seen |= a->scope.captured[k] == b->scope.captured[i];
+        if (!seen) stbds_arrput(all, b->scope.captured[i]);
+    }
+    return all;
+}
+
+/* If: both branches take no inputs and give the node's outputs */
+BYOC__PRIVATE byoc_result byoc_onnx__if(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_node *cond = byoc_onnx__as_scalar(st, byoc_onnx__input(c, 0, "cond"), BYOC_BOOL, "the condition");
+    if (!cond) return BYOC_ONNX__OK(c);
+    byoc_onnx__body tb, eb;
+    memset(&eb, 0, sizeof eb);
+    byoc_result r = byoc_onnx__body_begin(c, "then_branch", 0, &tb);
+    if (r == BYOC_OK) r = byoc_onnx__body_end(st, &tb);
+    if (r == BYOC_OK) r = byoc_onnx__body_begin(c, "else_branch", 0, &eb);
+    if (r == BYOC_OK) r = byoc_onnx__body_end(st, &eb);
+    int nt = (int)stbds_arrlen(tb.results), ne = (int)stbds_arrlen(eb.results);
+    if (r == BYOC_OK && (nt != ne || nt != c->nout))
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the branches give %d and %d outputs, the node has %d", nt,
+                            ne, c->nout);
+    if (r == BYOC_OK) {
+        byoc_node *troot = byoc_onnx__body_root(st, &tb, 0), *eroot = byoc_onnx__body_root(st, &eb, 0);
+        byoc_onnx__canonical(&tb, troot);
+        byoc_onnx__canonical(&eb, eroot);
+        byoc_node **all = byoc_onnx__capture_union(&tb, &eb);
+        int nall = (int)stbds_arrlen(all);
+        byoc_node *tf = byoc_onnx__body_function(st, &tb, troot, all, nall);
+        byoc_node *ef = byoc_onnx__body_function(st, &eb, eroot, all, nall);
+        r = byoc_onnx__control_outputs(c, byoc_if(st->m, cond, tf, ef, all, nall), nt > 1, nt);
+        stbds_arrfree(all);
+    }
+    byoc_onnx__body_free(&tb);
+    byoc_onnx__body_free(&eb);
+    return r;
+}
+
+/* Loop: (M, cond, carried...) with a body (iteration, cond, carried...) -> (cond, carried..., scans...) */
+BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    int nc = c->nin > 2 ? c->nin - 2 : 0;
+    byoc_node *trip = c->nin > 0 && c->in[0] ? byoc_onnx__as_scalar(st, c->in[0], BYOC_INT64, "the trip count M")
+                                             : byoc_onnx__scalar(st, BYOC_INT64, 0);
+    if (trip && !(c->nin > 0 && c->in[0])) { int64_t big = INT64_MAX; memcpy(trip->data, &big, 8); } /* no limit */
+    byoc_node *cond = c->nin > 1 && c->in[1] ? byoc_onnx__as_scalar(st, c->in[1], BYOC_BOOL, "the condition")
+                                             : byoc_onnx__scalar(st, BYOC_BOOL, 1);
+    if (!trip || !cond) return BYOC_ONNX__OK(c);
+    for (int i = 0; i < nc; ++i)
+        if (!c->in[2 + i]) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "loop-carried value %d is omitted", i);
+    byoc_onnx__body b;
+    byoc_result r = byoc_onnx__body_begin(c, "body", 2 + nc, &b);
+    if (r != BYOC_OK) return r;
+    int ok = byoc_onnx__body_input(st, &b, 0, byoc_tensor_type(st->m, BYOC_INT64, 0, NULL)) &&
+             byoc_onnx__body_input(st, &b, 1, byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL));
+    for (int i = 0; ok && i < nc; ++i) ok = byoc_onnx__body_input(st, &b, 2 + i, byoc_onnx__type(c->in[2 + i])) != NULL;
+    r = ok ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), BYOC_ONNX__OK(c));
+    int nres = (int)stbds_arrlen(b.results);
+    if (r == BYOC_OK && nres < 1 + nc)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs, expected at least %d", nres,
+                            1 + nc);
+    if (r == BYOC_OK && nres - 1 != c->nout)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs after its condition, the node "
+                            "has %d", nres - 1, c->nout);
+    if (r == BYOC_OK) { /* the body's next condition as a scalar: built in the body, so inside its scope */
+        byoc_node *next = b.results[0];
+        const byoc_type *t = byoc_onnx__type(next);
+        if (t && t->kind == BYOC_TYPE_TENSOR && t->rank > 0 && byoc_type_num_elements(t) == 1 &&
+            t->dtype == BYOC_BOOL) {
+            byoc_attrs a;
+            memset(&a, 0, sizeof a);
+            int64_t none[1] = {0};
+            byoc_attrs_set_ints(st->m, &a, "newshape", none, 0);
+            next = byoc_call(st->m, "reshape", &next, 1, &a);
+            if (next && byoc_infer_node_type(st->m, next, st->diag) == BYOC_OK) b.results[0] = next;
+            r = BYOC_ONNX__OK(c);
+        }
+    }
+    if (r == BYOC_OK) {
+        int n = (int)stbds_arrlen(b.scope.captured);
+        byoc_node *root = byoc_onnx__body_root(st, &b, 1);
+        byoc_onnx__canonical(&b, root);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
+        byoc_node *loop = byoc_loop(st->m, trip, cond, c->in + 2, nc, fn, b.scope.captured, n);
+        r = byoc_onnx__control_outputs(c, loop, 1, nres - 1);
+    }
+    byoc_onnx__body_free(&b);
+    return r;
+}
+
+/* What a Scan converts with: its states and scan inputs (batch axis gone, for opset 8), and per scan
+   input and output its axis and direction. */
+typedef struct byoc_onnx__scan_args {
+    byoc_node **states, **scans;
+    int nstates, nscans;
+    int64_t in_axes[BYOC_ONNX__MAX_SCAN], in_dirs[BYOC_ONNX__MAX_SCAN];
+    int64_t out_axes[BYOC_ONNX__MAX_SCAN], out_dirs[BYOC_ONNX__MAX_SCAN];
+    int nout_axes, nout_dirs;
+} byoc_onnx__scan_args;
+
+/* the scan input k's slice for iteration i (from the end when reversed), built inside the body */
+BYOC__PRIVATE byoc_node *byoc_onnx__scan_slice(byoc_onnx__state *st, byoc_onnx__body *b, const byoc_onnx__scan_args *sa,
+                                               int k, byoc_node *iter, int64_t length) {
+    const char *name = byoc_onnx__str(st, b->g.inputs[sa->nstates + k].name);
+    byoc_onnx__scope *inner = &st->scopes[stbds_arrlen(st->scopes) - 1];
+    byoc_node *x = byoc_onnx__capture(st, inner, sa->scans[k], name ? name : "scan");
+    byoc_node *index = iter;
+    if (sa->in_dirs[k]) /* reversed: step i reads slice length - 1 - i */
+        index = byoc_onnx__call2(st, "subtract", byoc_onnx__scalar(st, BYOC_INT64, (double)(length - 1)), iter, NULL);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(st->m, &a, "axis", sa->in_axes[k]);
+    byoc_node *slice = byoc_onnx__call2(st, "take", x, index, &a);
+    if (slice) byoc_node_set_span(st->m, slice, b->span, NULL, 0, 0);
+    if (index && index != iter) byoc_node_set_span(st->m, index, b->span, NULL, 0, 0);
+    return slice;
+}
+
+/* a stacked scan output (iterations on axis 0) reversed and moved to its axis as the node asks */
+BYOC__PRIVATE byoc_node *byoc_onnx__scan_output(byoc_onnx__state *st, const byoc_onnx__scan_args *sa, int k,
+                                                byoc_node *stacked) {
+    const byoc_type *t = byoc_onnx__type(stacked);
+    if (!t) return NULL;
+    int rank = t->rank;
+    if (k < sa->nout_dirs && sa->out_dirs[k]) {
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_int(st->m, &a, "axis", 0);
+        stacked = byoc_onnx__call1(st, "reverse", stacked, &a);
+    }
+    int64_t axis = k < sa->nout_axes ? sa->out_axes[k] : 0;
+    if (axis < -rank || axis >= rank) {
+        byoc_onnx__fail(st, BYOC_ERR_ATTR, "scan_output_axes[%d] = %lld is out of range for rank %d", k,
+                        (long long)axis, rank);
+        return NULL;
+    }
+    if (axis < 0) axis += rank;
+    int perm[BYOC_MAX_RANK];
+    for (int j = 0; j < rank; ++j) perm[j] = j < axis ? j + 1 : j == axis ? 0 : j;
+    return byoc_onnx__transpose(st, stacked, rank, perm);
+}
+
+/* Scan as a loop over the scan axis: states carried, slices taken in the body, outputs stacked */
+BYOC__PRIVATE byoc_result byoc_onnx__scan_core(byoc_onnx__ctx *c, byoc_onnx__scan_args *sa, byoc_node **outs) {
+    byoc_onnx__state *st = c->st;
+    int64_t length = -1;
+    for (int k = 0; k < sa->nscans; ++k) {
+        const byoc_type *t = byoc_onnx__tensor_of(st, sa->scans[k], "a scan input");
+        if (!t) return BYOC_ONNX__OK(c);
+        int axis = byoc_onnx__norm_axis(c, sa->in_axes[k], t->rank, "scan_input_axes");
+        if (axis < 0) return BYOC_ONNX__OK(c);
+        sa->in_axes[k] = axis;
+        if (length >= 0 && t->dims[axis] != length)
+            return byoc_onnx__fail(st, BYOC_ERR_TYPE, "scan input %d has %lld steps, scan input 0 has %lld", k,
+                                   (long long)t->dims[axis], (long long)length);
+        length = t->dims[axis];
+    }
+    if (length < 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Scan has no scan inputs");
+    byoc_onnx__body b;
+    byoc_result r = byoc_onnx__body_begin(c, "body", sa->nstates + sa->nscans, &b);
+    if (r != BYOC_OK) return r;
+    const byoc_type *i64 = byoc_tensor_type(st->m, BYOC_INT64, 0, NULL);
+    const byoc_type *b8 = byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL);
+    byoc_node *iter = byoc_var(st->m, "iteration", i64), *go = byoc_var(st->m, "cond", b8);
+    int ok = iter && go;
+    if (ok) {
+        iter->checked_type = i64;
+        go->checked_type = b8;
+        stbds_arrput(b.lead, iter);
+        stbds_arrput(b.lead, go);
+    }
+    for (int i = 0; ok && i < sa->nstates; ++i)
+        ok = byoc_onnx__body_input(st, &b, i, byoc_onnx__type(sa->states[i])) != NULL;
+    for (int k = 0; ok && k < sa->nscans; ++k) {
+        byoc_node *slice = byoc_onnx__scan_slice(st, &b, sa, k, iter, length);
+        if ((ok = slice != NULL) != 0) byoc_onnx__define(st, b.g.inputs[sa->nstates + k].name, slice);
+    }
+    r = ok ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), BYOC_ONNX__OK(c));
+    int nres = (int)stbds_arrlen(b.results), nscan_out = nres - sa->nstates;
+    if (r == BYOC_OK && (nscan_out < 0 || nres != c->nout))
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs, the node has %d (%d states)",
+                            nres, c->nout, sa->nstates);
+    if (r == BYOC_OK) {
+        byoc_node *always = byoc_onnx__scalar(st, BYOC_BOOL, 1);
+        stbds_arrinsn(b.results, 0, 1);
+        b.results[0] = always;
+        int n = (int)stbds_arrlen(b.scope.captured);
+        byoc_node *root = byoc_onnx__body_root(st, &b, 1);
+        byoc_onnx__canonical(&b, root);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
+        byoc_node *trip = byoc_onnx__scalar(st, BYOC_INT64, (double)length);
+        byoc_node *loop = byoc_loop(st->m, trip, byoc_onnx__scalar(st, BYOC_BOOL, 1), sa->states, sa->nstates, fn,
+                                    b.scope.captured, n);
+        byoc_node **raw = c->out;
+        c->out = outs; /* the loop's own outputs first; the node's are made from them below */
+        r = byoc_onnx__control_outputs(c, loop, 1, nres);
+        c->out = raw;
+        for (int k = 0; r == BYOC_OK && k < nscan_out; ++k) {
+            outs[sa->nstates + k] = byoc_onnx__scan_output(st, sa, k, outs[sa->nstates + k]);
+            r = BYOC_ONNX__OK(c);
+        }
+    }
+    byoc_onnx__body_free(&b);
+    return r;
+}
+
+BYOC__PRIVATE int byoc_onnx__scan_attr_list(byoc_onnx__ctx *c, const char *name, int64_t *out, int count) {
+    for (int i = 0; i < BYOC_ONNX__MAX_SCAN; ++i) out[i] = 0;
+    int n = byoc_onnx__attr_ints(c, name, out, BYOC_ONNX__MAX_SCAN);
+    if (n == -2) return -1;
+    if (n >= 0 && count >= 0 && n != count) {
+        byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "%s has %d values, expected %d", name, n, count);
+        return -1;
+    }
+    return n < 0 ? 0 : n;
+}
+
+/* Scan: opset 9+ (states, scan inputs; axes and directions per input and output) and opset 8 (an optional
+   sequence_lens first, and a batch axis 0 on everything: a batch of one is taken out and put back) */
+BYOC__PRIVATE byoc_result byoc_onnx__scan(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_onnx__scan_args sa;
+    memset(&sa, 0, sizeof sa);
+    int v8 = c->opset < 9, first = v8 ? 1 : 0;
+    int64_t nscans = byoc_onnx__attr_int(c, "num_scan_inputs", -1);
+    if (nscans < 1 || nscans > BYOC_ONNX__MAX_SCAN || nscans > c->nin - first)
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "num_scan_inputs %lld is out of range (1 to %d, and the inputs)",
+                               (long long)nscans, BYOC_ONNX__MAX_SCAN);
+    sa.nscans = (int)nscans;
+    sa.nstates = c->nin - first - sa.nscans;
+    if (c->nout - sa.nstates > BYOC_ONNX__MAX_SCAN || c->nout < sa.nstates)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%d outputs for %d states", c->nout, sa.nstates);
+    if (v8 && c->nin > 0 && c->in[0])
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Scan's sequence_lens (opset 8) is not supported");
+    if (byoc_onnx__scan_attr_list(c, v8 ? "directions" : "scan_input_directions", sa.in_dirs, sa.nscans) < 0 ||
+        (!v8 && byoc_onnx__scan_attr_list(c, "scan_input_axes", sa.in_axes, sa.nscans) < 0) ||
+        (!v8 &&
+         (sa.nout_axes = byoc_onnx__scan_attr_list(c, "scan_output_axes", sa.out_axes, c->nout - sa.nstates)) < 0) ||
+        (!v8 && (sa.nout_dirs = byoc_onnx__scan_attr_list(c, "scan_output_directions", sa.out_dirs,
+                                                          c->nout - sa.nstates)) < 0))
+        return BYOC_ONNX__OK(c);
+    byoc_node *small[2 * BYOC_ONNX__MAX_SCAN + 2], **ins = small;
+    if (c->nin - first > (int)(sizeof small / sizeof small[0]))
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Scan with %d inputs (at most %d)", c->nin - first,
+                               (int)(sizeof small / sizeof small[0]));
+    for (int i = first; i < c->nin; ++i) {
+        ins[i - first] = byoc_onnx__input(c, i, "a state or scan input");
+        if (!ins[i - first]) return BYOC_ONNX__OK(c);
+        if (v8) { /* drop the batch axis */
+            const byoc_type *t = byoc_onnx__tensor_of(st, ins[i - first], "a Scan input");
+            if (!t) return BYOC_ONNX__OK(c);
+            if (t->rank < 1 || t->dims[0] != 1)
+                return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Scan (opset 8) with a batch of %lld: only a batch "
+                                       "of 1 is supported", (long long)(t->rank ? t->dims[0] : 0));
+            ins[i - first] = byoc_onnx__reshape(st, ins[i - first], t->rank - 1, t->dims + 1);
+            if (!ins[i - first]) return BYOC_ONNX__OK(c);
+        }
+    }
+    sa.states = ins;
+    sa.scans = ins + sa.nstates;
+    byoc_node *outs[2 * BYOC_ONNX__MAX_SCAN + 2];
+    byoc_result r = byoc_onnx__scan_core(c, &sa, outs);
+    for (int i = 0; r == BYOC_OK && i < c->nout; ++i) {
+        c->out[i] = outs[i];
+        if (v8 && outs[i]) { /* the batch axis back */
+            const byoc_type *t = byoc_onnx__type(outs[i]);
+            int64_t dims[BYOC_MAX_RANK];
+            dims[0] = 1;
+            for (int d = 0; d < t->rank && d + 1 < BYOC_MAX_RANK; ++d) dims[d + 1] = t->dims[d];
+            c->out[i] = byoc_onnx__reshape(st, outs[i], t->rank + 1, dims);
+        }
+        r = BYOC_ONNX__OK(c);
+    }
+    return r;
+}
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -4655,6 +5991,20 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Unique", byoc_onnx__unique, "unique"},
     {"Unsqueeze", byoc_onnx__unsqueeze_any, "dyn.expand_dims"},
     /* (end of dynamic) */
+    /* ---- quant ---- */
+    {"ConvInteger", byoc_onnx__conv_integer, "qnn.conv2d"},
+    {"DequantizeLinear", byoc_onnx__dequantize_linear, "qnn.dequantize"},
+    {"DynamicQuantizeLinear", byoc_onnx__dynamic_quantize_linear, "qnn.quantize"},
+    {"MatMulInteger", byoc_onnx__matmul_integer, "qnn.matmul"},
+    {"QLinearConv", byoc_onnx__qlinear_conv, "qnn.requantize"},
+    {"QLinearMatMul", byoc_onnx__qlinear_matmul, "qnn.requantize"},
+    {"QuantizeLinear", byoc_onnx__quantize_linear, "qnn.quantize"},
+    /* (end of quant) */
+    /* ---- cflow ---- */
+    {"If", byoc_onnx__if, NULL},
+    {"Loop", byoc_onnx__loop, NULL},
+    {"Scan", byoc_onnx__scan, NULL},
+    /* (end of cflow) */
 };
 
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
@@ -4665,13 +6015,16 @@ BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__nod
 }
 
 // [SECTION] impl: import
+BYOC__PRIVATE byoc_node *byoc_onnx__outer_lookup(byoc_onnx__state *st, const char *key);
 BYOC__PRIVATE byoc_node *byoc_onnx__lookup(byoc_onnx__state *st, byoc_onnx__bytes name) {
     char small[256];
     char *key = byoc_onnx__cstr(name, small);
     if (!key) return NULL;
     ptrdiff_t i = stbds_shgeti(st->values, key);
+    byoc_node *v = i >= 0 ? st->values[i].value : NULL;
+    if (!v) v = byoc_onnx__outer_lookup(st, key); /* in a subgraph: a value of an enclosing graph */
     byoc_onnx__cstr_free(key, small);
-    return i >= 0 ? st->values[i].value : NULL;
+    return v;
 }
 
 BYOC__PRIVATE void byoc_onnx__define(byoc_onnx__state *st, byoc_onnx__bytes name, byoc_node *value) {
@@ -4770,6 +6123,7 @@ BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const
 
 BYOC__PRIVATE void byoc_onnx__free_state(byoc_onnx__state *st) {
     stbds_shfree(st->values);
+    stbds_arrfree(st->scopes); /* empty: every subgraph conversion pops its scope */
     stbds_arrfree(st->built);
     stbds_arrfree(st->notes);
     stbds_arrfree(st->node_spans);
@@ -5056,8 +6410,8 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
             out->opset = st.opset;
             out->ir_version = mf.ir_version;
             out->producer = byoc_onnx__str(&st, mf.producer);
-            out->nnodes = (int)stbds_arrlen(g.nodes);
-            out->nfolded = nfolded;
+            out->nnodes = (int)stbds_arrlen(st.node_spans); /* subgraphs' nodes included */
+            out->nfolded = nfolded + st.nfolded;
             int nn = (int)stbds_arrlen(st.node_spans);
             out->node_spans = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));
             out->node_ops = BYOC__CAST(const char **, byoc_alloc(st.m, sizeof(char *) * (size_t)(nn + 1)));

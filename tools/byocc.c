@@ -131,7 +131,8 @@ static const char *const usage_tail =
     "\n"
     "FILE.relay loads FILE.weights beside it when present (else constants get seeded values).\n"
     "Every command that reads a module also takes MODEL.onnx; --dim NAME=N sets a symbolic input dim\n"
-    "(unset ones are taken as 1, with a note). Options that take a value also take it as --option=value;\n"
+    "(unset ones are taken as 1, with a note; with --dynamic-dims they import as '?', their extents\n"
+    "taken from each run's inputs). Options that take a value also take it as --option=value;\n"
     "output files' directories are checked before any work; --input also takes numpy's .npz;\n"
     "every command answers --help (or -h) with its own usage.\n";
 
@@ -298,6 +299,7 @@ typedef struct session {
     int nbackends;
     byoc_onnx_dim dims[MAX_DIMS]; /* --dim NAME=N values for symbolic ONNX input dims (names malloc'd) */
     int ndims;
+    int dynamic_dims;    /* --dynamic-dims: symbolic input dims --dim does not set import as '?' */
     char defaulted[400]; /* "batch=1, sequence=1": the symbolic dims the last ONNX import took as 1 */
 } session;
 
@@ -444,13 +446,16 @@ static byoc_module *load_model_info(session *s, const char *path, const byoc_onn
         memset(&o, 0, sizeof o);
         o.dims = s->dims;
         o.ndims = s->ndims;
-        o.free_dim_default = 1;
-        o.shapes = shapes;
-        o.nshapes = nshapes;
+        /* --dynamic-dims: unset symbolic dims stay '?' (not 1), and example inputs do not fix them: the
+           program takes each run's extents */
+        o.free_dim_default = s->dynamic_dims ? 0 : 1;
+        o.dynamic_dims = s->dynamic_dims;
+        o.shapes = s->dynamic_dims ? NULL : shapes;
+        o.nshapes = s->dynamic_dims ? 0 : nshapes;
         byoc_onnx_model model;
         if (s->ndims && !check_dims(s, path, d)) return NULL;
         if (byoc_onnx_load(path, &o, &model, d) != BYOC_OK) {
-            if (d->code != BYOC_ERR_OUT_OF_MEMORY) failed_import_dims(s, path, shapes, nshapes);
+            if (d->code != BYOC_ERR_OUT_OF_MEMORY && !s->dynamic_dims) failed_import_dims(s, path, shapes, nshapes);
             return NULL;
         }
         defaulted_dims(model.notes, s->defaulted, sizeof s->defaulted);
@@ -467,6 +472,12 @@ static byoc_module *load_model_info(session *s, const char *path, const byoc_onn
     if (!ends_with(path, ".relay")) {
         d->code = BYOC_ERR_UNSUPPORTED;
         snprintf(d->message, sizeof d->message, "%s: unsupported model file (expected FILE.relay or FILE.onnx)", path);
+        return NULL;
+    }
+    if (s->dynamic_dims) { /* a module's types are what its text says */
+        d->code = BYOC_ERR_INVALID_ARGUMENT;
+        snprintf(d->message, sizeof d->message,
+                 "%s: --dynamic-dims: a .relay module has no symbolic dims (write '?' in its types instead)", path);
         return NULL;
     }
     if (s->ndims) { /* a module's types are concrete */
@@ -528,7 +539,8 @@ typedef enum option_id {
     O_NO_FALLBACK, O_NO_MERGE_REGIONS, O_MIN_PARTITION_OPS, O_MAX_PARTITIONS,
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
-    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP
+    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
+    O_DYNAMIC_DIMS
 } option_id;
 
 typedef struct option_spec {
@@ -543,6 +555,7 @@ static const option_spec option_table[] = {
     {"--backend", O_BACKEND, 1, C_OPT | C_PLACE},
     {"--input", O_INPUT, 1, C_IMPORT | C_RUN | C_COMPILE},
     {"--dim", O_DIM, 1, C_ALL},
+    {"--dynamic-dims", O_DYNAMIC_DIMS, 0, C_ALL},
     {"--config", O_CONFIG, 1, C_OPT | C_PARTITION},
     {"--pin", O_PIN, 1, C_PARTITION},
     {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE},
@@ -708,6 +721,7 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_BACKEND: return open_backend(s, v, &d) ? EXIT_OK : input_error(&d);
     case O_INPUT: return take_listed(cmd, o->inputs, &o->ninputs, MAX_IO, "inputs", v);
     case O_DIM: return take_dim(s, v);
+    case O_DYNAMIC_DIMS: s->dynamic_dims = 1; break;
     case O_CONFIG: return take_listed(cmd, o->configs, &o->nconfigs, MAX_CONFIGS, "--config options", v);
     case O_PIN: return take_pin(o, v);
     case O_OUT: o->out = v; break;
@@ -1286,7 +1300,7 @@ static int cmd_info(session *s, const cli_options *o) {
         return rc;
     }
     /* count every distinct node reachable from any function (nested functions included) */
-    int nodes = 0, constants = 0, by_kind[8] = {0};
+    int nodes = 0, constants = 0, by_kind[BYOC_NODE_LOOP + 1] = {0}; /* indexed by byoc_node_kind */
     size_t param_bytes = 0;
     op_count *ops = NULL;
     int nops = 0, cap = 0;
@@ -1356,6 +1370,10 @@ static int cmd_info(session *s, const cli_options *o) {
         for (int f = 0; f < byoc_module_function_count(m); ++f) printf(" @%s", byoc_module_function_at(m, f).name);
         printf("\nnodes      %d (%d calls, %d vars, %d constants, %d tuples, %d projections, %d functions)\n", nodes, by_kind[BYOC_NODE_CALL],
                by_kind[BYOC_NODE_VAR], constants, by_kind[BYOC_NODE_TUPLE], by_kind[BYOC_NODE_TUPLE_GET_ITEM], by_kind[BYOC_NODE_FUNCTION]);
+        int control = by_kind[BYOC_NODE_IF] + by_kind[BYOC_NODE_LET] + by_kind[BYOC_NODE_LOOP];
+        if (control)
+            printf("control    %d (%d if, %d let, %d loop)\n", control, by_kind[BYOC_NODE_IF], by_kind[BYOC_NODE_LET],
+                   by_kind[BYOC_NODE_LOOP]);
         printf("parameters %d constants, %zu bytes\n", constants, param_bytes);
         printf("ops        %d distinct\n", nops);
         for (int k = 0; k < nops; ++k) printf("  %-28s %d\n", ops[k].name, ops[k].count);
@@ -1626,7 +1644,10 @@ static int npy_write(const char *path, const byoc_tensor *t) {
 
 static void shape_text(byoc_dtype dt, int rank, const int64_t *dims, char *out, size_t cap) {
     size_t used = (size_t)snprintf(out, cap, "(");
-    for (int d = 0; d < rank && used < cap; ++d) used += (size_t)snprintf(out + used, cap - used, "%lld%s", (long long)dims[d], d + 1 < rank ? ", " : "");
+    for (int d = 0; d < rank && used < cap; ++d) {
+        if (dims[d] == BYOC_DIM_ANY) used += (size_t)snprintf(out + used, cap - used, "?%s", d + 1 < rank ? ", " : "");
+        else used += (size_t)snprintf(out + used, cap - used, "%lld%s", (long long)dims[d], d + 1 < rank ? ", " : "");
+    }
     if (used < cap) snprintf(out + used, cap - used, ") %s", byoc_dtype_name(dt));
 }
 
@@ -2146,6 +2167,16 @@ static int write_emits(const cli_options *o, const char *model, const byoc_sim_p
     return EXIT_OK;
 }
 
+/* an input's dims for a run that makes up its values, a '?' extent taken as 1; returns its bytes */
+static size_t made_up_input_dims(const byoc_sim_io *io, int64_t *dims) {
+    size_t n = byoc_dtype_size(io->dtype);
+    for (int d = 0; d < io->rank; ++d) {
+        dims[d] = io->dims[d] == BYOC_DIM_ANY ? 1 : io->dims[d];
+        n *= (size_t)dims[d];
+    }
+    return n;
+}
+
 /* one run on zero inputs: the simulated times (the device and host models do not depend on the values); 0 if it failed */
 static int run_on_zeros(byoc_sim_program *p) {
     int nin = byoc_sim_input_count(p), ok = nin <= MAX_IO;
@@ -2156,8 +2187,8 @@ static int run_on_zeros(byoc_sim_program *p) {
         const byoc_sim_io *io = byoc_sim_input(p, i);
         zeros[i].dtype = io->dtype;
         zeros[i].rank = io->rank;
-        memcpy(zeros[i].dims, io->dims, sizeof zeros[i].dims);
-        zeros[i].data = calloc(1, io->nbytes ? io->nbytes : 1);
+        size_t nbytes = made_up_input_dims(io, zeros[i].dims);
+        zeros[i].data = calloc(1, nbytes ? nbytes : 1);
         if (!zeros[i].data) ok = 0;
     }
     if (ok && byoc_sim_run(p, zeros, nin, NULL, 0, &d) != BYOC_OK) ok = 0;
@@ -2432,7 +2463,10 @@ static int run_job_bind_given(run_job *j, int *given) {
             if (j->in.names[k] ? input_matches(j->main_fn->params[i], i < j->info.ninputs ? j->info.input_names[i] : NULL, j->in.names[k]) : i == k) found = i;
         if (found < 0 || given[found] >= 0) return report_unplaced_input(j, k, found);
         const byoc_sim_io *io = byoc_sim_input(j->p, found);
-        if (io->dtype != a->dtype || io->rank != a->rank || memcmp(io->dims, a->dims, sizeof(int64_t) * (size_t)io->rank)) {
+        int fits = io->dtype == a->dtype && io->rank == a->rank;
+        for (int d = 0; fits && d < io->rank; ++d) /* a '?' extent takes any */
+            fits = io->dims[d] == BYOC_DIM_ANY || io->dims[d] == a->dims[d];
+        if (!fits) {
             char want[200], have[200], text[SHOWN_MAX];
             shape_text(io->dtype, io->rank, io->dims, want, sizeof want);
             shape_text(a->dtype, a->rank, a->dims, have, sizeof have);
@@ -2472,10 +2506,13 @@ static int run_job_bind_inputs(run_job *j) {
             fprintf(stderr, "byocc: error: input '%s' (%s) is not given: --input %s=FILE.npy%s\n", name, want, name, dims_note(j->s, note, sizeof note));
             return EXIT_INPUT;
         }
-        fprintf(stderr, "byocc: note: input '%s' (%s) not given: seeded values\n", name, want);
-        if (!(j->seeded[i] = malloc(io->nbytes ? io->nbytes : 1))) return EXIT_INTERNAL;
+        int64_t dims[BYOC_MAX_RANK];
+        size_t nbytes = made_up_input_dims(io, dims);
+        fprintf(stderr, "byocc: note: input '%s' (%s) not given: seeded values%s\n", name, want,
+                nbytes != io->nbytes ? " ('?' extents taken as 1)" : "");
+        if (!(j->seeded[i] = malloc(nbytes ? nbytes : 1))) return EXIT_INTERNAL;
         unsigned long long seed = 0x9e3779b97f4a7c15ULL + (unsigned long long)i;
-        size_t count = io->nbytes / byoc_dtype_size(io->dtype);
+        size_t count = nbytes / byoc_dtype_size(io->dtype);
         for (size_t e = 0; e < count; ++e) {
             unsigned long long r = seeded_next(&seed);
             if (byoc_dtype_is_float(io->dtype)) byoc__store(io->dtype, j->seeded[i], (int64_t)e, (double)(r >> 11) / 9007199254740992.0 - 0.5);
@@ -2483,7 +2520,7 @@ static int run_job_bind_inputs(run_job *j) {
         }
         j->inputs[i].dtype = io->dtype;
         j->inputs[i].rank = io->rank;
-        memcpy(j->inputs[i].dims, io->dims, sizeof j->inputs[i].dims);
+        memcpy(j->inputs[i].dims, dims, sizeof(int64_t) * (size_t)io->rank);
         j->inputs[i].data = j->seeded[i];
     }
     return EXIT_OK;

@@ -1,0 +1,628 @@
+/* Unit tests for the qnn dialect: qnn.quantize, qnn.dequantize, qnn.requantize, qnn.conv2d, qnn.dense,
+   qnn.batch_matmul and qnn.matmul, and the ONNX converters on them. Each op is parsed from Relay text with
+   its scales and zero points as parameters, typed, evaluated with byoc_module_evaluate and compared with
+   the ONNX operator docs' examples or values worked out by hand (the convolution also against a direct
+   loop); each has a type error and a print/parse round trip. */
+#include "byoc.h"
+#include "tools/byoc_onnx.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* ---- helpers ---- */
+static byoc_module *parse_text(const char *text, byoc_diag *d) {
+    return byoc_module_parse(text, strlen(text), "test.relay", NULL, d);
+}
+
+/* one element of a tensor's bytes, as a double */
+static double load_elem(byoc_dtype dt, const void *data, int64_t i) {
+    const unsigned char *p = (const unsigned char *)data;
+    switch (dt) {
+    case BYOC_FLOAT32: { float v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_FLOAT64: { double v; memcpy(&v, p + 8 * i, 8); return v; }
+    case BYOC_INT8: return (int8_t)p[i];
+    case BYOC_UINT8: case BYOC_BOOL: return p[i];
+    case BYOC_INT16: { int16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case BYOC_UINT16: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
+    case BYOC_INT32: { int32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_UINT32: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
+    case BYOC_INT64: { int64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
+    case BYOC_UINT64: { uint64_t v; memcpy(&v, p + 8 * i, 8); return (double)v; }
+    default: return NAN;
+    }
+}
+static void store_elem(byoc_dtype dt, void *data, int64_t i, double v) {
+    unsigned char *p = (unsigned char *)data;
+    switch (dt) {
+    case BYOC_FLOAT32: { float x = (float)v; memcpy(p + 4 * i, &x, 4); break; }
+    case BYOC_FLOAT64: memcpy(p + 8 * i, &v, 8); break;
+    case BYOC_INT8: { int8_t x = (int8_t)v; memcpy(p + i, &x, 1); break; }
+    case BYOC_UINT8: p[i] = (unsigned char)v; break;
+    case BYOC_BOOL: p[i] = v != 0; break;
+    case BYOC_INT16: { int16_t x = (int16_t)v; memcpy(p + 2 * i, &x, 2); break; }
+    case BYOC_UINT16: { uint16_t x = (uint16_t)v; memcpy(p + 2 * i, &x, 2); break; }
+    case BYOC_INT32: { int32_t x = (int32_t)v; memcpy(p + 4 * i, &x, 4); break; }
+    case BYOC_UINT32: { uint32_t x = (uint32_t)v; memcpy(p + 4 * i, &x, 4); break; }
+    case BYOC_INT64: { int64_t x = (int64_t)v; memcpy(p + 8 * i, &x, 8); break; }
+    case BYOC_UINT64: { uint64_t x = (uint64_t)v; memcpy(p + 8 * i, &x, 8); break; }
+    default: break;
+    }
+}
+
+/* A program run on given inputs: the module (kept for the round trip), its typed result. */
+typedef struct run_result {
+    byoc_module *m;
+    byoc_node *out; /* a constant, NULL on failure */
+    char why[600];
+} run_result;
+
+/* parses `text`, infers types, binds @main's parameters to `inputs` (values as doubles, stored in each
+   parameter's dtype) and evaluates */
+static run_result run(const char *text, const double *const *inputs) {
+    run_result r;
+    byoc_diag d;
+    memset(&r, 0, sizeof r);
+    r.m = parse_text(text, &d);
+    if (!r.m) { snprintf(r.why, sizeof r.why, "parse: %s", d.message); return r; }
+    if (byoc_infer_type(r.m, &d) != BYOC_OK) { snprintf(r.why, sizeof r.why, "types: %s", d.message); return r; }
+    byoc_node *main_fn = byoc_module_function(r.m, "main");
+    byoc_node *in[8];
+    for (int i = 0; i < main_fn->nparams && i < 8; ++i) {
+        const byoc_type *t = main_fn->params[i]->annotation;
+        int64_t n = byoc_type_num_elements(t);
+        size_t bytes = (size_t)n * byoc_dtype_size(t->dtype);
+        unsigned char *buf = (unsigned char *)calloc(bytes ? bytes : 1, 1);
+        for (int64_t k = 0; k < n; ++k) store_elem(t->dtype, buf, k, inputs[i][k]);
+        in[i] = byoc_constant(r.m, t, buf, bytes);
+        free(buf);
+    }
+    if (byoc_module_evaluate(r.m, in, main_fn->nparams, &r.out, &d) != BYOC_OK) {
+        snprintf(r.why, sizeof r.why, "evaluate: %s", d.message);
+        r.out = NULL;
+    }
+    return r;
+}
+
+/* the result equals want[] within tol (exactly when tol is 0; NaN matches NaN) */
+static int result_is(const run_result *r, const double *want, int64_t n, double tol, char *why, size_t cap) {
+    if (!r->out) { snprintf(why, cap, "%s", r->why); return 0; }
+    const byoc_type *t = r->out->annotation;
+    if (byoc_type_num_elements(t) != n) {
+        snprintf(why, cap, "%lld elements, expected %lld", (long long)byoc_type_num_elements(t), (long long)n);
+        return 0;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+        double got = load_elem(t->dtype, r->out->data, i);
+        int same = (got != got && want[i] != want[i]) || fabs(got - want[i]) <= tol;
+        if (!same) {
+            snprintf(why, cap, "element %lld is %.9g, expected %.9g", (long long)i, got, want[i]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* print with types, re-parse, compare structurally */
+static int round_trips(byoc_module *m, char *why, size_t cap) {
+    size_t len;
+    char *text = byoc_module_print(m, BYOC_PRINT_TYPES, &len);
+    byoc_diag d;
+    byoc_module *again = byoc_module_parse(text, len, "printed.relay", NULL, &d);
+    int ok = again && byoc_module_structural_equal(m, again);
+    if (!again) snprintf(why, cap, "re-parse failed: %s", d.message);
+    else if (!ok) snprintf(why, cap, "re-parsed module differs:\n%.500s", text);
+    byoc_module_destroy(again);
+    byoc_free(m, text);
+    return ok;
+}
+
+/* the type error of a program, "" when it types */
+static void type_error_of(const char *text, char *msg, size_t cap) {
+    byoc_diag d;
+    byoc_module *m = parse_text(text, &d);
+    msg[0] = 0;
+    if (!m) { snprintf(msg, cap, "parse: %s", d.message); return; }
+    if (byoc_infer_type(m, &d) != BYOC_OK) snprintf(msg, cap, "%s", d.message);
+    byoc_module_destroy(m);
+}
+
+#define CHECK_RUN(r, want, n, tol)                                                 \
+    do {                                                                           \
+        char why_[700];                                                            \
+        int ok_ = result_is(&(r), (want), (n), (tol), why_, sizeof why_);          \
+        if (!ok_) byoc_module_destroy((r).m);                                      \
+        CHECKF(ok_, "%s", why_);                                                   \
+    } while (0)
+#define CHECK_ROUND_TRIP(r)                                                        \
+    do {                                                                           \
+        char why_[700];                                                            \
+        int ok_ = round_trips((r).m, why_, sizeof why_);                           \
+        byoc_module_destroy((r).m);                                                \
+        CHECKF(ok_, "%s", why_);                                                   \
+    } while (0)
+#define CHECK_TYPE_ERROR(text, needle)                                             \
+    do {                                                                           \
+        char msg_[700];                                                            \
+        const char *got_ = msg_;                                                   \
+        type_error_of((text), msg_, sizeof msg_);                                  \
+        CHECK_CONTAINS(got_, (needle));                                            \
+    } while (0)
+
+/* ---- ONNX converters, on one-node models ---- */
+typedef struct pb { unsigned char *p; size_t n, cap; } pb;
+static void pb_byte(pb *b, unsigned char c) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 256;
+        b->p = (unsigned char *)realloc(b->p, b->cap);
+    }
+    b->p[b->n++] = c;
+}
+static void pb_varint(pb *b, uint64_t v) {
+    do {
+        pb_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+        v >>= 7;
+    } while (v);
+}
+static void pb_int(pb *b, int field, int64_t v) {
+    pb_varint(b, (uint64_t)field << 3);
+    pb_varint(b, (uint64_t)v);
+}
+static void pb_bytes(pb *b, int field, const void *data, size_t n) {
+    pb_varint(b, (uint64_t)field << 3 | 2);
+    pb_varint(b, n);
+    for (size_t i = 0; i < n; ++i) pb_byte(b, ((const unsigned char *)data)[i]);
+}
+static void pb_str(pb *b, int field, const char *s) { pb_bytes(b, field, s, strlen(s)); }
+static void pb_msg(pb *b, int field, pb *m) { /* appends m as a field and frees it */
+    pb_bytes(b, field, m->p, m->n);
+    free(m->p);
+    memset(m, 0, sizeof *m);
+}
+
+/* an AttributeProto: an int (type 2) */
+static void attr_int(pb *node, const char *name, int64_t v) {
+    pb a = {NULL, 0, 0};
+    pb_str(&a, 1, name);
+    pb_int(&a, 3, v);
+    pb_int(&a, 20, 2);
+    pb_msg(node, 5, &a);
+}
+/* a graph input (field 11) or output (12): a tensor of an ONNX element type */
+static void value_info(pb *g, int field, const char *name, int elem, int rank, const int64_t *dims) {
+    pb vi = {NULL, 0, 0}, type = {NULL, 0, 0}, tensor = {NULL, 0, 0}, shape = {NULL, 0, 0};
+    pb_str(&vi, 1, name);
+    pb_int(&tensor, 1, elem);
+    for (int d = 0; d < rank; ++d) {
+        pb dim = {NULL, 0, 0};
+        pb_int(&dim, 1, dims[d]);
+        pb_msg(&shape, 1, &dim);
+    }
+    pb_msg(&tensor, 2, &shape);
+    pb_msg(&type, 1, &tensor);
+    pb_msg(&vi, 2, &type);
+    pb_msg(g, field, &vi);
+}
+
+/* A model of one node `op` reading inputs "a" (and "b" when b_elem > 0) and writing "y"; the caller
+   adds the node's attributes to *node before model_finish. */
+typedef struct onnx_case { pb graph, node; int opset; } onnx_case;
+static void model_begin(onnx_case *mc, const char *op, int opset, int a_elem, int a_rank, const int64_t *a_dims,
+                        int b_elem, int b_rank, const int64_t *b_dims) {
+    memset(mc, 0, sizeof *mc);
+    mc->opset = opset;
+    pb_str(&mc->node, 1, "a");
+    if (b_elem) pb_str(&mc->node, 1, "b");
+    pb_str(&mc->node, 2, "y");
+    pb_str(&mc->node, 3, "n1");
+    pb_str(&mc->node, 4, op);
+    value_info(&mc->graph, 11, "a", a_elem, a_rank, a_dims);
+    if (b_elem) value_info(&mc->graph, 11, "b", b_elem, b_rank, b_dims);
+}
+/* imports the model: BYOC_OK, or the error in d */
+static byoc_result model_import(onnx_case *mc, byoc_onnx_model *model, byoc_diag *d) {
+    pb m = {NULL, 0, 0}, ops = {NULL, 0, 0};
+    pb_msg(&mc->graph, 1, &mc->node);
+    pb_str(&mc->graph, 2, "g");
+    pb_int(&m, 1, 8);
+    pb_str(&ops, 1, "");
+    pb_int(&ops, 2, mc->opset);
+    pb_msg(&m, 8, &ops);
+    pb_msg(&m, 7, &mc->graph);
+    byoc_result r = byoc_onnx_import(m.p, m.n, "t.onnx", NULL, model, d);
+    free(m.p);
+    return r;
+}
+/* runs an imported model's @main on inputs (values as doubles, in each parameter's dtype) */
+static run_result model_run(byoc_onnx_model *model, const double *const *inputs) {
+    run_result r;
+    byoc_diag d;
+    memset(&r, 0, sizeof r);
+    r.m = model->module;
+    byoc_node *main_fn = byoc_module_function(r.m, "main"), *in[4];
+    for (int i = 0; i < main_fn->nparams && i < 4; ++i) {
+        const byoc_type *t = main_fn->params[i]->annotation;
+        int64_t n = byoc_type_num_elements(t);
+        size_t bytes = (size_t)n * byoc_dtype_size(t->dtype);
+        unsigned char *buf = (unsigned char *)calloc(bytes ? bytes : 1, 1);
+        for (int64_t k = 0; k < n; ++k) store_elem(t->dtype, buf, k, inputs[i][k]);
+        in[i] = byoc_constant(r.m, t, buf, bytes);
+        free(buf);
+    }
+    if (byoc_module_evaluate(r.m, in, main_fn->nparams, &r.out, &d) != BYOC_OK) {
+        snprintf(r.why, sizeof r.why, "evaluate: %s", d.message);
+        r.out = NULL;
+    }
+    return r;
+}
+
+#define CHECK_IMPORT_ERROR(mc, needle)                                                         \
+    do {                                                                                       \
+        byoc_onnx_model model_;                                                                \
+        byoc_diag d_;                                                                          \
+        byoc_result r_ = model_import(&(mc), &model_, &d_);                                    \
+        if (r_ == BYOC_OK) byoc_onnx_model_free(&model_);                                      \
+        CHECKF(r_ != BYOC_OK && strstr(d_.message, (needle)), "expected \"%s\", got \"%s\"", (needle), \
+               r_ == BYOC_OK ? "success" : d_.message);                                        \
+    } while (0)
+
+enum { ONNX_FLOAT = 1, ONNX_UINT8 = 2, ONNX_INT8 = 3, ONNX_INT32 = 6, ONNX_FLOAT8E4M3FN = 17 };
+
+/* ---- tests ---- */
+static void test_quantize(void) {
+    /* the ONNX QuantizeLinear example: saturation at both ends of uint8 */
+    const double x[6] = {0, 2, 3, 1000, -254, -1000}, scale[1] = {2}, zp[1] = {128};
+    const double *in[3] = {x, scale, zp};
+    const double want[6] = {128, 129, 130, 255, 1, 0};
+    run_result r = run("def @main(%x: Tensor[(6), float32], %s: Tensor[(), float32], %z: Tensor[(), uint8]) {\n"
+                       "  qnn.quantize(%x, %s, %z, out_dtype=\"uint8\")\n}",
+                       in);
+    CHECK_RUN(r, want, 6, 0);
+    CHECK(r.out->annotation->dtype == BYOC_UINT8);
+    CHECK_ROUND_TRIP(r);
+    /* ties go to even: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> 0, -1.5 -> -2; int8 */
+    const double ties[5] = {1, 3, 5, -1, -3}, zero[1] = {0};
+    const double *tin[3] = {ties, scale, zero};
+    const double want_ties[5] = {0, 2, 2, 0, -2};
+    r = run("def @main(%x: Tensor[(5), float32], %s: Tensor[(1), float32], %z: Tensor[(1), int8]) {\n"
+            "  qnn.quantize(%x, %s, %z)\n}",
+            tin);
+    CHECK_RUN(r, want_ties, 5, 0);
+    byoc_module_destroy(r.m);
+    /* per axis (axis 1 of (1, 3, 2)): scales 1, 2, 4 and zero points 0, 1, -2 */
+    const double px[6] = {3, -3, 3, -3, 10, -10}, ps[3] = {1, 2, 4}, pz[3] = {0, 1, -2};
+    const double *pin[3] = {px, ps, pz};
+    const double want_axis[6] = {3, -3, 3, -1, 0, -4}; /* 1.5 -> 2, -1.5 -> -2, 2.5 -> 2, -2.5 -> -2 */
+    r = run("def @main(%x: Tensor[(1, 3, 2), float32], %s: Tensor[(3), float32], %z: Tensor[(3), int8]) {\n"
+            "  qnn.quantize(%x, %s, %z, axis=1)\n}",
+            pin);
+    CHECK_RUN(r, want_axis, 6, 0);
+    CHECK_ROUND_TRIP(r);
+    /* blocks of 2 along axis 1 of (2, 4): scale (2, 2), int16 result */
+    const double bx[8] = {1, 2, 3, 4, 5, 6, 7, 8}, bs[4] = {1, 2, 0.5, 4}, bz[4] = {0, 0, 0, 100};
+    const double *bin[3] = {bx, bs, bz};
+    const double want_blocks[8] = {1, 2, 2, 2, 10, 12, 102, 102};
+    r = run("def @main(%x: Tensor[(2, 4), float32], %s: Tensor[(2, 2), float32], %z: Tensor[(2, 2), int16]) {\n"
+            "  qnn.quantize(%x, %s, %z, axis=1, out_dtype=\"int16\", block_size=2)\n}",
+            bin);
+    CHECK_RUN(r, want_blocks, 8, 0);
+    CHECK_ROUND_TRIP(r);
+    /* int32 results saturate at both ends (float32 cannot hold 2^31 - 1: the bound is clamped again) */
+    const double bigx[3] = {1e10, -1e10, 1000}, unit[1] = {1}, zero32[1] = {0};
+    const double *big_in[3] = {bigx, unit, zero32};
+    const double want_big[3] = {2147483647.0, -2147483648.0, 1000};
+    r = run("def @main(%x: Tensor[(3), float32], %s: Tensor[(), float32], %z: Tensor[(), int32]) {\n"
+            "  qnn.quantize(%x, %s, %z, out_dtype=\"int32\")\n}",
+            big_in);
+    CHECK_RUN(r, want_big, 3, 0);
+    byoc_module_destroy(r.m);
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(4), float32], %s: Tensor[(), int32], %z: Tensor[(), int8]) {\n"
+                     "  qnn.quantize(%x, %s, %z)\n}",
+                     "output_scale must be a float tensor, got int32");
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(2, 4), float32], %s: Tensor[(3), float32], %z: Tensor[(), int8]) {\n"
+                     "  qnn.quantize(%x, %s, %z, axis=1)\n}",
+                     "it must have one element or be 1-D with the 4 elements of axis 1");
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(4), float32], %s: Tensor[(), float32], %z: Tensor[(), int8]) {\n"
+                     "  qnn.quantize(%x, %s, %z, out_dtype=\"float32\")\n}",
+                     "out_dtype \"float32\" is not int8, uint8, int16, uint16 or int32");
+}
+
+static void test_dequantize(void) {
+    /* the ONNX DequantizeLinear example */
+    const double x[4] = {0, 3, 128, 255}, scale[1] = {2}, zp[1] = {128};
+    const double *in[3] = {x, scale, zp};
+    const double want[4] = {-256, -250, 0, 254};
+    const double *in_f16[2] = {x, zp};
+    run_result r = run("def @main(%x: Tensor[(4), uint8], %s: Tensor[(), float32], %z: Tensor[(), uint8]) {\n"
+                       "  qnn.dequantize(%x, %s, %z)\n}",
+                       in);
+    CHECK_RUN(r, want, 4, 0);
+    CHECK_ROUND_TRIP(r);
+    /* per axis on int32 data; then a float16 result from a float16 scale */
+    const double ix[4] = {-7, 100000, 6, -1}, is[2] = {0.5, 0.25}, iz[2] = {1, -2};
+    const double *iin[3] = {ix, is, iz};
+    const double want_axis[4] = {-4, 49999.5, 2, 0.25};
+    r = run("def @main(%x: Tensor[(2, 2), int32], %s: Tensor[(2), float32], %z: Tensor[(2), int32]) {\n"
+            "  qnn.dequantize(%x, %s, %z, axis=0)\n}",
+            iin);
+    CHECK_RUN(r, want_axis, 4, 0);
+    byoc_module_destroy(r.m);
+    r = run("def @main(%x: Tensor[(4), uint8], %z: Tensor[(), uint8]) {\n"
+            "  %0 = qnn.dequantize(%x, 2f16, %z, out_dtype=\"float16\");\n"
+            "  cast(%0, dtype=\"float32\")\n}",
+            in_f16);
+    CHECK_RUN(r, want, 4, 0);
+    CHECK_ROUND_TRIP(r);
+    /* int8 data: the ends of the range */
+    const double sx[2] = {-128, 127}, ss[1] = {0.5}, sz[1] = {-1};
+    const double *sin_[3] = {sx, ss, sz};
+    const double want_s8[2] = {-63.5, 64};
+    r = run("def @main(%x: Tensor[(2), int8], %s: Tensor[(), float32], %z: Tensor[(), int8]) {\n"
+            "  qnn.dequantize(%x, %s, %z)\n}",
+            sin_);
+    CHECK_RUN(r, want_s8, 2, 0);
+    byoc_module_destroy(r.m);
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(4), float32], %s: Tensor[(), float32], %z: Tensor[(), uint8]) {\n"
+                     "  qnn.dequantize(%x, %s, %z)\n}",
+                     "data must be int8, uint8, int16, uint16 or int32, got float32");
+}
+
+static void test_requantize_roundings(void) {
+    /* acc * 0.5 = -50, 3.5, 7.5, 500, 12.5, -2.5; + 10, int8 (500 saturates) */
+    const double acc[6] = {-100, 7, 15, 1000, 25, -5}, is[1] = {0.5}, iz[1] = {0}, os[1] = {1}, oz[1] = {10};
+    const double *in[5] = {acc, is, iz, os, oz};
+    static const char *const modes[3] = {"TONEAREST_EVEN", "TONEAREST", "UPWARD"};
+    const double want[3][6] = {{-40, 14, 18, 127, 22, 8}, {-40, 14, 18, 127, 23, 7}, {-40, 14, 18, 127, 23, 8}};
+    for (int m = 0; m < 3; ++m)
+        for (int f32 = 0; f32 < 2; ++f32) {
+            char text[400];
+            snprintf(text, sizeof text,
+                     "def @main(%%a: Tensor[(6), int32], %%is: Tensor[(), float32], %%iz: Tensor[(), int32], "
+                     "%%os: Tensor[(), float32], %%oz: Tensor[(), int8]) {\n"
+                     "  qnn.requantize(%%a, %%is, %%iz, %%os, %%oz, rounding=\"%s\", compute_dtype=\"%s\")\n}",
+                     modes[m], f32 ? "float32" : "float64");
+            run_result r = run(text, in);
+            CHECK_RUN(r, want[m], 6, 0);
+            if (m == 0 && f32) CHECK_ROUND_TRIP(r);
+            else byoc_module_destroy(r.m);
+        }
+    /* per channel (axis 1): input scales 1 and 0.25, input zero points 0 and 4, to uint8 */
+    const double pa[4] = {3, 12, 5, 2}, ps[2] = {1, 0.25}, pz[2] = {0, 4}, pos[1] = {1}, poz[1] = {0};
+    const double *pin[5] = {pa, ps, pz, pos, poz};
+    const double want_axis[4] = {3, 2, 5, 0}; /* (12 - 4) / 4 = 2; (2 - 4) / 4 = -0.5 rounds up to 0 */
+    run_result r = run("def @main(%a: Tensor[(2, 2), int32], %is: Tensor[(2), float32], %iz: Tensor[(2), int32], "
+                       "%os: Tensor[(), float32], %oz: Tensor[(), uint8]) {\n"
+                       "  qnn.requantize(%a, %is, %iz, %os, %oz, axis=1, out_dtype=\"uint8\")\n}",
+                       pin);
+    CHECK_RUN(r, want_axis, 4, 0);
+    byoc_module_destroy(r.m);
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(2), int32], %s: Tensor[(), float32], %z: Tensor[(), int32]) {\n"
+                     "  qnn.requantize(%a, %s, %z, %s, %z, rounding=\"DOWN\")\n}",
+                     "rounding \"DOWN\" is not UPWARD, TONEAREST or TONEAREST_EVEN");
+}
+
+/* ONNX QLinearConv as the importer builds it: qnn.conv2d, an int32 bias, qnn.requantize by x_scale * w_scale /
+   y_scale in float32 (per output channel), ties to even */
+static void test_qlinear_conv_chain(void) {
+    /* acc channel 0: (x - 10) * (3 - 1) + 4 = 4, 24, 44, 64; channel 1: (x - 10) * (5 - 3) - 4 = -4, 16, 36, 56;
+       multipliers 0.05 / 0.25 = 0.2 and 0.1 / 0.25 = 0.4: 0.8, 4.8, 8.8, 12.8 and -1.6, 6.4, 14.4, 22.4 */
+    const double x[4] = {10, 20, 30, 40}, w[2] = {3, 5}, xz[1] = {10}, wz[2] = {1, 3}, xs[1] = {0.5},
+                 ws[2] = {0.1, 0.2}, b[2] = {4, -4};
+    const double *in[7] = {x, w, xz, wz, xs, ws, b};
+    const double want[8] = {101, 105, 109, 113, 98, 106, 114, 122};
+    run_result r = run("def @main(%x: Tensor[(1, 1, 2, 2), uint8], %w: Tensor[(2, 1, 1, 1), uint8], "
+                       "%xz: Tensor[(), uint8], %wz: Tensor[(2), uint8], %xs: Tensor[(), float32], "
+                       "%ws: Tensor[(2), float32], %b: Tensor[(2), int32]) {\n"
+                       "  %0 = qnn.conv2d(%x, %w, %xz, %wz, %xs, %ws, channels=2, kernel_size=[1, 1]);\n"
+                       "  %1 = nn.bias_add(%0, %b);\n"
+                       "  qnn.requantize(%1, multiply(%xs, %ws), 0, 0.25f, 100u8, axis=1, rounding=\"TONEAREST_EVEN\", "
+                       "compute_dtype=\"float32\", out_dtype=\"uint8\")\n}",
+                       in);
+    CHECK_RUN(r, want, 8, 0);
+    CHECK_ROUND_TRIP(r);
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(1, 2, 2, 2), int32], %s: Tensor[(3), float32]) {\n"
+                     "  qnn.requantize(%a, %s, 0, 1f, 0i8, axis=1)\n}",
+                     "input_scale is Tensor[(3,), float32]: it must have one element or be 1-D with the 2 elements of "
+                     "axis 1");
+}
+
+/* the int32 convolution by its definition, for the GEMM path's check */
+static void direct_qconv(const int8_t *x, const uint8_t *w, int xz, const int *wz, int32_t *y) {
+    /* x (1, 4, 8, 5), w (6, 2, 3, 2), groups 2, stride (2, 1), padding (1, 0, 1, 1), dilation (1, 2) */
+    for (int oc = 0; oc < 6; ++oc)
+        for (int oy = 0; oy < 4; ++oy)
+            for (int ox = 0; ox < 4; ++ox) {
+                int32_t acc = 0;
+                for (int c = 0; c < 2; ++c)
+                    for (int ky = 0; ky < 3; ++ky)
+                        for (int kx = 0; kx < 2; ++kx) {
+                            int iy = oy * 2 - 1 + ky, ix = ox - 0 + kx * 2, ic = (oc / 3) * 2 + c;
+                            int xv = iy >= 0 && iy < 8 && ix >= 0 && ix < 5 ? x[(ic * 8 + iy) * 5 + ix] : xz;
+                            acc += (xv - xz) * (w[((oc * 2 + c) * 3 + ky) * 2 + kx] - wz[oc]);
+                        }
+                y[(oc * 4 + oy) * 4 + ox] = acc;
+            }
+}
+
+static void test_conv2d(void) {
+    /* the ONNX ConvInteger examples: x 2..10 less zero point 1, a 2x2 kernel of ones; then padded by 1 */
+    const double x[9] = {2, 3, 4, 5, 6, 7, 8, 9, 10}, w[4] = {1, 1, 1, 1}, xz[1] = {1}, wz[1] = {0}, one[1] = {1};
+    const double *in[6] = {x, w, xz, wz, one, one};
+    const double want[4] = {12, 16, 24, 28};
+    const double want_padded[16] = {1, 3, 5, 3, 5, 12, 16, 9, 11, 24, 28, 15, 7, 15, 17, 9};
+    run_result r = run("def @main(%x: Tensor[(1, 1, 3, 3), uint8], %w: Tensor[(1, 1, 2, 2), uint8], "
+                       "%xz: Tensor[(), uint8], %wz: Tensor[(), uint8], %xs: Tensor[(), float32], "
+                       "%ws: Tensor[(), float32]) {\n"
+                       "  qnn.conv2d(%x, %w, %xz, %wz, %xs, %ws, kernel_size=[2, 2])\n}",
+                       in);
+    CHECK_RUN(r, want, 4, 0);
+    CHECK(r.out->annotation->dtype == BYOC_INT32);
+    CHECK_ROUND_TRIP(r);
+    r = run("def @main(%x: Tensor[(1, 1, 3, 3), uint8], %w: Tensor[(1, 1, 2, 2), uint8], "
+            "%xz: Tensor[(), uint8], %wz: Tensor[(), uint8], %xs: Tensor[(), float32], %ws: Tensor[(), float32]) {\n"
+            "  qnn.conv2d(%x, %w, %xz, %wz, %xs, %ws, padding=[1, 1, 1, 1])\n}",
+            in);
+    CHECK_RUN(r, want_padded, 16, 0);
+    byoc_module_destroy(r.m);
+    /* int8 data, uint8 kernel with a zero point per output channel, groups, strides, dilation, padding;
+       against the definition */
+    int8_t gx[160];
+    uint8_t gw[72];
+    int gwz[6] = {0, 1, 128, 255, 7, 200};
+    double dx[160], dw[72], dxz[1] = {-3}, dwz[6], want_g[96];
+    for (int i = 0; i < 160; ++i) dx[i] = gx[i] = (int8_t)((i * 37 + 11) % 256 - 128);
+    for (int i = 0; i < 72; ++i) dw[i] = gw[i] = (uint8_t)((i * 53 + 5) % 256);
+    for (int i = 0; i < 6; ++i) dwz[i] = gwz[i];
+    int32_t gy[96];
+    direct_qconv(gx, gw, -3, gwz, gy);
+    for (int i = 0; i < 96; ++i) want_g[i] = gy[i];
+    const double *gin[6] = {dx, dw, dxz, dwz, one, one};
+    r = run("def @main(%x: Tensor[(1, 4, 8, 5), int8], %w: Tensor[(6, 2, 3, 2), uint8], %xz: Tensor[(), int8], "
+            "%wz: Tensor[(6), uint8], %xs: Tensor[(), float32], %ws: Tensor[(), float32]) {\n"
+            "  qnn.conv2d(%x, %w, %xz, %wz, %xs, %ws, strides=[2, 1], padding=[1, 0, 1, 1], dilation=[1, 2], "
+            "groups=2)\n}",
+            gin);
+    CHECK_RUN(r, want_g, 96, 0);
+    CHECK_ROUND_TRIP(r);
+    /* an int32 bias on the accumulator (QLinearConv's B) */
+    const double bias[1] = {-12};
+    const double *bin[7] = {x, w, xz, wz, one, one, bias};
+    const double want_biased[4] = {0, 4, 12, 16};
+    r = run("def @main(%x: Tensor[(1, 1, 3, 3), uint8], %w: Tensor[(1, 1, 2, 2), uint8], "
+            "%xz: Tensor[(), uint8], %wz: Tensor[(), uint8], %xs: Tensor[(), float32], %ws: Tensor[(), float32], "
+            "%b: Tensor[(1), int32]) {\n"
+            "  nn.bias_add(qnn.conv2d(%x, %w, %xz, %wz, %xs, %ws), %b)\n}",
+            bin);
+    CHECK_RUN(r, want_biased, 4, 0);
+    byoc_module_destroy(r.m);
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(1, 1, 3, 3), float32], %w: Tensor[(1, 1, 2, 2), uint8], "
+                     "%z: Tensor[(), uint8], %s: Tensor[(), float32]) {\n"
+                     "  qnn.conv2d(%x, %w, %z, %z, %s, %s)\n}",
+                     "data and weight must be int8 or uint8, got float32 and uint8");
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(1, 1, 3, 3), uint8], %w: Tensor[(2, 1, 2, 2), uint8], "
+                     "%z: Tensor[(), uint8], %wz: Tensor[(3), uint8], %s: Tensor[(), float32]) {\n"
+                     "  qnn.conv2d(%x, %w, %z, %wz, %s, %s)\n}",
+                     "kernel_zero_point must have one element or the 2 of the output channels");
+}
+
+static void test_matmul_dense_batch_matmul(void) {
+    /* the ONNX MatMulInteger example */
+    const double a[12] = {11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0}, b[6] = {1, 4, 2, 5, 3, 6}, bt[6] = {1, 2, 3, 4, 5, 6};
+    const double az[1] = {12}, bz[1] = {0}, one[1] = {1};
+    const double want[8] = {-38, -83, -44, -98, -50, -113, -56, -128};
+    const double *in[6] = {a, b, az, bz, one, one};
+    run_result r = run("def @main(%a: Tensor[(4, 3), uint8], %b: Tensor[(3, 2), uint8], %az: Tensor[(), uint8], "
+                       "%bz: Tensor[(), uint8], %as: Tensor[(), float32], %bs: Tensor[(), float32]) {\n"
+                       "  qnn.matmul(%a, %b, %az, %bz, %as, %bs)\n}",
+                       in);
+    CHECK_RUN(r, want, 8, 0);
+    CHECK_ROUND_TRIP(r);
+    const double *tin[6] = {a, bt, az, bz, one, one};
+    r = run("def @main(%a: Tensor[(4, 3), uint8], %w: Tensor[(2, 3), uint8], %az: Tensor[(), uint8], "
+            "%bz: Tensor[(), uint8], %as: Tensor[(), float32], %bs: Tensor[(), float32]) {\n"
+            "  qnn.dense(%a, %w, %az, %bz, %as, %bs, units=2)\n}",
+            tin);
+    CHECK_RUN(r, want, 8, 0);
+    CHECK_ROUND_TRIP(r);
+    r = run("def @main(%a: Tensor[(1, 4, 3), uint8], %w: Tensor[(1, 2, 3), uint8], %az: Tensor[(), uint8], "
+            "%bz: Tensor[(), uint8], %as: Tensor[(), float32], %bs: Tensor[(), float32]) {\n"
+            "  qnn.batch_matmul(%a, %w, %az, %bz, %as, %bs)\n}",
+            tin);
+    CHECK_RUN(r, want, 8, 0);
+    CHECK_ROUND_TRIP(r);
+    /* a zero point per column of b (1 and 2), and a batch of 2 broadcast against one b */
+    const double a2[24] = {11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0, 11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0};
+    const double bz2[2] = {1, 2};
+    const double *pin[6] = {a2, b, az, bz2, one, one};
+    /* column 0 loses sum(a - 12) * 1, column 1 sum(a - 12) * 2: rows sum to -15, -18, -21, -24 */
+    const double want_pc[16] = {-23, -53, -26, -62, -29, -71, -32, -80, -23, -53, -26, -62, -29, -71, -32, -80};
+    r = run("def @main(%a: Tensor[(2, 4, 3), uint8], %b: Tensor[(3, 2), uint8], %az: Tensor[(), uint8], "
+            "%bz: Tensor[(2), uint8], %as: Tensor[(), float32], %bs: Tensor[(), float32]) {\n"
+            "  qnn.matmul(%a, %b, %az, %bz, %as, %bs)\n}",
+            pin);
+    CHECK_RUN(r, want_pc, 16, 0);
+    byoc_module_destroy(r.m);
+    /* a zero point outside the data's dtype is bad input, named */
+    const double big_zp[1] = {300};
+    const double *zin[6] = {a, b, big_zp, bz, one, one};
+    r = run("def @main(%a: Tensor[(4, 3), uint8], %b: Tensor[(3, 2), uint8], %az: Tensor[(), int32], "
+            "%bz: Tensor[(), uint8], %as: Tensor[(), float32], %bs: Tensor[(), float32]) {\n"
+            "  qnn.matmul(%a, %b, %az, %bz, %as, %bs)\n}",
+            zin);
+    CHECK(r.out == NULL);
+    CHECK_CONTAINS(r.why, "input_zero_point 300 (element 0) is outside the uint8 range of the data");
+    byoc_module_destroy(r.m);
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(4, 3), uint8], %b: Tensor[(3, 2), uint8], %z: Tensor[(), uint8], "
+                     "%bz: Tensor[(3), uint8], %s: Tensor[(), float32]) {\n"
+                     "  qnn.matmul(%a, %b, %z, %bz, %s, %s)\n}",
+                     "kernel_zero_point must have one element or the 2 of the result columns");
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(4, 3), uint8], %b: Tensor[(3, 2), uint8], %z: Tensor[(), uint8], "
+                     "%s: Tensor[(), float32]) {\n"
+                     "  qnn.matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int16\")\n}",
+                     "out_dtype must be int32, got int16");
+}
+
+/* QuantizeLinear through the importer: no zero point (uint8, or opset 21's output_dtype), float8 refused */
+static void test_onnx_quantize_linear(void) {
+    const int64_t dims[1] = {6}, one_dim[1] = {1};
+    const double x[6] = {0, 2, 3, 1000, -254, -1000}, scale[1] = {2};
+    const double *in[2] = {x, scale};
+    const double want_u8[6] = {0, 1, 2, 255, 0, 0}, want_i8[6] = {0, 1, 2, 127, -127, -128};
+    for (int as_int8 = 0; as_int8 < 2; ++as_int8) {
+        onnx_case mc;
+        byoc_onnx_model model;
+        byoc_diag d;
+        model_begin(&mc, "QuantizeLinear", as_int8 ? 21 : 13, ONNX_FLOAT, 1, dims, ONNX_FLOAT, 1, one_dim);
+        if (as_int8) attr_int(&mc.node, "output_dtype", ONNX_INT8);
+        value_info(&mc.graph, 12, "y", as_int8 ? ONNX_INT8 : ONNX_UINT8, 1, dims);
+        CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+        run_result r = model_run(&model, in);
+        char why[700];
+        int ok = result_is(&r, as_int8 ? want_i8 : want_u8, 6, 0, why, sizeof why);
+        byoc_onnx_model_free(&model);
+        CHECKF(ok, "%s", why);
+    }
+    onnx_case mc;
+    model_begin(&mc, "QuantizeLinear", 21, ONNX_FLOAT, 1, dims, ONNX_FLOAT, 1, one_dim);
+    attr_int(&mc.node, "output_dtype", ONNX_FLOAT8E4M3FN);
+    value_info(&mc.graph, 12, "y", ONNX_UINT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "quantizing to float8e4m3fn is not supported");
+    model_begin(&mc, "QuantizeLinear", 10, ONNX_FLOAT, 1, dims, ONNX_FLOAT, 1, dims);
+    value_info(&mc.graph, 12, "y", ONNX_UINT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "opset 10 quantizes per tensor: the scale must have one element");
+}
+
+/* MatMulInteger without zero points, A 1-D (numpy's matmul: a row whose axis leaves the result) */
+static void test_onnx_matmul_integer_vector(void) {
+    const int64_t a_dims[1] = {3}, b_dims[2] = {3, 2}, y_dims[1] = {2};
+    const double a[3] = {1, 2, 3}, b[6] = {1, 4, 2, 5, 3, 6};
+    const double *in[2] = {a, b};
+    const double want[2] = {14, 32};
+    onnx_case mc;
+    byoc_onnx_model model;
+    byoc_diag d;
+    model_begin(&mc, "MatMulInteger", 10, ONNX_UINT8, 1, a_dims, ONNX_UINT8, 2, b_dims);
+    value_info(&mc.graph, 12, "y", ONNX_INT32, 1, y_dims);
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    run_result r = model_run(&model, in);
+    char why[700];
+    int ok = result_is(&r, want, 2, 0, why, sizeof why) && r.out->annotation->rank == 1 &&
+             r.out->annotation->dtype == BYOC_INT32;
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+}
+
+int main(int argc, char **argv) {
+    static const test_case tests[] = {
+        TEST_ENTRY(test_quantize),
+        TEST_ENTRY(test_dequantize),
+        TEST_ENTRY(test_requantize_roundings),
+        TEST_ENTRY(test_conv2d),
+        TEST_ENTRY(test_qlinear_conv_chain),
+        TEST_ENTRY(test_matmul_dense_batch_matmul),
+        TEST_ENTRY(test_onnx_quantize_linear),
+        TEST_ENTRY(test_onnx_matmul_integer_vector),
+    };
+    return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
+}
