@@ -56,7 +56,7 @@ LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h
 # NAME in that list. The tests that reach into the library's internals (its static functions and types)
 # compile the implementation themselves: SELF_TESTS, onnx_node_tests, and byocc (its one cc line).
 UNIT_TESTS := core patterns passes property targets sim collage collage_search artifact api ops_windows ops_math \
-              ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic ops_dyn3 ops_quant ops_cflow
+              ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic ops_dyn3 ops_quant ops_cflow ops_fuzz
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 
@@ -88,7 +88,8 @@ $(FUZZ_IMPL_O): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS) $(CLANG_BIN)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -I. -c $< -o $@
 
-$(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(FUZZ_IMPL_O)
+$(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(FUZZ_IMPL_O) \
+  tests/fuzz/fuzz_evaluate.h
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -I. $< $(FUZZ_IMPL_O) -o $@ -lm
 
 $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_HEADERS) $(STB_DS) $(CLANG_BIN)

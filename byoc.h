@@ -2161,7 +2161,9 @@ BYOC_API int byoc_attr_value_equal(const byoc_attr_value *a, const byoc_attr_val
         return 1;
     case BYOC_ATTR_FLOAT_LIST:
         if (a->count != b->count) return 0;
-        for (int i = 0; i < a->count; ++i) if (a->floats[i] != b->floats[i]) return 0;
+        for (int i = 0; i < a->count; ++i) /* as a single float: NaN equals NaN */
+            if (a->floats[i] != b->floats[i] && (a->floats[i] == a->floats[i] || b->floats[i] == b->floats[i]))
+                return 0;
         return 1;
     }
     return 0;
@@ -6810,6 +6812,12 @@ BYOC__PRIVATE uint64_t byoc__hash_type(uint64_t h, const byoc_type *t) {
     for (int i = 0; i < t->nfields; ++i) h = byoc__hash_type(h, t->fields[i]);
     return t->ret ? byoc__hash_type(h, t->ret) : h;
 }
+/* a float attribute value hashed as byoc_attr_value_equal compares it: every NaN alike, -0 as 0 */
+BYOC__PRIVATE uint64_t byoc__hash_attr_double(uint64_t x, double d) {
+    if (d != d) return byoc__mix(x, 0x7ff8000000000000ull);
+    if (d == 0) d = 0;
+    return byoc__hash_bytes(x, &d, sizeof d);
+}
 BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
     uint64_t acc = 0; /* order-independent, matching byoc__attrs_equal */
     for (int i = 0; i < a->count; ++i) {
@@ -6818,15 +6826,20 @@ BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
         x = byoc__mix(x, (uint64_t)v->kind);
         switch (v->kind) {
         case BYOC_ATTR_INT: case BYOC_ATTR_BOOL: x = byoc__mix(x, (uint64_t)v->i); break;
-        case BYOC_ATTR_FLOAT: x = byoc__hash_bytes(x, &v->f, sizeof v->f); break;
+        case BYOC_ATTR_FLOAT: x = byoc__hash_attr_double(x, v->f); break;
         case BYOC_ATTR_STRING: x = byoc__hash_bytes(x, v->s, strlen(v->s)); break;
         case BYOC_ATTR_INT_LIST:
             x = byoc__mix(x, (uint64_t)v->inner);
             if (v->count) x = byoc__hash_bytes(x, v->ints, sizeof(int64_t) * (size_t)v->count);
             break;
-        case BYOC_ATTR_FLOAT_LIST:
-            if (v->count) x = byoc__hash_bytes(x, v->floats, sizeof(double) * (size_t)v->count);
+        case BYOC_ATTR_FLOAT_LIST: {
+            int plain = 1; /* no NaN or -0: the bytes as they are (the hash of ordinary lists is unchanged) */
+            for (int k = 0; k < v->count && plain; ++k)
+                plain = v->floats[k] == v->floats[k] && !(v->floats[k] == 0 && signbit(v->floats[k]));
+            if (plain && v->count) x = byoc__hash_bytes(x, v->floats, sizeof(double) * (size_t)v->count);
+            for (int k = 0; !plain && k < v->count; ++k) x = byoc__hash_attr_double(x, v->floats[k]);
             break;
+        }
         default: break;
         }
         acc += x;
@@ -9027,8 +9040,10 @@ static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
         step[a] = st;
     }
     int64_t src_off = 0, src_str[BYOC_MAX_RANK];
+    /* a step only moves between two results: a huge one that keeps one element must not overflow
+       stride * step */
     for (int d = 0; d < x->rank; ++d) {
-        src_str[d] = istr[d] * step[d];
+        src_str[d] = o->dims[d] > 1 ? istr[d] * step[d] : 0;
         if (o->dims[d] > 0) src_off += begin[d] * istr[d];
     }
     size_t es = byoc_dtype_size(x->dtype);
@@ -9134,6 +9149,10 @@ BYOC__PRIVATE byoc_result byoc__pad_run(byoc__kctx *k, const int64_t *lo, const 
     byoc__strides_of(rank, o->dims, ostr);
     int64_t total = byoc__numel(o);
     if (total == 0) return BYOC_OK;
+    if (strcmp(mode, "constant"))
+        for (int d = 0; d < rank; ++d) /* edge, reflect and wrap copy the axis: an empty one has nothing */
+            if (x->dims[d] == 0 && o->dims[d] > 0)
+                return byoc__kfail(k, "pad_mode \"%s\" cannot extend axis %d, which is empty", mode, d);
     if (!strcmp(mode, "constant") || byoc__numel(x) == 0) {
         unsigned char value[8] = {0};
         if (pad_value) memcpy(value, pad_value, es);
@@ -10123,6 +10142,7 @@ static byoc_result byoc__k_cumsum(byoc__kctx *k) {
     } else byoc__split_axis(x, byoc__kaxis(k, "axis", 0, x->rank), &g.outer, &g.len, &g.inner);
     g.exclusive = byoc__kint(k, "exclusive", 0) != 0;
     g.reverse = byoc__kint(k, "reverse", 0) != 0;
+    if (byoc__numel(x) == 0) return BYOC_OK; /* an empty axis: the float32 path would still seed a row */
     if (x->dtype == BYOC_FLOAT32 && out->dtype == BYOC_FLOAT32)
         byoc__cumsum_f32(&g, (const float *)x->data, (float *)out->data);
     else byoc__cumsum_any(&g, x, out);
@@ -11240,9 +11260,16 @@ static const byoc_type *byoc__rel_resize(byoc_type_rel_ctx *ctx, const byoc_type
         if (in == 0 && out > 0) return BYOC__FAIL("axis %d is empty and cannot be resized to %lld", i, (long long)out);
         double s = nscales ? scales->floats[i] : 0;
         if (nscales && !(isfinite(s) && s > 0)) return BYOC__FAIL("scale %g of axis %d is not positive", s, i);
-        if (in > 0 && byoc__resize_ntaps(method, antialias, nscales ? s : (double)out / (double)in) < 0)
+        int64_t taps = in > 0 ? byoc__resize_ntaps(method, antialias, nscales ? s : (double)out / (double)in) : 0;
+        if (taps < 0)
             return BYOC__FAIL("antialias: the filter of axis %d (scale %g) would take over %d taps", i,
                               nscales ? s : (double)out / (double)in, BYOC__RS_MAX_TAPS);
+        /* an antialias filter spans about 1 / scale inputs, so its taps over the axis number a few times
+           the extents when scale is about out / in; a scale far below that would make billions */
+        if (taps > 4 && (double)out * (double)taps > 8.0 * ((double)in + (double)out) + 64)
+            return BYOC__FAIL("antialias: scale %g of axis %d does not fit its extents %lld -> %lld (a filter of "
+                              "%lld taps per output)",
+                              s, i, (long long)in, (long long)out, (long long)taps);
     }
     if (ctm == BYOC__RS_TF_CROP_AND_RESIZE && !nroi)
         return BYOC__FAIL("coordinate_transformation_mode \"tf_crop_and_resize\" needs a roi");
@@ -12464,7 +12491,11 @@ static const byoc_type *byoc__rel_tfidf(byoc_type_rel_ctx *ctx, const byoc_type 
 BYOC__PRIVATE double byoc__flops_tfidf(const byoc_node *c) {
     double grams = (double)byoc_attrs_int(&c->attrs, "max_gram_length", 1);
     double skips = (double)byoc_attrs_int(&c->attrs, "max_skip_count", 0) + 1;
-    return c->nargs ? byoc__win_elems(c->args[0]->checked_type) * grams * skips : 0;
+    const byoc_type *x = c->nargs ? c->args[0]->checked_type : NULL;
+    if (x && x->kind == BYOC_TYPE_TENSOR && x->rank > 0 && x->dims[x->rank - 1] >= 0 &&
+        skips > (double)x->dims[x->rank - 1]) /* no skip reaches past a row */
+        skips = (double)(x->dims[x->rank - 1] > 0 ? x->dims[x->rank - 1] : 1);
+    return c->nargs ? byoc__win_elems(x) * grams * skips : 0;
 }
 
 /* compares the n tokens row[0], row[step], ... with the pool's n-gram at item `at` */
@@ -12545,7 +12576,8 @@ static byoc_result byoc__k_tfidf(byoc__kctx *k) {
             for (int64_t i = 0; i < C; ++i) byoc__ngram_count(&p, sorted, 1, row + i, 1, y);
             first_len = 2;
         }
-        for (int64_t step = 1; first_len <= p.max_len && step <= (int64_t)p.max_skip + 1; ++step)
+        /* a skip of C or more leaves no second token: a huge max_skip_count costs nothing */
+        for (int64_t step = 1; first_len <= p.max_len && step <= (int64_t)p.max_skip + 1 && step < C; ++step)
             for (int64_t i = 0; i + step * (first_len - 1) < C; ++i)
                 for (int n = first_len; n <= p.max_len && i + step * (n - 1) < C; ++n)
                     byoc__ngram_count(&p, sorted, n, row + i, step, y);
@@ -15461,7 +15493,10 @@ static byoc_result byoc__k_dyn_strided_slice(byoc__kctx *k) {
     if (byoc__numel(o) == 0) return BYOC_OK;
     byoc__strides_of(x->rank, x->dims, istr);
     byoc__strides_of(o->rank, o->dims, ostr);
-    for (int d = 0; d < x->rank; ++d) { src[d] = istr[d] * step[d]; off += begin[d] * istr[d]; }
+    for (int d = 0; d < x->rank; ++d) { /* as strided_slice: a step that keeps one element is never taken */
+        src[d] = o->dims[d] > 1 ? istr[d] * step[d] : 0;
+        off += begin[d] * istr[d];
+    }
     size_t es = byoc_dtype_size(x->dtype);
     byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + off * (int64_t)es, src, es);
     return BYOC_OK;
@@ -15688,6 +15723,22 @@ BYOC__PRIVATE void byoc__store_int(byoc_dtype dt, void *data, int64_t i, int64_t
     default: memcpy(p, &v, 8); break;
     }
 }
+/* the elements of start, start + step, ... before stop, exactly: the span is taken in uint64, where it
+   cannot overflow (INT64_MIN to INT64_MAX is 2^64 - 1) */
+BYOC__PRIVATE uint64_t byoc__arange_int_count(int64_t start, int64_t stop, int64_t step) {
+    if (step == 0 || (step > 0 ? stop <= start : stop >= start)) return 0;
+    uint64_t span = step > 0 ? (uint64_t)stop - (uint64_t)start : (uint64_t)start - (uint64_t)stop;
+    uint64_t mag = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
+    return span / mag + (span % mag != 0);
+}
+/* element i of an integer arange: start + i * step wraps in uint64 to the exact value (it lies between
+   start and stop), where int64 arithmetic could overflow on the way */
+BYOC__PRIVATE int64_t byoc__arange_int_at(int64_t start, int64_t step, int64_t i) {
+    uint64_t v = (uint64_t)start + (uint64_t)i * (uint64_t)step;
+    int64_t r;
+    memcpy(&r, &v, sizeof r);
+    return r;
+}
 BYOC__PRIVATE int64_t byoc__arange_count(byoc__kctx *k, byoc_result *r) {
     byoc_dtype dt = k->in[0].dtype;
     *r = BYOC_OK;
@@ -15701,10 +15752,12 @@ BYOC__PRIVATE int64_t byoc__arange_count(byoc__kctx *k, byoc_result *r) {
     int64_t start = byoc__int_at(dt, (const char *)k->in[0].data), stop = byoc__int_at(dt, (const char *)k->in[1].data),
             step = byoc__int_at(dt, (const char *)k->in[2].data);
     if (step == 0) { *r = byoc__kbad(k, "step is 0"); return 0; }
-    double n = ceil(((double)stop - (double)start) / (double)step); /* doubles: no overflow of stop - start */
-    if (n > BYOC_MAX_DIM) { *r = byoc__kbad(k, "%.0f elements exceed %d", n, BYOC_MAX_DIM); return 0; }
-    int64_t span = step > 0 ? stop - start : start - stop, mag = step > 0 ? step : -step;
-    return n <= 0 ? 0 : (span + mag - 1) / mag;
+    uint64_t n = byoc__arange_int_count(start, stop, step);
+    if (n > BYOC_MAX_DIM) {
+        *r = byoc__kbad(k, "%llu elements exceed %d", (unsigned long long)n, BYOC_MAX_DIM);
+        return 0;
+    }
+    return (int64_t)n;
 }
 static byoc_result byoc__shape_arange(byoc__kctx *k) {
     byoc_result r;
@@ -15724,7 +15777,7 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
     } else {
         int64_t start = byoc__int_at(dt, (const char *)k->in[0].data),
                 step = byoc__int_at(dt, (const char *)k->in[2].data);
-        for (int64_t i = 0; i < n; ++i) byoc__store_int(dt, o->data, i, start + i * step);
+        for (int64_t i = 0; i < n; ++i) byoc__store_int(dt, o->data, i, byoc__arange_int_at(start, step, i));
     }
     return BYOC_OK;
 }
@@ -22410,11 +22463,14 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
             if (n->op) { /* the op's host kernel, on the values of its arguments */
                 val[i] = byoc__call_has_any_dims(n) ? byoc__kernel_run_dynamic(m, n, ins, diag)
                                                   : byoc__kernel_run_constants(m, n, ins, diag);
-                if (!val[i]) {
+                if (!val[i]) { /* the message names the node (its frontend name) unless the kernel's does */
                     char why[BYOC_DIAG_MESSAGE_MAX];
                     snprintf(why, sizeof why, "%s", diag->message);
+                    const char *src = byoc_node_span(n)->source;
+                    int named = !src || strstr(why, src);
                     byoc__diag(diag, diag->code ? diag->code : BYOC_ERR_INTERNAL, byoc_node_span(n)->line,
-                               byoc_node_span(n)->col, n->id, "evaluate: %s", why);
+                               byoc_node_span(n)->col, n->id, "evaluate: %s%s%s", named ? "" : src, named ? "" : ": ",
+                               why);
                     ok = 0;
                 }
             } else {

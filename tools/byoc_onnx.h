@@ -2963,22 +2963,26 @@ BYOC__PRIVATE byoc_result byoc_onnx__range(byoc_onnx__ctx *c, const char *op) {
                                     : byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s must be a scalar", names[i]);
     }
     if (v[2] == 0) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "Range's delta is 0");
-    double count = ceil((v[1] - v[0]) / v[2]);
-    if (count < 0) count = 0;
-    if (count > 1e9) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Range of %.0f elements", count);
-    int64_t n = (int64_t)count;
     byoc_dtype dt = byoc_onnx__type(c->in[0])->dtype;
+    int integer = !byoc_dtype_is_float(dt);
+    int64_t iv[3] = {0, 0, 0}; /* integer bounds exactly: doubles round int64 values above 2^53 */
+    for (int i = 0; integer && i < 3; ++i)
+        if (byoc_onnx__const_ints(st, c->in[i], iv + i, 1, "Range's bounds") != 1) return BYOC_ONNX__OK(c);
+    double count = integer ? (double)byoc__arange_int_count(iv[0], iv[1], iv[2]) : ceil((v[1] - v[0]) / v[2]);
+    if (count < 0) count = 0;
+    if (!(count <= 1e9)) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Range of %.0f elements", count);
+    int64_t n = (int64_t)count;
     if ((uint64_t)n * byoc_dtype_size(dt) > st->max_bytes)
         return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "Range above the import limit");
     byoc_node *k = byoc_constant(st->m, byoc_tensor_type(st->m, dt, 1, &n), NULL, 0);
     if (!k) return byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
     /* start + i * delta in the input type, as the spec's loop computes it */
-    int integer = !byoc_dtype_is_float(dt);
-    for (int64_t i = 0; i < n; ++i)
-        byoc__store(dt, k->data, i,
-                    integer              ? (double)((int64_t)v[0] + i * (int64_t)v[2])
-                    : dt == BYOC_FLOAT64 ? v[0] + (double)i * v[2]
-                                         : (double)((float)v[0] + (float)i * (float)v[2]));
+    for (int64_t i = 0; i < n; ++i) {
+        if (integer) byoc__store_int(dt, k->data, i, byoc__arange_int_at(iv[0], iv[2], i));
+        else
+            byoc__store(dt, k->data, i,
+                        dt == BYOC_FLOAT64 ? v[0] + (double)i * v[2] : (double)((float)v[0] + (float)i * (float)v[2]));
+    }
     k->checked_type = k->annotation;
     c->out[0] = k;
     return BYOC_OK;

@@ -1,9 +1,13 @@
 /* libFuzzer target: the ONNX importer (protobuf decoding, tensors, every op converter, folding at
-   import). A refused file must come with a message naming it; an imported module must type-check,
-   print, and parse back (with its weights) to an equal module. Constants are capped at 16 MB so a
-   hostile shape is an error, not an out-of-memory kill; external data is refused. */
+   import) and the host kernels behind it. A refused file must come with a message naming it; an
+   imported module must type-check, print, and parse back (with its weights) to an equal module. A
+   small imported model is then evaluated on made-up inputs (small integers, negative ones included,
+   so index operands go out of range too): kernels on hostile attributes are where crashes hide, and a
+   failed run must say why. Constants are capped at 16 MB so a hostile shape is an error, not an
+   out-of-memory kill; external data is refused. */
 #include "../../byoc.h"
 #include "../../tools/byoc_onnx.h"
+#include "fuzz_evaluate.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     byoc_module_destroy(again);
     byoc_free(m, text);
     byoc_free(m, weights);
+    evaluate_small(m, "onnx:");
     byoc_onnx_model_free(&model);
     return 0;
 }

@@ -1,5 +1,7 @@
-/* libFuzzer target: the Relay text parser. Whatever parses must print, re-parse and compare equal. */
+/* libFuzzer target: the Relay text parser. Whatever parses must print, re-parse and compare equal; a
+   module that type-checks and is small is then evaluated (the host kernels on any attribute values). */
 #include "../../byoc.h"
+#include "fuzz_evaluate.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (diag.code == BYOC_OK || !diag.message[0]) abort(); /* a failure must say why */
         return 0;
     }
-    byoc_infer_type(m, &diag);
+    int typed = byoc_infer_type(m, &diag) == BYOC_OK;
     size_t len, wsize;
     char *text = byoc_module_print(m, BYOC_PRINT_TYPES, &len);
     void *weights = byoc_module_weights_serialize(m, &wsize);
@@ -34,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     byoc_free(m, text);
     byoc_free(m, weights);
     byoc_module_destroy(again);
+    if (typed) evaluate_small(m, NULL);
     byoc_module_destroy(m);
     return 0;
 }
