@@ -64,7 +64,7 @@ $(IMPL_O): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -I. -c $< -o $@
 
-$(addprefix $(BUILD)/test_,$(UNIT_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/test.h $(LIB_HEADERS) $(IMPL_O) | $(BUILD)
+$(addprefix $(BUILD)/test_,$(UNIT_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/test.h tests/ops_test.h $(LIB_HEADERS) $(IMPL_O) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< $(IMPL_O) -o $@ $(LDLIBS)
 
 $(addprefix $(BUILD)/test_,$(SELF_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/test.h $(LIB_HEADERS) $(STB_DS) | $(BUILD)
