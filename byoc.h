@@ -15798,7 +15798,11 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
    - qnn.requantize: q = saturate(round((acc - input_zero_point) * M) + output_zero_point) with
      M = input_scale / output_scale. compute_dtype "float32" is ORT's MlasRequantizeOutput (M and the
      product in float32); "float64" does both in double. rounding "TONEAREST_EVEN" is ONNX's (ties to
-     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf).
+     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf);
+   - qnn.add, qnn.mul, qnn.concatenate, qnn.sigmoid, qnn.leaky_relu, qnn.avg_pool2d, qnn.global_avg_pool2d and
+     qnn.softmax (per-tensor, 8-bit) compute step for step as ONNX Runtime's com.microsoft QLinear* kernels on
+     x86-64 (their float32 association order included): the comments before their type relations below give
+     each one's arithmetic and the ORT source it follows.
    NaN quantizes as 0 (to the zero point). */
 
 /* the integer range of a quantized dtype; 0 when it is not one */
