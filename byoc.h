@@ -16537,26 +16537,39 @@ typedef struct byoc__qbinary_job {
     int code, scalar; /* BYOC__K_QADD / QMUL; byoc__ort_run_scalar's answer */
     byoc_dtype dt;
     int32_t za, zb, zc, lo, hi;
-    float ra, rb, k; /* add: sa / sc, sb / sc and the folded constant; mul: k is the ratio */
+    float ra, rb, k;              /* add: sa / sc, sb / sc and the folded constant; mul: k is the ratio */
+    const unsigned char *results; /* NULL, or every result: [lhs byte][rhs byte] */
 } byoc__qbinary_job;
+/* the result for integers a (lhs) and b (rhs): it depends on them alone, the operand roles being the op's */
+BYOC__PRIVATE int32_t byoc__qbinary_one(const byoc__qbinary_job *j, int32_t a, int32_t b) {
+    if (j->code == BYOC__K_QMUL) {
+        float prod = (float)((a - j->za) * (b - j->zb)); /* exact: at most 255 * 255 */
+        return byoc__qsat_f32(byoc__f32_add(byoc__f32_mul(prod, j->k), (float)j->zc), 0, j->lo, j->hi);
+    }
+    if (j->scalar < 0) return byoc__qsat_f32(fmaf((float)a, j->ra, fmaf((float)b, j->rb, j->k)), 0, j->lo, j->hi);
+    /* the operand seen as one value folds into the constant first */
+    int32_t sv = j->scalar == 0 ? a : b, vv = j->scalar == 0 ? b : a;
+    float rs = j->scalar == 0 ? j->ra : j->rb, rv = j->scalar == 0 ? j->rb : j->ra;
+    float k2 = byoc__f32_add(j->k, byoc__f32_mul((float)sv, rs));
+    return byoc__qsat_f32(fmaf((float)vv, rv, k2), 0, j->lo, j->hi);
+}
 static void byoc__qbinary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
     const byoc__qbinary_job *j = (const byoc__qbinary_job *)user;
-    for (int64_t i = 0; i < n; ++i) { /* 8-bit operands: element strides are byte strides */
-        int32_t a = byoc__q8_get(j->dt, p[1] + i * s[1]), b = byoc__q8_get(j->dt, p[2] + i * s[2]);
-        int32_t q;
-        if (j->code == BYOC__K_QMUL) {
-            float prod = (float)((a - j->za) * (b - j->zb)); /* exact: at most 255 * 255 */
-            q = byoc__qsat_f32(byoc__f32_add(byoc__f32_mul(prod, j->k), (float)j->zc), 0, j->lo, j->hi);
-        } else if (j->scalar < 0) {
-            q = byoc__qsat_f32(fmaf((float)a, j->ra, fmaf((float)b, j->rb, j->k)), 0, j->lo, j->hi);
-        } else { /* the operand seen as one value folds into the constant first */
-            int32_t sv = j->scalar == 0 ? a : b, vv = j->scalar == 0 ? b : a;
-            float rs = j->scalar == 0 ? j->ra : j->rb, rv = j->scalar == 0 ? j->rb : j->ra;
-            float k2 = byoc__f32_add(j->k, byoc__f32_mul((float)sv, rs));
-            q = byoc__qsat_f32(fmaf((float)vv, rv, k2), 0, j->lo, j->hi);
-        }
-        byoc__q8_put(j->dt, p[0] + i, q);
+    const unsigned char *x = (const unsigned char *)p[1], *y = (const unsigned char *)p[2];
+    unsigned char *o = (unsigned char *)p[0];
+    if (j->results) { /* 8-bit operands: element strides are byte strides */
+        for (int64_t i = 0; i < n; ++i) o[i] = j->results[(size_t)x[i * s[1]] << 8 | y[i * s[2]]];
+        return;
     }
+    for (int64_t i = 0; i < n; ++i)
+        byoc__q8_put(j->dt, (char *)o + i,
+                     byoc__qbinary_one(j, byoc__q8_get(j->dt, (const char *)x + i * s[1]),
+                                       byoc__q8_get(j->dt, (const char *)y + i * s[2])));
+}
+/* a result table (65536 bytes) once the result has that many elements: every element is then a lookup */
+#define BYOC__QBINARY_TABLE_FROM 65536
+static size_t byoc__ws_qnn_binary(const byoc__kctx *k) {
+    return byoc__numel(&k->out[0]) >= BYOC__QBINARY_TABLE_FROM ? 65536 : 0;
 }
 static byoc_result byoc__k_qnn_binary(byoc__kctx *k) {
     const byoc_tensor *a = &k->in[0], *b = &k->in[1];
@@ -16586,6 +16599,16 @@ static byoc_result byoc__k_qnn_binary(byoc__kctx *k) {
         float first = byoc__f32_mul(swap ? j.rb : j.ra, (float)(swap ? j.zb : j.za));
         float second = byoc__f32_mul(swap ? j.ra : j.rb, (float)(swap ? j.za : j.zb));
         j.k = byoc__f32_add((float)j.zc, -byoc__f32_add(first, second));
+    }
+    if (byoc__numel(o) >= BYOC__QBINARY_TABLE_FROM) {
+        unsigned char *table = k->ws;
+        for (int x = 0; x < 256; ++x)
+            for (int y = 0; y < 256; ++y) {
+                char xb = (char)x, yb = (char)y;
+                byoc__q8_put(j.dt, (char *)table + (x << 8 | y), byoc__qbinary_one(&j, byoc__q8_get(j.dt, &xb),
+                                                                                      byoc__q8_get(j.dt, &yb)));
+            }
+        j.results = table;
     }
     const byoc_tensor *ops[3] = {o, a, b};
     byoc__bcast bc;
@@ -16768,7 +16791,10 @@ BYOC__PRIVATE void byoc__qglobal_avg(byoc_dtype dt, const unsigned char *x, int6
     int32_t lo = dt == BYOC_INT8 ? -128 : 0, hi = dt == BYOC_INT8 ? 127 : 255;
     for (int64_t p = 0; p < planes; ++p, x += size) {
         uint32_t acc = (uint32_t)(-in_zp * (int32_t)size); /* int32 arithmetic, wrapping as there */
-        for (int64_t i = 0; i < size; ++i) acc += (uint32_t)byoc__q8_get(dt, (const char *)x + i);
+        if (dt == BYOC_INT8)
+            for (int64_t i = 0; i < size; ++i) acc += (uint32_t)(int32_t)(int8_t)x[i];
+        else
+            for (int64_t i = 0; i < size; ++i) acc += x[i];
         /* clamping to [lo - zp, hi - zp] before rounding, as MLAS does, is clamping after adding zp */
         byoc__q8_put(dt, (char *)o + p, byoc__qsat_f32(byoc__f32_mul((float)(int32_t)acc, scale), out_zp, lo, hi));
     }
@@ -16811,7 +16837,7 @@ static byoc_result byoc__k_qnn_avg_pool2d(byoc__kctx *k) {
                 x0 = BYOC__MAX(x0, 0);
                 float acc = 0.0f;
                 for (int64_t iy = y0; iy < y1; ++iy)
-                    for (int64_t ix = x0; ix < x1; ++ix) acc = byoc__f32_add(acc, deq[xd[iy * g.W + ix]]);
+                    for (int64_t ix = x0; ix < x1; ++ix) acc += deq[xd[iy * g.W + ix]]; /* sums never contract */
                 int64_t count = include_pad ? g.kh * g.kw : (y1 - y0) * (x1 - x0);
                 float mean = byoc__f32_div(acc, (float)count);
                 float q = byoc__f32_add(byoc__f32_div(mean, out_scale), (float)out_zp);
@@ -16855,8 +16881,7 @@ static byoc_result byoc__k_qnn_softmax(byoc__kctx *k) {
             /* uint8 looks up e[255 - max + x]; int8 e[(uint8)(127 - max + x)], the table laid out to match */
             int32_t shift = is_signed ? 127 - xmax : 255 - xmax;
             float sum = 0.0f;
-            for (int64_t i = 0; i < D; ++i)
-                sum = byoc__f32_add(sum, byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner));
+            for (int64_t i = 0; i < D; ++i) sum += byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner);
             for (int64_t i = 0; i < D; ++i) {
                 float e = byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner);
                 int32_t q = out_zp;
@@ -17412,11 +17437,11 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("qnn.add", 8, 8, BROADCAST, byoc__attrs_qnn_binary, byoc__rel_qnn_binary,
              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
              "8-bit sum with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearAdd arithmetic)",
-             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QADD, 0)),
+             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QADD, 0)),
     BYOC__OP("qnn.mul", 8, 8, BROADCAST, byoc__attrs_qnn_binary, byoc__rel_qnn_binary,
              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
              "8-bit product with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearMul)",
-             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QMUL, 0)),
+             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QMUL, 0)),
     BYOC__OP("qnn.concatenate", 5, 5, INJECTIVE, byoc__attrs_qnn_concatenate, byoc__rel_qnn_concatenate,
              "(data, input_scales, input_zero_points, output_scale, output_zero_point): 8-bit tensors joined along "
              "axis, each requantized to the output's scale and zero point",
