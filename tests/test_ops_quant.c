@@ -547,6 +547,40 @@ static void test_qnn_mul(void) {
     CHECK_RUN(r, want1, 4, 0);
     byoc_module_destroy(r.m);
 }
+/* every pair of int8 values: (256, 256) results come from the kernel's result table, (255, 256) ones are
+   computed one by one; the rows they share must agree, for both ops and a broadcast (rhs one value per row) */
+static void test_qnn_binary_table_path(void) {
+    static double a[65536], b[65536], b_col[256];
+    for (int i = 0; i < 65536; ++i) {
+        a[i] = (i >> 8) - 128;
+        b[i] = (i & 255) - 128;
+    }
+    for (int i = 0; i < 256; ++i) b_col[i] = 127 - i;
+    const double sa[1] = {0.0173}, za[1] = {5}, sb[1] = {0.0291}, zb[1] = {-9}, sc[1] = {0.0417}, zc[1] = {-3};
+    static const char *const ops[2] = {"qnn.add", "qnn.mul"};
+    for (int op = 0; op < 2; ++op)
+        for (int column = 0; column < 2; ++column) {
+            run_result r[2];
+            for (int rows = 255; rows <= 256; ++rows) {
+                char text[700];
+                snprintf(text, sizeof text,
+                         "def @main(%%a: Tensor[(%d, 256), int8], %%b: Tensor[(%d, %d), int8], %%sa: Tensor[(), "
+                         "float32], %%za: Tensor[(), int8], %%sb: Tensor[(), float32], %%zb: Tensor[(), int8], "
+                         "%%sc: Tensor[(), float32], %%zc: Tensor[(), int8]) {\n"
+                         "  %s(%%a, %%b, %%sa, %%za, %%sb, %%zb, %%sc, %%zc)\n}",
+                         rows, rows, column ? 1 : 256, ops[op]);
+                const double *in[8] = {a, column ? b_col : b, sa, za, sb, zb, sc, zc};
+                r[rows - 255] = run(text, in);
+            }
+            int same = r[0].out && r[1].out;
+            for (int64_t i = 0; same && i < 255 * 256; ++i)
+                same = ((const int8_t *)r[0].out->data)[i] == ((const int8_t *)r[1].out->data)[i];
+            CHECKF(same, "%s%s: the table and the element-wise results differ (%s%s)", ops[op],
+                   column ? " (column rhs)" : "", r[0].why, r[1].why);
+            byoc_module_destroy(r[0].m);
+            byoc_module_destroy(r[1].m);
+        }
+}
 static void test_qnn_concatenate(void) {
     /* x0 has the output's scale and zero point (copied); x1 = 7 at scale 1, zero point 1 is 6.0 = 12 at 0.5 */
     const double x0[2] = {10, -10}, x1[1] = {7}, half[1] = {0.5}, one[1] = {1}, z0[1] = {0}, z1[1] = {1};
@@ -706,6 +740,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_matmul_integer_vector),
         TEST_ENTRY(test_qnn_add),
         TEST_ENTRY(test_qnn_mul),
+        TEST_ENTRY(test_qnn_binary_table_path),
         TEST_ENTRY(test_qnn_concatenate),
         TEST_ENTRY(test_qnn_table_ops),
         TEST_ENTRY(test_qnn_pools),
