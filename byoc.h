@@ -16430,7 +16430,8 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
      the even integer of the sum (measured against ORT 1.30 on every pair of 8-bit values for ten scale sets:
      MLAS's SSE2 source, which adds it after, would differ there).
    - both round half to even (cvtps2dq) and saturate (packssdw, then packsswb / packuswb); a value beyond int32
-     converts to INT32_MIN (x86's integer indefinite), so it saturates low, as there.
+     converts to INT32_MIN (x86's integer indefinite), so it saturates low, as there. A result depends on the
+     two input bytes alone, so one of 65536 elements or more reads a table of every pair computed this way.
    - qnn.concatenate: QLinearConcat copies an input whose scale and zero point equal the output's and maps
      the others through a 256-entry table: quantize(dequantize(x)) (qlinear_lookup_table.cc), dequantize as
      s * (x - z) in float32 and quantize as qnn.quantize does. */

@@ -145,7 +145,11 @@ def pools():
              ("avg_pool_i8_ceil", i8, [1, 4, 8, 8], dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1), (0.02, 0),
               (0.03, 5), [1, 4, 4, 4]),
              ("avg_pool_u8_ties", u8, [1, 2, 6, 6], dict(kernel_shape=[2, 2], strides=[2, 2]), (1.0, 0), (1.0, 0),
-              [1, 2, 3, 3])]
+              [1, 2, 3, 3]),
+             ("avg_pool_i8_same_upper", i8, [1, 3, 7, 8],
+              dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER"), (0.07, 1), (0.05, -2), [1, 3, 4, 4]),
+             ("avg_pool_u8_1d", u8, [2, 3, 11], dict(kernel_shape=[4], strides=[3], pads=[2, 1]), (0.03, 100),
+              (0.02, 90), [2, 3, 4])]
     for name, elem, shape, attrs, xq, yq, out_shape in cases:
         node = ms_node("QLinearAveragePool", names, **attrs)
         save(name, node, [("x", data(elem, shape))], qparams("x", elem, *xq) + qparams("y", elem, *yq), elem,
