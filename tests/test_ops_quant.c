@@ -686,6 +686,48 @@ static void test_qnn_softmax(void) {
                      "axis");
 }
 
+/* a float32 initializer (graph field 5) of n values, rank 0 when n is 0 (one value) */
+static void initializer_f32(pb *graph, const char *name, const float *values, int n) {
+    pb t = {NULL, 0, 0};
+    if (n) pb_int(&t, 1, n);
+    pb_int(&t, 2, ONNX_FLOAT);
+    pb_str(&t, 8, name);
+    pb_bytes(&t, 9, values, sizeof(float) * (size_t)(n ? n : 1));
+    pb_msg(graph, 5, &t);
+}
+/* the importer's refusals of bad quantization parameters, each naming the node */
+static void test_onnx_bad_quant_params(void) {
+    const int64_t dims[1] = {4}, dims2[2] = {3, 2};
+    const float zero = 0, negative = -0.5f, two[2] = {0.5f, 0.25f};
+    onnx_case mc;
+    model_begin(&mc, "DequantizeLinear", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    pb_str(&mc.node, 1, "s");
+    initializer_f32(&mc.graph, "s", &zero, 0);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "node 0 'n1' (DequantizeLinear): x_scale is 0 (element 0): a scale must be positive");
+    model_begin(&mc, "DequantizeLinear", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    pb_str(&mc.node, 1, "s");
+    pb_str(&mc.node, 1, "z");
+    initializer_f32(&mc.graph, "s", two, 0);
+    value_info(&mc.graph, 11, "z", ONNX_UINT8, 0, NULL);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "x_zero_point is uint8 but its data is int8: they must have the same type");
+    model_begin(&mc, "DequantizeLinear", 13, ONNX_INT8, 2, dims2, 0, 0, NULL);
+    pb_str(&mc.node, 1, "s");
+    attr_int(&mc.node, "axis", 0);
+    initializer_f32(&mc.graph, "s", two, 2);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 2, dims2);
+    CHECK_IMPORT_ERROR(mc, "input_scale is Tensor[(2,), float32]: it must have one element or be 1-D with the 3 "
+                           "elements of axis 0");
+    model_begin(&mc, "QLinearAdd", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    mc.microsoft = 1;
+    static const char *const rest[7] = {"neg", "", "a", "neg", "", "neg", ""};
+    for (int i = 0; i < 7; ++i) pb_str(&mc.node, 1, rest[i]);
+    initializer_f32(&mc.graph, "neg", &negative, 0);
+    value_info(&mc.graph, 12, "y", ONNX_INT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "node 0 'n1' (QLinearAdd): A_scale is -0.5: a scale must be positive and finite");
+}
+
 /* com.microsoft QLinearMul with absent zero points, scales given at run time; and the importer's refusals */
 static void test_onnx_microsoft_ops(void) {
     const int64_t dims[1] = {4};
@@ -746,6 +788,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_qnn_pools),
         TEST_ENTRY(test_qnn_softmax),
         TEST_ENTRY(test_onnx_microsoft_ops),
+        TEST_ENTRY(test_onnx_bad_quant_params),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
