@@ -16445,32 +16445,54 @@ BYOC__PRIVATE byoc_result byoc__q8_choose(byoc__kctx *k, byoc__q8path *p) {
 BYOC__PRIVATE size_t byoc__q8rows_bytes(int64_t M, int64_t K) {
     return (size_t)(M * byoc__q8_k4(K)) + 64 + (size_t)M * 2 * sizeof(int32_t) + 64;
 }
-/* M x K 8-bit data (element (m, k) at raw[m * rs + k * cs]) packed into mem as int8 rows; zp its zero
-   point tensor (one element, or one per row) */
+/* the sum of n bytes read as int8 (flip 0) or as uint8 data less 128 (flip 0x80): SSE2's psadbw adds the
+   bytes as unsigned, 16 at a time, and the bias of 128 per byte comes off at the end */
+BYOC__PRIVATE int32_t byoc__q8_row_sum(const uint8_t *row, int64_t n, uint8_t flip) {
+    int64_t total = 0, k = 0;
+#if BYOC__X86_DISPATCH
+    __m128i bias = _mm_set1_epi8((char)(flip ^ 0x80)), acc = _mm_setzero_si128();
+    for (; k + 16 <= n; k += 16)
+        acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(row + k)),
+                                                             bias),
+                                              _mm_setzero_si128()));
+    int64_t halves[2];
+    _mm_storeu_si128((__m128i *)(void *)halves, acc);
+    total = halves[0] + halves[1] - 128 * k;
+#endif
+    for (; k < n; ++k) {
+        int v = row[k] ^ flip;
+        total += v < 128 ? v : v - 256;
+    }
+    return (int32_t)total; /* |total| <= 128 * n: fits */
+}
+/* M x K 8-bit data (element (m, k) at raw[m * rs + k * cs]) as the GEMM's int8 rows: the data itself when
+   they are int8 rows of a multiple of 4 bytes, else a copy into mem; zp its zero point tensor (one element,
+   or one per row) */
 BYOC__PRIVATE void byoc__q8_pack_rows(const void *raw, byoc_dtype dt, int64_t M, int64_t K, int64_t rs, int64_t cs,
                                       const byoc_tensor *zp, unsigned char *mem, byoc__q8rows *r) {
     const uint8_t *src = (const uint8_t *)raw;
     uint8_t flip = dt == BYOC_UINT8 ? 0x80 : 0; /* uint8 x - 128 is x with its top bit flipped, read as int8 */
     int64_t K4 = byoc__q8_k4(K);
+    int borrow = !flip && cs == 1 && rs == K4;
     int8_t *s = (int8_t *)mem;
     int32_t *sum = (int32_t *)(void *)byoc__align64(s + M * K4), *zps = sum + M;
     for (int64_t m = 0; m < M; ++m) {
-        uint8_t *row = (uint8_t *)(s + m * K4);
         const uint8_t *from = src + m * rs;
+        sum[m] = cs == 1 ? byoc__q8_row_sum(from, K, flip) : 0;
+        zps[m] = byoc__qzp(zp, m) - (flip ? 128 : 0);
+        if (borrow) continue;
+        uint8_t *row = (uint8_t *)(s + m * K4);
         if (cs == 1)
             for (int64_t k = 0; k < K; ++k) row[k] = from[k] ^ flip;
         else
             for (int64_t k = 0; k < K; ++k) row[k] = from[k * cs] ^ flip;
         memset(row + K, 0, (size_t)(K4 - K));
-        int32_t total = 0;
-        for (int64_t k = 0; k < K; ++k) total += s[m * K4 + k]; /* |total| <= 128 * K: no overflow */
-        sum[m] = total;
-        zps[m] = byoc__qzp(zp, m) - (flip ? 128 : 0);
+        if (cs != 1) sum[m] = byoc__q8_row_sum(row, K, 0);
     }
     r->M = M;
     r->K = K;
     r->K4 = K4;
-    r->s = s;
+    r->s = borrow ? (const int8_t *)raw : s;
     r->sum = sum;
     r->zp = zps;
 }
@@ -16513,6 +16535,13 @@ BYOC__PRIVATE void byoc__q8_pack_panel(const byoc__q8cols *u, int64_t K, int64_t
                 if (4 * q + 4 > K) /* the zero rows were flipped too */
                     for (int jj = j; jj < j + 16; ++jj)
                         for (int64_t t = K - 4 * q; t < 4; ++t) panel[4 * jj + t] = 0;
+            }
+        if (u->rs == 1 && 4 * q + 4 <= K) /* columns of k contiguous (dense weights): a quad is 4 bytes */
+            for (; j < n; ++j) {
+                uint32_t quad, flips = 0x01010101u * u->flip;
+                memcpy(&quad, u->raw + (j0 + j) * u->cs + 4 * q, 4);
+                quad ^= flips;
+                memcpy(panel + 4 * j, &quad, 4);
             }
         for (; j < nr; ++j)
             for (int t = 0; t < 4; ++t) {
