@@ -16560,7 +16560,7 @@ BYOC__PRIVATE int64_t byoc__q8_nc(int64_t K, int64_t N) {
 /* scratch bytes of byoc__q8gemm for M x N x K, whatever the path */
 BYOC__PRIVATE size_t byoc__q8gemm_scratch(int64_t M, int64_t N, int64_t K) {
     int64_t nc = byoc__q8_nc(K, N);
-    size_t bytes = (size_t)(nc * byoc__q8_k4(K)) + 64 + (size_t)(5 * nc + 3 * M) * sizeof(int32_t) + 64;
+    size_t bytes = (size_t)(nc * byoc__q8_k4(K)) + 64 + (size_t)(4 * nc + 3 * M) * sizeof(int32_t) + 64;
 #if BYOC__X86_DISPATCH
     size_t s16 = (size_t)(M * K + K * nc) * 2 + 128 + byoc__qpanel_bytes(K) + 64;
     bytes = BYOC__MAX(bytes, s16);
@@ -16599,7 +16599,7 @@ BYOC__PRIVATE void byoc__q8gemm(const byoc__q8path *p, const byoc__q8rows *A, co
 #endif
     uint8_t *panels = byoc__align64(scratch);
     int32_t *colsum = (int32_t *)(void *)byoc__align64(panels + nc * A->K4), *colbias = colsum + nc;
-    int32_t *colmul1 = colbias + nc, *colmul2 = colmul1 + nc, *zu = colmul2 + nc;
+    int32_t *colmul1 = colbias + nc, *zu = colmul1 + nc;
     int32_t *rowbias = zu + nc, *rowmul1 = rowbias + M, *rowmul2 = rowmul1 + M;
     int zs_varies = 0, zu_varies = 0;
     for (int64_t m = 1; m < M; ++m) zs_varies |= A->zp[m] != A->zp[0];
@@ -16621,18 +16621,17 @@ BYOC__PRIVATE void byoc__q8gemm(const byoc__q8path *p, const byoc__q8rows *A, co
             byoc__q8_pack_panel(B, K, j0 + pj, n, p->nr, panel);
             p->colsum(panel, quads, colsum + pj);
             for (int64_t j = pj; j < pj + p->nr; ++j) {
-                zu[j] = j < w ? byoc__qzp(B->zp, j0 + j) + shift : 0;
+                zu[j] = !zu_varies ? zu0 : j < w ? byoc__qzp(B->zp, j0 + j) + shift : 0;
                 uint32_t cu = (uint32_t)colsum[j] - (uint32_t)K * (uint32_t)zu[j];
                 colbias[j] = zs_varies ? 0 : (int32_t)(0u - (uint32_t)A->zp[0] * cu);
                 colmul1[j] = (int32_t)cu;
-                colmul2[j] = zu[j];
             }
         }
         for (int64_t i = 0; i < M; i += p->mr)
             for (int64_t pj = 0; pj < w; pj += p->nr) {
                 byoc__q8tile t = {quads, A->K4, ldc, A->s + i * A->K4, panels + pj * A->K4, C + i * ldc + j0 + pj,
                                   (int)BYOC__MIN(p->mr, M - i), (int)BYOC__MIN(p->nr, w - pj), colbias + pj,
-                                  zs_varies ? colmul1 + pj : NULL, zu_varies ? colmul2 + pj : NULL, rowbias + i,
+                                  zs_varies ? colmul1 + pj : NULL, zu_varies ? zu + pj : NULL, rowbias + i,
                                   rowmul1 + i, rowmul2 + i};
                 p->ukr(&t);
             }
@@ -16715,12 +16714,12 @@ BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, i
                         memset(dst + a, pad, (size_t)(lo - a));
                         memcpy(dst + lo, src + lo, (size_t)(hi - lo));
                         memset(dst + hi, pad, (size_t)(b - hi));
-                    } else {
-                        const uint8_t *src = x + (c * g->H + iy) * g->W;
-                        for (int64_t ox = a; ox < b; ++ox) {
-                            int64_t ix = ox * g->sw + shift;
-                            dst[ox] = ix >= 0 && ix < g->W ? src[ix] : pad;
-                        }
+                    } else { /* strided: the taps inside the row [lo, hi) without bounds checks */
+                        const uint8_t *src = x + (c * g->H + iy) * g->W + shift;
+                        int64_t lo = a, hi = b;
+                        while (lo < b && lo * g->sw + shift < 0) dst[lo++] = pad;
+                        while (hi > lo && (hi - 1) * g->sw + shift >= g->W) dst[--hi] = pad;
+                        for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g->sw];
                     }
                     p += b - a;
                 }
