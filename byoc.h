@@ -16706,20 +16706,19 @@ BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, i
                 for (int64_t p = p0; p < p1;) { /* output row oy, its columns [a, b) inside the block */
                     int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p));
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
-                    uint8_t *dst = col + (p - p0) - a; /* indexed by ox */
-                    if (iy < 0 || iy >= g->H) memset(dst + a, pad, (size_t)(b - a));
+                    uint8_t *dst = col + (p - p0); /* column a of this row */
+                    const uint8_t *src = x + (iy < 0 || iy >= g->H ? 0 : (c * g->H + iy) * g->W);
+                    if (iy < 0 || iy >= g->H) memset(dst, pad, (size_t)(b - a));
                     else if (g->sw == 1) { /* a run of the input row: copied, padding either side */
-                        const uint8_t *src = x + (c * g->H + iy) * g->W + shift;
                         int64_t lo = BYOC__MIN(BYOC__MAX(a, -shift), b), hi = BYOC__MAX(BYOC__MIN(b, g->W - shift), lo);
-                        memset(dst + a, pad, (size_t)(lo - a));
-                        memcpy(dst + lo, src + lo, (size_t)(hi - lo));
-                        memset(dst + hi, pad, (size_t)(b - hi));
-                    } else { /* strided: the taps inside the row [lo, hi) without bounds checks */
-                        const uint8_t *src = x + (c * g->H + iy) * g->W + shift;
+                        memset(dst, pad, (size_t)(lo - a));
+                        memcpy(dst + (lo - a), src + lo + shift, (size_t)(hi - lo));
+                        memset(dst + (hi - a), pad, (size_t)(b - hi));
+                    } else { /* strided: the taps inside the row, [lo, hi), without bounds checks */
                         int64_t lo = a, hi = b;
-                        while (lo < b && lo * g->sw + shift < 0) dst[lo++] = pad;
-                        while (hi > lo && (hi - 1) * g->sw + shift >= g->W) dst[--hi] = pad;
-                        for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * g->sw];
+                        while (lo < b && lo * g->sw + shift < 0) dst[lo++ - a] = pad;
+                        while (hi > lo && (hi - 1) * g->sw + shift >= g->W) dst[--hi - a] = pad;
+                        for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
                     }
                     p += b - a;
                 }
