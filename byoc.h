@@ -16203,6 +16203,9 @@ static void byoc__q8colsum_c16(const uint8_t *panel, int64_t quads, int32_t *sum
 }
 
 #if BYOC__X86_DISPATCH
+/* acc += the byte dot products of u and s. GCC 12 renames the accumulators of the intrinsic's form on every
+   step (a register copy per product, and spills), so the instruction is written with the accumulator tied */
+#define BYOC__Q8_DPBUSD(acc, u, s) __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(u), "v"(s))
 /* AVX-512 VNNI: an 8 x 32 tile in sixteen named zmm accumulators, so they stay in registers */
 #define BYOC__Q8_ROW512(r)                                                                                        \
     const int8_t *s##r = t->s + (r < t->m ? r : 0) * t->lds;                                                      \
@@ -16210,8 +16213,8 @@ static void byoc__q8colsum_c16(const uint8_t *panel, int64_t quads, int32_t *sum
 #define BYOC__Q8_DOT512(r)                                                                                        \
     {                                                                                                             \
         __m512i a = _mm512_set1_epi32(byoc__q8_ld4(s##r + 4 * q));                                               \
-        c##r##0 = _mm512_dpbusd_epi32(c##r##0, b0, a);                                                            \
-        c##r##1 = _mm512_dpbusd_epi32(c##r##1, b1, a);                                                            \
+        BYOC__Q8_DPBUSD(c##r##0, b0, a);                                                                          \
+        BYOC__Q8_DPBUSD(c##r##1, b1, a);                                                                          \
     }
 #define BYOC__Q8_OUT512(r)                                                                                        \
     {                                                                                                             \
@@ -16273,15 +16276,17 @@ __attribute__((target("avx512f,avx512vnni"))) static void byoc__q8colsum_avx512v
     _mm512_storeu_si512((void *)(sum + 16), c1);
 }
 
-/* AVX-VNNI: a 6 x 16 tile in twelve named ymm accumulators (16 registers: no room for more) */
+/* AVX-VNNI: a 6 x 16 tile in twelve named ymm accumulators (16 registers: no room for more); {vex} asks for
+   the AVX-VNNI encoding, which CPUs without AVX-512 run */
+#define BYOC__Q8_DPBUSD_VEX(acc, u, s) __asm__("%{vex%} vpdpbusd %2, %1, %0" : "+x"(acc) : "x"(u), "x"(s))
 #define BYOC__Q8_ROW256(r)                                                                                        \
     const int8_t *s##r = t->s + (r < t->m ? r : 0) * t->lds;                                                      \
     __m256i c##r##0 = _mm256_setzero_si256(), c##r##1 = _mm256_setzero_si256();
 #define BYOC__Q8_DOT256(r)                                                                                        \
     {                                                                                                             \
         __m256i a = _mm256_set1_epi32(byoc__q8_ld4(s##r + 4 * q));                                               \
-        c##r##0 = _mm256_dpbusd_avx_epi32(c##r##0, b0, a);                                                        \
-        c##r##1 = _mm256_dpbusd_avx_epi32(c##r##1, b1, a);                                                        \
+        BYOC__Q8_DPBUSD_VEX(c##r##0, b0, a);                                                                      \
+        BYOC__Q8_DPBUSD_VEX(c##r##1, b1, a);                                                                      \
     }
 #define BYOC__Q8_OUT256(r)                                                                                        \
     {                                                                                                             \
