@@ -30,6 +30,8 @@ static int cpu_runs(int path) {
 #endif
 }
 
+static int available[PATHS]; /* the paths this CPU and this build of the library run (main probes them) */
+
 static unsigned rng = 12345u;
 static unsigned next_rand(void) {
     rng = rng * 1664525u + 1013904223u;
@@ -158,7 +160,7 @@ static int check_matmul(int dense, int ta, int tb, int64_t M, int64_t N, int64_t
         }
     int ok = 1;
     for (int path = 0; path < PATHS && ok; ++path) {
-        if (!cpu_runs(path)) continue;
+        if (!available[path]) continue;
         if (run_on(&p, path, &d) != BYOC_OK) {
             snprintf(why, why_size, "%s: %s", paths[path], d.message);
             ok = 0;
@@ -232,7 +234,7 @@ static void test_extremes_and_wrapping(void) {
             p.out = (byoc_tensor){BYOC_INT32, 2, {M, N}, malloc((size_t)(M * N) * 4)};
             int32_t want = wrap32((int64_t)(cases[c].x - cases[c].xz) * (cases[c].w - cases[c].wz) * K);
             for (int path = 0; path < PATHS; ++path) {
-                if (!cpu_runs(path)) continue;
+                if (!available[path]) continue;
                 byoc_result r = run_on(&p, path, &d);
                 const int32_t *got = (const int32_t *)p.out.data;
                 int same = r == BYOC_OK;
@@ -294,7 +296,7 @@ static int check_conv(const conv_case *cc, byoc_dtype xdt, byoc_dtype wdt, int p
                 }
     int ok = 1;
     for (int path = 0; path < PATHS && ok; ++path) {
-        if (!cpu_runs(path)) continue;
+        if (!available[path]) continue;
         if (run_on(&p, path, &d) != BYOC_OK) {
             snprintf(why, why_size, "%s: %s", paths[path], d.message);
             ok = 0;
@@ -333,8 +335,8 @@ static void test_conv_geometries(void) {
                    "case %zu, dtypes %d: %s", i, dt, why);
 }
 
-/* BYOC_INT8_ISA: an unknown path or one this CPU lacks is a clear error, not a silent fallback */
-static void test_isa_switch(void) {
+/* the errors of BYOC_INT8_ISA */
+static void test_isa_errors(void) {
     product p;
     memset(&p, 0, sizeof p);
     p.m = byoc_module_create(NULL);
@@ -352,7 +354,7 @@ static void test_isa_switch(void) {
     memcpy(message, d.message, sizeof message);
     int lacking = -1;
     for (int path = 0; path < PATHS; ++path)
-        if (!cpu_runs(path)) lacking = path;
+        if (!available[path]) lacking = path;
     byoc_result lacking_result = lacking >= 0 ? run_on(&p, lacking, &d) : BYOC_OK;
     free_product(&p);
     CHECKF(refused, "an unknown path: %s", message);
@@ -362,6 +364,32 @@ static void test_isa_switch(void) {
     }
 }
 
+/* whether the library runs a path: a BYOC_NO_SIMD build has only the portable one */
+static int probe_path(int path) {
+    product p;
+    memset(&p, 0, sizeof p);
+    p.m = byoc_module_create(NULL);
+    int64_t xd[2] = {2, 4}, wd[2] = {3, 4};
+    byoc_diag d;
+    p.call = make_call(&p, "qnn.dense", BYOC_INT8, 2, xd, BYOC_INT8, 2, wd, 1, NULL, &d);
+    if (!p.call) {
+        byoc_module_destroy(p.m);
+        return 0;
+    }
+    fill_operands(&p, BYOC_INT8, 2, xd, BYOC_INT8, 2, wd, 1);
+    p.out = (byoc_tensor){BYOC_INT32, 2, {2, 3}, malloc(24)};
+    int ok = run_on(&p, path, &d) == BYOC_OK;
+    free_product(&p);
+    return ok;
+}
+
+/* BYOC_INT8_ISA: an unknown path or one this CPU lacks is a clear error, not a silent fallback; the portable
+   path always runs, and no path runs on a CPU without its instructions */
+static void test_isa_switch(void) {
+    CHECK(available[0]);
+    for (int path = 1; path < PATHS; ++path) CHECKF(cpu_runs(path) || !available[path], "%s ran", paths[path]);
+    test_isa_errors();
+}
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dense_every_shape),
@@ -370,6 +398,9 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_conv_geometries),
         TEST_ENTRY(test_isa_switch),
     };
-    for (int path = 0; path < PATHS; ++path) printf("# %s: %s\n", paths[path], cpu_runs(path) ? "runs" : "not on this CPU");
+    for (int path = 0; path < PATHS; ++path) {
+        available[path] = probe_path(path);
+        printf("# %s: %s\n", paths[path], available[path] ? "runs" : "not on this CPU or in this build");
+    }
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
