@@ -16511,36 +16511,50 @@ BYOC__PRIVATE byoc__q8rows byoc__q8rows_slice(const byoc__q8rows *r, int64_t fir
     return v;
 }
 /* four k-rows of 16 columns interleaved into quads: SSE2's byte and word unpacks (x86-64's baseline) */
-BYOC__PRIVATE void byoc__q8_interleave16(const uint8_t *const rows[4], uint8_t flip, uint8_t *dst) {
+BYOC__ALWAYS_INLINE void byoc__q8_interleave16(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
+                                               const uint8_t *r3, uint8_t flip, uint8_t *dst) {
 #if BYOC__X86_DISPATCH
-    __m128i f = _mm_set1_epi8((char)flip), v[4];
-    for (int t = 0; t < 4; ++t) v[t] = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)rows[t]), f);
-    __m128i lo01 = _mm_unpacklo_epi8(v[0], v[1]), hi01 = _mm_unpackhi_epi8(v[0], v[1]);
-    __m128i lo23 = _mm_unpacklo_epi8(v[2], v[3]), hi23 = _mm_unpackhi_epi8(v[2], v[3]);
+    __m128i f = _mm_set1_epi8((char)flip);
+    __m128i v0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r0), f);
+    __m128i v1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r1), f);
+    __m128i v2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r2), f);
+    __m128i v3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r3), f);
+    __m128i lo01 = _mm_unpacklo_epi8(v0, v1), hi01 = _mm_unpackhi_epi8(v0, v1);
+    __m128i lo23 = _mm_unpacklo_epi8(v2, v3), hi23 = _mm_unpackhi_epi8(v2, v3);
     _mm_storeu_si128((__m128i *)(void *)dst, _mm_unpacklo_epi16(lo01, lo23));
     _mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_unpackhi_epi16(lo01, lo23));
     _mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm_unpacklo_epi16(hi01, hi23));
     _mm_storeu_si128((__m128i *)(void *)(dst + 48), _mm_unpackhi_epi16(hi01, hi23));
 #else
-    for (int j = 0; j < 16; ++j)
-        for (int t = 0; t < 4; ++t) dst[4 * j + t] = rows[t][j] ^ flip;
+    for (int j = 0; j < 16; ++j) {
+        dst[4 * j] = r0[j] ^ flip;
+        dst[4 * j + 1] = r1[j] ^ flip;
+        dst[4 * j + 2] = r2[j] ^ flip;
+        dst[4 * j + 3] = r3[j] ^ flip;
+    }
 #endif
 }
 /* columns [j0, j0 + n) of U as a panel of nr columns by quads of k; k past K and columns past n are 0 */
 BYOC__PRIVATE void byoc__q8_pack_panel(const byoc__q8cols *u, int64_t K, int64_t j0, int n, int nr, uint8_t *panel) {
-    static const uint8_t zeros[16] = {0};
+    /* the rows past K read bytes equal to flip, which flipping makes 0 */
+    static const uint8_t pads[2][16] = {{0}, {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                              0x80, 0x80, 0x80, 0x80}};
+    const uint8_t *pad = pads[u->flip != 0];
     int64_t quads = byoc__q8_k4(K) / 4;
     for (int64_t q = 0; q < quads; ++q, panel += 4 * nr) {
         int j = 0;
-        if (u->cs == 1) /* rows of k contiguous (im2col columns, untransposed matrices): 16 columns at once */
-            for (; j + 16 <= n; j += 16) {
-                const uint8_t *rows[4];
-                for (int t = 0; t < 4; ++t) rows[t] = 4 * q + t < K ? u->raw + (4 * q + t) * u->rs + j0 + j : zeros;
-                byoc__q8_interleave16(rows, u->flip, panel + 4 * j);
-                if (4 * q + 4 > K) /* the zero rows were flipped too */
-                    for (int jj = j; jj < j + 16; ++jj)
-                        for (int64_t t = K - 4 * q; t < 4; ++t) panel[4 * jj + t] = 0;
+        if (u->cs == 1) { /* rows of k contiguous (im2col columns, untransposed matrices): 16 columns at once */
+            const uint8_t *row[4];
+            int64_t step[4];
+            for (int t = 0; t < 4; ++t) {
+                int inside = 4 * q + t < K;
+                row[t] = inside ? u->raw + (4 * q + t) * u->rs + j0 : pad;
+                step[t] = inside;
             }
+            for (; j + 16 <= n; j += 16)
+                byoc__q8_interleave16(row[0] + j * step[0], row[1] + j * step[1], row[2] + j * step[2],
+                                      row[3] + j * step[3], u->flip, panel + 4 * j);
+        }
         if (u->rs == 1 && 4 * q + 4 <= K) /* columns of k contiguous (dense weights): a quad is 4 bytes */
             for (; j < n; ++j) {
                 uint32_t quad, flips = 0x01010101u * u->flip;
