@@ -16719,6 +16719,7 @@ static const byoc_type *byoc__rel_qnn_conv2d(byoc_type_rel_ctx *ctx, const byoc_
 BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, uint8_t pad,
                                    uint8_t *col) {
     int64_t width = p1 - p0;
+    memset(col, pad, (size_t)(g->Cg * g->KH * g->KW * width)); /* one call for every tap in the padding */
     for (int64_t c = 0; c < g->Cg; ++c)
         for (int64_t ky = 0; ky < g->KH; ++ky)
             for (int64_t kx = 0; kx < g->KW; ++kx, col += width)
@@ -16727,16 +16728,14 @@ BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, i
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
                     uint8_t *dst = col + (p - p0); /* column a of this row */
                     const uint8_t *src = x + (iy < 0 || iy >= g->H ? 0 : (c * g->H + iy) * g->W);
-                    if (iy < 0 || iy >= g->H) memset(dst, pad, (size_t)(b - a));
-                    else if (g->sw == 1) { /* a run of the input row: copied, padding either side */
+                    if (iy < 0 || iy >= g->H) { /* all padding: filled already */
+                    } else if (g->sw == 1) { /* a run of the input row, padding either side filled already */
                         int64_t lo = BYOC__MIN(BYOC__MAX(a, -shift), b), hi = BYOC__MAX(BYOC__MIN(b, g->W - shift), lo);
-                        memset(dst, pad, (size_t)(lo - a));
                         memcpy(dst + (lo - a), src + lo + shift, (size_t)(hi - lo));
-                        memset(dst + (hi - a), pad, (size_t)(b - hi));
                     } else { /* strided: the taps inside the row, [lo, hi), without bounds checks */
                         int64_t lo = a, hi = b;
-                        while (lo < b && lo * g->sw + shift < 0) dst[lo++ - a] = pad;
-                        while (hi > lo && (hi - 1) * g->sw + shift >= g->W) dst[--hi - a] = pad;
+                        while (lo < b && lo * g->sw + shift < 0) ++lo;
+                        while (hi > lo && (hi - 1) * g->sw + shift >= g->W) --hi;
                         for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
                     }
                     p += b - a;
