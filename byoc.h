@@ -16719,12 +16719,13 @@ static const byoc_type *byoc__rel_qnn_conv2d(byoc_type_rel_ctx *ctx, const byoc_
 BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, uint8_t pad,
                                    uint8_t *col) {
     int64_t width = p1 - p0;
+    int64_t oy0 = p0 / g->OW, ox0 = p0 - oy0 * g->OW; /* where the block starts */
     memset(col, pad, (size_t)(g->Cg * g->KH * g->KW * width)); /* one call for every tap in the padding */
     for (int64_t c = 0; c < g->Cg; ++c)
         for (int64_t ky = 0; ky < g->KH; ++ky)
             for (int64_t kx = 0; kx < g->KW; ++kx, col += width)
-                for (int64_t p = p0; p < p1;) { /* output row oy, its columns [a, b) inside the block */
-                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p));
+                for (int64_t p = p0, oy = oy0, a = ox0; p < p1; ++oy, a = 0) { /* output row oy, columns [a, b) */
+                    int64_t b = BYOC__MIN(g->OW, a + (p1 - p));
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
                     uint8_t *dst = col + (p - p0); /* column a of this row */
                     const uint8_t *src = x + (iy < 0 || iy >= g->H ? 0 : (c * g->H + iy) * g->W);
