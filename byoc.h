@@ -16218,23 +16218,23 @@ static void byoc__q8colsum_c16(const uint8_t *panel, int64_t quads, int32_t *sum
     }
 #define BYOC__Q8_OUT512(r)                                                                                        \
     {                                                                                                             \
-        int ri = r < t->m ? r : 0;                                                                                \
-        __m512i rb = _mm512_set1_epi32(t->rowbias[ri]);                                                           \
+        int ri = r < m ? r : 0;                                                                                   \
+        __m512i rb = _mm512_set1_epi32(rowbias[ri]);                                                              \
         c##r##0 = _mm512_add_epi32(_mm512_add_epi32(c##r##0, cb0), rb);                                           \
         c##r##1 = _mm512_add_epi32(_mm512_add_epi32(c##r##1, cb1), rb);                                           \
         if (t->colmul1) {                                                                                         \
-            __m512i rm = _mm512_set1_epi32(t->rowmul1[ri]);                                                       \
+            __m512i rm = _mm512_set1_epi32(rowmul1[ri]);                                                          \
             c##r##0 = _mm512_add_epi32(c##r##0, _mm512_mullo_epi32(rm, m10));                                     \
             c##r##1 = _mm512_add_epi32(c##r##1, _mm512_mullo_epi32(rm, m11));                                     \
         }                                                                                                         \
         if (t->colmul2) {                                                                                         \
-            __m512i rm = _mm512_set1_epi32(t->rowmul2[ri]);                                                       \
+            __m512i rm = _mm512_set1_epi32(rowmul2[ri]);                                                          \
             c##r##0 = _mm512_add_epi32(c##r##0, _mm512_mullo_epi32(rm, m20));                                     \
             c##r##1 = _mm512_add_epi32(c##r##1, _mm512_mullo_epi32(rm, m21));                                     \
         }                                                                                                         \
-        if (r < t->m) {                                                                                           \
-            _mm512_mask_storeu_epi32(t->c + r * t->ldc, lo, c##r##0);                                             \
-            _mm512_mask_storeu_epi32(t->c + r * t->ldc + 16, hi, c##r##1);                                        \
+        if (r < m) {                                                                                              \
+            _mm512_mask_storeu_epi32(out + r * ldc, lo, c##r##0);                                                 \
+            _mm512_mask_storeu_epi32(out + r * ldc + 16, hi, c##r##1);                                            \
         }                                                                                                         \
     }
 __attribute__((target("avx512f,avx512vnni"))) static void byoc__q8ukr_avx512vnni(const byoc__q8tile *t) {
@@ -16258,6 +16258,11 @@ __attribute__((target("avx512f,avx512vnni"))) static void byoc__q8ukr_avx512vnni
     }
     __mmask16 lo = (__mmask16)(t->n >= 16 ? 0xffff : (1u << t->n) - 1),
               hi = (__mmask16)(t->n >= 32 ? 0xffff : t->n <= 16 ? 0 : (1u << (t->n - 16)) - 1);
+    /* the tile's fields in locals: the int32 stores could alias them, so they would be read again each row */
+    int32_t *out = t->c;
+    const int32_t *rowbias = t->rowbias, *rowmul1 = t->rowmul1, *rowmul2 = t->rowmul2;
+    int64_t ldc = t->ldc;
+    int m = t->m;
     BYOC__Q8_OUT512(0) BYOC__Q8_OUT512(1) BYOC__Q8_OUT512(2) BYOC__Q8_OUT512(3)
     BYOC__Q8_OUT512(4) BYOC__Q8_OUT512(5) BYOC__Q8_OUT512(6) BYOC__Q8_OUT512(7)
 }
@@ -16646,14 +16651,20 @@ BYOC__PRIVATE void byoc__q8gemm(const byoc__q8path *p, const byoc__q8rows *A, co
                 colmul1[j] = (int32_t)cu;
             }
         }
-        for (int64_t i = 0; i < M; i += p->mr)
+        for (int64_t i = 0; i < M; i += p->mr) { /* a row block across the panels: the tile moves by nr */
+            byoc__q8tile t = {quads, A->K4, ldc, A->s + i * A->K4, panels, C + i * ldc + j0,
+                              (int)BYOC__MIN(p->mr, M - i), p->nr, colbias, zs_varies ? colmul1 : NULL,
+                              zu_varies ? zu : NULL, rowbias + i, rowmul1 + i, rowmul2 + i};
             for (int64_t pj = 0; pj < w; pj += p->nr) {
-                byoc__q8tile t = {quads, A->K4, ldc, A->s + i * A->K4, panels + pj * A->K4, C + i * ldc + j0 + pj,
-                                  (int)BYOC__MIN(p->mr, M - i), (int)BYOC__MIN(p->nr, w - pj), colbias + pj,
-                                  zs_varies ? colmul1 + pj : NULL, zu_varies ? zu + pj : NULL, rowbias + i,
-                                  rowmul1 + i, rowmul2 + i};
+                t.n = (int)BYOC__MIN(p->nr, w - pj);
                 p->ukr(&t);
+                t.panel += p->nr * A->K4;
+                t.c += p->nr;
+                t.colbias += p->nr;
+                if (t.colmul1) t.colmul1 += p->nr;
+                if (t.colmul2) t.colmul2 += p->nr;
             }
+        }
     }
 }
 
