@@ -16191,7 +16191,8 @@ static void byoc__q8ukr_c(const byoc__q8tile *t) {
         for (int64_t q = 0; q < t->quads; ++q, p += 64) {
             int32_t s0 = row[4 * q], s1 = row[4 * q + 1], s2 = row[4 * q + 2], s3 = row[4 * q + 3];
             for (int j = 0; j < 16; ++j)
-                acc[r * 16 + j] += (uint32_t)(s0 * p[4 * j] + s1 * p[4 * j + 1] + s2 * p[4 * j + 2] + s3 * p[4 * j + 3]);
+                acc[r * 16 + j] +=
+                    (uint32_t)(s0 * p[4 * j] + s1 * p[4 * j + 1] + s2 * p[4 * j + 2] + s3 * p[4 * j + 3]);
         }
     }
     byoc__q8_finish(acc, 16, t);
@@ -16246,7 +16247,8 @@ __attribute__((target("avx512f,avx512vnni"))) static void byoc__q8ukr_avx512vnni
         BYOC__Q8_DOT512(0) BYOC__Q8_DOT512(1) BYOC__Q8_DOT512(2) BYOC__Q8_DOT512(3)
         BYOC__Q8_DOT512(4) BYOC__Q8_DOT512(5) BYOC__Q8_DOT512(6) BYOC__Q8_DOT512(7)
     }
-    __m512i cb0 = _mm512_loadu_si512((const void *)t->colbias), cb1 = _mm512_loadu_si512((const void *)(t->colbias + 16));
+    __m512i cb0 = _mm512_loadu_si512((const void *)t->colbias),
+            cb1 = _mm512_loadu_si512((const void *)(t->colbias + 16));
     __m512i m10 = cb0, m11 = cb0, m20 = cb0, m21 = cb0;
     if (t->colmul1) {
         m10 = _mm512_loadu_si512((const void *)t->colmul1);
@@ -16404,7 +16406,8 @@ BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_
                     panel[(q * BYOC__QGEMM_NR + j) * 2 + h] = j < n && k < K ? B[k * ldb + j0 + j] : 0;
                 }
         for (int64_t i = 0; i < M; i += BYOC__QGEMM_MR)
-            byoc__qukr_avx2(K, A + i * lda, lda, panel, C + i * ldc + j0, ldc, (int)BYOC__MIN(BYOC__QGEMM_MR, M - i), n);
+            byoc__qukr_avx2(K, A + i * lda, lda, panel, C + i * ldc + j0, ldc, (int)BYOC__MIN(BYOC__QGEMM_MR, M - i),
+                            n);
     }
 }
 #endif

@@ -12,7 +12,9 @@
 #endif
 
 static const char *const paths[] = {"portable", "avx2", "avxvnni", "avx512vnni"};
-enum { PATHS = 4 };
+enum {
+    PATHS = 4
+};
 
 /* whether this CPU has what a path needs (the library refuses a forced path it lacks) */
 static int cpu_runs(int path) {
@@ -67,10 +69,10 @@ typedef struct product {
 /* builds op(x, w, xz, wz, xs, ws) with x and w of the given types; wz has wz_count elements (1: a scalar) */
 static byoc_node *make_call(product *p, const char *op, byoc_dtype xdt, int xr, const int64_t *xd, byoc_dtype wdt,
                             int wr, const int64_t *wd, int64_t wz_count, byoc_attrs *a, byoc_diag *d) {
-    const byoc_type *t[6] = {byoc_tensor_type(p->m, xdt, xr, xd), byoc_tensor_type(p->m, wdt, wr, wd),
-                             byoc_tensor_type(p->m, BYOC_INT32, 0, NULL),
-                             byoc_tensor_type(p->m, BYOC_INT32, wz_count > 1, &wz_count),
-                             byoc_tensor_type(p->m, BYOC_FLOAT32, 0, NULL), byoc_tensor_type(p->m, BYOC_FLOAT32, 0, NULL)};
+    const byoc_type *t[6] = {
+        byoc_tensor_type(p->m, xdt, xr, xd),           byoc_tensor_type(p->m, wdt, wr, wd),
+        byoc_tensor_type(p->m, BYOC_INT32, 0, NULL),   byoc_tensor_type(p->m, BYOC_INT32, wz_count > 1, &wz_count),
+        byoc_tensor_type(p->m, BYOC_FLOAT32, 0, NULL), byoc_tensor_type(p->m, BYOC_FLOAT32, 0, NULL)};
     static const char *const names[6] = {"x", "w", "xz", "wz", "xs", "ws"};
     byoc_node *args[6];
     for (int i = 0; i < 6; ++i) args[i] = byoc_var(p->m, names[i], t[i]);
@@ -181,7 +183,9 @@ static int check_matmul(int dense, int ta, int tb, int64_t M, int64_t N, int64_t
 }
 
 static const int64_t sizes[] = {1, 3, 5, 17, 63, 64, 65, 257};
-enum { SIZES = sizeof sizes / sizeof sizes[0] };
+enum {
+    SIZES = sizeof sizes / sizeof sizes[0]
+};
 
 /* every combination of M, N and K from the list, the four dtype pairs in turn, per-tensor and per-column */
 static void test_dense_every_shape(void) {
@@ -211,10 +215,13 @@ static void test_matmul_transposes(void) {
 /* the extremes: every element at an end of its range, zero points at the other end, and a K long enough
    (255 * 255 * 40000 > 2^31) that the int32 sums wrap */
 static void test_extremes_and_wrapping(void) {
-    static const struct { byoc_dtype xdt, wdt; int32_t x, w, xz, wz; } cases[] = {
-        {BYOC_INT8, BYOC_INT8, -128, -128, 127, 127},   {BYOC_INT8, BYOC_INT8, 127, -128, -128, 127},
-        {BYOC_UINT8, BYOC_UINT8, 255, 255, 0, 0},       {BYOC_UINT8, BYOC_INT8, 0, 127, 255, -128},
-        {BYOC_INT8, BYOC_UINT8, -128, 0, 127, 255},     {BYOC_UINT8, BYOC_UINT8, 0, 255, 255, 0},
+    static const struct {
+        byoc_dtype xdt, wdt;
+        int32_t x, w, xz, wz;
+    } cases[] = {
+        {BYOC_INT8, BYOC_INT8, -128, -128, 127, 127}, {BYOC_INT8, BYOC_INT8, 127, -128, -128, 127},
+        {BYOC_UINT8, BYOC_UINT8, 255, 255, 0, 0},     {BYOC_UINT8, BYOC_INT8, 0, 127, 255, -128},
+        {BYOC_INT8, BYOC_UINT8, -128, 0, 127, 255},   {BYOC_UINT8, BYOC_UINT8, 0, 255, 255, 0},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
         for (int big = 0; big < 2; ++big) {
@@ -250,7 +257,8 @@ typedef struct conv_case {
     int64_t C, H, W, O, KH, KW, sh, sw, pt, pl, pb, pr, dh, dw, G;
 } conv_case;
 /* qnn.conv2d (NCHW, OIHW, batch 2) on every runnable path against a direct loop */
-static int check_conv(const conv_case *cc, byoc_dtype xdt, byoc_dtype wdt, int per_channel, char *why, size_t why_size) {
+static int check_conv(const conv_case *cc, byoc_dtype xdt, byoc_dtype wdt, int per_channel, char *why,
+                      size_t why_size) {
     product p;
     memset(&p, 0, sizeof p);
     p.m = byoc_module_create(NULL);
@@ -284,10 +292,13 @@ static int check_conv(const conv_case *cc, byoc_dtype xdt, byoc_dtype wdt, int p
                     for (int64_t c = 0; c < Cg; ++c)
                         for (int64_t ky = 0; ky < cc->KH; ++ky)
                             for (int64_t kx = 0; kx < cc->KW; ++kx) {
-                                int64_t iy = oy * cc->sh - cc->pt + ky * cc->dh, ix = ox * cc->sw - cc->pl + kx * cc->dw;
+                                int64_t iy = oy * cc->sh - cc->pt + ky * cc->dh,
+                                        ix = ox * cc->sw - cc->pl + kx * cc->dw;
                                 int64_t x = iy < 0 || iy >= cc->H || ix < 0 || ix >= cc->W
                                                 ? 0 /* padding holds the zero point */
-                                                : get_q8(xdt, p.in[0].data, ((n * cc->C + g * Cg + c) * cc->H + iy) * cc->W + ix) - p.xz;
+                                                : get_q8(xdt, p.in[0].data,
+                                                         ((n * cc->C + g * Cg + c) * cc->H + iy) * cc->W + ix) -
+                                                      p.xz;
                                 int64_t w = get_q8(wdt, p.in[1].data, ((o * Cg + c) * cc->KH + ky) * cc->KW + kx) -
                                             p.wz[per_channel ? o : 0];
                                 sum += x * w;
@@ -316,16 +327,16 @@ static int check_conv(const conv_case *cc, byoc_dtype xdt, byoc_dtype wdt, int p
 static void test_conv_geometries(void) {
     static const conv_case cases[] = {
         /* C  H  W  O KH KW sh sw pt pl pb pr dh dw G */
-        {16, 9, 11, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1},   /* 1x1 stride 1: the image is the GEMM's operand */
-        {3, 17, 15, 8, 3, 3, 2, 2, 0, 0, 0, 0, 1, 1, 1},    /* stride 2, K = 27 (not a multiple of 4) */
-        {5, 12, 13, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* padded */
-        {4, 14, 14, 16, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 1},   /* mnist's second layer */
-        {6, 13, 12, 9, 3, 2, 2, 1, 2, 0, 1, 3, 2, 3, 1},    /* asymmetric everything, dilation */
-        {8, 10, 10, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8},    /* depthwise */
-        {12, 9, 9, 18, 3, 3, 2, 1, 1, 0, 1, 2, 1, 2, 3},    /* groups */
-        {33, 7, 7, 65, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},    /* 1x1 with stride: through im2col */
-        {2, 40, 45, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* many output pixels, few channels */
-        {64, 6, 6, 40, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1},    /* K = 576 */
+        {16, 9, 11, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1}, /* 1x1 stride 1: the image is the GEMM's operand */
+        {3, 17, 15, 8, 3, 3, 2, 2, 0, 0, 0, 0, 1, 1, 1},  /* stride 2, K = 27 (not a multiple of 4) */
+        {5, 12, 13, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},  /* padded */
+        {4, 14, 14, 16, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 1}, /* mnist's second layer */
+        {6, 13, 12, 9, 3, 2, 2, 1, 2, 0, 1, 3, 2, 3, 1},  /* asymmetric everything, dilation */
+        {8, 10, 10, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8},  /* depthwise */
+        {12, 9, 9, 18, 3, 3, 2, 1, 1, 0, 1, 2, 1, 2, 3},  /* groups */
+        {33, 7, 7, 65, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},  /* 1x1 with stride: through im2col */
+        {2, 40, 45, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},  /* many output pixels, few channels */
+        {64, 6, 6, 40, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1},  /* K = 576 */
     };
     char why[512];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
@@ -392,11 +403,8 @@ static void test_isa_switch(void) {
 }
 int main(int argc, char **argv) {
     static const test_case tests[] = {
-        TEST_ENTRY(test_dense_every_shape),
-        TEST_ENTRY(test_matmul_transposes),
-        TEST_ENTRY(test_extremes_and_wrapping),
-        TEST_ENTRY(test_conv_geometries),
-        TEST_ENTRY(test_isa_switch),
+        TEST_ENTRY(test_dense_every_shape), TEST_ENTRY(test_matmul_transposes), TEST_ENTRY(test_extremes_and_wrapping),
+        TEST_ENTRY(test_conv_geometries),   TEST_ENTRY(test_isa_switch),
     };
     for (int path = 0; path < PATHS; ++path) {
         available[path] = probe_path(path);
