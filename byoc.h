@@ -15783,6 +15783,10 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
 }
 
 // [SECTION] impl: host kernels: quantized (qnn dialect)
+#if BYOC__X86_DISPATCH
+#include <immintrin.h> /* the int8 GEMM's intrinsics, in functions compiled for their ISA */
+#include <cpuid.h>
+#endif
 /* (ops: quant) attribute tables, type relations, FLOP models and kernels of this family */
 /* TVM's qnn dialect: integer tensors whose scales and zero points are ARGUMENTS (tensors, which the graph
    may compute), so one op covers per-tensor, per-axis and blocked quantization. A scale or zero point is
@@ -15794,7 +15798,7 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
    - qnn.dequantize: (q - zero_point) * scale, the difference exact, the product in float32 (float64 for a
      float64 scale), as ORT's DequantizeLinear;
    - qnn.conv2d, qnn.dense, qnn.batch_matmul, qnn.matmul: (data - its zero point) times (weight - its zero
-     point), both widened to int16, products summed in 32 bits (wrapping, as int32 accumulation does);
+     point), exact products summed in 32 bits (wrapping, as int32 accumulation does; the 8-bit GEMM below);
    - qnn.requantize: q = saturate(round((acc - input_zero_point) * M) + output_zero_point) with
      M = input_scale / output_scale. compute_dtype "float32" is ORT's MlasRequantizeOutput (M and the
      product in float32); "float64" does both in double. rounding "TONEAREST_EVEN" is ONNX's (ties to
@@ -16089,96 +16093,7 @@ static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
 /* ---- integer products: qnn.conv2d, qnn.dense, qnn.batch_matmul, qnn.matmul ----
    (data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale), as TVM: the scales ride
    along for the requantize that follows (they do not enter the int32 result). */
-/* C[M, N] = A[M, K] * B[K, N]: int16 operands (zero points already taken off), int32 C, leading dimensions in
-   elements. B is packed 16 columns at a time into a panel of k-pairs ([ceil(K / 2)][16][2], the odd k's partner
-   0), which a micro-kernel multiplies with 4 rows of A into a 4 x 16 tile of int32 accumulators: each step adds
-   a[k] * b[k] + a[k + 1] * b[k + 1] per column, the shape of x86's pmaddwd (compiled for AVX2 and chosen at run
-   time) and a loop of constant trip count that compilers vectorise elsewhere. |data - zero point| <= 255, so a
-   pair's sum fits int32; sums over k wrap modulo 2^32, as int32 accumulation does. VNNI is a later step. */
-#define BYOC__QGEMM_MR 4
-#define BYOC__QGEMM_NR 16
-typedef void (*byoc__qukr_fn)(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C,
-                              int64_t ldc, int m, int n);
-/* the rows of a tile beyond m read row 0 again (their results are dropped), so A is never read past its end */
-#define BYOC__QUKR_ROWS(A, lda, m)                                                                                \
-    const int16_t *rows[BYOC__QGEMM_MR] = {A, A + (m > 1 ? lda : 0), A + (m > 2 ? 2 * lda : 0),                   \
-                                           A + (m > 3 ? 3 * lda : 0)}
-static void byoc__qukr_c(int64_t K, const int16_t *A, int64_t lda, const int16_t *panel, int32_t *C, int64_t ldc,
-                         int m, int n) {
-    uint32_t acc[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
-    memset(acc, 0, sizeof acc);
-    BYOC__QUKR_ROWS(A, lda, m);
-    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
-        int tail = k + 1 == K; /* an odd K's last k has no partner */
-        for (int r = 0; r < BYOC__QGEMM_MR; ++r) {
-            int32_t x = rows[r][k], y = tail ? 0 : rows[r][k + 1];
-            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
-                acc[r][j] += (uint32_t)(x * (int32_t)panel[2 * j] + y * (int32_t)panel[2 * j + 1]);
-        }
-    }
-    for (int r = 0; r < m; ++r)
-        for (int j = 0; j < n; ++j) C[r * ldc + j] = (int32_t)acc[r][j];
-}
-#if BYOC__X86_DISPATCH
-typedef short byoc__s16x16 __attribute__((vector_size(32)));
-typedef int byoc__s32x8 __attribute__((vector_size(32)));
-/* one row's pair of k broadcast to every lane, times the panel's two vectors into the row's accumulators */
-#define BYOC__QUKR_AVX2_ROW(r)                                                                                    \
-    {                                                                                                             \
-        int16_t two[2] = {rows[r][k], last ? (int16_t)0 : rows[r][k + 1]};                                        \
-        int32_t pair;                                                                                             \
-        memcpy(&pair, two, 4);                                                                                    \
-        byoc__s32x8 pairs = {pair, pair, pair, pair, pair, pair, pair, pair};                                     \
-        acc##r##0 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b0);                            \
-        acc##r##1 += (byoc__s32x8)__builtin_ia32_pmaddwd256((byoc__s16x16)pairs, b1);                            \
-    }
-/* the 4 x 16 tile in eight named accumulators, so they stay in registers */
-__attribute__((target("avx2"))) static void byoc__qukr_avx2(int64_t K, const int16_t *A, int64_t lda,
-                                                            const int16_t *panel, int32_t *C, int64_t ldc, int m,
-                                                            int n) {
-    byoc__s32x8 acc00 = {0}, acc01 = {0}, acc10 = {0}, acc11 = {0}, acc20 = {0}, acc21 = {0}, acc30 = {0},
-                acc31 = {0};
-    BYOC__QUKR_ROWS(A, lda, m);
-    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
-        int last = k + 1 == K; /* an odd K's last k: its partner is 0 */
-        byoc__s16x16 b0, b1;
-        memcpy(&b0, panel, sizeof b0);
-        memcpy(&b1, panel + 16, sizeof b1);
-        BYOC__QUKR_AVX2_ROW(0) BYOC__QUKR_AVX2_ROW(1) BYOC__QUKR_AVX2_ROW(2) BYOC__QUKR_AVX2_ROW(3)
-    }
-    byoc__s32x8 acc[BYOC__QGEMM_MR][2] = {{acc00, acc01}, {acc10, acc11}, {acc20, acc21}, {acc30, acc31}};
-    int32_t tile[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
-    memcpy(tile, acc, sizeof tile);
-    for (int r = 0; r < m; ++r)
-        for (int j = 0; j < n; ++j) C[r * ldc + j] = tile[r][j];
-}
-#undef BYOC__QUKR_AVX2_ROW
-#endif
-BYOC__PRIVATE byoc__qukr_fn byoc__qgemm_kernel(void) {
-#if BYOC__X86_DISPATCH
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) return byoc__qukr_avx2;
-#endif
-    return byoc__qukr_c;
-}
-/* bytes of the packed panel of B (byoc__qgemm's scratch) */
-BYOC__PRIVATE size_t byoc__qpanel_bytes(int64_t K) { return (size_t)((K + 1) / 2) * 2 * BYOC__QGEMM_NR * 2 + 64; }
-BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *B,
-                                   int64_t ldb, int32_t *C, int64_t ldc, int16_t *panel) {
-    byoc__qukr_fn ukr = byoc__qgemm_kernel();
-    int64_t pairs = (K + 1) / 2;
-    for (int64_t j0 = 0; j0 < N; j0 += BYOC__QGEMM_NR) {
-        int n = (int)BYOC__MIN(BYOC__QGEMM_NR, N - j0);
-        for (int64_t q = 0; q < pairs; ++q)
-            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
-                for (int h = 0; h < 2; ++h) {
-                    int64_t k = 2 * q + h;
-                    panel[(q * BYOC__QGEMM_NR + j) * 2 + h] = j < n && k < K ? B[k * ldb + j0 + j] : 0;
-                }
-        for (int64_t i = 0; i < M; i += BYOC__QGEMM_MR)
-            ukr(K, A + i * lda, lda, panel, C + i * ldc + j0, ldc, (int)BYOC__MIN(BYOC__QGEMM_MR, M - i), n);
-    }
-}
+
 /* an 8-bit operand's zero point i: one element (per tensor) or 1-D (per output channel / row / column) */
 BYOC__PRIVATE int32_t byoc__qzp(const byoc_tensor *z, int64_t i) {
     return (int32_t)byoc__zp_at(z, byoc__numel(z) == 1 ? 0 : i);
@@ -16197,11 +16112,569 @@ BYOC__PRIVATE byoc_result byoc__q8_zero_points_ok(byoc__kctx *k, const byoc_tens
     }
     return BYOC_OK;
 }
-/* element i of an 8-bit tensor less a zero point, as int16 (exact: at most 255 in magnitude) */
-BYOC__PRIVATE int16_t byoc__q8_at(byoc_dtype dt, const void *data, int64_t i, int32_t zp) {
-    int32_t v = dt == BYOC_INT8 ? (int32_t)((const int8_t *)data)[i] : (int32_t)((const uint8_t *)data)[i];
-    return (int16_t)(v - zp);
+/* The 8-bit GEMM: C[m, n] = sum_k (S[m, k] - zs[m]) * (U[k, n] - zu[n]), summed modulo 2^32 as int32
+   accumulation wraps, so every path below gives the same bits.
+   x86's byte dot product vpdpbusd (AVX-512 VNNI; AVX-VNNI on 256 bits) multiplies 4 unsigned bytes by 4
+   signed bytes and adds the 4 products to an int32 lane, without saturation. As ONNX Runtime's MLAS (its
+   U8S8 kernels) and oneDNN do, the operands are made to fit it: the row operand S is read as int8 (uint8
+   data less 128) and the column operand U as uint8 (int8 data plus 128), both by flipping the top bit, and
+   the zero points move with the data, so each difference is unchanged. The zero points then come out of
+   the sum, an identity over the integers that therefore also holds modulo 2^32:
+     sum_k (s - zs)(u - zu) = sum_k s * u - zs * (colsum_u - K * zu) - zu * rowsum_s
+   S is packed into rows of K4 bytes (K rounded up to 4, zeros after K), U into panels of NR columns by
+   quads of k ([K4 / 4][NR][4] bytes, zeros past K and past the last column); a micro-kernel multiplies MR
+   rows with a panel into an MR x NR int32 tile and adds the zero-point terms. The paths, picked at run
+   time from what the CPU has (the environment variable BYOC_INT8_ISA forces one):
+   - avx512vnni: 8 x 32 tiles, two zmm per row, a row's 4 bytes broadcast to every lane;
+   - avxvnni: the same on ymm, 6 x 16 tiles;
+   - avx2: AVX2 has no byte dot product that cannot saturate (pmaddubsw adds two u8 x s8 products into
+     int16: 2 * 255 * -128 does not fit), so both operands are widened to int16 less their zero points
+     (|difference| <= 255) and pmaddwd multiplies pairs into int32;
+   - portable: the u8 x s8 scheme in plain C (BYOC_NO_SIMD builds have only this one). */
+enum { BYOC__Q8_PORTABLE, BYOC__Q8_AVX2, BYOC__Q8_AVXVNNI, BYOC__Q8_AVX512VNNI, BYOC__Q8_PATHS };
+static const char *const byoc__q8_path_names[BYOC__Q8_PATHS] = {"portable", "avx2", "avxvnni", "avx512vnni"};
+#define BYOC__Q8_NR_MAX 32
+
+/* the row operand packed: M rows of K4 int8 bytes, each row's sum and zero point in the int8 reading */
+typedef struct byoc__q8rows {
+    int64_t M, K, K4;
+    const int8_t *s;
+    const int32_t *sum, *zp;
+} byoc__q8rows;
+/* the column operand as it lies: element (k, n) is raw[k * rs + n * cs] ^ flip (0x80 flips int8 data into
+   the uint8 reading); zp its zero point tensor as stored (one element, or one per column) */
+typedef struct byoc__q8cols {
+    const uint8_t *raw;
+    int64_t rs, cs;
+    uint8_t flip;
+    const byoc_tensor *zp;
+} byoc__q8cols;
+/* one micro-kernel call: MR rows of S (rows from m on repeat row 0, their results dropped) times a panel,
+   plus the zero-point terms acc + colbias[j] + rowbias[r] + rowmul1[r] * colmul1[j] + rowmul2[r] * colmul2[j]
+   (a product pair NULL when absent), stored as its m x n corner */
+typedef struct byoc__q8tile {
+    int64_t quads, lds, ldc;
+    const int8_t *s;
+    const uint8_t *panel;
+    int32_t *c;
+    int m, n;
+    const int32_t *colbias, *colmul1, *colmul2, *rowbias, *rowmul1, *rowmul2;
+} byoc__q8tile;
+typedef void (*byoc__q8ukr_fn)(const byoc__q8tile *t);
+typedef void (*byoc__q8colsum_fn)(const uint8_t *panel, int64_t quads, int32_t *sum);
+/* a path: its micro-kernel and tile (NULL for the int16 path), and the panel column sums */
+typedef struct byoc__q8path {
+    int which, mr, nr;
+    byoc__q8ukr_fn ukr;
+    byoc__q8colsum_fn colsum;
+} byoc__q8path;
+
+BYOC__PRIVATE int64_t byoc__q8_k4(int64_t K) { return (K + 3) / 4 * 4; }
+BYOC__ALWAYS_INLINE int32_t byoc__q8_ld4(const int8_t *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
 }
+/* the finished tile from its uint32 accumulators acc[r * nr + j] (the portable path, and edge tiles) */
+BYOC__PRIVATE void byoc__q8_finish(const uint32_t *acc, int nr, const byoc__q8tile *t) {
+    for (int r = 0; r < t->m; ++r)
+        for (int j = 0; j < t->n; ++j) {
+            uint32_t v = acc[r * nr + j] + (uint32_t)t->colbias[j] + (uint32_t)t->rowbias[r];
+            if (t->colmul1) v += (uint32_t)t->rowmul1[r] * (uint32_t)t->colmul1[j];
+            if (t->colmul2) v += (uint32_t)t->rowmul2[r] * (uint32_t)t->colmul2[j];
+            t->c[r * t->ldc + j] = (int32_t)v;
+        }
+}
+/* portable: 4 x 16 tiles; a quad's four products fit int32 (4 * 255 * 128), the sum over k wraps */
+static void byoc__q8ukr_c(const byoc__q8tile *t) {
+    uint32_t acc[4 * 16];
+    memset(acc, 0, sizeof acc);
+    for (int r = 0; r < 4; ++r) {
+        const int8_t *row = t->s + (r < t->m ? r : 0) * t->lds;
+        const uint8_t *p = t->panel;
+        for (int64_t q = 0; q < t->quads; ++q, p += 64) {
+            int32_t s0 = row[4 * q], s1 = row[4 * q + 1], s2 = row[4 * q + 2], s3 = row[4 * q + 3];
+            for (int j = 0; j < 16; ++j)
+                acc[r * 16 + j] +=
+                    (uint32_t)(s0 * p[4 * j] + s1 * p[4 * j + 1] + s2 * p[4 * j + 2] + s3 * p[4 * j + 3]);
+        }
+    }
+    byoc__q8_finish(acc, 16, t);
+}
+static void byoc__q8colsum_c16(const uint8_t *panel, int64_t quads, int32_t *sum) {
+    for (int j = 0; j < 16; ++j) sum[j] = 0;
+    for (int64_t q = 0; q < quads; ++q, panel += 64)
+        for (int j = 0; j < 16; ++j) sum[j] += panel[4 * j] + panel[4 * j + 1] + panel[4 * j + 2] + panel[4 * j + 3];
+}
+
+#if BYOC__X86_DISPATCH
+/* acc += the byte dot products of u and s. GCC 12 renames the accumulators of the intrinsic's form on every
+   step (a register copy per product, and spills), so the instruction is written with the accumulator tied */
+#define BYOC__Q8_DPBUSD(acc, u, s) __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(u), "v"(s))
+/* AVX-512 VNNI: an 8 x 32 tile in sixteen named zmm accumulators, so they stay in registers */
+#define BYOC__Q8_ROW512(r)                                                                                        \
+    const int8_t *s##r = t->s + (r < t->m ? r : 0) * t->lds;                                                      \
+    __m512i c##r##0 = _mm512_setzero_si512(), c##r##1 = _mm512_setzero_si512();
+#define BYOC__Q8_DOT512(r)                                                                                        \
+    {                                                                                                             \
+        __m512i a = _mm512_set1_epi32(byoc__q8_ld4(s##r + 4 * q));                                               \
+        BYOC__Q8_DPBUSD(c##r##0, b0, a);                                                                          \
+        BYOC__Q8_DPBUSD(c##r##1, b1, a);                                                                          \
+    }
+#define BYOC__Q8_OUT512(r)                                                                                        \
+    {                                                                                                             \
+        int ri = r < m ? r : 0;                                                                                   \
+        __m512i rb = _mm512_set1_epi32(rowbias[ri]);                                                              \
+        c##r##0 = _mm512_add_epi32(_mm512_add_epi32(c##r##0, cb0), rb);                                           \
+        c##r##1 = _mm512_add_epi32(_mm512_add_epi32(c##r##1, cb1), rb);                                           \
+        if (t->colmul1) {                                                                                         \
+            __m512i rm = _mm512_set1_epi32(rowmul1[ri]);                                                          \
+            c##r##0 = _mm512_add_epi32(c##r##0, _mm512_mullo_epi32(rm, m10));                                     \
+            c##r##1 = _mm512_add_epi32(c##r##1, _mm512_mullo_epi32(rm, m11));                                     \
+        }                                                                                                         \
+        if (t->colmul2) {                                                                                         \
+            __m512i rm = _mm512_set1_epi32(rowmul2[ri]);                                                          \
+            c##r##0 = _mm512_add_epi32(c##r##0, _mm512_mullo_epi32(rm, m20));                                     \
+            c##r##1 = _mm512_add_epi32(c##r##1, _mm512_mullo_epi32(rm, m21));                                     \
+        }                                                                                                         \
+        if (r < m) {                                                                                              \
+            _mm512_mask_storeu_epi32(out + r * ldc, lo, c##r##0);                                                 \
+            _mm512_mask_storeu_epi32(out + r * ldc + 16, hi, c##r##1);                                            \
+        }                                                                                                         \
+    }
+__attribute__((target("avx512f,avx512vnni"))) static void byoc__q8ukr_avx512vnni(const byoc__q8tile *t) {
+    BYOC__Q8_ROW512(0) BYOC__Q8_ROW512(1) BYOC__Q8_ROW512(2) BYOC__Q8_ROW512(3)
+    BYOC__Q8_ROW512(4) BYOC__Q8_ROW512(5) BYOC__Q8_ROW512(6) BYOC__Q8_ROW512(7)
+    const uint8_t *p = t->panel;
+    for (int64_t q = 0; q < t->quads; ++q, p += 128) {
+        __m512i b0 = _mm512_loadu_si512((const void *)p), b1 = _mm512_loadu_si512((const void *)(p + 64));
+        BYOC__Q8_DOT512(0) BYOC__Q8_DOT512(1) BYOC__Q8_DOT512(2) BYOC__Q8_DOT512(3)
+        BYOC__Q8_DOT512(4) BYOC__Q8_DOT512(5) BYOC__Q8_DOT512(6) BYOC__Q8_DOT512(7)
+    }
+    __m512i cb0 = _mm512_loadu_si512((const void *)t->colbias),
+            cb1 = _mm512_loadu_si512((const void *)(t->colbias + 16));
+    __m512i m10 = cb0, m11 = cb0, m20 = cb0, m21 = cb0;
+    if (t->colmul1) {
+        m10 = _mm512_loadu_si512((const void *)t->colmul1);
+        m11 = _mm512_loadu_si512((const void *)(t->colmul1 + 16));
+    }
+    if (t->colmul2) {
+        m20 = _mm512_loadu_si512((const void *)t->colmul2);
+        m21 = _mm512_loadu_si512((const void *)(t->colmul2 + 16));
+    }
+    __mmask16 lo = (__mmask16)(t->n >= 16 ? 0xffff : (1u << t->n) - 1),
+              hi = (__mmask16)(t->n >= 32 ? 0xffff : t->n <= 16 ? 0 : (1u << (t->n - 16)) - 1);
+    /* the tile's fields in locals: the int32 stores could alias them, so they would be read again each row */
+    int32_t *out = t->c;
+    const int32_t *rowbias = t->rowbias, *rowmul1 = t->rowmul1, *rowmul2 = t->rowmul2;
+    int64_t ldc = t->ldc;
+    int m = t->m;
+    BYOC__Q8_OUT512(0) BYOC__Q8_OUT512(1) BYOC__Q8_OUT512(2) BYOC__Q8_OUT512(3)
+    BYOC__Q8_OUT512(4) BYOC__Q8_OUT512(5) BYOC__Q8_OUT512(6) BYOC__Q8_OUT512(7)
+}
+#undef BYOC__Q8_ROW512
+#undef BYOC__Q8_DOT512
+#undef BYOC__Q8_OUT512
+/* a panel's column sums: the dot product of each column's quads with four ones */
+__attribute__((target("avx512f,avx512vnni"))) static void byoc__q8colsum_avx512vnni(const uint8_t *panel,
+                                                                                    int64_t quads, int32_t *sum) {
+    __m512i ones = _mm512_set1_epi8(1), c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512();
+    for (int64_t q = 0; q < quads; ++q, panel += 128) {
+        c0 = _mm512_dpbusd_epi32(c0, _mm512_loadu_si512((const void *)panel), ones);
+        c1 = _mm512_dpbusd_epi32(c1, _mm512_loadu_si512((const void *)(panel + 64)), ones);
+    }
+    _mm512_storeu_si512((void *)sum, c0);
+    _mm512_storeu_si512((void *)(sum + 16), c1);
+}
+
+/* AVX-VNNI: a 6 x 16 tile in twelve named ymm accumulators (16 registers: no room for more); {vex} asks for
+   the AVX-VNNI encoding, which CPUs without AVX-512 run */
+#define BYOC__Q8_DPBUSD_VEX(acc, u, s) __asm__("%{vex%} vpdpbusd %2, %1, %0" : "+x"(acc) : "x"(u), "x"(s))
+#define BYOC__Q8_ROW256(r)                                                                                        \
+    const int8_t *s##r = t->s + (r < t->m ? r : 0) * t->lds;                                                      \
+    __m256i c##r##0 = _mm256_setzero_si256(), c##r##1 = _mm256_setzero_si256();
+#define BYOC__Q8_DOT256(r)                                                                                        \
+    {                                                                                                             \
+        __m256i a = _mm256_set1_epi32(byoc__q8_ld4(s##r + 4 * q));                                               \
+        BYOC__Q8_DPBUSD_VEX(c##r##0, b0, a);                                                                      \
+        BYOC__Q8_DPBUSD_VEX(c##r##1, b1, a);                                                                      \
+    }
+#define BYOC__Q8_OUT256(r)                                                                                        \
+    {                                                                                                             \
+        int ri = r < t->m ? r : 0;                                                                                \
+        __m256i rb = _mm256_set1_epi32(t->rowbias[ri]);                                                           \
+        c##r##0 = _mm256_add_epi32(_mm256_add_epi32(c##r##0, cb0), rb);                                           \
+        c##r##1 = _mm256_add_epi32(_mm256_add_epi32(c##r##1, cb1), rb);                                           \
+        if (t->colmul1) {                                                                                         \
+            __m256i rm = _mm256_set1_epi32(t->rowmul1[ri]);                                                       \
+            c##r##0 = _mm256_add_epi32(c##r##0, _mm256_mullo_epi32(rm, m10));                                     \
+            c##r##1 = _mm256_add_epi32(c##r##1, _mm256_mullo_epi32(rm, m11));                                     \
+        }                                                                                                         \
+        if (t->colmul2) {                                                                                         \
+            __m256i rm = _mm256_set1_epi32(t->rowmul2[ri]);                                                       \
+            c##r##0 = _mm256_add_epi32(c##r##0, _mm256_mullo_epi32(rm, m20));                                     \
+            c##r##1 = _mm256_add_epi32(c##r##1, _mm256_mullo_epi32(rm, m21));                                     \
+        }                                                                                                         \
+        _mm256_storeu_si256((__m256i *)(void *)(tile + r * 16), c##r##0);                                         \
+        _mm256_storeu_si256((__m256i *)(void *)(tile + r * 16 + 8), c##r##1);                                     \
+    }
+__attribute__((target("avx2,avxvnni"))) static void byoc__q8ukr_avxvnni(const byoc__q8tile *t) {
+    BYOC__Q8_ROW256(0) BYOC__Q8_ROW256(1) BYOC__Q8_ROW256(2) BYOC__Q8_ROW256(3) BYOC__Q8_ROW256(4)
+    BYOC__Q8_ROW256(5)
+    const uint8_t *p = t->panel;
+    for (int64_t q = 0; q < t->quads; ++q, p += 64) {
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(const void *)p),
+                b1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+        BYOC__Q8_DOT256(0) BYOC__Q8_DOT256(1) BYOC__Q8_DOT256(2) BYOC__Q8_DOT256(3) BYOC__Q8_DOT256(4)
+        BYOC__Q8_DOT256(5)
+    }
+    __m256i cb0 = _mm256_loadu_si256((const __m256i *)(const void *)t->colbias),
+            cb1 = _mm256_loadu_si256((const __m256i *)(const void *)(t->colbias + 8));
+    __m256i m10 = cb0, m11 = cb0, m20 = cb0, m21 = cb0;
+    if (t->colmul1) {
+        m10 = _mm256_loadu_si256((const __m256i *)(const void *)t->colmul1);
+        m11 = _mm256_loadu_si256((const __m256i *)(const void *)(t->colmul1 + 8));
+    }
+    if (t->colmul2) {
+        m20 = _mm256_loadu_si256((const __m256i *)(const void *)t->colmul2);
+        m21 = _mm256_loadu_si256((const __m256i *)(const void *)(t->colmul2 + 8));
+    }
+    int32_t tile[6 * 16];
+    BYOC__Q8_OUT256(0) BYOC__Q8_OUT256(1) BYOC__Q8_OUT256(2) BYOC__Q8_OUT256(3) BYOC__Q8_OUT256(4)
+    BYOC__Q8_OUT256(5)
+    for (int r = 0; r < t->m; ++r) memcpy(t->c + r * t->ldc, tile + r * 16, (size_t)t->n * sizeof(int32_t));
+}
+#undef BYOC__Q8_ROW256
+#undef BYOC__Q8_DOT256
+#undef BYOC__Q8_OUT256
+__attribute__((target("avx2,avxvnni"))) static void byoc__q8colsum_avxvnni(const uint8_t *panel, int64_t quads,
+                                                                           int32_t *sum) {
+    __m256i ones = _mm256_set1_epi8(1), c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256();
+    for (int64_t q = 0; q < quads; ++q, panel += 64) {
+        c0 = _mm256_dpbusd_avx_epi32(c0, _mm256_loadu_si256((const __m256i *)(const void *)panel), ones);
+        c1 = _mm256_dpbusd_avx_epi32(c1, _mm256_loadu_si256((const __m256i *)(const void *)(panel + 32)), ones);
+    }
+    _mm256_storeu_si256((__m256i *)(void *)sum, c0);
+    _mm256_storeu_si256((__m256i *)(void *)(sum + 8), c1);
+}
+
+/* the int16 path: C[M, N] = A[M, K] * B[K, N], int16 operands less their zero points. B is packed 16 columns
+   at a time into a panel of k-pairs ([ceil(K / 2)][16][2], an odd K's last partner 0), which the micro-kernel
+   multiplies with 4 rows of A into a 4 x 16 tile: each step adds a[k] * b[k] + a[k + 1] * b[k + 1] per column
+   with pmaddwd. |data - zero point| <= 255, so a pair's sum fits int32; sums over k wrap. */
+#define BYOC__QGEMM_MR 4
+#define BYOC__QGEMM_NR 16
+/* one row's pair of k broadcast to every lane, times the panel's two vectors into the row's accumulators */
+#define BYOC__QUKR_AVX2_ROW(r)                                                                                    \
+    {                                                                                                             \
+        int16_t two[2] = {rows[r][k], last ? (int16_t)0 : rows[r][k + 1]};                                        \
+        int32_t pair;                                                                                             \
+        memcpy(&pair, two, 4);                                                                                    \
+        __m256i pairs = _mm256_set1_epi32(pair);                                                                  \
+        acc##r##0 = _mm256_add_epi32(acc##r##0, _mm256_madd_epi16(pairs, b0));                                    \
+        acc##r##1 = _mm256_add_epi32(acc##r##1, _mm256_madd_epi16(pairs, b1));                                    \
+    }
+/* the 4 x 16 tile in eight named accumulators, so they stay in registers; the rows of a tile beyond m read
+   row 0 again (their results are dropped), so A is never read past its end */
+__attribute__((target("avx2"))) static void byoc__qukr_avx2(int64_t K, const int16_t *A, int64_t lda,
+                                                            const int16_t *panel, int32_t *C, int64_t ldc, int m,
+                                                            int n) {
+    __m256i acc00 = _mm256_setzero_si256(), acc01 = acc00, acc10 = acc00, acc11 = acc00, acc20 = acc00,
+            acc21 = acc00, acc30 = acc00, acc31 = acc00;
+    const int16_t *rows[BYOC__QGEMM_MR] = {A, A + (m > 1 ? lda : 0), A + (m > 2 ? 2 * lda : 0),
+                                           A + (m > 3 ? 3 * lda : 0)};
+    for (int64_t k = 0; k < K; k += 2, panel += 2 * BYOC__QGEMM_NR) {
+        int last = k + 1 == K; /* an odd K's last k: its partner is 0 */
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(const void *)panel),
+                b1 = _mm256_loadu_si256((const __m256i *)(const void *)(panel + 16));
+        BYOC__QUKR_AVX2_ROW(0) BYOC__QUKR_AVX2_ROW(1) BYOC__QUKR_AVX2_ROW(2) BYOC__QUKR_AVX2_ROW(3)
+    }
+    int32_t tile[BYOC__QGEMM_MR][BYOC__QGEMM_NR];
+    __m256i acc[BYOC__QGEMM_MR][2] = {{acc00, acc01}, {acc10, acc11}, {acc20, acc21}, {acc30, acc31}};
+    memcpy(tile, acc, sizeof tile);
+    for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) C[r * ldc + j] = tile[r][j];
+}
+#undef BYOC__QUKR_AVX2_ROW
+/* bytes of the packed panel of B (byoc__qgemm_s16's scratch) */
+BYOC__PRIVATE size_t byoc__qpanel_bytes(int64_t K) { return (size_t)((K + 1) / 2) * 2 * BYOC__QGEMM_NR * 2 + 64; }
+BYOC__PRIVATE void byoc__qgemm_s16(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *B,
+                                   int64_t ldb, int32_t *C, int64_t ldc, int16_t *panel) {
+    int64_t pairs = (K + 1) / 2;
+    for (int64_t j0 = 0; j0 < N; j0 += BYOC__QGEMM_NR) {
+        int n = (int)BYOC__MIN(BYOC__QGEMM_NR, N - j0);
+        for (int64_t q = 0; q < pairs; ++q)
+            for (int j = 0; j < BYOC__QGEMM_NR; ++j)
+                for (int h = 0; h < 2; ++h) {
+                    int64_t k = 2 * q + h;
+                    panel[(q * BYOC__QGEMM_NR + j) * 2 + h] = j < n && k < K ? B[k * ldb + j0 + j] : 0;
+                }
+        for (int64_t i = 0; i < M; i += BYOC__QGEMM_MR)
+            byoc__qukr_avx2(K, A + i * lda, lda, panel, C + i * ldc + j0, ldc, (int)BYOC__MIN(BYOC__QGEMM_MR, M - i),
+                            n);
+    }
+}
+#endif
+
+/* whether this CPU (and build) runs a path. AVX-VNNI is read from CPUID leaf 7 sub-leaf 1 (EAX bit 4):
+   clang 14's __builtin_cpu_supports does not know it; AVX2's check covers the OS saving ymm state. */
+BYOC__PRIVATE int byoc__q8_cpu_has(int path) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    switch (path) {
+    case BYOC__Q8_AVX512VNNI: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
+    case BYOC__Q8_AVXVNNI:
+        return __builtin_cpu_supports("avx2") && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a >> 4 & 1);
+    case BYOC__Q8_AVX2: return __builtin_cpu_supports("avx2");
+    default: break;
+    }
+#endif
+    return path == BYOC__Q8_PORTABLE;
+}
+/* the path for this call: BYOC_INT8_ISA's when set (an error when this CPU or build lacks it), else the
+   fastest this CPU has (asked each call: a cached answer would be global state shared between threads) */
+BYOC__PRIVATE byoc_result byoc__q8_choose(byoc__kctx *k, byoc__q8path *p) {
+    const char *want = getenv("BYOC_INT8_ISA");
+    int which = -1;
+    if (want && *want) {
+        for (int i = 0; i < BYOC__Q8_PATHS; ++i)
+            if (!strcmp(want, byoc__q8_path_names[i])) which = i;
+        if (which < 0)
+            return byoc__kbad(k, "BYOC_INT8_ISA=%s is not portable, avx2, avxvnni or avx512vnni", want);
+        if (!byoc__q8_cpu_has(which))
+            return byoc__kbad(k, "BYOC_INT8_ISA=%s: this CPU or build does not run it", want);
+    } else
+        for (which = BYOC__Q8_PATHS - 1; !byoc__q8_cpu_has(which);) --which;
+    byoc__q8path paths[BYOC__Q8_PATHS] = {{BYOC__Q8_PORTABLE, 4, 16, byoc__q8ukr_c, byoc__q8colsum_c16},
+                                          {BYOC__Q8_AVX2, 4, 16, NULL, NULL},
+#if BYOC__X86_DISPATCH
+                                          {BYOC__Q8_AVXVNNI, 6, 16, byoc__q8ukr_avxvnni, byoc__q8colsum_avxvnni},
+                                          {BYOC__Q8_AVX512VNNI, 8, 32, byoc__q8ukr_avx512vnni,
+                                           byoc__q8colsum_avx512vnni}
+#endif
+    };
+    *p = paths[which];
+    return BYOC_OK;
+}
+
+/* bytes of a packed row operand */
+BYOC__PRIVATE size_t byoc__q8rows_bytes(int64_t M, int64_t K) {
+    return (size_t)(M * byoc__q8_k4(K)) + 64 + (size_t)M * 2 * sizeof(int32_t) + 64;
+}
+/* the sum of n bytes read as int8 (flip 0) or as uint8 data less 128 (flip 0x80): SSE2's psadbw adds the
+   bytes as unsigned, 16 at a time, and the bias of 128 per byte comes off at the end */
+BYOC__PRIVATE int32_t byoc__q8_row_sum(const uint8_t *row, int64_t n, uint8_t flip) {
+    int64_t total = 0, k = 0;
+#if BYOC__X86_DISPATCH
+    __m128i bias = _mm_set1_epi8((char)(flip ^ 0x80)), acc = _mm_setzero_si128();
+    for (; k + 16 <= n; k += 16)
+        acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(row + k)),
+                                                             bias),
+                                              _mm_setzero_si128()));
+    int64_t halves[2];
+    _mm_storeu_si128((__m128i *)(void *)halves, acc);
+    total = halves[0] + halves[1] - 128 * k;
+#endif
+    for (; k < n; ++k) {
+        int v = row[k] ^ flip;
+        total += v < 128 ? v : v - 256;
+    }
+    return (int32_t)total; /* |total| <= 128 * n: fits */
+}
+/* M x K 8-bit data (element (m, k) at raw[m * rs + k * cs]) as the GEMM's int8 rows: the data itself when
+   they are int8 rows of a multiple of 4 bytes, else a copy into mem; zp its zero point tensor (one element,
+   or one per row) */
+BYOC__PRIVATE void byoc__q8_pack_rows(const void *raw, byoc_dtype dt, int64_t M, int64_t K, int64_t rs, int64_t cs,
+                                      const byoc_tensor *zp, unsigned char *mem, byoc__q8rows *r) {
+    const uint8_t *src = (const uint8_t *)raw;
+    uint8_t flip = dt == BYOC_UINT8 ? 0x80 : 0; /* uint8 x - 128 is x with its top bit flipped, read as int8 */
+    int64_t K4 = byoc__q8_k4(K);
+    int borrow = !flip && cs == 1 && rs == K4;
+    int8_t *s = (int8_t *)mem;
+    int32_t *sum = (int32_t *)(void *)byoc__align64(s + M * K4), *zps = sum + M;
+    for (int64_t m = 0; m < M; ++m) {
+        const uint8_t *from = src + m * rs;
+        sum[m] = cs == 1 ? byoc__q8_row_sum(from, K, flip) : 0;
+        zps[m] = byoc__qzp(zp, m) - (flip ? 128 : 0);
+        if (borrow) continue;
+        uint8_t *row = (uint8_t *)(s + m * K4);
+        if (cs == 1)
+            for (int64_t k = 0; k < K; ++k) row[k] = from[k] ^ flip;
+        else
+            for (int64_t k = 0; k < K; ++k) row[k] = from[k * cs] ^ flip;
+        memset(row + K, 0, (size_t)(K4 - K));
+        if (cs != 1) sum[m] = byoc__q8_row_sum(row, K, 0);
+    }
+    r->M = M;
+    r->K = K;
+    r->K4 = K4;
+    r->s = borrow ? (const int8_t *)raw : s;
+    r->sum = sum;
+    r->zp = zps;
+}
+/* the rows [first, first + count) of a packed operand */
+BYOC__PRIVATE byoc__q8rows byoc__q8rows_slice(const byoc__q8rows *r, int64_t first, int64_t count) {
+    byoc__q8rows v = *r;
+    v.M = count;
+    v.s += first * r->K4;
+    v.sum += first;
+    v.zp += first;
+    return v;
+}
+/* four k-rows of 16 columns interleaved into quads: SSE2's byte and word unpacks (x86-64's baseline) */
+BYOC__ALWAYS_INLINE void byoc__q8_interleave16(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
+                                               const uint8_t *r3, uint8_t flip, uint8_t *dst) {
+#if BYOC__X86_DISPATCH
+    __m128i f = _mm_set1_epi8((char)flip);
+    __m128i v0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r0), f);
+    __m128i v1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r1), f);
+    __m128i v2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r2), f);
+    __m128i v3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)r3), f);
+    __m128i lo01 = _mm_unpacklo_epi8(v0, v1), hi01 = _mm_unpackhi_epi8(v0, v1);
+    __m128i lo23 = _mm_unpacklo_epi8(v2, v3), hi23 = _mm_unpackhi_epi8(v2, v3);
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm_unpacklo_epi16(lo01, lo23));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_unpackhi_epi16(lo01, lo23));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm_unpacklo_epi16(hi01, hi23));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 48), _mm_unpackhi_epi16(hi01, hi23));
+#else
+    for (int j = 0; j < 16; ++j) {
+        dst[4 * j] = r0[j] ^ flip;
+        dst[4 * j + 1] = r1[j] ^ flip;
+        dst[4 * j + 2] = r2[j] ^ flip;
+        dst[4 * j + 3] = r3[j] ^ flip;
+    }
+#endif
+}
+/* columns [j0, j0 + n) of U as a panel of nr columns by quads of k; k past K and columns past n are 0 */
+BYOC__PRIVATE void byoc__q8_pack_panel(const byoc__q8cols *u, int64_t K, int64_t j0, int n, int nr, uint8_t *panel) {
+    /* the rows past K read bytes equal to flip, which flipping makes 0 */
+    static const uint8_t pads[2][16] = {{0}, {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                              0x80, 0x80, 0x80, 0x80}};
+    const uint8_t *pad = pads[u->flip != 0];
+    int64_t quads = byoc__q8_k4(K) / 4;
+    for (int64_t q = 0; q < quads; ++q, panel += 4 * nr) {
+        int j = 0;
+        if (u->cs == 1) { /* rows of k contiguous (im2col columns, untransposed matrices): 16 columns at once */
+            const uint8_t *row[4];
+            int64_t step[4];
+            for (int t = 0; t < 4; ++t) {
+                int inside = 4 * q + t < K;
+                row[t] = inside ? u->raw + (4 * q + t) * u->rs + j0 : pad;
+                step[t] = inside;
+            }
+            for (; j + 16 <= n; j += 16)
+                byoc__q8_interleave16(row[0] + j * step[0], row[1] + j * step[1], row[2] + j * step[2],
+                                      row[3] + j * step[3], u->flip, panel + 4 * j);
+        }
+        if (u->rs == 1 && 4 * q + 4 <= K) /* columns of k contiguous (dense weights): a quad is 4 bytes */
+            for (; j < n; ++j) {
+                uint32_t quad, flips = 0x01010101u * u->flip;
+                memcpy(&quad, u->raw + (j0 + j) * u->cs + 4 * q, 4);
+                quad ^= flips;
+                memcpy(panel + 4 * j, &quad, 4);
+            }
+        for (; j < nr; ++j)
+            for (int t = 0; t < 4; ++t) {
+                int64_t k = 4 * q + t;
+                panel[4 * j + t] = j < n && k < K ? u->raw[k * u->rs + (j0 + j) * u->cs] ^ u->flip : 0;
+            }
+    }
+}
+/* columns per block of U packed at once: about 1 MB of panels, so they stay in L2 while every row block
+   passes over them */
+BYOC__PRIVATE int64_t byoc__q8_nc(int64_t K, int64_t N) {
+    int64_t cols = ((int64_t)1 << 20) / byoc__q8_k4(K ? K : 1) / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX;
+    int64_t n = (N + BYOC__Q8_NR_MAX - 1) / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX;
+    return BYOC__MAX(BYOC__MIN(cols, n), BYOC__Q8_NR_MAX);
+}
+/* scratch bytes of byoc__q8gemm for M x N x K, whatever the path */
+BYOC__PRIVATE size_t byoc__q8gemm_scratch(int64_t M, int64_t N, int64_t K) {
+    int64_t nc = byoc__q8_nc(K, N);
+    size_t bytes = (size_t)(nc * byoc__q8_k4(K)) + 64 + (size_t)(4 * nc + 3 * M) * sizeof(int32_t) + 64;
+#if BYOC__X86_DISPATCH
+    size_t s16 = (size_t)(M * K + K * nc) * 2 + 128 + byoc__qpanel_bytes(K) + 64;
+    bytes = BYOC__MAX(bytes, s16);
+#endif
+    return bytes;
+}
+#if BYOC__X86_DISPATCH
+/* the int16 path: both operands widened less their zero points, a block of columns at a time */
+BYOC__PRIVATE void byoc__q8gemm_int16(const byoc__q8rows *A, const byoc__q8cols *B, int64_t N, int32_t *C,
+                                      int64_t ldc, unsigned char *scratch) {
+    int64_t M = A->M, K = A->K, nc = byoc__q8_nc(K, N);
+    int16_t *a16 = (int16_t *)(void *)byoc__align64(scratch);
+    int16_t *b16 = (int16_t *)(void *)byoc__align64(a16 + M * K);
+    int16_t *panel = (int16_t *)(void *)byoc__align64(b16 + K * nc);
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t k = 0; k < K; ++k) a16[m * K + k] = (int16_t)(A->s[m * A->K4 + k] - A->zp[m]);
+    int32_t shift = B->flip ? 128 : 0;
+    for (int64_t j0 = 0; j0 < N; j0 += nc) {
+        int64_t w = BYOC__MIN(nc, N - j0);
+        for (int64_t j = 0; j < w; ++j) {
+            int32_t zu = byoc__qzp(B->zp, j0 + j) + shift;
+            for (int64_t k = 0; k < K; ++k)
+                b16[k * w + j] = (int16_t)((B->raw[k * B->rs + (j0 + j) * B->cs] ^ B->flip) - zu);
+        }
+        byoc__qgemm_s16(M, w, K, a16, K, b16, w, C + j0, ldc, panel);
+    }
+}
+#endif
+/* C[M, N] (leading dimension ldc) = (A - its zero points) x (B - its zero points), on path p */
+BYOC__PRIVATE void byoc__q8gemm(const byoc__q8path *p, const byoc__q8rows *A, const byoc__q8cols *B, int64_t N,
+                                int32_t *C, int64_t ldc, unsigned char *scratch) {
+    int64_t M = A->M, K = A->K, quads = A->K4 / 4, nc = byoc__q8_nc(K, N);
+    if (M <= 0 || N <= 0) return;
+#if BYOC__X86_DISPATCH
+    if (!p->ukr) { byoc__q8gemm_int16(A, B, N, C, ldc, scratch); return; }
+#endif
+    uint8_t *panels = byoc__align64(scratch);
+    int32_t *colsum = (int32_t *)(void *)byoc__align64(panels + nc * A->K4), *colbias = colsum + nc;
+    int32_t *colmul1 = colbias + nc, *zu = colmul1 + nc;
+    int32_t *rowbias = zu + nc, *rowmul1 = rowbias + M, *rowmul2 = rowmul1 + M;
+    int zs_varies = 0, zu_varies = 0;
+    for (int64_t m = 1; m < M; ++m) zs_varies |= A->zp[m] != A->zp[0];
+    int32_t shift = B->flip ? 128 : 0, zu0 = byoc__qzp(B->zp, 0) + shift;
+    for (int64_t n = 1, count = byoc__numel(B->zp); count > 1 && n < N; ++n)
+        zu_varies |= byoc__qzp(B->zp, n) + shift != zu0;
+    /* C = acc - zs[m] * (colsum[n] - K * zu[n]) - zu[n] * rowsum[m]: a term that varies along both axes is a
+       product pair; one that varies along one is a bias */
+    for (int64_t m = 0; m < M; ++m) {
+        rowbias[m] = zu_varies ? 0 : (int32_t)(0u - (uint32_t)zu0 * (uint32_t)A->sum[m]);
+        rowmul1[m] = (int32_t)(0u - (uint32_t)A->zp[m]);
+        rowmul2[m] = (int32_t)(0u - (uint32_t)A->sum[m]);
+    }
+    for (int64_t j0 = 0; j0 < N; j0 += nc) {
+        int64_t w = BYOC__MIN(nc, N - j0);
+        for (int64_t pj = 0; pj < w; pj += p->nr) {
+            int n = (int)BYOC__MIN(p->nr, w - pj);
+            uint8_t *panel = panels + pj * A->K4;
+            byoc__q8_pack_panel(B, K, j0 + pj, n, p->nr, panel);
+            p->colsum(panel, quads, colsum + pj);
+            for (int64_t j = pj; j < pj + p->nr; ++j) {
+                zu[j] = !zu_varies ? zu0 : j < w ? byoc__qzp(B->zp, j0 + j) + shift : 0;
+                uint32_t cu = (uint32_t)colsum[j] - (uint32_t)K * (uint32_t)zu[j];
+                colbias[j] = zs_varies ? 0 : (int32_t)(0u - (uint32_t)A->zp[0] * cu);
+                colmul1[j] = (int32_t)cu;
+            }
+        }
+        for (int64_t i = 0; i < M; i += p->mr) { /* a row block across the panels: the tile moves by nr */
+            byoc__q8tile t = {quads, A->K4, ldc, A->s + i * A->K4, panels, C + i * ldc + j0,
+                              (int)BYOC__MIN(p->mr, M - i), p->nr, colbias, zs_varies ? colmul1 : NULL,
+                              zu_varies ? zu : NULL, rowbias + i, rowmul1 + i, rowmul2 + i};
+            for (int64_t pj = 0; pj < w; pj += p->nr) {
+                t.n = (int)BYOC__MIN(p->nr, w - pj);
+                p->ukr(&t);
+                t.panel += p->nr * A->K4;
+                t.c += p->nr;
+                t.colbias += p->nr;
+                if (t.colmul1) t.colmul1 += p->nr;
+                if (t.colmul2) t.colmul2 += p->nr;
+            }
+        }
+    }
+}
+
 /* the common checks of the product ops' types: 8-bit data and weight, one-element input zero point and
    scale, the kernel's per tensor or per `channels` values, int32 result */
 BYOC__PRIVATE int byoc__qproduct_args(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int64_t channels,
@@ -16259,66 +16732,82 @@ static const byoc_type *byoc__rel_qnn_conv2d(byoc_type_rel_ctx *ctx, const byoc_
         return NULL;
     return byoc__qproduct_type(ctx, a, at, byoc__rel_conv2d);
 }
-/* the patch-matrix columns [p0, p1) of one group (rows (c, ky, kx)) from int16 data x of that group;
-   taps in the padding are 0, which is the zero point once it is taken off */
-BYOC__PRIVATE void byoc__im2col_s16(const int16_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, int16_t *col) {
+/* the patch-matrix columns [p0, p1) of one group (rows (c, ky, kx)) from 8-bit data x of that group, as
+   stored; taps in the padding are the input zero point (pad), which the GEMM takes off like any tap */
+BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, uint8_t pad,
+                                   uint8_t *col) {
     int64_t width = p1 - p0;
+    int64_t oy0 = p0 / g->OW, ox0 = p0 - oy0 * g->OW; /* where the block starts */
+    memset(col, pad, (size_t)(g->Cg * g->KH * g->KW * width)); /* one call for every tap in the padding */
     for (int64_t c = 0; c < g->Cg; ++c)
         for (int64_t ky = 0; ky < g->KH; ++ky)
             for (int64_t kx = 0; kx < g->KW; ++kx, col += width)
-                for (int64_t p = p0; p < p1;) { /* output row oy, its columns [a, b) inside the block */
-                    int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p));
+                for (int64_t p = p0, oy = oy0, a = ox0; p < p1; ++oy, a = 0) { /* output row oy, columns [a, b) */
+                    int64_t b = BYOC__MIN(g->OW, a + (p1 - p));
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh, shift = kx * g->dw - g->pl;
-                    int16_t *dst = col + (p - p0); /* column a of this row */
-                    if (iy < 0 || iy >= g->H) memset(dst, 0, (size_t)(b - a) * sizeof *dst);
-                    else {
-                        const int16_t *src = x + (c * g->H + iy) * g->W;
-                        for (int64_t ox = a; ox < b; ++ox) {
-                            int64_t ix = ox * g->sw + shift;
-                            dst[ox - a] = ix >= 0 && ix < g->W ? src[ix] : 0;
-                        }
+                    uint8_t *dst = col + (p - p0); /* column a of this row */
+                    const uint8_t *src = x + (iy < 0 || iy >= g->H ? 0 : (c * g->H + iy) * g->W);
+                    if (iy < 0 || iy >= g->H) { /* all padding: filled already */
+                    } else if (g->sw == 1) { /* a run of the input row, padding either side filled already */
+                        int64_t lo = BYOC__MIN(BYOC__MAX(a, -shift), b), hi = BYOC__MAX(BYOC__MIN(b, g->W - shift), lo);
+                        memcpy(dst + (lo - a), src + lo + shift, (size_t)(hi - lo));
+                    } else { /* strided: the taps inside the row, [lo, hi), without bounds checks */
+                        int64_t lo = a, hi = b;
+                        while (lo < b && lo * g->sw + shift < 0) ++lo;
+                        while (hi > lo && (hi - 1) * g->sw + shift >= g->W) --hi;
+                        for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
                     }
                     p += b - a;
                 }
 }
-/* workspace: the data and the weight less their zero points (int16), one block of the patch matrix */
+/* output pixels per int8 patch-matrix block: about 1 MB of it, so it is in cache when the GEMM packs it */
+BYOC__PRIVATE int64_t byoc__q8_im2col_block(const byoc__conv_geom *g) {
+    int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 20) / (rows ? rows : 1);
+    return BYOC__MIN(P, BYOC__MAX(cols / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX, BYOC__Q8_NR_MAX));
+}
+/* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch */
 static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
-    size_t KK = (size_t)(g.Cg * g.KH * g.KW);
-    return (size_t)byoc__numel(&k->in[0]) * 2 + 64 + (size_t)g.O * KK * 2 + 64 +
-           KK * (size_t)byoc__im2col_block(&g) * 2 + 64 + byoc__qpanel_bytes((int64_t)KK);
+    int64_t KK = g.Cg * g.KH * g.KW, P = g.OH * g.OW;
+    return byoc__q8rows_bytes(g.O, KK) + 64 + (size_t)(KK * byoc__q8_im2col_block(&g)) + 64 +
+           byoc__q8gemm_scratch(g.Og, P, KK);
 }
+/* out[Og, P] = W_g[Og, KK] x patches[KK, P] per image and group: the weights are the GEMM's rows (read as
+   int8), the patches its columns (read as uint8); a 1x1 stride-1 unpadded convolution multiplies the
+   image itself */
 static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
     if (!byoc__is_q8(x->dtype) || !byoc__is_q8(w->dtype)) return byoc__kfail_dtype(k, x->dtype);
     if (k->out[0].dtype != BYOC_INT32) return byoc__kfail_dtype(k, k->out[0].dtype);
     byoc_result r = byoc__q8_zero_points_ok(k, xz, x->dtype, "input_zero_point");
     if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, wz, w->dtype, "kernel_zero_point");
+    byoc__q8path path;
+    if (r == BYOC_OK) r = byoc__q8_choose(k, &path);
     if (r != BYOC_OK) return r;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
-    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, nx = byoc__numel(x);
-    int16_t *x16 = (int16_t *)(void *)k->ws;
-    int16_t *w16 = (int16_t *)(void *)byoc__align64(x16 + nx);
-    int16_t *col = (int16_t *)(void *)byoc__align64(w16 + g.O * KK);
-    int16_t *panel = (int16_t *)(void *)byoc__align64(col + KK * byoc__im2col_block(&g));
-    int32_t zx = byoc__qzp(xz, 0);
-    for (int64_t i = 0; i < nx; ++i) x16[i] = byoc__q8_at(x->dtype, x->data, i, zx);
-    for (int64_t oc = 0; oc < g.O; ++oc) {
-        int32_t zw = byoc__qzp(wz, oc);
-        for (int64_t i = 0; i < KK; ++i) w16[oc * KK + i] = byoc__q8_at(w->dtype, w->data, oc * KK + i, zw);
-    }
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_im2col_block(&g);
+    byoc__q8rows rows;
+    byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &rows);
+    uint8_t *col = byoc__align64(k->ws + byoc__q8rows_bytes(g.O, KK));
+    unsigned char *scratch = byoc__align64(col + KK * block);
+    uint8_t pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
+    int pointwise = byoc__conv_is_pointwise(&g, k);
     int32_t *o = (int32_t *)k->out[0].data;
-    int64_t block = byoc__im2col_block(&g);
     for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.G; ++grp) {
-            const int16_t *xg = x16 + (n * g.C + grp * g.Cg) * g.H * g.W;
+            const uint8_t *xg = (const uint8_t *)x->data + (n * g.C + grp * g.Cg) * g.H * g.W;
             int32_t *og = o + (n * g.O + grp * g.Og) * P;
-            for (int64_t p0 = 0; p0 < P; p0 += block) { /* out[Og, P] = W_g[Og, KK] * patches[KK, P] */
+            byoc__q8rows wg = byoc__q8rows_slice(&rows, grp * g.Og, g.Og);
+            byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), xz};
+            if (pointwise) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
+            for (int64_t p0 = 0; p0 < P; p0 += block) {
                 int64_t width = BYOC__MIN(block, P - p0);
-                byoc__im2col_s16(xg, &g, p0, p0 + width, col);
-                byoc__qgemm_s16(g.Og, width, KK, w16 + grp * g.Og * KK, KK, col, width, og + p0, P, panel);
+                byoc__im2col_u8(xg, &g, p0, p0 + width, pad, col);
+                cols.raw = col;
+                cols.rs = width;
+                byoc__q8gemm(&path, &wg, &cols, width, og + p0, P, scratch);
             }
         }
     return BYOC_OK;
@@ -16354,44 +16843,46 @@ static const byoc_type *byoc__rel_qnn_matmul(byoc_type_rel_ctx *ctx, const byoc_
     if (!byoc__qproduct_args(ctx, a, columns, "result columns")) return NULL;
     return byoc__qproduct_type(ctx, a, at, batch ? byoc__rel_batch_matmul : byoc__rel_matmul);
 }
-/* workspace: both operands less their zero points, as int16 matrices [.., M, K] and [.., K, N] */
+/* the product's M, N, K and transposes (dense: weight [N, K]) */
+BYOC__PRIVATE void byoc__qmatmul_dims(const byoc__kctx *k, int64_t *M, int64_t *N, int64_t *K, int *ta, int *tb) {
+    const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
+    int dense = k->code == BYOC__K_QDENSE, R = o->rank;
+    *ta = dense ? 0 : (int)byoc__kint(k, "transpose_a", 0);
+    *tb = dense ? 1 : (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_QBATCH_MATMUL);
+    *K = dense ? b->dims[1] : a->dims[a->rank - (*ta ? 2 : 1)];
+    *N = o->dims[R - 1];
+    *M = dense ? (*K ? byoc__numel(a) / *K : 0) : o->dims[R - 2];
+}
+/* workspace: one matrix of the data packed as the GEMM's rows, the GEMM's scratch */
 static size_t byoc__ws_qnn_matmul(const byoc__kctx *k) {
-    const byoc_tensor *a = &k->in[0];
-    int64_t K = k->code == BYOC__K_QDENSE ? k->in[1].dims[1]
-                                           : a->dims[a->rank - (byoc__kint(k, "transpose_a", 0) ? 2 : 1)];
-    return (size_t)(byoc__numel(a) + byoc__numel(&k->in[1])) * 2 + 128 + byoc__qpanel_bytes(K);
+    int64_t M, N, K;
+    int ta, tb;
+    byoc__qmatmul_dims(k, &M, &N, &K, &ta, &tb);
+    return byoc__q8rows_bytes(M, K) + 64 + byoc__q8gemm_scratch(M, N, K);
 }
-/* the matrices of an 8-bit operand into int16 [count, R, C] (from [count, C, R] when transposed), less the
-   zero point of each row (per_row) or column */
-BYOC__PRIVATE void byoc__q8_matrices(const byoc_tensor *t, const byoc_tensor *z, int64_t R, int64_t C, int trans,
-                                     int per_row, int16_t *dst) {
-    int64_t count = R > 0 && C > 0 ? byoc__numel(t) / (R * C) : 0;
-    for (int64_t m = 0; m < count; ++m)
-        for (int64_t r = 0; r < R; ++r)
-            for (int64_t c = 0; c < C; ++c)
-                dst[(m * R + r) * C + c] = byoc__q8_at(t->dtype, t->data, m * R * C + (trans ? c * R + r : r * C + c),
-                                                       byoc__qzp(z, per_row ? r : c));
-}
+/* the data are the GEMM's rows (read as int8), the weight its columns (read as uint8), per result matrix */
 static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
     if (!byoc__is_q8(a->dtype) || !byoc__is_q8(b->dtype)) return byoc__kfail_dtype(k, a->dtype);
     if (o->dtype != BYOC_INT32) return byoc__kfail_dtype(k, o->dtype);
     byoc_result r = byoc__q8_zero_points_ok(k, &k->in[2], a->dtype, "input_zero_point");
     if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, &k->in[3], b->dtype, "kernel_zero_point");
+    byoc__q8path path;
+    if (r == BYOC_OK) r = byoc__q8_choose(k, &path);
     if (r != BYOC_OK) return r;
-    int dense = k->code == BYOC__K_QDENSE;
-    int ta = dense ? 0 : (int)byoc__kint(k, "transpose_a", 0),
-        tb = dense ? 1 : (int)byoc__kint(k, "transpose_b", k->code == BYOC__K_QBATCH_MATMUL);
-    int R = o->rank;
-    int64_t K = dense ? b->dims[1] : a->dims[a->rank - (ta ? 2 : 1)];
-    int64_t N = o->dims[R - 1], M = dense ? (K ? byoc__numel(a) / K : 0) : o->dims[R - 2];
-    int16_t *a16 = (int16_t *)(void *)byoc__align64(k->ws);
-    int16_t *b16 = (int16_t *)(void *)byoc__align64(a16 + byoc__numel(a));
-    int16_t *panel = (int16_t *)(void *)byoc__align64(b16 + byoc__numel(b));
-    byoc__q8_matrices(a, &k->in[2], M, K, ta, 1, a16);
-    byoc__q8_matrices(b, &k->in[3], K, N, tb, 0, b16);
+    int64_t M, N, K;
+    int ta, tb, R = o->rank;
+    byoc__qmatmul_dims(k, &M, &N, &K, &ta, &tb);
+    unsigned char *scratch = byoc__align64(k->ws + byoc__q8rows_bytes(M, K));
+    byoc__q8cols cols = {(const uint8_t *)b->data, tb ? 1 : N, tb ? K : 1, (uint8_t)(b->dtype == BYOC_INT8 ? 0x80 : 0),
+                         &k->in[3]};
     int32_t *out = (int32_t *)o->data;
-    if (dense) { byoc__qgemm_s16(M, N, K, a16, K, b16, N, out, N, panel); return BYOC_OK; }
+    byoc__q8rows rows;
+    if (k->code == BYOC__K_QDENSE) {
+        byoc__q8_pack_rows(a->data, a->dtype, M, K, K, 1, &k->in[2], k->ws, &rows);
+        byoc__q8gemm(&path, &rows, &cols, N, out, N, scratch);
+        return BYOC_OK;
+    }
     /* batch axes broadcast numpy-style: per result batch axis, the matrix step in a and b (0 where it broadcasts) */
     int64_t ast[BYOC_MAX_RANK], bst[BYOC_MAX_RANK], astep = M * K, bstep = K * N;
     for (int d = R - 3; d >= 0; --d) {
@@ -16401,9 +16892,14 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
         if (da >= 0) astep *= a->dims[da];
         if (db >= 0) bstep *= b->dims[db];
     }
-    int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
+    int64_t batch = byoc__dims_prod(o->dims, 0, R - 2), idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0, packed = -1;
     for (int64_t i = 0; i < batch; ++i) {
-        byoc__qgemm_s16(M, N, K, a16 + aoff, K, b16 + boff, N, out + i * M * N, N, panel);
+        if (aoff != packed) /* a broadcast matrix of the data is packed once */
+            byoc__q8_pack_rows((const uint8_t *)a->data + aoff, a->dtype, M, K, ta ? 1 : K, ta ? M : 1, &k->in[2],
+                               k->ws, &rows);
+        packed = aoff;
+        cols.raw = (const uint8_t *)b->data + boff;
+        byoc__q8gemm(&path, &rows, &cols, N, out + i * M * N, N, scratch);
         for (int d = R - 3; d >= 0; --d) {
             aoff += ast[d];
             boff += bst[d];
