@@ -16930,15 +16930,15 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("qnn.requantize", 5, 5, OPAQUE, byoc__attrs_qnn_requantize, byoc__rel_qnn_requantize,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): integers rescaled by "
              "input_scale / output_scale into out_dtype, saturated",
-             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_requantize, NULL, 0, BYOC__KF)),
+             ELEMWISE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_requantize, NULL, 0, BYOC__KF)),
     BYOC__OP("qnn.conv2d", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_conv2d, byoc__rel_qnn_conv2d,
              "(data, kernel, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit NCHW x OIHW "
              "convolution less the zero points, int32 result",
-             NONE, byoc__flops_conv2d, 0, BYOC__K(byoc__k_qnn_conv2d, byoc__ws_qnn_conv2d, 0, BYOC__KF)),
+             CONV2D, byoc__flops_conv2d, 0, BYOC__K(byoc__k_qnn_conv2d, byoc__ws_qnn_conv2d, 0, BYOC__KF)),
     BYOC__OP("qnn.dense", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_dense, byoc__rel_qnn_dense,
              "(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit x * W^T "
              "less the zero points, int32 result",
-             NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QDENSE, BYOC__KF)),
+             DENSE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QDENSE, BYOC__KF)),
     BYOC__OP("qnn.batch_matmul", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_batch_matmul, byoc__rel_qnn_matmul,
              "(x, y, x_zero_point, y_zero_point, x_scale, y_scale): 8-bit batched product (y transposed by "
              "default) less the zero points, int32 result",
