@@ -618,7 +618,8 @@ typedef struct byoc_sim_blob_info {
     const char *function; /* the partition ("tvmgen_default_npu_main_0") */
     const char *backend;  /* its Compiler */
     const char *kind;     /* its device kind: "npu", "dsp", ... */
-    const char *format;   /* "BYOCDEV 3" (files that record "BYOCDEV 1" or "2" load too) */
+    const char *format;   /* "BYOCDEV 2", or "BYOCDEV 3" for a blob of more than 8 operands per command (qnn
+                             layers); files that record "BYOCDEV 1" load too */
     const char *producer; /* "byoc_sim 0.1.0" */
     const char *target;   /* the device parameters in target syntax ("npu -preset=ethos-u55-256 -rows=16 ...") */
     size_t size;
@@ -3170,7 +3171,8 @@ BYOC__SIM_PRIVATE int byoc__dv_qnn_param(const byoc_node *c, int a, int out_rank
     *out_axis = -1;
     if (!t || t->kind != BYOC_TYPE_TENSOR || byoc__dv_elems(t) == 1) return 1;
     byoc_op_class cls = c->op->def.device_class;
-    int64_t axis = cls == BYOC_OP_CLASS_CONV2D || cls == BYOC_OP_CLASS_DENSE ? 1 : byoc_attrs_int(&c->attrs, "axis", -1);
+    int product = cls == BYOC_OP_CLASS_CONV2D || cls == BYOC_OP_CLASS_DENSE;
+    int64_t axis = product ? 1 : byoc_attrs_int(&c->attrs, "axis", -1);
     if (axis < 0) axis += out_rank;
     *out_axis = axis >= 0 && axis < out_rank ? (int)axis : -1;
     return 1;
@@ -3275,7 +3277,8 @@ typedef struct byoc__dv_kernel {
     byoc_node *fn;
     byoc_node *calls[16];
     int ncalls;
-    int arg_param[16][BYOC__DV_MAX_ARGS]; /* per call and argument: the parameter it reads, or -1 for the previous call's result */
+    int arg_param[16][BYOC__DV_MAX_ARGS]; /* per call and argument: the parameter it reads, or -1 for the previous
+                                             call's result */
     int cls;              /* the anchor's layer class */
     uint64_t cycles, macs;
     size_t out_bytes;
@@ -5000,8 +5003,8 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_
 }
 /* ---- the blob (tir_to_runtime's output) ---- */
 #define BYOC__DV_MAGIC "BYOCDEV"
-/* 3 gives each command 16 operand slots (a qnn layer's scales and zero points); 2 named the device kind (8 slots);
-   1 gave the index of a built-in one (1 npu, 2 dsp) */
+/* 3 gives each command 16 operand slots (a qnn layer's scales and zero points), written only when a command needs
+   more than 8; 2 names the device kind (8 slots); 1 gave the index of a built-in one (1 npu, 2 dsp) */
 #define BYOC__DV_VERSION 3u
 #define BYOC__DV_V2_OPERANDS 8 /* operand slots per command in blobs of versions 1 and 2 */
 typedef struct byoc__dv_writer {
@@ -6707,7 +6710,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
     if (!text) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     const byoc_sim_device *d = &s->dev;
     byoc__dv_put(&w, BYOC__DV_MAGIC, 8);
-    byoc__dv_put_i32(&w, BYOC__DV_VERSION);
+    int operand_slots = BYOC__DV_V2_OPERANDS; /* a stream that fits the format before keeps it, byte for byte */
+    for (int i = 0; i < s->ncmds; ++i)
+        if (s->cmds[i].noperands > operand_slots) operand_slots = BYOC__DV_MAX_OPERANDS;
+    byoc__dv_put_i32(&w, operand_slots > BYOC__DV_V2_OPERANDS ? BYOC__DV_VERSION : 2);
     byoc__dv_put_str(&w, byoc__sim_kind_name(d->kind));
     byoc__dv_put(&w, d->preset, sizeof d->preset);
     byoc__dv_put_f64(&w, d->clock_mhz);
@@ -6758,7 +6764,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
         for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.extent[a]);
         byoc__dv_put_u64(&w, (uint64_t)c->sram);
         byoc__dv_put_i32(&w, c->noperands);
-        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k)
+        for (int k = 0; k < operand_slots; ++k)
             byoc__dv_put_u64(&w, (uint64_t)(k < c->noperands ? c->operand_sram[k] : 0));
     }
     byoc__dv_put(&w, text, text_len);
@@ -7738,7 +7744,8 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
         byoc__exe_pair(&head, "function", gf.name);
         byoc__exe_pair(&head, "backend", c && c->kind == BYOC_ATTR_STRING ? c->s : "");
         byoc__exe_pair(&head, "kind", byoc__sim_kind_name(rt->dp->s.dev.kind));
-        byoc__exe_pair(&head, "format", "BYOCDEV 3");
+        byoc__exe_pair(&head, "format", rt->size > 12 && ((const unsigned char *)rt->blob)[8] >= 3 ? "BYOCDEV 3"
+                                                                                                 : "BYOCDEV 2");
         byoc__exe_pair(&head, "producer", "byoc_sim " BYOC_SIM_VERSION_STRING);
         byoc__exe_pair(&head, "target", target);
         if ((w = BYOC__EXE_NEW_SECTION(BYOC__EXE_BLOB)) != NULL && !head.oom) {

@@ -163,7 +163,7 @@ static void test_round_trip_same_outputs(void) {
     for (int i = 0; i < blobs; ++i) {
         const byoc_sim_blob_info *bi = byoc_sim_executable_blob(e, i);
         npu_blob += !strcmp(bi->backend, "npu") && !strcmp(bi->kind, "npu") && !strncmp(bi->target, "npu -preset=ethos-u55-256", 25);
-        dsp_blob += !strcmp(bi->backend, "dsp") && !strcmp(bi->format, "BYOCDEV 3") && !strncmp(bi->producer, "byoc_sim ", 9);
+        dsp_blob += !strcmp(bi->backend, "dsp") && !strcmp(bi->format, "BYOCDEV 2") && !strncmp(bi->producer, "byoc_sim ", 9);
     }
     int outputs_ok = outputs && !strcmp(outputs, "probs\nfeatures"), strategy_ok = strategy && !strcmp(strategy, "greedy");
     byoc_sim_executable_destroy(e);

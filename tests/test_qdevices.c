@@ -62,8 +62,9 @@ static void test_fixed_point_within_one_of_exact(void) {
         CHECKF(byoc_sim_quantize_multiplier(real, &m, &shift, &d) == BYOC_OK, "%s", d.message);
         for (int i = 0; i < 64; ++i) {
             int64_t x = i < 4 ? (int64_t)(rng() % 7) - 3
-                        : i < 8 ? (i & 1 ? INT32_MAX : INT32_MIN) + (int64_t)(i & 1 ? -(int)(rng() % 4) : (int)(rng() % 4))
-                        : (int64_t)(int32_t)rng() >> (rng() % 31);
+                        : i < 8
+                            ? (i & 1 ? INT32_MAX : INT32_MIN) + (int64_t)(i & 1 ? -(int)(rng() % 4) : (int)(rng() % 4))
+                            : (int64_t)(int32_t)rng() >> (rng() % 31);
             double exact = (double)x * real;
             int32_t got = byoc_sim_multiply_by_quantized_multiplier((int32_t)x, m, shift);
             double want = exact > 2147483647.0 ? 2147483647.0 : exact < -2147483648.0 ? -2147483648.0 : exact;
@@ -78,8 +79,7 @@ static void test_fixed_point_within_one_of_exact(void) {
             total++;
         }
     }
-    CHECKF(equal == total - near_half, "only %ld of %ld away from a half are exact", equal,
-           total - near_half);
+    CHECKF(equal == total - near_half, "only %ld of %ld away from a half are exact", equal, total - near_half);
 }
 
 /* the module's outputs on the host and with the backends given (greedy, constants bound) */
@@ -105,7 +105,8 @@ static int run_module(run *r, const char *text, byoc_sim_backend *const *b, int 
         o.backends = specs;
         o.nbackends = nb;
         o.bind_constants = 1;
-        if (byoc_partition_greedy(r->m, &o, NULL, d) != BYOC_OK || byoc_run_target_hooks(r->m, targets, nb, d) != BYOC_OK)
+        if (byoc_partition_greedy(r->m, &o, NULL, d) != BYOC_OK ||
+            byoc_run_target_hooks(r->m, targets, nb, d) != BYOC_OK)
             return 0;
     }
     if (!(r->p = byoc_sim_lower(r->m, NULL, d))) return 0;
@@ -161,8 +162,8 @@ static void test_requantize_on_devices_within_one_lsb(void) {
     for (int c = 4; c < 8; ++c) scales[c] = (float)(0.5 * exp2(-14.0 + 14.0 * uniform()));
     for (size_t i = 0; i < sizeof acc / sizeof acc[0]; ++i) {
         uint32_t kind = rng() % 4;
-        acc[i] = kind == 0 ? (int32_t)(rng() % 41) - 20                        /* ties for the power-of-two scales */
-                 : kind == 1 ? (int32_t)rng()                                  /* saturates */
+        acc[i] = kind == 0   ? (int32_t)(rng() % 41) - 20                     /* ties for the power-of-two scales */
+                 : kind == 1 ? (int32_t)rng()                                 /* saturates */
                              : (int32_t)((int32_t)rng() >> (8 + rng() % 16)); /* in range for the small ones */
     }
     int64_t acc_dims[4] = {1, 8, 4, 40}, s_dims[1] = {8};
@@ -272,8 +273,11 @@ static void check_on_devices(const char *text, const byoc_tensor *in, int nin, i
         if (hi - lo < 12) run_free(&host);
         CHECKF(hi - lo >= 12, "output %d spans [%lld, %lld] only", k, (long long)lo, (long long)hi);
     }
-    const char *configs[][2] = {{"npu", NULL}, {"dsp", NULL}, {"npu -sram_kb=12 -double_buffer=0", "dsp"},
-                                {"npu -preset=npu-128x128", NULL}, {"dsp -sram_kb=8", NULL}};
+    const char *configs[][2] = {{"npu", NULL},
+                                {"dsp", NULL},
+                                {"npu -sram_kb=12 -double_buffer=0", "dsp"},
+                                {"npu -preset=npu-128x128", NULL},
+                                {"dsp -sram_kb=8", NULL}};
     for (int c = 0; c < 5; ++c) {
         byoc_sim_backend *b[2] = {byoc_sim_backend_open(configs[c][0], &d), NULL};
         if (b[0] && configs[c][1]) b[1] = byoc_sim_backend_open(configs[c][1], &d);
@@ -345,8 +349,8 @@ static void test_estimator_agrees_on_int8_layers(void) {
                 double ratio = (double)est.cycles / (double)k->cycles;
                 if (!(ratio >= 0.9 && ratio <= 1.1) || est.macs != k->macs) {
                     snprintf(d.message, sizeof d.message,
-                             "%s (%s): estimated %llu cycles %llu MACs, simulated %llu, %llu", k->partition,
-                             configs[c], (unsigned long long)est.cycles, (unsigned long long)est.macs,
+                             "%s (%s): estimated %llu cycles %llu MACs, simulated %llu, %llu", k->partition, configs[c],
+                             (unsigned long long)est.cycles, (unsigned long long)est.macs,
                              (unsigned long long)k->cycles, (unsigned long long)k->macs);
                     ok = 0;
                 }
@@ -384,7 +388,8 @@ static void test_int8_cycle_model(void) {
            (unsigned long long)cost[0].compute_cycles, (unsigned long long)cost[1].compute_cycles);
     CHECKF(cost[0].bytes_in * 3 < cost[1].bytes_in && cost[0].cycles < cost[1].cycles,
            "int8 moves %llu bytes in %llu cycles, float32 %llu in %llu", (unsigned long long)cost[0].bytes_in,
-           (unsigned long long)cost[0].cycles, (unsigned long long)cost[1].bytes_in, (unsigned long long)cost[1].cycles);
+           (unsigned long long)cost[0].cycles, (unsigned long long)cost[1].bytes_in,
+           (unsigned long long)cost[1].cycles);
     CHECK(cost[0].mac_utilization > cost[1].mac_utilization);
 }
 
