@@ -17400,11 +17400,11 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP0("qnn.add", 8, 8, BROADCAST, byoc__rel_qnn_binary,
               "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
               "8-bit sum with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearAdd arithmetic)",
-              NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QADD, 0)),
+              ELEMWISE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QADD, 0)),
     BYOC__OP0("qnn.mul", 8, 8, BROADCAST, byoc__rel_qnn_binary,
               "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
               "8-bit product with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearMul)",
-              NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QMUL, 0)),
+              ELEMWISE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QMUL, 0)),
     BYOC__OP("qnn.concatenate", 5, 5, INJECTIVE, byoc__attrs_qnn_concatenate, byoc__rel_qnn_concatenate,
              "(data, input_scales, input_zero_points, output_scale, output_zero_point): 8-bit tensors joined along "
              "axis, each requantized to the output's scale and zero point",

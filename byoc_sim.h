@@ -3157,15 +3157,16 @@ BYOC__SIM_PRIVATE const byoc_type *byoc__dv_arg_type(const byoc_node *call, int 
 }
 
 BYOC__SIM_PRIVATE uint64_t byoc__dv_elems(const byoc_type *t);
-/* A qnn op's scale or zero point: argument a after its data ones (1 for requantize, quantize, dequantize; 2 for
-   the products and the binary ops). 1 with *out_axis the output axis a per-axis one runs along (the channels of a
+/* A qnn op's scale or zero point: argument a after its data ones (2 for the products and the binary ops, else 1). 1 with *out_axis the output axis a per-axis one runs along (the channels of a
    conv2d or dense anchor, else the op's `axis`), or -1 for a single element every tile reads whole. */
 BYOC__SIM_PRIVATE int byoc__dv_qnn_param(const byoc_node *c, int a, int out_rank, int *out_axis) {
     const char *name = c->op ? c->op->def.name : "";
     if (strncmp(name, "qnn.", 4) || a >= c->nargs) return 0;
-    int ndata = !strcmp(name, "qnn.requantize") || !strcmp(name, "qnn.quantize") || !strcmp(name, "qnn.dequantize")
-                    ? 1
-                    : 2;
+    static const char *const binary[] = {"qnn.conv2d", "qnn.dense", "qnn.matmul", "qnn.batch_matmul",
+                                         "qnn.add",    "qnn.mul",   "qnn.subtract"};
+    int ndata = 1;
+    for (size_t i = 0; i < sizeof binary / sizeof binary[0]; ++i)
+        if (!strcmp(name, binary[i])) ndata = 2;
     if (a < ndata) return 0;
     const byoc_type *t = c->args[a]->checked_type;
     *out_axis = -1;
@@ -3571,7 +3572,7 @@ BYOC__SIM_PRIVATE void byoc__dv_npu_describe(const byoc_sim_device *d, char *out
 static const char *const byoc__dv_npu_ops[] = {"add",           "subtract",    "multiply", "maximum",
                                                "minimum",       "nn.bias_add", "nn.relu",  "clip",
                                                "nn.leaky_relu", "sigmoid",     "tanh",     "qnn.requantize",
-                                               NULL};
+                                               "qnn.add",       "qnn.mul",     NULL};
 static const byoc_sim_device byoc__dv_npu_presets[] = {
     {0, "ethos-u55-256", 500.0, 16, 16, BYOC_SIM_OUTPUT_STATIONARY, 16, 384 * 1024, 8.0, 500, 128, 1000, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16)},
@@ -3616,9 +3617,11 @@ static const char byoc__dv_npu_spec[] =
     "pattern qnn_conv2d_requantize = qconv_rq\n"
     "pattern qnn_dense_bias_requantize = qdense_bias_rq\n"
     "pattern qnn_dense_requantize = qdense_rq\n"
+    "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), "
+    "wildcard(), wildcard())\n"
     "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
     "supports add nn.bias_add multiply nn.relu clip\n"
-    "supports qnn.conv2d qnn.dense qnn.requantize\n";
+    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul\n";
 
 /* DSP: a vector unit; every op of a layer is vector work at `lanes` elements per cycle times a per-op cost
    (polynomials for transcendental functions), softmax and layer_norm by their passes, reductions by a tree.
@@ -3700,7 +3703,7 @@ static const char *const byoc__dv_dsp_ops[] = {
     "add",           "subtract", "multiply", "divide", "maximum", "minimum",       "nn.bias_add",
     "nn.relu",       "clip",     "sigmoid",  "tanh",   "exp",     "log",           "sqrt",
     "rsqrt",         "erf",      "negative", "abs",    "nn.gelu", "nn.leaky_relu", "nn.hard_sigmoid",
-    "nn.hard_swish", "power",    "qnn.conv2d", "qnn.dense", "qnn.requantize", NULL};
+    "nn.hard_swish", "power",    "qnn.conv2d", "qnn.dense", "qnn.requantize", "qnn.add", "qnn.mul", NULL};
 static const byoc_sim_device byoc__dv_dsp_presets[] = {
     {0, "dsp-512", 800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 16, 256 * 1024, 16.0, 200, 64, 200, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16) |
@@ -3738,7 +3741,9 @@ static const char byoc__dv_dsp_spec[] =
     "pattern qnn_conv2d_requantize = qconv_rq\n"
     "pattern qnn_dense_bias_requantize = qdense_bias_rq\n"
     "pattern qnn_dense_requantize = qdense_rq\n"
-    "supports qnn.conv2d qnn.dense qnn.requantize\n";
+    "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), "
+    "wildcard(), wildcard())\n"
+    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul\n";
 
 /* the host: modelled per kernel (byoc__sim_account), not by command streams */
 BYOC__SIM_PRIVATE void byoc__dv_host_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {
@@ -3812,18 +3817,6 @@ BYOC__SIM_PRIVATE byoc_result byoc__dk_add(const byoc_sim_device_kind_def *def, 
     byoc__dk_entries[byoc__dk_n++] = e;
     return BYOC_OK;
 }
-/* the qnn dialect's elementwise ops, which the npu and the dsp run where byoc.h gives them a device class */
-static const char *const byoc__dv_qnn_elementwise_ops[] = {"qnn.add", "qnn.mul", "qnn.subtract", NULL};
-BYOC__SIM_PRIVATE const char **byoc__dv_with_qnn_ops(const char *const *base, const char **out, int cap) {
-    int n = 0;
-    for (; base[n] && n < cap - 1; ++n) out[n] = base[n];
-    for (int i = 0; byoc__dv_qnn_elementwise_ops[i] && n < cap - 1; ++i) {
-        const byoc_op *op = byoc_op_get(byoc__dv_qnn_elementwise_ops[i]);
-        if (op && op->def.device_class != BYOC_OP_CLASS_NONE) out[n++] = byoc__dv_qnn_elementwise_ops[i];
-    }
-    out[n] = NULL;
-    return out;
-}
 /* the built-in kinds, registered as any other: the host (index 0), npu (1), dsp (2) */
 BYOC__SIM_PRIVATE void byoc__dk_init(void) {
     if (byoc__dk_ready) return;
@@ -3845,8 +3838,7 @@ BYOC__SIM_PRIVATE void byoc__dk_init(void) {
     npu.spec_text = byoc__dv_npu_spec;
     npu.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_CONV2D) | BYOC_SIM_CLASS(BYOC_OP_CLASS_DENSE) |
                   BYOC_SIM_CLASS(BYOC_OP_CLASS_POOL2D) | BYOC_SIM_CLASS(BYOC_OP_CLASS_GLOBAL_POOL2D);
-    static const char *npu_ops[40], *dsp_ops[40];
-    npu.ops = byoc__dv_with_qnn_ops(byoc__dv_npu_ops, npu_ops, 40);
+    npu.ops = byoc__dv_npu_ops;
     npu.fuse_epilogue = 1, npu.mac_array = 1;
     npu.compute_cycles = byoc__dv_npu_cycles;
     npu.describe = byoc__dv_npu_describe;
@@ -3857,7 +3849,7 @@ BYOC__SIM_PRIVATE void byoc__dk_init(void) {
     dsp.spec_text = byoc__dv_dsp_spec;
     dsp.classes = BYOC_SIM_CLASS(BYOC_OP_CLASS_SOFTMAX) | BYOC_SIM_CLASS(BYOC_OP_CLASS_LAYER_NORM) |
                   BYOC_SIM_CLASS(BYOC_OP_CLASS_REDUCE) | BYOC_SIM_CLASS(BYOC_OP_CLASS_TRANSPOSE);
-    dsp.ops = byoc__dv_with_qnn_ops(byoc__dv_dsp_ops, dsp_ops, 40);
+    dsp.ops = byoc__dv_dsp_ops;
     dsp.fuse_epilogue = 1;
     dsp.compute_cycles = byoc__dv_dsp_cycles;
     dsp.describe = byoc__dv_dsp_describe;

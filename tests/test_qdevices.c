@@ -217,7 +217,8 @@ static const char qnet_text[] =
     "}\n";
 
 /* layers on the same integer inputs on both sides: a 1x1 convolution to uint8 (zero point 128), a strided 3x3
-   convolution of uint8 data with a broadcast int32 bias, a depthwise 3x3 convolution */
+   convolution of uint8 data with a broadcast int32 bias, a depthwise 3x3 convolution, and qnn.add alone (an
+   elementwise layer: the clip it reads is an output too) */
 static const char qlayers_text[] =
     "def @main(%a: Tensor[(1, 16, 10, 10), int8], %u: Tensor[(1, 16, 10, 10), uint8]) {\n"
     "  %k1 = add(multiply(abs(meta[relay.Constant][0] /* ty=Tensor[(16), float32] */), 0.02f), 0.005f);\n"
@@ -236,7 +237,9 @@ static const char qlayers_text[] =
     "padding=[1, 1, 1, 1], groups=16, channels=16, kernel_size=[3, 3]);\n"
     "  %r3 = qnn.requantize(%c3, multiply(0.004f, %k3), 0, 0.0005f, 0, axis=1, rounding=\"TONEAREST_EVEN\", "
     "compute_dtype=\"float32\", out_dtype=\"int8\");\n"
-    "  (%r1, %r2, clip(%r3, a_min=-128f, a_max=127f))\n"
+    "  %a3 = clip(%r3, a_min=-128f, a_max=127f);\n"
+    "  %s = qnn.add(%a3, %a, 0.0005f, 0, 0.004f, 3, 0.003f, -1);\n"
+    "  (%r1, %r2, %a3, %s)\n"
     "}\n";
 
 typedef struct inputs {
@@ -313,7 +316,7 @@ static void check_on_devices(const char *text, const byoc_tensor *in, int nin, i
 static void test_qnn_layers_on_devices(void) {
     static inputs in;
     make_inputs(&in);
-    check_on_devices(qlayers_text, in.layers, 2, 3, 95);
+    check_on_devices(qlayers_text, in.layers, 2, 4, 95);
 }
 /* the network: the dense layer sums the convolution's (rare) 1-LSB differences times its weights, which its
    requantize scales down below one LSB here */
