@@ -3157,8 +3157,9 @@ BYOC__SIM_PRIVATE const byoc_type *byoc__dv_arg_type(const byoc_node *call, int 
 }
 
 BYOC__SIM_PRIVATE uint64_t byoc__dv_elems(const byoc_type *t);
-/* A qnn op's scale or zero point: argument a after its data ones (2 for the products and the binary ops, else 1). 1 with *out_axis the output axis a per-axis one runs along (the channels of a
-   conv2d or dense anchor, else the op's `axis`), or -1 for a single element every tile reads whole. */
+/* A qnn op's scale or zero point: argument a after its data ones (2 for the products and the binary ops, else 1).
+   1 with *out_axis the output axis a per-axis one runs along (the channels of a conv2d or dense anchor, else the
+   op's `axis`), or -1 for a single element every tile reads whole. */
 BYOC__SIM_PRIVATE int byoc__dv_qnn_param(const byoc_node *c, int a, int out_rank, int *out_axis) {
     const char *name = c->op ? c->op->def.name : "";
     if (strncmp(name, "qnn.", 4) || a >= c->nargs) return 0;

@@ -326,6 +326,40 @@ static void test_qnn_network_on_devices(void) {
     check_on_devices(qnet_text, in.net, 1, 2, 95);
 }
 
+/* the network compiled for npu + dsp saved as a .byoc and loaded back: format 3 blobs, the same integers */
+static void test_executable_round_trip(void) {
+    static inputs in;
+    make_inputs(&in);
+    byoc_diag d;
+    byoc_sim_backend *b[2] = {byoc_sim_backend_open("npu", &d), byoc_sim_backend_open("dsp -preset=hvx-1024", &d)};
+    CHECKF(b[0] && b[1], "%s", d.message);
+    run r;
+    int ok = run_module(&r, qnet_text, b, 2, in.net, 1, &d);
+    byoc_sim_backend_close(b[0]);
+    byoc_sim_backend_close(b[1]);
+    if (!ok && r.m) run_free(&r);
+    CHECKF(ok, "%s", d.message);
+    void *bytes = NULL;
+    size_t size = 0;
+    byoc_sim_executable *e = NULL;
+    if (byoc_sim_executable_save(r.p, NULL, &bytes, &size, &d) == BYOC_OK)
+        e = byoc_sim_executable_load(bytes, size, "qnet.byoc", NULL, &d);
+    free(bytes);
+    byoc_tensor out[4];
+    int nblobs = e ? byoc_sim_executable_blob_count(e) : 0, v3 = 0, same = 0;
+    for (int i = 0; i < nblobs; ++i) v3 += !strcmp(byoc_sim_executable_blob(e, i)->format, "BYOCDEV 3");
+    if (e && byoc_sim_run(byoc_sim_executable_program(e), in.net, 1, out, r.nout, &d) == BYOC_OK) {
+        same = 1;
+        for (int k = 0; k < r.nout; ++k)
+            same &= !memcmp(out[k].data, r.out[k].data, numel(&out[k]) * byoc_dtype_size(out[k].dtype));
+    }
+    byoc_sim_executable_destroy(e);
+    run_free(&r);
+    CHECKF(e != NULL, "%s", d.message);
+    CHECKF(nblobs == 2 && v3 == 2, "%d blobs, %d of format 3", nblobs, v3);
+    CHECK(same);
+}
+
 /* every int8 layer's analytic estimate against its simulated cycles (conv 3x3, 1x1, strided, depthwise, dense, the
    requantize epilogues), across SRAM sizes, buffering and devices */
 static void test_estimator_agrees_on_int8_layers(void) {
@@ -403,6 +437,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_requantize_on_devices_within_one_lsb),
         TEST_ENTRY(test_qnn_layers_on_devices),
         TEST_ENTRY(test_qnn_network_on_devices),
+        TEST_ENTRY(test_executable_round_trip),
         TEST_ENTRY(test_estimator_agrees_on_int8_layers),
         TEST_ENTRY(test_int8_cycle_model),
     };
