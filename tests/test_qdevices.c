@@ -400,20 +400,23 @@ static void test_estimator_agrees_on_int8_layers(void) {
         }
 }
 
-/* the same convolution in int8 and float32 on one NPU: int8 at the float32 rate of the MAC array (the presets'
-   float32 figure is the int8 one) plus the requantize drain; int8 moves a quarter of float32's DRAM bytes */
+/* the same convolution in int8, float32 and int16 on one NPU: int8 at the float32 rate of the MAC array (the presets'
+   float32 figure is the int8 one) plus the requantize drain, int16 at half; int8 moves a quarter of float32's DRAM
+   bytes */
 static void test_int8_cycle_model(void) {
-    static const char *texts[2] = {
+    static const char *texts[3] = {
         "def @main(%x: Tensor[(1, 32, 16, 16), int8]) {\n"
         "  qnn.requantize(qnn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(32, 32, 3, 3), int8] */, 0, 0, 0.5f, "
         "0.5f, padding=[1, 1, 1, 1]), 0.25f, 0, 1f, 0, out_dtype=\"int8\")\n}\n",
         "def @main(%x: Tensor[(1, 32, 16, 16), float32]) {\n"
-        "  nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(32, 32, 3, 3), float32] */, padding=[1, 1, 1, 1])\n}\n"};
-    byoc_sim_cost cost[2];
+        "  nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(32, 32, 3, 3), float32] */, padding=[1, 1, 1, 1])\n}\n",
+        "def @main(%x: Tensor[(1, 32, 16, 16), int16]) {\n"
+        "  nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(32, 32, 3, 3), int16] */, padding=[1, 1, 1, 1])\n}\n"};
+    byoc_sim_cost cost[3];
     byoc_diag d;
     const byoc_sim_device *u55 = byoc_sim_preset_find("ethos-u55-256");
     CHECK(u55);
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
         byoc_module *m = byoc_module_parse(texts[i], strlen(texts[i]), "layer.relay", NULL, &d);
         CHECKF(m && byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
         byoc_result r = byoc_sim_estimate(m, "main", u55, &cost[i], &d);
@@ -428,6 +431,11 @@ static void test_int8_cycle_model(void) {
            (unsigned long long)cost[0].cycles, (unsigned long long)cost[1].bytes_in,
            (unsigned long long)cost[1].cycles);
     CHECK(cost[0].mac_utilization > cost[1].mac_utilization);
+    /* int16 at half the int8 MAC rate (the int8 layer adds the requantize drain) */
+    CHECKF(cost[2].compute_cycles >= 2 * cost[0].compute_cycles - 64 &&
+               cost[2].compute_cycles <= 2 * cost[0].compute_cycles,
+           "int16 %llu, int8 %llu compute cycles", (unsigned long long)cost[2].compute_cycles,
+           (unsigned long long)cost[0].compute_cycles);
 }
 
 int main(int argc, char **argv) {
