@@ -360,6 +360,60 @@ static void test_executable_round_trip(void) {
     CHECK(same);
 }
 
+/* Collage prices int8 candidates with the devices' int8 models: its plan is no dearer than greedy's and cheaper
+   than the host's, places qnn layers on a device, and runs within 1 LSB of the host */
+static void test_collage_sees_int8_costs(void) {
+    static inputs in;
+    make_inputs(&in);
+    byoc_diag d;
+    run host, dev;
+    CHECKF(run_module(&host, qlayers_text, NULL, 0, in.layers, 2, &d), "%s", d.message);
+    byoc_sim_backend *b[2] = {byoc_sim_backend_open("npu", &d), byoc_sim_backend_open("dsp", &d)};
+    memset(&dev, 0, sizeof dev);
+    dev.m = byoc_module_parse(qlayers_text, strlen(qlayers_text), "qlayers.relay", NULL, &d);
+    int ok = b[0] && b[1] && dev.m && byoc_infer_type(dev.m, &d) == BYOC_OK &&
+             byoc_fold_constant(dev.m, &d) == BYOC_OK && byoc_infer_type(dev.m, &d) == BYOC_OK;
+    const byoc_backend_spec *specs[2] = {b[0] ? b[0]->spec : NULL, b[1] ? b[1]->spec : NULL};
+    const byoc_target *targets[2] = {b[0] ? b[0]->target : NULL, b[1] ? b[1]->target : NULL};
+    byoc_sim_collage_devices cd;
+    memset(&cd, 0, sizeof cd);
+    cd.backends = (const byoc_sim_backend *const *)b;
+    cd.count = 2;
+    byoc_collage_options o;
+    memset(&o, 0, sizeof o);
+    o.backends = specs, o.nbackends = 2, o.cost = byoc_sim_collage_cost, o.cost_data = &cd, o.bind_constants = 1;
+    byoc_collage_stats st;
+    memset(&st, 0, sizeof st);
+    ok = ok && byoc_partition_collage(dev.m, &o, &st, NULL, &d) == BYOC_OK &&
+         byoc_run_target_hooks(dev.m, targets, 2, &d) == BYOC_OK && (dev.p = byoc_sim_lower(dev.m, NULL, &d)) &&
+         byoc_sim_run(dev.p, in.layers, 2, dev.out, 4, &d) == BYOC_OK;
+    double greedy = INFINITY, all_host = INFINITY;
+    for (int i = 0; ok && i < st.nplans; ++i) {
+        if (!strcmp(st.plans[i].name, "greedy")) greedy = st.plans[i].cost;
+        if (!strcmp(st.plans[i].name, "host")) all_host = st.plans[i].cost;
+    }
+    int on_devices = ok ? device_kernels(&dev, "npu") + device_kernels(&dev, "dsp") : 0;
+    size_t equal = 0, count = 0, all_equal = 0, all = 0;
+    int64_t worst = 0;
+    for (int k = 0; ok && k < 4; ++k) {
+        int64_t w = compare_ints(&host, &dev, k, &equal, &count);
+        worst = w > worst ? w : worst, all_equal += equal, all += count;
+    }
+    double cost = st.cost;
+    byoc_collage_stats_free(&st);
+    byoc_sim_collage_devices_release(&cd);
+    byoc_sim_backend_close(b[0]);
+    byoc_sim_backend_close(b[1]);
+    run_free(&host);
+    if (dev.m) run_free(&dev);
+    CHECKF(ok, "%s", d.message);
+    CHECKF(cost <= greedy * (1 + 1e-9) && cost < all_host, "collage %g s, greedy %g s, host %g s", cost, greedy,
+           all_host);
+    CHECKF(on_devices >= 1, "no qnn layer on a device");
+    CHECKF(worst <= 1 && all_equal * 100 >= all * 95, "worst %lld LSB, %zu of %zu equal", (long long)worst, all_equal,
+           all);
+}
+
 /* every int8 layer's analytic estimate against its simulated cycles (conv 3x3, 1x1, strided, depthwise, dense, the
    requantize epilogues), across SRAM sizes, buffering and devices */
 static void test_estimator_agrees_on_int8_layers(void) {
@@ -446,6 +500,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_qnn_layers_on_devices),
         TEST_ENTRY(test_qnn_network_on_devices),
         TEST_ENTRY(test_executable_round_trip),
+        TEST_ENTRY(test_collage_sees_int8_costs),
         TEST_ENTRY(test_estimator_agrees_on_int8_layers),
         TEST_ENTRY(test_int8_cycle_model),
     };
