@@ -22472,6 +22472,78 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
     return r;
 }
 
+
+/* ---- QDQ units (ONNX Runtime's NodeUnit): what placement never splits ---- */
+/* ORT hands an execution provider a DequantizeLinear only with the op it feeds, and that op only with its
+   QuantizeLinear (onnxruntime/core/framework/node_unit.cc, the QDQ node unit): a backend takes the whole
+   unit or none of it. Here a unit is, by union of graph nodes:
+   - an integer anchor (qnn.conv2d, qnn.dense, qnn.matmul, qnn.batch_matmul: int32 results) with the bias
+     add and reshapes after it and the qnn.requantize that brings it back to 8 bits (what FakeQuantization-
+     ToInteger made of a QDQ group): the int32 sum never crosses a partition boundary;
+   - a float op left between dequantizes and quantizes: the op, the qnn.dequantize calls it reads and the
+     qnn.quantize calls that read it.
+   unit[i] is the representative graph index of node i's unit, -1 when i is in none. */
+BYOC__PRIVATE int byoc__unit_find(int *unit, int i) {
+    while (unit[i] != i) i = unit[i] = unit[unit[i]];
+    return i;
+}
+BYOC__PRIVATE void byoc__unit_join(int *unit, int a, int b) {
+    if (unit[a] < 0) unit[a] = a;
+    if (unit[b] < 0) unit[b] = b;
+    a = byoc__unit_find(unit, a);
+    b = byoc__unit_find(unit, b);
+    if (a != b) unit[a < b ? b : a] = a < b ? a : b;
+}
+BYOC__PRIVATE int byoc__is_int_anchor(const byoc_node *x) {
+    return byoc__fq_is(x, "qnn.conv2d") || byoc__fq_is(x, "qnn.dense") || byoc__fq_is(x, "qnn.matmul") ||
+           byoc__fq_is(x, "qnn.batch_matmul");
+}
+BYOC__PRIVATE void byoc__qdq_units(const byoc_graph *g, int *unit) {
+    for (int i = 0; i < g->count; ++i) unit[i] = -1;
+    for (int i = 0; i < g->count; ++i) {
+        byoc_node *x = g->nodes[i].node;
+        if (byoc__fq_is(x, "qnn.requantize")) { /* down through bias adds and reshapes to an anchor */
+            int chain[10], n = 0;
+            byoc_node *y = x->args[0];
+            chain[n++] = i;
+            while (n < 9 && (byoc__fq_is(y, "nn.bias_add") || byoc__fq_is(y, "add") || byoc__fq_is(y, "reshape"))) {
+                int yi = byoc_graph_index(g, y);
+                if (yi < 0 || g->nodes[yi].nusers != 1) break;
+                chain[n++] = yi;
+                y = byoc__fq_is(y, "add") && !byoc__is_int_anchor(y->args[0]) && byoc__is_int_anchor(y->args[1])
+                        ? y->args[1]
+                        : y->args[0];
+            }
+            int ai = byoc__is_int_anchor(y) ? byoc_graph_index(g, y) : -1;
+            if (ai >= 0 && g->nodes[ai].nusers == 1)
+                for (int k = 0; k < n; ++k) byoc__unit_join(unit, ai, chain[k]);
+            continue;
+        }
+        if (x->kind != BYOC_NODE_CALL || !x->op || !strncmp(x->op->def.name, "qnn.", 4)) continue;
+        int quantized = 0;
+        for (int k = 0; k < x->nargs; ++k) { /* a dequantize, maybe through data moves of x's own frontend node */
+            byoc_node *a = x->args[k];
+            int path[8], n = 0;
+            while (n < 8 && byoc__fq_moves_data(a) && byoc__fq_source(x) && byoc__fq_same_unit(a, x)) {
+                int ai = byoc_graph_index(g, a);
+                if (ai < 0 || g->nodes[ai].nusers != 1) break;
+                path[n++] = ai;
+                a = a->args[0];
+            }
+            int di = byoc__fq_is(a, "qnn.dequantize") ? byoc_graph_index(g, a) : -1;
+            if (di < 0) continue;
+            byoc__unit_join(unit, i, di);
+            for (int t = 0; t < n; ++t) byoc__unit_join(unit, i, path[t]);
+            quantized = 1;
+        }
+        for (int u = 0; quantized && u < g->nodes[i].nusers; ++u)
+            if (byoc__fq_is(g->nodes[g->nodes[i].users[u]].node, "qnn.quantize"))
+                byoc__unit_join(unit, i, g->nodes[i].users[u]);
+    }
+    for (int i = 0; i < g->count; ++i)
+        if (unit[i] >= 0) unit[i] = byoc__unit_find(unit, i);
+}
+
 /* whether a module has a qnn.dequantize outside partitions: the preparation runs the pass only then */
 BYOC__PRIVATE int byoc__has_dequantize(byoc_module *m) {
     const byoc_op *dq = byoc_op_get("qnn.dequantize");
@@ -23100,6 +23172,9 @@ typedef struct byoc__greedy {
     byoc_module *arena;       /* the report's strings */
     byoc_diag pin_error;      /* a pinned op its backend declines */
     int failed;
+    /* the QDQ units of the backend being placed (byoc__qdq_units), by origin */
+    byoc__map unit_of;        /* origin -> unit + 1 */
+    const byoc_node ***units; /* stb_ds: each unit's ops (stb_ds) */
 } byoc__greedy;
 
 typedef struct byoc__greedy_entry { byoc__greedy *g; const byoc_pattern_entry *entry; } byoc__greedy_entry;
@@ -23259,6 +23334,89 @@ BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
     }
     for (int q = 0; q < count; ++q) stbds_arrfree(infos[q].members);
     stbds_arrfree(infos);
+    return newly;
+}
+
+
+/* The QDQ units of the module about to be placed on backend k (byoc__qdq_units), by origin. */
+BYOC__PRIVATE void byoc__greedy_units_collect(byoc__greedy *g) {
+    for (int u = 0; u < (int)stbds_arrlen(g->units); ++u) stbds_arrfree(g->units[u]);
+    stbds_arrfree(g->units);
+    byoc__map_free(&g->unit_of);
+    for (int f = 0; f < byoc_module_function_count(g->m); ++f) {
+        byoc_node *fn = g->m->functions[f].function;
+        byoc_graph gr;
+        if (byoc__has_compiler(fn) || byoc_graph_build(g->m, fn->body, 0, &gr) != BYOC_OK) continue;
+        int *unit = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(gr.count + 1)));
+        if (unit) byoc__qdq_units(&gr, unit);
+        byoc__map first = BYOC__MAP_EMPTY; /* representative + 1 -> unit + 1 */
+        for (int i = 0; unit && i < gr.count; ++i) {
+            if (unit[i] < 0 || !byoc__is_op_call(gr.nodes[i].node)) continue;
+            intptr_t at = byoc__map_get(&first, (const void *)(intptr_t)(unit[i] + 1), 0);
+            if (!at) {
+                stbds_arrput(g->units, NULL);
+                at = (intptr_t)stbds_arrlen(g->units);
+                byoc__map_put(&first, (const void *)(intptr_t)(unit[i] + 1), at);
+            }
+            stbds_arrput(g->units[at - 1], gr.nodes[i].node);
+            byoc__map_put(&g->unit_of, (const void *)(uintptr_t)byoc_node_origin(gr.nodes[i].node), at);
+        }
+        byoc__map_free(&first);
+        BYOC_FREE(unit);
+        byoc_graph_free(&gr);
+    }
+}
+
+/* After annotation for backend k: a unit k took only part of is excluded for k whole (ORT's node unit
+   rule), with the reason naming an op of it k left out. Returns how many nodes were newly excluded. */
+BYOC__PRIVATE int byoc__greedy_units(byoc__greedy *g) {
+    if (!stbds_arrlen(g->units)) return 0;
+    const char *name = g->order[g->k]->name;
+    byoc__map on_k = BYOC__MAP_EMPTY; /* origin -> 1: an op in one of k's regions */
+    for (int f = 0; f < byoc_module_function_count(g->m); ++f) {
+        byoc_node *fn = g->m->functions[f].function;
+        byoc_graph gr;
+        byoc__regions rs;
+        if (byoc__has_compiler(fn) || byoc_graph_build(g->m, fn->body, 0, &gr) != BYOC_OK) continue;
+        if (byoc__regions_build(&gr, &rs))
+            for (int i = 0; i < gr.count; ++i) {
+                byoc_node *x = gr.nodes[i].node;
+                if (rs.of[i] < 0 || byoc__is_begin(x) || byoc__is_end(x) || x->kind != BYOC_NODE_CALL ||
+                    strcmp(rs.target[byoc__region_find(&rs, rs.of[i])], name))
+                    continue;
+                if (x->op) byoc__map_put(&on_k, (const void *)(uintptr_t)byoc_node_origin(x), 1);
+                else if (x->callee->kind == BYOC_NODE_FUNCTION) { /* a composite: the ops in its body */
+                    uint32_t *origins = NULL;
+                    byoc__count_ops(x->callee->body, &origins);
+                    for (int t = 0; t < (int)stbds_arrlen(origins); ++t)
+                        byoc__map_put(&on_k, (const void *)(uintptr_t)origins[t], 1);
+                    stbds_arrfree(origins);
+                }
+            }
+        byoc__regions_free(&rs);
+        byoc_graph_free(&gr);
+    }
+    int newly = 0;
+    for (int u = 0; u < (int)stbds_arrlen(g->units); ++u) {
+        const byoc_node **ops = g->units[u], *out = NULL;
+        int n = (int)stbds_arrlen(ops), taken = 0;
+        for (int t = 0; t < n; ++t) {
+            if (byoc__map_has(&on_k, (const void *)(uintptr_t)byoc_node_origin(ops[t]))) taken++;
+            else if (!out) out = ops[t];
+        }
+        if (!taken || taken == n) continue;
+        char reason[400];
+        const char *src = byoc__fq_source(out);
+        snprintf(reason, sizeof reason, "keeps its QDQ unit whole: %s takes %d of its %d ops, not %s%s%s%s", name,
+                 taken, n, out->op->def.name, src ? " at '" : "", src ? src : "", src ? "'" : "");
+        for (int t = 0; t < n; ++t) {
+            const void *key = byoc__ob_key(byoc_node_origin(ops[t]), g->k);
+            if (byoc__map_has(&g->excluded, key)) continue;
+            byoc__map_put(&g->excluded, key, (intptr_t)byoc_intern(g->arena, reason));
+            newly++;
+        }
+    }
+    byoc__map_free(&on_k);
     return newly;
 }
 
@@ -23539,6 +23697,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         if (!saved || !wrapped || !table) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         for (int f = 0; r == BYOC_OK && f < nf; ++f) saved[f] = m->functions[f].function;
         g.ops = byoc__support_ops(b);
+        byoc__greedy_units_collect(&g);
         for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
             wrapped[e].g = &g;
             wrapped[e].entry = &b->patterns[e];
@@ -23558,6 +23717,8 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
             }
             if (r == BYOC_OK && !o->no_merge_regions) r = byoc_merge_compiler_regions(m, diag);
             if (r != BYOC_OK) break;
+            /* a QDQ unit the backend took only part of goes back whole (then annotate again) */
+            if (byoc__greedy_units(&g)) continue;
             int budget = o->max_partitions > 0 ? (o->max_partitions > made ? o->max_partitions - made : 0) : -1;
             if (!byoc__greedy_drop(&g, budget)) break;
         }
@@ -23612,6 +23773,9 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
     byoc__map_free(&g.noted);
+    for (int u = 0; u < (int)stbds_arrlen(g.units); ++u) stbds_arrfree(g.units[u]);
+    stbds_arrfree(g.units);
+    byoc__map_free(&g.unit_of);
     byoc_module_destroy(g.arena);
     if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition: %s", m->error.message);
     return r;
@@ -24609,6 +24773,41 @@ BYOC__PRIVATE void byoc__cc_price(byoc__cc *cc, int c_index) {
     }
 }
 
+/* A backend candidate holding part of a QDQ unit (byoc__qdq_units) is dropped: the search then places
+   a unit on a backend whole or not at all, as greedy placement does (ORT's node unit rule). Partial
+   candidates are generated first because combining grows whole units out of them. */
+BYOC__PRIVATE void byoc__cc_keep_units(byoc__cc *cc) {
+    const byoc_graph *g = &cc->g;
+    int *unit = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count + 1)));
+    int *size = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
+    int *seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
+    if (unit && size && seen) {
+        byoc__qdq_units(g, unit);
+        for (int i = 0; i < g->count; ++i)
+            if (unit[i] >= 0) size[unit[i]]++;
+        for (int c = 0; c < (int)stbds_arrlen(cc->cands); ++c) {
+            byoc__cc_cand *cd = &cc->cands[c];
+            if (cd->backend >= cc->nb || cd->plans || cd->dead) continue; /* the host and greedy's plans: kept */
+            for (int q = 0; q < cd->n; ++q) {
+                int u = unit[cc->pool[cd->off + q]];
+                if (u >= 0) seen[u]++;
+            }
+            for (int q = 0; q < cd->n; ++q) {
+                int u = unit[cc->pool[cd->off + q]];
+                if (u >= 0 && seen[u] != size[u]) cd->dead = 1;
+            }
+            for (int q = 0; q < cd->n; ++q) {
+                int u = unit[cc->pool[cd->off + q]];
+                if (u >= 0) seen[u] = 0;
+            }
+            if (cd->dead) cc->st->dropped++;
+        }
+    }
+    BYOC_FREE(unit);
+    BYOC_FREE(size);
+    BYOC_FREE(seen);
+}
+
 // [SECTION] impl: collage: the search, applying a plan, placement files
 /* ---- the search ---- */
 /* the documented order between states: cost, then the covered set holding the lowest index the other lacks */
@@ -25443,6 +25642,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             for (int k = 0; r == BYOC_OK && k < cc.nb && k < 63; ++k) r = byoc__cc_plan(&cc, k, k + 1, diag);
         }
     }
+    if (r == BYOC_OK && !o->replay) byoc__cc_keep_units(&cc);
     if (r == BYOC_OK && o->replay) {
         byoc__cc_generate_host(&cc);
         for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b); /* for composites the replay may use */
