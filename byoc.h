@@ -21981,7 +21981,7 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
      it redundant (ORT's IsClipMadeRedundantByQ: a Relu when the zero point is the type's minimum, a Clip
      whose range holds the quantized range); otherwise ORT leaves the op in float and so do we;
    - data movement (ORT's DropQDQNodesRules: Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Gather, Slice,
-     Expand, Tile; MaxPool with a positive scale; Resize, here nearest only, the one mode whose integers do
+     Expand, Tile; MaxPool, ReduceMax, ReduceMin with a positive scale; Resize, here nearest only, the one mode whose integers do
      not depend on a rounding): the op runs on the integers when the dequantize and quantize have equal
      constant scalar parameters and type (IsQDQPairSupported); then q = op(q) exactly;
    - binary (Add, Mul -> QLinearAdd, QLinearMul), variadic (Concat -> QLinearConcat) and unary (AveragePool,
@@ -22093,9 +22093,9 @@ BYOC__PRIVATE byoc_attrs byoc__fq_attrs_for(byoc_module *m, const byoc_node *fro
 /* ops that only move or select elements: on equal dequantize and quantize parameters they run on the
    integers as they are (ORT's drop-QDQ rules) */
 BYOC__PRIVATE int byoc__fq_moves_data(const byoc_node *x) {
-    static const char *const ops[] = {"reshape", "nn.batch_flatten", "transpose", "squeeze", "expand_dims",
+    static const char *const ops[] = {"reshape", "transpose", "squeeze", "expand_dims",
                                       "take", "strided_slice", "broadcast_to", "tile", "nn.max_pool2d",
-                                      "image.resize2d"};
+                                      "max", "min", "image.resize2d"};
     if (!x || x->kind != BYOC_NODE_CALL || !x->op) return 0;
     for (int i = 0; i < BYOC__N(ops); ++i)
         if (!strcmp(x->op->def.name, ops[i]))
@@ -22160,8 +22160,7 @@ BYOC__PRIVATE const char *byoc__fq_check_anchor(byoc__fq *fq, byoc__fq_anchor *a
         a->w_transpose = w;
         w = w->args[0];
     }
-    if (!byoc__fq_is(w, "qnn.dequantize") || w->args[0]->kind != BYOC_NODE_CONSTANT)
-        return "its weight is not a dequantized constant";
+    if (!byoc__fq_is(w, "qnn.dequantize")) return "its weight is not dequantized";
     a->dq_x = x;
     a->dq_w = w;
     if (!byoc__fq_const_params(x) || !byoc__fq_const_params(w) || !byoc__fq_const_params(q))
@@ -22192,9 +22191,8 @@ BYOC__PRIVATE const char *byoc__fq_check_anchor(byoc__fq *fq, byoc__fq_anchor *a
         return "its weight is quantized per axis other than per output channel";
     if (a->bias_op) {
         byoc_node *b = a->bias_op->args[a->bias_index];
-        if (!byoc__fq_is(b, "qnn.dequantize") || b->args[0]->kind != BYOC_NODE_CONSTANT ||
-            byoc__fq_qtype(b) != BYOC_INT32 || !byoc__fq_const_params(b))
-            return "its bias is not a dequantized int32 constant";
+        if (!byoc__fq_is(b, "qnn.dequantize") || byoc__fq_qtype(b) != BYOC_INT32 || !byoc__fq_const_params(b))
+            return "its bias is not a dequantized int32 tensor with constant parameters";
         int64_t nb = byoc_type_num_elements(b->args[1]->annotation), nw = byoc_type_num_elements(w->args[1]->annotation);
         for (int64_t i = 0; i < nb; ++i) { /* scale x_scale * w_scale, zero point 0 */
             double want = (float)((float)byoc__fq_value(x->args[1], 0) * (float)byoc__fq_value(w->args[1], nw == 1 ? 0 : i));
