@@ -16424,6 +16424,452 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+/* ---- element-wise and data-movement qnn ops: qnn.add, qnn.mul, qnn.concatenate ----
+   These compute in float32 the way ONNX Runtime's com.microsoft QLinearAdd, QLinearMul and QLinearConcat do on
+   x86-64, so their integers are ORT's (the float association order decides which way a tie rounds):
+   - qnn.add: MLAS's AVX2 kernel (qladd_avx2.cpp) folds both zero points and the output's into one constant
+     K = zc - (Ra * za + Rb * zb), Ra = sa / sc and Rb = sb / sc in float32, and computes
+     fma(a, Ra, fma(b, Rb, K)) from the raw integers a and b. When ORT's broadcaster sees one operand as a
+     single value along the innermost run (element_wise_ops.h: its innermost non-unit axis is 1 or it is a
+     scalar), that operand (s) is folded too: K' = K + s * Rs, result fma(v, Rv, K') for the other (v). Which
+     operand that is follows from the shapes alone (byoc__ort_run_scalar).
+   - qnn.mul: ((a - za) * (b - zb)) * R + zc with R = (sa * sb) / sc, each step in float32 (the product of the
+     two differences is exact), then rounded: the output zero point is added before rounding, so a tie goes to
+     the even integer of the sum (measured against ORT 1.30 on every pair of 8-bit values for ten scale sets:
+     MLAS's SSE2 source, which adds it after, would differ there).
+   - both round half to even (cvtps2dq) and saturate (packssdw, then packsswb / packuswb); a value beyond int32
+     converts to INT32_MIN (x86's integer indefinite), so it saturates low, as there.
+   - qnn.concatenate: QLinearConcat copies an input whose scale and zero point equal the output's and maps
+     the others through a 256-entry table: quantize(dequantize(x)) (qlinear_lookup_table.cc), dequantize as
+     s * (x - z) in float32 and quantize as qnn.quantize does. */
+
+/* a one-element scale (float) or zero point (integer) */
+BYOC__PRIVATE int byoc__qscalar_arg(byoc_type_rel_ctx *ctx, const byoc_type *p, int want_float, const char *what) {
+    if (!byoc__tensor_arg(ctx, p, what)) return 0;
+    if (want_float ? !byoc_dtype_is_float(p->dtype) : !byoc__is_int_dtype(p->dtype)) {
+        BYOC__FAIL("%s must be %s tensor, got %s", what, want_float ? "a float" : "an integer",
+                   byoc_dtype_name(p->dtype));
+        return 0;
+    }
+    if (p->rank <= 1 && byoc_type_num_elements(p) == 1) return 1;
+    char buf[128];
+    byoc_type_to_string(p, buf, sizeof buf);
+    BYOC__FAIL("%s must have one element (per-tensor quantization), got %s", what, buf);
+    return 0;
+}
+/* the (scale, zero point) argument pairs of a unary qnn op from index `first` on: input then output */
+BYOC__PRIVATE int byoc__qpairs_args(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int first, int pairs,
+                                    const char *const *names) {
+    for (int i = 0; i < 2 * pairs; ++i)
+        if (!byoc__qscalar_arg(ctx, a[first + i], i % 2 == 0, names[i])) return 0;
+    return 1;
+}
+BYOC__PRIVATE int byoc__q8_data_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    if (byoc__is_q8(t->dtype)) return 1;
+    BYOC__FAIL("%s must be int8 or uint8, got %s", what, byoc_dtype_name(t->dtype));
+    return 0;
+}
+
+static const byoc_type *byoc__rel_qnn_binary(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n; (void)at;
+    static const char *const names[6] = {"lhs_scale",  "lhs_zero_point",    "rhs_scale",
+                                         "rhs_zero_point", "output_scale", "output_zero_point"};
+    if (!byoc__q8_data_arg(ctx, a[0], "lhs") || !byoc__q8_data_arg(ctx, a[1], "rhs")) return NULL;
+    if (!byoc__same_dtype(ctx, a[0], a[1]) || !byoc__qpairs_args(ctx, a, 2, 3, names)) return NULL;
+    return byoc__broadcast(ctx, a, 2, a[0]->dtype);
+}
+
+/* a quantization parameter read as ORT reads it: the scale as float32, the zero point as an integer */
+BYOC__PRIVATE float byoc__qscale_f32(const byoc_tensor *s) { return (float)byoc__load(s->dtype, s->data, 0); }
+/* a scale must be positive and finite, a zero point inside the data's range: else an error naming it */
+BYOC__PRIVATE byoc_result byoc__qparams_ok(byoc__kctx *k, const byoc_tensor *scale, const byoc_tensor *zero_point,
+                                           byoc_dtype data, const char *what) {
+    for (int64_t i = 0, n = byoc__numel(scale); i < n; ++i) {
+        double s = byoc__load(scale->dtype, scale->data, i);
+        if (!(s > 0) || s > 3.4e38)
+            return byoc__kbad(k, "%s_scale %g (element %lld) is not a positive finite number", what, s, (long long)i);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%s_zero_point", what);
+    return byoc__q8_zero_points_ok(k, zero_point, data, name);
+}
+/* float32 operations rounded once whatever the compiler contracts: a product or sum of two floats is exact
+   or correctly rounded through double (53 >= 2 * 24 + 2 bits), a fused multiply-add is fmaf */
+BYOC__PRIVATE float byoc__f32_mul(float a, float b) { return (float)((double)a * (double)b); }
+BYOC__PRIVATE float byoc__f32_add(float a, float b) { return (float)((double)a + (double)b); }
+/* cvtps2dq, then saturation to [lo, hi]: out of int32's range (or NaN) is INT32_MIN, so lo */
+BYOC__PRIVATE int32_t byoc__qsat_f32(float v, int32_t add, int32_t lo, int32_t hi) {
+    int64_t r = v > -2147483648.0f && v < 2147483648.0f ? (int64_t)nearbyintf(v) : INT32_MIN;
+    r = (int64_t)(int32_t)(uint32_t)(r + add); /* the int32 addition wraps */
+    return r < lo ? lo : r > hi ? hi : (int32_t)r;
+}
+BYOC__PRIVATE int32_t byoc__q8_get(byoc_dtype dt, const char *p) {
+    return dt == BYOC_INT8 ? (int32_t)*(const int8_t *)p : (int32_t)*(const uint8_t *)p;
+}
+BYOC__PRIVATE void byoc__q8_put(byoc_dtype dt, char *p, int32_t v) {
+    if (dt == BYOC_INT8) *(int8_t *)p = (int8_t)v;
+    else *(uint8_t *)p = (uint8_t)v;
+}
+
+/* Which operand ONNX Runtime's Broadcaster (element_wise_ops.h) treats as one value per span: from the
+   innermost axis outwards it skips axes where both extents are 1 (but not the last shared one) and decides
+   at the first other: the operand whose extent is 1 there (the first if both); a rank-0 operand always.
+   0 lhs, 1 rhs, -1 neither. */
+BYOC__PRIVATE int byoc__ort_run_scalar(const byoc_tensor *a, const byoc_tensor *b) {
+    if (a->rank == 0 || b->rank == 0) return a->rank == 0 ? 0 : 1;
+    int shared = BYOC__MIN(a->rank, b->rank);
+    for (int i = 0; i < shared; ++i) {
+        int64_t da = a->dims[a->rank - 1 - i], db = b->dims[b->rank - 1 - i];
+        int64_t use = BYOC__MIN(da, db) == 0 ? 0 : BYOC__MAX(da, db);
+        if (use <= 1 && i + 1 < shared) continue;
+        return da <= 1 ? 0 : db <= 1 ? 1 : -1;
+    }
+    return -1;
+}
+
+enum { BYOC__K_QADD = 1, BYOC__K_QMUL };
+typedef struct byoc__qbinary_job {
+    int code, scalar; /* BYOC__K_QADD / QMUL; byoc__ort_run_scalar's answer */
+    byoc_dtype dt;
+    int32_t za, zb, zc, lo, hi;
+    float ra, rb, k; /* add: sa / sc, sb / sc and the folded constant; mul: k is the ratio */
+} byoc__qbinary_job;
+static void byoc__qbinary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
+    const byoc__qbinary_job *j = (const byoc__qbinary_job *)user;
+    for (int64_t i = 0; i < n; ++i) { /* 8-bit operands: element strides are byte strides */
+        int32_t a = byoc__q8_get(j->dt, p[1] + i * s[1]), b = byoc__q8_get(j->dt, p[2] + i * s[2]);
+        int32_t q;
+        if (j->code == BYOC__K_QMUL) {
+            float prod = (float)((a - j->za) * (b - j->zb)); /* exact: at most 255 * 255 */
+            q = byoc__qsat_f32(byoc__f32_add(byoc__f32_mul(prod, j->k), (float)j->zc), 0, j->lo, j->hi);
+        } else if (j->scalar < 0) {
+            q = byoc__qsat_f32(fmaf((float)a, j->ra, fmaf((float)b, j->rb, j->k)), 0, j->lo, j->hi);
+        } else { /* the operand seen as one value folds into the constant first */
+            int32_t sv = j->scalar == 0 ? a : b, vv = j->scalar == 0 ? b : a;
+            float rs = j->scalar == 0 ? j->ra : j->rb, rv = j->scalar == 0 ? j->rb : j->ra;
+            float k2 = byoc__f32_add(j->k, byoc__f32_mul((float)sv, rs));
+            q = byoc__qsat_f32(fmaf((float)vv, rv, k2), 0, j->lo, j->hi);
+        }
+        byoc__q8_put(j->dt, p[0] + i, q);
+    }
+}
+static byoc_result byoc__k_qnn_binary(byoc__kctx *k) {
+    const byoc_tensor *a = &k->in[0], *b = &k->in[1];
+    byoc_tensor *o = &k->out[0];
+    if (!byoc__is_q8(a->dtype) || a->dtype != b->dtype || o->dtype != a->dtype) return byoc__kfail_dtype(k, a->dtype);
+    byoc_result r = byoc__qparams_ok(k, &k->in[2], &k->in[3], a->dtype, "lhs");
+    if (r == BYOC_OK) r = byoc__qparams_ok(k, &k->in[4], &k->in[5], a->dtype, "rhs");
+    if (r == BYOC_OK) r = byoc__qparams_ok(k, &k->in[6], &k->in[7], a->dtype, "output");
+    if (r != BYOC_OK) return r;
+    byoc__qbinary_job j;
+    memset(&j, 0, sizeof j);
+    j.code = k->code;
+    j.dt = a->dtype;
+    j.lo = a->dtype == BYOC_INT8 ? -128 : 0;
+    j.hi = a->dtype == BYOC_INT8 ? 127 : 255;
+    j.za = byoc__qzp(&k->in[3], 0);
+    j.zb = byoc__qzp(&k->in[5], 0);
+    j.zc = byoc__qzp(&k->in[7], 0);
+    float sa = byoc__qscale_f32(&k->in[2]), sb = byoc__qscale_f32(&k->in[4]), sc = byoc__qscale_f32(&k->in[6]);
+    if (k->code == BYOC__K_QMUL) j.k = (float)((double)byoc__f32_mul(sa, sb) / (double)sc);
+    else {
+        j.scalar = byoc__ort_run_scalar(a, b);
+        j.ra = (float)((double)sa / (double)sc);
+        j.rb = (float)((double)sb / (double)sc);
+        /* MLAS names the vector operand A and the folded one B: K = zc - (Ra * za + Rb * zb) in that order */
+        int swap = j.scalar == 0;
+        float first = byoc__f32_mul(swap ? j.rb : j.ra, (float)(swap ? j.zb : j.za));
+        float second = byoc__f32_mul(swap ? j.ra : j.rb, (float)(swap ? j.za : j.zb));
+        j.k = byoc__f32_add((float)j.zc, -byoc__f32_add(first, second));
+    }
+    const byoc_tensor *ops[3] = {o, a, b};
+    byoc__bcast bc;
+    byoc__bcast_init(&bc, ops, 3);
+    char *base[3] = {(char *)o->data, (char *)a->data, (char *)b->data};
+    size_t es[3] = {1, 1, 1};
+    byoc__bcast_walk(&bc, base, es, byoc__qbinary_run, &j);
+    return BYOC_OK;
+}
+
+/* qnn.concatenate(data tuple, input_scales tuple, input_zero_points tuple, output_scale, output_zero_point) */
+static const byoc_attr_spec byoc__attrs_qnn_concatenate[] = {BYOC__A("axis", BYOC__INT, "0")};
+static const byoc_type *byoc__rel_qnn_concatenate(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                  const byoc_attrs *at) {
+    const byoc_type *data = a[0];
+    if (data->kind != BYOC_TYPE_TUPLE) return BYOC__FAIL("data must be a tuple of tensors");
+    for (int t = 1; t <= 2; ++t) {
+        const char *what = t == 1 ? "input_scales" : "input_zero_points";
+        if (a[t]->kind != BYOC_TYPE_TUPLE) return BYOC__FAIL("%s must be a tuple", what);
+        if (a[t]->nfields != data->nfields)
+            return BYOC__FAIL("%s has %d fields, data has %d", what, a[t]->nfields, data->nfields);
+        for (int i = 0; i < data->nfields; ++i)
+            if (!byoc__qscalar_arg(ctx, a[t]->fields[i], t == 1, what)) return NULL;
+    }
+    for (int i = 0; i < data->nfields; ++i)
+        if (!byoc__q8_data_arg(ctx, data->fields[i], "every data field")) return NULL;
+    if (!byoc__qscalar_arg(ctx, a[3], 1, "output_scale") || !byoc__qscalar_arg(ctx, a[4], 0, "output_zero_point"))
+        return NULL;
+    return byoc__rel_concatenate(ctx, a, n, at);
+}
+/* the 256-entry table quantize(dequantize(x)) of one 8-bit input: entry x & 255 for value x */
+BYOC__PRIVATE void byoc__qtable_requant(byoc_dtype dt, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
+                                        unsigned char *table) {
+    float deq[256];
+    for (int i = 0; i < 256; ++i) {
+        int32_t v = dt == BYOC_INT8 ? (int32_t)(int8_t)(uint8_t)i : i;
+        deq[i] = byoc__f32_mul(in_scale, (float)(v - in_zp));
+    }
+    float lo = dt == BYOC_INT8 ? -128.0f : 0.0f, hi = dt == BYOC_INT8 ? 127.0f : 255.0f;
+    byoc__quantize_run_8bit(deq, 256, out_scale, (float)out_zp, lo, hi, dt, table);
+}
+static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
+    int n = (k->nin - 2) / 3;
+    byoc_tensor *o = &k->out[0];
+    const byoc_tensor *os_ = &k->in[3 * n], *oz = &k->in[3 * n + 1];
+    if (!byoc__is_q8(o->dtype)) return byoc__kfail_dtype(k, o->dtype);
+    byoc_result r = byoc__qparams_ok(k, os_, oz, o->dtype, "output");
+    for (int i = 0; r == BYOC_OK && i < n; ++i)
+        r = byoc__qparams_ok(k, &k->in[n + i], &k->in[2 * n + i], o->dtype, "input");
+    if (r != BYOC_OK) return r;
+    float out_scale = byoc__qscale_f32(os_);
+    int32_t out_zp = byoc__qzp(oz, 0);
+    int axis = byoc__kaxis(k, "axis", 0, o->rank);
+    int64_t outer = byoc__dims_prod(o->dims, 0, axis), inner = byoc__dims_prod(o->dims, axis + 1, o->rank);
+    int64_t orow = o->dims[axis] * inner, at = 0;
+    for (int i = 0; i < n; ++i) {
+        const byoc_tensor *x = &k->in[i];
+        float s = byoc__qscale_f32(&k->in[n + i]);
+        int32_t z = byoc__qzp(&k->in[2 * n + i], 0);
+        int64_t row = x->dims[axis] * inner;
+        unsigned char table[256];
+        int copy = s == out_scale && z == out_zp;
+        if (!copy) byoc__qtable_requant(o->dtype, s, z, out_scale, out_zp, table);
+        const unsigned char *src = (const unsigned char *)x->data;
+        unsigned char *dst = (unsigned char *)o->data + at;
+        for (int64_t q = 0; q < outer; ++q, src += row, dst += orow) {
+            if (copy) memcpy(dst, src, (size_t)row);
+            else for (int64_t e = 0; e < row; ++e) dst[e] = table[src[e]];
+        }
+        at += row;
+    }
+    return BYOC_OK;
+}
+
+/* ---- qnn.sigmoid, qnn.leaky_relu, qnn.avg_pool2d, qnn.global_avg_pool2d, qnn.softmax ----
+   (data, input_scale, input_zero_point, output_scale, output_zero_point), one-element parameters, 8-bit data;
+   each computes as ONNX Runtime's com.microsoft op of the same meaning does on x86-64:
+   - qnn.sigmoid, qnn.leaky_relu (QLinearSigmoid, QLinearLeakyRelu; qlinear_lookup_table.cc): a 256-entry
+     table of quantize(f(s * (x - z))), the dequantized value a float32 product, quantized as qnn.quantize.
+     Sigmoid's f is MLAS's logistic kernel for FMA3 (LogisticKernelFma3.S: the input clamped to [-18, 18], a
+     rational function of two polynomials in x^2 evaluated with fused multiply-adds, p / q + 0.5 floored at 0),
+     not libm's, so the table is ORT's entry for entry; leaky_relu's is x >= 0 ? x : alpha * x.
+   - qnn.avg_pool2d (QLinearAveragePool; qlinear_pool.cc): each tap dequantized to float32, summed in window
+     order (rows, then columns), divided by the tap count (the window clipped to the input, or the whole window
+     with count_include_pad), then round_half_even(mean / output_scale + output_zero_point), saturated. A
+     window covering the whole unpadded input takes the global path below, as ORT does.
+   - qnn.global_avg_pool2d (QLinearGlobalAveragePool; MLAS qlgavgpool.cpp): the exact int32 sum less
+     input_zero_point * H * W, times input_scale / (output_scale * H * W) in float32, then as qnn.requantize
+     (float32): clamped to the output range less its zero point, rounded half to even, the zero point added.
+   - qnn.softmax (QLinearSoftmax; qlinear_softmax.cc): a float32 table e[i] = exp((i - 255 + b) * input_scale)
+     with b = max(0, ln(FLT_MAX / D) - 5) / input_scale (D the extent along axis) keeps every row's sum finite;
+     each element looks up e[255 - max + x] (so the input zero point drops out), the row's sum adds up in order,
+     and y = round_half_even(e * floor(1 / output_scale) / sum) + output_zero_point, capped at the type's maximum
+     (measured on ORT 1.30: with output_zero_point -128 and scale 1/256 a row's single dominant element reaches
+     256 - 128 and gives 127); a row whose sum underflows to 0 gives the output zero point (ORT leaves it
+     unwritten). */
+
+enum { BYOC__K_QSIGMOID = 1, BYOC__K_QLEAKY_RELU };
+static const byoc_type *byoc__rel_qnn_unary(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)n; (void)at;
+    static const char *const names[4] = {"input_scale", "input_zero_point", "output_scale", "output_zero_point"};
+    if (!byoc__q8_data_arg(ctx, a[0], "data") || !byoc__qpairs_args(ctx, a, 1, 2, names)) return NULL;
+    return a[0];
+}
+static const byoc_attr_spec byoc__attrs_qnn_leaky_relu[] = {BYOC__A("alpha", BYOC__FLT, "0.01f")};
+static const byoc_attr_spec byoc__attrs_qnn_softmax[] = {BYOC__A("axis", BYOC__INT, "-1")};
+static const byoc_type *byoc__rel_qnn_softmax(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                              const byoc_attrs *at) {
+    const byoc_type *t = byoc__rel_qnn_unary(ctx, a, n, at);
+    if (!t) return NULL;
+    if (t->rank == 0) return BYOC__FAIL("data must have rank >= 1");
+    return byoc__axis(ctx, byoc_attrs_int(at, "axis", -1), t->rank, "axis") < 0 ? NULL : t;
+}
+static const byoc_attr_spec byoc__attrs_qnn_avg_pool2d[] = {
+    BYOC__A("pool_size", BYOC__INTS, "[1, 1]"), BYOC__A("strides", BYOC__INTS, "[1, 1]"),
+    BYOC__A("dilation", BYOC__INTS, "[1, 1]"),  BYOC__A("padding", BYOC__INTS, "[0, 0, 0, 0]"),
+    BYOC__A("layout", BYOC__STR, "\"NCHW\""),   BYOC__A("out_layout", BYOC__STR, "\"\""),
+    BYOC__A("ceil_mode", BYOC__BOOL, "False"),  BYOC__A("count_include_pad", BYOC__BOOL, "False")};
+static const byoc_type *byoc__rel_qnn_pool2d(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    if (!byoc__rel_qnn_unary(ctx, a, n, at)) return NULL;
+    if (!strcmp(BYOC__OPNAME, "qnn.global_avg_pool2d")) return byoc__rel_global_pool2d(ctx, a, 1, at);
+    const byoc_attr_value *dil = byoc_attrs_get(at, "dilation");
+    for (int i = 0; dil && dil->kind == BYOC_ATTR_INT_LIST && i < dil->count; ++i)
+        if (dil->ints[i] != 1) return BYOC__FAIL("dilation must be 1 (as QLinearAveragePool's)");
+    return byoc__rel_pool2d(ctx, a, 1, at);
+}
+
+/* the common run-time checks of the unary ops: 8-bit data, result of its dtype, valid parameters */
+BYOC__PRIVATE byoc_result byoc__qunary_check(byoc__kctx *k) {
+    byoc_dtype dt = k->in[0].dtype;
+    if (!byoc__is_q8(dt) || k->out[0].dtype != dt) return byoc__kfail_dtype(k, dt);
+    byoc_result r = byoc__qparams_ok(k, &k->in[1], &k->in[2], dt, "input");
+    return r == BYOC_OK ? byoc__qparams_ok(k, &k->in[3], &k->in[4], dt, "output") : r;
+}
+/* MLAS's logistic kernel for FMA3, one value (the constants are MlasLogisticConstants) */
+BYOC__PRIVATE float byoc__mlas_logistic(float x) {
+    x = x < -18.0f ? -18.0f : x > 18.0f ? 18.0f : x;
+    float x2 = byoc__f32_mul(x, x);
+    float p = fmaf(x2, 4.37031012579801e-11f, 1.15627324459942e-07f);
+    p = fmaf(x2, p, 6.08574864600143e-05f);
+    p = fmaf(x2, p, 8.51377133304701e-03f);
+    p = fmaf(x2, p, 2.48287947061529e-01f);
+    float q = fmaf(x2, 6.10247389755681e-13f, 5.76102136993427e-09f);
+    q = fmaf(x2, q, 6.29106785017040e-06f);
+    q = fmaf(x2, q, 1.70198817374094e-03f);
+    q = fmaf(x2, q, 1.16817656904453e-01f);
+    q = fmaf(x2, q, 9.93151921023180e-01f);
+    float r = byoc__f32_add((float)((double)byoc__f32_mul(x, p) / (double)q), 0.5f);
+    return r > 0.0f ? r : 0.0f;
+}
+static byoc_result byoc__k_qnn_table(byoc__kctx *k) {
+    byoc_result r = byoc__qunary_check(k);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    float in_scale = byoc__qscale_f32(&k->in[1]), alpha = (float)byoc__kfloat(k, "alpha", 0.01);
+    int32_t in_zp = byoc__qzp(&k->in[2], 0);
+    float f[256];
+    for (int i = 0; i < 256; ++i) {
+        int32_t v = dt == BYOC_INT8 ? (int32_t)(int8_t)(uint8_t)i : i;
+        float d = byoc__f32_mul(in_scale, (float)(v - in_zp));
+        f[i] = k->code == BYOC__K_QSIGMOID ? byoc__mlas_logistic(d) : d >= 0.0f ? d : byoc__f32_mul(alpha, d);
+    }
+    unsigned char table[256];
+    float lo = dt == BYOC_INT8 ? -128.0f : 0.0f, hi = dt == BYOC_INT8 ? 127.0f : 255.0f;
+    byoc__quantize_run_8bit(f, 256, byoc__qscale_f32(&k->in[3]), (float)byoc__qzp(&k->in[4], 0), lo, hi, dt, table);
+    const unsigned char *src = (const unsigned char *)x->data;
+    unsigned char *dst = (unsigned char *)k->out[0].data;
+    for (int64_t i = 0, n = byoc__numel(x); i < n; ++i) dst[i] = table[src[i]];
+    return BYOC_OK;
+}
+
+/* the global average of each (n, c) plane of H * W values, ORT's integer path */
+BYOC__PRIVATE void byoc__qglobal_avg(byoc_dtype dt, const unsigned char *x, int64_t planes, int64_t size,
+                                     float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
+                                     unsigned char *o) {
+    float scale = (float)((double)in_scale / (double)byoc__f32_mul(out_scale, (float)size));
+    int32_t lo = dt == BYOC_INT8 ? -128 : 0, hi = dt == BYOC_INT8 ? 127 : 255;
+    float qlo = (float)(lo - out_zp), qhi = (float)(hi - out_zp);
+    for (int64_t p = 0; p < planes; ++p, x += size) {
+        uint32_t acc = (uint32_t)(-in_zp * (int32_t)size); /* int32 arithmetic, wrapping as there */
+        for (int64_t i = 0; i < size; ++i) acc += (uint32_t)byoc__q8_get(dt, (const char *)x + i);
+        float v = byoc__f32_mul((float)(int32_t)acc, scale);
+        v = v < qlo ? qlo : v > qhi ? qhi : v;
+        byoc__q8_put(dt, (char *)o + p, (int32_t)nearbyintf(v) + out_zp);
+    }
+}
+static byoc_result byoc__k_qnn_global_avg_pool2d(byoc__kctx *k) {
+    byoc_result r = byoc__qunary_check(k);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0];
+    byoc__qglobal_avg(x->dtype, (const unsigned char *)x->data, x->dims[0] * x->dims[1], x->dims[2] * x->dims[3],
+                      byoc__qscale_f32(&k->in[1]), byoc__qzp(&k->in[2], 0), byoc__qscale_f32(&k->in[3]),
+                      byoc__qzp(&k->in[4], 0), (unsigned char *)k->out[0].data);
+    return BYOC_OK;
+}
+static byoc_result byoc__k_qnn_avg_pool2d(byoc__kctx *k) {
+    byoc_result r = byoc__qunary_check(k);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0];
+    byoc_dtype dt = x->dtype;
+    byoc__pool_geom g;
+    byoc__pool_geom_of(k, &g);
+    float in_scale = byoc__qscale_f32(&k->in[1]), out_scale = byoc__qscale_f32(&k->in[3]);
+    int32_t in_zp = byoc__qzp(&k->in[2], 0), out_zp = byoc__qzp(&k->in[4], 0);
+    const unsigned char *xd = (const unsigned char *)x->data;
+    unsigned char *od = (unsigned char *)k->out[0].data;
+    if (g.kh == g.H && g.kw == g.W && !g.pt && !g.pl && !g.pb && !g.pr) { /* ORT's fallback_to_global */
+        byoc__qglobal_avg(dt, xd, g.N * g.C, g.H * g.W, in_scale, in_zp, out_scale, out_zp, od);
+        return BYOC_OK;
+    }
+    float deq[256];
+    for (int i = 0; i < 256; ++i)
+        deq[i] = byoc__f32_mul(in_scale, (float)((dt == BYOC_INT8 ? (int32_t)(int8_t)(uint8_t)i : i) - in_zp));
+    int include_pad = (int)byoc__kint(k, "count_include_pad", 0);
+    int32_t lo = dt == BYOC_INT8 ? -128 : 0, hi = dt == BYOC_INT8 ? 127 : 255;
+    for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
+        for (int64_t oy = 0; oy < g.OH; ++oy) {
+            int64_t y0 = oy * g.sh - g.pt, y1 = BYOC__MIN(y0 + g.kh, g.H);
+            y0 = BYOC__MAX(y0, 0);
+            for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
+                int64_t x0 = ox * g.sw - g.pl, x1 = BYOC__MIN(x0 + g.kw, g.W);
+                x0 = BYOC__MAX(x0, 0);
+                float acc = 0.0f;
+                for (int64_t iy = y0; iy < y1; ++iy)
+                    for (int64_t ix = x0; ix < x1; ++ix) acc = byoc__f32_add(acc, deq[xd[iy * g.W + ix]]);
+                int64_t count = include_pad ? g.kh * g.kw : (y1 - y0) * (x1 - x0);
+                float mean = (float)((double)acc / (double)(float)count);
+                float q = byoc__f32_add((float)((double)mean / (double)out_scale), (float)out_zp);
+                byoc__q8_put(dt, (char *)od, byoc__qsat_f32(q, 0, lo, hi));
+            }
+        }
+    return BYOC_OK;
+}
+
+/* QLinearSoftmax's exponent table, indexed by the 8-bit pattern (see the section comment) */
+BYOC__PRIVATE void byoc__qsoftmax_table(float in_scale, int64_t extent, int is_signed, float *table) {
+    double shift = log((double)(FLT_MAX / (float)extent));
+    shift = (shift - 5.0 > 0.0 ? shift - 5.0 : 0.0) / (double)in_scale;
+    for (int i = 0; i < 256; ++i)
+        table[(uint8_t)(is_signed ? i - 128 : i)] = (float)exp(((double)i - 255.0 + shift) * (double)in_scale);
+}
+BYOC__PRIVATE float byoc__qsoftmax_exp(const float *table, int32_t shift, byoc_dtype dt, const unsigned char *row,
+                                       int64_t at) {
+    return table[(uint8_t)(shift + byoc__q8_get(dt, (const char *)row + at))];
+}
+static byoc_result byoc__k_qnn_softmax(byoc__kctx *k) {
+    byoc_result r = byoc__qunary_check(k);
+    if (r != BYOC_OK) return r;
+    const byoc_tensor *x = &k->in[0];
+    int is_signed = x->dtype == BYOC_INT8, axis = byoc__kaxis(k, "axis", -1, x->rank);
+    int64_t D = x->dims[axis], inner = byoc__dims_prod(x->dims, axis + 1, x->rank);
+    int64_t outer = byoc__dims_prod(x->dims, 0, axis);
+    if (!D) return BYOC_OK;
+    float table[256], y_scale = floorf(1.0f / byoc__qscale_f32(&k->in[3]));
+    byoc__qsoftmax_table(byoc__qscale_f32(&k->in[1]), D, is_signed, table);
+    int32_t out_zp = byoc__qzp(&k->in[4], 0);
+    const unsigned char *xd = (const unsigned char *)x->data;
+    unsigned char *od = (unsigned char *)k->out[0].data;
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t in = 0; in < inner; ++in) {
+            const unsigned char *row = xd + o * D * inner + in;
+            unsigned char *orow = od + o * D * inner + in;
+            int32_t xmax = -1000;
+            for (int64_t i = 0; i < D; ++i)
+                xmax = BYOC__MAX(xmax, byoc__q8_get(x->dtype, (const char *)row + i * inner));
+            /* uint8 looks up e[255 - max + x]; int8 e[(uint8)(127 - max + x)], the table laid out to match */
+            int32_t shift = is_signed ? 127 - xmax : 255 - xmax;
+            float sum = 0.0f;
+            for (int64_t i = 0; i < D; ++i)
+                sum = byoc__f32_add(sum, byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner));
+            for (int64_t i = 0; i < D; ++i) {
+                float e = byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner);
+                int32_t q = out_zp;
+                if (sum != 0.0f) {
+                    float v = (float)((double)byoc__f32_mul(e, y_scale) / (double)sum);
+                    q = (int32_t)nearbyintf(v) + out_zp;
+                    q = q > (is_signed ? 127 : 255) ? (is_signed ? 127 : 255) : q;
+                }
+                orow[i * inner] = (unsigned char)q;
+            }
+        }
+    return BYOC_OK;
+}
+
 /* FLOP models: a divide or multiply and an add per element (quantize, dequantize, requantize) */
 BYOC__PRIVATE double byoc__flops_qnn_elem(const byoc_node *c) {
     const byoc_type *t = c->checked_type;
@@ -16432,6 +16878,9 @@ BYOC__PRIVATE double byoc__flops_qnn_elem(const byoc_node *c) {
     for (int d = 0; d < t->rank; ++d) n *= t->dims[d] < 0 ? 1.0 : (double)t->dims[d]; /* '?': at least 1 */
     return n;
 }
+
+/* qnn.add, qnn.mul: two multiply-adds per result element */
+BYOC__PRIVATE double byoc__flops_qnn_binary(const byoc_node *c) { return 2 * byoc__flops_qnn_elem(c); }
 
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
@@ -16960,6 +17409,38 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "(a, b, a_zero_point, b_zero_point, a_scale, b_scale): 8-bit product over the last two axes, batch "
              "axes broadcast, less the zero points, int32 result",
              NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QMATMUL, BYOC__KF)),
+    BYOC__OP0("qnn.add", 8, 8, BROADCAST, byoc__rel_qnn_binary,
+              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
+              "8-bit sum with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearAdd arithmetic)",
+              NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QADD, 0)),
+    BYOC__OP0("qnn.mul", 8, 8, BROADCAST, byoc__rel_qnn_binary,
+              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
+              "8-bit product with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearMul)",
+              NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QMUL, 0)),
+    BYOC__OP("qnn.concatenate", 5, 5, INJECTIVE, byoc__attrs_qnn_concatenate, byoc__rel_qnn_concatenate,
+             "(data, input_scales, input_zero_points, output_scale, output_zero_point): 8-bit tensors joined along "
+             "axis, each requantized to the output's scale and zero point",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_concatenate, NULL, 0, 0)),
+    BYOC__OP0("qnn.sigmoid", 5, 5, ELEMWISE, byoc__rel_qnn_unary,
+              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit logistic through a "
+              "256-entry table (ONNX Runtime's QLinearSigmoid)",
+              NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QSIGMOID, 0)),
+    BYOC__OP("qnn.leaky_relu", 5, 5, ELEMWISE, byoc__attrs_qnn_leaky_relu, byoc__rel_qnn_unary,
+             "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit x if x >= 0 else "
+             "alpha * x through a 256-entry table (QLinearLeakyRelu)",
+             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QLEAKY_RELU, 0)),
+    BYOC__OP("qnn.avg_pool2d", 5, 5, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_avg_pool2d, byoc__rel_qnn_pool2d,
+             "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit NCHW average pooling "
+             "requantized to the output's scale (QLinearAveragePool)",
+             NONE, byoc__flops_pool2d, 0, BYOC__K(byoc__k_qnn_avg_pool2d, NULL, 0, 0)),
+    BYOC__OP("qnn.global_avg_pool2d", 5, 5, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_qnn_pool2d,
+             "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit mean over H and W, an "
+             "int32 sum requantized (QLinearGlobalAveragePool)",
+             NONE, byoc__flops_per_input, 0, BYOC__K(byoc__k_qnn_global_avg_pool2d, NULL, 0, 0)),
+    BYOC__OP("qnn.softmax", 5, 5, OPAQUE, byoc__attrs_qnn_softmax, byoc__rel_qnn_softmax,
+             "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit softmax along axis "
+             "through an exponent table (QLinearSoftmax)",
+             NONE, byoc__flops_softmax, 0, BYOC__K(byoc__k_qnn_softmax, NULL, 0, 0)),
     /* (end of quant) */
 };
 #undef BYOC__KF

@@ -476,6 +476,91 @@ static void test_onnx_matmul_integer_vector(void) {
     CHECKF(ok, "%s", why);
 }
 
+/* ---- qnn.add, qnn.mul, qnn.concatenate ---- */
+#define QBIN_PARAMS(dt, zdt)                                                                                      \
+    "def @main(%a: Tensor[(4), " dt "], %b: Tensor[(4), " dt "], %sa: Tensor[(), float32], %za: Tensor[(), " zdt \
+    "], %sb: Tensor[(), float32], %zb: Tensor[(), " zdt "], %sc: Tensor[(), float32], %zc: Tensor[(), " zdt "]) {\n"
+static void test_qnn_add(void) {
+    /* Ra = 0.5, Rb = 0.25, K = 1 - (0.5 * 0 + 0.25 * 2) = 0.5: a * 0.5 + b * 0.25 + 0.5 = 6.75, -8, 63 and the
+       tie 2.5, which goes to 2 */
+    const double a[4] = {10, -20, 100, 3}, b[4] = {5, 6, 50, 2}, sa[1] = {0.5}, za[1] = {0}, sb[1] = {0.25},
+                 zb[1] = {2}, sc[1] = {1}, zc[1] = {1};
+    const double *in[8] = {a, b, sa, za, sb, zb, sc, zc};
+    const double want[4] = {7, -8, 63, 2};
+    run_result r = run(QBIN_PARAMS("int8", "int8") "  qnn.add(%a, %b, %sa, %za, %sb, %zb, %sc, %zc)\n}", in);
+    CHECK_RUN(r, want, 4, 0);
+    CHECK(r.out->annotation->dtype == BYOC_INT8);
+    CHECK_ROUND_TRIP(r);
+    /* uint8 broadcasting (2, 1) + (3): sums past 255 saturate; int32 zero points (TVM's usual) */
+    const double ua[2] = {200, 10}, ub[3] = {0, 100, 255}, one[1] = {1}, zero[1] = {0};
+    const double *uin[8] = {ua, ub, one, zero, one, zero, one, zero};
+    const double uwant[6] = {200, 255, 255, 10, 110, 255};
+    r = run("def @main(%a: Tensor[(2, 1), uint8], %b: Tensor[(3), uint8], %sa: Tensor[(), float32], "
+            "%za: Tensor[(), int32], %sb: Tensor[(), float32], %zb: Tensor[(), int32], %sc: Tensor[(), float32], "
+            "%zc: Tensor[(), int32]) {\n  qnn.add(%a, %b, %sa, %za, %sb, %zb, %sc, %zc)\n}",
+            uin);
+    CHECK_RUN(r, uwant, 6, 0);
+    CHECK(r.out->annotation->rank == 2 && r.out->annotation->dims[1] == 3);
+    CHECK_ROUND_TRIP(r);
+    /* run-time checks: a zero scale, a zero point outside int8 */
+    const double bad_scale[1] = {0}, far_zp[1] = {300};
+    const double *bin[8] = {a, b, bad_scale, za, sb, zb, sc, zc};
+    r = run(QBIN_PARAMS("int8", "int8") "  qnn.add(%a, %b, %sa, %za, %sb, %zb, %sc, %zc)\n}", bin);
+    CHECK(!r.out && strstr(r.why, "lhs_scale 0 (element 0) is not a positive finite number"));
+    byoc_module_destroy(r.m);
+    const double *zin[8] = {a, b, sa, za, sb, zb, sc, far_zp};
+    r = run(QBIN_PARAMS("int8", "int32") "  qnn.add(%a, %b, %sa, %za, %sb, %zb, %sc, %zc)\n}", zin);
+    CHECK(!r.out && strstr(r.why, "output_zero_point 300 (element 0) is outside the int8 range"));
+    byoc_module_destroy(r.m);
+    CHECK_TYPE_ERROR(QBIN_PARAMS("float32", "int8") "  qnn.add(%a, %b, %sa, %za, %sb, %zb, %sc, %zc)\n}",
+                     "lhs must be int8 or uint8, got float32");
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(4), int8], %b: Tensor[(4), uint8], %s: Tensor[(), float32], "
+                     "%z: Tensor[(), int32]) {\n  qnn.add(%a, %b, %s, %z, %s, %z, %s, %z)\n}",
+                     "int8");
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(4), int8], %s: Tensor[(2), float32], %z: Tensor[(), int32]) {\n"
+                     "  qnn.add(%a, %a, %s, %z, %s, %z, %s, %z)\n}",
+                     "lhs_scale must have one element (per-tensor quantization), got Tensor[(2,), float32]");
+    CHECK_TYPE_ERROR("def @main(%a: Tensor[(4), int8], %s: Tensor[(), float32], %z: Tensor[(), float32]) {\n"
+                     "  qnn.mul(%a, %a, %s, %z, %s, %z, %s, %z)\n}",
+                     "lhs_zero_point must be an integer tensor, got float32");
+}
+static void test_qnn_mul(void) {
+    /* (a - 1) * (b + 1) * 0.5 * 0.5 / 1: 3, -7, 4032 (saturates to 127), and 10 * 0.25 = 2.5, a tie: 2 */
+    const double a[4] = {4, -6, 127, 6}, b[4] = {3, 3, 127, 1}, s[1] = {0.5}, za[1] = {1}, zb[1] = {-1}, sc[1] = {1},
+                 zc[1] = {0};
+    const double *in[8] = {a, b, s, za, s, zb, sc, zc};
+    const double want[4] = {3, -7, 127, 2};
+    run_result r = run(QBIN_PARAMS("int8", "int8") "  qnn.mul(%a, %b, %sa, %za, %sb, %zb, %sc, %zc)\n}", in);
+    CHECK_RUN(r, want, 4, 0);
+    CHECK_ROUND_TRIP(r);
+    /* the output zero point joins before rounding: 2.5 + 1 = 3.5 goes to 4 (adding it after would give 3) */
+    const double zc1[1] = {1};
+    const double *in1[8] = {a, b, s, za, s, zb, sc, zc1};
+    const double want1[4] = {4, -6, 127, 4};
+    r = run(QBIN_PARAMS("int8", "int8") "  qnn.mul(%a, %b, %sa, %za, %sb, %zb, %sc, %zc)\n}", in1);
+    CHECK_RUN(r, want1, 4, 0);
+    byoc_module_destroy(r.m);
+}
+static void test_qnn_concatenate(void) {
+    /* x0 has the output's scale and zero point (copied); x1 = 7 at scale 1, zero point 1 is 6.0 = 12 at 0.5 */
+    const double x0[2] = {10, -10}, x1[1] = {7}, half[1] = {0.5}, one[1] = {1}, z0[1] = {0}, z1[1] = {1};
+    const double *in[7] = {x0, x1, half, one, z0, z1, half};
+    const double want[3] = {10, -10, 12};
+    const char *text = "def @main(%x0: Tensor[(2), int8], %x1: Tensor[(1), int8], %s0: Tensor[(), float32], "
+                       "%s1: Tensor[(), float32], %z0: Tensor[(), int32], %z1: Tensor[(), int32], "
+                       "%os: Tensor[(), float32]) {\n"
+                       "  qnn.concatenate((%x0, %x1), (%s0, %s1), (%z0, %z1), %os, 0, axis=0)\n}";
+    run_result r = run(text, in);
+    CHECK_RUN(r, want, 3, 0);
+    CHECK_ROUND_TRIP(r);
+    CHECK_TYPE_ERROR("def @main(%x0: Tensor[(2), int8], %s: Tensor[(), float32], %z: Tensor[(), int32]) {\n"
+                     "  qnn.concatenate((%x0, %x0), (%s,), (%z, %z), %s, %z)\n}",
+                     "input_scales has 1 fields, data has 2");
+    CHECK_TYPE_ERROR("def @main(%x0: Tensor[(2), int8], %x1: Tensor[(2), uint8], %s: Tensor[(), float32], "
+                     "%z: Tensor[(), int32]) {\n  qnn.concatenate((%x0, %x1), (%s, %s), (%z, %z), %s, %z)\n}",
+                     "int8");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_quantize),
@@ -486,6 +571,9 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_matmul_dense_batch_matmul),
         TEST_ENTRY(test_onnx_quantize_linear),
         TEST_ENTRY(test_onnx_matmul_integer_vector),
+        TEST_ENTRY(test_qnn_add),
+        TEST_ENTRY(test_qnn_mul),
+        TEST_ENTRY(test_qnn_concatenate),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -5302,6 +5302,211 @@ BYOC__PRIVATE byoc_result byoc_onnx__qlinear_matmul(byoc_onnx__ctx *c, const cha
     return BYOC_ONNX__OK(c);
 }
 
+/* ---- ONNX Runtime's com.microsoft QOperator ops (contrib_defs.cc / quantization_defs.cc schemas) ----
+   Each takes its tensors' scales and zero points as inputs; an absent zero point is 0 of the data's type.
+   Scales must be float32 and zero points of the data's type (ORT's kernels enforce both); a constant scale
+   must be positive and finite. */
+
+/* input i as a quantization parameter of the 8-bit data xt: a one-element float32 scale (want_scale) or a
+   zero point of xt's dtype (absent: 0); NULL after an error naming it */
+BYOC__PRIVATE byoc_node *byoc_onnx__qparam(byoc_onnx__ctx *c, int i, const byoc_type *xt, int want_scale,
+                                           const char *what) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *p = want_scale ? byoc_onnx__input(c, i, what) : byoc_onnx__zero_point(c, i, xt->dtype);
+    const byoc_type *t = p ? byoc_onnx__tensor_of(st, p, what) : NULL;
+    if (!t) return NULL;
+    if (t->rank > 1 || byoc_type_num_elements(t) != 1) {
+        char buf[128];
+        byoc_type_to_string(t, buf, sizeof buf);
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s is %s: it must have one element (per-tensor quantization)", what, buf);
+        return NULL;
+    }
+    if (want_scale && t->dtype != BYOC_FLOAT32) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s must be float32, got %s", what, byoc_dtype_name(t->dtype));
+        return NULL;
+    }
+    if (!want_scale && t->dtype != xt->dtype) {
+        byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s is %s but its data is %s: they must have the same type", what,
+                        byoc_dtype_name(t->dtype), byoc_dtype_name(xt->dtype));
+        return NULL;
+    }
+    if (want_scale && p->kind == BYOC_NODE_CONSTANT) {
+        double s = byoc__load(t->dtype, p->data, 0);
+        if (!(s > 0) || s > 3.4e38) {
+            byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "%s is %g: a scale must be positive and finite", what, s);
+            return NULL;
+        }
+    }
+    return p;
+}
+/* input i as 8-bit data (int8 or uint8), or NULL after an error naming it */
+BYOC__PRIVATE const byoc_type *byoc_onnx__q8_input(byoc_onnx__ctx *c, int i, const char *what, byoc_node **x) {
+    *x = byoc_onnx__input(c, i, what);
+    const byoc_type *t = *x ? byoc_onnx__tensor_of(c->st, *x, what) : NULL;
+    if (t && !byoc__is_q8(t->dtype)) {
+        byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "%s is %s: only int8 and uint8 are supported", what,
+                        byoc_dtype_name(t->dtype));
+        return NULL;
+    }
+    return t;
+}
+
+/* QLinearAdd, QLinearMul(A, A_scale, A_zero_point, B, B_scale, B_zero_point, C_scale, C_zero_point) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_binary(byoc_onnx__ctx *c, const char *op) {
+    static const char *const names[8] = {"A", "A_scale", "A_zero_point", "B", "B_scale", "B_zero_point", "C_scale",
+                                         "C_zero_point"};
+    byoc_node *a, *b, *args[8];
+    const byoc_type *ta = byoc_onnx__q8_input(c, 0, "A", &a), *tb = ta ? byoc_onnx__q8_input(c, 3, "B", &b) : NULL;
+    if (!tb) return BYOC_ONNX__OK(c);
+    if (ta->dtype != tb->dtype)
+        return byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "A is %s and B is %s: they must have the same type",
+                               byoc_dtype_name(ta->dtype), byoc_dtype_name(tb->dtype));
+    args[0] = a;
+    args[1] = b;
+    static const int order[6] = {1, 2, 4, 5, 6, 7}; /* TVM's: lhs, rhs, then (scale, zero point) per operand */
+    for (int i = 0; i < 6; ++i)
+        if (!(args[2 + i] = byoc_onnx__qparam(c, order[i], ta, i % 2 == 0, names[order[i]]))) return BYOC_ONNX__OK(c);
+    c->out[0] = byoc_onnx__call(c->st, op, args, 8, NULL); /* the entry's op: qnn.add or qnn.mul */
+    return BYOC_ONNX__OK(c);
+}
+
+/* QLinearConcat(Y_scale, Y_zero_point, X0, X0_scale, X0_zero_point, X1, ...) with attribute axis: every input
+   of Y's type (ORT's kernel requires it) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_concat(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    if (c->nin < 5 || (c->nin - 2) % 3)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT,
+                               "has %d inputs: it takes Y_scale, Y_zero_point, then (tensor, scale, zero point) "
+                               "triples", c->nin);
+    byoc_node *x0;
+    const byoc_type *t0 = byoc_onnx__q8_input(c, 2, "X0", &x0);
+    if (!t0) return BYOC_ONNX__OK(c);
+    if (!byoc_onnx__attr_get(c, "axis")) return byoc_onnx__fail(st, BYOC_ERR_ATTR, "QLinearConcat needs an axis");
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", 0), t0->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    int n = (c->nin - 2) / 3;
+    byoc_node **parts[3] = {NULL, NULL, NULL};
+    byoc_node *y_scale = byoc_onnx__qparam(c, 0, t0, 1, "Y_scale");
+    byoc_node *y_zp = y_scale ? byoc_onnx__qparam(c, 1, t0, 0, "Y_zero_point") : NULL;
+    for (int i = 0; y_zp && i < n && !st->diag->code; ++i) {
+        char what[3][32];
+        snprintf(what[0], sizeof what[0], "X%d", i);
+        snprintf(what[1], sizeof what[1], "X%d_scale", i);
+        snprintf(what[2], sizeof what[2], "X%d_zero_point", i);
+        byoc_node *x;
+        const byoc_type *t = byoc_onnx__q8_input(c, 2 + 3 * i, what[0], &x);
+        if (t && t->dtype != t0->dtype)
+            byoc_onnx__fail(st, BYOC_ERR_TYPE, "%s is %s, X0 is %s: QLinearConcat's inputs share one type", what[0],
+                            byoc_dtype_name(t->dtype), byoc_dtype_name(t0->dtype));
+        byoc_node *s = t ? byoc_onnx__qparam(c, 3 + 3 * i, t, 1, what[1]) : NULL;
+        byoc_node *z = s ? byoc_onnx__qparam(c, 4 + 3 * i, t, 0, what[2]) : NULL;
+        if (!z) break;
+        stbds_arrput(parts[0], x);
+        stbds_arrput(parts[1], s);
+        stbds_arrput(parts[2], z);
+    }
+    if (!st->diag->code && y_zp) {
+        byoc_node *args[5];
+        for (int k = 0; k < 3; ++k) {
+            args[k] = byoc_tuple(st->m, parts[k], n);
+            if (args[k]) byoc_infer_node_type(st->m, args[k], st->diag);
+        }
+        args[3] = y_scale;
+        args[4] = y_zp;
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_int(st->m, &a, "axis", axis);
+        if (!st->diag->code) c->out[0] = byoc_onnx__call(st, "qnn.concatenate", args, 5, &a);
+    }
+    for (int k = 0; k < 3; ++k) stbds_arrfree(parts[k]);
+    return BYOC_ONNX__OK(c);
+}
+
+/* the five inputs (X, X_scale, X_zero_point, Y_scale, Y_zero_point) of the unary QOperator ops as the qnn op's
+   arguments; 0 after an error naming the input */
+BYOC__PRIVATE const byoc_type *byoc_onnx__qunary_args(byoc_onnx__ctx *c, byoc_node **args) {
+    static const char *const names[5] = {"X", "X_scale", "X_zero_point", "Y_scale", "Y_zero_point"};
+    const byoc_type *tx = byoc_onnx__q8_input(c, 0, names[0], &args[0]);
+    for (int i = 1; tx && i < 5; ++i)
+        if (!(args[i] = byoc_onnx__qparam(c, i, tx, i % 2 == 1, names[i]))) return NULL;
+    if (tx && byoc_onnx__attr_int(c, "channels_last", 0)) {
+        byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "channels_last 1 (NHWC) is not supported: NCHW only");
+        return NULL;
+    }
+    return tx;
+}
+
+/* QLinearSigmoid, QLinearLeakyRelu (alpha, default 0.01) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_activation(byoc_onnx__ctx *c, const char *op) {
+    byoc_node *args[5];
+    if (!byoc_onnx__qunary_args(c, args)) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!strcmp(op, "qnn.leaky_relu"))
+        byoc_attrs_set_float(c->st->m, &a, "alpha", byoc_onnx__attr_float(c, "alpha", 0.01));
+    c->out[0] = byoc_onnx__call(c->st, op, args, 5, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* QLinearAveragePool (AveragePool's attributes; 1-D and 2-D windows) and QLinearGlobalAveragePool (rank 4) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_pool(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *args[5];
+    const byoc_type *tx = byoc_onnx__qunary_args(c, args);
+    if (!tx) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!strcmp(op, "qnn.global_avg_pool2d")) {
+        if (tx->rank != 4)
+            return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "X has rank %d: only NCHW (rank 4) is supported",
+                                   tx->rank);
+        c->out[0] = byoc_onnx__call(st, op, args, 5, NULL);
+        return BYOC_ONNX__OK(c);
+    }
+    if (tx->rank != 3 && tx->rank != 4)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "X has rank %d: 1-D and 2-D pools (rank 3 or 4) only",
+                               tx->rank);
+    byoc_onnx__window win;
+    if (!byoc_onnx__window_attrs(c, tx, NULL, &win)) return BYOC_ONNX__OK(c);
+    byoc_onnx__set_window(st, &a, &win, "pool_size");
+    byoc_attrs_set_bool(st->m, &a, "ceil_mode", (int)byoc_onnx__attr_int(c, "ceil_mode", 0));
+    byoc_attrs_set_bool(st->m, &a, "count_include_pad", (int)byoc_onnx__attr_int(c, "count_include_pad", 0));
+    args[0] = byoc_onnx__to_2d(st, args[0]);
+    byoc_node *y = byoc_onnx__call(st, op, args, 5, &a);
+    if (y) c->out[0] = byoc_onnx__from_2d(st, y, &win);
+    return BYOC_ONNX__OK(c);
+}
+
+/* QLinearSoftmax (axis; opset, the Softmax version it stands for: before 13 the input is seen as 2-D, the
+   axes from axis on flattened into one) */
+BYOC__PRIVATE byoc_result byoc_onnx__qlinear_softmax(byoc_onnx__ctx *c, const char *op) {
+    byoc_onnx__state *st = c->st;
+    byoc_node *args[5];
+    const byoc_type *tx = byoc_onnx__qunary_args(c, args);
+    if (!tx) return BYOC_ONNX__OK(c);
+    if (!byoc_onnx__attr_get(c, "opset"))
+        return byoc_onnx__fail(st, BYOC_ERR_ATTR, "QLinearSoftmax needs its opset attribute");
+    int before13 = byoc_onnx__attr_int(c, "opset", 13) < 13;
+    if (tx->rank < 1) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "X must have rank >= 1");
+    int axis = byoc_onnx__norm_axis(c, byoc_onnx__attr_int(c, "axis", before13 ? 1 : -1), tx->rank, "axis");
+    if (axis < 0) return BYOC_ONNX__OK(c);
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!before13 || axis == tx->rank - 1) {
+        byoc_attrs_set_int(st->m, &a, "axis", axis);
+        c->out[0] = byoc_onnx__call(st, op, args, 5, &a);
+        return BYOC_ONNX__OK(c);
+    }
+    int64_t flat[2] = {1, 1};
+    for (int d = 0; d < tx->rank; ++d) flat[d >= axis] *= tx->dims[d];
+    args[0] = byoc_onnx__reshape(st, args[0], 2, flat);
+    byoc_attrs_set_int(st->m, &a, "axis", 1);
+    byoc_node *y = byoc_onnx__call(st, op, args, 5, &a);
+    if (y) c->out[0] = byoc_onnx__reshape(st, y, tx->rank, tx->dims);
+    return BYOC_ONNX__OK(c);
+}
+
 // [SECTION] impl: op converters: control flow
 /* (converters: cflow) If, Loop and Scan. A subgraph converts like the main graph, node by node, inside a
    scope of its own; what it takes from enclosing graphs arrives through captures, so each body is a
@@ -6001,6 +6206,14 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"QLinearConv", byoc_onnx__qlinear_conv, "qnn.requantize"},
     {"QLinearMatMul", byoc_onnx__qlinear_matmul, "qnn.requantize"},
     {"QuantizeLinear", byoc_onnx__quantize_linear, "qnn.quantize"},
+    {"com.microsoft:QLinearAdd", byoc_onnx__qlinear_binary, "qnn.add"},
+    {"com.microsoft:QLinearAveragePool", byoc_onnx__qlinear_pool, "qnn.avg_pool2d"},
+    {"com.microsoft:QLinearConcat", byoc_onnx__qlinear_concat, "qnn.concatenate"},
+    {"com.microsoft:QLinearGlobalAveragePool", byoc_onnx__qlinear_pool, "qnn.global_avg_pool2d"},
+    {"com.microsoft:QLinearLeakyRelu", byoc_onnx__qlinear_activation, "qnn.leaky_relu"},
+    {"com.microsoft:QLinearMul", byoc_onnx__qlinear_binary, "qnn.mul"},
+    {"com.microsoft:QLinearSigmoid", byoc_onnx__qlinear_activation, "qnn.sigmoid"},
+    {"com.microsoft:QLinearSoftmax", byoc_onnx__qlinear_softmax, "qnn.softmax"},
     /* (end of quant) */
     /* ---- cflow ---- */
     {"If", byoc_onnx__if, NULL},
@@ -6009,10 +6222,18 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* (end of cflow) */
 };
 
+/* an entry names a default-domain op by its type, another domain's as "domain:Type" (com.microsoft's) */
+BYOC__PRIVATE int byoc_onnx__entry_matches(const byoc_onnx__node *n, const char *entry) {
+    const char *colon = strchr(entry, ':');
+    int default_domain = !n->domain.n || byoc_onnx__bytes_eq(n->domain, "ai.onnx");
+    if (!colon) return default_domain && byoc_onnx__bytes_eq(n->op_type, entry);
+    size_t len = (size_t)(colon - entry);
+    return !default_domain && n->domain.n == len && !memcmp(n->domain.p, entry, len) &&
+           byoc_onnx__bytes_eq(n->op_type, colon + 1);
+}
 BYOC__PRIVATE const byoc_onnx__op_entry *byoc_onnx__find_op(const byoc_onnx__node *n) {
-    if (n->domain.n && !byoc_onnx__bytes_eq(n->domain, "ai.onnx")) return NULL;
     for (size_t i = 0; i < sizeof byoc_onnx__ops / sizeof byoc_onnx__ops[0]; ++i)
-        if (byoc_onnx__bytes_eq(n->op_type, byoc_onnx__ops[i].onnx)) return &byoc_onnx__ops[i];
+        if (byoc_onnx__entry_matches(n, byoc_onnx__ops[i].onnx)) return &byoc_onnx__ops[i];
     return NULL;
 }
 
