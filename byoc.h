@@ -22547,6 +22547,32 @@ BYOC__PRIVATE int byoc__fq_same_params(const byoc_node *dq, const byoc_node *q) 
            byoc__fq_value(dq->args[2], 0) == byoc__fq_value(q->args[2], 0);
 }
 
+/* The integer types ONNX Runtime's fusions compare. On x86 its CPU provider prefers uint8 activations
+   (QDQIsInt8Allowed is false here): before fusing, QDQS8ToU8Transformer (qdq_s8_to_u8.cc) turns an int8
+   Q -> DQ pair into uint8 (zero point + 128, the same values) when the Q feeds that DQ alone and the zero
+   points are equal scalars; EnsureUniqueDQForNodeUnit has first given each consumer of a shared DQ its own
+   copy, so a pair whose DQ has several consumers (or whose Q is a graph output) stays int8. Weights (a DQ
+   of anything but a Q) keep their type. The fusions then require equal input and output types, and Conv and
+   MatMul refuse int8 activations. These rules apply to groups from ONNX (ops with spans); Relay text groups
+   as TVM's pass does, by the dtypes alone. */
+BYOC__PRIVATE int byoc__fq_s8_to_u8(const byoc__fq *fq, const byoc_node *q) {
+    int qi = byoc_graph_index(fq->g, q);
+    if (byoc__fq_qtype(q) != BYOC_INT8 || qi < 0 || qi == fq->g->count - 1 || fq->g->nodes[qi].nusers != 1)
+        return 0;
+    int di = fq->g->nodes[qi].users[0];
+    const byoc_node *d = fq->g->nodes[di].node;
+    return byoc__fq_is(d, "qnn.dequantize") && d->args[0] == q && di != fq->g->count - 1 &&
+           fq->g->nodes[di].nusers == 1 && byoc__fq_scalar(q->args[2]) && byoc__fq_scalar(d->args[2]) &&
+           byoc__fq_value(q->args[2], 0) == byoc__fq_value(d->args[2], 0);
+}
+/* the type ONNX Runtime fuses with: of a quantize's result, or of a dequantize's input (ort: the group is
+   from ONNX; else the dtype) */
+BYOC__PRIVATE byoc_dtype byoc__fq_fused_type(const byoc__fq *fq, const byoc_node *x, int ort) {
+    if (!ort) return byoc__fq_qtype(x);
+    const byoc_node *q = byoc__fq_is(x, "qnn.quantize") ? x : byoc__fq_is(x->args[0], "qnn.quantize") ? x->args[0] : NULL;
+    return q && byoc__fq_s8_to_u8(fq, q) ? BYOC_UINT8 : byoc__fq_qtype(x);
+}
+
 /* ORT's IsClipMadeRedundantByQ: q saturates to a range inside the Relu's or Clip's, so dropping it is exact */
 BYOC__PRIVATE int byoc__fq_redundant_clip(const byoc_node *clip, const byoc_node *q) {
     double lo, hi;
@@ -22649,10 +22675,20 @@ BYOC__PRIVATE const char *byoc__fq_check_anchor(byoc__fq *fq, byoc__fq_anchor *a
     if (!byoc__fq_scalar(x->args[1]) || !byoc__fq_scalar(x->args[2]) || !byoc__fq_scalar(q->args[1]) ||
         !byoc__fq_scalar(q->args[2]))
         return "the data or the output is quantized per axis (ONNX Runtime's QLinear ops take one scale)";
-    byoc_dtype dx = byoc__fq_qtype(x), dw = byoc__fq_qtype(w), dy = byoc__fq_qtype(q);
+    int ort = byoc__fq_source(a->anchor) != NULL;
+    byoc_dtype dx = byoc__fq_fused_type(fq, x, ort), dw = byoc__fq_qtype(w), dy = byoc__fq_fused_type(fq, q, ort);
     if (!byoc__is_q8(dx) || !byoc__is_q8(dw)) return "its data and weight are not 8-bit";
-    if (dx != dy) return "the output's integer type is not the data's (ConvNodeGroupSelector)";
+    if (dx != dy)
+        return ort ? "its input and output integer types differ once ONNX Runtime has made the int8 pairs it can "
+                     "uint8 (QDQS8ToU8Transformer)"
+                   : "the output's integer type is not the data's (ConvNodeGroupSelector)";
     if (dx == BYOC_INT8 && dw != BYOC_INT8) return "int8 data with uint8 weights (ONNX Runtime has no s8u8 kernel)";
+    /* a Gemm (nn.dense with its bias, or without the MatMul import's reshape and transpose) is QGemm, which
+       takes int8; Conv and MatMul fuse with uint8 activations only (QDQIsInt8Allowed is false on x86) */
+    int gemm = byoc__fq_is(a->anchor, "nn.dense") && (a->bias_op || (!a->w_transpose && !a->nbefore));
+    if (ort && dx == BYOC_INT8 && !gemm)
+        return "its input stays int8 (a shared or graph-input dequantize), and ONNX Runtime fuses Conv and MatMul "
+               "with uint8 activations only on this CPU";
     const byoc_type *wt = w->args[0]->annotation, *yt = a->anchor->checked_type;
     if (!yt || yt->kind != BYOC_TYPE_TENSOR) return "its type is not known";
     int per_axis = !byoc__fq_scalar(w->args[1]) || !byoc__fq_scalar(w->args[2]);
@@ -22735,7 +22771,7 @@ BYOC__PRIVATE byoc_node *byoc__fq_build_anchor(byoc__fq *fq, const byoc__fq_anch
 
 /* ---- the other groups ---- */
 /* every argument of x (the tuple's fields for concatenate) a dequantize with constant parameters of type dt */
-BYOC__PRIVATE int byoc__fq_dequantized_args(const byoc_node *x, byoc_dtype dt) {
+BYOC__PRIVATE int byoc__fq_dequantized_args(const byoc__fq *fq, const byoc_node *x, byoc_dtype dt, int ort) {
     byoc_node *const *args = x->args;
     int n = x->nargs;
     if (n == 1 && x->args[0]->kind == BYOC_NODE_TUPLE) {
@@ -22744,7 +22780,8 @@ BYOC__PRIVATE int byoc__fq_dequantized_args(const byoc_node *x, byoc_dtype dt) {
     }
     for (int i = 0; i < n; ++i)
         if (!byoc__fq_is(args[i], "qnn.dequantize") || !byoc__fq_const_params(args[i]) ||
-            byoc__fq_qtype(args[i]) != dt || !byoc__fq_scalar(args[i]->args[1]) || !byoc__fq_scalar(args[i]->args[2]))
+            byoc__fq_fused_type(fq, args[i], ort) != dt || !byoc__fq_scalar(args[i]->args[1]) ||
+            !byoc__fq_scalar(args[i]->args[2]))
             return 0;
     return n > 0;
 }
@@ -22823,7 +22860,7 @@ BYOC__PRIVATE byoc_node *byoc__fq_group(byoc__fq *fq, const byoc_node *q) {
     if (y->kind != BYOC_NODE_CALL || !y->op) return NULL;
     if (byoc__fq_is(y, "qnn.dequantize")) return byoc__fq_same_params(y, q) ? y->args[0] : NULL;
     if (byoc__fq_users(fq, y) != 1) {
-        if (byoc__fq_dequantized_args(y, byoc__fq_qtype(q)))
+        if (byoc__fq_dequantized_args(fq, y, byoc__fq_qtype(q), 0))
             byoc__fq_note(fq, y, "its result has other users than the quantize");
         return NULL;
     }
@@ -22855,7 +22892,8 @@ BYOC__PRIVATE byoc_node *byoc__fq_group(byoc__fq *fq, const byoc_node *q) {
         z = z->args[0];
     }
     if (nmoves && byoc__fq_is(z, "qnn.dequantize")) {
-        if (!byoc__fq_same_params(z, q)) {
+        int ort = byoc__fq_source(y) != NULL;
+        if (!byoc__fq_same_params(z, q) || byoc__fq_fused_type(fq, z, ort) != byoc__fq_fused_type(fq, q, ort)) {
             byoc__fq_note(fq, y, "its dequantize and quantize parameters differ (or are not constant scalars)");
             return NULL;
         }
@@ -22863,7 +22901,8 @@ BYOC__PRIVATE byoc_node *byoc__fq_group(byoc__fq *fq, const byoc_node *q) {
         return byoc__fq_replay(fq->m, moves, nmoves, z->args[0]);
     }
     if ((byoc__fq_is(y, "nn.relu") || byoc__fq_is(y, "clip")) && dq && !clip) {
-        if (!byoc__fq_same_params(dq, q)) {
+        int ort = byoc__fq_source(y) != NULL;
+        if (!byoc__fq_same_params(dq, q) || byoc__fq_fused_type(fq, dq, ort) != byoc__fq_fused_type(fq, q, ort)) {
             byoc__fq_note(fq, y, "its dequantize and quantize parameters differ (or are not constant scalars)");
             return NULL;
         }
@@ -22871,7 +22910,8 @@ BYOC__PRIVATE byoc_node *byoc__fq_group(byoc__fq *fq, const byoc_node *q) {
         return byoc__fq_build_clip(fq, y, dq);
     }
     const char *qname = byoc__fq_qlinear_name(y);
-    int dequantized = byoc__fq_dequantized_args(y, byoc__fq_qtype(q));
+    int ort = byoc__fq_source(y) != NULL;
+    int dequantized = byoc__fq_dequantized_args(fq, y, byoc__fq_fused_type(fq, q, ort), ort);
     if (qname && dequantized && byoc__fq_const_params(q) && byoc__fq_scalar(q->args[1])) {
         const byoc_op *op = byoc_op_get(qname);
         byoc__map_put(&fq->seen, y, 1);

@@ -158,7 +158,39 @@ def mlp(name, act_type):
          [helper.make_tensor_value_info("output", act_type, [2, 6, 5])], feeds)
 
 
+def qlinear_ops(name, act_type):
+    """the groups ONNX Runtime turns into its com.microsoft QLinear* kernels: Add, Mul, Concat, Sigmoid,
+    LeakyRelu, AveragePool, GlobalAveragePool, Softmax, each between dequantizes and a quantize"""
+    b = Builder(act_type)
+    x, s = b.qdq("input", -2.0, 2.0, "input")
+    y, s2 = b.qdq("input2", -1.0, 3.0, "input2")
+    b.nodes.append(helper.make_node("Add", [x, y], ["sum"], name="add"))
+    a, _ = b.qdq("sum", -3.0, 5.0, "add_output")
+    b.nodes.append(helper.make_node("Mul", [a, x], ["prod"], name="mul"))
+    p, _ = b.qdq("prod", -6.0, 6.0, "mul_output")
+    b.nodes.append(helper.make_node("Sigmoid", [p], ["sig"], name="sigmoid"))
+    g, _ = b.qdq("sig", 0.0, 1.0, "sigmoid_output")
+    b.nodes.append(helper.make_node("LeakyRelu", [a], ["leaky"], name="leaky_relu", alpha=0.1))
+    lk, _ = b.qdq("leaky", -0.5, 5.0, "leaky_output")
+    b.nodes.append(helper.make_node("Concat", [g, lk], ["cat"], name="concat", axis=1))
+    c, _ = b.qdq("cat", -0.5, 5.0, "concat_output")
+    b.nodes.append(helper.make_node("AveragePool", [c], ["avg"], name="avgpool", kernel_shape=[2, 2], strides=[2, 2]))
+    av, _ = b.qdq("avg", -0.5, 5.0, "avgpool_output")
+    b.nodes.append(helper.make_node("GlobalAveragePool", [av], ["gap"], name="gap"))
+    gp, _ = b.qdq("gap", -0.5, 5.0, "gap_output")
+    b.nodes.append(helper.make_node("Flatten", [gp], ["flat"], name="flatten", axis=1))
+    f, _ = b.qdq("flat", -0.5, 5.0, "flat_output")
+    b.nodes.append(helper.make_node("Softmax", [f], ["soft"], name="softmax", axis=1))
+    b.quantize_out("soft", 0.0, 1.0, "softmax_output")
+    feeds = [rng.uniform(-2, 2, (1, 4, 8, 8)).astype(np.float32), rng.uniform(-1, 3, (1, 4, 8, 8)).astype(np.float32)]
+    save(name, b, [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 4, 8, 8]),
+                   helper.make_tensor_value_info("input2", TensorProto.FLOAT, [1, 4, 8, 8])],
+         [helper.make_tensor_value_info("output", act_type, [1, 8])], feeds)
+
+
 cnn("qdq_cnn_s8", TensorProto.INT8)
 cnn("qdq_cnn_u8", TensorProto.UINT8)
 mlp("qdq_mlp_s8", TensorProto.INT8)
 mlp("qdq_mlp_u8", TensorProto.UINT8)
+qlinear_ops("qdq_ops_s8", TensorProto.INT8)
+qlinear_ops("qdq_ops_u8", TensorProto.UINT8)
