@@ -61,13 +61,15 @@ static const usage_section usage_sections[] = {
      "      [--strategy greedy|collage] [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N]\n"
      "      [--max-partitions N] [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
      "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
-     "      [--save-placement FILE] [--placement FILE]\n"
+     "      [--save-placement FILE] [--placement FILE] [--no-fq2i]\n"
      "        greedy: place every op on the first backend (by priority, then as given) that takes it,\n"
      "        host last;\n"
      "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
      "        statistics; --save-placement writes it, --placement replays one (refused when it no\n"
      "        longer fits);\n"
-     "        NODE is a frontend name, a %N label of @main or #ID\n"},
+     "        NODE is a frontend name, a %N label of @main or #ID;\n"
+     "        a quantized (QDQ) model's groups become qnn ops first (FakeQuantizationToInteger, each\n"
+     "        group left in float32 listed with its reason); --no-fq2i keeps them in float\n"},
     {"match",
      "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
      "        list the expressions of @main the pattern matches (outputs first, as the matcher visits\n"
@@ -505,6 +507,19 @@ static int model_error(const session *s, const byoc_diag *d) {
 static byoc_module *load_model(session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
+/* the library's preparation (byoc_prepare_for_partition); with --no-fq2i, FakeQuantizationToInteger off */
+static byoc_result prepare_model(byoc_module *m, byoc_pass_context *ctx, int no_fq2i, byoc_diag *d) {
+    byoc_pass_context *own = NULL;
+    if (no_fq2i && !ctx) {
+        if (!(own = ctx = byoc_pass_context_create())) return BYOC_ERR_OUT_OF_MEMORY;
+        byoc_pass_context_set_verify(own, 0);
+    }
+    byoc_result r = no_fq2i ? byoc_pass_context_set(ctx, "fake_quantization_to_integer.enable", "False", d) : BYOC_OK;
+    if (r == BYOC_OK) r = byoc_prepare_for_partition(m, ctx, d);
+    byoc_pass_context_destroy(own);
+    return r;
+}
+
 static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
     char kv[512], msg[1200];
     byoc_diag d;
@@ -540,7 +555,7 @@ typedef enum option_id {
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
     O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
-    O_DYNAMIC_DIMS
+    O_DYNAMIC_DIMS, O_NO_FQ2I
 } option_id;
 
 typedef struct option_spec {
@@ -573,6 +588,7 @@ static const option_spec option_table[] = {
     {"--no-merge-regions", O_NO_MERGE_REGIONS, 0, C_PARTITION},
     {"--min-partition-ops", O_MIN_PARTITION_OPS, 1, C_PARTITION},
     {"--max-partitions", O_MAX_PARTITIONS, 1, C_PARTITION},
+    {"--no-fq2i", O_NO_FQ2I, 0, C_PLACE},
     {"--passes", O_PASSES, 1, C_OPT},
     {"--print-after-all", O_PRINT_AFTER_ALL, 0, C_OPT},
     {"--print-after", O_PRINT_AFTER, 1, C_OPT},
@@ -621,6 +637,7 @@ typedef struct cli_options {
     /* partition, run, compile */
     strategy_options so;
     int no_fallback, no_merge_regions, min_partition_ops, max_partitions;
+    int no_fq2i; /* --no-fq2i: QDQ groups stay dequantize -> float op -> quantize */
     byoc_pin pins[MAX_PINS];
     char pin_text[MAX_PINS][MAX_PIN_TEXT];
     int npins;
@@ -775,6 +792,7 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_TRACE: o->trace = v; break;
     case O_REPEAT: return parse_count(cmd, v, spec->name, &o->repeat);
     case O_NO_FUSE: o->no_fuse = 1; break;
+    case O_NO_FQ2I: o->no_fq2i = 1; break;
     case O_SOURCE_MAP: o->source_map = v; break;
     }
     return EXIT_OK;
@@ -1114,7 +1132,17 @@ static int cmd_partition(session *s, const cli_options *opts) {
     byoc_module *m = NULL;
     if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = model_error(s, &d);
     /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
-    if (rc == EXIT_OK && byoc_prepare_for_partition(m, NULL, &d) != BYOC_OK) rc = model_error(s, &d);
+    if (rc == EXIT_OK && !opts->no_fq2i) { /* the groups left in float32, each with its reason, before the report */
+        char *notes = NULL;
+        if (byoc_fake_quantization_to_integer(m, &notes, &d) != BYOC_OK) rc = model_error(s, &d);
+        for (char *line = notes; line && *line && !strcmp(emit, "report");) {
+            size_t n = strcspn(line, "\n");
+            printf("fq2i: %.*s\n", (int)n, line);
+            line += n + (line[n] == '\n');
+        }
+        byoc_free(m, notes);
+    }
+    if (rc == EXIT_OK && prepare_model(m, NULL, opts->no_fq2i, &d) != BYOC_OK) rc = model_error(s, &d);
     byoc_placement_report *rep = NULL;
     byoc_collage_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -2296,7 +2324,7 @@ static int run_job_prepare(run_job *j) {
         byoc_pass_context_set_verify(ctx, 0);
         byoc_pass_context_set_instrument(ctx, &instrument);
     }
-    byoc_result r = byoc_prepare_for_partition(j->m, ctx, &j->d);
+    byoc_result r = prepare_model(j->m, ctx, j->o->no_fq2i, &j->d);
     byoc_pass_context_destroy(ctx);
     if (r != BYOC_OK) return model_error(j->s, &j->d);
     return j->stage_rc;
@@ -2650,7 +2678,7 @@ static int run_job_reference(run_job *j) {
     byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
     byoc_sim_program *rp = NULL;
     byoc_tensor routs[MAX_IO];
-    if (!rm || byoc_prepare_for_partition(rm, NULL, &j->d) != BYOC_OK ||
+    if (!rm || prepare_model(rm, NULL, o->no_fq2i, &j->d) != BYOC_OK ||
         (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
         byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
