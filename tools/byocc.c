@@ -82,13 +82,14 @@ static const usage_section usage_sections[] = {
      "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"},
     {"run",
      "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy]\n"
-     "      [--tolerance T] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
+     "      [--tolerance T] [--lsb N] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
      "      [--profile] [--trace FILE.json] [--repeat N] [--no-fuse] [--strategy greedy|collage]\n"
      "      [partition's collage options] [--emit json|csv[=FILE]]...\n"
      "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
      "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
-     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and\n"
+     "        exactly (--lsb N: within N, as the devices' fixed-point requantize needs 1), one-row\n"
+     "        scores by argmax; exit 4 when an output is off. Inputs not given (and\n"
      "        none given): seeded values, or with --compare-to DIR, DIR's input_K.npy (or .pb);\n"
      "        --output-dir creates D when it is missing\n"
      "        --repeat N: p50/p90/p99, inferences/s and peak memory; a per-device summary ends the\n"
@@ -554,7 +555,7 @@ typedef enum option_id {
     O_NO_FALLBACK, O_NO_MERGE_REGIONS, O_MIN_PARTITION_OPS, O_MAX_PARTITIONS,
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
-    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
+    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
     O_DYNAMIC_DIMS, O_NO_FQ2I
 } option_id;
 
@@ -602,6 +603,7 @@ static const option_spec option_table[] = {
     {"--output-dir", O_OUTPUT_DIR, 1, C_RUN | C_COMPILE},
     {"--compare-to", O_COMPARE_TO, 1, C_RUN | C_COMPILE},
     {"--tolerance", O_TOLERANCE, 1, C_RUN | C_COMPILE},
+    {"--lsb", O_LSB, 1, C_RUN | C_COMPILE},
     {"--reference", O_REFERENCE, 1, C_RUN | C_COMPILE},
     {"--profile", O_PROFILE, 0, C_RUN | C_COMPILE},
     {"--trace", O_TRACE, 1, C_RUN | C_COMPILE},
@@ -648,6 +650,7 @@ typedef struct cli_options {
     int ninputs;
     const char *output_dir, *compare_to, *reference, *trace, *source_map;
     double tolerance;
+    int lsb; /* integer outputs within this many units of the reference (0: exactly) */
     int profile, repeat, no_fuse;
 } cli_options;
 
@@ -780,6 +783,17 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
             snprintf(msg, sizeof msg, "%s: --tolerance expects a number >= 0, got '%%s'", cmd);
             return usage_error(msg, v);
         }
+        break;
+    }
+    case O_LSB: {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 0 || n > 65535) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: --lsb expects an integer in [0, 65535], got '%%s'", cmd);
+            return usage_error(msg, v);
+        }
+        o->lsb = (int)n;
         break;
     }
     case O_REFERENCE: {
@@ -1699,10 +1713,11 @@ static void file_safe(const char *name, char *out, size_t cap) {
     out[i] = 0;
 }
 
-/* One output against its reference: float32 / float64 within tol * max(1, max|ref|), other dtypes
-   exactly, and for a classifier-shaped output (one row of scores) the same argmax. Prints one line; 1
-   when it holds. */
-static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol) {
+/* One output against its reference: float32 / float64 within tol * max(1, max|ref|), integers within lsb (0:
+   exactly), other dtypes exactly, and for a classifier-shaped output (one row of scores) the same argmax. Prints
+   one line; 1 when it holds. */
+static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol,
+                          int lsb) {
     char gs[200], rs[200];
     shape_text(got->dtype, got->rank, got->dims, gs, sizeof gs);
     shape_text(ref->dtype, ref->rank, ref->dims, rs, sizeof rs);
@@ -1713,6 +1728,16 @@ static int compare_output(FILE *f, const char *label, const byoc_tensor *got, co
     }
     size_t n = ref->nbytes / byoc_dtype_size(ref->dtype);
     byoc_dtype dt = ref->dtype;
+    if (lsb > 0 && dt != BYOC_BOOL && dt != BYOC_INT64 && dt != BYOC_UINT64 && !byoc_dtype_is_float(dt)) {
+        int64_t worst = 0;
+        for (size_t i = 0; i < n; ++i) {
+            int64_t e = (int64_t)byoc__load(dt, got->data, (int64_t)i) - (int64_t)byoc__load(dt, ref->data, (int64_t)i);
+            if ((e < 0 ? -e : e) > worst) worst = e < 0 ? -e : e;
+        }
+        say(f, "  %-24s %s %s (within %d LSB: max difference %lld)\n", label, worst <= lsb ? "ok      " : "MISMATCH", gs,
+            lsb, (long long)worst);
+        return worst <= lsb;
+    }
     if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) {
         int equal = !ref->nbytes || memcmp(got->data, ref->data, ref->nbytes) == 0;
         say(f, "  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
@@ -2663,7 +2688,7 @@ static int run_job_outputs(run_job *j) {
         char msg[1200];
         if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
         if (k == 0) say(j->human, "%s against %s (tolerance %g x max(1, max|reference|)):\n", j->file, o->compare_to, o->tolerance);
-        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, ref_path, o->tolerance);
+        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, ref_path, o->tolerance, o->lsb);
         free(ref.data);
     }
     return EXIT_OK;
@@ -2694,7 +2719,7 @@ static int run_job_reference(run_job *j) {
         ref.data = routs[k].data;
         ref.nbytes = byoc_dtype_size(ref.dtype);
         for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
-        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance);
+        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance, o->lsb);
     }
     if (rc == EXIT_OK) say(j->human, "%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
     if (rc == EXIT_OK) {
