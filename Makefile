@@ -44,7 +44,7 @@ $(CLANG_BIN):
 $(BUILD):
 	@mkdir -p $@
 
-$(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h tools/byoc_quantize.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(CFLAGS) -I. $< -o $@ $(LDLIBS)
 
 # tests truncate long failure messages on purpose
