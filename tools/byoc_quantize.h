@@ -510,6 +510,8 @@ typedef struct byoc_quantize__node {
     int removed;           /* fused into its producer (Relu, Clip) */
     char **new_in;         /* stb_ds: the inputs written (NULL: in), before renaming */
     const char **drop_attr; /* stb_ds: attributes not written */
+    const char *add_attr;  /* an INT attribute written (add_value), NULL: none */
+    int64_t add_value;
     int quantized;         /* given QDQ on some tensor */
     const char *float_reason;
 } byoc_quantize__node;
@@ -1231,21 +1233,24 @@ BYOC__PRIVATE int byoc_quantize__value(float x, float scale, int zero_point, int
 }
 
 /* a weight's per-channel (axis >= 0) or per-tensor symmetric int8 scales: channel c's values are those
-   whose index along axis is c */
+   whose index along axis is c (one pass over the values) */
 BYOC__PRIVATE void byoc_quantize__weight_scales(const byoc_quantize__init *w, int axis, float *scales, int nchannels) {
     int64_t inner = 1;
     for (int d = axis + 1; axis >= 0 && d < w->rank; ++d) inner *= w->dims[d];
-    for (int c = 0; c < nchannels; ++c) {
-        double lo = 0, hi = 0;
-        for (int64_t i = 0; i < w->count; ++i) {
-            if (axis >= 0 && (i / inner) % nchannels != c) continue;
-            double v = w->values[i];
-            if (v < lo) lo = v;
-            if (v > hi) hi = v;
-        }
-        int zp;
-        byoc_quantize__scale_zp(lo, hi, -127, 127, 1, &scales[c], &zp);
+    double *lo = BYOC__CAST(double *, calloc((size_t)nchannels, sizeof(double)));
+    double *hi = BYOC__CAST(double *, calloc((size_t)nchannels, sizeof(double)));
+    for (int64_t i = 0; lo && hi && i < w->count; ++i) {
+        int c = axis >= 0 ? (int)((i / inner) % nchannels) : 0;
+        double v = w->values[i];
+        if (v < lo[c]) lo[c] = v;
+        if (v > hi[c]) hi[c] = v;
     }
+    for (int c = 0; c < nchannels; ++c) {
+        int zp;
+        byoc_quantize__scale_zp(lo && hi ? lo[c] : 0, lo && hi ? hi[c] : 0, -127, 127, 1, &scales[c], &zp);
+    }
+    free(lo);
+    free(hi);
 }
 
 // [SECTION] impl: the QDQ plan (which tensors, after ONNX Runtime's QDQ quantizer)
@@ -1511,6 +1516,11 @@ BYOC__PRIVATE byoc_result byoc_quantize__check_softmax(byoc_quantize__model *qm,
                                "be carried to opset %d", n->op, n->name, qm->target_opset);
     const byoc_onnx__attr *a = byoc_quantize__attr(n, "axis");
     int rank = qm->tensors[t].rank, axis = a ? (int)a->i : 1;
+    if (!a) { /* the default axis became -1 at opset 13: say 1 */
+        n->add_attr = "axis";
+        n->add_value = 1;
+        qm->upgraded++;
+    }
     if (axis < 0) axis += rank;
     for (int d = axis + 1; d < rank; ++d)
         if (qm->tensors[t].dims[d] != 1)
@@ -1732,6 +1742,14 @@ BYOC__PRIVATE void byoc_quantize__write_node(const byoc_quantize__model *qm, con
             if (drop) continue;
         }
         byoc_quantize__copy(&b, &f);
+    }
+    if (n->add_attr) {
+        byoc_quantize__buf a;
+        memset(&a, 0, sizeof a);
+        byoc_quantize__str(&a, 1, n->add_attr);
+        byoc_quantize__int(&a, 3, n->add_value);
+        byoc_quantize__int(&a, 20, BYOC_ONNX__ATTR_INT);
+        byoc_quantize__msg(&b, 5, &a);
     }
     char **ins = n->new_in ? n->new_in : n->in;
     for (int i = 0; i < (int)stbds_arrlen(ins); ++i) byoc_quantize__str(&b, 1, byoc_quantize__renamed(qm, ins[i]));
