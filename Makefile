@@ -49,14 +49,15 @@ $(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h tools/byoc_quantize.h $(HEADERS)
 
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
-LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h
+LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h tools/byoc_quantize.h
 
 # The library is compiled once (tests/lib/byoc_impl.c: byoc.h, byoc_sim.h and tools/byoc_onnx.h) into
 # $(BUILD)/lib/byoc_impl.o, which every unit test in UNIT_TESTS links: a new one is tests/test_NAME.c and
 # NAME in that list. The tests that reach into the library's internals (its static functions and types)
 # compile the implementation themselves: SELF_TESTS, onnx_node_tests, and byocc (its one cc line).
 UNIT_TESTS := core patterns passes property targets sim collage collage_search artifact api ops_windows ops_math \
-              ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic ops_dyn3 ops_quant ops_cflow ops_fuzz
+              ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic ops_dyn3 ops_quant ops_cflow ops_fuzz \
+              quantize
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 

@@ -144,8 +144,7 @@ typedef struct byoc_quantize_calibration {
     char **files;         /* the file of each tensor */
     int nsamples, ninputs;
 } byoc_quantize_calibration;
-BYOC_API byoc_result byoc_quantize_calibration_read(const char *dir, byoc_quantize_calibration *out,
-                                                    byoc_diag *diag);
+BYOC_API byoc_result byoc_quantize_calibration_read(const char *dir, byoc_quantize_calibration *out, byoc_diag *diag);
 BYOC_API void byoc_quantize_calibration_free(byoc_quantize_calibration *c);
 
 #ifdef __cplusplus
@@ -156,7 +155,8 @@ BYOC_API void byoc_quantize_calibration_free(byoc_quantize_calibration *c);
 #if defined(BYOC_QUANTIZE_IMPLEMENTATION) && !defined(BYOC_QUANTIZE_IMPLEMENTATION_INCLUDED)
 #define BYOC_QUANTIZE_IMPLEMENTATION_INCLUDED
 #if !defined(BYOC_ONNX_IMPLEMENTATION_INCLUDED) || !defined(BYOC_SIM_IMPLEMENTATION)
-#error "define BYOC_QUANTIZE_IMPLEMENTATION in the file that defines BYOC_ONNX_IMPLEMENTATION and BYOC_SIM_IMPLEMENTATION"
+#error \
+    "define BYOC_QUANTIZE_IMPLEMENTATION in the file that defines BYOC_ONNX_IMPLEMENTATION and BYOC_SIM_IMPLEMENTATION"
 #endif
 #include <dirent.h>
 #include <float.h>
@@ -174,7 +174,10 @@ BYOC_API const char *byoc_quantize_method_name(byoc_quantize_method m) {
 BYOC_API int byoc_quantize_method_parse(const char *name, byoc_quantize_method *out) {
     static const char *const names[] = {"minmax", "percentile", "entropy"};
     for (int k = 0; name && out && k < 3; ++k)
-        if (!strcmp(name, names[k])) { *out = (byoc_quantize_method)k; return 1; }
+        if (!strcmp(name, names[k])) {
+            *out = (byoc_quantize_method)k;
+            return 1;
+        }
     return 0;
 }
 
@@ -188,10 +191,12 @@ BYOC__PRIVATE const char *byoc_quantize__npy_field(const char *h, const char *ke
 }
 
 BYOC__PRIVATE byoc_dtype byoc_quantize__npy_dtype(const char *descr) {
-    static const struct { const char *d; byoc_dtype t; } table[] = {
-        {"<f4", BYOC_FLOAT32}, {"<f8", BYOC_FLOAT64}, {"|i1", BYOC_INT8},   {"|u1", BYOC_UINT8},
-        {"<i2", BYOC_INT16},   {"<u2", BYOC_UINT16},  {"<i4", BYOC_INT32},  {"<u4", BYOC_UINT32},
-        {"<i8", BYOC_INT64},   {"<u8", BYOC_UINT64},  {"|b1", BYOC_BOOL},   {"<f2", BYOC_FLOAT16}};
+    static const struct {
+        const char *d;
+        byoc_dtype t;
+    } table[] = {{"<f4", BYOC_FLOAT32}, {"<f8", BYOC_FLOAT64}, {"|i1", BYOC_INT8},  {"|u1", BYOC_UINT8},
+                 {"<i2", BYOC_INT16},   {"<u2", BYOC_UINT16},  {"<i4", BYOC_INT32}, {"<u4", BYOC_UINT32},
+                 {"<i8", BYOC_INT64},   {"<u8", BYOC_UINT64},  {"|b1", BYOC_BOOL},  {"<f2", BYOC_FLOAT16}};
     for (size_t k = 0; k < sizeof table / sizeof table[0]; ++k)
         if (!strncmp(descr, table[k].d, 3) && descr[3] == '\'') return table[k].t;
     return BYOC_DTYPE_INVALID;
@@ -231,8 +236,8 @@ BYOC_API byoc_result byoc_quantize_npy_parse(const void *data, size_t size, cons
         hstart = 12;
     }
     if (major < 1 || major > 3 || hlen > size - hstart || hlen > 65536)
-        return byoc__diag(diag, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: bad .npy header (version %d, length %zu)", name,
-                          major, hlen);
+        return byoc__diag(diag, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: bad .npy header (version %d, length %zu)", name, major,
+                          hlen);
     char header[65537];
     memcpy(header, b + hstart, hlen);
     header[hlen] = 0;
@@ -248,8 +253,8 @@ BYOC_API byoc_result byoc_quantize_npy_parse(const void *data, size_t size, cons
         return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "%s: Fortran-order .npy arrays are not supported", name);
     out->dtype = dt;
     if (!byoc_quantize__npy_shape(shape, &out->rank, out->dims))
-        return byoc__diag(diag, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: bad .npy shape (more than %d dims, or too large)",
-                          name, BYOC_MAX_RANK);
+        return byoc__diag(diag, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: bad .npy shape (more than %d dims, or too large)", name,
+                          BYOC_MAX_RANK);
     uint64_t count = 1;
     for (int d = 0; d < out->rank; ++d) {
         count *= (uint64_t)out->dims[d];
@@ -328,14 +333,16 @@ BYOC__PRIVATE byoc_result byoc_quantize__sample_dirs(const char *dir, char ***di
     closedir(d);
     if (stbds_arrlen(subs)) qsort(subs, (size_t)stbds_arrlen(subs), sizeof(char *), byoc_quantize__by_name);
     char *self = BYOC__CAST(char *, malloc(strlen(dir) + 1));
-    if (self) { strcpy(self, dir); stbds_arrput(*dirs, self); }
+    if (self) {
+        strcpy(self, dir);
+        stbds_arrput(*dirs, self);
+    }
     for (int i = 0; i < (int)stbds_arrlen(subs); ++i) stbds_arrput(*dirs, subs[i]);
     stbds_arrfree(subs);
     return BYOC_OK;
 }
 
-BYOC_API byoc_result byoc_quantize_calibration_read(const char *dir, byoc_quantize_calibration *out,
-                                                    byoc_diag *diag) {
+BYOC_API byoc_result byoc_quantize_calibration_read(const char *dir, byoc_quantize_calibration *out, byoc_diag *diag) {
     byoc_diag local;
     if (!diag) diag = &local;
     memset(diag, 0, sizeof *diag);
@@ -353,18 +360,23 @@ BYOC_API byoc_result byoc_quantize_calibration_read(const char *dir, byoc_quanti
             r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
                            "%s: holds %d input_K.npy file%s, %s holds %d (every sample gives every input)", dirs[i], n,
                            n == 1 ? "" : "s", first, ninputs);
-        if (ninputs < 0) { ninputs = n; first = dirs[i]; }
+        if (ninputs < 0) {
+            ninputs = n;
+            first = dirs[i];
+        }
         nsamples++;
     }
     if (r == BYOC_OK && !nsamples)
         r = byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
                        "%s: no calibration samples (expected input_0.npy, input_1.npy, ... in it or in its "
-                       "subdirectories)", dir);
+                       "subdirectories)",
+                       dir);
     if (r == BYOC_OK) {
         int total = (int)stbds_arrlen(paths);
         out->tensors = BYOC__CAST(byoc_tensor *, calloc((size_t)total, sizeof(byoc_tensor)));
         out->files = BYOC__CAST(char **, calloc((size_t)total, sizeof(char *)));
-        if (!out->tensors || !out->files) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", dir);
+        if (!out->tensors || !out->files)
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", dir);
         out->nsamples = nsamples;
         out->ninputs = ninputs;
         for (int i = 0; r == BYOC_OK && i < total; ++i) {
@@ -395,7 +407,10 @@ BYOC__PRIVATE void byoc_quantize__put(byoc_quantize__buf *b, const void *data, s
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->n + n) cap *= 2;
         uint8_t *p = BYOC__CAST(uint8_t *, realloc(b->p, cap));
-        if (!p) { b->oom = 1; return; }
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
         b->p = p;
         b->cap = cap;
     }
@@ -442,7 +457,7 @@ BYOC__PRIVATE void byoc_quantize__msg(byoc_quantize__buf *b, uint32_t field, byo
 
 /* a TensorProto: dims (1), data_type (2), name (8), raw_data (9, little-endian as ONNX stores it) */
 BYOC__PRIVATE void byoc_quantize__put_tensor(byoc_quantize__buf *b, const char *name, int onnx_type, int rank,
-                                         const int64_t *dims, const void *raw, size_t nbytes) {
+                                             const int64_t *dims, const void *raw, size_t nbytes) {
     byoc_quantize__buf t;
     memset(&t, 0, sizeof t);
     for (int d = 0; d < rank; ++d) byoc_quantize__int(&t, 1, dims[d]);
@@ -454,8 +469,8 @@ BYOC__PRIVATE void byoc_quantize__put_tensor(byoc_quantize__buf *b, const char *
 
 /* a NodeProto: inputs (1), outputs (2), name (3), op_type (4), an int attribute (5) when attr is given */
 BYOC__PRIVATE void byoc_quantize__put_node(byoc_quantize__buf *b, const char *name, const char *op,
-                                       const char *const *inputs, int ninputs, const char *output, const char *attr,
-                                       int64_t value) {
+                                           const char *const *inputs, int ninputs, const char *output, const char *attr,
+                                           int64_t value) {
     byoc_quantize__buf n;
     memset(&n, 0, sizeof n);
     for (int i = 0; i < ninputs; ++i) byoc_quantize__str(&n, 1, inputs[i]);
@@ -487,10 +502,19 @@ BYOC__PRIVATE int byoc_quantize__next(byoc_onnx__pb *pb, byoc_quantize__field *f
     f->start = pb->p;
     f->value.p = NULL;
     f->value.n = 0;
-    if (!byoc_onnx__pb_key(pb, &f->number, &f->wire)) { *bad = 1; return 0; }
+    if (!byoc_onnx__pb_key(pb, &f->number, &f->wire)) {
+        *bad = 1;
+        return 0;
+    }
     if (f->wire == BYOC_ONNX__WIRE_LEN) {
-        if (!byoc_onnx__pb_len(pb, &f->value)) { *bad = 1; return 0; }
-    } else if (!byoc_onnx__pb_skip(pb, f->wire)) { *bad = 1; return 0; }
+        if (!byoc_onnx__pb_len(pb, &f->value)) {
+            *bad = 1;
+            return 0;
+        }
+    } else if (!byoc_onnx__pb_skip(pb, f->wire)) {
+        *bad = 1;
+        return 0;
+    }
     f->end = pb->p;
     return 1;
 }
@@ -503,16 +527,16 @@ BYOC__PRIVATE void byoc_quantize__copy(byoc_quantize__buf *b, const byoc_quantiz
 typedef struct byoc_quantize__node {
     byoc_onnx__bytes raw;
     byoc_onnx__node parsed;
-    char *op, *name;       /* op_type, and the node's name or its first output's (for messages) */
-    char **in, **out;      /* stb_ds of malloc'd names ("" for an omitted input) */
+    char *op, *name;  /* op_type, and the node's name or its first output's (for messages) */
+    char **in, **out; /* stb_ds of malloc'd names ("" for an omitted input) */
     int default_domain, has_subgraph;
     /* the rewrite */
-    int removed;           /* fused into its producer (Relu, Clip) */
-    char **new_in;         /* stb_ds: the inputs written (NULL: in), before renaming */
+    int removed;            /* fused into its producer (Relu, Clip) */
+    char **new_in;          /* stb_ds: the inputs written (NULL: in), before renaming */
     const char **drop_attr; /* stb_ds: attributes not written */
-    const char *add_attr;  /* an INT attribute written (add_value), NULL: none */
+    const char *add_attr;   /* an INT attribute written (add_value), NULL: none */
     int64_t add_value;
-    int quantized;         /* given QDQ on some tensor */
+    int quantized; /* given QDQ on some tensor */
     const char *float_reason;
 } byoc_quantize__node;
 
@@ -530,35 +554,38 @@ typedef struct byoc_quantize__init {
 typedef struct byoc_quantize__tensor {
     char *name;
     int producer, init, graph_input, graph_output, consumers;
-    int elem_type, decl_rank;  /* a graph input's declared type (dims -1: symbolic) */
+    int elem_type, decl_rank; /* a graph input's declared type (dims -1: symbolic) */
     int64_t decl_dims[BYOC_MAX_RANK];
-    int observe;              /* calibration output index, -1: not observed */
-    int observed_float;       /* observed and float32 */
+    int observe;        /* calibration output index, -1: not observed */
+    int observed_float; /* observed and float32 */
     int rank;
     int64_t dims[BYOC_MAX_RANK];
     /* calibration */
-    double rmin, rmax;        /* the range used (after the method) */
+    double rmin, rmax; /* the range used (after the method) */
     double seen_min, seen_max;
-    double *hist;             /* stb_ds: histogram counts */
-    double hist_lo, hist_hi;  /* its edges: lo + i * (hi - lo) / n */
-    double threshold;         /* entropy: the symmetric threshold the histogram spans (0: none yet) */
+    double *hist;            /* stb_ds: histogram counts */
+    double hist_lo, hist_hi; /* its edges: lo + i * (hi - lo) / n */
+    double threshold;        /* entropy: the symmetric threshold the histogram spans (0: none yet) */
     int has_data;
     /* the plan */
-    int quantize;             /* an activation QDQ pair */
-    int share;                /* -1, or the tensor whose scale and zero point it uses */
-    int fixed;                /* the range is fixed (Softmax's output: [0, 1]) */
-    int weight;               /* 1: an int8 weight, 2: an initializer quantized as an activation, 3: an int32 bias */
-    int axis;                 /* weight / bias channel axis, -1: per tensor */
+    int quantize; /* an activation QDQ pair */
+    int share;    /* -1, or the tensor whose scale and zero point it uses */
+    int fixed;    /* the range is fixed (Softmax's output: [0, 1]) */
+    int weight;   /* 1: an int8 weight, 2: an initializer quantized as an activation, 3: an int32 bias */
+    int axis;     /* weight / bias channel axis, -1: per tensor */
     int bias_input, bias_weight;
     double beta;
-    int gone;                 /* no longer exists (a fused Relu's input) */
-    int made_fresh;           /* a name the rewrite made */
+    int gone;       /* no longer exists (a fused Relu's input) */
+    int made_fresh; /* a name the rewrite made */
     float scale;
     int zero_point;
     const char *scale_name, *zp_name, *dq_name, *q_input; /* names written */
 } byoc_quantize__tensor;
 
-typedef struct byoc_quantize__map { char *key; int value; } byoc_quantize__map;
+typedef struct byoc_quantize__map {
+    char *key;
+    int value;
+} byoc_quantize__map;
 
 /* an initializer the rewrite adds */
 typedef struct byoc_quantize__extra {
@@ -582,9 +609,9 @@ typedef struct byoc_quantize__model {
     byoc_quantize__node *nodes;
     byoc_quantize__init *inits;
     byoc_quantize__tensor *tensors;
-    byoc_quantize__map *names;   /* tensor name -> index in tensors */
-    char **input_names;          /* graph inputs that are not initializers, in order */
-    char **output_names;         /* graph outputs, in order */
+    byoc_quantize__map *names; /* tensor name -> index in tensors */
+    char **input_names;        /* graph inputs that are not initializers, in order */
+    char **output_names;       /* graph outputs, in order */
     int opset, target_opset;
     byoc_dtype act_type;
     int per_channel;
@@ -750,13 +777,16 @@ BYOC__PRIVATE byoc_result byoc_quantize__read(byoc_quantize__model *qm, const ui
                 for (int d = 0; d < vi.rank && d < BYOC_MAX_RANK; ++d)
                     gi->decl_dims[d] = vi.dim_names[d].n ? -1 : vi.dims[d];
                 stbds_arrput(graph_inputs, name);
+            } else {
+                qm->tensors[t].graph_output = 1;
+                stbds_arrput(qm->output_names, name);
             }
-            else { qm->tensors[t].graph_output = 1; stbds_arrput(qm->output_names, name); }
         }
     }
     if (r == BYOC_OK && bad) r = byoc_onnx__fail(&qm->st, BYOC_ERR_CORRUPT, "malformed graph");
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(graph_inputs); ++i)
-        if (qm->tensors[byoc_quantize__find(qm, graph_inputs[i])].init < 0) stbds_arrput(qm->input_names, graph_inputs[i]);
+        if (qm->tensors[byoc_quantize__find(qm, graph_inputs[i])].init < 0)
+            stbds_arrput(qm->input_names, graph_inputs[i]);
     stbds_arrfree(graph_inputs);
     return r;
 }
@@ -786,8 +816,13 @@ BYOC__PRIVATE void byoc_quantize__model_free(byoc_quantize__model *qm) {
 }
 
 // [SECTION] impl: calibration (augmented model, observers, minmax, percentile, entropy)
-enum { BYOC_QUANTIZE__NONE, BYOC_QUANTIZE__WEIGHTED, BYOC_QUANTIZE__GENERAL, BYOC_QUANTIZE__DIRECT,
-       BYOC_QUANTIZE__REMOVABLE };
+enum {
+    BYOC_QUANTIZE__NONE,
+    BYOC_QUANTIZE__WEIGHTED,
+    BYOC_QUANTIZE__GENERAL,
+    BYOC_QUANTIZE__DIRECT,
+    BYOC_QUANTIZE__REMOVABLE
+};
 
 /* How ONNX Runtime's QDQ quantizer treats an op type (its QDQRegistry and the QLinear ops' defaults):
    WEIGHTED: QDQConv / QDQGemm / QDQMatMul; GENERAL: QDQOperatorBase (every input and the output, own
@@ -795,10 +830,10 @@ enum { BYOC_QUANTIZE__NONE, BYOC_QUANTIZE__WEIGHTED, BYOC_QUANTIZE__GENERAL, BYO
    QDQRemovableActivation. MaxPool needs opset 12 and Resize 11 (QDQMaxPool, QDQResize). */
 BYOC__PRIVATE int byoc_quantize__kind(const byoc_quantize__node *n, int opset) {
     static const char *const weighted[] = {"Conv", "ConvTranspose", "Gemm", "MatMul"};
-    static const char *const general[] = {"Add", "Mul", "Concat", "Sigmoid", "LeakyRelu", "GlobalAveragePool",
+    static const char *const general[] = {"Add",    "Mul", "Concat", "Sigmoid", "LeakyRelu", "GlobalAveragePool",
                                           "Softmax"};
-    static const char *const direct[] = {"Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten", "AveragePool",
-                                         "MaxPool", "Resize", "Split"};
+    static const char *const direct[] = {"Reshape",     "Transpose", "Squeeze", "Unsqueeze", "Flatten",
+                                         "AveragePool", "MaxPool",   "Resize",  "Split"};
     if (!n->default_domain) return BYOC_QUANTIZE__NONE;
     for (size_t k = 0; k < sizeof weighted / sizeof weighted[0]; ++k)
         if (!strcmp(n->op, weighted[k])) return BYOC_QUANTIZE__WEIGHTED;
@@ -819,11 +854,11 @@ BYOC__PRIVATE int byoc_quantize__choose_observed(byoc_quantize__model *qm, char 
     for (int i = 0; i < (int)stbds_arrlen(qm->nodes); ++i) {
         const byoc_quantize__node *n = &qm->nodes[i];
         int kind = byoc_quantize__kind(n, qm->target_opset);
-        int softmax = n->default_domain && (!strcmp(n->op, "Softmax") || !strcmp(n->op, "LogSoftmax") ||
-                                            !strcmp(n->op, "Hardmax"));
+        int softmax = n->default_domain &&
+                      (!strcmp(n->op, "Softmax") || !strcmp(n->op, "LogSoftmax") || !strcmp(n->op, "Hardmax"));
         if (kind == BYOC_QUANTIZE__NONE && !softmax) continue;
         int nin = (int)stbds_arrlen(n->in);
-        if (kind == BYOC_QUANTIZE__WEIGHTED && nin > 2) nin = 2;   /* the bias is not observed */
+        if (kind == BYOC_QUANTIZE__WEIGHTED && nin > 2) nin = 2;         /* the bias is not observed */
         if (kind == BYOC_QUANTIZE__DIRECT || softmax) nin = nin ? 1 : 0; /* shape operands are not */
         for (int k = 0; k < nin + 1; ++k) {
             const char *name = k < nin ? n->in[k] : stbds_arrlen(n->out) ? n->out[0] : "";
@@ -854,7 +889,10 @@ BYOC__PRIVATE byoc_result byoc_quantize__augment(byoc_quantize__model *qm, const
     byoc_quantize__field f;
     int bad = 0;
     while (byoc_quantize__next(&pb, &f, &bad)) {
-        if (f.number != 7 || f.wire != BYOC_ONNX__WIRE_LEN) { byoc_quantize__copy(out, &f); continue; }
+        if (f.number != 7 || f.wire != BYOC_ONNX__WIRE_LEN) {
+            byoc_quantize__copy(out, &f);
+            continue;
+        }
         byoc_quantize__buf g;
         memset(&g, 0, sizeof g);
         byoc_quantize__put(&g, f.value.p, f.value.n);
@@ -873,7 +911,11 @@ BYOC__PRIVATE byoc_result byoc_quantize__augment(byoc_quantize__model *qm, const
     return BYOC_OK;
 }
 
-enum { BYOC_QUANTIZE__PERCENTILE_BINS = 2048, BYOC_QUANTIZE__ENTROPY_BINS = 128, BYOC_QUANTIZE__QUANTIZED_BINS = 128 };
+enum {
+    BYOC_QUANTIZE__PERCENTILE_BINS = 2048,
+    BYOC_QUANTIZE__ENTROPY_BINS = 128,
+    BYOC_QUANTIZE__QUANTIZED_BINS = 128
+};
 
 /* numpy.histogram's binning over uniform edges lo + i * (hi - lo) / n: values outside [lo, hi] are not
    counted, hi falls in the last bin */
@@ -902,7 +944,10 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
     }
     if (amin > amax) amin = amax = 0;
     if (!stbds_arrlen(t->hist)) {
-        if (amin == amax) { amin -= 0.5; amax += 0.5; } /* numpy widens an empty range so */
+        if (amin == amax) {
+            amin -= 0.5;
+            amax += 0.5;
+        } /* numpy widens an empty range so */
         stbds_arrsetlen(t->hist, BYOC_QUANTIZE__PERCENTILE_BINS);
         memset(t->hist, 0, sizeof(double) * BYOC_QUANTIZE__PERCENTILE_BINS);
         t->hist_lo = amin;
@@ -921,12 +966,14 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
 
 /* EntropyCalibrater's collect_value / merge_histogram: 128 bins over [-th, th] (th = max|x|); a sample
    with a larger th adds bins of the same stride on both sides */
-BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const float *x, int64_t count,
-                                                 double th) {
+BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const float *x, int64_t count, double th) {
     int n = (int)stbds_arrlen(t->hist);
     if (!n || (t->threshold == 0 && th > 0)) {
         double *old = NULL;
-        if (n) { stbds_arrsetlen(old, n); memcpy(old, t->hist, sizeof(double) * (size_t)n); }
+        if (n) {
+            stbds_arrsetlen(old, n);
+            memcpy(old, t->hist, sizeof(double) * (size_t)n);
+        }
         int bins = n ? n : BYOC_QUANTIZE__ENTROPY_BINS;
         stbds_arrsetlen(t->hist, bins);
         memset(t->hist, 0, sizeof(double) * (size_t)bins);
@@ -982,7 +1029,10 @@ BYOC__PRIVATE void byoc_quantize__percentile_range(byoc_quantize__tensor *t, dou
     for (int k = 0; k < n; ++k) total += t->hist[k];
     for (int k = 0; total > 0 && k < n; ++k) {
         cdf += t->hist[k] / total;
-        if (cdf >= percentile / 100.0) { edge = t->hist_lo + width * k; break; }
+        if (cdf >= percentile / 100.0) {
+            edge = t->hist_lo + width * k;
+            break;
+        }
     }
     t->rmin = -edge < t->seen_min ? t->seen_min : -edge;
     t->rmax = edge > t->seen_max ? t->seen_max : edge;
@@ -1005,7 +1055,10 @@ BYOC__PRIVATE int byoc_quantize__smooth(double *p, int n) {
 /* scipy.stats.entropy(p, q): KL divergence of the normalized distributions */
 BYOC__PRIVATE double byoc_quantize__kl(const double *p, const double *q, int n) {
     double sp = 0, sq = 0, kl = 0;
-    for (int k = 0; k < n; ++k) { sp += p[k]; sq += q[k]; }
+    for (int k = 0; k < n; ++k) {
+        sp += p[k];
+        sq += q[k];
+    }
     for (int k = 0; k < n; ++k) {
         double pk = p[k] / sp, qk = q[k] / sq;
         if (pk > 0) kl += qk > 0 ? pk * log(pk / qk) : HUGE_VAL;
@@ -1050,7 +1103,12 @@ BYOC__PRIVATE void byoc_quantize__entropy_range(byoc_quantize__tensor *t) {
     for (int i = half; p && q && i <= zero; ++i) { /* numpy.argmin: the first least divergence */
         int start = zero - i, end = zero + i + 1 < n ? zero + i + 1 : n;
         double kl = byoc_quantize__window_kl(t->hist, n, start, end, p, q, merged);
-        if (first || kl < best) { best = kl; best_start = start; best_end = end; first = 0; }
+        if (first || kl < best) {
+            best = kl;
+            best_start = start;
+            best_end = end;
+            first = 0;
+        }
     }
     free(p);
     free(q);
@@ -1063,8 +1121,8 @@ BYOC__PRIVATE void byoc_quantize__entropy_range(byoc_quantize__tensor *t) {
 BYOC__PRIVATE void byoc_quantize__shape_text(int rank, const int64_t *dims, char *out, size_t cap) {
     size_t used = (size_t)snprintf(out, cap, "(");
     for (int d = 0; d < rank && used < cap; ++d)
-        used += (size_t)snprintf(out + used, cap - used, dims[d] < 0 ? "%s?" : "%s%lld", d ? ", " : "",
-                                 (long long)dims[d]);
+        used +=
+            (size_t)snprintf(out + used, cap - used, dims[d] < 0 ? "%s?" : "%s%lld", d ? ", " : "", (long long)dims[d]);
     if (used < cap) snprintf(out + used, cap - used, ")");
 }
 
@@ -1081,8 +1139,8 @@ BYOC__PRIVATE int byoc_quantize__pieces(byoc_quantize__model *qm, const byoc_ten
         return 0;
     }
     if (in->decl_rank < 0) return 1; /* no declared shape: the tensor is the shape */
-    int same = x->rank == in->decl_rank, split = same && x->rank > 0 && in->decl_dims[0] > 0 && x->dims[0] > 0 &&
-                                                 x->dims[0] % in->decl_dims[0] == 0;
+    int same = x->rank == in->decl_rank,
+        split = same && x->rank > 0 && in->decl_dims[0] > 0 && x->dims[0] > 0 && x->dims[0] % in->decl_dims[0] == 0;
     for (int d = 0; same && d < x->rank; ++d)
         if (in->decl_dims[d] >= 0 && in->decl_dims[d] != x->dims[d]) {
             same = 0;
@@ -1113,19 +1171,21 @@ BYOC__PRIVATE byoc_result byoc_quantize__split(byoc_quantize__model *qm, const b
         for (int k = 0; k < nin; ++k)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s'%s'", k ? ", " : "", qm->input_names[k]);
         return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
-                          "%s: the calibration samples give %d input%s, the model has %d (%s)", qm->st.file,
-                          o->ninputs, o->ninputs == 1 ? "" : "s", nin, list);
+                          "%s: the calibration samples give %d input%s, the model has %d (%s)", qm->st.file, o->ninputs,
+                          o->ninputs == 1 ? "" : "s", nin, list);
     }
     for (int s = 0; s < o->nsamples; ++s) {
         int pieces = -1;
         for (int k = 0; k < nin; ++k) {
             const byoc_tensor *x = &o->samples[s * nin + k];
             char label[300];
-            if (o->sample_labels && o->sample_labels[s * nin + k]) snprintf(label, sizeof label, "%s", o->sample_labels[s * nin + k]);
+            if (o->sample_labels && o->sample_labels[s * nin + k])
+                snprintf(label, sizeof label, "%s", o->sample_labels[s * nin + k]);
             else snprintf(label, sizeof label, "calibration sample %d input %d", s, k);
             if (!x->data || x->rank < 0 || x->rank > BYOC_MAX_RANK)
                 return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: not a valid tensor", label);
-            int p = byoc_quantize__pieces(qm, x, label, &qm->tensors[byoc_quantize__find(qm, qm->input_names[k])], diag);
+            int p =
+                byoc_quantize__pieces(qm, x, label, &qm->tensors[byoc_quantize__find(qm, qm->input_names[k])], diag);
             if (!p) return diag->code;
             if (pieces >= 0 && p != pieces)
                 return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
@@ -1386,10 +1446,10 @@ BYOC__PRIVATE void byoc_quantize__plan(byoc_quantize__model *qm) {
         byoc_quantize__node *n = &qm->nodes[i];
         int kind = byoc_quantize__kind(n, qm->target_opset), nin = (int)stbds_arrlen(n->in), q = 0;
         if (kind == BYOC_QUANTIZE__NONE)
-            n->float_reason = !n->default_domain                ? "not in the default domain"
-                              : !strcmp(n->op, "MaxPool")       ? "MaxPool takes int8 from opset 12"
-                              : !strcmp(n->op, "Resize")        ? "Resize takes int8 from opset 11"
-                                                                : "not an op the QDQ quantizer handles";
+            n->float_reason = !n->default_domain          ? "not in the default domain"
+                              : !strcmp(n->op, "MaxPool") ? "MaxPool takes int8 from opset 12"
+                              : !strcmp(n->op, "Resize")  ? "Resize takes int8 from opset 11"
+                                                          : "not an op the QDQ quantizer handles";
         else if (kind == BYOC_QUANTIZE__WEIGHTED) byoc_quantize__plan_weighted(qm, n);
         else if (kind == BYOC_QUANTIZE__REMOVABLE) byoc_quantize__plan_removable(qm, n, has_subgraph);
         else if (kind == BYOC_QUANTIZE__GENERAL) {
@@ -1401,7 +1461,8 @@ BYOC__PRIVATE void byoc_quantize__plan(byoc_quantize__model *qm) {
             }
             n->quantized = q;
             if (!q) n->float_reason = "no float32 tensor to quantize";
-        } else if (nin && byoc_quantize__is_quantized(qm, n->in[0]) && qm->tensors[byoc_quantize__find(qm, n->in[0])].quantize) {
+        } else if (nin && byoc_quantize__is_quantized(qm, n->in[0]) &&
+                   qm->tensors[byoc_quantize__find(qm, n->in[0])].quantize) {
             int from = byoc_quantize__find(qm, n->in[0]);
             int nout = !strcmp(n->op, "Split") ? (int)stbds_arrlen(n->out) : stbds_arrlen(n->out) ? 1 : 0;
             for (int k = 0; k < nout; ++k) { /* quantize_output_same_as_input */
@@ -1423,10 +1484,16 @@ BYOC__PRIVATE void byoc_quantize__params(byoc_quantize__model *qm, byoc_quantize
     for (int t = 0; t < (int)stbds_arrlen(qm->tensors); ++t) {
         byoc_quantize__tensor *x = &qm->tensors[t];
         if (x->quantize && x->share < 0) {
-            if (x->fixed) { x->rmin = 0; x->rmax = 1; }
-            else if (method == BYOC_QUANTIZE_PERCENTILE && stbds_arrlen(x->hist)) byoc_quantize__percentile_range(x, percentile);
+            if (x->fixed) {
+                x->rmin = 0;
+                x->rmax = 1;
+            } else if (method == BYOC_QUANTIZE_PERCENTILE && stbds_arrlen(x->hist))
+                byoc_quantize__percentile_range(x, percentile);
             else if (method == BYOC_QUANTIZE_ENTROPY && stbds_arrlen(x->hist)) byoc_quantize__entropy_range(x);
-            else { x->rmin = x->seen_min; x->rmax = x->seen_max; }
+            else {
+                x->rmin = x->seen_min;
+                x->rmax = x->seen_max;
+            }
             byoc_quantize__scale_zp(x->rmin, x->rmax, qmin, qmax, 0, &x->scale, &x->zero_point);
         } else if (x->weight == 2) {
             const byoc_quantize__init *in = &qm->inits[x->init];
@@ -1465,7 +1532,8 @@ BYOC__PRIVATE const char *byoc_quantize__add_init(byoc_quantize__model *qm, cons
 }
 
 /* an INTS attribute as a 1-D int64 initializer ("" when the node has no such attribute) */
-BYOC__PRIVATE const char *byoc_quantize__ints_input(byoc_quantize__model *qm, byoc_quantize__node *n, const char *attr) {
+BYOC__PRIVATE const char *byoc_quantize__ints_input(byoc_quantize__model *qm, byoc_quantize__node *n,
+                                                    const char *attr) {
     const byoc_onnx__attr *a = byoc_quantize__attr(n, attr);
     if (!a) return "";
     int64_t count = (int64_t)stbds_arrlen(a->ints);
@@ -1482,7 +1550,8 @@ BYOC__PRIVATE const char *byoc_quantize__ints_input(byoc_quantize__model *qm, by
 }
 
 /* a FLOAT attribute as a scalar float initializer ("" when absent) */
-BYOC__PRIVATE const char *byoc_quantize__float_input(byoc_quantize__model *qm, byoc_quantize__node *n, const char *attr) {
+BYOC__PRIVATE const char *byoc_quantize__float_input(byoc_quantize__model *qm, byoc_quantize__node *n,
+                                                     const char *attr) {
     const byoc_onnx__attr *a = byoc_quantize__attr(n, attr);
     if (!a) return "";
     uint8_t bytes[4];
@@ -1512,8 +1581,10 @@ BYOC__PRIVATE void byoc_quantize__set_inputs(byoc_quantize__model *qm, byoc_quan
 BYOC__PRIVATE byoc_result byoc_quantize__check_softmax(byoc_quantize__model *qm, byoc_quantize__node *n) {
     int t = stbds_arrlen(n->in) ? byoc_quantize__find(qm, n->in[0]) : -1;
     if (t < 0 || qm->tensors[t].observe < 0)
-        return byoc_onnx__fail(&qm->st, BYOC_ERR_UNSUPPORTED, "%s '%s': its input's shape is unknown, so it cannot "
-                               "be carried to opset %d", n->op, n->name, qm->target_opset);
+        return byoc_onnx__fail(&qm->st, BYOC_ERR_UNSUPPORTED,
+                               "%s '%s': its input's shape is unknown, so it cannot "
+                               "be carried to opset %d",
+                               n->op, n->name, qm->target_opset);
     const byoc_onnx__attr *a = byoc_quantize__attr(n, "axis");
     int rank = qm->tensors[t].rank, axis = a ? (int)a->i : 1;
     if (!a) { /* the default axis became -1 at opset 13: say 1 */
@@ -1531,9 +1602,12 @@ BYOC__PRIVATE byoc_result byoc_quantize__check_softmax(byoc_quantize__model *qm,
     return BYOC_OK;
 }
 
-BYOC__PRIVATE byoc_result byoc_quantize__refuse(byoc_quantize__model *qm, const byoc_quantize__node *n, const char *why) {
-    return byoc_onnx__fail(&qm->st, BYOC_ERR_UNSUPPORTED, "%s '%s': %s at opset %d, so the opset cannot be raised "
-                           "to %d for quantization", n->op, n->name, why, qm->opset, qm->target_opset);
+BYOC__PRIVATE byoc_result byoc_quantize__refuse(byoc_quantize__model *qm, const byoc_quantize__node *n,
+                                                const char *why) {
+    return byoc_onnx__fail(&qm->st, BYOC_ERR_UNSUPPORTED,
+                           "%s '%s': %s at opset %d, so the opset cannot be raised "
+                           "to %d for quantization",
+                           n->op, n->name, why, qm->opset, qm->target_opset);
 }
 
 /* the nodes whose form changed between the model's opset and the target (onnx's version converter
@@ -1542,8 +1616,10 @@ BYOC__PRIVATE byoc_result byoc_quantize__upgrade(byoc_quantize__model *qm) {
     int from = qm->opset, to = qm->target_opset;
     if (from == to) return BYOC_OK;
     if (from < 7)
-        return byoc_onnx__fail(&qm->st, BYOC_ERR_UNSUPPORTED, "opset %d is below 7 (legacy attributes): the opset "
-                               "cannot be raised to %d for quantization", from, to);
+        return byoc_onnx__fail(&qm->st, BYOC_ERR_UNSUPPORTED,
+                               "opset %d is below 7 (legacy attributes): the opset "
+                               "cannot be raised to %d for quantization",
+                               from, to);
     for (int i = 0; i < (int)stbds_arrlen(qm->nodes); ++i) {
         byoc_quantize__node *n = &qm->nodes[i];
         const char *op = n->op;
@@ -1578,7 +1654,10 @@ BYOC__PRIVATE byoc_result byoc_quantize__upgrade(byoc_quantize__model *qm) {
             byoc_quantize__set_inputs(qm, n, roi, stbds_arrlen(n->in) > 1 ? n->in[1] : "", NULL);
         } else if (!strcmp(op, "BatchNormalization") && from < 9 && byoc_quantize__attr(n, "spatial")) {
             if (byoc_quantize__attr(n, "spatial")->i != 1) r = byoc_quantize__refuse(qm, n, "spatial=0 is gone");
-            else { stbds_arrput(n->drop_attr, "spatial"); qm->upgraded++; }
+            else {
+                stbds_arrput(n->drop_attr, "spatial");
+                qm->upgraded++;
+            }
         }
         if (r != BYOC_OK) return r;
     }
@@ -1652,11 +1731,12 @@ BYOC__PRIVATE void byoc_quantize__build_activation(byoc_quantize__model *qm, int
     x = &qm->tensors[t];
     x->q_input = q_in;
     const char *q_out = byoc_quantize__named(qm, name, "_QuantizeLinear_Output");
-    const char *dq_out = qm->tensors[t].graph_output ? name : byoc_quantize__named(qm, name, "_DequantizeLinear_Output");
+    const char *dq_out =
+        qm->tensors[t].graph_output ? name : byoc_quantize__named(qm, name, "_DequantizeLinear_Output");
     qm->tensors[t].dq_name = dq_out;
     int after = qm->tensors[t].producer;
-    byoc_quantize__add_qdq(qm, byoc_quantize__named(qm, name, "_QuantizeLinear"), "QuantizeLinear", q_in, sn, zn,
-                           q_out, -1, after);
+    byoc_quantize__add_qdq(qm, byoc_quantize__named(qm, name, "_QuantizeLinear"), "QuantizeLinear", q_in, sn, zn, q_out,
+                           -1, after);
     byoc_quantize__add_qdq(qm, byoc_quantize__named(qm, name, "_DequantizeLinear"), "DequantizeLinear", q_out, sn, zn,
                            dq_out, -1, after);
 }
@@ -1670,7 +1750,12 @@ BYOC__PRIVATE void byoc_quantize__build_initializer(byoc_quantize__model *qm, in
     float *scales = BYOC__CAST(float *, malloc(sizeof(float) * (size_t)nch));
     int32_t *q = BYOC__CAST(int32_t *, malloc(sizeof(int32_t) * (size_t)(w->count ? w->count : 1)));
     uint8_t *bytes = BYOC__CAST(uint8_t *, malloc((size_t)(w->count ? w->count : 1) * (bias ? 4 : 1)));
-    if (!scales || !q || !bytes) { free(scales); free(q); free(bytes); return; }
+    if (!scales || !q || !bytes) {
+        free(scales);
+        free(q);
+        free(bytes);
+        return;
+    }
     if (x.weight == 1) byoc_quantize__weight_scales(w, x.axis, scales, nch);
     else if (x.weight == 2) {
         scales[0] = x.scale;
@@ -1705,9 +1790,9 @@ BYOC__PRIVATE void byoc_quantize__build_initializer(byoc_quantize__model *qm, in
                                              bytes, (size_t)w->count * (bias ? 4 : 1));
     const char *sn = byoc_quantize__scales(qm, byoc_quantize__named(qm, name, bias ? "_quantized_scale" : "_scale"),
                                            x.axis >= 0 ? 1 : 0, scales, nch);
-    const char *zn = byoc_quantize__zero_points(qm, byoc_quantize__named(qm, name, bias ? "_quantized_zero_point"
-                                                                                        : "_zero_point"),
-                                                type, x.axis >= 0 ? 1 : 0, nch, zp);
+    const char *zn =
+        byoc_quantize__zero_points(qm, byoc_quantize__named(qm, name, bias ? "_quantized_zero_point" : "_zero_point"),
+                                   type, x.axis >= 0 ? 1 : 0, nch, zp);
     const char *dq = byoc_quantize__named(qm, name, "_DequantizeLinear_Output");
     byoc_quantize__add_qdq(qm, byoc_quantize__named(qm, name, "_DequantizeLinear"), "DequantizeLinear", qn, sn, zn, dq,
                            x.axis, -1);
@@ -1801,8 +1886,8 @@ BYOC__PRIVATE void byoc_quantize__write_graph(byoc_quantize__model *qm, byoc_onn
         if ((f.number == 11 || f.number == 13) && f.wire == BYOC_ONNX__WIRE_LEN &&
             byoc_quantize__vi_named(qm, f.value, &name)) {
             int t = byoc_quantize__find(qm, name);
-            if (t >= 0 && (qm->tensors[t].gone || (f.number == 11 && qm->tensors[t].init >= 0 &&
-                                                   qm->inits[qm->tensors[t].init].dropped)))
+            if (t >= 0 && (qm->tensors[t].gone ||
+                           (f.number == 11 && qm->tensors[t].init >= 0 && qm->inits[qm->tensors[t].init].dropped)))
                 continue; /* a fused Relu's input, or a graph input standing for a replaced weight */
         }
         byoc_quantize__copy(g, &f);
@@ -1837,7 +1922,10 @@ BYOC__PRIVATE void byoc_quantize__write_model(byoc_quantize__model *qm, const ui
             int obad = 0, is_default = 1;
             while (byoc_quantize__next(&o, &of, &obad))
                 if (of.number == 1 && of.value.n && !byoc_onnx__bytes_eq(of.value, "ai.onnx")) is_default = 0;
-            if (!is_default) { byoc_quantize__copy(out, &f); continue; }
+            if (!is_default) {
+                byoc_quantize__copy(out, &f);
+                continue;
+            }
             byoc_quantize__buf e;
             memset(&e, 0, sizeof e);
             byoc_quantize__str(&e, 1, "");
@@ -1859,14 +1947,19 @@ BYOC__PRIVATE void byoc_quantize__write_model(byoc_quantize__model *qm, const ui
 // [SECTION] impl: entry points
 BYOC__PRIVATE void byoc_quantize__build(byoc_quantize__model *qm) {
     int n = (int)stbds_arrlen(qm->tensors); /* the records the build adds (new names) are not visited */
-    for (int pass = 0; pass < 2; ++pass) /* roots first: a shared tensor uses its root's names */
+    for (int pass = 0; pass < 2; ++pass)    /* roots first: a shared tensor uses its root's names */
         for (int t = 0; t < n; ++t)
-            if (qm->tensors[t].quantize && (qm->tensors[t].share < 0) == (pass == 0)) byoc_quantize__build_activation(qm, t);
+            if (qm->tensors[t].quantize && (qm->tensors[t].share < 0) == (pass == 0))
+                byoc_quantize__build_activation(qm, t);
     for (int t = 0; t < n; ++t)
         if (qm->tensors[t].weight) byoc_quantize__build_initializer(qm, t);
 }
 
-typedef struct byoc_quantize__count { const char *op; int quantized, float_, removed; const char *reason; } byoc_quantize__count;
+typedef struct byoc_quantize__count {
+    const char *op;
+    int quantized, float_, removed;
+    const char *reason;
+} byoc_quantize__count;
 
 /* "quantized Conv x26, Concat x8; fused away Relu x26; float Dropout x1 (not an op ...)" */
 BYOC__PRIVATE char *byoc_quantize__summary(const byoc_quantize__model *qm, const byoc_quantize_result *r) {
@@ -1890,11 +1983,15 @@ BYOC__PRIVATE char *byoc_quantize__summary(const byoc_quantize__model *qm, const
     }
     size_t cap = 4096 + 160 * (size_t)stbds_arrlen(counts), used = 0;
     char *text = BYOC__CAST(char *, malloc(cap));
-    if (!text) { stbds_arrfree(counts); return NULL; }
-    used += (size_t)snprintf(text, cap, "%d of %d nodes quantized, %d fused away, %d QDQ pairs, %d int8 weights, "
-                             "%d int32 biases, %d calibration samples; opset %d -> %d%s\n", r->nodes_quantized,
-                             r->nodes_in, r->nodes_removed, r->qdq_pairs, r->weights, r->biases, r->samples,
-                             r->opset_in, r->opset_out, qm->upgraded ? " (nodes rewritten for it)" : "");
+    if (!text) {
+        stbds_arrfree(counts);
+        return NULL;
+    }
+    used += (size_t)snprintf(text, cap,
+                             "%d of %d nodes quantized, %d fused away, %d QDQ pairs, %d int8 weights, "
+                             "%d int32 biases, %d calibration samples; opset %d -> %d%s\n",
+                             r->nodes_quantized, r->nodes_in, r->nodes_removed, r->qdq_pairs, r->weights, r->biases,
+                             r->samples, r->opset_in, r->opset_out, qm->upgraded ? " (nodes rewritten for it)" : "");
     const char *heads[3] = {"quantized:", "fused into their producer:", "left in float:"};
     for (int h = 0; h < 3; ++h) {
         int any = 0;
@@ -1964,8 +2061,10 @@ BYOC_API byoc_result byoc_quantize_onnx(const void *model, size_t size, const ch
         return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: activation type %s is not uint8 or int8", name,
                           byoc_dtype_name(act));
     if ((int)options->method < 0 || (int)options->method > 2 || options->percentile < 0 || options->percentile > 100)
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: calibration method %d / percentile %g is "
-                          "not valid", name, (int)options->method, options->percentile);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                          "%s: calibration method %d / percentile %g is "
+                          "not valid",
+                          name, (int)options->method, options->percentile);
     byoc_quantize__model qm;
     memset(&qm, 0, sizeof qm);
     qm.st.file = name;
@@ -1976,7 +2075,8 @@ BYOC_API byoc_result byoc_quantize_onnx(const void *model, size_t size, const ch
     qm.target_opset = qm.opset < 10 ? 11 : qm.opset;
     if (qm.per_channel && qm.target_opset < 13) qm.target_opset = 13;
     int pieces = 0;
-    if (r == BYOC_OK) r = byoc_quantize__calibrate(&qm, BYOC__CAST(const uint8_t *, model), size, options, &pieces, diag);
+    if (r == BYOC_OK)
+        r = byoc_quantize__calibrate(&qm, BYOC__CAST(const uint8_t *, model), size, options, &pieces, diag);
     if (r == BYOC_OK) r = byoc_quantize__upgrade(&qm);
     byoc_quantize__buf written;
     memset(&written, 0, sizeof written);
