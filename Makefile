@@ -80,7 +80,7 @@ $(BUILD)/onnx_node_tests: tests/onnx_node_tests.c $(LIB_HEADERS) $(STB_DS) | $(B
 # fuzz_artifact use the library's internals and compile it themselves.
 FUZZ_BUILD  := build/fuzz
 FUZZ_CFLAGS := -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LINKED := text weights pattern backend onnx placement
+FUZZ_LINKED := text weights pattern backend onnx placement quantize
 FUZZ_SELF   := device artifact
 FUZZERS     := $(FUZZ_LINKED) $(FUZZ_SELF)
 FUZZ_IMPL_O := $(FUZZ_BUILD)/lib/byoc_impl.o

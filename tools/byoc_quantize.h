@@ -90,6 +90,7 @@
 #ifndef BYOC_QUANTIZE_H_INCLUDED
 #define BYOC_QUANTIZE_H_INCLUDED
 #include "../byoc.h"
+#include "byoc_onnx.h"
 
 #define BYOC_QUANTIZE_VERSION_STRING "0.1.0"
 
@@ -112,6 +113,8 @@ typedef struct byoc_quantize_options {
     const byoc_tensor *samples;       /* nsamples * ninputs tensors, sample-major (see CALIBRATION) */
     const char *const *sample_labels; /* NULL, or one label per tensor (a file name) for messages */
     int nsamples, ninputs;
+    const byoc_onnx_options *import; /* NULL, or the importer's limits (external data, constant bytes);
+                                               its shapes are replaced by the samples' */
 } byoc_quantize_options;
 
 typedef struct byoc_quantize_result {
@@ -1212,7 +1215,7 @@ BYOC__PRIVATE byoc_result byoc_quantize__split(byoc_quantize__model *qm, const b
 
 /* runs the augmented float model on every sample and feeds the observers */
 BYOC__PRIVATE byoc_result byoc_quantize__run_samples(byoc_quantize__model *qm, const byoc_quantize__buf *augmented,
-                                                     const byoc_quantize__run *run, byoc_quantize_method method,
+                                                     const byoc_quantize__run *run, const byoc_quantize_options *o,
                                                      byoc_diag *diag) {
     int nin = (int)stbds_arrlen(qm->input_names);
     byoc_onnx_input_shape *shapes = BYOC__CAST(byoc_onnx_input_shape *, calloc((size_t)nin + 1, sizeof *shapes));
@@ -1223,7 +1226,8 @@ BYOC__PRIVATE byoc_result byoc_quantize__run_samples(byoc_quantize__model *qm, c
         memcpy(shapes[k].dims, run->inputs[k].dims, sizeof shapes[k].dims);
     }
     byoc_onnx_options io;
-    memset(&io, 0, sizeof io);
+    if (o->import) io = *o->import;
+    else memset(&io, 0, sizeof io);
     io.shapes = shapes;
     io.nshapes = nin;
     byoc_onnx_model model;
@@ -1249,7 +1253,7 @@ BYOC__PRIVATE byoc_result byoc_quantize__run_samples(byoc_quantize__model *qm, c
             if (!x->observed_float) continue;
             int64_t count = 1;
             for (int d = 0; d < v->rank; ++d) count *= v->dims[d];
-            byoc_quantize__observe(x, BYOC__CAST(const float *, v->data), count, method);
+            byoc_quantize__observe(x, BYOC__CAST(const float *, v->data), count, o->method);
         }
     }
     free(outs);
@@ -2035,7 +2039,7 @@ BYOC__PRIVATE byoc_result byoc_quantize__calibrate(byoc_quantize__model *qm, con
     byoc_quantize__choose_observed(qm, &observed);
     byoc_result r = byoc_quantize__split(qm, o, &run, diag);
     if (r == BYOC_OK) r = byoc_quantize__augment(qm, data, size, observed, &augmented);
-    if (r == BYOC_OK) r = byoc_quantize__run_samples(qm, &augmented, &run, o->method, diag);
+    if (r == BYOC_OK) r = byoc_quantize__run_samples(qm, &augmented, &run, o, diag);
     *pieces = run.npieces;
     stbds_arrfree(observed);
     stbds_arrfree(run.inputs);
@@ -2092,7 +2096,7 @@ BYOC_API byoc_result byoc_quantize_onnx(const void *model, size_t size, const ch
         byoc_diag why;
         char label[600];
         snprintf(label, sizeof label, "%s (quantized)", name);
-        if (byoc_onnx_import(written.p, written.n, label, NULL, &back, &why) != BYOC_OK &&
+        if (byoc_onnx_import(written.p, written.n, label, options->import, &back, &why) != BYOC_OK &&
             strstr(why.message, "symbolic") == NULL)
             r = byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "the quantized model does not import: %s", why.message);
         byoc_onnx_model_free(&back);
