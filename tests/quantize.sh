@@ -34,13 +34,17 @@ expect_fail() { # label exit-code message-fragment command...
 }
 printf 'not a model' > "$tmp/junk.onnx"
 mkdir -p "$tmp/empty"
-expect_fail quantize_no_samples 2 "no calibration samples" "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/empty" -o "$tmp/x.onnx"
-expect_fail quantize_bad_method 1 "--method" "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/empty" --method median -o "$tmp/x.onnx"
-expect_fail quantize_bad_activation 1 "--activation-type" "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/empty" --activation-type int4 -o "$tmp/x.onnx"
+expect_fail quantize_no_samples 2 "no calibration samples" \
+    "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/empty" -o "$tmp/x.onnx"
+expect_fail quantize_bad_method 1 "--method" \
+    "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/empty" --method median -o "$tmp/x.onnx"
+expect_fail quantize_bad_activation 1 "--activation-type" \
+    "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/empty" --activation-type int4 -o "$tmp/x.onnx"
 expect_fail quantize_no_output 1 "-o MODEL_q.onnx" "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/empty"
 
 if [ ! -d "$MODELS/mnist8" ] || [ ! -d "$MODELS/squeezenet_rand" ] || [ ! -d "$MODELS/ultraface_rfb320" ]; then
-    echo "skipped quantize model tests: $MODELS/mnist8, squeezenet_rand and ultraface_rfb320 are not there (BYOC_MODELS=DIR points elsewhere)"
+    echo "skipped quantize model tests: $MODELS/mnist8, squeezenet_rand and ultraface_rfb320 are not there" \
+        "(BYOC_MODELS=DIR points elsewhere)"
     exit 0
 fi
 if ! $PY -c 'import numpy, onnx' 2>/dev/null; then
@@ -50,7 +54,7 @@ fi
 
 # calibration directories: input_0.npy, and two seeded perturbations in subdirectories
 for m in mnist8 squeezenet_rand ultraface_rfb320; do
-    $PY - "$MODELS/$m/input_0.npy" "$tmp/cal_$m" <<'EOF' || echo "FAIL quantize_calibration_$m: cannot write the samples"
+    $PY - "$MODELS/$m/input_0.npy" "$tmp/cal_$m" <<'EOF' || echo "FAIL quantize_calibration_$m: no samples written"
 import os, sys
 import numpy as np
 x = np.load(sys.argv[1])
@@ -67,7 +71,8 @@ np.save(os.path.join(out, "..", os.path.basename(out) + "_shape.npy"), x.reshape
 EOF
 done
 
-expect_fail quantize_bad_model 2 "junk.onnx" "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/cal_mnist8" -o "$tmp/x.onnx"
+expect_fail quantize_bad_model 2 "junk.onnx" \
+    "$BYOCC" quantize "$tmp/junk.onnx" --calibrate "$tmp/cal_mnist8" -o "$tmp/x.onnx"
 mkdir -p "$tmp/cal_dtype" "$tmp/cal_shape" "$tmp/cal_split"
 cp "$tmp/cal_mnist8_int64.npy" "$tmp/cal_dtype/input_0.npy"
 cp "$tmp/cal_mnist8_shape.npy" "$tmp/cal_shape/input_0.npy"
@@ -83,7 +88,8 @@ else echo "FAIL quantize_split_leading_dim: $(tr '\n' ' ' < "$tmp/out")"; fi
 have_ort=1
 if ! node -e 'require("onnxruntime-node")' > /dev/null 2>&1; then
     have_ort=0
-    echo "skipped quantize ONNX Runtime checks: onnxruntime-node is not in $NODE_PATH (ORT_NODE_PATH=DIR points elsewhere)"
+    echo "skipped quantize ONNX Runtime checks: onnxruntime-node is not in $NODE_PATH" \
+        "(ORT_NODE_PATH=DIR points elsewhere)"
 fi
 
 # (d): the QDQ structure, read with python3-onnx
@@ -122,7 +128,8 @@ for n in g.node:
     if not users or any(u.op_type != "QuantizeLinear" for u in users):
         bad.append(f"{n.name or n.output[0]} output is read by {[u.op_type for u in users]}")
 for n in g.node:
-    if n.op_type == "Relu" and producer.get(n.input[0]) is not None and producer[n.input[0]].op_type == "DequantizeLinear":
+    dq = producer.get(n.input[0]) if n.op_type == "Relu" else None
+    if dq is not None and dq.op_type == "DequantizeLinear":
         src = producer.get(producer[n.input[0]].input[0])
         src = producer.get(src.input[0]) if src is not None else None
         if src is not None and src.op_type == "Conv":
@@ -181,7 +188,8 @@ one_model() { # label model-dir check-kind want-summary-text quantize-options...
     if "$BYOCC" run "$out/model.onnx" --input "$out/input_0.npy" --compare-to "$out" --tolerance "${TOLERANCE:-1e-5}" \
         > "$out/run" 2>&1; then
         echo "ok quantize_${label}_byocc_matches_ort"
-    else echo "FAIL quantize_${label}_byocc_matches_ort: $(grep -E 'MISMATCH|error' "$out/run" | head -3 | tr '\n' ' ')"; fi
+    else echo "FAIL quantize_${label}_byocc_matches_ort: $(grep -E 'MISMATCH|error' "$out/run" | head -3 | tr '\n' ' ')"
+    fi
 }
 
 one_model mnist8 "$MODELS/mnist8" argmax "6 of 12 nodes quantized, 2 fused away"
@@ -191,5 +199,7 @@ one_model mnist8_entropy "$MODELS/mnist8" argmax "3 calibration samples" --metho
 one_model squeezenet "$MODELS/squeezenet_rand" range "26 fused away, 41 QDQ pairs, 26 int8 weights, 26 int32 biases"
 one_model squeezenet_per_channel "$MODELS/squeezenet_rand" range "opset 9 -> 13" --per-channel
 one_model squeezenet_percentile "$MODELS/squeezenet_rand" range "36 of 66 nodes quantized" --method percentile
-one_model squeezenet_entropy_int8 "$MODELS/squeezenet_rand" range "3 calibration samples" --method entropy --activation-type int8
-TOLERANCE=0.0040 one_model ultraface_per_channel "$MODELS/ultraface_rfb320" range "opset 9 -> 13 (nodes rewritten for it)" --per-channel
+one_model squeezenet_entropy_int8 "$MODELS/squeezenet_rand" range "3 calibration samples" \
+    --method entropy --activation-type int8
+TOLERANCE=0.0040 one_model ultraface_per_channel "$MODELS/ultraface_rfb320" range \
+    "opset 9 -> 13 (nodes rewritten for it)" --per-channel

@@ -535,7 +535,7 @@ typedef struct byoc_quantize__node {
     int default_domain, has_subgraph;
     /* the rewrite */
     int removed;            /* fused into its producer (Relu, Clip) */
-    char **new_in;          /* stb_ds: the inputs written (NULL: in), before renaming */
+    const char **new_in;    /* stb_ds: the inputs written (NULL: in), before renaming */
     const char **drop_attr; /* stb_ds: attributes not written */
     const char *add_attr;   /* an INT attribute written (add_value), NULL: none */
     int64_t add_value;
@@ -1576,7 +1576,7 @@ BYOC__PRIVATE void byoc_quantize__set_inputs(byoc_quantize__model *qm, byoc_quan
     for (int k = 0; k < 3; ++k)
         if (more[k] && more[k][0]) last = k;
     stbds_arrput(n->new_in, stbds_arrlen(n->in) ? n->in[0] : byoc_quantize__dup(qm, "", 0));
-    for (int k = 0; k <= last; ++k) stbds_arrput(n->new_in, BYOC__CAST(char *, more[k] ? more[k] : ""));
+    for (int k = 0; k <= last; ++k) stbds_arrput(n->new_in, more[k] ? more[k] : "");
     qm->upgraded++;
 }
 
@@ -1840,7 +1840,7 @@ BYOC__PRIVATE void byoc_quantize__write_node(const byoc_quantize__model *qm, con
         byoc_quantize__int(&a, 20, BYOC_ONNX__ATTR_INT);
         byoc_quantize__msg(&b, 5, &a);
     }
-    char **ins = n->new_in ? n->new_in : n->in;
+    const char *const *ins = n->new_in ? n->new_in : BYOC__CAST(const char *const *, n->in);
     for (int i = 0; i < (int)stbds_arrlen(ins); ++i) byoc_quantize__str(&b, 1, byoc_quantize__renamed(qm, ins[i]));
     for (int i = 0; i < (int)stbds_arrlen(n->out); ++i) {
         int t = n->out[i][0] ? byoc_quantize__find(qm, n->out[i]) : -1;
