@@ -640,7 +640,8 @@ BYOC__PRIVATE char *byoc_quantize__bytes(byoc_quantize__model *qm, byoc_onnx__by
 }
 
 BYOC__PRIVATE int byoc_quantize__find(const byoc_quantize__model *qm, const char *name) {
-    byoc_quantize__map *names = qm->names; /* a lookup does not move the table */
+    byoc_quantize__map *names = qm->names; /* a lookup does not move a table (it would make an empty one) */
+    if (!names) return -1;
     ptrdiff_t i = stbds_shgeti(names, name);
     return i >= 0 ? names[i].value : -1;
 }

@@ -1,4 +1,5 @@
-/* libFuzzer target: tools/byoc_quantize.h. The first byte chooses what the rest is: even, a .npy file for
+/* libFuzzer target: tools/byoc_quantize.h. The first byte chooses what the rest is (and, for a model, its
+   bit 1 per-channel weights, bits 2.. the calibration method): even, a .npy file for
    byoc_quantize_npy_parse (a refusal must name the file; a parsed tensor's bytes must be its shape's);
    odd, an ONNX model quantized with one made-up calibration sample per input (every input must be a small
    float32 tensor; values from a fixed pattern, negative ones included), which exercises the wire-level
@@ -25,7 +26,7 @@ static void fuzz_npy(const uint8_t *data, size_t size) {
     free(t.data);
 }
 
-static void fuzz_model(const uint8_t *data, size_t size) {
+static void fuzz_model(uint8_t selector, const uint8_t *data, size_t size) {
     byoc_onnx_options io;
     memset(&io, 0, sizeof io);
     io.max_constant_bytes = 16u << 20;
@@ -65,8 +66,8 @@ static void fuzz_model(const uint8_t *data, size_t size) {
         o.nsamples = 1;
         o.ninputs = nin;
         o.import = &io;
-        o.method = (byoc_quantize_method)(data[0] % 3);
-        o.per_channel = data[0] & 1;
+        o.method = (byoc_quantize_method)((selector >> 2) % 3);
+        o.per_channel = (selector >> 1) & 1;
         byoc_quantize_result r;
         if (byoc_quantize_onnx(data, size, "fuzz.onnx", &o, &r, &d) != BYOC_OK) {
             if (!d.message[0]) abort();
@@ -79,7 +80,7 @@ static void fuzz_model(const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    if (data[0] & 1) fuzz_model(data + 1, size - 1);
+    if (data[0] & 1) fuzz_model(data[0], data + 1, size - 1);
     else fuzz_npy(data + 1, size - 1);
     return 0;
 }
