@@ -9,9 +9,11 @@
 #define BYOC_IMPLEMENTATION
 #define BYOC_ONNX_IMPLEMENTATION
 #define BYOC_SIM_IMPLEMENTATION
+#define BYOC_QUANTIZE_IMPLEMENTATION
 #include "../byoc.h"
 #include "../byoc_sim.h"
 #include "byoc_onnx.h"
+#include "byoc_quantize.h"
 
 #include <errno.h>
 #include <math.h>
@@ -98,6 +100,14 @@ static const usage_section usage_sections[] = {
      "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
      "        --reference host: compare with the model compiled for the host alone;\n"
      "        --trace: Chrome trace JSON\n"},
+    {"quantize",
+     "  quantize MODEL.onnx --calibrate DIR [--per-channel] [--method minmax|percentile|entropy]\n"
+     "      [--activation-type uint8|int8] -o MODEL_q.onnx\n"
+     "        post-training static quantization to a QDQ ONNX file, as ONNX Runtime's quantize_static:\n"
+     "        int8 symmetric weights (per output channel with --per-channel), int32 biases, uint8 (or\n"
+     "        int8) activations whose ranges come from running the float model on DIR's samples\n"
+     "        (DIR/input_K.npy is one, each subdirectory holding input_K.npy files one more; a tensor\n"
+     "        whose leading dim is a multiple of the input's is split into samples)\n"},
     {"compile",
      "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]...\n"
      "      -o OUT.byoc [--source-map FILE.json] [--emit json|csv[=FILE]]...\n"
@@ -542,12 +552,12 @@ static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text)
 enum { /* the commands, as bits of the option table's masks */
     C_OPT = 1 << 0, C_PARTITION = 1 << 1, C_MATCH = 1 << 2, C_IMPORT = 1 << 3, C_RUN = 1 << 4, C_COMPILE = 1 << 5, C_EXPLAIN = 1 << 6,
     C_BACKENDS = 1 << 7, C_INFO = 1 << 8, C_OPS = 1 << 9, C_PASSES = 1 << 10, C_VERSION = 1 << 11,
-    C_COUNT = 12, C_ALL = (1 << C_COUNT) - 1,
+    C_QUANTIZE = 1 << 12, C_COUNT = 13, C_ALL = (1 << C_COUNT) - 1,
     C_PLACE = C_PARTITION | C_RUN | C_COMPILE /* the commands that place ops on backends */
 };
 
 /* the commands' names, by bit */
-static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run", "compile", "explain", "backends", "info", "ops", "passes", "version"};
+static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run", "compile", "explain", "backends", "info", "ops", "passes", "version", "quantize"};
 
 typedef enum option_id {
     O_BACKEND, O_INPUT, O_DIM, O_CONFIG, O_PIN, O_OUT, O_EMIT, O_JSON, O_PRINT_TYPES,
@@ -556,7 +566,7 @@ typedef enum option_id {
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
     O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
-    O_DYNAMIC_DIMS, O_NO_FQ2I
+    O_DYNAMIC_DIMS, O_NO_FQ2I, O_CALIBRATE, O_PER_CHANNEL, O_METHOD, O_ACTIVATION_TYPE
 } option_id;
 
 typedef struct option_spec {
@@ -574,7 +584,7 @@ static const option_spec option_table[] = {
     {"--dynamic-dims", O_DYNAMIC_DIMS, 0, C_ALL},
     {"--config", O_CONFIG, 1, C_OPT | C_PARTITION},
     {"--pin", O_PIN, 1, C_PARTITION},
-    {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE},
+    {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE | C_QUANTIZE},
     {"--emit", O_EMIT, 1, C_OPT | C_PARTITION | C_RUN | C_COMPILE | C_INFO},
     {"--json", O_JSON, 0, C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS},
     {"--print-types", O_PRINT_TYPES, 0, C_OPT | C_IMPORT},
@@ -610,6 +620,10 @@ static const option_spec option_table[] = {
     {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE},
     {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE},
     {"--source-map", O_SOURCE_MAP, 1, C_COMPILE},
+    {"--calibrate", O_CALIBRATE, 1, C_QUANTIZE},
+    {"--per-channel", O_PER_CHANNEL, 0, C_QUANTIZE},
+    {"--method", O_METHOD, 1, C_QUANTIZE},
+    {"--activation-type", O_ACTIVATION_TYPE, 1, C_QUANTIZE},
 };
 
 /* ---- placement strategies: greedy, or the Collage search ---- */
@@ -652,6 +666,9 @@ typedef struct cli_options {
     double tolerance;
     int lsb; /* integer outputs within this many units of the reference (0: exactly) */
     int profile, repeat, no_fuse;
+    /* quantize */
+    const char *calibrate, *method, *activation_type;
+    int per_channel;
 } cli_options;
 
 static int parse_count(const char *cmd, const char *text, const char *option, int *out) {
@@ -808,6 +825,10 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_NO_FUSE: o->no_fuse = 1; break;
     case O_NO_FQ2I: o->no_fq2i = 1; break;
     case O_SOURCE_MAP: o->source_map = v; break;
+    case O_CALIBRATE: o->calibrate = v; break;
+    case O_PER_CHANNEL: o->per_channel = 1; break;
+    case O_METHOD: o->method = v; return one_of(cmd, spec->name, v, "minmax, percentile, entropy");
+    case O_ACTIVATION_TYPE: o->activation_type = v; return one_of(cmd, spec->name, v, "uint8, int8");
     }
     return EXIT_OK;
 }
@@ -3049,6 +3070,47 @@ static int cmd_import(session *s, const cli_options *o) {
     return rc;
 }
 
+/* ---- quantize ---- */
+static int cmd_quantize(session *s, const cli_options *o) {
+    (void)s;
+    const char *file = o->files[0], *out = o->out;
+    if (!file) return usage_error("quantize: no input file%s", "");
+    if (!ends_with(file, ".onnx")) return usage_error("quantize: '%s' is not an .onnx file", file);
+    if (!out || !ends_with(out, ".onnx")) return usage_error("quantize: give the output model: -o MODEL_q.onnx%s", "");
+    if (!o->calibrate) return usage_error("quantize: give the calibration samples: --calibrate DIR%s", "");
+    byoc_quantize_options qo;
+    memset(&qo, 0, sizeof qo);
+    qo.per_channel = o->per_channel;
+    qo.activation_type = o->activation_type && !strcmp(o->activation_type, "int8") ? BYOC_INT8 : BYOC_UINT8;
+    if (o->method) byoc_quantize_method_parse(o->method, &qo.method);
+    byoc_diag d;
+    size_t size = 0;
+    uint8_t *model = byoc_onnx__read_file(file, &size, &d);
+    if (!model) return input_error(&d);
+    byoc_quantize_calibration cal;
+    if (byoc_quantize_calibration_read(o->calibrate, &cal, &d) != BYOC_OK) {
+        free(model);
+        return input_error(&d);
+    }
+    qo.samples = cal.tensors;
+    qo.sample_labels = (const char *const *)cal.files;
+    qo.nsamples = cal.nsamples;
+    qo.ninputs = cal.ninputs;
+    byoc_quantize_result r;
+    int rc = byoc_quantize_onnx(model, size, file, &qo, &r, &d) == BYOC_OK ? EXIT_OK : input_error(&d);
+    if (rc == EXIT_OK && !write_bytes(out, r.bytes, r.size)) rc = EXIT_INPUT;
+    if (rc == EXIT_OK) {
+        fprintf(stderr, "byocc: %s -> %s (%s, %s activations%s, %zu bytes)\n", file, out,
+                byoc_quantize_method_name(qo.method), byoc_dtype_name(qo.activation_type),
+                qo.per_channel ? ", weights per channel" : "", r.size);
+        if (r.summary) print_wrapped(stderr, r.summary, strlen(r.summary), 0);
+    }
+    byoc_quantize_result_free(&r);
+    byoc_quantize_calibration_free(&cal);
+    free(model);
+    return rc;
+}
+
 static int cmd_version(session *s, const cli_options *o) {
     (void)s;
     (void)o;
@@ -3077,6 +3139,7 @@ static const command commands[] = {
     {"ops", C_OPS, 0, cmd_ops},
     {"passes", C_PASSES, 0, cmd_passes},
     {"version", C_VERSION, 0, cmd_version},
+    {"quantize", C_QUANTIZE, 1, cmd_quantize},
 };
 
 /* one command: --help (or -h) anywhere gives its usage; else its options, then the command */
