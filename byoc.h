@@ -17424,23 +17424,23 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP0("qnn.sigmoid", 5, 5, ELEMWISE, byoc__rel_qnn_unary,
               "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit logistic through a "
               "256-entry table (ONNX Runtime's QLinearSigmoid)",
-              NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QSIGMOID, 0)),
+              ELEMWISE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QSIGMOID, 0)),
     BYOC__OP("qnn.leaky_relu", 5, 5, ELEMWISE, byoc__attrs_qnn_leaky_relu, byoc__rel_qnn_unary,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit x if x >= 0 else "
              "alpha * x through a 256-entry table (QLinearLeakyRelu)",
-             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QLEAKY_RELU, 0)),
+             ELEMWISE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QLEAKY_RELU, 0)),
     BYOC__OP("qnn.avg_pool2d", 5, 5, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_avg_pool2d, byoc__rel_qnn_pool2d,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit NCHW average pooling "
              "requantized to the output's scale (QLinearAveragePool)",
-             NONE, byoc__flops_pool2d, 0, BYOC__K(byoc__k_qnn_avg_pool2d, NULL, 0, 0)),
+             POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_qnn_avg_pool2d, NULL, 0, 0)),
     BYOC__OP("qnn.global_avg_pool2d", 5, 5, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_qnn_pool2d,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit mean over H and W, an "
              "int32 sum requantized (QLinearGlobalAveragePool)",
-             NONE, byoc__flops_per_input, 0, BYOC__K(byoc__k_qnn_global_avg_pool2d, NULL, 0, 0)),
+             GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_qnn_global_avg_pool2d, NULL, 0, 0)),
     BYOC__OP("qnn.softmax", 5, 5, OPAQUE, byoc__attrs_qnn_softmax, byoc__rel_qnn_softmax,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit softmax along axis "
              "through an exponent table (QLinearSoftmax)",
-             NONE, byoc__flops_softmax, 0, BYOC__K(byoc__k_qnn_softmax, NULL, 0, 0)),
+             SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_qnn_softmax, NULL, 0, 0)),
     /* (end of quant) */
 };
 #undef BYOC__KF

@@ -3222,7 +3222,8 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
     if (cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
         if (strcmp(byoc_attrs_string(&call->attrs, "layout", "NCHW"), "NCHW"))
             return snprintf(reason, cap, "layouts other than NCHW are unsupported"), 0;
-        if (call->op == byoc__ops()->avg_pool2d && byoc_attrs_int(&call->attrs, "ceil_mode", 0) &&
+        if ((call->op == byoc__ops()->avg_pool2d || !strcmp(op, "qnn.avg_pool2d")) &&
+            byoc_attrs_int(&call->attrs, "ceil_mode", 0) &&
             byoc_attrs_int(&call->attrs, "count_include_pad", 0))
             return snprintf(reason, cap, "ceil_mode with count_include_pad is unsupported"), 0;
         if (t->rank != 4) return snprintf(reason, cap, "not a 2-D pool"), 0;
@@ -3573,7 +3574,8 @@ BYOC__SIM_PRIVATE void byoc__dv_npu_describe(const byoc_sim_device *d, char *out
 static const char *const byoc__dv_npu_ops[] = {"add",           "subtract",    "multiply", "maximum",
                                                "minimum",       "nn.bias_add", "nn.relu",  "clip",
                                                "nn.leaky_relu", "sigmoid",     "tanh",     "qnn.requantize",
-                                               "qnn.add",       "qnn.mul",     NULL};
+                                               "qnn.add",       "qnn.mul",     "qnn.sigmoid",
+                                               "qnn.leaky_relu", NULL};
 static const byoc_sim_device byoc__dv_npu_presets[] = {
     {0, "ethos-u55-256", 500.0, 16, 16, BYOC_SIM_OUTPUT_STATIONARY, 16, 384 * 1024, 8.0, 500, 128, 1000, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16)},
@@ -3622,7 +3624,8 @@ static const char byoc__dv_npu_spec[] =
     "wildcard(), wildcard())\n"
     "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
     "supports add nn.bias_add multiply nn.relu clip\n"
-    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul\n";
+    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul qnn.sigmoid qnn.leaky_relu\n"
+    "supports qnn.avg_pool2d qnn.global_avg_pool2d\n";
 
 /* DSP: a vector unit; every op of a layer is vector work at `lanes` elements per cycle times a per-op cost
    (polynomials for transcendental functions), softmax and layer_norm by their passes, reductions by a tree.
@@ -3704,7 +3707,8 @@ static const char *const byoc__dv_dsp_ops[] = {
     "add",           "subtract", "multiply", "divide", "maximum", "minimum",       "nn.bias_add",
     "nn.relu",       "clip",     "sigmoid",  "tanh",   "exp",     "log",           "sqrt",
     "rsqrt",         "erf",      "negative", "abs",    "nn.gelu", "nn.leaky_relu", "nn.hard_sigmoid",
-    "nn.hard_swish", "power",    "qnn.conv2d", "qnn.dense", "qnn.requantize", "qnn.add", "qnn.mul", NULL};
+    "nn.hard_swish", "power",    "qnn.conv2d", "qnn.dense", "qnn.requantize", "qnn.add", "qnn.mul",
+    "qnn.sigmoid",   "qnn.leaky_relu", NULL};
 static const byoc_sim_device byoc__dv_dsp_presets[] = {
     {0, "dsp-512", 800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 16, 256 * 1024, 16.0, 200, 64, 200, 1,
      BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16) |
@@ -3744,7 +3748,7 @@ static const char byoc__dv_dsp_spec[] =
     "pattern qnn_dense_requantize = qdense_rq\n"
     "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), "
     "wildcard(), wildcard())\n"
-    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul\n";
+    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul qnn.sigmoid qnn.leaky_relu qnn.softmax\n";
 
 /* the host: modelled per kernel (byoc__sim_account), not by command streams */
 BYOC__SIM_PRIVATE void byoc__dv_host_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {

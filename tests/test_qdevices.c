@@ -242,6 +242,17 @@ static const char qlayers_text[] =
     "  (%r1, %r2, %a3, %s)\n"
     "}\n";
 
+/* the QOperator ops the devices run by byoc.h's kernels (no requantize of their own): average and global
+   average pools on the npu, the table activations on either, softmax on the dsp */
+static const char qpool_text[] =
+    "def @main(%a: Tensor[(1, 16, 10, 10), int8], %u: Tensor[(1, 16, 10, 10), uint8]) {\n"
+    "  %p = qnn.avg_pool2d(%a, 0.004f, 3, 0.003f, 1, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]);\n"
+    "  %g = qnn.global_avg_pool2d(%u, 0.004f, 128, 0.001f, 0);\n"
+    "  %s = qnn.sigmoid(%a, 0.03f, 3, 0.00390625f, -128);\n"
+    "  %m = qnn.softmax(%a, 0.05f, 3, 0.00390625f, -128, axis=1);\n"
+    "  (%p, %g, %s, %m)\n"
+    "}\n";
+
 typedef struct inputs {
     float image[8 * 10 * 10];
     int8_t a[16 * 10 * 10];
@@ -317,6 +328,11 @@ static void test_qnn_layers_on_devices(void) {
     static inputs in;
     make_inputs(&in);
     check_on_devices(qlayers_text, in.layers, 2, 4, 95);
+}
+static void test_qnn_pools_and_tables_on_devices(void) {
+    static inputs in;
+    make_inputs(&in);
+    check_on_devices(qpool_text, in.layers, 2, 4, 100);
 }
 /* the network: the dense layer sums the convolution's (rare) 1-LSB differences times its weights, which its
    requantize scales down below one LSB here */
@@ -498,6 +514,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_fixed_point_within_one_of_exact),
         TEST_ENTRY(test_requantize_on_devices_within_one_lsb),
         TEST_ENTRY(test_qnn_layers_on_devices),
+        TEST_ENTRY(test_qnn_pools_and_tables_on_devices),
         TEST_ENTRY(test_qnn_network_on_devices),
         TEST_ENTRY(test_executable_round_trip),
         TEST_ENTRY(test_collage_sees_int8_costs),
