@@ -174,7 +174,7 @@ $(BUILD)/bench_kernels: tools/bench_kernels.c tools/bench_util.h $(HEADERS) $(ST
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lopenblas -lm
 
 # the simulated SoC on every shared model: estimator against simulator, command streams against host kernels
-$(BUILD)/bench_devices: tools/bench_devices.c tools/bench_util.h tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/bench_devices: tools/bench_devices.c tools/bench_util.h tools/byoc_onnx.h tools/byoc_quantize.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
 # the Collage search: synthetic graphs and every shared model (search time, simulated latency against greedy)

@@ -5,12 +5,16 @@
    - functional speed: wall time of each device partition's command stream (tiles, DMA copies, kernels)
      against the host kernels running the same partition in a host-only build, medians of RUNS runs;
    - int8 layers beside their float32 versions (conv 3x3, 1x1, strided, depthwise, dense) on the npu and the
-     dsp: simulated cycles, MAC utilisation, DRAM bytes, estimate against simulator.
+     dsp: simulated cycles, MAC utilisation, DRAM bytes, estimate against simulator;
+   - every model quantized (byoc_quantize_onnx: per channel, calibrated on its input_K.npy) beside its float32
+     version: simulated latency all on the host, greedy on npu + dsp, and Collage's plan.
    Usage: bench_devices MODELS_DIR RUNS OUT.json. Prints markdown tables; writes the rows to OUT.json. */
 #define BYOC_SIM_IMPLEMENTATION
 #include "../byoc_sim.h"
 #define BYOC_ONNX_IMPLEMENTATION
 #include "byoc_onnx.h"
+#define BYOC_QUANTIZE_IMPLEMENTATION
+#include "byoc_quantize.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -273,6 +277,112 @@ static void bench_int8_layers(byoc_sim_backend **b, FILE *json) {
     printf("\n");
 }
 
+/* ---- quantized models beside float32 ---- */
+/* the model (ONNX bytes) placed by strategy (0 host, 1 greedy, 2 Collage) on npu + dsp, run once on seeded
+   inputs: its simulated latency in seconds, or a negative number with the error in d */
+static double simulated_latency(const void *onnx, size_t size, const char *name, byoc_sim_backend **b, int strategy,
+                                byoc_diag *d) {
+    byoc_onnx_options oo;
+    memset(&oo, 0, sizeof oo);
+    oo.free_dim_default = 1;
+    byoc_onnx_model model;
+    if (byoc_onnx_import(onnx, size, name, &oo, &model, d) != BYOC_OK) return -1;
+    byoc_module *m = model.module;
+    const byoc_backend_spec *specs[2] = {b[0]->spec, b[1]->spec};
+    const byoc_target *targets[2] = {b[0]->target, b[1]->target};
+    byoc_sim_collage_devices cd;
+    memset(&cd, 0, sizeof cd);
+    cd.backends = (const byoc_sim_backend *const *)b;
+    cd.count = 2;
+    int ok = byoc_prepare_for_partition(m, NULL, d) == BYOC_OK;
+    if (ok && strategy == 1) {
+        byoc_partition_options po;
+        memset(&po, 0, sizeof po);
+        po.backends = specs, po.nbackends = 2, po.bind_constants = 1;
+        ok = byoc_partition_greedy(m, &po, NULL, d) == BYOC_OK;
+    } else if (ok && strategy == 2) {
+        byoc_collage_options co;
+        memset(&co, 0, sizeof co);
+        co.backends = specs, co.nbackends = 2, co.cost = byoc_sim_collage_cost, co.cost_data = &cd;
+        co.bind_constants = 1;
+        ok = byoc_partition_collage(m, &co, NULL, NULL, d) == BYOC_OK;
+    }
+    if (ok && strategy) ok = byoc_run_target_hooks(m, targets, 2, d) == BYOC_OK;
+    ok = ok && byoc_fuse_ops(m, 256, d) == BYOC_OK;
+    byoc_sim_program *p = ok ? byoc_sim_lower(m, NULL, d) : NULL;
+    byoc_tensor in[16], out[64];
+    memset(in, 0, sizeof in);
+    int nin = p ? make_inputs(p, in, 16) : -1;
+    ok = nin >= 0 && byoc_sim_output_count(p) <= 64 && byoc_sim_run(p, in, nin, out, byoc_sim_output_count(p), d) == BYOC_OK;
+    double latency = ok ? byoc_sim_latency(p) : -1;
+    for (int i = 0; i < 16; ++i) free(in[i].data);
+    byoc_sim_program_destroy(p);
+    byoc_sim_collage_devices_release(&cd);
+    byoc_module_destroy(m);
+    return latency;
+}
+
+static int read_file(const char *path, void **data, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int ok = fseek(f, 0, SEEK_END) == 0;
+    long n = ok ? ftell(f) : -1;
+    ok = n > 0 && fseek(f, 0, SEEK_SET) == 0 && (*data = malloc((size_t)n)) != NULL;
+    ok = ok && fread(*data, 1, (size_t)n, f) == (size_t)n;
+    fclose(f);
+    *size = ok ? (size_t)n : 0;
+    return ok;
+}
+
+typedef struct quantized_run {
+    byoc_sim_backend **b;
+    FILE *json;
+    int first;
+} quantized_run;
+static void bench_quantized(const char *label, const char *path, void *user) {
+    quantized_run *r = (quantized_run *)user;
+    byoc_diag d;
+    memset(&d, 0, sizeof d);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    void *onnx = NULL;
+    size_t size = 0;
+    byoc_quantize_calibration cal;
+    memset(&cal, 0, sizeof cal);
+    byoc_quantize_result q;
+    memset(&q, 0, sizeof q);
+    int ok = read_file(path, &onnx, &size) && byoc_quantize_calibration_read(dir, &cal, &d) == BYOC_OK;
+    if (ok) {
+        byoc_quantize_options qo;
+        memset(&qo, 0, sizeof qo);
+        qo.per_channel = 1;
+        qo.samples = cal.tensors, qo.nsamples = cal.nsamples, qo.ninputs = cal.ninputs;
+        ok = byoc_quantize_onnx(onnx, size, path, &qo, &q, &d) == BYOC_OK;
+    }
+    double ms[2][3];
+    for (int v = 0; ok && v < 2; ++v)
+        for (int st = 0; st < 3; ++st) {
+            double t = v ? simulated_latency(q.bytes, q.size, label, r->b, st, &d) : simulated_latency(onnx, size, label, r->b, st, &d);
+            ms[v][st] = 1e3 * t;
+            if (t < 0) ok = 0;
+        }
+    if (!ok) {
+        printf("| %s | error: %.200s | | | | | |\n", label, d.message[0] ? d.message : "no model or calibration");
+    } else {
+        printf("| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", label, ms[0][0], ms[1][0], ms[0][1], ms[1][1],
+               ms[0][2], ms[1][2]);
+        fprintf(r->json, "%s{\"model\": \"%s\", \"f32_host_ms\": %.4f, \"int8_host_ms\": %.4f, \"f32_greedy_ms\": %.4f, "
+                         "\"int8_greedy_ms\": %.4f, \"f32_collage_ms\": %.4f, \"int8_collage_ms\": %.4f}",
+                r->first ? "\n" : ",\n", label, ms[0][0], ms[1][0], ms[0][1], ms[1][1], ms[0][2], ms[1][2]);
+        r->first = 0;
+    }
+    byoc_quantize_result_free(&q);
+    byoc_quantize_calibration_free(&cal);
+    free(onnx);
+}
+
 typedef struct model_run {
     byoc_sim_backend **b;
     int runs;
@@ -326,6 +436,15 @@ int main(int argc, char **argv) {
     fprintf(json, "\n]");
     printf("\n");
     bench_int8_layers(b, json);
+    printf("## Quantized models beside float32: simulated latency in ms (byoc_quantize_onnx per channel, calibrated on "
+           "the model's inputs; host alone, greedy on npu + dsp, Collage)\n\n");
+    printf("| model | f32 host | int8 host | f32 greedy | int8 greedy | f32 collage | int8 collage |\n"
+           "|---|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(json, ",\n\"quantized_models\": [");
+    quantized_run qr = {b, json, 1};
+    for_each_model(models, bench_quantized, &qr);
+    fprintf(json, "\n]");
+    printf("\n");
     fprintf(json, "}\n");
     fclose(json);
     byoc_sim_backend_close(b[0]);
