@@ -22462,9 +22462,9 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
      it redundant (ORT's IsClipMadeRedundantByQ: a Relu when the zero point is the type's minimum, a Clip
      whose range holds the quantized range); otherwise ORT leaves the op in float and so do we;
    - data movement (ORT's DropQDQNodesRules: Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Gather, Slice,
-     Expand, Tile; MaxPool, ReduceMax, ReduceMin with a positive scale; Resize, here nearest only, the one mode whose integers do
-     not depend on a rounding): the op runs on the integers when the dequantize and quantize have equal
-     constant scalar parameters and type (IsQDQPairSupported); then q = op(q) exactly;
+     Expand, Tile; MaxPool, ReduceMax, ReduceMin with a positive scale; Resize, here nearest only, the one
+     mode whose integers do not depend on a rounding): the op runs on the integers when the dequantize and
+     quantize have equal constant scalar parameters and type (IsQDQPairSupported); then q = op(q) exactly;
    - binary (Add, Mul -> QLinearAdd, QLinearMul), variadic (Concat -> QLinearConcat) and unary (AveragePool,
      GlobalAveragePool, Sigmoid, LeakyRelu, Softmax -> QLinear*) groups become qnn.add, qnn.mul,
      qnn.concatenate, qnn.avg_pool2d, qnn.global_avg_pool2d, qnn.sigmoid, qnn.leaky_relu, qnn.softmax
@@ -22514,6 +22514,7 @@ BYOC__PRIVATE BYOC__PRINTF(3, 4) void byoc__fq_note(byoc__fq *fq, const byoc_nod
     else snprintf(line, sizeof line, "%s #%u stays float32: %s\n", x->op->def.name, (unsigned)x->id, why);
     for (const char *p = line; *p; ++p) stbds_arrput(fq->notes, *p);
     byoc__map_put(&fq->seen, x, 1);
+    if (src) byoc__map_put(&fq->seen, src, 1); /* one note per frontend node */
     fq->kept++;
 }
 
@@ -22569,7 +22570,9 @@ BYOC__PRIVATE int byoc__fq_s8_to_u8(const byoc__fq *fq, const byoc_node *q) {
    from ONNX; else the dtype) */
 BYOC__PRIVATE byoc_dtype byoc__fq_fused_type(const byoc__fq *fq, const byoc_node *x, int ort) {
     if (!ort) return byoc__fq_qtype(x);
-    const byoc_node *q = byoc__fq_is(x, "qnn.quantize") ? x : byoc__fq_is(x->args[0], "qnn.quantize") ? x->args[0] : NULL;
+    const byoc_node *q = byoc__fq_is(x, "qnn.quantize")           ? x
+                         : byoc__fq_is(x->args[0], "qnn.quantize") ? x->args[0]
+                                                                   : NULL;
     return q && byoc__fq_s8_to_u8(fq, q) ? BYOC_UINT8 : byoc__fq_qtype(x);
 }
 
@@ -22581,7 +22584,8 @@ BYOC__PRIVATE int byoc__fq_redundant_clip(const byoc_node *clip, const byoc_node
         return 0;
     double s = byoc__fq_value(q->args[1], 0), z = byoc__fq_value(q->args[2], 0);
     if (byoc__fq_is(clip, "nn.relu")) return z == lo;
-    double a_min = byoc_attrs_float(&clip->attrs, "a_min", -INFINITY), a_max = byoc_attrs_float(&clip->attrs, "a_max", INFINITY);
+    double a_min = byoc_attrs_float(&clip->attrs, "a_min", -INFINITY);
+    double a_max = byoc_attrs_float(&clip->attrs, "a_max", INFINITY);
     return a_min <= (lo - z) * s && a_max >= (hi - z) * s;
 }
 
@@ -22710,9 +22714,11 @@ BYOC__PRIVATE const char *byoc__fq_check_anchor(byoc__fq *fq, byoc__fq_anchor *a
         byoc_node *b = a->bias_op->args[a->bias_index];
         if (!byoc__fq_is(b, "qnn.dequantize") || byoc__fq_qtype(b) != BYOC_INT32 || !byoc__fq_const_params(b))
             return "its bias is not a dequantized int32 tensor with constant parameters";
-        int64_t nb = byoc_type_num_elements(b->args[1]->annotation), nw = byoc_type_num_elements(w->args[1]->annotation);
+        int64_t nb = byoc_type_num_elements(b->args[1]->annotation);
+        int64_t nw = byoc_type_num_elements(w->args[1]->annotation);
         for (int64_t i = 0; i < nb; ++i) { /* scale x_scale * w_scale, zero point 0 */
-            double want = (float)((float)byoc__fq_value(x->args[1], 0) * (float)byoc__fq_value(w->args[1], nw == 1 ? 0 : i));
+            double want =
+                (float)((float)byoc__fq_value(x->args[1], 0) * (float)byoc__fq_value(w->args[1], nw == 1 ? 0 : i));
             double have = byoc__fq_value(b->args[1], i);
             if (fabs(have - want) > 1e-6 * fabs(want) || byoc__fq_value(b->args[2], nb == 1 ? 0 : i) != 0)
                 return "its bias's scale is not x_scale * w_scale (or its zero point is not 0)";
@@ -22838,7 +22844,8 @@ BYOC__PRIVATE byoc_node *byoc__fq_build_clip(byoc__fq *fq, byoc_node *y, const b
     double s = (float)byoc__fq_value(dq->args[1], 0), z = byoc__fq_value(dq->args[2], 0);
     double a = z, b = hi; /* relu: max(q, zero point) */
     if (byoc__fq_is(y, "clip")) { /* the bounds quantized as qnn.quantize would (ties to even, saturated) */
-        double fmin = byoc_attrs_float(&y->attrs, "a_min", -INFINITY), fmax = byoc_attrs_float(&y->attrs, "a_max", INFINITY);
+        double fmin = byoc_attrs_float(&y->attrs, "a_min", -INFINITY);
+        double fmax = byoc_attrs_float(&y->attrs, "a_max", INFINITY);
         a = fmin < -1e30 ? lo : nearbyint((double)(float)(fmin / s)) + z;
         b = fmax > 1e30 ? hi : nearbyint((double)(float)(fmax / s)) + z;
         a = a < lo ? lo : a > hi ? hi : a;
@@ -22887,7 +22894,8 @@ BYOC__PRIVATE byoc_node *byoc__fq_group(byoc__fq *fq, const byoc_node *q) {
     byoc_node *dq = y->nargs >= 1 && byoc__fq_is(y->args[0], "qnn.dequantize") ? y->args[0] : NULL;
     byoc_node *moves[8], *z = y; /* data moves of one unit, down to a dequantize */
     int nmoves = 0;
-    while (byoc__fq_moves_data(z) && nmoves < 8 && (!nmoves || (byoc__fq_same_unit(z, y) && byoc__fq_users(fq, z) == 1))) {
+    while (byoc__fq_moves_data(z) && nmoves < 8 &&
+           (!nmoves || (byoc__fq_same_unit(z, y) && byoc__fq_users(fq, z) == 1))) {
         moves[nmoves++] = z;
         z = z->args[0];
     }
@@ -22922,9 +22930,9 @@ BYOC__PRIVATE byoc_node *byoc__fq_group(byoc__fq *fq, const byoc_node *q) {
     int any_dq = 0;
     for (int k = 0; k < y->nargs; ++k) any_dq |= byoc__fq_is(y->args[k], "qnn.dequantize");
     if (dequantized || any_dq)
-        byoc__fq_note(fq, y, qname || !dequantized ? "not every input is a dequantize of the output's integer type "
-                                                     "with constant scalar parameters"
-                                                   : "it has no integer form that gives ONNX Runtime's results");
+        byoc__fq_note(fq, y, qname ? "not every input is a dequantize of the output's integer type with constant "
+                                     "scalar parameters"
+                                   : "it has no integer form that gives ONNX Runtime's results");
     return NULL;
 }
 
@@ -22976,7 +22984,8 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
         byoc__map_free(&repl);
         byoc__map_free(&fq.seen);
         byoc_graph_free(&g);
-        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "fake_quantization_to_integer: %s", m->error.message);
+        if (m->has_error)
+            r = byoc__diag(diag, m->error.code, 0, 0, 0, "fake_quantization_to_integer: %s", m->error.message);
         else r = byoc_infer_type(m, diag);
     }
     if (r == BYOC_OK && notes && stbds_arrlen(fq.notes)) {

@@ -56,7 +56,8 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models built_models quant_qops quant_fq2i quantize $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
+groups=$(echo $TESTS cli onnx_node models built_models quant_qops quant_fq2i quantize \
+    $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
 [ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"

@@ -91,7 +91,8 @@ static const char *check_case(const fq_case *c, char *why, size_t cap) {
     for (int i = 0; i < main_fn->nparams && i < 8; ++i) in[i] = seeded_input(m, main_fn->params[i]->annotation, &seed);
     char *notes = NULL, *text = NULL;
     const char *bad = NULL;
-    if (byoc_module_evaluate(m, in, main_fn->nparams, &before, &d) != BYOC_OK) snprintf(why, cap, "before: %s", d.message);
+    if (byoc_module_evaluate(m, in, main_fn->nparams, &before, &d) != BYOC_OK)
+        snprintf(why, cap, "before: %s", d.message);
     else if (byoc_fake_quantization_to_integer(m, &notes, &d) != BYOC_OK) snprintf(why, cap, "pass: %s", d.message);
     else if (byoc_module_evaluate(m, in, main_fn->nparams, &after, &d) != BYOC_OK)
         snprintf(why, cap, "after: %s", d.message);
@@ -102,7 +103,8 @@ static const char *check_case(const fq_case *c, char *why, size_t cap) {
     if (!why[0] && c->expect && (!text || !strstr(text, c->expect)))
         snprintf(why, cap, "expected \"%s\" in %.600s", c->expect, text ? text : "(null)");
     if (!why[0] && (c->note ? !notes || !strstr(notes, c->note) : notes != NULL))
-        snprintf(why, cap, "notes: expected \"%s\", got \"%s\"", c->note ? c->note : "(none)", notes ? notes : "(none)");
+        snprintf(why, cap, "notes: expected \"%s\", got \"%s\"", c->note ? c->note : "(none)",
+                 notes ? notes : "(none)");
     if (!why[0]) {
         const byoc_type *t = before->annotation;
         int64_t n = byoc_type_num_elements(t), off = 0;
