@@ -540,7 +540,8 @@ BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp
 /* The devices' integer datapath (README "Device models"): a command stream runs qnn.requantize in fixed point, as
    TFLite Micro's kernels and the Ethos-U output stage do, while the host keeps ONNX Runtime's float requantize.
    byoc_sim_quantize_multiplier is TFLite's QuantizeMultiplier: real = multiplier * 2^(shift - 31), multiplier a
-   Q31 value in [2^30, 2^31) (0 with shift 0 below 2^-32); a real that is not positive and finite is an error.
+   Q31 value in [2^30, 2^31) (0 with shift 0 below 2^-32, shift at most 62); a real that is not positive and
+   finite is an error.
    byoc_sim_multiply_by_quantized_multiplier is its MultiplyByQuantizedMultiplier: x * real rounded twice (the
    high multiply's ties up, the shift's away from zero), saturated to int32: within 1 of round(x * real). */
 BYOC_SIM_API byoc_result byoc_sim_quantize_multiplier(double real, int32_t *multiplier, int *shift, byoc_diag *diag);
@@ -3182,9 +3183,10 @@ BYOC__SIM_PRIVATE int byoc__dv_qnn_param(const byoc_node *c, int a, int out_rank
 
 /* The device's own check of one op call (besides the backend file's constraints): dtypes, what its
    lowering handles, and whether a tile fits SRAM. 1 = accepted, else 0 with the reason.
-   On a device that computes 8- or 16-bit integers, int32 is the datapath's own (the MAC array's accumulators, the
-   bias, elementwise ADD/SUB/MUL as Vela runs them), and a qnn op's scales and zero points are parameters of its
-   output stage, not data: only its data operands and result must be of the device's dtypes. */
+   On a device that computes 8- or 16-bit integers, int32 is the datapath's own where it holds a qnn op's
+   accumulators (the qnn op itself, and an elementwise op such as the bias add that reads one directly), and a qnn
+   op's scales and zero points are parameters of its output stage, not data: only its data operands and result
+   must be of the device's dtypes. */
 BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap);
 BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
     const byoc_type *t = call->checked_type;
@@ -3192,12 +3194,16 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
     if (!t || t->kind != BYOC_TYPE_TENSOR) return snprintf(reason, cap, "%s: not a single tensor result", op), 0;
     int cls = byoc__dv_class(dev->kind, call), qnn = !strncmp(op, "qnn.", 4);
     int integers = (dev->dtypes & (BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16))) != 0;
+    for (int i = 0; !qnn && cls == BYOC__DV_ELEMWISE && i < call->nargs; ++i) {
+        const byoc_node *a = call->args[i];
+        qnn = a->kind == BYOC_NODE_CALL && a->op && !strncmp(a->op->def.name, "qnn.", 4);
+    }
     for (int i = -1; i < call->nargs; ++i) {
         const byoc_type *a = i < 0 ? t : byoc__dv_arg_type(call, i);
         int axis;
         if (!a) return snprintf(reason, cap, "argument %d is not a tensor", i), 0;
         if (i >= 0 && byoc__dv_qnn_param(call, i, t->rank, &axis)) continue;
-        if (a->dtype == BYOC_INT32 && integers && (qnn || cls == BYOC__DV_ELEMWISE)) continue;
+        if (a->dtype == BYOC_INT32 && integers && qnn) continue;
         if (!(dev->dtypes & BYOC__DV_DT(a->dtype)))
             return snprintf(reason, cap, "%s is not computed by %s %s", byoc_dtype_name(a->dtype),
                             byoc__sim_kind_name(dev->kind), dev->preset),
@@ -3428,13 +3434,13 @@ BYOC_SIM_API byoc_result byoc_sim_quantize_multiplier(double real, int32_t *mult
     int64_t q = (int64_t)round(fraction * 2147483648.0); /* round half away from zero, as TfLiteRound */
     if (q == ((int64_t)1 << 31)) q /= 2, exponent++;
     if (exponent < -31) q = 0, exponent = 0;              /* below 2^-32: every product rounds to 0 */
-    if (exponent > 31) exponent = 31;                     /* above 2^31: every nonzero input saturates anyway */
+    if (exponent > 62) exponent = 62;                     /* above 2^62: every nonzero input saturates anyway */
     *multiplier = (int32_t)q;
     *shift = exponent;
     return BYOC_OK;
 }
 BYOC_SIM_API int32_t byoc_sim_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift) {
-    int left = shift > 0 ? (shift > 31 ? 31 : shift) : 0, right = shift > 0 ? 0 : (-shift > 31 ? 31 : -shift);
+    int left = shift > 0 ? (shift > 62 ? 62 : shift) : 0, right = shift > 0 ? 0 : (-shift > 31 ? 31 : -shift);
     /* SaturatingRoundingDoublingHighMul(x * 2^left, m): gemmlowp's nudge (+2^30, or 1 - 2^30 below zero) and a
        division truncating toward zero come to floor((x * 2^left * m + 2^30) / 2^31), ties rounding up (1.5 to 2,
        -1.5 to -1). Computed as floor((x * m + 2^(30 - left)) / 2^(31 - left)) in 64 bits, it is TFLite's result
@@ -3443,6 +3449,9 @@ BYOC_SIM_API int32_t byoc_sim_multiply_by_quantized_multiplier(int32_t x, int32_
     if (left < 31) {
         int64_t divisor = (int64_t)1 << (31 - left), num = product + ((int64_t)1 << (30 - left));
         high64 = num / divisor - (num % divisor != 0 && num < 0); /* floor */
+    } else if (left > 31) { /* |product| < 2^62: past 2^31 the int32 result saturates */
+        int64_t limit = (int64_t)1 << (62 - (left - 31));
+        high64 = product >= limit ? INT64_MAX : product <= -limit ? INT64_MIN : product * ((int64_t)1 << (left - 31));
     }
     int32_t high = byoc__dv_saturate_i32(high64);
     /* RoundingDivideByPOT: an arithmetic shift, ties away from zero */

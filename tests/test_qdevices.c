@@ -48,15 +48,21 @@ static void test_quantize_multiplier(void) {
     CHECK(byoc_sim_multiply_by_quantized_multiplier(INT32_MAX, m, shift) == INT32_MAX);
     CHECK(byoc_sim_multiply_by_quantized_multiplier(INT32_MIN, m, shift) == INT32_MIN);
     CHECK(byoc_sim_multiply_by_quantized_multiplier(-5, m, shift) == -5000);
+    CHECK(byoc_sim_quantize_multiplier(ldexp(1.0, 40), &m, &shift, &d) == BYOC_OK && shift == 41);
+    CHECK(byoc_sim_multiply_by_quantized_multiplier(1, m, shift) == INT32_MAX);
+    CHECK(byoc_sim_multiply_by_quantized_multiplier(-1, m, shift) == INT32_MIN);
+    CHECK(byoc_sim_quantize_multiplier(1e20, &m, &shift, &d) == BYOC_OK && shift == 62);
+    CHECK(byoc_sim_multiply_by_quantized_multiplier(1, m, shift) == INT32_MAX);
+    CHECK(byoc_sim_multiply_by_quantized_multiplier(0, m, shift) == 0);
 }
 
-/* random inputs and multipliers (log-uniform over 2^-24 .. 2^8, and exact ties): within 1 of x * M rounded, and
+/* random inputs and multipliers (log-uniform over 2^-24 .. 2^40, and exact ties): within 1 of x * M rounded, and
    equal to it but where the exact product is near a half */
 static void test_fixed_point_within_one_of_exact(void) {
     long equal = 0, total = 0, near_half = 0;
     byoc_diag d;
     for (int trial = 0; trial < 4000; ++trial) {
-        double real = trial % 4 == 0 ? ldexp(1.0, -(int)(rng() % 12)) : exp2(-24.0 + 32.0 * uniform());
+        double real = trial % 4 == 0 ? ldexp(1.0, -(int)(rng() % 12)) : exp2(-24.0 + 64.0 * uniform());
         int32_t m;
         int shift;
         CHECKF(byoc_sim_quantize_multiplier(real, &m, &shift, &d) == BYOC_OK, "%s", d.message);
@@ -72,9 +78,11 @@ static void test_fixed_point_within_one_of_exact(void) {
             CHECKF(diff <= 1.0 + 1e-9 * fabs(want), "x=%lld M=%.17g: fixed point %d, exact %.17g", (long long)x, real,
                    (int)got, exact);
             /* the high multiply rounds at 2^-right of an LSB before the shift rounds again (TFLite's double
-               rounding): within that of a half, either neighbour is right */
+               rounding), and the 31-bit multiplier is off by up to |x * M| * 2^-31: within that of a half,
+               either neighbour is right */
             double frac = fabs(want - floor(want) - 0.5);
-            if (frac <= ldexp(1.0, shift < 0 ? shift - 1 : -1) + 1e-9 * fabs(want)) near_half++;
+            double band = (shift < 0 ? ldexp(1.0, shift - 1) : 0.0) + fabs(want) * ldexp(1.0, -30) + 1e-12;
+            if (frac <= band) near_half++;
             else if (got == (int32_t)llround(want)) equal++;
             total++;
         }
