@@ -299,8 +299,9 @@ static void check_on_devices(const char *text, const byoc_tensor *in, int nin, i
                                 {"dsp", NULL},
                                 {"npu -sram_kb=12 -double_buffer=0", "dsp"},
                                 {"npu -preset=npu-128x128", NULL},
-                                {"dsp -sram_kb=8", NULL}};
-    for (int c = 0; c < 5; ++c) {
+                                {"dsp -sram_kb=8", NULL},
+                                {"npu -dtypes=int8,uint8", NULL}};
+    for (int c = 0; c < 6; ++c) {
         byoc_sim_backend *b[2] = {byoc_sim_backend_open(configs[c][0], &d), NULL};
         if (b[0] && configs[c][1]) b[1] = byoc_sim_backend_open(configs[c][1], &d);
         int ok = b[0] && (!configs[c][1] || b[1]);
