@@ -44,19 +44,20 @@ $(CLANG_BIN):
 $(BUILD):
 	@mkdir -p $@
 
-$(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/byocc: tools/byocc.c tools/byoc_onnx.h tools/byoc_quantize.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(CFLAGS) -I. $< -o $@ $(LDLIBS)
 
 # tests truncate long failure messages on purpose
 TEST_CFLAGS := $(CFLAGS) $(if $(findstring clang,$(CC)),,-Wno-format-truncation -Wno-stringop-overread)
-LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h
+LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h tools/byoc_quantize.h
 
 # The library is compiled once (tests/lib/byoc_impl.c: byoc.h, byoc_sim.h and tools/byoc_onnx.h) into
 # $(BUILD)/lib/byoc_impl.o, which every unit test in UNIT_TESTS links: a new one is tests/test_NAME.c and
 # NAME in that list. The tests that reach into the library's internals (its static functions and types)
 # compile the implementation themselves: SELF_TESTS, onnx_node_tests, and byocc (its one cc line).
 UNIT_TESTS := core patterns passes property targets sim collage collage_search artifact api ops_windows ops_math \
-              ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic ops_dyn3 ops_quant ops_cflow ops_fuzz qgemm
+              ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic ops_dyn3 ops_quant ops_cflow ops_fuzz qgemm \
+              qdevices fq2i quantize
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 
@@ -79,7 +80,7 @@ $(BUILD)/onnx_node_tests: tests/onnx_node_tests.c $(LIB_HEADERS) $(STB_DS) | $(B
 # fuzz_artifact use the library's internals and compile it themselves.
 FUZZ_BUILD  := build/fuzz
 FUZZ_CFLAGS := -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_LINKED := text weights pattern backend onnx placement
+FUZZ_LINKED := text weights pattern backend onnx placement quantize
 FUZZ_SELF   := device artifact
 FUZZERS     := $(FUZZ_LINKED) $(FUZZ_SELF)
 FUZZ_IMPL_O := $(FUZZ_BUILD)/lib/byoc_impl.o
@@ -173,7 +174,7 @@ $(BUILD)/bench_kernels: tools/bench_kernels.c tools/bench_util.h $(HEADERS) $(ST
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lopenblas -lm
 
 # the simulated SoC on every shared model: estimator against simulator, command streams against host kernels
-$(BUILD)/bench_devices: tools/bench_devices.c tools/bench_util.h tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/bench_devices: tools/bench_devices.c tools/bench_util.h tools/byoc_onnx.h tools/byoc_quantize.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
 # the Collage search: synthetic graphs and every shared model (search time, simulated latency against greedy)

@@ -142,6 +142,7 @@
        [SECTION] impl: MergeComposite, backend files, constraints on matches
        [SECTION] impl: partition passes: annotation, regions, partitioning
        [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
+       [SECTION] impl: FakeQuantizationToInteger (QDQ groups to qnn ops)
        [SECTION] impl: targets & backends
        [SECTION] impl: reference evaluation
        [SECTION] impl: placement (greedy partitioner, report)
@@ -954,8 +955,9 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag);
    W, s (and b) are float constants, s (and b) vary along the output channel only (NCHW/OIHW conv2d; the
    last axis of nn.dense), and nothing else reads the convolution (or the add). */
 BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag);
-/* The preparation every placement runs first, as TVM's partition_for_* functions do: SimplifyInference,
-   FoldConstant, FoldScaleAxis, FoldConstant (the registered sequential pass "prepare_for_partition").
+/* The preparation every placement runs first, as TVM's partition_for_* functions do:
+   FakeQuantizationToInteger (on a quantized module), SimplifyInference, FoldConstant, FoldScaleAxis,
+   FoldConstant (the registered sequential pass "prepare_for_partition").
    byocc partition, run and compile call it before byoc_partition_greedy or byoc_partition_collage; a C
    program that calls it too places a model exactly as byocc does. ctx may be NULL (then no verifier
    runs between the passes); a context's instrument sees each of the four passes. */
@@ -968,6 +970,16 @@ BYOC_API byoc_result byoc_prepare_for_partition(byoc_module *m, byoc_pass_contex
 BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag);
 /* DCE: drops global functions that @main does not reach (the graph form has no dead bindings). */
 BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag);
+/* FakeQuantizationToInteger (TVM's pass of that name, the groups ONNX Runtime's QDQ transformer fuses):
+   each qnn.dequantize -> float op -> qnn.quantize group whose integer computation is exact becomes qnn
+   ops (conv2d / dense / batch_matmul / matmul + int32 bias -> qnn.X + qnn.requantize in ONNX Runtime's
+   arithmetic; data movement and max pooling on the integers; add, multiply, concatenate, pools and
+   activations -> their qnn ops when registered), so the integers equal ONNX Runtime's. Groups left in
+   float32 are listed in *notes (when notes is not NULL; one line each, "nn.conv2d at 'conv1' stays
+   float32: <why>"; NULL when none; free with byoc_free(m, *notes)). byoc_prepare_for_partition runs it
+   first on a module with a qnn.dequantize unless the config key "fake_quantization_to_integer.enable"
+   is False (byocc --no-fq2i). The rules and their sources: the comment of its implementation section. */
+BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
 
@@ -17913,15 +17925,15 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("qnn.requantize", 5, 5, OPAQUE, byoc__attrs_qnn_requantize, byoc__rel_qnn_requantize,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): integers rescaled by "
              "input_scale / output_scale into out_dtype, saturated",
-             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_requantize, NULL, 0, BYOC__KF)),
+             ELEMWISE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_requantize, NULL, 0, BYOC__KF)),
     BYOC__OP("qnn.conv2d", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_conv2d, byoc__rel_qnn_conv2d,
              "(data, kernel, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit NCHW x OIHW "
              "convolution less the zero points, int32 result",
-             NONE, byoc__flops_conv2d, 0, BYOC__K(byoc__k_qnn_conv2d, byoc__ws_qnn_conv2d, 0, BYOC__KF)),
+             CONV2D, byoc__flops_conv2d, 0, BYOC__K(byoc__k_qnn_conv2d, byoc__ws_qnn_conv2d, 0, BYOC__KF)),
     BYOC__OP("qnn.dense", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_dense, byoc__rel_qnn_dense,
              "(data, weight, input_zero_point, kernel_zero_point, input_scale, kernel_scale): 8-bit x * W^T "
              "less the zero points, int32 result",
-             NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QDENSE, BYOC__KF)),
+             DENSE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QDENSE, BYOC__KF)),
     BYOC__OP("qnn.batch_matmul", 6, 6, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_batch_matmul, byoc__rel_qnn_matmul,
              "(x, y, x_zero_point, y_zero_point, x_scale, y_scale): 8-bit batched product (y transposed by "
              "default) less the zero points, int32 result",
@@ -17934,11 +17946,11 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP("qnn.add", 8, 8, BROADCAST, byoc__attrs_qnn_binary, byoc__rel_qnn_binary,
              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
              "8-bit sum with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearAdd arithmetic)",
-             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QADD, 0)),
+             ELEMWISE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QADD, 0)),
     BYOC__OP("qnn.mul", 8, 8, BROADCAST, byoc__attrs_qnn_binary, byoc__rel_qnn_binary,
              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
              "8-bit product with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearMul)",
-             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QMUL, 0)),
+             ELEMWISE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QMUL, 0)),
     BYOC__OP("qnn.concatenate", 5, 5, INJECTIVE, byoc__attrs_qnn_concatenate, byoc__rel_qnn_concatenate,
              "(data, input_scales, input_zero_points, output_scale, output_zero_point): 8-bit tensors joined along "
              "axis, each requantized to the output's scale and zero point",
@@ -17946,23 +17958,23 @@ static const byoc__op_record byoc__builtin_ops[] = {
     BYOC__OP0("qnn.sigmoid", 5, 5, ELEMWISE, byoc__rel_qnn_unary,
               "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit logistic through a "
               "256-entry table (ONNX Runtime's QLinearSigmoid)",
-              NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QSIGMOID, 0)),
+              ELEMWISE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QSIGMOID, 0)),
     BYOC__OP("qnn.leaky_relu", 5, 5, ELEMWISE, byoc__attrs_qnn_leaky_relu, byoc__rel_qnn_unary,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit x if x >= 0 else "
              "alpha * x through a 256-entry table (QLinearLeakyRelu)",
-             NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QLEAKY_RELU, 0)),
+             ELEMWISE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_table, NULL, BYOC__K_QLEAKY_RELU, 0)),
     BYOC__OP("qnn.avg_pool2d", 5, 5, OUT_ELEMWISE_FUSABLE, byoc__attrs_qnn_avg_pool2d, byoc__rel_qnn_pool2d,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit NCHW average pooling "
              "requantized to the output's scale (QLinearAveragePool)",
-             NONE, byoc__flops_pool2d, 0, BYOC__K(byoc__k_qnn_avg_pool2d, NULL, 0, 0)),
+             POOL2D, byoc__flops_pool2d, 0, BYOC__K(byoc__k_qnn_avg_pool2d, NULL, 0, 0)),
     BYOC__OP("qnn.global_avg_pool2d", 5, 5, OUT_ELEMWISE_FUSABLE, byoc__attrs_global_pool2d, byoc__rel_qnn_pool2d,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit mean over H and W, an "
              "int32 sum requantized (QLinearGlobalAveragePool)",
-             NONE, byoc__flops_per_input, 0, BYOC__K(byoc__k_qnn_global_avg_pool2d, NULL, 0, 0)),
+             GLOBAL_POOL2D, byoc__flops_per_input, 0, BYOC__K(byoc__k_qnn_global_avg_pool2d, NULL, 0, 0)),
     BYOC__OP("qnn.softmax", 5, 5, OPAQUE, byoc__attrs_qnn_softmax, byoc__rel_qnn_softmax,
              "(data, input_scale, input_zero_point, output_scale, output_zero_point): 8-bit softmax along axis "
              "through an exponent table (QLinearSoftmax)",
-             NONE, byoc__flops_softmax, 0, BYOC__K(byoc__k_qnn_softmax, NULL, 0, 0)),
+             SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_qnn_softmax, NULL, 0, 0)),
     /* (end of quant) */
 };
 #undef BYOC__KF
@@ -20172,6 +20184,7 @@ static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, v
 static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_fq2i(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
 BYOC__PRIVATE void byoc__passes_init(void) {
@@ -20437,6 +20450,8 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
         {"partition_graph.bind_constants", BYOC_ATTR_BOOL, "True",
          "substitute constant arguments into partitioned functions"},
         {"annotate_target.include_non_call_ops", BYOC_ATTR_BOOL, "True", "annotate tuples and projections too"},
+        {"fake_quantization_to_integer.enable", BYOC_ATTR_BOOL, "True",
+         "prepare_for_partition turns QDQ groups into qnn ops (False: they stay dequantize -> float -> quantize)"},
     };
     static const byoc_pass passes[] = {
         {"infer_type", 0, NULL, byoc__pass_infer_type, NULL, NULL, "fill every node's checked type"},
@@ -20455,7 +20470,10 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
         {"fold_constant", 2, NULL, byoc__pass_fold_constant, NULL, NULL, "evaluate ops whose inputs are constants"},
         {"fold_scale_axis", 2, NULL, byoc__pass_fold_scale_axis, NULL, NULL,
          "fold per-channel scales of conv2d and dense outputs into their weights"},
-        {"prepare_for_partition", 0, NULL, NULL, "simplify_inference,fold_constant,fold_scale_axis,fold_constant", NULL,
+        {"fake_quantization_to_integer", 0, NULL, byoc__pass_fq2i, NULL, NULL,
+         "QDQ groups (dequantize -> float op -> quantize) to qnn ops where the integers are exact"},
+        {"prepare_for_partition", 0, NULL, NULL,
+         "fake_quantization_to_integer,simplify_inference,fold_constant,fold_scale_axis,fold_constant", NULL,
          "what every placement runs first (byoc_prepare_for_partition)"},
         {"dce", 0, NULL, byoc__pass_dce, NULL, NULL, "drop global functions @main does not use"},
     };
@@ -20550,6 +20568,13 @@ static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *c
 static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ctx; (void)ud;
     return byoc_fold_scale_axis(m, d);
+}
+BYOC__PRIVATE int byoc__has_dequantize(byoc_module *m);
+/* registered as "fake_quantization_to_integer": on a module with a qnn.dequantize, unless the context turns it off */
+static byoc_result byoc__pass_fq2i(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ud;
+    if (!byoc_pass_context_int(ctx, "fake_quantization_to_integer.enable") || !byoc__has_dequantize(m)) return BYOC_OK;
+    return byoc_fake_quantization_to_integer(m, NULL, d);
 }
 BYOC_API byoc_result byoc_prepare_for_partition(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
@@ -22951,6 +22976,652 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     return BYOC_OK;
 }
 
+// [SECTION] impl: FakeQuantizationToInteger (QDQ groups to qnn ops)
+/* TVM's relay.transform.FakeQuantizationToInteger (src/relay/transforms/fake_quantization_to_integer.cc):
+   a group qnn.dequantize -> float op(s) -> qnn.quantize becomes qnn ops on the integers where that
+   computation is exact. TVM grows a group backward from each quantize through any op that has a rewrite;
+   here the groups are those ONNX Runtime fuses (onnxruntime/core/optimizer/qdq_transformer/selectors_actions:
+   qdq_selector_action_transformer.cc registers the rules, qdq_selectors.cc checks them), because the
+   integers must equal ORT's, and an op ORT leaves in float32 gives float32's rounding:
+   - anchors (Conv -> QLinearConv, Gemm -> QGemm, MatMul -> QLinearMatMul): nn.conv2d, nn.dense,
+     nn.batch_matmul, nn.matmul whose data and weight are dequantized 8-bit values, with the bias of the
+     same ONNX node (nn.bias_add / add of a dequantized int32), then qnn.quantize; the result is
+     qnn.X (int32) [+ int32 bias] -> qnn.requantize in ORT's arithmetic (the multiplier x_scale * w_scale /
+     y_scale and the product in float32, ties to even; ORT's QLinearConv and MlasRequantizeOutput), as the
+     importer lowers QLinearConv. As in ConvNodeGroupSelector: an int8 input needs int8 weights, the
+     output type is the input's, the bias is int32. ORT takes the bias integers as they are (it ignores the
+     bias's scale), so a bias whose scale is not x_scale * w_scale (TVM's condition) is refused rather than
+     silently computed differently from the float graph;
+   - a Relu or Clip between the op and its QuantizeLinear is dropped when the quantize's saturation makes
+     it redundant (ORT's IsClipMadeRedundantByQ: a Relu when the zero point is the type's minimum, a Clip
+     whose range holds the quantized range); otherwise ORT leaves the op in float and so do we;
+   - data movement (ORT's DropQDQNodesRules: Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Gather, Slice,
+     Expand, Tile; MaxPool, ReduceMax, ReduceMin with a positive scale; Resize, here nearest only, the one
+     mode whose integers do not depend on a rounding): the op runs on the integers when the dequantize and
+     quantize have equal constant scalar parameters and type (IsQDQPairSupported); then q = op(q) exactly;
+   - binary (Add, Mul -> QLinearAdd, QLinearMul), variadic (Concat -> QLinearConcat) and unary (AveragePool,
+     GlobalAveragePool, Sigmoid, LeakyRelu, Softmax -> QLinear*) groups become qnn.add, qnn.mul,
+     qnn.concatenate, qnn.avg_pool2d, qnn.global_avg_pool2d, qnn.sigmoid, qnn.leaky_relu, qnn.softmax
+     when the op is registered (looked up by name at run time), every input dequantized and the types equal;
+   - relu and clip alone between a dequantize and a quantize of equal parameters become clip on the
+     integers (max(q, zero point), or the clip bounds quantized): exact;
+   - quantize(dequantize(q)) with equal parameters and type is q.
+   Every float op fed by a dequantize that is left in float32 gets a note saying why ("nn.conv2d at 'conv1'
+   stays float32: its weight is not a dequantized constant"). Ops of one ONNX node share their span, which
+   is how a group is kept to what ORT fuses (a MatMul followed by a separate Add node is not fused by ORT:
+   neither is it here); nodes without spans (Relay text) group as TVM's do. */
+
+typedef struct byoc__fq {
+    byoc_module *m;
+    const byoc_graph *g;
+    char *notes; /* stb_ds text, one line per group left in float32 */
+    int converted, kept;
+    byoc__map seen; /* float ops converted or given a note */
+} byoc__fq;
+
+BYOC__PRIVATE int byoc__fq_is(const byoc_node *x, const char *op) {
+    return x && x->kind == BYOC_NODE_CALL && x->op && !strcmp(x->op->def.name, op);
+}
+BYOC__PRIVATE int byoc__fq_users(const byoc__fq *fq, const byoc_node *x) {
+    int i = byoc_graph_index(fq->g, x);
+    return i < 0 ? 0 : fq->g->nodes[i].nusers;
+}
+/* the ONNX node (span source) x comes from, without the "onnx:" prefix; NULL without one */
+BYOC__PRIVATE const char *byoc__fq_source(const byoc_node *x) {
+    const char *s = x && x->span ? x->span->source : NULL;
+    return s && !strncmp(s, "onnx:", 5) ? s + 5 : s;
+}
+/* a and b are of one frontend node (or neither names one: Relay text groups as TVM's pass does) */
+BYOC__PRIVATE int byoc__fq_same_unit(const byoc_node *a, const byoc_node *b) {
+    const char *sa = byoc__fq_source(a), *sb = byoc__fq_source(b);
+    return (!sa && !sb) || (sa && sb && !strcmp(sa, sb));
+}
+
+BYOC__PRIVATE BYOC__PRINTF(3, 4) void byoc__fq_note(byoc__fq *fq, const byoc_node *x, const char *fmt, ...) {
+    char why[400], line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    const char *src = byoc__fq_source(x);
+    if (src) snprintf(line, sizeof line, "%s at '%s' stays float32: %s\n", x->op->def.name, src, why);
+    else snprintf(line, sizeof line, "%s #%u stays float32: %s\n", x->op->def.name, (unsigned)x->id, why);
+    for (const char *p = line; *p; ++p) stbds_arrput(fq->notes, *p);
+    byoc__map_put(&fq->seen, x, 1);
+    if (src) byoc__map_put(&fq->seen, src, 1); /* one note per frontend node */
+    fq->kept++;
+}
+
+/* a constant with one element */
+BYOC__PRIVATE int byoc__fq_scalar(const byoc_node *c) {
+    return c && c->kind == BYOC_NODE_CONSTANT && c->data && byoc_type_num_elements(c->annotation) == 1;
+}
+BYOC__PRIVATE double byoc__fq_value(const byoc_node *c, int64_t i) {
+    return byoc__load(c->annotation->dtype, c->data, i);
+}
+/* a qnn.dequantize / qnn.quantize whose scale and zero point are constants, the scale positive */
+BYOC__PRIVATE int byoc__fq_const_params(const byoc_node *q) {
+    for (int k = 1; k <= 2; ++k)
+        if (q->args[k]->kind != BYOC_NODE_CONSTANT || !q->args[k]->data) return 0;
+    int64_t n = byoc_type_num_elements(q->args[1]->annotation);
+    for (int64_t i = 0; i < n; ++i)
+        if (!(byoc__fq_value(q->args[1], i) > 0)) return 0;
+    return !byoc_attrs_int(&q->attrs, "block_size", 0);
+}
+/* the integer dtype of a quantize's result or a dequantize's input */
+BYOC__PRIVATE byoc_dtype byoc__fq_qtype(const byoc_node *q) {
+    const byoc_type *t = byoc__fq_is(q, "qnn.quantize") ? q->checked_type : q->args[0]->checked_type;
+    return t && t->kind == BYOC_TYPE_TENSOR ? t->dtype : BYOC_DTYPE_INVALID;
+}
+/* dequantize dq and quantize q have equal constant scalar parameters and integer type (IsQDQPairSupported) */
+BYOC__PRIVATE int byoc__fq_same_params(const byoc_node *dq, const byoc_node *q) {
+    return byoc__fq_const_params(dq) && byoc__fq_const_params(q) && byoc__fq_scalar(dq->args[1]) &&
+           byoc__fq_scalar(q->args[1]) && byoc__fq_scalar(dq->args[2]) && byoc__fq_scalar(q->args[2]) &&
+           byoc__fq_qtype(dq) == byoc__fq_qtype(q) &&
+           (float)byoc__fq_value(dq->args[1], 0) == (float)byoc__fq_value(q->args[1], 0) &&
+           byoc__fq_value(dq->args[2], 0) == byoc__fq_value(q->args[2], 0);
+}
+
+/* The integer types ONNX Runtime's fusions compare. On x86 its CPU provider prefers uint8 activations
+   (QDQIsInt8Allowed is false here): before fusing, QDQS8ToU8Transformer (qdq_s8_to_u8.cc) turns an int8
+   Q -> DQ pair into uint8 (zero point + 128, the same values) when the Q feeds that DQ alone and the zero
+   points are equal scalars; EnsureUniqueDQForNodeUnit has first given each consumer of a shared DQ its own
+   copy, so a pair whose DQ has several consumers (or whose Q is a graph output) stays int8. Weights (a DQ
+   of anything but a Q) keep their type. The fusions then require equal input and output types, and Conv and
+   MatMul refuse int8 activations. These rules apply to groups from ONNX (ops with spans); Relay text groups
+   as TVM's pass does, by the dtypes alone. */
+BYOC__PRIVATE int byoc__fq_s8_to_u8(const byoc__fq *fq, const byoc_node *q) {
+    int qi = byoc_graph_index(fq->g, q);
+    if (byoc__fq_qtype(q) != BYOC_INT8 || qi < 0 || qi == fq->g->count - 1 || fq->g->nodes[qi].nusers != 1)
+        return 0;
+    int di = fq->g->nodes[qi].users[0];
+    const byoc_node *d = fq->g->nodes[di].node;
+    return byoc__fq_is(d, "qnn.dequantize") && d->args[0] == q && di != fq->g->count - 1 &&
+           fq->g->nodes[di].nusers == 1 && byoc__fq_scalar(q->args[2]) && byoc__fq_scalar(d->args[2]) &&
+           byoc__fq_value(q->args[2], 0) == byoc__fq_value(d->args[2], 0);
+}
+/* the type ONNX Runtime fuses with: of a quantize's result, or of a dequantize's input (ort: the group is
+   from ONNX; else the dtype) */
+BYOC__PRIVATE byoc_dtype byoc__fq_fused_type(const byoc__fq *fq, const byoc_node *x, int ort) {
+    if (!ort) return byoc__fq_qtype(x);
+    const byoc_node *q = byoc__fq_is(x, "qnn.quantize")           ? x
+                         : byoc__fq_is(x->args[0], "qnn.quantize") ? x->args[0]
+                                                                   : NULL;
+    return q && byoc__fq_s8_to_u8(fq, q) ? BYOC_UINT8 : byoc__fq_qtype(x);
+}
+
+/* ORT's IsClipMadeRedundantByQ: q saturates to a range inside the Relu's or Clip's, so dropping it is exact */
+BYOC__PRIVATE int byoc__fq_redundant_clip(const byoc_node *clip, const byoc_node *q) {
+    double lo, hi;
+    if (!byoc__fq_const_params(q) || !byoc__fq_scalar(q->args[1]) || !byoc__fq_scalar(q->args[2]) ||
+        !byoc__qrange(byoc__fq_qtype(q), &lo, &hi))
+        return 0;
+    double s = byoc__fq_value(q->args[1], 0), z = byoc__fq_value(q->args[2], 0);
+    if (byoc__fq_is(clip, "nn.relu")) return z == lo;
+    double a_min = byoc_attrs_float(&clip->attrs, "a_min", -INFINITY);
+    double a_max = byoc_attrs_float(&clip->attrs, "a_max", INFINITY);
+    return a_min <= (lo - z) * s && a_max >= (hi - z) * s;
+}
+
+/* attributes of `from` that op `to` declares too, with out_dtype int32 when `to` has it (the accumulator) */
+BYOC__PRIVATE byoc_attrs byoc__fq_attrs_for(byoc_module *m, const byoc_node *from, const byoc_op *to) {
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    for (int i = 0; i < from->attrs.count; ++i)
+        for (int k = 0; k < to->def.nattrs; ++k)
+            if (!strcmp(from->attrs.items[i].name, to->def.attrs[k].name) &&
+                strcmp(from->attrs.items[i].name, "out_dtype"))
+                byoc_attrs_set(m, &a, from->attrs.items[i].name, &from->attrs.items[i].value);
+    return a;
+}
+
+/* ops that only move or select elements: on equal dequantize and quantize parameters they run on the
+   integers as they are (ORT's drop-QDQ rules) */
+BYOC__PRIVATE int byoc__fq_moves_data(const byoc_node *x) {
+    static const char *const ops[] = {"reshape", "transpose", "squeeze", "expand_dims",
+                                      "take", "strided_slice", "broadcast_to", "tile", "nn.max_pool2d",
+                                      "max", "min", "image.resize2d"};
+    if (!x || x->kind != BYOC_NODE_CALL || !x->op) return 0;
+    for (int i = 0; i < BYOC__N(ops); ++i)
+        if (!strcmp(x->op->def.name, ops[i]))
+            return strcmp(ops[i], "image.resize2d") || !strcmp(byoc_attrs_string(&x->attrs, "method", ""),
+                                                                "nearest_neighbor");
+    return 0;
+}
+
+/* ---- anchors: conv2d, dense, batch_matmul, matmul (+ bias) -> qnn.X + qnn.requantize ---- */
+typedef struct byoc__fq_anchor {
+    byoc_node *anchor, *dq_x, *dq_w, *bias_op, *dq_b;
+    byoc_node *after[8]; /* same-unit ops between the anchor and the quantize (bias add, reshapes), outer first */
+    int nafter;
+    byoc_node *before[8]; /* same-unit data moves between the data's dequantize and the anchor, outer first */
+    int nbefore;
+    byoc_node *w_transpose; /* a transpose of the dequantized weight (MatMul's [K, N] weights) */
+    int channel_axis;       /* of the result, for per-channel weights */
+    int bias_index;         /* which argument of bias_op is the bias */
+} byoc__fq_anchor;
+
+BYOC__PRIVATE const char *byoc__fq_qnn_name(const byoc_node *anchor) {
+    return byoc__fq_is(anchor, "nn.conv2d")         ? "qnn.conv2d"
+           : byoc__fq_is(anchor, "nn.dense")        ? "qnn.dense"
+           : byoc__fq_is(anchor, "nn.batch_matmul") ? "qnn.batch_matmul"
+           : byoc__fq_is(anchor, "nn.matmul")       ? "qnn.matmul"
+                                                    : NULL;
+}
+
+/* the anchor below y (through the bias add, reshapes and relu of its own unit); NULL when y is not one */
+BYOC__PRIVATE byoc_node *byoc__fq_find_anchor(byoc__fq *fq, byoc_node *y, byoc__fq_anchor *a) {
+    memset(a, 0, sizeof *a);
+    byoc_node *x = y;
+    while (x && x->kind == BYOC_NODE_CALL && !byoc__fq_qnn_name(x) && a->nafter < 8) {
+        int bias = (byoc__fq_is(x, "nn.bias_add") || byoc__fq_is(x, "add")) && !a->bias_op;
+        if (!bias && !byoc__fq_is(x, "reshape") && !byoc__fq_is(x, "nn.relu")) return NULL;
+        /* the bias is the dequantized operand: the chain goes on through the other */
+        int k = bias && byoc__fq_is(x, "add") && byoc__fq_is(x->args[0], "qnn.dequantize") ? 1 : 0;
+        byoc_node *below = x->args[k];
+        if (!byoc__fq_same_unit(x, below) || byoc__fq_users(fq, below) != 1) return NULL;
+        if (bias) {
+            a->bias_op = x;
+            a->bias_index = 1 - k;
+        }
+        a->after[a->nafter++] = x;
+        x = below;
+    }
+    if (!byoc__fq_qnn_name(x)) return NULL;
+    a->anchor = x;
+    return x;
+}
+
+/* why the anchor's group cannot be integers (NULL: it can, and a is filled) */
+BYOC__PRIVATE const char *byoc__fq_check_anchor(byoc__fq *fq, byoc__fq_anchor *a, const byoc_node *q) {
+    byoc_node *x = a->anchor->args[0], *w = a->anchor->args[1];
+    while (byoc__fq_moves_data(x) && byoc__fq_same_unit(x, a->anchor) && a->nbefore < 8 &&
+           byoc__fq_users(fq, x) == 1) {
+        a->before[a->nbefore++] = x;
+        x = x->args[0];
+    }
+    if (!byoc__fq_is(x, "qnn.dequantize")) return "its data is not dequantized";
+    if (byoc__fq_is(w, "transpose") && byoc__fq_is(w->args[0], "qnn.dequantize")) {
+        a->w_transpose = w;
+        w = w->args[0];
+    }
+    if (!byoc__fq_is(w, "qnn.dequantize")) return "its weight is not dequantized";
+    a->dq_x = x;
+    a->dq_w = w;
+    if (!byoc__fq_const_params(x) || !byoc__fq_const_params(w) || !byoc__fq_const_params(q))
+        return "a scale or zero point is not a positive constant";
+    if (!byoc__fq_scalar(x->args[1]) || !byoc__fq_scalar(x->args[2]) || !byoc__fq_scalar(q->args[1]) ||
+        !byoc__fq_scalar(q->args[2]))
+        return "the data or the output is quantized per axis (ONNX Runtime's QLinear ops take one scale)";
+    int ort = byoc__fq_source(a->anchor) != NULL;
+    byoc_dtype dx = byoc__fq_fused_type(fq, x, ort), dw = byoc__fq_qtype(w), dy = byoc__fq_fused_type(fq, q, ort);
+    if (!byoc__is_q8(dx) || !byoc__is_q8(dw)) return "its data and weight are not 8-bit";
+    if (dx != dy)
+        return ort ? "its input and output integer types differ once ONNX Runtime has made the int8 pairs it can "
+                     "uint8 (QDQS8ToU8Transformer)"
+                   : "the output's integer type is not the data's (ConvNodeGroupSelector)";
+    if (dx == BYOC_INT8 && dw != BYOC_INT8) return "int8 data with uint8 weights (ONNX Runtime has no s8u8 kernel)";
+    /* a Gemm (nn.dense with its bias, or without the MatMul import's reshape and transpose) is QGemm, which
+       takes int8; Conv and MatMul fuse with uint8 activations only (QDQIsInt8Allowed is false on x86) */
+    int gemm = byoc__fq_is(a->anchor, "nn.dense") && (a->bias_op || (!a->w_transpose && !a->nbefore));
+    if (ort && dx == BYOC_INT8 && !gemm)
+        return "its input stays int8 (a shared or graph-input dequantize), and ONNX Runtime fuses Conv and MatMul "
+               "with uint8 activations only on this CPU";
+    const byoc_type *wt = w->args[0]->annotation, *yt = a->anchor->checked_type;
+    if (!yt || yt->kind != BYOC_TYPE_TENSOR) return "its type is not known";
+    int per_axis = !byoc__fq_scalar(w->args[1]) || !byoc__fq_scalar(w->args[2]);
+    int w_axis = (int)byoc_attrs_int(&w->attrs, "axis", -1);
+    if (w_axis < 0) w_axis += wt->rank;
+    if (a->w_transpose) { /* only a 2-D swap keeps the channel axis findable */
+        if (wt->rank != 2) return "its weight is transposed other than as a matrix";
+        w_axis = 1 - w_axis;
+    }
+    if (byoc__fq_is(a->anchor, "nn.conv2d")) {
+        if (strcmp(byoc_attrs_string(&a->anchor->attrs, "data_layout", "NCHW"), "NCHW") ||
+            strcmp(byoc_attrs_string(&a->anchor->attrs, "kernel_layout", "OIHW"), "OIHW"))
+            return "its layout is not NCHW / OIHW (qnn.conv2d's)";
+        a->channel_axis = 1;
+    } else a->channel_axis = -1;
+    if (per_axis && (w_axis != 0 || !(byoc__fq_is(a->anchor, "nn.conv2d") || byoc__fq_is(a->anchor, "nn.dense"))))
+        return "its weight is quantized per axis other than per output channel";
+    if (a->bias_op) {
+        byoc_node *b = a->bias_op->args[a->bias_index];
+        if (!byoc__fq_is(b, "qnn.dequantize") || byoc__fq_qtype(b) != BYOC_INT32 || !byoc__fq_const_params(b))
+            return "its bias is not a dequantized int32 tensor with constant parameters";
+        int64_t nb = byoc_type_num_elements(b->args[1]->annotation);
+        int64_t nw = byoc_type_num_elements(w->args[1]->annotation);
+        for (int64_t i = 0; i < nb; ++i) { /* scale x_scale * w_scale, zero point 0 */
+            double want =
+                (float)((float)byoc__fq_value(x->args[1], 0) * (float)byoc__fq_value(w->args[1], nw == 1 ? 0 : i));
+            double have = byoc__fq_value(b->args[1], i);
+            if (fabs(have - want) > 1e-6 * fabs(want) || byoc__fq_value(b->args[2], nb == 1 ? 0 : i) != 0)
+                return "its bias's scale is not x_scale * w_scale (or its zero point is not 0)";
+        }
+        a->dq_b = b;
+    }
+    return NULL;
+}
+
+/* data movement ops of `x` rebuilt on `input`, innermost first */
+BYOC__PRIVATE byoc_node *byoc__fq_replay(byoc_module *m, byoc_node *const *ops, int n, byoc_node *input) {
+    for (int i = n - 1; i >= 0 && input; --i) {
+        byoc_node *args[8];
+        args[0] = input;
+        for (int k = 1; k < ops[i]->nargs && k < 8; ++k) args[k] = ops[i]->args[k];
+        byoc_node *r = byoc__rebuild(m, ops[i], args);
+        byoc__inherit(r, ops[i]);
+        input = r;
+    }
+    return input;
+}
+
+BYOC__PRIVATE byoc_node *byoc__fq_build_anchor(byoc__fq *fq, const byoc__fq_anchor *a, const byoc_node *q) {
+    byoc_module *m = fq->m;
+    const byoc_op *op = byoc_op_get(byoc__fq_qnn_name(a->anchor));
+    byoc_node *x = byoc__fq_replay(m, a->before, a->nbefore, a->dq_x->args[0]);
+    byoc_node *w = a->dq_w->args[0];
+    if (a->w_transpose) w = byoc__fq_replay(m, &a->w_transpose, 1, w);
+    byoc_node *args[6] = {x, w, a->dq_x->args[2], a->dq_w->args[2], a->dq_x->args[1], a->dq_w->args[1]};
+    byoc_attrs at = byoc__fq_attrs_for(m, a->anchor, op);
+    byoc_node *acc = byoc_call_op(m, op, args, 6, &at);
+    byoc__inherit(acc, a->anchor);
+    for (int i = a->nafter - 1; i >= 0 && acc; --i) { /* the bias add (on the int32 bias) and reshapes */
+        byoc_node *y = a->after[i], *two[2];
+        if (y == a->bias_op) {
+            two[1 - a->bias_index] = acc;
+            two[a->bias_index] = a->dq_b->args[0];
+            acc = byoc__rebuild(m, y, two);
+        } else acc = byoc__fq_replay(m, &a->after[i], 1, acc);
+        byoc__inherit(acc, y);
+    }
+    /* ORT's multiplier: float32(x_scale * w_scale) / y_scale, the product with the sum in float32, ties to even */
+    byoc_node *xs_ws[2] = {a->dq_x->args[1], a->dq_w->args[1]};
+    byoc_attrs rq;
+    memset(&rq, 0, sizeof rq);
+    byoc_attrs_set_int(m, &rq, "axis", a->channel_axis);
+    byoc_attrs_set_string(m, &rq, "rounding", "TONEAREST_EVEN");
+    byoc_attrs_set_string(m, &rq, "compute_dtype", "float32");
+    byoc_attrs_set_string(m, &rq, "out_dtype", byoc_dtype_name(byoc__fq_qtype(q)));
+    byoc_node *rargs[5] = {acc, byoc_call(m, "multiply", xs_ws, 2, NULL), byoc_constant_scalar(m, BYOC_INT32, 0),
+                           q->args[1], q->args[2]};
+    byoc_node *r = byoc_call(m, "qnn.requantize", rargs, 5, &rq);
+    byoc__inherit(r, q);
+    return r;
+}
+
+/* ---- the other groups ---- */
+/* every argument of x (the tuple's fields for concatenate) a dequantize with constant parameters of type dt */
+BYOC__PRIVATE int byoc__fq_dequantized_args(const byoc__fq *fq, const byoc_node *x, byoc_dtype dt, int ort) {
+    byoc_node *const *args = x->args;
+    int n = x->nargs;
+    if (n == 1 && x->args[0]->kind == BYOC_NODE_TUPLE) {
+        args = x->args[0]->args;
+        n = x->args[0]->nargs;
+    }
+    for (int i = 0; i < n; ++i)
+        if (!byoc__fq_is(args[i], "qnn.dequantize") || !byoc__fq_const_params(args[i]) ||
+            byoc__fq_fused_type(fq, args[i], ort) != dt || !byoc__fq_scalar(args[i]->args[1]) ||
+            !byoc__fq_scalar(args[i]->args[2]))
+            return 0;
+    return n > 0;
+}
+
+/* the qnn op ORT's QLinear* kernel stands for, for a binary, variadic or unary float op */
+BYOC__PRIVATE const char *byoc__fq_qlinear_name(const byoc_node *x) {
+    static const char *const map[][2] = {{"add", "qnn.add"},
+                                         {"multiply", "qnn.mul"},
+                                         {"concatenate", "qnn.concatenate"},
+                                         {"nn.avg_pool2d", "qnn.avg_pool2d"},
+                                         {"nn.global_avg_pool2d", "qnn.global_avg_pool2d"},
+                                         {"sigmoid", "qnn.sigmoid"},
+                                         {"nn.leaky_relu", "qnn.leaky_relu"},
+                                         {"nn.softmax", "qnn.softmax"}};
+    for (int i = 0; i < BYOC__N(map); ++i)
+        if (byoc__fq_is(x, map[i][0])) return map[i][1];
+    return NULL;
+}
+
+/* qnn.add / qnn.mul / qnn.concatenate / the unary qnn ops: (data..., their scales and zero points,
+   output_scale, output_zero_point), TVM's argument orders */
+BYOC__PRIVATE byoc_node *byoc__fq_build_qlinear(byoc__fq *fq, byoc_node *y, const byoc_node *q, const byoc_op *op) {
+    byoc_module *m = fq->m;
+    byoc_attrs at = byoc__fq_attrs_for(m, y, op);
+    byoc_node *r;
+    if (byoc__fq_is(y, "concatenate")) {
+        const byoc_node *t = y->args[0];
+        byoc_node *data[64], *scales[64], *zps[64];
+        if (t->nargs > 64) return NULL;
+        for (int i = 0; i < t->nargs; ++i) {
+            data[i] = t->args[i]->args[0];
+            scales[i] = t->args[i]->args[1];
+            zps[i] = t->args[i]->args[2];
+        }
+        byoc_node *args[5] = {byoc_tuple(m, data, t->nargs), byoc_tuple(m, scales, t->nargs),
+                              byoc_tuple(m, zps, t->nargs), q->args[1], q->args[2]};
+        r = byoc_call_op(m, op, args, 5, &at);
+    } else if (y->nargs == 2) {
+        byoc_node *args[8] = {y->args[0]->args[0], y->args[1]->args[0], y->args[0]->args[1], y->args[0]->args[2],
+                              y->args[1]->args[1], y->args[1]->args[2], q->args[1],         q->args[2]};
+        r = byoc_call_op(m, op, args, 8, &at);
+    } else {
+        byoc_node *args[5] = {y->args[0]->args[0], y->args[0]->args[1], y->args[0]->args[2], q->args[1], q->args[2]};
+        r = byoc_call_op(m, op, args, 5, &at);
+    }
+    byoc__inherit(r, y);
+    return r;
+}
+
+/* relu / clip between a dequantize and a quantize of equal parameters: clip on the integers */
+BYOC__PRIVATE byoc_node *byoc__fq_build_clip(byoc__fq *fq, byoc_node *y, const byoc_node *dq) {
+    double lo = 0, hi = 0;
+    byoc__qrange(byoc__fq_qtype(dq), &lo, &hi);
+    double s = (float)byoc__fq_value(dq->args[1], 0), z = byoc__fq_value(dq->args[2], 0);
+    double a = z, b = hi; /* relu: max(q, zero point) */
+    if (byoc__fq_is(y, "clip")) { /* the bounds quantized as qnn.quantize would (ties to even, saturated) */
+        double fmin = byoc_attrs_float(&y->attrs, "a_min", -INFINITY);
+        double fmax = byoc_attrs_float(&y->attrs, "a_max", INFINITY);
+        a = fmin < -1e30 ? lo : nearbyint((double)(float)(fmin / s)) + z;
+        b = fmax > 1e30 ? hi : nearbyint((double)(float)(fmax / s)) + z;
+        a = a < lo ? lo : a > hi ? hi : a;
+        b = b < lo ? lo : b > hi ? hi : b;
+    }
+    byoc_attrs at;
+    memset(&at, 0, sizeof at);
+    byoc_attrs_set_float(fq->m, &at, "a_min", a);
+    byoc_attrs_set_float(fq->m, &at, "a_max", b);
+    byoc_node *x = dq->args[0];
+    byoc_node *r = byoc_call(fq->m, "clip", &x, 1, &at);
+    byoc__inherit(r, y);
+    return r;
+}
+
+/* the replacement of quantize q, or NULL (with a note when a float op fed by a dequantize stays) */
+BYOC__PRIVATE byoc_node *byoc__fq_group(byoc__fq *fq, const byoc_node *q) {
+    byoc_node *y = q->args[0];
+    if (y->kind != BYOC_NODE_CALL || !y->op) return NULL;
+    if (byoc__fq_is(y, "qnn.dequantize")) return byoc__fq_same_params(y, q) ? y->args[0] : NULL;
+    if (byoc__fq_users(fq, y) != 1) {
+        if (byoc__fq_dequantized_args(fq, y, byoc__fq_qtype(q), 0))
+            byoc__fq_note(fq, y, "its result has other users than the quantize");
+        return NULL;
+    }
+    /* a Relu / Clip the quantize makes redundant goes (when it is not the whole group) */
+    byoc_node *clip = NULL;
+    if ((byoc__fq_is(y, "nn.relu") || byoc__fq_is(y, "clip")) && !byoc__fq_is(y->args[0], "qnn.dequantize") &&
+        y->args[0]->kind == BYOC_NODE_CALL && byoc__fq_users(fq, y->args[0]) == 1) {
+        if (!byoc__fq_same_unit(y, y->args[0]) && !byoc__fq_redundant_clip(y, q)) {
+            byoc__fq_note(fq, y->args[0], "the %s after it is not made redundant by the quantize's range, so "
+                          "ONNX Runtime computes it in float32", y->op->def.name);
+            return NULL;
+        }
+        if (!byoc__fq_same_unit(y, y->args[0])) { clip = y; y = y->args[0]; }
+    }
+    byoc__fq_anchor a;
+    if (byoc__fq_find_anchor(fq, y, &a)) {
+        const char *why = byoc__fq_check_anchor(fq, &a, q);
+        if (why) { byoc__fq_note(fq, a.anchor, "%s", why); return NULL; }
+        for (int i = 0; i < a.nafter; ++i) byoc__map_put(&fq->seen, a.after[i], 1);
+        for (int i = 0; i < a.nbefore; ++i) byoc__map_put(&fq->seen, a.before[i], 1);
+        byoc__map_put(&fq->seen, a.anchor, 1);
+        return byoc__fq_build_anchor(fq, &a, q);
+    }
+    byoc_node *dq = y->nargs >= 1 && byoc__fq_is(y->args[0], "qnn.dequantize") ? y->args[0] : NULL;
+    byoc_node *moves[8], *z = y; /* data moves of one unit, down to a dequantize */
+    int nmoves = 0;
+    while (byoc__fq_moves_data(z) && nmoves < 8 &&
+           (!nmoves || (byoc__fq_same_unit(z, y) && byoc__fq_users(fq, z) == 1))) {
+        moves[nmoves++] = z;
+        z = z->args[0];
+    }
+    if (nmoves && byoc__fq_is(z, "qnn.dequantize")) {
+        int ort = byoc__fq_source(y) != NULL;
+        if (!byoc__fq_same_params(z, q) || byoc__fq_fused_type(fq, z, ort) != byoc__fq_fused_type(fq, q, ort)) {
+            byoc__fq_note(fq, y, "its dequantize and quantize parameters differ (or are not constant scalars)");
+            return NULL;
+        }
+        for (int i = 0; i < nmoves; ++i) byoc__map_put(&fq->seen, moves[i], 1);
+        return byoc__fq_replay(fq->m, moves, nmoves, z->args[0]);
+    }
+    if ((byoc__fq_is(y, "nn.relu") || byoc__fq_is(y, "clip")) && dq && !clip) {
+        int ort = byoc__fq_source(y) != NULL;
+        if (!byoc__fq_same_params(dq, q) || byoc__fq_fused_type(fq, dq, ort) != byoc__fq_fused_type(fq, q, ort)) {
+            byoc__fq_note(fq, y, "its dequantize and quantize parameters differ (or are not constant scalars)");
+            return NULL;
+        }
+        byoc__map_put(&fq->seen, y, 1);
+        return byoc__fq_build_clip(fq, y, dq);
+    }
+    const char *qname = byoc__fq_qlinear_name(y);
+    int ort = byoc__fq_source(y) != NULL;
+    int dequantized = byoc__fq_dequantized_args(fq, y, byoc__fq_fused_type(fq, q, ort), ort);
+    if (qname && dequantized && byoc__fq_const_params(q) && byoc__fq_scalar(q->args[1])) {
+        const byoc_op *op = byoc_op_get(qname);
+        byoc__map_put(&fq->seen, y, 1);
+        if (op) return byoc__fq_build_qlinear(fq, y, q, op);
+        byoc__fq_note(fq, y, "%s is not registered", qname);
+        return NULL;
+    }
+    int any_dq = 0;
+    for (int k = 0; k < y->nargs; ++k) any_dq |= byoc__fq_is(y->args[k], "qnn.dequantize");
+    if (dequantized || any_dq)
+        byoc__fq_note(fq, y, qname ? "not every input is a dequantize of the output's integer type with constant "
+                                     "scalar parameters"
+                                   : "it has no integer form that gives ONNX Runtime's results");
+    return NULL;
+}
+
+/* the float ops that take a dequantized value and belong to no group: their result is not quantized */
+BYOC__PRIVATE void byoc__fq_note_unquantized(byoc__fq *fq) {
+    for (int i = 0; i < fq->g->count; ++i) {
+        byoc_node *x = fq->g->nodes[i].node;
+        const char *src = byoc__fq_source(x);
+        if (x->kind != BYOC_NODE_CALL || !x->op || !strncmp(x->op->def.name, "qnn.", 4) ||
+            byoc__map_has(&fq->seen, x) || (src && byoc__map_has(&fq->seen, src)))
+            continue;
+        for (int k = 0; k < x->nargs; ++k)
+            if (byoc__fq_is(x->args[k], "qnn.dequantize")) {
+                byoc__fq_note(fq, x, "no qnn.quantize takes its result (ONNX Runtime fuses an op with the "
+                                     "QuantizeLinear after it only)");
+                if (src) byoc__map_put(&fq->seen, src, 1); /* one note per frontend node */
+                break;
+            }
+    }
+}
+
+BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
+    if (notes) *notes = NULL;
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc_result r = byoc_infer_type(m, diag);
+    const byoc_op *quantize = byoc_op_get("qnn.quantize");
+    byoc__fq fq;
+    memset(&fq, 0, sizeof fq);
+    fq.m = m;
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__pass_skips(fn)) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        fq.g = &g;
+        byoc__map repl = BYOC__MAP_EMPTY;
+        for (int i = 0; i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node;
+            if (x->kind != BYOC_NODE_CALL || x->op != quantize || !x->checked_type) continue;
+            byoc_node *to = byoc__fq_group(&fq, x);
+            if (to) {
+                byoc__map_put(&repl, x, (intptr_t)to);
+                fq.converted++;
+            }
+        }
+        byoc__fq_note_unquantized(&fq);
+        if (repl.count && !m->has_error) byoc__set_body(m, f, byoc__substitute(m, &g, &repl));
+        byoc__map_free(&repl);
+        byoc__map_free(&fq.seen);
+        byoc_graph_free(&g);
+        if (m->has_error)
+            r = byoc__diag(diag, m->error.code, 0, 0, 0, "fake_quantization_to_integer: %s", m->error.message);
+        else r = byoc_infer_type(m, diag);
+    }
+    if (r == BYOC_OK && notes && stbds_arrlen(fq.notes)) {
+        size_t n = (size_t)stbds_arrlen(fq.notes);
+        *notes = (char *)byoc_alloc(m, n + 1);
+        if (*notes) {
+            memcpy(*notes, fq.notes, n);
+            (*notes)[n] = 0;
+        }
+    }
+    stbds_arrfree(fq.notes);
+    return r;
+}
+
+
+/* ---- QDQ units (ONNX Runtime's NodeUnit): what placement never splits ---- */
+/* ORT hands an execution provider a DequantizeLinear only with the op it feeds, and that op only with its
+   QuantizeLinear (onnxruntime/core/framework/node_unit.cc, the QDQ node unit): a backend takes the whole
+   unit or none of it. Here a unit is, by union of graph nodes:
+   - an integer anchor (qnn.conv2d, qnn.dense, qnn.matmul, qnn.batch_matmul: int32 results) with the bias
+     add and reshapes after it and the qnn.requantize that brings it back to 8 bits (what FakeQuantization-
+     ToInteger made of a QDQ group): the int32 sum never crosses a partition boundary;
+   - a float op left between dequantizes and quantizes: the op, the qnn.dequantize calls it reads and the
+     qnn.quantize calls that read it.
+   unit[i] is the representative graph index of node i's unit, -1 when i is in none. */
+BYOC__PRIVATE int byoc__unit_find(int *unit, int i) {
+    while (unit[i] != i) i = unit[i] = unit[unit[i]];
+    return i;
+}
+BYOC__PRIVATE void byoc__unit_join(int *unit, int a, int b) {
+    if (unit[a] < 0) unit[a] = a;
+    if (unit[b] < 0) unit[b] = b;
+    a = byoc__unit_find(unit, a);
+    b = byoc__unit_find(unit, b);
+    if (a != b) unit[a < b ? b : a] = a < b ? a : b;
+}
+BYOC__PRIVATE int byoc__is_int_anchor(const byoc_node *x) {
+    return byoc__fq_is(x, "qnn.conv2d") || byoc__fq_is(x, "qnn.dense") || byoc__fq_is(x, "qnn.matmul") ||
+           byoc__fq_is(x, "qnn.batch_matmul");
+}
+BYOC__PRIVATE void byoc__qdq_units(const byoc_graph *g, int *unit) {
+    for (int i = 0; i < g->count; ++i) unit[i] = -1;
+    for (int i = 0; i < g->count; ++i) {
+        byoc_node *x = g->nodes[i].node;
+        if (byoc__fq_is(x, "qnn.requantize")) { /* down through bias adds and reshapes to an anchor */
+            int chain[10], n = 0;
+            byoc_node *y = x->args[0];
+            chain[n++] = i;
+            while (n < 9 && (byoc__fq_is(y, "nn.bias_add") || byoc__fq_is(y, "add") || byoc__fq_is(y, "reshape"))) {
+                int yi = byoc_graph_index(g, y);
+                if (yi < 0 || g->nodes[yi].nusers != 1) break;
+                chain[n++] = yi;
+                y = byoc__fq_is(y, "add") && !byoc__is_int_anchor(y->args[0]) && byoc__is_int_anchor(y->args[1])
+                        ? y->args[1]
+                        : y->args[0];
+            }
+            int ai = byoc__is_int_anchor(y) ? byoc_graph_index(g, y) : -1;
+            if (ai >= 0 && g->nodes[ai].nusers == 1)
+                for (int k = 0; k < n; ++k) byoc__unit_join(unit, ai, chain[k]);
+            continue;
+        }
+        if (x->kind != BYOC_NODE_CALL || !x->op || !strncmp(x->op->def.name, "qnn.", 4)) continue;
+        int quantized = 0;
+        for (int k = 0; k < x->nargs; ++k) { /* a dequantize, maybe through data moves of x's own frontend node */
+            byoc_node *a = x->args[k];
+            int path[8], n = 0;
+            while (n < 8 && byoc__fq_moves_data(a) && byoc__fq_source(x) && byoc__fq_same_unit(a, x)) {
+                int ai = byoc_graph_index(g, a);
+                if (ai < 0 || g->nodes[ai].nusers != 1) break;
+                path[n++] = ai;
+                a = a->args[0];
+            }
+            int di = byoc__fq_is(a, "qnn.dequantize") ? byoc_graph_index(g, a) : -1;
+            if (di < 0) continue;
+            byoc__unit_join(unit, i, di);
+            for (int t = 0; t < n; ++t) byoc__unit_join(unit, i, path[t]);
+            quantized = 1;
+        }
+        for (int u = 0; quantized && u < g->nodes[i].nusers; ++u)
+            if (byoc__fq_is(g->nodes[g->nodes[i].users[u]].node, "qnn.quantize"))
+                byoc__unit_join(unit, i, g->nodes[i].users[u]);
+    }
+    for (int i = 0; i < g->count; ++i)
+        if (unit[i] >= 0) unit[i] = byoc__unit_find(unit, i);
+}
+
+/* whether a module has a qnn.dequantize outside partitions: the preparation runs the pass only then */
+BYOC__PRIVATE int byoc__has_dequantize(byoc_module *m) {
+    const byoc_op *dq = byoc_op_get("qnn.dequantize");
+    int found = 0;
+    for (int f = 0; !found && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__pass_skips(fn)) continue;
+        byoc_node **order = NULL;
+        byoc__post_order_marked(fn->body, 0, &order);
+        for (int i = 0; !found && i < (int)stbds_arrlen(order); ++i)
+            found = order[i]->kind == BYOC_NODE_CALL && order[i]->op == dq;
+        stbds_arrfree(order);
+    }
+    return found;
+}
+
 // [SECTION] impl: targets & backends
 typedef struct byoc__target_kind {
     const char *name;
@@ -23563,6 +24234,9 @@ typedef struct byoc__greedy {
     byoc_module *arena;       /* the report's strings */
     byoc_diag pin_error;      /* a pinned op its backend declines */
     int failed;
+    /* the QDQ units of the backend being placed (byoc__qdq_units), by origin */
+    byoc__map unit_of;        /* origin -> unit + 1 */
+    const byoc_node ***units; /* stb_ds: each unit's ops (stb_ds) */
 } byoc__greedy;
 
 typedef struct byoc__greedy_entry { byoc__greedy *g; const byoc_pattern_entry *entry; } byoc__greedy_entry;
@@ -23722,6 +24396,89 @@ BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
     }
     for (int q = 0; q < count; ++q) stbds_arrfree(infos[q].members);
     stbds_arrfree(infos);
+    return newly;
+}
+
+
+/* The QDQ units of the module about to be placed on backend k (byoc__qdq_units), by origin. */
+BYOC__PRIVATE void byoc__greedy_units_collect(byoc__greedy *g) {
+    for (int u = 0; u < (int)stbds_arrlen(g->units); ++u) stbds_arrfree(g->units[u]);
+    stbds_arrfree(g->units);
+    byoc__map_free(&g->unit_of);
+    for (int f = 0; f < byoc_module_function_count(g->m); ++f) {
+        byoc_node *fn = g->m->functions[f].function;
+        byoc_graph gr;
+        if (byoc__has_compiler(fn) || byoc_graph_build(g->m, fn->body, 0, &gr) != BYOC_OK) continue;
+        int *unit = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(gr.count + 1)));
+        if (unit) byoc__qdq_units(&gr, unit);
+        byoc__map first = BYOC__MAP_EMPTY; /* representative + 1 -> unit + 1 */
+        for (int i = 0; unit && i < gr.count; ++i) {
+            if (unit[i] < 0 || !byoc__is_op_call(gr.nodes[i].node)) continue;
+            intptr_t at = byoc__map_get(&first, (const void *)(intptr_t)(unit[i] + 1), 0);
+            if (!at) {
+                stbds_arrput(g->units, NULL);
+                at = (intptr_t)stbds_arrlen(g->units);
+                byoc__map_put(&first, (const void *)(intptr_t)(unit[i] + 1), at);
+            }
+            stbds_arrput(g->units[at - 1], gr.nodes[i].node);
+            byoc__map_put(&g->unit_of, (const void *)(uintptr_t)byoc_node_origin(gr.nodes[i].node), at);
+        }
+        byoc__map_free(&first);
+        BYOC_FREE(unit);
+        byoc_graph_free(&gr);
+    }
+}
+
+/* After annotation for backend k: a unit k took only part of is excluded for k whole (ORT's node unit
+   rule), with the reason naming an op of it k left out. Returns how many nodes were newly excluded. */
+BYOC__PRIVATE int byoc__greedy_units(byoc__greedy *g) {
+    if (!stbds_arrlen(g->units)) return 0;
+    const char *name = g->order[g->k]->name;
+    byoc__map on_k = BYOC__MAP_EMPTY; /* origin -> 1: an op in one of k's regions */
+    for (int f = 0; f < byoc_module_function_count(g->m); ++f) {
+        byoc_node *fn = g->m->functions[f].function;
+        byoc_graph gr;
+        byoc__regions rs;
+        if (byoc__has_compiler(fn) || byoc_graph_build(g->m, fn->body, 0, &gr) != BYOC_OK) continue;
+        if (byoc__regions_build(&gr, &rs))
+            for (int i = 0; i < gr.count; ++i) {
+                byoc_node *x = gr.nodes[i].node;
+                if (rs.of[i] < 0 || byoc__is_begin(x) || byoc__is_end(x) || x->kind != BYOC_NODE_CALL ||
+                    strcmp(rs.target[byoc__region_find(&rs, rs.of[i])], name))
+                    continue;
+                if (x->op) byoc__map_put(&on_k, (const void *)(uintptr_t)byoc_node_origin(x), 1);
+                else if (x->callee->kind == BYOC_NODE_FUNCTION) { /* a composite: the ops in its body */
+                    uint32_t *origins = NULL;
+                    byoc__count_ops(x->callee->body, &origins);
+                    for (int t = 0; t < (int)stbds_arrlen(origins); ++t)
+                        byoc__map_put(&on_k, (const void *)(uintptr_t)origins[t], 1);
+                    stbds_arrfree(origins);
+                }
+            }
+        byoc__regions_free(&rs);
+        byoc_graph_free(&gr);
+    }
+    int newly = 0;
+    for (int u = 0; u < (int)stbds_arrlen(g->units); ++u) {
+        const byoc_node **ops = g->units[u], *out = NULL;
+        int n = (int)stbds_arrlen(ops), taken = 0;
+        for (int t = 0; t < n; ++t) {
+            if (byoc__map_has(&on_k, (const void *)(uintptr_t)byoc_node_origin(ops[t]))) taken++;
+            else if (!out) out = ops[t];
+        }
+        if (!taken || taken == n) continue;
+        char reason[400];
+        const char *src = byoc__fq_source(out);
+        snprintf(reason, sizeof reason, "keeps its QDQ unit whole: %s takes %d of its %d ops, not %s%s%s%s", name,
+                 taken, n, out->op->def.name, src ? " at '" : "", src ? src : "", src ? "'" : "");
+        for (int t = 0; t < n; ++t) {
+            const void *key = byoc__ob_key(byoc_node_origin(ops[t]), g->k);
+            if (byoc__map_has(&g->excluded, key)) continue;
+            byoc__map_put(&g->excluded, key, (intptr_t)byoc_intern(g->arena, reason));
+            newly++;
+        }
+    }
+    byoc__map_free(&on_k);
     return newly;
 }
 
@@ -24002,6 +24759,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         if (!saved || !wrapped || !table) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
         for (int f = 0; r == BYOC_OK && f < nf; ++f) saved[f] = m->functions[f].function;
         g.ops = byoc__support_ops(b);
+        byoc__greedy_units_collect(&g);
         for (int e = 0; r == BYOC_OK && e < b->npatterns; ++e) {
             wrapped[e].g = &g;
             wrapped[e].entry = &b->patterns[e];
@@ -24021,6 +24779,8 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
             }
             if (r == BYOC_OK && !o->no_merge_regions) r = byoc_merge_compiler_regions(m, diag);
             if (r != BYOC_OK) break;
+            /* a QDQ unit the backend took only part of goes back whole (then annotate again) */
+            if (byoc__greedy_units(&g)) continue;
             int budget = o->max_partitions > 0 ? (o->max_partitions > made ? o->max_partitions - made : 0) : -1;
             if (!byoc__greedy_drop(&g, budget)) break;
         }
@@ -24075,6 +24835,9 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
     byoc__map_free(&g.noted);
+    for (int u = 0; u < (int)stbds_arrlen(g.units); ++u) stbds_arrfree(g.units[u]);
+    stbds_arrfree(g.units);
+    byoc__map_free(&g.unit_of);
     byoc_module_destroy(g.arena);
     if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition: %s", m->error.message);
     return r;
@@ -25072,6 +25835,41 @@ BYOC__PRIVATE void byoc__cc_price(byoc__cc *cc, int c_index) {
     }
 }
 
+/* A backend candidate holding part of a QDQ unit (byoc__qdq_units) is dropped: the search then places
+   a unit on a backend whole or not at all, as greedy placement does (ORT's node unit rule). Partial
+   candidates are generated first because combining grows whole units out of them. */
+BYOC__PRIVATE void byoc__cc_keep_units(byoc__cc *cc) {
+    const byoc_graph *g = &cc->g;
+    int *unit = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count + 1)));
+    int *size = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
+    int *seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
+    if (unit && size && seen) {
+        byoc__qdq_units(g, unit);
+        for (int i = 0; i < g->count; ++i)
+            if (unit[i] >= 0) size[unit[i]]++;
+        for (int c = 0; c < (int)stbds_arrlen(cc->cands); ++c) {
+            byoc__cc_cand *cd = &cc->cands[c];
+            if (cd->backend >= cc->nb || cd->plans || cd->dead) continue; /* the host and greedy's plans: kept */
+            for (int q = 0; q < cd->n; ++q) {
+                int u = unit[cc->pool[cd->off + q]];
+                if (u >= 0) seen[u]++;
+            }
+            for (int q = 0; q < cd->n; ++q) {
+                int u = unit[cc->pool[cd->off + q]];
+                if (u >= 0 && seen[u] != size[u]) cd->dead = 1;
+            }
+            for (int q = 0; q < cd->n; ++q) {
+                int u = unit[cc->pool[cd->off + q]];
+                if (u >= 0) seen[u] = 0;
+            }
+            if (cd->dead) cc->st->dropped++;
+        }
+    }
+    BYOC_FREE(unit);
+    BYOC_FREE(size);
+    BYOC_FREE(seen);
+}
+
 // [SECTION] impl: collage: the search, applying a plan, placement files
 /* ---- the search ---- */
 /* the documented order between states: cost, then the covered set holding the lowest index the other lacks */
@@ -25906,6 +26704,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             for (int k = 0; r == BYOC_OK && k < cc.nb && k < 63; ++k) r = byoc__cc_plan(&cc, k, k + 1, diag);
         }
     }
+    if (r == BYOC_OK && !o->replay) byoc__cc_keep_units(&cc);
     if (r == BYOC_OK && o->replay) {
         byoc__cc_generate_host(&cc);
         for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b); /* for composites the replay may use */

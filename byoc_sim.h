@@ -537,6 +537,16 @@ BYOC_SIM_API byoc_sim_command_info byoc_sim_device_command(const byoc_sim_device
 BYOC_SIM_API int byoc_sim_device_layer_count(const byoc_sim_device_program *dp);
 BYOC_SIM_API const char *byoc_sim_device_layer(const byoc_sim_device_program *dp, int i, const char **ops);
 
+/* The devices' integer datapath (README "Device models"): a command stream runs qnn.requantize in fixed point, as
+   TFLite Micro's kernels and the Ethos-U output stage do, while the host keeps ONNX Runtime's float requantize.
+   byoc_sim_quantize_multiplier is TFLite's QuantizeMultiplier: real = multiplier * 2^(shift - 31), multiplier a
+   Q31 value in [2^30, 2^31) (0 with shift 0 below 2^-32, shift at most 62); a real that is not positive and
+   finite is an error.
+   byoc_sim_multiply_by_quantized_multiplier is its MultiplyByQuantizedMultiplier: x * real rounded twice (the
+   high multiply's ties up, the shift's away from zero), saturated to int32: within 1 of round(x * real). */
+BYOC_SIM_API byoc_result byoc_sim_quantize_multiplier(double real, int32_t *multiplier, int *shift, byoc_diag *diag);
+BYOC_SIM_API int32_t byoc_sim_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift);
+
 // [SECTION] sim: executable (.byoc artifacts, source maps)
 /* A compiled program in one file (README "Artifact"): the module text (the host program, with its
    partitions and fused groups), its weights, the memory plan, the kernel list, one blob per partition
@@ -609,7 +619,8 @@ typedef struct byoc_sim_blob_info {
     const char *function; /* the partition ("tvmgen_default_npu_main_0") */
     const char *backend;  /* its Compiler */
     const char *kind;     /* its device kind: "npu", "dsp", ... */
-    const char *format;   /* "BYOCDEV 2" (files that record "BYOCDEV 1" load too) */
+    const char *format;   /* "BYOCDEV 2", or "BYOCDEV 3" for a blob of more than 8 operands per command (qnn
+                             layers); files that record "BYOCDEV 1" load too */
     const char *producer; /* "byoc_sim 0.1.0" */
     const char *target;   /* the device parameters in target syntax ("npu -preset=ethos-u55-256 -rows=16 ...") */
     size_t size;
@@ -2869,7 +2880,8 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
 
 // [SECTION] sim impl: device kinds, layer classes, command streams
 #define BYOC__DV_DT(t) (1u << (unsigned)(t))
-#define BYOC__DV_MAX_OPERANDS 8
+#define BYOC__DV_MAX_OPERANDS 16 /* a qnn layer's scales and zero points are operands too (8 before blob v3) */
+#define BYOC__DV_MAX_ARGS 8      /* arguments of one op call (qnn.add's 8: two tensors, three scales and zero points) */
 #define BYOC__DV_MAX_DEPS 12
 #define BYOC__DV_MAX_SRAM ((int64_t)1 << 28) /* 256 MB: a larger SRAM is a mistake, not a device */
 
@@ -3145,16 +3157,53 @@ BYOC__SIM_PRIVATE const byoc_type *byoc__dv_arg_type(const byoc_node *call, int 
                : NULL;
 }
 
+BYOC__SIM_PRIVATE uint64_t byoc__dv_elems(const byoc_type *t);
+/* A qnn op's scale or zero point: argument a after its data ones (2 for the products and the binary ops, else 1).
+   1 with *out_axis the output axis a per-axis one runs along (the channels of a conv2d or dense anchor, else the
+   op's `axis`), or -1 for a single element every tile reads whole. */
+BYOC__SIM_PRIVATE int byoc__dv_qnn_param(const byoc_node *c, int a, int out_rank, int *out_axis) {
+    const char *name = c->op ? c->op->def.name : "";
+    if (strncmp(name, "qnn.", 4) || a >= c->nargs) return 0;
+    static const char *const binary[] = {"qnn.conv2d", "qnn.dense", "qnn.matmul", "qnn.batch_matmul",
+                                         "qnn.add",    "qnn.mul",   "qnn.subtract"};
+    int ndata = 1;
+    for (size_t i = 0; i < sizeof binary / sizeof binary[0]; ++i)
+        if (!strcmp(name, binary[i])) ndata = 2;
+    if (a < ndata) return 0;
+    const byoc_type *t = c->args[a]->checked_type;
+    *out_axis = -1;
+    if (!t || t->kind != BYOC_TYPE_TENSOR || byoc__dv_elems(t) == 1) return 1;
+    byoc_op_class cls = c->op->def.device_class;
+    int product = cls == BYOC_OP_CLASS_CONV2D || cls == BYOC_OP_CLASS_DENSE;
+    int64_t axis = product ? 1 : byoc_attrs_int(&c->attrs, "axis", -1);
+    if (axis < 0) axis += out_rank;
+    *out_axis = axis >= 0 && axis < out_rank ? (int)axis : -1;
+    return 1;
+}
+
 /* The device's own check of one op call (besides the backend file's constraints): dtypes, what its
-   lowering handles, and whether a tile fits SRAM. 1 = accepted, else 0 with the reason. */
+   lowering handles, and whether a tile fits SRAM. 1 = accepted, else 0 with the reason.
+   On a device that computes 8- or 16-bit integers, int32 is the datapath's own where it holds a qnn op's
+   accumulators (the qnn op itself, and an elementwise op such as the bias add that reads one directly), and a qnn
+   op's scales and zero points are parameters of its output stage, not data: only its data operands and result
+   must be of the device's dtypes. */
 BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap);
 BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
     const byoc_type *t = call->checked_type;
     const char *op = call->op ? call->op->def.name : "?";
     if (!t || t->kind != BYOC_TYPE_TENSOR) return snprintf(reason, cap, "%s: not a single tensor result", op), 0;
+    int cls = byoc__dv_class(dev->kind, call), qnn = !strncmp(op, "qnn.", 4);
+    int integers = (dev->dtypes & (BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16))) != 0;
+    for (int i = 0; !qnn && cls == BYOC__DV_ELEMWISE && i < call->nargs; ++i) {
+        const byoc_node *a = call->args[i];
+        qnn = a->kind == BYOC_NODE_CALL && a->op && !strncmp(a->op->def.name, "qnn.", 4);
+    }
     for (int i = -1; i < call->nargs; ++i) {
         const byoc_type *a = i < 0 ? t : byoc__dv_arg_type(call, i);
+        int axis;
         if (!a) return snprintf(reason, cap, "argument %d is not a tensor", i), 0;
+        if (i >= 0 && byoc__dv_qnn_param(call, i, t->rank, &axis)) continue;
+        if (a->dtype == BYOC_INT32 && integers && qnn) continue;
         if (!(dev->dtypes & BYOC__DV_DT(a->dtype)))
             return snprintf(reason, cap, "%s is not computed by %s %s", byoc_dtype_name(a->dtype),
                             byoc__sim_kind_name(dev->kind), dev->preset),
@@ -3162,7 +3211,6 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
         for (int j = 0; j < a->rank; ++j)
             if (a->dims[j] < 0) return snprintf(reason, cap, "dynamic shapes are not supported"), 0;
     }
-    int cls = byoc__dv_class(dev->kind, call);
     if (cls == BYOC__DV_NONE) return snprintf(reason, cap, "%s does not run %s", byoc__sim_kind_name(dev->kind), op), 0;
     if (cls == BYOC__DV_CONV) {
         int64_t groups = byoc_attrs_int(&call->attrs, "groups", 1);
@@ -3180,7 +3228,8 @@ BYOC__SIM_PRIVATE int byoc__dv_accepts(const byoc_sim_device *dev, const byoc_no
     if (cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
         if (strcmp(byoc_attrs_string(&call->attrs, "layout", "NCHW"), "NCHW"))
             return snprintf(reason, cap, "layouts other than NCHW are unsupported"), 0;
-        if (call->op == byoc__ops()->avg_pool2d && byoc_attrs_int(&call->attrs, "ceil_mode", 0) &&
+        if ((call->op == byoc__ops()->avg_pool2d || !strcmp(op, "qnn.avg_pool2d")) &&
+            byoc_attrs_int(&call->attrs, "ceil_mode", 0) &&
             byoc_attrs_int(&call->attrs, "count_include_pad", 0))
             return snprintf(reason, cap, "ceil_mode with count_include_pad is unsupported"), 0;
         if (t->rank != 4) return snprintf(reason, cap, "not a 2-D pool"), 0;
@@ -3237,7 +3286,8 @@ typedef struct byoc__dv_kernel {
     byoc_node *fn;
     byoc_node *calls[16];
     int ncalls;
-    int arg_param[16][4]; /* per call and argument: the parameter it reads, or -1 for the previous call's result */
+    int arg_param[16][BYOC__DV_MAX_ARGS]; /* per call and argument: the parameter it reads, or -1 for the previous
+                                             call's result */
     int cls;              /* the anchor's layer class */
     uint64_t cycles, macs;
     size_t out_bytes;
@@ -3356,12 +3406,130 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_log2(uint64_t x) {
     return r;
 }
 
+/* ---- the integer datapath: requantize in fixed point ----
+   Integer NPUs and DSPs do not rescale int32 accumulators with a float multiply: TFLite's QuantizeMultiplier
+   (tensorflow/lite/kernels/internal/quantization_util.cc) turns the real multiplier input_scale / output_scale
+   (for a conv: input scale * weight scale[c] / output scale, per channel) into a Q31 multiplier m in [2^30, 2^31)
+   and a power-of-two exponent, and MultiplyByQuantizedMultiplier (kernels/internal/common.h: gemmlowp's
+   SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT) applies it; TFLite Micro's int8 kernels and the
+   Ethos-U output stage (Vela's scaling: a 32-bit scale and a shift per channel) compute this way. Against ONNX
+   Runtime's float32 requantize (x * M rounded half to even) the result can differ by one LSB, never more: ties
+   do not go to even here (the high multiply's nudge rounds them up, the shift's threshold away from zero), the
+   high multiply rounds once before the shift rounds again (a value within 2^-(shift+1) of a half can cross it),
+   and m carries 31 bits of M where ORT's product carries 24. The error before the last rounding stays below a
+   quarter LSB past the half, and the saturation is monotone, so the two stay within 1. */
+BYOC__SIM_PRIVATE int32_t byoc__dv_saturate_i32(int64_t v) {
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+BYOC_SIM_API byoc_result byoc_sim_quantize_multiplier(double real, int32_t *multiplier, int *shift, byoc_diag *diag) {
+    if (!multiplier) return byoc__null_arg(diag, __func__, "multiplier");
+    if (!shift) return byoc__null_arg(diag, __func__, "shift");
+    *multiplier = 0, *shift = 0;
+    if (!(real > 0) || real > 1e30) /* also NaN */
+        return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "byoc_sim_quantize_multiplier: the real multiplier %g is not a positive finite number",
+                              real);
+    int exponent = 0;
+    double fraction = frexp(real, &exponent);             /* real = fraction * 2^exponent, fraction in [0.5, 1) */
+    int64_t q = (int64_t)round(fraction * 2147483648.0); /* round half away from zero, as TfLiteRound */
+    if (q == ((int64_t)1 << 31)) q /= 2, exponent++;
+    if (exponent < -31) q = 0, exponent = 0;              /* below 2^-32: every product rounds to 0 */
+    if (exponent > 62) exponent = 62;                     /* above 2^62: every nonzero input saturates anyway */
+    *multiplier = (int32_t)q;
+    *shift = exponent;
+    return BYOC_OK;
+}
+BYOC_SIM_API int32_t byoc_sim_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift) {
+    int left = shift > 0 ? (shift > 62 ? 62 : shift) : 0, right = shift > 0 ? 0 : (-shift > 31 ? 31 : -shift);
+    /* SaturatingRoundingDoublingHighMul(x * 2^left, m): gemmlowp's nudge (+2^30, or 1 - 2^30 below zero) and a
+       division truncating toward zero come to floor((x * 2^left * m + 2^30) / 2^31), ties rounding up (1.5 to 2,
+       -1.5 to -1). Computed as floor((x * m + 2^(30 - left)) / 2^(31 - left)) in 64 bits, it is TFLite's result
+       wherever x * 2^left fits int32, and the saturated true value where TFLite's shift would overflow. */
+    int64_t product = (int64_t)x * (int64_t)multiplier, high64 = product;
+    if (left < 31) {
+        int64_t divisor = (int64_t)1 << (31 - left), num = product + ((int64_t)1 << (30 - left));
+        high64 = num / divisor - (num % divisor != 0 && num < 0); /* floor */
+    } else if (left > 31) { /* |product| < 2^62: past 2^31 the int32 result saturates */
+        int64_t limit = (int64_t)1 << (62 - (left - 31));
+        high64 = product >= limit ? INT64_MAX : product <= -limit ? INT64_MIN : product * ((int64_t)1 << (left - 31));
+    }
+    int32_t high = byoc__dv_saturate_i32(high64);
+    /* RoundingDivideByPOT: an arithmetic shift, ties away from zero */
+    int64_t mask = ((int64_t)1 << right) - 1, remainder = (int64_t)high & mask;
+    int64_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
+    return (int32_t)(((int64_t)high >> right) + (remainder > threshold ? 1 : 0));
+}
+
+/* a scale's or zero point's value for channel c (one element: the same for all) */
+BYOC__SIM_PRIVATE double byoc__dv_qparam_at(const byoc_tensor *p, int64_t c) {
+    int64_t n = 1;
+    for (int i = 0; i < p->rank; ++i) n *= p->dims[i];
+    int64_t at = n > 1 ? c : 0;
+    return byoc_dtype_is_float(p->dtype) ? byoc__load(p->dtype, p->data, at)
+                                         : (double)byoc__int_at(p->dtype, (const char *)p->data +
+                                                                              at * (int64_t)byoc_dtype_size(p->dtype));
+}
+/* qnn.requantize as the device computes it (its rounding and compute_dtype attributes are the host's): per channel
+   along `axis`, q = saturate(MultiplyByQuantizedMultiplier(saturate_int32(data - input_zero_point), m, shift)
+   + output_zero_point). In place over a narrower result, element by element forward, as the output stage does. */
+BYOC__SIM_PRIVATE byoc_result byoc__dv_requantize_fixed(const byoc_node *call, const byoc_tensor *args,
+                                                        byoc_tensor *out, byoc_diag *diag) {
+    const byoc_tensor *x = &args[0];
+    double lo, hi, xlo, xhi;
+    if (!byoc__qrange(out->dtype, &lo, &hi) || !byoc__qrange(x->dtype, &xlo, &xhi))
+        return byoc__sim_fail(diag, BYOC_ERR_UNSUPPORTED, call, "qnn.requantize: %s to %s is not an integer datapath",
+                              byoc_dtype_name(x->dtype), byoc_dtype_name(out->dtype));
+    int64_t axis = byoc_attrs_int(&call->attrs, "axis", -1), outer = 1, extent = 1, inner = 1;
+    if (x->rank) {
+        if (axis < 0) axis += x->rank;
+        if (axis < 0 || axis >= x->rank) axis = x->rank - 1;
+        for (int i = 0; i < x->rank; ++i)
+            *(i < axis ? &outer : i == axis ? &extent : &inner) *= x->dims[i];
+    }
+    size_t xs = byoc_dtype_size(x->dtype), os = byoc_dtype_size(out->dtype);
+    const char *xd = (const char *)x->data;
+    char *od = (char *)out->data;
+    for (int64_t o = 0, at = 0; o < outer; ++o)
+        for (int64_t c = 0; c < extent; ++c, at += inner) {
+            double m = byoc__dv_qparam_at(&args[1], c) / byoc__dv_qparam_at(&args[3], c);
+            int64_t in_zp = (int64_t)byoc__dv_qparam_at(&args[2], c), out_zp = (int64_t)byoc__dv_qparam_at(&args[4], c);
+            int32_t qm;
+            int shift;
+            byoc_diag md;
+            if (byoc_sim_quantize_multiplier(m, &qm, &shift, &md) != BYOC_OK)
+                return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, call,
+                                      "qnn.requantize: channel %lld: input_scale / output_scale = %g is not a positive "
+                                      "finite number",
+                                      (long long)c, m);
+            for (int64_t r = 0; r < inner; ++r) {
+                int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
+                int64_t q = (int64_t)byoc_sim_multiply_by_quantized_multiplier(byoc__dv_saturate_i32(d), qm, shift) +
+                            out_zp;
+                byoc__int_put(out->dtype, od + (at + r) * (int64_t)os,
+                              q < (int64_t)lo ? (int64_t)lo : q > (int64_t)hi ? (int64_t)hi : q);
+            }
+        }
+    return BYOC_OK;
+}
+
 /* ---- device kinds: npu, dsp and the host, and the registry ---- */
+/* 16-bit integer operands of a product: MAC arrays and DSPs multiply them at half their 8-bit rate */
+BYOC__SIM_PRIVATE int byoc__dv_int16_product(const byoc_node *anchor) {
+    for (int i = 0; i < 2 && i < anchor->nargs; ++i) {
+        const byoc_type *t = anchor->args[i]->checked_type;
+        if (t && (t->dtype == BYOC_INT16 || t->dtype == BYOC_UINT16)) return 1;
+    }
+    return 0;
+}
 /* NPU: a systolic MAC array; convolutions and dense layers by SCALE-Sim's folds, pools and standalone
-   elementwise ops at `cols` results per cycle, the fused bias and activation free (in the output stage) */
+   elementwise ops at `cols` results per cycle, the fused bias and activation free (in the output stage).
+   Integers: int8 and uint8 products at rows x cols MACs per cycle (Ethos-U55-256: 256 int8 MACs per cycle),
+   int16 at half that (Arm documents 16x8 convolutions at half the 8x8 rate); a fused qnn.requantize adds the
+   output stage's drain (multiply-high, rounding shift, zero point, clamp: 4 stages) to the layer; a standalone
+   qnn op of the elementwise class (qnn.add rescales both inputs and the sum) takes two passes. */
 BYOC__SIM_PRIVATE uint64_t byoc__dv_npu_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls,
                                                uint64_t *macs_out, void *user_data) {
-    (void)ncalls, (void)user_data;
+    (void)user_data;
     const byoc_node *a = calls[0];
     const byoc_type *out = a->checked_type;
     byoc_op_class cls = a->op->def.device_class;
@@ -3384,12 +3552,16 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_npu_cycles(const byoc_sim_device *dev, const
             cyc = byoc__dv_ceil_div(t, rows) * byoc__dv_ceil_div(m, cols) * (2 * rows + cols + pixels - 2);
         else /* OS: Sr = E*F, Sc = M, T = R*S*C */
             cyc = byoc__dv_ceil_div(pixels, rows) * byoc__dv_ceil_div(m, cols) * (rows + cols + t - 2);
+        if (byoc__dv_int16_product(a)) cyc *= 2;
+        for (int i = 1; i < ncalls; ++i)
+            if (!strcmp(calls[i]->op->def.name, "qnn.requantize")) cyc += 4;
     } else {
         uint64_t work = byoc__dv_elems(out);
         if (cls == BYOC_OP_CLASS_POOL2D)
             work *=
                 (uint64_t)(byoc__dv_pair(&a->attrs, "pool_size", 0, 1) * byoc__dv_pair(&a->attrs, "pool_size", 1, 1));
         if (cls == BYOC_OP_CLASS_GLOBAL_POOL2D) work = byoc__dv_elems(a->args[0]->checked_type);
+        if (cls == BYOC_OP_CLASS_ELEMWISE && !strncmp(a->op->def.name, "qnn.", 4)) work *= 2;
         cyc = byoc__dv_ceil_div(work, cols) + 8;
     }
     *macs_out = macs;
@@ -3410,12 +3582,15 @@ BYOC__SIM_PRIVATE void byoc__dv_npu_describe(const byoc_sim_device *d, char *out
 /* what the NPU's output stage computes elementwise (activations by lookup table) */
 static const char *const byoc__dv_npu_ops[] = {"add",           "subtract",    "multiply", "maximum",
                                                "minimum",       "nn.bias_add", "nn.relu",  "clip",
-                                               "nn.leaky_relu", "sigmoid",     "tanh",     NULL};
+                                               "nn.leaky_relu", "sigmoid",     "tanh",     "qnn.requantize",
+                                               "qnn.add",       "qnn.mul",     "qnn.sigmoid",
+                                               "qnn.leaky_relu", NULL};
 static const byoc_sim_device byoc__dv_npu_presets[] = {
     {0, "ethos-u55-256", 500.0, 16, 16, BYOC_SIM_OUTPUT_STATIONARY, 16, 384 * 1024, 8.0, 500, 128, 1000, 1,
-     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16)},
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16)},
     {0, "npu-128x128", 700.0, 128, 128, BYOC_SIM_WEIGHT_STATIONARY, 128, 1024 * 1024, 32.0, 200, 64, 1000, 1,
-     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_BFLOAT16)}};
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16) |
+         BYOC__DV_DT(BYOC_BFLOAT16)}};
 static const char *const byoc__dv_npu_about[] = {"edge NPU after Arm's Ethos-U55-256: 256 MACs/cycle (16x16), 500 MHz, "
                                                  "64-bit AXI (8 B/cycle), DRAM latency 500 cycles and "
                                                  "128-byte bursts as in Vela's performance model; 384 KB SRAM for "
@@ -3425,7 +3600,8 @@ static const char *const byoc__dv_npu_about[] = {"edge NPU after Arm's Ethos-U55
                                                  "like a TPU v2 core's MXU (128x128 at 700 MHz), 1 MB SRAM for "
                                                  "tiles, 32 B/cycle DRAM, latency 200 cycles"};
 static const char byoc__dv_npu_spec[] =
-    "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer.\n"
+    "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer; int8 (qnn)\n"
+    "# layers with the int32 bias, requantize and clip in the output stage.\n"
     "backend npu\n"
     "kind npu\n"
     "priority 20\n"
@@ -3439,11 +3615,45 @@ static const char byoc__dv_npu_spec[] =
     "pattern conv2d_relu = is_op(\"nn.relu\")(conv)\n"
     "pattern dense_bias_relu = is_op(\"nn.relu\")(dense_bias)\n"
     "pattern dense_bias = dense_bias\n"
+    "define qconv = is_op(\"qnn.conv2d\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qdense = is_op(\"qnn.dense\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qconv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qconv, is_constant())\n"
+    "define qdense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qdense, is_constant())\n"
+    "define qconv_bias_rq = is_op(\"qnn.requantize\")(qconv_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qconv_rq = is_op(\"qnn.requantize\")(qconv, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qdense_bias_rq = is_op(\"qnn.requantize\")(qdense_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qdense_rq = is_op(\"qnn.requantize\")(qdense, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "pattern qnn_conv2d_bias_requantize_clip = is_op(\"clip\")(qconv_bias_rq)\n"
+    "pattern qnn_conv2d_requantize_clip = is_op(\"clip\")(qconv_rq)\n"
+    "pattern qnn_conv2d_bias_requantize = qconv_bias_rq\n"
+    "pattern qnn_conv2d_requantize = qconv_rq\n"
+    "pattern qnn_dense_bias_requantize = qdense_bias_rq\n"
+    "pattern qnn_dense_requantize = qdense_rq\n"
+    "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), "
+    "wildcard(), wildcard())\n"
     "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
-    "supports add nn.bias_add multiply nn.relu clip\n";
+    "supports add nn.bias_add multiply nn.relu clip\n"
+    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul qnn.sigmoid qnn.leaky_relu\n"
+    "supports qnn.avg_pool2d qnn.global_avg_pool2d\n";
 
 /* DSP: a vector unit; every op of a layer is vector work at `lanes` elements per cycle times a per-op cost
-   (polynomials for transcendental functions), softmax and layer_norm by their passes, reductions by a tree */
+   (polynomials for transcendental functions), softmax and layer_norm by their passes, reductions by a tree.
+   `lanes` counts 32-bit lanes: integer ops split each into 32 / bits lanes (4 int8, 2 int16: Hexagon's vrmpy and
+   Vision Q7's 8-bit MACs multiply four int8 pairs per 32-bit lane), so qnn.conv2d and qnn.dense run
+   4 * lanes int8 MACs per cycle; qnn.requantize on int32 accumulators costs 2 per element (multiply-high, then
+   the rounding shift with zero point and clamp). */
+/* elements (or MACs) per cycle of a vector op: float at `lanes`, integers packed into the 32-bit lanes by the
+   widest of its data operands and, unless it is a product with its own int32 accumulators, its result */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_width(uint64_t lanes, const byoc_node *c, int with_result) {
+    size_t widest = 0;
+    for (int i = with_result ? -1 : 0; i < c->nargs && i < 2; ++i) {
+        const byoc_type *t = i < 0 ? c->checked_type : c->args[i]->checked_type;
+        if (!t || t->kind != BYOC_TYPE_TENSOR) continue;
+        if (byoc_dtype_is_float(t->dtype)) return lanes;
+        if (byoc_dtype_size(t->dtype) > widest) widest = byoc_dtype_size(t->dtype);
+    }
+    return widest >= 1 && widest < 4 ? lanes * (4 / widest) : lanes;
+}
 static const byoc_op *byoc__dv_dsp_heavy[8], *byoc__dv_dsp_medium[8]; /* resolved when the dsp registers */
 BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_op_cost(const byoc_op *op) {
     for (int i = 0; i < 8 && byoc__dv_dsp_heavy[i]; ++i)
@@ -3453,15 +3663,22 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_op_cost(const byoc_op *op) {
     return 1;
 }
 BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_cycles(const byoc_sim_device *dev, const byoc_node *const *calls, int ncalls,
-                                               uint64_t *macs, void *user_data) {
+                                               uint64_t *macs_out, void *user_data) {
     (void)user_data;
+    *macs_out = 0;
     uint64_t cyc = 0, lanes = (uint64_t)(dev->lanes > 0 ? dev->lanes : 1);
     for (int i = 0; i < ncalls; ++i) {
         const byoc_node *c = calls[i];
         const byoc_type *in = c->args[0]->checked_type;
         uint64_t n = byoc__dv_elems(c->checked_type), nin = byoc__dv_elems(in);
         byoc_op_class cls = c->op->def.device_class;
-        if (cls == BYOC_OP_CLASS_SOFTMAX || cls == BYOC_OP_CLASS_LAYER_NORM) {
+        if (cls == BYOC_OP_CLASS_CONV2D || cls == BYOC_OP_CLASS_DENSE) { /* integer products only (qnn) */
+            uint64_t macs = n;
+            const byoc_type *w = c->args[1]->checked_type;
+            for (int d = 1; d < w->rank; ++d) macs *= (uint64_t)w->dims[d];
+            *macs_out += macs;
+            cyc += byoc__dv_ceil_div(macs, byoc__dv_dsp_width(lanes, c, 0));
+        } else if (cls == BYOC_OP_CLASS_SOFTMAX || cls == BYOC_OP_CLASS_LAYER_NORM) {
             int64_t axis = byoc_attrs_int(&c->attrs, "axis", -1);
             if (axis < 0) axis += in->rank;
             uint64_t len = axis >= 0 && axis < in->rank ? (uint64_t)in->dims[axis] : 1, nrows = len ? nin / len : 0;
@@ -3474,11 +3691,13 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_dsp_cycles(const byoc_sim_device *dev, const
         } else if (cls == BYOC_OP_CLASS_TRANSPOSE) {
             cyc += 2 * byoc__dv_ceil_div(n, lanes);
         } else {
-            cyc += byoc__dv_ceil_div(n, lanes) * byoc__dv_dsp_op_cost(c->op);
+            uint64_t cost = !strcmp(c->op->def.name, "qnn.requantize") ? 2
+                            : !strncmp(c->op->def.name, "qnn.", 4)      ? 3 /* rescale both inputs and the result */
+                                                                       : byoc__dv_dsp_op_cost(c->op);
+            cyc += byoc__dv_ceil_div(n, byoc__dv_dsp_width(lanes, c, 1)) * cost;
         }
         cyc += 8; /* pipeline fill per op */
     }
-    *macs = 0;
     return cyc;
 }
 BYOC__SIM_PRIVATE void byoc__dv_dsp_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {
@@ -3497,12 +3716,15 @@ static const char *const byoc__dv_dsp_ops[] = {
     "add",           "subtract", "multiply", "divide", "maximum", "minimum",       "nn.bias_add",
     "nn.relu",       "clip",     "sigmoid",  "tanh",   "exp",     "log",           "sqrt",
     "rsqrt",         "erf",      "negative", "abs",    "nn.gelu", "nn.leaky_relu", "nn.hard_sigmoid",
-    "nn.hard_swish", "power",    NULL};
+    "nn.hard_swish", "power",    "qnn.conv2d", "qnn.dense", "qnn.requantize", "qnn.add", "qnn.mul",
+    "qnn.sigmoid",   "qnn.leaky_relu", NULL};
 static const byoc_sim_device byoc__dv_dsp_presets[] = {
     {0, "dsp-512", 800.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 16, 256 * 1024, 16.0, 200, 64, 200, 1,
-     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)},
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16) |
+         BYOC__DV_DT(BYOC_INT32)},
     {0, "hvx-1024", 1000.0, 0, 0, BYOC_SIM_OUTPUT_STATIONARY, 32, 256 * 1024, 32.0, 300, 128, 2000, 1,
-     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_INT16) | BYOC__DV_DT(BYOC_INT32)}};
+     BYOC__DV_DT(BYOC_FLOAT32) | BYOC__DV_DT(BYOC_INT8) | BYOC__DV_DT(BYOC_UINT8) | BYOC__DV_DT(BYOC_INT16) |
+         BYOC__DV_DT(BYOC_INT32)}};
 static const char *const byoc__dv_dsp_about[] = {"vector DSP with a 512-bit SIMD unit (16 float32 lanes) at 800 MHz, "
                                                  "like Cadence's Tensilica Vision Q7; 256 KB local memory, "
                                                  "16 B/cycle DMA, latency 200 cycles, 200-cycle launch",
@@ -3510,14 +3732,32 @@ static const char *const byoc__dv_dsp_about[] = {"vector DSP with a 512-bit SIMD
                                                  "float32 lanes) at 1 GHz, 256 KB VTCM, 32 B/cycle, a "
                                                  "2000-cycle launch (a remote call from the application core)"};
 static const char byoc__dv_dsp_spec[] =
-    "# Built-in vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes.\n"
+    "# Built-in vector DSP: elementwise arithmetic and activations, softmax, layer norm, reductions, transposes, and\n"
+    "# int8 convolutions and dense layers with their requantize (qnn).\n"
     "backend dsp\n"
     "kind dsp\n"
     "priority 10\n"
     "supports add nn.bias_add subtract multiply divide maximum minimum power nn.relu clip sigmoid tanh exp log sqrt "
     "rsqrt erf\n"
     "supports negative abs nn.gelu nn.leaky_relu nn.hard_sigmoid nn.hard_swish\n"
-    "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n";
+    "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n"
+    "define qconv = is_op(\"qnn.conv2d\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qdense = is_op(\"qnn.dense\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qconv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qconv, is_constant())\n"
+    "define qdense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qdense, is_constant())\n"
+    "define qconv_bias_rq = is_op(\"qnn.requantize\")(qconv_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qconv_rq = is_op(\"qnn.requantize\")(qconv, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qdense_bias_rq = is_op(\"qnn.requantize\")(qdense_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "define qdense_rq = is_op(\"qnn.requantize\")(qdense, wildcard(), wildcard(), wildcard(), wildcard())\n"
+    "pattern qnn_conv2d_bias_requantize_clip = is_op(\"clip\")(qconv_bias_rq)\n"
+    "pattern qnn_conv2d_requantize_clip = is_op(\"clip\")(qconv_rq)\n"
+    "pattern qnn_conv2d_bias_requantize = qconv_bias_rq\n"
+    "pattern qnn_conv2d_requantize = qconv_rq\n"
+    "pattern qnn_dense_bias_requantize = qdense_bias_rq\n"
+    "pattern qnn_dense_requantize = qdense_rq\n"
+    "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), "
+    "wildcard(), wildcard())\n"
+    "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul qnn.sigmoid qnn.leaky_relu qnn.softmax\n";
 
 /* the host: modelled per kernel (byoc__sim_account), not by command streams */
 BYOC__SIM_PRIVATE void byoc__dv_host_describe(const byoc_sim_device *d, char *out, size_t cap, void *user_data) {
@@ -3674,7 +3914,7 @@ typedef struct byoc__dv_value {
 
 typedef struct byoc__dv_opinst {
     const byoc_node *call;
-    int args[4];      /* value ids */
+    int args[BYOC__DV_MAX_ARGS]; /* value ids */
     int uses;
     int tensor;       /* the stream tensor holding its result once a layer wrote it, else -1 */
     int layer;        /* the layer it belongs to, -1 until placed */
@@ -3844,7 +4084,7 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
             }
             for (int a = 0; a < n->nargs; ++a) args[a] = val[byoc_graph_index(&g, n->args[a])];
             if (n->op) {
-                if (n->nargs > 4) {
+                if (n->nargs > BYOC__DV_MAX_ARGS) {
                     byoc__dv_fail(L, BYOC_ERR_UNSUPPORTED, n, "%s with %d arguments", n->op->def.name, n->nargs);
                     break;
                 }
@@ -3919,7 +4159,7 @@ typedef struct byoc__dv_layer {
     int cls;
     byoc__dv_operand operands[BYOC__DV_MAX_OPERANDS];
     int noperands;
-    int operand_of[16][4]; /* per op and argument: operand index, or -1 for the previous op's result */
+    int operand_of[16][BYOC__DV_MAX_ARGS]; /* per op and argument: operand index, or -1 for the previous op's result */
     int out;               /* stream tensor */
     int rank;
     int64_t dims[BYOC_MAX_RANK];
@@ -3928,13 +4168,38 @@ typedef struct byoc__dv_layer {
     uint64_t sram_need;
     int inner_axis; /* the tile loop's fastest axis: -1 the last (spatial); 1 the channels, so a spatial
                        tile's input stays resident across weight chunks */
+    size_t out_esize; /* bytes per element of the output slot: the widest result of the chain (a qnn anchor's int32
+                         accumulators stay on chip in the slot its epilogue requantizes to int8 in place) */
 } byoc__dv_layer;
+
+/* bytes per element of a layer's output slot in SRAM */
+BYOC__SIM_PRIVATE uint64_t byoc__dv_out_esize(const byoc__dv_stream *s, const byoc__dv_layer *ly) {
+    size_t stored = byoc_dtype_size((byoc_dtype)s->tensors[ly->out].dtype);
+    return ly->out_esize > stored ? ly->out_esize : stored;
+}
+/* one tensor type has the other's shape (an epilogue op may change the dtype: qnn.requantize int32 -> int8) */
+BYOC__SIM_PRIVATE int byoc__dv_same_shape(const byoc_type *a, const byoc_type *b) {
+    if (!a || !b || a->kind != BYOC_TYPE_TENSOR || b->kind != BYOC_TYPE_TENSOR || a->rank != b->rank) return 0;
+    for (int i = 0; i < a->rank; ++i)
+        if (a->dims[i] != b->dims[i]) return 0;
+    return 1;
+}
+/* the bytes of a kernel's output slot: its widest call's result */
+BYOC__SIM_PRIVATE size_t byoc__dv_chain_out_bytes(byoc_node *const *calls, int ncalls) {
+    size_t widest = 0;
+    for (int i = 0; i < ncalls; ++i) {
+        const byoc_type *t = calls[i]->checked_type;
+        size_t bytes = (size_t)byoc_dtype_size(t->dtype) * (size_t)byoc__dv_elems(t);
+        if (bytes > widest) widest = bytes;
+    }
+    return widest;
+}
 
 /* SRAM a tile plan needs: every operand and the output, in one or two buffers each */
 BYOC__SIM_PRIVATE uint64_t byoc__dv_working_set(const byoc__dv_stream *s, const byoc__dv_layer *ly, const int64_t *tile,
                                                 int bufs) {
     int64_t ob[BYOC_MAX_RANK] = {0};
-    uint64_t need = 0, out = byoc_dtype_size((byoc_dtype)s->tensors[ly->out].dtype);
+    uint64_t need = 0, out = byoc__dv_out_esize(s, ly);
     for (int a = 0; a < ly->rank; ++a) out *= (uint64_t)tile[a];
     for (int j = 0; j < ly->noperands; ++j) {
         byoc__dv_box b;
@@ -4010,6 +4275,11 @@ BYOC__SIM_PRIVATE int byoc__dv_add_operand(byoc__dv_lowering *L, byoc__dv_layer 
     memset(o, 0, sizeof *o);
     o->tensor = tensor;
     const byoc__dv_tensor *t = &L->s->tensors[tensor];
+    int qaxis;
+    if (byoc__dv_qnn_param(c, a, ly->rank, &qaxis)) { /* whole, or the tile's slice along its axis */
+        if (qaxis >= 0) o->axes[0].how = BYOC__AX_SAME, o->axes[0].out_axis = qaxis;
+        return ly->noperands++;
+    }
     if (cls == BYOC__DV_CONV || cls == BYOC__DV_POOL || cls == BYOC__DV_GPOOL) {
         if (a == 0) {
             int64_t pad[4];
@@ -4107,8 +4377,10 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
             }
         if (user < 0) break;
         const byoc_node *c = L->ops[user].call;
+        /* in place over the output slot: an op may narrow the dtype (int32 -> int8), never widen it */
         if (byoc__dv_class(L->dev->kind, c) != BYOC__DV_ELEMWISE ||
-            !byoc_type_equal(c->checked_type, L->ops[cur].call->checked_type))
+            !byoc__dv_same_shape(c->checked_type, L->ops[cur].call->checked_type) ||
+            byoc_dtype_size(c->checked_type->dtype) > byoc_dtype_size(L->ops[cur].call->checked_type->dtype))
             break;
         int ok = 1, need = 0;
         for (int a = 0; a < c->nargs; ++a)
@@ -4126,7 +4398,11 @@ BYOC__SIM_PRIVATE int byoc__dv_build_layer(byoc__dv_lowering *L, int first, byoc
         ly->ops[ly->nops++] = user;
         cur = user;
     }
-    for (int i = 0; i < ly->nops; ++i) L->ops[ly->ops[i]].layer = 1;
+    for (int i = 0; i < ly->nops; ++i) {
+        L->ops[ly->ops[i]].layer = 1;
+        size_t es = byoc_dtype_size(L->ops[ly->ops[i]].call->checked_type->dtype);
+        if (es > ly->out_esize) ly->out_esize = es;
+    }
     return 1;
 }
 /* the kernel of one tile: the layer's calls retyped on the tile's operand boxes (a convolution's or pool's
@@ -4175,7 +4451,7 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_
         if (i == 0 && ly->cls == BYOC__DV_DENSE && byoc_attrs_get(&c->attrs, "units") &&
             byoc_attrs_get(&c->attrs, "units")->kind == BYOC_ATTR_INT)
             byoc_attrs_set_int(km, &at, "units", oe[1]);
-        byoc_node *args[4];
+        byoc_node *args[BYOC__DV_MAX_ARGS];
         for (int a = 0; a < c->nargs; ++a) {
             int o = ly->operand_of[i][a];
             args[a] = o < 0 ? prev : params[o];
@@ -4198,13 +4474,27 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_kernel(byoc__dv_lowering *L, const byoc__dv_
     byoc_node *fn = byoc_function(km, params, ly->noperands, prev, NULL, NULL);
     if (!fn) return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, L->ops[ly->ops[0]].call, "out of memory"), -1;
     k->fn = fn;
-    k->out_bytes = (size_t)byoc_dtype_size(prev->checked_type->dtype) * (size_t)byoc__dv_elems(prev->checked_type);
+    k->out_bytes = byoc__dv_chain_out_bytes(k->calls, k->ncalls);
     byoc__dv_kernel_cost(&s->dev, k);
     for (int i = 0; i < k->ncalls; ++i) {
         size_t ws = byoc_kernel_workspace_size(k->calls[i]);
         if (ws > s->workspace) s->workspace = ws;
     }
     return s->nkernels++;
+}
+
+/* adds a dependency of a compute command on a DMA command; when the list is full, the DMA engine being in order
+   makes the latest of two DMA commands imply the earlier, so the earliest listed gives way (a qnn layer can have
+   more operands than BYOC__DV_MAX_DEPS) */
+BYOC__SIM_PRIVATE void byoc__dv_add_dma_dep(byoc__dv_cmd *c, int dma_cmd) {
+    if (c->ndeps < BYOC__DV_MAX_DEPS) {
+        c->deps[c->ndeps++] = dma_cmd;
+        return;
+    }
+    int earliest = 0;
+    for (int d = 1; d < c->ndeps; ++d)
+        if (c->deps[d] < c->deps[earliest]) earliest = d;
+    if (c->deps[earliest] < dma_cmd) c->deps[earliest] = dma_cmd;
 }
 
 BYOC__SIM_PRIVATE int byoc__dv_push_cmd(byoc__dv_lowering *L, const byoc__dv_cmd *c) {
@@ -4256,7 +4546,7 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
             region[j] = (int64_t)at;
             at += byoc__dv_align(worst) * (uint64_t)bufs;
         }
-        uint64_t out = byoc_dtype_size((byoc_dtype)s->tensors[ly->out].dtype);
+        uint64_t out = byoc__dv_out_esize(s, ly);
         for (int a = 0; a < ly->rank; ++a) out *= (uint64_t)ly->tile[a];
         region[ly->noperands] = (int64_t)at;
         at += byoc__dv_align(out) * (uint64_t)bufs;
@@ -4371,9 +4661,9 @@ BYOC__SIM_PRIVATE int byoc__dv_emit_tiles(byoc__dv_lowering *L, byoc__dv_layer *
         c.noperands = ly->noperands;
         for (int j = 0; j < ly->noperands; ++j) {
             c.operand_sram[j] = region[j] + slot_of[row][j] * slot_size[j];
-            if (load_cmd[row][j] >= 0) c.deps[c.ndeps++] = load_cmd[row][j];
+            if (load_cmd[row][j] >= 0) byoc__dv_add_dma_dep(&c, load_cmd[row][j]);
         }
-        if (out_store[oslot] >= 0) c.deps[c.ndeps++] = out_store[oslot];
+        if (out_store[oslot] >= 0) byoc__dv_add_dma_dep(&c, out_store[oslot]);
         c.cycles = s->kernels[kern].cycles;
         c.macs = s->kernels[kern].macs;
         int ci = byoc__dv_push_cmd(L, &c);
@@ -4719,7 +5009,10 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_
 }
 /* ---- the blob (tir_to_runtime's output) ---- */
 #define BYOC__DV_MAGIC "BYOCDEV"
-#define BYOC__DV_VERSION 2u /* 2 names the device kind; 1 gave the index of a built-in one (1 npu, 2 dsp) */
+/* 3 gives each command 16 operand slots (a qnn layer's scales and zero points), written only when a command needs
+   more than 8; 2 names the device kind (8 slots); 1 gave the index of a built-in one (1 npu, 2 dsp) */
+#define BYOC__DV_VERSION 3u
+#define BYOC__DV_V2_OPERANDS 8 /* operand slots per command in blobs of versions 1 and 2 */
 typedef struct byoc__dv_writer {
     unsigned char *data;
     size_t len, cap;
@@ -4853,8 +5146,8 @@ BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_n
     int n = 0;
     byoc_node *at = fn->body;
     while (at && at->kind == BYOC_NODE_CALL && at->op) {
-        if (n == 16 || at->nargs > 4)
-            return snprintf(why, cap, "more than 16 calls, or a call of more than 4 arguments"), 0;
+        if (n == 16 || at->nargs > BYOC__DV_MAX_ARGS)
+            return snprintf(why, cap, "more than 16 calls, or a call of more than %d arguments", BYOC__DV_MAX_ARGS), 0;
         chain[n++] = at;
         byoc_node *next = NULL;
         for (int a = 0; a < at->nargs; ++a)
@@ -4883,8 +5176,9 @@ BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_n
             return snprintf(why, cap, "%s does not run on the %s here", c->op->def.name,
                             byoc__sim_kind_name(dev->kind)),
                    0;
-        if (i > 0 && !byoc_type_equal(c->checked_type, k->calls[0]->checked_type))
-            return snprintf(why, cap, "an epilogue that changes the tile's type"), 0;
+        if (i > 0 && (!byoc__dv_same_shape(c->checked_type, k->calls[0]->checked_type) ||
+                      byoc_dtype_size(c->checked_type->dtype) > byoc_dtype_size(k->calls[i - 1]->checked_type->dtype)))
+            return snprintf(why, cap, "an epilogue that changes the tile's shape or widens its dtype"), 0;
     }
     k->ncalls = n;
     k->cls = byoc__dv_class(dev->kind, k->calls[0]);
@@ -4893,8 +5187,7 @@ BYOC__SIM_PRIVATE int byoc__dv_kernel_from_fn(const byoc_sim_device *dev, byoc_n
         if (!t || t->kind != BYOC_TYPE_TENSOR) return snprintf(why, cap, "a parameter that is not a tensor"), 0;
         k->param_bytes[q] = (size_t)byoc_dtype_size(t->dtype) * (size_t)byoc__dv_elems(t);
     }
-    const byoc_type *out = k->calls[n - 1]->checked_type;
-    k->out_bytes = (size_t)byoc_dtype_size(out->dtype) * (size_t)byoc__dv_elems(out);
+    k->out_bytes = byoc__dv_chain_out_bytes(k->calls, n);
     byoc__dv_kernel_cost(dev, k);
     return 1;
 }
@@ -4923,9 +5216,10 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         return BYOC__DV_CORRUPT("device blob: checksum mismatch (truncated or corrupted)");
     byoc__dv_reader r = {bytes, size - 8, 8, 0};
     uint32_t version = (uint32_t)byoc__dv_get_i32(&r);
-    if (version != 1 && version != BYOC__DV_VERSION)
-        return BYOC__DV_CORRUPT("device blob: format version %u (this runtime reads 1 and %u)", version,
+    if (version < 1 || version > BYOC__DV_VERSION)
+        return BYOC__DV_CORRUPT("device blob: format version %u (this runtime reads 1 to %u)", version,
                                 BYOC__DV_VERSION);
+    int operand_slots = version >= 3 ? BYOC__DV_MAX_OPERANDS : BYOC__DV_V2_OPERANDS;
     byoc_sim_device *d = &s->dev;
     if (version == 1) { /* the built-in kinds' registry indices: 1 npu, 2 dsp */
         int32_t k = byoc__dv_get_i32(&r);
@@ -5053,7 +5347,7 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
         for (int a = 0; a < BYOC_MAX_RANK; ++a) c->box.extent[a] = (int64_t)byoc__dv_get_u64(&r);
         c->sram = (int64_t)byoc__dv_get_u64(&r);
         c->noperands = byoc__dv_get_i32(&r);
-        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k) c->operand_sram[k] = (int64_t)byoc__dv_get_u64(&r);
+        for (int k = 0; k < operand_slots; ++k) c->operand_sram[k] = (int64_t)byoc__dv_get_u64(&r);
         if (r.bad) return BYOC__DV_CORRUPT("device blob: truncated command table");
         s->ncmds = i + 1;
         if (c->op < BYOC__DV_LOAD || c->op > BYOC__DV_COMPUTE || c->layer < 0 || c->layer >= nl || c->tile < 0 ||
@@ -5083,7 +5377,7 @@ BYOC_SIM_API byoc_sim_device_program *byoc_sim_device_load_with(const void *blob
                                         (unsigned long long)nbytes);
             c->cycles = byoc__dv_dma_cycles(d, b, &s->tensors[b->tensor], &c->bytes);
         } else {
-            if (c->kernel < 0 || c->kernel >= nk || c->noperands < 0 || c->noperands > BYOC__DV_MAX_OPERANDS)
+            if (c->kernel < 0 || c->kernel >= nk || c->noperands < 0 || c->noperands > operand_slots)
                 return BYOC__DV_CORRUPT("device blob: command %d: bad kernel or operand count", i);
             for (int k = 0; k < c->noperands; ++k)
                 if (c->operand_sram[k] < 0 || c->operand_sram[k] % 64 || c->operand_sram[k] >= d->sram_bytes)
@@ -5348,7 +5642,7 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
         }
         for (int j = 0; j < k->ncalls; ++j) {
             const byoc_node *call = k->calls[j];
-            byoc_tensor args[4];
+            byoc_tensor args[BYOC__DV_MAX_ARGS];
             for (int a = 0; a < call->nargs; ++a)
                 args[a] = k->arg_param[j][a] < 0 ? result : params[k->arg_param[j][a]];
             const byoc_type *t = call->checked_type;
@@ -5363,9 +5657,12 @@ BYOC_SIM_API byoc_result byoc_sim_device_run(byoc_sim_device_program *dp, const 
                 continue;
             byoc_diag ed;
             memset(&ed, 0, sizeof ed);
+            /* the devices' own requantize is in fixed point (a kind with its own execute decides for itself) */
             byoc_result rr =
                 kd && kd->def.execute
                     ? kd->def.execute(&s->dev, call, args, call->nargs, &result, dp->workspace, &ed, kd->def.user_data)
+                : !strcmp(call->op->def.name, "qnn.requantize")
+                    ? byoc__dv_requantize_fixed(call, args, &result, &ed)
                     : byoc_kernel_run(call, args, call->nargs, &result, 1, dp->workspace, &ed);
             if (rr != BYOC_OK)
                 return byoc__sim_fail(diag, rr, NULL, "device program: layer %d (%s), command %d: %s", c->layer,
@@ -5896,10 +6193,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
             "%s: partition @%s: backend '%s' is of kind '%s', which this runtime cannot run (it runs %s)", file,
             b->function, b->backend, b->kind, kinds);
     }
-    if (strcmp(b->format, "BYOCDEV 1") && strcmp(b->format, "BYOCDEV 2"))
+    if (strcmp(b->format, "BYOCDEV 1") && strcmp(b->format, "BYOCDEV 2") && strcmp(b->format, "BYOCDEV 3"))
         return byoc__sim_fail(
             diag, BYOC_ERR_UNSUPPORTED, NULL,
-            "%s: partition @%s: blob format '%s' is not one this runtime reads (BYOCDEV 1, BYOCDEV 2)", file,
+            "%s: partition @%s: blob format '%s' is not one this runtime reads (BYOCDEV 1 to 3)", file,
             b->function, b->format);
     byoc__dv_runtime *rt = BYOC__SIM_CAST(byoc__dv_runtime *, byoc__dv_zalloc(&e->alloc, 1, sizeof(byoc__dv_runtime)));
     if (!rt) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "%s: out of memory", file);
@@ -6419,7 +6716,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
     if (!text) return byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     const byoc_sim_device *d = &s->dev;
     byoc__dv_put(&w, BYOC__DV_MAGIC, 8);
-    byoc__dv_put_i32(&w, BYOC__DV_VERSION);
+    int operand_slots = BYOC__DV_V2_OPERANDS; /* a stream that fits the format before keeps it, byte for byte */
+    for (int i = 0; i < s->ncmds; ++i)
+        if (s->cmds[i].noperands > operand_slots) operand_slots = BYOC__DV_MAX_OPERANDS;
+    byoc__dv_put_i32(&w, operand_slots > BYOC__DV_V2_OPERANDS ? BYOC__DV_VERSION : 2);
     byoc__dv_put_str(&w, byoc__sim_kind_name(d->kind));
     byoc__dv_put(&w, d->preset, sizeof d->preset);
     byoc__dv_put_f64(&w, d->clock_mhz);
@@ -6470,7 +6770,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_serialise(byoc__dv_stream *s, void **blob
         for (int a = 0; a < BYOC_MAX_RANK; ++a) byoc__dv_put_u64(&w, (uint64_t)c->box.extent[a]);
         byoc__dv_put_u64(&w, (uint64_t)c->sram);
         byoc__dv_put_i32(&w, c->noperands);
-        for (int k = 0; k < BYOC__DV_MAX_OPERANDS; ++k)
+        for (int k = 0; k < operand_slots; ++k)
             byoc__dv_put_u64(&w, (uint64_t)(k < c->noperands ? c->operand_sram[k] : 0));
     }
     byoc__dv_put(&w, text, text_len);
@@ -7450,7 +7750,8 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
         byoc__exe_pair(&head, "function", gf.name);
         byoc__exe_pair(&head, "backend", c && c->kind == BYOC_ATTR_STRING ? c->s : "");
         byoc__exe_pair(&head, "kind", byoc__sim_kind_name(rt->dp->s.dev.kind));
-        byoc__exe_pair(&head, "format", "BYOCDEV 2");
+        byoc__exe_pair(&head, "format", rt->size > 12 && ((const unsigned char *)rt->blob)[8] >= 3 ? "BYOCDEV 3"
+                                                                                                 : "BYOCDEV 2");
         byoc__exe_pair(&head, "producer", "byoc_sim " BYOC_SIM_VERSION_STRING);
         byoc__exe_pair(&head, "target", target);
         if ((w = BYOC__EXE_NEW_SECTION(BYOC__EXE_BLOB)) != NULL && !head.oom) {

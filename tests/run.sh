@@ -32,10 +32,14 @@ group_command() { # name
     # ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
     onnx_node) "$BUILD/onnx_node_tests" ;;
     models) sh tests/models.sh "$BUILD/byocc" ;;
+    # byocc quantize on real models: ONNX Runtime runs the QDQ files, byocc gives its outputs
+    quantize) sh tests/quantize.sh "$BUILD/byocc" ;;
     # the small models of tests/models (dynamic shapes, computed inputs, detector post-processing...): every mode
     built_models) BYOC_MODELS=tests/models sh tests/models.sh "$BUILD/byocc" ;;
     # ONNX Runtime's com.microsoft QOperator ops, one small model per case: integers equal to ORT's
     quant_qops) sh tests/quant/qops.sh "$BUILD/byocc" ;;
+    # QDQ models through FakeQuantizationToInteger: integers equal to ORT's on the host, the devices, a .byoc
+    quant_fq2i) sh tests/fq2i/fq2i.sh "$BUILD/byocc" ;;
     fuzz_*) fuzz_group "${1#fuzz_}" ;;
     lit) lit_group ;;
     build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
@@ -52,7 +56,8 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models built_models quant_qops $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
+groups=$(echo $TESTS cli onnx_node models built_models quant_qops quant_fq2i quantize \
+    $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
 [ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"

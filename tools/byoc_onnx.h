@@ -1087,7 +1087,9 @@ BYOC__PRIVATE byoc_node *byoc_onnx__call(byoc_onnx__state *st, const char *op, b
             for (int k = 0; k < a->nargs; ++k) all_constant &= a->args[k]->kind == BYOC_NODE_CONSTANT;
         } else all_constant = a->kind == BYOC_NODE_CONSTANT;
     }
-    if (all_constant && strncmp(op, "annotation.", 11) != 0) {
+    /* a dequantized constant (a QDQ model's weights and biases) stays a qnn.dequantize: FakeQuantizationToInteger
+       needs its integers, scale and zero point; FoldConstant folds it later when it stays in float */
+    if (all_constant && strncmp(op, "annotation.", 11) != 0 && strcmp(op, "qnn.dequantize") != 0) {
         byoc_node *c = byoc_onnx__evaluate(st, n);
         if (c) return c;
         if (st->diag->code) return NULL;

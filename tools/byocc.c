@@ -9,9 +9,11 @@
 #define BYOC_IMPLEMENTATION
 #define BYOC_ONNX_IMPLEMENTATION
 #define BYOC_SIM_IMPLEMENTATION
+#define BYOC_QUANTIZE_IMPLEMENTATION
 #include "../byoc.h"
 #include "../byoc_sim.h"
 #include "byoc_onnx.h"
+#include "byoc_quantize.h"
 
 #include <errno.h>
 #include <math.h>
@@ -61,13 +63,15 @@ static const usage_section usage_sections[] = {
      "      [--strategy greedy|collage] [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N]\n"
      "      [--max-partitions N] [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
      "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
-     "      [--save-placement FILE] [--placement FILE]\n"
+     "      [--save-placement FILE] [--placement FILE] [--no-fq2i]\n"
      "        greedy: place every op on the first backend (by priority, then as given) that takes it,\n"
      "        host last;\n"
      "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
      "        statistics; --save-placement writes it, --placement replays one (refused when it no\n"
      "        longer fits);\n"
-     "        NODE is a frontend name, a %N label of @main or #ID\n"},
+     "        NODE is a frontend name, a %N label of @main or #ID;\n"
+     "        a quantized (QDQ) model's groups become qnn ops first (FakeQuantizationToInteger, each\n"
+     "        group left in float32 listed with its reason); --no-fq2i keeps them in float\n"},
     {"match",
      "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
      "        list the expressions of @main the pattern matches (outputs first, as the matcher visits\n"
@@ -80,13 +84,14 @@ static const usage_section usage_sections[] = {
      "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"},
     {"run",
      "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy]\n"
-     "      [--tolerance T] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
+     "      [--tolerance T] [--lsb N] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
      "      [--profile] [--trace FILE.json] [--repeat N] [--no-fuse] [--strategy greedy|collage]\n"
      "      [partition's collage options] [--emit json|csv[=FILE]]...\n"
      "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
      "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
-     "        exactly, one-row scores by argmax; exit 4 when an output is off. Inputs not given (and\n"
+     "        exactly (--lsb N: within N, as the devices' fixed-point requantize needs 1), one-row\n"
+     "        scores by argmax; exit 4 when an output is off. Inputs not given (and\n"
      "        none given): seeded values, or with --compare-to DIR, DIR's input_K.npy (or .pb);\n"
      "        --output-dir creates D when it is missing\n"
      "        --repeat N: p50/p90/p99, inferences/s and peak memory; a per-device summary ends the\n"
@@ -95,6 +100,14 @@ static const usage_section usage_sections[] = {
      "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
      "        --reference host: compare with the model compiled for the host alone;\n"
      "        --trace: Chrome trace JSON\n"},
+    {"quantize",
+     "  quantize MODEL.onnx --calibrate DIR [--per-channel] [--method minmax|percentile|entropy]\n"
+     "      [--activation-type uint8|int8] -o MODEL_q.onnx\n"
+     "        post-training static quantization to a QDQ ONNX file, as ONNX Runtime's quantize_static:\n"
+     "        int8 symmetric weights (per output channel with --per-channel), int32 biases, uint8 (or\n"
+     "        int8) activations whose ranges come from running the float model on DIR's samples\n"
+     "        (DIR/input_K.npy is one, each subdirectory holding input_K.npy files one more; a tensor\n"
+     "        whose leading dim is a multiple of the input's is split into samples)\n"},
     {"compile",
      "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]...\n"
      "      -o OUT.byoc [--source-map FILE.json] [--emit json|csv[=FILE]]...\n"
@@ -505,6 +518,19 @@ static int model_error(const session *s, const byoc_diag *d) {
 static byoc_module *load_model(session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
+/* the library's preparation (byoc_prepare_for_partition); with --no-fq2i, FakeQuantizationToInteger off */
+static byoc_result prepare_model(byoc_module *m, byoc_pass_context *ctx, int no_fq2i, byoc_diag *d) {
+    byoc_pass_context *own = NULL;
+    if (no_fq2i && !ctx) {
+        if (!(own = ctx = byoc_pass_context_create())) return BYOC_ERR_OUT_OF_MEMORY;
+        byoc_pass_context_set_verify(own, 0);
+    }
+    byoc_result r = no_fq2i ? byoc_pass_context_set(ctx, "fake_quantization_to_integer.enable", "False", d) : BYOC_OK;
+    if (r == BYOC_OK) r = byoc_prepare_for_partition(m, ctx, d);
+    byoc_pass_context_destroy(own);
+    return r;
+}
+
 static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
     char kv[512], msg[1200];
     byoc_diag d;
@@ -526,12 +552,12 @@ static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text)
 enum { /* the commands, as bits of the option table's masks */
     C_OPT = 1 << 0, C_PARTITION = 1 << 1, C_MATCH = 1 << 2, C_IMPORT = 1 << 3, C_RUN = 1 << 4, C_COMPILE = 1 << 5, C_EXPLAIN = 1 << 6,
     C_BACKENDS = 1 << 7, C_INFO = 1 << 8, C_OPS = 1 << 9, C_PASSES = 1 << 10, C_VERSION = 1 << 11,
-    C_COUNT = 12, C_ALL = (1 << C_COUNT) - 1,
+    C_QUANTIZE = 1 << 12, C_COUNT = 13, C_ALL = (1 << C_COUNT) - 1,
     C_PLACE = C_PARTITION | C_RUN | C_COMPILE /* the commands that place ops on backends */
 };
 
 /* the commands' names, by bit */
-static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run", "compile", "explain", "backends", "info", "ops", "passes", "version"};
+static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run", "compile", "explain", "backends", "info", "ops", "passes", "version", "quantize"};
 
 typedef enum option_id {
     O_BACKEND, O_INPUT, O_DIM, O_CONFIG, O_PIN, O_OUT, O_EMIT, O_JSON, O_PRINT_TYPES,
@@ -539,8 +565,8 @@ typedef enum option_id {
     O_NO_FALLBACK, O_NO_MERGE_REGIONS, O_MIN_PARTITION_OPS, O_MAX_PARTITIONS,
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
-    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
-    O_DYNAMIC_DIMS
+    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
+    O_DYNAMIC_DIMS, O_NO_FQ2I, O_CALIBRATE, O_PER_CHANNEL, O_METHOD, O_ACTIVATION_TYPE
 } option_id;
 
 typedef struct option_spec {
@@ -558,7 +584,7 @@ static const option_spec option_table[] = {
     {"--dynamic-dims", O_DYNAMIC_DIMS, 0, C_ALL},
     {"--config", O_CONFIG, 1, C_OPT | C_PARTITION},
     {"--pin", O_PIN, 1, C_PARTITION},
-    {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE},
+    {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE | C_QUANTIZE},
     {"--emit", O_EMIT, 1, C_OPT | C_PARTITION | C_RUN | C_COMPILE | C_INFO},
     {"--json", O_JSON, 0, C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS},
     {"--print-types", O_PRINT_TYPES, 0, C_OPT | C_IMPORT},
@@ -573,6 +599,7 @@ static const option_spec option_table[] = {
     {"--no-merge-regions", O_NO_MERGE_REGIONS, 0, C_PARTITION},
     {"--min-partition-ops", O_MIN_PARTITION_OPS, 1, C_PARTITION},
     {"--max-partitions", O_MAX_PARTITIONS, 1, C_PARTITION},
+    {"--no-fq2i", O_NO_FQ2I, 0, C_PLACE},
     {"--passes", O_PASSES, 1, C_OPT},
     {"--print-after-all", O_PRINT_AFTER_ALL, 0, C_OPT},
     {"--print-after", O_PRINT_AFTER, 1, C_OPT},
@@ -586,12 +613,17 @@ static const option_spec option_table[] = {
     {"--output-dir", O_OUTPUT_DIR, 1, C_RUN | C_COMPILE},
     {"--compare-to", O_COMPARE_TO, 1, C_RUN | C_COMPILE},
     {"--tolerance", O_TOLERANCE, 1, C_RUN | C_COMPILE},
+    {"--lsb", O_LSB, 1, C_RUN | C_COMPILE},
     {"--reference", O_REFERENCE, 1, C_RUN | C_COMPILE},
     {"--profile", O_PROFILE, 0, C_RUN | C_COMPILE},
     {"--trace", O_TRACE, 1, C_RUN | C_COMPILE},
     {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE},
     {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE},
     {"--source-map", O_SOURCE_MAP, 1, C_COMPILE},
+    {"--calibrate", O_CALIBRATE, 1, C_QUANTIZE},
+    {"--per-channel", O_PER_CHANNEL, 0, C_QUANTIZE},
+    {"--method", O_METHOD, 1, C_QUANTIZE},
+    {"--activation-type", O_ACTIVATION_TYPE, 1, C_QUANTIZE},
 };
 
 /* ---- placement strategies: greedy, or the Collage search ---- */
@@ -621,6 +653,7 @@ typedef struct cli_options {
     /* partition, run, compile */
     strategy_options so;
     int no_fallback, no_merge_regions, min_partition_ops, max_partitions;
+    int no_fq2i; /* --no-fq2i: QDQ groups stay dequantize -> float op -> quantize */
     byoc_pin pins[MAX_PINS];
     char pin_text[MAX_PINS][MAX_PIN_TEXT];
     int npins;
@@ -631,7 +664,11 @@ typedef struct cli_options {
     int ninputs;
     const char *output_dir, *compare_to, *reference, *trace, *source_map;
     double tolerance;
+    int lsb; /* integer outputs within this many units of the reference (0: exactly) */
     int profile, repeat, no_fuse;
+    /* quantize */
+    const char *calibrate, *method, *activation_type;
+    int per_channel;
 } cli_options;
 
 static int parse_count(const char *cmd, const char *text, const char *option, int *out) {
@@ -765,6 +802,17 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
         }
         break;
     }
+    case O_LSB: {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 0 || n > 65535) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: --lsb expects an integer in [0, 65535], got '%%s'", cmd);
+            return usage_error(msg, v);
+        }
+        o->lsb = (int)n;
+        break;
+    }
     case O_REFERENCE: {
         char msg[200];
         o->reference = v;
@@ -775,7 +823,12 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_TRACE: o->trace = v; break;
     case O_REPEAT: return parse_count(cmd, v, spec->name, &o->repeat);
     case O_NO_FUSE: o->no_fuse = 1; break;
+    case O_NO_FQ2I: o->no_fq2i = 1; break;
     case O_SOURCE_MAP: o->source_map = v; break;
+    case O_CALIBRATE: o->calibrate = v; break;
+    case O_PER_CHANNEL: o->per_channel = 1; break;
+    case O_METHOD: o->method = v; return one_of(cmd, spec->name, v, "minmax, percentile, entropy");
+    case O_ACTIVATION_TYPE: o->activation_type = v; return one_of(cmd, spec->name, v, "uint8, int8");
     }
     return EXIT_OK;
 }
@@ -1114,7 +1167,17 @@ static int cmd_partition(session *s, const cli_options *opts) {
     byoc_module *m = NULL;
     if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = model_error(s, &d);
     /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
-    if (rc == EXIT_OK && byoc_prepare_for_partition(m, NULL, &d) != BYOC_OK) rc = model_error(s, &d);
+    if (rc == EXIT_OK && !opts->no_fq2i) { /* the groups left in float32, each with its reason, before the report */
+        char *notes = NULL;
+        if (byoc_fake_quantization_to_integer(m, &notes, &d) != BYOC_OK) rc = model_error(s, &d);
+        for (char *line = notes; line && *line && !strcmp(emit, "report");) {
+            size_t n = strcspn(line, "\n");
+            printf("fq2i: %.*s\n", (int)n, line);
+            line += n + (line[n] == '\n');
+        }
+        byoc_free(m, notes);
+    }
+    if (rc == EXIT_OK && prepare_model(m, NULL, opts->no_fq2i, &d) != BYOC_OK) rc = model_error(s, &d);
     byoc_placement_report *rep = NULL;
     byoc_collage_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -1671,10 +1734,11 @@ static void file_safe(const char *name, char *out, size_t cap) {
     out[i] = 0;
 }
 
-/* One output against its reference: float32 / float64 within tol * max(1, max|ref|), other dtypes
-   exactly, and for a classifier-shaped output (one row of scores) the same argmax. Prints one line; 1
-   when it holds. */
-static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol) {
+/* One output against its reference: float32 / float64 within tol * max(1, max|ref|), integers within lsb (0:
+   exactly), other dtypes exactly, and for a classifier-shaped output (one row of scores) the same argmax. Prints
+   one line; 1 when it holds. */
+static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol,
+                          int lsb) {
     char gs[200], rs[200];
     shape_text(got->dtype, got->rank, got->dims, gs, sizeof gs);
     shape_text(ref->dtype, ref->rank, ref->dims, rs, sizeof rs);
@@ -1685,6 +1749,16 @@ static int compare_output(FILE *f, const char *label, const byoc_tensor *got, co
     }
     size_t n = ref->nbytes / byoc_dtype_size(ref->dtype);
     byoc_dtype dt = ref->dtype;
+    if (lsb > 0 && dt != BYOC_BOOL && dt != BYOC_INT64 && dt != BYOC_UINT64 && !byoc_dtype_is_float(dt)) {
+        int64_t worst = 0;
+        for (size_t i = 0; i < n; ++i) {
+            int64_t e = (int64_t)byoc__load(dt, got->data, (int64_t)i) - (int64_t)byoc__load(dt, ref->data, (int64_t)i);
+            if ((e < 0 ? -e : e) > worst) worst = e < 0 ? -e : e;
+        }
+        say(f, "  %-24s %s %s (within %d LSB: max difference %lld)\n", label, worst <= lsb ? "ok      " : "MISMATCH", gs,
+            lsb, (long long)worst);
+        return worst <= lsb;
+    }
     if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) {
         int equal = !ref->nbytes || memcmp(got->data, ref->data, ref->nbytes) == 0;
         say(f, "  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
@@ -2296,7 +2370,7 @@ static int run_job_prepare(run_job *j) {
         byoc_pass_context_set_verify(ctx, 0);
         byoc_pass_context_set_instrument(ctx, &instrument);
     }
-    byoc_result r = byoc_prepare_for_partition(j->m, ctx, &j->d);
+    byoc_result r = prepare_model(j->m, ctx, j->o->no_fq2i, &j->d);
     byoc_pass_context_destroy(ctx);
     if (r != BYOC_OK) return model_error(j->s, &j->d);
     return j->stage_rc;
@@ -2635,7 +2709,7 @@ static int run_job_outputs(run_job *j) {
         char msg[1200];
         if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
         if (k == 0) say(j->human, "%s against %s (tolerance %g x max(1, max|reference|)):\n", j->file, o->compare_to, o->tolerance);
-        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, ref_path, o->tolerance);
+        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, ref_path, o->tolerance, o->lsb);
         free(ref.data);
     }
     return EXIT_OK;
@@ -2650,7 +2724,7 @@ static int run_job_reference(run_job *j) {
     byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
     byoc_sim_program *rp = NULL;
     byoc_tensor routs[MAX_IO];
-    if (!rm || byoc_prepare_for_partition(rm, NULL, &j->d) != BYOC_OK ||
+    if (!rm || prepare_model(rm, NULL, o->no_fq2i, &j->d) != BYOC_OK ||
         (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
         byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
@@ -2666,7 +2740,7 @@ static int run_job_reference(run_job *j) {
         ref.data = routs[k].data;
         ref.nbytes = byoc_dtype_size(ref.dtype);
         for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
-        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance);
+        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance, o->lsb);
     }
     if (rc == EXIT_OK) say(j->human, "%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
     if (rc == EXIT_OK) {
@@ -2996,6 +3070,47 @@ static int cmd_import(session *s, const cli_options *o) {
     return rc;
 }
 
+/* ---- quantize ---- */
+static int cmd_quantize(session *s, const cli_options *o) {
+    (void)s;
+    const char *file = o->files[0], *out = o->out;
+    if (!file) return usage_error("quantize: no input file%s", "");
+    if (!ends_with(file, ".onnx")) return usage_error("quantize: '%s' is not an .onnx file", file);
+    if (!out || !ends_with(out, ".onnx")) return usage_error("quantize: give the output model: -o MODEL_q.onnx%s", "");
+    if (!o->calibrate) return usage_error("quantize: give the calibration samples: --calibrate DIR%s", "");
+    byoc_quantize_options qo;
+    memset(&qo, 0, sizeof qo);
+    qo.per_channel = o->per_channel;
+    qo.activation_type = o->activation_type && !strcmp(o->activation_type, "int8") ? BYOC_INT8 : BYOC_UINT8;
+    if (o->method) byoc_quantize_method_parse(o->method, &qo.method);
+    byoc_diag d;
+    size_t size = 0;
+    uint8_t *model = byoc_onnx__read_file(file, &size, &d);
+    if (!model) return input_error(&d);
+    byoc_quantize_calibration cal;
+    if (byoc_quantize_calibration_read(o->calibrate, &cal, &d) != BYOC_OK) {
+        free(model);
+        return input_error(&d);
+    }
+    qo.samples = cal.tensors;
+    qo.sample_labels = (const char *const *)cal.files;
+    qo.nsamples = cal.nsamples;
+    qo.ninputs = cal.ninputs;
+    byoc_quantize_result r;
+    int rc = byoc_quantize_onnx(model, size, file, &qo, &r, &d) == BYOC_OK ? EXIT_OK : input_error(&d);
+    if (rc == EXIT_OK && !write_bytes(out, r.bytes, r.size)) rc = EXIT_INPUT;
+    if (rc == EXIT_OK) {
+        fprintf(stderr, "byocc: %s -> %s (%s, %s activations%s, %zu bytes)\n", file, out,
+                byoc_quantize_method_name(qo.method), byoc_dtype_name(qo.activation_type),
+                qo.per_channel ? ", weights per channel" : "", r.size);
+        if (r.summary) print_wrapped(stderr, r.summary, strlen(r.summary), 0);
+    }
+    byoc_quantize_result_free(&r);
+    byoc_quantize_calibration_free(&cal);
+    free(model);
+    return rc;
+}
+
 static int cmd_version(session *s, const cli_options *o) {
     (void)s;
     (void)o;
@@ -3024,6 +3139,7 @@ static const command commands[] = {
     {"ops", C_OPS, 0, cmd_ops},
     {"passes", C_PASSES, 0, cmd_passes},
     {"version", C_VERSION, 0, cmd_version},
+    {"quantize", C_QUANTIZE, 1, cmd_quantize},
 };
 
 /* one command: --help (or -h) anywhere gives its usage; else its options, then the command */
