@@ -622,6 +622,7 @@ typedef struct byoc_quantize__model {
     byoc_quantize__extra *extra; /* stb_ds */
     byoc_quantize__qdq *qdq;     /* stb_ds */
     int upgraded;                /* nodes rewritten for the new opset */
+    int has_subgraph;            /* some node holds a graph (If, Loop, Scan) */
 } byoc_quantize__model;
 
 BYOC__PRIVATE char *byoc_quantize__dup(byoc_quantize__model *qm, const char *s, size_t n) {
@@ -1447,6 +1448,7 @@ BYOC__PRIVATE void byoc_quantize__plan_removable(byoc_quantize__model *qm, byoc_
 BYOC__PRIVATE void byoc_quantize__plan(byoc_quantize__model *qm) {
     int has_subgraph = 0;
     for (int i = 0; i < (int)stbds_arrlen(qm->nodes); ++i) has_subgraph |= qm->nodes[i].has_subgraph;
+    qm->has_subgraph = has_subgraph;
     for (int i = 0; i < (int)stbds_arrlen(qm->nodes); ++i) {
         byoc_quantize__node *n = &qm->nodes[i];
         int kind = byoc_quantize__kind(n, qm->target_opset), nin = (int)stbds_arrlen(n->in), q = 0;
@@ -1802,7 +1804,8 @@ BYOC__PRIVATE void byoc_quantize__build_initializer(byoc_quantize__model *qm, in
     byoc_quantize__add_qdq(qm, byoc_quantize__named(qm, name, "_DequantizeLinear"), "DequantizeLinear", qn, sn, zn, dq,
                            x.axis, -1);
     qm->tensors[t].dq_name = dq;
-    qm->inits[x.init].dropped = 1;
+    /* a subgraph may read the float initializer by name (ONNX's outer scope): then it stays */
+    qm->inits[x.init].dropped = !qm->has_subgraph;
     free(scales);
     free(q);
     free(bytes);
