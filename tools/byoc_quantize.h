@@ -67,7 +67,8 @@
    Samples: options.samples holds nsamples x ninputs tensors (sample-major, in the order of the model's
    graph inputs that are not initializers). A tensor whose shape is the input's is one sample; one whose
    leading dim is a multiple of the input's static leading dim (and whose other dims agree) is split into
-   that many samples. byoc_quantize_calibration_read reads a directory: DIR/input_K.npy (K = 0, 1, ...)
+   that many samples. NaN and infinite values are not counted in ranges or histograms.
+   byoc_quantize_calibration_read reads a directory: DIR/input_K.npy (K = 0, 1, ...)
    is one sample, and each subdirectory of DIR holding input_K.npy files is one more (in name order).
 
    ERRORS
@@ -929,7 +930,7 @@ BYOC__PRIVATE void byoc_quantize__bin(double *hist, int n, double lo, double hi,
     double width = (hi - lo) / n;
     for (int64_t i = 0; i < count; ++i) {
         double v = absolute ? fabs((double)x[i]) : (double)x[i];
-        if (v != v || v < lo || v > hi) continue;
+        if (!isfinite(v) || v < lo || v > hi) continue;
         int64_t b = (int64_t)floor((v - lo) / width);
         if (b >= n) b = n - 1;
         if (b < 0) b = 0;
@@ -943,7 +944,7 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
     double amin = HUGE_VAL, amax = 0;
     for (int64_t i = 0; i < count; ++i) {
         double v = fabs((double)x[i]);
-        if (v != v) continue;
+        if (!isfinite(v)) continue;
         if (v < amin) amin = v;
         if (v > amax) amax = v;
     }
@@ -961,7 +962,7 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
         int n = (int)stbds_arrlen(t->hist);
         double width = (t->hist_hi - t->hist_lo) / n;
         int64_t more = (int64_t)ceil((amax - t->hist_hi) / width);
-        if (more > (1 << 22)) more = 1 << 22; /* a wild outlier: the histogram stays bounded */
+        if (more > (1 << 20)) more = 1 << 20; /* a wild outlier: the histogram stays bounded */
         stbds_arrsetlen(t->hist, n + (int)more);
         for (int k = n; k < n + (int)more; ++k) t->hist[k] = 0;
         t->hist_hi = t->hist_lo + width * (double)(n + more);
@@ -993,7 +994,7 @@ BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const
     if (th > t->threshold) {
         double stride = 2 * t->threshold / n;
         int half = (int)floor((th - t->threshold) / stride) + 1;
-        if (half > (1 << 21)) half = 1 << 21;
+        if (half > (1 << 19)) half = 1 << 19;
         double *old = NULL;
         stbds_arrsetlen(old, n);
         memcpy(old, t->hist, sizeof(double) * (size_t)n);
@@ -1013,9 +1014,9 @@ BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const
 BYOC__PRIVATE void byoc_quantize__observe(byoc_quantize__tensor *t, const float *x, int64_t count,
                                           byoc_quantize_method method) {
     double lo = HUGE_VAL, hi = -HUGE_VAL;
-    for (int64_t i = 0; i < count; ++i) { /* numpy.nanmin / nanmax */
+    for (int64_t i = 0; i < count; ++i) { /* numpy.nanmin / nanmax; infinities are not counted either */
         double v = (double)x[i];
-        if (v != v) continue;
+        if (!isfinite(v)) continue;
         if (v < lo) lo = v;
         if (v > hi) hi = v;
     }
@@ -1787,7 +1788,7 @@ BYOC__PRIVATE void byoc_quantize__build_initializer(byoc_quantize__model *qm, in
         int c = x.axis >= 0 ? (int)((i / inner) % nch) : 0;
         if (bias) {
             double v = nearbyint((double)(w->values[i] / scales[c]));
-            q[i] = v < (double)INT_MIN ? INT_MIN : v > (double)INT_MAX ? INT_MAX : (int32_t)v;
+            q[i] = v != v ? 0 : v < (double)INT_MIN ? INT_MIN : v > (double)INT_MAX ? INT_MAX : (int32_t)v;
         } else q[i] = byoc_quantize__value(w->values[i], scales[c], zp, qmin, qmax);
     }
     for (int64_t i = 0; i < w->count; ++i)
