@@ -63,7 +63,8 @@
    Methods (calibrate.py): minmax (min and max over all samples), percentile (a histogram of |x| with
    2048 bins grown as samples widen it, the 99.999th percentile, clipped to the observed range:
    PercentileCalibrater with its defaults, symmetric), entropy (a signed histogram of 128 bins grown
-   symmetrically, the threshold of least KL divergence over 128 quantized bins: EntropyCalibrater).
+   symmetrically (coarsened past 2048 bins), the threshold of least KL divergence over 128 quantized bins:
+   EntropyCalibrater).
    Samples: options.samples holds nsamples x ninputs tensors (sample-major, in the order of the model's
    graph inputs that are not initializers). A tensor whose shape is the input's is one sample; one whose
    leading dim is a multiple of the input's static leading dim (and whose other dims agree) is split into
@@ -920,7 +921,8 @@ BYOC__PRIVATE byoc_result byoc_quantize__augment(byoc_quantize__model *qm, const
 enum {
     BYOC_QUANTIZE__PERCENTILE_BINS = 2048,
     BYOC_QUANTIZE__ENTROPY_BINS = 128,
-    BYOC_QUANTIZE__QUANTIZED_BINS = 128
+    BYOC_QUANTIZE__QUANTIZED_BINS = 128,
+    BYOC_QUANTIZE__MAX_ENTROPY_BINS = 2048
 };
 
 /* numpy.histogram's binning over uniform edges lo + i * (hi - lo) / n: values outside [lo, hi] are not
@@ -931,9 +933,8 @@ BYOC__PRIVATE void byoc_quantize__bin(double *hist, int n, double lo, double hi,
     for (int64_t i = 0; i < count; ++i) {
         double v = absolute ? fabs((double)x[i]) : (double)x[i];
         if (!isfinite(v) || v < lo || v > hi) continue;
-        int64_t b = (int64_t)floor((v - lo) / width);
-        if (b >= n) b = n - 1;
-        if (b < 0) b = 0;
+        double f = width > 0 ? floor((v - lo) / width) : 0; /* a degenerate range: one bin */
+        int64_t b = !(f >= 0) ? 0 : f >= n ? n - 1 : (int64_t)f;
         hist[b] += 1;
     }
 }
@@ -960,9 +961,8 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
         t->hist_hi = amax;
     } else if (amax > t->hist_hi) {
         int n = (int)stbds_arrlen(t->hist);
-        double width = (t->hist_hi - t->hist_lo) / n;
-        int64_t more = (int64_t)ceil((amax - t->hist_hi) / width);
-        if (more > (1 << 20)) more = 1 << 20; /* a wild outlier: the histogram stays bounded */
+        double width = (t->hist_hi - t->hist_lo) / n, grow = width > 0 ? ceil((amax - t->hist_hi) / width) : 1;
+        int64_t more = !(grow < (1 << 20)) ? 1 << 20 : grow < 1 ? 1 : (int64_t)grow; /* bounded for outliers */
         stbds_arrsetlen(t->hist, n + (int)more);
         for (int k = n; k < n + (int)more; ++k) t->hist[k] = 0;
         t->hist_hi = t->hist_lo + width * (double)(n + more);
@@ -974,7 +974,7 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
    with a larger th adds bins of the same stride on both sides */
 BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const float *x, int64_t count, double th) {
     int n = (int)stbds_arrlen(t->hist);
-    if (!n || (t->threshold == 0 && th > 0)) {
+    if (!n || (t->threshold == 0 && th > 0) || (th > t->threshold && !(2 * t->threshold / n > 0))) {
         double *old = NULL;
         if (n) {
             stbds_arrsetlen(old, n);
@@ -992,9 +992,33 @@ BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const
         return;
     }
     if (th > t->threshold) {
-        double stride = 2 * t->threshold / n;
-        int half = (int)floor((th - t->threshold) / stride) + 1;
-        if (half > (1 << 19)) half = 1 << 19;
+        double stride = 2 * t->threshold / n, steps = floor((th - t->threshold) / stride) + 1;
+        /* Unlike ONNX Runtime, the histogram is coarsened (adjacent bins merged, the stride doubled) rather
+           than grown past BYOC_QUANTIZE__MAX_ENTROPY_BINS: the threshold search is quadratic in the bins. */
+        while (n % 2 == 0 && n > BYOC_QUANTIZE__ENTROPY_BINS && n + 2 * steps > BYOC_QUANTIZE__MAX_ENTROPY_BINS) {
+            for (int k = 0; k < n / 2; ++k) t->hist[k] = t->hist[2 * k] + t->hist[2 * k + 1];
+            n /= 2;
+            stbds_arrsetlen(t->hist, n);
+            stride *= 2;
+            steps = floor((th - t->threshold) / stride) + 1;
+        }
+        if (n + 2 * steps > BYOC_QUANTIZE__MAX_ENTROPY_BINS) { /* an outlier far out: n bins over [-th, th] */
+            double *old = NULL, old_lo = t->hist_lo;
+            stbds_arrsetlen(old, n);
+            memcpy(old, t->hist, sizeof(double) * (size_t)n);
+            memset(t->hist, 0, sizeof(double) * (size_t)n);
+            t->threshold = th;
+            t->hist_lo = -th;
+            t->hist_hi = th;
+            byoc_quantize__bin(t->hist, n, t->hist_lo, t->hist_hi, x, count, 0);
+            for (int k = 0; k < n; ++k) { /* the old counts at their bins' centres */
+                double f = floor((old_lo + (k + 0.5) * stride + th) / (2 * th / n));
+                t->hist[!(f >= 0) ? 0 : f >= n ? n - 1 : (int)f] += old[k];
+            }
+            stbds_arrfree(old);
+            return;
+        }
+        int half = (int)steps;
         double *old = NULL;
         stbds_arrsetlen(old, n);
         memcpy(old, t->hist, sizeof(double) * (size_t)n);
