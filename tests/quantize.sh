@@ -207,7 +207,8 @@ classifies_like_float() { # label
 }
 
 one_model mnist8 "$MODELS/mnist8" argmax "6 of 12 nodes quantized, 2 fused away"
-one_model mnist8_per_channel "$MODELS/mnist8" argmax "9 of 12 nodes quantized, 2 fused away" --per-channel
+one_model mnist8_per_channel "$MODELS/mnist8" argmax "9 of 12 nodes quantized, 2 fused away, 10 QDQ pairs, 3 int8 weights" \
+    --per-channel
 one_model mnist8_int8 "$MODELS/mnist8" argmax "opset 8 -> 13" --per-channel --activation-type int8
 one_model mnist8_entropy "$MODELS/mnist8" argmax "3 calibration samples" --method entropy
 for q in mnist8 mnist8_per_channel mnist8_int8 mnist8_entropy; do classifies_like_float $q; done

@@ -37,7 +37,9 @@
      scale max|w| / 127, as quant_utils.compute_scale_zp with qmin = -127), per tensor, or per channel with
      per_channel (Conv axis 0, ConvTranspose axis 1, Gemm 0 with transB else 1, MatMul the last axis). ONNX
      Runtime quantizes a MatMul initializer without per_channel as an activation (uint8); here every weight
-     is int8, which is what integer accelerators take. W becomes W_quantized + DequantizeLinear.
+     is int8, which is what integer accelerators take. W becomes W_quantized + DequantizeLinear. A weight
+     computed from initializers alone (a Reshape of one) is quantized from its calibration-run value, as
+     after quant_pre_process's constant folding.
    - Bias (input 2 of Conv and Gemm, 1-D): int32, scale = x_scale * w_scale (per channel when the weight
      is), zero point 0, values round(b / scale) saturated (quantize_bias_static).
    - Activations: uint8 asymmetric by default (int8 with activation_type), scale = (rmax - rmin) / (qmax -
@@ -582,6 +584,7 @@ typedef struct byoc_quantize__tensor {
     double beta;
     int gone;       /* no longer exists (a fused Relu's input) */
     int made_fresh; /* a name the rewrite made */
+    int capture;    /* a weight computed from initializers: its value becomes an initializer */
     float scale;
     int zero_point;
     const char *scale_name, *zp_name, *dq_name, *q_input; /* names written */
@@ -854,6 +857,22 @@ BYOC__PRIVATE int byoc_quantize__kind(const byoc_quantize__node *n, int opset) {
     return BYOC_QUANTIZE__NONE;
 }
 
+/* a tensor computed from initializers alone (a weight behind a Reshape or Transpose, as exporters write):
+   its value is the same for every sample */
+BYOC__PRIVATE int byoc_quantize__constant_derived(const byoc_quantize__model *qm, int t, int depth) {
+    if (t < 0 || depth > 16) return 0;
+    if (qm->tensors[t].init >= 0) return 1;
+    int p = qm->tensors[t].producer;
+    if (p < 0) return 0;
+    const byoc_quantize__node *n = &qm->nodes[p];
+    if (!n->default_domain || n->has_subgraph || !strncmp(n->op, "Random", 6) || !strcmp(n->op, "Bernoulli") ||
+        !strcmp(n->op, "Multinomial") || !strcmp(n->op, "Dropout"))
+        return 0;
+    for (int k = 0; k < (int)stbds_arrlen(n->in); ++k)
+        if (n->in[k][0] && !byoc_quantize__constant_derived(qm, byoc_quantize__find(qm, n->in[k]), depth + 1)) return 0;
+    return 1;
+}
+
 /* marks the tensors whose values calibration needs (the activations the plan may quantize, and the
    inputs of the Softmax family, whose shapes the opset upgrade checks); returns how many */
 BYOC__PRIVATE int byoc_quantize__choose_observed(byoc_quantize__model *qm, char ***names) {
@@ -873,6 +892,10 @@ BYOC__PRIVATE int byoc_quantize__choose_observed(byoc_quantize__model *qm, char 
             int t = name[0] ? byoc_quantize__find(qm, name) : -1;
             if (t < 0 || qm->tensors[t].init >= 0 || qm->tensors[t].observe >= 0) continue;
             qm->tensors[t].observe = 0; /* the output index is given below */
+            /* a computed weight: its value is kept, and it is quantized as the weight it is (what ONNX
+               Runtime's quant_pre_process achieves by folding constants first) */
+            qm->tensors[t].capture =
+                kind == BYOC_QUANTIZE__WEIGHTED && k == 1 && byoc_quantize__constant_derived(qm, t, 0);
             stbds_arrput(*names, qm->tensors[t].name);
             count++;
         }
@@ -1240,6 +1263,25 @@ BYOC__PRIVATE byoc_result byoc_quantize__split(byoc_quantize__model *qm, const b
     return BYOC_OK;
 }
 
+/* a computed weight's value as an initializer record of its own (not in the file: nothing of it is written) */
+BYOC__PRIVATE void byoc_quantize__capture(byoc_quantize__model *qm, int t, const byoc_tensor *v) {
+    byoc_quantize__init in;
+    memset(&in, 0, sizeof in);
+    in.name = qm->tensors[t].name;
+    in.onnx_type = 1;
+    in.rank = v->rank;
+    in.count = 1;
+    for (int d = 0; d < v->rank; ++d) {
+        in.dims[d] = v->dims[d];
+        in.count *= v->dims[d];
+    }
+    in.values = BYOC__CAST(float *, malloc(sizeof(float) * (size_t)(in.count ? in.count : 1)));
+    if (!in.values) return;
+    if (in.count) memcpy(in.values, v->data, sizeof(float) * (size_t)in.count);
+    stbds_arrput(qm->inits, in);
+    qm->tensors[t].init = (int)stbds_arrlen(qm->inits) - 1;
+}
+
 /* runs the augmented float model on every sample and feeds the observers */
 BYOC__PRIVATE byoc_result byoc_quantize__run_samples(byoc_quantize__model *qm, const byoc_quantize__buf *augmented,
                                                      const byoc_quantize__run *run, const byoc_quantize_options *o,
@@ -1276,6 +1318,7 @@ BYOC__PRIVATE byoc_result byoc_quantize__run_samples(byoc_quantize__model *qm, c
                 x->observed_float = v->dtype == BYOC_FLOAT32;
                 x->rank = v->rank;
                 memcpy(x->dims, v->dims, sizeof x->dims);
+                if (x->capture && x->observed_float) byoc_quantize__capture(qm, t, v);
             }
             if (!x->observed_float) continue;
             int64_t count = 1;
