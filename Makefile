@@ -204,7 +204,7 @@ VERSION := $(shell sed -n 's/^#define BYOC_VERSION_STRING "\(.*\)"/\1/p' byoc.h)
 install: $(BUILD)/byocc
 	@mkdir -p $(DESTDIR)$(PREFIX)/include/byoc/tools $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	cp byoc.h byoc_sim.h $(DESTDIR)$(PREFIX)/include/byoc/
-	cp tools/byoc_onnx.h $(DESTDIR)$(PREFIX)/include/byoc/tools/
+	cp tools/byoc_onnx.h tools/byoc_quantize.h $(DESTDIR)$(PREFIX)/include/byoc/tools/
 	cp $(BUILD)/byocc $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/byoc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/byoc.pc
 

@@ -136,7 +136,7 @@ printf 'backend host\nsupports nn.relu\n' > "$tmp/c7.backend"
 expect cli_backend_reserved_name 2 "'host' is reserved for the host" "$BYOCC" partition $M --backend "$tmp/c7.backend"
 
 # every command answers --help and -h with its own usage (exit 0); byocc help COMMAND gives the same
-for c in opt partition match import run compile explain backends info ops passes version; do
+for c in opt partition match import run compile explain backends info ops passes version quantize; do
     expect "cli_help_$c" 0 "usage: byocc $c" "$BYOCC" $c --help
     expect "cli_help_short_$c" 0 "usage: byocc $c" "$BYOCC" $c -h
 done

@@ -8,7 +8,8 @@ trap 'rm -rf "$tmp"' EXIT
 if ! make -s install PREFIX="$tmp/prefix" SAN="$SAN" > "$tmp/install.log" 2>&1; then
     echo "FAIL install: make install failed: $(tail -3 "$tmp/install.log" | tr '\n' ' ')"; exit 0
 fi
-for f in include/byoc/byoc.h include/byoc/byoc_sim.h include/byoc/tools/byoc_onnx.h bin/byocc lib/pkgconfig/byoc.pc; do
+for f in include/byoc/byoc.h include/byoc/byoc_sim.h include/byoc/tools/byoc_onnx.h include/byoc/tools/byoc_quantize.h \
+    bin/byocc lib/pkgconfig/byoc.pc; do
     [ -f "$tmp/prefix/$f" ] || { echo "FAIL install: $f is not installed"; exit 0; }
 done
 echo "ok install_files"

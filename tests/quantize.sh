@@ -6,7 +6,8 @@
 # with each calibration method and both activation types. For every quantized model:
 #   (a) ONNX Runtime (onnxruntime-node in build/ort, or $ORT_NODE_PATH) loads and runs it;
 #   (b) its output is close to the float model's (ONNX Runtime's ort_output_0.npy): mnist8's class is the
-#       same, squeezenet's probabilities and ultraface's scores within 0.25 x their largest;
+#       same (and on mnist8_set1/set2, not calibrated on, too), squeezenet's probabilities and ultraface's
+#       scores within 0.25 x their largest;
 #   (c) byocc runs it and gives ONNX Runtime's output (within 1e-5 x max(1, max|ref|); ultraface within one
 #       step of its scores' scale 1/255: ONNX Runtime fuses QDQ groups into integer kernels whose rounding
 #       may differ from dequantize -> float op -> quantize by 1 LSB);
@@ -192,10 +193,25 @@ one_model() { # label model-dir check-kind want-summary-text quantize-options...
     fi
 }
 
+# a quantized mnist8 classifies the other test sets (not calibrated on) as the float model does
+classifies_like_float() { # label
+    [ $have_ort = 1 ] || return
+    for set in mnist8_set1 mnist8_set2; do
+        [ -d "$MODELS/$set" ] || continue
+        mkdir -p "$tmp/$1_$set" && cp "$tmp/$1/model.onnx" "$MODELS/$set/input_0.npy" "$tmp/$1_$set/" &&
+            node tools/ort_reference.js "$tmp/$1_$set" > "$tmp/$1_$set/log" 2>&1 &&
+            close_to_float argmax "$MODELS/$set/ort_output_0.npy" "$tmp/$1_$set/ort_output_0.npy" > "$tmp/$1_$set/close"
+        if [ $? = 0 ]; then echo "ok quantize_$1_classifies_$set"
+        else echo "FAIL quantize_$1_classifies_$set: $(cat "$tmp/$1_$set/log" "$tmp/$1_$set/close" 2>/dev/null)"; fi
+    done
+}
+
 one_model mnist8 "$MODELS/mnist8" argmax "6 of 12 nodes quantized, 2 fused away"
-one_model mnist8_per_channel "$MODELS/mnist8" argmax "9 of 12 nodes quantized, 2 fused away" --per-channel
+one_model mnist8_per_channel "$MODELS/mnist8" argmax "9 of 12 nodes quantized, 2 fused away, 10 QDQ pairs, 3 int8 weights" \
+    --per-channel
 one_model mnist8_int8 "$MODELS/mnist8" argmax "opset 8 -> 13" --per-channel --activation-type int8
 one_model mnist8_entropy "$MODELS/mnist8" argmax "3 calibration samples" --method entropy
+for q in mnist8 mnist8_per_channel mnist8_int8 mnist8_entropy; do classifies_like_float $q; done
 one_model squeezenet "$MODELS/squeezenet_rand" range "26 fused away, 41 QDQ pairs, 26 int8 weights, 26 int32 biases"
 one_model squeezenet_per_channel "$MODELS/squeezenet_rand" range "opset 9 -> 13" --per-channel
 one_model squeezenet_percentile "$MODELS/squeezenet_rand" range "36 of 66 nodes quantized" --method percentile

@@ -37,7 +37,9 @@
      scale max|w| / 127, as quant_utils.compute_scale_zp with qmin = -127), per tensor, or per channel with
      per_channel (Conv axis 0, ConvTranspose axis 1, Gemm 0 with transB else 1, MatMul the last axis). ONNX
      Runtime quantizes a MatMul initializer without per_channel as an activation (uint8); here every weight
-     is int8, which is what integer accelerators take. W becomes W_quantized + DequantizeLinear.
+     is int8, which is what integer accelerators take. W becomes W_quantized + DequantizeLinear. A weight
+     computed from initializers alone (a Reshape of one) is quantized from its calibration-run value, as
+     after quant_pre_process's constant folding.
    - Bias (input 2 of Conv and Gemm, 1-D): int32, scale = x_scale * w_scale (per channel when the weight
      is), zero point 0, values round(b / scale) saturated (quantize_bias_static).
    - Activations: uint8 asymmetric by default (int8 with activation_type), scale = (rmax - rmin) / (qmax -
@@ -63,11 +65,13 @@
    Methods (calibrate.py): minmax (min and max over all samples), percentile (a histogram of |x| with
    2048 bins grown as samples widen it, the 99.999th percentile, clipped to the observed range:
    PercentileCalibrater with its defaults, symmetric), entropy (a signed histogram of 128 bins grown
-   symmetrically, the threshold of least KL divergence over 128 quantized bins: EntropyCalibrater).
+   symmetrically (coarsened past 2048 bins), the threshold of least KL divergence over 128 quantized bins:
+   EntropyCalibrater).
    Samples: options.samples holds nsamples x ninputs tensors (sample-major, in the order of the model's
    graph inputs that are not initializers). A tensor whose shape is the input's is one sample; one whose
    leading dim is a multiple of the input's static leading dim (and whose other dims agree) is split into
-   that many samples. byoc_quantize_calibration_read reads a directory: DIR/input_K.npy (K = 0, 1, ...)
+   that many samples. NaN and infinite values are not counted in ranges or histograms.
+   byoc_quantize_calibration_read reads a directory: DIR/input_K.npy (K = 0, 1, ...)
    is one sample, and each subdirectory of DIR holding input_K.npy files is one more (in name order).
 
    ERRORS
@@ -580,6 +584,7 @@ typedef struct byoc_quantize__tensor {
     double beta;
     int gone;       /* no longer exists (a fused Relu's input) */
     int made_fresh; /* a name the rewrite made */
+    int capture;    /* a weight computed from initializers: its value becomes an initializer */
     float scale;
     int zero_point;
     const char *scale_name, *zp_name, *dq_name, *q_input; /* names written */
@@ -622,6 +627,7 @@ typedef struct byoc_quantize__model {
     byoc_quantize__extra *extra; /* stb_ds */
     byoc_quantize__qdq *qdq;     /* stb_ds */
     int upgraded;                /* nodes rewritten for the new opset */
+    int has_subgraph;            /* some node holds a graph (If, Loop, Scan) */
 } byoc_quantize__model;
 
 BYOC__PRIVATE char *byoc_quantize__dup(byoc_quantize__model *qm, const char *s, size_t n) {
@@ -851,6 +857,22 @@ BYOC__PRIVATE int byoc_quantize__kind(const byoc_quantize__node *n, int opset) {
     return BYOC_QUANTIZE__NONE;
 }
 
+/* a tensor computed from initializers alone (a weight behind a Reshape or Transpose, as exporters write):
+   its value is the same for every sample */
+BYOC__PRIVATE int byoc_quantize__constant_derived(const byoc_quantize__model *qm, int t, int depth) {
+    if (t < 0 || depth > 16) return 0;
+    if (qm->tensors[t].init >= 0) return 1;
+    int p = qm->tensors[t].producer;
+    if (p < 0) return 0;
+    const byoc_quantize__node *n = &qm->nodes[p];
+    if (!n->default_domain || n->has_subgraph || !strncmp(n->op, "Random", 6) || !strcmp(n->op, "Bernoulli") ||
+        !strcmp(n->op, "Multinomial") || !strcmp(n->op, "Dropout"))
+        return 0;
+    for (int k = 0; k < (int)stbds_arrlen(n->in); ++k)
+        if (n->in[k][0] && !byoc_quantize__constant_derived(qm, byoc_quantize__find(qm, n->in[k]), depth + 1)) return 0;
+    return 1;
+}
+
 /* marks the tensors whose values calibration needs (the activations the plan may quantize, and the
    inputs of the Softmax family, whose shapes the opset upgrade checks); returns how many */
 BYOC__PRIVATE int byoc_quantize__choose_observed(byoc_quantize__model *qm, char ***names) {
@@ -870,6 +892,10 @@ BYOC__PRIVATE int byoc_quantize__choose_observed(byoc_quantize__model *qm, char 
             int t = name[0] ? byoc_quantize__find(qm, name) : -1;
             if (t < 0 || qm->tensors[t].init >= 0 || qm->tensors[t].observe >= 0) continue;
             qm->tensors[t].observe = 0; /* the output index is given below */
+            /* a computed weight: its value is kept, and it is quantized as the weight it is (what ONNX
+               Runtime's quant_pre_process achieves by folding constants first) */
+            qm->tensors[t].capture =
+                kind == BYOC_QUANTIZE__WEIGHTED && k == 1 && byoc_quantize__constant_derived(qm, t, 0);
             stbds_arrput(*names, qm->tensors[t].name);
             count++;
         }
@@ -918,7 +944,8 @@ BYOC__PRIVATE byoc_result byoc_quantize__augment(byoc_quantize__model *qm, const
 enum {
     BYOC_QUANTIZE__PERCENTILE_BINS = 2048,
     BYOC_QUANTIZE__ENTROPY_BINS = 128,
-    BYOC_QUANTIZE__QUANTIZED_BINS = 128
+    BYOC_QUANTIZE__QUANTIZED_BINS = 128,
+    BYOC_QUANTIZE__MAX_ENTROPY_BINS = 2048
 };
 
 /* numpy.histogram's binning over uniform edges lo + i * (hi - lo) / n: values outside [lo, hi] are not
@@ -928,10 +955,9 @@ BYOC__PRIVATE void byoc_quantize__bin(double *hist, int n, double lo, double hi,
     double width = (hi - lo) / n;
     for (int64_t i = 0; i < count; ++i) {
         double v = absolute ? fabs((double)x[i]) : (double)x[i];
-        if (v != v || v < lo || v > hi) continue;
-        int64_t b = (int64_t)floor((v - lo) / width);
-        if (b >= n) b = n - 1;
-        if (b < 0) b = 0;
+        if (!isfinite(v) || v < lo || v > hi) continue;
+        double f = width > 0 ? floor((v - lo) / width) : 0; /* a degenerate range: one bin */
+        int64_t b = !(f >= 0) ? 0 : f >= n ? n - 1 : (int64_t)f;
         hist[b] += 1;
     }
 }
@@ -942,7 +968,7 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
     double amin = HUGE_VAL, amax = 0;
     for (int64_t i = 0; i < count; ++i) {
         double v = fabs((double)x[i]);
-        if (v != v) continue;
+        if (!isfinite(v)) continue;
         if (v < amin) amin = v;
         if (v > amax) amax = v;
     }
@@ -958,9 +984,8 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
         t->hist_hi = amax;
     } else if (amax > t->hist_hi) {
         int n = (int)stbds_arrlen(t->hist);
-        double width = (t->hist_hi - t->hist_lo) / n;
-        int64_t more = (int64_t)ceil((amax - t->hist_hi) / width);
-        if (more > (1 << 22)) more = 1 << 22; /* a wild outlier: the histogram stays bounded */
+        double width = (t->hist_hi - t->hist_lo) / n, grow = width > 0 ? ceil((amax - t->hist_hi) / width) : 1;
+        int64_t more = !(grow < (1 << 20)) ? 1 << 20 : grow < 1 ? 1 : (int64_t)grow; /* bounded for outliers */
         stbds_arrsetlen(t->hist, n + (int)more);
         for (int k = n; k < n + (int)more; ++k) t->hist[k] = 0;
         t->hist_hi = t->hist_lo + width * (double)(n + more);
@@ -972,7 +997,7 @@ BYOC__PRIVATE void byoc_quantize__collect_absolute(byoc_quantize__tensor *t, con
    with a larger th adds bins of the same stride on both sides */
 BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const float *x, int64_t count, double th) {
     int n = (int)stbds_arrlen(t->hist);
-    if (!n || (t->threshold == 0 && th > 0)) {
+    if (!n || (t->threshold == 0 && th > 0) || (th > t->threshold && !(2 * t->threshold / n > 0))) {
         double *old = NULL;
         if (n) {
             stbds_arrsetlen(old, n);
@@ -990,9 +1015,33 @@ BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const
         return;
     }
     if (th > t->threshold) {
-        double stride = 2 * t->threshold / n;
-        int half = (int)floor((th - t->threshold) / stride) + 1;
-        if (half > (1 << 21)) half = 1 << 21;
+        double stride = 2 * t->threshold / n, steps = floor((th - t->threshold) / stride) + 1;
+        /* Unlike ONNX Runtime, the histogram is coarsened (adjacent bins merged, the stride doubled) rather
+           than grown past BYOC_QUANTIZE__MAX_ENTROPY_BINS: the threshold search is quadratic in the bins. */
+        while (n % 2 == 0 && n > BYOC_QUANTIZE__ENTROPY_BINS && n + 2 * steps > BYOC_QUANTIZE__MAX_ENTROPY_BINS) {
+            for (int k = 0; k < n / 2; ++k) t->hist[k] = t->hist[2 * k] + t->hist[2 * k + 1];
+            n /= 2;
+            stbds_arrsetlen(t->hist, n);
+            stride *= 2;
+            steps = floor((th - t->threshold) / stride) + 1;
+        }
+        if (n + 2 * steps > BYOC_QUANTIZE__MAX_ENTROPY_BINS) { /* an outlier far out: n bins over [-th, th] */
+            double *old = NULL, old_lo = t->hist_lo;
+            stbds_arrsetlen(old, n);
+            memcpy(old, t->hist, sizeof(double) * (size_t)n);
+            memset(t->hist, 0, sizeof(double) * (size_t)n);
+            t->threshold = th;
+            t->hist_lo = -th;
+            t->hist_hi = th;
+            byoc_quantize__bin(t->hist, n, t->hist_lo, t->hist_hi, x, count, 0);
+            for (int k = 0; k < n; ++k) { /* the old counts at their bins' centres */
+                double f = floor((old_lo + (k + 0.5) * stride + th) / (2 * th / n));
+                t->hist[!(f >= 0) ? 0 : f >= n ? n - 1 : (int)f] += old[k];
+            }
+            stbds_arrfree(old);
+            return;
+        }
+        int half = (int)steps;
         double *old = NULL;
         stbds_arrsetlen(old, n);
         memcpy(old, t->hist, sizeof(double) * (size_t)n);
@@ -1012,9 +1061,9 @@ BYOC__PRIVATE void byoc_quantize__collect_signed(byoc_quantize__tensor *t, const
 BYOC__PRIVATE void byoc_quantize__observe(byoc_quantize__tensor *t, const float *x, int64_t count,
                                           byoc_quantize_method method) {
     double lo = HUGE_VAL, hi = -HUGE_VAL;
-    for (int64_t i = 0; i < count; ++i) { /* numpy.nanmin / nanmax */
+    for (int64_t i = 0; i < count; ++i) { /* numpy.nanmin / nanmax; infinities are not counted either */
         double v = (double)x[i];
-        if (v != v) continue;
+        if (!isfinite(v)) continue;
         if (v < lo) lo = v;
         if (v > hi) hi = v;
     }
@@ -1214,6 +1263,25 @@ BYOC__PRIVATE byoc_result byoc_quantize__split(byoc_quantize__model *qm, const b
     return BYOC_OK;
 }
 
+/* a computed weight's value as an initializer record of its own (not in the file: nothing of it is written) */
+BYOC__PRIVATE void byoc_quantize__capture(byoc_quantize__model *qm, int t, const byoc_tensor *v) {
+    byoc_quantize__init in;
+    memset(&in, 0, sizeof in);
+    in.name = qm->tensors[t].name;
+    in.onnx_type = 1;
+    in.rank = v->rank;
+    in.count = 1;
+    for (int d = 0; d < v->rank; ++d) {
+        in.dims[d] = v->dims[d];
+        in.count *= v->dims[d];
+    }
+    in.values = BYOC__CAST(float *, malloc(sizeof(float) * (size_t)(in.count ? in.count : 1)));
+    if (!in.values) return;
+    if (in.count) memcpy(in.values, v->data, sizeof(float) * (size_t)in.count);
+    stbds_arrput(qm->inits, in);
+    qm->tensors[t].init = (int)stbds_arrlen(qm->inits) - 1;
+}
+
 /* runs the augmented float model on every sample and feeds the observers */
 BYOC__PRIVATE byoc_result byoc_quantize__run_samples(byoc_quantize__model *qm, const byoc_quantize__buf *augmented,
                                                      const byoc_quantize__run *run, const byoc_quantize_options *o,
@@ -1250,6 +1318,7 @@ BYOC__PRIVATE byoc_result byoc_quantize__run_samples(byoc_quantize__model *qm, c
                 x->observed_float = v->dtype == BYOC_FLOAT32;
                 x->rank = v->rank;
                 memcpy(x->dims, v->dims, sizeof x->dims);
+                if (x->capture && x->observed_float) byoc_quantize__capture(qm, t, v);
             }
             if (!x->observed_float) continue;
             int64_t count = 1;
@@ -1447,6 +1516,7 @@ BYOC__PRIVATE void byoc_quantize__plan_removable(byoc_quantize__model *qm, byoc_
 BYOC__PRIVATE void byoc_quantize__plan(byoc_quantize__model *qm) {
     int has_subgraph = 0;
     for (int i = 0; i < (int)stbds_arrlen(qm->nodes); ++i) has_subgraph |= qm->nodes[i].has_subgraph;
+    qm->has_subgraph = has_subgraph;
     for (int i = 0; i < (int)stbds_arrlen(qm->nodes); ++i) {
         byoc_quantize__node *n = &qm->nodes[i];
         int kind = byoc_quantize__kind(n, qm->target_opset), nin = (int)stbds_arrlen(n->in), q = 0;
@@ -1785,7 +1855,7 @@ BYOC__PRIVATE void byoc_quantize__build_initializer(byoc_quantize__model *qm, in
         int c = x.axis >= 0 ? (int)((i / inner) % nch) : 0;
         if (bias) {
             double v = nearbyint((double)(w->values[i] / scales[c]));
-            q[i] = v < (double)INT_MIN ? INT_MIN : v > (double)INT_MAX ? INT_MAX : (int32_t)v;
+            q[i] = v != v ? 0 : v < (double)INT_MIN ? INT_MIN : v > (double)INT_MAX ? INT_MAX : (int32_t)v;
         } else q[i] = byoc_quantize__value(w->values[i], scales[c], zp, qmin, qmax);
     }
     for (int64_t i = 0; i < w->count; ++i)
@@ -1802,7 +1872,8 @@ BYOC__PRIVATE void byoc_quantize__build_initializer(byoc_quantize__model *qm, in
     byoc_quantize__add_qdq(qm, byoc_quantize__named(qm, name, "_DequantizeLinear"), "DequantizeLinear", qn, sn, zn, dq,
                            x.axis, -1);
     qm->tensors[t].dq_name = dq;
-    qm->inits[x.init].dropped = 1;
+    /* a subgraph may read the float initializer by name (ONNX's outer scope): then it stays */
+    qm->inits[x.init].dropped = !qm->has_subgraph;
     free(scales);
     free(q);
     free(bytes);

@@ -557,7 +557,9 @@ enum { /* the commands, as bits of the option table's masks */
 };
 
 /* the commands' names, by bit */
-static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run", "compile", "explain", "backends", "info", "ops", "passes", "version", "quantize"};
+static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run",
+                                                    "compile", "explain", "backends", "info", "ops",
+                                                    "passes", "version", "quantize"};
 
 typedef enum option_id {
     O_BACKEND, O_INPUT, O_DIM, O_CONFIG, O_PIN, O_OUT, O_EMIT, O_JSON, O_PRINT_TYPES,
@@ -3072,11 +3074,14 @@ static int cmd_import(session *s, const cli_options *o) {
 
 /* ---- quantize ---- */
 static int cmd_quantize(session *s, const cli_options *o) {
-    (void)s;
     const char *file = o->files[0], *out = o->out;
+    if (s->ndims || s->dynamic_dims)
+        return usage_error("quantize: the calibration samples' shapes give the inputs' dims (%s does not apply)",
+                           s->ndims ? "--dim" : "--dynamic-dims");
     if (!file) return usage_error("quantize: no input file%s", "");
     if (!ends_with(file, ".onnx")) return usage_error("quantize: '%s' is not an .onnx file", file);
-    if (!out || !ends_with(out, ".onnx")) return usage_error("quantize: give the output model: -o MODEL_q.onnx%s", "");
+    if (!out || !ends_with(out, ".onnx"))
+        return usage_error("quantize: give the output model: -o MODEL_q.onnx%s", "");
     if (!o->calibrate) return usage_error("quantize: give the calibration samples: --calibrate DIR%s", "");
     byoc_quantize_options qo;
     memset(&qo, 0, sizeof qo);
