@@ -22693,8 +22693,8 @@ BYOC__PRIVATE const char *byoc__fq_check_anchor(byoc__fq *fq, byoc__fq_anchor *a
     if (ort && dx == BYOC_INT8 && !gemm)
         return "its input stays int8 (a shared or graph-input dequantize), and ONNX Runtime fuses Conv and MatMul "
                "with uint8 activations only on this CPU";
-    const byoc_type *wt = w->args[0]->annotation, *yt = a->anchor->checked_type;
-    if (!yt || yt->kind != BYOC_TYPE_TENSOR) return "its type is not known";
+    const byoc_type *wt = w->args[0]->checked_type, *yt = a->anchor->checked_type;
+    if (!yt || yt->kind != BYOC_TYPE_TENSOR || !wt || wt->kind != BYOC_TYPE_TENSOR) return "its type is not known";
     int per_axis = !byoc__fq_scalar(w->args[1]) || !byoc__fq_scalar(w->args[2]);
     int w_axis = (int)byoc_attrs_int(&w->attrs, "axis", -1);
     if (w_axis < 0) w_axis += wt->rank;
@@ -22954,6 +22954,19 @@ BYOC__PRIVATE void byoc__fq_note_unquantized(byoc__fq *fq) {
     }
 }
 
+/* types the new nodes of a replacement bottom-up (the graph nodes it reads are typed already); 0 with the
+   reason in d when one does not type-check, so that group stays in float32 instead of failing the pass */
+BYOC__PRIVATE int byoc__fq_type_new(byoc_module *m, byoc_node *r, int depth, byoc_diag *d) {
+    if (r->checked_type || r->kind == BYOC_NODE_CONSTANT || r->kind == BYOC_NODE_VAR) return 1;
+    if (depth > 64) {
+        snprintf(d->message, sizeof d->message, "the replacement is too deep");
+        return 0;
+    }
+    for (int i = 0; i < r->nargs; ++i)
+        if (!byoc__fq_type_new(m, r->args[i], depth + 1, d)) return 0;
+    return byoc_infer_node_type(m, r, d) == BYOC_OK;
+}
+
 BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
     if (notes) *notes = NULL;
     if (!m) return byoc__null_arg(diag, __func__, "module");
@@ -22974,6 +22987,16 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
             byoc_node *x = g.nodes[i].node;
             if (x->kind != BYOC_NODE_CALL || x->op != quantize || !x->checked_type) continue;
             byoc_node *to = byoc__fq_group(&fq, x);
+            byoc_diag td;
+            td.message[0] = 0;
+            if (m->has_error) { /* a rule built something the builder refused: the group stays as it is */
+                snprintf(td.message, sizeof td.message, "%s", m->error.message);
+                byoc_module_clear_error(m);
+                to = NULL;
+            } else if (to && !byoc__fq_type_new(m, to, 0, &td))
+                to = NULL;
+            if (td.message[0] && x->args[0]->kind == BYOC_NODE_CALL && x->args[0]->op)
+                byoc__fq_note(&fq, x->args[0], "its integer form does not type-check: %s", td.message);
             if (to) {
                 byoc__map_put(&repl, x, (intptr_t)to);
                 fq.converted++;

@@ -2,8 +2,11 @@
 # QDQ models (tests/fq2i/make_qdq.py: the form ONNX Runtime's quantize_static writes) through
 # FakeQuantizationToInteger: every integer output must equal ONNX Runtime's (ort_output_K.npy, made by
 # tools/ort_reference.js with all graph optimizations, so ORT runs its fused QLinear kernels) on the host,
-# placed greedily on the simulated npu and dsp, and with --strategy collage. (A compiled .byoc of a QDQ model
-# does not load back yet: its memory plan differs on reload, on main too, so that check is not here.)
+# placed greedily on the simulated npu and dsp, and with --strategy collage (float outputs behind a final
+# DequantizeLinear within 1e-6: equal integers give equal floats). qdq_mnist8_{u8,s8} are
+# ../shared/models/mnist8 quantized by `byocc quantize --calibrate DIR --per-channel [--activation-type int8]`
+# (the qtool branch). A compiled .byoc of a QDQ model does not load back yet (its memory plan differs on
+# reload, on main too), so that check is not here.
 # One "ok NAME" / "FAIL NAME: why" line per check.
 BYOCC=${1:-build/byocc}
 tmp=$(mktemp -d)
@@ -16,7 +19,7 @@ check() { # label command...
 for dir in tests/fq2i/qdq_*/; do
     name=$(basename "$dir")
     model=$dir/model.onnx
-    check "fq2i:$name:host" "$BYOCC" run "$model" --compare-to "$dir"
-    check "fq2i:$name:greedy" "$BYOCC" run "$model" --backend npu --backend dsp --compare-to "$dir"
-    check "fq2i:$name:collage" "$BYOCC" run "$model" --backend npu --backend dsp --strategy collage --compare-to "$dir"
+    check "fq2i:$name:host" "$BYOCC" run "$model" --compare-to "$dir" --tolerance 1e-6
+    check "fq2i:$name:greedy" "$BYOCC" run "$model" --backend npu --backend dsp --compare-to "$dir" --tolerance 1e-6
+    check "fq2i:$name:collage" "$BYOCC" run "$model" --backend npu --backend dsp --strategy collage --compare-to "$dir" --tolerance 1e-6
 done
