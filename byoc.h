@@ -25332,6 +25332,7 @@ BYOC__PRIVATE void byoc__cc_keep_units(byoc__cc *cc) {
     int *unit = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count + 1)));
     int *size = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
     int *seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
+    byoc__map whole_on = BYOC__MAP_EMPTY; /* (unit, backend) -> 1: some live candidate holds the unit whole */
     if (unit && size && seen) {
         byoc__qdq_units(g, unit);
         for (int i = 0; i < g->count; ++i)
@@ -25343,17 +25344,34 @@ BYOC__PRIVATE void byoc__cc_keep_units(byoc__cc *cc) {
                 int u = unit[cc->pool[cd->off + q]];
                 if (u >= 0) seen[u]++;
             }
+            int whole = 0;
             for (int q = 0; q < cd->n; ++q) {
                 int u = unit[cc->pool[cd->off + q]];
                 if (u >= 0 && seen[u] != size[u]) cd->dead = 1;
+                if (u >= 0 && seen[u] == size[u]) whole = 1;
             }
             for (int q = 0; q < cd->n; ++q) {
                 int u = unit[cc->pool[cd->off + q]];
                 if (u >= 0) seen[u] = 0;
+                if (u >= 0 && whole && !cd->dead) /* the backend has a candidate with the unit whole */
+                    byoc__map_put(&whole_on, byoc__ob_key((uint32_t)u, cd->backend), 1);
             }
             if (cd->dead) cc->st->dropped++;
         }
+        /* an op the backend would take alone, whose unit it never takes whole: the report's reason */
+        for (int c = 0; c < (int)stbds_arrlen(cc->cands); ++c) {
+            const byoc__cc_cand *cd = &cc->cands[c];
+            int i = cd->n == 1 ? cc->pool[cd->off] : -1;
+            if (i < 0 || !cd->dead || unit[i] < 0 ||
+                byoc__map_has(&whole_on, byoc__ob_key((uint32_t)unit[i], cd->backend)))
+                continue;
+            char note[200];
+            snprintf(note, sizeof note, "keeps its QDQ unit whole: no %s candidate holds all %d of its ops",
+                     byoc__cc_backend_name(cc, cd->backend), size[unit[i]]);
+            byoc__map_put(&cc->noted, byoc__ob_key((uint32_t)i, cd->backend), (intptr_t)byoc_intern(cc->arena, note));
+        }
     }
+    byoc__map_free(&whole_on);
     BYOC_FREE(unit);
     BYOC_FREE(size);
     BYOC_FREE(seen);
@@ -26395,9 +26413,13 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             ds[pl->ndeclined].backend = o->backends[k]->name;
             if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k)
                 snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
-            else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why))
-                snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
-            else { /* declined alone: and inside a pattern? */
+            else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why)) {
+                const char *unit_note =
+                    x ? (const char *)byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
+                if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
+                    snprintf(why, sizeof why, "%s", unit_note);
+                else snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
+            } else { /* declined alone: and inside a pattern? */
                 intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
                 if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
             }
