@@ -15810,7 +15810,11 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
    - qnn.requantize: q = saturate(round((acc - input_zero_point) * M) + output_zero_point) with
      M = input_scale / output_scale. compute_dtype "float32" is ORT's MlasRequantizeOutput (M and the
      product in float32); "float64" does both in double. rounding "TONEAREST_EVEN" is ONNX's (ties to
-     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf).
+     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf);
+   - qnn.add, qnn.mul, qnn.concatenate, qnn.sigmoid, qnn.leaky_relu, qnn.avg_pool2d, qnn.global_avg_pool2d and
+     qnn.softmax (per-tensor, 8-bit) compute step for step as ONNX Runtime's com.microsoft QLinear* kernels on
+     x86-64 (their float32 association order included): the comments before their type relations below give
+     each one's arithmetic and the ORT source it follows.
    NaN quantizes as 0 (to the zero point). */
 
 /* the integer range of a quantized dtype; 0 when it is not one */
@@ -16438,7 +16442,8 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
      the even integer of the sum (measured against ORT 1.30 on every pair of 8-bit values for ten scale sets:
      MLAS's SSE2 source, which adds it after, would differ there).
    - both round half to even (cvtps2dq) and saturate (packssdw, then packsswb / packuswb); a value beyond int32
-     converts to INT32_MIN (x86's integer indefinite), so it saturates low, as there.
+     converts to INT32_MIN (x86's integer indefinite), so it saturates low, as there. A result depends on the
+     two input bytes alone, so one of 65536 elements or more reads a table of every pair computed this way.
    - qnn.concatenate: QLinearConcat copies an input whose scale and zero point equal the output's and maps
      the others through a 256-entry table: quantize(dequantize(x)) (qlinear_lookup_table.cc), dequantize as
      s * (x - z) in float32 and quantize as qnn.quantize does. */
@@ -16471,6 +16476,9 @@ BYOC__PRIVATE int byoc__q8_data_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, 
     return 0;
 }
 
+/* TVM's per-channel axes of lhs and rhs: accepted for its text; the parameters must be per tensor here */
+static const byoc_attr_spec byoc__attrs_qnn_binary[] = {BYOC__A("lhs_axis", BYOC__INT, "-1"),
+                                                        BYOC__A("rhs_axis", BYOC__INT, "-1")};
 static const byoc_type *byoc__rel_qnn_binary(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
                                              const byoc_attrs *at) {
     (void)n; (void)at;
@@ -16481,8 +16489,20 @@ static const byoc_type *byoc__rel_qnn_binary(byoc_type_rel_ctx *ctx, const byoc_
     return byoc__broadcast(ctx, a, 2, a[0]->dtype);
 }
 
+/* float32 operations rounded once whatever the compiler contracts: a product, sum or quotient of two floats
+   is correctly rounded through double (53 >= 2 * 24 + 2 bits), a fused multiply-add is fmaf. Past float's
+   range the result is infinite, as in IEEE arithmetic (a C cast there would be undefined). */
+BYOC__PRIVATE float byoc__f32_of(double d) {
+    const double edge = 3.4028235677973366e38; /* FLT_MAX and half an ulp: from here on float rounds to inf */
+    return d >= edge ? INFINITY : d <= -edge ? -INFINITY : (float)d;
+}
+BYOC__PRIVATE float byoc__f32_mul(float a, float b) { return byoc__f32_of((double)a * (double)b); }
+BYOC__PRIVATE float byoc__f32_add(float a, float b) { return byoc__f32_of((double)a + (double)b); }
+BYOC__PRIVATE float byoc__f32_div(float a, float b) { return byoc__f32_of((double)a / (double)b); }
 /* a quantization parameter read as ORT reads it: the scale as float32, the zero point as an integer */
-BYOC__PRIVATE float byoc__qscale_f32(const byoc_tensor *s) { return (float)byoc__load(s->dtype, s->data, 0); }
+BYOC__PRIVATE float byoc__qscale_f32(const byoc_tensor *s) {
+    return byoc__f32_of(byoc__load(s->dtype, s->data, 0));
+}
 /* a scale must be positive and finite, a zero point inside the data's range: else an error naming it */
 BYOC__PRIVATE byoc_result byoc__qparams_ok(byoc__kctx *k, const byoc_tensor *scale, const byoc_tensor *zero_point,
                                            byoc_dtype data, const char *what) {
@@ -16495,10 +16515,6 @@ BYOC__PRIVATE byoc_result byoc__qparams_ok(byoc__kctx *k, const byoc_tensor *sca
     snprintf(name, sizeof name, "%s_zero_point", what);
     return byoc__q8_zero_points_ok(k, zero_point, data, name);
 }
-/* float32 operations rounded once whatever the compiler contracts: a product or sum of two floats is exact
-   or correctly rounded through double (53 >= 2 * 24 + 2 bits), a fused multiply-add is fmaf */
-BYOC__PRIVATE float byoc__f32_mul(float a, float b) { return (float)((double)a * (double)b); }
-BYOC__PRIVATE float byoc__f32_add(float a, float b) { return (float)((double)a + (double)b); }
 /* cvtps2dq, then saturation to [lo, hi]: out of int32's range (or NaN) is INT32_MIN, so lo */
 BYOC__PRIVATE int32_t byoc__qsat_f32(float v, int32_t add, int32_t lo, int32_t hi) {
     int64_t r = v > -2147483648.0f && v < 2147483648.0f ? (int64_t)nearbyintf(v) : INT32_MIN;
@@ -16534,26 +16550,39 @@ typedef struct byoc__qbinary_job {
     int code, scalar; /* BYOC__K_QADD / QMUL; byoc__ort_run_scalar's answer */
     byoc_dtype dt;
     int32_t za, zb, zc, lo, hi;
-    float ra, rb, k; /* add: sa / sc, sb / sc and the folded constant; mul: k is the ratio */
+    float ra, rb, k;              /* add: sa / sc, sb / sc and the folded constant; mul: k is the ratio */
+    const unsigned char *results; /* NULL, or every result: [lhs byte][rhs byte] */
 } byoc__qbinary_job;
+/* the result for integers a (lhs) and b (rhs): it depends on them alone, the operand roles being the op's */
+BYOC__PRIVATE int32_t byoc__qbinary_one(const byoc__qbinary_job *j, int32_t a, int32_t b) {
+    if (j->code == BYOC__K_QMUL) {
+        float prod = (float)((a - j->za) * (b - j->zb)); /* exact: at most 255 * 255 */
+        return byoc__qsat_f32(byoc__f32_add(byoc__f32_mul(prod, j->k), (float)j->zc), 0, j->lo, j->hi);
+    }
+    if (j->scalar < 0) return byoc__qsat_f32(fmaf((float)a, j->ra, fmaf((float)b, j->rb, j->k)), 0, j->lo, j->hi);
+    /* the operand seen as one value folds into the constant first */
+    int32_t sv = j->scalar == 0 ? a : b, vv = j->scalar == 0 ? b : a;
+    float rs = j->scalar == 0 ? j->ra : j->rb, rv = j->scalar == 0 ? j->rb : j->ra;
+    float k2 = byoc__f32_add(j->k, byoc__f32_mul((float)sv, rs));
+    return byoc__qsat_f32(fmaf((float)vv, rv, k2), 0, j->lo, j->hi);
+}
 static void byoc__qbinary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
     const byoc__qbinary_job *j = (const byoc__qbinary_job *)user;
-    for (int64_t i = 0; i < n; ++i) { /* 8-bit operands: element strides are byte strides */
-        int32_t a = byoc__q8_get(j->dt, p[1] + i * s[1]), b = byoc__q8_get(j->dt, p[2] + i * s[2]);
-        int32_t q;
-        if (j->code == BYOC__K_QMUL) {
-            float prod = (float)((a - j->za) * (b - j->zb)); /* exact: at most 255 * 255 */
-            q = byoc__qsat_f32(byoc__f32_add(byoc__f32_mul(prod, j->k), (float)j->zc), 0, j->lo, j->hi);
-        } else if (j->scalar < 0) {
-            q = byoc__qsat_f32(fmaf((float)a, j->ra, fmaf((float)b, j->rb, j->k)), 0, j->lo, j->hi);
-        } else { /* the operand seen as one value folds into the constant first */
-            int32_t sv = j->scalar == 0 ? a : b, vv = j->scalar == 0 ? b : a;
-            float rs = j->scalar == 0 ? j->ra : j->rb, rv = j->scalar == 0 ? j->rb : j->ra;
-            float k2 = byoc__f32_add(j->k, byoc__f32_mul((float)sv, rs));
-            q = byoc__qsat_f32(fmaf((float)vv, rv, k2), 0, j->lo, j->hi);
-        }
-        byoc__q8_put(j->dt, p[0] + i, q);
+    const unsigned char *x = (const unsigned char *)p[1], *y = (const unsigned char *)p[2];
+    unsigned char *o = (unsigned char *)p[0];
+    if (j->results) { /* 8-bit operands: element strides are byte strides */
+        for (int64_t i = 0; i < n; ++i) o[i] = j->results[(size_t)x[i * s[1]] << 8 | y[i * s[2]]];
+        return;
     }
+    for (int64_t i = 0; i < n; ++i)
+        byoc__q8_put(j->dt, (char *)o + i,
+                     byoc__qbinary_one(j, byoc__q8_get(j->dt, (const char *)x + i * s[1]),
+                                       byoc__q8_get(j->dt, (const char *)y + i * s[2])));
+}
+/* a result table (65536 bytes) once the result has that many elements: every element is then a lookup */
+#define BYOC__QBINARY_TABLE_FROM 65536
+static size_t byoc__ws_qnn_binary(const byoc__kctx *k) {
+    return byoc__numel(&k->out[0]) >= BYOC__QBINARY_TABLE_FROM ? 65536 : 0;
 }
 static byoc_result byoc__k_qnn_binary(byoc__kctx *k) {
     const byoc_tensor *a = &k->in[0], *b = &k->in[1];
@@ -16573,16 +16602,26 @@ static byoc_result byoc__k_qnn_binary(byoc__kctx *k) {
     j.zb = byoc__qzp(&k->in[5], 0);
     j.zc = byoc__qzp(&k->in[7], 0);
     float sa = byoc__qscale_f32(&k->in[2]), sb = byoc__qscale_f32(&k->in[4]), sc = byoc__qscale_f32(&k->in[6]);
-    if (k->code == BYOC__K_QMUL) j.k = (float)((double)byoc__f32_mul(sa, sb) / (double)sc);
+    if (k->code == BYOC__K_QMUL) j.k = byoc__f32_div(byoc__f32_mul(sa, sb), sc);
     else {
         j.scalar = byoc__ort_run_scalar(a, b);
-        j.ra = (float)((double)sa / (double)sc);
-        j.rb = (float)((double)sb / (double)sc);
+        j.ra = byoc__f32_div(sa, sc);
+        j.rb = byoc__f32_div(sb, sc);
         /* MLAS names the vector operand A and the folded one B: K = zc - (Ra * za + Rb * zb) in that order */
         int swap = j.scalar == 0;
         float first = byoc__f32_mul(swap ? j.rb : j.ra, (float)(swap ? j.zb : j.za));
         float second = byoc__f32_mul(swap ? j.ra : j.rb, (float)(swap ? j.za : j.zb));
         j.k = byoc__f32_add((float)j.zc, -byoc__f32_add(first, second));
+    }
+    if (byoc__numel(o) >= BYOC__QBINARY_TABLE_FROM) {
+        unsigned char *table = k->ws;
+        for (int x = 0; x < 256; ++x)
+            for (int y = 0; y < 256; ++y) {
+                char xb = (char)x, yb = (char)y;
+                byoc__q8_put(j.dt, (char *)table + (x << 8 | y), byoc__qbinary_one(&j, byoc__q8_get(j.dt, &xb),
+                                                                                      byoc__q8_get(j.dt, &yb)));
+            }
+        j.results = table;
     }
     const byoc_tensor *ops[3] = {o, a, b};
     byoc__bcast bc;
@@ -16732,7 +16771,7 @@ BYOC__PRIVATE float byoc__mlas_logistic(float x) {
     q = fmaf(x2, q, 1.70198817374094e-03f);
     q = fmaf(x2, q, 1.16817656904453e-01f);
     q = fmaf(x2, q, 9.93151921023180e-01f);
-    float r = byoc__f32_add((float)((double)byoc__f32_mul(x, p) / (double)q), 0.5f);
+    float r = byoc__f32_add(byoc__f32_div(byoc__f32_mul(x, p), q), 0.5f);
     return r > 0.0f ? r : 0.0f;
 }
 static byoc_result byoc__k_qnn_table(byoc__kctx *k) {
@@ -16761,15 +16800,16 @@ static byoc_result byoc__k_qnn_table(byoc__kctx *k) {
 BYOC__PRIVATE void byoc__qglobal_avg(byoc_dtype dt, const unsigned char *x, int64_t planes, int64_t size,
                                      float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
                                      unsigned char *o) {
-    float scale = (float)((double)in_scale / (double)byoc__f32_mul(out_scale, (float)size));
+    float scale = byoc__f32_div(in_scale, byoc__f32_mul(out_scale, (float)size));
     int32_t lo = dt == BYOC_INT8 ? -128 : 0, hi = dt == BYOC_INT8 ? 127 : 255;
-    float qlo = (float)(lo - out_zp), qhi = (float)(hi - out_zp);
     for (int64_t p = 0; p < planes; ++p, x += size) {
         uint32_t acc = (uint32_t)(-in_zp * (int32_t)size); /* int32 arithmetic, wrapping as there */
-        for (int64_t i = 0; i < size; ++i) acc += (uint32_t)byoc__q8_get(dt, (const char *)x + i);
-        float v = byoc__f32_mul((float)(int32_t)acc, scale);
-        v = v < qlo ? qlo : v > qhi ? qhi : v;
-        byoc__q8_put(dt, (char *)o + p, (int32_t)nearbyintf(v) + out_zp);
+        if (dt == BYOC_INT8)
+            for (int64_t i = 0; i < size; ++i) acc += (uint32_t)(int32_t)(int8_t)x[i];
+        else
+            for (int64_t i = 0; i < size; ++i) acc += x[i];
+        /* clamping to [lo - zp, hi - zp] before rounding, as MLAS does, is clamping after adding zp */
+        byoc__q8_put(dt, (char *)o + p, byoc__qsat_f32(byoc__f32_mul((float)(int32_t)acc, scale), out_zp, lo, hi));
     }
 }
 static byoc_result byoc__k_qnn_global_avg_pool2d(byoc__kctx *k) {
@@ -16810,10 +16850,10 @@ static byoc_result byoc__k_qnn_avg_pool2d(byoc__kctx *k) {
                 x0 = BYOC__MAX(x0, 0);
                 float acc = 0.0f;
                 for (int64_t iy = y0; iy < y1; ++iy)
-                    for (int64_t ix = x0; ix < x1; ++ix) acc = byoc__f32_add(acc, deq[xd[iy * g.W + ix]]);
+                    for (int64_t ix = x0; ix < x1; ++ix) acc += deq[xd[iy * g.W + ix]]; /* sums never contract */
                 int64_t count = include_pad ? g.kh * g.kw : (y1 - y0) * (x1 - x0);
-                float mean = (float)((double)acc / (double)(float)count);
-                float q = byoc__f32_add((float)((double)mean / (double)out_scale), (float)out_zp);
+                float mean = byoc__f32_div(acc, (float)count);
+                float q = byoc__f32_add(byoc__f32_div(mean, out_scale), (float)out_zp);
                 byoc__q8_put(dt, (char *)od, byoc__qsat_f32(q, 0, lo, hi));
             }
         }
@@ -16854,15 +16894,13 @@ static byoc_result byoc__k_qnn_softmax(byoc__kctx *k) {
             /* uint8 looks up e[255 - max + x]; int8 e[(uint8)(127 - max + x)], the table laid out to match */
             int32_t shift = is_signed ? 127 - xmax : 255 - xmax;
             float sum = 0.0f;
-            for (int64_t i = 0; i < D; ++i)
-                sum = byoc__f32_add(sum, byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner));
+            for (int64_t i = 0; i < D; ++i) sum += byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner);
             for (int64_t i = 0; i < D; ++i) {
                 float e = byoc__qsoftmax_exp(table, shift, x->dtype, row, i * inner);
                 int32_t q = out_zp;
                 if (sum != 0.0f) {
-                    float v = (float)((double)byoc__f32_mul(e, y_scale) / (double)sum);
-                    q = (int32_t)nearbyintf(v) + out_zp;
-                    q = q > (is_signed ? 127 : 255) ? (is_signed ? 127 : 255) : q;
+                    float v = byoc__f32_div(byoc__f32_mul(e, y_scale), sum); /* >= 0, or NaN: the low end */
+                    q = byoc__qsat_f32(v, out_zp, is_signed ? -128 : 0, is_signed ? 127 : 255);
                 }
                 orow[i * inner] = (unsigned char)q;
             }
@@ -17409,14 +17447,14 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "(a, b, a_zero_point, b_zero_point, a_scale, b_scale): 8-bit product over the last two axes, batch "
              "axes broadcast, less the zero points, int32 result",
              NONE, byoc__flops_gemm, 0, BYOC__K(byoc__k_qnn_matmul, byoc__ws_qnn_matmul, BYOC__K_QMATMUL, BYOC__KF)),
-    BYOC__OP0("qnn.add", 8, 8, BROADCAST, byoc__rel_qnn_binary,
-              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
-              "8-bit sum with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearAdd arithmetic)",
-              NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QADD, 0)),
-    BYOC__OP0("qnn.mul", 8, 8, BROADCAST, byoc__rel_qnn_binary,
-              "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
-              "8-bit product with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearMul)",
-              NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, NULL, BYOC__K_QMUL, 0)),
+    BYOC__OP("qnn.add", 8, 8, BROADCAST, byoc__attrs_qnn_binary, byoc__rel_qnn_binary,
+             "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
+             "8-bit sum with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearAdd arithmetic)",
+             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QADD, 0)),
+    BYOC__OP("qnn.mul", 8, 8, BROADCAST, byoc__attrs_qnn_binary, byoc__rel_qnn_binary,
+             "(lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale, output_zero_point): "
+             "8-bit product with broadcasting, requantized to the output's scale (ONNX Runtime's QLinearMul)",
+             NONE, byoc__flops_qnn_binary, 0, BYOC__K(byoc__k_qnn_binary, byoc__ws_qnn_binary, BYOC__K_QMUL, 0)),
     BYOC__OP("qnn.concatenate", 5, 5, INJECTIVE, byoc__attrs_qnn_concatenate, byoc__rel_qnn_concatenate,
              "(data, input_scales, input_zero_points, output_scale, output_zero_point): 8-bit tensors joined along "
              "axis, each requantized to the output's scale and zero point",

@@ -70,7 +70,7 @@ static void value_info(pb *g, int field, const char *name, int elem, int rank, c
 
 /* A model of one node `op` reading inputs "a" (and "b" when b_elem > 0) and writing "y"; the caller
    adds the node's attributes to *node before model_finish. */
-typedef struct onnx_case { pb graph, node; int opset; } onnx_case;
+typedef struct onnx_case { pb graph, node; int opset, microsoft; } onnx_case; /* microsoft: com.microsoft node */
 static void model_begin(onnx_case *mc, const char *op, int opset, int a_elem, int a_rank, const int64_t *a_dims,
                         int b_elem, int b_rank, const int64_t *b_dims) {
     memset(mc, 0, sizeof *mc);
@@ -85,13 +85,19 @@ static void model_begin(onnx_case *mc, const char *op, int opset, int a_elem, in
 }
 /* imports the model: BYOC_OK, or the error in d */
 static byoc_result model_import(onnx_case *mc, byoc_onnx_model *model, byoc_diag *d) {
-    pb m = {NULL, 0, 0}, ops = {NULL, 0, 0};
+    pb m = {NULL, 0, 0}, ops = {NULL, 0, 0}, ms = {NULL, 0, 0};
+    if (mc->microsoft) pb_str(&mc->node, 7, "com.microsoft");
     pb_msg(&mc->graph, 1, &mc->node);
     pb_str(&mc->graph, 2, "g");
     pb_int(&m, 1, 8);
     pb_str(&ops, 1, "");
     pb_int(&ops, 2, mc->opset);
     pb_msg(&m, 8, &ops);
+    if (mc->microsoft) {
+        pb_str(&ms, 1, "com.microsoft");
+        pb_int(&ms, 2, 1);
+        pb_msg(&m, 8, &ms);
+    }
     pb_msg(&m, 7, &mc->graph);
     byoc_result r = byoc_onnx_import(m.p, m.n, "t.onnx", NULL, model, d);
     free(m.p);
@@ -541,6 +547,40 @@ static void test_qnn_mul(void) {
     CHECK_RUN(r, want1, 4, 0);
     byoc_module_destroy(r.m);
 }
+/* every pair of int8 values: (256, 256) results come from the kernel's result table, (255, 256) ones are
+   computed one by one; the rows they share must agree, for both ops and a broadcast (rhs one value per row) */
+static void test_qnn_binary_table_path(void) {
+    static double a[65536], b[65536], b_col[256];
+    for (int i = 0; i < 65536; ++i) {
+        a[i] = (i >> 8) - 128;
+        b[i] = (i & 255) - 128;
+    }
+    for (int i = 0; i < 256; ++i) b_col[i] = 127 - i;
+    const double sa[1] = {0.0173}, za[1] = {5}, sb[1] = {0.0291}, zb[1] = {-9}, sc[1] = {0.0417}, zc[1] = {-3};
+    static const char *const ops[2] = {"qnn.add", "qnn.mul"};
+    for (int op = 0; op < 2; ++op)
+        for (int column = 0; column < 2; ++column) {
+            run_result r[2];
+            for (int rows = 255; rows <= 256; ++rows) {
+                char text[700];
+                snprintf(text, sizeof text,
+                         "def @main(%%a: Tensor[(%d, 256), int8], %%b: Tensor[(%d, %d), int8], %%sa: Tensor[(), "
+                         "float32], %%za: Tensor[(), int8], %%sb: Tensor[(), float32], %%zb: Tensor[(), int8], "
+                         "%%sc: Tensor[(), float32], %%zc: Tensor[(), int8]) {\n"
+                         "  %s(%%a, %%b, %%sa, %%za, %%sb, %%zb, %%sc, %%zc)\n}",
+                         rows, rows, column ? 1 : 256, ops[op]);
+                const double *in[8] = {a, column ? b_col : b, sa, za, sb, zb, sc, zc};
+                r[rows - 255] = run(text, in);
+            }
+            int same = r[0].out && r[1].out;
+            for (int64_t i = 0; same && i < 255 * 256; ++i)
+                same = ((const int8_t *)r[0].out->data)[i] == ((const int8_t *)r[1].out->data)[i];
+            CHECKF(same, "%s%s: the table and the element-wise results differ (%s%s)", ops[op],
+                   column ? " (column rhs)" : "", r[0].why, r[1].why);
+            byoc_module_destroy(r[0].m);
+            byoc_module_destroy(r[1].m);
+        }
+}
 static void test_qnn_concatenate(void) {
     /* x0 has the output's scale and zero point (copied); x1 = 7 at scale 1, zero point 1 is 6.0 = 12 at 0.5 */
     const double x0[2] = {10, -10}, x1[1] = {7}, half[1] = {0.5}, one[1] = {1}, z0[1] = {0}, z1[1] = {1};
@@ -561,6 +601,175 @@ static void test_qnn_concatenate(void) {
                      "int8");
 }
 
+static void test_qnn_table_ops(void) {
+    /* leaky_relu, alpha 0.5: -5, -1.5, 0, 2.5 become -2.5, -0.75, 0, 2.5, quantized at 0.5: -5, -2 (the tie
+       -1.5 goes to even), 0, 5 */
+    const double x[4] = {-10, -3, 0, 5}, half[1] = {0.5}, zero[1] = {0};
+    const double *in[5] = {x, half, zero, half, zero};
+    const double want[4] = {-5, -2, 0, 5};
+    run_result r = run("def @main(%x: Tensor[(4), int8], %s: Tensor[(), float32], %z: Tensor[(), int8], "
+                       "%os: Tensor[(), float32], %oz: Tensor[(), int8]) {\n"
+                       "  qnn.leaky_relu(%x, %s, %z, %os, %oz, alpha=0.5f)\n}",
+                       in);
+    CHECK_RUN(r, want, 4, 0);
+    CHECK_ROUND_TRIP(r);
+    /* sigmoid of -12.8, 0 and 12.7 at scale 1/256: 0, 128 (0.5 exactly) and 256, saturated to 255 */
+    const double ux[3] = {0, 128, 255}, s_in[1] = {0.1}, z_in[1] = {128}, s_out[1] = {1.0 / 256}, z_out[1] = {0};
+    const double *uin[5] = {ux, s_in, z_in, s_out, z_out};
+    const double uwant[3] = {0, 128, 255};
+    r = run("def @main(%x: Tensor[(3), uint8], %s: Tensor[(), float32], %z: Tensor[(), uint8], "
+            "%os: Tensor[(), float32], %oz: Tensor[(), uint8]) {\n  qnn.sigmoid(%x, %s, %z, %os, %oz)\n}",
+            uin);
+    CHECK_RUN(r, uwant, 3, 0);
+    CHECK_ROUND_TRIP(r);
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(3), float32], %s: Tensor[(), float32], %z: Tensor[(), int8]) {\n"
+                     "  qnn.sigmoid(%x, %s, %z, %s, %z)\n}",
+                     "data must be int8 or uint8, got float32");
+}
+static void test_qnn_pools(void) {
+    /* 2x2 windows of a 2x2 plane padded by 1, stride 2: each window holds one value; without the padding
+       counted the mean is the value, with it a quarter */
+    const double x[4] = {4, 8, 12, 16}, one[1] = {1}, zero[1] = {0};
+    const double *in[5] = {x, one, zero, one, zero};
+    const double want_exclude[4] = {4, 8, 12, 16}, want_include[4] = {1, 2, 3, 4};
+    for (int include = 0; include < 2; ++include) {
+        char text[600];
+        snprintf(text, sizeof text,
+                 "def @main(%%x: Tensor[(1, 1, 2, 2), uint8], %%s: Tensor[(), float32], %%z: Tensor[(), uint8], "
+                 "%%os: Tensor[(), float32], %%oz: Tensor[(), uint8]) {\n"
+                 "  qnn.avg_pool2d(%%x, %%s, %%z, %%os, %%oz, pool_size=[2, 2], strides=[2, 2], "
+                 "padding=[1, 1, 1, 1], count_include_pad=%s)\n}",
+                 include ? "True" : "False");
+        run_result r = run(text, in);
+        CHECK_RUN(r, include ? want_include : want_exclude, 4, 0);
+        CHECK_ROUND_TRIP(r);
+    }
+    /* global: sums 10 and -11 at 0.5 / (0.5 * 4): 2.5 (a tie: 2) and -2.75 (-3), then + 1 */
+    const double gx[8] = {1, 2, 3, 4, -1, -2, -3, -5}, half[1] = {0.5}, z1[1] = {1};
+    const double *gin[5] = {gx, half, zero, half, z1};
+    const double gwant[2] = {3, -2};
+    const char *global = "def @main(%x: Tensor[(1, 2, 2, 2), int8], %s: Tensor[(), float32], %z: Tensor[(), int8], "
+                         "%os: Tensor[(), float32], %oz: Tensor[(), int8]) {\n"
+                         "  qnn.global_avg_pool2d(%x, %s, %z, %os, %oz)\n}";
+    run_result r = run(global, gin);
+    CHECK_RUN(r, gwant, 2, 0);
+    CHECK(r.out->annotation->rank == 4 && r.out->annotation->dims[2] == 1);
+    CHECK_ROUND_TRIP(r);
+    /* a window covering the whole unpadded plane takes the same integer path */
+    r = run("def @main(%x: Tensor[(1, 2, 2, 2), int8], %s: Tensor[(), float32], %z: Tensor[(), int8], "
+            "%os: Tensor[(), float32], %oz: Tensor[(), int8]) {\n"
+            "  qnn.avg_pool2d(%x, %s, %z, %os, %oz, pool_size=[2, 2])\n}",
+            gin);
+    CHECK_RUN(r, gwant, 2, 0);
+    byoc_module_destroy(r.m);
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(1, 1, 4, 4), int8], %s: Tensor[(), float32], %z: Tensor[(), int8]) {\n"
+                     "  qnn.avg_pool2d(%x, %s, %z, %s, %z, pool_size=[2, 2], dilation=[2, 2])\n}",
+                     "dilation must be 1");
+}
+static void test_qnn_softmax(void) {
+    /* equal inputs share 256 evenly; a pair with one value 255 above the other gives it everything (256,
+       capped at 255); along axis 0 of a transposed tensor (strided rows) */
+    const double x[6] = {10, 10, 10, 10, 255, 0}, in_scale[1] = {1}, zero[1] = {0}, out_scale[1] = {1.0 / 256};
+    const double *in[5] = {x, in_scale, zero, out_scale, zero};
+    run_result r = run("def @main(%x: Tensor[(6), uint8], %s: Tensor[(), float32], %z: Tensor[(), uint8], "
+                       "%os: Tensor[(), float32], %oz: Tensor[(), uint8]) {\n"
+                       "  %0 = reshape(%x, newshape=[3, 2]);\n"
+                       "  %1 = transpose(%0, axes=[1, 0]);\n"
+                       "  qnn.softmax(%1, %s, %z, %os, %oz, axis=0)\n}",
+                       in);
+    /* the transposed (2, 3) has columns (10, 10), (10, 10), (255, 0) along axis 0 */
+    const double want_t[6] = {128, 128, 255, 128, 128, 0};
+    CHECK_RUN(r, want_t, 6, 0);
+    CHECK_ROUND_TRIP(r);
+    CHECK_TYPE_ERROR("def @main(%x: Tensor[(2, 3), int8], %s: Tensor[(), float32], %z: Tensor[(), int8]) {\n"
+                     "  qnn.softmax(%x, %s, %z, %s, %z, axis=2)\n}",
+                     "axis");
+}
+
+/* a float32 initializer (graph field 5) of n values, rank 0 when n is 0 (one value) */
+static void initializer_f32(pb *graph, const char *name, const float *values, int n) {
+    pb t = {NULL, 0, 0};
+    if (n) pb_int(&t, 1, n);
+    pb_int(&t, 2, ONNX_FLOAT);
+    pb_str(&t, 8, name);
+    pb_bytes(&t, 9, values, sizeof(float) * (size_t)(n ? n : 1));
+    pb_msg(graph, 5, &t);
+}
+/* the importer's refusals of bad quantization parameters, each naming the node */
+static void test_onnx_bad_quant_params(void) {
+    const int64_t dims[1] = {4}, dims2[2] = {3, 2};
+    const float zero = 0, negative = -0.5f, two[2] = {0.5f, 0.25f};
+    onnx_case mc;
+    model_begin(&mc, "DequantizeLinear", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    pb_str(&mc.node, 1, "s");
+    initializer_f32(&mc.graph, "s", &zero, 0);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "node 0 'n1' (DequantizeLinear): x_scale is 0 (element 0): a scale must be positive");
+    model_begin(&mc, "DequantizeLinear", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    pb_str(&mc.node, 1, "s");
+    pb_str(&mc.node, 1, "z");
+    initializer_f32(&mc.graph, "s", two, 0);
+    value_info(&mc.graph, 11, "z", ONNX_UINT8, 0, NULL);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "x_zero_point is uint8 but its data is int8: they must have the same type");
+    model_begin(&mc, "DequantizeLinear", 13, ONNX_INT8, 2, dims2, 0, 0, NULL);
+    pb_str(&mc.node, 1, "s");
+    attr_int(&mc.node, "axis", 0);
+    initializer_f32(&mc.graph, "s", two, 2);
+    value_info(&mc.graph, 12, "y", ONNX_FLOAT, 2, dims2);
+    CHECK_IMPORT_ERROR(mc, "input_scale is Tensor[(2,), float32]: it must have one element or be 1-D with the 3 "
+                           "elements of axis 0");
+    model_begin(&mc, "QLinearAdd", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    mc.microsoft = 1;
+    static const char *const rest[7] = {"neg", "", "a", "neg", "", "neg", ""};
+    for (int i = 0; i < 7; ++i) pb_str(&mc.node, 1, rest[i]);
+    initializer_f32(&mc.graph, "neg", &negative, 0);
+    value_info(&mc.graph, 12, "y", ONNX_INT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "node 0 'n1' (QLinearAdd): A_scale is -0.5: a scale must be positive and finite");
+}
+
+/* com.microsoft QLinearMul with absent zero points, scales given at run time; and the importer's refusals */
+static void test_onnx_microsoft_ops(void) {
+    const int64_t dims[1] = {4};
+    const double a[4] = {2, 4, -6, 3}, b[4] = {3, 3, 3, 1}, s[1] = {0.5};
+    const double *in[3] = {a, s, b};
+    const double want[4] = {3, 6, -9, 2}; /* a * b * 0.25 / 0.5: 1.5 is a tie, to 2 */
+    onnx_case mc;
+    byoc_onnx_model model;
+    byoc_diag d;
+    model_begin(&mc, "QLinearMul", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    mc.microsoft = 1;
+    static const char *const rest[7] = {"s", "", "b", "s", "", "s", ""};
+    for (int i = 0; i < 7; ++i) pb_str(&mc.node, 1, rest[i]);
+    value_info(&mc.graph, 11, "s", ONNX_FLOAT, 0, NULL);
+    value_info(&mc.graph, 11, "b", ONNX_INT8, 1, dims);
+    value_info(&mc.graph, 12, "y", ONNX_INT8, 1, dims);
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    run_result r = model_run(&model, in);
+    char why[700];
+    int ok = result_is(&r, want, 4, 0, why, sizeof why);
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+    /* a zero point of another type than its data */
+    model_begin(&mc, "QLinearSigmoid", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    mc.microsoft = 1;
+    static const char *const sig[4] = {"s", "z", "s", ""};
+    for (int i = 0; i < 4; ++i) pb_str(&mc.node, 1, sig[i]);
+    value_info(&mc.graph, 11, "s", ONNX_FLOAT, 0, NULL);
+    value_info(&mc.graph, 11, "z", ONNX_UINT8, 0, NULL);
+    value_info(&mc.graph, 12, "y", ONNX_INT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "node 0 'n1' (QLinearSigmoid): X_zero_point is uint8 but its data is int8");
+    /* an op of that domain the importer does not know, named with its node */
+    model_begin(&mc, "QLinearFoo", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    mc.microsoft = 1;
+    value_info(&mc.graph, 12, "y", ONNX_INT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "com.microsoft:QLinearFoo x1 (node 'n1')");
+    /* the same type in the default domain is another op */
+    model_begin(&mc, "QLinearAdd", 13, ONNX_INT8, 1, dims, 0, 0, NULL);
+    value_info(&mc.graph, 12, "y", ONNX_INT8, 1, dims);
+    CHECK_IMPORT_ERROR(mc, "unsupported op type (1 node, opset 13): QLinearAdd x1");
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_quantize),
@@ -573,7 +782,13 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_onnx_matmul_integer_vector),
         TEST_ENTRY(test_qnn_add),
         TEST_ENTRY(test_qnn_mul),
+        TEST_ENTRY(test_qnn_binary_table_path),
         TEST_ENTRY(test_qnn_concatenate),
+        TEST_ENTRY(test_qnn_table_ops),
+        TEST_ENTRY(test_qnn_pools),
+        TEST_ENTRY(test_qnn_softmax),
+        TEST_ENTRY(test_onnx_microsoft_ops),
+        TEST_ENTRY(test_onnx_bad_quant_params),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -5103,6 +5103,30 @@ BYOC__PRIVATE int byoc_onnx__quant_attrs(byoc_onnx__ctx *c, const byoc_type *x, 
     return 1;
 }
 
+/* a scale and zero point as ONNX requires them: a constant scale positive and finite in every element, a zero
+   point of its data's type (dt; BYOC_DTYPE_INVALID: any); 0 after an error naming the input */
+BYOC__PRIVATE int byoc_onnx__qpair_ok(byoc_onnx__ctx *c, byoc_node *scale, const char *scale_name, byoc_node *zp,
+                                      const char *zp_name, byoc_dtype dt) {
+    if (scale && scale->kind == BYOC_NODE_CONSTANT && scale->annotation) {
+        for (int64_t i = 0, n = byoc_type_num_elements(scale->annotation); i < n; ++i) {
+            double s = byoc__load(scale->annotation->dtype, scale->data, i);
+            if (!(s > 0) || s > 3.4e38) {
+                byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT,
+                                "%s is %g (element %lld): a scale must be positive and finite", scale_name, s,
+                                (long long)i);
+                return 0;
+            }
+        }
+    }
+    const byoc_type *tz = zp ? byoc_onnx__type(zp) : NULL;
+    if (tz && dt != BYOC_DTYPE_INVALID && tz->dtype != dt) {
+        byoc_onnx__fail(c->st, BYOC_ERR_TYPE, "%s is %s but its data is %s: they must have the same type", zp_name,
+                        byoc_dtype_name(tz->dtype), byoc_dtype_name(dt));
+        return 0;
+    }
+    return 1;
+}
+
 BYOC__PRIVATE byoc_result byoc_onnx__quantize_linear(byoc_onnx__ctx *c, const char *op) {
     (void)op;
     byoc_onnx__state *st = c->st;
@@ -5111,6 +5135,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__quantize_linear(byoc_onnx__ctx *c, const ch
                     *ts = tx ? byoc_onnx__tensor_of(st, scale, "y_scale") : NULL;
     if (!ts) return BYOC_ONNX__OK(c);
     byoc_node *given_zp = c->nin > 2 ? c->in[2] : NULL;
+    if (!byoc_onnx__qpair_ok(c, scale, "y_scale", NULL, NULL, BYOC_DTYPE_INVALID)) return BYOC_ONNX__OK(c);
     int onnx_type = given_zp ? byoc_onnx__type_number(byoc_onnx__type(given_zp)->dtype)
                              : (int)byoc_onnx__attr_int(c, "output_dtype", 2); /* opset 21; uint8 before */
     if (!onnx_type) onnx_type = 2;
@@ -5134,6 +5159,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__dequantize_linear(byoc_onnx__ctx *c, const 
     const byoc_type *tx = byoc_onnx__tensor_of(st, x, "x"),
                     *ts = tx ? byoc_onnx__tensor_of(st, scale, "x_scale") : NULL;
     if (!ts) return BYOC_ONNX__OK(c);
+    if (!byoc_onnx__qpair_ok(c, scale, "x_scale", c->nin > 2 ? c->in[2] : NULL, "x_zero_point", tx->dtype))
+        return BYOC_ONNX__OK(c);
     byoc_attrs a;
     memset(&a, 0, sizeof a);
     if (!byoc_onnx__quant_attrs(c, tx, ts, &a)) return BYOC_ONNX__OK(c);
@@ -5226,6 +5253,14 @@ BYOC__PRIVATE byoc_node *byoc_onnx__requantize(byoc_onnx__ctx *c, byoc_node *acc
     return byoc_onnx__call(st, "qnn.requantize", args, 5, &a);
 }
 
+/* QLinearConv's and QLinearMatMul's three (scale, zero point) pairs: (x, w, y) or (a, b, y) */
+BYOC__PRIVATE int byoc_onnx__qlinear_params_ok(byoc_onnx__ctx *c, byoc_node *const *in, const char *const *names) {
+    const byoc_type *tx = byoc_onnx__type(in[0]), *tw = byoc_onnx__type(in[3]);
+    return byoc_onnx__qpair_ok(c, in[1], names[1], in[2], names[2], tx ? tx->dtype : BYOC_DTYPE_INVALID) &&
+           byoc_onnx__qpair_ok(c, in[4], names[4], in[5], names[5], tw ? tw->dtype : BYOC_DTYPE_INVALID) &&
+           byoc_onnx__qpair_ok(c, in[6], names[6], NULL, NULL, BYOC_DTYPE_INVALID);
+}
+
 /* QLinearConv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point[, B]) */
 BYOC__PRIVATE byoc_result byoc_onnx__qlinear_conv(byoc_onnx__ctx *c, const char *op) {
     (void)op;
@@ -5235,6 +5270,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__qlinear_conv(byoc_onnx__ctx *c, const char 
     byoc_node *in[8];
     for (int i = 0; i < 8; ++i)
         if (!(in[i] = byoc_onnx__input(c, i, names[i]))) return BYOC_ONNX__OK(c);
+    if (!byoc_onnx__qlinear_params_ok(c, in, names)) return BYOC_ONNX__OK(c);
     byoc_onnx__window win;
     byoc_node *acc = byoc_onnx__qconv(c, in[0], in[3], in[2], in[5], in[1], in[4], &win);
     if (acc && c->nin > 8 && c->in[8]) acc = byoc_onnx__call2(st, "nn.bias_add", acc, c->in[8], NULL);
@@ -5294,6 +5330,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__qlinear_matmul(byoc_onnx__ctx *c, const cha
     byoc_node *in[8];
     for (int i = 0; i < 8; ++i)
         if (!(in[i] = byoc_onnx__input(c, i, names[i]))) return BYOC_ONNX__OK(c);
+    if (!byoc_onnx__qlinear_params_ok(c, in, names)) return BYOC_ONNX__OK(c);
     const byoc_type *as = byoc_onnx__type(in[1]);
     if (as && (as->rank > 1 || byoc_type_num_elements(as) != 1))
         return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "a per-row a_scale is not supported (one element only)");
@@ -6371,6 +6408,7 @@ BYOC_API void byoc_onnx_model_free(byoc_onnx_model *model) {
 
 typedef struct byoc_onnx__unsupported {
     char op[80];
+    char first[64]; /* another domain's op: " (node 'NAME')", its first node, so the report names one */
     int count;
 } byoc_onnx__unsupported;
 
@@ -6394,6 +6432,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__check_ops(byoc_onnx__state *st, const byoc_
             byoc_onnx__unsupported u;
             memset(&u, 0, sizeof u);
             snprintf(u.op, sizeof u.op, "%s", op);
+            if (n->domain.n) {
+                byoc_onnx__bytes label = n->name.n ? n->name : stbds_arrlen(n->outputs) ? n->outputs[0] : n->op_type;
+                snprintf(u.first, sizeof u.first, " (node '%.*s')", (int)(label.n > 40 ? 40 : label.n),
+                         (const char *)label.p);
+            }
             u.count = 1;
             stbds_arrput(unsupported, u);
         }
@@ -6402,8 +6445,8 @@ BYOC__PRIVATE byoc_result byoc_onnx__check_ops(byoc_onnx__state *st, const byoc_
     char list[700] = "";
     size_t used = 0;
     for (int k = 0; k < (int)stbds_arrlen(unsupported); ++k) {
-        int w = snprintf(list + used, sizeof list - used, "%s%s x%d", k ? ", " : "", unsupported[k].op,
-                         unsupported[k].count);
+        int w = snprintf(list + used, sizeof list - used, "%s%s x%d%s", k ? ", " : "", unsupported[k].op,
+                         unsupported[k].count, unsupported[k].first);
         if (w < 0 || (size_t)w >= sizeof list - used) { snprintf(list + sizeof list - 5, 5, "..."); break; }
         used += (size_t)w;
     }

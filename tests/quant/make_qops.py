@@ -8,7 +8,10 @@ a fixed seed; the reference outputs are ONNX Runtime's (tools/ort_reference.js),
 tests/quant/qops.sh requires byocc's integers to equal them on every element.
 
 Usage: /usr/bin/python3 tests/quant/make_qops.py [OUT_DIR]   (Debian's python3-onnx and python3-numpy)
-Then:  NODE_PATH=build/ort/node_modules node tools/ort_reference.js OUT_DIR/qops_*/"""
+Then:  NODE_PATH=build/ort/node_modules node tools/ort_reference.js OUT_DIR/qops_*/
+With --every-pair OUT_DIR it builds instead 20 larger models (not checked in): QLinearAdd and QLinearMul on
+every pair of 8-bit values (65536 elements each) for five scale and zero-point sets, int8 and uint8, the
+measurement behind qnn.add's and qnn.mul's arithmetic; run them the same way and compare with byocc run."""
 import os
 import sys
 
@@ -16,7 +19,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+EVERY_PAIR = len(sys.argv) > 2 and sys.argv[1] == "--every-pair"
+OUT = sys.argv[-1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(20261126)
 NP = {TensorProto.INT8: np.int8, TensorProto.UINT8: np.uint8}
 
@@ -141,7 +145,11 @@ def pools():
              ("avg_pool_i8_ceil", i8, [1, 4, 8, 8], dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1), (0.02, 0),
               (0.03, 5), [1, 4, 4, 4]),
              ("avg_pool_u8_ties", u8, [1, 2, 6, 6], dict(kernel_shape=[2, 2], strides=[2, 2]), (1.0, 0), (1.0, 0),
-              [1, 2, 3, 3])]
+              [1, 2, 3, 3]),
+             ("avg_pool_i8_same_upper", i8, [1, 3, 7, 8],
+              dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER"), (0.07, 1), (0.05, -2), [1, 3, 4, 4]),
+             ("avg_pool_u8_1d", u8, [2, 3, 11], dict(kernel_shape=[4], strides=[3], pads=[2, 1]), (0.03, 100),
+              (0.02, 90), [2, 3, 4])]
     for name, elem, shape, attrs, xq, yq, out_shape in cases:
         node = ms_node("QLinearAveragePool", names, **attrs)
         save(name, node, [("x", data(elem, shape))], qparams("x", elem, *xq) + qparams("y", elem, *yq), elem,
@@ -170,8 +178,26 @@ def softmaxes():
              shape)
 
 
-binaries()
-concats()
-unaries()
-pools()
-softmaxes()
+def every_pair_models():
+    i8, u8 = TensorProto.INT8, TensorProto.UINT8
+    sets = [(0.1, 3, 0.3, -7, 0.7, 1), (0.0173, 5, 0.0291, 9, 0.0417, -3), (0.37, 0, 0.11, 0, 0.05, 0),
+            (0.5, 1, 0.25, 3, 0.75, -2), (0.013, -20, 0.021, 17, 0.9, 7)]
+    for op, tag in (("QLinearMul", "mul"), ("QLinearAdd", "add")):
+        for elem in (i8, u8):
+            info = np.iinfo(NP[elem])
+            v = np.arange(info.min, info.max + 1)
+            a, b = (g.astype(NP[elem]) for g in np.meshgrid(v, v))
+            shift = 128 if elem == u8 else 0
+            for k, (sa, za, sb, zb, sc, zc) in enumerate(sets):
+                binary(op, "every_pair_%s_%s_%d" % (tag, "i8" if elem == i8 else "u8", k), elem, None, None,
+                       [256, 256], (sa, za + shift), (sb, zb + shift), (sc, zc + shift), a=a, b=b)
+
+
+if EVERY_PAIR:
+    every_pair_models()
+else:
+    binaries()
+    concats()
+    unaries()
+    pools()
+    softmaxes()
