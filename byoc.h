@@ -23227,8 +23227,8 @@ BYOC__PRIVATE const char *byoc__fq_check_anchor(byoc__fq *fq, byoc__fq_anchor *a
     if (ort && dx == BYOC_INT8 && !gemm)
         return "its input stays int8 (a shared or graph-input dequantize), and ONNX Runtime fuses Conv and MatMul "
                "with uint8 activations only on this CPU";
-    const byoc_type *wt = w->args[0]->annotation, *yt = a->anchor->checked_type;
-    if (!yt || yt->kind != BYOC_TYPE_TENSOR) return "its type is not known";
+    const byoc_type *wt = w->args[0]->checked_type, *yt = a->anchor->checked_type;
+    if (!yt || yt->kind != BYOC_TYPE_TENSOR || !wt || wt->kind != BYOC_TYPE_TENSOR) return "its type is not known";
     int per_axis = !byoc__fq_scalar(w->args[1]) || !byoc__fq_scalar(w->args[2]);
     int w_axis = (int)byoc_attrs_int(&w->attrs, "axis", -1);
     if (w_axis < 0) w_axis += wt->rank;
@@ -23488,6 +23488,19 @@ BYOC__PRIVATE void byoc__fq_note_unquantized(byoc__fq *fq) {
     }
 }
 
+/* types the new nodes of a replacement bottom-up (the graph nodes it reads are typed already); 0 with the
+   reason in d when one does not type-check, so that group stays in float32 instead of failing the pass */
+BYOC__PRIVATE int byoc__fq_type_new(byoc_module *m, byoc_node *r, int depth, byoc_diag *d) {
+    if (r->checked_type || r->kind == BYOC_NODE_CONSTANT || r->kind == BYOC_NODE_VAR) return 1;
+    if (depth > 64) {
+        snprintf(d->message, sizeof d->message, "the replacement is too deep");
+        return 0;
+    }
+    for (int i = 0; i < r->nargs; ++i)
+        if (!byoc__fq_type_new(m, r->args[i], depth + 1, d)) return 0;
+    return byoc_infer_node_type(m, r, d) == BYOC_OK;
+}
+
 BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
     if (notes) *notes = NULL;
     if (!m) return byoc__null_arg(diag, __func__, "module");
@@ -23508,6 +23521,16 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
             byoc_node *x = g.nodes[i].node;
             if (x->kind != BYOC_NODE_CALL || x->op != quantize || !x->checked_type) continue;
             byoc_node *to = byoc__fq_group(&fq, x);
+            byoc_diag td;
+            td.message[0] = 0;
+            if (m->has_error) { /* a rule built something the builder refused: the group stays as it is */
+                snprintf(td.message, sizeof td.message, "%s", m->error.message);
+                byoc_module_clear_error(m);
+                to = NULL;
+            } else if (to && !byoc__fq_type_new(m, to, 0, &td))
+                to = NULL;
+            if (td.message[0] && x->args[0]->kind == BYOC_NODE_CALL && x->args[0]->op)
+                byoc__fq_note(&fq, x->args[0], "its integer form does not type-check: %s", td.message);
             if (to) {
                 byoc__map_put(&repl, x, (intptr_t)to);
                 fq.converted++;
@@ -25843,6 +25866,7 @@ BYOC__PRIVATE void byoc__cc_keep_units(byoc__cc *cc) {
     int *unit = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(g->count + 1)));
     int *size = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
     int *seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
+    byoc__map whole_on = BYOC__MAP_EMPTY; /* (unit, backend) -> 1: some live candidate holds the unit whole */
     if (unit && size && seen) {
         byoc__qdq_units(g, unit);
         for (int i = 0; i < g->count; ++i)
@@ -25854,17 +25878,34 @@ BYOC__PRIVATE void byoc__cc_keep_units(byoc__cc *cc) {
                 int u = unit[cc->pool[cd->off + q]];
                 if (u >= 0) seen[u]++;
             }
+            int whole = 0;
             for (int q = 0; q < cd->n; ++q) {
                 int u = unit[cc->pool[cd->off + q]];
                 if (u >= 0 && seen[u] != size[u]) cd->dead = 1;
+                if (u >= 0 && seen[u] == size[u]) whole = 1;
             }
             for (int q = 0; q < cd->n; ++q) {
                 int u = unit[cc->pool[cd->off + q]];
                 if (u >= 0) seen[u] = 0;
+                if (u >= 0 && whole && !cd->dead) /* the backend has a candidate with the unit whole */
+                    byoc__map_put(&whole_on, byoc__ob_key((uint32_t)u, cd->backend), 1);
             }
             if (cd->dead) cc->st->dropped++;
         }
+        /* an op the backend would take alone, whose unit it never takes whole: the report's reason */
+        for (int c = 0; c < (int)stbds_arrlen(cc->cands); ++c) {
+            const byoc__cc_cand *cd = &cc->cands[c];
+            int i = cd->n == 1 ? cc->pool[cd->off] : -1;
+            if (i < 0 || !cd->dead || unit[i] < 0 ||
+                byoc__map_has(&whole_on, byoc__ob_key((uint32_t)unit[i], cd->backend)))
+                continue;
+            char note[200];
+            snprintf(note, sizeof note, "keeps its QDQ unit whole: no %s candidate holds all %d of its ops",
+                     byoc__cc_backend_name(cc, cd->backend), size[unit[i]]);
+            byoc__map_put(&cc->noted, byoc__ob_key((uint32_t)i, cd->backend), (intptr_t)byoc_intern(cc->arena, note));
+        }
     }
+    byoc__map_free(&whole_on);
     BYOC_FREE(unit);
     BYOC_FREE(size);
     BYOC_FREE(seen);
@@ -26906,9 +26947,13 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             ds[pl->ndeclined].backend = o->backends[k]->name;
             if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k)
                 snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
-            else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why))
-                snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
-            else { /* declined alone: and inside a pattern? */
+            else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why)) {
+                const char *unit_note =
+                    x ? (const char *)byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
+                if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
+                    snprintf(why, sizeof why, "%s", unit_note);
+                else snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
+            } else { /* declined alone: and inside a pattern? */
                 intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
                 if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
             }

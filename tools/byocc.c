@@ -1835,17 +1835,18 @@ static int span_set_has(const span_set *s, const char *name) {
 
 /* Why each ONNX node the compile pipeline leaves without an op is gone: the import's reason, else the first stage
    after which none of its ops remains. stages[k] holds the spans after stage k. */
-#define NSTAGES 7
+#define NSTAGES 8
 static const char *const stage_reasons[NSTAGES] = {
     "none of its ops is reachable from the graph outputs after import",
+    "merged by FakeQuantizationToInteger into the qnn ops of its QDQ group (they carry the group's op's name)",
     "removed by SimplifyInference (an inference-time no-op)",
     "computed at compile time by FoldConstant (its inputs are constants)",
     "folded into a convolution's or dense layer's weights by FoldScaleAxis",
     "computed at compile time by FoldConstant (its inputs are constants)",
     "removed while partitioning",
     "removed by FuseOps"};
-#define STAGE_PARTITIONED 5
-#define STAGE_FUSED 6
+#define STAGE_PARTITIONED 6
+#define STAGE_FUSED 7
 static byoc_sim_source_node *source_nodes_of(const byoc_onnx_model *info, const span_set *stages, char ***owned) {
     byoc_sim_source_node *nodes = (byoc_sim_source_node *)calloc((size_t)info->nnodes + 1, sizeof *nodes);
     *owned = (char **)calloc((size_t)info->nnodes + 1, sizeof(char *));
