@@ -15814,7 +15814,11 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
    - qnn.requantize: q = saturate(round((acc - input_zero_point) * M) + output_zero_point) with
      M = input_scale / output_scale. compute_dtype "float32" is ORT's MlasRequantizeOutput (M and the
      product in float32); "float64" does both in double. rounding "TONEAREST_EVEN" is ONNX's (ties to
-     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf);
+     even), "TONEAREST" TVM's (ties away from zero), "UPWARD" TVM's default (ties toward +inf).
+     compute_dtype "int64" with rounding "TFLITE" (TVM's names for it) is the fixed point of TFLite Micro's
+     kernels and the Ethos-U output stage: M as a Q31 multiplier and a shift (QuantizeMultiplier), applied by
+     MultiplyByQuantizedMultiplier (a rounding doubling high multiply, then a rounding shift): within 1 LSB of
+     the float forms (byoc_sim.h's devices compute so; README "The integer datapath" says where they differ);
    - qnn.add, qnn.mul, qnn.concatenate, qnn.sigmoid, qnn.leaky_relu, qnn.avg_pool2d, qnn.global_avg_pool2d and
      qnn.softmax (per-tensor, 8-bit) compute step for step as ONNX Runtime's com.microsoft QLinear* kernels on
      x86-64 (their float32 association order included): the comments before their type relations below give
@@ -16041,10 +16045,53 @@ static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
 static const byoc_attr_spec byoc__attrs_qnn_requantize[] = {
     BYOC__A("axis", BYOC__INT, "-1"), BYOC__A("rounding", BYOC__STR, "\"UPWARD\""),
     BYOC__A("compute_dtype", BYOC__STR, "\"float64\""), BYOC__A("out_dtype", BYOC__STR, "\"int8\"")};
-enum { BYOC__QROUND_UPWARD, BYOC__QROUND_AWAY, BYOC__QROUND_EVEN };
+enum { BYOC__QROUND_UPWARD, BYOC__QROUND_AWAY, BYOC__QROUND_EVEN, BYOC__QROUND_TFLITE };
 BYOC__PRIVATE int byoc__qrounding(const char *s) {
-    return !strcmp(s, "UPWARD") ? BYOC__QROUND_UPWARD : !strcmp(s, "TONEAREST") ? BYOC__QROUND_AWAY
-                                                        : !strcmp(s, "TONEAREST_EVEN") ? BYOC__QROUND_EVEN : -1;
+    return !strcmp(s, "UPWARD")           ? BYOC__QROUND_UPWARD
+           : !strcmp(s, "TONEAREST")      ? BYOC__QROUND_AWAY
+           : !strcmp(s, "TONEAREST_EVEN") ? BYOC__QROUND_EVEN
+           : !strcmp(s, "TFLITE")         ? BYOC__QROUND_TFLITE
+                                          : -1;
+}
+BYOC__PRIVATE int32_t byoc__saturate_i32(int64_t v) {
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+/* TFLite's QuantizeMultiplier: real = multiplier * 2^(shift - 31), multiplier a Q31 value in [2^30, 2^31) (0
+   with shift 0 below 2^-32; shift at most 62). 0 when real is not positive and finite. */
+BYOC__PRIVATE int byoc__q31_multiplier(double real, int32_t *multiplier, int *shift) {
+    *multiplier = 0, *shift = 0;
+    if (!(real > 0) || real > 1e30) return 0; /* also NaN */
+    int exponent = 0;
+    double fraction = frexp(real, &exponent);             /* real = fraction * 2^exponent, fraction in [0.5, 1) */
+    int64_t q = (int64_t)round(fraction * 2147483648.0); /* round half away from zero, as TfLiteRound */
+    if (q == ((int64_t)1 << 31)) q /= 2, exponent++;
+    if (exponent < -31) q = 0, exponent = 0;              /* below 2^-32: every product rounds to 0 */
+    if (exponent > 62) exponent = 62;                     /* above 2^62: every nonzero input saturates anyway */
+    *multiplier = (int32_t)q;
+    *shift = exponent;
+    return 1;
+}
+/* TFLite's MultiplyByQuantizedMultiplier: x * real rounded twice (the high multiply's ties up, the shift's away
+   from zero), saturated to int32: within 1 of round(x * real). */
+BYOC__PRIVATE int32_t byoc__q31_multiply(int32_t x, int32_t multiplier, int shift) {
+    int left = shift > 0 ? (shift > 62 ? 62 : shift) : 0, right = shift > 0 ? 0 : (-shift > 31 ? 31 : -shift);
+    /* SaturatingRoundingDoublingHighMul(x * 2^left, m): gemmlowp's nudge (+2^30, or 1 - 2^30 below zero) and a
+       division truncating toward zero come to floor((x * 2^left * m + 2^30) / 2^31), ties rounding up (1.5 to 2,
+       -1.5 to -1). Computed as floor((x * m + 2^(30 - left)) / 2^(31 - left)) in 64 bits, it is TFLite's result
+       wherever x * 2^left fits int32, and the saturated true value where TFLite's shift would overflow. */
+    int64_t product = (int64_t)x * (int64_t)multiplier, high64 = product;
+    if (left < 31) {
+        int64_t divisor = (int64_t)1 << (31 - left), num = product + ((int64_t)1 << (30 - left));
+        high64 = num / divisor - (num % divisor != 0 && num < 0); /* floor */
+    } else if (left > 31) { /* |product| < 2^62: past 2^31 the int32 result saturates */
+        int64_t limit = (int64_t)1 << (62 - (left - 31));
+        high64 = product >= limit ? INT64_MAX : product <= -limit ? INT64_MIN : product * ((int64_t)1 << (left - 31));
+    }
+    int32_t high = byoc__saturate_i32(high64);
+    /* RoundingDivideByPOT: an arithmetic shift, ties away from zero */
+    int64_t mask = ((int64_t)1 << right) - 1, remainder = (int64_t)high & mask;
+    int64_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
+    return (int32_t)(((int64_t)high >> right) + (remainder > threshold ? 1 : 0));
 }
 static const byoc_type *byoc__rel_qnn_requantize(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
                                                  const byoc_attrs *at) {
@@ -16058,10 +16105,14 @@ static const byoc_type *byoc__rel_qnn_requantize(byoc_type_rel_ctx *ctx, const b
     for (int i = 0; i < 4; ++i)
         if (!byoc__qparam_arg(ctx, a[0], a[1 + i], axis, 0, i % 2 == 0, what[i])) return NULL;
     const char *r = byoc_attrs_string(at, "rounding", ""), *c = byoc_attrs_string(at, "compute_dtype", "");
-    if (byoc__qrounding(r) < 0)
-        return BYOC__FAIL("rounding \"%s\" is not UPWARD, TONEAREST or TONEAREST_EVEN", r);
-    if (strcmp(c, "float32") && strcmp(c, "float64"))
-        return BYOC__FAIL("compute_dtype \"%s\" is not float32 or float64 (fixed-point int64 is not implemented)", c);
+    int rounding = byoc__qrounding(r), fixed = !strcmp(c, "int64");
+    if (rounding < 0) return BYOC__FAIL("rounding \"%s\" is not UPWARD, TONEAREST, TONEAREST_EVEN or TFLITE", r);
+    if (strcmp(c, "float32") && strcmp(c, "float64") && !fixed)
+        return BYOC__FAIL("compute_dtype \"%s\" is not float32, float64 or int64", c);
+    if (fixed != (rounding == BYOC__QROUND_TFLITE))
+        return BYOC__FAIL("compute_dtype \"%s\" with rounding \"%s\": the fixed point (int64) is implemented with "
+                          "TFLite's rounding (TFLITE) only, and TFLITE rounds only in int64",
+                          c, r);
     byoc_dtype dt = byoc__qdtype_attr(ctx, at);
     return dt == BYOC_DTYPE_INVALID ? NULL : byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
 }
@@ -16091,6 +16142,19 @@ static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
                     out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
             float m32 = (float)in_scale / (float)out_scale;
             double m64 = in_scale / out_scale, qlo = lo - (double)out_zp, qhi = hi - (double)out_zp;
+            if (mode == BYOC__QROUND_TFLITE) {
+                int32_t qm;
+                int shift;
+                if (!byoc__q31_multiplier(m64, &qm, &shift))
+                    return byoc__kfail(k, "input_scale / output_scale = %g is not a positive finite number", m64);
+                for (int64_t r = 0; r < qi.inner; ++r) {
+                    int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
+                    int64_t q = (int64_t)byoc__q31_multiply(byoc__saturate_i32(d), qm, shift) + out_zp;
+                    byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)osz,
+                                  q < (int64_t)lo ? (int64_t)lo : q > (int64_t)hi ? (int64_t)hi : q);
+                }
+                continue;
+            }
             for (int64_t r = 0; r < qi.inner; ++r) {
                 int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
                 double v = f32 ? (double)((float)d * m32) : (double)d * m64;

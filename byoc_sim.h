@@ -3418,46 +3418,17 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_log2(uint64_t x) {
    high multiply rounds once before the shift rounds again (a value within 2^-(shift+1) of a half can cross it),
    and m carries 31 bits of M where ORT's product carries 24. The error before the last rounding stays below a
    quarter LSB past the half, and the saturation is monotone, so the two stay within 1. */
-BYOC__SIM_PRIVATE int32_t byoc__dv_saturate_i32(int64_t v) {
-    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
-}
 BYOC_SIM_API byoc_result byoc_sim_quantize_multiplier(double real, int32_t *multiplier, int *shift, byoc_diag *diag) {
     if (!multiplier) return byoc__null_arg(diag, __func__, "multiplier");
     if (!shift) return byoc__null_arg(diag, __func__, "shift");
-    *multiplier = 0, *shift = 0;
-    if (!(real > 0) || real > 1e30) /* also NaN */
+    if (!byoc__q31_multiplier(real, multiplier, shift)) /* byoc.h's, the host kernel's too */
         return byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL,
                               "byoc_sim_quantize_multiplier: the real multiplier %g is not a positive finite number",
                               real);
-    int exponent = 0;
-    double fraction = frexp(real, &exponent);             /* real = fraction * 2^exponent, fraction in [0.5, 1) */
-    int64_t q = (int64_t)round(fraction * 2147483648.0); /* round half away from zero, as TfLiteRound */
-    if (q == ((int64_t)1 << 31)) q /= 2, exponent++;
-    if (exponent < -31) q = 0, exponent = 0;              /* below 2^-32: every product rounds to 0 */
-    if (exponent > 62) exponent = 62;                     /* above 2^62: every nonzero input saturates anyway */
-    *multiplier = (int32_t)q;
-    *shift = exponent;
     return BYOC_OK;
 }
 BYOC_SIM_API int32_t byoc_sim_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int shift) {
-    int left = shift > 0 ? (shift > 62 ? 62 : shift) : 0, right = shift > 0 ? 0 : (-shift > 31 ? 31 : -shift);
-    /* SaturatingRoundingDoublingHighMul(x * 2^left, m): gemmlowp's nudge (+2^30, or 1 - 2^30 below zero) and a
-       division truncating toward zero come to floor((x * 2^left * m + 2^30) / 2^31), ties rounding up (1.5 to 2,
-       -1.5 to -1). Computed as floor((x * m + 2^(30 - left)) / 2^(31 - left)) in 64 bits, it is TFLite's result
-       wherever x * 2^left fits int32, and the saturated true value where TFLite's shift would overflow. */
-    int64_t product = (int64_t)x * (int64_t)multiplier, high64 = product;
-    if (left < 31) {
-        int64_t divisor = (int64_t)1 << (31 - left), num = product + ((int64_t)1 << (30 - left));
-        high64 = num / divisor - (num % divisor != 0 && num < 0); /* floor */
-    } else if (left > 31) { /* |product| < 2^62: past 2^31 the int32 result saturates */
-        int64_t limit = (int64_t)1 << (62 - (left - 31));
-        high64 = product >= limit ? INT64_MAX : product <= -limit ? INT64_MIN : product * ((int64_t)1 << (left - 31));
-    }
-    int32_t high = byoc__dv_saturate_i32(high64);
-    /* RoundingDivideByPOT: an arithmetic shift, ties away from zero */
-    int64_t mask = ((int64_t)1 << right) - 1, remainder = (int64_t)high & mask;
-    int64_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
-    return (int32_t)(((int64_t)high >> right) + (remainder > threshold ? 1 : 0));
+    return byoc__q31_multiply(x, multiplier, shift);
 }
 
 /* a scale's or zero point's value for channel c (one element: the same for all) */
@@ -3503,7 +3474,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_requantize_fixed(const byoc_node *call, c
                                       (long long)c, m);
             for (int64_t r = 0; r < inner; ++r) {
                 int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
-                int64_t q = (int64_t)byoc_sim_multiply_by_quantized_multiplier(byoc__dv_saturate_i32(d), qm, shift) +
+                int64_t q = (int64_t)byoc_sim_multiply_by_quantized_multiplier(byoc__saturate_i32(d), qm, shift) +
                             out_zp;
                 byoc__int_put(out->dtype, od + (at + r) * (int64_t)os,
                               q < (int64_t)lo ? (int64_t)lo : q > (int64_t)hi ? (int64_t)hi : q);
