@@ -6284,8 +6284,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, ch
             v[3] != x->first || v[4] != x->last || v[5] != x->inplace_of)
             return byoc__sim_fail(
                 diag, BYOC_ERR_CORRUPT, NULL,
-                "%s: memory plan: buffer %d is at %lld (%lld bytes) in the file, at %llu (%llu bytes) here", file, b,
-                v[1], v[2], (unsigned long long)x->offset, (unsigned long long)x->size);
+                "%s: memory plan: buffer %d (kind, offset, bytes, first, last, in place of) is (%lld, %lld, %lld, %lld, "
+                "%lld, %lld) in the file, (%d, %llu, %llu, %d, %d, %d) here",
+                file, b, v[0], v[1], v[2], v[3], v[4], v[5], (int)x->kind, (unsigned long long)x->offset,
+                (unsigned long long)x->size, x->first, x->last, x->inplace_of);
         b++;
     }
     if (n < 0 || b != p->nbuffers)
