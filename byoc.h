@@ -980,6 +980,10 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
    first on a module with a qnn.dequantize unless the config key "fake_quantization_to_integer.enable"
    is False (byocc --no-fq2i). The rules and their sources: the comment of its implementation section. */
 BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag);
+/* Sets every qnn.requantize of m (partitions' bodies included) to compute_dtype "int64" with rounding "TFLITE":
+   the fixed point the simulated devices use (README "The integer datapath"), so a host run computes what a
+   device run computes, bit for bit, instead of ONNX Runtime's float32 requantize (byocc --requantize fixed). */
+BYOC_API byoc_result byoc_requantize_in_fixed_point(byoc_module *m, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
 
@@ -23621,6 +23625,25 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
     return r;
 }
 
+BYOC_API byoc_result byoc_requantize_in_fixed_point(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    const byoc_op *requantize = byoc_op_get("qnn.requantize");
+    for (int f = 0; f < byoc_module_function_count(m); ++f) {
+        byoc_node **order = NULL;
+        byoc__post_order_marked(m->functions[f].function, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (ptrdiff_t i = 0; i < stbds_arrlen(order); ++i) {
+            byoc_node *x = order[i];
+            if (x->kind != BYOC_NODE_CALL || x->op != requantize) continue;
+            byoc_attrs a = byoc__attrs_build(m, &x->attrs, NULL, 0); /* a copy: attributes may be shared */
+            byoc_attrs_set_string(m, &a, "compute_dtype", "int64");
+            byoc_attrs_set_string(m, &a, "rounding", "TFLITE");
+            x->attrs = a;
+        }
+        stbds_arrfree(order);
+    }
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, 0, "%s", m->error.message);
+    return byoc_infer_type(m, diag);
+}
 
 /* ---- QDQ units (ONNX Runtime's NodeUnit): what placement never splits ---- */
 /* ORT hands an execution provider a DequantizeLinear only with the op it feeds, and that op only with its

@@ -40,6 +40,8 @@ group_command() { # name
     quant_qops) sh tests/quant/qops.sh "$BUILD/byocc" ;;
     # QDQ models through FakeQuantizationToInteger: integers equal to ORT's on the host, the devices, a .byoc
     quant_fq2i) sh tests/fq2i/fq2i.sh "$BUILD/byocc" ;;
+    # four shared models quantized by byocc quantize: ORT's outputs on the host, the devices' fixed point, .byoc
+    quant_models) sh tests/quant_models.sh "$BUILD/byocc" ;;
     fuzz_*) fuzz_group "${1#fuzz_}" ;;
     lit) lit_group ;;
     build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
@@ -56,7 +58,7 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models built_models quant_qops quant_fq2i quantize \
+groups=$(echo $TESTS cli onnx_node models built_models quant_qops quant_fq2i quant_models quantize \
     $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"

@@ -63,7 +63,7 @@ static const usage_section usage_sections[] = {
      "      [--strategy greedy|collage] [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N]\n"
      "      [--max-partitions N] [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
      "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
-     "      [--save-placement FILE] [--placement FILE] [--no-fq2i]\n"
+     "      [--save-placement FILE] [--placement FILE] [--no-fq2i] [--fixed-point-requantize]\n"
      "        greedy: place every op on the first backend (by priority, then as given) that takes it,\n"
      "        host last;\n"
      "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
@@ -71,7 +71,9 @@ static const usage_section usage_sections[] = {
      "        longer fits);\n"
      "        NODE is a frontend name, a %N label of @main or #ID;\n"
      "        a quantized (QDQ) model's groups become qnn ops first (FakeQuantizationToInteger, each\n"
-     "        group left in float32 listed with its reason); --no-fq2i keeps them in float\n"},
+     "        group left in float32 listed with its reason); --no-fq2i keeps them in float;\n"
+     "        --fixed-point-requantize: every qnn.requantize in the devices' fixed point (TFLite's),\n"
+     "        on the host too, instead of ONNX Runtime's float32 arithmetic\n"},
     {"match",
      "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
      "        list the expressions of @main the pattern matches (outputs first, as the matcher visits\n"
@@ -518,8 +520,12 @@ static int model_error(const session *s, const byoc_diag *d) {
 static byoc_module *load_model(session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
-/* the library's preparation (byoc_prepare_for_partition); with --no-fq2i, FakeQuantizationToInteger off */
-static byoc_result prepare_model(byoc_module *m, byoc_pass_context *ctx, int no_fq2i, byoc_diag *d) {
+/* the library's preparation (byoc_prepare_for_partition); with --no-fq2i, FakeQuantizationToInteger off; with
+   --fixed-point-requantize, every qnn.requantize then in the devices' fixed point */
+#define PREP_NO_FQ2I 1
+#define PREP_FIXED_REQUANTIZE 2
+static byoc_result prepare_model(byoc_module *m, byoc_pass_context *ctx, unsigned prep, byoc_diag *d) {
+    int no_fq2i = (prep & PREP_NO_FQ2I) != 0;
     byoc_pass_context *own = NULL;
     if (no_fq2i && !ctx) {
         if (!(own = ctx = byoc_pass_context_create())) return BYOC_ERR_OUT_OF_MEMORY;
@@ -527,6 +533,7 @@ static byoc_result prepare_model(byoc_module *m, byoc_pass_context *ctx, int no_
     }
     byoc_result r = no_fq2i ? byoc_pass_context_set(ctx, "fake_quantization_to_integer.enable", "False", d) : BYOC_OK;
     if (r == BYOC_OK) r = byoc_prepare_for_partition(m, ctx, d);
+    if (r == BYOC_OK && (prep & PREP_FIXED_REQUANTIZE)) r = byoc_requantize_in_fixed_point(m, d);
     byoc_pass_context_destroy(own);
     return r;
 }
@@ -568,7 +575,7 @@ typedef enum option_id {
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
     O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
-    O_DYNAMIC_DIMS, O_NO_FQ2I, O_CALIBRATE, O_PER_CHANNEL, O_METHOD, O_ACTIVATION_TYPE
+    O_DYNAMIC_DIMS, O_NO_FQ2I, O_FIXED_REQUANTIZE, O_CALIBRATE, O_PER_CHANNEL, O_METHOD, O_ACTIVATION_TYPE
 } option_id;
 
 typedef struct option_spec {
@@ -602,6 +609,7 @@ static const option_spec option_table[] = {
     {"--min-partition-ops", O_MIN_PARTITION_OPS, 1, C_PARTITION},
     {"--max-partitions", O_MAX_PARTITIONS, 1, C_PARTITION},
     {"--no-fq2i", O_NO_FQ2I, 0, C_PLACE},
+    {"--fixed-point-requantize", O_FIXED_REQUANTIZE, 0, C_PLACE},
     {"--passes", O_PASSES, 1, C_OPT},
     {"--print-after-all", O_PRINT_AFTER_ALL, 0, C_OPT},
     {"--print-after", O_PRINT_AFTER, 1, C_OPT},
@@ -656,6 +664,7 @@ typedef struct cli_options {
     strategy_options so;
     int no_fallback, no_merge_regions, min_partition_ops, max_partitions;
     int no_fq2i; /* --no-fq2i: QDQ groups stay dequantize -> float op -> quantize */
+    int fixed_requantize; /* --fixed-point-requantize: qnn.requantize in the devices' fixed point everywhere */
     byoc_pin pins[MAX_PINS];
     char pin_text[MAX_PINS][MAX_PIN_TEXT];
     int npins;
@@ -672,6 +681,9 @@ typedef struct cli_options {
     const char *calibrate, *method, *activation_type;
     int per_channel;
 } cli_options;
+static unsigned prep_flags(const cli_options *o) {
+    return (o->no_fq2i ? PREP_NO_FQ2I : 0u) | (o->fixed_requantize ? PREP_FIXED_REQUANTIZE : 0u);
+}
 
 static int parse_count(const char *cmd, const char *text, const char *option, int *out) {
     char *end = NULL, msg[200];
@@ -826,6 +838,7 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_REPEAT: return parse_count(cmd, v, spec->name, &o->repeat);
     case O_NO_FUSE: o->no_fuse = 1; break;
     case O_NO_FQ2I: o->no_fq2i = 1; break;
+    case O_FIXED_REQUANTIZE: o->fixed_requantize = 1; break;
     case O_SOURCE_MAP: o->source_map = v; break;
     case O_CALIBRATE: o->calibrate = v; break;
     case O_PER_CHANNEL: o->per_channel = 1; break;
@@ -1179,7 +1192,7 @@ static int cmd_partition(session *s, const cli_options *opts) {
         }
         byoc_free(m, notes);
     }
-    if (rc == EXIT_OK && prepare_model(m, NULL, opts->no_fq2i, &d) != BYOC_OK) rc = model_error(s, &d);
+    if (rc == EXIT_OK && prepare_model(m, NULL, prep_flags(opts), &d) != BYOC_OK) rc = model_error(s, &d);
     byoc_placement_report *rep = NULL;
     byoc_collage_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -1800,11 +1813,38 @@ static unsigned long long seeded_next(unsigned long long *s) {
     return *s;
 }
 
-/* The frontend names op calls carry in every function of m, sorted: which ONNX nodes are still there. */
+/* The frontend names op calls carry in every function of m, sorted: which ONNX nodes are still there; and the
+   edges between differently named calls (producer's name, consumer's name), which name the QDQ group a
+   DequantizeLinear or QuantizeLinear merged into. */
 typedef struct span_set {
     const char **names;
     int count;
+    const char **edge_from, **edge_to;
+    int nedges, edge_cap;
 } span_set;
+static int span_set_edges(span_set *s, const byoc_graph *g) {
+    for (int i = 0; i < g->count; ++i) {
+        const char *to = byoc_node_span(g->nodes[i].node)->source;
+        if (!to || g->nodes[i].node->kind != BYOC_NODE_CALL) continue;
+        for (int k = 0; k < g->nodes[i].ninputs; ++k) {
+            const byoc_node *in = g->nodes[g->nodes[i].inputs[k]].node;
+            const char *from = byoc_node_span(in)->source;
+            if (in->kind != BYOC_NODE_CALL || !from || !strcmp(from, to)) continue;
+            if (s->nedges == s->edge_cap) {
+                int cap = s->edge_cap ? 2 * s->edge_cap : 256;
+                const char **f = (const char **)realloc((void *)s->edge_from, sizeof(char *) * (size_t)cap);
+                if (f) s->edge_from = f;
+                const char **t = (const char **)realloc((void *)s->edge_to, sizeof(char *) * (size_t)cap);
+                if (t) s->edge_to = t;
+                if (!f || !t) return 0;
+                s->edge_cap = cap;
+            }
+            s->edge_from[s->nedges] = from;
+            s->edge_to[s->nedges++] = to;
+        }
+    }
+    return 1;
+}
 static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 static int span_set_build(byoc_module *m, span_set *s) {
     memset(s, 0, sizeof *s);
@@ -1824,7 +1864,9 @@ static int span_set_build(byoc_module *m, span_set *s) {
             }
             s->names[s->count++] = src;
         }
+        int edges_ok = span_set_edges(s, &g);
         byoc_graph_free(&g);
+        if (!edges_ok) return 0;
     }
     if (s->count) qsort((void *)s->names, (size_t)s->count, sizeof(char *), by_name);
     return 1;
@@ -1847,6 +1889,29 @@ static const char *const stage_reasons[NSTAGES] = {
     "removed by FuseOps"};
 #define STAGE_PARTITIONED 6
 #define STAGE_FUSED 7
+/* a DequantizeLinear (QuantizeLinear) FakeQuantizationToInteger merged: the nodes it fed (that fed it) name its
+   group; NULL when there are none (the stage's plain reason then) */
+static char *qdq_merge_reason(const span_set *after_import, const char *name, const char *op) {
+    int dequantize = !strcmp(op, "DequantizeLinear");
+    if (!dequantize && strcmp(op, "QuantizeLinear")) return NULL;
+    char list[400] = "";
+    size_t used = 0;
+    int n = 0;
+    for (int e = 0; e < after_import->nedges && used + 1 < sizeof list; ++e) {
+        const char *self = dequantize ? after_import->edge_from[e] : after_import->edge_to[e];
+        const char *other = dequantize ? after_import->edge_to[e] : after_import->edge_from[e];
+        if (strcmp(self, name) || strstr(list, other)) continue;
+        int w = snprintf(list + used, sizeof list - used, "%s%s", n++ ? ", " : "", other);
+        if (w > 0) used += (size_t)w;
+    }
+    if (!n) return NULL;
+    size_t cap = strlen(list) + 160;
+    char *r = (char *)malloc(cap);
+    if (r)
+        snprintf(r, cap, "merged by FakeQuantizationToInteger into the qnn ops of %s (its QDQ group; they carry %s)",
+                 list, n > 1 ? "those names" : "that name");
+    return r;
+}
 static byoc_sim_source_node *source_nodes_of(const byoc_onnx_model *info, const span_set *stages, char ***owned) {
     byoc_sim_source_node *nodes = (byoc_sim_source_node *)calloc((size_t)info->nnodes + 1, sizeof *nodes);
     *owned = (char **)calloc((size_t)info->nnodes + 1, sizeof(char *));
@@ -1854,6 +1919,10 @@ static byoc_sim_source_node *source_nodes_of(const byoc_onnx_model *info, const 
     for (int i = 0; i < info->nnodes; ++i) {
         nodes[i].name = info->node_spans[i];
         nodes[i].op = info->node_ops[i];
+        if (span_set_has(&stages[0], nodes[i].name) && !span_set_has(&stages[1], nodes[i].name)) {
+            (*owned)[i] = qdq_merge_reason(&stages[0], nodes[i].name, nodes[i].op);
+            if ((*owned)[i]) { nodes[i].removed = (*owned)[i]; continue; }
+        }
         if (info->node_folded[i]) {
             size_t n = strlen(info->node_folded[i]) + 32;
             char *r = (char *)malloc(n);
@@ -2305,7 +2374,11 @@ typedef struct run_job {
 static void run_job_free(run_job *j) {
     input_files_free(&j->in);
     for (int k = 0; k < MAX_IO; ++k) free(j->seeded[k]), free(j->dir_inputs[k]);
-    for (int k = 0; k < NSTAGES; ++k) free((void *)j->stages[k].names);
+    for (int k = 0; k < NSTAGES; ++k) {
+        free((void *)j->stages[k].names);
+        free((void *)j->stages[k].edge_from);
+        free((void *)j->stages[k].edge_to);
+    }
     byoc_placement_report_free(j->rep);
     if (j->exe) byoc_sim_executable_destroy(j->exe);
     else {
@@ -2373,7 +2446,7 @@ static int run_job_prepare(run_job *j) {
         byoc_pass_context_set_verify(ctx, 0);
         byoc_pass_context_set_instrument(ctx, &instrument);
     }
-    byoc_result r = prepare_model(j->m, ctx, j->o->no_fq2i, &j->d);
+    byoc_result r = prepare_model(j->m, ctx, prep_flags(j->o), &j->d);
     byoc_pass_context_destroy(ctx);
     if (r != BYOC_OK) return model_error(j->s, &j->d);
     return j->stage_rc;
@@ -2727,7 +2800,7 @@ static int run_job_reference(run_job *j) {
     byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
     byoc_sim_program *rp = NULL;
     byoc_tensor routs[MAX_IO];
-    if (!rm || prepare_model(rm, NULL, o->no_fq2i, &j->d) != BYOC_OK ||
+    if (!rm || prepare_model(rm, NULL, prep_flags(o), &j->d) != BYOC_OK ||
         (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
         byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
