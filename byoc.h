@@ -15944,14 +15944,41 @@ BYOC__PRIVATE double byoc__qround_f64(double v, double lo, double hi) {
 }
 /* a run of n float32 values quantized with one scale and zero point into an 8-bit result: the common
    case, a loop without per-element lookups */
+/* nearbyintf (ties to even in the default rounding mode) of |v| <= 2^22 without a library call: adding and
+   subtracting 1.5 * 2^23 leaves no fraction bits, so the addition rounds as the FPU does; the compiler may
+   not fold it (C's float semantics, no -ffast-math), and it vectorises. Callers clamp v to an 8- or 16-bit
+   range first. */
+BYOC__PRIVATE float byoc__round_even_small(float v) { return (v + 12582912.0f) - 12582912.0f; }
 BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
                                          byoc_dtype ot, unsigned char *o) {
+    float qlo = lo - zp, qhi = hi - zp;
     if (ot == BYOC_UINT8)
-        for (int64_t r = 0; r < n; ++r)
-            o[r] = (unsigned char)(int)(byoc__qround_f32(x[r] / scale, lo - zp, hi - zp) + zp);
+        for (int64_t r = 0; r < n; ++r) {
+            float v = x[r] / scale;
+            v = v == v ? v : 0.0f;
+            o[r] = (unsigned char)(int)(byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + zp);
+        }
     else
-        for (int64_t r = 0; r < n; ++r)
-            o[r] = (unsigned char)(int8_t)(int)(byoc__qround_f32(x[r] / scale, lo - zp, hi - zp) + zp);
+        for (int64_t r = 0; r < n; ++r) {
+            float v = x[r] / scale;
+            v = v == v ? v : 0.0f;
+            o[r] = (unsigned char)(int8_t)(int)(byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + zp);
+        }
+}
+/* a run of n int32 accumulators requantized with one float32 multiplier into an 8-bit result, ties to even: the
+   common case of qnn.requantize (ORT's MlasRequantizeOutput), element for element the general loop's result */
+BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_t in_zp, float m, float qlo, float qhi,
+                                           int32_t out_zp, byoc_dtype ot, unsigned char *o) {
+    if (ot == BYOC_UINT8)
+        for (int64_t r = 0; r < n; ++r) {
+            float v = (float)(x[r] - in_zp) * m;
+            o[r] = (unsigned char)((int32_t)byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + out_zp);
+        }
+    else
+        for (int64_t r = 0; r < n; ++r) {
+            float v = (float)(x[r] - in_zp) * m;
+            o[r] = (unsigned char)(int8_t)((int32_t)byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + out_zp);
+        }
 }
 static byoc_result byoc__k_qnn_quantize(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
@@ -16146,6 +16173,24 @@ static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
                     out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
             float m32 = (float)in_scale / (float)out_scale;
             double m64 = in_scale / out_scale, qlo = lo - (double)out_zp, qhi = hi - (double)out_zp;
+            if (f32 && mode == BYOC__QROUND_EVEN && x->dtype == BYOC_INT32 && osz == 1 && isfinite(m32) &&
+                in_zp >= INT32_MIN / 2 && in_zp <= INT32_MAX / 2) {
+                /* the int32 difference cannot wrap: |x| < 2^31 and |in_zp| < 2^30 give |d| < 2^31 + 2^30, and d
+                   is formed in 64 bits below; in 32 bits only when it fits */
+                int fits = 1;
+                const int32_t *xs32 = (const int32_t *)xd + at;
+                if (in_zp) {
+                    for (int64_t r = 0; r < qi.inner && fits; ++r) {
+                        int64_t d = (int64_t)xs32[r] - in_zp;
+                        fits = d >= INT32_MIN && d <= INT32_MAX;
+                    }
+                }
+                if (fits) {
+                    byoc__requantize_run_8bit(xs32, qi.inner, (int32_t)in_zp, m32, (float)qlo, (float)qhi,
+                                              (int32_t)out_zp, o->dtype, (unsigned char *)o->data + at);
+                    continue;
+                }
+            }
             if (mode == BYOC__QROUND_TFLITE) {
                 int32_t qm;
                 int shift;

@@ -268,7 +268,7 @@ static void test_requantize_roundings(void) {
     byoc_module_destroy(r.m);
     CHECK_TYPE_ERROR("def @main(%a: Tensor[(2), int32], %s: Tensor[(), float32], %z: Tensor[(), int32]) {\n"
                      "  qnn.requantize(%a, %s, %z, %s, %z, rounding=\"DOWN\")\n}",
-                     "rounding \"DOWN\" is not UPWARD, TONEAREST or TONEAREST_EVEN");
+                     "rounding \"DOWN\" is not UPWARD, TONEAREST, TONEAREST_EVEN or TFLITE");
 }
 
 /* ONNX QLinearConv as the importer builds it: qnn.conv2d, an int32 bias, qnn.requantize by x_scale * w_scale /

@@ -163,6 +163,12 @@ static const char requantize_text[] =
     "  qnn.requantize(%acc, %s, 3, 0.5f, -5, axis=1, rounding=\"TONEAREST_EVEN\", compute_dtype=\"float32\", "
     "out_dtype=\"int8\")\n"
     "}\n";
+/* the same in the devices' fixed point on the host kernel (compute_dtype int64, rounding TFLITE) */
+static const char requantize_fixed_text[] =
+    "def @main(%acc: Tensor[(1, 8, 4, 40), int32], %s: Tensor[(8), float32]) {\n"
+    "  qnn.requantize(%acc, %s, 3, 0.5f, -5, axis=1, rounding=\"TFLITE\", compute_dtype=\"int64\", "
+    "out_dtype=\"int8\")\n"
+    "}\n";
 
 static void test_requantize_on_devices_within_one_lsb(void) {
     static int32_t acc[8 * 4 * 40];
@@ -186,14 +192,19 @@ static void test_requantize_on_devices_within_one_lsb(void) {
         byoc_diag d;
         byoc_sim_backend *b = byoc_sim_backend_open(devices[k], &d);
         CHECKF(b, "%s", d.message);
-        run host, dev;
+        run host, dev, host_fixed;
         int ok = run_module(&host, requantize_text, NULL, 0, in, 2, &d) &&
-                 run_module(&dev, requantize_text, &b, 1, in, 2, &d);
+                 run_module(&dev, requantize_text, &b, 1, in, 2, &d) &&
+                 run_module(&host_fixed, requantize_fixed_text, NULL, 0, in, 2, &d);
         byoc_sim_backend_close(b);
         CHECKF(ok, "%s: %s", devices[k], d.message);
         int on_device = device_kernels(&dev, strncmp(devices[k], "dsp", 3) ? "npu" : "dsp");
-        size_t equal, count;
+        size_t equal, count, fixed_equal, fixed_count;
         int64_t worst = compare_ints(&host, &dev, 0, &equal, &count);
+        compare_ints(&host_fixed, &dev, 0, &fixed_equal, &fixed_count);
+        run_free(&host_fixed);
+        CHECKF(fixed_equal == fixed_count, "%s: the host kernel's fixed point (int64, TFLITE) differs from the "
+               "device's in %zu of %zu", devices[k], fixed_count - fixed_equal, fixed_count);
         run_free(&host);
         run_free(&dev);
         CHECKF(on_device == 1, "%s: the requantize did not run on the device", devices[k]);
