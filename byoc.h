@@ -8644,8 +8644,32 @@ BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilat
                 }                                                                 \
     }
 BYOC__MAX_POOL(float, -FLT_MAX)
-BYOC__MAX_POOL(int8_t, INT8_MIN)
-BYOC__MAX_POOL(uint8_t, 0)
+/* 8-bit max pools (quantized CNNs) row by row, as the float path: each tap folds a run of input columns into
+   the output row, with no bounds test per element (the loops vectorise for unit strides) */
+#define BYOC__MAX_POOL_ROWS(T, LOWEST)                                                                 \
+    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                        \
+        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                     \
+            for (int64_t oy = 0; oy < g->OH; ++oy, o += g->OW) {                                        \
+                for (int64_t ox = 0; ox < g->OW; ++ox) o[ox] = LOWEST;                                  \
+                int64_t y0 = oy * g->sh - g->pt;                                                        \
+                for (int64_t ky = 0; ky < g->kh; ++ky) {                                                \
+                    int64_t iy = y0 + ky * g->dh;                                                       \
+                    if (iy < 0 || iy >= g->H) continue;                                                 \
+                    for (int64_t kx = 0; kx < g->kw; ++kx) {                                            \
+                        int64_t off = kx * g->dw - g->pl, c0, c1;                                       \
+                        byoc__valid_cols(off, g->sw, g->W, g->OW, &c0, &c1);                            \
+                        const T *in = x + iy * g->W + off;                                              \
+                        if (g->sw == 1)                                                                 \
+                            for (int64_t ox = c0; ox < c1; ++ox) o[ox] = in[ox] > o[ox] ? in[ox] : o[ox]; \
+                        else                                                                            \
+                            for (int64_t ox = c0; ox < c1; ++ox)                                        \
+                                o[ox] = in[ox * g->sw] > o[ox] ? in[ox * g->sw] : o[ox];                \
+                    }                                                                                   \
+                }                                                                                       \
+            }                                                                                           \
+    }
+BYOC__MAX_POOL_ROWS(int8_t, INT8_MIN)
+BYOC__MAX_POOL_ROWS(uint8_t, 0)
 BYOC__MAX_POOL(int16_t, INT16_MIN)
 BYOC__MAX_POOL(int32_t, INT32_MIN)
 BYOC__MAX_POOL(int64_t, INT64_MIN)
@@ -15969,13 +15993,30 @@ BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scal
    common case of qnn.requantize (ORT's MlasRequantizeOutput), element for element the general loop's result */
 BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_t in_zp, float m, float qlo, float qhi,
                                            int32_t out_zp, byoc_dtype ot, unsigned char *o) {
+    int64_t r = 0;
+#if BYOC__SIMD
+    { /* four lanes: the same float32 steps, so the same bits */
+        byoc__f4 vm = {m, m, m, m}, vlo = {qlo, qlo, qlo, qlo}, vhi = {qhi, qhi, qhi, qhi};
+        byoc__f4 magic = {12582912.0f, 12582912.0f, 12582912.0f, 12582912.0f};
+        byoc__i4 vzp = {in_zp, in_zp, in_zp, in_zp}, vozp = {out_zp, out_zp, out_zp, out_zp};
+        for (; r + 4 <= n; r += 4) {
+            byoc__i4 xi;
+            BYOC__LD(xi, x + r);
+            byoc__f4 v = __builtin_convertvector(xi - vzp, byoc__f4) * vm;
+            v = BYOC__SEL(v < vlo, vlo, v);
+            v = BYOC__SEL(v > vhi, vhi, v);
+            byoc__i4 q = __builtin_convertvector((v + magic) - magic, byoc__i4) + vozp;
+            for (int l = 0; l < 4; ++l) o[r + l] = (unsigned char)q[l];
+        }
+    }
+#endif
     if (ot == BYOC_UINT8)
-        for (int64_t r = 0; r < n; ++r) {
+        for (; r < n; ++r) {
             float v = (float)(x[r] - in_zp) * m;
             o[r] = (unsigned char)((int32_t)byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + out_zp);
         }
     else
-        for (int64_t r = 0; r < n; ++r) {
+        for (; r < n; ++r) {
             float v = (float)(x[r] - in_zp) * m;
             o[r] = (unsigned char)(int8_t)((int32_t)byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + out_zp);
         }
