@@ -15976,14 +15976,32 @@ BYOC__PRIVATE float byoc__round_even_small(float v) { return (v + 12582912.0f) -
 BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
                                          byoc_dtype ot, unsigned char *o) {
     float qlo = lo - zp, qhi = hi - zp;
+    int64_t r = 0;
+#if BYOC__SIMD
+    { /* four lanes: the same float32 steps (NaN lanes fail both comparisons and become 0), so the same bits */
+        byoc__f4 vs = {scale, scale, scale, scale}, vlo = {qlo, qlo, qlo, qlo}, vhi = {qhi, qhi, qhi, qhi};
+        byoc__f4 magic = {12582912.0f, 12582912.0f, 12582912.0f, 12582912.0f}, vzp = {zp, zp, zp, zp};
+        byoc__f4 zero = {0, 0, 0, 0};
+        for (; r + 4 <= n; r += 4) {
+            byoc__f4 v;
+            BYOC__LD(v, x + r);
+            v = v / vs;
+            v = BYOC__SEL(v == v, v, zero);
+            v = BYOC__SEL(v < vlo, vlo, v);
+            v = BYOC__SEL(v > vhi, vhi, v);
+            byoc__i4 q = __builtin_convertvector(((v + magic) - magic) + vzp, byoc__i4);
+            for (int l = 0; l < 4; ++l) o[r + l] = (unsigned char)q[l];
+        }
+    }
+#endif
     if (ot == BYOC_UINT8)
-        for (int64_t r = 0; r < n; ++r) {
+        for (; r < n; ++r) {
             float v = x[r] / scale;
             v = v == v ? v : 0.0f;
             o[r] = (unsigned char)(int)(byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + zp);
         }
     else
-        for (int64_t r = 0; r < n; ++r) {
+        for (; r < n; ++r) {
             float v = x[r] / scale;
             v = v == v ? v : 0.0f;
             o[r] = (unsigned char)(int8_t)(int)(byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + zp);
@@ -16076,6 +16094,22 @@ static const byoc_type *byoc__rel_qnn_dequantize(byoc_type_rel_ctx *ctx, const b
         return BYOC__FAIL("out_dtype \"%s\" is not a float dtype", s);
     return byoc_type_rel_tensor(ctx, dt, a[0]->rank, a[0]->dims);
 }
+/* a run of n 8-bit values with one scale and zero point: (q - zp) * scale in float32, four lanes at a time */
+BYOC__PRIVATE void byoc__dequantize_run_8bit(byoc_dtype dt, const unsigned char *x, int64_t n, int32_t zp, float scale,
+                                           float *o) {
+    int64_t r = 0;
+    int is_signed = dt == BYOC_INT8;
+#if BYOC__SIMD
+    byoc__f4 vs = {scale, scale, scale, scale};
+    for (; r + 4 <= n; r += 4) {
+        byoc__i4 q;
+        for (int l = 0; l < 4; ++l) q[l] = (is_signed ? (int32_t)(int8_t)x[r + l] : (int32_t)x[r + l]) - zp;
+        byoc__f4 v = __builtin_convertvector(q, byoc__f4) * vs;
+        BYOC__ST(o + r, v);
+    }
+#endif
+    for (; r < n; ++r) o[r] = (float)((is_signed ? (int32_t)(int8_t)x[r] : (int32_t)x[r]) - zp) * scale;
+}
 static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
     byoc_tensor *o = &k->out[0];
@@ -16093,13 +16127,7 @@ static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
                 float scale = ((const float *)s->data)[p];
                 int32_t zp = (int32_t)byoc__zp_at(z, p);
                 float *orow = (float *)o->data + at;
-                if (x->dtype == BYOC_UINT8) {
-                    const uint8_t *xr = (const uint8_t *)xd + at;
-                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
-                } else {
-                    const int8_t *xr = (const int8_t *)xd + at;
-                    for (int64_t r = 0; r < q.inner; ++r) orow[r] = (float)((int32_t)xr[r] - zp) * scale;
-                }
+                byoc__dequantize_run_8bit(x->dtype, (const unsigned char *)xd + at, q.inner, zp, scale, orow);
                 continue;
             }
             for (int64_t r = 0; r < q.inner; ++r) {
