@@ -15943,7 +15943,11 @@ BYOC__PRIVATE void byoc__qmap_of(const byoc__kctx *k, const byoc_tensor *x, cons
     q->inner = x->rank ? byoc__dims_prod(x->dims, axis + 1, x->rank) : 1;
     q->so = q->si = q->sr = 0;
     q->bs = 1;
-    if (p->rank <= 1 && byoc__numel(p) == 1 && block <= 0) return; /* per tensor */
+    if (p->rank <= 1 && byoc__numel(p) == 1 && block <= 0) { /* per tensor: the whole tensor is one run */
+        q->inner *= q->outer * q->extent;
+        q->outer = q->extent = 1;
+        return;
+    }
     if (block > 0) {
         q->bs = block;
         q->sr = 1;
