@@ -182,8 +182,9 @@ $(BUILD)/bench_collage: tools/bench_collage.c tools/bench_util.h tools/synthetic
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
 # make bench: the partition pipeline on synthetic graphs, the kernels against OpenBLAS, every shared
-# model against ONNX Runtime (onnxruntime-node from npm, installed into build/ort), and the simulated
-# devices and the Collage search; tables in build/bench.md, rows in build/bench*.json
+# model and its quantized version (tools/quantize_models.sh) against ONNX Runtime (onnxruntime-node from
+# npm, installed into build/ort), and the simulated devices and the Collage search; tables in build/bench.md,
+# rows in build/bench*.json
 BENCH_RUNS ?= 20
 bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/bench_collage $(BUILD)/byocc
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
@@ -192,6 +193,11 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/ben
 	@echo "## Models, one thread: byocc run against ONNX Runtime (ms, medians of $(BENCH_RUNS) runs)" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@BYOC_MODELS="$(MODELS) tests/models" sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
+	@echo | tee -a $(BUILD)/bench.md
+	@echo "## Quantized models (byocc quantize --per-channel), one thread: byocc run against ONNX Runtime" | tee -a $(BUILD)/bench.md
+	@echo | tee -a $(BUILD)/bench.md
+	@rm -rf $(BUILD)/qmodels && sh tools/quantize_models.sh $(BUILD)/byocc $(MODELS) $(BUILD)/qmodels | tee -a $(BUILD)/bench.md
+	@BYOC_MODELS=$(BUILD)/qmodels sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_qmodels.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@$(BUILD)/bench_devices $(MODELS) 5 $(BUILD)/bench_devices.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
