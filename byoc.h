@@ -23461,6 +23461,28 @@ BYOC__PRIVATE byoc_node *byoc__fq_replay(byoc_module *m, byoc_node *const *ops, 
     return input;
 }
 
+/* ORT's float32(x_scale * w_scale), computed here as one constant rather than left to a multiply at run time (or to
+   FoldConstant): the factors are floats, so their product is exact in double and rounds once to float32. A scale
+   other than float32 keeps the multiply call, with the op's own arithmetic. */
+BYOC__PRIVATE byoc_node *byoc__fq_scale_product(byoc_module *m, byoc_node *xs, byoc_node *ws) {
+    const byoc_type *xt = xs->annotation, *wt = ws->annotation;
+    if (xt->dtype != BYOC_FLOAT32 || wt->dtype != BYOC_FLOAT32 || byoc_type_num_elements(xt) != 1) {
+        byoc_node *two[2] = {xs, ws};
+        return byoc_call(m, "multiply", two, 2, NULL);
+    }
+    /* multiply's broadcast with a one-element x_scale: w_scale's dims, led by ones up to x_scale's rank */
+    int rank = xt->rank > wt->rank ? xt->rank : wt->rank;
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < rank; ++i) dims[i] = i < rank - wt->rank ? 1 : wt->dims[i - (rank - wt->rank)];
+    const byoc_type *t = byoc_tensor_type(m, BYOC_FLOAT32, rank, dims);
+    byoc_node *c = t ? byoc_constant(m, t, NULL, 0) : NULL;
+    if (!c) return NULL;
+    double x = (float)byoc__fq_value(xs, 0);
+    for (int64_t i = 0, n = byoc_type_num_elements(wt); i < n; ++i)
+        byoc__store(BYOC_FLOAT32, c->data, i, (float)(x * (float)byoc__fq_value(ws, i)));
+    return c;
+}
+
 BYOC__PRIVATE byoc_node *byoc__fq_build_anchor(byoc__fq *fq, const byoc__fq_anchor *a, const byoc_node *q) {
     byoc_module *m = fq->m;
     const byoc_op *op = byoc_op_get(byoc__fq_qnn_name(a->anchor));
@@ -23481,15 +23503,14 @@ BYOC__PRIVATE byoc_node *byoc__fq_build_anchor(byoc__fq *fq, const byoc__fq_anch
         byoc__inherit(acc, y);
     }
     /* ORT's multiplier: float32(x_scale * w_scale) / y_scale, the product with the sum in float32, ties to even */
-    byoc_node *xs_ws[2] = {a->dq_x->args[1], a->dq_w->args[1]};
     byoc_attrs rq;
     memset(&rq, 0, sizeof rq);
     byoc_attrs_set_int(m, &rq, "axis", a->channel_axis);
     byoc_attrs_set_string(m, &rq, "rounding", "TONEAREST_EVEN");
     byoc_attrs_set_string(m, &rq, "compute_dtype", "float32");
     byoc_attrs_set_string(m, &rq, "out_dtype", byoc_dtype_name(byoc__fq_qtype(q)));
-    byoc_node *rargs[5] = {acc, byoc_call(m, "multiply", xs_ws, 2, NULL), byoc_constant_scalar(m, BYOC_INT32, 0),
-                           q->args[1], q->args[2]};
+    byoc_node *rargs[5] = {acc, byoc__fq_scale_product(m, a->dq_x->args[1], a->dq_w->args[1]),
+                           byoc_constant_scalar(m, BYOC_INT32, 0), q->args[1], q->args[2]};
     byoc_node *r = byoc_call(m, "qnn.requantize", rargs, 5, &rq);
     byoc__inherit(r, q);
     return r;

@@ -1007,6 +1007,8 @@ typedef struct byoc__sim_lowering {
     int *leaves;       /* value ids: every lowered expression is a range of this pool (its tensor leaves) */
     int nleaves, cap_leaves;
     int allow_dynamic; /* values of '?' shape may be made: inputs and unfused host op calls */
+    int *scalars;      /* the values of the rank-0 constants lowered so far, one per distinct dtype and bytes */
+    int nscalars, cap_scalars;
 } byoc__sim_lowering;
 
 BYOC__SIM_PRIVATE int byoc__sim_lower_fail(byoc__sim_lowering *L, byoc_result code, const byoc_node *n, const char *fmt,
@@ -1465,6 +1467,23 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_call(byoc__sim_lowering *L, byoc_node *cal
     return byoc__sim_lower_fn(L, f, in_first, nin, partition, 0, depth + 1, rf, rc);
 }
 
+/* The value of a rank-0 constant with c's dtype and bytes lowered before, or -1. Equal scalars are one value, whether
+   or not they are one node: the text format prints a scalar as a literal at each use, so a node shared by several
+   uses reads back as one node per use, and the plan of an executable's module must not depend on which it holds. */
+BYOC__SIM_PRIVATE int byoc__sim_same_scalar(const byoc__sim_lowering *L, const byoc_node *c, const byoc_type *t) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR || t->rank != 0 || !c->data) return -1;
+    const byoc_sim_program *p = L->p;
+    size_t nbytes = byoc_constant_nbytes(c);
+    for (int i = 0; i < L->nscalars; ++i) {
+        const byoc__sim_value *v = &p->values[L->scalars[i]];
+        const byoc_node *k = v->buffer >= 0 ? p->buffers[v->buffer].constant : NULL;
+        if (k && v->dtype == t->dtype && v->nbytes == nbytes && byoc_constant_nbytes(k) == nbytes && k->data &&
+            !memcmp(k->data, c->data, nbytes))
+            return L->scalars[i];
+    }
+    return -1;
+}
+
 /* Lowers fn's body with its parameters bound to leaves[args_first, +nargs). In the schedule (group 0) each op becomes
    a kernel; inside a fused group (group 1) each op becomes a step of the group. The result is leaves[*rf, +*rc). */
 BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, int args_first, int nargs,
@@ -1521,6 +1540,12 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
         }
         case BYOC_NODE_CONSTANT: {
             const byoc_type *t = n->checked_type ? n->checked_type : n->annotation;
+            int same = byoc__sim_same_scalar(L, n, t);
+            if (same >= 0) {
+                nc[i] = 1;
+                ok = byoc__sim_push_leaf(L, same);
+                break;
+            }
             int v = byoc__sim_new_value(L, t, -1, n);
             int b = v >= 0 ? byoc__sim_new_buffer(L, BYOC_SIM_BUFFER_CONSTANT, p->values[v].nbytes) : -1;
             ok = b >= 0;
@@ -1535,6 +1560,10 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
             p->values[v].buffer = b;
             nc[i] = 1;
             ok = byoc__sim_push_leaf(L, v);
+            if (ok && t && t->kind == BYOC_TYPE_TENSOR && t->rank == 0) {
+                ok = BYOC__SIM_RESERVE(p, L->scalars, L->cap_scalars, L->nscalars + 1) || BYOC__SIM_OOM(L);
+                if (ok) L->scalars[L->nscalars++] = v;
+            }
             break;
         }
         case BYOC_NODE_TUPLE:
@@ -2409,6 +2438,7 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     ok = ok && byoc__sim_plan(&L);
     if (ok && !L.error) byoc__sim_account(p);
     byoc__sim_mfree(p, L.leaves);
+    byoc__sim_mfree(p, L.scalars);
     if (!ok || L.error) {
         if (!L.error) byoc__sim_fail(d, BYOC_ERR_INTERNAL, NULL, "byoc_sim_lower: failed");
         byoc_sim_program_destroy(p);

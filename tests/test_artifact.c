@@ -1,7 +1,8 @@
 /* The .byoc artifact: save and load give the same outputs as the program compiled in memory; the loader
    refuses truncated, corrupted, re-signed hostile, newer and mismatched files with a message naming the
    file and what is wrong; missing or incompatible backends are refused by name; the source map covers
-   every op down to device layers and commands; the caller's allocator carries the loaded executable. */
+   every op down to device layers and commands; the caller's allocator carries the loaded executable; a scalar
+   constant node shared by several calls (the text reads it back as one node per use) loads back to the same plan. */
 #include "../byoc_sim.h"
 #include "test.h"
 #include <stdlib.h>
@@ -30,10 +31,13 @@ typedef struct built {
 
 static float input[1 * 4 * 10 * 10];
 
-static int build(built *b, byoc_sim_backend *const *backends, int nb, byoc_diag *d) {
+/* text placed on the backends (host last), fused and lowered; prepare: byoc_prepare_for_partition first, as byocc */
+static int build_from(built *b, const char *text, byoc_sim_backend *const *backends, int nb, int prepare,
+                      byoc_diag *d) {
     memset(b, 0, sizeof *b);
-    b->m = byoc_module_parse(model_text, strlen(model_text), "artifact.relay", NULL, d);
+    b->m = byoc_module_parse(text, strlen(text), "artifact.relay", NULL, d);
     if (!b->m || byoc_infer_type(b->m, d) != BYOC_OK) return 0;
+    if (prepare && byoc_prepare_for_partition(b->m, NULL, d) != BYOC_OK) return 0;
     const byoc_backend_spec *specs[4];
     const byoc_target *targets[4];
     for (int i = 0; i < nb; ++i) specs[i] = backends[i]->spec, targets[i] = backends[i]->target;
@@ -44,6 +48,9 @@ static int build(built *b, byoc_sim_backend *const *backends, int nb, byoc_diag 
     o.bind_constants = 1;
     if (byoc_partition_greedy(b->m, &o, &b->rep, d) != BYOC_OK || byoc_run_target_hooks(b->m, targets, nb, d) != BYOC_OK) return 0;
     return byoc_fuse_ops(b->m, 256, d) == BYOC_OK && (b->p = byoc_sim_lower(b->m, NULL, d)) != NULL;
+}
+static int build(built *b, byoc_sim_backend *const *backends, int nb, byoc_diag *d) {
+    return build_from(b, model_text, backends, nb, 0, d);
 }
 static void built_free(built *b) {
     byoc_sim_program_destroy(b->p);
@@ -364,6 +371,51 @@ static void test_missing_and_incompatible_backends_refused(void) {
     CHECKF(matching, "%s", d.message);
 }
 
+/* A QDQ conv whose quantize and dequantize share one scale node and one zero point node, as an ONNX model's share an
+   initializer: FakeQuantizationToInteger passes them on to qnn.quantize and qnn.conv2d, two kernels reading one
+   scalar constant. The text format prints a scalar at each use, so the saved module reads back with one node per
+   use: the plan lowered from it must still be the saved one, and it must compute the same. */
+static const char shared_scalars_text[] =
+    "def @main(%x: Tensor[(1, 1, 6, 6), float32]) {\n"
+    "  %s = 0.5f;\n"
+    "  %z = 0u8;\n"
+    "  %0 = qnn.quantize(%x, %s, %z, out_dtype=\"uint8\");\n"
+    "  %1 = qnn.dequantize(%0, %s, %z);\n"
+    "  %2 = qnn.dequantize(meta[relay.Constant][0] /* ty=Tensor[(2, 1, 3, 3), int8] */, 0.01f, 0i8);\n"
+    "  %3 = nn.conv2d(%1, %2, padding=[1, 1, 1, 1]);\n"
+    "  %4 = qnn.quantize(%3, 0.25f, 128u8, out_dtype=\"uint8\");\n"
+    "  qnn.dequantize(%4, 0.25f, 128u8)\n"
+    "}\n";
+
+static void test_shared_scalar_constants_round_trip(void) {
+    open_backends();
+    CHECK(npu && dsp);
+    static float x[36];
+    for (int i = 0; i < 36; ++i) x[i] = (float)(i * 7 % 50) / 4.0f;
+    byoc_sim_backend *bs[2] = {npu, dsp};
+    for (int nb = 0; nb <= 2; nb += 2) { /* the host alone, and with the devices */
+        built b;
+        byoc_diag d;
+        CHECKF(build_from(&b, shared_scalars_text, bs, nb, 1, &d), "%s", d.message);
+        byoc_tensor in = {BYOC_FLOAT32, 4, {1, 1, 6, 6}, x}, direct, loaded;
+        CHECKF(byoc_sim_run(b.p, &in, 1, &direct, 1, &d) == BYOC_OK, "%s", d.message);
+        void *bytes = NULL;
+        size_t size = 0;
+        CHECKF(byoc_sim_executable_save(b.p, NULL, &bytes, &size, &d) == BYOC_OK, "%s", d.message);
+        byoc_sim_executable *e = byoc_sim_executable_load(bytes, size, "shared.byoc", NULL, &d);
+        free(bytes);
+        CHECKF(e, "%d backends: %s", nb, d.message);
+        byoc_sim_program *p = byoc_sim_executable_program(e);
+        int ran = byoc_sim_run(p, &in, 1, &loaded, 1, &d) == BYOC_OK;
+        int same = ran && loaded.rank == 4 && !memcmp(loaded.data, direct.data, sizeof(float) * 2 * 36);
+        int kernels = byoc_sim_kernel_count(p) == byoc_sim_kernel_count(b.p);
+        byoc_sim_executable_destroy(e);
+        built_free(&b);
+        CHECKF(ran, "%s", d.message);
+        CHECK(same && kernels);
+    }
+}
+
 /* a counting allocator: everything the loaded executable owns goes through it */
 typedef struct counting {
     long live, total;
@@ -405,6 +457,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_round_trip_same_outputs),         TEST_ENTRY(test_source_map_covers_every_op),
         TEST_ENTRY(test_truncated_and_flipped_refused),   TEST_ENTRY(test_hostile_resigned_files_refused),
         TEST_ENTRY(test_missing_and_incompatible_backends_refused), TEST_ENTRY(test_load_through_callers_allocator),
+        TEST_ENTRY(test_shared_scalar_constants_round_trip),
     };
     int rc = run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
     byoc_sim_backend_close(npu);
