@@ -11,7 +11,8 @@
 #   artifact: compiled to a .byoc (host only, greedy, collage), loaded and run: the host-only one gives ONNX
 #             Runtime's outputs, the device ones byte for byte the same compile run on the fly;
 #   explain:  the source map names, for every DequantizeLinear and QuantizeLinear of the file, the IR ops it
-#             became or the ONNX nodes whose qnn ops it was merged into; byocc explain finds one of each;
+#             became or the ONNX nodes whose qnn ops it was merged into (or that it was a constant folded at
+#             import: a quantized constant operand); byocc explain finds one of each;
 #   mnist8:   the quantized model classifies the zoo's three test sets (mnist8_zoo) as their expected outputs.
 # One "ok NAME" / "FAIL NAME: why" line per check; without the models or ONNX Runtime one line says why it skipped.
 BYOCC=${1:-build/byocc}
@@ -68,7 +69,8 @@ artifact() { # model.onnx ref-dir strategy|host
 # every QDQ node of the file in the source map with IR ops or the nodes it merged into; explain finds them
 qdq_explained() { # map.json artifact
     bad=$(awk -F'"' '/^\{"frontend":/ && ($8 == "DequantizeLinear" || $8 == "QuantizeLinear") {
-            n++; if ($0 !~ /"ir":\[\{/ && $0 !~ /merged by FakeQuantizationToInteger into the qnn ops of onnx:/) print $4 }
+            n++; if ($0 !~ /"ir":\[\{/ && $0 !~ /merged by FakeQuantizationToInteger into the qnn ops of onnx:/ &&
+                $0 !~ /"removed":"folded at import/) print $4 }
         END { if (!n) print "no DequantizeLinear or QuantizeLinear in the map" }' "$1")
     [ -z "$bad" ] || { echo "error: QDQ nodes without ops or a group: $(echo "$bad" | head -3 | tr '\n' ' ')"; return 1; }
     for op in DequantizeLinear QuantizeLinear; do

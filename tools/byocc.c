@@ -1822,26 +1822,35 @@ typedef struct span_set {
     const char **edge_from, **edge_to;
     int nedges, edge_cap;
 } span_set;
+static int span_set_edge(span_set *s, const byoc_graph *g, int input, const char *to, int depth) {
+    const byoc_node *in = g->nodes[input].node;
+    if (in->kind != BYOC_NODE_CALL) { /* through tuples and their fields (concatenate's operands) */
+        for (int k = 0; depth < 4 && (in->kind == BYOC_NODE_TUPLE || in->kind == BYOC_NODE_TUPLE_GET_ITEM) &&
+                        k < g->nodes[input].ninputs; ++k)
+            if (!span_set_edge(s, g, g->nodes[input].inputs[k], to, depth + 1)) return 0;
+        return 1;
+    }
+    const char *from = byoc_node_span(in)->source;
+    if (!from || !strcmp(from, to)) return 1;
+    if (s->nedges == s->edge_cap) {
+        int cap = s->edge_cap ? 2 * s->edge_cap : 256;
+        const char **f = (const char **)realloc((void *)s->edge_from, sizeof(char *) * (size_t)cap);
+        if (f) s->edge_from = f;
+        const char **t = (const char **)realloc((void *)s->edge_to, sizeof(char *) * (size_t)cap);
+        if (t) s->edge_to = t;
+        if (!f || !t) return 0;
+        s->edge_cap = cap;
+    }
+    s->edge_from[s->nedges] = from;
+    s->edge_to[s->nedges++] = to;
+    return 1;
+}
 static int span_set_edges(span_set *s, const byoc_graph *g) {
     for (int i = 0; i < g->count; ++i) {
         const char *to = byoc_node_span(g->nodes[i].node)->source;
         if (!to || g->nodes[i].node->kind != BYOC_NODE_CALL) continue;
-        for (int k = 0; k < g->nodes[i].ninputs; ++k) {
-            const byoc_node *in = g->nodes[g->nodes[i].inputs[k]].node;
-            const char *from = byoc_node_span(in)->source;
-            if (in->kind != BYOC_NODE_CALL || !from || !strcmp(from, to)) continue;
-            if (s->nedges == s->edge_cap) {
-                int cap = s->edge_cap ? 2 * s->edge_cap : 256;
-                const char **f = (const char **)realloc((void *)s->edge_from, sizeof(char *) * (size_t)cap);
-                if (f) s->edge_from = f;
-                const char **t = (const char **)realloc((void *)s->edge_to, sizeof(char *) * (size_t)cap);
-                if (t) s->edge_to = t;
-                if (!f || !t) return 0;
-                s->edge_cap = cap;
-            }
-            s->edge_from[s->nedges] = from;
-            s->edge_to[s->nedges++] = to;
-        }
+        for (int k = 0; k < g->nodes[i].ninputs; ++k)
+            if (!span_set_edge(s, g, g->nodes[i].inputs[k], to, 0)) return 0;
     }
     return 1;
 }
