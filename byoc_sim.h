@@ -3600,6 +3600,28 @@ static const char *const byoc__dv_npu_about[] = {"edge NPU after Arm's Ethos-U55
                                                  "datacenter-class NPU: a 128x128 weight-stationary systolic array "
                                                  "like a TPU v2 core's MXU (128x128 at 700 MHz), 1 MB SRAM for "
                                                  "tiles, 32 B/cycle DRAM, latency 200 cycles"};
+/* the int8 composites both built-in device backends carry (README "The integer datapath"): a qnn.conv2d or
+   qnn.dense anchor with its int32 bias, requantize and clip, and qnn.add */
+#define BYOC__SIM_INT8_COMPOSITES \
+    "define qconv = is_op(\"qnn.conv2d\")(wildcard(), is_constant(), wildcard(), " \
+    "wildcard(), wildcard(), wildcard())\n" \
+    "define qdense = is_op(\"qnn.dense\")(wildcard(), is_constant(), wildcard(), " \
+    "wildcard(), wildcard(), wildcard())\n" \
+    "define qconv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qconv, is_constant())\n" \
+    "define qdense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qdense, is_constant())\n" \
+    "define qconv_bias_rq = is_op(\"qnn.requantize\")(qconv_bias, wildcard(), wildcard(), wildcard(), wildcard())\n" \
+    "define qconv_rq = is_op(\"qnn.requantize\")(qconv, wildcard(), wildcard(), wildcard(), wildcard())\n" \
+    "define qdense_bias_rq = is_op(\"qnn.requantize\")(qdense_bias, wildcard(), wildcard(), wildcard(), wildcard())\n" \
+    "define qdense_rq = is_op(\"qnn.requantize\")(qdense, wildcard(), wildcard(), wildcard(), wildcard())\n" \
+    "pattern qnn_conv2d_bias_requantize_clip = is_op(\"clip\")(qconv_bias_rq)\n" \
+    "pattern qnn_conv2d_requantize_clip = is_op(\"clip\")(qconv_rq)\n" \
+    "pattern qnn_conv2d_bias_requantize = qconv_bias_rq\n" \
+    "pattern qnn_conv2d_requantize = qconv_rq\n" \
+    "pattern qnn_dense_bias_requantize = qdense_bias_rq\n" \
+    "pattern qnn_dense_requantize = qdense_rq\n" \
+    "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), " \
+    "wildcard(), wildcard())\n"
+
 static const char byoc__dv_npu_spec[] =
     "# Built-in NPU: convolutions, dense layers and pools, with bias and activation fused into the layer; int8 (qnn)\n"
     "# layers with the int32 bias, requantize and clip in the output stage.\n"
@@ -3616,22 +3638,7 @@ static const char byoc__dv_npu_spec[] =
     "pattern conv2d_relu = is_op(\"nn.relu\")(conv)\n"
     "pattern dense_bias_relu = is_op(\"nn.relu\")(dense_bias)\n"
     "pattern dense_bias = dense_bias\n"
-    "define qconv = is_op(\"qnn.conv2d\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qdense = is_op(\"qnn.dense\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qconv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qconv, is_constant())\n"
-    "define qdense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qdense, is_constant())\n"
-    "define qconv_bias_rq = is_op(\"qnn.requantize\")(qconv_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qconv_rq = is_op(\"qnn.requantize\")(qconv, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qdense_bias_rq = is_op(\"qnn.requantize\")(qdense_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qdense_rq = is_op(\"qnn.requantize\")(qdense, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "pattern qnn_conv2d_bias_requantize_clip = is_op(\"clip\")(qconv_bias_rq)\n"
-    "pattern qnn_conv2d_requantize_clip = is_op(\"clip\")(qconv_rq)\n"
-    "pattern qnn_conv2d_bias_requantize = qconv_bias_rq\n"
-    "pattern qnn_conv2d_requantize = qconv_rq\n"
-    "pattern qnn_dense_bias_requantize = qdense_bias_rq\n"
-    "pattern qnn_dense_requantize = qdense_rq\n"
-    "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), "
-    "wildcard(), wildcard())\n"
+    BYOC__SIM_INT8_COMPOSITES
     "supports nn.conv2d nn.dense nn.max_pool2d nn.avg_pool2d nn.global_avg_pool2d nn.global_max_pool2d\n"
     "supports add nn.bias_add multiply nn.relu clip\n"
     "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul qnn.sigmoid qnn.leaky_relu\n"
@@ -3742,22 +3749,7 @@ static const char byoc__dv_dsp_spec[] =
     "rsqrt erf\n"
     "supports negative abs nn.gelu nn.leaky_relu nn.hard_sigmoid nn.hard_swish\n"
     "supports nn.softmax nn.log_softmax nn.layer_norm transpose mean sum max min\n"
-    "define qconv = is_op(\"qnn.conv2d\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qdense = is_op(\"qnn.dense\")(wildcard(), is_constant(), wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qconv_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qconv, is_constant())\n"
-    "define qdense_bias = (is_op(\"add\") | is_op(\"nn.bias_add\"))(qdense, is_constant())\n"
-    "define qconv_bias_rq = is_op(\"qnn.requantize\")(qconv_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qconv_rq = is_op(\"qnn.requantize\")(qconv, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qdense_bias_rq = is_op(\"qnn.requantize\")(qdense_bias, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "define qdense_rq = is_op(\"qnn.requantize\")(qdense, wildcard(), wildcard(), wildcard(), wildcard())\n"
-    "pattern qnn_conv2d_bias_requantize_clip = is_op(\"clip\")(qconv_bias_rq)\n"
-    "pattern qnn_conv2d_requantize_clip = is_op(\"clip\")(qconv_rq)\n"
-    "pattern qnn_conv2d_bias_requantize = qconv_bias_rq\n"
-    "pattern qnn_conv2d_requantize = qconv_rq\n"
-    "pattern qnn_dense_bias_requantize = qdense_bias_rq\n"
-    "pattern qnn_dense_requantize = qdense_rq\n"
-    "pattern qnn_add = is_op(\"qnn.add\")(wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), wildcard(), "
-    "wildcard(), wildcard())\n"
+    BYOC__SIM_INT8_COMPOSITES
     "supports qnn.conv2d qnn.dense qnn.requantize qnn.add qnn.mul qnn.sigmoid qnn.leaky_relu qnn.softmax\n";
 
 /* the host: modelled per kernel (byoc__sim_account), not by command streams */
@@ -6314,8 +6306,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, ch
             v[3] != x->first || v[4] != x->last || v[5] != x->inplace_of)
             return byoc__sim_fail(
                 diag, BYOC_ERR_CORRUPT, NULL,
-                "%s: memory plan: buffer %d (kind, offset, bytes, first, last, in place of) is (%lld, %lld, %lld, %lld, "
-                "%lld, %lld) in the file, (%d, %llu, %llu, %d, %d, %d) here",
+                "%s: memory plan: buffer %d (kind, offset, bytes, first, last, in place of) is (%lld, %lld, %lld, "
+                "%lld, %lld, %lld) in the file, (%d, %llu, %llu, %d, %d, %d) here",
                 file, b, v[0], v[1], v[2], v[3], v[4], v[5], (int)x->kind, (unsigned long long)x->offset,
                 (unsigned long long)x->size, x->first, x->last, x->inplace_of);
         b++;
