@@ -8624,8 +8624,8 @@ BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilat
     return n;
 }
 
-#define BYOC__MAX_POOL(T, LOWEST)                                                 \
-    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {  \
+#define BYOC__MAX_POOL(T, LOWEST)                                                        \
+    static void byoc__max_pool_direct_##T(const byoc__pool_geom *g, const T *x, T *o) {  \
         for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)               \
             for (int64_t oy = 0; oy < g->OH; ++oy)                                \
                 for (int64_t ox = 0; ox < g->OW; ++ox) {                          \
@@ -8644,29 +8644,65 @@ BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilat
                 }                                                                 \
     }
 BYOC__MAX_POOL(float, -FLT_MAX)
-/* 8-bit max pools (quantized CNNs) row by row, as the float path: each tap folds a run of input columns into
-   the output row, with no bounds test per element (the loops vectorise for unit strides) */
-#define BYOC__MAX_POOL_ROWS(T, LOWEST)                                                                 \
-    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                        \
-        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                     \
-            for (int64_t oy = 0; oy < g->OH; ++oy, o += g->OW) {                                        \
-                for (int64_t ox = 0; ox < g->OW; ++ox) o[ox] = LOWEST;                                  \
-                int64_t y0 = oy * g->sh - g->pt;                                                        \
-                for (int64_t ky = 0; ky < g->kh; ++ky) {                                                \
-                    int64_t iy = y0 + ky * g->dh;                                                       \
-                    if (iy < 0 || iy >= g->H) continue;                                                 \
-                    for (int64_t kx = 0; kx < g->kw; ++kx) {                                            \
-                        int64_t off = kx * g->dw - g->pl, c0, c1;                                       \
-                        byoc__valid_cols(off, g->sw, g->W, g->OW, &c0, &c1);                            \
-                        const T *in = x + iy * g->W + off;                                              \
-                        if (g->sw == 1)                                                                 \
-                            for (int64_t ox = c0; ox < c1; ++ox) o[ox] = in[ox] > o[ox] ? in[ox] : o[ox]; \
-                        else                                                                            \
-                            for (int64_t ox = c0; ox < c1; ++ox)                                        \
-                                o[ox] = in[ox * g->sw] > o[ox] ? in[ox * g->sw] : o[ox];                \
-                    }                                                                                   \
-                }                                                                                       \
-            }                                                                                           \
+/* 8-bit max pools (quantized CNNs) a span of output columns at a time: the vertical max over the window's rows
+   into a padded row buffer, then each horizontal tap over the whole buffer, then every stride-th column. All
+   three passes have unit stride, so they vectorise whatever the pool's stride (a strided tap loop on bytes does
+   not); the padding is the dtype's lowest value, which never wins. A window wider than the buffer takes the
+   direct loop (byoc__max_pool_direct_*). */
+/* y[j] = max(y[j], x[j]) for j < n on 16-lane vectors (gcc -O2 leaves the plain loop scalar) */
+#if BYOC__SIMD
+#define BYOC__MAX_RUN(T)                                                               \
+    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                 \
+        typedef T v16 __attribute__((vector_size(16)));                                 \
+        int64_t j = 0;                                                                  \
+        for (; j + 16 <= n; j += 16) {                                                  \
+            v16 a, b, m;                                                                \
+            BYOC__LD(a, x + j);                                                         \
+            BYOC__LD(b, y + j);                                                         \
+            m = (v16)(a > b);                                                           \
+            b = (a & m) | (b & ~m);                                                     \
+            BYOC__ST(y + j, b);                                                         \
+        }                                                                               \
+        for (; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];                            \
+    }
+#else
+#define BYOC__MAX_RUN(T)                                                               \
+    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                 \
+        for (int64_t j = 0; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];               \
+    }
+#endif
+BYOC__MAX_RUN(int8_t)
+BYOC__MAX_RUN(uint8_t)
+#define BYOC__POOL_SPAN 1024
+#define BYOC__MAX_POOL_ROWS(T, LOWEST)                                                                  \
+    BYOC__MAX_POOL(T, LOWEST)                                                                            \
+    static void byoc__max_pool_span_##T(const byoc__pool_geom *g, const T *x, T *o) {                    \
+        T v[BYOC__POOL_SPAN], h[BYOC__POOL_SPAN];                                                        \
+        int64_t reach = (g->kw - 1) * g->dw, per = (BYOC__POOL_SPAN - reach - 1) / g->sw + 1;            \
+        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                      \
+            for (int64_t oy = 0; oy < g->OH; ++oy, o += g->OW)                                           \
+                for (int64_t c0 = 0; c0 < g->OW; c0 += per) {                                            \
+                    int64_t c1 = BYOC__MIN(g->OW, c0 + per), base = c0 * g->sw - g->pl;                  \
+                    int64_t len = (c1 - c0 - 1) * g->sw + reach + 1, n = len - reach;                    \
+                    int64_t lo = BYOC__MIN(BYOC__MAX(-base, 0), len);                                    \
+                    int64_t hi = BYOC__MAX(BYOC__MIN(g->W - base, len), lo);                             \
+                    memset(v, LOWEST, (size_t)len);                                                      \
+                    for (int64_t ky = 0; ky < g->kh; ++ky) {                                             \
+                        int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                    \
+                        if (iy < 0 || iy >= g->H) continue;                                              \
+                        const T *in = x + iy * g->W + base + lo; /* base + lo >= 0 */                    \
+                        byoc__max_run_##T(v + lo, in, hi - lo);                                          \
+                    }                                                                                    \
+                    memcpy(h, v, (size_t)n);                                                             \
+                    for (int64_t kx = 1; kx < g->kw; ++kx) byoc__max_run_##T(h, v + kx * g->dw, n);      \
+                    for (int64_t ox = c0; ox < c1; ++ox) o[ox] = h[(ox - c0) * g->sw];                   \
+                }                                                                                        \
+    }                                                                                                    \
+    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                         \
+        if ((g->kw - 1) * g->dw < BYOC__POOL_SPAN / 2 && g->sw < BYOC__POOL_SPAN / 2)                      \
+            byoc__max_pool_span_##T(g, x, o);                                                            \
+        else                                                                                             \
+            byoc__max_pool_direct_##T(g, x, o);                                                          \
     }
 BYOC__MAX_POOL_ROWS(int8_t, INT8_MIN)
 BYOC__MAX_POOL_ROWS(uint8_t, 0)
@@ -8680,16 +8716,16 @@ BYOC__MAX_POOL(uint64_t, 0)
 /* the max pool of any dtype but bool and the 16-bit floats; 0 when dt has none */
 BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, const void *x, void *o) {
     switch (dt) {
-    case BYOC_FLOAT32: byoc__max_pool_float(g, (const float *)x, (float *)o); break;
-    case BYOC_FLOAT64: byoc__max_pool_double(g, (const double *)x, (double *)o); break;
+    case BYOC_FLOAT32: byoc__max_pool_direct_float(g, (const float *)x, (float *)o); break;
+    case BYOC_FLOAT64: byoc__max_pool_direct_double(g, (const double *)x, (double *)o); break;
     case BYOC_INT8: byoc__max_pool_int8_t(g, (const int8_t *)x, (int8_t *)o); break;
     case BYOC_UINT8: byoc__max_pool_uint8_t(g, (const uint8_t *)x, (uint8_t *)o); break;
-    case BYOC_INT16: byoc__max_pool_int16_t(g, (const int16_t *)x, (int16_t *)o); break;
-    case BYOC_UINT16: byoc__max_pool_uint16_t(g, (const uint16_t *)x, (uint16_t *)o); break;
-    case BYOC_INT32: byoc__max_pool_int32_t(g, (const int32_t *)x, (int32_t *)o); break;
-    case BYOC_UINT32: byoc__max_pool_uint32_t(g, (const uint32_t *)x, (uint32_t *)o); break;
-    case BYOC_INT64: byoc__max_pool_int64_t(g, (const int64_t *)x, (int64_t *)o); break;
-    case BYOC_UINT64: byoc__max_pool_uint64_t(g, (const uint64_t *)x, (uint64_t *)o); break;
+    case BYOC_INT16: byoc__max_pool_direct_int16_t(g, (const int16_t *)x, (int16_t *)o); break;
+    case BYOC_UINT16: byoc__max_pool_direct_uint16_t(g, (const uint16_t *)x, (uint16_t *)o); break;
+    case BYOC_INT32: byoc__max_pool_direct_int32_t(g, (const int32_t *)x, (int32_t *)o); break;
+    case BYOC_UINT32: byoc__max_pool_direct_uint32_t(g, (const uint32_t *)x, (uint32_t *)o); break;
+    case BYOC_INT64: byoc__max_pool_direct_int64_t(g, (const int64_t *)x, (int64_t *)o); break;
+    case BYOC_UINT64: byoc__max_pool_direct_uint64_t(g, (const uint64_t *)x, (uint64_t *)o); break;
     default: return 0;
     }
     return 1;
