@@ -16057,6 +16057,25 @@ BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_
         byoc__f4 vm = {m, m, m, m}, vlo = {qlo, qlo, qlo, qlo}, vhi = {qhi, qhi, qhi, qhi};
         byoc__f4 magic = {12582912.0f, 12582912.0f, 12582912.0f, 12582912.0f};
         byoc__i4 vzp = {in_zp, in_zp, in_zp, in_zp}, vozp = {out_zp, out_zp, out_zp, out_zp};
+#if BYOC__X86_DISPATCH
+        /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the output dtype's range;
+           lanes end in that range when out_zp does (qlo, qhi are then small integers, exact in float32). A lane
+           by lane byte store went through the stack and cost more than the arithmetic. */
+        if (ot == BYOC_UINT8 ? out_zp >= 0 && out_zp <= 255 : out_zp >= -128 && out_zp <= 127)
+            for (; r + 16 <= n; r += 16) {
+                __m128i q[4];
+                for (int h = 0; h < 4; ++h) { /* max(lo, v) is v < lo ? lo : v; cvtps rounds ties to even */
+                    __m128i xi = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)(const void *)(x + r + 4 * h)),
+                                               (__m128i)vzp);
+                    __m128 v = _mm_mul_ps(_mm_cvtepi32_ps(xi), (__m128)vm);
+                    v = _mm_min_ps((__m128)vhi, _mm_max_ps((__m128)vlo, v));
+                    q[h] = _mm_add_epi32(_mm_cvtps_epi32(v), (__m128i)vozp);
+                }
+                __m128i lo16 = _mm_packs_epi32(q[0], q[1]), hi16 = _mm_packs_epi32(q[2], q[3]);
+                __m128i b = ot == BYOC_UINT8 ? _mm_packus_epi16(lo16, hi16) : _mm_packs_epi16(lo16, hi16);
+                _mm_storeu_si128((__m128i *)(void *)(o + r), b);
+            }
+#endif
         for (; r + 4 <= n; r += 4) {
             byoc__i4 xi;
             BYOC__LD(xi, x + r);
