@@ -16068,6 +16068,14 @@ BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scal
             o[r] = (unsigned char)(int8_t)(int)(byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + zp);
         }
 }
+#if BYOC__X86_DISPATCH
+/* four lanes of byoc__requantize_run_8bit: max(lo, v) is v < lo ? lo : v, and cvtps rounds ties to even */
+BYOC__ALWAYS_INLINE __m128i byoc__rq4(const int32_t *x, __m128i zp, __m128 m, __m128 lo, __m128 hi, __m128i ozp) {
+    __m128i d = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)(const void *)x), zp);
+    __m128 v = _mm_min_ps(hi, _mm_max_ps(lo, _mm_mul_ps(_mm_cvtepi32_ps(d), m)));
+    return _mm_add_epi32(_mm_cvtps_epi32(v), ozp);
+}
+#endif
 /* a run of n int32 accumulators requantized with one float32 multiplier into an 8-bit result, ties to even: the
    common case of qnn.requantize (ORT's MlasRequantizeOutput), element for element the general loop's result */
 BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_t in_zp, float m, float qlo, float qhi,
@@ -16084,15 +16092,12 @@ BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_
            by lane byte store went through the stack and cost more than the arithmetic. */
         if (ot == BYOC_UINT8 ? out_zp >= 0 && out_zp <= 255 : out_zp >= -128 && out_zp <= 127)
             for (; r + 16 <= n; r += 16) {
-                __m128i q[4];
-                for (int h = 0; h < 4; ++h) { /* max(lo, v) is v < lo ? lo : v; cvtps rounds ties to even */
-                    __m128i xi = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)(const void *)(x + r + 4 * h)),
-                                               (__m128i)vzp);
-                    __m128 v = _mm_mul_ps(_mm_cvtepi32_ps(xi), (__m128)vm);
-                    v = _mm_min_ps((__m128)vhi, _mm_max_ps((__m128)vlo, v));
-                    q[h] = _mm_add_epi32(_mm_cvtps_epi32(v), (__m128i)vozp);
-                }
-                __m128i lo16 = _mm_packs_epi32(q[0], q[1]), hi16 = _mm_packs_epi32(q[2], q[3]);
+__m128i vz = (__m128i)vzp, voz = (__m128i)vozp;
+                __m128 fm = (__m128)vm, flo = (__m128)vlo, fhi = (__m128)vhi;
+                __m128i q0 = byoc__rq4(x + r, vz, fm, flo, fhi, voz), q1 = byoc__rq4(x + r + 4, vz, fm, flo, fhi, voz);
+                __m128i q2 = byoc__rq4(x + r + 8, vz, fm, flo, fhi, voz);
+                __m128i q3 = byoc__rq4(x + r + 12, vz, fm, flo, fhi, voz);
+                __m128i lo16 = _mm_packs_epi32(q0, q1), hi16 = _mm_packs_epi32(q2, q3);
                 __m128i b = ot == BYOC_UINT8 ? _mm_packus_epi16(lo16, hi16) : _mm_packs_epi16(lo16, hi16);
                 _mm_storeu_si128((__m128i *)(void *)(o + r), b);
             }
