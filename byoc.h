@@ -16034,6 +16034,15 @@ BYOC__PRIVATE double byoc__qround_f64(double v, double lo, double hi) {
    not fold it (C's float semantics, no -ffast-math), and it vectorises. Callers clamp v to an 8- or 16-bit
    range first. */
 BYOC__PRIVATE float byoc__round_even_small(float v) { return (v + 12582912.0f) - 12582912.0f; }
+#if BYOC__X86_DISPATCH
+/* four lanes of byoc__quantize_run_8bit, step for step: NaN to 0, max(lo, v) is v < lo ? lo : v, min(hi, v) is
+   v > hi ? hi : v, the magic number rounds ties to even */
+BYOC__ALWAYS_INLINE __m128i byoc__q4(const float *x, __m128 s, __m128 lo, __m128 hi, __m128 magic, __m128 zp) {
+    __m128 v = _mm_div_ps(_mm_loadu_ps(x), s);
+    v = _mm_min_ps(hi, _mm_max_ps(lo, _mm_and_ps(v, _mm_cmpeq_ps(v, v))));
+    return _mm_cvttps_epi32(_mm_add_ps(_mm_sub_ps(_mm_add_ps(v, magic), magic), zp));
+}
+#endif
 BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
                                          byoc_dtype ot, unsigned char *o) {
     float qlo = lo - zp, qhi = hi - zp;
@@ -16043,6 +16052,20 @@ BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scal
         byoc__f4 vs = {scale, scale, scale, scale}, vlo = {qlo, qlo, qlo, qlo}, vhi = {qhi, qhi, qhi, qhi};
         byoc__f4 magic = {12582912.0f, 12582912.0f, 12582912.0f, 12582912.0f}, vzp = {zp, zp, zp, zp};
         byoc__f4 zero = {0, 0, 0, 0};
+#if BYOC__X86_DISPATCH
+        /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the 8-bit range the lanes
+           end in (zp an integer of that range; a lane by lane byte store went through the stack) */
+        if (zp >= -128.0f && zp <= 255.0f && zp == (float)(int)zp)
+            for (; r + 16 <= n; r += 16) {
+                __m128i q0 = byoc__q4(x + r, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i q1 = byoc__q4(x + r + 4, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i q2 = byoc__q4(x + r + 8, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i q3 = byoc__q4(x + r + 12, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i lo16 = _mm_packs_epi32(q0, q1), hi16 = _mm_packs_epi32(q2, q3);
+                __m128i b = ot == BYOC_UINT8 ? _mm_packus_epi16(lo16, hi16) : _mm_packs_epi16(lo16, hi16);
+                _mm_storeu_si128((__m128i *)(void *)(o + r), b);
+            }
+#endif
         for (; r + 4 <= n; r += 4) {
             byoc__f4 v;
             BYOC__LD(v, x + r);
