@@ -7928,10 +7928,31 @@ BYOC__COMPARE(uint16_t)
 BYOC__COMPARE(uint32_t)
 BYOC__COMPARE(uint64_t)
 
+/* o = a + b on int32 (wrapping) with a contiguous and b contiguous (sb 1) or one value (sb 0): the bias add of
+   an integer conv / dense, on vectors (gcc -O2 leaves the strided loop above scalar) */
+BYOC__PRIVATE void byoc__add_i32_run(const int32_t *a, const int32_t *b, int64_t sb, int32_t *o, int64_t n) {
+    int64_t i = 0;
+#if BYOC__SIMD
+    typedef uint32_t u4 __attribute__((vector_size(16)));
+    u4 vb = {(uint32_t)b[0], (uint32_t)b[0], (uint32_t)b[0], (uint32_t)b[0]};
+    for (; i + 4 <= n; i += 4) {
+        u4 va;
+        BYOC__LD(va, a + i);
+        if (sb) BYOC__LD(vb, b + i);
+        va += vb;
+        BYOC__ST(o + i, va);
+    }
+#endif
+    for (; i < n; ++i) o[i] = (int32_t)((uint32_t)a[i] + (uint32_t)b[i * sb]);
+}
 typedef struct byoc__binary_job { int code; byoc_dtype dt; } byoc__binary_job;
 static void byoc__binary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
     const byoc__binary_job *j = (const byoc__binary_job *)user;
     int cmp = j->code == BYOC__K_EQUAL || j->code == BYOC__K_LESS || j->code == BYOC__K_GREATER;
+    if (j->dt == BYOC_INT32 && j->code == BYOC__K_ADD && n > 0 && s[1] == 1 && (s[2] == 0 || s[2] == 1)) {
+        byoc__add_i32_run((const int32_t *)p[1], (const int32_t *)p[2], s[2], (int32_t *)p[0], n);
+        return;
+    }
 #define BYOC__BIN_CASE(DT, T)                                                                                  \
     case DT:                                                                                                   \
         if (cmp) byoc__compare_##T(j->code, (const T *)p[1], s[1], (const T *)p[2], s[2], (uint8_t *)p[0], n); \
@@ -8624,8 +8645,8 @@ BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilat
     return n;
 }
 
-#define BYOC__MAX_POOL(T, LOWEST)                                                 \
-    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {  \
+#define BYOC__MAX_POOL(T, LOWEST)                                                        \
+    static void byoc__max_pool_direct_##T(const byoc__pool_geom *g, const T *x, T *o) {  \
         for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)               \
             for (int64_t oy = 0; oy < g->OH; ++oy)                                \
                 for (int64_t ox = 0; ox < g->OW; ++ox) {                          \
@@ -8644,29 +8665,65 @@ BYOC__PRIVATE int64_t byoc__taps_in(int64_t start, int64_t kernel, int64_t dilat
                 }                                                                 \
     }
 BYOC__MAX_POOL(float, -FLT_MAX)
-/* 8-bit max pools (quantized CNNs) row by row, as the float path: each tap folds a run of input columns into
-   the output row, with no bounds test per element (the loops vectorise for unit strides) */
-#define BYOC__MAX_POOL_ROWS(T, LOWEST)                                                                 \
-    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                        \
-        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                     \
-            for (int64_t oy = 0; oy < g->OH; ++oy, o += g->OW) {                                        \
-                for (int64_t ox = 0; ox < g->OW; ++ox) o[ox] = LOWEST;                                  \
-                int64_t y0 = oy * g->sh - g->pt;                                                        \
-                for (int64_t ky = 0; ky < g->kh; ++ky) {                                                \
-                    int64_t iy = y0 + ky * g->dh;                                                       \
-                    if (iy < 0 || iy >= g->H) continue;                                                 \
-                    for (int64_t kx = 0; kx < g->kw; ++kx) {                                            \
-                        int64_t off = kx * g->dw - g->pl, c0, c1;                                       \
-                        byoc__valid_cols(off, g->sw, g->W, g->OW, &c0, &c1);                            \
-                        const T *in = x + iy * g->W + off;                                              \
-                        if (g->sw == 1)                                                                 \
-                            for (int64_t ox = c0; ox < c1; ++ox) o[ox] = in[ox] > o[ox] ? in[ox] : o[ox]; \
-                        else                                                                            \
-                            for (int64_t ox = c0; ox < c1; ++ox)                                        \
-                                o[ox] = in[ox * g->sw] > o[ox] ? in[ox * g->sw] : o[ox];                \
-                    }                                                                                   \
-                }                                                                                       \
-            }                                                                                           \
+/* 8-bit max pools (quantized CNNs) a span of output columns at a time: the vertical max over the window's rows
+   into a padded row buffer, then each horizontal tap over the whole buffer, then every stride-th column. All
+   three passes have unit stride, so they vectorise whatever the pool's stride (a strided tap loop on bytes does
+   not); the padding is the dtype's lowest value, which never wins. A window wider than the buffer takes the
+   direct loop (byoc__max_pool_direct_*). */
+/* y[j] = max(y[j], x[j]) for j < n on 16-lane vectors (gcc -O2 leaves the plain loop scalar) */
+#if BYOC__SIMD
+#define BYOC__MAX_RUN(T)                                                               \
+    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                 \
+        typedef T v16 __attribute__((vector_size(16)));                                 \
+        int64_t j = 0;                                                                  \
+        for (; j + 16 <= n; j += 16) {                                                  \
+            v16 a, b, m;                                                                \
+            BYOC__LD(a, x + j);                                                         \
+            BYOC__LD(b, y + j);                                                         \
+            m = (v16)(a > b);                                                           \
+            b = (a & m) | (b & ~m);                                                     \
+            BYOC__ST(y + j, b);                                                         \
+        }                                                                               \
+        for (; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];                            \
+    }
+#else
+#define BYOC__MAX_RUN(T)                                                               \
+    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                 \
+        for (int64_t j = 0; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];               \
+    }
+#endif
+BYOC__MAX_RUN(int8_t)
+BYOC__MAX_RUN(uint8_t)
+#define BYOC__POOL_SPAN 1024
+#define BYOC__MAX_POOL_ROWS(T, LOWEST)                                                                  \
+    BYOC__MAX_POOL(T, LOWEST)                                                                            \
+    static void byoc__max_pool_span_##T(const byoc__pool_geom *g, const T *x, T *o) {                    \
+        T v[BYOC__POOL_SPAN], h[BYOC__POOL_SPAN];                                                        \
+        int64_t reach = (g->kw - 1) * g->dw, per = (BYOC__POOL_SPAN - reach - 1) / g->sw + 1;            \
+        for (int64_t p = 0; p < g->N * g->C; ++p, x += g->H * g->W)                                      \
+            for (int64_t oy = 0; oy < g->OH; ++oy, o += g->OW)                                           \
+                for (int64_t c0 = 0; c0 < g->OW; c0 += per) {                                            \
+                    int64_t c1 = BYOC__MIN(g->OW, c0 + per), base = c0 * g->sw - g->pl;                  \
+                    int64_t len = (c1 - c0 - 1) * g->sw + reach + 1, n = len - reach;                    \
+                    int64_t lo = BYOC__MIN(BYOC__MAX(-base, 0), len);                                    \
+                    int64_t hi = BYOC__MAX(BYOC__MIN(g->W - base, len), lo);                             \
+                    memset(v, LOWEST, (size_t)len);                                                      \
+                    for (int64_t ky = 0; ky < g->kh; ++ky) {                                             \
+                        int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                    \
+                        if (iy < 0 || iy >= g->H) continue;                                              \
+                        const T *in = x + iy * g->W + base + lo; /* base + lo >= 0 */                    \
+                        byoc__max_run_##T(v + lo, in, hi - lo);                                          \
+                    }                                                                                    \
+                    memcpy(h, v, (size_t)n);                                                             \
+                    for (int64_t kx = 1; kx < g->kw; ++kx) byoc__max_run_##T(h, v + kx * g->dw, n);      \
+                    for (int64_t ox = c0; ox < c1; ++ox) o[ox] = h[(ox - c0) * g->sw];                   \
+                }                                                                                        \
+    }                                                                                                    \
+    static void byoc__max_pool_##T(const byoc__pool_geom *g, const T *x, T *o) {                         \
+        if ((g->kw - 1) * g->dw < BYOC__POOL_SPAN / 2 && g->sw < BYOC__POOL_SPAN / 2)                      \
+            byoc__max_pool_span_##T(g, x, o);                                                            \
+        else                                                                                             \
+            byoc__max_pool_direct_##T(g, x, o);                                                          \
     }
 BYOC__MAX_POOL_ROWS(int8_t, INT8_MIN)
 BYOC__MAX_POOL_ROWS(uint8_t, 0)
@@ -8680,16 +8737,16 @@ BYOC__MAX_POOL(uint64_t, 0)
 /* the max pool of any dtype but bool and the 16-bit floats; 0 when dt has none */
 BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, const void *x, void *o) {
     switch (dt) {
-    case BYOC_FLOAT32: byoc__max_pool_float(g, (const float *)x, (float *)o); break;
-    case BYOC_FLOAT64: byoc__max_pool_double(g, (const double *)x, (double *)o); break;
+    case BYOC_FLOAT32: byoc__max_pool_direct_float(g, (const float *)x, (float *)o); break;
+    case BYOC_FLOAT64: byoc__max_pool_direct_double(g, (const double *)x, (double *)o); break;
     case BYOC_INT8: byoc__max_pool_int8_t(g, (const int8_t *)x, (int8_t *)o); break;
     case BYOC_UINT8: byoc__max_pool_uint8_t(g, (const uint8_t *)x, (uint8_t *)o); break;
-    case BYOC_INT16: byoc__max_pool_int16_t(g, (const int16_t *)x, (int16_t *)o); break;
-    case BYOC_UINT16: byoc__max_pool_uint16_t(g, (const uint16_t *)x, (uint16_t *)o); break;
-    case BYOC_INT32: byoc__max_pool_int32_t(g, (const int32_t *)x, (int32_t *)o); break;
-    case BYOC_UINT32: byoc__max_pool_uint32_t(g, (const uint32_t *)x, (uint32_t *)o); break;
-    case BYOC_INT64: byoc__max_pool_int64_t(g, (const int64_t *)x, (int64_t *)o); break;
-    case BYOC_UINT64: byoc__max_pool_uint64_t(g, (const uint64_t *)x, (uint64_t *)o); break;
+    case BYOC_INT16: byoc__max_pool_direct_int16_t(g, (const int16_t *)x, (int16_t *)o); break;
+    case BYOC_UINT16: byoc__max_pool_direct_uint16_t(g, (const uint16_t *)x, (uint16_t *)o); break;
+    case BYOC_INT32: byoc__max_pool_direct_int32_t(g, (const int32_t *)x, (int32_t *)o); break;
+    case BYOC_UINT32: byoc__max_pool_direct_uint32_t(g, (const uint32_t *)x, (uint32_t *)o); break;
+    case BYOC_INT64: byoc__max_pool_direct_int64_t(g, (const int64_t *)x, (int64_t *)o); break;
+    case BYOC_UINT64: byoc__max_pool_direct_uint64_t(g, (const uint64_t *)x, (uint64_t *)o); break;
     default: return 0;
     }
     return 1;
@@ -15977,6 +16034,15 @@ BYOC__PRIVATE double byoc__qround_f64(double v, double lo, double hi) {
    not fold it (C's float semantics, no -ffast-math), and it vectorises. Callers clamp v to an 8- or 16-bit
    range first. */
 BYOC__PRIVATE float byoc__round_even_small(float v) { return (v + 12582912.0f) - 12582912.0f; }
+#if BYOC__X86_DISPATCH
+/* four lanes of byoc__quantize_run_8bit, step for step: NaN to 0, max(lo, v) is v < lo ? lo : v, min(hi, v) is
+   v > hi ? hi : v, the magic number rounds ties to even */
+BYOC__ALWAYS_INLINE __m128i byoc__q4(const float *x, __m128 s, __m128 lo, __m128 hi, __m128 magic, __m128 zp) {
+    __m128 v = _mm_div_ps(_mm_loadu_ps(x), s);
+    v = _mm_min_ps(hi, _mm_max_ps(lo, _mm_and_ps(v, _mm_cmpeq_ps(v, v))));
+    return _mm_cvttps_epi32(_mm_add_ps(_mm_sub_ps(_mm_add_ps(v, magic), magic), zp));
+}
+#endif
 BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
                                          byoc_dtype ot, unsigned char *o) {
     float qlo = lo - zp, qhi = hi - zp;
@@ -15986,6 +16052,20 @@ BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scal
         byoc__f4 vs = {scale, scale, scale, scale}, vlo = {qlo, qlo, qlo, qlo}, vhi = {qhi, qhi, qhi, qhi};
         byoc__f4 magic = {12582912.0f, 12582912.0f, 12582912.0f, 12582912.0f}, vzp = {zp, zp, zp, zp};
         byoc__f4 zero = {0, 0, 0, 0};
+#if BYOC__X86_DISPATCH
+        /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the 8-bit range the lanes
+           end in (zp an integer of that range; a lane by lane byte store went through the stack) */
+        if (zp >= -128.0f && zp <= 255.0f && zp == (float)(int)zp)
+            for (; r + 16 <= n; r += 16) {
+                __m128i q0 = byoc__q4(x + r, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i q1 = byoc__q4(x + r + 4, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i q2 = byoc__q4(x + r + 8, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i q3 = byoc__q4(x + r + 12, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
+                __m128i lo16 = _mm_packs_epi32(q0, q1), hi16 = _mm_packs_epi32(q2, q3);
+                __m128i b = ot == BYOC_UINT8 ? _mm_packus_epi16(lo16, hi16) : _mm_packs_epi16(lo16, hi16);
+                _mm_storeu_si128((__m128i *)(void *)(o + r), b);
+            }
+#endif
         for (; r + 4 <= n; r += 4) {
             byoc__f4 v;
             BYOC__LD(v, x + r);
@@ -16011,6 +16091,14 @@ BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scal
             o[r] = (unsigned char)(int8_t)(int)(byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + zp);
         }
 }
+#if BYOC__X86_DISPATCH
+/* four lanes of byoc__requantize_run_8bit: max(lo, v) is v < lo ? lo : v, and cvtps rounds ties to even */
+BYOC__ALWAYS_INLINE __m128i byoc__rq4(const int32_t *x, __m128i zp, __m128 m, __m128 lo, __m128 hi, __m128i ozp) {
+    __m128i d = _mm_sub_epi32(_mm_loadu_si128((const __m128i *)(const void *)x), zp);
+    __m128 v = _mm_min_ps(hi, _mm_max_ps(lo, _mm_mul_ps(_mm_cvtepi32_ps(d), m)));
+    return _mm_add_epi32(_mm_cvtps_epi32(v), ozp);
+}
+#endif
 /* a run of n int32 accumulators requantized with one float32 multiplier into an 8-bit result, ties to even: the
    common case of qnn.requantize (ORT's MlasRequantizeOutput), element for element the general loop's result */
 BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_t in_zp, float m, float qlo, float qhi,
@@ -16021,6 +16109,22 @@ BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_
         byoc__f4 vm = {m, m, m, m}, vlo = {qlo, qlo, qlo, qlo}, vhi = {qhi, qhi, qhi, qhi};
         byoc__f4 magic = {12582912.0f, 12582912.0f, 12582912.0f, 12582912.0f};
         byoc__i4 vzp = {in_zp, in_zp, in_zp, in_zp}, vozp = {out_zp, out_zp, out_zp, out_zp};
+#if BYOC__X86_DISPATCH
+        /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the output dtype's range;
+           lanes end in that range when out_zp does (qlo, qhi are then small integers, exact in float32). A lane
+           by lane byte store went through the stack and cost more than the arithmetic. */
+        if (ot == BYOC_UINT8 ? out_zp >= 0 && out_zp <= 255 : out_zp >= -128 && out_zp <= 127)
+            for (; r + 16 <= n; r += 16) {
+__m128i vz = (__m128i)vzp, voz = (__m128i)vozp;
+                __m128 fm = (__m128)vm, flo = (__m128)vlo, fhi = (__m128)vhi;
+                __m128i q0 = byoc__rq4(x + r, vz, fm, flo, fhi, voz), q1 = byoc__rq4(x + r + 4, vz, fm, flo, fhi, voz);
+                __m128i q2 = byoc__rq4(x + r + 8, vz, fm, flo, fhi, voz);
+                __m128i q3 = byoc__rq4(x + r + 12, vz, fm, flo, fhi, voz);
+                __m128i lo16 = _mm_packs_epi32(q0, q1), hi16 = _mm_packs_epi32(q2, q3);
+                __m128i b = ot == BYOC_UINT8 ? _mm_packus_epi16(lo16, hi16) : _mm_packs_epi16(lo16, hi16);
+                _mm_storeu_si128((__m128i *)(void *)(o + r), b);
+            }
+#endif
         for (; r + 4 <= n; r += 4) {
             byoc__i4 xi;
             BYOC__LD(xi, x + r);
@@ -16103,6 +16207,23 @@ BYOC__PRIVATE void byoc__dequantize_run_8bit(byoc_dtype dt, const unsigned char 
                                            float *o) {
     int64_t r = 0;
     int is_signed = dt == BYOC_INT8;
+#if BYOC__X86_DISPATCH
+    { /* sixteen lanes widened in registers (four lanes filled one by one went through the stack); int8 is uint8
+         with the sign bit flipped, less 128: the same integer, so the same float */
+        __m128i flip = _mm_set1_epi8(is_signed ? (char)0x80 : 0), zero = _mm_setzero_si128();
+        __m128i vz = _mm_set1_epi32(zp + (is_signed ? 128 : 0));
+        __m128 vsc = _mm_set1_ps(scale);
+        for (; r + 16 <= n; r += 16) {
+            __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(x + r)), flip);
+            __m128i h[2] = {_mm_unpacklo_epi8(b, zero), _mm_unpackhi_epi8(b, zero)};
+            for (int k = 0; k < 4; ++k) {
+                __m128i w = k % 2 ? _mm_unpackhi_epi16(h[k / 2], zero) : _mm_unpacklo_epi16(h[k / 2], zero);
+                __m128 v = _mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(w, vz)), vsc);
+                _mm_storeu_ps(o + r + 4 * k, v);
+            }
+        }
+    }
+#endif
 #if BYOC__SIMD
     byoc__f4 vs = {scale, scale, scale, scale};
     for (; r + 4 <= n; r += 4) {
@@ -16113,6 +16234,23 @@ BYOC__PRIVATE void byoc__dequantize_run_8bit(byoc_dtype dt, const unsigned char 
     }
 #endif
     for (; r < n; ++r) o[r] = (float)((is_signed ? (int32_t)(int8_t)x[r] : (int32_t)x[r]) - zp) * scale;
+}
+/* a run of n int32 values with one scale and zero point: (float)(x - zp) * scale, as the general loop; with zp 0
+   on four lanes (int32 to float32 rounds as int64 to float32 does for values that fit int32) */
+BYOC__PRIVATE void byoc__dequantize_run_i32(const int32_t *x, int64_t n, int64_t zp, float scale, float *o) {
+    int64_t r = 0;
+#if BYOC__SIMD
+    if (zp == 0) {
+        byoc__f4 vs = {scale, scale, scale, scale};
+        for (; r + 4 <= n; r += 4) {
+            byoc__i4 xi;
+            BYOC__LD(xi, x + r);
+            byoc__f4 v = __builtin_convertvector(xi, byoc__f4) * vs;
+            BYOC__ST(o + r, v);
+        }
+    }
+#endif
+    for (; r < n; ++r) o[r] = (float)((int64_t)x[r] - zp) * scale;
 }
 static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
@@ -16132,6 +16270,12 @@ static byoc_result byoc__k_qnn_dequantize(byoc__kctx *k) {
                 int32_t zp = (int32_t)byoc__zp_at(z, p);
                 float *orow = (float *)o->data + at;
                 byoc__dequantize_run_8bit(x->dtype, (const unsigned char *)xd + at, q.inner, zp, scale, orow);
+                continue;
+            }
+            if (!wide && q.sr == 0 && x->dtype == BYOC_INT32) { /* int32 accumulators: likewise */
+                int64_t p = byoc__qmap_at(&q, oi, i, 0);
+                byoc__dequantize_run_i32((const int32_t *)(const void *)xd + at, q.inner, byoc__zp_at(z, p),
+                                         ((const float *)s->data)[p], (float *)o->data + at);
                 continue;
             }
             for (int64_t r = 0; r < q.inner; ++r) {
