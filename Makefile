@@ -29,7 +29,16 @@ CLANG_BIN := /usr/bin/clang
 LIT       := /usr/lib/llvm-14/build/utils/lit/lit.py
 ONNX_TESTDATA := /usr/share/libonnx-testdata/data/node
 PKG_CONFIG_BIN := /usr/bin/pkg-config
-deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA) $(PKG_CONFIG_BIN)
+# python3-onnx (and numpy) build and check test models; onnxruntime-node (npm, into build/ort for both builds)
+# gives the references of the quantized-model tests: when npm cannot install it, those tests say they skipped
+PY_ONNX  := /usr/lib/python3/dist-packages/onnx/__init__.py
+ORT_NODE := build/ort/node_modules/onnxruntime-node/package.json
+deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA) $(PKG_CONFIG_BIN) $(PY_ONNX) $(ORT_NODE)
+$(PY_ONNX):
+	@tools/ensure-deps.sh $@ python3-onnx python3-numpy
+$(ORT_NODE):
+	@mkdir -p build/ort && (npm install --prefix build/ort onnxruntime-node --onnxruntime-node-install=skip \
+	    > build/ort/npm.log 2>&1 || echo "onnxruntime-node did not install (build/ort/npm.log): the tests needing it skip")
 $(PKG_CONFIG_BIN):
 	@tools/ensure-deps.sh $@ pkgconf
 $(ONNX_TESTDATA):
