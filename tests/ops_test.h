@@ -143,4 +143,147 @@ static void type_error_of(const char *text, char *msg, size_t cap) {
         type_error_of((text), msg_, sizeof msg_);                                  \
         CHECK_CONTAINS(got_, (needle));                                            \
     } while (0)
+
+/* Small ONNX models written byte by byte (protobuf wire format), for the importer's tests: a graph of one node
+   (model_begin), imported (model_import) and run (model_run). Only where tools/byoc_onnx.h is included. */
+#ifdef BYOC_ONNX_H_INCLUDED
+typedef struct pb { unsigned char *p; size_t n, cap; } pb;
+static inline void pb_byte(pb *b, unsigned char c) {
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 256;
+        b->p = (unsigned char *)realloc(b->p, b->cap);
+    }
+    b->p[b->n++] = c;
+}
+static inline void pb_varint(pb *b, uint64_t v) {
+    do {
+        pb_byte(b, (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)));
+        v >>= 7;
+    } while (v);
+}
+static inline void pb_int(pb *b, int field, int64_t v) {
+    pb_varint(b, (uint64_t)field << 3);
+    pb_varint(b, (uint64_t)v);
+}
+static inline void pb_bytes(pb *b, int field, const void *data, size_t n) {
+    pb_varint(b, (uint64_t)field << 3 | 2);
+    pb_varint(b, n);
+    for (size_t i = 0; i < n; ++i) pb_byte(b, ((const unsigned char *)data)[i]);
+}
+static inline void pb_str(pb *b, int field, const char *s) { pb_bytes(b, field, s, strlen(s)); }
+static inline void pb_msg(pb *b, int field, pb *m) { /* appends m as a field and frees it */
+    pb_bytes(b, field, m->p, m->n);
+    free(m->p);
+    memset(m, 0, sizeof *m);
+}
+
+/* an AttributeProto: an int (type 2) or a string (type 3) */
+static inline void attr_int(pb *node, const char *name, int64_t v) {
+    pb a = {NULL, 0, 0};
+    pb_str(&a, 1, name);
+    pb_int(&a, 3, v);
+    pb_int(&a, 20, 2);
+    pb_msg(node, 5, &a);
+}
+static inline void attr_str(pb *node, const char *name, const char *v) {
+    pb a = {NULL, 0, 0};
+    pb_str(&a, 1, name);
+    pb_str(&a, 4, v);
+    pb_int(&a, 20, 3);
+    pb_msg(node, 5, &a);
+}
+static inline void attr_ints(pb *node, const char *name, const int64_t *v, int n) {
+    pb a = {NULL, 0, 0};
+    pb_str(&a, 1, name);
+    for (int i = 0; i < n; ++i) pb_int(&a, 8, v[i]);
+    pb_int(&a, 20, 7);
+    pb_msg(node, 5, &a);
+}
+/* a graph input (field 11) or output (12): a tensor of an ONNX element type */
+static inline void value_info(pb *g, int field, const char *name, int elem, int rank, const int64_t *dims) {
+    pb vi = {NULL, 0, 0}, type = {NULL, 0, 0}, tensor = {NULL, 0, 0}, shape = {NULL, 0, 0};
+    pb_str(&vi, 1, name);
+    pb_int(&tensor, 1, elem);
+    for (int d = 0; d < rank; ++d) {
+        pb dim = {NULL, 0, 0};
+        pb_int(&dim, 1, dims[d]);
+        pb_msg(&shape, 1, &dim);
+    }
+    pb_msg(&tensor, 2, &shape);
+    pb_msg(&type, 1, &tensor);
+    pb_msg(&vi, 2, &type);
+    pb_msg(g, field, &vi);
+}
+
+/* A model of one node `op` reading inputs "a" (and "b" when b_elem > 0) and writing "y"; the caller
+   adds the node's attributes to *node before model_finish. */
+typedef struct onnx_case { pb graph, node; int opset, microsoft; } onnx_case; /* microsoft: com.microsoft node */
+static inline void model_begin(onnx_case *mc, const char *op, int opset, int a_elem, int a_rank, const int64_t *a_dims,
+                        int b_elem, int b_rank, const int64_t *b_dims) {
+    memset(mc, 0, sizeof *mc);
+    mc->opset = opset;
+    pb_str(&mc->node, 1, "a");
+    if (b_elem) pb_str(&mc->node, 1, "b");
+    pb_str(&mc->node, 2, "y");
+    pb_str(&mc->node, 3, "n1");
+    pb_str(&mc->node, 4, op);
+    value_info(&mc->graph, 11, "a", a_elem, a_rank, a_dims);
+    if (b_elem) value_info(&mc->graph, 11, "b", b_elem, b_rank, b_dims);
+}
+/* imports the model: BYOC_OK, or the error in d */
+static inline byoc_result model_import(onnx_case *mc, byoc_onnx_model *model, byoc_diag *d) {
+    pb m = {NULL, 0, 0}, ops = {NULL, 0, 0}, ms = {NULL, 0, 0};
+    if (mc->microsoft) pb_str(&mc->node, 7, "com.microsoft");
+    pb_msg(&mc->graph, 1, &mc->node);
+    pb_str(&mc->graph, 2, "g");
+    pb_int(&m, 1, 8);
+    pb_str(&ops, 1, "");
+    pb_int(&ops, 2, mc->opset);
+    pb_msg(&m, 8, &ops);
+    if (mc->microsoft) {
+        pb_str(&ms, 1, "com.microsoft");
+        pb_int(&ms, 2, 1);
+        pb_msg(&m, 8, &ms);
+    }
+    pb_msg(&m, 7, &mc->graph);
+    byoc_result r = byoc_onnx_import(m.p, m.n, "t.onnx", NULL, model, d);
+    free(m.p);
+    return r;
+}
+/* runs an imported model's @main on inputs (values as doubles, in each parameter's dtype) */
+static inline run_result model_run(byoc_onnx_model *model, const double *const *inputs) {
+    run_result r;
+    byoc_diag d;
+    memset(&r, 0, sizeof r);
+    r.m = model->module;
+    byoc_node *main_fn = byoc_module_function(r.m, "main"), *in[4];
+    for (int i = 0; i < main_fn->nparams && i < 4; ++i) {
+        const byoc_type *t = main_fn->params[i]->annotation;
+        int64_t n = byoc_type_num_elements(t);
+        size_t bytes = (size_t)n * byoc_dtype_size(t->dtype);
+        unsigned char *buf = (unsigned char *)calloc(bytes ? bytes : 1, 1);
+        for (int64_t k = 0; k < n; ++k) store_elem(t->dtype, buf, k, inputs[i][k]);
+        in[i] = byoc_constant(r.m, t, buf, bytes);
+        free(buf);
+    }
+    if (byoc_module_evaluate(r.m, in, main_fn->nparams, &r.out, &d) != BYOC_OK) {
+        snprintf(r.why, sizeof r.why, "evaluate: %s", d.message);
+        r.out = NULL;
+    }
+    return r;
+}
+
+#define CHECK_IMPORT_ERROR(mc, needle)                                                         \
+    do {                                                                                       \
+        byoc_onnx_model model_;                                                                \
+        byoc_diag d_;                                                                          \
+        byoc_result r_ = model_import(&(mc), &model_, &d_);                                    \
+        if (r_ == BYOC_OK) byoc_onnx_model_free(&model_);                                      \
+        CHECKF(r_ != BYOC_OK && strstr(d_.message, (needle)), "expected \"%s\", got \"%s\"", (needle), \
+               r_ == BYOC_OK ? "success" : d_.message);                                        \
+    } while (0)
+
+enum { ONNX_FLOAT = 1, ONNX_UINT8 = 2, ONNX_INT8 = 3, ONNX_INT32 = 6, ONNX_INT64 = 7, ONNX_FLOAT8E4M3FN = 17 };
+#endif
+
 #endif
