@@ -1904,13 +1904,17 @@ static char *qdq_merge_reason(const span_set *after_import, const char *name, co
     int dequantize = !strcmp(op, "DequantizeLinear");
     if (!dequantize && strcmp(op, "QuantizeLinear")) return NULL;
     char list[400] = "";
+    const char *named[8];
     size_t used = 0;
     int n = 0;
-    for (int e = 0; e < after_import->nedges && used + 1 < sizeof list; ++e) {
+    for (int e = 0; e < after_import->nedges && n < 8 && used + 1 < sizeof list; ++e) {
         const char *self = dequantize ? after_import->edge_from[e] : after_import->edge_to[e];
         const char *other = dequantize ? after_import->edge_to[e] : after_import->edge_from[e];
-        if (strcmp(self, name) || strstr(list, other)) continue;
-        int w = snprintf(list + used, sizeof list - used, "%s%s", n++ ? ", " : "", other);
+        int seen = 0;
+        for (int k = 0; k < n && !seen; ++k) seen = !strcmp(named[k], other);
+        if (strcmp(self, name) || seen) continue;
+        int w = snprintf(list + used, sizeof list - used, "%s%s", n ? ", " : "", other);
+        named[n++] = other;
         if (w > 0) used += (size_t)w;
     }
     if (!n) return NULL;
