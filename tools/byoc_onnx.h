@@ -372,6 +372,10 @@ typedef struct byoc_onnx__scope {
     byoc_onnx__value_map *outer; /* stb_ds strdup map */
     byoc_node **captured;        /* stb_ds: outer values, in first-use order */
     byoc_node **params;          /* stb_ds: their capture parameters */
+    /* the node holding the subgraph and its attribute, so an error inside names where the subgraph is */
+    const byoc_onnx__node *holder;
+    int holder_index;
+    const char *attr;
 } byoc_onnx__scope;
 
 /* the importer's state */
@@ -395,6 +399,29 @@ typedef struct byoc_onnx__state {
     const char **node_ops, **node_spans, **node_folded; /* stb_ds, one per node converted */
 } byoc_onnx__state;
 
+/* " (in the then_branch of node 2 'pick' (If), in the body of ...)" for an error inside subgraphs, innermost
+   first: a subgraph's node indices restart at 0 and its names are often generic, so the enclosing nodes locate it
+   (the two innermost named, deeper ones counted) */
+BYOC__PRIVATE void byoc_onnx__within(const byoc_onnx__state *st, char *out, size_t cap) {
+    size_t len = 0;
+    int named = 0, more = 0, top = (int)stbds_arrlen(st->scopes) - 1;
+    for (int level = top; level >= 0; --level) {
+        const byoc_onnx__scope *sc = &st->scopes[level];
+        if (!sc->holder || (level == top && sc->holder == st->node)) continue; /* the message names it already */
+        if (named == 2) { more++; continue; }
+        byoc_onnx__bytes label = sc->holder->name.n ? sc->holder->name
+                                 : stbds_arrlen(sc->holder->outputs) ? sc->holder->outputs[0] : sc->holder->op_type;
+        int n = snprintf(out + len, cap - len, "%s the %s of node %d '%.*s' (%.*s)", named ? "," : " (in", sc->attr,
+                         sc->holder_index, (int)(label.n > 100 ? 100 : label.n), (const char *)label.p,
+                         (int)(sc->holder->op_type.n > 40 ? 40 : sc->holder->op_type.n),
+                         (const char *)sc->holder->op_type.p);
+        if (n < 0 || (size_t)n >= cap - len) { out[len] = 0; break; }
+        len += (size_t)n;
+        named++;
+    }
+    if (named) snprintf(out + len, cap - len, more ? ", %d more enclosing node%s)" : ")", more, more == 1 ? "" : "s");
+}
+
 BYOC__PRIVATE byoc_result byoc_onnx__fail(byoc_onnx__state *st, byoc_result code, const char *fmt, ...)
     BYOC__PRINTF(3, 4);
 BYOC__PRIVATE byoc_result byoc_onnx__fail(byoc_onnx__state *st, byoc_result code, const char *fmt, ...) {
@@ -413,7 +440,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__fail(byoc_onnx__state *st, byoc_result code
                                                     : (const uint8_t *)""),
                  (int)(st->node->op_type.n > 64 ? 64 : st->node->op_type.n), (const char *)st->node->op_type.p);
     if (st->diag && st->diag->code) return st->diag->code; /* keep the first error */
-    return byoc__diag(st->diag, code, 0, 0, 0, "%s:%s%s %s", st->file, where, where[0] ? ":" : "", what);
+    char within[500] = "";
+    byoc_onnx__within(st, within, sizeof within);
+    return byoc__diag(st->diag, code, 0, 0, 0, "%s:%s%s %s%s", st->file, where, where[0] ? ":" : "", what, within);
 }
 
 BYOC__PRIVATE int byoc_onnx__bytes_eq(byoc_onnx__bytes b, const char *s) {
@@ -5658,6 +5687,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__body_begin(byoc_onnx__ctx *c, const char *a
     byoc_onnx__scope sc;
     memset(&sc, 0, sizeof sc);
     sc.outer = st->values;
+    sc.holder = st->node;
+    sc.holder_index = st->node_index;
+    sc.attr = attr;
     stbds_arrput(st->scopes, sc);
     st->values = NULL;
     stbds_sh_new_strdup(st->values);
@@ -6481,8 +6513,10 @@ BYOC__PRIVATE byoc_result byoc_onnx__convert_nodes(byoc_onnx__state *st, const b
                     snprintf(nm, sizeof nm, "%.*s", (int)(n->inputs[i].n > 180 ? 180 : n->inputs[i].n),
                              (const char *)n->inputs[i].p);
                     byoc_result r = byoc_onnx__fail(
-                        st, BYOC_ERR_INVALID_ARGUMENT,
-                        "input '%s' is not defined before this node (the graph must be topologically sorted)", nm);
+                        st, BYOC_ERR_INVALID_ARGUMENT, "input '%s' is not defined before this node %s", nm,
+                        stbds_arrlen(st->scopes) ? "nor in an enclosing graph (ONNX scoping: a subgraph sees the names "
+                                                   "its enclosing graphs define before the node holding it)"
+                                                 : "(the graph must be topologically sorted)");
                     stbds_arrfree(ins); stbds_arrfree(outs);
                     return r;
                 }
