@@ -42,6 +42,8 @@ group_command() { # name
     quant_fq2i) sh tests/fq2i/fq2i.sh "$BUILD/byocc" ;;
     # four shared models quantized by byocc quantize: ORT's outputs on the host, the devices' fixed point, .byoc
     quant_models) sh tests/quant_models.sh "$BUILD/byocc" ;;
+    # If, Loop and Scan models (tests/cflow) against ONNX Runtime: host, npu + dsp greedy and collage, .byoc
+    cflow_models) sh tests/cflow_models.sh "$BUILD/byocc" ;;
     fuzz_*) fuzz_group "${1#fuzz_}" ;;
     lit) lit_group ;;
     build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
@@ -58,7 +60,7 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models built_models quant_qops quant_fq2i quant_models quantize \
+groups=$(echo $TESTS cli onnx_node models built_models cflow_models quant_qops quant_fq2i quant_models quantize \
     $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
@@ -112,7 +114,7 @@ for g in $groups; do cat "$out/$g.res"; done > "$out/all"
 grep -E '^(FAIL|    )' "$out/all"
 # what the conformance run and the real-model run covered, with the lists the summaries point to
 grep -h -E '^(refused|differs) ' "$out/onnx_node.log" 2>/dev/null | cut -c1-400
-grep -h -E 'node tests pass \(|^skipped' "$out/onnx_node.log" "$out/models.log" 2>/dev/null | cut -c1-400
+grep -h -E 'node tests pass \(|^skipped' "$out/onnx_node.log" "$out/models.log" "$out/cflow_models.log" 2>/dev/null | cut -c1-400
 pass=$(grep -c '^ok ' "$out/all")
 fail=$(grep -c '^FAIL ' "$out/all")
 echo "$pass passed, $fail failed"
