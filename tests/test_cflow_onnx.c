@@ -53,11 +53,19 @@ static byoc_node *npy_constant(byoc_module *m, const char *path, char *msg, size
     size_t len = 0;
     unsigned char *b = slurp(path, &len);
     byoc_node *k = NULL;
-    if (!b || len < 10 || memcmp(b, "\x93NUMPY", 6)) { snprintf(msg, cap, "%s: not a .npy file", path); free(b); return NULL; }
+    if (!b || len < 10 || memcmp(b, "\x93NUMPY", 6)) {
+        snprintf(msg, cap, "%s: not a .npy file", path);
+        free(b);
+        return NULL;
+    }
     size_t hlen = b[6] == 1 ? (size_t)(b[8] | b[9] << 8) : len >= 12 ? (size_t)(b[8] | b[9] << 8 | b[10] << 16) : len;
     size_t start = b[6] == 1 ? 10 : 12;
     char header[512];
-    if (start + hlen > len || hlen >= sizeof header) { snprintf(msg, cap, "%s: bad header", path); free(b); return NULL; }
+    if (start + hlen > len || hlen >= sizeof header) {
+        snprintf(msg, cap, "%s: bad header", path);
+        free(b);
+        return NULL;
+    }
     memcpy(header, b + start, hlen);
     header[hlen] = 0;
     const char *descr = strstr(header, "'descr': '"), *shape = strstr(header, "'shape': (");
@@ -78,7 +86,8 @@ static byoc_node *npy_constant(byoc_module *m, const char *path, char *msg, size
     }
     const byoc_type *t = byoc_tensor_type(m, (byoc_dtype)dtype, rank, dims);
     size_t bytes = (size_t)byoc_type_num_elements(t) * byoc_dtype_size((byoc_dtype)dtype);
-    if (start + hlen + bytes != len) snprintf(msg, cap, "%s: %zu data bytes, the shape needs %zu", path, len - start - hlen, bytes);
+    if (start + hlen + bytes != len)
+        snprintf(msg, cap, "%s: %zu data bytes, the shape needs %zu", path, len - start - hlen, bytes);
     else k = byoc_constant(m, t, b + start + hlen, bytes);
     free(b);
     return k;
@@ -149,7 +158,10 @@ static int evaluates_as_ort(const char *dir, char *why, size_t cap) {
         ok = 0;
     }
     int nout = ok ? (out->kind == BYOC_NODE_TUPLE ? out->nargs : 1) : 0;
-    if (ok && nout != model.noutputs) { snprintf(why, cap, "%d outputs, the model has %d", nout, model.noutputs); ok = 0; }
+    if (ok && nout != model.noutputs) {
+        snprintf(why, cap, "%d outputs, the model has %d", nout, model.noutputs);
+        ok = 0;
+    }
     for (int k = 0; ok && k < nout; ++k) {
         snprintf(path, sizeof path, "%s/ort_output_%d.npy", dir, k);
         byoc_node *want = npy_constant(model.module, path, why, cap);
@@ -229,7 +241,8 @@ static byoc_result import_graph(pb *g, byoc_onnx_model *model, byoc_diag *d) {
         byoc_result r_ = import_graph(&(g), &model_, &d_);                                              \
         if (r_ == BYOC_OK) byoc_onnx_model_free(&model_);                                               \
         CHECKF(r_ != BYOC_OK && strstr(d_.message, (needle1)) && strstr(d_.message, (needle2)),         \
-               "expected \"%s\" and \"%s\", got \"%s\"", (needle1), (needle2), r_ == BYOC_OK ? "success" : d_.message); \
+               "expected \"%s\" and \"%s\", got \"%s\"", (needle1), (needle2),                        \
+               r_ == BYOC_OK ? "success" : d_.message);                                                 \
     } while (0)
 
 /* a branch: one node op(x) -> out, out declared elem of the given rank */
@@ -256,9 +269,11 @@ static pb if_model(pb *then_g, pb *else_g) {
 }
 
 static void test_if_branches_of_different_types(void) {
-    pb then_g = branch("Identity", "a", ONNX_FLOAT, 2, dims23, 0), else_g = branch("ReduceSum", "b", ONNX_FLOAT, 0, NULL, 0);
+    pb then_g = branch("Identity", "a", ONNX_FLOAT, 2, dims23, 0);
+    pb else_g = branch("ReduceSum", "b", ONNX_FLOAT, 0, NULL, 0);
     pb g = if_model(&then_g, &else_g);
-    CHECK_GRAPH_REFUSED(g, "node 0 'pick' (If)", "the branches disagree: then gives Tensor[(2, 3), float32], else gives float32");
+    CHECK_GRAPH_REFUSED(g, "node 0 'pick' (If)",
+                        "the branches disagree: then gives Tensor[(2, 3), float32], else gives float32");
     then_g = branch("Identity", "a", ONNX_FLOAT, 2, dims23, 0);
     else_g = branch("Cast", "b", ONNX_INT64, 2, dims23, ONNX_INT64);
     g = if_model(&then_g, &else_g);
@@ -273,7 +288,9 @@ static void test_undefined_outer_name(void) {
     value_info(&then_g, 12, "a", ONNX_FLOAT, 2, dims23);
     pb else_g = branch("Identity", "b", ONNX_FLOAT, 2, dims23, 0);
     pb g = if_model(&then_g, &else_g);
-    CHECK_GRAPH_REFUSED(g, "node 0 'inner_add' (Add): input 'nowhere' is not defined before this node nor in an enclosing graph",
+    CHECK_GRAPH_REFUSED(g,
+                        "node 0 'inner_add' (Add): input 'nowhere' is not defined before this node nor in an "
+                        "enclosing graph",
                         "(in the then_branch of node 0 'pick' (If))");
     /* a branch output nobody defines */
     const char *ins2[] = {"x", NULL}, *outs2[] = {"a", NULL};
@@ -410,7 +427,7 @@ static void test_nesting_limit(void) {
     char text_why[700];
     CHECKF(round_trips(model.module, text_why, sizeof text_why), "%s", text_why); /* 16 bodies deep, in text */
     for (int c = 0; c < 2; ++c) {
-        double xs[6] = {1, 2, 3, 4, 5, 6}, cs[1] = {c};
+        double xs[6] = {1, 2, 3, 4, 5, 6}, cs[1] = {(double)c};
         const double *in[2] = {xs, cs};
         run_result r = model_run(&model, in);
         double want[6];
@@ -452,12 +469,13 @@ static char *nested_text(int n, int loops) {
     len += (size_t)snprintf(s + len, cap - len, "def @main(%%x: Tensor[(2), float32], %%c: bool, %%n: int64) {\n");
     for (int k = 0; k < n; ++k)
         len += (size_t)(loops ? snprintf(s + len, cap - len,
-                                         "loop (%%n, True, %%x) fn (%%i%d: int64, %%g%d: bool, %%a%d: Tensor[(2), float32]) "
-                                         "{\n(True, ",
+                                         "loop (%%n, True, %%x) "
+                                         "fn (%%i%d: int64, %%g%d: bool, %%a%d: Tensor[(2), float32]) {\n(True, ",
                                          k, k, k)
                               : snprintf(s + len, cap - len, "if (%%c) {\n"));
     len += (size_t)snprintf(s + len, cap - len, "%%x\n");
-    for (int k = 0; k < n; ++k) len += (size_t)snprintf(s + len, cap - len, loops ? ")\n}.0\n" : "} else { add(%%x, 1f) }\n");
+    for (int k = 0; k < n; ++k)
+        len += (size_t)snprintf(s + len, cap - len, loops ? ")\n}.0\n" : "} else { add(%%x, 1f) }\n");
     snprintf(s + len, cap - len, "}\n");
     return s;
 }
@@ -473,7 +491,8 @@ static void test_text_nesting_limits(void) {
         char *text = nested_text(cases[k].n, cases[k].loops), msg[700];
         type_error_of(text, msg, sizeof msg);
         if (!cases[k].needle[0]) { /* it runs: with c false the outermost else adds 1; loops pass x through */
-            double xs[2] = {1, 2}, cs[1] = {0}, ns[1] = {2}, want[2] = {cases[k].loops ? 1 : 2, cases[k].loops ? 2 : 3};
+            double xs[2] = {1, 2}, cs[1] = {0}, ns[1] = {2};
+            double want[2] = {cases[k].loops ? 1.0 : 2.0, cases[k].loops ? 2.0 : 3.0};
             const double *in[3] = {xs, cs, ns};
             run_result r = run(text, in);
             CHECK_RUN(r, want, 2, 0);
