@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* a data-dependent shape is bounded by the small made-up inputs */
-enum { FUZZ_MAX_ELEMENTS = 1 << 16 };
+enum { FUZZ_MAX_ELEMENTS = 1 << 16, FUZZ_MAX_ITERATIONS = 1024 };
 #define FUZZ_MAX_FLOPS 4e6
 
 static int small_enough(const byoc_type *t) {
@@ -27,20 +27,42 @@ static int small_enough(const byoc_type *t) {
     return n < 0 ? byoc_type_is_static(t) == 0 : n <= FUZZ_MAX_ELEMENTS;
 }
 
+/* the most iterations a loop can run: its trip count when that is a constant or one of @main's parameters
+   (made up below, at most 4), else -1 (computed: unbounded here, up to the evaluator's million) */
+static double loop_trip_bound(const byoc_node *loop, const byoc_node *main_fn) {
+    const byoc_node *trip = loop->args[0];
+    if (trip->kind == BYOC_NODE_CONSTANT && trip->data) {
+        int64_t v;
+        memcpy(&v, trip->data, sizeof v);
+        return v < 0 ? 0 : (double)v;
+    }
+    for (int i = 0; i < main_fn->nparams; ++i)
+        if (trip == main_fn->params[i]) return 4;
+    return -1;
+}
+
+/* Loops multiply their bodies' work; the graph lists a body's ops once, so every op is charged as if inside
+   every loop (an over-estimate when loops sit side by side), and a loop whose trip count is computed is not
+   evaluated: nested runaway loops would each run to the evaluator's cap of a million iterations. */
 static int cheap_to_evaluate(byoc_module *m, byoc_node *main_fn) {
     byoc_graph g;
     if (byoc_graph_build(m, main_fn, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return 0;
     int ok = 1;
-    double flops = 0;
+    double flops = 0, iterations = 1;
     for (int i = 0; i < g.count && ok; ++i) {
         const byoc_node *n = g.nodes[i].node;
         if (n->kind == BYOC_NODE_FUNCTION) continue;
         if (!small_enough(n->checked_type)) ok = 0;
+        if (n->kind == BYOC_NODE_LOOP) {
+            double trips = loop_trip_bound(n, main_fn);
+            if (trips < 0 || (iterations *= trips > 1 ? trips : 1) > FUZZ_MAX_ITERATIONS) ok = 0;
+        }
         if (n->kind == BYOC_NODE_CALL && n->op) {
             double f = byoc_op_flops(n);
             if (!(f >= 0) || (flops += f) > FUZZ_MAX_FLOPS) ok = 0;
         }
     }
+    if (ok && flops * iterations > 4 * FUZZ_MAX_FLOPS) ok = 0;
     byoc_graph_free(&g);
     return ok;
 }
