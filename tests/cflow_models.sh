@@ -8,7 +8,8 @@
 #   greedy, collage: partitioned across npu + dsp + host, ONNX Runtime's outputs and the host-only run's;
 #   collage_not_worse_than_greedy: the searched plan costs no more than the greedy one;
 #   artifact_host, artifact_greedy, artifact_collage: compiled to a .byoc, loaded and run: ONNX Runtime's
-#                 outputs, and byte for byte those of the same compile run on the fly.
+#                 outputs, and byte for byte those of the same compile run on the fly; its source map lists every
+#                 ONNX node once, those of the bodies included, and byocc explain finds a node inside a body.
 # The reference evaluator's outputs on the same files are checked by build/test_cflow_onnx.
 # While byoc_sim.h refuses to lower control flow ("does not lower to a kernel schedule yet"), the modes that run
 # the runtime print one "skipped" line per model saying so; they run by themselves once it lowers.
@@ -38,13 +39,41 @@ import_round_trip() { # model ref-dir inputs...
     "$BYOCC" run "$tmp/import.relay" "$@" --compare-to "$ref"
 }
 
-# compile to a .byoc, run it: ONNX Runtime's outputs and the on-the-fly run's, byte for byte
+# every ONNX node once in the source map, the nodes of If, Loop and Scan bodies included (the import's count
+# covers subgraphs): distinct names, each with IR ops or a removal reason
+source_map_complete() { # model.onnx map.json
+    "$BYOCC" import "$1" -o "$tmp/import.relay" > "$tmp/import.log" 2>&1 || { cat "$tmp/import.log"; return 1; }
+    nodes=$(sed -n 's/.*opset [0-9]*, \([0-9]*\) nodes.*/\1/p' "$tmp/import.log")
+    awk -v want="$nodes" -F'"' '/^\{"frontend":/ { n++; if (seen[$4]++) dup = dup " " $4; if ($0 !~ /"removed":"/ && $0 !~ /"ir":\[\{/) bare = bare " " $4 }
+        END { if (n != want || dup != "" || bare != "") { print "error: " n " nodes in the map, " want " in the graph; repeated:" dup "; without ops or reason:" bare; exit 1 } }' "$2"
+}
+
+# a node inside a body (of a branch, a loop, a scan; the If inside the Loop for loop_if) found by byocc explain
+body_node() { # case name: "NAME OP"
+    case $1 in
+    if_conv_*) echo "t1 Relu" ;;
+    decoder_*) echo "logits Add" ;;
+    scan_*) echo "pre Sum" ;;
+    loop_if_*) echo "grown Add" ;;
+    esac
+}
+explains_body_node() { # artifact case
+    set -- "$1" $(body_node "$2")
+    [ -n "$2" ] || return 0
+    "$BYOCC" explain "$1" "$2" > "$tmp/explain" 2>&1 && grep -qF "onnx:$2 ($3)" "$tmp/explain" || {
+        echo "error: byocc explain $2: $(head -2 "$tmp/explain" | tr '\n' ' ')"; return 1; }
+}
+
+# compile to a .byoc, run it: ONNX Runtime's outputs and the on-the-fly run's, byte for byte; its source map
+# complete, and a node of a body explained
 artifact() { # model ref-dir host|greedy|collage inputs...
     model=$1; ref=$2; strategy=$3; shift 3
     place=""
     [ "$strategy" = host ] || place="--backend npu --backend dsp --strategy $strategy"
     # shellcheck disable=SC2086
-    "$BYOCC" compile "$model" $place "$@" -o "$tmp/a.byoc" || return 1
+    "$BYOCC" compile "$model" $place "$@" -o "$tmp/a.byoc" --source-map "$tmp/a.json" || return 1
+    source_map_complete "$model" "$tmp/a.json" || return 1
+    explains_body_node "$tmp/a.byoc" "$(basename "$(dirname "$model")")" || return 1
     "$BYOCC" run "$tmp/a.byoc" "$@" --compare-to "$ref" || return 1
     rm -rf "$tmp/fly" "$tmp/art" && mkdir "$tmp/fly" "$tmp/art" || return 1
     "$BYOCC" run "$tmp/a.byoc" "$@" --output-dir "$tmp/art" || return 1
