@@ -2628,9 +2628,11 @@ BYOC__PRIVATE int byoc__is_control(const byoc_node *n) {
 }
 /* Sorts a body's captures (outer[i] captured as params[i]) into the order the text format gives them: the
    order a post-order walk of the body first meets their parameters (a capture never met goes last). The
-   parser and the importers make captures in this order, so a print/parse round trip keeps them. */
+   parser and the importers make captures in this order, so a print/parse round trip keeps them. Returns how
+   many the body reaches: a capture only dead code uses (a binding nothing reads) is not printed, so the
+   callers drop it, or the text would parse back with fewer captures. */
 BYOC__PRIVATE void byoc__post_order(byoc_node *root, unsigned flags, byoc__map *seen, byoc_node ***order);
-BYOC__PRIVATE void byoc__canonical_captures(byoc_node *body, byoc_node **outer, byoc_node **params, int n) {
+BYOC__PRIVATE int byoc__canonical_captures(byoc_node *body, byoc_node **outer, byoc_node **params, int n) {
     byoc__map seen = BYOC__MAP_EMPTY, rank = BYOC__MAP_EMPTY;
     byoc_node **order = NULL;
     byoc__post_order(body, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
@@ -2645,9 +2647,12 @@ BYOC__PRIVATE void byoc__canonical_captures(byoc_node *body, byoc_node **outer, 
             byoc_node *t = params[j]; params[j] = params[j - 1]; params[j - 1] = t;
             t = outer[j]; outer[j] = outer[j - 1]; outer[j - 1] = t;
         }
+    int reached = 0;
+    while (reached < n && byoc__map_has(&rank, params[reached])) reached++;
     stbds_arrfree(order);
     byoc__map_free(&seen);
     byoc__map_free(&rank);
+    return reached;
 }
 
 /* the same control node over new inputs and bodies (a pass rebuilding it), sharing its span */
@@ -6060,7 +6065,11 @@ BYOC__PRIVATE byoc_node *byoc__parse_body(byoc__parser *p, byoc_node *const *lea
     byoc_node *body = ok ? byoc__parse_block(p) : NULL;
     byoc__pop_scope(p);
     *out = stbds_arrpop(p->captures);
-    if (body) byoc__canonical_captures(body, out->outer, out->params, (int)stbds_arrlen(out->outer));
+    if (body) {
+        int reached = byoc__canonical_captures(body, out->outer, out->params, (int)stbds_arrlen(out->outer));
+        stbds_arrsetlen(out->outer, reached);
+        stbds_arrsetlen(out->params, reached);
+    }
     p->depth--;
     return body;
 }

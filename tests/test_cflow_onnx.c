@@ -461,6 +461,51 @@ static void test_text_errors_name_the_node(void) {
                      "%nowhere");
 }
 
+/* A body whose dead code (a binding nothing reads) uses an outer value does not capture it: the printer leaves
+   dead code out, so a capture kept for it would not come back from the text (found by fuzz_text) */
+static void test_dead_code_captures_nothing(void) {
+    byoc_diag d;
+    byoc_module *m = parse_text("def @main(%x: Tensor[(2), float32], %c: bool) {\n"
+                                "  let %y = negative(%x);\n"
+                                "  %0 = if (%c) { %y } else { %x };\n"
+                                "  (%x, %y)\n"
+                                "}\n",
+                                &d);
+    CHECKF(m != NULL, "%s", d.message);
+    CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+    char why[700];
+    int ok = round_trips(m, why, sizeof why);
+    byoc_node *let = byoc_module_function(m, "main")->body;
+    int inputs = let->nargs;
+    byoc_module_destroy(m);
+    CHECKF(ok, "%s", why);
+    CHECKF(inputs == 2, "the let takes %d inputs, expected its value and the capture of %%x", inputs);
+    /* the same in ONNX: the then branch's dead Neg reads the outer z, which the If must not capture */
+    const char *neg_in[] = {"z", NULL}, *neg_out[] = {"dead", NULL}, *id_in[] = {"x", NULL}, *id_out[] = {"a", NULL};
+    pb neg = make_node("Neg", "unused", neg_in, neg_out), id = make_node("Identity", "keep", id_in, id_out);
+    pb then_g = graph_of(&neg, "then");
+    pb_msg(&then_g, 1, &id);
+    value_info(&then_g, 12, "a", ONNX_FLOAT, 2, dims23);
+    pb else_g = branch("Abs", "b", ONNX_FLOAT, 2, dims23, 0);
+    const char *ins[] = {"c", NULL}, *outs[] = {"y", NULL};
+    pb n = make_node("If", "pick", ins, outs);
+    attr_graph(&n, "then_branch", &then_g);
+    attr_graph(&n, "else_branch", &else_g);
+    pb g = graph_of(&n, "g");
+    value_info(&g, 11, "x", ONNX_FLOAT, 2, dims23);
+    value_info(&g, 11, "z", ONNX_FLOAT, 2, dims23);
+    value_info(&g, 11, "c", 9, 0, NULL);
+    value_info(&g, 12, "y", ONNX_FLOAT, 2, dims23);
+    byoc_onnx_model model;
+    CHECKF(import_graph(&g, &model, &d) == BYOC_OK, "%s", d.message);
+    byoc_node *if_node = byoc_module_function(model.module, "main")->body;
+    inputs = if_node->kind == BYOC_NODE_IF ? if_node->nargs : -1;
+    ok = round_trips(model.module, why, sizeof why);
+    byoc_onnx_model_free(&model);
+    CHECKF(ok, "%s", why);
+    CHECKF(inputs == 2, "the If takes %d inputs, expected its condition and the capture of x", inputs);
+}
+
 /* n nested ifs (or loops) in the text: past the parser's depth limit it refuses, below it the body-depth
    limit of type inference; neither recursion overflows the stack */
 static char *nested_text(int n, int loops) {
@@ -516,6 +561,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_nesting_limit),
         TEST_ENTRY(test_text_errors_name_the_node),
         TEST_ENTRY(test_text_nesting_limits),
+        TEST_ENTRY(test_dead_code_captures_nothing),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -5808,7 +5808,12 @@ BYOC__PRIVATE byoc_result byoc_onnx__control_outputs(byoc_onnx__ctx *c, byoc_nod
 
 /* a body's captures in the order the text format reads them back */
 BYOC__PRIVATE void byoc_onnx__canonical(byoc_onnx__body *b, byoc_node *root) {
-    if (root) byoc__canonical_captures(root, b->scope.captured, b->scope.params, (int)stbds_arrlen(b->scope.captured));
+    if (root) { /* a capture only a dead node of the subgraph reads is dropped (the text would not keep it) */
+        int reached = byoc__canonical_captures(root, b->scope.captured, b->scope.params,
+                                               (int)stbds_arrlen(b->scope.captured));
+        stbds_arrsetlen(b->scope.captured, reached);
+        stbds_arrsetlen(b->scope.params, reached);
+    }
 }
 
 /* the union of two capture lists, in first-use order */
@@ -5898,9 +5903,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
         }
     }
     if (r == BYOC_OK) {
-        int n = (int)stbds_arrlen(b.scope.captured);
         byoc_node *root = byoc_onnx__body_root(st, &b, 1);
         byoc_onnx__canonical(&b, root);
+        int n = (int)stbds_arrlen(b.scope.captured);
         byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
         byoc_node *loop = byoc_loop(st->m, trip, cond, c->in + 2, nc, fn, b.scope.captured, n);
         r = byoc_onnx__control_outputs(c, loop, 1, nres - 1);
@@ -6005,9 +6010,9 @@ BYOC__PRIVATE byoc_result byoc_onnx__scan_core(byoc_onnx__ctx *c, byoc_onnx__sca
         byoc_node *always = byoc_onnx__scalar(st, BYOC_BOOL, 1);
         stbds_arrinsn(b.results, 0, 1);
         b.results[0] = always;
-        int n = (int)stbds_arrlen(b.scope.captured);
         byoc_node *root = byoc_onnx__body_root(st, &b, 1);
         byoc_onnx__canonical(&b, root);
+        int n = (int)stbds_arrlen(b.scope.captured);
         byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
         byoc_node *trip = byoc_onnx__scalar(st, BYOC_INT64, (double)length);
         byoc_node *loop = byoc_loop(st->m, trip, byoc_onnx__scalar(st, BYOC_BOOL, 1), sa->states, sa->nstates, fn,
