@@ -58,6 +58,7 @@ body_node() { # case name: "NAME OP"
     esac
 }
 explains_body_node() { # artifact case
+    # shellcheck disable=SC2046
     set -- "$1" $(body_node "$2")
     [ -n "$2" ] || return 0
     "$BYOCC" explain "$1" "$2" > "$tmp/explain" 2>&1 && grep -qF "onnx:$2 ($3)" "$tmp/explain" || {
