@@ -1245,7 +1245,11 @@ BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_gr
      result      the cheapest plan whose partitions form no cycle; touching partitions of one backend are then
                  coalesced where that does not cost more (MaxCoalesce). The greedy, every single-backend and the
                  all-host plan are searched in the same space; the statistics carry their costs, and the result
-                 is never above the cheapest of them. */
+                 is never above the cheapest of them.
+     control     then each body of each if, let and loop (nested ones too) is searched the same way as a region
+                 of its own, its parameters the inputs: no candidate crosses a body's boundary, the control node
+                 stays on the host (a backend never receives one), and each body's plan is applied inside it
+                 (its partitions become global functions called from the body). Statistics: regions. */
 typedef struct byoc_collage_candidate {
     const char *backend;           /* a backend's name, or "host" */
     const byoc_backend_spec *spec; /* NULL for the host */
@@ -27177,6 +27181,10 @@ BYOC__PRIVATE byoc_result byoc__cc_body(byoc_module *m, const byoc_collage_optio
     byoc_node *outer = m->functions[f].function;
     byoc_collage_stats rs;
     memset(&rs, 0, sizeof rs);
+    /* standing for @main, the body's parameters need annotations: a capture parameter the parser or an
+       importer made has only the type inferred for it */
+    for (int i = 0; i < body->nparams; ++i)
+        if (!body->params[i]->annotation) body->params[i]->annotation = body->params[i]->checked_type;
     if (r == BYOC_OK) {
         m->functions[f].function = body;
         sc->depth++;
@@ -27188,7 +27196,7 @@ BYOC__PRIVATE byoc_result byoc__cc_body(byoc_module *m, const byoc_collage_optio
     if (r == BYOC_OK) byoc__cc_scope_merge(sc, &rs, at);
     else if (!strstr(diag->message, sc->name)) { /* say which body failed */
         char msg[sizeof diag->message];
-        snprintf(msg, sizeof msg, "%s (in %s)", diag->message, sc->name);
+        snprintf(msg, sizeof msg, "%.900s (in %.100s)", diag->message, sc->name);
         memcpy(diag->message, msg, sizeof msg);
     }
     byoc_collage_stats_free(&rs);
@@ -27604,9 +27612,11 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
                     x ? (const char *)byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
                 if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
                     snprintf(why, sizeof why, "%s", unit_note);
+                else if (x && scope && scope->depth)
+                    snprintf(why, sizeof why, "the plan searched for %s is cheaper with it on %s", scope->name,
+                             pl->backend);
                 else if (x || !byoc__cc_scope_why(scope, pl->origin, k, why, sizeof why))
-                    snprintf(why, sizeof why, "the plan searched for %s is cheaper with it on %s",
-                             scope && scope->depth ? scope->name : "@main", pl->backend);
+                    snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
             } else { /* declined alone: and inside a pattern? */
                 intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
                 if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
