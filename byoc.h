@@ -26038,10 +26038,16 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
         po.backends = one;
         po.nbackends = 1;
     }
-    for (int k = 0; k < cc->o->npins; ++k) /* pins to backends outside this plan do not apply */
-        if (!strcmp(cc->o->pins[k].backend, "host") || only < 0 ||
-            !strcmp(cc->o->pins[k].backend, cc->o->backends[only]->name))
-            stbds_arrput(pins, cc->o->pins[k]);
+    /* the pinned nodes by their tagged ids ("#ID" of a tagged origin): the copy's origins carry the tags, so
+       a pin naming an op by its id would find nothing there; pins to backends outside this plan do not apply */
+    char(*ids)[24] = BYOC__CAST(char(*)[24], BYOC_MALLOC(24 * ((size_t)cc->g.count + 1)));
+    for (int i = 0; ids && i < cc->g.count; ++i) {
+        int b = cc->pin[i];
+        if (b < 0 || (b != cc->nb && only >= 0 && b != only)) continue;
+        snprintf(ids[i], sizeof ids[i], "#%u", (unsigned)(BYOC__CC_TAG | (uint32_t)i));
+        byoc_pin pin = {ids[i], byoc__cc_backend_name(cc, b)};
+        stbds_arrput(pins, pin);
+    }
     po.pins = pins;
     po.npins = (int)stbds_arrlen(pins);
     po.bind_constants = 1;
@@ -26051,6 +26057,7 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
     byoc_node *copy_main = byoc_module_function(copy, "main");
     if (!copy_main || byoc_graph_build(copy, copy_main->body, 0, &cg) != BYOC_OK) {
         stbds_arrfree(pins);
+        BYOC_FREE(ids);
         byoc_module_destroy(copy);
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
@@ -26059,11 +26066,13 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
     byoc_graph_free(&cg);
     if (!same_shape) { /* cannot happen with byoc_module_clone; without the plan the search is still valid */
         stbds_arrfree(pins);
+        BYOC_FREE(ids);
         byoc_module_destroy(copy);
         return BYOC_OK;
     }
     byoc_result r = byoc_partition_greedy(copy, &po, NULL, &local);
     stbds_arrfree(pins);
+    BYOC_FREE(ids);
     if (r != BYOC_OK) {
         byoc_module_destroy(copy);
         if (only < 0) { *diag = local; return r; } /* the greedy plan must exist: its error is the user's */
@@ -27059,6 +27068,7 @@ typedef struct byoc__cc_scope {
     int groups;                         /* partition numbers given so far, across regions */
     const byoc_collage_assignment *replay; /* the whole placement replayed (each region takes its entries) */
     int nreplay;
+    byoc_partition_summary *costs;      /* stb_ds: the bodies' partitions with their candidates' prices */
 } byoc__cc_scope;
 
 BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_collage_options *o,
@@ -27080,6 +27090,20 @@ BYOC__PRIVATE int byoc__cc_scope_why(const byoc__cc_scope *scope, uint32_t origi
 BYOC__PRIVATE void byoc__cc_scope_note(byoc__cc_scope *scope, uint32_t origin, int k, const char *why) {
     if (scope && scope->depth > 0)
         byoc__map_put(&scope->why, byoc__ob_key(origin, k), (intptr_t)byoc_intern(scope->arena, why));
+}
+
+/* A body's partitions are priced by its own search: noted while the body is searched, given to @main's
+   report (which only knows @main's candidates) */
+BYOC__PRIVATE void byoc__cc_scope_costs(byoc__cc_scope *sc, byoc_partition_summary *parts, int n) {
+    for (int p = 0; p < n; ++p) {
+        if (sc->depth > 0 && parts[p].estimated_cost >= 0) {
+            byoc_partition_summary ps = parts[p];
+            ps.function = byoc_intern(sc->arena, ps.function);
+            stbds_arrput(sc->costs, ps);
+        }
+        for (int q = 0; sc->depth == 0 && parts[p].estimated_cost < 0 && q < (int)stbds_arrlen(sc->costs); ++q)
+            if (!strcmp(sc->costs[q].function, parts[p].function)) parts[p].estimated_cost = sc->costs[q].estimated_cost;
+    }
 }
 
 /* the op calls of a body's own graph (not of the bodies inside it), by origin */
@@ -27136,13 +27160,14 @@ BYOC__PRIVATE byoc_result byoc__cc_body_options(byoc__cc_scope *sc, const byoc_c
     byoc_result r = BYOC_OK;
     if (sc->replay) {
         for (int k = 0; k < sc->nreplay; ++k)
-            if (byoc__map_has(&ops, (const void *)(uintptr_t)sc->replay[k].origin)) stbds_arrput(*replay, sc->replay[k]);
+            if (byoc__map_has(&ops, (const void *)(uintptr_t)sc->replay[k].origin))
+                stbds_arrput(*replay, sc->replay[k]);
         ro->replay = *replay ? *replay : &none; /* still a replay, of no entries */
         ro->nreplay = (int)stbds_arrlen(*replay);
         if (!ro->nreplay && ops.count)
             r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0,
-                           "placement: no entry for the %d ops of %s (the placement predates the search of control-flow "
-                           "bodies, or was made for another model): save it again",
+                           "placement: no entry for the %d ops of %s (the placement predates the search of "
+                           "control-flow bodies, or was made for another model): save it again",
                            (int)ops.count, sc->name);
     }
     for (size_t s = 0; s < ops.cap; ++s) {
@@ -27595,6 +27620,7 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
             if (group > 0 && group <= (int)stbds_arrlen(group_cost)) parts[p].estimated_cost = group_cost[group - 1];
             break;
         }
+    if (r == BYOC_OK && scope) byoc__cc_scope_costs(scope, parts, (int)stbds_arrlen(parts));
     for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
         byoc_placement *pl = &rb.nodes[q];
         byoc_placement_decline *ds = BYOC__NEW_N(arena, byoc_placement_decline, cc.nb + 1);
@@ -27702,7 +27728,8 @@ BYOC__PRIVATE int byoc__cc_scope_init(byoc_module *m, const byoc_collage_options
 BYOC__PRIVATE byoc_result byoc__cc_scope_finish(byoc__cc_scope *sc, byoc_collage_stats *st, byoc_diag *diag) {
     int nbodies = (int)stbds_arrlen(sc->regions), nbody_ops = (int)stbds_arrlen(sc->placement);
     byoc_collage_region *regions = BYOC__NEW_N(st->arena, byoc_collage_region, nbodies + 1);
-    byoc_collage_assignment *placement = BYOC__NEW_N(st->arena, byoc_collage_assignment, st->nplacement + nbody_ops + 1);
+    byoc_collage_assignment *placement =
+        BYOC__NEW_N(st->arena, byoc_collage_assignment, st->nplacement + nbody_ops + 1);
     if (!regions || !placement) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     byoc_collage_region top = {"main", st->nodes, st->ops, st->candidates, st->cost};
     regions[0] = top;
@@ -27771,6 +27798,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
     stbds_arrfree(sc.regions);
     stbds_arrfree(sc.placement);
     stbds_arrfree(sc.plans);
+    stbds_arrfree(sc.costs);
     stbds_arrfree(replay);
     if (stats == &local_stats) byoc_collage_stats_free(stats);
     return r;

@@ -4,7 +4,8 @@
      the host, and the statistics count four regions (@main, then, else, the loop body);
    - the partitioned module computes what the reference evaluator computes on the input (both branches);
    - the placement report gives the control nodes' reason and places the ops inside;
-   - a saved placement replays to the same plan; one without the bodies' entries is refused.
+   - a saved placement replays to the same plan; one without the bodies' entries is refused;
+   - a pin reaches an op inside a body.
    Public API only. */
 #include "byoc_sim.h"
 #include "test.h"
@@ -54,7 +55,8 @@ enum { C = 16, HW = 16, B = 32, D = 128 };
 static byoc_module *build_model(void) {
     rng = 99; /* the same weights every time */
     byoc_module *m = byoc_module_create(NULL);
-    byoc_node *x = byoc_var(m, "x", f32(m, 4, 1, C, HW, HW)), *c = byoc_var(m, "c", byoc_tensor_type(m, BYOC_BOOL, 0, NULL));
+    byoc_node *x = byoc_var(m, "x", f32(m, 4, 1, C, HW, HW));
+    byoc_node *c = byoc_var(m, "c", byoc_tensor_type(m, BYOC_BOOL, 0, NULL));
     byoc_node *v = byoc_var(m, "v", f32(m, 2, B, D, 0, 0));
     byoc_node *top = byoc_call(m, "nn.relu", &x, 1, NULL);
     byoc_node *bodies[2];
@@ -204,6 +206,9 @@ static void test_bodies_searched_and_run(void) {
     for (int q = 0; q < rep->count; ++q)
         inner_on_npu += !strcmp(rep->nodes[q].op, "nn.dense") && !strcmp(rep->nodes[q].backend, "npu");
     CHECK(inner_on_npu == 1);
+    CHECK(rep->npartitions == 3); /* one per body, each priced by its body's search */
+    for (int p = 0; p < rep->npartitions; ++p)
+        CHECKF(rep->partitions[p].estimated_cost > 0, "%s unpriced", rep->partitions[p].function);
     byoc_free(rep->arena, report);
     byoc_placement_report_free(rep);
     /* the same results as the reference evaluator, both branches, with the partitions on the devices */
@@ -267,6 +272,34 @@ static void test_placement_covers_bodies(void) {
     close_devices(&dv);
 }
 
+/* a pin reaches an op inside a body: named by #ID, the body's search honours it */
+static void test_pin_inside_a_body(void) {
+    devices dv;
+    byoc_diag d;
+    CHECK(open_devices(&dv));
+    byoc_module *m = build_model(), *pinned = build_model();
+    byoc_collage_stats st, st2;
+    memset(&st2, 0, sizeof st2);
+    CHECKF(byoc_partition_collage(m, &dv.o, &st, NULL, &d) == BYOC_OK, "%s", d.message);
+    int k = 1; /* the then branch's first convolution, on the npu unpinned */
+    while (k < st.nplacement && strcmp(st.placement[k].op, "nn.conv2d")) k++;
+    CHECK(k < st.nplacement && !strcmp(st.placement[k].backend, "npu"));
+    char node[24];
+    snprintf(node, sizeof node, "#%u", (unsigned)st.placement[k].origin);
+    byoc_pin pin = {node, "host"};
+    byoc_collage_options o = dv.o;
+    o.pins = &pin;
+    o.npins = 1;
+    CHECKF(byoc_partition_collage(pinned, &o, &st2, NULL, &d) == BYOC_OK, "%s", d.message);
+    CHECK(st2.nplacement == st.nplacement && !strcmp(st2.placement[k].backend, "host"));
+    CHECK(count_on(&st2, "nn.conv2d", "npu") == 4);
+    byoc_collage_stats_free(&st);
+    byoc_collage_stats_free(&st2);
+    byoc_module_destroy(m);
+    byoc_module_destroy(pinned);
+    close_devices(&dv);
+}
+
 /* a model without control flow is one region, and its plan is what it was */
 static void test_dataflow_model_is_one_region(void) {
     devices dv;
@@ -292,6 +325,7 @@ int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_bodies_searched_and_run),
         TEST_ENTRY(test_placement_covers_bodies),
+        TEST_ENTRY(test_pin_inside_a_body),
         TEST_ENTRY(test_dataflow_model_is_one_region),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
