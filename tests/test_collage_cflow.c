@@ -5,7 +5,8 @@
    - the partitioned module computes what the reference evaluator computes on the input (both branches);
    - the placement report gives the control nodes' reason and places the ops inside;
    - a saved placement replays to the same plan; one without the bodies' entries is refused;
-   - a pin reaches an op inside a body.
+   - a pin reaches an op inside a body;
+   - an if inside a loop body: the body and each branch are regions, and the results still match.
    Public API only. */
 #include "byoc_sim.h"
 #include "test.h"
@@ -300,6 +301,79 @@ static void test_pin_inside_a_body(void) {
     close_devices(&dv);
 }
 
+/* @main(%c, %v): a loop of 3 trips whose body holds an if (capturing %c): relu(dense(acc, W) + b) or -acc */
+static byoc_module *build_nested(void) {
+    rng = 5;
+    byoc_module *m = byoc_module_create(NULL);
+    byoc_node *c = byoc_var(m, "c", byoc_tensor_type(m, BYOC_BOOL, 0, NULL));
+    byoc_node *v = byoc_var(m, "v", f32(m, 2, B, D, 0, 0));
+    byoc_node *params[4] = {byoc_var(m, "i", byoc_tensor_type(m, BYOC_INT64, 0, NULL)),
+                            byoc_var(m, "go", byoc_tensor_type(m, BYOC_BOOL, 0, NULL)),
+                            byoc_var(m, "acc", f32(m, 2, B, D, 0, 0)),
+                            byoc_var(m, "cc", byoc_tensor_type(m, BYOC_BOOL, 0, NULL))};
+    byoc_node *bodies[2];
+    for (int b = 0; b < 2; ++b) {
+        byoc_node *p = byoc_var(m, "p", f32(m, 2, B, D, 0, 0)), *y;
+        if (b) y = byoc_call(m, "negative", &p, 1, NULL);
+        else {
+            byoc_node *dargs[2] = {p, weights(m, f32(m, 2, D, D, 0, 0), 1.0f / sqrtf((float)D))};
+            y = binary(m, "add", byoc_call(m, "nn.dense", dargs, 2, NULL), weights(m, f32(m, 1, D, 0, 0, 0), 0.1f));
+            y = byoc_call(m, "nn.relu", &y, 1, NULL);
+        }
+        bodies[b] = byoc_function(m, &p, 1, y, NULL, NULL);
+    }
+    byoc_node *inner = byoc_if(m, params[3], bodies[0], bodies[1], &params[2], 1);
+    byoc_node *next[2] = {params[1], inner};
+    byoc_node *body = byoc_function(m, params, 4, byoc_tuple(m, next, 2), NULL, NULL);
+    byoc_node *loop = byoc_loop(m, byoc_constant_scalar(m, BYOC_INT64, 3), byoc_constant_scalar(m, BYOC_BOOL, 1), &v,
+                                1, body, &c, 1);
+    byoc_node *out[2] = {byoc_tuple_get_item(m, loop, 0), byoc_call(m, "nn.relu", &v, 1, NULL)};
+    byoc_node *main_params[2] = {c, v};
+    byoc_module_add_function(m, "main", byoc_function(m, main_params, 2, byoc_tuple(m, out, 2), NULL, NULL));
+    byoc_diag d;
+    if (byoc_module_error(m) || byoc_infer_type(m, &d) != BYOC_OK) {
+        byoc_module_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* an if inside a loop body: the body and each branch are regions, nested names say where */
+static void test_nested_bodies(void) {
+    devices dv;
+    byoc_diag d;
+    CHECK(open_devices(&dv));
+    byoc_module *ref = build_nested(), *m = build_nested();
+    CHECKF(ref && m, "the model does not build");
+    byoc_collage_stats st;
+    CHECKF(byoc_partition_collage(m, &dv.o, &st, NULL, &d) == BYOC_OK, "%s", d.message);
+    CHECKF(st.nregions == 4, "%d regions", st.nregions);
+    CHECK_CONTAINS(st.regions[1].name, "loop #");
+    CHECK_CONTAINS(st.regions[2].name, " > if #");
+    CHECK_CONTAINS(st.regions[2].name, "then");
+    CHECK(st.regions[1].ops == 0 && st.regions[2].ops == 3 && st.regions[3].ops == 1);
+    CHECK(count_on(&st, "nn.dense", "npu") == 1);
+    CHECKF(byoc_run_target_hooks(m, dv.targets, 2, &d) == BYOC_OK, "%s", d.message);
+    float vs[B * D];
+    rng = 11;
+    for (int i = 0; i < B * D; ++i) vs[i] = rnd_float(1.0f);
+    for (int c = 0; c < 2; ++c) {
+        byoc_node *in_ref[2] = {byoc_constant_scalar(ref, BYOC_BOOL, c),
+                                byoc_constant(ref, f32(ref, 2, B, D, 0, 0), vs, sizeof vs)};
+        byoc_node *in[2] = {byoc_constant_scalar(m, BYOC_BOOL, c),
+                            byoc_constant(m, f32(m, 2, B, D, 0, 0), vs, sizeof vs)};
+        byoc_node *want = NULL, *got = NULL;
+        CHECKF(byoc_module_evaluate(ref, in_ref, 2, &want, &d) == BYOC_OK, "%s", d.message);
+        CHECKF(byoc_module_evaluate(m, in, 2, &got, &d) == BYOC_OK, "%s", d.message);
+        double diff = want && got ? max_rel_diff(want, got) : -1;
+        CHECKF(diff >= 0 && diff < 1e-4, "condition %d: relative difference %g", c, diff);
+    }
+    byoc_collage_stats_free(&st);
+    byoc_module_destroy(ref);
+    byoc_module_destroy(m);
+    close_devices(&dv);
+}
+
 /* a model without control flow is one region, and its plan is what it was */
 static void test_dataflow_model_is_one_region(void) {
     devices dv;
@@ -326,6 +400,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_bodies_searched_and_run),
         TEST_ENTRY(test_placement_covers_bodies),
         TEST_ENTRY(test_pin_inside_a_body),
+        TEST_ENTRY(test_nested_bodies),
         TEST_ENTRY(test_dataflow_model_is_one_region),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
