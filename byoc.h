@@ -27102,7 +27102,8 @@ BYOC__PRIVATE void byoc__cc_scope_costs(byoc__cc_scope *sc, byoc_partition_summa
             stbds_arrput(sc->costs, ps);
         }
         for (int q = 0; sc->depth == 0 && parts[p].estimated_cost < 0 && q < (int)stbds_arrlen(sc->costs); ++q)
-            if (!strcmp(sc->costs[q].function, parts[p].function)) parts[p].estimated_cost = sc->costs[q].estimated_cost;
+            if (!strcmp(sc->costs[q].function, parts[p].function))
+                parts[p].estimated_cost = sc->costs[q].estimated_cost;
     }
 }
 
@@ -27186,13 +27187,32 @@ BYOC__PRIVATE byoc_result byoc__cc_body_options(byoc__cc_scope *sc, const byoc_c
     return r;
 }
 
+/* The body with each capture of a constant replaced by the constant (the parameter stays, unused): a
+   backend pattern asking for a constant weight (is_constant()) then matches inside the body as it would in
+   @main, where FoldConstant may have made the captured value a constant. */
+BYOC__PRIVATE byoc_node *byoc__cc_bind_constant_captures(byoc_module *m, const byoc_node *ctl, byoc_node *body) {
+    int head = byoc__control_head(ctl), lead = body->nparams - (ctl->nargs - head), any = 0;
+    for (int j = head; j < ctl->nargs; ++j) any |= ctl->args[j]->kind == BYOC_NODE_CONSTANT;
+    byoc_graph g;
+    if (!any || byoc_graph_build(m, body->body, 0, &g) != BYOC_OK) return body;
+    byoc_node **to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
+    for (int j = head; to && j < ctl->nargs; ++j) {
+        int at = byoc_graph_index(&g, body->params[lead + j - head]);
+        if (at >= 0 && ctl->args[j]->kind == BYOC_NODE_CONSTANT) to[at] = ctl->args[j];
+    }
+    byoc_node *bound = to ? byoc__substitute_at(m, &g, to) : NULL;
+    BYOC_FREE(to);
+    byoc_graph_free(&g);
+    return bound && bound != body->body ? byoc__function_with_body(m, body, bound) : body;
+}
+
 /* Searches body b of control node ctl with the body standing in for @main; *out is the body that comes out
    (its partitions are global functions of m, called from it). */
 BYOC__PRIVATE byoc_result byoc__cc_body(byoc_module *m, const byoc_collage_options *o, byoc__cc_scope *sc,
                                         const byoc_node *ctl, int b, byoc_node **out, byoc_diag *diag) {
     static const char *const kinds[] = {"if", "let", "loop"};
-    byoc_node *body = ctl->params[b];
-    *out = body;
+    byoc_node *body = byoc__cc_bind_constant_captures(m, ctl, ctl->params[b]);
+    *out = ctl->params[b];
     char outer_name[sizeof sc->name];
     memcpy(outer_name, sc->name, sizeof outer_name);
     snprintf(sc->name, sizeof sc->name, "%.160s%s%s #%u %s", sc->depth ? outer_name : "", sc->depth ? " > " : "",

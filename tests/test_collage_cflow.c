@@ -6,7 +6,8 @@
    - the placement report gives the control nodes' reason and places the ops inside;
    - a saved placement replays to the same plan; one without the bodies' entries is refused;
    - a pin reaches an op inside a body;
-   - an if inside a loop body: the body and each branch are regions, and the results still match.
+   - an if inside a loop body: the body and each branch are regions, and the results still match;
+   - a captured constant weight is bound inside the body, so the npu's composites match there.
    Public API only. */
 #include "byoc_sim.h"
 #include "test.h"
@@ -374,6 +375,46 @@ static void test_nested_bodies(void) {
     close_devices(&dv);
 }
 
+/* a branch whose weight is a captured constant (as FoldConstant leaves a value computed outside): the npu's
+   composite, which asks for a constant weight, still matches inside the branch */
+static void test_constant_capture(void) {
+    devices dv;
+    byoc_diag d;
+    CHECK(open_devices(&dv));
+    rng = 3;
+    byoc_module *m = byoc_module_create(NULL);
+    byoc_node *x = byoc_var(m, "x", f32(m, 4, 1, C, HW, HW));
+    byoc_node *c = byoc_var(m, "c", byoc_tensor_type(m, BYOC_BOOL, 0, NULL));
+    byoc_node *w = weights(m, f32(m, 4, C, C, 3, 3), 1.0f / sqrtf((float)(C * 9)));
+    byoc_node *bodies[2];
+    for (int b = 0; b < 2; ++b) {
+        byoc_node *p[2] = {byoc_var(m, "p", f32(m, 4, 1, C, HW, HW)), byoc_var(m, "w", f32(m, 4, C, C, 3, 3))}, *y;
+        if (b) y = byoc_call(m, "negative", &p[0], 1, NULL);
+        else {
+            byoc_attrs a = {0};
+            int64_t pad[2] = {1, 1};
+            byoc_attrs_set_ints(m, &a, "padding", pad, 2);
+            y = binary(m, "add", byoc_call(m, "nn.conv2d", p, 2, &a), weights(m, f32(m, 3, C, 1, 1, 1), 0.1f));
+            y = byoc_call(m, "nn.relu", &y, 1, NULL);
+        }
+        bodies[b] = byoc_function(m, p, 2, y, NULL, NULL);
+    }
+    byoc_node *captures[2] = {x, w};
+    byoc_node *main_params[2] = {x, c};
+    byoc_module_add_function(
+        m, "main", byoc_function(m, main_params, 2, byoc_if(m, c, bodies[0], bodies[1], captures, 2), NULL, NULL));
+    CHECKF(!byoc_module_error(m) && byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+    byoc_collage_stats st;
+    CHECKF(byoc_partition_collage(m, &dv.o, &st, NULL, &d) == BYOC_OK, "%s", d.message);
+    CHECK(count_on(&st, "nn.conv2d", "npu") == 1);
+    char *printed = byoc_module_print(m, 0, NULL);
+    CHECK_CONTAINS(printed, "Composite=\"npu.conv2d_bias_relu\"");
+    byoc_free(m, printed);
+    byoc_collage_stats_free(&st);
+    byoc_module_destroy(m);
+    close_devices(&dv);
+}
+
 /* a model without control flow is one region, and its plan is what it was */
 static void test_dataflow_model_is_one_region(void) {
     devices dv;
@@ -401,6 +442,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_placement_covers_bodies),
         TEST_ENTRY(test_pin_inside_a_body),
         TEST_ENTRY(test_nested_bodies),
+        TEST_ENTRY(test_constant_capture),
         TEST_ENTRY(test_dataflow_model_is_one_region),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
