@@ -27046,14 +27046,16 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
 }
 
 /* ---- control flow: every body of an if, let or loop is a region of its own ---- */
-/* TVM's Collage (src/relay/collage) searches one dataflow graph and its IndexSet/SubGraph never enter a
-   Relay `if`: the if is an opaque node, and PartitionGraph leaves it on the host while partitioning inside
-   its branches (tests/python/relay/test_pass_annotate_target.py::test_if_else). byoc.h searches @main, then
-   each body with the body's parameters as its inputs. A candidate is a set of one region's graph nodes, so
-   none crosses a body's boundary, and a control node is never one: a backend never receives an if, a let
-   or a loop. The recursion is local to Collage: while a body is searched it stands in for @main (the
-   search, its baselines and PartitionGraph all work on @main), and the control node is rebuilt around the
-   bodies that come out. */
+/* TVM's Collage keeps every candidate inside one basic block of its indexed graph (src/relay/collage/
+   sub_graph.cc, SubGraphNode::IsValid: "All inside nodes must be in the same basic block"; a branch of an
+   `if` or the body of a `let` is a block of its own) and gives the if and the let themselves the opaque
+   kind; PartitionGraph leaves an if on the host while partitioning inside its branches
+   (tests/python/relay/test_pass_annotate_target.py::test_if_else). byoc.h gets the same by searching @main,
+   then each body on its own with the body's parameters as its inputs: a candidate is a set of one region's
+   graph nodes, so none crosses a body's boundary, and a control node is never one, so a backend never
+   receives an if, a let or a loop. The recursion is local to Collage: while a body is searched it stands in
+   for @main (the search, its baselines and PartitionGraph all work on @main), and the control node is
+   rebuilt around the bodies that come out. */
 typedef struct byoc__cc_scope {
     int depth;                          /* 0 while @main is searched */
     char name[256];                     /* the body being searched ("loop #30 body > if #41 then") */
