@@ -1281,6 +1281,7 @@ typedef struct byoc_collage_assignment {
     int group;           /* 1, 2, ... in plan order */
     const char *greedy;  /* stats only: where the greedy plan put it (NULL without baselines) */
     const char *source;  /* stats only: its frontend name, NULL if none */
+    const char *region;  /* stats only: where it was searched, "main" or a body ("if #12 then"); NULL: main */
 } byoc_collage_assignment;
 
 typedef struct byoc_collage_options {
@@ -26919,8 +26920,12 @@ BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t
     memset(&b, 0, sizeof b);
     b.m = scratch;
     byoc__buf_puts(&b, "byoc-placement 1\n# origin op backend group  # frontend name\n");
+    const char *region = NULL; /* a comment line names each control-flow body's region */
     for (int k = 0; k < s->nplacement; ++k) {
         const byoc_collage_assignment *a = &s->placement[k];
+        if (a->region && strcmp(a->region, region ? region : "main"))
+            byoc__buf_printf(&b, "# region: %s\n", a->region);
+        if (a->region) region = a->region;
         byoc__buf_printf(&b, "%u %s %s %d%s%s\n", (unsigned)a->origin, a->op ? a->op : "-", a->backend, a->group,
                          a->source ? "  # " : "", a->source ? a->source : "");
     }
@@ -26994,6 +26999,7 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
             break;
         }
         byoc_collage_assignment a;
+        memset(&a, 0, sizeof a);
         a.origin = (uint32_t)origin;
         a.op = strcmp(words[1], "-") ? byoc_intern(arena, words[1]) : NULL;
         a.backend = byoc_intern(arena, words[2]);
@@ -27141,6 +27147,7 @@ BYOC__PRIVATE void byoc__cc_scope_merge(byoc__cc_scope *sc, const byoc_collage_s
         a.backend = byoc_intern(sc->arena, a.backend);
         a.greedy = a.greedy ? byoc_intern(sc->arena, a.greedy) : NULL;
         a.source = a.source ? byoc_intern(sc->arena, a.source) : NULL;
+        a.region = byoc_intern(sc->arena, sc->name);
         if (a.group > top) top = a.group;
         if (a.group > 0) a.group += sc->groups;
         stbds_arrput(sc->placement, a);
@@ -27156,7 +27163,7 @@ BYOC__PRIVATE void byoc__cc_scope_merge(byoc__cc_scope *sc, const byoc_collage_s
 BYOC__PRIVATE byoc_result byoc__cc_body_options(byoc__cc_scope *sc, const byoc_collage_options *o, byoc_node *body,
                                                 byoc_collage_options *ro, byoc_collage_assignment **replay,
                                                 byoc_pin **pins, byoc_diag *diag) {
-    static const byoc_collage_assignment none = {0, NULL, NULL, 0, NULL, NULL};
+    static const byoc_collage_assignment none = {0, NULL, NULL, 0, NULL, NULL, NULL};
     byoc__map ops = BYOC__MAP_EMPTY;
     byoc__cc_body_ops(body, &ops);
     *ro = *o;
@@ -27778,6 +27785,7 @@ BYOC__PRIVATE byoc_result byoc__cc_scope_finish(byoc__cc_scope *sc, byoc_collage
         a.backend = byoc_intern(st->arena, a.backend);
         a.greedy = a.greedy ? byoc_intern(st->arena, a.greedy) : NULL;
         a.source = a.source ? byoc_intern(st->arena, a.source) : NULL;
+        a.region = byoc_intern(st->arena, a.region);
         placement[st->nplacement + k] = a;
     }
     st->placement = placement;
@@ -27787,7 +27795,7 @@ BYOC__PRIVATE byoc_result byoc__cc_scope_finish(byoc__cc_scope *sc, byoc_collage
 
 BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *o, byoc_collage_stats *stats,
                                             byoc_placement_report **report, byoc_diag *diag) {
-    static const byoc_collage_assignment no_entries = {0, NULL, NULL, 0, NULL, NULL};
+    static const byoc_collage_assignment no_entries = {0, NULL, NULL, 0, NULL, NULL, NULL};
     byoc_diag local_diag;
     byoc_collage_stats local_stats;
     if (!diag) diag = &local_diag;

@@ -241,6 +241,9 @@ static void test_placement_covers_bodies(void) {
     CHECKF(byoc_partition_collage(m, &dv.o, &st, NULL, &d) == BYOC_OK, "%s", d.message);
     size_t len;
     char *saved = byoc_collage_placement_format(&st, &len);
+    CHECK_CONTAINS(saved, "\n# region: if #"); /* each body's entries under a comment naming it */
+    CHECK_CONTAINS(saved, " else\n");
+    CHECK_CONTAINS(saved, "\n# region: loop #");
     byoc_collage_assignment *entries = NULL;
     int count = 0;
     CHECKF(byoc_collage_placement_parse(saved, len, "saved.placement", arena, &entries, &count, &d) == BYOC_OK, "%s",
