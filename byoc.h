@@ -1357,8 +1357,8 @@ BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
 BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len);
 /* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP" (GROUP from 1), optionally
    followed by "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
-   strings live in arena. Ops inside control-flow bodies have entries too, each body's after @main's; a placement
-   without them (saved before bodies were searched) is refused on replay. */
+   strings live in arena. Ops inside control-flow bodies have entries too, after @main's, each body's under a line
+   "# region: if #12 then"; a placement without them (saved before bodies were searched) is refused on replay. */
 BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t *len);
 BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename,
                                                   byoc_module *arena, byoc_collage_assignment **out, int *count,
