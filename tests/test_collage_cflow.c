@@ -194,7 +194,8 @@ static void test_bodies_searched_and_run(void) {
     text = byoc_collage_stats_format(&st, "json", NULL);
     CHECK_CONTAINS(text, "\"regions\": [{\"name\": \"main\"");
     free(text);
-    /* the module: the if and the loop stay in @main, their bodies call the npu partitions */
+    /* the module: well formed and typed; the if and the loop stay in @main, their bodies call the npu partitions */
+    CHECKF(byoc_verify(m, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "%s", d.message);
     char *printed = byoc_module_print(m, 0, NULL);
     CHECK_CONTAINS(printed, "if (%c)");
     CHECK_CONTAINS(printed, "loop (");
@@ -357,6 +358,7 @@ static void test_nested_bodies(void) {
     CHECK_CONTAINS(st.regions[2].name, "then");
     CHECK(st.regions[1].ops == 0 && st.regions[2].ops == 3 && st.regions[3].ops == 1);
     CHECK(count_on(&st, "nn.dense", "npu") == 1);
+    CHECKF(byoc_verify(m, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "%s", d.message);
     CHECKF(byoc_run_target_hooks(m, dv.targets, 2, &d) == BYOC_OK, "%s", d.message);
     float vs[B * D];
     rng = 11;
