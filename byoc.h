@@ -1245,7 +1245,11 @@ BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_gr
      result      the cheapest plan whose partitions form no cycle; touching partitions of one backend are then
                  coalesced where that does not cost more (MaxCoalesce). The greedy, every single-backend and the
                  all-host plan are searched in the same space; the statistics carry their costs, and the result
-                 is never above the cheapest of them. */
+                 is never above the cheapest of them.
+     control     then each body of each if, let and loop (nested ones too) is searched the same way as a region
+                 of its own, its parameters the inputs: no candidate crosses a body's boundary, the control node
+                 stays on the host (a backend never receives one), and each body's plan is applied inside it
+                 (its partitions become global functions called from the body). Statistics: regions. */
 typedef struct byoc_collage_candidate {
     const char *backend;           /* a backend's name, or "host" */
     const byoc_backend_spec *spec; /* NULL for the host */
@@ -1277,6 +1281,7 @@ typedef struct byoc_collage_assignment {
     int group;           /* 1, 2, ... in plan order */
     const char *greedy;  /* stats only: where the greedy plan put it (NULL without baselines) */
     const char *source;  /* stats only: its frontend name, NULL if none */
+    const char *region;  /* stats only: where it was searched, "main" or a body ("if #12 then"); NULL: main */
 } byoc_collage_assignment;
 
 typedef struct byoc_collage_options {
@@ -1299,6 +1304,16 @@ typedef struct byoc_collage_options {
     const char *mod_name;      /* NULL: "default" */
     int bind_constants;
 } byoc_collage_options;
+
+/* One dataflow region the search ran over: @main, then each body of each if, let and loop (nested bodies
+   after the body holding them), searched on its own with its parameters as inputs. */
+typedef struct byoc_collage_region {
+    const char *name;    /* "main", "if #12 then", "loop #30 body", "loop #30 body > if #41 else" */
+    int nodes;           /* nodes it covered (op calls, tuples, projections) */
+    int ops;             /* op calls among them */
+    int candidates;      /* candidates priced and kept */
+    double cost;         /* its plan under the estimator (a body priced as run once) */
+} byoc_collage_region;
 
 typedef struct byoc_collage_plan_cost {
     const char *name;    /* "greedy", "only:npu", ..., "host" */
@@ -1326,7 +1341,13 @@ typedef struct byoc_collage_stats {
     int nplans;
     byoc_collage_assignment *placement; /* the chosen plan, one entry per op of @main */
     int nplacement;
-    byoc_module *arena;             /* owns plans, placement and their strings (byoc_collage_stats_free) */
+    byoc_module *arena;             /* owns plans, placement, regions and their strings (byoc_collage_stats_free) */
+    /* Control flow: each body is its own region (candidates never cross a body's boundary; an if, let or
+       loop stays on the host). The counts above add up every region; cost, search_cost and each baseline
+       plan's cost too (a body counted once, whatever its trip count). placement lists @main's ops, then
+       each body's, groups numbered across regions. */
+    byoc_collage_region *regions;   /* regions[0] is @main */
+    int nregions;
 } byoc_collage_stats;
 BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
 
@@ -1336,7 +1357,8 @@ BYOC_API void byoc_collage_stats_free(byoc_collage_stats *s);
 BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char *format, size_t *len);
 /* Placement files: a line "byoc-placement 1", then per op "ORIGIN OP BACKEND GROUP" (GROUP from 1), optionally
    followed by "# comment" (the writer adds the frontend name). Parse errors name file:line. The assignments and their
-   strings live in arena. */
+   strings live in arena. Ops inside control-flow bodies have entries too, after @main's, each body's under a line
+   "# region: if #12 then"; a placement without them (saved before bodies were searched) is refused on replay. */
 BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t *len);
 BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, const char *filename,
                                                   byoc_module *arena, byoc_collage_assignment **out, int *count,
@@ -26026,10 +26048,16 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
         po.backends = one;
         po.nbackends = 1;
     }
-    for (int k = 0; k < cc->o->npins; ++k) /* pins to backends outside this plan do not apply */
-        if (!strcmp(cc->o->pins[k].backend, "host") || only < 0 ||
-            !strcmp(cc->o->pins[k].backend, cc->o->backends[only]->name))
-            stbds_arrput(pins, cc->o->pins[k]);
+    /* the pinned nodes by their tagged ids ("#ID" of a tagged origin): the copy's origins carry the tags, so
+       a pin naming an op by its id would find nothing there; pins to backends outside this plan do not apply */
+    char(*ids)[24] = BYOC__CAST(char(*)[24], BYOC_MALLOC(24 * ((size_t)cc->g.count + 1)));
+    for (int i = 0; ids && i < cc->g.count; ++i) {
+        int b = cc->pin[i];
+        if (b < 0 || (b != cc->nb && only >= 0 && b != only)) continue;
+        snprintf(ids[i], sizeof ids[i], "#%u", (unsigned)(BYOC__CC_TAG | (uint32_t)i));
+        byoc_pin pin = {ids[i], byoc__cc_backend_name(cc, b)};
+        stbds_arrput(pins, pin);
+    }
     po.pins = pins;
     po.npins = (int)stbds_arrlen(pins);
     po.bind_constants = 1;
@@ -26039,6 +26067,7 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
     byoc_node *copy_main = byoc_module_function(copy, "main");
     if (!copy_main || byoc_graph_build(copy, copy_main->body, 0, &cg) != BYOC_OK) {
         stbds_arrfree(pins);
+        BYOC_FREE(ids);
         byoc_module_destroy(copy);
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
@@ -26047,11 +26076,13 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
     byoc_graph_free(&cg);
     if (!same_shape) { /* cannot happen with byoc_module_clone; without the plan the search is still valid */
         stbds_arrfree(pins);
+        BYOC_FREE(ids);
         byoc_module_destroy(copy);
         return BYOC_OK;
     }
     byoc_result r = byoc_partition_greedy(copy, &po, NULL, &local);
     stbds_arrfree(pins);
+    BYOC_FREE(ids);
     if (r != BYOC_OK) {
         byoc_module_destroy(copy);
         if (only < 0) { *diag = local; return r; } /* the greedy plan must exist: its error is the user's */
@@ -26819,6 +26850,18 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
                          s->nodes, s->candidates, s->dropped, s->truncated, s->states, s->expanded,
                          s->beam ? "true" : "false", s->pruned, s->estimates, s->cache_hits, s->researches,
                          s->coalesced, s->ops, s->moved, s->fallback ? "true" : "false", s->seconds);
+        if (s->nregions) { /* before the closing brace: one more member */
+            b.len--;
+            byoc__buf_puts(&b, ", \"regions\": [");
+            for (int k = 0; k < s->nregions; ++k) {
+                const byoc_collage_region *g = &s->regions[k];
+                byoc__buf_puts(&b, k ? ", {\"name\": " : "{\"name\": ");
+                byoc__json_str(&b, g->name);
+                byoc__buf_printf(&b, ", \"nodes\": %d, \"ops\": %d, \"candidates\": %d, \"cost\": %.9g}", g->nodes,
+                                 g->ops, g->candidates, g->cost);
+            }
+            byoc__buf_puts(&b, "]}");
+        }
     } else {
         byoc__buf_printf(&b, "collage: plan %.6g ms", s->cost * 1e3);
         for (int p = 0; p < s->nplans; ++p)
@@ -26835,6 +26878,13 @@ BYOC_API char *byoc_collage_stats_format(const byoc_collage_stats *s, const char
                          s->expanded, s->beam ? ", beam" : ", exact", s->estimates, s->cache_hits, s->coalesced,
                          s->seconds * 1e3, s->researches ? ", re-searched to break a cycle" : "",
                          s->fallback ? ", a baseline plan was kept" : "");
+        if (s->nregions > 1) { /* control flow: each body was searched on its own */
+            byoc__buf_printf(&b, "collage: %d regions searched (an if, let or loop stays on the host):", s->nregions);
+            for (int k = 0; k < s->nregions; ++k)
+                byoc__buf_printf(&b, "%s %s %d nodes %.6g ms", k ? "," : "", s->regions[k].name, s->regions[k].nodes,
+                                 s->regions[k].cost * 1e3);
+            byoc__buf_puts(&b, "\n");
+        }
         if (s->nplans) { /* what the search changed: moves between backends, counted, and the first few ops */
             byoc__buf_printf(&b, "collage: %d of %d ops placed elsewhere than by greedy", s->moved, s->ops);
             const char *seen_from[16], *seen_to[16];
@@ -26879,8 +26929,12 @@ BYOC_API char *byoc_collage_placement_format(const byoc_collage_stats *s, size_t
     memset(&b, 0, sizeof b);
     b.m = scratch;
     byoc__buf_puts(&b, "byoc-placement 1\n# origin op backend group  # frontend name\n");
+    const char *region = NULL; /* a comment line names each control-flow body's region */
     for (int k = 0; k < s->nplacement; ++k) {
         const byoc_collage_assignment *a = &s->placement[k];
+        if (a->region && strcmp(a->region, region ? region : "main"))
+            byoc__buf_printf(&b, "# region: %s\n", a->region);
+        if (a->region) region = a->region;
         byoc__buf_printf(&b, "%u %s %s %d%s%s\n", (unsigned)a->origin, a->op ? a->op : "-", a->backend, a->group,
                          a->source ? "  # " : "", a->source ? a->source : "");
     }
@@ -26954,6 +27008,7 @@ BYOC_API byoc_result byoc_collage_placement_parse(const char *text, size_t len, 
             break;
         }
         byoc_collage_assignment a;
+        memset(&a, 0, sizeof a);
         a.origin = (uint32_t)origin;
         a.op = strcmp(words[1], "-") ? byoc_intern(arena, words[1]) : NULL;
         a.backend = byoc_intern(arena, words[2]);
@@ -27005,6 +27060,290 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     byoc_graph_free(&cc->g);
 }
 
+/* ---- control flow: every body of an if, let or loop is a region of its own ---- */
+/* TVM's Collage keeps every candidate inside one basic block of its indexed graph (src/relay/collage/
+   sub_graph.cc, SubGraphNode::IsValid: "All inside nodes must be in the same basic block"; a branch of an
+   `if` or the body of a `let` is a block of its own) and gives the if and the let themselves the opaque
+   kind; PartitionGraph leaves an if on the host while partitioning inside its branches
+   (tests/python/relay/test_pass_annotate_target.py::test_if_else). byoc.h gets the same by searching @main,
+   then each body on its own with the body's parameters as its inputs: a candidate is a set of one region's
+   graph nodes, so none crosses a body's boundary, and a control node is never one, so a backend never
+   receives an if, a let or a loop. The recursion is local to Collage: while a body is searched it stands in
+   for @main (the search, its baselines and PartitionGraph all work on @main), and the control node is
+   rebuilt around the bodies that come out. */
+typedef struct byoc__cc_scope {
+    int depth;                          /* 0 while @main is searched */
+    char name[256];                     /* the body being searched ("loop #30 body > if #41 then") */
+    byoc_module *arena;                 /* the strings below */
+    byoc__map why;                      /* (origin, backend) -> why a body's op is not there */
+    byoc__map pinned;                   /* origin -> backend index + 1 (nb + 1: the host), resolved on the input */
+    byoc__map in_body;                  /* origin -> 1: an op inside some body */
+    byoc_collage_region *regions;       /* stb_ds: the bodies searched, each before the bodies inside it */
+    byoc_collage_assignment *placement; /* stb_ds: the bodies' ops */
+    byoc_collage_plan_cost *plans;      /* stb_ds: the bodies' baseline costs, summed by plan name */
+    byoc_collage_stats sum;             /* the bodies' counts */
+    int groups;                         /* partition numbers given so far, across regions */
+    const byoc_collage_assignment *replay; /* the whole placement replayed (each region takes its entries) */
+    int nreplay;
+    byoc_partition_summary *costs;      /* stb_ds: the bodies' partitions with their candidates' prices */
+} byoc__cc_scope;
+
+BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_collage_options *o,
+                                                    byoc_collage_stats *stats, byoc_placement_report **report,
+                                                    byoc_diag *diag, byoc__cc_scope *scope);
+
+BYOC__PRIVATE int byoc__cc_main_index(const byoc_module *m) {
+    for (int f = 0; f < byoc_module_function_count(m); ++f)
+        if (!strcmp(m->functions[f].name, "main")) return f;
+    return -1;
+}
+
+/* a body's op's reason for not being on backend k, as its region's search gave it */
+BYOC__PRIVATE int byoc__cc_scope_why(const byoc__cc_scope *scope, uint32_t origin, int k, char *why, size_t cap) {
+    const char *note = scope ? (const char *)byoc__map_get(&scope->why, byoc__ob_key(origin, k), 0) : NULL;
+    if (note) snprintf(why, cap, "%s", note);
+    return note != NULL;
+}
+BYOC__PRIVATE void byoc__cc_scope_note(byoc__cc_scope *scope, uint32_t origin, int k, const char *why) {
+    if (scope && scope->depth > 0)
+        byoc__map_put(&scope->why, byoc__ob_key(origin, k), (intptr_t)byoc_intern(scope->arena, why));
+}
+
+/* A body's partitions are priced by its own search: noted while the body is searched, given to @main's
+   report (which only knows @main's candidates) */
+BYOC__PRIVATE void byoc__cc_scope_costs(byoc__cc_scope *sc, byoc_partition_summary *parts, int n) {
+    for (int p = 0; p < n; ++p) {
+        if (sc->depth > 0 && parts[p].estimated_cost >= 0) {
+            byoc_partition_summary ps = parts[p];
+            ps.function = byoc_intern(sc->arena, ps.function);
+            stbds_arrput(sc->costs, ps);
+        }
+        for (int q = 0; sc->depth == 0 && parts[p].estimated_cost < 0 && q < (int)stbds_arrlen(sc->costs); ++q)
+            if (!strcmp(sc->costs[q].function, parts[p].function))
+                parts[p].estimated_cost = sc->costs[q].estimated_cost;
+    }
+}
+
+/* the op calls of a body's own graph (not of the bodies inside it), by origin */
+BYOC__PRIVATE void byoc__cc_body_ops(byoc_node *body, byoc__map *ops) {
+    byoc_node **order = NULL;
+    byoc__post_order_marked(body->body, 0, &order);
+    for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+        if (byoc__is_op_call(order[i])) byoc__map_put(ops, (const void *)(uintptr_t)byoc_node_origin(order[i]), 1);
+    stbds_arrfree(order);
+}
+
+/* a body's statistics join the scope's: counts summed, placement appended with its groups renumbered after
+   those given so far, its region recorded at position at (before the bodies inside it) */
+BYOC__PRIVATE void byoc__cc_scope_merge(byoc__cc_scope *sc, const byoc_collage_stats *rs, int at) {
+    byoc_collage_stats *t = &sc->sum;
+    t->nodes += rs->nodes, t->candidates += rs->candidates, t->dropped += rs->dropped;
+    t->truncated += rs->truncated, t->states += rs->states, t->expanded += rs->expanded;
+    t->beam |= rs->beam, t->pruned += rs->pruned, t->estimates += rs->estimates, t->cache_hits += rs->cache_hits;
+    t->researches += rs->researches, t->coalesced += rs->coalesced, t->ops += rs->ops, t->moved += rs->moved;
+    t->fallback |= rs->fallback, t->cost += rs->cost, t->search_cost += rs->search_cost;
+    for (int p = 0; p < rs->nplans; ++p) {
+        int q = 0;
+        while (q < (int)stbds_arrlen(sc->plans) && strcmp(sc->plans[q].name, rs->plans[p].name)) q++;
+        if (q < (int)stbds_arrlen(sc->plans)) { sc->plans[q].cost += rs->plans[p].cost; continue; }
+        byoc_collage_plan_cost pc = {byoc_intern(sc->arena, rs->plans[p].name), rs->plans[p].cost};
+        stbds_arrput(sc->plans, pc);
+    }
+    int top = 0;
+    for (int k = 0; k < rs->nplacement; ++k) {
+        byoc_collage_assignment a = rs->placement[k];
+        a.op = a.op ? byoc_intern(sc->arena, a.op) : NULL;
+        a.backend = byoc_intern(sc->arena, a.backend);
+        a.greedy = a.greedy ? byoc_intern(sc->arena, a.greedy) : NULL;
+        a.source = a.source ? byoc_intern(sc->arena, a.source) : NULL;
+        a.region = byoc_intern(sc->arena, sc->name);
+        if (a.group > top) top = a.group;
+        if (a.group > 0) a.group += sc->groups;
+        stbds_arrput(sc->placement, a);
+    }
+    sc->groups += top;
+    byoc_collage_region reg = {byoc_intern(sc->arena, sc->name), rs->nodes, rs->ops, rs->candidates, rs->cost};
+    stbds_arrinsn(sc->regions, at, 1);
+    sc->regions[at] = reg;
+}
+
+/* The options for one body: its own replayed entries, and the pins of its ops as "#ORIGIN" (a %N label
+   names a node of the input's @main, not of the body standing in for it). */
+BYOC__PRIVATE byoc_result byoc__cc_body_options(byoc__cc_scope *sc, const byoc_collage_options *o, byoc_node *body,
+                                                byoc_collage_options *ro, byoc_collage_assignment **replay,
+                                                byoc_pin **pins, byoc_diag *diag) {
+    static const byoc_collage_assignment none = {0, NULL, NULL, 0, NULL, NULL, NULL};
+    byoc__map ops = BYOC__MAP_EMPTY;
+    byoc__cc_body_ops(body, &ops);
+    *ro = *o;
+    byoc_result r = BYOC_OK;
+    if (sc->replay) {
+        for (int k = 0; k < sc->nreplay; ++k)
+            if (byoc__map_has(&ops, (const void *)(uintptr_t)sc->replay[k].origin))
+                stbds_arrput(*replay, sc->replay[k]);
+        ro->replay = *replay ? *replay : &none; /* still a replay, of no entries */
+        ro->nreplay = (int)stbds_arrlen(*replay);
+        if (!ro->nreplay && ops.count)
+            r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0,
+                           "placement: no entry for the %d ops of %s (the placement predates the search of "
+                           "control-flow bodies, or was made for another model): save it again",
+                           (int)ops.count, sc->name);
+    }
+    for (size_t s = 0; s < ops.cap; ++s) {
+        if (!ops.slots[s].key) continue;
+        intptr_t to = byoc__map_get(&sc->pinned, (const void *)ops.slots[s].key, 0);
+        if (!to) continue;
+        char node[24];
+        snprintf(node, sizeof node, "#%u", (unsigned)(uintptr_t)ops.slots[s].key);
+        byoc_pin pin = {byoc_intern(sc->arena, node),
+                        to == o->nbackends + 1 ? "host" : o->backends[to - 1]->name};
+        stbds_arrput(*pins, pin);
+    }
+    ro->pins = *pins;
+    ro->npins = (int)stbds_arrlen(*pins);
+    byoc__map_free(&ops);
+    return r;
+}
+
+/* The body with each capture of a constant replaced by the constant (the parameter stays, unused): a
+   backend pattern asking for a constant weight (is_constant()) then matches inside the body as it would in
+   @main, where FoldConstant may have made the captured value a constant. */
+BYOC__PRIVATE byoc_node *byoc__cc_bind_constant_captures(byoc_module *m, const byoc_node *ctl, byoc_node *body) {
+    int head = byoc__control_head(ctl), lead = body->nparams - (ctl->nargs - head), any = 0;
+    for (int j = head; j < ctl->nargs; ++j) any |= ctl->args[j]->kind == BYOC_NODE_CONSTANT;
+    byoc_graph g;
+    if (!any || byoc_graph_build(m, body->body, 0, &g) != BYOC_OK) return body;
+    byoc_node **to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
+    for (int j = head; to && j < ctl->nargs; ++j) {
+        int at = byoc_graph_index(&g, body->params[lead + j - head]);
+        if (at >= 0 && ctl->args[j]->kind == BYOC_NODE_CONSTANT) to[at] = ctl->args[j];
+    }
+    byoc_node *bound = to ? byoc__substitute_at(m, &g, to) : NULL;
+    BYOC_FREE(to);
+    byoc_graph_free(&g);
+    return bound && bound != body->body ? byoc__function_with_body(m, body, bound) : body;
+}
+
+/* Searches body b of control node ctl with the body standing in for @main; *out is the body that comes out
+   (its partitions are global functions of m, called from it). */
+BYOC__PRIVATE byoc_result byoc__cc_body(byoc_module *m, const byoc_collage_options *o, byoc__cc_scope *sc,
+                                        const byoc_node *ctl, int b, byoc_node **out, byoc_diag *diag) {
+    static const char *const kinds[] = {"if", "let", "loop"};
+    byoc_node *body = byoc__cc_bind_constant_captures(m, ctl, ctl->params[b]);
+    *out = ctl->params[b];
+    char outer_name[sizeof sc->name];
+    memcpy(outer_name, sc->name, sizeof outer_name);
+    snprintf(sc->name, sizeof sc->name, "%.160s%s%s #%u %s", sc->depth ? outer_name : "", sc->depth ? " > " : "",
+             kinds[ctl->kind - BYOC_NODE_IF], (unsigned)byoc_node_origin(ctl),
+             ctl->kind == BYOC_NODE_IF ? (b ? "else" : "then") : "body");
+    byoc_collage_options ro;
+    byoc_collage_assignment *replay = NULL;
+    byoc_pin *pins = NULL;
+    byoc_result r = byoc__cc_body_options(sc, o, body, &ro, &replay, &pins, diag);
+    int f = byoc__cc_main_index(m), at = (int)stbds_arrlen(sc->regions);
+    byoc_node *outer = m->functions[f].function;
+    byoc_collage_stats rs;
+    memset(&rs, 0, sizeof rs);
+    /* standing for @main, the body's parameters need annotations: a capture parameter the parser or an
+       importer made has only the type inferred for it */
+    for (int i = 0; i < body->nparams; ++i)
+        if (!body->params[i]->annotation) body->params[i]->annotation = body->params[i]->checked_type;
+    if (r == BYOC_OK) {
+        m->functions[f].function = body;
+        sc->depth++;
+        r = byoc__cc_partition_region(m, &ro, &rs, NULL, diag, sc);
+        sc->depth--;
+        *out = m->functions[f].function;
+        m->functions[f].function = outer;
+    }
+    if (r == BYOC_OK) byoc__cc_scope_merge(sc, &rs, at);
+    else if (!strstr(diag->message, sc->name)) { /* say which body failed */
+        char msg[sizeof diag->message];
+        snprintf(msg, sizeof msg, "%.900s (in %.100s)", diag->message, sc->name);
+        memcpy(diag->message, msg, sizeof msg);
+    }
+    byoc_collage_stats_free(&rs);
+    memcpy(sc->name, outer_name, sizeof outer_name);
+    stbds_arrfree(replay);
+    stbds_arrfree(pins);
+    return r;
+}
+
+/* After a region's plan is applied: every body of every control node in @main is searched, then each
+   control node is rebuilt around its new bodies. */
+BYOC__PRIVATE byoc_result byoc__cc_bodies(byoc_module *m, const byoc_collage_options *o, byoc__cc_scope *sc,
+                                          const byoc_collage_stats *stats, byoc_diag *diag) {
+    if (sc->depth == 0) /* the bodies' partitions are numbered after @main's */
+        for (int k = 0; k < stats->nplacement; ++k)
+            if (stats->placement[k].group > sc->groups) sc->groups = stats->placement[k].group;
+    int f = byoc__cc_main_index(m);
+    byoc_node **order = NULL, **bodies = NULL;
+    byoc__post_order_marked(m->functions[f].function->body, 0, &order);
+    byoc__map repl = BYOC__MAP_EMPTY; /* control node -> rebuilt */
+    byoc_result r = BYOC_OK;
+    for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(order); ++i) {
+        byoc_node *n = order[i];
+        if (!byoc__is_control(n)) continue;
+        stbds_arrsetlen(bodies, n->nparams);
+        for (int b = 0; r == BYOC_OK && b < n->nparams; ++b) r = byoc__cc_body(m, o, sc, n, b, &bodies[b], diag);
+        byoc_node *nn = r == BYOC_OK ? byoc__control_rebuild(m, n, n->args, bodies) : NULL;
+        if (r == BYOC_OK && !nn) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
+        if (nn) byoc__map_put(&repl, n, (intptr_t)nn);
+    }
+    byoc_graph g;
+    if (r == BYOC_OK && repl.count) {
+        if (byoc_graph_build(m, m->functions[f].function->body, 0, &g) != BYOC_OK)
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+        else {
+            byoc__set_body(m, f, byoc__substitute(m, &g, &repl));
+            byoc_graph_free(&g);
+            r = m->has_error ? byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message)
+                             : byoc_infer_type(m, diag);
+        }
+    }
+    byoc__map_free(&repl);
+    stbds_arrfree(order);
+    stbds_arrfree(bodies);
+    return r;
+}
+
+/* The report's entry for each control node: it stays on the host, and why no backend has it. */
+BYOC__PRIVATE void byoc__cc_report_control(byoc_module *m, byoc_module *arena, byoc__report_builder *rb,
+                                           const byoc_collage_options *o) {
+    static const char *const kinds[] = {"if", "let", "loop"}, *const articles[] = {"an", "a", "a"};
+    int f = byoc__cc_main_index(m);
+    byoc_node **order = NULL;
+    byoc__post_order_marked(m->functions[f].function->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+    for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
+        const byoc_node *n = order[i];
+        if (!byoc__is_control(n) || byoc__map_has(&rb->index, (const void *)(uintptr_t)byoc_node_origin(n))) continue;
+        byoc_placement pl;
+        memset(&pl, 0, sizeof pl);
+        char label[24], why[200];
+        pl.origin = byoc_node_origin(n);
+        pl.function = "main";
+        snprintf(label, sizeof label, "#%u", (unsigned)pl.origin);
+        pl.label = byoc_intern(arena, label);
+        pl.op = kinds[n->kind - BYOC_NODE_IF];
+        pl.source = byoc_node_span(n)->source ? byoc_intern(arena, byoc_node_span(n)->source) : NULL;
+        pl.backend = "host";
+        snprintf(why, sizeof why, "control flow: a backend never receives %s %s; %s searched as %s of its own",
+                 articles[n->kind - BYOC_NODE_IF], pl.op, n->nparams > 1 ? "each branch is" : "its body is",
+                 "a region");
+        byoc_placement_decline *ds = BYOC__NEW_N(arena, byoc_placement_decline, o->nbackends + 1);
+        const char *reason = byoc_intern(arena, why);
+        for (int k = 0; ds && k < o->nbackends; ++k) {
+            ds[k].backend = o->backends[k]->name;
+            ds[k].reason = reason;
+        }
+        pl.declined = ds;
+        pl.ndeclined = ds ? o->nbackends : 0;
+        stbds_arrput(rb->nodes, pl);
+        byoc__map_put(&rb->index, (const void *)(uintptr_t)pl.origin, (intptr_t)stbds_arrlen(rb->nodes));
+    }
+    stbds_arrfree(order);
+}
+
 /* the candidates a baseline plan may use: its own partitions, and host candidates clear of them */
 BYOC__PRIVATE void byoc__cc_allow_plan(byoc__cc *cc, unsigned char *allowed, int bit) {
     int ncand = (int)stbds_arrlen(cc->cands);
@@ -27026,8 +27365,12 @@ BYOC__PRIVATE void byoc__cc_allow_plan(byoc__cc *cc, unsigned char *allowed, int
     }
 }
 
-BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *o, byoc_collage_stats *stats,
-                                            byoc_placement_report **report, byoc_diag *diag) {
+/* The search over one region: @main of m, which is the module's @main or a control-flow body standing in
+   for it (byoc__cc_body). After its plan is applied, the bodies of the control nodes in it are searched in
+   turn (scope, NULL: none). */
+BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_collage_options *o,
+                                                    byoc_collage_stats *stats, byoc_placement_report **report,
+                                                    byoc_diag *diag, byoc__cc_scope *scope) {
     byoc_diag local_diag;
     byoc_collage_stats local_stats;
     if (!diag) diag = &local_diag;
@@ -27302,6 +27645,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
         byoc__cc_tag(&cc.g, cc.req, (int)stbds_arrlen(cc.req));
         r = byoc__cc_apply_plan(&cc, &ap, diag);
         byoc__cc_untag(m, cc.origin_of, count);
+        if (r == BYOC_OK && scope) r = byoc__cc_bodies(m, o, scope, stats, diag);
     }
     /* the report, with the search's reasons */
     if (r == BYOC_OK) byoc__locate_ops(m, arena, &rb, &parts, 0);
@@ -27314,6 +27658,7 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             if (group > 0 && group <= (int)stbds_arrlen(group_cost)) parts[p].estimated_cost = group_cost[group - 1];
             break;
         }
+    if (r == BYOC_OK && scope) byoc__cc_scope_costs(scope, parts, (int)stbds_arrlen(parts));
     for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
         byoc_placement *pl = &rb.nodes[q];
         byoc_placement_decline *ds = BYOC__NEW_N(arena, byoc_placement_decline, cc.nb + 1);
@@ -27331,16 +27676,22 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
                     x ? (const char *)byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
                 if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
                     snprintf(why, sizeof why, "%s", unit_note);
-                else snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
+                else if (x && scope && scope->depth)
+                    snprintf(why, sizeof why, "the plan searched for %s is cheaper with it on %s", scope->name,
+                             pl->backend);
+                else if (x || !byoc__cc_scope_why(scope, pl->origin, k, why, sizeof why))
+                    snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
             } else { /* declined alone: and inside a pattern? */
                 intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
                 if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
             }
             ds[pl->ndeclined].reason = byoc_intern(arena, why);
+            if (x) byoc__cc_scope_note(scope, pl->origin, k, ds[pl->ndeclined].reason);
             pl->ndeclined++;
         }
         pl->declined = ds;
     }
+    if (r == BYOC_OK && report && scope) byoc__cc_report_control(m, arena, &rb, o);
     if (r == BYOC_OK && report) r = byoc__report_make(&arena, &rb, parts, o->backends, cc.nb, report, diag);
     stats->seconds = byoc__cc_clock() - t0;
     stbds_arrfree(parts);
@@ -27369,6 +27720,126 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
             byoc_collage_stats_free(stats);
     }
     if (r == BYOC_OK && m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
+    return r;
+}
+/* The ops of the input inside bodies, and its pins resolved once on the whole input (a body's search sees
+   only the body). Returns 0 when @main holds no control flow: the search is then @main's alone. */
+BYOC__PRIVATE int byoc__cc_scope_init(byoc_module *m, const byoc_collage_options *o, byoc__cc_scope *sc,
+                                      byoc_result *r, byoc_diag *diag) {
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    byoc_node **order = NULL, **inner = NULL;
+    if (main_fn) byoc__post_order_marked(main_fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+    int control = 0;
+    for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
+        if (!byoc__is_control(order[i])) continue;
+        control = 1;
+        for (int b = 0; b < order[i]->nparams; ++b) {
+            stbds_arrsetlen(inner, 0);
+            byoc__post_order_marked(order[i]->params[b]->body, BYOC_GRAPH_ENTER_FUNCTIONS, &inner);
+            for (int k = 0; k < (int)stbds_arrlen(inner); ++k)
+                if (byoc__is_op_call(inner[k]))
+                    byoc__map_put(&sc->in_body, (const void *)(uintptr_t)byoc_node_origin(inner[k]), 1);
+        }
+    }
+    stbds_arrfree(order);
+    stbds_arrfree(inner);
+    if (!control) return 0;
+    sc->arena = byoc_module_create(NULL);
+    if (!sc->arena) {
+        *r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+        return 1;
+    }
+    if (o->npins) {
+        byoc__report_builder rb;
+        memset(&rb, 0, sizeof rb);
+        byoc__collect_ops(m, sc->arena, &rb);
+        *r = byoc__resolve_pins(o->pins, o->npins, o->backends, o->nbackends, &rb, &sc->pinned, diag);
+        stbds_arrfree(rb.nodes);
+        byoc__map_free(&rb.index);
+        byoc__map_free(&rb.in_body);
+    }
+    return 1;
+}
+
+/* The statistics of every region in one: regions[0] is @main (as searched), the bodies' counts, costs and
+   placement join @main's. */
+BYOC__PRIVATE byoc_result byoc__cc_scope_finish(byoc__cc_scope *sc, byoc_collage_stats *st, byoc_diag *diag) {
+    int nbodies = (int)stbds_arrlen(sc->regions), nbody_ops = (int)stbds_arrlen(sc->placement);
+    byoc_collage_region *regions = BYOC__NEW_N(st->arena, byoc_collage_region, nbodies + 1);
+    byoc_collage_assignment *placement =
+        BYOC__NEW_N(st->arena, byoc_collage_assignment, st->nplacement + nbody_ops + 1);
+    if (!regions || !placement) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    byoc_collage_region top = {"main", st->nodes, st->ops, st->candidates, st->cost};
+    regions[0] = top;
+    for (int k = 0; k < nbodies; ++k) {
+        regions[k + 1] = sc->regions[k];
+        regions[k + 1].name = byoc_intern(st->arena, sc->regions[k].name);
+    }
+    st->regions = regions;
+    st->nregions = nbodies + 1;
+    if (!nbodies) return BYOC_OK;
+    const byoc_collage_stats *t = &sc->sum;
+    st->nodes += t->nodes, st->candidates += t->candidates, st->dropped += t->dropped;
+    st->truncated += t->truncated, st->states += t->states, st->expanded += t->expanded;
+    st->beam |= t->beam, st->pruned += t->pruned, st->estimates += t->estimates, st->cache_hits += t->cache_hits;
+    st->researches += t->researches, st->coalesced += t->coalesced, st->ops += t->ops, st->moved += t->moved;
+    st->fallback |= t->fallback, st->cost += t->cost, st->search_cost += t->search_cost;
+    for (int p = 0; p < st->nplans; ++p)
+        for (int q = 0; q < (int)stbds_arrlen(sc->plans); ++q)
+            if (!strcmp(st->plans[p].name, sc->plans[q].name)) st->plans[p].cost += sc->plans[q].cost;
+    if (st->nplacement) memcpy(placement, st->placement, sizeof *placement * (size_t)st->nplacement);
+    for (int k = 0; k < nbody_ops; ++k) {
+        byoc_collage_assignment a = sc->placement[k];
+        a.op = a.op ? byoc_intern(st->arena, a.op) : NULL;
+        a.backend = byoc_intern(st->arena, a.backend);
+        a.greedy = a.greedy ? byoc_intern(st->arena, a.greedy) : NULL;
+        a.source = a.source ? byoc_intern(st->arena, a.source) : NULL;
+        a.region = byoc_intern(st->arena, a.region);
+        placement[st->nplacement + k] = a;
+    }
+    st->placement = placement;
+    st->nplacement += nbody_ops;
+    return BYOC_OK;
+}
+
+BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_options *o, byoc_collage_stats *stats,
+                                            byoc_placement_report **report, byoc_diag *diag) {
+    static const byoc_collage_assignment no_entries = {0, NULL, NULL, 0, NULL, NULL, NULL};
+    byoc_diag local_diag;
+    byoc_collage_stats local_stats;
+    if (!diag) diag = &local_diag;
+    if (!stats) stats = &local_stats;
+    memset(diag, 0, sizeof *diag);
+    memset(stats, 0, sizeof *stats);
+    if (report) *report = NULL;
+    if (!m || !o) return byoc__null_arg(diag, __func__, !m ? "module" : "options");
+    byoc__cc_scope sc;
+    memset(&sc, 0, sizeof sc);
+    byoc_collage_options top = *o;
+    byoc_collage_assignment *replay = NULL;
+    byoc_result r = byoc__check_backends(o->backends, o->nbackends, diag);
+    int control = r == BYOC_OK && byoc__cc_scope_init(m, o, &sc, &r, diag);
+    sc.replay = o->replay;
+    sc.nreplay = o->nreplay;
+    if (r == BYOC_OK && control && o->replay) { /* @main replays its entries, each body its own */
+        for (int k = 0; k < o->nreplay; ++k)
+            if (!byoc__map_has(&sc.in_body, (const void *)(uintptr_t)o->replay[k].origin))
+                stbds_arrput(replay, o->replay[k]);
+        top.replay = replay ? replay : &no_entries;
+        top.nreplay = (int)stbds_arrlen(replay);
+    }
+    if (r == BYOC_OK) r = byoc__cc_partition_region(m, &top, stats, report, diag, control ? &sc : NULL);
+    if (r == BYOC_OK && stats->arena) r = byoc__cc_scope_finish(&sc, stats, diag);
+    byoc_module_destroy(sc.arena);
+    byoc__map_free(&sc.why);
+    byoc__map_free(&sc.pinned);
+    byoc__map_free(&sc.in_body);
+    stbds_arrfree(sc.regions);
+    stbds_arrfree(sc.placement);
+    stbds_arrfree(sc.plans);
+    stbds_arrfree(sc.costs);
+    stbds_arrfree(replay);
+    if (stats == &local_stats) byoc_collage_stats_free(stats);
     return r;
 }
 

@@ -76,6 +76,7 @@ expect cli_collage_measured 0 'byocc: measured ' "$BYOCC" partition $M --backend
 expect cli_collage_measured_cached 0 'byocc: measured 0 candidates' "$BYOCC" partition $M --backend npu --strategy collage --estimator measured --cost-cache "$tmp/costs.txt"
 # a pin holds under the search: the pinned op stays on the host
 expect cli_collage_pin 0 '%1     nn.conv2d     -        host    -                         npu: pinned to host' "$BYOCC" partition $M --backend npu --strategy collage --pin %1=host
+expect cli_collage_pin_id 0 '%1     nn.conv2d     -        host    -                         npu: pinned to host' "$BYOCC" partition $M --backend npu --strategy collage --pin '#5=host'
 printf 'backend acc\nfusion sideways\nsupports nn.relu\n' > "$tmp/fusion.backend"
 expect cli_backend_bad_fusion 2 'fusion.backend:2:8: expected fusion arbitrary|tvm|none [MAX_DEPTH 1..64]' "$BYOCC" partition $M --backend "$tmp/fusion.backend"
 

@@ -233,7 +233,7 @@ static void test_convexity_against_paths(void) {
 static void test_placement_file_groups(void) {
     byoc_module *arena = byoc_module_create(NULL);
     CHECK(arena);
-    byoc_collage_assignment plan[2] = {{5, "nn.conv2d", "npu", 1, NULL, "conv1"}, {6, "nn.relu", "host", 2, NULL, NULL}};
+    byoc_collage_assignment plan[2] = {{5, "nn.conv2d", "npu", 1, NULL, "conv1", NULL}, {6, "nn.relu", "host", 2, NULL, NULL, NULL}};
     byoc_collage_stats st;
     memset(&st, 0, sizeof st);
     st.placement = plan;
