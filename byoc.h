@@ -17107,10 +17107,219 @@ BYOC__PRIVATE int64_t byoc__q8_im2col_block(const byoc__conv_geom *g) {
     int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 20) / (rows ? rows : 1);
     return BYOC__MIN(P, BYOC__MAX(cols / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX, BYOC__Q8_NR_MAX));
 }
+/* ---- qnn.conv2d with one input channel per group (depthwise): a direct loop, no patch matrix ----
+   A depthwise layer is a GEMM with one row per group and K = KH * KW (9 for 3x3), which the packed GEMM
+   runs at a few percent of its speed, and im2col copies every input pixel KH * KW times. ONNX Runtime has
+   a kernel of its own for it (MLAS's MlasConvDepthwise, NHWC with the channels on the vector lanes, run by
+   QLinearConv when group == channels); here the layout is NCHW, so the lanes run along an output row. Each
+   input plane is copied once, less its zero point, as int32 into a plane padded with zeros (a padding tap
+   is the zero point, whose difference is 0); with a column stride s, padded column c is stored in phase
+   c % s at c / s, so every tap of every stride is a unit-stride run of lanes. A tap's product fits 17 bits
+   (|x - zx| <= 255, |w - zw| <= 255) and the sum of KH * KW <= 32768 of them fits int32 without wrapping,
+   so the sums equal the GEMM path's exactly. */
+#define BYOC__QDW_MAX_TAPS 32768
+typedef struct byoc__qdw_geom {
+    int64_t Hp, Wp, Wq, row_stride, plane; /* padded rows and columns, a phase row's length, plane sizes */
+} byoc__qdw_geom;
+BYOC__PRIVATE void byoc__qdw_geom_of(const byoc__conv_geom *g, byoc__qdw_geom *d) {
+    d->Hp = (g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1;
+    d->Wp = (g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1;
+    d->Wq = (d->Wp + g->sw - 1) / g->sw;
+    d->row_stride = g->sw * d->Wq;
+    d->plane = d->Hp * d->row_stride;
+}
+/* whether the direct loop runs this convolution: one input channel per group, few outputs per group (as
+   the float32 kernel's choice), one input zero point, sums that cannot wrap */
+BYOC__PRIVATE int byoc__qdw_applies(const byoc__conv_geom *g, const byoc_tensor *input_zero_point) {
+    return g->Cg == 1 && g->Og < 8 && byoc__numel(input_zero_point) == 1 && g->KH * g->KW <= BYOC__QDW_MAX_TAPS &&
+           g->OH > 0 && g->OW > 0;
+}
+/* workspace: the padded plane, each tap's offset in it, each tap's weight less its zero point */
+BYOC__PRIVATE size_t byoc__qdw_ws(const byoc__conv_geom *g) {
+    byoc__qdw_geom d;
+    byoc__qdw_geom_of(g, &d);
+    size_t taps = (size_t)(g->KH * g->KW);
+    return (size_t)d.plane * sizeof(int32_t) + 64 + taps * (sizeof(int64_t) + sizeof(int32_t)) + 128;
+}
+/* dst[j] = src[j * step] - zx for j in [0, n): 8-bit data of dtype dt widened to int32, `lanes` at a time
+   when the bytes are contiguous or every other one (stride 2: pairs read as little-endian 16-bit lanes, the
+   low byte is the even column, the high byte the odd one, so no shuffle is needed); other strides one by
+   one. A vector of pairs reads one byte past its last column, so it stops a column early. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define BYOC__QDW_PAIRS 1
+#else
+#define BYOC__QDW_PAIRS 0
+#endif
+#define BYOC__QDW_WIDEN_BODY(lanes)                                                                               \
+    typedef uint8_t bytes __attribute__((vector_size(lanes)));                                                    \
+    typedef int8_t sbytes __attribute__((vector_size(lanes)));                                                    \
+    typedef uint16_t pairs __attribute__((vector_size(2 * (lanes))));                                             \
+    typedef int16_t spairs __attribute__((vector_size(2 * (lanes))));                                             \
+    typedef int32_t ints __attribute__((vector_size(4 * (lanes))));                                               \
+    int64_t j = 0;                                                                                                \
+    ints v;                                                                                                       \
+    if (step == 1 && dt == BYOC_INT8)                                                                             \
+        for (sbytes b; j + (lanes) <= n; j += (lanes)) {                                                          \
+            BYOC__LD(b, src + j);                                                                                 \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    else if (step == 1)                                                                                           \
+        for (bytes b; j + (lanes) <= n; j += (lanes)) {                                                           \
+            BYOC__LD(b, src + j);                                                                                 \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    else if (step == 2 && BYOC__QDW_PAIRS && dt == BYOC_INT8)                                                     \
+        for (spairs b; j + (lanes) + 1 <= n; j += (lanes)) {                                                      \
+            BYOC__LD(b, src + 2 * j);                                                                             \
+            b = (spairs)((pairs)b << 8) >> 8; /* the low byte, sign-extended */                                   \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    else if (step == 2 && BYOC__QDW_PAIRS)                                                                        \
+        for (pairs b; j + (lanes) + 1 <= n; j += (lanes)) {                                                       \
+            BYOC__LD(b, src + 2 * j);                                                                             \
+            b &= 0xff;                                                                                            \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    if (dt == BYOC_INT8)                                                                                          \
+        for (; j < n; ++j) dst[j] = (int32_t)(int8_t)src[j * step] - zx;                                          \
+    else                                                                                                          \
+        for (; j < n; ++j) dst[j] = (int32_t)src[j * step] - zx;
+/* One output row: out[ox] = sum_t wt[t] * base[off[t] + ox], vectors of `lanes` int32 along the row (the
+   same integer sums in every lane order, so every path gives the same bits), the row's tail one by one. */
+#define BYOC__QDW_ROW_BODY(vtype, lanes)                                                                          \
+    int64_t ox = 0;                                                                                               \
+    for (; ox + (lanes) <= OW; ox += (lanes)) {                                                                   \
+        vtype acc, v;                                                                                             \
+        memset(&acc, 0, sizeof acc);                                                                              \
+        for (int64_t t = 0; t < ntaps; ++t) {                                                                     \
+            BYOC__LD(v, base + off[t] + ox);                                                                      \
+            acc += v * wt[t];                                                                                     \
+        }                                                                                                         \
+        BYOC__ST(out + ox, acc);                                                                                  \
+    }                                                                                                             \
+    for (; ox < OW; ++ox) {                                                                                       \
+        int32_t s = 0;                                                                                            \
+        for (int64_t t = 0; t < ntaps; ++t) s += wt[t] * base[off[t] + ox];                                       \
+        out[ox] = s;                                                                                              \
+    }
+typedef void (*byoc__qdw_widen_fn)(const unsigned char *src, int64_t step, int64_t n, byoc_dtype dt, int32_t zx,
+                                   int32_t *dst);
+typedef void (*byoc__qdw_row_fn)(const int32_t *base, const int64_t *off, const int32_t *wt, int64_t ntaps,
+                                 int64_t OW, int32_t *out);
+/* a path's pair of functions, compiled for its instruction set (the portable pair with four-lane vectors,
+   which every target of GNU vector extensions has, or plain loops) */
+#define BYOC__QDW_DEFINE(isa, attrs, vtype, lanes)                                                                \
+    attrs static void byoc__qdw_widen_##isa(const unsigned char *src, int64_t step, int64_t n, byoc_dtype dt,     \
+                                            int32_t zx, int32_t *dst) {                                           \
+        BYOC__QDW_WIDEN_BODY(lanes)                                                                               \
+    }                                                                                                             \
+    attrs static void byoc__qdw_row_##isa(const int32_t *base, const int64_t *off, const int32_t *wt,             \
+                                          int64_t ntaps, int64_t OW, int32_t *out) {                              \
+        BYOC__QDW_ROW_BODY(vtype, lanes)                                                                          \
+    }
+#if BYOC__SIMD
+BYOC__QDW_DEFINE(portable, , byoc__i4, 4)
+#else
+static void byoc__qdw_widen_portable(const unsigned char *src, int64_t step, int64_t n, byoc_dtype dt, int32_t zx,
+                                     int32_t *dst) {
+    for (int64_t j = 0; j < n; ++j) dst[j] = (dt == BYOC_INT8 ? (int32_t)(int8_t)src[j * step] : src[j * step]) - zx;
+}
+static void byoc__qdw_row_portable(const int32_t *base, const int64_t *off, const int32_t *wt, int64_t ntaps,
+                                   int64_t OW, int32_t *out) {
+    BYOC__QDW_ROW_BODY(int32_t, 1)
+}
+#endif
+#if BYOC__X86_DISPATCH
+typedef int32_t byoc__qdw_i8v __attribute__((vector_size(32)));
+typedef int32_t byoc__qdw_i16v __attribute__((vector_size(64)));
+BYOC__QDW_DEFINE(avx2, __attribute__((target("avx2"))), byoc__qdw_i8v, 8)
+BYOC__QDW_DEFINE(avx512, __attribute__((target("avx512f,avx512bw"))), byoc__qdw_i16v, 16)
+#endif
+typedef struct byoc__qdw_fns {
+    byoc__qdw_widen_fn widen;
+    byoc__qdw_row_fn row;
+} byoc__qdw_fns;
+/* the functions of an int8 path: the widest integer vectors that path's CPU has */
+BYOC__PRIVATE byoc__qdw_fns byoc__qdw_fns_of(const byoc__q8path *path) {
+    byoc__qdw_fns f = {byoc__qdw_widen_portable, byoc__qdw_row_portable};
+#if BYOC__X86_DISPATCH
+    if (path->which == BYOC__Q8_AVX512VNNI) {
+        f.widen = byoc__qdw_widen_avx512;
+        f.row = byoc__qdw_row_avx512;
+    } else if (path->which == BYOC__Q8_AVX2 || path->which == BYOC__Q8_AVXVNNI) {
+        f.widen = byoc__qdw_widen_avx2;
+        f.row = byoc__qdw_row_avx2;
+    }
+#endif
+    (void)path;
+    return f;
+}
+/* input plane x (8-bit, dtype dt) less zero point zx into the padded, phase-split plane: phase ph of padded
+   row r holds padded columns ph + j * sw, input column ph + j * sw - pl; zeros outside the input */
+BYOC__PRIVATE void byoc__qdw_fill_plane(const unsigned char *x, byoc_dtype dt, int32_t zx, const byoc__conv_geom *g,
+                                        const byoc__qdw_geom *d, byoc__qdw_widen_fn widen, int32_t *plane) {
+    for (int64_t r = 0; r < d->Hp; ++r) {
+        int64_t iy = r - g->pt;
+        int32_t *row = plane + r * d->row_stride;
+        if (iy < 0 || iy >= g->H) {
+            memset(row, 0, (size_t)d->row_stride * sizeof(int32_t));
+            continue;
+        }
+        for (int64_t ph = 0; ph < g->sw; ++ph) {
+            int32_t *dst = row + ph * d->Wq;
+            /* j with 0 <= ph + j * sw - pl < W, and j < Wq */
+            int64_t first = g->pl - ph, end = g->W + g->pl - ph;
+            int64_t j0 = first <= 0 ? 0 : (first + g->sw - 1) / g->sw;
+            int64_t j1 = end <= 0 ? 0 : (end + g->sw - 1) / g->sw;
+            j0 = BYOC__MIN(j0, d->Wq);
+            j1 = BYOC__MAX(j0, BYOC__MIN(j1, d->Wq));
+            memset(dst, 0, (size_t)j0 * sizeof(int32_t));
+            if (j1 > j0) widen(x + iy * g->W + ph + j0 * g->sw - g->pl, g->sw, j1 - j0, dt, zx, dst + j0);
+            memset(dst + j1, 0, (size_t)(d->Wq - j1) * sizeof(int32_t));
+        }
+    }
+}
+/* the depthwise convolution into int32 output o: per image and input channel, one padded plane, then the
+   Og output planes of that channel row by row */
+BYOC__PRIVATE void byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, const byoc__q8path *path) {
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
+    byoc__qdw_geom d;
+    byoc__qdw_geom_of(g, &d);
+    int64_t ntaps = g->KH * g->KW, P = g->OH * g->OW;
+    int32_t *plane = (int32_t *)(void *)byoc__align64(k->ws);
+    int64_t *off = (int64_t *)(void *)byoc__align64(plane + d.plane);
+    int32_t *wt = (int32_t *)(void *)(off + ntaps);
+    for (int64_t ky = 0; ky < g->KH; ++ky)
+        for (int64_t kx = 0; kx < g->KW; ++kx) {
+            int64_t c = kx * g->dw;
+            off[ky * g->KW + kx] = ky * g->dh * d.row_stride + (c % g->sw) * d.Wq + c / g->sw;
+        }
+    byoc__qdw_fns f = byoc__qdw_fns_of(path);
+    int32_t zx = byoc__qzp(xz, 0);
+    for (int64_t n = 0; n < g->N; ++n)
+        for (int64_t c = 0; c < g->C; ++c) {
+            byoc__qdw_fill_plane((const unsigned char *)x->data + (n * g->C + c) * g->H * g->W, x->dtype, zx, g, &d,
+                                 f.widen, plane);
+            for (int64_t oc = c * g->Og; oc < (c + 1) * g->Og; ++oc) {
+                const unsigned char *wr = (const unsigned char *)w->data + oc * ntaps;
+                int32_t zw = byoc__qzp(wz, oc);
+                for (int64_t t = 0; t < ntaps; ++t)
+                    wt[t] = (w->dtype == BYOC_INT8 ? (int32_t)(int8_t)wr[t] : (int32_t)wr[t]) - zw;
+                int32_t *o = (int32_t *)k->out[0].data + (n * g->O + oc) * P;
+                for (int64_t oy = 0; oy < g->OH; ++oy)
+                    f.row(plane + oy * g->sh * d.row_stride, off, wt, ntaps, g->OW, o + oy * g->OW);
+            }
+        }
+}
 /* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch */
 static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
+    if (byoc__qdw_applies(&g, &k->in[2])) return byoc__qdw_ws(&g);
     int64_t KK = g.Cg * g.KH * g.KW, P = g.OH * g.OW;
     return byoc__q8rows_bytes(g.O, KK) + 64 + (size_t)(KK * byoc__q8_im2col_block(&g)) + 64 +
            byoc__q8gemm_scratch(g.Og, P, KK);
@@ -17129,6 +17338,10 @@ static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
     if (r != BYOC_OK) return r;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
+    if (byoc__qdw_applies(&g, xz)) {
+        byoc__qdw_run(k, &g, &path);
+        return BYOC_OK;
+    }
     int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_im2col_block(&g);
     byoc__q8rows rows;
     byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &rows);

@@ -337,6 +337,15 @@ static void test_conv_geometries(void) {
         {33, 7, 7, 65, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},  /* 1x1 with stride: through im2col */
         {2, 40, 45, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},  /* many output pixels, few channels */
         {64, 6, 6, 40, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1},  /* K = 576 */
+        /* one input channel per group: the direct depthwise loop (rows of 16, 8 and 4 lanes and their tails) */
+        {16, 33, 47, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 16}, /* ultraface's stride-2 layers, odd sizes */
+        {6, 20, 37, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 6},   /* two outputs per channel */
+        {5, 19, 40, 5, 5, 5, 3, 2, 2, 1, 0, 3, 2, 1, 5},    /* strides 3 and 2, dilation, asymmetric padding */
+        {4, 9, 70, 4, 1, 7, 1, 1, 0, 3, 0, 3, 1, 1, 4},     /* a 1x7 row kernel */
+        {3, 6, 5, 3, 3, 3, 1, 3, 2, 4, 2, 4, 1, 1, 3},      /* padding wider than the row, stride 3 */
+        {1, 30, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* one channel, groups 1 */
+        {3, 8, 8, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3},     /* eight outputs per channel: the GEMM */
+        {1, 182, 182, 1, 182, 182, 1, 1, 0, 0, 0, 0, 1, 1, 1}, /* 33124 taps could wrap: the GEMM */
     };
     char why[512];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
