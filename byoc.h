@@ -17591,6 +17591,7 @@ typedef struct byoc__qbinary_job {
     int32_t za, zb, zc, lo, hi;
     float ra, rb, k;              /* add: sa / sc, sb / sc and the folded constant; mul: k is the ratio */
     const unsigned char *results; /* NULL, or every result: [lhs byte][rhs byte] */
+    int vector;                   /* 0, or the int8 path whose vector loop runs (byoc__qbinary_vector_path) */
 } byoc__qbinary_job;
 /* the result for integers a (lhs) and b (rhs): it depends on them alone, the operand roles being the op's */
 BYOC__PRIVATE int32_t byoc__qbinary_one(const byoc__qbinary_job *j, int32_t a, int32_t b) {
@@ -17605,10 +17606,80 @@ BYOC__PRIVATE int32_t byoc__qbinary_one(const byoc__qbinary_job *j, int32_t a, i
     float k2 = byoc__f32_add(j->k, byoc__f32_mul((float)sv, rs));
     return byoc__qsat_f32(fmaf((float)vv, rv, k2), 0, j->lo, j->hi);
 }
+#if BYOC__X86_DISPATCH
+/* qnn.add / qnn.mul on vectors: byoc__qbinary_one's float32 steps lane by lane (fused multiply-adds where it has
+   fmaf, separate multiplies and adds where it rounds each step), then cvtps2dq's ties-to-even rounding, whose
+   out-of-range answer is INT32_MIN as byoc__qsat_f32's, and the clamp: so the same bytes as the scalar loop.
+   An operand's stride is 1 (a run) or 0 (one value broadcast); the caller checks. */
+#define BYOC__QBIN_VEC_BODY(fvec, ivec, P, lanes, load8)                                                         \
+    const fvec RA = P##_set1_ps(j->ra), RB = P##_set1_ps(j->rb), K = P##_set1_ps(j->k);                          \
+    const fvec ZC = P##_set1_ps((float)j->zc);                                                                    \
+    const ivec ZA = P##_set1_epi32(j->za), ZB = P##_set1_epi32(j->zb);                                            \
+    const ivec LO = P##_set1_epi32(j->lo), HI = P##_set1_epi32(j->hi);                                            \
+    int64_t i = 0;                                                                                                \
+    for (; i + (lanes) <= n; i += (lanes)) {                                                                      \
+        ivec a = sx ? load8(x + i) : P##_set1_epi32(byoc__q8_get(j->dt, (const char *)x));                        \
+        ivec b = sy ? load8(y + i) : P##_set1_epi32(byoc__q8_get(j->dt, (const char *)y));                        \
+        fvec v;                                                                                                   \
+        if (j->code == BYOC__K_QMUL) {                                                                            \
+            fvec prod = P##_cvtepi32_ps(P##_mullo_epi32(P##_sub_epi32(a, ZA), P##_sub_epi32(b, ZB)));             \
+            v = P##_add_ps(P##_mul_ps(prod, K), ZC);                                                              \
+        } else if (j->scalar < 0) {                                                                               \
+            v = P##_fmadd_ps(P##_cvtepi32_ps(a), RA, P##_fmadd_ps(P##_cvtepi32_ps(b), RB, K));                    \
+        } else {                                                                                                  \
+            fvec sv = P##_cvtepi32_ps(j->scalar == 0 ? a : b), vv = P##_cvtepi32_ps(j->scalar == 0 ? b : a);      \
+            fvec k2 = P##_add_ps(K, P##_mul_ps(sv, j->scalar == 0 ? RA : RB));                                    \
+            v = P##_fmadd_ps(vv, j->scalar == 0 ? RB : RA, k2);                                                   \
+        }                                                                                                         \
+        ivec r = P##_min_epi32(HI, P##_max_epi32(LO, P##_cvtps_epi32(v)));                                        \
+        BYOC__QBIN_STORE(o + i, r);                                                                               \
+    }                                                                                                             \
+    return i;
+#define BYOC__QBIN_LOAD512(p)                                                                                    \
+    (j->dt == BYOC_INT8 ? _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))            \
+                        : _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p))))
+#define BYOC__QBIN_STORE(p, r) _mm_storeu_si128((__m128i *)(void *)(p), _mm512_cvtepi32_epi8(r))
+__attribute__((target("avx512f"))) static int64_t byoc__qbinary_avx512(const byoc__qbinary_job *j,
+                                                                      const unsigned char *x, int sx,
+                                                                      const unsigned char *y, int sy,
+                                                                      unsigned char *o, int64_t n) {
+    BYOC__QBIN_VEC_BODY(__m512, __m512i, _mm512, 16, BYOC__QBIN_LOAD512)
+}
+#undef BYOC__QBIN_STORE
+#define BYOC__QBIN_LOAD256(p)                                                                                    \
+    (j->dt == BYOC_INT8 ? _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p)))            \
+                        : _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p))))
+/* the low byte of each lane (the values are 8-bit already): gathered into each 128-bit half, then joined */
+#define BYOC__QBIN_STORE(p, r)                                                                                   \
+    {                                                                                                             \
+        __m256i bytes = _mm256_shuffle_epi8(                                                                      \
+            r, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, \
+                                -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));                                         \
+        __m256i joined = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1));           \
+        _mm_storel_epi64((__m128i *)(void *)(p), _mm256_castsi256_si128(joined));                                 \
+    }
+__attribute__((target("avx2,fma"))) static int64_t byoc__qbinary_avx2(const byoc__qbinary_job *j,
+                                                                     const unsigned char *x, int sx,
+                                                                     const unsigned char *y, int sy,
+                                                                     unsigned char *o, int64_t n) {
+    BYOC__QBIN_VEC_BODY(__m256, __m256i, _mm256, 8, BYOC__QBIN_LOAD256)
+}
+#undef BYOC__QBIN_STORE
+#endif
 static void byoc__qbinary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
     const byoc__qbinary_job *j = (const byoc__qbinary_job *)user;
     const unsigned char *x = (const unsigned char *)p[1], *y = (const unsigned char *)p[2];
     unsigned char *o = (unsigned char *)p[0];
+#if BYOC__X86_DISPATCH
+    if (j->vector && (s[1] == 0 || s[1] == 1) && (s[2] == 0 || s[2] == 1)) {
+        int64_t done = j->vector == BYOC__Q8_AVX512VNNI ? byoc__qbinary_avx512(j, x, (int)s[1], y, (int)s[2], o, n)
+                                                        : byoc__qbinary_avx2(j, x, (int)s[1], y, (int)s[2], o, n);
+        x += done * s[1];
+        y += done * s[2];
+        o += done;
+        n -= done;
+    }
+#endif
     if (j->results) { /* 8-bit operands: element strides are byte strides */
         for (int64_t i = 0; i < n; ++i) o[i] = j->results[(size_t)x[i * s[1]] << 8 | y[i * s[2]]];
         return;
@@ -17617,6 +17688,18 @@ static void byoc__qbinary_run(void *user, char *const *p, const int64_t *s, int6
         byoc__q8_put(j->dt, (char *)o + i,
                      byoc__qbinary_one(j, byoc__q8_get(j->dt, (const char *)x + i * s[1]),
                                        byoc__q8_get(j->dt, (const char *)y + i * s[2])));
+}
+/* the vector loop for qnn.add / qnn.mul, as BYOC_INT8_ISA or the CPU picks the int8 path: AVX-512 (16 lanes) for
+   avx512vnni, AVX2 with FMA (8 lanes) for avx2 and avxvnni, none (the scalar loop or the table) for portable */
+BYOC__PRIVATE byoc_result byoc__qbinary_vector_path(byoc__kctx *k, int *vector) {
+    byoc__q8path path;
+    byoc_result r = byoc__q8_choose(k, &path);
+    *vector = 0;
+#if BYOC__X86_DISPATCH
+    if (r == BYOC_OK && path.which == BYOC__Q8_AVX512VNNI) *vector = BYOC__Q8_AVX512VNNI;
+    else if (r == BYOC_OK && path.which != BYOC__Q8_PORTABLE && byoc__has_avx2_fma()) *vector = BYOC__Q8_AVX2;
+#endif
+    return r;
 }
 /* a result table (65536 bytes) once the result has that many elements: every element is then a lookup */
 #define BYOC__QBINARY_TABLE_FROM 65536
@@ -17652,7 +17735,9 @@ static byoc_result byoc__k_qnn_binary(byoc__kctx *k) {
         float second = byoc__f32_mul(swap ? j.ra : j.rb, (float)(swap ? j.za : j.zb));
         j.k = byoc__f32_add((float)j.zc, -byoc__f32_add(first, second));
     }
-    if (byoc__numel(o) >= BYOC__QBINARY_TABLE_FROM) {
+    r = byoc__qbinary_vector_path(k, &j.vector);
+    if (r != BYOC_OK) return r;
+    if (!j.vector && byoc__numel(o) >= BYOC__QBINARY_TABLE_FROM) {
         unsigned char *table = k->ws;
         for (int x = 0; x < 256; ++x)
             for (int y = 0; y < 256; ++y) {

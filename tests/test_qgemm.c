@@ -1,7 +1,8 @@
 /* The int8 GEMM and convolution kernels (qnn.dense, qnn.matmul, qnn.conv2d) on every path the dispatcher has
    (BYOC_INT8_ISA: avx512vnni, avxvnni, avx2, portable), each against a naive reference that sums exact
    int64 products and wraps to int32 at the end: bit-equal on odd shapes, both 8-bit dtypes of each operand,
-   nonzero and per-channel zero points, extreme values, and convolution geometries. */
+   nonzero and per-channel zero points, extreme values, and convolution geometries (depthwise ones through the
+   direct loop); qnn.add and qnn.mul on every path against the portable one. */
 #define _POSIX_C_SOURCE 200112L
 #include "../byoc.h"
 #include "test.h"
@@ -355,6 +356,88 @@ static void test_conv_geometries(void) {
                    "case %zu, dtypes %d: %s", i, dt, why);
 }
 
+/* qnn.add and qnn.mul of every pair of 8-bit values (a = i / 256, b = i % 256), and with an operand broadcast
+   along the innermost run (which ONNX Runtime folds into the constant), give the same bytes on every path as
+   on the portable one (its scalar loop, or its table of every pair) */
+typedef struct qbinary_case {
+    const char *op;
+    int64_t ad[2], bd[2]; /* the operands' shapes (rank 2) */
+} qbinary_case;
+static int check_qbinary(const qbinary_case *qc, byoc_dtype dt, char *why, size_t why_size) {
+    byoc_module *m = byoc_module_create(NULL);
+    const byoc_type *ta = byoc_tensor_type(m, dt, 2, qc->ad), *tb = byoc_tensor_type(m, dt, 2, qc->bd);
+    const byoc_type *scalar_f = byoc_tensor_type(m, BYOC_FLOAT32, 0, NULL);
+    const byoc_type *scalar_i = byoc_tensor_type(m, BYOC_INT32, 0, NULL);
+    static const char *const names[8] = {"a", "b", "sa", "za", "sb", "zb", "sc", "zc"};
+    byoc_node *args[8];
+    for (int i = 0; i < 8; ++i)
+        args[i] = byoc_var(m, names[i], i == 0 ? ta : i == 1 ? tb : i % 2 ? scalar_i : scalar_f);
+    byoc_node *call = byoc_call(m, qc->op, args, 8, NULL);
+    byoc_diag d;
+    if (!call || byoc_infer_node_type(m, call, &d) != BYOC_OK) {
+        snprintf(why, why_size, "type error: %s", call ? d.message : "no call");
+        byoc_module_destroy(m);
+        return 0;
+    }
+    int64_t an = qc->ad[0] * qc->ad[1], bn = qc->bd[0] * qc->bd[1];
+    int64_t on = byoc_type_num_elements(call->checked_type);
+    unsigned char *a = (unsigned char *)malloc((size_t)an), *b = (unsigned char *)malloc((size_t)bn);
+    for (int64_t i = 0; i < an; ++i) a[i] = (unsigned char)(an == 65536 ? i >> 8 : i);
+    for (int64_t i = 0; i < bn; ++i) b[i] = (unsigned char)i;
+    /* scales whose ratios are not powers of two, so products round; zero points inside the range */
+    float sa = 0.0173f, sb = 0.0291f, sc = 0.0237f;
+    int32_t za = dt == BYOC_INT8 ? -7 : 121, zb = dt == BYOC_INT8 ? 13 : 133, zc = dt == BYOC_INT8 ? 3 : 118;
+    byoc_tensor in[8] = {{dt, 2, {qc->ad[0], qc->ad[1]}, a}, {dt, 2, {qc->bd[0], qc->bd[1]}, b},
+                         {BYOC_FLOAT32, 0, {0}, &sa}, {BYOC_INT32, 0, {0}, &za},
+                         {BYOC_FLOAT32, 0, {0}, &sb}, {BYOC_INT32, 0, {0}, &zb},
+                         {BYOC_FLOAT32, 0, {0}, &sc}, {BYOC_INT32, 0, {0}, &zc}};
+    const byoc_type *ot = call->checked_type;
+    unsigned char *want = (unsigned char *)malloc((size_t)on), *got = (unsigned char *)malloc((size_t)on);
+    void *ws = malloc(byoc_kernel_workspace_size(call) + 1);
+    int ok = 1;
+    for (int path = 0; path < PATHS && ok; ++path) {
+        if (!available[path]) continue;
+        byoc_tensor out = {dt, 2, {ot->dims[0], ot->dims[1]}, path == 0 ? want : got};
+        memset(out.data, 0x5a, (size_t)on);
+        setenv("BYOC_INT8_ISA", paths[path], 1);
+        byoc_result r = byoc_kernel_run(call, in, 8, &out, 1, ws, &d);
+        unsetenv("BYOC_INT8_ISA");
+        if (r != BYOC_OK) {
+            snprintf(why, why_size, "%s: %s", paths[path], d.message);
+            ok = 0;
+        }
+        for (int64_t i = 0; ok && path > 0 && i < on; ++i)
+            if (got[i] != want[i]) {
+                snprintf(why, why_size, "%s: element %lld is %d, the portable path's %d", paths[path], (long long)i,
+                         got[i], want[i]);
+                ok = 0;
+            }
+    }
+    free(ws);
+    free(got);
+    free(want);
+    free(a);
+    free(b);
+    byoc_module_destroy(m);
+    return ok;
+}
+static void test_qbinary_paths(void) {
+    static const qbinary_case cases[] = {
+        {"qnn.add", {256, 256}, {256, 256}}, /* every pair, both operands runs */
+        {"qnn.add", {256, 256}, {256, 1}},   /* the right operand one value per row: folded */
+        {"qnn.add", {256, 1}, {256, 256}},   /* the left one */
+        {"qnn.add", {1, 1}, {7, 37}},        /* a scalar, odd lengths (vector tails) */
+        {"qnn.mul", {256, 256}, {256, 256}},
+        {"qnn.mul", {256, 256}, {256, 1}},
+        {"qnn.mul", {3, 1}, {1, 45}},
+    };
+    char why[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (int dt = 0; dt < 2; ++dt)
+            CHECKF(check_qbinary(&cases[i], dt ? BYOC_UINT8 : BYOC_INT8, why, sizeof why), "case %zu (%s), %s: %s", i,
+                   cases[i].op, dt ? "uint8" : "int8", why);
+}
+
 /* the errors of BYOC_INT8_ISA */
 static void test_isa_errors(void) {
     product p;
@@ -413,7 +496,7 @@ static void test_isa_switch(void) {
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dense_every_shape), TEST_ENTRY(test_matmul_transposes), TEST_ENTRY(test_extremes_and_wrapping),
-        TEST_ENTRY(test_conv_geometries),   TEST_ENTRY(test_isa_switch),
+        TEST_ENTRY(test_conv_geometries),   TEST_ENTRY(test_qbinary_paths),          TEST_ENTRY(test_isa_switch),
     };
     for (int path = 0; path < PATHS; ++path) {
         available[path] = probe_path(path);
