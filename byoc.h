@@ -15969,6 +15969,22 @@ BYOC__PRIVATE byoc_dtype byoc__qdtype_attr(byoc_type_rel_ctx *ctx, const byoc_at
     return dt;
 }
 
+/* qnn.quantize and qnn.dequantize are elementwise for FuseOps: TVM lowers them to casts, subtractions and
+   multiplies (QnnCanonicalize) before it fuses, so a dequantize -> float ops -> quantize chain between two
+   integer ops (the batch norm and ReLU that a QDQ model leaves in float) becomes one fused kernel there, and
+   here one tiled pass (byoc_sim.h) instead of four over the tensor. With a scale or zero point per axis or per
+   block the parameters run along an axis that a tile would cut, so such a call stays opaque (alone). */
+BYOC__PRIVATE int byoc__qnn_params_along_axis(const byoc_node *n) {
+    if (n->kind != BYOC_NODE_CALL || !n->op || n->nargs != 3 ||
+        (strcmp(n->op->def.name, "qnn.quantize") && strcmp(n->op->def.name, "qnn.dequantize")))
+        return 0;
+    for (int a = 1; a < 3; ++a) {
+        const byoc_type *t = n->args[a]->checked_type;
+        if (!t || t->kind != BYOC_TYPE_TENSOR || byoc_type_num_elements(t) != 1) return 1;
+    }
+    return byoc_attrs_int(&n->attrs, "block_size", 0) != 0;
+}
+
 /* ---- qnn.quantize(data, output_scale, output_zero_point) ---- */
 static const byoc_attr_spec byoc__attrs_qnn_quantize[] = {BYOC__A("axis", BYOC__INT, "-1"),
                                                           BYOC__A("out_dtype", BYOC__STR, "\"int8\""),
@@ -16043,6 +16059,48 @@ BYOC__ALWAYS_INLINE __m128i byoc__q4(const float *x, __m128 s, __m128 lo, __m128
     return _mm_cvttps_epi32(_mm_add_ps(_mm_sub_ps(_mm_add_ps(v, magic), magic), zp));
 }
 #endif
+#if BYOC__X86_DISPATCH
+/* whether the 8-bit quantize and dequantize runs take AVX-512: the CPU has it, and BYOC_INT8_ISA, when set,
+   names the avx512vnni path (a narrower forced path runs their SSE2 form, so a test compares the two) */
+BYOC__PRIVATE int byoc__q8_runs_avx512(void) {
+    const char *want = getenv("BYOC_INT8_ISA");
+    if (want && *want && strcmp(want, "avx512vnni")) return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
+/* sixteen lanes of byoc__quantize_run_8bit at a time, the SSE2 form's operations in its order (NaN lanes to 0,
+   max(lo, v), min(hi, v), the magic number's ties-to-even rounding); the lanes end in the 8-bit range, so
+   truncating each to its low byte stores it. Returns how many elements it did. */
+__attribute__((target("avx512f"))) static int64_t byoc__quantize_run_8bit_avx512(const float *x, int64_t n,
+                                                                                 float scale, float zp, float qlo,
+                                                                                 float qhi, unsigned char *o) {
+    __m512 s = _mm512_set1_ps(scale), lo = _mm512_set1_ps(qlo), hi = _mm512_set1_ps(qhi);
+    __m512 magic = _mm512_set1_ps(12582912.0f), vzp = _mm512_set1_ps(zp);
+    int64_t r = 0;
+    for (; r + 16 <= n; r += 16) {
+        __m512 v = _mm512_div_ps(_mm512_loadu_ps(x + r), s);
+        v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_EQ_OQ), v);
+        v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+        __m512i q = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_sub_ps(_mm512_add_ps(v, magic), magic), vzp));
+        _mm_storeu_si128((__m128i *)(void *)(o + r), _mm512_cvtepi32_epi8(q));
+    }
+    return r;
+}
+/* sixteen lanes of byoc__dequantize_run_8bit at a time: (x - zp) exact in int32, converted, times the scale */
+__attribute__((target("avx512f"))) static int64_t byoc__dequantize_run_8bit_avx512(int is_signed,
+                                                                                   const unsigned char *x, int64_t n,
+                                                                                   int32_t zp, float scale, float *o) {
+    __m512i vz = _mm512_set1_epi32(zp);
+    __m512 vs = _mm512_set1_ps(scale);
+    int64_t r = 0;
+    for (; r + 16 <= n; r += 16) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(x + r));
+        __m512i w = is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+        _mm512_storeu_ps(o + r, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(w, vz)), vs));
+    }
+    return r;
+}
+#endif
 BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
                                          byoc_dtype ot, unsigned char *o) {
     float qlo = lo - zp, qhi = hi - zp;
@@ -16055,6 +16113,8 @@ BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scal
 #if BYOC__X86_DISPATCH
         /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the 8-bit range the lanes
            end in (zp an integer of that range; a lane by lane byte store went through the stack) */
+        if (zp >= -128.0f && zp <= 255.0f && zp == (float)(int)zp && n >= 16 && byoc__q8_runs_avx512())
+            r = byoc__quantize_run_8bit_avx512(x, n, scale, zp, qlo, qhi, o);
         if (zp >= -128.0f && zp <= 255.0f && zp == (float)(int)zp)
             for (; r + 16 <= n; r += 16) {
                 __m128i q0 = byoc__q4(x + r, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
@@ -16208,6 +16268,7 @@ BYOC__PRIVATE void byoc__dequantize_run_8bit(byoc_dtype dt, const unsigned char 
     int64_t r = 0;
     int is_signed = dt == BYOC_INT8;
 #if BYOC__X86_DISPATCH
+    if (n >= 16 && byoc__q8_runs_avx512()) r = byoc__dequantize_run_8bit_avx512(is_signed, x, n, zp, scale, o);
     { /* sixteen lanes widened in registers (four lanes filled one by one went through the stack); int8 is uint8
          with the sign bit flipped, less 128: the same integer, so the same float */
         __m128i flip = _mm_set1_epi8(is_signed ? (char)0x80 : 0), zero = _mm_setzero_si128();
@@ -18542,11 +18603,11 @@ static const byoc__op_record byoc__builtin_ops[] = {
               byoc__flops_none, 0, BYOC__KS(byoc__k_arange, NULL, byoc__shape_arange, 0, 0)),
     /* (end of dynamic) */
     /* ---- ops: quant ---- */
-    BYOC__OP("qnn.quantize", 3, 3, OPAQUE, byoc__attrs_qnn_quantize, byoc__rel_qnn_quantize,
+    BYOC__OP("qnn.quantize", 3, 3, ELEMWISE, byoc__attrs_qnn_quantize, byoc__rel_qnn_quantize,
              "(data, output_scale, output_zero_point): saturate(round_half_even(data / scale) + zero_point) "
              "per tensor, per axis or in blocks along axis",
              NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_quantize, NULL, 0, BYOC__KF)),
-    BYOC__OP("qnn.dequantize", 3, 3, OPAQUE, byoc__attrs_qnn_dequantize, byoc__rel_qnn_dequantize,
+    BYOC__OP("qnn.dequantize", 3, 3, ELEMWISE, byoc__attrs_qnn_dequantize, byoc__rel_qnn_dequantize,
              "(data, input_scale, input_zero_point): (data - zero_point) * scale per tensor, per axis or in "
              "blocks along axis",
              NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_dequantize, NULL, 0, BYOC__KF)),
@@ -22970,7 +23031,9 @@ BYOC__PRIVATE int byoc__call_has_any_dims(const byoc_node *n) {
 
 BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     switch (n->kind) {
-    case BYOC_NODE_CALL: return n->op && !byoc__call_has_any_dims(n) ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_CALL:
+        return n->op && !byoc__call_has_any_dims(n) && !byoc__qnn_params_along_axis(n) ? (int)n->op->def.pattern
+                                                                                      : BYOC_PATTERN_OPAQUE;
     case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
         byoc_dtype dt = n->annotation->dtype;
         int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64 ||
@@ -22993,7 +23056,8 @@ BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input)
                                                                                     : BYOC_PATTERN_OPAQUE;
     if (user->kind == BYOC_NODE_TUPLE_GET_ITEM)
         return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
-    if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input) return BYOC_PATTERN_OPAQUE;
+    if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input || byoc__qnn_params_along_axis(user))
+        return BYOC_PATTERN_OPAQUE;
     int k = user->op->def.pattern;
     if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type))
         k = BYOC_PATTERN_ELEMWISE;

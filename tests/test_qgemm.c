@@ -2,11 +2,12 @@
    (BYOC_INT8_ISA: avx512vnni, avxvnni, avx2, portable), each against a naive reference that sums exact
    int64 products and wraps to int32 at the end: bit-equal on odd shapes, both 8-bit dtypes of each operand,
    nonzero and per-channel zero points, extreme values, and convolution geometries (depthwise ones through the
-   direct loop); qnn.add and qnn.mul on every path against the portable one. */
+   direct loop); qnn.add, qnn.mul, qnn.quantize and qnn.dequantize on every path against the portable one. */
 #define _POSIX_C_SOURCE 200112L
 #include "../byoc.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -438,6 +439,71 @@ static void test_qbinary_paths(void) {
                    cases[i].op, dt ? "uint8" : "int8", why);
 }
 
+/* qnn.quantize (float32 to 8 bits: ties, NaN, infinities, values far outside the range) and qnn.dequantize (every
+   8-bit value) with one scale and zero point give the same bytes on every path as on the portable one */
+static int check_quantize_pair(byoc_dtype dt, int dequantize, char *why, size_t why_size) {
+    byoc_module *m = byoc_module_create(NULL);
+    enum { N = 4099 }; /* not a multiple of 16: the vector loops' tails */
+    int64_t dims[1] = {N};
+    byoc_dtype from = dequantize ? dt : BYOC_FLOAT32, to = dequantize ? BYOC_FLOAT32 : dt;
+    byoc_node *args[3] = {byoc_var(m, "x", byoc_tensor_type(m, from, 1, dims)),
+                          byoc_var(m, "s", byoc_tensor_type(m, BYOC_FLOAT32, 0, NULL)),
+                          byoc_var(m, "z", byoc_tensor_type(m, BYOC_INT32, 0, NULL))};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!dequantize) byoc_attrs_set_string(m, &a, "out_dtype", byoc_dtype_name(dt));
+    byoc_node *call = byoc_call(m, dequantize ? "qnn.dequantize" : "qnn.quantize", args, 3, &a);
+    byoc_diag d;
+    if (!call || byoc_infer_node_type(m, call, &d) != BYOC_OK) {
+        snprintf(why, why_size, "type error: %s", call ? d.message : "no call");
+        byoc_module_destroy(m);
+        return 0;
+    }
+    static float xf[N];
+    static unsigned char xq[N];
+    float scale = 0.0371f;
+    int32_t zp = dt == BYOC_INT8 ? -5 : 131;
+    for (int i = 0; i < N; ++i) {
+        xq[i] = (unsigned char)(i * 7);
+        float tie = ((float)(i % 600) - 300.0f + 0.5f) * scale; /* near a tie of the quotient */
+        xf[i] = i % 97 == 0 ? NAN : i % 89 == 0 ? (i % 2 ? INFINITY : -INFINITY) : i % 83 == 0 ? 1e30f : tie;
+    }
+    byoc_tensor in[3] = {{from, 1, {N}, dequantize ? (void *)xq : (void *)xf},
+                         {BYOC_FLOAT32, 0, {0}, &scale},
+                         {BYOC_INT32, 0, {0}, &zp}};
+    size_t out_bytes = (size_t)N * byoc_dtype_size(to);
+    unsigned char *want = (unsigned char *)malloc(out_bytes), *got = (unsigned char *)malloc(out_bytes);
+    void *ws = malloc(byoc_kernel_workspace_size(call) + 1);
+    int ok = 1;
+    for (int path = 0; path < PATHS && ok; ++path) {
+        if (!available[path]) continue;
+        byoc_tensor out = {to, 1, {N}, path == 0 ? want : got};
+        memset(out.data, 0x5a, out_bytes);
+        setenv("BYOC_INT8_ISA", paths[path], 1);
+        byoc_result r = byoc_kernel_run(call, in, 3, &out, 1, ws, &d);
+        unsetenv("BYOC_INT8_ISA");
+        if (r != BYOC_OK) {
+            snprintf(why, why_size, "%s: %s", paths[path], d.message);
+            ok = 0;
+        } else if (path > 0 && memcmp(got, want, out_bytes) != 0) {
+            snprintf(why, why_size, "%s: differs from the portable path", paths[path]);
+            ok = 0;
+        }
+    }
+    free(ws);
+    free(got);
+    free(want);
+    byoc_module_destroy(m);
+    return ok;
+}
+static void test_quantize_paths(void) {
+    char why[512];
+    for (int dt = 0; dt < 2; ++dt)
+        for (int dequantize = 0; dequantize < 2; ++dequantize)
+            CHECKF(check_quantize_pair(dt ? BYOC_UINT8 : BYOC_INT8, dequantize, why, sizeof why), "%s %s: %s",
+                   dequantize ? "dequantize" : "quantize", dt ? "uint8" : "int8", why);
+}
+
 /* the errors of BYOC_INT8_ISA */
 static void test_isa_errors(void) {
     product p;
@@ -496,7 +562,8 @@ static void test_isa_switch(void) {
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dense_every_shape), TEST_ENTRY(test_matmul_transposes), TEST_ENTRY(test_extremes_and_wrapping),
-        TEST_ENTRY(test_conv_geometries),   TEST_ENTRY(test_qbinary_paths),          TEST_ENTRY(test_isa_switch),
+        TEST_ENTRY(test_conv_geometries),   TEST_ENTRY(test_qbinary_paths),
+        TEST_ENTRY(test_quantize_paths),    TEST_ENTRY(test_isa_switch),
     };
     for (int path = 0; path < PATHS; ++path) {
         available[path] = probe_path(path);
