@@ -17135,6 +17135,23 @@ static const byoc_type *byoc__rel_qnn_conv2d(byoc_type_rel_ctx *ctx, const byoc_
         return NULL;
     return byoc__qproduct_type(ctx, a, at, byoc__rel_conv2d);
 }
+/* dst[i] = src[2 * i] for i in [0, n): every other byte (a stride-2 tap row of im2col). On little-endian
+   targets sixteen byte pairs are read as 16-bit lanes and narrowed to their low bytes (pand and packuswb on
+   x86), no byte at a time; a vector reads one byte past its last tap, so it stops a tap early. */
+BYOC__PRIVATE void byoc__gather_stride2_u8(const uint8_t *src, int64_t n, uint8_t *dst) {
+    int64_t i = 0;
+#if BYOC__SIMD && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    typedef uint16_t pairs16 __attribute__((vector_size(32)));
+    typedef uint8_t bytes16 __attribute__((vector_size(16)));
+    for (; i + 17 <= n; i += 16) {
+        pairs16 v;
+        BYOC__LD(v, src + 2 * i);
+        bytes16 b = __builtin_convertvector(v & 0xff, bytes16);
+        BYOC__ST(dst + i, b);
+    }
+#endif
+    for (; i < n; ++i) dst[i] = src[2 * i];
+}
 /* the patch-matrix columns [p0, p1) of one group (rows (c, ky, kx)) from 8-bit data x of that group, as
    stored; taps in the padding are the input zero point (pad), which the GEMM takes off like any tap */
 BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, uint8_t pad,
@@ -17158,7 +17175,10 @@ BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, i
                         int64_t lo = a, hi = b;
                         while (lo < b && lo * g->sw + shift < 0) ++lo;
                         while (hi > lo && (hi - 1) * g->sw + shift >= g->W) --hi;
-                        for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
+                        if (g->sw == 2 && hi > lo)
+                            byoc__gather_stride2_u8(src + lo * 2 + shift, hi - lo, dst + (lo - a));
+                        else
+                            for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
                     }
                     p += b - a;
                 }

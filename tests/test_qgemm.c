@@ -337,6 +337,7 @@ static void test_conv_geometries(void) {
         {8, 10, 10, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8},  /* depthwise */
         {12, 9, 9, 18, 3, 3, 2, 1, 1, 0, 1, 2, 1, 2, 3},  /* groups */
         {33, 7, 7, 65, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},  /* 1x1 with stride: through im2col */
+        {3, 9, 75, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},   /* stride 2 on wide rows: im2col's vector gather */
         {2, 40, 45, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},  /* many output pixels, few channels */
         {64, 6, 6, 40, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1},  /* K = 576 */
         /* one input channel per group: the direct depthwise loop (rows of 16, 8 and 4 lanes and their tails) */
