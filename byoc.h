@@ -16000,6 +16000,22 @@ BYOC__PRIVATE byoc_dtype byoc__qdtype_attr(byoc_type_rel_ctx *ctx, const byoc_at
     return dt;
 }
 
+/* qnn.quantize and qnn.dequantize are elementwise for FuseOps: TVM lowers them to casts, subtractions and
+   multiplies (QnnCanonicalize) before it fuses, so a dequantize -> float ops -> quantize chain between two
+   integer ops (the batch norm and ReLU that a QDQ model leaves in float) becomes one fused kernel there, and
+   here one tiled pass (byoc_sim.h) instead of four over the tensor. With a scale or zero point per axis or per
+   block the parameters run along an axis that a tile would cut, so such a call stays opaque (alone). */
+BYOC__PRIVATE int byoc__qnn_params_along_axis(const byoc_node *n) {
+    if (n->kind != BYOC_NODE_CALL || !n->op || n->nargs != 3 ||
+        (strcmp(n->op->def.name, "qnn.quantize") && strcmp(n->op->def.name, "qnn.dequantize")))
+        return 0;
+    for (int a = 1; a < 3; ++a) {
+        const byoc_type *t = n->args[a]->checked_type;
+        if (!t || t->kind != BYOC_TYPE_TENSOR || byoc_type_num_elements(t) != 1) return 1;
+    }
+    return byoc_attrs_int(&n->attrs, "block_size", 0) != 0;
+}
+
 /* ---- qnn.quantize(data, output_scale, output_zero_point) ---- */
 static const byoc_attr_spec byoc__attrs_qnn_quantize[] = {BYOC__A("axis", BYOC__INT, "-1"),
                                                           BYOC__A("out_dtype", BYOC__STR, "\"int8\""),
@@ -16074,6 +16090,48 @@ BYOC__ALWAYS_INLINE __m128i byoc__q4(const float *x, __m128 s, __m128 lo, __m128
     return _mm_cvttps_epi32(_mm_add_ps(_mm_sub_ps(_mm_add_ps(v, magic), magic), zp));
 }
 #endif
+#if BYOC__X86_DISPATCH
+/* whether the 8-bit quantize and dequantize runs take AVX-512: the CPU has it, and BYOC_INT8_ISA, when set,
+   names the avx512vnni path (a narrower forced path runs their SSE2 form, so a test compares the two) */
+BYOC__PRIVATE int byoc__q8_runs_avx512(void) {
+    const char *want = getenv("BYOC_INT8_ISA");
+    if (want && *want && strcmp(want, "avx512vnni")) return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
+/* sixteen lanes of byoc__quantize_run_8bit at a time, the SSE2 form's operations in its order (NaN lanes to 0,
+   max(lo, v), min(hi, v), the magic number's ties-to-even rounding); the lanes end in the 8-bit range, so
+   truncating each to its low byte stores it. Returns how many elements it did. */
+__attribute__((target("avx512f"))) static int64_t byoc__quantize_run_8bit_avx512(const float *x, int64_t n,
+                                                                                 float scale, float zp, float qlo,
+                                                                                 float qhi, unsigned char *o) {
+    __m512 s = _mm512_set1_ps(scale), lo = _mm512_set1_ps(qlo), hi = _mm512_set1_ps(qhi);
+    __m512 magic = _mm512_set1_ps(12582912.0f), vzp = _mm512_set1_ps(zp);
+    int64_t r = 0;
+    for (; r + 16 <= n; r += 16) {
+        __m512 v = _mm512_div_ps(_mm512_loadu_ps(x + r), s);
+        v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_EQ_OQ), v);
+        v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+        __m512i q = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_sub_ps(_mm512_add_ps(v, magic), magic), vzp));
+        _mm_storeu_si128((__m128i *)(void *)(o + r), _mm512_cvtepi32_epi8(q));
+    }
+    return r;
+}
+/* sixteen lanes of byoc__dequantize_run_8bit at a time: (x - zp) exact in int32, converted, times the scale */
+__attribute__((target("avx512f"))) static int64_t byoc__dequantize_run_8bit_avx512(int is_signed,
+                                                                                   const unsigned char *x, int64_t n,
+                                                                                   int32_t zp, float scale, float *o) {
+    __m512i vz = _mm512_set1_epi32(zp);
+    __m512 vs = _mm512_set1_ps(scale);
+    int64_t r = 0;
+    for (; r + 16 <= n; r += 16) {
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(x + r));
+        __m512i w = is_signed ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
+        _mm512_storeu_ps(o + r, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(w, vz)), vs));
+    }
+    return r;
+}
+#endif
 BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scale, float zp, float lo, float hi,
                                          byoc_dtype ot, unsigned char *o) {
     float qlo = lo - zp, qhi = hi - zp;
@@ -16086,6 +16144,8 @@ BYOC__PRIVATE void byoc__quantize_run_8bit(const float *x, int64_t n, float scal
 #if BYOC__X86_DISPATCH
         /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the 8-bit range the lanes
            end in (zp an integer of that range; a lane by lane byte store went through the stack) */
+        if (zp >= -128.0f && zp <= 255.0f && zp == (float)(int)zp && n >= 16 && byoc__q8_runs_avx512())
+            r = byoc__quantize_run_8bit_avx512(x, n, scale, zp, qlo, qhi, o);
         if (zp >= -128.0f && zp <= 255.0f && zp == (float)(int)zp)
             for (; r + 16 <= n; r += 16) {
                 __m128i q0 = byoc__q4(x + r, (__m128)vs, (__m128)vlo, (__m128)vhi, (__m128)magic, (__m128)vzp);
@@ -16239,6 +16299,7 @@ BYOC__PRIVATE void byoc__dequantize_run_8bit(byoc_dtype dt, const unsigned char 
     int64_t r = 0;
     int is_signed = dt == BYOC_INT8;
 #if BYOC__X86_DISPATCH
+    if (n >= 16 && byoc__q8_runs_avx512()) r = byoc__dequantize_run_8bit_avx512(is_signed, x, n, zp, scale, o);
     { /* sixteen lanes widened in registers (four lanes filled one by one went through the stack); int8 is uint8
          with the sign bit flipped, less 128: the same integer, so the same float */
         __m128i flip = _mm_set1_epi8(is_signed ? (char)0x80 : 0), zero = _mm_setzero_si128();
@@ -17105,6 +17166,23 @@ static const byoc_type *byoc__rel_qnn_conv2d(byoc_type_rel_ctx *ctx, const byoc_
         return NULL;
     return byoc__qproduct_type(ctx, a, at, byoc__rel_conv2d);
 }
+/* dst[i] = src[2 * i] for i in [0, n): every other byte (a stride-2 tap row of im2col). On little-endian
+   targets sixteen byte pairs are read as 16-bit lanes and narrowed to their low bytes (pand and packuswb on
+   x86), no byte at a time; a vector reads one byte past its last tap, so it stops a tap early. */
+BYOC__PRIVATE void byoc__gather_stride2_u8(const uint8_t *src, int64_t n, uint8_t *dst) {
+    int64_t i = 0;
+#if BYOC__SIMD && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    typedef uint16_t pairs16 __attribute__((vector_size(32)));
+    typedef uint8_t bytes16 __attribute__((vector_size(16)));
+    for (; i + 17 <= n; i += 16) {
+        pairs16 v;
+        BYOC__LD(v, src + 2 * i);
+        bytes16 b = __builtin_convertvector(v & 0xff, bytes16);
+        BYOC__ST(dst + i, b);
+    }
+#endif
+    for (; i < n; ++i) dst[i] = src[2 * i];
+}
 /* the patch-matrix columns [p0, p1) of one group (rows (c, ky, kx)) from 8-bit data x of that group, as
    stored; taps in the padding are the input zero point (pad), which the GEMM takes off like any tap */
 BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, uint8_t pad,
@@ -17128,7 +17206,10 @@ BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, i
                         int64_t lo = a, hi = b;
                         while (lo < b && lo * g->sw + shift < 0) ++lo;
                         while (hi > lo && (hi - 1) * g->sw + shift >= g->W) --hi;
-                        for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
+                        if (g->sw == 2 && hi > lo)
+                            byoc__gather_stride2_u8(src + lo * 2 + shift, hi - lo, dst + (lo - a));
+                        else
+                            for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
                     }
                     p += b - a;
                 }
@@ -17138,10 +17219,268 @@ BYOC__PRIVATE int64_t byoc__q8_im2col_block(const byoc__conv_geom *g) {
     int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 20) / (rows ? rows : 1);
     return BYOC__MIN(P, BYOC__MAX(cols / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX, BYOC__Q8_NR_MAX));
 }
+/* ---- qnn.conv2d with one input channel per group (depthwise): a direct loop, no patch matrix ----
+   A depthwise layer is a GEMM with one row per group and K = KH * KW (9 for 3x3), which the packed GEMM
+   runs at a few percent of its speed, and im2col copies every input pixel KH * KW times. ONNX Runtime has
+   a kernel of its own for it (MLAS's MlasConvDepthwise, NHWC with the channels on the vector lanes, run by
+   QLinearConv when group == channels); here the layout is NCHW, so the lanes run along an output row. Each
+   input plane is copied once, less its zero point, as int32 into a plane padded with zeros (a padding tap
+   is the zero point, whose difference is 0); with a column stride s, padded column c is stored in phase
+   c % s at c / s, so every tap of every stride is a unit-stride run of lanes. A tap's product fits 17 bits
+   (|x - zx| <= 255, |w - zw| <= 255) and the sum of KH * KW <= 32768 of them fits int32 without wrapping,
+   so the sums equal the GEMM path's exactly. */
+#define BYOC__QDW_MAX_TAPS 32768
+typedef struct byoc__qdw_geom {
+    int64_t Hp, Wp, Wq, row_stride, plane; /* padded rows and columns, a phase row's length, plane sizes */
+} byoc__qdw_geom;
+BYOC__PRIVATE void byoc__qdw_geom_of(const byoc__conv_geom *g, byoc__qdw_geom *d) {
+    d->Hp = (g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1;
+    d->Wp = (g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1;
+    d->Wq = (d->Wp + g->sw - 1) / g->sw;
+    d->row_stride = g->sw * d->Wq;
+    d->plane = d->Hp * d->row_stride;
+}
+/* whether the direct loop runs this convolution: one input channel per group, few outputs per group (as
+   the float32 kernel's choice), one input zero point, sums that cannot wrap */
+BYOC__PRIVATE int byoc__qdw_applies(const byoc__conv_geom *g, const byoc_tensor *input_zero_point) {
+    return g->Cg == 1 && g->Og < 8 && byoc__numel(input_zero_point) == 1 && g->KH * g->KW <= BYOC__QDW_MAX_TAPS &&
+           g->OH > 0 && g->OW > 0;
+}
+/* bytes after the plane that a row's last vector may read (16 lanes), zeroed */
+#define BYOC__QDW_SLACK 64
+/* workspace: the padded plane and its slack, each tap's offset in it, each tap's weight less its zero point */
+BYOC__PRIVATE size_t byoc__qdw_ws(const byoc__conv_geom *g) {
+    byoc__qdw_geom d;
+    byoc__qdw_geom_of(g, &d);
+    size_t taps = (size_t)(g->KH * g->KW);
+    return (size_t)d.plane * sizeof(int32_t) + BYOC__QDW_SLACK + 64 + taps * (sizeof(int64_t) + sizeof(int32_t)) +
+           128;
+}
+/* dst[j] = src[j * step] - zx for j in [0, n): 8-bit data of dtype dt widened to int32, `lanes` at a time
+   when the bytes are contiguous or every other one (stride 2: pairs read as little-endian 16-bit lanes, the
+   low byte is the even column, the high byte the odd one, so no shuffle is needed); other strides one by
+   one. A vector of pairs reads one byte past its last column, so it stops a column early. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define BYOC__QDW_PAIRS 1
+#else
+#define BYOC__QDW_PAIRS 0
+#endif
+#define BYOC__QDW_WIDEN_BODY(lanes)                                                                               \
+    typedef uint8_t bytes __attribute__((vector_size(lanes)));                                                    \
+    typedef int8_t sbytes __attribute__((vector_size(lanes)));                                                    \
+    typedef uint16_t pairs __attribute__((vector_size(2 * (lanes))));                                             \
+    typedef int16_t spairs __attribute__((vector_size(2 * (lanes))));                                             \
+    typedef int32_t ints __attribute__((vector_size(4 * (lanes))));                                               \
+    int64_t j = 0;                                                                                                \
+    ints v;                                                                                                       \
+    if (step == 1 && dt == BYOC_INT8)                                                                             \
+        for (sbytes b; j + (lanes) <= n; j += (lanes)) {                                                          \
+            BYOC__LD(b, src + j);                                                                                 \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    else if (step == 1)                                                                                           \
+        for (bytes b; j + (lanes) <= n; j += (lanes)) {                                                           \
+            BYOC__LD(b, src + j);                                                                                 \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    else if (step == 2 && BYOC__QDW_PAIRS && dt == BYOC_INT8)                                                     \
+        for (spairs b; j + (lanes) + 1 <= n; j += (lanes)) {                                                      \
+            BYOC__LD(b, src + 2 * j);                                                                             \
+            b = (spairs)((pairs)b << 8) >> 8; /* the low byte, sign-extended */                                   \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    else if (step == 2 && BYOC__QDW_PAIRS)                                                                        \
+        for (pairs b; j + (lanes) + 1 <= n; j += (lanes)) {                                                       \
+            BYOC__LD(b, src + 2 * j);                                                                             \
+            b &= 0xff;                                                                                            \
+            v = __builtin_convertvector(b, ints) - zx;                                                            \
+            BYOC__ST(dst + j, v);                                                                                 \
+        }                                                                                                         \
+    if (dt == BYOC_INT8)                                                                                          \
+        for (; j < n; ++j) dst[j] = (int32_t)(int8_t)src[j * step] - zx;                                          \
+    else                                                                                                          \
+        for (; j < n; ++j) dst[j] = (int32_t)src[j * step] - zx;
+/* One output row: out[ox] = sum_t wt[t] * base[off[t] + ox], vectors of `lanes` along the row (the same integer
+   sums in every lane order, so every path gives the same bits). The row's last, partial vector reads past the
+   row (into the next one, or the zeroed slack after the plane) and stores only its lanes inside the row: the
+   late layers' rows are 10 to 40 wide, where a scalar tail cost a third of the time. Lanes are unsigned, so
+   the discarded lanes' products wrap without overflow. */
+#define BYOC__QDW_ROW_BODY(vtype, lanes)                                                                          \
+    for (int64_t ox = 0; ox < OW; ox += (lanes)) {                                                                \
+        vtype acc, v;                                                                                             \
+        memset(&acc, 0, sizeof acc);                                                                              \
+        for (int64_t t = 0; t < ntaps; ++t) {                                                                     \
+            BYOC__LD(v, base + off[t] + ox);                                                                      \
+            acc += v * (uint32_t)wt[t];                                                                           \
+        }                                                                                                         \
+        if (ox + (lanes) <= OW) BYOC__ST(out + ox, acc);                                                         \
+        else                                                                                                      \
+            for (int64_t l = 0; l < OW - ox; ++l) out[ox + l] = (int32_t)acc[l];                                  \
+    }
+typedef void (*byoc__qdw_widen_fn)(const unsigned char *src, int64_t step, int64_t n, byoc_dtype dt, int32_t zx,
+                                   int32_t *dst);
+typedef void (*byoc__qdw_row_fn)(const int32_t *base, const int64_t *off, const int32_t *wt, int64_t ntaps,
+                                 int64_t OW, int32_t *out);
+/* the portable pair: four-lane GNU vectors (NEON, SSE2), or plain loops */
+#if BYOC__SIMD
+typedef uint32_t byoc__qdw_u4v __attribute__((vector_size(16)));
+static void byoc__qdw_widen_portable(const unsigned char *src, int64_t step, int64_t n, byoc_dtype dt, int32_t zx,
+                                     int32_t *dst) {
+    BYOC__QDW_WIDEN_BODY(4)
+}
+static void byoc__qdw_row_portable(const int32_t *base, const int64_t *off, const int32_t *wt, int64_t ntaps,
+                                   int64_t OW, int32_t *out) {
+    BYOC__QDW_ROW_BODY(byoc__qdw_u4v, 4)
+}
+#else
+static void byoc__qdw_widen_portable(const unsigned char *src, int64_t step, int64_t n, byoc_dtype dt, int32_t zx,
+                                     int32_t *dst) {
+    for (int64_t j = 0; j < n; ++j) dst[j] = (dt == BYOC_INT8 ? (int32_t)(int8_t)src[j * step] : src[j * step]) - zx;
+}
+static void byoc__qdw_row_portable(const int32_t *base, const int64_t *off, const int32_t *wt, int64_t ntaps,
+                                   int64_t OW, int32_t *out) {
+    for (int64_t ox = 0; ox < OW; ++ox) {
+        uint32_t acc = 0;
+        for (int64_t t = 0; t < ntaps; ++t) acc += (uint32_t)base[off[t] + ox] * (uint32_t)wt[t];
+        out[ox] = (int32_t)acc;
+    }
+}
+#endif
+#if BYOC__X86_DISPATCH
+/* x86: the widening with pmovzx / pmovsx (GCC 12 turns __builtin_convertvector of bytes into a lane by lane
+   insert), stride 2 from 16-bit lanes: the low byte masked, or shifted up and arithmetically back down */
+#define BYOC__QDW_WIDEN_X86(P, ivec, lanes, load_bytes, load_pairs, widen_u8, widen_s8, widen_u16, store, and_)  \
+    const ivec z = P##_set1_epi32(zx), low = P##_set1_epi32(0xff);                                                \
+    int64_t j = 0;                                                                                                \
+    if (step == 1)                                                                                                \
+        for (; j + (lanes) <= n; j += (lanes)) {                                                                  \
+            __m128i b = load_bytes(src + j);                                                                      \
+            ivec v = dt == BYOC_INT8 ? widen_s8(b) : widen_u8(b);                                                 \
+            store(dst + j, P##_sub_epi32(v, z));                                                                  \
+        }                                                                                                         \
+    else if (step == 2)                                                                                           \
+        for (; j + (lanes) + 1 <= n; j += (lanes)) {                                                              \
+            ivec v = widen_u16(load_pairs(src + 2 * j));                                                          \
+            v = dt == BYOC_INT8 ? P##_srai_epi32(P##_slli_epi32(v, 24), 24) : and_(v, low);                       \
+            store(dst + j, P##_sub_epi32(v, z));                                                                  \
+        }                                                                                                         \
+    if (dt == BYOC_INT8)                                                                                          \
+        for (; j < n; ++j) dst[j] = (int32_t)(int8_t)src[j * step] - zx;                                          \
+    else                                                                                                          \
+        for (; j < n; ++j) dst[j] = (int32_t)src[j * step] - zx;
+#define BYOC__QDW_LD16(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define BYOC__QDW_LD8(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
+#define BYOC__QDW_LD32(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define BYOC__QDW_ST256(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#define BYOC__QDW_ST512(p, v) _mm512_storeu_si512((void *)(p), v)
+__attribute__((target("avx2"))) static void byoc__qdw_widen_avx2(const unsigned char *src, int64_t step, int64_t n,
+                                                                 byoc_dtype dt, int32_t zx, int32_t *dst) {
+    BYOC__QDW_WIDEN_X86(_mm256, __m256i, 8, BYOC__QDW_LD8, BYOC__QDW_LD16, _mm256_cvtepu8_epi32, _mm256_cvtepi8_epi32,
+                        _mm256_cvtepu16_epi32, BYOC__QDW_ST256, _mm256_and_si256)
+}
+__attribute__((target("avx512f"))) static void byoc__qdw_widen_avx512(const unsigned char *src, int64_t step,
+                                                                      int64_t n, byoc_dtype dt, int32_t zx,
+                                                                      int32_t *dst) {
+    BYOC__QDW_WIDEN_X86(_mm512, __m512i, 16, BYOC__QDW_LD16, BYOC__QDW_LD32, _mm512_cvtepu8_epi32,
+                        _mm512_cvtepi8_epi32, _mm512_cvtepu16_epi32, BYOC__QDW_ST512, _mm512_and_si512)
+}
+typedef uint32_t byoc__qdw_u8v __attribute__((vector_size(32)));
+typedef uint32_t byoc__qdw_u16v __attribute__((vector_size(64)));
+__attribute__((target("avx2"))) static void byoc__qdw_row_avx2(const int32_t *base, const int64_t *off,
+                                                               const int32_t *wt, int64_t ntaps, int64_t OW,
+                                                               int32_t *out) {
+    BYOC__QDW_ROW_BODY(byoc__qdw_u8v, 8)
+}
+__attribute__((target("avx512f"))) static void byoc__qdw_row_avx512(const int32_t *base, const int64_t *off,
+                                                                    const int32_t *wt, int64_t ntaps, int64_t OW,
+                                                                    int32_t *out) {
+    BYOC__QDW_ROW_BODY(byoc__qdw_u16v, 16)
+}
+#endif
+typedef struct byoc__qdw_fns {
+    byoc__qdw_widen_fn widen;
+    byoc__qdw_row_fn row;
+} byoc__qdw_fns;
+/* the functions of an int8 path: the widest integer vectors that path's CPU has */
+BYOC__PRIVATE byoc__qdw_fns byoc__qdw_fns_of(const byoc__q8path *path) {
+    byoc__qdw_fns f = {byoc__qdw_widen_portable, byoc__qdw_row_portable};
+#if BYOC__X86_DISPATCH
+    if (path->which == BYOC__Q8_AVX512VNNI) {
+        f.widen = byoc__qdw_widen_avx512;
+        f.row = byoc__qdw_row_avx512;
+    } else if (path->which == BYOC__Q8_AVX2 || path->which == BYOC__Q8_AVXVNNI) {
+        f.widen = byoc__qdw_widen_avx2;
+        f.row = byoc__qdw_row_avx2;
+    }
+#endif
+    (void)path;
+    return f;
+}
+/* input plane x (8-bit, dtype dt) less zero point zx into the padded, phase-split plane: phase ph of padded
+   row r holds padded columns ph + j * sw, input column ph + j * sw - pl; zeros outside the input */
+BYOC__PRIVATE void byoc__qdw_fill_plane(const unsigned char *x, byoc_dtype dt, int32_t zx, const byoc__conv_geom *g,
+                                        const byoc__qdw_geom *d, byoc__qdw_widen_fn widen, int32_t *plane) {
+    for (int64_t ph = 0; ph < g->sw; ++ph) {
+        /* the j of this phase with 0 <= ph + j * sw - pl < W, and j < Wq: the same in every row */
+        int64_t first = g->pl - ph, end = g->W + g->pl - ph;
+        int64_t j0 = first <= 0 ? 0 : (first + g->sw - 1) / g->sw;
+        int64_t j1 = end <= 0 ? 0 : (end + g->sw - 1) / g->sw;
+        j0 = BYOC__MIN(j0, d->Wq);
+        j1 = BYOC__MAX(j0, BYOC__MIN(j1, d->Wq));
+        for (int64_t r = 0; r < d->Hp; ++r) {
+            int64_t iy = r - g->pt;
+            int32_t *dst = plane + r * d->row_stride + ph * d->Wq;
+            if (iy < 0 || iy >= g->H || j1 == j0) {
+                memset(dst, 0, (size_t)d->Wq * sizeof(int32_t));
+                continue;
+            }
+            memset(dst, 0, (size_t)j0 * sizeof(int32_t));
+            widen(x + iy * g->W + ph + j0 * g->sw - g->pl, g->sw, j1 - j0, dt, zx, dst + j0);
+            memset(dst + j1, 0, (size_t)(d->Wq - j1) * sizeof(int32_t));
+        }
+    }
+}
+/* the depthwise convolution into int32 output o: per image and input channel, one padded plane, then the
+   Og output planes of that channel row by row */
+BYOC__PRIVATE void byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, const byoc__q8path *path) {
+    const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
+    byoc__qdw_geom d;
+    byoc__qdw_geom_of(g, &d);
+    int64_t ntaps = g->KH * g->KW, P = g->OH * g->OW;
+    int32_t *plane = (int32_t *)(void *)byoc__align64(k->ws);
+    memset(plane + d.plane, 0, BYOC__QDW_SLACK);
+    int64_t *off = (int64_t *)(void *)byoc__align64((unsigned char *)(plane + d.plane) + BYOC__QDW_SLACK);
+    int32_t *wt = (int32_t *)(void *)(off + ntaps);
+    for (int64_t ky = 0; ky < g->KH; ++ky)
+        for (int64_t kx = 0; kx < g->KW; ++kx) {
+            int64_t c = kx * g->dw;
+            off[ky * g->KW + kx] = ky * g->dh * d.row_stride + (c % g->sw) * d.Wq + c / g->sw;
+        }
+    byoc__qdw_fns f = byoc__qdw_fns_of(path);
+    int32_t zx = byoc__qzp(xz, 0);
+    for (int64_t n = 0; n < g->N; ++n)
+        for (int64_t c = 0; c < g->C; ++c) {
+            byoc__qdw_fill_plane((const unsigned char *)x->data + (n * g->C + c) * g->H * g->W, x->dtype, zx, g, &d,
+                                 f.widen, plane);
+            for (int64_t oc = c * g->Og; oc < (c + 1) * g->Og; ++oc) {
+                const unsigned char *wr = (const unsigned char *)w->data + oc * ntaps;
+                int32_t zw = byoc__qzp(wz, oc);
+                for (int64_t t = 0; t < ntaps; ++t)
+                    wt[t] = (w->dtype == BYOC_INT8 ? (int32_t)(int8_t)wr[t] : (int32_t)wr[t]) - zw;
+                int32_t *o = (int32_t *)k->out[0].data + (n * g->O + oc) * P;
+                for (int64_t oy = 0; oy < g->OH; ++oy)
+                    f.row(plane + oy * g->sh * d.row_stride, off, wt, ntaps, g->OW, o + oy * g->OW);
+            }
+        }
+}
 /* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch */
 static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
+    if (byoc__qdw_applies(&g, &k->in[2])) return byoc__qdw_ws(&g);
     int64_t KK = g.Cg * g.KH * g.KW, P = g.OH * g.OW;
     return byoc__q8rows_bytes(g.O, KK) + 64 + (size_t)(KK * byoc__q8_im2col_block(&g)) + 64 +
            byoc__q8gemm_scratch(g.Og, P, KK);
@@ -17160,6 +17499,10 @@ static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
     if (r != BYOC_OK) return r;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
+    if (byoc__qdw_applies(&g, xz)) {
+        byoc__qdw_run(k, &g, &path);
+        return BYOC_OK;
+    }
     int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_im2col_block(&g);
     byoc__q8rows rows;
     byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &rows);
@@ -17409,6 +17752,7 @@ typedef struct byoc__qbinary_job {
     int32_t za, zb, zc, lo, hi;
     float ra, rb, k;              /* add: sa / sc, sb / sc and the folded constant; mul: k is the ratio */
     const unsigned char *results; /* NULL, or every result: [lhs byte][rhs byte] */
+    int vector;                   /* 0, or the int8 path whose vector loop runs (byoc__qbinary_vector_path) */
 } byoc__qbinary_job;
 /* the result for integers a (lhs) and b (rhs): it depends on them alone, the operand roles being the op's */
 BYOC__PRIVATE int32_t byoc__qbinary_one(const byoc__qbinary_job *j, int32_t a, int32_t b) {
@@ -17423,10 +17767,80 @@ BYOC__PRIVATE int32_t byoc__qbinary_one(const byoc__qbinary_job *j, int32_t a, i
     float k2 = byoc__f32_add(j->k, byoc__f32_mul((float)sv, rs));
     return byoc__qsat_f32(fmaf((float)vv, rv, k2), 0, j->lo, j->hi);
 }
+#if BYOC__X86_DISPATCH
+/* qnn.add / qnn.mul on vectors: byoc__qbinary_one's float32 steps lane by lane (fused multiply-adds where it has
+   fmaf, separate multiplies and adds where it rounds each step), then cvtps2dq's ties-to-even rounding, whose
+   out-of-range answer is INT32_MIN as byoc__qsat_f32's, and the clamp: so the same bytes as the scalar loop.
+   An operand's stride is 1 (a run) or 0 (one value broadcast); the caller checks. */
+#define BYOC__QBIN_VEC_BODY(fvec, ivec, P, lanes, load8)                                                         \
+    const fvec RA = P##_set1_ps(j->ra), RB = P##_set1_ps(j->rb), K = P##_set1_ps(j->k);                          \
+    const fvec ZC = P##_set1_ps((float)j->zc);                                                                    \
+    const ivec ZA = P##_set1_epi32(j->za), ZB = P##_set1_epi32(j->zb);                                            \
+    const ivec LO = P##_set1_epi32(j->lo), HI = P##_set1_epi32(j->hi);                                            \
+    int64_t i = 0;                                                                                                \
+    for (; i + (lanes) <= n; i += (lanes)) {                                                                      \
+        ivec a = sx ? load8(x + i) : P##_set1_epi32(byoc__q8_get(j->dt, (const char *)x));                        \
+        ivec b = sy ? load8(y + i) : P##_set1_epi32(byoc__q8_get(j->dt, (const char *)y));                        \
+        fvec v;                                                                                                   \
+        if (j->code == BYOC__K_QMUL) {                                                                            \
+            fvec prod = P##_cvtepi32_ps(P##_mullo_epi32(P##_sub_epi32(a, ZA), P##_sub_epi32(b, ZB)));             \
+            v = P##_add_ps(P##_mul_ps(prod, K), ZC);                                                              \
+        } else if (j->scalar < 0) {                                                                               \
+            v = P##_fmadd_ps(P##_cvtepi32_ps(a), RA, P##_fmadd_ps(P##_cvtepi32_ps(b), RB, K));                    \
+        } else {                                                                                                  \
+            fvec sv = P##_cvtepi32_ps(j->scalar == 0 ? a : b), vv = P##_cvtepi32_ps(j->scalar == 0 ? b : a);      \
+            fvec k2 = P##_add_ps(K, P##_mul_ps(sv, j->scalar == 0 ? RA : RB));                                    \
+            v = P##_fmadd_ps(vv, j->scalar == 0 ? RB : RA, k2);                                                   \
+        }                                                                                                         \
+        ivec r = P##_min_epi32(HI, P##_max_epi32(LO, P##_cvtps_epi32(v)));                                        \
+        BYOC__QBIN_STORE(o + i, r);                                                                               \
+    }                                                                                                             \
+    return i;
+#define BYOC__QBIN_LOAD512(p)                                                                                    \
+    (j->dt == BYOC_INT8 ? _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))            \
+                        : _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p))))
+#define BYOC__QBIN_STORE(p, r) _mm_storeu_si128((__m128i *)(void *)(p), _mm512_cvtepi32_epi8(r))
+__attribute__((target("avx512f"))) static int64_t byoc__qbinary_avx512(const byoc__qbinary_job *j,
+                                                                      const unsigned char *x, int sx,
+                                                                      const unsigned char *y, int sy,
+                                                                      unsigned char *o, int64_t n) {
+    BYOC__QBIN_VEC_BODY(__m512, __m512i, _mm512, 16, BYOC__QBIN_LOAD512)
+}
+#undef BYOC__QBIN_STORE
+#define BYOC__QBIN_LOAD256(p)                                                                                    \
+    (j->dt == BYOC_INT8 ? _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p)))            \
+                        : _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p))))
+/* the low byte of each lane (the values are 8-bit already): gathered into each 128-bit half, then joined */
+#define BYOC__QBIN_STORE(p, r)                                                                                   \
+    {                                                                                                             \
+        __m256i bytes = _mm256_shuffle_epi8(                                                                      \
+            r, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, \
+                                -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));                                         \
+        __m256i joined = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1));           \
+        _mm_storel_epi64((__m128i *)(void *)(p), _mm256_castsi256_si128(joined));                                 \
+    }
+__attribute__((target("avx2,fma"))) static int64_t byoc__qbinary_avx2(const byoc__qbinary_job *j,
+                                                                     const unsigned char *x, int sx,
+                                                                     const unsigned char *y, int sy,
+                                                                     unsigned char *o, int64_t n) {
+    BYOC__QBIN_VEC_BODY(__m256, __m256i, _mm256, 8, BYOC__QBIN_LOAD256)
+}
+#undef BYOC__QBIN_STORE
+#endif
 static void byoc__qbinary_run(void *user, char *const *p, const int64_t *s, int64_t n) {
     const byoc__qbinary_job *j = (const byoc__qbinary_job *)user;
     const unsigned char *x = (const unsigned char *)p[1], *y = (const unsigned char *)p[2];
     unsigned char *o = (unsigned char *)p[0];
+#if BYOC__X86_DISPATCH
+    if (j->vector && (s[1] == 0 || s[1] == 1) && (s[2] == 0 || s[2] == 1)) {
+        int64_t done = j->vector == BYOC__Q8_AVX512VNNI ? byoc__qbinary_avx512(j, x, (int)s[1], y, (int)s[2], o, n)
+                                                        : byoc__qbinary_avx2(j, x, (int)s[1], y, (int)s[2], o, n);
+        x += done * s[1];
+        y += done * s[2];
+        o += done;
+        n -= done;
+    }
+#endif
     if (j->results) { /* 8-bit operands: element strides are byte strides */
         for (int64_t i = 0; i < n; ++i) o[i] = j->results[(size_t)x[i * s[1]] << 8 | y[i * s[2]]];
         return;
@@ -17435,6 +17849,18 @@ static void byoc__qbinary_run(void *user, char *const *p, const int64_t *s, int6
         byoc__q8_put(j->dt, (char *)o + i,
                      byoc__qbinary_one(j, byoc__q8_get(j->dt, (const char *)x + i * s[1]),
                                        byoc__q8_get(j->dt, (const char *)y + i * s[2])));
+}
+/* the vector loop for qnn.add / qnn.mul, as BYOC_INT8_ISA or the CPU picks the int8 path: AVX-512 (16 lanes) for
+   avx512vnni, AVX2 with FMA (8 lanes) for avx2 and avxvnni, none (the scalar loop or the table) for portable */
+BYOC__PRIVATE byoc_result byoc__qbinary_vector_path(byoc__kctx *k, int *vector) {
+    byoc__q8path path;
+    byoc_result r = byoc__q8_choose(k, &path);
+    *vector = 0;
+#if BYOC__X86_DISPATCH
+    if (r == BYOC_OK && path.which == BYOC__Q8_AVX512VNNI) *vector = BYOC__Q8_AVX512VNNI;
+    else if (r == BYOC_OK && path.which != BYOC__Q8_PORTABLE && byoc__has_avx2_fma()) *vector = BYOC__Q8_AVX2;
+#endif
+    return r;
 }
 /* a result table (65536 bytes) once the result has that many elements: every element is then a lookup */
 #define BYOC__QBINARY_TABLE_FROM 65536
@@ -17470,7 +17896,9 @@ static byoc_result byoc__k_qnn_binary(byoc__kctx *k) {
         float second = byoc__f32_mul(swap ? j.ra : j.rb, (float)(swap ? j.za : j.zb));
         j.k = byoc__f32_add((float)j.zc, -byoc__f32_add(first, second));
     }
-    if (byoc__numel(o) >= BYOC__QBINARY_TABLE_FROM) {
+    r = byoc__qbinary_vector_path(k, &j.vector);
+    if (r != BYOC_OK) return r;
+    if (!j.vector && byoc__numel(o) >= BYOC__QBINARY_TABLE_FROM) {
         unsigned char *table = k->ws;
         for (int x = 0; x < 256; ++x)
             for (int y = 0; y < 256; ++y) {
@@ -18275,11 +18703,11 @@ static const byoc__op_record byoc__builtin_ops[] = {
               byoc__flops_none, 0, BYOC__KS(byoc__k_arange, NULL, byoc__shape_arange, 0, 0)),
     /* (end of dynamic) */
     /* ---- ops: quant ---- */
-    BYOC__OP("qnn.quantize", 3, 3, OPAQUE, byoc__attrs_qnn_quantize, byoc__rel_qnn_quantize,
+    BYOC__OP("qnn.quantize", 3, 3, ELEMWISE, byoc__attrs_qnn_quantize, byoc__rel_qnn_quantize,
              "(data, output_scale, output_zero_point): saturate(round_half_even(data / scale) + zero_point) "
              "per tensor, per axis or in blocks along axis",
              NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_quantize, NULL, 0, BYOC__KF)),
-    BYOC__OP("qnn.dequantize", 3, 3, OPAQUE, byoc__attrs_qnn_dequantize, byoc__rel_qnn_dequantize,
+    BYOC__OP("qnn.dequantize", 3, 3, ELEMWISE, byoc__attrs_qnn_dequantize, byoc__rel_qnn_dequantize,
              "(data, input_scale, input_zero_point): (data - zero_point) * scale per tensor, per axis or in "
              "blocks along axis",
              NONE, byoc__flops_qnn_elem, 0, BYOC__K(byoc__k_qnn_dequantize, NULL, 0, BYOC__KF)),
@@ -22703,7 +23131,9 @@ BYOC__PRIVATE int byoc__call_has_any_dims(const byoc_node *n) {
 
 BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     switch (n->kind) {
-    case BYOC_NODE_CALL: return n->op && !byoc__call_has_any_dims(n) ? (int)n->op->def.pattern : BYOC_PATTERN_OPAQUE;
+    case BYOC_NODE_CALL:
+        return n->op && !byoc__call_has_any_dims(n) && !byoc__qnn_params_along_axis(n) ? (int)n->op->def.pattern
+                                                                                      : BYOC_PATTERN_OPAQUE;
     case BYOC_NODE_CONSTANT: { /* TVM inlines "simple" scalars only: other constants become parameters */
         byoc_dtype dt = n->annotation->dtype;
         int simple = dt == BYOC_INT32 || dt == BYOC_INT64 || dt == BYOC_FLOAT32 || dt == BYOC_FLOAT64 ||
@@ -22726,7 +23156,8 @@ BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input)
                                                                                     : BYOC_PATTERN_OPAQUE;
     if (user->kind == BYOC_NODE_TUPLE_GET_ITEM)
         return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
-    if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input) return BYOC_PATTERN_OPAQUE;
+    if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input || byoc__qnn_params_along_axis(user))
+        return BYOC_PATTERN_OPAQUE;
     int k = user->op->def.pattern;
     if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type))
         k = BYOC_PATTERN_ELEMWISE;

@@ -1733,8 +1733,9 @@ BYOC__SIM_PRIVATE int byoc__sim_group_mode(const byoc_sim_program *p, int step0,
     }
     for (int s = step0 + anchors; s < end; ++s) {
         const byoc__sim_step *st = &p->steps[s];
+        /* a tile step has at most three inputs (byoc__sim_tile_step): qnn.add's eight run as ops */
         if (!byoc__sim_tileable_op(st->call->op) || !byoc_kernel_exists(st->call->op) || st->nout != 1 ||
-            st->nin != st->call->nargs)
+            st->nin != st->call->nargs || st->nin > 3)
             return BYOC__SIM_GROUP_OPS;
         const byoc__sim_value *o = &p->values[p->operands[st->out_first]];
         if (o->rank != rv->rank) return BYOC__SIM_GROUP_OPS;

@@ -1,11 +1,13 @@
 /* The int8 GEMM and convolution kernels (qnn.dense, qnn.matmul, qnn.conv2d) on every path the dispatcher has
    (BYOC_INT8_ISA: avx512vnni, avxvnni, avx2, portable), each against a naive reference that sums exact
    int64 products and wraps to int32 at the end: bit-equal on odd shapes, both 8-bit dtypes of each operand,
-   nonzero and per-channel zero points, extreme values, and convolution geometries. */
+   nonzero and per-channel zero points, extreme values, and convolution geometries (depthwise ones through the
+   direct loop); qnn.add, qnn.mul, qnn.quantize and qnn.dequantize on every path against the portable one. */
 #define _POSIX_C_SOURCE 200112L
 #include "../byoc.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -335,8 +337,18 @@ static void test_conv_geometries(void) {
         {8, 10, 10, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8},  /* depthwise */
         {12, 9, 9, 18, 3, 3, 2, 1, 1, 0, 1, 2, 1, 2, 3},  /* groups */
         {33, 7, 7, 65, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1},  /* 1x1 with stride: through im2col */
+        {3, 9, 75, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},   /* stride 2 on wide rows: im2col's vector gather */
         {2, 40, 45, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},  /* many output pixels, few channels */
         {64, 6, 6, 40, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1},  /* K = 576 */
+        /* one input channel per group: the direct depthwise loop (rows of 16, 8 and 4 lanes and their tails) */
+        {16, 33, 47, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 16}, /* ultraface's stride-2 layers, odd sizes */
+        {6, 20, 37, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 6},   /* two outputs per channel */
+        {5, 19, 40, 5, 5, 5, 3, 2, 2, 1, 0, 3, 2, 1, 5},    /* strides 3 and 2, dilation, asymmetric padding */
+        {4, 9, 70, 4, 1, 7, 1, 1, 0, 3, 0, 3, 1, 1, 4},     /* a 1x7 row kernel */
+        {3, 6, 5, 3, 3, 3, 1, 3, 2, 4, 2, 4, 1, 1, 3},      /* padding wider than the row, stride 3 */
+        {1, 30, 33, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* one channel, groups 1 */
+        {3, 8, 8, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3},     /* eight outputs per channel: the GEMM */
+        {1, 182, 182, 1, 182, 182, 1, 1, 0, 0, 0, 0, 1, 1, 1}, /* 33124 taps could wrap: the GEMM */
     };
     char why[512];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
@@ -344,6 +356,153 @@ static void test_conv_geometries(void) {
             CHECKF(check_conv(&cases[i], dt & 1 ? BYOC_UINT8 : BYOC_INT8, dt & 2 ? BYOC_UINT8 : BYOC_INT8,
                               (int)(i + (size_t)dt) % 2, why, sizeof why),
                    "case %zu, dtypes %d: %s", i, dt, why);
+}
+
+/* qnn.add and qnn.mul of every pair of 8-bit values (a = i / 256, b = i % 256), and with an operand broadcast
+   along the innermost run (which ONNX Runtime folds into the constant), give the same bytes on every path as
+   on the portable one (its scalar loop, or its table of every pair) */
+typedef struct qbinary_case {
+    const char *op;
+    int64_t ad[2], bd[2]; /* the operands' shapes (rank 2) */
+} qbinary_case;
+static int check_qbinary(const qbinary_case *qc, byoc_dtype dt, char *why, size_t why_size) {
+    byoc_module *m = byoc_module_create(NULL);
+    const byoc_type *ta = byoc_tensor_type(m, dt, 2, qc->ad), *tb = byoc_tensor_type(m, dt, 2, qc->bd);
+    const byoc_type *scalar_f = byoc_tensor_type(m, BYOC_FLOAT32, 0, NULL);
+    const byoc_type *scalar_i = byoc_tensor_type(m, BYOC_INT32, 0, NULL);
+    static const char *const names[8] = {"a", "b", "sa", "za", "sb", "zb", "sc", "zc"};
+    byoc_node *args[8];
+    for (int i = 0; i < 8; ++i)
+        args[i] = byoc_var(m, names[i], i == 0 ? ta : i == 1 ? tb : i % 2 ? scalar_i : scalar_f);
+    byoc_node *call = byoc_call(m, qc->op, args, 8, NULL);
+    byoc_diag d;
+    if (!call || byoc_infer_node_type(m, call, &d) != BYOC_OK) {
+        snprintf(why, why_size, "type error: %s", call ? d.message : "no call");
+        byoc_module_destroy(m);
+        return 0;
+    }
+    int64_t an = qc->ad[0] * qc->ad[1], bn = qc->bd[0] * qc->bd[1];
+    int64_t on = byoc_type_num_elements(call->checked_type);
+    unsigned char *a = (unsigned char *)malloc((size_t)an), *b = (unsigned char *)malloc((size_t)bn);
+    for (int64_t i = 0; i < an; ++i) a[i] = (unsigned char)(an == 65536 ? i >> 8 : i);
+    for (int64_t i = 0; i < bn; ++i) b[i] = (unsigned char)i;
+    /* scales whose ratios are not powers of two, so products round; zero points inside the range */
+    float sa = 0.0173f, sb = 0.0291f, sc = 0.0237f;
+    int32_t za = dt == BYOC_INT8 ? -7 : 121, zb = dt == BYOC_INT8 ? 13 : 133, zc = dt == BYOC_INT8 ? 3 : 118;
+    byoc_tensor in[8] = {{dt, 2, {qc->ad[0], qc->ad[1]}, a}, {dt, 2, {qc->bd[0], qc->bd[1]}, b},
+                         {BYOC_FLOAT32, 0, {0}, &sa}, {BYOC_INT32, 0, {0}, &za},
+                         {BYOC_FLOAT32, 0, {0}, &sb}, {BYOC_INT32, 0, {0}, &zb},
+                         {BYOC_FLOAT32, 0, {0}, &sc}, {BYOC_INT32, 0, {0}, &zc}};
+    const byoc_type *ot = call->checked_type;
+    unsigned char *want = (unsigned char *)malloc((size_t)on), *got = (unsigned char *)malloc((size_t)on);
+    void *ws = malloc(byoc_kernel_workspace_size(call) + 1);
+    int ok = 1;
+    for (int path = 0; path < PATHS && ok; ++path) {
+        if (!available[path]) continue;
+        byoc_tensor out = {dt, 2, {ot->dims[0], ot->dims[1]}, path == 0 ? want : got};
+        memset(out.data, 0x5a, (size_t)on);
+        setenv("BYOC_INT8_ISA", paths[path], 1);
+        byoc_result r = byoc_kernel_run(call, in, 8, &out, 1, ws, &d);
+        unsetenv("BYOC_INT8_ISA");
+        if (r != BYOC_OK) {
+            snprintf(why, why_size, "%s: %s", paths[path], d.message);
+            ok = 0;
+        }
+        for (int64_t i = 0; ok && path > 0 && i < on; ++i)
+            if (got[i] != want[i]) {
+                snprintf(why, why_size, "%s: element %lld is %d, the portable path's %d", paths[path], (long long)i,
+                         got[i], want[i]);
+                ok = 0;
+            }
+    }
+    free(ws);
+    free(got);
+    free(want);
+    free(a);
+    free(b);
+    byoc_module_destroy(m);
+    return ok;
+}
+static void test_qbinary_paths(void) {
+    static const qbinary_case cases[] = {
+        {"qnn.add", {256, 256}, {256, 256}}, /* every pair, both operands runs */
+        {"qnn.add", {256, 256}, {256, 1}},   /* the right operand one value per row: folded */
+        {"qnn.add", {256, 1}, {256, 256}},   /* the left one */
+        {"qnn.add", {1, 1}, {7, 37}},        /* a scalar, odd lengths (vector tails) */
+        {"qnn.mul", {256, 256}, {256, 256}},
+        {"qnn.mul", {256, 256}, {256, 1}},
+        {"qnn.mul", {3, 1}, {1, 45}},
+    };
+    char why[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (int dt = 0; dt < 2; ++dt)
+            CHECKF(check_qbinary(&cases[i], dt ? BYOC_UINT8 : BYOC_INT8, why, sizeof why), "case %zu (%s), %s: %s", i,
+                   cases[i].op, dt ? "uint8" : "int8", why);
+}
+
+/* qnn.quantize (float32 to 8 bits: ties, NaN, infinities, values far outside the range) and qnn.dequantize (every
+   8-bit value) with one scale and zero point give the same bytes on every path as on the portable one */
+static int check_quantize_pair(byoc_dtype dt, int dequantize, char *why, size_t why_size) {
+    byoc_module *m = byoc_module_create(NULL);
+    enum { N = 4099 }; /* not a multiple of 16: the vector loops' tails */
+    int64_t dims[1] = {N};
+    byoc_dtype from = dequantize ? dt : BYOC_FLOAT32, to = dequantize ? BYOC_FLOAT32 : dt;
+    byoc_node *args[3] = {byoc_var(m, "x", byoc_tensor_type(m, from, 1, dims)),
+                          byoc_var(m, "s", byoc_tensor_type(m, BYOC_FLOAT32, 0, NULL)),
+                          byoc_var(m, "z", byoc_tensor_type(m, BYOC_INT32, 0, NULL))};
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    if (!dequantize) byoc_attrs_set_string(m, &a, "out_dtype", byoc_dtype_name(dt));
+    byoc_node *call = byoc_call(m, dequantize ? "qnn.dequantize" : "qnn.quantize", args, 3, &a);
+    byoc_diag d;
+    if (!call || byoc_infer_node_type(m, call, &d) != BYOC_OK) {
+        snprintf(why, why_size, "type error: %s", call ? d.message : "no call");
+        byoc_module_destroy(m);
+        return 0;
+    }
+    static float xf[N];
+    static unsigned char xq[N];
+    float scale = 0.0371f;
+    int32_t zp = dt == BYOC_INT8 ? -5 : 131;
+    for (int i = 0; i < N; ++i) {
+        xq[i] = (unsigned char)(i * 7);
+        float tie = ((float)(i % 600) - 300.0f + 0.5f) * scale; /* near a tie of the quotient */
+        xf[i] = i % 97 == 0 ? NAN : i % 89 == 0 ? (i % 2 ? INFINITY : -INFINITY) : i % 83 == 0 ? 1e30f : tie;
+    }
+    byoc_tensor in[3] = {{from, 1, {N}, dequantize ? (void *)xq : (void *)xf},
+                         {BYOC_FLOAT32, 0, {0}, &scale},
+                         {BYOC_INT32, 0, {0}, &zp}};
+    size_t out_bytes = (size_t)N * byoc_dtype_size(to);
+    unsigned char *want = (unsigned char *)malloc(out_bytes), *got = (unsigned char *)malloc(out_bytes);
+    void *ws = malloc(byoc_kernel_workspace_size(call) + 1);
+    int ok = 1;
+    for (int path = 0; path < PATHS && ok; ++path) {
+        if (!available[path]) continue;
+        byoc_tensor out = {to, 1, {N}, path == 0 ? want : got};
+        memset(out.data, 0x5a, out_bytes);
+        setenv("BYOC_INT8_ISA", paths[path], 1);
+        byoc_result r = byoc_kernel_run(call, in, 3, &out, 1, ws, &d);
+        unsetenv("BYOC_INT8_ISA");
+        if (r != BYOC_OK) {
+            snprintf(why, why_size, "%s: %s", paths[path], d.message);
+            ok = 0;
+        } else if (path > 0 && memcmp(got, want, out_bytes) != 0) {
+            snprintf(why, why_size, "%s: differs from the portable path", paths[path]);
+            ok = 0;
+        }
+    }
+    free(ws);
+    free(got);
+    free(want);
+    byoc_module_destroy(m);
+    return ok;
+}
+static void test_quantize_paths(void) {
+    char why[512];
+    for (int dt = 0; dt < 2; ++dt)
+        for (int dequantize = 0; dequantize < 2; ++dequantize)
+            CHECKF(check_quantize_pair(dt ? BYOC_UINT8 : BYOC_INT8, dequantize, why, sizeof why), "%s %s: %s",
+                   dequantize ? "dequantize" : "quantize", dt ? "uint8" : "int8", why);
 }
 
 /* the errors of BYOC_INT8_ISA */
@@ -404,7 +563,8 @@ static void test_isa_switch(void) {
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_dense_every_shape), TEST_ENTRY(test_matmul_transposes), TEST_ENTRY(test_extremes_and_wrapping),
-        TEST_ENTRY(test_conv_geometries),   TEST_ENTRY(test_isa_switch),
+        TEST_ENTRY(test_conv_geometries),   TEST_ENTRY(test_qbinary_paths),
+        TEST_ENTRY(test_quantize_paths),    TEST_ENTRY(test_isa_switch),
     };
     for (int path = 0; path < PATHS; ++path) {
         available[path] = probe_path(path);
