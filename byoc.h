@@ -4547,9 +4547,10 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
         if (!p) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
         byoc_result r = BYOC_OK;
         for (int i = 0; i < n->nparams && r == BYOC_OK; ++i) {
-            if (!n->params[i]->annotation)
-                r = byoc__infer_error(st, n->params[i], "parameter", "has no type annotation");
-            else n->params[i]->checked_type = p[i] = n->params[i]->annotation;
+            if (n->params[i]->annotation) n->params[i]->checked_type = p[i] = n->params[i]->annotation;
+            else if (n->params[i]->checked_type) /* a body's capture parameter, typed from its capture */
+                p[i] = n->params[i]->checked_type;
+            else r = byoc__infer_error(st, n->params[i], "parameter", "has no type annotation");
         }
         const byoc_type *body = n->body->checked_type;
         if (r == BYOC_OK && n->annotation && !byoc__type_fits(body, n->annotation)) {
@@ -20279,6 +20280,27 @@ BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern
     return r;
 }
 
+/* A rewrite or partition also runs in every control-flow body of expr, each body a dataflow region of its
+   own (byoc__map_bodies, "impl: pass infrastructure"): a match never straddles a body's boundary, since
+   inside a body the outer values are parameters and outside it the control node is one opaque node. */
+typedef byoc_node *(*byoc__body_fn)(byoc_module *m, byoc_node *body, void *user_data);
+BYOC__PRIVATE byoc_node *byoc__map_bodies(byoc_module *m, byoc_node *expr, byoc__body_fn body_fn, void *user_data);
+typedef struct byoc__pattern_job {
+    const byoc_pattern *p;
+    byoc_rewrite_fn rewrite; /* NULL: a partition */
+    int max_iterations;
+    const byoc_attrs *attrs;
+    byoc_match_check_fn check;
+    void *user_data;
+} byoc__pattern_job;
+BYOC__PRIVATE byoc_node *byoc__pattern_in_body(byoc_module *m, byoc_node *body, void *user_data) {
+    const byoc__pattern_job *job = (const byoc__pattern_job *)user_data;
+    byoc_node *e = job->rewrite
+                       ? byoc_pattern_rewrite(m, job->p, body->body, job->rewrite, job->user_data, job->max_iterations)
+                       : byoc_pattern_partition(m, job->p, body->body, job->attrs, job->check, job->user_data);
+    return !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+}
+
 BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn,
                                          void *user_data, int max_iterations) {
     if (!m) return NULL;
@@ -20292,7 +20314,8 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
         expr = byoc__replace_groups(m, p, expr, NULL, NULL, byoc__group_rewrite, &sink);
         if (!expr || !sink.replaced) break;
     }
-    return expr;
+    byoc__pattern_job job = {p, fn, max_iterations, NULL, NULL, user_data};
+    return byoc__map_bodies(m, expr, byoc__pattern_in_body, &job);
 }
 
 BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
@@ -20301,7 +20324,8 @@ BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, 
 BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
                                            const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data) {
     if (!m) return NULL;
-    return byoc__partition(m, p, expr, attrs, check, user_data);
+    byoc__pattern_job job = {p, NULL, 0, attrs, check, user_data};
+    return byoc__map_bodies(m, byoc__partition(m, p, expr, attrs, check, user_data), byoc__pattern_in_body, &job);
 }
 
 /* one scan of expr for p's groups, each outlined as a call of fn(FunctionVar_<group>_<k>...) */
@@ -20814,6 +20838,155 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
     return ok && !byoc__passes.arena->has_error; /* the names are fixed: only memory can run out */
 }
 
+/* ---- control-flow bodies: every function-level pass runs inside them ----
+   A control node's bodies are closed functions (doc block "CONTROL FLOW"): each is a dataflow region
+   of its own whose parameters are its inputs, exactly like a module function. TVM's passes reach the
+   branches of an If because their ExprMutator visits them in place (relay/ir/expr_functor.cc); byoc.h's
+   passes work function by function instead, so for the length of one pass every body becomes a module
+   function of its own: byoc__bodies_lift adds each body (recursively: bodies nest) as a temporary
+   function named "<owner>/<kind>#<node id>.<branch>", the pass runs over the module as it always does,
+   and byoc__bodies_land puts the transformed bodies back into their control nodes and removes the
+   temporaries. Nothing can match, fuse or merge across a body's boundary: inside, the values of the
+   enclosing scope are parameters; outside, the control node is one opaque node. Partitions a pass
+   outlines from a body stay module functions, called from the body (which stays closed); they are
+   numbered after their owner's ("tvmgen_default_npu_main_2"). */
+typedef struct byoc__lifted_bodies {
+    byoc_node **bodies;   /* stb_ds: the body functions lifted, in lifting order */
+    const char **names;   /* stb_ds: the temporary module function of each (interned) */
+    byoc__map index;      /* body function -> its position + 1 */
+    byoc__map landed;     /* body function -> the function that replaces it (built by byoc__bodies_land) */
+} byoc__lifted_bodies;
+
+/* The length of the owner part of a module function name: the whole name, but only up to the '/' of a
+   lifted body's temporary name (a name from the text format or a frontend never holds a '/'). */
+BYOC__PRIVATE size_t byoc__region_owner_len(const char *name) {
+    const char *slash = strchr(name, '/');
+    return slash ? (size_t)(slash - name) : strlen(name);
+}
+
+/* Internal helper for every pass that works on dataflow regions (the Collage search included): expr with
+   each control node of its dataflow (not those inside its bodies) rebuilt around the bodies
+   body_fn(m, body, user_data) gives for its bodies; body_fn returns the body itself to keep it, and is
+   where a caller recurses into nested bodies. A control node whose bodies all stay is only rebuilt on
+   its new inputs; rebuilt control nodes are untyped (byoc_infer_type types them and their bodies). */
+BYOC__PRIVATE byoc_node *byoc__map_bodies(byoc_module *m, byoc_node *expr, byoc__body_fn body_fn, void *user_data) {
+    if (!expr || m->has_error) return expr;
+    byoc_graph g;
+    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return NULL;
+    }
+    int any = 0;
+    for (int i = 0; i < g.count && !any; ++i) any = byoc__is_control(g.nodes[i].node);
+    byoc_node **now = any ? BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count, sizeof(byoc_node *))) : NULL;
+    byoc_node **ins = NULL, *result = expr;
+    if (any && !now) byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (int i = 0; now && i < g.count && !m->has_error; ++i) {
+        byoc_node *x = g.nodes[i].node, *y = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
+        if (y && byoc__is_control(x)) {
+            byoc_node *bodies[2];
+            int changed = 0;
+            for (int b = 0; b < x->nparams; ++b) {
+                bodies[b] = body_fn(m, x->params[b], user_data);
+                if (!bodies[b]) bodies[b] = x->params[b]; /* an error is recorded in m */
+                changed |= bodies[b] != x->params[b];
+            }
+            if (changed) y = byoc__control_rebuild(m, x, y->args, bodies);
+        }
+        now[i] = y;
+    }
+    if (now && !m->has_error && g.count) result = now[g.count - 1];
+    else if (now) result = NULL;
+    stbds_arrfree(ins);
+    BYOC_FREE(now);
+    byoc_graph_free(&g);
+    return result;
+}
+
+/* Adds every control-flow body of m's functions as a temporary module function (see above). A module
+   that holds lifted bodies already (a pass calling another) is left as it is: the outer call lands them. */
+BYOC__PRIVATE byoc_result byoc__bodies_lift(byoc_module *m, byoc__lifted_bodies *lb, byoc_diag *diag) {
+    static const char *const kinds[] = {"if", "let", "loop"};
+    memset(lb, 0, sizeof *lb);
+    int nf = byoc_module_function_count(m);
+    for (int f = 0; f < nf; ++f)
+        if (strchr(m->functions[f].name, '/')) return BYOC_OK;
+    for (int f = 0; f < nf && !m->has_error; ++f) {
+        const char *owner = m->functions[f].name;
+        byoc_node **order = NULL;
+        /* entering functions enters every body, nested ones first (post-order) */
+        byoc__post_order_marked(m->functions[f].function->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order) && !m->has_error; ++i) {
+            byoc_node *x = order[i];
+            if (!byoc__is_control(x)) continue;
+            for (int b = 0; b < x->nparams; ++b) {
+                byoc_node *body = x->params[b];
+                if (byoc__map_has(&lb->index, body)) continue;
+                char name[300];
+                snprintf(name, sizeof name, "%s/%s#%u.%s", owner, kinds[x->kind - BYOC_NODE_IF], (unsigned)x->id,
+                         x->kind != BYOC_NODE_IF ? "body" : b ? "else" : "then");
+                const char *interned = byoc_intern(m, name);
+                if (!interned || byoc__map_get(&m->function_index, interned, -1) >= 0) continue;
+                byoc__module_put_function(m, interned, body);
+                stbds_arrput(lb->bodies, body);
+                stbds_arrput(lb->names, interned);
+                byoc__map_put(&lb->index, body, (intptr_t)stbds_arrlen(lb->bodies));
+            }
+        }
+        stbds_arrfree(order);
+    }
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
+    return BYOC_OK;
+}
+
+/* body_fn of byoc__bodies_land: the pass's version of a lifted body, its own nested bodies landed first */
+BYOC__PRIVATE byoc_node *byoc__landed_body(byoc_module *m, byoc_node *body, void *user_data) {
+    byoc__lifted_bodies *lb = (byoc__lifted_bodies *)user_data;
+    intptr_t at = byoc__map_get(&lb->index, body, 0);
+    if (!at) return body;
+    byoc_node *done = (byoc_node *)byoc__map_get(&lb->landed, body, 0);
+    if (done) return done;
+    byoc_node *now = byoc_module_function(m, lb->names[at - 1]);
+    if (!now) now = body; /* the pass dropped it: the body stays as it was */
+    byoc_node *inner = byoc__map_bodies(m, now->body, byoc__landed_body, lb);
+    byoc_node *r = !inner || inner == now->body ? now : byoc__function_with_body(m, now, inner);
+    if (r) byoc__map_put(&lb->landed, body, (intptr_t)r);
+    return r;
+}
+
+/* Puts the bodies byoc__bodies_lift lifted back into their control nodes (rebuilt, and typed again) and
+   removes the temporary functions; partitions the pass made from a body stay. Returns r, or the first
+   error of its own when r is BYOC_OK. */
+BYOC__PRIVATE byoc_result byoc__bodies_land(byoc_module *m, byoc__lifted_bodies *lb, byoc_result r, byoc_diag *diag) {
+    int nlifted = (int)stbds_arrlen(lb->bodies);
+    if (nlifted && r == BYOC_OK && !m->has_error) {
+        for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
+            byoc_node *fn = m->functions[f].function;
+            if (strchr(m->functions[f].name, '/')) continue;
+            byoc_node *body = byoc__map_bodies(m, fn->body, byoc__landed_body, lb);
+            if (body && body != fn->body) {
+                byoc_node *nf = byoc__function_with_body(m, fn, body);
+                if (nf) m->functions[f].function = nf;
+            }
+        }
+    }
+    if (nlifted) { /* the temporaries go, whatever happened */
+        int kept = 0;
+        for (int i = 0; i < (int)stbds_arrlen(m->functions); ++i)
+            if (!strchr(m->functions[i].name, '/')) m->functions[kept++] = m->functions[i]; /* only lifting makes '/' */
+        stbds_arrsetlen(m->functions, kept);
+        byoc__map_free(&m->function_index);
+        for (int i = 0; i < kept; ++i) byoc__map_put(&m->function_index, m->functions[i].name, i);
+    }
+    stbds_arrfree(lb->bodies);
+    stbds_arrfree(lb->names);
+    byoc__map_free(&lb->index);
+    byoc__map_free(&lb->landed);
+    if (r != BYOC_OK) return r;
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
+    return nlifted ? byoc_infer_type(m, diag) : BYOC_OK;
+}
+
 // [SECTION] impl: MergeComposite, backend files, constraints on matches
 BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_get(&fn->attrs, "Compiler") != NULL; }
 /* functions the IR passes leave alone, as TVM's function passes do: partitions (Compiler) and
@@ -20822,8 +20995,8 @@ BYOC__PRIVATE int byoc__pass_skips(const byoc_node *fn) {
     return byoc__has_compiler(fn) || byoc_attrs_int(&fn->attrs, "SkipOptimization", 0) != 0;
 }
 
-BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__merge_composite_in_functions(byoc_module *m, const byoc_pattern_entry *table,
+                                                             int count, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int e = 0; r == BYOC_OK && e < count; ++e) {
         byoc_attrs attrs;
@@ -20844,6 +21017,15 @@ BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_ent
         r = byoc_infer_type(m, diag); /* later patterns may test types */
     }
     return r;
+}
+
+/* byoc_merge_composite over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__merge_composite_in_functions(m, table, count, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b,
@@ -22046,8 +22228,9 @@ BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spe
     return byoc__annotate_target(m, byoc__choose_first, &fa, include_non_call_ops, diag);
 }
 
-BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data,
-                                                int include_non_call_ops, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__annotate_target_in_functions(byoc_module *m, byoc__choose_fn choose,
+                                                             void *choose_data, int include_non_call_ops,
+                                                             byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *begin = byoc__begin_op(), *end = byoc__end_op();
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -22128,6 +22311,15 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+/* byoc__annotate_target over every dataflow region: the module's functions and its control-flow bodies */
+BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data,
+                                                int include_non_call_ops, byoc_diag *diag) {
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__annotate_target_in_functions(m, choose, choose_data, include_non_call_ops, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
 /* Regions of an annotated body: each compiler_begin opens one, a computed node joins the regions of its
    inputs (merging them into the first), a compiler_end belongs to the region of its input. */
 enum { BYOC__PLAIN = 0, BYOC__BEGIN = 1, BYOC__END = 2 };
@@ -22170,7 +22362,8 @@ BYOC__PRIVATE int byoc__regions_build(const byoc_graph *g, byoc__regions *rs) {
         } else if (rs->role[i] == BYOC__END) {
             int j = g->nodes[i].ninputs ? g->nodes[i].inputs[0] : -1;
             rs->of[i] = j >= 0 && rs->of[j] >= 0 ? byoc__region_find(rs, rs->of[j]) : -1;
-        } else if (x->kind == BYOC_NODE_CALL || x->kind == BYOC_NODE_TUPLE || x->kind == BYOC_NODE_TUPLE_GET_ITEM) {
+        } else if (x->kind == BYOC_NODE_CALL || x->kind == BYOC_NODE_TUPLE || x->kind == BYOC_NODE_TUPLE_GET_ITEM ||
+                   byoc__is_control(x)) { /* a control node is in its (default) region: paths through it count */
             int first = -1;
             for (int k = 0; k < g->nodes[i].ninputs; ++k) {
                 int j = g->nodes[i].inputs[k];
@@ -22233,8 +22426,7 @@ BYOC__PRIVATE int byoc__other_path(const byoc__regions *rs, int *const *children
     return found;
 }
 
-BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__merge_compiler_regions_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
@@ -22335,6 +22527,15 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+/* byoc_merge_compiler_regions over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__merge_compiler_regions_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
 /* a valid global name: every character that is not a letter or digit becomes '_' */
 BYOC__PRIVATE void byoc__mangle(char *s) {
     for (; *s; ++s)
@@ -22375,8 +22576,8 @@ BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
     return -1;
 }
 
-BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__partition_graph_in_functions(byoc_module *m, const char *mod_name, int bind_constants,
+                                                             byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     int nfunctions = byoc_module_function_count(m);
     const char *mod = mod_name && *mod_name ? mod_name : "default";
@@ -22386,7 +22587,14 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
     for (int f = 0; r == BYOC_OK && f < nfunctions; ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
+        /* a control-flow body's partitions are named and numbered as its owner's (byoc__bodies_lift) */
         const char *fname = m->functions[f].name;
+        char owner[256];
+        if (fname[byoc__region_owner_len(fname)]) {
+            snprintf(owner, sizeof owner, "%.*s", (int)byoc__region_owner_len(fname), fname);
+            fname = byoc_intern(m, owner);
+            if (!fname) break; /* out of memory, recorded in m */
+        }
         byoc_graph g;
         byoc__regions rs;
         memset(&rs, 0, sizeof rs);
@@ -22608,6 +22816,15 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition_graph: %s", m->error.message);
     }
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+/* byoc_partition_graph over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__partition_graph_in_functions(m, mod_name, bind_constants, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 // [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
@@ -22848,8 +23065,7 @@ BYOC__PRIVATE void byoc__run_fuse(byoc__fuser *fz, int phase, int max_depth) {
     }
 }
 
-BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__fuse_ops_in_functions(byoc_module *m, int max_depth, byoc_diag *diag) {
     if (max_depth < 1) max_depth = 1;
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *stop = byoc__ops()->stop_fusion;
@@ -22954,6 +23170,15 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+/* byoc_fuse_ops over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fuse_ops_in_functions(m, max_depth, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
 /* ---- SimplifyInference ---- */
 /* v reshaped so that it broadcasts along `axis` of a rank-`rank` tensor: (C,) -> (C, 1, ..., 1) */
 BYOC__PRIVATE byoc_node *byoc__along_axis(byoc_module *m, byoc_node *v, int axis, int rank) {
@@ -23015,8 +23240,7 @@ BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node
     return shifted;
 }
 
-BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__simplify_inference_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *bn_op = byoc__ops()->batch_norm, *dropout_op = byoc__ops()->dropout;
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -23052,6 +23276,15 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
         else r = byoc_infer_type(m, diag);
     }
     return r;
+}
+
+/* byoc_simplify_inference over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__simplify_inference_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 /* ---- FoldScaleAxis ---- */
@@ -23127,8 +23360,7 @@ BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *
     return r;
 }
 
-BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__fold_scale_axis_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *multiply = byoc__ops()->multiply;
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -23175,6 +23407,15 @@ BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
         else r = byoc_infer_type(m, diag);
     }
     return r;
+}
+
+/* byoc_fold_scale_axis over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fold_scale_axis_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 /* ---- FoldConstant ---- */
@@ -23235,8 +23476,7 @@ BYOC__PRIVATE byoc_node *byoc__inline_body(byoc_module *m, const byoc_node *fn, 
     return r;
 }
 
-BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__fold_constant_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
@@ -23273,6 +23513,15 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
         else r = byoc_infer_type(m, diag);
     }
     return r;
+}
+
+/* byoc_fold_constant over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fold_constant_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 /* ---- DCE ---- */
@@ -23852,7 +24101,8 @@ BYOC__PRIVATE int byoc__fq_type_new(byoc_module *m, byoc_node *r, int depth, byo
     return byoc_infer_node_type(m, r, d) == BYOC_OK;
 }
 
-BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__fake_quantization_to_integer_in_functions(byoc_module *m, char **notes,
+                                                                          byoc_diag *diag) {
     if (notes) *notes = NULL;
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
@@ -23906,6 +24156,15 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
     }
     stbds_arrfree(fq.notes);
     return r;
+}
+
+/* byoc_fake_quantization_to_integer over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fake_quantization_to_integer_in_functions(m, notes, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 BYOC_API byoc_result byoc_requantize_in_fixed_point(byoc_module *m, byoc_diag *diag) {
