@@ -2626,6 +2626,9 @@ BYOC__PRIVATE int byoc__control_head(const byoc_node *n) {
 BYOC__PRIVATE int byoc__is_control(const byoc_node *n) {
     return n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LET || n->kind == BYOC_NODE_LOOP;
 }
+BYOC__PRIVATE const char *byoc__control_kind_name(const byoc_node *n) {
+    return n->kind == BYOC_NODE_IF ? "if" : n->kind == BYOC_NODE_LET ? "let" : "loop";
+}
 /* Sorts a body's captures (outer[i] captured as params[i]) into the order the text format gives them: the
    order a post-order walk of the body first meets their parameters (a capture never met goes last). The
    parser and the importers make captures in this order, so a print/parse round trip keeps them. */
@@ -24870,6 +24873,8 @@ typedef struct byoc__report_builder {
     byoc_placement *nodes;   /* stb_ds */
     byoc__map index;         /* origin -> index + 1 */
     byoc__map in_body;       /* origin -> 1: an op inside an if, let or loop body */
+    int control_rows;        /* set by the caller: a row for each if, let and loop too (op "if", "let", "loop") */
+    byoc__map control;       /* origin -> 1: such a row */
 } byoc__report_builder;
 
 typedef struct byoc__greedy {
@@ -25140,7 +25145,8 @@ BYOC__PRIVATE void byoc__label_all(byoc_module *m, byoc_node *fn, byoc__map *out
     byoc__printer_init(&p, m, BYOC_PRINT_NO_SPANS);
     byoc__print_block(&p, fn, 0);
     for (size_t i = 0; i < p.names.cap; ++i)
-        if (p.names.slots[i].key && ((byoc_node *)p.names.slots[i].key)->kind == BYOC_NODE_CALL)
+        if (p.names.slots[i].key && (((byoc_node *)p.names.slots[i].key)->kind == BYOC_NODE_CALL ||
+                                     byoc__is_control((byoc_node *)p.names.slots[i].key)))
             byoc__map_put(out, (const void *)p.names.slots[i].key, p.names.slots[i].val);
     byoc_free(m, p.out.data);
     byoc__printer_free(&p);
@@ -25170,8 +25176,10 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
         }
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
-            if (!byoc__is_op_call(x)) continue;
+            int control = rb->control_rows && byoc__is_control(x);
+            if (!byoc__is_op_call(x) && !control) continue;
             if (byoc__map_has(&rb->index, (const void *)(uintptr_t)byoc_node_origin(x))) continue;
+            if (control) byoc__map_put(&rb->control, (const void *)(uintptr_t)byoc_node_origin(x), 1);
             byoc_placement pl;
             memset(&pl, 0, sizeof pl);
             pl.origin = byoc_node_origin(x);
@@ -25181,7 +25189,7 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
             if (k >= 0) snprintf(label, sizeof label, "%%%d", (int)k);
             else snprintf(label, sizeof label, x == fn->body ? "result" : "#%u", (unsigned)pl.origin);
             pl.label = byoc_intern(arena, label);
-            pl.op = byoc_intern(arena, x->op->def.name);
+            pl.op = byoc_intern(arena, control ? byoc__control_kind_name(x) : x->op->def.name);
             pl.source = byoc_node_span(x)->source ? byoc_intern(arena, byoc_node_span(x)->source) : NULL;
             pl.backend = "host";
             /* producers: through tuples and projections to the ops behind them */
@@ -25396,6 +25404,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         }
     byoc__report_builder rb;
     memset(&rb, 0, sizeof rb);
+    rb.control_rows = 1;
     byoc__collect_ops(m, g.arena, &rb);
     g.rb = &rb;
     if (r == BYOC_OK) r = byoc__resolve_pins(o->pins, o->npins, g.order, g.n, &rb, &g.pin, diag);
@@ -25451,14 +25460,17 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         byoc_placement *pl = &rb.nodes[q];
         byoc_placement_decline *ds = BYOC__NEW_N(g.arena, byoc_placement_decline, g.n + 1);
         if (!ds) break;
+        char control[200];
+        snprintf(control, sizeof control,
+                 "control flow (%s) stays on the host: no backend receives an if, let or loop (the ops of its "
+                 "bodies are placed as any other)", pl->op);
+        int is_control = byoc__map_has(&rb.control, (const void *)(uintptr_t)pl->origin);
         for (int k = 0; k < g.n && strcmp(g.order[k]->name, pl->backend); ++k) {
             const char *why = (const char *)byoc__map_get(&g.declined, byoc__ob_key(pl->origin, k), 0);
             ds[pl->ndeclined].backend = g.order[k]->name;
-            ds[pl->ndeclined].reason =
-                why ? why
-                : byoc__map_has(&rb.in_body, (const void *)(uintptr_t)pl->origin)
-                    ? "inside an if, let or loop body (control-flow bodies stay on the host)"
-                    : "not offered (part of another backend's composite or partition)";
+            ds[pl->ndeclined].reason = is_control ? byoc_intern(g.arena, control)
+                                       : why      ? why
+                                                  : "not offered (part of another backend's composite or partition)";
             pl->ndeclined++;
         }
         pl->declined = ds;
@@ -25466,7 +25478,9 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     if (r == BYOC_OK && o->no_fallback)
         for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
             const byoc_placement *pl = &rb.nodes[q];
-            if (strcmp(pl->backend, "host")) continue;
+            /* an if, let or loop is no op: it runs where its program runs (its ops are rows of their own) */
+            if (strcmp(pl->backend, "host") || byoc__map_has(&rb.control, (const void *)(uintptr_t)pl->origin))
+                continue;
             byoc__buf why;
             memset(&why, 0, sizeof why);
             why.m = g.arena;
@@ -25483,6 +25497,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
     byoc__map_free(&rb.in_body);
+    byoc__map_free(&rb.control);
     byoc__map_free(&g.pin);
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
@@ -25510,8 +25525,16 @@ BYOC__PRIVATE int byoc__host_group_cmp(const void *a, const void *b) {
     return c ? c : strcmp(x->why, y->why);
 }
 
+/* a report row of an if, let or loop (greedy placement lists them with their reason): no op, so the
+   summary's op counts leave it out */
+BYOC__PRIVATE int byoc__control_row(const byoc_placement *pl) {
+    return !strcmp(pl->op, "if") || !strcmp(pl->op, "let") || !strcmp(pl->op, "loop");
+}
+
 BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report *r) {
-    int total = r->count, placed_any = 0;
+    int total = 0, placed_any = 0, control = 0;
+    for (int q = 0; q < r->count; ++q) control += byoc__control_row(&r->nodes[q]);
+    total = r->count - control;
     for (int k = 0; k + 1 < r->nbackends; ++k) {
         int ops = 0, parts = 0;
         for (int q = 0; q < r->count; ++q) ops += !strcmp(r->nodes[q].backend, r->backends[k]);
@@ -25526,15 +25549,18 @@ BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report
                              note ? note : "", note ? ")" : "", parts, parts == 1 ? "" : "s");
         placed_any = 1;
     }
-    int host = 0;
+    int host = -control;
     for (int q = 0; q < r->count; ++q) host += !strcmp(r->nodes[q].backend, "host");
     if (!placed_any) byoc__buf_printf(b, "0 of %d ops on a backend", total);
     byoc__buf_printf(b, "; %d on host", host);
+    if (control)
+        byoc__buf_printf(b, " (and %d control-flow node%s: if, let and loop run on the host)", control,
+                         control == 1 ? "" : "s");
     if (!host) { byoc__buf_puts(b, "\n"); return; }
     byoc__host_group *groups = NULL;
     for (int q = 0; q < r->count; ++q) {
         const byoc_placement *pl = &r->nodes[q];
-        if (strcmp(pl->backend, "host")) continue;
+        if (strcmp(pl->backend, "host") || byoc__control_row(pl)) continue;
         byoc__buf why;
         memset(&why, 0, sizeof why);
         why.m = r->arena;
