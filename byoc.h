@@ -23528,10 +23528,60 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
 }
 
 /* ---- DCE ---- */
+/* expr without the lets whose bound value its body never reads, in every body too (innermost first):
+   as TVM's DeadCodeElimination drops an unused let binding (relay/transforms/dead_code.cc), the let
+   becomes its body, inlined with the captures bound (byoc.h's values have no side effects). */
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr);
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets_in_body(byoc_module *m, byoc_node *body, void *user_data) {
+    (void)user_data;
+    byoc_node *e = byoc__drop_dead_lets(m, body->body);
+    return !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+}
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr) {
+    expr = byoc__map_bodies(m, expr, byoc__drop_dead_lets_in_body, NULL);
+    if (!expr || m->has_error) return expr;
+    byoc_graph g;
+    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "dce: out of memory");
+        return NULL;
+    }
+    byoc_node **to = NULL;
+    for (int i = 0; i < g.count && !m->has_error; ++i) {
+        byoc_node *x = g.nodes[i].node;
+        if (x->kind != BYOC_NODE_LET) continue;
+        const byoc_node *fn = x->params[0];
+        byoc_node **order = NULL;
+        byoc__post_order_marked(fn->body, 0, &order); /* nested bodies are closed: their captures are inputs */
+        int used = 0;
+        for (int k = 0; k < (int)stbds_arrlen(order) && !used; ++k) used = order[k] == fn->params[0];
+        stbds_arrfree(order);
+        if (used) continue;
+        if (!to && !(to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count, sizeof(byoc_node *))))) {
+            byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "dce: out of memory");
+            break;
+        }
+        to[i] = byoc__inline_body(m, fn, x->args, x->nargs);
+    }
+    byoc_node *r = to && !m->has_error ? byoc__substitute_at(m, &g, to) : expr;
+    BYOC_FREE(to);
+    byoc_graph_free(&g);
+    return m->has_error ? NULL : r;
+}
+
 BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
+    int changed = 0; /* then the new nodes are typed at the end */
+    for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__pass_skips(fn)) continue;
+        byoc_node *body = byoc__drop_dead_lets(m, fn->body);
+        changed |= body && body != fn->body;
+        byoc__set_body(m, f, body);
+    }
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "dce: %s", m->error.message);
     byoc_node *main_fn = byoc_module_function(m, "main");
-    if (!main_fn) return BYOC_OK; /* a library of functions: every one is an entry */
+    if (!main_fn) /* a library of functions: every one is an entry */
+        return changed ? byoc_infer_type(m, diag) : BYOC_OK;
     byoc__map reached = BYOC__MAP_EMPTY;
     const char **work = NULL;
     stbds_arrput(work, "main");
@@ -23554,8 +23604,7 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     for (int i = 0; i < kept; ++i) byoc__map_put(&m->function_index, m->functions[i].name, i);
     byoc__map_free(&reached);
     stbds_arrfree(work);
-    (void)diag;
-    return BYOC_OK;
+    return changed ? byoc_infer_type(m, diag) : BYOC_OK;
 }
 
 // [SECTION] impl: FakeQuantizationToInteger (QDQ groups to qnn ops)
@@ -24269,7 +24318,7 @@ BYOC__PRIVATE int byoc__has_dequantize(byoc_module *m) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
         byoc_node **order = NULL;
-        byoc__post_order_marked(fn->body, 0, &order);
+        byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order); /* control-flow bodies too */
         for (int i = 0; !found && i < (int)stbds_arrlen(order); ++i)
             found = order[i]->kind == BYOC_NODE_CALL && order[i]->op == dq;
         stbds_arrfree(order);
