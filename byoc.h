@@ -68,9 +68,16 @@
    Every body is a closed function (byoc_if, byoc_let, byoc_loop): a value of the enclosing scope it
    uses is an input of the control node (a capture) bound to a parameter of the body. Dataflow passes
    therefore see a control node as one node over its inputs and rebuild it like any other; nothing moves
-   into or out of a body. The bodies are not yet partitioned or fused (their ops stay on the host, and
-   the placement report says so); partitioning never hands a backend an if, a let or a loop. The
-   reference evaluator runs them; byoc_sim.h's runtime refuses them with a clear error for now.
+   into or out of a body. Every pass also runs inside each body (bodies nest), a dataflow region of its
+   own whose parameters are its inputs: MergeComposite and the pattern rewrite/partition match inside a
+   branch or loop body but never across its boundary; AnnotateTarget, MergeCompilerRegions and
+   PartitionGraph make regions inside each branch, whose partitions become module functions called from
+   the body and numbered after their owner's (tvmgen_default_npu_main_3); FuseOps fuses there;
+   FoldConstant, SimplifyInference, FakeQuantizationToInteger and DCE (which also drops a let whose value
+   nothing reads) run there too. The control node itself stays on the host: no backend ever receives an
+   if, a let or a loop, and the placement report gives it a row with that reason while placing the ops
+   of its bodies as any other. The reference evaluator runs them; byoc_sim.h's runtime refuses them with
+   a clear error for now.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
@@ -20867,11 +20874,13 @@ BYOC__PRIVATE size_t byoc__region_owner_len(const char *name) {
     return slash ? (size_t)(slash - name) : strlen(name);
 }
 
-/* Internal helper for every pass that works on dataflow regions (the Collage search included): expr with
-   each control node of its dataflow (not those inside its bodies) rebuilt around the bodies
-   body_fn(m, body, user_data) gives for its bodies; body_fn returns the body itself to keep it, and is
-   where a caller recurses into nested bodies. A control node whose bodies all stay is only rebuilt on
-   its new inputs; rebuilt control nodes are untyped (byoc_infer_type types them and their bodies). */
+/* Internal helper for every pass that works on dataflow regions (the Collage search included; byoc__body_fn
+   is declared with the pattern rewrite, its first user): expr with each control node of its dataflow (not
+   those inside its bodies) rebuilt around the bodies body_fn(m, body, user_data) gives for its bodies;
+   body_fn returns the body itself to keep it, and is where a caller recurses into nested bodies. A
+   control node whose bodies all stay is only rebuilt on its new inputs; rebuilt control nodes are
+   untyped (byoc_infer_type types them and their bodies). A module-level pass rather uses
+   byoc__bodies_lift and byoc__bodies_land around its loop over the module's functions. */
 BYOC__PRIVATE byoc_node *byoc__map_bodies(byoc_module *m, byoc_node *expr, byoc__body_fn body_fn, void *user_data) {
     if (!expr || m->has_error) return expr;
     byoc_graph g;
@@ -24156,7 +24165,6 @@ BYOC__PRIVATE int byoc__fq_type_new(byoc_module *m, byoc_node *r, int depth, byo
 BYOC__PRIVATE byoc_result byoc__fake_quantization_to_integer_in_functions(byoc_module *m, char **notes,
                                                                           byoc_diag *diag) {
     if (notes) *notes = NULL;
-    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *quantize = byoc_op_get("qnn.quantize");
     byoc__fq fq;
@@ -24212,6 +24220,7 @@ BYOC__PRIVATE byoc_result byoc__fake_quantization_to_integer_in_functions(byoc_m
 
 /* byoc_fake_quantization_to_integer over every dataflow region: the module's functions and its control-flow bodies */
 BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
+    if (notes) *notes = NULL;
     if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc__lifted_bodies lb;
     byoc_result r = byoc__bodies_lift(m, &lb, diag);
