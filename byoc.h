@@ -1608,6 +1608,7 @@ struct byoc_module {
     uint32_t id_index_cap;
     int id_index_lent;
     int borrow_constants; /* copies into it share their constants' payloads (a short-lived planning copy) */
+    uint32_t control_nodes; /* if, let and loop nodes ever built in it: passes look for bodies only then */
 };
 
 static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return BYOC_MALLOC(size); }
@@ -2586,6 +2587,7 @@ BYOC__PRIVATE byoc_node *byoc__control_node(byoc_module *m, byoc_node_kind kind,
         n->nargs = nin;
         n->params = byoc__node_array(m, bodies, nbodies);
         n->nparams = nbodies;
+        m->control_nodes++;
     }
     if (in != in_small) BYOC_FREE(in);
     return m->has_error ? NULL : n;
@@ -20873,6 +20875,14 @@ BYOC__PRIVATE size_t byoc__region_owner_len(const char *name) {
     const char *slash = strchr(name, '/');
     return slash ? (size_t)(slash - name) : strlen(name);
 }
+/* the owner's name itself (interned in m), which names and numbers the partitions made in a lifted body */
+BYOC__PRIVATE const char *byoc__region_owner(byoc_module *m, const char *name) {
+    size_t len = byoc__region_owner_len(name);
+    if (!name[len]) return name;
+    char owner[256];
+    snprintf(owner, sizeof owner, "%.*s", (int)len, name);
+    return byoc_intern(m, owner);
+}
 
 /* Internal helper for every pass that works on dataflow regions (the Collage search included; byoc__body_fn
    is declared with the pattern rewrite, its first user): expr with each control node of its dataflow (not
@@ -20920,11 +20930,13 @@ BYOC__PRIVATE byoc_node *byoc__map_bodies(byoc_module *m, byoc_node *expr, byoc_
 BYOC__PRIVATE byoc_result byoc__bodies_lift(byoc_module *m, byoc__lifted_bodies *lb, byoc_diag *diag) {
     static const char *const kinds[] = {"if", "let", "loop"};
     memset(lb, 0, sizeof *lb);
+    if (!m->control_nodes) return BYOC_OK; /* nothing to lift: no walk (most modules) */
     int nf = byoc_module_function_count(m);
     for (int f = 0; f < nf; ++f)
         if (strchr(m->functions[f].name, '/')) return BYOC_OK;
     for (int f = 0; f < nf && !m->has_error; ++f) {
         const char *owner = m->functions[f].name;
+        if (byoc_attrs_get(&m->functions[f].function->attrs, "Compiler")) continue; /* a partition: dataflow only */
         byoc_node **order = NULL;
         /* entering functions enters every body, nested ones first (post-order) */
         byoc__post_order_marked(m->functions[f].function->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
@@ -22599,14 +22611,8 @@ BYOC__PRIVATE byoc_result byoc__partition_graph_in_functions(byoc_module *m, con
     for (int f = 0; r == BYOC_OK && f < nfunctions; ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
-        /* a control-flow body's partitions are named and numbered as its owner's (byoc__bodies_lift) */
-        const char *fname = m->functions[f].name;
-        char owner[256];
-        if (fname[byoc__region_owner_len(fname)]) {
-            snprintf(owner, sizeof owner, "%.*s", (int)byoc__region_owner_len(fname), fname);
-            fname = byoc_intern(m, owner);
-            if (!fname) break; /* out of memory, recorded in m */
-        }
+        const char *fname = byoc__region_owner(m, m->functions[f].name); /* a body's partitions: its owner's */
+        if (!fname) break; /* out of memory, recorded in m */
         byoc_graph g;
         byoc__regions rs;
         memset(&rs, 0, sizeof rs);
