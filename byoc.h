@@ -20304,18 +20304,45 @@ typedef struct byoc__pattern_job {
     const byoc_attrs *attrs;
     byoc_match_check_fn check;
     void *user_data;
+    int depth;   /* bodies entered, one inside the other (type inference allows 64) */
+    byoc__map done; /* body -> its result: a body shared by several control nodes is done once */
 } byoc__pattern_job;
+BYOC__PRIVATE byoc_node *byoc__rewrite_region(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                              byoc_rewrite_fn fn, void *user_data, int max_iterations);
+BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                         const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data);
 BYOC__PRIVATE byoc_node *byoc__pattern_in_body(byoc_module *m, byoc_node *body, void *user_data) {
-    const byoc__pattern_job *job = (const byoc__pattern_job *)user_data;
+    byoc__pattern_job *job = (byoc__pattern_job *)user_data;
+    byoc_node *done = (byoc_node *)byoc__map_get(&job->done, body, 0);
+    if (done) return done;
+    if (job->depth >= 64) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, body->id, "pattern: control flow nested too deeply (limit 64)");
+        return NULL;
+    }
     byoc_node *e = job->rewrite
-                       ? byoc_pattern_rewrite(m, job->p, body->body, job->rewrite, job->user_data, job->max_iterations)
-                       : byoc_pattern_partition(m, job->p, body->body, job->attrs, job->check, job->user_data);
-    return !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+                       ? byoc__rewrite_region(m, job->p, body->body, job->rewrite, job->user_data, job->max_iterations)
+                       : byoc__partition(m, job->p, body->body, job->attrs, job->check, job->user_data);
+    job->depth++;
+    e = byoc__map_bodies(m, e, byoc__pattern_in_body, job); /* the bodies nested in this one */
+    job->depth--;
+    byoc_node *r = !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+    if (r && e) byoc__map_put(&job->done, body, (intptr_t)r);
+    return r;
 }
 
 BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn,
                                          void *user_data, int max_iterations) {
     if (!m) return NULL;
+    byoc__pattern_job job = {p, fn, max_iterations, NULL, NULL, user_data, 0, BYOC__MAP_EMPTY};
+    byoc_node *r = byoc__map_bodies(m, byoc__rewrite_region(m, p, expr, fn, user_data, max_iterations),
+                                    byoc__pattern_in_body, &job);
+    byoc__map_free(&job.done);
+    return r;
+}
+
+/* the rewrite in one dataflow region (not in its control-flow bodies) */
+BYOC__PRIVATE byoc_node *byoc__rewrite_region(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                              byoc_rewrite_fn fn, void *user_data, int max_iterations) {
     if (!p || !expr || !fn || m->has_error) return NULL;
     for (int round = 0; round < (max_iterations > 0 ? max_iterations : 16); ++round) {
         byoc__group_sink sink;
@@ -20326,18 +20353,17 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
         expr = byoc__replace_groups(m, p, expr, NULL, NULL, byoc__group_rewrite, &sink);
         if (!expr || !sink.replaced) break;
     }
-    byoc__pattern_job job = {p, fn, max_iterations, NULL, NULL, user_data};
-    return byoc__map_bodies(m, expr, byoc__pattern_in_body, &job);
+    return expr;
 }
-
-BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
-                                         const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data);
 
 BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
                                            const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data) {
     if (!m) return NULL;
-    byoc__pattern_job job = {p, NULL, 0, attrs, check, user_data};
-    return byoc__map_bodies(m, byoc__partition(m, p, expr, attrs, check, user_data), byoc__pattern_in_body, &job);
+    byoc__pattern_job job = {p, NULL, 0, attrs, check, user_data, 0, BYOC__MAP_EMPTY};
+    byoc_node *r =
+        byoc__map_bodies(m, byoc__partition(m, p, expr, attrs, check, user_data), byoc__pattern_in_body, &job);
+    byoc__map_free(&job.done);
+    return r;
 }
 
 /* one scan of expr for p's groups, each outlined as a call of fn(FunctionVar_<group>_<k>...) */
@@ -23546,14 +23572,28 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
 /* expr without the lets whose bound value its body never reads, in every body too (innermost first):
    as TVM's DeadCodeElimination drops an unused let binding (relay/transforms/dead_code.cc), the let
    becomes its body, inlined with the captures bound (byoc.h's values have no side effects). */
-BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr);
+typedef struct byoc__dce_walk {
+    int depth;      /* bodies entered, one inside the other (type inference allows 64) */
+    byoc__map done; /* body -> its result: a body shared by several control nodes is done once */
+} byoc__dce_walk;
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr, byoc__dce_walk *w);
 BYOC__PRIVATE byoc_node *byoc__drop_dead_lets_in_body(byoc_module *m, byoc_node *body, void *user_data) {
-    (void)user_data;
-    byoc_node *e = byoc__drop_dead_lets(m, body->body);
-    return !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+    byoc__dce_walk *w = (byoc__dce_walk *)user_data;
+    byoc_node *done = (byoc_node *)byoc__map_get(&w->done, body, 0);
+    if (done) return done;
+    if (w->depth >= 64) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, body->id, "dce: control flow nested too deeply (limit 64)");
+        return NULL;
+    }
+    w->depth++;
+    byoc_node *e = byoc__drop_dead_lets(m, body->body, w);
+    w->depth--;
+    byoc_node *r = !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+    if (r && e) byoc__map_put(&w->done, body, (intptr_t)r);
+    return r;
 }
-BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr) {
-    expr = byoc__map_bodies(m, expr, byoc__drop_dead_lets_in_body, NULL);
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr, byoc__dce_walk *w) {
+    expr = byoc__map_bodies(m, expr, byoc__drop_dead_lets_in_body, w);
     if (!expr || m->has_error) return expr;
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) {
@@ -23589,7 +23629,9 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
-        byoc_node *body = byoc__drop_dead_lets(m, fn->body);
+        byoc__dce_walk w = {0, BYOC__MAP_EMPTY};
+        byoc_node *body = byoc__drop_dead_lets(m, fn->body, &w);
+        byoc__map_free(&w.done);
         changed |= body && body != fn->body;
         byoc__set_body(m, f, body);
     }

@@ -244,6 +244,45 @@ static void test_pattern_rewrite_in_nested_bodies(void) {
     byoc_module_destroy(ref);
 }
 
+/* ifs nested `depth` deep (each branch the next level), negative(%x) at the bottom */
+static byoc_node *nested_ifs(byoc_module *m, int depth) {
+    int64_t dims[1] = {4};
+    const byoc_type *t = byoc_tensor_type(m, BYOC_FLOAT32, 1, dims), *b = byoc_tensor_type(m, BYOC_BOOL, 0, NULL);
+    byoc_node *params[2] = {byoc_var(m, "a", t), byoc_var(m, "b", b)};
+    byoc_node *fn = byoc_function(m, params, 2, byoc_call(m, "negative", params, 1, NULL), NULL, NULL);
+    for (int k = 0; k <= depth; ++k) {
+        byoc_node *outer[2] = {byoc_var(m, "a", t), byoc_var(m, "b", b)};
+        byoc_node *body = byoc_if(m, outer[1], fn, fn, outer, 2);
+        fn = byoc_function(m, outer, 2, body, NULL, NULL);
+    }
+    return fn;
+}
+
+/* the pattern rewrite descends as deep as type inference allows, and refuses deeper nesting by name */
+static void test_pattern_rewrite_nesting_limit(void) {
+    const char *text = "is_op(\"negative\")(wildcard())";
+    for (int deep = 0; deep < 2; ++deep) {
+        byoc_module *m = byoc_module_create(NULL);
+        byoc_node *fn = nested_ifs(m, deep ? 70 : 10);
+        CHECK(fn != NULL && byoc_module_add_function(m, "main", fn) == BYOC_OK);
+        byoc_diag d;
+        byoc_pattern *p = byoc_pattern_parse(m, text, strlen(text), "<pattern>", &d);
+        CHECKF(p != NULL, "%s", d.message);
+        byoc_node *body = byoc_pattern_rewrite(m, p, fn->body, negate_by_multiply, NULL, 0);
+        if (deep) {
+            CHECK(body == NULL && byoc_module_error(m) != NULL);
+            CHECK_CONTAINS(byoc_module_error(m)->message, "control flow nested too deeply (limit 64)");
+        } else {
+            CHECK(body != NULL);
+            byoc_node *again = byoc_function(m, fn->params, fn->nparams, body, NULL, NULL);
+            CHECK(byoc_module_set_function(m, "main", again) == BYOC_OK);
+            CHECKF(byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
+            CHECK(count_in(m, again, is_op, "negative") == 0 && count_in(m, again, is_op, "multiply") == 1);
+        }
+        byoc_module_destroy(m);
+    }
+}
+
 /* ---- MergeComposite and FuseOps in nested bodies ---- */
 static void test_composite_and_fusion_in_nested_bodies(void) {
     byoc_diag d;
@@ -350,6 +389,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_nested_bodies_partitioned),
         TEST_ENTRY(test_pattern_partition_stays_inside_branch),
         TEST_ENTRY(test_pattern_rewrite_in_nested_bodies),
+        TEST_ENTRY(test_pattern_rewrite_nesting_limit),
         TEST_ENTRY(test_composite_and_fusion_in_nested_bodies),
         TEST_ENTRY(test_greedy_places_body_ops),
         TEST_ENTRY(test_dce_drops_unused_lets),
