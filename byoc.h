@@ -68,9 +68,16 @@
    Every body is a closed function (byoc_if, byoc_let, byoc_loop): a value of the enclosing scope it
    uses is an input of the control node (a capture) bound to a parameter of the body. Dataflow passes
    therefore see a control node as one node over its inputs and rebuild it like any other; nothing moves
-   into or out of a body. The bodies are not yet partitioned or fused (their ops stay on the host, and
-   the placement report says so); partitioning never hands a backend an if, a let or a loop. The
-   reference evaluator runs them; byoc_sim.h's runtime refuses them with a clear error for now.
+   into or out of a body. Every pass also runs inside each body (bodies nest), a dataflow region of its
+   own whose parameters are its inputs: MergeComposite and the pattern rewrite/partition match inside a
+   branch or loop body but never across its boundary; AnnotateTarget, MergeCompilerRegions and
+   PartitionGraph make regions inside each branch, whose partitions become module functions called from
+   the body and numbered after their owner's (tvmgen_default_npu_main_3); FuseOps fuses there;
+   FoldConstant, SimplifyInference, FakeQuantizationToInteger and DCE (which also drops a let whose value
+   nothing reads) run there too. The control node itself stays on the host: no backend ever receives an
+   if, a let or a loop, and the placement report gives it a row with that reason while placing the ops
+   of its bodies as any other. The reference evaluator runs them; byoc_sim.h's runtime refuses them with
+   a clear error for now.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
@@ -1623,6 +1630,7 @@ struct byoc_module {
     uint32_t id_index_cap;
     int id_index_lent;
     int borrow_constants; /* copies into it share their constants' payloads (a short-lived planning copy) */
+    uint32_t control_nodes; /* if, let and loop nodes ever built in it: passes look for bodies only then */
 };
 
 static void *byoc__default_alloc(size_t size, void *user_data) { (void)user_data; return BYOC_MALLOC(size); }
@@ -2601,6 +2609,7 @@ BYOC__PRIVATE byoc_node *byoc__control_node(byoc_module *m, byoc_node_kind kind,
         n->nargs = nin;
         n->params = byoc__node_array(m, bodies, nbodies);
         n->nparams = nbodies;
+        m->control_nodes++;
     }
     if (in != in_small) BYOC_FREE(in);
     return m->has_error ? NULL : n;
@@ -2647,6 +2656,9 @@ BYOC__PRIVATE int byoc__control_head(const byoc_node *n) {
 }
 BYOC__PRIVATE int byoc__is_control(const byoc_node *n) {
     return n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LET || n->kind == BYOC_NODE_LOOP;
+}
+BYOC__PRIVATE const char *byoc__control_kind_name(const byoc_node *n) {
+    return n->kind == BYOC_NODE_IF ? "if" : n->kind == BYOC_NODE_LET ? "let" : "loop";
 }
 /* Sorts a body's captures (outer[i] captured as params[i]) into the order the text format gives them: the
    order a post-order walk of the body first meets their parameters (a capture never met goes last). The
@@ -4574,9 +4586,10 @@ BYOC__PRIVATE byoc_result byoc__infer_node(byoc__infer *st, byoc_node *n) {
         if (!p) return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
         byoc_result r = BYOC_OK;
         for (int i = 0; i < n->nparams && r == BYOC_OK; ++i) {
-            if (!n->params[i]->annotation)
-                r = byoc__infer_error(st, n->params[i], "parameter", "has no type annotation");
-            else n->params[i]->checked_type = p[i] = n->params[i]->annotation;
+            if (n->params[i]->annotation) n->params[i]->checked_type = p[i] = n->params[i]->annotation;
+            else if (n->params[i]->checked_type) /* a body's capture parameter, typed from its capture */
+                p[i] = n->params[i]->checked_type;
+            else r = byoc__infer_error(st, n->params[i], "parameter", "has no type annotation");
         }
         const byoc_type *body = n->body->checked_type;
         if (r == BYOC_OK && n->annotation && !byoc__type_fits(body, n->annotation)) {
@@ -20738,9 +20751,57 @@ BYOC__PRIVATE byoc_node *byoc__replace_groups(byoc_module *m, const byoc_pattern
     return r;
 }
 
+/* A rewrite or partition also runs in every control-flow body of expr, each body a dataflow region of its
+   own (byoc__map_bodies, "impl: pass infrastructure"): a match never straddles a body's boundary, since
+   inside a body the outer values are parameters and outside it the control node is one opaque node. */
+typedef byoc_node *(*byoc__body_fn)(byoc_module *m, byoc_node *body, void *user_data);
+BYOC__PRIVATE byoc_node *byoc__map_bodies(byoc_module *m, byoc_node *expr, byoc__body_fn body_fn, void *user_data);
+typedef struct byoc__pattern_job {
+    const byoc_pattern *p;
+    byoc_rewrite_fn rewrite; /* NULL: a partition */
+    int max_iterations;
+    const byoc_attrs *attrs;
+    byoc_match_check_fn check;
+    void *user_data;
+    int depth;   /* bodies entered, one inside the other (type inference allows 64) */
+    byoc__map done; /* body -> its result: a body shared by several control nodes is done once */
+} byoc__pattern_job;
+BYOC__PRIVATE byoc_node *byoc__rewrite_region(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                              byoc_rewrite_fn fn, void *user_data, int max_iterations);
+BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                         const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data);
+BYOC__PRIVATE byoc_node *byoc__pattern_in_body(byoc_module *m, byoc_node *body, void *user_data) {
+    byoc__pattern_job *job = (byoc__pattern_job *)user_data;
+    byoc_node *done = (byoc_node *)byoc__map_get(&job->done, body, 0);
+    if (done) return done;
+    if (job->depth >= 64) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, body->id, "pattern: control flow nested too deeply (limit 64)");
+        return NULL;
+    }
+    byoc_node *e = job->rewrite
+                       ? byoc__rewrite_region(m, job->p, body->body, job->rewrite, job->user_data, job->max_iterations)
+                       : byoc__partition(m, job->p, body->body, job->attrs, job->check, job->user_data);
+    job->depth++;
+    e = byoc__map_bodies(m, e, byoc__pattern_in_body, job); /* the bodies nested in this one */
+    job->depth--;
+    byoc_node *r = !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+    if (r && e) byoc__map_put(&job->done, body, (intptr_t)r);
+    return r;
+}
+
 BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, byoc_node *expr, byoc_rewrite_fn fn,
                                          void *user_data, int max_iterations) {
     if (!m) return NULL;
+    byoc__pattern_job job = {p, fn, max_iterations, NULL, NULL, user_data, 0, BYOC__MAP_EMPTY};
+    byoc_node *r = byoc__map_bodies(m, byoc__rewrite_region(m, p, expr, fn, user_data, max_iterations),
+                                    byoc__pattern_in_body, &job);
+    byoc__map_free(&job.done);
+    return r;
+}
+
+/* the rewrite in one dataflow region (not in its control-flow bodies) */
+BYOC__PRIVATE byoc_node *byoc__rewrite_region(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
+                                              byoc_rewrite_fn fn, void *user_data, int max_iterations) {
     if (!p || !expr || !fn || m->has_error) return NULL;
     for (int round = 0; round < (max_iterations > 0 ? max_iterations : 16); ++round) {
         byoc__group_sink sink;
@@ -20754,13 +20815,14 @@ BYOC_API byoc_node *byoc_pattern_rewrite(byoc_module *m, const byoc_pattern *p, 
     return expr;
 }
 
-BYOC__PRIVATE byoc_node *byoc__partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
-                                         const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data);
-
 BYOC_API byoc_node *byoc_pattern_partition(byoc_module *m, const byoc_pattern *p, byoc_node *expr,
                                            const byoc_attrs *attrs, byoc_match_check_fn check, void *user_data) {
     if (!m) return NULL;
-    return byoc__partition(m, p, expr, attrs, check, user_data);
+    byoc__pattern_job job = {p, NULL, 0, attrs, check, user_data, 0, BYOC__MAP_EMPTY};
+    byoc_node *r =
+        byoc__map_bodies(m, byoc__partition(m, p, expr, attrs, check, user_data), byoc__pattern_in_body, &job);
+    byoc__map_free(&job.done);
+    return r;
 }
 
 /* one scan of expr for p's groups, each outlined as a call of fn(FunctionVar_<group>_<k>...) */
@@ -21273,6 +21335,167 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
     return ok && !byoc__passes.arena->has_error; /* the names are fixed: only memory can run out */
 }
 
+/* ---- control-flow bodies: every function-level pass runs inside them ----
+   A control node's bodies are closed functions (doc block "CONTROL FLOW"): each is a dataflow region
+   of its own whose parameters are its inputs, exactly like a module function. TVM's passes reach the
+   branches of an If because their ExprMutator visits them in place (relay/ir/expr_functor.cc); byoc.h's
+   passes work function by function instead, so for the length of one pass every body becomes a module
+   function of its own: byoc__bodies_lift adds each body (recursively: bodies nest) as a temporary
+   function named "<owner>/<kind>#<node id>.<branch>", the pass runs over the module as it always does,
+   and byoc__bodies_land puts the transformed bodies back into their control nodes and removes the
+   temporaries. Nothing can match, fuse or merge across a body's boundary: inside, the values of the
+   enclosing scope are parameters; outside, the control node is one opaque node. Partitions a pass
+   outlines from a body stay module functions, called from the body (which stays closed); they are
+   numbered after their owner's ("tvmgen_default_npu_main_2"). */
+typedef struct byoc__lifted_bodies {
+    byoc_node **bodies;   /* stb_ds: the body functions lifted, in lifting order */
+    const char **names;   /* stb_ds: the temporary module function of each (interned) */
+    byoc__map index;      /* body function -> its position + 1 */
+    byoc__map landed;     /* body function -> the function that replaces it (built by byoc__bodies_land) */
+} byoc__lifted_bodies;
+
+/* The length of the owner part of a module function name: the whole name, but only up to the '/' of a
+   lifted body's temporary name (a name from the text format or a frontend never holds a '/'). */
+BYOC__PRIVATE size_t byoc__region_owner_len(const char *name) {
+    const char *slash = strchr(name, '/');
+    return slash ? (size_t)(slash - name) : strlen(name);
+}
+/* the owner's name itself (interned in m), which names and numbers the partitions made in a lifted body */
+BYOC__PRIVATE const char *byoc__region_owner(byoc_module *m, const char *name) {
+    size_t len = byoc__region_owner_len(name);
+    if (!name[len]) return name;
+    char owner[256];
+    snprintf(owner, sizeof owner, "%.*s", (int)len, name);
+    return byoc_intern(m, owner);
+}
+
+/* Internal helper for every pass that works on dataflow regions (the Collage search included; byoc__body_fn
+   is declared with the pattern rewrite, its first user): expr with each control node of its dataflow (not
+   those inside its bodies) rebuilt around the bodies body_fn(m, body, user_data) gives for its bodies;
+   body_fn returns the body itself to keep it, and is where a caller recurses into nested bodies. A
+   control node whose bodies all stay is only rebuilt on its new inputs; rebuilt control nodes are
+   untyped (byoc_infer_type types them and their bodies). A module-level pass rather uses
+   byoc__bodies_lift and byoc__bodies_land around its loop over the module's functions. */
+BYOC__PRIVATE byoc_node *byoc__map_bodies(byoc_module *m, byoc_node *expr, byoc__body_fn body_fn, void *user_data) {
+    if (!expr || m->has_error) return expr;
+    byoc_graph g;
+    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        return NULL;
+    }
+    int any = 0;
+    for (int i = 0; i < g.count && !any; ++i) any = byoc__is_control(g.nodes[i].node);
+    byoc_node **now = any ? BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count, sizeof(byoc_node *))) : NULL;
+    byoc_node **ins = NULL, *result = expr;
+    if (any && !now) byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+    for (int i = 0; now && i < g.count && !m->has_error; ++i) {
+        byoc_node *x = g.nodes[i].node, *y = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
+        if (y && byoc__is_control(x)) {
+            byoc_node *bodies[2];
+            int changed = 0;
+            for (int b = 0; b < x->nparams; ++b) {
+                bodies[b] = body_fn(m, x->params[b], user_data);
+                if (!bodies[b]) bodies[b] = x->params[b]; /* an error is recorded in m */
+                changed |= bodies[b] != x->params[b];
+            }
+            if (changed) y = byoc__control_rebuild(m, x, y->args, bodies);
+        }
+        now[i] = y;
+    }
+    if (now && !m->has_error && g.count) result = now[g.count - 1];
+    else if (now) result = NULL;
+    stbds_arrfree(ins);
+    BYOC_FREE(now);
+    byoc_graph_free(&g);
+    return result;
+}
+
+/* Adds every control-flow body of m's functions as a temporary module function (see above). A module
+   that holds lifted bodies already (a pass calling another) is left as it is: the outer call lands them. */
+BYOC__PRIVATE byoc_result byoc__bodies_lift(byoc_module *m, byoc__lifted_bodies *lb, byoc_diag *diag) {
+    static const char *const kinds[] = {"if", "let", "loop"};
+    memset(lb, 0, sizeof *lb);
+    if (!m->control_nodes) return BYOC_OK; /* nothing to lift: no walk (most modules) */
+    int nf = byoc_module_function_count(m);
+    for (int f = 0; f < nf; ++f)
+        if (strchr(m->functions[f].name, '/')) return BYOC_OK;
+    for (int f = 0; f < nf && !m->has_error; ++f) {
+        const char *owner = m->functions[f].name;
+        if (byoc_attrs_get(&m->functions[f].function->attrs, "Compiler")) continue; /* a partition: dataflow only */
+        byoc_node **order = NULL;
+        /* entering functions enters every body, nested ones first (post-order) */
+        byoc__post_order_marked(m->functions[f].function->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order) && !m->has_error; ++i) {
+            byoc_node *x = order[i];
+            if (!byoc__is_control(x)) continue;
+            for (int b = 0; b < x->nparams; ++b) {
+                byoc_node *body = x->params[b];
+                if (byoc__map_has(&lb->index, body)) continue;
+                char name[300];
+                snprintf(name, sizeof name, "%s/%s#%u.%s", owner, kinds[x->kind - BYOC_NODE_IF], (unsigned)x->id,
+                         x->kind != BYOC_NODE_IF ? "body" : b ? "else" : "then");
+                const char *interned = byoc_intern(m, name);
+                if (!interned || byoc__map_get(&m->function_index, interned, -1) >= 0) continue;
+                byoc__module_put_function(m, interned, body);
+                stbds_arrput(lb->bodies, body);
+                stbds_arrput(lb->names, interned);
+                byoc__map_put(&lb->index, body, (intptr_t)stbds_arrlen(lb->bodies));
+            }
+        }
+        stbds_arrfree(order);
+    }
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
+    return BYOC_OK;
+}
+
+/* body_fn of byoc__bodies_land: the pass's version of a lifted body, its own nested bodies landed first */
+BYOC__PRIVATE byoc_node *byoc__landed_body(byoc_module *m, byoc_node *body, void *user_data) {
+    byoc__lifted_bodies *lb = (byoc__lifted_bodies *)user_data;
+    intptr_t at = byoc__map_get(&lb->index, body, 0);
+    if (!at) return body;
+    byoc_node *done = (byoc_node *)byoc__map_get(&lb->landed, body, 0);
+    if (done) return done;
+    byoc_node *now = byoc_module_function(m, lb->names[at - 1]);
+    if (!now) now = body; /* the pass dropped it: the body stays as it was */
+    byoc_node *inner = byoc__map_bodies(m, now->body, byoc__landed_body, lb);
+    byoc_node *r = !inner || inner == now->body ? now : byoc__function_with_body(m, now, inner);
+    if (r) byoc__map_put(&lb->landed, body, (intptr_t)r);
+    return r;
+}
+
+/* Puts the bodies byoc__bodies_lift lifted back into their control nodes (rebuilt, and typed again) and
+   removes the temporary functions; partitions the pass made from a body stay. Returns r, or the first
+   error of its own when r is BYOC_OK. */
+BYOC__PRIVATE byoc_result byoc__bodies_land(byoc_module *m, byoc__lifted_bodies *lb, byoc_result r, byoc_diag *diag) {
+    int nlifted = (int)stbds_arrlen(lb->bodies);
+    if (nlifted && r == BYOC_OK && !m->has_error) {
+        for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
+            byoc_node *fn = m->functions[f].function;
+            if (strchr(m->functions[f].name, '/')) continue;
+            byoc_node *body = byoc__map_bodies(m, fn->body, byoc__landed_body, lb);
+            if (body && body != fn->body) {
+                byoc_node *nf = byoc__function_with_body(m, fn, body);
+                if (nf) m->functions[f].function = nf;
+            }
+        }
+    }
+    if (nlifted) { /* the temporaries go, whatever happened */
+        int kept = 0;
+        for (int i = 0; i < (int)stbds_arrlen(m->functions); ++i)
+            if (!strchr(m->functions[i].name, '/')) m->functions[kept++] = m->functions[i]; /* only lifting makes '/' */
+        stbds_arrsetlen(m->functions, kept);
+        byoc__map_free(&m->function_index);
+        for (int i = 0; i < kept; ++i) byoc__map_put(&m->function_index, m->functions[i].name, i);
+    }
+    stbds_arrfree(lb->bodies);
+    stbds_arrfree(lb->names);
+    byoc__map_free(&lb->index);
+    byoc__map_free(&lb->landed);
+    if (r != BYOC_OK) return r;
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "%s", m->error.message);
+    return nlifted ? byoc_infer_type(m, diag) : BYOC_OK;
+}
+
 // [SECTION] impl: MergeComposite, backend files, constraints on matches
 BYOC__PRIVATE int byoc__has_compiler(const byoc_node *fn) { return byoc_attrs_get(&fn->attrs, "Compiler") != NULL; }
 /* functions the IR passes leave alone, as TVM's function passes do: partitions (Compiler) and
@@ -21281,8 +21504,8 @@ BYOC__PRIVATE int byoc__pass_skips(const byoc_node *fn) {
     return byoc__has_compiler(fn) || byoc_attrs_int(&fn->attrs, "SkipOptimization", 0) != 0;
 }
 
-BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__merge_composite_in_functions(byoc_module *m, const byoc_pattern_entry *table,
+                                                             int count, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int e = 0; r == BYOC_OK && e < count; ++e) {
         byoc_attrs attrs;
@@ -21303,6 +21526,15 @@ BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_ent
         r = byoc_infer_type(m, diag); /* later patterns may test types */
     }
     return r;
+}
+
+/* byoc_merge_composite over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_merge_composite(byoc_module *m, const byoc_pattern_entry *table, int count, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__merge_composite_in_functions(m, table, count, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b,
@@ -22505,8 +22737,9 @@ BYOC_API byoc_result byoc_annotate_target(byoc_module *m, const byoc_backend_spe
     return byoc__annotate_target(m, byoc__choose_first, &fa, include_non_call_ops, diag);
 }
 
-BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data,
-                                                int include_non_call_ops, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__annotate_target_in_functions(byoc_module *m, byoc__choose_fn choose,
+                                                             void *choose_data, int include_non_call_ops,
+                                                             byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *begin = byoc__begin_op(), *end = byoc__end_op();
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -22587,6 +22820,15 @@ BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn 
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+/* byoc__annotate_target over every dataflow region: the module's functions and its control-flow bodies */
+BYOC__PRIVATE byoc_result byoc__annotate_target(byoc_module *m, byoc__choose_fn choose, void *choose_data,
+                                                int include_non_call_ops, byoc_diag *diag) {
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__annotate_target_in_functions(m, choose, choose_data, include_non_call_ops, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
 /* Regions of an annotated body: each compiler_begin opens one, a computed node joins the regions of its
    inputs (merging them into the first), a compiler_end belongs to the region of its input. */
 enum { BYOC__PLAIN = 0, BYOC__BEGIN = 1, BYOC__END = 2 };
@@ -22629,7 +22871,8 @@ BYOC__PRIVATE int byoc__regions_build(const byoc_graph *g, byoc__regions *rs) {
         } else if (rs->role[i] == BYOC__END) {
             int j = g->nodes[i].ninputs ? g->nodes[i].inputs[0] : -1;
             rs->of[i] = j >= 0 && rs->of[j] >= 0 ? byoc__region_find(rs, rs->of[j]) : -1;
-        } else if (x->kind == BYOC_NODE_CALL || x->kind == BYOC_NODE_TUPLE || x->kind == BYOC_NODE_TUPLE_GET_ITEM) {
+        } else if (x->kind == BYOC_NODE_CALL || x->kind == BYOC_NODE_TUPLE || x->kind == BYOC_NODE_TUPLE_GET_ITEM ||
+                   byoc__is_control(x)) { /* a control node is in its (default) region: paths through it count */
             int first = -1;
             for (int k = 0; k < g->nodes[i].ninputs; ++k) {
                 int j = g->nodes[i].inputs[k];
@@ -22692,8 +22935,7 @@ BYOC__PRIVATE int byoc__other_path(const byoc__regions *rs, int *const *children
     return found;
 }
 
-BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__merge_compiler_regions_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
@@ -22794,6 +23036,15 @@ BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+/* byoc_merge_compiler_regions over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_merge_compiler_regions(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__merge_compiler_regions_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
 /* a valid global name: every character that is not a letter or digit becomes '_' */
 BYOC__PRIVATE void byoc__mangle(char *s) {
     for (; *s; ++s)
@@ -22834,8 +23085,8 @@ BYOC__PRIVATE int byoc__out_index(byoc_node *const *outs, const byoc_node *v) {
     return -1;
 }
 
-BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__partition_graph_in_functions(byoc_module *m, const char *mod_name, int bind_constants,
+                                                             byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     int nfunctions = byoc_module_function_count(m);
     const char *mod = mod_name && *mod_name ? mod_name : "default";
@@ -22845,7 +23096,8 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
     for (int f = 0; r == BYOC_OK && f < nfunctions; ++f) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
-        const char *fname = m->functions[f].name;
+        const char *fname = byoc__region_owner(m, m->functions[f].name); /* a body's partitions: its owner's */
+        if (!fname) break; /* out of memory, recorded in m */
         byoc_graph g;
         byoc__regions rs;
         memset(&rs, 0, sizeof rs);
@@ -23067,6 +23319,15 @@ BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, 
         if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "partition_graph: %s", m->error.message);
     }
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
+}
+
+/* byoc_partition_graph over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_partition_graph(byoc_module *m, const char *mod_name, int bind_constants, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__partition_graph_in_functions(m, mod_name, bind_constants, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 // [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
@@ -23310,8 +23571,7 @@ BYOC__PRIVATE void byoc__run_fuse(byoc__fuser *fz, int phase, int max_depth) {
     }
 }
 
-BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__fuse_ops_in_functions(byoc_module *m, int max_depth, byoc_diag *diag) {
     if (max_depth < 1) max_depth = 1;
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *stop = byoc__ops()->stop_fusion;
@@ -23416,6 +23676,15 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
     return r == BYOC_OK ? byoc_infer_type(m, diag) : r;
 }
 
+/* byoc_fuse_ops over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fuse_ops_in_functions(m, max_depth, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
 /* ---- SimplifyInference ---- */
 /* v reshaped so that it broadcasts along `axis` of a rank-`rank` tensor: (C,) -> (C, 1, ..., 1) */
 BYOC__PRIVATE byoc_node *byoc__along_axis(byoc_module *m, byoc_node *v, int axis, int rank) {
@@ -23477,8 +23746,7 @@ BYOC__PRIVATE byoc_node *byoc__batch_norm_affine(byoc_module *m, const byoc_node
     return shifted;
 }
 
-BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__simplify_inference_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *bn_op = byoc__ops()->batch_norm, *dropout_op = byoc__ops()->dropout;
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -23514,6 +23782,15 @@ BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
         else r = byoc_infer_type(m, diag);
     }
     return r;
+}
+
+/* byoc_simplify_inference over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__simplify_inference_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 /* ---- FoldScaleAxis ---- */
@@ -23589,8 +23866,7 @@ BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *
     return r;
 }
 
-BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__fold_scale_axis_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *multiply = byoc__ops()->multiply;
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
@@ -23637,6 +23913,15 @@ BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
         else r = byoc_infer_type(m, diag);
     }
     return r;
+}
+
+/* byoc_fold_scale_axis over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fold_scale_axis_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 /* ---- FoldConstant ---- */
@@ -23697,8 +23982,7 @@ BYOC__PRIVATE byoc_node *byoc__inline_body(byoc_module *m, const byoc_node *fn, 
     return r;
 }
 
-BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
-    if (!m) return byoc__null_arg(diag, __func__, "module");
+BYOC__PRIVATE byoc_result byoc__fold_constant_in_functions(byoc_module *m, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
         byoc_node *fn = m->functions[f].function;
@@ -23737,11 +24021,86 @@ BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
     return r;
 }
 
+/* byoc_fold_constant over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fold_constant(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fold_constant_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
 /* ---- DCE ---- */
+/* expr without the lets whose bound value its body never reads, in every body too (innermost first):
+   as TVM's DeadCodeElimination drops an unused let binding (relay/transforms/dead_code.cc), the let
+   becomes its body, inlined with the captures bound (byoc.h's values have no side effects). */
+typedef struct byoc__dce_walk {
+    int depth;      /* bodies entered, one inside the other (type inference allows 64) */
+    byoc__map done; /* body -> its result: a body shared by several control nodes is done once */
+} byoc__dce_walk;
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr, byoc__dce_walk *w);
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets_in_body(byoc_module *m, byoc_node *body, void *user_data) {
+    byoc__dce_walk *w = (byoc__dce_walk *)user_data;
+    byoc_node *done = (byoc_node *)byoc__map_get(&w->done, body, 0);
+    if (done) return done;
+    if (w->depth >= 64) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, body->id, "dce: control flow nested too deeply (limit 64)");
+        return NULL;
+    }
+    w->depth++;
+    byoc_node *e = byoc__drop_dead_lets(m, body->body, w);
+    w->depth--;
+    byoc_node *r = !e || e == body->body ? body : byoc__function_with_body(m, body, e);
+    if (r && e) byoc__map_put(&w->done, body, (intptr_t)r);
+    return r;
+}
+BYOC__PRIVATE byoc_node *byoc__drop_dead_lets(byoc_module *m, byoc_node *expr, byoc__dce_walk *w) {
+    expr = byoc__map_bodies(m, expr, byoc__drop_dead_lets_in_body, w);
+    if (!expr || m->has_error) return expr;
+    byoc_graph g;
+    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) {
+        byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "dce: out of memory");
+        return NULL;
+    }
+    byoc_node **to = NULL;
+    for (int i = 0; i < g.count && !m->has_error; ++i) {
+        byoc_node *x = g.nodes[i].node;
+        if (x->kind != BYOC_NODE_LET) continue;
+        const byoc_node *fn = x->params[0];
+        byoc_node **order = NULL;
+        byoc__post_order_marked(fn->body, 0, &order); /* nested bodies are closed: their captures are inputs */
+        int used = 0;
+        for (int k = 0; k < (int)stbds_arrlen(order) && !used; ++k) used = order[k] == fn->params[0];
+        stbds_arrfree(order);
+        if (used) continue;
+        if (!to && !(to = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count, sizeof(byoc_node *))))) {
+            byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "dce: out of memory");
+            break;
+        }
+        to[i] = byoc__inline_body(m, fn, x->args, x->nargs);
+    }
+    byoc_node *r = to && !m->has_error ? byoc__substitute_at(m, &g, to) : expr;
+    BYOC_FREE(to);
+    byoc_graph_free(&g);
+    return m->has_error ? NULL : r;
+}
+
 BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag) {
     if (!m) return byoc__null_arg(diag, __func__, "module");
+    int changed = 0; /* then the new nodes are typed at the end */
+    for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__pass_skips(fn)) continue;
+        byoc__dce_walk w = {0, BYOC__MAP_EMPTY};
+        byoc_node *body = byoc__drop_dead_lets(m, fn->body, &w);
+        byoc__map_free(&w.done);
+        changed |= body && body != fn->body;
+        byoc__set_body(m, f, body);
+    }
+    if (m->has_error) return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "dce: %s", m->error.message);
     byoc_node *main_fn = byoc_module_function(m, "main");
-    if (!main_fn) return BYOC_OK; /* a library of functions: every one is an entry */
+    if (!main_fn) /* a library of functions: every one is an entry */
+        return changed ? byoc_infer_type(m, diag) : BYOC_OK;
     byoc__map reached = BYOC__MAP_EMPTY;
     const char **work = NULL;
     stbds_arrput(work, "main");
@@ -23764,8 +24123,7 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     for (int i = 0; i < kept; ++i) byoc__map_put(&m->function_index, m->functions[i].name, i);
     byoc__map_free(&reached);
     stbds_arrfree(work);
-    (void)diag;
-    return BYOC_OK;
+    return changed ? byoc_infer_type(m, diag) : BYOC_OK;
 }
 
 // [SECTION] impl: FakeQuantizationToInteger (QDQ groups to qnn ops)
@@ -24314,9 +24672,9 @@ BYOC__PRIVATE int byoc__fq_type_new(byoc_module *m, byoc_node *r, int depth, byo
     return byoc_infer_node_type(m, r, d) == BYOC_OK;
 }
 
-BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
+BYOC__PRIVATE byoc_result byoc__fake_quantization_to_integer_in_functions(byoc_module *m, char **notes,
+                                                                          byoc_diag *diag) {
     if (notes) *notes = NULL;
-    if (!m) return byoc__null_arg(diag, __func__, "module");
     byoc_result r = byoc_infer_type(m, diag);
     const byoc_op *quantize = byoc_op_get("qnn.quantize");
     byoc__fq fq;
@@ -24368,6 +24726,16 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
     }
     stbds_arrfree(fq.notes);
     return r;
+}
+
+/* byoc_fake_quantization_to_integer over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **notes, byoc_diag *diag) {
+    if (notes) *notes = NULL;
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fake_quantization_to_integer_in_functions(m, notes, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
 }
 
 BYOC_API byoc_result byoc_requantize_in_fixed_point(byoc_module *m, byoc_diag *diag) {
@@ -24469,7 +24837,7 @@ BYOC__PRIVATE int byoc__has_dequantize(byoc_module *m) {
         byoc_node *fn = m->functions[f].function;
         if (byoc__pass_skips(fn)) continue;
         byoc_node **order = NULL;
-        byoc__post_order_marked(fn->body, 0, &order);
+        byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order); /* control-flow bodies too */
         for (int i = 0; !found && i < (int)stbds_arrlen(order); ++i)
             found = order[i]->kind == BYOC_NODE_CALL && order[i]->op == dq;
         stbds_arrfree(order);
@@ -25073,6 +25441,8 @@ typedef struct byoc__report_builder {
     byoc_placement *nodes;   /* stb_ds */
     byoc__map index;         /* origin -> index + 1 */
     byoc__map in_body;       /* origin -> 1: an op inside an if, let or loop body */
+    int control_rows;        /* set by the caller: a row for each if, let and loop too (op "if", "let", "loop") */
+    byoc__map control;       /* origin -> 1: such a row */
 } byoc__report_builder;
 
 typedef struct byoc__greedy {
@@ -25343,7 +25713,8 @@ BYOC__PRIVATE void byoc__label_all(byoc_module *m, byoc_node *fn, byoc__map *out
     byoc__printer_init(&p, m, BYOC_PRINT_NO_SPANS);
     byoc__print_block(&p, fn, 0);
     for (size_t i = 0; i < p.names.cap; ++i)
-        if (p.names.slots[i].key && ((byoc_node *)p.names.slots[i].key)->kind == BYOC_NODE_CALL)
+        if (p.names.slots[i].key && (((byoc_node *)p.names.slots[i].key)->kind == BYOC_NODE_CALL ||
+                                     byoc__is_control((byoc_node *)p.names.slots[i].key)))
             byoc__map_put(out, (const void *)p.names.slots[i].key, p.names.slots[i].val);
     byoc_free(m, p.out.data);
     byoc__printer_free(&p);
@@ -25373,8 +25744,10 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
         }
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
-            if (!byoc__is_op_call(x)) continue;
+            int control = rb->control_rows && byoc__is_control(x);
+            if (!byoc__is_op_call(x) && !control) continue;
             if (byoc__map_has(&rb->index, (const void *)(uintptr_t)byoc_node_origin(x))) continue;
+            if (control) byoc__map_put(&rb->control, (const void *)(uintptr_t)byoc_node_origin(x), 1);
             byoc_placement pl;
             memset(&pl, 0, sizeof pl);
             pl.origin = byoc_node_origin(x);
@@ -25384,7 +25757,7 @@ BYOC__PRIVATE void byoc__collect_ops(byoc_module *m, byoc_module *arena, byoc__r
             if (k >= 0) snprintf(label, sizeof label, "%%%d", (int)k);
             else snprintf(label, sizeof label, x == fn->body ? "result" : "#%u", (unsigned)pl.origin);
             pl.label = byoc_intern(arena, label);
-            pl.op = byoc_intern(arena, x->op->def.name);
+            pl.op = byoc_intern(arena, control ? byoc__control_kind_name(x) : x->op->def.name);
             pl.source = byoc_node_span(x)->source ? byoc_intern(arena, byoc_node_span(x)->source) : NULL;
             pl.backend = "host";
             /* producers: through tuples and projections to the ops behind them */
@@ -25599,6 +25972,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         }
     byoc__report_builder rb;
     memset(&rb, 0, sizeof rb);
+    rb.control_rows = 1;
     byoc__collect_ops(m, g.arena, &rb);
     g.rb = &rb;
     if (r == BYOC_OK) r = byoc__resolve_pins(o->pins, o->npins, g.order, g.n, &rb, &g.pin, diag);
@@ -25654,14 +26028,17 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         byoc_placement *pl = &rb.nodes[q];
         byoc_placement_decline *ds = BYOC__NEW_N(g.arena, byoc_placement_decline, g.n + 1);
         if (!ds) break;
+        char control[200];
+        snprintf(control, sizeof control,
+                 "control flow (%s) stays on the host: no backend receives an if, let or loop (the ops of its "
+                 "bodies are placed as any other)", pl->op);
+        int is_control = byoc__map_has(&rb.control, (const void *)(uintptr_t)pl->origin);
         for (int k = 0; k < g.n && strcmp(g.order[k]->name, pl->backend); ++k) {
             const char *why = (const char *)byoc__map_get(&g.declined, byoc__ob_key(pl->origin, k), 0);
             ds[pl->ndeclined].backend = g.order[k]->name;
-            ds[pl->ndeclined].reason =
-                why ? why
-                : byoc__map_has(&rb.in_body, (const void *)(uintptr_t)pl->origin)
-                    ? "inside an if, let or loop body (control-flow bodies stay on the host)"
-                    : "not offered (part of another backend's composite or partition)";
+            ds[pl->ndeclined].reason = is_control ? byoc_intern(g.arena, control)
+                                       : why      ? why
+                                                  : "not offered (part of another backend's composite or partition)";
             pl->ndeclined++;
         }
         pl->declined = ds;
@@ -25669,7 +26046,9 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     if (r == BYOC_OK && o->no_fallback)
         for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
             const byoc_placement *pl = &rb.nodes[q];
-            if (strcmp(pl->backend, "host")) continue;
+            /* an if, let or loop is no op: it runs where its program runs (its ops are rows of their own) */
+            if (strcmp(pl->backend, "host") || byoc__map_has(&rb.control, (const void *)(uintptr_t)pl->origin))
+                continue;
             byoc__buf why;
             memset(&why, 0, sizeof why);
             why.m = g.arena;
@@ -25686,6 +26065,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     stbds_arrfree(rb.nodes);
     byoc__map_free(&rb.index);
     byoc__map_free(&rb.in_body);
+    byoc__map_free(&rb.control);
     byoc__map_free(&g.pin);
     byoc__map_free(&g.declined);
     byoc__map_free(&g.excluded);
@@ -25713,8 +26093,16 @@ BYOC__PRIVATE int byoc__host_group_cmp(const void *a, const void *b) {
     return c ? c : strcmp(x->why, y->why);
 }
 
+/* a report row of an if, let or loop (greedy placement lists them with their reason): no op, so the
+   summary's op counts leave it out */
+BYOC__PRIVATE int byoc__control_row(const byoc_placement *pl) {
+    return !strcmp(pl->op, "if") || !strcmp(pl->op, "let") || !strcmp(pl->op, "loop");
+}
+
 BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report *r) {
-    int total = r->count, placed_any = 0;
+    int total = 0, placed_any = 0, control = 0;
+    for (int q = 0; q < r->count; ++q) control += byoc__control_row(&r->nodes[q]);
+    total = r->count - control;
     for (int k = 0; k + 1 < r->nbackends; ++k) {
         int ops = 0, parts = 0;
         for (int q = 0; q < r->count; ++q) ops += !strcmp(r->nodes[q].backend, r->backends[k]);
@@ -25729,15 +26117,18 @@ BYOC__PRIVATE void byoc__write_summary(byoc__buf *b, const byoc_placement_report
                              note ? note : "", note ? ")" : "", parts, parts == 1 ? "" : "s");
         placed_any = 1;
     }
-    int host = 0;
+    int host = -control;
     for (int q = 0; q < r->count; ++q) host += !strcmp(r->nodes[q].backend, "host");
     if (!placed_any) byoc__buf_printf(b, "0 of %d ops on a backend", total);
     byoc__buf_printf(b, "; %d on host", host);
+    if (control)
+        byoc__buf_printf(b, " (and %d control-flow node%s: if, let and loop run on the host)", control,
+                         control == 1 ? "" : "s");
     if (!host) { byoc__buf_puts(b, "\n"); return; }
     byoc__host_group *groups = NULL;
     for (int q = 0; q < r->count; ++q) {
         const byoc_placement *pl = &r->nodes[q];
-        if (strcmp(pl->backend, "host")) continue;
+        if (strcmp(pl->backend, "host") || byoc__control_row(pl)) continue;
         byoc__buf why;
         memset(&why, 0, sizeof why);
         why.m = r->arena;

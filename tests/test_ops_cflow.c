@@ -1,6 +1,6 @@
 /* Unit tests of control flow: `if`, `let` and the structured `loop` in the text format (print/parse
    round trip), type inference and its errors, structural equality and copies, evaluation with
-   byoc_module_evaluate, passes treating a control node as one opaque node, and byoc_sim.h refusing it.
+   byoc_module_evaluate, partitioning around and inside control nodes, and byoc_sim.h refusing them.
    Public API only. */
 #include "byoc_sim.h"
 #include "test.h"
@@ -264,8 +264,9 @@ static int partitions_hold_control(byoc_module *m) {
     return 0;
 }
 
-/* greedy placement with a backend taking every op used: the dataflow around the control nodes is
-   partitioned, the control nodes stay on the host, and the module still computes the same values */
+/* greedy placement with a backend taking every op used: the dataflow around the control nodes and inside
+   their bodies is partitioned, the control nodes stay on the host, and the module still computes the
+   same values */
 static void test_partitioning_keeps_control_on_host(void) {
     static const char *const spec = "backend acc\nsupports add multiply negative exp nn.relu sigmoid\n";
     byoc_diag d;
@@ -290,7 +291,7 @@ static void test_partitioning_keeps_control_on_host(void) {
     CHECKF(got != NULL, "%s", d.message);
     for (int k = 0; k < 4; ++k) CHECK(fabsf(byoc_constant_f32(got, k) - byoc_constant_f32(want, k)) < 1e-5f);
     char *text = byoc_placement_report_format(r, "report", NULL);
-    CHECK_CONTAINS(text, "inside an if, let or loop body (control-flow bodies stay on the host)");
+    CHECK_CONTAINS(text, "acc: control flow (if) stays on the host");
     byoc_free(r->arena, text);
     byoc_placement_report_free(r);
     byoc_backend_free(b);

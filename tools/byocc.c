@@ -1259,6 +1259,43 @@ static char *read_text(const char *path) {
     return buf;
 }
 
+/* Prints the matches of p in expr, roots last to first, then those in each control-flow body of expr (each
+   body is a dataflow region of its own: a match never straddles its boundary); where names the body.
+   Returns how many, or -1 when out of memory. */
+static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, byoc_node *expr, const char *where) {
+    byoc_graph g;
+    if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return -1;
+    int found = 0;
+    for (int i = g.count - 1; i >= 0; --i) {
+        byoc_node *n = g.nodes[i].node;
+        if (!byoc_pattern_match(p, n, &g, NULL)) continue;
+        char label[64];
+        byoc_node_label(m, main_fn, n, label, sizeof label);
+        const char *what = n->kind == BYOC_NODE_CALL && n->op ? n->op->def.name
+                           : n->kind == BYOC_NODE_TUPLE ? "tuple"
+                           : n->kind == BYOC_NODE_TUPLE_GET_ITEM ? "tuple_get_item"
+                           : n->kind == BYOC_NODE_VAR ? "var"
+                           : n->kind == BYOC_NODE_CONSTANT ? "constant"
+                           : n->kind == BYOC_NODE_CALL ? "call" : "expression";
+        printf("match %s (%s)%s\n", label, what, where);
+        ++found;
+    }
+    for (int i = 0; i < g.count && found >= 0; ++i) {
+        byoc_node *n = g.nodes[i].node;
+        if (n->kind != BYOC_NODE_IF && n->kind != BYOC_NODE_LET && n->kind != BYOC_NODE_LOOP) continue;
+        char label[64], inner[160];
+        byoc_node_label(m, main_fn, n, label, sizeof label);
+        for (int b = 0; b < n->nparams && found >= 0; ++b) {
+            snprintf(inner, sizeof inner, " in the %s of %s", n->kind != BYOC_NODE_IF ? "body" : b ? "else branch" : "then branch",
+                     label);
+            int k = list_matches(m, main_fn, p, n->params[b]->body, inner);
+            found = k < 0 ? -1 : found + k;
+        }
+    }
+    byoc_graph_free(&g);
+    return found;
+}
+
 static int cmd_match(session *s, const cli_options *o) {
     const char *file = o->files[0], *pattern_text = o->pattern, *pattern_file = o->pattern_file, *composite = o->partition;
     if (!file) return usage_error("match: no input file%s", "");
@@ -1297,27 +1334,9 @@ static int cmd_match(session *s, const cli_options *o) {
             byoc_free(m, text);
         }
     } else if (rc == EXIT_OK) {
-        byoc_graph g;
-        if (byoc_graph_build(m, main_fn->body, 0, &g) != BYOC_OK) rc = EXIT_INTERNAL;
-        else {
-            int found = 0;
-            for (int i = g.count - 1; i >= 0; --i) {
-                byoc_node *n = g.nodes[i].node;
-                if (!byoc_pattern_match(p, n, &g, NULL)) continue;
-                char label[64];
-                byoc_node_label(m, main_fn, n, label, sizeof label);
-                const char *what = n->kind == BYOC_NODE_CALL && n->op ? n->op->def.name
-                                   : n->kind == BYOC_NODE_TUPLE ? "tuple"
-                                   : n->kind == BYOC_NODE_TUPLE_GET_ITEM ? "tuple_get_item"
-                                   : n->kind == BYOC_NODE_VAR ? "var"
-                                   : n->kind == BYOC_NODE_CONSTANT ? "constant"
-                                   : n->kind == BYOC_NODE_CALL ? "call" : "expression";
-                printf("match %s (%s)\n", label, what);
-                ++found;
-            }
-            printf("%d match%s in @main\n", found, found == 1 ? "" : "es");
-            byoc_graph_free(&g);
-        }
+        int found = list_matches(m, main_fn, p, main_fn->body, "");
+        if (found < 0) rc = EXIT_INTERNAL;
+        else printf("%d match%s in @main\n", found, found == 1 ? "" : "es");
     }
     free(owned);
     byoc_module_destroy(m);
