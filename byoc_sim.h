@@ -3255,6 +3255,16 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__s
     return r;
 }
 
+/* does a kernel of p, or of a body of one, run partition fn through its runtime module (source maps name the
+   control kernel for the ops inside its bodies) */
+BYOC__SIM_PRIVATE int byoc__sim_runs_partition(const byoc_sim_program *p, const char *fn) {
+    for (int k = 0; k < p->nkernels; ++k)
+        if (p->kernels[k].function && !strcmp(p->kernels[k].function, fn)) return 1;
+    for (int b = 0; b < p->nbodies; ++b)
+        if (byoc__sim_runs_partition(p->bodies[b], fn)) return 1;
+    return 0;
+}
+
 BYOC_SIM_API int byoc_sim_kernel_body_count(const byoc_sim_program *p, int i) {
     if (!p) return 0;
     return i >= 0 && i < p->nkernels ? p->kernels[i].nbodies : 0;
@@ -6971,7 +6981,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld does not exist",
                                   file, line, v[0]);
         const char *kpart = v[0] >= 0 ? byoc_sim_kernel(e->p, (int)v[0])->partition : NULL;
-        if (f[6][0] && v[0] >= 0 && (!kpart || strcmp(kpart, f[6])))
+        int in_body = 0; /* an op of a partition called inside a control kernel's bodies names that kernel */
+        for (int b = 0; f[6][0] && v[0] >= 0 && b < byoc_sim_kernel_body_count(e->p, (int)v[0]); ++b)
+            in_body |= byoc__sim_runs_partition(byoc_sim_kernel_body(e->p, (int)v[0], b), f[6]);
+        if (f[6][0] && v[0] >= 0 && !in_body && (!kpart || strcmp(kpart, f[6])))
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
                                   "%s: source map line %d: kernel %lld is not partition @%s's", file, line, v[0], f[6]);
         if (!byoc_module_function(e->m, f[2]) || (f[6][0] && !byoc_module_function(e->m, f[6])))
@@ -8052,10 +8065,20 @@ BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, con
     const byoc_runtime_module *rm = partition ? byoc_module_runtime(sm->m, partition) : NULL;
     const byoc_sim_device_program *dp = byoc__dv_program_of(rm);
     int partition_kernel = -1;
-    for (int k = 0; partition && k < sm->p->nkernels && partition_kernel < 0; ++k)
-        if (sm->p->kernels[k].function && !strcmp(sm->p->kernels[k].function, partition)) partition_kernel = k;
+    for (int k = 0; partition && k < sm->p->nkernels && partition_kernel < 0; ++k) {
+        const byoc__sim_kernel *kk = &sm->p->kernels[k];
+        if (kk->function && !strcmp(kk->function, partition)) partition_kernel = k;
+        for (int b = 0; b < kk->nbodies && partition_kernel < 0; ++b) /* called inside an if or a loop */
+            if (byoc__sim_runs_partition(sm->p->bodies[kk->body_first + b], partition)) partition_kernel = k;
+    }
     for (int i = 0; i < g.count && !sm->failed; ++i) {
         byoc_node *n = g.nodes[i].node;
+        if (n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LET || n->kind == BYOC_NODE_LOOP) {
+            for (int b = 0; b < n->nparams; ++b) /* the ops of bodies, which a dataflow graph leaves out */
+                byoc__exe_walk(sm, n->params[b]->body, n->params[b], function, composite, partition, backend,
+                               depth + 1);
+            continue;
+        }
         if (n->kind == BYOC_NODE_FUNCTION && n != root) {
             const byoc_attr_value *c = byoc_attrs_get(&n->attrs, "Composite");
             byoc__exe_walk(sm, n->body, n, function, c && c->kind == BYOC_ATTR_STRING ? c->s : composite, partition,
@@ -8133,6 +8156,13 @@ BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__
                                pl->declined[d].backend, pl->declined[d].reason);
 }
 
+/* every op call a body program (and the bodies inside it) runs, mapped to the top-level kernel k */
+BYOC__SIM_PRIVATE void byoc__exe_mark_body(byoc__exe_srcmap *sm, const byoc_sim_program *body, int k, uint32_t ids) {
+    for (int s = 0; s < body->nsteps; ++s)
+        if (body->steps[s].call && body->steps[s].call->id < ids) sm->kernel[body->steps[s].call->id] = k;
+    for (int b = 0; b < body->nbodies; ++b) byoc__exe_mark_body(sm, body->bodies[b], k, ids);
+}
+
 BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const byoc_sim_save_options *o,
                                                    byoc__dv_writer *w, byoc_diag *diag) {
     byoc__exe_srcmap sm;
@@ -8145,9 +8175,12 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const by
     sm.kernel = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
     if (!sm.label || !sm.kernel) sm.failed = 1;
     for (uint32_t i = 0; !sm.failed && i < ids; ++i) sm.label[i] = sm.kernel[i] = -1;
-    for (int k = 0; !sm.failed && k < p->nkernels; ++k)
+    for (int k = 0; !sm.failed && k < p->nkernels; ++k) {
         for (int s = p->kernels[k].step_first; s < p->kernels[k].step_first + p->kernels[k].nsteps; ++s)
             if (p->steps[s].call && p->steps[s].call->id < ids) sm.kernel[p->steps[s].call->id] = k;
+        for (int b = 0; b < p->kernels[k].nbodies; ++b) /* ops inside bodies: the control kernel that runs them */
+            byoc__exe_mark_body(&sm, p->bodies[p->kernels[k].body_first + b], k, ids);
+    }
     for (int i = 0; o && !sm.failed && i < o->nsource_nodes; ++i)
         byoc__exe_add_name(&sm, o->source_nodes[i].name ? o->source_nodes[i].name : "", o->source_nodes[i].op,
                            o->source_nodes[i].removed);

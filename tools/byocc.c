@@ -2987,6 +2987,26 @@ static uint64_t layer_cycles(const byoc_sim_executable *exe, const byoc_sim_sour
     }
     return last > first && first != UINT64_MAX ? last - first : 0;
 }
+/* the kernel of a control-flow body (nested ones too) whose name holds the frontend node, with its path "K.B.J" */
+static const byoc_sim_kernel_info *body_kernel_of(const byoc_sim_program *p, const char *frontend, char *path, size_t cap) {
+    size_t n = strlen(frontend), len = strlen(path);
+    for (int k = 0; k < byoc_sim_kernel_count(p); ++k)
+        for (int b = 0; b < byoc_sim_kernel_body_count(p, k); ++b) {
+            const byoc_sim_program *body = byoc_sim_kernel_body(p, k, b);
+            for (int j = 0; j < byoc_sim_kernel_count(body); ++j) {
+                const char *name = byoc_sim_kernel(body, j)->name, *at = strstr(name, frontend);
+                if (at && (at == name || at[-1] == '+') && (at[n] == 0 || at[n] == '+')) {
+                    snprintf(path + len, cap - len, "%d.%d.%d", k, b, j);
+                    return byoc_sim_kernel(body, j);
+                }
+            }
+            snprintf(path + len, cap - len, "%d.%d.", k, b);
+            const byoc_sim_kernel_info *inner = body_kernel_of(body, frontend, path, cap);
+            if (inner) return inner;
+            path[len] = 0;
+        }
+    return NULL;
+}
 static int cmd_explain(session *s, const cli_options *o) {
     const char *file = o->files[0], *node = o->files[1];
     int json = o->json;
@@ -3053,6 +3073,11 @@ static int cmd_explain(session *s, const cli_options *o) {
         if (e->kernel >= 0) {
             const byoc_sim_kernel_info *k = byoc_sim_kernel(p, e->kernel);
             printf("    kernel:    %d %.60s%s (%s, %d ops, on %s)\n", e->kernel, k->name, strlen(k->name) > 60 ? "..." : "", byoc_sim_exec_name(k->exec), k->nops, k->device);
+            char path[128] = "";
+            const byoc_sim_kernel_info *in = k->exec == BYOC_SIM_EXEC_CONTROL ? body_kernel_of(p, e->frontend, path, sizeof path) : NULL;
+            if (in) /* an op inside an if or a loop: its kernel in the body's own program */
+                printf("    in body:   kernel %s %.60s (%s, on %s), ran %d times in the run on zeros\n", path, in->name, byoc_sim_exec_name(in->exec), in->device,
+                       in->runs);
         } else
             printf("    kernel:    none (a view of its input's buffer)\n");
         if (e->layer >= 0) {
