@@ -3108,7 +3108,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_control_result(byoc_sim_program *p, cons
         byoc__sim_shape_string(t->dtype, t->rank, t->dims, got, sizeof got);
         return byoc__sim_fail(d, BYOC_ERR_TYPE, k->control, "result %d is %s, its type says %s", i, got, want);
     }
-    if (!byoc__sim_alloc_dynamic(p, w, t->dims)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    if (!byoc__sim_alloc_dynamic(p, w, t->dims))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
     memcpy(byoc__sim_data(p, w), t->data, byoc__sim_tensor_bytes(t));
     return BYOC_OK;
 }
@@ -3158,8 +3159,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_scan_append(byoc_sim_program *p, const b
         char want[160];
         byoc__sim_shape_string(val->dtype, val->rank, val->dims, want, sizeof want);
         return byoc__sim_fail(d, BYOC_ERR_TYPE, k->control,
-                              "scan output %d is %s, but the loop runs more than %lld iterations", i - k->ncarried, want,
-                              (long long)val->dims[0]);
+                              "scan output %d is %s, but the loop runs more than %lld iterations", i - k->ncarried,
+                              want, (long long)val->dims[0]);
     }
     memcpy(BYOC__SIM_CAST(char *, buf->data) + (size_t)iteration * bytes, slice->data, bytes);
     return BYOC_OK;
@@ -3315,8 +3316,9 @@ BYOC__SIM_PRIVATE void byoc__sim_profile_bodies(byoc__buf *t, const byoc_sim_pro
             int is_if = k->control->kind == BYOC_NODE_IF;
             char here[64];
             snprintf(here, sizeof here, "%s%d.%d.", path, i, b);
-            byoc__buf_printf(t, "%*s%s of kernel %s%d (%s): %d kernels, ", indent, "",
-                             is_if ? (b ? "else branch" : "then branch") : "body", path, i, k->info.name, sub->nkernels);
+            const char *which = is_if ? (b ? "else branch" : "then branch") : "body";
+            byoc__buf_printf(t, "%*s%s of kernel %s%d (%s): %d kernels, ", indent, "", which, path, i, k->info.name,
+                             sub->nkernels);
             if (is_if) byoc__buf_printf(t, "%staken in the last run\n", k->iterations == b ? "" : "not ");
             else byoc__buf_printf(t, "%lld iterations in the last run\n", (long long)k->iterations);
             for (int j = 0; j < sub->nkernels; ++j) {
@@ -6401,7 +6403,9 @@ BYOC__SIM_PRIVATE void byoc__sim_trace_bodies(byoc__buf *t, const byoc_sim_progr
         int tid = byoc__sim_trace_track(t, tracks, ntracks, ev->where, ev->kind, library);
         byoc__buf_printf(t, ",\n{\"name\":");
         byoc__sim_json_string(t, ev->name);
-        byoc__buf_printf(t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":",
+        byoc__buf_printf(t,
+                         ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,"
+                         "\"args\":{\"ops\":",
                          ev->kind, 1 + 3 * tid, (k->info.sim_start + ev->start) * 1e6, ev->seconds * 1e6);
         byoc__sim_json_string(t, ev->ops);
         byoc__buf_printf(t, ",\"partition\":");
@@ -6831,8 +6835,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_body_line(const byoc_sim_program *
     }
     if (!ki)
         return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
-                              "%s: kernels section: body kernel %s is not a kernel of a body the module lowers to", file,
-                              f[1]);
+                              "%s: kernels section: body kernel %s is not a kernel of a body the module lowers to",
+                              file, f[1]);
     if (strcmp(f[2], byoc_sim_exec_name(ki->exec)) || strcmp(f[3], ki->device) ||
         strcmp(f[4], ki->partition ? ki->partition : "") || strcmp(f[5], ki->ops) || strcmp(f[6], ki->name))
         return byoc__sim_fail(
@@ -8369,11 +8373,10 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
     if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_KERNELS)) != NULL)
         for (int k = 0; k < p->nkernels; ++k) {
             const byoc_sim_kernel_info *ki = &p->kernels[k].info;
-            const char *line[6] = {"kernel",   byoc_sim_exec_name(ki->exec),
-                                   ki->device, ki->partition ? ki->partition : "",
-                                   ki->ops,    ki->name};
+            const char *line[6] = {"kernel", byoc_sim_exec_name(ki->exec), ki->device,
+                                   ki->partition ? ki->partition : "", ki->ops, ki->name};
             byoc__exe_line(w, 6, line);
-            if (k == p->nkernels - 1) byoc__exe_body_lines(w, p, "");
+            if (k == p->nkernels - 1) byoc__exe_body_lines(w, p, ""); /* then the kernels of bodies */
         }
     /* one blob per partition with a runtime module */
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {

@@ -150,7 +150,8 @@ static void test_if_both_branches(void) {
 }
 
 static const char *const loop_text = "def @main(%x: Tensor[(2), float32], %n: int64) {\n"
-                                     "  %0 = loop (%n, True, %x) fn (%i: int64, %go: bool, %acc: Tensor[(2), float32]) {\n"
+                                     "  %0 = loop (%n, True, %x)\n"
+                                     "    fn (%i: int64, %go: bool, %acc: Tensor[(2), float32]) {\n"
                                      "    %1 = add(%acc, %x);\n"
                                      "    %2 = cast(%i, dtype=\"float32\");\n"
                                      "    %3 = less(%i, 9i64);\n"
@@ -176,7 +177,8 @@ static void test_loop_trip_count_and_condition(void) {
     byoc_sim_program *p = m ? byoc_sim_lower(m, NULL, &d) : NULL;
     CHECKF(p != NULL, "%s", d.message);
     if (!p) return;
-    byoc_tensor in[2] = {{BYOC_FLOAT32, 1, {2}, (void *)(uintptr_t)x2}, {BYOC_INT64, 0, {0}, (void *)(uintptr_t)&trips[1]}},
+    byoc_tensor in[2] = {{BYOC_FLOAT32, 1, {2}, (void *)(uintptr_t)x2},
+                         {BYOC_INT64, 0, {0}, (void *)(uintptr_t)&trips[1]}},
                 out[2];
     CHECKF(byoc_sim_run(p, in, 2, out, 2, &d) == BYOC_OK, "%s", d.message);
     int ctl = 0;
@@ -205,7 +207,8 @@ static void test_loop_trip_count_and_condition(void) {
 static void test_loop_swaps_carried_values(void) {
     static const char *const text =
         "def @main(%a: Tensor[(3), float32], %b: Tensor[(3), float32]) {\n"
-        "  %0 = loop (5i64, True, %a, %b) fn (%i: int64, %go: bool, %p: Tensor[(3), float32], %q: Tensor[(3), float32]) {\n"
+        "  %0 = loop (5i64, True, %a, %b)\n"
+        "    fn (%i: int64, %go: bool, %p: Tensor[(3), float32], %q: Tensor[(3), float32]) {\n"
         "    %1 = add(%p, 1f);\n"
         "    (%go, %q, %1)\n"
         "  };\n"
@@ -382,8 +385,22 @@ static void test_executable_round_trip(void) {
     CHECKF(byoc_sim_run(p, in, 3, a, 2, &d) == BYOC_OK, "%s", d.message);
     CHECKF(q && byoc_sim_run(q, in, 3, b, 2, &d) == BYOC_OK, "%s", d.message);
     for (int k = 0; q && k < 2; ++k)
-        CHECK(a[k].rank == b[k].rank && a[k].dims[0] == b[k].dims[0] && !memcmp(a[k].data, b[k].data, tensor_bytes(&a[k])));
+        CHECK(a[k].rank == b[k].rank && a[k].dims[0] == b[k].dims[0] &&
+              !memcmp(a[k].data, b[k].data, tensor_bytes(&a[k])));
     CHECK(q && npu_kernel_runs(q, 0) == 7);
+    /* the source map holds the ops inside bodies, each with the control kernel that runs it */
+    int body_ops = 0, npu_ops = 0;
+    for (int i = 0; e && i < byoc_sim_executable_source_count(e); ++i) {
+        const byoc_sim_source_entry *se = byoc_sim_executable_source(e, i);
+        if (se->removed && se->removed[0]) continue;
+        const byoc_sim_kernel_info *ki = se->kernel >= 0 ? byoc_sim_kernel(q, se->kernel) : NULL;
+        if (!strcmp(se->op, "multiply"))
+            body_ops += ki && ki->exec == BYOC_SIM_EXEC_CONTROL && !strcmp(ki->ops, "loop");
+        if (!strcmp(se->op, "nn.dense"))
+            npu_ops += ki && ki->exec == BYOC_SIM_EXEC_CONTROL && !strcmp(se->partition, "npu_0");
+    }
+    CHECKF(body_ops == 1 && npu_ops == 1, "source map: %d loop-body ops, %d npu ops under a control kernel", body_ops,
+           npu_ops);
     /* the bodies' kernels are listed in the file (the loader checked them against its own lowering) */
     const unsigned char *f = (const unsigned char *)bytes;
     const char *needle = "body\t1.0.0\truntime\tnpu";
