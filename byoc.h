@@ -70,7 +70,8 @@
    therefore see a control node as one node over its inputs and rebuild it like any other; nothing moves
    into or out of a body. The bodies are not yet partitioned or fused (their ops stay on the host, and
    the placement report says so); partitioning never hands a backend an if, a let or a loop. The
-   reference evaluator runs them; byoc_sim.h's runtime refuses them with a clear error for now.
+   reference evaluator runs them, and so does byoc_sim.h's runtime (each if or loop body a program of
+   its own, a let inline: its "sim impl: control flow" section).
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs

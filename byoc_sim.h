@@ -55,6 +55,9 @@
      - Tuples and projections are resolved while lowering. reshape, squeeze, expand_dims and copy are views
        of their input's buffer (no kernel, no copy); annotation ops pass their input through.
      - An output of @main that is one of its inputs or a constant is copied out (BYOC_SIM_EXEC_COPY).
+     - An if or a loop is one BYOC_SIM_EXEC_CONTROL kernel; each of its bodies is lowered as a program of its
+       own (byoc_sim_kernel_body) that the kernel runs: the branch the condition picks, or the loop body once
+       per iteration (ONNX Loop's semantics); a let is lowered inline. See "sim impl: control flow".
 
    MEMORY
      Every intermediate buffer has an offset in one arena, planned once: live intervals over the schedule's
@@ -66,6 +69,9 @@
      bytes. Inputs are read where the caller keeps them, constants where the module keeps them, and outputs
      are planned apart from the arena in program-owned storage that byoc_sim_run's outputs point into. All
      kernels share one workspace (the largest byoc_kernel_workspace_size) and one tile scratch.
+     A control-flow body's program has its own static plan (plan.bodies, plan.body_bytes), allocated on its
+     first run and reused by every iteration; a loop's scan outputs whose stacked extent is '?' (a
+     data-dependent trip count) live in a run-time buffer that grows by doubling and is kept across runs.
 
    COMPILE-TIME OPTIONS
        BYOC_SIM_IMPLEMENTATION            emit the implementation in this translation unit; it also emits
