@@ -2888,7 +2888,8 @@ typedef struct byoc__sim_event {
     int body, body_kernel; /* which of its bodies, and the kernel in that body's program (innermost) */
     int depth;           /* 1 for a kernel of a body of this program's kernel, 2 inside a body of that, ... */
     int control;         /* the event is itself a control kernel (its bodies' events follow it) */
-    int64_t iteration;   /* the loop iteration (innermost), 0 outside loops */
+    int64_t iteration;   /* the iteration of the innermost loop around it, 0 when only ifs are */
+    int in_loop;         /* iteration comes from a loop */
     double start, seconds; /* simulated; start counts from the control kernel's start */
     uint64_t cycles;
 } byoc__sim_event;
@@ -3064,6 +3065,7 @@ BYOC__SIM_PRIVATE void byoc__sim_record_body(byoc_sim_program *p, int k, int b, 
         e->depth = 1;
         e->control = ki->exec == BYOC_SIM_EXEC_CONTROL;
         e->iteration = iteration;
+        e->in_loop = p->kernels[k].control->kind == BYOC_NODE_LOOP;
         e->start = at + ki->sim_start;
         e->seconds = ki->sim_seconds;
         e->cycles = ki->cycles;
@@ -3074,6 +3076,10 @@ BYOC__SIM_PRIVATE void byoc__sim_record_body(byoc_sim_program *p, int k, int b, 
             *o = *in;
             o->kernel = k;
             o->depth = in->depth + 1;
+            if (!in->in_loop) { /* inside ifs only: the iteration is this kernel's */
+                o->iteration = iteration;
+                o->in_loop = e->in_loop;
+            }
             o->start = at + ki->sim_start + in->start;
         }
     }

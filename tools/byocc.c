@@ -2105,11 +2105,20 @@ typedef struct device_row {
     int64_t sram_bytes, sram_peak; /* -1 when unknown (the host) */
 } device_row;
 
-/* the devices the program's kernels ran on, in order of their first kernel; returns how many */
-static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) {
-    int n = 0;
+/* The devices the program's kernels ran on, in order of their first kernel, appended to rows[0, n); returns the new
+   count. An if or a loop counts the kernels of its bodies instead: the branch it took, or the body times its
+   iterations (each iteration's kernels cost what the last one's did: shapes and device costs do not change). */
+static int device_rows_of(const byoc_sim_program *p, device_row *rows, int n, int cap, double times) {
     for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
         const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        if (k->exec == BYOC_SIM_EXEC_CONTROL) {
+            int nb = byoc_sim_kernel_body_count(p, i);
+            int64_t it = byoc_sim_kernel_iterations(p, i);
+            for (int b = 0; b < nb; ++b)
+                n = device_rows_of(byoc_sim_kernel_body(p, i, b), rows, n, cap, times * (nb == 2 ? it == b : (double)it));
+            continue;
+        }
+        if (times <= 0) continue;
         int r = 0;
         while (r < n && strcmp(rows[r].device, k->device)) r++;
         if (r == n) {
@@ -2126,21 +2135,22 @@ static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) {
         int kind = byoc_sim_device_kind_find(d->kind);
         d->kernels++;
         d->ops += k->nops;
-        d->macs += k->macs;
-        d->cycles += k->cycles;
-        d->dram += k->dram_bytes;
-        d->seconds += k->sim_seconds;
+        d->macs += (uint64_t)((double)k->macs * times);
+        d->cycles += (uint64_t)((double)k->cycles * times);
+        d->dram += (uint64_t)((double)k->dram_bytes * times);
+        d->seconds += k->sim_seconds * times;
         if (dev) {
             d->sram_bytes = dev->sram_bytes;
             if (peak > d->sram_peak) d->sram_peak = peak;
             if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array) {
                 d->mac_array = 1;
-                d->mac_capacity += k->cycles * (uint64_t)dev->rows * (uint64_t)dev->cols;
+                d->mac_capacity += (uint64_t)((double)k->cycles * times) * (uint64_t)dev->rows * (uint64_t)dev->cols;
             }
         }
     }
     return n;
 }
+static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) { return device_rows_of(p, rows, 0, cap, 1.0); }
 
 /* 1234567 as "1.23 M" (bytes: "1.18 MiB") */
 static const char *scaled(double v, int bytes, char *buf, size_t cap) {
