@@ -320,7 +320,10 @@ BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p,
    receive views of program memory, valid until the next run or destroy (two outputs that are views of one
    value share storage). The first run allocates the arena, workspace, scratch and outputs; later runs
    allocate nothing, except what a runtime module's run allocates in the module: the result constants it
-   returns stay in the module until the module is destroyed (byoc_runtime_module's interface). */
+   returns stay in the module until the module is destroyed (byoc_runtime_module's interface), and, for a
+   loop, a scan output's run-time buffer or the trace records of its body's kernels when a run iterates more
+   often than every run before it (both are kept for the next runs). A control-flow body's program allocates
+   its memory on its first iteration. */
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag);
 
