@@ -2759,6 +2759,12 @@ BYOC__SIM_PRIVATE void byoc__sim_update_median(byoc_sim_program *p, byoc__sim_ke
     k->info.median_seconds = n == 0 ? 0 : n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+BYOC__SIM_PRIVATE void byoc__sim_update_medians(byoc_sim_program *p) {
+    for (int i = 0; i < p->nkernels; ++i) byoc__sim_update_median(p, &p->kernels[i]);
+    for (int b = 0; b < p->nbodies; ++b)
+        if (p->bodies[b]->ready) byoc__sim_update_medians(p->bodies[b]);
+}
+
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__sim_kernel *k, byoc_diag *d);
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag) {
@@ -2840,7 +2846,9 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         k->info.runs++;
         k->info.total_seconds += dt;
     }
-    for (int i = 0; i < p->nkernels; ++i) byoc__sim_update_median(p, &p->kernels[i]);
+    /* medians: a body's program runs once per iteration, its medians are brought up to date once per run of
+       @main's program, here */
+    if (!p->depth) byoc__sim_update_medians(p);
     /* the simulated timeline: one kernel after another; a runtime module of no simulated device counts its wall time */
     double at = 0;
     for (int i = 0; i < p->nkernels; ++i) {
