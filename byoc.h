@@ -74,10 +74,12 @@
    PartitionGraph make regions inside each branch, whose partitions become module functions called from
    the body and numbered after their owner's (tvmgen_default_npu_main_3); FuseOps fuses there;
    FoldConstant, SimplifyInference, FakeQuantizationToInteger and DCE (which also drops a let whose value
-   nothing reads) run there too. The control node itself stays on the host: no backend ever receives an
-   if, a let or a loop, and the placement report gives it a row with that reason while placing the ops
-   of its bodies as any other. The reference evaluator runs them; byoc_sim.h's runtime refuses them with
-   a clear error for now.
+   nothing reads) run there too; Collage searches each body as a region of its own. The control node
+   itself stays on the host: no backend ever receives an if, a let or a loop, and the placement report
+   gives it a row with that reason while placing the ops of its bodies as any other. The reference
+   evaluator runs them, and so does byoc_sim.h's runtime (each if or loop body a program of its own, a
+   let inline: its "sim impl: control flow" section), a partition inside a body running on its device
+   only when that body runs.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs

@@ -55,6 +55,9 @@
      - Tuples and projections are resolved while lowering. reshape, squeeze, expand_dims and copy are views
        of their input's buffer (no kernel, no copy); annotation ops pass their input through.
      - An output of @main that is one of its inputs or a constant is copied out (BYOC_SIM_EXEC_COPY).
+     - An if or a loop is one BYOC_SIM_EXEC_CONTROL kernel; each of its bodies is lowered as a program of its
+       own (byoc_sim_kernel_body) that the kernel runs: the branch the condition picks, or the loop body once
+       per iteration (ONNX Loop's semantics); a let is lowered inline. See "sim impl: control flow".
 
    MEMORY
      Every intermediate buffer has an offset in one arena, planned once: live intervals over the schedule's
@@ -66,6 +69,9 @@
      bytes. Inputs are read where the caller keeps them, constants where the module keeps them, and outputs
      are planned apart from the arena in program-owned storage that byoc_sim_run's outputs point into. All
      kernels share one workspace (the largest byoc_kernel_workspace_size) and one tile scratch.
+     A control-flow body's program has its own static plan (plan.bodies, plan.body_bytes), allocated on its
+     first run and reused by every iteration; a loop's scan outputs whose stacked extent is '?' (a
+     data-dependent trip count) live in a run-time buffer that grows by doubling and is kept across runs.
 
    COMPILE-TIME OPTIONS
        BYOC_SIM_IMPLEMENTATION            emit the implementation in this translation unit; it also emits
@@ -123,6 +129,7 @@
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: runtime
+       [SECTION] sim impl: control flow (bodies as programs)
        [SECTION] sim impl: profile
        [SECTION] sim impl: device kinds, layer classes, command streams
        [SECTION] sim impl: the cycle model and the npu, dsp and host kinds
@@ -217,9 +224,11 @@ typedef enum byoc_sim_exec {
     BYOC_SIM_EXEC_TILED,    /* an elementwise chain in one pass, tile by tile */
     BYOC_SIM_EXEC_ANCHOR,   /* an anchor op, then its elementwise epilogue in place, tile by tile */
     BYOC_SIM_EXEC_RUNTIME,  /* a partition run by its runtime module */
-    BYOC_SIM_EXEC_COPY      /* an output that is an input or a constant, copied out */
+    BYOC_SIM_EXEC_COPY,     /* an output that is an input or a constant, copied out */
+    BYOC_SIM_EXEC_CONTROL   /* an if or a loop: runs its bodies' programs (byoc_sim_kernel_body) */
 } byoc_sim_exec;
-BYOC_SIM_API const char *byoc_sim_exec_name(byoc_sim_exec e); /* "ops", "tiled", "anchor", "runtime", "copy" */
+/* "ops", "tiled", "anchor", "runtime", "copy", "control" */
+BYOC_SIM_API const char *byoc_sim_exec_name(byoc_sim_exec e);
 
 /* One kernel of the schedule, with what byoc_sim_run measured. Strings live as long as the program. */
 typedef struct byoc_sim_kernel_info {
@@ -251,6 +260,14 @@ typedef struct byoc_sim_kernel_info {
 
 BYOC_SIM_API int byoc_sim_kernel_count(const byoc_sim_program *p);
 BYOC_SIM_API const byoc_sim_kernel_info *byoc_sim_kernel(const byoc_sim_program *p, int i);
+/* A CONTROL kernel's bodies (an if: 0 then, 1 else; a loop: 0), each a program of its own that the kernel
+   runs (its kernels, plan and profile: runs counts every iteration); 0 and NULL for other kernels. The body's
+   inputs are its parameters (a loop's: iteration, cond, carried values, captures), its outputs its results.
+   Body programs belong to p: never run or destroy them yourself. */
+BYOC_SIM_API int byoc_sim_kernel_body_count(const byoc_sim_program *p, int i);
+BYOC_SIM_API const byoc_sim_program *byoc_sim_kernel_body(const byoc_sim_program *p, int i, int b);
+/* The last run of CONTROL kernel i: a loop's iterations, the branch an if took (0 then, 1 else). */
+BYOC_SIM_API int64_t byoc_sim_kernel_iterations(const byoc_sim_program *p, int i);
 
 // [SECTION] sim: memory plan
 typedef struct byoc_sim_memory_plan {
@@ -263,6 +280,9 @@ typedef struct byoc_sim_memory_plan {
     int buffers;               /* buffers in the arena */
     int in_place;              /* of them, written over a dying input */
     int views;                 /* reshape-like results that share their input's buffer */
+    int bodies;                /* programs of if and loop bodies, nested ones included (a let lowers inline) */
+    size_t body_bytes;         /* their arenas, outputs, workspaces and tile scratches: static, each allocated once
+                                  and reused by every iteration and every run (not counted in arena_bytes) */
 } byoc_sim_memory_plan;
 BYOC_SIM_API byoc_sim_memory_plan byoc_sim_memory(const byoc_sim_program *p);
 
@@ -300,7 +320,10 @@ BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p,
    receive views of program memory, valid until the next run or destroy (two outputs that are views of one
    value share storage). The first run allocates the arena, workspace, scratch and outputs; later runs
    allocate nothing, except what a runtime module's run allocates in the module: the result constants it
-   returns stay in the module until the module is destroyed (byoc_runtime_module's interface). */
+   returns stay in the module until the module is destroyed (byoc_runtime_module's interface), and, for a
+   loop, a scan output's run-time buffer or the trace records of its body's kernels when a run iterates more
+   often than every run before it (both are kept for the next runs). A control-flow body's program allocates
+   its memory on its first iteration. */
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag);
 
@@ -827,6 +850,14 @@ typedef struct byoc__sim_kernel {
     int rt_device;          /* lowered for a simulated device: no argument constants were made */
     /* profile */
     int sample_first, nsamples, next_sample;
+    /* CONTROL (see "sim impl: control flow") */
+    const byoc_node *control;
+    int body_first, nbodies; /* its bodies' programs in p->bodies */
+    int ncarried;            /* loop: leaves of the loop-carried values (the first results) */
+    int io_first;            /* tensors in p->tensors for a body's inputs and outputs */
+    int64_t iterations;      /* the last run: a loop's iterations; an if's branch (0 then, 1 else) */
+    int64_t loop_iteration;  /* a loop body's first two inputs during a run */
+    unsigned char loop_cond;
 } byoc__sim_kernel;
 
 typedef struct byoc__sim_port {
@@ -869,6 +900,12 @@ struct byoc_sim_program {
     int ready;
     void *arena_block, *output_block, *workspace_block, *scratch_block;
     double *samples;
+    /* control flow: the programs of if and loop bodies, and the last run's kernels inside them */
+    byoc_sim_program **bodies;
+    int nbodies, cap_bodies;
+    int depth; /* 0 for @main's program, one more per enclosing body */
+    struct byoc__sim_event *events;
+    int nevents, cap_events, events_dropped;
 };
 
 BYOC__SIM_PRIVATE void *byoc__sim_malloc(const byoc_sim_program *p, size_t n) {
@@ -938,6 +975,9 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     byoc__sim_mfree(p, p->workspace_block);
     byoc__sim_mfree(p, p->scratch_block);
     byoc__sim_mfree(p, p->samples);
+    for (int i = 0; i < p->nbodies; ++i) byoc_sim_program_destroy(p->bodies[i]);
+    byoc__sim_mfree(p, p->bodies);
+    byoc__sim_mfree(p, p->events);
     byoc_module_destroy(p->shadows);
     byoc_allocator a = p->alloc;
     if (a.free_fn) a.free_fn(p, a.user_data);
@@ -995,6 +1035,7 @@ BYOC_SIM_API const char *byoc_sim_exec_name(byoc_sim_exec e) {
     case BYOC_SIM_EXEC_ANCHOR: return "anchor";
     case BYOC_SIM_EXEC_RUNTIME: return "runtime";
     case BYOC_SIM_EXEC_COPY: return "copy";
+    case BYOC_SIM_EXEC_CONTROL: return "control";
     }
     return "?";
 }
@@ -1424,6 +1465,8 @@ BYOC__SIM_PRIVATE int byoc__sim_runtime_kernel(byoc__sim_lowering *L, byoc_node 
 }
 
 BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, int rf, int rc, const char *partition);
+BYOC__SIM_PRIVATE int byoc__sim_lower_control(byoc__sim_lowering *L, const byoc_node *n, int in_first, int nin,
+                                              const char *partition, int depth, int *rf, int *rc);
 BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, int args_first, int nargs,
                                          const char *partition, int group, int depth, int *rf, int *rc);
 
@@ -1604,11 +1647,24 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_fn(byoc__sim_lowering *L, byoc_node *fn, i
         }
         case BYOC_NODE_FUNCTION:
         case BYOC_NODE_GLOBAL_VAR: break; /* values only as callees, handled at their calls */
-        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP:
-            ok = byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, n,
-                                      "byoc_sim_lower: control flow (if, let, loop) does not lower to a kernel "
-                                      "schedule yet; byoc_module_evaluate runs it");
+        case BYOC_NODE_IF: case BYOC_NODE_LET: case BYOC_NODE_LOOP: {
+            if (group) {
+                ok = byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, n,
+                                          "byoc_sim_lower: an if, let or loop inside a fused group");
+                break;
+            }
+            int start = L->nleaves, cnt = 0;
+            for (int a = 0; ok && a < n->nargs; ++a) {
+                int gi = byoc_graph_index(&g, n->args[a]);
+                for (int j = 0; ok && j < nc[gi]; ++j) ok = byoc__sim_push_leaf(L, L->leaves[nf[gi] + j]);
+                cnt += nc[gi];
+            }
+            /* a let binds its value (and captures) to its body's parameters: the body lowers inline, no kernel */
+            if (n->kind == BYOC_NODE_LET)
+                ok = ok && byoc__sim_lower_fn(L, n->params[0], start, cnt, partition, 0, depth + 1, &nf[i], &nc[i]);
+            else ok = ok && byoc__sim_lower_control(L, n, start, cnt, partition, depth, &nf[i], &nc[i]);
             break;
+        }
         }
     }
     if (ok && g.count) {
@@ -2388,20 +2444,9 @@ BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
     return 1;
 }
 
-BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_options *options, byoc_diag *diag) {
-    byoc_diag local;
-    byoc_diag *d = diag ? diag : &local;
-    memset(d, 0, sizeof *d);
-    if (!m) {
-        byoc__null_arg(d, __func__, "module");
-        return NULL;
-    }
-    if (byoc_infer_type(m, d) != BYOC_OK) return NULL;
-    byoc_node *main_fn = byoc_module_function(m, "main");
-    if (!main_fn) {
-        byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_lower: the module has no @main");
-        return NULL;
-    }
+/* An empty program over m with the options (NULL: defaults); NULL when memory runs out. */
+BYOC__SIM_PRIVATE byoc_sim_program *byoc__sim_program_new(byoc_module *m, const byoc_sim_options *options,
+                                                          byoc_diag *d) {
     byoc_allocator a;
     memset(&a, 0, sizeof a);
     if (options && options->allocator) a = *options->allocator;
@@ -2419,20 +2464,29 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     p->opt.host = NULL;
     if (!p->opt.tile_bytes) p->opt.tile_bytes = BYOC_SIM_TILE_BYTES;
     p->m = m;
+    p->shadows = byoc_module_create(a.alloc_fn ? &p->alloc : NULL);
+    if (!p->shadows) {
+        byoc_sim_program_destroy(p);
+        byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_lower: out of memory");
+        return NULL;
+    }
+    return p;
+}
+
+/* Lowers fn as the whole of p: its parameters are p's inputs, its result p's outputs; then the schedule, the
+   memory plan and the host model's account. @main's program and each control-flow body's are made here. */
+BYOC__SIM_PRIVATE int byoc__sim_lower_program(byoc_sim_program *p, byoc_node *fn, int depth, byoc_diag *d) {
     byoc__sim_lowering L;
     memset(&L, 0, sizeof L);
     L.p = p;
     L.diag = d;
-    p->shadows = byoc_module_create(a.alloc_fn ? &p->alloc : NULL);
-    int ok = p->shadows != NULL;
-    if (!ok) BYOC__SIM_OOM(&L);
-    int args_first = L.nleaves, rf = 0, rc = 0;
-    for (int i = 0; ok && i < main_fn->nparams; ++i) {
+    int ok = 1, args_first = L.nleaves, rf = 0, rc = 0;
+    for (int i = 0; ok && i < fn->nparams; ++i) {
         char name[256];
-        snprintf(name, sizeof name, "%%%s", main_fn->params[i]->name ? main_fn->params[i]->name : "?");
-        ok = byoc__sim_add_input(&L, main_fn->params[i], main_fn->params[i]->checked_type, name, sizeof name);
+        snprintf(name, sizeof name, "%%%s", fn->params[i]->name ? fn->params[i]->name : "?");
+        ok = byoc__sim_add_input(&L, fn->params[i], fn->params[i]->checked_type, name, sizeof name);
     }
-    ok = ok && byoc__sim_lower_fn(&L, main_fn, args_first, L.nleaves - args_first, NULL, 0, 0, &rf, &rc);
+    ok = ok && byoc__sim_lower_fn(&L, fn, args_first, L.nleaves - args_first, NULL, 0, depth, &rf, &rc);
     for (int i = 0; ok && i < rc; ++i) ok = byoc__sim_add_output(&L, L.leaves[rf + i]);
     ok = ok && byoc__sim_schedule(&L);
     if (ok && !p->opt.no_inplace) byoc__sim_in_place(&L);
@@ -2442,6 +2496,27 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
     byoc__sim_mfree(p, L.scalars);
     if (!ok || L.error) {
         if (!L.error) byoc__sim_fail(d, BYOC_ERR_INTERNAL, NULL, "byoc_sim_lower: failed");
+        return 0;
+    }
+    return 1;
+}
+
+BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_options *options, byoc_diag *diag) {
+    byoc_diag local;
+    byoc_diag *d = diag ? diag : &local;
+    memset(d, 0, sizeof *d);
+    if (!m) {
+        byoc__null_arg(d, __func__, "module");
+        return NULL;
+    }
+    if (byoc_infer_type(m, d) != BYOC_OK) return NULL;
+    byoc_node *main_fn = byoc_module_function(m, "main");
+    if (!main_fn) {
+        byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_lower: the module has no @main");
+        return NULL;
+    }
+    byoc_sim_program *p = byoc__sim_program_new(m, options, d);
+    if (p && !byoc__sim_lower_program(p, main_fn, 0, d)) {
         byoc_sim_program_destroy(p);
         return NULL;
     }
@@ -2685,6 +2760,13 @@ BYOC__SIM_PRIVATE void byoc__sim_update_median(byoc_sim_program *p, byoc__sim_ke
     k->info.median_seconds = n == 0 ? 0 : n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+BYOC__SIM_PRIVATE void byoc__sim_update_medians(byoc_sim_program *p) {
+    for (int i = 0; i < p->nkernels; ++i) byoc__sim_update_median(p, &p->kernels[i]);
+    for (int b = 0; b < p->nbodies; ++b)
+        if (p->bodies[b]->ready) byoc__sim_update_medians(p->bodies[b]);
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__sim_kernel *k, byoc_diag *d);
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag) {
     byoc_diag local;
@@ -2723,6 +2805,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims, the caller's storage */
     }
     void *ws = byoc__sim_aligned(p->workspace_block);
+    p->nevents = p->events_dropped = 0; /* this run's kernels inside bodies */
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
         byoc_diag kd;
@@ -2738,6 +2821,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         case BYOC_SIM_EXEC_TILED:
         case BYOC_SIM_EXEC_ANCHOR: r = byoc__sim_run_tiled(p, k, ws, &kd); break;
         case BYOC_SIM_EXEC_RUNTIME: r = byoc__sim_dispatch_runtime(p, k, &kd); break;
+        case BYOC_SIM_EXEC_CONTROL: r = byoc__sim_run_control(p, k, &kd); break;
         case BYOC_SIM_EXEC_COPY: {
             int v = p->operands[k->in_first], w = p->operands[k->out_first];
             if (!byoc__sim_alloc_dynamic(p, w, p->values[v].rt_dims)) {
@@ -2763,7 +2847,9 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         k->info.runs++;
         k->info.total_seconds += dt;
     }
-    for (int i = 0; i < p->nkernels; ++i) byoc__sim_update_median(p, &p->kernels[i]);
+    /* medians: a body's program runs once per iteration, its medians are brought up to date once per run of
+       @main's program, here */
+    if (!p->depth) byoc__sim_update_medians(p);
     /* the simulated timeline: one kernel after another; a runtime module of no simulated device counts its wall time */
     double at = 0;
     for (int i = 0; i < p->nkernels; ++i) {
@@ -2786,9 +2872,441 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     return BYOC_OK;
 }
 
+// [SECTION] sim impl: control flow (bodies as programs)
+/* An if or a loop is one CONTROL kernel of the enclosing schedule. Each body (a closed function: every outer value
+   it uses is a capture, an input of the control node) is lowered as a program of its own, with its own kernels,
+   static memory plan and outputs, exactly as @main is; the kernel runs those programs through byoc_sim_run:
+     if    reads the condition and runs the then or the else program on the captures;
+     loop  runs its body's program while iteration < max_trip and the condition holds, as ONNX Loop
+           (onnx/defs/controlflow: M and cond; TVM's Relay writes the same loop as a recursive function), and
+           ONNX Runtime's loop kernel (onnxruntime/core/providers/cpu/controlflow/loop.cc) feeds each iteration's
+           carried outputs back as the next one's inputs and concatenates the scan outputs at the end.
+   A let needs no kernel: its body is lowered inline with its parameters bound to the value and the captures (see
+   byoc__sim_lower_fn), as Relay's let binds a var in the enclosing scope.
+   Here the carried values live in the loop kernel's own result buffers: the body reads them there and its results
+   (in the body program's output storage, never the same memory) are copied back after each iteration, so a body
+   that swaps two carried values reads neither half-written. Scan outputs are appended slice by slice: into their
+   arena buffer when the loop's type gives the stacked shape, else (a data-dependent trip count, '?' leading
+   extent) into a DYNAMIC buffer that grows by doubling and is kept for the next run. A carried value must keep its
+   shape from one iteration to the next (the arena of the body is planned once), which the runtime checks.
+   A body's program is lowered once and its memory is allocated on its first run: every iteration and every run
+   reuses it. Partitions called inside a body run on their device only when the body runs. */
+
+#define BYOC__SIM_MAX_EVENTS 100000 /* kernels inside bodies kept per run for traces (the rest are counted) */
+typedef struct byoc__sim_event {
+    const char *name, *ops, *kind, *where, *partition;
+    const byoc_sim_device *dev; /* the simulated device it ran on, NULL on the host */
+    int kernel;          /* the control kernel of this program the event happened in */
+    int body, body_kernel; /* which of its bodies, and the kernel in that body's program (innermost) */
+    int depth;           /* 1 for a kernel of a body of this program's kernel, 2 inside a body of that, ... */
+    int control;         /* the event is itself a control kernel (its bodies' events follow it) */
+    int64_t iteration;   /* the iteration of the innermost loop around it, 0 when only ifs are */
+    int in_loop;         /* iteration comes from a loop */
+    double start, seconds; /* simulated; start counts from the control kernel's start */
+    uint64_t cycles;
+} byoc__sim_event;
+
+BYOC__SIM_PRIVATE const char *byoc__sim_kernel_where(const byoc_sim_program *p, int i, const byoc_sim_device **dev);
+
+/* "loop (onnx:Loop_3)": what messages and kernel names call a control node */
+BYOC__SIM_PRIVATE void byoc__sim_control_name(const byoc_node *n, char *out, size_t cap) {
+    const char *what = n->kind == BYOC_NODE_IF ? "if" : n->kind == BYOC_NODE_LET ? "let" : "loop";
+    const char *src = byoc_node_span(n)->source;
+    if (src && *src) snprintf(out, cap, "%s (%s)", what, src);
+    else snprintf(out, cap, "%s", what);
+}
+
+/* Lowers body b of control node n as a program of its own (appended to p->bodies). */
+BYOC__SIM_PRIVATE int byoc__sim_lower_body(byoc__sim_lowering *L, const byoc_node *n, int b, int depth) {
+    byoc_sim_program *p = L->p;
+    if (depth > BYOC__SIM_MAX_DEPTH)
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, n, "byoc_sim_lower: control flow nested too deeply");
+    if (!BYOC__SIM_RESERVE(p, p->bodies, p->cap_bodies, p->nbodies + 1)) return BYOC__SIM_OOM(L);
+    byoc_sim_options o = p->opt;
+    o.allocator = p->alloc.alloc_fn ? &p->alloc : NULL;
+    o.host = &p->host;
+    byoc_diag bd;
+    memset(&bd, 0, sizeof bd);
+    byoc_sim_program *sub = byoc__sim_program_new(p->m, &o, &bd);
+    if (sub) {
+        sub->depth = p->depth + 1;
+        if (!byoc__sim_lower_program(sub, n->params[b], depth, &bd)) {
+            byoc_sim_program_destroy(sub);
+            sub = NULL;
+        }
+    }
+    if (!sub) { /* the body's message names the node inside it */
+        L->error = bd.code ? bd.code : BYOC_ERR_INTERNAL;
+        if (L->diag) *L->diag = bd;
+        return 0;
+    }
+    p->bodies[p->nbodies++] = sub;
+    const byoc_sim_memory_plan *sp = &sub->plan;
+    p->plan.bodies += 1 + sp->bodies;
+    p->plan.body_bytes += sp->arena_bytes + sp->output_bytes + sp->workspace_bytes + sp->tile_scratch_bytes +
+                          sp->body_bytes;
+    return 1;
+}
+
+/* An if or a loop over the values leaves[in_first, +nin) (its inputs' leaves): one CONTROL kernel, a program per
+   body, and new values for its result. */
+BYOC__SIM_PRIVATE int byoc__sim_lower_control(byoc__sim_lowering *L, const byoc_node *n, int in_first, int nin,
+                                              const char *partition, int depth, int *rf, int *rc) {
+    byoc_sim_program *p = L->p;
+    char what[200];
+    byoc__sim_control_name(n, what, sizeof what);
+    int nout = byoc__sim_leaf_count(n->checked_type), head_leaves = 0;
+    for (int a = 0; a < byoc__control_head(n); ++a) head_leaves += byoc__sim_leaf_count(n->args[a]->checked_type);
+    if (nout < 1)
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, n,
+                                    "byoc_sim_lower: %s: its result is not a tensor or a tuple of tensors", what);
+    int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_CONTROL, partition);
+    if (k < 0) return 0;
+    int body_first = p->nbodies, most = 0;
+    for (int b = 0; b < n->nparams; ++b)
+        if (!byoc__sim_lower_body(L, n, b, depth + 1)) return 0;
+    /* what each body's program takes and gives back: if (captures) -> result;
+       loop (iteration, cond, carried, captures) -> (cond, carried, scans) */
+    int ncarried = n->kind == BYOC_NODE_LOOP ? head_leaves - 2 : 0;
+    int want_in = n->kind == BYOC_NODE_IF ? nin - 1 : nin, want_out = n->kind == BYOC_NODE_LOOP ? nout + 1 : nout;
+    for (int b = 0; b < n->nparams; ++b) {
+        const byoc_sim_program *sub = p->bodies[body_first + b];
+        if (sub->ninputs != want_in || sub->noutputs != want_out || ncarried < 0 || ncarried > nout)
+            return byoc__sim_lower_fail(L, BYOC_ERR_INTERNAL, n,
+                                        "byoc_sim_lower: %s: body %d takes %d tensors and gives %d, expected %d and %d",
+                                        what, b, sub->ninputs, sub->noutputs, want_in, want_out);
+        if (sub->ninputs + sub->noutputs > most) most = sub->ninputs + sub->noutputs;
+    }
+    if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + nin + nout) ||
+        !BYOC__SIM_RESERVE(p, p->tensors, p->cap_tensors, p->ntensors + most))
+        return BYOC__SIM_OOM(L);
+    byoc__sim_kernel *kk = &p->kernels[k];
+    kk->control = n;
+    kk->body_first = body_first;
+    kk->nbodies = n->nparams;
+    kk->ncarried = ncarried;
+    kk->io_first = p->ntensors;
+    p->ntensors += most;
+    kk->in_first = p->noperands;
+    kk->nin = nin;
+    for (int q = 0; q < nin; ++q) p->operands[p->noperands++] = L->leaves[in_first + q];
+    kk->out_first = p->noperands;
+    kk->nout = nout;
+    p->noperands += nout;
+    *rf = L->nleaves;
+    *rc = nout;
+    for (int i = 0; i < nout; ++i) {
+        L->allow_dynamic = 1; /* a scan output's trip count, a branch's '?' extents: known at run time */
+        int v = byoc__sim_new_value(L, byoc__sim_leaf_at(n->checked_type, i), -1, n);
+        L->allow_dynamic = 0;
+        int b = v >= 0 ? byoc__sim_new_buffer(L, p->values[v].dynamic ? BYOC_SIM_BUFFER_DYNAMIC : BYOC_SIM_BUFFER_ARENA,
+                                              p->values[v].nbytes)
+                       : -1;
+        if (b < 0) return 0;
+        p->values[v].buffer = b;
+        p->operands[p->kernels[k].out_first + i] = v;
+        if (!byoc__sim_push_leaf(L, v)) return 0;
+    }
+    const char *name = byoc__sim_strdup(p, what, strlen(what));
+    const char *ops = n->kind == BYOC_NODE_IF ? "if" : n->kind == BYOC_NODE_LET ? "let" : "loop";
+    if (!name) return BYOC__SIM_OOM(L);
+    p->kernels[k].info.name = name;
+    p->kernels[k].info.ops = ops;
+    p->kernels[k].info.nops = 1;
+    return 1;
+}
+
+/* value v as a tensor of this run's shape, over its storage */
+BYOC__SIM_PRIVATE void byoc__sim_value_tensor(const byoc_sim_program *p, int v, byoc_tensor *t) {
+    const byoc__sim_value *val = &p->values[v];
+    memset(t, 0, sizeof *t);
+    t->dtype = val->dtype;
+    t->rank = val->rank;
+    for (int i = 0; i < val->rank; ++i) t->dims[i] = val->rt_dims[i];
+    t->data = byoc__sim_data(p, v);
+}
+
+/* a scalar condition or trip count, exactly (an int64 through a double would lose its low bits) */
+BYOC__SIM_PRIVATE int64_t byoc__sim_scalar_i64(const byoc_sim_program *p, int v) {
+    const byoc__sim_value *val = &p->values[v];
+    const char *data = byoc__sim_data(p, v);
+    if (val->dtype == BYOC_INT64) {
+        int64_t x;
+        memcpy(&x, data, sizeof x);
+        return x;
+    }
+    double x = byoc__load(val->dtype, data, 0);
+    return x != x ? 1 : x >= 9.2e18 ? INT64_MAX : x <= -9.2e18 ? INT64_MIN : (int64_t)x;
+}
+
+BYOC__SIM_PRIVATE int byoc__sim_tensor_same_shape(const byoc_tensor *a, const byoc__sim_value *v) {
+    if (a->dtype != v->dtype || a->rank != v->rank) return 0;
+    for (int i = 0; i < a->rank; ++i)
+        if (a->dims[i] != v->rt_dims[i]) return 0;
+    return 1;
+}
+
+BYOC__SIM_PRIVATE size_t byoc__sim_tensor_bytes(const byoc_tensor *t) {
+    size_t n = byoc_dtype_size(t->dtype);
+    for (int i = 0; i < t->rank; ++i) n *= (size_t)t->dims[i];
+    return n;
+}
+
+/* Records the kernels body b's program ran (and the kernels inside its own bodies) for traces and profiles;
+   *at is where the body's run starts on the control kernel's simulated timeline. */
+BYOC__SIM_PRIVATE void byoc__sim_record_body(byoc_sim_program *p, int k, int b, int64_t iteration, double at) {
+    const byoc_sim_program *sub = p->bodies[p->kernels[k].body_first + b];
+    int need = p->nevents + sub->nkernels + sub->nevents;
+    if (need > BYOC__SIM_MAX_EVENTS || !BYOC__SIM_RESERVE(p, p->events, p->cap_events, need)) {
+        p->events_dropped += sub->nkernels + sub->nevents;
+        return;
+    }
+    for (int j = 0; j < sub->nkernels; ++j) {
+        const byoc_sim_kernel_info *ki = &sub->kernels[j].info;
+        const byoc_sim_device *dev = NULL;
+        byoc__sim_event *e = &p->events[p->nevents++];
+        e->name = ki->name;
+        e->ops = ki->ops;
+        e->kind = ki->device_kind;
+        e->where = byoc__sim_kernel_where(sub, j, &dev);
+        e->dev = dev;
+        e->partition = ki->partition;
+        e->kernel = k;
+        e->body = b;
+        e->body_kernel = j;
+        e->depth = 1;
+        e->control = ki->exec == BYOC_SIM_EXEC_CONTROL;
+        e->iteration = iteration;
+        e->in_loop = p->kernels[k].control->kind == BYOC_NODE_LOOP;
+        e->start = at + ki->sim_start;
+        e->seconds = ki->sim_seconds;
+        e->cycles = ki->cycles;
+        for (int x = 0; x < sub->nevents; ++x) { /* the kernels inside this one's bodies, right after it */
+            const byoc__sim_event *in = &sub->events[x];
+            if (in->kernel != j) continue;
+            byoc__sim_event *o = &p->events[p->nevents++];
+            *o = *in;
+            o->kernel = k;
+            o->depth = in->depth + 1;
+            if (!in->in_loop) { /* inside ifs only: the iteration is this kernel's */
+                o->iteration = iteration;
+                o->in_loop = e->in_loop;
+            }
+            o->start = at + ki->sim_start + in->start;
+        }
+    }
+}
+
+/* Runs body b on the tensors in[], its results in out[] (views of its program's memory); adds its simulated time
+   to *at. */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_body(byoc_sim_program *p, byoc__sim_kernel *k, int b, int64_t iteration,
+                                                 double *at, byoc_diag *d) {
+    byoc_sim_program *sub = p->bodies[k->body_first + b];
+    byoc_tensor *io = &p->tensors[k->io_first];
+    byoc_diag bd;
+    byoc_result r = byoc_sim_run(sub, io, sub->ninputs, io + sub->ninputs, sub->noutputs, &bd);
+    if (r != BYOC_OK) {
+        const char *msg = bd.message, *prefix = "byoc_sim_run: ";
+        if (!strncmp(msg, prefix, strlen(prefix))) msg += strlen(prefix);
+        const char *part = k->control->kind == BYOC_NODE_IF ? (b ? "the else branch" : "the then branch") : "its body";
+        if (k->control->kind == BYOC_NODE_LOOP)
+            return byoc__sim_fail(d, r, k->control, "iteration %lld of its body: %s", (long long)iteration, msg);
+        return byoc__sim_fail(d, r, k->control, "%s: %s", part, msg);
+    }
+    int ki = (int)(k - p->kernels);
+    byoc__sim_record_body(p, ki, b, iteration, *at);
+    *at += byoc_sim_latency(sub);
+    return BYOC_OK;
+}
+
+/* result i of the control kernel: a body's tensor t copied in (a '?' extent takes t's) */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_control_result(byoc_sim_program *p, const byoc__sim_kernel *k, int i,
+                                                       const byoc_tensor *t, byoc_diag *d) {
+    int w = p->operands[k->out_first + i];
+    const byoc__sim_value *val = &p->values[w];
+    int same = t->dtype == val->dtype && t->rank == val->rank;
+    for (int j = 0; same && j < val->rank; ++j) same = val->dims[j] < 0 || val->dims[j] == t->dims[j];
+    if (!same) {
+        char want[160], got[160];
+        byoc__sim_shape_string(val->dtype, val->rank, val->dims, want, sizeof want);
+        byoc__sim_shape_string(t->dtype, t->rank, t->dims, got, sizeof got);
+        return byoc__sim_fail(d, BYOC_ERR_TYPE, k->control, "result %d is %s, its type says %s", i, got, want);
+    }
+    if (!byoc__sim_alloc_dynamic(p, w, t->dims))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+    memcpy(byoc__sim_data(p, w), t->data, byoc__sim_tensor_bytes(t));
+    return BYOC_OK;
+}
+
+/* if: the condition picks a branch, whose program runs on the captures */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_if(byoc_sim_program *p, byoc__sim_kernel *k, double *at, byoc_diag *d) {
+    int b = byoc__sim_scalar_i64(p, p->operands[k->in_first]) ? 0 : 1;
+    byoc_sim_program *sub = p->bodies[k->body_first + b];
+    byoc_tensor *io = &p->tensors[k->io_first];
+    for (int q = 0; q < sub->ninputs; ++q) byoc__sim_value_tensor(p, p->operands[k->in_first + 1 + q], &io[q]);
+    byoc_result r = byoc__sim_run_body(p, k, b, 0, at, d);
+    for (int i = 0; r == BYOC_OK && i < k->nout; ++i) r = byoc__sim_control_result(p, k, i, &io[sub->ninputs + i], d);
+    k->iterations = b;
+    return r;
+}
+
+/* Appends one iteration's slice to scan output i (a result after the carried values). */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_scan_append(byoc_sim_program *p, const byoc__sim_kernel *k, int i,
+                                                    int64_t iteration, const byoc_tensor *slice, byoc_diag *d) {
+    int w = p->operands[k->out_first + i];
+    byoc__sim_value *val = &p->values[w];
+    byoc__sim_buffer *buf = &p->buffers[val->buffer];
+    size_t bytes = byoc__sim_tensor_bytes(slice);
+    int same = slice->dtype == val->dtype && slice->rank + 1 == val->rank;
+    for (int j = 0; same && j < slice->rank; ++j)
+        same = (val->dims[j + 1] < 0 || val->dims[j + 1] == slice->dims[j]) &&
+               (iteration == 0 || val->rt_dims[j + 1] == slice->dims[j]);
+    if (!same) {
+        char got[160], want[160];
+        byoc__sim_shape_string(slice->dtype, slice->rank, slice->dims, got, sizeof got);
+        byoc__sim_shape_string(val->dtype, val->rank, iteration ? val->rt_dims : val->dims, want, sizeof want);
+        return byoc__sim_fail(d, BYOC_ERR_TYPE, k->control,
+                              "iteration %lld: scan output %d gets a slice %s, which does not stack into %s",
+                              (long long)iteration, i - k->ncarried, got, want);
+    }
+    for (int j = 0; j < slice->rank; ++j) val->rt_dims[j + 1] = slice->dims[j];
+    size_t need = (size_t)(iteration + 1) * bytes;
+    if (buf->kind == BYOC_SIM_BUFFER_DYNAMIC && need > buf->size) { /* grows by doubling, kept for the next runs */
+        size_t cap = buf->size * 2 > need ? buf->size * 2 : need;
+        char *grown = BYOC__SIM_CAST(char *, byoc__sim_malloc(p, cap));
+        if (!grown) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        if (buf->data && iteration) memcpy(grown, buf->data, (size_t)iteration * bytes);
+        byoc__sim_mfree(p, buf->data);
+        buf->data = grown;
+        buf->size = cap;
+    } else if (buf->kind != BYOC_SIM_BUFFER_DYNAMIC && need > val->nbytes) {
+        char want[160];
+        byoc__sim_shape_string(val->dtype, val->rank, val->dims, want, sizeof want);
+        return byoc__sim_fail(d, BYOC_ERR_TYPE, k->control,
+                              "scan output %d is %s, but the loop runs more than %lld iterations", i - k->ncarried,
+                              want, (long long)val->dims[0]);
+    }
+    memcpy(BYOC__SIM_CAST(char *, buf->data) + (size_t)iteration * bytes, slice->data, bytes);
+    return BYOC_OK;
+}
+
+/* the scan outputs' shapes once the loop has run `iterations` times */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_scan_finish(byoc_sim_program *p, const byoc__sim_kernel *k, int64_t iterations,
+                                                    byoc_diag *d) {
+    for (int i = k->ncarried; i < k->nout; ++i) {
+        byoc__sim_value *val = &p->values[p->operands[k->out_first + i]];
+        if (val->dims[0] >= 0 && val->dims[0] != iterations) {
+            char want[160];
+            byoc__sim_shape_string(val->dtype, val->rank, val->dims, want, sizeof want);
+            return byoc__sim_fail(d, BYOC_ERR_TYPE, k->control,
+                                  "scan output %d is %s, but the loop ran %lld iterations", i - k->ncarried, want,
+                                  (long long)iterations);
+        }
+        val->rt_dims[0] = iterations;
+        size_t n = byoc_dtype_size(val->dtype);
+        for (int j = 0; j < val->rank; ++j) {
+            if (iterations == 0 && j > 0 && val->dims[j] < 0) val->rt_dims[j] = 0; /* no slice gave it */
+            n *= (size_t)val->rt_dims[j];
+        }
+        val->rt_nbytes = n;
+    }
+    return BYOC_OK;
+}
+
+/* One iteration's results: the condition for the next, the carried values copied back over the ones the body read
+   (they must keep their shapes), the scan slices appended. */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_loop_results(byoc_sim_program *p, byoc__sim_kernel *k, int64_t it,
+                                                     const byoc_tensor *out, byoc_diag *d) {
+    k->loop_cond = byoc__load(out[0].dtype, out[0].data, 0) != 0;
+    for (int j = 0; j < k->ncarried; ++j) {
+        int w = p->operands[k->out_first + j];
+        if (!byoc__sim_tensor_same_shape(&out[1 + j], &p->values[w])) {
+            char was[160], now[160], what[200];
+            const byoc__sim_value *val = &p->values[w];
+            byoc__sim_shape_string(val->dtype, val->rank, val->rt_dims, was, sizeof was);
+            byoc__sim_shape_string(out[1 + j].dtype, out[1 + j].rank, out[1 + j].dims, now, sizeof now);
+            byoc__sim_control_name(k->control, what, sizeof what);
+            return byoc__sim_fail(d, BYOC_ERR_TYPE, k->control,
+                                  "%s: loop-carried value %d entered iteration %lld as %s and the body returns %s; a "
+                                  "carried value must keep its shape from one iteration to the next",
+                                  what, j, (long long)it, was, now);
+        }
+        memcpy(byoc__sim_data(p, w), out[1 + j].data, p->values[w].rt_nbytes);
+    }
+    for (int i = k->ncarried; i < k->nout; ++i) {
+        byoc_result r = byoc__sim_scan_append(p, k, i, it, &out[1 + i], d);
+        if (r != BYOC_OK) return r;
+    }
+    return BYOC_OK;
+}
+
+/* loop: inputs (max_trip, cond, carried.., captures..); the body takes (iteration, cond, carried.., captures..) and
+   gives (cond, carried.., scans..); the results are (carried.., stacked scans..) */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_loop(byoc_sim_program *p, byoc__sim_kernel *k, double *at, byoc_diag *d) {
+    byoc_sim_program *sub = p->bodies[k->body_first];
+    byoc_tensor *io = &p->tensors[k->io_first], *out = io + sub->ninputs;
+    int64_t max_trip = byoc__sim_scalar_i64(p, p->operands[k->in_first]);
+    k->loop_cond = byoc__sim_scalar_i64(p, p->operands[k->in_first + 1]) != 0;
+    for (int j = 0; j < k->ncarried; ++j) { /* the carried values start as the loop's inputs */
+        int v = p->operands[k->in_first + 2 + j], w = p->operands[k->out_first + j];
+        if (!byoc__sim_alloc_dynamic(p, w, p->values[v].rt_dims))
+            return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
+        memcpy(byoc__sim_data(p, w), byoc__sim_data(p, v), p->values[v].rt_nbytes);
+    }
+    int64_t it = 0;
+    for (; it < max_trip && k->loop_cond; ++it) {
+        k->loop_iteration = it;
+        memset(&io[0], 0, sizeof io[0] * 2);
+        io[0].dtype = BYOC_INT64;
+        io[0].data = &k->loop_iteration;
+        io[1].dtype = BYOC_BOOL;
+        io[1].data = &k->loop_cond;
+        for (int j = 0; j < k->ncarried; ++j) byoc__sim_value_tensor(p, p->operands[k->out_first + j], &io[2 + j]);
+        for (int q = 2 + k->ncarried; q < sub->ninputs; ++q)
+            byoc__sim_value_tensor(p, p->operands[k->in_first + q], &io[q]);
+        byoc_result r = byoc__sim_run_body(p, k, 0, it, at, d);
+        if (r == BYOC_OK) r = byoc__sim_loop_results(p, k, it, out, d);
+        if (r != BYOC_OK) return r;
+    }
+    k->iterations = it;
+    return byoc__sim_scan_finish(p, k, it, d);
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__sim_kernel *k, byoc_diag *d) {
+    double at = 0;
+    byoc_result r =
+        k->control->kind == BYOC_NODE_LOOP ? byoc__sim_run_loop(p, k, &at, d) : byoc__sim_run_if(p, k, &at, d);
+    k->info.sim_seconds = at;
+    return r;
+}
+
+/* does a kernel of p, or of a body of one, run partition fn through its runtime module (source maps name the
+   control kernel for the ops inside its bodies) */
+BYOC__SIM_PRIVATE int byoc__sim_runs_partition(const byoc_sim_program *p, const char *fn) {
+    for (int k = 0; k < p->nkernels; ++k)
+        if (p->kernels[k].function && !strcmp(p->kernels[k].function, fn)) return 1;
+    for (int b = 0; b < p->nbodies; ++b)
+        if (byoc__sim_runs_partition(p->bodies[b], fn)) return 1;
+    return 0;
+}
+
+BYOC_SIM_API int byoc_sim_kernel_body_count(const byoc_sim_program *p, int i) {
+    if (!p) return 0;
+    return i >= 0 && i < p->nkernels ? p->kernels[i].nbodies : 0;
+}
+BYOC_SIM_API const byoc_sim_program *byoc_sim_kernel_body(const byoc_sim_program *p, int i, int b) {
+    if (!p || i < 0 || i >= p->nkernels || b < 0 || b >= p->kernels[i].nbodies) return NULL;
+    return p->bodies[p->kernels[i].body_first + b];
+}
+BYOC_SIM_API int64_t byoc_sim_kernel_iterations(const byoc_sim_program *p, int i) {
+    if (!p) return 0;
+    return i >= 0 && i < p->nkernels ? p->kernels[i].iterations : 0;
+}
+
 // [SECTION] sim impl: profile
 BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p) {
     if (!p) return;
+    for (int b = 0; b < p->nbodies; ++b) byoc_sim_profile_reset(p->bodies[b]);
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
         k->nsamples = k->next_sample = 0;
@@ -2811,6 +3329,31 @@ BYOC__SIM_PRIVATE const char *byoc__sim_kernel_where(const byoc_sim_program *p, 
     const byoc_node *fn = k->info.partition ? byoc_module_function(p->m, k->info.partition) : NULL;
     const char *compiler = fn ? byoc_attrs_string(&fn->attrs, "Compiler", NULL) : NULL;
     return compiler && *compiler ? compiler : "host";
+}
+
+/* each control kernel's bodies: their kernels (indented by nesting; runs count every iteration of every run) */
+BYOC__SIM_PRIVATE void byoc__sim_profile_bodies(byoc__buf *t, const byoc_sim_program *p, int indent, const char *path) {
+    for (int i = 0; i < p->nkernels; ++i) {
+        const byoc__sim_kernel *k = &p->kernels[i];
+        for (int b = 0; b < k->nbodies; ++b) {
+            const byoc_sim_program *sub = p->bodies[k->body_first + b];
+            int is_if = k->control->kind == BYOC_NODE_IF;
+            char here[64];
+            snprintf(here, sizeof here, "%s%d.%d.", path, i, b);
+            const char *which = is_if ? (b ? "else branch" : "then branch") : "body";
+            byoc__buf_printf(t, "%*s%s of kernel %s%d (%s): %d kernels, ", indent, "", which, path, i, k->info.name,
+                             sub->nkernels);
+            if (is_if) byoc__buf_printf(t, "%staken in the last run\n", k->iterations == b ? "" : "not ");
+            else byoc__buf_printf(t, "%lld iterations in the last run\n", (long long)k->iterations);
+            for (int j = 0; j < sub->nkernels; ++j) {
+                const byoc_sim_kernel_info *ki = &sub->kernels[j].info;
+                byoc__buf_printf(t, "%*s%s%-3d %-32.32s %-8s %-7s %7d runs  %10.2f sim us (last)  %10.2f wall us  %s\n",
+                                 indent + 2, "", here, j, ki->name, ki->device, byoc_sim_exec_name(ki->exec), ki->runs,
+                                 ki->sim_seconds * 1e6, ki->median_seconds * 1e6, ki->nops ? ki->ops : "-");
+            }
+            byoc__sim_profile_bodies(t, sub, indent + 4, here);
+        }
+    }
 }
 
 BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *len) {
@@ -2856,18 +3399,24 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
                          k->median_seconds * 1e6, k->nops ? k->ops : "-");
         sum += k->median_seconds;
         sim += k->sim_seconds;
-        const byoc_sim_device *at_dev = NULL;
-        const char *at = byoc__sim_kernel_where(p, i, &at_dev);
-        int w = 0;
-        while (w < nwhere && strcmp(where[w], at)) w++;
-        if (w == nwhere && nwhere < WHERE_MAX) where[nwhere] = at, where_dev[nwhere] = at_dev, nwhere++;
-        if (w == WHERE_MAX) w = WHERE_MAX - 1;
-        by_where[w] += k->sim_seconds;
-        n_where[w]++;
+        for (int e = -1; e < p->nevents; ++e) { /* a control kernel's time is that of the kernels in its bodies */
+            const byoc__sim_event *ev = e >= 0 ? &p->events[e] : NULL;
+            if (ev ? ev->kernel != i || ev->control : k->exec == BYOC_SIM_EXEC_CONTROL) continue;
+            const byoc_sim_device *at_dev = NULL;
+            const char *at = ev ? ev->where : byoc__sim_kernel_where(p, i, &at_dev);
+            if (ev) at_dev = ev->dev;
+            int w = 0;
+            while (w < nwhere && strcmp(where[w], at)) w++;
+            if (w == nwhere && nwhere < WHERE_MAX) where[nwhere] = at, where_dev[nwhere] = at_dev, nwhere++;
+            if (w == WHERE_MAX) w = WHERE_MAX - 1;
+            by_where[w] += ev ? ev->seconds : k->sim_seconds;
+            n_where[w]++;
+        }
         rd += k->bytes_read;
         wr += k->bytes_written;
         xfer += k->transfer_bytes;
     }
+    byoc__sim_profile_bodies(&t, p, 2, "");
     byoc__buf_printf(&t, "simulated latency %.3f ms: ", sim * 1e3);
     int shown = 0;
     for (int pass = 0; pass < 2; ++pass) /* the host first when it ran anything */
@@ -2901,6 +3450,11 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
                      "bytes, outputs %zu bytes\n",
                      mp->buffers, mp->in_place, mp->views, mp->workspace_bytes, mp->tile_scratch_bytes,
                      mp->output_bytes);
+    if (mp->bodies)
+        byoc__buf_printf(&t,
+                         "%d control-flow body programs: %zu bytes (their arenas, outputs, workspaces, scratch), "
+                         "allocated once and reused by every iteration\n",
+                         mp->bodies, mp->body_bytes);
     if (t.oom) {
         byoc__sim_mfree(p, t.data);
         return NULL;
@@ -5740,7 +6294,8 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
         if (!k->info.device_kind) k->info.device_kind = "host";
-        if (k->info.exec == BYOC_SIM_EXEC_RUNTIME) continue;
+        /* a control node's time is its bodies' programs', known after each run */
+        if (k->info.exec == BYOC_SIM_EXEC_RUNTIME || k->info.exec == BYOC_SIM_EXEC_CONTROL) continue;
         double flops = 0;
         for (int st = k->step_first; st < k->step_first + k->nsteps; ++st) flops += byoc_op_flops(p->steps[st].call);
         double bytes = (double)(k->info.bytes_read + k->info.bytes_written);
@@ -5836,6 +6391,57 @@ BYOC_SIM_API const byoc_sim_device *byoc_sim_kernel_device(const byoc_sim_progra
 /* byoc.h's JSON string writer; NULL is written as "" here (byoc__json_str writes null) */
 BYOC__SIM_PRIVATE void byoc__sim_json_string(byoc__buf *t, const char *s) { byoc__json_str(t, s ? s : ""); }
 
+/* the track (tid index) of a device name, announced on first use: its kernels, then for a simulated device its DMA
+   and compute commands */
+BYOC__SIM_PRIVATE int byoc__sim_trace_track(byoc__buf *t, const char **tracks, int *ntracks, const char *dev,
+                                            const char *kind, int library) {
+    for (int j = 0; j < *ntracks; ++j)
+        if (!strcmp(tracks[j], dev)) return j;
+    if (*ntracks >= 60) return 59;
+    int tid = (*ntracks)++;
+    tracks[tid] = dev;
+    for (int e = 0; e < 3; ++e) {
+        char name[160];
+        snprintf(name, sizeof name,
+                 e == 0   ? "%s%s"
+                 : e == 1 ? "%s dma%s"
+                          : "%s compute%s",
+                 dev, library ? " (library: host kernels)" : "");
+        if (e && !byoc__dk_device(byoc_sim_device_kind_find(kind))) break;
+        byoc__buf_printf(t, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
+                         1 + 3 * tid + e);
+        byoc__sim_json_string(t, name);
+        byoc__buf_printf(t, "}}");
+    }
+    return tid;
+}
+
+/* the kernels that ran inside control kernel i's bodies in the last run, one event per kernel and iteration */
+BYOC__SIM_PRIVATE void byoc__sim_trace_bodies(byoc__buf *t, const byoc_sim_program *p, int i, const char **tracks,
+                                             int *ntracks) {
+    const byoc__sim_kernel *k = &p->kernels[i];
+    for (int e = 0; e < p->nevents; ++e) {
+        const byoc__sim_event *ev = &p->events[e];
+        if (ev->kernel != i) continue;
+        int library = !ev->control && !ev->dev && strcmp(ev->where, "host");
+        int tid = byoc__sim_trace_track(t, tracks, ntracks, ev->where, ev->kind, library);
+        byoc__buf_printf(t, ",\n{\"name\":");
+        byoc__sim_json_string(t, ev->name);
+        byoc__buf_printf(t,
+                         ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,"
+                         "\"args\":{\"ops\":",
+                         ev->kind, 1 + 3 * tid, (k->info.sim_start + ev->start) * 1e6, ev->seconds * 1e6);
+        byoc__sim_json_string(t, ev->ops);
+        byoc__buf_printf(t, ",\"partition\":");
+        byoc__sim_json_string(t, ev->partition);
+        byoc__buf_printf(t,
+                         ",\"kernel\":%d,\"body\":%d,\"body_kernel\":%d,\"depth\":%d,\"iteration\":%lld,"
+                         "\"cycles\":%llu}}",
+                         i, ev->body, ev->body_kernel, ev->depth, (long long)ev->iteration,
+                         (unsigned long long)ev->cycles);
+    }
+}
+
 BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len) {
     if (!p) return NULL;
     byoc__buf t;
@@ -5852,30 +6458,8 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
         const byoc_sim_device *on = NULL;
         const char *dev =
             byoc__sim_kernel_where(p, i, &on); /* the backend's name (a library backend's: host kernels) */
-        int tid = -1;
-        for (int j = 0; j < ntracks && tid < 0; ++j)
-            if (!strcmp(tracks[j], dev)) tid = j;
-        if (tid < 0 && ntracks < 60) {
-            tid = ntracks;
-            tracks[ntracks++] = dev;
-            for (int e = 0; e < 3; ++e) {
-                char name[160];
-                snprintf(name, sizeof name,
-                         e == 0   ? "%s%s"
-                         : e == 1 ? "%s dma%s"
-                                  : "%s compute%s",
-                         dev,
-                         k->info.exec != BYOC_SIM_EXEC_RUNTIME && strcmp(dev, "host") ? " (library: host kernels)"
-                                                                                      : "");
-                if (e && !byoc__dk_device(byoc_sim_device_kind_find(k->info.device_kind))) break;
-                byoc__buf_printf(&t,
-                                 ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":",
-                                 1 + 3 * tid + e);
-                byoc__sim_json_string(&t, name);
-                byoc__buf_printf(&t, "}}");
-            }
-        }
-        if (tid < 0) tid = 59;
+        int tid = byoc__sim_trace_track(&t, tracks, &ntracks, dev, k->info.device_kind,
+                                        k->info.exec != BYOC_SIM_EXEC_RUNTIME && strcmp(dev, "host"));
         double us = 1e6;
         byoc__buf_printf(&t, ",\n{\"name\":");
         byoc__sim_json_string(&t, k->info.name);
@@ -5889,6 +6473,7 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
                          ",\"kernel\":%d,\"cycles\":%llu,\"dram_bytes\":%llu,\"macs\":%llu,\"transfer_bytes\":%llu}}",
                          i, (unsigned long long)k->info.cycles, (unsigned long long)k->info.dram_bytes,
                          (unsigned long long)k->info.macs, (unsigned long long)k->info.transfer_bytes);
+        if (k->info.exec == BYOC_SIM_EXEC_CONTROL) byoc__sim_trace_bodies(&t, p, i, tracks, &ntracks);
         const byoc_sim_device_program *dp =
             k->info.exec == BYOC_SIM_EXEC_RUNTIME ? byoc__dv_program_of(byoc_module_runtime(p->m, k->function)) : NULL;
         if (!dp) continue;
@@ -6244,13 +6829,59 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_blob(byoc_sim_executable *e, const 
     return byoc_module_set_runtime(e->m, b->function, &rm, diag); /* (which releases rt when it fails) */
 }
 
+/* kernels of control-flow bodies, nested ones included */
+BYOC__SIM_PRIVATE int byoc__exe_body_kernels(const byoc_sim_program *p) {
+    int n = 0;
+    for (int b = 0; b < p->nbodies; ++b) n += p->bodies[b]->nkernels + byoc__exe_body_kernels(p->bodies[b]);
+    return n;
+}
+
+/* A "body" line of the kernels section: fields path ("1.0.3": kernel 1's body 0's kernel 3; deeper bodies add
+   pairs), exec, device, partition, ops, name; checked against the body programs lowered here. */
+BYOC__SIM_PRIVATE byoc_result byoc__exe_check_body_line(const byoc_sim_program *p, char **f, const char *file,
+                                                        byoc_diag *diag) {
+    const char *at = f[1];
+    const byoc_sim_kernel_info *ki = NULL;
+    while (p && *at) {
+        char *end = NULL;
+        long long kernel = strtoll(at, &end, 10), body;
+        if (end == at || kernel < 0 || kernel >= p->nkernels) break;
+        if (*end == 0) { /* the last number: a kernel of p */
+            ki = &p->kernels[kernel].info;
+            break;
+        }
+        if (*end != '.') break;
+        at = end + 1;
+        body = strtoll(at, &end, 10);
+        if (end == at || *end != '.' || body < 0 || body > 1) break;
+        at = end + 1;
+        p = byoc_sim_kernel_body(p, (int)kernel, (int)body);
+    }
+    if (!ki)
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                              "%s: kernels section: body kernel %s is not a kernel of a body the module lowers to",
+                              file, f[1]);
+    if (strcmp(f[2], byoc_sim_exec_name(ki->exec)) || strcmp(f[3], ki->device) ||
+        strcmp(f[4], ki->partition ? ki->partition : "") || strcmp(f[5], ki->ops) || strcmp(f[6], ki->name))
+        return byoc__sim_fail(
+            diag, BYOC_ERR_CORRUPT, NULL,
+            "%s: body kernel %s was saved as %s %s on %s (%s), but the module lowers to %s %s on %s (%s) here", file,
+            f[1], f[2], f[5], f[3], f[6], byoc_sim_exec_name(ki->exec), ki->ops, ki->device, ki->name);
+    return BYOC_OK;
+}
+
 /* the saved kernel list and memory plan against the program lowered here */
 BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, char *kernels, char *plan,
                                                       const char *file, byoc_diag *diag) {
     const byoc_sim_program *p = e->p;
     char *f[BYOC__EXE_MAX_FIELDS];
-    int n, k = 0, b = 0;
+    int n, k = 0, b = 0, body_lines = 0;
     while ((n = byoc__exe_next_line(&kernels, f)) > 0) {
+        if (n == 7 && !strcmp(f[0], "body")) {
+            if (byoc__exe_check_body_line(p, f, file, diag) != BYOC_OK) return diag ? diag->code : BYOC_ERR_CORRUPT;
+            body_lines++;
+            continue;
+        }
         if (n != 6 || strcmp(f[0], "kernel"))
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: kernels section: line %d is not a kernel", file,
                                   k + 1);
@@ -6270,6 +6901,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_check_program(byoc_sim_executable *e, ch
     if (k != p->nkernels)
         return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: %d kernels saved, the module lowers to %d", file, k,
                               p->nkernels);
+    if (body_lines != byoc__exe_body_kernels(p))
+        return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
+                              "%s: %d kernels of control-flow bodies saved, the module lowers to %d", file, body_lines,
+                              byoc__exe_body_kernels(p));
     const byoc_sim_memory_plan *pl = &p->plan;
     static const char *const summary[6] = {"arena", "lower_bound", "workspace", "tile_scratch", "outputs", "slots"};
     int seen[6] = {0};
@@ -6374,7 +7009,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_load_source_map(byoc_sim_executable *e, 
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL, "%s: source map line %d: kernel %lld does not exist",
                                   file, line, v[0]);
         const char *kpart = v[0] >= 0 ? byoc_sim_kernel(e->p, (int)v[0])->partition : NULL;
-        if (f[6][0] && v[0] >= 0 && (!kpart || strcmp(kpart, f[6])))
+        int in_body = 0; /* an op of a partition called inside a control kernel's bodies names that kernel */
+        for (int b = 0; f[6][0] && v[0] >= 0 && b < byoc_sim_kernel_body_count(e->p, (int)v[0]); ++b)
+            in_body |= byoc__sim_runs_partition(byoc_sim_kernel_body(e->p, (int)v[0], b), f[6]);
+        if (f[6][0] && v[0] >= 0 && !in_body && (!kpart || strcmp(kpart, f[6])))
             return byoc__sim_fail(diag, BYOC_ERR_CORRUPT, NULL,
                                   "%s: source map line %d: kernel %lld is not partition @%s's", file, line, v[0], f[6]);
         if (!byoc_module_function(e->m, f[2]) || (f[6][0] && !byoc_module_function(e->m, f[6])))
@@ -7455,10 +8093,20 @@ BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, con
     const byoc_runtime_module *rm = partition ? byoc_module_runtime(sm->m, partition) : NULL;
     const byoc_sim_device_program *dp = byoc__dv_program_of(rm);
     int partition_kernel = -1;
-    for (int k = 0; partition && k < sm->p->nkernels && partition_kernel < 0; ++k)
-        if (sm->p->kernels[k].function && !strcmp(sm->p->kernels[k].function, partition)) partition_kernel = k;
+    for (int k = 0; partition && k < sm->p->nkernels && partition_kernel < 0; ++k) {
+        const byoc__sim_kernel *kk = &sm->p->kernels[k];
+        if (kk->function && !strcmp(kk->function, partition)) partition_kernel = k;
+        for (int b = 0; b < kk->nbodies && partition_kernel < 0; ++b) /* called inside an if or a loop */
+            if (byoc__sim_runs_partition(sm->p->bodies[kk->body_first + b], partition)) partition_kernel = k;
+    }
     for (int i = 0; i < g.count && !sm->failed; ++i) {
         byoc_node *n = g.nodes[i].node;
+        if (n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LET || n->kind == BYOC_NODE_LOOP) {
+            for (int b = 0; b < n->nparams; ++b) /* the ops of bodies, which a dataflow graph leaves out */
+                byoc__exe_walk(sm, n->params[b]->body, n->params[b], function, composite, partition, backend,
+                               depth + 1);
+            continue;
+        }
         if (n->kind == BYOC_NODE_FUNCTION && n != root) {
             const byoc_attr_value *c = byoc_attrs_get(&n->attrs, "Composite");
             byoc__exe_walk(sm, n->body, n, function, c && c->kind == BYOC_ATTR_STRING ? c->s : composite, partition,
@@ -7536,6 +8184,13 @@ BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__
                                pl->declined[d].backend, pl->declined[d].reason);
 }
 
+/* every op call a body program (and the bodies inside it) runs, mapped to the top-level kernel k */
+BYOC__SIM_PRIVATE void byoc__exe_mark_body(byoc__exe_srcmap *sm, const byoc_sim_program *body, int k, uint32_t ids) {
+    for (int s = 0; s < body->nsteps; ++s)
+        if (body->steps[s].call && body->steps[s].call->id < ids) sm->kernel[body->steps[s].call->id] = k;
+    for (int b = 0; b < body->nbodies; ++b) byoc__exe_mark_body(sm, body->bodies[b], k, ids);
+}
+
 BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const byoc_sim_save_options *o,
                                                    byoc__dv_writer *w, byoc_diag *diag) {
     byoc__exe_srcmap sm;
@@ -7548,9 +8203,12 @@ BYOC__SIM_PRIVATE byoc_result byoc__exe_source_map(byoc_sim_program *p, const by
     sm.kernel = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * ids));
     if (!sm.label || !sm.kernel) sm.failed = 1;
     for (uint32_t i = 0; !sm.failed && i < ids; ++i) sm.label[i] = sm.kernel[i] = -1;
-    for (int k = 0; !sm.failed && k < p->nkernels; ++k)
+    for (int k = 0; !sm.failed && k < p->nkernels; ++k) {
         for (int s = p->kernels[k].step_first; s < p->kernels[k].step_first + p->kernels[k].nsteps; ++s)
             if (p->steps[s].call && p->steps[s].call->id < ids) sm.kernel[p->steps[s].call->id] = k;
+        for (int b = 0; b < p->kernels[k].nbodies; ++b) /* ops inside bodies: the control kernel that runs them */
+            byoc__exe_mark_body(&sm, p->bodies[p->kernels[k].body_first + b], k, ids);
+    }
     for (int i = 0; o && !sm.failed && i < o->nsource_nodes; ++i)
         byoc__exe_add_name(&sm, o->source_nodes[i].name ? o->source_nodes[i].name : "", o->source_nodes[i].op,
                            o->source_nodes[i].removed);
@@ -7645,6 +8303,25 @@ BYOC__SIM_PRIVATE void byoc__exe_put_u64_at(unsigned char *at, uint64_t v) {
     for (int i = 0; i < 8; ++i) at[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* the kernels of every control-flow body, as "body" lines after the kernel lines (byoc__exe_check_body_line) */
+BYOC__SIM_PRIVATE void byoc__exe_body_lines(byoc__dv_writer *w, const byoc_sim_program *p, const char *path) {
+    for (int k = 0; k < p->nkernels; ++k)
+        for (int b = 0; b < byoc_sim_kernel_body_count(p, k); ++b) {
+            const byoc_sim_program *sub = byoc_sim_kernel_body(p, k, b);
+            char here[96];
+            snprintf(here, sizeof here, "%s%d.%d.", path, k, b);
+            for (int j = 0; j < sub->nkernels; ++j) {
+                const byoc_sim_kernel_info *ki = &sub->kernels[j].info;
+                char at[112];
+                snprintf(at, sizeof at, "%s%d", here, j);
+                const char *line[7] = {"body", at, byoc_sim_exec_name(ki->exec), ki->device,
+                                       ki->partition ? ki->partition : "", ki->ops, ki->name};
+                byoc__exe_line(w, 7, line);
+            }
+            byoc__exe_body_lines(w, sub, here);
+        }
+}
+
 BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byoc_sim_save_options *o, void **bytes,
                                                   size_t *size, byoc_diag *diag) {
     if (bytes) *bytes = NULL;
@@ -7720,10 +8397,10 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
     if (r == BYOC_OK && (w = BYOC__EXE_NEW_SECTION(BYOC__EXE_KERNELS)) != NULL)
         for (int k = 0; k < p->nkernels; ++k) {
             const byoc_sim_kernel_info *ki = &p->kernels[k].info;
-            const char *line[6] = {"kernel",   byoc_sim_exec_name(ki->exec),
-                                   ki->device, ki->partition ? ki->partition : "",
-                                   ki->ops,    ki->name};
+            const char *line[6] = {"kernel", byoc_sim_exec_name(ki->exec), ki->device,
+                                   ki->partition ? ki->partition : "", ki->ops, ki->name};
             byoc__exe_line(w, 6, line);
+            if (k == p->nkernels - 1) byoc__exe_body_lines(w, p, ""); /* then the kernels of bodies */
         }
     /* one blob per partition with a runtime module */
     for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {

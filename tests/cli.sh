@@ -376,3 +376,17 @@ if [ -d "$SM/mnist8" ] && [ -d "$SM/tiny_distilbert" ]; then
 else
     echo "skipped shared-model CLI tests: $SM/mnist8 or $SM/tiny_distilbert is missing"
 fi
+
+# control flow (If, Loop, Scan) on the runtime and from a .byoc; explain finds a node inside a loop body
+N=/usr/share/libonnx-testdata/data/node
+if [ -d "$N/test_loop11" ] && [ -d "$N/test_scan9_sum" ]; then
+    for t in test_if test_loop11 test_scan_sum test_scan9_sum; do
+        expect "cli_cflow_run_$t" 0 'all outputs match the reference' "$BYOCC" run "$N/$t/model.onnx" --compare-to "$N/$t/test_data_set_0"
+    done
+    expect cli_cflow_profile_per_iteration 0 '0.0.1   onnx:slice_out' "$BYOCC" run "$N/test_loop11/model.onnx" --compare-to "$N/test_loop11/test_data_set_0" --profile
+    expect cli_cflow_compile 0 'source map: 10 frontend nodes (5 without ops)' "$BYOCC" compile "$N/test_loop11/model.onnx" --backend npu -o "$tmp/loop.byoc"
+    expect cli_cflow_run_byoc 0 'all outputs match the reference' "$BYOCC" run "$tmp/loop.byoc" --compare-to "$N/test_loop11/test_data_set_0"
+    expect cli_cflow_explain_in_body 0 'in body:   kernel 0.0.1 onnx:slice_out' "$BYOCC" explain "$tmp/loop.byoc" onnx:slice_out
+else
+    echo "skipped control-flow CLI tests: $N is missing (Debian package libonnx-testdata)"
+fi

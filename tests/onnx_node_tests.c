@@ -7,10 +7,11 @@
    float64, 1-D/3-D convolutions, training-mode outputs...) line per test of a supported op, then
    "N of ALL node tests pass (X%); not passed, each listed above with its reason: ...", ALL being every test
    directory of the suite, and "N of M node tests of supported ops pass". Tests of unsupported ops print
-   "unsupported onnx:NAME: OPS". */
-#define BYOC_IMPLEMENTATION
+   "unsupported onnx:NAME: OPS". Models with control flow (If, Loop, Scan) also run on byoc_sim.h's runtime
+   (their bodies as programs of their own), held to the same expected tensors. */
+#define BYOC_SIM_IMPLEMENTATION
 #define BYOC_ONNX_IMPLEMENTATION
-#include "../byoc.h"
+#include "../byoc_sim.h"
 #include "../tools/byoc_onnx.h"
 
 #include <dirent.h>
@@ -97,6 +98,51 @@ static int fed_shapes_differ(const char *dir, const byoc_onnx_model *model, int 
     }
     byoc_module_destroy(scratch);
     return differ && k == (n < main_fn->nparams ? n : main_fn->nparams) ? k : 0;
+}
+
+/* does @main hold an if or a loop (a let needs no runtime of its own) */
+static int has_control_flow(byoc_module *m) {
+    byoc_graph g;
+    int found = 0;
+    if (byoc_graph_build(m, byoc_module_function(m, "main")->body, 0, &g) != BYOC_OK) return 0;
+    for (int i = 0; i < g.count; ++i)
+        found |= g.nodes[i].node->kind == BYOC_NODE_IF || g.nodes[i].node->kind == BYOC_NODE_LOOP;
+    byoc_graph_free(&g);
+    return found;
+}
+
+/* The model lowered by byoc_sim.h and run on the inputs: every output against the expected tensor. */
+static int same_on_sim(byoc_module *m, byoc_node **inputs, int nin, byoc_node **wants, int nwant,
+                       const char *const *names, int set, char *why, size_t cap) {
+    byoc_diag d;
+    byoc_sim_program *p = byoc_sim_lower(m, NULL, &d);
+    if (!p) {
+        snprintf(why, cap, "byoc_sim_lower: %s", d.message);
+        return 0;
+    }
+    byoc_tensor in[16], out[16];
+    for (int k = 0; k < nin; ++k) {
+        const byoc_type *t = inputs[k]->annotation;
+        memset(&in[k], 0, sizeof in[k]);
+        in[k].dtype = t->dtype;
+        in[k].rank = t->rank;
+        for (int i = 0; i < t->rank; ++i) in[k].dims[i] = t->dims[i];
+        in[k].data = inputs[k]->data;
+    }
+    int ok = byoc_sim_output_count(p) == nwant && byoc_sim_run(p, in, nin, out, nwant, &d) == BYOC_OK;
+    if (!ok) snprintf(why, cap, "byoc_sim_run: %s", d.code ? d.message : "a different output count");
+    for (int k = 0; ok && k < nwant; ++k) {
+        const byoc_type *t = byoc_tensor_type(m, out[k].dtype, out[k].rank, out[k].dims);
+        size_t bytes = (size_t)byoc_type_num_elements(t) * byoc_dtype_size(out[k].dtype);
+        byoc_node *got = byoc_constant(m, t, out[k].data, bytes);
+        char one[600];
+        if (!got || !same_tensor(got, wants[k], one, sizeof one)) {
+            snprintf(why, cap, "byoc_sim: set %d output %d (%s): %s", set, k, names[k], got ? one : "out of memory");
+            ok = 0;
+        }
+    }
+    byoc_sim_program_destroy(p);
+    return ok;
 }
 
 static int run_test(const char *dir, char *why, size_t cap) {
@@ -239,6 +285,9 @@ static int run_test(const char *dir, char *why, size_t cap) {
                 result = 0;
             }
         }
+        if (result == 1 && has_control_flow(m) &&
+            !same_on_sim(m, inputs, nin, wants, nwant, (const char *const *)model.output_names, s, why, cap))
+            result = 0;
     }
     if (result == 1 && !sets) { snprintf(why, cap, "no test data sets"); result = 0; }
     byoc_onnx_model_free(&model);

@@ -1,6 +1,6 @@
 /* Unit tests of control flow: `if`, `let` and the structured `loop` in the text format (print/parse
    round trip), type inference and its errors, structural equality and copies, evaluation with
-   byoc_module_evaluate, partitioning around and inside control nodes, and byoc_sim.h refusing them.
+   byoc_module_evaluate, partitioning around and inside control nodes, and byoc_sim.h lowering them.
    Public API only. */
 #include "byoc_sim.h"
 #include "test.h"
@@ -360,14 +360,16 @@ static void test_fold_constant_selects_branch(void) {
 }
 
 
-/* byoc_sim.h does not lower control flow yet: it says so, naming the node, instead of running it wrong */
-static void test_sim_refuses_control_flow(void) {
+/* byoc_sim.h lowers an if to a control kernel with a program per branch (tests/test_sim_cflow.c runs them) */
+static void test_sim_lowers_control_flow(void) {
     byoc_diag d;
     byoc_module *m = parse_text(if_text, &d);
     CHECKF(m != NULL && byoc_infer_type(m, &d) == BYOC_OK, "%s", d.message);
     byoc_sim_program *p = byoc_sim_lower(m, NULL, &d);
-    CHECK(p == NULL);
-    CHECK_CONTAINS(d.message, "control flow (if, let, loop) does not lower to a kernel schedule yet");
+    CHECKF(p != NULL, "%s", d.message);
+    int k = byoc_sim_kernel_count(p) - 1;
+    CHECK(k >= 0 && byoc_sim_kernel(p, k)->exec == BYOC_SIM_EXEC_CONTROL && byoc_sim_kernel_body_count(p, k) == 2);
+    byoc_sim_program_destroy(p);
     byoc_module_destroy(m);
 }
 
@@ -404,7 +406,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_loop_type_errors),              TEST_ENTRY(test_builder_and_copy),
         TEST_ENTRY(test_every_pass_is_safe),            TEST_ENTRY(test_partitioning_keeps_control_on_host),
         TEST_ENTRY(test_collage_keeps_control_on_host), TEST_ENTRY(test_fold_constant_selects_branch),
-        TEST_ENTRY(test_sim_refuses_control_flow),
+        TEST_ENTRY(test_sim_lowers_control_flow),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

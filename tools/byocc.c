@@ -2124,11 +2124,20 @@ typedef struct device_row {
     int64_t sram_bytes, sram_peak; /* -1 when unknown (the host) */
 } device_row;
 
-/* the devices the program's kernels ran on, in order of their first kernel; returns how many */
-static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) {
-    int n = 0;
+/* The devices the program's kernels ran on, in order of their first kernel, appended to rows[0, n); returns the new
+   count. An if or a loop counts the kernels of its bodies instead: the branch it took, or the body times its
+   iterations (each iteration's kernels cost what the last one's did: shapes and device costs do not change). */
+static int device_rows_of(const byoc_sim_program *p, device_row *rows, int n, int cap, double times) {
     for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
         const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        if (k->exec == BYOC_SIM_EXEC_CONTROL) {
+            int nb = byoc_sim_kernel_body_count(p, i);
+            int64_t it = byoc_sim_kernel_iterations(p, i);
+            for (int b = 0; b < nb; ++b)
+                n = device_rows_of(byoc_sim_kernel_body(p, i, b), rows, n, cap, times * (nb == 2 ? it == b : (double)it));
+            continue;
+        }
+        if (times <= 0) continue;
         int r = 0;
         while (r < n && strcmp(rows[r].device, k->device)) r++;
         if (r == n) {
@@ -2145,21 +2154,22 @@ static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) {
         int kind = byoc_sim_device_kind_find(d->kind);
         d->kernels++;
         d->ops += k->nops;
-        d->macs += k->macs;
-        d->cycles += k->cycles;
-        d->dram += k->dram_bytes;
-        d->seconds += k->sim_seconds;
+        d->macs += (uint64_t)((double)k->macs * times);
+        d->cycles += (uint64_t)((double)k->cycles * times);
+        d->dram += (uint64_t)((double)k->dram_bytes * times);
+        d->seconds += k->sim_seconds * times;
         if (dev) {
             d->sram_bytes = dev->sram_bytes;
             if (peak > d->sram_peak) d->sram_peak = peak;
             if (kind >= 0 && byoc_sim_device_kind_at(kind)->mac_array) {
                 d->mac_array = 1;
-                d->mac_capacity += k->cycles * (uint64_t)dev->rows * (uint64_t)dev->cols;
+                d->mac_capacity += (uint64_t)((double)k->cycles * times) * (uint64_t)dev->rows * (uint64_t)dev->cols;
             }
         }
     }
     return n;
 }
+static int device_rows(const byoc_sim_program *p, device_row *rows, int cap) { return device_rows_of(p, rows, 0, cap, 1.0); }
 
 /* 1234567 as "1.23 M" (bytes: "1.18 MiB") */
 static const char *scaled(double v, int bytes, char *buf, size_t cap) {
@@ -3006,6 +3016,26 @@ static uint64_t layer_cycles(const byoc_sim_executable *exe, const byoc_sim_sour
     }
     return last > first && first != UINT64_MAX ? last - first : 0;
 }
+/* the kernel of a control-flow body (nested ones too) whose name holds the frontend node, with its path "K.B.J" */
+static const byoc_sim_kernel_info *body_kernel_of(const byoc_sim_program *p, const char *frontend, char *path, size_t cap) {
+    size_t n = strlen(frontend), len = strlen(path);
+    for (int k = 0; k < byoc_sim_kernel_count(p); ++k)
+        for (int b = 0; b < byoc_sim_kernel_body_count(p, k); ++b) {
+            const byoc_sim_program *body = byoc_sim_kernel_body(p, k, b);
+            for (int j = 0; j < byoc_sim_kernel_count(body); ++j) {
+                const char *name = byoc_sim_kernel(body, j)->name, *at = strstr(name, frontend);
+                if (at && (at == name || at[-1] == '+') && (at[n] == 0 || at[n] == '+')) {
+                    snprintf(path + len, cap - len, "%d.%d.%d", k, b, j);
+                    return byoc_sim_kernel(body, j);
+                }
+            }
+            snprintf(path + len, cap - len, "%d.%d.", k, b);
+            const byoc_sim_kernel_info *inner = body_kernel_of(body, frontend, path, cap);
+            if (inner) return inner;
+            path[len] = 0;
+        }
+    return NULL;
+}
 static int cmd_explain(session *s, const cli_options *o) {
     const char *file = o->files[0], *node = o->files[1];
     int json = o->json;
@@ -3072,6 +3102,11 @@ static int cmd_explain(session *s, const cli_options *o) {
         if (e->kernel >= 0) {
             const byoc_sim_kernel_info *k = byoc_sim_kernel(p, e->kernel);
             printf("    kernel:    %d %.60s%s (%s, %d ops, on %s)\n", e->kernel, k->name, strlen(k->name) > 60 ? "..." : "", byoc_sim_exec_name(k->exec), k->nops, k->device);
+            char path[128] = "";
+            const byoc_sim_kernel_info *in = k->exec == BYOC_SIM_EXEC_CONTROL ? body_kernel_of(p, e->frontend, path, sizeof path) : NULL;
+            if (in) /* an op inside an if or a loop: its kernel in the body's own program */
+                printf("    in body:   kernel %s %.60s (%s, on %s), ran %d times in the run on zeros\n", path, in->name, byoc_sim_exec_name(in->exec), in->device,
+                       in->runs);
         } else
             printf("    kernel:    none (a view of its input's buffer)\n");
         if (e->layer >= 0) {
