@@ -16367,67 +16367,82 @@ static const byoc_type *byoc__rel_qnn_requantize(byoc_type_rel_ctx *ctx, const b
 BYOC__PRIVATE double byoc__qround_mode(double v, int mode) {
     return mode == BYOC__QROUND_EVEN ? nearbyint(v) : mode == BYOC__QROUND_AWAY ? round(v) : floor(v + 0.5);
 }
+/* one run of qnn.requantize: n integers of dtype xt at x under one input and output scale and zero point, into
+   n integers of dtype ot at o (lo, hi: ot's range); mode and f32 as the attributes say. 0 when TFLITE's fixed
+   point has no multiplier for in_scale / out_scale. Shared by the op's kernel and the fused convolution, so
+   the two give the same bits. */
+typedef struct byoc__rq_run {
+    double in_scale, out_scale, lo, hi;
+    int64_t in_zp, out_zp;
+    int mode, f32;
+} byoc__rq_run;
+BYOC__PRIVATE int byoc__requantize_run(const byoc__rq_run *q, byoc_dtype xt, const char *x, int64_t n, byoc_dtype ot,
+                                       char *o) {
+    size_t xs = byoc_dtype_size(xt), osz = byoc_dtype_size(ot);
+    int64_t in_zp = q->in_zp, out_zp = q->out_zp;
+    float m32 = (float)q->in_scale / (float)q->out_scale;
+    double m64 = q->in_scale / q->out_scale, qlo = q->lo - (double)out_zp, qhi = q->hi - (double)out_zp;
+    if (q->f32 && q->mode == BYOC__QROUND_EVEN && xt == BYOC_INT32 && osz == 1 && isfinite(m32) &&
+        in_zp >= INT32_MIN / 2 && in_zp <= INT32_MAX / 2) {
+        /* the int32 difference cannot wrap: |x| < 2^31 and |in_zp| < 2^30 give |d| < 2^31 + 2^30, and d is
+           formed in 64 bits below; in 32 bits only when it fits */
+        int fits = 1;
+        const int32_t *x32 = (const int32_t *)(const void *)x;
+        for (int64_t r = 0; in_zp && r < n && fits; ++r) {
+            int64_t d = (int64_t)x32[r] - in_zp;
+            fits = d >= INT32_MIN && d <= INT32_MAX;
+        }
+        if (fits) {
+            byoc__requantize_run_8bit(x32, n, (int32_t)in_zp, m32, (float)qlo, (float)qhi, (int32_t)out_zp, ot,
+                                      (unsigned char *)o);
+            return 1;
+        }
+    }
+    if (q->mode == BYOC__QROUND_TFLITE) {
+        int32_t qm;
+        int shift;
+        if (!byoc__q31_multiplier(m64, &qm, &shift)) return 0;
+        for (int64_t r = 0; r < n; ++r) {
+            int64_t d = byoc__int_at(xt, x + r * (int64_t)xs) - in_zp;
+            int64_t v = (int64_t)byoc__q31_multiply(byoc__saturate_i32(d), qm, shift) + out_zp;
+            int64_t lo = (int64_t)q->lo, hi = (int64_t)q->hi;
+            byoc__int_put(ot, o + r * (int64_t)osz, v < lo ? lo : v > hi ? hi : v);
+        }
+        return 1;
+    }
+    for (int64_t r = 0; r < n; ++r) {
+        int64_t d = byoc__int_at(xt, x + r * (int64_t)xs) - in_zp;
+        double v = q->f32 ? (double)((float)d * m32) : (double)d * m64;
+        v = v == v ? v : 0.0;
+        v = byoc__qround_mode(v < qlo ? qlo : v > qhi ? qhi : v, q->mode);
+        byoc__int_put(ot, o + r * (int64_t)osz, (int64_t)v + out_zp);
+    }
+    return 1;
+}
 static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *is = &k->in[1], *iz = &k->in[2], *os_ = &k->in[3], *oz = &k->in[4];
     byoc_tensor *o = &k->out[0];
-    double lo, hi;
-    if (!byoc__qrange(o->dtype, &lo, &hi)) return byoc__kfail_dtype(k, o->dtype);
-    int mode = byoc__qrounding(byoc__kstr(k, "rounding", "UPWARD"));
-    int f32 = !strcmp(byoc__kstr(k, "compute_dtype", "float64"), "float32");
+    byoc__rq_run q;
+    if (!byoc__qrange(o->dtype, &q.lo, &q.hi)) return byoc__kfail_dtype(k, o->dtype);
+    q.mode = byoc__qrounding(byoc__kstr(k, "rounding", "UPWARD"));
+    q.f32 = !strcmp(byoc__kstr(k, "compute_dtype", "float64"), "float32");
     byoc__qmap qi, qz, qo, qp;
     byoc__qmap_of(k, x, is, &qi);
     byoc__qmap_of(k, x, iz, &qz);
     byoc__qmap_of(k, x, os_, &qo);
     byoc__qmap_of(k, x, oz, &qp);
     size_t xs = byoc_dtype_size(x->dtype), osz = byoc_dtype_size(o->dtype);
-    const char *xd = (const char *)x->data;
     for (int64_t oi = 0, at = 0; oi < qi.outer; ++oi)
         for (int64_t i = 0; i < qi.extent; ++i, at += qi.inner) {
             /* per tensor or per axis: one multiplier for the whole run */
-            double in_scale = byoc__load(is->dtype, is->data, byoc__qmap_at(&qi, oi, i, 0)),
-                   out_scale = byoc__load(os_->dtype, os_->data, byoc__qmap_at(&qo, oi, i, 0));
-            int64_t in_zp = byoc__zp_at(iz, byoc__qmap_at(&qz, oi, i, 0)),
-                    out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
-            float m32 = (float)in_scale / (float)out_scale;
-            double m64 = in_scale / out_scale, qlo = lo - (double)out_zp, qhi = hi - (double)out_zp;
-            if (f32 && mode == BYOC__QROUND_EVEN && x->dtype == BYOC_INT32 && osz == 1 && isfinite(m32) &&
-                in_zp >= INT32_MIN / 2 && in_zp <= INT32_MAX / 2) {
-                /* the int32 difference cannot wrap: |x| < 2^31 and |in_zp| < 2^30 give |d| < 2^31 + 2^30, and d
-                   is formed in 64 bits below; in 32 bits only when it fits */
-                int fits = 1;
-                const int32_t *xs32 = (const int32_t *)xd + at;
-                if (in_zp) {
-                    for (int64_t r = 0; r < qi.inner && fits; ++r) {
-                        int64_t d = (int64_t)xs32[r] - in_zp;
-                        fits = d >= INT32_MIN && d <= INT32_MAX;
-                    }
-                }
-                if (fits) {
-                    byoc__requantize_run_8bit(xs32, qi.inner, (int32_t)in_zp, m32, (float)qlo, (float)qhi,
-                                              (int32_t)out_zp, o->dtype, (unsigned char *)o->data + at);
-                    continue;
-                }
-            }
-            if (mode == BYOC__QROUND_TFLITE) {
-                int32_t qm;
-                int shift;
-                if (!byoc__q31_multiplier(m64, &qm, &shift))
-                    return byoc__kfail(k, "input_scale / output_scale = %g is not a positive finite number", m64);
-                for (int64_t r = 0; r < qi.inner; ++r) {
-                    int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
-                    int64_t q = (int64_t)byoc__q31_multiply(byoc__saturate_i32(d), qm, shift) + out_zp;
-                    byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)osz,
-                                  q < (int64_t)lo ? (int64_t)lo : q > (int64_t)hi ? (int64_t)hi : q);
-                }
-                continue;
-            }
-            for (int64_t r = 0; r < qi.inner; ++r) {
-                int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
-                double v = f32 ? (double)((float)d * m32) : (double)d * m64;
-                v = v == v ? v : 0.0;
-                v = byoc__qround_mode(v < qlo ? qlo : v > qhi ? qhi : v, mode);
-                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)osz, (int64_t)v + out_zp);
-            }
+            q.in_scale = byoc__load(is->dtype, is->data, byoc__qmap_at(&qi, oi, i, 0));
+            q.out_scale = byoc__load(os_->dtype, os_->data, byoc__qmap_at(&qo, oi, i, 0));
+            q.in_zp = byoc__zp_at(iz, byoc__qmap_at(&qz, oi, i, 0));
+            q.out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
+            if (!byoc__requantize_run(&q, x->dtype, (const char *)x->data + at * (int64_t)xs, qi.inner, o->dtype,
+                                      (char *)o->data + at * (int64_t)osz))
+                return byoc__kfail(k, "input_scale / output_scale = %g is not a positive finite number",
+                                   q.in_scale / q.out_scale);
         }
     return BYOC_OK;
 }
@@ -17107,21 +17122,64 @@ BYOC__PRIVATE int64_t byoc__q8_im2col_block(const byoc__conv_geom *g) {
     int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 20) / (rows ? rows : 1);
     return BYOC__MIN(P, BYOC__MAX(cols / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX, BYOC__Q8_NR_MAX));
 }
-/* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch */
-static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
+/* The requantize a fused qnn.conv2d group ends with (byoc_sim.h lowers FuseOps' qnn.conv2d [+ nn.bias_add] +
+   qnn.requantize groups to one pass): the int32 bias per output channel, then qnn.requantize's arithmetic per
+   output channel, written straight as 8 bits. ONNX Runtime's QLinearConv does the same in its GEMM's output
+   processor (MlasRequantizeOutput on each block of the int32 result while it is in cache); here a block is a
+   few hundred output pixels of every channel of a group, so the int32 values never leave L2. */
+typedef struct byoc__q8epilogue {
+    const int32_t *bias;                              /* one per output channel, or NULL */
+    const byoc_tensor *in_scale, *in_zp, *out_scale, *out_zp; /* one element, or one per output channel */
+    int mode, f32;                                    /* qnn.requantize's rounding and compute_dtype */
+    byoc_tensor *out;                                 /* the 8-bit result */
+} byoc__q8epilogue;
+/* output pixels per block: the whole patch-matrix block (about 1 MB of it, so it is in cache when the GEMM packs
+   it), and with an epilogue at most about 256 KB of int32 results of the group's channels */
+BYOC__PRIVATE int64_t byoc__q8_conv_block(const byoc__conv_geom *g, int epilogue) {
+    int64_t block = byoc__q8_im2col_block(g);
+    if (!epilogue) return block;
+    int64_t cols = ((int64_t)1 << 18) / (4 * (g->Og ? g->Og : 1)) / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX;
+    return BYOC__MIN(block, BYOC__MAX(cols, 2 * BYOC__Q8_NR_MAX));
+}
+/* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch, the int32 block */
+BYOC__PRIVATE size_t byoc__q8_conv_ws(const byoc__kctx *k, int epilogue) {
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
-    int64_t KK = g.Cg * g.KH * g.KW, P = g.OH * g.OW;
-    return byoc__q8rows_bytes(g.O, KK) + 64 + (size_t)(KK * byoc__q8_im2col_block(&g)) + 64 +
-           byoc__q8gemm_scratch(g.Og, P, KK);
+    int64_t KK = g.Cg * g.KH * g.KW, P = g.OH * g.OW, block = byoc__q8_conv_block(&g, epilogue);
+    size_t bytes = byoc__q8rows_bytes(g.O, KK) + 64 + (size_t)(KK * block) + 64;
+    if (!epilogue) return bytes + byoc__q8gemm_scratch(g.Og, P, KK);
+    return bytes + byoc__q8gemm_scratch(g.Og, block, KK) + 64 + (size_t)(g.Og * block) * sizeof(int32_t);
+}
+static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) { return byoc__q8_conv_ws(k, 0); }
+/* the epilogue on the int32 block acc[Og][width] of group grp, image n, pixels [p0, p0 + width) */
+BYOC__PRIVATE int byoc__q8_epilogue_block(const byoc__q8epilogue *e, const byoc__conv_geom *g, int64_t n,
+                                          int64_t grp, int64_t p0, int64_t width, int32_t *acc) {
+    byoc__rq_run q;
+    byoc__qrange(e->out->dtype, &q.lo, &q.hi);
+    q.mode = e->mode;
+    q.f32 = e->f32;
+    int64_t P = g->OH * g->OW;
+    for (int64_t j = 0; j < g->Og; ++j, acc += width) {
+        int64_t c = grp * g->Og + j;
+        if (e->bias) byoc__add_i32_run(acc, e->bias + c, 0, acc, width); /* int32, wrapping: nn.bias_add's */
+        q.in_scale = byoc__load(e->in_scale->dtype, e->in_scale->data, byoc__numel(e->in_scale) == 1 ? 0 : c);
+        q.out_scale = byoc__load(e->out_scale->dtype, e->out_scale->data, byoc__numel(e->out_scale) == 1 ? 0 : c);
+        q.in_zp = byoc__zp_at(e->in_zp, byoc__numel(e->in_zp) == 1 ? 0 : c);
+        q.out_zp = byoc__zp_at(e->out_zp, byoc__numel(e->out_zp) == 1 ? 0 : c);
+        char *o = (char *)e->out->data + ((n * g->O + c) * P + p0) * (int64_t)byoc_dtype_size(e->out->dtype);
+        if (!byoc__requantize_run(&q, BYOC_INT32, (const char *)acc, width, e->out->dtype, o)) return 0;
+    }
+    return 1;
 }
 /* out[Og, P] = W_g[Og, KK] x patches[KK, P] per image and group: the weights are the GEMM's rows (read as
    int8), the patches its columns (read as uint8); a 1x1 stride-1 unpadded convolution multiplies the
-   image itself */
-static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
+   image itself. With an epilogue e, blocks of pixels go through the GEMM into the int32 block and from there
+   through e into e->out; k->out[0] is then only the int32 result's type. */
+BYOC__PRIVATE byoc_result byoc__q8_conv(byoc__kctx *k, const byoc__q8epilogue *e) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
     if (!byoc__is_q8(x->dtype) || !byoc__is_q8(w->dtype)) return byoc__kfail_dtype(k, x->dtype);
     if (k->out[0].dtype != BYOC_INT32) return byoc__kfail_dtype(k, k->out[0].dtype);
+    if (e && !byoc__is_q8(e->out->dtype)) return byoc__kfail_dtype(k, e->out->dtype);
     byoc_result r = byoc__q8_zero_points_ok(k, xz, x->dtype, "input_zero_point");
     if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, wz, w->dtype, "kernel_zero_point");
     byoc__q8path path;
@@ -17129,30 +17187,113 @@ static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
     if (r != BYOC_OK) return r;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
-    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_im2col_block(&g);
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_conv_block(&g, e != NULL);
     byoc__q8rows rows;
     byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &rows);
     uint8_t *col = byoc__align64(k->ws + byoc__q8rows_bytes(g.O, KK));
     unsigned char *scratch = byoc__align64(col + KK * block);
+    int32_t *acc = e ? (int32_t *)(void *)byoc__align64(scratch + byoc__q8gemm_scratch(g.Og, block, KK)) : NULL;
     uint8_t pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
     int pointwise = byoc__conv_is_pointwise(&g, k);
     int32_t *o = (int32_t *)k->out[0].data;
     for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.G; ++grp) {
             const uint8_t *xg = (const uint8_t *)x->data + (n * g.C + grp * g.Cg) * g.H * g.W;
-            int32_t *og = o + (n * g.O + grp * g.Og) * P;
+            int32_t *og = e ? NULL : o + (n * g.O + grp * g.Og) * P;
             byoc__q8rows wg = byoc__q8rows_slice(&rows, grp * g.Og, g.Og);
             byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), xz};
-            if (pointwise) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
+            if (pointwise && !e) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
             for (int64_t p0 = 0; p0 < P; p0 += block) {
                 int64_t width = BYOC__MIN(block, P - p0);
-                byoc__im2col_u8(xg, &g, p0, p0 + width, pad, col);
-                cols.raw = col;
-                cols.rs = width;
-                byoc__q8gemm(&path, &wg, &cols, width, og + p0, P, scratch);
+                if (pointwise) {
+                    cols.raw = xg + p0;
+                } else {
+                    byoc__im2col_u8(xg, &g, p0, p0 + width, pad, col);
+                    cols.raw = col;
+                    cols.rs = width;
+                }
+                if (!e) { byoc__q8gemm(&path, &wg, &cols, width, og + p0, P, scratch); continue; }
+                byoc__q8gemm(&path, &wg, &cols, width, acc, width, scratch);
+                if (!byoc__q8_epilogue_block(e, &g, n, grp, p0, width, acc))
+                    return byoc__kfail(k, "the fused qnn.requantize's input_scale / output_scale is not a positive "
+                                          "finite number");
             }
         }
     return BYOC_OK;
+}
+static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) { return byoc__q8_conv(k, NULL); }
+/* byoc_sim.h's fused qnn.conv2d groups: conv [+ bias_add] + requantize computed by byoc__q8_conv with an
+   epilogue when each reads the one before, the layouts are NCHW / OIHW, the bias is int32 along the channels
+   and every requantize parameter has one element or one per output channel (axis 1). */
+BYOC__PRIVATE int byoc__q8_param_per_channel(const byoc_type *t, int64_t channels, int per_axis) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(t)) return 0;
+    int64_t count = byoc_type_num_elements(t);
+    return (t->rank <= 1 && count == 1) || (per_axis && t->rank == 1 && t->dims[0] == channels);
+}
+BYOC__PRIVATE int byoc__q8_conv_fusable(const byoc_node *conv, const byoc_node *bias_add, const byoc_node *rq) {
+    const byoc_op *qconv = byoc_op_get("qnn.conv2d"), *badd = byoc_op_get("nn.bias_add");
+    if (!conv || !rq || conv->kind != BYOC_NODE_CALL || conv->op != qconv || rq->kind != BYOC_NODE_CALL ||
+        rq->op != byoc_op_get("qnn.requantize") || rq->args[0] != (bias_add ? bias_add : conv))
+        return 0;
+    const byoc_type *acc = conv->checked_type, *out = rq->checked_type;
+    if (!acc || acc->kind != BYOC_TYPE_TENSOR || acc->rank != 4 || !byoc_type_is_static(acc) ||
+        acc->dtype != BYOC_INT32 || !out || out->kind != BYOC_TYPE_TENSOR || !byoc__is_q8(out->dtype))
+        return 0;
+    if (strcmp(byoc_attrs_string(&conv->attrs, "data_layout", "NCHW"), "NCHW") ||
+        strcmp(byoc_attrs_string(&conv->attrs, "kernel_layout", "OIHW"), "OIHW"))
+        return 0;
+    const char *out_layout = byoc_attrs_string(&conv->attrs, "out_layout", "");
+    if (*out_layout && strcmp(out_layout, "NCHW")) return 0;
+    for (int i = 0; i < conv->nargs; ++i)
+        if (!conv->args[i]->checked_type || !byoc_type_is_static(conv->args[i]->checked_type)) return 0;
+    int64_t channels = acc->dims[1];
+    if (bias_add) {
+        const byoc_type *b = bias_add->args[1]->checked_type;
+        int64_t axis = byoc_attrs_int(&bias_add->attrs, "axis", 1);
+        if (bias_add->kind != BYOC_NODE_CALL || bias_add->op != badd || bias_add->args[0] != conv ||
+            (axis != 1 && axis != -3) || !b || b->kind != BYOC_TYPE_TENSOR || b->dtype != BYOC_INT32 ||
+            b->rank != 1 || b->dims[0] != channels)
+            return 0;
+    }
+    int64_t axis = byoc_attrs_int(&rq->attrs, "axis", -1);
+    for (int i = 1; i < 5; ++i)
+        if (!byoc__q8_param_per_channel(rq->args[i]->checked_type, channels, axis == 1 || axis == -3)) return 0;
+    return byoc__qrounding(byoc_attrs_string(&rq->attrs, "rounding", "UPWARD")) >= 0;
+}
+/* a kernel context for the fused group's convolution: its six arguments, and acc, the int32 result's type */
+BYOC__PRIVATE void byoc__q8_conv_kctx(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *acc, void *ws,
+                                      byoc_diag *d, byoc__kctx *k) {
+    memset(k, 0, sizeof *k);
+    k->call = conv;
+    k->name = conv->op->def.name;
+    k->in = conv_in;
+    k->nin = 6;
+    k->out = acc; /* read for its shape only: the epilogue writes the result */
+    k->nout = 1;
+    k->ws = ws ? byoc__align64(ws) : NULL;
+    k->diag = d;
+}
+BYOC__PRIVATE size_t byoc__q8_conv_fused_ws(const byoc_node *conv, const byoc_tensor *conv_in,
+                                            const byoc_tensor *acc) {
+    byoc__kctx k;
+    byoc_tensor shape = *acc;
+    byoc__q8_conv_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    return 64 + ((byoc__q8_conv_ws(&k, 1) + 63) & ~(size_t)63);
+}
+/* conv_in: the convolution's six arguments; acc: its int32 result's type; bias: int32 per channel or NULL;
+   rq_params: the requantize's arguments 1 to 4; out: the 8-bit result; ws: byoc__q8_conv_fused_ws bytes */
+BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                  const byoc_tensor *acc, const int32_t *bias, const byoc_node *rq,
+                                                  const byoc_tensor *rq_params, byoc_tensor *out, void *ws,
+                                                  byoc_diag *d) {
+    byoc__kctx k;
+    byoc_tensor shape = *acc;
+    shape.data = NULL;
+    byoc__q8_conv_kctx(conv, conv_in, &shape, ws, d, &k);
+    byoc__q8epilogue e = {bias, &rq_params[0], &rq_params[1], &rq_params[2], &rq_params[3],
+                          byoc__qrounding(byoc_attrs_string(&rq->attrs, "rounding", "UPWARD")),
+                          !strcmp(byoc_attrs_string(&rq->attrs, "compute_dtype", "float64"), "float32"), out};
+    return byoc__q8_conv(&k, &e);
 }
 
 enum { BYOC__K_QDENSE = 1, BYOC__K_QBATCH_MATMUL, BYOC__K_QMATMUL };
@@ -22686,6 +22827,15 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     }
 }
 
+/* an op call's kind for FuseOps: its op's pattern, but qnn.requantize is elementwise. TVM lowers qnn ops to
+   integer arithmetic (QnnCanonicalize) before FuseOps, so a requantize is there a chain of elementwise ops that
+   joins its convolution's or dense layer's group as epilogue; OPAQUE everywhere else (a per-axis requantize
+   does not run on tiles, and Collage prices it on its own), it would stay a pass of its own over the int32
+   result. byoc_sim.h runs such a qnn.conv2d group as one pass (byoc__q8_conv_fused_run). */
+BYOC__PRIVATE int byoc__fuse_pattern(const byoc_node *call) {
+    int requantize = call->op->builtin && !strcmp(call->op->def.name, "qnn.requantize");
+    return requantize ? BYOC_PATTERN_ELEMWISE : (int)call->op->def.pattern;
+}
 /* the kind of the edge from input to user: the user's kind, but a broadcast whose input already has
    the result's shape is elementwise along that edge; tensor tuple fields and projections of
    tuples of tensors are injective */
@@ -22696,7 +22846,7 @@ BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input)
     if (user->kind == BYOC_NODE_TUPLE_GET_ITEM)
         return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
     if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input) return BYOC_PATTERN_OPAQUE;
-    int k = user->op->def.pattern;
+    int k = byoc__fuse_pattern(user);
     if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type))
         k = BYOC_PATTERN_ELEMWISE;
     return k;
@@ -22876,6 +23026,9 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
         for (int i = 0; i < g.count; ++i) {
             byoc__graph_prefetch(&g, i + 8);
             fz.kind[i] = fz.gkind[i] = byoc__node_kind(g.nodes[i].node);
+            if (fz.kind[i] == BYOC_PATTERN_OPAQUE && g.nodes[i].node->kind == BYOC_NODE_CALL && g.nodes[i].node->op &&
+                !byoc__call_has_any_dims(g.nodes[i].node))
+                fz.kind[i] = fz.gkind[i] = byoc__fuse_pattern(g.nodes[i].node);
             fz.group[i] = i;
             fz.gsize[i] = 1;
             fz.anchor[i] = fz.kind[i] == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;
