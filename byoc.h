@@ -8672,19 +8672,48 @@ BYOC__MAX_POOL(float, -FLT_MAX)
    direct loop (byoc__max_pool_direct_*). */
 /* y[j] = max(y[j], x[j]) for j < n on 16-lane vectors (gcc -O2 leaves the plain loop scalar) */
 #if BYOC__SIMD
+/* the lane-wise max of 16 bytes: SSE2's pmaxub (int8 through the top bit flipped, which orders it as uint8);
+   the comparison-and-select form gcc emits otherwise costs five instructions for unsigned bytes */
+#if BYOC__X86_DISPATCH
+#include <emmintrin.h> /* SSE2, x86-64's baseline */
+#endif
+typedef int8_t byoc__v16_int8_t __attribute__((vector_size(16)));
+typedef uint8_t byoc__v16_uint8_t __attribute__((vector_size(16)));
+BYOC__ALWAYS_INLINE byoc__v16_uint8_t byoc__vmax16_uint8_t(byoc__v16_uint8_t a, byoc__v16_uint8_t b) {
+#if BYOC__X86_DISPATCH
+    return (byoc__v16_uint8_t)_mm_max_epu8((__m128i)a, (__m128i)b);
+#else
+    byoc__v16_uint8_t m = (byoc__v16_uint8_t)(a > b);
+    return (a & m) | (b & ~m);
+#endif
+}
+BYOC__ALWAYS_INLINE byoc__v16_int8_t byoc__vmax16_int8_t(byoc__v16_int8_t a, byoc__v16_int8_t b) {
+    byoc__v16_uint8_t top = {128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128};
+    return (byoc__v16_int8_t)(byoc__vmax16_uint8_t((byoc__v16_uint8_t)a ^ top, (byoc__v16_uint8_t)b ^ top) ^ top);
+}
 #define BYOC__MAX_RUN(T)                                                               \
-    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                 \
-        typedef T v16 __attribute__((vector_size(16)));                                 \
-        int64_t j = 0;                                                                  \
-        for (; j + 16 <= n; j += 16) {                                                  \
-            v16 a, b, m;                                                                \
-            BYOC__LD(a, x + j);                                                         \
-            BYOC__LD(b, y + j);                                                         \
-            m = (v16)(a > b);                                                           \
-            b = (a & m) | (b & ~m);                                                     \
-            BYOC__ST(y + j, b);                                                         \
-        }                                                                               \
-        for (; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];                            \
+    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                \
+        int64_t j = 0;                                                                 \
+        byoc__v16_##T tb = {0}; /* the last 16, read before any store: rows of 111 would */ \
+        int tail = n >= 16 && n % 16; /* leave 15 scalar steps; max is idempotent */   \
+        if (tail) {                                                                    \
+            byoc__v16_##T ta;                                                          \
+            BYOC__LD(ta, x + n - 16);                                                  \
+            BYOC__LD(tb, y + n - 16);                                                  \
+            tb = byoc__vmax16_##T(ta, tb);                                             \
+        }                                                                              \
+        for (; j + 16 <= n; j += 16) {                                                 \
+            byoc__v16_##T a, b;                                                        \
+            BYOC__LD(a, x + j);                                                        \
+            BYOC__LD(b, y + j);                                                        \
+            b = byoc__vmax16_##T(a, b);                                                \
+            BYOC__ST(y + j, b);                                                        \
+        }                                                                              \
+        if (tail) {                                                                    \
+            BYOC__ST(y + n - 16, tb);                                                  \
+            j = n;                                                                     \
+        }                                                                              \
+        for (; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];                           \
     }
 #else
 #define BYOC__MAX_RUN(T)                                                               \
@@ -16099,6 +16128,31 @@ BYOC__ALWAYS_INLINE __m128i byoc__rq4(const int32_t *x, __m128i zp, __m128 m, __
     return _mm_add_epi32(_mm_cvtps_epi32(v), ozp);
 }
 #endif
+#if BYOC__X86_DISPATCH
+/* byoc__requantize_run_8bit's loop on AVX-512F, sixteen lanes per instruction (ORT's MlasRequantizeOutput has
+   an AVX-512 kernel too): the same float32 steps (convert, multiply, clamp, round to nearest even by MXCSR's
+   default), so the same bits; the caller checks that out_zp lies in the output dtype's range, so every lane
+   does and vpmovdb's truncation to bytes keeps it. The last n % 16 go through masks. */
+__attribute__((target("avx512f"))) static void byoc__requantize_avx512(const int32_t *x, int64_t n, int32_t in_zp,
+                                                                      float m, float qlo, float qhi, int32_t out_zp,
+                                                                      unsigned char *o) {
+    __m512i vz = _mm512_set1_epi32(in_zp), voz = _mm512_set1_epi32(out_zp);
+    __m512 vm = _mm512_set1_ps(m), vlo = _mm512_set1_ps(qlo), vhi = _mm512_set1_ps(qhi);
+    int64_t r = 0;
+    for (; r + 16 <= n; r += 16) { /* vpmovdb into a register and a plain store: its masked store form is slow */
+        __m512i d = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(x + r)), vz);
+        __m512 v = _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_mul_ps(_mm512_cvtepi32_ps(d), vm)));
+        __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(v), voz);
+        _mm_storeu_si128((__m128i *)(void *)(o + r), _mm512_cvtepi32_epi8(q));
+    }
+    if (r < n) {
+        __mmask16 k = (__mmask16)((1u << (n - r)) - 1);
+        __m512i d = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(k, (const void *)(x + r)), vz);
+        __m512 v = _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_mul_ps(_mm512_cvtepi32_ps(d), vm)));
+        _mm512_mask_cvtepi32_storeu_epi8((void *)(o + r), k, _mm512_add_epi32(_mm512_cvtps_epi32(v), voz));
+    }
+}
+#endif
 /* a run of n int32 accumulators requantized with one float32 multiplier into an 8-bit result, ties to even: the
    common case of qnn.requantize (ORT's MlasRequantizeOutput), element for element the general loop's result */
 BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_t in_zp, float m, float qlo, float qhi,
@@ -16113,7 +16167,13 @@ BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_
         /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the output dtype's range;
            lanes end in that range when out_zp does (qlo, qhi are then small integers, exact in float32). A lane
            by lane byte store went through the stack and cost more than the arithmetic. */
-        if (ot == BYOC_UINT8 ? out_zp >= 0 && out_zp <= 255 : out_zp >= -128 && out_zp <= 127)
+        int in_range = ot == BYOC_UINT8 ? out_zp >= 0 && out_zp <= 255 : out_zp >= -128 && out_zp <= 127;
+        __builtin_cpu_init();
+        if (in_range && n >= 16 && __builtin_cpu_supports("avx512f")) {
+            byoc__requantize_avx512(x, n, in_zp, m, qlo, qhi, out_zp, o);
+            return;
+        }
+        if (in_range)
             for (; r + 16 <= n; r += 16) {
 __m128i vz = (__m128i)vzp, voz = (__m128i)vozp;
                 __m128 fm = (__m128)vm, flo = (__m128)vlo, fhi = (__m128)vhi;
@@ -17630,6 +17690,34 @@ BYOC__PRIVATE void byoc__qtable_requant(byoc_dtype dt, float in_scale, int32_t i
     float lo = dt == BYOC_INT8 ? -128.0f : 0.0f, hi = dt == BYOC_INT8 ? 127.0f : 255.0f;
     byoc__quantize_run_8bit(deq, 256, out_scale, (float)out_zp, lo, hi, dt, table);
 }
+/* dst[e] = table[src[e]] for e < n: a byte lookup per element in C; with AVX-512 VBMI, vpermi2b looks 64 bytes
+   up at once in each half of the table (index bits 0..6) and bit 7 picks the half, so the concatenation of
+   differently scaled inputs (SqueezeNet's fire modules) costs about what a copy does */
+#if BYOC__X86_DISPATCH
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static void
+byoc__table_lookup_vbmi(const unsigned char *table, const unsigned char *src, unsigned char *dst, int64_t n) {
+    __m512i t0 = _mm512_loadu_si512((const void *)table), t1 = _mm512_loadu_si512((const void *)(table + 64));
+    __m512i t2 = _mm512_loadu_si512((const void *)(table + 128)), t3 = _mm512_loadu_si512((const void *)(table + 192));
+    for (int64_t e = 0; e < n; e += 64) {
+        __mmask64 k = n - e >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (n - e)) - 1;
+        __m512i i = _mm512_maskz_loadu_epi8(k, (const void *)(src + e));
+        __m512i lo = _mm512_permutex2var_epi8(t0, i, t1), hi = _mm512_permutex2var_epi8(t2, i, t3);
+        __mmask64 upper = _mm512_movepi8_mask(i); /* bit 7 set: the table's second half */
+        _mm512_mask_storeu_epi8((void *)(dst + e), k, _mm512_mask_blend_epi8(upper, lo, hi));
+    }
+}
+#endif
+BYOC__PRIVATE void byoc__table_lookup_u8(const unsigned char *table, const unsigned char *src, unsigned char *dst,
+                                         int64_t n) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (n >= 64 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw")) {
+        byoc__table_lookup_vbmi(table, src, dst, n);
+        return;
+    }
+#endif
+    for (int64_t e = 0; e < n; ++e) dst[e] = table[src[e]];
+}
 static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
     int n = (k->nin - 2) / 3;
     byoc_tensor *o = &k->out[0];
@@ -17656,7 +17744,7 @@ static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
         unsigned char *dst = (unsigned char *)o->data + at;
         for (int64_t q = 0; q < outer; ++q, src += row, dst += orow) {
             if (copy) memcpy(dst, src, (size_t)row);
-            else for (int64_t e = 0; e < row; ++e) dst[e] = table[src[e]];
+            else byoc__table_lookup_u8(table, src, dst, row);
         }
         at += row;
     }
