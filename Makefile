@@ -66,7 +66,7 @@ LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h tools/byoc_quantize.h
 # compile the implementation themselves: SELF_TESTS, onnx_node_tests, and byocc (its one cc line).
 UNIT_TESTS := core patterns passes property targets sim collage collage_search artifact api ops_windows ops_math \
               ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic ops_dyn3 ops_quant ops_cflow ops_fuzz qgemm \
-              qdevices fq2i quantize
+              qdevices fq2i quantize qfused
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 
