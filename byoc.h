@@ -16552,11 +16552,13 @@ enum { BYOC__Q8_PORTABLE, BYOC__Q8_AVX2, BYOC__Q8_AVXVNNI, BYOC__Q8_AVX512VNNI, 
 static const char *const byoc__q8_path_names[BYOC__Q8_PATHS] = {"portable", "avx2", "avxvnni", "avx512vnni"};
 #define BYOC__Q8_NR_MAX 32
 
-/* the row operand packed: M rows of K4 int8 bytes, each row's sum and zero point in the int8 reading */
+/* the row operand packed: M rows of K4 int8 bytes, each row's sum and zero point in the int8 reading; add, when
+   not NULL, an int32 per row added (wrapping) to its results: a convolution's bias, folded into the tiles' row
+   terms for free */
 typedef struct byoc__q8rows {
     int64_t M, K, K4;
     const int8_t *s;
-    const int32_t *sum, *zp;
+    const int32_t *sum, *zp, *add;
 } byoc__q8rows;
 /* the column operand as it lies: element (k, n) is raw[k * rs + n * cs] ^ flip (0x80 flips int8 data into
    the uint8 reading); zp its zero point tensor as stored (one element, or one per column) */
@@ -16929,6 +16931,7 @@ BYOC__PRIVATE void byoc__q8_pack_rows(const void *raw, byoc_dtype dt, int64_t M,
     r->s = borrow ? (const int8_t *)raw : s;
     r->sum = sum;
     r->zp = zps;
+    r->add = NULL;
 }
 /* the rows [first, first + count) of a packed operand */
 BYOC__PRIVATE byoc__q8rows byoc__q8rows_slice(const byoc__q8rows *r, int64_t first, int64_t count) {
@@ -16937,6 +16940,7 @@ BYOC__PRIVATE byoc__q8rows byoc__q8rows_slice(const byoc__q8rows *r, int64_t fir
     v.s += first * r->K4;
     v.sum += first;
     v.zp += first;
+    if (v.add) v.add += first;
     return v;
 }
 /* four k-rows of 16 columns interleaved into quads: SSE2's byte and word unpacks (x86-64's baseline) */
@@ -17035,6 +17039,8 @@ BYOC__PRIVATE void byoc__q8gemm_int16(const byoc__q8rows *A, const byoc__q8cols 
         }
         byoc__qgemm_s16(M, w, K, a16, K, b16, w, C + j0, ldc, panel);
     }
+    for (int64_t m = 0; A->add && m < M; ++m)
+        for (int64_t j = 0; j < N; ++j) C[m * ldc + j] = (int32_t)((uint32_t)C[m * ldc + j] + (uint32_t)A->add[m]);
 }
 #endif
 /* C[M, N] (leading dimension ldc) = (A - its zero points) x (B - its zero points), on path p */
@@ -17057,7 +17063,8 @@ BYOC__PRIVATE void byoc__q8gemm(const byoc__q8path *p, const byoc__q8rows *A, co
     /* C = acc - zs[m] * (colsum[n] - K * zu[n]) - zu[n] * rowsum[m]: a term that varies along both axes is a
        product pair; one that varies along one is a bias */
     for (int64_t m = 0; m < M; ++m) {
-        rowbias[m] = zu_varies ? 0 : (int32_t)(0u - (uint32_t)zu0 * (uint32_t)A->sum[m]);
+        uint32_t add = A->add ? (uint32_t)A->add[m] : 0u;
+        rowbias[m] = (int32_t)((zu_varies ? 0u : 0u - (uint32_t)zu0 * (uint32_t)A->sum[m]) + add);
         rowmul1[m] = (int32_t)(0u - (uint32_t)A->zp[m]);
         rowmul2[m] = (int32_t)(0u - (uint32_t)A->sum[m]);
     }
@@ -17169,10 +17176,23 @@ BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, i
                         int64_t lo = BYOC__MIN(BYOC__MAX(a, -shift), b), hi = BYOC__MAX(BYOC__MIN(b, g->W - shift), lo);
                         memcpy(dst + (lo - a), src + lo + shift, (size_t)(hi - lo));
                     } else { /* strided: the taps inside the row, [lo, hi), without bounds checks */
-                        int64_t lo = a, hi = b;
+                        int64_t lo = a, hi = b, ox;
                         while (lo < b && lo * g->sw + shift < 0) ++lo;
                         while (hi > lo && (hi - 1) * g->sw + shift >= g->W) --hi;
-                        for (int64_t ox = lo; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
+                        ox = lo;
+#if BYOC__X86_DISPATCH
+                        /* stride 2 (first layers): the even bytes of 32, by SSE2's word mask and pack; only while
+                           the 32 bytes lie inside the row */
+                        for (__m128i even = _mm_set1_epi16(0xff); g->sw == 2 && ox + 16 <= hi &&
+                                                                  ox * 2 + shift + 32 <= g->W; ox += 16) {
+                            const uint8_t *from = src + ox * 2 + shift;
+                            __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)from);
+                            __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(from + 16));
+                            __m128i packed = _mm_packus_epi16(_mm_and_si128(v0, even), _mm_and_si128(v1, even));
+                            _mm_storeu_si128((__m128i *)(void *)(dst + (ox - a)), packed);
+                        }
+#endif
+                        for (; ox < hi; ++ox) dst[ox - a] = src[ox * g->sw + shift];
                     }
                     p += b - a;
                 }
@@ -17220,8 +17240,7 @@ BYOC__PRIVATE int byoc__q8_epilogue_block(const byoc__q8epilogue *e, const byoc_
     q.f32 = e->f32;
     int64_t P = g->OH * g->OW;
     for (int64_t j = 0; j < g->Og; ++j, acc += width) {
-        int64_t c = grp * g->Og + j;
-        if (e->bias) byoc__add_i32_run(acc, e->bias + c, 0, acc, width); /* int32, wrapping: nn.bias_add's */
+        int64_t c = grp * g->Og + j; /* the bias is in acc already (byoc__q8rows.add), wrapping as nn.bias_add */
         q.in_scale = byoc__load(e->in_scale->dtype, e->in_scale->data, byoc__numel(e->in_scale) == 1 ? 0 : c);
         q.out_scale = byoc__load(e->out_scale->dtype, e->out_scale->data, byoc__numel(e->out_scale) == 1 ? 0 : c);
         q.in_zp = byoc__zp_at(e->in_zp, byoc__numel(e->in_zp) == 1 ? 0 : c);
@@ -17261,6 +17280,7 @@ BYOC__PRIVATE byoc_result byoc__q8_conv(byoc__kctx *k, const byoc__q8epilogue *e
             const uint8_t *xg = (const uint8_t *)x->data + (n * g.C + grp * g.Cg) * g.H * g.W;
             int32_t *og = e ? NULL : o + (n * g.O + grp * g.Og) * P;
             byoc__q8rows wg = byoc__q8rows_slice(&rows, grp * g.Og, g.Og);
+            wg.add = e && e->bias ? e->bias + grp * g.Og : NULL; /* the bias in the GEMM's row terms */
             byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), xz};
             if (pointwise && !e) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
             for (int64_t p0 = 0; p0 < P; p0 += block) {
