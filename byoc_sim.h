@@ -46,6 +46,9 @@
                  come from outside the group, followed by such an elementwise epilogue: the anchor writes the
                  group's output buffer, then the epilogue runs over it in place, tile by tile, as above (a last
                  op that reads the storage it writes puts each tile in scratch first, then copies it out).
+                 A qnn.conv2d [+ nn.bias_add] + qnn.requantize group is an ANCHOR kernel too, run by byoc.h's
+                 int8 convolution with the bias and requantize as its epilogue: blocks of pixels, their int32
+                 results in the workspace, the 8-bit result written once (the same bytes as op by op).
          OPS     anything else (injective chains, reductions, ...): op after op, intermediates in the arena.
        A group of reshape/squeeze/expand_dims/copy only is no kernel at all (see aliases).
      - A call of a partition (a function with Compiler=...) that has a runtime module attached
