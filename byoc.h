@@ -8723,6 +8723,28 @@ BYOC__ALWAYS_INLINE byoc__v16_int8_t byoc__vmax16_int8_t(byoc__v16_int8_t a, byo
 #endif
 BYOC__MAX_RUN(int8_t)
 BYOC__MAX_RUN(uint8_t)
+/* y[j] = max(a[j], b[j]) for j < n: the first two rows (or taps) of a window at once, so no pass reads back what
+   a memset or memcpy just stored (their wide stores do not forward to 16-byte loads: the loads wait) */
+#if BYOC__SIMD
+#define BYOC__MAX2_RUN(T)                                                                                 \
+    BYOC__PRIVATE void byoc__max2_run_##T(T *y, const T *a, const T *b, int64_t n) {                      \
+        int64_t j = 0;                                                                                    \
+        for (byoc__v16_##T va, vb; j + 16 <= n || (j < n && n >= 16 && (j = n - 16) >= 0); j += 16) {    \
+            BYOC__LD(va, a + j);                                                                          \
+            BYOC__LD(vb, b + j);                                                                          \
+            va = byoc__vmax16_##T(va, vb);                                                                \
+            BYOC__ST(y + j, va); /* the last 16 again when n % 16: the same values */                     \
+        }                                                                                                 \
+        for (; j < n; ++j) y[j] = a[j] > b[j] ? a[j] : b[j];                                              \
+    }
+#else
+#define BYOC__MAX2_RUN(T)                                                                                 \
+    BYOC__PRIVATE void byoc__max2_run_##T(T *y, const T *a, const T *b, int64_t n) {                      \
+        for (int64_t j = 0; j < n; ++j) y[j] = a[j] > b[j] ? a[j] : b[j];                                 \
+    }
+#endif
+BYOC__MAX2_RUN(int8_t)
+BYOC__MAX2_RUN(uint8_t)
 #define BYOC__POOL_SPAN 1024
 #define BYOC__MAX_POOL_ROWS(T, LOWEST)                                                                  \
     BYOC__MAX_POOL(T, LOWEST)                                                                            \
@@ -8736,15 +8758,25 @@ BYOC__MAX_RUN(uint8_t)
                     int64_t len = (c1 - c0 - 1) * g->sw + reach + 1, n = len - reach;                    \
                     int64_t lo = BYOC__MIN(BYOC__MAX(-base, 0), len);                                    \
                     int64_t hi = BYOC__MAX(BYOC__MIN(g->W - base, len), lo);                             \
-                    memset(v, LOWEST, (size_t)len);                                                      \
+                    int whole = lo == 0 && hi == len, rows = 0; /* whole: no padding column */           \
+                    const T *first = NULL;                                                               \
+                    if (!whole) memset(v, LOWEST, (size_t)len);                                          \
                     for (int64_t ky = 0; ky < g->kh; ++ky) {                                             \
                         int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                    \
                         if (iy < 0 || iy >= g->H) continue;                                              \
                         const T *in = x + iy * g->W + base + lo; /* base + lo >= 0 */                    \
-                        byoc__max_run_##T(v + lo, in, hi - lo);                                          \
+                        if (!whole) byoc__max_run_##T(v + lo, in, hi - lo);                              \
+                        else if (!first) first = in;                                                     \
+                        else if (rows++ == 0) byoc__max2_run_##T(v, first, in, len);                     \
+                        else byoc__max_run_##T(v, in, len);                                              \
                     }                                                                                    \
-                    memcpy(h, v, (size_t)n);                                                             \
-                    for (int64_t kx = 1; kx < g->kw; ++kx) byoc__max_run_##T(h, v + kx * g->dw, n);      \
+                    if (whole && !rows) {                                                                \
+                        if (first) memcpy(v, first, (size_t)len);                                        \
+                        else memset(v, LOWEST, (size_t)len);                                             \
+                    }                                                                                    \
+                    if (g->kw > 1) byoc__max2_run_##T(h, v, v + g->dw, n);                               \
+                    else memcpy(h, v, (size_t)n);                                                        \
+                    for (int64_t kx = 2; kx < g->kw; ++kx) byoc__max_run_##T(h, v + kx * g->dw, n);      \
                     for (int64_t ox = c0; ox < c1; ++ox) o[ox] = h[(ox - c0) * g->sw];                   \
                 }                                                                                        \
     }                                                                                                    \

@@ -4,7 +4,8 @@
    nn.bias_add and qnn.requantize kernels on their own). Shapes cover several pixel blocks with a short last
    one, channel counts that are not multiples of a tile, groups, strides, padding, the pointwise path, every
    rounding of qnn.requantize, per-tensor and per-channel parameters, int8 and uint8 results, and every int8
-   GEMM path this CPU runs (BYOC_INT8_ISA). */
+   GEMM path this CPU runs (BYOC_INT8_ISA). And the 8-bit max pools of the same models against the window
+   maxima taken here. */
 #define _POSIX_C_SOURCE 200112L /* setenv */
 #include "byoc_sim.h"
 #include "test.h"
@@ -30,9 +31,11 @@ typedef struct case_inputs {
    float scales in (0.0005, 0.0105] */
 static int make_inputs(byoc_module *m, case_inputs *in) {
     const byoc_node *fn = byoc_module_function(m, "main");
+    memset(in, 0, sizeof *in);
     in->n = fn->nparams;
     for (int i = 0; i < in->n; ++i) {
         const byoc_type *ty = fn->params[i]->checked_type;
+        if (!ty || ty->kind != BYOC_TYPE_TENSOR) return 0;
         byoc_tensor *t = &in->t[i];
         memset(t, 0, sizeof *t);
         t->dtype = ty->dtype;
@@ -181,10 +184,68 @@ static void test_unfusable_group_stays_op_by_op(void) {
                0, &saturated);
 }
 
+/* nn.max_pool2d on 8-bit data (the quantized models' pools: rows of vectors, their last 16 lanes again, the first
+   two rows and taps at once) against the window's maximum taken here, padding never winning */
+static void check_max_pool(byoc_dtype dt, int H, int W, int k, int s, int d, const int pad[4]) {
+    char text[512];
+    const char *name = dt == BYOC_UINT8 ? "uint8" : "int8";
+    snprintf(text, sizeof text,
+             "def @main(%%x: Tensor[(2, 3, %d, %d), %s]) {\n  nn.max_pool2d(%%x, pool_size=[%d, %d], "
+             "strides=[%d, %d], dilation=[%d, %d], padding=[%d, %d, %d, %d])\n}",
+             H, W, name, k, k, s, s, d, d, pad[0], pad[1], pad[2], pad[3]);
+    byoc_diag diag;
+    byoc_module *m = byoc_module_parse(text, strlen(text), "pool.relay", NULL, &diag);
+    CHECKF(m != NULL, "%s", diag.message);
+    if (!m) return;
+    CHECKF(byoc_infer_type(m, &diag) == BYOC_OK, "%s", diag.message);
+    case_inputs in;
+    CHECK(make_inputs(m, &in));
+    unsigned char *out = NULL;
+    size_t bytes = 0;
+    int fused = 0;
+    CHECK(run_once(m, 0, &in, &out, &bytes, &fused));
+    int OH = (H + pad[0] + pad[2] - d * (k - 1) - 1) / s + 1, OW = (W + pad[1] + pad[3] - d * (k - 1) - 1) / s + 1;
+    CHECK(bytes == (size_t)(6 * OH * OW));
+    const unsigned char *x = (const unsigned char *)in.t[0].data;
+    int bad = 0;
+    for (int p = 0; out && bytes == (size_t)(6 * OH * OW) && p < 6; ++p)
+        for (int oy = 0; oy < OH; ++oy)
+            for (int ox = 0; ox < OW; ++ox) {
+                int best = dt == BYOC_UINT8 ? 0 : -128;
+                for (int ky = 0; ky < k; ++ky)
+                    for (int kx = 0; kx < k; ++kx) {
+                        int iy = oy * s - pad[0] + ky * d, ix = ox * s - pad[1] + kx * d;
+                        if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                        unsigned char raw = x[(p * H + iy) * W + ix];
+                        int v = dt == BYOC_UINT8 ? raw : (int)(signed char)raw;
+                        best = v > best ? v : best;
+                    }
+                unsigned char got = out[(p * OH + oy) * OW + ox];
+                bad += (dt == BYOC_UINT8 ? got : (int)(signed char)got) != best;
+            }
+    CHECKF(bad == 0, "%s: %d of %d maxima wrong (%dx%d, k %d, s %d, d %d)", name, bad, 6 * OH * OW, H, W, k, s, d);
+    free(out);
+    for (int i = 0; i < in.n; ++i) free(in.t[i].data);
+    byoc_module_destroy(m);
+}
+
+static void test_8bit_max_pools(void) {
+    static const int none[4] = {0, 0, 0, 0}, one[4] = {1, 1, 1, 1}, uneven[4] = {0, 2, 1, 0};
+    for (int t = 0; t < 2; ++t) {
+        byoc_dtype dt = t ? BYOC_INT8 : BYOC_UINT8;
+        check_max_pool(dt, 111, 111, 3, 2, 1, none); /* SqueezeNet's first pool: rows of 111 */
+        check_max_pool(dt, 13, 13, 3, 2, 1, none);   /* rows shorter than a vector */
+        check_max_pool(dt, 20, 37, 2, 1, 1, one);    /* padding on every side */
+        check_max_pool(dt, 19, 40, 3, 3, 2, uneven); /* dilation, stride 3, uneven padding */
+        check_max_pool(dt, 9, 33, 1, 1, 1, none);    /* a 1x1 window */
+    }
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_fused_matches_op_by_op),
         TEST_ENTRY(test_unfusable_group_stays_op_by_op),
+        TEST_ENTRY(test_8bit_max_pools),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
