@@ -8718,19 +8718,48 @@ BYOC__MAX_POOL(float, -FLT_MAX)
    direct loop (byoc__max_pool_direct_*). */
 /* y[j] = max(y[j], x[j]) for j < n on 16-lane vectors (gcc -O2 leaves the plain loop scalar) */
 #if BYOC__SIMD
+/* the lane-wise max of 16 bytes: SSE2's pmaxub (int8 through the top bit flipped, which orders it as uint8);
+   the comparison-and-select form gcc emits otherwise costs five instructions for unsigned bytes */
+#if BYOC__X86_DISPATCH
+#include <emmintrin.h> /* SSE2, x86-64's baseline */
+#endif
+typedef int8_t byoc__v16_int8_t __attribute__((vector_size(16)));
+typedef uint8_t byoc__v16_uint8_t __attribute__((vector_size(16)));
+BYOC__ALWAYS_INLINE byoc__v16_uint8_t byoc__vmax16_uint8_t(byoc__v16_uint8_t a, byoc__v16_uint8_t b) {
+#if BYOC__X86_DISPATCH
+    return (byoc__v16_uint8_t)_mm_max_epu8((__m128i)a, (__m128i)b);
+#else
+    byoc__v16_uint8_t m = (byoc__v16_uint8_t)(a > b);
+    return (a & m) | (b & ~m);
+#endif
+}
+BYOC__ALWAYS_INLINE byoc__v16_int8_t byoc__vmax16_int8_t(byoc__v16_int8_t a, byoc__v16_int8_t b) {
+    byoc__v16_uint8_t top = {128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128, 128};
+    return (byoc__v16_int8_t)(byoc__vmax16_uint8_t((byoc__v16_uint8_t)a ^ top, (byoc__v16_uint8_t)b ^ top) ^ top);
+}
 #define BYOC__MAX_RUN(T)                                                               \
-    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                 \
-        typedef T v16 __attribute__((vector_size(16)));                                 \
-        int64_t j = 0;                                                                  \
-        for (; j + 16 <= n; j += 16) {                                                  \
-            v16 a, b, m;                                                                \
-            BYOC__LD(a, x + j);                                                         \
-            BYOC__LD(b, y + j);                                                         \
-            m = (v16)(a > b);                                                           \
-            b = (a & m) | (b & ~m);                                                     \
-            BYOC__ST(y + j, b);                                                         \
-        }                                                                               \
-        for (; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];                            \
+    BYOC__PRIVATE void byoc__max_run_##T(T *y, const T *x, int64_t n) {                \
+        int64_t j = 0;                                                                 \
+        byoc__v16_##T tb = {0}; /* the last 16, read before any store: rows of 111 would */ \
+        int tail = n >= 16 && n % 16; /* leave 15 scalar steps; max is idempotent */   \
+        if (tail) {                                                                    \
+            byoc__v16_##T ta;                                                          \
+            BYOC__LD(ta, x + n - 16);                                                  \
+            BYOC__LD(tb, y + n - 16);                                                  \
+            tb = byoc__vmax16_##T(ta, tb);                                             \
+        }                                                                              \
+        for (; j + 16 <= n; j += 16) {                                                 \
+            byoc__v16_##T a, b;                                                        \
+            BYOC__LD(a, x + j);                                                        \
+            BYOC__LD(b, y + j);                                                        \
+            b = byoc__vmax16_##T(a, b);                                                \
+            BYOC__ST(y + j, b);                                                        \
+        }                                                                              \
+        if (tail) {                                                                    \
+            BYOC__ST(y + n - 16, tb);                                                  \
+            j = n;                                                                     \
+        }                                                                              \
+        for (; j < n; ++j) y[j] = x[j] > y[j] ? x[j] : y[j];                           \
     }
 #else
 #define BYOC__MAX_RUN(T)                                                               \
@@ -8740,6 +8769,28 @@ BYOC__MAX_POOL(float, -FLT_MAX)
 #endif
 BYOC__MAX_RUN(int8_t)
 BYOC__MAX_RUN(uint8_t)
+/* y[j] = max(a[j], b[j]) for j < n: the first two rows (or taps) of a window at once, so no pass reads back what
+   a memset or memcpy just stored (their wide stores do not forward to 16-byte loads: the loads wait) */
+#if BYOC__SIMD
+#define BYOC__MAX2_RUN(T)                                                                                 \
+    BYOC__PRIVATE void byoc__max2_run_##T(T *y, const T *a, const T *b, int64_t n) {                      \
+        int64_t j = 0;                                                                                    \
+        for (byoc__v16_##T va, vb; j + 16 <= n || (j < n && n >= 16 && (j = n - 16) >= 0); j += 16) {    \
+            BYOC__LD(va, a + j);                                                                          \
+            BYOC__LD(vb, b + j);                                                                          \
+            va = byoc__vmax16_##T(va, vb);                                                                \
+            BYOC__ST(y + j, va); /* the last 16 again when n % 16: the same values */                     \
+        }                                                                                                 \
+        for (; j < n; ++j) y[j] = a[j] > b[j] ? a[j] : b[j];                                              \
+    }
+#else
+#define BYOC__MAX2_RUN(T)                                                                                 \
+    BYOC__PRIVATE void byoc__max2_run_##T(T *y, const T *a, const T *b, int64_t n) {                      \
+        for (int64_t j = 0; j < n; ++j) y[j] = a[j] > b[j] ? a[j] : b[j];                                 \
+    }
+#endif
+BYOC__MAX2_RUN(int8_t)
+BYOC__MAX2_RUN(uint8_t)
 #define BYOC__POOL_SPAN 1024
 #define BYOC__MAX_POOL_ROWS(T, LOWEST)                                                                  \
     BYOC__MAX_POOL(T, LOWEST)                                                                            \
@@ -8753,15 +8804,25 @@ BYOC__MAX_RUN(uint8_t)
                     int64_t len = (c1 - c0 - 1) * g->sw + reach + 1, n = len - reach;                    \
                     int64_t lo = BYOC__MIN(BYOC__MAX(-base, 0), len);                                    \
                     int64_t hi = BYOC__MAX(BYOC__MIN(g->W - base, len), lo);                             \
-                    memset(v, LOWEST, (size_t)len);                                                      \
+                    int whole = lo == 0 && hi == len, rows = 0; /* whole: no padding column */           \
+                    const T *first = NULL;                                                               \
+                    if (!whole) memset(v, LOWEST, (size_t)len);                                          \
                     for (int64_t ky = 0; ky < g->kh; ++ky) {                                             \
                         int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                    \
                         if (iy < 0 || iy >= g->H) continue;                                              \
                         const T *in = x + iy * g->W + base + lo; /* base + lo >= 0 */                    \
-                        byoc__max_run_##T(v + lo, in, hi - lo);                                          \
+                        if (!whole) byoc__max_run_##T(v + lo, in, hi - lo);                              \
+                        else if (!first) first = in;                                                     \
+                        else if (rows++ == 0) byoc__max2_run_##T(v, first, in, len);                     \
+                        else byoc__max_run_##T(v, in, len);                                              \
                     }                                                                                    \
-                    memcpy(h, v, (size_t)n);                                                             \
-                    for (int64_t kx = 1; kx < g->kw; ++kx) byoc__max_run_##T(h, v + kx * g->dw, n);      \
+                    if (whole && !rows) {                                                                \
+                        if (first) memcpy(v, first, (size_t)len);                                        \
+                        else memset(v, LOWEST, (size_t)len);                                             \
+                    }                                                                                    \
+                    if (g->kw > 1) byoc__max2_run_##T(h, v, v + g->dw, n);                               \
+                    else memcpy(h, v, (size_t)n);                                                        \
+                    for (int64_t kx = 2; kx < g->kw; ++kx) byoc__max_run_##T(h, v + kx * g->dw, n);      \
                     for (int64_t ox = c0; ox < c1; ++ox) o[ox] = h[(ox - c0) * g->sw];                   \
                 }                                                                                        \
     }                                                                                                    \
@@ -16205,6 +16266,31 @@ BYOC__ALWAYS_INLINE __m128i byoc__rq4(const int32_t *x, __m128i zp, __m128 m, __
     return _mm_add_epi32(_mm_cvtps_epi32(v), ozp);
 }
 #endif
+#if BYOC__X86_DISPATCH
+/* byoc__requantize_run_8bit's loop on AVX-512F, sixteen lanes per instruction (ORT's MlasRequantizeOutput has
+   an AVX-512 kernel too): the same float32 steps (convert, multiply, clamp, round to nearest even by MXCSR's
+   default), so the same bits; the caller checks that out_zp lies in the output dtype's range, so every lane
+   does and vpmovdb's truncation to bytes keeps it. The last n % 16 go through masks. */
+__attribute__((target("avx512f"))) static void byoc__requantize_avx512(const int32_t *x, int64_t n, int32_t in_zp,
+                                                                      float m, float qlo, float qhi, int32_t out_zp,
+                                                                      unsigned char *o) {
+    __m512i vz = _mm512_set1_epi32(in_zp), voz = _mm512_set1_epi32(out_zp);
+    __m512 vm = _mm512_set1_ps(m), vlo = _mm512_set1_ps(qlo), vhi = _mm512_set1_ps(qhi);
+    int64_t r = 0;
+    for (; r + 16 <= n; r += 16) { /* vpmovdb into a register and a plain store: its masked store form is slow */
+        __m512i d = _mm512_sub_epi32(_mm512_loadu_si512((const void *)(x + r)), vz);
+        __m512 v = _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_mul_ps(_mm512_cvtepi32_ps(d), vm)));
+        __m512i q = _mm512_add_epi32(_mm512_cvtps_epi32(v), voz);
+        _mm_storeu_si128((__m128i *)(void *)(o + r), _mm512_cvtepi32_epi8(q));
+    }
+    if (r < n) {
+        __mmask16 k = (__mmask16)((1u << (n - r)) - 1);
+        __m512i d = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(k, (const void *)(x + r)), vz);
+        __m512 v = _mm512_min_ps(vhi, _mm512_max_ps(vlo, _mm512_mul_ps(_mm512_cvtepi32_ps(d), vm)));
+        _mm512_mask_cvtepi32_storeu_epi8((void *)(o + r), k, _mm512_add_epi32(_mm512_cvtps_epi32(v), voz));
+    }
+}
+#endif
 /* a run of n int32 accumulators requantized with one float32 multiplier into an 8-bit result, ties to even: the
    common case of qnn.requantize (ORT's MlasRequantizeOutput), element for element the general loop's result */
 BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_t in_zp, float m, float qlo, float qhi,
@@ -16219,7 +16305,13 @@ BYOC__PRIVATE void byoc__requantize_run_8bit(const int32_t *x, int64_t n, int32_
         /* sixteen lanes narrowed by SSE2's saturating packs, which keep every value of the output dtype's range;
            lanes end in that range when out_zp does (qlo, qhi are then small integers, exact in float32). A lane
            by lane byte store went through the stack and cost more than the arithmetic. */
-        if (ot == BYOC_UINT8 ? out_zp >= 0 && out_zp <= 255 : out_zp >= -128 && out_zp <= 127)
+        int in_range = ot == BYOC_UINT8 ? out_zp >= 0 && out_zp <= 255 : out_zp >= -128 && out_zp <= 127;
+        __builtin_cpu_init();
+        if (in_range && n >= 16 && __builtin_cpu_supports("avx512f")) {
+            byoc__requantize_avx512(x, n, in_zp, m, qlo, qhi, out_zp, o);
+            return;
+        }
+        if (in_range)
             for (; r + 16 <= n; r += 16) {
 __m128i vz = (__m128i)vzp, voz = (__m128i)vozp;
                 __m128 fm = (__m128)vm, flo = (__m128)vlo, fhi = (__m128)vhi;
@@ -16474,67 +16566,82 @@ static const byoc_type *byoc__rel_qnn_requantize(byoc_type_rel_ctx *ctx, const b
 BYOC__PRIVATE double byoc__qround_mode(double v, int mode) {
     return mode == BYOC__QROUND_EVEN ? nearbyint(v) : mode == BYOC__QROUND_AWAY ? round(v) : floor(v + 0.5);
 }
+/* one run of qnn.requantize: n integers of dtype xt at x under one input and output scale and zero point, into
+   n integers of dtype ot at o (lo, hi: ot's range); mode and f32 as the attributes say. 0 when TFLITE's fixed
+   point has no multiplier for in_scale / out_scale. Shared by the op's kernel and the fused convolution, so
+   the two give the same bits. */
+typedef struct byoc__rq_run {
+    double in_scale, out_scale, lo, hi;
+    int64_t in_zp, out_zp;
+    int mode, f32;
+} byoc__rq_run;
+BYOC__PRIVATE int byoc__requantize_run(const byoc__rq_run *q, byoc_dtype xt, const char *x, int64_t n, byoc_dtype ot,
+                                       char *o) {
+    size_t xs = byoc_dtype_size(xt), osz = byoc_dtype_size(ot);
+    int64_t in_zp = q->in_zp, out_zp = q->out_zp;
+    float m32 = (float)q->in_scale / (float)q->out_scale;
+    double m64 = q->in_scale / q->out_scale, qlo = q->lo - (double)out_zp, qhi = q->hi - (double)out_zp;
+    if (q->f32 && q->mode == BYOC__QROUND_EVEN && xt == BYOC_INT32 && osz == 1 && isfinite(m32) &&
+        in_zp >= INT32_MIN / 2 && in_zp <= INT32_MAX / 2) {
+        /* the int32 difference cannot wrap: |x| < 2^31 and |in_zp| < 2^30 give |d| < 2^31 + 2^30, and d is
+           formed in 64 bits below; in 32 bits only when it fits */
+        int fits = 1;
+        const int32_t *x32 = (const int32_t *)(const void *)x;
+        for (int64_t r = 0; in_zp && r < n && fits; ++r) {
+            int64_t d = (int64_t)x32[r] - in_zp;
+            fits = d >= INT32_MIN && d <= INT32_MAX;
+        }
+        if (fits) {
+            byoc__requantize_run_8bit(x32, n, (int32_t)in_zp, m32, (float)qlo, (float)qhi, (int32_t)out_zp, ot,
+                                      (unsigned char *)o);
+            return 1;
+        }
+    }
+    if (q->mode == BYOC__QROUND_TFLITE) {
+        int32_t qm;
+        int shift;
+        if (!byoc__q31_multiplier(m64, &qm, &shift)) return 0;
+        for (int64_t r = 0; r < n; ++r) {
+            int64_t d = byoc__int_at(xt, x + r * (int64_t)xs) - in_zp;
+            int64_t v = (int64_t)byoc__q31_multiply(byoc__saturate_i32(d), qm, shift) + out_zp;
+            int64_t lo = (int64_t)q->lo, hi = (int64_t)q->hi;
+            byoc__int_put(ot, o + r * (int64_t)osz, v < lo ? lo : v > hi ? hi : v);
+        }
+        return 1;
+    }
+    for (int64_t r = 0; r < n; ++r) {
+        int64_t d = byoc__int_at(xt, x + r * (int64_t)xs) - in_zp;
+        double v = q->f32 ? (double)((float)d * m32) : (double)d * m64;
+        v = v == v ? v : 0.0;
+        v = byoc__qround_mode(v < qlo ? qlo : v > qhi ? qhi : v, q->mode);
+        byoc__int_put(ot, o + r * (int64_t)osz, (int64_t)v + out_zp);
+    }
+    return 1;
+}
 static byoc_result byoc__k_qnn_requantize(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *is = &k->in[1], *iz = &k->in[2], *os_ = &k->in[3], *oz = &k->in[4];
     byoc_tensor *o = &k->out[0];
-    double lo, hi;
-    if (!byoc__qrange(o->dtype, &lo, &hi)) return byoc__kfail_dtype(k, o->dtype);
-    int mode = byoc__qrounding(byoc__kstr(k, "rounding", "UPWARD"));
-    int f32 = !strcmp(byoc__kstr(k, "compute_dtype", "float64"), "float32");
+    byoc__rq_run q;
+    if (!byoc__qrange(o->dtype, &q.lo, &q.hi)) return byoc__kfail_dtype(k, o->dtype);
+    q.mode = byoc__qrounding(byoc__kstr(k, "rounding", "UPWARD"));
+    q.f32 = !strcmp(byoc__kstr(k, "compute_dtype", "float64"), "float32");
     byoc__qmap qi, qz, qo, qp;
     byoc__qmap_of(k, x, is, &qi);
     byoc__qmap_of(k, x, iz, &qz);
     byoc__qmap_of(k, x, os_, &qo);
     byoc__qmap_of(k, x, oz, &qp);
     size_t xs = byoc_dtype_size(x->dtype), osz = byoc_dtype_size(o->dtype);
-    const char *xd = (const char *)x->data;
     for (int64_t oi = 0, at = 0; oi < qi.outer; ++oi)
         for (int64_t i = 0; i < qi.extent; ++i, at += qi.inner) {
             /* per tensor or per axis: one multiplier for the whole run */
-            double in_scale = byoc__load(is->dtype, is->data, byoc__qmap_at(&qi, oi, i, 0)),
-                   out_scale = byoc__load(os_->dtype, os_->data, byoc__qmap_at(&qo, oi, i, 0));
-            int64_t in_zp = byoc__zp_at(iz, byoc__qmap_at(&qz, oi, i, 0)),
-                    out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
-            float m32 = (float)in_scale / (float)out_scale;
-            double m64 = in_scale / out_scale, qlo = lo - (double)out_zp, qhi = hi - (double)out_zp;
-            if (f32 && mode == BYOC__QROUND_EVEN && x->dtype == BYOC_INT32 && osz == 1 && isfinite(m32) &&
-                in_zp >= INT32_MIN / 2 && in_zp <= INT32_MAX / 2) {
-                /* the int32 difference cannot wrap: |x| < 2^31 and |in_zp| < 2^30 give |d| < 2^31 + 2^30, and d
-                   is formed in 64 bits below; in 32 bits only when it fits */
-                int fits = 1;
-                const int32_t *xs32 = (const int32_t *)xd + at;
-                if (in_zp) {
-                    for (int64_t r = 0; r < qi.inner && fits; ++r) {
-                        int64_t d = (int64_t)xs32[r] - in_zp;
-                        fits = d >= INT32_MIN && d <= INT32_MAX;
-                    }
-                }
-                if (fits) {
-                    byoc__requantize_run_8bit(xs32, qi.inner, (int32_t)in_zp, m32, (float)qlo, (float)qhi,
-                                              (int32_t)out_zp, o->dtype, (unsigned char *)o->data + at);
-                    continue;
-                }
-            }
-            if (mode == BYOC__QROUND_TFLITE) {
-                int32_t qm;
-                int shift;
-                if (!byoc__q31_multiplier(m64, &qm, &shift))
-                    return byoc__kfail(k, "input_scale / output_scale = %g is not a positive finite number", m64);
-                for (int64_t r = 0; r < qi.inner; ++r) {
-                    int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
-                    int64_t q = (int64_t)byoc__q31_multiply(byoc__saturate_i32(d), qm, shift) + out_zp;
-                    byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)osz,
-                                  q < (int64_t)lo ? (int64_t)lo : q > (int64_t)hi ? (int64_t)hi : q);
-                }
-                continue;
-            }
-            for (int64_t r = 0; r < qi.inner; ++r) {
-                int64_t d = byoc__int_at(x->dtype, xd + (at + r) * (int64_t)xs) - in_zp;
-                double v = f32 ? (double)((float)d * m32) : (double)d * m64;
-                v = v == v ? v : 0.0;
-                v = byoc__qround_mode(v < qlo ? qlo : v > qhi ? qhi : v, mode);
-                byoc__int_put(o->dtype, (char *)o->data + (at + r) * (int64_t)osz, (int64_t)v + out_zp);
-            }
+            q.in_scale = byoc__load(is->dtype, is->data, byoc__qmap_at(&qi, oi, i, 0));
+            q.out_scale = byoc__load(os_->dtype, os_->data, byoc__qmap_at(&qo, oi, i, 0));
+            q.in_zp = byoc__zp_at(iz, byoc__qmap_at(&qz, oi, i, 0));
+            q.out_zp = byoc__zp_at(oz, byoc__qmap_at(&qp, oi, i, 0));
+            if (!byoc__requantize_run(&q, x->dtype, (const char *)x->data + at * (int64_t)xs, qi.inner, o->dtype,
+                                      (char *)o->data + at * (int64_t)osz))
+                return byoc__kfail(k, "input_scale / output_scale = %g is not a positive finite number",
+                                   q.in_scale / q.out_scale);
         }
     return BYOC_OK;
 }
@@ -16584,11 +16691,13 @@ enum { BYOC__Q8_PORTABLE, BYOC__Q8_AVX2, BYOC__Q8_AVXVNNI, BYOC__Q8_AVX512VNNI, 
 static const char *const byoc__q8_path_names[BYOC__Q8_PATHS] = {"portable", "avx2", "avxvnni", "avx512vnni"};
 #define BYOC__Q8_NR_MAX 32
 
-/* the row operand packed: M rows of K4 int8 bytes, each row's sum and zero point in the int8 reading */
+/* the row operand packed: M rows of K4 int8 bytes, each row's sum and zero point in the int8 reading; add, when
+   not NULL, an int32 per row added (wrapping) to its results: a convolution's bias, folded into the tiles' row
+   terms for free */
 typedef struct byoc__q8rows {
     int64_t M, K, K4;
     const int8_t *s;
-    const int32_t *sum, *zp;
+    const int32_t *sum, *zp, *add;
 } byoc__q8rows;
 /* the column operand as it lies: element (k, n) is raw[k * rs + n * cs] ^ flip (0x80 flips int8 data into
    the uint8 reading); zp its zero point tensor as stored (one element, or one per column) */
@@ -16961,6 +17070,7 @@ BYOC__PRIVATE void byoc__q8_pack_rows(const void *raw, byoc_dtype dt, int64_t M,
     r->s = borrow ? (const int8_t *)raw : s;
     r->sum = sum;
     r->zp = zps;
+    r->add = NULL;
 }
 /* the rows [first, first + count) of a packed operand */
 BYOC__PRIVATE byoc__q8rows byoc__q8rows_slice(const byoc__q8rows *r, int64_t first, int64_t count) {
@@ -16969,6 +17079,7 @@ BYOC__PRIVATE byoc__q8rows byoc__q8rows_slice(const byoc__q8rows *r, int64_t fir
     v.s += first * r->K4;
     v.sum += first;
     v.zp += first;
+    if (v.add) v.add += first;
     return v;
 }
 /* four k-rows of 16 columns interleaved into quads: SSE2's byte and word unpacks (x86-64's baseline) */
@@ -17067,6 +17178,8 @@ BYOC__PRIVATE void byoc__q8gemm_int16(const byoc__q8rows *A, const byoc__q8cols 
         }
         byoc__qgemm_s16(M, w, K, a16, K, b16, w, C + j0, ldc, panel);
     }
+    for (int64_t m = 0; A->add && m < M; ++m)
+        for (int64_t j = 0; j < N; ++j) C[m * ldc + j] = (int32_t)((uint32_t)C[m * ldc + j] + (uint32_t)A->add[m]);
 }
 #endif
 /* C[M, N] (leading dimension ldc) = (A - its zero points) x (B - its zero points), on path p */
@@ -17089,7 +17202,8 @@ BYOC__PRIVATE void byoc__q8gemm(const byoc__q8path *p, const byoc__q8rows *A, co
     /* C = acc - zs[m] * (colsum[n] - K * zu[n]) - zu[n] * rowsum[m]: a term that varies along both axes is a
        product pair; one that varies along one is a bias */
     for (int64_t m = 0; m < M; ++m) {
-        rowbias[m] = zu_varies ? 0 : (int32_t)(0u - (uint32_t)zu0 * (uint32_t)A->sum[m]);
+        uint32_t add = A->add ? (uint32_t)A->add[m] : 0u;
+        rowbias[m] = (int32_t)((zu_varies ? 0u : 0u - (uint32_t)zu0 * (uint32_t)A->sum[m]) + add);
         rowmul1[m] = (int32_t)(0u - (uint32_t)A->zp[m]);
         rowmul2[m] = (int32_t)(0u - (uint32_t)A->sum[m]);
     }
@@ -17233,6 +17347,44 @@ BYOC__PRIVATE void byoc__im2col_u8(const uint8_t *x, const byoc__conv_geom *g, i
 BYOC__PRIVATE int64_t byoc__q8_im2col_block(const byoc__conv_geom *g) {
     int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 20) / (rows ? rows : 1);
     return BYOC__MIN(P, BYOC__MAX(cols / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX, BYOC__Q8_NR_MAX));
+}
+/* The requantize a fused qnn.conv2d group ends with (byoc_sim.h lowers FuseOps' qnn.conv2d [+ nn.bias_add] +
+   qnn.requantize groups to one pass): the int32 bias per output channel, then qnn.requantize's arithmetic per
+   output channel, written straight as 8 bits. ONNX Runtime's QLinearConv does the same in its GEMM's output
+   processor (MlasRequantizeOutput on each block of the int32 result while it is in cache); here a block is a
+   few hundred output pixels of every channel of a group, so the int32 values never leave L2. */
+typedef struct byoc__q8epilogue {
+    const int32_t *bias;                              /* one per output channel, or NULL */
+    const byoc_tensor *in_scale, *in_zp, *out_scale, *out_zp; /* one element, or one per output channel */
+    int mode, f32;                                    /* qnn.requantize's rounding and compute_dtype */
+    byoc_tensor *out;                                 /* the 8-bit result */
+} byoc__q8epilogue;
+/* output pixels per block: the whole patch-matrix block (about 1 MB of it, so it is in cache when the GEMM packs
+   it), and with an epilogue at most about 256 KB of int32 results of the group's channels */
+BYOC__PRIVATE int64_t byoc__q8_conv_block(const byoc__conv_geom *g, int epilogue) {
+    int64_t block = byoc__q8_im2col_block(g);
+    if (!epilogue) return block;
+    int64_t cols = ((int64_t)1 << 18) / (4 * (g->Og ? g->Og : 1)) / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX;
+    return BYOC__MIN(block, BYOC__MAX(cols, 2 * BYOC__Q8_NR_MAX));
+}
+/* the epilogue on the int32 block acc[Og][width] of group grp, image n, pixels [p0, p0 + width) */
+BYOC__PRIVATE int byoc__q8_epilogue_block(const byoc__q8epilogue *e, const byoc__conv_geom *g, int64_t n,
+                                          int64_t grp, int64_t p0, int64_t width, int32_t *acc) {
+    byoc__rq_run q;
+    byoc__qrange(e->out->dtype, &q.lo, &q.hi);
+    q.mode = e->mode;
+    q.f32 = e->f32;
+    int64_t P = g->OH * g->OW;
+    for (int64_t j = 0; j < g->Og; ++j, acc += width) {
+        int64_t c = grp * g->Og + j; /* the bias is in acc already (byoc__q8rows.add), wrapping as nn.bias_add */
+        q.in_scale = byoc__load(e->in_scale->dtype, e->in_scale->data, byoc__numel(e->in_scale) == 1 ? 0 : c);
+        q.out_scale = byoc__load(e->out_scale->dtype, e->out_scale->data, byoc__numel(e->out_scale) == 1 ? 0 : c);
+        q.in_zp = byoc__zp_at(e->in_zp, byoc__numel(e->in_zp) == 1 ? 0 : c);
+        q.out_zp = byoc__zp_at(e->out_zp, byoc__numel(e->out_zp) == 1 ? 0 : c);
+        char *o = (char *)e->out->data + ((n * g->O + c) * P + p0) * (int64_t)byoc_dtype_size(e->out->dtype);
+        if (!byoc__requantize_run(&q, BYOC_INT32, (const char *)acc, width, e->out->dtype, o)) return 0;
+    }
+    return 1;
 }
 /* ---- qnn.conv2d with one input channel per group (depthwise): a direct loop, no patch matrix ----
    A depthwise layer is a GEMM with one row per group and K = KH * KW (9 for 3x3), which the packed GEMM
@@ -17459,8 +17611,11 @@ BYOC__PRIVATE void byoc__qdw_fill_plane(const unsigned char *x, byoc_dtype dt, i
     }
 }
 /* the depthwise convolution into int32 output o: per image and input channel, one padded plane, then the
-   Og output planes of that channel row by row */
-BYOC__PRIVATE void byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, const byoc__q8path *path) {
+   Og output planes of that channel row by row. With an epilogue e (a fused qnn.requantize), the channel's Og
+   planes go into an int32 block after the workspace instead, get their bias (wrapping, as nn.bias_add) and
+   pass through e into e->out while in cache. Returns 0 when e's scales are not usable. */
+BYOC__PRIVATE int byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, const byoc__q8path *path,
+                                const byoc__q8epilogue *e) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
     byoc__qdw_geom d;
     byoc__qdw_geom_of(g, &d);
@@ -17469,6 +17624,7 @@ BYOC__PRIVATE void byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, 
     memset(plane + d.plane, 0, BYOC__QDW_SLACK);
     int64_t *off = (int64_t *)(void *)byoc__align64((unsigned char *)(plane + d.plane) + BYOC__QDW_SLACK);
     int32_t *wt = (int32_t *)(void *)(off + ntaps);
+    int32_t *block = e ? (int32_t *)(void *)byoc__align64(k->ws + byoc__qdw_ws(g)) : NULL;
     for (int64_t ky = 0; ky < g->KH; ++ky)
         for (int64_t kx = 0; kx < g->KW; ++kx) {
             int64_t c = kx * g->dw;
@@ -17485,28 +17641,37 @@ BYOC__PRIVATE void byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, 
                 int32_t zw = byoc__qzp(wz, oc);
                 for (int64_t t = 0; t < ntaps; ++t)
                     wt[t] = (w->dtype == BYOC_INT8 ? (int32_t)(int8_t)wr[t] : (int32_t)wr[t]) - zw;
-                int32_t *o = (int32_t *)k->out[0].data + (n * g->O + oc) * P;
+                int32_t *o = e ? block + (oc - c * g->Og) * P : (int32_t *)k->out[0].data + (n * g->O + oc) * P;
                 for (int64_t oy = 0; oy < g->OH; ++oy)
                     f.row(plane + oy * g->sh * d.row_stride, off, wt, ntaps, g->OW, o + oy * g->OW);
+                if (e && e->bias)
+                    for (int64_t p = 0; p < P; ++p) o[p] = (int32_t)((uint32_t)o[p] + (uint32_t)e->bias[oc]);
             }
+            if (e && !byoc__q8_epilogue_block(e, g, n, c, 0, P, block)) return 0;
         }
+    return 1;
 }
-/* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch */
-static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) {
+/* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch, the int32 block */
+BYOC__PRIVATE size_t byoc__q8_conv_ws(const byoc__kctx *k, int epilogue) {
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
-    if (byoc__qdw_applies(&g, &k->in[2])) return byoc__qdw_ws(&g);
-    int64_t KK = g.Cg * g.KH * g.KW, P = g.OH * g.OW;
-    return byoc__q8rows_bytes(g.O, KK) + 64 + (size_t)(KK * byoc__q8_im2col_block(&g)) + 64 +
-           byoc__q8gemm_scratch(g.Og, P, KK);
+    if (byoc__qdw_applies(&g, &k->in[2]))
+        return byoc__qdw_ws(&g) + (epilogue ? 64 + (size_t)(g.Og * g.OH * g.OW) * sizeof(int32_t) : 0);
+    int64_t KK = g.Cg * g.KH * g.KW, P = g.OH * g.OW, block = byoc__q8_conv_block(&g, epilogue);
+    size_t bytes = byoc__q8rows_bytes(g.O, KK) + 64 + (size_t)(KK * block) + 64;
+    if (!epilogue) return bytes + byoc__q8gemm_scratch(g.Og, P, KK);
+    return bytes + byoc__q8gemm_scratch(g.Og, block, KK) + 64 + (size_t)(g.Og * block) * sizeof(int32_t);
 }
+static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) { return byoc__q8_conv_ws(k, 0); }
 /* out[Og, P] = W_g[Og, KK] x patches[KK, P] per image and group: the weights are the GEMM's rows (read as
    int8), the patches its columns (read as uint8); a 1x1 stride-1 unpadded convolution multiplies the
-   image itself */
-static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
+   image itself. With an epilogue e, blocks of pixels go through the GEMM into the int32 block and from there
+   through e into e->out; k->out[0] is then only the int32 result's type. */
+BYOC__PRIVATE byoc_result byoc__q8_conv(byoc__kctx *k, const byoc__q8epilogue *e) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
     if (!byoc__is_q8(x->dtype) || !byoc__is_q8(w->dtype)) return byoc__kfail_dtype(k, x->dtype);
     if (k->out[0].dtype != BYOC_INT32) return byoc__kfail_dtype(k, k->out[0].dtype);
+    if (e && !byoc__is_q8(e->out->dtype)) return byoc__kfail_dtype(k, e->out->dtype);
     byoc_result r = byoc__q8_zero_points_ok(k, xz, x->dtype, "input_zero_point");
     if (r == BYOC_OK) r = byoc__q8_zero_points_ok(k, wz, w->dtype, "kernel_zero_point");
     byoc__q8path path;
@@ -17515,33 +17680,119 @@ static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) {
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
     if (byoc__qdw_applies(&g, xz)) {
-        byoc__qdw_run(k, &g, &path);
+        if (!byoc__qdw_run(k, &g, &path, e))
+            return byoc__kfail(k, "the fused qnn.requantize's input_scale / output_scale is not a positive "
+                                  "finite number");
         return BYOC_OK;
     }
-    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_im2col_block(&g);
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_conv_block(&g, e != NULL);
     byoc__q8rows rows;
     byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &rows);
     uint8_t *col = byoc__align64(k->ws + byoc__q8rows_bytes(g.O, KK));
     unsigned char *scratch = byoc__align64(col + KK * block);
+    int32_t *acc = e ? (int32_t *)(void *)byoc__align64(scratch + byoc__q8gemm_scratch(g.Og, block, KK)) : NULL;
     uint8_t pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
     int pointwise = byoc__conv_is_pointwise(&g, k);
     int32_t *o = (int32_t *)k->out[0].data;
     for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.G; ++grp) {
             const uint8_t *xg = (const uint8_t *)x->data + (n * g.C + grp * g.Cg) * g.H * g.W;
-            int32_t *og = o + (n * g.O + grp * g.Og) * P;
+            int32_t *og = e ? NULL : o + (n * g.O + grp * g.Og) * P;
             byoc__q8rows wg = byoc__q8rows_slice(&rows, grp * g.Og, g.Og);
+            wg.add = e && e->bias ? e->bias + grp * g.Og : NULL; /* the bias in the GEMM's row terms */
             byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), xz};
-            if (pointwise) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
+            if (pointwise && !e) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
             for (int64_t p0 = 0; p0 < P; p0 += block) {
                 int64_t width = BYOC__MIN(block, P - p0);
-                byoc__im2col_u8(xg, &g, p0, p0 + width, pad, col);
-                cols.raw = col;
-                cols.rs = width;
-                byoc__q8gemm(&path, &wg, &cols, width, og + p0, P, scratch);
+                if (pointwise) {
+                    cols.raw = xg + p0;
+                } else {
+                    byoc__im2col_u8(xg, &g, p0, p0 + width, pad, col);
+                    cols.raw = col;
+                    cols.rs = width;
+                }
+                if (!e) { byoc__q8gemm(&path, &wg, &cols, width, og + p0, P, scratch); continue; }
+                byoc__q8gemm(&path, &wg, &cols, width, acc, width, scratch);
+                if (!byoc__q8_epilogue_block(e, &g, n, grp, p0, width, acc))
+                    return byoc__kfail(k, "the fused qnn.requantize's input_scale / output_scale is not a positive "
+                                          "finite number");
             }
         }
     return BYOC_OK;
+}
+static byoc_result byoc__k_qnn_conv2d(byoc__kctx *k) { return byoc__q8_conv(k, NULL); }
+/* byoc_sim.h's fused qnn.conv2d groups: conv [+ bias_add] + requantize computed by byoc__q8_conv with an
+   epilogue when each reads the one before, the layouts are NCHW / OIHW, the bias is int32 along the channels
+   and every requantize parameter has one element or one per output channel (axis 1). */
+BYOC__PRIVATE int byoc__q8_param_per_channel(const byoc_type *t, int64_t channels, int per_axis) {
+    if (!t || t->kind != BYOC_TYPE_TENSOR || !byoc_type_is_static(t)) return 0;
+    int64_t count = byoc_type_num_elements(t);
+    return (t->rank <= 1 && count == 1) || (per_axis && t->rank == 1 && t->dims[0] == channels);
+}
+BYOC__PRIVATE int byoc__q8_conv_fusable(const byoc_node *conv, const byoc_node *bias_add, const byoc_node *rq) {
+    const byoc_op *qconv = byoc_op_get("qnn.conv2d"), *badd = byoc_op_get("nn.bias_add");
+    if (!conv || !rq || conv->kind != BYOC_NODE_CALL || conv->op != qconv || rq->kind != BYOC_NODE_CALL ||
+        rq->op != byoc_op_get("qnn.requantize") || rq->args[0] != (bias_add ? bias_add : conv))
+        return 0;
+    const byoc_type *acc = conv->checked_type, *out = rq->checked_type;
+    if (!acc || acc->kind != BYOC_TYPE_TENSOR || acc->rank != 4 || !byoc_type_is_static(acc) ||
+        acc->dtype != BYOC_INT32 || !out || out->kind != BYOC_TYPE_TENSOR || !byoc__is_q8(out->dtype))
+        return 0;
+    if (strcmp(byoc_attrs_string(&conv->attrs, "data_layout", "NCHW"), "NCHW") ||
+        strcmp(byoc_attrs_string(&conv->attrs, "kernel_layout", "OIHW"), "OIHW"))
+        return 0;
+    const char *out_layout = byoc_attrs_string(&conv->attrs, "out_layout", "");
+    if (*out_layout && strcmp(out_layout, "NCHW")) return 0;
+    for (int i = 0; i < conv->nargs; ++i)
+        if (!conv->args[i]->checked_type || !byoc_type_is_static(conv->args[i]->checked_type)) return 0;
+    int64_t channels = acc->dims[1];
+    if (bias_add) {
+        const byoc_type *b = bias_add->args[1]->checked_type;
+        int64_t axis = byoc_attrs_int(&bias_add->attrs, "axis", 1);
+        if (bias_add->kind != BYOC_NODE_CALL || bias_add->op != badd || bias_add->args[0] != conv ||
+            (axis != 1 && axis != -3) || !b || b->kind != BYOC_TYPE_TENSOR || b->dtype != BYOC_INT32 ||
+            b->rank != 1 || b->dims[0] != channels)
+            return 0;
+    }
+    int64_t axis = byoc_attrs_int(&rq->attrs, "axis", -1);
+    for (int i = 1; i < 5; ++i)
+        if (!byoc__q8_param_per_channel(rq->args[i]->checked_type, channels, axis == 1 || axis == -3)) return 0;
+    return byoc__qrounding(byoc_attrs_string(&rq->attrs, "rounding", "UPWARD")) >= 0;
+}
+/* a kernel context for the fused group's convolution: its six arguments, and acc, the int32 result's type */
+BYOC__PRIVATE void byoc__q8_conv_kctx(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *acc, void *ws,
+                                      byoc_diag *d, byoc__kctx *k) {
+    memset(k, 0, sizeof *k);
+    k->call = conv;
+    k->name = conv->op->def.name;
+    k->in = conv_in;
+    k->nin = 6;
+    k->out = acc; /* read for its shape only: the epilogue writes the result */
+    k->nout = 1;
+    k->ws = ws ? byoc__align64(ws) : NULL;
+    k->diag = d;
+}
+BYOC__PRIVATE size_t byoc__q8_conv_fused_ws(const byoc_node *conv, const byoc_tensor *conv_in,
+                                            const byoc_tensor *acc) {
+    byoc__kctx k;
+    byoc_tensor shape = *acc;
+    byoc__q8_conv_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    return 64 + ((byoc__q8_conv_ws(&k, 1) + 63) & ~(size_t)63);
+}
+/* conv_in: the convolution's six arguments; acc: its int32 result's type; bias: int32 per channel or NULL;
+   rq_params: the requantize's arguments 1 to 4; out: the 8-bit result; ws: byoc__q8_conv_fused_ws bytes */
+BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                  const byoc_tensor *acc, const int32_t *bias, const byoc_node *rq,
+                                                  const byoc_tensor *rq_params, byoc_tensor *out, void *ws,
+                                                  byoc_diag *d) {
+    byoc__kctx k;
+    byoc_tensor shape = *acc;
+    shape.data = NULL;
+    byoc__q8_conv_kctx(conv, conv_in, &shape, ws, d, &k);
+    byoc__q8epilogue e = {bias, &rq_params[0], &rq_params[1], &rq_params[2], &rq_params[3],
+                          byoc__qrounding(byoc_attrs_string(&rq->attrs, "rounding", "UPWARD")),
+                          !strcmp(byoc_attrs_string(&rq->attrs, "compute_dtype", "float64"), "float32"), out};
+    return byoc__q8_conv(&k, &e);
 }
 
 enum { BYOC__K_QDENSE = 1, BYOC__K_QBATCH_MATMUL, BYOC__K_QMATMUL };
@@ -17963,6 +18214,34 @@ BYOC__PRIVATE void byoc__qtable_requant(byoc_dtype dt, float in_scale, int32_t i
     float lo = dt == BYOC_INT8 ? -128.0f : 0.0f, hi = dt == BYOC_INT8 ? 127.0f : 255.0f;
     byoc__quantize_run_8bit(deq, 256, out_scale, (float)out_zp, lo, hi, dt, table);
 }
+/* dst[e] = table[src[e]] for e < n: a byte lookup per element in C; with AVX-512 VBMI, vpermi2b looks 64 bytes
+   up at once in each half of the table (index bits 0..6) and bit 7 picks the half, so the concatenation of
+   differently scaled inputs (SqueezeNet's fire modules) costs about what a copy does */
+#if BYOC__X86_DISPATCH
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static void
+byoc__table_lookup_vbmi(const unsigned char *table, const unsigned char *src, unsigned char *dst, int64_t n) {
+    __m512i t0 = _mm512_loadu_si512((const void *)table), t1 = _mm512_loadu_si512((const void *)(table + 64));
+    __m512i t2 = _mm512_loadu_si512((const void *)(table + 128)), t3 = _mm512_loadu_si512((const void *)(table + 192));
+    for (int64_t e = 0; e < n; e += 64) {
+        __mmask64 k = n - e >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (n - e)) - 1;
+        __m512i i = _mm512_maskz_loadu_epi8(k, (const void *)(src + e));
+        __m512i lo = _mm512_permutex2var_epi8(t0, i, t1), hi = _mm512_permutex2var_epi8(t2, i, t3);
+        __mmask64 upper = _mm512_movepi8_mask(i); /* bit 7 set: the table's second half */
+        _mm512_mask_storeu_epi8((void *)(dst + e), k, _mm512_mask_blend_epi8(upper, lo, hi));
+    }
+}
+#endif
+BYOC__PRIVATE void byoc__table_lookup_u8(const unsigned char *table, const unsigned char *src, unsigned char *dst,
+                                         int64_t n) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (n >= 64 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw")) {
+        byoc__table_lookup_vbmi(table, src, dst, n);
+        return;
+    }
+#endif
+    for (int64_t e = 0; e < n; ++e) dst[e] = table[src[e]];
+}
 static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
     int n = (k->nin - 2) / 3;
     byoc_tensor *o = &k->out[0];
@@ -17989,7 +18268,7 @@ static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
         unsigned char *dst = (unsigned char *)o->data + at;
         for (int64_t q = 0; q < outer; ++q, src += row, dst += orow) {
             if (copy) memcpy(dst, src, (size_t)row);
-            else for (int64_t e = 0; e < row; ++e) dst[e] = table[src[e]];
+            else byoc__table_lookup_u8(table, src, dst, row);
         }
         at += row;
     }
@@ -23410,6 +23689,15 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     }
 }
 
+/* an op call's kind for FuseOps: its op's pattern, but qnn.requantize is elementwise. TVM lowers qnn ops to
+   integer arithmetic (QnnCanonicalize) before FuseOps, so a requantize is there a chain of elementwise ops that
+   joins its convolution's or dense layer's group as epilogue; OPAQUE everywhere else (a per-axis requantize
+   does not run on tiles, and Collage prices it on its own), it would stay a pass of its own over the int32
+   result. byoc_sim.h runs such a qnn.conv2d group as one pass (byoc__q8_conv_fused_run). */
+BYOC__PRIVATE int byoc__fuse_pattern(const byoc_node *call) {
+    int requantize = call->op->builtin && !strcmp(call->op->def.name, "qnn.requantize");
+    return requantize ? BYOC_PATTERN_ELEMWISE : (int)call->op->def.pattern;
+}
 /* the kind of the edge from input to user: the user's kind, but a broadcast whose input already has
    the result's shape is elementwise along that edge; tensor tuple fields and projections of
    tuples of tensors are injective */
@@ -23421,7 +23709,7 @@ BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input)
         return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
     if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input || byoc__qnn_params_along_axis(user))
         return BYOC_PATTERN_OPAQUE;
-    int k = user->op->def.pattern;
+    int k = byoc__fuse_pattern(user);
     if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type))
         k = BYOC_PATTERN_ELEMWISE;
     return k;
@@ -23600,6 +23888,9 @@ BYOC__PRIVATE byoc_result byoc__fuse_ops_in_functions(byoc_module *m, int max_de
         for (int i = 0; i < g.count; ++i) {
             byoc__graph_prefetch(&g, i + 8);
             fz.kind[i] = fz.gkind[i] = byoc__node_kind(g.nodes[i].node);
+            if (fz.kind[i] == BYOC_PATTERN_OPAQUE && g.nodes[i].node->kind == BYOC_NODE_CALL && g.nodes[i].node->op &&
+                !byoc__call_has_any_dims(g.nodes[i].node))
+                fz.kind[i] = fz.gkind[i] = byoc__fuse_pattern(g.nodes[i].node);
             fz.group[i] = i;
             fz.gsize[i] = 1;
             fz.anchor[i] = fz.kind[i] == BYOC_PATTERN_OUT_ELEMWISE_FUSABLE;

@@ -46,6 +46,9 @@
                  come from outside the group, followed by such an elementwise epilogue: the anchor writes the
                  group's output buffer, then the epilogue runs over it in place, tile by tile, as above (a last
                  op that reads the storage it writes puts each tile in scratch first, then copies it out).
+                 A qnn.conv2d [+ nn.bias_add] + qnn.requantize group is an ANCHOR kernel too, run by byoc.h's
+                 int8 convolution with the bias and requantize as its epilogue: blocks of pixels, their int32
+                 results in the workspace, the 8-bit result written once (the same bytes as op by op).
          OPS     anything else (injective chains, reductions, ...): op after op, intermediates in the arena.
        A group of reshape/squeeze/expand_dims/copy only is no kernel at all (see aliases).
      - A call of a partition (a function with Compiler=...) that has a runtime module attached
@@ -843,6 +846,7 @@ typedef struct byoc__sim_kernel {
     int scratch_slots;
     size_t slot_bytes;
     int final_via_scratch; /* the last op writes a scratch slot that is then copied out (its output aliases an input) */
+    int qconv; /* ANCHOR: qnn.conv2d [+ nn.bias_add] + qnn.requantize in one pass (byoc__sim_group_qconv) */
     /* RUNTIME */
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
@@ -2035,6 +2039,65 @@ BYOC__SIM_PRIVATE int byoc__sim_group_tiled(byoc__sim_lowering *L, int step0, in
     return byoc__sim_namer_finish(L, &nm, k, NULL);
 }
 
+/* A group that is qnn.conv2d [+ nn.bias_add] + qnn.requantize (FuseOps puts a requantize in its convolution's
+   group, as TVM does once qnn ops are canonicalized), each step reading the one before: 1 when byoc.h can run
+   it as one pass, the int32 result requantized block by block while it is in cache (byoc__q8_conv_fused_run). */
+BYOC__SIM_PRIVATE int byoc__sim_qconv_group(const byoc_sim_program *p, int step0, int R) {
+    int end = p->nsteps, n = end - step0;
+    if (p->opt.no_fused_tiling || (n != 2 && n != 3)) return 0;
+    const byoc__sim_step *last = &p->steps[end - 1];
+    if (last->nout != 1 || p->operands[last->out_first] != R) return 0;
+    for (int s = step0; s < end; ++s) {
+        const byoc__sim_step *st = &p->steps[s];
+        if (st->dynamic || st->nout != 1 || st->nin != st->call->nargs) return 0;
+        for (int q = 0; q < st->nin; ++q) { /* only the chain's values come from inside */
+            int v = p->operands[st->in_first + q];
+            int inside = p->values[v].producer >= step0;
+            int chained = s > step0 && q == 0 && v == p->operands[p->steps[s - 1].out_first];
+            if (inside != chained) return 0;
+        }
+    }
+    return byoc__q8_conv_fusable(p->steps[step0].call, n == 3 ? p->steps[step0 + 1].call : NULL, last->call);
+}
+
+/* The qnn.conv2d group as one ANCHOR kernel: the convolution's int32 result and the bias add's live only in its
+   workspace, block by block; the kernel reads the group's inputs and writes its 8-bit result. */
+BYOC__SIM_PRIVATE int byoc__sim_group_qconv(byoc__sim_lowering *L, int step0, int R, const char *partition) {
+    byoc_sim_program *p = L->p;
+    int end = p->nsteps;
+    int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_ANCHOR, partition);
+    int b = k >= 0 ? byoc__sim_new_buffer(L, BYOC_SIM_BUFFER_ARENA, p->values[R].nbytes) : -1;
+    if (b < 0) return 0;
+    p->values[R].buffer = b;
+    p->kernels[k].step_first = step0;
+    p->kernels[k].nsteps = end - step0;
+    p->kernels[k].qconv = 1;
+    for (int s = step0; s < end; ++s)
+        if (!byoc__sim_step_tensors(L, s)) return 0;
+    int in_first = p->noperands;
+    for (int s = step0; s < end; ++s) {
+        const byoc__sim_step *st = &p->steps[s];
+        for (int q = 0; q < st->nin; ++q) {
+            int v = p->operands[st->in_first + q], vb = p->values[v].buffer, seen = vb < 0;
+            for (int i = in_first; i < p->noperands && !seen; ++i) seen = p->values[p->operands[i]].buffer == vb;
+            if (seen) continue;
+            if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
+            p->operands[p->noperands++] = v;
+        }
+    }
+    if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
+    byoc__sim_kernel *kk = &p->kernels[k];
+    kk->in_first = in_first;
+    kk->nin = p->noperands - in_first;
+    kk->out_first = p->noperands;
+    kk->nout = 1;
+    p->operands[p->noperands++] = R;
+    byoc__sim_namer nm;
+    byoc__sim_namer_init(&nm, p);
+    for (int s = step0; s < end; ++s) byoc__sim_namer_add(&nm, p->steps[s].call);
+    return byoc__sim_namer_finish(L, &nm, k, NULL);
+}
+
 /* A FuseOps group's steps [step0, p->nsteps) are collected, its result is leaves[rf, +rc): decide how it runs. */
 BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, int rf, int rc, const char *partition) {
     byoc_sim_program *p = L->p;
@@ -2053,6 +2116,8 @@ BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, i
         p->nsteps = step0;
         return 1;
     }
+    if (rc == 1 && byoc__sim_qconv_group(p, step0, L->leaves[rf]))
+        return byoc__sim_group_qconv(L, step0, L->leaves[rf], partition);
     int mode = rc == 1 ? byoc__sim_group_mode(p, step0, L->leaves[rf]) : BYOC__SIM_GROUP_OPS;
     if (mode == BYOC__SIM_GROUP_OPS) return byoc__sim_group_ops(L, step0, partition);
     return byoc__sim_group_tiled(L, step0, L->leaves[rf], mode == BYOC__SIM_GROUP_ANCHOR, partition);
@@ -2109,8 +2174,8 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule(byoc__sim_lowering *L) {
             kk = &p->kernels[k];
             kk->info.bytes_read = byoc__sim_distinct_bytes(p, &p->operands[kk->in_first], kk->nin);
             kk->info.bytes_written = byoc__sim_distinct_bytes(p, &p->operands[kk->out_first], kk->nout);
-            if (kk->info.exec ==
-                BYOC_SIM_EXEC_ANCHOR) { /* the epilogue reads the anchor's result back and writes it again */
+            if (kk->info.exec == BYOC_SIM_EXEC_ANCHOR &&
+                !kk->qconv) { /* the epilogue reads the anchor's result back and writes it again */
                 kk->info.bytes_read += kk->info.bytes_written;
                 kk->info.bytes_written *= 2;
             }
@@ -2350,6 +2415,11 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
                 size_t w = c ? byoc_kernel_workspace_size(c) : 0;
                 if (w > ws) ws = w;
             }
+        }
+        if (kk->qconv) {
+            const byoc_tensor *t = &p->tensors[p->steps[kk->step_first].tensor_first];
+            size_t w = byoc__q8_conv_fused_ws(p->steps[kk->step_first].call, t, t + 6);
+            if (w > ws) ws = w;
         }
         if (kk->split >= 0) {
             size_t need = (size_t)(kk->scratch_slots + kk->final_via_scratch) * kk->slot_bytes;
@@ -2597,6 +2667,19 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_dynamic_step(byoc_sim_program *p, co
     return byoc__kernel_run_retyped(p->m, st->call, rt, t, st->nin, t + st->nin, st->nout, d);
 }
 
+/* A qnn.conv2d group (byoc__sim_group_qconv): byoc.h's convolution with the bias and requantize as its epilogue */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_qconv(byoc_sim_program *p, const byoc__sim_kernel *k, void *ws,
+                                                  byoc_diag *d) {
+    const byoc__sim_step *conv = &p->steps[k->step_first], *rq = &p->steps[k->step_first + k->nsteps - 1];
+    const byoc__sim_step *bias = k->nsteps == 3 ? &p->steps[k->step_first + 1] : NULL;
+    byoc_tensor *ct = &p->tensors[conv->tensor_first], *rt = &p->tensors[rq->tensor_first];
+    for (int q = 0; q < 6; ++q) ct[q].data = byoc__sim_data(p, p->operands[conv->in_first + q]);
+    for (int q = 1; q < 5; ++q) rt[q].data = byoc__sim_data(p, p->operands[rq->in_first + q]);
+    rt[5].data = byoc__sim_data(p, p->operands[rq->out_first]);
+    const void *b = bias ? byoc__sim_data(p, p->operands[bias->in_first + 1]) : NULL;
+    return byoc__q8_conv_fused_run(conv->call, ct, &ct[6], (const int32_t *)b, rq->call, &rt[1], &rt[5], ws, d);
+}
+
 /* A TILED kernel, or an ANCHOR kernel's anchor and then its epilogue: every tile runs the chain's ops on sub-tensor
    views, intermediates in scratch slots. */
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byoc__sim_kernel *k, void *ws,
@@ -2819,7 +2902,9 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
                                         : byoc__sim_run_step(p, &p->steps[s], ws, &kd);
             break;
         case BYOC_SIM_EXEC_TILED:
-        case BYOC_SIM_EXEC_ANCHOR: r = byoc__sim_run_tiled(p, k, ws, &kd); break;
+        case BYOC_SIM_EXEC_ANCHOR:
+            r = k->qconv ? byoc__sim_run_qconv(p, k, ws, &kd) : byoc__sim_run_tiled(p, k, ws, &kd);
+            break;
         case BYOC_SIM_EXEC_RUNTIME: r = byoc__sim_dispatch_runtime(p, k, &kd); break;
         case BYOC_SIM_EXEC_CONTROL: r = byoc__sim_run_control(p, k, &kd); break;
         case BYOC_SIM_EXEC_COPY: {
