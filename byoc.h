@@ -15988,7 +15988,17 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: quantized (qnn dialect)
 #if BYOC__X86_DISPATCH
+/* g++ 12 at -O1 and above flags the AVX-512 intrinsics' own "undefined" source operands (a self-initialised
+   __m512 inside the compiler's header) as maybe-uninitialized once they are inlined; the warning is about the
+   header, not this code, so it is silenced for that header's text only */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h> /* the int8 GEMM's intrinsics, in functions compiled for their ISA */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #include <cpuid.h>
 #endif
 /* (ops: quant) attribute tables, type relations, FLOP models and kernels of this family */
@@ -23694,6 +23704,13 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
    joins its convolution's or dense layer's group as epilogue; OPAQUE everywhere else (a per-axis requantize
    does not run on tiles, and Collage prices it on its own), it would stay a pass of its own over the int32
    result. byoc_sim.h runs such a qnn.conv2d group as one pass (byoc__q8_conv_fused_run). */
+/* whether a group ends at this node: a qnn.requantize closes its convolution's group, so what follows it (a
+   QDQ model's dequantize, float batch norm, ReLU and quantize, elementwise when their parameters are per
+   tensor) forms a tiled group of its own instead of turning the convolution's one-pass kernel into a group
+   run op by op (byoc_sim.h fuses an anchor with more than three inputs only as conv + requantize) */
+BYOC__PRIVATE int byoc__ends_fused_qconv(const byoc_node *n) {
+    return n->kind == BYOC_NODE_CALL && n->op && n->op->builtin && !strcmp(n->op->def.name, "qnn.requantize");
+}
 BYOC__PRIVATE int byoc__fuse_pattern(const byoc_node *call) {
     int requantize = call->op->builtin && !strcmp(call->op->def.name, "qnn.requantize");
     return requantize ? BYOC_PATTERN_ELEMWISE : (int)call->op->def.pattern;
@@ -23709,6 +23726,7 @@ BYOC__PRIVATE int byoc__edge_kind(const byoc_node *user, const byoc_node *input)
         return byoc__tensor_fields_only(input->checked_type) ? BYOC_PATTERN_INJECTIVE : BYOC_PATTERN_OPAQUE;
     if (user->kind != BYOC_NODE_CALL || !user->op || user->callee == input || byoc__qnn_params_along_axis(user))
         return BYOC_PATTERN_OPAQUE;
+    if (byoc__ends_fused_qconv(input)) return BYOC_PATTERN_OPAQUE;
     int k = byoc__fuse_pattern(user);
     if (k == BYOC_PATTERN_BROADCAST && byoc__same_tensor_shape(user->checked_type, input->checked_type))
         k = BYOC_PATTERN_ELEMWISE;
