@@ -23699,11 +23699,6 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
     }
 }
 
-/* an op call's kind for FuseOps: its op's pattern, but qnn.requantize is elementwise. TVM lowers qnn ops to
-   integer arithmetic (QnnCanonicalize) before FuseOps, so a requantize is there a chain of elementwise ops that
-   joins its convolution's or dense layer's group as epilogue; OPAQUE everywhere else (a per-axis requantize
-   does not run on tiles, and Collage prices it on its own), it would stay a pass of its own over the int32
-   result. byoc_sim.h runs such a qnn.conv2d group as one pass (byoc__q8_conv_fused_run). */
 /* whether a group ends at this node: a qnn.requantize closes its convolution's group, so what follows it (a
    QDQ model's dequantize, float batch norm, ReLU and quantize, elementwise when their parameters are per
    tensor) forms a tiled group of its own instead of turning the convolution's one-pass kernel into a group
@@ -23711,9 +23706,16 @@ BYOC__PRIVATE int byoc__node_kind(const byoc_node *n) {
 BYOC__PRIVATE int byoc__ends_fused_qconv(const byoc_node *n) {
     return n->kind == BYOC_NODE_CALL && n->op && n->op->builtin && !strcmp(n->op->def.name, "qnn.requantize");
 }
+/* an op call's kind for FuseOps: its op's pattern, but qnn.requantize is elementwise. TVM lowers qnn ops to
+   integer arithmetic (QnnCanonicalize) before FuseOps, so a requantize is there a chain of elementwise ops that
+   joins its convolution's or dense layer's group as epilogue; OPAQUE everywhere else (a per-axis requantize
+   does not run on tiles, and Collage prices it on its own), it would stay a pass of its own over the int32
+   result. byoc_sim.h runs such a qnn.conv2d group as one pass (byoc__q8_conv_fused_run). A quantize or
+   dequantize whose parameters run along an axis stays opaque (byoc__qnn_params_along_axis). */
 BYOC__PRIVATE int byoc__fuse_pattern(const byoc_node *call) {
     int requantize = call->op->builtin && !strcmp(call->op->def.name, "qnn.requantize");
-    return requantize ? BYOC_PATTERN_ELEMWISE : (int)call->op->def.pattern;
+    if (requantize) return BYOC_PATTERN_ELEMWISE;
+    return byoc__qnn_params_along_axis(call) ? BYOC_PATTERN_OPAQUE : (int)call->op->def.pattern;
 }
 /* the kind of the edge from input to user: the user's kind, but a broadcast whose input already has
    the result's shape is elementwise along that edge; tensor tuple fields and projections of
