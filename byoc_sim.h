@@ -1920,6 +1920,36 @@ BYOC__SIM_PRIVATE int byoc__sim_tile_step(byoc__sim_lowering *L, int k, int s, i
     return 1;
 }
 
+/* A group kernel's operands, then its name: what steps [step0, end) read from outside, one value per buffer (not
+   values without one, nor the group's own buffer `own`: the anchor's inputs and the epilogue's), and the result R */
+BYOC__SIM_PRIVATE int byoc__sim_group_finish(byoc__sim_lowering *L, int k, int step0, int end, int R, int own) {
+    byoc_sim_program *p = L->p;
+    int in_first = p->noperands;
+    for (int s = step0; s < end; ++s) {
+        const byoc__sim_step *st = &p->steps[s];
+        for (int q = 0; q < st->nin; ++q) {
+            int v = p->operands[st->in_first + q], vb = p->values[v].buffer;
+            if (vb < 0 || vb == own) continue;
+            int seen = 0;
+            for (int i = in_first; i < p->noperands && !seen; ++i) seen = p->values[p->operands[i]].buffer == vb;
+            if (seen) continue;
+            if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
+            p->operands[p->noperands++] = v;
+        }
+    }
+    if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
+    byoc__sim_kernel *kk = &p->kernels[k];
+    kk->in_first = in_first;
+    kk->nin = p->noperands - in_first;
+    kk->out_first = p->noperands;
+    kk->nout = 1;
+    p->operands[p->noperands++] = R;
+    byoc__sim_namer nm;
+    byoc__sim_namer_init(&nm, p);
+    for (int s = step0; s < end; ++s) byoc__sim_namer_add(&nm, p->steps[s].call);
+    return byoc__sim_namer_finish(L, &nm, k, NULL);
+}
+
 /* A fused elementwise chain (anchor 0) or anchor + epilogue (anchor 1) as one tiled kernel. */
 BYOC__SIM_PRIVATE int byoc__sim_group_tiled(byoc__sim_lowering *L, int step0, int R, int anchor,
                                             const char *partition) {
@@ -2011,32 +2041,7 @@ BYOC__SIM_PRIVATE int byoc__sim_group_tiled(byoc__sim_lowering *L, int step0, in
     const byoc__sim_step *last = &p->steps[end - 1];
     for (int q = 0; q < last->nin; ++q)
         if (p->operands[last->in_first + q] == anchor_value) p->kernels[k].final_via_scratch = 1;
-    /* what it reads from outside, one value per buffer: the anchor's inputs and the epilogue's */
-    int in_first = p->noperands;
-    for (int s = step0; s < end; ++s) {
-        const byoc__sim_step *st = &p->steps[s];
-        for (int q = 0; q < st->nin; ++q) {
-            int v = p->operands[st->in_first + q];
-            int vb = p->values[v].buffer;
-            if (vb < 0 || vb == b) continue;
-            int seen = 0;
-            for (int i = in_first; i < p->noperands && !seen; ++i) seen = p->values[p->operands[i]].buffer == vb;
-            if (seen) continue;
-            if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
-            p->operands[p->noperands++] = v;
-        }
-    }
-    if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
-    kk = &p->kernels[k];
-    kk->in_first = in_first;
-    kk->nin = p->noperands - in_first;
-    kk->out_first = p->noperands;
-    kk->nout = 1;
-    p->operands[p->noperands++] = R;
-    byoc__sim_namer nm;
-    byoc__sim_namer_init(&nm, p);
-    for (int s = step0; s < end; ++s) byoc__sim_namer_add(&nm, p->steps[s].call);
-    return byoc__sim_namer_finish(L, &nm, k, NULL);
+    return byoc__sim_group_finish(L, k, step0, end, R, b);
 }
 
 /* A group that is qnn.conv2d [+ nn.bias_add] + qnn.requantize (FuseOps puts a requantize in its convolution's
@@ -2074,28 +2079,7 @@ BYOC__SIM_PRIVATE int byoc__sim_group_qconv(byoc__sim_lowering *L, int step0, in
     p->kernels[k].qconv = 1;
     for (int s = step0; s < end; ++s)
         if (!byoc__sim_step_tensors(L, s)) return 0;
-    int in_first = p->noperands;
-    for (int s = step0; s < end; ++s) {
-        const byoc__sim_step *st = &p->steps[s];
-        for (int q = 0; q < st->nin; ++q) {
-            int v = p->operands[st->in_first + q], vb = p->values[v].buffer, seen = vb < 0;
-            for (int i = in_first; i < p->noperands && !seen; ++i) seen = p->values[p->operands[i]].buffer == vb;
-            if (seen) continue;
-            if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
-            p->operands[p->noperands++] = v;
-        }
-    }
-    if (!BYOC__SIM_RESERVE(p, p->operands, p->cap_operands, p->noperands + 1)) return BYOC__SIM_OOM(L);
-    byoc__sim_kernel *kk = &p->kernels[k];
-    kk->in_first = in_first;
-    kk->nin = p->noperands - in_first;
-    kk->out_first = p->noperands;
-    kk->nout = 1;
-    p->operands[p->noperands++] = R;
-    byoc__sim_namer nm;
-    byoc__sim_namer_init(&nm, p);
-    for (int s = step0; s < end; ++s) byoc__sim_namer_add(&nm, p->steps[s].call);
-    return byoc__sim_namer_finish(L, &nm, k, NULL);
+    return byoc__sim_group_finish(L, k, step0, end, R, b);
 }
 
 /* A FuseOps group's steps [step0, p->nsteps) are collected, its result is leaves[rf, +rc): decide how it runs. */
