@@ -52,6 +52,28 @@ typedef struct run_result {
     char why[600];
 } run_result;
 
+/* r->m's @main evaluated on inputs (values as doubles, stored in each parameter's dtype): r->out, or r->why */
+static void evaluate_main(run_result *r, const double *const *inputs) {
+    byoc_diag d;
+    byoc_node *main_fn = byoc_module_function(r->m, "main"), *in[8];
+    if (main_fn->nparams > 8) {
+        snprintf(r->why, sizeof r->why, "evaluate: %d parameters (the helper takes 8)", main_fn->nparams);
+        return;
+    }
+    for (int i = 0; i < main_fn->nparams; ++i) {
+        const byoc_type *t = main_fn->params[i]->annotation;
+        int64_t n = byoc_type_num_elements(t);
+        size_t bytes = (size_t)n * byoc_dtype_size(t->dtype);
+        unsigned char *buf = (unsigned char *)calloc(bytes ? bytes : 1, 1);
+        for (int64_t k = 0; k < n; ++k) store_elem(t->dtype, buf, k, inputs[i][k]);
+        in[i] = byoc_constant(r->m, t, buf, bytes);
+        free(buf);
+    }
+    if (byoc_module_evaluate(r->m, in, main_fn->nparams, &r->out, &d) != BYOC_OK) {
+        snprintf(r->why, sizeof r->why, "evaluate: %s", d.message);
+        r->out = NULL;
+    }
+}
 /* parses `text`, infers types, binds @main's parameters to `inputs` (values as doubles, stored in each
    parameter's dtype) and evaluates */
 static run_result run(const char *text, const double *const *inputs) {
@@ -61,21 +83,7 @@ static run_result run(const char *text, const double *const *inputs) {
     r.m = parse_text(text, &d);
     if (!r.m) { snprintf(r.why, sizeof r.why, "parse: %s", d.message); return r; }
     if (byoc_infer_type(r.m, &d) != BYOC_OK) { snprintf(r.why, sizeof r.why, "types: %s", d.message); return r; }
-    byoc_node *main_fn = byoc_module_function(r.m, "main");
-    byoc_node *in[8];
-    for (int i = 0; i < main_fn->nparams && i < 8; ++i) {
-        const byoc_type *t = main_fn->params[i]->annotation;
-        int64_t n = byoc_type_num_elements(t);
-        size_t bytes = (size_t)n * byoc_dtype_size(t->dtype);
-        unsigned char *buf = (unsigned char *)calloc(bytes ? bytes : 1, 1);
-        for (int64_t k = 0; k < n; ++k) store_elem(t->dtype, buf, k, inputs[i][k]);
-        in[i] = byoc_constant(r.m, t, buf, bytes);
-        free(buf);
-    }
-    if (byoc_module_evaluate(r.m, in, main_fn->nparams, &r.out, &d) != BYOC_OK) {
-        snprintf(r.why, sizeof r.why, "evaluate: %s", d.message);
-        r.out = NULL;
-    }
+    evaluate_main(&r, inputs);
     return r;
 }
 
@@ -253,23 +261,9 @@ static inline byoc_result model_import(onnx_case *mc, byoc_onnx_model *model, by
 /* runs an imported model's @main on inputs (values as doubles, in each parameter's dtype) */
 static inline run_result model_run(byoc_onnx_model *model, const double *const *inputs) {
     run_result r;
-    byoc_diag d;
     memset(&r, 0, sizeof r);
     r.m = model->module;
-    byoc_node *main_fn = byoc_module_function(r.m, "main"), *in[4];
-    for (int i = 0; i < main_fn->nparams && i < 4; ++i) {
-        const byoc_type *t = main_fn->params[i]->annotation;
-        int64_t n = byoc_type_num_elements(t);
-        size_t bytes = (size_t)n * byoc_dtype_size(t->dtype);
-        unsigned char *buf = (unsigned char *)calloc(bytes ? bytes : 1, 1);
-        for (int64_t k = 0; k < n; ++k) store_elem(t->dtype, buf, k, inputs[i][k]);
-        in[i] = byoc_constant(r.m, t, buf, bytes);
-        free(buf);
-    }
-    if (byoc_module_evaluate(r.m, in, main_fn->nparams, &r.out, &d) != BYOC_OK) {
-        snprintf(r.why, sizeof r.why, "evaluate: %s", d.message);
-        r.out = NULL;
-    }
+    evaluate_main(&r, inputs);
     return r;
 }
 

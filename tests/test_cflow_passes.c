@@ -71,6 +71,17 @@ static int evaluate(byoc_module *m, make_inputs make, int k, float *out, int n, 
     return 1;
 }
 
+/* the two cases of make, on ref (the module before a pass) and m (after it): the same four values */
+static void check_same_values(byoc_module *ref, byoc_module *m, make_inputs make) {
+    byoc_diag d;
+    for (int k = 0; k < 2; ++k) {
+        float want[4], got[4];
+        CHECKF(evaluate(ref, make, k, want, 4, &d), "%s", d.message);
+        CHECKF(evaluate(m, make, k, got, 4, &d), "%s", d.message);
+        for (int i = 0; i < 4; ++i) CHECKF(fabsf(want[i] - got[i]) < 1e-6f, "case %d element %d", k, i);
+    }
+}
+
 /* ---- TVM's test_if_else (AnnotateTarget), partitioned: a region per branch, the if on the host ---- */
 static const char *const if_else_text =
     "#[version = \"0.0.5\"]\n"
@@ -113,12 +124,7 @@ static void test_partition_if_else(void) {
     CHECK(count_in(m, main_fn, is_control, NULL) == 1);
     CHECK(count_in(m, main_fn, calls_global, NULL) == 4);
     CHECK(count_in(m, main_fn, is_op, "tanh") == 0 && count_in(m, main_fn, is_op, "sigmoid") == 0);
-    for (int k = 0; k < 2; ++k) {
-        float want[4], got[4];
-        CHECKF(evaluate(ref, if_else_inputs, k, want, 4, &d), "%s", d.message);
-        CHECKF(evaluate(m, if_else_inputs, k, got, 4, &d), "%s", d.message);
-        for (int i = 0; i < 4; ++i) CHECKF(fabsf(want[i] - got[i]) < 1e-6f, "case %d element %d", k, i);
-    }
+    check_same_values(ref, m, if_else_inputs);
     byoc_backend_free(b);
     byoc_module_destroy(m);
     byoc_module_destroy(ref);
@@ -169,12 +175,7 @@ static void test_nested_bodies_partitioned(void) {
     CHECK(count_in(m, main_fn, is_control, NULL) == 2);
     CHECK(count_in(m, main_fn, is_op, "add") == 0 && count_in(m, main_fn, is_op, "nn.relu") == 0);
     CHECK(count_in(m, main_fn, is_op, "negative") == 1 && count_in(m, main_fn, is_op, "less") == 1);
-    for (int k = 0; k < 2; ++k) {
-        float want[4], got[4];
-        CHECKF(evaluate(ref, nested_inputs, k, want, 4, &d), "%s", d.message);
-        CHECKF(evaluate(m, nested_inputs, k, got, 4, &d), "%s", d.message);
-        for (int i = 0; i < 4; ++i) CHECKF(fabsf(want[i] - got[i]) < 1e-6f, "case %d element %d", k, i);
-    }
+    check_same_values(ref, m, nested_inputs);
     byoc_backend_free(b);
     byoc_module_destroy(m);
     byoc_module_destroy(ref);
@@ -300,12 +301,7 @@ static void test_composite_and_fusion_in_nested_bodies(void) {
     /* fused groups: @main's relu, the loop body's add + less, and the else branch's negative */
     CHECKF(count_in(m, main_fn, has_attr, "Primitive") >= 3, "%d", count_in(m, main_fn, has_attr, "Primitive"));
     CHECK(byoc_module_function_count(m) == 1);
-    for (int k = 0; k < 2; ++k) {
-        float want[4], got[4];
-        CHECKF(evaluate(ref, nested_inputs, k, want, 4, &d), "%s", d.message);
-        CHECKF(evaluate(m, nested_inputs, k, got, 4, &d), "%s", d.message);
-        for (int i = 0; i < 4; ++i) CHECKF(fabsf(want[i] - got[i]) < 1e-6f, "case %d element %d", k, i);
-    }
+    check_same_values(ref, m, nested_inputs);
     byoc_backend_free(b);
     byoc_module_destroy(m);
     byoc_module_destroy(ref);
@@ -345,12 +341,7 @@ static void test_greedy_places_body_ops(void) {
     CHECK_CONTAINS(text, "acc: control flow (if) stays on the host");
     CHECK_CONTAINS(text, "6 of 6 ops on acc");
     byoc_free(r->arena, text);
-    for (int k = 0; k < 2; ++k) {
-        float want[4], got[4];
-        CHECKF(evaluate(ref, nested_inputs, k, want, 4, &d), "%s", d.message);
-        CHECKF(evaluate(m, nested_inputs, k, got, 4, &d), "%s", d.message);
-        for (int i = 0; i < 4; ++i) CHECKF(fabsf(want[i] - got[i]) < 1e-6f, "case %d element %d", k, i);
-    }
+    check_same_values(ref, m, nested_inputs);
     byoc_placement_report_free(r);
     byoc_backend_free(b);
     byoc_module_destroy(m);
