@@ -109,6 +109,7 @@
        [SECTION] patterns
        [SECTION] pass infrastructure
        [SECTION] partition passes
+       [SECTION] host rewrites
        [SECTION] targets & backends
        [SECTION] placement (greedy partitioner, report)
        [SECTION] sub-graphs (Collage's IndexSet and SubGraph)
@@ -151,6 +152,7 @@
        [SECTION] impl: MergeComposite, backend files, constraints on matches
        [SECTION] impl: partition passes: annotation, regions, partitioning
        [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
+       [SECTION] impl: host rewrites (SimplifyExpr, the host pipeline)
        [SECTION] impl: FakeQuantizationToInteger (QDQ groups to qnn ops)
        [SECTION] impl: targets & backends
        [SECTION] impl: reference evaluation
@@ -958,9 +960,10 @@ BYOC_API byoc_result byoc_fuse_ops(byoc_module *m, int max_depth, byoc_diag *dia
    mean and var are constants), its .1/.2 become the moving mean/var, and nn.dropout(x).0 becomes x. */
 BYOC_API byoc_result byoc_simplify_inference(byoc_module *m, byoc_diag *diag);
 /* FoldScaleAxis (TVM's backward folding): a per-channel constant scale applied to a convolution's or a
-   dense layer's output, multiply(nn.conv2d(x, W), s) or multiply(add(nn.conv2d(x, W), b), s), becomes
-   nn.conv2d(x, W * s) (and add(..., b * s)): the scale moves into the constant weights, so a batch norm
-   that SimplifyInference turned into a scale and a shift leaves only the shift (a bias). It applies when
+   dense layer's output, multiply(nn.conv2d(x, W), s) or multiply(add(nn.conv2d(x, W), b), s) (or
+   nn.bias_add for the add), becomes nn.conv2d(x, W * s) (and add(..., b * s)): the scale moves into the
+   constant weights, so a batch norm that SimplifyInference turned into a scale and a shift leaves only the
+   shift (a bias). It applies when
    W, s (and b) are float constants, s (and b) vary along the output channel only (NCHW/OIHW conv2d; the
    last axis of nn.dense), and nothing else reads the convolution (or the add). */
 BYOC_API byoc_result byoc_fold_scale_axis(byoc_module *m, byoc_diag *diag);
@@ -995,6 +998,22 @@ BYOC_API byoc_result byoc_fake_quantization_to_integer(byoc_module *m, char **no
 BYOC_API byoc_result byoc_requantize_in_fixed_point(byoc_module *m, byoc_diag *diag);
 /* Backends the built-in partition passes use (in priority order); the context does not own them. */
 BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const byoc_backend_spec *b, byoc_diag *diag);
+
+// [SECTION] host rewrites
+/* SimplifyExpr (TVM's pass of that name, the rules ONNX Runtime's optimizers apply to our models):
+   add(add(x, c1), c2) -> add(x, c1 + c2), multiply likewise, nn.bias_add(nn.bias_add(x, b1), b2) ->
+   nn.bias_add(x, b1 + b2), add(nn.bias_add(x, b), c) -> nn.bias_add(x, b + c) when c varies along the bias
+   axis only (c1, c2, b, c constants; the inner call read by nothing else), transpose(transpose(x, a1), a2)
+   -> one transpose, and a transpose that keeps every axis -> x. Constants merge in float tensors only;
+   types never change.
+   Functions a backend owns (Compiler=) are left alone; control-flow bodies are rewritten too. */
+BYOC_API byoc_result byoc_simplify_expr(byoc_module *m, byoc_diag *diag);
+/* The host pipeline's graph rewrites, run after placement and before FuseOps (byocc run and compile do):
+   SimplifyExpr, FoldScaleAxis, SimplifyExpr (the registered sequential pass "host_rewrites"), on the
+   functions the host runs only: a partition keeps its body and its interface. Outputs move by rounding
+   only (merged constants are rounded once instead of twice), as with ONNX Runtime's Conv fusions. ctx may
+   be NULL (then no verifier runs between the passes). */
+BYOC_API byoc_result byoc_host_rewrites(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag);
 
 // [SECTION] targets & backends
 /* Target kinds: a name with typed options and their defaults (UMA's target attributes). Option kinds
@@ -4208,7 +4227,8 @@ BYOC__PRIVATE byoc_result byoc__op_add(const byoc_op_def *def, byoc_diag *diag) 
     X(add, "add") X(multiply, "multiply") X(divide, "divide") X(avg_pool2d, "nn.avg_pool2d")                    \
     X(conv2d, "nn.conv2d") X(dense, "nn.dense")                                                                 \
     X(batch_norm, "nn.batch_norm") X(dropout, "nn.dropout") X(compiler_begin, "annotation.compiler_begin")      \
-    X(compiler_end, "annotation.compiler_end") X(stop_fusion, "annotation.stop_fusion")
+    X(compiler_end, "annotation.compiler_end") X(stop_fusion, "annotation.stop_fusion")                        \
+    X(bias_add, "nn.bias_add") X(transpose, "transpose")
 typedef struct byoc__known_op_set {
 #define BYOC__KNOWN_FIELD(field, name) const byoc_op *field;
     BYOC__KNOWN_OPS(BYOC__KNOWN_FIELD)
@@ -21335,6 +21355,7 @@ static byoc_result byoc__pass_fuse_ops(byoc_module *m, byoc_pass_context *ctx, v
 static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_simplify_expr(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fq2i(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
@@ -21621,6 +21642,10 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
         {"fold_constant", 2, NULL, byoc__pass_fold_constant, NULL, NULL, "evaluate ops whose inputs are constants"},
         {"fold_scale_axis", 2, NULL, byoc__pass_fold_scale_axis, NULL, NULL,
          "fold per-channel scales of conv2d and dense outputs into their weights"},
+        {"simplify_expr", 2, NULL, byoc__pass_simplify_expr, NULL, NULL,
+         "merge adjacent constant adds, multiplies and bias adds; compose or drop transposes"},
+        {"host_rewrites", 0, NULL, NULL, "simplify_expr,fold_scale_axis,simplify_expr", NULL,
+         "ONNX Runtime's graph rewrites on what the host runs, after placement (byoc_host_rewrites)"},
         {"fake_quantization_to_integer", 0, NULL, byoc__pass_fq2i, NULL, NULL,
          "QDQ groups (dequantize -> float op -> quantize) to qnn ops where the integers are exact"},
         {"prepare_for_partition", 0, NULL, NULL,
@@ -21889,6 +21914,10 @@ static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *c
 static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ctx; (void)ud;
     return byoc_fold_scale_axis(m, d);
+}
+static byoc_result byoc__pass_simplify_expr(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_simplify_expr(m, d);
 }
 BYOC__PRIVATE int byoc__has_dequantize(byoc_module *m);
 /* registered as "fake_quantization_to_integer": on a module with a qnn.dequantize, unless the context turns it off */
@@ -24131,12 +24160,22 @@ BYOC__PRIVATE int64_t byoc__channel_constant(const byoc_node *c, int axis, int r
     return along == channels || along == 1 ? along : 0;
 }
 
-/* the anchor (conv2d or dense) whose output `a` is, possibly through add(anchor, bias), with the output
-   channel axis and count; NULL when the scale cannot fold into it */
-BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, byoc_node **bias, int *axis,
-                                            int64_t *channels) {
+/* the anchor (conv2d or dense) whose output `a` is, possibly through add(anchor, bias) or nn.bias_add(anchor,
+   bias) (a PyTorch export's convolution with a bias before its batch norm), with the output channel axis and
+   count; NULL when the scale cannot fold into it. *bias_axis is nn.bias_add's axis (-1 for an add). */
+BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, byoc_node **bias, int *bias_axis,
+                                            int *axis, int64_t *channels) {
     *bias = NULL;
-    if (a->kind == BYOC_NODE_CALL && a->op == byoc__ops()->add && a->nargs == 2) {
+    *bias_axis = -1;
+    if (a->kind == BYOC_NODE_CALL && a->op == byoc__ops()->bias_add && a->args[1]->kind == BYOC_NODE_CONSTANT) {
+        int ai = byoc_graph_index(g, a);
+        const byoc_type *t = a->checked_type;
+        if (ai < 0 || g->nodes[ai].nusers != 1 || !t || t->kind != BYOC_TYPE_TENSOR) return NULL;
+        int64_t at = byoc_attrs_int(&a->attrs, "axis", 1);
+        *bias_axis = (int)(at < 0 ? at + t->rank : at);
+        *bias = a->args[1];
+        a = a->args[0];
+    } else if (a->kind == BYOC_NODE_CALL && a->op == byoc__ops()->add && a->nargs == 2) {
         int ai = byoc_graph_index(g, a);
         if (ai < 0 || g->nodes[ai].nusers != 1) return NULL;
         for (int k = 0; k < 2 && !*bias; ++k)
@@ -24170,9 +24209,10 @@ BYOC__PRIVATE byoc_node *byoc__scale_anchor(const byoc_graph *g, byoc_node *a, b
 }
 
 /* a constant of c's type (or `like`'s, when c is per-channel with extent 1 and like has C) whose value at
-   channel k is c[k] * s[k], over `per` elements a channel */
-BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *c, const byoc_node *like,
-                                               const byoc_node *s, int64_t channels, int64_t per) {
+   channel k is c[k] * s[k] (c[k] + s[k] with sum), over `per` elements a channel; in double, so a float sum
+   or product is rounded once, as the float op rounds it */
+BYOC__PRIVATE byoc_node *byoc__channel_combine(byoc_module *m, const byoc_node *c, const byoc_node *like,
+                                               const byoc_node *s, int64_t channels, int64_t per, int sum) {
     const byoc_type *t = c->annotation;
     if (like && byoc_type_num_elements(t) == 1 && byoc_type_num_elements(like->annotation) == channels)
         t = like->annotation;
@@ -24181,9 +24221,9 @@ BYOC__PRIVATE byoc_node *byoc__scaled_constant(byoc_module *m, const byoc_node *
     int64_t n = byoc_type_num_elements(t), cn = byoc_type_num_elements(c->annotation);
     int64_t sn = byoc_type_num_elements(s->annotation);
     for (int64_t at = 0; per > 0 && at < n && at < channels * per; ++at) { /* element at is of channel at / per */
-        double v = byoc__load(c->annotation->dtype, c->data, cn == 1 ? 0 : at) *
-                   byoc__load(s->annotation->dtype, s->data, sn == 1 ? 0 : at / per);
-        byoc__store(t->dtype, r->data, at, v);
+        double a = byoc__load(c->annotation->dtype, c->data, cn == 1 ? 0 : at);
+        double b = byoc__load(s->annotation->dtype, s->data, sn == 1 ? 0 : at / per);
+        byoc__store(t->dtype, r->data, at, sum ? a + b : a * b);
     }
     return r;
 }
@@ -24203,24 +24243,29 @@ BYOC__PRIVATE byoc_result byoc__fold_scale_axis_in_functions(byoc_module *m, byo
             if (x->kind != BYOC_NODE_CALL || x->op != multiply || x->nargs != 2 || !x->checked_type) continue;
             for (int k = 0; k < 2; ++k) {
                 byoc_node *scale = x->args[1 - k], *bias = NULL;
-                int axis = 0;
+                int axis = 0, bias_axis = -1;
                 int64_t channels = 0;
                 if (scale->kind != BYOC_NODE_CONSTANT || x->args[k]->kind != BYOC_NODE_CALL) continue;
-                byoc_node *anchor = byoc__scale_anchor(&g, x->args[k], &bias, &axis, &channels);
+                byoc_node *anchor = byoc__scale_anchor(&g, x->args[k], &bias, &bias_axis, &axis, &channels);
                 const byoc_type *t = anchor ? anchor->checked_type : NULL;
+                /* nn.bias_add's bias is 1-D along its axis, which must be the output channel axis */
+                int bias_per_channel =
+                    t && bias &&
+                    (bias_axis < 0 ? byoc__channel_constant(bias, axis, t->rank, channels) != 0
+                                   : bias_axis == axis && bias->annotation->rank == 1 &&
+                                         bias->annotation->dims[0] == channels);
                 /* the scale must not widen the output, and scale and bias must be per channel of its dtype */
                 if (!t || x->checked_type != t || scale->annotation->dtype != t->dtype ||
                     !byoc__channel_constant(scale, axis, t->rank, channels) ||
-                    (bias &&
-                     (bias->annotation->dtype != t->dtype || !byoc__channel_constant(bias, axis, t->rank, channels))))
+                    (bias && (bias->annotation->dtype != t->dtype || !bias_per_channel)))
                     continue;
                 const byoc_node *w = anchor->args[1];
                 byoc_node *args[2] = {anchor->args[0],
-                                      byoc__scaled_constant(m, w, NULL, scale, channels,
-                                                            byoc_type_num_elements(w->annotation) / channels)};
+                                      byoc__channel_combine(m, w, NULL, scale, channels,
+                                                            byoc_type_num_elements(w->annotation) / channels, 0)};
                 byoc_node *scaled = args[1] ? byoc__rebuild(m, anchor, args) : NULL;
                 if (scaled && bias) {
-                    byoc_node *b = byoc__scaled_constant(m, bias, scale, scale, channels, 1);
+                    byoc_node *b = byoc__channel_combine(m, bias, scale, scale, channels, 1, 0);
                     byoc_node *sum[2] = {scaled, b};
                     scaled = b ? byoc__rebuild(m, x->args[k], sum) : NULL; /* the add, with the scaled bias */
                 }
@@ -24446,6 +24491,196 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     byoc__map_free(&reached);
     stbds_arrfree(work);
     return changed ? byoc_infer_type(m, diag) : BYOC_OK;
+}
+
+// [SECTION] impl: host rewrites (SimplifyExpr, the host pipeline)
+/* What ONNX Runtime's level-1 and level-2 graph transformers do to a float model before it runs
+   (onnxruntime/core/optimizer/graph_transformer_utils.cc), and where byoc.h does the same:
+   - ConvBNFusion and ConvMulFusion fold a BatchNormalization or a Mul by a per-channel constant into the
+     Conv's weights and bias: SimplifyInference + FoldScaleAxis in the preparation (byoc_prepare_for_partition),
+     through an add or an nn.bias_add of the convolution's own bias;
+   - ConvAddFusion adds an Add's per-channel initializer into the Conv's bias B (conv_add_fusion.cc), so a
+     convolution with a bias followed by a batch norm's shift adds once: here SimplifyExpr merges adjacent
+     constant adds, multiplies and bias adds into one (TVM's SimplifyAdjacentMultiplyOrAdd in
+     src/relay/transforms/simplify_expr.cc, plus nn.bias_add(x, b) + c -> nn.bias_add(x, b + c) when c runs
+     along the bias axis only);
+   - ConvActivationFusion and the Conv + Add + Relu "Sum" fusion (FusedConv): FuseOps' out_elemwise_fusable
+     rule already makes conv2d + bias + residual add + activation one kernel, its epilogue;
+   - TransposeOptimizer cancels transposes that meet: SimplifyExpr composes transpose(transpose(x)) into one
+     transpose and drops one that keeps every axis in place (TVM's SimplifyTranspose).
+   The host pipeline (byoc_host_rewrites) runs these after placement, before FuseOps: byoc__pass_skips keeps
+   them out of every function a backend owns (Compiler=), and a partition's call is an opaque call, so its
+   interface never changes; the body machinery (byoc__bodies_lift/land) takes them into control-flow bodies.
+   Constants merge in float tensors only. Merging c1 and c2 into one constant rounds c1 + c2 (c1 * c2) once where
+   the original rounded twice, a change of at most one unit in the last place of each merged operand: the
+   same reassociation ONNX Runtime's Conv fusions make. */
+
+/* the constant operand of binary call y (for nn.bias_add only its bias), its position in *at; NULL unless
+   exactly one operand is a constant */
+BYOC__PRIVATE byoc_node *byoc__constant_operand(const byoc_node *y, int *at) {
+    if (y->nargs != 2) return NULL;
+    int c0 = y->args[0]->kind == BYOC_NODE_CONSTANT, c1 = y->args[1]->kind == BYOC_NODE_CONSTANT;
+    if (c0 == c1 || (c0 && y->op == byoc__ops()->bias_add)) return NULL;
+    *at = c0 ? 0 : 1;
+    return y->args[*at];
+}
+
+/* nn.bias_add's axis, counted from the front of its (typed) input */
+BYOC__PRIVATE int byoc__bias_add_axis(const byoc_node *bias_add) {
+    const byoc_type *t = bias_add->args[0]->checked_type;
+    int64_t axis = byoc_attrs_int(&bias_add->attrs, "axis", 1);
+    return (int)(axis < 0 && t ? axis + t->rank : axis);
+}
+
+/* op(args) with attrs, span of `like`, typed; NULL when its type does not infer or differs from like's (a
+   rewrite never changes a value's type) */
+BYOC__PRIVATE byoc_node *byoc__typed_like(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs,
+                                          const byoc_attrs *attrs, const byoc_node *like) {
+    byoc_node *r = byoc__call_op_checked(m, op, args, nargs, attrs);
+    byoc_diag d;
+    if (!r || byoc_infer_node_type(m, r, &d) != BYOC_OK) return NULL;
+    byoc__inherit(r, like);
+    return byoc_type_equal(r->checked_type, like->checked_type) ? r : NULL;
+}
+
+/* c1 op c2 computed now by op's host kernel (as FoldConstant does), NULL when it cannot be */
+BYOC__PRIVATE byoc_node *byoc__fold_pair(byoc_module *m, const byoc_op *op, byoc_node *c1, byoc_node *c2) {
+    byoc_attrs none;
+    memset(&none, 0, sizeof none); /* add and multiply have no attributes */
+    byoc_node *pair[2] = {c1, c2}, *call = byoc__call_op_checked(m, op, pair, 2, &none);
+    byoc_diag d;
+    if (!call || byoc_infer_node_type(m, call, &d) != BYOC_OK) return NULL;
+    byoc_node *c = byoc__fold_call(m, call);
+    return c && c->kind == BYOC_NODE_CONSTANT ? c : NULL;
+}
+
+/* SimplifyAdjacentMultiplyOrAdd on y (x rebuilt on the current inputs): op(op(v, c1), c2) -> op(v, c1 op c2)
+   for add and multiply, nn.bias_add(nn.bias_add(v, b1), b2) -> nn.bias_add(v, b1 + b2) on one axis, and
+   add(nn.bias_add(v, b), c) -> nn.bias_add(v, b + c) when c varies along the bias axis only. The inner call
+   must have no other user (else it would still run, beside the merged one). NULL: nothing to merge. */
+BYOC__PRIVATE byoc_node *byoc__merge_adjacent_constants(byoc_module *m, const byoc_graph *g, const byoc_node *x,
+                                                        byoc_node *y) {
+    const byoc__known_op_set *ops = byoc__ops();
+    int at = 0, inner_at = 0;
+    byoc_node *c2 = byoc__constant_operand(y, &at), *p = c2 ? y->args[1 - at] : NULL;
+    if (!p || p->kind != BYOC_NODE_CALL || !p->checked_type) return NULL;
+    int pi = byoc_graph_index(g, x->args[1 - at]);
+    byoc_node *c1 = pi >= 0 && g->nodes[pi].nusers == 1 ? byoc__constant_operand(p, &inner_at) : NULL;
+    if (!c1 || c1->annotation->dtype != c2->annotation->dtype) return NULL;
+    byoc_node *v = p->args[1 - inner_at], *merged = NULL;
+    if (p->op == y->op && y->op != ops->bias_add) {
+        merged = byoc__fold_pair(m, y->op, c1, c2);
+    } else if (p->op == ops->bias_add && (y->op == ops->bias_add || y->op == ops->add)) {
+        const byoc_type *t = p->checked_type;
+        int axis = byoc__bias_add_axis(p);
+        int64_t channels = c1->annotation->rank == 1 ? c1->annotation->dims[0] : 0;
+        int along = y->op == ops->bias_add
+                        ? byoc__bias_add_axis(y) == axis && byoc_type_equal(c1->annotation, c2->annotation)
+                        : byoc__channel_constant(c2, axis, t->rank, channels) != 0;
+        if (!along || axis < 0 || axis >= t->rank) return NULL;
+        merged = byoc__channel_combine(m, c1, NULL, c2, channels, 1, 1);
+        y = p; /* the result is p's bias add, on the merged bias */
+    }
+    if (!merged) return NULL;
+    byoc_node *args[2] = {v, merged};
+    return byoc__typed_like(m, y->op, args, 2, &y->attrs, y == p ? x : y);
+}
+
+/* transpose's permutation of a rank-`rank` input into axes (no axes: reversed, as numpy's); 0 when invalid */
+BYOC__PRIVATE int byoc__transpose_axes(const byoc_node *t, int rank, int64_t *axes) {
+    const byoc_attr_value *ax = byoc_attrs_get(&t->attrs, "axes");
+    if (rank < 1 || rank > BYOC_MAX_RANK) return 0;
+    for (int i = 0; i < rank; ++i) {
+        int64_t a = !ax || ax->kind == BYOC_ATTR_NONE || !ax->count ? rank - 1 - i : i < ax->count ? ax->ints[i] : -1;
+        axes[i] = a < 0 ? a + rank : a;
+        if (axes[i] < 0 || axes[i] >= rank) return 0;
+    }
+    return !ax || ax->kind == BYOC_ATTR_NONE || !ax->count || ax->count == rank;
+}
+
+/* SimplifyTranspose on y: transpose(transpose(v, a1), a2) -> transpose(v, a1[a2[i]]), and a transpose that
+   keeps every axis in place -> its input. NULL: nothing to simplify. */
+BYOC__PRIVATE byoc_node *byoc__simplify_transpose(byoc_module *m, byoc_node *y) {
+    byoc_node *in = y->args[0], *v = in;
+    const byoc_type *t = in->checked_type;
+    int64_t outer[BYOC_MAX_RANK], inner[BYOC_MAX_RANK], axes[BYOC_MAX_RANK];
+    if (!t || t->kind != BYOC_TYPE_TENSOR || !byoc__transpose_axes(y, t->rank, outer)) return NULL;
+    memcpy(axes, outer, sizeof outer);
+    if (in->kind == BYOC_NODE_CALL && in->op == byoc__ops()->transpose && in->args[0]->checked_type &&
+        byoc__transpose_axes(in, t->rank, inner)) {
+        for (int i = 0; i < t->rank; ++i) axes[i] = inner[outer[i]]; /* y[.., i, ..] reads v's axis inner[outer[i]] */
+        v = in->args[0];
+    }
+    int identity = 1;
+    for (int i = 0; i < t->rank; ++i) identity &= axes[i] == i;
+    if (identity) return byoc_type_equal(v->checked_type, y->checked_type) ? v : NULL;
+    if (v == in) return NULL;
+    byoc_attrs attrs;
+    memset(&attrs, 0, sizeof attrs);
+    byoc_attrs_set_ints(m, &attrs, "axes", axes, t->rank);
+    return byoc__typed_like(m, y->op, &v, 1, &attrs, y);
+}
+
+/* y (x rebuilt on the current inputs) simplified, or NULL */
+BYOC__PRIVATE byoc_node *byoc__simplify_call(byoc_module *m, const byoc_graph *g, const byoc_node *x, byoc_node *y) {
+    const byoc__known_op_set *ops = byoc__ops();
+    const byoc_type *t = y->checked_type;
+    if (y->kind != BYOC_NODE_CALL || !t || t->kind != BYOC_TYPE_TENSOR) return NULL;
+    if (y->op == ops->transpose) return byoc__simplify_transpose(m, y); /* moves values: exact for every dtype */
+    if (!byoc_dtype_is_float(t->dtype)) return NULL;
+    if (y->op == ops->add || y->op == ops->multiply || y->op == ops->bias_add)
+        return byoc__merge_adjacent_constants(m, g, x, y);
+    return NULL;
+}
+
+BYOC__PRIVATE byoc_result byoc__simplify_expr_in_functions(byoc_module *m, byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__pass_skips(fn)) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        /* in graph order on the rebuilt nodes, so a chain of three adds merges in one sweep */
+        byoc_node **now = BYOC__CAST(byoc_node **, BYOC_CALLOC((size_t)g.count + 1, sizeof(byoc_node *)));
+        byoc_node **ins = NULL;
+        int changed = 0;
+        if (!now) byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "out of memory");
+        for (int i = 0; now && i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node, *y = byoc__rebuild_on(m, &g, i, now, &ins, NULL);
+            if (y && y != x) y->checked_type = x->checked_type; /* every rewrite keeps the types */
+            byoc_node *z = y ? byoc__simplify_call(m, &g, x, y) : NULL;
+            now[i] = z ? z : y;
+            changed |= now[i] != x;
+        }
+        if (now && changed && !m->has_error && g.count) byoc__set_body(m, f, now[g.count - 1]);
+        stbds_arrfree(ins);
+        BYOC_FREE(now);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "simplify_expr: %s", m->error.message);
+        else if (changed) r = byoc_infer_type(m, diag);
+    }
+    return r;
+}
+
+/* byoc_simplify_expr over every dataflow region: the module's functions and its control-flow bodies */
+BYOC_API byoc_result byoc_simplify_expr(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__simplify_expr_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
+BYOC_API byoc_result byoc_host_rewrites(byoc_module *m, byoc_pass_context *ctx, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc_pass_context *own = ctx ? NULL : byoc_pass_context_create();
+    if (!ctx && !own) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    if (own) byoc_pass_context_set_verify(own, 0);
+    const char *name = "host_rewrites";
+    byoc_result r = byoc_run_passes(m, &name, 1, ctx ? ctx : own, diag);
+    byoc_pass_context_destroy(own);
+    return r;
 }
 
 // [SECTION] impl: FakeQuantizationToInteger (QDQ groups to qnn ops)

@@ -89,8 +89,8 @@ static const usage_section usage_sections[] = {
      "      [--tolerance T] [--lsb N] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
      "      [--profile] [--trace FILE.json] [--repeat N] [--no-fuse] [--strategy greedy|collage]\n"
      "      [partition's collage options] [--emit json|csv[=FILE]]...\n"
-     "        compile (SimplifyInference, FoldConstant, placement, FuseOps) and run on the host\n"
-     "        runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
+     "        compile (SimplifyInference, FoldConstant, placement, host rewrites, FuseOps) and run on\n"
+     "        the host runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
      "        exactly (--lsb N: within N, as the devices' fixed-point requantize needs 1), one-row\n"
      "        scores by argmax; exit 4 when an output is off. Inputs not given (and\n"
@@ -1905,7 +1905,7 @@ static int span_set_has(const span_set *s, const char *name) {
 
 /* Why each ONNX node the compile pipeline leaves without an op is gone: the import's reason, else the first stage
    after which none of its ops remains. stages[k] holds the spans after stage k. */
-#define NSTAGES 8
+#define NSTAGES 9
 static const char *const stage_reasons[NSTAGES] = {
     "none of its ops is reachable from the graph outputs after import",
     "merged by FakeQuantizationToInteger into the qnn ops of its QDQ group (they carry the group's op's name)",
@@ -1914,9 +1914,11 @@ static const char *const stage_reasons[NSTAGES] = {
     "folded into a convolution's or dense layer's weights by FoldScaleAxis",
     "computed at compile time by FoldConstant (its inputs are constants)",
     "removed while partitioning",
+    "merged into a neighbouring op by the host rewrites (SimplifyExpr, FoldScaleAxis)",
     "removed by FuseOps"};
 #define STAGE_PARTITIONED 6
-#define STAGE_FUSED 7
+#define STAGE_HOST_REWRITTEN 7
+#define STAGE_FUSED 8
 /* a DequantizeLinear (QuantizeLinear) FakeQuantizationToInteger merged: the nodes it fed (that fed it) name its
    group; NULL when there are none (the stage's plain reason then) */
 static char *qdq_merge_reason(const span_set *after_import, const char *name, const char *op) {
@@ -2545,6 +2547,8 @@ static int run_job_compile_model(run_job *j) {
         if (ntargets && byoc_run_target_hooks(j->m, targets, ntargets, &j->d) != BYOC_OK) return model_error(s, &j->d);
     }
     if ((rc = run_job_stage(j, STAGE_PARTITIONED)) != EXIT_OK) return rc;
+    if (byoc_host_rewrites(j->m, NULL, &j->d) != BYOC_OK) return model_error(s, &j->d);
+    if ((rc = run_job_stage(j, STAGE_HOST_REWRITTEN)) != EXIT_OK) return rc;
     if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return model_error(s, &j->d);
     if ((rc = run_job_stage(j, STAGE_FUSED)) != EXIT_OK) return rc;
     if (!(j->p = byoc_sim_lower(j->m, NULL, &j->d))) return model_error(s, &j->d);
@@ -2842,7 +2846,7 @@ static int run_job_reference(run_job *j) {
     byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
     byoc_sim_program *rp = NULL;
     byoc_tensor routs[MAX_IO];
-    if (!rm || prepare_model(rm, NULL, prep_flags(o), &j->d) != BYOC_OK ||
+    if (!rm || prepare_model(rm, NULL, prep_flags(o), &j->d) != BYOC_OK || byoc_host_rewrites(rm, NULL, &j->d) != BYOC_OK ||
         (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
         byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
