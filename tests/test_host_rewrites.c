@@ -83,7 +83,8 @@ static int same_values(byoc_module *ref, byoc_module *m, int rank, const int64_t
 static byoc_module *conv_chain(void) {
     byoc_module *m = byoc_module_create(NULL);
     int64_t xd[4] = {1, 3, 6, 6}, wd[4] = {4, 3, 3, 3}, bd[1] = {4}, cd[3] = {4, 1, 1}, c4[4] = {1, 4, 1, 1};
-    static const int64_t nhwc[4] = {0, 2, 3, 1}, nchw[4] = {0, 3, 1, 2}, swap01[4] = {1, 0, 2, 3}, pad[4] = {1, 1, 1, 1};
+    static const int64_t nhwc[4] = {0, 2, 3, 1}, nchw[4] = {0, 3, 1, 2}, swap01[4] = {1, 0, 2, 3};
+    static const int64_t pad[4] = {1, 1, 1, 1};
     seed_state = 99u;
     byoc_node *x = byoc_var(m, "x", byoc_tensor_type(m, BYOC_FLOAT32, 4, xd));
     byoc_attrs ca;
