@@ -1008,8 +1008,16 @@ BYOC_API byoc_result byoc_pass_context_add_backend(byoc_pass_context *ctx, const
    types never change.
    Functions a backend owns (Compiler=) are left alone; control-flow bodies are rewritten too. */
 BYOC_API byoc_result byoc_simplify_expr(byoc_module *m, byoc_diag *diag);
+/* ONNX Runtime's LayerNormFusion: add(multiply(divide(s, sqrt(add(mean(power(s, 2), k), eps))), gamma), beta)
+   with s = subtract(x, mean(x, k)) (keepdims means over one axis k; gamma and beta constants along k only; the
+   intermediate values read by the pattern alone) -> nn.layer_norm(x, gamma, beta, axis=k, epsilon=eps). */
+BYOC_API byoc_result byoc_layer_norm_fusion(byoc_module *m, byoc_diag *diag);
+/* ONNX Runtime's GeluFusion: x * 0.5 * (1 + erf(x / sqrt 2)) (the products in either order, or x * (1 / sqrt
+   2) inside erf) -> nn.gelu(x). Both fusions: float32 only, skip Compiler= functions, run in bodies too. */
+BYOC_API byoc_result byoc_gelu_fusion(byoc_module *m, byoc_diag *diag);
 /* The host pipeline's graph rewrites, run after placement and before FuseOps (byocc run and compile do):
-   SimplifyExpr, FoldScaleAxis, SimplifyExpr (the registered sequential pass "host_rewrites"), on the
+   SimplifyExpr, FoldScaleAxis, SimplifyExpr, LayerNormFusion, GeluFusion (the registered sequential pass
+   "host_rewrites"), on the
    functions the host runs only: a partition keeps its body and its interface. Outputs move by rounding
    only (merged constants are rounded once instead of twice), as with ONNX Runtime's Conv fusions. ctx may
    be NULL (then no verifier runs between the passes). */
@@ -21356,6 +21364,8 @@ static byoc_result byoc__pass_simplify_inference(byoc_module *m, byoc_pass_conte
 static byoc_result byoc__pass_fold_constant(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_simplify_expr(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_layer_norm_fusion(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
+static byoc_result byoc__pass_gelu_fusion(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_fq2i(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 static byoc_result byoc__pass_dce(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d);
 
@@ -21644,7 +21654,12 @@ BYOC__PRIVATE int byoc__builtin_passes(void) {
          "fold per-channel scales of conv2d and dense outputs into their weights"},
         {"simplify_expr", 2, NULL, byoc__pass_simplify_expr, NULL, NULL,
          "merge adjacent constant adds, multiplies and bias adds; compose or drop transposes"},
-        {"host_rewrites", 0, NULL, NULL, "simplify_expr,fold_scale_axis,simplify_expr", NULL,
+        {"layer_norm_fusion", 2, NULL, byoc__pass_layer_norm_fusion, NULL, NULL,
+         "ONNX Runtime's LayerNormFusion: the decomposed layer norm of a PyTorch export -> nn.layer_norm"},
+        {"gelu_fusion", 2, NULL, byoc__pass_gelu_fusion, NULL, NULL,
+         "ONNX Runtime's GeluFusion: x * 0.5 * (1 + erf(x / sqrt 2)) -> nn.gelu"},
+        {"host_rewrites", 0, NULL, NULL,
+         "simplify_expr,fold_scale_axis,simplify_expr,layer_norm_fusion,gelu_fusion", NULL,
          "ONNX Runtime's graph rewrites on what the host runs, after placement (byoc_host_rewrites)"},
         {"fake_quantization_to_integer", 0, NULL, byoc__pass_fq2i, NULL, NULL,
          "QDQ groups (dequantize -> float op -> quantize) to qnn ops where the integers are exact"},
@@ -21918,6 +21933,14 @@ static byoc_result byoc__pass_fold_scale_axis(byoc_module *m, byoc_pass_context 
 static byoc_result byoc__pass_simplify_expr(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
     (void)ctx; (void)ud;
     return byoc_simplify_expr(m, d);
+}
+static byoc_result byoc__pass_layer_norm_fusion(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_layer_norm_fusion(m, d);
+}
+static byoc_result byoc__pass_gelu_fusion(byoc_module *m, byoc_pass_context *ctx, void *ud, byoc_diag *d) {
+    (void)ctx; (void)ud;
+    return byoc_gelu_fusion(m, d);
 }
 BYOC__PRIVATE int byoc__has_dequantize(byoc_module *m);
 /* registered as "fake_quantization_to_integer": on a module with a qnn.dequantize, unless the context turns it off */
@@ -24669,6 +24692,183 @@ BYOC_API byoc_result byoc_simplify_expr(byoc_module *m, byoc_diag *diag) {
     byoc__lifted_bodies lb;
     byoc_result r = byoc__bodies_lift(m, &lb, diag);
     if (r == BYOC_OK) r = byoc__simplify_expr_in_functions(m, diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
+/* ---- LayerNormFusion and GeluFusion (ONNX Runtime's, onnxruntime/core/optimizer/layer_norm_fusion.cc and
+   gelu_fusion.cc): the decomposed forms a PyTorch export writes become one nn.layer_norm / nn.gelu kernel.
+   They match on the original graph (user counts say an intermediate value is read by the pattern alone)
+   and byoc__substitute rebuilds the replacements on the current inputs. ---- */
+BYOC__PRIVATE int byoc__fq_scalar(const byoc_node *c);
+BYOC__PRIVATE double byoc__fq_value(const byoc_node *c, int64_t i);
+
+typedef struct byoc__fusion_ops {
+    const byoc_op *mean, *subtract, *power, *sqrt, *divide, *multiply, *add, *erf, *layer_norm, *gelu;
+} byoc__fusion_ops;
+
+BYOC__PRIVATE byoc__fusion_ops byoc__fusion_ops_get(void) {
+    byoc__fusion_ops o;
+    o.mean = byoc_op_get("mean");
+    o.subtract = byoc_op_get("subtract");
+    o.power = byoc_op_get("power");
+    o.sqrt = byoc_op_get("sqrt");
+    o.divide = byoc__ops()->divide;
+    o.multiply = byoc__ops()->multiply;
+    o.add = byoc__ops()->add;
+    o.erf = byoc_op_get("erf");
+    o.layer_norm = byoc_op_get("nn.layer_norm");
+    o.gelu = byoc_op_get("nn.gelu");
+    return o;
+}
+
+/* n when it is a call of op read by `users` nodes of g exactly (users 0: any number) */
+BYOC__PRIVATE byoc_node *byoc__call_used(const byoc_graph *g, byoc_node *n, const byoc_op *op, int users) {
+    if (!n || n->kind != BYOC_NODE_CALL || n->op != op) return NULL;
+    int i = byoc_graph_index(g, n);
+    return i >= 0 && (!users || g->nodes[i].nusers == users) ? n : NULL;
+}
+
+/* binary call y's operand that is not the scalar constant near `value` (relative 1e-4); NULL if none */
+BYOC__PRIVATE byoc_node *byoc__other_than_scalar(byoc_node *y, double value, int either_side) {
+    if (!y || y->nargs != 2) return NULL;
+    for (int k = either_side ? 0 : 1; k < 2; ++k)
+        if (byoc__fq_scalar(y->args[k]) && fabs(byoc__fq_value(y->args[k], 0) - value) <= 1e-4 * fabs(value))
+            return y->args[1 - k];
+    return NULL;
+}
+
+/* the one reduced axis of a keepdims mean of a rank-`rank` input, or -1 */
+BYOC__PRIVATE int byoc__mean_axis(const byoc_node *mean, int rank) {
+    const byoc_attr_value *ax = byoc_attrs_get(&mean->attrs, "axis");
+    if (!byoc_attrs_int(&mean->attrs, "keepdims", 0) || byoc_attrs_int(&mean->attrs, "exclude", 0) || !ax ||
+        ax->kind != BYOC_ATTR_INT_LIST || ax->count != 1)
+        return -1;
+    int64_t a = ax->ints[0] < 0 ? ax->ints[0] + rank : ax->ints[0];
+    return a >= 0 && a < rank ? (int)a : -1;
+}
+
+/* gamma or beta of a layer norm over `axis`: a 1-D copy of constant c when it varies along that axis only */
+BYOC__PRIVATE byoc_node *byoc__norm_vector(byoc_module *m, const byoc_node *c, const byoc_type *t, int axis) {
+    int64_t d = t->dims[axis];
+    if (!c || c->kind != BYOC_NODE_CONSTANT || c->annotation->dtype != t->dtype ||
+        byoc__channel_constant(c, axis, t->rank, d) != d || byoc_type_num_elements(c->annotation) != d)
+        return NULL;
+    return byoc_constant(m, byoc_tensor_type(m, t->dtype, 1, &d), c->data, byoc_constant_nbytes(c));
+}
+
+/* add(multiply(divide(s, sqrt(add(mean(power(s, 2), k), eps))), gamma), beta) with s = subtract(x, mean(x, k))
+   -> nn.layer_norm(x, gamma, beta, axis=k, epsilon=eps); NULL when y is not that */
+BYOC__PRIVATE byoc_node *byoc__match_layer_norm(byoc_module *m, const byoc_graph *g, const byoc__fusion_ops *o,
+                                                byoc_node *y) {
+    if (!y->checked_type || y->checked_type->kind != BYOC_TYPE_TENSOR || y->checked_type->dtype != BYOC_FLOAT32 ||
+        y->op != o->add || y->nargs != 2)
+        return NULL;
+    for (int bk = 0; bk < 2; ++bk) {
+        byoc_node *scaled = byoc__call_used(g, y->args[1 - bk], o->multiply, 1), *beta = y->args[bk];
+        for (int gk = 0; scaled && gk < 2; ++gk) {
+            byoc_node *gamma = scaled->args[gk];
+            byoc_node *div = byoc__call_used(g, scaled->args[1 - gk], o->divide, 1);
+            byoc_node *sq = div ? byoc__call_used(g, div->args[1], o->sqrt, 1) : NULL;
+            byoc_node *shifted = sq ? byoc__call_used(g, sq->args[0], o->add, 1) : NULL;
+            int ek = shifted && byoc__fq_scalar(shifted->args[0]) ? 0 : 1;
+            byoc_node *var = shifted ? byoc__call_used(g, shifted->args[1 - ek], o->mean, 1) : NULL;
+            byoc_node *squared = var ? byoc__call_used(g, var->args[0], o->power, 1) : NULL;
+            byoc_node *centred = byoc__call_used(g, div ? div->args[0] : NULL, o->subtract, 2);
+            if (!squared || !centred || byoc__other_than_scalar(squared, 2, 0) != centred ||
+                !byoc__fq_scalar(shifted->args[ek]))
+                continue;
+            byoc_node *x = centred->args[0], *mean = byoc__call_used(g, centred->args[1], o->mean, 1);
+            const byoc_type *t = x->checked_type;
+            if (!mean || mean->args[0] != x || !t || !byoc_type_equal(t, y->checked_type)) continue;
+            int axis = byoc__mean_axis(mean, t->rank);
+            if (axis < 0 || byoc__mean_axis(var, t->rank) != axis || t->dims[axis] < 1) continue;
+            byoc_node *args[3] = {x, byoc__norm_vector(m, gamma, t, axis), byoc__norm_vector(m, beta, t, axis)};
+            if (!args[1] || !args[2]) continue;
+            byoc_attrs attrs;
+            memset(&attrs, 0, sizeof attrs);
+            byoc_attrs_set_int(m, &attrs, "axis", axis);
+            byoc_attrs_set_float(m, &attrs, "epsilon", byoc__fq_value(shifted->args[ek], 0));
+            byoc_node *r = byoc_call_op(m, o->layer_norm, args, 3, &attrs);
+            byoc__inherit(r, y);
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* multiply(multiply(x, t), 0.5) or multiply(multiply(x, 0.5), t) with t = add(erf(divide(x, sqrt 2)), 1)
+   (or erf(multiply(x, 1 / sqrt 2))) -> nn.gelu(x); NULL when y is not that */
+BYOC__PRIVATE byoc_node *byoc__match_gelu(byoc_module *m, const byoc_graph *g, const byoc__fusion_ops *o,
+                                          byoc_node *y) {
+    if (!y->checked_type || y->checked_type->kind != BYOC_TYPE_TENSOR || y->checked_type->dtype != BYOC_FLOAT32 ||
+        y->op != o->multiply || y->nargs != 2)
+        return NULL;
+    byoc_node *cands[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* (x, t) pairs of the two forms */
+    byoc_node *inner = byoc__call_used(g, byoc__other_than_scalar(y, 0.5, 1), o->multiply, 1);
+    for (int k = 0; inner && k < 2; ++k) { cands[k][0] = inner->args[k]; cands[k][1] = inner->args[1 - k]; }
+    for (int k = 0; k < 2 && !inner; ++k) { /* y = multiply(multiply(x, 0.5), t) */
+        byoc_node *half = byoc__call_used(g, y->args[k], o->multiply, 1);
+        if (half && byoc__other_than_scalar(half, 0.5, 1)) {
+            cands[0][0] = byoc__other_than_scalar(half, 0.5, 1);
+            cands[0][1] = y->args[1 - k];
+        }
+    }
+    for (int c = 0; c < 2; ++c) {
+        byoc_node *x = cands[c][0], *one = byoc__call_used(g, cands[c][1], o->add, 1);
+        byoc_node *e = byoc__call_used(g, byoc__other_than_scalar(one, 1, 1), o->erf, 1);
+        byoc_node *arg = e ? e->args[0] : NULL;
+        byoc_node *scaled = NULL;
+        if (byoc__call_used(g, arg, o->divide, 1)) scaled = byoc__other_than_scalar(arg, 1.4142135623730951, 0);
+        else if (byoc__call_used(g, arg, o->multiply, 1)) scaled = byoc__other_than_scalar(arg, 0.7071067811865476, 1);
+        if (!x || !scaled || scaled != x || !byoc_type_equal(x->checked_type, y->checked_type)) continue;
+        byoc_node *r = byoc_call_op(m, o->gelu, &x, 1, NULL);
+        byoc__inherit(r, y);
+        return r;
+    }
+    return NULL;
+}
+
+typedef byoc_node *(*byoc__fusion_match_fn)(byoc_module *, const byoc_graph *, const byoc__fusion_ops *, byoc_node *);
+
+/* every match of `match` in the functions of m the host runs replaced, as FoldScaleAxis replaces */
+BYOC__PRIVATE byoc_result byoc__fuse_in_functions(byoc_module *m, byoc__fusion_match_fn match, const char *pass,
+                                                  byoc_diag *diag) {
+    byoc_result r = byoc_infer_type(m, diag);
+    byoc__fusion_ops ops = byoc__fusion_ops_get();
+    for (int f = 0; r == BYOC_OK && f < byoc_module_function_count(m); ++f) {
+        byoc_node *fn = m->functions[f].function;
+        if (byoc__pass_skips(fn)) continue;
+        byoc_graph g;
+        if (byoc_graph_build(m, fn->body, 0, &g) != BYOC_OK)
+            return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        byoc__map repl = BYOC__MAP_EMPTY;
+        for (int i = 0; i < g.count && !m->has_error; ++i) {
+            byoc_node *x = g.nodes[i].node, *fused = x->kind == BYOC_NODE_CALL ? match(m, &g, &ops, x) : NULL;
+            if (fused) byoc__map_put(&repl, x, (intptr_t)fused);
+        }
+        if (repl.count && !m->has_error) byoc__set_body(m, f, byoc__substitute(m, &g, &repl));
+        int changed = repl.count > 0;
+        byoc__map_free(&repl);
+        byoc_graph_free(&g);
+        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "%s: %s", pass, m->error.message);
+        else if (changed) r = byoc_infer_type(m, diag);
+    }
+    return r;
+}
+
+BYOC_API byoc_result byoc_layer_norm_fusion(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fuse_in_functions(m, byoc__match_layer_norm, "layer_norm_fusion", diag);
+    return byoc__bodies_land(m, &lb, r, diag);
+}
+
+BYOC_API byoc_result byoc_gelu_fusion(byoc_module *m, byoc_diag *diag) {
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    byoc__lifted_bodies lb;
+    byoc_result r = byoc__bodies_lift(m, &lb, diag);
+    if (r == BYOC_OK) r = byoc__fuse_in_functions(m, byoc__match_gelu, "gelu_fusion", diag);
     return byoc__bodies_land(m, &lb, r, diag);
 }
 

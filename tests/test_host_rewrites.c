@@ -1,7 +1,7 @@
-/* Unit tests of the host rewrites (SimplifyExpr, FoldScaleAxis through nn.bias_add, the host_rewrites
-   pipeline): every rewritten module verifies, computes what the original computes on seeded data (within
-   the rounding of the merged constants), has the ops the rewrite promises, and leaves a partition's
-   function (Compiler=) exactly as it was. Public API only. */
+/* Unit tests of the host rewrites (SimplifyExpr, FoldScaleAxis through nn.bias_add, LayerNormFusion,
+   GeluFusion, the host_rewrites pipeline): every rewritten module verifies, computes what the original
+   computes on seeded data (within the rounding of the merged constants), has the ops the rewrite
+   promises, and leaves a partition's function (Compiler=) exactly as it was. Public API only. */
 #include "byoc.h"
 #include "test.h"
 
@@ -194,11 +194,61 @@ static void test_partition_left_alone(void) {
     byoc_module_destroy(m);
 }
 
+/* a PyTorch export's layer norm and erf GELU (as tiny_distilbert has them) become nn.layer_norm and nn.gelu
+   and compute the same values; gamma and beta vary along the normalised axis (FoldConstant makes them
+   constants, as the importer's initializers are) */
+static const char *const norm_gelu_text =
+    "#[version = \"0.0.5\"]\n"
+    "def @main(%x: Tensor[(2, 3, 16), float32]) {\n"
+    "  %0 = mean(%x, axis=[-1], keepdims=True);\n"
+    "  %1 = subtract(%x, %0);\n"
+    "  %2 = power(%1, 2f);\n"
+    "  %3 = mean(%2, axis=[-1], keepdims=True);\n"
+    "  %4 = add(%3, 1e-05f);\n"
+    "  %5 = sqrt(%4);\n"
+    "  %6 = divide(%1, %5);\n"
+    "  %7 = arange(1f, 17f, 1f);\n"
+    "  %8 = multiply(%7, 0.125f);\n"
+    "  %9 = multiply(%6, %8);\n"
+    "  %10 = subtract(%7, 8f);\n"
+    "  %11 = multiply(%10, 0.0625f);\n"
+    "  %12 = add(%9, %11);\n"
+    "  %13 = divide(%12, 1.4142135f);\n"
+    "  %14 = erf(%13);\n"
+    "  %15 = add(%14, 1f);\n"
+    "  %16 = multiply(%12, %15);\n"
+    "  multiply(%16, 0.5f)\n"
+    "}\n";
+
+static void test_layer_norm_and_gelu_fused_exactly(void) {
+    byoc_diag d;
+    size_t n = strlen(norm_gelu_text);
+    byoc_module *ref = byoc_module_parse(norm_gelu_text, n, "norm.relay", NULL, &d);
+    byoc_module *m = byoc_module_parse(norm_gelu_text, n, "norm.relay", NULL, &d);
+    CHECKF(ref && m, "%s", d.message);
+    CHECKF(byoc_infer_type(ref, &d) == BYOC_OK, "%s", d.message);
+    /* before FoldConstant gamma and beta are computed values, which the fusion never takes */
+    CHECKF(byoc_layer_norm_fusion(m, &d) == BYOC_OK, "%s", d.message);
+    CHECK(count_op(m, "main", "nn.layer_norm") == 0);
+    CHECKF(byoc_fold_constant(m, &d) == BYOC_OK, "%s", d.message);
+    CHECKF(byoc_host_rewrites(m, NULL, &d) == BYOC_OK, "%s", d.message);
+    CHECKF(byoc_verify(m, BYOC_VERIFY_TYPED, &d) == BYOC_OK, "%s", d.message);
+    CHECK(count_op(m, "main", "nn.layer_norm") == 1);
+    CHECK(count_op(m, "main", "nn.gelu") == 1);
+    CHECK(count_op(m, "main", "mean") == 0 && count_op(m, "main", "erf") == 0);
+    char why[200];
+    int64_t xd[3] = {2, 3, 16};
+    CHECKF(same_values(ref, m, 3, xd, -1, 1e-5f, why, sizeof why), "%s", why);
+    byoc_module_destroy(ref);
+    byoc_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_conv_chain_rewritten_exactly),
         TEST_ENTRY(test_rewrites_inside_branches),
         TEST_ENTRY(test_partition_left_alone),
+        TEST_ENTRY(test_layer_norm_and_gelu_fused_exactly),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
