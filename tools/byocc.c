@@ -1914,7 +1914,7 @@ static const char *const stage_reasons[NSTAGES] = {
     "folded into a convolution's or dense layer's weights by FoldScaleAxis",
     "computed at compile time by FoldConstant (its inputs are constants)",
     "removed while partitioning",
-    "merged into a neighbouring op by the host rewrites (SimplifyExpr, FoldScaleAxis)",
+    "merged into a neighbouring op by the host rewrites (SimplifyExpr, FoldScaleAxis, LayerNormFusion, GeluFusion)",
     "removed by FuseOps"};
 #define STAGE_PARTITIONED 6
 #define STAGE_HOST_REWRITTEN 7
