@@ -24542,7 +24542,8 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
    exactly one operand is a constant */
 BYOC__PRIVATE byoc_node *byoc__constant_operand(const byoc_node *y, int *at) {
     if (y->nargs != 2) return NULL;
-    int c0 = y->args[0]->kind == BYOC_NODE_CONSTANT, c1 = y->args[1]->kind == BYOC_NODE_CONSTANT;
+    int c0 = y->args[0]->kind == BYOC_NODE_CONSTANT && y->args[0]->data,
+        c1 = y->args[1]->kind == BYOC_NODE_CONSTANT && y->args[1]->data;
     if (c0 == c1 || (c0 && y->op == byoc__ops()->bias_add)) return NULL;
     *at = c0 ? 0 : 1;
     return y->args[*at];
@@ -24750,7 +24751,7 @@ BYOC__PRIVATE int byoc__mean_axis(const byoc_node *mean, int rank) {
 /* gamma or beta of a layer norm over `axis`: a 1-D copy of constant c when it varies along that axis only */
 BYOC__PRIVATE byoc_node *byoc__norm_vector(byoc_module *m, const byoc_node *c, const byoc_type *t, int axis) {
     int64_t d = t->dims[axis];
-    if (!c || c->kind != BYOC_NODE_CONSTANT || c->annotation->dtype != t->dtype ||
+    if (!c || c->kind != BYOC_NODE_CONSTANT || !c->data || c->annotation->dtype != t->dtype ||
         byoc__channel_constant(c, axis, t->rank, d) != d || byoc_type_num_elements(c->annotation) != d)
         return NULL;
     return byoc_constant(m, byoc_tensor_type(m, t->dtype, 1, &d), c->data, byoc_constant_nbytes(c));
