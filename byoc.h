@@ -152,7 +152,7 @@
        [SECTION] impl: MergeComposite, backend files, constraints on matches
        [SECTION] impl: partition passes: annotation, regions, partitioning
        [SECTION] impl: FuseOps, SimplifyInference, FoldConstant, DCE
-       [SECTION] impl: host rewrites (SimplifyExpr, the host pipeline)
+       [SECTION] impl: host rewrites (SimplifyExpr, LayerNorm and Gelu fusion, the host pipeline)
        [SECTION] impl: FakeQuantizationToInteger (QDQ groups to qnn ops)
        [SECTION] impl: targets & backends
        [SECTION] impl: reference evaluation
@@ -24516,7 +24516,7 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
     return changed ? byoc_infer_type(m, diag) : BYOC_OK;
 }
 
-// [SECTION] impl: host rewrites (SimplifyExpr, the host pipeline)
+// [SECTION] impl: host rewrites (SimplifyExpr, LayerNorm and Gelu fusion, the host pipeline)
 /* What ONNX Runtime's level-1 and level-2 graph transformers do to a float model before it runs
    (onnxruntime/core/optimizer/graph_transformer_utils.cc), and where byoc.h does the same:
    - ConvBNFusion and ConvMulFusion fold a BatchNormalization or a Mul by a per-channel constant into the
@@ -24530,7 +24530,12 @@ BYOC_API byoc_result byoc_dead_code_elimination(byoc_module *m, byoc_diag *diag)
    - ConvActivationFusion and the Conv + Add + Relu "Sum" fusion (FusedConv): FuseOps' out_elemwise_fusable
      rule already makes conv2d + bias + residual add + activation one kernel, its epilogue;
    - TransposeOptimizer cancels transposes that meet: SimplifyExpr composes transpose(transpose(x)) into one
-     transpose and drops one that keeps every axis in place (TVM's SimplifyTranspose).
+     transpose and drops one that keeps every axis in place (TVM's SimplifyTranspose);
+   - LayerNormFusion and GeluFusion (level 2) turn a PyTorch export's decomposed layer norm and erf GELU
+     into one nn.layer_norm / nn.gelu kernel (below).
+   Not done, because nothing in our models needs it or ORT does not either: a channel shuffle's
+   reshape-transpose-reshape is a real permutation (the grouped convolutions around it keep it from folding
+   into weights); a batch norm before a convolution (densenet's BN-ReLU-Conv) stays, as with ORT.
    The host pipeline (byoc_host_rewrites) runs these after placement, before FuseOps: byoc__pass_skips keeps
    them out of every function a backend owns (Compiler=), and a partition's call is an opaque call, so its
    interface never changes; the body machinery (byoc__bodies_lift/land) takes them into control-flow bodies.
