@@ -27054,20 +27054,24 @@ BYOC__PRIVATE int byoc__cc_may_combine(byoc_fusion_style style, const byoc__cc_c
     return up->kind <= BYOC_PATTERN_OUT_ELEMWISE_FUSABLE && down->kind <= BYOC_PATTERN_BROADCAST;
 }
 
-/* Combine: unions of touching candidates of one backend, to a fixed point (new ones combine again) */
+/* Combine: unions of touching candidates of one backend, to a fixed point (new ones combine again). The
+   members of the candidate being grown are stamped once in in_a (not once per neighbour tried), so telling a
+   disjoint neighbour costs the neighbour's size alone. */
 BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fusion_style style, int max_depth) {
     if (style == BYOC_FUSION_NONE) return;
     int limit = cc->o->max_candidates > 0 ? cc->o->max_candidates : 50000;
     const byoc_graph *g = &cc->g;
     int **by_node = BYOC__CAST(int **, BYOC_CALLOC((size_t)g->count + 1, sizeof(int *)));
+    int *in_a = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
     int *merged = NULL, *work = NULL;
-    if (!by_node) return;
+    if (!by_node || !in_a) { BYOC_FREE(by_node); BYOC_FREE(in_a); return; }
     for (int c = from; c < (int)stbds_arrlen(cc->cands); ++c) {
         stbds_arrput(work, c);
         for (int q = 0; q < cc->cands[c].n; ++q) stbds_arrput(by_node[cc->pool[cc->cands[c].off + q]], c);
     }
     for (int w = 0; w < (int)stbds_arrlen(work); ++w) {
-        int a = work[w];
+        int a = work[w], a_stamp = w + 1;
+        for (int r = 0; r < cc->cands[a].n; ++r) in_a[cc->pool[cc->cands[a].off + r]] = a_stamp;
         for (int dir = 0; dir < 2; ++dir) { /* 0: a upstream of its users' candidates; 1: downstream of its inputs' */
             int n_a = cc->cands[a].n;
             for (int q = 0; q < n_a; ++q) {
@@ -27080,10 +27084,8 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
                         if (b == a) continue;
                         const byoc__cc_cand *ca = &cc->cands[a], *cb = &cc->cands[b];
                         if (!byoc__cc_may_combine(style, dir ? cb : ca, dir ? ca : cb)) continue;
-                        /* disjoint? */
-                        int s = byoc__cc_new_stamp(cc), overlap = 0;
-                        for (int r = 0; r < ca->n; ++r) cc->mark[cc->pool[ca->off + r]] = s;
-                        for (int r = 0; r < cb->n && !overlap; ++r) overlap = cc->mark[cc->pool[cb->off + r]] == s;
+                        int overlap = 0;
+                        for (int r = 0; r < cb->n && !overlap; ++r) overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
                         if (overlap) continue;
                         byoc__cc_merge(cc, ca, cb, &merged);
                         int before = (int)stbds_arrlen(cc->cands);
@@ -27105,6 +27107,7 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
 done:
     for (int i = 0; i < g->count; ++i) stbds_arrfree(by_node[i]);
     BYOC_FREE(by_node);
+    BYOC_FREE(in_a);
     stbds_arrfree(merged);
     stbds_arrfree(work);
 }
@@ -27586,18 +27589,19 @@ BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
             if (!byoc__cc_allowed(cc, c)) continue;
             const byoc__cc_cand *cd = &cc->cands[c];
             const byoc__cc_state *cur = &cc->states[sid];
-            /* members after f must not be covered: merge them with the state's extra */
-            stbds_arrsetlen(covered, 0);
+            /* members after f must not be covered: merge them with the state's extra (into a buffer sized
+               once per candidate, not grown per member: this loop runs for every edge of the search) */
             const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
-            int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, clash = 0;
+            int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, clash = 0, nc = 0;
+            if ((int)stbds_arrcap(covered) < ne + nm + 1) stbds_arrsetcap(covered, (size_t)(2 * (ne + nm) + 16));
             while ((i < ne || j < nm) && !clash) {
-                if (j == nm || (i < ne && ex[i] < mm[j])) stbds_arrput(covered, ex[i++]);
-                else if (i == ne || mm[j] < ex[i]) stbds_arrput(covered, mm[j++]);
+                if (j == nm || (i < ne && ex[i] < mm[j])) covered[nc++] = ex[i++];
+                else if (i == ne || mm[j] < ex[i]) covered[nc++] = mm[j++];
                 else clash = 1;
             }
             if (clash) continue;
             /* the next uncovered required node */
-            int p = cc->req_pos[f] + 1, q = 0, nc = (int)stbds_arrlen(covered);
+            int p = cc->req_pos[f] + 1, q = 0;
             while (p < nreq && q < nc && covered[q] <= cc->req[p]) {
                 if (covered[q] == cc->req[p]) p++;
                 q++;
@@ -27672,25 +27676,51 @@ BYOC__PRIVATE int byoc__cc_cycle(byoc__cc *cc, const int *chosen, int n) {
     return found;
 }
 
+/* the partitions of the plan that partition a feeds, ascending by their position in chosen: the users of a's
+   members looked up in owner (graph index -> position in chosen, -1 outside every partition) */
+BYOC__PRIVATE void byoc__cc_fed(const byoc__cc *cc, const int *owner, const int *chosen, int a, int **fed) {
+    const byoc__cc_cand *ca = &cc->cands[chosen[a]];
+    stbds_arrsetlen(*fed, 0);
+    for (int q = 0; q < ca->n; ++q) {
+        const byoc_graph_node *gn = &cc->g.nodes[cc->pool[ca->off + q]];
+        for (int u = 0; u < gn->nusers; ++u) {
+            int b = owner[gn->users[u]];
+            if (b >= 0 && b != a) stbds_arrput(*fed, b);
+        }
+    }
+    int n = (int)stbds_arrlen(*fed), distinct = 0;
+    if (n == 0) return; /* (qsort must not see the NULL of an empty stb_ds array) */
+    qsort(*fed, (size_t)n, sizeof(int), byoc__int_cmp);
+    for (int k = 0; k < n; ++k)
+        if (!distinct || (*fed)[distinct - 1] != (*fed)[k]) (*fed)[distinct++] = (*fed)[k];
+    stbds_arrsetlen(*fed, distinct);
+}
+
 /* MaxCoalesce: touching chosen partitions of one device backend become one where the union is convex, no
-   dearer than the two apart, and leaves the plan acyclic */
+   dearer than the two apart, and leaves the plan acyclic. Pairs are tried in the order (a, b) of their positions
+   in chosen and the first that passes is taken, then the scan starts over; only the pairs where a feeds b can
+   pass, so each a's scan visits just the partitions its members' users lie in (found through owner) instead of
+   every partition of the plan -- the same pairs in the same order, at a plan's size per pass, not its square. */
 BYOC__PRIVATE void byoc__cc_coalesce(byoc__cc *cc, int **chosen) {
-    int *merged = NULL, changed = 1;
+    int *merged = NULL, *fed = NULL, changed = 1;
+    int *owner = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1)));
+    if (!owner) return; /* out of memory: the plan stays as searched */
     while (changed) {
         changed = 0;
         int n = (int)stbds_arrlen(*chosen);
+        for (int i = 0; i < cc->g.count; ++i) owner[i] = -1;
+        for (int k = 0; k < n; ++k) {
+            const byoc__cc_cand *c = &cc->cands[(*chosen)[k]];
+            if (c->backend == cc->nb) continue; /* the host's partitions never coalesce */
+            for (int q = 0; q < c->n; ++q) owner[cc->pool[c->off + q]] = k;
+        }
         for (int a = 0; a < n && !changed; ++a) {
-            for (int b = 0; b < n && !changed; ++b) {
+            if (cc->cands[(*chosen)[a]].backend == cc->nb) continue;
+            byoc__cc_fed(cc, owner, *chosen, a, &fed);
+            for (int t = 0; t < (int)stbds_arrlen(fed) && !changed; ++t) {
+                int b = fed[t];
                 const byoc__cc_cand *ca = &cc->cands[(*chosen)[a]], *cb = &cc->cands[(*chosen)[b]];
-                if (a == b || ca->backend != cb->backend || ca->backend == cc->nb) continue;
-                /* does a feed b? */
-                int s = byoc__cc_new_stamp(cc), feeds = 0;
-                for (int q = 0; q < cb->n; ++q) cc->mark[cc->pool[cb->off + q]] = s;
-                for (int q = 0; q < ca->n && !feeds; ++q) {
-                    const byoc_graph_node *gn = &cc->g.nodes[cc->pool[ca->off + q]];
-                    for (int u = 0; u < gn->nusers && !feeds; ++u) feeds = cc->mark[gn->users[u]] == s;
-                }
-                if (!feeds) continue;
+                if (ca->backend != cb->backend) continue;
                 byoc__cc_merge(cc, ca, cb, &merged);
                 int before = (int)stbds_arrlen(cc->cands);
                 int id = byoc__cc_add(cc, ca->backend, merged, (int)stbds_arrlen(merged), "coalesce", 0, 0, 0);
@@ -27716,6 +27746,8 @@ BYOC__PRIVATE void byoc__cc_coalesce(byoc__cc *cc, int **chosen) {
             }
         }
     }
+    BYOC_FREE(owner);
+    stbds_arrfree(fed);
     stbds_arrfree(merged);
 }
 
