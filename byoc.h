@@ -28583,8 +28583,15 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
     byoc__cc_apply ap;
     memset(&ap, 0, sizeof ap);
     ap.o = o;
+    /* The searched graph lives through the whole search, so it takes a table of its own rather than the module's
+       id table (a graph borrows that table when it is free): the estimator builds a graph of every candidate it
+       prices, thousands of them, and each needs the free table -- without it, each would clear a table spanning
+       the module's ids, from the candidates' bound constants (old ids) to their fresh nodes. */
+    int lent = m->id_index_lent;
+    m->id_index_lent = 1;
     if (!stats->arena || !arena || byoc_graph_build(m, main_fn->body, 0, &cc.g) != BYOC_OK)
         r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    m->id_index_lent = lent;
     int count = cc.g.count;
     if (r == BYOC_OK) {
         size_t bytes = sizeof(int) * ((size_t)count + 1);
