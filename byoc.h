@@ -1248,7 +1248,10 @@ BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_gr
                  says it costs, and the sum over a plan's candidates is the plan's cost.
      search      Dijkstra over covered sets: from a state, only candidates whose first node is the first
                  uncovered node extend it. States are ordered by cost, then by covered set (the set holding the
-                 lowest index the other lacks first), so ties resolve the same way every run. A state stores its
+                 lowest index the other lacks first), so ties resolve the same way every run. (It runs as one
+                 sweep over the states in order of their first uncovered node, which gives Dijkstra's plan
+                 without its queue; where a free edge leaves a tie on the plan that the sweep cannot order,
+                 Dijkstra itself runs.) A state stores its
                  first uncovered node and the covered nodes after it (no bitset of the graph). Past state_budget
                  states, each first-uncovered node keeps at most beam_width states (statistics: beam).
      result      the cheapest plan whose partitions form no cycle; touching partitions of one backend are then
@@ -27557,10 +27560,8 @@ BYOC__PRIVATE int byoc__cc_allowed(const byoc__cc *cc, int c) {
     return !cc->cands[c].dead && (!cc->allowed || cc->allowed[c]);
 }
 
-/* Dijkstra from nothing covered to everything covered; *chosen gets the plan's candidates (stb_ds).
-   Returns the cost, INFINITY when no plan exists. */
-BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
-    stbds_arrsetlen(*chosen, 0);
+/* the search's state tables emptied for a new run */
+BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
     stbds_arrfree(cc->states);
     stbds_arrfree(cc->spool);
     stbds_arrfree(cc->heap);
@@ -27569,6 +27570,55 @@ BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
     cc->heap = NULL;
     byoc__map_free(&cc->state_index);
     memset(cc->per_f, 0, sizeof(int) * (size_t)cc->g.count);
+}
+
+/* One edge of the search: state sid extended by candidate c, whose first member is the state's first uncovered
+   node. Returns the state reached (made when new; -1 when c covers a covered node or the beam refuses the state)
+   and its cost through sid in *cost. covered: scratch (stb_ds). */
+BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, double *cost) {
+    const byoc__cc_cand *cd = &cc->cands[c];
+    const byoc__cc_state *cur = &cc->states[sid];
+    int f = cur->f, nreq = (int)stbds_arrlen(cc->req), made;
+    /* members after f must not be covered: merge them with the state's extra (into a buffer sized once per
+       edge, not grown per member: this runs for every edge of the search) */
+    const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
+    int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, nc = 0;
+    if ((int)stbds_arrcap(*covered) < ne + nm + 1) stbds_arrsetcap(*covered, (size_t)(2 * (ne + nm) + 16));
+    int *out = *covered;
+    while (i < ne || j < nm) {
+        if (j == nm || (i < ne && ex[i] < mm[j])) out[nc++] = ex[i++];
+        else if (i == ne || mm[j] < ex[i]) out[nc++] = mm[j++];
+        else return -1; /* a member is covered already */
+    }
+    /* the next uncovered required node */
+    int p = cc->req_pos[f] + 1, q = 0;
+    while (p < nreq && q < nc && out[q] <= cc->req[p]) {
+        if (out[q] == cc->req[p]) p++;
+        q++;
+    }
+    int nf = p < nreq ? cc->req[p] : -1;
+    while (q < nc && nf >= 0 && out[q] <= nf) q++;
+    *cost = cur->cost + cd->cost;
+    return byoc__cc_state_get(cc, nf, nc > q ? out + q : NULL, nc - q, &made);
+}
+
+/* the plan's candidates, from the goal back along prev, in plan order */
+BYOC__PRIVATE double byoc__cc_path(byoc__cc *cc, int goal, int **chosen) {
+    stbds_arrsetlen(*chosen, 0);
+    if (goal < 0) return INFINITY;
+    for (int s = goal; cc->states[s].prev >= 0; s = cc->states[s].prev) stbds_arrput(*chosen, cc->states[s].cand);
+    for (int a = 0, b = (int)stbds_arrlen(*chosen) - 1; a < b; ++a, --b) {
+        int t = (*chosen)[a];
+        (*chosen)[a] = (*chosen)[b];
+        (*chosen)[b] = t;
+    }
+    return cc->states[goal].cost;
+}
+
+/* Dijkstra from nothing covered to everything covered; *chosen gets the plan's candidates (stb_ds).
+   Returns the cost, INFINITY when no plan exists. */
+BYOC__PRIVATE double byoc__cc_dijkstra(byoc__cc *cc, int **chosen) {
+    byoc__cc_search_reset(cc);
     int nreq = (int)stbds_arrlen(cc->req), made;
     int start = byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made);
     cc->states[start].cost = 0;
@@ -27583,52 +27633,106 @@ BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
         cc->st->expanded++;
         if (s->f < 0) { goal = it.state; break; }
         int f = s->f, sid = it.state;
-        int **list = &cc->by_first[f];
-        for (int t = 0; t < (int)stbds_arrlen(*list); ++t) {
-            int c = (*list)[t];
+        for (int t = 0; t < (int)stbds_arrlen(cc->by_first[f]); ++t) {
+            int c = cc->by_first[f][t];
             if (!byoc__cc_allowed(cc, c)) continue;
-            const byoc__cc_cand *cd = &cc->cands[c];
-            const byoc__cc_state *cur = &cc->states[sid];
-            /* members after f must not be covered: merge them with the state's extra (into a buffer sized
-               once per candidate, not grown per member: this loop runs for every edge of the search) */
-            const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
-            int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, clash = 0, nc = 0;
-            if ((int)stbds_arrcap(covered) < ne + nm + 1) stbds_arrsetcap(covered, (size_t)(2 * (ne + nm) + 16));
-            while ((i < ne || j < nm) && !clash) {
-                if (j == nm || (i < ne && ex[i] < mm[j])) covered[nc++] = ex[i++];
-                else if (i == ne || mm[j] < ex[i]) covered[nc++] = mm[j++];
-                else clash = 1;
-            }
-            if (clash) continue;
-            /* the next uncovered required node */
-            int p = cc->req_pos[f] + 1, q = 0;
-            while (p < nreq && q < nc && covered[q] <= cc->req[p]) {
-                if (covered[q] == cc->req[p]) p++;
-                q++;
-            }
-            int nf = p < nreq ? cc->req[p] : -1;
-            while (q < nc && nf >= 0 && covered[q] <= nf) q++;
-            double cost = cur->cost + cd->cost;
-            int ns = byoc__cc_state_get(cc, nf, nc > q ? covered + q : NULL, nc - q, &made);
-            if (ns < 0) continue;
-            if (cost < cc->states[ns].cost) {
-                cc->states[ns].cost = cost;
-                cc->states[ns].prev = sid;
-                cc->states[ns].cand = c;
-                byoc__cc_heap_item nit = {cost, ns};
-                byoc__cc_heap_push(cc, nit);
-            }
+            double cost;
+            int ns = byoc__cc_step(cc, sid, c, &covered, &cost);
+            if (ns < 0 || !(cost < cc->states[ns].cost)) continue;
+            cc->states[ns].cost = cost;
+            cc->states[ns].prev = sid;
+            cc->states[ns].cand = c;
+            byoc__cc_heap_item nit = {cost, ns};
+            byoc__cc_heap_push(cc, nit);
         }
     }
     stbds_arrfree(covered);
-    if (goal < 0) return INFINITY;
-    for (int s = goal; cc->states[s].prev >= 0; s = cc->states[s].prev) stbds_arrput(*chosen, cc->states[s].cand);
-    for (int a = 0, b = (int)stbds_arrlen(*chosen) - 1; a < b; ++a, --b) {
-        int t = (*chosen)[a];
-        (*chosen)[a] = (*chosen)[b];
-        (*chosen)[b] = t;
+    return byoc__cc_path(cc, goal, chosen);
+}
+
+/* The same search without a priority queue. Every edge covers the first uncovered node f, so the next state's
+   f is later: going through the states by their f in graph order visits each after every state that leads to
+   it, and one pass relaxing each state's edges gives every state its cheapest cost -- the costs Dijkstra gives
+   (each a sum along a cheapest path, added in the same order). What Dijkstra adds is which predecessor wins a
+   tie: the one it settles first, which is the cheaper one when their costs differ (settling goes by cost); the
+   same predecessor's edges tie in list order in both. Between equally cheap predecessors: when every edge costs
+   something, all the states of one cost are queued before the first of them settles (each came from a cheaper
+   state), so they settle in the queue's order, byoc__cc_state_less, which this pass applies too. A free edge
+   (a tuple or projection on the host) queues a state of that cost only once its predecessor settles, an order
+   this pass cannot see: then each state records whether its predecessor won such a tie (tied), and the plan
+   stands only when no state on it did; else (and when the states outgrow the budget, where the beam would
+   start pruning in an order only Dijkstra has) this returns -2 and Dijkstra runs. Dijkstra settles nearly every
+   state anyway (a partial plan costs less than a whole one), so this pass makes about as many states, without
+   the queue's ordered pushes and pops and their comparisons of covered sets. */
+BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
+    byoc__cc_search_reset(cc);
+    int nreq = (int)stbds_arrlen(cc->req), made, budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20;
+    int *head = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1))); /* f -> its states */
+    int *later = NULL; /* state -> the next state with its f, -1 */
+    unsigned char *tied = NULL;
+    int *covered = NULL, goal = -1, ok = head != NULL, free_edges = 0;
+    for (int i = 0; ok && i < cc->g.count; ++i) head[i] = -1;
+    for (int c = 0; c < (int)stbds_arrlen(cc->cands) && !free_edges; ++c)
+        free_edges = byoc__cc_allowed(cc, c) && cc->cands[c].cost == 0;
+    int start = ok ? byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made) : -1;
+    if (start >= 0) {
+        cc->states[start].cost = 0;
+        stbds_arrput(later, -1);
+        stbds_arrput(tied, 0);
+        if (nreq) head[cc->req[0]] = start;
+        else goal = start;
     }
-    return cc->states[goal].cost;
+    for (int r = 0; ok && r < nreq; ++r) {
+        int f = cc->req[r];
+        for (int sid = head[f]; ok && sid >= 0; sid = later[sid]) {
+            cc->st->expanded++;
+            for (int t = 0; ok && t < (int)stbds_arrlen(cc->by_first[f]); ++t) {
+                int c = cc->by_first[f][t];
+                if (!byoc__cc_allowed(cc, c)) continue;
+                if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; }
+                double cost;
+                int before = (int)stbds_arrlen(cc->states), ns = byoc__cc_step(cc, sid, c, &covered, &cost);
+                if (ns < 0) continue;
+                if (ns >= before) { /* new: into its f's list */
+                    int nf = cc->states[ns].f;
+                    stbds_arrput(later, nf >= 0 ? head[nf] : -1);
+                    stbds_arrput(tied, 0);
+                    if (nf >= 0) head[nf] = ns;
+                    else goal = ns;
+                }
+                byoc__cc_state *n = &cc->states[ns];
+                if (cost < n->cost) {
+                    n->cost = cost, n->prev = sid, n->cand = c, tied[ns] = 0;
+                } else if (cost == n->cost && sid != n->prev) {
+                    byoc__cc_heap_item mine = {cc->states[sid].cost, sid}, theirs = {cc->states[n->prev].cost, n->prev};
+                    if (mine.cost < theirs.cost || (mine.cost == theirs.cost && !free_edges &&
+                                                    byoc__cc_state_less(cc, &mine, &theirs)))
+                        n->prev = sid, n->cand = c, tied[ns] = 0;
+                    else if (mine.cost == theirs.cost && free_edges)
+                        tied[ns] = 1;
+                }
+            }
+        }
+    }
+    int clean = ok;
+    for (int s = goal; clean && s >= 0; s = cc->states[s].prev) clean = !tied[s];
+    double cost = clean ? byoc__cc_path(cc, goal, chosen) : -2;
+    BYOC_FREE(head);
+    stbds_arrfree(later);
+    stbds_arrfree(tied);
+    stbds_arrfree(covered);
+    return cost;
+}
+
+/* the cheapest plan over the allowed candidates: the sweep, or Dijkstra where the sweep cannot tell Dijkstra's
+   tie-break (its counts then dropped: the statistics count the search that decided) */
+BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
+    int states = cc->st->states, expanded = cc->st->expanded;
+    double cost = byoc__cc_sweep(cc, chosen);
+    if (cost != -2) return cost;
+    cc->st->states = states;
+    cc->st->expanded = expanded;
+    return byoc__cc_dijkstra(cc, chosen);
 }
 
 /* A candidate on a cycle between the plan's partitions (contracted, they must form a DAG), or -1. */
