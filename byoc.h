@@ -27059,14 +27059,17 @@ BYOC__PRIVATE int byoc__cc_may_combine(byoc_fusion_style style, const byoc__cc_c
 
 /* Combine: unions of touching candidates of one backend, to a fixed point (new ones combine again). The
    members of the candidate being grown are stamped once in in_a (not once per neighbour tried), so telling a
-   disjoint neighbour costs the neighbour's size alone. */
+   disjoint neighbour costs the neighbour's size alone. Each touching pair meets twice, from either side (a's
+   user in b is b's input in a, and the kind rule reads the same pair): the second meeting is skipped when the
+   first side was grown while the other already existed (seen_from: the candidate count when each was grown),
+   as it could only find the union the first made or refused. */
 BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fusion_style style, int max_depth) {
     if (style == BYOC_FUSION_NONE) return;
     int limit = cc->o->max_candidates > 0 ? cc->o->max_candidates : 50000;
     const byoc_graph *g = &cc->g;
     int **by_node = BYOC__CAST(int **, BYOC_CALLOC((size_t)g->count + 1, sizeof(int *)));
     int *in_a = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
-    int *merged = NULL, *work = NULL;
+    int *merged = NULL, *work = NULL, *seen_from = NULL; /* work item -> candidates when it was grown */
     if (!by_node || !in_a) { BYOC_FREE(by_node); BYOC_FREE(in_a); return; }
     for (int c = from; c < (int)stbds_arrlen(cc->cands); ++c) {
         stbds_arrput(work, c);
@@ -27074,6 +27077,7 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
     }
     for (int w = 0; w < (int)stbds_arrlen(work); ++w) {
         int a = work[w], a_stamp = w + 1;
+        stbds_arrput(seen_from, (int)stbds_arrlen(cc->cands));
         for (int r = 0; r < cc->cands[a].n; ++r) in_a[cc->pool[cc->cands[a].off + r]] = a_stamp;
         for (int dir = 0; dir < 2; ++dir) { /* 0: a upstream of its users' candidates; 1: downstream of its inputs' */
             int n_a = cc->cands[a].n;
@@ -27084,7 +27088,7 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
                     int x = dir ? gn->inputs[k] : gn->users[k];
                     for (int t = 0; t < (int)stbds_arrlen(by_node[x]); ++t) {
                         int b = by_node[x][t];
-                        if (b == a) continue;
+                        if (b == a || (b < a && a < seen_from[b - from])) continue; /* the same pair, met from b */
                         const byoc__cc_cand *ca = &cc->cands[a], *cb = &cc->cands[b];
                         if (!byoc__cc_may_combine(style, dir ? cb : ca, dir ? ca : cb)) continue;
                         int overlap = 0;
@@ -27113,6 +27117,7 @@ done:
     BYOC_FREE(in_a);
     stbds_arrfree(merged);
     stbds_arrfree(work);
+    stbds_arrfree(seen_from);
 }
 
 /* every composite match and accepted single op of backend b, then their combinations */
