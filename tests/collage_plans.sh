@@ -16,18 +16,22 @@ trap 'rm -rf "$tmp"' EXIT
 # the plan of one model against the saved one (or saved, under COLLAGE_PLANS_UPDATE=1)
 plan_unchanged() { # name model.onnx
     name=$1
-    if ! "$BYOCC" partition "$2" --backend npu --backend dsp --strategy collage --save-placement "$tmp/p" > "$tmp/log" 2>&1; then
+    if ! "$BYOCC" partition "$2" --backend npu --backend dsp --strategy collage --save-placement "$tmp/p" \
+        > "$tmp/log" 2>&1; then
         echo "FAIL collage_plan:$name: $(grep error "$tmp/log" | head -2 | tr '\n' ' ')"
         return
     fi
-    awk '/^collage: plan/ { for (i = 1; i < NF; i++) { if ($i == "plan") p = $(i + 1); if ($i == "greedy") g = $(i + 1) } }
-         END { print "plan " p " ms, greedy " g " ms" }' "$tmp/log" > "$tmp/c"
+    awk '/^collage: plan/ { for (i = 1; i < NF; i++) { if ($i == "plan") p = $(i + 1)
+                                                     if ($i == "greedy") g = $(i + 1) } }
+         END { print "plan " p " ms, greedy " g " ms" }' \
+        "$tmp/log" > "$tmp/c"
     if [ -n "$COLLAGE_PLANS_UPDATE" ]; then
         cp "$tmp/p" "$SAVED/$name.placement" && cp "$tmp/c" "$SAVED/$name.cost" && echo "ok collage_plan:$name (saved)"
     elif [ ! -f "$SAVED/$name.placement" ] || [ ! -f "$SAVED/$name.cost" ]; then
         echo "FAIL collage_plan:$name: no saved plan in $SAVED (COLLAGE_PLANS_UPDATE=1 saves one)"
     elif ! cmp -s "$tmp/p" "$SAVED/$name.placement"; then
-        echo "FAIL collage_plan:$name: the placement differs from $SAVED/$name.placement: $(diff "$SAVED/$name.placement" "$tmp/p" | grep '^[<>]' | head -2 | tr '\n' ' ')"
+        first=$(diff "$SAVED/$name.placement" "$tmp/p" | grep '^[<>]' | head -2 | tr '\n' ' ')
+        echo "FAIL collage_plan:$name: the placement differs from $SAVED/$name.placement: $first"
     elif ! cmp -s "$tmp/c" "$SAVED/$name.cost"; then
         echo "FAIL collage_plan:$name: cost $(cat "$tmp/c"), saved $(cat "$SAVED/$name.cost")"
     else

@@ -221,12 +221,16 @@ static int synthetic_only(int size, int runs) {
     memset(&st, 0, sizeof st);
     for (int r = 0; r < runs && r < 32; ++r) {
         byoc_collage_stats_free(&st);
-        if (!search_once(m, &st, &times[r], &d)) { fprintf(stderr, "bench_collage: %d nodes: %s\n", size, d.message); return 3; }
+        if (!search_once(m, &st, &times[r], &d)) {
+            fprintf(stderr, "bench_collage: %d nodes: %s\n", size, d.message);
+            return 3;
+        }
     }
     row.rss_peak_kib = peak_rss_kib();
     double greedy = st.nplans ? st.plans[0].cost : 0;
     printf("synthetic %d %d %d %d %d %.5f %.5f %ld %ld\n", size, st.nodes, st.candidates, st.states, st.beam,
-           median(times, runs < 32 ? runs : 32), greedy > 0 ? st.cost / greedy : 0.0, row.rss_before_kib, row.rss_peak_kib);
+           median(times, runs < 32 ? runs : 32), greedy > 0 ? st.cost / greedy : 0.0, row.rss_before_kib,
+           row.rss_peak_kib);
     byoc_collage_stats_free(&st);
     byoc_module_destroy(m);
     return 0;
@@ -261,8 +265,9 @@ int main(int argc, char **argv) {
     printf("## Collage search: synthetic graphs (npu + dsp + host, analytic estimator; CPU s, median of %d)\n\n", runs);
     printf("Memory: the maximum resident set (getrusage) of a process running that size alone, once its graph is "
            "built and after the searches.\n\n");
-    printf("| nodes | graph nodes searched | candidates | states | beam | search s | us per node | searched / greedy cost "
-           "| RSS before MiB | peak RSS MiB |\n|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
+    printf("| nodes | graph nodes searched | candidates | states | beam | search s | us per node "
+           "| searched / greedy cost | RSS before MiB | peak RSS MiB |\n"
+           "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
     fprintf(json, "{\"synthetic\": [");
     for (int s = 0; s < 3; ++s) {
         char cmd[4200], line[512];
@@ -274,15 +279,19 @@ int main(int argc, char **argv) {
             got |= sscanf(line, "synthetic %d %d %d %d %d %lf %lf %ld %ld", &row.nodes, &row.searched, &row.candidates,
                           &row.states, &row.beam, &row.seconds, &row.cost_over_greedy, &row.rss_before_kib,
                           &row.rss_peak_kib) == 9;
-        if (!child || pclose(child) != 0 || !got) { fprintf(stderr, "bench_collage: the %d-node run failed\n", sizes[s]); return 3; }
+        if (!child || pclose(child) != 0 || !got) {
+            fprintf(stderr, "bench_collage: the %d-node run failed\n", sizes[s]);
+            return 3;
+        }
         med[s] = row.seconds;
-        printf("| %d | %d | %d | %d | %s | %.3f | %.1f | %.3f | %.1f | %.1f |\n", sizes[s], row.searched, row.candidates,
-               row.states, row.beam ? "yes" : "no", row.seconds, 1e6 * row.seconds / sizes[s], row.cost_over_greedy,
+        printf("| %d | %d | %d | %d | %s | %.3f | %.1f | %.3f | %.1f | %.1f |\n", sizes[s], row.searched,
+               row.candidates, row.states, row.beam ? "yes" : "no", row.seconds, 1e6 * row.seconds / sizes[s],
+               row.cost_over_greedy,
                row.rss_before_kib / 1024.0, row.rss_peak_kib / 1024.0);
         fprintf(json, "%s{\"nodes\": %d, \"searched_nodes\": %d, \"candidates\": %d, \"states\": %d, \"beam\": %s, "
                       "\"search_s\": %.5f, \"cost_over_greedy\": %.5f, \"rss_before_kib\": %ld, \"rss_peak_kib\": %ld}",
-                s ? ", " : "", sizes[s], row.searched, row.candidates, row.states, row.beam ? "true" : "false", row.seconds,
-                row.cost_over_greedy, row.rss_before_kib, row.rss_peak_kib);
+                s ? ", " : "", sizes[s], row.searched, row.candidates, row.states, row.beam ? "true" : "false",
+                row.seconds, row.cost_over_greedy, row.rss_before_kib, row.rss_peak_kib);
     }
     printf("\nGrowth 1k -> 10k: %.1fx, 10k -> 50k: %.1fx (linear: 10x, 5x). Targets: 50k nodes within 1 s, 10k -> 50k "
            "within 6x.\n\n", med[1] / med[0], med[2] / med[1]);
