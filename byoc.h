@@ -1275,7 +1275,10 @@ BYOC_API byoc_result byoc_sub_graph_union(const byoc_graph *g, const byoc_sub_gr
                  says it costs, and the sum over a plan's candidates is the plan's cost.
      search      Dijkstra over covered sets: from a state, only candidates whose first node is the first
                  uncovered node extend it. States are ordered by cost, then by covered set (the set holding the
-                 lowest index the other lacks first), so ties resolve the same way every run. A state stores its
+                 lowest index the other lacks first), so ties resolve the same way every run. (It runs as one
+                 sweep over the states in order of their first uncovered node, which gives Dijkstra's plan
+                 without its queue; where a free edge leaves a tie on the plan that the sweep cannot order,
+                 Dijkstra itself runs.) A state stores its
                  first uncovered node and the covered nodes after it (no bitset of the graph). Past state_budget
                  states, each first-uncovered node keeps at most beam_width states (statistics: beam).
      result      the cheapest plan whose partitions form no cycle; touching partitions of one backend are then
@@ -27495,20 +27498,28 @@ BYOC__PRIVATE int byoc__cc_may_combine(byoc_fusion_style style, const byoc__cc_c
     return up->kind <= BYOC_PATTERN_OUT_ELEMWISE_FUSABLE && down->kind <= BYOC_PATTERN_BROADCAST;
 }
 
-/* Combine: unions of touching candidates of one backend, to a fixed point (new ones combine again) */
+/* Combine: unions of touching candidates of one backend, to a fixed point (new ones combine again). The
+   members of the candidate being grown are stamped once in in_a (not once per neighbour tried), so telling a
+   disjoint neighbour costs the neighbour's size alone. Each touching pair meets twice, from either side (a's
+   user in b is b's input in a, and the kind rule reads the same pair): the second meeting is skipped when the
+   first side was grown while the other already existed (seen_from: the candidate count when each was grown),
+   as it could only find the union the first made or refused. */
 BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fusion_style style, int max_depth) {
     if (style == BYOC_FUSION_NONE) return;
     int limit = cc->o->max_candidates > 0 ? cc->o->max_candidates : 50000;
     const byoc_graph *g = &cc->g;
     int **by_node = BYOC__CAST(int **, BYOC_CALLOC((size_t)g->count + 1, sizeof(int *)));
-    int *merged = NULL, *work = NULL;
-    if (!by_node) return;
+    int *in_a = BYOC__CAST(int *, BYOC_CALLOC((size_t)g->count + 1, sizeof(int)));
+    int *merged = NULL, *work = NULL, *seen_from = NULL; /* work item -> candidates when it was grown */
+    if (!by_node || !in_a) { BYOC_FREE(by_node); BYOC_FREE(in_a); return; }
     for (int c = from; c < (int)stbds_arrlen(cc->cands); ++c) {
         stbds_arrput(work, c);
         for (int q = 0; q < cc->cands[c].n; ++q) stbds_arrput(by_node[cc->pool[cc->cands[c].off + q]], c);
     }
     for (int w = 0; w < (int)stbds_arrlen(work); ++w) {
-        int a = work[w];
+        int a = work[w], a_stamp = w + 1;
+        stbds_arrput(seen_from, (int)stbds_arrlen(cc->cands));
+        for (int r = 0; r < cc->cands[a].n; ++r) in_a[cc->pool[cc->cands[a].off + r]] = a_stamp;
         for (int dir = 0; dir < 2; ++dir) { /* 0: a upstream of its users' candidates; 1: downstream of its inputs' */
             int n_a = cc->cands[a].n;
             for (int q = 0; q < n_a; ++q) {
@@ -27518,13 +27529,11 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
                     int x = dir ? gn->inputs[k] : gn->users[k];
                     for (int t = 0; t < (int)stbds_arrlen(by_node[x]); ++t) {
                         int b = by_node[x][t];
-                        if (b == a) continue;
+                        if (b == a || (b < a && a < seen_from[b - from])) continue; /* the same pair, met from b */
                         const byoc__cc_cand *ca = &cc->cands[a], *cb = &cc->cands[b];
                         if (!byoc__cc_may_combine(style, dir ? cb : ca, dir ? ca : cb)) continue;
-                        /* disjoint? */
-                        int s = byoc__cc_new_stamp(cc), overlap = 0;
-                        for (int r = 0; r < ca->n; ++r) cc->mark[cc->pool[ca->off + r]] = s;
-                        for (int r = 0; r < cb->n && !overlap; ++r) overlap = cc->mark[cc->pool[cb->off + r]] == s;
+                        int overlap = 0;
+                        for (int r = 0; r < cb->n && !overlap; ++r) overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
                         if (overlap) continue;
                         byoc__cc_merge(cc, ca, cb, &merged);
                         int before = (int)stbds_arrlen(cc->cands);
@@ -27546,8 +27555,10 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
 done:
     for (int i = 0; i < g->count; ++i) stbds_arrfree(by_node[i]);
     BYOC_FREE(by_node);
+    BYOC_FREE(in_a);
     stbds_arrfree(merged);
     stbds_arrfree(work);
+    stbds_arrfree(seen_from);
 }
 
 /* every composite match and accepted single op of backend b, then their combinations */
@@ -27995,10 +28006,8 @@ BYOC__PRIVATE int byoc__cc_allowed(const byoc__cc *cc, int c) {
     return !cc->cands[c].dead && (!cc->allowed || cc->allowed[c]);
 }
 
-/* Dijkstra from nothing covered to everything covered; *chosen gets the plan's candidates (stb_ds).
-   Returns the cost, INFINITY when no plan exists. */
-BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
-    stbds_arrsetlen(*chosen, 0);
+/* the search's state tables emptied for a new run */
+BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
     stbds_arrfree(cc->states);
     stbds_arrfree(cc->spool);
     stbds_arrfree(cc->heap);
@@ -28007,6 +28016,55 @@ BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
     cc->heap = NULL;
     byoc__map_free(&cc->state_index);
     memset(cc->per_f, 0, sizeof(int) * (size_t)cc->g.count);
+}
+
+/* One edge of the search: state sid extended by candidate c, whose first member is the state's first uncovered
+   node. Returns the state reached (made when new; -1 when c covers a covered node or the beam refuses the state)
+   and its cost through sid in *cost. covered: scratch (stb_ds). */
+BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, double *cost) {
+    const byoc__cc_cand *cd = &cc->cands[c];
+    const byoc__cc_state *cur = &cc->states[sid];
+    int f = cur->f, nreq = (int)stbds_arrlen(cc->req), made;
+    /* members after f must not be covered: merge them with the state's extra (into a buffer sized once per
+       edge, not grown per member: this runs for every edge of the search) */
+    const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
+    int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, nc = 0;
+    if ((int)stbds_arrcap(*covered) < ne + nm + 1) stbds_arrsetcap(*covered, (size_t)(2 * (ne + nm) + 16));
+    int *out = *covered;
+    while (i < ne || j < nm) {
+        if (j == nm || (i < ne && ex[i] < mm[j])) out[nc++] = ex[i++];
+        else if (i == ne || mm[j] < ex[i]) out[nc++] = mm[j++];
+        else return -1; /* a member is covered already */
+    }
+    /* the next uncovered required node */
+    int p = cc->req_pos[f] + 1, q = 0;
+    while (p < nreq && q < nc && out[q] <= cc->req[p]) {
+        if (out[q] == cc->req[p]) p++;
+        q++;
+    }
+    int nf = p < nreq ? cc->req[p] : -1;
+    while (q < nc && nf >= 0 && out[q] <= nf) q++;
+    *cost = cur->cost + cd->cost;
+    return byoc__cc_state_get(cc, nf, nc > q ? out + q : NULL, nc - q, &made);
+}
+
+/* the plan's candidates, from the goal back along prev, in plan order */
+BYOC__PRIVATE double byoc__cc_path(byoc__cc *cc, int goal, int **chosen) {
+    stbds_arrsetlen(*chosen, 0);
+    if (goal < 0) return INFINITY;
+    for (int s = goal; cc->states[s].prev >= 0; s = cc->states[s].prev) stbds_arrput(*chosen, cc->states[s].cand);
+    for (int a = 0, b = (int)stbds_arrlen(*chosen) - 1; a < b; ++a, --b) {
+        int t = (*chosen)[a];
+        (*chosen)[a] = (*chosen)[b];
+        (*chosen)[b] = t;
+    }
+    return cc->states[goal].cost;
+}
+
+/* Dijkstra from nothing covered to everything covered; *chosen gets the plan's candidates (stb_ds).
+   Returns the cost, INFINITY when no plan exists. */
+BYOC__PRIVATE double byoc__cc_dijkstra(byoc__cc *cc, int **chosen) {
+    byoc__cc_search_reset(cc);
     int nreq = (int)stbds_arrlen(cc->req), made;
     int start = byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made);
     cc->states[start].cost = 0;
@@ -28021,51 +28079,106 @@ BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
         cc->st->expanded++;
         if (s->f < 0) { goal = it.state; break; }
         int f = s->f, sid = it.state;
-        int **list = &cc->by_first[f];
-        for (int t = 0; t < (int)stbds_arrlen(*list); ++t) {
-            int c = (*list)[t];
+        for (int t = 0; t < (int)stbds_arrlen(cc->by_first[f]); ++t) {
+            int c = cc->by_first[f][t];
             if (!byoc__cc_allowed(cc, c)) continue;
-            const byoc__cc_cand *cd = &cc->cands[c];
-            const byoc__cc_state *cur = &cc->states[sid];
-            /* members after f must not be covered: merge them with the state's extra */
-            stbds_arrsetlen(covered, 0);
-            const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
-            int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, clash = 0;
-            while ((i < ne || j < nm) && !clash) {
-                if (j == nm || (i < ne && ex[i] < mm[j])) stbds_arrput(covered, ex[i++]);
-                else if (i == ne || mm[j] < ex[i]) stbds_arrput(covered, mm[j++]);
-                else clash = 1;
-            }
-            if (clash) continue;
-            /* the next uncovered required node */
-            int p = cc->req_pos[f] + 1, q = 0, nc = (int)stbds_arrlen(covered);
-            while (p < nreq && q < nc && covered[q] <= cc->req[p]) {
-                if (covered[q] == cc->req[p]) p++;
-                q++;
-            }
-            int nf = p < nreq ? cc->req[p] : -1;
-            while (q < nc && nf >= 0 && covered[q] <= nf) q++;
-            double cost = cur->cost + cd->cost;
-            int ns = byoc__cc_state_get(cc, nf, nc > q ? covered + q : NULL, nc - q, &made);
-            if (ns < 0) continue;
-            if (cost < cc->states[ns].cost) {
-                cc->states[ns].cost = cost;
-                cc->states[ns].prev = sid;
-                cc->states[ns].cand = c;
-                byoc__cc_heap_item nit = {cost, ns};
-                byoc__cc_heap_push(cc, nit);
-            }
+            double cost;
+            int ns = byoc__cc_step(cc, sid, c, &covered, &cost);
+            if (ns < 0 || !(cost < cc->states[ns].cost)) continue;
+            cc->states[ns].cost = cost;
+            cc->states[ns].prev = sid;
+            cc->states[ns].cand = c;
+            byoc__cc_heap_item nit = {cost, ns};
+            byoc__cc_heap_push(cc, nit);
         }
     }
     stbds_arrfree(covered);
-    if (goal < 0) return INFINITY;
-    for (int s = goal; cc->states[s].prev >= 0; s = cc->states[s].prev) stbds_arrput(*chosen, cc->states[s].cand);
-    for (int a = 0, b = (int)stbds_arrlen(*chosen) - 1; a < b; ++a, --b) {
-        int t = (*chosen)[a];
-        (*chosen)[a] = (*chosen)[b];
-        (*chosen)[b] = t;
+    return byoc__cc_path(cc, goal, chosen);
+}
+
+/* The same search without a priority queue. Every edge covers the first uncovered node f, so the next state's
+   f is later: going through the states by their f in graph order visits each after every state that leads to
+   it, and one pass relaxing each state's edges gives every state its cheapest cost -- the costs Dijkstra gives
+   (each a sum along a cheapest path, added in the same order). What Dijkstra adds is which predecessor wins a
+   tie: the one it settles first, which is the cheaper one when their costs differ (settling goes by cost); the
+   same predecessor's edges tie in list order in both. Between equally cheap predecessors: when every edge costs
+   something, all the states of one cost are queued before the first of them settles (each came from a cheaper
+   state), so they settle in the queue's order, byoc__cc_state_less, which this pass applies too. A free edge
+   (a tuple or projection on the host) queues a state of that cost only once its predecessor settles, an order
+   this pass cannot see: then each state records whether its predecessor won such a tie (tied), and the plan
+   stands only when no state on it did; else (and when the states outgrow the budget, where the beam would
+   start pruning in an order only Dijkstra has) this returns -2 and Dijkstra runs. Dijkstra settles nearly every
+   state anyway (a partial plan costs less than a whole one), so this pass makes about as many states, without
+   the queue's ordered pushes and pops and their comparisons of covered sets. */
+BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
+    byoc__cc_search_reset(cc);
+    int nreq = (int)stbds_arrlen(cc->req), made, budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20;
+    int *head = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1))); /* f -> its states */
+    int *later = NULL; /* state -> the next state with its f, -1 */
+    unsigned char *tied = NULL;
+    int *covered = NULL, goal = -1, ok = head != NULL, free_edges = 0;
+    for (int i = 0; ok && i < cc->g.count; ++i) head[i] = -1;
+    for (int c = 0; c < (int)stbds_arrlen(cc->cands) && !free_edges; ++c)
+        free_edges = byoc__cc_allowed(cc, c) && cc->cands[c].cost == 0;
+    int start = ok ? byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made) : -1;
+    if (start >= 0) {
+        cc->states[start].cost = 0;
+        stbds_arrput(later, -1);
+        stbds_arrput(tied, 0);
+        if (nreq) head[cc->req[0]] = start;
+        else goal = start;
     }
-    return cc->states[goal].cost;
+    for (int r = 0; ok && r < nreq; ++r) {
+        int f = cc->req[r];
+        for (int sid = head[f]; ok && sid >= 0; sid = later[sid]) {
+            cc->st->expanded++;
+            for (int t = 0; ok && t < (int)stbds_arrlen(cc->by_first[f]); ++t) {
+                int c = cc->by_first[f][t];
+                if (!byoc__cc_allowed(cc, c)) continue;
+                if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; }
+                double cost;
+                int before = (int)stbds_arrlen(cc->states), ns = byoc__cc_step(cc, sid, c, &covered, &cost);
+                if (ns < 0) continue;
+                if (ns >= before) { /* new: into its f's list */
+                    int nf = cc->states[ns].f;
+                    stbds_arrput(later, nf >= 0 ? head[nf] : -1);
+                    stbds_arrput(tied, 0);
+                    if (nf >= 0) head[nf] = ns;
+                    else goal = ns;
+                }
+                byoc__cc_state *n = &cc->states[ns];
+                if (cost < n->cost) {
+                    n->cost = cost, n->prev = sid, n->cand = c, tied[ns] = 0;
+                } else if (cost == n->cost && sid != n->prev) {
+                    byoc__cc_heap_item mine = {cc->states[sid].cost, sid}, theirs = {cc->states[n->prev].cost, n->prev};
+                    if (mine.cost < theirs.cost || (mine.cost == theirs.cost && !free_edges &&
+                                                    byoc__cc_state_less(cc, &mine, &theirs)))
+                        n->prev = sid, n->cand = c, tied[ns] = 0;
+                    else if (mine.cost == theirs.cost && free_edges)
+                        tied[ns] = 1;
+                }
+            }
+        }
+    }
+    int clean = ok;
+    for (int s = goal; clean && s >= 0; s = cc->states[s].prev) clean = !tied[s];
+    double cost = clean ? byoc__cc_path(cc, goal, chosen) : -2;
+    BYOC_FREE(head);
+    stbds_arrfree(later);
+    stbds_arrfree(tied);
+    stbds_arrfree(covered);
+    return cost;
+}
+
+/* the cheapest plan over the allowed candidates: the sweep, or Dijkstra where the sweep cannot tell Dijkstra's
+   tie-break (its counts then dropped: the statistics count the search that decided) */
+BYOC__PRIVATE double byoc__cc_search(byoc__cc *cc, int **chosen) {
+    int states = cc->st->states, expanded = cc->st->expanded;
+    double cost = byoc__cc_sweep(cc, chosen);
+    if (cost != -2) return cost;
+    cc->st->states = states;
+    cc->st->expanded = expanded;
+    return byoc__cc_dijkstra(cc, chosen);
 }
 
 /* A candidate on a cycle between the plan's partitions (contracted, they must form a DAG), or -1. */
@@ -28113,25 +28226,51 @@ BYOC__PRIVATE int byoc__cc_cycle(byoc__cc *cc, const int *chosen, int n) {
     return found;
 }
 
+/* the partitions of the plan that partition a feeds, ascending by their position in chosen: the users of a's
+   members looked up in owner (graph index -> position in chosen, -1 outside every partition) */
+BYOC__PRIVATE void byoc__cc_fed(const byoc__cc *cc, const int *owner, const int *chosen, int a, int **fed) {
+    const byoc__cc_cand *ca = &cc->cands[chosen[a]];
+    stbds_arrsetlen(*fed, 0);
+    for (int q = 0; q < ca->n; ++q) {
+        const byoc_graph_node *gn = &cc->g.nodes[cc->pool[ca->off + q]];
+        for (int u = 0; u < gn->nusers; ++u) {
+            int b = owner[gn->users[u]];
+            if (b >= 0 && b != a) stbds_arrput(*fed, b);
+        }
+    }
+    int n = (int)stbds_arrlen(*fed), distinct = 0;
+    if (n == 0) return; /* (qsort must not see the NULL of an empty stb_ds array) */
+    qsort(*fed, (size_t)n, sizeof(int), byoc__int_cmp);
+    for (int k = 0; k < n; ++k)
+        if (!distinct || (*fed)[distinct - 1] != (*fed)[k]) (*fed)[distinct++] = (*fed)[k];
+    stbds_arrsetlen(*fed, distinct);
+}
+
 /* MaxCoalesce: touching chosen partitions of one device backend become one where the union is convex, no
-   dearer than the two apart, and leaves the plan acyclic */
+   dearer than the two apart, and leaves the plan acyclic. Pairs are tried in the order (a, b) of their positions
+   in chosen and the first that passes is taken, then the scan starts over; only the pairs where a feeds b can
+   pass, so each a's scan visits just the partitions its members' users lie in (found through owner) instead of
+   every partition of the plan -- the same pairs in the same order, at a plan's size per pass, not its square. */
 BYOC__PRIVATE void byoc__cc_coalesce(byoc__cc *cc, int **chosen) {
-    int *merged = NULL, changed = 1;
+    int *merged = NULL, *fed = NULL, changed = 1;
+    int *owner = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1)));
+    if (!owner) return; /* out of memory: the plan stays as searched */
     while (changed) {
         changed = 0;
         int n = (int)stbds_arrlen(*chosen);
+        for (int i = 0; i < cc->g.count; ++i) owner[i] = -1;
+        for (int k = 0; k < n; ++k) {
+            const byoc__cc_cand *c = &cc->cands[(*chosen)[k]];
+            if (c->backend == cc->nb) continue; /* the host's partitions never coalesce */
+            for (int q = 0; q < c->n; ++q) owner[cc->pool[c->off + q]] = k;
+        }
         for (int a = 0; a < n && !changed; ++a) {
-            for (int b = 0; b < n && !changed; ++b) {
+            if (cc->cands[(*chosen)[a]].backend == cc->nb) continue;
+            byoc__cc_fed(cc, owner, *chosen, a, &fed);
+            for (int t = 0; t < (int)stbds_arrlen(fed) && !changed; ++t) {
+                int b = fed[t];
                 const byoc__cc_cand *ca = &cc->cands[(*chosen)[a]], *cb = &cc->cands[(*chosen)[b]];
-                if (a == b || ca->backend != cb->backend || ca->backend == cc->nb) continue;
-                /* does a feed b? */
-                int s = byoc__cc_new_stamp(cc), feeds = 0;
-                for (int q = 0; q < cb->n; ++q) cc->mark[cc->pool[cb->off + q]] = s;
-                for (int q = 0; q < ca->n && !feeds; ++q) {
-                    const byoc_graph_node *gn = &cc->g.nodes[cc->pool[ca->off + q]];
-                    for (int u = 0; u < gn->nusers && !feeds; ++u) feeds = cc->mark[gn->users[u]] == s;
-                }
-                if (!feeds) continue;
+                if (ca->backend != cb->backend) continue;
                 byoc__cc_merge(cc, ca, cb, &merged);
                 int before = (int)stbds_arrlen(cc->cands);
                 int id = byoc__cc_add(cc, ca->backend, merged, (int)stbds_arrlen(merged), "coalesce", 0, 0, 0);
@@ -28157,6 +28296,8 @@ BYOC__PRIVATE void byoc__cc_coalesce(byoc__cc *cc, int **chosen) {
             }
         }
     }
+    BYOC_FREE(owner);
+    stbds_arrfree(fed);
     stbds_arrfree(merged);
 }
 
@@ -28992,8 +29133,15 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
     byoc__cc_apply ap;
     memset(&ap, 0, sizeof ap);
     ap.o = o;
+    /* The searched graph lives through the whole search, so it takes a table of its own rather than the module's
+       id table (a graph borrows that table when it is free): the estimator builds a graph of every candidate it
+       prices, thousands of them, and each needs the free table -- without it, each would clear a table spanning
+       the module's ids, from the candidates' bound constants (old ids) to their fresh nodes. */
+    int lent = m->id_index_lent;
+    m->id_index_lent = 1;
     if (!stats->arena || !arena || byoc_graph_build(m, main_fn->body, 0, &cc.g) != BYOC_OK)
         r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    m->id_index_lent = lent;
     int count = cc.g.count;
     if (r == BYOC_OK) {
         size_t bytes = sizeof(int) * ((size_t)count + 1);

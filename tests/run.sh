@@ -44,6 +44,8 @@ group_command() { # name
     quant_models) sh tests/quant_models.sh "$BUILD/byocc" ;;
     # If, Loop and Scan models (tests/cflow) against ONNX Runtime: host, npu + dsp greedy and collage, .byoc
     cflow_models) sh tests/cflow_models.sh "$BUILD/byocc" ;;
+    # the Collage plan and cost of every shared and test-built model, against the saved ones (tests/collage_plans)
+    collage_plans) sh tests/collage_plans.sh "$BUILD/byocc" ;;
     fuzz_*) fuzz_group "${1#fuzz_}" ;;
     lit) lit_group ;;
     build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
@@ -60,7 +62,7 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models built_models cflow_models quant_qops quant_fq2i quant_models quantize \
+groups=$(echo $TESTS cli onnx_node models built_models cflow_models collage_plans quant_qops quant_fq2i quant_models quantize \
     $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"

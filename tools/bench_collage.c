@@ -1,11 +1,14 @@
 /* bench_collage -- the Collage search (byoc_partition_collage with the analytic estimator) on the built-in
    npu and dsp backends:
-   - search time on synthetic graphs of 1k, 10k and 50k nodes (tools/synthetic.h), CPU seconds, medians;
+   - search time on synthetic graphs of 1k, 10k and 50k nodes (tools/synthetic.h), CPU seconds, medians, and the
+     peak memory: each size runs in a process of its own (this program again, BYOC_BENCH_ONLY=N), whose getrusage
+     maximum resident set is read before the first search (the graph built) and after the last;
    - every shared model: search time (median of RUNS searches), and the simulated latency of the greedy
      plan, the searched plan and the best single-backend plan (each compiled and run on the simulated
      SoC); the geometric mean of greedy / collage over the distinct models.
    The device presets are the built-ins' (README "Device models"), fixed before any of this is measured.
-   Usage: bench_collage MODELS_DIR RUNS OUT.json. Prints markdown tables; writes the rows to OUT.json. */
+   Usage: bench_collage MODELS_DIR RUNS OUT.json. Prints markdown tables; writes the rows to OUT.json.
+   BYOC_BENCH_ONLY=N: only the synthetic graph of N nodes (for profilers), one line of results. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c99 */
 #endif
@@ -20,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 #include "bench_util.h"
 
 static double cpu_seconds(void) {
@@ -188,6 +193,49 @@ static void bench_one(const char *label, const char *path, void *user) {
     bench_model(label, path, r->runs, r->json, r->first);
 }
 
+/* one synthetic size's results */
+typedef struct synthetic_row {
+    int nodes, searched, candidates, states, beam;
+    double seconds, cost_over_greedy;
+    long rss_before_kib, rss_peak_kib; /* getrusage's maximum resident set (KiB on Linux) */
+} synthetic_row;
+
+static long peak_rss_kib(void) {
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (long)ru.ru_maxrss : -1;
+}
+
+/* BYOC_BENCH_ONLY=N: the N-node graph searched RUNS times; prints one "synthetic ..." line (synthetic_row's
+   fields in order) */
+static int synthetic_only(int size, int runs) {
+    byoc_diag d;
+    if (size < 1) { fprintf(stderr, "bench_collage: BYOC_BENCH_ONLY must be a node count\n"); return 3; }
+    rng = 42;
+    byoc_module *m = synthetic(size, 0);
+    if (byoc_infer_type(m, &d) != BYOC_OK) { fprintf(stderr, "bench_collage: %s\n", d.message); return 3; }
+    synthetic_row row;
+    memset(&row, 0, sizeof row);
+    row.rss_before_kib = peak_rss_kib();
+    double times[32];
+    byoc_collage_stats st;
+    memset(&st, 0, sizeof st);
+    for (int r = 0; r < runs && r < 32; ++r) {
+        byoc_collage_stats_free(&st);
+        if (!search_once(m, &st, &times[r], &d)) {
+            fprintf(stderr, "bench_collage: %d nodes: %s\n", size, d.message);
+            return 3;
+        }
+    }
+    row.rss_peak_kib = peak_rss_kib();
+    double greedy = st.nplans ? st.plans[0].cost : 0;
+    printf("synthetic %d %d %d %d %d %.5f %.5f %ld %ld\n", size, st.nodes, st.candidates, st.states, st.beam,
+           median(times, runs < 32 ? runs : 32), greedy > 0 ? st.cost / greedy : 0.0, row.rss_before_kib,
+           row.rss_peak_kib);
+    byoc_collage_stats_free(&st);
+    byoc_module_destroy(m);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *models = argc > 1 ? argv[1] : "../shared/models";
     int runs = argc > 2 ? atoi(argv[2]) : 3;
@@ -197,36 +245,56 @@ int main(int argc, char **argv) {
     backends[0] = byoc_sim_backend_open("npu", &d);
     backends[1] = backends[0] ? byoc_sim_backend_open("dsp", &d) : NULL;
     if (!backends[1]) { fprintf(stderr, "bench_collage: %s\n", d.message); return 3; }
+    const char *only = getenv("BYOC_BENCH_ONLY"); /* one synthetic size, alone in this process */
+    if (only) {
+        int rc = synthetic_only(atoi(only), runs);
+        byoc_sim_backend_close(backends[0]);
+        byoc_sim_backend_close(backends[1]);
+        return rc;
+    }
     FILE *json = fopen(out_path, "w");
     if (!json) { fprintf(stderr, "bench_collage: cannot write %s\n", out_path); return 3; }
 
-    /* synthetic graphs */
+    /* synthetic graphs, each in a process of its own so its peak memory is its own */
     static const int sizes[] = {1000, 10000, 50000};
     double med[3] = {0, 0, 0};
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0 || (size_t)len >= sizeof self - 1) snprintf(self, sizeof self, "%s", argv[0]);
+    else self[len] = 0;
     printf("## Collage search: synthetic graphs (npu + dsp + host, analytic estimator; CPU s, median of %d)\n\n", runs);
-    printf("| nodes | graph nodes searched | candidates | states | beam | search s | us per node | searched / greedy cost |\n|---:|---:|---:|---:|---|---:|---:|---:|\n");
+    printf("Memory: the maximum resident set (getrusage) of a process running that size alone, once its graph is "
+           "built and after the searches.\n\n");
+    printf("| nodes | graph nodes searched | candidates | states | beam | search s | us per node "
+           "| searched / greedy cost | RSS before MiB | peak RSS MiB |\n"
+           "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
     fprintf(json, "{\"synthetic\": [");
     for (int s = 0; s < 3; ++s) {
-        rng = 42;
-        byoc_module *m = synthetic(sizes[s], 0);
-        if (byoc_infer_type(m, &d) != BYOC_OK) { fprintf(stderr, "bench_collage: %s\n", d.message); return 3; }
-        double times[32];
-        byoc_collage_stats st;
-        memset(&st, 0, sizeof st);
-        for (int r = 0; r < runs && r < 32; ++r) {
-            byoc_collage_stats_free(&st);
-            if (!search_once(m, &st, &times[r], &d)) { fprintf(stderr, "bench_collage: %d nodes: %s\n", sizes[s], d.message); return 3; }
+        char cmd[4200], line[512];
+        snprintf(cmd, sizeof cmd, "BYOC_BENCH_ONLY=%d '%s' - %d /dev/null", sizes[s], self, runs);
+        FILE *child = popen(cmd, "r");
+        synthetic_row row;
+        int got = 0;
+        while (child && fgets(line, sizeof line, child))
+            got |= sscanf(line, "synthetic %d %d %d %d %d %lf %lf %ld %ld", &row.nodes, &row.searched, &row.candidates,
+                          &row.states, &row.beam, &row.seconds, &row.cost_over_greedy, &row.rss_before_kib,
+                          &row.rss_peak_kib) == 9;
+        if (!child || pclose(child) != 0 || !got) {
+            fprintf(stderr, "bench_collage: the %d-node run failed\n", sizes[s]);
+            return 3;
         }
-        med[s] = median(times, runs < 32 ? runs : 32);
-        double greedy = st.nplans ? st.plans[0].cost : 0;
-        printf("| %d | %d | %d | %d | %s | %.3f | %.1f | %.3f |\n", sizes[s], st.nodes, st.candidates, st.states, st.beam ? "yes" : "no", med[s],
-               1e6 * med[s] / sizes[s], greedy > 0 ? st.cost / greedy : 0.0);
-        fprintf(json, "%s{\"nodes\": %d, \"searched_nodes\": %d, \"candidates\": %d, \"states\": %d, \"beam\": %s, \"search_s\": %.5f, \"cost_over_greedy\": %.5f}",
-                s ? ", " : "", sizes[s], st.nodes, st.candidates, st.states, st.beam ? "true" : "false", med[s], greedy > 0 ? st.cost / greedy : 0.0);
-        byoc_collage_stats_free(&st);
-        byoc_module_destroy(m);
+        med[s] = row.seconds;
+        printf("| %d | %d | %d | %d | %s | %.3f | %.1f | %.3f | %.1f | %.1f |\n", sizes[s], row.searched,
+               row.candidates, row.states, row.beam ? "yes" : "no", row.seconds, 1e6 * row.seconds / sizes[s],
+               row.cost_over_greedy,
+               row.rss_before_kib / 1024.0, row.rss_peak_kib / 1024.0);
+        fprintf(json, "%s{\"nodes\": %d, \"searched_nodes\": %d, \"candidates\": %d, \"states\": %d, \"beam\": %s, "
+                      "\"search_s\": %.5f, \"cost_over_greedy\": %.5f, \"rss_before_kib\": %ld, \"rss_peak_kib\": %ld}",
+                s ? ", " : "", sizes[s], row.searched, row.candidates, row.states, row.beam ? "true" : "false",
+                row.seconds, row.cost_over_greedy, row.rss_before_kib, row.rss_peak_kib);
     }
-    printf("\nGrowth 1k -> 10k: %.1fx, 10k -> 50k: %.1fx (linear: 10x, 5x). Target: 10k nodes within 1 s.\n\n", med[1] / med[0], med[2] / med[1]);
+    printf("\nGrowth 1k -> 10k: %.1fx, 10k -> 50k: %.1fx (linear: 10x, 5x). Targets: 50k nodes within 1 s, 10k -> 50k "
+           "within 6x.\n\n", med[1] / med[0], med[2] / med[1]);
 
     /* the models */
     printf("## Collage on every shared model (npu + dsp + host)\n\n");
