@@ -7511,26 +7511,55 @@ BYOC__PRIVATE void byoc__sgemm_pack_b_all(int nr, int64_t N, int64_t K, const fl
         }
     }
 }
-/* C [M, N] = A [M, K] * B with B packed by byoc__sgemm_pack_b_all for the same nr
-   (ws: byoc_sgemm_workspace_size() bytes, aligned) */
-BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A,
-                                        int64_t lda, const float *packed, float *C, int64_t ldc, float *ws) {
+/* A [M, K] (row-major) packed once for several products with it (a convolution's weights against each block
+   of its patch matrix): the panels byoc__sgemm_packed_b packs for every block, KC slice by KC slice, MC rows
+   at a time. On a 64-channel 3x3 layer of a 224x224 image, repacking them per block cost a tenth of the GEMM. */
+BYOC__PRIVATE int64_t byoc__sgemm_packed_a_floats(int64_t M, int64_t K) {
+    return (M + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR * K;
+}
+BYOC__PRIVATE void byoc__sgemm_pack_a_all(int64_t M, int64_t K, const float *A, int64_t lda, float *packed) {
+    for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+        int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+        for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
+            int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
+            byoc__pack_a(mc, kc, A + ic * lda + pc, lda, 1, packed);
+            packed += (mc + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR * kc;
+        }
+    }
+}
+/* C [M, N] = A [M, K] * B with B packed by byoc__sgemm_pack_b_all for the same nr, and A packed by
+   byoc__sgemm_pack_a_all (apacked) or, when apacked is NULL, per block into ws (byoc_sgemm_workspace_size()
+   bytes, aligned) */
+BYOC__PRIVATE void byoc__sgemm_packed_ab(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A,
+                                         int64_t lda, const float *apacked, const float *packed, float *C,
+                                         int64_t ldc, float *ws) {
     for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
         int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
+        const float *ap = apacked;
         for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
             int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
             for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
                 int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
-                byoc__pack_a(mc, kc, A + ic * lda + pc, lda, 1, ws);
+                const float *panels = ap;
+                if (!apacked) {
+                    byoc__pack_a(mc, kc, A + ic * lda + pc, lda, 1, ws);
+                    panels = ws;
+                } else {
+                    ap += (mc + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR * kc;
+                }
                 for (int64_t jr = 0; jr < nc; jr += nr)
                     for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR)
-                        ukr(kc, ws + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f,
+                        ukr(kc, panels + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f,
                             pc == 0 ? 0.0f : 1.0f, (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR),
                             (int)BYOC__MIN(nc - jr, (int64_t)nr));
             }
             packed += kc * ncr;
         }
     }
+}
+BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A,
+                                        int64_t lda, const float *packed, float *C, int64_t ldc, float *ws) {
+    byoc__sgemm_packed_ab(ukr, nr, M, N, K, A, lda, NULL, packed, C, ldc, ws);
 }
 
 BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
@@ -8668,37 +8697,6 @@ BYOC__PRIVATE void byoc__valid_cols(int64_t off, int64_t stride, int64_t W, int6
     *x0 = BYOC__MIN(lo, OW);
     *x1 = BYOC__MAX(*x0, BYOC__MIN(hi, OW));
 }
-/* y[i] (i < n) gets x[i * stride] combined in: op 0 adds w * x, 1 takes the maximum, 2 adds x; unit and
-   double strides run on vectors (the even lanes of two loads), others one element at a time */
-enum { BYOC__TAP_AXPY, BYOC__TAP_MAX, BYOC__TAP_ADD };
-BYOC__PRIVATE void byoc__row_tap(int op, int64_t n, float w, const float *x, int64_t stride, float *y) {
-    if (n <= 0) return;
-    if (stride == 1) {
-        if (op == BYOC__TAP_AXPY) byoc__axpy_f32(n, w, x, y);
-        else byoc__binary_f32(op == BYOC__TAP_MAX ? BYOC__K_MAXIMUM : BYOC__K_ADD, y, 1, x, 1, y, n);
-        return;
-    }
-    int64_t i = 0;
-#if BYOC__SIMD
-    if (stride == 2) {
-        byoc__f4 wv = {w, w, w, w};
-        for (; i + 5 <= n; i += 4) { /* reads x[2i .. 2i + 7], all before x[2 (n - 1)] */
-            byoc__f4 a, b, v, e;
-            BYOC__LD(a, x + 2 * i);
-            BYOC__LD(b, x + 2 * i + 4);
-            BYOC__LD(v, y + i);
-            e[0] = a[0]; e[1] = a[2]; e[2] = b[0]; e[3] = b[2];
-            v = op == BYOC__TAP_AXPY ? v + wv * e : op == BYOC__TAP_MAX ? BYOC__SEL(v > e, v, e) : v + e;
-            BYOC__ST(y + i, v);
-        }
-    }
-#endif
-    for (; i < n; ++i) {
-        float v = x[i * stride];
-        y[i] = op == BYOC__TAP_AXPY ? y[i] + w * v : op == BYOC__TAP_MAX ? (y[i] > v ? y[i] : v) : y[i] + v;
-    }
-}
-
 typedef struct byoc__pool_geom {
     int64_t N, C, H, W, OH, OW, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
 } byoc__pool_geom;
@@ -8890,9 +8888,280 @@ BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, co
     return 1;
 }
 
+/* ---- 2-D windows on one plane: depthwise convolution, average and max pooling ----
+   The plane is copied once, padded, into `phases` planes for stride s: phase q holds the padded columns q,
+   q + s, q + 2s, ... Output column ox of tap (ky, kx) then reads phase (kx * dw) % s at column
+   ox + (kx * dw) / s of padded row oy * sh + ky * dh: every tap of an output row is one contiguous run, so
+   the taps of a block of output columns add up in vector registers and the block is stored once. The row
+   helpers of TFLite's and ONNX Runtime's depthwise kernels keep output rows in registers the same way,
+   where a pass over the row per tap writes each output row once per tap. With a row stride of 1 the output
+   rows at the padded width are one run too (the late 7x7 and 14x14 planes of MobileNet and ShuffleNet get
+   long vector runs): the few extra columns are dropped when the rows are copied out. The padding is 0 for
+   convolutions and averages, -FLT_MAX (the maximum's start) for max pooling. */
+typedef struct byoc__window {
+    int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, pt, pl;
+} byoc__window;
+/* padded rows and the width of one phase */
+BYOC__PRIVATE void byoc__window_extent(const byoc__window *w, int64_t *rows, int64_t *phase_w) {
+    int64_t cols = (w->OW - 1) * w->sw + (w->KW - 1) * w->dw + 1;
+    *rows = (w->OH - 1) * w->sh + (w->KH - 1) * w->dh + 1;
+    *phase_w = (cols + w->sw - 1) / w->sw;
+}
+/* scratch for one plane at a time: the taps' offsets, the phases and the rows at the padded width (64-byte
+   alignment slack included) */
+BYOC__PRIVATE size_t byoc__window_ws(const byoc__window *w) {
+    int64_t rows, pw;
+    byoc__window_extent(w, &rows, &pw);
+    return (size_t)(w->sw * rows * pw + w->OH * pw) * sizeof(float) + (size_t)(w->KH * w->KW) * sizeof(int64_t) +
+           192;
+}
+/* dst[j] = src[j * 2] for j < n: even lanes of pairs of vectors */
+BYOC__PRIVATE void byoc__gather_even_f32(int64_t n, const float *src, float *dst) {
+    int64_t j = 0;
+#if BYOC__SIMD
+    for (; j + 4 <= n; j += 4) { /* reads src[2j .. 2j + 7]: the caller keeps 2n - 1 of them in bounds */
+        byoc__f4 a, b, e;
+        BYOC__LD(a, src + 2 * j);
+        BYOC__LD(b, src + 2 * j + 4);
+        e[0] = a[0]; e[1] = a[2]; e[2] = b[0]; e[3] = b[2];
+        BYOC__ST(dst + j, e);
+    }
+#endif
+    for (; j < n; ++j) dst[j] = src[2 * j];
+}
+/* dst[j] = src[j] for j < n: short rows (a 7x7 or 14x14 plane's) move inline, not through a call each */
+BYOC__PRIVATE void byoc__copy_f32(int64_t n, const float *src, float *dst) {
+    int64_t j = 0;
+#if BYOC__SIMD
+    for (; j + 4 <= n; j += 4) {
+        byoc__f4 v;
+        BYOC__LD(v, src + j);
+        BYOC__ST(dst + j, v);
+    }
+#endif
+    for (; j < n; ++j) dst[j] = src[j];
+}
+BYOC__PRIVATE void byoc__window_fill(const byoc__window *w, const float *x, float pad, float *ph) {
+    int64_t rows, pw;
+    byoc__window_extent(w, &rows, &pw);
+    for (int64_t q = 0; q < w->sw; ++q) {
+        int64_t j0, j1; /* phase columns whose input column j * sw + q - pl is inside [0, W): the same every row */
+        byoc__valid_cols(q - w->pl, w->sw, w->W, pw, &j0, &j1);
+        /* stride 2: the gather's vectors read one column past their last; the last one of a row stays scalar */
+        int64_t safe = j1 <= j0 ? 0 : (j1 - 1) * 2 + q - w->pl + 1 < w->W ? j1 - j0 : j1 - j0 - 1;
+        for (int64_t r = 0; r < rows; ++r) {
+            int64_t iy = r - w->pt;
+            float *dst = ph + (q * rows + r) * pw;
+            if (iy < 0 || iy >= w->H || j1 <= j0) {
+                for (int64_t j = 0; j < pw; ++j) dst[j] = pad;
+                continue;
+            }
+            const float *src = x + iy * w->W, *from = src + j0 * w->sw + q - w->pl;
+            for (int64_t j = 0; j < j0; ++j) dst[j] = pad;
+            if (w->sw == 1) {
+                byoc__copy_f32(j1 - j0, from, dst + j0);
+            } else if (w->sw == 2) {
+                byoc__gather_even_f32(safe, from, dst + j0);
+                for (int64_t j = j0 + safe; j < j1; ++j) dst[j] = src[j * 2 + q - w->pl];
+            } else {
+                for (int64_t j = j0; j < j1; ++j) dst[j] = src[j * w->sw + q - w->pl];
+            }
+            for (int64_t j = j1; j < pw; ++j) dst[j] = pad;
+        }
+    }
+}
+
+/* out[i] (i < n) = the window's taps at base + off[t] + i combined: the sum weighted by wt, the sum, or the
+   maximum (a NaN tap is passed over, as by the scalar comparison). Inlined with a constant op: no test per tap. */
+enum { BYOC__WIN_CONV, BYOC__WIN_SUM, BYOC__WIN_MAX };
+#if BYOC__SIMD
+#define BYOC__WIN_VSTEP(op, acc, v, wv)                                 \
+    (acc) = (op) == BYOC__WIN_CONV  ? (acc) + (wv) * (v)                \
+            : (op) == BYOC__WIN_SUM ? (acc) + (v)                       \
+                                    : BYOC__SEL((v) > (acc), v, acc)
+#endif
+BYOC__ALWAYS_INLINE void byoc__window_run(int op, int64_t n, int64_t taps, const float *base, const int64_t *off,
+                                          const float *wt, float *out) {
+    float start = op == BYOC__WIN_MAX ? -FLT_MAX : 0.0f;
+    int64_t i = 0;
+#if BYOC__SIMD
+    byoc__f4 s4 = BYOC__SPLAT(start);
+    for (; i + 16 <= n; i += 16) { /* four vectors of columns: four chains of adds in flight */
+        byoc__f4 a0 = s4, a1 = s4, a2 = s4, a3 = s4;
+        for (int64_t t = 0; t < taps; ++t) {
+            const float *src = base + off[t] + i;
+            byoc__f4 x0, x1, x2, x3, wv = BYOC__SPLAT(op == BYOC__WIN_CONV ? wt[t] : 0.0f);
+            BYOC__LD(x0, src); BYOC__LD(x1, src + 4); BYOC__LD(x2, src + 8); BYOC__LD(x3, src + 12);
+            BYOC__WIN_VSTEP(op, a0, x0, wv); BYOC__WIN_VSTEP(op, a1, x1, wv);
+            BYOC__WIN_VSTEP(op, a2, x2, wv); BYOC__WIN_VSTEP(op, a3, x3, wv);
+        }
+        BYOC__ST(out + i, a0); BYOC__ST(out + i + 4, a1); BYOC__ST(out + i + 8, a2); BYOC__ST(out + i + 12, a3);
+    }
+    for (; i + 4 <= n; i += 4) {
+        byoc__f4 a0 = s4;
+        for (int64_t t = 0; t < taps; ++t) {
+            byoc__f4 x0, wv = BYOC__SPLAT(op == BYOC__WIN_CONV ? wt[t] : 0.0f);
+            BYOC__LD(x0, base + off[t] + i);
+            BYOC__WIN_VSTEP(op, a0, x0, wv);
+        }
+        BYOC__ST(out + i, a0);
+    }
+#endif
+    for (; i < n; ++i) {
+        float acc = start;
+        for (int64_t t = 0; t < taps; ++t) {
+            float v = base[off[t] + i];
+            acc = op == BYOC__WIN_CONV ? acc + wt[t] * v : op == BYOC__WIN_SUM ? acc + v : v > acc ? v : acc;
+        }
+        out[i] = acc;
+    }
+}
+#if BYOC__X86_DISPATCH
+/* The same runs on 8 (AVX2) or 16 (AVX-512) lanes, compiled per instruction set and chosen at run time as the
+   GEMM's micro-kernels are: with 4 lanes, a 3x3 depthwise layer issued about one instruction per
+   multiply-add and took as long as the 1x1 convolutions around it. Four vectors of columns, then one; the
+   columns left (fewer than a vector) go to byoc__window_run. Returns how many columns were done. */
+#define BYOC__WIN_WSTEP(op, acc, v, wv)                                       \
+    (acc) = (op) == BYOC__WIN_CONV  ? (acc) + (wv) * (v)                      \
+            : (op) == BYOC__WIN_SUM ? (acc) + (v)                             \
+                                    : (V)((((IV)((v) > (acc))) & (IV)(v)) | (~((IV)((v) > (acc))) & (IV)(acc)))
+#define BYOC__WIN_WIDE_LOOPS(op)                                                                          \
+    for (; i + 4 * VL <= n; i += 4 * VL) {                                                                \
+        V a0 = s, a1 = s, a2 = s, a3 = s;                                                                 \
+        for (int64_t t = 0; t < taps; ++t) {                                                              \
+            const float *src = base + off[t] + i;                                                         \
+            V x0, x1, x2, x3, wv = zero + ((op) == BYOC__WIN_CONV ? wt[t] : 0.0f);                        \
+            memcpy(&x0, src, sizeof x0);                                                                  \
+            memcpy(&x1, src + VL, sizeof x1);                                                             \
+            memcpy(&x2, src + 2 * VL, sizeof x2);                                                         \
+            memcpy(&x3, src + 3 * VL, sizeof x3);                                                         \
+            BYOC__WIN_WSTEP(op, a0, x0, wv);                                                              \
+            BYOC__WIN_WSTEP(op, a1, x1, wv);                                                              \
+            BYOC__WIN_WSTEP(op, a2, x2, wv);                                                              \
+            BYOC__WIN_WSTEP(op, a3, x3, wv);                                                              \
+        }                                                                                                 \
+        memcpy(out + i, &a0, sizeof a0);                                                                  \
+        memcpy(out + i + VL, &a1, sizeof a1);                                                             \
+        memcpy(out + i + 2 * VL, &a2, sizeof a2);                                                         \
+        memcpy(out + i + 3 * VL, &a3, sizeof a3);                                                         \
+    }                                                                                                     \
+    for (; i + VL <= n; i += VL) {                                                                        \
+        V a0 = s;                                                                                         \
+        for (int64_t t = 0; t < taps; ++t) {                                                              \
+            V x0, wv = zero + ((op) == BYOC__WIN_CONV ? wt[t] : 0.0f);                                    \
+            memcpy(&x0, base + off[t] + i, sizeof x0);                                                    \
+            BYOC__WIN_WSTEP(op, a0, x0, wv);                                                              \
+        }                                                                                                 \
+        memcpy(out + i, &a0, sizeof a0);                                                                  \
+    }
+#define BYOC__DEFINE_WINDOW_WIDE(name, attrs, VT, VLEN)                                                   \
+    attrs static int64_t name(int op, int64_t n, int64_t taps, const float *base, const int64_t *off,    \
+                              const float *wt, float *out) {                                              \
+        typedef VT V;                                                                                     \
+        typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                      \
+        enum { VL = VLEN };                                                                               \
+        V zero;                                                                                           \
+        memset(&zero, 0, sizeof zero);                                                                    \
+        V s = zero + (op == BYOC__WIN_MAX ? -FLT_MAX : 0.0f);                                             \
+        int64_t i = 0;                                                                                    \
+        if (op == BYOC__WIN_CONV) {                                                                       \
+            BYOC__WIN_WIDE_LOOPS(BYOC__WIN_CONV)                                                          \
+        } else if (op == BYOC__WIN_SUM) {                                                                 \
+            BYOC__WIN_WIDE_LOOPS(BYOC__WIN_SUM)                                                           \
+        } else {                                                                                          \
+            BYOC__WIN_WIDE_LOOPS(BYOC__WIN_MAX)                                                           \
+        }                                                                                                 \
+        return i;                                                                                         \
+    }
+BYOC__DEFINE_WINDOW_WIDE(byoc__window_avx2, __attribute__((target("avx2"))), byoc__f8, 8)
+BYOC__DEFINE_WINDOW_WIDE(byoc__window_avx512, __attribute__((target("avx512f"))), byoc__f16v, 16)
+#undef BYOC__DEFINE_WINDOW_WIDE
+#undef BYOC__WIN_WIDE_LOOPS
+#undef BYOC__WIN_WSTEP
+#endif
+BYOC__PRIVATE void byoc__window_run_op(int op, int64_t n, int64_t taps, const float *base, const int64_t *off,
+                                       const float *wt, float *out) {
+    int64_t i = 0;
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) i = byoc__window_avx512(op, n, taps, base, off, wt, out);
+    else if (__builtin_cpu_supports("avx2")) i = byoc__window_avx2(op, n, taps, base, off, wt, out);
+#endif
+    if (op == BYOC__WIN_CONV) byoc__window_run(BYOC__WIN_CONV, n - i, taps, base + i, off, wt, out + i);
+    else if (op == BYOC__WIN_SUM) byoc__window_run(BYOC__WIN_SUM, n - i, taps, base + i, off, wt, out + i);
+    else byoc__window_run(BYOC__WIN_MAX, n - i, taps, base + i, off, wt, out + i);
+}
+
+/* the taps' offsets in the phases (the same for every plane: computed once per call, at the start of its
+   scratch; the divisions cost as much as a small plane's arithmetic) */
+BYOC__PRIVATE void byoc__window_offsets(const byoc__window *w, unsigned char *scratch) {
+    int64_t rows, pw, *off = (int64_t *)byoc__align64(scratch);
+    byoc__window_extent(w, &rows, &pw);
+    for (int64_t ky = 0; ky < w->KH; ++ky)
+        for (int64_t kx = 0; kx < w->KW; ++kx) {
+            int64_t d = kx * w->dw;
+            off[ky * w->KW + kx] = ((d % w->sw) * rows + ky * w->dh) * pw + d / w->sw;
+        }
+}
+/* `nout` output planes (OH x OW each, one after another) from one input plane x: for a convolution output
+   plane j has the taps wt + j * KH * KW (a depthwise multiplier: several outputs per input channel).
+   scratch: byoc__window_ws bytes, its offsets set by byoc__window_offsets. */
+BYOC__PRIVATE void byoc__window_plane(int op, const byoc__window *w, const float *x, const float *wt, int64_t nout,
+                                      float *out, unsigned char *scratch) {
+    int64_t rows, pw, taps = w->KH * w->KW;
+    byoc__window_extent(w, &rows, &pw);
+    const int64_t *off = (const int64_t *)byoc__align64(scratch);
+    float *ph = (float *)byoc__align64((int64_t *)byoc__align64(scratch) + taps);
+    float *wide = (float *)byoc__align64(ph + w->sw * rows * pw);
+    byoc__window_fill(w, x, op == BYOC__WIN_MAX ? -FLT_MAX : 0.0f, ph);
+    for (int64_t j = 0; j < nout; ++j) {
+        const float *wj = wt ? wt + j * taps : NULL;
+        float *oj = out + j * w->OH * w->OW;
+        if (w->sh == 1 && pw > w->OW) { /* all rows as one run at the padded width, then copied out */
+            byoc__window_run_op(op, (w->OH - 1) * pw + w->OW, taps, ph, off, wj, wide);
+            for (int64_t oy = 0; oy < w->OH; ++oy) byoc__copy_f32(w->OW, wide + oy * pw, oj + oy * w->OW);
+        } else if (w->sh == 1) { /* as wide as the output: the run is the output */
+            byoc__window_run_op(op, w->OH * w->OW, taps, ph, off, wj, oj);
+        } else {
+            for (int64_t oy = 0; oy < w->OH; ++oy)
+                byoc__window_run_op(op, w->OW, taps, ph + oy * w->sh * pw, off, wj, oj + oy * w->OW);
+        }
+    }
+}
+
 /* average pooling divides by the taps inside the input, or with count_include_pad by the taps inside
    the padded input (a ceil_mode window may reach past the padding: those taps never count) */
-static size_t byoc__ws_pool2d(const byoc__kctx *k) { return (size_t)k->out[0].dims[3] * sizeof(float); }
+BYOC__PRIVATE void byoc__pool_window(const byoc__pool_geom *g, byoc__window *w) {
+    w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->kh; w->KW = g->kw;
+    w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
+}
+static size_t byoc__ws_pool2d(const byoc__kctx *k) {
+    byoc__pool_geom g;
+    byoc__window w;
+    byoc__pool_geom_of(k, &g);
+    byoc__pool_window(&g, &w);
+    size_t count = (size_t)g.OW * sizeof(float);
+    return k->in[0].dtype == BYOC_FLOAT32 && g.OH > 0 && g.OW > 0 ? count + byoc__window_ws(&w) : count;
+}
+/* float planes [p0, p1) of N * C: each through byoc__window_plane, then an average divided row by row
+   (count_x: per output column, the taps that count) */
+BYOC__PRIVATE void byoc__pool_planes(const byoc__pool_geom *g, int avg, int include_pad, const float *count_x,
+                                     const float *x, float *o, int64_t p0, int64_t p1, unsigned char *scratch) {
+    byoc__window w;
+    byoc__pool_window(g, &w);
+    byoc__window_offsets(&w, scratch);
+    for (int64_t p = p0; p < p1; ++p) {
+        float *od = o + p * g->OH * g->OW;
+        byoc__window_plane(avg ? BYOC__WIN_SUM : BYOC__WIN_MAX, &w, x + p * g->H * g->W, NULL, 1, od, scratch);
+        for (int64_t oy = 0; avg && oy < g->OH; ++oy, od += g->OW) {
+            int64_t y0 = oy * g->sh - g->pt;
+            float ny = (float)(include_pad ? byoc__taps_in(y0, g->kh, g->dh, -g->pt, g->H + g->pb)
+                                           : byoc__taps_in(y0, g->kh, g->dh, 0, g->H));
+            for (int64_t ox = 0; ox < g->OW; ++ox)
+                od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
+        }
+    }
+}
 /* max pooling with the index of each maximum, ((n * C + c) * H + h) * W + w, the first in window order on
    ties; padding never wins. Any dtype whose values a double holds exactly. */
 static byoc_result byoc__k_pool2d_argmax(byoc__kctx *k) {
@@ -8935,62 +9204,17 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
     byoc_dtype dt = k->in[0].dtype;
     const void *x = k->in[0].data;
     void *o = k->out[0].data;
-    if (dt == BYOC_FLOAT32) { /* row by row: each tap combines a run of input columns into the output row */
+    if (dt == BYOC_FLOAT32) {
         int avg = k->code == BYOC__K_AVG_POOL, include_pad = (int)byoc__kint(k, "count_include_pad", 0);
-        float *count_x = (float *)k->ws; /* per output column, the taps that count (average) */
+        if (g.OH <= 0 || g.OW <= 0) return BYOC_OK;
+        float *count_x = (float *)k->ws;
         for (int64_t ox = 0; avg && ox < g.OW; ++ox) {
             int64_t x0 = ox * g.sw - g.pl;
             count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr)
                                               : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
         }
-        const float *xd = (const float *)x;
-        float *od = (float *)o;
-        if (g.OW < 8) { /* narrow outputs (a 7x7 average at the end of a CNN): runs of a few columns cost
-                           more to hand to the row helper than to add up here, window by window */
-            for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
-                for (int64_t oy = 0; oy < g.OH; ++oy) {
-                    int64_t y0 = oy * g.sh - g.pt;
-                    float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
-                                                         : byoc__taps_in(y0, g.kh, g.dh, 0, g.H))
-                                   : 0.0f;
-                    for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
-                        int64_t x0 = ox * g.sw - g.pl;
-                        float acc = avg ? 0.0f : -FLT_MAX;
-                        for (int64_t ky = 0; ky < g.kh; ++ky) {
-                            int64_t iy = y0 + ky * g.dh;
-                            if (iy < 0 || iy >= g.H) continue;
-                            const float *row = xd + iy * g.W;
-                            for (int64_t kx = 0; kx < g.kw; ++kx) {
-                                int64_t ix = x0 + kx * g.dw;
-                                if (ix < 0 || ix >= g.W) continue;
-                                acc = avg ? acc + row[ix] : (row[ix] > acc ? row[ix] : acc);
-                            }
-                        }
-                        *od = !avg ? acc : ny > 0 && count_x[ox] > 0 ? acc / (ny * count_x[ox]) : 0.0f;
-                    }
-                }
-            return BYOC_OK;
-        }
-        for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
-            for (int64_t oy = 0; oy < g.OH; ++oy, od += g.OW) {
-                for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = avg ? 0.0f : -FLT_MAX;
-                int64_t y0 = oy * g.sh - g.pt;
-                for (int64_t ky = 0; ky < g.kh; ++ky) {
-                    int64_t iy = y0 + ky * g.dh;
-                    if (iy < 0 || iy >= g.H) continue;
-                    for (int64_t kx = 0; kx < g.kw; ++kx) {
-                        int64_t off = kx * g.dw - g.pl, x0, x1;
-                        byoc__valid_cols(off, g.sw, g.W, g.OW, &x0, &x1);
-                        byoc__row_tap(avg ? BYOC__TAP_ADD : BYOC__TAP_MAX, x1 - x0, 0, xd + iy * g.W + x0 * g.sw + off,
-                                      g.sw, od + x0);
-                    }
-                }
-                if (!avg) continue;
-                float ny = (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
-                                               : byoc__taps_in(y0, g.kh, g.dh, 0, g.H));
-                for (int64_t ox = 0; ox < g.OW; ++ox)
-                    od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
-            }
+        byoc__pool_planes(&g, avg, include_pad, count_x, (const float *)x, (float *)o, 0, g.N * g.C,
+                          k->ws + (size_t)g.OW * sizeof(float));
         return BYOC_OK;
     }
     if (k->code == BYOC__K_MAX_POOL && byoc__max_pool_any(&g, dt, x, o)) return BYOC_OK;
@@ -9713,117 +9937,138 @@ BYOC__PRIVATE int byoc__conv_is_pointwise(const byoc__conv_geom *g, const byoc__
     return g->KH == 1 && g->KW == 1 && g->sh == 1 && g->sw == 1 && !pad[0] && !pad[1] && !pad[2] && !pad[3];
 }
 
-/* columns [p0, p1) (output pixels oy * OW + ox) of one group's patch matrix, rows (c, ky, kx): the
-   block is (p1 - p0) wide, so a conv over a large image never builds the whole matrix */
+/* columns [p0, p1) (output pixels oy * OW + ox) of row (c, ky, kx) of one group's patch matrix */
+BYOC__PRIVATE void byoc__im2col_row(const float *x, const byoc__conv_geom *g, int64_t c, int64_t ky, int64_t kx,
+                                    int64_t p0, int64_t p1, float *col) {
+    int64_t off = kx * g->dw - g->pl, x0, x1;
+    byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
+    for (int64_t p = p0; p < p1;) {
+        int64_t oy = p / g->OW, a = p - oy * g->OW, b = BYOC__MIN(g->OW, a + (p1 - p)); /* columns [a, b) of row oy */
+        float *drow = col + (p - p0) - a;
+        int64_t iy = oy * g->sh - g->pt + ky * g->dh, lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
+        if (iy < 0 || iy >= g->H || lo >= hi) {
+            memset(drow + a, 0, (size_t)(b - a) * sizeof(float));
+        } else {
+            const float *srow = x + (c * g->H + iy) * g->W + off;
+            memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
+            if (g->sw == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
+            else for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
+            memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
+        }
+        p += b - a;
+    }
+}
+/* columns [p0, p1) of one group's whole patch matrix, rows (c, ky, kx): the block is (p1 - p0) wide, so a
+   conv over a large image never builds the whole matrix */
 BYOC__PRIVATE void byoc__im2col(const float *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, float *col) {
-    int64_t width = p1 - p0;
     for (int64_t c = 0; c < g->Cg; ++c)
         for (int64_t ky = 0; ky < g->KH; ++ky)
-            for (int64_t kx = 0; kx < g->KW; ++kx, col += width) {
-                int64_t off = kx * g->dw - g->pl, x0, x1;
-                byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
-                for (int64_t p = p0; p < p1;) {
-                    int64_t oy = p / g->OW, a = p - oy * g->OW,
-                            b = BYOC__MIN(g->OW, a + (p1 - p)); /* columns [a, b) of row oy */
-                    float *drow = col + (p - p0) - a;
-                    int64_t iy = oy * g->sh - g->pt + ky * g->dh, lo = BYOC__MAX(a, x0), hi = BYOC__MIN(b, x1);
-                    if (iy < 0 || iy >= g->H || lo >= hi) {
-                        memset(drow + a, 0, (size_t)(b - a) * sizeof(float));
-                    } else {
-                        const float *srow = x + (c * g->H + iy) * g->W + off;
-                        memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
-                        if (g->sw == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
-                        else for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
-                        memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
-                    }
-                    p += b - a;
+            for (int64_t kx = 0; kx < g->KW; ++kx, col += p1 - p0) byoc__im2col_row(x, g, c, ky, kx, p0, p1, col);
+}
+/* The same block already in the GEMM's packed-B layout (byoc__sgemm_pack_b_all with N = p1 - p0 <= NC): each
+   patch row is built once in `row` (in L1) and dealt out nr columns at a time into its micro-panels. Building
+   the patch matrix and then packing it wrote and read it twice over; on a 64-channel 3x3 layer of a 224x224
+   image those copies took as long as the arithmetic. This is TVM's and ONNX Runtime's point too: their
+   convolutions pack straight from the image (ORT's MlasConv, TVM's conv2d_NCHWc schedules). */
+BYOC__PRIVATE void byoc__im2col_packed(const float *x, const byoc__conv_geom *g, int64_t p0, int64_t p1, int nr,
+                                       float *row, float *packed) {
+    int64_t width = p1 - p0, ncr = (width + nr - 1) / nr * nr, K = g->Cg * g->KH * g->KW, k = 0;
+    for (int64_t c = 0; c < g->Cg; ++c)
+        for (int64_t ky = 0; ky < g->KH; ++ky)
+            for (int64_t kx = 0; kx < g->KW; ++kx, ++k) {
+                int64_t pc = k / BYOC__GEMM_KC * BYOC__GEMM_KC, kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+                float *dst = packed + pc * ncr + (k - pc) * nr; /* the KC slice's panels, this row in each */
+                byoc__im2col_row(x, g, c, ky, kx, p0, p1, row);
+                for (int64_t j = width; j < ncr; ++j) row[j] = 0;
+                int64_t j0 = 0;
+                switch (nr) { /* a fixed-size copy compiles to vector moves */
+                case 32: for (; j0 < ncr; j0 += 32, dst += kc * 32) memcpy(dst, row + j0, 32 * sizeof(float)); break;
+                case 16: for (; j0 < ncr; j0 += 16, dst += kc * 16) memcpy(dst, row + j0, 16 * sizeof(float)); break;
+                default:
+                    for (; j0 < ncr; j0 += nr, dst += kc * nr) memcpy(dst, row + j0, (size_t)nr * sizeof(float));
                 }
             }
 }
 
-/* output pixels per patch-matrix block: about 2 MB of it at a time, so it is still in cache when the
-   GEMM packs it */
+/* output pixels per patch-matrix block: BYOC__IM2COL_FLOATS of it at a time, so it is still in cache when
+   the micro-kernels read it, and at most the GEMM's NC columns (one column block of byoc__im2col_packed) */
+#ifndef BYOC__IM2COL_FLOATS
+#define BYOC__IM2COL_FLOATS ((int64_t)1 << 18)
+#endif
 BYOC__PRIVATE int64_t byoc__im2col_block(const byoc__conv_geom *g) {
-    int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = ((int64_t)1 << 19) / (rows ? rows : 1);
-    return BYOC__MIN(P, BYOC__MAX(cols, 256));
+    int64_t rows = g->Cg * g->KH * g->KW, P = g->OH * g->OW, cols = BYOC__IM2COL_FLOATS / (rows ? rows : 1);
+    return BYOC__MIN(P, BYOC__MIN(BYOC__GEMM_NC, BYOC__MAX(cols, 256)));
+}
+/* a block's floats: the patch matrix (packed: its columns rounded up to whole micro-panels) and one row */
+BYOC__PRIVATE int64_t byoc__im2col_floats(const byoc__conv_geom *g) {
+    int64_t ncr = (byoc__im2col_block(g) + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
+    return (g->Cg * g->KH * g->KW + 1) * ncr;
 }
 /* one input channel per group and few outputs per group (depthwise): a direct loop; otherwise GEMM */
 BYOC__PRIVATE int byoc__conv_is_direct(const byoc__conv_geom *g) { return g->Cg == 1 && g->Og < 8; }
 
+/* a depthwise convolution's window (byoc__window_plane) */
+BYOC__PRIVATE void byoc__conv_window(const byoc__conv_geom *g, byoc__window *w) {
+    w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->KH; w->KW = g->KW;
+    w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
+}
 static size_t byoc__ws_conv2d(const byoc__kctx *k) {
     if (k->in[0].dtype != BYOC_FLOAT32) return 0;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
-    if (byoc__conv_is_direct(&g)) return 0;
+    if (byoc__conv_is_direct(&g)) {
+        byoc__window w;
+        byoc__conv_window(&g, &w);
+        return g.OH > 0 && g.OW > 0 ? byoc__window_ws(&w) : 0;
+    }
     if (byoc__conv_is_pointwise(&g, k)) return byoc__gemm_ws();
-    return byoc__gemm_ws() + (size_t)(g.Cg * g.KH * g.KW * byoc__im2col_block(&g)) * sizeof(float) + 64;
+    return byoc__gemm_ws() + (size_t)(byoc__im2col_floats(&g) + byoc__sgemm_packed_a_floats(g.Og, g.Cg * g.KH * g.KW)) *
+                                 sizeof(float) + 128;
 }
 
-/* One depthwise output plane. With stride 1 and as many output as input columns, a tap's input is
-   the output shifted by a constant offset, so each tap is one run over the whole plane; the few
-   columns where that run reads a neighbouring row are saved before and put back after. Otherwise
-   row by row. */
-BYOC__PRIVATE void byoc__depthwise_plane(const byoc__conv_geom *g, const float *xp, const float *wp, float *op) {
-    int64_t P = g->OH * g->OW;
-    /* a small stride-1 plane: copied once into a zero-padded buffer, every tap is then one run over
-       the output rows at the padded width (the extra columns are dropped at the end), with no edge
-       cases; the late layers of MobileNet/ShuffleNet (7x7, 14x14) live here */
-    int64_t Hp = g->OH + (g->KH - 1) * g->dh, Wp = g->OW + (g->KW - 1) * g->dw;
-    if (g->sh == 1 && g->sw == 1 && Hp * Wp <= 4096) {
-        float padded[4096], acc[4096];
-        for (int64_t r = 0; r < Hp; ++r)
-            for (int64_t c = 0; c < Wp; ++c) {
-                int64_t iy = r - g->pt, ix = c - g->pl;
-                padded[r * Wp + c] = iy >= 0 && iy < g->H && ix >= 0 && ix < g->W ? xp[iy * g->W + ix] : 0.0f;
-            }
-        int64_t run = (g->OH - 1) * Wp + g->OW;
-        memset(acc, 0, (size_t)run * sizeof(float));
-        for (int64_t ky = 0; ky < g->KH; ++ky)
-            for (int64_t kx = 0; kx < g->KW; ++kx)
-                byoc__axpy_f32(run, wp[ky * g->KW + kx], padded + ky * g->dh * Wp + kx * g->dw, acc);
-        for (int64_t oy = 0; oy < g->OH; ++oy) memcpy(op + oy * g->OW, acc + oy * Wp, (size_t)g->OW * sizeof(float));
-        return;
-    }
-    memset(op, 0, (size_t)P * sizeof(float));
-    int whole = g->sh == 1 && g->sw == 1 && g->OW == g->W;
-    float saved[1024];
-    for (int64_t ky = 0; ky < g->KH; ++ky) {
-        int64_t shift = ky * g->dh - g->pt; /* iy = oy + shift */
-        int64_t oy0 = BYOC__MAX(0, -shift), oy1 = BYOC__MIN(g->OH, g->H - shift);
-        for (int64_t kx = 0; whole && oy0 < oy1 && kx < g->KW; ++kx) {
-            int64_t off = kx * g->dw - g->pl, x0, x1;
-            byoc__valid_cols(off, 1, g->W, g->OW, &x0, &x1);
-            int64_t rows = oy1 - oy0, bad = g->OW - (x1 - x0);
-            if (x0 >= x1 || bad * rows > 1024) { whole = 0; break; }
-            float wv = wp[ky * g->KW + kx], *sv = saved;
-            int64_t start = oy0 * g->OW + x0, end = (oy1 - 1) * g->OW + x1;
-            for (int64_t oy = oy0; oy < oy1; ++oy) { /* columns outside [x0, x1) inside the run */
-                if (oy > oy0) for (int64_t ox = 0; ox < x0; ++ox) *sv++ = op[oy * g->OW + ox];
-                if (oy < oy1 - 1) for (int64_t ox = x1; ox < g->OW; ++ox) *sv++ = op[oy * g->OW + ox];
-            }
-            byoc__axpy_f32(end - start, wv, xp + (oy0 + shift) * g->W + x0 + off, op + start);
-            sv = saved;
-            for (int64_t oy = oy0; oy < oy1; ++oy) {
-                if (oy > oy0) for (int64_t ox = 0; ox < x0; ++ox) op[oy * g->OW + ox] = *sv++;
-                if (oy < oy1 - 1) for (int64_t ox = x1; ox < g->OW; ++ox) op[oy * g->OW + ox] = *sv++;
+/* images and groups [q0, q1) (q = n * G + group) of a GEMM convolution: out[Og, P] = W_g[Og, Cg*KH*KW] *
+   patches[Cg*KH*KW, P], a block of columns at a time; the patches go straight into the GEMM's packed layout
+   (byoc__im2col_packed), or with one output per group (a row of the GEMM, which byoc_sgemm runs as row
+   updates) through byoc__im2col. ws: byoc__ws_conv2d's bytes. */
+BYOC__PRIVATE void byoc__conv_gemm_groups(const byoc__conv_geom *g, int pointwise, const float *x, const float *w,
+                                          float *o, int64_t q0, int64_t q1, unsigned char *ws) {
+    int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, block = pointwise ? P : byoc__im2col_block(g);
+    int64_t ncr = (block + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
+    float *col = pointwise ? NULL : (float *)byoc__align64(ws + byoc__gemm_ws()), *row = col ? col + KK * ncr : NULL;
+    float *wpacked = row ? (float *)byoc__align64(row + ncr) : NULL; /* the group's weights, packed once */
+    int nr;
+    byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
+    for (int64_t q = q0; q < q1; ++q) {
+        int64_t n = q / g->G, grp = q % g->G;
+        const float *xg = x + (n * g->C + grp * g->Cg) * g->H * g->W, *wg = w + grp * g->Og * KK;
+        float *og = o + (n * g->O + grp * g->Og) * P;
+        if (!pointwise && g->Og > 1 && block < P) byoc__sgemm_pack_a_all(g->Og, KK, wg, KK, wpacked);
+        for (int64_t p0 = 0; p0 < P; p0 += block) {
+            int64_t width = BYOC__MIN(block, P - p0);
+            if (pointwise) {
+                byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, xg + p0, P, 0.0f, og + p0, P, ws);
+            } else if (g->Og > 1) {
+                byoc__im2col_packed(xg, g, p0, p0 + width, nr, row, col);
+                byoc__sgemm_packed_ab(ukr, nr, g->Og, width, KK, wg, KK, block < P ? wpacked : NULL, col, og + p0, P,
+                                      (float *)byoc__align64(ws));
+            } else {
+                byoc__im2col(xg, g, p0, p0 + width, col);
+                byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, col, width, 0.0f, og + p0, P, ws);
             }
         }
-        if (!whole) break;
     }
-    if (whole) return;
-    memset(op, 0, (size_t)P * sizeof(float)); /* a tap did not fit: start again, row by row */
-    for (int64_t oy = 0; oy < g->OH; ++oy) {
-        float *orow = op + oy * g->OW;
-        for (int64_t ky = 0; ky < g->KH; ++ky) {
-            int64_t iy = oy * g->sh - g->pt + ky * g->dh;
-            if (iy < 0 || iy >= g->H) continue;
-            const float *srow = xp + iy * g->W;
-            for (int64_t kx = 0; kx < g->KW; ++kx) {
-                int64_t off = kx * g->dw - g->pl, x0, x1;
-                byoc__valid_cols(off, g->sw, g->W, g->OW, &x0, &x1);
-                byoc__row_tap(BYOC__TAP_AXPY, x1 - x0, wp[ky * g->KW + kx], srow + x0 * g->sw + off, g->sw, orow + x0);
-            }
-        }
+}
+
+/* depthwise: input planes [c0, c1) of N * C (each with its Og output planes), by byoc__window_plane */
+BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float *x, const float *wt, float *o,
+                                          int64_t c0, int64_t c1, unsigned char *scratch) {
+    byoc__window w;
+    byoc__conv_window(g, &w);
+    byoc__window_offsets(&w, scratch);
+    for (int64_t p = c0; p < c1; ++p) { /* p = n * C + c; its outputs are channels c * Og, ... of image n */
+        int64_t c = p % g->C;
+        byoc__window_plane(BYOC__WIN_CONV, &w, x + p * g->H * g->W, wt + c * g->Og * g->KH * g->KW, g->Og,
+                           o + p * g->Og * g->OH * g->OW, scratch);
     }
 }
 
@@ -9832,7 +10077,7 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     if (r != BYOC_OK) return r;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
-    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW;
+    int64_t P = g.OH * g.OW;
     if (k->in[0].dtype != BYOC_FLOAT32) { /* integers: the definition, accumulated in int64 */
         byoc_dtype xt = k->in[0].dtype, wt = k->in[1].dtype, ot = k->out[0].dtype;
         const char *x = (const char *)k->in[0].data, *w = (const char *)k->in[1].data;
@@ -9865,28 +10110,10 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
     float *o = (float *)k->out[0].data;
     if (byoc__conv_is_direct(&g)) { /* depthwise: each output plane from one input plane */
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t oc = 0; oc < g.O; ++oc)
-                byoc__depthwise_plane(&g, x + (n * g.C + oc / g.Og) * g.H * g.W, w + oc * g.KH * g.KW,
-                                      o + (n * g.O + oc) * P);
+        if (P > 0) byoc__depthwise_planes(&g, x, w, o, 0, g.N * g.C, k->ws);
         return BYOC_OK;
     }
-    int pointwise = byoc__conv_is_pointwise(&g, k);
-    unsigned char *gemm_ws = k->ws;
-    float *col = pointwise ? NULL : (float *)byoc__align64(k->ws + byoc__gemm_ws());
-    int64_t block = pointwise ? P : byoc__im2col_block(&g);
-    for (int64_t n = 0; n < g.N; ++n)
-        for (int64_t grp = 0; grp < g.G; ++grp) {
-            const float *xg = x + (n * g.C + grp * g.Cg) * g.H * g.W;
-            float *og = o + (n * g.O + grp * g.Og) * P;
-            /* out[Og, P] = W_g[Og, Cg*KH*KW] * patches[Cg*KH*KW, P], a block of columns at a time */
-            for (int64_t p0 = 0; p0 < P; p0 += block) {
-                int64_t width = BYOC__MIN(block, P - p0);
-                if (!pointwise) byoc__im2col(xg, &g, p0, p0 + width, col);
-                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, pointwise ? xg + p0 : col,
-                           pointwise ? P : width, 0.0f, og + p0, P, gemm_ws);
-            }
-        }
+    if (P > 0) byoc__conv_gemm_groups(&g, byoc__conv_is_pointwise(&g, k), x, w, o, 0, g.N * g.G, k->ws);
     return BYOC_OK;
 }
 
@@ -18730,7 +18957,7 @@ static const byoc__op_record byoc__builtin_ops[] = {
              NONE, byoc__flops_norm, 0, BYOC__K(byoc__k_lrn, byoc__ws_lrn, 0, BYOC__KF)),
     BYOC__OP("nn.max_pool2d", 1, 1, OUT_ELEMWISE_FUSABLE, byoc__attrs_max_pool2d, byoc__rel_pool2d,
              "2-D max pooling, NCHW", POOL2D, byoc__flops_pool2d, 0,
-             BYOC__K(byoc__k_pool2d, NULL, BYOC__K_MAX_POOL, BYOC__KF)),
+             BYOC__K(byoc__k_pool2d, byoc__ws_pool2d, BYOC__K_MAX_POOL, BYOC__KF)),
     BYOC__OP(
         "nn.max_pool2d_with_argmax", 1, 1, OPAQUE, byoc__attrs_max_pool2d, byoc__rel_pool2d_argmax,
         "2-D max pooling and the flat input index of each maximum (ONNX MaxPool's Indices); result is (out, indices)",

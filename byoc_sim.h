@@ -347,6 +347,19 @@ BYOC_SIM_API const struct byoc_sim_device *byoc_sim_kernel_device(const byoc_sim
 /* The command stream a device kernel (i) runs, for its layers and commands (byoc_sim_device_layer,
    byoc_sim_device_command); NULL for a host kernel or an index out of range. */
 BYOC_SIM_API const struct byoc_sim_device_program *byoc_sim_kernel_program(const byoc_sim_program *p, int i);
+/* Where the wall time went by kernel class: a kernel's class comes from the op it is built around (its
+   anchor, else its first op): "conv", "depthwise conv" (one input channel per group), "grouped conv",
+   "dense/matmul", "pool", "normalisation" (softmax, layer/batch norm), "reduction", "elementwise", "data movement"
+   (transposes, concatenations, slices, copies, resizes), "device" (a partition's runtime module), "control flow",
+   "other". byoc_sim_profile_by_class fills rows (up to cap) with each class's kernels and summed median wall
+   seconds, largest first, and returns how many classes ran (up to cap: classes past it are left out). */
+typedef struct byoc_sim_class_time {
+    const char *kernel_class;
+    int kernels;
+    double seconds;
+} byoc_sim_class_time;
+BYOC_SIM_API const char *byoc_sim_kernel_class(const byoc_sim_program *p, int i);
+BYOC_SIM_API int byoc_sim_profile_by_class(const byoc_sim_program *p, byoc_sim_class_time *rows, int cap);
 /* The last run as Chrome trace-event JSON (opens in Perfetto and chrome://tracing): one track per device with
    its kernels, and for each simulated device a DMA and a compute track with every command of its streams,
    on the simulated timeline in microseconds. Events carry the ids of profiles and source maps: "kernel"
@@ -3384,6 +3397,68 @@ BYOC_SIM_API void byoc_sim_profile_reset(byoc_sim_program *p) {
     }
 }
 
+/* A convolution's class: one input channel per group is depthwise (MobileNet, ShuffleNet), more groups than one
+   grouped, else a plain convolution (conv2d_transpose, 1-D and 3-D included) */
+BYOC__SIM_PRIVATE const char *byoc__sim_conv_class(const byoc_sim_program *p, const byoc__sim_step *st) {
+    int64_t groups = byoc_attrs_int(&st->call->attrs, "groups", 1);
+    if (groups <= 1 || st->nin < 1) return "conv";
+    const byoc__sim_value *x = &p->values[p->operands[st->in_first]];
+    return x->rank >= 2 && x->dims[1] == groups ? "depthwise conv" : "grouped conv";
+}
+BYOC_SIM_API const char *byoc_sim_kernel_class(const byoc_sim_program *p, int i) {
+    if (!p || i < 0 || i >= p->nkernels) return NULL;
+    const byoc__sim_kernel *k = &p->kernels[i];
+    switch (k->info.exec) {
+    case BYOC_SIM_EXEC_RUNTIME: return "device";
+    case BYOC_SIM_EXEC_CONTROL: return "control flow";
+    case BYOC_SIM_EXEC_COPY: return "data movement";
+    default: break;
+    }
+    if (k->nsteps < 1 || k->step_first < 0 || k->step_first >= p->nsteps) return "other";
+    const byoc__sim_step *st = &p->steps[k->step_first];
+    const byoc_op *op = st->call ? st->call->op : NULL;
+    if (!op) return "other";
+    const char *name = op->def.name;
+    if (!strncmp(name, "qnn.", 4)) name += 4;
+    if (strstr(name, "conv")) return byoc__sim_conv_class(p, st);
+    if (strstr(name, "dense") || strstr(name, "matmul") || strstr(name, "einsum")) return "dense/matmul";
+    if (strstr(name, "pool")) return "pool";
+    if (strstr(name, "softmax") || strstr(name, "norm")) return "normalisation";
+    if (strstr(name, "resize") || strstr(name, "to_space") || strstr(name, "to_depth")) return "data movement";
+    switch (op->def.pattern) {
+    case BYOC_PATTERN_ELEMWISE:
+    case BYOC_PATTERN_BROADCAST: return "elementwise";
+    case BYOC_PATTERN_INJECTIVE: return "data movement";
+    case BYOC_PATTERN_COMM_REDUCE: return "reduction";
+    default: return "other";
+    }
+}
+BYOC_SIM_API int byoc_sim_profile_by_class(const byoc_sim_program *p, byoc_sim_class_time *rows, int cap) {
+    if (!p || !rows || cap < 1) return 0;
+    int n = 0;
+    for (int i = 0; i < p->nkernels; ++i) {
+        const char *cls = byoc_sim_kernel_class(p, i);
+        int r = 0;
+        while (r < n && strcmp(rows[r].kernel_class, cls)) r++;
+        if (r == n) {
+            if (n == cap) continue;
+            rows[n].kernel_class = cls;
+            rows[n].kernels = 0;
+            rows[n].seconds = 0;
+            n++;
+        }
+        rows[r].kernels++;
+        rows[r].seconds += p->kernels[i].info.median_seconds;
+    }
+    for (int a = 1; a < n; ++a) /* largest first (a dozen rows at most: insertion sort) */
+        for (int b = a; b > 0 && rows[b].seconds > rows[b - 1].seconds; --b) {
+            byoc_sim_class_time t = rows[b];
+            rows[b] = rows[b - 1];
+            rows[b - 1] = t;
+        }
+    return n;
+}
+
 BYOC__SIM_PRIVATE void byoc__sim_device_about(const char *backend, const byoc_sim_device *d, char *out, size_t cap);
 /* where kernel i ran, named as placement names it: "host", a device backend (its device in *dev), or a library
    backend (*dev NULL) for the host kernels of its partitions */
@@ -3510,6 +3585,12 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
                      "%llu bytes written per run\n",
                      p->nkernels, runs, runs == 1 ? "" : "s", sum * 1e3, (unsigned long long)rd,
                      (unsigned long long)wr);
+    byoc_sim_class_time classes[16];
+    int nclasses = byoc_sim_profile_by_class(p, classes, 16);
+    byoc__buf_printf(&t, "wall time by kernel class (sum of kernel medians):\n");
+    for (int c = 0; c < nclasses; ++c)
+        byoc__buf_printf(&t, "  %-16s %4d kernels  %10.3f ms  %5.1f%%\n", classes[c].kernel_class, classes[c].kernels,
+                         classes[c].seconds * 1e3, sum > 0 ? 100 * classes[c].seconds / sum : 0.0);
     const byoc_sim_memory_plan *mp = &p->plan;
     double ratio = mp->lower_bound_bytes ? (double)mp->arena_bytes / (double)mp->lower_bound_bytes : 1.0;
     byoc__buf_printf(&t, "arena %zu bytes (lower bound %zu bytes, ratio %.2f)\n", mp->arena_bytes,

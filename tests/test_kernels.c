@@ -771,6 +771,10 @@ static void test_pools(void) {
         {10, 7, 3, 2, 2, 3, 1, 1, {1, 0, 1, 0}, 1, 1},  /* ceil_mode + count_include_pad: clipped to the padding */
         {12, 13, 3, 3, 1, 2, 2, 2, {0, 1, 2, 0}, 0, 0}, /* dilation, asymmetric padding */
         {5, 5, 2, 2, 2, 2, 1, 1, {1, 1, 1, 1}, 1, 1},
+        {14, 14, 7, 7, 1, 1, 1, 1, {0, 0, 0, 0}, 0, 0},  /* a 7x7 window: 49 taps per output */
+        {23, 37, 3, 3, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1},  /* stride 3, ceil_mode: three column phases */
+        {56, 57, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 0, 0},  /* a CNN's first pool: vector columns, stride 2 */
+        {9, 40, 2, 5, 1, 4, 1, 3, {0, 2, 0, 2}, 0, 1},   /* column stride 4, dilated taps across phases */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
         for (int avg = 0; avg < 2; ++avg)
@@ -1483,6 +1487,12 @@ static void test_conv2d(void) {
         {1, 5, 8, 9, 5, 3, 3, 1, 1, 1, 1, {1, 0, 1, 2}, 5},     /* depthwise, same width from asymmetric padding */
         {1, 2, 60, 41, 2, 3, 3, 1, 1, 20, 20, {20, 20, 20, 20}, 2}, /* depthwise: too many edge columns for whole-plane runs */
         {1, 4, 15, 17, 4, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 4},   /* depthwise, stride 2 */
+        {1, 3, 23, 29, 3, 7, 5, 3, 2, 1, 2, {3, 2, 3, 2}, 3},   /* depthwise 7x5, strides 3 and 2: three column phases */
+        {2, 6, 28, 28, 6, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 6},   /* depthwise, two images (planes across the batch) */
+        {1, 4, 9, 35, 8, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 4},    /* depthwise multiplier 2, stride 2, vector columns */
+        {1, 3, 7, 7, 3, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 3},     /* depthwise 7x7 plane: vector and scalar columns */
+        {1, 6, 9, 10, 3, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 3},    /* groups of two channels, one output each: row GEMM */
+        {1, 9, 40, 50, 12, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},  /* packed patches in several column blocks and panels */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
         for (int dt = 0; dt < 3; ++dt) { /* float32, float16, int8 -> int32 */

@@ -705,6 +705,55 @@ static void test_names_and_profile(void) {
     byoc_module_destroy(m);
 }
 
+/* the profile's summary by kernel class: each kernel counted once, in the class of the op it is built around */
+static void test_profile_by_class(void) {
+    byoc_module *m = parse_typed("def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(4, 4, 3, 3), float32], "
+                                 "%d: Tensor[(4, 1, 3, 3), float32]) {\n"
+                                 "  %0 = nn.conv2d(%x, %w, padding=[1, 1]);\n  %1 = nn.relu(%0);\n"
+                                 "  %2 = nn.conv2d(%1, %d, padding=[1, 1], groups=4);\n  %3 = nn.max_pool2d(%2, pool_size=[2, 2], strides=[2, 2]);\n"
+                                 "  transpose(%3, axes=[0, 2, 3, 1])\n}");
+    CHECK(m != NULL);
+    byoc_module *f = fused(m);
+    CHECK(f != NULL);
+    byoc_diag d;
+    byoc_sim_program *p = byoc_sim_lower(f, NULL, &d);
+    CHECKF(p != NULL, "%s", d.message);
+    int n = byoc_sim_kernel_count(p), seen_conv = 0, seen_dw = 0, seen_pool = 0, seen_move = 0;
+    for (int i = 0; i < n; ++i) {
+        const char *cls = byoc_sim_kernel_class(p, i), *ops = byoc_sim_kernel(p, i)->ops;
+        CHECK(cls != NULL);
+        if (!strcmp(ops, "nn.conv2d+nn.relu")) seen_conv += !strcmp(cls, "conv");
+        if (!strcmp(ops, "nn.conv2d")) seen_dw += !strcmp(cls, "depthwise conv");
+        if (!strcmp(ops, "nn.max_pool2d")) seen_pool += !strcmp(cls, "pool");
+        if (!strcmp(ops, "transpose")) seen_move += !strcmp(cls, "data movement");
+    }
+    CHECKF(seen_conv == 1 && seen_dw == 1 && seen_pool == 1 && seen_move == 1, "classes %d %d %d %d of %d kernels",
+           seen_conv, seen_dw, seen_pool, seen_move, n);
+    CHECK(byoc_sim_kernel_class(p, n) == NULL);
+    byoc_tensor *in = make_inputs(p, 1), out;
+    for (int r = 0; r < 3; ++r) CHECK(byoc_sim_run(p, in, 3, &out, 1, &d) == BYOC_OK);
+    byoc_sim_class_time rows[16];
+    int nrows = byoc_sim_profile_by_class(p, rows, 16), kernels = 0;
+    double seconds = 0, medians = 0;
+    for (int c = 0; c < nrows; ++c) {
+        kernels += rows[c].kernels;
+        seconds += rows[c].seconds;
+        if (c) CHECK(rows[c].seconds <= rows[c - 1].seconds);
+    }
+    for (int i = 0; i < n; ++i) medians += byoc_sim_kernel(p, i)->median_seconds;
+    CHECKF(nrows == 4 && kernels == n, "%d classes, %d kernels", nrows, kernels);
+    CHECK(seconds > 0 && fabs(seconds - medians) <= 1e-9 * medians + 1e-12);
+    CHECK(byoc_sim_profile_by_class(p, rows, 2) == 2); /* the first classes that fit */
+    char *text = byoc_sim_profile_format(p, NULL);
+    CHECK_CONTAINS(text, "wall time by kernel class");
+    CHECK_CONTAINS(text, "depthwise conv");
+    byoc_sim_free(p, text);
+    free_inputs(in, 3);
+    byoc_sim_program_destroy(p);
+    byoc_module_destroy(f);
+    byoc_module_destroy(m);
+}
+
 static void test_input_errors(void) {
     byoc_module *m = parse_typed("def @main(%x: Tensor[(1, 1, 28, 28), float32], %n: Tensor[(3), int32]) { (nn.relu(%x), %n) }");
     CHECK(m != NULL);
@@ -926,6 +975,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_in_place),
         TEST_ENTRY(test_outputs_and_functions),
         TEST_ENTRY(test_names_and_profile),
+        TEST_ENTRY(test_profile_by_class),
         TEST_ENTRY(test_input_errors),
         TEST_ENTRY(test_lowering_errors),
         TEST_ENTRY(test_partition_runtime_module),

@@ -2248,6 +2248,20 @@ static void write_summary_json(FILE *f, const char *model, const byoc_sim_progra
     }
     fprintf(f, "%s], \"memory\": {\"arena_bytes\": %zu, \"workspace_bytes\": %zu, \"tile_scratch_bytes\": %zu, \"output_bytes\": %zu, \"planned_bytes\": %zu}",
             n ? "\n" : "", mp.arena_bytes, mp.workspace_bytes, mp.tile_scratch_bytes, mp.output_bytes, planned_bytes(&mp));
+    byoc_sim_class_time classes[16];
+    int nclasses = byoc_sim_profile_by_class(p, classes, 16);
+    double wall = 0;
+    for (int c = 0; c < nclasses; ++c) wall += classes[c].seconds;
+    if (wall > 0) { /* the kernels were timed (--repeat, --profile): where the wall time went */
+        fprintf(f, ", \"kernel_classes\": [");
+        for (int c = 0; c < nclasses; ++c) {
+            fprintf(f, "%s{\"class\": ", c ? ", " : "");
+            json_string_to(f, classes[c].kernel_class);
+            fprintf(f, ", \"kernels\": %d, \"wall_ms\": %.6g, \"share\": %.4f}", classes[c].kernels,
+                    classes[c].seconds * 1e3, classes[c].seconds / wall);
+        }
+        fprintf(f, "]");
+    }
     if (t && t->runs) {
         fprintf(f, ", \"timing\": {\"runs\": %d, \"p50_ms\": %.6g, \"p90_ms\": %.6g, \"p99_ms\": %.6g, \"min_ms\": %.6g, \"inferences_per_second\": %.6g, \"peak_rss_bytes\": ",
                 t->runs, t->p50 * 1e3, t->p90 * 1e3, t->p99 * 1e3, t->min * 1e3, t->per_second);
