@@ -23319,7 +23319,8 @@ typedef struct byoc__regions {
 } byoc__regions;
 
 BYOC__PRIVATE int byoc__region_find(const byoc__regions *rs, int r) {
-    while (rs->parent[r] != r) r = rs->parent[r];
+    /* path halving: a long chain of regions merged one into the next stays near-flat (linear overall) */
+    while (rs->parent[r] != r) r = rs->parent[r] = rs->parent[rs->parent[r]];
     return r;
 }
 BYOC__PRIVATE void byoc__region_union(byoc__regions *rs, int into, int from) {
@@ -23480,8 +23481,8 @@ BYOC__PRIVATE byoc_result byoc__merge_compiler_regions_in_functions(byoc_module 
                 if (par == here || strcmp(rs.target[par], rs.target[reg])) continue;
                 if (byoc__other_path(&rs, children, pos, par, here, visited, ++stamp)) continue;
                 rs.parent[par] = here; /* the parent joins this region */
-                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c)
-                    stbds_arrput(children[here], children[par][c]);
+                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c) /* (not the edges now inside it) */
+                    if (byoc__region_find(&rs, children[par][c]) != here) stbds_arrput(children[here], children[par][c]);
             }
         }
         for (int reg = 0; reg < nr; ++reg) stbds_arrfree(children[reg]);
@@ -23622,6 +23623,8 @@ BYOC__PRIVATE byoc_result byoc__partition_graph_in_functions(byoc_module *m, con
             byoc_graph_free(&g);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "partition_graph: out of memory");
         }
+        byoc__map *source_seen = BYOC__CAST(byoc__map *, BYOC_CALLOC((size_t)nr + 1, sizeof(byoc__map)));
+        if (!source_seen) byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "partition_graph: out of memory");
         for (int i = 0; i < g.count; ++i) {
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
@@ -23639,12 +23642,16 @@ BYOC__PRIVATE byoc_result byoc__partition_graph_in_functions(byoc_module *m, con
             stbds_arrput(members[reg], x);
             if (rs.role[i] == BYOC__BEGIN) {
                 byoc_node *source = byoc__annotated_source(x);
-                if (byoc__out_index(sources[reg], source) < 0) {
+                /* a map per region: a long chain's region has as many sources as ops (its constants) */
+                if (source_seen && !byoc__map_has(&source_seen[reg], source)) {
+                    byoc__map_put(&source_seen[reg], source, 1);
                     stbds_arrput(sources[reg], source);
                     stbds_arrput(inputs[reg], x->args[0]);
                 }
             }
         }
+        for (int k = 0; source_seen && k < nr; ++k) byoc__map_free(&source_seen[k]);
+        BYOC_FREE(source_seen);
         /* rebuild the body: default annotations vanish, each region becomes a call. Values are built on
            demand from the result (an explicit stack): a region is emitted when its first output is
            needed, after the values it reads, however its nodes interleave in graph order. */
