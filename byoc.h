@@ -2659,8 +2659,8 @@ BYOC__PRIVATE int byoc__let_bound(const byoc_node *n) {
 }
 /* what a let in graph form can name: a computed value (an atom or a function keeps its own scope) */
 BYOC__PRIVATE int byoc__let_bindable(const byoc_node *n) {
-    return !n->name && (n->kind == BYOC_NODE_CALL || n->kind == BYOC_NODE_TUPLE || n->kind == BYOC_NODE_TUPLE_GET_ITEM ||
-                        n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LOOP);
+    return !n->name && (n->kind == BYOC_NODE_CALL || n->kind == BYOC_NODE_TUPLE ||
+                        n->kind == BYOC_NODE_TUPLE_GET_ITEM || n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LOOP);
 }
 
 BYOC_API byoc_node *byoc_let_bind(byoc_module *m, const char *name, byoc_node *value) {
@@ -23481,8 +23481,10 @@ BYOC__PRIVATE byoc_result byoc__merge_compiler_regions_in_functions(byoc_module 
                 if (par == here || strcmp(rs.target[par], rs.target[reg])) continue;
                 if (byoc__other_path(&rs, children, pos, par, here, visited, ++stamp)) continue;
                 rs.parent[par] = here; /* the parent joins this region */
-                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c) /* (not the edges now inside it) */
-                    if (byoc__region_find(&rs, children[par][c]) != here) stbds_arrput(children[here], children[par][c]);
+                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c) { /* not the edges now inside it */
+                    int child = children[par][c];
+                    if (byoc__region_find(&rs, child) != here) stbds_arrput(children[here], child);
+                }
             }
         }
         for (int reg = 0; reg < nr; ++reg) stbds_arrfree(children[reg]);

@@ -39,7 +39,8 @@ static char *chain_text(int n, int as_dataflow) {
     put(&b, "#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(4,), float32]) {\n");
     for (int i = 0; i < n; ++i) {
         if (as_dataflow && i == n - 1) snprintf(line, sizeof line, "  %s(%s, %s)\n", step_op(i), prev, step_operand(i));
-        else if (as_dataflow) snprintf(line, sizeof line, "  %%%d = %s(%s, %s);\n", i, step_op(i), prev, step_operand(i));
+        else if (as_dataflow)
+            snprintf(line, sizeof line, "  %%%d = %s(%s, %s);\n", i, step_op(i), prev, step_operand(i));
         else snprintf(line, sizeof line, "  let %%v%d = %s(%s, %s);\n", i, step_op(i), prev, step_operand(i));
         put(&b, line);
         snprintf(prev, sizeof prev, as_dataflow ? "%%%d" : "%%v%d", i);
@@ -106,7 +107,8 @@ static int evaluates_to_chain(byoc_module *m, int n, char *why, size_t cap) {
 /* how many nodes of a kind @main's graph holds (bodies and functions entered) */
 static int count_kind(byoc_module *m, byoc_node_kind kind) {
     byoc_graph g;
-    if (byoc_graph_build(m, byoc_module_function(m, "main")->body, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return -1;
+    byoc_node *body = byoc_module_function(m, "main")->body;
+    if (byoc_graph_build(m, body, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return -1;
     int c = 0;
     for (int i = 0; i < g.count; ++i) c += g.nodes[i].node->kind == kind;
     byoc_graph_free(&g);
