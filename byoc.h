@@ -80,6 +80,22 @@
    evaluator runs them, and so does byoc_sim.h's runtime (each if or loop body a program of its own, a
    let inline: its "sim impl: control flow" section), a partition inside a body running on its device
    only when that body runs.
+   Let chains are graph form. Relay programs are routinely long let chains (A-normal form: every value a
+   let), and a let whose body is a closed function nests one body per let, so every walk of a chain would
+   recurse as deep as it is long. A let whose value is a computed node written in it (a call, tuple, tuple
+   item, if or loop; `let %v = add(%x, 1f);`), without a type annotation and read by its body, therefore
+   does not make a LET node: the value node takes the let's name (byoc_let_bind from C) and the rest of the
+   block is the same dataflow graph, as TVM's ToGraphNormalForm makes of it. A let never scopes anything a
+   dataflow graph cannot express: values are pure and the bound name is visible exactly where the graph can
+   reach the node. The printer writes such a node `let %v = ..;` and refers to it as %v, so the text round
+   trip is exact; every pass, Collage and the runtime see plain dataflow, whose walks are iterative, so a
+   chain of any length costs time linear in its length and no stack. TVM's FuseOps treats a let as opaque
+   (relay/transforms/fuse_ops.cc: "do not fuse through let") and fuses an A-normal-form chain only after
+   ToGraphNormalForm; here a chain of elementwise lets fuses as that graph form does. A pass that rebuilds
+   a named node drops the name (it prints as %N, as TVM prints after ToGraphNormalForm). A let that must
+   keep its scope stays a LET node with its body: one that binds an atom, a function or a value bound
+   before (`let %y = %0;`), one with a type annotation, and one its body never reads (DCE drops it); only
+   those nest, under the same depth limits as if and loop bodies.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
@@ -462,6 +478,11 @@ BYOC_API byoc_node *byoc_let(byoc_module *m, byoc_node *value, byoc_node *body_f
                              int ncaptures);
 BYOC_API byoc_node *byoc_loop(byoc_module *m, byoc_node *max_trip, byoc_node *cond, byoc_node *const *carried,
                               int ncarried, byoc_node *body_fn, byoc_node *const *captures, int ncaptures);
+/* A let in graph form (doc block "CONTROL FLOW"): names value %name in the function that uses it, where the
+   printer writes `let %name = value;` and what follows in the block is the let's body. value must be a call,
+   tuple, tuple item, if or loop that no let names yet (an atom or a function takes byoc_let). Returns value,
+   or NULL (a builder error). This is how a long A-normal-form chain is built: it nests nothing. */
+BYOC_API byoc_node *byoc_let_bind(byoc_module *m, const char *name, byoc_node *value);
 BYOC_API void byoc_node_set_span(byoc_module *m, byoc_node *n, const char *source, const char *file, int line, int col);
 BYOC_API const byoc_span *byoc_node_span(const byoc_node *n); /* an empty span when n has none */
 BYOC_API size_t byoc_constant_nbytes(const byoc_node *c);    /* bytes of a constant's data */
@@ -2660,6 +2681,35 @@ BYOC_API byoc_node *byoc_let(byoc_module *m, byoc_node *value, byoc_node *body_f
     if (!m) return NULL;
     int lead = 1;
     return byoc__control_node(m, BYOC_NODE_LET, &value, 1, &body_fn, 1, &lead, captures, ncaptures);
+}
+
+/* a node a let in graph form names (byoc_let_bind): printed as `let %name = ..;`, referred to as %name */
+BYOC__PRIVATE int byoc__let_bound(const byoc_node *n) {
+    return n->name && n->kind != BYOC_NODE_VAR && n->kind != BYOC_NODE_GLOBAL_VAR;
+}
+/* what a let in graph form can name: a computed value (an atom or a function keeps its own scope) */
+BYOC__PRIVATE int byoc__let_bindable(const byoc_node *n) {
+    return !n->name && (n->kind == BYOC_NODE_CALL || n->kind == BYOC_NODE_TUPLE ||
+                        n->kind == BYOC_NODE_TUPLE_GET_ITEM || n->kind == BYOC_NODE_IF || n->kind == BYOC_NODE_LOOP);
+}
+
+BYOC_API byoc_node *byoc_let_bind(byoc_module *m, const char *name, byoc_node *value) {
+    if (!m) return NULL;
+    if (m->has_error || !value) return NULL;
+    if (!name || !*name) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, value->id, "let_bind: the let needs a name");
+        return NULL;
+    }
+    if (!byoc__let_bindable(value)) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, value->id,
+                   byoc__let_bound(value) ? "let_bind: #%u is already named %%%s by a let"
+                                          : "let_bind: #%u is not a call, tuple, tuple item, if or loop%s (byoc_let "
+                                            "binds it in a body of its own)",
+                   (unsigned)value->id, byoc__let_bound(value) ? value->name : "");
+        return NULL;
+    }
+    value->name = byoc_intern(m, name);
+    return value;
 }
 
 BYOC_API byoc_node *byoc_loop(byoc_module *m, byoc_node *max_trip, byoc_node *cond, byoc_node *const *carried,
@@ -4930,7 +4980,8 @@ BYOC__PRIVATE void byoc__print_ref(byoc__printer *p, byoc_node *n) {
         return;
     default: {
         intptr_t k = byoc__map_get(&p->names, n, -1);
-        if (k >= 0) byoc__buf_printf(&p->out, "%%%d", (int)k);
+        if (k >= 0 && byoc__let_bound(n)) byoc__buf_printf(&p->out, "%%%s", p->var_names[k]);
+        else if (k >= 0) byoc__buf_printf(&p->out, "%%%d", (int)k);
         else byoc__buf_puts(&p->out, "%<unbound>"); /* unreachable: print order binds inputs first */
     }
     }
@@ -4972,12 +5023,22 @@ BYOC__PRIVATE void byoc__print_body(byoc__printer *p, const byoc_node *n, byoc_n
     byoc__print_block(p, fn, indent);
 }
 
+/* `let %x = ` or `let %x: T = ` for the var a LET node's body binds */
+BYOC__PRIVATE void byoc__print_let_var(byoc__printer *p, const byoc_node *v) {
+    byoc__buf_printf(&p->out, "let %%%s", byoc__var_name(p, v));
+    if (v->annotation) {
+        byoc__buf_puts(&p->out, ": ");
+        byoc__type_write(&p->out, v->annotation);
+    }
+    byoc__buf_puts(&p->out, " = ");
+}
+
 /* if (%c) { .. } else { .. }, let %x = %v; .., loop (%trip, %cond, %init..) fn (%i, %c, %v..) { .. } */
 BYOC__PRIVATE void byoc__print_control(byoc__printer *p, byoc_node *n, int indent) {
     if (n->kind == BYOC_NODE_LET) { /* not a block's result: a block of its own */
         byoc__buf_puts(&p->out, "{\n");
         byoc__print_indent(p, indent + 1);
-        byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, n->params[0]->params[0]));
+        byoc__print_let_var(p, n->params[0]->params[0]);
         byoc__print_ref(p, n->args[0]);
         byoc__buf_puts(&p->out, ";\n");
         byoc__print_body(p, n, n->params[0], indent + 1);
@@ -5132,11 +5193,14 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
             if (n == p->stop_at) p->stopped = 1;
             continue;
         }
-        int k = p->counter++;
         byoc__print_indent(p, indent);
-        byoc__buf_printf(&p->out, "%%%d = ", k);
+        if (byoc__let_bound(n)) byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, n));
+        else {
+            int k = p->counter++;
+            byoc__buf_printf(&p->out, "%%%d = ", k);
+            byoc__map_put(&p->names, n, k);
+        }
         byoc__print_expr(p, n, indent);
-        byoc__map_put(&p->names, n, k);
         byoc__print_type_comment(p, n->checked_type);
         byoc__print_span(p, n);
         byoc__buf_puts(&p->out, ";\n");
@@ -5146,7 +5210,7 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
         byoc_node *root = order[count - 1];
         byoc__print_indent(p, indent);
         if (root->kind == BYOC_NODE_LET && !byoc__map_has(&p->names, root)) { /* Relay's let chain */
-            byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, root->params[0]->params[0]));
+            byoc__print_let_var(p, root->params[0]->params[0]);
             byoc__print_ref(p, root->args[0]);
             byoc__buf_puts(&p->out, ";\n");
             byoc__print_body(p, root, root->params[0], indent);
@@ -5154,7 +5218,15 @@ BYOC__PRIVATE void byoc__print_block(byoc__printer *p, byoc_node *fn, int indent
             return;
         }
         if (byoc__map_has(&p->names, root)) byoc__print_ref(p, root); /* a captured value bound outside */
-        else {
+        else if (byoc__let_bound(root)) { /* `let %v = ..; %v` ends the block as it was written */
+            byoc__buf_printf(&p->out, "let %%%s = ", byoc__var_name(p, root));
+            byoc__print_expr(p, root, indent);
+            byoc__print_type_comment(p, root->checked_type);
+            byoc__print_span(p, root);
+            byoc__buf_puts(&p->out, ";\n");
+            byoc__print_indent(p, indent);
+            byoc__print_ref(p, root);
+        } else {
             byoc__print_expr(p, root, indent);
             byoc__print_type_comment(p, root->checked_type);
             byoc__print_span(p, root);
@@ -5244,7 +5316,8 @@ BYOC__PRIVATE void byoc__node_label(byoc_module *m, const byoc_node *scope, cons
     p.stop_at = n;
     byoc__print_block(&p, (byoc_node *)scope, 0);
     intptr_t k = byoc__map_get(&p.names, n, -1);
-    if (k >= 0) snprintf(out, cap, "%%%d", (int)k);
+    if (k >= 0 && byoc__let_bound(n)) snprintf(out, cap, "%%%s", p.var_names[k]);
+    else if (k >= 0) snprintf(out, cap, "%%%d", (int)k);
     else if (p.stopped || scope->body == n) snprintf(out, cap, "result");
     byoc_free(m, p.out.data);
     byoc__printer_free(&p);
@@ -5265,7 +5338,7 @@ BYOC_API byoc_result byoc_function_labels(byoc_module *m, const byoc_node *scope
     byoc_result r = p.out.oom ? BYOC_ERR_OUT_OF_MEMORY : BYOC_OK;
     for (size_t i = 0; r == BYOC_OK && i < p.names.cap; ++i) {
         const byoc_node *n = (const byoc_node *)p.names.slots[i].key;
-        if (n && n->kind != BYOC_NODE_VAR) visit(n, (int)p.names.slots[i].val, user_data);
+        if (n && n->kind != BYOC_NODE_VAR && !byoc__let_bound(n)) visit(n, (int)p.names.slots[i].val, user_data);
     }
     byoc_free(m, p.out.data);
     byoc__printer_free(&p);
@@ -5330,6 +5403,8 @@ typedef struct byoc__parser {
     byoc__map meta_nodes;        /* meta index + 1 -> constant node */
     struct byoc__capture_frame *captures; /* stb_ds array: control bodies being parsed, innermost last */
     const byoc_parse_options *opts;
+    byoc__map let_read;    /* value of a let in graph form -> 1 once its name is read */
+    byoc__map nested_lets; /* source position of a `let` whose body never reads it -> 1: parsed nested */
 } byoc__parser;
 
 #define BYOC__MAX_DEPTH 256
@@ -5836,6 +5911,7 @@ BYOC__PRIVATE byoc_node *byoc__lookup(byoc__parser *p, const char *name) {
         ptrdiff_t k = stbds_shgeti(p->scopes[i], name);
         if (k < 0) continue;
         byoc_node *n = p->scopes[i][k].value;
+        if (byoc__let_bound(n)) byoc__map_put(&p->let_read, n, 1);
         /* a value bound outside a control body enters each body between as a capture, outermost first */
         for (int f = 0; n && f < (int)stbds_arrlen(p->captures); ++f)
             if (p->captures[f].scope_level > i && n->kind != BYOC_NODE_CONSTANT && n->kind != BYOC_NODE_GLOBAL_VAR)
@@ -6089,12 +6165,91 @@ BYOC__PRIVATE byoc_node *byoc__parse_expr(byoc__parser *p);
 BYOC__PRIVATE byoc_node *byoc__parse_function(byoc__parser *p, int line, int col, int is_def);
 BYOC__PRIVATE byoc_node *byoc__parse_if(byoc__parser *p);
 BYOC__PRIVATE int byoc__parse_args(byoc__parser *p, byoc_node ***args, byoc_attrs *attrs, int allow_attrs);
-BYOC__PRIVATE byoc_node *byoc__parse_let(byoc__parser *p);
 BYOC__PRIVATE byoc_node *byoc__parse_loop(byoc__parser *p);
+
+/* ---- let chains ----
+   A `let` whose value is a computed node written right there (not an atom, a function or a value bound
+   before), with no type annotation, binds in graph form: the value node takes the let's name and the rest
+   of the block goes on in the same scope, so a chain of any length is a loop here, not a recursion (doc
+   block "CONTROL FLOW"). Whether the body reads the name is known only at the block's end: a let it never
+   reads must keep its scope (a LET node, which DCE may drop), so the block is parsed again from that `let`,
+   which now nests; each such `let` costs one more parse of the rest of its block. */
+typedef struct byoc__lexer_state { const char *pos; int line, col, prev_line; byoc__token tok; } byoc__lexer_state;
+/* a name the block bound in its scope, and what the name stood for before (shadowing), to undo it */
+typedef struct byoc__block_binding { const char *key; byoc_node *prev; int had_prev; } byoc__block_binding;
+/* a let of the block bound in graph form, with the lexer and scope as they were at its `let` */
+typedef struct byoc__graph_let { byoc_node *value; byoc__lexer_state at; int nbindings; } byoc__graph_let;
+
+BYOC__PRIVATE byoc__lexer_state byoc__lexer_save(const byoc__parser *p) {
+    byoc__lexer_state st;
+    st.pos = p->pos, st.line = p->line, st.col = p->col, st.prev_line = p->prev_line, st.tok = p->tok;
+    return st;
+}
+BYOC__PRIVATE void byoc__lexer_restore(byoc__parser *p, const byoc__lexer_state *st) {
+    p->pos = st->pos, p->line = st->line, p->col = st->col, p->prev_line = st->prev_line, p->tok = st->tok;
+}
+
+/* binds name to n in the innermost scope, logged so a re-parse can undo it; a let may shadow a name */
+BYOC__PRIVATE int byoc__block_bind(byoc__parser *p, const byoc__token *name_tok, byoc_node *n, int shadow,
+                                   byoc__block_binding **log) {
+    byoc__block_binding b;
+    b.key = byoc__intern_n(p->m, name_tok->start, name_tok->len < 127 ? name_tok->len : 127);
+    if (!b.key) return byoc__parse_fail(p, name_tok->line, name_tok->col, "out of memory");
+    byoc__scope_entry *scope = p->scopes[stbds_arrlen(p->scopes) - 1];
+    ptrdiff_t k = stbds_shgeti(scope, b.key);
+    b.had_prev = k >= 0;
+    b.prev = k >= 0 ? scope[k].value : NULL;
+    if (b.had_prev && !shadow)
+        return byoc__parse_fail(p, name_tok->line, name_tok->col, "%%%s is already defined in this scope", b.key);
+    stbds_shput(scope, b.key, n);
+    p->scopes[stbds_arrlen(p->scopes) - 1] = scope;
+    stbds_arrput(*log, b);
+    return 1;
+}
+
+/* undoes the bindings logged from index `from` on, latest first */
+BYOC__PRIVATE void byoc__block_unbind(byoc__parser *p, byoc__block_binding *log, int from) {
+    byoc__scope_entry *scope = p->scopes[stbds_arrlen(p->scopes) - 1];
+    for (int i = (int)stbds_arrlen(log) - 1; i >= from; --i) {
+        if (log[i].had_prev) stbds_shput(scope, log[i].key, log[i].prev);
+        else (void)stbds_shdel(scope, log[i].key);
+    }
+    p->scopes[stbds_arrlen(p->scopes) - 1] = scope;
+}
+
+/* 'let' %name [':' type] '=' expr ';' -- the head of a let; *fresh: the value was built by this expression */
+BYOC__PRIVATE int byoc__parse_let_head(byoc__parser *p, byoc__token *name, const byoc_type **type, byoc_node **value,
+                                       int *fresh) {
+    byoc__next(p);
+    if (p->tok.kind != BYOC__T_LOCAL) return byoc__expected(p, "a variable after 'let'");
+    *name = p->tok;
+    byoc__next(p);
+    *type = NULL;
+    if (byoc__accept(p, BYOC__T_COLON) && !(*type = byoc__parse_type(p))) return 0;
+    if (!byoc__expect(p, BYOC__T_EQUAL)) return 0;
+    uint32_t first = p->m->next_id;
+    *value = byoc__parse_expr(p);
+    if (!*value) return 0;
+    *fresh = (*value)->id >= first;
+    byoc__apply_span_comment(p, *value);
+    return byoc__expect(p, BYOC__T_SEMI);
+}
+
+BYOC__PRIVATE byoc_node *byoc__parse_let_body(byoc__parser *p, int line, int col, const byoc__token *name,
+                                              const byoc_type *t, byoc_node *value);
+
+/* the first let of the block bound in graph form that nothing read, -1 if none */
+BYOC__PRIVATE int byoc__unread_let(const byoc__parser *p, const byoc__graph_let *lets) {
+    for (int i = 0; i < (int)stbds_arrlen(lets); ++i)
+        if (!byoc__map_has(&p->let_read, lets[i].value)) return i;
+    return -1;
+}
 
 /* block: (%name = expr ;)* (let %name = expr ; block | expr), in the current scope, up to its '}' */
 BYOC__PRIVATE byoc_node *byoc__parse_block(byoc__parser *p) {
     byoc_node *body = NULL;
+    byoc__block_binding *log = NULL;
+    byoc__graph_let *lets = NULL;
     while (!p->failed) {
         if (p->tok.kind == BYOC__T_LOCAL && byoc__peek_kind(p) == BYOC__T_EQUAL) {
             byoc__token name = p->tok;
@@ -6103,14 +6258,43 @@ BYOC__PRIVATE byoc_node *byoc__parse_block(byoc__parser *p) {
             byoc_node *e = byoc__parse_expr(p);
             if (!e) break;
             byoc__apply_span_comment(p, e);
-            if (!byoc__expect(p, BYOC__T_SEMI) || !byoc__bind(p, &name, e)) break;
+            if (!byoc__expect(p, BYOC__T_SEMI) || !byoc__block_bind(p, &name, e, 0, &log)) break;
             continue;
         }
-        if (p->tok.kind == BYOC__T_IDENT && byoc__is_word(p, "let")) return byoc__parse_let(p);
-        body = byoc__parse_expr(p);
-        if (body) byoc__apply_span_comment(p, body);
-        break;
+        if (p->tok.kind == BYOC__T_IDENT && byoc__is_word(p, "let")) {
+            byoc__graph_let g;
+            g.at = byoc__lexer_save(p);
+            g.nbindings = (int)stbds_arrlen(log);
+            byoc__token name;
+            const byoc_type *t = NULL;
+            int fresh = 0;
+            if (!byoc__parse_let_head(p, &name, &t, &g.value, &fresh)) break;
+            if (t || !fresh || !byoc__let_bindable(g.value) || byoc__map_has(&p->nested_lets, g.at.pos)) {
+                body = byoc__parse_let_body(p, g.at.tok.line, g.at.tok.col, &name, t, g.value);
+            } else {
+                g.value->name = byoc__intern_n(p->m, name.start, name.len);
+                stbds_arrput(lets, g);
+                if (!byoc__block_bind(p, &name, g.value, 1, &log)) break;
+                continue;
+            }
+        } else {
+            body = byoc__parse_expr(p);
+            if (body) byoc__apply_span_comment(p, body);
+        }
+        int unread = body && !p->failed ? byoc__unread_let(p, lets) : -1;
+        if (unread < 0) break;
+        /* that let keeps its scope: parse the block again from it, the let nesting this time */
+        byoc__graph_let *g = &lets[unread];
+        byoc__map_put(&p->nested_lets, g->at.pos, 1);
+        for (int i = unread; i < (int)stbds_arrlen(lets); ++i) lets[i].value->name = NULL;
+        byoc__block_unbind(p, log, g->nbindings);
+        stbds_arrsetlen(log, g->nbindings);
+        byoc__lexer_restore(p, &g->at);
+        stbds_arrsetlen(lets, unread);
+        body = NULL;
     }
+    stbds_arrfree(log);
+    stbds_arrfree(lets);
     return p->failed ? NULL : body;
 }
 
@@ -6201,23 +6385,14 @@ BYOC__PRIVATE byoc_node *byoc__parse_if(byoc__parser *p) {
     return p->failed ? NULL : r;
 }
 
-/* 'let' %name [':' type] '=' expr ';' block  -- the rest of the enclosing block is the body */
-BYOC__PRIVATE byoc_node *byoc__parse_let(byoc__parser *p) {
-    int line = p->tok.line, col = p->tok.col;
-    byoc__next(p);
-    if (p->tok.kind != BYOC__T_LOCAL) { byoc__expected(p, "a variable after 'let'"); return NULL; }
-    byoc__token name = p->tok;
-    byoc__next(p);
-    const byoc_type *t = NULL;
-    if (byoc__accept(p, BYOC__T_COLON) && !(t = byoc__parse_type(p))) return NULL;
-    if (!byoc__expect(p, BYOC__T_EQUAL)) return NULL;
-    byoc_node *value = byoc__parse_expr(p);
-    if (!value || !byoc__expect(p, BYOC__T_SEMI)) return NULL;
-    byoc_node *v = byoc__check_built(p, byoc_var(p->m, byoc__intern_n(p->m, name.start, name.len), t), name.line,
-                                     name.col);
+/* the body of a let that keeps its scope: the rest of the enclosing block, a closed function of its own */
+BYOC__PRIVATE byoc_node *byoc__parse_let_body(byoc__parser *p, int line, int col, const byoc__token *name,
+                                              const byoc_type *t, byoc_node *value) {
+    byoc_node *v = byoc__check_built(p, byoc_var(p->m, byoc__intern_n(p->m, name->start, name->len), t), name->line,
+                                     name->col);
     if (!v) return NULL;
     byoc__capture_frame f;
-    byoc_node *body = byoc__parse_body(p, &v, &name, 1, &f), *r = NULL;
+    byoc_node *body = byoc__parse_body(p, &v, name, 1, &f), *r = NULL;
     if (body) {
         int n = (int)stbds_arrlen(f.outer);
         byoc_node *fn = byoc__body_function(p, body, &v, 1, &f, f.outer, n);
@@ -6513,6 +6688,8 @@ BYOC__PRIVATE void byoc__parser_free(byoc__parser *p) {
     stbds_arrfree(p->globals_used);
     stbds_arrfree(p->weights);
     byoc__map_free(&p->meta_nodes);
+    byoc__map_free(&p->let_read);
+    byoc__map_free(&p->nested_lets);
 }
 
 BYOC_API byoc_module *byoc_module_parse(const char *text, size_t len, const char *filename,
@@ -7057,6 +7234,7 @@ BYOC__PRIVATE byoc_node *byoc__copy_into(byoc_module *dst, const byoc_node *expr
         if (!c) break;
         c->span = byoc__span_copy(dst, n);
         c->origin = byoc_node_origin(n);
+        if (byoc__let_bound(n)) c->name = byoc_intern(dst, n->name);
         byoc__map_put(map, n, (intptr_t)c);
     }
     byoc_node *r = dst->has_error ? NULL : byoc__copy_from(map, expr);
@@ -23423,7 +23601,8 @@ typedef struct byoc__regions {
 } byoc__regions;
 
 BYOC__PRIVATE int byoc__region_find(const byoc__regions *rs, int r) {
-    while (rs->parent[r] != r) r = rs->parent[r];
+    /* path halving: a long chain of regions merged one into the next stays near-flat (linear overall) */
+    while (rs->parent[r] != r) r = rs->parent[r] = rs->parent[rs->parent[r]];
     return r;
 }
 BYOC__PRIVATE void byoc__region_union(byoc__regions *rs, int into, int from) {
@@ -23584,8 +23763,10 @@ BYOC__PRIVATE byoc_result byoc__merge_compiler_regions_in_functions(byoc_module 
                 if (par == here || strcmp(rs.target[par], rs.target[reg])) continue;
                 if (byoc__other_path(&rs, children, pos, par, here, visited, ++stamp)) continue;
                 rs.parent[par] = here; /* the parent joins this region */
-                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c)
-                    stbds_arrput(children[here], children[par][c]);
+                for (int c = 0; c < (int)stbds_arrlen(children[par]); ++c) { /* not the edges now inside it */
+                    int child = children[par][c];
+                    if (byoc__region_find(&rs, child) != here) stbds_arrput(children[here], child);
+                }
             }
         }
         for (int reg = 0; reg < nr; ++reg) stbds_arrfree(children[reg]);
@@ -23726,6 +23907,8 @@ BYOC__PRIVATE byoc_result byoc__partition_graph_in_functions(byoc_module *m, con
             byoc_graph_free(&g);
             return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "partition_graph: out of memory");
         }
+        byoc__map *source_seen = BYOC__CAST(byoc__map *, BYOC_CALLOC((size_t)nr + 1, sizeof(byoc__map)));
+        if (!source_seen) byoc__fail(m, BYOC_ERR_OUT_OF_MEMORY, 0, "partition_graph: out of memory");
         for (int i = 0; i < g.count; ++i) {
             if (rs.of[i] < 0) continue;
             int reg = byoc__region_find(&rs, rs.of[i]);
@@ -23743,12 +23926,16 @@ BYOC__PRIVATE byoc_result byoc__partition_graph_in_functions(byoc_module *m, con
             stbds_arrput(members[reg], x);
             if (rs.role[i] == BYOC__BEGIN) {
                 byoc_node *source = byoc__annotated_source(x);
-                if (byoc__out_index(sources[reg], source) < 0) {
+                /* a map per region: a long chain's region has as many sources as ops (its constants) */
+                if (source_seen && !byoc__map_has(&source_seen[reg], source)) {
+                    byoc__map_put(&source_seen[reg], source, 1);
                     stbds_arrput(sources[reg], source);
                     stbds_arrput(inputs[reg], x->args[0]);
                 }
             }
         }
+        for (int k = 0; source_seen && k < nr; ++k) byoc__map_free(&source_seen[k]);
+        BYOC_FREE(source_seen);
         /* rebuild the body: default annotations vanish, each region becomes a call. Values are built on
            demand from the result (an explicit stack): a region is emitted when its first output is
            needed, after the values it reads, however its nodes interleave in graph order. */

@@ -4642,6 +4642,7 @@ typedef struct byoc__dv_lowering {
     int nops, cap_ops;
     const byoc_node **const_nodes; /* constant node of each CONST tensor, for sharing */
     int nconst_nodes, cap_const_nodes;
+    byoc__map const_tensor;        /* constant node -> its CONST tensor (a long chain has one per op) */
     byoc_diag *diag;
     int failed;
     int dry;                       /* estimating: no constant data, no kernels' text kept */
@@ -4702,15 +4703,14 @@ BYOC__SIM_PRIVATE int byoc__dv_new_tensor(byoc__dv_lowering *L, int kind, int in
 
 BYOC__SIM_PRIVATE int byoc__dv_constant(byoc__dv_lowering *L, const byoc_node *c) {
     byoc__dv_stream *s = L->s;
-    for (int i = 0; i < L->nconst_nodes; ++i)
-        if (L->const_nodes[i] == c)
-            for (int t = 0, k = 0; t < s->ntensors; ++t)
-                if (s->tensors[t].kind == BYOC__DV_CONST && k++ == i) return t;
+    intptr_t known = byoc__map_get(&L->const_tensor, c, -1);
+    if (known >= 0) return (int)known;
     int t = byoc__dv_new_tensor(L, BYOC__DV_CONST, -1, c->annotation ? c->annotation : c->checked_type);
     if (t < 0) return -1;
     if (!BYOC__DV_RESERVE(L->const_nodes, L->cap_const_nodes, L->nconst_nodes + 1))
         return byoc__dv_fail(L, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory"), -1;
     L->const_nodes[L->nconst_nodes++] = c;
+    byoc__map_put(&L->const_tensor, c, t);
     byoc__dv_tensor *x = &s->tensors[t];
     x->offset = s->const_bytes;
     uint64_t need = s->const_bytes + (x->nbytes + 63) / 64 * 64;
@@ -5482,6 +5482,7 @@ BYOC__SIM_PRIVATE void byoc__dv_lowering_free(byoc__dv_lowering *L) {
     BYOC_FREE(L->fields);
     BYOC_FREE(L->ops);
     BYOC_FREE(L->const_nodes);
+    byoc__map_free(&L->const_tensor);
 }
 
 /* relay_to_tir's work: the partition function to a command stream */
