@@ -4561,7 +4561,13 @@ BYOC__PRIVATE int byoc__widen_carried(byoc_module *m, const byoc_node *n, const 
     int changed = 0;
     for (int i = 0; out && out->kind == BYOC_TYPE_TUPLE && i < n->index && 1 + i < out->nfields; ++i) {
         const byoc_type *want = given[2 + i], *got = out->fields[1 + i];
-        if (n->params[0]->params[2 + i]->annotation || byoc__type_fits(got, want) || byoc__type_fits(want, got) ||
+        if (n->params[0]->params[2 + i]->annotation) continue;
+        if (want->kind == BYOC_TYPE_SEQUENCE && !want->nfields && got->kind == BYOC_TYPE_SEQUENCE && got->nfields &&
+            got->dtype == want->dtype) { /* a sequence that enters empty (SequenceEmpty) takes the body's elements */
+            given[2 + i] = got, changed = 1; /* evaluation checks the value entering fits */
+            continue;
+        }
+        if (byoc__type_fits(got, want) || byoc__type_fits(want, got) ||
             (want->kind != BYOC_TYPE_SEQUENCE && want->kind != BYOC_TYPE_OPTIONAL))
             continue;
         const byoc_type *wider = byoc__type_merge(m, want, got);
@@ -5645,6 +5651,43 @@ BYOC__PRIVATE int byoc__tok_int(byoc__parser *p, int64_t *out) {
 }
 
 /* ---- types ---- */
+BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p);
+/* Sequence[T] and Optional[T] (the printer's spelling); a sequence of elements of any rank is
+   Sequence[Tensor[?, dtype]] */
+BYOC__PRIVATE const byoc_type *byoc__parse_wrapper_type(byoc__parser *p) {
+    int seq = byoc__is_word(p, "Sequence");
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_LBRACKET)) return NULL;
+    const char *q = p->pos; /* Tensor[? ...: peek past "Tensor" for the any-rank spelling */
+    while (q < p->end && (*q == ' ' || *q == '\t')) q++;
+    int any_rank = seq && byoc__is_word(p, "Tensor") && q < p->end && *q == '[';
+    for (q += any_rank; any_rank && q < p->end && (*q == ' ' || *q == '\t');) q++;
+    any_rank = any_rank && q < p->end && *q == '?';
+    const byoc_type *e = NULL;
+    if (any_rank) {
+        byoc__next(p);
+        if (!byoc__expect(p, BYOC__T_LBRACKET) || !byoc__expect(p, BYOC__T_QUESTION) || !byoc__expect(p, BYOC__T_COMMA))
+            return NULL;
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 31 ? p->tok.len : 31), p->tok.start);
+        byoc_dtype dt = p->tok.kind == BYOC__T_IDENT ? byoc_dtype_from_name(name) : BYOC_DTYPE_INVALID;
+        if (dt == BYOC_DTYPE_INVALID) {
+            byoc__expected(p, "a dtype");
+            return NULL;
+        }
+        byoc__next(p);
+        if (!byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_RBRACKET)) return NULL;
+        return byoc_sequence_type(p->m, dt, NULL);
+    }
+    int line = p->tok.line, col = p->tok.col;
+    if (!(e = byoc__parse_type(p)) || !byoc__expect(p, BYOC__T_RBRACKET)) return NULL;
+    if (seq ? e->kind != BYOC_TYPE_TENSOR : e->kind != BYOC_TYPE_TENSOR && e->kind != BYOC_TYPE_SEQUENCE) {
+        byoc__parse_fail(p, line, col, seq ? "a sequence holds tensors" : "an optional holds a tensor or a sequence");
+        return NULL;
+    }
+    return seq ? byoc_sequence_type(p->m, e->dtype, e) : byoc_optional_type(p->m, e);
+}
+
 BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
     if (p->failed) return NULL;
     if (++p->depth > BYOC__MAX_DEPTH) {
@@ -5695,6 +5738,8 @@ BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
         }
         if (byoc__expect(p, BYOC__T_RPAREN)) result = byoc_tuple_type(p->m, fields, (int)stbds_arrlen(fields));
         stbds_arrfree(fields);
+    } else if (byoc__is_word(p, "Sequence") || byoc__is_word(p, "Optional")) {
+        result = byoc__parse_wrapper_type(p);
     } else if (byoc__is_word(p, "fn")) {
         byoc__next(p);
         const byoc_type **params = NULL;
@@ -18875,7 +18920,7 @@ BYOC__PRIVATE int64_t byoc__seq_position(const byoc_node *pos, int64_t len, int 
 /* the sequence of type t holding elems[0..n) with v inserted at `at` (v NULL: elems[at] dropped) */
 BYOC__PRIVATE byoc_node *byoc__seq_edit(byoc_module *m, const byoc_type *t, byoc_node *const *elems, int n, int64_t at,
                                         byoc_node *v) {
-    byoc_node *small[32], **out = n + 1 <= 32 ? small : BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) *
+    byoc_node *small[32] = {NULL}, **out = n + 1 <= 32 ? small : BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) *
                                                                                               (size_t)(n + 1)));
     if (!out) return NULL;
     int k = 0;
@@ -26134,6 +26179,14 @@ BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byo
     int go = byoc__load(BYOC_BOOL, ins[1]->data, 0) != 0;
     byoc_node **args = NULL, **steps = NULL, *r = NULL;
     for (int i = 0; i < n->nargs; ++i) stbds_arrput(args, ins[i]);
+    for (int k = 0; k < nc && go; ++k) /* a carried sequence's type may have been narrowed to what the body adds */
+        if (!byoc__value_fits(ins[2 + k], fn->params[2 + k]->checked_type)) {
+            char a[160];
+            byoc_type_to_string(fn->params[2 + k]->checked_type, a, sizeof a);
+            byoc__eval_fail(diag, n, BYOC_ERR_TYPE, "carried value %d enters as a value that is not a %s", k, a);
+            stbds_arrfree(args);
+            return NULL;
+        }
     int64_t it = 0;
     for (; go && it < trip; ++it) {
         if (it >= BYOC__MAX_LOOP_ITERATIONS) {
@@ -26185,8 +26238,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_control(byoc_module *m, const byoc_node *n, 
                                             byoc_diag *diag) {
     for (int i = 0; i < n->nargs; ++i)
         if (!ins[i]) return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d has no value", i);
-    for (int i = 0; i < byoc__control_head(n) && n->kind != BYOC_NODE_LET; ++i)
-        if (ins[i]->kind != BYOC_NODE_CONSTANT)
+    for (int i = 0; i < byoc__control_head(n) && n->kind != BYOC_NODE_LET; ++i) /* carried: sequences too */
+        if (ins[i]->kind != BYOC_NODE_CONSTANT && (i < 2 || !(byoc__is_sequence_value(ins[i]) || byoc__is_none_value(ins[i]))))
             return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d is not a tensor", i);
     if (n->kind == BYOC_NODE_IF) {
         byoc_node *branch = n->params[byoc__load(BYOC_BOOL, ins[0]->data, 0) != 0 ? 0 : 1];

@@ -1187,6 +1187,10 @@ BYOC__SIM_PRIVATE int byoc__sim_check_kernel(byoc__sim_lowering *L, const byoc_n
     if (byoc_kernel_exists(call->op)) return 1;
     char what[160];
     byoc__sim_describe(call, what, sizeof what);
+    if (call->op->def.flags & BYOC_OP_SEQUENCE) /* their values are lists of tensors the runtime does not hold */
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call,
+                                    "byoc_sim_lower: %s works on sequences or optionals, which the runtime does not "
+                                    "run yet (byoc_module_evaluate does)", what);
     return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: %s has no host kernel", what);
 }
 
