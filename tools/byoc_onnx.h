@@ -5609,97 +5609,6 @@ BYOC__PRIVATE byoc_result byoc_onnx__qlinear_softmax(byoc_onnx__ctx *c, const ch
     return BYOC_ONNX__OK(c);
 }
 
-// [SECTION] impl: op converters: sequences and optionals
-/* (converters: sequence) ONNX's sequence and optional ops (onnx/defs/sequence/defs.cc, optional/defs.cc) onto
-   byoc.h's sequence.* and optional.* ops, which run on the host (their lengths and shapes are data). */
-BYOC__PRIVATE const byoc_type *byoc_onnx__wrapped_type(byoc_onnx__state *st, const byoc_onnx__value_info *vi,
-                                                       const char *name);
-
-/* SequenceConstruct, SequenceInsert, SequenceAt, SequenceErase, SequenceLength, OptionalGetElement: the
-   inputs given (optional trailing ones may be absent) */
-BYOC__PRIVATE byoc_result byoc_onnx__sequence_op(byoc_onnx__ctx *c, const char *op) {
-    int n = c->nin;
-    while (n > 0 && !c->in[n - 1]) n--;
-    for (int i = 0; i < n; ++i)
-        if (!c->in[i]) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "input %d is missing", i);
-    const byoc_op *rec = byoc_op_get(op);
-    if (rec && n < rec->def.min_args)
-        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%d inputs given, it takes at least %d", n,
-                               rec->def.min_args);
-    c->out[0] = byoc_onnx__call(c->st, op, c->in, n, NULL);
-    return BYOC_ONNX__OK(c);
-}
-
-BYOC__PRIVATE byoc_result byoc_onnx__sequence_empty(byoc_onnx__ctx *c, const char *op) {
-    (void)op;
-    int64_t code = byoc_onnx__attr_int(c, "dtype", 1); /* float by default */
-    byoc_dtype dt = byoc_onnx__dtype((int)code);
-    if (dt == BYOC_DTYPE_INVALID)
-        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "dtype %s is not supported",
-                               byoc_onnx__dtype_name((int)code));
-    byoc_attrs a;
-    memset(&a, 0, sizeof a);
-    byoc_attrs_set_string(c->st->m, &a, "dtype", byoc_dtype_name(dt));
-    c->out[0] = byoc_onnx__call(c->st, "sequence.empty", NULL, 0, &a);
-    return BYOC_ONNX__OK(c);
-}
-
-/* SplitToSequence (axis, keepdims) and ConcatFromSequence (axis, new_axis) */
-BYOC__PRIVATE byoc_result byoc_onnx__sequence_attrs_op(byoc_onnx__ctx *c, const char *op) {
-    int split = !strcmp(op, "sequence.split");
-    byoc_node *x = byoc_onnx__input(c, 0, split ? "input" : "input_sequence");
-    if (!x) return BYOC_ONNX__OK(c);
-    if (!split && !byoc_onnx__attr_get(c, "axis"))
-        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "the attribute axis is required");
-    byoc_attrs a;
-    memset(&a, 0, sizeof a);
-    byoc_attrs_set_int(c->st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 0));
-    byoc_attrs_set_int(c->st->m, &a, split ? "keepdims" : "new_axis",
-                       byoc_onnx__attr_int(c, split ? "keepdims" : "new_axis", split ? 1 : 0));
-    byoc_node *args[2] = {x, split && c->nin > 1 ? c->in[1] : NULL};
-    c->out[0] = byoc_onnx__call(c->st, op, args, args[1] ? 2 : 1, &a);
-    return BYOC_ONNX__OK(c);
-}
-
-/* Optional: of its input, or empty of the type its `type` attribute gives */
-BYOC__PRIVATE byoc_result byoc_onnx__optional(byoc_onnx__ctx *c, const char *op) {
-    (void)op;
-    byoc_onnx__state *st = c->st;
-    if (c->nin > 0 && c->in[0]) {
-        c->out[0] = byoc_onnx__call(st, "optional.some", c->in, 1, NULL);
-        return BYOC_ONNX__OK(c);
-    }
-    const byoc_onnx__attr *ta = byoc_onnx__attr_get(c, "type");
-    byoc_onnx__value_info vi;
-    memset(&vi, 0, sizeof vi);
-    if (!ta || !ta->has_tp)
-        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "an Optional without input needs its type attribute");
-    if (!byoc_onnx__parse_type_proto(ta->tp, &vi, 0) || vi.nwrap > 1)
-        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "the type attribute is not a tensor or sequence type");
-    /* the attribute is the element type: wrapped in an optional here */
-    vi.wrap[1] = vi.wrap[0];
-    vi.wrap[0] = 9;
-    vi.nwrap++;
-    const byoc_type *t = byoc_onnx__wrapped_type(st, &vi, "the type attribute");
-    if (!t) return BYOC_ONNX__OK(c);
-    const byoc_type *e = t->fields[0], *tensor = e->kind == BYOC_TYPE_SEQUENCE ? (e->nfields ? e->fields[0] : NULL) : e;
-    byoc_attrs a;
-    memset(&a, 0, sizeof a);
-    byoc_attrs_set_string(st->m, &a, "dtype", byoc_dtype_name(e->dtype));
-    if (tensor) byoc_attrs_set_ints(st->m, &a, "shape", tensor->dims, tensor->rank);
-    byoc_attrs_set_int(st->m, &a, "sequence", e->kind == BYOC_TYPE_SEQUENCE);
-    c->out[0] = byoc_onnx__call(st, "optional.none", NULL, 0, &a);
-    return BYOC_ONNX__OK(c);
-}
-
-/* OptionalHasElement: an absent input (opset 18) is an empty optional */
-BYOC__PRIVATE byoc_result byoc_onnx__optional_has(byoc_onnx__ctx *c, const char *op) {
-    (void)op;
-    if (c->nin < 1 || !c->in[0]) c->out[0] = byoc_onnx__scalar(c->st, BYOC_BOOL, 0);
-    else c->out[0] = byoc_onnx__call(c->st, "optional.has_element", c->in, 1, NULL);
-    return BYOC_ONNX__OK(c);
-}
-
 // [SECTION] impl: op converters: control flow
 /* (converters: cflow) If, Loop and Scan. A subgraph converts like the main graph, node by node, inside a
    scope of its own; what it takes from enclosing graphs arrives through captures, so each body is a
@@ -6238,6 +6147,181 @@ BYOC__PRIVATE byoc_result byoc_onnx__scan(byoc_onnx__ctx *c, const char *op) {
     return r;
 }
 
+// [SECTION] impl: op converters: sequences and optionals
+/* (converters: sequence) ONNX's sequence and optional ops (onnx/defs/sequence/defs.cc, optional/defs.cc) onto
+   byoc.h's sequence.* and optional.* ops, which run on the host (their lengths and shapes are data). */
+BYOC__PRIVATE const byoc_type *byoc_onnx__wrapped_type(byoc_onnx__state *st, const byoc_onnx__value_info *vi,
+                                                       const char *name);
+
+/* SequenceConstruct, SequenceInsert, SequenceAt, SequenceErase, SequenceLength, OptionalGetElement: the
+   inputs given (optional trailing ones may be absent) */
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_op(byoc_onnx__ctx *c, const char *op) {
+    int n = c->nin;
+    while (n > 0 && !c->in[n - 1]) n--;
+    for (int i = 0; i < n; ++i)
+        if (!c->in[i]) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "input %d is missing", i);
+    const byoc_op *rec = byoc_op_get(op);
+    if (rec && n < rec->def.min_args)
+        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%d inputs given, it takes at least %d", n,
+                               rec->def.min_args);
+    c->out[0] = byoc_onnx__call(c->st, op, c->in, n, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_empty(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    int64_t code = byoc_onnx__attr_int(c, "dtype", 1); /* float by default */
+    byoc_dtype dt = byoc_onnx__dtype((int)code);
+    if (dt == BYOC_DTYPE_INVALID)
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "dtype %s is not supported",
+                               byoc_onnx__dtype_name((int)code));
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", byoc_dtype_name(dt));
+    c->out[0] = byoc_onnx__call(c->st, "sequence.empty", NULL, 0, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* SplitToSequence (axis, keepdims) and ConcatFromSequence (axis, new_axis) */
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_attrs_op(byoc_onnx__ctx *c, const char *op) {
+    int split = !strcmp(op, "sequence.split");
+    byoc_node *x = byoc_onnx__input(c, 0, split ? "input" : "input_sequence");
+    if (!x) return BYOC_ONNX__OK(c);
+    if (!split && !byoc_onnx__attr_get(c, "axis"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "the attribute axis is required");
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 0));
+    byoc_attrs_set_int(c->st->m, &a, split ? "keepdims" : "new_axis",
+                       byoc_onnx__attr_int(c, split ? "keepdims" : "new_axis", split ? 1 : 0));
+    byoc_node *args[2] = {x, split && c->nin > 1 ? c->in[1] : NULL};
+    c->out[0] = byoc_onnx__call(c->st, op, args, args[1] ? 2 : 1, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Optional: of its input, or empty of the type its `type` attribute gives */
+BYOC__PRIVATE byoc_result byoc_onnx__optional(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    if (c->nin > 0 && c->in[0]) {
+        c->out[0] = byoc_onnx__call(st, "optional.some", c->in, 1, NULL);
+        return BYOC_ONNX__OK(c);
+    }
+    const byoc_onnx__attr *ta = byoc_onnx__attr_get(c, "type");
+    byoc_onnx__value_info vi;
+    memset(&vi, 0, sizeof vi);
+    if (!ta || !ta->has_tp)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "an Optional without input needs its type attribute");
+    if (!byoc_onnx__parse_type_proto(ta->tp, &vi, 0) || vi.nwrap > 1)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "the type attribute is not a tensor or sequence type");
+    /* the attribute is the element type: wrapped in an optional here */
+    vi.wrap[1] = vi.wrap[0];
+    vi.wrap[0] = 9;
+    vi.nwrap++;
+    const byoc_type *t = byoc_onnx__wrapped_type(st, &vi, "the type attribute");
+    if (!t) return BYOC_ONNX__OK(c);
+    const byoc_type *e = t->fields[0], *tensor = e->kind == BYOC_TYPE_SEQUENCE ? (e->nfields ? e->fields[0] : NULL) : e;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(st->m, &a, "dtype", byoc_dtype_name(e->dtype));
+    if (tensor) byoc_attrs_set_ints(st->m, &a, "shape", tensor->dims, tensor->rank);
+    byoc_attrs_set_int(st->m, &a, "sequence", e->kind == BYOC_TYPE_SEQUENCE);
+    c->out[0] = byoc_onnx__call(st, "optional.none", NULL, 0, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* OptionalHasElement: an absent input (opset 18) is an empty optional */
+BYOC__PRIVATE byoc_result byoc_onnx__optional_has(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    if (c->nin < 1 || !c->in[0]) c->out[0] = byoc_onnx__scalar(c->st, BYOC_BOOL, 0);
+    else c->out[0] = byoc_onnx__call(c->st, "optional.has_element", c->in, 1, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* SequenceMap: the body run on element i of each sequence input (tensor inputs as they are), its outputs
+   gathered into one sequence each. Imported as the loop its *_expanded variants spell out (ONNX's
+   sequence/defs.cc function body): trip count SequenceLength of the first input, the output sequences
+   carried from SequenceEmpty and grown by SequenceInsert, each input read with SequenceAt. */
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_map(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_module *m = st->m;
+    const byoc_type *t0 = byoc_onnx__type(byoc_onnx__input(c, 0, "input_sequence"));
+    if (!t0) return BYOC_ONNX__OK(c);
+    if (t0->kind != BYOC_TYPE_SEQUENCE) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "input 0 is not a sequence");
+    if (c->nout < 1 || c->nout > 16) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%d outputs (1 to 16)", c->nout);
+    for (int i = 1; i < c->nin; ++i)
+        if (!c->in[i]) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input %d is missing", i);
+    byoc_onnx__body b;
+    byoc_result r = byoc_onnx__body_begin(c, "body", c->nin, &b);
+    if (r != BYOC_OK) return r;
+    byoc_node *init[16];
+    byoc_dtype dts[16];
+    for (int k = 0; r == BYOC_OK && k < c->nout; ++k) { /* the output sequences' dtypes, as the body declares */
+        const byoc_onnx__value_info *vi = k < (int)stbds_arrlen(b.g.outputs) ? &b.g.outputs[k] : NULL;
+        dts[k] = vi && !vi->nwrap && vi->elem_type ? byoc_onnx__dtype(vi->elem_type) : BYOC_DTYPE_INVALID;
+        if (dts[k] == BYOC_DTYPE_INVALID)
+            r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "the body's output %d declares no tensor type", k);
+    }
+    const char *names[2] = {"iteration", "cond"};
+    for (int k = 0; r == BYOC_OK && k < 2 + c->nout; ++k) {
+        const byoc_type *t = k == 0 ? byoc_tensor_type(m, BYOC_INT64, 0, NULL)
+                             : k == 1 ? byoc_tensor_type(m, BYOC_BOOL, 0, NULL)
+                                      : byoc_sequence_type(m, dts[k - 2], NULL);
+        byoc_node *v = t ? byoc_var(m, k < 2 ? names[k] : "gathered", t) : NULL;
+        if (!v) r = byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        else {
+            v->checked_type = t;
+            byoc_node_set_span(m, v, b.span, NULL, 0, 0);
+            stbds_arrput(b.lead, v);
+        }
+    }
+    for (int i = 0; r == BYOC_OK && i < c->nin; ++i) { /* body input i: element `iteration` of a sequence */
+        const char *name = byoc_onnx__str(st, b.g.inputs[i].name);
+        byoc_onnx__scope *inner = &st->scopes[stbds_arrlen(st->scopes) - 1];
+        byoc_node *x = byoc_onnx__capture(st, inner, c->in[i], name ? name : "input");
+        const byoc_type *t = byoc_onnx__type(x);
+        if (x && t && t->kind == BYOC_TYPE_SEQUENCE) {
+            x = byoc_onnx__call2(st, "sequence.at", x, b.lead[0], NULL);
+            if (x) byoc_node_set_span(m, x, b.span, NULL, 0, 0);
+        }
+        if (!x) r = BYOC_ONNX__OK(c) ? BYOC_ONNX__OK(c) : BYOC_ERR_INTERNAL;
+        else byoc_onnx__define(st, b.g.inputs[i].name, x);
+    }
+    r = r == BYOC_OK ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), r);
+    if (r == BYOC_OK && (int)stbds_arrlen(b.results) != c->nout)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs, the node has %d",
+                            (int)stbds_arrlen(b.results), c->nout);
+    byoc_node *fields[17];
+    fields[0] = byoc_onnx__scalar(st, BYOC_BOOL, 1);
+    for (int k = 0; r == BYOC_OK && k < c->nout; ++k) { /* each output appended to its sequence, in the body */
+        byoc_node *args[2] = {b.lead[2 + k], b.results[k]};
+        fields[1 + k] = byoc_call(m, "sequence.insert", args, 2, NULL);
+        if (!fields[1 + k] || byoc_infer_node_type(m, fields[1 + k], st->diag) != BYOC_OK)
+            r = st->diag->code ? st->diag->code : byoc_onnx__fail(st, BYOC_ERR_INTERNAL, "cannot gather output %d", k);
+        else byoc_node_set_span(m, fields[1 + k], b.span, NULL, 0, 0);
+    }
+    for (int k = 0; r == BYOC_OK && k < c->nout; ++k) {
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_string(m, &a, "dtype", byoc_dtype_name(dts[k]));
+        if (!(init[k] = byoc_onnx__call(st, "sequence.empty", NULL, 0, &a))) r = BYOC_ONNX__OK(c);
+    }
+    byoc_node *trip = r == BYOC_OK ? byoc_onnx__call1(st, "sequence.length", c->in[0], NULL) : NULL;
+    if (r == BYOC_OK && trip) {
+        byoc_node *root = byoc_tuple(m, fields, 1 + c->nout);
+        if (root) byoc_node_set_span(m, root, b.span, NULL, 0, 0);
+        byoc_onnx__canonical(&b, root);
+        int n = (int)stbds_arrlen(b.scope.captured);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
+        byoc_node *loop = byoc_loop(m, trip, byoc_onnx__scalar(st, BYOC_BOOL, 1), init, c->nout, fn,
+                                    b.scope.captured, n);
+        r = byoc_onnx__control_outputs(c, loop, 1, c->nout);
+    } else if (r == BYOC_OK) r = BYOC_ONNX__OK(c);
+    byoc_onnx__body_free(&b);
+    return r;
+}
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -6439,6 +6523,7 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     {"Optional", byoc_onnx__optional, NULL},
     {"OptionalHasElement", byoc_onnx__optional_has, NULL},
     {"OptionalGetElement", byoc_onnx__sequence_op, "optional.get_element"},
+    {"SequenceMap", byoc_onnx__sequence_map, NULL},
     {"Loop", byoc_onnx__loop, NULL},
     {"Scan", byoc_onnx__scan, NULL},
     /* (end of cflow) */
