@@ -282,7 +282,8 @@ typedef struct byoc_type {
     int64_t dims[BYOC_MAX_RANK];           /* tensor: BYOC_DIM_UNKNOWN for a dynamic dim */
     int nfields;                           /* tuple fields, or function params; sequence, optional: 0 or 1 */
     const struct byoc_type *const *fields; /* tuple fields, or function param types; a sequence's element type
-                                              (none: elements of different ranks), an optional's element */
+                                              (none: elements of different ranks, or with rank 1 a sequence
+                                              known to be empty), an optional's element */
     const struct byoc_type *ret;           /* function result */
 } byoc_type;
 
@@ -292,7 +293,9 @@ BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int ra
 BYOC_API const byoc_type *byoc_tuple_type(byoc_module *m, const byoc_type *const *fields, int n);
 BYOC_API const byoc_type *byoc_func_type(byoc_module *m, const byoc_type *const *params, int n, const byoc_type *ret);
 /* Sequence[element]: element a tensor type whose '?' extents may differ between elements; NULL for elements
-   whose ranks differ too (printed Sequence[Tensor[?, dtype]]), dtype then naming their dtype. */
+   whose ranks differ too (printed Sequence[Tensor[?, dtype]]), dtype then naming their dtype. SequenceEmpty's
+   result is the type of an empty sequence (printed Sequence[dtype, empty]): it fits every sequence of its
+   dtype, so a loop that grows it from empty carries the elements it adds. */
 BYOC_API const byoc_type *byoc_sequence_type(byoc_module *m, byoc_dtype dtype, const byoc_type *element);
 /* Optional[element]: element a tensor or sequence type. A value of the element type is accepted where the
    optional is expected (ONNX's implicit wrapping, e.g. a Loop that carries an optional sequence in and a
@@ -1989,6 +1992,17 @@ BYOC_API const byoc_type *byoc_sequence_type(byoc_module *m, byoc_dtype dtype, c
     want.fields = &element;
     return byoc__type_intern(m, &want);
 }
+/* the type of a sequence known to be empty: a sequence type with no element and rank 1 as its mark */
+BYOC__PRIVATE const byoc_type *byoc__empty_sequence_type(byoc_module *m, byoc_dtype dtype) {
+    const byoc_type *any = byoc_sequence_type(m, dtype, NULL);
+    if (!any) return NULL;
+    byoc_type want = *any;
+    want.rank = 1;
+    return byoc__type_intern(m, &want);
+}
+BYOC__PRIVATE int byoc__is_empty_sequence_type(const byoc_type *t) {
+    return t && t->kind == BYOC_TYPE_SEQUENCE && !t->nfields && t->rank == 1;
+}
 BYOC_API const byoc_type *byoc_optional_type(byoc_module *m, const byoc_type *element) {
     if (!m || m->has_error) return NULL;
     if (!element || (element->kind != BYOC_TYPE_TENSOR && element->kind != BYOC_TYPE_SEQUENCE)) {
@@ -2001,7 +2015,7 @@ BYOC_API const byoc_type *byoc_optional_type(byoc_module *m, const byoc_type *el
 BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b) {
     if (a == b) return 1;
     if (!a || !b || a->kind != b->kind) return 0;
-    if (a->kind == BYOC_TYPE_SEQUENCE && a->dtype != b->dtype) return 0;
+    if (a->kind == BYOC_TYPE_SEQUENCE && (a->dtype != b->dtype || a->rank != b->rank)) return 0;
     if (a->kind == BYOC_TYPE_TENSOR) {
         if (a->dtype != b->dtype || a->rank != b->rank) return 0;
         for (int i = 0; i < a->rank; ++i) if (a->dims[i] != b->dims[i]) return 0;
@@ -2018,9 +2032,11 @@ BYOC__PRIVATE int byoc__type_fits(const byoc_type *given, const byoc_type *decla
     if (given && declared && declared->kind == BYOC_TYPE_OPTIONAL && given->kind != BYOC_TYPE_OPTIONAL)
         return byoc__type_fits(given, declared->fields[0]); /* a present value is its optional (ONNX) */
     if (!given || !declared || given->kind != declared->kind) return 0;
-    if (given->kind == BYOC_TYPE_SEQUENCE) /* elements of any rank hold every element type of their dtype */
-        return given->dtype == declared->dtype &&
-               (!declared->nfields || (given->nfields && byoc__type_fits(given->fields[0], declared->fields[0])));
+    if (given->kind == BYOC_TYPE_SEQUENCE) /* elements of any rank hold every element type of their dtype, and */
+        return given->dtype == declared->dtype &&  /* an empty sequence fits every sequence */
+               (byoc__is_empty_sequence_type(given) ||
+                (!byoc__is_empty_sequence_type(declared) &&
+                 (!declared->nfields || (given->nfields && byoc__type_fits(given->fields[0], declared->fields[0])))));
     if (given->kind == BYOC_TYPE_TENSOR) {
         if (given->dtype != declared->dtype || given->rank != declared->rank) return 0;
         for (int i = 0; i < given->rank; ++i)
@@ -2099,6 +2115,7 @@ BYOC__PRIVATE void byoc__type_write(byoc__buf *b, const byoc_type *t) {
     case BYOC_TYPE_SEQUENCE: case BYOC_TYPE_OPTIONAL:
         byoc__buf_puts(b, t->kind == BYOC_TYPE_SEQUENCE ? "Sequence[" : "Optional[");
         if (t->nfields) byoc__type_write(b, t->fields[0]);
+        else if (t->rank == 1) byoc__buf_printf(b, "%s, empty", byoc_dtype_name(t->dtype));
         else byoc__buf_printf(b, "Tensor[?, %s]", byoc_dtype_name(t->dtype)); /* elements of any rank */
         byoc__buf_puts(b, "]");
         return;
@@ -4562,9 +4579,9 @@ BYOC__PRIVATE int byoc__widen_carried(byoc_module *m, const byoc_node *n, const 
     for (int i = 0; out && out->kind == BYOC_TYPE_TUPLE && i < n->index && 1 + i < out->nfields; ++i) {
         const byoc_type *want = given[2 + i], *got = out->fields[1 + i];
         if (n->params[0]->params[2 + i]->annotation) continue;
-        if (want->kind == BYOC_TYPE_SEQUENCE && !want->nfields && got->kind == BYOC_TYPE_SEQUENCE && got->nfields &&
-            got->dtype == want->dtype) { /* a sequence that enters empty (SequenceEmpty) takes the body's elements */
-            given[2 + i] = got, changed = 1; /* evaluation checks the value entering fits */
+        if (byoc__is_empty_sequence_type(want) && got->kind == BYOC_TYPE_SEQUENCE && got->dtype == want->dtype &&
+            !byoc__is_empty_sequence_type(got)) { /* a sequence entering empty carries the elements the body adds */
+            given[2 + i] = got, changed = 1;
             continue;
         }
         if (byoc__type_fits(got, want) || byoc__type_fits(want, got) ||
@@ -5653,7 +5670,7 @@ BYOC__PRIVATE int byoc__tok_int(byoc__parser *p, int64_t *out) {
 /* ---- types ---- */
 BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p);
 /* Sequence[T] and Optional[T] (the printer's spelling); a sequence of elements of any rank is
-   Sequence[Tensor[?, dtype]] */
+   Sequence[Tensor[?, dtype]], an empty one Sequence[dtype, empty] */
 BYOC__PRIVATE const byoc_type *byoc__parse_wrapper_type(byoc__parser *p) {
     int seq = byoc__is_word(p, "Sequence");
     byoc__next(p);
@@ -5680,7 +5697,16 @@ BYOC__PRIVATE const byoc_type *byoc__parse_wrapper_type(byoc__parser *p) {
         return byoc_sequence_type(p->m, dt, NULL);
     }
     int line = p->tok.line, col = p->tok.col;
-    if (!(e = byoc__parse_type(p)) || !byoc__expect(p, BYOC__T_RBRACKET)) return NULL;
+    if (!(e = byoc__parse_type(p))) return NULL;
+    if (seq && e->kind == BYOC_TYPE_TENSOR && !e->rank && byoc__accept(p, BYOC__T_COMMA)) { /* Sequence[dt, empty] */
+        if (!byoc__is_word(p, "empty")) {
+            byoc__expected(p, "'empty'");
+            return NULL;
+        }
+        byoc__next(p);
+        return byoc__expect(p, BYOC__T_RBRACKET) ? byoc__empty_sequence_type(p->m, e->dtype) : NULL;
+    }
+    if (!byoc__expect(p, BYOC__T_RBRACKET)) return NULL;
     if (seq ? e->kind != BYOC_TYPE_TENSOR : e->kind != BYOC_TYPE_TENSOR && e->kind != BYOC_TYPE_SEQUENCE) {
         byoc__parse_fail(p, line, col, seq ? "a sequence holds tensors" : "an optional holds a tensor or a sequence");
         return NULL;
@@ -18750,7 +18776,8 @@ BYOC__PRIVATE const byoc_type *byoc__sequence_element(byoc_type_rel_ctx *ctx, co
     if (seq->nfields) return seq->fields[0];
     char buf[128];
     byoc_type_to_string(seq, buf, sizeof buf);
-    BYOC__FAIL("needs the rank of the sequence's elements, but %s holds elements of different ranks", buf);
+    if (byoc__is_empty_sequence_type(seq)) BYOC__FAIL("the sequence is empty (%s): it has no element", buf);
+    else BYOC__FAIL("needs the rank of the sequence's elements, but %s holds elements of different ranks", buf);
     return NULL;
 }
 /* a position operand: an int32 or int64 scalar (ONNX also takes a 1-element tensor) */
@@ -18787,7 +18814,7 @@ static const byoc_type *byoc__rel_seq_empty(byoc_type_rel_ctx *ctx, const byoc_t
     const char *s = byoc_attrs_string(at, "dtype", "float32");
     byoc_dtype dt = byoc_dtype_from_name(s);
     if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", s);
-    return byoc_sequence_type(ctx->m, dt, NULL); /* no element yet: a carried one takes the body's (loops) */
+    return byoc__empty_sequence_type(ctx->m, dt); /* no element yet: a carried one takes the body's (loops) */
 }
 static const byoc_type *byoc__rel_seq_insert(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
                                              const byoc_attrs *at) {

@@ -27,6 +27,19 @@ static void test_types_build_compare_print(void) {
     CHECK(!strcmp(buf, "Sequence[Tensor[?, float32]]"));
     byoc_type_to_string(oq, buf, sizeof buf);
     CHECK(!strcmp(buf, "Optional[Sequence[Tensor[(?,), float32]]]"));
+    /* the text format reads back what it prints, the empty sequence's type too */
+    static const char *const spelled[] = {"Sequence[Tensor[(?,), float32]]", "Sequence[Tensor[?, float32]]",
+                                          "Optional[Sequence[Tensor[(?,), float32]]]", "Sequence[int64, empty]",
+                                          "Optional[Tensor[(2, 3), uint8]]"};
+    for (int i = 0; i < 5; ++i) {
+        byoc_diag d;
+        const byoc_type *t = byoc_type_parse(m, spelled[i], &d);
+        CHECKF(t, "%s: %s", spelled[i], d.message);
+        byoc_type_to_string(t, buf, sizeof buf);
+        CHECKF(!strcmp(buf, spelled[i]), "%s printed back as %s", spelled[i], buf);
+    }
+    CHECK(byoc_type_equal(byoc_type_parse(m, "Sequence[Tensor[?, float32]]", NULL), sany));
+    CHECK(!byoc_type_equal(byoc_type_parse(m, "Sequence[float32, empty]", NULL), sany));
     /* an element of another dtype, an optional of an optional: refused with a message */
     CHECK(byoc_sequence_type(m, BYOC_INT64, t3) == NULL);
     CHECK_CONTAINS(byoc_module_error(m)->message, "the element must be a tensor of int64");
