@@ -79,7 +79,10 @@
    gives it a row with that reason while placing the ops of its bodies as any other. The reference
    evaluator runs them, and so does byoc_sim.h's runtime (each if or loop body a program of its own, a
    let inline: its "sim impl: control flow" section), a partition inside a body running on its device
-   only when that body runs.
+   only when that body runs. Branches and loops may give or carry ONNX's sequences and optionals (types
+   "dtypes & types", ops "impl: sequences and optionals"): if branches merge their element types, and a
+   carried sequence's element type widens to what the body adds ('?' extents, or any rank), since ONNX
+   loops grow sequences by elements of other shapes; those run in the evaluator only for now.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
@@ -140,6 +143,7 @@
        [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
        [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
       [SECTION] impl: host kernels: quantized (qnn dialect)
+       [SECTION] impl: sequences and optionals (ops' type relations, values, evaluation)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
        [SECTION] impl: dominators
@@ -4566,7 +4570,8 @@ BYOC__PRIVATE void byoc__untype_body(byoc_node *fn) {
     byoc__map seen = BYOC__MAP_EMPTY;
     byoc__post_order(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
     for (int i = 0; i < (int)stbds_arrlen(order); ++i)
-        if (order[i]->kind != BYOC_NODE_CONSTANT && order[i]->kind != BYOC_NODE_GLOBAL_VAR) order[i]->checked_type = NULL;
+        if (order[i]->kind != BYOC_NODE_CONSTANT && order[i]->kind != BYOC_NODE_GLOBAL_VAR)
+            order[i]->checked_type = NULL;
     stbds_arrfree(order);
     byoc__map_free(&seen);
 }
@@ -18947,9 +18952,9 @@ BYOC__PRIVATE int64_t byoc__seq_position(const byoc_node *pos, int64_t len, int 
 /* the sequence of type t holding elems[0..n) with v inserted at `at` (v NULL: elems[at] dropped) */
 BYOC__PRIVATE byoc_node *byoc__seq_edit(byoc_module *m, const byoc_type *t, byoc_node *const *elems, int n, int64_t at,
                                         byoc_node *v) {
-    byoc_node *small[32] = {NULL}, **out = n + 1 <= 32 ? small : BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) *
-                                                                                              (size_t)(n + 1)));
-    if (!out) return NULL;
+    byoc_node *small[32] = {NULL}, **out = small;
+    if (n + 1 > 32 && !(out = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)(n + 1)))))
+        return NULL;
     int k = 0;
     for (int i = 0; i <= n; ++i) {
         if (i == at && v) out[k++] = v;
@@ -18986,7 +18991,8 @@ BYOC__PRIVATE byoc_node *byoc__seq_eval_split(byoc_module *m, const byoc_node *n
                 int64_t v = (int64_t)byoc__load(s->annotation->dtype, s->data, i);
                 if (v < 0 || v > extent - sum) {
                     stbds_arrfree(len);
-                    return byoc__seq_fail(diag, n, "split's lengths do not add up to the axis' %lld", (long long)extent);
+                    return byoc__seq_fail(diag, n, "split's lengths do not add up to the axis' %lld",
+                                          (long long)extent);
                 }
                 sum += v;
                 stbds_arrput(len, v);
@@ -26266,7 +26272,8 @@ BYOC__PRIVATE byoc_node *byoc__eval_control(byoc_module *m, const byoc_node *n, 
     for (int i = 0; i < n->nargs; ++i)
         if (!ins[i]) return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d has no value", i);
     for (int i = 0; i < byoc__control_head(n) && n->kind != BYOC_NODE_LET; ++i) /* carried: sequences too */
-        if (ins[i]->kind != BYOC_NODE_CONSTANT && (i < 2 || !(byoc__is_sequence_value(ins[i]) || byoc__is_none_value(ins[i]))))
+        if (ins[i]->kind != BYOC_NODE_CONSTANT &&
+            (i < 2 || !(byoc__is_sequence_value(ins[i]) || byoc__is_none_value(ins[i]))))
             return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d is not a tensor", i);
     if (n->kind == BYOC_NODE_IF) {
         byoc_node *branch = n->params[byoc__load(BYOC_BOOL, ins[0]->data, 0) != 0 ? 0 : 1];

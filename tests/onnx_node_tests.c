@@ -64,8 +64,8 @@ static int same_tensor(const byoc_node *got, const byoc_node *want, char *why, s
 static int same_value(const byoc_node *got, const byoc_node *want, char *why, size_t cap) {
     if (byoc__is_none_value(want) || byoc__is_none_value(got)) {
         if (byoc__is_none_value(want) == byoc__is_none_value(got)) return 1;
-        snprintf(why, cap, "an %s optional, expected an %s one", got && byoc__is_none_value(got) ? "empty" : "non-empty",
-                 byoc__is_none_value(want) ? "empty" : "non-empty");
+        snprintf(why, cap, "an %s optional, expected an %s one",
+                 got && byoc__is_none_value(got) ? "empty" : "non-empty", byoc__is_none_value(want) ? "empty" : "non-empty");
         return 0;
     }
     if (!byoc__is_sequence_value(want)) return same_tensor(got, want, why, cap);
@@ -274,8 +274,8 @@ static int run_test(const char *dir, char *why, size_t cap) {
             const char *name = NULL;
             byoc_node *main_fn = byoc_module_function(m, "main");
             /* a sequence or optional input is a SequenceProto or OptionalProto, as the model declares it */
-            inputs[nin] = byoc_onnx_value_load(m, data, size, f, nin < main_fn->nparams ? main_fn->params[nin]->checked_type : NULL,
-                                               &name, &d);
+            const byoc_type *declared = nin < main_fn->nparams ? main_fn->params[nin]->checked_type : NULL;
+            inputs[nin] = byoc_onnx_value_load(m, data, size, f, declared, &name, &d);
             free(data);
             if (!inputs[nin]) { snprintf(why, cap, "%s", d.message); result = d.code == BYOC_ERR_UNSUPPORTED ? -2 : 0; break; }
             inputs[nin]->checked_type = inputs[nin]->annotation;
@@ -289,7 +289,8 @@ static int run_test(const char *dir, char *why, size_t cap) {
             unsigned char *data = read_all(f, &size);
             if (!data) break;
             const byoc_type *rt = byoc_module_function(m, "main")->body->checked_type;
-            const byoc_type *wt = rt && rt->kind == BYOC_TYPE_TUPLE ? (nwant < rt->nfields ? rt->fields[nwant] : NULL) : rt;
+            const byoc_type *wt = rt && rt->kind == BYOC_TYPE_TUPLE ? (nwant < rt->nfields ? rt->fields[nwant] : NULL)
+                                                                    : rt;
             wants[nwant] = byoc_onnx_value_load(m, data, size, f, wt, NULL, &d);
             free(data);
             if (!wants[nwant]) { snprintf(why, cap, "%s", d.message); result = d.code == BYOC_ERR_UNSUPPORTED ? -2 : 0; break; }

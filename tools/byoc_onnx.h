@@ -83,6 +83,7 @@
        [SECTION] impl: op converters: data-dependent and run-time shapes
        [SECTION] impl: op converters: quantized
        [SECTION] impl: op converters: control flow
+       [SECTION] impl: op converters: sequences and optionals
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
