@@ -22710,6 +22710,10 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
     if (!reason) { reason = scratch; cap = sizeof scratch; }
     if (cap) reason[0] = 0;
     if (call->kind != BYOC_NODE_CALL || !call->op) { snprintf(reason, cap, "not an op call"); return 0; }
+    if (call->op->def.flags & BYOC_OP_SEQUENCE) { /* whatever a backend lists: its values are lists of tensors */
+        snprintf(reason, cap, "a sequence or optional op (host only)");
+        return 0;
+    }
     const byoc_op_support *sup = NULL;
     for (int i = 0; i < b->nsupport && !sup; ++i)
         if (!strcmp(b->support[i].op, call->op->def.name)) sup = &b->support[i];

@@ -64,8 +64,9 @@ static int same_tensor(const byoc_node *got, const byoc_node *want, char *why, s
 static int same_value(const byoc_node *got, const byoc_node *want, char *why, size_t cap) {
     if (byoc__is_none_value(want) || byoc__is_none_value(got)) {
         if (byoc__is_none_value(want) == byoc__is_none_value(got)) return 1;
-        snprintf(why, cap, "an %s optional, expected an %s one",
-                 got && byoc__is_none_value(got) ? "empty" : "non-empty", byoc__is_none_value(want) ? "empty" : "non-empty");
+        int got_none = got && byoc__is_none_value(got), want_none = byoc__is_none_value(want);
+        snprintf(why, cap, "an %s optional, expected an %s one", got_none ? "empty" : "non-empty",
+                 want_none ? "empty" : "non-empty");
         return 0;
     }
     if (!byoc__is_sequence_value(want)) return same_tensor(got, want, why, cap);
