@@ -4,6 +4,7 @@
    bad input (a position out of range names the node, a sequence of mixed dtypes is refused).
    Public API only. */
 #include "byoc_sim.h"
+#include "tools/byoc_onnx.h"
 #include "test.h"
 #include "ops_test.h"
 
@@ -264,12 +265,51 @@ static void test_sequence_inputs(void) {
     byoc_module_destroy(m);
 }
 
+/* ONNX: SplitToSequence then SequenceAt at a position read from an input; a position out of range is an
+   evaluation error naming the ONNX node ('pick'), a negative one counts from the end */
+static void test_onnx_split_then_at(void) {
+    onnx_case mc;
+    int64_t dims[2] = {2, 3};
+    model_begin(&mc, "SplitToSequence", 13, ONNX_FLOAT, 2, dims, 0, 0, NULL);
+    value_info(&mc.graph, 11, "b", ONNX_INT64, 0, NULL);
+    attr_int(&mc.node, "axis", 1);
+    attr_int(&mc.node, "keepdims", 0);
+    pb at = {NULL, 0, 0}; /* the second node, after the first: model_import appends the first last */
+    pb_msg(&mc.graph, 1, &mc.node);
+    memset(&mc.node, 0, sizeof mc.node);
+    pb_str(&at, 1, "y");
+    pb_str(&at, 1, "b");
+    pb_str(&at, 2, "z");
+    pb_str(&at, 3, "pick");
+    pb_str(&at, 4, "SequenceAt");
+    mc.node = at;
+    pb out = {NULL, 0, 0};
+    pb_str(&out, 1, "z");
+    pb_msg(&mc.graph, 12, &out);
+    byoc_onnx_model model;
+    byoc_diag d;
+    CHECKF(model_import(&mc, &model, &d) == BYOC_OK, "%s", d.message);
+    static const double a[6] = {1, 2, 3, 4, 5, 6}, last[1] = {-1}, beyond[1] = {3};
+    const double *in[2] = {a, last};
+    run_result r = model_run(&model, in);
+    static const double want[2] = {3, 6};
+    char why[600];
+    CHECKF(result_is(&r, want, 2, 0, why, sizeof why), "%s", why);
+    in[1] = beyond;
+    r = model_run(&model, in);
+    CHECK(!r.out);
+    CHECK_CONTAINS(r.why, "onnx:pick");
+    CHECK_CONTAINS(r.why, "position 3 is out of range for a sequence of 3 elements");
+    byoc_onnx_model_free(&model);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_types_build_compare_print),  TEST_ENTRY(test_split_at_insert_erase_concat),
         TEST_ENTRY(test_split_lengths_and_concat),   TEST_ENTRY(test_loop_grows_a_sequence),
         TEST_ENTRY(test_optionals),                  TEST_ENTRY(test_bad_input),
         TEST_ENTRY(test_sequence_inputs),            TEST_ENTRY(test_construct_concat),
+        TEST_ENTRY(test_onnx_split_then_at),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
