@@ -4564,22 +4564,12 @@ BYOC__PRIVATE byoc_result byoc__infer_if(byoc__infer *st, byoc_node *n, const by
     return byoc__infer_error(st, n, "if", "the branches disagree: then gives %s, else gives %s", s1, s2);
 }
 
-/* forgets the types inferred in a control-flow body (and the bodies inside it), to type it again */
-BYOC__PRIVATE void byoc__untype_body(byoc_node *fn) {
-    byoc_node **order = NULL;
-    byoc__map seen = BYOC__MAP_EMPTY;
-    byoc__post_order(fn, BYOC_GRAPH_ENTER_FUNCTIONS, &seen, &order);
-    for (int i = 0; i < (int)stbds_arrlen(order); ++i)
-        if (order[i]->kind != BYOC_NODE_CONSTANT && order[i]->kind != BYOC_NODE_GLOBAL_VAR)
-            order[i]->checked_type = NULL;
-    stbds_arrfree(order);
-    byoc__map_free(&seen);
-}
-
-/* Widens given[2 + i] of each carried sequence or optional the typed body returns in a type that does not
-   fit it (and whose parameter has no declared type) to the merge of both; 1 when any changed. */
-BYOC__PRIVATE int byoc__widen_carried(byoc_module *m, const byoc_node *n, const byoc_type **given) {
-    const byoc_type *out = n->params[0]->body->checked_type;
+/* Widens given[2 + i] of each carried sequence or optional the typed body fn (a copy of n's) returns in a
+   type that does not fit it (and whose parameter has no declared type) to the merge of both; 1 when any
+   changed. */
+BYOC__PRIVATE int byoc__widen_carried(byoc_module *m, const byoc_node *n, const byoc_node *fn,
+                                      const byoc_type **given) {
+    const byoc_type *out = fn->body->checked_type;
     int changed = 0;
     for (int i = 0; out && out->kind == BYOC_TYPE_TUPLE && i < n->index && 1 + i < out->nfields; ++i) {
         const byoc_type *want = given[2 + i], *got = out->fields[1 + i];
@@ -4596,6 +4586,28 @@ BYOC__PRIVATE int byoc__widen_carried(byoc_module *m, const byoc_node *n, const 
         if (wider && !byoc_type_equal(wider, want)) given[2 + i] = wider, changed = 1;
     }
     return changed;
+}
+
+/* A carried sequence may grow by elements of other shapes (ONNX's test_loop13_seq): copies of the body are
+   typed until what it returns for each carried sequence fits what it is given; the body itself is then
+   typed once, on those types (a type, once found, never changes: nodes may be shared). */
+BYOC__PRIVATE void byoc__settle_carried(byoc__infer *st, byoc_node *n, const byoc_type **given) {
+    int carries = 0;
+    for (int i = 0; i < n->index; ++i) {
+        const byoc_type *t = given[2 + i];
+        carries |= t && (t->kind == BYOC_TYPE_SEQUENCE || t->kind == BYOC_TYPE_OPTIONAL) &&
+                   !n->params[0]->params[2 + i]->annotation;
+    }
+    if (!carries || n->params[0]->checked_type) return;
+    byoc_diag scratch, *keep = st->diag; /* a trial's error is the real typing's to report */
+    for (int round = 0; round < 4; ++round) {
+        byoc_node *copy = byoc_deep_copy(st->m, n->params[0]);
+        memset(&scratch, 0, sizeof scratch);
+        st->diag = &scratch;
+        byoc_result r = copy ? byoc__infer_body(st, n, copy, given, "loop") : BYOC_ERR_OUT_OF_MEMORY;
+        st->diag = keep;
+        if (r != BYOC_OK || !byoc__widen_carried(st->m, n, copy, given)) break;
+    }
 }
 
 /* loop: the body keeps each carried value's type; scan outputs are stacked on a new leading '?' axis */
@@ -4616,13 +4628,8 @@ BYOC__PRIVATE byoc_result byoc__infer_loop(byoc__infer *st, byoc_node *n, const 
         return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
     for (int i = 0; i < n->nargs; ++i) given[i] = in[i];
     given[0] = byoc_tensor_type(m, BYOC_INT64, 0, NULL); /* the body sees the iteration number */
+    byoc__settle_carried(st, n, given);
     byoc_result r = byoc__infer_body(st, n, n->params[0], given, "loop");
-    /* a carried sequence may grow by elements of other shapes (ONNX's test_loop13_seq): the body is typed
-       again on the merged element type until what it returns fits what it is given */
-    for (int round = 0; r == BYOC_OK && round < 3 && byoc__widen_carried(m, n, given); ++round) {
-        byoc__untype_body(n->params[0]);
-        r = byoc__infer_body(st, n, n->params[0], given, "loop");
-    }
     if (given != given_small) BYOC_FREE((void *)given);
     if (r != BYOC_OK) return r;
     const byoc_type *out = n->params[0]->body->checked_type;
