@@ -7155,6 +7155,10 @@ BYOC__PRIVATE byoc_node *byoc__copy_from(byoc__map *map, const byoc_node *old) {
 BYOC__PRIVATE const byoc_type *byoc__copy_type(byoc_module *dst, const byoc_type *t) {
     if (!t) return NULL;
     if (t->kind == BYOC_TYPE_TENSOR) return byoc_tensor_type(dst, t->dtype, t->rank, t->dims);
+    if (byoc__is_empty_sequence_type(t)) return byoc__empty_sequence_type(dst, t->dtype);
+    if (t->kind == BYOC_TYPE_SEQUENCE)
+        return byoc_sequence_type(dst, t->dtype, t->nfields ? byoc__copy_type(dst, t->fields[0]) : NULL);
+    if (t->kind == BYOC_TYPE_OPTIONAL) return byoc_optional_type(dst, byoc__copy_type(dst, t->fields[0]));
     const byoc_type *small[16] = {0};
     const byoc_type **f = t->nfields <= 16
                               ? small
