@@ -18793,7 +18793,7 @@ BYOC__PRIVATE const byoc_type *byoc__sequence_element(byoc_type_rel_ctx *ctx, co
     char buf[128];
     byoc_type_to_string(seq, buf, sizeof buf);
     if (byoc__is_empty_sequence_type(seq)) BYOC__FAIL("the sequence is empty (%s): it has no element", buf);
-    else BYOC__FAIL("needs the rank of the sequence's elements, but %s holds elements of different ranks", buf);
+    else BYOC__FAIL("needs the rank of the sequence's elements, but those of %s may differ in rank", buf);
     return NULL;
 }
 /* a position operand: an int32 or int64 scalar (ONNX also takes a 1-element tensor) */

@@ -219,7 +219,7 @@ static void test_bad_input(void) {
                      "  %0 = sequence.construct(%x, %y);\n"
                      "  sequence.at(%0, 0i64)\n"
                      "}\n",
-                     "holds elements of different ranks");
+                     "but those of Sequence[Tensor[?, float32]] may differ in rank");
     /* an empty optional read: an error, not a crash */
     static const char *const get_text = "#[version = \"0.0.5\"]\n"
                                         "def @main(%x: Tensor[(2), float32]) {\n"

@@ -5901,6 +5901,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__if(byoc_onnx__ctx *c, const char *op) {
 /* A carried sequence's type inside a loop body: elements of any rank (of its dtype), since the body may add
    elements of other shapes or ranks each iteration (ONNX's test_loop13_seq and test_loop16_seq_none do) */
 BYOC__PRIVATE const byoc_type *byoc_onnx__carried_type(byoc_onnx__state *st, const byoc_type *t) {
+    if (byoc__is_empty_sequence_type(t)) return t; /* left to type inference: see byoc_onnx__loop */
     if (t && t->kind == BYOC_TYPE_SEQUENCE) return byoc_sequence_type(st->m, t->dtype, NULL);
     if (t && t->kind == BYOC_TYPE_OPTIONAL && t->fields[0]->kind == BYOC_TYPE_SEQUENCE)
         return byoc_optional_type(st->m, byoc_sequence_type(st->m, t->fields[0]->dtype, NULL));
@@ -5925,8 +5926,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
     if (r != BYOC_OK) return r;
     int ok = byoc_onnx__body_input(st, &b, 0, byoc_tensor_type(st->m, BYOC_INT64, 0, NULL)) &&
              byoc_onnx__body_input(st, &b, 1, byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL));
-    for (int i = 0; ok && i < nc; ++i)
-        ok = byoc_onnx__body_input(st, &b, 2 + i, byoc_onnx__carried_type(st, byoc_onnx__type(c->in[2 + i]))) != NULL;
+    for (int i = 0; ok && i < nc; ++i) {
+        byoc_node *v = byoc_onnx__body_input(st, &b, 2 + i, byoc_onnx__carried_type(st, byoc_onnx__type(c->in[2 + i])));
+        /* a sequence entering empty (SequenceEmpty) takes the type of what the body adds: its parameter stays
+           undeclared, so the loop's type inference settles it (a model collecting values, then joining them) */
+        if (v && byoc__is_empty_sequence_type(v->checked_type)) v->annotation = NULL;
+        ok = v != NULL;
+    }
     r = ok ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), BYOC_ONNX__OK(c));
     int nres = (int)stbds_arrlen(b.results);
     if (r == BYOC_OK && nres < 1 + nc)
