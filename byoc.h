@@ -96,6 +96,10 @@
    keep its scope stays a LET node with its body: one that binds an atom, a function or a value bound
    before (`let %y = %0;`), one with a type annotation, and one its body never reads (DCE drops it); only
    those nest, under the same depth limits as if and loop bodies.
+   Branches and loops may give or carry ONNX's sequences and optionals (types
+   "dtypes & types", ops "impl: sequences and optionals"): if branches merge their element types, and a
+   carried sequence's element type widens to what the body adds ('?' extents, or any rank), since ONNX
+   loops grow sequences by elements of other shapes; those run in the evaluator only for now.
 
    EXTENSION POINTS (what to touch, by symbol)
      an op (built-in)   one record in byoc__builtin_ops ("impl: built-in ops"): its byoc_op_def (attrs
@@ -157,6 +161,7 @@
        [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
        [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
       [SECTION] impl: host kernels: quantized (qnn dialect)
+       [SECTION] impl: sequences and optionals (ops' type relations, values, evaluation)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
        [SECTION] impl: dominators
@@ -286,16 +291,22 @@ BYOC_API byoc_dtype byoc_dtype_from_name(const char *name); /* BYOC_DTYPE_INVALI
 BYOC_API size_t byoc_dtype_size(byoc_dtype dt);
 BYOC_API int byoc_dtype_is_float(byoc_dtype dt);
 
-typedef enum byoc_type_kind { BYOC_TYPE_TENSOR = 1, BYOC_TYPE_TUPLE, BYOC_TYPE_FUNC } byoc_type_kind;
+/* SEQUENCE and OPTIONAL are ONNX's sequence_type and optional_type: a sequence holds any number of tensors
+   of one dtype (its length known at run time), an optional holds a tensor or a sequence, or nothing. */
+typedef enum byoc_type_kind {
+    BYOC_TYPE_TENSOR = 1, BYOC_TYPE_TUPLE, BYOC_TYPE_FUNC, BYOC_TYPE_SEQUENCE, BYOC_TYPE_OPTIONAL
+} byoc_type_kind;
 
 /* Types are immutable and owned by a module (or the op registry); compare with byoc_type_equal. */
 typedef struct byoc_type {
     byoc_type_kind kind;
-    byoc_dtype dtype;                      /* tensor */
+    byoc_dtype dtype;                      /* tensor; a sequence's element dtype */
     int rank;                              /* tensor: 0..BYOC_MAX_RANK */
     int64_t dims[BYOC_MAX_RANK];           /* tensor: BYOC_DIM_UNKNOWN for a dynamic dim */
-    int nfields;                           /* tuple fields, or function params */
-    const struct byoc_type *const *fields; /* tuple fields, or function param types */
+    int nfields;                           /* tuple fields, or function params; sequence, optional: 0 or 1 */
+    const struct byoc_type *const *fields; /* tuple fields, or function param types; a sequence's element type
+                                              (none: elements of different ranks, or with rank 1 a sequence
+                                              known to be empty), an optional's element */
     const struct byoc_type *ret;           /* function result */
 } byoc_type;
 
@@ -304,6 +315,15 @@ typedef struct byoc_module byoc_module;
 BYOC_API const byoc_type *byoc_tensor_type(byoc_module *m, byoc_dtype dt, int rank, const int64_t *dims);
 BYOC_API const byoc_type *byoc_tuple_type(byoc_module *m, const byoc_type *const *fields, int n);
 BYOC_API const byoc_type *byoc_func_type(byoc_module *m, const byoc_type *const *params, int n, const byoc_type *ret);
+/* Sequence[element]: element a tensor type whose '?' extents may differ between elements; NULL for elements
+   whose ranks differ too (printed Sequence[Tensor[?, dtype]]), dtype then naming their dtype. SequenceEmpty's
+   result is the type of an empty sequence (printed Sequence[dtype, empty]): it fits every sequence of its
+   dtype, so a loop that grows it from empty carries the elements it adds. */
+BYOC_API const byoc_type *byoc_sequence_type(byoc_module *m, byoc_dtype dtype, const byoc_type *element);
+/* Optional[element]: element a tensor or sequence type. A value of the element type is accepted where the
+   optional is expected (ONNX's implicit wrapping, e.g. a Loop that carries an optional sequence in and a
+   sequence out). */
+BYOC_API const byoc_type *byoc_optional_type(byoc_module *m, const byoc_type *element);
 BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b);
 BYOC_API int byoc_type_is_static(const byoc_type *t);   /* no unknown dims anywhere */
 BYOC_API int64_t byoc_type_num_elements(const byoc_type *t); /* tensor only; -1 if dynamic or above INT64_MAX */
@@ -450,6 +470,11 @@ BYOC_API const char *byoc_intern(byoc_module *m, const char *s);
 BYOC_API byoc_node *byoc_var(byoc_module *m, const char *name, const byoc_type *type);
 BYOC_API byoc_node *byoc_constant(byoc_module *m, const byoc_type *tensor_type, const void *data, size_t nbytes);
 BYOC_API byoc_node *byoc_constant_scalar(byoc_module *m, byoc_dtype dt, double value);
+/* Values of sequence and optional types, as byoc_module_evaluate takes and returns them: a sequence is a
+   tuple node of its element constants whose type (annotation) is the sequence type t; a present optional
+   is its element's value itself, an empty one a tuple node of no fields typed as the optional type t. */
+BYOC_API byoc_node *byoc_sequence_value(byoc_module *m, const byoc_type *t, byoc_node *const *elements, int n);
+BYOC_API byoc_node *byoc_optional_none(byoc_module *m, const byoc_type *t);
 BYOC_API byoc_node *byoc_call(byoc_module *m, const char *op_name, byoc_node *const *args, int nargs,
                               const byoc_attrs *attrs);
 BYOC_API byoc_node *byoc_call_op(byoc_module *m, const byoc_op *op, byoc_node *const *args, int nargs,
@@ -541,7 +566,9 @@ enum {
     BYOC_OP_ANNOTATION = 2,      /* passes its argument through; FoldConstant leaves it alone */
     BYOC_OP_RESHAPES = 4,        /* a BROADCAST-pattern op whose result shape is not its inputs' broadcast */
     BYOC_OP_AXIS_OPERAND = 8,    /* the second argument is 1-D along the attribute `axis` (bias, slope) */
-    BYOC_OP_READS_SHAPE_ONLY = 16 /* reads its argument's shape, never its data */
+    BYOC_OP_READS_SHAPE_ONLY = 16, /* reads its argument's shape, never its data */
+    BYOC_OP_SEQUENCE = 32          /* takes or makes sequence / optional values: no tensor kernel, run by
+                                      evaluation's sequence code, host-only */
 };
 
 /* Float operations of one call with inferred types, for the host model and the search's costs. Ops that
@@ -2003,9 +2030,48 @@ BYOC_API const byoc_type *byoc_func_type(byoc_module *m, const byoc_type *const 
     return byoc__fields_type(m, BYOC_TYPE_FUNC, params, n, ret);
 }
 
+BYOC_API const byoc_type *byoc_sequence_type(byoc_module *m, byoc_dtype dtype, const byoc_type *element) {
+    if (!m || m->has_error) return NULL;
+    if (element && (element->kind != BYOC_TYPE_TENSOR || element->dtype != dtype)) {
+        byoc__fail(m, BYOC_ERR_TYPE, 0, "sequence type: the element must be a tensor of %s", byoc_dtype_name(dtype));
+        return NULL;
+    }
+    if ((int)dtype <= 0 || dtype >= BYOC_DTYPE_COUNT) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "sequence type: invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    byoc_type want;
+    memset(&want, 0, sizeof want);
+    want.kind = BYOC_TYPE_SEQUENCE;
+    want.dtype = dtype;
+    want.nfields = element != NULL;
+    want.fields = &element;
+    return byoc__type_intern(m, &want);
+}
+/* the type of a sequence known to be empty: a sequence type with no element and rank 1 as its mark */
+BYOC__PRIVATE const byoc_type *byoc__empty_sequence_type(byoc_module *m, byoc_dtype dtype) {
+    const byoc_type *any = byoc_sequence_type(m, dtype, NULL);
+    if (!any) return NULL;
+    byoc_type want = *any;
+    want.rank = 1;
+    return byoc__type_intern(m, &want);
+}
+BYOC__PRIVATE int byoc__is_empty_sequence_type(const byoc_type *t) {
+    return t && t->kind == BYOC_TYPE_SEQUENCE && !t->nfields && t->rank == 1;
+}
+BYOC_API const byoc_type *byoc_optional_type(byoc_module *m, const byoc_type *element) {
+    if (!m || m->has_error) return NULL;
+    if (!element || (element->kind != BYOC_TYPE_TENSOR && element->kind != BYOC_TYPE_SEQUENCE)) {
+        byoc__fail(m, BYOC_ERR_TYPE, 0, "optional type: the element must be a tensor or a sequence");
+        return NULL;
+    }
+    return byoc__fields_type(m, BYOC_TYPE_OPTIONAL, &element, 1, NULL);
+}
+
 BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b) {
     if (a == b) return 1;
     if (!a || !b || a->kind != b->kind) return 0;
+    if (a->kind == BYOC_TYPE_SEQUENCE && (a->dtype != b->dtype || a->rank != b->rank)) return 0;
     if (a->kind == BYOC_TYPE_TENSOR) {
         if (a->dtype != b->dtype || a->rank != b->rank) return 0;
         for (int i = 0; i < a->rank; ++i) if (a->dims[i] != b->dims[i]) return 0;
@@ -2019,7 +2085,14 @@ BYOC_API int byoc_type_equal(const byoc_type *a, const byoc_type *b) {
 /* a type fits a declared one: equal, or with any extent where the declared type has '?' (Relay's Any) */
 BYOC__PRIVATE int byoc__type_fits(const byoc_type *given, const byoc_type *declared) {
     if (given == declared) return 1;
+    if (given && declared && declared->kind == BYOC_TYPE_OPTIONAL && given->kind != BYOC_TYPE_OPTIONAL)
+        return byoc__type_fits(given, declared->fields[0]); /* a present value is its optional (ONNX) */
     if (!given || !declared || given->kind != declared->kind) return 0;
+    if (given->kind == BYOC_TYPE_SEQUENCE) /* elements of any rank hold every element type of their dtype, and */
+        return given->dtype == declared->dtype &&  /* an empty sequence fits every sequence */
+               (byoc__is_empty_sequence_type(given) ||
+                (!byoc__is_empty_sequence_type(declared) &&
+                 (!declared->nfields || (given->nfields && byoc__type_fits(given->fields[0], declared->fields[0])))));
     if (given->kind == BYOC_TYPE_TENSOR) {
         if (given->dtype != declared->dtype || given->rank != declared->rank) return 0;
         for (int i = 0; i < given->rank; ++i)
@@ -2032,8 +2105,29 @@ BYOC__PRIVATE int byoc__type_fits(const byoc_type *given, const byoc_type *decla
     return given->kind != BYOC_TYPE_FUNC || byoc__type_fits(given->ret, declared->ret);
 }
 
+/* The narrowest type both a and b fit once sequence elements may differ in shape, or NULL: sequences of one
+   dtype merge their elements ('?' where extents differ, any rank where ranks do), an optional absorbs its
+   element's type. ONNX's shape inference merges If branches and loop-carried sequences so (UnionTypeInfo). */
+BYOC__PRIVATE const byoc_type *byoc__type_merge(byoc_module *m, const byoc_type *a, const byoc_type *b) {
+    if (byoc__type_fits(a, b)) return b;
+    if (byoc__type_fits(b, a)) return a;
+    if (!a || !b) return NULL;
+    if (a->kind == BYOC_TYPE_OPTIONAL || b->kind == BYOC_TYPE_OPTIONAL) {
+        const byoc_type *e = byoc__type_merge(m, a->kind == BYOC_TYPE_OPTIONAL ? a->fields[0] : a,
+                                              b->kind == BYOC_TYPE_OPTIONAL ? b->fields[0] : b);
+        return e ? byoc_optional_type(m, e) : NULL;
+    }
+    if (a->kind != BYOC_TYPE_SEQUENCE || b->kind != BYOC_TYPE_SEQUENCE || a->dtype != b->dtype) return NULL;
+    if (!a->nfields || !b->nfields || a->fields[0]->rank != b->fields[0]->rank)
+        return byoc_sequence_type(m, a->dtype, NULL);
+    const byoc_type *x = a->fields[0], *y = b->fields[0];
+    int64_t dims[BYOC_MAX_RANK];
+    for (int i = 0; i < x->rank; ++i) dims[i] = x->dims[i] == y->dims[i] ? x->dims[i] : BYOC_DIM_UNKNOWN;
+    return byoc_sequence_type(m, a->dtype, byoc_tensor_type(m, a->dtype, x->rank, dims));
+}
+
 BYOC_API int byoc_type_is_static(const byoc_type *t) {
-    if (!t) return 0;
+    if (!t || t->kind == BYOC_TYPE_SEQUENCE || t->kind == BYOC_TYPE_OPTIONAL) return 0; /* known at run time */
     if (t->kind == BYOC_TYPE_TENSOR) {
         for (int i = 0; i < t->rank; ++i) if (t->dims[i] < 0) return 0;
         return 1;
@@ -2073,6 +2167,13 @@ BYOC__PRIVATE void byoc__type_write(byoc__buf *b, const byoc_type *t) {
             byoc__type_write(b, t->fields[i]);
         }
         byoc__buf_puts(b, t->nfields == 1 ? ",)" : ")");
+        return;
+    case BYOC_TYPE_SEQUENCE: case BYOC_TYPE_OPTIONAL:
+        byoc__buf_puts(b, t->kind == BYOC_TYPE_SEQUENCE ? "Sequence[" : "Optional[");
+        if (t->nfields) byoc__type_write(b, t->fields[0]);
+        else if (t->rank == 1) byoc__buf_printf(b, "%s, empty", byoc_dtype_name(t->dtype));
+        else byoc__buf_printf(b, "Tensor[?, %s]", byoc_dtype_name(t->dtype)); /* elements of any rank */
+        byoc__buf_puts(b, "]");
         return;
     case BYOC_TYPE_FUNC:
         byoc__buf_puts(b, "fn (");
@@ -4539,9 +4640,56 @@ BYOC__PRIVATE byoc_result byoc__infer_if(byoc__infer *st, byoc_node *n, const by
     const byoc_type *a = n->params[0]->body->checked_type, *b = n->params[1]->body->checked_type;
     if (byoc__type_fits(b, a)) { n->checked_type = a; return BYOC_OK; }
     if (byoc__type_fits(a, b)) { n->checked_type = b; return BYOC_OK; }
+    if ((n->checked_type = byoc__type_merge(st->m, a, b)) != NULL) return BYOC_OK; /* sequences' elements */
     byoc_type_to_string(a, s1, sizeof s1);
     byoc_type_to_string(b, s2, sizeof s2);
     return byoc__infer_error(st, n, "if", "the branches disagree: then gives %s, else gives %s", s1, s2);
+}
+
+/* Widens given[2 + i] of each carried sequence or optional the typed body fn (a copy of n's) returns in a
+   type that does not fit it (and whose parameter has no declared type) to the merge of both; 1 when any
+   changed. */
+BYOC__PRIVATE int byoc__widen_carried(byoc_module *m, const byoc_node *n, const byoc_node *fn,
+                                      const byoc_type **given) {
+    const byoc_type *out = fn->body->checked_type;
+    int changed = 0;
+    for (int i = 0; out && out->kind == BYOC_TYPE_TUPLE && i < n->index && 1 + i < out->nfields; ++i) {
+        const byoc_type *want = given[2 + i], *got = out->fields[1 + i];
+        if (n->params[0]->params[2 + i]->annotation) continue;
+        if (byoc__is_empty_sequence_type(want) && got->kind == BYOC_TYPE_SEQUENCE && got->dtype == want->dtype &&
+            !byoc__is_empty_sequence_type(got)) { /* a sequence entering empty carries the elements the body adds */
+            given[2 + i] = got, changed = 1;
+            continue;
+        }
+        if (byoc__type_fits(got, want) || byoc__type_fits(want, got) ||
+            (want->kind != BYOC_TYPE_SEQUENCE && want->kind != BYOC_TYPE_OPTIONAL))
+            continue;
+        const byoc_type *wider = byoc__type_merge(m, want, got);
+        if (wider && !byoc_type_equal(wider, want)) given[2 + i] = wider, changed = 1;
+    }
+    return changed;
+}
+
+/* A carried sequence may grow by elements of other shapes (ONNX's test_loop13_seq): copies of the body are
+   typed until what it returns for each carried sequence fits what it is given; the body itself is then
+   typed once, on those types (a type, once found, never changes: nodes may be shared). */
+BYOC__PRIVATE void byoc__settle_carried(byoc__infer *st, byoc_node *n, const byoc_type **given) {
+    int carries = 0;
+    for (int i = 0; i < n->index; ++i) {
+        const byoc_type *t = given[2 + i];
+        carries |= t && (t->kind == BYOC_TYPE_SEQUENCE || t->kind == BYOC_TYPE_OPTIONAL) &&
+                   !n->params[0]->params[2 + i]->annotation;
+    }
+    if (!carries || n->params[0]->checked_type) return;
+    byoc_diag scratch, *keep = st->diag; /* a trial's error is the real typing's to report */
+    for (int round = 0; round < 4; ++round) {
+        byoc_node *copy = byoc_deep_copy(st->m, n->params[0]);
+        memset(&scratch, 0, sizeof scratch);
+        st->diag = &scratch;
+        byoc_result r = copy ? byoc__infer_body(st, n, copy, given, "loop") : BYOC_ERR_OUT_OF_MEMORY;
+        st->diag = keep;
+        if (r != BYOC_OK || !byoc__widen_carried(st->m, n, copy, given)) break;
+    }
 }
 
 /* loop: the body keeps each carried value's type; scan outputs are stacked on a new leading '?' axis */
@@ -4562,6 +4710,7 @@ BYOC__PRIVATE byoc_result byoc__infer_loop(byoc__infer *st, byoc_node *n, const 
         return byoc__diag(st->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, n->id, "out of memory");
     for (int i = 0; i < n->nargs; ++i) given[i] = in[i];
     given[0] = byoc_tensor_type(m, BYOC_INT64, 0, NULL); /* the body sees the iteration number */
+    byoc__settle_carried(st, n, given);
     byoc_result r = byoc__infer_body(st, n, n->params[0], given, "loop");
     if (given != given_small) BYOC_FREE((void *)given);
     if (r != BYOC_OK) return r;
@@ -5638,6 +5787,52 @@ BYOC__PRIVATE int byoc__tok_int(byoc__parser *p, int64_t *out) {
 }
 
 /* ---- types ---- */
+BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p);
+/* Sequence[T] and Optional[T] (the printer's spelling); a sequence of elements of any rank is
+   Sequence[Tensor[?, dtype]], an empty one Sequence[dtype, empty] */
+BYOC__PRIVATE const byoc_type *byoc__parse_wrapper_type(byoc__parser *p) {
+    int seq = byoc__is_word(p, "Sequence");
+    byoc__next(p);
+    if (!byoc__expect(p, BYOC__T_LBRACKET)) return NULL;
+    const char *q = p->pos; /* Tensor[? ...: peek past "Tensor" for the any-rank spelling */
+    while (q < p->end && (*q == ' ' || *q == '\t')) q++;
+    int any_rank = seq && byoc__is_word(p, "Tensor") && q < p->end && *q == '[';
+    for (q += any_rank; any_rank && q < p->end && (*q == ' ' || *q == '\t');) q++;
+    any_rank = any_rank && q < p->end && *q == '?';
+    const byoc_type *e = NULL;
+    if (any_rank) {
+        byoc__next(p);
+        if (!byoc__expect(p, BYOC__T_LBRACKET) || !byoc__expect(p, BYOC__T_QUESTION) || !byoc__expect(p, BYOC__T_COMMA))
+            return NULL;
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 31 ? p->tok.len : 31), p->tok.start);
+        byoc_dtype dt = p->tok.kind == BYOC__T_IDENT ? byoc_dtype_from_name(name) : BYOC_DTYPE_INVALID;
+        if (dt == BYOC_DTYPE_INVALID) {
+            byoc__expected(p, "a dtype");
+            return NULL;
+        }
+        byoc__next(p);
+        if (!byoc__expect(p, BYOC__T_RBRACKET) || !byoc__expect(p, BYOC__T_RBRACKET)) return NULL;
+        return byoc_sequence_type(p->m, dt, NULL);
+    }
+    int line = p->tok.line, col = p->tok.col;
+    if (!(e = byoc__parse_type(p))) return NULL;
+    if (seq && e->kind == BYOC_TYPE_TENSOR && !e->rank && byoc__accept(p, BYOC__T_COMMA)) { /* Sequence[dt, empty] */
+        if (!byoc__is_word(p, "empty")) {
+            byoc__expected(p, "'empty'");
+            return NULL;
+        }
+        byoc__next(p);
+        return byoc__expect(p, BYOC__T_RBRACKET) ? byoc__empty_sequence_type(p->m, e->dtype) : NULL;
+    }
+    if (!byoc__expect(p, BYOC__T_RBRACKET)) return NULL;
+    if (seq ? e->kind != BYOC_TYPE_TENSOR : e->kind != BYOC_TYPE_TENSOR && e->kind != BYOC_TYPE_SEQUENCE) {
+        byoc__parse_fail(p, line, col, seq ? "a sequence holds tensors" : "an optional holds a tensor or a sequence");
+        return NULL;
+    }
+    return seq ? byoc_sequence_type(p->m, e->dtype, e) : byoc_optional_type(p->m, e);
+}
+
 BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
     if (p->failed) return NULL;
     if (++p->depth > BYOC__MAX_DEPTH) {
@@ -5688,6 +5883,8 @@ BYOC__PRIVATE const byoc_type *byoc__parse_type(byoc__parser *p) {
         }
         if (byoc__expect(p, BYOC__T_RPAREN)) result = byoc_tuple_type(p->m, fields, (int)stbds_arrlen(fields));
         stbds_arrfree(fields);
+    } else if (byoc__is_word(p, "Sequence") || byoc__is_word(p, "Optional")) {
+        result = byoc__parse_wrapper_type(p);
     } else if (byoc__is_word(p, "fn")) {
         byoc__next(p);
         const byoc_type **params = NULL;
@@ -7167,6 +7364,10 @@ BYOC__PRIVATE byoc_node *byoc__copy_from(byoc__map *map, const byoc_node *old) {
 BYOC__PRIVATE const byoc_type *byoc__copy_type(byoc_module *dst, const byoc_type *t) {
     if (!t) return NULL;
     if (t->kind == BYOC_TYPE_TENSOR) return byoc_tensor_type(dst, t->dtype, t->rank, t->dims);
+    if (byoc__is_empty_sequence_type(t)) return byoc__empty_sequence_type(dst, t->dtype);
+    if (t->kind == BYOC_TYPE_SEQUENCE)
+        return byoc_sequence_type(dst, t->dtype, t->nfields ? byoc__copy_type(dst, t->fields[0]) : NULL);
+    if (t->kind == BYOC_TYPE_OPTIONAL) return byoc_optional_type(dst, byoc__copy_type(dst, t->fields[0]));
     const byoc_type *small[16] = {0};
     const byoc_type **f = t->nfields <= 16
                               ? small
@@ -18954,6 +19155,406 @@ BYOC__PRIVATE double byoc__flops_qnn_elem(const byoc_node *c) {
 /* qnn.add, qnn.mul: two multiply-adds per result element */
 BYOC__PRIVATE double byoc__flops_qnn_binary(const byoc_node *c) { return 2 * byoc__flops_qnn_elem(c); }
 
+// [SECTION] impl: sequences and optionals (ops' type relations, values, evaluation)
+/* ONNX's sequence and optional types (onnx/defs/sequence/defs.cc, onnx/defs/optional/defs.cc). Their ops
+   have no tensor kernel (BYOC_OP_SEQUENCE): evaluation runs them here on values (byoc_sequence_value), a
+   sequence being a list of constants whose count and shapes are known only when it runs. They are host
+   ops: no device class, opaque to FuseOps. */
+BYOC_API byoc_node *byoc_sequence_value(byoc_module *m, const byoc_type *t, byoc_node *const *elements, int n) {
+    if (!m) return NULL;
+    if (m->has_error) return NULL;
+    if (!t || t->kind != BYOC_TYPE_SEQUENCE || n < 0 || (n && !elements)) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "sequence value: needs a sequence type and its elements");
+        return NULL;
+    }
+    for (int i = 0; i < n; ++i) {
+        const byoc_type *e = elements[i] && elements[i]->kind == BYOC_NODE_CONSTANT ? elements[i]->annotation : NULL;
+        if (!e || e->dtype != t->dtype || (t->nfields && !byoc__type_fits(e, t->fields[0]))) {
+            char a[160], b[160];
+            byoc_type_to_string(e, a, sizeof a);
+            byoc_type_to_string(t, b, sizeof b);
+            byoc__fail(m, BYOC_ERR_TYPE, 0, "sequence value: element %d is %s, not an element of %s", i,
+                       e ? a : "not a constant", b);
+            return NULL;
+        }
+    }
+    byoc_node *v = byoc_tuple(m, elements, n);
+    if (v) v->annotation = v->checked_type = t;
+    return v;
+}
+
+BYOC_API byoc_node *byoc_optional_none(byoc_module *m, const byoc_type *t) {
+    if (!m) return NULL;
+    if (m->has_error) return NULL;
+    if (!t || t->kind != BYOC_TYPE_OPTIONAL) {
+        byoc__fail(m, BYOC_ERR_INVALID_ARGUMENT, 0, "optional none: needs an optional type");
+        return NULL;
+    }
+    byoc_node *v = byoc_tuple(m, NULL, 0);
+    if (v) v->annotation = v->checked_type = t;
+    return v;
+}
+
+BYOC__PRIVATE int byoc__is_sequence_value(const byoc_node *v) {
+    return v && v->kind == BYOC_NODE_TUPLE && v->annotation && v->annotation->kind == BYOC_TYPE_SEQUENCE;
+}
+BYOC__PRIVATE int byoc__is_none_value(const byoc_node *v) {
+    return v && v->kind == BYOC_NODE_TUPLE && v->annotation && v->annotation->kind == BYOC_TYPE_OPTIONAL;
+}
+/* a run-time value fits a declared type: a sequence by each of its elements (an empty one fits any
+   sequence of its dtype), an empty optional any optional, a tensor by its type */
+BYOC__PRIVATE int byoc__value_fits(const byoc_node *v, const byoc_type *declared) {
+    if (!v || !declared) return 0;
+    if (byoc__is_none_value(v)) return declared->kind == BYOC_TYPE_OPTIONAL;
+    if (declared->kind == BYOC_TYPE_OPTIONAL) declared = declared->fields[0];
+    if (byoc__is_sequence_value(v)) {
+        if (declared->kind != BYOC_TYPE_SEQUENCE || declared->dtype != v->annotation->dtype) return 0;
+        for (int i = 0; i < v->nargs && declared->nfields; ++i)
+            if (!byoc__type_fits(v->args[i]->annotation, declared->fields[0])) return 0;
+        return 1;
+    }
+    return v->kind == BYOC_NODE_CONSTANT && byoc__type_fits(v->annotation, declared);
+}
+
+/* -- type relations -- */
+BYOC__PRIVATE const byoc_type *byoc__sequence_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (t->kind == BYOC_TYPE_SEQUENCE) return t;
+    char buf[128];
+    byoc_type_to_string(t, buf, sizeof buf);
+    BYOC__FAIL("%s must be a sequence, got %s", what, buf);
+    return NULL;
+}
+/* the element type of a sequence whose elements must share a rank (SequenceAt's result, a concatenation) */
+BYOC__PRIVATE const byoc_type *byoc__sequence_element(byoc_type_rel_ctx *ctx, const byoc_type *seq) {
+    if (seq->nfields) return seq->fields[0];
+    char buf[128];
+    byoc_type_to_string(seq, buf, sizeof buf);
+    if (byoc__is_empty_sequence_type(seq)) BYOC__FAIL("the sequence is empty (%s): it has no element", buf);
+    else BYOC__FAIL("needs the rank of the sequence's elements, but those of %s may differ in rank", buf);
+    return NULL;
+}
+/* a position operand: an int32 or int64 scalar (ONNX also takes a 1-element tensor) */
+BYOC__PRIVATE int byoc__position_arg(byoc_type_rel_ctx *ctx, const byoc_type *t, const char *what) {
+    if (!byoc__tensor_arg(ctx, t, what)) return 0;
+    if ((t->dtype == BYOC_INT32 || t->dtype == BYOC_INT64) && (t->rank == 0 || (t->rank == 1 && t->dims[0] == 1)))
+        return 1;
+    BYOC__FAIL("%s must be an int32 or int64 scalar", what);
+    return 0;
+}
+/* the sequence holding a and the tensor t: one dtype, elements merged ('?' or any rank where they differ) */
+BYOC__PRIVATE const byoc_type *byoc__sequence_with(byoc_type_rel_ctx *ctx, const byoc_type *seq, const byoc_type *t,
+                                                   int index) {
+    if (!byoc__tensor_arg(ctx, t, "a sequence element")) return NULL;
+    if (seq && t->dtype != seq->dtype)
+        return BYOC__FAIL("a sequence holds one dtype: element %d is %s, the sequence holds %s", index,
+                          byoc_dtype_name(t->dtype), byoc_dtype_name(seq->dtype));
+    const byoc_type *one = byoc_sequence_type(ctx->m, t->dtype, t);
+    return seq && one ? byoc__type_merge(ctx->m, seq, one) : one;
+}
+
+static const byoc_type *byoc__rel_seq_construct(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                                const byoc_attrs *at) {
+    (void)at;
+    const byoc_type *seq = NULL;
+    for (int i = 0; i < n; ++i)
+        if (!(seq = byoc__sequence_with(ctx, seq, a[i], i))) return NULL;
+    return seq;
+}
+static const byoc_attr_spec byoc__attrs_seq_empty[] = {BYOC__A("dtype", BYOC__STR, "\"float32\"")};
+static const byoc_type *byoc__rel_seq_empty(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)a, (void)n;
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", s);
+    return byoc__empty_sequence_type(ctx->m, dt); /* no element yet: a carried one takes the body's (loops) */
+}
+static const byoc_type *byoc__rel_seq_insert(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__sequence_arg(ctx, a[0], "input_sequence")) return NULL;
+    if (n > 2 && !byoc__position_arg(ctx, a[2], "position")) return NULL;
+    return byoc__sequence_with(ctx, a[0], a[1], 1);
+}
+static const byoc_type *byoc__rel_seq_at(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                         const byoc_attrs *at) {
+    (void)at, (void)n;
+    if (!byoc__sequence_arg(ctx, a[0], "input_sequence") || !byoc__position_arg(ctx, a[1], "position")) return NULL;
+    return byoc__sequence_element(ctx, a[0]);
+}
+static const byoc_type *byoc__rel_seq_erase(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    (void)at;
+    if (!byoc__sequence_arg(ctx, a[0], "input_sequence")) return NULL;
+    return n > 1 && !byoc__position_arg(ctx, a[1], "position") ? NULL : a[0];
+}
+static const byoc_type *byoc__rel_seq_length(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)at, (void)n;
+    return byoc__sequence_arg(ctx, a[0], "input_sequence") ? byoc_type_rel_tensor(ctx, BYOC_INT64, 0, NULL) : NULL;
+}
+/* SplitToSequence: no split gives pieces of 1 (keepdims 0 drops the axis), a scalar pieces of that size (the
+   last one shorter), a 1-D tensor the pieces' lengths */
+static const byoc_attr_spec byoc__attrs_seq_split[] = {BYOC__A("axis", BYOC__INT, "0"),
+                                                       BYOC__A("keepdims", BYOC__INT, "1")};
+static const byoc_type *byoc__rel_seq_split(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                            const byoc_attrs *at) {
+    const byoc_type *x = a[0];
+    if (!byoc__tensor_arg(ctx, x, "input")) return NULL;
+    if (x->rank < 1) return BYOC__FAIL("input must have rank >= 1");
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), x->rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    memcpy(dims, x->dims, sizeof dims);
+    int rank = x->rank;
+    if (n > 1) {
+        if (!byoc__tensor_arg(ctx, a[1], "split")) return NULL;
+        if ((a[1]->dtype != BYOC_INT32 && a[1]->dtype != BYOC_INT64) || a[1]->rank > 1)
+            return BYOC__FAIL("split must be an int32 or int64 scalar or 1-D tensor");
+        dims[axis] = BYOC_DIM_UNKNOWN; /* the pieces' lengths are data */
+    } else if (byoc_attrs_int(at, "keepdims", 1)) {
+        dims[axis] = 1;
+    } else {
+        for (int d = axis; d + 1 < rank; ++d) dims[d] = dims[d + 1];
+        rank--;
+    }
+    return byoc_sequence_type(ctx->m, x->dtype, byoc_type_rel_tensor(ctx, x->dtype, rank, dims));
+}
+/* ConcatFromSequence: the elements joined along axis, or stacked on a new axis (new_axis 1) */
+static const byoc_attr_spec byoc__attrs_seq_concat[] = {BYOC__A("axis", BYOC__INT, NULL),
+                                                        BYOC__A("new_axis", BYOC__INT, "0")};
+static const byoc_type *byoc__rel_seq_concat(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                             const byoc_attrs *at) {
+    (void)n;
+    if (!byoc__sequence_arg(ctx, a[0], "input_sequence")) return NULL;
+    const byoc_type *e = byoc__sequence_element(ctx, a[0]);
+    if (!e) return NULL;
+    int stack = byoc_attrs_int(at, "new_axis", 0) != 0, rank = e->rank + stack;
+    if (rank < 1 || rank > BYOC_MAX_RANK) return BYOC__FAIL("the result would have rank %d", rank);
+    int axis = byoc__axis(ctx, byoc_attrs_int(at, "axis", 0), rank, "axis");
+    if (axis < 0) return NULL;
+    int64_t dims[BYOC_MAX_RANK];
+    for (int d = 0, k = 0; d < rank; ++d) dims[d] = stack && d == axis ? BYOC_DIM_UNKNOWN : e->dims[k++];
+    dims[axis] = BYOC_DIM_UNKNOWN; /* the sequence's length, or the sum of the elements' extents */
+    return byoc_type_rel_tensor(ctx, e->dtype, rank, dims);
+}
+static const byoc_type *byoc__rel_opt_some(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)at, (void)n;
+    if (a[0]->kind != BYOC_TYPE_TENSOR && a[0]->kind != BYOC_TYPE_SEQUENCE)
+        return BYOC__FAIL("an optional holds a tensor or a sequence");
+    return byoc_optional_type(ctx->m, a[0]);
+}
+/* optional.none's element: a tensor of dtype and shape (None: a sequence of elements of any rank), in a
+   sequence when sequence is 1 */
+static const byoc_attr_spec byoc__attrs_opt_none[] = {BYOC__A("dtype", BYOC__STR, "\"float32\""),
+                                                      BYOC__A("shape", BYOC__INTS | BYOC__OPT, "None"),
+                                                      BYOC__A("sequence", BYOC__INT, "0")};
+static const byoc_type *byoc__rel_opt_none(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                           const byoc_attrs *at) {
+    (void)a, (void)n;
+    const char *s = byoc_attrs_string(at, "dtype", "float32");
+    byoc_dtype dt = byoc_dtype_from_name(s);
+    if (dt == BYOC_DTYPE_INVALID) return BYOC__FAIL("unknown dtype \"%s\"", s);
+    const byoc_attr_value *shape = byoc_attrs_get(at, "shape");
+    int seq = byoc_attrs_int(at, "sequence", 0) != 0;
+    const byoc_type *e = NULL;
+    if (shape && shape->kind == BYOC_ATTR_INT_LIST) {
+        if (shape->count > BYOC_MAX_RANK) return BYOC__FAIL("shape has more than %d dims", BYOC_MAX_RANK);
+        int64_t dims[BYOC_MAX_RANK];
+        for (int d = 0; d < shape->count; ++d) dims[d] = shape->ints[d] < 0 ? BYOC_DIM_UNKNOWN : shape->ints[d];
+        e = byoc_type_rel_tensor(ctx, dt, shape->count, dims);
+    } else if (!seq) return BYOC__FAIL("an optional tensor needs its shape");
+    if (seq) e = byoc_sequence_type(ctx->m, dt, e);
+    return e ? byoc_optional_type(ctx->m, e) : NULL;
+}
+static const byoc_type *byoc__rel_opt_has(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)at, (void)n, (void)a; /* ONNX (opset 18) also takes a tensor or sequence: always present */
+    return byoc_type_rel_tensor(ctx, BYOC_BOOL, 0, NULL);
+}
+static const byoc_type *byoc__rel_opt_get(byoc_type_rel_ctx *ctx, const byoc_type *const *a, int n,
+                                          const byoc_attrs *at) {
+    (void)ctx, (void)at, (void)n;
+    return a[0]->kind == BYOC_TYPE_OPTIONAL ? a[0]->fields[0] : a[0]; /* a present value is itself (opset 18) */
+}
+
+/* -- evaluation -- */
+BYOC__PRIVATE byoc_node *byoc__seq_fail(byoc_diag *diag, const byoc_node *n, const char *fmt, ...) BYOC__PRINTF(3, 4);
+BYOC__PRIVATE byoc_node *byoc__seq_fail(byoc_diag *diag, const byoc_node *n, const char *fmt, ...) {
+    char why[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, byoc_node_span(n)->line, byoc_node_span(n)->col, n->id, "%s: %s",
+               n->op->def.name, why);
+    return NULL;
+}
+/* a position operand's value in [-len, len + extra) as an index in [0, len + extra), or -1 */
+BYOC__PRIVATE int64_t byoc__seq_position(const byoc_node *pos, int64_t len, int extra) {
+    int64_t p = (int64_t)byoc__load(pos->annotation->dtype, pos->data, 0);
+    if (p < -len || p >= len + extra) return -1;
+    return p < 0 ? p + len : p;
+}
+/* the sequence of type t holding elems[0..n) with v inserted at `at` (v NULL: elems[at] dropped) */
+BYOC__PRIVATE byoc_node *byoc__seq_edit(byoc_module *m, const byoc_type *t, byoc_node *const *elems, int n, int64_t at,
+                                        byoc_node *v) {
+    byoc_node *small[32] = {NULL}, **out = small;
+    if (n + 1 > 32 && !(out = BYOC__CAST(byoc_node **, BYOC_MALLOC(sizeof(byoc_node *) * (size_t)(n + 1)))))
+        return NULL;
+    int k = 0;
+    for (int i = 0; i <= n; ++i) {
+        if (i == at && v) out[k++] = v;
+        if (i < n && (i != at || v)) out[k++] = elems[i];
+    }
+    byoc_node *r = byoc_sequence_value(m, t, out, k);
+    if (out != small) BYOC_FREE(out);
+    return r;
+}
+/* SplitToSequence's pieces: each `len[i]` long along axis, copied out row by row */
+BYOC__PRIVATE byoc_node *byoc__seq_eval_split(byoc_module *m, const byoc_node *n, byoc_node *const *ins,
+                                              byoc_diag *diag) {
+    const byoc_node *x = ins[0];
+    const byoc_type *xt = x->annotation;
+    int axis = (int)byoc_attrs_int(&n->attrs, "axis", 0), keep = byoc_attrs_int(&n->attrs, "keepdims", 1) != 0;
+    if (axis < 0) axis += xt->rank;
+    int64_t extent = xt->dims[axis], outer = 1, inner = (int64_t)byoc_dtype_size(xt->dtype), count;
+    for (int d = 0; d < axis; ++d) outer *= xt->dims[d];
+    for (int d = axis + 1; d < xt->rank; ++d) inner *= xt->dims[d];
+    int64_t *len = NULL;
+    if (n->nargs < 2) {
+        count = extent;
+        for (int64_t i = 0; i < count; ++i) stbds_arrput(len, 1);
+    } else {
+        const byoc_node *s = ins[1];
+        int64_t ns = byoc_type_num_elements(s->annotation);
+        if (s->annotation->rank == 0) {
+            int64_t size = (int64_t)byoc__load(s->annotation->dtype, s->data, 0);
+            if (size <= 0) return byoc__seq_fail(diag, n, "split is %lld, it must be positive", (long long)size);
+            for (int64_t at = 0; at < extent; at += size) stbds_arrput(len, at + size <= extent ? size : extent - at);
+        } else {
+            int64_t sum = 0;
+            for (int64_t i = 0; i < ns; ++i) {
+                int64_t v = (int64_t)byoc__load(s->annotation->dtype, s->data, i);
+                if (v < 0 || v > extent - sum) {
+                    stbds_arrfree(len);
+                    return byoc__seq_fail(diag, n, "split's lengths do not add up to the axis' %lld",
+                                          (long long)extent);
+                }
+                sum += v;
+                stbds_arrput(len, v);
+            }
+            if (sum != extent) {
+                stbds_arrfree(len);
+                return byoc__seq_fail(diag, n, "split's lengths add up to %lld, the axis has %lld", (long long)sum,
+                                      (long long)extent);
+            }
+        }
+        count = (int64_t)stbds_arrlen(len);
+        keep = 1; /* keepdims applies only without split (ONNX) */
+    }
+    byoc_node **pieces = NULL, *r = NULL;
+    int64_t at = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        int64_t dims[BYOC_MAX_RANK];
+        int rank = 0;
+        for (int d = 0; d < xt->rank; ++d)
+            if (d != axis || keep) dims[rank++] = d == axis ? len[i] : xt->dims[d];
+        byoc_node *c = byoc_constant(m, byoc_tensor_type(m, xt->dtype, rank, dims), NULL, 0);
+        if (!c) goto done;
+        for (int64_t row = 0; row < outer && len[i]; ++row)
+            memcpy((char *)c->data + (size_t)(row * len[i] * inner),
+                   (const char *)x->data + (size_t)((row * extent + at) * inner), (size_t)(len[i] * inner));
+        at += len[i];
+        stbds_arrput(pieces, c);
+    }
+    r = byoc_sequence_value(m, n->checked_type, pieces, (int)count);
+done:
+    stbds_arrfree(len);
+    stbds_arrfree(pieces);
+    return r;
+}
+
+/* ConcatFromSequence: every element's rows of `chunk` bytes interleaved, row by row of the axes before axis */
+BYOC__PRIVATE byoc_node *byoc__seq_eval_concat(byoc_module *m, const byoc_node *n, const byoc_node *seq,
+                                               byoc_diag *diag) {
+    int count = seq->nargs, stack = byoc_attrs_int(&n->attrs, "new_axis", 0) != 0;
+    if (!count) return byoc__seq_fail(diag, n, "the sequence is empty: nothing to concatenate");
+    const byoc_type *e0 = seq->args[0]->annotation;
+    int rank = e0->rank + stack, axis = (int)byoc_attrs_int(&n->attrs, "axis", 0);
+    if (axis < 0) axis += rank;
+    if (!stack && e0->rank == 0) return byoc__seq_fail(diag, n, "scalars concatenate only with new_axis 1");
+    int64_t dims[BYOC_MAX_RANK], outer = 1, total = 0;
+    for (int i = 0; i < count; ++i) {
+        const byoc_type *e = seq->args[i]->annotation;
+        int same = e->rank == e0->rank;
+        for (int d = 0; same && d < e->rank; ++d) same = e->dims[d] == e0->dims[d] || (!stack && d == axis);
+        if (!same) {
+            char a[160], b[160];
+            byoc_type_to_string(e0, a, sizeof a);
+            byoc_type_to_string(e, b, sizeof b);
+            return byoc__seq_fail(diag, n, "element %d is %s, element 0 is %s: their shapes must agree %s", i, b, a,
+                                  stack ? "to stack" : "but along axis");
+        }
+        total += stack ? 1 : e->dims[axis];
+    }
+    for (int d = 0, k = 0; d < rank; ++d) dims[d] = stack && d == axis ? total : e0->dims[k++];
+    dims[axis] = total;
+    for (int d = 0; d < axis; ++d) outer *= dims[d];
+    byoc_node *c = byoc_constant(m, byoc_tensor_type(m, e0->dtype, rank, dims), NULL, 0);
+    if (!c) return NULL;
+    char *dst = (char *)c->data;
+    for (int64_t row = 0; row < outer; ++row)
+        for (int i = 0; i < count; ++i) {
+            size_t chunk = outer ? byoc_constant_nbytes(seq->args[i]) / (size_t)outer : 0;
+            memcpy(dst, (const char *)seq->args[i]->data + (size_t)row * chunk, chunk);
+            dst += chunk;
+        }
+    return c;
+}
+
+/* one call of a BYOC_OP_SEQUENCE op on its argument values */
+BYOC__PRIVATE byoc_node *byoc__seq_eval(byoc_module *m, const byoc_node *n, byoc_node *const *ins, byoc_diag *diag) {
+    const char *op = n->op->def.name;
+    const byoc_type *t = n->checked_type;
+    const byoc_node *seq = n->nargs ? ins[0] : NULL;
+    if (!strncmp(op, "sequence.", 9) && strcmp(op, "sequence.construct") && strcmp(op, "sequence.split") &&
+        strcmp(op, "sequence.empty") && !byoc__is_sequence_value(seq))
+        return byoc__seq_fail(diag, n, "its input is not a sequence value");
+    int64_t len = seq && seq->kind == BYOC_NODE_TUPLE ? seq->nargs : 0, at;
+    if (!strcmp(op, "sequence.construct")) return byoc_sequence_value(m, t, ins, n->nargs);
+    if (!strcmp(op, "sequence.empty")) return byoc_sequence_value(m, t, NULL, 0);
+    if (!strcmp(op, "sequence.length")) return byoc_constant_scalar(m, BYOC_INT64, (double)len);
+    if (!strcmp(op, "sequence.split")) return byoc__seq_eval_split(m, n, ins, diag);
+    if (!strcmp(op, "sequence.concat")) return byoc__seq_eval_concat(m, n, seq, diag);
+    if (!strcmp(op, "sequence.insert")) { /* position in [-len, len], default the end */
+        if ((at = n->nargs > 2 ? byoc__seq_position(ins[2], len, 1) : len) < 0)
+            return byoc__seq_fail(diag, n, "position %lld is outside [-%lld, %lld]",
+                                  (long long)byoc__load(ins[2]->annotation->dtype, ins[2]->data, 0), (long long)len,
+                                  (long long)len);
+        return byoc__seq_edit(m, t, seq->args, (int)len, at, ins[1]);
+    }
+    if (!strcmp(op, "sequence.at") || !strcmp(op, "sequence.erase")) { /* position in [-len, len - 1] */
+        int erase = op[9] == 'e';
+        if ((at = erase && n->nargs < 2 ? len - 1 : byoc__seq_position(ins[1], len, 0)) < 0)
+            return byoc__seq_fail(diag, n, "position %lld is out of range for a sequence of %lld element%s",
+                                  erase && n->nargs < 2 ? -1LL
+                                                        : (long long)byoc__load(ins[1]->annotation->dtype,
+                                                                                ins[1]->data, 0),
+                                  (long long)len, len == 1 ? "" : "s");
+        return erase ? byoc__seq_edit(m, t, seq->args, (int)len, at, NULL) : seq->args[at];
+    }
+    if (!strcmp(op, "optional.some")) return ins[0]; /* a present optional is its value */
+    if (!strcmp(op, "optional.none")) return byoc_optional_none(m, t);
+    if (!strcmp(op, "optional.has_element")) return byoc_constant_scalar(m, BYOC_BOOL, !byoc__is_none_value(ins[0]));
+    if (!strcmp(op, "optional.get_element")) {
+        if (byoc__is_none_value(ins[0])) return byoc__seq_fail(diag, n, "the optional is empty");
+        return ins[0];
+    }
+    return byoc__seq_fail(diag, n, "no evaluation for this op");
+}
+
 // [SECTION] impl: built-in ops (one record each) and running calls
 /* ---- FLOP models (byoc_op_def.flops) ---- */
 BYOC__PRIVATE double byoc__flops_elems(const byoc_type *t) {
@@ -19514,6 +20115,44 @@ static const byoc__op_record byoc__builtin_ops[] = {
              "through an exponent table (QLinearSoftmax)",
              SOFTMAX, byoc__flops_softmax, 0, BYOC__K(byoc__k_qnn_softmax, NULL, 0, 0)),
     /* (end of quant) */
+    /* ---- ops: sequence ---- */
+    BYOC__OP0("sequence.construct", 1, -1, OPAQUE, byoc__rel_seq_construct,
+              "ONNX SequenceConstruct: a sequence of its tensor arguments (one dtype)", NONE, byoc__flops_none,
+              BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP("sequence.empty", 0, 0, OPAQUE, byoc__attrs_seq_empty, byoc__rel_seq_empty,
+             "ONNX SequenceEmpty: a sequence of no tensors of dtype", NONE, byoc__flops_none, BYOC_OP_SEQUENCE,
+             BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP0("sequence.insert", 2, 3, OPAQUE, byoc__rel_seq_insert,
+              "ONNX SequenceInsert: (sequence, tensor[, position in [-n, n]]), at the end by default", NONE,
+              byoc__flops_none, BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP0("sequence.at", 2, 2, OPAQUE, byoc__rel_seq_at,
+              "ONNX SequenceAt: (sequence, position in [-n, n - 1]) -> that tensor", NONE, byoc__flops_none,
+              BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP0("sequence.erase", 1, 2, OPAQUE, byoc__rel_seq_erase,
+              "ONNX SequenceErase: (sequence[, position in [-n, n - 1]]), the last by default", NONE,
+              byoc__flops_none, BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP0("sequence.length", 1, 1, OPAQUE, byoc__rel_seq_length,
+              "ONNX SequenceLength: the number of tensors, an int64 scalar", NONE, byoc__flops_none,
+              BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP("sequence.split", 1, 2, OPAQUE, byoc__attrs_seq_split, byoc__rel_seq_split,
+             "ONNX SplitToSequence: (tensor[, split]) cut along axis into pieces of 1 (keepdims 0: axis dropped), "
+             "of split's size, or of split's lengths",
+             NONE, byoc__flops_none, BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP("sequence.concat", 1, 1, OPAQUE, byoc__attrs_seq_concat, byoc__rel_seq_concat,
+             "ONNX ConcatFromSequence: the tensors joined along axis, or stacked on a new axis (new_axis 1)", NONE,
+             byoc__flops_none, BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP0("optional.some", 1, 1, OPAQUE, byoc__rel_opt_some, "ONNX Optional(x): an optional holding x", NONE,
+              byoc__flops_none, BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP("optional.none", 0, 0, OPAQUE, byoc__attrs_opt_none, byoc__rel_opt_none,
+             "ONNX Optional(type=...): an empty optional of a tensor (dtype, shape) or a sequence (sequence 1)",
+             NONE, byoc__flops_none, BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP0("optional.has_element", 1, 1, OPAQUE, byoc__rel_opt_has,
+              "ONNX OptionalHasElement: a bool scalar, false for an empty optional", NONE, byoc__flops_none,
+              BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    BYOC__OP0("optional.get_element", 1, 1, OPAQUE, byoc__rel_opt_get,
+              "ONNX OptionalGetElement: the value an optional holds (an error when it is empty)", NONE,
+              byoc__flops_none, BYOC_OP_SEQUENCE, BYOC__K(NULL, NULL, 0, 0)),
+    /* (end of sequence) */
 };
 #undef BYOC__KF
 #undef BYOC__K
@@ -22543,6 +23182,10 @@ BYOC_API int byoc_backend_accepts(const byoc_backend_spec *b, const byoc_node *c
     if (!reason) { reason = scratch; cap = sizeof scratch; }
     if (cap) reason[0] = 0;
     if (call->kind != BYOC_NODE_CALL || !call->op) { snprintf(reason, cap, "not an op call"); return 0; }
+    if (call->op->def.flags & BYOC_OP_SEQUENCE) { /* whatever a backend lists: its values are lists of tensors */
+        snprintf(reason, cap, "a sequence or optional op (host only)");
+        return 0;
+    }
     const byoc_op_support *sup = NULL;
     for (int i = 0; i < b->nsupport && !sup; ++i)
         if (!strcmp(b->support[i].op, call->op->def.name)) sup = &b->support[i];
@@ -26443,6 +27086,14 @@ BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byo
     int go = byoc__load(BYOC_BOOL, ins[1]->data, 0) != 0;
     byoc_node **args = NULL, **steps = NULL, *r = NULL;
     for (int i = 0; i < n->nargs; ++i) stbds_arrput(args, ins[i]);
+    for (int k = 0; k < nc && go; ++k) /* a carried sequence's type may have been narrowed to what the body adds */
+        if (!byoc__value_fits(ins[2 + k], fn->params[2 + k]->checked_type)) {
+            char a[160];
+            byoc_type_to_string(fn->params[2 + k]->checked_type, a, sizeof a);
+            byoc__eval_fail(diag, n, BYOC_ERR_TYPE, "carried value %d enters as a value that is not a %s", k, a);
+            stbds_arrfree(args);
+            return NULL;
+        }
     int64_t it = 0;
     for (; go && it < trip; ++it) {
         if (it >= BYOC__MAX_LOOP_ITERATIONS) {
@@ -26460,7 +27111,7 @@ BYOC__PRIVATE byoc_node *byoc__eval_loop(byoc_module *m, const byoc_node *n, byo
         go = byoc__load(BYOC_BOOL, out->args[0]->data, 0) != 0;
         args[1] = out->args[0];
         for (int k = 0; k < nc; ++k) {
-            if (!byoc__type_fits(out->args[1 + k]->annotation, fn->params[2 + k]->checked_type)) {
+            if (!byoc__value_fits(out->args[1 + k], fn->params[2 + k]->checked_type)) {
                 char a[160], b[160];
                 byoc_type_to_string(fn->params[2 + k]->checked_type, a, sizeof a);
                 byoc_type_to_string(out->args[1 + k]->annotation, b, sizeof b);
@@ -26494,8 +27145,9 @@ BYOC__PRIVATE byoc_node *byoc__eval_control(byoc_module *m, const byoc_node *n, 
                                             byoc_diag *diag) {
     for (int i = 0; i < n->nargs; ++i)
         if (!ins[i]) return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d has no value", i);
-    for (int i = 0; i < byoc__control_head(n) && n->kind != BYOC_NODE_LET; ++i)
-        if (ins[i]->kind != BYOC_NODE_CONSTANT)
+    for (int i = 0; i < byoc__control_head(n) && n->kind != BYOC_NODE_LET; ++i) /* carried: sequences too */
+        if (ins[i]->kind != BYOC_NODE_CONSTANT &&
+            (i < 2 || !(byoc__is_sequence_value(ins[i]) || byoc__is_none_value(ins[i]))))
             return byoc__eval_fail(diag, n, BYOC_ERR_INTERNAL, "input %d is not a tensor", i);
     if (n->kind == BYOC_NODE_IF) {
         byoc_node *branch = n->params[byoc__load(BYOC_BOOL, ins[0]->data, 0) != 0 ? 0 : 1];
@@ -26550,8 +27202,9 @@ BYOC__PRIVATE byoc_node *byoc__eval_function(byoc_module *m, byoc_node *fn, byoc
             break;
         case BYOC_NODE_CALL:
             if (n->op) { /* the op's host kernel, on the values of its arguments */
-                val[i] = byoc__call_has_any_dims(n) ? byoc__kernel_run_dynamic(m, n, ins, diag)
-                                                  : byoc__kernel_run_constants(m, n, ins, diag);
+                val[i] = n->op->def.flags & BYOC_OP_SEQUENCE ? byoc__seq_eval(m, n, ins, diag)
+                         : byoc__call_has_any_dims(n)        ? byoc__kernel_run_dynamic(m, n, ins, diag)
+                                                             : byoc__kernel_run_constants(m, n, ins, diag);
                 if (!val[i]) { /* the message names the node (its frontend name) unless the kernel's does */
                     char why[BYOC_DIAG_MESSAGE_MAX];
                     snprintf(why, sizeof why, "%s", diag->message);
@@ -26601,8 +27254,7 @@ BYOC_API byoc_result byoc_module_evaluate(byoc_module *m, byoc_node *const *inpu
     byoc_node *main_fn = byoc_module_function(m, "main");
     if (!main_fn) return byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "evaluate: the module has no @main");
     for (int i = 0; i < ninputs && i < main_fn->nparams; ++i)
-        if (!inputs[i] || inputs[i]->kind != BYOC_NODE_CONSTANT ||
-            !byoc__type_fits(inputs[i]->annotation, main_fn->params[i]->checked_type))
+        if (!byoc__value_fits(inputs[i], main_fn->params[i]->checked_type)) /* a tensor, sequence or optional */
             return byoc__diag(diag, BYOC_ERR_TYPE, 0, 0, 0, "evaluate: input %d must be a constant of type of %%%s", i,
                               main_fn->params[i]->name);
     memset(diag, 0, sizeof *diag);

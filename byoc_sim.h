@@ -1200,6 +1200,10 @@ BYOC__SIM_PRIVATE int byoc__sim_check_kernel(byoc__sim_lowering *L, const byoc_n
     if (byoc_kernel_exists(call->op)) return 1;
     char what[160];
     byoc__sim_describe(call, what, sizeof what);
+    if (call->op->def.flags & BYOC_OP_SEQUENCE) /* their values are lists of tensors the runtime does not hold */
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call,
+                                    "byoc_sim_lower: %s works on sequences or optionals, which the runtime does not "
+                                    "run yet (byoc_module_evaluate does)", what);
     return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: %s has no host kernel", what);
 }
 
@@ -2568,6 +2572,30 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_program(byoc_sim_program *p, byoc_node *fn
     return 1;
 }
 
+/* 1, or 0 naming the first value of a sequence or optional type (bodies included): the runtime's values
+   are tensors in planned buffers, a sequence is a list of them whose length is data (the reference
+   evaluator, byoc_module_evaluate, runs them) */
+BYOC__SIM_PRIVATE int byoc__sim_refuse_sequences(byoc_module *m, byoc_node *main_fn, byoc_diag *d) {
+    byoc_graph g;
+    int ok = 1;
+    if (byoc_graph_build(m, main_fn, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return 1; /* lowering says */
+    for (int i = 0; i < g.count && ok; ++i) {
+        const byoc_node *n = g.nodes[i].node;
+        const byoc_type *t = n->checked_type;
+        if (!t || (t->kind != BYOC_TYPE_SEQUENCE && t->kind != BYOC_TYPE_OPTIONAL)) continue;
+        char what[160], ty[160];
+        byoc__sim_describe(n, what, sizeof what);
+        byoc_type_to_string(t, ty, sizeof ty);
+        byoc__sim_fail(d, BYOC_ERR_UNSUPPORTED, n,
+                       "byoc_sim_lower: %s is a %s (%s): the runtime does not run sequences or optionals yet "
+                       "(byoc_module_evaluate does)", what, t->kind == BYOC_TYPE_SEQUENCE ? "sequence" : "optional",
+                       ty);
+        ok = 0;
+    }
+    byoc_graph_free(&g);
+    return ok;
+}
+
 BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_options *options, byoc_diag *diag) {
     byoc_diag local;
     byoc_diag *d = diag ? diag : &local;
@@ -2582,6 +2610,7 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
         byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_lower: the module has no @main");
         return NULL;
     }
+    if (!byoc__sim_refuse_sequences(m, main_fn, d)) return NULL;
     byoc_sim_program *p = byoc__sim_program_new(m, options, d);
     if (p && !byoc__sim_lower_program(p, main_fn, 0, d)) {
         byoc_sim_program_destroy(p);

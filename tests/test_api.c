@@ -68,7 +68,8 @@ static const char *const guarded_functions[] = {"byoc_tensor_type", "byoc_tuple_
     "byoc_sim_executable_save", "byoc_sim_executable_destroy", "byoc_sim_executable_program", "byoc_sim_executable_module",
     "byoc_sim_executable_info", "byoc_sim_executable_blob_count", "byoc_sim_executable_blob", "byoc_sim_executable_source_count",
     "byoc_sim_executable_source", "byoc_sim_executable_source_map_json", "byoc_sim_executable_free", "byoc_onnx_tensor_load",
-    "byoc_onnx_tensor_read",
+    "byoc_onnx_tensor_read", "byoc_sequence_type", "byoc_optional_type", "byoc_sequence_value", "byoc_optional_none",
+    "byoc_onnx_value_load",
 };
 #define GUARDED_COUNT ((int)(sizeof guarded_functions / sizeof guarded_functions[0]))
 
@@ -117,6 +118,10 @@ static void test_null_handles_byoc_h(void) {
     PTR(byoc_tensor_type, NULL, (byoc_dtype)0, 0, NULL);
     PTR(byoc_tuple_type, NULL, NULL, 0);
     PTR(byoc_func_type, NULL, NULL, 0, NULL);
+    PTR(byoc_sequence_type, NULL, (byoc_dtype)0, NULL);
+    PTR(byoc_optional_type, NULL, NULL);
+    PTR(byoc_sequence_value, NULL, NULL, NULL, 0);
+    PTR(byoc_optional_none, NULL, NULL);
     VOID(byoc_attrs_set_int, NULL, NULL, NULL, 0);
     VOID(byoc_attrs_set_float, NULL, NULL, NULL, 0);
     VOID(byoc_attrs_set_string, NULL, NULL, NULL, NULL);
@@ -319,6 +324,7 @@ static void test_null_handles_byoc_sim_h(void) {
 static void test_null_handles_byoc_onnx_h(void) {
     PTR_D(byoc_onnx_tensor_load, "module", NULL, NULL, 0, NULL, NULL, &D);
     PTR_D(byoc_onnx_tensor_read, "module", NULL, NULL, NULL, &D);
+    PTR_D(byoc_onnx_value_load, "module", NULL, NULL, 0, NULL, NULL, NULL, &D);
 }
 
 /* a handle other than the first: the diag names it */
@@ -426,7 +432,7 @@ static void test_list_matches_headers(void) {
         for (int i = 0; i < n && !found; ++i) found = !strcmp(names[i], guarded_functions[k]);
         CHECKF(found, "%s is listed but no header declares it with a handle", guarded_functions[k]);
     }
-    CHECKF(n == GUARDED_COUNT && GUARDED_COUNT == 187, "%d public functions take a handle, %d are listed", n,
+    CHECKF(n == GUARDED_COUNT && GUARDED_COUNT == 192, "%d public functions take a handle, %d are listed", n,
            GUARDED_COUNT);
 }
 

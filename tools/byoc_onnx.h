@@ -83,6 +83,7 @@
        [SECTION] impl: op converters: data-dependent and run-time shapes
        [SECTION] impl: op converters: quantized
        [SECTION] impl: op converters: control flow
+       [SECTION] impl: op converters: sequences and optionals
        [SECTION] impl: the op table (ONNX op type -> converter and op record)
        [SECTION] impl: import
 */
@@ -170,6 +171,12 @@ BYOC_API byoc_node *byoc_onnx_tensor_load(byoc_module *m, const void *data, size
                                           const char **name_out, byoc_diag *diag);
 /* The same, read from the file at path. */
 BYOC_API byoc_node *byoc_onnx_tensor_read(byoc_module *m, const char *path, const char **name_out, byoc_diag *diag);
+/* A serialized TensorProto, SequenceProto or OptionalProto, as `type` says which (a tensor, sequence or
+   optional type; NULL: a tensor), as a value byoc_module_evaluate takes (byoc_sequence_value: a sequence's
+   type then has elements of any rank; an empty optional is byoc_optional_none of `type`). Sequences of
+   tensors only. */
+BYOC_API byoc_node *byoc_onnx_value_load(byoc_module *m, const void *data, size_t size, const char *file,
+                                         const byoc_type *type, const char **name_out, byoc_diag *diag);
 
 #ifdef __cplusplus
 }
@@ -329,6 +336,8 @@ typedef struct byoc_onnx__attr {
     uint64_t *floats;  /* stb_ds, float bits */
     uint64_t *ints;    /* stb_ds */
     byoc_onnx__bytes g;     /* the GraphProto, decoded when a control-flow converter reads it */
+    byoc_onnx__bytes tp;    /* a TypeProto (Optional's type), decoded when read */
+    int has_tp;
     int has_f, has_i, has_s, has_t, has_g, nstrings;
     byoc_onnx__bytes raw; /* the whole AttributeProto: its strings are read from here when an op needs them */
 } byoc_onnx__attr;
@@ -343,6 +352,7 @@ typedef struct byoc_onnx__value_info {
     byoc_onnx__bytes name;
     int elem_type;     /* 0: not a tensor type (or absent) */
     int type_field;    /* TypeProto's field when not a tensor: 4 sequence, 5 map, 8 sparse tensor, 9 optional */
+    int nwrap, wrap[2]; /* sequence (4) and optional (9) types around the tensor type, outermost first */
     int has_shape, rank;
     int64_t dims[BYOC_MAX_RANK]; /* -1: symbolic or absent */
     byoc_onnx__bytes dim_names[BYOC_MAX_RANK];
@@ -579,6 +589,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_attr(byoc_onnx__state *st, byoc_onnx_
             ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->g);
             a->has_g = 1;
             break; /* a subgraph: decoded on demand (If, Loop, Scan) */
+        case 14: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &a->tp); a->has_tp = 1; break;
         case 7: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_I32, &a->floats); break;
         case 8: ok = byoc_onnx__pb_repeated(&b, w, BYOC_ONNX__WIRE_VARINT, &a->ints); break;
         case 9: ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &s); a->nstrings++; break;
@@ -647,6 +658,90 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_node(byoc_onnx__state *st, byoc_onnx_
     return BYOC_OK;
 }
 
+/* TypeProto: a tensor type's element type and shape; a sequence or optional around it (at most two, outermost
+   first) in vi->wrap. 0 on a malformed message. */
+BYOC__PRIVATE int byoc_onnx__parse_type_proto(byoc_onnx__bytes type, byoc_onnx__value_info *vi, int depth) {
+    byoc_onnx__pb t = byoc_onnx__pb_of(type);
+    int ok = 1;
+    while (ok && t.p < t.end) {
+        uint32_t tf;
+        int tw;
+        byoc_onnx__bytes tensor = {0, 0};
+        ok = byoc_onnx__pb_key(&t, &tf, &tw);
+        if (!ok) break;
+        if ((tf == 4 || tf == 9) && depth < 2) { /* Sequence / Optional { elem_type: TypeProto = 1 } */
+            byoc_onnx__bytes wrapped = {0, 0};
+            if (!vi->nwrap) vi->type_field = (int)tf;
+            vi->wrap[vi->nwrap++] = (int)tf;
+            ok = tw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&t, &wrapped);
+            byoc_onnx__pb e = byoc_onnx__pb_of(wrapped);
+            while (ok && e.p < e.end) {
+                uint32_t ef;
+                int ew;
+                byoc_onnx__bytes elem = {0, 0};
+                ok = byoc_onnx__pb_key(&e, &ef, &ew);
+                if (ok && ef == 1) ok = ew == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&e, &elem) &&
+                                        byoc_onnx__parse_type_proto(elem, vi, depth + 1);
+                else if (ok) ok = byoc_onnx__pb_skip(&e, ew);
+            }
+            continue;
+        }
+        if (tf != 1) {
+            if (tf == 4 || tf == 5 || tf == 8 || tf == 9) vi->type_field = (int)tf;
+            if (vi->nwrap) vi->elem_type = 0; /* a map or sparse tensor inside: not supported */
+            ok = byoc_onnx__pb_skip(&t, tw);
+            continue;
+        }
+        ok = tw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&t, &tensor);
+        byoc_onnx__pb tt = byoc_onnx__pb_of(tensor);
+        while (ok && tt.p < tt.end) {
+            uint32_t xf;
+            int xw;
+            uint64_t v = 0;
+            byoc_onnx__bytes shape = {0, 0};
+            ok = byoc_onnx__pb_key(&tt, &xf, &xw);
+            if (!ok) break;
+            if (xf == 1) {
+                ok = xw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&tt, &v);
+                vi->elem_type = v > 64 ? 64 : (int)v;
+            } else if (xf == 2) {
+                ok = xw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&tt, &shape);
+                vi->has_shape = 1;
+                byoc_onnx__pb sh = byoc_onnx__pb_of(shape);
+                while (ok && sh.p < sh.end) {
+                    uint32_t df;
+                    int dw;
+                    byoc_onnx__bytes dim = {0, 0};
+                    ok = byoc_onnx__pb_key(&sh, &df, &dw);
+                    if (!ok) break;
+                    if (df != 1) { ok = byoc_onnx__pb_skip(&sh, dw); continue; }
+                    ok = dw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&sh, &dim);
+                    if (!ok) break;
+                    if (vi->rank == BYOC_MAX_RANK) { vi->too_many_dims = 1; continue; }
+                    int k = vi->rank++;
+                    vi->dims[k] = -1;
+                    vi->dim_names[k].p = NULL;
+                    vi->dim_names[k].n = 0;
+                    byoc_onnx__pb d = byoc_onnx__pb_of(dim);
+                    while (ok && d.p < d.end) {
+                        uint32_t ff;
+                        int fw;
+                        ok = byoc_onnx__pb_key(&d, &ff, &fw);
+                        if (!ok) break;
+                        if (ff == 1) {
+                            ok = fw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&d, &v);
+                            vi->dims[k] = (int64_t)v;
+                        } else if (ff == 2)
+                            ok = fw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&d, &vi->dim_names[k]);
+                        else ok = byoc_onnx__pb_skip(&d, fw);
+                    }
+                }
+            } else ok = byoc_onnx__pb_skip(&tt, xw);
+        }
+    }
+    return ok;
+}
+
 /* ValueInfoProto: name and, for a tensor type, element type and shape */
 BYOC__PRIVATE byoc_result byoc_onnx__parse_value_info(byoc_onnx__state *st, byoc_onnx__bytes data,
                                                       byoc_onnx__value_info *vi) {
@@ -659,65 +754,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__parse_value_info(byoc_onnx__state *st, byoc
         if (!byoc_onnx__pb_key(&b, &f, &w)) BYOC_ONNX__PB_BAD("value info");
         if (f == 1) ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &vi->name);
         else if (f == 2 && (ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&b, &type))) {
-            byoc_onnx__pb t = byoc_onnx__pb_of(type);
-            while (ok && t.p < t.end) {
-                uint32_t tf;
-                int tw;
-                byoc_onnx__bytes tensor = {0, 0};
-                ok = byoc_onnx__pb_key(&t, &tf, &tw);
-                if (!ok) break;
-                if (tf != 1) {
-                    if (tf == 4 || tf == 5 || tf == 8 || tf == 9) vi->type_field = (int)tf;
-                    ok = byoc_onnx__pb_skip(&t, tw);
-                    continue;
-                }
-                ok = tw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&t, &tensor);
-                byoc_onnx__pb tt = byoc_onnx__pb_of(tensor);
-                while (ok && tt.p < tt.end) {
-                    uint32_t xf;
-                    int xw;
-                    uint64_t v = 0;
-                    byoc_onnx__bytes shape = {0, 0};
-                    ok = byoc_onnx__pb_key(&tt, &xf, &xw);
-                    if (!ok) break;
-                    if (xf == 1) {
-                        ok = xw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&tt, &v);
-                        vi->elem_type = v > 64 ? 64 : (int)v;
-                    } else if (xf == 2) {
-                        ok = xw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&tt, &shape);
-                        vi->has_shape = 1;
-                        byoc_onnx__pb sh = byoc_onnx__pb_of(shape);
-                        while (ok && sh.p < sh.end) {
-                            uint32_t df;
-                            int dw;
-                            byoc_onnx__bytes dim = {0, 0};
-                            ok = byoc_onnx__pb_key(&sh, &df, &dw);
-                            if (!ok) break;
-                            if (df != 1) { ok = byoc_onnx__pb_skip(&sh, dw); continue; }
-                            ok = dw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&sh, &dim);
-                            if (!ok) break;
-                            if (vi->rank == BYOC_MAX_RANK) { vi->too_many_dims = 1; continue; }
-                            int k = vi->rank++;
-                            vi->dims[k] = -1;
-                            vi->dim_names[k].p = NULL;
-                            vi->dim_names[k].n = 0;
-                            byoc_onnx__pb d = byoc_onnx__pb_of(dim);
-                            while (ok && d.p < d.end) {
-                                uint32_t ff;
-                                int fw;
-                                ok = byoc_onnx__pb_key(&d, &ff, &fw);
-                                if (!ok) break;
-                                if (ff == 1) {
-                                    ok = fw == BYOC_ONNX__WIRE_VARINT && byoc_onnx__pb_varint(&d, &v);
-                                    vi->dims[k] = (int64_t)v;
-                                } else if (ff == 2)
-                                    ok = fw == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&d, &vi->dim_names[k]);
-                                else ok = byoc_onnx__pb_skip(&d, fw);
-                            }
-                        }
-                    } else ok = byoc_onnx__pb_skip(&tt, xw);
-                }
-            }
+            ok = byoc_onnx__parse_type_proto(type, vi, 0);
         } else if (f != 2) ok = byoc_onnx__pb_skip(&b, w);
         if (!ok) BYOC_ONNX__PB_BAD("value info");
     }
@@ -5861,6 +5898,16 @@ BYOC__PRIVATE byoc_result byoc_onnx__if(byoc_onnx__ctx *c, const char *op) {
     return r;
 }
 
+/* A carried sequence's type inside a loop body: elements of any rank (of its dtype), since the body may add
+   elements of other shapes or ranks each iteration (ONNX's test_loop13_seq and test_loop16_seq_none do) */
+BYOC__PRIVATE const byoc_type *byoc_onnx__carried_type(byoc_onnx__state *st, const byoc_type *t) {
+    if (byoc__is_empty_sequence_type(t)) return t; /* left to type inference: see byoc_onnx__loop */
+    if (t && t->kind == BYOC_TYPE_SEQUENCE) return byoc_sequence_type(st->m, t->dtype, NULL);
+    if (t && t->kind == BYOC_TYPE_OPTIONAL && t->fields[0]->kind == BYOC_TYPE_SEQUENCE)
+        return byoc_optional_type(st->m, byoc_sequence_type(st->m, t->fields[0]->dtype, NULL));
+    return t;
+}
+
 /* Loop: (M, cond, carried...) with a body (iteration, cond, carried...) -> (cond, carried..., scans...) */
 BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
     (void)op;
@@ -5879,7 +5926,13 @@ BYOC__PRIVATE byoc_result byoc_onnx__loop(byoc_onnx__ctx *c, const char *op) {
     if (r != BYOC_OK) return r;
     int ok = byoc_onnx__body_input(st, &b, 0, byoc_tensor_type(st->m, BYOC_INT64, 0, NULL)) &&
              byoc_onnx__body_input(st, &b, 1, byoc_tensor_type(st->m, BYOC_BOOL, 0, NULL));
-    for (int i = 0; ok && i < nc; ++i) ok = byoc_onnx__body_input(st, &b, 2 + i, byoc_onnx__type(c->in[2 + i])) != NULL;
+    for (int i = 0; ok && i < nc; ++i) {
+        byoc_node *v = byoc_onnx__body_input(st, &b, 2 + i, byoc_onnx__carried_type(st, byoc_onnx__type(c->in[2 + i])));
+        /* a sequence entering empty (SequenceEmpty) takes the type of what the body adds: its parameter stays
+           undeclared, so the loop's type inference settles it (a model collecting values, then joining them) */
+        if (v && byoc__is_empty_sequence_type(v->checked_type)) v->annotation = NULL;
+        ok = v != NULL;
+    }
     r = ok ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), BYOC_ONNX__OK(c));
     int nres = (int)stbds_arrlen(b.results);
     if (r == BYOC_OK && nres < 1 + nc)
@@ -6101,6 +6154,181 @@ BYOC__PRIVATE byoc_result byoc_onnx__scan(byoc_onnx__ctx *c, const char *op) {
     return r;
 }
 
+// [SECTION] impl: op converters: sequences and optionals
+/* (converters: sequence) ONNX's sequence and optional ops (onnx/defs/sequence/defs.cc, optional/defs.cc) onto
+   byoc.h's sequence.* and optional.* ops, which run on the host (their lengths and shapes are data). */
+BYOC__PRIVATE const byoc_type *byoc_onnx__wrapped_type(byoc_onnx__state *st, const byoc_onnx__value_info *vi,
+                                                       const char *name);
+
+/* SequenceConstruct, SequenceInsert, SequenceAt, SequenceErase, SequenceLength, OptionalGetElement: the
+   inputs given (optional trailing ones may be absent) */
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_op(byoc_onnx__ctx *c, const char *op) {
+    int n = c->nin;
+    while (n > 0 && !c->in[n - 1]) n--;
+    for (int i = 0; i < n; ++i)
+        if (!c->in[i]) return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "input %d is missing", i);
+    const byoc_op *rec = byoc_op_get(op);
+    if (rec && n < rec->def.min_args)
+        return byoc_onnx__fail(c->st, BYOC_ERR_INVALID_ARGUMENT, "%d inputs given, it takes at least %d", n,
+                               rec->def.min_args);
+    c->out[0] = byoc_onnx__call(c->st, op, c->in, n, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_empty(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    int64_t code = byoc_onnx__attr_int(c, "dtype", 1); /* float by default */
+    byoc_dtype dt = byoc_onnx__dtype((int)code);
+    if (dt == BYOC_DTYPE_INVALID)
+        return byoc_onnx__fail(c->st, BYOC_ERR_UNSUPPORTED, "dtype %s is not supported",
+                               byoc_onnx__dtype_name((int)code));
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(c->st->m, &a, "dtype", byoc_dtype_name(dt));
+    c->out[0] = byoc_onnx__call(c->st, "sequence.empty", NULL, 0, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* SplitToSequence (axis, keepdims) and ConcatFromSequence (axis, new_axis) */
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_attrs_op(byoc_onnx__ctx *c, const char *op) {
+    int split = !strcmp(op, "sequence.split");
+    byoc_node *x = byoc_onnx__input(c, 0, split ? "input" : "input_sequence");
+    if (!x) return BYOC_ONNX__OK(c);
+    if (!split && !byoc_onnx__attr_get(c, "axis"))
+        return byoc_onnx__fail(c->st, BYOC_ERR_ATTR, "the attribute axis is required");
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_int(c->st->m, &a, "axis", byoc_onnx__attr_int(c, "axis", 0));
+    byoc_attrs_set_int(c->st->m, &a, split ? "keepdims" : "new_axis",
+                       byoc_onnx__attr_int(c, split ? "keepdims" : "new_axis", split ? 1 : 0));
+    byoc_node *args[2] = {x, split && c->nin > 1 ? c->in[1] : NULL};
+    c->out[0] = byoc_onnx__call(c->st, op, args, args[1] ? 2 : 1, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* Optional: of its input, or empty of the type its `type` attribute gives */
+BYOC__PRIVATE byoc_result byoc_onnx__optional(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    if (c->nin > 0 && c->in[0]) {
+        c->out[0] = byoc_onnx__call(st, "optional.some", c->in, 1, NULL);
+        return BYOC_ONNX__OK(c);
+    }
+    const byoc_onnx__attr *ta = byoc_onnx__attr_get(c, "type");
+    byoc_onnx__value_info vi;
+    memset(&vi, 0, sizeof vi);
+    if (!ta || !ta->has_tp)
+        return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "an Optional without input needs its type attribute");
+    if (!byoc_onnx__parse_type_proto(ta->tp, &vi, 0) || vi.nwrap > 1)
+        return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "the type attribute is not a tensor or sequence type");
+    /* the attribute is the element type: wrapped in an optional here */
+    vi.wrap[1] = vi.wrap[0];
+    vi.wrap[0] = 9;
+    vi.nwrap++;
+    const byoc_type *t = byoc_onnx__wrapped_type(st, &vi, "the type attribute");
+    if (!t) return BYOC_ONNX__OK(c);
+    const byoc_type *e = t->fields[0], *tensor = e->kind == BYOC_TYPE_SEQUENCE ? (e->nfields ? e->fields[0] : NULL) : e;
+    byoc_attrs a;
+    memset(&a, 0, sizeof a);
+    byoc_attrs_set_string(st->m, &a, "dtype", byoc_dtype_name(e->dtype));
+    if (tensor) byoc_attrs_set_ints(st->m, &a, "shape", tensor->dims, tensor->rank);
+    byoc_attrs_set_int(st->m, &a, "sequence", e->kind == BYOC_TYPE_SEQUENCE);
+    c->out[0] = byoc_onnx__call(st, "optional.none", NULL, 0, &a);
+    return BYOC_ONNX__OK(c);
+}
+
+/* OptionalHasElement: an absent input (opset 18) is an empty optional */
+BYOC__PRIVATE byoc_result byoc_onnx__optional_has(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    if (c->nin < 1 || !c->in[0]) c->out[0] = byoc_onnx__scalar(c->st, BYOC_BOOL, 0);
+    else c->out[0] = byoc_onnx__call(c->st, "optional.has_element", c->in, 1, NULL);
+    return BYOC_ONNX__OK(c);
+}
+
+/* SequenceMap: the body run on element i of each sequence input (tensor inputs as they are), its outputs
+   gathered into one sequence each. Imported as the loop its *_expanded variants spell out (ONNX's
+   sequence/defs.cc function body): trip count SequenceLength of the first input, the output sequences
+   carried from SequenceEmpty and grown by SequenceInsert, each input read with SequenceAt. */
+BYOC__PRIVATE byoc_result byoc_onnx__sequence_map(byoc_onnx__ctx *c, const char *op) {
+    (void)op;
+    byoc_onnx__state *st = c->st;
+    byoc_module *m = st->m;
+    const byoc_type *t0 = byoc_onnx__type(byoc_onnx__input(c, 0, "input_sequence"));
+    if (!t0) return BYOC_ONNX__OK(c);
+    if (t0->kind != BYOC_TYPE_SEQUENCE) return byoc_onnx__fail(st, BYOC_ERR_TYPE, "input 0 is not a sequence");
+    if (c->nout < 1 || c->nout > 16) return byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "%d outputs (1 to 16)", c->nout);
+    for (int i = 1; i < c->nin; ++i)
+        if (!c->in[i]) return byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "input %d is missing", i);
+    byoc_onnx__body b;
+    byoc_result r = byoc_onnx__body_begin(c, "body", c->nin, &b);
+    if (r != BYOC_OK) return r;
+    byoc_node *init[16];
+    byoc_dtype dts[16];
+    for (int k = 0; r == BYOC_OK && k < c->nout; ++k) { /* the output sequences' dtypes, as the body declares */
+        const byoc_onnx__value_info *vi = k < (int)stbds_arrlen(b.g.outputs) ? &b.g.outputs[k] : NULL;
+        dts[k] = vi && !vi->nwrap && vi->elem_type ? byoc_onnx__dtype(vi->elem_type) : BYOC_DTYPE_INVALID;
+        if (dts[k] == BYOC_DTYPE_INVALID)
+            r = byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "the body's output %d declares no tensor type", k);
+    }
+    const char *names[2] = {"iteration", "cond"};
+    for (int k = 0; r == BYOC_OK && k < 2 + c->nout; ++k) {
+        const byoc_type *t = k == 0 ? byoc_tensor_type(m, BYOC_INT64, 0, NULL)
+                             : k == 1 ? byoc_tensor_type(m, BYOC_BOOL, 0, NULL)
+                                      : byoc_sequence_type(m, dts[k - 2], NULL);
+        byoc_node *v = t ? byoc_var(m, k < 2 ? names[k] : "gathered", t) : NULL;
+        if (!v) r = byoc_onnx__fail(st, BYOC_ERR_OUT_OF_MEMORY, "out of memory");
+        else {
+            v->checked_type = t;
+            byoc_node_set_span(m, v, b.span, NULL, 0, 0);
+            stbds_arrput(b.lead, v);
+        }
+    }
+    for (int i = 0; r == BYOC_OK && i < c->nin; ++i) { /* body input i: element `iteration` of a sequence */
+        const char *name = byoc_onnx__str(st, b.g.inputs[i].name);
+        byoc_onnx__scope *inner = &st->scopes[stbds_arrlen(st->scopes) - 1];
+        byoc_node *x = byoc_onnx__capture(st, inner, c->in[i], name ? name : "input");
+        const byoc_type *t = byoc_onnx__type(x);
+        if (x && t && t->kind == BYOC_TYPE_SEQUENCE) {
+            x = byoc_onnx__call2(st, "sequence.at", x, b.lead[0], NULL);
+            if (x) byoc_node_set_span(m, x, b.span, NULL, 0, 0);
+        }
+        if (!x) r = BYOC_ONNX__OK(c) ? BYOC_ONNX__OK(c) : BYOC_ERR_INTERNAL;
+        else byoc_onnx__define(st, b.g.inputs[i].name, x);
+    }
+    r = r == BYOC_OK ? byoc_onnx__body_end(st, &b) : (byoc_onnx__body_leave(st, &b), r);
+    if (r == BYOC_OK && (int)stbds_arrlen(b.results) != c->nout)
+        r = byoc_onnx__fail(st, BYOC_ERR_INVALID_ARGUMENT, "the body gives %d outputs, the node has %d",
+                            (int)stbds_arrlen(b.results), c->nout);
+    byoc_node *fields[17];
+    fields[0] = byoc_onnx__scalar(st, BYOC_BOOL, 1);
+    for (int k = 0; r == BYOC_OK && k < c->nout; ++k) { /* each output appended to its sequence, in the body */
+        byoc_node *args[2] = {b.lead[2 + k], b.results[k]};
+        fields[1 + k] = byoc_call(m, "sequence.insert", args, 2, NULL);
+        if (!fields[1 + k] || byoc_infer_node_type(m, fields[1 + k], st->diag) != BYOC_OK)
+            r = st->diag->code ? st->diag->code : byoc_onnx__fail(st, BYOC_ERR_INTERNAL, "cannot gather output %d", k);
+        else byoc_node_set_span(m, fields[1 + k], b.span, NULL, 0, 0);
+    }
+    for (int k = 0; r == BYOC_OK && k < c->nout; ++k) {
+        byoc_attrs a;
+        memset(&a, 0, sizeof a);
+        byoc_attrs_set_string(m, &a, "dtype", byoc_dtype_name(dts[k]));
+        if (!(init[k] = byoc_onnx__call(st, "sequence.empty", NULL, 0, &a))) r = BYOC_ONNX__OK(c);
+    }
+    byoc_node *trip = r == BYOC_OK ? byoc_onnx__call1(st, "sequence.length", c->in[0], NULL) : NULL;
+    if (r == BYOC_OK && trip) {
+        byoc_node *root = byoc_tuple(m, fields, 1 + c->nout);
+        if (root) byoc_node_set_span(m, root, b.span, NULL, 0, 0);
+        byoc_onnx__canonical(&b, root);
+        int n = (int)stbds_arrlen(b.scope.captured);
+        byoc_node *fn = byoc_onnx__body_function(st, &b, root, b.scope.captured, n);
+        byoc_node *loop = byoc_loop(m, trip, byoc_onnx__scalar(st, BYOC_BOOL, 1), init, c->nout, fn,
+                                    b.scope.captured, n);
+        r = byoc_onnx__control_outputs(c, loop, 1, c->nout);
+    } else if (r == BYOC_OK) r = BYOC_ONNX__OK(c);
+    byoc_onnx__body_free(&b);
+    return r;
+}
+
 // [SECTION] impl: the op table (ONNX op type -> converter and op record)
 typedef struct byoc_onnx__op_entry {
     const char *onnx;
@@ -6291,6 +6519,18 @@ static const byoc_onnx__op_entry byoc_onnx__ops[] = {
     /* (end of quant) */
     /* ---- cflow ---- */
     {"If", byoc_onnx__if, NULL},
+    {"SequenceConstruct", byoc_onnx__sequence_op, "sequence.construct"},
+    {"SequenceEmpty", byoc_onnx__sequence_empty, NULL},
+    {"SequenceInsert", byoc_onnx__sequence_op, "sequence.insert"},
+    {"SequenceAt", byoc_onnx__sequence_op, "sequence.at"},
+    {"SequenceErase", byoc_onnx__sequence_op, "sequence.erase"},
+    {"SequenceLength", byoc_onnx__sequence_op, "sequence.length"},
+    {"SplitToSequence", byoc_onnx__sequence_attrs_op, "sequence.split"},
+    {"ConcatFromSequence", byoc_onnx__sequence_attrs_op, "sequence.concat"},
+    {"Optional", byoc_onnx__optional, NULL},
+    {"OptionalHasElement", byoc_onnx__optional_has, NULL},
+    {"OptionalGetElement", byoc_onnx__sequence_op, "optional.get_element"},
+    {"SequenceMap", byoc_onnx__sequence_map, NULL},
     {"Loop", byoc_onnx__loop, NULL},
     {"Scan", byoc_onnx__scan, NULL},
     /* (end of cflow) */
@@ -6332,10 +6572,41 @@ BYOC__PRIVATE void byoc_onnx__define(byoc_onnx__state *st, byoc_onnx__bytes name
     byoc_onnx__cstr_free(key, small);
 }
 
+/* a sequence or optional input's type: its tensor's dtype, a '?' for each dim that is not a number (a
+   sequence's elements may differ), and elements of any rank when the file gives no shape */
+BYOC__PRIVATE const byoc_type *byoc_onnx__wrapped_type(byoc_onnx__state *st, const byoc_onnx__value_info *vi,
+                                                       const char *name) {
+    byoc_dtype dt = vi->elem_type ? byoc_onnx__dtype(vi->elem_type) : BYOC_DTYPE_INVALID;
+    if (dt == BYOC_DTYPE_INVALID) {
+        byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s' is a sequence or optional of %s (not supported)", name,
+                        vi->elem_type ? byoc_onnx__dtype_name(vi->elem_type) : "a map or sparse tensor");
+        return NULL;
+    }
+    const byoc_type *t = NULL;
+    if (vi->has_shape && !vi->too_many_dims) {
+        int64_t dims[BYOC_MAX_RANK];
+        for (int d = 0; d < vi->rank; ++d)
+            dims[d] = vi->dims[d] >= 0 && vi->dims[d] <= BYOC_MAX_DIM && !vi->dim_names[d].n ? vi->dims[d]
+                                                                                            : BYOC_DIM_UNKNOWN;
+        t = byoc_tensor_type(st->m, dt, vi->rank, dims);
+    }
+    for (int k = vi->nwrap - 1; k >= 0; --k) {
+        if (vi->wrap[k] == 4 && (!t || t->kind == BYOC_TYPE_TENSOR)) t = byoc_sequence_type(st->m, dt, t);
+        else if (vi->wrap[k] == 9 && t) t = byoc_optional_type(st->m, t);
+        else {
+            byoc_onnx__fail(st, BYOC_ERR_UNSUPPORTED, "input '%s': %s is not supported", name,
+                            vi->wrap[k] == 4 ? "a sequence of optionals" : "an optional tensor without a shape");
+            return NULL;
+        }
+    }
+    return t;
+}
+
 /* an input's type: the file's, with symbolic dims from the options (or the default), or an override */
 BYOC__PRIVATE const byoc_type *byoc_onnx__input_type(byoc_onnx__state *st, const byoc_onnx__value_info *vi,
                                                      const char *name, int position) {
     const byoc_onnx_options *o = st->opt;
+    if (vi->nwrap) return byoc_onnx__wrapped_type(st, vi, name);
     if (!vi->elem_type) {
         const char *kind = vi->type_field == 4   ? "a sequence"
                            : vi->type_field == 5 ? "a map"
@@ -6755,6 +7026,86 @@ BYOC_API byoc_result byoc_onnx_load(const char *path, const byoc_onnx_options *o
     if (!data) return diag->code;
     byoc_result r = byoc_onnx_import(data, size, path, opts, out, diag);
     free(data);
+    return r;
+}
+
+/* SequenceProto {name 1, elem_type 2, tensor_values 3, ...} and OptionalProto {name 1, elem_type 2, tensor_value 3,
+   sequence_value 5, ...} (onnx/onnx-ml.proto): the tensors, or the optional's one value, in order */
+BYOC_API byoc_node *byoc_onnx_value_load(byoc_module *m, const void *data, size_t size, const char *file,
+                                         const byoc_type *type, const char **name_out, byoc_diag *diag) {
+    if (!m) { byoc__null_arg(diag, __func__, "module"); return NULL; }
+    if (!type || type->kind == BYOC_TYPE_TENSOR) return byoc_onnx_tensor_load(m, data, size, file, name_out, diag);
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    const char *what = type->kind == BYOC_TYPE_SEQUENCE ? "sequence" : "optional";
+    if (type->kind != BYOC_TYPE_SEQUENCE && type->kind != BYOC_TYPE_OPTIONAL) {
+        byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "%s: a value of a tuple or function type", file);
+        return NULL;
+    }
+    byoc_onnx__bytes b = {BYOC__CAST(const uint8_t *, data), size}, name = {0, 0};
+    byoc_onnx__pb pb = byoc_onnx__pb_of(b);
+    byoc_node **elems = NULL, *r = NULL;
+    int ok = 1, has_value = 0;
+    if (type->kind == BYOC_TYPE_OPTIONAL && type->fields[0]->kind == BYOC_TYPE_SEQUENCE) {
+        /* elem_type TENSOR (1): a SequenceProto, the present value itself (an OptionalProto of a sequence says
+           SEQUENCE, 3), as ONNX writes a loop's carried optional sequence (test_loop16_seq_none) */
+        uint64_t elem_type = 0;
+        while (ok && pb.p < pb.end) {
+            uint32_t f;
+            int w;
+            ok = byoc_onnx__pb_key(&pb, &f, &w);
+            if (ok && f == 2 && w == BYOC_ONNX__WIRE_VARINT) ok = byoc_onnx__pb_varint(&pb, &elem_type);
+            else if (ok) ok = byoc_onnx__pb_skip(&pb, w);
+        }
+        if (ok && elem_type == 1) return byoc_onnx_value_load(m, data, size, file, type->fields[0], name_out, diag);
+        pb = byoc_onnx__pb_of(b);
+        ok = 1;
+    }
+    while (ok && pb.p < pb.end) {
+        uint32_t f;
+        int w;
+        byoc_onnx__bytes v = {0, 0};
+        ok = byoc_onnx__pb_key(&pb, &f, &w);
+        if (ok && f == 1) ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&pb, &name);
+        else if (ok && (f == 3 || (f == 5 && type->kind == BYOC_TYPE_OPTIONAL))) {
+            ok = w == BYOC_ONNX__WIRE_LEN && byoc_onnx__pb_len(&pb, &v);
+            byoc_node *e = !ok ? NULL
+                           : f == 5 ? byoc_onnx_value_load(m, v.p, v.n, file, type->fields[0], NULL, diag)
+                                    : byoc_onnx_tensor_load(m, v.p, v.n, file, NULL, diag);
+            if (!e) goto done;
+            has_value = 1;
+            stbds_arrput(elems, e);
+        } else if (ok && (f == 4 || f == 6 || f == 7 || (f == 5 && type->kind == BYOC_TYPE_SEQUENCE))) {
+            byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "%s: a %s of sparse tensors, maps or sequences "
+                       "(only tensors are supported)", file, what);
+            goto done;
+        } else if (ok) ok = byoc_onnx__pb_skip(&pb, w);
+    }
+    if (!ok) {
+        byoc__diag(diag, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: not a valid %s message", file, what);
+        goto done;
+    }
+    if (type->kind == BYOC_TYPE_OPTIONAL) {
+        r = !has_value ? byoc_optional_none(m, type) : stbds_arrlen(elems) == 1 ? elems[0] : NULL;
+        if (has_value && !r) byoc__diag(diag, BYOC_ERR_CORRUPT, 0, 0, 0, "%s: an optional with several values", file);
+    } else {
+        byoc_dtype dt = stbds_arrlen(elems) ? elems[0]->annotation->dtype : type->dtype;
+        r = byoc_sequence_value(m, byoc_sequence_type(m, dt, NULL), elems, (int)stbds_arrlen(elems));
+    }
+    if (!r && !diag->code) { /* a sequence of mixed dtypes */
+        const byoc_diag *e = byoc_module_error(m);
+        byoc__diag(diag, e ? e->code : BYOC_ERR_INTERNAL, 0, 0, 0, "%s: %s", file, e ? e->message : "out of memory");
+        byoc_module_clear_error(m);
+    }
+    if (r && name_out) {
+        char small[256];
+        char *s = byoc_onnx__cstr(name, small);
+        *name_out = s ? byoc_intern(m, s) : "";
+        byoc_onnx__cstr_free(s, small);
+    }
+done:
+    stbds_arrfree(elems);
     return r;
 }
 
