@@ -129,6 +129,7 @@
        [SECTION] impl: weights file
        [SECTION] impl: structural equality, hash, copy
        [SECTION] impl: host kernels: vector loops and GEMM
+       [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
@@ -1401,6 +1402,25 @@ typedef struct byoc_tensor {
 BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
                                      void *workspace, byoc_diag *diag);
 BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call);
+
+/* Threads for host kernels: byoc.h has no threads of its own, a kernel splits its OUTPUT into tasks (blocks of
+   GEMM columns or rows, convolution patch rows, pooling planes) and hands them to the caller's parallel_for,
+   which runs task(ctx, i) exactly once for every i in [0, n) -- at once on up to `threads` threads, or one after
+   another -- and returns when all have returned. A task may call parallel_for again (the implementation may
+   then run it inline). No reduction is ever split, so the result is the same bytes for every thread count.
+   byoc_sim.h's pool (byoc_sim_pool_parallel) is one implementation; a program with a pool of its own passes
+   its own callback. */
+typedef void (*byoc_parallel_task)(void *ctx, int64_t task);
+typedef struct byoc_parallel {
+    void (*parallel_for)(int64_t n, byoc_parallel_task task, void *ctx, void *user);
+    void *user;  /* given back to parallel_for */
+    int threads; /* the most tasks worth making at once (<= 1: kernels run serially, parallel_for is not called) */
+} byoc_parallel;
+/* byoc_kernel_run with par (NULL: serial, as byoc_kernel_run). workspace: byoc_kernel_workspace_size_parallel(
+   call, par->threads) bytes (a kernel's scratch once per task), or NULL to allocate. */
+BYOC_API byoc_result byoc_kernel_run_parallel(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out,
+                                              int nout, void *workspace, const byoc_parallel *par, byoc_diag *diag);
+BYOC_API size_t byoc_kernel_workspace_size_parallel(const byoc_node *call, int threads);
 /* 1 when op has a host kernel (for some dtypes), else 0. */
 BYOC_API int byoc_kernel_exists(const byoc_op *op);
 /* C[M,N] = alpha * op(A)[M,K] * op(B)[K,N] + beta * C (row-major, leading dimensions in elements;
@@ -7523,6 +7543,96 @@ BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t
     BYOC_FREE(owned);
 }
 
+// [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
+/* How kernels use the caller's threads (byoc_kernel_run_parallel). A kernel splits only its OUTPUT: every output
+   element is computed by exactly the code and in exactly the order a serial run uses, so the bytes never depend
+   on the thread count. This is how ONNX Runtime's MLAS splits its SGEMM (MlasSgemmThreaded: ranges of M or N,
+   never of K) and how TFLite's ruy splits by destination blocks; unlike their splits, a block boundary here is
+   always a multiple of the micro-tile (MR rows, NR columns), so each micro-tile is the serial run's micro-tile
+   and even its store path (full or edge tile) is the same. Work below a grain runs inline: waking a thread costs
+   about as much as a few hundred thousand multiply-adds. */
+#define BYOC__PAR_GEMM_GRAIN ((int64_t)1 << 19) /* M * N * K below this: one thread */
+#define BYOC__PAR_ELEM_GRAIN ((int64_t)1 << 15) /* output elements below this: one thread (memory-bound loops) */
+
+/* task(ctx, t) for t in [0, n): through par when it has threads and n > 1, else here in order */
+BYOC__PRIVATE void byoc__parallel_run(const byoc_parallel *par, int64_t n, byoc_parallel_task task, void *ctx) {
+    if (n > 1 && par && par->parallel_for && par->threads > 1) {
+        par->parallel_for(n, task, ctx, par->user);
+        return;
+    }
+    for (int64_t t = 0; t < n; ++t) task(ctx, t);
+}
+/* tasks worth making for `work` units of output of `grain` each at least (1: run serially) */
+BYOC__PRIVATE int byoc__parallel_tasks(const byoc_parallel *par, int64_t work, int64_t grain) {
+    if (!par || !par->parallel_for || par->threads < 2 || work < 2 * grain) return 1;
+    int64_t by_work = work / grain;
+    return (int)BYOC__MIN((int64_t)par->threads, by_work);
+}
+/* task t's share [*lo, *hi) of `units` units split into n contiguous ranges */
+BYOC__PRIVATE void byoc__parallel_range(int64_t units, int64_t n, int64_t t, int64_t *lo, int64_t *hi) {
+    *lo = units * t / n;
+    *hi = units * (t + 1) / n;
+}
+
+typedef struct byoc__sgemm_split {
+    byoc__ukr_fn ukr;
+    int nr, by_columns;
+    int64_t M, N, K, unit, units, ntasks;
+    float alpha, beta;
+    const float *A, *B;
+    int64_t a_rs, a_cs, b_rs, b_cs, ldc;
+    float *C;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__sgemm_split;
+
+static void byoc__sgemm_split_task(void *ctx, int64_t t) {
+    const byoc__sgemm_split *s = (const byoc__sgemm_split *)ctx;
+    int64_t u0, u1;
+    byoc__parallel_range(s->units, s->ntasks, t, &u0, &u1);
+    if (u0 >= u1) return;
+    float *ws = (float *)byoc__align64(s->ws + (size_t)t * s->ws_stride);
+    if (s->by_columns) {
+        int64_t c0 = u0 * s->unit, c1 = BYOC__MIN(s->N, u1 * s->unit);
+        byoc__sgemm_blocked(s->ukr, s->nr, s->M, c1 - c0, s->K, s->alpha, s->A, s->a_rs, s->a_cs, s->B + c0 * s->b_cs,
+                            s->b_rs, s->b_cs, s->beta, s->C + c0, s->ldc, ws);
+    } else {
+        int64_t r0 = u0 * s->unit, r1 = BYOC__MIN(s->M, u1 * s->unit);
+        byoc__sgemm_blocked(s->ukr, s->nr, r1 - r0, s->N, s->K, s->alpha, s->A + r0 * s->a_rs, s->a_rs, s->a_cs, s->B,
+                            s->b_rs, s->b_cs, s->beta, s->C + r0 * s->ldc, s->ldc, ws);
+    }
+}
+
+/* byoc_sgemm over par: blocks of NR columns (or, for a product too narrow for that, of MR rows) per task, each
+   task with its own packing scratch, the byoc_sgemm_workspace_size() bytes at ws + t * ws_stride (t < threads).
+   A product byoc_sgemm would not block (one row or column, no K) runs serially as byoc_sgemm does. */
+BYOC__PRIVATE void byoc__sgemm_parallel(const byoc_parallel *par, int threads, unsigned char *ws, size_t ws_stride,
+                                        int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha,
+                                        const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
+                                        int64_t ldc) {
+    byoc__sgemm_split s;
+    memset(&s, 0, sizeof s);
+    s.ukr = byoc__gemm_kernel(&s.nr);
+    int64_t col_units = N > 0 ? (N + s.nr - 1) / s.nr : 0, row_units = M > 0 ? (M + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR : 0;
+    int tasks = threads < 2 || M <= 1 || N <= 1 || K <= 0 || alpha == 0 ? 1
+                                                                          : byoc__parallel_tasks(par, M * N * K, BYOC__PAR_GEMM_GRAIN);
+    s.by_columns = col_units >= row_units || col_units >= 2 * tasks;
+    s.units = s.by_columns ? col_units : row_units;
+    tasks = (int)BYOC__MIN((int64_t)tasks, BYOC__MIN((int64_t)threads, s.units));
+    if (tasks < 2) {
+        byoc_sgemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, ws);
+        return;
+    }
+    s.unit = s.by_columns ? s.nr : BYOC__GEMM_MR;
+    s.ntasks = tasks;
+    s.M = M; s.N = N; s.K = K; s.alpha = alpha; s.beta = beta;
+    s.A = A; s.a_rs = trans_a ? 1 : lda; s.a_cs = trans_a ? lda : 1;
+    s.B = B; s.b_rs = trans_b ? 1 : ldb; s.b_cs = trans_b ? ldb : 1;
+    s.C = C; s.ldc = ldc;
+    s.ws = ws; s.ws_stride = ws_stride;
+    byoc__parallel_run(par, tasks, byoc__sgemm_split_task, &s);
+}
+
 // [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
 /* ---- the kernel context and shared helpers ---- */
 typedef struct byoc__kctx {
@@ -7533,8 +7643,11 @@ typedef struct byoc__kctx {
     int nin;
     byoc_tensor *out;      /* results, a tuple result flattened */
     int nout;
-    unsigned char *ws;     /* 64-byte aligned scratch: the kernel's workspace_size bytes */
+    unsigned char *ws;     /* 64-byte aligned scratch: the kernel's workspace_size bytes, once per task */
     byoc_diag *diag;
+    const byoc_parallel *par; /* NULL, or a parallel_for with threads >= 2 (see "impl: host kernels: threads") */
+    int threads;              /* 1, or par->threads: tasks a kernel may make that each need their own scratch */
+    size_t ws_stride;         /* bytes from one task's scratch to the next (task t's is ws + t * ws_stride) */
 } byoc__kctx;
 
 BYOC__PRIVATE byoc_result byoc__kfail_dtype(byoc__kctx *k, byoc_dtype dt) {
@@ -8898,68 +9011,99 @@ static byoc_result byoc__k_pool2d_argmax(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+/* float32 pooling of planes (n * C + c) [p0, p1): row by row, each tap combines a run of input columns into the
+   output row; count_x[ox] is how many taps of column ox count (average) */
+typedef struct byoc__pool_split {
+    const byoc__pool_geom *g;
+    int avg, include_pad;
+    const float *count_x, *x;
+    float *o;
+    int64_t units, ntasks;
+} byoc__pool_split;
+BYOC__PRIVATE void byoc__pool2d_f32_planes(const byoc__pool_split *s, int64_t p0, int64_t p1) {
+    const byoc__pool_geom g = *s->g;
+    int avg = s->avg, include_pad = s->include_pad;
+    const float *count_x = s->count_x, *xd = s->x + p0 * g.H * g.W;
+    float *od = s->o + p0 * g.OH * g.OW;
+    if (g.OW < 8) { /* narrow outputs (a 7x7 average at the end of a CNN): runs of a few columns cost
+                       more to hand to the row helper than to add up here, window by window */
+        for (int64_t p = p0; p < p1; ++p, xd += g.H * g.W)
+            for (int64_t oy = 0; oy < g.OH; ++oy) {
+                int64_t y0 = oy * g.sh - g.pt;
+                float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
+                                                     : byoc__taps_in(y0, g.kh, g.dh, 0, g.H))
+                               : 0.0f;
+                for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
+                    int64_t x0 = ox * g.sw - g.pl;
+                    float acc = avg ? 0.0f : -FLT_MAX;
+                    for (int64_t ky = 0; ky < g.kh; ++ky) {
+                        int64_t iy = y0 + ky * g.dh;
+                        if (iy < 0 || iy >= g.H) continue;
+                        const float *row = xd + iy * g.W;
+                        for (int64_t kx = 0; kx < g.kw; ++kx) {
+                            int64_t ix = x0 + kx * g.dw;
+                            if (ix < 0 || ix >= g.W) continue;
+                            acc = avg ? acc + row[ix] : (row[ix] > acc ? row[ix] : acc);
+                        }
+                    }
+                    *od = !avg ? acc : ny > 0 && count_x[ox] > 0 ? acc / (ny * count_x[ox]) : 0.0f;
+                }
+            }
+        return;
+    }
+    for (int64_t p = p0; p < p1; ++p, xd += g.H * g.W)
+        for (int64_t oy = 0; oy < g.OH; ++oy, od += g.OW) {
+            for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = avg ? 0.0f : -FLT_MAX;
+            int64_t y0 = oy * g.sh - g.pt;
+            for (int64_t ky = 0; ky < g.kh; ++ky) {
+                int64_t iy = y0 + ky * g.dh;
+                if (iy < 0 || iy >= g.H) continue;
+                for (int64_t kx = 0; kx < g.kw; ++kx) {
+                    int64_t off = kx * g.dw - g.pl, x0, x1;
+                    byoc__valid_cols(off, g.sw, g.W, g.OW, &x0, &x1);
+                    byoc__row_tap(avg ? BYOC__TAP_ADD : BYOC__TAP_MAX, x1 - x0, 0, xd + iy * g.W + x0 * g.sw + off,
+                                  g.sw, od + x0);
+                }
+            }
+            if (!avg) continue;
+            float ny = (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
+                                           : byoc__taps_in(y0, g.kh, g.dh, 0, g.H));
+            for (int64_t ox = 0; ox < g.OW; ++ox)
+                od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
+        }
+}
+static void byoc__pool2d_task(void *ctx, int64_t t) {
+    const byoc__pool_split *s = (const byoc__pool_split *)ctx;
+    int64_t p0, p1;
+    byoc__parallel_range(s->units, s->ntasks, t, &p0, &p1);
+    byoc__pool2d_f32_planes(s, p0, p1);
+}
+
 static byoc_result byoc__k_pool2d(byoc__kctx *k) {
     byoc__pool_geom g;
     byoc__pool_geom_of(k, &g);
     byoc_dtype dt = k->in[0].dtype;
     const void *x = k->in[0].data;
     void *o = k->out[0].data;
-    if (dt == BYOC_FLOAT32) { /* row by row: each tap combines a run of input columns into the output row */
-        int avg = k->code == BYOC__K_AVG_POOL, include_pad = (int)byoc__kint(k, "count_include_pad", 0);
+    if (dt == BYOC_FLOAT32) { /* planes (channels) over threads; count_x is computed once and only read */
+        byoc__pool_split s;
+        memset(&s, 0, sizeof s);
+        s.g = &g;
+        s.avg = k->code == BYOC__K_AVG_POOL;
+        s.include_pad = (int)byoc__kint(k, "count_include_pad", 0);
         float *count_x = (float *)k->ws; /* per output column, the taps that count (average) */
-        for (int64_t ox = 0; avg && ox < g.OW; ++ox) {
+        for (int64_t ox = 0; s.avg && ox < g.OW; ++ox) {
             int64_t x0 = ox * g.sw - g.pl;
-            count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr)
-                                              : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
+            count_x[ox] = (float)(s.include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr)
+                                                : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
         }
-        const float *xd = (const float *)x;
-        float *od = (float *)o;
-        if (g.OW < 8) { /* narrow outputs (a 7x7 average at the end of a CNN): runs of a few columns cost
-                           more to hand to the row helper than to add up here, window by window */
-            for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
-                for (int64_t oy = 0; oy < g.OH; ++oy) {
-                    int64_t y0 = oy * g.sh - g.pt;
-                    float ny = avg ? (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
-                                                         : byoc__taps_in(y0, g.kh, g.dh, 0, g.H))
-                                   : 0.0f;
-                    for (int64_t ox = 0; ox < g.OW; ++ox, ++od) {
-                        int64_t x0 = ox * g.sw - g.pl;
-                        float acc = avg ? 0.0f : -FLT_MAX;
-                        for (int64_t ky = 0; ky < g.kh; ++ky) {
-                            int64_t iy = y0 + ky * g.dh;
-                            if (iy < 0 || iy >= g.H) continue;
-                            const float *row = xd + iy * g.W;
-                            for (int64_t kx = 0; kx < g.kw; ++kx) {
-                                int64_t ix = x0 + kx * g.dw;
-                                if (ix < 0 || ix >= g.W) continue;
-                                acc = avg ? acc + row[ix] : (row[ix] > acc ? row[ix] : acc);
-                            }
-                        }
-                        *od = !avg ? acc : ny > 0 && count_x[ox] > 0 ? acc / (ny * count_x[ox]) : 0.0f;
-                    }
-                }
-            return BYOC_OK;
-        }
-        for (int64_t p = 0; p < g.N * g.C; ++p, xd += g.H * g.W)
-            for (int64_t oy = 0; oy < g.OH; ++oy, od += g.OW) {
-                for (int64_t ox = 0; ox < g.OW; ++ox) od[ox] = avg ? 0.0f : -FLT_MAX;
-                int64_t y0 = oy * g.sh - g.pt;
-                for (int64_t ky = 0; ky < g.kh; ++ky) {
-                    int64_t iy = y0 + ky * g.dh;
-                    if (iy < 0 || iy >= g.H) continue;
-                    for (int64_t kx = 0; kx < g.kw; ++kx) {
-                        int64_t off = kx * g.dw - g.pl, x0, x1;
-                        byoc__valid_cols(off, g.sw, g.W, g.OW, &x0, &x1);
-                        byoc__row_tap(avg ? BYOC__TAP_ADD : BYOC__TAP_MAX, x1 - x0, 0, xd + iy * g.W + x0 * g.sw + off,
-                                      g.sw, od + x0);
-                    }
-                }
-                if (!avg) continue;
-                float ny = (float)(include_pad ? byoc__taps_in(y0, g.kh, g.dh, -g.pt, g.H + g.pb)
-                                               : byoc__taps_in(y0, g.kh, g.dh, 0, g.H));
-                for (int64_t ox = 0; ox < g.OW; ++ox)
-                    od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
-            }
+        s.count_x = count_x;
+        s.x = (const float *)x;
+        s.o = (float *)o;
+        s.units = g.N * g.C;
+        s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, s.units * g.OH * g.OW * g.kh * g.kw,
+                                                           BYOC__PAR_ELEM_GRAIN));
+        byoc__parallel_run(k->par, s.ntasks, byoc__pool2d_task, &s);
         return BYOC_OK;
     }
     if (k->code == BYOC__K_MAX_POOL && byoc__max_pool_any(&g, dt, x, o)) return BYOC_OK;
@@ -9796,6 +9940,36 @@ BYOC__PRIVATE void byoc__depthwise_plane(const byoc__conv_geom *g, const float *
     }
 }
 
+/* a share of the work of byoc__k_conv2d over threads: depthwise output planes, or rows (input channels) of one
+   patch-matrix block */
+typedef struct byoc__conv_split {
+    const byoc__conv_geom *g;
+    const float *x, *w;
+    float *o, *col;
+    int64_t p0, p1, units, ntasks;
+} byoc__conv_split;
+static void byoc__depthwise_task(void *ctx, int64_t t) {
+    const byoc__conv_split *s = (const byoc__conv_split *)ctx;
+    const byoc__conv_geom *g = s->g;
+    int64_t lo, hi, P = g->OH * g->OW;
+    byoc__parallel_range(s->units, s->ntasks, t, &lo, &hi);
+    for (int64_t plane = lo; plane < hi; ++plane) { /* plane = n * O + oc */
+        int64_t n = plane / g->O, oc = plane - n * g->O;
+        byoc__depthwise_plane(g, s->x + (n * g->C + oc / g->Og) * g->H * g->W, s->w + oc * g->KH * g->KW,
+                              s->o + plane * P);
+    }
+}
+static void byoc__im2col_task(void *ctx, int64_t t) {
+    const byoc__conv_split *s = (const byoc__conv_split *)ctx;
+    byoc__conv_geom part = *s->g;
+    int64_t c0, c1;
+    byoc__parallel_range(s->units, s->ntasks, t, &c0, &c1);
+    part.Cg = c1 - c0;
+    if (part.Cg > 0)
+        byoc__im2col(s->x + c0 * part.H * part.W, &part, s->p0, s->p1,
+                     s->col + c0 * part.KH * part.KW * (s->p1 - s->p0));
+}
+
 static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     byoc_result r = byoc__product_dtypes(k);
     if (r != BYOC_OK) return r;
@@ -9833,27 +10007,41 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     }
     const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
     float *o = (float *)k->out[0].data;
-    if (byoc__conv_is_direct(&g)) { /* depthwise: each output plane from one input plane */
-        for (int64_t n = 0; n < g.N; ++n)
-            for (int64_t oc = 0; oc < g.O; ++oc)
-                byoc__depthwise_plane(&g, x + (n * g.C + oc / g.Og) * g.H * g.W, w + oc * g.KH * g.KW,
-                                      o + (n * g.O + oc) * P);
+    byoc__conv_split split;
+    memset(&split, 0, sizeof split);
+    split.g = &g;
+    split.w = w;
+    if (byoc__conv_is_direct(&g)) { /* depthwise: each output plane from one input plane; planes over threads */
+        split.x = x;
+        split.o = o;
+        split.units = g.N * g.O;
+        split.ntasks = byoc__parallel_tasks(k->par, split.units * P, BYOC__PAR_ELEM_GRAIN);
+        byoc__parallel_run(k->par, split.ntasks, byoc__depthwise_task, &split);
         return BYOC_OK;
     }
     int pointwise = byoc__conv_is_pointwise(&g, k);
-    unsigned char *gemm_ws = k->ws;
     float *col = pointwise ? NULL : (float *)byoc__align64(k->ws + byoc__gemm_ws());
     int64_t block = pointwise ? P : byoc__im2col_block(&g);
     for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.G; ++grp) {
             const float *xg = x + (n * g.C + grp * g.Cg) * g.H * g.W;
             float *og = o + (n * g.O + grp * g.Og) * P;
-            /* out[Og, P] = W_g[Og, Cg*KH*KW] * patches[Cg*KH*KW, P], a block of columns at a time */
+            /* out[Og, P] = W_g[Og, Cg*KH*KW] * patches[Cg*KH*KW, P], a block of columns at a time; the block
+               size never depends on the threads (the GEMM splits each block's columns) */
             for (int64_t p0 = 0; p0 < P; p0 += block) {
                 int64_t width = BYOC__MIN(block, P - p0);
-                if (!pointwise) byoc__im2col(xg, &g, p0, p0 + width, col);
-                byoc_sgemm(0, 0, g.Og, width, KK, 1.0f, w + grp * g.Og * KK, KK, pointwise ? xg + p0 : col,
-                           pointwise ? P : width, 0.0f, og + p0, P, gemm_ws);
+                if (!pointwise) {
+                    split.x = xg;
+                    split.col = col;
+                    split.p0 = p0;
+                    split.p1 = p0 + width;
+                    split.units = g.Cg;
+                    split.ntasks = BYOC__MIN(g.Cg, byoc__parallel_tasks(k->par, KK * width, BYOC__PAR_ELEM_GRAIN));
+                    byoc__parallel_run(k->par, split.ntasks, byoc__im2col_task, &split);
+                }
+                byoc__sgemm_parallel(k->par, k->threads, k->ws, k->ws_stride, 0, 0, g.Og, width, KK, 1.0f,
+                                     w + grp * g.Og * KK, KK, pointwise ? xg + p0 : col, pointwise ? P : width, 0.0f,
+                                     og + p0, P);
             }
         }
     return BYOC_OK;
@@ -9914,8 +10102,8 @@ static byoc_result byoc__k_dense(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1];
     int64_t K = w->dims[1], U = w->dims[0], M = K ? byoc__numel(x) / K : byoc__numel(&k->out[0]) / (U ? U : 1);
     if (x->dtype == BYOC_FLOAT32)
-        byoc_sgemm(0, 1, M, U, K, 1.0f, (const float *)x->data, K, (const float *)w->data, K, 0.0f,
-                   (float *)k->out[0].data, U, k->ws);
+        byoc__sgemm_parallel(k->par, k->threads, k->ws, k->ws_stride, 0, 1, M, U, K, 1.0f, (const float *)x->data, K,
+                             (const float *)w->data, K, 0.0f, (float *)k->out[0].data, U);
     else
         byoc__igemm(0, 1, M, U, K, x->dtype, (const char *)x->data, w->dtype, (const char *)w->data, k->out[0].dtype,
                     (char *)k->out[0].data);
@@ -9946,16 +10134,17 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     for (int d = 0; d < R - 2; ++d) { b_shared &= bst[d] == 0; a_full &= ast[d] != 0 || o->dims[d] == 1; }
     int is_float = a->dtype == BYOC_FLOAT32;
     if (is_float && b_shared && a_full) { /* one B for every batch and A's batches stacked: one tall product */
-        byoc_sgemm(0, tb, batch * M, N, K, 1.0f, (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f,
-                   (float *)o->data, N, k->ws);
+        byoc__sgemm_parallel(k->par, k->threads, k->ws, k->ws_stride, 0, tb, batch * M, N, K, 1.0f,
+                             (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f, (float *)o->data, N);
         return BYOC_OK;
     }
     int64_t idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
     size_t as = byoc_dtype_size(a->dtype), bs = byoc_dtype_size(b->dtype), os = byoc_dtype_size(o->dtype);
     for (int64_t i = 0; i < batch; ++i) {
         if (is_float)
-            byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff,
-                       tb ? K : N, 0.0f, (float *)o->data + i * M * N, N, k->ws);
+            byoc__sgemm_parallel(k->par, k->threads, k->ws, k->ws_stride, ta, tb, M, N, K, 1.0f,
+                                 (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff, tb ? K : N,
+                                 0.0f, (float *)o->data + i * M * N, N);
         else
             byoc__igemm(ta, tb, M, N, K, a->dtype, (const char *)a->data + aoff * (int64_t)as, b->dtype,
                         (const char *)b->data + boff * (int64_t)bs, o->dtype,
@@ -19189,7 +19378,8 @@ BYOC__PRIVATE size_t byoc__half_copy_bytes(const byoc_tensor *typed, const byoc_
     return typed->dtype != view->dtype ? byoc__round64((size_t)byoc__numel(view) * sizeof(float)) : 0;
 }
 
-BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node *call) {
+/* threads: the kernel's own scratch once per task it may run at once */
+BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node *call, int threads) {
     size_t bytes = 64; /* to align the caller's pointer */
     for (int i = 0; i < p->nin; ++i) bytes += byoc__half_copy_bytes(&p->typed_in[i], &p->in[i]);
     for (int i = 0; i < p->nout; ++i) bytes += byoc__half_copy_bytes(&p->typed_out[i], &p->out[i]);
@@ -19203,16 +19393,19 @@ BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node
         k.nin = p->nin;
         k.out = p->out;
         k.nout = p->nout;
-        bytes += byoc__round64(p->def->workspace(&k));
+        bytes += byoc__round64(p->def->workspace(&k)) * (size_t)(threads > 1 ? threads : 1);
     }
     return bytes;
 }
 
-BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call) {
+BYOC_API size_t byoc_kernel_workspace_size_parallel(const byoc_node *call, int threads) {
     byoc__kplan p;
-    size_t bytes = byoc__kplan_init(&p, call, NULL) == BYOC_OK ? byoc__kplan_workspace(&p, call) : 0;
+    size_t bytes = byoc__kplan_init(&p, call, NULL) == BYOC_OK ? byoc__kplan_workspace(&p, call, threads) : 0;
     byoc__kplan_free(&p);
     return bytes;
+}
+BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call) {
+    return byoc_kernel_workspace_size_parallel(call, 1);
 }
 
 BYOC__PRIVATE int byoc__tensor_matches(const byoc_tensor *given, const byoc_tensor *typed) {
@@ -19239,6 +19432,13 @@ BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const cha
 BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
                                      void *workspace, byoc_diag *diag) {
     if (!call) return byoc__null_arg(diag, __func__, "call");
+    return byoc_kernel_run_parallel(call, in, nin, out, nout, workspace, NULL, diag);
+}
+
+BYOC_API byoc_result byoc_kernel_run_parallel(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out,
+                                              int nout, void *workspace, const byoc_parallel *par, byoc_diag *diag) {
+    if (!call) return byoc__null_arg(diag, __func__, "call");
+    int threads = par && par->parallel_for && par->threads > 1 ? par->threads : 1;
     byoc__kplan p;
     byoc_result r = byoc__kplan_init(&p, call, diag);
     if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
@@ -19260,7 +19460,7 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
                 : BYOC_OK;
         if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
     }
-    size_t need = byoc__kplan_workspace(&p, call);
+    size_t need = byoc__kplan_workspace(&p, call, threads);
     void *owned = NULL;
     if (!workspace && !(workspace = owned = BYOC_MALLOC(need))) {
         byoc__kplan_free(&p);
@@ -19293,6 +19493,9 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
     k.nout = nout;
     k.ws = at;
     k.diag = diag;
+    k.par = threads > 1 ? par : NULL;
+    k.threads = threads;
+    if (p.def->workspace) k.ws_stride = byoc__round64(p.def->workspace(&k));
     r = p.def->run(&k);
     if (r == BYOC_OK)
         for (int i = 0; i < nout; ++i)
