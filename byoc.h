@@ -7613,9 +7613,10 @@ BYOC__PRIVATE void byoc__sgemm_parallel(const byoc_parallel *par, int threads, u
     byoc__sgemm_split s;
     memset(&s, 0, sizeof s);
     s.ukr = byoc__gemm_kernel(&s.nr);
-    int64_t col_units = N > 0 ? (N + s.nr - 1) / s.nr : 0, row_units = M > 0 ? (M + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR : 0;
-    int tasks = threads < 2 || M <= 1 || N <= 1 || K <= 0 || alpha == 0 ? 1
-                                                                          : byoc__parallel_tasks(par, M * N * K, BYOC__PAR_GEMM_GRAIN);
+    int64_t col_units = N > 0 ? (N + s.nr - 1) / s.nr : 0;
+    int64_t row_units = M > 0 ? (M + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR : 0;
+    int serial = threads < 2 || M <= 1 || N <= 1 || K <= 0 || alpha == 0;
+    int tasks = serial ? 1 : byoc__parallel_tasks(par, M * N * K, BYOC__PAR_GEMM_GRAIN);
     s.by_columns = col_units >= row_units || col_units >= 2 * tasks;
     s.units = s.by_columns ? col_units : row_units;
     tasks = (int)BYOC__MIN((int64_t)tasks, BYOC__MIN((int64_t)threads, s.units));

@@ -2509,7 +2509,8 @@ static void *byoc__pool_worker(void *arg) {
     unsigned long seen = 0;
     pthread_mutex_lock(&pool->mu);
     for (;;) {
-        while (!pool->stop && (pool->generation == seen || pool->next >= pool->n)) pthread_cond_wait(&pool->wake, &pool->mu);
+        while (!pool->stop && (pool->generation == seen || pool->next >= pool->n))
+            pthread_cond_wait(&pool->wake, &pool->mu);
         if (pool->stop) break;
         seen = pool->generation;
         byoc__pool_drain(pool);
