@@ -17872,6 +17872,54 @@ BYOC__PRIVATE size_t byoc__q8_conv_ws(const byoc__kctx *k, int epilogue) {
     return bytes + byoc__q8gemm_scratch(g.Og, block, KK) + 64 + (size_t)(g.Og * block) * sizeof(int32_t);
 }
 static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) { return byoc__q8_conv_ws(k, 0); }
+/* the blocks of pixels of one image and group that one task of byoc__q8_conv computes */
+#define BYOC__Q8_MAX_TASKS 64
+typedef struct byoc__q8conv_split {
+    const byoc__kctx *k;
+    const byoc__conv_geom *g;
+    const byoc__q8epilogue *e;
+    const byoc__q8path *path;
+    byoc__q8rows rows; /* every group's packed weights, in task 0's workspace */
+    uint8_t pad;
+    int pointwise;
+    int64_t n, grp, block, blocks, ntasks;
+    int failed[BYOC__Q8_MAX_TASKS];
+} byoc__q8conv_split;
+static void byoc__q8_conv_task(void *ctx, int64_t t) {
+    byoc__q8conv_split *s = (byoc__q8conv_split *)ctx;
+    const byoc__kctx *k = s->k;
+    const byoc__conv_geom *g = s->g;
+    const byoc__q8epilogue *e = s->e;
+    const byoc_tensor *x = &k->in[0];
+    int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, b0, b1;
+    byoc__parallel_range(s->blocks, s->ntasks, t, &b0, &b1);
+    unsigned char *ws = k->ws + (size_t)t * k->ws_stride;
+    uint8_t *col = byoc__align64(ws + byoc__q8rows_bytes(g->O, KK));
+    unsigned char *scratch = byoc__align64(col + KK * s->block);
+    int32_t *acc = e ? (int32_t *)(void *)byoc__align64(scratch + byoc__q8gemm_scratch(g->Og, s->block, KK)) : NULL;
+    const uint8_t *xg = (const uint8_t *)x->data + (s->n * g->C + s->grp * g->Cg) * g->H * g->W;
+    int32_t *og = e ? NULL : (int32_t *)k->out[0].data + (s->n * g->O + s->grp * g->Og) * P;
+    byoc__q8rows wg = byoc__q8rows_slice(&s->rows, s->grp * g->Og, g->Og);
+    wg.add = e && e->bias ? e->bias + s->grp * g->Og : NULL; /* the bias in the GEMM's row terms */
+    byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), &k->in[2]};
+    for (int64_t b = b0; b < b1; ++b) {
+        int64_t p0 = b * s->block, width = BYOC__MIN(s->block, P - p0);
+        if (s->pointwise) {
+            cols.raw = xg + p0;
+        } else {
+            byoc__im2col_u8(xg, g, p0, p0 + width, s->pad, col);
+            cols.raw = col;
+            cols.rs = width;
+        }
+        if (!e) { byoc__q8gemm(s->path, &wg, &cols, width, og + p0, P, scratch); continue; }
+        byoc__q8gemm(s->path, &wg, &cols, width, acc, width, scratch);
+        if (!byoc__q8_epilogue_block(e, g, s->n, s->grp, p0, width, acc)) {
+            s->failed[t] = 1;
+            return;
+        }
+    }
+}
+
 /* out[Og, P] = W_g[Og, KK] x patches[KK, P] per image and group: the weights are the GEMM's rows (read as
    int8), the patches its columns (read as uint8); a 1x1 stride-1 unpadded convolution multiplies the
    image itself. With an epilogue e, blocks of pixels go through the GEMM into the int32 block and from there
@@ -17894,38 +17942,35 @@ BYOC__PRIVATE byoc_result byoc__q8_conv(byoc__kctx *k, const byoc__q8epilogue *e
                                   "finite number");
         return BYOC_OK;
     }
-    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_conv_block(&g, e != NULL);
-    byoc__q8rows rows;
-    byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &rows);
-    uint8_t *col = byoc__align64(k->ws + byoc__q8rows_bytes(g.O, KK));
-    unsigned char *scratch = byoc__align64(col + KK * block);
-    int32_t *acc = e ? (int32_t *)(void *)byoc__align64(scratch + byoc__q8gemm_scratch(g.Og, block, KK)) : NULL;
-    uint8_t pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
-    int pointwise = byoc__conv_is_pointwise(&g, k);
-    int32_t *o = (int32_t *)k->out[0].data;
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW;
+    byoc__q8conv_split s;
+    memset(&s, 0, sizeof s);
+    s.k = k;
+    s.g = &g;
+    s.e = e;
+    s.path = &path;
+    /* integer sums: any split gives the same bytes, so with threads the blocks of pixels may shrink until there
+       is one per task; each task has its own patch block, GEMM scratch and int32 block (the weights are shared) */
+    int64_t tasks = BYOC__MIN((int64_t)BYOC__Q8_MAX_TASKS, byoc__parallel_tasks(k->par, P * KK * g.Og,
+                                                                                 BYOC__PAR_GEMM_GRAIN));
+    s.pointwise = byoc__conv_is_pointwise(&g, k);
+    s.block = s.pointwise && !e ? P : byoc__q8_conv_block(&g, e != NULL);
+    if (P > 0 && tasks > (P + s.block - 1) / s.block)
+        s.block = BYOC__MIN(s.block, ((P + tasks - 1) / tasks + BYOC__Q8_NR_MAX - 1) / BYOC__Q8_NR_MAX *
+                                         BYOC__Q8_NR_MAX);
+    s.blocks = P > 0 ? (P + s.block - 1) / s.block : 0;
+    s.ntasks = BYOC__MIN(tasks, s.blocks);
+    byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &s.rows);
+    s.pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
     for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.G; ++grp) {
-            const uint8_t *xg = (const uint8_t *)x->data + (n * g.C + grp * g.Cg) * g.H * g.W;
-            int32_t *og = e ? NULL : o + (n * g.O + grp * g.Og) * P;
-            byoc__q8rows wg = byoc__q8rows_slice(&rows, grp * g.Og, g.Og);
-            wg.add = e && e->bias ? e->bias + grp * g.Og : NULL; /* the bias in the GEMM's row terms */
-            byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), xz};
-            if (pointwise && !e) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
-            for (int64_t p0 = 0; p0 < P; p0 += block) {
-                int64_t width = BYOC__MIN(block, P - p0);
-                if (pointwise) {
-                    cols.raw = xg + p0;
-                } else {
-                    byoc__im2col_u8(xg, &g, p0, p0 + width, pad, col);
-                    cols.raw = col;
-                    cols.rs = width;
-                }
-                if (!e) { byoc__q8gemm(&path, &wg, &cols, width, og + p0, P, scratch); continue; }
-                byoc__q8gemm(&path, &wg, &cols, width, acc, width, scratch);
-                if (!byoc__q8_epilogue_block(e, &g, n, grp, p0, width, acc))
+            s.n = n;
+            s.grp = grp;
+            byoc__parallel_run(k->par, s.ntasks, byoc__q8_conv_task, &s);
+            for (int64_t t = 0; t < s.ntasks; ++t)
+                if (s.failed[t])
                     return byoc__kfail(k, "the fused qnn.requantize's input_scale / output_scale is not a positive "
                                           "finite number");
-            }
         }
     return BYOC_OK;
 }
@@ -17988,16 +18033,35 @@ BYOC__PRIVATE size_t byoc__q8_conv_fused_ws(const byoc_node *conv, const byoc_te
     byoc__q8_conv_kctx(conv, conv_in, &shape, NULL, NULL, &k);
     return 64 + ((byoc__q8_conv_ws(&k, 1) + 63) & ~(size_t)63);
 }
+BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run_parallel(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                           const byoc_tensor *acc, const int32_t *bias,
+                                                           const byoc_node *rq, const byoc_tensor *rq_params,
+                                                           byoc_tensor *out, void *ws, const byoc_parallel *par,
+                                                           size_t ws_stride, byoc_diag *d);
 /* conv_in: the convolution's six arguments; acc: its int32 result's type; bias: int32 per channel or NULL;
    rq_params: the requantize's arguments 1 to 4; out: the 8-bit result; ws: byoc__q8_conv_fused_ws bytes */
 BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run(const byoc_node *conv, const byoc_tensor *conv_in,
                                                   const byoc_tensor *acc, const int32_t *bias, const byoc_node *rq,
                                                   const byoc_tensor *rq_params, byoc_tensor *out, void *ws,
                                                   byoc_diag *d) {
+    return byoc__q8_conv_fused_run_parallel(conv, conv_in, acc, bias, rq, rq_params, out, ws, NULL, 0, d);
+}
+/* as byoc__q8_conv_fused_run over par's threads: task t's workspace (byoc__q8_conv_fused_ws bytes) at
+   ws + t * ws_stride */
+BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run_parallel(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                           const byoc_tensor *acc, const int32_t *bias,
+                                                           const byoc_node *rq, const byoc_tensor *rq_params,
+                                                           byoc_tensor *out, void *ws, const byoc_parallel *par,
+                                                           size_t ws_stride, byoc_diag *d) {
     byoc__kctx k;
     byoc_tensor shape = *acc;
     shape.data = NULL;
     byoc__q8_conv_kctx(conv, conv_in, &shape, ws, d, &k);
+    if (par && par->parallel_for && par->threads > 1 && ws_stride) {
+        k.par = par;
+        k.threads = par->threads;
+        k.ws_stride = ws_stride;
+    }
     byoc__q8epilogue e = {bias, &rq_params[0], &rq_params[1], &rq_params[2], &rq_params[3],
                           byoc__qrounding(byoc_attrs_string(&rq->attrs, "rounding", "UPWARD")),
                           !strcmp(byoc_attrs_string(&rq->attrs, "compute_dtype", "float64"), "float32"), out};
@@ -18051,6 +18115,44 @@ static size_t byoc__ws_qnn_matmul(const byoc__kctx *k) {
     byoc__qmatmul_dims(k, &M, &N, &K, &ta, &tb);
     return byoc__q8rows_bytes(M, K) + 64 + byoc__q8gemm_scratch(M, N, K);
 }
+/* byoc__q8gemm over the kernel's threads: blocks of columns (integer sums: the same bytes for any split), task t
+   with the GEMM scratch at `scratch_offset` in its own workspace; a per-column zero point is sliced with them */
+typedef struct byoc__q8gemm_split {
+    const byoc__kctx *k;
+    const byoc__q8path *path;
+    const byoc__q8rows *rows;
+    const byoc__q8cols *cols;
+    int64_t N, ldc, units, ntasks;
+    int32_t *C;
+    size_t scratch_offset;
+} byoc__q8gemm_split;
+static void byoc__q8gemm_task(void *ctx, int64_t t) {
+    const byoc__q8gemm_split *s = (const byoc__q8gemm_split *)ctx;
+    int64_t u0, u1;
+    byoc__parallel_range(s->units, s->ntasks, t, &u0, &u1);
+    int64_t c0 = u0 * BYOC__Q8_NR_MAX, c1 = BYOC__MIN(s->N, u1 * BYOC__Q8_NR_MAX);
+    if (c0 >= c1) return;
+    byoc__q8cols part = *s->cols;
+    byoc_tensor zp = *s->cols->zp;
+    if (byoc__numel(&zp) > 1) {
+        zp.rank = 1;
+        zp.dims[0] = c1 - c0;
+        zp.data = (char *)zp.data + c0 * (int64_t)byoc_dtype_size(zp.dtype);
+    }
+    part.zp = &zp;
+    part.raw += c0 * part.cs;
+    unsigned char *scratch = byoc__align64(s->k->ws + (size_t)t * s->k->ws_stride + s->scratch_offset);
+    byoc__q8gemm(s->path, s->rows, &part, c1 - c0, s->C + c0, s->ldc, scratch);
+}
+BYOC__PRIVATE void byoc__q8gemm_parallel(const byoc__kctx *k, const byoc__q8path *path, const byoc__q8rows *rows,
+                                         const byoc__q8cols *cols, int64_t N, int32_t *C, int64_t ldc,
+                                         size_t scratch_offset) {
+    byoc__q8gemm_split s = {k, path, rows, cols, N, ldc, (N + BYOC__Q8_NR_MAX - 1) / BYOC__Q8_NR_MAX, 1, C,
+                            scratch_offset};
+    s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, rows->M * N * rows->K, BYOC__PAR_GEMM_GRAIN));
+    byoc__parallel_run(k->par, s.ntasks, byoc__q8gemm_task, &s);
+}
+
 /* the data are the GEMM's rows (read as int8), the weight its columns (read as uint8), per result matrix */
 static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
@@ -18064,14 +18166,14 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     int64_t M, N, K;
     int ta, tb, R = o->rank;
     byoc__qmatmul_dims(k, &M, &N, &K, &ta, &tb);
-    unsigned char *scratch = byoc__align64(k->ws + byoc__q8rows_bytes(M, K));
+    size_t scratch_offset = byoc__q8rows_bytes(M, K);
     byoc__q8cols cols = {(const uint8_t *)b->data, tb ? 1 : N, tb ? K : 1, (uint8_t)(b->dtype == BYOC_INT8 ? 0x80 : 0),
                          &k->in[3]};
     int32_t *out = (int32_t *)o->data;
     byoc__q8rows rows;
     if (k->code == BYOC__K_QDENSE) {
         byoc__q8_pack_rows(a->data, a->dtype, M, K, K, 1, &k->in[2], k->ws, &rows);
-        byoc__q8gemm(&path, &rows, &cols, N, out, N, scratch);
+        byoc__q8gemm_parallel(k, &path, &rows, &cols, N, out, N, scratch_offset);
         return BYOC_OK;
     }
     /* batch axes broadcast numpy-style: per result batch axis, the matrix step in a and b (0 where it broadcasts) */
@@ -18090,7 +18192,7 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
                                k->ws, &rows);
         packed = aoff;
         cols.raw = (const uint8_t *)b->data + boff;
-        byoc__q8gemm(&path, &rows, &cols, N, out + i * M * N, N, scratch);
+        byoc__q8gemm_parallel(k, &path, &rows, &cols, N, out + i * M * N, N, scratch_offset);
         for (int d = R - 3; d >= 0; --d) {
             aoff += ast[d];
             boff += bst[d];

@@ -2892,7 +2892,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_qconv(byoc_sim_program *p, const byo
     for (int q = 1; q < 5; ++q) rt[q].data = byoc__sim_data(p, p->operands[rq->in_first + q]);
     rt[5].data = byoc__sim_data(p, p->operands[rq->out_first]);
     const void *b = bias ? byoc__sim_data(p, p->operands[bias->in_first + 1]) : NULL;
-    return byoc__q8_conv_fused_run(conv->call, ct, &ct[6], (const int32_t *)b, rq->call, &rt[1], &rt[5], ws, d);
+    return byoc__q8_conv_fused_run_parallel(conv->call, ct, &ct[6], (const int32_t *)b, rq->call, &rt[1], &rt[5], ws,
+                                            &p->par, p->task_ws_bytes, d);
 }
 
 /* One tile (outer index o, chunk c) of a TILED kernel, or of an ANCHOR kernel's epilogue: the chain's steps
