@@ -305,7 +305,8 @@ typedef struct byoc_sim_memory_plan {
     size_t arena_bytes;        /* the one block every intermediate lives in */
     size_t lower_bound_bytes;  /* peak over the schedule of the bytes of live intermediates: no placement does better */
     size_t workspace_bytes;    /* shared by all kernels: the largest byoc_kernel_workspace_size */
-    size_t tile_scratch_bytes; /* shared by fused tiled kernels for their intermediates */
+    size_t tile_scratch_bytes; /* shared by fused tiled kernels for their intermediates (with threads, each task
+                                  gets its own workspace and scratch beside these, not counted here) */
     size_t output_bytes;       /* the outputs, planned apart from the arena */
     int slots;                 /* time slots of the schedule */
     int buffers;               /* buffers in the arena */
