@@ -121,9 +121,10 @@ static const usage_section usage_sections[] = {
      "        the memory plan, the kernel list and the source map; it is loaded back (every check of\n"
      "        the loader) before it is written; then the per-device summary of one run on zeros\n"},
     {"run",
-     "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [--threads N] [run's output options]\n"
+     "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
      "        runs an artifact; with --backend, only those devices are offered, and a partition\n"
-     "        compiled for a backend not offered, or for other device parameters, is refused\n"},
+     "        compiled for a backend not offered, or for other device parameters, is refused;\n"
+     "        --threads N as for a model\n"},
     {"explain",
      "  explain MODEL.byoc NODE [--json]\n"
      "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel\n"
