@@ -88,6 +88,8 @@
                                           where <time.h> declares it, else timespec_get in C11, else clock(),
                                           processor time in microseconds: strict -std=c99 on glibc declares
                                           clock_gettime only with _POSIX_C_SOURCE >= 199309L defined first)
+       BYOC_NO_THREADS                    no pthreads: every pool has one thread, kernels run serially (the same
+                                          bytes; see "sim: threads")
        BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
