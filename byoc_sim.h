@@ -90,6 +90,8 @@
                                           clock_gettime only with _POSIX_C_SOURCE >= 199309L defined first)
        BYOC_NO_THREADS                    no pthreads: every pool has one thread, kernels run serially (the same
                                           bytes; see "sim: threads")
+       BYOC_SIM_SPIN                      pause loops a pool's waiting thread spins before it sleeps (default 20000,
+                                          about 50-100 microseconds; 0: sleep at once)
        BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
@@ -2462,11 +2464,26 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
    under the pool's mutex until all n have run. Tasks are few and coarse (a kernel makes at most `threads` of
    them, or one per tile), so a mutex per claim costs nothing measurable, and the result never depends on which
    thread ran which task. A call made while a job runs (a task's kernel splitting again, or another thread)
-   runs inline: nesting can neither deadlock nor oversubscribe. Workers sleep on a condition variable between
-   jobs, as ONNX Runtime's EigenNonBlockingThreadPool does after its short spin. */
+   runs inline: nesting can neither deadlock nor oversubscribe. Between jobs a worker first spins a little
+   (BYOC_SIM_SPIN pause loops watching the job counter, read atomically) and then sleeps on a condition
+   variable, as ONNX Runtime's EigenNonBlockingThreadPool spins before it blocks: a model's kernels come one
+   after another, and a wake-up through the kernel costs tens of microseconds, a kernel's whole time at the
+   small end. The caller waits for the last task the same way. */
 #if !defined(BYOC_NO_THREADS)
 #include <pthread.h>
 #include <unistd.h>
+#endif
+#ifndef BYOC_SIM_SPIN
+#define BYOC_SIM_SPIN 20000 /* pause loops (about 50-100 microseconds) before a waiting thread sleeps; 0: never spin */
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && BYOC_SIM_SPIN > 0
+#define BYOC__POOL_SPIN 1
+#define BYOC__POOL_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define BYOC__POOL_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#else
+#define BYOC__POOL_SPIN 0
+#define BYOC__POOL_LOAD(x) (x)
+#define BYOC__POOL_STORE(x, v) ((x) = (v))
 #endif
 
 struct byoc_sim_pool {
@@ -2479,7 +2496,8 @@ struct byoc_sim_pool {
     pthread_cond_t wake, done;
     byoc_parallel_task task; /* the job */
     void *ctx;
-    int64_t n, next, finished;
+    int64_t n, next;
+    long finished;            /* tasks done (written under the mutex, read atomically by the spinning caller) */
     unsigned long generation; /* bumped per job, so a worker tells a new job from the one it finished */
     int busy, stop;
 #endif
@@ -2495,6 +2513,11 @@ BYOC_SIM_API int byoc_sim_online_cores(void) {
 }
 
 #if !defined(BYOC_NO_THREADS)
+BYOC__SIM_PRIVATE void byoc__pool_pause(void) {
+#if BYOC__POOL_SPIN && (defined(__x86_64__) || defined(__i386__))
+    __builtin_ia32_pause();
+#endif
+}
 /* runs the job's unclaimed tasks; called and returns with the mutex held */
 BYOC__SIM_PRIVATE void byoc__pool_drain(byoc_sim_pool *pool) {
     while (pool->next < pool->n) {
@@ -2504,7 +2527,8 @@ BYOC__SIM_PRIVATE void byoc__pool_drain(byoc_sim_pool *pool) {
         pthread_mutex_unlock(&pool->mu);
         task(ctx, i);
         pthread_mutex_lock(&pool->mu);
-        if (++pool->finished == pool->n) pthread_cond_signal(&pool->done);
+        BYOC__POOL_STORE(pool->finished, pool->finished + 1);
+        if (pool->finished == (long)pool->n) pthread_cond_signal(&pool->done);
     }
 }
 static void *byoc__pool_worker(void *arg) {
@@ -2512,8 +2536,18 @@ static void *byoc__pool_worker(void *arg) {
     unsigned long seen = 0;
     pthread_mutex_lock(&pool->mu);
     for (;;) {
-        while (!pool->stop && (pool->generation == seen || pool->next >= pool->n))
+        while (!pool->stop && (pool->generation == seen || pool->next >= pool->n)) {
+#if BYOC__POOL_SPIN
+            pthread_mutex_unlock(&pool->mu);
+            for (int i = 0; i < BYOC_SIM_SPIN && BYOC__POOL_LOAD(pool->generation) == seen; ++i) {
+                if (BYOC__POOL_LOAD(pool->stop)) break;
+                byoc__pool_pause();
+            }
+            pthread_mutex_lock(&pool->mu);
+            if (pool->stop || (pool->generation != seen && pool->next < pool->n)) break;
+#endif
             pthread_cond_wait(&pool->wake, &pool->mu);
+        }
         if (pool->stop) break;
         seen = pool->generation;
         byoc__pool_drain(pool);
@@ -2533,11 +2567,19 @@ static void byoc__pool_parallel_for(int64_t n, byoc_parallel_task task, void *ct
             pool->task = task;
             pool->ctx = ctx;
             pool->n = n;
-            pool->next = pool->finished = 0;
-            pool->generation++;
+            pool->next = 0;
+            BYOC__POOL_STORE(pool->finished, 0L);
+            BYOC__POOL_STORE(pool->generation, pool->generation + 1);
             pthread_cond_broadcast(&pool->wake);
             byoc__pool_drain(pool);
-            while (pool->finished < pool->n) pthread_cond_wait(&pool->done, &pool->mu);
+#if BYOC__POOL_SPIN
+            if (pool->finished < (long)n) { /* the workers' last tasks: spin a little before sleeping */
+                pthread_mutex_unlock(&pool->mu);
+                for (int i = 0; i < BYOC_SIM_SPIN && BYOC__POOL_LOAD(pool->finished) < (long)n; ++i) byoc__pool_pause();
+                pthread_mutex_lock(&pool->mu);
+            }
+#endif
+            while (pool->finished < (long)pool->n) pthread_cond_wait(&pool->done, &pool->mu);
             pool->busy = 0;
             pool->n = 0;
             pthread_mutex_unlock(&pool->mu);
@@ -2595,7 +2637,7 @@ BYOC_SIM_API void byoc_sim_pool_destroy(byoc_sim_pool *pool) {
 #if !defined(BYOC_NO_THREADS)
     if (pool->workers) {
         pthread_mutex_lock(&pool->mu);
-        pool->stop = 1;
+        BYOC__POOL_STORE(pool->stop, 1);
         pthread_cond_broadcast(&pool->wake);
         pthread_mutex_unlock(&pool->mu);
         for (int i = 0; i < pool->nworkers; ++i) pthread_join(pool->workers[i], NULL);
