@@ -2536,7 +2536,7 @@ static void *byoc__pool_worker(void *arg) {
     unsigned long seen = 0;
     pthread_mutex_lock(&pool->mu);
     for (;;) {
-        while (!pool->stop && (pool->generation == seen || pool->next >= pool->n)) {
+        while (!pool->stop && pool->generation == seen) { /* a job this worker has not seen yet */
 #if BYOC__POOL_SPIN
             pthread_mutex_unlock(&pool->mu);
             for (int i = 0; i < BYOC_SIM_SPIN && BYOC__POOL_LOAD(pool->generation) == seen; ++i) {
@@ -2544,13 +2544,13 @@ static void *byoc__pool_worker(void *arg) {
                 byoc__pool_pause();
             }
             pthread_mutex_lock(&pool->mu);
-            if (pool->stop || (pool->generation != seen && pool->next < pool->n)) break;
+            if (pool->stop || pool->generation != seen) break;
 #endif
             pthread_cond_wait(&pool->wake, &pool->mu);
         }
         if (pool->stop) break;
         seen = pool->generation;
-        byoc__pool_drain(pool);
+        byoc__pool_drain(pool); /* nothing when the others claimed every task already */
     }
     pthread_mutex_unlock(&pool->mu);
     return NULL;
