@@ -90,8 +90,8 @@
                                           clock_gettime only with _POSIX_C_SOURCE >= 199309L defined first)
        BYOC_NO_THREADS                    no pthreads: every pool has one thread, kernels run serially (the same
                                           bytes; see "sim: threads")
-       BYOC_SIM_SPIN                      pause loops a pool's waiting thread spins before it sleeps (default 20000,
-                                          about 50-100 microseconds; 0: sleep at once)
+       BYOC_SIM_SPIN                      pause loops a pool's waiting thread spins before it sleeps (default 0: sleep
+                                          at once; 20000 is about 50-100 microseconds, for a machine of one's own)
        BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
@@ -2464,17 +2464,18 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
    under the pool's mutex until all n have run. Tasks are few and coarse (a kernel makes at most `threads` of
    them, or one per tile), so a mutex per claim costs nothing measurable, and the result never depends on which
    thread ran which task. A call made while a job runs (a task's kernel splitting again, or another thread)
-   runs inline: nesting can neither deadlock nor oversubscribe. Between jobs a worker first spins a little
-   (BYOC_SIM_SPIN pause loops watching the job counter, read atomically) and then sleeps on a condition
-   variable, as ONNX Runtime's EigenNonBlockingThreadPool spins before it blocks: a model's kernels come one
-   after another, and a wake-up through the kernel costs tens of microseconds, a kernel's whole time at the
-   small end. The caller waits for the last task the same way. */
+   runs inline: nesting can neither deadlock nor oversubscribe. Between jobs a worker sleeps on a condition
+   variable; with BYOC_SIM_SPIN it first spins that many pause loops watching the job counter (read
+   atomically), as ONNX Runtime's EigenNonBlockingThreadPool spins before it blocks, and the caller waits for
+   the last task the same way. Spinning is off by default: on this shared 2-core machine (load 4-9) a worker
+   spinning 20000 loops after each job made squeezenet and ultraface 1.6-2.2x slower at 2 threads than at 1
+   (the spinner takes the core the calling thread needs), against about 1.05x without it. */
 #if !defined(BYOC_NO_THREADS)
 #include <pthread.h>
 #include <unistd.h>
 #endif
 #ifndef BYOC_SIM_SPIN
-#define BYOC_SIM_SPIN 20000 /* pause loops (about 50-100 microseconds) before a waiting thread sleeps; 0: never spin */
+#define BYOC_SIM_SPIN 0 /* pause loops before a waiting thread sleeps (20000: about 50-100 microseconds) */
 #endif
 #if (defined(__GNUC__) || defined(__clang__)) && BYOC_SIM_SPIN > 0
 #define BYOC__POOL_SPIN 1
