@@ -5,7 +5,7 @@ CLANG   ?= clang
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wpedantic
 CFLAGS  := -std=c99 $(OPT) -g $(WARN)
-LDLIBS  := -lm
+LDLIBS  := -lm -pthread
 BUILD   := build
 FUZZ_SECONDS ?= 60
 
@@ -67,7 +67,7 @@ LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h tools/byoc_quantize.h
 UNIT_TESTS := core patterns passes property targets sim collage collage_search collage_cflow artifact \
               api ops_windows ops_math ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic \
               ops_dyn3 ops_quant ops_cflow cflow_passes cflow_onnx ops_fuzz qgemm qdevices fq2i quantize \
-              qfused sim_cflow host_rewrites let_chain ops_seq
+              qfused sim_cflow host_rewrites let_chain ops_seq threads
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 
@@ -200,7 +200,7 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/ben
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
-	@echo "## Models, one thread: byocc run against ONNX Runtime (ms, medians of $(BENCH_RUNS) runs)" | tee -a $(BUILD)/bench.md
+	@echo "## Models, 1 and 2 threads: byocc run against ONNX Runtime (ms, medians of $(BENCH_RUNS) runs)" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@BYOC_MODELS="$(MODELS) tests/models" sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md

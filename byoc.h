@@ -150,6 +150,7 @@
        [SECTION] impl: weights file
        [SECTION] impl: structural equality, hash, copy
        [SECTION] impl: host kernels: vector loops and GEMM
+       [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
@@ -1479,6 +1480,25 @@ typedef struct byoc_tensor {
 BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
                                      void *workspace, byoc_diag *diag);
 BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call);
+
+/* Threads for host kernels: byoc.h has no threads of its own, a kernel splits its OUTPUT into tasks (blocks of
+   GEMM columns or rows, convolution patch rows, pooling planes) and hands them to the caller's parallel_for,
+   which runs task(ctx, i) exactly once for every i in [0, n) -- at once on up to `threads` threads, or one after
+   another -- and returns when all have returned. A task may call parallel_for again (the implementation may
+   then run it inline). No reduction is ever split, so the result is the same bytes for every thread count.
+   byoc_sim.h's pool (byoc_sim_pool_parallel) is one implementation; a program with a pool of its own passes
+   its own callback. */
+typedef void (*byoc_parallel_task)(void *ctx, int64_t task);
+typedef struct byoc_parallel {
+    void (*parallel_for)(int64_t n, byoc_parallel_task task, void *ctx, void *user);
+    void *user;  /* given back to parallel_for */
+    int threads; /* the most tasks worth making at once (<= 1: kernels run serially, parallel_for is not called) */
+} byoc_parallel;
+/* byoc_kernel_run with par (NULL: serial, as byoc_kernel_run). workspace: byoc_kernel_workspace_size_parallel(
+   call, par->threads) bytes (a kernel's scratch once per task), or NULL to allocate. */
+BYOC_API byoc_result byoc_kernel_run_parallel(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out,
+                                              int nout, void *workspace, const byoc_parallel *par, byoc_diag *diag);
+BYOC_API size_t byoc_kernel_workspace_size_parallel(const byoc_node *call, int threads);
 /* 1 when op has a host kernel (for some dtypes), else 0. */
 BYOC_API int byoc_kernel_exists(const byoc_op *op);
 /* C[M,N] = alpha * op(A)[M,K] * op(B)[K,N] + beta * C (row-major, leading dimensions in elements;
@@ -7962,6 +7982,97 @@ BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t
     BYOC_FREE(owned);
 }
 
+// [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
+/* How kernels use the caller's threads (byoc_kernel_run_parallel). A kernel splits only its OUTPUT: every output
+   element is computed by exactly the code and in exactly the order a serial run uses, so the bytes never depend
+   on the thread count. This is how ONNX Runtime's MLAS splits its SGEMM (MlasSgemmThreaded: ranges of M or N,
+   never of K) and how TFLite's ruy splits by destination blocks; unlike their splits, a block boundary here is
+   always a multiple of the micro-tile (MR rows, NR columns), so each micro-tile is the serial run's micro-tile
+   and even its store path (full or edge tile) is the same. Work below a grain runs inline: waking a thread costs
+   about as much as a few hundred thousand multiply-adds. */
+#define BYOC__PAR_GEMM_GRAIN ((int64_t)1 << 19) /* M * N * K below this: one thread */
+#define BYOC__PAR_ELEM_GRAIN ((int64_t)1 << 15) /* output elements below this: one thread (memory-bound loops) */
+
+/* task(ctx, t) for t in [0, n): through par when it has threads and n > 1, else here in order */
+BYOC__PRIVATE void byoc__parallel_run(const byoc_parallel *par, int64_t n, byoc_parallel_task task, void *ctx) {
+    if (n > 1 && par && par->parallel_for && par->threads > 1) {
+        par->parallel_for(n, task, ctx, par->user);
+        return;
+    }
+    for (int64_t t = 0; t < n; ++t) task(ctx, t);
+}
+/* tasks worth making for `work` units of output of `grain` each at least (1: run serially) */
+BYOC__PRIVATE int byoc__parallel_tasks(const byoc_parallel *par, int64_t work, int64_t grain) {
+    if (!par || !par->parallel_for || par->threads < 2 || work < 2 * grain) return 1;
+    int64_t by_work = work / grain;
+    return (int)BYOC__MIN((int64_t)par->threads, by_work);
+}
+/* task t's share [*lo, *hi) of `units` units split into n contiguous ranges */
+BYOC__PRIVATE void byoc__parallel_range(int64_t units, int64_t n, int64_t t, int64_t *lo, int64_t *hi) {
+    *lo = units * t / n;
+    *hi = units * (t + 1) / n;
+}
+
+typedef struct byoc__sgemm_split {
+    byoc__ukr_fn ukr;
+    int nr, by_columns;
+    int64_t M, N, K, unit, units, ntasks;
+    float alpha, beta;
+    const float *A, *B;
+    int64_t a_rs, a_cs, b_rs, b_cs, ldc;
+    float *C;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__sgemm_split;
+
+static void byoc__sgemm_split_task(void *ctx, int64_t t) {
+    const byoc__sgemm_split *s = (const byoc__sgemm_split *)ctx;
+    int64_t u0, u1;
+    byoc__parallel_range(s->units, s->ntasks, t, &u0, &u1);
+    if (u0 >= u1) return;
+    float *ws = (float *)byoc__align64(s->ws + (size_t)t * s->ws_stride);
+    if (s->by_columns) {
+        int64_t c0 = u0 * s->unit, c1 = BYOC__MIN(s->N, u1 * s->unit);
+        byoc__sgemm_blocked(s->ukr, s->nr, s->M, c1 - c0, s->K, s->alpha, s->A, s->a_rs, s->a_cs, s->B + c0 * s->b_cs,
+                            s->b_rs, s->b_cs, s->beta, s->C + c0, s->ldc, ws);
+    } else {
+        int64_t r0 = u0 * s->unit, r1 = BYOC__MIN(s->M, u1 * s->unit);
+        byoc__sgemm_blocked(s->ukr, s->nr, r1 - r0, s->N, s->K, s->alpha, s->A + r0 * s->a_rs, s->a_rs, s->a_cs, s->B,
+                            s->b_rs, s->b_cs, s->beta, s->C + r0 * s->ldc, s->ldc, ws);
+    }
+}
+
+/* byoc_sgemm over par: blocks of NR columns (or, for a product too narrow for that, of MR rows) per task, each
+   task with its own packing scratch, the byoc_sgemm_workspace_size() bytes at ws + t * ws_stride (t < threads).
+   A product byoc_sgemm would not block (one row or column, no K) runs serially as byoc_sgemm does. */
+BYOC__PRIVATE void byoc__sgemm_parallel(const byoc_parallel *par, int threads, unsigned char *ws, size_t ws_stride,
+                                        int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha,
+                                        const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
+                                        int64_t ldc) {
+    byoc__sgemm_split s;
+    memset(&s, 0, sizeof s);
+    s.ukr = byoc__gemm_kernel(&s.nr);
+    int64_t col_units = N > 0 ? (N + s.nr - 1) / s.nr : 0;
+    int64_t row_units = M > 0 ? (M + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR : 0;
+    int serial = threads < 2 || M <= 1 || N <= 1 || K <= 0 || alpha == 0;
+    int tasks = serial ? 1 : byoc__parallel_tasks(par, M * N * K, BYOC__PAR_GEMM_GRAIN);
+    s.by_columns = col_units >= row_units || col_units >= 2 * tasks;
+    s.units = s.by_columns ? col_units : row_units;
+    tasks = (int)BYOC__MIN((int64_t)tasks, BYOC__MIN((int64_t)threads, s.units));
+    if (tasks < 2) {
+        byoc_sgemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, ws);
+        return;
+    }
+    s.unit = s.by_columns ? s.nr : BYOC__GEMM_MR;
+    s.ntasks = tasks;
+    s.M = M; s.N = N; s.K = K; s.alpha = alpha; s.beta = beta;
+    s.A = A; s.a_rs = trans_a ? 1 : lda; s.a_cs = trans_a ? lda : 1;
+    s.B = B; s.b_rs = trans_b ? 1 : ldb; s.b_cs = trans_b ? ldb : 1;
+    s.C = C; s.ldc = ldc;
+    s.ws = ws; s.ws_stride = ws_stride;
+    byoc__parallel_run(par, tasks, byoc__sgemm_split_task, &s);
+}
+
 // [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
 /* ---- the kernel context and shared helpers ---- */
 typedef struct byoc__kctx {
@@ -7972,8 +8083,11 @@ typedef struct byoc__kctx {
     int nin;
     byoc_tensor *out;      /* results, a tuple result flattened */
     int nout;
-    unsigned char *ws;     /* 64-byte aligned scratch: the kernel's workspace_size bytes */
+    unsigned char *ws;     /* 64-byte aligned scratch: the kernel's workspace_size bytes, once per task */
     byoc_diag *diag;
+    const byoc_parallel *par; /* NULL, or a parallel_for with threads >= 2 (see "impl: host kernels: threads") */
+    int threads;              /* 1, or par->threads: tasks a kernel may make that each need their own scratch */
+    size_t ws_stride;         /* bytes from one task's scratch to the next (task t's is ws + t * ws_stride) */
 } byoc__kctx;
 
 BYOC__PRIVATE byoc_result byoc__kfail_dtype(byoc__kctx *k, byoc_dtype dt) {
@@ -9577,23 +9691,54 @@ static byoc_result byoc__k_pool2d_argmax(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+/* a share of byoc__k_pool2d over threads: float planes (n * C + c) [p0, p1) through byoc__pool_planes, each task
+   with its own window scratch (ws + t * ws_stride + scratch_offset); count_x is computed once and only read */
+typedef struct byoc__pool_split {
+    const byoc__pool_geom *g;
+    int avg, include_pad;
+    const float *count_x, *x;
+    float *o;
+    unsigned char *ws;
+    size_t ws_stride, scratch_offset;
+    int64_t units, ntasks;
+} byoc__pool_split;
+static void byoc__pool2d_task(void *ctx, int64_t t) {
+    const byoc__pool_split *s = (const byoc__pool_split *)ctx;
+    int64_t p0, p1;
+    byoc__parallel_range(s->units, s->ntasks, t, &p0, &p1);
+    if (p0 < p1)
+        byoc__pool_planes(s->g, s->avg, s->include_pad, s->count_x, s->x, s->o, p0, p1,
+                          s->ws + (size_t)t * s->ws_stride + s->scratch_offset);
+}
+
 static byoc_result byoc__k_pool2d(byoc__kctx *k) {
     byoc__pool_geom g;
     byoc__pool_geom_of(k, &g);
     byoc_dtype dt = k->in[0].dtype;
     const void *x = k->in[0].data;
     void *o = k->out[0].data;
-    if (dt == BYOC_FLOAT32) {
-        int avg = k->code == BYOC__K_AVG_POOL, include_pad = (int)byoc__kint(k, "count_include_pad", 0);
-        if (g.OH <= 0 || g.OW <= 0) return BYOC_OK;
-        float *count_x = (float *)k->ws;
-        for (int64_t ox = 0; avg && ox < g.OW; ++ox) {
+    if (dt == BYOC_FLOAT32) { /* planes (channels) over threads; count_x is computed once and only read */
+        byoc__pool_split s;
+        memset(&s, 0, sizeof s);
+        s.g = &g;
+        s.avg = k->code == BYOC__K_AVG_POOL;
+        s.include_pad = (int)byoc__kint(k, "count_include_pad", 0);
+        float *count_x = (float *)k->ws; /* per output column, the taps that count (average) */
+        for (int64_t ox = 0; s.avg && ox < g.OW; ++ox) {
             int64_t x0 = ox * g.sw - g.pl;
-            count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr)
-                                              : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
+            count_x[ox] = (float)(s.include_pad ? byoc__taps_in(x0, g.kw, g.dw, -g.pl, g.W + g.pr)
+                                                : byoc__taps_in(x0, g.kw, g.dw, 0, g.W));
         }
-        byoc__pool_planes(&g, avg, include_pad, count_x, (const float *)x, (float *)o, 0, g.N * g.C,
-                          k->ws + (size_t)g.OW * sizeof(float));
+        s.count_x = count_x;
+        s.x = (const float *)x;
+        s.o = (float *)o;
+        s.units = g.N * g.C;
+        s.ws = k->ws;
+        s.ws_stride = k->ws_stride;
+        s.scratch_offset = (size_t)g.OW * sizeof(float);
+        s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, s.units * g.OH * g.OW * g.kh * g.kw,
+                                                           BYOC__PAR_ELEM_GRAIN));
+        byoc__parallel_run(k->par, s.ntasks, byoc__pool2d_task, &s);
         return BYOC_OK;
     }
     if (k->code == BYOC__K_MAX_POOL && byoc__max_pool_any(&g, dt, x, o)) return BYOC_OK;
@@ -10405,24 +10550,27 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) {
                                  sizeof(float) + 128;
 }
 
-/* images and groups [q0, q1) (q = n * G + group) of a GEMM convolution: out[Og, P] = W_g[Og, Cg*KH*KW] *
-   patches[Cg*KH*KW, P], a block of columns at a time; the patches go straight into the GEMM's packed layout
+/* units [u0, u1) of a GEMM convolution, unit u = (n * G + group) * blocks + b: out[Og, P] = W_g[Og, Cg*KH*KW] *
+   patches[Cg*KH*KW, P], block b's columns [b * block, (b + 1) * block); the patches go straight into the GEMM's packed layout
    (byoc__im2col_packed), or with one output per group (a row of the GEMM, which byoc_sgemm runs as row
    updates) through byoc__im2col. ws: byoc__ws_conv2d's bytes. */
-BYOC__PRIVATE void byoc__conv_gemm_groups(const byoc__conv_geom *g, int pointwise, const float *x, const float *w,
-                                          float *o, int64_t q0, int64_t q1, unsigned char *ws) {
-    int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, block = pointwise ? P : byoc__im2col_block(g);
+BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise, const float *x, const float *w,
+                                         float *o, int64_t block, int64_t u0, int64_t u1, unsigned char *ws) {
+    int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, nblocks = (P + block - 1) / block, packed_q = -1;
     int64_t ncr = (block + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
     float *col = pointwise ? NULL : (float *)byoc__align64(ws + byoc__gemm_ws()), *row = col ? col + KK * ncr : NULL;
     float *wpacked = row ? (float *)byoc__align64(row + ncr) : NULL; /* the group's weights, packed once */
     int nr;
     byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
-    for (int64_t q = q0; q < q1; ++q) {
-        int64_t n = q / g->G, grp = q % g->G;
+    for (int64_t u = u0; u < u1; ++u) {
+        int64_t q = u / nblocks, p0 = u % nblocks * block, n = q / g->G, grp = q % g->G;
         const float *xg = x + (n * g->C + grp * g->Cg) * g->H * g->W, *wg = w + grp * g->Og * KK;
         float *og = o + (n * g->O + grp * g->Og) * P;
-        if (!pointwise && g->Og > 1 && block < P) byoc__sgemm_pack_a_all(g->Og, KK, wg, KK, wpacked);
-        for (int64_t p0 = 0; p0 < P; p0 += block) {
+        if (!pointwise && g->Og > 1 && block < P && q != packed_q) {
+            byoc__sgemm_pack_a_all(g->Og, KK, wg, KK, wpacked);
+            packed_q = q;
+        }
+        {
             int64_t width = BYOC__MIN(block, P - p0);
             if (pointwise) {
                 byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, xg + p0, P, 0.0f, og + p0, P, ws);
@@ -10449,6 +10597,31 @@ BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float 
         byoc__window_plane(BYOC__WIN_CONV, &w, x + p * g->H * g->W, wt + c * g->Og * g->KH * g->KW, g->Og,
                            o + p * g->Og * g->OH * g->OW, scratch);
     }
+}
+
+/* a share of byoc__k_conv2d over threads, each task with its own scratch (ws + t * ws_stride): input planes of a
+   depthwise convolution, or units (image, group, block of output columns) of a GEMM convolution */
+typedef struct byoc__conv_split {
+    const byoc__conv_geom *g;
+    const float *x, *w;
+    float *o;
+    int pointwise;
+    int64_t block, units, ntasks;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__conv_split;
+static void byoc__depthwise_task(void *ctx, int64_t t) {
+    const byoc__conv_split *s = (const byoc__conv_split *)ctx;
+    int64_t lo, hi;
+    byoc__parallel_range(s->units, s->ntasks, t, &lo, &hi);
+    if (lo < hi) byoc__depthwise_planes(s->g, s->x, s->w, s->o, lo, hi, s->ws + (size_t)t * s->ws_stride);
+}
+static void byoc__conv_gemm_task(void *ctx, int64_t t) {
+    const byoc__conv_split *s = (const byoc__conv_split *)ctx;
+    int64_t lo, hi;
+    byoc__parallel_range(s->units, s->ntasks, t, &lo, &hi);
+    if (lo < hi)
+        byoc__conv_gemm_units(s->g, s->pointwise, s->x, s->w, s->o, s->block, lo, hi, s->ws + (size_t)t * s->ws_stride);
 }
 
 static byoc_result byoc__k_conv2d(byoc__kctx *k) {
@@ -10488,11 +10661,35 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     }
     const float *x = (const float *)k->in[0].data, *w = (const float *)k->in[1].data;
     float *o = (float *)k->out[0].data;
-    if (byoc__conv_is_direct(&g)) { /* depthwise: each output plane from one input plane */
-        if (P > 0) byoc__depthwise_planes(&g, x, w, o, 0, g.N * g.C, k->ws);
+    if (P <= 0) return BYOC_OK;
+    byoc__conv_split split;
+    memset(&split, 0, sizeof split);
+    split.g = &g;
+    split.x = x;
+    split.w = w;
+    split.o = o;
+    split.ws = k->ws;
+    split.ws_stride = k->ws_stride;
+    if (byoc__conv_is_direct(&g)) { /* depthwise: each input plane gives its Og output planes; planes over threads */
+        split.units = g.N * g.C;
+        split.ntasks = BYOC__MIN(split.units, byoc__parallel_tasks(k->par, g.N * g.O * P * g.KH * g.KW,
+                                                                   BYOC__PAR_ELEM_GRAIN));
+        byoc__parallel_run(k->par, split.ntasks, byoc__depthwise_task, &split);
         return BYOC_OK;
     }
-    if (P > 0) byoc__conv_gemm_groups(&g, byoc__conv_is_pointwise(&g, k), x, w, o, 0, g.N * g.G, k->ws);
+    split.pointwise = byoc__conv_is_pointwise(&g, k);
+    split.block = split.pointwise ? P : byoc__im2col_block(&g);
+    int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
+    int tasks = byoc__parallel_tasks(k->par, images_groups * g.Og * P * KK, BYOC__PAR_GEMM_GRAIN);
+    if (tasks > images_groups) { /* too few images and groups for the threads: blocks of columns too, each a
+                                    whole number of the widest micro-tile, so every micro-tile is the serial run's */
+        int64_t per_group = (tasks + images_groups - 1) / images_groups, width = (P + per_group - 1) / per_group;
+        width = (width + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
+        split.block = BYOC__MIN(split.block, width);
+    }
+    split.units = images_groups * ((P + split.block - 1) / split.block);
+    split.ntasks = BYOC__MIN(split.units, (int64_t)tasks);
+    byoc__parallel_run(k->par, split.ntasks, byoc__conv_gemm_task, &split);
     return BYOC_OK;
 }
 
@@ -10551,8 +10748,8 @@ static byoc_result byoc__k_dense(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1];
     int64_t K = w->dims[1], U = w->dims[0], M = K ? byoc__numel(x) / K : byoc__numel(&k->out[0]) / (U ? U : 1);
     if (x->dtype == BYOC_FLOAT32)
-        byoc_sgemm(0, 1, M, U, K, 1.0f, (const float *)x->data, K, (const float *)w->data, K, 0.0f,
-                   (float *)k->out[0].data, U, k->ws);
+        byoc__sgemm_parallel(k->par, k->threads, k->ws, k->ws_stride, 0, 1, M, U, K, 1.0f, (const float *)x->data, K,
+                             (const float *)w->data, K, 0.0f, (float *)k->out[0].data, U);
     else
         byoc__igemm(0, 1, M, U, K, x->dtype, (const char *)x->data, w->dtype, (const char *)w->data, k->out[0].dtype,
                     (char *)k->out[0].data);
@@ -10583,16 +10780,17 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     for (int d = 0; d < R - 2; ++d) { b_shared &= bst[d] == 0; a_full &= ast[d] != 0 || o->dims[d] == 1; }
     int is_float = a->dtype == BYOC_FLOAT32;
     if (is_float && b_shared && a_full) { /* one B for every batch and A's batches stacked: one tall product */
-        byoc_sgemm(0, tb, batch * M, N, K, 1.0f, (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f,
-                   (float *)o->data, N, k->ws);
+        byoc__sgemm_parallel(k->par, k->threads, k->ws, k->ws_stride, 0, tb, batch * M, N, K, 1.0f,
+                             (const float *)a->data, K, (const float *)b->data, tb ? K : N, 0.0f, (float *)o->data, N);
         return BYOC_OK;
     }
     int64_t idx[BYOC_MAX_RANK] = {0}, aoff = 0, boff = 0;
     size_t as = byoc_dtype_size(a->dtype), bs = byoc_dtype_size(b->dtype), os = byoc_dtype_size(o->dtype);
     for (int64_t i = 0; i < batch; ++i) {
         if (is_float)
-            byoc_sgemm(ta, tb, M, N, K, 1.0f, (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff,
-                       tb ? K : N, 0.0f, (float *)o->data + i * M * N, N, k->ws);
+            byoc__sgemm_parallel(k->par, k->threads, k->ws, k->ws_stride, ta, tb, M, N, K, 1.0f,
+                                 (const float *)a->data + aoff, ta ? M : K, (const float *)b->data + boff, tb ? K : N,
+                                 0.0f, (float *)o->data + i * M * N, N);
         else
             byoc__igemm(ta, tb, M, N, K, a->dtype, (const char *)a->data + aoff * (int64_t)as, b->dtype,
                         (const char *)b->data + boff * (int64_t)bs, o->dtype,
@@ -18319,6 +18517,54 @@ BYOC__PRIVATE size_t byoc__q8_conv_ws(const byoc__kctx *k, int epilogue) {
     return bytes + byoc__q8gemm_scratch(g.Og, block, KK) + 64 + (size_t)(g.Og * block) * sizeof(int32_t);
 }
 static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) { return byoc__q8_conv_ws(k, 0); }
+/* the blocks of pixels of one image and group that one task of byoc__q8_conv computes */
+#define BYOC__Q8_MAX_TASKS 64
+typedef struct byoc__q8conv_split {
+    const byoc__kctx *k;
+    const byoc__conv_geom *g;
+    const byoc__q8epilogue *e;
+    const byoc__q8path *path;
+    byoc__q8rows rows; /* every group's packed weights, in task 0's workspace */
+    uint8_t pad;
+    int pointwise;
+    int64_t n, grp, block, blocks, ntasks;
+    int failed[BYOC__Q8_MAX_TASKS];
+} byoc__q8conv_split;
+static void byoc__q8_conv_task(void *ctx, int64_t t) {
+    byoc__q8conv_split *s = (byoc__q8conv_split *)ctx;
+    const byoc__kctx *k = s->k;
+    const byoc__conv_geom *g = s->g;
+    const byoc__q8epilogue *e = s->e;
+    const byoc_tensor *x = &k->in[0];
+    int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, b0, b1;
+    byoc__parallel_range(s->blocks, s->ntasks, t, &b0, &b1);
+    unsigned char *ws = k->ws + (size_t)t * k->ws_stride;
+    uint8_t *col = byoc__align64(ws + byoc__q8rows_bytes(g->O, KK));
+    unsigned char *scratch = byoc__align64(col + KK * s->block);
+    int32_t *acc = e ? (int32_t *)(void *)byoc__align64(scratch + byoc__q8gemm_scratch(g->Og, s->block, KK)) : NULL;
+    const uint8_t *xg = (const uint8_t *)x->data + (s->n * g->C + s->grp * g->Cg) * g->H * g->W;
+    int32_t *og = e ? NULL : (int32_t *)k->out[0].data + (s->n * g->O + s->grp * g->Og) * P;
+    byoc__q8rows wg = byoc__q8rows_slice(&s->rows, s->grp * g->Og, g->Og);
+    wg.add = e && e->bias ? e->bias + s->grp * g->Og : NULL; /* the bias in the GEMM's row terms */
+    byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), &k->in[2]};
+    for (int64_t b = b0; b < b1; ++b) {
+        int64_t p0 = b * s->block, width = BYOC__MIN(s->block, P - p0);
+        if (s->pointwise) {
+            cols.raw = xg + p0;
+        } else {
+            byoc__im2col_u8(xg, g, p0, p0 + width, s->pad, col);
+            cols.raw = col;
+            cols.rs = width;
+        }
+        if (!e) { byoc__q8gemm(s->path, &wg, &cols, width, og + p0, P, scratch); continue; }
+        byoc__q8gemm(s->path, &wg, &cols, width, acc, width, scratch);
+        if (!byoc__q8_epilogue_block(e, g, s->n, s->grp, p0, width, acc)) {
+            s->failed[t] = 1;
+            return;
+        }
+    }
+}
+
 /* out[Og, P] = W_g[Og, KK] x patches[KK, P] per image and group: the weights are the GEMM's rows (read as
    int8), the patches its columns (read as uint8); a 1x1 stride-1 unpadded convolution multiplies the
    image itself. With an epilogue e, blocks of pixels go through the GEMM into the int32 block and from there
@@ -18341,38 +18587,35 @@ BYOC__PRIVATE byoc_result byoc__q8_conv(byoc__kctx *k, const byoc__q8epilogue *e
                                   "finite number");
         return BYOC_OK;
     }
-    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW, block = byoc__q8_conv_block(&g, e != NULL);
-    byoc__q8rows rows;
-    byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &rows);
-    uint8_t *col = byoc__align64(k->ws + byoc__q8rows_bytes(g.O, KK));
-    unsigned char *scratch = byoc__align64(col + KK * block);
-    int32_t *acc = e ? (int32_t *)(void *)byoc__align64(scratch + byoc__q8gemm_scratch(g.Og, block, KK)) : NULL;
-    uint8_t pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
-    int pointwise = byoc__conv_is_pointwise(&g, k);
-    int32_t *o = (int32_t *)k->out[0].data;
+    int64_t P = g.OH * g.OW, KK = g.Cg * g.KH * g.KW;
+    byoc__q8conv_split s;
+    memset(&s, 0, sizeof s);
+    s.k = k;
+    s.g = &g;
+    s.e = e;
+    s.path = &path;
+    /* integer sums: any split gives the same bytes, so with threads the blocks of pixels may shrink until there
+       is one per task; each task has its own patch block, GEMM scratch and int32 block (the weights are shared) */
+    int64_t tasks = BYOC__MIN((int64_t)BYOC__Q8_MAX_TASKS, byoc__parallel_tasks(k->par, P * KK * g.Og,
+                                                                                 BYOC__PAR_GEMM_GRAIN));
+    s.pointwise = byoc__conv_is_pointwise(&g, k);
+    s.block = s.pointwise && !e ? P : byoc__q8_conv_block(&g, e != NULL);
+    if (P > 0 && tasks > (P + s.block - 1) / s.block)
+        s.block = BYOC__MIN(s.block, ((P + tasks - 1) / tasks + BYOC__Q8_NR_MAX - 1) / BYOC__Q8_NR_MAX *
+                                         BYOC__Q8_NR_MAX);
+    s.blocks = P > 0 ? (P + s.block - 1) / s.block : 0;
+    s.ntasks = BYOC__MIN(tasks, s.blocks);
+    byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &s.rows);
+    s.pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
     for (int64_t n = 0; n < g.N; ++n)
         for (int64_t grp = 0; grp < g.G; ++grp) {
-            const uint8_t *xg = (const uint8_t *)x->data + (n * g.C + grp * g.Cg) * g.H * g.W;
-            int32_t *og = e ? NULL : o + (n * g.O + grp * g.Og) * P;
-            byoc__q8rows wg = byoc__q8rows_slice(&rows, grp * g.Og, g.Og);
-            wg.add = e && e->bias ? e->bias + grp * g.Og : NULL; /* the bias in the GEMM's row terms */
-            byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), xz};
-            if (pointwise && !e) { byoc__q8gemm(&path, &wg, &cols, P, og, P, scratch); continue; }
-            for (int64_t p0 = 0; p0 < P; p0 += block) {
-                int64_t width = BYOC__MIN(block, P - p0);
-                if (pointwise) {
-                    cols.raw = xg + p0;
-                } else {
-                    byoc__im2col_u8(xg, &g, p0, p0 + width, pad, col);
-                    cols.raw = col;
-                    cols.rs = width;
-                }
-                if (!e) { byoc__q8gemm(&path, &wg, &cols, width, og + p0, P, scratch); continue; }
-                byoc__q8gemm(&path, &wg, &cols, width, acc, width, scratch);
-                if (!byoc__q8_epilogue_block(e, &g, n, grp, p0, width, acc))
+            s.n = n;
+            s.grp = grp;
+            byoc__parallel_run(k->par, s.ntasks, byoc__q8_conv_task, &s);
+            for (int64_t t = 0; t < s.ntasks; ++t)
+                if (s.failed[t])
                     return byoc__kfail(k, "the fused qnn.requantize's input_scale / output_scale is not a positive "
                                           "finite number");
-            }
         }
     return BYOC_OK;
 }
@@ -18435,16 +18678,35 @@ BYOC__PRIVATE size_t byoc__q8_conv_fused_ws(const byoc_node *conv, const byoc_te
     byoc__q8_conv_kctx(conv, conv_in, &shape, NULL, NULL, &k);
     return 64 + ((byoc__q8_conv_ws(&k, 1) + 63) & ~(size_t)63);
 }
+BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run_parallel(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                           const byoc_tensor *acc, const int32_t *bias,
+                                                           const byoc_node *rq, const byoc_tensor *rq_params,
+                                                           byoc_tensor *out, void *ws, const byoc_parallel *par,
+                                                           size_t ws_stride, byoc_diag *d);
 /* conv_in: the convolution's six arguments; acc: its int32 result's type; bias: int32 per channel or NULL;
    rq_params: the requantize's arguments 1 to 4; out: the 8-bit result; ws: byoc__q8_conv_fused_ws bytes */
 BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run(const byoc_node *conv, const byoc_tensor *conv_in,
                                                   const byoc_tensor *acc, const int32_t *bias, const byoc_node *rq,
                                                   const byoc_tensor *rq_params, byoc_tensor *out, void *ws,
                                                   byoc_diag *d) {
+    return byoc__q8_conv_fused_run_parallel(conv, conv_in, acc, bias, rq, rq_params, out, ws, NULL, 0, d);
+}
+/* as byoc__q8_conv_fused_run over par's threads: task t's workspace (byoc__q8_conv_fused_ws bytes) at
+   ws + t * ws_stride */
+BYOC__PRIVATE byoc_result byoc__q8_conv_fused_run_parallel(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                           const byoc_tensor *acc, const int32_t *bias,
+                                                           const byoc_node *rq, const byoc_tensor *rq_params,
+                                                           byoc_tensor *out, void *ws, const byoc_parallel *par,
+                                                           size_t ws_stride, byoc_diag *d) {
     byoc__kctx k;
     byoc_tensor shape = *acc;
     shape.data = NULL;
     byoc__q8_conv_kctx(conv, conv_in, &shape, ws, d, &k);
+    if (par && par->parallel_for && par->threads > 1 && ws_stride) {
+        k.par = par;
+        k.threads = par->threads;
+        k.ws_stride = ws_stride;
+    }
     byoc__q8epilogue e = {bias, &rq_params[0], &rq_params[1], &rq_params[2], &rq_params[3],
                           byoc__qrounding(byoc_attrs_string(&rq->attrs, "rounding", "UPWARD")),
                           !strcmp(byoc_attrs_string(&rq->attrs, "compute_dtype", "float64"), "float32"), out};
@@ -18498,6 +18760,44 @@ static size_t byoc__ws_qnn_matmul(const byoc__kctx *k) {
     byoc__qmatmul_dims(k, &M, &N, &K, &ta, &tb);
     return byoc__q8rows_bytes(M, K) + 64 + byoc__q8gemm_scratch(M, N, K);
 }
+/* byoc__q8gemm over the kernel's threads: blocks of columns (integer sums: the same bytes for any split), task t
+   with the GEMM scratch at `scratch_offset` in its own workspace; a per-column zero point is sliced with them */
+typedef struct byoc__q8gemm_split {
+    const byoc__kctx *k;
+    const byoc__q8path *path;
+    const byoc__q8rows *rows;
+    const byoc__q8cols *cols;
+    int64_t N, ldc, units, ntasks;
+    int32_t *C;
+    size_t scratch_offset;
+} byoc__q8gemm_split;
+static void byoc__q8gemm_task(void *ctx, int64_t t) {
+    const byoc__q8gemm_split *s = (const byoc__q8gemm_split *)ctx;
+    int64_t u0, u1;
+    byoc__parallel_range(s->units, s->ntasks, t, &u0, &u1);
+    int64_t c0 = u0 * BYOC__Q8_NR_MAX, c1 = BYOC__MIN(s->N, u1 * BYOC__Q8_NR_MAX);
+    if (c0 >= c1) return;
+    byoc__q8cols part = *s->cols;
+    byoc_tensor zp = *s->cols->zp;
+    if (byoc__numel(&zp) > 1) {
+        zp.rank = 1;
+        zp.dims[0] = c1 - c0;
+        zp.data = (char *)zp.data + c0 * (int64_t)byoc_dtype_size(zp.dtype);
+    }
+    part.zp = &zp;
+    part.raw += c0 * part.cs;
+    unsigned char *scratch = byoc__align64(s->k->ws + (size_t)t * s->k->ws_stride + s->scratch_offset);
+    byoc__q8gemm(s->path, s->rows, &part, c1 - c0, s->C + c0, s->ldc, scratch);
+}
+BYOC__PRIVATE void byoc__q8gemm_parallel(const byoc__kctx *k, const byoc__q8path *path, const byoc__q8rows *rows,
+                                         const byoc__q8cols *cols, int64_t N, int32_t *C, int64_t ldc,
+                                         size_t scratch_offset) {
+    byoc__q8gemm_split s = {k, path, rows, cols, N, ldc, (N + BYOC__Q8_NR_MAX - 1) / BYOC__Q8_NR_MAX, 1, C,
+                            scratch_offset};
+    s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, rows->M * N * rows->K, BYOC__PAR_GEMM_GRAIN));
+    byoc__parallel_run(k->par, s.ntasks, byoc__q8gemm_task, &s);
+}
+
 /* the data are the GEMM's rows (read as int8), the weight its columns (read as uint8), per result matrix */
 static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     const byoc_tensor *a = &k->in[0], *b = &k->in[1], *o = &k->out[0];
@@ -18511,14 +18811,14 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
     int64_t M, N, K;
     int ta, tb, R = o->rank;
     byoc__qmatmul_dims(k, &M, &N, &K, &ta, &tb);
-    unsigned char *scratch = byoc__align64(k->ws + byoc__q8rows_bytes(M, K));
+    size_t scratch_offset = byoc__q8rows_bytes(M, K);
     byoc__q8cols cols = {(const uint8_t *)b->data, tb ? 1 : N, tb ? K : 1, (uint8_t)(b->dtype == BYOC_INT8 ? 0x80 : 0),
                          &k->in[3]};
     int32_t *out = (int32_t *)o->data;
     byoc__q8rows rows;
     if (k->code == BYOC__K_QDENSE) {
         byoc__q8_pack_rows(a->data, a->dtype, M, K, K, 1, &k->in[2], k->ws, &rows);
-        byoc__q8gemm(&path, &rows, &cols, N, out, N, scratch);
+        byoc__q8gemm_parallel(k, &path, &rows, &cols, N, out, N, scratch_offset);
         return BYOC_OK;
     }
     /* batch axes broadcast numpy-style: per result batch axis, the matrix step in a and b (0 where it broadcasts) */
@@ -18537,7 +18837,7 @@ static byoc_result byoc__k_qnn_matmul(byoc__kctx *k) {
                                k->ws, &rows);
         packed = aoff;
         cols.raw = (const uint8_t *)b->data + boff;
-        byoc__q8gemm(&path, &rows, &cols, N, out + i * M * N, N, scratch);
+        byoc__q8gemm_parallel(k, &path, &rows, &cols, N, out + i * M * N, N, scratch_offset);
         for (int d = R - 3; d >= 0; --d) {
             aoff += ast[d];
             boff += bst[d];
@@ -20264,7 +20564,8 @@ BYOC__PRIVATE size_t byoc__half_copy_bytes(const byoc_tensor *typed, const byoc_
     return typed->dtype != view->dtype ? byoc__round64((size_t)byoc__numel(view) * sizeof(float)) : 0;
 }
 
-BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node *call) {
+/* threads: the kernel's own scratch once per task it may run at once */
+BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node *call, int threads) {
     size_t bytes = 64; /* to align the caller's pointer */
     for (int i = 0; i < p->nin; ++i) bytes += byoc__half_copy_bytes(&p->typed_in[i], &p->in[i]);
     for (int i = 0; i < p->nout; ++i) bytes += byoc__half_copy_bytes(&p->typed_out[i], &p->out[i]);
@@ -20278,16 +20579,19 @@ BYOC__PRIVATE size_t byoc__kplan_workspace(const byoc__kplan *p, const byoc_node
         k.nin = p->nin;
         k.out = p->out;
         k.nout = p->nout;
-        bytes += byoc__round64(p->def->workspace(&k));
+        bytes += byoc__round64(p->def->workspace(&k)) * (size_t)(threads > 1 ? threads : 1);
     }
     return bytes;
 }
 
-BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call) {
+BYOC_API size_t byoc_kernel_workspace_size_parallel(const byoc_node *call, int threads) {
     byoc__kplan p;
-    size_t bytes = byoc__kplan_init(&p, call, NULL) == BYOC_OK ? byoc__kplan_workspace(&p, call) : 0;
+    size_t bytes = byoc__kplan_init(&p, call, NULL) == BYOC_OK ? byoc__kplan_workspace(&p, call, threads) : 0;
     byoc__kplan_free(&p);
     return bytes;
+}
+BYOC_API size_t byoc_kernel_workspace_size(const byoc_node *call) {
+    return byoc_kernel_workspace_size_parallel(call, 1);
 }
 
 BYOC__PRIVATE int byoc__tensor_matches(const byoc_tensor *given, const byoc_tensor *typed) {
@@ -20314,6 +20618,13 @@ BYOC__PRIVATE byoc_result byoc__tensor_mismatch(const byoc_node *call, const cha
 BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out, int nout,
                                      void *workspace, byoc_diag *diag) {
     if (!call) return byoc__null_arg(diag, __func__, "call");
+    return byoc_kernel_run_parallel(call, in, nin, out, nout, workspace, NULL, diag);
+}
+
+BYOC_API byoc_result byoc_kernel_run_parallel(const byoc_node *call, const byoc_tensor *in, int nin, byoc_tensor *out,
+                                              int nout, void *workspace, const byoc_parallel *par, byoc_diag *diag) {
+    if (!call) return byoc__null_arg(diag, __func__, "call");
+    int threads = par && par->parallel_for && par->threads > 1 ? par->threads : 1;
     byoc__kplan p;
     byoc_result r = byoc__kplan_init(&p, call, diag);
     if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
@@ -20335,7 +20646,7 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
                 : BYOC_OK;
         if (r != BYOC_OK) { byoc__kplan_free(&p); return r; }
     }
-    size_t need = byoc__kplan_workspace(&p, call);
+    size_t need = byoc__kplan_workspace(&p, call, threads);
     void *owned = NULL;
     if (!workspace && !(workspace = owned = BYOC_MALLOC(need))) {
         byoc__kplan_free(&p);
@@ -20368,6 +20679,9 @@ BYOC_API byoc_result byoc_kernel_run(const byoc_node *call, const byoc_tensor *i
     k.nout = nout;
     k.ws = at;
     k.diag = diag;
+    k.par = threads > 1 ? par : NULL;
+    k.threads = threads;
+    if (p.def->workspace) k.ws_stride = byoc__round64(p.def->workspace(&k));
     r = p.def->run(&k);
     if (r == BYOC_OK)
         for (int i = 0; i < nout; ++i)

@@ -88,6 +88,10 @@
                                           where <time.h> declares it, else timespec_get in C11, else clock(),
                                           processor time in microseconds: strict -std=c99 on glibc declares
                                           clock_gettime only with _POSIX_C_SOURCE >= 199309L defined first)
+       BYOC_NO_THREADS                    no pthreads: every pool has one thread, kernels run serially (the same
+                                          bytes; see "sim: threads")
+       BYOC_SIM_SPIN                      pause loops a pool's waiting thread spins before it sleeps (default 0: sleep
+                                          at once; 20000 is about 50-100 microseconds, for a machine of one's own)
        BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
@@ -119,6 +123,7 @@
    TABLE OF CONTENTS (each section starts with a "// [SECTION] name" line)
      Public API
        [SECTION] sim: config
+       [SECTION] sim: threads (the host kernels' pool)
        [SECTION] sim: lowering (programs, kernels)
        [SECTION] sim: memory plan
        [SECTION] sim: runtime
@@ -131,6 +136,7 @@
        [SECTION] sim impl: lowering
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
        [SECTION] sim impl: memory plan
+       [SECTION] sim impl: threads (the pool)
        [SECTION] sim impl: runtime
        [SECTION] sim impl: control flow (bodies as programs)
        [SECTION] sim impl: profile
@@ -183,6 +189,28 @@
 extern "C" {
 #endif
 
+// [SECTION] sim: threads (the host kernels' pool)
+/* Host kernels split their output over threads (byoc.h's byoc_parallel: GEMM column or row blocks, convolution
+   patch rows, depthwise and pooling planes) and a fused elementwise kernel its tiles; every split is of outputs
+   only, so a program's results are the same bytes at any thread count. A program gets its threads from
+   byoc_sim_options: `threads` makes a pool of threads - 1 workers with the program (created once, at lowering,
+   and joined by byoc_sim_program_destroy; the calling thread is the last worker), or `parallel` hands it the
+   embedding program's own pool. Work too small to be worth a wake-up runs on the calling thread.
+   BYOC_NO_THREADS builds without pthreads: every pool has one thread and everything runs serially. */
+typedef struct byoc_sim_pool byoc_sim_pool;
+/* A pool for `threads` threads at once (>= 1; the caller of parallel_for is one of them, so threads - 1 workers
+   start here). With BYOC_NO_THREADS, or when a thread cannot be started, fewer: byoc_sim_pool_threads says. */
+BYOC_SIM_API byoc_sim_pool *byoc_sim_pool_create(int threads, const byoc_allocator *allocator, byoc_diag *diag);
+/* Stops and joins the workers (no parallel_for may be running on the pool). */
+BYOC_SIM_API void byoc_sim_pool_destroy(byoc_sim_pool *pool);
+BYOC_SIM_API int byoc_sim_pool_threads(const byoc_sim_pool *pool);
+/* The pool as byoc.h's kernels take it (valid while the pool lives). Its parallel_for runs every task once and
+   returns when all are done; called from inside a task, or while another thread's call is running on the same
+   pool, it runs the tasks on the calling thread. */
+BYOC_SIM_API byoc_parallel byoc_sim_pool_parallel(byoc_sim_pool *pool);
+/* The processors online (sysconf), at least 1; 1 with BYOC_NO_THREADS. */
+BYOC_SIM_API int byoc_sim_online_cores(void);
+
 // [SECTION] sim: lowering (programs, kernels)
 /* A lowered @main: kernels in schedule order, its memory plan, and (after the first run) its memory.
    It borrows the module: keep the module alive and its functions unchanged while the program lives.
@@ -197,6 +225,10 @@ typedef struct byoc_sim_options {
     int no_inplace;                  /* never write a result over a dying input */
     int no_alias;                    /* run reshape, squeeze, expand_dims and copy as kernels instead of views */
     const struct byoc_sim_device *host; /* the host's model for the simulated timeline (NULL: preset host-a55) */
+    int threads;                     /* threads for host kernels: 0 or 1 the caller's alone, N a pool of N - 1
+                                        workers made with the program ("sim: threads") */
+    const byoc_parallel *parallel;   /* the embedding program's own pool instead (copied; its user data must
+                                        outlive the program); threads is then ignored */
 } byoc_sim_options;
 
 /* Types the module (byoc_infer_type) and lowers @main. Fails with a message naming the node when an op
@@ -277,7 +309,8 @@ typedef struct byoc_sim_memory_plan {
     size_t arena_bytes;        /* the one block every intermediate lives in */
     size_t lower_bound_bytes;  /* peak over the schedule of the bytes of live intermediates: no placement does better */
     size_t workspace_bytes;    /* shared by all kernels: the largest byoc_kernel_workspace_size */
-    size_t tile_scratch_bytes; /* shared by fused tiled kernels for their intermediates */
+    size_t tile_scratch_bytes; /* shared by fused tiled kernels for their intermediates (with threads, each task
+                                  gets its own workspace and scratch beside these, not counted here) */
     size_t output_bytes;       /* the outputs, planned apart from the arena */
     int slots;                 /* time slots of the schedule */
     int buffers;               /* buffers in the arena */
@@ -329,6 +362,8 @@ BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p,
    its memory on its first iteration. */
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag);
+/* How many threads the program's host kernels use (its pool's, or its byoc_sim_options.parallel's threads). */
+BYOC_SIM_API int byoc_sim_threads(const byoc_sim_program *p);
 
 // [SECTION] sim: profile
 /* The profile as a text table: one row per kernel (name, device, partition, exec, ops, median and total
@@ -638,6 +673,8 @@ typedef struct byoc_sim_load_options {
     const byoc_allocator *allocator;          /* the module, the program and the executable (NULL: malloc) */
     const byoc_sim_runtime_backend *backends; /* NULL: every blob runs on the simulated device it was compiled for */
     int nbackends;
+    int threads;                    /* as byoc_sim_options' threads and parallel, for the loaded program */
+    const byoc_parallel *parallel;
 } byoc_sim_load_options;
 
 typedef struct byoc_sim_executable byoc_sim_executable;
@@ -923,6 +960,12 @@ struct byoc_sim_program {
     int depth; /* 0 for @main's program, one more per enclosing body */
     struct byoc__sim_event *events;
     int nevents, cap_events, events_dropped;
+    /* threads ("sim: threads"): the pool @main's program owns (bodies use their owner's par), and per-task copies
+       of the workspace and tile scratch beside the plan's (the plan itself does not depend on the threads) */
+    byoc_sim_pool *pool;
+    byoc_parallel par;      /* par.threads <= 1: serial */
+    size_t task_ws_bytes;   /* one task's workspace in workspace_block (byoc_kernel_workspace_size_parallel) */
+    size_t task_scratch_bytes;
 };
 
 BYOC__SIM_PRIVATE void *byoc__sim_malloc(const byoc_sim_program *p, size_t n) {
@@ -972,6 +1015,7 @@ BYOC_SIM_API void byoc_sim_free(byoc_sim_program *p, void *ptr) {
 
 BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     if (!p) return;
+    byoc_sim_pool_destroy(p->pool);
     for (int b = 0; b < p->nbuffers; ++b)
         if (p->buffers[b].kind == BYOC_SIM_BUFFER_DYNAMIC) byoc__sim_mfree(p, p->buffers[b].data);
     for (int i = 0; i < p->nstrings; ++i) byoc__sim_mfree(p, p->strings[i]);
@@ -2432,6 +2476,212 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
     return 1;
 }
 
+// [SECTION] sim impl: threads (the pool)
+/* One job at a time: parallel_for publishes (task, ctx, n), wakes the workers, and claims task indices with them
+   under the pool's mutex until all n have run. Tasks are few and coarse (a kernel makes at most `threads` of
+   them, or one per tile), so a mutex per claim costs nothing measurable, and the result never depends on which
+   thread ran which task. A call made while a job runs (a task's kernel splitting again, or another thread)
+   runs inline: nesting can neither deadlock nor oversubscribe. Between jobs a worker sleeps on a condition
+   variable; with BYOC_SIM_SPIN it first spins that many pause loops watching the job counter (read
+   atomically), as ONNX Runtime's EigenNonBlockingThreadPool spins before it blocks, and the caller waits for
+   the last task the same way. Spinning is off by default: on this shared 2-core machine (load 4-9) a worker
+   spinning 20000 loops after each job made squeezenet and ultraface 1.6-2.2x slower at 2 threads than at 1
+   (the spinner takes the core the calling thread needs), against about 1.05x without it. */
+#if !defined(BYOC_NO_THREADS)
+#include <pthread.h>
+#include <unistd.h>
+#endif
+#ifndef BYOC_SIM_SPIN
+#define BYOC_SIM_SPIN 0 /* pause loops before a waiting thread sleeps (20000: about 50-100 microseconds) */
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && BYOC_SIM_SPIN > 0
+#define BYOC__POOL_SPIN 1
+#define BYOC__POOL_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define BYOC__POOL_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#else
+#define BYOC__POOL_SPIN 0
+#define BYOC__POOL_LOAD(x) (x)
+#define BYOC__POOL_STORE(x, v) ((x) = (v))
+#endif
+
+struct byoc_sim_pool {
+    byoc_allocator alloc;
+    int threads;
+#if !defined(BYOC_NO_THREADS)
+    pthread_t *workers;
+    int nworkers;
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    byoc_parallel_task task; /* the job */
+    void *ctx;
+    int64_t n, next;
+    long finished;            /* tasks done (written under the mutex, read atomically by the spinning caller) */
+    unsigned long generation; /* bumped per job, so a worker tells a new job from the one it finished */
+    int busy, stop;
+#endif
+};
+
+BYOC_SIM_API int byoc_sim_online_cores(void) {
+#if !defined(BYOC_NO_THREADS) && defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+#else
+    return 1;
+#endif
+}
+
+#if !defined(BYOC_NO_THREADS)
+BYOC__SIM_PRIVATE void byoc__pool_pause(void) {
+#if BYOC__POOL_SPIN && (defined(__x86_64__) || defined(__i386__))
+    __builtin_ia32_pause();
+#endif
+}
+/* runs the job's unclaimed tasks; called and returns with the mutex held */
+BYOC__SIM_PRIVATE void byoc__pool_drain(byoc_sim_pool *pool) {
+    while (pool->next < pool->n) {
+        int64_t i = pool->next++;
+        byoc_parallel_task task = pool->task;
+        void *ctx = pool->ctx;
+        pthread_mutex_unlock(&pool->mu);
+        task(ctx, i);
+        pthread_mutex_lock(&pool->mu);
+        BYOC__POOL_STORE(pool->finished, pool->finished + 1);
+        if (pool->finished == (long)pool->n) pthread_cond_signal(&pool->done);
+    }
+}
+static void *byoc__pool_worker(void *arg) {
+    byoc_sim_pool *pool = BYOC__SIM_CAST(byoc_sim_pool *, arg);
+    unsigned long seen = 0;
+    pthread_mutex_lock(&pool->mu);
+    for (;;) {
+        while (!pool->stop && pool->generation == seen) { /* a job this worker has not seen yet */
+#if BYOC__POOL_SPIN
+            pthread_mutex_unlock(&pool->mu);
+            for (int i = 0; i < BYOC_SIM_SPIN && BYOC__POOL_LOAD(pool->generation) == seen; ++i) {
+                if (BYOC__POOL_LOAD(pool->stop)) break;
+                byoc__pool_pause();
+            }
+            pthread_mutex_lock(&pool->mu);
+            if (pool->stop || pool->generation != seen) break;
+#endif
+            pthread_cond_wait(&pool->wake, &pool->mu);
+        }
+        if (pool->stop) break;
+        seen = pool->generation;
+        byoc__pool_drain(pool); /* nothing when the others claimed every task already */
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return NULL;
+}
+#endif
+
+static void byoc__pool_parallel_for(int64_t n, byoc_parallel_task task, void *ctx, void *user) {
+    byoc_sim_pool *pool = BYOC__SIM_CAST(byoc_sim_pool *, user);
+#if !defined(BYOC_NO_THREADS)
+    if (pool && pool->nworkers > 0 && n > 1) {
+        pthread_mutex_lock(&pool->mu);
+        if (!pool->busy) {
+            pool->busy = 1;
+            pool->task = task;
+            pool->ctx = ctx;
+            pool->n = n;
+            pool->next = 0;
+            BYOC__POOL_STORE(pool->finished, 0L);
+            BYOC__POOL_STORE(pool->generation, pool->generation + 1);
+            pthread_cond_broadcast(&pool->wake);
+            byoc__pool_drain(pool);
+#if BYOC__POOL_SPIN
+            if (pool->finished < (long)n) { /* the workers' last tasks: spin a little before sleeping */
+                pthread_mutex_unlock(&pool->mu);
+                for (int i = 0; i < BYOC_SIM_SPIN && BYOC__POOL_LOAD(pool->finished) < (long)n; ++i) byoc__pool_pause();
+                pthread_mutex_lock(&pool->mu);
+            }
+#endif
+            while (pool->finished < (long)pool->n) pthread_cond_wait(&pool->done, &pool->mu);
+            pool->busy = 0;
+            pool->n = 0;
+            pthread_mutex_unlock(&pool->mu);
+            return;
+        }
+        pthread_mutex_unlock(&pool->mu); /* nested, or another thread's job: here, in order */
+    }
+#else
+    (void)pool;
+#endif
+    for (int64_t i = 0; i < n; ++i) task(ctx, i);
+}
+
+BYOC_SIM_API byoc_sim_pool *byoc_sim_pool_create(int threads, const byoc_allocator *allocator, byoc_diag *diag) {
+    byoc_allocator a;
+    memset(&a, 0, sizeof a);
+    if (allocator) a = *allocator;
+    if (threads < 1 || threads > 1024) {
+        byoc__sim_fail(diag, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_pool_create: %d threads (1 to 1024)", threads);
+        return NULL;
+    }
+    byoc_sim_pool *pool =
+        BYOC__SIM_CAST(byoc_sim_pool *, a.alloc_fn ? a.alloc_fn(sizeof *pool, a.user_data) : BYOC_MALLOC(sizeof *pool));
+    if (!pool) {
+        byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_pool_create: out of memory");
+        return NULL;
+    }
+    memset(pool, 0, sizeof *pool);
+    pool->alloc = a;
+    pool->threads = 1;
+#if !defined(BYOC_NO_THREADS)
+    if (threads > 1) {
+        size_t bytes = sizeof(pthread_t) * (size_t)(threads - 1);
+        pool->workers = BYOC__SIM_CAST(pthread_t *, a.alloc_fn ? a.alloc_fn(bytes, a.user_data) : BYOC_MALLOC(bytes));
+        if (!pool->workers) {
+            byoc_sim_pool_destroy(pool);
+            byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_pool_create: out of memory");
+            return NULL;
+        }
+        pthread_mutex_init(&pool->mu, NULL);
+        pthread_cond_init(&pool->wake, NULL);
+        pthread_cond_init(&pool->done, NULL);
+        for (int i = 0; i < threads - 1; ++i) {
+            if (pthread_create(&pool->workers[i], NULL, byoc__pool_worker, pool) != 0) break;
+            pool->nworkers++;
+        }
+        pool->threads = pool->nworkers + 1;
+    }
+#endif
+    return pool;
+}
+
+BYOC_SIM_API void byoc_sim_pool_destroy(byoc_sim_pool *pool) {
+    if (!pool) return;
+#if !defined(BYOC_NO_THREADS)
+    if (pool->workers) {
+        pthread_mutex_lock(&pool->mu);
+        BYOC__POOL_STORE(pool->stop, 1);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->mu);
+        for (int i = 0; i < pool->nworkers; ++i) pthread_join(pool->workers[i], NULL);
+        pthread_mutex_destroy(&pool->mu);
+        pthread_cond_destroy(&pool->wake);
+        pthread_cond_destroy(&pool->done);
+        if (pool->alloc.alloc_fn) pool->alloc.free_fn(pool->workers, pool->alloc.user_data);
+        else BYOC_FREE(pool->workers);
+    }
+#endif
+    if (pool->alloc.alloc_fn) pool->alloc.free_fn(pool, pool->alloc.user_data);
+    else BYOC_FREE(pool);
+}
+
+BYOC_SIM_API int byoc_sim_pool_threads(const byoc_sim_pool *pool) { return pool ? pool->threads : 0; }
+
+BYOC_SIM_API byoc_parallel byoc_sim_pool_parallel(byoc_sim_pool *pool) {
+    byoc_parallel par;
+    memset(&par, 0, sizeof par);
+    if (!pool) return par;
+    par.parallel_for = byoc__pool_parallel_for;
+    par.user = pool;
+    par.threads = pool->threads;
+    return par;
+}
+
 // [SECTION] sim impl: runtime
 /* one input per tensor leaf of a parameter: "%x", or "%t.0" for a field of a tuple parameter */
 BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node *param, const byoc_type *t, char *name,
@@ -2534,6 +2784,17 @@ BYOC__SIM_PRIVATE byoc_sim_program *byoc__sim_program_new(byoc_module *m, const 
     p->host = options && options->host ? *options->host : *byoc_sim_preset_find("host-a55");
     p->opt.host = NULL;
     if (!p->opt.tile_bytes) p->opt.tile_bytes = BYOC_SIM_TILE_BYTES;
+    p->opt.parallel = NULL;
+    if (options && options->parallel && options->parallel->parallel_for) {
+        p->par = *options->parallel;
+    } else if (options && options->threads > 1) {
+        p->pool = byoc_sim_pool_create(options->threads, a.alloc_fn ? &a : NULL, d);
+        if (!p->pool) {
+            byoc_sim_program_destroy(p);
+            return NULL;
+        }
+        p->par = byoc_sim_pool_parallel(p->pool);
+    }
     p->m = m;
     p->shadows = byoc_module_create(a.alloc_fn ? &p->alloc : NULL);
     if (!p->shadows) {
@@ -2623,12 +2884,28 @@ BYOC__SIM_PRIVATE char *byoc__sim_aligned(void *block) {
     return BYOC__SIM_CAST(char *, block) + ((BYOC_SIM_ALIGN - (uintptr_t)block % BYOC_SIM_ALIGN) % BYOC_SIM_ALIGN);
 }
 
+/* tasks a kernel of p may run at once (1: serial) */
+BYOC__SIM_PRIVATE int byoc__sim_tasks_max(const byoc_sim_program *p) { return p->par.threads > 1 ? p->par.threads : 1; }
+/* the workspace and tile scratch of one task: the plan's, or with threads what a split kernel needs (its scratch
+   once per task: byoc_kernel_workspace_size_parallel over the tasks, divided among them) */
+BYOC__SIM_PRIVATE void byoc__sim_task_memory(byoc_sim_program *p) {
+    int tasks = byoc__sim_tasks_max(p);
+    p->task_ws_bytes = byoc__sim_align(p->plan.workspace_bytes);
+    p->task_scratch_bytes = byoc__sim_align(p->plan.tile_scratch_bytes);
+    for (int s = 0; tasks > 1 && s < p->nsteps; ++s) {
+        size_t w = p->steps[s].call ? byoc_kernel_workspace_size_parallel(p->steps[s].call, tasks) : 0;
+        size_t per_task = byoc__sim_align((w + (size_t)tasks - 1) / (size_t)tasks);
+        if (per_task > p->task_ws_bytes) p->task_ws_bytes = per_task;
+    }
+}
+
 /* the first run: memory for the plan */
 BYOC__SIM_PRIVATE int byoc__sim_prepare(byoc_sim_program *p) {
     p->arena_block = byoc__sim_malloc(p, p->plan.arena_bytes + BYOC_SIM_ALIGN);
     p->output_block = byoc__sim_malloc(p, p->plan.output_bytes + BYOC_SIM_ALIGN);
-    p->workspace_block = byoc__sim_malloc(p, p->plan.workspace_bytes + BYOC_SIM_ALIGN);
-    p->scratch_block = byoc__sim_malloc(p, p->plan.tile_scratch_bytes + BYOC_SIM_ALIGN);
+    byoc__sim_task_memory(p);
+    p->workspace_block = byoc__sim_malloc(p, p->task_ws_bytes * (size_t)byoc__sim_tasks_max(p) + BYOC_SIM_ALIGN);
+    p->scratch_block = byoc__sim_malloc(p, p->task_scratch_bytes * (size_t)byoc__sim_tasks_max(p) + BYOC_SIM_ALIGN);
     p->samples = BYOC__SIM_CAST(
         double *, byoc__sim_malloc(p, sizeof(double) * BYOC_SIM_SAMPLES * (size_t)(p->nkernels ? p->nkernels : 1)));
     if (!p->arena_block || !p->output_block || !p->workspace_block || !p->scratch_block || !p->samples) return 0;
@@ -2653,7 +2930,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_step(byoc_sim_program *p, const byoc
     byoc_tensor *t = &p->tensors[st->tensor_first];
     for (int q = 0; q < st->nin; ++q) t[q].data = byoc__sim_data(p, p->operands[st->in_first + q]);
     for (int q = 0; q < st->nout; ++q) t[st->nin + q].data = byoc__sim_data(p, p->operands[st->out_first + q]);
-    return byoc_kernel_run(st->call, t, st->nin, t + st->nin, st->nout, ws, d);
+    return byoc_kernel_run_parallel(st->call, t, st->nin, t + st->nin, st->nout, ws, &p->par, d);
 }
 
 /* (Re)allocates a DYNAMIC buffer for a value of this run's dims (the previous run's storage goes); 0 when memory
@@ -2703,11 +2980,79 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_qconv(byoc_sim_program *p, const byo
     for (int q = 1; q < 5; ++q) rt[q].data = byoc__sim_data(p, p->operands[rq->in_first + q]);
     rt[5].data = byoc__sim_data(p, p->operands[rq->out_first]);
     const void *b = bias ? byoc__sim_data(p, p->operands[bias->in_first + 1]) : NULL;
-    return byoc__q8_conv_fused_run(conv->call, ct, &ct[6], (const int32_t *)b, rq->call, &rt[1], &rt[5], ws, d);
+    return byoc__q8_conv_fused_run_parallel(conv->call, ct, &ct[6], (const int32_t *)b, rq->call, &rt[1], &rt[5], ws,
+                                            &p->par, p->task_ws_bytes, d);
+}
+
+/* One tile (outer index o, chunk c) of a TILED kernel, or of an ANCHOR kernel's epilogue: the chain's steps
+   [first, end) on sub-tensor views, intermediates in the scratch slots at `scratch`. t: room for one step's
+   tensors (the kernel's own, or a task's copy when tiles run on several threads at once). */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tile(byoc_sim_program *p, const byoc__sim_kernel *k, int first, int end,
+                                                 int64_t tile, char *scratch, void *ws, byoc_tensor *own,
+                                                 byoc_diag *d) {
+    char *final_slot = scratch + (size_t)k->scratch_slots * k->slot_bytes;
+    int split = k->split;
+    int64_t inner = 1, idx[BYOC_MAX_RANK] = {0}, o = tile / k->chunks, c = tile - o * k->chunks;
+    for (int j = split + 1; j < k->rank; ++j) inner *= k->dims[j];
+    for (int j = split - 1; j >= 0; --j) {
+        idx[j] = o % k->dims[j];
+        o /= k->dims[j];
+    }
+    int64_t at = c * k->chunk, e = k->dims[split] - at < k->chunk ? k->dims[split] - at : k->chunk;
+    int var = e == k->chunk ? 0 : 1;
+    for (int s = first; s < end; ++s) {
+        const byoc__sim_step *st = &p->steps[s];
+        int nops = st->nin + 1;
+        byoc_tensor *t = &p->tensors[st->tile_tensor_first + var * nops];
+        if (own) {
+            memcpy(own, t, sizeof *t * (size_t)nops);
+            t = own;
+        }
+        for (int q = 0; q < nops; ++q) {
+            const byoc__sim_tile_operand *to = &p->tile_ops[st->tile_first + q];
+            if (to->source == BYOC__SIM_FROM_SCRATCH) {
+                t[q].data = scratch + (size_t)to->slot * k->slot_bytes;
+                continue;
+            }
+            int64_t off = at * to->stride[split];
+            for (int j = 0; j < split; ++j) off += idx[j] * to->stride[j];
+            t[q].data = byoc__sim_data(p, to->value) + (size_t)off * to->elem;
+        }
+        int via_scratch = s == end - 1 && k->final_via_scratch;
+        char *dst = BYOC__SIM_CAST(char *, t[st->nin].data);
+        if (via_scratch) t[st->nin].data = final_slot;
+        byoc_result r = byoc_kernel_run(st->shadow[var], t, st->nin, t + st->nin, 1, ws, d);
+        if (r != BYOC_OK) return r;
+        if (via_scratch) memcpy(dst, final_slot, (size_t)(e * inner) * p->tile_ops[st->tile_first + st->nin].elem);
+    }
+    return BYOC_OK;
+}
+
+/* tiles over threads: task t runs a contiguous range of tiles with scratch and workspace of its own */
+#define BYOC__SIM_TILE_TENSORS 16  /* a step's operands a task copies (elementwise ops take at most three) */
+#define BYOC__SIM_PAR_ELEMENTS 32768 /* elements of a tiled kernel below which its tiles run on one thread */
+typedef struct byoc__sim_tile_job {
+    byoc_sim_program *p;
+    const byoc__sim_kernel *k;
+    int first, end;
+    int64_t tiles, ntasks;
+    byoc_result result[BYOC__SIM_TILE_TENSORS]; /* per task (ntasks <= this) */
+    byoc_diag *diag[BYOC__SIM_TILE_TENSORS];
+} byoc__sim_tile_job;
+static void byoc__sim_tile_task(void *ctx, int64_t t) {
+    byoc__sim_tile_job *job = BYOC__SIM_CAST(byoc__sim_tile_job *, ctx);
+    byoc_sim_program *p = job->p;
+    byoc_tensor own[BYOC__SIM_TILE_TENSORS];
+    char *scratch = byoc__sim_aligned(p->scratch_block) + (size_t)t * p->task_scratch_bytes;
+    char *ws = BYOC__SIM_CAST(char *, byoc__sim_aligned(p->workspace_block)) + (size_t)t * p->task_ws_bytes;
+    int64_t lo = job->tiles * t / job->ntasks, hi = job->tiles * (t + 1) / job->ntasks;
+    for (int64_t tile = lo; tile < hi && job->result[t] == BYOC_OK; ++tile)
+        job->result[t] = byoc__sim_run_tile(p, job->k, job->first, job->end, tile, scratch, ws, own, job->diag[t]);
 }
 
 /* A TILED kernel, or an ANCHOR kernel's anchor and then its epilogue: every tile runs the chain's ops on sub-tensor
-   views, intermediates in scratch slots. */
+   views, intermediates in scratch slots. Tiles are disjoint slices of every operand (an in-place result takes
+   exactly its input's slice), so they run on the program's threads in any order with the same bytes. */
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byoc__sim_kernel *k, void *ws,
                                                   byoc_diag *d) {
     int first = k->step_first, end = k->step_first + k->nsteps;
@@ -2716,44 +3061,38 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byo
         if (r != BYOC_OK) return r;
         first++;
     }
-    char *scratch = byoc__sim_aligned(p->scratch_block);
-    char *final_slot = scratch + (size_t)k->scratch_slots * k->slot_bytes;
-    int split = k->split;
-    int64_t inner = 1, idx[BYOC_MAX_RANK] = {0};
-    for (int j = split + 1; j < k->rank; ++j) inner *= k->dims[j];
-    for (int64_t o = 0; o < k->outer; ++o) {
-        int64_t rest = o;
-        for (int j = split - 1; j >= 0; --j) {
-            idx[j] = rest % k->dims[j];
-            rest /= k->dims[j];
+    int64_t tiles = k->outer * k->chunks;
+    int tasks = byoc__sim_tasks_max(p), fits = 1;
+    for (int s = first; s < end; ++s) fits &= p->steps[s].nin + 1 <= BYOC__SIM_TILE_TENSORS;
+    if (tasks > BYOC__SIM_TILE_TENSORS) tasks = BYOC__SIM_TILE_TENSORS;
+    if (tasks > tiles) tasks = (int)tiles;
+    if (tasks < 2 || !fits || k->info.tile_elements * tiles < BYOC__SIM_PAR_ELEMENTS) {
+        char *scratch = byoc__sim_aligned(p->scratch_block);
+        for (int64_t tile = 0; tile < tiles; ++tile) {
+            byoc_result r = byoc__sim_run_tile(p, k, first, end, tile, scratch, ws, NULL, d);
+            if (r != BYOC_OK) return r;
         }
-        for (int64_t c = 0; c < k->chunks; ++c) {
-            int64_t at = c * k->chunk, e = k->dims[split] - at < k->chunk ? k->dims[split] - at : k->chunk;
-            int var = e == k->chunk ? 0 : 1;
-            for (int s = first; s < end; ++s) {
-                const byoc__sim_step *st = &p->steps[s];
-                int nops = st->nin + 1;
-                byoc_tensor *t = &p->tensors[st->tile_tensor_first + var * nops];
-                for (int q = 0; q < nops; ++q) {
-                    const byoc__sim_tile_operand *to = &p->tile_ops[st->tile_first + q];
-                    if (to->source == BYOC__SIM_FROM_SCRATCH) {
-                        t[q].data = scratch + (size_t)to->slot * k->slot_bytes;
-                        continue;
-                    }
-                    int64_t off = at * to->stride[split];
-                    for (int j = 0; j < split; ++j) off += idx[j] * to->stride[j];
-                    t[q].data = byoc__sim_data(p, to->value) + (size_t)off * to->elem;
-                }
-                int via_scratch = s == end - 1 && k->final_via_scratch;
-                char *dst = BYOC__SIM_CAST(char *, t[st->nin].data);
-                if (via_scratch) t[st->nin].data = final_slot;
-                byoc_result r = byoc_kernel_run(st->shadow[var], t, st->nin, t + st->nin, 1, ws, d);
-                if (r != BYOC_OK) return r;
-                if (via_scratch)
-                    memcpy(dst, final_slot, (size_t)(e * inner) * p->tile_ops[st->tile_first + st->nin].elem);
-            }
-        }
+        return BYOC_OK;
     }
+    byoc__sim_tile_job job;
+    byoc_diag diags[BYOC__SIM_TILE_TENSORS];
+    memset(&job, 0, sizeof job);
+    job.p = p;
+    job.k = k;
+    job.first = first;
+    job.end = end;
+    job.tiles = tiles;
+    job.ntasks = tasks;
+    for (int t = 0; t < tasks; ++t) {
+        memset(&diags[t], 0, sizeof diags[t]);
+        job.diag[t] = &diags[t];
+    }
+    p->par.parallel_for(tasks, byoc__sim_tile_task, &job, p->par.user);
+    for (int t = 0; t < tasks; ++t)
+        if (job.result[t] != BYOC_OK) {
+            if (d) *d = diags[t];
+            return job.result[t];
+        }
     return BYOC_OK;
 }
 
@@ -2876,6 +3215,11 @@ BYOC__SIM_PRIVATE void byoc__sim_update_medians(byoc_sim_program *p) {
 }
 
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__sim_kernel *k, byoc_diag *d);
+BYOC_SIM_API int byoc_sim_threads(const byoc_sim_program *p) {
+    if (!p) return 0;
+    return p->par.threads > 1 ? p->par.threads : 1;
+}
+
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag) {
     byoc_diag local;
@@ -3036,6 +3380,8 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_body(byoc__sim_lowering *L, const byoc_nod
     byoc_sim_options o = p->opt;
     o.allocator = p->alloc.alloc_fn ? &p->alloc : NULL;
     o.host = &p->host;
+    o.threads = 0; /* the owner's threads, not a pool of its own */
+    o.parallel = p->par.threads > 1 ? &p->par : NULL;
     byoc_diag bd;
     memset(&bd, 0, sizeof bd);
     byoc_sim_program *sub = byoc__sim_program_new(p->m, &o, &bd);
@@ -7318,6 +7664,10 @@ BYOC_SIM_API byoc_sim_executable *byoc_sim_executable_load(const void *bytes, si
     byoc_sim_options so;
     memset(&so, 0, sizeof so);
     so.allocator = e->alloc.alloc_fn ? &e->alloc : NULL; /* the same allocator as the executable's, or none */
+    if (o) {
+        so.threads = o->threads;
+        so.parallel = o->parallel;
+    }
     long long v;
     const char *tb = byoc_sim_executable_info(e, "tile_bytes"), *nf = byoc_sim_executable_info(e, "no_fused_tiling"),
                *ni = byoc_sim_executable_info(e, "no_inplace"), *na = byoc_sim_executable_info(e, "no_alias"),

@@ -106,6 +106,8 @@ for dir in "$DIR"/*/; do
     # shellcheck disable=SC2086
     check "cflow:$name:host" "$BYOCC" run "$model" $inputs --compare-to "$dir"
     # shellcheck disable=SC2086
+    check "cflow:$name:threads_1_2_same_bytes" sh tests/threads_cmp.sh "$BYOCC" "$model" $inputs
+    # shellcheck disable=SC2086
     check "cflow:$name:import_round_trip" import_round_trip "$model" "$dir" $inputs
     for strategy in greedy collage; do
         # shellcheck disable=SC2086

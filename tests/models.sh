@@ -14,6 +14,7 @@
 # `byocc run MODEL.byoc`, must give ONNX Runtime's outputs and byte for byte those of the same compile run on
 # the fly; its source map (--source-map) must list every ONNX node of the graph exactly once, each with its IR
 # ops or the reason it has none (the node count comes from the import's own count of the graph).
+# Each model also runs at 1 and 2 threads (tests/threads_cmp.sh): the outputs must be the same bytes.
 # One "ok NAME" / "FAIL NAME: why" line per check; without the models, one line saying why it skipped.
 BYOCC=${1:-build/byocc}
 MODELS=${BYOC_MODELS:-../shared/models}
@@ -70,6 +71,8 @@ for dir in "$MODELS"/*/; do
         while [ -f "$dir/input_$k.npy" ]; do inputs="$inputs --input $dir/input_$k.npy"; k=$((k + 1)); done
         # shellcheck disable=SC2086
         check "model:$name" "$BYOCC" run "$dir/model.onnx" $inputs --compare-to "$dir"
+        # shellcheck disable=SC2086
+        check "model:$name:threads_1_2_same_bytes" sh tests/threads_cmp.sh "$BYOCC" "$dir/model.onnx" $inputs
         # the imported text and weights run the same: byocc import, then run the .relay
         # shellcheck disable=SC2086
         if "$BYOCC" import "$dir/model.onnx" $inputs -o "$tmp/$name.relay" > "$tmp/import.log" 2>&1; then
@@ -100,6 +103,7 @@ done
 for model in "$MODELS"/zoo_light/*.onnx; do
     [ -f "$model" ] || continue
     check "model:zoo_light/$(basename "$model" .onnx):npu_dsp_host" "$BYOCC" run "$model" --backend npu --backend dsp --reference host
+    check "model:zoo_light/$(basename "$model" .onnx):threads_1_2_same_bytes" sh tests/threads_cmp.sh "$BYOCC" "$model"
     check "model:zoo_light/$(basename "$model" .onnx):collage" "$BYOCC" run "$model" --backend npu --backend dsp --strategy collage --reference host
     check "model:zoo_light/$(basename "$model" .onnx):collage_not_worse_than_greedy" collage_not_worse "$model"
     check "model:zoo_light/$(basename "$model" .onnx):artifact" artifact_round_trip "$model" "" greedy

@@ -86,6 +86,7 @@ for dir in "$tmp"/q/*/; do
     [ -f "$dir/ort_output_0.npy" ] || continue
     model=$dir/model.onnx
     check "quantized:$name:host" "$BYOCC" run "$model" --input "$dir/input_0.npy" --compare-to "$dir" --tolerance 1e-6
+    check "quantized:$name:threads_1_2_same_bytes" sh tests/threads_cmp.sh "$BYOCC" "$model" --input "$dir/input_0.npy"
     for strategy in greedy collage; do
         check "quantized:$name:$strategy (largest difference from ONNX Runtime: $(drift "$model" "$dir" $strategy))" \
             on_devices "$model" "$dir" $strategy

@@ -55,7 +55,8 @@ static const char *const guarded_functions[] = {"byoc_tensor_type", "byoc_tuple_
     "byoc_run_target_hooks", "byoc_module_evaluate", "byoc_partition_greedy", "byoc_placement_report_format",
     "byoc_placement_report_free", "byoc_sub_graph_init", "byoc_sub_graph_is_valid", "byoc_sub_graph_are_touching",
     "byoc_sub_graph_union", "byoc_collage_mock_cost", "byoc_collage_placement_parse", "byoc_partition_collage",
-    "byoc_kernel_run", "byoc_kernel_workspace_size", "byoc_sim_lower", "byoc_sim_program_destroy",
+    "byoc_kernel_run", "byoc_kernel_workspace_size", "byoc_kernel_run_parallel", "byoc_kernel_workspace_size_parallel",
+    "byoc_sim_threads", "byoc_sim_lower", "byoc_sim_program_destroy",
     "byoc_sim_free", "byoc_sim_input_count", "byoc_sim_input", "byoc_sim_output_count",
     "byoc_sim_output", "byoc_sim_kernel_count", "byoc_sim_kernel", "byoc_sim_memory",
     "byoc_sim_buffer_count", "byoc_sim_buffer", "byoc_sim_accesses", "byoc_sim_run",
@@ -260,6 +261,8 @@ static void test_null_handles_byoc_h(void) {
     RESULT_D(byoc_partition_collage, "module", NULL, NULL, NULL, NULL, &D);
     RESULT_D(byoc_kernel_run, "call", NULL, NULL, 0, NULL, 0, NULL, &D);
     ZERO(byoc_kernel_workspace_size, NULL);
+    RESULT_D(byoc_kernel_run_parallel, "call", NULL, NULL, 0, NULL, 0, NULL, NULL, &D);
+    ZERO(byoc_kernel_workspace_size_parallel, NULL, 0);
 }
 
 static void test_null_handles_byoc_sim_h(void) {
@@ -280,6 +283,7 @@ static void test_null_handles_byoc_sim_h(void) {
     PTR(byoc_sim_accesses, NULL, &count);
     CHECK(count == 0);
     RESULT_D(byoc_sim_run, "program", NULL, NULL, 0, NULL, 0, &D);
+    ZERO(byoc_sim_threads, NULL);
     PTR(byoc_sim_profile_format, NULL, NULL);
     VOID(byoc_sim_profile_reset, NULL);
     ZERO(byoc_sim_latency, NULL);
@@ -432,7 +436,7 @@ static void test_list_matches_headers(void) {
         for (int i = 0; i < n && !found; ++i) found = !strcmp(names[i], guarded_functions[k]);
         CHECKF(found, "%s is listed but no header declares it with a handle", guarded_functions[k]);
     }
-    CHECKF(n == GUARDED_COUNT && GUARDED_COUNT == 192, "%d public functions take a handle, %d are listed", n,
+    CHECKF(n == GUARDED_COUNT && GUARDED_COUNT == 195, "%d public functions take a handle, %d are listed", n,
            GUARDED_COUNT);
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # End-to-end latency of every shared model and every model the tests build (tests/models): byocc's host
-# runtime against ONNX Runtime, one thread each, measured side by side in one run (medians).
+# runtime against ONNX Runtime at one thread each and at two threads each (byocc --threads 2, ORT's
+# intraOpNumThreads 2), measured side by side in one run (medians), and byocc's speedup from 1 to 2 threads.
 # Usage: tools/bench_models.sh BYOCC RUNS OUT.json; BYOC_MODELS is a space-separated list of model roots.
 # Prints a markdown table; writes the same rows to OUT.json.
 BYOCC=$1 RUNS=${2:-20} OUT=${3:-build/bench_models.json}
@@ -17,10 +18,11 @@ if [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
         echo "models: onnxruntime-node did not install (see $ORT_DIR/npm.log); byocc times only"
     fi
 fi
-echo "| model | byocc ms (median) | ONNX Runtime ms (median) | byocc / ORT |"
-echo "|---|---:|---:|---:|"
+echo "| model | byocc 1 thread | ORT 1 thread | byocc / ORT | byocc 2 threads | ORT 2 threads | byocc / ORT | byocc 1 -> 2 threads |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 echo "[" > "$OUT"
 first=1
+ratios=""
 for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
     dir=${dir%/}
     name=$(basename "$dir")
@@ -28,13 +30,28 @@ for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
     inputs=""
     k=0
     while [ -f "$dir/input_$k.npy" ]; do inputs="$inputs --input $dir/input_$k.npy"; k=$((k + 1)); done
-    # shellcheck disable=SC2086
-    ours=$("$BYOCC" run "$dir/model.onnx" $inputs --repeat "$RUNS" 2>/dev/null | sed -n 's/^time: .* p50 \([0-9.]*\) ms.*/\1/p')
-    ort=$(NODE_PATH="$ORT_DIR/node_modules" node tools/ort_bench.js "$RUNS" "$dir" 2>/dev/null | sed -n 's/.*"ort_ms_median":\([0-9.e-]*\).*/\1/p')
-    ratio=$(awk -v a="${ours:-0}" -v b="${ort:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "-" }')
-    echo "| $name | ${ours:--} | ${ort:--} | $ratio |"
+    # one thread then two, byocc then ORT, back to back so both see the same load
+    for t in 1 2; do
+        # shellcheck disable=SC2086
+        ours=$("$BYOCC" run "$dir/model.onnx" $inputs --threads $t --repeat "$RUNS" 2>/dev/null |
+            sed -n 's/^time: .* p50 \([0-9.]*\) ms.*/\1/p')
+        ort=$(ORT_THREADS=$t NODE_PATH="$ORT_DIR/node_modules" node tools/ort_bench.js "$RUNS" "$dir" 2>/dev/null |
+            sed -n 's/.*"ort_ms_median":\([0-9.e-]*\).*/\1/p')
+        eval "ours$t=\${ours:--} ort$t=\${ort:--}"
+    done
+    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'; }
+    r1=$(ratio "$ours1" "$ort1") r2=$(ratio "$ours2" "$ort2") speedup=$(ratio "$ours1" "$ours2")
+    ratios="$ratios $r1/$r2/$speedup"
+    echo "| $name | $ours1 | $ort1 | $r1 | $ours2 | $ort2 | $r2 | ${speedup}x |"
     [ $first -eq 1 ] || echo "," >> "$OUT"
     first=0
-    printf '{"model": "%s", "byocc_ms_median": %s, "ort_ms_median": %s}' "$name" "${ours:-null}" "${ort:-null}" >> "$OUT"
+    json() { [ "$1" = "-" ] && echo null || echo "$1"; }
+    printf '{"model": "%s", "byocc_ms_median": %s, "ort_ms_median": %s, "byocc_2t_ms_median": %s, "ort_2t_ms_median": %s}' \
+        "$name" "$(json "$ours1")" "$(json "$ort1")" "$(json "$ours2")" "$(json "$ort2")" >> "$OUT"
 done
 echo "]" >> "$OUT"
+# geometric means of the ratios over the models that have both numbers
+echo "$ratios" | tr ' ' '\n' | awk -F/ 'NF == 3 {
+        if ($1 + 0 > 0) { l1 += log($1); n1++ } if ($2 + 0 > 0) { l2 += log($2); n2++ } if ($3 + 0 > 0) { l3 += log($3); n3++ } }
+    END { printf "| geometric mean | | | %s | | | %s | %s |\n", n1 ? sprintf("%.2f", exp(l1 / n1)) : "-",
+              n2 ? sprintf("%.2f", exp(l2 / n2)) : "-", n3 ? sprintf("%.2fx", exp(l3 / n3)) : "-" }'

@@ -87,8 +87,8 @@ static const usage_section usage_sections[] = {
     {"run",
      "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy]\n"
      "      [--tolerance T] [--lsb N] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
-     "      [--profile] [--trace FILE.json] [--repeat N] [--no-fuse] [--strategy greedy|collage]\n"
-     "      [partition's collage options] [--emit json|csv[=FILE]]...\n"
+     "      [--profile] [--trace FILE.json] [--repeat N] [--threads N] [--no-fuse]\n"
+     "      [--strategy greedy|collage] [partition's collage options] [--emit json|csv[=FILE]]...\n"
      "        compile (SimplifyInference, FoldConstant, placement, host rewrites, FuseOps) and run on\n"
      "        the host runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
@@ -101,7 +101,10 @@ static const usage_section usage_sections[] = {
      "        standard output, the human lines then going to standard error)\n"
      "        --backend npu / dsp: the built-in simulated devices (partitions run as command streams);\n"
      "        --reference host: compare with the model compiled for the host alone;\n"
-     "        --trace: Chrome trace JSON\n"},
+     "        --trace: Chrome trace JSON\n"
+     "        --threads N: host kernels split their outputs over N threads (default: BYOC_THREADS\n"
+     "        when set, else the online cores); the outputs are the same bytes for every N, and\n"
+     "        --profile's times are each kernel's wall time with all its threads\n"},
     {"quantize",
      "  quantize MODEL.onnx --calibrate DIR [--per-channel] [--method minmax|percentile|entropy]\n"
      "      [--activation-type uint8|int8] -o MODEL_q.onnx\n"
@@ -120,7 +123,8 @@ static const usage_section usage_sections[] = {
     {"run",
      "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
      "        runs an artifact; with --backend, only those devices are offered, and a partition\n"
-     "        compiled for a backend not offered, or for other device parameters, is refused\n"},
+     "        compiled for a backend not offered, or for other device parameters, is refused;\n"
+     "        --threads N as for a model\n"},
     {"explain",
      "  explain MODEL.byoc NODE [--json]\n"
      "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel\n"
@@ -574,7 +578,7 @@ typedef enum option_id {
     O_NO_FALLBACK, O_NO_MERGE_REGIONS, O_MIN_PARTITION_OPS, O_MAX_PARTITIONS,
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
-    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_NO_FUSE, O_SOURCE_MAP,
+    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_THREADS, O_NO_FUSE, O_SOURCE_MAP,
     O_DYNAMIC_DIMS, O_NO_FQ2I, O_FIXED_REQUANTIZE, O_CALIBRATE, O_PER_CHANNEL, O_METHOD, O_ACTIVATION_TYPE
 } option_id;
 
@@ -628,6 +632,7 @@ static const option_spec option_table[] = {
     {"--profile", O_PROFILE, 0, C_RUN | C_COMPILE},
     {"--trace", O_TRACE, 1, C_RUN | C_COMPILE},
     {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE},
+    {"--threads", O_THREADS, 1, C_RUN | C_COMPILE},
     {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE},
     {"--source-map", O_SOURCE_MAP, 1, C_COMPILE},
     {"--calibrate", O_CALIBRATE, 1, C_QUANTIZE},
@@ -677,6 +682,7 @@ typedef struct cli_options {
     double tolerance;
     int lsb; /* integer outputs within this many units of the reference (0: exactly) */
     int profile, repeat, no_fuse;
+    int threads; /* --threads (0: not given) */
     /* quantize */
     const char *calibrate, *method, *activation_type;
     int per_channel;
@@ -694,6 +700,26 @@ static int parse_count(const char *cmd, const char *text, const char *option, in
     }
     *out = (int)v;
     return EXIT_OK;
+}
+
+/* a thread count, 1 to 1024 (--threads, BYOC_THREADS) */
+static int parse_threads(const char *cmd, const char *option, const char *text, int *out) {
+    char *end = NULL, msg[200];
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || v < 1 || v > 1024) {
+        snprintf(msg, sizeof msg, "%s: %s expects a thread count (1 to 1024), got '%%s'", cmd, option);
+        return usage_error(msg, text);
+    }
+    *out = (int)v;
+    return EXIT_OK;
+}
+/* the host kernels' threads: --threads, else BYOC_THREADS, else the online cores; 0 when BYOC_THREADS is bad */
+static int host_threads(const cli_options *o) {
+    const char *env = getenv("BYOC_THREADS");
+    int n = 0;
+    if (o->threads) return o->threads;
+    if (env && *env) return parse_threads(o->cmd, "BYOC_THREADS", env, &n) == EXIT_OK ? n : 0;
+    return byoc_sim_online_cores();
 }
 
 /* value must be one of the words of list ("a, b, c") */
@@ -836,6 +862,7 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_PROFILE: o->profile = 1; break;
     case O_TRACE: o->trace = v; break;
     case O_REPEAT: return parse_count(cmd, v, spec->name, &o->repeat);
+    case O_THREADS: return parse_threads(cmd, spec->name, v, &o->threads);
     case O_NO_FUSE: o->no_fuse = 1; break;
     case O_NO_FQ2I: o->no_fq2i = 1; break;
     case O_FIXED_REQUANTIZE: o->fixed_requantize = 1; break;
@@ -2472,6 +2499,7 @@ static int run_job_read_artifact(run_job *j) {
     }
     lo.backends = s->nbackends ? offered : NULL;
     lo.nbackends = s->nbackends;
+    if (!(lo.threads = host_threads(j->o))) return EXIT_USAGE;
     if (!(j->exe = byoc_sim_executable_read(j->file, &lo, &j->d))) return input_error(&j->d);
     j->m = byoc_sim_executable_module(j->exe);
     j->p = byoc_sim_executable_program(j->exe);
@@ -2565,7 +2593,10 @@ static int run_job_compile_model(run_job *j) {
     if ((rc = run_job_stage(j, STAGE_HOST_REWRITTEN)) != EXIT_OK) return rc;
     if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return model_error(s, &j->d);
     if ((rc = run_job_stage(j, STAGE_FUSED)) != EXIT_OK) return rc;
-    if (!(j->p = byoc_sim_lower(j->m, NULL, &j->d))) return model_error(s, &j->d);
+    byoc_sim_options lower;
+    memset(&lower, 0, sizeof lower);
+    if (!(lower.threads = host_threads(o))) return EXIT_USAGE;
+    if (!(j->p = byoc_sim_lower(j->m, &lower, &j->d))) return model_error(s, &j->d);
     return EXIT_OK;
 }
 

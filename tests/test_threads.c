@@ -1,0 +1,344 @@
+/* The host kernels' threads (byoc_sim.h "sim: threads", byoc.h byoc_parallel): the pool runs every task once,
+   nested and concurrent calls are safe, an embedding program's own parallel_for is used, pools shut down
+   cleanly, and kernels split by output give the same bytes at 1, 2, 3 and 7 threads (GEMM, convolutions,
+   depthwise convolutions, pooling, dense, fused elementwise tiles) on odd shapes. */
+/* links the library compiled once (tests/lib/byoc_impl.c) */
+#include "../byoc_sim.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- the pool ---- */
+typedef struct count_job {
+    int *hits;
+    byoc_parallel *par;
+    int64_t inner;
+} count_job;
+static void count_task(void *ctx, int64_t i) { ((count_job *)ctx)->hits[i]++; }
+
+static void test_pool_covers_every_index_once(void) {
+    static const int threads[4] = {1, 2, 3, 7};
+    static const int64_t sizes[6] = {0, 1, 2, 3, 17, 1000};
+    int hits[1000];
+    for (int t = 0; t < 4; ++t) {
+        byoc_sim_pool *pool = byoc_sim_pool_create(threads[t], NULL, NULL);
+        CHECK(pool && byoc_sim_pool_threads(pool) == threads[t]);
+        byoc_parallel par = byoc_sim_pool_parallel(pool);
+        CHECK(par.parallel_for && par.threads == threads[t]);
+        for (int s = 0; s < 6; ++s)
+            for (int rep = 0; rep < 20; ++rep) { /* repeated jobs: a worker must tell a new job from the last */
+                count_job job = {hits, &par, 0};
+                memset(hits, 0, sizeof hits);
+                par.parallel_for(sizes[s], count_task, &job, par.user);
+                for (int64_t i = 0; i < sizes[s]; ++i)
+                    CHECKF(hits[i] == 1, "%d threads, %lld tasks: task %lld ran %d times", threads[t],
+                           (long long)sizes[s], (long long)i, hits[i]);
+            }
+        byoc_sim_pool_destroy(pool);
+    }
+}
+
+/* a task that calls parallel_for again on the same pool: it must run (inline) and cover its indices */
+static void nested_task(void *ctx, int64_t i) {
+    count_job *job = (count_job *)ctx;
+    count_job inner = {job->hits + (size_t)(i * job->inner), NULL, 0};
+    job->par->parallel_for(job->inner, count_task, &inner, job->par->user);
+}
+static void test_pool_nested_calls(void) {
+    byoc_sim_pool *pool = byoc_sim_pool_create(3, NULL, NULL);
+    CHECK(pool);
+    byoc_parallel par = byoc_sim_pool_parallel(pool);
+    int hits[8 * 13];
+    memset(hits, 0, sizeof hits);
+    count_job job = {hits, &par, 13};
+    par.parallel_for(8, nested_task, &job, par.user);
+    byoc_sim_pool_destroy(pool);
+    for (int i = 0; i < 8 * 13; ++i) CHECKF(hits[i] == 1, "nested index %d ran %d times", i, hits[i]);
+}
+
+static void test_pool_create_destroy_and_bad_counts(void) {
+    for (int i = 0; i < 50; ++i) { /* workers that never got a job stop and join */
+        byoc_sim_pool *pool = byoc_sim_pool_create(1 + i % 4, NULL, NULL);
+        CHECK(pool);
+        byoc_sim_pool_destroy(pool);
+    }
+    byoc_diag d;
+    memset(&d, 0, sizeof d);
+    CHECK(byoc_sim_pool_create(0, NULL, &d) == NULL);
+    CHECK(d.code == BYOC_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(d.message, "0 threads");
+    CHECK(byoc_sim_pool_threads(NULL) == 0);
+    byoc_parallel none = byoc_sim_pool_parallel(NULL);
+    CHECK(none.parallel_for == NULL && none.threads == 0);
+    byoc_sim_pool_destroy(NULL);
+    CHECK(byoc_sim_online_cores() >= 1);
+}
+
+/* ---- kernels: the same bytes at every thread count ---- */
+static void fill(float *x, size_t n, unsigned seed) {
+    unsigned s = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; ++i) {
+        s = s * 1664525u + 1013904223u;
+        x[i] = (float)((int)(s >> 9) % 2001 - 1000) / 997.0f;
+    }
+}
+
+/* An embedding program's own pool: runs the tasks in reverse order, on this thread, and counts its calls. */
+typedef struct user_pool {
+    int calls;
+    int64_t tasks;
+} user_pool;
+static void user_parallel_for(int64_t n, byoc_parallel_task task, void *ctx, void *user) {
+    user_pool *u = (user_pool *)user;
+    u->calls++;
+    u->tasks += n;
+    for (int64_t i = n - 1; i >= 0; --i) task(ctx, i);
+}
+
+/* Odd shapes on purpose: channels, pixels and units that no tile size divides. */
+static const char *const kernels_model =
+    "def @main(%x: Tensor[(2, 13, 37, 41), float32], %w: Tensor[(29, 13, 3, 3), float32], %b: Tensor[(29), float32],\n"
+    "          %dw: Tensor[(29, 1, 5, 5), float32], %pw: Tensor[(19, 29, 1, 1), float32],\n"
+    "          %fc: Tensor[(23, 3190), float32], %y: Tensor[(2, 29, 37, 41), float32]) {\n"
+    "  %0 = nn.conv2d(%x, %w, padding=[1, 1, 1, 1]);\n"
+    "  %1 = nn.bias_add(%0, %b);\n"
+    "  %2 = nn.relu(%1);\n"
+    "  %3 = multiply(%2, %y);\n"
+    "  %4 = add(%3, %y);\n"
+    "  %5 = nn.conv2d(%4, %dw, strides=[2, 2], padding=[2, 2, 2, 2], groups=29);\n"
+    "  %6 = nn.max_pool2d(%5, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]);\n"
+    "  %7 = nn.avg_pool2d(%4, pool_size=[3, 3], strides=[1, 1], padding=[1, 1, 1, 1], count_include_pad=True);\n"
+    "  %8 = nn.conv2d(%7, %pw);\n"
+    "  %9 = reshape(%6, newshape=[2, -1]);\n"
+    "  %10 = nn.dense(%9, %fc);\n"
+    "  (%10, %8, %6)\n"
+    "}\n";
+
+/* every input filled, the program lowered with options o and run once; its outputs' bytes appended to out */
+static int run_model(const char *text, const byoc_sim_options *o, unsigned char **out, size_t *nout, char *why,
+                     size_t cap) {
+    byoc_diag d;
+    byoc_module *m = byoc_module_parse(text, strlen(text), "threads.relay", NULL, &d);
+    if (!m || byoc_fuse_ops(m, 256, &d) != BYOC_OK) {
+        snprintf(why, cap, "parse/fuse: %s", d.message);
+        byoc_module_destroy(m);
+        return 0;
+    }
+    byoc_sim_program *p = byoc_sim_lower(m, o, &d);
+    int ok = p != NULL;
+    byoc_tensor in[8], res[3];
+    float *data[8] = {0};
+    int nin = p ? byoc_sim_input_count(p) : 0;
+    for (int i = 0; ok && i < nin; ++i) {
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        memset(&in[i], 0, sizeof in[i]);
+        in[i].dtype = io->dtype;
+        in[i].rank = io->rank;
+        memcpy(in[i].dims, io->dims, sizeof io->dims);
+        ok = (data[i] = (float *)malloc(io->nbytes + sizeof(float))) != NULL;
+        if (ok) fill(data[i], io->nbytes / sizeof(float) + 1, (unsigned)i + 1); /* 8-bit data: any bytes */
+        in[i].data = data[i];
+    }
+    int nres = p ? byoc_sim_output_count(p) : 0;
+    ok = ok && nres <= 3 && byoc_sim_run(p, in, nin, res, nres, &d) == BYOC_OK;
+    if (!ok) snprintf(why, cap, "lower/run: %s", d.message);
+    *nout = 0;
+    for (int r = 0; ok && r < nres; ++r) *nout += byoc_sim_output(p, r)->nbytes;
+    *out = ok ? (unsigned char *)malloc(*nout) : NULL;
+    size_t at = 0;
+    for (int r = 0; ok && *out && r < nres; ++r) {
+        memcpy(*out + at, res[r].data, byoc_sim_output(p, r)->nbytes);
+        at += byoc_sim_output(p, r)->nbytes;
+    }
+    for (int i = 0; i < 8; ++i) free(data[i]);
+    byoc_sim_program_destroy(p);
+    byoc_module_destroy(m);
+    return ok && *out;
+}
+
+/* a fused qnn.conv2d + bias + requantize group (byoc_sim.h runs it as one int8 kernel with its epilogue) */
+static const char *const quantized_model =
+    "def @main(%x: Tensor[(1, 21, 45, 43), uint8], %w: Tensor[(35, 21, 3, 3), int8], %b: Tensor[(35), int32]) {\n"
+    "  %0 = qnn.conv2d(%x, %w, 3, 0, 0.05f, 0.02f, padding=[1, 1, 1, 1], channels=35, kernel_size=[3, 3]);\n"
+    "  %1 = nn.bias_add(%0, %b);\n"
+    "  qnn.requantize(%1, 0.001f, 0, 0.07f, 5, out_dtype=\"uint8\")\n"
+    "}\n";
+
+static void check_program_threads(const char *text, char *why, size_t cap, int *ok) {
+    unsigned char *serial = NULL, *other = NULL;
+    size_t n1 = 0, n2 = 0;
+    byoc_sim_options o;
+    memset(&o, 0, sizeof o);
+    *ok = 0;
+    if (!run_model(text, &o, &serial, &n1, why, cap)) return;
+    static const int threads[3] = {2, 3, 7};
+    int same = 1;
+    for (int t = 0; same && t < 3; ++t) {
+        o.threads = threads[t];
+        char sub[500];
+        if (!run_model(text, &o, &other, &n2, sub, sizeof sub)) {
+            snprintf(why, cap, "%d threads: %s", threads[t], sub);
+            free(serial);
+            return;
+        }
+        same = n1 == n2 && !memcmp(serial, other, n1);
+        free(other);
+        if (!same) {
+            snprintf(why, cap, "%d threads: the outputs differ from one thread's", threads[t]);
+            free(serial);
+            return;
+        }
+    }
+    /* the embedding program's own pool, running tasks backwards */
+    user_pool u = {0, 0};
+    byoc_parallel mine = {user_parallel_for, &u, 4};
+    o.threads = 0;
+    o.parallel = &mine;
+    int ran = run_model(text, &o, &other, &n2, why, cap);
+    same = ran && n1 == n2 && !memcmp(serial, other, n1);
+    free(other);
+    free(serial);
+    if (!ran) return;
+    if (!same) snprintf(why, cap, "the user's pool: the outputs differ from one thread's");
+    else if (u.calls < 1 || u.tasks < 2 * u.calls)
+        snprintf(why, cap, "the user's parallel_for ran %d times, %lld tasks", u.calls, (long long)u.tasks);
+    *ok = same && u.calls >= 1 && u.tasks >= 2 * u.calls;
+}
+
+static void test_programs_same_bytes_at_every_thread_count(void) {
+    char why[600] = "";
+    int ok = 0;
+    check_program_threads(kernels_model, why, sizeof why, &ok);
+    CHECKF(ok, "float model: %s", why);
+    check_program_threads(quantized_model, why, sizeof why, &ok);
+    CHECKF(ok, "quantized model: %s", why);
+}
+
+/* the pool's parallel_for, counting the tasks it was given (so a test knows the kernel did split) */
+typedef struct counting_pool {
+    byoc_parallel inner;
+    int64_t split_tasks;
+} counting_pool;
+static void counting_parallel_for(int64_t n, byoc_parallel_task task, void *ctx, void *user) {
+    counting_pool *c = (counting_pool *)user;
+    if (n > 1) c->split_tasks += n;
+    c->inner.parallel_for(n, task, ctx, c->inner.user);
+}
+
+/* one op through byoc_kernel_run_parallel at 1, 2, 3, 7 threads: the same bytes, and split at 2 and more */
+static void check_kernel_threads(const char *text, char *why, size_t cap, int *ok) {
+    byoc_diag d;
+    *ok = 0;
+    byoc_module *m = byoc_module_parse(text, strlen(text), "kernel.relay", NULL, &d);
+    if (!m || byoc_infer_type(m, &d) != BYOC_OK) {
+        snprintf(why, cap, "%s", d.message);
+        byoc_module_destroy(m);
+        return;
+    }
+    byoc_node *fn = byoc_module_function(m, "main"), *call = fn->body;
+    byoc_tensor in[8], out, ref;
+    memset(in, 0, sizeof in);
+    float *bufs[8] = {0};
+    for (int i = 0; i < call->nargs && i < 8; ++i) { /* parameters get values, constants (qnn's) keep theirs */
+        const byoc_node *arg = call->args[i];
+        const byoc_type *t = arg->checked_type;
+        size_t n = 1;
+        in[i].dtype = t->dtype;
+        in[i].rank = t->rank;
+        for (int j = 0; j < t->rank; ++j) n *= (size_t)(in[i].dims[j] = t->dims[j]);
+        if (arg->kind == BYOC_NODE_CONSTANT) {
+            in[i].data = arg->data;
+            continue;
+        }
+        bufs[i] = (float *)malloc(n * sizeof(float));
+        fill(bufs[i], n, (unsigned)(i + 7));
+        in[i].data = bufs[i];
+    }
+    const byoc_type *ot = call->checked_type;
+    size_t on = 1;
+    memset(&out, 0, sizeof out);
+    out.dtype = ot->dtype;
+    out.rank = ot->rank;
+    for (int j = 0; j < ot->rank; ++j) on *= (size_t)(out.dims[j] = ot->dims[j]);
+    ref = out;
+    ref.data = malloc(on * sizeof(float));
+    out.data = malloc(on * sizeof(float));
+    int good = byoc_kernel_run(call, in, call->nargs, &ref, 1, NULL, &d) == BYOC_OK;
+    static const int threads[4] = {1, 2, 3, 7};
+    for (int t = 0; good && t < 4; ++t) {
+        byoc_sim_pool *pool = byoc_sim_pool_create(threads[t], NULL, NULL);
+        counting_pool counted = {byoc_sim_pool_parallel(pool), 0};
+        byoc_parallel par = {counting_parallel_for, &counted, threads[t]};
+        size_t ws_bytes = byoc_kernel_workspace_size_parallel(call, threads[t]);
+        void *ws = malloc(ws_bytes ? ws_bytes : 1);
+        memset(out.data, 0xA5, on * sizeof(float)); /* every output element must be written */
+        good = byoc_kernel_run_parallel(call, in, call->nargs, &out, 1, ws, &par, &d) == BYOC_OK;
+        if (good && memcmp(out.data, ref.data, on * sizeof(float))) {
+            snprintf(why, cap, "%s: %d threads differ from one", call->op->def.name, threads[t]);
+            good = 0;
+            d.message[0] = 0;
+        } else if (good && threads[t] > 1 && counted.split_tasks < 2) {
+            snprintf(why, cap, "%s: %d threads, but the kernel did not split", call->op->def.name, threads[t]);
+            good = 0;
+            d.message[0] = 0;
+        }
+        free(ws);
+        byoc_sim_pool_destroy(pool);
+    }
+    if (!good && d.message[0]) snprintf(why, cap, "%s", d.message);
+    *ok = good;
+    for (int i = 0; i < 8; ++i) free(bufs[i]);
+    free(ref.data);
+    free(out.data);
+    byoc_module_destroy(m);
+}
+
+static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
+    static const char *const cases[] = {
+        /* the packed GEMM split by columns (conv through im2col, patch rows split too) */
+        "def @main(%x: Tensor[(1, 7, 61, 53), float32], %w: Tensor[(37, 7, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, strides=[2, 1], padding=[1, 2, 1, 0], dilation=[1, 2]) }\n",
+        /* grouped, pointwise (no im2col) */
+        "def @main(%x: Tensor[(2, 128, 41, 43), float32], %w: Tensor[(62, 64, 1, 1), float32]) {\n"
+        "  nn.conv2d(%x, %w, groups=2) }\n",
+        /* depthwise planes */
+        "def @main(%x: Tensor[(1, 33, 47, 45), float32], %w: Tensor[(33, 1, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=33) }\n",
+        /* the GEMM split by rows (many rows, few columns), and by columns */
+        "def @main(%x: Tensor[(3001, 67), float32], %w: Tensor[(9, 67), float32]) { nn.dense(%x, %w) }\n",
+        "def @main(%x: Tensor[(5, 301), float32], %w: Tensor[(1003, 301), float32]) { nn.dense(%x, %w) }\n",
+        "def @main(%a: Tensor[(3, 77, 257), float32], %b: Tensor[(3, 257, 95), float32]) {\n"
+        "  nn.batch_matmul(%a, %b, transpose_b=False) }\n",
+        /* the int8 convolution: blocks of pixels over the threads */
+        "def @main(%x: Tensor[(1, 23, 47, 45), uint8], %w: Tensor[(41, 23, 3, 3), int8]) {\n"
+        "  qnn.conv2d(%x, %w, 7, 0, 0.05f, 0.02f, padding=[1, 1, 1, 1], channels=41, kernel_size=[3, 3]) }\n",
+        /* the int8 GEMM: blocks of columns, a per-column zero point sliced with them */
+        "def @main(%x: Tensor[(37, 301), int8], %w: Tensor[(301, 203), uint8], %wz: Tensor[(203), uint8]) {\n"
+        "  qnn.matmul(%x, %w, 1, %wz, 0.5f, 0.25f) }\n",
+        /* pooling planes, wide and narrow outputs */
+        "def @main(%x: Tensor[(2, 19, 57, 43), float32]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
+        "def @main(%x: Tensor[(3, 41, 31, 29), float32]) {\n"
+        "  nn.avg_pool2d(%x, pool_size=[2, 3], strides=[1, 2], padding=[0, 1, 1, 1], count_include_pad=False) }\n",
+        "def @main(%x: Tensor[(1, 200, 13, 13), float32]) {\n"
+        "  nn.avg_pool2d(%x, pool_size=[7, 7], strides=[3, 3]) }\n",
+    };
+    char why[600];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        int ok = 0;
+        why[0] = 0;
+        check_kernel_threads(cases[i], why, sizeof why, &ok);
+        CHECKF(ok, "case %d: %s", (int)i, why);
+    }
+}
+
+int main(int argc, char **argv) {
+    static const test_case tests[] = {
+        TEST_ENTRY(test_pool_covers_every_index_once),
+        TEST_ENTRY(test_pool_nested_calls),
+        TEST_ENTRY(test_pool_create_destroy_and_bad_counts),
+        TEST_ENTRY(test_kernels_same_bytes_at_1_2_3_7_threads),
+        TEST_ENTRY(test_programs_same_bytes_at_every_thread_count),
+    };
+    return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
+}
