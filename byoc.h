@@ -28700,9 +28700,14 @@ typedef struct byoc__cc_state {
     int f;        /* the first uncovered required node, -1 when all are covered */
     int off, n;   /* the covered required nodes after f, ascending: spool[off .. off + n) */
     int prev, cand;
-    int next;     /* the next state with the same hash, -1 */
     int settled;
 } byoc__cc_state;
+
+/* A slot of the search's state tables: the state's id + 1 (0: empty) and 32 bits of its hash, compared before
+   the state itself is read. */
+typedef struct byoc__cc_state_slot { uint32_t tag; int id; } byoc__cc_state_slot;
+/* one first-uncovered node's table: state_slots[off .. off + cap), cap a power of two (0: none yet) */
+typedef struct byoc__cc_state_table { int off, cap, n; } byoc__cc_state_table;
 
 typedef struct byoc__cc_heap_item { double cost; int state; } byoc__cc_heap_item;
 
@@ -28724,6 +28729,7 @@ typedef struct byoc__cc {
     int *same_origin;       /* graph index -> the next graph index with the same origin, -1 */
     uint32_t *origin_of;    /* graph index -> its node's origin (before tagging) */
     int *mark, *seen, *tmp; /* graph-sized scratch, stamped */
+    unsigned char *kind_of; /* graph index -> byoc__node_kind, worked out once: describe reads it per member */
     int stamp, seen_stamp;
     int *stack;
     byoc__map cost_cache;   /* key -> index into costs + 1 */
@@ -28731,7 +28737,8 @@ typedef struct byoc__cc {
     /* search */
     byoc__cc_state *states;
     int *spool;
-    byoc__map state_index;
+    byoc__cc_state_slot *state_slots;  /* every first-uncovered node's table (stb_ds; byoc__cc_state_get) */
+    byoc__cc_state_table *state_table; /* graph index (count: everything covered) -> its table */
     byoc__cc_heap_item *heap;
     int *per_f;             /* states created per first-uncovered node (the beam) */
     const unsigned char *allowed; /* candidate filter of the current run, NULL: all live */
@@ -28801,8 +28808,7 @@ BYOC__PRIVATE int byoc__cc_describe(byoc__cc *cc, const int *mem, int n, int *de
         }
         *exits += out;
         *taps += out && in;
-        int k = byoc__node_kind(gn->node);
-        if (k > *kind) *kind = k;
+        if (cc->kind_of[i] > *kind) *kind = cc->kind_of[i];
         *nops += byoc__is_op_call(gn->node);
     }
     /* convex: no outside node reached from an exit leads back in (nodes after `last` cannot) */
@@ -29347,16 +29353,45 @@ BYOC__PRIVATE uint64_t byoc__cc_state_hash(int f, const int *extra, int n) {
     return h | 1;
 }
 
+/* The states are found through one small open-addressing table per first uncovered node f, not one table of
+   every state: the sweep goes through f in graph order and a step's next state has an f just past it, so the
+   tables a stretch of the sweep looks into were made (appended to state_slots) a moment before and sit together
+   in cache, where one hash table of every state (at 50k nodes half a million of them, megabytes) costs a cache
+   miss per lookup. A table is kept at most half full; outgrown, it moves to twice the slots at the end of
+   state_slots (the old ones are left: at most as many again). Returns f's table with room for one more state. */
+BYOC__PRIVATE byoc__cc_state_table *byoc__cc_state_room(byoc__cc *cc, int f) {
+    byoc__cc_state_table *t = &cc->state_table[f >= 0 ? f : cc->g.count];
+    if ((t->n + 1) * 2 <= t->cap) return t;
+    int ncap = t->cap ? t->cap * 2 : 8, off = (int)stbds_arrlen(cc->state_slots);
+    stbds_arrsetlen(cc->state_slots, (size_t)off + (size_t)ncap);
+    byoc__cc_state_slot *ns = &cc->state_slots[off];
+    memset(ns, 0, sizeof *ns * (size_t)ncap);
+    for (int i = 0; i < t->cap; ++i) {
+        byoc__cc_state_slot sl = cc->state_slots[t->off + i];
+        if (!sl.id) continue;
+        int j = (int)(sl.tag & (uint32_t)(ncap - 1));
+        while (ns[j].id) j = (j + 1) & (ncap - 1);
+        ns[j] = sl;
+    }
+    t->off = off;
+    t->cap = ncap;
+    return t;
+}
+
 /* the state (f, extra), made when new; -1 when the beam refuses a new one */
 BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int n, int *made) {
-    uint64_t h = byoc__cc_state_hash(f, extra, n);
-    intptr_t head = byoc__map_get(&cc->state_index, (const void *)(uintptr_t)h, 0);
-    for (int s = (int)head - 1; s >= 0; s = cc->states[s].next)
+    uint32_t tag = (uint32_t)(byoc__cc_state_hash(f, extra, n) >> 32);
+    byoc__cc_state_table *t = byoc__cc_state_room(cc, f);
+    int mask = t->cap - 1, at = t->off + (int)(tag & (uint32_t)mask);
+    for (; cc->state_slots[at].id; at = t->off + ((at - t->off + 1) & mask)) {
+        if (cc->state_slots[at].tag != tag) continue;
+        int s = cc->state_slots[at].id - 1;
         if (cc->states[s].f == f && cc->states[s].n == n &&
             (n == 0 || !memcmp(&cc->spool[cc->states[s].off], extra, sizeof(int) * (size_t)n))) {
             *made = 0;
             return s;
         }
+    }
     int budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20,
         beam = cc->o->beam_width > 0 ? cc->o->beam_width : 16;
     if (f >= 0 && (int)stbds_arrlen(cc->states) >= budget && cc->per_f[f] >= beam) {
@@ -29370,12 +29405,13 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     st.off = (int)stbds_arrlen(cc->spool);
     st.n = n;
     st.prev = st.cand = -1;
-    st.next = (int)head - 1;
     st.cost = INFINITY;
     for (int i = 0; i < n; ++i) stbds_arrput(cc->spool, extra[i]);
     stbds_arrput(cc->states, st);
     int id = (int)stbds_arrlen(cc->states) - 1;
-    byoc__map_put(&cc->state_index, (const void *)(uintptr_t)h, id + 1);
+    cc->state_slots[at].tag = tag;
+    cc->state_slots[at].id = id + 1;
+    t->n++;
     if (f >= 0) cc->per_f[f]++;
     cc->st->states++;
     *made = 1;
@@ -29394,7 +29430,8 @@ BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
     cc->states = NULL;
     cc->spool = NULL;
     cc->heap = NULL;
-    byoc__map_free(&cc->state_index);
+    stbds_arrsetlen(cc->state_slots, 0);
+    memset(cc->state_table, 0, sizeof *cc->state_table * ((size_t)cc->g.count + 1));
     memset(cc->per_f, 0, sizeof(int) * (size_t)cc->g.count);
 }
 
@@ -30160,7 +30197,9 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     BYOC_FREE(cc->same_origin);
     BYOC_FREE(cc->origin_of);
     byoc__map_free(&cc->cost_cache);
-    byoc__map_free(&cc->state_index);
+    stbds_arrfree(cc->state_slots);
+    BYOC_FREE(cc->state_table);
+    BYOC_FREE(cc->kind_of);
     byoc__map_free(&cc->noted);
     for (int b = 0; b < cc->nb && b < BYOC__MAX_BACKENDS; ++b) BYOC_FREE(cc->ops[b]);
     byoc_graph_free(&cc->g);
@@ -30531,14 +30570,16 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
         cc.seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
         cc.tmp = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
         cc.per_f = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc.state_table = BYOC__CAST(byoc__cc_state_table *, BYOC_CALLOC((size_t)count + 1, sizeof *cc.state_table));
+        cc.kind_of = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)count + 1, 1));
         cc.by_first = BYOC__CAST(int **, BYOC_CALLOC((size_t)count + 1, sizeof(int *)));
         cc.same_origin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
         cc.origin_of = BYOC__CAST(uint32_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint32_t)));
         group_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
         backend_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
         greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        if (!greedy_of || !cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.by_first ||
-            !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
+        if (!greedy_of || !cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.state_table ||
+            !cc.kind_of || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
             r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
     for (int b = 0; r == BYOC_OK && b < cc.nb; ++b) cc.ops[b] = byoc__support_ops(o->backends[b]);
@@ -30551,6 +30592,7 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
             byoc_node *x = cc.g.nodes[i].node;
             cc.req_pos[i] = cc.pin[i] = cc.same_origin[i] = -1;
             cc.origin_of[i] = byoc_node_origin(x);
+            cc.kind_of[i] = (unsigned char)byoc__node_kind(x);
             if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM)
                 continue;
             cc.req_pos[i] = (int)stbds_arrlen(cc.req);
