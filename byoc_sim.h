@@ -132,6 +132,7 @@
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: runtime
+       [SECTION] sim impl: sequences and optionals (boxed values)
        [SECTION] sim impl: control flow (bodies as programs)
        [SECTION] sim impl: profile
        [SECTION] sim impl: device kinds, layer classes, command streams
@@ -812,6 +813,8 @@ typedef struct byoc__sim_value {
     int dynamic;                    /* its type has '?': rt_dims and rt_nbytes are this run's */
     int64_t rt_dims[BYOC_MAX_RANK];
     size_t rt_nbytes;
+    int boxed;       /* a sequence or optional: no bytes of the plan, its run-time value is `box` */
+    byoc_node *box;  /* this run's sequence value, empty optional or tensor constant, in p->boxes */
 } byoc__sim_value;
 
 typedef struct byoc__sim_buffer {
@@ -923,6 +926,7 @@ struct byoc_sim_program {
     int depth; /* 0 for @main's program, one more per enclosing body */
     struct byoc__sim_event *events;
     int nevents, cap_events, events_dropped;
+    byoc_module *boxes; /* this run's sequence and optional values (see "sim impl: sequences and optionals") */
 };
 
 BYOC__SIM_PRIVATE void *byoc__sim_malloc(const byoc_sim_program *p, size_t n) {
@@ -995,6 +999,7 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     for (int i = 0; i < p->nbodies; ++i) byoc_sim_program_destroy(p->bodies[i]);
     byoc__sim_mfree(p, p->bodies);
     byoc__sim_mfree(p, p->events);
+    byoc_module_destroy(p->boxes);
     byoc_module_destroy(p->shadows);
     byoc_allocator a = p->alloc;
     if (a.free_fn) a.free_fn(p, a.user_data);
@@ -1109,10 +1114,14 @@ BYOC__SIM_PRIVATE int byoc__sim_push_leaf(byoc__sim_lowering *L, int value) {
     return 1;
 }
 
-/* tensor leaves of a type (a tuple's fields, depth first); -1 for anything but tensors and tuples of them */
+/* a sequence or an optional: one leaf, a boxed value (see "sim impl: sequences and optionals") */
+BYOC__SIM_PRIVATE int byoc__sim_is_boxed_type(const byoc_type *t) {
+    return t && (t->kind == BYOC_TYPE_SEQUENCE || t->kind == BYOC_TYPE_OPTIONAL);
+}
+/* tensor (or boxed) leaves of a type (a tuple's fields, depth first); -1 for anything but those and tuples of them */
 BYOC__SIM_PRIVATE int byoc__sim_leaf_count(const byoc_type *t) {
     if (!t) return -1;
-    if (t->kind == BYOC_TYPE_TENSOR) return 1;
+    if (t->kind == BYOC_TYPE_TENSOR || byoc__sim_is_boxed_type(t)) return 1;
     if (t->kind != BYOC_TYPE_TUPLE) return -1;
     int n = 0;
     for (int i = 0; i < t->nfields; ++i) {
@@ -1123,7 +1132,7 @@ BYOC__SIM_PRIVATE int byoc__sim_leaf_count(const byoc_type *t) {
     return n;
 }
 BYOC__SIM_PRIVATE const byoc_type *byoc__sim_leaf_at(const byoc_type *t, int k) {
-    if (t->kind == BYOC_TYPE_TENSOR) return k == 0 ? t : NULL;
+    if (t->kind == BYOC_TYPE_TENSOR || byoc__sim_is_boxed_type(t)) return k == 0 ? t : NULL;
     for (int i = 0; i < t->nfields; ++i) {
         int c = byoc__sim_leaf_count(t->fields[i]);
         if (k < c) return byoc__sim_leaf_at(t->fields[i], k);
@@ -1146,11 +1155,13 @@ BYOC__SIM_PRIVATE int byoc__sim_new_buffer(byoc__sim_lowering *L, byoc_sim_buffe
     return p->nbuffers++;
 }
 
-/* A tensor value of type t in buffer (-1: not decided yet); -1 on failure. */
+BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byoc_type *t);
+/* A tensor value of type t in buffer (-1: not decided yet), or a boxed one; -1 on failure. */
 BYOC__SIM_PRIVATE int byoc__sim_new_value(byoc__sim_lowering *L, const byoc_type *t, int buffer,
                                           const byoc_node *where) {
     byoc_sim_program *p = L->p;
     char what[160], ty[160];
+    if (byoc__sim_is_boxed_type(t)) return byoc__sim_new_boxed_value(L, t);
     if (!t || t->kind != BYOC_TYPE_TENSOR) {
         byoc__sim_describe(where, what, sizeof what);
         return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, where,
@@ -1200,10 +1211,6 @@ BYOC__SIM_PRIVATE int byoc__sim_check_kernel(byoc__sim_lowering *L, const byoc_n
     if (byoc_kernel_exists(call->op)) return 1;
     char what[160];
     byoc__sim_describe(call, what, sizeof what);
-    if (call->op->def.flags & BYOC_OP_SEQUENCE) /* their values are lists of tensors the runtime does not hold */
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call,
-                                    "byoc_sim_lower: %s works on sequences or optionals, which the runtime does not "
-                                    "run yet (byoc_module_evaluate does)", what);
     return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: %s has no host kernel", what);
 }
 
@@ -1351,7 +1358,7 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_no
         *rc = 1;
         return byoc__sim_push_leaf(L, v);
     }
-    if (!byoc__sim_check_kernel(L, call)) return 0;
+    if (!(call->op->def.flags & BYOC_OP_SEQUENCE) && !byoc__sim_check_kernel(L, call)) return 0;
     int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_OPS, partition);
     L->allow_dynamic = 1; /* a kernel of its own: its results can be allocated when a run gives their shape */
     int made = k >= 0 && byoc__sim_new_step(L, call, in_first, nin, 0, rf, rc);
@@ -2437,6 +2444,12 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
 BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node *param, const byoc_type *t, char *name,
                                           size_t cap) {
     byoc_sim_program *p = L->p;
+    if (byoc__sim_is_boxed_type(t))
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, param,
+                                    "byoc_sim_lower: %s %s is a%s: the runtime holds sequences and optionals only "
+                                    "inside one program, not as its inputs (byoc_module_evaluate runs this)",
+                                    p->depth ? "the body parameter" : "the input", name,
+                                    t->kind == BYOC_TYPE_SEQUENCE ? " sequence" : "n optional");
     if (t && t->kind == BYOC_TYPE_TUPLE) {
         size_t len = strlen(name);
         for (int i = 0; i < t->nfields; ++i) {
@@ -2470,6 +2483,12 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
    copied there. */
 BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
     byoc_sim_program *p = L->p;
+    if (p->values[v].boxed)
+        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, NULL,
+                                    "byoc_sim_lower: %s %d is a sequence or an optional: the runtime holds sequences and "
+                                    "optionals only inside one program, not as its outputs (byoc_module_evaluate "
+                                    "runs this)",
+                                    p->depth ? "the body result" : "output", p->noutputs);
     int b = p->values[v].buffer;
     if (p->buffers[b].kind == BYOC_SIM_BUFFER_INPUT || p->buffers[b].kind == BYOC_SIM_BUFFER_CONSTANT) {
         int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_COPY, NULL);
@@ -2572,30 +2591,6 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_program(byoc_sim_program *p, byoc_node *fn
     return 1;
 }
 
-/* 1, or 0 naming the first value of a sequence or optional type (bodies included): the runtime's values
-   are tensors in planned buffers, a sequence is a list of them whose length is data (the reference
-   evaluator, byoc_module_evaluate, runs them) */
-BYOC__SIM_PRIVATE int byoc__sim_refuse_sequences(byoc_module *m, byoc_node *main_fn, byoc_diag *d) {
-    byoc_graph g;
-    int ok = 1;
-    if (byoc_graph_build(m, main_fn, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return 1; /* lowering says */
-    for (int i = 0; i < g.count && ok; ++i) {
-        const byoc_node *n = g.nodes[i].node;
-        const byoc_type *t = n->checked_type;
-        if (!t || (t->kind != BYOC_TYPE_SEQUENCE && t->kind != BYOC_TYPE_OPTIONAL)) continue;
-        char what[160], ty[160];
-        byoc__sim_describe(n, what, sizeof what);
-        byoc_type_to_string(t, ty, sizeof ty);
-        byoc__sim_fail(d, BYOC_ERR_UNSUPPORTED, n,
-                       "byoc_sim_lower: %s is a %s (%s): the runtime does not run sequences or optionals yet "
-                       "(byoc_module_evaluate does)", what, t->kind == BYOC_TYPE_SEQUENCE ? "sequence" : "optional",
-                       ty);
-        ok = 0;
-    }
-    byoc_graph_free(&g);
-    return ok;
-}
-
 BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_options *options, byoc_diag *diag) {
     byoc_diag local;
     byoc_diag *d = diag ? diag : &local;
@@ -2610,7 +2605,6 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
         byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_lower: the module has no @main");
         return NULL;
     }
-    if (!byoc__sim_refuse_sequences(m, main_fn, d)) return NULL;
     byoc_sim_program *p = byoc__sim_program_new(m, options, d);
     if (p && !byoc__sim_lower_program(p, main_fn, 0, d)) {
         byoc_sim_program_destroy(p);
@@ -2876,6 +2870,8 @@ BYOC__SIM_PRIVATE void byoc__sim_update_medians(byoc_sim_program *p) {
 }
 
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__sim_kernel *k, byoc_diag *d);
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_boxed_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d);
+BYOC__SIM_PRIVATE void byoc__sim_drop_boxes(byoc_sim_program *p);
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag) {
     byoc_diag local;
@@ -2914,6 +2910,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims, the caller's storage */
     }
     void *ws = byoc__sim_aligned(p->workspace_block);
+    byoc__sim_drop_boxes(p); /* the last run's, kept when it failed */
     p->nevents = p->events_dropped = 0; /* this run's kernels inside bodies */
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
@@ -2924,8 +2921,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         switch (k->info.exec) {
         case BYOC_SIM_EXEC_OPS:
             for (int s = k->step_first; r == BYOC_OK && s < k->step_first + k->nsteps; ++s)
-                r = p->steps[s].dynamic ? byoc__sim_run_dynamic_step(p, &p->steps[s], &kd)
-                                        : byoc__sim_run_step(p, &p->steps[s], ws, &kd);
+                r = p->steps[s].call->op->def.flags & BYOC_OP_SEQUENCE
+                        ? byoc__sim_run_boxed_step(p, &p->steps[s], &kd)
+                    : p->steps[s].dynamic ? byoc__sim_run_dynamic_step(p, &p->steps[s], &kd)
+                                          : byoc__sim_run_step(p, &p->steps[s], ws, &kd);
             break;
         case BYOC_SIM_EXEC_TILED:
         case BYOC_SIM_EXEC_ANCHOR:
@@ -2958,6 +2957,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         k->info.runs++;
         k->info.total_seconds += dt;
     }
+    byoc__sim_drop_boxes(p); /* no output is boxed: every sequence of this run is dead */
     /* medians: a body's program runs once per iteration, its medians are brought up to date once per run of
        @main's program, here */
     if (!p->depth) byoc__sim_update_medians(p);
@@ -2980,6 +2980,87 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         for (int j = 0; j < io->rank; ++j) t->dims[j] = p->values[p->outputs[i].value].rt_dims[j]; /* '?': this run's */
         t->data = byoc__sim_data(p, p->outputs[i].value);
     }
+    return BYOC_OK;
+}
+
+// [SECTION] sim impl: sequences and optionals (boxed values)
+/* ONNX's sequences and optionals (onnx/defs/sequence/defs.cc) have data-dependent lengths and element shapes, so
+   they cannot live in the static plan. A value of such a type is "boxed": its step gives it a DYNAMIC buffer of 0
+   bytes (the plan and the access list see it, it takes no arena space) and, at run time, a node in p->boxes: a
+   sequence value (byoc_sequence_value), an empty optional, or a tensor constant. The sequence ops are host kernels
+   of their own (OPS kernels of one step, listed by the profile), evaluated by byoc.h's byoc__seq_eval on those
+   nodes: they move tensors and compute nothing, so sharing the reference evaluator's code keeps one definition
+   of their semantics. Ownership follows the loop's run-time scan buffers: the heap, owned by the program. p->boxes
+   is dropped at the end of every run (no output is boxed: byoc__sim_add_output refuses them), at the start of the
+   next one after a failed run, and by byoc_sim_program_destroy. ONNX Runtime holds them alike: TensorSeq values
+   allocated per run, outside its memory pattern planner. */
+BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byoc_type *t) {
+    byoc_sim_program *p = L->p;
+    if (!BYOC__SIM_RESERVE(p, p->values, p->cap_values, p->nvalues + 1)) return BYOC__SIM_OOM(L) - 1;
+    byoc__sim_value *v = &p->values[p->nvalues];
+    memset(v, 0, sizeof *v);
+    v->buffer = -1; /* its step gives it a DYNAMIC buffer (dynamic: no bytes in the plan) */
+    v->producer = -1;
+    v->dtype = t->dtype;
+    v->boxed = v->dynamic = 1;
+    return p->nvalues++;
+}
+
+BYOC__SIM_PRIVATE void byoc__sim_drop_boxes(byoc_sim_program *p) {
+    if (!p->boxes) return;
+    byoc_module_destroy(p->boxes);
+    p->boxes = NULL;
+    for (int v = 0; v < p->nvalues; ++v) p->values[v].box = NULL;
+}
+
+/* value w as a node of p->boxes: its box, or a constant copy of the tensor (this run's shape) */
+BYOC__SIM_PRIVATE byoc_node *byoc__sim_box_of(byoc_sim_program *p, int w) {
+    const byoc__sim_value *v = &p->values[w];
+    if (v->boxed) return v->box;
+    const byoc_type *t = byoc_tensor_type(p->boxes, v->dtype, v->rank, v->rt_dims);
+    return t ? byoc_constant(p->boxes, t, byoc__sim_data(p, w), v->rt_nbytes) : NULL;
+}
+
+/* a tensor result of a sequence op (sequence.at, .length, .concat, optional.has_element, .get_element) copied
+   into its value's buffer: the plan's, or a DYNAMIC one of this run's shape */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_unbox(byoc_sim_program *p, const byoc__sim_step *st, int w,
+                                              const byoc_node *r, byoc_diag *d) {
+    const byoc__sim_value *v = &p->values[w];
+    const byoc_type *rt = r->kind == BYOC_NODE_CONSTANT ? r->annotation : NULL;
+    const char *op = st->call->op->def.name;
+    if (!rt || rt->dtype != v->dtype || rt->rank != v->rank)
+        return byoc__sim_fail(d, BYOC_ERR_TYPE, st->call, "byoc_sim_run: %s gave a value of another type than its "
+                              "tensor result's", op);
+    for (int i = 0; i < rt->rank; ++i)
+        if (v->dims[i] >= 0 && rt->dims[i] != v->dims[i])
+            return byoc__sim_fail(d, BYOC_ERR_TYPE, st->call,
+                                  "byoc_sim_run: %s gave a tensor of extent %lld along axis %d, its type says %lld", op,
+                                  (long long)rt->dims[i], i, (long long)v->dims[i]);
+    if (!byoc__sim_alloc_dynamic(p, w, rt->dims))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+    if (p->values[w].rt_nbytes) memcpy(byoc__sim_data(p, w), r->data, p->values[w].rt_nbytes);
+    return BYOC_OK;
+}
+
+/* one sequence or optional op: its arguments as nodes, byoc.h's evaluation, its result boxed or unboxed */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_boxed_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d) {
+    if (!p->boxes && !(p->boxes = byoc_module_create(p->alloc.alloc_fn ? &p->alloc : NULL)))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+    byoc_node *small[8], **ins = small;
+    if (st->nin > 8 && !(ins = BYOC__SIM_CAST(byoc_node **, byoc__sim_malloc(p, sizeof *ins * (size_t)st->nin))))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+    int ok = 1;
+    for (int q = 0; q < st->nin && ok; ++q) ok = (ins[q] = byoc__sim_box_of(p, p->operands[st->in_first + q])) != NULL;
+    byoc_node *r = ok ? byoc__seq_eval(p->boxes, st->call, ins, d) : NULL;
+    if (ins != small) byoc__sim_mfree(p, ins);
+    if (!r) {
+        if (d->code) return d->code;
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: %s: out of memory",
+                              st->call->op->def.name);
+    }
+    int w = p->operands[st->out_first];
+    if (!p->values[w].boxed) return byoc__sim_unbox(p, st, w, r, d);
+    p->values[w].box = r;
     return BYOC_OK;
 }
 
