@@ -999,7 +999,7 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     for (int i = 0; i < p->nbodies; ++i) byoc_sim_program_destroy(p->bodies[i]);
     byoc__sim_mfree(p, p->bodies);
     byoc__sim_mfree(p, p->events);
-    byoc_module_destroy(p->boxes);
+    if (!p->depth) byoc_module_destroy(p->boxes); /* a body borrows @main's program's */
     byoc_module_destroy(p->shadows);
     byoc_allocator a = p->alloc;
     if (a.free_fn) a.free_fn(p, a.user_data);
@@ -2444,12 +2444,12 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
 BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node *param, const byoc_type *t, char *name,
                                           size_t cap) {
     byoc_sim_program *p = L->p;
-    if (byoc__sim_is_boxed_type(t))
+    if (byoc__sim_is_boxed_type(t) && !p->depth)
         return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, param,
-                                    "byoc_sim_lower: %s %s is a%s: the runtime holds sequences and optionals only "
-                                    "inside one program, not as its inputs (byoc_module_evaluate runs this)",
-                                    p->depth ? "the body parameter" : "the input", name,
-                                    t->kind == BYOC_TYPE_SEQUENCE ? " sequence" : "n optional");
+                                    "byoc_sim_lower: the input %s is a%s: the runtime holds sequences and optionals "
+                                    "only inside @main and its bodies, not as @main's inputs or outputs "
+                                    "(byoc_module_evaluate runs this)",
+                                    name, t->kind == BYOC_TYPE_SEQUENCE ? " sequence" : "n optional");
     if (t && t->kind == BYOC_TYPE_TUPLE) {
         size_t len = strlen(name);
         for (int i = 0; i < t->nfields; ++i) {
@@ -2483,12 +2483,12 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
    copied there. */
 BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
     byoc_sim_program *p = L->p;
-    if (p->values[v].boxed)
+    if (p->values[v].boxed && !p->depth)
         return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, NULL,
-                                    "byoc_sim_lower: %s %d is a sequence or an optional: the runtime holds sequences and "
-                                    "optionals only inside one program, not as its outputs (byoc_module_evaluate "
-                                    "runs this)",
-                                    p->depth ? "the body result" : "output", p->noutputs);
+                                    "byoc_sim_lower: output %d is a sequence or an optional: the runtime holds sequences "
+                                    "and optionals only inside @main and its bodies, not as @main's inputs or outputs "
+                                    "(byoc_module_evaluate runs this)",
+                                    p->noutputs);
     int b = p->values[v].buffer;
     if (p->buffers[b].kind == BYOC_SIM_BUFFER_INPUT || p->buffers[b].kind == BYOC_SIM_BUFFER_CONSTANT) {
         int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_COPY, NULL);
@@ -2872,6 +2872,8 @@ BYOC__SIM_PRIVATE void byoc__sim_update_medians(byoc_sim_program *p) {
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__sim_kernel *k, byoc_diag *d);
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_boxed_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d);
 BYOC__SIM_PRIVATE void byoc__sim_drop_boxes(byoc_sim_program *p);
+BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_tensor *t);
+BYOC__SIM_PRIVATE void byoc__sim_give_box(const byoc_sim_program *p, int v, byoc_tensor *t);
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag) {
     byoc_diag local;
@@ -2906,6 +2908,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     if (!p->ready && !byoc__sim_prepare(p))
         return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
     for (int i = 0; i < ninputs; ++i) {
+        if (byoc__sim_take_box(p, p->inputs[i].value, &inputs[i])) continue;
         p->buffers[p->values[p->inputs[i].value].buffer].data = inputs[i].data;
         byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims, the caller's storage */
     }
@@ -2934,6 +2937,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         case BYOC_SIM_EXEC_CONTROL: r = byoc__sim_run_control(p, k, &kd); break;
         case BYOC_SIM_EXEC_COPY: {
             int v = p->operands[k->in_first], w = p->operands[k->out_first];
+            if (p->values[v].boxed) { /* a body giving back a boxed parameter: the same value */
+                p->values[w].box = p->values[v].box;
+                break;
+            }
             if (!byoc__sim_alloc_dynamic(p, w, p->values[v].rt_dims)) {
                 r = byoc__sim_fail(&kd, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
                 break;
@@ -2979,6 +2986,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         t->rank = io->rank;
         for (int j = 0; j < io->rank; ++j) t->dims[j] = p->values[p->outputs[i].value].rt_dims[j]; /* '?': this run's */
         t->data = byoc__sim_data(p, p->outputs[i].value);
+        byoc__sim_give_box(p, p->outputs[i].value, t);
     }
     return BYOC_OK;
 }
@@ -2990,9 +2998,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
    sequence value (byoc_sequence_value), an empty optional, or a tensor constant. The sequence ops are host kernels
    of their own (OPS kernels of one step, listed by the profile), evaluated by byoc.h's byoc__seq_eval on those
    nodes: they move tensors and compute nothing, so sharing the reference evaluator's code keeps one definition
-   of their semantics. Ownership follows the loop's run-time scan buffers: the heap, owned by the program. p->boxes
-   is dropped at the end of every run (no output is boxed: byoc__sim_add_output refuses them), at the start of the
-   next one after a failed run, and by byoc_sim_program_destroy. ONNX Runtime holds them alike: TensorSeq values
+   of their semantics. Ifs and loops carry them into and out of their bodies (below). Ownership follows the loop's
+   run-time scan buffers: the heap, owned by @main's program, whose p->boxes its bodies borrow. It is dropped at the
+   end of every run (no output of @main is boxed: byoc__sim_add_output refuses them), at the start of the next one
+   after a failed run, and by byoc_sim_program_destroy; a loop's iterations keep adding to it until the run ends. ONNX Runtime holds them alike: TensorSeq values
    allocated per run, outside its memory pattern planner. */
 BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byoc_type *t) {
     byoc_sim_program *p = L->p;
@@ -3007,10 +3016,29 @@ BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byo
 }
 
 BYOC__SIM_PRIVATE void byoc__sim_drop_boxes(byoc_sim_program *p) {
-    if (!p->boxes) return;
+    if (!p->boxes || p->depth) return; /* a body's boxes are @main's program's */
     byoc_module_destroy(p->boxes);
     p->boxes = NULL;
     for (int v = 0; v < p->nvalues; ++v) p->values[v].box = NULL;
+}
+
+/* p->boxes, made on first use by @main's program (a body's is set by its control kernel before each run) */
+BYOC__SIM_PRIVATE byoc_module *byoc__sim_boxes(byoc_sim_program *p) {
+    if (!p->boxes && !p->depth) p->boxes = byoc_module_create(p->alloc.alloc_fn ? &p->alloc : NULL);
+    return p->boxes;
+}
+
+/* Between a control kernel and its bodies' programs (byoc_sim_run's inputs and outputs), a boxed value travels
+   as a byoc_tensor of rank 0 whose data is its node: bodies share @main's program's p->boxes, so the node stays
+   valid for the whole run. @main's own inputs and outputs are never boxed (lowering refuses them). */
+BYOC__SIM_PRIVATE void byoc__sim_give_box(const byoc_sim_program *p, int v, byoc_tensor *t) {
+    if (p->values[v].boxed) t->data = p->values[v].box;
+}
+/* 1 when value v is boxed: it takes t's node */
+BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_tensor *t) {
+    if (!p->values[v].boxed) return 0;
+    p->values[v].box = BYOC__SIM_CAST(byoc_node *, t->data);
+    return 1;
 }
 
 /* value w as a node of p->boxes: its box, or a constant copy of the tensor (this run's shape) */
@@ -3044,8 +3072,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_unbox(byoc_sim_program *p, const byoc__s
 
 /* one sequence or optional op: its arguments as nodes, byoc.h's evaluation, its result boxed or unboxed */
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_boxed_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d) {
-    if (!p->boxes && !(p->boxes = byoc_module_create(p->alloc.alloc_fn ? &p->alloc : NULL)))
-        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+    if (!byoc__sim_boxes(p)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
     byoc_node *small[8], **ins = small;
     if (st->nin > 8 && !(ins = BYOC__SIM_CAST(byoc_node **, byoc__sim_malloc(p, sizeof *ins * (size_t)st->nin))))
         return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
@@ -3216,6 +3243,7 @@ BYOC__SIM_PRIVATE void byoc__sim_value_tensor(const byoc_sim_program *p, int v, 
     t->rank = val->rank;
     for (int i = 0; i < val->rank; ++i) t->dims[i] = val->rt_dims[i];
     t->data = byoc__sim_data(p, v);
+    byoc__sim_give_box(p, v, t);
 }
 
 /* a scalar condition or trip count, exactly (an int64 through a double would lose its low bits) */
@@ -3296,6 +3324,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_body(byoc_sim_program *p, byoc__sim_
     byoc_sim_program *sub = p->bodies[k->body_first + b];
     byoc_tensor *io = &p->tensors[k->io_first];
     byoc_diag bd;
+    if (!byoc__sim_boxes(p)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, k->control, "out of memory");
+    sub->boxes = p->boxes; /* sequences cross into and out of bodies as they are */
     byoc_result r = byoc_sim_run(sub, io, sub->ninputs, io + sub->ninputs, sub->noutputs, &bd);
     if (r != BYOC_OK) {
         const char *msg = bd.message, *prefix = "byoc_sim_run: ";
@@ -3315,6 +3345,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_body(byoc_sim_program *p, byoc__sim_
 BYOC__SIM_PRIVATE byoc_result byoc__sim_control_result(byoc_sim_program *p, const byoc__sim_kernel *k, int i,
                                                        const byoc_tensor *t, byoc_diag *d) {
     int w = p->operands[k->out_first + i];
+    if (byoc__sim_take_box(p, w, t)) return BYOC_OK;
     const byoc__sim_value *val = &p->values[w];
     int same = t->dtype == val->dtype && t->rank == val->rank;
     for (int j = 0; same && j < val->rank; ++j) same = val->dims[j] < 0 || val->dims[j] == t->dims[j];
@@ -3412,6 +3443,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_loop_results(byoc_sim_program *p, byoc__
     k->loop_cond = byoc__load(out[0].dtype, out[0].data, 0) != 0;
     for (int j = 0; j < k->ncarried; ++j) {
         int w = p->operands[k->out_first + j];
+        if (byoc__sim_take_box(p, w, &out[1 + j])) continue; /* a sequence may grow from one iteration to the next */
         if (!byoc__sim_tensor_same_shape(&out[1 + j], &p->values[w])) {
             char was[160], now[160], what[200];
             const byoc__sim_value *val = &p->values[w];
@@ -3441,6 +3473,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_loop(byoc_sim_program *p, byoc__sim_
     k->loop_cond = byoc__sim_scalar_i64(p, p->operands[k->in_first + 1]) != 0;
     for (int j = 0; j < k->ncarried; ++j) { /* the carried values start as the loop's inputs */
         int v = p->operands[k->in_first + 2 + j], w = p->operands[k->out_first + j];
+        if (p->values[v].boxed) {
+            p->values[w].box = p->values[v].box;
+            continue;
+        }
         if (!byoc__sim_alloc_dynamic(p, w, p->values[v].rt_dims))
             return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
         memcpy(byoc__sim_data(p, w), byoc__sim_data(p, v), p->values[v].rt_nbytes);
