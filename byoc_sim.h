@@ -215,6 +215,7 @@ typedef struct byoc_sim_io {
     int rank;
     int64_t dims[BYOC_MAX_RANK];
     size_t nbytes;
+    int boxed; /* an output that is a sequence or an optional: read it with byoc_sim_output_element */
 } byoc_sim_io;
 
 BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p);
@@ -330,6 +331,14 @@ BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p,
    its memory on its first iteration. */
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag);
+/* Outputs that are ONNX sequences or optionals (byoc_sim_io.boxed; inputs never are: lowering refuses them).
+   byoc_sim_run gives such an output as a tensor of rank 0 with no data; the last run's value is read here:
+   byoc_sim_output_elements is a sequence's length, -1 for an empty optional, a present optional's content's count
+   (1 for a tensor), 1 for a tensor output; byoc_sim_output_element gives element k as a view valid until the
+   next run or destroy (a run's sequences are held on the heap until then). */
+BYOC_SIM_API int byoc_sim_output_elements(const byoc_sim_program *p, int i);
+BYOC_SIM_API byoc_result byoc_sim_output_element(const byoc_sim_program *p, int i, int k, byoc_tensor *element,
+                                                 byoc_diag *diag);
 
 // [SECTION] sim: profile
 /* The profile as a text table: one row per kernel (name, device, partition, exec, ops, median and total
@@ -2446,8 +2455,7 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
     byoc_sim_program *p = L->p;
     if (byoc__sim_is_boxed_type(t) && !p->depth)
         return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, param,
-                                    "byoc_sim_lower: the input %s is a%s: the runtime holds sequences and optionals "
-                                    "only inside @main and its bodies, not as @main's inputs or outputs "
+                                    "byoc_sim_lower: the input %s is a%s: the runtime takes tensors as @main's inputs "
                                     "(byoc_module_evaluate runs this)",
                                     name, t->kind == BYOC_TYPE_SEQUENCE ? " sequence" : "n optional");
     if (t && t->kind == BYOC_TYPE_TUPLE) {
@@ -2483,12 +2491,6 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
    copied there. */
 BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
     byoc_sim_program *p = L->p;
-    if (p->values[v].boxed && !p->depth)
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, NULL,
-                                    "byoc_sim_lower: output %d is a sequence or an optional: the runtime holds sequences "
-                                    "and optionals only inside @main and its bodies, not as @main's inputs or outputs "
-                                    "(byoc_module_evaluate runs this)",
-                                    p->noutputs);
     int b = p->values[v].buffer;
     if (p->buffers[b].kind == BYOC_SIM_BUFFER_INPUT || p->buffers[b].kind == BYOC_SIM_BUFFER_CONSTANT) {
         int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_COPY, NULL);
@@ -2530,6 +2532,7 @@ BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
     port->io.rank = p->values[v].rank;
     for (int i = 0; i < port->io.rank; ++i) port->io.dims[i] = p->values[v].dims[i];
     port->io.nbytes = p->values[v].nbytes;
+    port->io.boxed = p->values[v].boxed;
     p->noutputs++;
     return 1;
 }
@@ -2964,7 +2967,6 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         k->info.runs++;
         k->info.total_seconds += dt;
     }
-    byoc__sim_drop_boxes(p); /* no output is boxed: every sequence of this run is dead */
     /* medians: a body's program runs once per iteration, its medians are brought up to date once per run of
        @main's program, here */
     if (!p->depth) byoc__sim_update_medians(p);
@@ -2986,7 +2988,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         t->rank = io->rank;
         for (int j = 0; j < io->rank; ++j) t->dims[j] = p->values[p->outputs[i].value].rt_dims[j]; /* '?': this run's */
         t->data = byoc__sim_data(p, p->outputs[i].value);
-        byoc__sim_give_box(p, p->outputs[i].value, t);
+        if (p->depth) byoc__sim_give_box(p, p->outputs[i].value, t); /* @main's: byoc_sim_output_element */
     }
     return BYOC_OK;
 }
@@ -3000,8 +3002,8 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
    nodes: they move tensors and compute nothing, so sharing the reference evaluator's code keeps one definition
    of their semantics. Ifs and loops carry them into and out of their bodies (below). Ownership follows the loop's
    run-time scan buffers: the heap, owned by @main's program, whose p->boxes its bodies borrow. It is dropped at the
-   end of every run (no output of @main is boxed: byoc__sim_add_output refuses them), at the start of the next one
-   after a failed run, and by byoc_sim_program_destroy; a loop's iterations keep adding to it until the run ends. ONNX Runtime holds them alike: TensorSeq values
+   start of every run and by byoc_sim_program_destroy (@main's boxed outputs are read until then, as its other
+   outputs); a loop's iterations keep adding to it until the run ends. ONNX Runtime holds them alike: TensorSeq values
    allocated per run, outside its memory pattern planner. */
 BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byoc_type *t) {
     byoc_sim_program *p = L->p;
@@ -3039,6 +3041,48 @@ BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_
     if (!p->values[v].boxed) return 0;
     p->values[v].box = BYOC__SIM_CAST(byoc_node *, t->data);
     return 1;
+}
+
+BYOC__SIM_PRIVATE void byoc__sim_value_tensor(const byoc_sim_program *p, int v, byoc_tensor *t);
+/* output i's node after a run, NULL for a tensor output or before a run */
+BYOC__SIM_PRIVATE const byoc_node *byoc__sim_output_box(const byoc_sim_program *p, int i) {
+    return i >= 0 && i < p->noutputs && p->values[p->outputs[i].value].boxed ? p->values[p->outputs[i].value].box : NULL;
+}
+
+BYOC_SIM_API int byoc_sim_output_elements(const byoc_sim_program *p, int i) {
+    if (!p || i < 0 || i >= p->noutputs) return 0;
+    if (!p->values[p->outputs[i].value].boxed) return 1;
+    const byoc_node *b = byoc__sim_output_box(p, i);
+    if (!b) return 0;
+    if (byoc__is_none_value(b)) return -1;
+    return byoc__is_sequence_value(b) ? b->nargs : 1;
+}
+
+BYOC_SIM_API byoc_result byoc_sim_output_element(const byoc_sim_program *p, int i, int k, byoc_tensor *element,
+                                                 byoc_diag *diag) {
+    byoc_diag local;
+    byoc_diag *d = diag ? diag : &local;
+    memset(d, 0, sizeof *d);
+    if (!p) return byoc__null_arg(d, __func__, "program");
+    if (!element) return byoc__null_arg(d, __func__, "element");
+    int n = byoc_sim_output_elements(p, i);
+    if (k < 0 || k >= n)
+        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "byoc_sim_output_element: output %d has %d element%s in the last run, no element %d", i,
+                              n < 0 ? 0 : n, n == 1 ? "" : "s", k);
+    memset(element, 0, sizeof *element);
+    const byoc_node *b = byoc__sim_output_box(p, i);
+    if (!b) { /* a tensor output: itself */
+        byoc__sim_value_tensor(p, p->outputs[i].value, element);
+        return BYOC_OK;
+    }
+    const byoc_node *c = byoc__is_sequence_value(b) ? b->args[k] : b;
+    const byoc_type *t = c->annotation;
+    element->dtype = t->dtype;
+    element->rank = t->rank;
+    for (int a = 0; a < t->rank; ++a) element->dims[a] = t->dims[a];
+    element->data = c->data;
+    return BYOC_OK;
 }
 
 /* value w as a node of p->boxes: its box, or a constant copy of the tensor (this run's shape) */

@@ -131,16 +131,11 @@ static void test_profile_lists_them(void) {
     byoc_module_destroy(m);
 }
 
-/* sequences crossing a program's boundary are refused by name; a bad position fails the run naming the op, and
-   the next run succeeds */
+/* a sequence as @main's input is refused by name; a bad position fails the run naming the op, and the next run
+   succeeds */
 static void test_refusals_and_errors(void) {
     byoc_diag d;
-    byoc_module *m = parse_text("#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(2), float32]) {\n"
-                                "  sequence.construct(%x, %x)\n}\n", &d);
-    CHECK(m && !byoc_sim_lower(m, NULL, &d));
-    CHECK_CONTAINS(d.message, "output 0 is a sequence or an optional");
-    byoc_module_destroy(m);
-    m = parse_text("#[version = \"0.0.5\"]\ndef @main(%s: Sequence[Tensor[(2), float32]]) {\n"
+    byoc_module *m = parse_text("#[version = \"0.0.5\"]\ndef @main(%s: Sequence[Tensor[(2), float32]]) {\n"
                    "  sequence.at(%s, 0i64)\n}\n", &d);
     CHECK(m && !byoc_sim_lower(m, NULL, &d));
     CHECK_CONTAINS(d.message, "the input %s is a sequence");
@@ -161,11 +156,53 @@ static void test_refusals_and_errors(void) {
     byoc_module_destroy(m);
 }
 
+/* @main's outputs that are sequences and optionals, read element by element after each run; an if choosing
+   between an empty optional and a sequence (ONNX's test_if_opt), a loop growing a sequence (test_loop13_seq) */
+static void test_sequence_outputs(void) {
+    byoc_diag d;
+    byoc_module *m = parse_text("#[version = \"0.0.5\"]\n"
+                                "def @main(%c: bool, %x: Tensor[(2), float32], %n: int64) {\n"
+                                "  %0 = if (%c) { optional.none(dtype=\"float32\", shape=[-1], sequence=1) }\n"
+                                "  else { optional.some(sequence.construct(%x, %x)) };\n"
+                                "  %1 = sequence.empty(dtype=\"float32\");\n"
+                                "  %2 = loop (%n, True, %1) fn (%i: int64, %go: bool, %s) {\n"
+                                "    (True, sequence.insert(%s, multiply(%x, cast(%i, dtype=\"float32\"))))\n"
+                                "  };\n"
+                                "  (%0, %2.0, %x)\n}\n", &d);
+    CHECKF(m, "%s", d.message);
+    byoc_sim_program *p = m ? byoc_sim_lower(m, NULL, &d) : NULL;
+    CHECKF(p, "%s", d.message);
+    if (!p) { byoc_module_destroy(m); return; }
+    CHECK(byoc_sim_output_count(p) == 3 && byoc_sim_output(p, 0)->boxed && byoc_sim_output(p, 1)->boxed &&
+          !byoc_sim_output(p, 2)->boxed);
+    unsigned char c = 1;
+    int64_t n = 3;
+    float x[2] = {1, 2};
+    byoc_tensor in[3] = {{BYOC_BOOL, 0, {0}, &c}, {BYOC_FLOAT32, 1, {2}, x}, {BYOC_INT64, 0, {0}, &n}}, out[3], e;
+    CHECKF(byoc_sim_run(p, in, 3, out, 3, &d) == BYOC_OK, "%s", d.message);
+    CHECK(byoc_sim_output_elements(p, 0) == -1 && byoc_sim_output_elements(p, 1) == 3);
+    CHECK(byoc_sim_output_elements(p, 2) == 1 && out[0].data == NULL);
+    CHECK(byoc_sim_output_element(p, 1, 2, &e, &d) == BYOC_OK && e.rank == 1 && e.dims[0] == 2 &&
+          ((const float *)e.data)[1] == 4); /* x * 2 */
+    CHECK(byoc_sim_output_element(p, 1, 3, &e, &d) == BYOC_ERR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(d.message, "output 1 has 3 elements in the last run, no element 3");
+    CHECK(byoc_sim_output_element(p, 0, 0, &e, &d) == BYOC_ERR_INVALID_ARGUMENT);
+    c = 0;
+    n = 0;
+    CHECKF(byoc_sim_run(p, in, 3, out, 3, &d) == BYOC_OK, "%s", d.message);
+    CHECK(byoc_sim_output_elements(p, 0) == 2 && byoc_sim_output_elements(p, 1) == 0);
+    CHECK(byoc_sim_output_element(p, 0, 1, &e, &d) == BYOC_OK && ((const float *)e.data)[0] == 1);
+    CHECK(byoc_sim_output_element(p, 2, 0, &e, &d) == BYOC_OK && ((const float *)e.data)[1] == 2);
+    byoc_sim_program_destroy(p);
+    byoc_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_each_op_equals_the_evaluator),
         TEST_ENTRY(test_profile_lists_them),
         TEST_ENTRY(test_refusals_and_errors),
+        TEST_ENTRY(test_sequence_outputs),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
