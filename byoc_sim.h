@@ -3046,7 +3046,9 @@ BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_
 BYOC__SIM_PRIVATE void byoc__sim_value_tensor(const byoc_sim_program *p, int v, byoc_tensor *t);
 /* output i's node after a run, NULL for a tensor output or before a run */
 BYOC__SIM_PRIVATE const byoc_node *byoc__sim_output_box(const byoc_sim_program *p, int i) {
-    return i >= 0 && i < p->noutputs && p->values[p->outputs[i].value].boxed ? p->values[p->outputs[i].value].box : NULL;
+    if (i < 0 || i >= p->noutputs) return NULL;
+    const byoc__sim_value *v = &p->values[p->outputs[i].value];
+    return v->boxed ? v->box : NULL;
 }
 
 BYOC_SIM_API int byoc_sim_output_elements(const byoc_sim_program *p, int i) {

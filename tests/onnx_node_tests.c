@@ -10,8 +10,8 @@
    "unsupported onnx:NAME: OPS". Models with control flow (If, Loop, Scan) also run on byoc_sim.h's runtime
    (their bodies as programs of their own), held to the same expected tensors, and so do models holding
    sequences or optionals (read back with byoc_sim_output_element), except those where one is an input of
-   @main (the runtime refuses those by name; they are counted on the last line). Sequence and optional inputs and outputs are read from their
-   SequenceProto / OptionalProto files and compared element by element. */
+   @main (the runtime refuses those by name; they are counted on the last line). Sequence and optional inputs
+   and outputs are read from their SequenceProto / OptionalProto files and compared element by element. */
 #define BYOC_SIM_IMPLEMENTATION
 #define BYOC_ONNX_IMPLEMENTATION
 #include "../byoc_sim.h"
