@@ -215,8 +215,17 @@ typedef struct byoc_sim_io {
     int rank;
     int64_t dims[BYOC_MAX_RANK];
     size_t nbytes;
-    int boxed; /* an output that is a sequence or an optional: read it with byoc_sim_output_element */
+    int boxed; /* a sequence or an optional: an input passes a byoc_sim_sequence, an output is read with
+                  byoc_sim_output_element */
 } byoc_sim_io;
+
+/* A sequence or optional input of byoc_sim_run: its byoc_tensor has rank 0 and data pointing to one of these
+   (the elements are copied at the start of the run). count -1 is an empty optional; a present optional of a
+   tensor has count 1. */
+typedef struct byoc_sim_sequence {
+    int count;
+    const byoc_tensor *elements;
+} byoc_sim_sequence;
 
 BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p);
 BYOC_SIM_API const byoc_sim_io *byoc_sim_input(const byoc_sim_program *p, int i);
@@ -331,7 +340,7 @@ BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p,
    its memory on its first iteration. */
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag);
-/* Outputs that are ONNX sequences or optionals (byoc_sim_io.boxed; inputs never are: lowering refuses them).
+/* Outputs that are ONNX sequences or optionals (byoc_sim_io.boxed; such inputs pass a byoc_sim_sequence).
    byoc_sim_run gives such an output as a tensor of rank 0 with no data; the last run's value is read here:
    byoc_sim_output_elements is a sequence's length, -1 for an empty optional, a present optional's content's count
    (1 for a tensor), 1 for a tensor output; byoc_sim_output_element gives element k as a view valid until the
@@ -823,6 +832,7 @@ typedef struct byoc__sim_value {
     int64_t rt_dims[BYOC_MAX_RANK];
     size_t rt_nbytes;
     int boxed;       /* a sequence or optional: no bytes of the plan, its run-time value is `box` */
+    const byoc_type *box_type;
     byoc_node *box;  /* this run's sequence value, empty optional or tensor constant, in p->boxes */
 } byoc__sim_value;
 
@@ -2453,11 +2463,6 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
 BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node *param, const byoc_type *t, char *name,
                                           size_t cap) {
     byoc_sim_program *p = L->p;
-    if (byoc__sim_is_boxed_type(t) && !p->depth)
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, param,
-                                    "byoc_sim_lower: the input %s is a%s: the runtime takes tensors as @main's inputs "
-                                    "(byoc_module_evaluate runs this)",
-                                    name, t->kind == BYOC_TYPE_SEQUENCE ? " sequence" : "n optional");
     if (t && t->kind == BYOC_TYPE_TUPLE) {
         size_t len = strlen(name);
         for (int i = 0; i < t->nfields; ++i) {
@@ -2483,6 +2488,7 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
     port->io.rank = p->values[v].rank;
     for (int i = 0; i < port->io.rank; ++i) port->io.dims[i] = p->values[v].dims[i];
     port->io.nbytes = p->values[v].nbytes;
+    port->io.boxed = p->values[v].boxed;
     p->ninputs++;
     return byoc__sim_push_leaf(L, v);
 }
@@ -2875,6 +2881,8 @@ BYOC__SIM_PRIVATE void byoc__sim_update_medians(byoc_sim_program *p) {
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_control(byoc_sim_program *p, byoc__sim_kernel *k, byoc_diag *d);
 BYOC__SIM_PRIVATE byoc_result byoc__sim_run_boxed_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d);
 BYOC__SIM_PRIVATE void byoc__sim_drop_boxes(byoc_sim_program *p);
+BYOC__SIM_PRIVATE byoc_result byoc__sim_box_input(byoc_sim_program *p, int i, const byoc_sim_sequence *seq,
+                                                  byoc_diag *d);
 BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_tensor *t);
 BYOC__SIM_PRIVATE void byoc__sim_give_box(const byoc_sim_program *p, int v, byoc_tensor *t);
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
@@ -2890,6 +2898,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     for (int i = 0; i < ninputs; ++i) {
         const byoc_sim_io *io = &p->inputs[i].io;
         const byoc_tensor *t = &inputs[i];
+        if (io->boxed && !t->data)
+            return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: input %d (%s) is a sequence or "
+                                  "an optional: its data must point to a byoc_sim_sequence", i, io->name);
+        if (io->boxed) continue;
         int same = t->dtype == io->dtype && t->rank == io->rank;
         for (int j = 0; same && j < io->rank; ++j) /* a '?' takes any extent */
             same = t->dims[j] == io->dims[j] || (io->dims[j] < 0 && t->dims[j] >= 0);
@@ -2911,12 +2923,19 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     if (!p->ready && !byoc__sim_prepare(p))
         return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
     for (int i = 0; i < ninputs; ++i) {
-        if (byoc__sim_take_box(p, p->inputs[i].value, &inputs[i])) continue;
+        if (p->values[p->inputs[i].value].boxed) {
+            if (p->depth) byoc__sim_take_box(p, p->inputs[i].value, &inputs[i]); /* @main's: after the drop below */
+            continue;
+        }
         p->buffers[p->values[p->inputs[i].value].buffer].data = inputs[i].data;
         byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims, the caller's storage */
     }
     void *ws = byoc__sim_aligned(p->workspace_block);
-    byoc__sim_drop_boxes(p); /* the last run's, kept when it failed */
+    byoc__sim_drop_boxes(p); /* the last run's */
+    for (int i = 0; i < ninputs && !p->depth; ++i) {
+        byoc_result r = byoc__sim_box_input(p, i, BYOC__SIM_CAST(const byoc_sim_sequence *, inputs[i].data), d);
+        if (r != BYOC_OK) return r;
+    }
     p->nevents = p->events_dropped = 0; /* this run's kernels inside bodies */
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
@@ -3014,6 +3033,7 @@ BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byo
     v->producer = -1;
     v->dtype = t->dtype;
     v->boxed = v->dynamic = 1;
+    v->box_type = t;
     return p->nvalues++;
 }
 
@@ -3044,6 +3064,7 @@ BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_
 }
 
 BYOC__SIM_PRIVATE void byoc__sim_value_tensor(const byoc_sim_program *p, int v, byoc_tensor *t);
+BYOC__SIM_PRIVATE size_t byoc__sim_tensor_bytes(const byoc_tensor *t);
 /* output i's node after a run, NULL for a tensor output or before a run */
 BYOC__SIM_PRIVATE const byoc_node *byoc__sim_output_box(const byoc_sim_program *p, int i) {
     if (i < 0 || i >= p->noutputs) return NULL;
@@ -3085,6 +3106,37 @@ BYOC_SIM_API byoc_result byoc_sim_output_element(const byoc_sim_program *p, int 
     for (int a = 0; a < t->rank; ++a) element->dims[a] = t->dims[a];
     element->data = c->data;
     return BYOC_OK;
+}
+
+/* @main's input i, when it is boxed: the caller's sequence copied into p->boxes, checked against its type */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_box_input(byoc_sim_program *p, int i, const byoc_sim_sequence *seq,
+                                                  byoc_diag *d) {
+    byoc__sim_value *v = &p->values[p->inputs[i].value];
+    if (!v->boxed) return BYOC_OK;
+    const char *name = p->inputs[i].io.name;
+    const byoc_type *t = v->box_type, *inner = t->kind == BYOC_TYPE_OPTIONAL ? t->fields[0] : t;
+    int many = inner->kind == BYOC_TYPE_SEQUENCE;
+    if (!byoc__sim_boxes(p)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
+    if (seq->count < 0 ? t->kind != BYOC_TYPE_OPTIONAL : (!many && seq->count != 1) || (seq->count && !seq->elements))
+        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "byoc_sim_run: input %d (%s): %d elements given for a %s", i, name, seq->count,
+                              t->kind == BYOC_TYPE_OPTIONAL ? "optional" : "sequence");
+    if (seq->count < 0) return (v->box = byoc_optional_none(p->boxes, t)) ? BYOC_OK : BYOC_ERR_OUT_OF_MEMORY;
+    byoc_node **elems = BYOC__SIM_CAST(byoc_node **, byoc__sim_malloc(p, sizeof *elems * (size_t)(seq->count + 1)));
+    if (!elems) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
+    int ok = 1;
+    for (int k = 0; k < seq->count && ok; ++k) {
+        const byoc_tensor *e = &seq->elements[k];
+        const byoc_type *et = e->rank >= 0 && e->rank <= BYOC_MAX_RANK ? byoc_tensor_type(p->boxes, e->dtype, e->rank,
+                                                                                          e->dims) : NULL;
+        ok = et && (elems[k] = byoc_constant(p->boxes, et, e->data, byoc__sim_tensor_bytes(e))) != NULL;
+    }
+    v->box = !ok ? NULL : many ? byoc_sequence_value(p->boxes, inner, elems, seq->count) : elems[0];
+    byoc__sim_mfree(p, elems);
+    if (v->box && (many || byoc__value_fits(v->box, t))) return BYOC_OK;
+    const byoc_diag *why = byoc_module_error(p->boxes);
+    return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL, "byoc_sim_run: input %d (%s): %s", i, name,
+                          why && why->message[0] ? why->message : "an element does not fit its type");
 }
 
 /* value w as a node of p->boxes: its box, or a constant copy of the tensor (this run's shape) */

@@ -131,14 +131,29 @@ static void test_profile_lists_them(void) {
     byoc_module_destroy(m);
 }
 
-/* a sequence as @main's input is refused by name; a bad position fails the run naming the op, and the next run
-   succeeds */
+/* a sequence as @main's input (a byoc_sim_sequence), one of the wrong element shape refused naming the input;
+   a bad position fails the run naming the op, and the next run succeeds */
 static void test_refusals_and_errors(void) {
     byoc_diag d;
     byoc_module *m = parse_text("#[version = \"0.0.5\"]\ndef @main(%s: Sequence[Tensor[(2), float32]]) {\n"
-                   "  sequence.at(%s, 0i64)\n}\n", &d);
-    CHECK(m && !byoc_sim_lower(m, NULL, &d));
-    CHECK_CONTAINS(d.message, "the input %s is a sequence");
+                   "  sequence.at(%s, -1i64)\n}\n", &d);
+    byoc_sim_program *sp = m ? byoc_sim_lower(m, NULL, &d) : NULL;
+    CHECKF(sp && byoc_sim_input(sp, 0)->boxed, "%s", d.message);
+    if (sp) {
+        float a[2] = {1, 2}, b[3] = {3, 4, 5};
+        byoc_tensor el[2] = {{BYOC_FLOAT32, 1, {2}, a}, {BYOC_FLOAT32, 1, {2}, b}}, out;
+        byoc_sim_sequence seq = {2, el};
+        byoc_tensor in = {BYOC_FLOAT32, 0, {0}, &seq};
+        CHECKF(byoc_sim_run(sp, &in, 1, &out, 1, &d) == BYOC_OK, "%s", d.message);
+        CHECK(out.rank == 1 && out.dims[0] == 2 && ((const float *)out.data)[0] == 3);
+        el[1].dims[0] = 3;
+        CHECK(byoc_sim_run(sp, &in, 1, &out, 1, &d) == BYOC_ERR_TYPE);
+        CHECK_CONTAINS(d.message, "input 0 (%s): sequence value: element 1 is Tensor[(3,), float32]");
+        in.data = NULL;
+        CHECK(byoc_sim_run(sp, &in, 1, &out, 1, &d) == BYOC_ERR_INVALID_ARGUMENT);
+        CHECK_CONTAINS(d.message, "its data must point to a byoc_sim_sequence");
+        byoc_sim_program_destroy(sp);
+    }
     byoc_module_destroy(m);
     m = parse_text("#[version = \"0.0.5\"]\ndef @main(%x: Tensor[(2), float32], %p: int64) {\n"
                    "  sequence.at(sequence.construct(%x, %x), %p)\n}\n", &d);

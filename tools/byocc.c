@@ -2770,6 +2770,12 @@ static void report_timing(run_job *j, double *times, int runs) {
 static int run_job_execute(run_job *j) {
     const cli_options *o = j->o;
     int rc = EXIT_OK, runs = o->repeat ? o->repeat : o->profile ? 10 : 1;
+    for (int i = 0; i < byoc_sim_input_count(j->p); ++i)
+        if (byoc_sim_input(j->p, i)->boxed) {
+            fprintf(stderr, "byocc: error: %s: input %d (%s) is a sequence or an optional: byocc run feeds tensors "
+                            "only (the C API takes a byoc_sim_sequence)\n", j->file, i, byoc_sim_input(j->p, i)->name);
+            return EXIT_INPUT;
+        }
     j->nout = byoc_sim_output_count(j->p);
     if (j->nout > MAX_IO) {
         fprintf(stderr, "byocc: error: %s: %d outputs (at most %d)\n", j->file, j->nout, MAX_IO);
