@@ -138,6 +138,7 @@
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: threads (the pool)
        [SECTION] sim impl: runtime
+       [SECTION] sim impl: sequences and optionals (boxed values)
        [SECTION] sim impl: control flow (bodies as programs)
        [SECTION] sim impl: profile
        [SECTION] sim impl: device kinds, layer classes, command streams
@@ -246,7 +247,17 @@ typedef struct byoc_sim_io {
     int rank;
     int64_t dims[BYOC_MAX_RANK];
     size_t nbytes;
+    int boxed; /* a sequence or an optional: an input passes a byoc_sim_sequence, an output is read with
+                  byoc_sim_output_element */
 } byoc_sim_io;
+
+/* A sequence or optional input of byoc_sim_run: its byoc_tensor has rank 0 and data pointing to one of these
+   (the elements are copied at the start of the run). count -1 is an empty optional; a present optional of a
+   tensor has count 1. */
+typedef struct byoc_sim_sequence {
+    int count;
+    const byoc_tensor *elements;
+} byoc_sim_sequence;
 
 BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p);
 BYOC_SIM_API const byoc_sim_io *byoc_sim_input(const byoc_sim_program *p, int i);
@@ -364,6 +375,14 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
                                       int noutputs, byoc_diag *diag);
 /* How many threads the program's host kernels use (its pool's, or its byoc_sim_options.parallel's threads). */
 BYOC_SIM_API int byoc_sim_threads(const byoc_sim_program *p);
+/* Outputs that are ONNX sequences or optionals (byoc_sim_io.boxed; such inputs pass a byoc_sim_sequence).
+   byoc_sim_run gives such an output as a tensor of rank 0 with no data; the last run's value is read here:
+   byoc_sim_output_elements is a sequence's length, -1 for an empty optional, a present optional's content's count
+   (1 for a tensor), 1 for a tensor output; byoc_sim_output_element gives element k as a view valid until the
+   next run or destroy (a run's sequences are held on the heap until then). */
+BYOC_SIM_API int byoc_sim_output_elements(const byoc_sim_program *p, int i);
+BYOC_SIM_API byoc_result byoc_sim_output_element(const byoc_sim_program *p, int i, int k, byoc_tensor *element,
+                                                 byoc_diag *diag);
 
 // [SECTION] sim: profile
 /* The profile as a text table: one row per kernel (name, device, partition, exec, ops, median and total
@@ -849,6 +868,9 @@ typedef struct byoc__sim_value {
     int dynamic;                    /* its type has '?': rt_dims and rt_nbytes are this run's */
     int64_t rt_dims[BYOC_MAX_RANK];
     size_t rt_nbytes;
+    int boxed;       /* a sequence or optional: no bytes of the plan, its run-time value is `box` */
+    const byoc_type *box_type;
+    byoc_node *box;  /* this run's sequence value, empty optional or tensor constant, in p->boxes */
 } byoc__sim_value;
 
 typedef struct byoc__sim_buffer {
@@ -966,6 +988,7 @@ struct byoc_sim_program {
     byoc_parallel par;      /* par.threads <= 1: serial */
     size_t task_ws_bytes;   /* one task's workspace in workspace_block (byoc_kernel_workspace_size_parallel) */
     size_t task_scratch_bytes;
+    byoc_module *boxes; /* this run's sequence and optional values (see "sim impl: sequences and optionals") */
 };
 
 BYOC__SIM_PRIVATE void *byoc__sim_malloc(const byoc_sim_program *p, size_t n) {
@@ -1039,6 +1062,7 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     for (int i = 0; i < p->nbodies; ++i) byoc_sim_program_destroy(p->bodies[i]);
     byoc__sim_mfree(p, p->bodies);
     byoc__sim_mfree(p, p->events);
+    if (!p->depth) byoc_module_destroy(p->boxes); /* a body borrows @main's program's */
     byoc_module_destroy(p->shadows);
     byoc_allocator a = p->alloc;
     if (a.free_fn) a.free_fn(p, a.user_data);
@@ -1153,10 +1177,14 @@ BYOC__SIM_PRIVATE int byoc__sim_push_leaf(byoc__sim_lowering *L, int value) {
     return 1;
 }
 
-/* tensor leaves of a type (a tuple's fields, depth first); -1 for anything but tensors and tuples of them */
+/* a sequence or an optional: one leaf, a boxed value (see "sim impl: sequences and optionals") */
+BYOC__SIM_PRIVATE int byoc__sim_is_boxed_type(const byoc_type *t) {
+    return t && (t->kind == BYOC_TYPE_SEQUENCE || t->kind == BYOC_TYPE_OPTIONAL);
+}
+/* tensor (or boxed) leaves of a type (a tuple's fields, depth first); -1 for anything but those and tuples of them */
 BYOC__SIM_PRIVATE int byoc__sim_leaf_count(const byoc_type *t) {
     if (!t) return -1;
-    if (t->kind == BYOC_TYPE_TENSOR) return 1;
+    if (t->kind == BYOC_TYPE_TENSOR || byoc__sim_is_boxed_type(t)) return 1;
     if (t->kind != BYOC_TYPE_TUPLE) return -1;
     int n = 0;
     for (int i = 0; i < t->nfields; ++i) {
@@ -1167,7 +1195,7 @@ BYOC__SIM_PRIVATE int byoc__sim_leaf_count(const byoc_type *t) {
     return n;
 }
 BYOC__SIM_PRIVATE const byoc_type *byoc__sim_leaf_at(const byoc_type *t, int k) {
-    if (t->kind == BYOC_TYPE_TENSOR) return k == 0 ? t : NULL;
+    if (t->kind == BYOC_TYPE_TENSOR || byoc__sim_is_boxed_type(t)) return k == 0 ? t : NULL;
     for (int i = 0; i < t->nfields; ++i) {
         int c = byoc__sim_leaf_count(t->fields[i]);
         if (k < c) return byoc__sim_leaf_at(t->fields[i], k);
@@ -1190,11 +1218,13 @@ BYOC__SIM_PRIVATE int byoc__sim_new_buffer(byoc__sim_lowering *L, byoc_sim_buffe
     return p->nbuffers++;
 }
 
-/* A tensor value of type t in buffer (-1: not decided yet); -1 on failure. */
+BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byoc_type *t);
+/* A tensor value of type t in buffer (-1: not decided yet), or a boxed one; -1 on failure. */
 BYOC__SIM_PRIVATE int byoc__sim_new_value(byoc__sim_lowering *L, const byoc_type *t, int buffer,
                                           const byoc_node *where) {
     byoc_sim_program *p = L->p;
     char what[160], ty[160];
+    if (byoc__sim_is_boxed_type(t)) return byoc__sim_new_boxed_value(L, t);
     if (!t || t->kind != BYOC_TYPE_TENSOR) {
         byoc__sim_describe(where, what, sizeof what);
         return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, where,
@@ -1244,10 +1274,6 @@ BYOC__SIM_PRIVATE int byoc__sim_check_kernel(byoc__sim_lowering *L, const byoc_n
     if (byoc_kernel_exists(call->op)) return 1;
     char what[160];
     byoc__sim_describe(call, what, sizeof what);
-    if (call->op->def.flags & BYOC_OP_SEQUENCE) /* their values are lists of tensors the runtime does not hold */
-        return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call,
-                                    "byoc_sim_lower: %s works on sequences or optionals, which the runtime does not "
-                                    "run yet (byoc_module_evaluate does)", what);
     return byoc__sim_lower_fail(L, BYOC_ERR_UNSUPPORTED, call, "byoc_sim_lower: %s has no host kernel", what);
 }
 
@@ -1395,7 +1421,7 @@ BYOC__SIM_PRIVATE int byoc__sim_schedule_op(byoc__sim_lowering *L, const byoc_no
         *rc = 1;
         return byoc__sim_push_leaf(L, v);
     }
-    if (!byoc__sim_check_kernel(L, call)) return 0;
+    if (!(call->op->def.flags & BYOC_OP_SEQUENCE) && !byoc__sim_check_kernel(L, call)) return 0;
     int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_OPS, partition);
     L->allow_dynamic = 1; /* a kernel of its own: its results can be allocated when a run gives their shape */
     int made = k >= 0 && byoc__sim_new_step(L, call, in_first, nin, 0, rf, rc);
@@ -2712,6 +2738,7 @@ BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node
     port->io.rank = p->values[v].rank;
     for (int i = 0; i < port->io.rank; ++i) port->io.dims[i] = p->values[v].dims[i];
     port->io.nbytes = p->values[v].nbytes;
+    port->io.boxed = p->values[v].boxed;
     p->ninputs++;
     return byoc__sim_push_leaf(L, v);
 }
@@ -2761,6 +2788,7 @@ BYOC__SIM_PRIVATE int byoc__sim_add_output(byoc__sim_lowering *L, int v) {
     port->io.rank = p->values[v].rank;
     for (int i = 0; i < port->io.rank; ++i) port->io.dims[i] = p->values[v].dims[i];
     port->io.nbytes = p->values[v].nbytes;
+    port->io.boxed = p->values[v].boxed;
     p->noutputs++;
     return 1;
 }
@@ -2833,30 +2861,6 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_program(byoc_sim_program *p, byoc_node *fn
     return 1;
 }
 
-/* 1, or 0 naming the first value of a sequence or optional type (bodies included): the runtime's values
-   are tensors in planned buffers, a sequence is a list of them whose length is data (the reference
-   evaluator, byoc_module_evaluate, runs them) */
-BYOC__SIM_PRIVATE int byoc__sim_refuse_sequences(byoc_module *m, byoc_node *main_fn, byoc_diag *d) {
-    byoc_graph g;
-    int ok = 1;
-    if (byoc_graph_build(m, main_fn, BYOC_GRAPH_ENTER_FUNCTIONS, &g) != BYOC_OK) return 1; /* lowering says */
-    for (int i = 0; i < g.count && ok; ++i) {
-        const byoc_node *n = g.nodes[i].node;
-        const byoc_type *t = n->checked_type;
-        if (!t || (t->kind != BYOC_TYPE_SEQUENCE && t->kind != BYOC_TYPE_OPTIONAL)) continue;
-        char what[160], ty[160];
-        byoc__sim_describe(n, what, sizeof what);
-        byoc_type_to_string(t, ty, sizeof ty);
-        byoc__sim_fail(d, BYOC_ERR_UNSUPPORTED, n,
-                       "byoc_sim_lower: %s is a %s (%s): the runtime does not run sequences or optionals yet "
-                       "(byoc_module_evaluate does)", what, t->kind == BYOC_TYPE_SEQUENCE ? "sequence" : "optional",
-                       ty);
-        ok = 0;
-    }
-    byoc_graph_free(&g);
-    return ok;
-}
-
 BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_options *options, byoc_diag *diag) {
     byoc_diag local;
     byoc_diag *d = diag ? diag : &local;
@@ -2871,7 +2875,6 @@ BYOC_SIM_API byoc_sim_program *byoc_sim_lower(byoc_module *m, const byoc_sim_opt
         byoc__sim_fail(d, BYOC_ERR_NOT_FOUND, NULL, "byoc_sim_lower: the module has no @main");
         return NULL;
     }
-    if (!byoc__sim_refuse_sequences(m, main_fn, d)) return NULL;
     byoc_sim_program *p = byoc__sim_program_new(m, options, d);
     if (p && !byoc__sim_lower_program(p, main_fn, 0, d)) {
         byoc_sim_program_destroy(p);
@@ -3220,6 +3223,12 @@ BYOC_SIM_API int byoc_sim_threads(const byoc_sim_program *p) {
     return p->par.threads > 1 ? p->par.threads : 1;
 }
 
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_boxed_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d);
+BYOC__SIM_PRIVATE void byoc__sim_drop_boxes(byoc_sim_program *p);
+BYOC__SIM_PRIVATE byoc_result byoc__sim_box_input(byoc_sim_program *p, int i, const byoc_sim_sequence *seq,
+                                                  byoc_diag *d);
+BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_tensor *t);
+BYOC__SIM_PRIVATE void byoc__sim_give_box(const byoc_sim_program *p, int v, byoc_tensor *t);
 BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *inputs, int ninputs, byoc_tensor *outputs,
                                       int noutputs, byoc_diag *diag) {
     byoc_diag local;
@@ -3233,6 +3242,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     for (int i = 0; i < ninputs; ++i) {
         const byoc_sim_io *io = &p->inputs[i].io;
         const byoc_tensor *t = &inputs[i];
+        if (io->boxed && !t->data)
+            return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL, "byoc_sim_run: input %d (%s) is a sequence or "
+                                  "an optional: its data must point to a byoc_sim_sequence", i, io->name);
+        if (io->boxed) continue;
         int same = t->dtype == io->dtype && t->rank == io->rank;
         for (int j = 0; same && j < io->rank; ++j) /* a '?' takes any extent */
             same = t->dims[j] == io->dims[j] || (io->dims[j] < 0 && t->dims[j] >= 0);
@@ -3254,10 +3267,19 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
     if (!p->ready && !byoc__sim_prepare(p))
         return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
     for (int i = 0; i < ninputs; ++i) {
+        if (p->values[p->inputs[i].value].boxed) {
+            if (p->depth) byoc__sim_take_box(p, p->inputs[i].value, &inputs[i]); /* @main's: after the drop below */
+            continue;
+        }
         p->buffers[p->values[p->inputs[i].value].buffer].data = inputs[i].data;
         byoc__sim_alloc_dynamic(p, p->inputs[i].value, inputs[i].dims); /* this run's dims, the caller's storage */
     }
     void *ws = byoc__sim_aligned(p->workspace_block);
+    byoc__sim_drop_boxes(p); /* the last run's */
+    for (int i = 0; i < ninputs && !p->depth; ++i) {
+        byoc_result r = byoc__sim_box_input(p, i, BYOC__SIM_CAST(const byoc_sim_sequence *, inputs[i].data), d);
+        if (r != BYOC_OK) return r;
+    }
     p->nevents = p->events_dropped = 0; /* this run's kernels inside bodies */
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
@@ -3268,8 +3290,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         switch (k->info.exec) {
         case BYOC_SIM_EXEC_OPS:
             for (int s = k->step_first; r == BYOC_OK && s < k->step_first + k->nsteps; ++s)
-                r = p->steps[s].dynamic ? byoc__sim_run_dynamic_step(p, &p->steps[s], &kd)
-                                        : byoc__sim_run_step(p, &p->steps[s], ws, &kd);
+                r = p->steps[s].call->op->def.flags & BYOC_OP_SEQUENCE
+                        ? byoc__sim_run_boxed_step(p, &p->steps[s], &kd)
+                    : p->steps[s].dynamic ? byoc__sim_run_dynamic_step(p, &p->steps[s], &kd)
+                                          : byoc__sim_run_step(p, &p->steps[s], ws, &kd);
             break;
         case BYOC_SIM_EXEC_TILED:
         case BYOC_SIM_EXEC_ANCHOR:
@@ -3279,6 +3303,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         case BYOC_SIM_EXEC_CONTROL: r = byoc__sim_run_control(p, k, &kd); break;
         case BYOC_SIM_EXEC_COPY: {
             int v = p->operands[k->in_first], w = p->operands[k->out_first];
+            if (p->values[v].boxed) { /* a body giving back a boxed parameter: the same value */
+                p->values[w].box = p->values[v].box;
+                break;
+            }
             if (!byoc__sim_alloc_dynamic(p, w, p->values[v].rt_dims)) {
                 r = byoc__sim_fail(&kd, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
                 break;
@@ -3323,7 +3351,185 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         t->rank = io->rank;
         for (int j = 0; j < io->rank; ++j) t->dims[j] = p->values[p->outputs[i].value].rt_dims[j]; /* '?': this run's */
         t->data = byoc__sim_data(p, p->outputs[i].value);
+        if (p->depth) byoc__sim_give_box(p, p->outputs[i].value, t); /* @main's: byoc_sim_output_element */
     }
+    return BYOC_OK;
+}
+
+// [SECTION] sim impl: sequences and optionals (boxed values)
+/* ONNX's sequences and optionals (onnx/defs/sequence/defs.cc) have data-dependent lengths and element shapes, so
+   they cannot live in the static plan. A value of such a type is "boxed": its step gives it a DYNAMIC buffer of 0
+   bytes (the plan and the access list see it, it takes no arena space) and, at run time, a node in p->boxes: a
+   sequence value (byoc_sequence_value), an empty optional, or a tensor constant. The sequence ops are host kernels
+   of their own (OPS kernels of one step, listed by the profile), evaluated by byoc.h's byoc__seq_eval on those
+   nodes: they move tensors and compute nothing, so sharing the reference evaluator's code keeps one definition
+   of their semantics. Ifs and loops carry them into and out of their bodies (below). Ownership follows the loop's
+   run-time scan buffers: the heap, owned by @main's program, whose p->boxes its bodies borrow. It is dropped at the
+   start of every run and by byoc_sim_program_destroy (@main's boxed outputs are read until then, as its other
+   outputs); a loop's iterations keep adding to it until the run ends. ONNX Runtime holds them alike: TensorSeq values
+   allocated per run, outside its memory pattern planner. */
+BYOC__SIM_PRIVATE int byoc__sim_new_boxed_value(byoc__sim_lowering *L, const byoc_type *t) {
+    byoc_sim_program *p = L->p;
+    if (!BYOC__SIM_RESERVE(p, p->values, p->cap_values, p->nvalues + 1)) return BYOC__SIM_OOM(L) - 1;
+    byoc__sim_value *v = &p->values[p->nvalues];
+    memset(v, 0, sizeof *v);
+    v->buffer = -1; /* its step gives it a DYNAMIC buffer (dynamic: no bytes in the plan) */
+    v->producer = -1;
+    v->dtype = t->dtype;
+    v->boxed = v->dynamic = 1;
+    v->box_type = t;
+    return p->nvalues++;
+}
+
+BYOC__SIM_PRIVATE void byoc__sim_drop_boxes(byoc_sim_program *p) {
+    if (!p->boxes || p->depth) return; /* a body's boxes are @main's program's */
+    byoc_module_destroy(p->boxes);
+    p->boxes = NULL;
+    for (int v = 0; v < p->nvalues; ++v) p->values[v].box = NULL;
+}
+
+/* p->boxes, made on first use by @main's program (a body's is set by its control kernel before each run) */
+BYOC__SIM_PRIVATE byoc_module *byoc__sim_boxes(byoc_sim_program *p) {
+    if (!p->boxes && !p->depth) p->boxes = byoc_module_create(p->alloc.alloc_fn ? &p->alloc : NULL);
+    return p->boxes;
+}
+
+/* Between a control kernel and its bodies' programs (byoc_sim_run's inputs and outputs), a boxed value travels
+   as a byoc_tensor of rank 0 whose data is its node: bodies share @main's program's p->boxes, so the node stays
+   valid for the whole run. @main's own inputs and outputs are never boxed (lowering refuses them). */
+BYOC__SIM_PRIVATE void byoc__sim_give_box(const byoc_sim_program *p, int v, byoc_tensor *t) {
+    if (p->values[v].boxed) t->data = p->values[v].box;
+}
+/* 1 when value v is boxed: it takes t's node */
+BYOC__SIM_PRIVATE int byoc__sim_take_box(byoc_sim_program *p, int v, const byoc_tensor *t) {
+    if (!p->values[v].boxed) return 0;
+    p->values[v].box = BYOC__SIM_CAST(byoc_node *, t->data);
+    return 1;
+}
+
+BYOC__SIM_PRIVATE void byoc__sim_value_tensor(const byoc_sim_program *p, int v, byoc_tensor *t);
+BYOC__SIM_PRIVATE size_t byoc__sim_tensor_bytes(const byoc_tensor *t);
+/* output i's node after a run, NULL for a tensor output or before a run */
+BYOC__SIM_PRIVATE const byoc_node *byoc__sim_output_box(const byoc_sim_program *p, int i) {
+    if (i < 0 || i >= p->noutputs) return NULL;
+    const byoc__sim_value *v = &p->values[p->outputs[i].value];
+    return v->boxed ? v->box : NULL;
+}
+
+BYOC_SIM_API int byoc_sim_output_elements(const byoc_sim_program *p, int i) {
+    if (!p || i < 0 || i >= p->noutputs) return 0;
+    if (!p->values[p->outputs[i].value].boxed) return 1;
+    const byoc_node *b = byoc__sim_output_box(p, i);
+    if (!b) return 0;
+    if (byoc__is_none_value(b)) return -1;
+    return byoc__is_sequence_value(b) ? b->nargs : 1;
+}
+
+BYOC_SIM_API byoc_result byoc_sim_output_element(const byoc_sim_program *p, int i, int k, byoc_tensor *element,
+                                                 byoc_diag *diag) {
+    byoc_diag local;
+    byoc_diag *d = diag ? diag : &local;
+    memset(d, 0, sizeof *d);
+    if (!p) return byoc__null_arg(d, __func__, "program");
+    if (!element) return byoc__null_arg(d, __func__, "element");
+    int n = byoc_sim_output_elements(p, i);
+    if (k < 0 || k >= n)
+        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "byoc_sim_output_element: output %d has %d element%s in the last run, no element %d", i,
+                              n < 0 ? 0 : n, n == 1 ? "" : "s", k);
+    memset(element, 0, sizeof *element);
+    const byoc_node *b = byoc__sim_output_box(p, i);
+    if (!b) { /* a tensor output: itself */
+        byoc__sim_value_tensor(p, p->outputs[i].value, element);
+        return BYOC_OK;
+    }
+    const byoc_node *c = byoc__is_sequence_value(b) ? b->args[k] : b;
+    const byoc_type *t = c->annotation;
+    element->dtype = t->dtype;
+    element->rank = t->rank;
+    for (int a = 0; a < t->rank; ++a) element->dims[a] = t->dims[a];
+    element->data = c->data;
+    return BYOC_OK;
+}
+
+/* @main's input i, when it is boxed: the caller's sequence copied into p->boxes, checked against its type */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_box_input(byoc_sim_program *p, int i, const byoc_sim_sequence *seq,
+                                                  byoc_diag *d) {
+    byoc__sim_value *v = &p->values[p->inputs[i].value];
+    if (!v->boxed) return BYOC_OK;
+    const char *name = p->inputs[i].io.name;
+    const byoc_type *t = v->box_type, *inner = t->kind == BYOC_TYPE_OPTIONAL ? t->fields[0] : t;
+    int many = inner->kind == BYOC_TYPE_SEQUENCE;
+    if (!byoc__sim_boxes(p)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
+    if (seq->count < 0 ? t->kind != BYOC_TYPE_OPTIONAL : (!many && seq->count != 1) || (seq->count && !seq->elements))
+        return byoc__sim_fail(d, BYOC_ERR_INVALID_ARGUMENT, NULL,
+                              "byoc_sim_run: input %d (%s): %d elements given for a %s", i, name, seq->count,
+                              t->kind == BYOC_TYPE_OPTIONAL ? "optional" : "sequence");
+    if (seq->count < 0) return (v->box = byoc_optional_none(p->boxes, t)) ? BYOC_OK : BYOC_ERR_OUT_OF_MEMORY;
+    byoc_node **elems = BYOC__SIM_CAST(byoc_node **, byoc__sim_malloc(p, sizeof *elems * (size_t)(seq->count + 1)));
+    if (!elems) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_run: out of memory");
+    int ok = 1;
+    for (int k = 0; k < seq->count && ok; ++k) {
+        const byoc_tensor *e = &seq->elements[k];
+        const byoc_type *et = e->rank >= 0 && e->rank <= BYOC_MAX_RANK ? byoc_tensor_type(p->boxes, e->dtype, e->rank,
+                                                                                          e->dims) : NULL;
+        ok = et && (elems[k] = byoc_constant(p->boxes, et, e->data, byoc__sim_tensor_bytes(e))) != NULL;
+    }
+    v->box = !ok ? NULL : many ? byoc_sequence_value(p->boxes, inner, elems, seq->count) : elems[0];
+    byoc__sim_mfree(p, elems);
+    if (v->box && (many || byoc__value_fits(v->box, t))) return BYOC_OK;
+    const byoc_diag *why = byoc_module_error(p->boxes);
+    return byoc__sim_fail(d, BYOC_ERR_TYPE, NULL, "byoc_sim_run: input %d (%s): %s", i, name,
+                          why && why->message[0] ? why->message : "an element does not fit its type");
+}
+
+/* value w as a node of p->boxes: its box, or a constant copy of the tensor (this run's shape) */
+BYOC__SIM_PRIVATE byoc_node *byoc__sim_box_of(byoc_sim_program *p, int w) {
+    const byoc__sim_value *v = &p->values[w];
+    if (v->boxed) return v->box;
+    const byoc_type *t = byoc_tensor_type(p->boxes, v->dtype, v->rank, v->rt_dims);
+    return t ? byoc_constant(p->boxes, t, byoc__sim_data(p, w), v->rt_nbytes) : NULL;
+}
+
+/* a tensor result of a sequence op (sequence.at, .length, .concat, optional.has_element, .get_element) copied
+   into its value's buffer: the plan's, or a DYNAMIC one of this run's shape */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_unbox(byoc_sim_program *p, const byoc__sim_step *st, int w,
+                                              const byoc_node *r, byoc_diag *d) {
+    const byoc__sim_value *v = &p->values[w];
+    const byoc_type *rt = r->kind == BYOC_NODE_CONSTANT ? r->annotation : NULL;
+    const char *op = st->call->op->def.name;
+    if (!rt || rt->dtype != v->dtype || rt->rank != v->rank)
+        return byoc__sim_fail(d, BYOC_ERR_TYPE, st->call, "byoc_sim_run: %s gave a value of another type than its "
+                              "tensor result's", op);
+    for (int i = 0; i < rt->rank; ++i)
+        if (v->dims[i] >= 0 && rt->dims[i] != v->dims[i])
+            return byoc__sim_fail(d, BYOC_ERR_TYPE, st->call,
+                                  "byoc_sim_run: %s gave a tensor of extent %lld along axis %d, its type says %lld", op,
+                                  (long long)rt->dims[i], i, (long long)v->dims[i]);
+    if (!byoc__sim_alloc_dynamic(p, w, rt->dims))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+    if (p->values[w].rt_nbytes) memcpy(byoc__sim_data(p, w), r->data, p->values[w].rt_nbytes);
+    return BYOC_OK;
+}
+
+/* one sequence or optional op: its arguments as nodes, byoc.h's evaluation, its result boxed or unboxed */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_boxed_step(byoc_sim_program *p, const byoc__sim_step *st, byoc_diag *d) {
+    if (!byoc__sim_boxes(p)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+    byoc_node *small[8], **ins = small;
+    if (st->nin > 8 && !(ins = BYOC__SIM_CAST(byoc_node **, byoc__sim_malloc(p, sizeof *ins * (size_t)st->nin))))
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: out of memory");
+    int ok = 1;
+    for (int q = 0; q < st->nin && ok; ++q) ok = (ins[q] = byoc__sim_box_of(p, p->operands[st->in_first + q])) != NULL;
+    byoc_node *r = ok ? byoc__seq_eval(p->boxes, st->call, ins, d) : NULL;
+    if (ins != small) byoc__sim_mfree(p, ins);
+    if (!r) {
+        if (d->code) return d->code;
+        return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, st->call, "byoc_sim_run: %s: out of memory",
+                              st->call->op->def.name);
+    }
+    int w = p->operands[st->out_first];
+    if (!p->values[w].boxed) return byoc__sim_unbox(p, st, w, r, d);
+    p->values[w].box = r;
     return BYOC_OK;
 }
 
@@ -3481,6 +3687,7 @@ BYOC__SIM_PRIVATE void byoc__sim_value_tensor(const byoc_sim_program *p, int v, 
     t->rank = val->rank;
     for (int i = 0; i < val->rank; ++i) t->dims[i] = val->rt_dims[i];
     t->data = byoc__sim_data(p, v);
+    byoc__sim_give_box(p, v, t);
 }
 
 /* a scalar condition or trip count, exactly (an int64 through a double would lose its low bits) */
@@ -3561,6 +3768,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_body(byoc_sim_program *p, byoc__sim_
     byoc_sim_program *sub = p->bodies[k->body_first + b];
     byoc_tensor *io = &p->tensors[k->io_first];
     byoc_diag bd;
+    if (!byoc__sim_boxes(p)) return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, k->control, "out of memory");
+    sub->boxes = p->boxes; /* sequences cross into and out of bodies as they are */
     byoc_result r = byoc_sim_run(sub, io, sub->ninputs, io + sub->ninputs, sub->noutputs, &bd);
     if (r != BYOC_OK) {
         const char *msg = bd.message, *prefix = "byoc_sim_run: ";
@@ -3580,6 +3789,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_body(byoc_sim_program *p, byoc__sim_
 BYOC__SIM_PRIVATE byoc_result byoc__sim_control_result(byoc_sim_program *p, const byoc__sim_kernel *k, int i,
                                                        const byoc_tensor *t, byoc_diag *d) {
     int w = p->operands[k->out_first + i];
+    if (byoc__sim_take_box(p, w, t)) return BYOC_OK;
     const byoc__sim_value *val = &p->values[w];
     int same = t->dtype == val->dtype && t->rank == val->rank;
     for (int j = 0; same && j < val->rank; ++j) same = val->dims[j] < 0 || val->dims[j] == t->dims[j];
@@ -3677,6 +3887,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_loop_results(byoc_sim_program *p, byoc__
     k->loop_cond = byoc__load(out[0].dtype, out[0].data, 0) != 0;
     for (int j = 0; j < k->ncarried; ++j) {
         int w = p->operands[k->out_first + j];
+        if (byoc__sim_take_box(p, w, &out[1 + j])) continue; /* a sequence may grow from one iteration to the next */
         if (!byoc__sim_tensor_same_shape(&out[1 + j], &p->values[w])) {
             char was[160], now[160], what[200];
             const byoc__sim_value *val = &p->values[w];
@@ -3706,6 +3917,10 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_loop(byoc_sim_program *p, byoc__sim_
     k->loop_cond = byoc__sim_scalar_i64(p, p->operands[k->in_first + 1]) != 0;
     for (int j = 0; j < k->ncarried; ++j) { /* the carried values start as the loop's inputs */
         int v = p->operands[k->in_first + 2 + j], w = p->operands[k->out_first + j];
+        if (p->values[v].boxed) {
+            p->values[w].box = p->values[v].box;
+            continue;
+        }
         if (!byoc__sim_alloc_dynamic(p, w, p->values[v].rt_dims))
             return byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "out of memory");
         memcpy(byoc__sim_data(p, w), byoc__sim_data(p, v), p->values[v].rt_nbytes);

@@ -8,9 +8,10 @@
    "N of ALL node tests pass (X%); not passed, each listed above with its reason: ...", ALL being every test
    directory of the suite, and "N of M node tests of supported ops pass". Tests of unsupported ops print
    "unsupported onnx:NAME: OPS". Models with control flow (If, Loop, Scan) also run on byoc_sim.h's runtime
-   (their bodies as programs of their own), held to the same expected tensors, unless they hold sequences or
-   optionals (the runtime refuses those). Sequence and optional inputs and outputs are read from their
-   SequenceProto / OptionalProto files and compared element by element. */
+   (their bodies as programs of their own), held to the same expected tensors, and so do models holding
+   sequences or optionals (passed as byoc_sim_sequence, read back with byoc_sim_output_element). Sequence and
+   optional inputs and outputs are read from their SequenceProto / OptionalProto files and compared element by
+   element. */
 #define BYOC_SIM_IMPLEMENTATION
 #define BYOC_ONNX_IMPLEMENTATION
 #include "../byoc_sim.h"
@@ -151,7 +152,26 @@ static int has_control_flow(byoc_module *m) {
     return found;
 }
 
-/* The model lowered by byoc_sim.h and run on the inputs: every output against the expected tensor. */
+/* output k of a run as the evaluator gives it: a tensor constant, or for a sequence or optional output (of type
+   t) a sequence value of its elements (byoc_sim_output_element) or an empty optional */
+static byoc_node *sim_output_value(byoc_module *m, const byoc_sim_program *p, int k, const byoc_type *t,
+                                   const byoc_tensor *out) {
+    byoc_tensor e = *out;
+    int n = byoc_sim_output_elements(p, k);
+    if (n < 0) return byoc_optional_none(m, t);
+    const byoc_type *inner = t->kind == BYOC_TYPE_OPTIONAL ? t->fields[0] : t;
+    byoc_node *elems[64];
+    if (n > 64) return NULL;
+    for (int i = 0; i < (inner->kind == BYOC_TYPE_SEQUENCE ? n : 1); ++i) {
+        if (inner->kind != BYOC_TYPE_TENSOR && byoc_sim_output_element(p, k, i, &e, NULL) != BYOC_OK) return NULL;
+        const byoc_type *et = byoc_tensor_type(m, e.dtype, e.rank, e.dims);
+        elems[i] = byoc_constant(m, et, e.data, (size_t)byoc_type_num_elements(et) * byoc_dtype_size(e.dtype));
+        if (!elems[i]) return NULL;
+    }
+    return inner->kind == BYOC_TYPE_SEQUENCE ? byoc_sequence_value(m, inner, elems, n) : elems[0];
+}
+
+/* The model lowered by byoc_sim.h and run on the inputs: every output against the expected value. */
 static int same_on_sim(byoc_module *m, byoc_node **inputs, int nin, byoc_node **wants, int nwant,
                        const char *const *names, int set, char *why, size_t cap) {
     byoc_diag d;
@@ -160,10 +180,26 @@ static int same_on_sim(byoc_module *m, byoc_node **inputs, int nin, byoc_node **
         snprintf(why, cap, "byoc_sim_lower: %s", d.message);
         return 0;
     }
-    byoc_tensor in[16], out[16];
+    byoc_tensor in[16], out[16], elems[16][64];
+    byoc_sim_sequence seqs[16];
     for (int k = 0; k < nin; ++k) {
         const byoc_type *t = inputs[k]->annotation;
         memset(&in[k], 0, sizeof in[k]);
+        if (byoc_sim_input(p, k)->boxed) { /* a sequence or optional input: its elements, as byoc_sim_sequence */
+            const byoc_node *v = inputs[k];
+            seqs[k].count = byoc__is_none_value(v) ? -1 : byoc__is_sequence_value(v) ? v->nargs : 1;
+            seqs[k].elements = elems[k];
+            for (int e = 0; e < seqs[k].count && e < 64; ++e) {
+                const byoc_node *c = byoc__is_sequence_value(v) ? v->args[e] : v;
+                memset(&elems[k][e], 0, sizeof elems[k][e]);
+                elems[k][e].dtype = c->annotation->dtype;
+                elems[k][e].rank = c->annotation->rank;
+                for (int i = 0; i < c->annotation->rank; ++i) elems[k][e].dims[i] = c->annotation->dims[i];
+                elems[k][e].data = c->data;
+            }
+            in[k].data = &seqs[k];
+            continue;
+        }
         in[k].dtype = t->dtype;
         in[k].rank = t->rank;
         for (int i = 0; i < t->rank; ++i) in[k].dims[i] = t->dims[i];
@@ -171,12 +207,11 @@ static int same_on_sim(byoc_module *m, byoc_node **inputs, int nin, byoc_node **
     }
     int ok = byoc_sim_output_count(p) == nwant && byoc_sim_run(p, in, nin, out, nwant, &d) == BYOC_OK;
     if (!ok) snprintf(why, cap, "byoc_sim_run: %s", d.code ? d.message : "a different output count");
+    const byoc_type *rt = byoc_module_function(m, "main")->body->checked_type;
     for (int k = 0; ok && k < nwant; ++k) {
-        const byoc_type *t = byoc_tensor_type(m, out[k].dtype, out[k].rank, out[k].dims);
-        size_t bytes = (size_t)byoc_type_num_elements(t) * byoc_dtype_size(out[k].dtype);
-        byoc_node *got = byoc_constant(m, t, out[k].data, bytes);
+        byoc_node *got = sim_output_value(m, p, k, rt->kind == BYOC_TYPE_TUPLE ? rt->fields[k] : rt, &out[k]);
         char one[600];
-        if (!got || !same_tensor(got, wants[k], one, sizeof one)) {
+        if (!got || !same_value(got, wants[k], one, sizeof one)) {
             snprintf(why, cap, "byoc_sim: set %d output %d (%s): %s", set, k, names[k], got ? one : "out of memory");
             ok = 0;
         }
@@ -336,10 +371,11 @@ static int run_test(const char *dir, char *why, size_t cap) {
                 result = 0;
             }
         }
-        /* sequences and optionals run in the reference evaluator only: byoc_sim.h's runtime refuses them */
-        if (result == 1 && has_control_flow(m) && !holds_sequences(m) &&
-            !same_on_sim(m, inputs, nin, wants, nwant, (const char *const *)model.output_names, s, why, cap))
-            result = 0;
+        int on_sim = result == 1 && (has_control_flow(m) || holds_sequences(m))
+                         ? same_on_sim(m, inputs, nin, wants, nwant, (const char *const *)model.output_names, s, why,
+                                       cap)
+                         : 1;
+        if (!on_sim) result = 0;
     }
     if (result == 1 && !sets) { snprintf(why, cap, "no test data sets"); result = 0; }
     byoc_onnx_model_free(&model);

@@ -88,7 +88,7 @@ static run_result run(const char *text, const double *const *inputs) {
 }
 
 /* the result equals want[] within tol (exactly when tol is 0; NaN matches NaN) */
-static int result_is(const run_result *r, const double *want, int64_t n, double tol, char *why, size_t cap) {
+static inline int result_is(const run_result *r, const double *want, int64_t n, double tol, char *why, size_t cap) {
     if (!r->out) { snprintf(why, cap, "%s", r->why); return 0; }
     const byoc_type *t = r->out->annotation;
     if (byoc_type_num_elements(t) != n) {
@@ -107,7 +107,7 @@ static int result_is(const run_result *r, const double *want, int64_t n, double 
 }
 
 /* print with types, re-parse, compare structurally */
-static int round_trips(byoc_module *m, char *why, size_t cap) {
+static inline int round_trips(byoc_module *m, char *why, size_t cap) {
     size_t len;
     char *text = byoc_module_print(m, BYOC_PRINT_TYPES, &len);
     byoc_diag d;
@@ -121,7 +121,7 @@ static int round_trips(byoc_module *m, char *why, size_t cap) {
 }
 
 /* the type error of a program, "" when it types */
-static void type_error_of(const char *text, char *msg, size_t cap) {
+static inline void type_error_of(const char *text, char *msg, size_t cap) {
     byoc_diag d;
     byoc_module *m = parse_text(text, &d);
     msg[0] = 0;

@@ -2801,6 +2801,12 @@ static void report_timing(run_job *j, double *times, int runs) {
 static int run_job_execute(run_job *j) {
     const cli_options *o = j->o;
     int rc = EXIT_OK, runs = o->repeat ? o->repeat : o->profile ? 10 : 1;
+    for (int i = 0; i < byoc_sim_input_count(j->p); ++i)
+        if (byoc_sim_input(j->p, i)->boxed) {
+            fprintf(stderr, "byocc: error: %s: input %d (%s) is a sequence or an optional: byocc run feeds tensors "
+                            "only (the C API takes a byoc_sim_sequence)\n", j->file, i, byoc_sim_input(j->p, i)->name);
+            return EXIT_INPUT;
+        }
     j->nout = byoc_sim_output_count(j->p);
     if (j->nout > MAX_IO) {
         fprintf(stderr, "byocc: error: %s: %d outputs (at most %d)\n", j->file, j->nout, MAX_IO);
@@ -2856,6 +2862,31 @@ static int find_reference(const run_job *j, int k, const char *label, const char
     return EXIT_INPUT;
 }
 
+/* an output that is a sequence or an optional: each element printed and written to --output-dir as
+   NAME_K.npy; --compare-to and --reference compare tensors only */
+static int run_job_boxed_output(run_job *j, int k, const char *label, const char *safe) {
+    const cli_options *o = j->o;
+    int n = byoc_sim_output_elements(j->p, k);
+    if (o->compare_to || o->reference) {
+        fprintf(stderr, "byocc: error: output %d (%s) is a sequence or an optional: --compare-to and --reference "
+                        "compare tensor outputs only\n", k, label);
+        return EXIT_INPUT;
+    }
+    if (n < 0) say(j->human, "output %d %s: an empty optional\n", k, label);
+    else say(j->human, "output %d %s: %d element%s\n", k, label, n, n == 1 ? "" : "s");
+    for (int e = 0; e < n; ++e) {
+        byoc_tensor t;
+        char shape[200], path[2048];
+        if (byoc_sim_output_element(j->p, k, e, &t, &j->d) != BYOC_OK) return model_error(j->s, &j->d);
+        shape_text(t.dtype, t.rank, t.dims, shape, sizeof shape);
+        say(j->human, "  element %d: %s\n", e, shape);
+        if (!o->output_dir) continue;
+        snprintf(path, sizeof path, "%s/%s_%d.npy", o->output_dir, safe, e);
+        if (!npy_write(path, &t)) { fprintf(stderr, "byocc: error: cannot write %s\n", path); return EXIT_INPUT; }
+    }
+    return EXIT_OK;
+}
+
 /* each output: printed (shape), written to --output-dir, compared with --compare-to's reference */
 static int run_job_outputs(run_job *j) {
     const cli_options *o = j->o;
@@ -2863,6 +2894,11 @@ static int run_job_outputs(run_job *j) {
         char label[300], safe[300], path[2048], shape[200], ref_path[2048];
         output_label(j, k, label, sizeof label);
         file_safe(label, safe, sizeof safe);
+        if (byoc_sim_output(j->p, k)->boxed) {
+            int rc = run_job_boxed_output(j, k, label, safe);
+            if (rc != EXIT_OK) return rc;
+            continue;
+        }
         shape_text(j->outputs[k].dtype, j->outputs[k].rank, j->outputs[k].dims, shape, sizeof shape);
         if (!o->compare_to) say(j->human, "output %d %s: %s\n", k, label, shape);
         if (o->output_dir) {
