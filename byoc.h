@@ -10551,9 +10551,9 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) {
 }
 
 /* units [u0, u1) of a GEMM convolution, unit u = (n * G + group) * blocks + b: out[Og, P] = W_g[Og, Cg*KH*KW] *
-   patches[Cg*KH*KW, P], block b's columns [b * block, (b + 1) * block); the patches go straight into the GEMM's packed layout
-   (byoc__im2col_packed), or with one output per group (a row of the GEMM, which byoc_sgemm runs as row
-   updates) through byoc__im2col. ws: byoc__ws_conv2d's bytes. */
+   patches[Cg*KH*KW, P], block b's columns [b * block, (b + 1) * block); the patches go straight into the GEMM's
+   packed layout (byoc__im2col_packed), or with one output per group (a row of the GEMM, which byoc_sgemm runs as
+   row updates) through byoc__im2col. ws: byoc__ws_conv2d's bytes. */
 BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise, const float *x, const float *w,
                                          float *o, int64_t block, int64_t u0, int64_t u1, unsigned char *ws) {
     int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, nblocks = (P + block - 1) / block, packed_q = -1;
@@ -10680,6 +10680,7 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     split.pointwise = byoc__conv_is_pointwise(&g, k);
     split.block = split.pointwise ? P : byoc__im2col_block(&g);
     int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
+    if (images_groups <= 0) return BYOC_OK; /* an empty batch */
     int tasks = byoc__parallel_tasks(k->par, images_groups * g.Og * P * KK, BYOC__PAR_GEMM_GRAIN);
     if (tasks > images_groups) { /* too few images and groups for the threads: blocks of columns too, each a
                                     whole number of the widest micro-tile, so every micro-tile is the serial run's */
