@@ -2242,8 +2242,11 @@ BYOC__PRIVATE byoc_result byoc_onnx__matmul(byoc_onnx__ctx *c, const char *op) {
     if (rb == 2) { /* (..., M, K) x (K, N): one dense over all rows */
         int64_t rows[2] = {batch_a * M, K};
         int perm[2] = {1, 0};
-        y = byoc_onnx__call2(st, "nn.dense", byoc_onnx__reshape(st, a, 2, rows), byoc_onnx__transpose(st, b, 2, perm),
-                             NULL);
+        /* one statement each: the order of evaluation of arguments is unspecified in C, and the nodes' ids (which
+           placement files name) must not depend on the compiler */
+        byoc_node *b_t = byoc_onnx__transpose(st, b, 2, perm);
+        byoc_node *a_rows = byoc_onnx__reshape(st, a, 2, rows);
+        y = byoc_onnx__call2(st, "nn.dense", a_rows, b_t, NULL);
     } else {
         int64_t sa[3] = {batch_a, M, K}, sb[3] = {batch_b, K, N}, ta3[3] = {nbatch, M, K}, tb3[3] = {nbatch, K, N};
         byoc_node *a3 = byoc_onnx__reshape(st, a, 3, sa), *b3 = byoc_onnx__reshape(st, b, 3, sb);
