@@ -991,15 +991,20 @@ struct byoc_sim_program {
     byoc_module *boxes; /* this run's sequence and optional values (see "sim impl: sequences and optionals") */
 };
 
-BYOC__SIM_PRIVATE void *byoc__sim_malloc(const byoc_sim_program *p, size_t n) {
+/* n bytes from the allocator a (its alloc_fn, else BYOC_MALLOC), and their release */
+BYOC__SIM_PRIVATE void *byoc__sim_alloc_in(const byoc_allocator *a, size_t n) {
     if (!n) n = 1;
-    return p->alloc.alloc_fn ? p->alloc.alloc_fn(n, p->alloc.user_data) : BYOC_MALLOC(n);
+    return a->alloc_fn ? a->alloc_fn(n, a->user_data) : BYOC_MALLOC(n);
 }
-BYOC__SIM_PRIVATE void byoc__sim_mfree(const byoc_sim_program *p, void *ptr) {
+BYOC__SIM_PRIVATE void byoc__sim_free_in(const byoc_allocator *a, void *ptr) {
     if (!ptr) return;
-    if (p->alloc.free_fn) p->alloc.free_fn(ptr, p->alloc.user_data);
+    if (a->free_fn) a->free_fn(ptr, a->user_data);
     else BYOC_FREE(ptr);
 }
+BYOC__SIM_PRIVATE void *byoc__sim_malloc(const byoc_sim_program *p, size_t n) {
+    return byoc__sim_alloc_in(&p->alloc, n);
+}
+BYOC__SIM_PRIVATE void byoc__sim_mfree(const byoc_sim_program *p, void *ptr) { byoc__sim_free_in(&p->alloc, ptr); }
 
 /* The array data grown to hold `need` elements (the allocator has no realloc); data itself when memory runs out. */
 BYOC__SIM_PRIVATE void *byoc__sim_grow(const byoc_sim_program *p, void *data, int *cap, int need, size_t elem) {
@@ -1064,9 +1069,8 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     byoc__sim_mfree(p, p->events);
     if (!p->depth) byoc_module_destroy(p->boxes); /* a body borrows @main's program's */
     byoc_module_destroy(p->shadows);
-    byoc_allocator a = p->alloc;
-    if (a.free_fn) a.free_fn(p, a.user_data);
-    else BYOC_FREE(p);
+    byoc_allocator a = p->alloc; /* p's own copy goes with p */
+    byoc__sim_free_in(&a, p);
 }
 
 BYOC_SIM_API int byoc_sim_input_count(const byoc_sim_program *p) { if (!p) return 0; return p->ninputs; }
@@ -2646,7 +2650,7 @@ BYOC_SIM_API byoc_sim_pool *byoc_sim_pool_create(int threads, const byoc_allocat
         return NULL;
     }
     byoc_sim_pool *pool =
-        BYOC__SIM_CAST(byoc_sim_pool *, a.alloc_fn ? a.alloc_fn(sizeof *pool, a.user_data) : BYOC_MALLOC(sizeof *pool));
+        BYOC__SIM_CAST(byoc_sim_pool *, byoc__sim_alloc_in(&a, sizeof *pool));
     if (!pool) {
         byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_pool_create: out of memory");
         return NULL;
@@ -2657,7 +2661,7 @@ BYOC_SIM_API byoc_sim_pool *byoc_sim_pool_create(int threads, const byoc_allocat
 #if !defined(BYOC_NO_THREADS)
     if (threads > 1) {
         size_t bytes = sizeof(pthread_t) * (size_t)(threads - 1);
-        pool->workers = BYOC__SIM_CAST(pthread_t *, a.alloc_fn ? a.alloc_fn(bytes, a.user_data) : BYOC_MALLOC(bytes));
+        pool->workers = BYOC__SIM_CAST(pthread_t *, byoc__sim_alloc_in(&a, bytes));
         if (!pool->workers) {
             byoc_sim_pool_destroy(pool);
             byoc__sim_fail(diag, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_pool_create: out of memory");
@@ -2688,12 +2692,10 @@ BYOC_SIM_API void byoc_sim_pool_destroy(byoc_sim_pool *pool) {
         pthread_mutex_destroy(&pool->mu);
         pthread_cond_destroy(&pool->wake);
         pthread_cond_destroy(&pool->done);
-        if (pool->alloc.alloc_fn) pool->alloc.free_fn(pool->workers, pool->alloc.user_data);
-        else BYOC_FREE(pool->workers);
+        byoc__sim_free_in(&pool->alloc, pool->workers);
     }
 #endif
-    if (pool->alloc.alloc_fn) pool->alloc.free_fn(pool, pool->alloc.user_data);
-    else BYOC_FREE(pool);
+    byoc__sim_free_in(&pool->alloc, pool);
 }
 
 BYOC_SIM_API int byoc_sim_pool_threads(const byoc_sim_pool *pool) { return pool ? pool->threads : 0; }
@@ -2800,7 +2802,7 @@ BYOC__SIM_PRIVATE byoc_sim_program *byoc__sim_program_new(byoc_module *m, const 
     memset(&a, 0, sizeof a);
     if (options && options->allocator) a = *options->allocator;
     byoc_sim_program *p =
-        BYOC__SIM_CAST(byoc_sim_program *, a.alloc_fn ? a.alloc_fn(sizeof *p, a.user_data) : BYOC_MALLOC(sizeof *p));
+        BYOC__SIM_CAST(byoc_sim_program *, byoc__sim_alloc_in(&a, sizeof *p));
     if (!p) {
         byoc__sim_fail(d, BYOC_ERR_OUT_OF_MEMORY, NULL, "byoc_sim_lower: out of memory");
         return NULL;
