@@ -21016,15 +21016,15 @@ typedef struct byoc__lay {
     const byoc_layout_graph *g;
     double node_gap, edge_gap, layer_gap;
     int n, v, nlayers, nsegs;
-    int *layer;                   /* per vertex */
-    double *w, *h, *x;            /* per vertex: size (a bend is edge_gap wide, 0 high) and centre */
-    int *chain_start, *chain;     /* per edge: its chain, chain[chain_start[k] .. chain_start[k + 1]) */
-    int *up_start, *up;           /* per vertex: its neighbours one layer up (compressed rows) */
-    int *down_start, *down;       /* per vertex: its neighbours one layer down */
-    int *layer_start, *members;   /* per layer: its vertices in their order */
+    int *layer;                    /* per vertex */
+    double *w, *h, *x;             /* per vertex: size (a bend is edge_gap wide, 0 high) and centre */
+    int *chain_start, *chain;      /* per edge: its chain, chain[chain_start[k] .. chain_start[k + 1]) */
+    int *up_start, *up;            /* per vertex: its neighbours one layer up (compressed rows) */
+    int *down_start, *down;        /* per vertex: its neighbours one layer down */
+    int *layer_start, *members;    /* per layer: its vertices in their order */
     int *pos, *best_pos, *scratch; /* per vertex: position in its layer; the best order so far; sort scratch */
-    double *key, *target, *sums;  /* per vertex: sort keys and the fit's scratch */
-    int *bit;                     /* crossing count: a Fenwick tree over one layer's positions */
+    double *key, *target, *sums;   /* per vertex: sort keys and the fit's scratch */
+    int *bit;                      /* crossing count: a Fenwick tree over one layer's positions */
     void *owned[32];
     int nowned, oom;
 } byoc__lay;
@@ -21077,7 +21077,7 @@ BYOC__PRIVATE byoc_result byoc__lay_layers(byoc__lay *L, byoc_diag *diag) {
     for (int k = 0; k < m; ++k) out_start[g->edge_from[k] + 1]++, indeg[g->edge_to[k]]++;
     for (int i = 0; i < n; ++i) out_start[i + 1] += out_start[i];
     for (int k = 0; k < m; ++k) out[out_start[g->edge_from[k]]++] = g->edge_to[k]; /* advances each start ... */
-    for (int i = n; i > 0; --i) out_start[i] = out_start[i - 1];                    /* ... so shift them back */
+    for (int i = n; i > 0; --i) out_start[i] = out_start[i - 1];                   /* ... so shift them back */
     out_start[0] = 0;
     int head = 0, tail = 0;
     for (int i = 0; i < n; ++i)
@@ -21268,8 +21268,7 @@ BYOC__PRIVATE void byoc__lay_fit(byoc__lay *L, int l) {
             int p = L->members[a + i - 1];
             double gap = p < L->n && u < L->n ? L->node_gap : L->edge_gap;
             offset[i] = offset[i - 1] + (L->w[p] + L->w[u]) / 2 + gap;
-        } else
-            offset[i] = 0;
+        } else offset[i] = 0;
         target[i] -= offset[i];
     }
     for (int i = 0; i < count; ++i) { /* blocks of equal value; a block's value is its targets' mean */
@@ -21318,7 +21317,8 @@ BYOC__PRIVATE byoc_result byoc__lay_output(byoc__lay *L, byoc_layout *out, byoc_
     double *tall = BYOC__CAST(double *, byoc__lay_new(L, (size_t)L->nlayers + 1, sizeof(double)));
     size_t npoints = 2 * ((size_t)g->nedges * 2 + 2 * (size_t)(L->v - L->n));
     out->nodes = BYOC__CAST(byoc_layout_box *, BYOC_CALLOC(L->n ? (size_t)L->n : 1, sizeof(byoc_layout_box)));
-    out->edges = BYOC__CAST(byoc_layout_edge *, BYOC_CALLOC(g->nedges ? (size_t)g->nedges : 1, sizeof(byoc_layout_edge)));
+    out->edges =
+        BYOC__CAST(byoc_layout_edge *, BYOC_CALLOC(g->nedges ? (size_t)g->nedges : 1, sizeof(byoc_layout_edge)));
     out->points = BYOC__CAST(double *, BYOC_CALLOC(npoints ? npoints : 1, sizeof(double)));
     if (L->oom || !out->nodes || !out->edges || !out->points)
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_graph_layout: out of memory");

@@ -39,8 +39,9 @@ static dag random_dag(int n, int fan_in, unsigned long long seed) {
         g.h[perm[i]] = 18 + (double)(next_random(&seed) % 12);
         int k = i ? 1 + (int)(next_random(&seed) % (unsigned long long)fan_in) : 0;
         for (int e = 0; e < k; ++e) {
-            int back = next_random(&seed) % 8 == 0 ? 1 + (int)(next_random(&seed) % (unsigned long long)i)
-                                                   : 1 + (int)(next_random(&seed) % (unsigned long long)(i < 3 ? i : 3));
+            int back = next_random(&seed) % 8 == 0
+                           ? 1 + (int)(next_random(&seed) % (unsigned long long)i)
+                           : 1 + (int)(next_random(&seed) % (unsigned long long)(i < 3 ? i : 3));
             g.from[g.m] = perm[i - back];
             g.to[g.m++] = perm[i];
         }
@@ -69,7 +70,8 @@ static int check_drawing(const byoc_layout_graph *g, const byoc_layout *l, char 
         if (a->w != g->widths[i] || a->h != g->heights[i] || a->x < -1e-9 || a->y < -1e-9 ||
             a->x + a->w > l->width + 1e-9 || a->y + a->h > l->height + 1e-9)
             return snprintf(why, cap, "node %d: box (%g, %g, %g, %g) in %g x %g", i, a->x, a->y, a->w, a->h, l->width,
-                            l->height), 0;
+                            l->height),
+                   0;
         for (int j = i + 1; j < l->nnodes; ++j) {
             const byoc_layout_box *b = &l->nodes[j];
             if (a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h)
@@ -84,9 +86,11 @@ static int check_drawing(const byoc_layout_graph *g, const byoc_layout *l, char 
         if (e->from != g->edge_from[k] || e->to != g->edge_to[k] || n < 2)
             return snprintf(why, cap, "edge %d: ends %d -> %d, %d points", k, e->from, e->to, n), 0;
         if (p[0] != a->x + a->w / 2 || p[1] != a->y + a->h || p[2 * n - 2] != b->x + b->w / 2 || p[2 * n - 1] != b->y)
-            return snprintf(why, cap, "edge %d does not start at its tail's bottom centre or end at its head's top", k), 0;
+            return snprintf(why, cap, "edge %d does not start at its tail's bottom centre or end at its head's top", k),
+                   0;
         for (int q = 1; q < n; ++q)
-            if (!(p[2 * q + 1] > p[2 * q - 1])) return snprintf(why, cap, "edge %d goes up or sideways at point %d", k, q), 0;
+            if (!(p[2 * q + 1] > p[2 * q - 1]))
+                return snprintf(why, cap, "edge %d goes up or sideways at point %d", k, q), 0;
         if (b->layer <= a->layer) return snprintf(why, cap, "edge %d: layer %d to layer %d", k, a->layer, b->layer), 0;
     }
     return 1;
@@ -137,8 +141,8 @@ static void test_layout_layers_and_bends(void) {
     char why[300];
     CHECK(byoc_graph_layout(&g, NULL, &l, NULL) == BYOC_OK);
     int ok = check_drawing(&g, &l, why, sizeof why);
-    int layers_ok = l.nodes[0].layer == 0 && l.nodes[1].layer == 1 && l.nodes[2].layer == 2 &&
-                    l.nodes[3].layer == 3 && l.nodes[4].layer == 2 && l.layers == 4 && l.bends == 2;
+    int layers_ok = l.nodes[0].layer == 0 && l.nodes[1].layer == 1 && l.nodes[2].layer == 2 && l.nodes[3].layer == 3 &&
+                    l.nodes[4].layer == 2 && l.layers == 4 && l.bends == 2;
     int long_edge_points = l.edges[3].npoints; /* tail, 2 points per bend, head */
     byoc_layout_free(&l);
     CHECKF(ok, "%s", why);
@@ -208,7 +212,8 @@ static void test_layout_large(void) {
     double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     int ok = r == BYOC_OK;
     for (int k = 0; ok && k < l.nedges; ++k) /* the edge checks only: the pairwise box check is quadratic */
-        for (int q = 1; ok && q < l.edges[k].npoints; ++q) ok = l.edges[k].points[2 * q + 1] > l.edges[k].points[2 * q - 1];
+        for (int q = 1; ok && q < l.edges[k].npoints; ++q)
+            ok = l.edges[k].points[2 * q + 1] > l.edges[k].points[2 * q - 1];
     printf("  5000 nodes, %d edges: %d layers, %d bends, %lld crossings in %.3f s\n", l.nedges, l.layers, l.bends,
            l.crossings, seconds);
     byoc_layout_free(&l);
@@ -225,8 +230,8 @@ static void test_layout_large(void) {
 
 int main(int argc, char **argv) {
     static const test_case tests[] = {
-        TEST_ENTRY(test_layout_random_dags),      TEST_ENTRY(test_layout_deterministic),
-        TEST_ENTRY(test_layout_layers_and_bends), TEST_ENTRY(test_layout_reduces_crossings),
+        TEST_ENTRY(test_layout_random_dags),        TEST_ENTRY(test_layout_deterministic),
+        TEST_ENTRY(test_layout_layers_and_bends),   TEST_ENTRY(test_layout_reduces_crossings),
         TEST_ENTRY(test_layout_refuses_bad_graphs), TEST_ENTRY(test_layout_large),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
