@@ -9263,14 +9263,19 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
 /* One pass that appends to a buffer. Strings from model files go through byoc__rep_text wherever they land (text
    or attribute), so the page's structure never depends on them. Each static piece of CSS and script is a literal
    of its own (C99 guarantees 4095 characters per literal). */
+typedef struct byoc__rep_row_key {
+    uint32_t origin;
+    int row;
+} byoc__rep_row_key;
+
 typedef struct byoc__rep {
     const byoc_sim_report_input *in;
     const byoc_placement_report *pl;
     const byoc_sim_program *p;
     byoc__buf b;
-    int *by_origin; /* placement rows sorted by origin, for lookups */
-    int *kernel_of; /* per placement row: the kernel that runs it, -1 */
-    int *device_of; /* per placement row: its backend's index in pl->backends (its colour) */
+    byoc__rep_row_key *by_origin; /* placement rows sorted by origin, for lookups */
+    int *kernel_of;               /* per placement row: the kernel that runs it, -1 */
+    int *device_of;               /* per placement row: its backend's index in pl->backends (its colour) */
     byoc_layout layout;
 } byoc__rep;
 
@@ -9320,19 +9325,27 @@ BYOC__SIM_PRIVATE const char *byoc__rep_us(double seconds, char *out, size_t cap
     return out;
 }
 
-static const byoc__rep *byoc__rep_sort_ctx; /* qsort has no user data; the page is written by one thread */
 static int byoc__rep_by_origin(const void *a, const void *b) {
-    uint32_t x = byoc__rep_sort_ctx->pl->nodes[*(const int *)a].origin;
-    uint32_t y = byoc__rep_sort_ctx->pl->nodes[*(const int *)b].origin;
-    return x < y ? -1 : x > y;
+    const byoc__rep_row_key *x = BYOC__SIM_CAST(const byoc__rep_row_key *, a);
+    const byoc__rep_row_key *y = BYOC__SIM_CAST(const byoc__rep_row_key *, b);
+    if (x->origin != y->origin) return x->origin < y->origin ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+/* pl's rows sorted by origin (NULL when out of memory) */
+BYOC__SIM_PRIVATE byoc__rep_row_key *byoc__rep_keys(const byoc_placement_report *pl) {
+    byoc__rep_row_key *keys = BYOC__SIM_CAST(
+        byoc__rep_row_key *, BYOC_MALLOC(sizeof(byoc__rep_row_key) * (size_t)(pl->count ? pl->count : 1)));
+    for (int i = 0; keys && i < pl->count; ++i) keys[i].origin = pl->nodes[i].origin, keys[i].row = i;
+    if (keys) qsort(keys, (size_t)pl->count, sizeof *keys, byoc__rep_by_origin);
+    return keys;
 }
 /* the placement row of an origin, -1 */
 BYOC__SIM_PRIVATE int byoc__rep_row(const byoc__rep *R, uint32_t origin) {
     int lo = 0, hi = R->pl->count - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        uint32_t at = R->pl->nodes[R->by_origin[mid]].origin;
-        if (at == origin) return R->by_origin[mid];
+        uint32_t at = R->by_origin[mid].origin;
+        if (at == origin) return R->by_origin[mid].row;
         if (at < origin) lo = mid + 1;
         else hi = mid - 1;
     }
@@ -9363,17 +9376,14 @@ BYOC__SIM_PRIVATE void byoc__rep_mark(byoc__rep *R, const byoc_sim_program *p, i
    by its runtime module is one kernel that runs every op of the partition */
 BYOC__SIM_PRIVATE int byoc__rep_index(byoc__rep *R) {
     int n = R->pl->count;
-    R->by_origin = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(n ? n : 1)));
+    R->by_origin = byoc__rep_keys(R->pl);
     R->kernel_of = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(n ? n : 1)));
     R->device_of = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(n ? n : 1)));
     if (!R->by_origin || !R->kernel_of || !R->device_of) return 0;
     for (int i = 0; i < n; ++i) {
-        R->by_origin[i] = i;
         R->kernel_of[i] = -1;
         R->device_of[i] = byoc__rep_device_index(R->pl, R->pl->nodes[i].backend);
     }
-    byoc__rep_sort_ctx = R;
-    qsort(R->by_origin, (size_t)n, sizeof(int), byoc__rep_by_origin);
     const byoc_sim_program *p = R->p;
     for (int k = 0; p && k < p->nkernels; ++k) {
         const byoc__sim_kernel *kk = &p->kernels[k];
@@ -9434,11 +9444,12 @@ BYOC__SIM_PRIVATE void byoc__rep_head(byoc__rep *R) {
     int on_host = 0;
     for (int i = 0; i < R->pl->count; ++i) on_host += !strcmp(R->pl->nodes[i].backend, "host");
     char t[64];
-    byoc__buf_printf(b, "<p>%s placement: %d ops, %d on backends in %d partitions, %d on the host",
+    byoc__buf_printf(b, "<p>%s placement: %d ops, %d on backends in %d partition%s, %d on the host",
                      R->in->strategy ? (!strcmp(R->in->strategy, "collage") ? "Collage" : "greedy") : "greedy",
-                     R->pl->count, R->pl->count - on_host, R->pl->npartitions, on_host);
+                     R->pl->count, R->pl->count - on_host, R->pl->npartitions, R->pl->npartitions == 1 ? "" : "s",
+                     on_host);
     if (R->p)
-        byoc__buf_printf(b, "; %d kernels, simulated latency %s", R->p->nkernels,
+        byoc__buf_printf(b, "; %d kernel%s, simulated latency %s", R->p->nkernels, R->p->nkernels == 1 ? "" : "s",
                          byoc__rep_us(byoc_sim_latency(R->p), t, sizeof t));
     byoc__buf_puts(
         b, ".</p>\n<nav><a href=\"#graph\">graph</a><a href=\"#timeline\">timeline</a>"
@@ -9799,14 +9810,11 @@ BYOC__SIM_PRIVATE void byoc__rep_plans(byoc__rep *R) {
     byoc__rep o; /* the other plan's rows by origin */
     memset(&o, 0, sizeof o);
     o.pl = other;
-    o.by_origin = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(other->count ? other->count : 1)));
+    o.by_origin = byoc__rep_keys(other);
     if (!o.by_origin) {
         b->oom = 1;
         return;
     }
-    for (int i = 0; i < other->count; ++i) o.by_origin[i] = i;
-    byoc__rep_sort_ctx = &o;
-    qsort(o.by_origin, (size_t)other->count, sizeof(int), byoc__rep_by_origin);
     byoc__buf_puts(b, "<div class=\"plans\">");
     byoc__rep_plan_table(R, R->pl, R->in->strategy);
     byoc__rep_plan_table(R, other, R->in->other_strategy);
