@@ -9775,7 +9775,7 @@ BYOC__SIM_PRIVATE void byoc__rep_plan_table(byoc__rep *R, const byoc_placement_r
     byoc__buf *b = &R->b;
     char t[64];
     byoc__buf_puts(b, "<div><h3>");
-    byoc__rep_text(b, strategy && !strcmp(strategy, "collage") ? "Collage" : "greedy");
+    byoc__rep_text(b, !strategy ? "greedy" : !strcmp(strategy, "collage") ? "Collage" : strategy);
     byoc__buf_puts(b, "</h3><table><tr><th>device</th><th class=\"num\">ops</th><th class=\"num\">partitions</th>"
                       "<th class=\"num\">estimated cost</th></tr>\n");
     for (int k = 0; k < pl->nbackends; ++k) {
@@ -9959,7 +9959,9 @@ static const char *const byoc__rep_js[] = {
     "    var dx = (e.clientX - drag.x) / m.a, dy = (e.clientY - drag.y) / m.d;\n"
     "    if (Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 3) z.dragged = true;\n"
     "    z.view.x = drag.vx - dx; z.view.y = drag.vy - dy; z.apply();\n  });\n"
-    "  window.addEventListener(\"mouseup\", function () { drag = null; });\n"
+    "  window.addEventListener(\"mouseup\", function () {\n"
+    "    drag = null; setTimeout(function () { z.dragged = false; }, 0); /* the click ending a drag is no click */\n"
+    "  });\n"
     "  return z;\n}\n",
     "var svg = document.getElementById(\"graph-svg\"), details = document.getElementById(\"details\");\n"
     "var graph = panZoom(svg);\n"
