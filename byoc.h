@@ -1462,9 +1462,9 @@ BYOC_API byoc_result byoc_partition_collage(byoc_module *m, const byoc_collage_o
 // [SECTION] graph layout (layered drawing of a directed acyclic graph)
 /* Sugiyama's layered drawing, the scheme of Graphviz's dot and of dagre (which Netron draws models with),
    for any directed acyclic graph given as boxes and edges, drawn top to bottom:
-     layers    longest path from the sources, so every edge goes down at least one layer; a node with no
-               inputs is then moved down to just above its first user (a weight-only branch or a second
-               input does not start at the top with a long edge down to where it is used);
+     layers    longest path from the sources, so every edge goes down at least one layer; then a node with
+               no more inputs than users moves down to just above its highest user (so a side branch, a mask
+               computed from an input, sits by the op that uses it, not at the top with a long edge down);
      bends     an edge spanning several layers gets a bend point (a dummy node) in each layer it crosses, so
                it is routed around the boxes in between;
      order     barycenter crossing reduction: each sweep orders every layer by the mean position of its
@@ -21063,8 +21063,8 @@ BYOC__PRIVATE byoc_result byoc__lay_check(const byoc_layout_graph *g, byoc_diag 
     return BYOC_OK;
 }
 
-/* Longest-path layering over a topological order (Kahn's), then each source moved down to just above its
-   highest user; a cycle is an error naming a node on it or behind it. */
+/* Longest-path layering over a topological order (Kahn's), then nodes with no more inputs than users moved down
+   towards their users; a cycle is an error naming a node on it or behind it. */
 BYOC__PRIVATE byoc_result byoc__lay_layers(byoc__lay *L, byoc_diag *diag) {
     const byoc_layout_graph *g = L->g;
     int n = g->nnodes, m = g->nedges;
@@ -21096,10 +21096,13 @@ BYOC__PRIVATE byoc_result byoc__lay_layers(byoc__lay *L, byoc_diag *diag) {
         return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
                           "byoc_graph_layout: the graph has a cycle (node %d is on one or behind one)", stuck);
     }
-    /* in reverse topological order a source's users are final: non-sources never move */
+    /* A node with no more inputs than users moves down to just above its highest user: its out-edges shorten by
+       as much as its in-edges grow, and its inputs may then follow (a mask computed from an input, a weight's
+       transpose). In reverse topological order its users are final; its inputs stay above it. */
+    for (int k = 0; k < m; ++k) indeg[g->edge_to[k]]++;
     for (int q = n - 1; q >= 0; --q) {
-        int u = queue[q], lowest = -1;
-        if (L->layer[u] != 0 || out_start[u] == out_start[u + 1]) continue;
+        int u = queue[q], lowest = -1, outdeg = out_start[u + 1] - out_start[u];
+        if (!outdeg || outdeg < indeg[u]) continue;
         for (int e = out_start[u]; e < out_start[u + 1]; ++e)
             if (lowest < 0 || L->layer[out[e]] < lowest) lowest = L->layer[out[e]];
         L->layer[u] = lowest - 1;

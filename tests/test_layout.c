@@ -105,7 +105,7 @@ static void test_layout_random_dags(void) {
         byoc_diag diag;
         byoc_result r = byoc_graph_layout(&g, NULL, &l, &diag);
         int ok = r == BYOC_OK && check_drawing(&g, &l, why, sizeof why);
-        if (r != BYOC_OK) snprintf(why, sizeof why, "%s", diag.message);
+        if (r != BYOC_OK) snprintf(why, sizeof why, "%.290s", diag.message);
         byoc_layout_free(&l);
         dag_free(&d);
         CHECKF(ok, "seed %d: %s", seed, why);
@@ -148,6 +148,18 @@ static void test_layout_layers_and_bends(void) {
     CHECKF(ok, "%s", why);
     CHECK(layers_ok);
     CHECKF(long_edge_points == 6, "%d points", long_edge_points);
+}
+
+/* a side chain (a mask computed from an input) sits by its user: 6 -> 7 -> 8 -> 5 beside 0 -> ... -> 5 */
+static void test_layout_side_chain_moves_down(void) {
+    int from[] = {0, 1, 2, 3, 4, 6, 7, 8}, to[] = {1, 2, 3, 4, 5, 7, 8, 5};
+    byoc_layout_graph g = {9, NULL, NULL, 8, from, to};
+    byoc_layout l;
+    CHECK(byoc_graph_layout(&g, NULL, &l, NULL) == BYOC_OK);
+    int layers[3] = {l.nodes[6].layer, l.nodes[7].layer, l.nodes[8].layer}, bends = l.bends;
+    byoc_layout_free(&l);
+    CHECKF(layers[0] == 2 && layers[1] == 3 && layers[2] == 4 && bends == 0, "layers %d %d %d, %d bends", layers[0],
+           layers[1], layers[2], bends);
 }
 
 /* two twisted pairs: index order crosses (0 -> 3, 1 -> 2); the sweeps untangle it */
@@ -230,9 +242,13 @@ static void test_layout_large(void) {
 
 int main(int argc, char **argv) {
     static const test_case tests[] = {
-        TEST_ENTRY(test_layout_random_dags),        TEST_ENTRY(test_layout_deterministic),
-        TEST_ENTRY(test_layout_layers_and_bends),   TEST_ENTRY(test_layout_reduces_crossings),
-        TEST_ENTRY(test_layout_refuses_bad_graphs), TEST_ENTRY(test_layout_large),
+        TEST_ENTRY(test_layout_random_dags),
+        TEST_ENTRY(test_layout_deterministic),
+        TEST_ENTRY(test_layout_layers_and_bends),
+        TEST_ENTRY(test_layout_side_chain_moves_down),
+        TEST_ENTRY(test_layout_reduces_crossings),
+        TEST_ENTRY(test_layout_refuses_bad_graphs),
+        TEST_ENTRY(test_layout_large),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
