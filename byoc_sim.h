@@ -9582,7 +9582,7 @@ BYOC__SIM_PRIVATE void byoc__rep_partitions(byoc__rep *R) {
         if (!members) continue;
         int dev = byoc__rep_device_index(R->pl, ps->backend);
         char cls[16], size[48];
-        snprintf(size, sizeof size, " (%.20s, %d ops)", ps->backend, members);
+        snprintf(size, sizeof size, " (%.20s, %d op%s)", ps->backend, members, members == 1 ? "" : "s");
         double label_w = 7.6 * (double)(strlen(ps->function) + strlen(size)) + 10; /* the box holds its label */
         if (x1 - x0 + 12 < label_w) x1 = x0 - 12 + label_w;
         if (dev < 0) snprintf(cls, sizeof cls, "dh");
@@ -9617,7 +9617,7 @@ BYOC__SIM_PRIVATE void byoc__rep_graph(byoc__rep *R) {
         byoc__buf_printf(b, "<span><span class=\"sw\" style=\"background:%s\"></span>",
                          byoc__rep_color(R->pl, R->pl->backends[k]));
         byoc__rep_text(b, R->pl->backends[k]);
-        byoc__buf_printf(b, " (%d ops)</span>", ops);
+        byoc__buf_printf(b, " (%d op%s)</span>", ops, ops == 1 ? "" : "s");
     }
     byoc__buf_printf(b,
                      "</p>\n<div class=\"frame\"><svg id=\"graph-svg\" viewBox=\"-20 -30 %.1f %.1f\" "
@@ -10017,6 +10017,10 @@ static const char *const byoc__rep_js[] = {
     "  if (part) { setCollapsed(part, !part.classList.contains(\"collapsed\")); return; }\n"
     "});\n"
     "Array.prototype.forEach.call(svg.querySelectorAll(\"g.node\"), function (g) {\n"
+    "  var d = g.dataset, t = g.querySelector(\"title\");\n"
+    "  if (t) t.textContent = d.op + (d.name ? \" \" + d.name : \"\") + \" on \" + d.device +\n"
+    "    (d.partition ? \" in \" + d.partition : \"\") + (d.composite ? \", composite \" + d.composite : \"\") +\n"
+    "    (d.kernel ? \"\\nkernel \" + d.kernel : \"\") + \"\\n\" + d.reason; /* the hover shows the details too */\n"
     "  g.addEventListener(\"click\", function () { if (!graph.dragged) show(g, false); });\n});\n"
     "function select() {\n"
     "  var m = /node=(\\d+)/.exec(location.hash);\n"
