@@ -139,3 +139,15 @@ else echo "FAIL cli_json_conflicting_emit: exit $rc: $(head -c 200 "$tmp/c.out")
 rc=$?
 if [ $rc -eq 1 ] && grep -qF "version: unknown or incomplete option '--json=yes'" "$tmp/c.out"; then echo "ok cli_json_is_a_flag"
 else echo "FAIL cli_json_is_a_flag: exit $rc: $(head -c 200 "$tmp/c.out")"; fi
+
+# the other programs of the build directory take positional paths: --help is a usage line, never an output file
+bin=$(dirname "$BYOCC")
+for t in onnx_node_tests bench bench_kernels bench_devices bench_collage; do
+    [ -x "$bin/$t" ] || continue
+    prog=$(cd "$bin" && pwd)/$t
+    mkdir -p "$tmp/run_$t"
+    (cd "$tmp/run_$t" && "$prog" --help > out.txt 2> err.txt)
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q "^usage: $t " "$tmp/run_$t/out.txt" && [ ! -e "$tmp/run_$t/--help" ]; then echo "ok cli_json_tool_help_$t"
+    else echo "FAIL cli_json_tool_help_$t: exit $rc, '$(head -c 200 "$tmp/run_$t/out.txt")', files: $(ls "$tmp/run_$t" | tr '\n' ' ')"; fi
+done

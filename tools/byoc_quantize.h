@@ -138,8 +138,9 @@ typedef struct byoc_quantize_range {
     float scale;
     int zero_point;
     int fixed;                 /* a fixed range (Softmax's output: [0, 1]) rather than a calibrated one */
-    const char *shares;        /* NULL, or the tensor whose scale and zero point it takes (quantize_output_same_as_input:
-                                  Reshape, Transpose, MaxPool... after a quantized input); rmin, rmax are then that tensor's */
+    /* NULL, or the tensor whose scale and zero point it takes (ONNX Runtime's quantize_output_same_as_input:
+       a Reshape, Transpose, MaxPool... after a quantized input); rmin, rmax are then that tensor's */
+    const char *shares;
 } byoc_quantize_range;
 
 typedef struct byoc_quantize_result {
@@ -2077,7 +2078,8 @@ BYOC__PRIVATE byoc_result byoc_quantize__fill_lists(const byoc_quantize__model *
         nodes[i].op = byoc_quantize__pool_copy(&pool, n->op);
         nodes[i].fused = n->removed;
         nodes[i].quantized = n->quantized && !n->removed;
-        nodes[i].float_reason = !n->removed && !n->quantized && n->float_reason ? byoc_quantize__pool_copy(&pool, n->float_reason) : NULL;
+        nodes[i].float_reason =
+            !n->removed && !n->quantized && n->float_reason ? byoc_quantize__pool_copy(&pool, n->float_reason) : NULL;
     }
     int k = 0;
     for (int t = 0; t < ntensors; ++t) {

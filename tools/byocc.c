@@ -203,7 +203,11 @@ static const char *shown(const char *s, char *buf, size_t cap) {
 /* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), 0 when it is not one (RFC 3629: no
    overlong forms, no surrogates, nothing above U+10FFFF). */
 static int utf8_sequence(const unsigned char *s) {
-    int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    int n = s[0] < 0x80                    ? 1
+            : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+            : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+            : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                           : 0;
     for (int k = 1; k < n; ++k)
         if ((s[k] & 0xc0) != 0x80) return 0;
     if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) return 0;
@@ -214,7 +218,10 @@ static int utf8_sequence(const unsigned char *s) {
    well-formed UTF-8 (a crafted ONNX name) becomes U+FFFD, as a decoder would show it, so the document
    always parses. NULL is written as null. */
 static void json_string_to(FILE *f, const char *s) {
-    if (!s) { fputs("null", f); return; }
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         int n = utf8_sequence(p);
@@ -227,7 +234,10 @@ static void json_string_to(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-typedef struct op_count { const char *name; int count; } op_count;
+typedef struct op_count {
+    const char *name;
+    int count;
+} op_count;
 
 static int by_count(const void *a, const void *b) {
     const op_count *x = (const op_count *)a, *y = (const op_count *)b;
@@ -272,7 +282,11 @@ static int count_module(byoc_module *m, module_counts *c) {
     if (nf && !graphs) return EXIT_INTERNAL;
     int built = 0;
     for (int f = 0; f < nf && ok; ++f) {
-        if (byoc_graph_build(m, byoc_module_function_at(m, f).function, BYOC_GRAPH_ENTER_FUNCTIONS, &graphs[f]) != BYOC_OK) { ok = 0; break; }
+        if (byoc_graph_build(m, byoc_module_function_at(m, f).function, BYOC_GRAPH_ENTER_FUNCTIONS, &graphs[f]) !=
+            BYOC_OK) {
+            ok = 0;
+            break;
+        }
         built++;
         for (int i = 0; i < graphs[f].count && ok; ++i) {
             byoc_node *n = graphs[f].nodes[i].node;
@@ -281,21 +295,29 @@ static int count_module(byoc_module *m, module_counts *c) {
             if (shared) continue;
             c->nodes++;
             c->by_kind[n->kind]++;
-            if (n->kind == BYOC_NODE_CONSTANT) { c->constants++; c->param_bytes += byoc_constant_nbytes(n); }
+            if (n->kind == BYOC_NODE_CONSTANT) {
+                c->constants++;
+                c->param_bytes += byoc_constant_nbytes(n);
+            }
             if (n->kind == BYOC_NODE_CALL && n->op) ok = count_op(c, n->op->def.name, &cap);
         }
     }
     for (int f = 0; f < built; ++f) byoc_graph_free(&graphs[f]);
     free(graphs);
-    if (!ok) { free(c->ops); memset(c, 0, sizeof *c); return EXIT_INTERNAL; }
+    if (!ok) {
+        free(c->ops);
+        memset(c, 0, sizeof *c);
+        return EXIT_INTERNAL;
+    }
     if (c->nops) qsort(c->ops, (size_t)c->nops, sizeof(op_count), by_count);
     return EXIT_OK;
 }
 
 /* the counts as JSON members (no braces): info's document, and the "before" and "after" of opt and import */
 static void write_counts_json(FILE *f, const module_counts *c) {
-    fprintf(f, "\"functions\": %d, \"nodes\": %d, \"calls\": %d, \"constants\": %d, \"parameter_bytes\": %zu, \"ops\": {", c->functions, c->nodes,
-            c->by_kind[BYOC_NODE_CALL], c->constants, c->param_bytes);
+    fprintf(f,
+            "\"functions\": %d, \"nodes\": %d, \"calls\": %d, \"constants\": %d, \"parameter_bytes\": %zu, \"ops\": {",
+            c->functions, c->nodes, c->by_kind[BYOC_NODE_CALL], c->constants, c->param_bytes);
     for (int k = 0; k < c->nops; ++k) {
         if (k) fputs(", ", f);
         json_string_to(f, c->ops[k].name);
@@ -307,7 +329,10 @@ static void write_counts_json(FILE *f, const module_counts *c) {
 /* a value's type as a JSON string ("Tensor[(1, 10), float32]"; null when unknown) */
 static void write_type_json(FILE *f, const byoc_type *t) {
     char ty[512];
-    if (!t) { fputs("null", f); return; }
+    if (!t) {
+        fputs("null", f);
+        return;
+    }
     byoc_type_to_string(t, ty, sizeof ty);
     json_string_to(f, ty);
 }
@@ -1225,8 +1250,8 @@ static void after_pass(const char *pass, byoc_module *m, double seconds, void *u
 
 /* opt --json: what ran (each pass with its CPU seconds, as --time-passes), the module's counts before and
    after, and the module's text (or the file -o wrote) */
-static void write_opt_json(const cli_options *o, const byoc_pass_context *ctx, const module_counts *before, const module_counts *after,
-                           const char *text) {
+static void write_opt_json(const cli_options *o, const byoc_pass_context *ctx, const module_counts *before,
+                           const module_counts *after, const char *text) {
     int n = 0;
     const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
     double total = 0;
@@ -1295,7 +1320,8 @@ static int cmd_opt(session *s, const cli_options *o) {
         if (byoc_pass_context_add_backend(ctx, s->backends[k]->spec, &d) != BYOC_OK) rc = input_error(&d);
     for (int k = 0; k < o->nconfigs && rc == EXIT_OK; ++k) rc = set_config(ctx, "opt", o->configs[k]);
     if (rc == EXIT_OK && !file) rc = usage_error("opt: no input file%s", "");
-    if (rc == EXIT_OK && strcmp(emit, "relay") && strcmp(emit, "json")) rc = usage_error("opt: --emit '%s' is not supported (use relay or json)", emit);
+    if (rc == EXIT_OK && strcmp(emit, "relay") && strcmp(emit, "json"))
+        rc = usage_error("opt: --emit '%s' is not supported (use relay or json)", emit);
     if (rc == EXIT_OK) rc = check_pass_names(pass_list);
     if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = model_error(s, &d);
     if (rc == EXIT_OK && o->json) rc = count_module(m, &before);
@@ -1373,7 +1399,6 @@ static void print_placement_report(const byoc_placement_report *r, const char *t
     }
     print_wrapped(stdout, end + 1, len - (size_t)(end + 1 - text), 0);
 }
-
 
 /* partition --json: the library's placement report (one object) with two members added: "search", the
    Collage search's statistics (null under greedy), and "fq2i", the quantized groups FakeQuantizationToInteger
@@ -1497,7 +1522,8 @@ static char *read_text(const char *path) {
    body is a dataflow region of its own: a match never straddles its boundary); region names the body ("" for
    @main's own dataflow). found counts the matches so far (JSON objects after the first take a comma).
    Returns 0, or -1 when out of memory. */
-static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, byoc_node *expr, const char *region, int json, int *found) {
+static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, byoc_node *expr, const char *region,
+                        int json, int *found) {
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return -1;
     for (int i = g.count - 1; i >= 0; --i) {
@@ -1519,8 +1545,7 @@ static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *
             printf(", \"region\": ");
             json_string_to(stdout, region);
             printf("}");
-        } else
-            printf("match %s (%s)%s%s\n", label, what, region[0] ? " in " : "", region);
+        } else printf("match %s (%s)%s%s\n", label, what, region[0] ? " in " : "", region);
         ++*found;
     }
     int rc = 0;
@@ -1530,7 +1555,11 @@ static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *
         char label[64], inner[160];
         byoc_node_label(m, main_fn, n, label, sizeof label);
         for (int b = 0; b < n->nparams && rc == 0; ++b) {
-            snprintf(inner, sizeof inner, "the %s of %s", n->kind != BYOC_NODE_IF ? "body" : b ? "else branch" : "then branch", label);
+            snprintf(inner, sizeof inner, "the %s of %s",
+                     n->kind != BYOC_NODE_IF ? "body"
+                     : b                     ? "else branch"
+                                             : "then branch",
+                     label);
             rc = list_matches(m, main_fn, p, n->params[b]->body, inner, json, found);
         }
     }
@@ -1540,12 +1569,14 @@ static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *
 
 /* --partition NAME: each non-overlapping match grouped into fn(...) { ... } with Composite=NAME; the module's
    text (malloc'd by the module), or NULL with the error reported */
-static char *partition_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, const char *composite, int *rc) {
+static char *partition_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, const char *composite,
+                               int *rc) {
     byoc_diag d;
     byoc_attrs attrs = {NULL, 0};
     byoc_attrs_set_string(m, &attrs, "Composite", composite);
     byoc_node *body = byoc_pattern_partition(m, p, main_fn->body, &attrs, NULL, NULL);
-    byoc_node *fn = body ? byoc_function(m, main_fn->params, main_fn->nparams, body, main_fn->annotation, &main_fn->attrs) : NULL;
+    byoc_node *fn =
+        body ? byoc_function(m, main_fn->params, main_fn->nparams, body, main_fn->annotation, &main_fn->attrs) : NULL;
     if (!fn || byoc_module_set_function(m, "main", fn) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
         const byoc_diag *e = byoc_module_error(m);
         *rc = input_error(e ? e : &d);
@@ -1558,7 +1589,8 @@ static char *partition_matches(byoc_module *m, byoc_node *main_fn, const byoc_pa
 
 /* match's report: the matches (each with its node, op and region), their count, and with --partition the
    composite's name and the partitioned module's text */
-static int report_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, const cli_options *o, const char *pattern_text) {
+static int report_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, const cli_options *o,
+                          const char *pattern_text) {
     int rc = EXIT_OK, found = 0;
     char *text = NULL;
     if (o->json) {
@@ -1568,7 +1600,8 @@ static int report_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern
         json_string_to(stdout, pattern_text);
         printf(", \"matches\": [");
     }
-    if ((o->json || !o->partition) && list_matches(m, main_fn, p, main_fn->body, "", o->json, &found) < 0) return EXIT_INTERNAL;
+    if ((o->json || !o->partition) && list_matches(m, main_fn, p, main_fn->body, "", o->json, &found) < 0)
+        return EXIT_INTERNAL;
     if (o->partition && !(text = partition_matches(m, main_fn, p, o->partition, &rc))) return rc;
     if (o->json) {
         printf("%s], \"count\": %d, \"composite\": ", found ? "\n" : "", found);
@@ -1576,10 +1609,8 @@ static int report_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern
         printf(", \"module\": ");
         json_string_to(stdout, text);
         printf("}\n");
-    } else if (text)
-        fputs(text, stdout);
-    else
-        printf("%d match%s in @main\n", found, found == 1 ? "" : "es");
+    } else if (text) fputs(text, stdout);
+    else printf("%d match%s in @main\n", found, found == 1 ? "" : "es");
     if (text) byoc_free(m, text);
     return rc;
 }
@@ -1643,7 +1674,10 @@ static void write_passes_json(void) {
 
 static int cmd_passes(session *s, const cli_options *o) {
     (void)s;
-    if (o->json) { write_passes_json(); return EXIT_OK; }
+    if (o->json) {
+        write_passes_json();
+        return EXIT_OK;
+    }
     printf("passes:\n");
     for (int i = 0; i < byoc_pass_count(); ++i) {
         const byoc_pass *p = byoc_pass_at(i);
@@ -1667,11 +1701,13 @@ static void print_info_text(byoc_module *m, const char *file, const module_count
     printf("functions  %d:", c->functions);
     for (int f = 0; f < c->functions; ++f) printf(" @%s", byoc_module_function_at(m, f).name);
     const int *by_kind = c->by_kind;
-    printf("\nnodes      %d (%d calls, %d vars, %d constants, %d tuples, %d projections, %d functions)\n", c->nodes, by_kind[BYOC_NODE_CALL],
-           by_kind[BYOC_NODE_VAR], c->constants, by_kind[BYOC_NODE_TUPLE], by_kind[BYOC_NODE_TUPLE_GET_ITEM], by_kind[BYOC_NODE_FUNCTION]);
+    printf("\nnodes      %d (%d calls, %d vars, %d constants, %d tuples, %d projections, %d functions)\n", c->nodes,
+           by_kind[BYOC_NODE_CALL], by_kind[BYOC_NODE_VAR], c->constants, by_kind[BYOC_NODE_TUPLE],
+           by_kind[BYOC_NODE_TUPLE_GET_ITEM], by_kind[BYOC_NODE_FUNCTION]);
     int control = by_kind[BYOC_NODE_IF] + by_kind[BYOC_NODE_LET] + by_kind[BYOC_NODE_LOOP];
     if (control)
-        printf("control    %d (%d if, %d let, %d loop)\n", control, by_kind[BYOC_NODE_IF], by_kind[BYOC_NODE_LET], by_kind[BYOC_NODE_LOOP]);
+        printf("control    %d (%d if, %d let, %d loop)\n", control, by_kind[BYOC_NODE_IF], by_kind[BYOC_NODE_LET],
+               by_kind[BYOC_NODE_LOOP]);
     printf("parameters %d constants, %zu bytes\n", c->constants, c->param_bytes);
     printf("ops        %d distinct\n", c->nops);
     for (int k = 0; k < c->nops; ++k) printf("  %-28s %d\n", c->ops[k].name, c->ops[k].count);
@@ -1690,7 +1726,9 @@ static int cmd_info(session *s, const cli_options *o) {
     if (ends_with(file, ".byoc")) return cmd_info_artifact(o, file);
     for (int k = 0; k < o->nemits; ++k) /* --emit json is --json here; the summaries are a compiled model's */
         if (strcmp(o->emits[k], "json"))
-            return usage_error("info: --emit json=FILE|csv describes a compiled MODEL.byoc ('%s' is not one; --json describes a module)", file);
+            return usage_error("info: --emit json=FILE|csv describes a compiled MODEL.byoc ('%s' is not one; --json "
+                               "describes a module)",
+                               file);
     byoc_diag d;
     byoc_module *m = load_model(s, file, &d);
     if (!m) return model_error(s, &d);
@@ -1705,7 +1743,10 @@ static int cmd_info(session *s, const cli_options *o) {
         return EXIT_INPUT;
     }
     module_counts c;
-    if (count_module(m, &c) != EXIT_OK) { byoc_module_destroy(m); return EXIT_INTERNAL; }
+    if (count_module(m, &c) != EXIT_OK) {
+        byoc_module_destroy(m);
+        return EXIT_INTERNAL;
+    }
     byoc_node *main_fn = byoc_module_function(m, "main");
     if (!main_fn) main_fn = byoc_module_function_at(m, 0).function;
     if (o->json) {
@@ -1724,8 +1765,7 @@ static int cmd_info(session *s, const cli_options *o) {
         printf("], \"output\": ");
         write_type_json(stdout, main_fn->body->checked_type);
         printf("}\n");
-    } else
-        print_info_text(m, file, &c, main_fn);
+    } else print_info_text(m, file, &c, main_fn);
     free(c.ops);
     byoc_module_destroy(m);
     return EXIT_OK;
@@ -3476,7 +3516,8 @@ static int cmd_backends(session *s, const cli_options *o) {
 /* import --json: the ONNX model's facts (opset, IR version, producer, node counts), its inputs and outputs with
    their types, the Relay module's counts, what the import assumed (warnings), the nodes evaluated at import,
    and the module's text (or the file -o wrote) */
-static void write_import_json(const byoc_onnx_model *model, const char *file, const char *out, const module_counts *c, const char *text) {
+static void write_import_json(const byoc_onnx_model *model, const char *file, const char *out, const module_counts *c,
+                              const char *text) {
     byoc_module *m = model->module;
     const byoc_node *main_fn = byoc_module_function(m, "main");
     const byoc_type *result = main_fn && main_fn->body ? main_fn->body->checked_type : NULL;
@@ -3494,7 +3535,9 @@ static void write_import_json(const byoc_onnx_model *model, const char *file, co
     }
     printf("], \"outputs\": [");
     for (int i = 0; i < model->noutputs; ++i) { /* one output is @main's result, more are its tuple's fields */
-        const byoc_type *t = model->noutputs == 1 ? result : result && result->kind == BYOC_TYPE_TUPLE && i < result->nfields ? result->fields[i] : NULL;
+        const byoc_type *t = model->noutputs == 1                                               ? result
+                             : result && result->kind == BYOC_TYPE_TUPLE && i < result->nfields ? result->fields[i]
+                                                                                                : NULL;
         printf("%s{\"name\": ", i ? ", " : "");
         json_string_to(stdout, model->output_names[i]);
         printf(", \"type\": ");
@@ -3551,8 +3594,7 @@ static int cmd_import(session *s, const cli_options *o) {
             fprintf(stderr, "byocc: %s: opset %d, %d nodes (%d evaluated at import), %d input%s, %d output%s -> %s\n", file, model.opset, model.nnodes,
                     model.nfolded, model.ninputs, model.ninputs == 1 ? "" : "s", model.noutputs, model.noutputs == 1 ? "" : "s", out);
         }
-    } else if (rc == EXIT_OK && !(text = byoc_module_print(m, flags, NULL)))
-        rc = EXIT_INTERNAL;
+    } else if (rc == EXIT_OK && !(text = byoc_module_print(m, flags, NULL))) rc = EXIT_INTERNAL;
     if (rc == EXIT_OK && o->json) write_import_json(&model, file, out, &c, text);
     else if (rc == EXIT_OK && text) fputs(text, stdout);
     byoc_free(m, text);
@@ -3570,10 +3612,12 @@ static void write_quantize_json(const cli_options *o, const byoc_quantize_option
     printf(", \"output\": ");
     json_string_to(stdout, o->out);
     printf(", \"bytes\": %zu, \"method\": \"%s\", \"activation_type\": \"%s\", \"per_channel\": %s, \"samples\": %d, "
-           "\"opset_in\": %d, \"opset_out\": %d, \"nodes_in\": %d, \"nodes_quantized\": %d, \"nodes_fused\": %d, \"qdq_pairs\": %d, "
+           "\"opset_in\": %d, \"opset_out\": %d, \"nodes_in\": %d, \"nodes_quantized\": %d, \"nodes_fused\": %d, "
+           "\"qdq_pairs\": %d, "
            "\"weights\": %d, \"biases\": %d, \"nodes\": [",
-           r->size, byoc_quantize_method_name(qo->method), byoc_dtype_name(qo->activation_type), qo->per_channel ? "true" : "false", r->samples,
-           r->opset_in, r->opset_out, r->nodes_in, r->nodes_quantized, r->nodes_removed, r->qdq_pairs, r->weights, r->biases);
+           r->size, byoc_quantize_method_name(qo->method), byoc_dtype_name(qo->activation_type),
+           qo->per_channel ? "true" : "false", r->samples, r->opset_in, r->opset_out, r->nodes_in, r->nodes_quantized,
+           r->nodes_removed, r->qdq_pairs, r->weights, r->biases);
     for (int i = 0; i < r->nodes_in; ++i) {
         const byoc_quantize_node_info *n = &r->nodes[i];
         printf("%s\n  {\"name\": ", i ? "," : "");
@@ -3589,9 +3633,11 @@ static void write_quantize_json(const cli_options *o, const byoc_quantize_option
         const byoc_quantize_range *q = &r->ranges[i];
         printf("%s\n  {\"tensor\": ", i ? "," : "");
         json_string_to(stdout, q->tensor);
-        printf(", \"seen_min\": %.9g, \"seen_max\": %.9g, \"min\": %.9g, \"max\": %.9g, \"scale\": %.9g, \"zero_point\": %d, "
+        printf(", \"seen_min\": %.9g, \"seen_max\": %.9g, \"min\": %.9g, \"max\": %.9g, \"scale\": %.9g, "
+               "\"zero_point\": %d, "
                "\"fixed\": %s, \"shares\": ",
-               q->seen_min, q->seen_max, q->rmin, q->rmax, (double)q->scale, q->zero_point, q->fixed ? "true" : "false");
+               q->seen_min, q->seen_max, q->rmin, q->rmax, (double)q->scale, q->zero_point,
+               q->fixed ? "true" : "false");
         json_string_to(stdout, q->shares);
         printf("}");
     }
@@ -3654,7 +3700,10 @@ static const char *compiler_text(void) {
 }
 /* the CPU features the host kernels choose their code by at run time (byoc.h asks __builtin_cpu_supports
    on x86-64 with GCC or clang; elsewhere they take the portable vector path) */
-typedef struct cpu_feature { const char *name; int present; } cpu_feature;
+typedef struct cpu_feature {
+    const char *name;
+    int present;
+} cpu_feature;
 static int cpu_features(cpu_feature *out) {
     int n = 0;
 #if BYOC__X86_DISPATCH
@@ -3688,22 +3737,28 @@ static int cmd_version(session *s, const cli_options *o) {
     const int optimized = 0;
 #endif
     if (!o->json) {
-        printf("byocc %s (byoc.h %s, byoc_sim.h %s, byoc_onnx.h %s, byoc_quantize.h %s)\n", BYOC_VERSION_STRING, BYOC_VERSION_STRING,
-               BYOC_SIM_VERSION_STRING, BYOC_ONNX_VERSION_STRING, BYOC_QUANTIZE_VERSION_STRING);
-        say(stdout, "built by %s as %s%s, %s, %d-bit; %d cores online\n", compiler_text(), language, optimized ? " (optimized)" : "",
-            threads ? "with threads" : "without threads (BYOC_NO_THREADS)", (int)(8 * sizeof(void *)), byoc_sim_online_cores());
+        printf("byocc %s (byoc.h %s, byoc_sim.h %s, byoc_onnx.h %s, byoc_quantize.h %s)\n", BYOC_VERSION_STRING,
+               BYOC_VERSION_STRING, BYOC_SIM_VERSION_STRING, BYOC_ONNX_VERSION_STRING, BYOC_QUANTIZE_VERSION_STRING);
+        say(stdout, "built by %s as %s%s, %s, %d-bit; %d cores online\n", compiler_text(), language,
+            optimized ? " (optimized)" : "", threads ? "with threads" : "without threads (BYOC_NO_THREADS)",
+            (int)(8 * sizeof(void *)), byoc_sim_online_cores());
         printf("CPU features the host kernels dispatch on:");
         for (int k = 0; k < ncpu; ++k) printf(" %s%s", cpu[k].name, cpu[k].present ? "" : " (absent)");
         printf("%s\n", ncpu ? "" : " none (the portable vector path)");
         return EXIT_OK;
     }
-    printf("{\"version\": \"%s\", \"headers\": {\"byoc.h\": \"%s\", \"byoc_sim.h\": \"%s\", \"byoc_onnx.h\": \"%s\", \"byoc_quantize.h\": \"%s\"}, "
+    printf("{\"version\": \"%s\", \"headers\": {\"byoc.h\": \"%s\", \"byoc_sim.h\": \"%s\", \"byoc_onnx.h\": \"%s\", "
+           "\"byoc_quantize.h\": \"%s\"}, "
            "\"build\": {\"compiler\": ",
-           BYOC_VERSION_STRING, BYOC_VERSION_STRING, BYOC_SIM_VERSION_STRING, BYOC_ONNX_VERSION_STRING, BYOC_QUANTIZE_VERSION_STRING);
+           BYOC_VERSION_STRING, BYOC_VERSION_STRING, BYOC_SIM_VERSION_STRING, BYOC_ONNX_VERSION_STRING,
+           BYOC_QUANTIZE_VERSION_STRING);
     json_string_to(stdout, compiler_text());
-    printf(", \"language\": \"%s\", \"optimized\": %s, \"threads\": %s, \"pointer_bits\": %d}, \"online_cores\": %d, \"cpu_features\": {", language,
-           optimized ? "true" : "false", threads ? "true" : "false", (int)(8 * sizeof(void *)), byoc_sim_online_cores());
-    for (int k = 0; k < ncpu; ++k) printf("%s\"%s\": %s", k ? ", " : "", cpu[k].name, cpu[k].present ? "true" : "false");
+    printf(", \"language\": \"%s\", \"optimized\": %s, \"threads\": %s, \"pointer_bits\": %d}, \"online_cores\": %d, "
+           "\"cpu_features\": {",
+           language, optimized ? "true" : "false", threads ? "true" : "false", (int)(8 * sizeof(void *)),
+           byoc_sim_online_cores());
+    for (int k = 0; k < ncpu; ++k)
+        printf("%s\"%s\": %s", k ? ", " : "", cpu[k].name, cpu[k].present ? "true" : "false");
     printf("}}\n");
     return EXIT_OK;
 }
