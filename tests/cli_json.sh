@@ -3,7 +3,7 @@
 # here): --help and -h print its own usage on standard output, exit 0; an unknown option is a usage error
 # (exit 1); --json prints one JSON document on standard output (python3 -m json.tool accepts it) holding the
 # members README's "JSON reports" names. A command whose usage offers --json but has no case below fails, so
-# a new report gets its JSON checked.
+# a new report gets its JSON checked. Also: the build's other programs answer --help with a usage line.
 BYOCC=${1:-build/byocc}
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
@@ -15,23 +15,32 @@ A=tests/inputs/artifact.relay
 NT=/usr/share/libonnx-testdata/data/node
 SM=../shared/models
 
-commands=$("$BYOCC" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z_-]*\)\( .*\)\{0,1\}$/\1/p' | awk '!seen[$0]++' | tr '\n' ' ')
-if [ "$(echo $commands | wc -w)" -ge 13 ] && echo " $commands " | grep -q ' version '; then echo "ok cli_json_commands_listed"
-else echo "FAIL cli_json_commands_listed: the overview lists only: $commands"; fi
+# verdict NAME WHY CONDITION...: "ok NAME" when the condition (a command) holds, else "FAIL NAME: WHY"
+verdict() {
+    name=$1 why=$2; shift 2
+    if "$@"; then echo "ok $name"; else echo "FAIL $name: $why"; fi
+}
+
+# the overview's command lines: two spaces, then the name (usage lines go on at six, descriptions at eight)
+commands=$("$BYOCC" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z_-]*\)\( .*\)\{0,1\}$/\1/p' |
+    awk '!seen[$0]++' | tr '\n' ' ')
+verdict cli_json_commands_listed "the overview lists only: $commands" \
+    sh -c '[ "$(echo $1 | wc -w)" -ge 13 ] && echo " $1 " | grep -q " version "' - "$commands"
 
 for c in $commands; do
     for h in --help -h; do
         "$BYOCC" $c $h > "$tmp/help.out" 2> "$tmp/help.err"
         rc=$?
-        if [ $rc -eq 0 ] && [ "$(head -1 "$tmp/help.out" | cut -d' ' -f1-3)" = "usage: byocc $c" ] && [ ! -s "$tmp/help.err" ]; then
-            echo "ok cli_json_help${h#-}_$c"
-        else echo "FAIL cli_json_help${h#-}_$c: exit $rc, first line '$(head -1 "$tmp/help.out")', stderr '$(head -c 200 "$tmp/help.err")'"; fi
+        first=$(head -1 "$tmp/help.out")
+        verdict "cli_json_help${h#-}_$c" "exit $rc, first line '$first', stderr '$(head -c 200 "$tmp/help.err")'" \
+            sh -c '[ $1 -eq 0 ] && [ "$(echo "$2" | cut -d" " -f1-3)" = "usage: byocc $3" ] && [ ! -s "$4" ]' \
+            - "$rc" "$first" "$c" "$tmp/help.err"
     done
     "$BYOCC" $c --no-such-option > "$tmp/bad.out" 2> "$tmp/bad.err"
     rc=$?
-    if [ $rc -eq 1 ] && grep -qF "$c: unknown or incomplete option '--no-such-option'" "$tmp/bad.err" && [ ! -s "$tmp/bad.out" ]; then
-        echo "ok cli_json_unknown_option_$c"
-    else echo "FAIL cli_json_unknown_option_$c: exit $rc, stderr '$(head -c 200 "$tmp/bad.err")'"; fi
+    verdict "cli_json_unknown_option_$c" "exit $rc, stderr '$(head -c 200 "$tmp/bad.err")'" \
+        sh -c '[ $1 -eq 1 ] && grep -qF "$2: unknown or incomplete option '"'--no-such-option'"'" "$3" &&
+               [ ! -s "$4" ]' - "$rc" "$c" "$tmp/bad.err" "$tmp/bad.out"
 done
 
 if [ ! -x "$PY" ]; then echo "skipped the --json documents: no $PY"; exit 0; fi
@@ -57,45 +66,56 @@ has() { echo "assert all(k in d for k in '$1'.split()), sorted(d)"; }
 
 # SimplifyInference splits each batch norm into a multiply and an add; FoldConstant then folds their constants
 json_case opt "$(has 'file passes ran seconds before after output module')
-assert d['passes'] == ['simplify_inference', 'fold_constant'] and [r['pass'] for r in d['ran']] == d['passes'], d['ran']
-assert d['before']['ops']['nn.batch_norm'] == 2 and 'nn.batch_norm' not in d['after']['ops'] and d['after']['ops']['multiply'] == 2
-assert 'def @main(' in d['module'] and d['output'] is None" \
+assert d['passes'] == ['simplify_inference', 'fold_constant'], d['passes']
+assert [r['pass'] for r in d['ran']] == d['passes'], d['ran']
+assert d['before']['ops']['nn.batch_norm'] == 2 and 'nn.batch_norm' not in d['after']['ops']
+assert d['after']['ops']['multiply'] == 2 and 'def @main(' in d['module'] and d['output'] is None" \
     "$BYOCC" opt tests/inputs/conv_bn.relay --passes simplify_inference,fold_constant --json
-json_case opt_output "assert d['output'].endswith('o.relay') and d['module'] is None and d['after']['ops']['nn.conv2d'] == 2" \
-    "$BYOCC" opt $M --passes infer_type -o "$tmp/o.relay" --json
+json_case opt_output "assert d['output'].endswith('o.relay') and d['module'] is None
+assert d['after']['ops']['nn.conv2d'] == 2" "$BYOCC" opt $M --passes infer_type -o "$tmp/o.relay" --json
 json_case partition "$(has 'backends nodes search fq2i')
 assert d['search'] is None and d['fq2i'] == [] and any(n['backend'] == 'npu' for n in d['nodes'])" \
     "$BYOCC" partition $M --backend npu --backend dsp --json
 json_case partition_collage "assert d['search']['cost'] > 0 and d['nodes']" \
     "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --json
+CONV='is_op("nn.conv2d")(wildcard(), is_constant())'
 json_case match "$(has 'file pattern matches count composite module')
-assert d['count'] == len(d['matches']) == 2 and d['matches'][0] == {'node': '%6', 'op': 'nn.conv2d', 'region': ''} and d['module'] is None" \
-    "$BYOCC" match $M --pattern 'is_op("nn.conv2d")(wildcard(), is_constant())' --json
-json_case match_partition "assert d['count'] == 2 and d['composite'] == 'conv' and 'Composite=\"conv\"' in d['module']" \
-    "$BYOCC" match $M --pattern 'is_op("nn.conv2d")(wildcard(), is_constant())' --partition conv --json
+assert d['count'] == len(d['matches']) == 2 and d['module'] is None
+assert d['matches'][0] == {'node': '%6', 'op': 'nn.conv2d', 'region': ''}, d['matches']" \
+    "$BYOCC" match $M --pattern "$CONV" --json
+json_case match_partition "assert d['count'] == 2 and d['composite'] == 'conv'
+assert 'Composite=\"conv\"' in d['module']" \
+    "$BYOCC" match $M --pattern "$CONV" --partition conv --json
 json_case run "$(has 'model kernels simulated_ms devices memory')
 assert d['devices'] and d['memory']['planned_bytes'] > 0" "$BYOCC" run $A --backend npu --backend dsp --json
 json_case compile "assert {x['device'] for x in d['devices']} >= {'npu', 'dsp'}" \
     "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/a.byoc" --json
-json_case explain "assert d[0]['frontend'] == 'onnx:conv' and d[0]['backend'] == 'npu' and d[0]['reason']" "$BYOCC" explain "$tmp/a.byoc" conv --json
+json_case explain "assert d[0]['frontend'] == 'onnx:conv' and d[0]['backend'] == 'npu' and d[0]['reason']" \
+    "$BYOCC" explain "$tmp/a.byoc" conv --json
 json_case backends "$(has 'backends presets')
 assert {b['name'] for b in d['backends']} >= {'npu', 'dsp'} and d['presets'][0]['name']" "$BYOCC" backends --json
 json_case info "$(has 'file functions nodes calls constants parameter_bytes ops inputs output')
 assert d['nodes'] == 23 and d['ops']['nn.conv2d'] == 2 and d['inputs'][0]['name'] == 'x'" "$BYOCC" info $M --json
 json_case info_byoc "assert d['devices'] and d['memory']['planned_bytes'] > 0" "$BYOCC" info "$tmp/a.byoc" --json
-json_case ops "assert {o['name'] for o in d} >= {'nn.conv2d', 'add'} and all('pattern' in o for o in d)" "$BYOCC" ops --json
+json_case ops "assert {o['name'] for o in d} >= {'nn.conv2d', 'add'} and all('pattern' in o for o in d)" \
+    "$BYOCC" ops --json
 json_case passes "$(has 'passes config_keys')
-assert 'fuse_ops' in [p['name'] for p in d['passes']] and 'fuse_ops.max_depth' in [k['name'] for k in d['config_keys']]" "$BYOCC" passes --json
+assert 'fuse_ops' in [p['name'] for p in d['passes']]
+assert 'fuse_ops.max_depth' in [k['name'] for k in d['config_keys']]" "$BYOCC" passes --json
 json_case version "$(has 'version headers build online_cores cpu_features')
-assert d['headers']['byoc.h'] == d['version'] and d['build']['compiler'] and d['online_cores'] >= 1" "$BYOCC" version --json
+assert d['headers']['byoc.h'] == d['version'] and d['build']['compiler'] and d['online_cores'] >= 1" \
+    "$BYOCC" version --json
 if [ -d "$NT/test_relu" ]; then
-    json_case import "$(has 'file opset ir_version producer onnx_nodes evaluated_at_import inputs outputs relay warnings evaluated output module')
+    json_case import "$(has 'file opset ir_version producer onnx_nodes evaluated_at_import inputs outputs relay')
+$(has 'warnings evaluated output module')
 assert d['inputs'] == [{'name': 'x', 'type': 'Tensor[(3, 4, 5), float32]'}] and d['outputs'][0]['name'] == 'y'
-assert d['onnx_nodes'] == 1 and d['relay']['ops'] == {'nn.relu': 1} and 'nn.relu(%x' in d['module']" "$BYOCC" import $NT/test_relu/model.onnx --json
+assert d['onnx_nodes'] == 1 and d['relay']['ops'] == {'nn.relu': 1} and 'nn.relu(%x' in d['module']" \
+        "$BYOCC" import $NT/test_relu/model.onnx --json
     # strings are escaped, and bytes that are not UTF-8 (here in a file name) become U+FFFD: the document parses
     odd=$(printf '%s/q"uo\\te\033\377.onnx' "$tmp")
     cp $NT/test_relu/model.onnx "$odd"
-    json_case escaped_strings "assert d['file'].endswith('/q\"uo\\\\te\x1b\ufffd.onnx'), d['file']" "$BYOCC" import "$odd" --json
+    json_case escaped_strings "assert d['file'].endswith('/q\"uo\\\\te\x1b\ufffd.onnx'), d['file']" \
+        "$BYOCC" import "$odd" --json
 else
     echo "skipped cli_json_import: $NT is missing (Debian package libonnx-testdata)"
     checked="$checked import"
@@ -114,31 +134,38 @@ fi
 # every command whose usage offers --json has a case above
 for c in $commands; do
     "$BYOCC" $c --help | grep -q -- '--json' || continue
-    case " $checked " in *" $c "*) ;; *) echo "FAIL cli_json_case_$c: byocc $c offers --json and tests/cli_json.sh has no case for it" ;; esac
+    case " $checked " in
+    *" $c "*) ;;
+    *) echo "FAIL cli_json_case_$c: byocc $c offers --json and tests/cli_json.sh has no case for it" ;;
+    esac
 done
 
 # where --emit exists, --json is --emit json: the same document
-"$BYOCC" partition $M --backend npu --emit json > "$tmp/emit.json" 2>&1
-"$BYOCC" partition $M --backend npu --json > "$tmp/flag.json" 2>&1
-if cmp -s "$tmp/emit.json" "$tmp/flag.json" && [ -s "$tmp/flag.json" ]; then echo "ok cli_json_is_emit_json_partition"; else echo "FAIL cli_json_is_emit_json_partition: the documents differ"; fi
-"$BYOCC" info $M --emit json > "$tmp/emit.json" 2>&1
-"$BYOCC" info $M --json > "$tmp/flag.json" 2>&1
-if cmp -s "$tmp/emit.json" "$tmp/flag.json" && [ -s "$tmp/flag.json" ]; then echo "ok cli_json_is_emit_json_info"; else echo "FAIL cli_json_is_emit_json_info: the documents differ"; fi
+same_document() { # NAME command... (run twice: with --emit json, then with --json)
+    name=$1; shift
+    "$@" --emit json > "$tmp/emit.json" 2>&1
+    "$@" --json > "$tmp/flag.json" 2>&1
+    verdict "$name" "the documents differ" sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' - "$tmp/emit.json" "$tmp/flag.json"
+}
+same_document cli_json_is_emit_json_partition "$BYOCC" partition $M --backend npu
+same_document cli_json_is_emit_json_info "$BYOCC" info $M
 "$BYOCC" opt $M --passes infer_type --emit json > "$tmp/emit.json" 2>&1
-if "$PY" -c 'import json, sys; assert "def @main(" in json.load(open(sys.argv[1]))["module"]' "$tmp/emit.json" 2> /dev/null
-then echo "ok cli_json_is_emit_json_opt"; else echo "FAIL cli_json_is_emit_json_opt: $(head -c 200 "$tmp/emit.json")"; fi
+verdict cli_json_is_emit_json_opt "$(head -c 200 "$tmp/emit.json")" \
+    "$PY" -c 'import json, sys; assert "def @main(" in json.load(open(sys.argv[1]))["module"]' "$tmp/emit.json"
 # the human lines move to standard error; --json beside another --emit of a one-format command is refused
 "$BYOCC" run $M --json > "$tmp/run.json" 2> "$tmp/run.err"
-if "$PY" -m json.tool < "$tmp/run.json" > /dev/null 2>&1 && grep -q '^output 0 output_0: (1, 10) float32' "$tmp/run.err"; then echo "ok cli_json_human_to_stderr"
-else echo "FAIL cli_json_human_to_stderr: stdout '$(head -c 100 "$tmp/run.json")', stderr '$(head -c 100 "$tmp/run.err")'"; fi
+verdict cli_json_human_to_stderr "stdout '$(head -c 100 "$tmp/run.json")', stderr '$(head -c 99 "$tmp/run.err")'" \
+    sh -c '"$1" -m json.tool < "$2" > /dev/null 2>&1 && grep -q "^output 0 output_0: (1, 10) float32" "$3"' \
+    - "$PY" "$tmp/run.json" "$tmp/run.err"
 "$BYOCC" opt $M --passes infer_type --json --emit relay > "$tmp/c.out" 2>&1
 rc=$?
-if [ $rc -eq 1 ] && grep -qF "opt: --json is --emit json; it does not go with --emit 'relay'" "$tmp/c.out"; then echo "ok cli_json_conflicting_emit"
-else echo "FAIL cli_json_conflicting_emit: exit $rc: $(head -c 200 "$tmp/c.out")"; fi
+verdict cli_json_conflicting_emit "exit $rc: $(head -c 200 "$tmp/c.out")" sh -c \
+    '[ $1 -eq 1 ] && grep -qF "opt: --json is --emit json; it does not go with --emit '"'relay'"'" "$2"' \
+    - "$rc" "$tmp/c.out"
 "$BYOCC" version --json=yes > "$tmp/c.out" 2>&1
 rc=$?
-if [ $rc -eq 1 ] && grep -qF "version: unknown or incomplete option '--json=yes'" "$tmp/c.out"; then echo "ok cli_json_is_a_flag"
-else echo "FAIL cli_json_is_a_flag: exit $rc: $(head -c 200 "$tmp/c.out")"; fi
+verdict cli_json_is_a_flag "exit $rc: $(head -c 200 "$tmp/c.out")" sh -c \
+    '[ $1 -eq 1 ] && grep -qF "version: unknown or incomplete option '"'--json=yes'"'" "$2"' - "$rc" "$tmp/c.out"
 
 # the other programs of the build directory take positional paths: --help is a usage line, never an output file
 bin=$(dirname "$BYOCC")
@@ -148,6 +175,7 @@ for t in onnx_node_tests bench bench_kernels bench_devices bench_collage; do
     mkdir -p "$tmp/run_$t"
     (cd "$tmp/run_$t" && "$prog" --help > out.txt 2> err.txt)
     rc=$?
-    if [ $rc -eq 0 ] && grep -q "^usage: $t " "$tmp/run_$t/out.txt" && [ ! -e "$tmp/run_$t/--help" ]; then echo "ok cli_json_tool_help_$t"
-    else echo "FAIL cli_json_tool_help_$t: exit $rc, '$(head -c 200 "$tmp/run_$t/out.txt")', files: $(ls "$tmp/run_$t" | tr '\n' ' ')"; fi
+    files=$(ls "$tmp/run_$t" | tr '\n' ' ')
+    verdict "cli_json_tool_help_$t" "exit $rc, '$(head -c 200 "$tmp/run_$t/out.txt")', files: $files" \
+        sh -c '[ $1 -eq 0 ] && grep -q "^usage: $2 " "$3/out.txt" && [ ! -e "$3/--help" ]' - "$rc" "$t" "$tmp/run_$t"
 done
