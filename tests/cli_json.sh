@@ -162,6 +162,11 @@ rc=$?
 verdict cli_json_conflicting_emit "exit $rc: $(head -c 200 "$tmp/c.out")" sh -c \
     '[ $1 -eq 1 ] && grep -qF "opt: --json is --emit json; it does not go with --emit '"'relay'"'" "$2"' \
     - "$rc" "$tmp/c.out"
+"$BYOCC" run $M --emit csv --json > "$tmp/c.out" 2>&1
+rc=$?
+verdict cli_json_one_document "exit $rc: $(head -c 200 "$tmp/c.out")" sh -c \
+    '[ $1 -eq 1 ] && grep -qF "run: --emit '"'csv'"' and another --emit (or --json) both write standard output" "$2"' \
+    - "$rc" "$tmp/c.out"
 "$BYOCC" version --json=yes > "$tmp/c.out" 2>&1
 rc=$?
 verdict cli_json_is_a_flag "exit $rc: $(head -c 200 "$tmp/c.out")" sh -c \

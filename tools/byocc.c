@@ -1089,15 +1089,24 @@ static int unify_json(cli_options *o, unsigned command) {
     for (int k = 0; k < o->nemits; ++k) plain |= !strcmp(o->emits[k], "json");
     if (!(find_option("--emit", 6, command))) return EXIT_OK;
     if (plain) o->json = 1;
-    if (!o->json || plain) return EXIT_OK;
-    if (o->nemits && (command & (C_OPT | C_PARTITION))) {
+    if (o->json && !plain) {
+        if (o->nemits && (command & (C_OPT | C_PARTITION))) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: --json is --emit json; it does not go with --emit '%%s'", o->cmd);
+            return usage_error(msg, o->emits[0]);
+        }
+        if (o->nemits == MAX_EMITS) return usage_error("--json is one more --emit: at most 4%s", "");
+        o->emits[o->nemits++] = "json";
+        o->emit = o->emits[0];
+    }
+    int to_stdout = 0; /* standard output holds one document, so a tool can parse it */
+    for (int k = 0; k < o->nemits; ++k) to_stdout += !strchr(o->emits[k], '=');
+    if (to_stdout > 1) {
         char msg[200];
-        snprintf(msg, sizeof msg, "%s: --json is --emit json; it does not go with --emit '%%s'", o->cmd);
+        snprintf(msg, sizeof msg,
+                 "%s: --emit '%%s' and another --emit (or --json) both write standard output (give =FILE)", o->cmd);
         return usage_error(msg, o->emits[0]);
     }
-    if (o->nemits == MAX_EMITS) return usage_error("--json is one more --emit: at most 4%s", "");
-    o->emits[o->nemits++] = "json";
-    o->emit = o->emits[0];
     return EXIT_OK;
 }
 
