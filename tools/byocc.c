@@ -709,7 +709,11 @@ enum { /* the commands, as bits of the option table's masks */
     C_OPT = 1 << 0, C_PARTITION = 1 << 1, C_MATCH = 1 << 2, C_IMPORT = 1 << 3, C_RUN = 1 << 4, C_COMPILE = 1 << 5, C_EXPLAIN = 1 << 6,
     C_BACKENDS = 1 << 7, C_INFO = 1 << 8, C_OPS = 1 << 9, C_PASSES = 1 << 10, C_VERSION = 1 << 11,
     C_QUANTIZE = 1 << 12, C_COUNT = 13, C_ALL = (1 << C_COUNT) - 1,
-    C_PLACE = C_PARTITION | C_RUN | C_COMPILE /* the commands that place ops on backends */
+    C_PLACE = C_PARTITION | C_RUN | C_COMPILE, /* the commands that place ops on backends */
+    /* the commands whose report --json prints as one JSON document (where --emit exists: --emit json); a new
+       command joins when it writes its report so */
+    C_JSON = C_OPT | C_PARTITION | C_MATCH | C_IMPORT | C_RUN | C_COMPILE | C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS |
+             C_PASSES | C_VERSION | C_QUANTIZE
 };
 
 /* the commands' names, by bit */
@@ -744,7 +748,7 @@ static const option_spec option_table[] = {
     {"--pin", O_PIN, 1, C_PARTITION},
     {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE | C_QUANTIZE},
     {"--emit", O_EMIT, 1, C_OPT | C_PARTITION | C_RUN | C_COMPILE | C_INFO},
-    {"--json", O_JSON, 0, C_ALL}, /* every command's report as one JSON document (with --emit: --emit json) */
+    {"--json", O_JSON, 0, C_JSON},
     {"--print-types", O_PRINT_TYPES, 0, C_OPT | C_IMPORT},
     {"--strategy", O_STRATEGY, 1, C_PLACE},
     {"--estimator", O_ESTIMATOR, 1, C_PLACE},
