@@ -82,7 +82,7 @@ $(addprefix $(BUILD)/test_,$(SELF_TESTS)): $(BUILD)/test_%: tests/test_%.c tests
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
 # the ONNX backend node tests of Debian's libonnx-testdata, for every op the importer supports
-$(BUILD)/onnx_node_tests: tests/onnx_node_tests.c $(LIB_HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/onnx_node_tests: tests/onnx_node_tests.c tools/bench_util.h $(LIB_HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< -o $@ $(LDLIBS)
 
 # The fuzzers are built with clang, libFuzzer, ASan and UBSan whatever SAN says, so both suites share them
@@ -173,7 +173,7 @@ fuzz: $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZERS))
 
 # the partition pipeline on synthetic 1k/10k/50k-node graphs (median of 11). Times are
 # machine-dependent: compare within one run.
-$(BUILD)/bench: tools/bench.c tools/synthetic.h $(HEADERS) $(STB_DS) | $(BUILD)
+$(BUILD)/bench: tools/bench.c tools/synthetic.h tools/bench_util.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
 # GEMM and conv2d against OpenBLAS (Debian libopenblas-dev, the baseline only: byoc.h never links it)

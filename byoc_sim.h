@@ -9473,11 +9473,12 @@ BYOC__SIM_PRIVATE double byoc__rep_node_width(const char *op) {
 BYOC__SIM_PRIVATE byoc_result byoc__rep_layout(byoc__rep *R, byoc_diag *diag) {
     const byoc_placement_report *pl = R->pl;
     int n = pl->count, m = 0;
-    for (int i = 0; i < n; ++i) m += pl->nodes[i].ninputs;
-    double *w = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * (size_t)(n ? n : 1)));
-    double *h = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * (size_t)(n ? n : 1)));
-    int *from = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(m ? m : 1)));
-    int *to = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(m ? m : 1)));
+    for (int i = 0; i < n; ++i) m += pl->nodes[i].ninputs > 0 ? pl->nodes[i].ninputs : 0;
+    size_t node_slots = n > 0 ? (size_t)n : 1, edge_slots = m > 0 ? (size_t)m : 1; /* a count is never negative */
+    double *w = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * node_slots));
+    double *h = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * node_slots));
+    int *from = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * edge_slots));
+    int *to = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * edge_slots));
     byoc_result r = BYOC_OK;
     if (!w || !h || !from || !to)
         r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_sim_report_html: out of memory");

@@ -319,7 +319,7 @@ expect cli_repeat_rate 0 ' inferences/s' "$BYOCC" run $M --repeat 20
 expect cli_repeat_memory 0 'planned (the memory plan: arena ' "$BYOCC" run $M --repeat 3
 expect cli_repeat_rss 0 'process peak RSS ' "$BYOCC" run $M --repeat 3
 expect cli_emit_bad_format 1 "run: --emit 'xml' is not one of json, csv" "$BYOCC" run $M --emit xml
-expect cli_emit_info_relay 1 'info: --emit json|csv describes a compiled MODEL.byoc' "$BYOCC" info $M --emit json
+expect cli_emit_info_relay 1 'info: --emit json=FILE|csv describes a compiled MODEL.byoc' "$BYOCC" info $M --emit csv
 if [ -x /usr/bin/python3 ]; then
     json_ok() { # name, command...: standard output is one JSON document with a device entry per device row
         name=$1; shift

@@ -16,6 +16,7 @@
 #define BYOC_ONNX_IMPLEMENTATION
 #include "../byoc_sim.h"
 #include "../tools/byoc_onnx.h"
+#include "../tools/bench_util.h" /* tool_args */
 
 #include <dirent.h>
 #include <math.h>
@@ -35,8 +36,6 @@ static unsigned char *read_all(const char *path, size_t *size) {
     *size = n > 0 ? (size_t)n : 0;
     return buf;
 }
-
-static int by_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 /* compares one output; why gets the first mismatch */
 static int same_tensor(const byoc_node *got, const byoc_node *want, char *why, size_t cap) {
@@ -394,6 +393,8 @@ static const struct { const char *test, *reason; } differ_by_design[] = {
 };
 
 int main(int argc, char **argv) {
+    int args = tool_args(argc, argv, "onnx_node_tests [DATA_DIR [NAME_FILTER]]   (default: Debian's libonnx-testdata)");
+    if (args >= 0) return args;
     const char *root = argc > 1 ? argv[1] : "/usr/share/libonnx-testdata/data/node";
     const char *filter = argc > 2 ? argv[2] : NULL;
     DIR *dir = opendir(root);

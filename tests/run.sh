@@ -29,6 +29,8 @@ lit_group() {
 group_command() { # name
     case $1 in
     cli) sh tests/cli.sh "$BUILD/byocc" ;;
+    # every command's --help, unknown options and --json document, for the commands byocc's usage lists
+    cli_json) sh tests/cli_json.sh "$BUILD/byocc" ;;
     # ONNX conformance (Debian's libonnx-testdata node tests) and real models against ONNX Runtime's outputs
     onnx_node) "$BUILD/onnx_node_tests" ;;
     models) sh tests/models.sh "$BUILD/byocc" ;;
@@ -64,7 +66,7 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models built_models cflow_models collage_plans quant_qops quant_fq2i quant_models quantize \
+groups=$(echo $TESTS cli cli_json onnx_node models built_models cflow_models collage_plans quant_qops quant_fq2i quant_models quantize \
     $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"

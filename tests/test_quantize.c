@@ -229,6 +229,49 @@ static void test_quantize_gemm_relu(void) {
         }
 }
 
+/* the result's per-node and per-tensor lists (byocc quantize --json prints them): x's calibrated range [0, 2.55]
+   gives uint8 scale 0.01 and zero point 0; the Gemm is quantized and the Relu after it fused away */
+static void test_result_lists(void) {
+    uint8_t model[4096];
+    size_t n = test_model(model, sizeof model);
+    float x0[4] = {0.0f, 0.5f, 1.0f, 2.55f}, x1[4] = {0.25f, 2.0f, 0.75f, 1.5f};
+    byoc_tensor samples[2] = {{BYOC_FLOAT32, 2, {1, 4}, x0}, {BYOC_FLOAT32, 2, {1, 4}, x1}};
+    byoc_quantize_options o;
+    memset(&o, 0, sizeof o);
+    o.samples = samples;
+    o.nsamples = 2;
+    o.ninputs = 1;
+    byoc_quantize_result r;
+    byoc_diag d;
+    CHECKF(byoc_quantize_onnx(model, n, "tiny.onnx", &o, &r, &d) == BYOC_OK, "%s", d.message);
+    CHECK(r.nodes != NULL && r.nranges == r.qdq_pairs);
+    int quantized = 0, fused = 0;
+    for (int i = 0; i < r.nodes_in; ++i) {
+        const byoc_quantize_node_info *node = &r.nodes[i];
+        CHECK(node->name && node->op);
+        if (node->quantized) CHECKF(!strcmp(node->op, "Gemm") && !node->fused, "%s", node->op);
+        if (node->fused) CHECK(!strcmp(node->op, "Relu"));
+        CHECK((node->float_reason != NULL) == (!node->quantized && !node->fused));
+        quantized += node->quantized;
+        fused += node->fused;
+    }
+    CHECK(quantized == r.nodes_quantized && fused == r.nodes_removed && fused == 1);
+    const byoc_quantize_range *x = NULL;
+    for (int i = 0; i < r.nranges; ++i) {
+        CHECK(r.ranges[i].rmin <= r.ranges[i].rmax && r.ranges[i].scale > 0 && !r.ranges[i].shares);
+        if (!strcmp(r.ranges[i].tensor, "x")) x = &r.ranges[i];
+    }
+    CHECK(x != NULL);
+    if (x) {
+        CHECKF(x->seen_min == 0 && fabs(x->seen_max - 2.55) < 1e-6 && x->rmin == x->seen_min && x->rmax == x->seen_max,
+               "x seen [%g, %g], range [%g, %g]", x->seen_min, x->seen_max, x->rmin, x->rmax);
+        CHECKF(fabsf(x->scale - 0.01f) < 1e-6f && x->zero_point == 0 && !x->fixed, "x scale %g zero point %d",
+               (double)x->scale, x->zero_point);
+    }
+    byoc_quantize_result_free(&r);
+    CHECK(r.nodes == NULL && r.ranges == NULL && r.nranges == 0);
+}
+
 static void test_samples_checked_and_split(void) {
     uint8_t model[4096];
     size_t n = test_model(model, sizeof model);
@@ -278,6 +321,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_npy_parse),
         TEST_ENTRY(test_quantize_gemm_relu),
         TEST_ENTRY(test_samples_checked_and_split),
+        TEST_ENTRY(test_result_lists),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

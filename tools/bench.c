@@ -51,6 +51,7 @@ static long long instructions_now(void) {
 }
 
 #include "synthetic.h"
+#include "bench_util.h"
 
 static const char npu_text[] =
     "backend npu\n"
@@ -111,6 +112,8 @@ static void summarize(result *res, int runs) {
 }
 
 int main(int argc, char **argv) {
+    int args = tool_args(argc, argv, "bench [OUT.json]   (a markdown table; its rows as JSON: default build/bench.json)");
+    if (args >= 0) return args;
     const char *json_path = argc > 1 ? argv[1] : "build/bench.json";
     static const int sizes[] = {1000, 10000, 50000};
     const char *only = getenv("BYOC_BENCH_ONLY"); /* one size, for profilers: BYOC_BENCH_ONLY=50000 */

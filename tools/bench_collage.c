@@ -237,6 +237,10 @@ static int synthetic_only(int size, int runs) {
 }
 
 int main(int argc, char **argv) {
+    int args = tool_args(argc, argv,
+                         "bench_collage [MODELS_DIR [RUNS [OUT.json]]]   "
+                         "(default ../shared/models 3 build/bench_collage.json)");
+    if (args >= 0) return args;
     const char *models = argc > 1 ? argv[1] : "../shared/models";
     int runs = argc > 2 ? atoi(argv[2]) : 3;
     const char *out_path = argc > 3 ? argv[3] : "build/bench_collage.json";

@@ -397,6 +397,10 @@ static void bench_one(const char *label, const char *path, void *user) {
 }
 
 int main(int argc, char **argv) {
+    int args = tool_args(argc, argv,
+                         "bench_devices [MODELS_DIR [RUNS [OUT.json]]]   "
+                         "(default ../shared/models 5 build/bench_devices.json)");
+    if (args >= 0) return args;
     const char *models = argc > 1 ? argv[1] : "../shared/models";
     int runs = argc > 2 ? atoi(argv[2]) : 5;
     const char *out_path = argc > 3 ? argv[3] : "build/bench_devices.json";

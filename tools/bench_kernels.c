@@ -324,6 +324,8 @@ static void bench_qconv(void) {
 }
 
 int main(int argc, char **argv) {
+    int args = tool_args(argc, argv, "bench_kernels [OUT.json]   (markdown tables; the rows as JSON to OUT.json)");
+    if (args >= 0) return args;
     openblas_set_num_threads(1);
     if (argc > 1 && !(json = fopen(argv[1], "w"))) { fprintf(stderr, "bench_kernels: cannot write %s\n", argv[1]); return 2; }
     if (json) fprintf(json, "[");

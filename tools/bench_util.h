@@ -7,6 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The drivers take positional arguments only (paths, counts). --help or -h anywhere prints the usage on
+   standard output and gives 0 (exit with it); any other argument starting with '-' is refused with the usage
+   on standard error and gives 1, so an option is never taken for an output path (a JSON file named --help was
+   once written and committed). -1: go on. */
+static inline int tool_args(int argc, char **argv, const char *usage) {
+    for (int i = 1; i < argc; ++i)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: %s\n", usage);
+            return 0;
+        }
+    for (int i = 1; i < argc; ++i)
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "%s: unknown option '%s'\nusage: %s\n", argv[0], argv[i], usage);
+            return 1;
+        }
+    return -1;
+}
+
 static inline int by_value(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;

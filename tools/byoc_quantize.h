@@ -89,6 +89,7 @@
        [SECTION] impl: the QDQ plan (which tensors, after ONNX Runtime's QDQ quantizer)
        [SECTION] impl: opset upgrade (nodes whose form changed)
        [SECTION] impl: writing the QDQ model
+       [SECTION] impl: the result's node and range lists
        [SECTION] impl: entry points
 */
 #ifndef BYOC_QUANTIZE_H_INCLUDED
@@ -121,6 +122,27 @@ typedef struct byoc_quantize_options {
                                                its shapes are replaced by the samples' */
 } byoc_quantize_options;
 
+/* what became of one ONNX node of the input */
+typedef struct byoc_quantize_node_info {
+    const char *name, *op; /* its name (or its first output's when it has none), its op_type */
+    int quantized;         /* given QDQ on some tensor */
+    int fused;             /* removed: a Relu or Clip its producer's quantized output covers */
+    const char *float_reason; /* left in float: why (NULL when quantized or fused) */
+} byoc_quantize_node_info;
+
+/* one activation tensor quantized with a scale and zero point: the calibration's range and what came of it */
+typedef struct byoc_quantize_range {
+    const char *tensor;        /* its name in the input model */
+    double seen_min, seen_max; /* over the calibration samples (both 0 when it was not observed) */
+    double rmin, rmax;         /* the range the method chose (minmax: the seen one), before widening to hold 0 */
+    float scale;
+    int zero_point;
+    int fixed;                 /* a fixed range (Softmax's output: [0, 1]) rather than a calibrated one */
+    /* NULL, or the tensor whose scale and zero point it takes (ONNX Runtime's quantize_output_same_as_input:
+       a Reshape, Transpose, MaxPool... after a quantized input); rmin, rmax are then that tensor's */
+    const char *shares;
+} byoc_quantize_range;
+
 typedef struct byoc_quantize_result {
     uint8_t *bytes; /* the QDQ model (malloc'd) */
     size_t size;
@@ -129,6 +151,11 @@ typedef struct byoc_quantize_result {
     int samples;                                  /* calibration samples run (after splitting) */
     int opset_in, opset_out;
     char *summary; /* malloc'd text: what was quantized, what stayed float and why, per op type */
+    /* The same facts per node and per tensor, for tools (byocc quantize --json). Both arrays and their strings
+       live in one allocation that ranges points to; byoc_quantize_result_free frees it. */
+    byoc_quantize_node_info *nodes; /* nodes_in entries: every ONNX node of the input's graph, in order */
+    byoc_quantize_range *ranges;    /* every activation given a QuantizeLinear -> DequantizeLinear pair */
+    int nranges;
 } byoc_quantize_result;
 
 /* Quantizes the ONNX model held in memory (name is used in messages). On failure *out is zeroed. */
@@ -2020,6 +2047,72 @@ BYOC__PRIVATE void byoc_quantize__write_model(byoc_quantize__model *qm, const ui
     }
 }
 
+// [SECTION] impl: the result's node and range lists
+/* a copy of s at *pool (advanced past it); s is from the model, which is freed after the result is filled */
+BYOC__PRIVATE const char *byoc_quantize__pool_copy(char **pool, const char *s) {
+    char *at = *pool;
+    size_t n = strlen(s) + 1;
+    memcpy(at, s, n);
+    *pool += n;
+    return at;
+}
+
+/* r->nodes and r->ranges in one allocation (the arrays, then their strings); BYOC_ERR_OUT_OF_MEMORY when it fails */
+BYOC__PRIVATE byoc_result byoc_quantize__fill_lists(const byoc_quantize__model *qm, byoc_quantize_result *r) {
+    int nnodes = (int)stbds_arrlen(qm->nodes), ntensors = (int)stbds_arrlen(qm->tensors), nranges = 0;
+    size_t text = 0;
+    for (int i = 0; i < nnodes; ++i)
+        text += strlen(qm->nodes[i].name) + strlen(qm->nodes[i].op) + 2 +
+                (qm->nodes[i].float_reason ? strlen(qm->nodes[i].float_reason) + 1 : 0);
+    for (int t = 0; t < ntensors; ++t)
+        if (qm->tensors[t].quantize) text += strlen(qm->tensors[t].name) + 1, nranges++;
+    size_t arrays = sizeof(byoc_quantize_range) * (size_t)nranges + sizeof(byoc_quantize_node_info) * (size_t)nnodes;
+    char *block = BYOC__CAST(char *, malloc(arrays + text + 1));
+    if (!block) return BYOC_ERR_OUT_OF_MEMORY;
+    byoc_quantize_range *ranges = BYOC__CAST(byoc_quantize_range *, (void *)block);
+    byoc_quantize_node_info *nodes = BYOC__CAST(byoc_quantize_node_info *, (void *)(ranges + nranges));
+    char *pool = block + arrays;
+    for (int i = 0; i < nnodes; ++i) {
+        const byoc_quantize__node *n = &qm->nodes[i];
+        nodes[i].name = byoc_quantize__pool_copy(&pool, n->name);
+        nodes[i].op = byoc_quantize__pool_copy(&pool, n->op);
+        nodes[i].fused = n->removed;
+        nodes[i].quantized = n->quantized && !n->removed;
+        nodes[i].float_reason =
+            !n->removed && !n->quantized && n->float_reason ? byoc_quantize__pool_copy(&pool, n->float_reason) : NULL;
+    }
+    int k = 0;
+    for (int t = 0; t < ntensors; ++t) {
+        const byoc_quantize__tensor *x = &qm->tensors[t];
+        if (!x->quantize) continue;
+        /* a shared tensor's own range is never chosen: it reports the range whose parameters it takes */
+        const byoc_quantize__tensor *owner = x->share >= 0 ? &qm->tensors[x->share] : x;
+        byoc_quantize_range *q = &ranges[k++];
+        q->tensor = byoc_quantize__pool_copy(&pool, x->name);
+        q->seen_min = x->has_data ? x->seen_min : 0;
+        q->seen_max = x->has_data ? x->seen_max : 0;
+        q->rmin = owner->rmin;
+        q->rmax = owner->rmax;
+        q->scale = x->scale;
+        q->zero_point = x->zero_point;
+        q->fixed = owner->fixed;
+        q->shares = NULL;
+    }
+    k = 0; /* the names shared are the names copied above */
+    for (int t = 0; t < ntensors; ++t) {
+        const byoc_quantize__tensor *x = &qm->tensors[t];
+        if (!x->quantize) continue;
+        if (x->share >= 0)
+            for (int j = 0; j < nranges; ++j)
+                if (!strcmp(ranges[j].tensor, qm->tensors[x->share].name)) ranges[k].shares = ranges[j].tensor;
+        k++;
+    }
+    r->nodes = nodes;
+    r->ranges = ranges;
+    r->nranges = nranges;
+    return BYOC_OK;
+}
+
 // [SECTION] impl: entry points
 BYOC__PRIVATE void byoc_quantize__build(byoc_quantize__model *qm) {
     int n = (int)stbds_arrlen(qm->tensors); /* the records the build adds (new names) are not visited */
@@ -2180,6 +2273,10 @@ BYOC_API byoc_result byoc_quantize_onnx(const void *model, size_t size, const ch
         out->samples = pieces;
         byoc_quantize__fill(&qm, out);
         out->summary = byoc_quantize__summary(&qm, out);
+        if (!out->summary || byoc_quantize__fill_lists(&qm, out) != BYOC_OK) {
+            byoc_quantize_result_free(out);
+            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "%s: out of memory", name);
+        }
     }
     free(written.p);
     byoc_quantize__model_free(&qm);
@@ -2190,6 +2287,7 @@ BYOC_API void byoc_quantize_result_free(byoc_quantize_result *r) {
     if (!r) return;
     free(r->bytes);
     free(r->summary);
+    free(r->ranges); /* the node list and the strings too: one block */
     memset(r, 0, sizeof *r);
 }
 

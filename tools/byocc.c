@@ -52,14 +52,15 @@ typedef struct usage_section {
 static const char *const usage_head = "usage: byocc <command> [options]\n\ncommands:\n";
 static const usage_section usage_sections[] = {
     {"opt",
-     "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay]\n"
+     "  opt FILE.relay --passes p1,p2,... [--backend B.backend]... [--emit relay|json] [--json]\n"
      "      [--print-types] [-o OUT.relay] [--print-after-all] [--print-after=NAME,...] [--time-passes]\n"
      "      [--no-verify] [--opt-level N] [--config KEY=VALUE]...\n"
      "        run passes in order and print the module, or with -o write it to OUT.relay and its\n"
      "        constants to OUT.weights;\n"
-     "        the IR is verified after every pass\n"},
+     "        the IR is verified after every pass; --json: the passes run with their times, the node\n"
+     "        counts before and after, and the module's text\n"},
     {"partition",
-     "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay]\n"
+     "  partition FILE.relay --backend B.backend... [--emit report|json|dot|relay] [--json]\n"
      "      [--strategy greedy|collage] [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N]\n"
      "      [--max-partitions N] [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
      "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
@@ -75,20 +76,21 @@ static const usage_section usage_sections[] = {
      "        --fixed-point-requantize: every qnn.requantize in the devices' fixed point (TFLite's),\n"
      "        on the host too, instead of ONNX Runtime's float32 arithmetic\n"},
     {"match",
-     "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME]\n"
+     "  match FILE.relay (--pattern TEXT | --pattern-file F) [--partition NAME] [--json]\n"
      "        list the expressions of @main the pattern matches (outputs first, as the matcher visits\n"
      "        them); with --partition, group each non-overlapping match into fn(...) { ... } with\n"
-     "        Composite=NAME and print the module\n"},
+     "        Composite=NAME and print the module; --json: the matches, and that module's text\n"},
     {"import",
-     "  import MODEL.onnx [-o OUT.relay] [--print-types] [--input [NAME=]FILE.npy]...\n"
+     "  import MODEL.onnx [-o OUT.relay] [--print-types] [--input [NAME=]FILE.npy]... [--json]\n"
      "        the ONNX model as Relay text (printed, or written to OUT.relay with its constants in\n"
      "        OUT.weights);\n"
-     "        --input takes the inputs' shapes from example tensors (.npy or .pb)\n"},
+     "        --input takes the inputs' shapes from example tensors (.npy or .pb); --json: opset, node\n"
+     "        counts, inputs and outputs with their types, warnings, and the module's text\n"},
     {"run",
      "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy]\n"
      "      [--tolerance T] [--lsb N] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
      "      [--profile] [--trace FILE.json] [--repeat N] [--threads N] [--no-fuse]\n"
-     "      [--strategy greedy|collage] [partition's collage options] [--emit json|csv[=FILE]]...\n"
+     "      [--strategy greedy|collage] [partition's collage options] [--emit json|csv[=FILE]]... [--json]\n"
      "        compile (SimplifyInference, FoldConstant, placement, host rewrites, FuseOps) and run on\n"
      "        the host runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
      "        output_K.npy, expected_K.npy): floats within T x max(1, max|ref|) (T = 1e-4), integers\n"
@@ -107,21 +109,22 @@ static const usage_section usage_sections[] = {
      "        --profile's times are each kernel's wall time with all its threads\n"},
     {"quantize",
      "  quantize MODEL.onnx --calibrate DIR [--per-channel] [--method minmax|percentile|entropy]\n"
-     "      [--activation-type uint8|int8] -o MODEL_q.onnx\n"
+     "      [--activation-type uint8|int8] -o MODEL_q.onnx [--json]\n"
      "        post-training static quantization to a QDQ ONNX file, as ONNX Runtime's quantize_static:\n"
      "        int8 symmetric weights (per output channel with --per-channel), int32 biases, uint8 (or\n"
      "        int8) activations whose ranges come from running the float model on DIR's samples\n"
      "        (DIR/input_K.npy is one, each subdirectory holding input_K.npy files one more; a tensor\n"
-     "        whose leading dim is a multiple of the input's is split into samples)\n"},
+     "        whose leading dim is a multiple of the input's is split into samples); --json: every\n"
+     "        node's fate and every activation's calibration range, scale and zero point\n"},
     {"compile",
      "  compile MODEL --backend B... [run's compile options] [--input [NAME=]FILE.npy]...\n"
-     "      -o OUT.byoc [--source-map FILE.json] [--emit json|csv[=FILE]]...\n"
+     "      -o OUT.byoc [--source-map FILE.json] [--emit json|csv[=FILE]]... [--json]\n"
      "        the run pipeline, saved as one artifact: the host program, each device partition's blob\n"
      "        with its compatibility strings (backend, kind, format, producer, target), the weights,\n"
      "        the memory plan, the kernel list and the source map; it is loaded back (every check of\n"
      "        the loader) before it is written; then the per-device summary of one run on zeros\n"},
     {"run",
-     "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options]\n"
+     "  run MODEL.byoc [--input NAME=FILE.npy]... [--backend B]... [run's output options] [--json]\n"
      "        runs an artifact; with --backend, only those devices are offered, and a partition\n"
      "        compiled for a backend not offered, or for other device parameters, is refused;\n"
      "        --threads N as for a model\n"},
@@ -132,7 +135,7 @@ static const usage_section usage_sections[] = {
      "        op left)\n"},
     {"report",
      "  report MODEL [--backend B]... [--strategy greedy|collage] [partition's collage options]\n"
-     "      [--input [NAME=]FILE.npy]... [--repeat N] [--threads N] [--no-fuse] -o REPORT.html\n"
+     "      [--input [NAME=]FILE.npy]... [--repeat N] [--threads N] [--no-fuse] -o REPORT.html [--json]\n"
      "        compile and run as run does (seeded inputs unless given) and write one self-contained\n"
      "        HTML page (no network): the graph laid out top to bottom, coloured by device, with the\n"
      "        partitions boxed and each node's placement reason on a click; the simulated timeline per\n"
@@ -145,15 +148,17 @@ static const usage_section usage_sections[] = {
     {"info",
      "  info FILE.relay [--json]\n"
      "        node count, op histogram, parameter bytes, input and output types\n"
-     "  info MODEL.byoc [--json] [--emit json|csv[=FILE]]...\n"
+     "  info MODEL.byoc [--emit json|csv[=FILE]]... [--json]\n"
      "        what the executable holds, and its per-device summary (one run on zeros)\n"},
     {"ops",
      "  ops [--json]\n"
      "        the registered ops with their pattern kind and attributes\n"},
     {"passes",
-     "  passes\n"
+     "  passes [--json]\n"
      "        the registered passes and configuration keys\n"},
-    {"version", "  version\n"},
+    {"version",
+     "  version [--json]\n"
+     "        the headers' versions, the compiler and options of this build, the CPU features used\n"},
 };
 static const char *const usage_tail =
     "\n"
@@ -162,7 +167,9 @@ static const char *const usage_tail =
     "(unset ones are taken as 1, with a note; with --dynamic-dims they import as '?', their extents\n"
     "taken from each run's inputs). Options that take a value also take it as --option=value;\n"
     "output files' directories are checked before any work; --input also takes numpy's .npz;\n"
-    "every command answers --help (or -h) with its own usage.\n";
+    "every command answers --help (or -h) with its own usage.\n"
+    "--json, on every command: its report as one JSON document on standard output (human lines, if any,\n"
+    "go to standard error); where --emit exists, --json is --emit json.\n";
 
 /* the overview (command NULL), or one command's usage */
 static void print_wrapped(FILE *f, const char *text, size_t len, int keep_tables);
@@ -200,6 +207,144 @@ static const char *shown(const char *s, char *buf, size_t cap) {
     return buf;
 }
 #define SHOWN_MAX 600 /* the buffer of one shown() name in a message */
+
+/* ---- JSON: the --json documents of every command ---- */
+/* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), 0 when it is not one (RFC 3629: no
+   overlong forms, no surrogates, nothing above U+10FFFF). */
+static int utf8_sequence(const unsigned char *s) {
+    int n = s[0] < 0x80                    ? 1
+            : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+            : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+            : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                           : 0;
+    for (int k = 1; k < n; ++k)
+        if ((s[k] & 0xc0) != 0x80) return 0;
+    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) return 0;
+    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))) return 0;
+    return n;
+}
+/* s as a JSON string (RFC 8259): quotes, backslashes and control bytes escaped; a byte that is not part of
+   well-formed UTF-8 (a crafted ONNX name) becomes U+FFFD, as a decoder would show it, so the document
+   always parses. NULL is written as null. */
+static void json_string_to(FILE *f, const char *s) {
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_sequence(p);
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
+        else if (n) fwrite(p, 1, (size_t)n, f);
+        else fputs("\\ufffd", f);
+        p += n ? n : 1;
+    }
+    fputc('"', f);
+}
+
+typedef struct op_count {
+    const char *name;
+    int count;
+} op_count;
+
+static int by_count(const void *a, const void *b) {
+    const op_count *x = (const op_count *)a, *y = (const op_count *)b;
+    if (x->count != y->count) return y->count - x->count;
+    return strcmp(x->name, y->name);
+}
+
+/* What a module holds: every distinct node reachable from any function (nested functions included, a node
+   shared by two functions counted once), by kind, and the op histogram (most used first). info prints it;
+   opt and import report it before and after their work. */
+typedef struct module_counts {
+    int functions, nodes, constants;
+    int by_kind[BYOC_NODE_LOOP + 1]; /* indexed by byoc_node_kind */
+    size_t param_bytes;
+    op_count *ops; /* malloc'd */
+    int nops;
+} module_counts;
+
+static int count_op(module_counts *c, const char *op, int *cap) {
+    int k = 0;
+    while (k < c->nops && strcmp(c->ops[k].name, op) != 0) ++k;
+    if (k == c->nops) {
+        if (c->nops == *cap) {
+            *cap = *cap ? *cap * 2 : 16;
+            op_count *grown = (op_count *)realloc(c->ops, sizeof(op_count) * (size_t)*cap);
+            if (!grown) return 0;
+            c->ops = grown;
+        }
+        c->ops[c->nops].name = op;
+        c->ops[c->nops++].count = 0;
+    }
+    c->ops[k].count++;
+    return 1;
+}
+
+/* EXIT_OK, or EXIT_INTERNAL when out of memory (c then holds nothing to free) */
+static int count_module(byoc_module *m, module_counts *c) {
+    int ok = 1, cap = 0, nf = byoc_module_function_count(m);
+    memset(c, 0, sizeof *c);
+    c->functions = nf;
+    byoc_graph *graphs = nf ? (byoc_graph *)calloc((size_t)nf, sizeof(byoc_graph)) : NULL;
+    if (nf && !graphs) return EXIT_INTERNAL;
+    int built = 0;
+    for (int f = 0; f < nf && ok; ++f) {
+        if (byoc_graph_build(m, byoc_module_function_at(m, f).function, BYOC_GRAPH_ENTER_FUNCTIONS, &graphs[f]) !=
+            BYOC_OK) {
+            ok = 0;
+            break;
+        }
+        built++;
+        for (int i = 0; i < graphs[f].count && ok; ++i) {
+            byoc_node *n = graphs[f].nodes[i].node;
+            int shared = 0; /* already counted in an earlier function */
+            for (int e = 0; e < f && !shared; ++e) shared = byoc_graph_index(&graphs[e], n) >= 0;
+            if (shared) continue;
+            c->nodes++;
+            c->by_kind[n->kind]++;
+            if (n->kind == BYOC_NODE_CONSTANT) {
+                c->constants++;
+                c->param_bytes += byoc_constant_nbytes(n);
+            }
+            if (n->kind == BYOC_NODE_CALL && n->op) ok = count_op(c, n->op->def.name, &cap);
+        }
+    }
+    for (int f = 0; f < built; ++f) byoc_graph_free(&graphs[f]);
+    free(graphs);
+    if (!ok) {
+        free(c->ops);
+        memset(c, 0, sizeof *c);
+        return EXIT_INTERNAL;
+    }
+    if (c->nops) qsort(c->ops, (size_t)c->nops, sizeof(op_count), by_count);
+    return EXIT_OK;
+}
+
+/* the counts as JSON members (no braces): info's document, and the "before" and "after" of opt and import */
+static void write_counts_json(FILE *f, const module_counts *c) {
+    fprintf(f,
+            "\"functions\": %d, \"nodes\": %d, \"calls\": %d, \"constants\": %d, \"parameter_bytes\": %zu, \"ops\": {",
+            c->functions, c->nodes, c->by_kind[BYOC_NODE_CALL], c->constants, c->param_bytes);
+    for (int k = 0; k < c->nops; ++k) {
+        if (k) fputs(", ", f);
+        json_string_to(f, c->ops[k].name);
+        fprintf(f, ": %d", c->ops[k].count);
+    }
+    fputc('}', f);
+}
+
+/* a value's type as a JSON string ("Tensor[(1, 10), float32]"; null when unknown) */
+static void write_type_json(FILE *f, const byoc_type *t) {
+    char ty[512];
+    if (!t) {
+        fputs("null", f);
+        return;
+    }
+    byoc_type_to_string(t, ty, sizeof ty);
+    json_string_to(f, ty);
+}
 
 /* ---- "did you mean": the closest of a set of names ---- */
 /* edit distance (insertions, deletions, substitutions, swaps of neighbours), 99 for names longer than 63 bytes */
@@ -573,7 +718,11 @@ enum { /* the commands, as bits of the option table's masks */
     C_OPT = 1 << 0, C_PARTITION = 1 << 1, C_MATCH = 1 << 2, C_IMPORT = 1 << 3, C_RUN = 1 << 4, C_COMPILE = 1 << 5, C_EXPLAIN = 1 << 6,
     C_BACKENDS = 1 << 7, C_INFO = 1 << 8, C_OPS = 1 << 9, C_PASSES = 1 << 10, C_VERSION = 1 << 11,
     C_QUANTIZE = 1 << 12, C_REPORT = 1 << 13, C_COUNT = 14, C_ALL = (1 << C_COUNT) - 1,
-    C_PLACE = C_PARTITION | C_RUN | C_COMPILE | C_REPORT /* the commands that place ops on backends */
+    C_PLACE = C_PARTITION | C_RUN | C_COMPILE | C_REPORT, /* the commands that place ops on backends */
+    /* the commands whose report --json prints as one JSON document (where --emit exists: --emit json); a new
+       command joins when it writes its report so */
+    C_JSON = C_OPT | C_PARTITION | C_MATCH | C_IMPORT | C_RUN | C_COMPILE | C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS |
+             C_PASSES | C_VERSION | C_QUANTIZE | C_REPORT
 };
 
 /* the commands' names, by bit */
@@ -608,7 +757,7 @@ static const option_spec option_table[] = {
     {"--pin", O_PIN, 1, C_PARTITION},
     {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE | C_QUANTIZE | C_REPORT},
     {"--emit", O_EMIT, 1, C_OPT | C_PARTITION | C_RUN | C_COMPILE | C_INFO},
-    {"--json", O_JSON, 0, C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS},
+    {"--json", O_JSON, 0, C_JSON},
     {"--print-types", O_PRINT_TYPES, 0, C_OPT | C_IMPORT},
     {"--strategy", O_STRATEGY, 1, C_PLACE},
     {"--estimator", O_ESTIMATOR, 1, C_PLACE},
@@ -945,6 +1094,35 @@ static int check_output_paths(const cli_options *o) {
     return rc;
 }
 
+/* One spelling of "the report as JSON on standard output": --json, on every command. Where --emit exists
+   (opt, partition, run, compile, info) --json is --emit json and --emit json is --json, so each command
+   reads o->json for the document on standard output and o->emits for the run summaries' files. */
+static int unify_json(cli_options *o, unsigned command) {
+    int plain = 0; /* an --emit json without =FILE */
+    for (int k = 0; k < o->nemits; ++k) plain |= !strcmp(o->emits[k], "json");
+    if (!(find_option("--emit", 6, command))) return EXIT_OK;
+    if (plain) o->json = 1;
+    if (o->json && !plain) {
+        if (o->nemits && (command & (C_OPT | C_PARTITION))) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: --json is --emit json; it does not go with --emit '%%s'", o->cmd);
+            return usage_error(msg, o->emits[0]);
+        }
+        if (o->nemits == MAX_EMITS) return usage_error("--json is one more --emit: at most 4%s", "");
+        o->emits[o->nemits++] = "json";
+        o->emit = o->emits[0];
+    }
+    int to_stdout = 0; /* standard output holds one document, so a tool can parse it */
+    for (int k = 0; k < o->nemits; ++k) to_stdout += !strchr(o->emits[k], '=');
+    if (to_stdout > 1) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "%s: --emit '%%s' and another --emit (or --json) both write standard output (give =FILE)", o->cmd);
+        return usage_error(msg, o->emits[0]);
+    }
+    return EXIT_OK;
+}
+
 /* Reads argv (the arguments after the command's name) into o: "--name VALUE", "--name=VALUE", flags, and up to
    max_files positional arguments ("-" is one). Backends are opened and --dim values taken into s as they
    come. */
@@ -1092,6 +1270,61 @@ static void after_pass(const char *pass, byoc_module *m, double seconds, void *u
     byoc_free(m, text);
 }
 
+/* opt --json: what ran (each pass with its CPU seconds, as --time-passes), the module's counts before and
+   after, and the module's text (or the file -o wrote) */
+static void write_opt_json(const cli_options *o, const byoc_pass_context *ctx, const module_counts *before,
+                           const module_counts *after, const char *text) {
+    int n = 0;
+    const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
+    double total = 0;
+    char names[1024];
+    printf("{\"file\": ");
+    json_string_to(stdout, o->files[0]);
+    printf(", \"passes\": [");
+    snprintf(names, sizeof names, "%s", o->passes ? o->passes : "");
+    int k = 0;
+    for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ",")) {
+        printf("%s", k++ ? ", " : "");
+        json_string_to(stdout, tok);
+    }
+    printf("], \"ran\": [");
+    for (int i = 0; i < n; ++i) {
+        printf("%s{\"pass\": ", i ? ", " : "");
+        json_string_to(stdout, t[i].pass);
+        printf(", \"seconds\": %.9g}", t[i].seconds);
+        total += t[i].seconds;
+    }
+    printf("], \"seconds\": %.9g, \"before\": {", total);
+    write_counts_json(stdout, before);
+    printf("}, \"after\": {");
+    write_counts_json(stdout, after);
+    printf("}, \"output\": ");
+    json_string_to(stdout, o->out);
+    printf(", \"module\": ");
+    json_string_to(stdout, text);
+    printf("}\n");
+}
+
+/* the pass names exist (before any work) */
+static int check_pass_names(const char *pass_list) {
+    char names[1024];
+    int rc = EXIT_OK;
+    snprintf(names, sizeof names, "%s", pass_list);
+    for (char *tok = strtok(names, ","); tok && rc == EXIT_OK; tok = strtok(NULL, ","))
+        if (!byoc_pass_get(tok)) rc = usage_error("opt: unknown pass '%s' (byocc passes lists them)", tok);
+    return rc;
+}
+
+static void print_pass_times(const byoc_pass_context *ctx) {
+    int n;
+    const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
+    double total = 0;
+    for (int i = 0; i < n; ++i) total += t[i].seconds;
+    fprintf(stderr, "// pass timings (CPU seconds)\n");
+    for (int i = 0; i < n; ++i) fprintf(stderr, "//   %-28s %10.6f\n", t[i].pass, t[i].seconds);
+    fprintf(stderr, "//   %-28s %10.6f\n", "total", total);
+}
+
 static int cmd_opt(session *s, const cli_options *o) {
     const char *file = o->files[0], *pass_list = o->passes ? o->passes : "", *emit = o->emit ? o->emit : "relay";
     unsigned flags = o->print_types ? BYOC_PRINT_TYPES : 0;
@@ -1100,20 +1333,20 @@ static int cmd_opt(session *s, const cli_options *o) {
     byoc_diag d;
     byoc_pass_context *ctx = byoc_pass_context_create();
     byoc_module *m = NULL;
+    module_counts before, after;
+    memset(&before, 0, sizeof before);
+    memset(&after, 0, sizeof after);
     if (!ctx) return EXIT_INTERNAL;
     if (o->opt_level_given) byoc_pass_context_set_opt_level(ctx, o->opt_level);
     for (int k = 0; k < s->nbackends && rc == EXIT_OK; ++k)
         if (byoc_pass_context_add_backend(ctx, s->backends[k]->spec, &d) != BYOC_OK) rc = input_error(&d);
     for (int k = 0; k < o->nconfigs && rc == EXIT_OK; ++k) rc = set_config(ctx, "opt", o->configs[k]);
     if (rc == EXIT_OK && !file) rc = usage_error("opt: no input file%s", "");
-    if (rc == EXIT_OK && strcmp(emit, "relay") != 0) rc = usage_error("opt: --emit '%s' is not supported (use relay)", emit);
-    if (rc == EXIT_OK) { /* validate the pass names before doing any work */
-        char names[1024];
-        snprintf(names, sizeof names, "%s", pass_list);
-        for (char *tok = strtok(names, ","); tok && rc == EXIT_OK; tok = strtok(NULL, ","))
-            if (!byoc_pass_get(tok)) rc = usage_error("opt: unknown pass '%s' (byocc passes lists them)", tok);
-    }
+    if (rc == EXIT_OK && strcmp(emit, "relay") && strcmp(emit, "json"))
+        rc = usage_error("opt: --emit '%s' is not supported (use relay or json)", emit);
+    if (rc == EXIT_OK) rc = check_pass_names(pass_list);
     if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = model_error(s, &d);
+    if (rc == EXIT_OK && o->json) rc = count_module(m, &before);
     if (rc == EXIT_OK) {
         pa.flags = flags;
         byoc_pass_instrument instrument = {after_pass, &pa};
@@ -1121,18 +1354,12 @@ static int cmd_opt(session *s, const cli_options *o) {
         byoc_pass_context_set_verify(ctx, !o->no_verify);
         const char *lists[1] = {pass_list};
         if (byoc_run_passes(m, lists, 1, ctx, &d) != BYOC_OK) rc = model_error(s, &d);
-        if (o->time_passes) {
-            int n;
-            const byoc_pass_timing *t = byoc_pass_context_timings(ctx, &n);
-            double total = 0;
-            for (int i = 0; i < n; ++i) total += t[i].seconds;
-            fprintf(stderr, "// pass timings (CPU seconds)\n");
-            for (int i = 0; i < n; ++i) fprintf(stderr, "//   %-28s %10.6f\n", t[i].pass, t[i].seconds);
-            fprintf(stderr, "//   %-28s %10.6f\n", "total", total);
-        }
+        if (o->time_passes) print_pass_times(ctx);
     }
+    if (rc == EXIT_OK && o->json) rc = count_module(m, &after);
     if (rc == EXIT_OK && o->out) {
         if (byoc_module_save(m, o->out, flags, &d) != BYOC_OK) rc = input_error(&d);
+        else if (o->json) write_opt_json(o, ctx, &before, &after, NULL);
     } else if (rc == EXIT_OK) {
         size_t len;
         char *text = byoc_module_print(m, flags, &len);
@@ -1140,10 +1367,13 @@ static int cmd_opt(session *s, const cli_options *o) {
             fprintf(stderr, "byocc: error: out of memory printing the module\n");
             rc = EXIT_INTERNAL;
         } else {
-            fwrite(text, 1, len, stdout);
+            if (o->json) write_opt_json(o, ctx, &before, &after, text);
+            else fwrite(text, 1, len, stdout);
             byoc_free(m, text);
         }
     }
+    free(before.ops);
+    free(after.ops);
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
     return rc;
@@ -1192,6 +1422,24 @@ static void print_placement_report(const byoc_placement_report *r, const char *t
     print_wrapped(stdout, end + 1, len - (size_t)(end + 1 - text), 0);
 }
 
+/* partition --json: the library's placement report (one object) with two members added: "search", the
+   Collage search's statistics (null under greedy), and "fq2i", the quantized groups FakeQuantizationToInteger
+   left in float32, one line each with its reason */
+static void write_partition_json(const char *report, size_t len, const char *search, const char *fq2i_notes) {
+    while (len && (report[len - 1] == '\n' || report[len - 1] == ' ')) len--;
+    if (len && report[len - 1] == '}') len--;
+    fwrite(report, 1, len, stdout);
+    printf(", \"search\": %s, \"fq2i\": [", search ? search : "null");
+    for (const char *line = fq2i_notes; line && *line;) {
+        size_t n = strcspn(line, "\n");
+        char one[1024];
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), line);
+        if (line != fq2i_notes) printf(", ");
+        json_string_to(stdout, one);
+        line += n + (line[n] == '\n');
+    }
+    printf("]}\n");
+}
 
 static int cmd_partition(session *s, const cli_options *opts) {
     const char *file = opts->files[0], *emit = opts->emit ? opts->emit : "report";
@@ -1218,15 +1466,14 @@ static int cmd_partition(session *s, const cli_options *opts) {
     byoc_module *m = NULL;
     if (rc == EXIT_OK && !(m = load_model(s, file, &d))) rc = model_error(s, &d);
     /* the graph run compiles: inference simplified (batch norm and dropout gone), constants folded */
-    if (rc == EXIT_OK && !opts->no_fq2i) { /* the groups left in float32, each with its reason, before the report */
-        char *notes = NULL;
-        if (byoc_fake_quantization_to_integer(m, &notes, &d) != BYOC_OK) rc = model_error(s, &d);
-        for (char *line = notes; line && *line && !strcmp(emit, "report");) {
+    char *fq2i_notes = NULL; /* the groups left in float32, each with its reason: before the report, or in the JSON */
+    if (rc == EXIT_OK && !opts->no_fq2i) {
+        if (byoc_fake_quantization_to_integer(m, &fq2i_notes, &d) != BYOC_OK) rc = model_error(s, &d);
+        for (char *line = fq2i_notes; line && *line && !strcmp(emit, "report");) {
             size_t n = strcspn(line, "\n");
             printf("fq2i: %.*s\n", (int)n, line);
             line += n + (line[n] == '\n');
         }
-        byoc_free(m, notes);
     }
     if (rc == EXIT_OK && prepare_model(m, NULL, prep_flags(opts), &d) != BYOC_OK) rc = model_error(s, &d);
     byoc_placement_report *rep = NULL;
@@ -1249,11 +1496,8 @@ static int cmd_partition(session *s, const cli_options *opts) {
         if (!text || (collage && strcmp(emit, "relay") && strcmp(emit, "dot") && !search)) {
             fprintf(stderr, "byocc: error: out of memory formatting the result\n");
             rc = EXIT_INTERNAL;
-        } else if (search && !strcmp(emit, "json")) { /* the report's object, with the search's statistics as "search" */
-            while (len && text[len - 1] == '\n') len--;
-            if (len && text[len - 1] == '}') len--;
-            fwrite(text, 1, len, stdout);
-            printf(", \"search\": %s}\n", search);
+        } else if (!strcmp(emit, "json")) { /* the report's object, with the search's statistics and FQ2I's notes */
+            write_partition_json(text, len, search, fq2i_notes);
         } else if (!strcmp(emit, "report")) { /* human text: within 100 columns */
             print_placement_report(rep, text, len);
             if (search) print_wrapped(stdout, search, strlen(search), 0);
@@ -1267,6 +1511,7 @@ static int cmd_partition(session *s, const cli_options *opts) {
     }
     byoc_collage_stats_free(&stats);
     byoc_placement_report_free(rep);
+    if (m) byoc_free(m, fq2i_notes);
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
     return rc;
@@ -1296,12 +1541,13 @@ static char *read_text(const char *path) {
 }
 
 /* Prints the matches of p in expr, roots last to first, then those in each control-flow body of expr (each
-   body is a dataflow region of its own: a match never straddles its boundary); where names the body.
-   Returns how many, or -1 when out of memory. */
-static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, byoc_node *expr, const char *where) {
+   body is a dataflow region of its own: a match never straddles its boundary); region names the body ("" for
+   @main's own dataflow). found counts the matches so far (JSON objects after the first take a comma).
+   Returns 0, or -1 when out of memory. */
+static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, byoc_node *expr, const char *region,
+                        int json, int *found) {
     byoc_graph g;
     if (byoc_graph_build(m, expr, 0, &g) != BYOC_OK) return -1;
-    int found = 0;
     for (int i = g.count - 1; i >= 0; --i) {
         byoc_node *n = g.nodes[i].node;
         if (!byoc_pattern_match(p, n, &g, NULL)) continue;
@@ -1313,27 +1559,86 @@ static int list_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *
                            : n->kind == BYOC_NODE_VAR ? "var"
                            : n->kind == BYOC_NODE_CONSTANT ? "constant"
                            : n->kind == BYOC_NODE_CALL ? "call" : "expression";
-        printf("match %s (%s)%s\n", label, what, where);
-        ++found;
+        if (json) {
+            printf("%s\n  {\"node\": ", *found ? "," : "");
+            json_string_to(stdout, label);
+            printf(", \"op\": ");
+            json_string_to(stdout, what);
+            printf(", \"region\": ");
+            json_string_to(stdout, region);
+            printf("}");
+        } else printf("match %s (%s)%s%s\n", label, what, region[0] ? " in " : "", region);
+        ++*found;
     }
-    for (int i = 0; i < g.count && found >= 0; ++i) {
+    int rc = 0;
+    for (int i = 0; i < g.count && rc == 0; ++i) {
         byoc_node *n = g.nodes[i].node;
         if (n->kind != BYOC_NODE_IF && n->kind != BYOC_NODE_LET && n->kind != BYOC_NODE_LOOP) continue;
         char label[64], inner[160];
         byoc_node_label(m, main_fn, n, label, sizeof label);
-        for (int b = 0; b < n->nparams && found >= 0; ++b) {
-            snprintf(inner, sizeof inner, " in the %s of %s", n->kind != BYOC_NODE_IF ? "body" : b ? "else branch" : "then branch",
+        for (int b = 0; b < n->nparams && rc == 0; ++b) {
+            snprintf(inner, sizeof inner, "the %s of %s",
+                     n->kind != BYOC_NODE_IF ? "body"
+                     : b                     ? "else branch"
+                                             : "then branch",
                      label);
-            int k = list_matches(m, main_fn, p, n->params[b]->body, inner);
-            found = k < 0 ? -1 : found + k;
+            rc = list_matches(m, main_fn, p, n->params[b]->body, inner, json, found);
         }
     }
     byoc_graph_free(&g);
-    return found;
+    return rc;
+}
+
+/* --partition NAME: each non-overlapping match grouped into fn(...) { ... } with Composite=NAME; the module's
+   text (malloc'd by the module), or NULL with the error reported */
+static char *partition_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, const char *composite,
+                               int *rc) {
+    byoc_diag d;
+    byoc_attrs attrs = {NULL, 0};
+    byoc_attrs_set_string(m, &attrs, "Composite", composite);
+    byoc_node *body = byoc_pattern_partition(m, p, main_fn->body, &attrs, NULL, NULL);
+    byoc_node *fn =
+        body ? byoc_function(m, main_fn->params, main_fn->nparams, body, main_fn->annotation, &main_fn->attrs) : NULL;
+    if (!fn || byoc_module_set_function(m, "main", fn) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
+        const byoc_diag *e = byoc_module_error(m);
+        *rc = input_error(e ? e : &d);
+        return NULL;
+    }
+    char *text = byoc_module_print(m, 0, NULL);
+    if (!text) *rc = EXIT_INTERNAL;
+    return text;
+}
+
+/* match's report: the matches (each with its node, op and region), their count, and with --partition the
+   composite's name and the partitioned module's text */
+static int report_matches(byoc_module *m, byoc_node *main_fn, const byoc_pattern *p, const cli_options *o,
+                          const char *pattern_text) {
+    int rc = EXIT_OK, found = 0;
+    char *text = NULL;
+    if (o->json) {
+        printf("{\"file\": ");
+        json_string_to(stdout, o->files[0]);
+        printf(", \"pattern\": ");
+        json_string_to(stdout, pattern_text);
+        printf(", \"matches\": [");
+    }
+    if ((o->json || !o->partition) && list_matches(m, main_fn, p, main_fn->body, "", o->json, &found) < 0)
+        return EXIT_INTERNAL;
+    if (o->partition && !(text = partition_matches(m, main_fn, p, o->partition, &rc))) return rc;
+    if (o->json) {
+        printf("%s], \"count\": %d, \"composite\": ", found ? "\n" : "", found);
+        json_string_to(stdout, o->partition);
+        printf(", \"module\": ");
+        json_string_to(stdout, text);
+        printf("}\n");
+    } else if (text) fputs(text, stdout);
+    else printf("%d match%s in @main\n", found, found == 1 ? "" : "es");
+    if (text) byoc_free(m, text);
+    return rc;
 }
 
 static int cmd_match(session *s, const cli_options *o) {
-    const char *file = o->files[0], *pattern_text = o->pattern, *pattern_file = o->pattern_file, *composite = o->partition;
+    const char *file = o->files[0], *pattern_text = o->pattern, *pattern_file = o->pattern_file;
     if (!file) return usage_error("match: no input file%s", "");
     if (!pattern_text == !pattern_file) return usage_error("match: give exactly one of --pattern and --pattern-file%s", "");
     byoc_diag d;
@@ -1354,35 +1659,47 @@ static int cmd_match(session *s, const cli_options *o) {
     byoc_pattern *p = NULL;
     if (rc == EXIT_OK && !(p = byoc_pattern_parse(m, pattern_text, strlen(pattern_text), pattern_file ? pattern_file : "<pattern>", &d)))
         rc = input_error(&d);
-    if (rc == EXIT_OK && composite) {
-        byoc_attrs attrs = {NULL, 0};
-        byoc_attrs_set_string(m, &attrs, "Composite", composite);
-        byoc_node *body = byoc_pattern_partition(m, p, main_fn->body, &attrs, NULL, NULL);
-        byoc_node *fn = body ? byoc_function(m, main_fn->params, main_fn->nparams, body, main_fn->annotation, &main_fn->attrs) : NULL;
-        if (!fn || byoc_module_set_function(m, "main", fn) != BYOC_OK || byoc_infer_type(m, &d) != BYOC_OK) {
-            const byoc_diag *e = byoc_module_error(m);
-            rc = input_error(e ? e : &d);
-        } else {
-            size_t len;
-            char *text = byoc_module_print(m, 0, &len);
-            if (!text) rc = EXIT_INTERNAL;
-            else fwrite(text, 1, len, stdout);
-            byoc_free(m, text);
-        }
-    } else if (rc == EXIT_OK) {
-        int found = list_matches(m, main_fn, p, main_fn->body, "");
-        if (found < 0) rc = EXIT_INTERNAL;
-        else printf("%d match%s in @main\n", found, found == 1 ? "" : "es");
-    }
+    if (rc == EXIT_OK) rc = report_matches(m, main_fn, p, o, pattern_text);
     free(owned);
     byoc_module_destroy(m);
     return rc;
 }
 
 /* ---- passes ---- */
+static void write_passes_json(void) {
+    printf("{\"passes\": [");
+    for (int i = 0; i < byoc_pass_count(); ++i) {
+        const byoc_pass *p = byoc_pass_at(i);
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        json_string_to(stdout, p->name);
+        printf(", \"opt_level\": %d, \"sequence\": ", p->opt_level);
+        json_string_to(stdout, p->run ? NULL : p->sequence);
+        printf(", \"requires\": ");
+        json_string_to(stdout, p->required);
+        printf(", \"doc\": ");
+        json_string_to(stdout, p->doc ? p->doc : "");
+        printf("}");
+    }
+    printf("\n], \"config_keys\": [");
+    for (int i = 0; i < byoc_config_key_count(); ++i) {
+        const byoc_config_key *k = byoc_config_key_at(i);
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        json_string_to(stdout, k->name);
+        printf(", \"default\": ");
+        json_string_to(stdout, k->default_text);
+        printf(", \"doc\": ");
+        json_string_to(stdout, k->doc ? k->doc : "");
+        printf("}");
+    }
+    printf("\n]}\n");
+}
+
 static int cmd_passes(session *s, const cli_options *o) {
     (void)s;
-    (void)o;
+    if (o->json) {
+        write_passes_json();
+        return EXIT_OK;
+    }
     printf("passes:\n");
     for (int i = 0; i < byoc_pass_count(); ++i) {
         const byoc_pass *p = byoc_pass_at(i);
@@ -1398,32 +1715,42 @@ static int cmd_passes(session *s, const cli_options *o) {
 }
 
 /* ---- info ---- */
-typedef struct op_count { const char *name; int count; } op_count;
-
-static int by_count(const void *a, const void *b) {
-    const op_count *x = (const op_count *)a, *y = (const op_count *)b;
-    if (x->count != y->count) return y->count - x->count;
-    return strcmp(x->name, y->name);
-}
-
-static void json_string(const char *s) {
-    putchar('"');
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\') printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
-        else putchar(*s);
-    }
-    putchar('"');
-}
-
 static int cmd_info_artifact(const cli_options *o, const char *file);
+
+static void print_info_text(byoc_module *m, const char *file, const module_counts *c, const byoc_node *main_fn) {
+    char ty[512];
+    printf("module %s\n", file);
+    printf("functions  %d:", c->functions);
+    for (int f = 0; f < c->functions; ++f) printf(" @%s", byoc_module_function_at(m, f).name);
+    const int *by_kind = c->by_kind;
+    printf("\nnodes      %d (%d calls, %d vars, %d constants, %d tuples, %d projections, %d functions)\n", c->nodes,
+           by_kind[BYOC_NODE_CALL], by_kind[BYOC_NODE_VAR], c->constants, by_kind[BYOC_NODE_TUPLE],
+           by_kind[BYOC_NODE_TUPLE_GET_ITEM], by_kind[BYOC_NODE_FUNCTION]);
+    int control = by_kind[BYOC_NODE_IF] + by_kind[BYOC_NODE_LET] + by_kind[BYOC_NODE_LOOP];
+    if (control)
+        printf("control    %d (%d if, %d let, %d loop)\n", control, by_kind[BYOC_NODE_IF], by_kind[BYOC_NODE_LET],
+               by_kind[BYOC_NODE_LOOP]);
+    printf("parameters %d constants, %zu bytes\n", c->constants, c->param_bytes);
+    printf("ops        %d distinct\n", c->nops);
+    for (int k = 0; k < c->nops; ++k) printf("  %-28s %d\n", c->ops[k].name, c->ops[k].count);
+    printf("inputs of @%s\n", main_fn == byoc_module_function(m, "main") ? "main" : byoc_module_function_at(m, 0).name);
+    for (int i = 0; i < main_fn->nparams; ++i) {
+        byoc_type_to_string(main_fn->params[i]->checked_type, ty, sizeof ty);
+        printf("  %%%s: %s\n", main_fn->params[i]->name, ty);
+    }
+    byoc_type_to_string(main_fn->body->checked_type, ty, sizeof ty);
+    printf("output\n  %s\n", ty);
+}
 
 static int cmd_info(session *s, const cli_options *o) {
     const char *file = o->files[0];
-    int json = o->json;
     if (!file) return usage_error("info: no input file%s", "");
     if (ends_with(file, ".byoc")) return cmd_info_artifact(o, file);
-    if (o->nemits) return usage_error("info: --emit json|csv describes a compiled MODEL.byoc ('%s' is not one; --json describes a module)", file);
+    for (int k = 0; k < o->nemits; ++k) /* --emit json is --json here; the summaries are a compiled model's */
+        if (strcmp(o->emits[k], "json"))
+            return usage_error("info: --emit json=FILE|csv describes a compiled MODEL.byoc ('%s' is not one; --json "
+                               "describes a module)",
+                               file);
     byoc_diag d;
     byoc_module *m = load_model(s, file, &d);
     if (!m) return model_error(s, &d);
@@ -1432,93 +1759,36 @@ static int cmd_info(session *s, const cli_options *o) {
         byoc_module_destroy(m);
         return rc;
     }
-    /* count every distinct node reachable from any function (nested functions included) */
-    int nodes = 0, constants = 0, by_kind[BYOC_NODE_LOOP + 1] = {0}; /* indexed by byoc_node_kind */
-    size_t param_bytes = 0;
-    op_count *ops = NULL;
-    int nops = 0, cap = 0;
     if (!byoc_module_function_count(m)) {
         fprintf(stderr, "byocc: error: %s: the module has no functions\n", file);
         byoc_module_destroy(m);
         return EXIT_INPUT;
     }
-    byoc_graph *graphs = (byoc_graph *)calloc((size_t)byoc_module_function_count(m), sizeof(byoc_graph));
-    if (!graphs) { byoc_module_destroy(m); return EXIT_INTERNAL; }
-    for (int f = 0; f < byoc_module_function_count(m); ++f) {
-        byoc_global_function g = byoc_module_function_at(m, f);
-        if (byoc_graph_build(m, g.function, BYOC_GRAPH_ENTER_FUNCTIONS, &graphs[f]) != BYOC_OK) { byoc_module_destroy(m); return EXIT_INTERNAL; }
-        for (int i = 0; i < graphs[f].count; ++i) {
-            byoc_node *n = graphs[f].nodes[i].node;
-            int shared = 0; /* already counted in an earlier function */
-            for (int e = 0; e < f && !shared; ++e) shared = byoc_graph_index(&graphs[e], n) >= 0;
-            if (shared) continue;
-            nodes++;
-            by_kind[n->kind]++;
-            if (n->kind == BYOC_NODE_CONSTANT) { constants++; param_bytes += byoc_constant_nbytes(n); }
-            if (n->kind == BYOC_NODE_CALL && n->op) {
-                int k = 0;
-                while (k < nops && strcmp(ops[k].name, n->op->def.name) != 0) ++k;
-                if (k == nops) {
-                    if (nops == cap) {
-                        cap = cap ? cap * 2 : 16;
-                        op_count *grown = (op_count *)realloc(ops, sizeof(op_count) * (size_t)cap);
-                        if (!grown) { free(ops); byoc_module_destroy(m); return EXIT_INTERNAL; }
-                        ops = grown;
-                    }
-                    ops[nops].name = n->op->def.name;
-                    ops[nops++].count = 0;
-                }
-                ops[k].count++;
-            }
-        }
+    module_counts c;
+    if (count_module(m, &c) != EXIT_OK) {
+        byoc_module_destroy(m);
+        return EXIT_INTERNAL;
     }
-    for (int f = 0; f < byoc_module_function_count(m); ++f) byoc_graph_free(&graphs[f]);
-    free(graphs);
-    if (nops) qsort(ops, (size_t)nops, sizeof(op_count), by_count);
     byoc_node *main_fn = byoc_module_function(m, "main");
     if (!main_fn) main_fn = byoc_module_function_at(m, 0).function;
-    char ty[512];
-    if (json) {
+    if (o->json) {
         printf("{\"file\": ");
-        json_string(file);
-        printf(", \"functions\": %d, \"nodes\": %d, \"calls\": %d, \"constants\": %d, \"parameter_bytes\": %zu, \"ops\": {",
-               byoc_module_function_count(m), nodes, by_kind[BYOC_NODE_CALL], constants, param_bytes);
-        for (int k = 0; k < nops; ++k) { if (k) printf(", "); json_string(ops[k].name); printf(": %d", ops[k].count); }
-        printf("}, \"inputs\": [");
+        json_string_to(stdout, file);
+        printf(", ");
+        write_counts_json(stdout, &c);
+        printf(", \"inputs\": [");
         for (int i = 0; i < main_fn->nparams; ++i) {
-            byoc_type_to_string(main_fn->params[i]->checked_type, ty, sizeof ty);
             printf("%s{\"name\": ", i ? ", " : "");
-            json_string(main_fn->params[i]->name);
+            json_string_to(stdout, main_fn->params[i]->name);
             printf(", \"type\": ");
-            json_string(ty);
+            write_type_json(stdout, main_fn->params[i]->checked_type);
             printf("}");
         }
-        byoc_type_to_string(main_fn->body->checked_type, ty, sizeof ty);
         printf("], \"output\": ");
-        json_string(ty);
+        write_type_json(stdout, main_fn->body->checked_type);
         printf("}\n");
-    } else {
-        printf("module %s\n", file);
-        printf("functions  %d:", byoc_module_function_count(m));
-        for (int f = 0; f < byoc_module_function_count(m); ++f) printf(" @%s", byoc_module_function_at(m, f).name);
-        printf("\nnodes      %d (%d calls, %d vars, %d constants, %d tuples, %d projections, %d functions)\n", nodes, by_kind[BYOC_NODE_CALL],
-               by_kind[BYOC_NODE_VAR], constants, by_kind[BYOC_NODE_TUPLE], by_kind[BYOC_NODE_TUPLE_GET_ITEM], by_kind[BYOC_NODE_FUNCTION]);
-        int control = by_kind[BYOC_NODE_IF] + by_kind[BYOC_NODE_LET] + by_kind[BYOC_NODE_LOOP];
-        if (control)
-            printf("control    %d (%d if, %d let, %d loop)\n", control, by_kind[BYOC_NODE_IF], by_kind[BYOC_NODE_LET],
-                   by_kind[BYOC_NODE_LOOP]);
-        printf("parameters %d constants, %zu bytes\n", constants, param_bytes);
-        printf("ops        %d distinct\n", nops);
-        for (int k = 0; k < nops; ++k) printf("  %-28s %d\n", ops[k].name, ops[k].count);
-        printf("inputs of @%s\n", main_fn == byoc_module_function(m, "main") ? "main" : byoc_module_function_at(m, 0).name);
-        for (int i = 0; i < main_fn->nparams; ++i) {
-            byoc_type_to_string(main_fn->params[i]->checked_type, ty, sizeof ty);
-            printf("  %%%s: %s\n", main_fn->params[i]->name, ty);
-        }
-        byoc_type_to_string(main_fn->body->checked_type, ty, sizeof ty);
-        printf("output\n  %s\n", ty);
-    }
-    free(ops);
+    } else print_info_text(m, file, &c, main_fn);
+    free(c.ops);
     byoc_module_destroy(m);
     return EXIT_OK;
 }
@@ -1532,15 +1802,15 @@ static int cmd_ops(session *s, const cli_options *o) {
         const byoc_op *op = byoc_op_at(i);
         if (json) {
             printf("%s{\"name\": ", i ? ", " : "");
-            json_string(op->def.name);
+            json_string_to(stdout, op->def.name);
             printf(", \"pattern\": \"%s\", \"min_args\": %d, \"max_args\": %d, \"attrs\": [", byoc_op_pattern_name(op->def.pattern), op->def.min_args,
                    op->def.max_args);
             for (int a = 0; a < op->def.nattrs; ++a) {
                 if (a) printf(", ");
-                json_string(op->def.attrs[a].name);
+                json_string_to(stdout, op->def.attrs[a].name);
             }
             printf("], \"doc\": ");
-            json_string(op->def.doc ? op->def.doc : "");
+            json_string_to(stdout, op->def.doc ? op->def.doc : "");
             printf("}");
         } else {
             char line[2048];
@@ -2237,16 +2507,6 @@ static void print_device_summary(FILE *f, const byoc_sim_program *p) {
         fprintf(f, "  %-10s %7d %6d %9s %9.3f %6.1f%%  %-21s %11s %8s\n", name, d->kernels, d->ops, scaled((double)d->macs, 0, c, sizeof c), d->seconds * 1e3,
                 total > 0 ? 100 * d->seconds / total : 0.0, sram, scaled((double)d->dram, 1, a, sizeof a), util);
     }
-}
-
-static void json_string_to(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; s && *s; ++s) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 /* --repeat N: the timed runs' percentiles and rate, and peak memory */
@@ -3049,7 +3309,7 @@ static int cmd_info_artifact(const cli_options *o, const char *file) {
     byoc_sim_executable *exe = byoc_sim_executable_read(file, NULL, &d);
     if (!exe) return input_error(&d);
     byoc_sim_program *p = byoc_sim_executable_program(exe);
-    FILE *f = o->json ? stderr : stdout; /* --json: the summary as JSON, as --emit json */
+    FILE *f = stdout;
     for (int k = 0; k < o->nemits; ++k)
         if (!strchr(o->emits[k], '=')) f = stderr; /* the document has standard output */
     const char *model = byoc_sim_executable_info(exe, "model"), *strategy = byoc_sim_executable_info(exe, "strategy");
@@ -3082,8 +3342,7 @@ static int cmd_info_artifact(const cli_options *o, const char *file) {
     int rc = EXIT_OK;
     if (run_on_zeros(p)) {
         print_device_summary(f, p);
-        rc = write_emits(o, model && *model ? model : file, p, NULL);
-        if (o->json) write_summary_json(stdout, model && *model ? model : file, p, NULL);
+        rc = write_emits(o, model && *model ? model : file, p, NULL); /* --json is one of them */
     } else
         fprintf(stderr, "byocc: note: %s did not run on zero inputs: no per-device summary\n", file);
     byoc_sim_executable_destroy(exe);
@@ -3156,31 +3415,31 @@ static int cmd_explain(session *s, const cli_options *o) {
         if (strcmp(e->frontend, node) && strcmp(bare, node)) continue;
         if (json) {
             printf("%s\n{\"frontend\":", found ? "," : "");
-            json_string(e->frontend);
+            json_string_to(stdout, e->frontend);
             printf(",\"op\":");
-            json_string(e->frontend_op);
+            json_string_to(stdout, e->frontend_op);
             if (e->removed) {
                 printf(",\"removed\":");
-                json_string(e->removed);
+                json_string_to(stdout, e->removed);
             } else {
                 printf(",\"function\":");
-                json_string(e->function);
+                json_string_to(stdout, e->function);
                 printf(",\"node\":");
-                json_string(e->node);
+                json_string_to(stdout, e->node);
                 printf(",\"ir_op\":");
-                json_string(e->op);
+                json_string_to(stdout, e->op);
                 printf(",\"composite\":");
-                json_string(e->composite);
+                json_string_to(stdout, e->composite);
                 printf(",\"backend\":");
-                json_string(e->backend);
+                json_string_to(stdout, e->backend);
                 printf(",\"kernel\":%d,\"kernel_name\":", e->kernel);
-                json_string(e->kernel >= 0 ? byoc_sim_kernel(p, e->kernel)->name : "");
+                json_string_to(stdout, e->kernel >= 0 ? byoc_sim_kernel(p, e->kernel)->name : "");
                 double mhz = 0;
                 printf(",\"layer\":%d,\"commands\":[%d,%d],\"command_offset\":%llu", e->layer, e->command_first, e->command_last, (unsigned long long)e->command_offset);
                 if (timed && e->kernel >= 0) printf(",\"kernel_sim_seconds\":%.9g,\"total_sim_seconds\":%.9g", byoc_sim_kernel(p, e->kernel)->sim_seconds, total);
                 if (timed && e->layer >= 0) printf(",\"layer_cycles\":%llu", (unsigned long long)layer_cycles(exe, e, &mhz));
                 printf(",\"reason\":");
-                json_string(e->reason);
+                json_string_to(stdout, e->reason);
             }
             printf("}");
             found++;
@@ -3277,6 +3536,62 @@ static int cmd_backends(session *s, const cli_options *o) {
 }
 
 /* ---- import ---- */
+/* import --json: the ONNX model's facts (opset, IR version, producer, node counts), its inputs and outputs with
+   their types, the Relay module's counts, what the import assumed (warnings), the nodes evaluated at import,
+   and the module's text (or the file -o wrote) */
+static void write_import_json(const byoc_onnx_model *model, const char *file, const char *out, const module_counts *c,
+                              const char *text) {
+    byoc_module *m = model->module;
+    const byoc_node *main_fn = byoc_module_function(m, "main");
+    const byoc_type *result = main_fn && main_fn->body ? main_fn->body->checked_type : NULL;
+    printf("{\"file\": ");
+    json_string_to(stdout, file);
+    printf(", \"opset\": %d, \"ir_version\": %lld, \"producer\": ", model->opset, (long long)model->ir_version);
+    json_string_to(stdout, model->producer);
+    printf(", \"onnx_nodes\": %d, \"evaluated_at_import\": %d, \"inputs\": [", model->nnodes, model->nfolded);
+    for (int i = 0; i < model->ninputs; ++i) {
+        printf("%s{\"name\": ", i ? ", " : "");
+        json_string_to(stdout, model->input_names[i]);
+        printf(", \"type\": ");
+        write_type_json(stdout, main_fn && i < main_fn->nparams ? main_fn->params[i]->checked_type : NULL);
+        printf("}");
+    }
+    printf("], \"outputs\": [");
+    for (int i = 0; i < model->noutputs; ++i) { /* one output is @main's result, more are its tuple's fields */
+        const byoc_type *t = model->noutputs == 1                                               ? result
+                             : result && result->kind == BYOC_TYPE_TUPLE && i < result->nfields ? result->fields[i]
+                                                                                                : NULL;
+        printf("%s{\"name\": ", i ? ", " : "");
+        json_string_to(stdout, model->output_names[i]);
+        printf(", \"type\": ");
+        write_type_json(stdout, t);
+        printf("}");
+    }
+    printf("], \"relay\": {");
+    write_counts_json(stdout, c);
+    printf("}, \"warnings\": [");
+    for (int k = 0; model->notes && model->notes[k]; ++k) {
+        if (k) printf(", ");
+        json_string_to(stdout, model->notes[k]);
+    }
+    printf("], \"evaluated\": [");
+    for (int i = 0, k = 0; i < model->nnodes; ++i) {
+        if (!model->node_folded || !model->node_folded[i]) continue;
+        printf("%s{\"node\": ", k++ ? ", " : "");
+        json_string_to(stdout, model->node_spans[i]);
+        printf(", \"op\": ");
+        json_string_to(stdout, model->node_ops[i]);
+        printf(", \"why\": ");
+        json_string_to(stdout, model->node_folded[i]);
+        printf("}");
+    }
+    printf("], \"output\": ");
+    json_string_to(stdout, out);
+    printf(", \"module\": ");
+    json_string_to(stdout, text);
+    printf("}\n");
+}
+
 static int cmd_import(session *s, const cli_options *o) {
     const char *file = o->files[0], *out = o->out;
     unsigned flags = o->print_types ? BYOC_PRINT_TYPES : 0;
@@ -3292,23 +3607,66 @@ static int cmd_import(session *s, const cli_options *o) {
     if (rc == EXIT_OK && !m) rc = input_error(&d);
     input_files_free(&in);
     if (rc != EXIT_OK) return rc;
-    if (out) {
+    module_counts c;
+    memset(&c, 0, sizeof c);
+    if (o->json) rc = count_module(m, &c);
+    char *text = NULL;
+    if (rc == EXIT_OK && out) {
         if (byoc_module_save(m, out, flags, &d) != BYOC_OK) rc = input_error(&d);
         else {
             fprintf(stderr, "byocc: %s: opset %d, %d nodes (%d evaluated at import), %d input%s, %d output%s -> %s\n", file, model.opset, model.nnodes,
                     model.nfolded, model.ninputs, model.ninputs == 1 ? "" : "s", model.noutputs, model.noutputs == 1 ? "" : "s", out);
         }
-    } else {
-        char *text = byoc_module_print(m, flags, NULL);
-        if (!text) rc = EXIT_INTERNAL;
-        else fputs(text, stdout);
-        byoc_free(m, text);
-    }
+    } else if (rc == EXIT_OK && !(text = byoc_module_print(m, flags, NULL))) rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && o->json) write_import_json(&model, file, out, &c, text);
+    else if (rc == EXIT_OK && text) fputs(text, stdout);
+    byoc_free(m, text);
+    free(c.ops);
     byoc_onnx_model_free(&model);
     return rc;
 }
 
 /* ---- quantize ---- */
+/* quantize --json: the settings, the counts of the summary line, every node (quantized, fused away, or left in
+   float with why) and every activation's calibration range with the scale and zero point written */
+static void write_quantize_json(const cli_options *o, const byoc_quantize_options *qo, const byoc_quantize_result *r) {
+    printf("{\"model\": ");
+    json_string_to(stdout, o->files[0]);
+    printf(", \"output\": ");
+    json_string_to(stdout, o->out);
+    printf(", \"bytes\": %zu, \"method\": \"%s\", \"activation_type\": \"%s\", \"per_channel\": %s, \"samples\": %d, "
+           "\"opset_in\": %d, \"opset_out\": %d, \"nodes_in\": %d, \"nodes_quantized\": %d, \"nodes_fused\": %d, "
+           "\"qdq_pairs\": %d, "
+           "\"weights\": %d, \"biases\": %d, \"nodes\": [",
+           r->size, byoc_quantize_method_name(qo->method), byoc_dtype_name(qo->activation_type),
+           qo->per_channel ? "true" : "false", r->samples, r->opset_in, r->opset_out, r->nodes_in, r->nodes_quantized,
+           r->nodes_removed, r->qdq_pairs, r->weights, r->biases);
+    for (int i = 0; i < r->nodes_in; ++i) {
+        const byoc_quantize_node_info *n = &r->nodes[i];
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        json_string_to(stdout, n->name);
+        printf(", \"op\": ");
+        json_string_to(stdout, n->op);
+        printf(", \"state\": \"%s\", \"why\": ", n->fused ? "fused" : n->quantized ? "quantized" : "float");
+        json_string_to(stdout, n->float_reason);
+        printf("}");
+    }
+    printf("%s], \"ranges\": [", r->nodes_in ? "\n" : "");
+    for (int i = 0; i < r->nranges; ++i) {
+        const byoc_quantize_range *q = &r->ranges[i];
+        printf("%s\n  {\"tensor\": ", i ? "," : "");
+        json_string_to(stdout, q->tensor);
+        printf(", \"seen_min\": %.9g, \"seen_max\": %.9g, \"min\": %.9g, \"max\": %.9g, \"scale\": %.9g, "
+               "\"zero_point\": %d, "
+               "\"fixed\": %s, \"shares\": ",
+               q->seen_min, q->seen_max, q->rmin, q->rmax, (double)q->scale, q->zero_point,
+               q->fixed ? "true" : "false");
+        json_string_to(stdout, q->shares);
+        printf("}");
+    }
+    printf("%s]}\n", r->nranges ? "\n" : "");
+}
+
 static int cmd_quantize(session *s, const cli_options *o) {
     const char *file = o->files[0], *out = o->out;
     if (s->ndims || s->dynamic_dims)
@@ -3345,6 +3703,7 @@ static int cmd_quantize(session *s, const cli_options *o) {
                 byoc_quantize_method_name(qo.method), byoc_dtype_name(qo.activation_type),
                 qo.per_channel ? ", weights per channel" : "", r.size);
         if (r.summary) print_wrapped(stderr, r.summary, strlen(r.summary), 0);
+        if (o->json) write_quantize_json(o, &qo, &r);
     }
     byoc_quantize_result_free(&r);
     byoc_quantize_calibration_free(&cal);
@@ -3422,7 +3781,7 @@ static int cmd_report(session *s, const cli_options *o) {
     j->o = o;
     j->cmd = "report";
     j->file = o->files[0];
-    j->human = stdout;
+    j->human = o->json ? stderr : stdout; /* --json: stdout holds the one document */
     byoc_sim_report_input in;
     memset(&in, 0, sizeof in);
     byoc_placement_report *other = NULL;
@@ -3434,7 +3793,13 @@ static int cmd_report(session *s, const cli_options *o) {
         char *html = byoc_sim_report_html(&in, &len, &j->d);
         if (!html) rc = model_error(s, &j->d);
         else if (!write_bytes(o->out, html, len)) /* it says why */ rc = EXIT_INPUT;
-        else
+        else if (o->json) {
+            printf("{\"file\": ");
+            json_string_to(stdout, o->out);
+            printf(", \"bytes\": %zu, \"nodes\": %d, \"partitions\": %d, \"kernels\": %d, \"plans\": [\"%s\"%s]}\n", len,
+                   in.placement->count, in.placement->npartitions, byoc_sim_kernel_count(j->p), o->so.strategy,
+                   other ? (strcmp(o->so.strategy, "collage") ? ", \"collage\"" : ", \"greedy\"") : "");
+        } else
             say(stdout, "wrote %s (%zu bytes): %d nodes, %d partition%s, %d kernel%s%s\n", o->out, len,
                 in.placement->count, in.placement->npartitions, in.placement->npartitions == 1 ? "" : "s",
                 byoc_sim_kernel_count(j->p), byoc_sim_kernel_count(j->p) == 1 ? "" : "s",
@@ -3447,10 +3812,78 @@ static int cmd_report(session *s, const cli_options *o) {
     return rc;
 }
 
+/* ---- version: the headers' versions and the facts of this build ---- */
+static const char *compiler_text(void) {
+#if defined(__clang__)
+    return __VERSION__; /* "Debian Clang 14.0.6": it names itself */
+#elif defined(__GNUC__)
+    return "gcc " __VERSION__;
+#else
+    return "unknown";
+#endif
+}
+/* the CPU features the host kernels choose their code by at run time (byoc.h asks __builtin_cpu_supports
+   on x86-64 with GCC or clang; elsewhere they take the portable vector path) */
+typedef struct cpu_feature {
+    const char *name;
+    int present;
+} cpu_feature;
+static int cpu_features(cpu_feature *out) {
+    int n = 0;
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    out[n].name = "avx2", out[n++].present = __builtin_cpu_supports("avx2") != 0;
+    out[n].name = "fma", out[n++].present = __builtin_cpu_supports("fma") != 0;
+    out[n].name = "avx512f", out[n++].present = __builtin_cpu_supports("avx512f") != 0;
+#else
+    (void)out;
+#endif
+    return n;
+}
+
 static int cmd_version(session *s, const cli_options *o) {
     (void)s;
-    (void)o;
-    printf("byocc %s\n", BYOC_VERSION_STRING);
+    cpu_feature cpu[4];
+    int ncpu = cpu_features(cpu);
+#if defined(__cplusplus)
+    const char *language = "C++";
+#else
+    const char *language = "C99";
+#endif
+#if defined(BYOC_NO_THREADS)
+    const int threads = 0;
+#else
+    const int threads = 1;
+#endif
+#if defined(__OPTIMIZE__)
+    const int optimized = 1;
+#else
+    const int optimized = 0;
+#endif
+    if (!o->json) {
+        printf("byocc %s (byoc.h %s, byoc_sim.h %s, byoc_onnx.h %s, byoc_quantize.h %s)\n", BYOC_VERSION_STRING,
+               BYOC_VERSION_STRING, BYOC_SIM_VERSION_STRING, BYOC_ONNX_VERSION_STRING, BYOC_QUANTIZE_VERSION_STRING);
+        say(stdout, "built by %s as %s%s, %s, %d-bit; %d cores online\n", compiler_text(), language,
+            optimized ? " (optimized)" : "", threads ? "with threads" : "without threads (BYOC_NO_THREADS)",
+            (int)(8 * sizeof(void *)), byoc_sim_online_cores());
+        printf("CPU features the host kernels dispatch on:");
+        for (int k = 0; k < ncpu; ++k) printf(" %s%s", cpu[k].name, cpu[k].present ? "" : " (absent)");
+        printf("%s\n", ncpu ? "" : " none (the portable vector path)");
+        return EXIT_OK;
+    }
+    printf("{\"version\": \"%s\", \"headers\": {\"byoc.h\": \"%s\", \"byoc_sim.h\": \"%s\", \"byoc_onnx.h\": \"%s\", "
+           "\"byoc_quantize.h\": \"%s\"}, "
+           "\"build\": {\"compiler\": ",
+           BYOC_VERSION_STRING, BYOC_VERSION_STRING, BYOC_SIM_VERSION_STRING, BYOC_ONNX_VERSION_STRING,
+           BYOC_QUANTIZE_VERSION_STRING);
+    json_string_to(stdout, compiler_text());
+    printf(", \"language\": \"%s\", \"optimized\": %s, \"threads\": %s, \"pointer_bits\": %d}, \"online_cores\": %d, "
+           "\"cpu_features\": {",
+           language, optimized ? "true" : "false", threads ? "true" : "false", (int)(8 * sizeof(void *)),
+           byoc_sim_online_cores());
+    for (int k = 0; k < ncpu; ++k)
+        printf("%s\"%s\": %s", k ? ", " : "", cpu[k].name, cpu[k].present ? "true" : "false");
+    printf("}}\n");
     return EXIT_OK;
 }
 
@@ -3492,6 +3925,7 @@ static int run_command(session *s, const command *c, int argc, char **argv) {
     o->so.strategy = "greedy";
     o->tolerance = 1e-4;
     int rc = parse_options(s, c->bit, c->max_files, argc, argv, o);
+    if (rc == EXIT_OK) rc = unify_json(o, c->bit);
     if (rc == EXIT_OK) rc = check_output_paths(o);
     if (rc == EXIT_OK) rc = c->run(s, o);
     fflush(stdout); /* the note after what the command printed */
