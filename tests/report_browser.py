@@ -1,0 +1,586 @@
+#!/usr/bin/python3
+"""report_browser.py BYOCC [BUILD] -- `byocc report`'s HTML page opened in headless Chromium.
+
+For two models (a test-built one from tests/models, always there, and squeezenet_rand from the shared
+models, skipped when they are absent) it writes BUILD/report_NAME.html with `byocc report MODEL --backend
+npu --backend dsp -o ...` and checks, driving Chromium through its DevTools protocol:
+  - the page sets document.body.dataset.ready = "1" and logs no console error, uncaught exception or
+    error log entry, and requests nothing but itself (the page is self-contained);
+  - it has the sections graph, timeline, plans, memory and kernels;
+  - the number of g.node elements, the page's #node-count and their ids, devices and partitions equal
+    what `byocc partition MODEL ... --emit json` (an independent source: the placement report) gives;
+  - a mouse click at a node's centre (Input.dispatchMouseEvent, as a user's click) fills #details with
+    "op: OP" for that node's op; a screenshot goes to BUILD/report_NAME.png;
+and, without the protocol, `chromium --dump-dom FILE#node=N` shows node N's op in #details.
+A negative control first checks that the error collection catches a console.error and a thrown exception.
+
+Prints "ok NAME" / "FAIL NAME: why" per check and "skipped ..." lines saying why something did not run:
+only where Chromium cannot run at all (no binary, or it does not start), where the shared models are
+absent, or where byocc has no report subcommand. Every Chromium launch has a time limit (LAUNCH_SECONDS),
+runs in its own process group with a temporary profile, and is torn down completely (checked).
+
+The DevTools protocol runs over --remote-debugging-pipe: Chromium reads commands from fd 3 and writes
+responses and events to fd 4, each a JSON message ended by a NUL byte (as puppeteer's PipeTransport does).
+Python's standard library only: no websocket client, no npm package.
+"""
+import base64
+import fcntl
+import html.parser
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+LAUNCH_SECONDS = 60
+SECTIONS = ("graph", "timeline", "plans", "memory", "kernels")
+BACKEND_ARGS = ["--backend", "npu", "--backend", "dsp"]
+NO_REPORT_COMMAND = "byocc has no report subcommand yet"
+
+
+class CheckFailed(Exception):
+    """One check's failure: its message becomes the FAIL line."""
+
+
+class ChromiumUnavailable(Exception):
+    """Chromium cannot run here at all (the only reason the browser checks skip)."""
+
+
+def find_chromium():
+    """The Chromium binary: $CHROMIUM, else Debian's chromium (the Makefile installs it), else another name."""
+    if os.environ.get("CHROMIUM"):
+        return os.environ["CHROMIUM"]
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def common_flags(profile_dir):
+    """Flags of every launch: headless, a throwaway profile, nothing that reaches the network by itself."""
+    flags = ["--headless", "--user-data-dir=" + profile_dir, "--disable-gpu", "--no-first-run",
+             "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--mute-audio",
+             "--hide-scrollbars", "--window-size=1280,900"]
+    if os.geteuid() == 0:  # Chromium refuses to run as root inside its sandbox
+        flags.append("--no-sandbox")
+    return flags
+
+
+def processes_of(pgid, marker):
+    """Pids still alive in process group pgid, or whose command line names marker (the temporary profile)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                cmdline = f.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, ...
+        if fields[0] == "Z":
+            continue
+        if int(fields[2]) == pgid or marker in cmdline:
+            found.append(int(entry))
+    return found
+
+
+def tear_down(proc, marker):
+    """Ends what one launch started: the process group, then anything else naming its profile. Returns the
+    pids that were still there after the grace period, or raises when some survive SIGKILL."""
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    late = processes_of(proc.pid, marker)
+    for pid in late:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    if proc.poll() is None:
+        proc.wait(timeout=10)
+    for _ in range(50):
+        left = processes_of(proc.pid, marker)
+        if not left:
+            return late
+        time.sleep(0.1)
+    raise CheckFailed("Chromium processes %s survived SIGKILL" % left)
+
+
+class DevTools:
+    """One headless Chromium driven over --remote-debugging-pipe, with a deadline for the whole launch."""
+
+    def __init__(self, chromium, seconds=LAUNCH_SECONDS):
+        self.deadline = time.monotonic() + seconds
+        self.profile = tempfile.mkdtemp(prefix="byoc-chromium-")
+        self.stderr = tempfile.TemporaryFile()
+        self.next_id = 0
+        self.events = []
+        self.buffer = b""
+        cmd_read, self.cmd_write = os.pipe()
+        self.resp_read, resp_write = os.pipe()
+
+        def to_fds_3_and_4():  # in the child: its command pipe on fd 3, its response pipe on fd 4
+            high_cmd = fcntl.fcntl(cmd_read, fcntl.F_DUPFD, 10)
+            high_resp = fcntl.fcntl(resp_write, fcntl.F_DUPFD, 10)
+            os.dup2(high_cmd, 3)
+            os.dup2(high_resp, 4)
+        argv = [chromium] + common_flags(self.profile) + ["--remote-debugging-pipe", "about:blank"]
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.stderr, stderr=self.stderr,
+                                         preexec_fn=to_fds_3_and_4, start_new_session=True,
+                                         close_fds=False)  # fds 3 and 4 stay open; the rest are CLOEXEC
+        except OSError as e:
+            self._close_fds(cmd_read, resp_write)
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise ChromiumUnavailable("%s does not start: %s" % (chromium, e))
+        os.close(cmd_read)
+        os.close(resp_write)
+
+    def _close_fds(self, *fds):
+        for fd in fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def stderr_tail(self, lines=8):
+        self.stderr.seek(0)
+        text = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        return " | ".join(text[-lines:])
+
+    def _read_message(self):
+        """The next message from fd 4, waiting until the launch's deadline."""
+        while b"\0" not in self.buffer:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise CheckFailed("Chromium did not answer within its %d s time limit" % LAUNCH_SECONDS)
+            ready, _, _ = select.select([self.resp_read], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self.resp_read, 1 << 20)
+            if not chunk:
+                raise CheckFailed("Chromium closed its DevTools pipe (exit %s): %s"
+                                  % (self.proc.poll(), self.stderr_tail()))
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method, params=None, session=None):
+        """Sends one command and returns its result; events read meanwhile are kept in self.events."""
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        data = json.dumps(message).encode() + b"\0"
+        try:
+            while data:
+                data = data[os.write(self.cmd_write, data):]
+        except BrokenPipeError:
+            raise CheckFailed("Chromium exited (%s) before %s: %s" % (self.proc.poll(), method, self.stderr_tail()))
+        while True:
+            reply = self._read_message()
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise CheckFailed("%s failed: %s" % (method, reply["error"].get("message")))
+                return reply.get("result", {})
+            if "method" in reply:
+                self.events.append(reply)
+
+    def evaluate(self, session, expression):
+        """The value of a JavaScript expression in the page (thrown exceptions become failures)."""
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                "awaitPromise": True}, session)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text")
+            raise CheckFailed("evaluating %.60s... threw %s" % (expression, text))
+        return result["result"].get("value")
+
+    def open_page(self):
+        """A new tab with a flat session, its runtime, log, page and network domains on, 1280x900."""
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Runtime", "Log", "Page", "Network"):
+            self.call(domain + ".enable", {}, session)
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session)
+        return session
+
+    def close(self):
+        """Browser.close, then the teardown; raises when processes survive it."""
+        try:
+            if self.proc.poll() is None and time.monotonic() < self.deadline:
+                self.call("Browser.close")
+        except (CheckFailed, OSError):
+            pass  # it may exit before it answers; the teardown below makes sure
+        finally:
+            self._close_fds(self.cmd_write, self.resp_read)
+            try:
+                tear_down(self.proc, self.profile)
+            finally:
+                self.stderr.close()
+                shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def page_errors(events, page_url):
+    """Everything the page reported as an error, and every request for something other than itself."""
+    errors = []
+    for event in events:
+        method, params = event["method"], event.get("params", {})
+        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            args = params.get("args", [])
+            errors.append("console.%s: %s" % (params["type"], " ".join(
+                str(a.get("value", a.get("description", ""))) for a in args)))
+        elif method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            errors.append("uncaught: %s" % (details.get("exception", {}).get("description") or details.get("text")))
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            entry = params["entry"]
+            errors.append("log (%s): %s %s" % (entry.get("source"), entry.get("text"), entry.get("url", "")))
+        elif method == "Network.requestWillBeSent":
+            url = params.get("request", {}).get("url", "")
+            if url.split("#")[0] != page_url.split("#")[0] and not url.startswith(("data:", "blob:", "about:")):
+                errors.append("the page requested %s (it must be self-contained)" % url)
+    return errors
+
+
+def load(devtools, session, url):
+    """Navigates and waits for body.dataset.ready == "1" before the launch's deadline."""
+    navigated = devtools.call("Page.navigate", {"url": url}, session)
+    if navigated.get("errorText"):
+        raise CheckFailed("Chromium could not open %s: %s" % (url, navigated["errorText"]))
+    while True:
+        ready = devtools.evaluate(session, "document.readyState === 'complete' && document.body !== null"
+                                           " && document.body.dataset.ready === '1'")
+        if ready:
+            return
+        if time.monotonic() > devtools.deadline - 2:
+            raise CheckFailed("document.body.dataset.ready never became \"1\" (errors: %s)"
+                              % ("; ".join(page_errors(devtools.events, url)) or "none"))
+        time.sleep(0.1)
+
+
+def file_url(path, fragment=""):
+    return "file://" + urllib.parse.quote(os.path.abspath(path)) + fragment
+
+
+def check_error_capture(chromium):
+    """The negative control: a page with a console.error and an uncaught exception must give both errors,
+    so a clean report page means no errors rather than errors nobody listened to."""
+    with tempfile.TemporaryDirectory(prefix="byoc-report-control-") as tmp:
+        path = os.path.join(tmp, "errors.html")
+        with open(path, "w") as f:
+            f.write("<!DOCTYPE html><html><body><script>console.error('control error');"
+                    "document.body.dataset.ready = '1'; setTimeout(function () { null.f(); }, 0);"
+                    "</script></body></html>")
+        devtools = DevTools(chromium)
+        try:
+            try:
+                devtools.call("Browser.getVersion")
+            except CheckFailed as e:
+                raise ChromiumUnavailable("%s does not start: %s" % (chromium, e))
+            session = devtools.open_page()
+            load(devtools, session, file_url(path))
+            devtools.evaluate(session, "new Promise(function (r) { setTimeout(r, 50); })")
+            errors = page_errors(devtools.events, file_url(path))
+        finally:
+            devtools.close()
+    if not any("control error" in e for e in errors) or not any(e.startswith("uncaught") for e in errors):
+        raise CheckFailed("the error collection missed the control page's errors (got %s)" % errors)
+
+
+def run_byocc(argv, what):
+    """byocc's standard output; a failure names the command and byocc's own message."""
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise CheckFailed("%s did not finish in 600 s" % what)
+    if done.returncode != 0:
+        raise CheckFailed("%s exited with %d: %s" % (what, done.returncode, done.stderr.strip()[-400:]))
+    return done.stdout
+
+
+class NoReportCommand(Exception):
+    """This byocc predates `byocc report`."""
+
+
+def write_report(byocc, model, html_path):
+    """byocc report MODEL --backend npu --backend dsp -o HTML (its stdout, for the failure messages)."""
+    argv = [byocc, "report", model] + BACKEND_ARGS + ["-o", html_path]
+    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    if "unknown command 'report'" in done.stderr:
+        raise NoReportCommand()
+    if done.returncode != 0:
+        raise CheckFailed("byocc report exited with %d: %s" % (done.returncode, done.stderr.strip()[-400:]))
+    if not os.path.isfile(html_path) or os.path.getsize(html_path) == 0:
+        raise CheckFailed("byocc report wrote no %s" % html_path)
+    return done.stdout
+
+
+def placement_of(byocc, model):
+    """The expected graph, from byocc partition --emit json (the same model and backends): @main's ops by
+    node id, their devices, and the partitions' names."""
+    doc = json.loads(run_byocc([byocc, "partition", model] + BACKEND_ARGS + ["--emit", "json"],
+                               "byocc partition %s --emit json" % model))
+    main = [n for n in doc["nodes"] if n["function"] == "main"]
+    if doc["totals"]["ops"] != len(main):
+        raise CheckFailed("byocc partition --emit json lists %d nodes of @main but totals %d ops"
+                          % (len(main), doc["totals"]["ops"]))
+    return {"ops": {str(n["id"]): n["op"] for n in main},
+            "devices": {str(n["id"]): n["backend"] for n in main},
+            "order": [str(n["id"]) for n in main],
+            "partitions": sorted(p["function"] for p in doc["partitions"])}
+
+
+PAGE_FACTS_JS = """(function () {
+  function all(selector, attribute) {
+    return Array.prototype.map.call(document.querySelectorAll(selector), function (e) {
+      return e.getAttribute(attribute); });
+  }
+  var count = document.getElementById('node-count');
+  return {ids: all('g.node', 'data-node-id'), devices: all('g.node', 'data-device'),
+          partitions: all('#graph g.partition', 'data-partition'),
+          count: count === null ? null : count.textContent.trim(),
+          missing: %s.filter(function (id) { return document.getElementById(id) === null; })};
+})()""" % json.dumps(list(SECTIONS))
+
+
+def check_graph(devtools, session, expected):
+    """The DOM's nodes (count, ids, devices), #node-count and partitions against the placement."""
+    facts = devtools.evaluate(session, PAGE_FACTS_JS)
+    if facts["missing"]:
+        raise CheckFailed("the page has no section with id %s" % ", ".join(facts["missing"]))
+    want = len(expected["ops"])
+    if len(facts["ids"]) != want:
+        raise CheckFailed("%d g.node elements, but the model has %d nodes in @main" % (len(facts["ids"]), want))
+    if facts["count"] != str(want):
+        raise CheckFailed("#node-count says %r, but the model has %d nodes in @main" % (facts["count"], want))
+    if sorted(facts["ids"]) != sorted(expected["ops"]):
+        strange = sorted(set(facts["ids"]) ^ set(expected["ops"]))[:5]
+        raise CheckFailed("the g.node ids differ from @main's node ids (e.g. %s)" % strange)
+    for node_id, device in zip(facts["ids"], facts["devices"]):
+        if device != expected["devices"][node_id]:
+            raise CheckFailed("node %s has data-device %r but was placed on %s"
+                              % (node_id, device, expected["devices"][node_id]))
+    if sorted(set(facts["partitions"])) != expected["partitions"]:
+        raise CheckFailed("the graph boxes partitions %s, the placement has %s"
+                          % (sorted(set(facts["partitions"])), expected["partitions"]))
+    return want
+
+
+def shows_op(text, op):
+    """Whether a details text names the op ("op:" then the op's name, not a longer name starting with it)."""
+    return re.search(r"op:\s*" + re.escape(op) + r"(?![\w.])", text or "") is not None
+
+
+CLICK_POINT_JS = """(function (id) {
+  var g = document.querySelector('g.node[data-node-id="' + id + '"]');
+  g.scrollIntoView({block: 'center', inline: 'center'});
+  var r = g.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  var hit = document.elementFromPoint(x, y);
+  return {x: x, y: y, visible: r.width > 0 && r.height > 0 && hit !== null && hit.closest('g.node') === g};
+})(%s)"""
+DETAILS_JS = "(function () { var d = document.getElementById('details'); return d === null ? null : d.textContent; })()"
+
+
+def check_click(devtools, session, expected):
+    """A left click at a node's centre (the first device-placed node from the middle of @main on whose centre
+    the node itself is on top) must put "op: OP" into #details. Returns the clicked node's id."""
+    before = devtools.evaluate(session, DETAILS_JS)
+    if before is None:
+        raise CheckFailed("the page has no #details")
+    order = expected["order"]
+    middle = order[len(order) // 2:] + order[:len(order) // 2]
+    candidates = [i for i in middle if expected["devices"][i] != "host"] + \
+                 [i for i in middle if expected["devices"][i] == "host"]
+    for node_id in candidates:
+        if shows_op(before, expected["ops"][node_id]):
+            continue  # the click must change what #details shows
+        point = devtools.evaluate(session, CLICK_POINT_JS % json.dumps(node_id))
+        if point["visible"]:
+            break
+    else:
+        raise CheckFailed("no node's centre is clickable (every one is hidden or covered)")
+    for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
+        devtools.call("Input.dispatchMouseEvent", {"type": kind, "x": point["x"], "y": point["y"], "button": "left",
+                                                   "buttons": buttons, "clickCount": 1}, session)
+    op = expected["ops"][node_id]
+    end = min(devtools.deadline, time.monotonic() + 5)
+    while True:
+        details = devtools.evaluate(session, DETAILS_JS)
+        if shows_op(details, op):
+            return node_id
+        if time.monotonic() > end:
+            raise CheckFailed("after a click on node %s (%s), #details shows %r" % (node_id, op, (details or "")[:200]))
+        time.sleep(0.1)
+
+
+def check_screenshot(devtools, session, png_path):
+    """The viewport (scrolled to the top) as a PNG of the emulated 1280x900."""
+    devtools.evaluate(session, "window.scrollTo(0, 0)")
+    data = base64.b64decode(devtools.call("Page.captureScreenshot", {"format": "png"}, session)["data"])
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise CheckFailed("Page.captureScreenshot gave no PNG")
+    size = (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big"))
+    if size != (1280, 900):
+        raise CheckFailed("the screenshot is %dx%d, not the 1280x900 viewport" % size)
+    with open(png_path, "wb") as f:
+        f.write(data)
+
+
+def check_in_devtools(chromium, name, html_path, png_path, expected):
+    """One launch: load, graph, click, screenshot, then no errors. Prints an ok line per check passed."""
+    url = file_url(html_path)
+    devtools = DevTools(chromium)
+    try:
+        session = devtools.open_page()
+        started = time.monotonic()
+        load(devtools, session, url)
+        print("ok report_browser:%s:loaded (body.dataset.ready in %.1f s)" % (name, time.monotonic() - started))
+        count = check_graph(devtools, session, expected)
+        print("ok report_browser:%s:graph (%d nodes, %d partitions)" % (name, count, len(expected["partitions"])))
+        clicked = check_click(devtools, session, expected)
+        print("ok report_browser:%s:click (node %s shows op: %s)" % (name, clicked, expected["ops"][clicked]))
+        check_screenshot(devtools, session, png_path)
+        print("ok report_browser:%s:screenshot (%s)" % (name, png_path))
+        devtools.evaluate(session, "new Promise(function (r) { setTimeout(r, 100); })")  # late errors arrive
+        errors = page_errors(devtools.events, url)
+        if errors:
+            raise CheckFailed("%d errors: %s" % (len(errors), "; ".join(errors)[:600]))
+        print("ok report_browser:%s:no_errors" % name)
+    finally:
+        devtools.close()
+
+
+class DetailsText(html.parser.HTMLParser):
+    """From a dumped DOM: the text inside the element with id "details", and body's data-ready."""
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.parts, self.ready = 0, [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "body":
+            self.ready = attrs.get("data-ready")
+        if self.depth:
+            self.depth += tag not in self.VOID
+        elif attrs.get("id") == "details":
+            self.depth = 1
+
+    def handle_endtag(self, tag):
+        if self.depth and tag not in self.VOID:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.parts.append(data)
+
+
+def check_dump_dom(chromium, html_path, expected):
+    """chromium --dump-dom FILE#node=N (N: @main's last node): the serialized DOM after the page's script ran
+    must have body data-ready="1" and node N's op in #details. Returns N."""
+    node_id = expected["order"][-1]
+    profile = tempfile.mkdtemp(prefix="byoc-chromium-")
+    argv = [chromium] + common_flags(profile) + ["--virtual-time-budget=10000", "--dump-dom",
+                                                 file_url(html_path, "#node=" + node_id)]
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=LAUNCH_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise CheckFailed("chromium --dump-dom did not finish within %d s" % LAUNCH_SECONDS)
+    finally:
+        tear_down(proc, profile)
+        shutil.rmtree(profile, ignore_errors=True)
+    parser = DetailsText()
+    parser.feed(out.decode("utf-8", "replace"))
+    details = "".join(parser.parts)
+    if proc.returncode != 0 or parser.ready is None and not out:
+        raise CheckFailed("chromium --dump-dom exited with %d: %s" % (proc.returncode, err.decode()[-300:]))
+    if parser.ready != "1":
+        raise CheckFailed("in the dumped DOM, body's data-ready is %r, not \"1\"" % parser.ready)
+    if not shows_op(details, expected["ops"][node_id]):
+        raise CheckFailed("with #node=%s (%s), the dumped #details is %r" % (node_id, expected["ops"][node_id],
+                                                                             details[:200]))
+    return node_id
+
+
+def models_to_check():
+    """(name, model) pairs: the shared squeezenet_rand when the shared models are there, and a test-built one."""
+    shared = os.environ.get("BYOC_MODELS") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                           "..", "..", "shared", "models")
+    models = []
+    squeezenet = os.path.join(shared, "squeezenet_rand", "model.onnx")
+    if os.path.isfile(squeezenet):
+        models.append(("squeezenet_rand", squeezenet))
+    else:
+        print("skipped report_browser:squeezenet_rand: %s is not there (BYOC_MODELS=DIR points elsewhere)" % squeezenet)
+    here = os.path.dirname(os.path.abspath(__file__))
+    models.append(("fpn_resize", os.path.join(here, "models", "fpn_resize", "model.onnx")))
+    return models
+
+
+def check_model(byocc, build, chromium, name, model):
+    html_path = os.path.join(build, "report_%s.html" % name)
+    try:
+        write_report(byocc, model, html_path)
+        expected = placement_of(byocc, model)
+        check_in_devtools(chromium, name, html_path, os.path.join(build, "report_%s.png" % name), expected)
+        node_id = check_dump_dom(chromium, html_path, expected)
+        print("ok report_browser:%s:dump_dom (#node=%s shows op: %s)" % (name, node_id, expected["ops"][node_id]))
+    except CheckFailed as e:
+        print("FAIL report_browser:%s: %s" % (name, e))
+        return False
+    return True
+
+
+def main(argv):
+    if len(argv) < 2:
+        print("usage: report_browser.py BYOCC [BUILD]", file=sys.stderr)
+        return 2
+    byocc = argv[1]
+    build = argv[2] if len(argv) > 2 else os.path.dirname(byocc) or "."
+    models = models_to_check()
+    try:  # the report first: without the subcommand nothing below can run, with or without Chromium
+        write_report(byocc, models[-1][1], os.path.join(build, "report_%s.html" % models[-1][0]))
+    except NoReportCommand:
+        print("skipped report_browser: %s" % NO_REPORT_COMMAND)
+        return 0
+    except CheckFailed:
+        pass  # check_model reports it
+    chromium = find_chromium()
+    if chromium is None:
+        print("skipped report_browser: no chromium binary (the Makefile's apt-get install chromium did not give one;"
+              " CHROMIUM=PATH names another)")
+        return 0
+    try:
+        check_error_capture(chromium)
+        print("ok report_browser:error_capture (a console.error and an uncaught exception are caught)")
+    except ChromiumUnavailable as e:
+        print("skipped report_browser: Chromium cannot run here: %s" % e)
+        return 0
+    except CheckFailed as e:
+        print("FAIL report_browser:error_capture: %s" % e)
+        return 1
+    failed = [name for name, model in models if not check_model(byocc, build, chromium, name, model)]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
