@@ -95,11 +95,12 @@ def processes_of(pgid, marker):
     return found
 
 
-def tear_down(proc, marker):
-    """Ends what one launch started: the process group, then anything else naming its profile. Returns the
-    pids that were still there after the grace period, or raises when some survive SIGKILL."""
+def tear_down(proc, marker, grace):
+    """Ends what one launch started: after grace seconds for it to exit by itself, SIGKILL to what is left of
+    its process group and to anything else naming its profile. Returns the pids killed, or raises when some
+    survive SIGKILL."""
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         pass
     late = processes_of(proc.pid, marker)
@@ -121,8 +122,8 @@ def tear_down(proc, marker):
 class DevTools:
     """One headless Chromium driven over --remote-debugging-pipe, with a deadline for the whole launch."""
 
-    def __init__(self, chromium, seconds=LAUNCH_SECONDS):
-        self.deadline = time.monotonic() + seconds
+    def __init__(self, chromium):
+        self.deadline = time.monotonic() + LAUNCH_SECONDS
         self.profile = tempfile.mkdtemp(prefix="byoc-chromium-")
         self.stderr = tempfile.TemporaryFile()
         self.next_id = 0
@@ -155,6 +156,12 @@ class DevTools:
             except OSError:
                 pass
 
+    def exit_status(self):
+        try:
+            return "exit %d" % self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "still running"
+
     def stderr_tail(self, lines=8):
         self.stderr.seek(0)
         text = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
@@ -171,8 +178,8 @@ class DevTools:
                 continue
             chunk = os.read(self.resp_read, 1 << 20)
             if not chunk:
-                raise CheckFailed("Chromium closed its DevTools pipe (exit %s): %s"
-                                  % (self.proc.poll(), self.stderr_tail()))
+                raise CheckFailed("Chromium closed its DevTools pipe (%s): %s"
+                                  % (self.exit_status(), self.stderr_tail()))
             self.buffer += chunk
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
@@ -188,7 +195,8 @@ class DevTools:
             while data:
                 data = data[os.write(self.cmd_write, data):]
         except BrokenPipeError:
-            raise CheckFailed("Chromium exited (%s) before %s: %s" % (self.proc.poll(), method, self.stderr_tail()))
+            raise CheckFailed("Chromium stopped reading (%s) before %s: %s"
+                              % (self.exit_status(), method, self.stderr_tail()))
         while True:
             reply = self._read_message()
             if reply.get("id") == self.next_id:
@@ -227,8 +235,8 @@ class DevTools:
             pass  # it may exit before it answers; the teardown below makes sure
         finally:
             self._close_fds(self.cmd_write, self.resp_read)
-            try:
-                tear_down(self.proc, self.profile)
+            try:  # Browser.close ends it in well under a second; past the time limit, no grace
+                tear_down(self.proc, self.profile, max(0.0, min(10.0, self.deadline - time.monotonic())))
             finally:
                 self.stderr.close()
                 shutil.rmtree(self.profile, ignore_errors=True)
@@ -312,16 +320,20 @@ def run_byocc(argv, what):
     return done.stdout
 
 
-class NoReportCommand(Exception):
-    """This byocc predates `byocc report`."""
+def has_report_command(byocc):
+    """Whether this byocc knows `report` (one that predates it says "unknown command 'report'")."""
+    done = subprocess.run([byocc, "report", "--help"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60)
+    return "unknown command 'report'" not in done.stdout + done.stderr
 
 
 def write_report(byocc, model, html_path):
     """byocc report MODEL --backend npu --backend dsp -o HTML (its stdout, for the failure messages)."""
     argv = [byocc, "report", model] + BACKEND_ARGS + ["-o", html_path]
-    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
-    if "unknown command 'report'" in done.stderr:
-        raise NoReportCommand()
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise CheckFailed("byocc report %s did not finish in 600 s" % model)
     if done.returncode != 0:
         raise CheckFailed("byocc report exited with %d: %s" % (done.returncode, done.stderr.strip()[-400:]))
     if not os.path.isfile(html_path) or os.path.getsize(html_path) == 0:
@@ -506,12 +518,12 @@ def check_dump_dom(chromium, html_path, expected):
         proc.communicate()
         raise CheckFailed("chromium --dump-dom did not finish within %d s" % LAUNCH_SECONDS)
     finally:
-        tear_down(proc, profile)
+        tear_down(proc, profile, 0)
         shutil.rmtree(profile, ignore_errors=True)
     parser = DetailsText()
     parser.feed(out.decode("utf-8", "replace"))
     details = "".join(parser.parts)
-    if proc.returncode != 0 or parser.ready is None and not out:
+    if proc.returncode != 0:
         raise CheckFailed("chromium --dump-dom exited with %d: %s" % (proc.returncode, err.decode()[-300:]))
     if parser.ready != "1":
         raise CheckFailed("in the dumped DOM, body's data-ready is %r, not \"1\"" % parser.ready)
@@ -557,13 +569,9 @@ def main(argv):
     byocc = argv[1]
     build = argv[2] if len(argv) > 2 else os.path.dirname(byocc) or "."
     models = models_to_check()
-    try:  # the report first: without the subcommand nothing below can run, with or without Chromium
-        write_report(byocc, models[-1][1], os.path.join(build, "report_%s.html" % models[-1][0]))
-    except NoReportCommand:
+    if not has_report_command(byocc):  # nothing below can run without it, with or without Chromium
         print("skipped report_browser: %s" % NO_REPORT_COMMAND)
         return 0
-    except CheckFailed:
-        pass  # check_model reports it
     chromium = find_chromium()
     if chromium is None:
         print("skipped report_browser: no chromium binary (the Makefile's apt-get install chromium did not give one;"
