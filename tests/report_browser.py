@@ -17,7 +17,7 @@ A negative control first checks that the error collection catches a console.erro
 Prints "ok NAME" / "FAIL NAME: why" per check and "skipped ..." lines saying why something did not run:
 only where Chromium cannot run at all (no binary, or it does not start), where the shared models are
 absent, or where byocc has no report subcommand. Every Chromium launch has a time limit (LAUNCH_SECONDS),
-runs in its own process group with a temporary profile, and is torn down completely (checked).
+runs in its own process group with a temporary home and profile, and is torn down completely (checked).
 
 The DevTools protocol runs over --remote-debugging-pipe: Chromium reads commands from fd 3 and writes
 responses and events to fd 4, each a JSON message ended by a NUL byte (as puppeteer's PipeTransport does).
@@ -63,60 +63,74 @@ def find_chromium():
     return None
 
 
-def common_flags(profile_dir):
-    """Flags of every launch: headless, a throwaway profile, nothing that reaches the network by itself."""
-    flags = ["--headless", "--user-data-dir=" + profile_dir, "--disable-gpu", "--no-first-run",
-             "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--mute-audio",
-             "--hide-scrollbars", "--window-size=1280,900"]
-    if os.geteuid() == 0:  # Chromium refuses to run as root inside its sandbox
-        flags.append("--no-sandbox")
-    return flags
+class Chromium:
+    """One headless Chromium process tree. Its home, config, cache and profile are one temporary directory
+    (HOME too: Chromium's crash handler leaves the process group and keeps its database under HOME), whose
+    path is in every process's command line or environment: that is how the teardown finds them all and
+    nothing else."""
 
-
-def processes_of(pgid, marker):
-    """Pids still alive in process group pgid, or whose command line names marker (the temporary profile)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
+    def __init__(self, chromium, flags, **popen_args):
+        self.home = tempfile.mkdtemp(prefix="byoc-chromium-")
+        argv = [chromium, "--headless", "--user-data-dir=" + os.path.join(self.home, "profile"), "--disable-gpu",
+                "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--mute-audio", "--hide-scrollbars", "--window-size=1280,900"]
+        if os.geteuid() == 0:  # Chromium refuses to run as root inside its sandbox
+            argv.append("--no-sandbox")
+        env = dict(os.environ, HOME=self.home, XDG_CONFIG_HOME=os.path.join(self.home, "config"),
+                   XDG_CACHE_HOME=os.path.join(self.home, "cache"), BYOC_CHROMIUM_HOME=self.home)
         try:
-            with open("/proc/%s/stat" % entry) as f:
-                stat = f.read()
-            with open("/proc/%s/cmdline" % entry, "rb") as f:
-                cmdline = f.read().decode("utf-8", "replace")
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state, ppid, pgrp, ...
-        if fields[0] == "Z":
-            continue
-        if int(fields[2]) == pgid or marker in cmdline:
-            found.append(int(entry))
-    return found
+            self.proc = subprocess.Popen(argv + flags, stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+                                         **popen_args)
+        except OSError as e:
+            shutil.rmtree(self.home, ignore_errors=True)
+            raise ChromiumUnavailable("%s does not start: %s" % (chromium, e))
 
+    def processes(self):
+        """Live processes naming the launch's directory in their command line or environment."""
+        found = []
+        marker = self.home.encode()
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                with open("/proc/%s/stat" % entry, "rb") as f:
+                    if f.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                        continue  # a zombie: its parent or init reaps it
+                with open("/proc/%s/cmdline" % entry, "rb") as f:
+                    named = marker in f.read()
+                if not named:
+                    with open("/proc/%s/environ" % entry, "rb") as f:
+                        named = marker in f.read()
+            except OSError:
+                continue  # gone meanwhile, or not readable (then not started by this user)
+            if named:
+                found.append(int(entry))
+        return found
 
-def tear_down(proc, marker, grace):
-    """Ends what one launch started: after grace seconds for it to exit by itself, SIGKILL to what is left of
-    its process group and to anything else naming its profile. Returns the pids killed, or raises when some
-    survive SIGKILL."""
-    try:
-        proc.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        pass
-    late = processes_of(proc.pid, marker)
-    for pid in late:
+    def finish(self, grace):
+        """After grace seconds for it to exit by itself, SIGKILL to its process group (while its leader is
+        not reaped the group is still this launch's) and to every process naming its directory; raises when
+        some survive."""
         try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    if proc.poll() is None:
-        proc.wait(timeout=10)
-    for _ in range(50):
-        left = processes_of(proc.pid, marker)
-        if not left:
-            return late
-        time.sleep(0.1)
-    raise CheckFailed("Chromium processes %s survived SIGKILL" % left)
+            self.proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        try:
+            for _ in range(50):
+                left = self.processes()
+                if not left:
+                    return
+                for pid in left:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                time.sleep(0.1)
+            raise CheckFailed("Chromium processes %s survived SIGKILL" % left)
+        finally:
+            shutil.rmtree(self.home, ignore_errors=True)
 
 
 class DevTools:
@@ -124,7 +138,6 @@ class DevTools:
 
     def __init__(self, chromium):
         self.deadline = time.monotonic() + LAUNCH_SECONDS
-        self.profile = tempfile.mkdtemp(prefix="byoc-chromium-")
         self.stderr = tempfile.TemporaryFile()
         self.next_id = 0
         self.events = []
@@ -137,15 +150,14 @@ class DevTools:
             high_resp = fcntl.fcntl(resp_write, fcntl.F_DUPFD, 10)
             os.dup2(high_cmd, 3)
             os.dup2(high_resp, 4)
-        argv = [chromium] + common_flags(self.profile) + ["--remote-debugging-pipe", "about:blank"]
-        try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.stderr, stderr=self.stderr,
-                                         preexec_fn=to_fds_3_and_4, start_new_session=True,
-                                         close_fds=False)  # fds 3 and 4 stay open; the rest are CLOEXEC
-        except OSError as e:
-            self._close_fds(cmd_read, resp_write)
-            shutil.rmtree(self.profile, ignore_errors=True)
-            raise ChromiumUnavailable("%s does not start: %s" % (chromium, e))
+        try:  # close_fds=False keeps fds 3 and 4 open in the child; Python's own fds are all close-on-exec
+            self.chromium = Chromium(chromium, ["--remote-debugging-pipe", "about:blank"], stdout=self.stderr,
+                                     stderr=self.stderr, preexec_fn=to_fds_3_and_4, close_fds=False)
+        except ChromiumUnavailable:
+            self._close_fds(cmd_read, resp_write, self.cmd_write, self.resp_read)
+            self.stderr.close()
+            raise
+        self.proc = self.chromium.proc
         os.close(cmd_read)
         os.close(resp_write)
 
@@ -236,10 +248,9 @@ class DevTools:
         finally:
             self._close_fds(self.cmd_write, self.resp_read)
             try:  # Browser.close ends it in well under a second; past the time limit, no grace
-                tear_down(self.proc, self.profile, max(0.0, min(10.0, self.deadline - time.monotonic())))
+                self.chromium.finish(max(0.0, min(10.0, self.deadline - time.monotonic())))
             finally:
                 self.stderr.close()
-                shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def page_errors(events, page_url):
@@ -506,20 +517,15 @@ def check_dump_dom(chromium, html_path, expected):
     """chromium --dump-dom FILE#node=N (N: @main's last node): the serialized DOM after the page's script ran
     must have body data-ready="1" and node N's op in #details. Returns N."""
     node_id = expected["order"][-1]
-    profile = tempfile.mkdtemp(prefix="byoc-chromium-")
-    argv = [chromium] + common_flags(profile) + ["--virtual-time-budget=10000", "--dump-dom",
-                                                 file_url(html_path, "#node=" + node_id)]
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    flags = ["--virtual-time-budget=10000", "--dump-dom", file_url(html_path, "#node=" + node_id)]
+    launch = Chromium(chromium, flags, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = launch.proc
     try:
         out, err = proc.communicate(timeout=LAUNCH_SECONDS)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
         raise CheckFailed("chromium --dump-dom did not finish within %d s" % LAUNCH_SECONDS)
     finally:
-        tear_down(proc, profile, 0)
-        shutil.rmtree(profile, ignore_errors=True)
+        launch.finish(0)
     parser = DetailsText()
     parser.feed(out.decode("utf-8", "replace"))
     details = "".join(parser.parts)
@@ -556,7 +562,7 @@ def check_model(byocc, build, chromium, name, model):
         check_in_devtools(chromium, name, html_path, os.path.join(build, "report_%s.png" % name), expected)
         node_id = check_dump_dom(chromium, html_path, expected)
         print("ok report_browser:%s:dump_dom (#node=%s shows op: %s)" % (name, node_id, expected["ops"][node_id]))
-    except CheckFailed as e:
+    except (CheckFailed, ChromiumUnavailable) as e:
         print("FAIL report_browser:%s: %s" % (name, e))
         return False
     return True
