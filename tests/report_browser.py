@@ -353,17 +353,17 @@ def write_report(byocc, model, html_path):
 
 
 def placement_of(byocc, model):
-    """The expected graph, from byocc partition --emit json (the same model and backends): @main's ops by
-    node id, their devices, and the partitions' names."""
+    """The expected graph, from byocc partition --emit json (the same model and backends): the placement
+    report's ops (those of @main and of its control-flow bodies, as the page draws them) by node id, in the
+    report's order, their devices, and the partitions' names."""
     doc = json.loads(run_byocc([byocc, "partition", model] + BACKEND_ARGS + ["--emit", "json"],
                                "byocc partition %s --emit json" % model))
-    main = [n for n in doc["nodes"] if n["function"] == "main"]
-    if doc["totals"]["ops"] != len(main):
-        raise CheckFailed("byocc partition --emit json lists %d nodes of @main but totals %d ops"
-                          % (len(main), doc["totals"]["ops"]))
-    return {"ops": {str(n["id"]): n["op"] for n in main},
-            "devices": {str(n["id"]): n["backend"] for n in main},
-            "order": [str(n["id"]) for n in main],
+    ops = doc["nodes"]
+    if doc["totals"]["ops"] != len(ops):
+        raise CheckFailed("byocc partition --emit json lists %d ops but totals %d" % (len(ops), doc["totals"]["ops"]))
+    return {"ops": {str(n["id"]): n["op"] for n in ops},
+            "devices": {str(n["id"]): n["backend"] for n in ops},
+            "order": [str(n["id"]) for n in ops],
             "partitions": sorted(p["function"] for p in doc["partitions"])}
 
 
@@ -387,12 +387,12 @@ def check_graph(devtools, session, expected):
         raise CheckFailed("the page has no section with id %s" % ", ".join(facts["missing"]))
     want = len(expected["ops"])
     if len(facts["ids"]) != want:
-        raise CheckFailed("%d g.node elements, but the model has %d nodes in @main" % (len(facts["ids"]), want))
+        raise CheckFailed("%d g.node elements, but the placement report has %d ops" % (len(facts["ids"]), want))
     if facts["count"] != str(want):
-        raise CheckFailed("#node-count says %r, but the model has %d nodes in @main" % (facts["count"], want))
+        raise CheckFailed("#node-count says %r, but the placement report has %d ops" % (facts["count"], want))
     if sorted(facts["ids"]) != sorted(expected["ops"]):
         strange = sorted(set(facts["ids"]) ^ set(expected["ops"]))[:5]
-        raise CheckFailed("the g.node ids differ from @main's node ids (e.g. %s)" % strange)
+        raise CheckFailed("the g.node ids differ from the placement report's (e.g. %s)" % strange)
     for node_id, device in zip(facts["ids"], facts["devices"]):
         if device != expected["devices"][node_id]:
             raise CheckFailed("node %s has data-device %r but was placed on %s"
@@ -415,19 +415,20 @@ CLICK_POINT_JS = """(function (id) {
   var hit = document.elementFromPoint(x, y);
   return {x: x, y: y, visible: r.width > 0 && r.height > 0 && hit !== null && hit.closest('g.node') === g};
 })(%s)"""
-DETAILS_JS = "(function () { var d = document.getElementById('details'); return d === null ? null : d.textContent; })()"
+# innerText, as the user reads it: a block (a <p> per field) ends its line, where textContent would run
+# "op: nn.conv2d" into the next field's label
+DETAILS_JS = "(function () { var d = document.getElementById('details'); return d === null ? null : d.innerText; })()"
 
 
 def check_click(devtools, session, expected):
-    """A left click at a node's centre (the first device-placed node from the middle of @main on whose centre
-    the node itself is on top) must put "op: OP" into #details. Returns the clicked node's id."""
+    """A left click at a node's centre (the report's first device-placed op whose centre is in the viewport with
+    the node itself on top there; else a host one) must put "op: OP" into #details. Returns the node's id."""
     before = devtools.evaluate(session, DETAILS_JS)
     if before is None:
         raise CheckFailed("the page has no #details")
     order = expected["order"]
-    middle = order[len(order) // 2:] + order[:len(order) // 2]
-    candidates = [i for i in middle if expected["devices"][i] != "host"] + \
-                 [i for i in middle if expected["devices"][i] == "host"]
+    candidates = [i for i in order if expected["devices"][i] != "host"] + \
+                 [i for i in order if expected["devices"][i] == "host"]
     for node_id in candidates:
         if shows_op(before, expected["ops"][node_id]):
             continue  # the click must change what #details shows
@@ -488,8 +489,12 @@ def check_in_devtools(chromium, name, html_path, png_path, expected):
 
 
 class DetailsText(html.parser.HTMLParser):
-    """From a dumped DOM: the text inside the element with id "details", and body's data-ready."""
+    """From a dumped DOM: the text inside the element with id "details" (a line break where a block element
+    starts or ends, as innerText has), and body's data-ready."""
     VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    BLOCKS = {"address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure",
+              "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre",
+              "section", "table", "td", "th", "tr", "ul"}
 
     def __init__(self):
         super().__init__()
@@ -501,12 +506,16 @@ class DetailsText(html.parser.HTMLParser):
             self.ready = attrs.get("data-ready")
         if self.depth:
             self.depth += tag not in self.VOID
+            if tag in self.BLOCKS:
+                self.parts.append("\n")
         elif attrs.get("id") == "details":
             self.depth = 1
 
     def handle_endtag(self, tag):
         if self.depth and tag not in self.VOID:
             self.depth -= 1
+            if tag in self.BLOCKS:
+                self.parts.append("\n")
 
     def handle_data(self, data):
         if self.depth:
@@ -514,7 +523,7 @@ class DetailsText(html.parser.HTMLParser):
 
 
 def check_dump_dom(chromium, html_path, expected):
-    """chromium --dump-dom FILE#node=N (N: @main's last node): the serialized DOM after the page's script ran
+    """chromium --dump-dom FILE#node=N (N: the report's last op): the serialized DOM after the page's script ran
     must have body data-ready="1" and node N's op in #details. Returns N."""
     node_id = expected["order"][-1]
     flags = ["--virtual-time-budget=10000", "--dump-dom", file_url(html_path, "#node=" + node_id)]
