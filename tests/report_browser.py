@@ -10,7 +10,7 @@ npu --backend dsp -o ...` and checks, driving Chromium through its DevTools prot
   - the number of g.node elements, the page's #node-count and their ids, devices and partitions equal
     what `byocc partition MODEL ... --emit json` (an independent source: the placement report) gives;
   - a mouse click at a node's centre (Input.dispatchMouseEvent, as a user's click) fills #details with
-    "op: OP" for that node's op; a screenshot goes to BUILD/report_NAME.png;
+    "op: OP" for that node's op; a screenshot of the whole page goes to BUILD/report_NAME.png;
 and, without the protocol, `chromium --dump-dom FILE#node=N` shows node N's op in #details.
 A negative control first checks that the error collection catches a console.error and a thrown exception.
 
@@ -39,6 +39,7 @@ import time
 import urllib.parse
 
 LAUNCH_SECONDS = 60
+MAX_SCREENSHOT_HEIGHT = 16384  # a taller capture exceeds what Chromium's compositor draws in one texture
 SECTIONS = ("graph", "timeline", "plans", "memory", "kernels")
 BACKEND_ARGS = ["--backend", "npu", "--backend", "dsp"]
 NO_REPORT_COMMAND = "byocc has no report subcommand yet"
@@ -452,16 +453,20 @@ def check_click(devtools, session, expected):
 
 
 def check_screenshot(devtools, session, png_path):
-    """The viewport (scrolled to the top) as a PNG of the emulated 1280x900."""
-    devtools.evaluate(session, "window.scrollTo(0, 0)")
-    data = base64.b64decode(devtools.call("Page.captureScreenshot", {"format": "png"}, session)["data"])
+    """The whole page (up to MAX_SCREENSHOT_HEIGHT pixels of it) as a PNG of the size its layout gives."""
+    content = devtools.call("Page.getLayoutMetrics", {}, session)["cssContentSize"]
+    width, height = int(content["width"]), min(int(content["height"]), MAX_SCREENSHOT_HEIGHT)
+    data = base64.b64decode(devtools.call("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}}, session)["data"])
     if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
         raise CheckFailed("Page.captureScreenshot gave no PNG")
     size = (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big"))
-    if size != (1280, 900):
-        raise CheckFailed("the screenshot is %dx%d, not the 1280x900 viewport" % size)
+    if size != (width, height):
+        raise CheckFailed("the screenshot is %dx%d, not the page's %dx%d" % (size + (width, height)))
     with open(png_path, "wb") as f:
         f.write(data)
+    return size
 
 
 def check_in_devtools(chromium, name, html_path, png_path, expected):
@@ -477,8 +482,8 @@ def check_in_devtools(chromium, name, html_path, png_path, expected):
         print("ok report_browser:%s:graph (%d nodes, %d partitions)" % (name, count, len(expected["partitions"])))
         clicked = check_click(devtools, session, expected)
         print("ok report_browser:%s:click (node %s shows op: %s)" % (name, clicked, expected["ops"][clicked]))
-        check_screenshot(devtools, session, png_path)
-        print("ok report_browser:%s:screenshot (%s)" % (name, png_path))
+        size = check_screenshot(devtools, session, png_path)
+        print("ok report_browser:%s:screenshot (%s, %dx%d)" % ((name, png_path) + size))
         devtools.evaluate(session, "new Promise(function (r) { setTimeout(r, 100); })")  # late errors arrive
         errors = page_errors(devtools.events, url)
         if errors:
