@@ -64,11 +64,11 @@ group_command() { # name
 }
 
 # the report order; the run order starts with the groups that take longest
-groups=$(echo $TESTS cli onnx_node models built_models cflow_models collage_plans report_browser \
-    quant_qops quant_fq2i quant_models quantize \
+groups=$(echo $TESTS cli onnx_node models built_models cflow_models collage_plans quant_qops quant_fq2i quant_models quantize \
     $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
+groups="$groups report_browser"
 [ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"
 first="models onnx_node built_models build property collage_search kernels lit devices cli"
 order=$(for g in $first $groups; do case " $groups " in *" $g "*) echo "$g" ;; esac; done | awk '!seen[$0]++')
