@@ -130,6 +130,7 @@
        [SECTION] sim: profile
        [SECTION] sim: devices (NPU, DSP and host models, backends, command streams)
        [SECTION] sim: executable (.byoc artifacts, source maps)
+       [SECTION] sim: report (one self-contained HTML page of a placement and its run)
      Implementation (the runtime, then the compiler: BYOC_SIM_RUNTIME_ONLY leaves out the "(compiler)" sections)
        [SECTION] sim impl: config & platform
        [SECTION] sim impl: program storage
@@ -151,6 +152,7 @@
        [SECTION] sim impl (compiler): backends and their hooks
        [SECTION] sim impl (compiler): Collage estimators
        [SECTION] sim impl (compiler): source maps and saving executables
+       [SECTION] sim impl (compiler): report (the HTML page)
 */
 /* Outside the guard, so that a file which included this header before defining BYOC_SIM_IMPLEMENTATION
    still gets byoc.h's implementation on the second include (byoc.h emits it once). */
@@ -748,6 +750,40 @@ BYOC_SIM_API const byoc_sim_source_entry *byoc_sim_executable_source(const byoc_
    kernels back to frontend nodes. Free with byoc_sim_executable_free. */
 BYOC_SIM_API char *byoc_sim_executable_source_map_json(const byoc_sim_executable *e, size_t *len);
 BYOC_SIM_API void byoc_sim_executable_free(const byoc_sim_executable *e, void *ptr);
+
+// [SECTION] sim: report (one self-contained HTML page of a placement and its run)
+/* byoc_sim_report_html writes one HTML file that needs nothing else (inline SVG, CSS and a little plain
+   JavaScript; no network, no fonts, no third-party script): what ran where, why, and how fast.
+     #graph     every op of the placement report as a box (one `g.node` each, data-node-id = its origin, the
+                #ID pins and placement files use; data-device = its backend), laid out top to bottom by
+                byoc_graph_layout and coloured by device, partitions boxed and collapsible to one box; a click
+                (or the URL hash #node=ID) shows its ONNX name, op, composite, partition, kernel and the
+                placement reason with each declining backend's reason; wheel zoom, drag to pan
+     #timeline  the program's last run on the simulated timeline: one lane per device with its kernels, a DMA
+                lane per simulated device with its command streams' loads and stores, and the transfers
+                (kernels reading what another device wrote)
+     #plans     the plan beside the other strategy's (other), and the ops that moved between them
+     #memory    the static memory plan: each arena buffer as offset x lifetime (time slots)
+     #kernels   the kernels with device, class, simulated and measured (median wall) time
+   Every string from the model (names, ops, reasons) is escaped. The page sets document.body.dataset.ready to
+   "1" when its script has run. */
+typedef struct byoc_sim_report_input {
+    const char *title;                      /* the heading, e.g. the model's file name (NULL: "byoc report") */
+    const char *note;                       /* a line under the heading (how the page was made), or NULL */
+    const byoc_placement_report *placement; /* required: the plan that was compiled; its ops are the nodes */
+    const char *strategy;                   /* its strategy: "greedy" or "collage" (NULL: "greedy") */
+    const byoc_placement_report *other;     /* the other strategy's plan of the same prepared module, or NULL */
+    const char *other_strategy;             /* (NULL: the one strategy is not) */
+    const byoc_sim_program *program;        /* the compiled program after a run, or NULL (no timeline, memory plan
+                                               or kernels then; the sections say so) */
+    const byoc_layout_options *layout;      /* the graph's spacing (NULL: the defaults) */
+} byoc_sim_report_input;
+
+/* The page as a NUL-terminated string (its length in *len when given); free it with byoc_sim_report_free. NULL
+   with BYOC_ERR_INVALID_ARGUMENT for a NULL input or placement, or a graph byoc_graph_layout refuses;
+   BYOC_ERR_OUT_OF_MEMORY. */
+BYOC_SIM_API char *byoc_sim_report_html(const byoc_sim_report_input *input, size_t *len, byoc_diag *diag);
+BYOC_SIM_API void byoc_sim_report_free(char *html);
 
 
 #ifdef __cplusplus
@@ -8896,26 +8932,11 @@ BYOC__SIM_PRIVATE void byoc__exe_walk(byoc__exe_srcmap *sm, byoc_node *root, con
     byoc_graph_free(&g);
 }
 
-/* why the op runs where it does, from the placement report */
-BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__exe_ir *e, char *out, size_t cap) {
-    out[0] = 0;
-    if (!sm->nby_origin) return;
-    uint32_t origin = byoc_node_origin(e->n);
-    int lo = 0, hi = sm->nby_origin - 1;
-    const byoc_placement *pl = NULL;
-    while (lo <= hi && !pl) {
-        int mid = (lo + hi) / 2;
-        if (sm->by_origin[mid]->origin == origin) pl = sm->by_origin[mid];
-        else if (sm->by_origin[mid]->origin < origin) lo = mid + 1;
-        else hi = mid - 1;
-    }
-    if (!pl) {
-        snprintf(out, cap, "not in the placement: made by a pass after partitioning");
-        return;
-    }
+/* why an op of a placement report runs where it does (the source map's and the HTML report's words) */
+BYOC__SIM_PRIVATE void byoc__placement_reason(const byoc_placement *pl, const char *strategy, char *out, size_t cap) {
     size_t at = 0;
-    const char *strategy = sm->o && sm->o->strategy ? sm->o->strategy : "greedy";
-    if (!strcmp(strategy, "collage"))
+    out[0] = 0;
+    if (!strcmp(strategy ? strategy : "greedy", "collage"))
         at += (size_t)snprintf(out + at, cap - at, "the Collage search's cheapest plan puts it on %s", pl->backend);
     else if (strcmp(pl->backend, "host")) at += (size_t)snprintf(out + at, cap - at, "%s takes it", pl->backend);
     else
@@ -8929,6 +8950,23 @@ BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__
                                : strcmp(pl->backend, "host") ? "; first "
                                                              : ": ",
                                pl->declined[d].backend, pl->declined[d].reason);
+}
+
+/* why the op runs where it does, from the placement report */
+BYOC__SIM_PRIVATE void byoc__exe_reason(const byoc__exe_srcmap *sm, const byoc__exe_ir *e, char *out, size_t cap) {
+    out[0] = 0;
+    if (!sm->nby_origin) return;
+    uint32_t origin = byoc_node_origin(e->n);
+    int lo = 0, hi = sm->nby_origin - 1;
+    const byoc_placement *pl = NULL;
+    while (lo <= hi && !pl) {
+        int mid = (lo + hi) / 2;
+        if (sm->by_origin[mid]->origin == origin) pl = sm->by_origin[mid];
+        else if (sm->by_origin[mid]->origin < origin) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    if (!pl) snprintf(out, cap, "not in the placement: made by a pass after partitioning");
+    else byoc__placement_reason(pl, sm->o ? sm->o->strategy : NULL, out, cap);
 }
 
 /* every op call a body program (and the bodies inside it) runs, mapped to the top-level kernel k */
@@ -9221,6 +9259,840 @@ BYOC_SIM_API byoc_result byoc_sim_executable_save(byoc_sim_program *p, const byo
 #undef BYOC__EXE_NEW_SECTION
     return r;
 }
+// [SECTION] sim impl (compiler): report (the HTML page)
+/* One pass that appends to a buffer. Strings from model files go through byoc__rep_text wherever they land (text
+   or attribute), so the page's structure never depends on them. Each static piece of CSS and script is a literal
+   of its own (C99 guarantees 4095 characters per literal). */
+typedef struct byoc__rep_row_key {
+    uint32_t origin;
+    int row;
+} byoc__rep_row_key;
+
+typedef struct byoc__rep {
+    const byoc_sim_report_input *in;
+    const byoc_placement_report *pl;
+    const byoc_sim_program *p;
+    byoc__buf b;
+    byoc__rep_row_key *by_origin; /* placement rows sorted by origin, for lookups */
+    int *kernel_of;               /* per placement row: the kernel that runs it, -1 */
+    int *device_of;               /* per placement row: its backend's index in pl->backends (its colour) */
+    byoc_layout layout;
+} byoc__rep;
+
+#define BYOC__REP_PALETTE 10
+static const char *const byoc__rep_colors[BYOC__REP_PALETTE] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+                                                                "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6"};
+#define BYOC__REP_HOST_COLOR "#bab0ac"
+
+/* text or an attribute value: & < > " ' as references, control characters but tab and newline as spaces */
+BYOC__SIM_PRIVATE void byoc__rep_text(byoc__buf *b, const char *s) {
+    for (const char *run = s ? s : ""; *run;) {
+        size_t n = strcspn(run, "&<>\"'\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15"
+                                "\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f");
+        byoc__buf_put(b, run, n);
+        run += n;
+        if (!*run) break;
+        switch (*run) {
+        case '&': byoc__buf_puts(b, "&amp;"); break;
+        case '<': byoc__buf_puts(b, "&lt;"); break;
+        case '>': byoc__buf_puts(b, "&gt;"); break;
+        case '"': byoc__buf_puts(b, "&quot;"); break;
+        case '\'': byoc__buf_puts(b, "&#39;"); break;
+        default: byoc__buf_puts(b, " "); break;
+        }
+        run++;
+    }
+}
+/* ` name="value"` with the value escaped */
+BYOC__SIM_PRIVATE void byoc__rep_attr(byoc__buf *b, const char *name, const char *value) {
+    byoc__buf_printf(b, " %s=\"", name);
+    byoc__rep_text(b, value);
+    byoc__buf_puts(b, "\"");
+}
+
+/* a size for people: 812 B, 12.5 KiB, 3.20 MiB */
+BYOC__SIM_PRIVATE const char *byoc__rep_bytes(double v, char *out, size_t cap) {
+    if (v < 1024) snprintf(out, cap, "%.0f B", v);
+    else if (v < 1024.0 * 1024) snprintf(out, cap, "%.1f KiB", v / 1024);
+    else snprintf(out, cap, "%.2f MiB", v / (1024.0 * 1024));
+    return out;
+}
+/* a duration with three significant digits, in us, ms or s */
+BYOC__SIM_PRIVATE const char *byoc__rep_us(double seconds, char *out, size_t cap) {
+    if (seconds >= 1) snprintf(out, cap, "%.3g s", seconds);
+    else if (seconds >= 1e-3) snprintf(out, cap, "%.3g ms", seconds * 1e3);
+    else snprintf(out, cap, "%.3g us", seconds * 1e6);
+    return out;
+}
+
+static int byoc__rep_by_origin(const void *a, const void *b) {
+    const byoc__rep_row_key *x = BYOC__SIM_CAST(const byoc__rep_row_key *, a);
+    const byoc__rep_row_key *y = BYOC__SIM_CAST(const byoc__rep_row_key *, b);
+    if (x->origin != y->origin) return x->origin < y->origin ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+/* pl's rows sorted by origin (NULL when out of memory) */
+BYOC__SIM_PRIVATE byoc__rep_row_key *byoc__rep_keys(const byoc_placement_report *pl) {
+    byoc__rep_row_key *keys = BYOC__SIM_CAST(
+        byoc__rep_row_key *, BYOC_MALLOC(sizeof(byoc__rep_row_key) * (size_t)(pl->count ? pl->count : 1)));
+    for (int i = 0; keys && i < pl->count; ++i) keys[i].origin = pl->nodes[i].origin, keys[i].row = i;
+    if (keys) qsort(keys, (size_t)pl->count, sizeof *keys, byoc__rep_by_origin);
+    return keys;
+}
+/* the placement row of an origin, -1 */
+BYOC__SIM_PRIVATE int byoc__rep_row(const byoc__rep *R, uint32_t origin) {
+    int lo = 0, hi = R->pl->count - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        uint32_t at = R->by_origin[mid].origin;
+        if (at == origin) return R->by_origin[mid].row;
+        if (at < origin) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+/* a row's colour: its backend's index among the report's backends */
+BYOC__SIM_PRIVATE int byoc__rep_device_index(const byoc_placement_report *pl, const char *backend) {
+    for (int k = 0; k < pl->nbackends; ++k)
+        if (backend && !strcmp(pl->backends[k], backend)) return k;
+    return -1;
+}
+BYOC__SIM_PRIVATE const char *byoc__rep_color(const byoc_placement_report *pl, const char *backend) {
+    int k = byoc__rep_device_index(pl, backend);
+    if (!backend || !strcmp(backend, "host") || k < 0) return BYOC__REP_HOST_COLOR;
+    return byoc__rep_colors[k % BYOC__REP_PALETTE];
+}
+
+/* the op calls a program (and the bodies inside it) runs, mapped to the top-level kernel k */
+BYOC__SIM_PRIVATE void byoc__rep_mark(byoc__rep *R, const byoc_sim_program *p, int k, int depth) {
+    for (int s = 0; s < p->nsteps && depth <= BYOC__SIM_MAX_DEPTH; ++s) {
+        int row = p->steps[s].call ? byoc__rep_row(R, byoc_node_origin(p->steps[s].call)) : -1;
+        if (row >= 0 && R->kernel_of[row] < 0) R->kernel_of[row] = k;
+    }
+    for (int b = 0; b < p->nbodies && depth <= BYOC__SIM_MAX_DEPTH; ++b) byoc__rep_mark(R, p->bodies[b], k, depth + 1);
+}
+
+/* which kernel runs each op: a host kernel's op calls keep their origin through FuseOps' copies; a partition run
+   by its runtime module is one kernel that runs every op of the partition */
+BYOC__SIM_PRIVATE int byoc__rep_index(byoc__rep *R) {
+    int n = R->pl->count;
+    R->by_origin = byoc__rep_keys(R->pl);
+    R->kernel_of = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(n ? n : 1)));
+    R->device_of = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(n ? n : 1)));
+    if (!R->by_origin || !R->kernel_of || !R->device_of) return 0;
+    for (int i = 0; i < n; ++i) {
+        R->kernel_of[i] = -1;
+        R->device_of[i] = byoc__rep_device_index(R->pl, R->pl->nodes[i].backend);
+    }
+    const byoc_sim_program *p = R->p;
+    for (int k = 0; p && k < p->nkernels; ++k) {
+        const byoc__sim_kernel *kk = &p->kernels[k];
+        for (int s = kk->step_first; s < kk->step_first + kk->nsteps; ++s) {
+            int row = p->steps[s].call ? byoc__rep_row(R, byoc_node_origin(p->steps[s].call)) : -1;
+            if (row >= 0 && R->kernel_of[row] < 0) R->kernel_of[row] = k;
+        }
+        for (int b = 0; b < kk->nbodies; ++b) byoc__rep_mark(R, p->bodies[kk->body_first + b], k, 1);
+        if (kk->info.exec == BYOC_SIM_EXEC_RUNTIME && kk->function)
+            for (int i = 0; i < n; ++i)
+                if (R->pl->nodes[i].partition && !strcmp(R->pl->nodes[i].partition, kk->function)) R->kernel_of[i] = k;
+    }
+    return 1;
+}
+
+/* the page's style: one literal per rule group */
+static const char *const byoc__rep_css[] = {
+    "body{font:14px/1.4 system-ui,sans-serif;margin:0 24px 48px;color:#222;background:#fff}"
+    "h1{font-size:22px;margin:16px 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd}"
+    "nav a{margin-right:14px}.muted{color:#666}.legend span{display:inline-block;margin-right:14px}"
+    ".sw{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-1px;border:1px solid #0003}"
+    "button{font:inherit;margin-right:6px;padding:2px 10px}\n",
+    ".frame{border:1px solid #ccc;background:#fcfcfc;overflow:hidden;position:relative}"
+    "#graph-svg{width:100%;height:70vh;display:block;cursor:grab;user-select:none}"
+    "svg text{font:12px monospace;fill:#111;pointer-events:none}"
+    "g.node rect{stroke:#0006;stroke-width:1}g.node{cursor:pointer}g.node:hover rect{stroke:#000;stroke-width:2}"
+    "g.node.selected rect{stroke:#d00;stroke-width:3}g.node.hidden{display:none}"
+    ".edge{fill:none;stroke:#7779;stroke-width:1.2}\n",
+    "g.partition .pbox{fill:none;stroke:#333;stroke-dasharray:5 3;stroke-width:1.2;pointer-events:none}"
+    "g.partition .plabel{font:bold 12px monospace;fill:#333;pointer-events:auto;cursor:pointer}"
+    "g.partition.collapsed .pbox{fill-opacity:.92;stroke-dasharray:none;pointer-events:auto;cursor:pointer}"
+    "#details{border:1px solid #ccc;padding:8px 12px;margin-top:8px;min-height:3em;background:#f7f7f7}"
+    "#details p{margin:2px 0}#details ul{margin:2px 0 2px 18px;padding:0}\n",
+    "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}"
+    "td{overflow-wrap:anywhere;max-width:48em}td.num,th.num{text-align:right}tr:nth-child(even){background:#f6f6f6}."
+    "plans{display:flex;gap:32px;"
+    "flex-wrap:wrap}.tl-svg,.mem-svg{width:100%;display:block;cursor:grab}.lane{fill:#f0f0f0}"
+    ".tick{stroke:#bbb}.k{stroke:#fff;stroke-width:.5}.k:hover,.buf:hover{stroke:#000;stroke-width:1.5}\n",
+};
+
+BYOC__SIM_PRIVATE void byoc__rep_head(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    const char *title = R->in->title ? R->in->title : "byoc report";
+    byoc__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                      "<link rel=\"icon\" href=\"data:,\">\n<title>byoc report: ");
+    byoc__rep_text(b, title);
+    byoc__buf_puts(b, "</title>\n<style>\n");
+    for (size_t i = 0; i < sizeof byoc__rep_css / sizeof byoc__rep_css[0]; ++i) byoc__buf_puts(b, byoc__rep_css[i]);
+    for (int k = 0; k < BYOC__REP_PALETTE; ++k) byoc__buf_printf(b, ".d%d{fill:%s}", k, byoc__rep_colors[k]);
+    byoc__buf_printf(b, ".dh{fill:%s}\n</style></head>\n<body>\n<h1>", BYOC__REP_HOST_COLOR);
+    byoc__rep_text(b, title);
+    byoc__buf_puts(b, "</h1>\n");
+    if (R->in->note) {
+        byoc__buf_puts(b, "<p class=\"muted\">");
+        byoc__rep_text(b, R->in->note);
+        byoc__buf_puts(b, "</p>\n");
+    }
+    int on_host = 0;
+    for (int i = 0; i < R->pl->count; ++i) on_host += !strcmp(R->pl->nodes[i].backend, "host");
+    char t[64];
+    byoc__buf_printf(b, "<p>%s placement: %d ops, %d on backends in %d partition%s, %d on the host",
+                     R->in->strategy ? (!strcmp(R->in->strategy, "collage") ? "Collage" : "greedy") : "greedy",
+                     R->pl->count, R->pl->count - on_host, R->pl->npartitions, R->pl->npartitions == 1 ? "" : "s",
+                     on_host);
+    if (R->p)
+        byoc__buf_printf(b, "; %d kernel%s, simulated latency %s", R->p->nkernels, R->p->nkernels == 1 ? "" : "s",
+                         byoc__rep_us(byoc_sim_latency(R->p), t, sizeof t));
+    byoc__buf_puts(
+        b, ".</p>\n<nav><a href=\"#graph\">graph</a><a href=\"#timeline\">timeline</a>"
+           "<a href=\"#plans\">plans</a><a href=\"#memory\">memory</a><a href=\"#kernels\">kernels</a></nav>\n");
+}
+
+/* a node's box fits its label, the op's name (cut at 24 characters: the details give it whole) */
+#define BYOC__REP_LABEL_MAX 24
+#define BYOC__REP_CHAR_W 7.3
+#define BYOC__REP_NODE_H 24.0
+BYOC__SIM_PRIVATE int byoc__rep_label_chars(const char *op) {
+    size_t n = strlen(op ? op : "");
+    return n > BYOC__REP_LABEL_MAX ? BYOC__REP_LABEL_MAX : (int)n;
+}
+BYOC__SIM_PRIVATE double byoc__rep_node_width(const char *op) {
+    double w = 16 + BYOC__REP_CHAR_W * byoc__rep_label_chars(op);
+    return w < 48 ? 48 : w;
+}
+
+/* the placement report's ops as a graph (an edge per distinct input op) laid out by byoc_graph_layout */
+BYOC__SIM_PRIVATE byoc_result byoc__rep_layout(byoc__rep *R, byoc_diag *diag) {
+    const byoc_placement_report *pl = R->pl;
+    int n = pl->count, m = 0;
+    for (int i = 0; i < n; ++i) m += pl->nodes[i].ninputs;
+    double *w = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * (size_t)(n ? n : 1)));
+    double *h = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * (size_t)(n ? n : 1)));
+    int *from = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(m ? m : 1)));
+    int *to = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * (size_t)(m ? m : 1)));
+    byoc_result r = BYOC_OK;
+    if (!w || !h || !from || !to)
+        r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_sim_report_html: out of memory");
+    int nedges = 0;
+    for (int i = 0; r == BYOC_OK && i < n; ++i) {
+        const byoc_placement *op = &pl->nodes[i];
+        w[i] = byoc__rep_node_width(op->op);
+        h[i] = BYOC__REP_NODE_H;
+        for (int q = 0; q < op->ninputs; ++q) {
+            int src = byoc__rep_row(R, op->inputs[q]), seen = 0;
+            for (int e = 0; e < q && !seen; ++e) seen = op->inputs[e] == op->inputs[q];
+            if (src < 0 || src == i || seen) continue;
+            from[nedges] = src;
+            to[nedges++] = i;
+        }
+    }
+    if (r == BYOC_OK) {
+        byoc_layout_graph g;
+        memset(&g, 0, sizeof g);
+        g.nnodes = n;
+        g.widths = w;
+        g.heights = h;
+        g.nedges = nedges;
+        g.edge_from = from;
+        g.edge_to = to;
+        r = byoc_graph_layout(&g, R->in->layout, &R->layout, diag);
+    }
+    BYOC_FREE(w);
+    BYOC_FREE(h);
+    BYOC_FREE(from);
+    BYOC_FREE(to);
+    return r;
+}
+
+/* one node: its box, label, hover title and the fields a click shows (data attributes, escaped) */
+BYOC__SIM_PRIVATE void byoc__rep_node(byoc__rep *R, int i) {
+    byoc__buf *b = &R->b;
+    const byoc_placement *op = &R->pl->nodes[i];
+    const byoc_layout_box *box = &R->layout.nodes[i];
+    char reason[2048], kernel[600], t1[64], t2[64];
+    byoc__placement_reason(op, R->in->strategy, reason, sizeof reason);
+    byoc__buf_printf(b, "<g class=\"node\" data-node-id=\"%u\"", (unsigned)op->origin);
+    byoc__rep_attr(b, "data-device", op->backend);
+    byoc__rep_attr(b, "data-op", op->op);
+    byoc__rep_attr(b, "data-name", op->source ? op->source : "");
+    byoc__rep_attr(b, "data-label", op->label);
+    byoc__rep_attr(b, "data-function", op->function);
+    byoc__rep_attr(b, "data-composite", op->composite ? op->composite : "");
+    byoc__rep_attr(b, "data-partition", op->partition ? op->partition : "");
+    int k = R->kernel_of[i];
+    kernel[0] = 0;
+    if (k >= 0) {
+        const byoc_sim_kernel_info *ki = &R->p->kernels[k].info;
+        snprintf(kernel, sizeof kernel, "#%d %.400s (%s, %s; simulated %s, measured %s)", k, ki->name,
+                 byoc_sim_kernel_class(R->p, k), byoc_sim_exec_name(ki->exec),
+                 byoc__rep_us(ki->sim_seconds, t1, sizeof t1), byoc__rep_us(ki->median_seconds, t2, sizeof t2));
+        byoc__buf_printf(b, " data-kernel-index=\"%d\"", k);
+    }
+    byoc__rep_attr(b, "data-kernel", kernel);
+    byoc__rep_attr(b, "data-reason", reason);
+    byoc__buf_puts(b, " data-declined=\"");
+    for (int d = 0; d < op->ndeclined; ++d) {
+        if (d) byoc__buf_puts(b, "&#10;");
+        byoc__rep_text(b, op->declined[d].backend);
+        byoc__buf_puts(b, ": ");
+        byoc__rep_text(b, op->declined[d].reason);
+    }
+    byoc__buf_puts(b, "\"><title>");
+    byoc__rep_text(b, op->op);
+    byoc__buf_puts(b, op->source ? " " : "");
+    byoc__rep_text(b, op->source);
+    byoc__buf_puts(b, " on ");
+    byoc__rep_text(b, op->backend);
+    int dev = R->device_of[i];
+    if (!strcmp(op->backend, "host") || dev < 0) byoc__buf_puts(b, "</title><rect class=\"dh\"");
+    else byoc__buf_printf(b, "</title><rect class=\"d%d\"", dev % BYOC__REP_PALETTE);
+    byoc__buf_printf(b, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"4\"/><text x=\"%.1f\" y=\"%.1f\">",
+                     box->x, box->y, box->w, box->h, box->x + 8, box->y + box->h / 2 + 4);
+    int chars = byoc__rep_label_chars(op->op);
+    char label[BYOC__REP_LABEL_MAX + 1];
+    snprintf(label, sizeof label, "%.*s", chars, op->op);
+    if ((int)strlen(op->op) > chars) label[chars - 1] = label[chars - 2] = '.'; /* cut: ".." ends it */
+    byoc__rep_text(b, label);
+    byoc__buf_puts(b, "</text></g>\n");
+}
+
+/* each partition: a dashed box around its nodes with its name, backend and size; a click on the name collapses it */
+BYOC__SIM_PRIVATE void byoc__rep_partitions(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    for (int q = 0; q < R->pl->npartitions; ++q) {
+        const byoc_partition_summary *ps = &R->pl->partitions[q];
+        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        int members = 0;
+        for (int i = 0; i < R->pl->count; ++i) {
+            const byoc_layout_box *box = &R->layout.nodes[i];
+            if (!R->pl->nodes[i].partition || strcmp(R->pl->nodes[i].partition, ps->function)) continue;
+            if (!members++ || box->x < x0) x0 = box->x;
+            if (members == 1 || box->y < y0) y0 = box->y;
+            if (members == 1 || box->x + box->w > x1) x1 = box->x + box->w;
+            if (members == 1 || box->y + box->h > y1) y1 = box->y + box->h;
+        }
+        if (!members) continue;
+        int dev = byoc__rep_device_index(R->pl, ps->backend);
+        char cls[16], size[48];
+        snprintf(size, sizeof size, " (%.20s, %d op%s)", ps->backend, members, members == 1 ? "" : "s");
+        double label_w = 7.6 * (double)(strlen(ps->function) + strlen(size)) + 10; /* the box holds its label */
+        if (x1 - x0 + 12 < label_w) x1 = x0 - 12 + label_w;
+        if (dev < 0) snprintf(cls, sizeof cls, "dh");
+        else snprintf(cls, sizeof cls, "d%d", dev % BYOC__REP_PALETTE);
+        byoc__buf_puts(b, "<g class=\"partition\"");
+        byoc__rep_attr(b, "data-partition", ps->function);
+        byoc__rep_attr(b, "data-backend", ps->backend);
+        byoc__buf_printf(b, "><rect class=\"pbox %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\"/>",
+                         cls, x0 - 6, y0 - 18, x1 - x0 + 12, y1 - y0 + 24);
+        byoc__buf_printf(b, "<text class=\"plabel\" x=\"%.1f\" y=\"%.1f\">", x0 - 2, y0 - 6);
+        byoc__rep_text(b, ps->function);
+        byoc__rep_text(b, size);
+        byoc__buf_puts(b, "</text></g>\n");
+    }
+}
+
+BYOC__SIM_PRIVATE void byoc__rep_graph(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    const byoc_layout *l = &R->layout;
+    byoc__buf_printf(b,
+                     "<section id=\"graph\"><h2>Graph</h2>\n<p>Showing <span id=\"node-count\">%d</span> nodes: "
+                     "every op the placement report lists (those of @main and of its control-flow bodies), laid out "
+                     "in %d layers (%lld edge crossings). Click a node for its details, or a partition's name to "
+                     "collapse it; wheel to zoom, drag to pan.</p>\n",
+                     R->pl->count, l->layers, l->crossings);
+    byoc__buf_puts(b, "<p><button data-act=\"in\">zoom in</button><button data-act=\"out\">zoom out</button>"
+                      "<button data-act=\"fit\">fit</button><button data-act=\"collapse\">collapse partitions</button>"
+                      "<button data-act=\"expand\">expand partitions</button></p>\n<p class=\"legend\">");
+    for (int k = 0; k < R->pl->nbackends; ++k) {
+        int ops = 0;
+        for (int i = 0; i < R->pl->count; ++i) ops += !strcmp(R->pl->nodes[i].backend, R->pl->backends[k]);
+        byoc__buf_printf(b, "<span><span class=\"sw\" style=\"background:%s\"></span>",
+                         byoc__rep_color(R->pl, R->pl->backends[k]));
+        byoc__rep_text(b, R->pl->backends[k]);
+        byoc__buf_printf(b, " (%d op%s)</span>", ops, ops == 1 ? "" : "s");
+    }
+    byoc__buf_printf(b,
+                     "</p>\n<div class=\"frame\"><svg id=\"graph-svg\" viewBox=\"-20 -30 %.1f %.1f\" "
+                     "data-width=\"%.1f\" data-height=\"%.1f\" role=\"img\">\n"
+                     "<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"7\" "
+                     "markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#777\"/></marker></defs>\n"
+                     "<g class=\"edges\">\n",
+                     l->width + 40, l->height + 50, l->width, l->height);
+    for (int e = 0; e < l->nedges; ++e) {
+        const byoc_layout_edge *edge = &l->edges[e];
+        byoc__buf_printf(
+            b, "<polyline class=\"edge\" marker-end=\"url(#arrow)\" data-from=\"%u\" data-to=\"%u\" points=\"",
+            (unsigned)R->pl->nodes[edge->from].origin, (unsigned)R->pl->nodes[edge->to].origin);
+        for (int q = 0; q < edge->npoints; ++q)
+            byoc__buf_printf(b, "%s%.1f,%.1f", q ? " " : "", edge->points[2 * q], edge->points[2 * q + 1]);
+        byoc__buf_puts(b, "\"/>\n");
+    }
+    byoc__buf_puts(b, "</g>\n<g class=\"nodes\">\n");
+    for (int i = 0; i < R->pl->count; ++i) byoc__rep_node(R, i);
+    byoc__buf_puts(b, "</g>\n<g class=\"partitions\">\n");
+    byoc__rep_partitions(R);
+    byoc__buf_puts(b, "</g>\n</svg></div>\n<div id=\"details\">Click a node to see its op, ONNX name, composite, "
+                      "partition, kernel and why it runs where it does.</div>\n</section>\n");
+}
+
+/* ---- the timeline: lanes of kernels and of DMA commands on the simulated clock ---- */
+#define BYOC__REP_LANES 64
+#define BYOC__REP_MAX_COMMANDS 20000 /* DMA spans drawn in all: the rest are counted below the timeline */
+typedef struct byoc__rep_lanes {
+    char names[BYOC__REP_LANES][96];
+    int count;
+} byoc__rep_lanes;
+BYOC__SIM_PRIVATE int byoc__rep_lane(byoc__rep_lanes *ls, const char *name) {
+    for (int i = 0; i < ls->count; ++i)
+        if (!strcmp(ls->names[i], name)) return i;
+    if (ls->count == BYOC__REP_LANES) return BYOC__REP_LANES - 1;
+    snprintf(ls->names[ls->count], sizeof ls->names[0], "%s", name);
+    return ls->count++;
+}
+/* kernel i's device lane, and its DMA lane when it runs a command stream (else -1) */
+BYOC__SIM_PRIVATE int byoc__rep_kernel_lanes(const byoc_sim_program *p, int i, byoc__rep_lanes *ls, int *dma,
+                                             const byoc_sim_device_program **dp) {
+    const byoc_sim_device *dev = NULL;
+    const char *where = byoc__sim_kernel_where(p, i, &dev);
+    int lane = byoc__rep_lane(ls, where);
+    char name[120];
+    *dp = byoc_sim_kernel_program(p, i);
+    *dma = -1;
+    if (*dp) {
+        snprintf(name, sizeof name, "%.90s dma", where);
+        *dma = byoc__rep_lane(ls, name);
+    }
+    return lane;
+}
+
+/* a span on a lane: [start, start + seconds) scaled to the plot */
+BYOC__SIM_PRIVATE void byoc__rep_span(byoc__buf *b, double start, double seconds, double scale, int lane,
+                                      const char *fill, const char *cls) {
+    double w = seconds * scale;
+    byoc__buf_printf(b, "<rect class=\"%s\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"18\" fill=\"%s\">", cls,
+                     140 + start * scale, 20 + lane * 24 + 3, w < 0.6 ? 0.6 : w, fill);
+}
+
+BYOC__SIM_PRIVATE void byoc__rep_timeline(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    const byoc_sim_program *p = R->p;
+    byoc__buf_puts(b, "<section id=\"timeline\"><h2>Simulated timeline</h2>\n");
+    double total = 0;
+    for (int i = 0; p && i < p->nkernels; ++i)
+        if (p->kernels[i].info.sim_start + p->kernels[i].info.sim_seconds > total)
+            total = p->kernels[i].info.sim_start + p->kernels[i].info.sim_seconds;
+    if (!p || total <= 0) {
+        byoc__buf_puts(b, "<p>No run to show: the page was written without a program that ran.</p></section>\n");
+        return;
+    }
+    byoc__rep_lanes *ls = BYOC__SIM_CAST(byoc__rep_lanes *, BYOC_CALLOC(1, sizeof(byoc__rep_lanes)));
+    if (!ls) {
+        b->oom = 1;
+        return;
+    }
+    const byoc_sim_device_program *dp;
+    int dma, transfers = 0, drawn = 0, skipped = 0;
+    byoc__rep_lane(ls, "host");
+    for (int i = 0; i < p->nkernels; ++i) {
+        byoc__rep_kernel_lanes(p, i, ls, &dma, &dp);
+        transfers += p->kernels[i].info.transfer_bytes > 0;
+    }
+    int xfer_lane = transfers ? byoc__rep_lane(ls, "transfers") : -1;
+    const double width = 1100, scale = width / total;
+    char t[64], t2[64];
+    byoc__buf_printf(b,
+                     "<p>%d kernels run one after another, %s in all on the simulated SoC; a device's DMA lane "
+                     "shows its command streams' loads and stores; the transfers lane, at the start of each kernel "
+                     "that reads what another device wrote, how long those bytes take at the host's DRAM "
+                     "bandwidth. Hover a span for its numbers.</p>\n<div class=\"frame\">"
+                     "<svg class=\"tl-svg\" viewBox=\"0 0 %.0f %d\">\n",
+                     p->nkernels, byoc__rep_us(total, t, sizeof t), 140 + width + 20, 20 + ls->count * 24 + 10);
+    for (int l = 0; l < ls->count; ++l) {
+        byoc__buf_printf(b,
+                         "<rect class=\"lane\" x=\"140\" y=\"%d\" width=\"%.0f\" height=\"24\" fill-opacity=\"%s\"/>"
+                         "<text x=\"4\" y=\"%d\">",
+                         20 + l * 24, width, l % 2 ? "0.5" : "1", 20 + l * 24 + 16);
+        byoc__rep_text(b, ls->names[l]);
+        byoc__buf_puts(b, "</text>\n");
+    }
+    for (int q = 0; q <= 5; ++q)
+        byoc__buf_printf(
+            b,
+            "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"16\" y2=\"%d\"/><text x=\"%.1f\" y=\"12\">%s"
+            "</text>\n",
+            140 + width * q / 5, 140 + width * q / 5, 20 + ls->count * 24, 140 + width * q / 5 - (q == 5 ? 60 : 0),
+            byoc__rep_us(total * q / 5, t, sizeof t));
+    for (int i = 0; i < p->nkernels; ++i) {
+        const byoc_sim_kernel_info *ki = &p->kernels[i].info;
+        int lane = byoc__rep_kernel_lanes(p, i, ls, &dma, &dp);
+        const byoc_sim_device *unused = NULL;
+        byoc__rep_span(b, ki->sim_start, ki->sim_seconds, scale, lane,
+                       byoc__rep_color(R->pl, byoc__sim_kernel_where(p, i, &unused)), "k");
+        byoc__buf_printf(b, "<title>#%d ", i);
+        byoc__rep_text(b, ki->name);
+        byoc__buf_printf(b, " (%s): %s from %s</title></rect>\n", byoc_sim_kernel_class(p, i),
+                         byoc__rep_us(ki->sim_seconds, t, sizeof t), byoc__rep_us(ki->sim_start, t2, sizeof t2));
+        if (ki->transfer_bytes > 0) { /* as long as the bytes take at the host model's DRAM bandwidth */
+            double bandwidth = p->host.dram_bytes_per_cycle * p->host.clock_mhz * 1e6;
+            byoc__rep_span(b, ki->sim_start, bandwidth > 0 ? (double)ki->transfer_bytes / bandwidth : 0, scale,
+                           xfer_lane, "#e15759", "k");
+            byoc__buf_printf(b, "<title>#%d reads %s another device wrote</title></rect>\n", i,
+                             byoc__rep_bytes((double)ki->transfer_bytes, t, sizeof t));
+        }
+        for (int c = 0; dp && c < dp->s.ncmds; ++c) {
+            const byoc__dv_cmd *cmd = &dp->s.cmds[c];
+            if (cmd->op == BYOC__DV_COMPUTE) continue;
+            if (drawn == BYOC__REP_MAX_COMMANDS) {
+                skipped++;
+                continue;
+            }
+            double per_cycle = 1e-6 / byoc_sim_device_of(dp)->clock_mhz;
+            byoc__rep_span(b, ki->sim_start + (double)cmd->start * per_cycle, (double)cmd->cycles * per_cycle, scale,
+                           dma, cmd->op == BYOC__DV_LOAD ? "#8cd17d" : "#f1ce63", "k");
+            byoc__buf_printf(b, "<title>%s of %s, %s (kernel #%d, command %d)</title></rect>\n",
+                             cmd->op == BYOC__DV_LOAD ? "load" : "store",
+                             byoc__rep_bytes((double)cmd->bytes, t, sizeof t),
+                             byoc__rep_us((double)cmd->cycles * per_cycle, t2, sizeof t2), i, c);
+            drawn++;
+        }
+    }
+    byoc__buf_puts(b, "</svg></div>\n");
+    if (skipped) byoc__buf_printf(b, "<p class=\"muted\">%d more DMA commands are not drawn.</p>\n", skipped);
+    byoc__buf_puts(b, "</section>\n");
+    BYOC_FREE(ls);
+}
+
+/* ---- the plans side by side, and the ops that moved ---- */
+BYOC__SIM_PRIVATE void byoc__rep_plan_table(byoc__rep *R, const byoc_placement_report *pl, const char *strategy) {
+    byoc__buf *b = &R->b;
+    char t[64];
+    byoc__buf_puts(b, "<div><h3>");
+    byoc__rep_text(b, !strategy ? "greedy" : !strcmp(strategy, "collage") ? "Collage" : strategy);
+    byoc__buf_puts(b, "</h3><table><tr><th>device</th><th class=\"num\">ops</th><th class=\"num\">partitions</th>"
+                      "<th class=\"num\">estimated cost</th></tr>\n");
+    for (int k = 0; k < pl->nbackends; ++k) {
+        int ops = 0, parts = 0;
+        double cost = 0;
+        for (int i = 0; i < pl->count; ++i) ops += !strcmp(pl->nodes[i].backend, pl->backends[k]);
+        for (int q = 0; q < pl->npartitions; ++q)
+            if (!strcmp(pl->partitions[q].backend, pl->backends[k])) {
+                parts++;
+                cost += pl->partitions[q].estimated_cost > 0 ? pl->partitions[q].estimated_cost : 0;
+            }
+        byoc__buf_printf(b, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>",
+                         byoc__rep_color(pl, pl->backends[k]));
+        byoc__rep_text(b, pl->backends[k]);
+        byoc__buf_printf(b, "</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%s</td></tr>\n",
+                         ops, parts, parts && cost > 0 ? byoc__rep_us(cost, t, sizeof t) : "-");
+    }
+    byoc__buf_puts(b, "</table></div>\n");
+}
+
+BYOC__SIM_PRIVATE void byoc__rep_plans(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    const byoc_placement_report *other = R->in->other;
+    byoc__buf_puts(b, "<section id=\"plans\"><h2>Plans</h2>\n");
+    if (!other) {
+        byoc__buf_puts(b, "<p>One plan only (the other strategy's plan was not given: with no backend there is "
+                          "nothing to compare).</p>\n<div class=\"plans\">");
+        byoc__rep_plan_table(R, R->pl, R->in->strategy);
+        byoc__buf_puts(b, "</div></section>\n");
+        return;
+    }
+    byoc__rep o; /* the other plan's rows by origin */
+    memset(&o, 0, sizeof o);
+    o.pl = other;
+    o.by_origin = byoc__rep_keys(other);
+    if (!o.by_origin) {
+        b->oom = 1;
+        return;
+    }
+    byoc__buf_puts(b, "<div class=\"plans\">");
+    byoc__rep_plan_table(R, R->pl, R->in->strategy);
+    byoc__rep_plan_table(R, other, R->in->other_strategy);
+    byoc__buf_puts(b, "</div>\n");
+    int moved = 0;
+    for (int i = 0; i < R->pl->count; ++i) {
+        const byoc_placement *a = &R->pl->nodes[i];
+        int j = byoc__rep_row(&o, a->origin);
+        if (j < 0 || !strcmp(a->backend, other->nodes[j].backend)) continue;
+        if (!moved++) {
+            byoc__buf_puts(
+                b, "<h3>Ops that moved</h3><table id=\"moved\"><tr><th>node</th><th>op</th><th>ONNX name</th><th>");
+            byoc__rep_text(b, R->in->strategy ? R->in->strategy : "greedy");
+            byoc__buf_puts(b, "</th><th>");
+            byoc__rep_text(b, R->in->other_strategy ? R->in->other_strategy : "other");
+            byoc__buf_puts(b, "</th></tr>\n");
+        }
+        byoc__buf_printf(b, "<tr><td><a href=\"#node=%u\">#%u</a></td><td>", (unsigned)a->origin, (unsigned)a->origin);
+        byoc__rep_text(b, a->op);
+        byoc__buf_puts(b, "</td><td>");
+        byoc__rep_text(b, a->source ? a->source : "-");
+        byoc__buf_puts(b, "</td><td>");
+        byoc__rep_text(b, a->backend);
+        byoc__buf_puts(b, "</td><td>");
+        byoc__rep_text(b, other->nodes[j].backend);
+        byoc__buf_puts(b, "</td></tr>\n");
+    }
+    if (moved)
+        byoc__buf_printf(b, "</table>\n<p>%d of %d ops run on another device in the other plan.</p>\n", moved,
+                         R->pl->count);
+    else byoc__buf_puts(b, "<p>No op moved: both plans put every op on the same device.</p>\n");
+    byoc__buf_puts(b, "</section>\n");
+    BYOC_FREE(o.by_origin);
+}
+
+/* ---- the memory plan: arena buffers as offset x lifetime ---- */
+BYOC__SIM_PRIVATE void byoc__rep_memory(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    const byoc_sim_program *p = R->p;
+    byoc__buf_puts(b, "<section id=\"memory\"><h2>Memory plan</h2>\n");
+    byoc_sim_memory_plan mp;
+    memset(&mp, 0, sizeof mp);
+    if (p) mp = byoc_sim_memory(p);
+    if (!p || !mp.arena_bytes || mp.slots <= 0) {
+        byoc__buf_puts(b, p ? "<p>No intermediate buffers: the arena is empty.</p></section>\n"
+                            : "<p>No program: the page was written without one.</p></section>\n");
+        return;
+    }
+    char t1[64], t2[64], t3[64], t4[64];
+    byoc__buf_printf(b,
+                     "<p>Arena %s for %d buffers over %d time slots (lower bound %s, ratio %.2f); %d written in "
+                     "place over a dying input, %d views; workspace %s, outputs %s. Each rectangle is a buffer: "
+                     "its offset in the arena (down) over the slots it lives (across).</p>\n",
+                     byoc__rep_bytes((double)mp.arena_bytes, t1, sizeof t1), mp.buffers, mp.slots,
+                     byoc__rep_bytes((double)mp.lower_bound_bytes, t2, sizeof t2),
+                     mp.lower_bound_bytes ? (double)mp.arena_bytes / (double)mp.lower_bound_bytes : 1.0, mp.in_place,
+                     mp.views, byoc__rep_bytes((double)mp.workspace_bytes, t3, sizeof t3),
+                     byoc__rep_bytes((double)mp.output_bytes, t4, sizeof t4));
+    const double width = 1100, height = 320, sx = width / mp.slots, sy = height / (double)mp.arena_bytes;
+    byoc__buf_printf(b,
+                     "<div class=\"frame\"><svg class=\"mem-svg\" viewBox=\"0 0 %.0f %.0f\">\n<rect class=\"lane\" "
+                     "x=\"70\" y=\"10\" width=\"%.0f\" height=\"%.0f\"/><text x=\"4\" y=\"22\">0</text><text x=\"4\" "
+                     "y=\"%.0f\">%s</text><text x=\"70\" y=\"%.0f\">slot 0</text><text x=\"%.0f\" y=\"%.0f\">slot %d"
+                     "</text>\n",
+                     70 + width + 20, height + 40, width, height, height + 10,
+                     byoc__rep_bytes((double)mp.arena_bytes, t1, sizeof t1), height + 28, width - 10, height + 28,
+                     mp.slots - 1);
+    for (int i = 0; i < byoc_sim_buffer_count(p); ++i) {
+        byoc_sim_buffer_info bi = byoc_sim_buffer(p, i);
+        if (bi.kind != BYOC_SIM_BUFFER_ARENA) continue;
+        double h = (double)bi.size * sy;
+        byoc__buf_printf(b,
+                         "<rect class=\"buf\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                         "fill=\"hsl(%d,55%%,62%%)\" stroke=\"#0005\" stroke-width=\"0.5\"><title>buffer %d: %s at "
+                         "offset %zu, slots %d to %d%s</title></rect>\n",
+                         70 + bi.first * sx, 10 + (double)bi.offset * sy, (bi.last - bi.first + 1) * sx,
+                         h < 0.5 ? 0.5 : h, (i * 47) % 360, i, byoc__rep_bytes((double)bi.size, t1, sizeof t1),
+                         bi.offset, bi.first, bi.last, bi.inplace_of >= 0 ? " (in place of a dying input)" : "");
+    }
+    byoc__buf_puts(b, "</svg></div>\n</section>\n");
+}
+
+/* ---- the kernels ---- */
+BYOC__SIM_PRIVATE void byoc__rep_kernels(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    const byoc_sim_program *p = R->p;
+    byoc__buf_puts(b, "<section id=\"kernels\"><h2>Kernels</h2>\n");
+    if (!p) {
+        byoc__buf_puts(b, "<p>No program: the page was written without one.</p></section>\n");
+        return;
+    }
+    byoc__buf_puts(b, "<table><tr><th class=\"num\">#</th><th>name</th><th>device</th><th>class</th><th>exec</th>"
+                      "<th>ops</th><th class=\"num\">simulated</th><th class=\"num\">measured (median)</th>"
+                      "<th class=\"num\">transfer</th></tr>\n");
+    char t1[64], t2[64], t3[64];
+    for (int i = 0; i < p->nkernels; ++i) {
+        const byoc_sim_kernel_info *ki = &p->kernels[i].info;
+        const byoc_sim_device *unused = NULL;
+        byoc__buf_printf(b, "<tr id=\"kernel-%d\"><td class=\"num\">%d</td><td>", i, i);
+        byoc__rep_text(b, ki->name);
+        byoc__buf_puts(b, "</td><td>");
+        byoc__rep_text(b, byoc__sim_kernel_where(p, i, &unused));
+        byoc__buf_printf(b, "</td><td>%s</td><td>%s</td><td>", byoc_sim_kernel_class(p, i),
+                         byoc_sim_exec_name(ki->exec));
+        byoc__rep_text(b, ki->ops);
+        byoc__buf_printf(b, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
+                         byoc__rep_us(ki->sim_seconds, t1, sizeof t1),
+                         ki->runs ? byoc__rep_us(ki->median_seconds, t2, sizeof t2) : "-",
+                         ki->transfer_bytes ? byoc__rep_bytes((double)ki->transfer_bytes, t3, sizeof t3) : "");
+    }
+    byoc__buf_puts(b, "</table>\n</section>\n");
+}
+
+/* ---- the script: zoom and pan on the SVGs' viewBox, node details, collapsing partitions, #node=ID ---- */
+static const char *const byoc__rep_js[] = {
+    "(function () {\n\"use strict\";\n"
+    "function panZoom(svg) {\n"
+    "  var v = svg.viewBox.baseVal, home = {x: v.x, y: v.y, w: v.width, h: v.height}, drag = null;\n"
+    "  var z = {view: {x: v.x, y: v.y, w: v.width, h: v.height}, dragged: false, home: home};\n"
+    "  z.apply = function () { svg.setAttribute(\"viewBox\", z.view.x + \" \" + z.view.y + \" \" + z.view.w + \" \""
+    " + z.view.h); };\n"
+    "  z.zoom = function (f, cx, cy) {\n"
+    "    var w = z.view.w * f;\n"
+    "    if (w < 20 || w > Math.max(home.w, home.h) * 8) return;\n"
+    "    z.view.x = cx - (cx - z.view.x) * f; z.view.y = cy - (cy - z.view.y) * f;\n"
+    "    z.view.w = w; z.view.h = z.view.h * f; z.apply();\n  };\n"
+    "  z.centre = function () { return {x: z.view.x + z.view.w / 2, y: z.view.y + z.view.h / 2}; };\n"
+    "  z.fit = function () { z.view = {x: home.x, y: home.y, w: home.w, h: home.h}; z.apply(); };\n"
+    "  function user(e) {\n"
+    "    var m = svg.getScreenCTM(), pt = svg.createSVGPoint();\n"
+    "    if (!m) return z.centre();\n"
+    "    pt.x = e.clientX; pt.y = e.clientY; return pt.matrixTransform(m.inverse());\n  }\n"
+    "  svg.addEventListener(\"wheel\", function (e) {\n"
+    "    e.preventDefault(); var p = user(e); z.zoom(e.deltaY > 0 ? 1.25 : 0.8, p.x, p.y);\n"
+    "  }, {passive: false});\n"
+    "  svg.addEventListener(\"mousedown\", function (e) {\n"
+    "    if (e.button !== 0) return;\n"
+    "    drag = {x: e.clientX, y: e.clientY, vx: z.view.x, vy: z.view.y}; z.dragged = false;\n  });\n"
+    "  window.addEventListener(\"mousemove\", function (e) {\n"
+    "    var m = svg.getScreenCTM();\n"
+    "    if (!drag || !m) return;\n"
+    "    var dx = (e.clientX - drag.x) / m.a, dy = (e.clientY - drag.y) / m.d;\n"
+    "    if (Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 3) z.dragged = true;\n"
+    "    z.view.x = drag.vx - dx; z.view.y = drag.vy - dy; z.apply();\n  });\n"
+    "  window.addEventListener(\"mouseup\", function () {\n"
+    "    drag = null; setTimeout(function () { z.dragged = false; }, 0); /* the click ending a drag is no click */\n"
+    "  });\n"
+    "  return z;\n}\n",
+    "var svg = document.getElementById(\"graph-svg\"), details = document.getElementById(\"details\");\n"
+    "var graph = panZoom(svg);\n"
+    "Array.prototype.forEach.call(document.querySelectorAll(\".tl-svg, .mem-svg\"), panZoom);\n"
+    "(function initialView() { /* small graphs at most 1.25x; large ones at 1x from the top, not shrunk */\n"
+    "  var r = svg.getBoundingClientRect(), h = graph.home, s = Math.min(r.width / h.w, r.height / h.h);\n"
+    "  if (!r.width || !r.height || (s >= 0.6 && s <= 1.25)) return;\n"
+    "  if (s > 1.25) {\n"
+    "    var w = r.width / 1.25, ht = r.height / 1.25;\n"
+    "    graph.view = {x: h.x + (h.w - w) / 2, y: h.y + (h.h - ht) / 2, w: w, h: ht};\n"
+    "  } else {\n"
+    "    var first = svg.querySelector(\"g.node rect\"), x = first ? +first.getAttribute(\"x\") : 0;\n"
+    "    graph.view = {x: x - r.width / 2, y: h.y, w: r.width, h: r.height};\n"
+    "  }\n"
+    "  graph.apply();\n"
+    "})();\n"
+    "function row(label, value) {\n"
+    "  var p = document.createElement(\"p\"), b = document.createElement(\"b\");\n"
+    "  b.textContent = label + \":\"; p.appendChild(b); p.appendChild(document.createTextNode(\" \" + value));\n"
+    "  details.appendChild(p); return p;\n}\n"
+    "function show(g, centre) {\n"
+    "  var d = g.dataset, old = svg.querySelector(\"g.node.selected\");\n"
+    "  if (old) old.classList.remove(\"selected\");\n"
+    "  g.classList.add(\"selected\");\n"
+    "  details.textContent = \"\";\n"
+    "  var h = document.createElement(\"h3\");\n"
+    "  h.textContent = \"node #\" + d.nodeId + \" (\" + d.label + \" in @\" + d.function + \")\"; "
+    "details.appendChild(h);\n"
+    "  row(\"op\", d.op); row(\"ONNX name\", d.name || \"-\"); row(\"device\", d.device);\n"
+    "  row(\"composite\", d.composite || \"-\"); row(\"partition\", d.partition || \"- (on the host)\");\n"
+    "  var k = row(\"kernel\", d.kernel || \"-\");\n"
+    "  if (d.kernelIndex) {\n"
+    "    var a = document.createElement(\"a\"); a.href = \"#kernel-\" + d.kernelIndex; a.textContent = \" (table)\";\n"
+    "    k.appendChild(a);\n  }\n"
+    "  row(\"reason\", d.reason);\n"
+    "  if (d.declined) {\n"
+    "    row(\"declined by\", \"\");\n"
+    "    var ul = document.createElement(\"ul\");\n"
+    "    d.declined.split(\"\\n\").forEach(function (t) {\n"
+    "      var li = document.createElement(\"li\"); li.textContent = t; ul.appendChild(li);\n    });\n"
+    "    details.appendChild(ul);\n  }\n"
+    "  if (centre) {\n"
+    "    var r = g.querySelector(\"rect\"), cx = +r.getAttribute(\"x\") + +r.getAttribute(\"width\") / 2;\n"
+    "    var cy = +r.getAttribute(\"y\") + +r.getAttribute(\"height\") / 2;\n"
+    "    graph.view.x = cx - graph.view.w / 2; graph.view.y = cy - graph.view.h / 2; graph.apply();\n  }\n}\n",
+    "function setCollapsed(p, on) {\n"
+    "  p.classList.toggle(\"collapsed\", on);\n"
+    "  Array.prototype.forEach.call(svg.querySelectorAll(\"g.node\"), function (n) {\n"
+    "    if (n.dataset.partition === p.dataset.partition) n.classList.toggle(\"hidden\", on);\n  });\n}\n"
+    "svg.addEventListener(\"click\", function (e) {\n"
+    "  if (graph.dragged) return;\n"
+    "  var t = e.target, part = t.closest ? t.closest(\"g.partition\") : null;\n"
+    "  if (part) { setCollapsed(part, !part.classList.contains(\"collapsed\")); return; }\n"
+    "});\n"
+    "Array.prototype.forEach.call(svg.querySelectorAll(\"g.node\"), function (g) {\n"
+    "  var d = g.dataset, t = g.querySelector(\"title\");\n"
+    "  if (t) t.textContent = d.op + (d.name ? \" \" + d.name : \"\") + \" on \" + d.device +\n"
+    "    (d.partition ? \" in \" + d.partition : \"\") + (d.composite ? \", composite \" + d.composite : \"\") +\n"
+    "    (d.kernel ? \"\\nkernel \" + d.kernel : \"\") + \"\\n\" + d.reason; /* the hover shows the details too */\n"
+    "  g.addEventListener(\"click\", function () { if (!graph.dragged) show(g, false); });\n});\n"
+    "function select() {\n"
+    "  var m = /node=(\\d+)/.exec(location.hash);\n"
+    "  if (!m) return;\n"
+    "  var g = svg.querySelector('g.node[data-node-id=\"' + m[1] + '\"]');\n"
+    "  if (!g) { details.textContent = \"No node #\" + m[1] + \" in this graph.\"; return; }\n"
+    "  Array.prototype.forEach.call(svg.querySelectorAll(\"g.partition.collapsed\"), function (p) {\n"
+    "    if (p.dataset.partition === g.dataset.partition) setCollapsed(p, false);\n  });\n"
+    "  show(g, true);\n}\n"
+    "var actions = {\n"
+    "  \"in\": function () { var c = graph.centre(); graph.zoom(0.8, c.x, c.y); },\n"
+    "  \"out\": function () { var c = graph.centre(); graph.zoom(1.25, c.x, c.y); },\n"
+    "  \"fit\": function () { graph.fit(); },\n"
+    "  \"collapse\": function () { Array.prototype.forEach.call(svg.querySelectorAll(\"g.partition\"),"
+    " function (p) { setCollapsed(p, true); }); },\n"
+    "  \"expand\": function () { Array.prototype.forEach.call(svg.querySelectorAll(\"g.partition\"),"
+    " function (p) { setCollapsed(p, false); }); }\n};\n"
+    "Array.prototype.forEach.call(document.querySelectorAll(\"button[data-act]\"), function (b) {\n"
+    "  b.addEventListener(\"click\", actions[b.dataset.act]);\n});\n"
+    "window.addEventListener(\"hashchange\", select);\n"
+    "select();\n"
+    "document.body.dataset.ready = \"1\";\n"
+    "})();\n",
+};
+
+BYOC_SIM_API char *byoc_sim_report_html(const byoc_sim_report_input *input, size_t *len, byoc_diag *diag) {
+    byoc_diag local;
+    if (!diag) diag = &local;
+    memset(diag, 0, sizeof *diag);
+    if (len) *len = 0;
+    if (!input || !input->placement) {
+        byoc__null_arg(diag, __func__, !input ? "input" : "input->placement");
+        return NULL;
+    }
+    byoc_allocator heap; /* BYOC_MALLOC, which byoc_sim_report_free matches */
+    memset(&heap, 0, sizeof heap);
+    byoc__rep R;
+    memset(&R, 0, sizeof R);
+    R.in = input;
+    R.pl = input->placement;
+    R.p = input->program;
+    R.b.alloc = &heap;
+    byoc_result r = byoc__rep_index(&R)
+                        ? BYOC_OK
+                        : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_sim_report_html: out of memory");
+    if (r == BYOC_OK) r = byoc__rep_layout(&R, diag);
+    if (r == BYOC_OK) {
+        byoc__rep_head(&R);
+        byoc__rep_graph(&R);
+        byoc__rep_timeline(&R);
+        byoc__rep_plans(&R);
+        byoc__rep_memory(&R);
+        byoc__rep_kernels(&R);
+        byoc__buf_puts(&R.b, "<script>\n");
+        for (size_t i = 0; i < sizeof byoc__rep_js / sizeof byoc__rep_js[0]; ++i) byoc__buf_puts(&R.b, byoc__rep_js[i]);
+        byoc__buf_puts(&R.b, "</script>\n</body></html>\n");
+        if (R.b.oom) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_sim_report_html: out of memory");
+    }
+    byoc_layout_free(&R.layout);
+    BYOC_FREE(R.by_origin);
+    BYOC_FREE(R.kernel_of);
+    BYOC_FREE(R.device_of);
+    if (r != BYOC_OK) {
+        BYOC_FREE(R.b.data);
+        return NULL;
+    }
+    if (len) *len = R.b.len;
+    return R.b.data;
+}
+
+BYOC_SIM_API void byoc_sim_report_free(char *html) { BYOC_FREE(html); }
+
 #endif /* !BYOC_SIM_RUNTIME_ONLY */
 
 #endif /* BYOC_SIM_IMPLEMENTATION */

@@ -59,6 +59,8 @@ group_command() { # name
     custom_device) env CC="$CC" SAN="$SAN" sh tests/custom_device.sh ;;
     # every C snippet of README.md, compiled warnings-clean and run (tests/readme_snippets.sh says how)
     readme_snippets) env CC="$CC" SAN="$SAN" sh tests/readme_snippets.sh "$BUILD/byocc" ;;
+    # byocc report's HTML pages: structure against the placement, no URLs, well-formed SVG, escaped names
+    report) sh tests/report.sh "$BUILD/byocc" ;;
     *) "$BUILD/test_$1" ;;
     esac
 }
@@ -70,6 +72,7 @@ groups=$(echo $TESTS cli onnx_node models built_models cflow_models collage_plan
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
 groups="$groups report_browser"
 [ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"
+[ -f tests/report.sh ] && groups="$groups report"
 first="models onnx_node built_models build property collage_search kernels lit devices cli"
 order=$(for g in $first $groups; do case " $groups " in *" $g "*) echo "$g" ;; esac; done | awk '!seen[$0]++')
 total=$(echo $groups | wc -w)

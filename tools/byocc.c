@@ -130,6 +130,15 @@ static const usage_section usage_sections[] = {
      "        where a frontend node (onnx:NAME, or NAME) ran: its IR ops, composite, partition, kernel\n"
      "        (with its simulated time), device layer and commands, and why there (or why it has no\n"
      "        op left)\n"},
+    {"report",
+     "  report MODEL [--backend B]... [--strategy greedy|collage] [partition's collage options]\n"
+     "      [--input [NAME=]FILE.npy]... [--repeat N] [--threads N] [--no-fuse] -o REPORT.html\n"
+     "        compile and run as run does (seeded inputs unless given) and write one self-contained\n"
+     "        HTML page (no network): the graph laid out top to bottom, coloured by device, with the\n"
+     "        partitions boxed and each node's placement reason on a click; the simulated timeline per\n"
+     "        device with DMA and transfers; the greedy and Collage plans side by side with the ops\n"
+     "        that moved (with backends both are always made, the other one from a second import);\n"
+     "        the memory plan's buffers over time; the kernels with simulated and measured times\n"},
     {"backends",
      "  backends [--json]\n"
      "        the built-in device backends, their parameters and the device presets\n"},
@@ -563,14 +572,14 @@ static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text)
 enum { /* the commands, as bits of the option table's masks */
     C_OPT = 1 << 0, C_PARTITION = 1 << 1, C_MATCH = 1 << 2, C_IMPORT = 1 << 3, C_RUN = 1 << 4, C_COMPILE = 1 << 5, C_EXPLAIN = 1 << 6,
     C_BACKENDS = 1 << 7, C_INFO = 1 << 8, C_OPS = 1 << 9, C_PASSES = 1 << 10, C_VERSION = 1 << 11,
-    C_QUANTIZE = 1 << 12, C_COUNT = 13, C_ALL = (1 << C_COUNT) - 1,
-    C_PLACE = C_PARTITION | C_RUN | C_COMPILE /* the commands that place ops on backends */
+    C_QUANTIZE = 1 << 12, C_REPORT = 1 << 13, C_COUNT = 14, C_ALL = (1 << C_COUNT) - 1,
+    C_PLACE = C_PARTITION | C_RUN | C_COMPILE | C_REPORT /* the commands that place ops on backends */
 };
 
 /* the commands' names, by bit */
 static const char *const command_names[C_COUNT] = {"opt", "partition", "match", "import", "run",
                                                     "compile", "explain", "backends", "info", "ops",
-                                                    "passes", "version", "quantize"};
+                                                    "passes", "version", "quantize", "report"};
 
 typedef enum option_id {
     O_BACKEND, O_INPUT, O_DIM, O_CONFIG, O_PIN, O_OUT, O_EMIT, O_JSON, O_PRINT_TYPES,
@@ -592,12 +601,12 @@ typedef struct option_spec {
 /* every option of every command (the candidates of a "did you mean" too) */
 static const option_spec option_table[] = {
     {"--backend", O_BACKEND, 1, C_OPT | C_PLACE},
-    {"--input", O_INPUT, 1, C_IMPORT | C_RUN | C_COMPILE},
+    {"--input", O_INPUT, 1, C_IMPORT | C_RUN | C_COMPILE | C_REPORT},
     {"--dim", O_DIM, 1, C_ALL},
     {"--dynamic-dims", O_DYNAMIC_DIMS, 0, C_ALL},
     {"--config", O_CONFIG, 1, C_OPT | C_PARTITION},
     {"--pin", O_PIN, 1, C_PARTITION},
-    {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE | C_QUANTIZE},
+    {"-o", O_OUT, 1, C_OPT | C_PARTITION | C_IMPORT | C_COMPILE | C_QUANTIZE | C_REPORT},
     {"--emit", O_EMIT, 1, C_OPT | C_PARTITION | C_RUN | C_COMPILE | C_INFO},
     {"--json", O_JSON, 0, C_EXPLAIN | C_BACKENDS | C_INFO | C_OPS},
     {"--print-types", O_PRINT_TYPES, 0, C_OPT | C_IMPORT},
@@ -631,9 +640,9 @@ static const option_spec option_table[] = {
     {"--reference", O_REFERENCE, 1, C_RUN | C_COMPILE},
     {"--profile", O_PROFILE, 0, C_RUN | C_COMPILE},
     {"--trace", O_TRACE, 1, C_RUN | C_COMPILE},
-    {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE},
-    {"--threads", O_THREADS, 1, C_RUN | C_COMPILE},
-    {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE},
+    {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE | C_REPORT},
+    {"--threads", O_THREADS, 1, C_RUN | C_COMPILE | C_REPORT},
+    {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE | C_REPORT},
     {"--source-map", O_SOURCE_MAP, 1, C_COMPILE},
     {"--calibrate", O_CALIBRATE, 1, C_QUANTIZE},
     {"--per-channel", O_PER_CHANNEL, 0, C_QUANTIZE},
@@ -2433,6 +2442,7 @@ typedef struct run_job {
     const cli_options *o;
     const char *cmd, *file;
     int compile, from_exe, track;
+    int place_always; /* report: a placement report even with no backend (every op on the host) */
     byoc_diag d;
     input_files in;
     /* the model and its program */
@@ -2564,7 +2574,7 @@ static int run_job_compile_model(run_job *j) {
     j->track = j->compile && j->info.node_spans; /* which stage removes each ONNX node, for the source map */
     if ((rc = run_job_stage(j, 0)) != EXIT_OK) return rc;
     if ((rc = run_job_prepare(j)) != EXIT_OK) return rc;
-    if (s->nbackends) {
+    if (s->nbackends || j->place_always) {
         byoc_backend_spec *backends[MAX_BACKENDS];
         for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
         byoc_partition_options po;
@@ -3342,6 +3352,101 @@ static int cmd_quantize(session *s, const cli_options *o) {
     return rc;
 }
 
+/* ---- report ---- */
+/* With backends, the other strategy's plan of the same model for the page's comparison: a second import, prepared
+   as the first, so node ids (the plans' origins) are the same; a failure leaves the page without it, with a note */
+static void report_other_plan(run_job *j, const char *strategy, byoc_placement_report **other) {
+    session *s = j->s;
+    byoc_diag d;
+    int unnamed_or_all = j->in.named == j->in.count || j->in.named == 0;
+    byoc_module *m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, NULL, &d);
+    int rc = m ? EXIT_OK : model_error(s, &d);
+    if (rc == EXIT_OK && prepare_model(m, NULL, prep_flags(j->o), &d) != BYOC_OK) rc = model_error(s, &d);
+    if (rc == EXIT_OK) {
+        byoc_backend_spec *backends[MAX_BACKENDS];
+        for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
+        byoc_partition_options po;
+        memset(&po, 0, sizeof po);
+        po.backends = (const byoc_backend_spec *const *)backends;
+        po.nbackends = s->nbackends;
+        po.bind_constants = 1;
+        strategy_options so = j->o->so;
+        so.strategy = strategy;
+        so.placement = so.save_placement = NULL; /* those belong to the plan compiled */
+        byoc_collage_stats stats;
+        rc = place_ops(s, m, &so, &po, other, &stats, &d);
+        byoc_collage_stats_free(&stats);
+    }
+    if (rc != EXIT_OK) fprintf(stderr, "byocc: note: the page shows no %s plan to compare with\n", strategy);
+    byoc_module_destroy(m);
+}
+
+/* The page's inputs, gathered by run's pipeline: the model compiled with its placement report kept (every op on
+   the host when no backend is given), one run (--repeat N: N after a warm-up) for the timeline and the measured
+   times, and the other strategy's plan. One function, so that it can move to a library compile pipeline. */
+static int report_gather(run_job *j, byoc_sim_report_input *in, byoc_placement_report **other, char *note, size_t cap) {
+    const cli_options *o = j->o;
+    int rc = input_files_read(o->inputs, o->ninputs, &j->in);
+    j->place_always = 1;
+    if (rc == EXIT_OK) rc = run_job_compile_model(j);
+    if (rc == EXIT_OK) rc = run_job_bind_inputs(j);
+    if (rc == EXIT_OK) rc = run_job_execute(j);
+    if (rc != EXIT_OK) return rc;
+    const char *strategy = o->so.strategy, *other_strategy = strcmp(strategy, "collage") ? "collage" : "greedy";
+    if (j->s->nbackends) report_other_plan(j, other_strategy, other);
+    const char *base = strrchr(j->file, '/');
+    in->title = base ? base + 1 : j->file;
+    in->placement = j->rep;
+    in->strategy = strategy;
+    in->other = *other;
+    in->other_strategy = *other ? other_strategy : NULL;
+    in->program = j->p;
+    size_t at =
+        (size_t)snprintf(note, cap, "byocc report (byoc.h %s): %s placement on", BYOC_SIM_VERSION_STRING, strategy);
+    for (int k = 0; k < j->s->nbackends && at < cap; ++k)
+        at += (size_t)snprintf(note + at, cap - at, " %s,", j->s->backends[k]->spec->name);
+    if (at < cap)
+        snprintf(note + at, cap - at, " host; %d host thread%s; %s", byoc_sim_threads(j->p),
+                 byoc_sim_threads(j->p) == 1 ? "" : "s", o->ninputs ? "the given inputs" : "seeded inputs");
+    return EXIT_OK;
+}
+
+static int cmd_report(session *s, const cli_options *o) {
+    if (!o->files[0]) return usage_error("report: no input file%s", "");
+    if (!o->out) return usage_error("report: no output file (-o REPORT.html)%s", "");
+    if (ends_with(o->files[0], ".byoc"))
+        return usage_error("report: %s is compiled already: the report needs the model (its placement)", o->files[0]);
+    run_job *j = (run_job *)calloc(1, sizeof *j);
+    if (!j) return EXIT_INTERNAL;
+    j->s = s;
+    j->o = o;
+    j->cmd = "report";
+    j->file = o->files[0];
+    j->human = stdout;
+    byoc_sim_report_input in;
+    memset(&in, 0, sizeof in);
+    byoc_placement_report *other = NULL;
+    char note[600];
+    int rc = report_gather(j, &in, &other, note, sizeof note);
+    if (rc == EXIT_OK) {
+        size_t len = 0;
+        in.note = note;
+        char *html = byoc_sim_report_html(&in, &len, &j->d);
+        if (!html) rc = model_error(s, &j->d);
+        else if (!write_bytes(o->out, html, len)) /* it says why */ rc = EXIT_INPUT;
+        else
+            say(stdout, "wrote %s (%zu bytes): %d nodes, %d partition%s, %d kernel%s%s\n", o->out, len,
+                in.placement->count, in.placement->npartitions, in.placement->npartitions == 1 ? "" : "s",
+                byoc_sim_kernel_count(j->p), byoc_sim_kernel_count(j->p) == 1 ? "" : "s",
+                other ? ", both strategies' plans" : "");
+        byoc_sim_report_free(html);
+    }
+    byoc_placement_report_free(other);
+    run_job_free(j);
+    free(j);
+    return rc;
+}
+
 static int cmd_version(session *s, const cli_options *o) {
     (void)s;
     (void)o;
@@ -3371,6 +3476,7 @@ static const command commands[] = {
     {"passes", C_PASSES, 0, cmd_passes},
     {"version", C_VERSION, 0, cmd_version},
     {"quantize", C_QUANTIZE, 1, cmd_quantize},
+    {"report", C_REPORT, 1, cmd_report},
 };
 
 /* one command: --help (or -h) anywhere gives its usage; else its options, then the command */
