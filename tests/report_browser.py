@@ -340,7 +340,7 @@ def has_report_command(byocc):
 
 
 def write_report(byocc, model, html_path):
-    """byocc report MODEL --backend npu --backend dsp -o HTML (its stdout, for the failure messages)."""
+    """byocc report MODEL --backend npu --backend dsp -o HTML."""
     argv = [byocc, "report", model] + BACKEND_ARGS + ["-o", html_path]
     try:
         done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
@@ -350,7 +350,6 @@ def write_report(byocc, model, html_path):
         raise CheckFailed("byocc report exited with %d: %s" % (done.returncode, done.stderr.strip()[-400:]))
     if not os.path.isfile(html_path) or os.path.getsize(html_path) == 0:
         raise CheckFailed("byocc report wrote no %s" % html_path)
-    return done.stdout
 
 
 def placement_of(byocc, model):
@@ -588,6 +587,9 @@ def main(argv):
         return 2
     byocc = argv[1]
     build = argv[2] if len(argv) > 2 else os.path.dirname(byocc) or "."
+    if not os.access(byocc, os.X_OK):
+        print("FAIL report_browser: %s is not an executable (make builds it)" % byocc)
+        return 1
     models = models_to_check()
     if not has_report_command(byocc):  # nothing below can run without it, with or without Chromium
         print("skipped report_browser: %s" % NO_REPORT_COMMAND)
