@@ -33,12 +33,16 @@ PKG_CONFIG_BIN := /usr/bin/pkg-config
 # gives the references of the quantized-model tests: when npm cannot install it, those tests say they skipped
 PY_ONNX  := /usr/lib/python3/dist-packages/onnx/__init__.py
 ORT_NODE := build/ort/node_modules/onnxruntime-node/package.json
-deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA) $(PKG_CONFIG_BIN) $(PY_ONNX) $(ORT_NODE)
+# headless Chromium opens byocc report's page (tests/report_browser.py): when it cannot install, that test skips
+CHROMIUM_BIN := /usr/bin/chromium
+deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA) $(PKG_CONFIG_BIN) $(PY_ONNX) $(ORT_NODE) $(CHROMIUM_BIN)
 $(PY_ONNX):
 	@tools/ensure-deps.sh $@ python3-onnx python3-numpy
 $(ORT_NODE):
 	@mkdir -p build/ort && (npm install --prefix build/ort onnxruntime-node --onnxruntime-node-install=skip \
 	    > build/ort/npm.log 2>&1 || echo "onnxruntime-node did not install (build/ort/npm.log): the tests needing it skip")
+$(CHROMIUM_BIN):
+	@tools/ensure-deps.sh $@ chromium || echo "chromium did not install: the report's browser test (tests/report_browser.py) skips"
 $(PKG_CONFIG_BIN):
 	@tools/ensure-deps.sh $@ pkgconf
 $(ONNX_TESTDATA):

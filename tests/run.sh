@@ -48,6 +48,8 @@ group_command() { # name
     cflow_models) sh tests/cflow_models.sh "$BUILD/byocc" ;;
     # the Collage plan and cost of every shared and test-built model, against the saved ones (tests/collage_plans)
     collage_plans) sh tests/collage_plans.sh "$BUILD/byocc" ;;
+    # byocc report's HTML page in headless Chromium (DevTools protocol): no errors, the node count, a click
+    report_browser) /usr/bin/python3 tests/report_browser.py "$BUILD/byocc" "$BUILD" ;;
     fuzz_*) fuzz_group "${1#fuzz_}" ;;
     lit) lit_group ;;
     build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
@@ -70,6 +72,7 @@ groups=$(echo $TESTS cli cli_json onnx_node models built_models cflow_models col
     $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
     lit build install embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
+groups="$groups report_browser"
 [ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"
 [ -f tests/report.sh ] && groups="$groups report"
 first="models onnx_node built_models build property collage_search kernels lit devices cli"
@@ -121,7 +124,8 @@ for g in $groups; do cat "$out/$g.res"; done > "$out/all"
 grep -E '^(FAIL|    )' "$out/all"
 # what the conformance run and the real-model run covered, with the lists the summaries point to
 grep -h -E '^(refused|differs) ' "$out/onnx_node.log" 2>/dev/null | cut -c1-400
-grep -h -E 'node tests pass \(|^skipped' "$out/onnx_node.log" "$out/models.log" "$out/cflow_models.log" 2>/dev/null | cut -c1-400
+grep -h -E 'node tests pass \(|^skipped' "$out/onnx_node.log" "$out/models.log" "$out/cflow_models.log" \
+    "$out/report_browser.log" 2>/dev/null | cut -c1-400
 pass=$(grep -c '^ok ' "$out/all")
 fail=$(grep -c '^FAIL ' "$out/all")
 echo "$pass passed, $fail failed"
