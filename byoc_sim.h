@@ -135,6 +135,7 @@
        [SECTION] sim impl: program storage
        [SECTION] sim impl: lowering
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
+       [SECTION] sim impl: fused convolutions (float nn.conv2d + bias + ReLU in one pass)
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: threads (the pool)
        [SECTION] sim impl: runtime
@@ -919,6 +920,8 @@ typedef struct byoc__sim_kernel {
     size_t slot_bytes;
     int final_via_scratch; /* the last op writes a scratch slot that is then copied out (its output aliases an input) */
     int qconv; /* ANCHOR: qnn.conv2d [+ nn.bias_add] + qnn.requantize in one pass (byoc__sim_group_qconv) */
+    int fconv; /* ANCHOR: float nn.conv2d [+ a per-channel bias] [+ nn.relu] in one pass (byoc__sim_group_fconv) */
+    int fconv_bias, fconv_relu; /* fconv: the bias's operand in the second step (-1: none); 1: ends in nn.relu */
     /* RUNTIME */
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
@@ -2173,6 +2176,9 @@ BYOC__SIM_PRIVATE int byoc__sim_group_qconv(byoc__sim_lowering *L, int step0, in
     return byoc__sim_group_finish(L, k, step0, end, R, b);
 }
 
+BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, int *bias, int *relu);
+BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, int bias, int relu,
+                                            const char *partition);
 /* A FuseOps group's steps [step0, p->nsteps) are collected, its result is leaves[rf, +rc): decide how it runs. */
 BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, int rf, int rc, const char *partition) {
     byoc_sim_program *p = L->p;
@@ -2193,9 +2199,96 @@ BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, i
     }
     if (rc == 1 && byoc__sim_qconv_group(p, step0, L->leaves[rf]))
         return byoc__sim_group_qconv(L, step0, L->leaves[rf], partition);
+    int bias, relu;
+    if (rc == 1 && byoc__sim_fconv_group(p, step0, L->leaves[rf], &bias, &relu))
+        return byoc__sim_group_fconv(L, step0, L->leaves[rf], bias, relu, partition);
     int mode = rc == 1 ? byoc__sim_group_mode(p, step0, L->leaves[rf]) : BYOC__SIM_GROUP_OPS;
     if (mode == BYOC__SIM_GROUP_OPS) return byoc__sim_group_ops(L, step0, partition);
     return byoc__sim_group_tiled(L, step0, L->leaves[rf], mode == BYOC__SIM_GROUP_ANCHOR, partition);
+}
+
+// [SECTION] sim impl: fused convolutions (float nn.conv2d + bias + ReLU in one pass)
+/* A FuseOps group nn.conv2d [+ nn.bias_add | add of a per-channel constant] [+ nn.relu] over float32 runs as one
+   ANCHOR kernel whose convolution applies the bias and ReLU to each block of its output while the block is in
+   cache (byoc.h's byoc__conv2d_fused_run), instead of the anchor writing the whole output and the epilogue's
+   tiles reading it back and writing it again. The float operations and their order are the ops' own, so the
+   result is the same bytes as the tiled epilogue's; opt.no_fused_tiling turns it off with the other fusions. */
+
+BYOC__SIM_PRIVATE char *byoc__sim_data(const byoc_sim_program *p, int value);
+
+/* step s reads value `from` (the step before it) as exactly one of its operands, the others from outside the
+   group (step0 on): that operand's index, else -1 */
+BYOC__SIM_PRIVATE int byoc__sim_chained_operand(const byoc_sim_program *p, int s, int step0, int from) {
+    const byoc__sim_step *st = &p->steps[s];
+    int at = -1;
+    if (st->dynamic || st->nout != 1 || st->nin != st->call->nargs) return -1;
+    for (int q = 0; q < st->nin; ++q) {
+        int v = p->operands[st->in_first + q];
+        if (v == from && at < 0) at = q;
+        else if (v == from || p->values[v].producer >= step0) return -1;
+    }
+    return at;
+}
+
+/* 1 when the group of steps [step0, p->nsteps) with result R is a fusable float convolution: *bias is the bias's
+   operand index in the second step (-1: none), *relu whether the group ends in nn.relu */
+BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, int *bias, int *relu) {
+    int end = p->nsteps, n = end - step0;
+    *bias = -1;
+    *relu = 0;
+    if (p->opt.no_fused_tiling || n < 2 || n > 3) return 0;
+    const byoc__sim_step *conv = &p->steps[step0], *last = &p->steps[end - 1];
+    if (last->nout != 1 || p->operands[last->out_first] != R) return 0;
+    if (conv->call->op != byoc_op_get("nn.conv2d") || conv->dynamic || conv->nin != 2 || conv->nout != 1 ||
+        conv->call->nargs != 2)
+        return 0;
+    for (int q = 0; q < 3; ++q) {
+        const byoc__sim_value *v = &p->values[p->operands[q < 2 ? conv->in_first + q : conv->out_first]];
+        if (v->dtype != BYOC_FLOAT32 || (q < 2 && v->producer >= step0)) return 0;
+    }
+    const byoc_op *relu_op = byoc_op_get("nn.relu");
+    for (int s = step0 + 1; s < end; ++s) {
+        int from = p->operands[p->steps[s - 1].out_first], q = byoc__sim_chained_operand(p, s, step0, from);
+        const byoc_node *call = p->steps[s].call;
+        if (q < 0 || p->values[p->operands[p->steps[s].out_first]].dtype != BYOC_FLOAT32) return 0;
+        if (call->op == relu_op && s == end - 1) *relu = 1;
+        else if (s == step0 + 1 && byoc__conv_bias_fusable(call, q)) *bias = 1 - q;
+        else return 0;
+    }
+    return 1;
+}
+
+/* The group as one ANCHOR kernel: the convolution writes the result's buffer; the intermediate values get none */
+BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, int bias, int relu,
+                                            const char *partition) {
+    byoc_sim_program *p = L->p;
+    int end = p->nsteps;
+    int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_ANCHOR, partition);
+    int b = k >= 0 ? byoc__sim_new_buffer(L, BYOC_SIM_BUFFER_ARENA, p->values[R].nbytes) : -1;
+    if (b < 0) return 0;
+    p->values[R].buffer = b;
+    byoc__sim_kernel *kk = &p->kernels[k];
+    kk->step_first = step0;
+    kk->nsteps = end - step0;
+    kk->fconv = 1;
+    kk->fconv_bias = bias;
+    kk->fconv_relu = relu;
+    for (int s = step0; s < end; ++s)
+        if (!byoc__sim_step_tensors(L, s)) return 0;
+    return byoc__sim_group_finish(L, k, step0, end, R, b);
+}
+
+/* Runs a byoc__sim_group_fconv kernel over the program's threads */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_fconv(byoc_sim_program *p, const byoc__sim_kernel *k, void *ws,
+                                                  byoc_diag *d) {
+    const byoc__sim_step *conv = &p->steps[k->step_first], *last = &p->steps[k->step_first + k->nsteps - 1];
+    byoc_tensor *ct = &p->tensors[conv->tensor_first];
+    for (int q = 0; q < 2; ++q) ct[q].data = byoc__sim_data(p, p->operands[conv->in_first + q]);
+    ct[2].data = byoc__sim_data(p, p->operands[last->out_first]); /* the result's shape is the convolution's */
+    const float *bias = NULL;
+    if (k->fconv_bias >= 0)
+        bias = (const float *)(const void *)byoc__sim_data(p, p->operands[conv[1].in_first + k->fconv_bias]);
+    return byoc__conv2d_fused_run(conv->call, ct, &ct[2], bias, k->fconv_relu, ws, &p->par, p->task_ws_bytes, d);
 }
 
 // [SECTION] sim impl: memory plan
@@ -3299,7 +3392,9 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
             break;
         case BYOC_SIM_EXEC_TILED:
         case BYOC_SIM_EXEC_ANCHOR:
-            r = k->qconv ? byoc__sim_run_qconv(p, k, ws, &kd) : byoc__sim_run_tiled(p, k, ws, &kd);
+            r = k->qconv   ? byoc__sim_run_qconv(p, k, ws, &kd)
+                : k->fconv ? byoc__sim_run_fconv(p, k, ws, &kd)
+                           : byoc__sim_run_tiled(p, k, ws, &kd);
             break;
         case BYOC_SIM_EXEC_RUNTIME: r = byoc__sim_dispatch_runtime(p, k, &kd); break;
         case BYOC_SIM_EXEC_CONTROL: r = byoc__sim_run_control(p, k, &kd); break;

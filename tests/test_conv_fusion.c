@@ -1,0 +1,135 @@
+/* Fused float convolutions (byoc_sim.h "sim impl: fused convolutions"): a FuseOps group nn.conv2d [+ a
+   per-channel bias] [+ nn.relu] runs as one kernel whose convolution applies the bias and ReLU block by block.
+   The bytes must equal those of the ops run one by one (opt.no_fused_tiling), at one thread and at several;
+   the groups that qualify run as such kernels, the ones that do not (a bias that is not per channel) keep the
+   tiled epilogue. */
+/* links the library compiled once (tests/lib/byoc_impl.c) */
+#include "../byoc_sim.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+static void fill(float *x, size_t n, unsigned seed) {
+    unsigned s = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; ++i) {
+        s = s * 1664525u + 1013904223u;
+        x[i] = (float)((int)(s >> 9) % 2001 - 1000) / 997.0f;
+    }
+}
+
+/* Every fusable form (bias_add, add of [1, O, 1, 1] and of [O, 1, 1] on its left, ReLU alone; grouped,
+   pointwise and depthwise stride-2 convolutions) and two groups that are not: an add of a tensor varying per
+   pixel, and ShuffleNet's conv + add + residual add + ReLU, which keep their tiled epilogues. Odd sizes, so
+   blocks and vectors have tails. */
+static const char *const fusion_model =
+    "def @main(%x: Tensor[(1, 12, 23, 29), float32], %w3: Tensor[(20, 12, 3, 3), float32],\n"
+    "          %b20: Tensor[(20), float32], %wp: Tensor[(24, 20, 1, 1), float32],\n"
+    "          %c24: Tensor[(1, 24, 1, 1), float32], %wg: Tensor[(24, 6, 1, 1), float32],\n"
+    "          %c24b: Tensor[(24, 1, 1), float32], %wd: Tensor[(24, 1, 3, 3), float32],\n"
+    "          %b24: Tensor[(24), float32], %wr: Tensor[(24, 24, 3, 3), float32],\n"
+    "          %wd2: Tensor[(24, 1, 3, 3), float32], %big: Tensor[(24, 12, 15), float32],\n"
+    "          %wq: Tensor[(24, 24, 1, 1), float32], %res: Tensor[(1, 24, 12, 15), float32]) {\n"
+    "  %0 = nn.conv2d(%x, %w3, padding=[1, 1, 1, 1]);\n"
+    "  %1 = nn.bias_add(%0, %b20);\n"
+    "  %2 = nn.relu(%1);\n"
+    "  %3 = nn.conv2d(%2, %wp);\n"
+    "  %4 = add(%3, %c24);\n"
+    "  %5 = nn.conv2d(%4, %wg, groups=4);\n"
+    "  %6 = add(%c24b, %5);\n"
+    "  %7 = nn.relu(%6);\n"
+    "  %8 = nn.conv2d(%7, %wd, strides=[2, 2], padding=[1, 1, 1, 1], groups=24);\n"
+    "  %9 = nn.bias_add(%8, %b24);\n"
+    "  %10 = nn.conv2d(%9, %wr, padding=[1, 1, 1, 1]);\n"
+    "  %11 = nn.relu(%10);\n"
+    "  %12 = nn.conv2d(%11, %wd2, padding=[1, 1, 1, 1], groups=24);\n"
+    "  %13 = add(%12, %big);\n"
+    "  %14 = nn.conv2d(%13, %wq);\n"
+    "  %15 = add(%14, %c24);\n"
+    "  %16 = add(%15, %res);\n"
+    "  nn.relu(%16)\n"
+    "}\n";
+
+typedef struct fusion_run {
+    unsigned char *bytes;
+    size_t nbytes;
+    int fused, anchors; /* kernels run as fused convolutions (ANCHOR, no tiles), all ANCHOR kernels */
+} fusion_run;
+
+/* the model fused and lowered with options o, every input filled, run once */
+static int run_fusion_model(const byoc_sim_options *o, fusion_run *r, char *why, size_t cap) {
+    byoc_diag d;
+    memset(r, 0, sizeof *r);
+    byoc_module *m = byoc_module_parse(fusion_model, strlen(fusion_model), "fusion.relay", NULL, &d);
+    if (!m || byoc_fuse_ops(m, 256, &d) != BYOC_OK) {
+        snprintf(why, cap, "parse/fuse: %s", d.message);
+        byoc_module_destroy(m);
+        return 0;
+    }
+    byoc_sim_program *p = byoc_sim_lower(m, o, &d);
+    int ok = p != NULL, nin = p ? byoc_sim_input_count(p) : 0;
+    byoc_tensor in[16], res;
+    float *data[16] = {0};
+    ok = ok && nin <= 16 && byoc_sim_output_count(p) == 1;
+    for (int i = 0; ok && i < nin; ++i) {
+        const byoc_sim_io *io = byoc_sim_input(p, i);
+        memset(&in[i], 0, sizeof in[i]);
+        in[i].dtype = io->dtype;
+        in[i].rank = io->rank;
+        memcpy(in[i].dims, io->dims, sizeof io->dims);
+        ok = (data[i] = (float *)malloc(io->nbytes)) != NULL;
+        if (ok) fill(data[i], io->nbytes / sizeof(float), (unsigned)i + 3);
+        in[i].data = data[i];
+    }
+    ok = ok && byoc_sim_run(p, in, nin, &res, 1, &d) == BYOC_OK;
+    if (!ok) snprintf(why, cap, "lower/run: %s", p ? d.message : "no program");
+    if (ok) {
+        r->nbytes = byoc_sim_output(p, 0)->nbytes;
+        r->bytes = (unsigned char *)malloc(r->nbytes);
+        ok = r->bytes != NULL;
+        if (ok) memcpy(r->bytes, res.data, r->nbytes);
+        for (int k = 0; ok && k < byoc_sim_kernel_count(p); ++k) {
+            const byoc_sim_kernel_info *ki = byoc_sim_kernel(p, k);
+            if (ki->exec != BYOC_SIM_EXEC_ANCHOR) continue;
+            r->anchors++;
+            r->fused += ki->tiles == 0 && strstr(ki->ops, "nn.conv2d") == ki->ops;
+        }
+    }
+    for (int i = 0; i < 16; ++i) free(data[i]);
+    byoc_sim_program_destroy(p);
+    byoc_module_destroy(m);
+    return ok;
+}
+
+static void test_fused_conv_groups_give_the_ops_bytes(void) {
+    char why[600] = "";
+    byoc_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.no_fused_tiling = 1;
+    fusion_run ops, fused, two;
+    CHECKF(run_fusion_model(&o, &ops, why, sizeof why), "op by op: %s", why);
+    CHECK(ops.fused == 0 && ops.anchors == 0);
+    o.no_fused_tiling = 0;
+    int ran = run_fusion_model(&o, &fused, why, sizeof why);
+    o.threads = 2;
+    int ran2 = ran && run_fusion_model(&o, &two, why, sizeof why);
+    int same = ran && fused.nbytes == ops.nbytes && !memcmp(fused.bytes, ops.bytes, ops.nbytes);
+    int same2 = ran2 && two.nbytes == ops.nbytes && !memcmp(two.bytes, ops.bytes, ops.nbytes);
+    int fused_groups = ran ? fused.fused : -1, anchors = ran ? fused.anchors : -1;
+    free(ops.bytes);
+    free(ran ? fused.bytes : NULL);
+    free(ran2 ? two.bytes : NULL);
+    CHECKF(ran && ran2, "fused: %s", why);
+    CHECKF(same, "one thread: the fused groups' bytes differ from the ops'");
+    CHECKF(same2, "two threads: the fused groups' bytes differ from the ops'");
+    /* conv+bias_add+relu, conv+add, grouped conv+add+relu, depthwise conv+bias_add and conv+relu fuse; the
+       depthwise conv + per-pixel add and the conv+add+add+relu keep their tiled epilogues */
+    CHECKF(fused_groups == 5, "%d fused convolution kernels, want 5", fused_groups);
+    CHECKF(anchors == 7, "%d anchor kernels, want 7", anchors);
+}
+
+int main(int argc, char **argv) {
+    static const test_case tests[] = {
+        TEST_ENTRY(test_fused_conv_groups_give_the_ops_bytes),
+    };
+    return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
+}
