@@ -9450,25 +9450,26 @@ BYOC__PRIVATE void byoc__window_fill(const byoc__window *w, const float *x, floa
         byoc__valid_cols(q - w->pl, w->sw, w->W, pw, &j0, &j1);
         /* stride 2: the gather's vectors read one column past their last; the last one of a row stays scalar */
         int64_t safe = j1 <= j0 ? 0 : (j1 - 1) * 2 + q - w->pl + 1 < w->W ? j1 - j0 : j1 - j0 - 1;
-        for (int64_t r = 0; r < prows * w->sh; ++r) { /* padded row qy + r' * sh: row r' of row phase qy */
-            int64_t qy = r / prows, pr = r - qy * prows, iy = qy + pr * w->sh - w->pt;
-            float *dst = ph + ((qy * w->sw + q) * prows + pr) * pw;
-            if (qy + pr * w->sh >= rows || iy < 0 || iy >= w->H || j1 <= j0) {
-                for (int64_t j = 0; j < pw; ++j) dst[j] = pad;
-                continue;
+        for (int64_t qy = 0; qy < w->sh; ++qy)
+            for (int64_t pr = 0; pr < prows; ++pr) { /* padded row qy + pr * sh: row pr of row phase qy */
+                int64_t iy = qy + pr * w->sh - w->pt;
+                float *dst = ph + ((qy * w->sw + q) * prows + pr) * pw;
+                if (qy + pr * w->sh >= rows || iy < 0 || iy >= w->H || j1 <= j0) {
+                    for (int64_t j = 0; j < pw; ++j) dst[j] = pad;
+                    continue;
+                }
+                const float *src = x + iy * w->W, *from = src + j0 * w->sw + q - w->pl;
+                for (int64_t j = 0; j < j0; ++j) dst[j] = pad;
+                if (w->sw == 1) {
+                    byoc__copy_f32(j1 - j0, from, dst + j0);
+                } else if (w->sw == 2) {
+                    byoc__gather_even_f32(safe, from, dst + j0);
+                    for (int64_t j = j0 + safe; j < j1; ++j) dst[j] = src[j * 2 + q - w->pl];
+                } else {
+                    for (int64_t j = j0; j < j1; ++j) dst[j] = src[j * w->sw + q - w->pl];
+                }
+                for (int64_t j = j1; j < pw; ++j) dst[j] = pad;
             }
-            const float *src = x + iy * w->W, *from = src + j0 * w->sw + q - w->pl;
-            for (int64_t j = 0; j < j0; ++j) dst[j] = pad;
-            if (w->sw == 1) {
-                byoc__copy_f32(j1 - j0, from, dst + j0);
-            } else if (w->sw == 2) {
-                byoc__gather_even_f32(safe, from, dst + j0);
-                for (int64_t j = j0 + safe; j < j1; ++j) dst[j] = src[j * 2 + q - w->pl];
-            } else {
-                for (int64_t j = j0; j < j1; ++j) dst[j] = src[j * w->sw + q - w->pl];
-            }
-            for (int64_t j = j1; j < pw; ++j) dst[j] = pad;
-        }
     }
 }
 
@@ -10480,8 +10481,15 @@ BYOC__PRIVATE void byoc__im2col_row(const float *x, const byoc__conv_geom *g, in
         } else {
             const float *srow = x + (c * g->H + iy) * g->W + off;
             memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
-            if (g->sw == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
-            else for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
+            if (g->sw == 1) {
+                memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
+            } else if (g->sw == 2) { /* the first layer of most CNNs: vector gathers, whose last may not read past W */
+                int64_t n = hi - lo, vec = off + 2 * hi - 1 < g->W ? n : n - 1;
+                byoc__gather_even_f32(vec, srow + 2 * lo, drow + lo);
+                for (int64_t ox = lo + vec; ox < hi; ++ox) drow[ox] = srow[ox * 2];
+            } else {
+                for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
+            }
             memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
         }
         p += b - a;
@@ -10541,7 +10549,9 @@ BYOC__PRIVATE void byoc__conv_window(const byoc__conv_geom *g, byoc__window *w) 
     w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->KH; w->KW = g->KW;
     w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
 }
-static size_t byoc__ws_conv2d(const byoc__kctx *k) {
+/* prepacked: the weights come packed (byoc__conv_epilogue.wpacked), so a pointwise convolution takes the
+   patch path too */
+BYOC__PRIVATE size_t byoc__ws_conv2d_for(const byoc__kctx *k, int prepacked) {
     if (k->in[0].dtype != BYOC_FLOAT32) return 0;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
@@ -10550,10 +10560,11 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) {
         byoc__conv_window(&g, &w);
         return g.OH > 0 && g.OW > 0 ? byoc__window_ws(&w) : 0;
     }
-    if (byoc__conv_is_pointwise(&g, k)) return byoc__gemm_ws();
+    if (byoc__conv_is_pointwise(&g, k) && !prepacked) return byoc__gemm_ws();
     return byoc__gemm_ws() + (size_t)(byoc__im2col_floats(&g) + byoc__sgemm_packed_a_floats(g.Og, g.Cg * g.KH * g.KW)) *
                                  sizeof(float) + 128;
 }
+static size_t byoc__ws_conv2d(const byoc__kctx *k) { return byoc__ws_conv2d_for(k, 0); }
 
 /* A bias per output channel and a ReLU applied by the convolution itself to each block it has just written,
    while the block is still in cache (byoc_sim.h's fused nn.conv2d [+ nn.bias_add | add] [+ nn.relu] groups:
@@ -10562,13 +10573,57 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) {
 typedef struct byoc__conv_epilogue {
     const float *bias; /* per output channel, or NULL */
     int relu;
+    const float *wpacked; /* the weights in the GEMM's packed-A panels, packed once (byoc__conv2d_pack_weights),
+                             or NULL: packed by each run */
 } byoc__conv_epilogue;
+#if BYOC__X86_DISPATCH
+/* one row of the epilogue on 8 (AVX2) or 16 (AVX-512) lanes, as the window kernels are: a 4-lane loop with its
+   tests was 7% of ShuffleNet's run. Returns how many values were done; byoc__conv_epilogue_rows does the rest. */
+#define BYOC__DEFINE_EPILOGUE_WIDE(name, attrs, VT, VLEN)                                                       \
+    attrs static int64_t name(float *row, int64_t width, float b, int bias, int relu) {                         \
+        typedef VT V;                                                                                           \
+        typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                            \
+        enum { VL = VLEN };                                                                                     \
+        V zero, x0, x1;                                                                                         \
+        memset(&zero, 0, sizeof zero);                                                                          \
+        V bv = zero + b;                                                                                        \
+        int64_t j = 0;                                                                                          \
+        for (; j + 2 * VL <= width; j += 2 * VL) {                                                              \
+            memcpy(&x0, row + j, sizeof x0);                                                                    \
+            memcpy(&x1, row + j + VL, sizeof x1);                                                               \
+            if (bias) {                                                                                         \
+                x0 = x0 + bv;                                                                                   \
+                x1 = x1 + bv;                                                                                   \
+            }                                                                                                   \
+            if (relu) { /* x > 0 ? x : 0: the lanes where x > 0 kept, the others (NaN, -0) zero */             \
+                x0 = (V)((IV)(x0 > zero) & (IV)x0);                                                             \
+                x1 = (V)((IV)(x1 > zero) & (IV)x1);                                                             \
+            }                                                                                                   \
+            memcpy(row + j, &x0, sizeof x0);                                                                    \
+            memcpy(row + j + VL, &x1, sizeof x1);                                                               \
+        }                                                                                                       \
+        return j;                                                                                               \
+    }
+BYOC__DEFINE_EPILOGUE_WIDE(byoc__epilogue_avx2, __attribute__((target("avx2"))), byoc__f8, 8)
+BYOC__DEFINE_EPILOGUE_WIDE(byoc__epilogue_avx512, __attribute__((target("avx512f"))), byoc__f16v, 16)
+#undef BYOC__DEFINE_EPILOGUE_WIDE
+#endif
 /* rows [0, rows) of o (row r: output channel oc0 + r, `width` values, ld apart) */
 BYOC__PRIVATE void byoc__conv_epilogue_rows(const byoc__conv_epilogue *ep, int64_t oc0, int64_t rows, float *o,
                                             int64_t ld, int64_t width) {
+    int wide = 0;
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    wide = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 0;
+#endif
+    (void)wide;
     for (int64_t r = 0; r < rows; ++r) {
         float *row = o + r * ld, b = ep->bias ? ep->bias[oc0 + r] : 0.0f;
         int64_t j = 0;
+#if BYOC__X86_DISPATCH
+        if (wide == 16) j = byoc__epilogue_avx512(row, width, b, ep->bias != NULL, ep->relu);
+        else if (wide == 8) j = byoc__epilogue_avx2(row, width, b, ep->bias != NULL, ep->relu);
+#endif
 #if BYOC__SIMD
         byoc__f4 bv = BYOC__SPLAT(b), zero = BYOC__SPLAT(0.0f);
         for (; j + 4 <= width; j += 4) {
@@ -10595,7 +10650,11 @@ BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise
                                          const byoc__conv_epilogue *ep) {
     int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, nblocks = (P + block - 1) / block, packed_q = -1;
     int64_t ncr = (block + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
-    float *col = pointwise ? NULL : (float *)byoc__align64(ws + byoc__gemm_ws()), *row = col ? col + KK * ncr : NULL;
+    /* weights packed at load time: a pointwise convolution takes the patch path too, its patches being its input
+       rows packed as the GEMM's B panels (byoc__sgemm_pack_b_all), and its GEMM reads the packed weights */
+    const float *wpre = ep && ep->wpacked && g->Og > 1 ? ep->wpacked : NULL;
+    int direct = pointwise && !wpre; /* byoc_sgemm on the input itself */
+    float *col = direct ? NULL : (float *)byoc__align64(ws + byoc__gemm_ws()), *row = col ? col + KK * ncr : NULL;
     float *wpacked = row ? (float *)byoc__align64(row + ncr) : NULL; /* the group's weights, packed once */
     int nr;
     byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
@@ -10603,17 +10662,19 @@ BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise
         int64_t q = u / nblocks, p0 = u % nblocks * block, n = q / g->G, grp = q % g->G;
         const float *xg = x + (n * g->C + grp * g->Cg) * g->H * g->W, *wg = w + grp * g->Og * KK;
         float *og = o + (n * g->O + grp * g->Og) * P;
-        if (!pointwise && g->Og > 1 && block < P && q != packed_q) {
+        const float *apanels = wpre ? wpre + grp * byoc__sgemm_packed_a_floats(g->Og, KK) : block < P ? wpacked : NULL;
+        if (!wpre && !direct && g->Og > 1 && block < P && q != packed_q) {
             byoc__sgemm_pack_a_all(g->Og, KK, wg, KK, wpacked);
             packed_q = q;
         }
         {
             int64_t width = BYOC__MIN(block, P - p0);
-            if (pointwise) {
+            if (direct) {
                 byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, xg + p0, P, 0.0f, og + p0, P, ws);
             } else if (g->Og > 1) {
-                byoc__im2col_packed(xg, g, p0, p0 + width, nr, row, col);
-                byoc__sgemm_packed_ab(ukr, nr, g->Og, width, KK, wg, KK, block < P ? wpacked : NULL, col, og + p0, P,
+                if (pointwise) byoc__sgemm_pack_b_all(nr, width, KK, xg + p0, P, col);
+                else byoc__im2col_packed(xg, g, p0, p0 + width, nr, row, col);
+                byoc__sgemm_packed_ab(ukr, nr, g->Og, width, KK, wg, KK, apanels, col, og + p0, P,
                                       (float *)byoc__align64(ws));
             } else {
                 byoc__im2col(xg, g, p0, p0 + width, col);
@@ -10723,7 +10784,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilo
         return BYOC_OK;
     }
     split.pointwise = byoc__conv_is_pointwise(&g, k);
-    split.block = split.pointwise ? P : byoc__im2col_block(&g);
+    split.block = split.pointwise && !(ep && ep->wpacked && g.Og > 1) ? P : byoc__im2col_block(&g);
     int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
     if (images_groups <= 0) return BYOC_OK; /* an empty batch */
     int tasks = byoc__parallel_tasks(k->par, images_groups * g.Og * P * KK, BYOC__PAR_GEMM_GRAIN);
@@ -10882,23 +10943,63 @@ BYOC__PRIVATE int byoc__conv_bias_fusable(const byoc_node *step, int conv_arg) {
     return 1;
 }
 
-/* conv_in: the convolution's two arguments (float32); out: its result's tensor, which the bias and ReLU
-   update in place; bias: per output channel or NULL; ws: byoc_kernel_workspace_size(conv) bytes for each of
-   par's tasks (task t's at ws + t * ws_stride; par NULL: one thread) */
-BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *out,
-                                                 const float *bias, int relu, void *ws, const byoc_parallel *par,
-                                                 size_t ws_stride, byoc_diag *d) {
+/* The convolution with its epilogue. conv_in: its two arguments (float32); out: its result's tensor, which the
+   bias and ReLU update in place; bias: per output channel or NULL; wpacked: the weights packed by
+   byoc__conv2d_pack_weights (NULL: packed by this run); ws: byoc__conv2d_fused_ws bytes for each of par's tasks
+   (task t's at ws + t * ws_stride; par NULL: one thread) */
+BYOC__PRIVATE void byoc__conv2d_kctx(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *out, void *ws,
+                                    byoc_diag *d, byoc__kctx *k) {
+    memset(k, 0, sizeof *k);
+    k->call = conv;
+    k->name = conv->op->def.name;
+    k->in = conv_in;
+    k->nin = 2;
+    k->out = out;
+    k->nout = 1;
+    k->ws = ws ? byoc__align64(ws) : NULL;
+    k->diag = d;
+    k->threads = 1;
+}
+/* the workspace of byoc__conv2d_fused_run per task (64-byte alignment slack included) */
+BYOC__PRIVATE size_t byoc__conv2d_fused_ws(const byoc_node *conv, const byoc_tensor *conv_in, const byoc_tensor *out) {
     byoc__kctx k;
-    memset(&k, 0, sizeof k);
-    k.call = conv;
-    k.name = conv->op->def.name;
-    k.in = conv_in;
-    k.nin = 2;
-    k.out = out;
-    k.nout = 1;
-    k.ws = ws ? byoc__align64(ws) : NULL;
-    k.diag = d;
-    k.threads = 1;
+    byoc_tensor shape = *out;
+    byoc__conv2d_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    return 64 + byoc__ws_conv2d_for(&k, 1);
+}
+/* Weights packed once, where a run would pack them each time: ONNX Runtime packs a Conv's constant weights
+   when the session is created (MlasConvPrepare, and its PrePack of initializers), TVM's alter_op_layout
+   rewrites them to the schedule's blocked layout at compile time. On SqueezeNet packing took about 8% of a run
+   (4.8 MB of weights read and written again). The floats needed, 0 when the convolution does not pack
+   its weights (depthwise, one output per group, not float32). */
+BYOC__PRIVATE size_t byoc__conv2d_packed_weights_floats(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                         const byoc_tensor *out) {
+    byoc__kctx k;
+    byoc_tensor shape = *out;
+    byoc__conv_geom g;
+    byoc__conv2d_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    if (conv_in[0].dtype != BYOC_FLOAT32 || conv_in[1].dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32) return 0;
+    byoc__conv_geom_of(&k, &g);
+    if (byoc__conv_is_direct(&g) || g.Og <= 1 || g.G * g.Og != g.O) return 0;
+    return (size_t)(g.G * byoc__sgemm_packed_a_floats(g.Og, g.Cg * g.KH * g.KW));
+}
+/* w: the weight's data; dst: byoc__conv2d_packed_weights_floats floats, group after group */
+BYOC__PRIVATE void byoc__conv2d_pack_weights(const byoc_node *conv, const byoc_tensor *conv_in, const byoc_tensor *out,
+                                             const float *w, float *dst) {
+    byoc__kctx k;
+    byoc_tensor shape = *out;
+    byoc__conv_geom g;
+    byoc__conv2d_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    byoc__conv_geom_of(&k, &g);
+    int64_t KK = g.Cg * g.KH * g.KW, per = byoc__sgemm_packed_a_floats(g.Og, KK);
+    for (int64_t grp = 0; grp < g.G; ++grp) byoc__sgemm_pack_a_all(g.Og, KK, w + grp * g.Og * KK, KK, dst + grp * per);
+}
+
+BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *out,
+                                                 const float *bias, int relu, const float *wpacked, void *ws,
+                                                 const byoc_parallel *par, size_t ws_stride, byoc_diag *d) {
+    byoc__kctx k;
+    byoc__conv2d_kctx(conv, conv_in, out, ws, d, &k);
     if (par && par->parallel_for && par->threads > 1 && ws_stride) {
         k.par = par;
         k.threads = par->threads;
@@ -10906,7 +11007,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
     }
     if (conv_in[0].dtype != BYOC_FLOAT32 || conv_in[1].dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32)
         return byoc__kfail(&k, "a fused bias and ReLU need float32 operands");
-    byoc__conv_epilogue ep = {bias, relu};
+    byoc__conv_epilogue ep = {bias, relu, wpacked};
     return byoc__conv2d_run(&k, &ep);
 }
 

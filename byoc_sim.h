@@ -922,6 +922,7 @@ typedef struct byoc__sim_kernel {
     int qconv; /* ANCHOR: qnn.conv2d [+ nn.bias_add] + qnn.requantize in one pass (byoc__sim_group_qconv) */
     int fconv; /* ANCHOR: float nn.conv2d [+ a per-channel bias] [+ nn.relu] in one pass (byoc__sim_group_fconv) */
     int fconv_bias, fconv_relu; /* fconv: the bias's operand in the second step (-1: none); 1: ends in nn.relu */
+    float *fconv_wpacked;       /* fconv: a constant weight packed at lowering (byoc__conv2d_pack_weights), or NULL */
     /* RUNTIME */
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
@@ -1049,6 +1050,7 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     byoc_sim_pool_destroy(p->pool);
     for (int b = 0; b < p->nbuffers; ++b)
         if (p->buffers[b].kind == BYOC_SIM_BUFFER_DYNAMIC) byoc__sim_mfree(p, p->buffers[b].data);
+    for (int k = 0; k < p->nkernels; ++k) byoc__sim_mfree(p, p->kernels[k].fconv_wpacked);
     for (int i = 0; i < p->nstrings; ++i) byoc__sim_mfree(p, p->strings[i]);
     byoc__sim_mfree(p, p->strings);
     byoc__sim_mfree(p, p->values);
@@ -2275,6 +2277,19 @@ BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, in
     kk->fconv_relu = relu;
     for (int s = step0; s < end; ++s)
         if (!byoc__sim_step_tensors(L, s)) return 0;
+    /* a constant weight is packed now, once, not by every run (the program owns the copy: a constant changed
+       after lowering is not seen, as with ONNX Runtime's prepacked initializers) */
+    const byoc__sim_step *conv = &p->steps[step0];
+    int wb = p->values[p->operands[conv->in_first + 1]].buffer;
+    const byoc_node *wc = wb >= 0 && p->buffers[wb].kind == BYOC_SIM_BUFFER_CONSTANT ? p->buffers[wb].constant : NULL;
+    const byoc_tensor *t = &p->tensors[conv->tensor_first];
+    size_t nw = wc && wc->data ? byoc__conv2d_packed_weights_floats(conv->call, t, t + 2) : 0;
+    if (nw) {
+        float *packed = BYOC__SIM_CAST(float *, byoc__sim_malloc(p, nw * sizeof(float)));
+        if (!packed) return BYOC__SIM_OOM(L);
+        byoc__conv2d_pack_weights(conv->call, t, t + 2, (const float *)wc->data, packed);
+        p->kernels[k].fconv_wpacked = packed;
+    }
     return byoc__sim_group_finish(L, k, step0, end, R, b);
 }
 
@@ -2288,7 +2303,8 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_fconv(byoc_sim_program *p, const byo
     const float *bias = NULL;
     if (k->fconv_bias >= 0)
         bias = (const float *)(const void *)byoc__sim_data(p, p->operands[conv[1].in_first + k->fconv_bias]);
-    return byoc__conv2d_fused_run(conv->call, ct, &ct[2], bias, k->fconv_relu, ws, &p->par, p->task_ws_bytes, d);
+    return byoc__conv2d_fused_run(conv->call, ct, &ct[2], bias, k->fconv_relu, k->fconv_wpacked, ws, &p->par,
+                                  p->task_ws_bytes, d);
 }
 
 // [SECTION] sim impl: memory plan
@@ -2587,6 +2603,11 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
         if (kk->qconv) {
             const byoc_tensor *t = &p->tensors[p->steps[kk->step_first].tensor_first];
             size_t w = byoc__q8_conv_fused_ws(p->steps[kk->step_first].call, t, t + 6);
+            if (w > ws) ws = w;
+        }
+        if (kk->fconv) {
+            const byoc_tensor *t = &p->tensors[p->steps[kk->step_first].tensor_first];
+            size_t w = byoc__conv2d_fused_ws(p->steps[kk->step_first].call, t, t + 2);
             if (w > ws) ws = w;
         }
         if (kk->split >= 0) {

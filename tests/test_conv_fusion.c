@@ -1,8 +1,8 @@
 /* Fused float convolutions (byoc_sim.h "sim impl: fused convolutions"): a FuseOps group nn.conv2d [+ a
    per-channel bias] [+ nn.relu] runs as one kernel whose convolution applies the bias and ReLU block by block.
-   The bytes must equal those of the ops run one by one (opt.no_fused_tiling), at one thread and at several;
-   the groups that qualify run as such kernels, the ones that do not (a bias that is not per channel) keep the
-   tiled epilogue. */
+   The bytes must equal those of the ops run one by one (opt.no_fused_tiling), at one thread and at two, with
+   weights passed at run time and with constant weights packed at lowering; the groups that qualify run as
+   such kernels, the ones that do not (a bias that is not per channel, a second add) keep the tiled epilogue. */
 /* links the library compiled once (tests/lib/byoc_impl.c) */
 #include "../byoc_sim.h"
 #include "test.h"
@@ -49,17 +49,33 @@ static const char *const fusion_model =
     "  nn.relu(%16)\n"
     "}\n";
 
+/* The weights as constants: byoc_sim_lower packs them once (a pointwise convolution then takes the patch path
+   too), and a convolution with one output channel keeps packing nothing. Seeded values (no weights file). */
+static const char *const constant_model =
+    "def @main(%x: Tensor[(1, 12, 23, 29), float32]) {\n"
+    "  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(20, 12, 3, 3), float32] */, padding=[1, 1, 1, 1]);\n"
+    "  %1 = nn.bias_add(%0, meta[relay.Constant][1] /* ty=Tensor[(20), float32] */);\n"
+    "  %2 = nn.relu(%1);\n"
+    "  %3 = nn.conv2d(%2, meta[relay.Constant][2] /* ty=Tensor[(24, 20, 1, 1), float32] */);\n"
+    "  %4 = add(%3, meta[relay.Constant][3] /* ty=Tensor[(1, 24, 1, 1), float32] */);\n"
+    "  %5 = nn.conv2d(%4, meta[relay.Constant][4] /* ty=Tensor[(24, 6, 3, 3), float32] */, strides=[2, 2],\n"
+    "                 groups=4);\n"
+    "  %6 = nn.relu(%5);\n"
+    "  %7 = nn.conv2d(%6, meta[relay.Constant][5] /* ty=Tensor[(1, 24, 1, 1), float32] */);\n"
+    "  nn.relu(%7)\n"
+    "}\n";
+
 typedef struct fusion_run {
     unsigned char *bytes;
     size_t nbytes;
     int fused, anchors; /* kernels run as fused convolutions (ANCHOR, no tiles), all ANCHOR kernels */
 } fusion_run;
 
-/* the model fused and lowered with options o, every input filled, run once */
-static int run_fusion_model(const byoc_sim_options *o, fusion_run *r, char *why, size_t cap) {
+/* a model fused and lowered with options o, every input filled, run once */
+static int run_fusion_model(const char *text, const byoc_sim_options *o, fusion_run *r, char *why, size_t cap) {
     byoc_diag d;
     memset(r, 0, sizeof *r);
-    byoc_module *m = byoc_module_parse(fusion_model, strlen(fusion_model), "fusion.relay", NULL, &d);
+    byoc_module *m = byoc_module_parse(text, strlen(text), "fusion.relay", NULL, &d);
     if (!m || byoc_fuse_ops(m, 256, &d) != BYOC_OK) {
         snprintf(why, cap, "parse/fuse: %s", d.message);
         byoc_module_destroy(m);
@@ -100,36 +116,56 @@ static int run_fusion_model(const byoc_sim_options *o, fusion_run *r, char *why,
     return ok;
 }
 
-static void test_fused_conv_groups_give_the_ops_bytes(void) {
-    char why[600] = "";
+/* the model op by op, then fused at one and at two threads: the same bytes each time; *fused and *anchors
+   from the one-thread fused run */
+static void check_same_bytes(const char *text, int *fused, int *anchors, char *why, size_t cap) {
     byoc_sim_options o;
     memset(&o, 0, sizeof o);
     o.no_fused_tiling = 1;
-    fusion_run ops, fused, two;
-    CHECKF(run_fusion_model(&o, &ops, why, sizeof why), "op by op: %s", why);
-    CHECK(ops.fused == 0 && ops.anchors == 0);
+    fusion_run ops, one, two;
+    *fused = *anchors = -1;
+    if (!run_fusion_model(text, &o, &ops, why, cap)) return;
     o.no_fused_tiling = 0;
-    int ran = run_fusion_model(&o, &fused, why, sizeof why);
+    int ran1 = run_fusion_model(text, &o, &one, why, cap);
     o.threads = 2;
-    int ran2 = ran && run_fusion_model(&o, &two, why, sizeof why);
-    int same = ran && fused.nbytes == ops.nbytes && !memcmp(fused.bytes, ops.bytes, ops.nbytes);
-    int same2 = ran2 && two.nbytes == ops.nbytes && !memcmp(two.bytes, ops.bytes, ops.nbytes);
-    int fused_groups = ran ? fused.fused : -1, anchors = ran ? fused.anchors : -1;
+    int ran2 = ran1 && run_fusion_model(text, &o, &two, why, cap);
+    if (ops.fused || ops.anchors) snprintf(why, cap, "op by op: %d anchor kernels", ops.anchors);
+    else if (ran1 && (one.nbytes != ops.nbytes || memcmp(one.bytes, ops.bytes, ops.nbytes)))
+        snprintf(why, cap, "one thread: the fused groups' bytes differ from the ops'");
+    else if (ran2 && (two.nbytes != ops.nbytes || memcmp(two.bytes, ops.bytes, ops.nbytes)))
+        snprintf(why, cap, "two threads: the fused groups' bytes differ from the ops'");
+    else if (ran2) {
+        *fused = one.fused;
+        *anchors = one.anchors;
+    }
     free(ops.bytes);
-    free(ran ? fused.bytes : NULL);
+    free(ran1 ? one.bytes : NULL);
     free(ran2 ? two.bytes : NULL);
-    CHECKF(ran && ran2, "fused: %s", why);
-    CHECKF(same, "one thread: the fused groups' bytes differ from the ops'");
-    CHECKF(same2, "two threads: the fused groups' bytes differ from the ops'");
+}
+
+static void test_fused_conv_groups_give_the_ops_bytes(void) {
+    char why[600] = "";
+    int fused, anchors;
+    check_same_bytes(fusion_model, &fused, &anchors, why, sizeof why);
+    CHECKF(fused >= 0, "%s", why);
     /* conv+bias_add+relu, conv+add, grouped conv+add+relu, depthwise conv+bias_add and conv+relu fuse; the
        depthwise conv + per-pixel add and the conv+add+add+relu keep their tiled epilogues */
-    CHECKF(fused_groups == 5, "%d fused convolution kernels, want 5", fused_groups);
+    CHECKF(fused == 5, "%d fused convolution kernels, want 5", fused);
     CHECKF(anchors == 7, "%d anchor kernels, want 7", anchors);
+}
+
+static void test_fused_convs_with_weights_packed_at_lowering(void) {
+    char why[600] = "";
+    int fused, anchors;
+    check_same_bytes(constant_model, &fused, &anchors, why, sizeof why);
+    CHECKF(fused >= 0, "%s", why);
+    CHECKF(fused == 4 && anchors == 4, "%d fused convolution kernels of %d anchors, want 4 of 4", fused, anchors);
 }
 
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_fused_conv_groups_give_the_ops_bytes),
+        TEST_ENTRY(test_fused_convs_with_weights_packed_at_lowering),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
