@@ -10571,7 +10571,8 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) { return byoc__ws_conv2d_for(
    byoc__conv2d_fused_run). The same float operations as the separate ops, in the same order: x + bias, then
    x > 0 ? x : 0 (nn.relu's kernel), so the bytes do not change. NULL: the plain convolution. */
 typedef struct byoc__conv_epilogue {
-    const float *bias; /* per output channel, or NULL */
+    const float *bias;     /* per output channel, or NULL */
+    const float *residual; /* added after the bias: a tensor of the output's shape (ShuffleNet's shortcut), or NULL */
     int relu;
     const float *wpacked; /* the weights in the GEMM's packed-A panels, packed once (byoc__conv2d_pack_weights),
                              or NULL: packed by each run */
@@ -10580,11 +10581,11 @@ typedef struct byoc__conv_epilogue {
 /* one row of the epilogue on 8 (AVX2) or 16 (AVX-512) lanes, as the window kernels are: a 4-lane loop with its
    tests was 7% of ShuffleNet's run. Returns how many values were done; byoc__conv_epilogue_rows does the rest. */
 #define BYOC__DEFINE_EPILOGUE_WIDE(name, attrs, VT, VLEN)                                                       \
-    attrs static int64_t name(float *row, int64_t width, float b, int bias, int relu) {                         \
+    attrs static int64_t name(float *row, const float *res, int64_t width, float b, int bias, int relu) {       \
         typedef VT V;                                                                                           \
         typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                            \
         enum { VL = VLEN };                                                                                     \
-        V zero, x0, x1;                                                                                         \
+        V zero, x0, x1, r0, r1;                                                                                 \
         memset(&zero, 0, sizeof zero);                                                                          \
         V bv = zero + b;                                                                                        \
         int64_t j = 0;                                                                                          \
@@ -10594,6 +10595,12 @@ typedef struct byoc__conv_epilogue {
             if (bias) {                                                                                         \
                 x0 = x0 + bv;                                                                                   \
                 x1 = x1 + bv;                                                                                   \
+            }                                                                                                   \
+            if (res) {                                                                                          \
+                memcpy(&r0, res + j, sizeof r0);                                                                \
+                memcpy(&r1, res + j + VL, sizeof r1);                                                           \
+                x0 = x0 + r0;                                                                                   \
+                x1 = x1 + r1;                                                                                   \
             }                                                                                                   \
             if (relu) { /* x > 0 ? x : 0: the lanes where x > 0 kept, the others (NaN, -0) zero */             \
                 x0 = (V)((IV)(x0 > zero) & (IV)x0);                                                             \
@@ -10608,9 +10615,10 @@ BYOC__DEFINE_EPILOGUE_WIDE(byoc__epilogue_avx2, __attribute__((target("avx2"))),
 BYOC__DEFINE_EPILOGUE_WIDE(byoc__epilogue_avx512, __attribute__((target("avx512f"))), byoc__f16v, 16)
 #undef BYOC__DEFINE_EPILOGUE_WIDE
 #endif
-/* rows [0, rows) of o (row r: output channel oc0 + r, `width` values, ld apart) */
+/* rows [0, rows) of o (row r: output channel oc0 + r, `width` values, ld apart); res: the residual's values at
+   the same place as o's (ep->residual + (o - the output's start)), or NULL */
 BYOC__PRIVATE void byoc__conv_epilogue_rows(const byoc__conv_epilogue *ep, int64_t oc0, int64_t rows, float *o,
-                                            int64_t ld, int64_t width) {
+                                            const float *res, int64_t ld, int64_t width) {
     int wide = 0;
 #if BYOC__X86_DISPATCH
     __builtin_cpu_init();
@@ -10619,10 +10627,11 @@ BYOC__PRIVATE void byoc__conv_epilogue_rows(const byoc__conv_epilogue *ep, int64
     (void)wide;
     for (int64_t r = 0; r < rows; ++r) {
         float *row = o + r * ld, b = ep->bias ? ep->bias[oc0 + r] : 0.0f;
+        const float *rrow = res ? res + r * ld : NULL;
         int64_t j = 0;
 #if BYOC__X86_DISPATCH
-        if (wide == 16) j = byoc__epilogue_avx512(row, width, b, ep->bias != NULL, ep->relu);
-        else if (wide == 8) j = byoc__epilogue_avx2(row, width, b, ep->bias != NULL, ep->relu);
+        if (wide == 16) j = byoc__epilogue_avx512(row, rrow, width, b, ep->bias != NULL, ep->relu);
+        else if (wide == 8) j = byoc__epilogue_avx2(row, rrow, width, b, ep->bias != NULL, ep->relu);
 #endif
 #if BYOC__SIMD
         byoc__f4 bv = BYOC__SPLAT(b), zero = BYOC__SPLAT(0.0f);
@@ -10630,12 +10639,18 @@ BYOC__PRIVATE void byoc__conv_epilogue_rows(const byoc__conv_epilogue *ep, int64
             byoc__f4 v;
             BYOC__LD(v, row + j);
             if (ep->bias) v = v + bv;
+            if (rrow) {
+                byoc__f4 rv;
+                BYOC__LD(rv, rrow + j);
+                v = v + rv;
+            }
             if (ep->relu) v = BYOC__SEL(v > zero, v, zero);
             BYOC__ST(row + j, v);
         }
 #endif
         for (; j < width; ++j) {
             float v = ep->bias ? row[j] + b : row[j];
+            if (rrow) v = v + rrow[j];
             row[j] = ep->relu ? (v > 0 ? v : 0.0f) : v;
         }
     }
@@ -10680,7 +10695,9 @@ BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise
                 byoc__im2col(xg, g, p0, p0 + width, col);
                 byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, col, width, 0.0f, og + p0, P, ws);
             }
-            if (ep) byoc__conv_epilogue_rows(ep, grp * g->Og, g->Og, og + p0, P, width);
+            if (ep)
+                byoc__conv_epilogue_rows(ep, grp * g->Og, g->Og, og + p0,
+                                         ep->residual ? ep->residual + (og - o) + p0 : NULL, P, width);
         }
     }
 }
@@ -10697,7 +10714,9 @@ BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float 
         byoc__window_plane(BYOC__WIN_CONV, &w, x + p * g->H * g->W, wt + c * g->Og * g->KH * g->KW, g->Og,
                            o + p * g->Og * g->OH * g->OW, scratch);
         int64_t plane = g->OH * g->OW;
-        if (ep) byoc__conv_epilogue_rows(ep, c * g->Og, g->Og, o + p * g->Og * plane, plane, plane);
+        if (ep)
+            byoc__conv_epilogue_rows(ep, c * g->Og, g->Og, o + p * g->Og * plane,
+                                     ep->residual ? ep->residual + p * g->Og * plane : NULL, plane, plane);
     }
 }
 
@@ -10916,8 +10935,9 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
 }
 
 // [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
-/* byoc_sim.h runs a FuseOps group nn.conv2d [+ nn.bias_add | add] [+ nn.relu] over float32 as one kernel: the
-   convolution adds the bias and clamps each block of its output right after computing it (byoc__conv_epilogue),
+/* byoc_sim.h runs a FuseOps group nn.conv2d [+ nn.bias_add | add] [+ add of a residual] [+ nn.relu] over float32 as
+   one kernel: the convolution adds the bias (and the residual) and clamps each block of its output right after
+   computing it (byoc__conv_epilogue),
    where the group's epilogue ops would read the whole output back from memory and write it again. ONNX
    Runtime's MlasConv does the same (its MLAS_ACTIVATION and bias applied per output block), and TVM's conv2d
    schedules inline the injective ops that follow. On SqueezeNet the separate bias and ReLU passes were about
@@ -10944,7 +10964,8 @@ BYOC__PRIVATE int byoc__conv_bias_fusable(const byoc_node *step, int conv_arg) {
 }
 
 /* The convolution with its epilogue. conv_in: its two arguments (float32); out: its result's tensor, which the
-   bias and ReLU update in place; bias: per output channel or NULL; wpacked: the weights packed by
+   epilogue updates in place; bias: per output channel or NULL; residual: a tensor of out's shape added after the
+   bias (not overlapping out), or NULL; wpacked: the weights packed by
    byoc__conv2d_pack_weights (NULL: packed by this run); ws: byoc__conv2d_fused_ws bytes for each of par's tasks
    (task t's at ws + t * ws_stride; par NULL: one thread) */
 BYOC__PRIVATE void byoc__conv2d_kctx(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *out, void *ws,
@@ -10996,8 +11017,9 @@ BYOC__PRIVATE void byoc__conv2d_pack_weights(const byoc_node *conv, const byoc_t
 }
 
 BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *out,
-                                                 const float *bias, int relu, const float *wpacked, void *ws,
-                                                 const byoc_parallel *par, size_t ws_stride, byoc_diag *d) {
+                                                 const float *bias, const float *residual, int relu,
+                                                 const float *wpacked, void *ws, const byoc_parallel *par,
+                                                 size_t ws_stride, byoc_diag *d) {
     byoc__kctx k;
     byoc__conv2d_kctx(conv, conv_in, out, ws, d, &k);
     if (par && par->parallel_for && par->threads > 1 && ws_stride) {
@@ -11007,7 +11029,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
     }
     if (conv_in[0].dtype != BYOC_FLOAT32 || conv_in[1].dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32)
         return byoc__kfail(&k, "a fused bias and ReLU need float32 operands");
-    byoc__conv_epilogue ep = {bias, relu, wpacked};
+    byoc__conv_epilogue ep = {bias, residual, relu, wpacked};
     return byoc__conv2d_run(&k, &ep);
 }
 

@@ -922,6 +922,7 @@ typedef struct byoc__sim_kernel {
     int qconv; /* ANCHOR: qnn.conv2d [+ nn.bias_add] + qnn.requantize in one pass (byoc__sim_group_qconv) */
     int fconv; /* ANCHOR: float nn.conv2d [+ a per-channel bias] [+ nn.relu] in one pass (byoc__sim_group_fconv) */
     int fconv_bias, fconv_relu; /* fconv: the bias's operand in the second step (-1: none); 1: ends in nn.relu */
+    int fconv_res_step, fconv_res; /* fconv: the step adding a residual (-1: none) and the residual's operand */
     float *fconv_wpacked;       /* fconv: a constant weight packed at lowering (byoc__conv2d_pack_weights), or NULL */
     /* RUNTIME */
     const char *function;
@@ -2178,8 +2179,13 @@ BYOC__SIM_PRIVATE int byoc__sim_group_qconv(byoc__sim_lowering *L, int step0, in
     return byoc__sim_group_finish(L, k, step0, end, R, b);
 }
 
-BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, int *bias, int *relu);
-BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, int bias, int relu,
+typedef struct byoc__sim_fconv_form {
+    int bias;            /* the bias's operand index in the second step, -1: none */
+    int res_step, res;   /* the step adding a residual and its operand index, -1: none */
+    int relu;            /* 1: the group ends in nn.relu */
+} byoc__sim_fconv_form;
+BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, byoc__sim_fconv_form *f);
+BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, const byoc__sim_fconv_form *f,
                                             const char *partition);
 /* A FuseOps group's steps [step0, p->nsteps) are collected, its result is leaves[rf, +rc): decide how it runs. */
 BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, int rf, int rc, const char *partition) {
@@ -2201,9 +2207,9 @@ BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, i
     }
     if (rc == 1 && byoc__sim_qconv_group(p, step0, L->leaves[rf]))
         return byoc__sim_group_qconv(L, step0, L->leaves[rf], partition);
-    int bias, relu;
-    if (rc == 1 && byoc__sim_fconv_group(p, step0, L->leaves[rf], &bias, &relu))
-        return byoc__sim_group_fconv(L, step0, L->leaves[rf], bias, relu, partition);
+    byoc__sim_fconv_form form;
+    if (rc == 1 && byoc__sim_fconv_group(p, step0, L->leaves[rf], &form))
+        return byoc__sim_group_fconv(L, step0, L->leaves[rf], &form, partition);
     int mode = rc == 1 ? byoc__sim_group_mode(p, step0, L->leaves[rf]) : BYOC__SIM_GROUP_OPS;
     if (mode == BYOC__SIM_GROUP_OPS) return byoc__sim_group_ops(L, step0, partition);
     return byoc__sim_group_tiled(L, step0, L->leaves[rf], mode == BYOC__SIM_GROUP_ANCHOR, partition);
@@ -2232,13 +2238,14 @@ BYOC__SIM_PRIVATE int byoc__sim_chained_operand(const byoc_sim_program *p, int s
     return at;
 }
 
-/* 1 when the group of steps [step0, p->nsteps) with result R is a fusable float convolution: *bias is the bias's
-   operand index in the second step (-1: none), *relu whether the group ends in nn.relu */
-BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, int *bias, int *relu) {
+/* 1 when the group of steps [step0, p->nsteps) with result R is a fusable float convolution, in this order: the
+   convolution, a per-channel bias, an add of a tensor of R's shape from outside (a residual), nn.relu; each but
+   the convolution optional. *f: which are there. */
+BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, byoc__sim_fconv_form *f) {
     int end = p->nsteps, n = end - step0;
-    *bias = -1;
-    *relu = 0;
-    if (p->opt.no_fused_tiling || n < 2 || n > 3) return 0;
+    f->bias = f->res_step = f->res = -1;
+    f->relu = 0;
+    if (p->opt.no_fused_tiling || n < 2 || n > 4) return 0;
     const byoc__sim_step *conv = &p->steps[step0], *last = &p->steps[end - 1];
     if (last->nout != 1 || p->operands[last->out_first] != R) return 0;
     if (conv->call->op != byoc_op_get("nn.conv2d") || conv->dynamic || conv->nin != 2 || conv->nout != 1 ||
@@ -2248,20 +2255,32 @@ BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0
         const byoc__sim_value *v = &p->values[p->operands[q < 2 ? conv->in_first + q : conv->out_first]];
         if (v->dtype != BYOC_FLOAT32 || (q < 2 && v->producer >= step0)) return 0;
     }
-    const byoc_op *relu_op = byoc_op_get("nn.relu");
+    /* the convolution writes the result's buffer: no later step may broadcast to another shape */
+    if (!byoc__sim_same_shape(&p->values[p->operands[conv->out_first]], &p->values[R])) return 0;
+    const byoc_op *relu_op = byoc_op_get("nn.relu"), *add_op = byoc_op_get("add");
+    const byoc__sim_value *rv = &p->values[R];
     for (int s = step0 + 1; s < end; ++s) {
         int from = p->operands[p->steps[s - 1].out_first], q = byoc__sim_chained_operand(p, s, step0, from);
         const byoc_node *call = p->steps[s].call;
         if (q < 0 || p->values[p->operands[p->steps[s].out_first]].dtype != BYOC_FLOAT32) return 0;
-        if (call->op == relu_op && s == end - 1) *relu = 1;
-        else if (s == step0 + 1 && byoc__conv_bias_fusable(call, q)) *bias = 1 - q;
-        else return 0;
+        const byoc__sim_value *other = call->nargs == 2 ? &p->values[p->operands[p->steps[s].in_first + 1 - q]] : NULL;
+        if (call->op == relu_op && s == end - 1) {
+            f->relu = 1;
+        } else if (s == step0 + 1 && byoc__conv_bias_fusable(call, q) && other->buffer >= 0) {
+            f->bias = 1 - q;
+        } else if (f->res_step < 0 && call->op == add_op && other && other->dtype == BYOC_FLOAT32 &&
+                   byoc__sim_same_shape(other, rv) && other->buffer >= 0) {
+            f->res_step = s;
+            f->res = 1 - q;
+        } else {
+            return 0;
+        }
     }
     return 1;
 }
 
 /* The group as one ANCHOR kernel: the convolution writes the result's buffer; the intermediate values get none */
-BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, int bias, int relu,
+BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, const byoc__sim_fconv_form *f,
                                             const char *partition) {
     byoc_sim_program *p = L->p;
     int end = p->nsteps;
@@ -2273,8 +2292,10 @@ BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, in
     kk->step_first = step0;
     kk->nsteps = end - step0;
     kk->fconv = 1;
-    kk->fconv_bias = bias;
-    kk->fconv_relu = relu;
+    kk->fconv_bias = f->bias;
+    kk->fconv_relu = f->relu;
+    kk->fconv_res_step = f->res_step;
+    kk->fconv_res = f->res;
     for (int s = step0; s < end; ++s)
         if (!byoc__sim_step_tensors(L, s)) return 0;
     /* a constant weight is packed now, once, not by every run (the program owns the copy: a constant changed
@@ -2303,7 +2324,11 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_fconv(byoc_sim_program *p, const byo
     const float *bias = NULL;
     if (k->fconv_bias >= 0)
         bias = (const float *)(const void *)byoc__sim_data(p, p->operands[conv[1].in_first + k->fconv_bias]);
-    return byoc__conv2d_fused_run(conv->call, ct, &ct[2], bias, k->fconv_relu, k->fconv_wpacked, ws, &p->par,
+    const float *res = NULL;
+    if (k->fconv_res_step >= 0)
+        res = (const float *)(const void *)byoc__sim_data(p, p->operands[p->steps[k->fconv_res_step].in_first +
+                                                                           k->fconv_res]);
+    return byoc__conv2d_fused_run(conv->call, ct, &ct[2], bias, res, k->fconv_relu, k->fconv_wpacked, ws, &p->par,
                                   p->task_ws_bytes, d);
 }
 
