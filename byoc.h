@@ -9412,34 +9412,9 @@ BYOC__PRIVATE size_t byoc__window_ws(const byoc__window *w) {
     return (size_t)(w->sh * w->sw * prows * pw + w->OH * pw) * sizeof(float) +
            (size_t)(w->KH * w->KW) * sizeof(int64_t) + 192;
 }
-#if BYOC__X86_DISPATCH && (defined(__clang__) || __GNUC__ >= 12) /* both have __builtin_shufflevector */
-#define BYOC__GATHER_WIDE 1
-/* 16 at a time on AVX-512: two loads and one two-source permute (vpermt2ps), where the SSE loop below spends
-   four instructions on 4 values; stride-2 gathers were 6% of SqueezeNet's run (its first convolution's patches
-   and the column phases of its three max pools) */
-__attribute__((target("avx512f"))) static int64_t byoc__gather_even_avx512(int64_t n, const float *src, float *dst) {
-    int64_t j = 0;
-    for (; j + 16 <= n; j += 16) { /* reads src[2j .. 2j + 31]: within the 2n - 1 the caller keeps in bounds */
-        byoc__f16v a, b, e;
-        memcpy(&a, src + 2 * j, sizeof a);
-        memcpy(&b, src + 2 * j + 16, sizeof b);
-        e = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-        memcpy(dst + j, &e, sizeof e);
-    }
-    return j;
-}
-#else
-#define BYOC__GATHER_WIDE 0
-#endif
 /* dst[j] = src[j * 2] for j < n: even lanes of pairs of vectors */
 BYOC__PRIVATE void byoc__gather_even_f32(int64_t n, const float *src, float *dst) {
     int64_t j = 0;
-#if BYOC__GATHER_WIDE
-    if (n >= 16) {
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx512f")) j = byoc__gather_even_avx512(n, src, dst);
-    }
-#endif
 #if BYOC__SIMD
     for (; j + 4 <= n; j += 4) { /* reads src[2j .. 2j + 7]: the caller keeps 2n - 1 of them in bounds */
         byoc__f4 a, b, e;
