@@ -154,6 +154,7 @@
        [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
+       [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -9444,31 +9445,34 @@ BYOC__PRIVATE int byoc__max_pool_any(const byoc__pool_geom *g, byoc_dtype dt, co
 }
 
 /* ---- 2-D windows on one plane: depthwise convolution, average and max pooling ----
-   The plane is copied once, padded, into `phases` planes for stride s: phase q holds the padded columns q,
-   q + s, q + 2s, ... Output column ox of tap (ky, kx) then reads phase (kx * dw) % s at column
-   ox + (kx * dw) / s of padded row oy * sh + ky * dh: every tap of an output row is one contiguous run, so
-   the taps of a block of output columns add up in vector registers and the block is stored once. The row
-   helpers of TFLite's and ONNX Runtime's depthwise kernels keep output rows in registers the same way,
-   where a pass over the row per tap writes each output row once per tap. With a row stride of 1 the output
-   rows at the padded width are one run too (the late 7x7 and 14x14 planes of MobileNet and ShuffleNet get
-   long vector runs): the few extra columns are dropped when the rows are copied out. The padding is 0 for
-   convolutions and averages, -FLT_MAX (the maximum's start) for max pooling. */
+   The plane is copied once, padded, into sh x sw `phases` for strides (sh, sw): phase (qy, qx) holds the padded
+   rows qy, qy + sh, ... and, of each, the columns qx, qx + sw, ... Output (oy, ox) of tap (ky, kx) then reads
+   phase ((ky * dh) % sh, (kx * dw) % sw) at row oy + (ky * dh) / sh and column ox + (kx * dw) / sw: every tap
+   of every output row is one contiguous run at the phase's width, so the taps of a block of output columns add
+   up in vector registers and the block is stored once, and all the output rows together are one run (the few
+   extra columns at the padded width are dropped when the rows are copied out). The row helpers of TFLite's and
+   ONNX Runtime's depthwise kernels keep output rows in registers the same way, where a pass over the row per
+   tap writes each output row once per tap. Splitting the rows by phase too matters for a vertical stride: the
+   3x3 stride-2 max pools of SqueezeNet and the stride-2 depthwise layers of ShuffleNet ran one short run (and
+   its scalar tail) per output row, several times slower than a stride-1 window over the same data. The
+   padding is 0 for convolutions and averages, -FLT_MAX (the maximum's start) for max pooling. */
 typedef struct byoc__window {
     int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, pt, pl;
 } byoc__window;
-/* padded rows and the width of one phase */
-BYOC__PRIVATE void byoc__window_extent(const byoc__window *w, int64_t *rows, int64_t *phase_w) {
+/* padded rows, the rows of one phase and the width of one phase */
+BYOC__PRIVATE void byoc__window_extent(const byoc__window *w, int64_t *rows, int64_t *phase_rows, int64_t *phase_w) {
     int64_t cols = (w->OW - 1) * w->sw + (w->KW - 1) * w->dw + 1;
     *rows = (w->OH - 1) * w->sh + (w->KH - 1) * w->dh + 1;
+    *phase_rows = (*rows + w->sh - 1) / w->sh;
     *phase_w = (cols + w->sw - 1) / w->sw;
 }
 /* scratch for one plane at a time: the taps' offsets, the phases and the rows at the padded width (64-byte
    alignment slack included) */
 BYOC__PRIVATE size_t byoc__window_ws(const byoc__window *w) {
-    int64_t rows, pw;
-    byoc__window_extent(w, &rows, &pw);
-    return (size_t)(w->sw * rows * pw + w->OH * pw) * sizeof(float) + (size_t)(w->KH * w->KW) * sizeof(int64_t) +
-           192;
+    int64_t rows, prows, pw;
+    byoc__window_extent(w, &rows, &prows, &pw);
+    return (size_t)(w->sh * w->sw * prows * pw + w->OH * pw) * sizeof(float) +
+           (size_t)(w->KH * w->KW) * sizeof(int64_t) + 192;
 }
 /* dst[j] = src[j * 2] for j < n: even lanes of pairs of vectors */
 BYOC__PRIVATE void byoc__gather_even_f32(int64_t n, const float *src, float *dst) {
@@ -9478,7 +9482,11 @@ BYOC__PRIVATE void byoc__gather_even_f32(int64_t n, const float *src, float *dst
         byoc__f4 a, b, e;
         BYOC__LD(a, src + 2 * j);
         BYOC__LD(b, src + 2 * j + 4);
+#if BYOC__X86_DISPATCH /* one shufps: gcc builds the lane-by-lane form from four inserts */
+        e = (byoc__f4)_mm_shuffle_ps((__m128)a, (__m128)b, _MM_SHUFFLE(2, 0, 2, 0));
+#else
         e[0] = a[0]; e[1] = a[2]; e[2] = b[0]; e[3] = b[2];
+#endif
         BYOC__ST(dst + j, e);
     }
 #endif
@@ -9497,32 +9505,33 @@ BYOC__PRIVATE void byoc__copy_f32(int64_t n, const float *src, float *dst) {
     for (; j < n; ++j) dst[j] = src[j];
 }
 BYOC__PRIVATE void byoc__window_fill(const byoc__window *w, const float *x, float pad, float *ph) {
-    int64_t rows, pw;
-    byoc__window_extent(w, &rows, &pw);
+    int64_t rows, prows, pw;
+    byoc__window_extent(w, &rows, &prows, &pw);
     for (int64_t q = 0; q < w->sw; ++q) {
         int64_t j0, j1; /* phase columns whose input column j * sw + q - pl is inside [0, W): the same every row */
         byoc__valid_cols(q - w->pl, w->sw, w->W, pw, &j0, &j1);
         /* stride 2: the gather's vectors read one column past their last; the last one of a row stays scalar */
         int64_t safe = j1 <= j0 ? 0 : (j1 - 1) * 2 + q - w->pl + 1 < w->W ? j1 - j0 : j1 - j0 - 1;
-        for (int64_t r = 0; r < rows; ++r) {
-            int64_t iy = r - w->pt;
-            float *dst = ph + (q * rows + r) * pw;
-            if (iy < 0 || iy >= w->H || j1 <= j0) {
-                for (int64_t j = 0; j < pw; ++j) dst[j] = pad;
-                continue;
+        for (int64_t qy = 0; qy < w->sh; ++qy)
+            for (int64_t pr = 0; pr < prows; ++pr) { /* padded row qy + pr * sh: row pr of row phase qy */
+                int64_t iy = qy + pr * w->sh - w->pt;
+                float *dst = ph + ((qy * w->sw + q) * prows + pr) * pw;
+                if (qy + pr * w->sh >= rows || iy < 0 || iy >= w->H || j1 <= j0) {
+                    for (int64_t j = 0; j < pw; ++j) dst[j] = pad;
+                    continue;
+                }
+                const float *src = x + iy * w->W, *from = src + j0 * w->sw + q - w->pl;
+                for (int64_t j = 0; j < j0; ++j) dst[j] = pad;
+                if (w->sw == 1) {
+                    byoc__copy_f32(j1 - j0, from, dst + j0);
+                } else if (w->sw == 2) {
+                    byoc__gather_even_f32(safe, from, dst + j0);
+                    for (int64_t j = j0 + safe; j < j1; ++j) dst[j] = src[j * 2 + q - w->pl];
+                } else {
+                    for (int64_t j = j0; j < j1; ++j) dst[j] = src[j * w->sw + q - w->pl];
+                }
+                for (int64_t j = j1; j < pw; ++j) dst[j] = pad;
             }
-            const float *src = x + iy * w->W, *from = src + j0 * w->sw + q - w->pl;
-            for (int64_t j = 0; j < j0; ++j) dst[j] = pad;
-            if (w->sw == 1) {
-                byoc__copy_f32(j1 - j0, from, dst + j0);
-            } else if (w->sw == 2) {
-                byoc__gather_even_f32(safe, from, dst + j0);
-                for (int64_t j = j0 + safe; j < j1; ++j) dst[j] = src[j * 2 + q - w->pl];
-            } else {
-                for (int64_t j = j0; j < j1; ++j) dst[j] = src[j * w->sw + q - w->pl];
-            }
-            for (int64_t j = j1; j < pw; ++j) dst[j] = pad;
-        }
     }
 }
 
@@ -9650,12 +9659,12 @@ BYOC__PRIVATE void byoc__window_run_op(int op, int64_t n, int64_t taps, const fl
 /* the taps' offsets in the phases (the same for every plane: computed once per call, at the start of its
    scratch; the divisions cost as much as a small plane's arithmetic) */
 BYOC__PRIVATE void byoc__window_offsets(const byoc__window *w, unsigned char *scratch) {
-    int64_t rows, pw, *off = (int64_t *)byoc__align64(scratch);
-    byoc__window_extent(w, &rows, &pw);
+    int64_t rows, prows, pw, *off = (int64_t *)byoc__align64(scratch);
+    byoc__window_extent(w, &rows, &prows, &pw);
     for (int64_t ky = 0; ky < w->KH; ++ky)
         for (int64_t kx = 0; kx < w->KW; ++kx) {
-            int64_t d = kx * w->dw;
-            off[ky * w->KW + kx] = ((d % w->sw) * rows + ky * w->dh) * pw + d / w->sw;
+            int64_t dy = ky * w->dh, dx = kx * w->dw, phase = (dy % w->sh) * w->sw + dx % w->sw;
+            off[ky * w->KW + kx] = (phase * prows + dy / w->sh) * pw + dx / w->sw;
         }
 }
 /* `nout` output planes (OH x OW each, one after another) from one input plane x: for a convolution output
@@ -9663,23 +9672,20 @@ BYOC__PRIVATE void byoc__window_offsets(const byoc__window *w, unsigned char *sc
    scratch: byoc__window_ws bytes, its offsets set by byoc__window_offsets. */
 BYOC__PRIVATE void byoc__window_plane(int op, const byoc__window *w, const float *x, const float *wt, int64_t nout,
                                       float *out, unsigned char *scratch) {
-    int64_t rows, pw, taps = w->KH * w->KW;
-    byoc__window_extent(w, &rows, &pw);
+    int64_t rows, prows, pw, taps = w->KH * w->KW;
+    byoc__window_extent(w, &rows, &prows, &pw);
     const int64_t *off = (const int64_t *)byoc__align64(scratch);
     float *ph = (float *)byoc__align64((int64_t *)byoc__align64(scratch) + taps);
-    float *wide = (float *)byoc__align64(ph + w->sw * rows * pw);
+    float *wide = (float *)byoc__align64(ph + w->sh * w->sw * prows * pw);
     byoc__window_fill(w, x, op == BYOC__WIN_MAX ? -FLT_MAX : 0.0f, ph);
     for (int64_t j = 0; j < nout; ++j) {
         const float *wj = wt ? wt + j * taps : NULL;
         float *oj = out + j * w->OH * w->OW;
-        if (w->sh == 1 && pw > w->OW) { /* all rows as one run at the padded width, then copied out */
+        if (pw > w->OW) { /* all rows as one run at the padded width, then copied out */
             byoc__window_run_op(op, (w->OH - 1) * pw + w->OW, taps, ph, off, wj, wide);
             for (int64_t oy = 0; oy < w->OH; ++oy) byoc__copy_f32(w->OW, wide + oy * pw, oj + oy * w->OW);
-        } else if (w->sh == 1) { /* as wide as the output: the run is the output */
+        } else { /* as wide as the output: the run is the output */
             byoc__window_run_op(op, w->OH * w->OW, taps, ph, off, wj, oj);
-        } else {
-            for (int64_t oy = 0; oy < w->OH; ++oy)
-                byoc__window_run_op(op, w->OW, taps, ph + oy * w->sh * pw, off, wj, oj + oy * w->OW);
         }
     }
 }
@@ -10537,8 +10543,15 @@ BYOC__PRIVATE void byoc__im2col_row(const float *x, const byoc__conv_geom *g, in
         } else {
             const float *srow = x + (c * g->H + iy) * g->W + off;
             memset(drow + a, 0, (size_t)(lo - a) * sizeof(float));
-            if (g->sw == 1) memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
-            else for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
+            if (g->sw == 1) {
+                memcpy(drow + lo, srow + lo, (size_t)(hi - lo) * sizeof(float));
+            } else if (g->sw == 2) { /* the first layer of most CNNs: vector gathers, whose last may not read past W */
+                int64_t n = hi - lo, vec = off + 2 * hi - 1 < g->W ? n : n - 1;
+                byoc__gather_even_f32(vec, srow + 2 * lo, drow + lo);
+                for (int64_t ox = lo + vec; ox < hi; ++ox) drow[ox] = srow[ox * 2];
+            } else {
+                for (int64_t ox = lo; ox < hi; ++ox) drow[ox] = srow[ox * g->sw];
+            }
             memset(drow + hi, 0, (size_t)(b - hi) * sizeof(float));
         }
         p += b - a;
@@ -10598,7 +10611,9 @@ BYOC__PRIVATE void byoc__conv_window(const byoc__conv_geom *g, byoc__window *w) 
     w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->KH; w->KW = g->KW;
     w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
 }
-static size_t byoc__ws_conv2d(const byoc__kctx *k) {
+/* prepacked: the weights come packed (byoc__conv_epilogue.wpacked), so a pointwise convolution takes the
+   patch path too */
+BYOC__PRIVATE size_t byoc__ws_conv2d_for(const byoc__kctx *k, int prepacked) {
     if (k->in[0].dtype != BYOC_FLOAT32) return 0;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
@@ -10607,9 +10622,100 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) {
         byoc__conv_window(&g, &w);
         return g.OH > 0 && g.OW > 0 ? byoc__window_ws(&w) : 0;
     }
-    if (byoc__conv_is_pointwise(&g, k)) return byoc__gemm_ws();
+    if (byoc__conv_is_pointwise(&g, k) && !prepacked) return byoc__gemm_ws();
     return byoc__gemm_ws() + (size_t)(byoc__im2col_floats(&g) + byoc__sgemm_packed_a_floats(g.Og, g.Cg * g.KH * g.KW)) *
                                  sizeof(float) + 128;
+}
+static size_t byoc__ws_conv2d(const byoc__kctx *k) { return byoc__ws_conv2d_for(k, 0); }
+
+/* A bias per output channel and a ReLU applied by the convolution itself to each block it has just written,
+   while the block is still in cache (byoc_sim.h's fused nn.conv2d [+ nn.bias_add | add] [+ nn.relu] groups:
+   byoc__conv2d_fused_run). The same float operations as the separate ops, in the same order: x + bias, then
+   x > 0 ? x : 0 (nn.relu's kernel), so the bytes do not change. NULL: the plain convolution. */
+typedef struct byoc__conv_epilogue {
+    const float *bias;     /* per output channel, or NULL */
+    const float *residual; /* added after the bias: a tensor of the output's shape (ShuffleNet's shortcut), or NULL */
+    int relu;
+    const float *wpacked; /* the weights in the GEMM's packed-A panels, packed once (byoc__conv2d_pack_weights),
+                             or NULL: packed by each run */
+} byoc__conv_epilogue;
+#if BYOC__X86_DISPATCH
+/* one row of the epilogue on 8 (AVX2) or 16 (AVX-512) lanes, as the window kernels are: a 4-lane loop with its
+   tests was 7% of ShuffleNet's run. Returns how many values were done; byoc__conv_epilogue_rows does the rest. */
+#define BYOC__DEFINE_EPILOGUE_WIDE(name, attrs, VT, VLEN)                                                       \
+    attrs static int64_t name(float *row, const float *res, int64_t width, float b, int bias, int relu) {       \
+        typedef VT V;                                                                                           \
+        typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                            \
+        enum { VL = VLEN };                                                                                     \
+        V zero, x0, x1, r0, r1;                                                                                 \
+        memset(&zero, 0, sizeof zero);                                                                          \
+        V bv = zero + b;                                                                                        \
+        int64_t j = 0;                                                                                          \
+        for (; j + 2 * VL <= width; j += 2 * VL) {                                                              \
+            memcpy(&x0, row + j, sizeof x0);                                                                    \
+            memcpy(&x1, row + j + VL, sizeof x1);                                                               \
+            if (bias) {                                                                                         \
+                x0 = x0 + bv;                                                                                   \
+                x1 = x1 + bv;                                                                                   \
+            }                                                                                                   \
+            if (res) {                                                                                          \
+                memcpy(&r0, res + j, sizeof r0);                                                                \
+                memcpy(&r1, res + j + VL, sizeof r1);                                                           \
+                x0 = x0 + r0;                                                                                   \
+                x1 = x1 + r1;                                                                                   \
+            }                                                                                                   \
+            if (relu) { /* x > 0 ? x : 0: the lanes where x > 0 kept, the others (NaN, -0) zero */             \
+                x0 = (V)((IV)(x0 > zero) & (IV)x0);                                                             \
+                x1 = (V)((IV)(x1 > zero) & (IV)x1);                                                             \
+            }                                                                                                   \
+            memcpy(row + j, &x0, sizeof x0);                                                                    \
+            memcpy(row + j + VL, &x1, sizeof x1);                                                               \
+        }                                                                                                       \
+        return j;                                                                                               \
+    }
+BYOC__DEFINE_EPILOGUE_WIDE(byoc__epilogue_avx2, __attribute__((target("avx2"))), byoc__f8, 8)
+BYOC__DEFINE_EPILOGUE_WIDE(byoc__epilogue_avx512, __attribute__((target("avx512f"))), byoc__f16v, 16)
+#undef BYOC__DEFINE_EPILOGUE_WIDE
+#endif
+/* rows [0, rows) of o (row r: output channel oc0 + r, `width` values, ld apart); res: the residual's values at
+   the same place as o's (ep->residual + (o - the output's start)), or NULL */
+BYOC__PRIVATE void byoc__conv_epilogue_rows(const byoc__conv_epilogue *ep, int64_t oc0, int64_t rows, float *o,
+                                            const float *res, int64_t ld, int64_t width) {
+    int wide = 0;
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    wide = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 0;
+#endif
+    (void)wide;
+    for (int64_t r = 0; r < rows; ++r) {
+        float *row = o + r * ld, b = ep->bias ? ep->bias[oc0 + r] : 0.0f;
+        const float *rrow = res ? res + r * ld : NULL;
+        int64_t j = 0;
+#if BYOC__X86_DISPATCH
+        if (wide == 16) j = byoc__epilogue_avx512(row, rrow, width, b, ep->bias != NULL, ep->relu);
+        else if (wide == 8) j = byoc__epilogue_avx2(row, rrow, width, b, ep->bias != NULL, ep->relu);
+#endif
+#if BYOC__SIMD
+        byoc__f4 bv = BYOC__SPLAT(b), zero = BYOC__SPLAT(0.0f);
+        for (; j + 4 <= width; j += 4) {
+            byoc__f4 v;
+            BYOC__LD(v, row + j);
+            if (ep->bias) v = v + bv;
+            if (rrow) {
+                byoc__f4 rv;
+                BYOC__LD(rv, rrow + j);
+                v = v + rv;
+            }
+            if (ep->relu) v = BYOC__SEL(v > zero, v, zero);
+            BYOC__ST(row + j, v);
+        }
+#endif
+        for (; j < width; ++j) {
+            float v = ep->bias ? row[j] + b : row[j];
+            if (rrow) v = v + rrow[j];
+            row[j] = ep->relu ? (v > 0 ? v : 0.0f) : v;
+        }
+    }
 }
 
 /* units [u0, u1) of a GEMM convolution, unit u = (n * G + group) * blocks + b: out[Og, P] = W_g[Og, Cg*KH*KW] *
@@ -10617,10 +10723,15 @@ static size_t byoc__ws_conv2d(const byoc__kctx *k) {
    packed layout (byoc__im2col_packed), or with one output per group (a row of the GEMM, which byoc_sgemm runs as
    row updates) through byoc__im2col. ws: byoc__ws_conv2d's bytes. */
 BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise, const float *x, const float *w,
-                                         float *o, int64_t block, int64_t u0, int64_t u1, unsigned char *ws) {
+                                         float *o, int64_t block, int64_t u0, int64_t u1, unsigned char *ws,
+                                         const byoc__conv_epilogue *ep) {
     int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, nblocks = (P + block - 1) / block, packed_q = -1;
     int64_t ncr = (block + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
-    float *col = pointwise ? NULL : (float *)byoc__align64(ws + byoc__gemm_ws()), *row = col ? col + KK * ncr : NULL;
+    /* weights packed at load time: a pointwise convolution takes the patch path too, its patches being its input
+       rows packed as the GEMM's B panels (byoc__sgemm_pack_b_all), and its GEMM reads the packed weights */
+    const float *wpre = ep && ep->wpacked && g->Og > 1 ? ep->wpacked : NULL;
+    int direct = pointwise && !wpre; /* byoc_sgemm on the input itself */
+    float *col = direct ? NULL : (float *)byoc__align64(ws + byoc__gemm_ws()), *row = col ? col + KK * ncr : NULL;
     float *wpacked = row ? (float *)byoc__align64(row + ncr) : NULL; /* the group's weights, packed once */
     int nr;
     byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
@@ -10628,29 +10739,35 @@ BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise
         int64_t q = u / nblocks, p0 = u % nblocks * block, n = q / g->G, grp = q % g->G;
         const float *xg = x + (n * g->C + grp * g->Cg) * g->H * g->W, *wg = w + grp * g->Og * KK;
         float *og = o + (n * g->O + grp * g->Og) * P;
-        if (!pointwise && g->Og > 1 && block < P && q != packed_q) {
+        const float *apanels = wpre ? wpre + grp * byoc__sgemm_packed_a_floats(g->Og, KK) : block < P ? wpacked : NULL;
+        if (!wpre && !direct && g->Og > 1 && block < P && q != packed_q) {
             byoc__sgemm_pack_a_all(g->Og, KK, wg, KK, wpacked);
             packed_q = q;
         }
         {
             int64_t width = BYOC__MIN(block, P - p0);
-            if (pointwise) {
+            if (direct) {
                 byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, xg + p0, P, 0.0f, og + p0, P, ws);
             } else if (g->Og > 1) {
-                byoc__im2col_packed(xg, g, p0, p0 + width, nr, row, col);
-                byoc__sgemm_packed_ab(ukr, nr, g->Og, width, KK, wg, KK, block < P ? wpacked : NULL, col, og + p0, P,
+                if (pointwise) byoc__sgemm_pack_b_all(nr, width, KK, xg + p0, P, col);
+                else byoc__im2col_packed(xg, g, p0, p0 + width, nr, row, col);
+                byoc__sgemm_packed_ab(ukr, nr, g->Og, width, KK, wg, KK, apanels, col, og + p0, P,
                                       (float *)byoc__align64(ws));
             } else {
                 byoc__im2col(xg, g, p0, p0 + width, col);
                 byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, col, width, 0.0f, og + p0, P, ws);
             }
+            if (ep)
+                byoc__conv_epilogue_rows(ep, grp * g->Og, g->Og, og + p0,
+                                         ep->residual ? ep->residual + (og - o) + p0 : NULL, P, width);
         }
     }
 }
 
 /* depthwise: input planes [c0, c1) of N * C (each with its Og output planes), by byoc__window_plane */
 BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float *x, const float *wt, float *o,
-                                          int64_t c0, int64_t c1, unsigned char *scratch) {
+                                          int64_t c0, int64_t c1, unsigned char *scratch,
+                                          const byoc__conv_epilogue *ep) {
     byoc__window w;
     byoc__conv_window(g, &w);
     byoc__window_offsets(&w, scratch);
@@ -10658,6 +10775,10 @@ BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float 
         int64_t c = p % g->C;
         byoc__window_plane(BYOC__WIN_CONV, &w, x + p * g->H * g->W, wt + c * g->Og * g->KH * g->KW, g->Og,
                            o + p * g->Og * g->OH * g->OW, scratch);
+        int64_t plane = g->OH * g->OW;
+        if (ep)
+            byoc__conv_epilogue_rows(ep, c * g->Og, g->Og, o + p * g->Og * plane,
+                                     ep->residual ? ep->residual + p * g->Og * plane : NULL, plane, plane);
     }
 }
 
@@ -10671,22 +10792,25 @@ typedef struct byoc__conv_split {
     int64_t block, units, ntasks;
     unsigned char *ws;
     size_t ws_stride;
+    const byoc__conv_epilogue *ep;
 } byoc__conv_split;
 static void byoc__depthwise_task(void *ctx, int64_t t) {
     const byoc__conv_split *s = (const byoc__conv_split *)ctx;
     int64_t lo, hi;
     byoc__parallel_range(s->units, s->ntasks, t, &lo, &hi);
-    if (lo < hi) byoc__depthwise_planes(s->g, s->x, s->w, s->o, lo, hi, s->ws + (size_t)t * s->ws_stride);
+    if (lo < hi) byoc__depthwise_planes(s->g, s->x, s->w, s->o, lo, hi, s->ws + (size_t)t * s->ws_stride, s->ep);
 }
 static void byoc__conv_gemm_task(void *ctx, int64_t t) {
     const byoc__conv_split *s = (const byoc__conv_split *)ctx;
     int64_t lo, hi;
     byoc__parallel_range(s->units, s->ntasks, t, &lo, &hi);
     if (lo < hi)
-        byoc__conv_gemm_units(s->g, s->pointwise, s->x, s->w, s->o, s->block, lo, hi, s->ws + (size_t)t * s->ws_stride);
+        byoc__conv_gemm_units(s->g, s->pointwise, s->x, s->w, s->o, s->block, lo, hi, s->ws + (size_t)t * s->ws_stride,
+                              s->ep);
 }
 
-static byoc_result byoc__k_conv2d(byoc__kctx *k) {
+/* nn.conv2d, float32 with an optional epilogue (ep: NULL for the op alone) */
+BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilogue *ep) {
     byoc_result r = byoc__product_dtypes(k);
     if (r != BYOC_OK) return r;
     byoc__conv_geom g;
@@ -10732,6 +10856,7 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     split.o = o;
     split.ws = k->ws;
     split.ws_stride = k->ws_stride;
+    split.ep = ep;
     if (byoc__conv_is_direct(&g)) { /* depthwise: each input plane gives its Og output planes; planes over threads */
         split.units = g.N * g.C;
         split.ntasks = BYOC__MIN(split.units, byoc__parallel_tasks(k->par, g.N * g.O * P * g.KH * g.KW,
@@ -10740,7 +10865,7 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
         return BYOC_OK;
     }
     split.pointwise = byoc__conv_is_pointwise(&g, k);
-    split.block = split.pointwise ? P : byoc__im2col_block(&g);
+    split.block = split.pointwise && !(ep && ep->wpacked && g.Og > 1) ? P : byoc__im2col_block(&g);
     int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
     if (images_groups <= 0) return BYOC_OK; /* an empty batch */
     int tasks = byoc__parallel_tasks(k->par, images_groups * g.Og * P * KK, BYOC__PAR_GEMM_GRAIN);
@@ -10755,6 +10880,7 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
     byoc__parallel_run(k->par, split.ntasks, byoc__conv_gemm_task, &split);
     return BYOC_OK;
 }
+static byoc_result byoc__k_conv2d(byoc__kctx *k) { return byoc__conv2d_run(k, NULL); }
 
 /* conv2d_transpose: per group, cols[(oc, ky, kx), (iy, ix)] = W_g^T * x_g by GEMM, a block of input
    pixels at a time, then each column value is added where its tap lands in the output (col2im) */
@@ -10868,6 +10994,105 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
         }
     }
     return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
+/* byoc_sim.h runs a FuseOps group nn.conv2d [+ nn.bias_add | add] [+ add of a residual] [+ nn.relu] over float32 as
+   one kernel: the convolution adds the bias (and the residual) and clamps each block of its output right after
+   computing it (byoc__conv_epilogue),
+   where the group's epilogue ops would read the whole output back from memory and write it again. ONNX
+   Runtime's MlasConv does the same (its MLAS_ACTIVATION and bias applied per output block), and TVM's conv2d
+   schedules inline the injective ops that follow. On SqueezeNet the separate bias and ReLU passes were about
+   6% of the run. */
+
+/* 1 when `step` adds a per-channel bias to its argument conv_arg, a convolution's NCHW float32 result:
+   nn.bias_add(conv, b) along axis 1, or add(conv, b) or add(b, conv) with b float32 [O, 1, 1] or [1, O, 1, 1]
+   (a batch norm folded into an add, as in ShuffleNet's ONNX export) */
+BYOC__PRIVATE int byoc__conv_bias_fusable(const byoc_node *step, int conv_arg) {
+    if (step->kind != BYOC_NODE_CALL || step->nargs != 2 || conv_arg < 0 || conv_arg > 1) return 0;
+    const byoc_type *ct = step->args[conv_arg]->checked_type, *bt = step->args[1 - conv_arg]->checked_type;
+    if (!ct || ct->kind != BYOC_TYPE_TENSOR || ct->rank != 4 || ct->dtype != BYOC_FLOAT32 || ct->dims[1] <= 0)
+        return 0;
+    if (!bt || bt->kind != BYOC_TYPE_TENSOR || bt->dtype != BYOC_FLOAT32) return 0;
+    int64_t O = ct->dims[1];
+    if (step->op == byoc_op_get("nn.bias_add")) {
+        int64_t axis = byoc_attrs_int(&step->attrs, "axis", 1);
+        return conv_arg == 0 && (axis == 1 || axis == -3) && bt->rank == 1 && bt->dims[0] == O;
+    }
+    if (step->op != byoc_op_get("add") || bt->rank < 3 || bt->rank > 4) return 0;
+    for (int j = 0; j < bt->rank; ++j) /* right-aligned against [N, O, H, W]: O on axis 1, 1 elsewhere */
+        if (bt->dims[j] != (4 - bt->rank + j == 1 ? O : 1)) return 0;
+    return 1;
+}
+
+/* The convolution with its epilogue. conv_in: its two arguments (float32); out: its result's tensor, which the
+   epilogue updates in place; bias: per output channel or NULL; residual: a tensor of out's shape added after the
+   bias (not overlapping out), or NULL; wpacked: the weights packed by
+   byoc__conv2d_pack_weights (NULL: packed by this run); ws: byoc__conv2d_fused_ws bytes for each of par's tasks
+   (task t's at ws + t * ws_stride; par NULL: one thread) */
+BYOC__PRIVATE void byoc__conv2d_kctx(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *out, void *ws,
+                                    byoc_diag *d, byoc__kctx *k) {
+    memset(k, 0, sizeof *k);
+    k->call = conv;
+    k->name = conv->op->def.name;
+    k->in = conv_in;
+    k->nin = 2;
+    k->out = out;
+    k->nout = 1;
+    k->ws = ws ? byoc__align64(ws) : NULL;
+    k->diag = d;
+    k->threads = 1;
+}
+/* the workspace of byoc__conv2d_fused_run per task (64-byte alignment slack included) */
+BYOC__PRIVATE size_t byoc__conv2d_fused_ws(const byoc_node *conv, const byoc_tensor *conv_in, const byoc_tensor *out) {
+    byoc__kctx k;
+    byoc_tensor shape = *out;
+    byoc__conv2d_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    return 64 + byoc__ws_conv2d_for(&k, 1);
+}
+/* Weights packed once, where a run would pack them each time: ONNX Runtime packs a Conv's constant weights
+   when the session is created (MlasConvPrepare, and its PrePack of initializers), TVM's alter_op_layout
+   rewrites them to the schedule's blocked layout at compile time. On SqueezeNet packing took about 8% of a run
+   (4.8 MB of weights read and written again). The floats needed, 0 when the convolution does not pack
+   its weights (depthwise, one output per group, not float32). */
+BYOC__PRIVATE size_t byoc__conv2d_packed_weights_floats(const byoc_node *conv, const byoc_tensor *conv_in,
+                                                         const byoc_tensor *out) {
+    byoc__kctx k;
+    byoc_tensor shape = *out;
+    byoc__conv_geom g;
+    byoc__conv2d_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    if (conv_in[0].dtype != BYOC_FLOAT32 || conv_in[1].dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32) return 0;
+    byoc__conv_geom_of(&k, &g);
+    if (byoc__conv_is_direct(&g) || g.Og <= 1 || g.G * g.Og != g.O) return 0;
+    return (size_t)(g.G * byoc__sgemm_packed_a_floats(g.Og, g.Cg * g.KH * g.KW));
+}
+/* w: the weight's data; dst: byoc__conv2d_packed_weights_floats floats, group after group */
+BYOC__PRIVATE void byoc__conv2d_pack_weights(const byoc_node *conv, const byoc_tensor *conv_in, const byoc_tensor *out,
+                                             const float *w, float *dst) {
+    byoc__kctx k;
+    byoc_tensor shape = *out;
+    byoc__conv_geom g;
+    byoc__conv2d_kctx(conv, conv_in, &shape, NULL, NULL, &k);
+    byoc__conv_geom_of(&k, &g);
+    int64_t KK = g.Cg * g.KH * g.KW, per = byoc__sgemm_packed_a_floats(g.Og, KK);
+    for (int64_t grp = 0; grp < g.G; ++grp) byoc__sgemm_pack_a_all(g.Og, KK, w + grp * g.Og * KK, KK, dst + grp * per);
+}
+
+BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const byoc_tensor *conv_in, byoc_tensor *out,
+                                                 const float *bias, const float *residual, int relu,
+                                                 const float *wpacked, void *ws, const byoc_parallel *par,
+                                                 size_t ws_stride, byoc_diag *d) {
+    byoc__kctx k;
+    byoc__conv2d_kctx(conv, conv_in, out, ws, d, &k);
+    if (par && par->parallel_for && par->threads > 1 && ws_stride) {
+        k.par = par;
+        k.threads = par->threads;
+        k.ws_stride = ws_stride;
+    }
+    if (conv_in[0].dtype != BYOC_FLOAT32 || conv_in[1].dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32)
+        return byoc__kfail(&k, "a fused bias and ReLU need float32 operands");
+    byoc__conv_epilogue ep = {bias, residual, relu, wpacked};
+    return byoc__conv2d_run(&k, &ep);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

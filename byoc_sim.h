@@ -136,6 +136,7 @@
        [SECTION] sim impl: program storage
        [SECTION] sim impl: lowering
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
+       [SECTION] sim impl: fused convolutions (float nn.conv2d + bias + ReLU in one pass)
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: threads (the pool)
        [SECTION] sim impl: runtime
@@ -955,6 +956,10 @@ typedef struct byoc__sim_kernel {
     size_t slot_bytes;
     int final_via_scratch; /* the last op writes a scratch slot that is then copied out (its output aliases an input) */
     int qconv; /* ANCHOR: qnn.conv2d [+ nn.bias_add] + qnn.requantize in one pass (byoc__sim_group_qconv) */
+    int fconv; /* ANCHOR: float nn.conv2d [+ a per-channel bias] [+ nn.relu] in one pass (byoc__sim_group_fconv) */
+    int fconv_bias, fconv_relu; /* fconv: the bias's operand in the second step (-1: none); 1: ends in nn.relu */
+    int fconv_res_step, fconv_res; /* fconv: the step adding a residual (-1: none) and the residual's operand */
+    float *fconv_wpacked;       /* fconv: a constant weight packed at lowering (byoc__conv2d_pack_weights), or NULL */
     /* RUNTIME */
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
@@ -1082,6 +1087,7 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     byoc_sim_pool_destroy(p->pool);
     for (int b = 0; b < p->nbuffers; ++b)
         if (p->buffers[b].kind == BYOC_SIM_BUFFER_DYNAMIC) byoc__sim_mfree(p, p->buffers[b].data);
+    for (int k = 0; k < p->nkernels; ++k) byoc__sim_mfree(p, p->kernels[k].fconv_wpacked);
     for (int i = 0; i < p->nstrings; ++i) byoc__sim_mfree(p, p->strings[i]);
     byoc__sim_mfree(p, p->strings);
     byoc__sim_mfree(p, p->values);
@@ -2209,6 +2215,14 @@ BYOC__SIM_PRIVATE int byoc__sim_group_qconv(byoc__sim_lowering *L, int step0, in
     return byoc__sim_group_finish(L, k, step0, end, R, b);
 }
 
+typedef struct byoc__sim_fconv_form {
+    int bias;            /* the bias's operand index in the second step, -1: none */
+    int res_step, res;   /* the step adding a residual and its operand index, -1: none */
+    int relu;            /* 1: the group ends in nn.relu */
+} byoc__sim_fconv_form;
+BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, byoc__sim_fconv_form *f);
+BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, const byoc__sim_fconv_form *f,
+                                            const char *partition);
 /* A FuseOps group's steps [step0, p->nsteps) are collected, its result is leaves[rf, +rc): decide how it runs. */
 BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, int rf, int rc, const char *partition) {
     byoc_sim_program *p = L->p;
@@ -2229,9 +2243,129 @@ BYOC__SIM_PRIVATE int byoc__sim_finish_group(byoc__sim_lowering *L, int step0, i
     }
     if (rc == 1 && byoc__sim_qconv_group(p, step0, L->leaves[rf]))
         return byoc__sim_group_qconv(L, step0, L->leaves[rf], partition);
+    byoc__sim_fconv_form form;
+    if (rc == 1 && byoc__sim_fconv_group(p, step0, L->leaves[rf], &form))
+        return byoc__sim_group_fconv(L, step0, L->leaves[rf], &form, partition);
     int mode = rc == 1 ? byoc__sim_group_mode(p, step0, L->leaves[rf]) : BYOC__SIM_GROUP_OPS;
     if (mode == BYOC__SIM_GROUP_OPS) return byoc__sim_group_ops(L, step0, partition);
     return byoc__sim_group_tiled(L, step0, L->leaves[rf], mode == BYOC__SIM_GROUP_ANCHOR, partition);
+}
+
+// [SECTION] sim impl: fused convolutions (float nn.conv2d + bias + ReLU in one pass)
+/* A FuseOps group nn.conv2d [+ nn.bias_add | add of a per-channel constant] [+ nn.relu] over float32 runs as one
+   ANCHOR kernel whose convolution applies the bias and ReLU to each block of its output while the block is in
+   cache (byoc.h's byoc__conv2d_fused_run), instead of the anchor writing the whole output and the epilogue's
+   tiles reading it back and writing it again. The float operations and their order are the ops' own, so the
+   result is the same bytes as the tiled epilogue's; opt.no_fused_tiling turns it off with the other fusions. */
+
+BYOC__SIM_PRIVATE char *byoc__sim_data(const byoc_sim_program *p, int value);
+
+/* step s reads value `from` (the step before it) as exactly one of its operands, the others from outside the
+   group (step0 on): that operand's index, else -1 */
+BYOC__SIM_PRIVATE int byoc__sim_chained_operand(const byoc_sim_program *p, int s, int step0, int from) {
+    const byoc__sim_step *st = &p->steps[s];
+    int at = -1;
+    if (st->dynamic || st->nout != 1 || st->nin != st->call->nargs) return -1;
+    for (int q = 0; q < st->nin; ++q) {
+        int v = p->operands[st->in_first + q];
+        if (v == from && at < 0) at = q;
+        else if (v == from || p->values[v].producer >= step0) return -1;
+    }
+    return at;
+}
+
+/* 1 when the group of steps [step0, p->nsteps) with result R is a fusable float convolution, in this order: the
+   convolution, a per-channel bias, an add of a tensor of R's shape from outside (a residual), nn.relu; each but
+   the convolution optional. *f: which are there. */
+BYOC__SIM_PRIVATE int byoc__sim_fconv_group(const byoc_sim_program *p, int step0, int R, byoc__sim_fconv_form *f) {
+    int end = p->nsteps, n = end - step0;
+    f->bias = f->res_step = f->res = -1;
+    f->relu = 0;
+    if (p->opt.no_fused_tiling || n < 2 || n > 4) return 0;
+    const byoc__sim_step *conv = &p->steps[step0], *last = &p->steps[end - 1];
+    if (last->nout != 1 || p->operands[last->out_first] != R) return 0;
+    if (conv->call->op != byoc_op_get("nn.conv2d") || conv->dynamic || conv->nin != 2 || conv->nout != 1 ||
+        conv->call->nargs != 2)
+        return 0;
+    for (int q = 0; q < 3; ++q) {
+        const byoc__sim_value *v = &p->values[p->operands[q < 2 ? conv->in_first + q : conv->out_first]];
+        if (v->dtype != BYOC_FLOAT32 || (q < 2 && v->producer >= step0)) return 0;
+    }
+    /* the convolution writes the result's buffer: no later step may broadcast to another shape */
+    if (!byoc__sim_same_shape(&p->values[p->operands[conv->out_first]], &p->values[R])) return 0;
+    const byoc_op *relu_op = byoc_op_get("nn.relu"), *add_op = byoc_op_get("add");
+    const byoc__sim_value *rv = &p->values[R];
+    for (int s = step0 + 1; s < end; ++s) {
+        int from = p->operands[p->steps[s - 1].out_first], q = byoc__sim_chained_operand(p, s, step0, from);
+        const byoc_node *call = p->steps[s].call;
+        if (q < 0 || p->values[p->operands[p->steps[s].out_first]].dtype != BYOC_FLOAT32) return 0;
+        const byoc__sim_value *other = call->nargs == 2 ? &p->values[p->operands[p->steps[s].in_first + 1 - q]] : NULL;
+        if (call->op == relu_op && s == end - 1) {
+            f->relu = 1;
+        } else if (s == step0 + 1 && byoc__conv_bias_fusable(call, q) && other->buffer >= 0) {
+            f->bias = 1 - q;
+        } else if (f->res_step < 0 && call->op == add_op && other && other->dtype == BYOC_FLOAT32 &&
+                   byoc__sim_same_shape(other, rv) && other->buffer >= 0) {
+            f->res_step = s;
+            f->res = 1 - q;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The group as one ANCHOR kernel: the convolution writes the result's buffer; the intermediate values get none */
+BYOC__SIM_PRIVATE int byoc__sim_group_fconv(byoc__sim_lowering *L, int step0, int R, const byoc__sim_fconv_form *f,
+                                            const char *partition) {
+    byoc_sim_program *p = L->p;
+    int end = p->nsteps;
+    int k = byoc__sim_new_kernel(L, BYOC_SIM_EXEC_ANCHOR, partition);
+    int b = k >= 0 ? byoc__sim_new_buffer(L, BYOC_SIM_BUFFER_ARENA, p->values[R].nbytes) : -1;
+    if (b < 0) return 0;
+    p->values[R].buffer = b;
+    byoc__sim_kernel *kk = &p->kernels[k];
+    kk->step_first = step0;
+    kk->nsteps = end - step0;
+    kk->fconv = 1;
+    kk->fconv_bias = f->bias;
+    kk->fconv_relu = f->relu;
+    kk->fconv_res_step = f->res_step;
+    kk->fconv_res = f->res;
+    for (int s = step0; s < end; ++s)
+        if (!byoc__sim_step_tensors(L, s)) return 0;
+    /* a constant weight is packed now, once, not by every run (the program owns the copy: a constant changed
+       after lowering is not seen, as with ONNX Runtime's prepacked initializers) */
+    const byoc__sim_step *conv = &p->steps[step0];
+    int wb = p->values[p->operands[conv->in_first + 1]].buffer;
+    const byoc_node *wc = wb >= 0 && p->buffers[wb].kind == BYOC_SIM_BUFFER_CONSTANT ? p->buffers[wb].constant : NULL;
+    const byoc_tensor *t = &p->tensors[conv->tensor_first];
+    size_t nw = wc && wc->data ? byoc__conv2d_packed_weights_floats(conv->call, t, t + 2) : 0;
+    if (nw) {
+        float *packed = BYOC__SIM_CAST(float *, byoc__sim_malloc(p, nw * sizeof(float)));
+        if (!packed) return BYOC__SIM_OOM(L);
+        byoc__conv2d_pack_weights(conv->call, t, t + 2, (const float *)wc->data, packed);
+        p->kernels[k].fconv_wpacked = packed;
+    }
+    return byoc__sim_group_finish(L, k, step0, end, R, b);
+}
+
+/* Runs a byoc__sim_group_fconv kernel over the program's threads */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_fconv(byoc_sim_program *p, const byoc__sim_kernel *k, void *ws,
+                                                  byoc_diag *d) {
+    const byoc__sim_step *conv = &p->steps[k->step_first], *last = &p->steps[k->step_first + k->nsteps - 1];
+    byoc_tensor *ct = &p->tensors[conv->tensor_first];
+    for (int q = 0; q < 2; ++q) ct[q].data = byoc__sim_data(p, p->operands[conv->in_first + q]);
+    ct[2].data = byoc__sim_data(p, p->operands[last->out_first]); /* the result's shape is the convolution's */
+    const float *bias = NULL;
+    if (k->fconv_bias >= 0)
+        bias = (const float *)(const void *)byoc__sim_data(p, p->operands[conv[1].in_first + k->fconv_bias]);
+    const float *res = NULL;
+    if (k->fconv_res_step >= 0)
+        res = (const float *)(const void *)byoc__sim_data(p, p->operands[p->steps[k->fconv_res_step].in_first +
+                                                                           k->fconv_res]);
+    return byoc__conv2d_fused_run(conv->call, ct, &ct[2], bias, res, k->fconv_relu, k->fconv_wpacked, ws, &p->par,
+                                  p->task_ws_bytes, d);
 }
 
 // [SECTION] sim impl: memory plan
@@ -2530,6 +2664,11 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
         if (kk->qconv) {
             const byoc_tensor *t = &p->tensors[p->steps[kk->step_first].tensor_first];
             size_t w = byoc__q8_conv_fused_ws(p->steps[kk->step_first].call, t, t + 6);
+            if (w > ws) ws = w;
+        }
+        if (kk->fconv) {
+            const byoc_tensor *t = &p->tensors[p->steps[kk->step_first].tensor_first];
+            size_t w = byoc__conv2d_fused_ws(p->steps[kk->step_first].call, t, t + 2);
             if (w > ws) ws = w;
         }
         if (kk->split >= 0) {
@@ -3335,7 +3474,9 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
             break;
         case BYOC_SIM_EXEC_TILED:
         case BYOC_SIM_EXEC_ANCHOR:
-            r = k->qconv ? byoc__sim_run_qconv(p, k, ws, &kd) : byoc__sim_run_tiled(p, k, ws, &kd);
+            r = k->qconv   ? byoc__sim_run_qconv(p, k, ws, &kd)
+                : k->fconv ? byoc__sim_run_fconv(p, k, ws, &kd)
+                           : byoc__sim_run_tiled(p, k, ws, &kd);
             break;
         case BYOC_SIM_EXEC_RUNTIME: r = byoc__sim_dispatch_runtime(p, k, &kd); break;
         case BYOC_SIM_EXEC_CONTROL: r = byoc__sim_run_control(p, k, &kd); break;

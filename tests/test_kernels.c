@@ -775,6 +775,8 @@ static void test_pools(void) {
         {23, 37, 3, 3, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1},  /* stride 3, ceil_mode: three column phases */
         {56, 57, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 0, 0},  /* a CNN's first pool: vector columns, stride 2 */
         {9, 40, 2, 5, 1, 4, 1, 3, {0, 2, 0, 2}, 0, 1},   /* column stride 4, dilated taps across phases */
+        {31, 29, 3, 3, 3, 2, 2, 1, {2, 1, 0, 1}, 1, 1}, /* row stride 3, dilated rows: taps across row phases */
+        {111, 111, 3, 3, 2, 2, 1, 1, {0, 0, 0, 0}, 0, 0}, /* SqueezeNet's first pool: 55 rows in one run */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
         for (int avg = 0; avg < 2; ++avg)
@@ -1491,6 +1493,8 @@ static void test_conv2d(void) {
         {2, 6, 28, 28, 6, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 6},   /* depthwise, two images (planes across the batch) */
         {1, 4, 9, 35, 8, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 4},    /* depthwise multiplier 2, stride 2, vector columns */
         {1, 3, 7, 7, 3, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 3},     /* depthwise 7x7 plane: vector and scalar columns */
+        {1, 3, 26, 19, 3, 3, 3, 3, 2, 2, 1, {2, 1, 1, 0}, 3},   /* depthwise, row stride 3, dilated rows: row phases */
+        {1, 2, 56, 56, 2, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 2},   /* depthwise, ShuffleNet's stride-2 56x56 layer */
         {1, 6, 9, 10, 3, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 3},    /* groups of two channels, one output each: row GEMM */
         {1, 9, 40, 50, 12, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},  /* packed patches in several column blocks and panels */
     };
