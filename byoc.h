@@ -153,6 +153,7 @@
        [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
+       [SECTION] impl: host kernels: small convolutions (direct, no patch matrix)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -10536,10 +10537,14 @@ BYOC__PRIVATE void byoc__conv_window(const byoc__conv_geom *g, byoc__window *w) 
     w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->KH; w->KW = g->KW;
     w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
 }
+BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise); /* "small convolutions" */
+BYOC__PRIVATE size_t byoc__smallconv_ws(const byoc__conv_geom *g);
+BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o);
 static size_t byoc__ws_conv2d(const byoc__kctx *k) {
     if (k->in[0].dtype != BYOC_FLOAT32) return 0;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
+    if (byoc__conv_is_small(&g, byoc__conv_is_pointwise(&g, k))) return byoc__smallconv_ws(&g);
     if (byoc__conv_is_direct(&g)) {
         byoc__window w;
         byoc__conv_window(&g, &w);
@@ -10678,6 +10683,10 @@ static byoc_result byoc__k_conv2d(byoc__kctx *k) {
         return BYOC_OK;
     }
     split.pointwise = byoc__conv_is_pointwise(&g, k);
+    if (byoc__conv_is_small(&g, split.pointwise)) {
+        byoc__smallconv(k, &g, x, w, o);
+        return BYOC_OK;
+    }
     split.block = split.pointwise ? P : byoc__im2col_block(&g);
     int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
     if (images_groups <= 0) return BYOC_OK; /* an empty batch */
@@ -10806,6 +10815,194 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
         }
     }
     return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: small convolutions (direct, no patch matrix)
+/* A convolution over short output rows (OW <= 32) with few outputs (O / G <= 16): mnist's 5x5 layers on
+   28x28 and 14x14 images, a U-Net / FPN head making 2 channels. Through im2col + GEMM, each patch-matrix
+   row of such a layer is a handful of floats per output row: a division, three libc calls and a branch per
+   14 floats took more time than the GEMM (perf: byoc__im2col_row 33%, the micro-kernel 18% of mnist8), and
+   a GEMM with 2 output channels fills 2 rows of its MR-row micro-tile. Here, as in ONNX Runtime's NCHWc
+   direct convolutions (MlasConvNchwcFloatKernel: a block of output channels over a run of output columns,
+   every input value loaded once per block), each input plane is padded once into byoc__window_fill's phases,
+   and every (channel, tap) of a block of 4 output channels adds one weight times one run of input columns
+   into vector registers holding 2 vectors of output columns of each of the 4 channels. The sum runs over the
+   input channels, then the taps, in the same order for every output, wherever the threads split the blocks:
+   the bytes do not depend on the thread count. */
+#define BYOC__SMALLCONV_OB 4     /* output channels per register block */
+#define BYOC__SMALLCONV_VL_MAX 16 /* the widest vector (AVX-512): workspace sizes are taken for it */
+
+BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise) {
+    return !pointwise && !byoc__conv_is_direct(g) && g->OW <= 32 && g->Og <= 16 && g->OH > 0 && g->OW > 0;
+}
+/* one task's scratch: the taps' offsets, the group's Cg padded planes (then a vector of slack that the last
+   vector's lanes past the row read), and the output rows at a whole number of vectors for 4 channels */
+BYOC__PRIVATE size_t byoc__smallconv_ws(const byoc__conv_geom *g) {
+    byoc__window w;
+    int64_t rows, pw, nv = (g->OW + BYOC__SMALLCONV_VL_MAX - 1) / BYOC__SMALLCONV_VL_MAX;
+    byoc__conv_window(g, &w);
+    byoc__window_extent(&w, &rows, &pw);
+    return (size_t)(g->KH * g->KW) * sizeof(int64_t) +
+           (size_t)(g->Cg * g->sw * rows * pw + BYOC__SMALLCONV_VL_MAX) * sizeof(float) +
+           (size_t)(BYOC__SMALLCONV_OB * g->OH * nv * BYOC__SMALLCONV_VL_MAX) * sizeof(float) + 3 * 64;
+}
+
+/* The vectors of output columns: vector j is row j / nv, columns (j % nv) * VL ...; it reads the phases at
+   src_base + (j / nv) * row_step + (j % nv) * VL and is stored at dst[r] + j * VL for channel r < nob
+   (channels past nob repeat the last one's weights and are not stored). */
+typedef struct byoc__smallconv_run {
+    const float *ph;        /* the group's padded planes, `plane` floats apart */
+    int64_t plane, Cg, taps, nvec, nv, row_step, nob;
+    const int64_t *off;     /* the taps' offsets in a plane */
+    const float *w[BYOC__SMALLCONV_OB]; /* each channel's weights [Cg][taps] */
+    float *dst[BYOC__SMALLCONV_OB];
+} byoc__smallconv_run;
+
+#define BYOC__SMALLCONV_STEP(V, NV)                                                                     \
+    for (int64_t c = 0; c < r->Cg; ++c) {                                                               \
+        const float *pc = r->ph + c * r->plane, *w0 = r->w[0] + c * r->taps, *w1 = r->w[1] + c * r->taps; \
+        const float *w2 = r->w[2] + c * r->taps, *w3 = r->w[3] + c * r->taps;                           \
+        for (int64_t t = 0; t < r->taps; ++t) {                                                         \
+            V x0, x1, b0 = zero + w0[t], b1 = zero + w1[t], b2 = zero + w2[t], b3 = zero + w3[t];      \
+            memcpy(&x0, pc + r->off[t] + s0, sizeof x0);                                                \
+            a00 += b0 * x0; a10 += b1 * x0; a20 += b2 * x0; a30 += b3 * x0;                             \
+            if (NV == 2) {                                                                              \
+                memcpy(&x1, pc + r->off[t] + s1, sizeof x1);                                            \
+                a01 += b0 * x1; a11 += b1 * x1; a21 += b2 * x1; a31 += b3 * x1;                         \
+            }                                                                                           \
+        }                                                                                               \
+    }
+#define BYOC__SMALLCONV_STORE(j, a0, a1, a2, a3)                                                        \
+    do {                                                                                                \
+        memcpy(r->dst[0] + (j) * VL, &(a0), sizeof(V));                                                 \
+        if (r->nob > 1) memcpy(r->dst[1] + (j) * VL, &(a1), sizeof(V));                                 \
+        if (r->nob > 2) memcpy(r->dst[2] + (j) * VL, &(a2), sizeof(V));                                 \
+        if (r->nob > 3) memcpy(r->dst[3] + (j) * VL, &(a3), sizeof(V));                                 \
+    } while (0)
+/* the block's vectors, two at a time, then the odd one */
+#define BYOC__DEFINE_SMALLCONV(name, attrs, VT, VLEN)                                                   \
+    attrs static void name(const byoc__smallconv_run *r) {                                             \
+        typedef VT V;                                                                                   \
+        enum { VL = VLEN };                                                                             \
+        V zero;                                                                                         \
+        memset(&zero, 0, sizeof zero);                                                                  \
+        int64_t j = 0;                                                                                  \
+        for (; j + 2 <= r->nvec; j += 2) {                                                              \
+            int64_t s0 = j / r->nv * r->row_step + j % r->nv * VL;                                      \
+            int64_t s1 = (j + 1) / r->nv * r->row_step + (j + 1) % r->nv * VL;                          \
+            V a00 = zero, a10 = zero, a20 = zero, a30 = zero, a01 = zero, a11 = zero, a21 = zero, a31 = zero; \
+            BYOC__SMALLCONV_STEP(V, 2)                                                                  \
+            BYOC__SMALLCONV_STORE(j, a00, a10, a20, a30);                                               \
+            BYOC__SMALLCONV_STORE(j + 1, a01, a11, a21, a31);                                           \
+        }                                                                                               \
+        if (j < r->nvec) {                                                                              \
+            int64_t s0 = j / r->nv * r->row_step + j % r->nv * VL, s1 = s0;                             \
+            V a00 = zero, a10 = zero, a20 = zero, a30 = zero, a01 = zero, a11 = zero, a21 = zero, a31 = zero; \
+            BYOC__SMALLCONV_STEP(V, 1)                                                                  \
+            (void)s1; (void)a01; (void)a11; (void)a21; (void)a31;                                       \
+            BYOC__SMALLCONV_STORE(j, a00, a10, a20, a30);                                               \
+        }                                                                                               \
+    }
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_vec, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_vec, BYOC__FP_CONTRACT, float, 1)
+#endif
+#undef BYOC__DEFINE_SMALLCONV
+#undef BYOC__SMALLCONV_STORE
+#undef BYOC__SMALLCONV_STEP
+/* the vector width this machine runs (the same for every block and thread of a call) */
+BYOC__PRIVATE int64_t byoc__smallconv_lanes(void) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return 16;
+    if (byoc__has_avx2_fma()) return 8;
+#endif
+    return BYOC__SIMD ? 4 : 1;
+}
+BYOC__PRIVATE void byoc__smallconv_block(const byoc__smallconv_run *r, int64_t lanes) {
+#if BYOC__X86_DISPATCH
+    if (lanes == 16) { byoc__smallconv_avx512(r); return; }
+    if (lanes == 8) { byoc__smallconv_avx2(r); return; }
+#endif
+    (void)lanes;
+    byoc__smallconv_vec(r);
+}
+
+/* units [u0, u1) of a small convolution, unit u = (n * G + group) * blocks + b: output channels
+   [4b, 4b + 4) of that image and group. The group's planes are padded once per task and (image, group). */
+typedef struct byoc__smallconv_split {
+    const byoc__conv_geom *g;
+    const float *x, *w;
+    float *o;
+    int64_t units, ntasks, lanes;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__smallconv_split;
+static void byoc__smallconv_task(void *ctx, int64_t t) {
+    const byoc__smallconv_split *s = (const byoc__smallconv_split *)ctx;
+    const byoc__conv_geom *g = s->g;
+    int64_t u0, u1, rows, pw, taps = g->KH * g->KW, KK = g->Cg * taps, P = g->OH * g->OW, loaded = -1;
+    byoc__parallel_range(s->units, s->ntasks, t, &u0, &u1);
+    if (u0 >= u1) return;
+    byoc__window w;
+    byoc__conv_window(g, &w);
+    byoc__window_extent(&w, &rows, &pw);
+    unsigned char *scratch = s->ws + (size_t)t * s->ws_stride;
+    byoc__window_offsets(&w, scratch);
+    byoc__smallconv_run r;
+    memset(&r, 0, sizeof r);
+    r.off = (const int64_t *)byoc__align64(scratch);
+    r.plane = g->sw * rows * pw;
+    r.ph = (float *)byoc__align64((int64_t *)byoc__align64(scratch) + taps);
+    float *ph = (float *)r.ph, *wide = (float *)byoc__align64(ph + g->Cg * r.plane + BYOC__SMALLCONV_VL_MAX);
+    r.Cg = g->Cg;
+    r.taps = taps;
+    r.nv = (g->OW + s->lanes - 1) / s->lanes;
+    r.nvec = g->OH * r.nv;
+    r.row_step = g->sh * pw;
+    int direct = g->OW % s->lanes == 0; /* rows of whole vectors: stored straight into the output */
+    int64_t blocks = (g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB;
+    for (int64_t u = u0; u < u1; ++u) {
+        int64_t q = u / blocks, n = q / g->G, grp = q % g->G, oc0 = u % blocks * BYOC__SMALLCONV_OB;
+        if (q != loaded) { /* pad the group's planes; the slack after them is read, never used: zeros */
+            for (int64_t c = 0; c < g->Cg; ++c)
+                byoc__window_fill(&w, s->x + ((n * g->C + grp * g->Cg + c) * g->H) * g->W, 0.0f, ph + c * r.plane);
+            memset(ph + g->Cg * r.plane, 0, BYOC__SMALLCONV_VL_MAX * sizeof(float));
+            loaded = q;
+        }
+        r.nob = BYOC__MIN(BYOC__SMALLCONV_OB, g->Og - oc0);
+        float *og = s->o + (n * g->O + grp * g->Og + oc0) * P;
+        for (int64_t i = 0; i < BYOC__SMALLCONV_OB; ++i) {
+            int64_t live = BYOC__MIN(i, r.nob - 1);
+            r.w[i] = s->w + (grp * g->Og + oc0 + live) * KK;
+            r.dst[i] = direct ? og + live * P : wide + live * r.nvec * s->lanes;
+        }
+        byoc__smallconv_block(&r, s->lanes);
+        for (int64_t i = 0; !direct && i < r.nob; ++i)
+            for (int64_t oy = 0; oy < g->OH; ++oy)
+                byoc__copy_f32(g->OW, r.dst[i] + oy * r.nv * s->lanes, og + i * P + oy * g->OW);
+    }
+}
+/* byoc__k_conv2d's float path for byoc__conv_is_small geometries */
+BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o) {
+    byoc__smallconv_split s;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.x = x;
+    s.w = w;
+    s.o = o;
+    s.lanes = byoc__smallconv_lanes();
+    s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
+    s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
+                                                       BYOC__PAR_GEMM_GRAIN));
+    s.ws = k->ws;
+    s.ws_stride = k->ws_stride;
+    if (s.units > 0) byoc__parallel_run(k->par, s.ntasks, byoc__smallconv_task, &s);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

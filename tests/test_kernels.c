@@ -1493,6 +1493,12 @@ static void test_conv2d(void) {
         {1, 3, 7, 7, 3, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 3},     /* depthwise 7x7 plane: vector and scalar columns */
         {1, 6, 9, 10, 3, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 3},    /* groups of two channels, one output each: row GEMM */
         {1, 9, 40, 50, 12, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},  /* packed patches in several column blocks and panels */
+        /* small convolutions (short rows, few outputs per group: direct, byoc.h "small convolutions") */
+        {1, 16, 32, 32, 2, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},  /* two outputs, rows of whole vectors: stored in place */
+        {2, 8, 14, 14, 16, 5, 5, 1, 1, 1, 1, {2, 2, 2, 2}, 1},  /* mnist's second layer, two images, 4 blocks */
+        {1, 6, 19, 17, 7, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},   /* 17 columns: a vector and a lane; 7 = 4 + 3 */
+        {2, 8, 21, 35, 10, 3, 3, 2, 2, 1, 1, {0, 1, 1, 0}, 2},  /* groups 2, stride 2, asymmetric padding */
+        {1, 3, 11, 13, 5, 3, 2, 3, 1, 2, 3, {2, 3, 1, 0}, 1},   /* stride 3 rows, dilated both ways */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
         for (int dt = 0; dt < 3; ++dt) { /* float32, float16, int8 -> int32 */

@@ -301,6 +301,11 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* grouped, pointwise (no im2col) */
         "def @main(%x: Tensor[(2, 128, 41, 43), float32], %w: Tensor[(62, 64, 1, 1), float32]) {\n"
         "  nn.conv2d(%x, %w, groups=2) }\n",
+        /* small convolutions: blocks of 4 output channels over the threads (byoc.h "small convolutions") */
+        "def @main(%x: Tensor[(2, 16, 30, 30), float32], %w: Tensor[(14, 16, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        "def @main(%x: Tensor[(1, 32, 31, 31), float32], %w: Tensor[(12, 16, 5, 5), float32]) {\n"
+        "  nn.conv2d(%x, %w, strides=[2, 2], padding=[2, 2, 2, 2], groups=2) }\n",
         /* depthwise planes */
         "def @main(%x: Tensor[(1, 33, 47, 45), float32], %w: Tensor[(33, 1, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=33) }\n",
