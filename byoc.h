@@ -153,7 +153,7 @@
        [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
-       [SECTION] impl: host kernels: small convolutions (direct, no patch matrix)
+       [SECTION] impl: host kernels: small models (direct small convolutions, short softmax rows)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -9038,9 +9038,13 @@ BYOC__PRIVATE float byoc__exp_shifted_f32(const float *x, float shift, const flo
 
 /* softmax and log_softmax along any axis: rows when the axis is innermost, otherwise runs of the
    inner extent with its running max and sum in the workspace */
+BYOC__PRIVATE size_t byoc__softmax_rows_ws(void); /* "small models" */
+BYOC__PRIVATE void byoc__softmax_innermost(byoc__kctx *k, const float *x, float *o, int64_t rows, int64_t A,
+                                           int logsm);
 static size_t byoc__ws_softmax(const byoc__kctx *k) {
     int axis = byoc__kaxis(k, "axis", -1, k->in[0].rank);
-    return 2 * (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
+    size_t inner = (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank);
+    return inner == 1 ? byoc__softmax_rows_ws() : 2 * inner * sizeof(float);
 }
 static byoc_result byoc__k_softmax(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0];
@@ -9052,13 +9056,7 @@ static byoc_result byoc__k_softmax(byoc__kctx *k) {
     float *od = (float *)k->out[0].data;
     if (A == 0) return BYOC_OK;
     if (inner == 1) {
-        for (int64_t p = 0; p < outer; ++p, xd += A, od += A) {
-            float m = byoc__max_f32(xd, A), s = byoc__exp_shifted_f32(xd, m, NULL, od, A);
-            if (logsm) {
-                float shift = m + logf(s);
-                for (int64_t a = 0; a < A; ++a) od[a] = xd[a] - shift;
-            } else byoc__scale_f32(od, 1.0f / s, A);
-        }
+        byoc__softmax_innermost(k, xd, od, outer, A, logsm);
         return BYOC_OK;
     }
     float *mx = (float *)k->ws, *sum = mx + inner;
@@ -10537,7 +10535,7 @@ BYOC__PRIVATE void byoc__conv_window(const byoc__conv_geom *g, byoc__window *w) 
     w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->KH; w->KW = g->KW;
     w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
 }
-BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise); /* "small convolutions" */
+BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise); /* "small models" */
 BYOC__PRIVATE size_t byoc__smallconv_ws(const byoc__conv_geom *g);
 BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o);
 static size_t byoc__ws_conv2d(const byoc__kctx *k) {
@@ -10817,7 +10815,7 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     return BYOC_OK;
 }
 
-// [SECTION] impl: host kernels: small convolutions (direct, no patch matrix)
+// [SECTION] impl: host kernels: small models (direct small convolutions, short softmax rows)
 /* A convolution over short output rows (OW <= 32) with few outputs (O / G <= 16): mnist's 5x5 layers on
    28x28 and 14x14 images, a U-Net / FPN head making 2 channels. Through im2col + GEMM, each patch-matrix
    row of such a layer is a handful of floats per output row: a division, three libc calls and a branch per
@@ -11003,6 +11001,85 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
     s.ws = k->ws;
     s.ws_stride = k->ws_stride;
     if (s.units > 0) byoc__parallel_run(k->par, s.ntasks, byoc__smallconv_task, &s);
+}
+
+/* ---- softmax along the innermost axis: short rows in blocks, rows over threads ----
+   ultraface's scores are 4420 rows of 2: one call each for the maximum, the exponentials (a padded vector
+   for 2 floats) and the scaling cost about 45 ns a row, 0.2 ms, as long as some of its convolutions. Rows
+   shorter than BYOC__SOFTMAX_SHORT go BYOC__SOFTMAX_BLOCK floats at a time through one exponential call,
+   each element shifted by its row's maximum (byoc__exp_shifted_f32's per-element shifts), then each row is
+   summed in order and scaled. A row's floats are computed the same way wherever a block or a thread's share
+   starts, so the bytes do not depend on the thread count. */
+#define BYOC__SOFTMAX_SHORT 16
+#define BYOC__SOFTMAX_BLOCK 1024
+BYOC__PRIVATE size_t byoc__softmax_rows_ws(void) { return BYOC__SOFTMAX_BLOCK * sizeof(float) + 64; }
+/* rows [r0, r1) of A floats each; shifts: byoc__softmax_rows_ws bytes */
+BYOC__PRIVATE void byoc__softmax_rows(const float *x, float *o, int64_t A, int64_t r0, int64_t r1, int logsm,
+                                      float *shifts) {
+    if (A >= BYOC__SOFTMAX_SHORT) {
+        for (int64_t p = r0; p < r1; ++p) {
+            const float *xd = x + p * A;
+            float *od = o + p * A, m = byoc__max_f32(xd, A), s = byoc__exp_shifted_f32(xd, m, NULL, od, A);
+            if (logsm) {
+                float shift = m + logf(s);
+                for (int64_t a = 0; a < A; ++a) od[a] = xd[a] - shift;
+            } else byoc__scale_f32(od, 1.0f / s, A);
+        }
+        return;
+    }
+    int64_t per = BYOC__SOFTMAX_BLOCK / A;
+    for (int64_t p0 = r0; p0 < r1; p0 += per) {
+        int64_t rows = BYOC__MIN(per, r1 - p0);
+        const float *xd = x + p0 * A;
+        float *od = o + p0 * A;
+        for (int64_t r = 0; r < rows; ++r) {
+            float m = byoc__max_f32(xd + r * A, A);
+            for (int64_t a = 0; a < A; ++a) shifts[r * A + a] = m;
+        }
+        byoc__exp_shifted_f32(xd, 0, shifts, od, rows * A);
+        for (int64_t r = 0; r < rows; ++r) {
+            float s = 0, *orow = od + r * A;
+            for (int64_t a = 0; a < A; ++a) s += orow[a];
+            if (logsm) {
+                float shift = shifts[r * A] + logf(s);
+                for (int64_t a = 0; a < A; ++a) orow[a] = xd[r * A + a] - shift;
+            } else {
+                float inv = 1.0f / s;
+                for (int64_t a = 0; a < A; ++a) orow[a] *= inv;
+            }
+        }
+    }
+}
+typedef struct byoc__softmax_split {
+    const float *x;
+    float *o;
+    int64_t A, rows, ntasks;
+    int logsm;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__softmax_split;
+static void byoc__softmax_task(void *ctx, int64_t t) {
+    const byoc__softmax_split *s = (const byoc__softmax_split *)ctx;
+    int64_t lo, hi;
+    byoc__parallel_range(s->rows, s->ntasks, t, &lo, &hi);
+    if (lo < hi)
+        byoc__softmax_rows(s->x, s->o, s->A, lo, hi, s->logsm,
+                           (float *)byoc__align64(s->ws + (size_t)t * s->ws_stride));
+}
+/* byoc__k_softmax's innermost-axis case: rows of A over the threads (2^15 elements and more) */
+BYOC__PRIVATE void byoc__softmax_innermost(byoc__kctx *k, const float *x, float *o, int64_t rows, int64_t A,
+                                           int logsm) {
+    byoc__softmax_split s;
+    memset(&s, 0, sizeof s);
+    s.x = x;
+    s.o = o;
+    s.A = A;
+    s.rows = rows;
+    s.logsm = logsm;
+    s.ws = k->ws;
+    s.ws_stride = k->ws_stride;
+    s.ntasks = BYOC__MIN(rows, byoc__parallel_tasks(k->par, rows * A, BYOC__PAR_ELEM_GRAIN));
+    if (rows > 0) byoc__parallel_run(k->par, s.ntasks, byoc__softmax_task, &s);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

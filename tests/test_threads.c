@@ -74,6 +74,43 @@ static void test_pool_create_destroy_and_bad_counts(void) {
     CHECK(byoc_sim_online_cores() >= 1);
 }
 
+/* Jobs back to back (a worker still watching for the next one, "waiting: a bounded spin"), jobs after a pause
+   longer than the spin (the workers asleep), and pools destroyed right after a job, while their workers spin:
+   every task runs once per job and every destroy returns. */
+static void busy_work(int rounds) {
+    volatile unsigned sink = 0;
+    for (int i = 0; i < rounds; ++i) sink = sink * 1664525u + 1013904223u;
+}
+static void test_pool_back_to_back_jobs_and_destroy_while_spinning(void) {
+    int hits[64];
+    for (int threads = 2; threads <= 3; ++threads) {
+        byoc_sim_pool *pool = byoc_sim_pool_create(threads, NULL, NULL);
+        CHECK(pool);
+        byoc_parallel par = byoc_sim_pool_parallel(pool);
+        int bad = 0;
+        for (int job_no = 0; job_no < 3000; ++job_no) {
+            int64_t n = 2 + job_no % 7;
+            count_job job = {hits, &par, 0};
+            memset(hits, 0, sizeof hits);
+            par.parallel_for(n, count_task, &job, par.user);
+            for (int64_t i = 0; i < n; ++i) bad += hits[i] != 1;
+            if (job_no % 500 == 499) busy_work(2000000); /* some milliseconds: past any spin */
+        }
+        CHECKF(bad == 0, "%d threads: %d tasks did not run exactly once", threads, bad);
+        byoc_sim_pool_destroy(pool);
+    }
+    for (int i = 0; i < 100; ++i) {
+        byoc_sim_pool *pool = byoc_sim_pool_create(2 + i % 2, NULL, NULL);
+        CHECK(pool);
+        byoc_parallel par = byoc_sim_pool_parallel(pool);
+        count_job job = {hits, &par, 0};
+        memset(hits, 0, sizeof hits);
+        par.parallel_for(5, count_task, &job, par.user);
+        byoc_sim_pool_destroy(pool); /* its workers are most likely still watching for a job */
+        CHECK(hits[0] == 1 && hits[4] == 1);
+    }
+}
+
 /* ---- kernels: the same bytes at every thread count ---- */
 static void fill(float *x, size_t n, unsigned seed) {
     unsigned s = seed * 2654435761u + 1;
@@ -320,6 +357,9 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* the int8 GEMM: blocks of columns, a per-column zero point sliced with them */
         "def @main(%x: Tensor[(37, 301), int8], %w: Tensor[(301, 203), uint8], %wz: Tensor[(203), uint8]) {\n"
         "  qnn.matmul(%x, %w, 1, %wz, 0.5f, 0.25f) }\n",
+        /* softmax rows over the threads: short rows (blocks of rows per exponential call) and long ones */
+        "def @main(%x: Tensor[(10001, 7), float32]) { nn.softmax(%x) }\n",
+        "def @main(%x: Tensor[(3, 233, 101), float32]) { nn.log_softmax(%x) }\n",
         /* pooling planes, wide and narrow outputs */
         "def @main(%x: Tensor[(2, 19, 57, 43), float32]) {\n"
         "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
@@ -342,6 +382,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_pool_covers_every_index_once),
         TEST_ENTRY(test_pool_nested_calls),
         TEST_ENTRY(test_pool_create_destroy_and_bad_counts),
+        TEST_ENTRY(test_pool_back_to_back_jobs_and_destroy_while_spinning),
         TEST_ENTRY(test_kernels_same_bytes_at_1_2_3_7_threads),
         TEST_ENTRY(test_programs_same_bytes_at_every_thread_count),
     };
