@@ -780,6 +780,10 @@ static void test_pools(void) {
         {23, 37, 3, 3, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1},  /* stride 3, ceil_mode: three column phases */
         {56, 57, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 0, 0},  /* a CNN's first pool: vector columns, stride 2 */
         {9, 40, 2, 5, 1, 4, 1, 3, {0, 2, 0, 2}, 0, 1},   /* column stride 4, dilated taps across phases */
+        {28, 28, 2, 2, 2, 2, 1, 1, {0, 0, 0, 0}, 0, 0},  /* mnist's 2x2 pool ("small models"): 3 vectors + 2 */
+        {15, 19, 2, 2, 2, 2, 1, 1, {0, 0, 0, 0}, 0, 0},  /* 2x2, the last row and column of the plane unused */
+        {15, 19, 2, 2, 2, 2, 1, 1, {0, 0, 0, 0}, 1, 1},  /* 2x2, ceil_mode: partial windows, the general path */
+        {7, 7, 2, 2, 2, 2, 1, 1, {0, 0, 1, 1}, 0, 1},    /* 2x2 reaching the bottom and right padding */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
         for (int avg = 0; avg < 2; ++avg)
@@ -1331,10 +1335,11 @@ static void cubic_weights(double t, double a, double *w) {
 static void test_resize2d(void) {
     static const char *const ctms[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"};
     static const char *const roundings[] = {"round", "round_prefer_floor", "round_prefer_ceil", "floor", "ceil", ""};
-    static const int64_t sizes[3][2] = {{7, 10}, {3, 2}, {1, 5}}; /* up, down, to one row */
+    /* up, down, to one row, up by 4 (each source row resized along x once, then read by 4-6 output rows) */
+    static const int64_t sizes[4][2] = {{7, 10}, {3, 2}, {1, 5}, {16, 23}};
     for (int method = 0; method < 3; ++method)
         for (int c = 0; c < 4; ++c)
-            for (int s = 0; s < 3; ++s)
+            for (int s = 0; s < 4; ++s)
                 for (int r = 0; r < (method ? 2 : 6); ++r) {
                     op_run R;
                     byoc_module *m = begin(&R);

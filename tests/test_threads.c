@@ -365,6 +365,10 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
         "def @main(%x: Tensor[(3, 41, 31, 29), float32]) {\n"
         "  nn.avg_pool2d(%x, pool_size=[2, 3], strides=[1, 2], padding=[0, 1, 1, 1], count_include_pad=False) }\n",
+        "def @main(%x: Tensor[(2, 24, 64, 62), float32]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[2, 2], strides=[2, 2]) }\n",
+        "def @main(%x: Tensor[(2, 24, 65, 62), float32]) {\n"
+        "  nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2]) }\n",
         "def @main(%x: Tensor[(1, 200, 13, 13), float32]) {\n"
         "  nn.avg_pool2d(%x, pool_size=[7, 7], strides=[3, 3]) }\n",
     };
