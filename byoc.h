@@ -12875,6 +12875,17 @@ BYOC__PRIVATE void byoc__resize_pass_f32(const float *src, float *dst, int64_t o
     for (int64_t o = 0; o < outer; ++o) {
         const float *s = src + o * a->in * inner;
         float *d = dst + o * a->out * inner;
+        if (inner == 1 && n == 2) { /* linear: the same sum unrolled (fpn_resize's upsample: 18 -> 14 us) */
+            for (int64_t x = 0; x < a->out; ++x) {
+                const int64_t *at = a->at + x * 2;
+                const float *w = a->wf + x * 2;
+                float v = 0;
+                v += w[0] * s[at[0]];
+                v += w[1] * s[at[1]];
+                d[x] = v;
+            }
+            continue;
+        }
         if (inner == 1) { /* along the last axis: a short dot product per element */
             for (int64_t x = 0; x < a->out; ++x) {
                 const int64_t *at = a->at + x * n;
