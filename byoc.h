@@ -153,7 +153,7 @@
        [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
-       [SECTION] impl: host kernels: small models (direct small convolutions, short softmax rows, 2x2 pools)
+       [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -9957,6 +9957,9 @@ static byoc_result byoc__k_dropout(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const int64_t *dims, char *dst,
+                                          const int64_t *dst_strides, const char *src, const int64_t *src_strides,
+                                          size_t esize); /* "small models" */
 static byoc_result byoc__k_transpose(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *o = &k->out[0];
     const byoc_attr_value *ax = byoc__kattr(k, "axes");
@@ -9967,7 +9970,8 @@ static byoc_result byoc__k_transpose(byoc__kctx *k) {
         int64_t p = ax && ax->kind == BYOC_ATTR_INT_LIST && ax->count == x->rank ? ax->ints[i] : x->rank - 1 - i;
         src[i] = in_str[p < 0 ? p + x->rank : p];
     }
-    byoc__copy_strided(o->rank, o->dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
+    byoc__copy_strided_par(k, o->rank, o->dims, (char *)o->data, dst, (const char *)x->data, src,
+                           byoc_dtype_size(x->dtype));
     return BYOC_OK;
 }
 
@@ -9981,8 +9985,8 @@ static byoc_result byoc__k_concatenate(byoc__kctx *k) {
         const byoc_tensor *t = &k->in[i];
         int64_t istr[BYOC_MAX_RANK];
         byoc__strides_of(t->rank, t->dims, istr);
-        byoc__copy_strided(t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr,
-                           (const char *)t->data, istr, es);
+        byoc__copy_strided_par(k, t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr,
+                               (const char *)t->data, istr, es);
         at += t->dims[axis];
     }
     return BYOC_OK;
@@ -10838,7 +10842,7 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     return BYOC_OK;
 }
 
-// [SECTION] impl: host kernels: small models (direct small convolutions, short softmax rows, 2x2 pools)
+// [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
 /* A convolution over short output rows (OW <= 32) with few outputs (O / G <= 16): mnist's 5x5 layers on
    28x28 and 14x14 images, a U-Net / FPN head making 2 channels. Through im2col + GEMM, each patch-matrix
    row of such a layer is a handful of floats per output row: a division, three libc calls and a branch per
@@ -11152,6 +11156,56 @@ BYOC__PRIVATE void byoc__pool2x2_planes(const byoc__pool_geom *g, int avg, const
                 orow[ox] = avg ? acc / 4.0f : acc;
             }
         }
+}
+
+/* ---- data movement over threads: transposes and concatenations ----
+   shufflenet's channel shuffles (16 transposes, 4% of a run) and squeezenet's concatenations (3%) ran on one
+   thread while everything around them split, so at 2 threads they became 7-10% of the run. A strided copy
+   is split along its first axis longer than 1: each task copies a contiguous range of that axis with
+   byoc__copy_strided (its cache tiles included); copies are exact, so any split gives the same bytes. */
+typedef struct byoc__copy_split {
+    int rank, axis;
+    const int64_t *dims, *dst_strides, *src_strides;
+    char *dst;
+    const char *src;
+    size_t esize;
+    int64_t ntasks;
+} byoc__copy_split;
+static void byoc__copy_task(void *ctx, int64_t t) {
+    const byoc__copy_split *s = (const byoc__copy_split *)ctx;
+    int64_t lo, hi, dims[BYOC_MAX_RANK];
+    byoc__parallel_range(s->dims[s->axis], s->ntasks, t, &lo, &hi);
+    if (lo >= hi) return;
+    memcpy(dims, s->dims, (size_t)s->rank * sizeof(int64_t));
+    dims[s->axis] = hi - lo;
+    byoc__copy_strided(s->rank, dims, s->dst + lo * s->dst_strides[s->axis] * (int64_t)s->esize, s->dst_strides,
+                       s->src + lo * s->src_strides[s->axis] * (int64_t)s->esize, s->src_strides, s->esize);
+}
+/* byoc__copy_strided over the kernel's threads (2^15 elements and more) */
+BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const int64_t *dims, char *dst,
+                                          const int64_t *dst_strides, const char *src, const int64_t *src_strides,
+                                          size_t esize) {
+    byoc__copy_split s;
+    int64_t n = 1;
+    memset(&s, 0, sizeof s);
+    s.axis = -1;
+    for (int i = 0; i < rank; ++i) {
+        n *= dims[i];
+        if (s.axis < 0 && dims[i] > 1) s.axis = i;
+    }
+    s.ntasks = s.axis < 0 ? 1 : BYOC__MIN(dims[s.axis], byoc__parallel_tasks(k->par, n, BYOC__PAR_ELEM_GRAIN));
+    if (s.ntasks < 2) {
+        byoc__copy_strided(rank, dims, dst, dst_strides, src, src_strides, esize);
+        return;
+    }
+    s.rank = rank;
+    s.dims = dims;
+    s.dst_strides = dst_strides;
+    s.src_strides = src_strides;
+    s.dst = dst;
+    s.src = src;
+    s.esize = esize;
+    byoc__parallel_run(k->par, s.ntasks, byoc__copy_task, &s);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

@@ -151,6 +151,17 @@ static const char *const kernels_model =
     "  (%10, %8, %6)\n"
     "}\n";
 
+/* data movement split over threads (byoc.h "small models"): a concatenation along channels, a channel shuffle,
+   an NCHW -> NHWC transpose */
+static const char *const copies_model =
+    "def @main(%x: Tensor[(1, 64, 55, 57), float32], %y: Tensor[(1, 48, 55, 57), float32]) {\n"
+    "  %0 = concatenate((%x, %y), axis=1);\n"
+    "  %1 = reshape(%0, newshape=[1, 4, 28, 55, 57]);\n"
+    "  %2 = transpose(%1, axes=[0, 2, 1, 3, 4]);\n"
+    "  %3 = transpose(%x, axes=[0, 2, 3, 1]);\n"
+    "  (%2, %3)\n"
+    "}\n";
+
 /* every input filled, the program lowered with options o and run once; its outputs' bytes appended to out */
 static int run_model(const char *text, const byoc_sim_options *o, unsigned char **out, size_t *nout, char *why,
                      size_t cap) {
@@ -249,6 +260,8 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     CHECKF(ok, "float model: %s", why);
     check_program_threads(quantized_model, why, sizeof why, &ok);
     CHECKF(ok, "quantized model: %s", why);
+    check_program_threads(copies_model, why, sizeof why, &ok);
+    CHECKF(ok, "copies model: %s", why);
 }
 
 /* the pool's parallel_for, counting the tasks it was given (so a test knows the kernel did split) */
@@ -360,6 +373,8 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* softmax rows over the threads: short rows (blocks of rows per exponential call) and long ones */
         "def @main(%x: Tensor[(10001, 7), float32]) { nn.softmax(%x) }\n",
         "def @main(%x: Tensor[(3, 233, 101), float32]) { nn.log_softmax(%x) }\n",
+        /* a channel shuffle's transpose: ranges of its first axis longer than 1 */
+        "def @main(%x: Tensor[(1, 4, 29, 23, 31), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
         /* pooling planes, wide and narrow outputs */
         "def @main(%x: Tensor[(2, 19, 57, 43), float32]) {\n"
         "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
