@@ -2582,6 +2582,7 @@ struct byoc_sim_pool {
     int sleepers;             /* workers waiting on `wake`: a job with none asleep makes no futex call */
     int caller_sleeps;        /* the caller waits on `done` */
     int busy, stop;
+    int late_jobs, inline_left; /* "waiting for late workers": jobs to run on the caller alone, and the next count */
 #endif
 };
 
@@ -2595,6 +2596,25 @@ BYOC_SIM_API int byoc_sim_online_cores(void) {
 }
 
 #if !defined(BYOC_NO_THREADS)
+/* Waiting for late workers. On a loaded machine (the 2 cores shared with a dozen compilers) a worker is often
+   preempted in the middle of its task, and the caller, done with its own share, waits a scheduler time slice
+   (milliseconds) for a task of tens of microseconds: two threads then ran 1.1-2x slower than one. When the
+   caller waited longer for the workers than its own share took, plus BYOC__POOL_LATE_S (a wake-up from sleep
+   in a VM takes up to about 100 microseconds), the next jobs run on the caller alone: 1, then 2, 4, ... up to
+   BYOC__POOL_INLINE_MAX jobs while the workers keep being late, and none once a job's workers keep up again.
+   A job run alone runs every task, with its own index and scratch, so the bytes are the same. */
+#define BYOC__POOL_LATE_S 100e-6
+#define BYOC__POOL_INLINE_MAX 64
+BYOC__SIM_PRIVATE void byoc__pool_judge(byoc_sim_pool *pool, double own_seconds, double wait_seconds) {
+    if (wait_seconds > own_seconds + BYOC__POOL_LATE_S) {
+        pool->late_jobs = !pool->late_jobs                                ? 1
+                          : 2 * pool->late_jobs > BYOC__POOL_INLINE_MAX ? BYOC__POOL_INLINE_MAX
+                                                                        : 2 * pool->late_jobs;
+        pool->inline_left = pool->late_jobs;
+    } else {
+        pool->late_jobs = 0;
+    }
+}
 /* runs the job's unclaimed tasks; called and returns with the mutex held */
 BYOC__SIM_PRIVATE void byoc__pool_drain(byoc_sim_pool *pool) {
     while (pool->next < pool->n) {
@@ -2637,6 +2657,12 @@ static void byoc__pool_parallel_for(int64_t n, byoc_parallel_task task, void *ct
 #if !defined(BYOC_NO_THREADS)
     if (pool && pool->nworkers > 0 && n > 1) {
         pthread_mutex_lock(&pool->mu);
+        if (!pool->busy && pool->inline_left > 0) { /* the workers were late: this job on the caller alone */
+            pool->inline_left--;
+            pthread_mutex_unlock(&pool->mu);
+            for (int64_t i = 0; i < n; ++i) task(ctx, i);
+            return;
+        }
         if (!pool->busy) {
             pool->busy = 1;
             pool->task = task;
@@ -2646,7 +2672,9 @@ static void byoc__pool_parallel_for(int64_t n, byoc_parallel_task task, void *ct
             BYOC__POOL_STORE(pool->finished, 0UL);
             BYOC__POOL_STORE(pool->generation, pool->generation + 1);
             if (pool->sleepers > 0) pthread_cond_broadcast(&pool->wake); /* spinning workers see the generation */
+            double started = BYOC_SIM_CLOCK();
             byoc__pool_drain(pool);
+            double drained = BYOC_SIM_CLOCK();
 #if BYOC__POOL_SPIN
             if (pool->finished != (unsigned long)n) { /* the workers' last tasks */
                 pthread_mutex_unlock(&pool->mu);
@@ -2659,6 +2687,7 @@ static void byoc__pool_parallel_for(int64_t n, byoc_parallel_task task, void *ct
                 pthread_cond_wait(&pool->done, &pool->mu);
                 pool->caller_sleeps = 0;
             }
+            byoc__pool_judge(pool, drained - started, BYOC_SIM_CLOCK() - drained);
             pool->busy = 0;
             pool->n = 0;
             pthread_mutex_unlock(&pool->mu);

@@ -75,11 +75,17 @@ static void test_pool_create_destroy_and_bad_counts(void) {
 }
 
 /* Jobs back to back (a worker still watching for the next one, "waiting: a bounded spin"), jobs after a pause
-   longer than the spin (the workers asleep), and pools destroyed right after a job, while their workers spin:
-   every task runs once per job and every destroy returns. */
+   longer than the spin (the workers asleep), jobs whose last task is slow (a worker that takes it is late, and
+   the next jobs run on the caller alone: "waiting for late workers"), and pools destroyed right after a job,
+   while their workers spin: every task runs once per job and every destroy returns. */
 static void busy_work(int rounds) {
     volatile unsigned sink = 0;
     for (int i = 0; i < rounds; ++i) sink = sink * 1664525u + 1013904223u;
+}
+static void count_task_last_slow(void *ctx, int64_t i) {
+    count_job *job = (count_job *)ctx;
+    if (i == job->inner - 1) busy_work(300000);
+    job->hits[i]++;
 }
 static void test_pool_back_to_back_jobs_and_destroy_while_spinning(void) {
     int hits[64];
@@ -90,9 +96,9 @@ static void test_pool_back_to_back_jobs_and_destroy_while_spinning(void) {
         int bad = 0;
         for (int job_no = 0; job_no < 3000; ++job_no) {
             int64_t n = 2 + job_no % 7;
-            count_job job = {hits, &par, 0};
+            count_job job = {hits, &par, n};
             memset(hits, 0, sizeof hits);
-            par.parallel_for(n, count_task, &job, par.user);
+            par.parallel_for(n, job_no % 50 < 5 ? count_task_last_slow : count_task, &job, par.user);
             for (int64_t i = 0; i < n; ++i) bad += hits[i] != 1;
             if (job_no % 500 == 499) busy_work(2000000); /* some milliseconds: past any spin */
         }
