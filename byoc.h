@@ -155,6 +155,7 @@
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
+       [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -9100,9 +9101,13 @@ BYOC__PRIVATE float byoc__exp_shifted_f32(const float *x, float shift, const flo
 
 /* softmax and log_softmax along any axis: rows when the axis is innermost, otherwise runs of the
    inner extent with its running max and sum in the workspace */
+BYOC__PRIVATE size_t byoc__softmax_rows_ws(void); /* "small models" */
+BYOC__PRIVATE void byoc__softmax_innermost(byoc__kctx *k, const float *x, float *o, int64_t rows, int64_t A,
+                                           int logsm);
 static size_t byoc__ws_softmax(const byoc__kctx *k) {
     int axis = byoc__kaxis(k, "axis", -1, k->in[0].rank);
-    return 2 * (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank) * sizeof(float);
+    size_t inner = (size_t)byoc__dims_prod(k->in[0].dims, axis + 1, k->in[0].rank);
+    return inner == 1 ? byoc__softmax_rows_ws() : 2 * inner * sizeof(float);
 }
 static byoc_result byoc__k_softmax(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0];
@@ -9114,13 +9119,7 @@ static byoc_result byoc__k_softmax(byoc__kctx *k) {
     float *od = (float *)k->out[0].data;
     if (A == 0) return BYOC_OK;
     if (inner == 1) {
-        for (int64_t p = 0; p < outer; ++p, xd += A, od += A) {
-            float m = byoc__max_f32(xd, A), s = byoc__exp_shifted_f32(xd, m, NULL, od, A);
-            if (logsm) {
-                float shift = m + logf(s);
-                for (int64_t a = 0; a < A; ++a) od[a] = xd[a] - shift;
-            } else byoc__scale_f32(od, 1.0f / s, A);
-        }
+        byoc__softmax_innermost(k, xd, od, outer, A, logsm);
         return BYOC_OK;
     }
     float *mx = (float *)k->ws, *sum = mx + inner;
@@ -9706,8 +9705,15 @@ static size_t byoc__ws_pool2d(const byoc__kctx *k) {
 }
 /* float planes [p0, p1) of N * C: each through byoc__window_plane, then an average divided row by row
    (count_x: per output column, the taps that count) */
+BYOC__PRIVATE int byoc__pool_is_2x2(const byoc__pool_geom *g); /* "small models" */
+BYOC__PRIVATE void byoc__pool2x2_planes(const byoc__pool_geom *g, int avg, const float *x, float *o, int64_t p0,
+                                        int64_t p1);
 BYOC__PRIVATE void byoc__pool_planes(const byoc__pool_geom *g, int avg, int include_pad, const float *count_x,
                                      const float *x, float *o, int64_t p0, int64_t p1, unsigned char *scratch) {
+    if (byoc__pool_is_2x2(g)) {
+        byoc__pool2x2_planes(g, avg, x, o, p0, p1);
+        return;
+    }
     byoc__window w;
     byoc__pool_window(g, &w);
     byoc__window_offsets(&w, scratch);
@@ -10019,6 +10025,9 @@ static byoc_result byoc__k_dropout(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const int64_t *dims, char *dst,
+                                          const int64_t *dst_strides, const char *src, const int64_t *src_strides,
+                                          size_t esize); /* "small models" */
 static byoc_result byoc__k_transpose(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *o = &k->out[0];
     const byoc_attr_value *ax = byoc__kattr(k, "axes");
@@ -10029,7 +10038,8 @@ static byoc_result byoc__k_transpose(byoc__kctx *k) {
         int64_t p = ax && ax->kind == BYOC_ATTR_INT_LIST && ax->count == x->rank ? ax->ints[i] : x->rank - 1 - i;
         src[i] = in_str[p < 0 ? p + x->rank : p];
     }
-    byoc__copy_strided(o->rank, o->dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
+    byoc__copy_strided_par(k, o->rank, o->dims, (char *)o->data, dst, (const char *)x->data, src,
+                           byoc_dtype_size(x->dtype));
     return BYOC_OK;
 }
 
@@ -10043,8 +10053,8 @@ static byoc_result byoc__k_concatenate(byoc__kctx *k) {
         const byoc_tensor *t = &k->in[i];
         int64_t istr[BYOC_MAX_RANK];
         byoc__strides_of(t->rank, t->dims, istr);
-        byoc__copy_strided(t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr,
-                           (const char *)t->data, istr, es);
+        byoc__copy_strided_par(k, t->rank, t->dims, (char *)o->data + at * ostr[axis] * (int64_t)es, ostr,
+                               (const char *)t->data, istr, es);
         at += t->dims[axis];
     }
     return BYOC_OK;
@@ -10361,8 +10371,9 @@ BYOC__PRIVATE int64_t byoc__clamp_index(int64_t i, int64_t n) { return i < 0 ? 0
 /* per output index along one axis: 4 source indices and 4 weights (nearest uses the first index,
    linear two, cubic four) */
 typedef struct byoc__resize_tap { int64_t at[4]; float w[4]; } byoc__resize_tap;
-static size_t byoc__ws_resize2d(const byoc__kctx *k) {
-    return (size_t)(k->out[0].dims[2] + k->out[0].dims[3]) * sizeof(byoc__resize_tap);
+static size_t byoc__ws_resize2d(const byoc__kctx *k) { /* the taps, then 4 source rows resized along x */
+    return (size_t)(k->out[0].dims[2] + k->out[0].dims[3]) * sizeof(byoc__resize_tap) +
+           4 * (size_t)k->out[0].dims[3] * sizeof(float) + 64;
 }
 BYOC__PRIVATE void byoc__resize_taps(byoc__resize_tap *taps, int64_t in, int64_t out, int ctm, int method, int rounding,
                                      float alpha, int exclude) {
@@ -10452,21 +10463,36 @@ static byoc_result byoc__k_resize2d(byoc__kctx *k) {
         }
         return BYOC_OK;
     }
+    /* Along x in each source row, then along y. A source row resized along x is kept in slot (row % 4) and
+       reused by the next output rows that read it (an upscale by 2 reads each one for 2 to 4 output rows):
+       the rows a tap set reads are consecutive, clamped at the edges, so they never share a slot. fpn_resize's
+       linear 16x16 -> 32x32 upsample took a fifth of the model recomputing them per output row. */
     int taps = method == 1 ? 2 : 4;
-    float *od = (float *)o->data;
+    float *od = (float *)o->data, *resized = (float *)byoc__align64(tx + OW);
     for (int64_t p = 0; p < planes; ++p) {
         const float *plane = (const float *)x->data + p * H * W;
-        for (int64_t oy = 0; oy < OH; ++oy)
-            for (int64_t ox = 0; ox < OW; ++ox) {
-                float v = 0;
-                for (int i = 0; i < taps; ++i) { /* along x in each source row, then along y */
-                    const float *row = plane + ty[oy].at[i] * W;
+        int64_t slot_row[4] = {-1, -1, -1, -1};
+        for (int64_t oy = 0; oy < OH; ++oy) {
+            const float *along_x[4];
+            for (int i = 0; i < taps; ++i) {
+                int64_t sy = ty[oy].at[i];
+                float *slot = resized + (sy & 3) * OW;
+                along_x[i] = slot;
+                if (slot_row[sy & 3] == sy) continue;
+                slot_row[sy & 3] = sy;
+                for (int64_t ox = 0; ox < OW; ++ox) {
+                    const float *row = plane + sy * W;
                     float r = 0;
                     for (int j = 0; j < taps; ++j) r += row[tx[ox].at[j]] * tx[ox].w[j];
-                    v += r * ty[oy].w[i];
+                    slot[ox] = r;
                 }
+            }
+            for (int64_t ox = 0; ox < OW; ++ox) {
+                float v = 0;
+                for (int i = 0; i < taps; ++i) v += along_x[i][ox] * ty[oy].w[i];
                 *od++ = v;
             }
+        }
     }
     return BYOC_OK;
 }
@@ -10611,12 +10637,16 @@ BYOC__PRIVATE void byoc__conv_window(const byoc__conv_geom *g, byoc__window *w) 
     w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->KH; w->KW = g->KW;
     w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
 }
+BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise); /* "small models" */
+BYOC__PRIVATE size_t byoc__smallconv_ws(const byoc__conv_geom *g);
+BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o);
 /* prepacked: the weights come packed (byoc__conv_epilogue.wpacked), so a pointwise convolution takes the
    patch path too */
 BYOC__PRIVATE size_t byoc__ws_conv2d_for(const byoc__kctx *k, int prepacked) {
     if (k->in[0].dtype != BYOC_FLOAT32) return 0;
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
+    if (byoc__conv_is_small(&g, byoc__conv_is_pointwise(&g, k))) return byoc__smallconv_ws(&g);
     if (byoc__conv_is_direct(&g)) {
         byoc__window w;
         byoc__conv_window(&g, &w);
@@ -10865,6 +10895,13 @@ BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilo
         return BYOC_OK;
     }
     split.pointwise = byoc__conv_is_pointwise(&g, k);
+    if (byoc__conv_is_small(&g, split.pointwise)) { /* "small models": direct, then the epilogue per image */
+        byoc__smallconv(k, &g, x, w, o);
+        for (int64_t n = 0; ep && n < g.N; ++n)
+            byoc__conv_epilogue_rows(ep, 0, g.O, o + n * g.O * P, ep->residual ? ep->residual + n * g.O * P : NULL, P,
+                                     P);
+        return BYOC_OK;
+    }
     split.block = split.pointwise && !(ep && ep->wpacked && g.Og > 1) ? P : byoc__im2col_block(&g);
     int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
     if (images_groups <= 0) return BYOC_OK; /* an empty batch */
@@ -11064,6 +11101,7 @@ BYOC__PRIVATE size_t byoc__conv2d_packed_weights_floats(const byoc_node *conv, c
     if (conv_in[0].dtype != BYOC_FLOAT32 || conv_in[1].dtype != BYOC_FLOAT32 || out->dtype != BYOC_FLOAT32) return 0;
     byoc__conv_geom_of(&k, &g);
     if (byoc__conv_is_direct(&g) || g.Og <= 1 || g.G * g.Og != g.O) return 0;
+    if (byoc__conv_is_small(&g, byoc__conv_is_pointwise(&g, &k))) return 0; /* the direct small kernel reads w */
     return (size_t)(g.G * byoc__sgemm_packed_a_floats(g.Og, g.Cg * g.KH * g.KW));
 }
 /* w: the weight's data; dst: byoc__conv2d_packed_weights_floats floats, group after group */
@@ -11093,6 +11131,370 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
         return byoc__kfail(&k, "a fused bias and ReLU need float32 operands");
     byoc__conv_epilogue ep = {bias, residual, relu, wpacked};
     return byoc__conv2d_run(&k, &ep);
+// [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
+/* A convolution over short output rows (OW <= 32) with few outputs (O / G <= 16): mnist's 5x5 layers on
+   28x28 and 14x14 images, a U-Net / FPN head making 2 channels. Through im2col + GEMM, each patch-matrix
+   row of such a layer is a handful of floats per output row: a division, three libc calls and a branch per
+   14 floats took more time than the GEMM (perf: byoc__im2col_row 33%, the micro-kernel 18% of mnist8), and
+   a GEMM with 2 output channels fills 2 rows of its MR-row micro-tile. Here, as in ONNX Runtime's NCHWc
+   direct convolutions (MlasConvNchwcFloatKernel: a block of output channels over a run of output columns,
+   every input value loaded once per block), each input plane is padded once into byoc__window_fill's phases,
+   and every (channel, tap) of a block of 4 output channels adds one weight times one run of input columns
+   into vector registers holding 2 vectors of output columns of each of the 4 channels. The sum runs over the
+   input channels, then the taps, in the same order for every output, wherever the threads split the blocks:
+   the bytes do not depend on the thread count. */
+#define BYOC__SMALLCONV_OB 4     /* output channels per register block */
+#define BYOC__SMALLCONV_VL_MAX 16 /* the widest vector (AVX-512): workspace sizes are taken for it */
+
+BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise) {
+    return !pointwise && !byoc__conv_is_direct(g) && g->OW <= 32 && g->Og <= 16 && g->OH > 0 && g->OW > 0;
+}
+/* one task's scratch: the taps' offsets, the group's Cg padded planes (then a vector of slack that the last
+   vector's lanes past the row read), and the output rows at a whole number of vectors for 4 channels */
+BYOC__PRIVATE size_t byoc__smallconv_ws(const byoc__conv_geom *g) {
+    byoc__window w;
+    int64_t rows, pw, nv = (g->OW + BYOC__SMALLCONV_VL_MAX - 1) / BYOC__SMALLCONV_VL_MAX;
+    byoc__conv_window(g, &w);
+    byoc__window_extent(&w, &rows, &pw);
+    return (size_t)(g->KH * g->KW) * sizeof(int64_t) +
+           (size_t)(g->Cg * g->sw * rows * pw + BYOC__SMALLCONV_VL_MAX) * sizeof(float) +
+           (size_t)(BYOC__SMALLCONV_OB * g->OH * nv * BYOC__SMALLCONV_VL_MAX) * sizeof(float) + 3 * 64;
+}
+
+/* The vectors of output columns: vector j is row j / nv, columns (j % nv) * VL ...; it reads the phases at
+   src_base + (j / nv) * row_step + (j % nv) * VL and is stored at dst[r] + j * VL for channel r < nob
+   (channels past nob repeat the last one's weights and are not stored). */
+typedef struct byoc__smallconv_run {
+    const float *ph;        /* the group's padded planes, `plane` floats apart */
+    int64_t plane, Cg, taps, nvec, nv, row_step, nob;
+    const int64_t *off;     /* the taps' offsets in a plane */
+    const float *w[BYOC__SMALLCONV_OB]; /* each channel's weights [Cg][taps] */
+    float *dst[BYOC__SMALLCONV_OB];
+} byoc__smallconv_run;
+
+#define BYOC__SMALLCONV_STEP(V, NV)                                                                     \
+    for (int64_t c = 0; c < r->Cg; ++c) {                                                               \
+        const float *pc = r->ph + c * r->plane, *w0 = r->w[0] + c * r->taps, *w1 = r->w[1] + c * r->taps; \
+        const float *w2 = r->w[2] + c * r->taps, *w3 = r->w[3] + c * r->taps;                           \
+        for (int64_t t = 0; t < r->taps; ++t) {                                                         \
+            V x0, x1, b0 = zero + w0[t], b1 = zero + w1[t], b2 = zero + w2[t], b3 = zero + w3[t];      \
+            memcpy(&x0, pc + r->off[t] + s0, sizeof x0);                                                \
+            a00 += b0 * x0; a10 += b1 * x0; a20 += b2 * x0; a30 += b3 * x0;                             \
+            if (NV == 2) {                                                                              \
+                memcpy(&x1, pc + r->off[t] + s1, sizeof x1);                                            \
+                a01 += b0 * x1; a11 += b1 * x1; a21 += b2 * x1; a31 += b3 * x1;                         \
+            }                                                                                           \
+        }                                                                                               \
+    }
+#define BYOC__SMALLCONV_STORE(j, a0, a1, a2, a3)                                                        \
+    do {                                                                                                \
+        memcpy(r->dst[0] + (j) * VL, &(a0), sizeof(V));                                                 \
+        if (r->nob > 1) memcpy(r->dst[1] + (j) * VL, &(a1), sizeof(V));                                 \
+        if (r->nob > 2) memcpy(r->dst[2] + (j) * VL, &(a2), sizeof(V));                                 \
+        if (r->nob > 3) memcpy(r->dst[3] + (j) * VL, &(a3), sizeof(V));                                 \
+    } while (0)
+/* the block's vectors, two at a time, then the odd one */
+#define BYOC__DEFINE_SMALLCONV(name, attrs, VT, VLEN)                                                   \
+    attrs static void name(const byoc__smallconv_run *r) {                                             \
+        typedef VT V;                                                                                   \
+        enum { VL = VLEN };                                                                             \
+        V zero;                                                                                         \
+        memset(&zero, 0, sizeof zero);                                                                  \
+        int64_t j = 0;                                                                                  \
+        for (; j + 2 <= r->nvec; j += 2) {                                                              \
+            int64_t s0 = j / r->nv * r->row_step + j % r->nv * VL;                                      \
+            int64_t s1 = (j + 1) / r->nv * r->row_step + (j + 1) % r->nv * VL;                          \
+            V a00 = zero, a10 = zero, a20 = zero, a30 = zero, a01 = zero, a11 = zero, a21 = zero, a31 = zero; \
+            BYOC__SMALLCONV_STEP(V, 2)                                                                  \
+            BYOC__SMALLCONV_STORE(j, a00, a10, a20, a30);                                               \
+            BYOC__SMALLCONV_STORE(j + 1, a01, a11, a21, a31);                                           \
+        }                                                                                               \
+        if (j < r->nvec) {                                                                              \
+            int64_t s0 = j / r->nv * r->row_step + j % r->nv * VL, s1 = s0;                             \
+            V a00 = zero, a10 = zero, a20 = zero, a30 = zero, a01 = zero, a11 = zero, a21 = zero, a31 = zero; \
+            BYOC__SMALLCONV_STEP(V, 1)                                                                  \
+            (void)s1; (void)a01; (void)a11; (void)a21; (void)a31;                                       \
+            BYOC__SMALLCONV_STORE(j, a00, a10, a20, a30);                                               \
+        }                                                                                               \
+    }
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_vec, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+BYOC__DEFINE_SMALLCONV(byoc__smallconv_vec, BYOC__FP_CONTRACT, float, 1)
+#endif
+#undef BYOC__DEFINE_SMALLCONV
+#undef BYOC__SMALLCONV_STORE
+#undef BYOC__SMALLCONV_STEP
+/* the vector width this machine runs (the same for every block and thread of a call) */
+BYOC__PRIVATE int64_t byoc__smallconv_lanes(void) {
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return 16;
+    if (byoc__has_avx2_fma()) return 8;
+#endif
+    return BYOC__SIMD ? 4 : 1;
+}
+BYOC__PRIVATE void byoc__smallconv_block(const byoc__smallconv_run *r, int64_t lanes) {
+#if BYOC__X86_DISPATCH
+    if (lanes == 16) { byoc__smallconv_avx512(r); return; }
+    if (lanes == 8) { byoc__smallconv_avx2(r); return; }
+#endif
+    (void)lanes;
+    byoc__smallconv_vec(r);
+}
+
+/* units [u0, u1) of a small convolution, unit u = (n * G + group) * blocks + b: output channels
+   [4b, 4b + 4) of that image and group. The group's planes are padded once per task and (image, group). */
+typedef struct byoc__smallconv_split {
+    const byoc__conv_geom *g;
+    const float *x, *w;
+    float *o;
+    int64_t units, ntasks, lanes;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__smallconv_split;
+static void byoc__smallconv_task(void *ctx, int64_t t) {
+    const byoc__smallconv_split *s = (const byoc__smallconv_split *)ctx;
+    const byoc__conv_geom *g = s->g;
+    int64_t u0, u1, rows, pw, taps = g->KH * g->KW, KK = g->Cg * taps, P = g->OH * g->OW, loaded = -1;
+    byoc__parallel_range(s->units, s->ntasks, t, &u0, &u1);
+    if (u0 >= u1) return;
+    byoc__window w;
+    byoc__conv_window(g, &w);
+    byoc__window_extent(&w, &rows, &pw);
+    unsigned char *scratch = s->ws + (size_t)t * s->ws_stride;
+    byoc__window_offsets(&w, scratch);
+    byoc__smallconv_run r;
+    memset(&r, 0, sizeof r);
+    r.off = (const int64_t *)byoc__align64(scratch);
+    r.plane = g->sw * rows * pw;
+    r.ph = (float *)byoc__align64((int64_t *)byoc__align64(scratch) + taps);
+    float *ph = (float *)r.ph, *wide = (float *)byoc__align64(ph + g->Cg * r.plane + BYOC__SMALLCONV_VL_MAX);
+    r.Cg = g->Cg;
+    r.taps = taps;
+    r.nv = (g->OW + s->lanes - 1) / s->lanes;
+    r.nvec = g->OH * r.nv;
+    r.row_step = g->sh * pw;
+    int direct = g->OW % s->lanes == 0; /* rows of whole vectors: stored straight into the output */
+    int64_t blocks = (g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB;
+    for (int64_t u = u0; u < u1; ++u) {
+        int64_t q = u / blocks, n = q / g->G, grp = q % g->G, oc0 = u % blocks * BYOC__SMALLCONV_OB;
+        if (q != loaded) { /* pad the group's planes; the slack after them is read, never used: zeros */
+            for (int64_t c = 0; c < g->Cg; ++c)
+                byoc__window_fill(&w, s->x + ((n * g->C + grp * g->Cg + c) * g->H) * g->W, 0.0f, ph + c * r.plane);
+            memset(ph + g->Cg * r.plane, 0, BYOC__SMALLCONV_VL_MAX * sizeof(float));
+            loaded = q;
+        }
+        r.nob = BYOC__MIN(BYOC__SMALLCONV_OB, g->Og - oc0);
+        float *og = s->o + (n * g->O + grp * g->Og + oc0) * P;
+        for (int64_t i = 0; i < BYOC__SMALLCONV_OB; ++i) {
+            int64_t live = BYOC__MIN(i, r.nob - 1);
+            r.w[i] = s->w + (grp * g->Og + oc0 + live) * KK;
+            r.dst[i] = direct ? og + live * P : wide + live * r.nvec * s->lanes;
+        }
+        byoc__smallconv_block(&r, s->lanes);
+        for (int64_t i = 0; !direct && i < r.nob; ++i)
+            for (int64_t oy = 0; oy < g->OH; ++oy)
+                byoc__copy_f32(g->OW, r.dst[i] + oy * r.nv * s->lanes, og + i * P + oy * g->OW);
+    }
+}
+/* byoc__k_conv2d's float path for byoc__conv_is_small geometries */
+BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o) {
+    byoc__smallconv_split s;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.x = x;
+    s.w = w;
+    s.o = o;
+    s.lanes = byoc__smallconv_lanes();
+    s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
+    s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
+                                                       BYOC__PAR_GEMM_GRAIN));
+    s.ws = k->ws;
+    s.ws_stride = k->ws_stride;
+    if (s.units > 0) byoc__parallel_run(k->par, s.ntasks, byoc__smallconv_task, &s);
+}
+
+/* ---- softmax along the innermost axis: short rows in blocks, rows over threads ----
+   ultraface's scores are 4420 rows of 2: one call each for the maximum, the exponentials (a padded vector
+   for 2 floats) and the scaling cost about 45 ns a row, 0.2 ms, as long as some of its convolutions. Rows
+   shorter than BYOC__SOFTMAX_SHORT go BYOC__SOFTMAX_BLOCK floats at a time through one exponential call,
+   each element shifted by its row's maximum (byoc__exp_shifted_f32's per-element shifts), then each row is
+   summed in order and scaled. A row's floats are computed the same way wherever a block or a thread's share
+   starts, so the bytes do not depend on the thread count. */
+#define BYOC__SOFTMAX_SHORT 16
+#define BYOC__SOFTMAX_BLOCK 1024
+BYOC__PRIVATE size_t byoc__softmax_rows_ws(void) { return BYOC__SOFTMAX_BLOCK * sizeof(float) + 64; }
+/* rows [r0, r1) of A floats each; shifts: byoc__softmax_rows_ws bytes */
+BYOC__PRIVATE void byoc__softmax_rows(const float *x, float *o, int64_t A, int64_t r0, int64_t r1, int logsm,
+                                      float *shifts) {
+    if (A >= BYOC__SOFTMAX_SHORT) {
+        for (int64_t p = r0; p < r1; ++p) {
+            const float *xd = x + p * A;
+            float *od = o + p * A, m = byoc__max_f32(xd, A), s = byoc__exp_shifted_f32(xd, m, NULL, od, A);
+            if (logsm) {
+                float shift = m + logf(s);
+                for (int64_t a = 0; a < A; ++a) od[a] = xd[a] - shift;
+            } else byoc__scale_f32(od, 1.0f / s, A);
+        }
+        return;
+    }
+    int64_t per = BYOC__SOFTMAX_BLOCK / A;
+    for (int64_t p0 = r0; p0 < r1; p0 += per) {
+        int64_t rows = BYOC__MIN(per, r1 - p0);
+        const float *xd = x + p0 * A;
+        float *od = o + p0 * A;
+        for (int64_t r = 0; r < rows; ++r) {
+            float m = byoc__max_f32(xd + r * A, A);
+            for (int64_t a = 0; a < A; ++a) shifts[r * A + a] = m;
+        }
+        byoc__exp_shifted_f32(xd, 0, shifts, od, rows * A);
+        for (int64_t r = 0; r < rows; ++r) {
+            float s = 0, *orow = od + r * A;
+            for (int64_t a = 0; a < A; ++a) s += orow[a];
+            if (logsm) {
+                float shift = shifts[r * A] + logf(s);
+                for (int64_t a = 0; a < A; ++a) orow[a] = xd[r * A + a] - shift;
+            } else {
+                float inv = 1.0f / s;
+                for (int64_t a = 0; a < A; ++a) orow[a] *= inv;
+            }
+        }
+    }
+}
+typedef struct byoc__softmax_split {
+    const float *x;
+    float *o;
+    int64_t A, rows, ntasks;
+    int logsm;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__softmax_split;
+static void byoc__softmax_task(void *ctx, int64_t t) {
+    const byoc__softmax_split *s = (const byoc__softmax_split *)ctx;
+    int64_t lo, hi;
+    byoc__parallel_range(s->rows, s->ntasks, t, &lo, &hi);
+    if (lo < hi)
+        byoc__softmax_rows(s->x, s->o, s->A, lo, hi, s->logsm,
+                           (float *)byoc__align64(s->ws + (size_t)t * s->ws_stride));
+}
+/* byoc__k_softmax's innermost-axis case: rows of A over the threads (2^15 elements and more) */
+BYOC__PRIVATE void byoc__softmax_innermost(byoc__kctx *k, const float *x, float *o, int64_t rows, int64_t A,
+                                           int logsm) {
+    byoc__softmax_split s;
+    memset(&s, 0, sizeof s);
+    s.x = x;
+    s.o = o;
+    s.A = A;
+    s.rows = rows;
+    s.logsm = logsm;
+    s.ws = k->ws;
+    s.ws_stride = k->ws_stride;
+    s.ntasks = BYOC__MIN(rows, byoc__parallel_tasks(k->par, rows * A, BYOC__PAR_ELEM_GRAIN));
+    if (rows > 0) byoc__parallel_run(k->par, s.ntasks, byoc__softmax_task, &s);
+}
+
+/* ---- 2x2 pools of stride 2 ----
+   mnist's max pools (8 planes of 28x28, 16 of 14x14) took a quarter of its time once its convolutions ran
+   direct: byoc__window_plane pads each plane into two column phases and then runs 14-column rows, fewer
+   than one AVX-512 vector, through three levels of calls. When every window lies inside the plane (no
+   padding reached, no dilation), each output row is read straight from its two input rows: the even and odd
+   columns of 8 floats of each row make the four taps of 4 outputs. The taps combine in the window's order
+   from the same start as byoc__window_run (the maximum from -FLT_MAX, passing over NaN; the sum from 0, then
+   divided by 4), so the results are the bytes of the general path. */
+BYOC__PRIVATE int byoc__pool_is_2x2(const byoc__pool_geom *g) {
+    return g->kh == 2 && g->kw == 2 && g->sh == 2 && g->sw == 2 && g->dh == 1 && g->dw == 1 && g->pt == 0 &&
+           g->pl == 0 && 2 * g->OH <= g->H && 2 * g->OW <= g->W;
+}
+/* planes [p0, p1) of N * C */
+BYOC__PRIVATE void byoc__pool2x2_planes(const byoc__pool_geom *g, int avg, const float *x, float *o, int64_t p0,
+                                        int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p)
+        for (int64_t oy = 0; oy < g->OH; ++oy) {
+            const float *r0 = x + (p * g->H + 2 * oy) * g->W, *r1 = r0 + g->W;
+            float *orow = o + (p * g->OH + oy) * g->OW;
+            int64_t ox = 0;
+#if BYOC__SIMD
+            for (; ox + 4 <= g->OW; ox += 4) {
+                byoc__f4 a, b, c, d, e0, o0, e1, o1, acc, four = BYOC__SPLAT(4.0f), zero = BYOC__SPLAT(0.0f);
+                byoc__f4 lowest = BYOC__SPLAT(-FLT_MAX);
+                BYOC__LD(a, r0 + 2 * ox); BYOC__LD(b, r0 + 2 * ox + 4);
+                BYOC__LD(c, r1 + 2 * ox); BYOC__LD(d, r1 + 2 * ox + 4);
+                e0[0] = a[0]; e0[1] = a[2]; e0[2] = b[0]; e0[3] = b[2];
+                o0[0] = a[1]; o0[1] = a[3]; o0[2] = b[1]; o0[3] = b[3];
+                e1[0] = c[0]; e1[1] = c[2]; e1[2] = d[0]; e1[3] = d[2];
+                o1[0] = c[1]; o1[1] = c[3]; o1[2] = d[1]; o1[3] = d[3];
+                if (avg) {
+                    acc = ((((zero + e0) + o0) + e1) + o1) / four;
+                } else {
+                    acc = BYOC__SEL(e0 > lowest, e0, lowest);
+                    acc = BYOC__SEL(o0 > acc, o0, acc);
+                    acc = BYOC__SEL(e1 > acc, e1, acc);
+                    acc = BYOC__SEL(o1 > acc, o1, acc);
+                }
+                BYOC__ST(orow + ox, acc);
+            }
+#endif
+            for (; ox < g->OW; ++ox) {
+                float t[4] = {r0[2 * ox], r0[2 * ox + 1], r1[2 * ox], r1[2 * ox + 1]}, acc = avg ? 0.0f : -FLT_MAX;
+                for (int i = 0; i < 4; ++i) acc = avg ? acc + t[i] : t[i] > acc ? t[i] : acc;
+                orow[ox] = avg ? acc / 4.0f : acc;
+            }
+        }
+}
+
+/* ---- data movement over threads: transposes and concatenations ----
+   shufflenet's channel shuffles (16 transposes, 4% of a run) and squeezenet's concatenations (3%) ran on one
+   thread while everything around them split, so at 2 threads they became 7-10% of the run. A strided copy
+   is split along its first axis longer than 1: each task copies a contiguous range of that axis with
+   byoc__copy_strided (its cache tiles included); copies are exact, so any split gives the same bytes. */
+typedef struct byoc__copy_split {
+    int rank, axis;
+    const int64_t *dims, *dst_strides, *src_strides;
+    char *dst;
+    const char *src;
+    size_t esize;
+    int64_t ntasks;
+} byoc__copy_split;
+static void byoc__copy_task(void *ctx, int64_t t) {
+    const byoc__copy_split *s = (const byoc__copy_split *)ctx;
+    int64_t lo, hi, dims[BYOC_MAX_RANK];
+    byoc__parallel_range(s->dims[s->axis], s->ntasks, t, &lo, &hi);
+    if (lo >= hi) return;
+    memcpy(dims, s->dims, (size_t)s->rank * sizeof(int64_t));
+    dims[s->axis] = hi - lo;
+    byoc__copy_strided(s->rank, dims, s->dst + lo * s->dst_strides[s->axis] * (int64_t)s->esize, s->dst_strides,
+                       s->src + lo * s->src_strides[s->axis] * (int64_t)s->esize, s->src_strides, s->esize);
+}
+/* byoc__copy_strided over the kernel's threads (2^15 elements and more) */
+BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const int64_t *dims, char *dst,
+                                          const int64_t *dst_strides, const char *src, const int64_t *src_strides,
+                                          size_t esize) {
+    byoc__copy_split s;
+    int64_t n = 1;
+    memset(&s, 0, sizeof s);
+    s.axis = -1;
+    for (int i = 0; i < rank; ++i) {
+        n *= dims[i];
+        if (s.axis < 0 && dims[i] > 1) s.axis = i;
+    }
+    s.ntasks = s.axis < 0 ? 1 : BYOC__MIN(dims[s.axis], byoc__parallel_tasks(k->par, n, BYOC__PAR_ELEM_GRAIN));
+    if (s.ntasks < 2) {
+        byoc__copy_strided(rank, dims, dst, dst_strides, src, src_strides, esize);
+        return;
+    }
+    s.rank = rank;
+    s.dims = dims;
+    s.dst_strides = dst_strides;
+    s.src_strides = src_strides;
+    s.dst = dst;
+    s.src = src;
+    s.esize = esize;
+    byoc__parallel_run(k->par, s.ntasks, byoc__copy_task, &s);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
@@ -12816,6 +13218,17 @@ BYOC__PRIVATE void byoc__resize_pass_f32(const float *src, float *dst, int64_t o
     for (int64_t o = 0; o < outer; ++o) {
         const float *s = src + o * a->in * inner;
         float *d = dst + o * a->out * inner;
+        if (inner == 1 && n == 2) { /* linear: the same sum unrolled (fpn_resize's upsample: 18 -> 14 us) */
+            for (int64_t x = 0; x < a->out; ++x) {
+                const int64_t *at = a->at + x * 2;
+                const float *w = a->wf + x * 2;
+                float v = 0;
+                v += w[0] * s[at[0]];
+                v += w[1] * s[at[1]];
+                d[x] = v;
+            }
+            continue;
+        }
         if (inner == 1) { /* along the last axis: a short dot product per element */
             for (int64_t x = 0; x < a->out; ++x) {
                 const int64_t *at = a->at + x * n;

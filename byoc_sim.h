@@ -90,8 +90,8 @@
                                           clock_gettime only with _POSIX_C_SOURCE >= 199309L defined first)
        BYOC_NO_THREADS                    no pthreads: every pool has one thread, kernels run serially (the same
                                           bytes; see "sim: threads")
-       BYOC_SIM_SPIN                      pause loops a pool's waiting thread spins before it sleeps (default 0: sleep
-                                          at once; 20000 is about 50-100 microseconds, for a machine of one's own)
+       BYOC_SIM_SPIN_US                   microseconds a pool's waiting thread watches for work before it sleeps
+                                          (default 50; 0: sleep at once; see "sim impl: threads (waiting...)")
        BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
@@ -138,6 +138,7 @@
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
        [SECTION] sim impl: fused convolutions (float nn.conv2d + bias + ReLU in one pass)
        [SECTION] sim impl: memory plan
+       [SECTION] sim impl: threads (waiting: a bounded spin)
        [SECTION] sim impl: threads (the pool)
        [SECTION] sim impl: runtime
        [SECTION] sim impl: sequences and optionals (boxed values)
@@ -2681,25 +2682,25 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
     return 1;
 }
 
-// [SECTION] sim impl: threads (the pool)
-/* One job at a time: parallel_for publishes (task, ctx, n), wakes the workers, and claims task indices with them
-   under the pool's mutex until all n have run. Tasks are few and coarse (a kernel makes at most `threads` of
-   them, or one per tile), so a mutex per claim costs nothing measurable, and the result never depends on which
-   thread ran which task. A call made while a job runs (a task's kernel splitting again, or another thread)
-   runs inline: nesting can neither deadlock nor oversubscribe. Between jobs a worker sleeps on a condition
-   variable; with BYOC_SIM_SPIN it first spins that many pause loops watching the job counter (read
-   atomically), as ONNX Runtime's EigenNonBlockingThreadPool spins before it blocks, and the caller waits for
-   the last task the same way. Spinning is off by default: on this shared 2-core machine (load 4-9) a worker
-   spinning 20000 loops after each job made squeezenet and ultraface 1.6-2.2x slower at 2 threads than at 1
-   (the spinner takes the core the calling thread needs), against about 1.05x without it. */
+// [SECTION] sim impl: threads (waiting: a bounded spin)
+/* A pool's thread that waits (a worker between jobs, the caller for its workers' last tasks) first watches the
+   word it waits on for up to BYOC_SIM_SPIN_US microseconds of wall time, with a pause per look, and only then
+   sleeps on the pool's condition variable. A job of a small model's kernel lasts 10-100 microseconds: a futex
+   wake-up (tens of microseconds from a sleeping worker's call to its first task) cost as much as the task, so
+   a split kernel ran no faster than a serial one. ONNX Runtime's EigenNonBlockingThreadPool spins the same way
+   before it blocks. The bound is time, not a count of pause instructions: a pause lasts about 10 cycles on
+   older x86 cores and 140 on Skylake-SP and later, and 20000 of them (this pool's earlier spin) held a core
+   for up to a millisecond after every job, which on a shared machine made two threads 1.6-2.2x slower than one. A
+   spin that sees nothing gives the core back (sched_yield) every 16 looks after the first microsecond, so a
+   waiting thread never keeps a runnable one (the caller, or another program) off a busy core for a whole
+   time slice. -DBYOC_SIM_SPIN_US=0 sleeps at once. */
+#ifndef BYOC_SIM_SPIN_US
+#define BYOC_SIM_SPIN_US 50
+#endif
 #if !defined(BYOC_NO_THREADS)
-#include <pthread.h>
-#include <unistd.h>
+#include <sched.h>
 #endif
-#ifndef BYOC_SIM_SPIN
-#define BYOC_SIM_SPIN 0 /* pause loops before a waiting thread sleeps (20000: about 50-100 microseconds) */
-#endif
-#if (defined(__GNUC__) || defined(__clang__)) && BYOC_SIM_SPIN > 0
+#if (defined(__GNUC__) || defined(__clang__)) && BYOC_SIM_SPIN_US > 0 && !defined(BYOC_NO_THREADS)
 #define BYOC__POOL_SPIN 1
 #define BYOC__POOL_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define BYOC__POOL_STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
@@ -2709,6 +2710,37 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
 #define BYOC__POOL_STORE(x, v) ((x) = (v))
 #endif
 
+#if BYOC__POOL_SPIN
+/* watches *word (written by other threads under the pool's mutex) until it equals `value` (until_equal) or
+   differs from it, for at most BYOC_SIM_SPIN_US; 1 when that happened, 0 when the time ran out */
+BYOC__SIM_PRIVATE int byoc__pool_spin(const unsigned long *word, unsigned long value, int until_equal) {
+    double start = -1, limit = BYOC_SIM_SPIN_US * 1e-6;
+    for (unsigned looks = 1;; ++looks) {
+        if ((BYOC__POOL_LOAD(*word) == value) == (until_equal != 0)) return 1;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (looks % 16) continue;
+        double now = BYOC_SIM_CLOCK();
+        if (start < 0) start = now;
+        if (now - start > limit) return 0;
+        if (now - start > 1e-6) sched_yield();
+    }
+}
+#endif
+
+// [SECTION] sim impl: threads (the pool)
+/* One job at a time: parallel_for publishes (task, ctx, n), wakes the workers, and claims task indices with them
+   under the pool's mutex until all n have run. Tasks are few and coarse (a kernel makes at most `threads` of
+   them, or one per tile), so a mutex per claim costs nothing measurable, and the result never depends on which
+   thread ran which task (claims are dynamic: a worker that is late, or not scheduled at all on a loaded
+   machine, leaves its tasks to the caller). A call made while a job runs (a task's kernel splitting again, or
+   another thread) runs inline: nesting can neither deadlock nor oversubscribe. Waiting is described in
+   "sim impl: threads (waiting: a bounded spin)". */
+#if !defined(BYOC_NO_THREADS)
+#include <pthread.h>
+#include <unistd.h>
+#endif
 struct byoc_sim_pool {
     byoc_allocator alloc;
     int threads;
@@ -2720,9 +2752,12 @@ struct byoc_sim_pool {
     byoc_parallel_task task; /* the job */
     void *ctx;
     int64_t n, next;
-    long finished;            /* tasks done (written under the mutex, read atomically by the spinning caller) */
-    unsigned long generation; /* bumped per job, so a worker tells a new job from the one it finished */
+    unsigned long finished;   /* tasks done (written under the mutex, read atomically by the spinning caller) */
+    unsigned long generation; /* bumped per job and at stop, so a worker tells a new job from the one it finished */
+    int sleepers;             /* workers waiting on `wake`: a job with none asleep makes no futex call */
+    int caller_sleeps;        /* the caller waits on `done` */
     int busy, stop;
+    int late_jobs, inline_left; /* "waiting for late workers": jobs to run on the caller alone, and the next count */
 #endif
 };
 
@@ -2736,10 +2771,24 @@ BYOC_SIM_API int byoc_sim_online_cores(void) {
 }
 
 #if !defined(BYOC_NO_THREADS)
-BYOC__SIM_PRIVATE void byoc__pool_pause(void) {
-#if BYOC__POOL_SPIN && (defined(__x86_64__) || defined(__i386__))
-    __builtin_ia32_pause();
-#endif
+/* Waiting for late workers. On a loaded machine (the 2 cores shared with a dozen compilers) a worker is often
+   preempted in the middle of its task, and the caller, done with its own share, waits a scheduler time slice
+   (milliseconds) for a task of tens of microseconds: two threads then ran 1.1-2x slower than one. When the
+   caller waited longer for the workers than its own share took, plus BYOC__POOL_LATE_S (a wake-up from sleep
+   in a VM takes up to about 100 microseconds), the next jobs run on the caller alone: 1, then 2, 4, ... up to
+   BYOC__POOL_INLINE_MAX jobs while the workers keep being late, and none once a job's workers keep up again.
+   A job run alone runs every task, with its own index and scratch, so the bytes are the same. */
+#define BYOC__POOL_LATE_S 100e-6
+#define BYOC__POOL_INLINE_MAX 64
+BYOC__SIM_PRIVATE void byoc__pool_judge(byoc_sim_pool *pool, double own_seconds, double wait_seconds) {
+    if (wait_seconds > own_seconds + BYOC__POOL_LATE_S) {
+        pool->late_jobs = !pool->late_jobs                                ? 1
+                          : 2 * pool->late_jobs > BYOC__POOL_INLINE_MAX ? BYOC__POOL_INLINE_MAX
+                                                                        : 2 * pool->late_jobs;
+        pool->inline_left = pool->late_jobs;
+    } else {
+        pool->late_jobs = 0;
+    }
 }
 /* runs the job's unclaimed tasks; called and returns with the mutex held */
 BYOC__SIM_PRIVATE void byoc__pool_drain(byoc_sim_pool *pool) {
@@ -2751,32 +2800,30 @@ BYOC__SIM_PRIVATE void byoc__pool_drain(byoc_sim_pool *pool) {
         task(ctx, i);
         pthread_mutex_lock(&pool->mu);
         BYOC__POOL_STORE(pool->finished, pool->finished + 1);
-        if (pool->finished == (long)pool->n) pthread_cond_signal(&pool->done);
+        if (pool->finished == (unsigned long)pool->n && pool->caller_sleeps) pthread_cond_signal(&pool->done);
     }
 }
 static void *byoc__pool_worker(void *arg) {
     byoc_sim_pool *pool = BYOC__SIM_CAST(byoc_sim_pool *, arg);
     unsigned long seen = 0;
-    pthread_mutex_lock(&pool->mu);
     for (;;) {
-        while (!pool->stop && pool->generation == seen) { /* a job this worker has not seen yet */
 #if BYOC__POOL_SPIN
-            pthread_mutex_unlock(&pool->mu);
-            for (int i = 0; i < BYOC_SIM_SPIN && BYOC__POOL_LOAD(pool->generation) == seen; ++i) {
-                if (BYOC__POOL_LOAD(pool->stop)) break;
-                byoc__pool_pause();
-            }
-            pthread_mutex_lock(&pool->mu);
-            if (pool->stop || pool->generation != seen) break;
+        byoc__pool_spin(&pool->generation, seen, 0); /* the next job (or the stop) often comes within it */
 #endif
+        pthread_mutex_lock(&pool->mu);
+        while (!pool->stop && pool->generation == seen) { /* a job this worker has not seen yet */
+            pool->sleepers++;
             pthread_cond_wait(&pool->wake, &pool->mu);
+            pool->sleepers--;
         }
-        if (pool->stop) break;
+        if (pool->stop) {
+            pthread_mutex_unlock(&pool->mu);
+            return NULL;
+        }
         seen = pool->generation;
         byoc__pool_drain(pool); /* nothing when the others claimed every task already */
+        pthread_mutex_unlock(&pool->mu);
     }
-    pthread_mutex_unlock(&pool->mu);
-    return NULL;
 }
 #endif
 
@@ -2785,24 +2832,37 @@ static void byoc__pool_parallel_for(int64_t n, byoc_parallel_task task, void *ct
 #if !defined(BYOC_NO_THREADS)
     if (pool && pool->nworkers > 0 && n > 1) {
         pthread_mutex_lock(&pool->mu);
+        if (!pool->busy && pool->inline_left > 0) { /* the workers were late: this job on the caller alone */
+            pool->inline_left--;
+            pthread_mutex_unlock(&pool->mu);
+            for (int64_t i = 0; i < n; ++i) task(ctx, i);
+            return;
+        }
         if (!pool->busy) {
             pool->busy = 1;
             pool->task = task;
             pool->ctx = ctx;
             pool->n = n;
             pool->next = 0;
-            BYOC__POOL_STORE(pool->finished, 0L);
+            BYOC__POOL_STORE(pool->finished, 0UL);
             BYOC__POOL_STORE(pool->generation, pool->generation + 1);
-            pthread_cond_broadcast(&pool->wake);
+            if (pool->sleepers > 0) pthread_cond_broadcast(&pool->wake); /* spinning workers see the generation */
+            double started = BYOC_SIM_CLOCK();
             byoc__pool_drain(pool);
+            double drained = BYOC_SIM_CLOCK();
 #if BYOC__POOL_SPIN
-            if (pool->finished < (long)n) { /* the workers' last tasks: spin a little before sleeping */
+            if (pool->finished != (unsigned long)n) { /* the workers' last tasks */
                 pthread_mutex_unlock(&pool->mu);
-                for (int i = 0; i < BYOC_SIM_SPIN && BYOC__POOL_LOAD(pool->finished) < (long)n; ++i) byoc__pool_pause();
+                byoc__pool_spin(&pool->finished, (unsigned long)n, 1);
                 pthread_mutex_lock(&pool->mu);
             }
 #endif
-            while (pool->finished < (long)pool->n) pthread_cond_wait(&pool->done, &pool->mu);
+            while (pool->finished != (unsigned long)pool->n) {
+                pool->caller_sleeps = 1;
+                pthread_cond_wait(&pool->done, &pool->mu);
+                pool->caller_sleeps = 0;
+            }
+            byoc__pool_judge(pool, drained - started, BYOC_SIM_CLOCK() - drained);
             pool->busy = 0;
             pool->n = 0;
             pthread_mutex_unlock(&pool->mu);
@@ -2860,7 +2920,8 @@ BYOC_SIM_API void byoc_sim_pool_destroy(byoc_sim_pool *pool) {
 #if !defined(BYOC_NO_THREADS)
     if (pool->workers) {
         pthread_mutex_lock(&pool->mu);
-        BYOC__POOL_STORE(pool->stop, 1);
+        pool->stop = 1;
+        BYOC__POOL_STORE(pool->generation, pool->generation + 1); /* ends a worker's spin */
         pthread_cond_broadcast(&pool->wake);
         pthread_mutex_unlock(&pool->mu);
         for (int i = 0; i < pool->nworkers; ++i) pthread_join(pool->workers[i], NULL);

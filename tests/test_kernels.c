@@ -614,14 +614,19 @@ static void test_bias_add_and_prelu(void) {
 }
 
 /* ================================ normalisations ================================ */
+/* shapes: a few rows; many short rows (several blocks of rows per exponential call, the last one partial, in
+   byoc.h's "small models"); rows of 2 (ultraface's scores); rows longer than the short-row limit */
 static void test_softmax_any_axis(void) {
-    for (int logsm = 0; logsm < 2; ++logsm)
+    static const int64_t shapes[4][3] = {{3, 5, 7}, {3, 200, 7}, {1, 700, 2}, {2, 3, 37}};
+    for (int run = 0; run < 8; ++run) /* each shape as softmax and as log_softmax */
         for (int axis = -1; axis < 3; ++axis) {
+            int shape = run / 2, logsm = run % 2;
+            if (shape && axis >= 0) continue; /* the other axes: the first shape covers them */
             op_run R;
             byoc_module *m = begin(&R);
             byoc_attrs a = {0};
             byoc_attrs_set_int(m, &a, "axis", axis);
-            byoc_tensor x = T(BYOC_FLOAT32, 3, 5, 7);
+            byoc_tensor x = T(BYOC_FLOAT32, shapes[shape][0], shapes[shape][1], shapes[shape][2]);
             for (int64_t i = 0; i < numel(&x); ++i) tset(&x, i, tget(&x, i) * 6);
             RUN_OK(&R, logsm ? "nn.log_softmax" : "nn.softmax", &a, &x, 1);
             int ax = axis < 0 ? 2 : axis;
@@ -640,7 +645,7 @@ static void test_softmax_any_axis(void) {
             free(want);
             tfree(&x);
             end(&R);
-            CHECKF(ok, "%s axis %d: %s", logsm ? "log_softmax" : "softmax", axis, why);
+            CHECKF(ok, "shape %d, %s axis %d: %s", shape, logsm ? "log_softmax" : "softmax", axis, why);
         }
 }
 
@@ -777,6 +782,10 @@ static void test_pools(void) {
         {9, 40, 2, 5, 1, 4, 1, 3, {0, 2, 0, 2}, 0, 1},   /* column stride 4, dilated taps across phases */
         {31, 29, 3, 3, 3, 2, 2, 1, {2, 1, 0, 1}, 1, 1}, /* row stride 3, dilated rows: taps across row phases */
         {111, 111, 3, 3, 2, 2, 1, 1, {0, 0, 0, 0}, 0, 0}, /* SqueezeNet's first pool: 55 rows in one run */
+        {28, 28, 2, 2, 2, 2, 1, 1, {0, 0, 0, 0}, 0, 0},  /* mnist's 2x2 pool ("small models"): 3 vectors + 2 */
+        {15, 19, 2, 2, 2, 2, 1, 1, {0, 0, 0, 0}, 0, 0},  /* 2x2, the last row and column of the plane unused */
+        {15, 19, 2, 2, 2, 2, 1, 1, {0, 0, 0, 0}, 1, 1},  /* 2x2, ceil_mode: partial windows, the general path */
+        {7, 7, 2, 2, 2, 2, 1, 1, {0, 0, 1, 1}, 0, 1},    /* 2x2 reaching the bottom and right padding */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
         for (int avg = 0; avg < 2; ++avg)
@@ -1328,10 +1337,11 @@ static void cubic_weights(double t, double a, double *w) {
 static void test_resize2d(void) {
     static const char *const ctms[] = {"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel"};
     static const char *const roundings[] = {"round", "round_prefer_floor", "round_prefer_ceil", "floor", "ceil", ""};
-    static const int64_t sizes[3][2] = {{7, 10}, {3, 2}, {1, 5}}; /* up, down, to one row */
+    /* up, down, to one row, up by 4 (each source row resized along x once, then read by 4-6 output rows) */
+    static const int64_t sizes[4][2] = {{7, 10}, {3, 2}, {1, 5}, {16, 23}};
     for (int method = 0; method < 3; ++method)
         for (int c = 0; c < 4; ++c)
-            for (int s = 0; s < 3; ++s)
+            for (int s = 0; s < 4; ++s)
                 for (int r = 0; r < (method ? 2 : 6); ++r) {
                     op_run R;
                     byoc_module *m = begin(&R);
@@ -1497,6 +1507,12 @@ static void test_conv2d(void) {
         {1, 2, 56, 56, 2, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}, 2},   /* depthwise, ShuffleNet's stride-2 56x56 layer */
         {1, 6, 9, 10, 3, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 3},    /* groups of two channels, one output each: row GEMM */
         {1, 9, 40, 50, 12, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},  /* packed patches in several column blocks and panels */
+        /* small convolutions (short rows, few outputs per group: direct, byoc.h "small convolutions") */
+        {1, 16, 32, 32, 2, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},  /* two outputs, rows of whole vectors: stored in place */
+        {2, 8, 14, 14, 16, 5, 5, 1, 1, 1, 1, {2, 2, 2, 2}, 1},  /* mnist's second layer, two images, 4 blocks */
+        {1, 6, 19, 17, 7, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}, 1},   /* 17 columns: a vector and a lane; 7 = 4 + 3 */
+        {2, 8, 21, 35, 10, 3, 3, 2, 2, 1, 1, {0, 1, 1, 0}, 2},  /* groups 2, stride 2, asymmetric padding */
+        {1, 3, 11, 13, 5, 3, 2, 3, 1, 2, 3, {2, 3, 1, 0}, 1},   /* stride 3 rows, dilated both ways */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
         for (int dt = 0; dt < 3; ++dt) { /* float32, float16, int8 -> int32 */

@@ -74,6 +74,49 @@ static void test_pool_create_destroy_and_bad_counts(void) {
     CHECK(byoc_sim_online_cores() >= 1);
 }
 
+/* Jobs back to back (a worker still watching for the next one, "waiting: a bounded spin"), jobs after a pause
+   longer than the spin (the workers asleep), jobs whose last task is slow (a worker that takes it is late, and
+   the next jobs run on the caller alone: "waiting for late workers"), and pools destroyed right after a job,
+   while their workers spin: every task runs once per job and every destroy returns. */
+static void busy_work(int rounds) {
+    volatile unsigned sink = 0;
+    for (int i = 0; i < rounds; ++i) sink = sink * 1664525u + 1013904223u;
+}
+static void count_task_last_slow(void *ctx, int64_t i) {
+    count_job *job = (count_job *)ctx;
+    if (i == job->inner - 1) busy_work(300000);
+    job->hits[i]++;
+}
+static void test_pool_back_to_back_jobs_and_destroy_while_spinning(void) {
+    int hits[64];
+    for (int threads = 2; threads <= 3; ++threads) {
+        byoc_sim_pool *pool = byoc_sim_pool_create(threads, NULL, NULL);
+        CHECK(pool);
+        byoc_parallel par = byoc_sim_pool_parallel(pool);
+        int bad = 0;
+        for (int job_no = 0; job_no < 3000; ++job_no) {
+            int64_t n = 2 + job_no % 7;
+            count_job job = {hits, &par, n};
+            memset(hits, 0, sizeof hits);
+            par.parallel_for(n, job_no % 50 < 5 ? count_task_last_slow : count_task, &job, par.user);
+            for (int64_t i = 0; i < n; ++i) bad += hits[i] != 1;
+            if (job_no % 500 == 499) busy_work(2000000); /* some milliseconds: past any spin */
+        }
+        CHECKF(bad == 0, "%d threads: %d tasks did not run exactly once", threads, bad);
+        byoc_sim_pool_destroy(pool);
+    }
+    for (int i = 0; i < 100; ++i) {
+        byoc_sim_pool *pool = byoc_sim_pool_create(2 + i % 2, NULL, NULL);
+        CHECK(pool);
+        byoc_parallel par = byoc_sim_pool_parallel(pool);
+        count_job job = {hits, &par, 0};
+        memset(hits, 0, sizeof hits);
+        par.parallel_for(5, count_task, &job, par.user);
+        byoc_sim_pool_destroy(pool); /* its workers are most likely still watching for a job */
+        CHECK(hits[0] == 1 && hits[4] == 1);
+    }
+}
+
 /* ---- kernels: the same bytes at every thread count ---- */
 static void fill(float *x, size_t n, unsigned seed) {
     unsigned s = seed * 2654435761u + 1;
@@ -112,6 +155,17 @@ static const char *const kernels_model =
     "  %9 = reshape(%6, newshape=[2, -1]);\n"
     "  %10 = nn.dense(%9, %fc);\n"
     "  (%10, %8, %6)\n"
+    "}\n";
+
+/* data movement split over threads (byoc.h "small models"): a concatenation along channels, a channel shuffle,
+   an NCHW -> NHWC transpose */
+static const char *const copies_model =
+    "def @main(%x: Tensor[(1, 64, 55, 57), float32], %y: Tensor[(1, 48, 55, 57), float32]) {\n"
+    "  %0 = concatenate((%x, %y), axis=1);\n"
+    "  %1 = reshape(%0, newshape=[1, 4, 28, 55, 57]);\n"
+    "  %2 = transpose(%1, axes=[0, 2, 1, 3, 4]);\n"
+    "  %3 = transpose(%x, axes=[0, 2, 3, 1]);\n"
+    "  (%2, %3)\n"
     "}\n";
 
 /* every input filled, the program lowered with options o and run once; its outputs' bytes appended to out */
@@ -212,6 +266,8 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     CHECKF(ok, "float model: %s", why);
     check_program_threads(quantized_model, why, sizeof why, &ok);
     CHECKF(ok, "quantized model: %s", why);
+    check_program_threads(copies_model, why, sizeof why, &ok);
+    CHECKF(ok, "copies model: %s", why);
 }
 
 /* the pool's parallel_for, counting the tasks it was given (so a test knows the kernel did split) */
@@ -301,6 +357,11 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* grouped, pointwise (no im2col) */
         "def @main(%x: Tensor[(2, 128, 41, 43), float32], %w: Tensor[(62, 64, 1, 1), float32]) {\n"
         "  nn.conv2d(%x, %w, groups=2) }\n",
+        /* small convolutions: blocks of 4 output channels over the threads (byoc.h "small convolutions") */
+        "def @main(%x: Tensor[(2, 16, 30, 30), float32], %w: Tensor[(14, 16, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        "def @main(%x: Tensor[(1, 32, 31, 31), float32], %w: Tensor[(12, 16, 5, 5), float32]) {\n"
+        "  nn.conv2d(%x, %w, strides=[2, 2], padding=[2, 2, 2, 2], groups=2) }\n",
         /* depthwise planes */
         "def @main(%x: Tensor[(1, 33, 47, 45), float32], %w: Tensor[(33, 1, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=33) }\n",
@@ -315,11 +376,20 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* the int8 GEMM: blocks of columns, a per-column zero point sliced with them */
         "def @main(%x: Tensor[(37, 301), int8], %w: Tensor[(301, 203), uint8], %wz: Tensor[(203), uint8]) {\n"
         "  qnn.matmul(%x, %w, 1, %wz, 0.5f, 0.25f) }\n",
+        /* softmax rows over the threads: short rows (blocks of rows per exponential call) and long ones */
+        "def @main(%x: Tensor[(10001, 7), float32]) { nn.softmax(%x) }\n",
+        "def @main(%x: Tensor[(3, 233, 101), float32]) { nn.log_softmax(%x) }\n",
+        /* a channel shuffle's transpose: ranges of its first axis longer than 1 */
+        "def @main(%x: Tensor[(1, 4, 29, 23, 31), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
         /* pooling planes, wide and narrow outputs */
         "def @main(%x: Tensor[(2, 19, 57, 43), float32]) {\n"
         "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
         "def @main(%x: Tensor[(3, 41, 31, 29), float32]) {\n"
         "  nn.avg_pool2d(%x, pool_size=[2, 3], strides=[1, 2], padding=[0, 1, 1, 1], count_include_pad=False) }\n",
+        "def @main(%x: Tensor[(2, 24, 64, 62), float32]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[2, 2], strides=[2, 2]) }\n",
+        "def @main(%x: Tensor[(2, 24, 65, 62), float32]) {\n"
+        "  nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2]) }\n",
         "def @main(%x: Tensor[(1, 200, 13, 13), float32]) {\n"
         "  nn.avg_pool2d(%x, pool_size=[7, 7], strides=[3, 3]) }\n",
     };
@@ -337,6 +407,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_pool_covers_every_index_once),
         TEST_ENTRY(test_pool_nested_calls),
         TEST_ENTRY(test_pool_create_destroy_and_bad_counts),
+        TEST_ENTRY(test_pool_back_to_back_jobs_and_destroy_while_spinning),
         TEST_ENTRY(test_kernels_same_bytes_at_1_2_3_7_threads),
         TEST_ENTRY(test_programs_same_bytes_at_every_thread_count),
     };
