@@ -11131,6 +11131,8 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
         return byoc__kfail(&k, "a fused bias and ReLU need float32 operands");
     byoc__conv_epilogue ep = {bias, residual, relu, wpacked};
     return byoc__conv2d_run(&k, &ep);
+}
+
 // [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
 /* A convolution over short output rows (OW <= 32) with few outputs (O / G <= 16): mnist's 5x5 layers on
    28x28 and 14x14 images, a U-Net / FPN head making 2 channels. Through im2col + GEMM, each patch-matrix
@@ -11153,11 +11155,11 @@ BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise) {
    vector's lanes past the row read), and the output rows at a whole number of vectors for 4 channels */
 BYOC__PRIVATE size_t byoc__smallconv_ws(const byoc__conv_geom *g) {
     byoc__window w;
-    int64_t rows, pw, nv = (g->OW + BYOC__SMALLCONV_VL_MAX - 1) / BYOC__SMALLCONV_VL_MAX;
+    int64_t rows, prows, pw, nv = (g->OW + BYOC__SMALLCONV_VL_MAX - 1) / BYOC__SMALLCONV_VL_MAX;
     byoc__conv_window(g, &w);
-    byoc__window_extent(&w, &rows, &pw);
+    byoc__window_extent(&w, &rows, &prows, &pw);
     return (size_t)(g->KH * g->KW) * sizeof(int64_t) +
-           (size_t)(g->Cg * g->sw * rows * pw + BYOC__SMALLCONV_VL_MAX) * sizeof(float) +
+           (size_t)(g->Cg * g->sh * g->sw * prows * pw + BYOC__SMALLCONV_VL_MAX) * sizeof(float) +
            (size_t)(BYOC__SMALLCONV_OB * g->OH * nv * BYOC__SMALLCONV_VL_MAX) * sizeof(float) + 3 * 64;
 }
 
@@ -11260,25 +11262,25 @@ typedef struct byoc__smallconv_split {
 static void byoc__smallconv_task(void *ctx, int64_t t) {
     const byoc__smallconv_split *s = (const byoc__smallconv_split *)ctx;
     const byoc__conv_geom *g = s->g;
-    int64_t u0, u1, rows, pw, taps = g->KH * g->KW, KK = g->Cg * taps, P = g->OH * g->OW, loaded = -1;
+    int64_t u0, u1, rows, prows, pw, taps = g->KH * g->KW, KK = g->Cg * taps, P = g->OH * g->OW, loaded = -1;
     byoc__parallel_range(s->units, s->ntasks, t, &u0, &u1);
     if (u0 >= u1) return;
     byoc__window w;
     byoc__conv_window(g, &w);
-    byoc__window_extent(&w, &rows, &pw);
+    byoc__window_extent(&w, &rows, &prows, &pw);
     unsigned char *scratch = s->ws + (size_t)t * s->ws_stride;
     byoc__window_offsets(&w, scratch);
     byoc__smallconv_run r;
     memset(&r, 0, sizeof r);
     r.off = (const int64_t *)byoc__align64(scratch);
-    r.plane = g->sw * rows * pw;
+    r.plane = g->sh * g->sw * prows * pw; /* byoc__window_fill's phases: sh x sw of prows x pw */
     r.ph = (float *)byoc__align64((int64_t *)byoc__align64(scratch) + taps);
     float *ph = (float *)r.ph, *wide = (float *)byoc__align64(ph + g->Cg * r.plane + BYOC__SMALLCONV_VL_MAX);
     r.Cg = g->Cg;
     r.taps = taps;
     r.nv = (g->OW + s->lanes - 1) / s->lanes;
     r.nvec = g->OH * r.nv;
-    r.row_step = g->sh * pw;
+    r.row_step = pw; /* output row oy reads row oy + (ky * dh) / sh of its row phase */
     int direct = g->OW % s->lanes == 0; /* rows of whole vectors: stored straight into the output */
     int64_t blocks = (g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB;
     for (int64_t u = u0; u < u1; ++u) {
