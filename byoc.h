@@ -10903,10 +10903,13 @@ BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t 
     return 1;
 }
 
-/* one task's scratch: a block's V [36][C][T] (packed-B panels), M [36][O][T], and its zero-padded input rows
-   ((4 R + 2) x (4 width + 2) floats with R * width <= T: at most 24 T + 12) */
+/* one task's scratch: a block's V [36][C][T] (packed-B panels), M [36][O][T], and its segments' zero-padded input
+   (6 x (4 width + 2) floats each, widths summing to T, at most T + 1 segments: 36 T + 12 floats) with
+   BYOC__WINO_SLACK zeros before and after (a vector of a segment's patches reads up to 4 VL + 2 floats past it) */
+#define BYOC__WINO_SLACK 72
 BYOC__PRIVATE size_t byoc__winograd_ws(int64_t O, int64_t C) {
-    return 64 + (size_t)(36 * (C + O) * BYOC__WINO_TILES + 24 * BYOC__WINO_TILES + 16) * sizeof(float);
+    return 64 + (size_t)(36 * (C + O) * BYOC__WINO_TILES + 36 * BYOC__WINO_TILES + 12 + 2 * BYOC__WINO_SLACK) *
+                    sizeof(float);
 }
 
 /* B^T d on six values (a column, then a row, of a patch) and A^T m (four of six), with the points 0, +-1, +-2;
@@ -10931,46 +10934,60 @@ BYOC__PRIVATE size_t byoc__winograd_ws(int64_t O, int64_t C) {
         r[3 * (rs)] = b + 8.0f * e + m[5 * (s)];                                                                 \
     }
 
-/* Blocks of tiles over the threads. Each tile row has S slots (TW rounded up to the vector width VL, so that the VL
-   tiles of a vector share a row); a block is R whole rows of slots (R * S <= T) or, in a wider image, a segment
-   of T slots of one row. Slots past TW read zeros and are not written. */
+/* Blocks of T = BYOC__WINO_TILES consecutive tiles (row-major over the image's TH x TW tiles) over the threads. A
+   block's tiles lie on one or more rows of tiles: each run of them on one row is a segment, and its input is
+   copied zero-padded (6 rows of 4 width + 2 floats) so that patches need no bounds. VL tiles of one segment are
+   moved with vector loads and shuffles; a vector whose tiles straddle two segments (a row's end) lane by lane. */
 struct byoc__wino_job;
-typedef void (*byoc__wino_fn)(const struct byoc__wino_job *j, const float *src, int64_t u, float *dst, float *pad);
+typedef struct byoc__wino_seg {
+    int64_t first, width, ty, tx; /* slots [first, first + width) of the block: tiles (ty, tx), (ty, tx + 1), ... */
+    int64_t off;                  /* its padded input in the block's pad buffer */
+} byoc__wino_seg;
+typedef struct byoc__wino_blk {
+    int64_t n, N, ncr; /* the image, the tiles (GEMM columns), N rounded up to whole micro-panels */
+    int nseg;
+    byoc__wino_seg seg[BYOC__WINO_TILES + 1];
+} byoc__wino_blk;
+typedef void (*byoc__wino_fn)(const struct byoc__wino_job *j, const byoc__wino_blk *b, const float *src, float *dst,
+                              float *scratch);
 typedef struct byoc__wino_job {
     const byoc__conv_geom *g;
     const float *x, *filter, *bias; /* bias: per output channel, or NULL */
     float *o;
-    int act, nr, vl;                /* BYOC__WINO_NO_ACT or BYOC__WINO_RELU; the micro-kernel's NR; the lanes */
+    int act, nr;                    /* BYOC__WINO_NO_ACT or BYOC__WINO_RELU; the micro-kernel's NR */
     byoc__ukr_fn ukr;
     byoc__wino_fn in, out;          /* the transforms for this NR's vectors */
-    int64_t TH, TW, S, seg, R, segs; /* tiles, slots per row, slots per block row, rows per block, segments */
-    int64_t blocks, units, ntasks;  /* blocks per image, blocks in all */
+    int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, blocks in all */
     unsigned char *ws;
     size_t ws_stride;
 } byoc__wino_job;
 
-/* block u of an image: its first tile row ty0, rows, first tile column tx0 and slots per row (width) */
-typedef struct byoc__wino_block_at {
-    int64_t ty0, rows, tx0, width;
-} byoc__wino_block_at;
-BYOC__PRIVATE byoc__wino_block_at byoc__wino_block_of(const byoc__wino_job *j, int64_t u) {
-    byoc__wino_block_at b;
-    int64_t b_in_image = u % j->blocks, rg = b_in_image / j->segs, sg = b_in_image % j->segs;
-    b.ty0 = rg * j->R;
-    b.rows = BYOC__MIN(j->R, j->TH - b.ty0);
-    b.tx0 = sg * j->seg;
-    b.width = BYOC__MIN(j->seg, j->S - b.tx0);
-    return b;
+/* block u (of all images): its tiles as segments of rows */
+BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc__wino_blk *b) {
+    int64_t t0 = u % j->blocks * BYOC__WINO_TILES, off = 0;
+    b->n = u / j->blocks;
+    b->N = BYOC__MIN((int64_t)BYOC__WINO_TILES, j->tiles - t0);
+    b->ncr = (b->N + j->nr - 1) / j->nr * j->nr;
+    b->nseg = 0;
+    for (int64_t s = 0; s < b->N; b->nseg++) {
+        byoc__wino_seg *sg = &b->seg[b->nseg];
+        sg->first = s;
+        sg->ty = (t0 + s) / j->TW;
+        sg->tx = (t0 + s) - sg->ty * j->TW;
+        sg->width = BYOC__MIN(j->TW - sg->tx, b->N - s);
+        sg->off = off;
+        off += 6 * (4 * sg->width + 2);
+        s += sg->width;
+    }
 }
 
-/* the input rows and columns block b reads, zero-padded: (4 rows + 2) x (4 width + 2) floats from input row
-   4 ty0 - pt and column 4 tx0 - pl of one plane */
-BYOC__PRIVATE void byoc__wino_pad(const byoc__wino_job *j, const byoc__wino_block_at *b, const float *plane,
-                                  float *pad) {
+/* segment sg's input rows and columns of one plane, zero-padded: 6 x (4 width + 2) floats from input row
+   4 ty - pt and column 4 tx - pl */
+BYOC__PRIVATE void byoc__wino_pad(const byoc__wino_job *j, const byoc__wino_seg *sg, const float *plane, float *pad) {
     const byoc__conv_geom *g = j->g;
-    int64_t PW = 4 * b->width + 2, y0 = 4 * b->ty0 - g->pt, x0 = 4 * b->tx0 - g->pl;
+    int64_t PW = 4 * sg->width + 2, y0 = 4 * sg->ty - g->pt, x0 = 4 * sg->tx - g->pl;
     int64_t lo = BYOC__MAX(0, -x0), hi = BYOC__MIN(PW, g->W - x0); /* the columns inside the image */
-    for (int64_t i = 0; i < 4 * b->rows + 2; ++i, pad += PW) {
+    for (int64_t i = 0; i < 6; ++i, pad += PW) {
         int64_t iy = y0 + i;
         if (iy < 0 || iy >= g->H || lo >= hi) {
             memset(pad, 0, (size_t)PW * sizeof(float));
@@ -10982,6 +10999,11 @@ BYOC__PRIVATE void byoc__wino_pad(const byoc__wino_job *j, const byoc__wino_bloc
     }
 }
 
+/* the segment of slot s, searching on from *at (slots are visited in increasing order) */
+BYOC__PRIVATE const byoc__wino_seg *byoc__wino_seg_of(const byoc__wino_blk *b, int64_t s, int *at) {
+    while (*at + 1 < b->nseg && b->seg[*at].first + b->seg[*at].width <= s) ++*at;
+    return &b->seg[*at];
+}
 /* Moving tiles between the image's rows and vectors of tiles (lane l: tile l of VL in one row of tiles):
    rows: d[i * 6 + k] = src[i * PW + 4 l + k], the 6x6 patches of VL tiles whose patches start at src (rows PW floats
    apart); interleave: rows4[r * 4 VL + 4 l + cx] = y[r * 4 + cx] (lane l), the 4x4 results as four output rows.
@@ -11026,6 +11048,16 @@ BYOC__PRIVATE void byoc__wino_pad(const byoc__wino_job *j, const byoc__wino_bloc
             d[5] = __builtin_shufflevector(d[1], t5, SHIFT);                                                          \
         }                                                                                                             \
     }                                                                                                                 \
+    attrs static void byoc__wino_rows_lanes_##suffix(const float *src, int64_t PW, int64_t lo, int64_t hi, VT *d) {   \
+        typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                                  \
+        VT part[36];                                                                                                  \
+        IV lane, none;                                                                                                \
+        memset(&none, 0, sizeof none);                                                                                \
+        for (int l = 0; l < VLEN; ++l) lane[l] = l;                                                                   \
+        IV in = (lane >= none + (int32_t)lo) & (lane < none + (int32_t)hi);                                           \
+        byoc__wino_rows_##suffix(src, PW, part);                                                                      \
+        for (int q = 0; q < 36; ++q) d[q] = (VT)(((IV)part[q] & in) | ((IV)d[q] & ~in));                               \
+    }                                                                                                                 \
     attrs static void byoc__wino_interleave_##suffix(const VT *y, float *rows4) {                                     \
         enum { VL = VLEN };                                                                                           \
         for (int r = 0; r < 4; ++r, y += 4, rows4 += 4 * VL) {                                                        \
@@ -11058,6 +11090,16 @@ BYOC__DEFINE_WINO_IO(portable, , byoc__f4, 4, BYOC__EVEN4, BYOC__ODD4, BYOC__SHI
                 memcpy(&d[i * 6 + k], lanes, sizeof lanes);                                                           \
             }                                                                                                         \
     }                                                                                                                 \
+    attrs static void byoc__wino_rows_lanes_##suffix(const float *src, int64_t PW, int64_t lo, int64_t hi, VT *d) {   \
+        enum { VL = VLEN };                                                                                           \
+        float lanes[VL];                                                                                              \
+        for (int i = 0; i < 6; ++i)                                                                                   \
+            for (int k = 0; k < 6; ++k) {                                                                             \
+                memcpy(lanes, &d[i * 6 + k], sizeof lanes);                                                           \
+                for (int64_t l = lo; l < hi; ++l) lanes[l] = src[i * PW + 4 * l + k];                                \
+                memcpy(&d[i * 6 + k], lanes, sizeof lanes);                                                           \
+            }                                                                                                         \
+    }                                                                                                                 \
     attrs static void byoc__wino_interleave_##suffix(const VT *y, float *rows4) {                                     \
         enum { VL = VLEN };                                                                                           \
         float lanes[VL];                                                                                              \
@@ -11077,47 +11119,55 @@ BYOC__DEFINE_WINO_IO(portable, , float, 1)
 #endif
 #endif
 
-/* The transforms for vectors V of VL lanes, one tile per lane (VL divides NR, so VL tiles of a block are contiguous
-   in its packed-B micro-panel). in: V[xi] of block u into the packed panels vp (xi's [C, ncr] matrix at
+/* The transforms for vectors V of VL lanes, one tile per lane (VL divides NR, so VL slots of a block are contiguous
+   in its packed-B micro-panel). in: V[xi] of block b into the packed panels vp (xi's [C, ncr] matrix at
    vp + xi * C * ncr); out: M[xi] [O, ncr] at mb to the image's output planes, bias and activation applied. */
 #define BYOC__DEFINE_WINO(suffix, attrs, VT, VLEN)                                                                     \
-    attrs static void byoc__wino_in_##suffix(const byoc__wino_job *j, const float *xn, int64_t u, float *vp,          \
-                                            float *pad) {                                                             \
+    attrs static void byoc__wino_in_##suffix(const byoc__wino_job *j, const byoc__wino_blk *b, const float *xn,      \
+                                            float *vp, float *pad) {                                                  \
         typedef VT V;                                                                                                 \
         enum { VL = VLEN };                                                                                           \
-        byoc__wino_block_at b = byoc__wino_block_of(j, u);                                                            \
-        const int64_t C = j->g->C, nr = j->nr, N = b.rows * b.width, ncr = (N + nr - 1) / nr * nr;                   \
-        const int64_t PW = 4 * b.width + 2;                                                                           \
+        const int64_t C = j->g->C, nr = j->nr, N = b->N, ncr = b->ncr;                                                \
         for (int64_t c = 0; c < C; ++c) {                                                                             \
             int64_t pc = c / BYOC__GEMM_KC * BYOC__GEMM_KC, kc = BYOC__MIN(C - pc, BYOC__GEMM_KC);                    \
             float *row = vp + pc * ncr + (c - pc) * nr; /* row c of the KC slice's panels */                         \
-            byoc__wino_pad(j, &b, xn + c * j->g->H * j->g->W, pad);                                                   \
+            for (int q = 0; q < b->nseg; ++q)                                                                         \
+                byoc__wino_pad(j, &b->seg[q], xn + c * j->g->H * j->g->W, pad + b->seg[q].off);                       \
+            int at = 0;                                                                                               \
             for (int64_t s0 = 0; s0 < N; s0 += VL) {                                                                  \
                 V d[36], w[36];                                                                                       \
-                byoc__wino_rows_##suffix(pad + s0 / b.width * 4 * PW + s0 % b.width * 4, PW, d);                     \
+                const byoc__wino_seg *sg = byoc__wino_seg_of(b, s0, &at);                                             \
+                if (s0 + VL <= sg->first + sg->width) {                                                               \
+                    byoc__wino_rows_##suffix(pad + sg->off + 4 * (s0 - sg->first), 4 * sg->width + 2, d);             \
+                } else { /* each segment's lanes in turn (its patches read as if all VL lanes were its own) */       \
+                    memset(d, 0, sizeof d);                                                                           \
+                    for (int q = at; q < b->nseg && b->seg[q].first < s0 + VL; ++q) {                                 \
+                        const byoc__wino_seg *sq = &b->seg[q];                                                        \
+                        byoc__wino_rows_lanes_##suffix(pad + sq->off + 4 * (s0 - sq->first), 4 * sq->width + 2,      \
+                                                       BYOC__MAX(sq->first, s0) - s0,                                 \
+                                                       BYOC__MIN(sq->first + sq->width, s0 + VL) - s0, d);            \
+                    }                                                                                                 \
+                }                                                                                                     \
                 for (int k = 0; k < 6; ++k) BYOC__WINO_BT((d + k), 6, (w + k), 6)       /* columns: w = B^T d */      \
                 for (int i = 0; i < 6; ++i) BYOC__WINO_BT((w + 6 * i), 1, (d + 6 * i), 1) /* rows: d = w B */        \
                 float *dst = row + s0 / nr * kc * nr + s0 % nr;                                                       \
                 for (int xi = 0; xi < 36; ++xi) memcpy(dst + xi * C * ncr, &d[xi], sizeof(V));                        \
             }                                                                                                         \
-            if (N < ncr) /* the last micro-panel's columns past N: the micro-kernel reads whole panels */             \
-                for (int xi = 0; xi < 36; ++xi)                                                                       \
-                    memset(row + xi * C * ncr + N / nr * kc * nr + N % nr, 0, (size_t)(nr - N % nr) * sizeof(float)); \
+            int64_t from = (N + VL - 1) / VL * VL; /* lanes past N were zeros; the micro-kernel reads whole panels */ \
+            for (int xi = 0; from < ncr && xi < 36; ++xi)                                                             \
+                memset(row + xi * C * ncr + from / nr * kc * nr + from % nr, 0, (size_t)(ncr - from) * sizeof(float));\
         }                                                                                                             \
     }                                                                                                                 \
-    attrs static void byoc__wino_out_##suffix(const byoc__wino_job *j, const float *mb, int64_t u, float *on,         \
-                                             float *rows4) {                                                          \
+    attrs static void byoc__wino_out_##suffix(const byoc__wino_job *j, const byoc__wino_blk *b, const float *mb,     \
+                                             float *on, float *rows4) {                                               \
         typedef VT V;                                                                                                 \
         enum { VL = VLEN };                                                                                           \
-        byoc__wino_block_at b = byoc__wino_block_of(j, u);                                                            \
         const byoc__conv_geom *g = j->g;                                                                              \
-        const int64_t O = g->O, nr = j->nr, N = b.rows * b.width, ncr = (N + nr - 1) / nr * nr;                      \
+        const int64_t O = g->O, N = b->N, ncr = b->ncr;                                                               \
         for (int64_t oc = 0; oc < O; ++oc) {                                                                          \
-            float bias = j->bias ? j->bias[oc] : 0.0f;                                                                \
+            float bias = j->bias ? j->bias[oc] : 0.0f, *plane = on + oc * g->OH * g->OW;                              \
+            int at = 0;                                                                                               \
             for (int64_t s0 = 0; s0 < N; s0 += VL) {                                                                  \
-                int64_t ty = b.ty0 + s0 / b.width, tx = b.tx0 + s0 % b.width;                                         \
-                int64_t nrows = BYOC__MIN(4, g->OH - 4 * ty), ncols = BYOC__MIN(4 * VL, g->OW - 4 * tx);              \
-                if (ncols <= 0) continue; /* slots past the last tile */                                             \
                 V m[36], s[24], y[16];                                                                                \
                 for (int xi = 0; xi < 36; ++xi) memcpy(&m[xi], mb + (xi * O + oc) * ncr + s0, sizeof(V));            \
                 for (int k = 0; k < 6; ++k) BYOC__WINO_AT((m + k), 6, (s + k), 6)       /* columns: s = A^T m */      \
@@ -11126,9 +11176,16 @@ BYOC__DEFINE_WINO_IO(portable, , float, 1)
                 byoc__wino_interleave_##suffix(y, rows4);                                                             \
                 if (j->act == BYOC__WINO_RELU)                                                                        \
                     for (int q = 0; q < 16 * VL; ++q) rows4[q] = rows4[q] < 0.0f ? 0.0f : rows4[q];                   \
-                float *dst = on + oc * g->OH * g->OW + 4 * ty * g->OW + 4 * tx;                                       \
-                for (int64_t r = 0; r < nrows; ++r)                                                                   \
-                    memcpy(dst + r * g->OW, rows4 + r * 4 * VL, (size_t)ncols * sizeof(float));                       \
+                (void)byoc__wino_seg_of(b, s0, &at);                                                                  \
+                for (int q = at; q < b->nseg && b->seg[q].first < s0 + VL; ++q) { /* each segment's lanes */          \
+                    const byoc__wino_seg *sq = &b->seg[q];                                                            \
+                    int64_t lo = BYOC__MAX(sq->first, s0) - s0, hi = BYOC__MIN(sq->first + sq->width, s0 + VL) - s0;  \
+                    int64_t ty = sq->ty, tx = sq->tx + (s0 + lo - sq->first);                                         \
+                    int64_t nrows = BYOC__MIN(4, g->OH - 4 * ty), ncols = BYOC__MIN(4 * (hi - lo), g->OW - 4 * tx);   \
+                    for (int64_t r = 0; r < nrows; ++r)                                                               \
+                        memcpy(plane + (4 * ty + r) * g->OW + 4 * tx, rows4 + r * 4 * VL + 4 * lo,                    \
+                               (size_t)ncols * sizeof(float));                                                        \
+                }                                                                                                     \
             }                                                                                                         \
         }                                                                                                             \
     }
@@ -11163,24 +11220,28 @@ BYOC__DEFINE_WINO(portable, BYOC__FP_CONTRACT, float, 1)
 #undef BYOC__WINO_BT
 #undef BYOC__WINO_AT
 
-/* one block u (image u / blocks): input transform, the 36 GEMMs, output transform */
+/* one block u: input transform, the 36 GEMMs, output transform */
 BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *vp, float *mb, float *pad) {
     const byoc__conv_geom *g = j->g;
-    byoc__wino_block_at b = byoc__wino_block_of(j, u);
-    int64_t n = u / j->blocks, N = b.rows * b.width, ncr = (N + j->nr - 1) / j->nr * j->nr;
-    int64_t each = byoc__sgemm_packed_a_floats(g->O, g->C);
-    j->in(j, j->x + n * g->C * g->H * g->W, u, vp, pad);
+    byoc__wino_blk b;
+    byoc__wino_block_of(j, u, &b);
+    const byoc__wino_seg *last = &b.seg[b.nseg - 1];
+    int64_t each = byoc__sgemm_packed_a_floats(g->O, g->C), used = last->off + 6 * (4 * last->width + 2);
+    memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float)); /* read (and blended away) by vectors past the end */
+    j->in(j, &b, j->x + b.n * g->C * g->H * g->W, vp, pad);
     for (int xi = 0; xi < 36; ++xi)
-        byoc__sgemm_packed_ab(j->ukr, j->nr, g->O, N, g->C, NULL, g->C, j->filter + xi * each, vp + xi * g->C * ncr,
-                              mb + xi * g->O * ncr, ncr, NULL);
-    j->out(j, mb, u, j->o + n * g->O * g->OH * g->OW, pad);
+        byoc__sgemm_packed_ab(j->ukr, j->nr, g->O, b.N, g->C, NULL, g->C, j->filter + xi * each,
+                              vp + xi * g->C * b.ncr, mb + xi * g->O * b.ncr, b.ncr, NULL);
+    j->out(j, &b, mb, j->o + b.n * g->O * g->OH * g->OW, pad);
 }
 static void byoc__wino_task(void *ctx, int64_t t) {
     const byoc__wino_job *j = (const byoc__wino_job *)ctx;
     int64_t lo, hi, T = BYOC__WINO_TILES;
     byoc__parallel_range(j->units, j->ntasks, t, &lo, &hi);
     float *vp = (float *)byoc__align64(j->ws + (size_t)t * j->ws_stride), *mb = vp + 36 * j->g->C * T;
-    for (int64_t u = lo; u < hi; ++u) byoc__wino_block(j, u, vp, mb, mb + 36 * j->g->O * T);
+    float *pad = mb + 36 * j->g->O * T + BYOC__WINO_SLACK;
+    memset(pad - BYOC__WINO_SLACK, 0, BYOC__WINO_SLACK * sizeof(float));
+    for (int64_t u = lo; u < hi; ++u) byoc__wino_block(j, u, vp, mb, pad);
 }
 
 /* The convolution `call` (byoc__winograd_fits) on in (data, weight: only its shape is read) into out, with the
@@ -11205,20 +11266,15 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     j.ukr = byoc__gemm_kernel(&j.nr);
     j.in = byoc__wino_in_portable;
     j.out = byoc__wino_out_portable;
-    j.vl = BYOC__SIMD ? 4 : 1;
 #if BYOC__X86_DISPATCH
-    if (j.nr == 32) j.in = byoc__wino_in_avx512, j.out = byoc__wino_out_avx512, j.vl = 16;
-    else if (j.nr == 16) j.in = byoc__wino_in_avx2, j.out = byoc__wino_out_avx2, j.vl = 8;
+    if (j.nr == 32) j.in = byoc__wino_in_avx512, j.out = byoc__wino_out_avx512;
+    else if (j.nr == 16) j.in = byoc__wino_in_avx2, j.out = byoc__wino_out_avx2;
 #endif
-    j.TH = (g.OH + 3) / 4;
     j.TW = (g.OW + 3) / 4;
-    j.S = (j.TW + j.vl - 1) / j.vl * j.vl;
-    j.seg = BYOC__MIN(j.S, (int64_t)BYOC__WINO_TILES);
-    j.R = BYOC__MAX((int64_t)1, BYOC__WINO_TILES / j.S);
-    j.segs = (j.S + j.seg - 1) / j.seg;
-    j.blocks = (j.TH + j.R - 1) / j.R * j.segs;
+    j.tiles = (g.OH + 3) / 4 * j.TW;
+    j.blocks = (j.tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES;
     j.units = g.N * j.blocks;
-    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.TH * j.TW * 36, BYOC__PAR_GEMM_GRAIN) : 1;
+    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
     j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
     j.ws = (unsigned char *)ws;
     j.ws_stride = ws_stride;
