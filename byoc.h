@@ -10830,12 +10830,20 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
      matched to the micro-kernel's NR so that a vector of lanes is contiguous in a packed-B micro-panel); the
      output transform adds the bias and applies a ReLU while the tile is in registers (byoc_sim.h fuses
      conv + bias + relu groups this way; other epilogues run after it as tiles).
-   - Threshold: below BYOC__WINO_MIN_CHANNELS input or output channels the transforms (memory-bound, per channel)
-     cost more than the multiply-adds they save (measured on super_resolution's layers: see the CHANGELOG).
+   - Where it pays (measured against the im2col GEMM on one thread, same process, AVX-512): with 3 or 4 input
+     channels it was 1.25-2.1x slower (the input transform, per input channel, is not amortised), from 8 on
+     0.4-0.8x the time; any number of outputs from 3 gains (32 -> 9 channels: 0.41-0.66x, 64 -> 3: 0.18x, where
+     the im2col GEMM has few rows). Small images lose: 4 tiles (a 7x7 map) of 256 channels took 3.5x as long
+     (the transformed filter, 4x the weight, is read for a few columns), and a 13x13 map computes 16x16 outputs
+     (1.0-1.08x on SqueezeNet's last fire modules). Hence BYOC__WINO_MIN_IN_CHANNELS, BYOC__WINO_MIN_OUT_CHANNELS,
+     at least 16 tiles per image and at most 20% of the tiles' outputs cropped away.
    ONNX Runtime's CPU provider has no Winograd path for float32; its speed on these layers comes from NCHWc
    direct-convolution kernels (MlasNchwcConv). */
-#ifndef BYOC__WINO_MIN_CHANNELS
-#define BYOC__WINO_MIN_CHANNELS 16
+#ifndef BYOC__WINO_MIN_IN_CHANNELS
+#define BYOC__WINO_MIN_IN_CHANNELS 8
+#endif
+#ifndef BYOC__WINO_MIN_OUT_CHANNELS
+#define BYOC__WINO_MIN_OUT_CHANNELS 3
 #endif
 #define BYOC__WINO_TILES 64 /* output tiles per block: a multiple of every NR */
 enum { BYOC__WINO_NO_ACT = 0, BYOC__WINO_RELU = 1 };
@@ -10869,9 +10877,10 @@ BYOC__PRIVATE int byoc__winograd_fits(const byoc_node *call, const byoc_tensor *
         return 0;
     byoc__conv_geom g;
     byoc__winograd_geom(call, in, out, &g);
+    int64_t tiles = (g.OH + 3) / 4 * ((g.OW + 3) / 4);
     return g.KH == 3 && g.KW == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 && g.G == 1 &&
-           in[1].dims[1] == g.C && in[1].dims[0] == g.O && g.C >= BYOC__WINO_MIN_CHANNELS &&
-           g.O >= BYOC__WINO_MIN_CHANNELS && g.N > 0 && g.OH > 0 && g.OW > 0;
+           in[1].dims[1] == g.C && in[1].dims[0] == g.O && g.C >= BYOC__WINO_MIN_IN_CHANNELS &&
+           g.O >= BYOC__WINO_MIN_OUT_CHANNELS && g.N > 0 && tiles >= 16 && 16 * tiles * 5 <= 6 * g.OH * g.OW;
 }
 
 /* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout */
@@ -11174,8 +11183,8 @@ BYOC__DEFINE_WINO_IO(portable, , float, 1)
                 for (int r = 0; r < 4; ++r) BYOC__WINO_AT((s + 6 * r), 1, (y + 4 * r), 1) /* rows: y = s A */         \
                 for (int q = 0; q < 16; ++q) y[q] = y[q] + bias;                                                      \
                 byoc__wino_interleave_##suffix(y, rows4);                                                             \
-                if (j->act == BYOC__WINO_RELU)                                                                        \
-                    for (int q = 0; q < 16 * VL; ++q) rows4[q] = rows4[q] < 0.0f ? 0.0f : rows4[q];                   \
+                if (j->act == BYOC__WINO_RELU) /* as nn.relu's kernel: NaN and -0 give 0 */                           \
+                    for (int q = 0; q < 16 * VL; ++q) rows4[q] = rows4[q] > 0.0f ? rows4[q] : 0.0f;                   \
                 (void)byoc__wino_seg_of(b, s0, &at);                                                                  \
                 for (int q = at; q < b->nseg && b->seg[q].first < s0 + VL; ++q) { /* each segment's lanes */          \
                     const byoc__wino_seg *sq = &b->seg[q];                                                            \

@@ -2535,7 +2535,8 @@ BYOC__SIM_PRIVATE const float *byoc__sim_winograd_bias(const byoc_sim_program *p
     if (b->buffer < 0 || p->buffers[b->buffer].kind != BYOC_SIM_BUFFER_CONSTANT || b->dtype != BYOC_FLOAT32 ||
         byoc__sim_elements(b) != O)
         return NULL;
-    int along_channels = bias_add ? byoc__bias_add_axis(call) == 1 && b->rank == 1
+    int64_t axis = byoc_attrs_int(&call->attrs, "axis", 1); /* of the 4-d result */
+    int along_channels = bias_add ? (axis == 1 || axis == -3) && b->rank == 1
                                   : (b->rank == 3 && b->dims[0] == O) || (b->rank == 4 && b->dims[1] == O);
     return along_channels ? (const float *)p->buffers[b->buffer].constant->data : NULL;
 }
