@@ -156,6 +156,7 @@
        [SECTION] impl: host kernels: data movement, resize, convolutions
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
+       [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -11497,6 +11498,488 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
     s.src = src;
     s.esize = esize;
     byoc__parallel_run(k->par, s.ntasks, byoc__copy_task, &s);
+}
+
+// [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
+/* A 3x3, stride-1, dilation-1, one-group float convolution with enough channels runs as Lavin & Gray's minimal
+   filtering F(4x4, 3x3) ("Fast Algorithms for Convolutional Neural Networks", 2016): each 4x4 block of outputs
+   (a tile) is Y = A^T [(G g G^T) . (B^T d B)] A from the 6x6 input patch d under it, so 36 products per tile and
+   channel pair replace 144 multiply-adds. Summed over the input channels, the products at one of the 36 positions
+   xi are a GEMM, M[xi][O, tiles] = U[xi][O, C] * V[xi][C, tiles], run by the packed micro-kernels of byoc_sgemm.
+   - The filter transform U = G g G^T is made once per constant weight, when byoc_sim.h lowers the program
+     (byoc__winograd_pack_filter), and kept in the GEMM's packed-A layout. TVM does the same as a graph rewrite:
+     its AlterOpLayout turns conv2d into contrib_conv2d_winograd_weight_transform on the weight, which FoldConstant
+     evaluates at compile time, and contrib_conv2d_winograd_without_weight_transform (topi/arm_cpu/conv2d_alter_op.py).
+   - Tile size: TVM's CPU schedules take 4x4 output tiles (winograd_util.py's tile_size 4 on 3x3 kernels), as
+     does NNPACK beside its F(6x6, 3x3). F(2x2, 3x3) saves only 2.25x; F(6x6, 3x3) saves 5.1x but its transforms
+     hold 5.25, 4.25 and 1/2 and amplify rounding far more. F(4x4, 3x3) with the points 0, +-1, +-2 measured 17
+     float32 epsilons of sum |x w| at worst against the im2col GEMM's 2 (tests/test_winograd.c bounds it).
+   - Work is split in blocks of BYOC__WINO_TILES consecutive tiles of one image: the block's V and M (36 x
+     channels x tiles floats each) stay in L2 between the input transform, the 36 GEMMs and the output transform.
+     Blocks do not depend on the thread count, so every output has the same bytes at any number of threads.
+   - The transforms run on vectors of tiles (one lane per tile: AVX-512, AVX2 or the portable 4-lane vectors,
+     matched to the micro-kernel's NR so that a vector of lanes is contiguous in a packed-B micro-panel); the
+     output transform adds the bias and applies a ReLU while the tile is in registers (byoc_sim.h fuses
+     conv + bias + relu groups this way; other epilogues run after it as tiles).
+   - Where it pays (measured against the im2col GEMM on one thread, same process, AVX-512): with 3 or 4 input
+     channels it was 1.25-2.1x slower (the input transform, per input channel, is not amortised), from 8 on
+     0.4-0.8x the time; any number of outputs from 3 gains (32 -> 9 channels: 0.41-0.66x, 64 -> 3: 0.18x, where
+     the im2col GEMM has few rows). Small images lose: 4 tiles (a 7x7 map) of 256 channels took 3.5x as long
+     (the transformed filter, 4x the weight, is read for a few columns), and a 13x13 map computes 16x16 outputs
+     (1.0-1.08x on SqueezeNet's last fire modules). Hence BYOC__WINO_MIN_IN_CHANNELS, BYOC__WINO_MIN_OUT_CHANNELS,
+     at least 16 tiles per image and at most 20% of the tiles' outputs cropped away.
+   ONNX Runtime's CPU provider has no Winograd path for float32; its speed on these layers comes from NCHWc
+   direct-convolution kernels (MlasNchwcConv). */
+#ifndef BYOC__WINO_MIN_IN_CHANNELS
+#define BYOC__WINO_MIN_IN_CHANNELS 8
+#endif
+#ifndef BYOC__WINO_MIN_OUT_CHANNELS
+#define BYOC__WINO_MIN_OUT_CHANNELS 3
+#endif
+#define BYOC__WINO_TILES 64 /* output tiles per block: a multiple of every NR */
+enum { BYOC__WINO_NO_ACT = 0, BYOC__WINO_RELU = 1 };
+
+/* the convolution's geometry from its call, its data and weight (in) and its result (out) */
+BYOC__PRIVATE void byoc__winograd_geom(const byoc_node *call, const byoc_tensor *in, const byoc_tensor *out,
+                                       byoc__conv_geom *g) {
+    byoc__kctx k;
+    byoc_tensor result = *out;
+    memset(&k, 0, sizeof k);
+    k.call = call;
+    k.name = call->op->def.name;
+    k.in = in;
+    k.nin = 2;
+    k.out = &result;
+    k.nout = 1;
+    byoc__conv_geom_of(&k, g);
+}
+
+/* 1 when the float nn.conv2d call (in: data and weight, out: its result) is one Winograd F(4x4, 3x3) runs */
+BYOC__PRIVATE int byoc__winograd_fits(const byoc_node *call, const byoc_tensor *in, const byoc_tensor *out) {
+    if (!call || call->kind != BYOC_NODE_CALL || call->op != byoc__ops()->conv2d) return 0;
+    for (int i = 0; i < 3; ++i) {
+        const byoc_tensor *t = i < 2 ? &in[i] : out;
+        if (t->dtype != BYOC_FLOAT32 || t->rank != 4) return 0;
+    }
+    const char *out_layout = byoc_attrs_string(&call->attrs, "out_layout", "");
+    if (strcmp(byoc_attrs_string(&call->attrs, "data_layout", "NCHW"), "NCHW") ||
+        strcmp(byoc_attrs_string(&call->attrs, "kernel_layout", "OIHW"), "OIHW") ||
+        (*out_layout && strcmp(out_layout, "NCHW")))
+        return 0;
+    byoc__conv_geom g;
+    byoc__winograd_geom(call, in, out, &g);
+    int64_t tiles = (g.OH + 3) / 4 * ((g.OW + 3) / 4);
+    return g.KH == 3 && g.KW == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 && g.G == 1 &&
+           in[1].dims[1] == g.C && in[1].dims[0] == g.O && g.C >= BYOC__WINO_MIN_IN_CHANNELS &&
+           g.O >= BYOC__WINO_MIN_OUT_CHANNELS && g.N > 0 && tiles >= 16 && 16 * tiles * 5 <= 6 * g.OH * g.OW;
+}
+
+/* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout */
+BYOC__PRIVATE size_t byoc__winograd_filter_floats(int64_t O, int64_t C) {
+    return 36 * (size_t)byoc__sgemm_packed_a_floats(O, C);
+}
+/* U[xi] = G g G^T for each 3x3 filter g of weight w [O, C, 3, 3], in double (it is made once), then each of the 36
+   [O, C] matrices packed for the GEMM into dst (byoc__winograd_filter_floats). 0 when memory runs out. */
+BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t C, float *dst) {
+    static const double G[6][3] = {{1.0 / 4, 0, 0},           {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                   {-1.0 / 6, 1.0 / 6, -1.0 / 6}, {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                   {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}};
+    size_t plane = (size_t)(O * C);
+    float *u = (float *)BYOC_MALLOC(36 * plane * sizeof(float));
+    if (!u) return 0;
+    for (size_t f = 0; f < plane; ++f) { /* filter f = o * C + c */
+        const float *g = w + f * 9;
+        double gg[6][3]; /* G g */
+        for (int i = 0; i < 6; ++i)
+            for (int j = 0; j < 3; ++j) gg[i][j] = G[i][0] * g[j] + G[i][1] * g[3 + j] + G[i][2] * g[6 + j];
+        for (int i = 0; i < 6; ++i)
+            for (int j = 0; j < 6; ++j)
+                u[(size_t)(i * 6 + j) * plane + f] =
+                    (float)(gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2]);
+    }
+    int64_t each = byoc__sgemm_packed_a_floats(O, C);
+    for (int xi = 0; xi < 36; ++xi) byoc__sgemm_pack_a_all(O, C, u + (size_t)xi * plane, C, dst + xi * each);
+    BYOC_FREE(u);
+    return 1;
+}
+
+/* one task's scratch: a block's V [36][C][T] (packed-B panels), M [36][O][T], and its segments' zero-padded input
+   (6 x (4 width + 2) floats each, widths summing to T, at most T + 1 segments: 36 T + 12 floats) with
+   BYOC__WINO_SLACK zeros before and after (a vector of a segment's patches reads up to 4 VL + 2 floats past it) */
+#define BYOC__WINO_SLACK 72
+BYOC__PRIVATE size_t byoc__winograd_ws(int64_t O, int64_t C) {
+    return 64 + (size_t)(36 * (C + O) * BYOC__WINO_TILES + 36 * BYOC__WINO_TILES + 12 + 2 * BYOC__WINO_SLACK) *
+                    sizeof(float);
+}
+
+/* B^T d on six values (a column, then a row, of a patch) and A^T m (four of six), with the points 0, +-1, +-2;
+   in vector type V (GNU vector arithmetic with a scalar operand broadcasts it; V may be plain float) */
+#define BYOC__WINO_BT(d, s, r, rs)                                                                               \
+    {                                                                                                            \
+        V t1 = d[4 * (s)] - 4.0f * d[2 * (s)], t2 = d[3 * (s)] - 4.0f * d[(s)], t3 = d[4 * (s)] - d[2 * (s)],     \
+          t4 = 2.0f * (d[3 * (s)] - d[(s)]);                                                                     \
+        r[0] = 4.0f * d[0] - 5.0f * d[2 * (s)] + d[4 * (s)];                                                     \
+        r[(rs)] = t1 + t2;                                                                                       \
+        r[2 * (rs)] = t1 - t2;                                                                                   \
+        r[3 * (rs)] = t3 + t4;                                                                                   \
+        r[4 * (rs)] = t3 - t4;                                                                                   \
+        r[5 * (rs)] = 4.0f * d[(s)] - 5.0f * d[3 * (s)] + d[5 * (s)];                                            \
+    }
+#define BYOC__WINO_AT(m, s, r, rs)                                                                               \
+    {                                                                                                            \
+        V a = m[(s)] + m[2 * (s)], b = m[(s)] - m[2 * (s)], c = m[3 * (s)] + m[4 * (s)], e = m[3 * (s)] - m[4 * (s)]; \
+        r[0] = m[0] + a + c;                                                                                     \
+        r[(rs)] = b + 2.0f * e;                                                                                  \
+        r[2 * (rs)] = a + 4.0f * c;                                                                              \
+        r[3 * (rs)] = b + 8.0f * e + m[5 * (s)];                                                                 \
+    }
+
+/* Blocks of T = BYOC__WINO_TILES consecutive tiles (row-major over the image's TH x TW tiles) over the threads. A
+   block's tiles lie on one or more rows of tiles: each run of them on one row is a segment, and its input is
+   copied zero-padded (6 rows of 4 width + 2 floats) so that patches need no bounds. VL tiles of one segment are
+   moved with vector loads and shuffles; a vector whose tiles straddle two segments (a row's end) lane by lane. */
+struct byoc__wino_job;
+typedef struct byoc__wino_seg {
+    int64_t first, width, ty, tx; /* slots [first, first + width) of the block: tiles (ty, tx), (ty, tx + 1), ... */
+    int64_t off;                  /* its padded input in the block's pad buffer */
+} byoc__wino_seg;
+typedef struct byoc__wino_blk {
+    int64_t n, N, ncr; /* the image, the tiles (GEMM columns), N rounded up to whole micro-panels */
+    int nseg;
+    byoc__wino_seg seg[BYOC__WINO_TILES + 1];
+} byoc__wino_blk;
+typedef void (*byoc__wino_fn)(const struct byoc__wino_job *j, const byoc__wino_blk *b, const float *src, float *dst,
+                              float *scratch);
+typedef struct byoc__wino_job {
+    const byoc__conv_geom *g;
+    const float *x, *filter, *bias; /* bias: per output channel, or NULL */
+    float *o;
+    int act, nr;                    /* BYOC__WINO_NO_ACT or BYOC__WINO_RELU; the micro-kernel's NR */
+    byoc__ukr_fn ukr;
+    byoc__wino_fn in, out;          /* the transforms for this NR's vectors */
+    int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, blocks in all */
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__wino_job;
+
+/* block u (of all images): its tiles as segments of rows */
+BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc__wino_blk *b) {
+    int64_t t0 = u % j->blocks * BYOC__WINO_TILES, off = 0;
+    b->n = u / j->blocks;
+    b->N = BYOC__MIN((int64_t)BYOC__WINO_TILES, j->tiles - t0);
+    b->ncr = (b->N + j->nr - 1) / j->nr * j->nr;
+    b->nseg = 0;
+    for (int64_t s = 0; s < b->N; b->nseg++) {
+        byoc__wino_seg *sg = &b->seg[b->nseg];
+        sg->first = s;
+        sg->ty = (t0 + s) / j->TW;
+        sg->tx = (t0 + s) - sg->ty * j->TW;
+        sg->width = BYOC__MIN(j->TW - sg->tx, b->N - s);
+        sg->off = off;
+        off += 6 * (4 * sg->width + 2);
+        s += sg->width;
+    }
+}
+
+/* segment sg's input rows and columns of one plane, zero-padded: 6 x (4 width + 2) floats from input row
+   4 ty - pt and column 4 tx - pl */
+BYOC__PRIVATE void byoc__wino_pad(const byoc__wino_job *j, const byoc__wino_seg *sg, const float *plane, float *pad) {
+    const byoc__conv_geom *g = j->g;
+    int64_t PW = 4 * sg->width + 2, y0 = 4 * sg->ty - g->pt, x0 = 4 * sg->tx - g->pl;
+    int64_t lo = BYOC__MAX(0, -x0), hi = BYOC__MIN(PW, g->W - x0); /* the columns inside the image */
+    for (int64_t i = 0; i < 6; ++i, pad += PW) {
+        int64_t iy = y0 + i;
+        if (iy < 0 || iy >= g->H || lo >= hi) {
+            memset(pad, 0, (size_t)PW * sizeof(float));
+            continue;
+        }
+        memset(pad, 0, (size_t)lo * sizeof(float));
+        memcpy(pad + lo, plane + iy * g->W + x0 + lo, (size_t)(hi - lo) * sizeof(float));
+        memset(pad + hi, 0, (size_t)(PW - hi) * sizeof(float));
+    }
+}
+
+/* the segment of slot s, searching on from *at (slots are visited in increasing order) */
+BYOC__PRIVATE const byoc__wino_seg *byoc__wino_seg_of(const byoc__wino_blk *b, int64_t s, int *at) {
+    while (*at + 1 < b->nseg && b->seg[*at].first + b->seg[*at].width <= s) ++*at;
+    return &b->seg[*at];
+}
+/* Moving tiles between the image's rows and vectors of tiles (lane l: tile l of VL in one row of tiles):
+   rows: d[i * 6 + k] = src[i * PW + 4 l + k], the 6x6 patches of VL tiles whose patches start at src (rows PW floats
+   apart); interleave: rows4[r * 4 VL + 4 l + cx] = y[r * 4 + cx] (lane l), the 4x4 results as four output rows.
+   With __builtin_shufflevector (gcc 12, clang) a row of patches is four vector loads split by even and odd lanes
+   twice, and its last two columns are the first two shifted by one tile; without, scalar loops. */
+#if BYOC__SIMD && (defined(__clang__) || __GNUC__ >= 12)
+#define BYOC__WINO_SHUFFLE 1
+#define BYOC__EVEN4 0, 2, 4, 6
+#define BYOC__ODD4 1, 3, 5, 7
+#define BYOC__SHIFT4 1, 2, 3, 4
+#define BYOC__LO4 0, 4, 1, 5
+#define BYOC__HI4 2, 6, 3, 7
+#define BYOC__EVEN8 0, 2, 4, 6, 8, 10, 12, 14
+#define BYOC__ODD8 1, 3, 5, 7, 9, 11, 13, 15
+#define BYOC__SHIFT8 1, 2, 3, 4, 5, 6, 7, 8
+#define BYOC__LO8 0, 8, 1, 9, 2, 10, 3, 11
+#define BYOC__HI8 4, 12, 5, 13, 6, 14, 7, 15
+#define BYOC__EVEN16 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+#define BYOC__ODD16 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+#define BYOC__SHIFT16 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+#define BYOC__LO16 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23
+#define BYOC__HI16 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31
+#define BYOC__DEFINE_WINO_IO(suffix, attrs, VT, VLEN, EVEN, ODD, SHIFT, LO, HI)                                        \
+    attrs static void byoc__wino_rows_##suffix(const float *src, int64_t PW, VT *d) {                                 \
+        enum { VL = VLEN };                                                                                           \
+        for (int i = 0; i < 6; ++i, src += PW, d += 6) {                                                              \
+            VT a0, a1, a2, a3, t4, t5;                                                                                \
+            memcpy(&a0, src, sizeof a0);                                                                              \
+            memcpy(&a1, src + VL, sizeof a1);                                                                         \
+            memcpy(&a2, src + 2 * VL, sizeof a2);                                                                     \
+            memcpy(&a3, src + 3 * VL, sizeof a3);                                                                     \
+            VT e = __builtin_shufflevector(a0, a1, EVEN), o = __builtin_shufflevector(a0, a1, ODD);                   \
+            VT e2 = __builtin_shufflevector(a2, a3, EVEN), o2 = __builtin_shufflevector(a2, a3, ODD);                 \
+            d[0] = __builtin_shufflevector(e, e2, EVEN);                                                              \
+            d[2] = __builtin_shufflevector(e, e2, ODD);                                                               \
+            d[1] = __builtin_shufflevector(o, o2, EVEN);                                                              \
+            d[3] = __builtin_shufflevector(o, o2, ODD);                                                               \
+            memset(&t4, 0, sizeof t4);                                                                                \
+            t5 = t4 + src[4 * VL + 1];                                                                                \
+            t4 = t4 + src[4 * VL];                                                                                    \
+            d[4] = __builtin_shufflevector(d[0], t4, SHIFT);                                                          \
+            d[5] = __builtin_shufflevector(d[1], t5, SHIFT);                                                          \
+        }                                                                                                             \
+    }                                                                                                                 \
+    attrs static void byoc__wino_rows_lanes_##suffix(const float *src, int64_t PW, int64_t lo, int64_t hi, VT *d) {   \
+        typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                                  \
+        VT part[36];                                                                                                  \
+        IV lane, none;                                                                                                \
+        memset(&none, 0, sizeof none);                                                                                \
+        for (int l = 0; l < VLEN; ++l) lane[l] = l;                                                                   \
+        IV in = (lane >= none + (int32_t)lo) & (lane < none + (int32_t)hi);                                           \
+        byoc__wino_rows_##suffix(src, PW, part);                                                                      \
+        for (int q = 0; q < 36; ++q) d[q] = (VT)(((IV)part[q] & in) | ((IV)d[q] & ~in));                               \
+    }                                                                                                                 \
+    attrs static void byoc__wino_interleave_##suffix(const VT *y, float *rows4) {                                     \
+        enum { VL = VLEN };                                                                                           \
+        for (int r = 0; r < 4; ++r, y += 4, rows4 += 4 * VL) {                                                        \
+            VT p = __builtin_shufflevector(y[0], y[2], LO), q = __builtin_shufflevector(y[0], y[2], HI);              \
+            VT s = __builtin_shufflevector(y[1], y[3], LO), t = __builtin_shufflevector(y[1], y[3], HI);              \
+            VT z0 = __builtin_shufflevector(p, s, LO), z1 = __builtin_shufflevector(p, s, HI);                        \
+            VT z2 = __builtin_shufflevector(q, t, LO), z3 = __builtin_shufflevector(q, t, HI);                        \
+            memcpy(rows4, &z0, sizeof z0);                                                                            \
+            memcpy(rows4 + VL, &z1, sizeof z1);                                                                       \
+            memcpy(rows4 + 2 * VL, &z2, sizeof z2);                                                                   \
+            memcpy(rows4 + 3 * VL, &z3, sizeof z3);                                                                   \
+        }                                                                                                             \
+    }
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_WINO_IO(avx512, __attribute__((target("avx512f"))), byoc__f16v, 16, BYOC__EVEN16, BYOC__ODD16,
+                     BYOC__SHIFT16, BYOC__LO16, BYOC__HI16)
+BYOC__DEFINE_WINO_IO(avx2, __attribute__((target("avx2,fma"))), byoc__f8, 8, BYOC__EVEN8, BYOC__ODD8, BYOC__SHIFT8,
+                     BYOC__LO8, BYOC__HI8)
+#endif
+BYOC__DEFINE_WINO_IO(portable, , byoc__f4, 4, BYOC__EVEN4, BYOC__ODD4, BYOC__SHIFT4, BYOC__LO4, BYOC__HI4)
+#else
+#define BYOC__WINO_SHUFFLE 0
+#define BYOC__DEFINE_WINO_IO(suffix, attrs, VT, VLEN)                                                                  \
+    attrs static void byoc__wino_rows_##suffix(const float *src, int64_t PW, VT *d) {                                 \
+        enum { VL = VLEN };                                                                                           \
+        float lanes[VL];                                                                                              \
+        for (int i = 0; i < 6; ++i)                                                                                   \
+            for (int k = 0; k < 6; ++k) {                                                                             \
+                for (int l = 0; l < VL; ++l) lanes[l] = src[i * PW + 4 * l + k];                                      \
+                memcpy(&d[i * 6 + k], lanes, sizeof lanes);                                                           \
+            }                                                                                                         \
+    }                                                                                                                 \
+    attrs static void byoc__wino_rows_lanes_##suffix(const float *src, int64_t PW, int64_t lo, int64_t hi, VT *d) {   \
+        enum { VL = VLEN };                                                                                           \
+        float lanes[VL];                                                                                              \
+        for (int i = 0; i < 6; ++i)                                                                                   \
+            for (int k = 0; k < 6; ++k) {                                                                             \
+                memcpy(lanes, &d[i * 6 + k], sizeof lanes);                                                           \
+                for (int64_t l = lo; l < hi; ++l) lanes[l] = src[i * PW + 4 * l + k];                                \
+                memcpy(&d[i * 6 + k], lanes, sizeof lanes);                                                           \
+            }                                                                                                         \
+    }                                                                                                                 \
+    attrs static void byoc__wino_interleave_##suffix(const VT *y, float *rows4) {                                     \
+        enum { VL = VLEN };                                                                                           \
+        float lanes[VL];                                                                                              \
+        for (int q = 0; q < 16; ++q) {                                                                                \
+            memcpy(lanes, &y[q], sizeof lanes);                                                                       \
+            for (int l = 0; l < VL; ++l) rows4[q / 4 * 4 * VL + 4 * l + q % 4] = lanes[l];                            \
+        }                                                                                                             \
+    }
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_WINO_IO(avx512, __attribute__((target("avx512f"))), byoc__f16v, 16)
+BYOC__DEFINE_WINO_IO(avx2, __attribute__((target("avx2,fma"))), byoc__f8, 8)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_WINO_IO(portable, , byoc__f4, 4)
+#else
+BYOC__DEFINE_WINO_IO(portable, , float, 1)
+#endif
+#endif
+
+/* The transforms for vectors V of VL lanes, one tile per lane (VL divides NR, so VL slots of a block are contiguous
+   in its packed-B micro-panel). in: V[xi] of block b into the packed panels vp (xi's [C, ncr] matrix at
+   vp + xi * C * ncr); out: M[xi] [O, ncr] at mb to the image's output planes, bias and activation applied. */
+#define BYOC__DEFINE_WINO(suffix, attrs, VT, VLEN)                                                                     \
+    attrs static void byoc__wino_in_##suffix(const byoc__wino_job *j, const byoc__wino_blk *b, const float *xn,      \
+                                            float *vp, float *pad) {                                                  \
+        typedef VT V;                                                                                                 \
+        enum { VL = VLEN };                                                                                           \
+        const int64_t C = j->g->C, nr = j->nr, N = b->N, ncr = b->ncr;                                                \
+        for (int64_t c = 0; c < C; ++c) {                                                                             \
+            int64_t pc = c / BYOC__GEMM_KC * BYOC__GEMM_KC, kc = BYOC__MIN(C - pc, BYOC__GEMM_KC);                    \
+            float *row = vp + pc * ncr + (c - pc) * nr; /* row c of the KC slice's panels */                         \
+            for (int q = 0; q < b->nseg; ++q)                                                                         \
+                byoc__wino_pad(j, &b->seg[q], xn + c * j->g->H * j->g->W, pad + b->seg[q].off);                       \
+            int at = 0;                                                                                               \
+            for (int64_t s0 = 0; s0 < N; s0 += VL) {                                                                  \
+                V d[36], w[36];                                                                                       \
+                const byoc__wino_seg *sg = byoc__wino_seg_of(b, s0, &at);                                             \
+                if (s0 + VL <= sg->first + sg->width) {                                                               \
+                    byoc__wino_rows_##suffix(pad + sg->off + 4 * (s0 - sg->first), 4 * sg->width + 2, d);             \
+                } else { /* each segment's lanes in turn (its patches read as if all VL lanes were its own) */       \
+                    memset(d, 0, sizeof d);                                                                           \
+                    for (int q = at; q < b->nseg && b->seg[q].first < s0 + VL; ++q) {                                 \
+                        const byoc__wino_seg *sq = &b->seg[q];                                                        \
+                        byoc__wino_rows_lanes_##suffix(pad + sq->off + 4 * (s0 - sq->first), 4 * sq->width + 2,      \
+                                                       BYOC__MAX(sq->first, s0) - s0,                                 \
+                                                       BYOC__MIN(sq->first + sq->width, s0 + VL) - s0, d);            \
+                    }                                                                                                 \
+                }                                                                                                     \
+                for (int k = 0; k < 6; ++k) BYOC__WINO_BT((d + k), 6, (w + k), 6)       /* columns: w = B^T d */      \
+                for (int i = 0; i < 6; ++i) BYOC__WINO_BT((w + 6 * i), 1, (d + 6 * i), 1) /* rows: d = w B */        \
+                float *dst = row + s0 / nr * kc * nr + s0 % nr;                                                       \
+                for (int xi = 0; xi < 36; ++xi) memcpy(dst + xi * C * ncr, &d[xi], sizeof(V));                        \
+            }                                                                                                         \
+            int64_t from = (N + VL - 1) / VL * VL; /* lanes past N were zeros; the micro-kernel reads whole panels */ \
+            for (int xi = 0; from < ncr && xi < 36; ++xi)                                                             \
+                memset(row + xi * C * ncr + from / nr * kc * nr + from % nr, 0, (size_t)(ncr - from) * sizeof(float));\
+        }                                                                                                             \
+    }                                                                                                                 \
+    attrs static void byoc__wino_out_##suffix(const byoc__wino_job *j, const byoc__wino_blk *b, const float *mb,     \
+                                             float *on, float *rows4) {                                               \
+        typedef VT V;                                                                                                 \
+        enum { VL = VLEN };                                                                                           \
+        const byoc__conv_geom *g = j->g;                                                                              \
+        const int64_t O = g->O, N = b->N, ncr = b->ncr;                                                               \
+        for (int64_t oc = 0; oc < O; ++oc) {                                                                          \
+            float bias = j->bias ? j->bias[oc] : 0.0f, *plane = on + oc * g->OH * g->OW;                              \
+            int at = 0;                                                                                               \
+            for (int64_t s0 = 0; s0 < N; s0 += VL) {                                                                  \
+                V m[36], s[24], y[16];                                                                                \
+                for (int xi = 0; xi < 36; ++xi) memcpy(&m[xi], mb + (xi * O + oc) * ncr + s0, sizeof(V));            \
+                for (int k = 0; k < 6; ++k) BYOC__WINO_AT((m + k), 6, (s + k), 6)       /* columns: s = A^T m */      \
+                for (int r = 0; r < 4; ++r) BYOC__WINO_AT((s + 6 * r), 1, (y + 4 * r), 1) /* rows: y = s A */         \
+                for (int q = 0; q < 16; ++q) y[q] = y[q] + bias;                                                      \
+                byoc__wino_interleave_##suffix(y, rows4);                                                             \
+                if (j->act == BYOC__WINO_RELU) /* as nn.relu's kernel: NaN and -0 give 0 */                           \
+                    for (int q = 0; q < 16 * VL; ++q) rows4[q] = rows4[q] > 0.0f ? rows4[q] : 0.0f;                   \
+                (void)byoc__wino_seg_of(b, s0, &at);                                                                  \
+                for (int q = at; q < b->nseg && b->seg[q].first < s0 + VL; ++q) { /* each segment's lanes */          \
+                    const byoc__wino_seg *sq = &b->seg[q];                                                            \
+                    int64_t lo = BYOC__MAX(sq->first, s0) - s0, hi = BYOC__MIN(sq->first + sq->width, s0 + VL) - s0;  \
+                    int64_t ty = sq->ty, tx = sq->tx + (s0 + lo - sq->first);                                         \
+                    int64_t nrows = BYOC__MIN(4, g->OH - 4 * ty), ncols = BYOC__MIN(4 * (hi - lo), g->OW - 4 * tx);   \
+                    for (int64_t r = 0; r < nrows; ++r)                                                               \
+                        memcpy(plane + (4 * ty + r) * g->OW + 4 * tx, rows4 + r * 4 * VL + 4 * lo,                    \
+                               (size_t)ncols * sizeof(float));                                                        \
+                }                                                                                                     \
+            }                                                                                                         \
+        }                                                                                                             \
+    }
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_WINO(avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+BYOC__DEFINE_WINO(avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_WINO(portable, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+BYOC__DEFINE_WINO(portable, BYOC__FP_CONTRACT, float, 1)
+#endif
+#undef BYOC__DEFINE_WINO
+#undef BYOC__DEFINE_WINO_IO
+#if BYOC__WINO_SHUFFLE
+#undef BYOC__EVEN4
+#undef BYOC__ODD4
+#undef BYOC__SHIFT4
+#undef BYOC__LO4
+#undef BYOC__HI4
+#undef BYOC__EVEN8
+#undef BYOC__ODD8
+#undef BYOC__SHIFT8
+#undef BYOC__LO8
+#undef BYOC__HI8
+#undef BYOC__EVEN16
+#undef BYOC__ODD16
+#undef BYOC__SHIFT16
+#undef BYOC__LO16
+#undef BYOC__HI16
+#endif
+#undef BYOC__WINO_BT
+#undef BYOC__WINO_AT
+
+/* one block u: input transform, the 36 GEMMs, output transform */
+BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *vp, float *mb, float *pad) {
+    const byoc__conv_geom *g = j->g;
+    byoc__wino_blk b;
+    byoc__wino_block_of(j, u, &b);
+    const byoc__wino_seg *last = &b.seg[b.nseg - 1];
+    int64_t each = byoc__sgemm_packed_a_floats(g->O, g->C), used = last->off + 6 * (4 * last->width + 2);
+    memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float)); /* read (and blended away) by vectors past the end */
+    j->in(j, &b, j->x + b.n * g->C * g->H * g->W, vp, pad);
+    for (int xi = 0; xi < 36; ++xi)
+        byoc__sgemm_packed_ab(j->ukr, j->nr, g->O, b.N, g->C, NULL, g->C, j->filter + xi * each,
+                              vp + xi * g->C * b.ncr, mb + xi * g->O * b.ncr, b.ncr, NULL);
+    j->out(j, &b, mb, j->o + b.n * g->O * g->OH * g->OW, pad);
+}
+static void byoc__wino_task(void *ctx, int64_t t) {
+    const byoc__wino_job *j = (const byoc__wino_job *)ctx;
+    int64_t lo, hi, T = BYOC__WINO_TILES;
+    byoc__parallel_range(j->units, j->ntasks, t, &lo, &hi);
+    float *vp = (float *)byoc__align64(j->ws + (size_t)t * j->ws_stride), *mb = vp + 36 * j->g->C * T;
+    float *pad = mb + 36 * j->g->O * T + BYOC__WINO_SLACK;
+    memset(pad - BYOC__WINO_SLACK, 0, BYOC__WINO_SLACK * sizeof(float));
+    for (int64_t u = lo; u < hi; ++u) byoc__wino_block(j, u, vp, mb, pad);
+}
+
+/* The convolution `call` (byoc__winograd_fits) on in (data, weight: only its shape is read) into out, with the
+   filter byoc__winograd_pack_filter made, bias per output channel (or NULL) and act applied to the result. ws: task
+   t's byoc__winograd_ws bytes at ws + t * ws_stride for each of par's threads (ws_stride 0: one task). */
+BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const byoc_tensor *in, byoc_tensor *out,
+                                                    const float *filter, const float *bias, int act, void *ws,
+                                                    const byoc_parallel *par, size_t ws_stride, byoc_diag *d) {
+    if (!byoc__winograd_fits(call, in, out) || !filter || !ws || !in[0].data || !out->data)
+        return byoc__diag(d, BYOC_ERR_INTERNAL, 0, 0, call ? call->id : 0,
+                          "nn.conv2d: not a convolution the Winograd kernel runs, or no filter or workspace");
+    byoc__conv_geom g;
+    byoc__winograd_geom(call, in, out, &g);
+    byoc__wino_job j;
+    memset(&j, 0, sizeof j);
+    j.g = &g;
+    j.x = (const float *)in[0].data;
+    j.o = (float *)out->data;
+    j.filter = filter;
+    j.bias = bias;
+    j.act = act;
+    j.ukr = byoc__gemm_kernel(&j.nr);
+    j.in = byoc__wino_in_portable;
+    j.out = byoc__wino_out_portable;
+#if BYOC__X86_DISPATCH
+    if (j.nr == 32) j.in = byoc__wino_in_avx512, j.out = byoc__wino_out_avx512;
+    else if (j.nr == 16) j.in = byoc__wino_in_avx2, j.out = byoc__wino_out_avx2;
+#endif
+    j.TW = (g.OW + 3) / 4;
+    j.tiles = (g.OH + 3) / 4 * j.TW;
+    j.blocks = (j.tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES;
+    j.units = g.N * j.blocks;
+    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
+    j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
+    j.ws = (unsigned char *)ws;
+    j.ws_stride = ws_stride;
+    byoc__parallel_run(par, j.ntasks, byoc__wino_task, &j);
+    return BYOC_OK;
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

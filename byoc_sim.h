@@ -138,6 +138,7 @@
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
        [SECTION] sim impl: fused convolutions (float nn.conv2d + bias + ReLU in one pass)
        [SECTION] sim impl: memory plan
+       [SECTION] sim impl: Winograd convolutions (filters transformed at lowering)
        [SECTION] sim impl: threads (waiting: a bounded spin)
        [SECTION] sim impl: threads (the pool)
        [SECTION] sim impl: runtime
@@ -306,6 +307,7 @@ typedef struct byoc_sim_kernel_info {
     double mac_utilization;  /* NPU: macs / (cycles * rows * cols) */
     uint64_t transfer_bytes; /* bytes of its inputs that another device produced */
     int commands;            /* NPU, DSP: commands in its stream */
+    const char *algorithm;   /* "winograd": its convolution runs as Winograd F(4x4, 3x3); else NULL */
 } byoc_sim_kernel_info;
 
 BYOC_SIM_API int byoc_sim_kernel_count(const byoc_sim_program *p);
@@ -932,6 +934,9 @@ typedef struct byoc__sim_step {
     int tile_tensor_first; /* per tile shape, nin + nout tensors */
     const byoc_node *shadow[2]; /* the call retyped for a full tile and for the shorter last one */
     int dynamic;                /* an operand has '?' dims: typed at each run (byoc__sim_run_dynamic_step) */
+    float *winograd;            /* nn.conv2d run as Winograd F(4x4, 3x3): its transformed filter, else NULL */
+    const float *winograd_bias; /* the bias and activation the Winograd kernel applies (a fused epilogue) */
+    int winograd_act;
 } byoc__sim_step;
 
 enum { BYOC__SIM_FROM_VALUE = 0, BYOC__SIM_FROM_SCRATCH = 1 };
@@ -961,6 +966,7 @@ typedef struct byoc__sim_kernel {
     int fconv_bias, fconv_relu; /* fconv: the bias's operand in the second step (-1: none); 1: ends in nn.relu */
     int fconv_res_step, fconv_res; /* fconv: the step adding a residual (-1: none) and the residual's operand */
     float *fconv_wpacked;       /* fconv: a constant weight packed at lowering (byoc__conv2d_pack_weights), or NULL */
+    int winograd_epilogue; /* ANCHOR: a Winograd convolution whose output transform applies the whole epilogue */
     /* RUNTIME */
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
@@ -1093,6 +1099,7 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     byoc__sim_mfree(p, p->strings);
     byoc__sim_mfree(p, p->values);
     byoc__sim_mfree(p, p->buffers);
+    for (int s = 0; s < p->nsteps; ++s) byoc__sim_mfree(p, p->steps[s].winograd);
     byoc__sim_mfree(p, p->steps);
     byoc__sim_mfree(p, p->kernels);
     byoc__sim_mfree(p, p->operands);
@@ -2682,6 +2689,100 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
     return 1;
 }
 
+// [SECTION] sim impl: Winograd convolutions (filters transformed at lowering)
+/* A float nn.conv2d with a constant weight that byoc.h's Winograd kernel takes (byoc__winograd_fits: 3x3, stride
+   1, dilation 1, one group, enough channels) gets its transformed filter here, once per program, as TVM's
+   AlterOpLayout and FoldConstant make contrib_conv2d_winograd_weight_transform a constant at compile time; at run
+   time byoc__sim_run_step runs the step through byoc__conv2d_winograd_run instead of the op's kernel. When the
+   convolution anchors a group whose epilogue is a per-channel constant bias (nn.bias_add along axis 1, or add of a
+   [O, 1, 1] or [1, O, 1, 1] constant), then optionally nn.relu, each reading the step before, the output transform
+   applies them while the tile is in registers and the epilogue's tiles do not run (ONNX Runtime's FusedConv: Conv
+   with its bias and activation in one kernel). */
+
+/* the per-channel float bias that epilogue step st adds to value `from` (O channels), or NULL when it is not one */
+BYOC__SIM_PRIVATE const float *byoc__sim_winograd_bias(const byoc_sim_program *p, const byoc__sim_step *st, int from,
+                                                       int64_t O) {
+    const byoc_node *call = st->call;
+    int bias_add = call->op == byoc__ops()->bias_add;
+    if ((!bias_add && call->op != byoc__ops()->add) || st->nin != 2 || st->nout != 1 ||
+        p->operands[st->in_first] != from)
+        return NULL;
+    const byoc__sim_value *b = &p->values[p->operands[st->in_first + 1]];
+    if (b->buffer < 0 || p->buffers[b->buffer].kind != BYOC_SIM_BUFFER_CONSTANT || b->dtype != BYOC_FLOAT32 ||
+        byoc__sim_elements(b) != O)
+        return NULL;
+    int64_t axis = byoc_attrs_int(&call->attrs, "axis", 1); /* of the 4-d result */
+    int along_channels = bias_add ? (axis == 1 || axis == -3) && b->rank == 1
+                                  : (b->rank == 3 && b->dims[0] == O) || (b->rank == 4 && b->dims[1] == O);
+    return along_channels ? (const float *)p->buffers[b->buffer].constant->data : NULL;
+}
+
+/* ANCHOR kernel kk's epilogue into its Winograd convolution (its first step), when it is a bias [+ relu] */
+BYOC__SIM_PRIVATE void byoc__sim_winograd_epilogue(byoc_sim_program *p, byoc__sim_kernel *kk) {
+    byoc__sim_step *conv = &p->steps[kk->step_first];
+    int s = kk->step_first + 1, end = kk->step_first + kk->nsteps, v = p->operands[conv->out_first];
+    int64_t O = p->tensors[conv->tensor_first + 2].dims[1];
+    const float *bias = s < end ? byoc__sim_winograd_bias(p, &p->steps[s], v, O) : NULL;
+    if (!bias) return;
+    v = p->operands[p->steps[s++].out_first];
+    int act = BYOC__WINO_NO_ACT;
+    if (s < end && p->steps[s].call->op == byoc_op_get("nn.relu") && p->steps[s].nin == 1 &&
+        p->operands[p->steps[s].in_first] == v) {
+        act = BYOC__WINO_RELU;
+        s++;
+    }
+    if (s != end) return;
+    conv->winograd_bias = bias;
+    conv->winograd_act = act;
+    kk->winograd_epilogue = 1;
+    kk->info.bytes_written /= 2; /* the result is written once, not read back by the epilogue */
+    kk->info.bytes_read -= kk->info.bytes_written;
+}
+
+/* every Winograd convolution's filter, transformed and packed; the shared workspace grown for its blocks */
+BYOC__SIM_PRIVATE int byoc__sim_winograd_filters(byoc__sim_lowering *L) {
+    byoc_sim_program *p = L->p;
+    for (int k = 0; k < p->nkernels; ++k) {
+        byoc__sim_kernel *kk = &p->kernels[k];
+        if ((kk->info.exec != BYOC_SIM_EXEC_OPS && kk->info.exec != BYOC_SIM_EXEC_ANCHOR) || kk->qconv) continue;
+        for (int s = kk->step_first; s < kk->step_first + kk->nsteps; ++s) {
+            byoc__sim_step *st = &p->steps[s];
+            if (st->tiled || st->dynamic || st->nin != 2 || st->nout != 1 || st->call->op != byoc__ops()->conv2d)
+                continue;
+            const byoc__sim_value *w = &p->values[p->operands[st->in_first + 1]];
+            const byoc_tensor *t = &p->tensors[st->tensor_first];
+            if (w->buffer < 0 || p->buffers[w->buffer].kind != BYOC_SIM_BUFFER_CONSTANT ||
+                !p->buffers[w->buffer].constant->data || !byoc__winograd_fits(st->call, t, t + 2))
+                continue;
+            /* a fused convolution (byoc__sim_group_fconv) becomes a Winograd one when the output transform can
+               apply its whole epilogue (a bias [+ ReLU]; a residual stays with the fused GEMM convolution) */
+            int was_fconv = kk->fconv;
+            if (was_fconv) {
+                if (kk->fconv_res_step >= 0 || s != kk->step_first) continue;
+                byoc__sim_winograd_epilogue(p, kk);
+                if (!kk->winograd_epilogue) continue;
+            }
+            int64_t O = t[1].dims[0], C = t[1].dims[1];
+            size_t bytes = byoc__winograd_filter_floats(O, C) * sizeof(float);
+            st->winograd = BYOC__SIM_CAST(float *, byoc__sim_malloc(p, bytes));
+            if (!st->winograd ||
+                !byoc__winograd_pack_filter((const float *)p->buffers[w->buffer].constant->data, O, C, st->winograd))
+                return BYOC__SIM_OOM(L);
+            size_t ws = byoc__winograd_ws(O, C);
+            if (ws > p->plan.workspace_bytes) p->plan.workspace_bytes = ws;
+            kk->info.algorithm = "winograd";
+            if (was_fconv) {
+                kk->fconv = 0;
+                byoc__sim_mfree(p, kk->fconv_wpacked);
+                kk->fconv_wpacked = NULL;
+            } else if (kk->info.exec == BYOC_SIM_EXEC_ANCHOR && s == kk->step_first) {
+                byoc__sim_winograd_epilogue(p, kk);
+            }
+        }
+    }
+    return 1;
+}
+
 // [SECTION] sim impl: threads (waiting: a bounded spin)
 /* A pool's thread that waits (a worker between jobs, the caller for its workers' last tasks) first watches the
    word it waits on for up to BYOC_SIM_SPIN_US microseconds of wall time, with a pause per look, and only then
@@ -3089,6 +3190,7 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_program(byoc_sim_program *p, byoc_node *fn
     ok = ok && byoc__sim_schedule(&L);
     if (ok && !p->opt.no_inplace) byoc__sim_in_place(&L);
     ok = ok && byoc__sim_plan(&L);
+    ok = ok && byoc__sim_winograd_filters(&L);
     if (ok && !L.error) byoc__sim_account(p);
     byoc__sim_mfree(p, L.leaves);
     byoc__sim_mfree(p, L.scalars);
@@ -3171,6 +3273,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_step(byoc_sim_program *p, const byoc
     byoc_tensor *t = &p->tensors[st->tensor_first];
     for (int q = 0; q < st->nin; ++q) t[q].data = byoc__sim_data(p, p->operands[st->in_first + q]);
     for (int q = 0; q < st->nout; ++q) t[st->nin + q].data = byoc__sim_data(p, p->operands[st->out_first + q]);
+    if (st->winograd)
+        return byoc__conv2d_winograd_run(st->call, t, t + st->nin, st->winograd, st->winograd_bias, st->winograd_act,
+                                         ws, &p->par, p->task_ws_bytes, d);
     return byoc_kernel_run_parallel(st->call, t, st->nin, t + st->nin, st->nout, ws, &p->par, d);
 }
 
@@ -3299,7 +3404,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byo
     int first = k->step_first, end = k->step_first + k->nsteps;
     if (k->info.exec == BYOC_SIM_EXEC_ANCHOR) {
         byoc_result r = byoc__sim_run_step(p, &p->steps[first], ws, d);
-        if (r != BYOC_OK) return r;
+        if (r != BYOC_OK || k->winograd_epilogue) return r; /* the Winograd kernel applied the epilogue */
         first++;
     }
     int64_t tiles = k->outer * k->chunks;

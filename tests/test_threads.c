@@ -1,7 +1,7 @@
 /* The host kernels' threads (byoc_sim.h "sim: threads", byoc.h byoc_parallel): the pool runs every task once,
    nested and concurrent calls are safe, an embedding program's own parallel_for is used, pools shut down
    cleanly, and kernels split by output give the same bytes at 1, 2, 3 and 7 threads (GEMM, convolutions,
-   depthwise convolutions, pooling, dense, fused elementwise tiles) on odd shapes. */
+   Winograd convolutions, depthwise convolutions, pooling, dense, fused elementwise tiles) on odd shapes. */
 /* links the library compiled once (tests/lib/byoc_impl.c) */
 #include "../byoc_sim.h"
 #include "test.h"
@@ -173,7 +173,7 @@ static int run_model(const char *text, const byoc_sim_options *o, unsigned char 
                      size_t cap) {
     byoc_diag d;
     byoc_module *m = byoc_module_parse(text, strlen(text), "threads.relay", NULL, &d);
-    if (!m || byoc_fuse_ops(m, 256, &d) != BYOC_OK) {
+    if (!m || byoc_fold_constant(m, &d) != BYOC_OK || byoc_fuse_ops(m, 256, &d) != BYOC_OK) {
         snprintf(why, cap, "parse/fuse: %s", d.message);
         byoc_module_destroy(m);
         return 0;
@@ -216,6 +216,18 @@ static const char *const quantized_model =
     "  %0 = qnn.conv2d(%x, %w, 3, 0, 0.05f, 0.02f, padding=[1, 1, 1, 1], channels=35, kernel_size=[3, 3]);\n"
     "  %1 = nn.bias_add(%0, %b);\n"
     "  qnn.requantize(%1, 0.001f, 0, 0.07f, 5, out_dtype=\"uint8\")\n"
+    "}\n";
+
+/* Winograd F(4x4, 3x3) convolutions (constant weights, folded from sin(arange) at load): one with the bias and ReLU
+   its output transform applies, one alone; blocks of tiles over the threads */
+static const char *const winograd_model =
+    "def @main(%x: Tensor[(2, 19, 37, 41), float32]) {\n"
+    "  %0 = reshape(sin(arange(0f, 6498f, 1f)), newshape=[38, 19, 3, 3]);\n"
+    "  %1 = nn.conv2d(%x, %0, padding=[1, 1, 1, 1]);\n"
+    "  %2 = nn.relu(nn.bias_add(%1, cos(arange(0f, 38f, 1f))));\n"
+    "  %3 = reshape(cos(arange(0f, 5814f, 1f)), newshape=[17, 38, 3, 3]);\n"
+    "  %4 = nn.conv2d(%2, %3, padding=[0, 2, 1, 0]);\n"
+    "  (%4, %2)\n"
     "}\n";
 
 static void check_program_threads(const char *text, char *why, size_t cap, int *ok) {
@@ -268,6 +280,8 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     CHECKF(ok, "quantized model: %s", why);
     check_program_threads(copies_model, why, sizeof why, &ok);
     CHECKF(ok, "copies model: %s", why);
+    check_program_threads(winograd_model, why, sizeof why, &ok);
+    CHECKF(ok, "Winograd model: %s", why);
 }
 
 /* the pool's parallel_for, counting the tasks it was given (so a test knows the kernel did split) */
