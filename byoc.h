@@ -27711,6 +27711,7 @@ BYOC__PRIVATE int byoc__region_size_cmp(const void *a, const void *b) {
 /* After MergeCompilerRegions for backend k: regions that are too small, or beyond the partition budget,
    are excluded for k. Returns how many nodes were newly excluded. */
 BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
+    if (g->o->min_partition_ops <= 0 && budget < 0) return 0; /* no limit to apply: nothing to count regions for */
     byoc_module *m = g->m;
     const char *name = g->order[g->k]->name;
     byoc__region_info *infos = NULL;
@@ -28120,7 +28121,11 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     byoc__report_builder rb;
     memset(&rb, 0, sizeof rb);
     rb.control_rows = 1;
-    byoc__collect_ops(m, g.arena, &rb);
+    /* the rows (labels, frontend names, producers, reasons) serve the report, pins and --no-fallback's message:
+       a caller wanting none of them (Collage's baseline plans, three per search) skips printing the module for
+       its labels and walking it again for where each op went */
+    int rows = report || o->npins || o->no_fallback;
+    if (rows) byoc__collect_ops(m, g.arena, &rb);
     g.rb = &rb;
     if (r == BYOC_OK) r = byoc__resolve_pins(o->pins, o->npins, g.order, g.n, &rb, &g.pin, diag);
     int made = 0; /* partitions so far */
@@ -28169,7 +28174,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         g.ops = NULL;
     }
     byoc_partition_summary *parts = NULL;
-    if (r == BYOC_OK) byoc__locate_ops(m, g.arena, &rb, &parts, report != NULL);
+    if (r == BYOC_OK && rows) byoc__locate_ops(m, g.arena, &rb, &parts, report != NULL);
     /* the reasons of the backends tried before the one chosen */
     for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
         byoc_placement *pl = &rb.nodes[q];
@@ -28690,6 +28695,8 @@ typedef struct byoc__cc_cand {
     int first, last, n, off; /* members: pool[off .. off + n), ascending graph indices */
     int depth, exits, kind, nops;
     uint64_t plans;          /* bit 0: a partition of the greedy plan; bit 1 + k: of backend k's plan */
+    uint64_t sig;            /* bit i % 64 for each member i: disjoint signatures, disjoint member sets */
+    uint64_t tail_sum;       /* byoc__cc_member_hash summed over the members after the first (the search's edges) */
     const char *rule;
     uint64_t key;
     double cost;
@@ -28698,6 +28705,7 @@ typedef struct byoc__cc_cand {
 
 typedef struct byoc__cc_state {
     double cost;
+    uint64_t sum; /* byoc__cc_member_hash summed over the covered nodes after f: the state's hash, kept as it grows */
     int f;        /* the first uncovered required node, -1 when all are covered */
     int off, n;   /* the covered required nodes after f, ascending: spool[off .. off + n) */
     int prev, cand;
@@ -28826,6 +28834,17 @@ BYOC__PRIVATE int byoc__cc_describe(byoc__cc *cc, const int *mem, int n, int *de
     return 1;
 }
 
+/* A node's share of a covered set's hash. The search's states hash as the sum of their nodes' shares, so an edge
+   updates its state's hash by the nodes it adds and drops instead of hashing the whole set again (at 50k nodes
+   the sets hold about ten nodes and the edges number millions); the shares are mixed well (splitmix64's
+   finalizer), so sums of different sets rarely collide, and a collision only costs a comparison. */
+BYOC__PRIVATE uint64_t byoc__cc_member_hash(int i) {
+    uint64_t z = (uint64_t)(uint32_t)i + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 BYOC__PRIVATE uint64_t byoc__cc_members_hash(int backend, const int *mem, int n) {
     uint64_t h = byoc__mix(0x51ed27ull, (uint64_t)backend);
     for (int q = 0; q < n; ++q) h = byoc__mix(h, (uint64_t)mem[q]);
@@ -28859,7 +28878,11 @@ BYOC__PRIVATE int byoc__cc_add(byoc__cc *cc, int backend, const int *mem, int n,
     c.off = (int)stbds_arrlen(cc->pool);
     c.plans = plans;
     c.rule = rule;
-    for (int q = 0; q < n; ++q) stbds_arrput(cc->pool, mem[q]);
+    for (int q = 0; q < n; ++q) {
+        c.sig |= (uint64_t)1 << (mem[q] & 63);
+        if (q) c.tail_sum += byoc__cc_member_hash(mem[q]);
+        stbds_arrput(cc->pool, mem[q]);
+    }
     int id = (int)stbds_arrlen(cc->cands);
     stbds_arrput(cc->cands, c);
     stbds_arrput(cc->collide, (int)byoc__map_get(&cc->dedup, (const void *)(uintptr_t)h, 0));
@@ -28919,8 +28942,9 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
                         if (b == a || (b < a && a < seen_from[b - from])) continue; /* the same pair, met from b */
                         const byoc__cc_cand *ca = &cc->cands[a], *cb = &cc->cands[b];
                         if (!byoc__cc_may_combine(style, dir ? cb : ca, dir ? ca : cb)) continue;
-                        int overlap = 0;
-                        for (int r = 0; r < cb->n && !overlap; ++r) overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
+                        int overlap = 0; /* members compared only when the signatures share a bit */
+                        for (int r = 0; r < cb->n && !overlap && (ca->sig & cb->sig); ++r)
+                            overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
                         if (overlap) continue;
                         byoc__cc_merge(cc, ca, cb, &merged);
                         int before = (int)stbds_arrlen(cc->cands);
@@ -29014,9 +29038,23 @@ BYOC__PRIVATE void byoc__cc_generate_host(byoc__cc *cc) {
     byoc__cc_combine(cc, cc->nb, from, BYOC_FUSION_TVM, cc->o->host_max_depth > 0 ? cc->o->host_max_depth : 8);
 }
 
+/* The backend whose single-backend plan the greedy plan holds, or -1. Greedy places its backends one after
+   the other, in descending priority (ties as given), each on what the ones before it left, and never touches a
+   partition once made: with no pins (a single-backend plan drops the pins to other backends, greedy keeps them),
+   the first backend in line sees the same module in both runs and makes the same partitions. */
+BYOC__PRIVATE int byoc__cc_first_in_line(const byoc__cc *cc) {
+    for (int i = 0; i < cc->g.count; ++i)
+        if (cc->pin[i] >= 0) return -1;
+    int first = -1;
+    for (int k = 0; k < cc->nb && k < 63; ++k)
+        if (first < 0 || cc->o->backends[k]->priority > cc->o->backends[first]->priority) first = k;
+    return first;
+}
+
 /* The partitions of a greedy run on a copy of the module (all backends, or only backend `only`) become
-   candidates marked with plan bit `bit`. */
-BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_diag *diag) {
+   candidates marked with plan bit `bit`; those of backend `shared` also with its single-backend plan's bit
+   (byoc__cc_first_in_line: that plan's run is then not made). */
+BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, int shared, byoc_diag *diag) {
     byoc_module *copy = byoc__module_clone_borrowing(cc->m);
     if (!copy) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     byoc_partition_options po;
@@ -29100,7 +29138,8 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
         int n = 0; /* distinct */
         for (int q = 0; q < (int)stbds_arrlen(mem); ++q)
             if (!n || mem[n - 1] != mem[q]) mem[n++] = mem[q];
-        byoc__cc_add(cc, b, mem, n, only < 0 ? "greedy" : "only", (uint64_t)1 << bit, 0, 0);
+        uint64_t plans = (uint64_t)1 << bit | (b == shared ? (uint64_t)1 << (shared + 1) : 0);
+        byoc__cc_add(cc, b, mem, n, only < 0 ? "greedy" : "only", plans, 0, 0);
     }
     stbds_arrfree(mem);
     byoc_module_destroy(copy);
@@ -29348,10 +29387,9 @@ BYOC__PRIVATE byoc__cc_heap_item byoc__cc_heap_pop(byoc__cc *cc) {
     return top;
 }
 
-BYOC__PRIVATE uint64_t byoc__cc_state_hash(int f, const int *extra, int n) {
-    uint64_t h = byoc__mix(0x57a7eull, (uint64_t)(f + 1));
-    for (int i = 0; i < n; ++i) h = byoc__mix(h, (uint64_t)extra[i]);
-    return h | 1;
+/* the 32 bits of a state's hash its table slot keeps: f and the sum of its covered nodes' shares, mixed */
+BYOC__PRIVATE uint32_t byoc__cc_state_tag(int f, uint64_t sum) {
+    return (uint32_t)(byoc__mix(sum, (uint64_t)(f + 1)) >> 32);
 }
 
 /* The states are found through one small open-addressing table per first uncovered node f, not one table of
@@ -29379,9 +29417,9 @@ BYOC__PRIVATE byoc__cc_state_table *byoc__cc_state_room(byoc__cc *cc, int f) {
     return t;
 }
 
-/* the state (f, extra), made when new; -1 when the beam refuses a new one */
-BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int n, int *made) {
-    uint32_t tag = (uint32_t)(byoc__cc_state_hash(f, extra, n) >> 32);
+/* the state (f, extra), made when new (sum: the shares of extra's nodes); -1 when the beam refuses a new one */
+BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int n, uint64_t sum, int *made) {
+    uint32_t tag = byoc__cc_state_tag(f, sum);
     byoc__cc_state_table *t = byoc__cc_state_room(cc, f);
     int mask = t->cap - 1, at = t->off + (int)(tag & (uint32_t)mask);
     for (; cc->state_slots[at].id; at = t->off + ((at - t->off + 1) & mask)) {
@@ -29403,6 +29441,7 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     byoc__cc_state st;
     memset(&st, 0, sizeof st);
     st.f = f;
+    st.sum = sum;
     st.off = (int)stbds_arrlen(cc->spool);
     st.n = n;
     st.prev = st.cand = -1;
@@ -29463,7 +29502,9 @@ BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, dou
     int nf = p < nreq ? cc->req[p] : -1;
     while (q < nc && nf >= 0 && out[q] <= nf) q++;
     *cost = cur->cost + cd->cost;
-    return byoc__cc_state_get(cc, nf, nc > q ? out + q : NULL, nc - q, &made);
+    uint64_t sum = cur->sum + cd->tail_sum; /* the covered nodes' shares: those added, less those now before nf */
+    for (int k = 0; k < q; ++k) sum -= byoc__cc_member_hash(out[k]);
+    return byoc__cc_state_get(cc, nf, nc > q ? out + q : NULL, nc - q, sum, &made);
 }
 
 /* the plan's candidates, from the goal back along prev, in plan order */
@@ -29484,7 +29525,7 @@ BYOC__PRIVATE double byoc__cc_path(byoc__cc *cc, int goal, int **chosen) {
 BYOC__PRIVATE double byoc__cc_dijkstra(byoc__cc *cc, int **chosen) {
     byoc__cc_search_reset(cc);
     int nreq = (int)stbds_arrlen(cc->req), made;
-    int start = byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made);
+    int start = byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, 0, &made);
     cc->states[start].cost = 0;
     byoc__cc_heap_item it0 = {0, start};
     byoc__cc_heap_push(cc, it0);
@@ -29538,7 +29579,7 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     for (int i = 0; ok && i < cc->g.count; ++i) head[i] = -1;
     for (int c = 0; c < (int)stbds_arrlen(cc->cands) && !free_edges; ++c)
         free_edges = byoc__cc_allowed(cc, c) && cc->cands[c].cost == 0;
-    int start = ok ? byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made) : -1;
+    int start = ok ? byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, 0, &made) : -1;
     if (start >= 0) {
         cc->states[start].cost = 0;
         stbds_arrput(later, -1);
@@ -30584,8 +30625,11 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
             r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     }
     for (int b = 0; r == BYOC_OK && b < cc.nb; ++b) cc.ops[b] = byoc__support_ops(o->backends[b]);
+    /* the rows of the input's ops (labels, frontend names) serve the report, pins and the bodies' reasons:
+       without them, the module is not printed for its labels nor walked for where each op went */
+    int rows = report || o->npins || scope;
     if (r == BYOC_OK) {
-        byoc__collect_ops(m, arena, &rb);
+        if (rows) byoc__collect_ops(m, arena, &rb);
         cc.rb = &rb;
         cc.arena = arena;
         byoc__map last = BYOC__MAP_EMPTY; /* origin -> the last graph index with it + 1 */
@@ -30619,8 +30663,10 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
         for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b);
         byoc__cc_generate_host(&cc);
         if (!o->no_baselines) {
-            r = byoc__cc_plan(&cc, -1, 0, diag);
-            for (int k = 0; r == BYOC_OK && k < cc.nb && k < 63; ++k) r = byoc__cc_plan(&cc, k, k + 1, diag);
+            int shared = byoc__cc_first_in_line(&cc);
+            r = byoc__cc_plan(&cc, -1, 0, shared, diag);
+            for (int k = 0; r == BYOC_OK && k < cc.nb && k < 63; ++k)
+                if (k != shared) r = byoc__cc_plan(&cc, k, k + 1, -1, diag);
         }
     }
     if (r == BYOC_OK && !o->replay) byoc__cc_keep_units(&cc);
@@ -30804,7 +30850,7 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
         if (r == BYOC_OK && scope) r = byoc__cc_bodies(m, o, scope, stats, diag);
     }
     /* the report, with the search's reasons */
-    if (r == BYOC_OK) byoc__locate_ops(m, arena, &rb, &parts, 0);
+    if (r == BYOC_OK && rows) byoc__locate_ops(m, arena, &rb, &parts, 0);
     /* each partition's cost: its candidate's, found through any of its ops */
     for (int p = 0; r == BYOC_OK && p < (int)stbds_arrlen(parts); ++p)
         for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
