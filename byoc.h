@@ -28937,14 +28937,19 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
                 int nn = dir ? gn->ninputs : gn->nusers;
                 for (int k = 0; k < nn; ++k) {
                     int x = dir ? gn->inputs[k] : gn->users[k];
+                    if (in_a[x] == a_stamp) continue; /* inside a: every candidate holding x overlaps a */
                     for (int t = 0; t < (int)stbds_arrlen(by_node[x]); ++t) {
                         int b = by_node[x][t];
                         if (b == a || (b < a && a < seen_from[b - from])) continue; /* the same pair, met from b */
                         const byoc__cc_cand *ca = &cc->cands[a], *cb = &cc->cands[b];
                         if (!byoc__cc_may_combine(style, dir ? cb : ca, dir ? ca : cb)) continue;
-                        int overlap = 0; /* members compared only when the signatures share a bit */
-                        for (int r = 0; r < cb->n && !overlap && (ca->sig & cb->sig); ++r)
-                            overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
+                        /* disjoint signatures: disjoint sets; within 64 consecutive indices a bit stands for
+                           one index, so sharing one is overlapping; else the members are compared */
+                        int lo = ca->first < cb->first ? ca->first : cb->first,
+                            hi = ca->last > cb->last ? ca->last : cb->last, overlap = (ca->sig & cb->sig) != 0;
+                        if (overlap && hi - lo >= 64)
+                            for (int r = overlap = 0; r < cb->n && !overlap; ++r)
+                                overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
                         if (overlap) continue;
                         byoc__cc_merge(cc, ca, cb, &merged);
                         int before = (int)stbds_arrlen(cc->cands);
@@ -29424,9 +29429,11 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     int mask = t->cap - 1, at = t->off + (int)(tag & (uint32_t)mask);
     for (; cc->state_slots[at].id; at = t->off + ((at - t->off + 1) & mask)) {
         if (cc->state_slots[at].tag != tag) continue;
-        int s = cc->state_slots[at].id - 1;
-        if (cc->states[s].f == f && cc->states[s].n == n &&
-            (n == 0 || !memcmp(&cc->spool[cc->states[s].off], extra, sizeof(int) * (size_t)n))) {
+        int s = cc->state_slots[at].id - 1, k = 0;
+        if (cc->states[s].f != f || cc->states[s].n != n) continue;
+        const int *theirs = &cc->spool[cc->states[s].off]; /* compared in line: about ten ints, no call */
+        while (k < n && theirs[k] == extra[k]) k++;
+        if (k == n) {
             *made = 0;
             return s;
         }
@@ -29488,11 +29495,15 @@ BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, dou
     int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, nc = 0;
     if ((int)stbds_arrcap(*covered) < ne + nm + 1) stbds_arrsetcap(*covered, (size_t)(2 * (ne + nm) + 16));
     int *out = *covered;
-    while (i < ne || j < nm) {
-        if (j == nm || (i < ne && ex[i] < mm[j])) out[nc++] = ex[i++];
-        else if (i == ne || mm[j] < ex[i]) out[nc++] = mm[j++];
-        else return -1; /* a member is covered already */
+    while (i < ne && j < nm) { /* branch-free steps (selects, not jumps): which side is smaller is a coin toss */
+        int x = ex[i], y = mm[j], take_x = x < y;
+        if (x == y) return -1; /* a member is covered already */
+        out[nc++] = take_x ? x : y;
+        i += take_x;
+        j += !take_x;
     }
+    while (i < ne) out[nc++] = ex[i++];
+    while (j < nm) out[nc++] = mm[j++];
     /* the next uncovered required node */
     int p = cc->req_pos[f] + 1, q = 0;
     while (p < nreq && q < nc && out[q] <= cc->req[p]) {
