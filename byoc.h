@@ -23206,27 +23206,77 @@ BYOC__PRIVATE int byoc__pass_skips(const byoc_node *fn) {
     return byoc__has_compiler(fn) || byoc_attrs_int(&fn->attrs, "SkipOptimization", 0) != 0;
 }
 
+/* The ops a call matched by p calls (p's root: is_op(a) | is_op(b), through attribute and type constraints), at
+   most cap of them into ops; -1 when p does not name them (a wildcard or dominator root, more than cap ops). */
+BYOC__PRIVATE int byoc__pat_root_ops(const byoc_pattern *p, int callee, const byoc_op **ops, int n, int cap) {
+    if (!p || n < 0) return -1;
+    switch (p->kind) {
+    case BYOC_PAT_OP: { /* multiply and divide: either may match the other reassociated (byoc__match_reassociated) */
+        const byoc_op *mul = byoc__ops()->multiply, *div = byoc__ops()->divide;
+        if (!callee || !p->op || n + 2 > cap) return -1;
+        ops[n++] = p->op;
+        if (p->op == mul || p->op == div) ops[n++] = p->op == mul ? div : mul;
+        return n;
+    }
+    case BYOC_PAT_ALT:
+        return byoc__pat_root_ops(p->right, callee, ops, byoc__pat_root_ops(p->left, callee, ops, n, cap), cap);
+    case BYOC_PAT_CALL: return callee ? -1 : byoc__pat_root_ops(p->inner, 1, ops, n, cap);
+    case BYOC_PAT_ATTR: case BYOC_PAT_DTYPE: case BYOC_PAT_SHAPE: case BYOC_PAT_TYPE:
+        return byoc__pat_root_ops(p->inner, callee, ops, n, cap);
+    default: return -1;
+    }
+}
+
+/* 1 when no call in `present` (op -> 1) can be the root of a match of p: the pattern is then not tried there */
+BYOC__PRIVATE int byoc__pat_cannot_match(const byoc_pattern *p, const byoc__map *present) {
+    const byoc_op *ops[16];
+    int n = byoc__pat_root_ops(p, 0, ops, 0, 16);
+    for (int i = 0; i < n; ++i)
+        if (byoc__map_has(present, ops[i])) return 0;
+    return n >= 0;
+}
+
 BYOC__PRIVATE byoc_result byoc__merge_composite_in_functions(byoc_module *m, const byoc_pattern_entry *table,
                                                              int count, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
+    /* The ops each function calls, gathered once: a pattern whose root op none of them is cannot match there,
+       and is not tried (each try builds the function's graph and its dominators; a backend's int8 patterns on
+       a float model are most of its table). Rewriting only moves calls into composites, so the set stays a
+       superset of what the function calls as the patterns go. */
+    int nf = byoc_module_function_count(m);
+    byoc__map *present = BYOC__CAST(byoc__map *, BYOC_CALLOC((size_t)nf + 1, sizeof(byoc__map)));
+    for (int f = 0; present && f < nf; ++f) {
+        byoc_node **order = NULL;
+        byoc__post_order_marked(m->functions[f].function->body, 0, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+            if (order[i]->kind == BYOC_NODE_CALL && order[i]->op) byoc__map_put(&present[f], order[i]->op, 1);
+        stbds_arrfree(order);
+    }
     for (int e = 0; r == BYOC_OK && e < count; ++e) {
         byoc_attrs attrs;
         memset(&attrs, 0, sizeof attrs);
         byoc_attrs_set_string(m, &attrs, "Composite", table[e].name);
+        int changed = 0;
         for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
             byoc_node *fn = m->functions[f].function;
             if (byoc__pass_skips(fn)) continue; /* an existing partition is never re-partitioned */
+            if (present && f < nf && byoc__pat_cannot_match(table[e].pattern, &present[f])) continue;
             byoc_node *body =
                 byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data);
             if (body && body != fn->body) {
-                byoc_node *nf = byoc__function_with_body(m, fn, body);
-                if (nf) m->functions[f].function = nf;
+                byoc_node *nfn = byoc__function_with_body(m, fn, body);
+                if (nfn) m->functions[f].function = nfn;
+                changed = 1;
             }
         }
-        if (m->has_error)
-            return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "merge_composite: %s", m->error.message);
-        r = byoc_infer_type(m, diag); /* later patterns may test types */
+        if (m->has_error) {
+            r = byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "merge_composite: %s", m->error.message);
+            break;
+        }
+        if (changed) r = byoc_infer_type(m, diag); /* later patterns may test types */
     }
+    for (int f = 0; present && f < nf; ++f) byoc__map_free(&present[f]);
+    BYOC_FREE(present);
     return r;
 }
 
@@ -30563,6 +30613,383 @@ BYOC__PRIVATE void byoc__cc_allow_plan(byoc__cc *cc, unsigned char *allowed, int
     }
 }
 
+/* ---- one region's search, step by step (byoc__cc_partition_region) ---- */
+typedef struct byoc__cc_region {
+    byoc__cc cc;
+    byoc__report_builder rb;       /* the input's ops as report rows, when rows */
+    int rows;                      /* the report, pins or the bodies' reasons want them */
+    byoc__map pins;                /* origin -> backend index + 1 (nb + 1: the host) */
+    unsigned char *allowed;        /* candidate -> the search may use it (live, keeping the pins) */
+    int *chosen;                   /* the plan's candidates (stb_ds) */
+    double *group_cost;            /* per partition number (stb_ds) */
+    int *group_of, *backend_of;    /* the plan: graph index -> partition number, backend + 1 */
+    int *greedy_of;                /* the greedy plan: graph index -> backend + 1 */
+    byoc_partition_summary *parts; /* the report's partitions (stb_ds) */
+} byoc__cc_region;
+
+BYOC__PRIVATE void byoc__cc_region_free(byoc__cc_region *rg) {
+    stbds_arrfree(rg->parts);
+    stbds_arrfree(rg->rb.nodes);
+    byoc__map_free(&rg->rb.index);
+    byoc__map_free(&rg->rb.in_body);
+    byoc__map_free(&rg->pins);
+    BYOC_FREE(rg->group_of);
+    BYOC_FREE(rg->backend_of);
+    BYOC_FREE(rg->greedy_of);
+    stbds_arrfree(rg->chosen);
+    stbds_arrfree(rg->group_cost);
+    BYOC_FREE(rg->allowed);
+    byoc_module_destroy(rg->cc.arena);
+    byoc__cc_free(&rg->cc);
+}
+
+/* The region's graph (@main's body), its required nodes (op calls, tuples, projections), their origins and
+   pins, and the scratch the steps share. */
+BYOC__PRIVATE byoc_result byoc__cc_setup(byoc__cc_region *rg, byoc_node *main_fn, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    byoc_module *m = cc->m;
+    /* The searched graph lives through the whole search, so it takes a table of its own rather than the module's
+       id table (a graph borrows that table when it is free): the estimator builds a graph of every candidate it
+       prices, thousands of them, and each needs the free table -- without it, each would clear a table spanning
+       the module's ids, from the candidates' bound constants (old ids) to their fresh nodes. */
+    int lent = m->id_index_lent, built = 0;
+    m->id_index_lent = 1;
+    if (cc->st->arena && cc->arena) built = byoc_graph_build(m, main_fn->body, 0, &cc->g) == BYOC_OK;
+    m->id_index_lent = lent;
+    int count = cc->g.count;
+    if (built) {
+        size_t bytes = sizeof(int) * ((size_t)count + 1);
+        cc->req_pos = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc->pin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc->mark = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->tmp = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->per_f = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->state_table =
+            BYOC__CAST(byoc__cc_state_table *, BYOC_CALLOC((size_t)count + 1, sizeof *cc->state_table));
+        cc->kind_of = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)count + 1, 1));
+        cc->by_first = BYOC__CAST(int **, BYOC_CALLOC((size_t)count + 1, sizeof(int *)));
+        cc->same_origin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc->origin_of = BYOC__CAST(uint32_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint32_t)));
+        rg->group_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        rg->backend_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        rg->greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+    }
+    if (!built || !rg->greedy_of || !cc->req_pos || !cc->pin || !cc->mark || !cc->seen || !cc->tmp || !cc->per_f ||
+        !cc->state_table || !cc->kind_of || !cc->by_first || !cc->same_origin || !cc->origin_of || !rg->group_of ||
+        !rg->backend_of)
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    for (int b = 0; b < cc->nb; ++b) cc->ops[b] = byoc__support_ops(cc->o->backends[b]);
+    /* without rows, the module is not printed for its labels nor walked for where each op went */
+    if (rg->rows) byoc__collect_ops(m, cc->arena, &rg->rb);
+    cc->rb = &rg->rb;
+    byoc__map last = BYOC__MAP_EMPTY; /* origin -> the last graph index with it + 1 */
+    for (int i = 0; i < count; ++i) {
+        byoc_node *x = cc->g.nodes[i].node;
+        cc->req_pos[i] = cc->pin[i] = cc->same_origin[i] = -1;
+        cc->origin_of[i] = byoc_node_origin(x);
+        cc->kind_of[i] = (unsigned char)byoc__node_kind(x);
+        if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
+        cc->req_pos[i] = (int)stbds_arrlen(cc->req);
+        stbds_arrput(cc->req, i);
+        const void *key = (const void *)(uintptr_t)cc->origin_of[i];
+        intptr_t prev = byoc__map_get(&last, key, 0);
+        if (prev) cc->same_origin[prev - 1] = i;
+        else byoc__map_put(&cc->by_origin, key, i + 1);
+        byoc__map_put(&last, key, i + 1);
+    }
+    byoc__map_free(&last);
+    cc->st->nodes = (int)stbds_arrlen(cc->req);
+    byoc_result r = byoc__resolve_pins(cc->o->pins, cc->o->npins, cc->o->backends, cc->nb, &rg->rb, &rg->pins, diag);
+    for (size_t s = 0; r == BYOC_OK && s < rg->pins.cap; ++s) { /* every node standing for the pinned op */
+        if (!rg->pins.slots[s].key) continue;
+        for (int i = (int)byoc__map_get(&cc->by_origin, (const void *)rg->pins.slots[s].key, 0) - 1; i >= 0;
+             i = cc->same_origin[i])
+            cc->pin[i] = (int)rg->pins.slots[s].val - 1; /* nb + 1 - 1: the host */
+    }
+    return r;
+}
+
+/* a pinned op needs a candidate of its backend the search may use */
+BYOC__PRIVATE byoc_result byoc__cc_check_pins(byoc__cc_region *rg, byoc_diag *diag) {
+    const byoc__cc *cc = &rg->cc;
+    int ncand = (int)stbds_arrlen(cc->cands);
+    for (int i = 0; i < cc->g.count; ++i) {
+        if (cc->pin[i] < 0) continue;
+        int ok = 0;
+        for (int c = 0; c < ncand && !ok; ++c) {
+            const byoc__cc_cand *cd = &cc->cands[c];
+            if (!rg->allowed[c] || cd->backend != cc->pin[i] || i < cd->first || i > cd->last) continue;
+            for (int q = 0; q < cd->n && !ok; ++q) ok = cc->pool[cd->off + q] == i;
+        }
+        if (ok) continue;
+        const byoc_node *x = cc->g.nodes[i].node;
+        char why[1000] = "it cannot run there";
+        if (cc->pin[i] < cc->nb && byoc__is_op_call(x) &&
+            !byoc_backend_accepts(cc->o->backends[cc->pin[i]], x, why, sizeof why)) {
+            intptr_t note = byoc__map_get(&cc->noted, byoc__ob_key((uint32_t)i, cc->pin[i]), 0);
+            if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
+        }
+        return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col,
+                          byoc_node_origin(x), "%s #%u%s%s is pinned to %s, which declines it: %s",
+                          x->op ? x->op->def.name : "node", (unsigned)byoc_node_origin(x),
+                          byoc_node_span(x)->source ? " " : "",
+                          byoc_node_span(x)->source ? byoc_node_span(x)->source : "",
+                          byoc__cc_backend_name(cc, cc->pin[i]), why);
+    }
+    return BYOC_OK;
+}
+
+/* Every candidate (each backend's, the host's, the baseline plans' partitions), priced, and which of them the
+   search may use. */
+BYOC__PRIVATE byoc_result byoc__cc_candidates(byoc__cc_region *rg, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    const byoc_collage_options *o = cc->o;
+    byoc_result r = BYOC_OK;
+    if (!o->replay) {
+        for (int b = 0; b < cc->nb; ++b) byoc__cc_generate_backend(cc, b);
+        byoc__cc_generate_host(cc);
+        if (!o->no_baselines) {
+            int shared = byoc__cc_first_in_line(cc);
+            r = byoc__cc_plan(cc, -1, 0, shared, diag);
+            for (int k = 0; r == BYOC_OK && k < cc->nb && k < 63; ++k)
+                if (k != shared) r = byoc__cc_plan(cc, k, k + 1, -1, diag);
+        }
+        if (r == BYOC_OK) byoc__cc_keep_units(cc);
+    } else {
+        byoc__cc_generate_host(cc);
+        for (int b = 0; b < cc->nb; ++b) byoc__cc_generate_backend(cc, b); /* for composites the replay may use */
+    }
+    int ncand = (int)stbds_arrlen(cc->cands);
+    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
+        byoc__cc_price(cc, c);
+        if (cc->m->has_error)
+            r = byoc__diag(diag, cc->m->error.code, 0, 0, 0, "collage: %s", cc->m->error.message);
+    }
+    if (r == BYOC_OK) {
+        rg->allowed = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
+        if (!rg->allowed) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    }
+    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
+        const byoc__cc_cand *cd = &cc->cands[c];
+        int pin_ok = 1;
+        for (int q = 0; q < cd->n && pin_ok; ++q)
+            pin_ok = cc->pin[cc->pool[cd->off + q]] < 0 || cc->pin[cc->pool[cd->off + q]] == cd->backend;
+        rg->allowed[c] = (unsigned char)(pin_ok && !cd->dead);
+        cc->st->candidates += !cd->dead;
+        if (!cd->dead) stbds_arrput(cc->by_first[cd->first], c);
+    }
+    return r == BYOC_OK ? byoc__cc_check_pins(rg, diag) : r;
+}
+
+/* The baselines searched in the candidates' space: greedy, each backend alone, the host alone. Their costs go to
+   the statistics, the greedy plan's placement to greedy_of; returns the cheapest that keeps the pins (a baseline
+   honours them only when the greedy plan does: the others ignore other backends' pins), its plan in *best_plan. */
+BYOC__PRIVATE double byoc__cc_baselines(byoc__cc_region *rg, int **best_plan) {
+    byoc__cc *cc = &rg->cc;
+    byoc_collage_stats *stats = cc->st;
+    int nplans = cc->o->no_baselines ? 0 : cc->nb + 2, *trial = NULL;
+    stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
+    double best = INFINITY;
+    unsigned char *base = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)stbds_arrlen(cc->cands) + 1));
+    for (int p = 0; base && stats->plans && p < nplans; ++p) {
+        int bit = p == 0 ? 0 : p <= cc->nb ? p : -1;
+        if (bit > 63) continue;
+        char name[160];
+        snprintf(name, sizeof name, "%s%s", p == 0 ? "greedy" : p <= cc->nb ? "only:" : "host",
+                 p > 0 && p <= cc->nb ? cc->o->backends[p - 1]->name : "");
+        byoc__cc_allow_plan(cc, base, bit);
+        cc->allowed = base;
+        double c = byoc__cc_search(cc, &trial);
+        stats->plans[stats->nplans].name = byoc_intern(stats->arena, name);
+        stats->plans[stats->nplans].cost = c;
+        stats->nplans++;
+        int pin_ok = 1;
+        for (int k = 0; k < (int)stbds_arrlen(trial) && pin_ok; ++k) {
+            const byoc__cc_cand *cd = &cc->cands[trial[k]];
+            for (int q = 0; q < cd->n && pin_ok; ++q)
+                pin_ok = cc->pin[cc->pool[cd->off + q]] < 0 || cc->pin[cc->pool[cd->off + q]] == cd->backend;
+        }
+        if (p == 0)
+            for (int k = 0; k < (int)stbds_arrlen(trial); ++k) {
+                const byoc__cc_cand *cd = &cc->cands[trial[k]];
+                for (int q = 0; q < cd->n; ++q) rg->greedy_of[cc->pool[cd->off + q]] = cd->backend + 1;
+            }
+        if (pin_ok && c < best) {
+            best = c;
+            stbds_arrsetlen(*best_plan, 0);
+            for (int k = 0; k < (int)stbds_arrlen(trial); ++k) stbds_arrput(*best_plan, trial[k]);
+        }
+    }
+    BYOC_FREE(base);
+    stbds_arrfree(trial);
+    cc->allowed = rg->allowed;
+    return best;
+}
+
+/* The plan in rg->chosen and its price in *cost: the replayed placement, or the search (again without a partition
+   on a cycle, at most 16 times) set against the baselines, then MaxCoalesce. */
+BYOC__PRIVATE byoc_result byoc__cc_choose(byoc__cc_region *rg, double *cost, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    byoc_result r = BYOC_OK;
+    if (cc->o->replay) {
+        r = byoc__cc_replay(cc, &rg->chosen, diag);
+        *cost = 0;
+        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(rg->chosen); ++k) {
+            byoc__cc_price(cc, rg->chosen[k]);
+            const byoc__cc_cand *cd = &cc->cands[rg->chosen[k]];
+            if (cd->dead)
+                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0,
+                               "placement: the estimator cannot price partition on %s of %d ops in this model",
+                               byoc__cc_backend_name(cc, cd->backend), cd->n);
+            else *cost += cd->cost;
+        }
+        return r;
+    }
+    cc->allowed = rg->allowed;
+    for (int round = 0;; ++round) {
+        *cost = byoc__cc_search(cc, &rg->chosen);
+        int bad = isfinite(*cost) ? byoc__cc_cycle(cc, rg->chosen, (int)stbds_arrlen(rg->chosen)) : -1;
+        if (bad < 0 || round == 16) {
+            if (bad >= 0) *cost = INFINITY;
+            break;
+        }
+        rg->allowed[bad] = 0; /* break the cycle: search again without this partition */
+        cc->st->researches++;
+    }
+    int *best_plan = NULL;
+    double best = byoc__cc_baselines(rg, &best_plan);
+    if (best < *cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
+        cc->st->fallback = 1;
+        *cost = best;
+        stbds_arrsetlen(rg->chosen, 0);
+        for (int k = 0; k < (int)stbds_arrlen(best_plan); ++k) stbds_arrput(rg->chosen, best_plan[k]);
+    }
+    stbds_arrfree(best_plan);
+    if (!isfinite(*cost))
+        r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
+    cc->st->search_cost = *cost;
+    if (r == BYOC_OK) {
+        byoc__cc_coalesce(cc, &rg->chosen);
+        *cost = 0;
+        for (int k = 0; k < (int)stbds_arrlen(rg->chosen); ++k) *cost += cc->cands[rg->chosen[k]].cost;
+    }
+    return r;
+}
+
+/* The plan in the statistics, one entry per op in graph order (replay relies on it), where greedy put it, and
+   the ops counted as the report counts them (one per op of the input) with those greedy placed elsewhere. */
+BYOC__PRIVATE void byoc__cc_record(byoc__cc_region *rg) {
+    const byoc__cc *cc = &rg->cc;
+    byoc_collage_stats *stats = cc->st;
+    stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc->req) + 1);
+    byoc__map op_moved = BYOC__MAP_EMPTY; /* origin -> 1 + moved: the report's unit */
+    for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc->req); ++q) {
+        int i = cc->req[q], to = rg->backend_of[i], greedy = rg->greedy_of[i];
+        const byoc_node *x = cc->g.nodes[i].node;
+        if (!byoc__is_op_call(x)) continue;
+        byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
+        a->origin = cc->origin_of[i];
+        a->op = x->op->def.name;
+        a->backend = to && to <= cc->nb ? byoc_intern(stats->arena, cc->o->backends[to - 1]->name) : "host";
+        a->group = rg->group_of[i];
+        a->source = byoc_node_span(x)->source ? byoc_intern(stats->arena, byoc_node_span(x)->source) : NULL;
+        int moved = 0;
+        if (greedy) {
+            a->greedy = greedy <= cc->nb ? byoc_intern(stats->arena, cc->o->backends[greedy - 1]->name) : "host";
+            moved = strcmp(a->greedy, a->backend) != 0;
+        }
+        intptr_t was = byoc__map_get(&op_moved, (const void *)(uintptr_t)a->origin, 0);
+        if (!was) stats->ops++;
+        if (moved && was != 2) stats->moved++;
+        if (!was || moved) byoc__map_put(&op_moved, (const void *)(uintptr_t)a->origin, 1 + (moved || was == 2));
+    }
+    byoc__map_free(&op_moved);
+}
+
+/* The plan applied: device partitions numbered in plan order (their prices in group_cost), recorded, then formed
+   in the module (composites, regions, PartitionGraph); then the bodies of its control nodes are searched. */
+BYOC__PRIVATE byoc_result byoc__cc_apply_chosen(byoc__cc_region *rg, byoc__cc_scope *scope, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    int group = 0, count = cc->g.count;
+    for (int k = 0; k < (int)stbds_arrlen(rg->chosen); ++k) {
+        const byoc__cc_cand *cd = &cc->cands[rg->chosen[k]];
+        if (!cd->nops) continue;
+        group++;
+        stbds_arrput(rg->group_cost, cd->cost);
+        for (int q = 0; q < cd->n; ++q) {
+            int i = cc->pool[cd->off + q];
+            rg->group_of[i] = group;
+            rg->backend_of[i] = cd->backend + 1; /* nb + 1: the host */
+        }
+    }
+    byoc__cc_record(rg);
+    /* the host's groups are FuseOps' business: only device partitions are applied */
+    for (int i = 0; i < count; ++i)
+        if (rg->backend_of[i] > cc->nb) rg->group_of[i] = rg->backend_of[i] = 0;
+    byoc__cc_apply ap;
+    memset(&ap, 0, sizeof ap);
+    ap.o = cc->o;
+    ap.group = rg->group_of;
+    ap.backend = rg->backend_of;
+    ap.count = count;
+    byoc__cc_tag(&cc->g, cc->req, (int)stbds_arrlen(cc->req));
+    byoc_result r = byoc__cc_apply_plan(cc, &ap, diag);
+    byoc__cc_untag(cc->m, cc->origin_of, count);
+    if (r == BYOC_OK && scope) r = byoc__cc_bodies(cc->m, cc->o, scope, cc->st, diag);
+    return r;
+}
+
+/* The report's rows after the plan: each partition's price (its candidate's, found through any of its ops), and
+   each op's reason for not being on each other backend, as the search gives it. */
+BYOC__PRIVATE void byoc__cc_reasons(byoc__cc_region *rg, byoc__cc_scope *scope) {
+    const byoc__cc *cc = &rg->cc;
+    const byoc__report_builder *rb = &rg->rb;
+    byoc__locate_ops(cc->m, cc->arena, &rg->rb, &rg->parts, 0);
+    for (int p = 0; p < (int)stbds_arrlen(rg->parts); ++p)
+        for (int q = 0; q < (int)stbds_arrlen(rb->nodes); ++q) {
+            if (!rb->nodes[q].partition || strcmp(rb->nodes[q].partition, rg->parts[p].function)) continue;
+            intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)rb->nodes[q].origin, 0);
+            int group = at ? rg->group_of[at - 1] : 0;
+            if (group > 0 && group <= (int)stbds_arrlen(rg->group_cost))
+                rg->parts[p].estimated_cost = rg->group_cost[group - 1];
+            break;
+        }
+    if (scope) byoc__cc_scope_costs(scope, rg->parts, (int)stbds_arrlen(rg->parts));
+    for (int q = 0; q < (int)stbds_arrlen(rb->nodes); ++q) {
+        byoc_placement *pl = &rb->nodes[q];
+        byoc_placement_decline *ds = BYOC__NEW_N(cc->arena, byoc_placement_decline, cc->nb + 1);
+        if (!ds) break;
+        intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)pl->origin, 0);
+        const byoc_node *x = at ? cc->g.nodes[at - 1].node : NULL;
+        for (int k = 0; k < cc->nb; ++k) {
+            if (!strcmp(cc->o->backends[k]->name, pl->backend)) continue;
+            char why[1000];
+            ds[pl->ndeclined].backend = cc->o->backends[k]->name;
+            if (x && cc->pin[at - 1] >= 0 && cc->pin[at - 1] != k)
+                snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(cc, cc->pin[at - 1]));
+            else if (!x || byoc_backend_accepts(cc->o->backends[k], x, why, sizeof why)) {
+                const char *unit_note =
+                    x ? (const char *)byoc__map_get(&cc->noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
+                if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
+                    snprintf(why, sizeof why, "%s", unit_note);
+                else if (x && scope && scope->depth)
+                    snprintf(why, sizeof why, "the plan searched for %s is cheaper with it on %s", scope->name,
+                             pl->backend);
+                else if (x || !byoc__cc_scope_why(scope, pl->origin, k, why, sizeof why))
+                    snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
+            } else { /* declined alone: and inside a pattern? */
+                intptr_t note = byoc__map_get(&cc->noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
+                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
+            }
+            ds[pl->ndeclined].reason = byoc_intern(cc->arena, why);
+            if (x) byoc__cc_scope_note(scope, pl->origin, k, ds[pl->ndeclined].reason);
+            pl->ndeclined++;
+        }
+        pl->declined = ds;
+    }
+}
+
 /* The search over one region: @main of m, which is the module's @main or a control-flow body standing in
    for it (byoc__cc_body). After its plan is applied, the bodies of the control nodes in it are searched in
    turn (scope, NULL: none). */
@@ -30586,342 +31013,26 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
     if (r == BYOC_OK && !main_fn) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "collage: the module has no @main");
     if (r != BYOC_OK) return r;
     stats->arena = byoc_module_create(NULL);
-    byoc_module *arena = byoc_module_create(NULL); /* the report's */
-    byoc__cc cc;
-    memset(&cc, 0, sizeof cc);
-    cc.m = m;
-    cc.o = o;
-    cc.st = stats;
-    cc.nb = o->nbackends;
-    byoc__report_builder rb;
-    memset(&rb, 0, sizeof rb);
-    byoc__map pins = BYOC__MAP_EMPTY;
-    int *chosen = NULL, *best_base = NULL, *trial = NULL;
-    double *group_cost = NULL; /* per partition number */
-    unsigned char *allowed = NULL;
-    byoc_partition_summary *parts = NULL;
-    int *group_of = NULL, *backend_of = NULL; /* the plan: graph index -> partition number, backend + 1 */
-    int *greedy_of = NULL;                    /* the greedy plan: graph index -> backend + 1 */
-    byoc__cc_apply ap;
-    memset(&ap, 0, sizeof ap);
-    ap.o = o;
-    /* The searched graph lives through the whole search, so it takes a table of its own rather than the module's
-       id table (a graph borrows that table when it is free): the estimator builds a graph of every candidate it
-       prices, thousands of them, and each needs the free table -- without it, each would clear a table spanning
-       the module's ids, from the candidates' bound constants (old ids) to their fresh nodes. */
-    int lent = m->id_index_lent;
-    m->id_index_lent = 1;
-    if (!stats->arena || !arena || byoc_graph_build(m, main_fn->body, 0, &cc.g) != BYOC_OK)
-        r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
-    m->id_index_lent = lent;
-    int count = cc.g.count;
-    if (r == BYOC_OK) {
-        size_t bytes = sizeof(int) * ((size_t)count + 1);
-        cc.req_pos = BYOC__CAST(int *, BYOC_MALLOC(bytes));
-        cc.pin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
-        cc.mark = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.tmp = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.per_f = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.state_table = BYOC__CAST(byoc__cc_state_table *, BYOC_CALLOC((size_t)count + 1, sizeof *cc.state_table));
-        cc.kind_of = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)count + 1, 1));
-        cc.by_first = BYOC__CAST(int **, BYOC_CALLOC((size_t)count + 1, sizeof(int *)));
-        cc.same_origin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
-        cc.origin_of = BYOC__CAST(uint32_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint32_t)));
-        group_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        backend_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        if (!greedy_of || !cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.state_table ||
-            !cc.kind_of || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
-            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
-    }
-    for (int b = 0; r == BYOC_OK && b < cc.nb; ++b) cc.ops[b] = byoc__support_ops(o->backends[b]);
-    /* the rows of the input's ops (labels, frontend names) serve the report, pins and the bodies' reasons:
-       without them, the module is not printed for its labels nor walked for where each op went */
-    int rows = report || o->npins || scope;
-    if (r == BYOC_OK) {
-        if (rows) byoc__collect_ops(m, arena, &rb);
-        cc.rb = &rb;
-        cc.arena = arena;
-        byoc__map last = BYOC__MAP_EMPTY; /* origin -> the last graph index with it + 1 */
-        for (int i = 0; i < count; ++i) {
-            byoc_node *x = cc.g.nodes[i].node;
-            cc.req_pos[i] = cc.pin[i] = cc.same_origin[i] = -1;
-            cc.origin_of[i] = byoc_node_origin(x);
-            cc.kind_of[i] = (unsigned char)byoc__node_kind(x);
-            if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM)
-                continue;
-            cc.req_pos[i] = (int)stbds_arrlen(cc.req);
-            stbds_arrput(cc.req, i);
-            const void *key = (const void *)(uintptr_t)cc.origin_of[i];
-            intptr_t prev = byoc__map_get(&last, key, 0);
-            if (prev) cc.same_origin[prev - 1] = i;
-            else byoc__map_put(&cc.by_origin, key, i + 1);
-            byoc__map_put(&last, key, i + 1);
-        }
-        byoc__map_free(&last);
-        stats->nodes = (int)stbds_arrlen(cc.req);
-        r = byoc__resolve_pins(o->pins, o->npins, o->backends, cc.nb, &rb, &pins, diag);
-        for (size_t s = 0; r == BYOC_OK && s < pins.cap; ++s) { /* every node standing for the pinned op */
-            if (!pins.slots[s].key) continue;
-            for (int i = (int)byoc__map_get(&cc.by_origin, (const void *)pins.slots[s].key, 0) - 1; i >= 0;
-                 i = cc.same_origin[i])
-                cc.pin[i] = (int)pins.slots[s].val - 1; /* nb + 1 - 1: the host */
-        }
-    }
-    /* candidates */
-    if (r == BYOC_OK && !o->replay) {
-        for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b);
-        byoc__cc_generate_host(&cc);
-        if (!o->no_baselines) {
-            int shared = byoc__cc_first_in_line(&cc);
-            r = byoc__cc_plan(&cc, -1, 0, shared, diag);
-            for (int k = 0; r == BYOC_OK && k < cc.nb && k < 63; ++k)
-                if (k != shared) r = byoc__cc_plan(&cc, k, k + 1, -1, diag);
-        }
-    }
-    if (r == BYOC_OK && !o->replay) byoc__cc_keep_units(&cc);
-    if (r == BYOC_OK && o->replay) {
-        byoc__cc_generate_host(&cc);
-        for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b); /* for composites the replay may use */
-    }
-    int ncand = (int)stbds_arrlen(cc.cands);
-    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
-        byoc__cc_price(&cc, c);
-        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
-    }
-    if (r == BYOC_OK) {
-        allowed = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
-        if (!allowed) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
-    }
-    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
-        const byoc__cc_cand *cd = &cc.cands[c];
-        int pin_ok = 1;
-        for (int q = 0; q < cd->n && pin_ok; ++q)
-            pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
-        allowed[c] = (unsigned char)(pin_ok && !cd->dead);
-        stats->candidates += !cd->dead;
-        if (!cd->dead) stbds_arrput(cc.by_first[cd->first], c);
-    }
-    /* a pinned op needs a candidate of its backend */
-    for (int i = 0; r == BYOC_OK && i < count; ++i) {
-        if (cc.pin[i] < 0) continue;
-        int ok = 0;
-        for (int c = 0; c < ncand && !ok; ++c) {
-            const byoc__cc_cand *cd = &cc.cands[c];
-            if (!allowed[c] || cd->backend != cc.pin[i] || i < cd->first || i > cd->last) continue;
-            for (int q = 0; q < cd->n && !ok; ++q) ok = cc.pool[cd->off + q] == i;
-        }
-        if (!ok) {
-            const byoc_node *x = cc.g.nodes[i].node;
-            char why[1000] = "it cannot run there";
-            if (cc.pin[i] < cc.nb && byoc__is_op_call(x) &&
-                !byoc_backend_accepts(o->backends[cc.pin[i]], x, why, sizeof why)) {
-                intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)i, cc.pin[i]), 0);
-                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
-            }
-            r = byoc__diag(
-                diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x),
-                "%s #%u%s%s is pinned to %s, which declines it: %s", x->op ? x->op->def.name : "node",
-                (unsigned)byoc_node_origin(x), byoc_node_span(x)->source ? " " : "",
-                byoc_node_span(x)->source ? byoc_node_span(x)->source : "", byoc__cc_backend_name(&cc, cc.pin[i]), why);
-        }
-    }
-    /* the search, then the baselines in the same space */
+    byoc__cc_region rg;
+    memset(&rg, 0, sizeof rg);
+    rg.cc.m = m;
+    rg.cc.o = o;
+    rg.cc.st = stats;
+    rg.cc.nb = o->nbackends;
+    rg.cc.arena = byoc_module_create(NULL); /* the report's */
+    rg.rows = report || o->npins || scope;
+    r = byoc__cc_setup(&rg, main_fn, diag);
+    if (r == BYOC_OK) r = byoc__cc_candidates(&rg, diag);
     double cost = INFINITY;
-    if (r == BYOC_OK && o->replay) {
-        r = byoc__cc_replay(&cc, &chosen, diag);
-        cost = 0;
-        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(chosen); ++k) {
-            byoc__cc_price(&cc, chosen[k]);
-            if (cc.cands[chosen[k]].dead)
-                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0,
-                               "placement: the estimator cannot price partition on %s of %d ops in this model",
-                               byoc__cc_backend_name(&cc, cc.cands[chosen[k]].backend), cc.cands[chosen[k]].n);
-            else cost += cc.cands[chosen[k]].cost;
-        }
-    } else if (r == BYOC_OK) {
-        cc.allowed = allowed;
-        for (int round = 0;; ++round) {
-            cost = byoc__cc_search(&cc, &chosen);
-            int bad = isfinite(cost) ? byoc__cc_cycle(&cc, chosen, (int)stbds_arrlen(chosen)) : -1;
-            if (bad < 0 || round == 16) {
-                if (bad >= 0) cost = INFINITY;
-                break;
-            }
-            allowed[bad] = 0; /* break the cycle: search again without this partition */
-            stats->researches++;
-        }
-        /* baselines: greedy, each backend alone, the host alone */
-        int nplans = o->no_baselines ? 0 : cc.nb + 2;
-        stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
-        double best = INFINITY;
-        unsigned char *base = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
-        for (int p = 0; base && stats->plans && p < nplans; ++p) {
-            int bit = p == 0 ? 0 : p <= cc.nb ? p : -1;
-            if (bit > 63) continue;
-            char name[160];
-            snprintf(name, sizeof name, "%s%s",
-                     p == 0       ? "greedy"
-                     : p <= cc.nb ? "only:"
-                                  : "host",
-                     p > 0 && p <= cc.nb ? o->backends[p - 1]->name : "");
-            byoc__cc_allow_plan(&cc, base, bit);
-            cc.allowed = base;
-            double c = byoc__cc_search(&cc, &trial);
-            stats->plans[stats->nplans].name = byoc_intern(stats->arena, name);
-            stats->plans[stats->nplans].cost = c;
-            stats->nplans++;
-            /* a baseline honours the pins only when the greedy plan does (the others ignore other backends' pins) */
-            int pin_ok = 1;
-            for (int k = 0; k < (int)stbds_arrlen(trial) && pin_ok; ++k) {
-                const byoc__cc_cand *cd = &cc.cands[trial[k]];
-                for (int q = 0; q < cd->n && pin_ok; ++q)
-                    pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
-            }
-            if (p == 0)
-                for (int k = 0; k < (int)stbds_arrlen(trial); ++k) {
-                    const byoc__cc_cand *cd = &cc.cands[trial[k]];
-                    for (int q = 0; q < cd->n; ++q) greedy_of[cc.pool[cd->off + q]] = cd->backend + 1;
-                }
-            if (pin_ok && c < best) {
-                best = c;
-                stbds_arrsetlen(best_base, 0);
-                for (int k = 0; k < (int)stbds_arrlen(trial); ++k) stbds_arrput(best_base, trial[k]);
-            }
-        }
-        BYOC_FREE(base);
-        cc.allowed = allowed;
-        if (best < cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
-            stats->fallback = 1;
-            cost = best;
-            stbds_arrsetlen(chosen, 0);
-            for (int k = 0; k < (int)stbds_arrlen(best_base); ++k) stbds_arrput(chosen, best_base[k]);
-        }
-        if (!isfinite(cost))
-            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
-        stats->search_cost = cost;
-        if (r == BYOC_OK) {
-            byoc__cc_coalesce(&cc, &chosen);
-            cost = 0;
-            for (int k = 0; k < (int)stbds_arrlen(chosen); ++k) cost += cc.cands[chosen[k]].cost;
-        }
-    }
+    if (r == BYOC_OK) r = byoc__cc_choose(&rg, &cost, diag);
     stats->cost = cost;
-    /* the plan: device partitions numbered in plan order */
-    if (r == BYOC_OK) {
-        int group = 0;
-        for (int k = 0; k < (int)stbds_arrlen(chosen); ++k) {
-            const byoc__cc_cand *cd = &cc.cands[chosen[k]];
-            if (!cd->nops) continue;
-            group++;
-            stbds_arrput(group_cost, cd->cost);
-            for (int q = 0; q < cd->n; ++q) {
-                int i = cc.pool[cd->off + q];
-                group_of[i] = group;
-                backend_of[i] = cd->backend + 1; /* nb + 1: the host */
-            }
-        }
-        stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc.req) + 1);
-        byoc__map op_moved = BYOC__MAP_EMPTY; /* origin -> 1 + moved: the report's unit */
-        for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req);
-             ++q) { /* in graph order: replay relies on it */
-            int i = cc.req[q];
-            const byoc_node *x = cc.g.nodes[i].node;
-            if (!byoc__is_op_call(x)) continue;
-            byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
-            a->origin = cc.origin_of[i];
-            a->op = x->op->def.name;
-            a->backend = backend_of[i] && backend_of[i] <= cc.nb
-                             ? byoc_intern(stats->arena, o->backends[backend_of[i] - 1]->name)
-                             : "host";
-            a->group = group_of[i];
-            a->source = byoc_node_span(x)->source ? byoc_intern(stats->arena, byoc_node_span(x)->source) : NULL;
-            int moved = 0;
-            if (greedy_of[i]) {
-                a->greedy =
-                    greedy_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[greedy_of[i] - 1]->name) : "host";
-                moved = strcmp(a->greedy, a->backend) != 0;
-            }
-            intptr_t was = byoc__map_get(&op_moved, (const void *)(uintptr_t)a->origin, 0);
-            if (!was) stats->ops++;
-            if (moved && was != 2) stats->moved++;
-            if (!was || moved) byoc__map_put(&op_moved, (const void *)(uintptr_t)a->origin, 1 + (moved || was == 2));
-        }
-        byoc__map_free(&op_moved);
-        /* the host's groups are FuseOps' business: only device partitions are applied */
-        for (int i = 0; i < count; ++i)
-            if (backend_of[i] > cc.nb) group_of[i] = backend_of[i] = 0;
-        ap.group = group_of;
-        ap.backend = backend_of;
-        ap.count = count;
-        byoc__cc_tag(&cc.g, cc.req, (int)stbds_arrlen(cc.req));
-        r = byoc__cc_apply_plan(&cc, &ap, diag);
-        byoc__cc_untag(m, cc.origin_of, count);
-        if (r == BYOC_OK && scope) r = byoc__cc_bodies(m, o, scope, stats, diag);
-    }
-    /* the report, with the search's reasons */
-    if (r == BYOC_OK && rows) byoc__locate_ops(m, arena, &rb, &parts, 0);
-    /* each partition's cost: its candidate's, found through any of its ops */
-    for (int p = 0; r == BYOC_OK && p < (int)stbds_arrlen(parts); ++p)
-        for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
-            if (!rb.nodes[q].partition || strcmp(rb.nodes[q].partition, parts[p].function)) continue;
-            intptr_t at = byoc__map_get(&cc.by_origin, (const void *)(uintptr_t)rb.nodes[q].origin, 0);
-            int group = at ? group_of[at - 1] : 0;
-            if (group > 0 && group <= (int)stbds_arrlen(group_cost)) parts[p].estimated_cost = group_cost[group - 1];
-            break;
-        }
-    if (r == BYOC_OK && scope) byoc__cc_scope_costs(scope, parts, (int)stbds_arrlen(parts));
-    for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
-        byoc_placement *pl = &rb.nodes[q];
-        byoc_placement_decline *ds = BYOC__NEW_N(arena, byoc_placement_decline, cc.nb + 1);
-        if (!ds) break;
-        intptr_t at = byoc__map_get(&cc.by_origin, (const void *)(uintptr_t)pl->origin, 0);
-        const byoc_node *x = at ? cc.g.nodes[at - 1].node : NULL;
-        for (int k = 0; k < cc.nb; ++k) {
-            if (!strcmp(o->backends[k]->name, pl->backend)) continue;
-            char why[1000];
-            ds[pl->ndeclined].backend = o->backends[k]->name;
-            if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k)
-                snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
-            else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why)) {
-                const char *unit_note =
-                    x ? (const char *)byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
-                if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
-                    snprintf(why, sizeof why, "%s", unit_note);
-                else if (x && scope && scope->depth)
-                    snprintf(why, sizeof why, "the plan searched for %s is cheaper with it on %s", scope->name,
-                             pl->backend);
-                else if (x || !byoc__cc_scope_why(scope, pl->origin, k, why, sizeof why))
-                    snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
-            } else { /* declined alone: and inside a pattern? */
-                intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
-                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
-            }
-            ds[pl->ndeclined].reason = byoc_intern(arena, why);
-            if (x) byoc__cc_scope_note(scope, pl->origin, k, ds[pl->ndeclined].reason);
-            pl->ndeclined++;
-        }
-        pl->declined = ds;
-    }
-    if (r == BYOC_OK && report && scope) byoc__cc_report_control(m, arena, &rb, o);
-    if (r == BYOC_OK && report) r = byoc__report_make(&arena, &rb, parts, o->backends, cc.nb, report, diag);
+    if (r == BYOC_OK) r = byoc__cc_apply_chosen(&rg, scope, diag);
+    if (r == BYOC_OK && rg.rows) byoc__cc_reasons(&rg, scope);
+    if (r == BYOC_OK && report && scope) byoc__cc_report_control(m, rg.cc.arena, &rg.rb, o);
+    if (r == BYOC_OK && report)
+        r = byoc__report_make(&rg.cc.arena, &rg.rb, rg.parts, o->backends, rg.cc.nb, report, diag);
     stats->seconds = byoc__cc_clock() - t0;
-    stbds_arrfree(parts);
-    stbds_arrfree(rb.nodes);
-    byoc__map_free(&rb.index);
-    byoc__map_free(&rb.in_body);
-    byoc__map_free(&pins);
-    BYOC_FREE(group_of);
-    BYOC_FREE(backend_of);
-    BYOC_FREE(greedy_of);
-    stbds_arrfree(chosen);
-    stbds_arrfree(group_cost);
-    stbds_arrfree(best_base);
-    stbds_arrfree(trial);
-    BYOC_FREE(allowed);
-    byoc__cc_free(&cc);
-    byoc_module_destroy(arena);
+    byoc__cc_region_free(&rg);
     if (stats == &local_stats || r != BYOC_OK) {
         if (stats != &local_stats) { /* keep the counts, drop what the arena held */
             byoc_module_destroy(stats->arena);
