@@ -29630,8 +29630,36 @@ BYOC__PRIVATE double byoc__cc_dijkstra(byoc__cc *cc, int **chosen) {
    start pruning in an order only Dijkstra has) this returns -2 and Dijkstra runs. Dijkstra settles nearly every
    state anyway (a partial plan costs less than a whole one), so this pass makes about as many states, without
    the queue's ordered pushes and pops and their comparisons of covered sets. */
+/* The candidates of the current run whose edges the sweep need not take: a state's edges through allowed
+   candidates with the same members (the backends' single ops, one union made by two backends' Combine) reach one
+   state, and an edge that comes after such an edge no cheaper than it in by_first can change nothing there (the
+   earlier one set a cost at most its own; an equal cost loses to the earlier edge of the same state, or meets the
+   tie with another predecessor the earlier one met). Only an earlier, no dearer candidate shadows one: a later,
+   cheaper one may still tie with it once the state's cost is added. Returns NULL when out of memory (then every
+   edge is taken). */
+BYOC__PRIVATE unsigned char *byoc__cc_shadowed(const byoc__cc *cc) {
+    unsigned char *shadowed = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)stbds_arrlen(cc->cands) + 1, 1));
+    for (int r = 0; shadowed && r < (int)stbds_arrlen(cc->req); ++r) {
+        const int *list = cc->by_first[cc->req[r]];
+        int k = (int)stbds_arrlen(list);
+        for (int t = 0; t < k; ++t) {
+            const byoc__cc_cand *a = &cc->cands[list[t]];
+            if (!byoc__cc_allowed(cc, list[t])) continue;
+            for (int u = 0; u < t && !shadowed[list[t]]; ++u) {
+                const byoc__cc_cand *b = &cc->cands[list[u]];
+                if (!byoc__cc_allowed(cc, list[u]) || b->n != a->n || b->sig != a->sig || b->tail_sum != a->tail_sum ||
+                    !(b->cost <= a->cost))
+                    continue;
+                shadowed[list[t]] = !memcmp(&cc->pool[a->off], &cc->pool[b->off], sizeof(int) * (size_t)a->n);
+            }
+        }
+    }
+    return shadowed;
+}
+
 BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     byoc__cc_search_reset(cc);
+    unsigned char *shadowed = byoc__cc_shadowed(cc);
     int nreq = (int)stbds_arrlen(cc->req), made, budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20;
     int *head = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1))); /* f -> its states */
     int *later = NULL; /* state -> the next state with its f, -1 */
@@ -29656,6 +29684,7 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
                 int c = cc->by_first[f][t];
                 if (!byoc__cc_allowed(cc, c)) continue;
                 if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; }
+                if (shadowed && shadowed[c]) continue; /* after the budget's check, which stays per edge */
                 double cost;
                 int before = (int)stbds_arrlen(cc->states), ns = byoc__cc_step(cc, sid, c, &covered, &cost);
                 if (ns < 0) continue;
@@ -29683,6 +29712,7 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     int clean = ok;
     for (int s = goal; clean && s >= 0; s = cc->states[s].prev) clean = !tied[s];
     double cost = clean ? byoc__cc_path(cc, goal, chosen) : -2;
+    BYOC_FREE(shadowed);
     BYOC_FREE(head);
     stbds_arrfree(later);
     stbds_arrfree(tied);
