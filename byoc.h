@@ -29532,22 +29532,23 @@ BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
     memset(cc->per_f, 0, sizeof(int) * (size_t)cc->g.count);
 }
 
-/* One edge of the search: state sid extended by candidate c, whose first member is the state's first uncovered
-   node. Returns the state reached (made when new; -1 when c covers a covered node or the beam refuses the state)
-   and its cost through sid in *cost. covered: scratch (stb_ds). */
-BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, double *cost) {
+/* Where an edge of the search leads: state sid extended by candidate c, whose first member is the state's first
+   uncovered node. The next state's first uncovered node (-1: none), its covered nodes after it (n of them, at off
+   in *buf, appended there; stb_ds) and their shares' sum. Returns 0 when c covers a covered node. */
+typedef struct byoc__cc_target { int nf, off, n; uint64_t sum; } byoc__cc_target;
+BYOC__PRIVATE int byoc__cc_target_of(const byoc__cc *cc, int sid, int c, int **buf, byoc__cc_target *tg) {
     const byoc__cc_cand *cd = &cc->cands[c];
     const byoc__cc_state *cur = &cc->states[sid];
-    int f = cur->f, nreq = (int)stbds_arrlen(cc->req), made;
-    /* members after f must not be covered: merge them with the state's extra (into a buffer sized once per
-       edge, not grown per member: this runs for every edge of the search) */
+    int f = cur->f, nreq = (int)stbds_arrlen(cc->req), at = (int)stbds_arrlen(*buf);
+    /* members after f must not be covered: merge them with the state's extra (into room made once per edge, not
+       grown per member: this runs for every edge of the search) */
     const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
     int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, nc = 0;
-    if ((int)stbds_arrcap(*covered) < ne + nm + 1) stbds_arrsetcap(*covered, (size_t)(2 * (ne + nm) + 16));
-    int *out = *covered;
+    if ((int)stbds_arrcap(*buf) < at + ne + nm + 1) stbds_arrsetcap(*buf, (size_t)(2 * (at + ne + nm) + 16));
+    int *out = *buf + at;
     while (i < ne && j < nm) { /* branch-free steps (selects, not jumps): which side is smaller is a coin toss */
         int x = ex[i], y = mm[j], take_x = x < y;
-        if (x == y) return -1; /* a member is covered already */
+        if (x == y) return 0; /* a member is covered already */
         out[nc++] = take_x ? x : y;
         i += take_x;
         j += !take_x;
@@ -29560,12 +29561,25 @@ BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, dou
         if (out[q] == cc->req[p]) p++;
         q++;
     }
-    int nf = p < nreq ? cc->req[p] : -1;
-    while (q < nc && nf >= 0 && out[q] <= nf) q++;
-    *cost = cur->cost + cd->cost;
-    uint64_t sum = cur->sum + cd->tail_sum; /* the covered nodes' shares: those added, less those now before nf */
-    for (int k = 0; k < q; ++k) sum -= byoc__cc_member_hash(out[k]);
-    return byoc__cc_state_get(cc, nf, nc > q ? out + q : NULL, nc - q, sum, &made);
+    tg->nf = p < nreq ? cc->req[p] : -1;
+    while (q < nc && tg->nf >= 0 && out[q] <= tg->nf) q++;
+    tg->sum = cur->sum + cd->tail_sum; /* the covered nodes' shares: those added, less those now before nf */
+    for (int k = 0; k < q; ++k) tg->sum -= byoc__cc_member_hash(out[k]);
+    tg->off = at + q;
+    tg->n = nc - q;
+    stbds_arrsetlen(*buf, (size_t)(at + nc));
+    return 1;
+}
+
+/* One edge of the search: the state it reaches (made when new; -1 when c covers a covered node or the beam refuses
+   the state) and its cost through sid in *cost. covered: scratch (stb_ds). */
+BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, double *cost) {
+    byoc__cc_target tg;
+    int made;
+    stbds_arrsetlen(*covered, 0);
+    if (!byoc__cc_target_of(cc, sid, c, covered, &tg)) return -1;
+    *cost = cc->states[sid].cost + cc->cands[c].cost;
+    return byoc__cc_state_get(cc, tg.nf, tg.n ? *covered + tg.off : NULL, tg.n, tg.sum, &made);
 }
 
 /* the plan's candidates, from the goal back along prev, in plan order */
@@ -29663,6 +29677,7 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     int nreq = (int)stbds_arrlen(cc->req), made, budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20;
     int *head = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1))); /* f -> its states */
     int *later = NULL; /* state -> the next state with its f, -1 */
+    byoc__cc_target *targets = NULL; /* the edges of the state being expanded */
     unsigned char *tied = NULL;
     int *covered = NULL, goal = -1, ok = head != NULL, free_edges = 0;
     for (int i = 0; ok && i < cc->g.count; ++i) head[i] = -1;
@@ -29678,15 +29693,36 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     }
     for (int r = 0; ok && r < nreq; ++r) {
         int f = cc->req[r];
+        const int *list = cc->by_first[f];
+        int k = (int)stbds_arrlen(list);
+        if (ok && k) stbds_arrsetlen(targets, (size_t)k);
         for (int sid = head[f]; ok && sid >= 0; sid = later[sid]) {
             cc->st->expanded++;
-            for (int t = 0; ok && t < (int)stbds_arrlen(cc->by_first[f]); ++t) {
-                int c = cc->by_first[f][t];
+            /* Every edge's next state is worked out first and its table slot fetched ahead, so the lookups find
+               their lines on the way instead of each waiting in turn; then the edges are taken in order. */
+            stbds_arrsetlen(covered, 0);
+            for (int t = 0; t < k; ++t) {
+                byoc__cc_target *tg = &targets[t];
+                tg->nf = -2; /* no edge: not allowed, shadowed, or covering a covered node */
+                if (!byoc__cc_allowed(cc, list[t]) || (shadowed && shadowed[list[t]]) ||
+                    !byoc__cc_target_of(cc, sid, list[t], &covered, tg)) {
+                    tg->nf = -2;
+                    continue;
+                }
+                const byoc__cc_state_table *tt = &cc->state_table[tg->nf >= 0 ? tg->nf : cc->g.count];
+                if (tt->cap)
+                    BYOC__PREFETCH(&cc->state_slots[tt->off + (int)(byoc__cc_state_tag(tg->nf, tg->sum) &
+                                                                    (uint32_t)(tt->cap - 1))]);
+            }
+            for (int t = 0; ok && t < k; ++t) {
+                int c = list[t];
                 if (!byoc__cc_allowed(cc, c)) continue;
-                if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; }
-                if (shadowed && shadowed[c]) continue; /* after the budget's check, which stays per edge */
-                double cost;
-                int before = (int)stbds_arrlen(cc->states), ns = byoc__cc_step(cc, sid, c, &covered, &cost);
+                if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; } /* per edge, shadowed ones too */
+                const byoc__cc_target *tg = &targets[t];
+                if (tg->nf == -2) continue;
+                double cost = cc->states[sid].cost + cc->cands[c].cost;
+                int before = (int)stbds_arrlen(cc->states),
+                    ns = byoc__cc_state_get(cc, tg->nf, tg->n ? covered + tg->off : NULL, tg->n, tg->sum, &made);
                 if (ns < 0) continue;
                 if (ns >= before) { /* new: into its f's list */
                     int nf = cc->states[ns].f;
@@ -29713,6 +29749,7 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     for (int s = goal; clean && s >= 0; s = cc->states[s].prev) clean = !tied[s];
     double cost = clean ? byoc__cc_path(cc, goal, chosen) : -2;
     BYOC_FREE(shadowed);
+    stbds_arrfree(targets);
     BYOC_FREE(head);
     stbds_arrfree(later);
     stbds_arrfree(tied);
