@@ -24797,27 +24797,77 @@ BYOC__PRIVATE int byoc__pass_skips(const byoc_node *fn) {
     return byoc__has_compiler(fn) || byoc_attrs_int(&fn->attrs, "SkipOptimization", 0) != 0;
 }
 
+/* The ops a call matched by p calls (p's root: is_op(a) | is_op(b), through attribute and type constraints), at
+   most cap of them into ops; -1 when p does not name them (a wildcard or dominator root, more than cap ops). */
+BYOC__PRIVATE int byoc__pat_root_ops(const byoc_pattern *p, int callee, const byoc_op **ops, int n, int cap) {
+    if (!p || n < 0) return -1;
+    switch (p->kind) {
+    case BYOC_PAT_OP: { /* multiply and divide: either may match the other reassociated (byoc__match_reassociated) */
+        const byoc_op *mul = byoc__ops()->multiply, *div = byoc__ops()->divide;
+        if (!callee || !p->op || n + 2 > cap) return -1;
+        ops[n++] = p->op;
+        if (p->op == mul || p->op == div) ops[n++] = p->op == mul ? div : mul;
+        return n;
+    }
+    case BYOC_PAT_ALT:
+        return byoc__pat_root_ops(p->right, callee, ops, byoc__pat_root_ops(p->left, callee, ops, n, cap), cap);
+    case BYOC_PAT_CALL: return callee ? -1 : byoc__pat_root_ops(p->inner, 1, ops, n, cap);
+    case BYOC_PAT_ATTR: case BYOC_PAT_DTYPE: case BYOC_PAT_SHAPE: case BYOC_PAT_TYPE:
+        return byoc__pat_root_ops(p->inner, callee, ops, n, cap);
+    default: return -1;
+    }
+}
+
+/* 1 when no call in `present` (op -> 1) can be the root of a match of p: the pattern is then not tried there */
+BYOC__PRIVATE int byoc__pat_cannot_match(const byoc_pattern *p, const byoc__map *present) {
+    const byoc_op *ops[16];
+    int n = byoc__pat_root_ops(p, 0, ops, 0, 16);
+    for (int i = 0; i < n; ++i)
+        if (byoc__map_has(present, ops[i])) return 0;
+    return n >= 0;
+}
+
 BYOC__PRIVATE byoc_result byoc__merge_composite_in_functions(byoc_module *m, const byoc_pattern_entry *table,
                                                              int count, byoc_diag *diag) {
     byoc_result r = byoc_infer_type(m, diag);
+    /* The ops each function calls, gathered once: a pattern whose root op none of them is cannot match there,
+       and is not tried (each try builds the function's graph and its dominators; a backend's int8 patterns on
+       a float model are most of its table). Rewriting only moves calls into composites, so the set stays a
+       superset of what the function calls as the patterns go. */
+    int nf = byoc_module_function_count(m);
+    byoc__map *present = BYOC__CAST(byoc__map *, BYOC_CALLOC((size_t)nf + 1, sizeof(byoc__map)));
+    for (int f = 0; present && f < nf; ++f) {
+        byoc_node **order = NULL;
+        byoc__post_order_marked(m->functions[f].function->body, 0, &order);
+        for (int i = 0; i < (int)stbds_arrlen(order); ++i)
+            if (order[i]->kind == BYOC_NODE_CALL && order[i]->op) byoc__map_put(&present[f], order[i]->op, 1);
+        stbds_arrfree(order);
+    }
     for (int e = 0; r == BYOC_OK && e < count; ++e) {
         byoc_attrs attrs;
         memset(&attrs, 0, sizeof attrs);
         byoc_attrs_set_string(m, &attrs, "Composite", table[e].name);
+        int changed = 0;
         for (int f = 0; f < byoc_module_function_count(m) && !m->has_error; ++f) {
             byoc_node *fn = m->functions[f].function;
             if (byoc__pass_skips(fn)) continue; /* an existing partition is never re-partitioned */
+            if (present && f < nf && byoc__pat_cannot_match(table[e].pattern, &present[f])) continue;
             byoc_node *body =
                 byoc__partition(m, table[e].pattern, fn->body, &attrs, table[e].check, table[e].user_data);
             if (body && body != fn->body) {
-                byoc_node *nf = byoc__function_with_body(m, fn, body);
-                if (nf) m->functions[f].function = nf;
+                byoc_node *nfn = byoc__function_with_body(m, fn, body);
+                if (nfn) m->functions[f].function = nfn;
+                changed = 1;
             }
         }
-        if (m->has_error)
-            return byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "merge_composite: %s", m->error.message);
-        r = byoc_infer_type(m, diag); /* later patterns may test types */
+        if (m->has_error) {
+            r = byoc__diag(diag, m->error.code, 0, 0, m->error.node_id, "merge_composite: %s", m->error.message);
+            break;
+        }
+        if (changed) r = byoc_infer_type(m, diag); /* later patterns may test types */
     }
+    for (int f = 0; present && f < nf; ++f) byoc__map_free(&present[f]);
+    BYOC_FREE(present);
     return r;
 }
 
@@ -29302,6 +29352,7 @@ BYOC__PRIVATE int byoc__region_size_cmp(const void *a, const void *b) {
 /* After MergeCompilerRegions for backend k: regions that are too small, or beyond the partition budget,
    are excluded for k. Returns how many nodes were newly excluded. */
 BYOC__PRIVATE int byoc__greedy_drop(byoc__greedy *g, int budget) {
+    if (g->o->min_partition_ops <= 0 && budget < 0) return 0; /* no limit to apply: nothing to count regions for */
     byoc_module *m = g->m;
     const char *name = g->order[g->k]->name;
     byoc__region_info *infos = NULL;
@@ -29711,7 +29762,11 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
     byoc__report_builder rb;
     memset(&rb, 0, sizeof rb);
     rb.control_rows = 1;
-    byoc__collect_ops(m, g.arena, &rb);
+    /* the rows (labels, frontend names, producers, reasons) serve the report, pins and --no-fallback's message:
+       a caller wanting none of them (Collage's baseline plans, three per search) skips printing the module for
+       its labels and walking it again for where each op went */
+    int rows = report || o->npins || o->no_fallback;
+    if (rows) byoc__collect_ops(m, g.arena, &rb);
     g.rb = &rb;
     if (r == BYOC_OK) r = byoc__resolve_pins(o->pins, o->npins, g.order, g.n, &rb, &g.pin, diag);
     int made = 0; /* partitions so far */
@@ -29760,7 +29815,7 @@ BYOC_API byoc_result byoc_partition_greedy(byoc_module *m, const byoc_partition_
         g.ops = NULL;
     }
     byoc_partition_summary *parts = NULL;
-    if (r == BYOC_OK) byoc__locate_ops(m, g.arena, &rb, &parts, report != NULL);
+    if (r == BYOC_OK && rows) byoc__locate_ops(m, g.arena, &rb, &parts, report != NULL);
     /* the reasons of the backends tried before the one chosen */
     for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
         byoc_placement *pl = &rb.nodes[q];
@@ -30281,6 +30336,8 @@ typedef struct byoc__cc_cand {
     int first, last, n, off; /* members: pool[off .. off + n), ascending graph indices */
     int depth, exits, kind, nops;
     uint64_t plans;          /* bit 0: a partition of the greedy plan; bit 1 + k: of backend k's plan */
+    uint64_t sig;            /* bit i % 64 for each member i: disjoint signatures, disjoint member sets */
+    uint64_t tail_sum;       /* byoc__cc_member_hash summed over the members after the first (the search's edges) */
     const char *rule;
     uint64_t key;
     double cost;
@@ -30289,6 +30346,7 @@ typedef struct byoc__cc_cand {
 
 typedef struct byoc__cc_state {
     double cost;
+    uint64_t sum; /* byoc__cc_member_hash summed over the covered nodes after f: the state's hash, kept as it grows */
     int f;        /* the first uncovered required node, -1 when all are covered */
     int off, n;   /* the covered required nodes after f, ascending: spool[off .. off + n) */
     int prev, cand;
@@ -30417,6 +30475,17 @@ BYOC__PRIVATE int byoc__cc_describe(byoc__cc *cc, const int *mem, int n, int *de
     return 1;
 }
 
+/* A node's share of a covered set's hash. The search's states hash as the sum of their nodes' shares, so an edge
+   updates its state's hash by the nodes it adds and drops instead of hashing the whole set again (at 50k nodes
+   the sets hold about ten nodes and the edges number millions); the shares are mixed well (splitmix64's
+   finalizer), so sums of different sets rarely collide, and a collision only costs a comparison. */
+BYOC__PRIVATE uint64_t byoc__cc_member_hash(int i) {
+    uint64_t z = (uint64_t)(uint32_t)i + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 BYOC__PRIVATE uint64_t byoc__cc_members_hash(int backend, const int *mem, int n) {
     uint64_t h = byoc__mix(0x51ed27ull, (uint64_t)backend);
     for (int q = 0; q < n; ++q) h = byoc__mix(h, (uint64_t)mem[q]);
@@ -30450,7 +30519,11 @@ BYOC__PRIVATE int byoc__cc_add(byoc__cc *cc, int backend, const int *mem, int n,
     c.off = (int)stbds_arrlen(cc->pool);
     c.plans = plans;
     c.rule = rule;
-    for (int q = 0; q < n; ++q) stbds_arrput(cc->pool, mem[q]);
+    for (int q = 0; q < n; ++q) {
+        c.sig |= (uint64_t)1 << (mem[q] & 63);
+        if (q) c.tail_sum += byoc__cc_member_hash(mem[q]);
+        stbds_arrput(cc->pool, mem[q]);
+    }
     int id = (int)stbds_arrlen(cc->cands);
     stbds_arrput(cc->cands, c);
     stbds_arrput(cc->collide, (int)byoc__map_get(&cc->dedup, (const void *)(uintptr_t)h, 0));
@@ -30505,13 +30578,19 @@ BYOC__PRIVATE void byoc__cc_combine(byoc__cc *cc, int backend, int from, byoc_fu
                 int nn = dir ? gn->ninputs : gn->nusers;
                 for (int k = 0; k < nn; ++k) {
                     int x = dir ? gn->inputs[k] : gn->users[k];
+                    if (in_a[x] == a_stamp) continue; /* inside a: every candidate holding x overlaps a */
                     for (int t = 0; t < (int)stbds_arrlen(by_node[x]); ++t) {
                         int b = by_node[x][t];
                         if (b == a || (b < a && a < seen_from[b - from])) continue; /* the same pair, met from b */
                         const byoc__cc_cand *ca = &cc->cands[a], *cb = &cc->cands[b];
                         if (!byoc__cc_may_combine(style, dir ? cb : ca, dir ? ca : cb)) continue;
-                        int overlap = 0;
-                        for (int r = 0; r < cb->n && !overlap; ++r) overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
+                        /* disjoint signatures: disjoint sets; within 64 consecutive indices a bit stands for
+                           one index, so sharing one is overlapping; else the members are compared */
+                        int lo = ca->first < cb->first ? ca->first : cb->first,
+                            hi = ca->last > cb->last ? ca->last : cb->last, overlap = (ca->sig & cb->sig) != 0;
+                        if (overlap && hi - lo >= 64)
+                            for (int r = overlap = 0; r < cb->n && !overlap; ++r)
+                                overlap = in_a[cc->pool[cb->off + r]] == a_stamp;
                         if (overlap) continue;
                         byoc__cc_merge(cc, ca, cb, &merged);
                         int before = (int)stbds_arrlen(cc->cands);
@@ -30605,9 +30684,23 @@ BYOC__PRIVATE void byoc__cc_generate_host(byoc__cc *cc) {
     byoc__cc_combine(cc, cc->nb, from, BYOC_FUSION_TVM, cc->o->host_max_depth > 0 ? cc->o->host_max_depth : 8);
 }
 
+/* The backend whose single-backend plan the greedy plan holds, or -1. Greedy places its backends one after
+   the other, in descending priority (ties as given), each on what the ones before it left, and never touches a
+   partition once made: with no pins (a single-backend plan drops the pins to other backends, greedy keeps them),
+   the first backend in line sees the same module in both runs and makes the same partitions. */
+BYOC__PRIVATE int byoc__cc_first_in_line(const byoc__cc *cc) {
+    for (int i = 0; i < cc->g.count; ++i)
+        if (cc->pin[i] >= 0) return -1;
+    int first = -1;
+    for (int k = 0; k < cc->nb && k < 63; ++k)
+        if (first < 0 || cc->o->backends[k]->priority > cc->o->backends[first]->priority) first = k;
+    return first;
+}
+
 /* The partitions of a greedy run on a copy of the module (all backends, or only backend `only`) become
-   candidates marked with plan bit `bit`. */
-BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_diag *diag) {
+   candidates marked with plan bit `bit`; those of backend `shared` also with its single-backend plan's bit
+   (byoc__cc_first_in_line: that plan's run is then not made). */
+BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, int shared, byoc_diag *diag) {
     byoc_module *copy = byoc__module_clone_borrowing(cc->m);
     if (!copy) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     byoc_partition_options po;
@@ -30691,7 +30784,8 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, byoc_di
         int n = 0; /* distinct */
         for (int q = 0; q < (int)stbds_arrlen(mem); ++q)
             if (!n || mem[n - 1] != mem[q]) mem[n++] = mem[q];
-        byoc__cc_add(cc, b, mem, n, only < 0 ? "greedy" : "only", (uint64_t)1 << bit, 0, 0);
+        uint64_t plans = (uint64_t)1 << bit | (b == shared ? (uint64_t)1 << (shared + 1) : 0);
+        byoc__cc_add(cc, b, mem, n, only < 0 ? "greedy" : "only", plans, 0, 0);
     }
     stbds_arrfree(mem);
     byoc_module_destroy(copy);
@@ -30939,10 +31033,9 @@ BYOC__PRIVATE byoc__cc_heap_item byoc__cc_heap_pop(byoc__cc *cc) {
     return top;
 }
 
-BYOC__PRIVATE uint64_t byoc__cc_state_hash(int f, const int *extra, int n) {
-    uint64_t h = byoc__mix(0x57a7eull, (uint64_t)(f + 1));
-    for (int i = 0; i < n; ++i) h = byoc__mix(h, (uint64_t)extra[i]);
-    return h | 1;
+/* the 32 bits of a state's hash its table slot keeps: f and the sum of its covered nodes' shares, mixed */
+BYOC__PRIVATE uint32_t byoc__cc_state_tag(int f, uint64_t sum) {
+    return (uint32_t)(byoc__mix(sum, (uint64_t)(f + 1)) >> 32);
 }
 
 /* The states are found through one small open-addressing table per first uncovered node f, not one table of
@@ -30970,16 +31063,18 @@ BYOC__PRIVATE byoc__cc_state_table *byoc__cc_state_room(byoc__cc *cc, int f) {
     return t;
 }
 
-/* the state (f, extra), made when new; -1 when the beam refuses a new one */
-BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int n, int *made) {
-    uint32_t tag = (uint32_t)(byoc__cc_state_hash(f, extra, n) >> 32);
+/* the state (f, extra), made when new (sum: the shares of extra's nodes); -1 when the beam refuses a new one */
+BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int n, uint64_t sum, int *made) {
+    uint32_t tag = byoc__cc_state_tag(f, sum);
     byoc__cc_state_table *t = byoc__cc_state_room(cc, f);
     int mask = t->cap - 1, at = t->off + (int)(tag & (uint32_t)mask);
     for (; cc->state_slots[at].id; at = t->off + ((at - t->off + 1) & mask)) {
         if (cc->state_slots[at].tag != tag) continue;
-        int s = cc->state_slots[at].id - 1;
-        if (cc->states[s].f == f && cc->states[s].n == n &&
-            (n == 0 || !memcmp(&cc->spool[cc->states[s].off], extra, sizeof(int) * (size_t)n))) {
+        int s = cc->state_slots[at].id - 1, k = 0;
+        if (cc->states[s].f != f || cc->states[s].n != n) continue;
+        const int *theirs = &cc->spool[cc->states[s].off]; /* compared in line: about ten ints, no call */
+        while (k < n && theirs[k] == extra[k]) k++;
+        if (k == n) {
             *made = 0;
             return s;
         }
@@ -30994,6 +31089,7 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     byoc__cc_state st;
     memset(&st, 0, sizeof st);
     st.f = f;
+    st.sum = sum;
     st.off = (int)stbds_arrlen(cc->spool);
     st.n = n;
     st.prev = st.cand = -1;
@@ -31027,34 +31123,54 @@ BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
     memset(cc->per_f, 0, sizeof(int) * (size_t)cc->g.count);
 }
 
-/* One edge of the search: state sid extended by candidate c, whose first member is the state's first uncovered
-   node. Returns the state reached (made when new; -1 when c covers a covered node or the beam refuses the state)
-   and its cost through sid in *cost. covered: scratch (stb_ds). */
-BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, double *cost) {
+/* Where an edge of the search leads: state sid extended by candidate c, whose first member is the state's first
+   uncovered node. The next state's first uncovered node (-1: none), its covered nodes after it (n of them, at off
+   in *buf, appended there; stb_ds) and their shares' sum. Returns 0 when c covers a covered node. */
+typedef struct byoc__cc_target { int nf, off, n; uint64_t sum; } byoc__cc_target;
+BYOC__PRIVATE int byoc__cc_target_of(const byoc__cc *cc, int sid, int c, int **buf, byoc__cc_target *tg) {
     const byoc__cc_cand *cd = &cc->cands[c];
     const byoc__cc_state *cur = &cc->states[sid];
-    int f = cur->f, nreq = (int)stbds_arrlen(cc->req), made;
-    /* members after f must not be covered: merge them with the state's extra (into a buffer sized once per
-       edge, not grown per member: this runs for every edge of the search) */
+    int f = cur->f, nreq = (int)stbds_arrlen(cc->req), at = (int)stbds_arrlen(*buf);
+    /* members after f must not be covered: merge them with the state's extra (into room made once per edge, not
+       grown per member: this runs for every edge of the search) */
     const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
     int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, nc = 0;
-    if ((int)stbds_arrcap(*covered) < ne + nm + 1) stbds_arrsetcap(*covered, (size_t)(2 * (ne + nm) + 16));
-    int *out = *covered;
-    while (i < ne || j < nm) {
-        if (j == nm || (i < ne && ex[i] < mm[j])) out[nc++] = ex[i++];
-        else if (i == ne || mm[j] < ex[i]) out[nc++] = mm[j++];
-        else return -1; /* a member is covered already */
+    if ((int)stbds_arrcap(*buf) < at + ne + nm + 1) stbds_arrsetcap(*buf, (size_t)(2 * (at + ne + nm) + 16));
+    int *out = *buf + at;
+    while (i < ne && j < nm) { /* branch-free steps (selects, not jumps): which side is smaller is a coin toss */
+        int x = ex[i], y = mm[j], take_x = x < y;
+        if (x == y) return 0; /* a member is covered already */
+        out[nc++] = take_x ? x : y;
+        i += take_x;
+        j += !take_x;
     }
+    while (i < ne) out[nc++] = ex[i++];
+    while (j < nm) out[nc++] = mm[j++];
     /* the next uncovered required node */
     int p = cc->req_pos[f] + 1, q = 0;
     while (p < nreq && q < nc && out[q] <= cc->req[p]) {
         if (out[q] == cc->req[p]) p++;
         q++;
     }
-    int nf = p < nreq ? cc->req[p] : -1;
-    while (q < nc && nf >= 0 && out[q] <= nf) q++;
-    *cost = cur->cost + cd->cost;
-    return byoc__cc_state_get(cc, nf, nc > q ? out + q : NULL, nc - q, &made);
+    tg->nf = p < nreq ? cc->req[p] : -1;
+    while (q < nc && tg->nf >= 0 && out[q] <= tg->nf) q++;
+    tg->sum = cur->sum + cd->tail_sum; /* the covered nodes' shares: those added, less those now before nf */
+    for (int k = 0; k < q; ++k) tg->sum -= byoc__cc_member_hash(out[k]);
+    tg->off = at + q;
+    tg->n = nc - q;
+    stbds_arrsetlen(*buf, (size_t)(at + nc));
+    return 1;
+}
+
+/* One edge of the search: the state it reaches (made when new; -1 when c covers a covered node or the beam refuses
+   the state) and its cost through sid in *cost. covered: scratch (stb_ds). */
+BYOC__PRIVATE int byoc__cc_step(byoc__cc *cc, int sid, int c, int **covered, double *cost) {
+    byoc__cc_target tg;
+    int made;
+    stbds_arrsetlen(*covered, 0);
+    if (!byoc__cc_target_of(cc, sid, c, covered, &tg)) return -1;
+    *cost = cc->states[sid].cost + cc->cands[c].cost;
+    return byoc__cc_state_get(cc, tg.nf, tg.n ? *covered + tg.off : NULL, tg.n, tg.sum, &made);
 }
 
 /* the plan's candidates, from the goal back along prev, in plan order */
@@ -31075,7 +31191,7 @@ BYOC__PRIVATE double byoc__cc_path(byoc__cc *cc, int goal, int **chosen) {
 BYOC__PRIVATE double byoc__cc_dijkstra(byoc__cc *cc, int **chosen) {
     byoc__cc_search_reset(cc);
     int nreq = (int)stbds_arrlen(cc->req), made;
-    int start = byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made);
+    int start = byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, 0, &made);
     cc->states[start].cost = 0;
     byoc__cc_heap_item it0 = {0, start};
     byoc__cc_heap_push(cc, it0);
@@ -31119,17 +31235,46 @@ BYOC__PRIVATE double byoc__cc_dijkstra(byoc__cc *cc, int **chosen) {
    start pruning in an order only Dijkstra has) this returns -2 and Dijkstra runs. Dijkstra settles nearly every
    state anyway (a partial plan costs less than a whole one), so this pass makes about as many states, without
    the queue's ordered pushes and pops and their comparisons of covered sets. */
+/* The candidates of the current run whose edges the sweep need not take: a state's edges through allowed
+   candidates with the same members (the backends' single ops, one union made by two backends' Combine) reach one
+   state, and an edge that comes after such an edge no cheaper than it in by_first can change nothing there (the
+   earlier one set a cost at most its own; an equal cost loses to the earlier edge of the same state, or meets the
+   tie with another predecessor the earlier one met). Only an earlier, no dearer candidate shadows one: a later,
+   cheaper one may still tie with it once the state's cost is added. Returns NULL when out of memory (then every
+   edge is taken). */
+BYOC__PRIVATE unsigned char *byoc__cc_shadowed(const byoc__cc *cc) {
+    unsigned char *shadowed = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)stbds_arrlen(cc->cands) + 1, 1));
+    for (int r = 0; shadowed && r < (int)stbds_arrlen(cc->req); ++r) {
+        const int *list = cc->by_first[cc->req[r]];
+        int k = (int)stbds_arrlen(list);
+        for (int t = 0; t < k; ++t) {
+            const byoc__cc_cand *a = &cc->cands[list[t]];
+            if (!byoc__cc_allowed(cc, list[t])) continue;
+            for (int u = 0; u < t && !shadowed[list[t]]; ++u) {
+                const byoc__cc_cand *b = &cc->cands[list[u]];
+                if (!byoc__cc_allowed(cc, list[u]) || b->n != a->n || b->sig != a->sig || b->tail_sum != a->tail_sum ||
+                    !(b->cost <= a->cost))
+                    continue;
+                shadowed[list[t]] = !memcmp(&cc->pool[a->off], &cc->pool[b->off], sizeof(int) * (size_t)a->n);
+            }
+        }
+    }
+    return shadowed;
+}
+
 BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     byoc__cc_search_reset(cc);
+    unsigned char *shadowed = byoc__cc_shadowed(cc);
     int nreq = (int)stbds_arrlen(cc->req), made, budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20;
     int *head = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1))); /* f -> its states */
     int *later = NULL; /* state -> the next state with its f, -1 */
+    byoc__cc_target *targets = NULL; /* the edges of the state being expanded */
     unsigned char *tied = NULL;
     int *covered = NULL, goal = -1, ok = head != NULL, free_edges = 0;
     for (int i = 0; ok && i < cc->g.count; ++i) head[i] = -1;
     for (int c = 0; c < (int)stbds_arrlen(cc->cands) && !free_edges; ++c)
         free_edges = byoc__cc_allowed(cc, c) && cc->cands[c].cost == 0;
-    int start = ok ? byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, &made) : -1;
+    int start = ok ? byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, 0, &made) : -1;
     if (start >= 0) {
         cc->states[start].cost = 0;
         stbds_arrput(later, -1);
@@ -31139,14 +31284,36 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     }
     for (int r = 0; ok && r < nreq; ++r) {
         int f = cc->req[r];
+        const int *list = cc->by_first[f];
+        int k = (int)stbds_arrlen(list);
+        if (ok && k) stbds_arrsetlen(targets, (size_t)k);
         for (int sid = head[f]; ok && sid >= 0; sid = later[sid]) {
             cc->st->expanded++;
-            for (int t = 0; ok && t < (int)stbds_arrlen(cc->by_first[f]); ++t) {
-                int c = cc->by_first[f][t];
+            /* Every edge's next state is worked out first and its table slot fetched ahead, so the lookups find
+               their lines on the way instead of each waiting in turn; then the edges are taken in order. */
+            stbds_arrsetlen(covered, 0);
+            for (int t = 0; t < k; ++t) {
+                byoc__cc_target *tg = &targets[t];
+                tg->nf = -2; /* no edge: not allowed, shadowed, or covering a covered node */
+                if (!byoc__cc_allowed(cc, list[t]) || (shadowed && shadowed[list[t]]) ||
+                    !byoc__cc_target_of(cc, sid, list[t], &covered, tg)) {
+                    tg->nf = -2;
+                    continue;
+                }
+                const byoc__cc_state_table *tt = &cc->state_table[tg->nf >= 0 ? tg->nf : cc->g.count];
+                if (tt->cap)
+                    BYOC__PREFETCH(&cc->state_slots[tt->off + (int)(byoc__cc_state_tag(tg->nf, tg->sum) &
+                                                                    (uint32_t)(tt->cap - 1))]);
+            }
+            for (int t = 0; ok && t < k; ++t) {
+                int c = list[t];
                 if (!byoc__cc_allowed(cc, c)) continue;
-                if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; }
-                double cost;
-                int before = (int)stbds_arrlen(cc->states), ns = byoc__cc_step(cc, sid, c, &covered, &cost);
+                if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; } /* per edge, shadowed ones too */
+                const byoc__cc_target *tg = &targets[t];
+                if (tg->nf == -2) continue;
+                double cost = cc->states[sid].cost + cc->cands[c].cost;
+                int before = (int)stbds_arrlen(cc->states),
+                    ns = byoc__cc_state_get(cc, tg->nf, tg->n ? covered + tg->off : NULL, tg->n, tg->sum, &made);
                 if (ns < 0) continue;
                 if (ns >= before) { /* new: into its f's list */
                     int nf = cc->states[ns].f;
@@ -31172,6 +31339,8 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     int clean = ok;
     for (int s = goal; clean && s >= 0; s = cc->states[s].prev) clean = !tied[s];
     double cost = clean ? byoc__cc_path(cc, goal, chosen) : -2;
+    BYOC_FREE(shadowed);
+    stbds_arrfree(targets);
     BYOC_FREE(head);
     stbds_arrfree(later);
     stbds_arrfree(tied);
@@ -32102,6 +32271,383 @@ BYOC__PRIVATE void byoc__cc_allow_plan(byoc__cc *cc, unsigned char *allowed, int
     }
 }
 
+/* ---- one region's search, step by step (byoc__cc_partition_region) ---- */
+typedef struct byoc__cc_region {
+    byoc__cc cc;
+    byoc__report_builder rb;       /* the input's ops as report rows, when rows */
+    int rows;                      /* the report, pins or the bodies' reasons want them */
+    byoc__map pins;                /* origin -> backend index + 1 (nb + 1: the host) */
+    unsigned char *allowed;        /* candidate -> the search may use it (live, keeping the pins) */
+    int *chosen;                   /* the plan's candidates (stb_ds) */
+    double *group_cost;            /* per partition number (stb_ds) */
+    int *group_of, *backend_of;    /* the plan: graph index -> partition number, backend + 1 */
+    int *greedy_of;                /* the greedy plan: graph index -> backend + 1 */
+    byoc_partition_summary *parts; /* the report's partitions (stb_ds) */
+} byoc__cc_region;
+
+BYOC__PRIVATE void byoc__cc_region_free(byoc__cc_region *rg) {
+    stbds_arrfree(rg->parts);
+    stbds_arrfree(rg->rb.nodes);
+    byoc__map_free(&rg->rb.index);
+    byoc__map_free(&rg->rb.in_body);
+    byoc__map_free(&rg->pins);
+    BYOC_FREE(rg->group_of);
+    BYOC_FREE(rg->backend_of);
+    BYOC_FREE(rg->greedy_of);
+    stbds_arrfree(rg->chosen);
+    stbds_arrfree(rg->group_cost);
+    BYOC_FREE(rg->allowed);
+    byoc_module_destroy(rg->cc.arena);
+    byoc__cc_free(&rg->cc);
+}
+
+/* The region's graph (@main's body), its required nodes (op calls, tuples, projections), their origins and
+   pins, and the scratch the steps share. */
+BYOC__PRIVATE byoc_result byoc__cc_setup(byoc__cc_region *rg, byoc_node *main_fn, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    byoc_module *m = cc->m;
+    /* The searched graph lives through the whole search, so it takes a table of its own rather than the module's
+       id table (a graph borrows that table when it is free): the estimator builds a graph of every candidate it
+       prices, thousands of them, and each needs the free table -- without it, each would clear a table spanning
+       the module's ids, from the candidates' bound constants (old ids) to their fresh nodes. */
+    int lent = m->id_index_lent, built = 0;
+    m->id_index_lent = 1;
+    if (cc->st->arena && cc->arena) built = byoc_graph_build(m, main_fn->body, 0, &cc->g) == BYOC_OK;
+    m->id_index_lent = lent;
+    int count = cc->g.count;
+    if (built) {
+        size_t bytes = sizeof(int) * ((size_t)count + 1);
+        cc->req_pos = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc->pin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc->mark = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->tmp = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->per_f = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        cc->state_table =
+            BYOC__CAST(byoc__cc_state_table *, BYOC_CALLOC((size_t)count + 1, sizeof *cc->state_table));
+        cc->kind_of = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)count + 1, 1));
+        cc->by_first = BYOC__CAST(int **, BYOC_CALLOC((size_t)count + 1, sizeof(int *)));
+        cc->same_origin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
+        cc->origin_of = BYOC__CAST(uint32_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint32_t)));
+        rg->group_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        rg->backend_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+        rg->greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
+    }
+    if (!built || !rg->greedy_of || !cc->req_pos || !cc->pin || !cc->mark || !cc->seen || !cc->tmp || !cc->per_f ||
+        !cc->state_table || !cc->kind_of || !cc->by_first || !cc->same_origin || !cc->origin_of || !rg->group_of ||
+        !rg->backend_of)
+        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    for (int b = 0; b < cc->nb; ++b) cc->ops[b] = byoc__support_ops(cc->o->backends[b]);
+    /* without rows, the module is not printed for its labels nor walked for where each op went */
+    if (rg->rows) byoc__collect_ops(m, cc->arena, &rg->rb);
+    cc->rb = &rg->rb;
+    byoc__map last = BYOC__MAP_EMPTY; /* origin -> the last graph index with it + 1 */
+    for (int i = 0; i < count; ++i) {
+        byoc_node *x = cc->g.nodes[i].node;
+        cc->req_pos[i] = cc->pin[i] = cc->same_origin[i] = -1;
+        cc->origin_of[i] = byoc_node_origin(x);
+        cc->kind_of[i] = (unsigned char)byoc__node_kind(x);
+        if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
+        cc->req_pos[i] = (int)stbds_arrlen(cc->req);
+        stbds_arrput(cc->req, i);
+        const void *key = (const void *)(uintptr_t)cc->origin_of[i];
+        intptr_t prev = byoc__map_get(&last, key, 0);
+        if (prev) cc->same_origin[prev - 1] = i;
+        else byoc__map_put(&cc->by_origin, key, i + 1);
+        byoc__map_put(&last, key, i + 1);
+    }
+    byoc__map_free(&last);
+    cc->st->nodes = (int)stbds_arrlen(cc->req);
+    byoc_result r = byoc__resolve_pins(cc->o->pins, cc->o->npins, cc->o->backends, cc->nb, &rg->rb, &rg->pins, diag);
+    for (size_t s = 0; r == BYOC_OK && s < rg->pins.cap; ++s) { /* every node standing for the pinned op */
+        if (!rg->pins.slots[s].key) continue;
+        for (int i = (int)byoc__map_get(&cc->by_origin, (const void *)rg->pins.slots[s].key, 0) - 1; i >= 0;
+             i = cc->same_origin[i])
+            cc->pin[i] = (int)rg->pins.slots[s].val - 1; /* nb + 1 - 1: the host */
+    }
+    return r;
+}
+
+/* a pinned op needs a candidate of its backend the search may use */
+BYOC__PRIVATE byoc_result byoc__cc_check_pins(byoc__cc_region *rg, byoc_diag *diag) {
+    const byoc__cc *cc = &rg->cc;
+    int ncand = (int)stbds_arrlen(cc->cands);
+    for (int i = 0; i < cc->g.count; ++i) {
+        if (cc->pin[i] < 0) continue;
+        int ok = 0;
+        for (int c = 0; c < ncand && !ok; ++c) {
+            const byoc__cc_cand *cd = &cc->cands[c];
+            if (!rg->allowed[c] || cd->backend != cc->pin[i] || i < cd->first || i > cd->last) continue;
+            for (int q = 0; q < cd->n && !ok; ++q) ok = cc->pool[cd->off + q] == i;
+        }
+        if (ok) continue;
+        const byoc_node *x = cc->g.nodes[i].node;
+        char why[1000] = "it cannot run there";
+        if (cc->pin[i] < cc->nb && byoc__is_op_call(x) &&
+            !byoc_backend_accepts(cc->o->backends[cc->pin[i]], x, why, sizeof why)) {
+            intptr_t note = byoc__map_get(&cc->noted, byoc__ob_key((uint32_t)i, cc->pin[i]), 0);
+            if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
+        }
+        return byoc__diag(diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col,
+                          byoc_node_origin(x), "%s #%u%s%s is pinned to %s, which declines it: %s",
+                          x->op ? x->op->def.name : "node", (unsigned)byoc_node_origin(x),
+                          byoc_node_span(x)->source ? " " : "",
+                          byoc_node_span(x)->source ? byoc_node_span(x)->source : "",
+                          byoc__cc_backend_name(cc, cc->pin[i]), why);
+    }
+    return BYOC_OK;
+}
+
+/* Every candidate (each backend's, the host's, the baseline plans' partitions), priced, and which of them the
+   search may use. */
+BYOC__PRIVATE byoc_result byoc__cc_candidates(byoc__cc_region *rg, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    const byoc_collage_options *o = cc->o;
+    byoc_result r = BYOC_OK;
+    if (!o->replay) {
+        for (int b = 0; b < cc->nb; ++b) byoc__cc_generate_backend(cc, b);
+        byoc__cc_generate_host(cc);
+        if (!o->no_baselines) {
+            int shared = byoc__cc_first_in_line(cc);
+            r = byoc__cc_plan(cc, -1, 0, shared, diag);
+            for (int k = 0; r == BYOC_OK && k < cc->nb && k < 63; ++k)
+                if (k != shared) r = byoc__cc_plan(cc, k, k + 1, -1, diag);
+        }
+        if (r == BYOC_OK) byoc__cc_keep_units(cc);
+    } else {
+        byoc__cc_generate_host(cc);
+        for (int b = 0; b < cc->nb; ++b) byoc__cc_generate_backend(cc, b); /* for composites the replay may use */
+    }
+    int ncand = (int)stbds_arrlen(cc->cands);
+    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
+        byoc__cc_price(cc, c);
+        if (cc->m->has_error)
+            r = byoc__diag(diag, cc->m->error.code, 0, 0, 0, "collage: %s", cc->m->error.message);
+    }
+    if (r == BYOC_OK) {
+        rg->allowed = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
+        if (!rg->allowed) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    }
+    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
+        const byoc__cc_cand *cd = &cc->cands[c];
+        int pin_ok = 1;
+        for (int q = 0; q < cd->n && pin_ok; ++q)
+            pin_ok = cc->pin[cc->pool[cd->off + q]] < 0 || cc->pin[cc->pool[cd->off + q]] == cd->backend;
+        rg->allowed[c] = (unsigned char)(pin_ok && !cd->dead);
+        cc->st->candidates += !cd->dead;
+        if (!cd->dead) stbds_arrput(cc->by_first[cd->first], c);
+    }
+    return r == BYOC_OK ? byoc__cc_check_pins(rg, diag) : r;
+}
+
+/* The baselines searched in the candidates' space: greedy, each backend alone, the host alone. Their costs go to
+   the statistics, the greedy plan's placement to greedy_of; returns the cheapest that keeps the pins (a baseline
+   honours them only when the greedy plan does: the others ignore other backends' pins), its plan in *best_plan. */
+BYOC__PRIVATE double byoc__cc_baselines(byoc__cc_region *rg, int **best_plan) {
+    byoc__cc *cc = &rg->cc;
+    byoc_collage_stats *stats = cc->st;
+    int nplans = cc->o->no_baselines ? 0 : cc->nb + 2, *trial = NULL;
+    stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
+    double best = INFINITY;
+    unsigned char *base = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)stbds_arrlen(cc->cands) + 1));
+    for (int p = 0; base && stats->plans && p < nplans; ++p) {
+        int bit = p == 0 ? 0 : p <= cc->nb ? p : -1;
+        if (bit > 63) continue;
+        char name[160];
+        snprintf(name, sizeof name, "%s%s", p == 0 ? "greedy" : p <= cc->nb ? "only:" : "host",
+                 p > 0 && p <= cc->nb ? cc->o->backends[p - 1]->name : "");
+        byoc__cc_allow_plan(cc, base, bit);
+        cc->allowed = base;
+        double c = byoc__cc_search(cc, &trial);
+        stats->plans[stats->nplans].name = byoc_intern(stats->arena, name);
+        stats->plans[stats->nplans].cost = c;
+        stats->nplans++;
+        int pin_ok = 1;
+        for (int k = 0; k < (int)stbds_arrlen(trial) && pin_ok; ++k) {
+            const byoc__cc_cand *cd = &cc->cands[trial[k]];
+            for (int q = 0; q < cd->n && pin_ok; ++q)
+                pin_ok = cc->pin[cc->pool[cd->off + q]] < 0 || cc->pin[cc->pool[cd->off + q]] == cd->backend;
+        }
+        if (p == 0)
+            for (int k = 0; k < (int)stbds_arrlen(trial); ++k) {
+                const byoc__cc_cand *cd = &cc->cands[trial[k]];
+                for (int q = 0; q < cd->n; ++q) rg->greedy_of[cc->pool[cd->off + q]] = cd->backend + 1;
+            }
+        if (pin_ok && c < best) {
+            best = c;
+            stbds_arrsetlen(*best_plan, 0);
+            for (int k = 0; k < (int)stbds_arrlen(trial); ++k) stbds_arrput(*best_plan, trial[k]);
+        }
+    }
+    BYOC_FREE(base);
+    stbds_arrfree(trial);
+    cc->allowed = rg->allowed;
+    return best;
+}
+
+/* The plan in rg->chosen and its price in *cost: the replayed placement, or the search (again without a partition
+   on a cycle, at most 16 times) set against the baselines, then MaxCoalesce. */
+BYOC__PRIVATE byoc_result byoc__cc_choose(byoc__cc_region *rg, double *cost, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    byoc_result r = BYOC_OK;
+    if (cc->o->replay) {
+        r = byoc__cc_replay(cc, &rg->chosen, diag);
+        *cost = 0;
+        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(rg->chosen); ++k) {
+            byoc__cc_price(cc, rg->chosen[k]);
+            const byoc__cc_cand *cd = &cc->cands[rg->chosen[k]];
+            if (cd->dead)
+                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0,
+                               "placement: the estimator cannot price partition on %s of %d ops in this model",
+                               byoc__cc_backend_name(cc, cd->backend), cd->n);
+            else *cost += cd->cost;
+        }
+        return r;
+    }
+    cc->allowed = rg->allowed;
+    for (int round = 0;; ++round) {
+        *cost = byoc__cc_search(cc, &rg->chosen);
+        int bad = isfinite(*cost) ? byoc__cc_cycle(cc, rg->chosen, (int)stbds_arrlen(rg->chosen)) : -1;
+        if (bad < 0 || round == 16) {
+            if (bad >= 0) *cost = INFINITY;
+            break;
+        }
+        rg->allowed[bad] = 0; /* break the cycle: search again without this partition */
+        cc->st->researches++;
+    }
+    int *best_plan = NULL;
+    double best = byoc__cc_baselines(rg, &best_plan);
+    if (best < *cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
+        cc->st->fallback = 1;
+        *cost = best;
+        stbds_arrsetlen(rg->chosen, 0);
+        for (int k = 0; k < (int)stbds_arrlen(best_plan); ++k) stbds_arrput(rg->chosen, best_plan[k]);
+    }
+    stbds_arrfree(best_plan);
+    if (!isfinite(*cost))
+        r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
+    cc->st->search_cost = *cost;
+    if (r == BYOC_OK) {
+        byoc__cc_coalesce(cc, &rg->chosen);
+        *cost = 0;
+        for (int k = 0; k < (int)stbds_arrlen(rg->chosen); ++k) *cost += cc->cands[rg->chosen[k]].cost;
+    }
+    return r;
+}
+
+/* The plan in the statistics, one entry per op in graph order (replay relies on it), where greedy put it, and
+   the ops counted as the report counts them (one per op of the input) with those greedy placed elsewhere. */
+BYOC__PRIVATE void byoc__cc_record(byoc__cc_region *rg) {
+    const byoc__cc *cc = &rg->cc;
+    byoc_collage_stats *stats = cc->st;
+    stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc->req) + 1);
+    byoc__map op_moved = BYOC__MAP_EMPTY; /* origin -> 1 + moved: the report's unit */
+    for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc->req); ++q) {
+        int i = cc->req[q], to = rg->backend_of[i], greedy = rg->greedy_of[i];
+        const byoc_node *x = cc->g.nodes[i].node;
+        if (!byoc__is_op_call(x)) continue;
+        byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
+        a->origin = cc->origin_of[i];
+        a->op = x->op->def.name;
+        a->backend = to && to <= cc->nb ? byoc_intern(stats->arena, cc->o->backends[to - 1]->name) : "host";
+        a->group = rg->group_of[i];
+        a->source = byoc_node_span(x)->source ? byoc_intern(stats->arena, byoc_node_span(x)->source) : NULL;
+        int moved = 0;
+        if (greedy) {
+            a->greedy = greedy <= cc->nb ? byoc_intern(stats->arena, cc->o->backends[greedy - 1]->name) : "host";
+            moved = strcmp(a->greedy, a->backend) != 0;
+        }
+        intptr_t was = byoc__map_get(&op_moved, (const void *)(uintptr_t)a->origin, 0);
+        if (!was) stats->ops++;
+        if (moved && was != 2) stats->moved++;
+        if (!was || moved) byoc__map_put(&op_moved, (const void *)(uintptr_t)a->origin, 1 + (moved || was == 2));
+    }
+    byoc__map_free(&op_moved);
+}
+
+/* The plan applied: device partitions numbered in plan order (their prices in group_cost), recorded, then formed
+   in the module (composites, regions, PartitionGraph); then the bodies of its control nodes are searched. */
+BYOC__PRIVATE byoc_result byoc__cc_apply_chosen(byoc__cc_region *rg, byoc__cc_scope *scope, byoc_diag *diag) {
+    byoc__cc *cc = &rg->cc;
+    int group = 0, count = cc->g.count;
+    for (int k = 0; k < (int)stbds_arrlen(rg->chosen); ++k) {
+        const byoc__cc_cand *cd = &cc->cands[rg->chosen[k]];
+        if (!cd->nops) continue;
+        group++;
+        stbds_arrput(rg->group_cost, cd->cost);
+        for (int q = 0; q < cd->n; ++q) {
+            int i = cc->pool[cd->off + q];
+            rg->group_of[i] = group;
+            rg->backend_of[i] = cd->backend + 1; /* nb + 1: the host */
+        }
+    }
+    byoc__cc_record(rg);
+    /* the host's groups are FuseOps' business: only device partitions are applied */
+    for (int i = 0; i < count; ++i)
+        if (rg->backend_of[i] > cc->nb) rg->group_of[i] = rg->backend_of[i] = 0;
+    byoc__cc_apply ap;
+    memset(&ap, 0, sizeof ap);
+    ap.o = cc->o;
+    ap.group = rg->group_of;
+    ap.backend = rg->backend_of;
+    ap.count = count;
+    byoc__cc_tag(&cc->g, cc->req, (int)stbds_arrlen(cc->req));
+    byoc_result r = byoc__cc_apply_plan(cc, &ap, diag);
+    byoc__cc_untag(cc->m, cc->origin_of, count);
+    if (r == BYOC_OK && scope) r = byoc__cc_bodies(cc->m, cc->o, scope, cc->st, diag);
+    return r;
+}
+
+/* The report's rows after the plan: each partition's price (its candidate's, found through any of its ops), and
+   each op's reason for not being on each other backend, as the search gives it. */
+BYOC__PRIVATE void byoc__cc_reasons(byoc__cc_region *rg, byoc__cc_scope *scope) {
+    const byoc__cc *cc = &rg->cc;
+    const byoc__report_builder *rb = &rg->rb;
+    byoc__locate_ops(cc->m, cc->arena, &rg->rb, &rg->parts, 0);
+    for (int p = 0; p < (int)stbds_arrlen(rg->parts); ++p)
+        for (int q = 0; q < (int)stbds_arrlen(rb->nodes); ++q) {
+            if (!rb->nodes[q].partition || strcmp(rb->nodes[q].partition, rg->parts[p].function)) continue;
+            intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)rb->nodes[q].origin, 0);
+            int group = at ? rg->group_of[at - 1] : 0;
+            if (group > 0 && group <= (int)stbds_arrlen(rg->group_cost))
+                rg->parts[p].estimated_cost = rg->group_cost[group - 1];
+            break;
+        }
+    if (scope) byoc__cc_scope_costs(scope, rg->parts, (int)stbds_arrlen(rg->parts));
+    for (int q = 0; q < (int)stbds_arrlen(rb->nodes); ++q) {
+        byoc_placement *pl = &rb->nodes[q];
+        byoc_placement_decline *ds = BYOC__NEW_N(cc->arena, byoc_placement_decline, cc->nb + 1);
+        if (!ds) break;
+        intptr_t at = byoc__map_get(&cc->by_origin, (const void *)(uintptr_t)pl->origin, 0);
+        const byoc_node *x = at ? cc->g.nodes[at - 1].node : NULL;
+        for (int k = 0; k < cc->nb; ++k) {
+            if (!strcmp(cc->o->backends[k]->name, pl->backend)) continue;
+            char why[1000];
+            ds[pl->ndeclined].backend = cc->o->backends[k]->name;
+            if (x && cc->pin[at - 1] >= 0 && cc->pin[at - 1] != k)
+                snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(cc, cc->pin[at - 1]));
+            else if (!x || byoc_backend_accepts(cc->o->backends[k], x, why, sizeof why)) {
+                const char *unit_note =
+                    x ? (const char *)byoc__map_get(&cc->noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
+                if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
+                    snprintf(why, sizeof why, "%s", unit_note);
+                else if (x && scope && scope->depth)
+                    snprintf(why, sizeof why, "the plan searched for %s is cheaper with it on %s", scope->name,
+                             pl->backend);
+                else if (x || !byoc__cc_scope_why(scope, pl->origin, k, why, sizeof why))
+                    snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
+            } else { /* declined alone: and inside a pattern? */
+                intptr_t note = byoc__map_get(&cc->noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
+                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
+            }
+            ds[pl->ndeclined].reason = byoc_intern(cc->arena, why);
+            if (x) byoc__cc_scope_note(scope, pl->origin, k, ds[pl->ndeclined].reason);
+            pl->ndeclined++;
+        }
+        pl->declined = ds;
+    }
+}
+
 /* The search over one region: @main of m, which is the module's @main or a control-flow body standing in
    for it (byoc__cc_body). After its plan is applied, the bodies of the control nodes in it are searched in
    turn (scope, NULL: none). */
@@ -32125,337 +32671,26 @@ BYOC__PRIVATE byoc_result byoc__cc_partition_region(byoc_module *m, const byoc_c
     if (r == BYOC_OK && !main_fn) r = byoc__diag(diag, BYOC_ERR_NOT_FOUND, 0, 0, 0, "collage: the module has no @main");
     if (r != BYOC_OK) return r;
     stats->arena = byoc_module_create(NULL);
-    byoc_module *arena = byoc_module_create(NULL); /* the report's */
-    byoc__cc cc;
-    memset(&cc, 0, sizeof cc);
-    cc.m = m;
-    cc.o = o;
-    cc.st = stats;
-    cc.nb = o->nbackends;
-    byoc__report_builder rb;
-    memset(&rb, 0, sizeof rb);
-    byoc__map pins = BYOC__MAP_EMPTY;
-    int *chosen = NULL, *best_base = NULL, *trial = NULL;
-    double *group_cost = NULL; /* per partition number */
-    unsigned char *allowed = NULL;
-    byoc_partition_summary *parts = NULL;
-    int *group_of = NULL, *backend_of = NULL; /* the plan: graph index -> partition number, backend + 1 */
-    int *greedy_of = NULL;                    /* the greedy plan: graph index -> backend + 1 */
-    byoc__cc_apply ap;
-    memset(&ap, 0, sizeof ap);
-    ap.o = o;
-    /* The searched graph lives through the whole search, so it takes a table of its own rather than the module's
-       id table (a graph borrows that table when it is free): the estimator builds a graph of every candidate it
-       prices, thousands of them, and each needs the free table -- without it, each would clear a table spanning
-       the module's ids, from the candidates' bound constants (old ids) to their fresh nodes. */
-    int lent = m->id_index_lent;
-    m->id_index_lent = 1;
-    if (!stats->arena || !arena || byoc_graph_build(m, main_fn->body, 0, &cc.g) != BYOC_OK)
-        r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
-    m->id_index_lent = lent;
-    int count = cc.g.count;
-    if (r == BYOC_OK) {
-        size_t bytes = sizeof(int) * ((size_t)count + 1);
-        cc.req_pos = BYOC__CAST(int *, BYOC_MALLOC(bytes));
-        cc.pin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
-        cc.mark = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.seen = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.tmp = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.per_f = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        cc.state_table = BYOC__CAST(byoc__cc_state_table *, BYOC_CALLOC((size_t)count + 1, sizeof *cc.state_table));
-        cc.kind_of = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)count + 1, 1));
-        cc.by_first = BYOC__CAST(int **, BYOC_CALLOC((size_t)count + 1, sizeof(int *)));
-        cc.same_origin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
-        cc.origin_of = BYOC__CAST(uint32_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint32_t)));
-        group_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        backend_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
-        if (!greedy_of || !cc.req_pos || !cc.pin || !cc.mark || !cc.seen || !cc.tmp || !cc.per_f || !cc.state_table ||
-            !cc.kind_of || !cc.by_first || !cc.same_origin || !cc.origin_of || !group_of || !backend_of)
-            r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
-    }
-    for (int b = 0; r == BYOC_OK && b < cc.nb; ++b) cc.ops[b] = byoc__support_ops(o->backends[b]);
-    if (r == BYOC_OK) {
-        byoc__collect_ops(m, arena, &rb);
-        cc.rb = &rb;
-        cc.arena = arena;
-        byoc__map last = BYOC__MAP_EMPTY; /* origin -> the last graph index with it + 1 */
-        for (int i = 0; i < count; ++i) {
-            byoc_node *x = cc.g.nodes[i].node;
-            cc.req_pos[i] = cc.pin[i] = cc.same_origin[i] = -1;
-            cc.origin_of[i] = byoc_node_origin(x);
-            cc.kind_of[i] = (unsigned char)byoc__node_kind(x);
-            if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM)
-                continue;
-            cc.req_pos[i] = (int)stbds_arrlen(cc.req);
-            stbds_arrput(cc.req, i);
-            const void *key = (const void *)(uintptr_t)cc.origin_of[i];
-            intptr_t prev = byoc__map_get(&last, key, 0);
-            if (prev) cc.same_origin[prev - 1] = i;
-            else byoc__map_put(&cc.by_origin, key, i + 1);
-            byoc__map_put(&last, key, i + 1);
-        }
-        byoc__map_free(&last);
-        stats->nodes = (int)stbds_arrlen(cc.req);
-        r = byoc__resolve_pins(o->pins, o->npins, o->backends, cc.nb, &rb, &pins, diag);
-        for (size_t s = 0; r == BYOC_OK && s < pins.cap; ++s) { /* every node standing for the pinned op */
-            if (!pins.slots[s].key) continue;
-            for (int i = (int)byoc__map_get(&cc.by_origin, (const void *)pins.slots[s].key, 0) - 1; i >= 0;
-                 i = cc.same_origin[i])
-                cc.pin[i] = (int)pins.slots[s].val - 1; /* nb + 1 - 1: the host */
-        }
-    }
-    /* candidates */
-    if (r == BYOC_OK && !o->replay) {
-        for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b);
-        byoc__cc_generate_host(&cc);
-        if (!o->no_baselines) {
-            r = byoc__cc_plan(&cc, -1, 0, diag);
-            for (int k = 0; r == BYOC_OK && k < cc.nb && k < 63; ++k) r = byoc__cc_plan(&cc, k, k + 1, diag);
-        }
-    }
-    if (r == BYOC_OK && !o->replay) byoc__cc_keep_units(&cc);
-    if (r == BYOC_OK && o->replay) {
-        byoc__cc_generate_host(&cc);
-        for (int b = 0; b < cc.nb; ++b) byoc__cc_generate_backend(&cc, b); /* for composites the replay may use */
-    }
-    int ncand = (int)stbds_arrlen(cc.cands);
-    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
-        byoc__cc_price(&cc, c);
-        if (m->has_error) r = byoc__diag(diag, m->error.code, 0, 0, 0, "collage: %s", m->error.message);
-    }
-    if (r == BYOC_OK) {
-        allowed = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
-        if (!allowed) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
-    }
-    for (int c = 0; r == BYOC_OK && c < ncand; ++c) {
-        const byoc__cc_cand *cd = &cc.cands[c];
-        int pin_ok = 1;
-        for (int q = 0; q < cd->n && pin_ok; ++q)
-            pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
-        allowed[c] = (unsigned char)(pin_ok && !cd->dead);
-        stats->candidates += !cd->dead;
-        if (!cd->dead) stbds_arrput(cc.by_first[cd->first], c);
-    }
-    /* a pinned op needs a candidate of its backend */
-    for (int i = 0; r == BYOC_OK && i < count; ++i) {
-        if (cc.pin[i] < 0) continue;
-        int ok = 0;
-        for (int c = 0; c < ncand && !ok; ++c) {
-            const byoc__cc_cand *cd = &cc.cands[c];
-            if (!allowed[c] || cd->backend != cc.pin[i] || i < cd->first || i > cd->last) continue;
-            for (int q = 0; q < cd->n && !ok; ++q) ok = cc.pool[cd->off + q] == i;
-        }
-        if (!ok) {
-            const byoc_node *x = cc.g.nodes[i].node;
-            char why[1000] = "it cannot run there";
-            if (cc.pin[i] < cc.nb && byoc__is_op_call(x) &&
-                !byoc_backend_accepts(o->backends[cc.pin[i]], x, why, sizeof why)) {
-                intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)i, cc.pin[i]), 0);
-                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
-            }
-            r = byoc__diag(
-                diag, BYOC_ERR_UNSUPPORTED, byoc_node_span(x)->line, byoc_node_span(x)->col, byoc_node_origin(x),
-                "%s #%u%s%s is pinned to %s, which declines it: %s", x->op ? x->op->def.name : "node",
-                (unsigned)byoc_node_origin(x), byoc_node_span(x)->source ? " " : "",
-                byoc_node_span(x)->source ? byoc_node_span(x)->source : "", byoc__cc_backend_name(&cc, cc.pin[i]), why);
-        }
-    }
-    /* the search, then the baselines in the same space */
+    byoc__cc_region rg;
+    memset(&rg, 0, sizeof rg);
+    rg.cc.m = m;
+    rg.cc.o = o;
+    rg.cc.st = stats;
+    rg.cc.nb = o->nbackends;
+    rg.cc.arena = byoc_module_create(NULL); /* the report's */
+    rg.rows = report || o->npins || scope;
+    r = byoc__cc_setup(&rg, main_fn, diag);
+    if (r == BYOC_OK) r = byoc__cc_candidates(&rg, diag);
     double cost = INFINITY;
-    if (r == BYOC_OK && o->replay) {
-        r = byoc__cc_replay(&cc, &chosen, diag);
-        cost = 0;
-        for (int k = 0; r == BYOC_OK && k < (int)stbds_arrlen(chosen); ++k) {
-            byoc__cc_price(&cc, chosen[k]);
-            if (cc.cands[chosen[k]].dead)
-                r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0,
-                               "placement: the estimator cannot price partition on %s of %d ops in this model",
-                               byoc__cc_backend_name(&cc, cc.cands[chosen[k]].backend), cc.cands[chosen[k]].n);
-            else cost += cc.cands[chosen[k]].cost;
-        }
-    } else if (r == BYOC_OK) {
-        cc.allowed = allowed;
-        for (int round = 0;; ++round) {
-            cost = byoc__cc_search(&cc, &chosen);
-            int bad = isfinite(cost) ? byoc__cc_cycle(&cc, chosen, (int)stbds_arrlen(chosen)) : -1;
-            if (bad < 0 || round == 16) {
-                if (bad >= 0) cost = INFINITY;
-                break;
-            }
-            allowed[bad] = 0; /* break the cycle: search again without this partition */
-            stats->researches++;
-        }
-        /* baselines: greedy, each backend alone, the host alone */
-        int nplans = o->no_baselines ? 0 : cc.nb + 2;
-        stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
-        double best = INFINITY;
-        unsigned char *base = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)ncand + 1));
-        for (int p = 0; base && stats->plans && p < nplans; ++p) {
-            int bit = p == 0 ? 0 : p <= cc.nb ? p : -1;
-            if (bit > 63) continue;
-            char name[160];
-            snprintf(name, sizeof name, "%s%s",
-                     p == 0       ? "greedy"
-                     : p <= cc.nb ? "only:"
-                                  : "host",
-                     p > 0 && p <= cc.nb ? o->backends[p - 1]->name : "");
-            byoc__cc_allow_plan(&cc, base, bit);
-            cc.allowed = base;
-            double c = byoc__cc_search(&cc, &trial);
-            stats->plans[stats->nplans].name = byoc_intern(stats->arena, name);
-            stats->plans[stats->nplans].cost = c;
-            stats->nplans++;
-            /* a baseline honours the pins only when the greedy plan does (the others ignore other backends' pins) */
-            int pin_ok = 1;
-            for (int k = 0; k < (int)stbds_arrlen(trial) && pin_ok; ++k) {
-                const byoc__cc_cand *cd = &cc.cands[trial[k]];
-                for (int q = 0; q < cd->n && pin_ok; ++q)
-                    pin_ok = cc.pin[cc.pool[cd->off + q]] < 0 || cc.pin[cc.pool[cd->off + q]] == cd->backend;
-            }
-            if (p == 0)
-                for (int k = 0; k < (int)stbds_arrlen(trial); ++k) {
-                    const byoc__cc_cand *cd = &cc.cands[trial[k]];
-                    for (int q = 0; q < cd->n; ++q) greedy_of[cc.pool[cd->off + q]] = cd->backend + 1;
-                }
-            if (pin_ok && c < best) {
-                best = c;
-                stbds_arrsetlen(best_base, 0);
-                for (int k = 0; k < (int)stbds_arrlen(trial); ++k) stbds_arrput(best_base, trial[k]);
-            }
-        }
-        BYOC_FREE(base);
-        cc.allowed = allowed;
-        if (best < cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
-            stats->fallback = 1;
-            cost = best;
-            stbds_arrsetlen(chosen, 0);
-            for (int k = 0; k < (int)stbds_arrlen(best_base); ++k) stbds_arrput(chosen, best_base[k]);
-        }
-        if (!isfinite(cost))
-            r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
-        stats->search_cost = cost;
-        if (r == BYOC_OK) {
-            byoc__cc_coalesce(&cc, &chosen);
-            cost = 0;
-            for (int k = 0; k < (int)stbds_arrlen(chosen); ++k) cost += cc.cands[chosen[k]].cost;
-        }
-    }
+    if (r == BYOC_OK) r = byoc__cc_choose(&rg, &cost, diag);
     stats->cost = cost;
-    /* the plan: device partitions numbered in plan order */
-    if (r == BYOC_OK) {
-        int group = 0;
-        for (int k = 0; k < (int)stbds_arrlen(chosen); ++k) {
-            const byoc__cc_cand *cd = &cc.cands[chosen[k]];
-            if (!cd->nops) continue;
-            group++;
-            stbds_arrput(group_cost, cd->cost);
-            for (int q = 0; q < cd->n; ++q) {
-                int i = cc.pool[cd->off + q];
-                group_of[i] = group;
-                backend_of[i] = cd->backend + 1; /* nb + 1: the host */
-            }
-        }
-        stats->placement = BYOC__NEW_N(stats->arena, byoc_collage_assignment, stbds_arrlen(cc.req) + 1);
-        byoc__map op_moved = BYOC__MAP_EMPTY; /* origin -> 1 + moved: the report's unit */
-        for (int q = 0; stats->placement && q < (int)stbds_arrlen(cc.req);
-             ++q) { /* in graph order: replay relies on it */
-            int i = cc.req[q];
-            const byoc_node *x = cc.g.nodes[i].node;
-            if (!byoc__is_op_call(x)) continue;
-            byoc_collage_assignment *a = &stats->placement[stats->nplacement++];
-            a->origin = cc.origin_of[i];
-            a->op = x->op->def.name;
-            a->backend = backend_of[i] && backend_of[i] <= cc.nb
-                             ? byoc_intern(stats->arena, o->backends[backend_of[i] - 1]->name)
-                             : "host";
-            a->group = group_of[i];
-            a->source = byoc_node_span(x)->source ? byoc_intern(stats->arena, byoc_node_span(x)->source) : NULL;
-            int moved = 0;
-            if (greedy_of[i]) {
-                a->greedy =
-                    greedy_of[i] <= cc.nb ? byoc_intern(stats->arena, o->backends[greedy_of[i] - 1]->name) : "host";
-                moved = strcmp(a->greedy, a->backend) != 0;
-            }
-            intptr_t was = byoc__map_get(&op_moved, (const void *)(uintptr_t)a->origin, 0);
-            if (!was) stats->ops++;
-            if (moved && was != 2) stats->moved++;
-            if (!was || moved) byoc__map_put(&op_moved, (const void *)(uintptr_t)a->origin, 1 + (moved || was == 2));
-        }
-        byoc__map_free(&op_moved);
-        /* the host's groups are FuseOps' business: only device partitions are applied */
-        for (int i = 0; i < count; ++i)
-            if (backend_of[i] > cc.nb) group_of[i] = backend_of[i] = 0;
-        ap.group = group_of;
-        ap.backend = backend_of;
-        ap.count = count;
-        byoc__cc_tag(&cc.g, cc.req, (int)stbds_arrlen(cc.req));
-        r = byoc__cc_apply_plan(&cc, &ap, diag);
-        byoc__cc_untag(m, cc.origin_of, count);
-        if (r == BYOC_OK && scope) r = byoc__cc_bodies(m, o, scope, stats, diag);
-    }
-    /* the report, with the search's reasons */
-    if (r == BYOC_OK) byoc__locate_ops(m, arena, &rb, &parts, 0);
-    /* each partition's cost: its candidate's, found through any of its ops */
-    for (int p = 0; r == BYOC_OK && p < (int)stbds_arrlen(parts); ++p)
-        for (int q = 0; q < (int)stbds_arrlen(rb.nodes); ++q) {
-            if (!rb.nodes[q].partition || strcmp(rb.nodes[q].partition, parts[p].function)) continue;
-            intptr_t at = byoc__map_get(&cc.by_origin, (const void *)(uintptr_t)rb.nodes[q].origin, 0);
-            int group = at ? group_of[at - 1] : 0;
-            if (group > 0 && group <= (int)stbds_arrlen(group_cost)) parts[p].estimated_cost = group_cost[group - 1];
-            break;
-        }
-    if (r == BYOC_OK && scope) byoc__cc_scope_costs(scope, parts, (int)stbds_arrlen(parts));
-    for (int q = 0; r == BYOC_OK && q < (int)stbds_arrlen(rb.nodes); ++q) {
-        byoc_placement *pl = &rb.nodes[q];
-        byoc_placement_decline *ds = BYOC__NEW_N(arena, byoc_placement_decline, cc.nb + 1);
-        if (!ds) break;
-        intptr_t at = byoc__map_get(&cc.by_origin, (const void *)(uintptr_t)pl->origin, 0);
-        const byoc_node *x = at ? cc.g.nodes[at - 1].node : NULL;
-        for (int k = 0; k < cc.nb; ++k) {
-            if (!strcmp(o->backends[k]->name, pl->backend)) continue;
-            char why[1000];
-            ds[pl->ndeclined].backend = o->backends[k]->name;
-            if (x && cc.pin[at - 1] >= 0 && cc.pin[at - 1] != k)
-                snprintf(why, sizeof why, "pinned to %s", byoc__cc_backend_name(&cc, cc.pin[at - 1]));
-            else if (!x || byoc_backend_accepts(o->backends[k], x, why, sizeof why)) {
-                const char *unit_note =
-                    x ? (const char *)byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0) : NULL;
-                if (unit_note && !strncmp(unit_note, "keeps its QDQ unit whole", 24)) /* byoc__cc_keep_units */
-                    snprintf(why, sizeof why, "%s", unit_note);
-                else if (x && scope && scope->depth)
-                    snprintf(why, sizeof why, "the plan searched for %s is cheaper with it on %s", scope->name,
-                             pl->backend);
-                else if (x || !byoc__cc_scope_why(scope, pl->origin, k, why, sizeof why))
-                    snprintf(why, sizeof why, "the searched plan is cheaper with it on %s", pl->backend);
-            } else { /* declined alone: and inside a pattern? */
-                intptr_t note = byoc__map_get(&cc.noted, byoc__ob_key((uint32_t)(at - 1), k), 0);
-                if (note) byoc__add_pattern_note(why, sizeof why, (const char *)note);
-            }
-            ds[pl->ndeclined].reason = byoc_intern(arena, why);
-            if (x) byoc__cc_scope_note(scope, pl->origin, k, ds[pl->ndeclined].reason);
-            pl->ndeclined++;
-        }
-        pl->declined = ds;
-    }
-    if (r == BYOC_OK && report && scope) byoc__cc_report_control(m, arena, &rb, o);
-    if (r == BYOC_OK && report) r = byoc__report_make(&arena, &rb, parts, o->backends, cc.nb, report, diag);
+    if (r == BYOC_OK) r = byoc__cc_apply_chosen(&rg, scope, diag);
+    if (r == BYOC_OK && rg.rows) byoc__cc_reasons(&rg, scope);
+    if (r == BYOC_OK && report && scope) byoc__cc_report_control(m, rg.cc.arena, &rg.rb, o);
+    if (r == BYOC_OK && report)
+        r = byoc__report_make(&rg.cc.arena, &rg.rb, rg.parts, o->backends, rg.cc.nb, report, diag);
     stats->seconds = byoc__cc_clock() - t0;
-    stbds_arrfree(parts);
-    stbds_arrfree(rb.nodes);
-    byoc__map_free(&rb.index);
-    byoc__map_free(&rb.in_body);
-    byoc__map_free(&pins);
-    BYOC_FREE(group_of);
-    BYOC_FREE(backend_of);
-    BYOC_FREE(greedy_of);
-    stbds_arrfree(chosen);
-    stbds_arrfree(group_cost);
-    stbds_arrfree(best_base);
-    stbds_arrfree(trial);
-    BYOC_FREE(allowed);
-    byoc__cc_free(&cc);
-    byoc_module_destroy(arena);
+    byoc__cc_region_free(&rg);
     if (stats == &local_stats || r != BYOC_OK) {
         if (stats != &local_stats) { /* keep the counts, drop what the arena held */
             byoc_module_destroy(stats->arena);

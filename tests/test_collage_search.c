@@ -746,12 +746,68 @@ static void test_pattern_scoped_constraints(void) {
     byoc_backend_free(b);
 }
 
+/* The greedy plan's partitions of the first backend in line (by priority) are that backend's single-backend plan
+   when nothing is pinned, and the search takes them from the greedy run instead of running greedy again. A pin
+   to where greedy puts an op anyway changes neither the greedy plan nor that backend's (the host's and the dsp's
+   plans lose the host candidates holding the pinned op) but makes the search run each plan on its own: the two
+   plans' costs must come out the same both ways, with the backends given in either order. */
+static double plan_cost(const byoc_collage_stats *st, const char *name) {
+    for (int p = 0; p < st->nplans; ++p)
+        if (!strcmp(st->plans[p].name, name)) return st->plans[p].cost;
+    return -1;
+}
+static void test_baselines_shared_with_greedy(void) {
+    world w;
+    CHECK(world_open(&w));
+    rng = 4242;
+    int compared = 0;
+    for (int trial = 0; trial < 100; ++trial) {
+        char *text = random_graph(8 + rnd(40));
+        world_costs(&w);
+        byoc_collage_stats st[2];
+        byoc_pin pin = {NULL, "npu"};
+        char node[24] = "";
+        const byoc_backend_spec *reversed[2] = {w.dsp, w.npu};
+        for (int run = 0; run < 2; ++run) {
+            byoc_diag d;
+            byoc_module *m = byoc_module_parse(text, strlen(text), "random.relay", NULL, &d);
+            CHECKF(m != NULL, "%s", d.message);
+            byoc_collage_options o;
+            options_for(&w, &o, 4);
+            if (run == 0) o.backends = reversed; /* unpinned: npu is first in line by priority, given second */
+            else pin.node = node, o.pins = &pin, o.npins = 1;
+            CHECKF(byoc_partition_collage(m, &o, &st[run], NULL, &d) == BYOC_OK, "run %d: %s\n%s", run, d.message,
+                   text);
+            byoc_module_destroy(m);
+            for (int k = 0; run == 0 && k < st[0].nplacement && !node[0]; ++k) /* an op greedy puts on the npu */
+                if (st[0].placement[k].greedy && !strcmp(st[0].placement[k].greedy, "npu"))
+                    snprintf(node, sizeof node, "#%u", (unsigned)st[0].placement[k].origin);
+            if (!node[0]) break;
+        }
+        if (node[0]) {
+            static const char *const names[] = {"greedy", "only:npu"};
+            for (int p = 0; p < 2; ++p)
+                CHECKF(fabs(plan_cost(&st[0], names[p]) - plan_cost(&st[1], names[p])) <= 1e-12 &&
+                           plan_cost(&st[0], names[p]) >= 0,
+                       "trial %d, %s: %g unpinned, %g with %s pinned to npu\n%s", trial, names[p],
+                       plan_cost(&st[0], names[p]), plan_cost(&st[1], names[p]), node, text);
+            compared++;
+            byoc_collage_stats_free(&st[1]);
+        }
+        byoc_collage_stats_free(&st[0]);
+        free(text);
+    }
+    CHECKF(compared > 50, "only %d of 100 graphs had an op greedy puts on the npu", compared);
+    world_close(&w);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {TEST_ENTRY(test_tvm_single_op),           TEST_ENTRY(test_tvm_diamond_valid_topology), TEST_ENTRY(test_tvm_max_depth),
                                       TEST_ENTRY(test_byoc_max_depth),          TEST_ENTRY(test_tvm_output_tuple),           TEST_ENTRY(test_tvm_intermediate_tuple),
                                       TEST_ENTRY(test_tvm_fusion_benefit),      TEST_ENTRY(test_tvm_double_residual),        TEST_ENTRY(test_tvm_pruning),
                                       TEST_ENTRY(test_exact_against_brute_force), TEST_ENTRY(test_never_worse_than_greedy), TEST_ENTRY(test_deterministic_and_replay),
                                       TEST_ENTRY(test_beam_fallback),
-                                      TEST_ENTRY(test_constraints_bind_inside_patterns), TEST_ENTRY(test_pattern_scoped_constraints)};
+                                      TEST_ENTRY(test_constraints_bind_inside_patterns), TEST_ENTRY(test_pattern_scoped_constraints),
+                                      TEST_ENTRY(test_baselines_shared_with_greedy)};
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
