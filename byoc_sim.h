@@ -10168,8 +10168,8 @@ BYOC_SIM_API void byoc_sim_report_free(char *html) { BYOC_FREE(html); }
    re-runs dagre on every expansion. Here the hierarchy has one level: a partition becomes one box sized to its
    name, backend and op count, its members' edges to the rest merged (one per pair of nodes), the host ops kept.
    A partition is convex (PartitionGraph outlines regions that no path leaves and re-enters), so contracting it
-   keeps the graph acyclic; when the report's rows still make a cycle (control-flow bodies share no edges with
-   @main, but a hand-made report might), the page says why it has no collapsed view instead of failing. */
+   keeps the graph acyclic; should the contracted graph still have a cycle (a partition that is not convex in the
+   report's edges), the page says why it has no collapsed view instead of failing. */
 #define BYOC__REP_PNODE_H 40.0
 #define BYOC__REP_PNODE_CHARS 40 /* a partition node's name is cut there: its hover title has it whole */
 
