@@ -156,6 +156,7 @@
        [SECTION] sim impl (compiler): Collage estimators
        [SECTION] sim impl (compiler): source maps and saving executables
        [SECTION] sim impl (compiler): report (the HTML page)
+       [SECTION] sim impl (compiler): report: the collapsed view and large graphs
 */
 /* Outside the guard, so that a file which included this header before defining BYOC_SIM_IMPLEMENTATION
    still gets byoc.h's implementation on the second include (byoc.h emits it once). */
@@ -760,9 +761,11 @@ BYOC_SIM_API void byoc_sim_executable_free(const byoc_sim_executable *e, void *p
    JavaScript; no network, no fonts, no third-party script): what ran where, why, and how fast.
      #graph     every op of the placement report as a box (one `g.node` each, data-node-id = its origin, the
                 #ID pins and placement files use; data-device = its backend), laid out top to bottom by
-                byoc_graph_layout and coloured by device, partitions boxed and collapsible to one box; a click
+                byoc_graph_layout and coloured by device, partitions boxed (shapes that never overlap); a click
                 (or the URL hash #node=ID) shows its ONNX name, op, composite, partition, kernel and the
-                placement reason with each declining backend's reason; wheel zoom, drag to pan
+                placement reason with each declining backend's reason; wheel zoom, drag to pan, the first
+                view fitting the graph's width. A second view (#collapsed, or a click on a partition's name)
+                lays the graph out again with each partition one g.partition-node box
      #timeline  the program's last run on the simulated timeline: one lane per device with its kernels, a DMA
                 lane per simulated device with its command streams' loads and stores, and the transfers
                 (kernels reading what another device wrote)
@@ -9584,7 +9587,33 @@ typedef struct byoc__rep {
     int *kernel_of;               /* per placement row: the kernel that runs it, -1 */
     int *device_of;               /* per placement row: its backend's index in pl->backends (its colour) */
     byoc_layout layout;
+    /* the collapsed view (section "report: the collapsed view"): each partition contracted to one box */
+    int *cnode_of;         /* per placement row: its node in the collapsed graph */
+    int *crow_of;          /* per collapsed node: the row it shows, or -1 - q for partition q */
+    int *cmembers;         /* per collapsed node: the placement rows it stands for */
+    int cnodes;            /* nodes of the collapsed graph */
+    byoc_layout collapsed; /* valid when collapsed_ok */
+    int collapsed_ok;
+    char collapsed_why[512]; /* why there is no collapsed view when !collapsed_ok */
 } byoc__rep;
+BYOC__SIM_PRIVATE byoc_result byoc__rep_collapse(byoc__rep *R);
+BYOC__SIM_PRIVATE void byoc__rep_collapsed_view(byoc__rep *R);
+BYOC__SIM_PRIVATE void byoc__rep_collapse_free(byoc__rep *R);
+BYOC__SIM_PRIVATE void byoc__rep_op_label(const char *op, char *label, size_t cap);
+/* a partition's members in drawing order (section "report: the collapsed view") */
+typedef struct byoc__rep_member {
+    int q, layer, order, rank, row; /* rank: the position among the ops of its layer, bend points not counted */
+} byoc__rep_member;
+typedef struct byoc__rep_shapes {
+    byoc__rep_member *m; /* every row; those of partition q at m[first[q]] .. m[first[q + 1] - 1] by layer, order */
+    int *first;          /* per partition, and one past the last */
+    double *box;         /* per partition: x0, y0, x1, y1, its members' padded bounding box */
+    char *split;         /* per partition: drawn as runs */
+} byoc__rep_shapes;
+BYOC__SIM_PRIVATE int byoc__rep_shapes_of(const byoc__rep *R, byoc__rep_shapes *S);
+BYOC__SIM_PRIVATE void byoc__rep_shapes_free(byoc__rep_shapes *S);
+BYOC__SIM_PRIVATE void byoc__rep_partition_shape(byoc__rep *R, const byoc__rep_shapes *S, int q, const char *cls,
+                                                 const char *label);
 
 #define BYOC__REP_PALETTE 10
 static const char *const byoc__rep_colors[BYOC__REP_PALETTE] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
@@ -9717,11 +9746,11 @@ static const char *const byoc__rep_css[] = {
     "#graph-svg{width:100%;height:70vh;display:block;cursor:grab;user-select:none}"
     "svg text{font:12px monospace;fill:#111;pointer-events:none}"
     "g.node rect{stroke:#0006;stroke-width:1}g.node{cursor:pointer}g.node:hover rect{stroke:#000;stroke-width:2}"
-    "g.node.selected rect{stroke:#d00;stroke-width:3}g.node.hidden{display:none}"
+    "g.node.selected rect{stroke:#d00;stroke-width:3}g.partition-node rect{stroke:#222;stroke-width:1.5}"
+    "g.partition-node,g.collapsed-op{cursor:pointer}g.collapsed-op rect{stroke:#0006;stroke-width:1}"
     ".edge{fill:none;stroke:#7779;stroke-width:1.2}\n",
     "g.partition .pbox{fill:none;stroke:#333;stroke-dasharray:5 3;stroke-width:1.2;pointer-events:none}"
     "g.partition .plabel{font:bold 12px monospace;fill:#333;pointer-events:auto;cursor:pointer}"
-    "g.partition.collapsed .pbox{fill-opacity:.92;stroke-dasharray:none;pointer-events:auto;cursor:pointer}"
     "#details{border:1px solid #ccc;padding:8px 12px;margin-top:8px;min-height:3em;background:#f7f7f7}"
     "#details p{margin:2px 0}#details ul{margin:2px 0 2px 18px;padding:0}\n",
     "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}"
@@ -9864,47 +9893,41 @@ BYOC__SIM_PRIVATE void byoc__rep_node(byoc__rep *R, int i) {
     else byoc__buf_printf(b, "</title><rect class=\"d%d\"", dev % BYOC__REP_PALETTE);
     byoc__buf_printf(b, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"4\"/><text x=\"%.1f\" y=\"%.1f\">",
                      box->x, box->y, box->w, box->h, box->x + 8, box->y + box->h / 2 + 4);
-    int chars = byoc__rep_label_chars(op->op);
     char label[BYOC__REP_LABEL_MAX + 1];
-    snprintf(label, sizeof label, "%.*s", chars, op->op);
-    if ((int)strlen(op->op) > chars) label[chars - 1] = label[chars - 2] = '.'; /* cut: ".." ends it */
+    byoc__rep_op_label(op->op, label, sizeof label);
     byoc__rep_text(b, label);
     byoc__buf_puts(b, "</text></g>\n");
 }
 
-/* each partition: a dashed box around its nodes with its name, backend and size; a click on the name collapses it */
+/* each partition: a dashed box around its nodes (or its runs: section "report: the collapsed view") with its name,
+   backend and size; a click on the name collapses the partitions. The label is bold 12px monospace: 7.6 units a
+   character. */
+#define BYOC__REP_PLABEL_CHAR_W 7.6
 BYOC__SIM_PRIVATE void byoc__rep_partitions(byoc__rep *R) {
     byoc__buf *b = &R->b;
-    for (int q = 0; q < R->pl->npartitions; ++q) {
+    byoc__rep_shapes S;
+    memset(&S, 0, sizeof S);
+    if (!byoc__rep_shapes_of(R, &S)) b->oom = 1;
+    for (int q = 0; !b->oom && q < R->pl->npartitions; ++q) {
         const byoc_partition_summary *ps = &R->pl->partitions[q];
-        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-        int members = 0;
-        for (int i = 0; i < R->pl->count; ++i) {
-            const byoc_layout_box *box = &R->layout.nodes[i];
-            if (!R->pl->nodes[i].partition || strcmp(R->pl->nodes[i].partition, ps->function)) continue;
-            if (!members++ || box->x < x0) x0 = box->x;
-            if (members == 1 || box->y < y0) y0 = box->y;
-            if (members == 1 || box->x + box->w > x1) x1 = box->x + box->w;
-            if (members == 1 || box->y + box->h > y1) y1 = box->y + box->h;
-        }
+        int members = S.first[q + 1] - S.first[q];
         if (!members) continue;
         int dev = byoc__rep_device_index(R->pl, ps->backend);
-        char cls[16], size[48];
-        snprintf(size, sizeof size, " (%.20s, %d op%s)", ps->backend, members, members == 1 ? "" : "s");
-        double label_w = 7.6 * (double)(strlen(ps->function) + strlen(size)) + 10; /* the box holds its label */
-        if (x1 - x0 + 12 < label_w) x1 = x0 - 12 + label_w;
+        char cls[16], label[320];
+        snprintf(label, sizeof label, "%.256s (%.20s, %d op%s)", ps->function, ps->backend, members,
+                 members == 1 ? "" : "s");
         if (dev < 0) snprintf(cls, sizeof cls, "dh");
         else snprintf(cls, sizeof cls, "d%d", dev % BYOC__REP_PALETTE);
         byoc__buf_puts(b, "<g class=\"partition\"");
         byoc__rep_attr(b, "data-partition", ps->function);
         byoc__rep_attr(b, "data-backend", ps->backend);
-        byoc__buf_printf(b, "><rect class=\"pbox %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\"/>",
-                         cls, x0 - 6, y0 - 18, x1 - x0 + 12, y1 - y0 + 24);
-        byoc__buf_printf(b, "<text class=\"plabel\" x=\"%.1f\" y=\"%.1f\">", x0 - 2, y0 - 6);
-        byoc__rep_text(b, ps->function);
-        byoc__rep_text(b, size);
-        byoc__buf_puts(b, "</text></g>\n");
+        byoc__buf_puts(b, "><title>");
+        byoc__rep_text(b, label);
+        byoc__buf_puts(b, "</title>");
+        byoc__rep_partition_shape(R, &S, q, cls, label);
+        byoc__buf_puts(b, "</g>\n");
     }
+    byoc__rep_shapes_free(&S);
 }
 
 BYOC__SIM_PRIVATE void byoc__rep_graph(byoc__rep *R) {
@@ -9914,11 +9937,22 @@ BYOC__SIM_PRIVATE void byoc__rep_graph(byoc__rep *R) {
                      "<section id=\"graph\"><h2>Graph</h2>\n<p>Showing <span id=\"node-count\">%d</span> nodes: "
                      "every op the placement report lists (those of @main and of its control-flow bodies), laid out "
                      "in %d layers (%lld edge crossings). Click a node for its details, or a partition's name to "
-                     "collapse it; wheel to zoom, drag to pan.</p>\n",
+                     "collapse the partitions (the graph laid out again with each partition one box; a click on "
+                     "that box expands them again); wheel to zoom, drag to pan.</p>\n",
                      R->pl->count, l->layers, l->crossings);
     byoc__buf_puts(b, "<p><button data-act=\"in\">zoom in</button><button data-act=\"out\">zoom out</button>"
-                      "<button data-act=\"fit\">fit</button><button data-act=\"collapse\">collapse partitions</button>"
-                      "<button data-act=\"expand\">expand partitions</button></p>\n<p class=\"legend\">");
+                      "<button data-act=\"fit\">fit</button><button data-act=\"collapse\"");
+    if (!R->collapsed_ok) {
+        byoc__rep_attr(b, "title", R->collapsed_why);
+        byoc__buf_puts(b, " disabled");
+    }
+    byoc__buf_puts(b, ">collapse partitions</button><button data-act=\"expand\">expand partitions</button></p>\n");
+    if (!R->collapsed_ok) {
+        byoc__buf_puts(b, "<p class=\"muted\">No collapsed view: ");
+        byoc__rep_text(b, R->collapsed_why);
+        byoc__buf_puts(b, "</p>\n");
+    }
+    byoc__buf_puts(b, "<p class=\"legend\">");
     for (int k = 0; k < R->pl->nbackends; ++k) {
         int ops = 0;
         for (int i = 0; i < R->pl->count; ++i) ops += !strcmp(R->pl->nodes[i].backend, R->pl->backends[k]);
@@ -9932,8 +9966,9 @@ BYOC__SIM_PRIVATE void byoc__rep_graph(byoc__rep *R) {
                      "data-width=\"%.1f\" data-height=\"%.1f\" role=\"img\">\n"
                      "<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"7\" "
                      "markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#777\"/></marker></defs>\n"
+                     "<g id=\"view-expanded\" class=\"view\" data-width=\"%.1f\" data-height=\"%.1f\">\n"
                      "<g class=\"edges\">\n",
-                     l->width + 40, l->height + 50, l->width, l->height);
+                     l->width + 40, l->height + 50, l->width, l->height, l->width, l->height);
     for (int e = 0; e < l->nedges; ++e) {
         const byoc_layout_edge *edge = &l->edges[e];
         byoc__buf_printf(
@@ -9947,7 +9982,9 @@ BYOC__SIM_PRIVATE void byoc__rep_graph(byoc__rep *R) {
     for (int i = 0; i < R->pl->count; ++i) byoc__rep_node(R, i);
     byoc__buf_puts(b, "</g>\n<g class=\"partitions\">\n");
     byoc__rep_partitions(R);
-    byoc__buf_puts(b, "</g>\n</svg></div>\n<div id=\"details\">Click a node to see its op, ONNX name, composite, "
+    byoc__buf_puts(b, "</g>\n</g>\n");
+    if (R->collapsed_ok) byoc__rep_collapsed_view(R);
+    byoc__buf_puts(b, "</svg></div>\n<div id=\"details\">Click a node to see its op, ONNX name, composite, "
                       "partition, kernel and why it runs where it does.</div>\n</section>\n");
 }
 
@@ -9981,6 +10018,10 @@ BYOC__SIM_PRIVATE int byoc__rep_kernel_lanes(const byoc_sim_program *p, int i, b
     return lane;
 }
 
+BYOC__SIM_PRIVATE void byoc__rep_body_lanes(const byoc_sim_program *p, int i, byoc__rep_lanes *ls);
+BYOC__SIM_PRIVATE void byoc__rep_body_spans(byoc__rep *R, byoc__rep_lanes *ls, int i, double scale, int *drawn,
+                                            int *skipped);
+
 /* a span on a lane: [start, start + seconds) scaled to the plot */
 BYOC__SIM_PRIVATE void byoc__rep_span(byoc__buf *b, double start, double seconds, double scale, int lane,
                                       const char *fill, const char *cls) {
@@ -10007,10 +10048,11 @@ BYOC__SIM_PRIVATE void byoc__rep_timeline(byoc__rep *R) {
         return;
     }
     const byoc_sim_device_program *dp;
-    int dma, transfers = 0, drawn = 0, skipped = 0;
+    int dma, transfers = 0, drawn = 0, skipped = 0, body_drawn = 0, body_skipped = 0;
     byoc__rep_lane(ls, "host");
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__rep_kernel_lanes(p, i, ls, &dma, &dp);
+        byoc__rep_body_lanes(p, i, ls);
         transfers += p->kernels[i].info.transfer_bytes > 0;
     }
     int xfer_lane = transfers ? byoc__rep_lane(ls, "transfers") : -1;
@@ -10048,6 +10090,7 @@ BYOC__SIM_PRIVATE void byoc__rep_timeline(byoc__rep *R) {
         byoc__rep_text(b, ki->name);
         byoc__buf_printf(b, " (%s): %s from %s</title></rect>\n", byoc_sim_kernel_class(p, i),
                          byoc__rep_us(ki->sim_seconds, t, sizeof t), byoc__rep_us(ki->sim_start, t2, sizeof t2));
+        if (ki->exec == BYOC_SIM_EXEC_CONTROL) byoc__rep_body_spans(R, ls, i, scale, &body_drawn, &body_skipped);
         if (ki->transfer_bytes > 0) { /* as long as the bytes take at the host model's DRAM bandwidth */
             double bandwidth = p->host.dram_bytes_per_cycle * p->host.clock_mhz * 1e6;
             byoc__rep_span(b, ki->sim_start, bandwidth > 0 ? (double)ki->transfer_bytes / bandwidth : 0, scale,
@@ -10074,6 +10117,13 @@ BYOC__SIM_PRIVATE void byoc__rep_timeline(byoc__rep *R) {
     }
     byoc__buf_puts(b, "</svg></div>\n");
     if (skipped) byoc__buf_printf(b, "<p class=\"muted\">%d more DMA commands are not drawn.</p>\n", skipped);
+    if (body_drawn || body_skipped || p->events_dropped)
+        byoc__buf_printf(b,
+                         "<p class=\"muted\" id=\"body-kernels\">%d kernel run%s inside loop and if bodies drawn "
+                         "inset over their control kernel's span%s; %d more not drawn, %d not recorded by the run."
+                         "</p>\n",
+                         body_drawn, body_drawn == 1 ? "" : "s", body_drawn ? " (thinner when nested deeper)" : "",
+                         body_skipped, p->events_dropped);
     byoc__buf_puts(b, "</section>\n");
     BYOC_FREE(ls);
 }
@@ -10246,11 +10296,11 @@ static const char *const byoc__rep_js[] = {
     " + z.view.h); };\n"
     "  z.zoom = function (f, cx, cy) {\n"
     "    var w = z.view.w * f;\n"
-    "    if (w < 20 || w > Math.max(home.w, home.h) * 8) return;\n"
+    "    if (w < 20 || w > Math.max(z.home.w, z.home.h) * 8) return;\n"
     "    z.view.x = cx - (cx - z.view.x) * f; z.view.y = cy - (cy - z.view.y) * f;\n"
     "    z.view.w = w; z.view.h = z.view.h * f; z.apply();\n  };\n"
     "  z.centre = function () { return {x: z.view.x + z.view.w / 2, y: z.view.y + z.view.h / 2}; };\n"
-    "  z.fit = function () { z.view = {x: home.x, y: home.y, w: home.w, h: home.h}; z.apply(); };\n"
+    "  z.fit = function () { z.view = {x: z.home.x, y: z.home.y, w: z.home.w, h: z.home.h}; z.apply(); };\n"
     "  function user(e) {\n"
     "    var m = svg.getScreenCTM(), pt = svg.createSVGPoint();\n"
     "    if (!m) return z.centre();\n"
@@ -10274,18 +10324,32 @@ static const char *const byoc__rep_js[] = {
     "var svg = document.getElementById(\"graph-svg\"), details = document.getElementById(\"details\");\n"
     "var graph = panZoom(svg);\n"
     "Array.prototype.forEach.call(document.querySelectorAll(\".tl-svg, .mem-svg\"), panZoom);\n"
-    "(function initialView() { /* small graphs at most 1.25x; large ones at 1x from the top, not shrunk */\n"
-    "  var r = svg.getBoundingClientRect(), h = graph.home, s = Math.min(r.width / h.w, r.height / h.h);\n"
-    "  if (!r.width || !r.height || (s >= 0.6 && s <= 1.25)) return;\n"
-    "  if (s > 1.25) {\n"
-    "    var w = r.width / 1.25, ht = r.height / 1.25;\n"
-    "    graph.view = {x: h.x + (h.w - w) / 2, y: h.y + (h.h - ht) / 2, w: w, h: ht};\n"
-    "  } else {\n"
-    "    var first = svg.querySelector(\"g.node rect\"), x = first ? +first.getAttribute(\"x\") : 0;\n"
-    "    graph.view = {x: x - r.width / 2, y: h.y, w: r.width, h: r.height};\n"
-    "  }\n"
-    "  graph.apply();\n"
-    "})();\n"
+    "var views = {expanded: document.getElementById(\"view-expanded\"),"
+    " collapsed: document.getElementById(\"view-collapsed\")}, current = \"expanded\";\n"
+    "/* the initial view: the graph's whole width from its top, at most 1.25x; below 0.3x a label is a speck, so a\n"
+    "   wider graph is shown at 0.3x around its first node's column (zoom out or fit for the whole) */\n"
+    "function fitWidth() {\n"
+    "  var r = svg.getBoundingClientRect(), h = graph.home;\n"
+    "  if (!r.width || !r.height) { graph.fit(); return; }\n"
+    "  var s = Math.min(1.25, Math.max(0.3, r.width / h.w)), w = r.width / s, ht = r.height / s;\n"
+    "  var x = h.x + (h.w - w) / 2;\n"
+    "  if (w < h.w) {\n"
+    "    var first = views[current].querySelector(\"rect\");\n"
+    "    x = (first ? +first.getAttribute(\"x\") : 0) - w / 2;\n  }\n"
+    "  graph.view = {x: x, y: ht >= h.h ? h.y + (h.h - ht) / 2 : h.y, w: w, h: ht}; graph.apply();\n}\n"
+    "function setView(name) {\n"
+    "  if (!views[name]) return false;\n"
+    "  current = name;\n"
+    "  Object.keys(views).forEach(function (k) {\n"
+    "    if (views[k]) views[k].setAttribute(\"display\", k === name ? \"inline\" : \"none\");\n  });\n"
+    "  var g = views[name];\n"
+    "  graph.home = {x: -20, y: -30, w: +g.dataset.width + 40, h: +g.dataset.height + 50};\n"
+    "  fitWidth(); return true;\n}\n"
+    "function centreOn(r) {\n"
+    "  var cx = +r.getAttribute(\"x\") + +r.getAttribute(\"width\") / 2, cy = +r.getAttribute(\"y\") +"
+    " +r.getAttribute(\"height\") / 2;\n"
+    "  graph.view.x = cx - graph.view.w / 2; graph.view.y = cy - graph.view.h / 2; graph.apply();\n}\n"
+    "fitWidth();\n"
     "function row(label, value) {\n"
     "  var p = document.createElement(\"p\"), b = document.createElement(\"b\");\n"
     "  b.textContent = label + \":\"; p.appendChild(b); p.appendChild(document.createTextNode(\" \" + value));\n"
@@ -10311,18 +10375,20 @@ static const char *const byoc__rep_js[] = {
     "    d.declined.split(\"\\n\").forEach(function (t) {\n"
     "      var li = document.createElement(\"li\"); li.textContent = t; ul.appendChild(li);\n    });\n"
     "    details.appendChild(ul);\n  }\n"
-    "  if (centre) {\n"
-    "    var r = g.querySelector(\"rect\"), cx = +r.getAttribute(\"x\") + +r.getAttribute(\"width\") / 2;\n"
-    "    var cy = +r.getAttribute(\"y\") + +r.getAttribute(\"height\") / 2;\n"
-    "    graph.view.x = cx - graph.view.w / 2; graph.view.y = cy - graph.view.h / 2; graph.apply();\n  }\n}\n",
-    "function setCollapsed(p, on) {\n"
-    "  p.classList.toggle(\"collapsed\", on);\n"
-    "  Array.prototype.forEach.call(svg.querySelectorAll(\"g.node\"), function (n) {\n"
-    "    if (n.dataset.partition === p.dataset.partition) n.classList.toggle(\"hidden\", on);\n  });\n}\n"
+    "  if (centre) centreOn(g.querySelector(\"rect\"));\n}\n",
+    "/* a partition's name switches to the collapsed view centred on its box; a partition box there switches back\n"
+    "   centred on its members; a host op there shows its details */\n"
     "svg.addEventListener(\"click\", function (e) {\n"
-    "  if (graph.dragged) return;\n"
-    "  var t = e.target, part = t.closest ? t.closest(\"g.partition\") : null;\n"
-    "  if (part) { setCollapsed(part, !part.classList.contains(\"collapsed\")); return; }\n"
+    "  var t = e.target, c = t.closest ? t.closest(\"g.partition, g.partition-node, g.collapsed-op\") : null;\n"
+    "  if (graph.dragged || !c) return;\n"
+    "  if (c.classList.contains(\"collapsed-op\")) {\n"
+    "    var n = svg.querySelector('g.node[data-node-id=\"' + c.dataset.ref + '\"]');\n"
+    "    if (n) show(n, false);\n    return;\n  }\n"
+    "  var to = c.classList.contains(\"partition\") ? \"collapsed\" : \"expanded\";\n"
+    "  if (!setView(to)) return;\n"
+    "  Array.prototype.forEach.call(views[to].querySelectorAll(to === \"collapsed\" ? \"g.partition-node\" :"
+    " \"g.partition\"), function (p) {\n"
+    "    if (p.dataset.partition === c.dataset.partition) centreOn(p.querySelector(\"rect\"));\n  });\n"
     "});\n"
     "Array.prototype.forEach.call(svg.querySelectorAll(\"g.node\"), function (g) {\n"
     "  var d = g.dataset, t = g.querySelector(\"title\");\n"
@@ -10330,22 +10396,20 @@ static const char *const byoc__rep_js[] = {
     "    (d.partition ? \" in \" + d.partition : \"\") + (d.composite ? \", composite \" + d.composite : \"\") +\n"
     "    (d.kernel ? \"\\nkernel \" + d.kernel : \"\") + \"\\n\" + d.reason; /* the hover shows the details too */\n"
     "  g.addEventListener(\"click\", function () { if (!graph.dragged) show(g, false); });\n});\n"
-    "function select() {\n"
+    "function select() { /* #node=ID selects a node (in the expanded view); #collapsed shows the collapsed view */\n"
     "  var m = /node=(\\d+)/.exec(location.hash);\n"
+    "  if (!m && /collapsed/.test(location.hash)) setView(\"collapsed\");\n"
     "  if (!m) return;\n"
     "  var g = svg.querySelector('g.node[data-node-id=\"' + m[1] + '\"]');\n"
     "  if (!g) { details.textContent = \"No node #\" + m[1] + \" in this graph.\"; return; }\n"
-    "  Array.prototype.forEach.call(svg.querySelectorAll(\"g.partition.collapsed\"), function (p) {\n"
-    "    if (p.dataset.partition === g.dataset.partition) setCollapsed(p, false);\n  });\n"
+    "  if (current !== \"expanded\") setView(\"expanded\");\n"
     "  show(g, true);\n}\n"
     "var actions = {\n"
     "  \"in\": function () { var c = graph.centre(); graph.zoom(0.8, c.x, c.y); },\n"
     "  \"out\": function () { var c = graph.centre(); graph.zoom(1.25, c.x, c.y); },\n"
     "  \"fit\": function () { graph.fit(); },\n"
-    "  \"collapse\": function () { Array.prototype.forEach.call(svg.querySelectorAll(\"g.partition\"),"
-    " function (p) { setCollapsed(p, true); }); },\n"
-    "  \"expand\": function () { Array.prototype.forEach.call(svg.querySelectorAll(\"g.partition\"),"
-    " function (p) { setCollapsed(p, false); }); }\n};\n"
+    "  \"collapse\": function () { setView(\"collapsed\"); },\n"
+    "  \"expand\": function () { setView(\"expanded\"); }\n};\n"
     "Array.prototype.forEach.call(document.querySelectorAll(\"button[data-act]\"), function (b) {\n"
     "  b.addEventListener(\"click\", actions[b.dataset.act]);\n});\n"
     "window.addEventListener(\"hashchange\", select);\n"
@@ -10375,6 +10439,8 @@ BYOC_SIM_API char *byoc_sim_report_html(const byoc_sim_report_input *input, size
                         ? BYOC_OK
                         : byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_sim_report_html: out of memory");
     if (r == BYOC_OK) r = byoc__rep_layout(&R, diag);
+    if (r == BYOC_OK && byoc__rep_collapse(&R) != BYOC_OK)
+        r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_sim_report_html: out of memory");
     if (r == BYOC_OK) {
         byoc__rep_head(&R);
         byoc__rep_graph(&R);
@@ -10388,6 +10454,7 @@ BYOC_SIM_API char *byoc_sim_report_html(const byoc_sim_report_input *input, size
         if (R.b.oom) r = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "byoc_sim_report_html: out of memory");
     }
     byoc_layout_free(&R.layout);
+    byoc__rep_collapse_free(&R);
     BYOC_FREE(R.by_origin);
     BYOC_FREE(R.kernel_of);
     BYOC_FREE(R.device_of);
@@ -10400,6 +10467,372 @@ BYOC_SIM_API char *byoc_sim_report_html(const byoc_sim_report_input *input, size
 }
 
 BYOC_SIM_API void byoc_sim_report_free(char *html) { BYOC_FREE(html); }
+
+// [SECTION] sim impl (compiler): report: the collapsed view and large graphs
+/* Collapsing partitions lays the graph out a second time with each partition contracted to one node, rather than
+   painting over the expanded drawing: TensorBoard's graph dashboard does the same with its name scopes (a
+   collapsed group is one "meta node" of its parent's layout, edges into and out of it bundled), and Netron
+   re-runs dagre on every expansion. Here the hierarchy has one level: a partition becomes one box sized to its
+   name, backend and op count, its members' edges to the rest merged (one per pair of nodes), the host ops kept.
+   A partition is convex (PartitionGraph outlines regions that no path leaves and re-enters), so contracting it
+   keeps the graph acyclic; should the contracted graph still have a cycle (a partition that is not convex in the
+   report's edges), the page says why it has no collapsed view instead of failing. */
+#define BYOC__REP_PNODE_H 40.0
+#define BYOC__REP_PNODE_CHARS 40 /* a partition node's name is cut there: its hover title has it whole */
+
+/* an op's label: its name cut at BYOC__REP_LABEL_MAX characters with ".." (the details give it whole) */
+BYOC__SIM_PRIVATE void byoc__rep_op_label(const char *op, char *label, size_t cap) {
+    int chars = byoc__rep_label_chars(op);
+    snprintf(label, cap, "%.*s", chars, op ? op : "");
+    if (op && (int)strlen(op) > chars && chars >= 2 && (size_t)chars < cap) label[chars - 1] = label[chars - 2] = '.';
+}
+
+BYOC__SIM_PRIVATE int byoc__rep_partition_index(const byoc_placement_report *pl, const char *function) {
+    for (int q = 0; function && q < pl->npartitions; ++q)
+        if (!strcmp(pl->partitions[q].function, function)) return q;
+    return -1;
+}
+
+/* a partition node's two lines: its name (cut), then its backend and how many of the report's ops it holds */
+BYOC__SIM_PRIVATE void byoc__rep_pnode_lines(const byoc_partition_summary *ps, int members, char *name, size_t ncap,
+                                             char *info, size_t icap) {
+    snprintf(name, ncap, "%.*s", BYOC__REP_PNODE_CHARS, ps->function);
+    if ((int)strlen(ps->function) > BYOC__REP_PNODE_CHARS && ncap > BYOC__REP_PNODE_CHARS)
+        name[BYOC__REP_PNODE_CHARS - 1] = name[BYOC__REP_PNODE_CHARS - 2] = '.';
+    snprintf(info, icap, "%.24s, %d op%s", ps->backend, members, members == 1 ? "" : "s");
+}
+BYOC__SIM_PRIVATE double byoc__rep_pnode_width(const byoc_partition_summary *ps, int members) {
+    char name[BYOC__REP_PNODE_CHARS + 1], info[64];
+    byoc__rep_pnode_lines(ps, members, name, sizeof name, info, sizeof info);
+    size_t chars = strlen(name) > strlen(info) ? strlen(name) : strlen(info);
+    return 16 + BYOC__REP_PLABEL_CHAR_W * (double)chars;
+}
+
+static int byoc__rep_by_pair(const void *a, const void *b) {
+    const int *x = BYOC__SIM_CAST(const int *, a), *y = BYOC__SIM_CAST(const int *, b);
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* rows to collapsed nodes: a partition's rows share the node made at its first row, every other row has its own */
+BYOC__SIM_PRIVATE void byoc__rep_contract(byoc__rep *R, int *node_of_partition, double *w, double *h) {
+    const byoc_placement_report *pl = R->pl;
+    for (int q = 0; q < pl->npartitions; ++q) node_of_partition[q] = -1;
+    R->cnodes = 0;
+    for (int i = 0; i < pl->count; ++i) {
+        int q = byoc__rep_partition_index(pl, pl->nodes[i].partition), c = q >= 0 ? node_of_partition[q] : -1;
+        if (c < 0) {
+            c = R->cnodes++;
+            R->crow_of[c] = q >= 0 ? -1 - q : i;
+            R->cmembers[c] = 0;
+            if (q >= 0) node_of_partition[q] = c;
+            w[c] = byoc__rep_node_width(pl->nodes[i].op);
+            h[c] = q >= 0 ? BYOC__REP_PNODE_H : BYOC__REP_NODE_H;
+        }
+        R->cnode_of[i] = c;
+        R->cmembers[c]++;
+    }
+    for (int c = 0; c < R->cnodes; ++c)
+        if (R->crow_of[c] < 0) w[c] = byoc__rep_pnode_width(&pl->partitions[-1 - R->crow_of[c]], R->cmembers[c]);
+}
+
+/* the collapsed graph and its layout; BYOC_OK also when it cannot be laid out (collapsed_why says why) */
+BYOC__SIM_PRIVATE byoc_result byoc__rep_collapse(byoc__rep *R) {
+    const byoc_placement_report *pl = R->pl;
+    int n = pl->count, m = 0;
+    for (int i = 0; i < n; ++i) m += pl->nodes[i].ninputs > 0 ? pl->nodes[i].ninputs : 0;
+    size_t slots = n > 0 ? (size_t)n : 1, edge_slots = m > 0 ? (size_t)m : 1;
+    size_t part_slots = pl->npartitions > 0 ? (size_t)pl->npartitions : 1;
+    R->cnode_of = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * slots));
+    R->crow_of = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * slots));
+    R->cmembers = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * slots));
+    int *node_of_partition = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * part_slots));
+    int *pairs = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * 2 * edge_slots));
+    int *from = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * edge_slots));
+    int *to = BYOC__SIM_CAST(int *, BYOC_MALLOC(sizeof(int) * edge_slots));
+    double *w = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * slots));
+    double *h = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * slots));
+    byoc_result r = BYOC_OK;
+    if (!R->cnode_of || !R->crow_of || !R->cmembers || !node_of_partition || !pairs || !from || !to || !w || !h)
+        r = BYOC_ERR_OUT_OF_MEMORY;
+    else if (!pl->npartitions)
+        snprintf(R->collapsed_why, sizeof R->collapsed_why, "the placement has no partitions to collapse.");
+    else {
+        byoc__rep_contract(R, node_of_partition, w, h);
+        int npairs = 0, nedges = 0;
+        for (int i = 0; i < n; ++i)
+            for (int q = 0; q < pl->nodes[i].ninputs; ++q) {
+                int src = byoc__rep_row(R, pl->nodes[i].inputs[q]);
+                if (src < 0 || R->cnode_of[src] == R->cnode_of[i]) continue;
+                pairs[2 * npairs] = R->cnode_of[src];
+                pairs[2 * npairs++ + 1] = R->cnode_of[i];
+            }
+        qsort(pairs, (size_t)npairs, 2 * sizeof(int), byoc__rep_by_pair);
+        for (int e = 0; e < npairs; ++e) /* one edge per pair of nodes, however many tensors it stands for */
+            if (!nedges || pairs[2 * e] != from[nedges - 1] || pairs[2 * e + 1] != to[nedges - 1])
+                from[nedges] = pairs[2 * e], to[nedges++] = pairs[2 * e + 1];
+        byoc_layout_graph g;
+        memset(&g, 0, sizeof g);
+        g.nnodes = R->cnodes;
+        g.widths = w;
+        g.heights = h;
+        g.nedges = nedges;
+        g.edge_from = from;
+        g.edge_to = to;
+        byoc_diag d;
+        r = byoc_graph_layout(&g, R->in->layout, &R->collapsed, &d);
+        R->collapsed_ok = r == BYOC_OK;
+        if (r != BYOC_OK && r != BYOC_ERR_OUT_OF_MEMORY) {
+            snprintf(R->collapsed_why, sizeof R->collapsed_why,
+                     "the graph with each partition contracted to one node cannot be laid out (%.400s).", d.message);
+            r = BYOC_OK;
+        }
+    }
+    BYOC_FREE(node_of_partition);
+    BYOC_FREE(pairs);
+    BYOC_FREE(from);
+    BYOC_FREE(to);
+    BYOC_FREE(w);
+    BYOC_FREE(h);
+    return r;
+}
+
+BYOC__SIM_PRIVATE void byoc__rep_collapse_free(byoc__rep *R) {
+    if (R->collapsed_ok) byoc_layout_free(&R->collapsed);
+    BYOC_FREE(R->cnode_of);
+    BYOC_FREE(R->crow_of);
+    BYOC_FREE(R->cmembers);
+}
+
+/* Partition shapes that never overlap. A partition's bounding box can reach over another partition's members
+   or a host op when the layout interleaves them (parallel branches whose joins pull their nodes sideways), and
+   the layout knows nothing of partitions (Graphviz's clusters and dagre's compound graphs make the layout keep
+   each cluster in one contiguous box, at the price of a second ordering problem per cluster). Here the drawing
+   adapts instead: a partition whose padded box meets no other partition's box and covers no node but its own is
+   that one box; any other is drawn as its runs, the maximal sets of its members side by side in one layer with
+   no other op between them. Nodes of a layer are node_gap apart and runs are padded by less than half of it, so
+   runs of different partitions never meet; layers are layer_gap apart and a run's top and bottom padding take
+   less than the default gap. The label goes in the padding above the box or the partition's first run, cut to
+   its width (whole in the hover title and in the collapsed view). */
+#define BYOC__REP_PAD 6.0       /* around a partition's members, left, right and below */
+#define BYOC__REP_PAD_TOP 18.0  /* above them, for the label */
+
+static int byoc__rep_by_place(const void *a, const void *b) {
+    const byoc__rep_member *x = BYOC__SIM_CAST(const byoc__rep_member *, a);
+    const byoc__rep_member *y = BYOC__SIM_CAST(const byoc__rep_member *, b);
+    if (x->layer != y->layer) return x->layer < y->layer ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+static int byoc__rep_by_member(const void *a, const void *b) {
+    const byoc__rep_member *x = BYOC__SIM_CAST(const byoc__rep_member *, a);
+    const byoc__rep_member *y = BYOC__SIM_CAST(const byoc__rep_member *, b);
+    if (x->q != y->q) return x->q < y->q ? -1 : 1;
+    return byoc__rep_by_place(a, b);
+}
+
+
+BYOC__SIM_PRIVATE int byoc__rep_meets(const double *a, const double *b) {
+    return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
+BYOC__SIM_PRIVATE void byoc__rep_shapes_free(byoc__rep_shapes *S) {
+    BYOC_FREE(S->m);
+    BYOC_FREE(S->first);
+    BYOC_FREE(S->box);
+    BYOC_FREE(S->split);
+}
+
+/* the members of each partition in drawing order, their boxes, and which partitions are drawn as runs */
+BYOC__SIM_PRIVATE int byoc__rep_shapes_of(const byoc__rep *R, byoc__rep_shapes *S) {
+    int n = R->pl->count, np = R->pl->npartitions;
+    size_t rows = n > 0 ? (size_t)n : 1, parts = np > 0 ? (size_t)np : 1;
+    S->m = BYOC__SIM_CAST(byoc__rep_member *, BYOC_MALLOC(sizeof(byoc__rep_member) * rows));
+    S->first = BYOC__SIM_CAST(int *, BYOC_CALLOC(parts + 1, sizeof(int)));
+    S->box = BYOC__SIM_CAST(double *, BYOC_MALLOC(sizeof(double) * 4 * parts));
+    S->split = BYOC__SIM_CAST(char *, BYOC_CALLOC(parts, 1));
+    if (!S->m || !S->first || !S->box || !S->split) return 0;
+    for (int i = 0; i < n; ++i) {
+        byoc__rep_member *e = &S->m[i];
+        e->q = byoc__rep_partition_index(R->pl, R->pl->nodes[i].partition);
+        e->layer = R->layout.nodes[i].layer, e->order = R->layout.nodes[i].order, e->row = i;
+    }
+    qsort(S->m, (size_t)n, sizeof *S->m, byoc__rep_by_place);
+    for (int i = 0; i < n; ++i) S->m[i].rank = i && S->m[i - 1].layer == S->m[i].layer ? S->m[i - 1].rank + 1 : 0;
+    qsort(S->m, (size_t)n, sizeof *S->m, byoc__rep_by_member);
+    int at = 0;
+    while (at < n && S->m[at].q < 0) at++;
+    for (int q = 0; q <= np; ++q) {
+        S->first[q] = at;
+        while (q < np && at < n && S->m[at].q == q) at++;
+    }
+    for (int q = 0; q < np; ++q) {
+        double *bx = &S->box[4 * q];
+        for (int k = S->first[q]; k < S->first[q + 1]; ++k) {
+            const byoc_layout_box *nb = &R->layout.nodes[S->m[k].row];
+            int first = k == S->first[q];
+            if (first || nb->x - BYOC__REP_PAD < bx[0]) bx[0] = nb->x - BYOC__REP_PAD;
+            if (first || nb->y - BYOC__REP_PAD_TOP < bx[1]) bx[1] = nb->y - BYOC__REP_PAD_TOP;
+            if (first || nb->x + nb->w + BYOC__REP_PAD > bx[2]) bx[2] = nb->x + nb->w + BYOC__REP_PAD;
+            if (first || nb->y + nb->h + BYOC__REP_PAD > bx[3]) bx[3] = nb->y + nb->h + BYOC__REP_PAD;
+        }
+    }
+    for (int q = 0; q < np; ++q) /* boxes that meet another partition's: both are runs */
+        for (int r = q + 1; r < np; ++r)
+            if (S->first[q] < S->first[q + 1] && S->first[r] < S->first[r + 1] &&
+                byoc__rep_meets(&S->box[4 * q], &S->box[4 * r]))
+                S->split[q] = S->split[r] = 1;
+    for (int i = 0; i < n; ++i) { /* a box over an op of another partition or of the host: runs */
+        const byoc_layout_box *nb = &R->layout.nodes[S->m[i].row];
+        double node[4] = {nb->x, nb->y, nb->x + nb->w, nb->y + nb->h};
+        for (int q = 0; q < np; ++q)
+            if (q != S->m[i].q && !S->split[q] && S->first[q] < S->first[q + 1] &&
+                byoc__rep_meets(&S->box[4 * q], node))
+                S->split[q] = 1;
+    }
+    return 1;
+}
+
+/* a partition's label in the padding above a box from x0 to x1 whose top is y, cut to fit */
+BYOC__SIM_PRIVATE void byoc__rep_plabel(byoc__buf *b, const char *whole, double x0, double x1, double y) {
+    char label[320];
+    snprintf(label, sizeof label, "%s", whole);
+    int room = (int)((x1 - x0 - 8) / BYOC__REP_PLABEL_CHAR_W), len = (int)strlen(label);
+    if (room < len && room >= 4) label[room - 2] = label[room - 1] = '.', label[room] = 0;
+    else if (room < len) label[0] = 0;
+    byoc__buf_printf(b, "<text class=\"plabel\" x=\"%.1f\" y=\"%.1f\">", x0 + 4, y + 12);
+    byoc__rep_text(b, label);
+    byoc__buf_puts(b, "</text>");
+}
+
+/* partition q's shape: its box, or its runs (the label above the first) */
+BYOC__SIM_PRIVATE void byoc__rep_partition_shape(byoc__rep *R, const byoc__rep_shapes *S, int q, const char *cls,
+                                                 const char *label) {
+    byoc__buf *b = &R->b;
+    const char *rect = "<rect class=\"pbox %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"6\"/>";
+    if (!S->split[q]) {
+        const double *bx = &S->box[4 * q];
+        byoc__buf_printf(b, rect, cls, bx[0], bx[1], bx[2] - bx[0], bx[3] - bx[1]);
+        byoc__rep_plabel(b, label, bx[0], bx[2], bx[1]);
+        return;
+    }
+    for (int k = S->first[q], start = k; k < S->first[q + 1]; ++k) {
+        const byoc__rep_member *e = &S->m[k];
+        if (k + 1 < S->first[q + 1] && e[1].layer == e->layer && e[1].rank == e->rank + 1) continue;
+        const byoc_layout_box *l = &R->layout.nodes[S->m[start].row], *r = &R->layout.nodes[e->row];
+        double top = start == S->first[q] ? BYOC__REP_PAD_TOP : BYOC__REP_PAD;
+        double x0 = l->x - BYOC__REP_PAD, x1 = r->x + r->w + BYOC__REP_PAD, y0 = l->y - top;
+        byoc__buf_printf(b, rect, cls, x0, y0, x1 - x0, l->h + top + BYOC__REP_PAD);
+        if (start == S->first[q]) byoc__rep_plabel(b, label, x0, x1, y0);
+        start = k + 1;
+    }
+}
+
+/* Control-flow kernels on the timeline. An if or a loop is one kernel whose span covers its bodies' runs; the
+   program records each kernel a body ran in the last run as an event (one per kernel and iteration, nested
+   bodies included, its start counted from the control kernel's: what byoc_sim_trace writes for Perfetto,
+   which nests them under the control slice the same way). The page draws them inset over the control kernel's
+   span, each in its device's lane and colour, thinner the deeper it is nested. */
+#define BYOC__REP_MAX_BODY_SPANS 20000 /* body kernels drawn in all: the rest are counted below the timeline */
+BYOC__SIM_PRIVATE void byoc__rep_body_lanes(const byoc_sim_program *p, int i, byoc__rep_lanes *ls) {
+    for (int e = 0; e < p->nevents; ++e)
+        if (p->events[e].kernel == i) byoc__rep_lane(ls, p->events[e].where);
+}
+BYOC__SIM_PRIVATE void byoc__rep_body_spans(byoc__rep *R, byoc__rep_lanes *ls, int i, double scale, int *drawn,
+                                            int *skipped) {
+    byoc__buf *b = &R->b;
+    const byoc_sim_program *p = R->p;
+    const byoc_sim_kernel_info *ki = &p->kernels[i].info;
+    char t1[64], t2[64];
+    for (int e = 0; e < p->nevents; ++e) {
+        const byoc__sim_event *ev = &p->events[e];
+        if (ev->kernel != i) continue;
+        if (*drawn == BYOC__REP_MAX_BODY_SPANS) {
+            ++*skipped;
+            continue;
+        }
+        int lane = byoc__rep_lane(ls, ev->where), h = 18 - 6 * (ev->depth < 2 ? ev->depth : 2);
+        double w = ev->seconds * scale;
+        byoc__buf_printf(b, "<rect class=\"k body\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">",
+                         140 + (ki->sim_start + ev->start) * scale, 20 + lane * 24 + 3 + (18 - h) / 2,
+                         w < 0.6 ? 0.6 : w, h, byoc__rep_color(R->pl, ev->where));
+        byoc__buf_printf(b, "<title>in #%d, body %d", i, ev->body);
+        if (ev->in_loop) byoc__buf_printf(b, ", iteration %lld", (long long)ev->iteration);
+        byoc__buf_puts(b, ": ");
+        byoc__rep_text(b, ev->name);
+        byoc__buf_puts(b, " on ");
+        byoc__rep_text(b, ev->where);
+        byoc__buf_printf(b, ": %s from %s</title></rect>\n", byoc__rep_us(ev->seconds, t1, sizeof t1),
+                         byoc__rep_us(ki->sim_start + ev->start, t2, sizeof t2));
+        ++*drawn;
+    }
+}
+
+/* collapsed node c: a partition's box (g.partition-node) or a host op (g.collapsed-op, whose click shows the
+   expanded view's g.node data-ref names); neither is a g.node, so the expanded view keeps one g.node per op */
+BYOC__SIM_PRIVATE void byoc__rep_collapsed_node(byoc__rep *R, int c) {
+    byoc__buf *b = &R->b;
+    const byoc_layout_box *box = &R->collapsed.nodes[c];
+    int row = R->crow_of[c];
+    if (row >= 0) {
+        const byoc_placement *op = &R->pl->nodes[row];
+        char label[BYOC__REP_LABEL_MAX + 1];
+        byoc__buf_printf(b, "<g class=\"collapsed-op\" data-ref=\"%u\"><title>", (unsigned)op->origin);
+        byoc__rep_text(b, op->op);
+        byoc__buf_puts(b, op->source ? " " : "");
+        byoc__rep_text(b, op->source);
+        byoc__buf_puts(b, " on ");
+        byoc__rep_text(b, op->backend);
+        int dev = R->device_of[row];
+        if (!strcmp(op->backend, "host") || dev < 0) byoc__buf_puts(b, "</title><rect class=\"dh\"");
+        else byoc__buf_printf(b, "</title><rect class=\"d%d\"", dev % BYOC__REP_PALETTE);
+        byoc__buf_printf(b, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"4\"/><text x=\"%.1f\" "
+                         "y=\"%.1f\">", box->x, box->y, box->w, box->h, box->x + 8, box->y + box->h / 2 + 4);
+        byoc__rep_op_label(op->op, label, sizeof label);
+        byoc__rep_text(b, label);
+        byoc__buf_puts(b, "</text></g>\n");
+        return;
+    }
+    const byoc_partition_summary *ps = &R->pl->partitions[-1 - row];
+    char name[BYOC__REP_PNODE_CHARS + 1], info[64], cls[16];
+    byoc__rep_pnode_lines(ps, R->cmembers[c], name, sizeof name, info, sizeof info);
+    int dev = byoc__rep_device_index(R->pl, ps->backend);
+    if (dev < 0) snprintf(cls, sizeof cls, "dh");
+    else snprintf(cls, sizeof cls, "d%d", dev % BYOC__REP_PALETTE);
+    byoc__buf_puts(b, "<g class=\"partition-node\"");
+    byoc__rep_attr(b, "data-partition", ps->function);
+    byoc__rep_attr(b, "data-backend", ps->backend);
+    byoc__buf_puts(b, "><title>");
+    byoc__rep_text(b, ps->function);
+    byoc__buf_puts(b, " (");
+    byoc__rep_text(b, info);
+    byoc__buf_printf(b, "): click to expand</title><rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                     "height=\"%.1f\" rx=\"6\"/><text x=\"%.1f\" y=\"%.1f\">", cls, box->x, box->y, box->w, box->h,
+                     box->x + 8, box->y + 16);
+    byoc__rep_text(b, name);
+    byoc__buf_printf(b, "</text><text x=\"%.1f\" y=\"%.1f\">", box->x + 8, box->y + 32);
+    byoc__rep_text(b, info);
+    byoc__buf_puts(b, "</text></g>\n");
+}
+
+/* the collapsed view: an SVG group beside the expanded one, hidden until the page switches to it */
+BYOC__SIM_PRIVATE void byoc__rep_collapsed_view(byoc__rep *R) {
+    byoc__buf *b = &R->b;
+    const byoc_layout *l = &R->collapsed;
+    byoc__buf_printf(b,
+                     "<g id=\"view-collapsed\" class=\"view\" data-width=\"%.1f\" data-height=\"%.1f\" "
+                     "data-nodes=\"%d\" display=\"none\">\n<g class=\"edges\">\n",
+                     l->width, l->height, R->cnodes);
+    for (int e = 0; e < l->nedges; ++e) {
+        const byoc_layout_edge *edge = &l->edges[e];
+        byoc__buf_puts(b, "<polyline class=\"edge\" marker-end=\"url(#arrow)\" points=\"");
+        for (int q = 0; q < edge->npoints; ++q)
+            byoc__buf_printf(b, "%s%.1f,%.1f", q ? " " : "", edge->points[2 * q], edge->points[2 * q + 1]);
+        byoc__buf_puts(b, "\"/>\n");
+    }
+    byoc__buf_puts(b, "</g>\n<g class=\"nodes\">\n");
+    for (int c = 0; c < R->cnodes; ++c) byoc__rep_collapsed_node(R, c);
+    byoc__buf_puts(b, "</g>\n</g>\n");
+}
 
 #endif /* !BYOC_SIM_RUNTIME_ONLY */
 
