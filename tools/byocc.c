@@ -982,17 +982,68 @@ static char *read_file_text(const char *path, size_t *len, char *msg, size_t cap
     return data;
 }
 
+/* --placement FILE: the saved plan, parsed into *arena (the caller destroys it) */
+static int read_replay(const char *path, byoc_module **arena, byoc_collage_assignment **list, int *count, byoc_diag *d) {
+    char msg[600];
+    size_t len = 0;
+    char *text = read_file_text(path, &len, msg, sizeof msg);
+    *arena = byoc_module_create(NULL);
+    if (!text || !*arena) {
+        fprintf(stderr, "byocc: error: %s\n", text ? "out of memory" : msg);
+        free(text);
+        return EXIT_INPUT;
+    }
+    int rc = EXIT_OK;
+    if (byoc_collage_placement_parse(text, len, path, *arena, list, count, d) != BYOC_OK) rc = input_error(d);
+    free(text);
+    if (rc == EXIT_OK && !*count) {
+        fprintf(stderr, "byocc: error: %s: no ops are placed\n", path);
+        rc = EXIT_INPUT;
+    }
+    return rc;
+}
+
+/* --save-placement FILE: the chosen plan */
+static int save_placement(const char *path, const byoc_collage_stats *st) {
+    size_t len = 0;
+    int rc = EXIT_OK;
+    char *text = byoc_collage_placement_format(st, &len);
+    FILE *f = text ? fopen(path, "wb") : NULL;
+    if (!f || fwrite(text, 1, len, f) != len) {
+        fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", path, strerror(errno));
+        rc = EXIT_INPUT;
+    }
+    if (f && fclose(f) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", path, strerror(errno));
+        rc = EXIT_INPUT;
+    }
+    free(text);
+    return rc;
+}
+
+/* after a Collage search: the measured estimator's counts, and the plan saved where asked */
+static int after_collage(const strategy_options *so, const byoc_collage_stats *st, int measured, int cache_hits) {
+    if (so->estimator && !strcmp(so->estimator, "measured"))
+        fprintf(stderr, "byocc: measured %d candidates, %d from the cost cache%s%s\n", measured, cache_hits, so->cost_cache ? " " : "",
+                so->cost_cache ? so->cost_cache : "");
+    return so->save_placement ? save_placement(so->save_placement, st) : EXIT_OK;
+}
+
+/* --placement and --save-placement go with the Collage search */
+static int check_strategy(const strategy_options *so) {
+    if (strcmp(so->strategy, "collage") && (so->placement || so->save_placement)) {
+        fprintf(stderr, "byocc: error: --placement and --save-placement need --strategy collage\n");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 /* places m's ops on the opened backends by the chosen strategy; st (collage only) gets the statistics */
 static int place_ops(const session *s, byoc_module *m, const strategy_options *so, const byoc_partition_options *po, byoc_placement_report **rep, byoc_collage_stats *st,
                      byoc_diag *d) {
     memset(st, 0, sizeof *st);
-    if (strcmp(so->strategy, "collage")) {
-        if (so->placement || so->save_placement) {
-            fprintf(stderr, "byocc: error: --placement and --save-placement need --strategy collage\n");
-            return EXIT_USAGE;
-        }
-        return byoc_partition_greedy(m, po, rep, d) == BYOC_OK ? EXIT_OK : input_error(d);
-    }
+    if (check_strategy(so) != EXIT_OK) return EXIT_USAGE;
+    if (strcmp(so->strategy, "collage")) return byoc_partition_greedy(m, po, rep, d) == BYOC_OK ? EXIT_OK : input_error(d);
     byoc_sim_collage_devices devices; /* the estimator's state for this call (released below) */
     memset(&devices, 0, sizeof devices);
     devices.backends = (const byoc_sim_backend *const *)s->backends;
@@ -1012,29 +1063,9 @@ static int place_ops(const session *s, byoc_module *m, const strategy_options *s
     o.max_depth = o.host_max_depth = so->max_depth;
     o.state_budget = so->state_budget;
     byoc_module *arena = NULL;
-    int rc = EXIT_OK;
-    if (so->placement) {
-        char msg[600];
-        size_t len = 0;
-        char *text = read_file_text(so->placement, &len, msg, sizeof msg);
-        arena = byoc_module_create(NULL);
-        if (!text || !arena) {
-            fprintf(stderr, "byocc: error: %s\n", text ? "out of memory" : msg);
-            free(text);
-            byoc_module_destroy(arena);
-            return EXIT_INPUT;
-        }
-        byoc_collage_assignment *list = NULL;
-        int count = 0;
-        if (byoc_collage_placement_parse(text, len, so->placement, arena, &list, &count, d) != BYOC_OK) rc = input_error(d);
-        free(text);
-        o.replay = list;
-        o.nreplay = count;
-        if (rc == EXIT_OK && !count) {
-            fprintf(stderr, "byocc: error: %s: no ops are placed\n", so->placement);
-            rc = EXIT_INPUT;
-        }
-    }
+    byoc_collage_assignment *list = NULL;
+    int rc = so->placement ? read_replay(so->placement, &arena, &list, &o.nreplay, d) : EXIT_OK;
+    o.replay = list;
     if (rc == EXIT_OK && byoc_partition_collage(m, &o, st, rep, d) != BYOC_OK) {
         if (so->placement && d->code != BYOC_ERR_OUT_OF_MEMORY) { /* the placement no longer fits the model */
             fprintf(stderr, "byocc: error: %s: %s\n", so->placement, d->message);
@@ -1043,24 +1074,8 @@ static int place_ops(const session *s, byoc_module *m, const strategy_options *s
             rc = input_error(d);
     }
     byoc_module_destroy(arena);
-    if (rc == EXIT_OK && o.cost == byoc_sim_collage_measured_cost)
-        fprintf(stderr, "byocc: measured %d candidates, %d from the cost cache%s%s\n", devices.measured, devices.cache_hits, so->cost_cache ? " " : "",
-                so->cost_cache ? so->cost_cache : "");
+    if (rc == EXIT_OK) rc = after_collage(so, st, devices.measured, devices.cache_hits);
     byoc_sim_collage_devices_release(&devices);
-    if (rc == EXIT_OK && so->save_placement) {
-        size_t len = 0;
-        char *text = byoc_collage_placement_format(st, &len);
-        FILE *f = text ? fopen(so->save_placement, "wb") : NULL;
-        if (!f || fwrite(text, 1, len, f) != len) {
-            fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", so->save_placement, strerror(errno));
-            rc = EXIT_INPUT;
-        }
-        if (f && fclose(f) != 0 && rc == EXIT_OK) {
-            fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", so->save_placement, strerror(errno));
-            rc = EXIT_INPUT;
-        }
-        free(text);
-    }
     return rc;
 }
 
@@ -2518,26 +2533,6 @@ static int run_job_read_artifact(run_job *j) {
 /* stage k of the compile pipeline is done: compile records which frontend nodes are left */
 static int run_job_stage(run_job *j, int k) { return j->track && !span_set_build(j->m, &j->stages[k]) ? EXIT_INTERNAL : EXIT_OK; }
 
-/* the library's preparation (what every placement runs first); compile records the spans after each of its passes */
-static void run_job_after_pass(const char *pass, byoc_module *m, double seconds, void *user_data) {
-    run_job *j = (run_job *)user_data;
-    (void)pass, (void)m, (void)seconds;
-    if (j->prepared + 1 < STAGE_PARTITIONED && j->stage_rc == EXIT_OK) j->stage_rc = run_job_stage(j, ++j->prepared);
-}
-static int run_job_prepare(run_job *j) {
-    byoc_pass_context *ctx = NULL;
-    if (j->track) {
-        byoc_pass_instrument instrument = {run_job_after_pass, j};
-        if (!(ctx = byoc_pass_context_create())) { fprintf(stderr, "byocc: out of memory\n"); return EXIT_INTERNAL; }
-        byoc_pass_context_set_verify(ctx, 0);
-        byoc_pass_context_set_instrument(ctx, &instrument);
-    }
-    byoc_result r = prepare_model(j->m, ctx, prep_flags(j->o), &j->d);
-    byoc_pass_context_destroy(ctx);
-    if (r != BYOC_OK) return model_error(j->s, &j->d);
-    return j->stage_rc;
-}
-
 /* the model did not import: an --input file whose shape does not fit an input is named (the importer names the
    input and both shapes: "input 'x' expects (1, 3, 224, 224) float32, given (1, 3, 200, 200)") */
 static int input_file_error(run_job *j) {
@@ -2554,8 +2549,43 @@ static int input_file_error(run_job *j) {
     return model_error(j->s, &j->d);
 }
 
-/* the model loaded and compiled: inference simplified, constants folded, placement, device partitions
-   lowered by their target hooks, FuseOps, lowered to a host program */
+/* The library's compile pipeline (byoc_sim_compile) reports each stage: compile records which frontend nodes are left
+   after each (the source map); after placement come the measured estimator's counts, --save-placement and --profile's
+   search statistics. A nonzero return stops the pipeline (j->stage_rc says why). */
+static int run_job_on_stage(byoc_sim_compile_stage stage, const char *pass, byoc_module *m, const byoc_sim_compiled *c, void *user_data) {
+    run_job *j = (run_job *)user_data;
+    (void)pass, (void)m;
+    if (j->stage_rc != EXIT_OK) return 1;
+    if (stage == BYOC_SIM_STAGE_PREPARE) { /* the first passes of the preparation, one span set each */
+        if (j->prepared + 1 < STAGE_PARTITIONED) j->stage_rc = run_job_stage(j, ++j->prepared);
+    } else if (stage == BYOC_SIM_STAGE_PLACE && c->collage) {
+        j->stage_rc = after_collage(&j->o->so, c->collage, c->measured, c->cache_hits);
+        if (j->stage_rc == EXIT_OK && j->o->profile) {
+            char *text = byoc_collage_stats_format(c->collage, "text", NULL);
+            if (text) print_wrapped(j->human, text, strlen(text), 0);
+            free(text);
+        }
+    } else if (stage == BYOC_SIM_STAGE_TARGET_HOOKS) j->stage_rc = run_job_stage(j, STAGE_PARTITIONED);
+    else if (stage == BYOC_SIM_STAGE_HOST_REWRITES) j->stage_rc = run_job_stage(j, STAGE_HOST_REWRITTEN);
+    else if (stage == BYOC_SIM_STAGE_FUSE) j->stage_rc = run_job_stage(j, STAGE_FUSED);
+    return j->stage_rc != EXIT_OK;
+}
+
+/* byoc_sim_compile failed: the stage's error as byocc words it (a replayed plan that no longer fits names its file) */
+static int run_job_compile_error(run_job *j, const byoc_sim_compiled *c) {
+    if (j->stage_rc != EXIT_OK) return j->stage_rc;
+    if (c && c->failed == BYOC_SIM_STAGE_PLACE) {
+        if (j->o->so.placement && j->d.code != BYOC_ERR_OUT_OF_MEMORY) {
+            fprintf(stderr, "byocc: error: %s: %s\n", j->o->so.placement, j->d.message);
+            return EXIT_INPUT;
+        }
+        return input_error(&j->d);
+    }
+    return model_error(j->s, &j->d);
+}
+
+/* the model loaded and compiled by the library's pipeline: inference simplified, constants folded, placement, device
+   partitions lowered by their target hooks, the host rewrites, FuseOps, lowered to a host program */
 static int run_job_compile_model(run_job *j) {
     const cli_options *o = j->o;
     session *s = j->s;
@@ -2563,41 +2593,40 @@ static int run_job_compile_model(run_job *j) {
     if (!(j->m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, &j->info, &j->d))) return input_file_error(j);
     j->track = j->compile && j->info.node_spans; /* which stage removes each ONNX node, for the source map */
     if ((rc = run_job_stage(j, 0)) != EXIT_OK) return rc;
-    if ((rc = run_job_prepare(j)) != EXIT_OK) return rc;
-    if (s->nbackends) {
-        byoc_backend_spec *backends[MAX_BACKENDS];
-        for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
-        byoc_partition_options po;
-        memset(&po, 0, sizeof po);
-        po.backends = (const byoc_backend_spec *const *)backends;
-        po.nbackends = s->nbackends;
-        po.bind_constants = 1;
-        byoc_collage_stats stats;
-        rc = place_ops(s, j->m, &o->so, &po, &j->rep, &stats, &j->d);
-        if (rc == EXIT_OK && !strcmp(o->so.strategy, "collage") && o->profile) {
-            char *text = byoc_collage_stats_format(&stats, "text", NULL);
-            if (text) print_wrapped(j->human, text, strlen(text), 0);
-            free(text);
-        }
-        byoc_collage_stats_free(&stats);
-        if (rc != EXIT_OK) return rc;
-        /* device partitions: relay_to_tir lowers each to a command stream, tir_to_runtime loads its blob */
-        const byoc_target *targets[MAX_BACKENDS];
-        int ntargets = 0;
-        for (int k = 0; k < s->nbackends; ++k)
-            if (s->backends[k]->target) targets[ntargets++] = s->backends[k]->target;
-        if (ntargets && byoc_run_target_hooks(j->m, targets, ntargets, &j->d) != BYOC_OK) return model_error(s, &j->d);
+    byoc_sim_compile_options co;
+    memset(&co, 0, sizeof co);
+    if (s->nbackends && (rc = check_strategy(&o->so)) != EXIT_OK) return rc;
+    if (!(co.threads = host_threads(o))) return EXIT_USAGE;
+    byoc_module *arena = NULL;
+    byoc_collage_assignment *replay = NULL;
+    if (s->nbackends && o->so.placement && (rc = read_replay(o->so.placement, &arena, &replay, &co.nreplay, &j->d)) != EXIT_OK) {
+        byoc_module_destroy(arena);
+        return rc;
     }
-    if ((rc = run_job_stage(j, STAGE_PARTITIONED)) != EXIT_OK) return rc;
-    if (byoc_host_rewrites(j->m, NULL, &j->d) != BYOC_OK) return model_error(s, &j->d);
-    if ((rc = run_job_stage(j, STAGE_HOST_REWRITTEN)) != EXIT_OK) return rc;
-    if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return model_error(s, &j->d);
-    if ((rc = run_job_stage(j, STAGE_FUSED)) != EXIT_OK) return rc;
-    byoc_sim_options lower;
-    memset(&lower, 0, sizeof lower);
-    if (!(lower.threads = host_threads(o))) return EXIT_USAGE;
-    if (!(j->p = byoc_sim_lower(j->m, &lower, &j->d))) return model_error(s, &j->d);
-    return EXIT_OK;
+    co.backends = s->backends;
+    co.nbackends = s->nbackends;
+    co.strategy = o->so.strategy;
+    co.estimator = o->so.estimator;
+    co.cost_cache = o->so.cost_cache;
+    co.replay = replay;
+    co.max_depth = o->so.max_depth;
+    co.state_budget = o->so.state_budget;
+    co.no_fq2i = o->no_fq2i;
+    co.fixed_point_requantize = o->fixed_requantize;
+    co.no_fuse = o->no_fuse;
+    co.on_stage = run_job_on_stage;
+    co.stage_data = j;
+    byoc_sim_compiled *c = NULL;
+    rc = byoc_sim_compile(j->m, &co, &c, &j->d) == BYOC_OK ? EXIT_OK : run_job_compile_error(j, c);
+    byoc_module_destroy(arena);
+    if (c) { /* the job keeps the program and the placement report */
+        j->p = c->program;
+        j->rep = c->placement;
+        c->program = NULL;
+        c->placement = NULL;
+    }
+    byoc_sim_compiled_free(c);
+    return rc;
 }
 
 /* compile's summary: sizes, kernels, blobs (one line per backend and target), the source map */
