@@ -21,8 +21,10 @@ import numpy as np
 
 from . import _lib
 from ._lib import lib
+from .backend import Backend, Call
 
-__all__ = ["Error", "Module", "Placement", "Session", "load", "partition", "compile", "quantize", "library_path"]
+__all__ = ["Backend", "Call", "Error", "Module", "Placement", "Session", "load", "partition", "compile", "quantize",
+           "library_path"]
 library_path = _lib.path
 
 # byoc_dtype codes (byoc.h's BYOC_DTYPE_LIST order, from 1) and numpy's; bfloat16 has no numpy dtype
