@@ -67,7 +67,7 @@ LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h tools/byoc_quantize.h
 UNIT_TESTS := core patterns passes property targets sim collage collage_search collage_cflow artifact \
               api ops_windows ops_math ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic \
               ops_dyn3 ops_quant ops_cflow cflow_passes cflow_onnx ops_fuzz qgemm qdevices fq2i quantize \
-              qfused sim_cflow host_rewrites let_chain ops_seq threads sim_seq
+              qfused sim_cflow host_rewrites let_chain ops_seq threads sim_seq compile
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 

@@ -9431,8 +9431,8 @@ BYOC_SIM_API byoc_result byoc_sim_compile(byoc_module *m, const byoc_sim_compile
     if (!out) return byoc__null_arg(diag, __func__, "out");
     if (!options) memset(&none, 0, sizeof none), options = &none;
     if (options->nbackends < 0 || (options->nbackends && !options->backends))
-        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0, "byoc_sim_compile: %d backends given without a list",
-                          options->nbackends);
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                          "byoc_sim_compile: %d backends given without a list", options->nbackends);
     for (int k = 0; k < options->nbackends; ++k)
         if (!options->backends[k]) return byoc__null_arg(diag, __func__, "backend");
     if (options->strategy && strcmp(options->strategy, "greedy") && strcmp(options->strategy, "collage"))

@@ -17,6 +17,7 @@ for h in byoc.h byoc_sim.h tools/byoc_onnx.h tools/byoc_quantize.h; do
     grep -hoE '^BYOC(_SIM)?_API [^(]*\bbyoc_[a-z0-9_]+\(' "$h" | grep -oE 'byoc_[a-z0-9_]+\($' | tr -d '('
 done | sort -u > "$tmp/declared"
 missing=$(comm -23 "$tmp/declared" "$tmp/exported" | head -5 | tr '\n' ' ')
-if [ "$(wc -l < "$tmp/declared")" -lt 200 ]; then echo "FAIL libbyoc_public_functions: found only $(wc -l < "$tmp/declared") declarations"
+ndeclared=$(wc -l < "$tmp/declared")
+if [ "$ndeclared" -lt 200 ]; then echo "FAIL libbyoc_public_functions: found only $ndeclared declarations"
 elif [ -n "$missing" ]; then echo "FAIL libbyoc_public_functions: not exported: $missing"
-else echo "ok libbyoc_public_functions ($(wc -l < "$tmp/declared") declared, $n exported)"; fi
+else echo "ok libbyoc_public_functions ($ndeclared declared, $n exported)"; fi

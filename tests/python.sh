@@ -17,7 +17,15 @@ if [ "$SAN" = 1 ]; then
     export ASAN_OPTIONS=detect_leaks=0  # the interpreter's own allocations are not the library's leaks
 fi
 BYOC_LIBRARY="$LIB" LD_PRELOAD="$preload" $PY -m pytest -q -rA -p no:cacheprovider tests/python > "$tmp/log" 2>&1
-sed -n 's/^PASSED tests\/python\/[^:]*::\([^ ]*\).*/ok python:\1/p; s/^SKIPPED \[[0-9]*\] tests\/python\/\([^:]*\):[0-9]*: \(.*\)/skipped python:\1: \2/p' "$tmp/log"
-sed -n 's/^FAILED tests\/python\/[^:]*::\([^ ]*\)\( - \(.*\)\)\{0,1\}$/FAIL python:\1: \3/p; s/^ERROR tests\/python\/\(.*\)/FAIL python:\1/p' "$tmp/log" | cut -c1-300
-if grep -q '^\(FAILED\|ERROR\) ' "$tmp/log"; then sed -n '/^=* FAILURES =*$/,/^=* short test summary/p' "$tmp/log" | head -80 >&2; fi
-grep -q '^\(PASSED\|FAILED\|ERROR\|SKIPPED\) ' "$tmp/log" || { tail -20 "$tmp/log"; echo "FAIL python: pytest did not run"; }
+# pytest -rA's summary lines: "PASSED tests/python/FILE::TEST", "FAILED ... - why", "SKIPPED [1] FILE:LINE: why"
+sed -n -e 's/^PASSED tests\/python\/[^:]*::\([^ ]*\).*/ok python:\1/p' \
+    -e 's/^SKIPPED \[[0-9]*\] tests\/python\/\([^:]*\):[0-9]*: \(.*\)/skipped python:\1: \2/p' "$tmp/log"
+sed -n -e 's/^FAILED tests\/python\/[^:]*::\([^ ]*\)\( - \(.*\)\)\{0,1\}$/FAIL python:\1: \3/p' \
+    -e 's/^ERROR tests\/python\/\(.*\)/FAIL python:\1/p' "$tmp/log" | cut -c1-300
+if grep -q '^\(FAILED\|ERROR\) ' "$tmp/log"; then
+    sed -n '/^=* FAILURES =*$/,/^=* short test summary/p' "$tmp/log" | head -80 >&2
+fi
+if ! grep -q '^\(PASSED\|FAILED\|ERROR\|SKIPPED\) ' "$tmp/log"; then
+    tail -20 "$tmp/log"
+    echo "FAIL python: pytest did not run"
+fi

@@ -54,7 +54,8 @@ class _Node(Structure):  # byoc_node
                 ("data", c_void_p), ("span", POINTER(_Span))]
 
 
-_TENSOR, _ATTR_NONE, _ATTR_INT, _ATTR_FLOAT, _ATTR_STRING, _ATTR_BOOL, _ATTR_INTS, _ATTR_FLOATS = 1, 1, 2, 4, 8, 16, 32, 64
+_TENSOR = 1  # byoc_type_kind's BYOC_TYPE_TENSOR; byoc_attr_kind's values below
+_ATTR_INT, _ATTR_FLOAT, _ATTR_STRING, _ATTR_BOOL, _ATTR_INTS, _ATTR_FLOATS = 2, 4, 8, 16, 32, 64
 
 
 def _type_of(ptr):
