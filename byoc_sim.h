@@ -761,7 +761,7 @@ BYOC_SIM_API void byoc_sim_executable_free(const byoc_sim_executable *e, void *p
    then the target hooks on each partition, then FuseOps and lowering of what stays on the host. */
 typedef enum byoc_sim_compile_stage {
     BYOC_SIM_STAGE_PREPARE,       /* a pass of the preparation (the callback's pass names it) */
-    BYOC_SIM_STAGE_PLACE,         /* ops placed on the backends (only with backends) */
+    BYOC_SIM_STAGE_PLACE,         /* ops placed on the backends (only with backends, or place_only) */
     BYOC_SIM_STAGE_TARGET_HOOKS,  /* device partitions lowered to their runtime modules (without backends too) */
     BYOC_SIM_STAGE_HOST_REWRITES, /* SimplifyExpr, FoldScaleAxis, LayerNormFusion, GeluFusion on the host */
     BYOC_SIM_STAGE_FUSE,          /* FuseOps (skipped with no_fuse; the callback still runs) */
@@ -771,7 +771,7 @@ typedef enum byoc_sim_compile_stage {
 /* What a compile gives. It borrows the module (as a program does): keep the module alive while it lives. */
 typedef struct byoc_sim_compiled {
     byoc_sim_program *program;        /* the lowered @main; NULL with place_only or after a failure */
-    byoc_placement_report *placement; /* why each op runs where it does; NULL without backends */
+    byoc_placement_report *placement; /* why each op runs where it does; NULL without backends (and place_only) */
     byoc_collage_stats *collage;      /* the Collage search's statistics and chosen plan; NULL under greedy */
     int measured, cache_hits;         /* the measured estimator: candidates it ran, and found in cost_cache */
     byoc_sim_compile_stage failed;    /* after a failure: the stage that did not complete */
@@ -794,12 +794,14 @@ typedef struct byoc_sim_compile_options {
     const byoc_collage_assignment *replay; /* collage: place as this saved plan says instead of searching */
     int nreplay;
     int max_depth, state_budget;       /* collage: its limits (0: byoc_collage_options' defaults) */
-    const byoc_pin *pins;              /* ops pinned to a backend (byoc_partition_options' pins) */
-    int npins;
+    const byoc_partition_options *partition; /* pins, mod_name, bind_constants, and greedy's no_fallback,
+                                        min_partition_ops, max_partitions, no_merge_regions (its backends are
+                                        ignored: those above count); NULL: none of them, constants bound */
     int no_fq2i;                       /* QDQ groups stay dequantize -> float op -> quantize */
     int fixed_point_requantize;        /* every qnn.requantize in the devices' fixed point */
     int no_fuse;                       /* no FuseOps: one host kernel per op */
-    int place_only;                    /* stop after placement: no target hooks, rewrites or program */
+    int place_only;                    /* stop after placement (which then runs without backends too: the
+                                          report puts every op on the host): no target hooks, rewrites or program */
     int threads;                       /* the program's host threads (byoc_sim_options' threads) */
     byoc_sim_compile_stage_fn on_stage; /* NULL: none */
     void *stage_data;
@@ -9339,18 +9341,17 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_prepare(byoc_module *m, byoc__si
 BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_place(byoc_module *m, byoc__sim_compile_run *r, byoc_diag *diag) {
     const byoc_sim_compile_options *o = r->o;
     byoc_sim_compiled *c = r->c;
-    const byoc_backend_spec **specs = (const byoc_backend_spec **)BYOC_MALLOC(sizeof *specs * (size_t)o->nbackends);
+    const byoc_backend_spec **specs =
+        (const byoc_backend_spec **)BYOC_MALLOC(sizeof *specs * (size_t)(o->nbackends ? o->nbackends : 1));
     if (!specs) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
     for (int k = 0; k < o->nbackends; ++k) specs[k] = o->backends[k]->spec;
     byoc_result res;
+    byoc_partition_options po;
+    if (o->partition) po = *o->partition;
+    else memset(&po, 0, sizeof po), po.bind_constants = 1;
+    po.backends = specs;
+    po.nbackends = o->nbackends;
     if (!o->strategy || !strcmp(o->strategy, "greedy")) {
-        byoc_partition_options po;
-        memset(&po, 0, sizeof po);
-        po.backends = specs;
-        po.nbackends = o->nbackends;
-        po.pins = o->pins;
-        po.npins = o->npins;
-        po.bind_constants = 1;
         res = byoc_partition_greedy(m, &po, &c->placement, diag);
     } else if (!(c->collage = (byoc_collage_stats *)BYOC_CALLOC(1, sizeof *c->collage))) {
         res = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
@@ -9363,11 +9364,12 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_place(byoc_module *m, byoc__sim_
         devices.cache_file = o->cost_cache;
         byoc_collage_options co;
         memset(&co, 0, sizeof co);
-        co.backends = specs;
-        co.nbackends = o->nbackends;
-        co.pins = o->pins;
-        co.npins = o->npins;
-        co.bind_constants = 1;
+        co.backends = po.backends;
+        co.nbackends = po.nbackends;
+        co.pins = po.pins;
+        co.npins = po.npins;
+        co.mod_name = po.mod_name;
+        co.bind_constants = po.bind_constants;
         co.cost = measured ? byoc_sim_collage_measured_cost : byoc_sim_collage_cost;
         co.plain_candidates = 1; /* both estimators lower candidates through the device compiler, which sees through
                                     composites */
@@ -9391,7 +9393,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_steps(byoc_module *m, byoc__sim_
     byoc_result res;
     c->failed = BYOC_SIM_STAGE_PREPARE;
     if ((res = byoc__sim_compile_prepare(m, r, diag)) != BYOC_OK) return res;
-    if (o->nbackends) {
+    if (o->nbackends || o->place_only) {
         c->failed = BYOC_SIM_STAGE_PLACE;
         if ((res = byoc__sim_compile_place(m, r, diag)) != BYOC_OK) return res;
         if ((res = byoc__sim_compile_stage_done(r, BYOC_SIM_STAGE_PLACE, NULL, m, diag)) != BYOC_OK) return res;

@@ -524,24 +524,6 @@ static int model_error(const session *s, const byoc_diag *d) {
 static byoc_module *load_model(session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
-/* the library's preparation (byoc_prepare_for_partition); with --no-fq2i, FakeQuantizationToInteger off; with
-   --fixed-point-requantize, every qnn.requantize then in the devices' fixed point */
-#define PREP_NO_FQ2I 1
-#define PREP_FIXED_REQUANTIZE 2
-static byoc_result prepare_model(byoc_module *m, byoc_pass_context *ctx, unsigned prep, byoc_diag *d) {
-    int no_fq2i = (prep & PREP_NO_FQ2I) != 0;
-    byoc_pass_context *own = NULL;
-    if (no_fq2i && !ctx) {
-        if (!(own = ctx = byoc_pass_context_create())) return BYOC_ERR_OUT_OF_MEMORY;
-        byoc_pass_context_set_verify(own, 0);
-    }
-    byoc_result r = no_fq2i ? byoc_pass_context_set(ctx, "fake_quantization_to_integer.enable", "False", d) : BYOC_OK;
-    if (r == BYOC_OK) r = byoc_prepare_for_partition(m, ctx, d);
-    if (r == BYOC_OK && (prep & PREP_FIXED_REQUANTIZE)) r = byoc_requantize_in_fixed_point(m, d);
-    byoc_pass_context_destroy(own);
-    return r;
-}
-
 static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
     char kv[512], msg[1200];
     byoc_diag d;
@@ -687,9 +669,6 @@ typedef struct cli_options {
     const char *calibrate, *method, *activation_type;
     int per_channel;
 } cli_options;
-static unsigned prep_flags(const cli_options *o) {
-    return (o->no_fq2i ? PREP_NO_FQ2I : 0u) | (o->fixed_requantize ? PREP_FIXED_REQUANTIZE : 0u);
-}
 
 static int parse_count(const char *cmd, const char *text, const char *option, int *out) {
     char *end = NULL, msg[200];
@@ -1038,45 +1017,47 @@ static int check_strategy(const strategy_options *so) {
     return EXIT_OK;
 }
 
-/* places m's ops on the opened backends by the chosen strategy; st (collage only) gets the statistics */
-static int place_ops(const session *s, byoc_module *m, const strategy_options *so, const byoc_partition_options *po, byoc_placement_report **rep, byoc_collage_stats *st,
-                     byoc_diag *d) {
-    memset(st, 0, sizeof *st);
-    if (check_strategy(so) != EXIT_OK) return EXIT_USAGE;
-    if (strcmp(so->strategy, "collage")) return byoc_partition_greedy(m, po, rep, d) == BYOC_OK ? EXIT_OK : input_error(d);
-    byoc_sim_collage_devices devices; /* the estimator's state for this call (released below) */
-    memset(&devices, 0, sizeof devices);
-    devices.backends = (const byoc_sim_backend *const *)s->backends;
-    devices.count = s->nbackends;
-    devices.cache_file = so->cost_cache;
-    byoc_collage_options o;
-    memset(&o, 0, sizeof o);
-    o.backends = po->backends;
-    o.nbackends = po->nbackends;
-    o.pins = po->pins;
-    o.npins = po->npins;
-    o.mod_name = po->mod_name;
-    o.bind_constants = po->bind_constants;
-    o.cost = so->estimator && !strcmp(so->estimator, "measured") ? byoc_sim_collage_measured_cost : byoc_sim_collage_cost;
-    o.plain_candidates = 1; /* both lower candidates through the device compiler, which sees through composites */
-    o.cost_data = &devices;
-    o.max_depth = o.host_max_depth = so->max_depth;
-    o.state_budget = so->state_budget;
-    byoc_module *arena = NULL;
-    byoc_collage_assignment *list = NULL;
-    int rc = so->placement ? read_replay(so->placement, &arena, &list, &o.nreplay, d) : EXIT_OK;
-    o.replay = list;
-    if (rc == EXIT_OK && byoc_partition_collage(m, &o, st, rep, d) != BYOC_OK) {
-        if (so->placement && d->code != BYOC_ERR_OUT_OF_MEMORY) { /* the placement no longer fits the model */
-            fprintf(stderr, "byocc: error: %s: %s\n", so->placement, d->message);
-            rc = EXIT_INPUT;
-        } else
-            rc = input_error(d);
+/* The library's compile pipeline (byoc_sim_compile) for the opened backends and the strategy options (check: the
+   options are checked, and a --placement file is read into *arena, which the caller destroys) */
+static int strategy_compile_options(const session *s, const strategy_options *so, int check, byoc_sim_compile_options *co,
+                                    byoc_module **arena, byoc_diag *d) {
+    memset(co, 0, sizeof *co);
+    *arena = NULL;
+    if (check && check_strategy(so) != EXIT_OK) return EXIT_USAGE;
+    byoc_collage_assignment *replay = NULL;
+    if (check && so->placement) {
+        int rc = read_replay(so->placement, arena, &replay, &co->nreplay, d);
+        if (rc != EXIT_OK) return rc;
     }
-    byoc_module_destroy(arena);
-    if (rc == EXIT_OK) rc = after_collage(so, st, devices.measured, devices.cache_hits);
-    byoc_sim_collage_devices_release(&devices);
-    return rc;
+    co->backends = s->backends;
+    co->nbackends = s->nbackends;
+    co->strategy = so->strategy;
+    co->estimator = so->estimator;
+    co->cost_cache = so->cost_cache;
+    co->replay = replay;
+    co->max_depth = so->max_depth;
+    co->state_budget = so->state_budget;
+    return EXIT_OK;
+}
+
+/* byoc_sim_compile failed: its error as byocc words it (a replayed plan that no longer fits names its file) */
+static int compile_error(const session *s, const strategy_options *so, const byoc_sim_compiled *c, const byoc_diag *d) {
+    if (!c || c->failed != BYOC_SIM_STAGE_PLACE) return model_error(s, d);
+    if (so->placement && d->code != BYOC_ERR_OUT_OF_MEMORY) {
+        fprintf(stderr, "byocc: error: %s: %s\n", so->placement, d->message);
+        return EXIT_INPUT;
+    }
+    return input_error(d);
+}
+
+/* partition: after a Collage search, the measured estimator's counts and --save-placement */
+typedef struct place_state { const strategy_options *so; int rc; } place_state;
+static int partition_on_stage(byoc_sim_compile_stage stage, const char *pass, byoc_module *m, const byoc_sim_compiled *c,
+                              void *user_data) {
+    place_state *ps = (place_state *)user_data;
+    (void)pass, (void)m;
+    if (stage == BYOC_SIM_STAGE_PLACE && c->collage) ps->rc = after_collage(ps->so, c->collage, c->measured, c->cache_hits);
+    return ps->rc != EXIT_OK;
 }
 
 /* ---- opt ---- */
@@ -1202,7 +1183,6 @@ static void print_placement_report(const byoc_placement_report *r, const char *t
 static int cmd_partition(session *s, const cli_options *opts) {
     const char *file = opts->files[0], *emit = opts->emit ? opts->emit : "report";
     const strategy_options so = opts->so;
-    byoc_backend_spec *backends[MAX_BACKENDS];
     int rc = EXIT_OK;
     byoc_partition_options o;
     memset(&o, 0, sizeof o);
@@ -1213,7 +1193,6 @@ static int cmd_partition(session *s, const cli_options *opts) {
     byoc_diag d;
     byoc_pass_context *ctx = byoc_pass_context_create();
     if (!ctx) return EXIT_INTERNAL;
-    for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
     for (int k = 0; k < opts->nconfigs && rc == EXIT_OK; ++k) rc = set_config(ctx, "partition", opts->configs[k]);
     if (rc == EXIT_OK && !file) rc = usage_error("partition: no input file%s", "");
     int collage = !strcmp(so.strategy, "collage");
@@ -1234,24 +1213,35 @@ static int cmd_partition(session *s, const cli_options *opts) {
         }
         byoc_free(m, notes);
     }
-    if (rc == EXIT_OK && prepare_model(m, NULL, prep_flags(opts), &d) != BYOC_OK) rc = model_error(s, &d);
-    byoc_placement_report *rep = NULL;
-    byoc_collage_stats stats;
-    memset(&stats, 0, sizeof stats);
+    /* the library's pipeline up to placement: the preparation, then greedy or the Collage search */
+    byoc_sim_compile_options co;
+    byoc_module *arena = NULL;
+    byoc_sim_compiled *c = NULL;
+    place_state ps = {&so, EXIT_OK};
+    if (rc == EXIT_OK) rc = strategy_compile_options(s, &so, 1, &co, &arena, &d);
     if (rc == EXIT_OK) {
-        o.backends = (const byoc_backend_spec *const *)backends;
-        o.nbackends = s->nbackends;
         o.pins = opts->pins;
         o.npins = opts->npins;
         o.mod_name = byoc_pass_context_string(ctx, "partition_graph.mod_name");
         o.bind_constants = (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants");
-        rc = place_ops(s, m, &so, &o, &rep, &stats, &d);
+        co.partition = &o;
+        co.place_only = 1;
+        co.no_fq2i = opts->no_fq2i;
+        co.fixed_point_requantize = opts->fixed_requantize;
+        co.on_stage = partition_on_stage;
+        co.stage_data = &ps;
+        if (byoc_sim_compile(m, &co, &c, &d) != BYOC_OK) rc = ps.rc != EXIT_OK ? ps.rc : compile_error(s, &so, c, &d);
     }
+    byoc_module_destroy(arena);
+    byoc_collage_stats none;
+    memset(&none, 0, sizeof none);
+    const byoc_placement_report *rep = c ? c->placement : NULL;
+    const byoc_collage_stats *stats = c && c->collage ? c->collage : &none;
     if (rc == EXIT_OK && opts->out && byoc_module_save(m, opts->out, 0, &d) != BYOC_OK) rc = input_error(&d);
     if (rc == EXIT_OK) {
         size_t len = 0;
         char *text = strcmp(emit, "relay") == 0 ? byoc_module_print(m, 0, &len) : byoc_placement_report_format(rep, emit, &len);
-        char *search = collage && strcmp(emit, "relay") && strcmp(emit, "dot") ? byoc_collage_stats_format(&stats, strcmp(emit, "json") ? "text" : "json", NULL) : NULL;
+        char *search = collage && strcmp(emit, "relay") && strcmp(emit, "dot") ? byoc_collage_stats_format(stats, strcmp(emit, "json") ? "text" : "json", NULL) : NULL;
         if (!text || (collage && strcmp(emit, "relay") && strcmp(emit, "dot") && !search)) {
             fprintf(stderr, "byocc: error: out of memory formatting the result\n");
             rc = EXIT_INTERNAL;
@@ -1271,8 +1261,7 @@ static int cmd_partition(session *s, const cli_options *opts) {
         else if (text) byoc_free(rep->arena, text);
         free(search);
     }
-    byoc_collage_stats_free(&stats);
-    byoc_placement_report_free(rep);
+    byoc_sim_compiled_free(c);
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
     return rc;
@@ -2571,19 +2560,6 @@ static int run_job_on_stage(byoc_sim_compile_stage stage, const char *pass, byoc
     return j->stage_rc != EXIT_OK;
 }
 
-/* byoc_sim_compile failed: the stage's error as byocc words it (a replayed plan that no longer fits names its file) */
-static int run_job_compile_error(run_job *j, const byoc_sim_compiled *c) {
-    if (j->stage_rc != EXIT_OK) return j->stage_rc;
-    if (c && c->failed == BYOC_SIM_STAGE_PLACE) {
-        if (j->o->so.placement && j->d.code != BYOC_ERR_OUT_OF_MEMORY) {
-            fprintf(stderr, "byocc: error: %s: %s\n", j->o->so.placement, j->d.message);
-            return EXIT_INPUT;
-        }
-        return input_error(&j->d);
-    }
-    return model_error(j->s, &j->d);
-}
-
 /* the model loaded and compiled by the library's pipeline: inference simplified, constants folded, placement, device
    partitions lowered by their target hooks, the host rewrites, FuseOps, lowered to a host program */
 static int run_job_compile_model(run_job *j) {
@@ -2594,30 +2570,22 @@ static int run_job_compile_model(run_job *j) {
     j->track = j->compile && j->info.node_spans; /* which stage removes each ONNX node, for the source map */
     if ((rc = run_job_stage(j, 0)) != EXIT_OK) return rc;
     byoc_sim_compile_options co;
-    memset(&co, 0, sizeof co);
-    if (s->nbackends && (rc = check_strategy(&o->so)) != EXIT_OK) return rc;
-    if (!(co.threads = host_threads(o))) return EXIT_USAGE;
-    byoc_module *arena = NULL;
-    byoc_collage_assignment *replay = NULL;
-    if (s->nbackends && o->so.placement && (rc = read_replay(o->so.placement, &arena, &replay, &co.nreplay, &j->d)) != EXIT_OK) {
+    byoc_module *arena = NULL; /* a --placement file's plan */
+    if ((rc = strategy_compile_options(s, &o->so, s->nbackends > 0, &co, &arena, &j->d)) != EXIT_OK) {
         byoc_module_destroy(arena);
         return rc;
     }
-    co.backends = s->backends;
-    co.nbackends = s->nbackends;
-    co.strategy = o->so.strategy;
-    co.estimator = o->so.estimator;
-    co.cost_cache = o->so.cost_cache;
-    co.replay = replay;
-    co.max_depth = o->so.max_depth;
-    co.state_budget = o->so.state_budget;
+    if (!(co.threads = host_threads(o))) {
+        byoc_module_destroy(arena);
+        return EXIT_USAGE;
+    }
     co.no_fq2i = o->no_fq2i;
     co.fixed_point_requantize = o->fixed_requantize;
     co.no_fuse = o->no_fuse;
     co.on_stage = run_job_on_stage;
     co.stage_data = j;
     byoc_sim_compiled *c = NULL;
-    rc = byoc_sim_compile(j->m, &co, &c, &j->d) == BYOC_OK ? EXIT_OK : run_job_compile_error(j, c);
+    if (byoc_sim_compile(j->m, &co, &c, &j->d) != BYOC_OK) rc = j->stage_rc != EXIT_OK ? j->stage_rc : compile_error(s, &o->so, c, &j->d);
     byoc_module_destroy(arena);
     if (c) { /* the job keeps the program and the placement report */
         j->p = c->program;
@@ -2954,11 +2922,15 @@ static int run_job_reference(run_job *j) {
     byoc_onnx_model rinfo;
     memset(&rinfo, 0, sizeof rinfo);
     byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
-    byoc_sim_program *rp = NULL;
+    byoc_sim_compile_options ro; /* the library's pipeline without backends */
+    memset(&ro, 0, sizeof ro);
+    ro.no_fq2i = o->no_fq2i;
+    ro.fixed_point_requantize = o->fixed_requantize;
+    ro.no_fuse = o->no_fuse;
+    byoc_sim_compiled *rc_host = NULL;
     byoc_tensor routs[MAX_IO];
-    if (!rm || prepare_model(rm, NULL, prep_flags(o), &j->d) != BYOC_OK || byoc_host_rewrites(rm, NULL, &j->d) != BYOC_OK ||
-        (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
-        byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
+    if (!rm || byoc_sim_compile(rm, &ro, &rc_host, &j->d) != BYOC_OK ||
+        byoc_sim_run(rc_host->program, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
     if (rc == EXIT_OK) say(j->human, "%s against the host-only run (tolerance %g x max(1, max|reference|)):\n", j->file, o->tolerance);
     for (int k = 0; rc == EXIT_OK && k < j->nout; ++k) {
@@ -2976,10 +2948,10 @@ static int run_job_reference(run_job *j) {
     }
     if (rc == EXIT_OK) say(j->human, "%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
     if (rc == EXIT_OK) {
-        double dev = byoc_sim_latency(j->p), host = byoc_sim_latency(rp);
+        double dev = byoc_sim_latency(j->p), host = byoc_sim_latency(rc_host->program);
         say(j->human, "simulated latency %.3f ms, host only %.3f ms (%.2fx)\n", dev * 1e3, host * 1e3, dev > 0 ? host / dev : 0.0);
     }
-    byoc_sim_program_destroy(rp);
+    byoc_sim_compiled_free(rc_host);
     if (rinfo.module) byoc_onnx_model_free(&rinfo);
     else byoc_module_destroy(rm);
     return rc == EXIT_OK && ref_mismatches ? EXIT_MISMATCH : rc;

@@ -217,9 +217,11 @@ def _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse
     o.strategy, o.estimator, o.cost_cache = _b(strategy), _b(estimator), _b(cost_cache)
     o.no_fq2i, o.no_fuse, o.place_only, o.threads = int(no_fq2i), int(no_fuse), int(place_only), int(threads)
     keep = None
-    if pins:
-        keep = (_lib.Pin * len(pins))(*[_lib.Pin(_b(n), _b(b)) for n, b in pins.items()])
-        o.pins, o.npins = ctypes.cast(keep, ctypes.POINTER(_lib.Pin)), len(pins)
+    if pins:  # {node: backend}: byoc_partition_options' pins, constants bound as by default
+        arr = (_lib.Pin * len(pins))(*[_lib.Pin(_b(n), _b(b)) for n, b in pins.items()])
+        po = _lib.PartitionOptions(pins=ctypes.cast(arr, ctypes.POINTER(_lib.Pin)), npins=len(pins), bind_constants=1)
+        keep = (arr, po)
+        o.partition = ctypes.pointer(po)
     return o, keep
 
 
@@ -322,7 +324,7 @@ class Session(_Owned):
     """A compiled program to run: from byoc.compile (in memory) or from a .byoc file (Session("m.byoc")).
     run(output_names, {input_name: array}) -> [arrays], as onnxruntime.InferenceSession.run."""
 
-    def __init__(self, path=None, backends=None, threads=1, _compiled=None):
+    def __init__(self, path=None, threads=1, _compiled=None):
         self._open, self._exe, self._compiled, self._module, self._backends = False, None, None, None, None
         self.placement, self._path = None, path
         if _compiled is not None:
@@ -331,17 +333,12 @@ class Session(_Owned):
             self._program = self._compiled.contents.program
             self.input_names, self.output_names = names
             self._open = True
-        else:
-            self._backends = _Backends(backends)
+        else:  # each blob runs on the simulated device it was compiled for (the file records it)
             lo = _lib.LoadOptions()
             lo.threads = int(threads)
             diag = _lib.Diag()
-            # backends given: the blobs must have been compiled for them; none: each runs on the device it names
-            if backends:
-                raise Error("Session(path): backends are recorded in the .byoc file; give none", 7)
             exe = lib.byoc_sim_executable_read(_b(os.fspath(path)), ctypes.byref(lo), ctypes.byref(diag))
             if not exe:
-                self._backends.close()
                 _raise(diag)
             self._exe, self._open = exe, True
             self._program = lib.byoc_sim_executable_program(exe)

@@ -84,13 +84,19 @@ class Pin(Structure):  # byoc_pin
     _fields_ = [("node", c_char_p), ("backend", c_char_p)]
 
 
+class PartitionOptions(Structure):  # byoc_partition_options
+    _fields_ = [("backends", c_void_p), ("nbackends", c_int), ("pins", POINTER(Pin)), ("npins", c_int),
+                ("no_fallback", c_int), ("min_partition_ops", c_int), ("max_partitions", c_int),
+                ("no_merge_regions", c_int), ("mod_name", c_char_p), ("bind_constants", c_int)]
+
+
 STAGE_FN = CFUNCTYPE(c_int, c_int, c_char_p, c_void_p, c_void_p, c_void_p)
 
 
 class CompileOptions(Structure):  # byoc_sim_compile_options
     _fields_ = [("backends", POINTER(c_void_p)), ("nbackends", c_int), ("strategy", c_char_p),
                 ("estimator", c_char_p), ("cost_cache", c_char_p), ("replay", c_void_p), ("nreplay", c_int),
-                ("max_depth", c_int), ("state_budget", c_int), ("pins", POINTER(Pin)), ("npins", c_int),
+                ("max_depth", c_int), ("state_budget", c_int), ("partition", POINTER(PartitionOptions)),
                 ("no_fq2i", c_int), ("fixed_point_requantize", c_int), ("no_fuse", c_int), ("place_only", c_int),
                 ("threads", c_int), ("on_stage", STAGE_FN), ("stage_data", c_void_p)]
 

@@ -105,3 +105,13 @@ def test_a_truncated_executable_raises(tmp_path):
     cut.write_bytes(data[:100])
     with pytest.raises(byoc.Error, match="truncated"):
         byoc.Session(str(cut))
+
+
+def test_pins_and_no_backends():
+    p = byoc.partition(MNIST, backends=["npu", "dsp"], pins={"%2": "dsp"})
+    by_label = {o["label"]: o["backend"] for o in p.ops}
+    assert by_label["%1"] == "npu" and by_label["%2"] == "dsp"
+    with pytest.raises(byoc.Error, match="nn.pad %0 in @main is pinned to npu, which declines it: unsupported op"):
+        byoc.partition(MNIST, backends=["npu"], pins={"%0": "npu"})
+    alone = byoc.partition(MNIST, backends=[])
+    assert alone.by_backend() == {"host": 13} and alone.backends == ["host"]
