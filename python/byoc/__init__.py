@@ -95,6 +95,9 @@ class Module(_Owned):
         # every ONNX node (its span, op_type, and why the import left no IR for it), for saved source maps
         self.source_nodes = [(_s(onnx.node_spans[i]), _s(onnx.node_ops[i]), _s(onnx.node_folded[i]))
                              for i in range(onnx.nnodes)] if onnx is not None and onnx.nnodes else []
+        self.notes = []  # what the import assumed ("input 'x' dim 0 (batch) taken as 1")
+        while onnx is not None and onnx.notes and onnx.notes[len(self.notes)]:
+            self.notes.append(_s(onnx.notes[len(self.notes)]))
 
     def _free(self):
         if self._onnx is not None:
@@ -166,7 +169,10 @@ def load(path, dims=None, shapes=None, dynamic_dims=False):
         model = _lib.OnnxModel()
         if lib.byoc_onnx_load(_b(p), ctypes.byref(o), ctypes.byref(model), ctypes.byref(diag)) != 0:
             _raise(diag)
-        return Module(model.module, onnx=model, path=p)
+        module = Module(model.module, onnx=model, path=p)
+        if dims:
+            _check_dims(module, p, dims)
+        return module
     if not p.endswith(".relay"):
         raise Error("%s: unsupported model file (expected FILE.relay or FILE.onnx)" % p, 8)
     if dims or shapes or dynamic_dims:
@@ -175,6 +181,18 @@ def load(path, dims=None, shapes=None, dynamic_dims=False):
     if not h:
         _raise(diag)
     return Module(h, path=p)
+
+
+def _check_dims(module, path, dims):
+    """dims the model has no symbolic dim for are an error (the importer ignores them), as byocc's --dim"""
+    with load(path) as plain:  # its notes name every symbolic dim it took as 1
+        names = [n.split("(")[-1].split(")")[0] for n in plain.notes if ") taken as " in n]
+    unknown = [k for k in dims if k not in names]
+    if unknown:
+        module.close()
+        raise Error("%s: dims %s: the model has no symbolic dim of that name (%s)" % (
+            path, unknown[0], "its symbolic dims: " + ", ".join(dict.fromkeys(names)) if names else
+            "its inputs have none"), 7)
 
 
 def _model(model, **load_args):

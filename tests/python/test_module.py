@@ -83,3 +83,18 @@ def test_thousand_loads_and_closes_do_not_grow():
     # one mnist8 import holds ~30 KiB of weights and more of IR: a leak of one module per load would add
     # tens of MiB over a thousand loads
     assert grown < 2048, "RSS grew by %d KiB over 1000 loads" % grown
+
+
+def test_symbolic_dims_given_defaulted_or_dynamic(root):
+    path = os.path.join(root, "tests", "data", "dynamic", "conv_batch.onnx")
+    with byoc.load(path, dims={"n": 3}) as m:
+        assert "Tensor[(3, 1, 3, 3), float32]" in m.text and m.notes == []
+    with byoc.load(path) as m:
+        assert m.notes == ["input 'x' dim 0 (n) taken as 1"]
+    with pytest.raises(byoc.Error, match=r"dims N: the model has no symbolic dim of that name \(its symbolic dims: n"):
+        byoc.load(path, dims={"N": 3})
+    with byoc.compile(path, dynamic_dims=True) as s:
+        assert s.inputs[0]["shape"] == (-1, 1, 3, 3)
+        for batch in (1, 4):
+            y = s.run(None, [np.ones((batch, 1, 3, 3), np.float32)])[0]
+            assert y.shape == (batch, 1, 2, 2)

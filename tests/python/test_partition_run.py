@@ -115,3 +115,22 @@ def test_pins_and_no_backends():
         byoc.partition(MNIST, backends=["npu"], pins={"%0": "npu"})
     alone = byoc.partition(MNIST, backends=[])
     assert alone.by_backend() == {"host": 13} and alone.backends == ["host"]
+
+
+def test_compile_run_close_cycles_do_not_grow():
+    from test_module import _rss_kib
+
+    x = _mnist_input()
+
+    def cycle():
+        with byoc.compile(MNIST, backends=["npu", "dsp"]) as s:
+            s.run(None, [x])
+
+    for _ in range(20):
+        cycle()
+    before = _rss_kib()
+    for _ in range(100):
+        cycle()
+    grown = _rss_kib() - before
+    # a compile holds ~200 KiB (module, program, arena, device blobs): a leak of one would add ~20 MiB
+    assert grown < 2048, "RSS grew by %d KiB over 100 compiles" % grown
