@@ -807,9 +807,11 @@ typedef struct byoc_sim_compile_options {
     void *stage_data;
 } byoc_sim_compile_options;
 
-/* Compiles m in place (its functions become the partitioned, fused module the program runs). *out is set
-   whenever it could be allocated, after a failure too (its failed names the stage, its placement may be set):
-   free it with byoc_sim_compiled_free either way. NULL options: all zero. */
+/* Compiles m in place (its functions become the partitioned, fused module the program runs). After a stage
+   fails, *out is still set (its failed names the stage, its placement may be set): free it with
+   byoc_sim_compiled_free either way; *out is NULL only when the arguments are refused (NULL handles, an unknown
+   strategy or estimator) or it cannot be allocated. NULL options: all zero. Part of the compiler: left out
+   under BYOC_SIM_RUNTIME_ONLY. */
 BYOC_SIM_API byoc_result byoc_sim_compile(byoc_module *m, const byoc_sim_compile_options *options,
                                           byoc_sim_compiled **out, byoc_diag *diag);
 /* Frees the program, the placement report and the Collage statistics (not the module). */
@@ -5483,6 +5485,7 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
 BYOC__SIM_PRIVATE void byoc__dv_operand_box(const byoc__dv_stream *s, const byoc__dv_operand *op, const int64_t *ob,
                                             const int64_t *oe, byoc__dv_box *box) {
     const byoc__dv_tensor *t = &s->tensors[op->tensor];
+    memset(box, 0, sizeof *box); /* blobs record all BYOC_MAX_RANK axes: those past the rank are 0, not stack bytes */
     box->tensor = op->tensor;
     box->rank = t->rank;
     for (int a = 0; a < t->rank; ++a) {
