@@ -134,3 +134,11 @@ def test_compile_run_close_cycles_do_not_grow():
     grown = _rss_kib() - before
     # a compile holds ~200 KiB (module, program, arena, device blobs): a leak of one would add ~20 MiB
     assert grown < 2048, "RSS grew by %d KiB over 100 compiles" % grown
+
+
+def test_backends_from_files_and_with_target_options(root):
+    path = os.path.join(root, "examples", "backends", "npu.backend")
+    p = byoc.partition(MNIST, backends=[path, "dsp -preset=dsp-512"])
+    assert p.backends == ["npu", "dsp", "host"] and p.by_backend()["npu"] >= 8
+    with pytest.raises(byoc.Error, match="sram_kbb"):
+        byoc.partition(MNIST, backends=["npu -sram_kbb=64"])
