@@ -22,7 +22,7 @@ STB_DS  := /usr/include/stb/stb_ds.h
 HEADERS := byoc.h byoc_sim.h
 
 .PHONY: all test test-bins demo fuzz bench deps clean install
-all: $(BUILD)/byocc
+all: $(BUILD)/byocc $(BUILD)/libbyoc.so
 
 # clang (with libFuzzer and the sanitizers) builds the SAN suite, the fuzzers and the build checks
 CLANG_BIN := /usr/bin/clang
@@ -71,13 +71,19 @@ LIB_HEADERS := $(HEADERS) tools/byoc_onnx.h tools/byoc_quantize.h
 UNIT_TESTS := core patterns passes property targets sim collage collage_search collage_cflow artifact \
               api ops_windows ops_math ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic \
               ops_dyn3 ops_quant ops_cflow cflow_passes cflow_onnx ops_fuzz qgemm qdevices fq2i quantize \
-              qfused sim_cflow host_rewrites let_chain ops_seq threads sim_seq layout report conv_fusion winograd
+              qfused sim_cflow host_rewrites let_chain ops_seq threads sim_seq layout report conv_fusion winograd compile
 SELF_TESTS := onnx kernels devices
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 
 $(IMPL_O): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -I. -c $< -o $@
+
+# The shared library (Python's ctypes package and -lbyoc): the same implementation compiled with -fPIC, exporting
+# only the public API (BYOC_BUILD_SHARED gives byoc_* default visibility; everything else stays hidden)
+LIBBYOC := $(BUILD)/libbyoc.so
+$(LIBBYOC): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS) | $(BUILD)
+	$(CC) $(TEST_CFLAGS) -fPIC -fvisibility=hidden -DBYOC_BUILD_SHARED -shared -I. $< -o $@ $(LDLIBS)
 
 $(addprefix $(BUILD)/test_,$(UNIT_TESTS)): $(BUILD)/test_%: tests/test_%.c tests/test.h tests/ops_test.h $(LIB_HEADERS) $(IMPL_O) | $(BUILD)
 	$(CC) $(TEST_CFLAGS) -I. $< $(IMPL_O) -o $@ $(LDLIBS)
@@ -112,7 +118,7 @@ $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -I. $< -o $@ -lm
 
 # the programs that compile the implementation themselves first, so the two jobs stay busy
-TEST_BINS := $(BUILD)/byocc $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/test_,$(SELF_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)) \
+TEST_BINS := $(BUILD)/byocc $(LIBBYOC) $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/test_,$(SELF_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)) \
              $(IMPL_O) $(FUZZ_IMPL_O) $(addprefix $(BUILD)/test_,$(UNIT_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED))
 
 # make test builds with JOBS jobs (default 2) unless make was given -j, then runs JOBS test groups at a time
@@ -217,16 +223,21 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/ben
 	@echo | tee -a $(BUILD)/bench.md
 	@$(BUILD)/bench_collage $(MODELS) 3 $(BUILD)/bench_collage.json | tee -a $(BUILD)/bench.md
 
-# make install PREFIX=DIR: the headers (DIR/include/byoc: byoc.h, byoc_sim.h, tools/byoc_onnx.h), byocc and
-# DIR/lib/pkgconfig/byoc.pc (cc prog.c $$(pkg-config --cflags --libs byoc)); DESTDIR stages it
+# make install PREFIX=DIR: the headers (DIR/include/byoc: byoc.h, byoc_sim.h, tools/byoc_onnx.h), byocc,
+# DIR/lib/libbyoc.so and two pkg-config files: byoc.pc for the single-header use (cc prog.c $$(pkg-config
+# --cflags --libs byoc), one file defining BYOC_SIM_IMPLEMENTATION) and byoc-shared.pc to link the shared
+# library instead (cc prog.c $$(pkg-config --cflags --libs byoc-shared), no IMPLEMENTATION define); DESTDIR stages it
 PREFIX ?= /usr/local
 VERSION := $(shell sed -n 's/^#define BYOC_VERSION_STRING "\(.*\)"/\1/p' byoc.h)
-install: $(BUILD)/byocc
+install: $(BUILD)/byocc $(LIBBYOC)
 	@mkdir -p $(DESTDIR)$(PREFIX)/include/byoc/tools $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	cp byoc.h byoc_sim.h $(DESTDIR)$(PREFIX)/include/byoc/
 	cp tools/byoc_onnx.h tools/byoc_quantize.h $(DESTDIR)$(PREFIX)/include/byoc/tools/
 	cp $(BUILD)/byocc $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/byoc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/byoc.pc
+	cp $(LIBBYOC) $(DESTDIR)$(PREFIX)/lib/
+	for pc in byoc byoc-shared; do \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	done
 
 clean:
 	rm -rf build

@@ -29,6 +29,8 @@
        BYOC_IMPLEMENTATION            emit the implementation in this translation unit
        BYOC_STATIC                    make every public function static (private copy per file)
        BYOC_API                       override the declaration prefix of public functions
+       BYOC_BUILD_SHARED              export only the public API from a shared object built with
+                                      -fvisibility=hidden (make's build/libbyoc.so)
        BYOC_ASSERT(c)                 programmer-error checks (default: assert); bad input never asserts
        BYOC_NO_STB_DS_IMPLEMENTATION  the host program already compiles STB_DS_IMPLEMENTATION itself
        BYOC_STB_DS_PATH               include path of stb_ds (default <stb/stb_ds.h>)
@@ -209,6 +211,10 @@
 #else
 #define BYOC_API static
 #endif
+#elif defined(BYOC_BUILD_SHARED) && (defined(__GNUC__) || defined(__clang__))
+/* building libbyoc.so with -fvisibility=hidden: only the public API is exported (the Makefile's
+   $(BUILD)/libbyoc.so); byoc_sim.h and tools/byoc_onnx.h declare through this prefix too */
+#define BYOC_API extern __attribute__((visibility("default")))
 #else
 #define BYOC_API extern
 #endif

@@ -131,6 +131,7 @@
        [SECTION] sim: devices (NPU, DSP and host models, backends, command streams)
        [SECTION] sim: executable (.byoc artifacts, source maps)
        [SECTION] sim: report (one self-contained HTML page of a placement and its run)
+       [SECTION] sim: compile pipeline (a model to a program, as byocc run and compile do)
      Implementation (the runtime, then the compiler: BYOC_SIM_RUNTIME_ONLY leaves out the "(compiler)" sections)
        [SECTION] sim impl: config & platform
        [SECTION] sim impl: program storage
@@ -157,6 +158,7 @@
        [SECTION] sim impl (compiler): source maps and saving executables
        [SECTION] sim impl (compiler): report (the HTML page)
        [SECTION] sim impl (compiler): report: the collapsed view and large graphs
+       [SECTION] sim impl (compiler): the compile pipeline
 */
 /* Outside the guard, so that a file which included this header before defining BYOC_SIM_IMPLEMENTATION
    still gets byoc.h's implementation on the second include (byoc.h emits it once). */
@@ -791,6 +793,75 @@ typedef struct byoc_sim_report_input {
    BYOC_ERR_OUT_OF_MEMORY. */
 BYOC_SIM_API char *byoc_sim_report_html(const byoc_sim_report_input *input, size_t *len, byoc_diag *diag);
 BYOC_SIM_API void byoc_sim_report_free(char *html);
+
+
+// [SECTION] sim: compile pipeline (a model to a program, as byocc run and compile do)
+/* The one sequence byocc's run and compile, the Python package and the HTML report share: the library's
+   preparation (byoc_prepare_for_partition: SimplifyInference, FoldConstant, FoldScaleAxis, ...), placement on
+   the given backends (greedy, or the Collage search with the analytic or measured estimator, or a saved plan
+   replayed), the device partitions lowered by their target hooks (relay_to_tir, tir_to_runtime), the host
+   rewrites, FuseOps, and byoc_sim_lower. The order is TVM's relay.build for BYOC: partition_for_<target> first,
+   then the target hooks on each partition, then FuseOps and lowering of what stays on the host. */
+typedef enum byoc_sim_compile_stage {
+    BYOC_SIM_STAGE_PREPARE,       /* a pass of the preparation (the callback's pass names it) */
+    BYOC_SIM_STAGE_PLACE,         /* ops placed on the backends (only with backends, or place_only) */
+    BYOC_SIM_STAGE_TARGET_HOOKS,  /* device partitions lowered to their runtime modules (without backends too) */
+    BYOC_SIM_STAGE_HOST_REWRITES, /* SimplifyExpr, FoldScaleAxis, LayerNormFusion, GeluFusion on the host */
+    BYOC_SIM_STAGE_FUSE,          /* FuseOps (skipped with no_fuse; the callback still runs) */
+    BYOC_SIM_STAGE_LOWER          /* byoc_sim_lower: the program */
+} byoc_sim_compile_stage;
+
+/* What a compile gives. It borrows the module (as a program does): keep the module alive while it lives. */
+typedef struct byoc_sim_compiled {
+    byoc_sim_program *program;        /* the lowered @main; NULL with place_only or after a failure */
+    byoc_placement_report *placement; /* why each op runs where it does; NULL without backends (and place_only) */
+    byoc_collage_stats *collage;      /* the Collage search's statistics and chosen plan; NULL under greedy */
+    int measured, cache_hits;         /* the measured estimator: candidates it ran, and found in cost_cache */
+    byoc_sim_compile_stage failed;    /* after a failure: the stage that did not complete */
+} byoc_sim_compiled;
+
+/* Called after each stage completes, with the module as that stage left it and the result so far (after
+   BYOC_SIM_STAGE_PLACE its placement and collage are set). A nonzero return stops the compile, which then
+   fails with BYOC_ERR_INTERNAL ("stopped after ..."): a caller that records something per stage (byocc's
+   source map tracks which ONNX nodes each stage removes) stops there when its own work fails. */
+typedef int (*byoc_sim_compile_stage_fn)(byoc_sim_compile_stage stage, const char *pass, byoc_module *m,
+                                         const byoc_sim_compiled *so_far, void *user_data);
+
+/* All zero is valid: every op on the host, greedy, the defaults of the passes and of lowering. */
+typedef struct byoc_sim_compile_options {
+    byoc_sim_backend *const *backends; /* tried by descending priority, then in this order */
+    int nbackends;
+    const char *strategy;              /* "greedy" (NULL) or "collage" */
+    const char *estimator;             /* collage: "analytic" (NULL) or "measured" */
+    const char *cost_cache;            /* measured: the cache file kept between processes (NULL: none) */
+    const byoc_collage_assignment *replay; /* collage: place as this saved plan says instead of searching */
+    int nreplay;
+    int max_depth, state_budget;       /* collage: its limits (0: byoc_collage_options' defaults) */
+    const byoc_partition_options *partition; /* pins, mod_name, bind_constants, and greedy's no_fallback,
+                                        min_partition_ops, max_partitions, no_merge_regions (its backends are
+                                        ignored: those above count); NULL: none of them, constants bound */
+    int no_fq2i;                       /* QDQ groups stay dequantize -> float op -> quantize */
+    int fixed_point_requantize;        /* every qnn.requantize in the devices' fixed point */
+    int no_fuse;                       /* no FuseOps: one host kernel per op */
+    int place_only;                    /* stop after placement (which then runs without backends too: the
+                                          report puts every op on the host): no target hooks, rewrites or program */
+    int always_place;                  /* place without backends too (every op on the host, with its report) */
+    int threads;                       /* the program's host threads (byoc_sim_options' threads) */
+    byoc_sim_compile_stage_fn on_stage; /* NULL: none */
+    void *stage_data;
+} byoc_sim_compile_options;
+
+/* Compiles m in place (its functions become the partitioned, fused module the program runs). After a stage
+   fails, *out is still set (its failed names the stage, its placement may be set): free it with
+   byoc_sim_compiled_free either way; *out is NULL only when the arguments are refused (NULL handles, an unknown
+   strategy or estimator) or it cannot be allocated. NULL options: all zero. Part of the compiler: left out
+   under BYOC_SIM_RUNTIME_ONLY. */
+BYOC_SIM_API byoc_result byoc_sim_compile(byoc_module *m, const byoc_sim_compile_options *options,
+                                          byoc_sim_compiled **out, byoc_diag *diag);
+/* Frees the program, the placement report and the Collage statistics (not the module). */
+BYOC_SIM_API void byoc_sim_compiled_free(byoc_sim_compiled *c);
+/* "prepare", "place", "target hooks", "host rewrites", "fuse", "lower" */
+BYOC_SIM_API const char *byoc_sim_compile_stage_name(byoc_sim_compile_stage stage);
 
 
 #ifdef __cplusplus
@@ -5761,6 +5832,7 @@ BYOC__SIM_PRIVATE int byoc__dv_flatten(byoc__dv_lowering *L, const byoc_node *fn
 BYOC__SIM_PRIVATE void byoc__dv_operand_box(const byoc__dv_stream *s, const byoc__dv_operand *op, const int64_t *ob,
                                             const int64_t *oe, byoc__dv_box *box) {
     const byoc__dv_tensor *t = &s->tensors[op->tensor];
+    memset(box, 0, sizeof *box); /* blobs record all BYOC_MAX_RANK axes: those past the rank are 0, not stack bytes */
     box->tensor = op->tensor;
     box->rank = t->rank;
     for (int a = 0; a < t->rank; ++a) {
@@ -10832,6 +10904,176 @@ BYOC__SIM_PRIVATE void byoc__rep_collapsed_view(byoc__rep *R) {
     byoc__buf_puts(b, "</g>\n<g class=\"nodes\">\n");
     for (int c = 0; c < R->cnodes; ++c) byoc__rep_collapsed_node(R, c);
     byoc__buf_puts(b, "</g>\n</g>\n");
+}
+
+// [SECTION] sim impl (compiler): the compile pipeline
+typedef struct byoc__sim_compile_run {
+    const byoc_sim_compile_options *o;
+    byoc_sim_compiled *c;
+    int stopped; /* the callback returned nonzero */
+} byoc__sim_compile_run;
+
+BYOC_SIM_API const char *byoc_sim_compile_stage_name(byoc_sim_compile_stage stage) {
+    static const char *const names[] = {"prepare", "place", "target hooks", "host rewrites", "fuse", "lower"};
+    return (int)stage >= 0 && (int)stage < (int)(sizeof names / sizeof names[0]) ? names[stage] : "unknown";
+}
+
+/* the caller's callback after a stage; BYOC_ERR_INTERNAL when it asks to stop */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_stage_done(byoc__sim_compile_run *r, byoc_sim_compile_stage stage,
+                                                      const char *pass, byoc_module *m, byoc_diag *diag) {
+    if (!r->o->on_stage || r->stopped) return r->stopped ? BYOC_ERR_INTERNAL : BYOC_OK;
+    if (!r->o->on_stage(stage, pass, m, r->c, r->o->stage_data)) return BYOC_OK;
+    r->stopped = 1;
+    return byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "byoc_sim_compile: stopped after %s%s%s",
+                      byoc_sim_compile_stage_name(stage), pass ? " " : "", pass ? pass : "");
+}
+
+BYOC__SIM_PRIVATE void byoc__sim_compile_after_pass(const char *pass, byoc_module *m, double seconds, void *user_data) {
+    byoc__sim_compile_run *r = (byoc__sim_compile_run *)user_data;
+    (void)seconds;
+    if (!r->stopped && r->o->on_stage(BYOC_SIM_STAGE_PREPARE, pass, m, r->c, r->o->stage_data)) r->stopped = 1;
+}
+
+/* byoc_prepare_for_partition, with FakeQuantizationToInteger off under no_fq2i, and the fixed-point requantize */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_prepare(byoc_module *m, byoc__sim_compile_run *r, byoc_diag *diag) {
+    const byoc_sim_compile_options *o = r->o;
+    byoc_pass_context *ctx = byoc_pass_context_create(); /* unverified, as byoc_prepare_for_partition's own */
+    if (!ctx) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    byoc_pass_context_set_verify(ctx, 0);
+    if (o->on_stage) {
+        byoc_pass_instrument instrument = {byoc__sim_compile_after_pass, r};
+        byoc_pass_context_set_instrument(ctx, &instrument);
+    }
+    byoc_result res = o->no_fq2i ? byoc_pass_context_set(ctx, "fake_quantization_to_integer.enable", "False", diag)
+                                 : BYOC_OK;
+    if (res == BYOC_OK) res = byoc_prepare_for_partition(m, ctx, diag);
+    if (res == BYOC_OK && o->fixed_point_requantize) res = byoc_requantize_in_fixed_point(m, diag);
+    byoc_pass_context_destroy(ctx);
+    if (res == BYOC_OK && r->stopped)
+        res = byoc__diag(diag, BYOC_ERR_INTERNAL, 0, 0, 0, "byoc_sim_compile: stopped after a preparation pass");
+    return res;
+}
+
+/* greedy, or the Collage search over the backends' devices (as byocc's --strategy collage) */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_place(byoc_module *m, byoc__sim_compile_run *r, byoc_diag *diag) {
+    const byoc_sim_compile_options *o = r->o;
+    byoc_sim_compiled *c = r->c;
+    const byoc_backend_spec **specs =
+        (const byoc_backend_spec **)BYOC_MALLOC(sizeof *specs * (size_t)(o->nbackends ? o->nbackends : 1));
+    if (!specs) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    for (int k = 0; k < o->nbackends; ++k) specs[k] = o->backends[k]->spec;
+    byoc_result res;
+    byoc_partition_options po;
+    if (o->partition) po = *o->partition;
+    else memset(&po, 0, sizeof po), po.bind_constants = 1;
+    po.backends = specs;
+    po.nbackends = o->nbackends;
+    if (!o->strategy || !strcmp(o->strategy, "greedy")) {
+        res = byoc_partition_greedy(m, &po, &c->placement, diag);
+    } else if (!(c->collage = (byoc_collage_stats *)BYOC_CALLOC(1, sizeof *c->collage))) {
+        res = byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    } else {
+        int measured = o->estimator && !strcmp(o->estimator, "measured");
+        byoc_sim_collage_devices devices; /* the estimator's state for this search */
+        memset(&devices, 0, sizeof devices);
+        devices.backends = (const byoc_sim_backend *const *)o->backends;
+        devices.count = o->nbackends;
+        devices.cache_file = o->cost_cache;
+        byoc_collage_options co;
+        memset(&co, 0, sizeof co);
+        co.backends = po.backends;
+        co.nbackends = po.nbackends;
+        co.pins = po.pins;
+        co.npins = po.npins;
+        co.mod_name = po.mod_name;
+        co.bind_constants = po.bind_constants;
+        co.cost = measured ? byoc_sim_collage_measured_cost : byoc_sim_collage_cost;
+        co.plain_candidates = 1; /* both estimators lower candidates through the device compiler, which sees through
+                                    composites */
+        co.cost_data = &devices;
+        co.max_depth = co.host_max_depth = o->max_depth;
+        co.state_budget = o->state_budget;
+        co.replay = o->replay;
+        co.nreplay = o->nreplay;
+        res = byoc_partition_collage(m, &co, c->collage, &c->placement, diag);
+        c->measured = devices.measured;
+        c->cache_hits = devices.cache_hits;
+        byoc_sim_collage_devices_release(&devices);
+    }
+    BYOC_FREE((void *)specs);
+    return res;
+}
+
+BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_steps(byoc_module *m, byoc__sim_compile_run *r, byoc_diag *diag) {
+    const byoc_sim_compile_options *o = r->o;
+    byoc_sim_compiled *c = r->c;
+    byoc_result res;
+    c->failed = BYOC_SIM_STAGE_PREPARE;
+    if ((res = byoc__sim_compile_prepare(m, r, diag)) != BYOC_OK) return res;
+    if (o->nbackends || o->place_only || o->always_place) {
+        c->failed = BYOC_SIM_STAGE_PLACE;
+        if ((res = byoc__sim_compile_place(m, r, diag)) != BYOC_OK) return res;
+        if ((res = byoc__sim_compile_stage_done(r, BYOC_SIM_STAGE_PLACE, NULL, m, diag)) != BYOC_OK) return res;
+    }
+    if (o->place_only) return BYOC_OK;
+    c->failed = BYOC_SIM_STAGE_TARGET_HOOKS;
+    if (o->nbackends) { /* relay_to_tir lowers each partition to a command stream, tir_to_runtime loads its blob */
+        const byoc_target **targets = (const byoc_target **)BYOC_MALLOC(sizeof *targets * (size_t)o->nbackends);
+        int ntargets = 0;
+        if (!targets) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+        for (int k = 0; k < o->nbackends; ++k)
+            if (o->backends[k]->target) targets[ntargets++] = o->backends[k]->target;
+        res = ntargets ? byoc_run_target_hooks(m, targets, ntargets, diag) : BYOC_OK;
+        BYOC_FREE((void *)targets);
+        if (res != BYOC_OK) return res;
+    }
+    if ((res = byoc__sim_compile_stage_done(r, BYOC_SIM_STAGE_TARGET_HOOKS, NULL, m, diag)) != BYOC_OK) return res;
+    c->failed = BYOC_SIM_STAGE_HOST_REWRITES;
+    if ((res = byoc_host_rewrites(m, NULL, diag)) != BYOC_OK) return res;
+    if ((res = byoc__sim_compile_stage_done(r, BYOC_SIM_STAGE_HOST_REWRITES, NULL, m, diag)) != BYOC_OK) return res;
+    c->failed = BYOC_SIM_STAGE_FUSE;
+    if (!o->no_fuse && (res = byoc_fuse_ops(m, 256, diag)) != BYOC_OK) return res;
+    if ((res = byoc__sim_compile_stage_done(r, BYOC_SIM_STAGE_FUSE, NULL, m, diag)) != BYOC_OK) return res;
+    c->failed = BYOC_SIM_STAGE_LOWER;
+    byoc_sim_options lower;
+    memset(&lower, 0, sizeof lower);
+    lower.threads = o->threads;
+    if (!(c->program = byoc_sim_lower(m, &lower, diag))) return diag ? diag->code : BYOC_ERR_INTERNAL;
+    return byoc__sim_compile_stage_done(r, BYOC_SIM_STAGE_LOWER, NULL, m, diag);
+}
+
+BYOC_SIM_API byoc_result byoc_sim_compile(byoc_module *m, const byoc_sim_compile_options *options,
+                                          byoc_sim_compiled **out, byoc_diag *diag) {
+    byoc_sim_compile_options none;
+    if (out) *out = NULL;
+    if (!m) return byoc__null_arg(diag, __func__, "module");
+    if (!out) return byoc__null_arg(diag, __func__, "out");
+    if (!options) memset(&none, 0, sizeof none), options = &none;
+    if (options->nbackends < 0 || (options->nbackends && !options->backends))
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                          "byoc_sim_compile: %d backends given without a list", options->nbackends);
+    for (int k = 0; k < options->nbackends; ++k)
+        if (!options->backends[k]) return byoc__null_arg(diag, __func__, "backend");
+    if (options->strategy && strcmp(options->strategy, "greedy") && strcmp(options->strategy, "collage"))
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                          "byoc_sim_compile: strategy '%s' is not one of greedy, collage", options->strategy);
+    if (options->estimator && strcmp(options->estimator, "analytic") && strcmp(options->estimator, "measured"))
+        return byoc__diag(diag, BYOC_ERR_INVALID_ARGUMENT, 0, 0, 0,
+                          "byoc_sim_compile: estimator '%s' is not one of analytic, measured", options->estimator);
+    byoc_sim_compiled *c = (byoc_sim_compiled *)BYOC_CALLOC(1, sizeof *c);
+    if (!c) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "out of memory");
+    byoc__sim_compile_run run = {options, c, 0};
+    *out = c;
+    return byoc__sim_compile_steps(m, &run, diag);
+}
+
+BYOC_SIM_API void byoc_sim_compiled_free(byoc_sim_compiled *c) {
+    if (!c) return;
+    byoc_sim_program_destroy(c->program);
+    byoc_placement_report_free(c->placement);
+    if (c->collage) byoc_collage_stats_free(c->collage);
+    BYOC_FREE(c->collage);
+    BYOC_FREE(c);
 }
 
 #endif /* !BYOC_SIM_RUNTIME_ONLY */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make install into a temporary prefix, then a program built only against the installed copy (found with
 # pkg-config) imports nothing from the source tree: it partitions a module with the Collage search and runs
-# it on the simulated devices; and the installed byocc runs. One "ok NAME" / "FAIL NAME: why" line each.
+# it on the simulated devices; the same program linked with the installed libbyoc.so (pkg-config byoc-shared)
+# instead of compiling the implementation runs too; and the installed byocc runs. One "ok NAME" / "FAIL NAME: why" line each.
 CC=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -9,7 +10,7 @@ if ! make -s install PREFIX="$tmp/prefix" SAN="$SAN" > "$tmp/install.log" 2>&1; 
     echo "FAIL install: make install failed: $(tail -3 "$tmp/install.log" | tr '\n' ' ')"; exit 0
 fi
 for f in include/byoc/byoc.h include/byoc/byoc_sim.h include/byoc/tools/byoc_onnx.h include/byoc/tools/byoc_quantize.h \
-    bin/byocc lib/pkgconfig/byoc.pc; do
+    bin/byocc lib/pkgconfig/byoc.pc lib/libbyoc.so lib/pkgconfig/byoc-shared.pc; do
     [ -f "$tmp/prefix/$f" ] || { echo "FAIL install: $f is not installed"; exit 0; }
 done
 echo "ok install_files"
@@ -64,3 +65,16 @@ out=$("$tmp/prog" 2>&1)
 case "$out" in "ran "*" 3 ops placed"*) echo "ok install_program_runs";; *) echo "FAIL install_program_runs: $out";; esac
 ver=$("$tmp/prefix/bin/byocc" version 2>&1)
 case "$ver" in "byocc "*) echo "ok install_byocc_runs";; *) echo "FAIL install_byocc_runs: $ver";; esac
+# the same program against the installed shared library: no IMPLEMENTATION define, -lbyoc through pkg-config
+shared=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs byoc-shared 2>&1) ||
+    { echo "FAIL install_pkg_config_shared: $shared"; exit 0; }
+sed '/^#define BYOC_SIM_IMPLEMENTATION$/d' "$tmp/prog.c" > "$tmp/prog_shared.c"
+san=""; [ "$SAN" = 1 ] && san="-fsanitize=address,undefined"
+if (cd "$tmp" && $CC -std=c99 $san prog_shared.c -o prog_shared $shared > build_shared.log 2>&1); then
+    echo "ok install_build_against_libbyoc"
+else echo "FAIL install_build_against_libbyoc: $(head -c 400 "$tmp/build_shared.log")"; exit 0; fi
+case "$(ldd "$tmp/prog_shared" 2>&1)" in *"$tmp/prefix/lib/libbyoc.so"*) echo "ok install_links_libbyoc";;
+    *) echo "FAIL install_links_libbyoc: prog_shared does not load the installed libbyoc.so";; esac
+out_shared=$("$tmp/prog_shared" 2>&1)
+[ "$out_shared" = "$out" ] && echo "ok install_libbyoc_program_runs" ||
+    echo "FAIL install_libbyoc_program_runs: '$out_shared' (the single-header build printed '$out')"

@@ -55,6 +55,10 @@ group_command() { # name
     build) env CC="$CC" CXX="$CXX" BUILD="$BUILD" SAN="$SAN" sh tests/build_checks.sh ;;
     # make install into a temporary prefix, and a program built against the installed copy alone
     install) env CC="$CC" SAN="$SAN" sh tests/install.sh ;;
+    # build/libbyoc.so exports the public API alone
+    libbyoc) sh tests/libbyoc.sh "$BUILD/libbyoc.so" ;;
+    # the Python package (python/byoc, ctypes) under Debian's pytest, every shared model included
+    python) env SAN="$SAN" sh tests/python.sh "$BUILD/libbyoc.so" ;;
     # examples/embed_runtime.c: the runtime alone, from its own pool, running what byocc compiled
     embed) env CC="$CC" SAN="$SAN" sh tests/embed.sh "$BUILD/byocc" ;;
     # examples/custom_device.c: a third device kind registered from outside the headers, a real model on it
@@ -70,7 +74,7 @@ group_command() { # name
 # the report order; the run order starts with the groups that take longest
 groups=$(echo $TESTS cli cli_json onnx_node models built_models cflow_models collage_plans quant_qops quant_fq2i quant_models quantize \
     $(for f in $FUZZERS; do echo "fuzz_$f"; done) \
-    lit build install embed)
+    lit build install libbyoc python embed)
 [ -f tests/custom_device.sh ] && groups="$groups custom_device"
 groups="$groups report_browser"
 [ -f tests/readme_snippets.sh ] && groups="$groups readme_snippets"

@@ -678,24 +678,6 @@ static int model_error(const session *s, const byoc_diag *d) {
 static byoc_module *load_model(session *s, const char *path, byoc_diag *d) { return load_model_info(s, path, NULL, 0, NULL, d); }
 
 /* --config KEY=VALUE for command cmd */
-/* the library's preparation (byoc_prepare_for_partition); with --no-fq2i, FakeQuantizationToInteger off; with
-   --fixed-point-requantize, every qnn.requantize then in the devices' fixed point */
-#define PREP_NO_FQ2I 1
-#define PREP_FIXED_REQUANTIZE 2
-static byoc_result prepare_model(byoc_module *m, byoc_pass_context *ctx, unsigned prep, byoc_diag *d) {
-    int no_fq2i = (prep & PREP_NO_FQ2I) != 0;
-    byoc_pass_context *own = NULL;
-    if (no_fq2i && !ctx) {
-        if (!(own = ctx = byoc_pass_context_create())) return BYOC_ERR_OUT_OF_MEMORY;
-        byoc_pass_context_set_verify(own, 0);
-    }
-    byoc_result r = no_fq2i ? byoc_pass_context_set(ctx, "fake_quantization_to_integer.enable", "False", d) : BYOC_OK;
-    if (r == BYOC_OK) r = byoc_prepare_for_partition(m, ctx, d);
-    if (r == BYOC_OK && (prep & PREP_FIXED_REQUANTIZE)) r = byoc_requantize_in_fixed_point(m, d);
-    byoc_pass_context_destroy(own);
-    return r;
-}
-
 static int set_config(byoc_pass_context *ctx, const char *cmd, const char *text) {
     char kv[512], msg[1200];
     byoc_diag d;
@@ -845,9 +827,6 @@ typedef struct cli_options {
     const char *calibrate, *method, *activation_type;
     int per_channel;
 } cli_options;
-static unsigned prep_flags(const cli_options *o) {
-    return (o->no_fq2i ? PREP_NO_FQ2I : 0u) | (o->fixed_requantize ? PREP_FIXED_REQUANTIZE : 0u);
-}
 
 static int parse_count(const char *cmd, const char *text, const char *option, int *out) {
     char *end = NULL, msg[200];
@@ -1169,86 +1148,103 @@ static char *read_file_text(const char *path, size_t *len, char *msg, size_t cap
     return data;
 }
 
-/* places m's ops on the opened backends by the chosen strategy; st (collage only) gets the statistics */
-static int place_ops(const session *s, byoc_module *m, const strategy_options *so, const byoc_partition_options *po, byoc_placement_report **rep, byoc_collage_stats *st,
-                     byoc_diag *d) {
-    memset(st, 0, sizeof *st);
-    if (strcmp(so->strategy, "collage")) {
-        if (so->placement || so->save_placement) {
-            fprintf(stderr, "byocc: error: --placement and --save-placement need --strategy collage\n");
-            return EXIT_USAGE;
-        }
-        return byoc_partition_greedy(m, po, rep, d) == BYOC_OK ? EXIT_OK : input_error(d);
+/* --placement FILE: the saved plan, parsed into *arena (the caller destroys it) */
+static int read_replay(const char *path, byoc_module **arena, byoc_collage_assignment **list, int *count, byoc_diag *d) {
+    char msg[600];
+    size_t len = 0;
+    char *text = read_file_text(path, &len, msg, sizeof msg);
+    *arena = byoc_module_create(NULL);
+    if (!text || !*arena) {
+        fprintf(stderr, "byocc: error: %s\n", text ? "out of memory" : msg);
+        free(text);
+        return EXIT_INPUT;
     }
-    byoc_sim_collage_devices devices; /* the estimator's state for this call (released below) */
-    memset(&devices, 0, sizeof devices);
-    devices.backends = (const byoc_sim_backend *const *)s->backends;
-    devices.count = s->nbackends;
-    devices.cache_file = so->cost_cache;
-    byoc_collage_options o;
-    memset(&o, 0, sizeof o);
-    o.backends = po->backends;
-    o.nbackends = po->nbackends;
-    o.pins = po->pins;
-    o.npins = po->npins;
-    o.mod_name = po->mod_name;
-    o.bind_constants = po->bind_constants;
-    o.cost = so->estimator && !strcmp(so->estimator, "measured") ? byoc_sim_collage_measured_cost : byoc_sim_collage_cost;
-    o.plain_candidates = 1; /* both lower candidates through the device compiler, which sees through composites */
-    o.cost_data = &devices;
-    o.max_depth = o.host_max_depth = so->max_depth;
-    o.state_budget = so->state_budget;
-    byoc_module *arena = NULL;
     int rc = EXIT_OK;
-    if (so->placement) {
-        char msg[600];
-        size_t len = 0;
-        char *text = read_file_text(so->placement, &len, msg, sizeof msg);
-        arena = byoc_module_create(NULL);
-        if (!text || !arena) {
-            fprintf(stderr, "byocc: error: %s\n", text ? "out of memory" : msg);
-            free(text);
-            byoc_module_destroy(arena);
-            return EXIT_INPUT;
-        }
-        byoc_collage_assignment *list = NULL;
-        int count = 0;
-        if (byoc_collage_placement_parse(text, len, so->placement, arena, &list, &count, d) != BYOC_OK) rc = input_error(d);
-        free(text);
-        o.replay = list;
-        o.nreplay = count;
-        if (rc == EXIT_OK && !count) {
-            fprintf(stderr, "byocc: error: %s: no ops are placed\n", so->placement);
-            rc = EXIT_INPUT;
-        }
-    }
-    if (rc == EXIT_OK && byoc_partition_collage(m, &o, st, rep, d) != BYOC_OK) {
-        if (so->placement && d->code != BYOC_ERR_OUT_OF_MEMORY) { /* the placement no longer fits the model */
-            fprintf(stderr, "byocc: error: %s: %s\n", so->placement, d->message);
-            rc = EXIT_INPUT;
-        } else
-            rc = input_error(d);
-    }
-    byoc_module_destroy(arena);
-    if (rc == EXIT_OK && o.cost == byoc_sim_collage_measured_cost)
-        fprintf(stderr, "byocc: measured %d candidates, %d from the cost cache%s%s\n", devices.measured, devices.cache_hits, so->cost_cache ? " " : "",
-                so->cost_cache ? so->cost_cache : "");
-    byoc_sim_collage_devices_release(&devices);
-    if (rc == EXIT_OK && so->save_placement) {
-        size_t len = 0;
-        char *text = byoc_collage_placement_format(st, &len);
-        FILE *f = text ? fopen(so->save_placement, "wb") : NULL;
-        if (!f || fwrite(text, 1, len, f) != len) {
-            fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", so->save_placement, strerror(errno));
-            rc = EXIT_INPUT;
-        }
-        if (f && fclose(f) != 0 && rc == EXIT_OK) {
-            fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", so->save_placement, strerror(errno));
-            rc = EXIT_INPUT;
-        }
-        free(text);
+    if (byoc_collage_placement_parse(text, len, path, *arena, list, count, d) != BYOC_OK) rc = input_error(d);
+    free(text);
+    if (rc == EXIT_OK && !*count) {
+        fprintf(stderr, "byocc: error: %s: no ops are placed\n", path);
+        rc = EXIT_INPUT;
     }
     return rc;
+}
+
+/* --save-placement FILE: the chosen plan */
+static int save_placement(const char *path, const byoc_collage_stats *st) {
+    size_t len = 0;
+    int rc = EXIT_OK;
+    char *text = byoc_collage_placement_format(st, &len);
+    FILE *f = text ? fopen(path, "wb") : NULL;
+    if (!f || fwrite(text, 1, len, f) != len) {
+        fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", path, strerror(errno));
+        rc = EXIT_INPUT;
+    }
+    if (f && fclose(f) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "byocc: error: %s: cannot write the placement: %s\n", path, strerror(errno));
+        rc = EXIT_INPUT;
+    }
+    free(text);
+    return rc;
+}
+
+/* after a Collage search: the measured estimator's counts, and the plan saved where asked */
+static int after_collage(const strategy_options *so, const byoc_collage_stats *st, int measured, int cache_hits) {
+    if (so->estimator && !strcmp(so->estimator, "measured"))
+        fprintf(stderr, "byocc: measured %d candidates, %d from the cost cache%s%s\n", measured, cache_hits, so->cost_cache ? " " : "",
+                so->cost_cache ? so->cost_cache : "");
+    return so->save_placement ? save_placement(so->save_placement, st) : EXIT_OK;
+}
+
+/* --placement and --save-placement go with the Collage search */
+static int check_strategy(const strategy_options *so) {
+    if (strcmp(so->strategy, "collage") && (so->placement || so->save_placement)) {
+        fprintf(stderr, "byocc: error: --placement and --save-placement need --strategy collage\n");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* The library's compile pipeline (byoc_sim_compile) for the opened backends and the strategy options (check: the
+   options are checked, and a --placement file is read into *arena, which the caller destroys) */
+static int strategy_compile_options(const session *s, const strategy_options *so, int check, byoc_sim_compile_options *co,
+                                    byoc_module **arena, byoc_diag *d) {
+    memset(co, 0, sizeof *co);
+    *arena = NULL;
+    if (check && check_strategy(so) != EXIT_OK) return EXIT_USAGE;
+    byoc_collage_assignment *replay = NULL;
+    if (check && so->placement) {
+        int rc = read_replay(so->placement, arena, &replay, &co->nreplay, d);
+        if (rc != EXIT_OK) return rc;
+    }
+    co->backends = s->backends;
+    co->nbackends = s->nbackends;
+    co->strategy = so->strategy;
+    co->estimator = so->estimator;
+    co->cost_cache = so->cost_cache;
+    co->replay = replay;
+    co->max_depth = so->max_depth;
+    co->state_budget = so->state_budget;
+    return EXIT_OK;
+}
+
+/* byoc_sim_compile failed: its error as byocc words it (a replayed plan that no longer fits names its file) */
+static int compile_error(const session *s, const strategy_options *so, const byoc_sim_compiled *c, const byoc_diag *d) {
+    if (!c || c->failed != BYOC_SIM_STAGE_PLACE) return model_error(s, d);
+    if (so->placement && d->code != BYOC_ERR_OUT_OF_MEMORY) {
+        fprintf(stderr, "byocc: error: %s: %s\n", so->placement, d->message);
+        return EXIT_INPUT;
+    }
+    return input_error(d);
+}
+
+/* partition: after a Collage search, the measured estimator's counts and --save-placement */
+typedef struct place_state { const strategy_options *so; int rc; } place_state;
+static int partition_on_stage(byoc_sim_compile_stage stage, const char *pass, byoc_module *m, const byoc_sim_compiled *c,
+                              void *user_data) {
+    place_state *ps = (place_state *)user_data;
+    (void)pass, (void)m;
+    if (stage == BYOC_SIM_STAGE_PLACE && c->collage) ps->rc = after_collage(ps->so, c->collage, c->measured, c->cache_hits);
+    return ps->rc != EXIT_OK;
 }
 
 /* ---- opt ---- */
@@ -1444,7 +1440,6 @@ static void write_partition_json(const char *report, size_t len, const char *sea
 static int cmd_partition(session *s, const cli_options *opts) {
     const char *file = opts->files[0], *emit = opts->emit ? opts->emit : "report";
     const strategy_options so = opts->so;
-    byoc_backend_spec *backends[MAX_BACKENDS];
     int rc = EXIT_OK;
     byoc_partition_options o;
     memset(&o, 0, sizeof o);
@@ -1455,7 +1450,6 @@ static int cmd_partition(session *s, const cli_options *opts) {
     byoc_diag d;
     byoc_pass_context *ctx = byoc_pass_context_create();
     if (!ctx) return EXIT_INTERNAL;
-    for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
     for (int k = 0; k < opts->nconfigs && rc == EXIT_OK; ++k) rc = set_config(ctx, "partition", opts->configs[k]);
     if (rc == EXIT_OK && !file) rc = usage_error("partition: no input file%s", "");
     int collage = !strcmp(so.strategy, "collage");
@@ -1475,24 +1469,35 @@ static int cmd_partition(session *s, const cli_options *opts) {
             line += n + (line[n] == '\n');
         }
     }
-    if (rc == EXIT_OK && prepare_model(m, NULL, prep_flags(opts), &d) != BYOC_OK) rc = model_error(s, &d);
-    byoc_placement_report *rep = NULL;
-    byoc_collage_stats stats;
-    memset(&stats, 0, sizeof stats);
+    /* the library's pipeline up to placement: the preparation, then greedy or the Collage search */
+    byoc_sim_compile_options co;
+    byoc_module *arena = NULL;
+    byoc_sim_compiled *c = NULL;
+    place_state ps = {&so, EXIT_OK};
+    if (rc == EXIT_OK) rc = strategy_compile_options(s, &so, 1, &co, &arena, &d);
     if (rc == EXIT_OK) {
-        o.backends = (const byoc_backend_spec *const *)backends;
-        o.nbackends = s->nbackends;
         o.pins = opts->pins;
         o.npins = opts->npins;
         o.mod_name = byoc_pass_context_string(ctx, "partition_graph.mod_name");
         o.bind_constants = (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants");
-        rc = place_ops(s, m, &so, &o, &rep, &stats, &d);
+        co.partition = &o;
+        co.place_only = 1;
+        co.no_fq2i = opts->no_fq2i;
+        co.fixed_point_requantize = opts->fixed_requantize;
+        co.on_stage = partition_on_stage;
+        co.stage_data = &ps;
+        if (byoc_sim_compile(m, &co, &c, &d) != BYOC_OK) rc = ps.rc != EXIT_OK ? ps.rc : compile_error(s, &so, c, &d);
     }
+    byoc_module_destroy(arena);
+    byoc_collage_stats none;
+    memset(&none, 0, sizeof none);
+    const byoc_placement_report *rep = c ? c->placement : NULL;
+    const byoc_collage_stats *stats = c && c->collage ? c->collage : &none;
     if (rc == EXIT_OK && opts->out && byoc_module_save(m, opts->out, 0, &d) != BYOC_OK) rc = input_error(&d);
     if (rc == EXIT_OK) {
         size_t len = 0;
         char *text = strcmp(emit, "relay") == 0 ? byoc_module_print(m, 0, &len) : byoc_placement_report_format(rep, emit, &len);
-        char *search = collage && strcmp(emit, "relay") && strcmp(emit, "dot") ? byoc_collage_stats_format(&stats, strcmp(emit, "json") ? "text" : "json", NULL) : NULL;
+        char *search = collage && strcmp(emit, "relay") && strcmp(emit, "dot") ? byoc_collage_stats_format(stats, strcmp(emit, "json") ? "text" : "json", NULL) : NULL;
         if (!text || (collage && strcmp(emit, "relay") && strcmp(emit, "dot") && !search)) {
             fprintf(stderr, "byocc: error: out of memory formatting the result\n");
             rc = EXIT_INTERNAL;
@@ -1509,8 +1514,7 @@ static int cmd_partition(session *s, const cli_options *opts) {
         else if (text) byoc_free(rep->arena, text);
         free(search);
     }
-    byoc_collage_stats_free(&stats);
-    byoc_placement_report_free(rep);
+    byoc_sim_compiled_free(c);
     if (m) byoc_free(m, fq2i_notes);
     byoc_module_destroy(m);
     byoc_pass_context_destroy(ctx);
@@ -2788,26 +2792,6 @@ static int run_job_read_artifact(run_job *j) {
 /* stage k of the compile pipeline is done: compile records which frontend nodes are left */
 static int run_job_stage(run_job *j, int k) { return j->track && !span_set_build(j->m, &j->stages[k]) ? EXIT_INTERNAL : EXIT_OK; }
 
-/* the library's preparation (what every placement runs first); compile records the spans after each of its passes */
-static void run_job_after_pass(const char *pass, byoc_module *m, double seconds, void *user_data) {
-    run_job *j = (run_job *)user_data;
-    (void)pass, (void)m, (void)seconds;
-    if (j->prepared + 1 < STAGE_PARTITIONED && j->stage_rc == EXIT_OK) j->stage_rc = run_job_stage(j, ++j->prepared);
-}
-static int run_job_prepare(run_job *j) {
-    byoc_pass_context *ctx = NULL;
-    if (j->track) {
-        byoc_pass_instrument instrument = {run_job_after_pass, j};
-        if (!(ctx = byoc_pass_context_create())) { fprintf(stderr, "byocc: out of memory\n"); return EXIT_INTERNAL; }
-        byoc_pass_context_set_verify(ctx, 0);
-        byoc_pass_context_set_instrument(ctx, &instrument);
-    }
-    byoc_result r = prepare_model(j->m, ctx, prep_flags(j->o), &j->d);
-    byoc_pass_context_destroy(ctx);
-    if (r != BYOC_OK) return model_error(j->s, &j->d);
-    return j->stage_rc;
-}
-
 /* the model did not import: an --input file whose shape does not fit an input is named (the importer names the
    input and both shapes: "input 'x' expects (1, 3, 224, 224) float32, given (1, 3, 200, 200)") */
 static int input_file_error(run_job *j) {
@@ -2824,8 +2808,30 @@ static int input_file_error(run_job *j) {
     return model_error(j->s, &j->d);
 }
 
-/* the model loaded and compiled: inference simplified, constants folded, placement, device partitions
-   lowered by their target hooks, FuseOps, lowered to a host program */
+/* The library's compile pipeline (byoc_sim_compile) reports each stage: compile records which frontend nodes are left
+   after each (the source map); after placement come the measured estimator's counts, --save-placement and --profile's
+   search statistics. A nonzero return stops the pipeline (j->stage_rc says why). */
+static int run_job_on_stage(byoc_sim_compile_stage stage, const char *pass, byoc_module *m, const byoc_sim_compiled *c, void *user_data) {
+    run_job *j = (run_job *)user_data;
+    (void)pass, (void)m;
+    if (j->stage_rc != EXIT_OK) return 1;
+    if (stage == BYOC_SIM_STAGE_PREPARE) { /* the first passes of the preparation, one span set each */
+        if (j->prepared + 1 < STAGE_PARTITIONED) j->stage_rc = run_job_stage(j, ++j->prepared);
+    } else if (stage == BYOC_SIM_STAGE_PLACE && c->collage) {
+        j->stage_rc = after_collage(&j->o->so, c->collage, c->measured, c->cache_hits);
+        if (j->stage_rc == EXIT_OK && j->o->profile) {
+            char *text = byoc_collage_stats_format(c->collage, "text", NULL);
+            if (text) print_wrapped(j->human, text, strlen(text), 0);
+            free(text);
+        }
+    } else if (stage == BYOC_SIM_STAGE_TARGET_HOOKS) j->stage_rc = run_job_stage(j, STAGE_PARTITIONED);
+    else if (stage == BYOC_SIM_STAGE_HOST_REWRITES) j->stage_rc = run_job_stage(j, STAGE_HOST_REWRITTEN);
+    else if (stage == BYOC_SIM_STAGE_FUSE) j->stage_rc = run_job_stage(j, STAGE_FUSED);
+    return j->stage_rc != EXIT_OK;
+}
+
+/* the model loaded and compiled by the library's pipeline: inference simplified, constants folded, placement, device
+   partitions lowered by their target hooks, the host rewrites, FuseOps, lowered to a host program */
 static int run_job_compile_model(run_job *j) {
     const cli_options *o = j->o;
     session *s = j->s;
@@ -2833,41 +2839,33 @@ static int run_job_compile_model(run_job *j) {
     if (!(j->m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, &j->info, &j->d))) return input_file_error(j);
     j->track = j->compile && j->info.node_spans; /* which stage removes each ONNX node, for the source map */
     if ((rc = run_job_stage(j, 0)) != EXIT_OK) return rc;
-    if ((rc = run_job_prepare(j)) != EXIT_OK) return rc;
-    if (s->nbackends || j->place_always) {
-        byoc_backend_spec *backends[MAX_BACKENDS];
-        for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
-        byoc_partition_options po;
-        memset(&po, 0, sizeof po);
-        po.backends = (const byoc_backend_spec *const *)backends;
-        po.nbackends = s->nbackends;
-        po.bind_constants = 1;
-        byoc_collage_stats stats;
-        rc = place_ops(s, j->m, &o->so, &po, &j->rep, &stats, &j->d);
-        if (rc == EXIT_OK && !strcmp(o->so.strategy, "collage") && o->profile) {
-            char *text = byoc_collage_stats_format(&stats, "text", NULL);
-            if (text) print_wrapped(j->human, text, strlen(text), 0);
-            free(text);
-        }
-        byoc_collage_stats_free(&stats);
-        if (rc != EXIT_OK) return rc;
-        /* device partitions: relay_to_tir lowers each to a command stream, tir_to_runtime loads its blob */
-        const byoc_target *targets[MAX_BACKENDS];
-        int ntargets = 0;
-        for (int k = 0; k < s->nbackends; ++k)
-            if (s->backends[k]->target) targets[ntargets++] = s->backends[k]->target;
-        if (ntargets && byoc_run_target_hooks(j->m, targets, ntargets, &j->d) != BYOC_OK) return model_error(s, &j->d);
+    byoc_sim_compile_options co;
+    byoc_module *arena = NULL; /* a --placement file's plan */
+    if ((rc = strategy_compile_options(s, &o->so, s->nbackends > 0, &co, &arena, &j->d)) != EXIT_OK) {
+        byoc_module_destroy(arena);
+        return rc;
     }
-    if ((rc = run_job_stage(j, STAGE_PARTITIONED)) != EXIT_OK) return rc;
-    if (byoc_host_rewrites(j->m, NULL, &j->d) != BYOC_OK) return model_error(s, &j->d);
-    if ((rc = run_job_stage(j, STAGE_HOST_REWRITTEN)) != EXIT_OK) return rc;
-    if (!o->no_fuse && byoc_fuse_ops(j->m, 256, &j->d) != BYOC_OK) return model_error(s, &j->d);
-    if ((rc = run_job_stage(j, STAGE_FUSED)) != EXIT_OK) return rc;
-    byoc_sim_options lower;
-    memset(&lower, 0, sizeof lower);
-    if (!(lower.threads = host_threads(o))) return EXIT_USAGE;
-    if (!(j->p = byoc_sim_lower(j->m, &lower, &j->d))) return model_error(s, &j->d);
-    return EXIT_OK;
+    if (!(co.threads = host_threads(o))) {
+        byoc_module_destroy(arena);
+        return EXIT_USAGE;
+    }
+    co.no_fq2i = o->no_fq2i;
+    co.fixed_point_requantize = o->fixed_requantize;
+    co.no_fuse = o->no_fuse;
+    co.always_place = j->place_always; /* report: a host-only placement is still drawn */
+    co.on_stage = run_job_on_stage;
+    co.stage_data = j;
+    byoc_sim_compiled *c = NULL;
+    if (byoc_sim_compile(j->m, &co, &c, &j->d) != BYOC_OK) rc = j->stage_rc != EXIT_OK ? j->stage_rc : compile_error(s, &o->so, c, &j->d);
+    byoc_module_destroy(arena);
+    if (c) { /* the job keeps the program and the placement report */
+        j->p = c->program;
+        j->rep = c->placement;
+        c->program = NULL;
+        c->placement = NULL;
+    }
+    byoc_sim_compiled_free(c);
+    return rc;
 }
 
 /* compile's summary: sizes, kernels, blobs (one line per backend and target), the source map */
@@ -3195,11 +3193,15 @@ static int run_job_reference(run_job *j) {
     byoc_onnx_model rinfo;
     memset(&rinfo, 0, sizeof rinfo);
     byoc_module *rm = load_model_info(j->s, j->file, j->in.shapes, j->in.named == j->in.count || j->in.named == 0 ? j->in.count : 0, &rinfo, &j->d);
-    byoc_sim_program *rp = NULL;
+    byoc_sim_compile_options ro; /* the library's pipeline without backends */
+    memset(&ro, 0, sizeof ro);
+    ro.no_fq2i = o->no_fq2i;
+    ro.fixed_point_requantize = o->fixed_requantize;
+    ro.no_fuse = o->no_fuse;
+    byoc_sim_compiled *rc_host = NULL;
     byoc_tensor routs[MAX_IO];
-    if (!rm || prepare_model(rm, NULL, prep_flags(o), &j->d) != BYOC_OK || byoc_host_rewrites(rm, NULL, &j->d) != BYOC_OK ||
-        (!o->no_fuse && byoc_fuse_ops(rm, 256, &j->d) != BYOC_OK) || !(rp = byoc_sim_lower(rm, NULL, &j->d)) ||
-        byoc_sim_run(rp, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
+    if (!rm || byoc_sim_compile(rm, &ro, &rc_host, &j->d) != BYOC_OK ||
+        byoc_sim_run(rc_host->program, j->inputs, j->nin, routs, j->nout, &j->d) != BYOC_OK)
         rc = input_error(&j->d);
     if (rc == EXIT_OK) say(j->human, "%s against the host-only run (tolerance %g x max(1, max|reference|)):\n", j->file, o->tolerance);
     for (int k = 0; rc == EXIT_OK && k < j->nout; ++k) {
@@ -3217,10 +3219,10 @@ static int run_job_reference(run_job *j) {
     }
     if (rc == EXIT_OK) say(j->human, "%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
     if (rc == EXIT_OK) {
-        double dev = byoc_sim_latency(j->p), host = byoc_sim_latency(rp);
+        double dev = byoc_sim_latency(j->p), host = byoc_sim_latency(rc_host->program);
         say(j->human, "simulated latency %.3f ms, host only %.3f ms (%.2fx)\n", dev * 1e3, host * 1e3, dev > 0 ? host / dev : 0.0);
     }
-    byoc_sim_program_destroy(rp);
+    byoc_sim_compiled_free(rc_host);
     if (rinfo.module) byoc_onnx_model_free(&rinfo);
     else byoc_module_destroy(rm);
     return rc == EXIT_OK && ref_mismatches ? EXIT_MISMATCH : rc;
@@ -3720,22 +3722,25 @@ static void report_other_plan(run_job *j, const char *strategy, byoc_placement_r
     int unnamed_or_all = j->in.named == j->in.count || j->in.named == 0;
     byoc_module *m = load_model_info(s, j->file, j->in.shapes, unnamed_or_all ? j->in.count : 0, NULL, &d);
     int rc = m ? EXIT_OK : model_error(s, &d);
-    if (rc == EXIT_OK && prepare_model(m, NULL, prep_flags(j->o), &d) != BYOC_OK) rc = model_error(s, &d);
-    if (rc == EXIT_OK) {
-        byoc_backend_spec *backends[MAX_BACKENDS];
-        for (int k = 0; k < s->nbackends; ++k) backends[k] = s->backends[k]->spec;
-        byoc_partition_options po;
-        memset(&po, 0, sizeof po);
-        po.backends = (const byoc_backend_spec *const *)backends;
-        po.nbackends = s->nbackends;
-        po.bind_constants = 1;
-        strategy_options so = j->o->so;
-        so.strategy = strategy;
-        so.placement = so.save_placement = NULL; /* those belong to the plan compiled */
-        byoc_collage_stats stats;
-        rc = place_ops(s, m, &so, &po, other, &stats, &d);
-        byoc_collage_stats_free(&stats);
+    strategy_options so = j->o->so;
+    so.strategy = strategy;
+    so.placement = so.save_placement = NULL; /* those belong to the plan compiled */
+    byoc_sim_compile_options co;
+    byoc_module *arena = NULL;
+    byoc_sim_compiled *c = NULL;
+    if (rc == EXIT_OK) rc = strategy_compile_options(s, &so, 0, &co, &arena, &d);
+    if (rc == EXIT_OK) { /* the same preparation and placement as the compiled plan's, then stop */
+        co.place_only = 1;
+        co.no_fq2i = j->o->no_fq2i;
+        co.fixed_point_requantize = j->o->fixed_requantize;
+        if (byoc_sim_compile(m, &co, &c, &d) != BYOC_OK) rc = compile_error(s, &so, c, &d);
     }
+    if (rc == EXIT_OK && c) {
+        *other = c->placement;
+        c->placement = NULL;
+    }
+    byoc_sim_compiled_free(c);
+    byoc_module_destroy(arena);
     if (rc != EXIT_OK) fprintf(stderr, "byocc: note: the page shows no %s plan to compare with\n", strategy);
     byoc_module_destroy(m);
 }

@@ -1,0 +1,100 @@
+"""byoc.load, Module.text, byoc.Error with the library's diagnostics, closing, and no growth over 1000 loads."""
+import os
+
+import pytest
+
+np = pytest.importorskip("numpy")
+import byoc  # noqa: E402
+from conftest import MNIST, MODELS, ROOT  # noqa: E402
+
+
+def test_load_relay_prints_its_ops():
+    with byoc.load(MNIST) as m:
+        text = m.text
+    assert text.startswith("#[version")
+    assert text.count("nn.conv2d(") == 2 and "nn.dense(" in text
+    assert "ty=Tensor[(1, 10), float32]" in text
+
+
+def test_load_onnx_names_its_inputs_and_outputs(root):
+    path = os.path.join(root, "tests", "models", "fpn_resize", "model.onnx")
+    if not os.path.exists(path):
+        pytest.skip("tests/models/fpn_resize is built by tests/models/make_models.py")
+    with byoc.load(path) as m:
+        assert m.input_names and m.output_names
+        assert "span=onnx:" in m.text
+
+
+def test_closed_module_raises():
+    m = byoc.load(MNIST)
+    m.close()
+    m.close()  # twice is fine
+    with pytest.raises(byoc.Error, match="closed"):
+        m.text
+
+
+def test_missing_file_raises_with_the_library_message(tmp_path):
+    missing = str(tmp_path / "none.relay")
+    with pytest.raises(byoc.Error) as e:
+        byoc.load(missing)
+    assert missing in e.value.message and e.value.code == "i/o error"
+
+
+def test_parse_error_names_file_line_and_column(tmp_path):
+    bad = tmp_path / "bad.relay"
+    bad.write_text('#[version = "0.0.5"]\ndef @main(%x: Tensor[(1, 4), float32]) {\n  nn.relu(%y)\n}\n')
+    with pytest.raises(byoc.Error) as e:
+        byoc.load(str(bad))
+    assert e.value.message.startswith(str(bad) + ":3:")
+    assert "%y" in e.value.message and e.value.line == 3
+
+
+def test_unsupported_extension_and_misplaced_dims(tmp_path):
+    with pytest.raises(byoc.Error, match="unsupported model file"):
+        byoc.load(str(tmp_path / "model.tflite"))
+    with pytest.raises(byoc.Error, match="no symbolic dims"):
+        byoc.load(MNIST, dims={"batch": 1})
+
+
+def test_corrupt_onnx_raises(tmp_path):
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"\x08\x07\x12\x04junk\xff\xff\xff")
+    with pytest.raises(byoc.Error) as e:
+        byoc.load(str(bad))
+    assert str(bad) in e.value.message
+
+
+def _rss_kib():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def test_thousand_loads_and_closes_do_not_grow():
+    path = os.path.join(MODELS, "mnist8", "model.onnx")
+    if not os.path.exists(path):
+        path = MNIST
+    for _ in range(100):  # the allocator's high-water mark settles first
+        byoc.load(path).close()
+    before = _rss_kib()
+    for _ in range(1000):
+        with byoc.load(path) as m:
+            assert m.handle
+    grown = _rss_kib() - before
+    # one mnist8 import holds ~30 KiB of weights and more of IR: a leak of one module per load would add
+    # tens of MiB over a thousand loads
+    assert grown < 2048, "RSS grew by %d KiB over 1000 loads" % grown
+
+
+def test_symbolic_dims_given_defaulted_or_dynamic(root):
+    path = os.path.join(root, "tests", "data", "dynamic", "conv_batch.onnx")
+    with byoc.load(path, dims={"n": 3}) as m:
+        assert "Tensor[(3, 1, 3, 3), float32]" in m.text and m.notes == []
+    with byoc.load(path) as m:
+        assert m.notes == ["input 'x' dim 0 (n) taken as 1"]
+    with pytest.raises(byoc.Error, match=r"dims N: the model has no symbolic dim of that name \(its symbolic dims: n"):
+        byoc.load(path, dims={"N": 3})
+    with byoc.compile(path, dynamic_dims=True) as s:
+        assert s.inputs[0]["shape"] == (-1, 1, 3, 3)
+        for batch in (1, 4):
+            y = s.run(None, [np.ones((batch, 1, 3, 3), np.float32)])[0]
+            assert y.shape == (batch, 1, 2, 2)
