@@ -2439,6 +2439,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_fconv(byoc_sim_program *p, const byo
     byoc_tensor *ct = &p->tensors[conv->tensor_first];
     for (int q = 0; q < 2; ++q) ct[q].data = byoc__sim_data(p, p->operands[conv->in_first + q]);
     ct[2].data = byoc__sim_data(p, p->operands[last->out_first]); /* the result's shape is the convolution's */
+    if (conv->winograd) /* byoc__sim_winograd_filters took it: the output transform applies the bias [+ ReLU] */
+        return byoc__conv2d_winograd_run(conv->call, ct, &ct[2], conv->winograd, conv->winograd_bias,
+                                         conv->winograd_act, ws, &p->par, p->task_ws_bytes, d);
     const float *bias = NULL;
     if (k->fconv_bias >= 0)
         bias = (const float *)(const void *)byoc__sim_data(p, p->operands[conv[1].in_first + k->fconv_bias]);
@@ -2828,8 +2831,8 @@ BYOC__SIM_PRIVATE int byoc__sim_winograd_filters(byoc__sim_lowering *L) {
             if (w->buffer < 0 || p->buffers[w->buffer].kind != BYOC_SIM_BUFFER_CONSTANT ||
                 !p->buffers[w->buffer].constant->data || !byoc__winograd_fits(st->call, t, t + 2))
                 continue;
-            /* a fused convolution (byoc__sim_group_fconv) becomes a Winograd one when the output transform can
-               apply its whole epilogue (a bias [+ ReLU]; a residual stays with the fused GEMM convolution) */
+            /* a fused convolution (byoc__sim_group_fconv) runs as Winograd when the output transform can apply its
+               whole epilogue (a bias [+ ReLU]; one adding a residual stays with the fused GEMM convolution) */
             int was_fconv = kk->fconv;
             if (was_fconv) {
                 if (kk->fconv_res_step >= 0 || s != kk->step_first) continue;
@@ -2845,8 +2848,7 @@ BYOC__SIM_PRIVATE int byoc__sim_winograd_filters(byoc__sim_lowering *L) {
             size_t ws = byoc__winograd_ws(O, C);
             if (ws > p->plan.workspace_bytes) p->plan.workspace_bytes = ws;
             kk->info.algorithm = "winograd";
-            if (was_fconv) {
-                kk->fconv = 0;
+            if (was_fconv) { /* byoc__sim_run_fconv runs it through the transformed filter */
                 byoc__sim_mfree(p, kk->fconv_wpacked);
                 kk->fconv_wpacked = NULL;
             } else if (kk->info.exec == BYOC_SIM_EXEC_ANCHOR && s == kk->step_first) {
