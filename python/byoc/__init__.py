@@ -24,7 +24,7 @@ from ._lib import lib
 from .backend import Backend, Call
 
 __all__ = ["Backend", "Call", "Error", "Module", "Placement", "Session", "load", "partition", "compile", "quantize",
-           "library_path"]
+           "report", "library_path"]
 library_path = _lib.path
 
 # byoc_dtype codes (byoc.h's BYOC_DTYPE_LIST order, from 1) and numpy's; bfloat16 has no numpy dtype
@@ -226,7 +226,8 @@ class _Backends(_Owned):
         self._handles = []
 
 
-def _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse, threads, place_only, pins):
+def _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse, threads, place_only, pins,
+                     always_place=False):
     if strategy not in ("greedy", "collage"):
         raise Error("strategy '%s' is not one of greedy, collage" % strategy, 7)
     o = _lib.CompileOptions()
@@ -234,6 +235,7 @@ def _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse
     o.nbackends = len(backends._handles)
     o.strategy, o.estimator, o.cost_cache = _b(strategy), _b(estimator), _b(cost_cache)
     o.no_fq2i, o.no_fuse, o.place_only, o.threads = int(no_fq2i), int(no_fuse), int(place_only), int(threads)
+    o.always_place = int(always_place)
     keep = None
     if pins:  # {node: backend}: byoc_partition_options' pins, constants bound as by default
         arr = (_lib.Pin * len(pins))(*[_lib.Pin(_b(n), _b(b)) for n, b in pins.items()])
@@ -297,10 +299,10 @@ class Placement:
 
 
 def _compile(module, backends, place_only, strategy="greedy", estimator=None, cost_cache=None, no_fq2i=False,
-             no_fuse=False, threads=1, pins=None):
+             no_fuse=False, threads=1, pins=None, always_place=False):
     """byoc_sim_compile on module (changed in place): (compiled pointer, report dict)"""
     opts, keep = _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse, threads, place_only,
-                                  pins)
+                                  pins, always_place)
     out = ctypes.POINTER(_lib.Compiled)()
     diag = _lib.Diag()
     rc = lib.byoc_sim_compile(module.handle, ctypes.byref(opts), ctypes.byref(out), ctypes.byref(diag))
@@ -428,6 +430,7 @@ class Session(_Owned):
         del arrays
         if rc != 0:
             _raise(diag)
+        self._runs = getattr(self, "_runs", 0) + 1
         names = self.output_names if output_names is None else list(output_names)
         result = []
         for name in names:
@@ -438,6 +441,13 @@ class Session(_Owned):
                 raise Error("output '%s' is a sequence or optional: not supported from Python yet" % name, 8)
             result.append(_to_numpy(outs[k]))
         return result
+
+    def report(self, path="report.html", title=None):
+        """byocc report's page (one self-contained HTML file) of this in-memory session: its placement, its last
+        run (one on seeded inputs if it has not run), and, with backends, the other strategy's plan. Writes path
+        and returns it, or returns the HTML text when path is None."""
+        from ._report import session_report
+        return session_report(self, path, title)
 
     def profile(self):
         """The last runs per kernel, in schedule order: a list of dicts (byoc_sim_kernel_info's fields, times in
@@ -545,14 +555,16 @@ def _source_map_of(exe):
 
 
 def compile(model, backends=(), strategy="greedy", estimator=None, cost_cache=None, no_fq2i=False, no_fuse=False,
-            threads=1, pins=None, **load_args):
+            threads=1, pins=None, always_place=False, **load_args):
     """Compiles model (a path, loaded with load_args, or a Module, which is left as it was) for the backends
-    (none: everything on the host) by byocc run's pipeline (byoc_sim_compile): an in-memory Session."""
+    (none: everything on the host) by byocc run's pipeline (byoc_sim_compile): an in-memory Session.
+    always_place: keep a placement report without backends too (every op on the host), as byoc.report does."""
     module, _ = _model(model, **load_args)
     bk = None
     try:
         bk = _Backends(backends)
-        out, report = _compile(module, bk, False, strategy, estimator, cost_cache, no_fq2i, no_fuse, threads, pins)
+        out, report = _compile(module, bk, False, strategy, estimator, cost_cache, no_fq2i, no_fuse, threads, pins,
+                               always_place)
     except Exception:
         if bk:
             bk.close()
@@ -560,6 +572,9 @@ def compile(model, backends=(), strategy="greedy", estimator=None, cost_cache=No
         raise
     sess = Session(_compiled=(module, bk, out, report, (list(module.input_names), list(module.output_names))))
     sess._strategy = strategy
+    # what Session.report needs to place the model again by the other strategy (the module compiled is changed)
+    sess._recipe = {"model": model, "load_args": load_args, "backends": list(backends or []), "estimator": estimator,
+                    "cost_cache": cost_cache, "no_fq2i": no_fq2i, "pins": pins}
     return sess
 
 
@@ -599,3 +614,6 @@ def quantize(model, output, calibration, method="minmax", per_channel=False, act
         return _s(ctypes.string_at(r.summary)) if r.summary else ""
     finally:
         lib.byoc_quantize_result_free(ctypes.byref(r))
+
+
+from ._report import report  # noqa: E402 (it uses the names above)

@@ -98,7 +98,12 @@ class CompileOptions(Structure):  # byoc_sim_compile_options
                 ("estimator", c_char_p), ("cost_cache", c_char_p), ("replay", c_void_p), ("nreplay", c_int),
                 ("max_depth", c_int), ("state_budget", c_int), ("partition", POINTER(PartitionOptions)),
                 ("no_fq2i", c_int), ("fixed_point_requantize", c_int), ("no_fuse", c_int), ("place_only", c_int),
-                ("threads", c_int), ("on_stage", STAGE_FN), ("stage_data", c_void_p)]
+                ("always_place", c_int), ("threads", c_int), ("on_stage", STAGE_FN), ("stage_data", c_void_p)]
+
+
+class ReportInput(Structure):  # byoc_sim_report_input
+    _fields_ = [("title", c_char_p), ("note", c_char_p), ("placement", c_void_p), ("strategy", c_char_p),
+                ("other", c_void_p), ("other_strategy", c_char_p), ("program", c_void_p), ("layout", c_void_p)]
 
 
 class Compiled(Structure):  # byoc_sim_compiled
@@ -176,6 +181,9 @@ SIGNATURES = {
     "byoc_sim_compile": (c_int, [c_void_p, POINTER(CompileOptions), POINTER(POINTER(Compiled)), D]),
     "byoc_sim_compiled_free": (None, [POINTER(Compiled)]),
     "byoc_sim_compile_stage_name": (c_char_p, [c_int]),
+    "byoc_sim_report_html": (c_void_p, [POINTER(ReportInput), POINTER(c_size_t), D]),
+    "byoc_sim_report_free": (None, [c_void_p]),
+    "byoc_sim_threads": (c_int, [c_void_p]),
     "byoc_sim_program_destroy": (None, [c_void_p]),
     "byoc_sim_free": (None, [c_void_p, c_void_p]),
     "byoc_sim_input_count": (c_int, [c_void_p]),
