@@ -74,6 +74,26 @@ def test_host_only_page_given_inputs_returns_text():
     assert "the given inputs" in html and "No op moved" not in html  # no backends: no second plan
 
 
+def test_seeded_inputs_are_byocc_runs(tmp_path):
+    """the page's run without inputs is byocc's: the same seeded values give byocc run's outputs bit for bit"""
+    from byoc._report import _seeded_input
+
+    if not os.path.exists(BYOCC):
+        pytest.skip("%s is not built" % BYOCC)
+    subprocess.run([BYOCC, "run", FPN, "--threads", "1", "--output-dir", str(tmp_path)], check=True,
+                   capture_output=True)
+    with byoc.compile(FPN) as s:
+        outputs = s.run(None, {io["name"]: _seeded_input(io, k) for k, io in enumerate(s.inputs)})
+        for name, y in zip(s.output_names, outputs):
+            assert np.array_equal(np.load(str(tmp_path / (name + ".npy"))), y), name
+
+
+def test_threads_reach_the_program():
+    # byoc_sim_threads of the program the page ran (0 would be the online cores): the options' mirror is whole
+    assert "; 1 host thread;" in byoc.report(FPN, backends=["npu"], threads=1, path=None)
+    assert "; 2 host threads;" in byoc.report(FPN, backends=["npu"], threads=2, path=None)
+
+
 def test_session_report_of_a_run_session(tmp_path):
     with byoc.compile(MNIST, backends=["npu", "dsp"], strategy="collage") as s:
         s.run(None, [np.zeros(s.inputs[0]["shape"], np.float32)])
