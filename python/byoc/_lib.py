@@ -150,7 +150,8 @@ class QuantizeOptions(Structure):  # byoc_quantize_options
 class QuantizeResult(Structure):  # byoc_quantize_result
     _fields_ = [("bytes", c_void_p), ("size", c_size_t), ("nodes_in", c_int), ("nodes_quantized", c_int),
                 ("nodes_removed", c_int), ("qdq_pairs", c_int), ("weights", c_int), ("biases", c_int),
-                ("samples", c_int), ("opset_in", c_int), ("opset_out", c_int), ("summary", c_void_p)]
+                ("samples", c_int), ("opset_in", c_int), ("opset_out", c_int), ("summary", c_void_p),
+                ("nodes", c_void_p), ("ranges", c_void_p), ("nranges", c_int)]  # the library writes all of it
 
 
 D = POINTER(Diag)
