@@ -123,7 +123,8 @@ class KernelInfo(Structure):  # byoc_sim_kernel_info
                 ("tiles", c_int64), ("runs", c_int), ("median_seconds", c_double), ("total_seconds", c_double),
                 ("device_kind", c_char_p), ("cycles", c_uint64), ("sim_seconds", c_double),
                 ("sim_start", c_double), ("dram_bytes", c_uint64), ("macs", c_uint64),
-                ("mac_utilization", c_double), ("transfer_bytes", c_uint64), ("commands", c_int)]
+                ("mac_utilization", c_double), ("transfer_bytes", c_uint64), ("commands", c_int),
+                ("algorithm", c_char_p)]
 
 
 class SourceNode(Structure):  # byoc_sim_source_node
