@@ -84,6 +84,8 @@ def session_report(sess, path, title=None, note=None):
     if not placement:
         raise Error("Session.report: compiled without backends and without always_place=True: no placement report "
                     "to draw", 7)
+    if path is not None:
+        _check_output_dir(path)
     if not getattr(sess, "_runs", 0):
         _run_for_page(sess, None, 0)
     strategy = sess._strategy
@@ -115,9 +117,19 @@ def _write_page(inp, path):
         lib.byoc_sim_report_free(html)
     if path is None:
         return text.decode("utf-8", "replace")
-    with open(path, "wb") as f:
-        f.write(text)
+    try:
+        with open(path, "wb") as f:
+            f.write(text)
+    except OSError as e:
+        raise Error("%s: cannot write the page: %s" % (path, e.strerror or e), 2) from None
     return path
+
+
+def _check_output_dir(path):
+    """as byocc checks its output files' directories before any work"""
+    folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+    if not os.path.isdir(folder):
+        raise Error("%s: no directory %s to write the page in" % (path, folder), 2)
 
 
 def report(model, backends=(), strategy="greedy", inputs=None, path="report.html", repeat=0, estimator=None,
@@ -128,6 +140,8 @@ def report(model, backends=(), strategy="greedy", inputs=None, path="report.html
     repeat N: a warm-up and N runs). Writes path and returns it, or returns the HTML text when path is None."""
     if strategy not in ("greedy", "collage"):
         raise Error("strategy '%s' is not one of greedy, collage" % strategy, 7)
+    if path is not None:
+        _check_output_dir(path)
     with _compile_session(model, backends, strategy, estimator, cost_cache, no_fq2i, threads=threads, pins=pins,
                           always_place=True, **load_args) as sess:
         _run_for_page(sess, inputs, repeat)

@@ -103,13 +103,22 @@ def test_session_report_of_a_run_session(tmp_path):
         assert s.report(str(tmp_path / "s.html")) == str(tmp_path / "s.html")
 
 
-def test_report_errors_raise():
+def test_report_errors_raise(tmp_path):
     with pytest.raises(byoc.Error, match="not one of greedy, collage"):
         byoc.report(FPN, strategy="best", path=None)
     with pytest.raises(byoc.Error, match="not a built-in backend"):
         byoc.report(FPN, backends=["gpu9"], path=None)
+    with pytest.raises(byoc.Error, match="no directory") as e:
+        byoc.report(FPN, path="/nonexistent/dir/r.html")
+    assert e.value.code == "i/o error"
+    with pytest.raises(byoc.Error, match="cannot write the page"):
+        byoc.report(FPN, path="/proc/r.html")
     with byoc.compile(FPN) as s:  # no backends, no always_place: no placement report to draw
         with pytest.raises(byoc.Error, match="no placement report"):
+            s.report(None)
+        s.save(str(tmp_path / "fpn.byoc"))
+    with byoc.Session(str(tmp_path / "fpn.byoc")) as s:  # an executable keeps no placement report to draw
+        with pytest.raises(byoc.Error, match="loaded from a .byoc file"):
             s.report(None)
 
 
