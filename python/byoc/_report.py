@@ -67,11 +67,11 @@ def _other_plan(sess, other_strategy):
     return out
 
 
-def _note(sess, strategy, given):
+def _note(sess, strategy, inputs_text):
     backends = "".join(" %s," % b for b in sess._recipe["backends"] if isinstance(b, (str, os.PathLike)))
     threads = lib.byoc_sim_threads(sess._program)
     return "byoc.report from Python: %s placement on%s host; %d host thread%s; %s" % (
-        strategy, backends, threads, "" if threads == 1 else "s", "the given inputs" if given else "seeded inputs")
+        strategy, backends, threads, "" if threads == 1 else "s", inputs_text)
 
 
 def session_report(sess, path, title=None, note=None):
@@ -86,8 +86,10 @@ def session_report(sess, path, title=None, note=None):
                     "to draw", 7)
     if path is not None:
         _check_output_dir(path)
+    inputs_text = "the session's last run"
     if not getattr(sess, "_runs", 0):
         _run_for_page(sess, None, 0)
+        inputs_text = "seeded inputs"
     strategy = sess._strategy
     other_strategy = "greedy" if strategy == "collage" else "collage"
     other = _other_plan(sess, other_strategy) if sess._recipe["backends"] else None
@@ -96,7 +98,7 @@ def session_report(sess, path, title=None, note=None):
         default_title = os.path.basename(os.fspath(model)) if isinstance(model, (str, os.PathLike)) else None
         inp = _lib.ReportInput()
         inp.title = _b(title or default_title)  # None: the library's "byoc report"
-        inp.note = _b(note or _note(sess, strategy, False))
+        inp.note = _b(note or _note(sess, strategy, inputs_text))
         inp.placement, inp.strategy, inp.program = placement, _b(strategy), sess._program
         if other:
             inp.other, inp.other_strategy = other.contents.placement, _b(other_strategy)
@@ -145,4 +147,5 @@ def report(model, backends=(), strategy="greedy", inputs=None, path="report.html
     with _compile_session(model, backends, strategy, estimator, cost_cache, no_fq2i, threads=threads, pins=pins,
                           always_place=True, **load_args) as sess:
         _run_for_page(sess, inputs, repeat)
-        return session_report(sess, path, title, _note(sess, strategy, inputs is not None))
+        return session_report(sess, path, title, _note(sess, strategy, "seeded inputs" if inputs is None else
+                                                       "the given inputs"))
