@@ -86,7 +86,7 @@ def session_report(sess, path, title=None, note=None):
                     "to draw", 7)
     if path is not None:
         _check_output_dir(path)
-    inputs_text = "the session's last run"
+    inputs_text = "the last run of the session"
     if not getattr(sess, "_runs", 0):
         _run_for_page(sess, None, 0)
         inputs_text = "seeded inputs"

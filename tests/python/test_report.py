@@ -99,7 +99,7 @@ def test_session_report_of_a_run_session(tmp_path):
         s.run(None, [np.zeros(s.inputs[0]["shape"], np.float32)])
         html = s.report(None, title="mnist from a session")
         _check_page(html, s.placement)
-        assert "mnist from a session" in html and "the session's last run" in html
+        assert "mnist from a session" in html and "the last run of the session" in html
         assert s.report(str(tmp_path / "s.html")) == str(tmp_path / "s.html")
 
 
