@@ -31078,7 +31078,8 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
         if (cc->state_slots[at].tag != tag) continue;
         int s = cc->state_slots[at].id - 1, k = 0;
         if (cc->states[s].f != f || cc->states[s].n != n) continue;
-        const int *theirs = &cc->spool[cc->states[s].off]; /* compared in line: about ten ints, no call */
+        /* compared in line: about ten ints, no call; no pool yet when every state so far is empty (n == 0) */
+        const int *theirs = n ? &cc->spool[cc->states[s].off] : extra;
         while (k < n && theirs[k] == extra[k]) k++;
         if (k == n) {
             *made = 0;

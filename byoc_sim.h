@@ -2794,21 +2794,21 @@ BYOC__SIM_PRIVATE const float *byoc__sim_winograd_bias(const byoc_sim_program *p
     return along_channels ? (const float *)p->buffers[b->buffer].constant->data : NULL;
 }
 
-/* ANCHOR kernel kk's epilogue into its Winograd convolution (its first step), when it is a bias [+ relu] */
+/* ANCHOR kernel kk's epilogue into its Winograd convolution (its first step), when it is a bias, a bias + relu or
+   a relu */
 BYOC__SIM_PRIVATE void byoc__sim_winograd_epilogue(byoc_sim_program *p, byoc__sim_kernel *kk) {
     byoc__sim_step *conv = &p->steps[kk->step_first];
     int s = kk->step_first + 1, end = kk->step_first + kk->nsteps, v = p->operands[conv->out_first];
     int64_t O = p->tensors[conv->tensor_first + 2].dims[1];
     const float *bias = s < end ? byoc__sim_winograd_bias(p, &p->steps[s], v, O) : NULL;
-    if (!bias) return;
-    v = p->operands[p->steps[s++].out_first];
+    if (bias) v = p->operands[p->steps[s++].out_first];
     int act = BYOC__WINO_NO_ACT;
     if (s < end && p->steps[s].call->op == byoc_op_get("nn.relu") && p->steps[s].nin == 1 &&
         p->operands[p->steps[s].in_first] == v) {
         act = BYOC__WINO_RELU;
         s++;
     }
-    if (s != end) return;
+    if (s != end || (!bias && act == BYOC__WINO_NO_ACT)) return; /* a ReLU alone: the transform adds 0, then max */
     conv->winograd_bias = bias;
     conv->winograd_act = act;
     kk->winograd_epilogue = 1;
