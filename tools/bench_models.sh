@@ -3,8 +3,10 @@
 # runtime against ONNX Runtime at one thread each and at two threads each (byocc --threads 2, ORT's
 # intraOpNumThreads 2), measured side by side in one run (medians), and byocc's speedup from 1 to 2 threads.
 # Usage: tools/bench_models.sh BYOCC RUNS OUT.json; BYOC_MODELS is a space-separated list of model roots.
-# Prints a markdown table; writes the same rows to OUT.json.
-BYOCC=$1 RUNS=${2:-20} OUT=${3:-build/bench_models.json}
+# Prints a markdown table; writes the same rows to OUT.json. BENCH_ROUNDS (default 3): each model is measured in
+# that many alternating rounds (byocc then ORT, one thread then two), each a median of RUNS; the table gives the
+# median of the rounds, so a neighbour's burst on a shared machine moves one round, not the figure.
+BYOCC=$1 RUNS=${2:-20} OUT=${3:-build/bench_models.json} ROUNDS=${BENCH_ROUNDS:-3}
 MODELS=${BYOC_MODELS:-../shared/models tests/models}
 ORT_DIR=${ORT_DIR:-build/ort}
 roots=""
@@ -30,15 +32,24 @@ for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
     inputs=""
     k=0
     while [ -f "$dir/input_$k.npy" ]; do inputs="$inputs --input $dir/input_$k.npy"; k=$((k + 1)); done
-    # one thread then two, byocc then ORT, back to back so both see the same load
-    for t in 1 2; do
-        # shellcheck disable=SC2086
-        ours=$("$BYOCC" run "$dir/model.onnx" $inputs --threads $t --repeat "$RUNS" 2>/dev/null |
-            sed -n 's/^time: .* p50 \([0-9.]*\) ms.*/\1/p')
-        ort=$(ORT_THREADS=$t NODE_PATH="$ORT_DIR/node_modules" node tools/ort_bench.js "$RUNS" "$dir" 2>/dev/null |
-            sed -n 's/.*"ort_ms_median":\([0-9.e-]*\).*/\1/p')
-        eval "ours$t=\${ours:--} ort$t=\${ort:--}"
+    # one thread then two, byocc then ORT, back to back so both see the same load; ROUNDS times
+    ours1="" ort1="" ours2="" ort2=""
+    round=0
+    while [ $round -lt "$ROUNDS" ]; do
+        for t in 1 2; do
+            # shellcheck disable=SC2086
+            ours=$("$BYOCC" run "$dir/model.onnx" $inputs --threads $t --repeat "$RUNS" 2>/dev/null |
+                sed -n 's/^time: .* p50 \([0-9.]*\) ms.*/\1/p')
+            ort=$(ORT_THREADS=$t NODE_PATH="$ORT_DIR/node_modules" node tools/ort_bench.js "$RUNS" "$dir" 2>/dev/null |
+                sed -n 's/.*"ort_ms_median":\([0-9.e-]*\).*/\1/p')
+            eval "ours$t=\"\$ours$t \${ours:--}\" ort$t=\"\$ort$t \${ort:--}\""
+        done
+        round=$((round + 1))
     done
+    # the median of the rounds' medians ("-" when a round has no number)
+    median() { echo "$1" | tr ' ' '\n' | grep -v '^-*$' | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    ours1=$(median "$ours1") ort1=$(median "$ort1") ours2=$(median "$ours2") ort2=$(median "$ort2")
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'; }
     r1=$(ratio "$ours1" "$ort1") r2=$(ratio "$ours2" "$ort2") speedup=$(ratio "$ours1" "$ours2")
     ratios="$ratios $r1/$r2/$speedup"
