@@ -35,9 +35,13 @@ PY_ONNX  := /usr/lib/python3/dist-packages/onnx/__init__.py
 ORT_NODE := build/ort/node_modules/onnxruntime-node/package.json
 # headless Chromium opens byocc report's page (tests/report_browser.py): when it cannot install, that test skips
 CHROMIUM_BIN := /usr/bin/chromium
-deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA) $(PKG_CONFIG_BIN) $(PY_ONNX) $(ORT_NODE) $(CHROMIUM_BIN)
+# the Python package's tests (tests/python.sh) run under Debian's pytest
+PY_PYTEST := /usr/lib/python3/dist-packages/pytest/__init__.py
+deps: $(STB_DS) $(CLANG_BIN) $(LIT) $(ONNX_TESTDATA) $(PKG_CONFIG_BIN) $(PY_ONNX) $(PY_PYTEST) $(ORT_NODE) $(CHROMIUM_BIN)
 $(PY_ONNX):
 	@tools/ensure-deps.sh $@ python3-onnx python3-numpy
+$(PY_PYTEST):
+	@tools/ensure-deps.sh $@ python3-pytest python3-numpy
 $(ORT_NODE):
 	@mkdir -p build/ort && (npm install --prefix build/ort onnxruntime-node --onnxruntime-node-install=skip \
 	    > build/ort/npm.log 2>&1 || echo "onnxruntime-node did not install (build/ort/npm.log): the tests needing it skip")
