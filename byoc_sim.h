@@ -9923,6 +9923,27 @@ BYOC__SIM_PRIVATE byoc_result byoc__rep_layout(byoc__rep *R, byoc_diag *diag) {
     return r;
 }
 
+/* op `row` of the placement after its g's opening and "<title>": the title's text, the box coloured by device, the
+   label, and the g closed (both views draw an op so) */
+BYOC__SIM_PRIVATE void byoc__rep_op_shape(byoc__rep *R, int row, const byoc_layout_box *box) {
+    byoc__buf *b = &R->b;
+    const byoc_placement *op = &R->pl->nodes[row];
+    byoc__rep_text(b, op->op);
+    byoc__buf_puts(b, op->source ? " " : "");
+    byoc__rep_text(b, op->source);
+    byoc__buf_puts(b, " on ");
+    byoc__rep_text(b, op->backend);
+    int dev = R->device_of[row];
+    if (!strcmp(op->backend, "host") || dev < 0) byoc__buf_puts(b, "</title><rect class=\"dh\"");
+    else byoc__buf_printf(b, "</title><rect class=\"d%d\"", dev % BYOC__REP_PALETTE);
+    byoc__buf_printf(b, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"4\"/><text x=\"%.1f\" y=\"%.1f\">",
+                     box->x, box->y, box->w, box->h, box->x + 8, box->y + box->h / 2 + 4);
+    char label[BYOC__REP_LABEL_MAX + 1];
+    byoc__rep_op_label(op->op, label, sizeof label);
+    byoc__rep_text(b, label);
+    byoc__buf_puts(b, "</text></g>\n");
+}
+
 /* one node: its box, label, hover title and the fields a click shows (data attributes, escaped) */
 BYOC__SIM_PRIVATE void byoc__rep_node(byoc__rep *R, int i) {
     byoc__buf *b = &R->b;
@@ -9957,20 +9978,7 @@ BYOC__SIM_PRIVATE void byoc__rep_node(byoc__rep *R, int i) {
         byoc__rep_text(b, op->declined[d].reason);
     }
     byoc__buf_puts(b, "\"><title>");
-    byoc__rep_text(b, op->op);
-    byoc__buf_puts(b, op->source ? " " : "");
-    byoc__rep_text(b, op->source);
-    byoc__buf_puts(b, " on ");
-    byoc__rep_text(b, op->backend);
-    int dev = R->device_of[i];
-    if (!strcmp(op->backend, "host") || dev < 0) byoc__buf_puts(b, "</title><rect class=\"dh\"");
-    else byoc__buf_printf(b, "</title><rect class=\"d%d\"", dev % BYOC__REP_PALETTE);
-    byoc__buf_printf(b, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"4\"/><text x=\"%.1f\" y=\"%.1f\">",
-                     box->x, box->y, box->w, box->h, box->x + 8, box->y + box->h / 2 + 4);
-    char label[BYOC__REP_LABEL_MAX + 1];
-    byoc__rep_op_label(op->op, label, sizeof label);
-    byoc__rep_text(b, label);
-    byoc__buf_puts(b, "</text></g>\n");
+    byoc__rep_op_shape(R, i, box);
 }
 
 /* each partition: a dashed box around its nodes (or its runs: section "report: the collapsed view") with its name,
@@ -10848,22 +10856,8 @@ BYOC__SIM_PRIVATE void byoc__rep_collapsed_node(byoc__rep *R, int c) {
     const byoc_layout_box *box = &R->collapsed.nodes[c];
     int row = R->crow_of[c];
     if (row >= 0) {
-        const byoc_placement *op = &R->pl->nodes[row];
-        char label[BYOC__REP_LABEL_MAX + 1];
-        byoc__buf_printf(b, "<g class=\"collapsed-op\" data-ref=\"%u\"><title>", (unsigned)op->origin);
-        byoc__rep_text(b, op->op);
-        byoc__buf_puts(b, op->source ? " " : "");
-        byoc__rep_text(b, op->source);
-        byoc__buf_puts(b, " on ");
-        byoc__rep_text(b, op->backend);
-        int dev = R->device_of[row];
-        if (!strcmp(op->backend, "host") || dev < 0) byoc__buf_puts(b, "</title><rect class=\"dh\"");
-        else byoc__buf_printf(b, "</title><rect class=\"d%d\"", dev % BYOC__REP_PALETTE);
-        byoc__buf_printf(b, " x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"4\"/><text x=\"%.1f\" "
-                         "y=\"%.1f\">", box->x, box->y, box->w, box->h, box->x + 8, box->y + box->h / 2 + 4);
-        byoc__rep_op_label(op->op, label, sizeof label);
-        byoc__rep_text(b, label);
-        byoc__buf_puts(b, "</text></g>\n");
+        byoc__buf_printf(b, "<g class=\"collapsed-op\" data-ref=\"%u\"><title>", (unsigned)R->pl->nodes[row].origin);
+        byoc__rep_op_shape(R, row, box);
         return;
     }
     const byoc_partition_summary *ps = &R->pl->partitions[-1 - row];
