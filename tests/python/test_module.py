@@ -71,7 +71,7 @@ class _Mallinfo2(ctypes.Structure):
                  "keepcost")]
 
 
-def _rss_kib():
+def _heap_kib():
     """The C heap in use (glibc's mallinfo2: malloc'd bytes, mmapped chunks included), in KiB: what a leak of the
     library's memory grows. Resident memory also moves with fragmentation and with the interpreter's own arenas,
     which made a leak test fail at random (3.3 MiB over 150 reports with nothing leaked). Without mallinfo2 (not
@@ -94,14 +94,14 @@ def test_thousand_loads_and_closes_do_not_grow():
         path = MNIST
     for _ in range(100):  # the allocator's high-water mark settles first
         byoc.load(path).close()
-    before = _rss_kib()
+    before = _heap_kib()
     for _ in range(1000):
         with byoc.load(path) as m:
             assert m.handle
-    grown = _rss_kib() - before
+    grown = _heap_kib() - before
     # one mnist8 import holds ~30 KiB of weights and more of IR: a leak of one module per load would add
     # tens of MiB over a thousand loads
-    assert grown < 2048, "RSS grew by %d KiB over 1000 loads" % grown
+    assert grown < 2048, "the C heap grew by %d KiB over 1000 loads" % grown
 
 
 def test_symbolic_dims_given_defaulted_or_dynamic(root):
