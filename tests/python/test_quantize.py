@@ -7,7 +7,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 import byoc  # noqa: E402
-from conftest import MODELS, ROOT  # noqa: E402
+from conftest import MODELS, ROOT, TOOL_ENV  # noqa: E402
 
 MNIST8 = os.path.join(MODELS, "mnist8")
 BYOCC = os.path.join(ROOT, os.environ.get("BUILD", "build"), "byocc")
@@ -34,7 +34,8 @@ def test_quantize_writes_what_byocc_quantize_writes(tmp_path):
             np.save(str(calib / ("s%d" % k) / "input_0.npy"), s[0])
         cli = str(tmp_path / "cli_q.onnx")
         r = subprocess.run([BYOCC, "quantize", os.path.join(MNIST8, "model.onnx"), "--calibrate", str(calib),
-                            "--per-channel", "-o", cli], capture_output=True, text=True, timeout=300)
+                            "--per-channel", "-o", cli], capture_output=True, text=True, timeout=300,
+                           env=TOOL_ENV)
         assert r.returncode == 0, r.stderr
         assert open(cli, "rb").read() == open(out, "rb").read()
     x = samples[0][0]

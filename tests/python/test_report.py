@@ -9,7 +9,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 import byoc  # noqa: E402
-from conftest import MNIST, MODELS, ROOT  # noqa: E402
+from conftest import MNIST, MODELS, ROOT, TOOL_ENV  # noqa: E402
 
 MNIST8 = os.path.join(MODELS, "mnist8", "model.onnx")
 FPN = os.path.join(ROOT, "tests", "models", "fpn_resize", "model.onnx")
@@ -61,7 +61,7 @@ def test_page_matches_partition_and_byocc_report(model, strategy, tmp_path):
         pytest.skip("%s is not built (make %s)" % (BYOCC, BYOCC))
     cli = tmp_path / "cli.html"
     subprocess.run([BYOCC, "report", model, "--backend", "npu", "--backend", "dsp", "--strategy", strategy,
-                    "--threads", "1", "-o", str(cli)], check=True, capture_output=True)
+                    "--threads", "1", "-o", str(cli)], check=True, capture_output=True, env=TOOL_ENV)
     assert _node_devices(html) == _node_devices(cli.read_text())
 
 
@@ -81,7 +81,7 @@ def test_seeded_inputs_are_byocc_runs(tmp_path):
     if not os.path.exists(BYOCC):
         pytest.skip("%s is not built" % BYOCC)
     subprocess.run([BYOCC, "run", FPN, "--threads", "1", "--output-dir", str(tmp_path)], check=True,
-                   capture_output=True)
+                   capture_output=True, env=TOOL_ENV)
     with byoc.compile(FPN) as s:
         outputs = s.run(None, {io["name"]: _seeded_input(io, k) for k, io in enumerate(s.inputs)})
         for name, y in zip(s.output_names, outputs):
