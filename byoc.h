@@ -1991,14 +1991,33 @@ BYOC__PRIVATE BYOC__PRINTF(2, 3) void byoc__buf_printf(byoc__buf *b, const char 
     va_end(ap);
     b->len += (size_t)n;
 }
-/* a JSON string (NULL: null); the one JSON string writer of byoc.h, byoc_sim.h and tools/byoc_onnx.h */
+/* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), 0 when it is not one (RFC 3629: no
+   overlong forms, no surrogates, nothing above U+10FFFF). */
+BYOC__PRIVATE int byoc__utf8_sequence(const unsigned char *s) {
+    int n = s[0] < 0x80                    ? 1
+            : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+            : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+            : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                           : 0;
+    for (int k = 1; k < n; ++k)
+        if ((s[k] & 0xc0) != 0x80) return 0;
+    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) return 0;
+    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))) return 0;
+    return n;
+}
+/* s as a JSON string (RFC 8259; NULL: null): quotes, backslashes and control bytes escaped; a byte that is
+   not part of well-formed UTF-8 (a crafted ONNX name) becomes U+FFFD, as a decoder would show it, so every
+   document parses. The one JSON string writer of byoc.h, byoc_sim.h, tools/byoc_onnx.h and byocc. */
 BYOC__PRIVATE void byoc__json_str(byoc__buf *b, const char *s) {
     if (!s) { byoc__buf_puts(b, "null"); return; }
     byoc__buf_puts(b, "\"");
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\') byoc__buf_printf(b, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) byoc__buf_printf(b, "\\u%04x", (unsigned char)*s);
-        else byoc__buf_put(b, s, 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = byoc__utf8_sequence(p);
+        if (*p == '"' || *p == '\\') byoc__buf_printf(b, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f) byoc__buf_printf(b, "\\u%04x", *p);
+        else if (n) byoc__buf_put(b, (const char *)p, (size_t)n);
+        else byoc__buf_puts(b, "\\ufffd");
+        p += n ? n : 1;
     }
     byoc__buf_puts(b, "\"");
 }

@@ -119,6 +119,18 @@ assert d['onnx_nodes'] == 1 and d['relay']['ops'] == {'nn.relu': 1} and 'nn.relu
     cp $NT/test_relu/model.onnx "$odd"
     json_case escaped_strings "assert d['file'].endswith('/q\"uo\\\\te\x1b\ufffd.onnx'), d['file']" \
         "$BYOCC" import "$odd" --json
+    # the library's own writers too (the placement report, the trace): a node named with bytes that are not
+    # UTF-8 (the name's 4 bytes replaced in place, so the protobuf lengths hold) gives documents that parse
+    "$PY" -c "import onnx, sys
+m = onnx.load(sys.argv[1]); m.graph.node[0].name = 'NAME'
+open(sys.argv[2], 'wb').write(m.SerializeToString().replace(b'NAME', b'n\xff\xc3('))" \
+        $NT/test_relu/model.onnx "$tmp/badname.onnx"
+    json_case placement_utf8 "assert d['nodes'][0]['source'] == 'onnx:n\ufffd\ufffd(', d['nodes'][0]" \
+        "$BYOCC" partition "$tmp/badname.onnx" --json
+    "$BYOCC" run "$tmp/badname.onnx" --trace "$tmp/badname_trace.json" > /dev/null 2>&1
+    verdict cli_json_trace_utf8 "the trace of a node named with non-UTF-8 bytes does not parse" \
+        "$PY" -c "import json, sys; t = json.load(open(sys.argv[1], encoding='utf-8'))
+assert any('\ufffd' in json.dumps(e, ensure_ascii=False) for e in t['traceEvents'])" "$tmp/badname_trace.json"
 else
     echo "skipped cli_json_import: $NT is missing (Debian package libonnx-testdata)"
     checked="$checked import"

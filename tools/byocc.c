@@ -209,38 +209,15 @@ static const char *shown(const char *s, char *buf, size_t cap) {
 #define SHOWN_MAX 600 /* the buffer of one shown() name in a message */
 
 /* ---- JSON: the --json documents of every command ---- */
-/* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), 0 when it is not one (RFC 3629: no
-   overlong forms, no surrogates, nothing above U+10FFFF). */
-static int utf8_sequence(const unsigned char *s) {
-    int n = s[0] < 0x80                    ? 1
-            : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
-            : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-            : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
-                                           : 0;
-    for (int k = 1; k < n; ++k)
-        if ((s[k] & 0xc0) != 0x80) return 0;
-    if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) return 0;
-    if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))) return 0;
-    return n;
-}
-/* s as a JSON string (RFC 8259): quotes, backslashes and control bytes escaped; a byte that is not part of
-   well-formed UTF-8 (a crafted ONNX name) becomes U+FFFD, as a decoder would show it, so the document
-   always parses. NULL is written as null. */
+/* s as a JSON string, through the library's one writer (byoc__json_str: escapes, U+FFFD for bytes that are
+   not well-formed UTF-8, NULL as null) */
 static void json_string_to(FILE *f, const char *s) {
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        int n = utf8_sequence(p);
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
-        else if (n) fwrite(p, 1, (size_t)n, f);
-        else fputs("\\ufffd", f);
-        p += n ? n : 1;
-    }
-    fputc('"', f);
+    static const byoc_allocator heap = {0}; /* no functions: BYOC_MALLOC / BYOC_FREE */
+    byoc__buf b = {0};
+    b.alloc = &heap;
+    byoc__json_str(&b, s);
+    if (b.data) fwrite(b.data, 1, b.len, f);
+    byoc__buf_free(&b, b.data);
 }
 
 typedef struct op_count {
