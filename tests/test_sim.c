@@ -920,6 +920,26 @@ static void test_partition_runtime_module(void) {
     CHECK_CONTAINS(d.message, "returned Tensor[(2,), float32] for result 0, expected Tensor[(3,), float32]");
     CHECK_CONTAINS(d.message, fname);
     byoc_sim_program_destroy(p);
+    byoc_module_destroy(m);
+    /* a concatenation of the partition's result (its runtime module's result, copied into the kernel's buffer) and
+       a host kernel's: only the host kernel's is a slice of the result */
+    m = parse_typed("def @main(%x: Tensor[(3), float32]) {\n  %0 = negative(%x);\n  %1 = abs(%x);\n"
+                    "  %2 = concatenate((%0, %1), axis=0);\n  add(%2, 1f)\n}");
+    CHECK(m && byoc_backend_partition(m, "simdouble", NULL, 0, &d) == BYOC_OK);
+    CHECK(byoc_run_target_hooks(m, ts, 1, &d) == BYOC_OK);
+    p = byoc_sim_lower(m, NULL, &d);
+    CHECKF(p != NULL, "%s", d.message);
+    CHECKF(check_plan(p, why, sizeof why), "%s", why);
+    CHECKF(byoc_sim_memory(p).slices == 1, "%d slices", byoc_sim_memory(p).slices);
+    for (int b = 0; b < byoc_sim_buffer_count(p); ++b)
+        if (byoc_sim_buffer(p, b).slice_of >= 0) CHECK(byoc_sim_buffer(p, b).slice_offset == 12); /* abs's, second */
+    CHECK(byoc_sim_run(p, &in, 1, &out, 1, &d) == BYOC_OK);
+    CHECK(out.rank == 1 && out.dims[0] == 6);
+    for (int i = 0; i < 3; ++i) {
+        CHECK(((float *)out.data)[i] == 2 * xs[i] + 1);
+        CHECK(((float *)out.data)[3 + i] == fabsf(xs[i]) + 1);
+    }
+    byoc_sim_program_destroy(p);
     byoc_target_free(t);
     byoc_module_destroy(m);
 }
