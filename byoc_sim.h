@@ -4769,8 +4769,9 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
     if (mp->slices)
         byoc__buf_printf(&t,
                          "%d concatenation inputs written by their producers straight into their slice of the result "
-                         "(%d concatenations copy nothing)\n",
-                         mp->slices, mp->concats_in_place);
+                         "(%d %s nothing)\n",
+                         mp->slices, mp->concats_in_place,
+                         mp->concats_in_place == 1 ? "concatenation copies" : "concatenations copy");
     if (mp->bodies)
         byoc__buf_printf(&t,
                          "%d control-flow body programs: %zu bytes (their arenas, outputs, workspaces, scratch), "
