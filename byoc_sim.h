@@ -7793,6 +7793,10 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
             &t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":",
             k->info.device_kind, 1 + 3 * tid, k->info.sim_start * us, k->info.sim_seconds * us);
         byoc__sim_json_string(&t, k->info.ops);
+        if (k->info.algorithm) { /* "winograd", "written in place" (a concatenation that copies nothing) */
+            byoc__buf_printf(&t, ",\"algorithm\":");
+            byoc__sim_json_string(&t, k->info.algorithm);
+        }
         byoc__buf_printf(&t, ",\"partition\":");
         byoc__sim_json_string(&t, k->info.partition ? k->info.partition : "");
         byoc__buf_printf(&t,
