@@ -364,7 +364,8 @@ typedef struct byoc_sim_buffer_info {
     size_t offset, size;  /* ARENA, OUTPUT */
     int first, last;      /* ARENA: slots of its first write and last access */
     int inplace_of;       /* ARENA: the buffer whose storage it takes over at slot `first`, else -1 */
-    int slice_of;         /* ARENA: the concatenation result it is a slice of (its producer writes there), else -1 */
+    int slice_of;         /* ARENA, OUTPUT: the concatenation result it is a slice of (its producer writes there; in
+                             the output storage when that result is an output), else -1 */
     size_t slice_offset;  /* slice_of: bytes from the start of that buffer (offset is already the absolute one) */
 } byoc_sim_buffer_info;
 BYOC_SIM_API int byoc_sim_buffer_count(const byoc_sim_program *p);
@@ -1003,7 +1004,7 @@ typedef struct byoc__sim_buffer {
     int first, last;           /* ARENA, OUTPUT: slots of the first write and the last access */
     int inplace_of;
     int unit;                  /* ARENA: union-find parent while planning; buffers of one unit share storage */
-    int slice_of;              /* ARENA: a slice of this buffer's storage (a concatenation's input), else -1 */
+    int slice_of;              /* a slice of this buffer's storage (a concatenation's input), else -1 */
     size_t slice_offset;       /* slice_of: bytes from its start */
     size_t offset;
     void *data;                /* where it is during a run */
@@ -2471,19 +2472,21 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_fconv(byoc_sim_program *p, const byo
 // [SECTION] sim impl: concatenations written in place
 /* A concatenation along an axis with only 1s before it (NCHW channels at batch 1, a [1, N, 4] box list) is its
    inputs' bytes one after another: input q is one contiguous run at the sum of the bytes of inputs 0..q-1. The
-   copy then costs nothing when each producer writes its result there in the first place, as TFLite's arena planner
-   does for a concatenation whose inputs have no other use, and XNNPACK's and ONNX Runtime's planners for channel
-   concatenation. Here the input's buffer becomes a slice of the result's buffer (slice_of, slice_offset): the
-   planner places both as one unit (the result's storage is reserved from the first slice's write on), every value in
-   the slice's buffer (the input and its views) reads and writes there, and the concatenation copies only the inputs
-   that could not be slices. A slice of a result that is itself a slice of a later concatenation sits at the sum of
-   the offsets (byoc__sim_slice_base). An input becomes a slice only when it is safe to: its buffer is an
-   intermediate of the arena (not an input, a constant, an output or a run-time allocation), every write to it is a
-   host kernel's (they write through byoc__sim_data: a runtime module's results are copied, a command stream's go
-   through its own buffers), it is written before the concatenation and nothing reads it after (its storage is the
-   result's from then on), it is not a slice already (the same tensor twice in one concatenation, or in two, is a
-   slice once: the other occurrences are copied), and no result is written in place over it or over it (in place
-   runs after and leaves slices alone). */
+   copy then costs nothing when each producer writes its result there in the first place: nGraph's memory pass
+   gives a concat's arguments its buffer and an offset in it (buffer_id, buffer_offset), Futhark's memory block
+   merging makes `concat a b` use the memory its arguments were computed in, OpenVINO's VPU compiler eliminates
+   concats with static offsets. Here the input's buffer becomes a slice of the result's buffer (slice_of,
+   slice_offset): the planner places both as one unit (the result's storage is reserved from the first slice's
+   write on), every value in the slice's buffer (the input and its views) reads and writes there, and the
+   concatenation copies only the inputs that could not be slices. A slice of a result that is itself a slice of a
+   later concatenation sits at the sum of the offsets (byoc__sim_slice_base); a result that is an output has its
+   slices in the output storage. An input becomes a slice only when it is safe to: its buffer is an intermediate
+   of the arena (not an input, a constant, an output or a run-time allocation), every write to it is a host
+   kernel's (they write through byoc__sim_data; a partition's results are left where its runtime module or its
+   device's DMA puts them, and copied), it is written before the concatenation and nothing reads it after (its
+   storage is the result's from then on), it is not a slice already (the same tensor twice in one concatenation,
+   or in two, is a slice once: the other occurrences are copied), and nothing is written in place over it nor it
+   over anything (in place runs after and leaves slices alone). */
 #define BYOC__SIM_WRITTEN_IN_PLACE "written in place"
 #define BYOC__SIM_PARTLY_IN_PLACE "partly written in place"
 
@@ -2494,15 +2497,35 @@ BYOC__SIM_PRIVATE size_t byoc__sim_slice_base(const byoc_sim_program *p, int b) 
     return at;
 }
 
+/* the buffer that buffer b is a slice of, through slices of slices; b itself when it is none */
+BYOC__SIM_PRIVATE int byoc__sim_slice_root(const byoc_sim_program *p, int b) {
+    while (p->buffers[b].slice_of >= 0) b = p->buffers[b].slice_of;
+    return b;
+}
+/* Slices of an output live in the output storage: they become OUTPUT buffers (before the arena is planned), and
+   get their place there once the outputs have theirs (byoc__sim_place_output_slices). */
+BYOC__SIM_PRIVATE void byoc__sim_slices_of_outputs(byoc_sim_program *p) {
+    for (int b = 0; b < p->nbuffers; ++b)
+        if (p->buffers[b].slice_of >= 0 && p->buffers[byoc__sim_slice_root(p, b)].kind == BYOC_SIM_BUFFER_OUTPUT)
+            p->buffers[b].kind = BYOC_SIM_BUFFER_OUTPUT;
+}
+BYOC__SIM_PRIVATE void byoc__sim_place_output_slices(byoc_sim_program *p) {
+    for (int b = 0; b < p->nbuffers; ++b)
+        if (p->buffers[b].slice_of >= 0 && p->buffers[b].kind == BYOC_SIM_BUFFER_OUTPUT)
+            p->buffers[b].offset = p->buffers[byoc__sim_slice_root(p, b)].offset + byoc__sim_slice_base(p, b);
+}
+
 /* The axis of kernel k when it is one concatenation of static values whose inputs are contiguous runs of its
-   result (every dimension before the axis is 1) and whose result is an arena intermediate; -1 otherwise. */
+   result (every dimension before the axis is 1) and whose result is an arena intermediate or an output; -1
+   otherwise. */
 BYOC__SIM_PRIVATE int byoc__sim_contiguous_concat(const byoc_sim_program *p, const byoc__sim_kernel *k) {
     if (k->info.exec != BYOC_SIM_EXEC_OPS || k->nsteps != 1) return -1;
     const byoc__sim_step *st = &p->steps[k->step_first];
     const byoc_op *op = st->call->op;
     if (!op->builtin || strcmp(op->def.name, "concatenate") || st->nout != 1 || st->nin < 1 || st->dynamic) return -1;
     const byoc__sim_value *o = &p->values[p->operands[st->out_first]];
-    if (o->buffer < 0 || p->buffers[o->buffer].kind != BYOC_SIM_BUFFER_ARENA || o->boxed || o->rank < 1) return -1;
+    byoc_sim_buffer_kind kind = o->buffer >= 0 ? p->buffers[o->buffer].kind : BYOC_SIM_BUFFER_DYNAMIC;
+    if ((kind != BYOC_SIM_BUFFER_ARENA && kind != BYOC_SIM_BUFFER_OUTPUT) || o->boxed || o->rank < 1) return -1;
     int64_t axis = byoc_attrs_int(&st->call->attrs, "axis", 0);
     if (axis < 0) axis += o->rank;
     if (axis < 0 || axis >= o->rank) return -1;
@@ -2815,6 +2838,7 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
     size_t *offset_of = BYOC__SIM_CAST(size_t *, byoc__sim_malloc(p, sizeof(size_t) * (size_t)(nb ? nb : 1)));
     int ok = unit_index && u && alt && spans && live && offset_of;
     if (ok) {
+        byoc__sim_slices_of_outputs(p);
         for (int b = 0; b < nb; ++b) unit_index[b] = -1;
         for (int b = 0; b < nb; ++b) {
             const byoc__sim_buffer *buf = &p->buffers[b];
@@ -2866,12 +2890,13 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
             if (buf->kind == BYOC_SIM_BUFFER_ARENA) {
                 buf->offset = offset_of[unit_index[byoc__sim_unit(p, b)]] + byoc__sim_slice_base(p, b);
                 p->plan.buffers++;
-            } else if (buf->kind == BYOC_SIM_BUFFER_OUTPUT) {
+            } else if (buf->kind == BYOC_SIM_BUFFER_OUTPUT && buf->slice_of < 0) {
                 buf->offset = out_at;
                 out_at += byoc__sim_align(buf->size);
             }
         }
         p->plan.output_bytes = out_at;
+        byoc__sim_place_output_slices(p);
     }
     byoc__sim_mfree(p, unit_index);
     byoc__sim_mfree(p, u);
