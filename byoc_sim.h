@@ -138,6 +138,7 @@
        [SECTION] sim impl: lowering
        [SECTION] sim impl: fused groups (tiled elementwise, anchor + epilogue)
        [SECTION] sim impl: fused convolutions (float nn.conv2d + bias + ReLU in one pass)
+       [SECTION] sim impl: concatenations written in place
        [SECTION] sim impl: memory plan
        [SECTION] sim impl: Winograd convolutions (filters transformed at lowering)
        [SECTION] sim impl: threads (waiting: a bounded spin)
@@ -232,7 +233,8 @@ typedef struct byoc_sim_options {
     size_t tile_bytes;               /* bytes per operand in a fused tile (0: BYOC_SIM_TILE_BYTES) */
     int no_fused_tiling;             /* run every fused group op by op, intermediates in the arena */
     int no_inplace;                  /* never write a result over a dying input */
-    int no_alias;                    /* run reshape, squeeze, expand_dims and copy as kernels instead of views */
+    int no_alias;                    /* run reshape, squeeze, expand_dims and copy as kernels instead of views, and
+                                        never write a concatenation's inputs into its result */
     const struct byoc_sim_device *host; /* the host's model for the simulated timeline (NULL: preset host-a55) */
     int threads;                     /* threads for host kernels: 0 or 1 the caller's alone, N a pool of N - 1
                                         workers made with the program ("sim: threads") */
@@ -310,7 +312,9 @@ typedef struct byoc_sim_kernel_info {
     double mac_utilization;  /* NPU: macs / (cycles * rows * cols) */
     uint64_t transfer_bytes; /* bytes of its inputs that another device produced */
     int commands;            /* NPU, DSP: commands in its stream */
-    const char *algorithm;   /* "winograd": its convolution runs as Winograd F(4x4, 3x3); else NULL */
+    const char *algorithm;   /* "winograd": its convolution runs as Winograd F(4x4, 3x3); "written in place": a
+                                concatenation whose inputs' producers all wrote into its result (it copies nothing),
+                                "partly written in place": some did (it copies the others); else NULL */
 } byoc_sim_kernel_info;
 
 BYOC_SIM_API int byoc_sim_kernel_count(const byoc_sim_program *p);
@@ -336,6 +340,9 @@ typedef struct byoc_sim_memory_plan {
     int buffers;               /* buffers in the arena */
     int in_place;              /* of them, written over a dying input */
     int views;                 /* reshape-like results that share their input's buffer */
+    int slices;                /* buffers that are a slice of a concatenation's result: their producers write there
+                                  ("sim impl: concatenations written in place") */
+    int concats_in_place;      /* concatenations whose every input is such a slice: they copy nothing */
     int bodies;                /* programs of if and loop bodies, nested ones included (a let lowers inline) */
     size_t body_bytes;         /* their arenas, outputs, workspaces and tile scratches: static, each allocated once
                                   and reused by every iteration and every run (not counted in arena_bytes) */
@@ -357,6 +364,9 @@ typedef struct byoc_sim_buffer_info {
     size_t offset, size;  /* ARENA, OUTPUT */
     int first, last;      /* ARENA: slots of its first write and last access */
     int inplace_of;       /* ARENA: the buffer whose storage it takes over at slot `first`, else -1 */
+    int slice_of;         /* ARENA, OUTPUT: the concatenation result it is a slice of (its producer writes there; in
+                             the output storage when that result is an output), else -1 */
+    size_t slice_offset;  /* slice_of: bytes from the start of that buffer (offset is already the absolute one) */
 } byoc_sim_buffer_info;
 BYOC_SIM_API int byoc_sim_buffer_count(const byoc_sim_program *p);
 BYOC_SIM_API byoc_sim_buffer_info byoc_sim_buffer(const byoc_sim_program *p, int i);
@@ -994,6 +1004,8 @@ typedef struct byoc__sim_buffer {
     int first, last;           /* ARENA, OUTPUT: slots of the first write and the last access */
     int inplace_of;
     int unit;                  /* ARENA: union-find parent while planning; buffers of one unit share storage */
+    int slice_of;              /* a slice of this buffer's storage (a concatenation's input), else -1 */
+    size_t slice_offset;       /* slice_of: bytes from its start */
     size_t offset;
     void *data;                /* where it is during a run */
 } byoc__sim_buffer;
@@ -1041,6 +1053,7 @@ typedef struct byoc__sim_kernel {
     int fconv_res_step, fconv_res; /* fconv: the step adding a residual (-1: none) and the residual's operand */
     float *fconv_wpacked;       /* fconv: a constant weight packed at lowering (byoc__conv2d_pack_weights), or NULL */
     int winograd_epilogue; /* ANCHOR: a Winograd convolution whose output transform applies the whole epilogue */
+    int concat_slices;     /* OPS, a concatenation: inputs that are slices of its result (0: it runs its kernel) */
     /* RUNTIME */
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
@@ -1224,7 +1237,7 @@ BYOC_SIM_API int byoc_sim_buffer_count(const byoc_sim_program *p) { if (!p) retu
 BYOC_SIM_API byoc_sim_buffer_info byoc_sim_buffer(const byoc_sim_program *p, int i) {
     byoc_sim_buffer_info b;
     memset(&b, 0, sizeof b);
-    b.inplace_of = -1;
+    b.inplace_of = b.slice_of = -1;
     if (!p) return b;
     if (i < 0 || i >= p->nbuffers) return b;
     const byoc__sim_buffer *s = &p->buffers[i];
@@ -1234,6 +1247,8 @@ BYOC_SIM_API byoc_sim_buffer_info byoc_sim_buffer(const byoc_sim_program *p, int
     b.first = s->first;
     b.last = s->last;
     b.inplace_of = s->inplace_of;
+    b.slice_of = s->slice_of;
+    b.slice_offset = s->slice_offset;
     return b;
 }
 BYOC_SIM_API const byoc_sim_access *byoc_sim_accesses(const byoc_sim_program *p, int *count) {
@@ -1342,6 +1357,7 @@ BYOC__SIM_PRIVATE int byoc__sim_new_buffer(byoc__sim_lowering *L, byoc_sim_buffe
     b->first = INT_MAX;
     b->last = -1;
     b->inplace_of = -1;
+    b->slice_of = -1;
     b->unit = p->nbuffers;
     return p->nbuffers++;
 }
@@ -2453,6 +2469,157 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_fconv(byoc_sim_program *p, const byo
                                   p->task_ws_bytes, d);
 }
 
+// [SECTION] sim impl: concatenations written in place
+/* A concatenation along an axis with only 1s before it (NCHW channels at batch 1, a [1, N, 4] box list) is its
+   inputs' bytes one after another: input q is one contiguous run at the sum of the bytes of inputs 0..q-1. The
+   copy then costs nothing when each producer writes its result there in the first place: nGraph's memory pass
+   gives a concat's arguments its buffer and an offset in it (buffer_id, buffer_offset), Futhark's memory block
+   merging makes `concat a b` use the memory its arguments were computed in, OpenVINO's VPU compiler eliminates
+   concats with static offsets. Here the input's buffer becomes a slice of the result's buffer (slice_of,
+   slice_offset): the planner places both as one unit (the result's storage is reserved from the first slice's
+   write on), every value in the slice's buffer (the input and its views) reads and writes there, and the
+   concatenation copies only the inputs that could not be slices. A slice of a result that is itself a slice of a
+   later concatenation sits at the sum of the offsets (byoc__sim_slice_base); a result that is an output has its
+   slices in the output storage. An input becomes a slice only when it is safe to: its buffer is an intermediate
+   of the arena (not an input, a constant, an output or a run-time allocation), every write to it is a host
+   kernel's (they write through byoc__sim_data; a partition's results are left where its runtime module or its
+   device's DMA puts them, and copied), it is written before the concatenation and nothing reads it after (its
+   storage is the result's from then on), it is not a slice already (the same tensor twice in one concatenation,
+   or in two, is a slice once: the other occurrences are copied), and nothing is written in place over it nor it
+   over anything (in place runs after and leaves slices alone). */
+#define BYOC__SIM_WRITTEN_IN_PLACE "written in place"
+#define BYOC__SIM_PARTLY_IN_PLACE "partly written in place"
+
+/* where buffer b's bytes start within its unit's storage: the offsets of the slices it is nested in */
+BYOC__SIM_PRIVATE size_t byoc__sim_slice_base(const byoc_sim_program *p, int b) {
+    size_t at = 0;
+    for (; p->buffers[b].slice_of >= 0; b = p->buffers[b].slice_of) at += p->buffers[b].slice_offset;
+    return at;
+}
+
+/* the buffer that buffer b is a slice of, through slices of slices; b itself when it is none */
+BYOC__SIM_PRIVATE int byoc__sim_slice_root(const byoc_sim_program *p, int b) {
+    while (p->buffers[b].slice_of >= 0) b = p->buffers[b].slice_of;
+    return b;
+}
+/* Slices of an output live in the output storage: they become OUTPUT buffers (before the arena is planned), and
+   get their place there once the outputs have theirs (byoc__sim_place_output_slices). */
+BYOC__SIM_PRIVATE void byoc__sim_slices_of_outputs(byoc_sim_program *p) {
+    for (int b = 0; b < p->nbuffers; ++b)
+        if (p->buffers[b].slice_of >= 0 && p->buffers[byoc__sim_slice_root(p, b)].kind == BYOC_SIM_BUFFER_OUTPUT)
+            p->buffers[b].kind = BYOC_SIM_BUFFER_OUTPUT;
+}
+BYOC__SIM_PRIVATE void byoc__sim_place_output_slices(byoc_sim_program *p) {
+    for (int b = 0; b < p->nbuffers; ++b)
+        if (p->buffers[b].slice_of >= 0 && p->buffers[b].kind == BYOC_SIM_BUFFER_OUTPUT)
+            p->buffers[b].offset = p->buffers[byoc__sim_slice_root(p, b)].offset + byoc__sim_slice_base(p, b);
+}
+
+/* The axis of kernel k when it is one concatenation of static values whose inputs are contiguous runs of its
+   result (every dimension before the axis is 1) and whose result is an arena intermediate or an output; -1
+   otherwise. */
+BYOC__SIM_PRIVATE int byoc__sim_contiguous_concat(const byoc_sim_program *p, const byoc__sim_kernel *k) {
+    if (k->info.exec != BYOC_SIM_EXEC_OPS || k->nsteps != 1) return -1;
+    const byoc__sim_step *st = &p->steps[k->step_first];
+    const byoc_op *op = st->call->op;
+    if (!op->builtin || strcmp(op->def.name, "concatenate") || st->nout != 1 || st->nin < 1 || st->dynamic) return -1;
+    const byoc__sim_value *o = &p->values[p->operands[st->out_first]];
+    byoc_sim_buffer_kind kind = o->buffer >= 0 ? p->buffers[o->buffer].kind : BYOC_SIM_BUFFER_DYNAMIC;
+    if ((kind != BYOC_SIM_BUFFER_ARENA && kind != BYOC_SIM_BUFFER_OUTPUT) || o->boxed || o->rank < 1) return -1;
+    int64_t axis = byoc_attrs_int(&st->call->attrs, "axis", 0);
+    if (axis < 0) axis += o->rank;
+    if (axis < 0 || axis >= o->rank) return -1;
+    for (int i = 0; i < axis; ++i)
+        if (o->dims[i] != 1) return -1;
+    size_t total = 0;
+    for (int q = 0; q < st->nin; ++q) total += p->values[p->operands[st->in_first + q]].nbytes;
+    return total == o->nbytes ? (int)axis : -1;
+}
+
+/* Can value v (an input of the concatenation at `slot` whose result is in buffer out) become a slice of out?
+   host_written[b]: every write to buffer b is a host kernel's. */
+BYOC__SIM_PRIVATE int byoc__sim_can_slice(const byoc_sim_program *p, int v, int out, int slot,
+                                          const unsigned char *host_written) {
+    const byoc__sim_value *val = &p->values[v];
+    if (val->dynamic || val->boxed || !val->nbytes || val->buffer < 0 || val->buffer == out) return 0;
+    const byoc__sim_buffer *b = &p->buffers[val->buffer];
+    if (b->kind != BYOC_SIM_BUFFER_ARENA || b->size != val->nbytes || b->slice_of >= 0 || b->inplace_of >= 0) return 0;
+    return host_written[val->buffer] && b->first < slot && b->last == slot;
+}
+
+/* Makes the inputs of each contiguous concatenation that can be slices of its result slices (see above), in schedule
+   order (so a result that is itself an input of a later concatenation is placed inside that one's result), and
+   takes their bytes out of the concatenation's traffic. */
+BYOC__SIM_PRIVATE int byoc__sim_concat_in_place(byoc__sim_lowering *L) {
+    byoc_sim_program *p = L->p;
+    int slots = p->plan.slots, nb = p->nbuffers;
+    int *kernel_of = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(slots ? slots : 1)));
+    unsigned char *host_written = BYOC__SIM_CAST(unsigned char *, byoc__sim_malloc(p, (size_t)(nb ? nb : 1)));
+    if (!kernel_of || !host_written) {
+        byoc__sim_mfree(p, kernel_of);
+        byoc__sim_mfree(p, host_written);
+        return BYOC__SIM_OOM(L);
+    }
+    for (int k = 0; k < p->nkernels; ++k)
+        for (int s = p->kernels[k].info.slot_first; s <= p->kernels[k].info.slot_last; ++s) kernel_of[s] = k;
+    memset(host_written, 1, (size_t)(nb ? nb : 1));
+    for (int i = 0; i < p->naccesses; ++i) {
+        const byoc_sim_access *a = &p->accesses[i];
+        byoc_sim_exec e = p->kernels[kernel_of[a->slot]].info.exec;
+        if (a->write && e != BYOC_SIM_EXEC_OPS && e != BYOC_SIM_EXEC_TILED && e != BYOC_SIM_EXEC_ANCHOR)
+            host_written[a->buffer] = 0;
+    }
+    for (int k = 0; k < p->nkernels; ++k) {
+        byoc__sim_kernel *kk = &p->kernels[k];
+        if (byoc__sim_contiguous_concat(p, kk) < 0) continue;
+        const byoc__sim_step *st = &p->steps[kk->step_first];
+        int out = p->values[p->operands[st->out_first]].buffer, slot = kk->info.slot_first;
+        size_t at = 0;
+        uint64_t copied = 0;
+        for (int q = 0; q < st->nin; ++q) {
+            int v = p->operands[st->in_first + q];
+            if (byoc__sim_can_slice(p, v, out, slot, host_written)) {
+                byoc__sim_buffer *b = &p->buffers[p->values[v].buffer];
+                b->slice_of = out;
+                b->slice_offset = at;
+                b->unit = out; /* planned with the result: byoc__sim_plan's units */
+                kk->concat_slices++;
+            } else {
+                copied += p->values[v].nbytes;
+            }
+            at += p->values[v].nbytes;
+        }
+        if (!kk->concat_slices) continue;
+        p->plan.slices += kk->concat_slices;
+        int all = kk->concat_slices == st->nin;
+        p->plan.concats_in_place += all;
+        kk->info.algorithm = all ? BYOC__SIM_WRITTEN_IN_PLACE : BYOC__SIM_PARTLY_IN_PLACE;
+        kk->info.bytes_read = copied;
+        kk->info.bytes_written = copied;
+    }
+    byoc__sim_mfree(p, kernel_of);
+    byoc__sim_mfree(p, host_written);
+    return 1;
+}
+
+/* A concatenation with slices: copies the inputs that are not slices of its result into their places (a copy of
+   bytes, as byoc.h's kernel makes of a contiguous run: the same result). The same buffer twice is a slice at the
+   first place only, so a slice is recognised by its offset too. */
+BYOC__SIM_PRIVATE byoc_result byoc__sim_run_concat_slices(byoc_sim_program *p, const byoc__sim_kernel *k) {
+    const byoc__sim_step *st = &p->steps[k->step_first];
+    int o = p->operands[st->out_first];
+    char *dst = byoc__sim_data(p, o);
+    size_t at = 0;
+    for (int q = 0; q < st->nin; ++q) {
+        int v = p->operands[st->in_first + q];
+        const byoc__sim_buffer *b = &p->buffers[p->values[v].buffer];
+        if (!(b->slice_of == p->values[o].buffer && b->slice_offset == at))
+            memcpy(dst + at, byoc__sim_data(p, v), p->values[v].nbytes);
+        at += p->values[v].nbytes;
+    }
+    return BYOC_OK;
+}
+
 // [SECTION] sim impl: memory plan
 BYOC__SIM_PRIVATE int byoc__sim_access(byoc__sim_lowering *L, int slot, int buffer, int write) {
     byoc_sim_program *p = L->p;
@@ -2539,6 +2706,7 @@ BYOC__SIM_PRIVATE int byoc__sim_can_overwrite(byoc_sim_program *p, int O, int I,
     if (o->buffer < 0 || in->buffer < 0 || o->buffer == in->buffer) return 0;
     const byoc__sim_buffer *ob = &p->buffers[o->buffer], *ib = &p->buffers[in->buffer];
     if (ob->kind != BYOC_SIM_BUFFER_ARENA || ib->kind != BYOC_SIM_BUFFER_ARENA || ob->inplace_of >= 0) return 0;
+    if (ob->slice_of >= 0 || ib->slice_of >= 0) return 0; /* a slice's storage is where its concatenation puts it */
     if (ib->last != slot || ob->first != slot || ib->size != ob->size || !byoc__sim_same_shape(o, in)) return 0;
     for (int i = 0; i < nreads; ++i) {
         const byoc__sim_value *r = &p->values[reads[i]];
@@ -2670,6 +2838,7 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
     size_t *offset_of = BYOC__SIM_CAST(size_t *, byoc__sim_malloc(p, sizeof(size_t) * (size_t)(nb ? nb : 1)));
     int ok = unit_index && u && alt && spans && live && offset_of;
     if (ok) {
+        byoc__sim_slices_of_outputs(p);
         for (int b = 0; b < nb; ++b) unit_index[b] = -1;
         for (int b = 0; b < nb; ++b) {
             const byoc__sim_buffer *buf = &p->buffers[b];
@@ -2687,7 +2856,8 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
             int first = buf->first <= buf->last ? buf->first : buf->last; /* never accessed: planned where it is made */
             if (first < ui->first) ui->first = first;
             if (buf->last > ui->last) ui->last = buf->last;
-            if (buf->size > ui->bytes) ui->bytes = buf->size;
+            size_t end = byoc__sim_slice_base(p, b) + buf->size; /* a slice lies inside its root's bytes */
+            if (end > ui->bytes) ui->bytes = end;
         }
         /* lower bound: the peak of live bytes over the slots */
         for (int s = 0; s <= p->plan.slots + 1; ++s) live[s] = 0;
@@ -2718,14 +2888,15 @@ BYOC__SIM_PRIVATE int byoc__sim_plan(byoc__sim_lowering *L) {
         for (int b = 0; b < nb; ++b) {
             byoc__sim_buffer *buf = &p->buffers[b];
             if (buf->kind == BYOC_SIM_BUFFER_ARENA) {
-                buf->offset = offset_of[unit_index[byoc__sim_unit(p, b)]];
+                buf->offset = offset_of[unit_index[byoc__sim_unit(p, b)]] + byoc__sim_slice_base(p, b);
                 p->plan.buffers++;
-            } else if (buf->kind == BYOC_SIM_BUFFER_OUTPUT) {
+            } else if (buf->kind == BYOC_SIM_BUFFER_OUTPUT && buf->slice_of < 0) {
                 buf->offset = out_at;
                 out_at += byoc__sim_align(buf->size);
             }
         }
         p->plan.output_bytes = out_at;
+        byoc__sim_place_output_slices(p);
     }
     byoc__sim_mfree(p, unit_index);
     byoc__sim_mfree(p, u);
@@ -3264,6 +3435,7 @@ BYOC__SIM_PRIVATE int byoc__sim_lower_program(byoc_sim_program *p, byoc_node *fn
     ok = ok && byoc__sim_lower_fn(&L, fn, args_first, L.nleaves - args_first, NULL, 0, depth, &rf, &rc);
     for (int i = 0; ok && i < rc; ++i) ok = byoc__sim_add_output(&L, L.leaves[rf + i]);
     ok = ok && byoc__sim_schedule(&L);
+    if (ok && !p->opt.no_alias) ok = byoc__sim_concat_in_place(&L); /* before in place: it leaves slices alone */
     if (ok && !p->opt.no_inplace) byoc__sim_in_place(&L);
     ok = ok && byoc__sim_plan(&L);
     ok = ok && byoc__sim_winograd_filters(&L);
@@ -3708,6 +3880,10 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         double t0 = BYOC_SIM_CLOCK();
         switch (k->info.exec) {
         case BYOC_SIM_EXEC_OPS:
+            if (k->concat_slices) {
+                r = byoc__sim_run_concat_slices(p, k);
+                break;
+            }
             for (int s = k->step_first; r == BYOC_OK && s < k->step_first + k->nsteps; ++s)
                 r = p->steps[s].call->op->def.flags & BYOC_OP_SEQUENCE
                         ? byoc__sim_run_boxed_step(p, &p->steps[s], &kd)
@@ -4546,12 +4722,16 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
         int kind = byoc_sim_device_kind_find(k->device_kind);
         if (kind < 0) kind = BYOC_SIM_HOST;
         if (byoc_sim_device_kind_at(kind)->mac_array) snprintf(util, sizeof util, "%.0f%%", 100.0 * k->mac_utilization);
-        byoc__buf_printf(&t, "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s\n",
+        /* "concatenate (written in place)": the row's time is that of the copies left */
+        int sliced = p->kernels[i].concat_slices > 0;
+        byoc__buf_printf(&t,
+                         "%4d  %-*.*s%s  %-8s  %-*.*s%s  %-7s  %12llu  %10.2f  %5s  %12llu  %10llu  %10.2f  %s%s%s%s\n",
                          i, n > w ? w - 3 : w, n > w ? w - 3 : w, k->name, n > w ? "..." : "", k->device,
                          pn > pw ? pw - 3 : pw, pn > pw ? pw - 3 : pw, part, pn > pw ? "..." : "",
                          byoc_sim_exec_name(k->exec), (unsigned long long)k->cycles, k->sim_seconds * 1e6, util,
                          (unsigned long long)k->dram_bytes, (unsigned long long)k->transfer_bytes,
-                         k->median_seconds * 1e6, k->nops ? k->ops : "-");
+                         k->median_seconds * 1e6, k->nops ? k->ops : "-", sliced ? " (" : "",
+                         sliced ? k->algorithm : "", sliced ? ")" : "");
         sum += k->median_seconds;
         sim += k->sim_seconds;
         for (int e = -1; e < p->nevents; ++e) { /* a control kernel's time is that of the kernels in its bodies */
@@ -4611,6 +4791,12 @@ BYOC_SIM_API char *byoc_sim_profile_format(const byoc_sim_program *p, size_t *le
                      "bytes, outputs %zu bytes\n",
                      mp->buffers, mp->in_place, mp->views, mp->workspace_bytes, mp->tile_scratch_bytes,
                      mp->output_bytes);
+    if (mp->slices)
+        byoc__buf_printf(&t,
+                         "%d concatenation inputs written by their producers straight into their slice of the result "
+                         "(%d %s nothing)\n",
+                         mp->slices, mp->concats_in_place,
+                         mp->concats_in_place == 1 ? "concatenation copies" : "concatenations copy");
     if (mp->bodies)
         byoc__buf_printf(&t,
                          "%d control-flow body programs: %zu bytes (their arenas, outputs, workspaces, scratch), "
@@ -7464,7 +7650,9 @@ BYOC__SIM_PRIVATE void byoc__sim_account(byoc_sim_program *p) {
         double bytes = (double)(k->info.bytes_read + k->info.bytes_written);
         double compute = flops / (h->lanes > 0 ? h->lanes : 1),
                memory = bytes / (h->dram_bytes_per_cycle > 0 ? h->dram_bytes_per_cycle : 1);
-        k->info.cycles = (uint64_t)h->launch_cycles + (uint64_t)(compute > memory ? compute : memory);
+        int copies_nothing = k->info.algorithm && !strcmp(k->info.algorithm, BYOC__SIM_WRITTEN_IN_PLACE);
+        uint64_t launch = copies_nothing ? 0 : (uint64_t)h->launch_cycles;
+        k->info.cycles = launch + (uint64_t)(compute > memory ? compute : memory);
         k->info.sim_seconds = (double)k->info.cycles / (h->clock_mhz * 1e6);
         k->info.dram_bytes = (uint64_t)bytes;
     }
@@ -7630,6 +7818,10 @@ BYOC_SIM_API char *byoc_sim_trace_format(const byoc_sim_program *p, size_t *len)
             &t, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f,\"args\":{\"ops\":",
             k->info.device_kind, 1 + 3 * tid, k->info.sim_start * us, k->info.sim_seconds * us);
         byoc__sim_json_string(&t, k->info.ops);
+        if (k->info.algorithm) { /* "winograd", "written in place" (a concatenation that copies nothing) */
+            byoc__buf_printf(&t, ",\"algorithm\":");
+            byoc__sim_json_string(&t, k->info.algorithm);
+        }
         byoc__buf_printf(&t, ",\"partition\":");
         byoc__sim_json_string(&t, k->info.partition ? k->info.partition : "");
         byoc__buf_printf(&t,

@@ -270,10 +270,23 @@ static int close_enough(const float *got, const float *want, size_t n, int bitwi
     return 1;
 }
 
+/* Is arena buffer a a slice of b (directly or through slices of slices), at the place the offsets say? */
+static int slice_within(const byoc_sim_program *p, int a, int b) {
+    byoc_sim_buffer_info A = byoc_sim_buffer(p, a), B = byoc_sim_buffer(p, b);
+    size_t at = 0;
+    for (int x = a; x >= 0; x = byoc_sim_buffer(p, x).slice_of) {
+        if (x == b) return A.offset == B.offset + at && A.offset + A.size <= B.offset + B.size;
+        at += byoc_sim_buffer(p, x).slice_offset;
+    }
+    return 0;
+}
+
 /* The independent plan checker: rebuilds each buffer's lifetime from the accesses (first write, last access) and
    checks that arena buffers alive at the same slot do not overlap, except an in-place pair at the one slot where
-   the older is read for the last time and the newer written for the first; that every buffer fits its storage;
-   and that the reported lower bound is the peak of live bytes. */
+   the older is read for the last time and the newer written for the first, and a concatenation's input that is a
+   slice of its result (read for the last time where the result is made); that every buffer fits its storage;
+   and that the reported lower bound is the peak of live bytes (a result whose inputs are slices holds its bytes from
+   the first slice's write on, the slices none of their own). */
 static int check_plan(const byoc_sim_program *p, char *why, size_t cap) {
     int nb = byoc_sim_buffer_count(p), na;
     const byoc_sim_access *acc = byoc_sim_accesses(p, &na);
@@ -307,7 +320,8 @@ static int check_plan(const byoc_sim_program *p, char *why, size_t cap) {
             int in_space = A.offset < B.offset + B.size && B.offset < A.offset + A.size;
             if (!in_time || !in_space) continue;
             int legal = (B.inplace_of == a && first[b] == last[a] && B.size == A.size && B.offset == A.offset) ||
-                        (A.inplace_of == b && first[a] == last[b] && A.size == B.size && A.offset == B.offset);
+                        (A.inplace_of == b && first[a] == last[b] && A.size == B.size && A.offset == B.offset) ||
+                        (slice_within(p, a, b) && last[a] <= first[b]) || (slice_within(p, b, a) && last[b] <= first[a]);
             if (!legal) {
                 snprintf(why, cap, "buffers %d (slots %d-%d, bytes %zu-%zu) and %d (slots %d-%d, bytes %zu-%zu) overlap", a, first[a], last[a], A.offset, A.offset + A.size, b,
                          first[b], last[b], B.offset, B.offset + B.size);
@@ -315,13 +329,30 @@ static int check_plan(const byoc_sim_program *p, char *why, size_t cap) {
             }
         }
     }
+    /* a slice lies where its offset says, inside its concatenation's result */
+    for (int b = 0; b < nb && ok; ++b) {
+        byoc_sim_buffer_info bi = byoc_sim_buffer(p, b);
+        if (bi.slice_of < 0) continue;
+        if (!slice_within(p, b, bi.slice_of) || byoc_sim_buffer(p, bi.slice_of).kind != bi.kind) {
+            snprintf(why, cap, "buffer %d is not inside buffer %d at offset %zu", b, bi.slice_of, bi.slice_offset);
+            ok = 0;
+        }
+    }
+    /* a slice result's storage is held from the first write of any slice nested in it */
+    int *held = (int *)malloc(sizeof(int) * (size_t)(nb ? nb : 1));
+    for (int b = 0; b < nb; ++b) held[b] = first[b];
+    for (int b = 0; b < nb; ++b) {
+        int r = b;
+        while (byoc_sim_buffer(p, r).slice_of >= 0) r = byoc_sim_buffer(p, r).slice_of;
+        if (first[b] < held[r]) held[r] = first[b];
+    }
     /* peak of live bytes: an in-place pair shares one storage at its boundary slot */
     size_t peak = 0;
     for (int s = 0; s < plan.slots && ok; ++s) {
         size_t live = 0;
         for (int b = 0; b < nb; ++b) {
             byoc_sim_buffer_info bi = byoc_sim_buffer(p, b);
-            if (bi.kind != BYOC_SIM_BUFFER_ARENA || first[b] > s || last[b] < s) continue;
+            if (bi.kind != BYOC_SIM_BUFFER_ARENA || bi.slice_of >= 0 || held[b] > s || last[b] < s) continue;
             if (bi.inplace_of >= 0 && first[b] == s && last[bi.inplace_of] == s) continue;
             live += bi.size;
         }
@@ -329,6 +360,7 @@ static int check_plan(const byoc_sim_program *p, char *why, size_t cap) {
     }
     if (ok && peak != plan.lower_bound_bytes) { snprintf(why, cap, "lower bound %zu, the checker finds %zu", plan.lower_bound_bytes, peak); ok = 0; }
     if (ok && plan.arena_bytes < plan.lower_bound_bytes) { snprintf(why, cap, "arena %zu below the lower bound %zu", plan.arena_bytes, plan.lower_bound_bytes); ok = 0; }
+    free(held);
     free(first);
     free(last);
     return ok;
@@ -888,6 +920,26 @@ static void test_partition_runtime_module(void) {
     CHECK_CONTAINS(d.message, "returned Tensor[(2,), float32] for result 0, expected Tensor[(3,), float32]");
     CHECK_CONTAINS(d.message, fname);
     byoc_sim_program_destroy(p);
+    byoc_module_destroy(m);
+    /* a concatenation of the partition's result (its runtime module's result, copied into the kernel's buffer) and
+       a host kernel's: only the host kernel's is a slice of the result */
+    m = parse_typed("def @main(%x: Tensor[(3), float32]) {\n  %0 = negative(%x);\n  %1 = abs(%x);\n"
+                    "  %2 = concatenate((%0, %1), axis=0);\n  add(%2, 1f)\n}");
+    CHECK(m && byoc_backend_partition(m, "simdouble", NULL, 0, &d) == BYOC_OK);
+    CHECK(byoc_run_target_hooks(m, ts, 1, &d) == BYOC_OK);
+    p = byoc_sim_lower(m, NULL, &d);
+    CHECKF(p != NULL, "%s", d.message);
+    CHECKF(check_plan(p, why, sizeof why), "%s", why);
+    CHECKF(byoc_sim_memory(p).slices == 1, "%d slices", byoc_sim_memory(p).slices);
+    for (int b = 0; b < byoc_sim_buffer_count(p); ++b)
+        if (byoc_sim_buffer(p, b).slice_of >= 0) CHECK(byoc_sim_buffer(p, b).slice_offset == 12); /* abs's, second */
+    CHECK(byoc_sim_run(p, &in, 1, &out, 1, &d) == BYOC_OK);
+    CHECK(out.rank == 1 && out.dims[0] == 6);
+    for (int i = 0; i < 3; ++i) {
+        CHECK(((float *)out.data)[i] == 2 * xs[i] + 1);
+        CHECK(((float *)out.data)[3 + i] == fabsf(xs[i]) + 1);
+    }
+    byoc_sim_program_destroy(p);
     byoc_target_free(t);
     byoc_module_destroy(m);
 }
@@ -964,6 +1016,97 @@ static void test_allocator_and_reruns(void) {
     byoc_module_destroy(m);
 }
 
+/* ---- concatenations written in place ---- */
+/* Lowers the text, checks the plan, and checks that the program gives the same bytes as with no_alias (every
+   concatenation a copy); the plan and each kernel's algorithm ("written in place", ...) are returned. */
+typedef struct concat_case {
+    byoc_sim_memory_plan plan;
+    int written, partly; /* concatenation kernels written in place, partly */
+} concat_case;
+static int concat_case_run(const char *text, concat_case *c, char *why, size_t cap) {
+    memset(c, 0, sizeof *c);
+    byoc_module *m = parse_typed(text);
+    if (!m) { snprintf(why, cap, "parse"); return 0; }
+    byoc_sim_options plain;
+    memset(&plain, 0, sizeof plain);
+    plain.no_alias = 1;
+    float **got = NULL, **want = NULL;
+    int n = 0, n2 = 0;
+    byoc_sim_memory_plan plain_plan;
+    int ok = run_program(m, NULL, &got, &n, &c->plan, why, cap) && run_program(m, &plain, &want, &n2, &plain_plan, why, cap);
+    if (ok && plain_plan.slices) { snprintf(why, cap, "no_alias still makes %d slices", plain_plan.slices); ok = 0; }
+    byoc_diag d;
+    byoc_sim_program *p = ok ? byoc_sim_lower(m, NULL, &d) : NULL;
+    for (int k = 0; ok && k < n; ++k) {
+        char sub[400];
+        size_t count = byoc_sim_output(p, k)->nbytes / sizeof(float);
+        if (!close_enough(got[k], want[k], count, 1, sub, sizeof sub)) { snprintf(why, cap, "output %d: %s", k, sub); ok = 0; }
+    }
+    for (int k = 0; p && k < byoc_sim_kernel_count(p); ++k) {
+        const char *a = byoc_sim_kernel(p, k)->algorithm;
+        c->written += a && !strcmp(a, "written in place");
+        c->partly += a && !strcmp(a, "partly written in place");
+    }
+    byoc_sim_program_destroy(p);
+    free_outputs(got, n);
+    free_outputs(want, n2);
+    byoc_module_destroy(m);
+    return ok;
+}
+
+#define CONCAT_HEAD "def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(4, 4, 3, 3), float32]) {\n" \
+                    "  %a = nn.conv2d(%x, %w, padding=[1, 1]);\n  %b = nn.conv2d(%a, %w, padding=[1, 1]);\n"
+
+/* Each condition of "sim impl: concatenations written in place", one module each: which inputs become slices of the
+   result, and the same bytes as the copying program. */
+static void test_concat_in_place(void) {
+    static const struct {
+        const char *what, *body;
+        int slices, written, partly;
+    } cases[] = {
+        {"both producers write into the result", "  %c = concatenate((%a, %b), axis=1);\n  nn.relu(%c)\n}", 2, 1, 0},
+        {"a negative axis", "  %c = concatenate((%a, %b), axis=-3);\n  nn.relu(%c)\n}", 2, 1, 0},
+        {"a view of a producer's result", "  %r = reshape(%a, newshape=[1, 4, 64]);\n  %s = reshape(%b, newshape=[1, 4, 64]);\n"
+                                          "  %c = concatenate((%r, %s), axis=1);\n  nn.relu(%c)\n}", 2, 1, 0},
+        {"a graph input is copied", "  %c = concatenate((%x, %b), axis=1);\n  nn.relu(%c)\n}", 1, 0, 1},
+        {"a constant is copied", "  %c = concatenate((meta[relay.Constant][0] /* ty=Tensor[(1, 4, 8, 8), float32] */, %b), axis=1);\n"
+                                 "  nn.relu(%c)\n}", 1, 0, 1},
+        {"the same tensor twice is one slice", "  %c = concatenate((%b, %b), axis=1);\n  nn.relu(%c)\n}", 1, 0, 1},
+        {"a tensor read after the concatenation is copied", "  %c = concatenate((%a, %b), axis=1);\n  %d = sum(%c, axis=[1], keepdims=True);\n"
+                                                            "  add(%d, %a)\n}", 1, 0, 1},
+        {"a graph output is copied", "  %c = concatenate((%a, %b), axis=1);\n  (nn.relu(%c), %a)\n}", 1, 0, 1},
+        {"a result that is a graph output: slices in the output storage", "  concatenate((%a, %b), axis=1)\n}", 2, 1, 0},
+        {"... and a chain into one", "  %c = concatenate((%a, %b), axis=1);\n  %e = nn.relu(%x);\n"
+                                     "  concatenate((%c, %e), axis=1)\n}", 4, 2, 0},
+        {"chains compose their offsets", "  %c = concatenate((%a, %b), axis=1);\n  %e = nn.relu(%x);\n"
+                                         "  %f = concatenate((%e, %c), axis=1);\n  nn.relu(%f)\n}", 4, 2, 0},
+        {"read by two concatenations: a slice of the later one", "  %c = concatenate((%a, %b), axis=1);\n"
+                                                                 "  %f = concatenate((%b, %a), axis=1);\n  add(%c, %f)\n}", 2, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char text[1200], why[600];
+        snprintf(text, sizeof text, "%s%s", CONCAT_HEAD, cases[i].body);
+        concat_case c;
+        CHECKF(concat_case_run(text, &c, why, sizeof why), "%s: %s", cases[i].what, why);
+        CHECKF(c.plan.slices == cases[i].slices && c.written == cases[i].written && c.partly == cases[i].partly,
+               "%s: %d slices, %d written in place, %d partly (expected %d, %d, %d)", cases[i].what, c.plan.slices,
+               c.written, c.partly, cases[i].slices, cases[i].written, cases[i].partly);
+        CHECK(c.plan.concats_in_place == c.written);
+    }
+    /* batch 2: each input is two runs of the result, not one; no slices */
+    concat_case c;
+    char why[600];
+    CHECKF(concat_case_run("def @main(%x: Tensor[(2, 4, 8, 8), float32], %w: Tensor[(4, 4, 3, 3), float32]) {\n"
+                           "  %a = nn.conv2d(%x, %w, padding=[1, 1]);\n  %b = nn.conv2d(%a, %w, padding=[1, 1]);\n"
+                           "  %c = concatenate((%a, %b), axis=1);\n  nn.relu(%c)\n}", &c, why, sizeof why), "batch 2: %s", why);
+    CHECKF(c.plan.slices == 0, "batch 2: %d slices", c.plan.slices);
+    /* ... but along the batch axis they are */
+    CHECKF(concat_case_run("def @main(%x: Tensor[(2, 4, 8, 8), float32], %w: Tensor[(4, 4, 3, 3), float32]) {\n"
+                           "  %a = nn.conv2d(%x, %w, padding=[1, 1]);\n  %b = nn.conv2d(%a, %w, padding=[1, 1]);\n"
+                           "  %c = concatenate((%a, %b), axis=0);\n  nn.relu(%c)\n}", &c, why, sizeof why), "axis 0: %s", why);
+    CHECKF(c.plan.slices == 2, "axis 0: %d slices", c.plan.slices);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_mnist_unfused_and_fused),
@@ -973,6 +1116,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_random_graphs),
         TEST_ENTRY(test_tiled_chains),
         TEST_ENTRY(test_in_place),
+        TEST_ENTRY(test_concat_in_place),
         TEST_ENTRY(test_outputs_and_functions),
         TEST_ENTRY(test_names_and_profile),
         TEST_ENTRY(test_profile_by_class),
