@@ -9712,6 +9712,9 @@ BYOC__PRIVATE int byoc__pool_is_whole_plane(const byoc__pool_geom *g);
 BYOC__PRIVATE void byoc__avg_pool_whole_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
                                                int64_t p1);
 BYOC__PRIVATE void byoc__avg_pool_divide(float *row, int64_t n, float ny, const float *count_x);
+BYOC__PRIVATE int byoc__avg_pool_by_rows(const byoc__pool_geom *g);
+BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int include_pad, const float *count_x,
+                                              const float *x, float *o, int64_t p0, int64_t p1);
 BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const float *x, float *o, int64_t planes,
                                              int64_t hw);
 static size_t byoc__ws_pool2d(const byoc__kctx *k) {
@@ -9739,6 +9742,10 @@ BYOC__PRIVATE void byoc__pool_planes(const byoc__pool_geom *g, int avg, int incl
     }
     if (avg && byoc__pool_is_whole_plane(g)) {
         byoc__avg_pool_whole_planes(g, x, o, p0, p1);
+        return;
+    }
+    if (avg && byoc__avg_pool_by_rows(g)) {
+        byoc__avg_pool_rows_planes(g, include_pad, count_x, x, o, p0, p1);
         return;
     }
     byoc__window w;
@@ -14882,10 +14889,11 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
 #if BYOC__X86_DISPATCH
 #include <immintrin.h> /* maxps: v > acc ? v : acc in one instruction, which gcc does not make of the select */
 #endif
-/* The plane loop for one vector type. MAX(v, acc): v where v > acc, else acc (maxps's order of operands);
-   EVEN: the even lanes of two vectors, a parenthesised index list.
-   hrow: h[ox] for ox in [lo, hi) = the maximum from -FLT_MAX of the row's taps inside [0, W), with vectors for
-   [a, bv); vrun: out[i] = the maximum from -FLT_MAX over rows t of hrows[off[t] + i], i < n. */
+/* The plane loops for one vector type (max and average). MAX(v, acc): v where v > acc, else acc (maxps's order
+   of operands); EVEN, ODD: the even and odd lanes of two vectors, SHIFT1: lanes 1 .. VL - 1 of the first then the
+   last of the second (parenthesised index lists). border: h[ox] for ox in [lo, hi) = the maximum from -FLT_MAX
+   of the row's taps inside [0, W); hrow: every h[ox], with vectors for [a, bv); vrun: out[i] = the maximum from
+   -FLT_MAX over rows t of hrows[off[t] + i], i < n. */
 #define BYOC__DEFINE_MAXROWS(suffix, attrs, VT, VLEN, EVEN, ODD, SHIFT1, MAX)                                       \
     attrs BYOC__ALWAYS_INLINE void byoc__maxrows_border_##suffix(const byoc__pool_geom *g, const float *row,      \
                                                                   float *h, int64_t lo, int64_t hi) {             \
@@ -14934,9 +14942,11 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
             if (o1 + VL >= bv) break;                                                                            \
         }                                                                                                        \
     }                                                                                                            \
-    /* kw 3, dw 1, sw 2 (most CNNs' pools): the three taps of a vector of outputs from two loads and one element, \
-       the even lanes, the odd lanes and the even lanes shifted by one (three loads where each tap took two); \
-       it reads the taps alone, so its vectors cover every inner column ([a, bv) with bv = b) */              \
+    /* kw 3, dw 1, sw 2 (most CNNs' pools): the three taps of a vector of outputs from three loads, the even   \
+       lanes, the odd lanes and the even lanes shifted by one lane, the last from the third load's last lane  \
+       (six loads took two per tap; one element put in a lane went through the stack, and the vector load    \
+       after it waited on the store); it reads the taps alone, so its vectors cover every inner column        \
+       ([a, bv) with bv = b) */                                                                                \
     attrs BYOC__ALWAYS_INLINE void byoc__maxrows_hrow3_##suffix(const byoc__pool_geom *g, int64_t a, int64_t bv,  \
                                                                  const float *row, float *h) {                   \
         enum { VL = VLEN };                                                                                      \
@@ -14952,8 +14962,8 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
         for (int64_t ox = a;; ox += VL) {                                                                        \
             ox = BYOC__MIN(ox, bv - VL);                                                                         \
             const float *s = row + 2 * ox - g->pl;                                                               \
-            VT lo, hi, next = zero; /* lane 0: the last output's third tap (a sum would turn -0 into +0) */     \
-            next[0] = s[2 * VL];                                                                                 \
+            VT lo, hi, next; /* next's last lane: the last output's third tap */                                 \
+            memcpy(&next, s + VL + 1, sizeof next);                                                              \
             memcpy(&lo, s, sizeof lo);                                                                           \
             memcpy(&hi, s + VL, sizeof hi);                                                                      \
             VT even = __builtin_shufflevector(lo, hi, BYOC__MAXROWS_LANES EVEN);                                 \
@@ -14994,6 +15004,93 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
             out[i] = acc;                                                                                        \
         }                                                                                                        \
     }                                                                                                            \
+    /* averages, output row by output row: sum[ox] in the general path's order (from 0, the window's rows in  \
+       order, each row's taps in order; a padding tap adds +0, which changes no sum that starts at +0), each  \
+       row's taps as the max pool's vectors take them; then the division by ny * count_x[ox] (0 where either \
+       is 0), lane by lane as the scalar division */                                                          \
+    attrs BYOC__ALWAYS_INLINE float byoc__avgrows_border_##suffix(const byoc__pool_geom *g, const float *plane,    \
+                                                                   int64_t oy, int64_t ox) {                     \
+        float acc = 0.0f;                                                                                        \
+        for (int64_t ky = 0; ky < g->kh; ++ky) {                                                                 \
+            int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                                        \
+            for (int64_t kx = 0; iy >= 0 && iy < g->H && kx < g->kw; ++kx) {                                     \
+                int64_t ix = ox * g->sw - g->pl + kx * g->dw;                                                    \
+                if (ix >= 0 && ix < g->W) acc += plane[iy * g->W + ix];                                          \
+            }                                                                                                    \
+        }                                                                                                        \
+        return acc;                                                                                              \
+    }                                                                                                            \
+    attrs BYOC__ALWAYS_INLINE VT byoc__avgrows_vec_##suffix(const byoc__pool_geom *g, const float *plane,         \
+                                                             int64_t oy, int64_t ox, int three, int64_t sw) {    \
+        enum { VL = VLEN };                                                                                      \
+        VT acc, v, w;                                                                                            \
+        memset(&acc, 0, sizeof acc);                                                                             \
+        for (int64_t ky = 0; ky < g->kh; ++ky) {                                                                 \
+            int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                                        \
+            if (iy < 0 || iy >= g->H) continue;                                                                  \
+            const float *s = plane + iy * g->W + ox * sw - g->pl;                                                \
+            if (three) {                                                                                         \
+                VT next;                                                                                         \
+                memcpy(&next, s + VL + 1, sizeof next);                                                          \
+                memcpy(&v, s, sizeof v);                                                                         \
+                memcpy(&w, s + VL, sizeof w);                                                                    \
+                VT even = __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES EVEN);                               \
+                acc = acc + even;                                                                                \
+                acc = acc + __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES ODD);                              \
+                acc = acc + __builtin_shufflevector(even, next, BYOC__MAXROWS_LANES SHIFT1);                     \
+                continue;                                                                                        \
+            }                                                                                                    \
+            for (int64_t kx = 0; kx < g->kw; ++kx, s += g->dw) {                                                 \
+                memcpy(&v, s, sizeof v);                                                                         \
+                if (sw == 2) {                                                                                   \
+                    memcpy(&w, s + VL, sizeof w);                                                                \
+                    v = __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES EVEN);                                 \
+                }                                                                                                \
+                acc = acc + v;                                                                                   \
+            }                                                                                                    \
+        }                                                                                                        \
+        return acc;                                                                                              \
+    }                                                                                                            \
+    attrs static void byoc__avgrows_planes_##suffix(const byoc__pool_geom *g, int include_pad,                   \
+                                                    const float *count_x, const float *x, float *o, int64_t p0,  \
+                                                    int64_t p1) {                                                \
+        typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                             \
+        enum { VL = VLEN };                                                                                      \
+        int64_t a, b, bv;                                                                                        \
+        int three = g->kw == 3 && g->dw == 1 && g->sw == 2;                                                      \
+        byoc__max_pool_inner_cols(g, &a, &b, &bv);                                                               \
+        if (three) bv = b;                                                                                       \
+        if (bv - a < VL) bv = a; /* no vector: every column on its own */                                        \
+        VT zero;                                                                                                 \
+        memset(&zero, 0, sizeof zero);                                                                           \
+        for (int64_t p = p0; p < p1; ++p) {                                                                      \
+            const float *plane = x + p * g->H * g->W;                                                            \
+            float *out = o + p * g->OH * g->OW;                                                                  \
+            for (int64_t oy = 0; oy < g->OH; ++oy, out += g->OW) {                                               \
+                int64_t y0 = oy * g->sh - g->pt;                                                                 \
+                float ny = (float)(include_pad ? byoc__taps_in(y0, g->kh, g->dh, -g->pt, g->H + g->pb)           \
+                                               : byoc__taps_in(y0, g->kh, g->dh, 0, g->H));                      \
+                for (int64_t ox = 0; ox < g->OW; ++ox) { /* the border columns */                                \
+                    if (ox == a && a < bv) ox = bv;                                                              \
+                    if (ox >= g->OW) break;                                                                      \
+                    float s = byoc__avgrows_border_##suffix(g, plane, oy, ox);                                   \
+                    out[ox] = ny > 0 && count_x[ox] > 0 ? s / (ny * count_x[ox]) : 0.0f;                         \
+                }                                                                                                \
+                for (int64_t ox = a; ox < bv; ox += VL) {                                                        \
+                    ox = BYOC__MIN(ox, bv - VL);                                                                 \
+                    VT acc = three ? byoc__avgrows_vec_##suffix(g, plane, oy, ox, 1, 2)                          \
+                             : g->sw == 2 ? byoc__avgrows_vec_##suffix(g, plane, oy, ox, 0, 2)                   \
+                                          : byoc__avgrows_vec_##suffix(g, plane, oy, ox, 0, 1);                  \
+                    VT cx;                                                                                       \
+                    memcpy(&cx, count_x + ox, sizeof cx);                                                        \
+                    VT q = acc / ((zero + ny) * cx);                                                             \
+                    q = (VT)((IV)q & (IV)(cx > zero) & (IV)(zero + ny > zero));                                  \
+                    memcpy(out + ox, &q, sizeof q);                                                              \
+                    if (ox + VL >= bv) break;                                                                    \
+                }                                                                                                \
+            }                                                                                                    \
+        }                                                                                                        \
+    }                                                                                                            \
     attrs static void byoc__maxrows_planes_##suffix(const byoc__pool_geom *g, const float *x, float *o,          \
                                                     int64_t p0, int64_t p1, unsigned char *scratch) {            \
         int64_t *voff = (int64_t *)byoc__align64(scratch), a, b, bv;                                             \
@@ -15026,21 +15123,46 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
 #define BYOC__MAXROWS_MAX8(v, acc) ((byoc__f8)_mm256_max_ps((__m256)(v), (__m256)(acc)))
 #define BYOC__MAXROWS_MAX16(v, acc) ((byoc__f16v)_mm512_max_ps((__m512)(v), (__m512)(acc)))
 BYOC__DEFINE_MAXROWS(avx2, __attribute__((target("avx2"))), byoc__f8, 8, (0, 2, 4, 6, 8, 10, 12, 14),
-                     (1, 3, 5, 7, 9, 11, 13, 15), (1, 2, 3, 4, 5, 6, 7, 8), BYOC__MAXROWS_MAX8)
+                     (1, 3, 5, 7, 9, 11, 13, 15), (1, 2, 3, 4, 5, 6, 7, 15), BYOC__MAXROWS_MAX8)
 BYOC__DEFINE_MAXROWS(avx512, __attribute__((target("avx512f"))), byoc__f16v, 16,
                      (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
                      (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
-                     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), BYOC__MAXROWS_MAX16)
+                     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 31), BYOC__MAXROWS_MAX16)
 #undef BYOC__MAXROWS_MAX8
 #undef BYOC__MAXROWS_MAX16
 #else
 #define BYOC__MAXROWS_MAX4(v, acc) BYOC__SEL((v) > (acc), v, acc)
 #endif
-BYOC__DEFINE_MAXROWS(portable, , byoc__f4, 4, (0, 2, 4, 6), (1, 3, 5, 7), (1, 2, 3, 4), BYOC__MAXROWS_MAX4)
+BYOC__DEFINE_MAXROWS(portable, , byoc__f4, 4, (0, 2, 4, 6), (1, 3, 5, 7), (1, 2, 3, 7), BYOC__MAXROWS_MAX4)
 #undef BYOC__MAXROWS_MAX4
 #undef BYOC__MAXROWS_LANES
 #endif
 #undef BYOC__DEFINE_MAXROWS
+/* the float average pools that take the rows' vectors: strides 1 and 2, any window */
+BYOC__PRIVATE int byoc__avg_pool_by_rows(const byoc__pool_geom *g) {
+    return BYOC__SIMD && BYOC__WINO_SHUFFLE && g->OH > 0 && g->OW > 0 && g->sw <= 2;
+}
+/* float average pooling of planes [p0, p1) when byoc__avg_pool_by_rows (count_x: per output column, the taps
+   that count), on the widest vectors an output row fills */
+BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int include_pad, const float *count_x,
+                                              const float *x, float *o, int64_t p0, int64_t p1) {
+#if BYOC__SIMD && BYOC__WINO_SHUFFLE
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (g->OW >= 16 && __builtin_cpu_supports("avx512f")) {
+        byoc__avgrows_planes_avx512(g, include_pad, count_x, x, o, p0, p1);
+        return;
+    }
+    if (g->OW >= 8 && __builtin_cpu_supports("avx2")) {
+        byoc__avgrows_planes_avx2(g, include_pad, count_x, x, o, p0, p1);
+        return;
+    }
+#endif
+    byoc__avgrows_planes_portable(g, include_pad, count_x, x, o, p0, p1);
+#else
+    (void)g, (void)include_pad, (void)count_x, (void)x, (void)o, (void)p0, (void)p1; /* by_rows is 0 */
+#endif
+}
 /* float max pooling of planes [p0, p1) of N * C when byoc__max_pool_by_rows; scratch: byoc__max_pool_rows_ws
    bytes. The widest vectors an output row fills: SqueezeNet's last pool has rows of 13. */
 BYOC__PRIVATE void byoc__max_pool_rows_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,

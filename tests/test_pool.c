@@ -145,6 +145,72 @@ static void test_max_pool_rows_nan_and_signed_zeros(void) {
     CHECK(o[10] == -FLT_MAX && o[9] == -1.0f);
 }
 
+/* the general path's average: the window sums, then each divided by the counts as byoc__k_pool2d counts them */
+static void general_average(const byoc__pool_geom *g, int include_pad, const float *x, float *o, float *count_x) {
+    general_path(BYOC__WIN_SUM, g, x, o);
+    for (int64_t ox = 0; ox < g->OW; ++ox) {
+        int64_t x0 = ox * g->sw - g->pl;
+        count_x[ox] = (float)(include_pad ? byoc__taps_in(x0, g->kw, g->dw, -g->pl, g->W + g->pr)
+                                          : byoc__taps_in(x0, g->kw, g->dw, 0, g->W));
+    }
+    for (int64_t p = 0; p < g->C; ++p)
+        for (int64_t oy = 0; oy < g->OH; ++oy) {
+            int64_t y0 = oy * g->sh - g->pt;
+            float ny = (float)(include_pad ? byoc__taps_in(y0, g->kh, g->dh, -g->pt, g->H + g->pb)
+                                           : byoc__taps_in(y0, g->kh, g->dh, 0, g->H));
+            float *row = o + (p * g->OH + oy) * g->OW;
+            for (int64_t ox = 0; ox < g->OW; ++ox)
+                row[ox] = ny > 0 && count_x[ox] > 0 ? row[ox] / (ny * count_x[ox]) : 0.0f;
+        }
+}
+
+/* averages by rows (strides 1 and 2, with and without count_include_pad) on every instruction set */
+static void test_avg_pool_rows_same_bytes_as_general_path(void) {
+    static const geom_case extra[] = {
+        {6, 28, 28, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0}, /* ShuffleNet's averages */
+        {9, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0},
+        {3, 12, 45, 2, 5, 3, 2, 2, 1, 2, 4, 0, 1, 1}, /* padding wider than the reach: columns with no tap */
+    };
+    size_t nmax = sizeof max_cases / sizeof max_cases[0], nall = nmax + sizeof extra / sizeof extra[0];
+    for (size_t c = 0; c < 2 * nall; ++c) {
+        int include_pad = (int)(c % 2);
+        byoc__pool_geom g = geom_of(c / 2 < nmax ? &max_cases[c / 2] : &extra[c / 2 - nmax]);
+        CHECKF(byoc__avg_pool_by_rows(&g), "case %d does not take the row path", (int)c);
+        size_t nin = (size_t)(g.C * g.H * g.W), nout = (size_t)(g.C * g.OH * g.OW);
+        float *x = (float *)malloc(nin * sizeof(float)), *want = (float *)malloc(nout * sizeof(float));
+        float *got = (float *)malloc(nout * sizeof(float)), *count_x = (float *)malloc((size_t)g.OW * sizeof(float));
+        for (size_t i = 0; i < nin; ++i) /* -0 now and then: a sum that starts at +0 never turns -0 */
+            x[i] = next_u32() % 16 ? (float)((int)(next_u32() % 2001) - 1000) / 7.0f : -0.0f;
+        general_average(&g, include_pad, x, want, count_x);
+        int variants = 1, same = 1, variant = 0;
+#if BYOC__X86_DISPATCH
+        variants = 4;
+        __builtin_cpu_init();
+#endif
+        for (; same && variant < variants; ++variant) {
+            memset(got, 0xA5, nout * sizeof(float));
+            if (variant == 0) byoc__avg_pool_rows_planes(&g, include_pad, count_x, x, got, 0, g.C);
+#if BYOC__X86_DISPATCH
+            if (variant == 1) byoc__avgrows_planes_portable(&g, include_pad, count_x, x, got, 0, g.C);
+            if (variant == 2 && !__builtin_cpu_supports("avx2")) continue;
+            if (variant == 2) byoc__avgrows_planes_avx2(&g, include_pad, count_x, x, got, 0, g.C);
+            if (variant == 3 && !__builtin_cpu_supports("avx512f")) continue;
+            if (variant == 3) byoc__avgrows_planes_avx512(&g, include_pad, count_x, x, got, 0, g.C);
+#endif
+            same = !memcmp(got, want, nout * sizeof(float));
+        }
+        size_t first = 0;
+        while (!same && first < nout && !memcmp(got + first, want + first, sizeof(float))) ++first;
+        float gv = same ? 0 : got[first], wv = same ? 0 : want[first];
+        free(x);
+        free(want);
+        free(got);
+        free(count_x);
+        CHECKF(same, "case %d (variant %d): output %zu is %g, the general path's %g", (int)c, variant - 1, first,
+               (double)gv, (double)wv);
+    }
+}
+
 /* averages whose window is the whole plane: the general path's sum order, so its bytes */
 static void test_avg_pool_whole_planes(void) {
     static const geom_case cases[] = {
@@ -190,7 +256,8 @@ static void test_avg_pool_divide(void) {
 /* the kernel's choice: float max pools whose windows cover the plane take the rows path, sparse strides and
    stride 3 keep the general path */
 static void test_max_pool_rows_choice(void) {
-    geom_case dense = {1, 10, 10, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0, 0}, sparse = {1, 10, 10, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 0};
+    geom_case dense = {1, 10, 10, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0, 0};
+    geom_case sparse = {1, 10, 10, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 0};
     geom_case three = {1, 14, 14, 3, 3, 3, 3, 1, 1, 0, 0, 0, 0, 0};
     byoc__pool_geom gd = geom_of(&dense), gs = geom_of(&sparse), gt = geom_of(&three);
     CHECK(byoc__max_pool_by_rows(&gd) == (BYOC__SIMD && BYOC__WINO_SHUFFLE));
@@ -202,6 +269,7 @@ int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_max_pool_rows_same_bytes_as_general_path),
         TEST_ENTRY(test_max_pool_rows_nan_and_signed_zeros),
+        TEST_ENTRY(test_avg_pool_rows_same_bytes_as_general_path),
         TEST_ENTRY(test_avg_pool_whole_planes),
         TEST_ENTRY(test_avg_pool_divide),
         TEST_ENTRY(test_max_pool_rows_choice),
