@@ -163,7 +163,8 @@
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
-       [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
+       [SECTION] impl: host kernels: pooling rows (separable max pools, whole-plane averages, global pools over threads)
+      [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
        [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
        [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
@@ -9721,13 +9722,27 @@ BYOC__PRIVATE void byoc__pool_window(const byoc__pool_geom *g, byoc__window *w) 
     w->H = g->H; w->W = g->W; w->OH = g->OH; w->OW = g->OW; w->KH = g->kh; w->KW = g->kw;
     w->sh = g->sh; w->sw = g->sw; w->dh = g->dh; w->dw = g->dw; w->pt = g->pt; w->pl = g->pl;
 }
+/* "pooling rows": the float paths that need no phases */
+BYOC__PRIVATE size_t byoc__max_pool_rows_ws(const byoc__pool_geom *g);
+BYOC__PRIVATE int byoc__max_pool_by_rows(const byoc__pool_geom *g);
+BYOC__PRIVATE void byoc__max_pool_rows_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
+                                              int64_t p1, unsigned char *scratch);
+BYOC__PRIVATE int byoc__pool_is_whole_plane(const byoc__pool_geom *g);
+BYOC__PRIVATE void byoc__avg_pool_whole_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
+                                               int64_t p1);
+BYOC__PRIVATE void byoc__avg_pool_divide(float *row, int64_t n, float ny, const float *count_x);
+BYOC__PRIVATE int byoc__avg_pool_by_rows(const byoc__pool_geom *g);
+BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int include_pad, const float *count_x,
+                                              const float *x, float *o, int64_t p0, int64_t p1);
+BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const float *x, float *o, int64_t planes,
+                                             int64_t hw);
 static size_t byoc__ws_pool2d(const byoc__kctx *k) {
     byoc__pool_geom g;
     byoc__window w;
     byoc__pool_geom_of(k, &g);
     byoc__pool_window(&g, &w);
-    size_t count = (size_t)g.OW * sizeof(float);
-    return k->in[0].dtype == BYOC_FLOAT32 && g.OH > 0 && g.OW > 0 ? count + byoc__window_ws(&w) : count;
+    size_t count = (size_t)g.OW * sizeof(float), rows = byoc__max_pool_rows_ws(&g), win = byoc__window_ws(&w);
+    return k->in[0].dtype == BYOC_FLOAT32 && g.OH > 0 && g.OW > 0 ? count + BYOC__MAX(rows, win) : count;
 }
 /* float planes [p0, p1) of N * C: each through byoc__window_plane, then an average divided row by row
    (count_x: per output column, the taps that count) */
@@ -9740,6 +9755,18 @@ BYOC__PRIVATE void byoc__pool_planes(const byoc__pool_geom *g, int avg, int incl
         byoc__pool2x2_planes(g, avg, x, o, p0, p1);
         return;
     }
+    if (!avg && byoc__max_pool_by_rows(g)) {
+        byoc__max_pool_rows_planes(g, x, o, p0, p1, scratch);
+        return;
+    }
+    if (avg && byoc__pool_is_whole_plane(g)) {
+        byoc__avg_pool_whole_planes(g, x, o, p0, p1);
+        return;
+    }
+    if (avg && byoc__avg_pool_by_rows(g)) {
+        byoc__avg_pool_rows_planes(g, include_pad, count_x, x, o, p0, p1);
+        return;
+    }
     byoc__window w;
     byoc__pool_window(g, &w);
     byoc__window_offsets(&w, scratch);
@@ -9750,8 +9777,7 @@ BYOC__PRIVATE void byoc__pool_planes(const byoc__pool_geom *g, int avg, int incl
             int64_t y0 = oy * g->sh - g->pt;
             float ny = (float)(include_pad ? byoc__taps_in(y0, g->kh, g->dh, -g->pt, g->H + g->pb)
                                            : byoc__taps_in(y0, g->kh, g->dh, 0, g->H));
-            for (int64_t ox = 0; ox < g->OW; ++ox)
-                od[ox] = ny > 0 && count_x[ox] > 0 ? od[ox] / (ny * count_x[ox]) : 0.0f;
+            byoc__avg_pool_divide(od, g->OW, ny, count_x);
         }
     }
 }
@@ -9851,9 +9877,7 @@ static byoc_result byoc__k_global_pool2d(byoc__kctx *k) {
     if (k->code == BYOC__K_AVG_POOL) {
         int64_t planes = x->dims[0] * x->dims[1], hw = x->dims[2] * x->dims[3];
         if (dt != BYOC_FLOAT32) return byoc__kfail_dtype(k, dt);
-        const float *xd = (const float *)x->data;
-        float *od = (float *)k->out[0].data;
-        for (int64_t p = 0; p < planes; ++p) od[p] = hw ? byoc__sum_f32(xd + p * hw, hw) / (float)hw : 0.0f;
+        byoc__global_avg_pool_f32(k->par, (const float *)x->data, (float *)k->out[0].data, planes, hw);
         return BYOC_OK;
     }
     /* a max pool whose window is the whole plane */
@@ -14837,6 +14861,420 @@ static byoc_result byoc__k_tfidf(byoc__kctx *k) {
         }
     }
     return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: pooling rows (separable max pools, whole-plane averages, global pools over threads)
+/* ---- float max pools by rows ----
+   byoc__window_plane copies each plane into sh x sw padded phases and then takes every tap of every output: for
+   SqueezeNet's 3x3 stride-2 pools that is a copy of the plane and nine maxima per output, about 4.6 G window
+   elements/s. A maximum is separable: the maximum of a window is the maximum over its rows of each row's maximum
+   over the window's columns. ONNX Runtime's MLAS (pooling.cpp, MlasPool2DKernel) loops over the window for each
+   output; here each input row's horizontal maxima are taken once, then each output row is the vertical maximum of
+   the rows of horizontal maxima its window covers (at stride 2 an input row serves 1.5 output rows). A
+   horizontal tap of a vector of outputs is one load at stride 1, and at stride 2 the even lanes of two loads
+   (one permute), straight from the input row: nothing is copied, and no load reads a scalar store still in
+   flight (a copy into phases stalled every shifted load on store forwarding). Border columns, whose windows
+   reach into the padding, take their in-bounds taps alone, as does the last column at stride 2 when the odd
+   lane after it lies past the row.
+   The bytes are the general path's: both start from -FLT_MAX and keep a value only when a later one is strictly
+   greater (a NaN never wins), so each gives the first tap of the window in row-major order that equals the
+   window's maximum (or -FLT_MAX): the first row holding that value, then that row's first such column. That
+   matters for +0 and -0, which compare equal; a column-first order (vertical maxima first) would pick another
+   zero. One function per instruction set holds the plane loop, all of it inline (a call into code built for
+   SSE from an AVX loop costs a state transition each time); a run shorter than the vector width is scalar, and
+   the last vector of a longer run overlaps the one before it (the same values again). */
+
+/* the rows path: strides 1 and 2 (the vector taps) when every input row and column lies in some window (the
+   stride is at most the window's extent), since it takes the maxima of every row */
+BYOC__PRIVATE int byoc__max_pool_by_rows(const byoc__pool_geom *g) {
+    return BYOC__SIMD && BYOC__WINO_SHUFFLE && g->OH > 0 && g->OW > 0 && g->sw <= 2 &&
+           g->sw <= (g->kw - 1) * g->dw + 1 && g->sh <= (g->kh - 1) * g->dh + 1;
+}
+/* one task's scratch: the vertical offsets and the plane's H rows of horizontal maxima */
+BYOC__PRIVATE size_t byoc__max_pool_rows_ws(const byoc__pool_geom *g) {
+    return (size_t)g->kh * sizeof(int64_t) + (size_t)(g->H * g->OW) * sizeof(float) + 128;
+}
+/* the output columns [*a, *b) whose every tap lies inside [0, W), and *bv <= *b: those whose vector taps (at
+   stride 2 the odd lane after the last tap too) read inside the row */
+BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *a, int64_t *b, int64_t *bv) {
+    int64_t f0, f1, l0, l1, reach = (g->kw - 1) * g->dw;
+    byoc__valid_cols(-g->pl, g->sw, g->W, g->OW, &f0, &f1);
+    byoc__valid_cols(-g->pl + reach, g->sw, g->W, g->OW, &l0, &l1);
+    *a = BYOC__MAX(f0, l0);
+    *b = BYOC__MAX(*a, BYOC__MIN(f1, l1));
+    byoc__valid_cols(-g->pl + reach + g->sw - 1, g->sw, g->W, g->OW, &l0, &l1);
+    *bv = BYOC__MAX(*a, BYOC__MIN(*b, l1));
+}
+#if BYOC__X86_DISPATCH
+#include <immintrin.h> /* maxps: v > acc ? v : acc in one instruction, which gcc does not make of the select */
+#endif
+/* The plane loops for one vector type (max and average). MAX(v, acc): v where v > acc, else acc (maxps's order
+   of operands); EVEN, ODD: the even and odd lanes of two vectors, SHIFT1: lanes 1 .. VL - 1 of the first then the
+   last of the second (parenthesised index lists). border: h[ox] for ox in [lo, hi) = the maximum from -FLT_MAX
+   of the row's taps inside [0, W); hrow: every h[ox], with vectors for [a, bv); vrun: out[i] = the maximum from
+   -FLT_MAX over rows t of hrows[off[t] + i], i < n. */
+#define BYOC__DEFINE_MAXROWS(suffix, attrs, VT, VLEN, EVEN, ODD, SHIFT1, MAX)                                       \
+    attrs BYOC__ALWAYS_INLINE void byoc__maxrows_border_##suffix(const byoc__pool_geom *g, const float *row,      \
+                                                                  float *h, int64_t lo, int64_t hi) {             \
+        for (int64_t ox = lo; ox < hi; ++ox) {                                                                   \
+            float acc = -FLT_MAX;                                                                                \
+            for (int64_t kx = 0; kx < g->kw; ++kx) {                                                             \
+                int64_t ix = ox * g->sw - g->pl + kx * g->dw;                                                    \
+                if (ix >= 0 && ix < g->W && row[ix] > acc) acc = row[ix];                                        \
+            }                                                                                                    \
+            h[ox] = acc;                                                                                         \
+        }                                                                                                        \
+    }                                                                                                            \
+    attrs BYOC__ALWAYS_INLINE void byoc__maxrows_hrow_##suffix(const byoc__pool_geom *g, int64_t a, int64_t bv,   \
+                                                                const float *row, float *h, int64_t sw) {        \
+        enum { VL = VLEN };                                                                                      \
+        if (bv - a < VL) {                                                                                       \
+            byoc__maxrows_border_##suffix(g, row, h, 0, g->OW);                                                  \
+            return;                                                                                              \
+        }                                                                                                        \
+        byoc__maxrows_border_##suffix(g, row, h, 0, a);                                                          \
+        byoc__maxrows_border_##suffix(g, row, h, bv, g->OW);                                                     \
+        VT lowest;                                                                                               \
+        memset(&lowest, 0, sizeof lowest);                                                                       \
+        lowest = lowest - FLT_MAX;                                                                               \
+        for (int64_t ox = a;; ox += 2 * VL) { /* two vectors at a time: two chains of maxima in flight */         \
+            ox = BYOC__MIN(ox, bv - VL);                                                                         \
+            int64_t o1 = BYOC__MIN(ox + VL, bv - VL);                                                            \
+            VT acc0 = lowest, acc1 = lowest, v, w;                                                               \
+            const float *s0 = row + ox * sw - g->pl, *s1 = row + o1 * sw - g->pl;                                \
+            for (int64_t kx = 0; kx < g->kw; ++kx, s0 += g->dw, s1 += g->dw) {                                   \
+                memcpy(&v, s0, sizeof v);                                                                        \
+                if (sw == 2) {                                                                                   \
+                    memcpy(&w, s0 + VL, sizeof w);                                                               \
+                    v = __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES EVEN);                                 \
+                }                                                                                                \
+                acc0 = MAX(v, acc0);                                                                             \
+                memcpy(&v, s1, sizeof v);                                                                        \
+                if (sw == 2) {                                                                                   \
+                    memcpy(&w, s1 + VL, sizeof w);                                                               \
+                    v = __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES EVEN);                                 \
+                }                                                                                                \
+                acc1 = MAX(v, acc1);                                                                             \
+            }                                                                                                    \
+            memcpy(h + ox, &acc0, sizeof acc0);                                                                  \
+            memcpy(h + o1, &acc1, sizeof acc1);                                                                  \
+            if (o1 + VL >= bv) break;                                                                            \
+        }                                                                                                        \
+    }                                                                                                            \
+    /* kw 3, dw 1, sw 2 (most CNNs' pools): the three taps of a vector of outputs from three loads, the even   \
+       lanes, the odd lanes and the even lanes shifted by one lane, the last from the third load's last lane  \
+       (six loads took two per tap; one element put in a lane went through the stack, and the vector load    \
+       after it waited on the store); it reads the taps alone, so its vectors cover every inner column        \
+       ([a, bv) with bv = b) */                                                                                \
+    attrs BYOC__ALWAYS_INLINE void byoc__maxrows_hrow3_##suffix(const byoc__pool_geom *g, int64_t a, int64_t bv,  \
+                                                                 const float *row, float *h) {                   \
+        enum { VL = VLEN };                                                                                      \
+        if (bv - a < VL) {                                                                                       \
+            byoc__maxrows_border_##suffix(g, row, h, 0, g->OW);                                                  \
+            return;                                                                                              \
+        }                                                                                                        \
+        byoc__maxrows_border_##suffix(g, row, h, 0, a);                                                          \
+        byoc__maxrows_border_##suffix(g, row, h, bv, g->OW);                                                     \
+        VT lowest, zero;                                                                                         \
+        memset(&zero, 0, sizeof zero);                                                                           \
+        lowest = zero - FLT_MAX;                                                                                 \
+        for (int64_t ox = a;; ox += VL) {                                                                        \
+            ox = BYOC__MIN(ox, bv - VL);                                                                         \
+            const float *s = row + 2 * ox - g->pl;                                                               \
+            VT lo, hi, next; /* next's last lane: the last output's third tap */                                 \
+            memcpy(&next, s + VL + 1, sizeof next);                                                              \
+            memcpy(&lo, s, sizeof lo);                                                                           \
+            memcpy(&hi, s + VL, sizeof hi);                                                                      \
+            VT even = __builtin_shufflevector(lo, hi, BYOC__MAXROWS_LANES EVEN);                                 \
+            VT odd = __builtin_shufflevector(lo, hi, BYOC__MAXROWS_LANES ODD);                                   \
+            VT acc = MAX(odd, MAX(even, lowest));                                                                \
+            acc = MAX(__builtin_shufflevector(even, next, BYOC__MAXROWS_LANES SHIFT1), acc);                     \
+            memcpy(h + ox, &acc, sizeof acc);                                                                    \
+            if (ox + VL >= bv) break;                                                                            \
+        }                                                                                                        \
+    }                                                                                                            \
+    attrs BYOC__ALWAYS_INLINE void byoc__maxrows_vrun_##suffix(int64_t n, int64_t rows, const float *hrows,       \
+                                                                const int64_t *off, float *out) {                \
+        enum { VL = VLEN };                                                                                      \
+        int64_t i = 0;                                                                                           \
+        if (n >= VL) {                                                                                           \
+            VT lowest;                                                                                           \
+            memset(&lowest, 0, sizeof lowest);                                                                   \
+            lowest = lowest - FLT_MAX;                                                                           \
+            for (;; i += 2 * VL) {                                                                               \
+                i = BYOC__MIN(i, n - VL);                                                                        \
+                int64_t i1 = BYOC__MIN(i + VL, n - VL);                                                          \
+                VT acc0 = lowest, acc1 = lowest, v;                                                              \
+                for (int64_t t = 0; t < rows; ++t) {                                                             \
+                    memcpy(&v, hrows + off[t] + i, sizeof v);                                                    \
+                    acc0 = MAX(v, acc0);                                                                         \
+                    memcpy(&v, hrows + off[t] + i1, sizeof v);                                                   \
+                    acc1 = MAX(v, acc1);                                                                         \
+                }                                                                                                \
+                memcpy(out + i, &acc0, sizeof acc0);                                                             \
+                memcpy(out + i1, &acc1, sizeof acc1);                                                            \
+                if (i1 + VL >= n) break;                                                                         \
+            }                                                                                                    \
+            i = n;                                                                                               \
+        }                                                                                                        \
+        for (; i < n; ++i) {                                                                                     \
+            float acc = -FLT_MAX;                                                                                \
+            for (int64_t t = 0; t < rows; ++t) acc = hrows[off[t] + i] > acc ? hrows[off[t] + i] : acc;          \
+            out[i] = acc;                                                                                        \
+        }                                                                                                        \
+    }                                                                                                            \
+    /* averages, output row by output row: sum[ox] in the general path's order (from 0, the window's rows in  \
+       order, each row's taps in order; a padding tap adds +0, which changes no sum that starts at +0), each  \
+       row's taps as the max pool's vectors take them; then the division by ny * count_x[ox] (0 where either \
+       is 0), lane by lane as the scalar division */                                                          \
+    attrs BYOC__ALWAYS_INLINE float byoc__avgrows_border_##suffix(const byoc__pool_geom *g, const float *plane,    \
+                                                                   int64_t oy, int64_t ox) {                     \
+        float acc = 0.0f;                                                                                        \
+        for (int64_t ky = 0; ky < g->kh; ++ky) {                                                                 \
+            int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                                        \
+            for (int64_t kx = 0; iy >= 0 && iy < g->H && kx < g->kw; ++kx) {                                     \
+                int64_t ix = ox * g->sw - g->pl + kx * g->dw;                                                    \
+                if (ix >= 0 && ix < g->W) acc += plane[iy * g->W + ix];                                          \
+            }                                                                                                    \
+        }                                                                                                        \
+        return acc;                                                                                              \
+    }                                                                                                            \
+    attrs BYOC__ALWAYS_INLINE VT byoc__avgrows_vec_##suffix(const byoc__pool_geom *g, const float *plane,         \
+                                                             int64_t oy, int64_t ox, int three, int64_t sw) {    \
+        enum { VL = VLEN };                                                                                      \
+        VT acc, v, w;                                                                                            \
+        memset(&acc, 0, sizeof acc);                                                                             \
+        for (int64_t ky = 0; ky < g->kh; ++ky) {                                                                 \
+            int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                                        \
+            if (iy < 0 || iy >= g->H) continue;                                                                  \
+            const float *s = plane + iy * g->W + ox * sw - g->pl;                                                \
+            if (three) {                                                                                         \
+                VT next;                                                                                         \
+                memcpy(&next, s + VL + 1, sizeof next);                                                          \
+                memcpy(&v, s, sizeof v);                                                                         \
+                memcpy(&w, s + VL, sizeof w);                                                                    \
+                VT even = __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES EVEN);                               \
+                acc = acc + even;                                                                                \
+                acc = acc + __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES ODD);                              \
+                acc = acc + __builtin_shufflevector(even, next, BYOC__MAXROWS_LANES SHIFT1);                     \
+                continue;                                                                                        \
+            }                                                                                                    \
+            for (int64_t kx = 0; kx < g->kw; ++kx, s += g->dw) {                                                 \
+                memcpy(&v, s, sizeof v);                                                                         \
+                if (sw == 2) {                                                                                   \
+                    memcpy(&w, s + VL, sizeof w);                                                                \
+                    v = __builtin_shufflevector(v, w, BYOC__MAXROWS_LANES EVEN);                                 \
+                }                                                                                                \
+                acc = acc + v;                                                                                   \
+            }                                                                                                    \
+        }                                                                                                        \
+        return acc;                                                                                              \
+    }                                                                                                            \
+    attrs static void byoc__avgrows_planes_##suffix(const byoc__pool_geom *g, int include_pad,                   \
+                                                    const float *count_x, const float *x, float *o, int64_t p0,  \
+                                                    int64_t p1) {                                                \
+        typedef int32_t IV __attribute__((vector_size(sizeof(VT))));                                             \
+        enum { VL = VLEN };                                                                                      \
+        int64_t a, b, bv;                                                                                        \
+        int three = g->kw == 3 && g->dw == 1 && g->sw == 2;                                                      \
+        byoc__max_pool_inner_cols(g, &a, &b, &bv);                                                               \
+        if (three) bv = b;                                                                                       \
+        if (bv - a < VL) bv = a; /* no vector: every column on its own */                                        \
+        VT zero;                                                                                                 \
+        memset(&zero, 0, sizeof zero);                                                                           \
+        for (int64_t p = p0; p < p1; ++p) {                                                                      \
+            const float *plane = x + p * g->H * g->W;                                                            \
+            float *out = o + p * g->OH * g->OW;                                                                  \
+            for (int64_t oy = 0; oy < g->OH; ++oy, out += g->OW) {                                               \
+                int64_t y0 = oy * g->sh - g->pt;                                                                 \
+                float ny = (float)(include_pad ? byoc__taps_in(y0, g->kh, g->dh, -g->pt, g->H + g->pb)           \
+                                               : byoc__taps_in(y0, g->kh, g->dh, 0, g->H));                      \
+                for (int64_t ox = 0; ox < g->OW; ++ox) { /* the border columns */                                \
+                    if (ox == a && a < bv) ox = bv;                                                              \
+                    if (ox >= g->OW) break;                                                                      \
+                    float s = byoc__avgrows_border_##suffix(g, plane, oy, ox);                                   \
+                    out[ox] = ny > 0 && count_x[ox] > 0 ? s / (ny * count_x[ox]) : 0.0f;                         \
+                }                                                                                                \
+                for (int64_t ox = a; ox < bv; ox += VL) {                                                        \
+                    ox = BYOC__MIN(ox, bv - VL);                                                                 \
+                    VT acc = three ? byoc__avgrows_vec_##suffix(g, plane, oy, ox, 1, 2)                          \
+                             : g->sw == 2 ? byoc__avgrows_vec_##suffix(g, plane, oy, ox, 0, 2)                   \
+                                          : byoc__avgrows_vec_##suffix(g, plane, oy, ox, 0, 1);                  \
+                    VT cx;                                                                                       \
+                    memcpy(&cx, count_x + ox, sizeof cx);                                                        \
+                    VT q = acc / ((zero + ny) * cx);                                                             \
+                    q = (VT)((IV)q & (IV)(cx > zero) & (IV)(zero + ny > zero));                                  \
+                    memcpy(out + ox, &q, sizeof q);                                                              \
+                    if (ox + VL >= bv) break;                                                                    \
+                }                                                                                                \
+            }                                                                                                    \
+        }                                                                                                        \
+    }                                                                                                            \
+    attrs static void byoc__maxrows_planes_##suffix(const byoc__pool_geom *g, const float *x, float *o,          \
+                                                    int64_t p0, int64_t p1, unsigned char *scratch) {            \
+        int64_t *voff = (int64_t *)byoc__align64(scratch), a, b, bv;                                             \
+        float *hrows = (float *)byoc__align64(voff + g->kh);                                                     \
+        int three = g->kw == 3 && g->dw == 1 && g->sw == 2;                                                      \
+        byoc__max_pool_inner_cols(g, &a, &b, &bv);                                                               \
+        for (int64_t p = p0; p < p1; ++p) {                                                                      \
+            const float *plane = x + p * g->H * g->W;                                                            \
+            float *out = o + p * g->OH * g->OW;                                                                  \
+            for (int64_t iy = 0; iy < g->H; ++iy) { /* a constant stride inside */                               \
+                const float *row = plane + iy * g->W;                                                            \
+                if (three) byoc__maxrows_hrow3_##suffix(g, a, b, row, hrows + iy * g->OW);                       \
+                else if (g->sw == 2) byoc__maxrows_hrow_##suffix(g, a, bv, row, hrows + iy * g->OW, 2);          \
+                else byoc__maxrows_hrow_##suffix(g, a, bv, row, hrows + iy * g->OW, 1);                          \
+            }                                                                                                    \
+            for (int64_t oy = 0; oy < g->OH; ++oy, out += g->OW) {                                               \
+                int64_t rows = 0;                                                                                \
+                for (int64_t ky = 0; ky < g->kh; ++ky) { /* the window's rows inside the plane, in order */      \
+                    int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                                \
+                    if (iy >= 0 && iy < g->H) voff[rows++] = iy * g->OW;                                         \
+                }                                                                                                \
+                byoc__maxrows_vrun_##suffix(g->OW, rows, hrows, voff, out); /* no rows: -FLT_MAX */              \
+            }                                                                                                    \
+        }                                                                                                        \
+    }
+#if BYOC__SIMD && BYOC__WINO_SHUFFLE /* __builtin_shufflevector: gcc 12, clang */
+#define BYOC__MAXROWS_LANES(...) __VA_ARGS__ /* a parenthesised list of lane indices, unwrapped */
+#if BYOC__X86_DISPATCH
+#define BYOC__MAXROWS_MAX4(v, acc) ((byoc__f4)_mm_max_ps((__m128)(v), (__m128)(acc)))
+#define BYOC__MAXROWS_MAX8(v, acc) ((byoc__f8)_mm256_max_ps((__m256)(v), (__m256)(acc)))
+#define BYOC__MAXROWS_MAX16(v, acc) ((byoc__f16v)_mm512_max_ps((__m512)(v), (__m512)(acc)))
+BYOC__DEFINE_MAXROWS(avx2, __attribute__((target("avx2"))), byoc__f8, 8, (0, 2, 4, 6, 8, 10, 12, 14),
+                     (1, 3, 5, 7, 9, 11, 13, 15), (1, 2, 3, 4, 5, 6, 7, 15), BYOC__MAXROWS_MAX8)
+BYOC__DEFINE_MAXROWS(avx512, __attribute__((target("avx512f"))), byoc__f16v, 16,
+                     (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+                     (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
+                     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 31), BYOC__MAXROWS_MAX16)
+#undef BYOC__MAXROWS_MAX8
+#undef BYOC__MAXROWS_MAX16
+#else
+#define BYOC__MAXROWS_MAX4(v, acc) BYOC__SEL((v) > (acc), v, acc)
+#endif
+BYOC__DEFINE_MAXROWS(portable, , byoc__f4, 4, (0, 2, 4, 6), (1, 3, 5, 7), (1, 2, 3, 7), BYOC__MAXROWS_MAX4)
+#undef BYOC__MAXROWS_MAX4
+#undef BYOC__MAXROWS_LANES
+#endif
+#undef BYOC__DEFINE_MAXROWS
+/* the float average pools that take the rows' vectors: strides 1 and 2, any window */
+BYOC__PRIVATE int byoc__avg_pool_by_rows(const byoc__pool_geom *g) {
+    return BYOC__SIMD && BYOC__WINO_SHUFFLE && g->OH > 0 && g->OW > 0 && g->sw <= 2;
+}
+/* float average pooling of planes [p0, p1) when byoc__avg_pool_by_rows (count_x: per output column, the taps
+   that count), on the widest vectors an output row fills */
+BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int include_pad, const float *count_x,
+                                              const float *x, float *o, int64_t p0, int64_t p1) {
+#if BYOC__SIMD && BYOC__WINO_SHUFFLE
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (g->OW >= 16 && __builtin_cpu_supports("avx512f")) {
+        byoc__avgrows_planes_avx512(g, include_pad, count_x, x, o, p0, p1);
+        return;
+    }
+    if (g->OW >= 8 && __builtin_cpu_supports("avx2")) {
+        byoc__avgrows_planes_avx2(g, include_pad, count_x, x, o, p0, p1);
+        return;
+    }
+#endif
+    byoc__avgrows_planes_portable(g, include_pad, count_x, x, o, p0, p1);
+#else
+    (void)g, (void)include_pad, (void)count_x, (void)x, (void)o, (void)p0, (void)p1; /* by_rows is 0 */
+#endif
+}
+/* float max pooling of planes [p0, p1) of N * C when byoc__max_pool_by_rows; scratch: byoc__max_pool_rows_ws
+   bytes. The widest vectors an output row fills: SqueezeNet's last pool has rows of 13. */
+BYOC__PRIVATE void byoc__max_pool_rows_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
+                                              int64_t p1, unsigned char *scratch) {
+#if BYOC__SIMD && BYOC__WINO_SHUFFLE
+#if BYOC__X86_DISPATCH
+    __builtin_cpu_init();
+    if (g->OW >= 16 && __builtin_cpu_supports("avx512f")) {
+        byoc__maxrows_planes_avx512(g, x, o, p0, p1, scratch);
+        return;
+    }
+    if (g->OW >= 8 && __builtin_cpu_supports("avx2")) {
+        byoc__maxrows_planes_avx2(g, x, o, p0, p1, scratch);
+        return;
+    }
+#endif
+    byoc__maxrows_planes_portable(g, x, o, p0, p1, scratch);
+#else
+    (void)g, (void)x, (void)o, (void)p0, (void)p1, (void)scratch; /* byoc__max_pool_by_rows is 0 */
+#endif
+}
+
+/* ---- averages: whole-plane windows, the division by the counts ----
+   ShuffleNet ends with a 7x7 average pool over 7x7 maps (544 planes): the general path pads every plane into its
+   phases and sums the 49 taps as one scalar chain per plane, about 90 ns a plane. The sum keeps the window's
+   order (one chain from 0, tap by tap: the general path's bytes), but eight planes' chains run side by side. */
+BYOC__PRIVATE int byoc__pool_is_whole_plane(const byoc__pool_geom *g) {
+    return g->OH == 1 && g->OW == 1 && g->kh == g->H && g->kw == g->W && g->H > 0 && g->W > 0 && g->dh == 1 &&
+           g->dw == 1 && g->pt == 0 && g->pl == 0;
+}
+/* planes [p0, p1): each window lies inside its plane, so the count is H * W with or without count_include_pad */
+BYOC__PRIVATE void byoc__avg_pool_whole_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
+                                               int64_t p1) {
+    int64_t hw = g->H * g->W, p = p0;
+    float count = (float)g->H * (float)g->W;
+    for (; p + 8 <= p1; p += 8) {
+        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        const float *src = x + p * hw;
+        for (int64_t i = 0; i < hw; ++i)
+            for (int l = 0; l < 8; ++l) acc[l] += src[l * hw + i];
+        for (int l = 0; l < 8; ++l) o[p + l] = acc[l] / count;
+    }
+    for (; p < p1; ++p) {
+        float acc = 0.0f;
+        for (int64_t i = 0; i < hw; ++i) acc += x[p * hw + i];
+        o[p] = acc / count;
+    }
+}
+/* row[ox] /= ny * count_x[ox] for ox < n, 0 where either count is 0 (a window wholly in the padding): the
+   general path's scalar division per output took longer than its sums (a divide every few cycles) */
+BYOC__PRIVATE void byoc__avg_pool_divide(float *row, int64_t n, float ny, const float *count_x) {
+    int64_t ox = 0;
+    if (!(ny > 0)) {
+        for (; ox < n; ++ox) row[ox] = 0.0f;
+        return;
+    }
+#if BYOC__SIMD
+    byoc__f4 vy = BYOC__SPLAT(ny), zero = BYOC__SPLAT(0.0f);
+    for (; ox + 4 <= n; ox += 4) {
+        byoc__f4 v, c;
+        BYOC__LD(v, row + ox);
+        BYOC__LD(c, count_x + ox);
+        v = BYOC__SEL(c > zero, v / (vy * c), zero);
+        BYOC__ST(row + ox, v);
+    }
+#endif
+    for (; ox < n; ++ox) row[ox] = count_x[ox] > 0 ? row[ox] / (ny * count_x[ox]) : 0.0f;
+}
+
+/* ---- global pools over threads ----
+   SqueezeNet's global average pool (1000 planes of 13x13) ran on one thread, and at 2 threads took twice as
+   long (half its input was in the other core's cache after the split convolution before it). Planes split over
+   the tasks; each plane's sum is byoc__sum_f32's whatever the split. */
+typedef struct byoc__gpool_split {
+    const float *x;
+    float *o;
+    int64_t hw, planes, ntasks;
+} byoc__gpool_split;
+static void byoc__global_avg_task(void *ctx, int64_t t) {
+    const byoc__gpool_split *s = (const byoc__gpool_split *)ctx;
+    int64_t p0, p1;
+    byoc__parallel_range(s->planes, s->ntasks, t, &p0, &p1);
+    for (int64_t p = p0; p < p1; ++p) s->o[p] = s->hw ? byoc__sum_f32(s->x + p * s->hw, s->hw) / (float)s->hw : 0.0f;
+}
+BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const float *x, float *o, int64_t planes,
+                                             int64_t hw) {
+    byoc__gpool_split s;
+    s.x = x;
+    s.o = o;
+    s.hw = hw;
+    s.planes = planes;
+    s.ntasks = BYOC__MIN(planes, byoc__parallel_tasks(par, planes * hw, BYOC__PAR_ELEM_GRAIN));
+    if (planes > 0) byoc__parallel_run(par, s.ntasks, byoc__global_avg_task, &s);
 }
 
 // [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)

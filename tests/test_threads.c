@@ -406,6 +406,14 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "  nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2]) }\n",
         "def @main(%x: Tensor[(1, 200, 13, 13), float32]) {\n"
         "  nn.avg_pool2d(%x, pool_size=[7, 7], strides=[3, 3]) }\n",
+        /* max pools by rows ("pooling rows"): 3-wide stride 2 (SqueezeNet's), stride 1 dilated and padded */
+        "def @main(%x: Tensor[(1, 20, 55, 55), float32]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], ceil_mode=True) }\n",
+        "def @main(%x: Tensor[(2, 9, 40, 37), float32]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[3, 2], dilation=[2, 2], padding=[1, 2, 0, 1]) }\n",
+        /* averages over the whole plane (ShuffleNet's last pool), global averages (SqueezeNet's) */
+        "def @main(%x: Tensor[(2, 700, 7, 7), float32]) { nn.avg_pool2d(%x, pool_size=[7, 7]) }\n",
+        "def @main(%x: Tensor[(1, 1000, 13, 13), float32]) { nn.global_avg_pool2d(%x) }\n",
     };
     char why[600];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
