@@ -91,7 +91,8 @@
        BYOC_NO_THREADS                    no pthreads: every pool has one thread, kernels run serially (the same
                                           bytes; see "sim: threads")
        BYOC_SIM_SPIN_US                   microseconds a pool's waiting thread watches for work before it sleeps
-                                          (default 50; 0: sleep at once; see "sim impl: threads (waiting...)")
+                                          (default 50; 0: sleep at once; see "sim impl: threads (waiting...)"),
+                                          after a run's end: during a run the workers keep watching
        BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
