@@ -2,7 +2,7 @@
    nested and concurrent calls are safe, an embedding program's own parallel_for is used, pools shut down
    cleanly, and kernels split by output give the same bytes at 1, 2, 3 and 7 threads (GEMM, convolutions,
    Winograd convolutions, depthwise convolutions, pooling, dense, fused elementwise tiles, narrow convolutions split
-   by output channels, short softmax rows) on odd shapes; a program's runs keep the pool's workers watching. */
+   by output channels, short softmax rows, depth_to_space) on odd shapes; a program's runs keep the pool's workers watching. */
 /* links the library compiled once (tests/lib/byoc_impl.c) */
 #include "../byoc_sim.h"
 #include "test.h"
@@ -417,6 +417,9 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "def @main(%x: Tensor[(10001, 7), float32]) { nn.softmax(%x) }\n",
         "def @main(%x: Tensor[(1, 4421, 2), float32]) { nn.softmax(%x) }\n", /* ultraface's scores */
         "def @main(%x: Tensor[(3, 233, 101), float32]) { nn.log_softmax(%x) }\n",
+        /* depth_to_space (super_resolution's last op): rows of 3 planes interleaved, ranges of rows per thread */
+        "def @main(%x: Tensor[(1, 9, 101, 90), float32]) { nn.depth_to_space(%x, block_size=3) }\n",
+        "def @main(%x: Tensor[(2, 8, 67, 71), float32]) { nn.depth_to_space(%x, block_size=2, mode=\"CRD\") }\n",
         /* a channel shuffle's transpose: ranges of its first axis longer than 1 */
         "def @main(%x: Tensor[(1, 4, 29, 23, 31), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
         /* pooling planes, wide and narrow outputs */
