@@ -3140,16 +3140,17 @@ BYOC_SIM_API byoc_parallel byoc_sim_pool_parallel(byoc_sim_pool *pool) {
 
 // [SECTION] sim impl: threads (awake through a run)
 /* A worker that slept through a serial stretch of a run (one unsplit kernel of more than BYOC_SIM_SPIN_US, as
-   ultraface's 100-300 us layers) took a futex wake-up of 30-100 us in this VM to reach the next split kernel:
-   by then the caller, its own share done, had claimed the worker's share too (claims are dynamic), so on a quiet
-   2-core machine kernels of 20-120 us split in two ran as fast as serial ones (ultraface: 1.39x from 1 to 2
-   threads). Now byoc_sim_run marks the pool active for the run: its workers keep watching for jobs until the run
-   ends (BYOC_SIM_SPIN_US more after it, and never more than BYOC__POOL_RUN_SPIN_S since the spin began, in case
-   one kernel is a device's long command stream), giving their core back (sched_yield) every 16 looks, so a
-   runnable thread is not kept off a busy core. ONNX Runtime's intra-op threads likewise spin for work before they
-   block (its session.intra_op.allow_spinning option, on by default). A run wakes sleeping workers as
-   it begins only when the run before it split a kernel: a small model whose kernels all run on the caller
-   (tiny_distilbert, mnist) pays no wake-up per run. */
+   ultraface's 100-300 us layers) needed a futex wake-up to reach the next split kernel (a job of two empty tasks
+   took 13 us after an 80 us gap against 1 us after shorter ones, on a quiet machine; up to 100 us on a loaded VM):
+   by then the caller, its own share done, had often claimed the worker's share too (claims are dynamic), so kernels
+   of 20-120 us split in two ran little faster than serial ones (ultraface's dilated 3x3 layers 1.08-1.30x from 1 to
+   2 threads, now 1.67-1.75x; the whole model 1.31-1.35x, now 1.49-1.53x). Now byoc_sim_run marks the pool active for
+   the run: its workers keep watching for jobs until the run ends (BYOC_SIM_SPIN_US more after it, and never more
+   than BYOC__POOL_RUN_SPIN_S since the spin began, in case one kernel is a device's long command stream), giving
+   their core back (sched_yield) every 16 looks, so a runnable thread is not kept off a busy core. ONNX Runtime's
+   intra-op threads likewise spin for work before they block (its session.intra_op.allow_spinning option, on by
+   default). A run wakes sleeping workers as it begins only when the run before it split a kernel: a small model
+   whose kernels all run on the caller (tiny_distilbert, mnist) pays no wake-up per run. */
 #define BYOC__POOL_RUN_SPIN_S 0.1
 #if BYOC__POOL_SPIN
 /* watches for a job after `seen` (or the stop) while a run is active, then BYOC_SIM_SPIN_US more */
