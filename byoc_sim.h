@@ -3144,7 +3144,7 @@ BYOC_SIM_API byoc_parallel byoc_sim_pool_parallel(byoc_sim_pool *pool) {
    took 13 us after an 80 us gap against 1 us after shorter ones, on a quiet machine; up to 100 us on a loaded VM):
    by then the caller, its own share done, had often claimed the worker's share too (claims are dynamic), so kernels
    of 20-120 us split in two ran little faster than serial ones (ultraface's dilated 3x3 layers 1.08-1.30x from 1 to
-   2 threads, now 1.67-1.75x; the whole model 1.31-1.35x, now 1.49-1.53x). Now byoc_sim_run marks the pool active for
+   2 threads, now 1.67-1.75x; the whole model 1.32-1.35x, now 1.46-1.49x). Now byoc_sim_run marks the pool active for
    the run: its workers keep watching for jobs until the run ends (BYOC_SIM_SPIN_US more after it, and never more
    than BYOC__POOL_RUN_SPIN_S since the spin began, in case one kernel is a device's long command stream), giving
    their core back (sched_yield) every 16 looks, so a runnable thread is not kept off a busy core. ONNX Runtime's
