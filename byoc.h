@@ -156,6 +156,7 @@
        [SECTION] impl: host kernels: threads (output tiles over byoc_parallel)
        [SECTION] impl: host kernels: elementwise, normalisation, pooling, reductions
        [SECTION] impl: host kernels: data movement, resize, convolutions
+       [SECTION] impl: host kernels: narrow convolutions over threads (output channels split, not columns)
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
@@ -8079,9 +8080,12 @@ BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t
    on the thread count. This is how ONNX Runtime's MLAS splits its SGEMM (MlasSgemmThreaded: ranges of M or N,
    never of K) and how TFLite's ruy splits by destination blocks; unlike their splits, a block boundary here is
    always a multiple of the micro-tile (MR rows, NR columns), so each micro-tile is the serial run's micro-tile
-   and even its store path (full or edge tile) is the same. Work below a grain runs inline: waking a thread costs
-   about as much as a few hundred thousand multiply-adds. */
-#define BYOC__PAR_GEMM_GRAIN ((int64_t)1 << 19) /* M * N * K below this: one thread */
+   and even its store path (full or edge tile) is the same. Work below two grains runs inline. byoc_sim.h's pool
+   keeps its workers awake through a run, where a split costs about 1 us (a job of two empty tasks, measured
+   after gaps of 0 to 80 us; 13 us when the worker slept): a grain of 2^18 multiply-adds (about 5 us of this
+   GEMM) splits ultraface's 1x1 layers of 0.6 M multiply-adds (26 us, 64 channels to 8 on 30x40), which 2^19
+   kept on one thread. */
+#define BYOC__PAR_GEMM_GRAIN ((int64_t)1 << 18) /* M * N * K below twice this: one thread */
 #define BYOC__PAR_ELEM_GRAIN ((int64_t)1 << 15) /* output elements below this: one thread (memory-bound loops) */
 
 /* task(ctx, t) for t in [0, n): through par when it has threads and n > 1, else here in order */
@@ -8250,6 +8254,49 @@ BYOC__PRIVATE int byoc__is_int_dtype(byoc_dtype dt) {
    dst + sum(idx * dst_strides) (strides in elements, any sign, 0 repeats). Unit axes are dropped and
    axes both sides walk contiguously are merged, so the innermost loop is as long as it can be; when
    both sides are contiguous there it is one memcpy. */
+/* Short contiguous rows, `rows` of them, `bytes` each (at most BYOC__SHORT_ROW_BYTES): a slice or a
+   concatenation along a last axis of 2 or 4 floats (ultraface's box decoding: 4420 rows of each). A libc
+   memcpy call and an odometer step per 8 or 16 bytes took 4-8x the copy itself (strided_slice 19 us,
+   concatenate 36 us on 4420 x 4 floats); a copy of a constant size compiles to one or two moves. */
+#define BYOC__SHORT_ROW_BYTES 32
+BYOC__PRIVATE void byoc__copy_short_rows(char *dst, int64_t dstep, const char *src, int64_t sstep, int64_t rows,
+                                         int64_t bytes) {
+#define BYOC__SHORT_ROWS(B)                                                                                    \
+    case B:                                                                                                    \
+        for (int64_t i = 0; i < rows; ++i) memcpy(dst + i * dstep, src + i * sstep, B);                        \
+        return;
+    switch (bytes) {
+        BYOC__SHORT_ROWS(1) BYOC__SHORT_ROWS(2) BYOC__SHORT_ROWS(4) BYOC__SHORT_ROWS(8) BYOC__SHORT_ROWS(12)
+        BYOC__SHORT_ROWS(16) BYOC__SHORT_ROWS(24) BYOC__SHORT_ROWS(32)
+    default: break;
+    }
+#undef BYOC__SHORT_ROWS
+    for (int64_t i = 0; i < rows; ++i) memcpy(dst + i * dstep, src + i * sstep, (size_t)bytes);
+}
+/* A transpose whose destination-contiguous axis is short (n <= BYOC__SHORT_PAIR): element (i, j) goes from
+   src + i * esize + j * sstep to dst + i * drow + j * esize, row i read from n contiguous streams. super_resolution's
+   depth_to_space (3 planes of 224 x 224 interleaved into rows of 672) went through 16 x 16 cache tiles of 3
+   columns, the tile loops costing more than the 4-byte moves (0.5 ms for 0.45 M floats); n streams need no tiling
+   to stay in cache. */
+#define BYOC__SHORT_PAIR 8
+BYOC__PRIVATE void byoc__copy_short_transpose(char *dst, int64_t drow, const char *src, int64_t sstep, int64_t rows,
+                                              int64_t n, size_t esize) {
+#define BYOC__SHORT_T(N)                                                                                       \
+    case N:                                                                                                    \
+        for (int64_t i = 0; i < rows; ++i)                                                                     \
+            for (int64_t j = 0; j < N; ++j) memcpy(dst + i * drow + j * 4, src + i * 4 + j * sstep, 4);        \
+        return;
+    if (esize == 4) {
+        switch (n) {
+            BYOC__SHORT_T(2) BYOC__SHORT_T(3) BYOC__SHORT_T(4) BYOC__SHORT_T(6) BYOC__SHORT_T(8)
+        default: break;
+        }
+    }
+#undef BYOC__SHORT_T
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < n; ++j)
+            memcpy(dst + i * drow + j * (int64_t)esize, src + i * (int64_t)esize + j * sstep, esize);
+}
 BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *dst, const int64_t *dst_strides_in,
                                       const char *src, const int64_t *src_strides_in, size_t esize) {
     int64_t dims[BYOC_MAX_RANK + 1], ds[BYOC_MAX_RANK + 1], ss[BYOC_MAX_RANK + 1];
@@ -8287,7 +8334,8 @@ BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *ds
     if (pair >= 0) {
         int64_t rows = dims[r - 2], drow = ds[r - 2] * (int64_t)esize;
         for (;;) {
-            for (int64_t i0 = 0; i0 < rows; i0 += 16)
+            if (n <= BYOC__SHORT_PAIR) byoc__copy_short_transpose(dst, drow, src, sstep, rows, n, esize);
+            for (int64_t i0 = 0; n > BYOC__SHORT_PAIR && i0 < rows; i0 += 16)
                 for (int64_t j0 = 0; j0 < n; j0 += 16) {
                     int64_t i1 = BYOC__MIN(rows, i0 + 16), j1 = BYOC__MIN(n, j0 + 16);
                     for (int64_t i = i0; i < i1; ++i) {
@@ -8300,6 +8348,22 @@ BYOC__PRIVATE void byoc__copy_strided(int rank, const int64_t *dims_in, char *ds
                                 memcpy(drow_p + j * (int64_t)esize, scol + j * sstep, esize);
                     }
                 }
+            int d = r - 3;
+            for (; d >= 0; --d) {
+                dst += ds[d] * (int64_t)esize;
+                src += ss[d] * (int64_t)esize;
+                if (++idx[d] < dims[d]) break;
+                dst -= ds[d] * dims[d] * (int64_t)esize;
+                src -= ss[d] * dims[d] * (int64_t)esize;
+                idx[d] = 0;
+            }
+            if (d < 0) return;
+        }
+    }
+    if (contiguous && r >= 2 && n * (int64_t)esize <= BYOC__SHORT_ROW_BYTES) { /* see byoc__copy_short_rows */
+        int64_t rows = dims[r - 2], drow = ds[r - 2] * (int64_t)esize, srow = ss[r - 2] * (int64_t)esize;
+        for (;;) {
+            byoc__copy_short_rows(dst, drow, src, srow, rows, n * (int64_t)esize);
             int d = r - 3;
             for (; d >= 0; --d) {
                 dst += ds[d] * (int64_t)esize;
@@ -10228,7 +10292,7 @@ static byoc_result byoc__k_depth_to_space(byoc__kctx *k) {
     src[3] = crd ? bs * H * W : bs * Co * H * W;
     src[4] = 1;
     src[5] = crd ? H * W : Co * H * W;
-    byoc__copy_strided(6, dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
+    byoc__copy_strided_par(k, 6, dims, (char *)o->data, dst, (const char *)x->data, src, byoc_dtype_size(x->dtype));
     return BYOC_OK;
 }
 
@@ -10889,6 +10953,8 @@ static void byoc__conv_gemm_task(void *ctx, int64_t t) {
                               s->ep);
 }
 
+BYOC__PRIVATE int byoc__conv_split_rows(byoc__kctx *k, const byoc__conv_geom *g, int pointwise, const float *x,
+                                        float *o, const byoc__conv_epilogue *ep, int tasks); /* "narrow ..." */
 /* nn.conv2d, float32 with an optional epilogue (ep: NULL for the op alone) */
 BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilogue *ep) {
     byoc_result r = byoc__product_dtypes(k);
@@ -10956,6 +11022,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilo
     int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
     if (images_groups <= 0) return BYOC_OK; /* an empty batch */
     int tasks = byoc__parallel_tasks(k->par, images_groups * g.Og * P * KK, BYOC__PAR_GEMM_GRAIN);
+    if (byoc__conv_split_rows(k, &g, split.pointwise, x, o, ep, tasks)) return BYOC_OK;
     if (tasks > images_groups) { /* too few images and groups for the threads: blocks of columns too, each a
                                     whole number of the widest micro-tile, so every micro-tile is the serial run's */
         int64_t per_group = (tasks + images_groups - 1) / images_groups, width = (P + per_group - 1) / per_group;
@@ -11083,6 +11150,104 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
     return BYOC_OK;
 }
 
+// [SECTION] impl: host kernels: narrow convolutions over threads (output channels split, not columns)
+/* A GEMM convolution of one image splits its output columns over threads in blocks of the widest micro-tile (32
+   columns): on a map of few pixels that leaves the threads unequal shares (ultraface's 1x1 layers of 256
+   channels on 8x10 = 80 pixels: 64 and 16 columns, 1.06x from 1 to 2 threads). There each task takes a range of
+   output channels instead, a whole number of the micro-kernel's MR rows, and every column block: it builds the
+   block's patch panels itself (a copy of K x width floats, small beside the Og x K x width multiply-adds) and
+   runs the micro-kernel on exactly the serial run's panels and tiles, so the bytes are the same. ONNX Runtime's
+   MLAS splits its SGEMM the same way, along M when N is too short (MlasSgemmThreaded's ThreadCountM). */
+
+/* C rows [r0, r1) (multiples of MR) of byoc__sgemm_packed_ab with A packed (apacked): the serial run's
+   micro-kernel calls for those rows, on the same panels */
+BYOC__PRIVATE void byoc__sgemm_packed_ab_rows(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K,
+                                              const float *apacked, const float *packed, float *C, int64_t ldc,
+                                              int64_t r0, int64_t r1) {
+    for (int64_t jc = 0; jc < N; jc += BYOC__GEMM_NC) {
+        int64_t nc = BYOC__MIN(N - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
+        const float *ap = apacked;
+        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+            for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
+                int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC), lo = BYOC__MAX(r0 - ic, 0), hi = BYOC__MIN(r1 - ic, mc);
+                for (int64_t jr = 0; jr < nc; jr += nr)
+                    for (int64_t ir = lo; ir < hi; ir += BYOC__GEMM_MR)
+                        ukr(kc, ap + ir * kc, packed + jr * kc, C + (ic + ir) * ldc + jc + jr, ldc, 1.0f,
+                            pc == 0 ? 0.0f : 1.0f, (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR),
+                            (int)BYOC__MIN(nc - jr, (int64_t)nr));
+                ap += (mc + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR * kc;
+            }
+            packed += kc * ncr;
+        }
+    }
+}
+
+typedef struct byoc__conv_rows_split {
+    const byoc__conv_geom *g;
+    int pointwise;
+    const float *x, *apanels;
+    float *o;
+    int64_t block, row_units, ntasks;
+    unsigned char *ws;
+    size_t ws_stride;
+    const byoc__conv_epilogue *ep;
+} byoc__conv_rows_split;
+static void byoc__conv_rows_task(void *ctx, int64_t t) {
+    const byoc__conv_rows_split *s = (const byoc__conv_rows_split *)ctx;
+    const byoc__conv_geom *g = s->g;
+    int64_t lo, hi, P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW;
+    byoc__parallel_range(s->row_units, s->ntasks, t, &lo, &hi);
+    int64_t r0 = lo * BYOC__GEMM_MR, r1 = BYOC__MIN(g->Og, hi * BYOC__GEMM_MR);
+    if (r0 >= r1) return;
+    /* the task's scratch laid out as byoc__conv_gemm_units lays out its own (byoc__ws_conv2d_for's bytes) */
+    int64_t ncr = (s->block + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
+    float *col = (float *)byoc__align64(s->ws + (size_t)t * s->ws_stride + byoc__gemm_ws()), *row = col + KK * ncr;
+    int nr;
+    byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
+    for (int64_t p0 = 0; p0 < P; p0 += s->block) {
+        int64_t width = BYOC__MIN(s->block, P - p0);
+        if (s->pointwise) byoc__sgemm_pack_b_all(nr, width, KK, s->x + p0, P, col);
+        else byoc__im2col_packed(s->x, g, p0, p0 + width, nr, row, col);
+        byoc__sgemm_packed_ab_rows(ukr, nr, g->Og, width, KK, s->apanels, col, s->o + p0, P, r0, r1);
+        if (s->ep)
+            byoc__conv_epilogue_rows(s->ep, r0, r1 - r0, s->o + r0 * P + p0,
+                                     s->ep->residual ? s->ep->residual + r0 * P + p0 : NULL, P, width);
+    }
+}
+/* byoc__conv2d_run's GEMM path for one image and one group with packed weights, over `tasks` threads: 1 when it
+   split the output channels (their shares more even than the column blocks' would be), 0 to split columns */
+BYOC__PRIVATE int byoc__conv_split_rows(byoc__kctx *k, const byoc__conv_geom *g, int pointwise, const float *x,
+                                        float *o, const byoc__conv_epilogue *ep, int tasks) {
+    int64_t P = g->OH * g->OW, row_units = (g->Og + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR;
+    if (tasks < 2 || g->N != 1 || g->G != 1 || !ep || !ep->wpacked || g->Og < 4 * BYOC__GEMM_MR * tasks) return 0;
+    /* The largest share of each split, as a fraction of the whole. Every task builds the whole patch matrix and
+       reads all of it, which cost more than a mild imbalance of the columns (squeezenet's 13x13 layers, 96 and 73
+       columns: 279 -> 302 us split by rows), so rows when the columns leave one task 70% of the work or more, or
+       when the weights are 4x the patches or more (then a column split has each task read all the weights:
+       squeezenet's last layer, 1000 channels on 169 pixels, 803 -> 720 us split by rows). */
+    int64_t width = ((P + tasks - 1) / tasks + BYOC__GEMM_NR_MAX - 1) / BYOC__GEMM_NR_MAX * BYOC__GEMM_NR_MAX;
+    int64_t rows = (row_units + tasks - 1) / tasks * BYOC__GEMM_MR;
+    double col_share = (double)BYOC__MIN(width, P) / (double)P;
+    double row_share = (double)BYOC__MIN(rows, g->Og) / (double)g->Og;
+    if (row_share >= col_share || (col_share < 0.7 && g->Og < 4 * P)) return 0;
+    byoc__conv_rows_split s;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.pointwise = pointwise;
+    s.x = x;
+    s.apanels = ep->wpacked;
+    s.o = o;
+    s.block = byoc__im2col_block(g);
+    s.row_units = row_units;
+    s.ntasks = BYOC__MIN(row_units, (int64_t)tasks);
+    s.ws = k->ws;
+    s.ws_stride = k->ws_stride;
+    s.ep = ep;
+    byoc__parallel_run(k->par, s.ntasks, byoc__conv_rows_task, &s);
+    return 1;
+}
+
 // [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
 /* byoc_sim.h runs a FuseOps group nn.conv2d [+ nn.bias_add | add] [+ add of a residual] [+ nn.relu] over float32 as
    one kernel: the convolution adds the bias (and the residual) and clamps each block of its output right after
@@ -11197,6 +11362,9 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
    the bytes do not depend on the thread count. */
 #define BYOC__SMALLCONV_OB 4     /* output channels per register block */
 #define BYOC__SMALLCONV_VL_MAX 16 /* the widest vector (AVX-512): workspace sizes are taken for it */
+/* multiply-adds per task at least: on outputs of a few columns most vector lanes idle (ultraface's 3x3 heads on
+   4x5 maps run 7-11 G multiply-adds/s, 40-50 us for 0.3-0.6 M), so the GEMM's grain kept them on one thread */
+#define BYOC__SMALLCONV_GRAIN ((int64_t)1 << 16)
 
 BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise) {
     return !pointwise && !byoc__conv_is_direct(g) && g->OW <= 32 && g->Og <= 16 && g->OH > 0 && g->OW > 0;
@@ -11365,7 +11533,7 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
     s.lanes = byoc__smallconv_lanes();
     s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
     s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
-                                                       BYOC__PAR_GEMM_GRAIN));
+                                                       BYOC__SMALLCONV_GRAIN));
     s.ws = k->ws;
     s.ws_stride = k->ws_stride;
     if (s.units > 0) byoc__parallel_run(k->par, s.ntasks, byoc__smallconv_task, &s);
@@ -11380,7 +11548,34 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
    starts, so the bytes do not depend on the thread count. */
 #define BYOC__SOFTMAX_SHORT 16
 #define BYOC__SOFTMAX_BLOCK 1024
+/* elements per task at least: an exponential and a division per few elements make a row 10-20x a copy's cost
+   (ultraface's 8840 scores took 24 us), so the memory-bound loops' 2^15 kept it on one thread */
+#define BYOC__SOFTMAX_GRAIN ((int64_t)1 << 12)
 BYOC__PRIVATE size_t byoc__softmax_rows_ws(void) { return BYOC__SOFTMAX_BLOCK * sizeof(float) + 64; }
+/* `rows` short rows of A floats: each element shifted by its row's maximum (byoc__max_f32's loop), one
+   exponential call for the block, then each row summed in order and scaled. Inlined with A a constant 2 (the
+   commonest: two-class scores) its loops unroll: with A a variable, the loops of 2 iterations and their
+   branches took two thirds of ultraface's softmax. */
+BYOC__ALWAYS_INLINE void byoc__softmax_short_block(const float *xd, float *od, int64_t rows, int64_t A, int logsm,
+                                                   float *shifts) {
+    for (int64_t r = 0; r < rows; ++r) {
+        float m = -INFINITY;
+        for (int64_t a = 0; a < A; ++a) m = xd[r * A + a] > m ? xd[r * A + a] : m;
+        for (int64_t a = 0; a < A; ++a) shifts[r * A + a] = m;
+    }
+    byoc__exp_shifted_f32(xd, 0, shifts, od, rows * A);
+    for (int64_t r = 0; r < rows; ++r) {
+        float s = 0, *orow = od + r * A;
+        for (int64_t a = 0; a < A; ++a) s += orow[a];
+        if (logsm) {
+            float shift = shifts[r * A] + logf(s);
+            for (int64_t a = 0; a < A; ++a) orow[a] = xd[r * A + a] - shift;
+        } else {
+            float inv = 1.0f / s;
+            for (int64_t a = 0; a < A; ++a) orow[a] *= inv;
+        }
+    }
+}
 /* rows [r0, r1) of A floats each; shifts: byoc__softmax_rows_ws bytes */
 BYOC__PRIVATE void byoc__softmax_rows(const float *x, float *o, int64_t A, int64_t r0, int64_t r1, int logsm,
                                       float *shifts) {
@@ -11398,24 +11593,8 @@ BYOC__PRIVATE void byoc__softmax_rows(const float *x, float *o, int64_t A, int64
     int64_t per = BYOC__SOFTMAX_BLOCK / A;
     for (int64_t p0 = r0; p0 < r1; p0 += per) {
         int64_t rows = BYOC__MIN(per, r1 - p0);
-        const float *xd = x + p0 * A;
-        float *od = o + p0 * A;
-        for (int64_t r = 0; r < rows; ++r) {
-            float m = byoc__max_f32(xd + r * A, A);
-            for (int64_t a = 0; a < A; ++a) shifts[r * A + a] = m;
-        }
-        byoc__exp_shifted_f32(xd, 0, shifts, od, rows * A);
-        for (int64_t r = 0; r < rows; ++r) {
-            float s = 0, *orow = od + r * A;
-            for (int64_t a = 0; a < A; ++a) s += orow[a];
-            if (logsm) {
-                float shift = shifts[r * A] + logf(s);
-                for (int64_t a = 0; a < A; ++a) orow[a] = xd[r * A + a] - shift;
-            } else {
-                float inv = 1.0f / s;
-                for (int64_t a = 0; a < A; ++a) orow[a] *= inv;
-            }
-        }
+        if (A == 2) byoc__softmax_short_block(x + p0 * A, o + p0 * A, rows, 2, logsm, shifts);
+        else byoc__softmax_short_block(x + p0 * A, o + p0 * A, rows, A, logsm, shifts);
     }
 }
 typedef struct byoc__softmax_split {
@@ -11446,7 +11625,7 @@ BYOC__PRIVATE void byoc__softmax_innermost(byoc__kctx *k, const float *x, float 
     s.logsm = logsm;
     s.ws = k->ws;
     s.ws_stride = k->ws_stride;
-    s.ntasks = BYOC__MIN(rows, byoc__parallel_tasks(k->par, rows * A, BYOC__PAR_ELEM_GRAIN));
+    s.ntasks = BYOC__MIN(rows, byoc__parallel_tasks(k->par, rows * A, BYOC__SOFTMAX_GRAIN));
     if (rows > 0) byoc__parallel_run(k->par, s.ntasks, byoc__softmax_task, &s);
 }
 

@@ -91,7 +91,8 @@
        BYOC_NO_THREADS                    no pthreads: every pool has one thread, kernels run serially (the same
                                           bytes; see "sim: threads")
        BYOC_SIM_SPIN_US                   microseconds a pool's waiting thread watches for work before it sleeps
-                                          (default 50; 0: sleep at once; see "sim impl: threads (waiting...)")
+                                          (default 50; 0: sleep at once; see "sim impl: threads (waiting...)"),
+                                          after a run's end: during a run the workers keep watching
        BYOC_SIM_RUNTIME_ONLY              the runtime alone, to embed: loading and running .byoc executables
                                           (and lowering modules), without the compiler (it defines byoc.h's
                                           BYOC_NO_COMPILER and leaves out device lowering, backends, the Collage
@@ -143,6 +144,7 @@
        [SECTION] sim impl: Winograd convolutions (filters transformed at lowering)
        [SECTION] sim impl: threads (waiting: a bounded spin)
        [SECTION] sim impl: threads (the pool)
+       [SECTION] sim impl: threads (awake through a run)
        [SECTION] sim impl: runtime
        [SECTION] sim impl: sequences and optionals (boxed values)
        [SECTION] sim impl: control flow (bodies as programs)
@@ -3106,6 +3108,9 @@ struct byoc_sim_pool {
     int caller_sleeps;        /* the caller waits on `done` */
     int busy, stop;
     int late_jobs, inline_left; /* "waiting for late workers": jobs to run on the caller alone, and the next count */
+    int active;                 /* a run is in progress ("sim impl: threads (awake through a run)") */
+    unsigned long runs;         /* runs begun: a worker woken for one watches for its jobs */
+    unsigned long run_jobs;     /* jobs the current run asked for (split kernels, on the workers or inline) */
 #endif
 };
 
@@ -3151,15 +3156,19 @@ BYOC__SIM_PRIVATE void byoc__pool_drain(byoc_sim_pool *pool) {
         if (pool->finished == (unsigned long)pool->n && pool->caller_sleeps) pthread_cond_signal(&pool->done);
     }
 }
+#if BYOC__POOL_SPIN
+BYOC__SIM_PRIVATE void byoc__pool_spin_job(byoc_sim_pool *pool, unsigned long seen); /* "awake through a run" */
+#endif
 static void *byoc__pool_worker(void *arg) {
     byoc_sim_pool *pool = BYOC__SIM_CAST(byoc_sim_pool *, arg);
-    unsigned long seen = 0;
+    unsigned long seen = 0, seen_run = 0;
     for (;;) {
 #if BYOC__POOL_SPIN
-        byoc__pool_spin(&pool->generation, seen, 0); /* the next job (or the stop) often comes within it */
+        byoc__pool_spin_job(pool, seen); /* the next job (or the stop) often comes within it */
 #endif
         pthread_mutex_lock(&pool->mu);
-        while (!pool->stop && pool->generation == seen) { /* a job this worker has not seen yet */
+        /* a job this worker has not seen yet, or a run begun since it last watched for one */
+        while (!pool->stop && pool->generation == seen && (pool->runs == seen_run || !pool->active)) {
             pool->sleepers++;
             pthread_cond_wait(&pool->wake, &pool->mu);
             pool->sleepers--;
@@ -3167,6 +3176,11 @@ static void *byoc__pool_worker(void *arg) {
         if (pool->stop) {
             pthread_mutex_unlock(&pool->mu);
             return NULL;
+        }
+        seen_run = pool->runs;
+        if (pool->generation == seen) { /* woken for a run: watch for its jobs */
+            pthread_mutex_unlock(&pool->mu);
+            continue;
         }
         seen = pool->generation;
         byoc__pool_drain(pool); /* nothing when the others claimed every task already */
@@ -3180,6 +3194,7 @@ static void byoc__pool_parallel_for(int64_t n, byoc_parallel_task task, void *ct
 #if !defined(BYOC_NO_THREADS)
     if (pool && pool->nworkers > 0 && n > 1) {
         pthread_mutex_lock(&pool->mu);
+        pool->run_jobs++;
         if (!pool->busy && pool->inline_left > 0) { /* the workers were late: this job on the caller alone */
             pool->inline_left--;
             pthread_mutex_unlock(&pool->mu);
@@ -3292,6 +3307,61 @@ BYOC_SIM_API byoc_parallel byoc_sim_pool_parallel(byoc_sim_pool *pool) {
     par.user = pool;
     par.threads = pool->threads;
     return par;
+}
+
+// [SECTION] sim impl: threads (awake through a run)
+/* A worker that slept through a serial stretch of a run (one unsplit kernel of more than BYOC_SIM_SPIN_US, as
+   ultraface's 100-300 us layers) needed a futex wake-up to reach the next split kernel (a job of two empty tasks
+   took 13 us after an 80 us gap against 1 us after shorter ones, on a quiet machine; up to 100 us on a loaded VM):
+   by then the caller, its own share done, had often claimed the worker's share too (claims are dynamic), so kernels
+   of 20-120 us split in two ran little faster than serial ones (ultraface's dilated 3x3 layers 1.08-1.30x from 1 to
+   2 threads, now 1.67-1.75x; the whole model 1.32-1.35x, now 1.46-1.49x). Now byoc_sim_run marks the pool active for
+   the run: its workers keep watching for jobs until the run ends (BYOC_SIM_SPIN_US more after it, and never more
+   than BYOC__POOL_RUN_SPIN_S since the spin began, in case one kernel is a device's long command stream), giving
+   their core back (sched_yield) every 16 looks, so a runnable thread is not kept off a busy core. ONNX Runtime's
+   intra-op threads likewise spin for work before they block (its session.intra_op.allow_spinning option, on by
+   default). A run wakes sleeping workers as it begins only when the run before it split a kernel: a small model
+   whose kernels all run on the caller (tiny_distilbert, mnist) pays no wake-up per run. */
+#define BYOC__POOL_RUN_SPIN_S 0.1
+#if BYOC__POOL_SPIN
+/* watches for a job after `seen` (or the stop) while a run is active, then BYOC_SIM_SPIN_US more */
+BYOC__SIM_PRIVATE void byoc__pool_spin_job(byoc_sim_pool *pool, unsigned long seen) {
+    double begin = -1, idle_since = -1, limit = BYOC_SIM_SPIN_US * 1e-6;
+    for (unsigned looks = 1;; ++looks) {
+        if (BYOC__POOL_LOAD(pool->generation) != seen) return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (looks % 16) continue;
+        double now = BYOC_SIM_CLOCK();
+        if (begin < 0) begin = idle_since = now;
+        if (BYOC__POOL_LOAD(pool->active) && now - begin < BYOC__POOL_RUN_SPIN_S) idle_since = now;
+        if (now - idle_since > limit) return;
+        if (now - begin > 1e-6) sched_yield();
+    }
+}
+#endif
+
+/* byoc_sim_run's first and last steps on the program's own pool */
+BYOC__SIM_PRIVATE void byoc__pool_run_begin(byoc_sim_pool *pool) {
+#if BYOC__POOL_SPIN
+    if (!pool || pool->nworkers < 1) return;
+    pthread_mutex_lock(&pool->mu);
+    pool->runs++;
+    BYOC__POOL_STORE(pool->active, 1);
+    if (pool->run_jobs > 0 && pool->sleepers > 0) pthread_cond_broadcast(&pool->wake);
+    pool->run_jobs = 0;
+    pthread_mutex_unlock(&pool->mu);
+#else
+    (void)pool;
+#endif
+}
+BYOC__SIM_PRIVATE void byoc__pool_run_end(byoc_sim_pool *pool) {
+#if BYOC__POOL_SPIN
+    if (pool && pool->nworkers > 0) BYOC__POOL_STORE(pool->active, 0);
+#else
+    (void)pool;
+#endif
 }
 
 // [SECTION] sim impl: runtime
@@ -3872,6 +3942,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         if (r != BYOC_OK) return r;
     }
     p->nevents = p->events_dropped = 0; /* this run's kernels inside bodies */
+    if (!p->depth) byoc__pool_run_begin(p->pool); /* "sim impl: threads (awake through a run)" */
     for (int i = 0; i < p->nkernels; ++i) {
         byoc__sim_kernel *k = &p->kernels[i];
         byoc_diag kd;
@@ -3914,6 +3985,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         }
         double dt = BYOC_SIM_CLOCK() - t0;
         if (r != BYOC_OK) {
+            if (!p->depth) byoc__pool_run_end(p->pool);
             if (k->info.exec == BYOC_SIM_EXEC_RUNTIME) { /* its message already says where */
                 *d = kd;
                 return r;
@@ -3927,6 +3999,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         k->info.runs++;
         k->info.total_seconds += dt;
     }
+    if (!p->depth) byoc__pool_run_end(p->pool);
     /* medians: a body's program runs once per iteration, its medians are brought up to date once per run of
        @main's program, here */
     if (!p->depth) byoc__sim_update_medians(p);

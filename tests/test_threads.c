@@ -1,7 +1,8 @@
 /* The host kernels' threads (byoc_sim.h "sim: threads", byoc.h byoc_parallel): the pool runs every task once,
    nested and concurrent calls are safe, an embedding program's own parallel_for is used, pools shut down
    cleanly, and kernels split by output give the same bytes at 1, 2, 3 and 7 threads (GEMM, convolutions,
-   Winograd convolutions, depthwise convolutions, pooling, dense, fused elementwise tiles) on odd shapes. */
+   Winograd convolutions, depthwise convolutions, pooling, dense, fused elementwise tiles, narrow convolutions split
+   by output channels, short softmax rows, depth_to_space) on odd shapes; a program's runs keep the pool's workers watching. */
 /* links the library compiled once (tests/lib/byoc_impl.c) */
 #include "../byoc_sim.h"
 #include "test.h"
@@ -230,6 +231,20 @@ static const char *const winograd_model =
     "  (%4, %2)\n"
     "}\n";
 
+/* fused convolutions with packed constant weights on a map of 80 pixels: 256 and 67 output channels split by
+   ranges of the micro-kernel's rows (byoc.h "narrow convolutions over threads"), one 1x1 with a bias and ReLU, one
+   3x3 dilated (not Winograd) with a bias, a residual and ReLU; then a softmax over rows of 2 */
+static const char *const narrow_model =
+    "def @main(%x: Tensor[(1, 64, 8, 10), float32], %y: Tensor[(1, 67, 8, 10), float32]) {\n"
+    "  %0 = reshape(sin(arange(0f, 16384f, 1f)), newshape=[256, 64, 1, 1]);\n"
+    "  %1 = nn.conv2d(%x, %0);\n"
+    "  %2 = nn.relu(nn.bias_add(%1, cos(arange(0f, 256f, 1f))));\n"
+    "  %3 = reshape(cos(arange(0f, 154368f, 1f)), newshape=[67, 256, 3, 3]);\n"
+    "  %4 = nn.conv2d(%2, %3, padding=[2, 2, 2, 2], dilation=[2, 2]);\n"
+    "  %5 = nn.relu(add(nn.bias_add(%4, sin(arange(0f, 67f, 1f))), %y));\n"
+    "  (%5, nn.softmax(reshape(%5, newshape=[2680, 2])))\n"
+    "}\n";
+
 static void check_program_threads(const char *text, char *why, size_t cap, int *ok) {
     unsigned char *serial = NULL, *other = NULL;
     size_t n1 = 0, n2 = 0;
@@ -282,6 +297,8 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     CHECKF(ok, "copies model: %s", why);
     check_program_threads(winograd_model, why, sizeof why, &ok);
     CHECKF(ok, "Winograd model: %s", why);
+    check_program_threads(narrow_model, why, sizeof why, &ok);
+    CHECKF(ok, "narrow convolutions model: %s", why);
 }
 
 /* the pool's parallel_for, counting the tasks it was given (so a test knows the kernel did split) */
@@ -376,6 +393,12 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
         "def @main(%x: Tensor[(1, 32, 31, 31), float32], %w: Tensor[(12, 16, 5, 5), float32]) {\n"
         "  nn.conv2d(%x, %w, strides=[2, 2], padding=[2, 2, 2, 2], groups=2) }\n",
+        /* ultraface's heads: 0.28 M multiply-adds on a 4x5 map, split by their own grain */
+        "def @main(%x: Tensor[(1, 256, 4, 5), float32], %w: Tensor[(6, 256, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        /* a 1x1 layer of 0.6 M multiply-adds (64 channels to 8 on 30x40): over the GEMM's grain of 2^18 */
+        "def @main(%x: Tensor[(1, 64, 30, 40), float32], %w: Tensor[(8, 64, 1, 1), float32]) {\n"
+        "  nn.conv2d(%x, %w) }\n",
         /* depthwise planes */
         "def @main(%x: Tensor[(1, 33, 47, 45), float32], %w: Tensor[(33, 1, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=33) }\n",
@@ -392,7 +415,11 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "  qnn.matmul(%x, %w, 1, %wz, 0.5f, 0.25f) }\n",
         /* softmax rows over the threads: short rows (blocks of rows per exponential call) and long ones */
         "def @main(%x: Tensor[(10001, 7), float32]) { nn.softmax(%x) }\n",
+        "def @main(%x: Tensor[(1, 4421, 2), float32]) { nn.softmax(%x) }\n", /* ultraface's scores */
         "def @main(%x: Tensor[(3, 233, 101), float32]) { nn.log_softmax(%x) }\n",
+        /* depth_to_space (super_resolution's last op): rows of 3 planes interleaved, ranges of rows per thread */
+        "def @main(%x: Tensor[(1, 9, 101, 90), float32]) { nn.depth_to_space(%x, block_size=3) }\n",
+        "def @main(%x: Tensor[(2, 8, 67, 71), float32]) { nn.depth_to_space(%x, block_size=2, mode=\"CRD\") }\n",
         /* a channel shuffle's transpose: ranges of its first axis longer than 1 */
         "def @main(%x: Tensor[(1, 4, 29, 23, 31), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
         /* pooling planes, wide and narrow outputs */
