@@ -11651,6 +11651,7 @@ typedef struct byoc__wino_seg {
 } byoc__wino_seg;
 typedef struct byoc__wino_blk {
     int64_t n, N, ncr; /* the image, the tiles (GEMM columns), N rounded up to whole micro-panels */
+    int64_t o0, o1;    /* the output channels this unit computes (all O unless the work is split by channels) */
     int nseg;
     byoc__wino_seg seg[BYOC__WINO_TILES + 1];
 } byoc__wino_blk;
@@ -11663,14 +11664,21 @@ typedef struct byoc__wino_job {
     int act, nr;                    /* BYOC__WINO_NO_ACT or BYOC__WINO_RELU; the micro-kernel's NR */
     byoc__ukr_fn ukr;
     byoc__wino_fn in, out;          /* the transforms for this NR's vectors */
-    int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, blocks in all */
+    int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, units in all */
+    int64_t ochunks;                /* units are (channel chunk, block) pairs, chunk-major: 1 chunk or ntasks */
     unsigned char *ws;
     size_t ws_stride;
 } byoc__wino_job;
 
-/* block u (of all images): its tiles as segments of rows */
+/* unit u: block u % (images x blocks) (its tiles as segments of rows) and output-channel chunk u / that. Chunk
+   bounds are multiples of MR, so a chunk's rows of the packed filter are the whole GEMM's row panels (with C <= KC,
+   one KC slice, rows [o0, o1) start at o0 * C) and each output is the same micro-kernel sum at any split. */
 BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc__wino_blk *b) {
-    int64_t t0 = u % j->blocks * BYOC__WINO_TILES, off = 0;
+    int64_t per = j->units / j->ochunks, chunk = u / per, O = j->g->O, off = 0;
+    u %= per;
+    b->o0 = BYOC__MIN(O, O * chunk / j->ochunks / BYOC__GEMM_MR * BYOC__GEMM_MR);
+    b->o1 = chunk + 1 == j->ochunks ? O : BYOC__MIN(O, O * (chunk + 1) / j->ochunks / BYOC__GEMM_MR * BYOC__GEMM_MR);
+    int64_t t0 = u % j->blocks * BYOC__WINO_TILES;
     b->n = u / j->blocks;
     b->N = BYOC__MIN((int64_t)BYOC__WINO_TILES, j->tiles - t0);
     b->ncr = (b->N + j->nr - 1) / j->nr * j->nr;
@@ -11870,7 +11878,7 @@ BYOC__DEFINE_WINO_IO(portable, , float, 1)
         enum { VL = VLEN };                                                                                           \
         const byoc__conv_geom *g = j->g;                                                                              \
         const int64_t O = g->O, N = b->N, ncr = b->ncr;                                                               \
-        for (int64_t oc = 0; oc < O; ++oc) {                                                                          \
+        for (int64_t oc = b->o0; oc < b->o1; ++oc) {                                                                  \
             float bias = j->bias ? j->bias[oc] : 0.0f, *plane = on + oc * g->OH * g->OW;                              \
             int at = 0;                                                                                               \
             for (int64_t s0 = 0; s0 < N; s0 += VL) {                                                                  \
@@ -11935,9 +11943,10 @@ BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *v
     int64_t each = byoc__sgemm_packed_a_floats(g->O, g->C), used = last->off + 6 * (4 * last->width + 2);
     memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float)); /* read (and blended away) by vectors past the end */
     j->in(j, &b, j->x + b.n * g->C * g->H * g->W, vp, pad);
+    if (b.o0 >= b.o1) return;
     for (int xi = 0; xi < 36; ++xi)
-        byoc__sgemm_packed_ab(j->ukr, j->nr, g->O, b.N, g->C, NULL, g->C, j->filter + xi * each,
-                              vp + xi * g->C * b.ncr, mb + xi * g->O * b.ncr, b.ncr, NULL);
+        byoc__sgemm_packed_ab(j->ukr, j->nr, b.o1 - b.o0, b.N, g->C, NULL, g->C, j->filter + xi * each + b.o0 * g->C,
+                              vp + xi * g->C * b.ncr, mb + (xi * g->O + b.o0) * b.ncr, b.ncr, NULL);
     j->out(j, &b, mb, j->o + b.n * g->O * g->OH * g->OW, pad);
 }
 static void byoc__wino_task(void *ctx, int64_t t) {
@@ -11948,6 +11957,18 @@ static void byoc__wino_task(void *ctx, int64_t t) {
     float *pad = mb + 36 * j->g->O * T + BYOC__WINO_SLACK;
     memset(pad - BYOC__WINO_SLACK, 0, BYOC__WINO_SLACK * sizeof(float));
     for (int64_t u = lo; u < hi; ++u) byoc__wino_block(j, u, vp, mb, pad);
+}
+
+/* 1 when `tasks` threads share the work by output channels, each transforming every block's input (a duplicate
+   of the input transform, cheap beside the GEMMs: C x 36 x tiles values against O x C x 36 x tiles products)
+   rather than by blocks: when the blocks are too few to share evenly (fewer than four a thread: one block more or
+   less, or a last block of a few tiles, is then a large part of a thread's work). SqueezeNet's 27x27 maps are one
+   block of 49 tiles (a second thread had nothing to do), its 55x55 maps four blocks of 64, 64, 64 and 4 tiles
+   (1.5x at two threads). Each thread needs two micro-kernel rows at least, and C one KC slice
+   (byoc__wino_block_of). */
+BYOC__PRIVATE int byoc__wino_split_channels(const byoc__conv_geom *g, int64_t blocks, int tasks) {
+    if (tasks < 2 || g->C > BYOC__GEMM_KC || g->O < 2 * BYOC__GEMM_MR * tasks) return 0;
+    return blocks < 4 * (int64_t)tasks;
 }
 
 /* The convolution `call` (byoc__winograd_fits) on in (data, weight: only its shape is read) into out, with the
@@ -11980,7 +12001,12 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     j.tiles = (g.OH + 3) / 4 * j.TW;
     j.blocks = (j.tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES;
     j.units = g.N * j.blocks;
+    j.ochunks = 1;
     int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
+    if (byoc__wino_split_channels(&g, j.units, tasks)) {
+        j.ochunks = tasks;
+        j.units *= tasks;
+    }
     j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
     j.ws = (unsigned char *)ws;
     j.ws_stride = ws_stride;
