@@ -159,6 +159,7 @@
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
+       [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -11543,6 +11544,7 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
 #define BYOC__WINO_MIN_OUT_CHANNELS 3
 #endif
 #define BYOC__WINO_TILES 64 /* output tiles per block: a multiple of every NR */
+#define BYOC__WINO_SMALL_TILES 24 /* at most: the small-map path's tiles (its workspace is byoc__winograd_ws's) */
 enum { BYOC__WINO_NO_ACT = 0, BYOC__WINO_RELU = 1 };
 
 /* the convolution's geometry from its call, its data and weight (in) and its result (out) */
@@ -11558,6 +11560,15 @@ BYOC__PRIVATE void byoc__winograd_geom(const byoc_node *call, const byoc_tensor 
     k.out = &result;
     k.nout = 1;
     byoc__conv_geom_of(&k, g);
+}
+
+/* 1 when an image's tiles fit one micro-panel of GEMM columns and a few MR-row panels (byoc__wino_small_run), and
+   the channels one KC slice of C and one NC block of O */
+BYOC__PRIVATE int byoc__wino_small_map(const byoc__conv_geom *g) {
+    int nr;
+    (void)byoc__gemm_kernel(&nr);
+    int64_t tiles = (g->OH + 3) / 4 * ((g->OW + 3) / 4);
+    return tiles <= BYOC__MIN((int64_t)nr, BYOC__WINO_SMALL_TILES) && g->C <= BYOC__GEMM_KC && g->O <= BYOC__GEMM_NC;
 }
 
 /* 1 when the float nn.conv2d call (in: data and weight, out: its result) is one Winograd F(4x4, 3x3) runs */
@@ -11577,16 +11588,28 @@ BYOC__PRIVATE int byoc__winograd_fits(const byoc_node *call, const byoc_tensor *
     int64_t tiles = (g.OH + 3) / 4 * ((g.OW + 3) / 4);
     return g.KH == 3 && g.KW == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 && g.G == 1 &&
            in[1].dims[1] == g.C && in[1].dims[0] == g.O && g.C >= BYOC__WINO_MIN_IN_CHANNELS &&
-           g.O >= BYOC__WINO_MIN_OUT_CHANNELS && g.N > 0 && tiles >= 16 && 16 * tiles * 5 <= 6 * g.OH * g.OW;
+           g.O >= BYOC__WINO_MIN_OUT_CHANNELS && g.N > 0 && tiles >= 16 &&
+           (16 * tiles * 5 <= 6 * g.OH * g.OW || byoc__wino_small_map(&g));
+}
+/* 1 when the call (byoc__winograd_fits) runs on the small-map path, whose filter is packed differently */
+BYOC__PRIVATE int byoc__winograd_small(const byoc_node *call, const byoc_tensor *in, const byoc_tensor *out) {
+    byoc__conv_geom g;
+    byoc__winograd_geom(call, in, out, &g);
+    return byoc__wino_small_map(&g);
 }
 
-/* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout */
-BYOC__PRIVATE size_t byoc__winograd_filter_floats(int64_t O, int64_t C) {
-    return 36 * (size_t)byoc__sgemm_packed_a_floats(O, C);
+/* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout, or on the small-map path
+   (small: byoc__winograd_small) 36 B operands [C, O] in packed-B layout for this CPU's NR */
+BYOC__PRIVATE size_t byoc__winograd_filter_floats(int64_t O, int64_t C, int small) {
+    int nr;
+    (void)byoc__gemm_kernel(&nr);
+    return 36 * (small ? byoc__sgemm_packed_b_floats(O, C, nr) : (size_t)byoc__sgemm_packed_a_floats(O, C));
 }
+BYOC__PRIVATE void byoc__wino_small_pack_filter(float *u, int64_t O, int64_t C, float *dst); /* small maps */
 /* U[xi] = G g G^T for each 3x3 filter g of weight w [O, C, 3, 3], in double (it is made once), then each of the 36
-   [O, C] matrices packed for the GEMM into dst (byoc__winograd_filter_floats). 0 when memory runs out. */
-BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t C, float *dst) {
+   [O, C] matrices packed for the GEMM into dst (byoc__winograd_filter_floats, small as there). 0 when memory runs
+   out. */
+BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t C, int small, float *dst) {
     static const double G[6][3] = {{1.0 / 4, 0, 0},           {-1.0 / 6, -1.0 / 6, -1.0 / 6},
                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6}, {1.0 / 24, 1.0 / 12, 1.0 / 6},
                                    {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}};
@@ -11603,8 +11626,12 @@ BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t 
                 u[(size_t)(i * 6 + j) * plane + f] =
                     (float)(gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2]);
     }
-    int64_t each = byoc__sgemm_packed_a_floats(O, C);
-    for (int xi = 0; xi < 36; ++xi) byoc__sgemm_pack_a_all(O, C, u + (size_t)xi * plane, C, dst + xi * each);
+    if (small) {
+        byoc__wino_small_pack_filter(u, O, C, dst);
+    } else {
+        int64_t each = byoc__sgemm_packed_a_floats(O, C);
+        for (int xi = 0; xi < 36; ++xi) byoc__sgemm_pack_a_all(O, C, u + (size_t)xi * plane, C, dst + xi * each);
+    }
     BYOC_FREE(u);
     return 1;
 }
@@ -11931,8 +11958,6 @@ BYOC__DEFINE_WINO(portable, BYOC__FP_CONTRACT, float, 1)
 #undef BYOC__LO16
 #undef BYOC__HI16
 #endif
-#undef BYOC__WINO_BT
-#undef BYOC__WINO_AT
 
 /* one block u: input transform, the 36 GEMMs, output transform */
 BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *vp, float *mb, float *pad) {
@@ -11959,6 +11984,7 @@ static void byoc__wino_task(void *ctx, int64_t t) {
     for (int64_t u = lo; u < hi; ++u) byoc__wino_block(j, u, vp, mb, pad);
 }
 
+BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *par, int tasks); /* small maps */
 /* 1 when `tasks` threads share the work by output channels, each transforming every block's input (a duplicate
    of the input transform, cheap beside the GEMMs: C x 36 x tiles values against O x C x 36 x tiles products)
    rather than by blocks: when the blocks are too few to share evenly (fewer than four a thread: one block more or
@@ -12002,16 +12028,172 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     j.blocks = (j.tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES;
     j.units = g.N * j.blocks;
     j.ochunks = 1;
+    j.ws = (unsigned char *)ws;
+    j.ws_stride = ws_stride;
     int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
+    if (byoc__wino_small_map(&g)) {
+        byoc__wino_small_run(&j, par, tasks);
+        return BYOC_OK;
+    }
     if (byoc__wino_split_channels(&g, j.units, tasks)) {
         j.ochunks = tasks;
         j.units *= tasks;
     }
     j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
-    j.ws = (unsigned char *)ws;
-    j.ws_stride = ws_stride;
     byoc__parallel_run(par, j.ntasks, byoc__wino_task, &j);
     return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
+/* A map of 13x13 to 16x16 outputs (SqueezeNet's fire6-9 expand3x3, 48 -> 192 and 64 -> 256 channels) is 16 tiles of
+   F(4x4, 3x3): as GEMM columns (the path above) they fill half of one AVX-512 micro-panel, so half its multiply-adds
+   are lost, and the im2col GEMM (169 columns in 6 micro-panels) did as well. Here the roles swap, as in NNPACK's
+   and ONNX Runtime's small-batch GEMMs: M^T[xi] [tiles, O] = V[xi]^T [tiles, C] * U[xi]^T [C, O], the tiles on the
+   micro-kernel's MR rows (16 tiles: 18 rows) and the output channels on its NR columns, so the 36 products cost
+   36 x 18 x C x O multiply-adds against im2col's 192 x 9 x C x O (2.7x fewer). U^T is packed once, at lowering, in
+   packed-B layout for this CPU's NR (byoc__wino_small_pack_filter). The input transform is the one above (a
+   block's V in packed-B panels, one panel of NR tiles), re-packed into MR-row panels; the output transform runs
+   on vectors of output channels of one tile, and each lane's 4x4 result goes to its own output plane. Threads
+   share the output channels (whole NR panels); each transforms the whole input, as small as the map is. Every
+   output is the same micro-kernel sum at any split, so the bytes do not depend on the thread count. */
+
+/* the filter's 36 U[xi] [O, C] (u, one after another) as B operands U[xi]^T [C, O], packed for this CPU's NR in
+   byoc__sgemm_pack_b_all's order (NC blocks of columns, KC slices of rows) */
+BYOC__PRIVATE void byoc__wino_small_pack_filter(float *u, int64_t O, int64_t C, float *dst) {
+    int nr;
+    (void)byoc__gemm_kernel(&nr);
+    size_t each = byoc__sgemm_packed_b_floats(O, C, nr);
+    for (int xi = 0; xi < 36; ++xi) {
+        const float *a = u + (size_t)xi * (size_t)(O * C); /* U^T (k, j) = a[j * C + k] */
+        float *packed = dst + xi * each;
+        for (int64_t jc = 0; jc < O; jc += BYOC__GEMM_NC) {
+            int64_t nc = BYOC__MIN(O - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
+            for (int64_t pc = 0; pc < C; pc += BYOC__GEMM_KC) {
+                int64_t kc = BYOC__MIN(C - pc, BYOC__GEMM_KC);
+                byoc__pack_b(kc, nc, a + jc * C + pc, 1, C, nr, packed);
+                packed += kc * ncr;
+            }
+        }
+    }
+}
+
+/* the output transform of tiles [0, tiles) of one image, channels [o0, o1): mt [36][tiles][O] (M^T) to the
+   image's output planes `on`, the bias added and the activation applied as byoc__wino_out_* do */
+typedef void (*byoc__wino_small_out_fn)(const byoc__wino_job *j, const float *mt, int64_t tiles, int64_t o0,
+                                        int64_t o1, float *on);
+#define BYOC__DEFINE_WINO_SMALL_OUT(suffix, attrs, VT, VLEN)                                                          \
+    attrs static void byoc__wino_small_out_##suffix(const byoc__wino_job *j, const float *mt, int64_t tiles,         \
+                                                    int64_t o0, int64_t o1, float *on) {                             \
+        typedef VT V;                                                                                                 \
+        enum { VL = VLEN };                                                                                           \
+        const byoc__conv_geom *g = j->g;                                                                              \
+        const int64_t O = g->O, P = g->OH * g->OW, OW = g->OW;                                                        \
+        const int relu = j->act == BYOC__WINO_RELU;                                                                   \
+        for (int64_t oc = o0; oc < o1; oc += VL) {                                                                    \
+            int64_t lanes = BYOC__MIN((int64_t)VL, o1 - oc);                                                          \
+            V bias;                                                                                                   \
+            float lane_bias[VL] = {0};                                                                                \
+            if (j->bias) memcpy(lane_bias, j->bias + oc, (size_t)lanes * sizeof(float));                             \
+            memcpy(&bias, lane_bias, sizeof bias);                                                                    \
+            for (int64_t t = 0; t < tiles; ++t) {                                                                     \
+                int64_t ty = t / j->TW, tx = t % j->TW;                                                               \
+                int64_t nrows = BYOC__MIN(4, g->OH - 4 * ty), ncols = BYOC__MIN(4, OW - 4 * tx);                      \
+                V m[36], s[24], y[16];                                                                                \
+                float res[16 * VL];                                                                                   \
+                const float *src = mt + t * O + oc;                                                                   \
+                if (lanes == VL) {                                                                                    \
+                    for (int xi = 0; xi < 36; ++xi) memcpy(&m[xi], src + xi * tiles * O, sizeof(V));                  \
+                } else { /* the last channels: the lanes past o1 are zeros, never stored */                          \
+                    memset(m, 0, sizeof m);                                                                           \
+                    for (int xi = 0; xi < 36; ++xi)                                                                   \
+                        memcpy(&m[xi], src + xi * tiles * O, (size_t)lanes * sizeof(float));                          \
+                }                                                                                                     \
+                for (int k = 0; k < 6; ++k) BYOC__WINO_AT((m + k), 6, (s + k), 6)       /* columns: s = A^T m */      \
+                for (int r = 0; r < 4; ++r) BYOC__WINO_AT((s + 6 * r), 1, (y + 4 * r), 1) /* rows: y = s A */         \
+                for (int q = 0; q < 16; ++q) y[q] = y[q] + bias;                                                      \
+                memcpy(res, y, sizeof res);                                                                           \
+                if (relu) /* as nn.relu's kernel: NaN and -0 give 0 */                                                \
+                    for (int q = 0; q < 16 * VL; ++q) res[q] = res[q] > 0.0f ? res[q] : 0.0f;                         \
+                float *at = on + oc * P + 4 * ty * OW + 4 * tx; /* lane l's 4x4 block: res[(r * 4 + cx) * VL + l] */ \
+                if (nrows == 4 && ncols == 4) {                                                                       \
+                    for (int64_t l = 0; l < lanes; ++l, at += P)                                                      \
+                        for (int r = 0; r < 4; ++r)                                                                   \
+                            for (int cx = 0; cx < 4; ++cx) at[r * OW + cx] = res[(r * 4 + cx) * VL + l];              \
+                } else {                                                                                              \
+                    for (int64_t l = 0; l < lanes; ++l, at += P)                                                      \
+                        for (int64_t r = 0; r < nrows; ++r)                                                           \
+                            for (int64_t cx = 0; cx < ncols; ++cx) at[r * OW + cx] = res[(r * 4 + cx) * VL + l];      \
+                }                                                                                                     \
+            }                                                                                                         \
+        }                                                                                                             \
+    }
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_WINO_SMALL_OUT(avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+BYOC__DEFINE_WINO_SMALL_OUT(avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_WINO_SMALL_OUT(portable, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+BYOC__DEFINE_WINO_SMALL_OUT(portable, BYOC__FP_CONTRACT, float, 1)
+#endif
+#undef BYOC__DEFINE_WINO_SMALL_OUT
+#undef BYOC__WINO_BT
+#undef BYOC__WINO_AT
+
+typedef struct byoc__wino_small_job {
+    const byoc__wino_job *j;
+    byoc__wino_small_out_fn out;
+} byoc__wino_small_job;
+
+/* unit u: image u % N, output channels [o0, o1) of chunk u / N (whole NR panels; the last takes the rest) */
+BYOC__PRIVATE void byoc__wino_small_unit(const byoc__wino_small_job *sj, int64_t u, float *vp, float *mt,
+                                         float *pad) {
+    const byoc__wino_job *j = sj->j;
+    const byoc__conv_geom *g = j->g;
+    byoc__wino_blk b;
+    byoc__wino_block_of(j, u, &b); /* units are (chunk, image), chunk-major, as the tile path's (chunk, block) */
+    int64_t chunk = u / g->N, nr = j->nr, C = g->C, O = g->O;
+    b.o0 = BYOC__MIN(O, O * chunk / j->ochunks / nr * nr);
+    b.o1 = chunk + 1 == j->ochunks ? O : BYOC__MIN(O, O * (chunk + 1) / j->ochunks / nr * nr);
+    if (b.o0 >= b.o1) return;
+    const byoc__wino_seg *last = &b.seg[b.nseg - 1];
+    int64_t used = last->off + 6 * (4 * last->width + 2);
+    memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float));
+    j->in(j, &b, j->x + b.n * C * g->H * g->W, vp, pad); /* V[xi]: [C, ncr] row-major (one panel: ncr = NR) */
+    int64_t rows = (b.N + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR;
+    size_t each = byoc__sgemm_packed_b_floats(O, C, j->nr);
+    float *ap = vp + 36 * C * b.ncr; /* V[xi]^T in MR-row panels (byoc__winograd_ws holds both) */
+    for (int xi = 0; xi < 36; ++xi) {
+        byoc__pack_a(b.N, C, vp + xi * C * b.ncr, 1, b.ncr, ap + xi * rows * C);
+        byoc__sgemm_packed_ab(j->ukr, j->nr, b.N, b.o1 - b.o0, C, NULL, C, ap + xi * rows * C,
+                              j->filter + xi * each + b.o0 * C, mt + xi * b.N * O + b.o0, O, NULL);
+    }
+    sj->out(j, mt, b.N, b.o0, b.o1, j->o + b.n * O * g->OH * g->OW);
+}
+static void byoc__wino_small_task(void *ctx, int64_t t) {
+    const byoc__wino_small_job *sj = (const byoc__wino_small_job *)ctx;
+    const byoc__wino_job *j = sj->j;
+    int64_t lo, hi, T = BYOC__WINO_TILES;
+    byoc__parallel_range(j->units, j->ntasks, t, &lo, &hi);
+    float *vp = (float *)byoc__align64(j->ws + (size_t)t * j->ws_stride), *mt = vp + 36 * j->g->C * T;
+    float *pad = mt + 36 * j->g->O * T + BYOC__WINO_SLACK;
+    memset(pad - BYOC__WINO_SLACK, 0, BYOC__WINO_SLACK * sizeof(float));
+    for (int64_t u = lo; u < hi; ++u) byoc__wino_small_unit(sj, u, vp, mt, pad);
+}
+
+/* the job byoc__conv2d_winograd_run set up (one block per image), on `tasks` threads */
+BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *par, int tasks) {
+    byoc__wino_small_job sj;
+    sj.j = j;
+    sj.out = byoc__wino_small_out_portable;
+#if BYOC__X86_DISPATCH
+    if (j->nr == 32) sj.out = byoc__wino_small_out_avx512;
+    else if (j->nr == 16) sj.out = byoc__wino_small_out_avx2;
+#endif
+    j->ochunks = BYOC__MAX(1, BYOC__MIN((int64_t)tasks, j->g->O / j->nr));
+    j->units = j->g->N * j->ochunks;
+    j->ntasks = BYOC__MIN(j->units, (int64_t)tasks);
+    byoc__parallel_run(par, j->ntasks, byoc__wino_small_task, &sj);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
