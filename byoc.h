@@ -11598,18 +11598,22 @@ BYOC__PRIVATE int byoc__winograd_small(const byoc_node *call, const byoc_tensor 
     return byoc__wino_small_map(&g);
 }
 
-/* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout, or on the small-map path
-   (small: byoc__winograd_small) 36 B operands [C, O] in packed-B layout for this CPU's NR */
+/* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout; on the small-map path
+   (small: byoc__winograd_small) the weight itself in panels of NR output channels (byoc__wino_small_arrange) */
 BYOC__PRIVATE size_t byoc__winograd_filter_floats(int64_t O, int64_t C, int small) {
     int nr;
     (void)byoc__gemm_kernel(&nr);
-    return 36 * (small ? byoc__sgemm_packed_b_floats(O, C, nr) : (size_t)byoc__sgemm_packed_a_floats(O, C));
+    return small ? (size_t)((O + nr - 1) / nr * nr * C * 9) : 36 * (size_t)byoc__sgemm_packed_a_floats(O, C);
 }
-BYOC__PRIVATE void byoc__wino_small_pack_filter(float *u, int64_t O, int64_t C, float *dst); /* small maps */
+BYOC__PRIVATE void byoc__wino_small_arrange(const float *w, int64_t O, int64_t C, float *dst); /* small maps */
 /* U[xi] = G g G^T for each 3x3 filter g of weight w [O, C, 3, 3], in double (it is made once), then each of the 36
-   [O, C] matrices packed for the GEMM into dst (byoc__winograd_filter_floats, small as there). 0 when memory runs
-   out. */
+   [O, C] matrices packed for the GEMM into dst (byoc__winograd_filter_floats; small: the weight arranged for the
+   small-map path, which transforms it as it runs). 0 when memory runs out. */
 BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t C, int small, float *dst) {
+    if (small) {
+        byoc__wino_small_arrange(w, O, C, dst);
+        return 1;
+    }
     static const double G[6][3] = {{1.0 / 4, 0, 0},           {-1.0 / 6, -1.0 / 6, -1.0 / 6},
                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6}, {1.0 / 24, 1.0 / 12, 1.0 / 6},
                                    {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}};
@@ -11626,23 +11630,21 @@ BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t 
                 u[(size_t)(i * 6 + j) * plane + f] =
                     (float)(gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2]);
     }
-    if (small) {
-        byoc__wino_small_pack_filter(u, O, C, dst);
-    } else {
-        int64_t each = byoc__sgemm_packed_a_floats(O, C);
-        for (int xi = 0; xi < 36; ++xi) byoc__sgemm_pack_a_all(O, C, u + (size_t)xi * plane, C, dst + xi * each);
-    }
+    int64_t each = byoc__sgemm_packed_a_floats(O, C);
+    for (int xi = 0; xi < 36; ++xi) byoc__sgemm_pack_a_all(O, C, u + (size_t)xi * plane, C, dst + xi * each);
     BYOC_FREE(u);
     return 1;
 }
 
 /* one task's scratch: a block's V [36][C][T] (packed-B panels), M [36][O][T], and its segments' zero-padded input
    (6 x (4 width + 2) floats each, widths summing to T, at most T + 1 segments: 36 T + 12 floats) with
-   BYOC__WINO_SLACK zeros before and after (a vector of a segment's patches reads up to 4 VL + 2 floats past it) */
+   BYOC__WINO_SLACK zeros before and after (a vector of a segment's patches reads up to 4 VL + 2 floats past it).
+   small (byoc__winograd_small): byoc__wino_small_task's V, V^T, one panel of U and M^T instead of V and M. */
 #define BYOC__WINO_SLACK 72
-BYOC__PRIVATE size_t byoc__winograd_ws(int64_t O, int64_t C) {
-    return 64 + (size_t)(36 * (C + O) * BYOC__WINO_TILES + 36 * BYOC__WINO_TILES + 12 + 2 * BYOC__WINO_SLACK) *
-                    sizeof(float);
+BYOC__PRIVATE size_t byoc__wino_small_floats(int64_t O, int64_t C); /* small maps */
+BYOC__PRIVATE size_t byoc__winograd_ws(int64_t O, int64_t C, int small) {
+    size_t transforms = small ? byoc__wino_small_floats(O, C) : (size_t)(36 * (C + O) * BYOC__WINO_TILES);
+    return 64 + (transforms + 36 * BYOC__WINO_TILES + 12 + 2 * BYOC__WINO_SLACK) * sizeof(float);
 }
 
 /* B^T d on six values (a column, then a row, of a patch) and A^T m (four of six), with the points 0, +-1, +-2;
@@ -12047,38 +12049,76 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
 // [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
 /* A map of 13x13 to 16x16 outputs (SqueezeNet's fire6-9 expand3x3, 48 -> 192 and 64 -> 256 channels) is 16 tiles of
    F(4x4, 3x3): as GEMM columns (the path above) they fill half of one AVX-512 micro-panel, so half its multiply-adds
-   are lost, and the im2col GEMM (169 columns in 6 micro-panels) did as well. Here the roles swap, as in NNPACK's
-   and ONNX Runtime's small-batch GEMMs: M^T[xi] [tiles, O] = V[xi]^T [tiles, C] * U[xi]^T [C, O], the tiles on the
-   micro-kernel's MR rows (16 tiles: 18 rows) and the output channels on its NR columns, so the 36 products cost
-   36 x 18 x C x O multiply-adds against im2col's 192 x 9 x C x O (2.7x fewer). U^T is packed once, at lowering, in
-   packed-B layout for this CPU's NR (byoc__wino_small_pack_filter). The input transform is the one above (a
-   block's V in packed-B panels, one panel of NR tiles), re-packed into MR-row panels; the output transform runs
-   on vectors of output channels of one tile, and each lane's 4x4 result goes to its own output plane. Threads
-   share the output channels (whole NR panels); each transforms the whole input, as small as the map is. Every
-   output is the same micro-kernel sum at any split, so the bytes do not depend on the thread count. */
+   are lost, and the im2col GEMM (169 columns in 6 micro-panels) did as well. Here the roles swap:
+   M^T[xi] [tiles, O] = V[xi]^T [tiles, C] * U[xi]^T [C, O], the tiles on the micro-kernel's MR rows (16 tiles: 18
+   rows) and the output channels on its NR columns, so the 36 products cost 36 x 18 x C x O multiply-adds against
+   im2col's 192 x 9 x C x O (2.7x fewer). The filter transform runs here, one panel of NR output channels at a time
+   (byoc__wino_small_filter_*), from the weight arranged at lowering: 36 transformed [C, O] matrices made once are
+   4x the weight and came from memory at each run (2.4 MB for 64 -> 256 channels: on SqueezeNet that took longer
+   than the GEMMs), where a panel's U (36 x C x NR floats) stays in L2 for its 36 GEMMs. TVM's Winograd without a
+   pre-computed weight transforms it inside the kernel too (topi/nn/conv2d.py, G from winograd_util.py). The input
+   transform is the one above (a block's V in packed-B panels, one panel of NR tiles), re-packed into MR-row
+   panels; the output transform runs on vectors of output channels of one tile, and each lane's 4x4 result goes
+   to its own output plane. Threads share the output channels (whole NR panels); each transforms the whole input,
+   as small as the map is. Every output is the same micro-kernel sum at any split, so the bytes do not depend on
+   the thread count. */
 
-/* the filter's 36 U[xi] [O, C] (u, one after another) as B operands U[xi]^T [C, O], packed for this CPU's NR in
-   byoc__sgemm_pack_b_all's order (NC blocks of columns, KC slices of rows) */
-BYOC__PRIVATE void byoc__wino_small_pack_filter(float *u, int64_t O, int64_t C, float *dst) {
+/* the weight [O, C, 3, 3] as panels of NR output channels, dst[((p * C + c) * 9 + k) * NR + l] = w[p NR + l][c][k]
+   (zeros past O): the filter transform of a panel reads vectors of output channels */
+BYOC__PRIVATE void byoc__wino_small_arrange(const float *w, int64_t O, int64_t C, float *dst) {
     int nr;
     (void)byoc__gemm_kernel(&nr);
-    size_t each = byoc__sgemm_packed_b_floats(O, C, nr);
-    for (int xi = 0; xi < 36; ++xi) {
-        const float *a = u + (size_t)xi * (size_t)(O * C); /* U^T (k, j) = a[j * C + k] */
-        float *packed = dst + xi * each;
-        for (int64_t jc = 0; jc < O; jc += BYOC__GEMM_NC) {
-            int64_t nc = BYOC__MIN(O - jc, BYOC__GEMM_NC), ncr = (nc + nr - 1) / nr * nr;
-            for (int64_t pc = 0; pc < C; pc += BYOC__GEMM_KC) {
-                int64_t kc = BYOC__MIN(C - pc, BYOC__GEMM_KC);
-                byoc__pack_b(kc, nc, a + jc * C + pc, 1, C, nr, packed);
-                packed += kc * ncr;
-            }
-        }
-    }
+    for (int64_t p = 0; p < (O + nr - 1) / nr; ++p)
+        for (int64_t c = 0; c < C; ++c)
+            for (int k = 0; k < 9; ++k, dst += nr)
+                for (int64_t l = 0; l < nr; ++l) dst[l] = p * nr + l < O ? w[((p * nr + l) * C + c) * 9 + k] : 0.0f;
+}
+/* the scratch floats of byoc__wino_small_task past the input's padded segments: V [36][C][NR] (packed-B panels), V^T
+   in MR-row panels [36][C][SMALL_TILES], one output panel's U [36][C][NR] and M^T [36][SMALL_TILES][O], U's and M^T's
+   36 matrices BYOC__WINO_SKEW floats apart more: the transforms touch all 36 at once, and at a power-of-two
+   distance (8 KiB for 64 channels) they fell in one L1 set and evicted each other (the filter transform took as
+   long as the GEMMs) */
+#define BYOC__WINO_SKEW 16
+BYOC__PRIVATE size_t byoc__wino_small_floats(int64_t O, int64_t C) {
+    return (size_t)(36 * C * (2 * BYOC__GEMM_NR_MAX + BYOC__WINO_SMALL_TILES) + 36 * BYOC__WINO_SMALL_TILES * O +
+                    2 * 36 * BYOC__WINO_SKEW);
 }
 
-/* the output transform of tiles [0, tiles) of one image, channels [o0, o1): mt [36][tiles][O] (M^T) to the
-   image's output planes `on`, the bias added and the activation applied as byoc__wino_out_* do */
+/* G g on three values (a column, then a row, of a 3x3 filter) to six, with the points 0, +-1, +-2 (the rows of G:
+   1/4 [1 0 0], -1/6 [1 1 1], -1/6 [1 -1 1], 1/24 [1 2 4], 1/24 [1 -2 4], [0 0 1]) */
+#define BYOC__WINO_G(g, s, r, rs)                                                                                \
+    {                                                                                                            \
+        V e = g[0] + g[2 * (s)], f = (1.0f / 24) * g[0] + (1.0f / 6) * g[2 * (s)];                             \
+        r[0] = 0.25f * g[0];                                                                                     \
+        r[(rs)] = (-1.0f / 6) * (e + g[(s)]);                                                                    \
+        r[2 * (rs)] = (-1.0f / 6) * (e - g[(s)]);                                                                \
+        r[3 * (rs)] = f + (1.0f / 12) * g[(s)];                                                                  \
+        r[4 * (rs)] = f - (1.0f / 12) * g[(s)];                                                                  \
+        r[5 * (rs)] = g[2 * (s)];                                                                                \
+    }
+/* U[xi] = G g G^T of output panel `wp` (byoc__wino_small_arrange's: C x 9 vectors of NR channels) into u, 36 B
+   operands [C, NR] in packed-B layout (one micro-panel, C <= KC). At run time, in float: the panel's 36 x C x NR
+   floats stay in L2 for its 36 GEMMs, where 36 precomputed [C, O] matrices (4x the weight: 2.4 MB for 64 -> 256
+   channels) came from memory at each run and took longer than the GEMMs themselves. */
+typedef void (*byoc__wino_small_filter_fn)(const float *wp, int64_t C, int nr, float *u); /* U[xi] at u + xi us */
+#define BYOC__DEFINE_WINO_SMALL_FILTER(suffix, attrs, VT, VLEN)                                                       \
+    attrs static void byoc__wino_small_filter_##suffix(const float *wp, int64_t C, int nr, float *u) {               \
+        typedef VT V;                                                                                                 \
+        enum { VL = VLEN };                                                                                           \
+        for (int64_t c = 0; c < C; ++c)                                                                               \
+            for (int h = 0; h < nr; h += VL) {                                                                        \
+                V g[9], gg[18], r[36];                                                                                \
+                for (int k = 0; k < 9; ++k) memcpy(&g[k], wp + (c * 9 + k) * nr + h, sizeof(V));                      \
+                for (int x = 0; x < 3; ++x) BYOC__WINO_G((g + x), 3, (gg + x), 3)        /* columns: gg = G g */       \
+                for (int i = 0; i < 6; ++i) BYOC__WINO_G((gg + 3 * i), 1, (r + 6 * i), 1) /* rows: r = gg G^T */      \
+                for (int xi = 0; xi < 36; ++xi)                                                                       \
+                    memcpy(u + xi * (C * nr + BYOC__WINO_SKEW) + c * nr + h, &r[xi], sizeof(V));                      \
+            }                                                                                                         \
+    }
+
+/* the output transform of tiles [0, tiles) of one image, channels [o0, o1): M^T[xi] [tiles][O] at
+   mt + xi (tiles O + BYOC__WINO_SKEW) to the image's output planes `on`, the bias added and the activation applied
+   as byoc__wino_out_* do */
 typedef void (*byoc__wino_small_out_fn)(const byoc__wino_job *j, const float *mt, int64_t tiles, int64_t o0,
                                         int64_t o1, float *on);
 #define BYOC__DEFINE_WINO_SMALL_OUT(suffix, attrs, VT, VLEN)                                                          \
@@ -12087,7 +12127,7 @@ typedef void (*byoc__wino_small_out_fn)(const byoc__wino_job *j, const float *mt
         typedef VT V;                                                                                                 \
         enum { VL = VLEN };                                                                                           \
         const byoc__conv_geom *g = j->g;                                                                              \
-        const int64_t O = g->O, P = g->OH * g->OW, OW = g->OW;                                                        \
+        const int64_t O = g->O, P = g->OH * g->OW, OW = g->OW, mstride = tiles * O + BYOC__WINO_SKEW;                 \
         const int relu = j->act == BYOC__WINO_RELU;                                                                   \
         for (int64_t oc = o0; oc < o1; oc += VL) {                                                                    \
             int64_t lanes = BYOC__MIN((int64_t)VL, o1 - oc);                                                          \
@@ -12102,11 +12142,11 @@ typedef void (*byoc__wino_small_out_fn)(const byoc__wino_job *j, const float *mt
                 float res[16 * VL];                                                                                   \
                 const float *src = mt + t * O + oc;                                                                   \
                 if (lanes == VL) {                                                                                    \
-                    for (int xi = 0; xi < 36; ++xi) memcpy(&m[xi], src + xi * tiles * O, sizeof(V));                  \
+                    for (int xi = 0; xi < 36; ++xi) memcpy(&m[xi], src + xi * mstride, sizeof(V));                    \
                 } else { /* the last channels: the lanes past o1 are zeros, never stored */                          \
                     memset(m, 0, sizeof m);                                                                           \
                     for (int xi = 0; xi < 36; ++xi)                                                                   \
-                        memcpy(&m[xi], src + xi * tiles * O, (size_t)lanes * sizeof(float));                          \
+                        memcpy(&m[xi], src + xi * mstride, (size_t)lanes * sizeof(float));                            \
                 }                                                                                                     \
                 for (int k = 0; k < 6; ++k) BYOC__WINO_AT((m + k), 6, (s + k), 6)       /* columns: s = A^T m */      \
                 for (int r = 0; r < 4; ++r) BYOC__WINO_AT((s + 6 * r), 1, (y + 4 * r), 1) /* rows: y = s A */         \
@@ -12136,18 +12176,30 @@ BYOC__DEFINE_WINO_SMALL_OUT(portable, BYOC__FP_CONTRACT, byoc__f4, 4)
 #else
 BYOC__DEFINE_WINO_SMALL_OUT(portable, BYOC__FP_CONTRACT, float, 1)
 #endif
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_WINO_SMALL_FILTER(avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+BYOC__DEFINE_WINO_SMALL_FILTER(avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_WINO_SMALL_FILTER(portable, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+BYOC__DEFINE_WINO_SMALL_FILTER(portable, BYOC__FP_CONTRACT, float, 1)
+#endif
 #undef BYOC__DEFINE_WINO_SMALL_OUT
+#undef BYOC__DEFINE_WINO_SMALL_FILTER
+#undef BYOC__WINO_G
 #undef BYOC__WINO_BT
 #undef BYOC__WINO_AT
 
 typedef struct byoc__wino_small_job {
     const byoc__wino_job *j;
     byoc__wino_small_out_fn out;
+    byoc__wino_small_filter_fn filter;
 } byoc__wino_small_job;
 
-/* unit u: image u % N, output channels [o0, o1) of chunk u / N (whole NR panels; the last takes the rest) */
-BYOC__PRIVATE void byoc__wino_small_unit(const byoc__wino_small_job *sj, int64_t u, float *vp, float *mt,
-                                         float *pad) {
+/* unit u: image u % N, output channels [o0, o1) of chunk u / N (whole NR panels; the last takes the rest), with
+   scratch `f` (byoc__wino_small_floats) and the input's padded segments at pad */
+BYOC__PRIVATE void byoc__wino_small_unit(const byoc__wino_small_job *sj, int64_t u, float *f, float *pad) {
     const byoc__wino_job *j = sj->j;
     const byoc__conv_geom *g = j->g;
     byoc__wino_blk b;
@@ -12156,29 +12208,32 @@ BYOC__PRIVATE void byoc__wino_small_unit(const byoc__wino_small_job *sj, int64_t
     b.o0 = BYOC__MIN(O, O * chunk / j->ochunks / nr * nr);
     b.o1 = chunk + 1 == j->ochunks ? O : BYOC__MIN(O, O * (chunk + 1) / j->ochunks / nr * nr);
     if (b.o0 >= b.o1) return;
-    const byoc__wino_seg *last = &b.seg[b.nseg - 1];
-    int64_t used = last->off + 6 * (4 * last->width + 2);
-    memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float));
-    j->in(j, &b, j->x + b.n * C * g->H * g->W, vp, pad); /* V[xi]: [C, ncr] row-major (one panel: ncr = NR) */
     int64_t rows = (b.N + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR;
-    size_t each = byoc__sgemm_packed_b_floats(O, C, j->nr);
-    float *ap = vp + 36 * C * b.ncr; /* V[xi]^T in MR-row panels (byoc__winograd_ws holds both) */
-    for (int xi = 0; xi < 36; ++xi) {
+    float *vp = f, *ap = vp + 36 * C * BYOC__GEMM_NR_MAX, *up = ap + 36 * C * BYOC__WINO_SMALL_TILES;
+    float *mt = up + 36 * (C * BYOC__GEMM_NR_MAX + BYOC__WINO_SKEW);
+    const byoc__wino_seg *last = &b.seg[b.nseg - 1];
+    memset(pad + last->off + 6 * (4 * last->width + 2), 0, BYOC__WINO_SLACK * sizeof(float));
+    j->in(j, &b, j->x + b.n * C * g->H * g->W, vp, pad); /* V[xi]: [C, ncr] row-major (one panel: ncr = NR) */
+    for (int xi = 0; xi < 36; ++xi) /* V[xi]^T: the tiles as GEMM rows */
         byoc__pack_a(b.N, C, vp + xi * C * b.ncr, 1, b.ncr, ap + xi * rows * C);
-        byoc__sgemm_packed_ab(j->ukr, j->nr, b.N, b.o1 - b.o0, C, NULL, C, ap + xi * rows * C,
-                              j->filter + xi * each + b.o0 * C, mt + xi * b.N * O + b.o0, O, NULL);
+    for (int64_t p0 = b.o0; p0 < b.o1; p0 += nr) {
+        sj->filter(j->filter + p0 * C * 9, C, j->nr, up);
+        for (int xi = 0; xi < 36; ++xi)
+            byoc__sgemm_packed_ab(j->ukr, j->nr, b.N, BYOC__MIN(nr, b.o1 - p0), C, NULL, C, ap + xi * rows * C,
+                                  up + xi * (C * nr + BYOC__WINO_SKEW), mt + xi * (b.N * O + BYOC__WINO_SKEW) + p0, O,
+                                  NULL);
     }
     sj->out(j, mt, b.N, b.o0, b.o1, j->o + b.n * O * g->OH * g->OW);
 }
 static void byoc__wino_small_task(void *ctx, int64_t t) {
     const byoc__wino_small_job *sj = (const byoc__wino_small_job *)ctx;
     const byoc__wino_job *j = sj->j;
-    int64_t lo, hi, T = BYOC__WINO_TILES;
+    int64_t lo, hi;
     byoc__parallel_range(j->units, j->ntasks, t, &lo, &hi);
-    float *vp = (float *)byoc__align64(j->ws + (size_t)t * j->ws_stride), *mt = vp + 36 * j->g->C * T;
-    float *pad = mt + 36 * j->g->O * T + BYOC__WINO_SLACK;
+    float *f = (float *)byoc__align64(j->ws + (size_t)t * j->ws_stride);
+    float *pad = f + byoc__wino_small_floats(j->g->O, j->g->C) + BYOC__WINO_SLACK;
     memset(pad - BYOC__WINO_SLACK, 0, BYOC__WINO_SLACK * sizeof(float));
-    for (int64_t u = lo; u < hi; ++u) byoc__wino_small_unit(sj, u, vp, mt, pad);
+    for (int64_t u = lo; u < hi; ++u) byoc__wino_small_unit(sj, u, f, pad);
 }
 
 /* the job byoc__conv2d_winograd_run set up (one block per image), on `tasks` threads */
@@ -12186,9 +12241,10 @@ BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *
     byoc__wino_small_job sj;
     sj.j = j;
     sj.out = byoc__wino_small_out_portable;
+    sj.filter = byoc__wino_small_filter_portable;
 #if BYOC__X86_DISPATCH
-    if (j->nr == 32) sj.out = byoc__wino_small_out_avx512;
-    else if (j->nr == 16) sj.out = byoc__wino_small_out_avx2;
+    if (j->nr == 32) sj.out = byoc__wino_small_out_avx512, sj.filter = byoc__wino_small_filter_avx512;
+    else if (j->nr == 16) sj.out = byoc__wino_small_out_avx2, sj.filter = byoc__wino_small_filter_avx2;
 #endif
     j->ochunks = BYOC__MAX(1, BYOC__MIN((int64_t)tasks, j->g->O / j->nr));
     j->units = j->g->N * j->ochunks;

@@ -2846,7 +2846,7 @@ BYOC__SIM_PRIVATE int byoc__sim_winograd_filters(byoc__sim_lowering *L) {
             if (!st->winograd || !byoc__winograd_pack_filter((const float *)p->buffers[w->buffer].constant->data, O, C,
                                                               small, st->winograd))
                 return BYOC__SIM_OOM(L);
-            size_t ws = byoc__winograd_ws(O, C);
+            size_t ws = byoc__winograd_ws(O, C, small);
             if (ws > p->plan.workspace_bytes) p->plan.workspace_bytes = ws;
             kk->info.algorithm = "winograd";
             if (was_fconv) { /* byoc__sim_run_fconv runs it through the transformed filter */
