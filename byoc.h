@@ -11699,14 +11699,20 @@ typedef struct byoc__wino_job {
     size_t ws_stride;
 } byoc__wino_job;
 
+/* where chunk `chunk` of `chunks` of O output channels starts: the nearest multiple of `unit` (SqueezeNet's 128
+   channels in two: 66 and 62, eleven micro-kernel row panels each, where rounding down gave 60 and 68, 10 and 12) */
+BYOC__PRIVATE int64_t byoc__wino_chunk_bound(int64_t O, int64_t chunk, int64_t chunks, int64_t unit) {
+    if (chunk >= chunks) return O;
+    return BYOC__MIN(O, (O * chunk / chunks + unit / 2) / unit * unit);
+}
 /* unit u: block u % (images x blocks) (its tiles as segments of rows) and output-channel chunk u / that. Chunk
    bounds are multiples of MR, so a chunk's rows of the packed filter are the whole GEMM's row panels (with C <= KC,
    one KC slice, rows [o0, o1) start at o0 * C) and each output is the same micro-kernel sum at any split. */
 BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc__wino_blk *b) {
     int64_t per = j->units / j->ochunks, chunk = u / per, O = j->g->O, off = 0;
     u %= per;
-    b->o0 = BYOC__MIN(O, O * chunk / j->ochunks / BYOC__GEMM_MR * BYOC__GEMM_MR);
-    b->o1 = chunk + 1 == j->ochunks ? O : BYOC__MIN(O, O * (chunk + 1) / j->ochunks / BYOC__GEMM_MR * BYOC__GEMM_MR);
+    b->o0 = byoc__wino_chunk_bound(O, chunk, j->ochunks, BYOC__GEMM_MR);
+    b->o1 = byoc__wino_chunk_bound(O, chunk + 1, j->ochunks, BYOC__GEMM_MR);
     int64_t t0 = u % j->blocks * BYOC__WINO_TILES;
     b->n = u / j->blocks;
     b->N = BYOC__MIN((int64_t)BYOC__WINO_TILES, j->tiles - t0);
@@ -12205,8 +12211,8 @@ BYOC__PRIVATE void byoc__wino_small_unit(const byoc__wino_small_job *sj, int64_t
     byoc__wino_blk b;
     byoc__wino_block_of(j, u, &b); /* units are (chunk, image), chunk-major, as the tile path's (chunk, block) */
     int64_t chunk = u / g->N, nr = j->nr, C = g->C, O = g->O;
-    b.o0 = BYOC__MIN(O, O * chunk / j->ochunks / nr * nr);
-    b.o1 = chunk + 1 == j->ochunks ? O : BYOC__MIN(O, O * (chunk + 1) / j->ochunks / nr * nr);
+    b.o0 = byoc__wino_chunk_bound(O, chunk, j->ochunks, nr);
+    b.o1 = byoc__wino_chunk_bound(O, chunk + 1, j->ochunks, nr);
     if (b.o0 >= b.o1) return;
     int64_t rows = (b.N + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR;
     float *vp = f, *ap = vp + 36 * C * BYOC__GEMM_NR_MAX, *up = ap + 36 * C * BYOC__WINO_SMALL_TILES;
