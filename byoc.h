@@ -12111,7 +12111,9 @@ typedef void (*byoc__wino_small_filter_fn)(const float *wp, int64_t C, int nr, f
     attrs static void byoc__wino_small_filter_##suffix(const float *wp, int64_t C, int nr, float *u) {               \
         typedef VT V;                                                                                                 \
         enum { VL = VLEN };                                                                                           \
-        for (int64_t c = 0; c < C; ++c)                                                                               \
+        for (int64_t c = 0; c < C; ++c) {                                                                             \
+            if (c + 4 < C) /* the weight comes from memory once per run: its lines ahead of the transform */        \
+                for (int q = 0; q < 9 * nr; q += 16) BYOC__PREFETCH(wp + (c + 4) * 9 * nr + q);                       \
             for (int h = 0; h < nr; h += VL) {                                                                        \
                 V g[9], gg[18], r[36];                                                                                \
                 for (int k = 0; k < 9; ++k) memcpy(&g[k], wp + (c * 9 + k) * nr + h, sizeof(V));                      \
@@ -12120,6 +12122,7 @@ typedef void (*byoc__wino_small_filter_fn)(const float *wp, int64_t C, int nr, f
                 for (int xi = 0; xi < 36; ++xi)                                                                       \
                     memcpy(u + xi * (C * nr + BYOC__WINO_SKEW) + c * nr + h, &r[xi], sizeof(V));                      \
             }                                                                                                         \
+        }                                                                                                             \
     }
 
 /* the output transform of tiles [0, tiles) of one image, channels [o0, o1): M^T[xi] [tiles][O] at
