@@ -11694,6 +11694,7 @@ typedef struct byoc__wino_job {
     byoc__ukr_fn ukr;
     byoc__wino_fn in, out;          /* the transforms for this NR's vectors */
     int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, units in all */
+    int64_t bt;                     /* tiles per block: BYOC__WINO_TILES, or fewer (byoc__wino_split_tiles) */
     int64_t ochunks;                /* units are (channel chunk, block) pairs, chunk-major: 1 chunk or ntasks */
     unsigned char *ws;
     size_t ws_stride;
@@ -11713,9 +11714,9 @@ BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc_
     u %= per;
     b->o0 = byoc__wino_chunk_bound(O, chunk, j->ochunks, BYOC__GEMM_MR);
     b->o1 = byoc__wino_chunk_bound(O, chunk + 1, j->ochunks, BYOC__GEMM_MR);
-    int64_t t0 = u % j->blocks * BYOC__WINO_TILES;
+    int64_t t0 = u % j->blocks * j->bt;
     b->n = u / j->blocks;
-    b->N = BYOC__MIN((int64_t)BYOC__WINO_TILES, j->tiles - t0);
+    b->N = BYOC__MIN(j->bt, j->tiles - t0);
     b->ncr = (b->N + j->nr - 1) / j->nr * j->nr;
     b->nseg = 0;
     for (int64_t s = 0; s < b->N; b->nseg++) {
@@ -11996,13 +11997,26 @@ BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *
 /* 1 when `tasks` threads share the work by output channels, each transforming every block's input (a duplicate
    of the input transform, cheap beside the GEMMs: C x 36 x tiles values against O x C x 36 x tiles products)
    rather than by blocks: when the blocks are too few to share evenly (fewer than four a thread: one block more or
-   less, or a last block of a few tiles, is then a large part of a thread's work). SqueezeNet's 27x27 maps are one
-   block of 49 tiles (a second thread had nothing to do), its 55x55 maps four blocks of 64, 64, 64 and 4 tiles
-   (1.5x at two threads). Each thread needs two micro-kernel rows at least, and C one KC slice
-   (byoc__wino_block_of). */
+   less, or a last block of a few tiles, is then a large part of a thread's work). SqueezeNet's 55x55 maps are four
+   blocks of 64, 64, 64 and 4 tiles (1.5x at two threads), its 27x27 maps one block of 49 (a second thread had
+   nothing to do; byoc__wino_split_tiles takes them at two threads). Each thread needs two micro-kernel rows at
+   least, and C one KC slice (byoc__wino_block_of). */
 BYOC__PRIVATE int byoc__wino_split_channels(const byoc__conv_geom *g, int64_t blocks, int tasks) {
     if (tasks < 2 || g->C > BYOC__GEMM_KC || g->O < 2 * BYOC__GEMM_MR * tasks) return 0;
     return blocks < 4 * (int64_t)tasks;
+}
+/* Before that: tiles per block (a multiple of NR) that give each of `tasks` threads the same number of the GEMM's
+   micro-panels of one image, or 0. A 27x27 map's 49 tiles are two AVX-512 panels: blocks of 32 and 17 tiles cost
+   the same GEMM (both one panel) and nothing is done twice, where split by channels each thread transformed the
+   whole input (on a loaded machine, where the pool runs a job's tasks on the caller alone, that cost 15%). The
+   columns of a GEMM do not depend on each other, so blocks of any size give the same bytes. */
+BYOC__PRIVATE int64_t byoc__wino_split_tiles(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks) {
+    int64_t panels = (tiles + nr - 1) / nr;
+    if (tasks < 2 || g->N != 1 || (tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES >= 4 * (int64_t)tasks ||
+        panels % tasks)
+        return 0;
+    int64_t bt = panels / tasks * nr;
+    return bt <= BYOC__WINO_TILES ? bt : 0;
 }
 
 /* The convolution `call` (byoc__winograd_fits) on in (data, weight: only its shape is read) into out, with the
@@ -12033,6 +12047,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
 #endif
     j.TW = (g.OW + 3) / 4;
     j.tiles = (g.OH + 3) / 4 * j.TW;
+    j.bt = BYOC__WINO_TILES;
     j.blocks = (j.tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES;
     j.units = g.N * j.blocks;
     j.ochunks = 1;
@@ -12043,7 +12058,12 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
         byoc__wino_small_run(&j, par, tasks);
         return BYOC_OK;
     }
-    if (byoc__wino_split_channels(&g, j.units, tasks)) {
+    int64_t bt = byoc__wino_split_tiles(&g, j.tiles, j.nr, tasks);
+    if (bt) {
+        j.bt = bt;
+        j.blocks = (j.tiles + bt - 1) / bt;
+        j.units = g.N * j.blocks;
+    } else if (byoc__wino_split_channels(&g, j.units, tasks)) {
         j.ochunks = tasks;
         j.units *= tasks;
     }

@@ -257,7 +257,7 @@ static void test_winograd_same_bytes_at_1_2_3_7_threads(void) {
         {2, 19, 37, 41, 29, {1, 1, 1, 1}, 1, 1},
         {1, 64, 45, 230, 17, {1, 0, 2, 1}, 0, 0},
         {3, 16, 20, 21, 16, {1, 1, 1, 1}, 1, 0},
-        {1, 32, 27, 27, 128, {1, 1, 1, 1}, 1, 1}, /* one block: split by output channels */
+        {1, 32, 27, 27, 128, {1, 1, 1, 1}, 1, 1}, /* one block: two of 32 + 17 tiles at 2 threads, else channels */
         {1, 16, 55, 55, 64, {1, 1, 1, 1}, 1, 1},  /* four blocks, the last of 4 tiles: by channels at 2 threads */
         {1, 24, 27, 27, 100, {1, 1, 1, 1}, 0, 1}, /* channel chunks not a multiple of the micro-kernel's rows */
     };
