@@ -160,6 +160,7 @@
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
+       [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -7918,8 +7919,11 @@ static void byoc__ukr_vec4(int64_t kc, const float *a, const float *b, float *c,
 }
 #endif
 #if BYOC__X86_DISPATCH
-BYOC__DEFINE_UKR(byoc__ukr_avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
-BYOC__DEFINE_UKR(byoc__ukr_avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+/* 64-byte aligned: where the linker happened to put the AVX-512 kernel (16-byte aligned, its k loop across a
+   fetch-block boundary) it ran 7-10% slower on the same data, and an unrelated edit anywhere moved it */
+BYOC__DEFINE_UKR(byoc__ukr_avx2, __attribute__((target("avx2,fma"), aligned(64))) BYOC__FP_CONTRACT, byoc__f8, 8)
+BYOC__DEFINE_UKR(byoc__ukr_avx512, __attribute__((target("avx512f"), aligned(64))) BYOC__FP_CONTRACT, byoc__f16v,
+                 16)
 #endif
 
 /* the widest micro-kernel this CPU runs, and its NR (asked each call: a cached answer would be
@@ -11755,7 +11759,8 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
      the im2col GEMM has few rows). Small images lose: 4 tiles (a 7x7 map) of 256 channels took 3.5x as long
      (the transformed filter, 4x the weight, is read for a few columns), and a 13x13 map computes 16x16 outputs
      (1.0-1.08x on SqueezeNet's last fire modules). Hence BYOC__WINO_MIN_IN_CHANNELS, BYOC__WINO_MIN_OUT_CHANNELS,
-     at least 16 tiles per image and at most 20% of the tiles' outputs cropped away.
+     at least 16 tiles per image and at most 20% of the tiles' outputs cropped away, but for maps of 16 tiles,
+     which the next section runs with the tiles as the GEMM's rows (0.77-0.8x im2col's time there).
    ONNX Runtime's CPU provider has no Winograd path for float32; its speed on these layers comes from NCHWc
    direct-convolution kernels (MlasNchwcConv). */
 #ifndef BYOC__WINO_MIN_IN_CHANNELS
@@ -11765,6 +11770,7 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
 #define BYOC__WINO_MIN_OUT_CHANNELS 3
 #endif
 #define BYOC__WINO_TILES 64 /* output tiles per block: a multiple of every NR */
+#define BYOC__WINO_SMALL_TILES 24 /* at most: the small-map path's tiles (its workspace is byoc__winograd_ws's) */
 enum { BYOC__WINO_NO_ACT = 0, BYOC__WINO_RELU = 1 };
 
 /* the convolution's geometry from its call, its data and weight (in) and its result (out) */
@@ -11780,6 +11786,15 @@ BYOC__PRIVATE void byoc__winograd_geom(const byoc_node *call, const byoc_tensor 
     k.out = &result;
     k.nout = 1;
     byoc__conv_geom_of(&k, g);
+}
+
+/* 1 when an image's tiles fit one micro-panel of GEMM columns and a few MR-row panels (byoc__wino_small_run), and
+   the channels one KC slice of C and one NC block of O */
+BYOC__PRIVATE int byoc__wino_small_map(const byoc__conv_geom *g) {
+    int nr;
+    (void)byoc__gemm_kernel(&nr);
+    int64_t tiles = (g->OH + 3) / 4 * ((g->OW + 3) / 4);
+    return tiles <= BYOC__MIN((int64_t)nr, BYOC__WINO_SMALL_TILES) && g->C <= BYOC__GEMM_KC && g->O <= BYOC__GEMM_NC;
 }
 
 /* 1 when the float nn.conv2d call (in: data and weight, out: its result) is one Winograd F(4x4, 3x3) runs */
@@ -11799,16 +11814,32 @@ BYOC__PRIVATE int byoc__winograd_fits(const byoc_node *call, const byoc_tensor *
     int64_t tiles = (g.OH + 3) / 4 * ((g.OW + 3) / 4);
     return g.KH == 3 && g.KW == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 && g.G == 1 &&
            in[1].dims[1] == g.C && in[1].dims[0] == g.O && g.C >= BYOC__WINO_MIN_IN_CHANNELS &&
-           g.O >= BYOC__WINO_MIN_OUT_CHANNELS && g.N > 0 && tiles >= 16 && 16 * tiles * 5 <= 6 * g.OH * g.OW;
+           g.O >= BYOC__WINO_MIN_OUT_CHANNELS && g.N > 0 && tiles >= 16 &&
+           (16 * tiles * 5 <= 6 * g.OH * g.OW || byoc__wino_small_map(&g));
+}
+/* 1 when the call (byoc__winograd_fits) runs on the small-map path, whose filter is packed differently */
+BYOC__PRIVATE int byoc__winograd_small(const byoc_node *call, const byoc_tensor *in, const byoc_tensor *out) {
+    byoc__conv_geom g;
+    byoc__winograd_geom(call, in, out, &g);
+    return byoc__wino_small_map(&g);
 }
 
-/* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout */
-BYOC__PRIVATE size_t byoc__winograd_filter_floats(int64_t O, int64_t C) {
-    return 36 * (size_t)byoc__sgemm_packed_a_floats(O, C);
+/* floats of a packed transformed filter: 36 GEMM A operands [O, C] in packed-A layout; on the small-map path
+   (small: byoc__winograd_small) the weight itself in panels of NR output channels (byoc__wino_small_arrange) */
+BYOC__PRIVATE size_t byoc__winograd_filter_floats(int64_t O, int64_t C, int small) {
+    int nr;
+    (void)byoc__gemm_kernel(&nr);
+    return small ? (size_t)((O + nr - 1) / nr * nr * C * 9) : 36 * (size_t)byoc__sgemm_packed_a_floats(O, C);
 }
+BYOC__PRIVATE void byoc__wino_small_arrange(const float *w, int64_t O, int64_t C, float *dst); /* small maps */
 /* U[xi] = G g G^T for each 3x3 filter g of weight w [O, C, 3, 3], in double (it is made once), then each of the 36
-   [O, C] matrices packed for the GEMM into dst (byoc__winograd_filter_floats). 0 when memory runs out. */
-BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t C, float *dst) {
+   [O, C] matrices packed for the GEMM into dst (byoc__winograd_filter_floats; small: the weight arranged for the
+   small-map path, which transforms it as it runs). 0 when memory runs out. */
+BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t C, int small, float *dst) {
+    if (small) {
+        byoc__wino_small_arrange(w, O, C, dst);
+        return 1;
+    }
     static const double G[6][3] = {{1.0 / 4, 0, 0},           {-1.0 / 6, -1.0 / 6, -1.0 / 6},
                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6}, {1.0 / 24, 1.0 / 12, 1.0 / 6},
                                    {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}};
@@ -11833,11 +11864,13 @@ BYOC__PRIVATE int byoc__winograd_pack_filter(const float *w, int64_t O, int64_t 
 
 /* one task's scratch: a block's V [36][C][T] (packed-B panels), M [36][O][T], and its segments' zero-padded input
    (6 x (4 width + 2) floats each, widths summing to T, at most T + 1 segments: 36 T + 12 floats) with
-   BYOC__WINO_SLACK zeros before and after (a vector of a segment's patches reads up to 4 VL + 2 floats past it) */
+   BYOC__WINO_SLACK zeros before and after (a vector of a segment's patches reads up to 4 VL + 2 floats past it).
+   small (byoc__winograd_small): byoc__wino_small_task's V, V^T, one panel of U and M^T instead of V and M. */
 #define BYOC__WINO_SLACK 72
-BYOC__PRIVATE size_t byoc__winograd_ws(int64_t O, int64_t C) {
-    return 64 + (size_t)(36 * (C + O) * BYOC__WINO_TILES + 36 * BYOC__WINO_TILES + 12 + 2 * BYOC__WINO_SLACK) *
-                    sizeof(float);
+BYOC__PRIVATE size_t byoc__wino_small_floats(int64_t O, int64_t C); /* small maps */
+BYOC__PRIVATE size_t byoc__winograd_ws(int64_t O, int64_t C, int small) {
+    size_t transforms = small ? byoc__wino_small_floats(O, C) : (size_t)(36 * (C + O) * BYOC__WINO_TILES);
+    return 64 + (transforms + 36 * BYOC__WINO_TILES + 12 + 2 * BYOC__WINO_SLACK) * sizeof(float);
 }
 
 /* B^T d on six values (a column, then a row, of a patch) and A^T m (four of six), with the points 0, +-1, +-2;
@@ -11873,6 +11906,7 @@ typedef struct byoc__wino_seg {
 } byoc__wino_seg;
 typedef struct byoc__wino_blk {
     int64_t n, N, ncr; /* the image, the tiles (GEMM columns), N rounded up to whole micro-panels */
+    int64_t o0, o1;    /* the output channels this unit computes (all O unless the work is split by channels) */
     int nseg;
     byoc__wino_seg seg[BYOC__WINO_TILES + 1];
 } byoc__wino_blk;
@@ -11885,16 +11919,30 @@ typedef struct byoc__wino_job {
     int act, nr;                    /* BYOC__WINO_NO_ACT or BYOC__WINO_RELU; the micro-kernel's NR */
     byoc__ukr_fn ukr;
     byoc__wino_fn in, out;          /* the transforms for this NR's vectors */
-    int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, blocks in all */
+    int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, units in all */
+    int64_t bt;                     /* tiles per block: BYOC__WINO_TILES, or fewer (byoc__wino_split_tiles) */
+    int64_t ochunks;                /* units are (channel chunk, block) pairs, chunk-major: 1 chunk or ntasks */
     unsigned char *ws;
     size_t ws_stride;
 } byoc__wino_job;
 
-/* block u (of all images): its tiles as segments of rows */
+/* where chunk `chunk` of `chunks` of O output channels starts: the nearest multiple of `unit` (SqueezeNet's 128
+   channels in two: 66 and 62, eleven micro-kernel row panels each, where rounding down gave 60 and 68, 10 and 12) */
+BYOC__PRIVATE int64_t byoc__wino_chunk_bound(int64_t O, int64_t chunk, int64_t chunks, int64_t unit) {
+    if (chunk >= chunks) return O;
+    return BYOC__MIN(O, (O * chunk / chunks + unit / 2) / unit * unit);
+}
+/* unit u: block u % (images x blocks) (its tiles as segments of rows) and output-channel chunk u / that. Chunk
+   bounds are multiples of MR, so a chunk's rows of the packed filter are the whole GEMM's row panels (with C <= KC,
+   one KC slice, rows [o0, o1) start at o0 * C) and each output is the same micro-kernel sum at any split. */
 BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc__wino_blk *b) {
-    int64_t t0 = u % j->blocks * BYOC__WINO_TILES, off = 0;
+    int64_t per = j->units / j->ochunks, chunk = u / per, O = j->g->O, off = 0;
+    u %= per;
+    b->o0 = byoc__wino_chunk_bound(O, chunk, j->ochunks, BYOC__GEMM_MR);
+    b->o1 = byoc__wino_chunk_bound(O, chunk + 1, j->ochunks, BYOC__GEMM_MR);
+    int64_t t0 = u % j->blocks * j->bt;
     b->n = u / j->blocks;
-    b->N = BYOC__MIN((int64_t)BYOC__WINO_TILES, j->tiles - t0);
+    b->N = BYOC__MIN(j->bt, j->tiles - t0);
     b->ncr = (b->N + j->nr - 1) / j->nr * j->nr;
     b->nseg = 0;
     for (int64_t s = 0; s < b->N; b->nseg++) {
@@ -12092,7 +12140,7 @@ BYOC__DEFINE_WINO_IO(portable, , float, 1)
         enum { VL = VLEN };                                                                                           \
         const byoc__conv_geom *g = j->g;                                                                              \
         const int64_t O = g->O, N = b->N, ncr = b->ncr;                                                               \
-        for (int64_t oc = 0; oc < O; ++oc) {                                                                          \
+        for (int64_t oc = b->o0; oc < b->o1; ++oc) {                                                                  \
             float bias = j->bias ? j->bias[oc] : 0.0f, *plane = on + oc * g->OH * g->OW;                              \
             int at = 0;                                                                                               \
             for (int64_t s0 = 0; s0 < N; s0 += VL) {                                                                  \
@@ -12145,8 +12193,6 @@ BYOC__DEFINE_WINO(portable, BYOC__FP_CONTRACT, float, 1)
 #undef BYOC__LO16
 #undef BYOC__HI16
 #endif
-#undef BYOC__WINO_BT
-#undef BYOC__WINO_AT
 
 /* one block u: input transform, the 36 GEMMs, output transform */
 BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *vp, float *mb, float *pad) {
@@ -12157,9 +12203,10 @@ BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *v
     int64_t each = byoc__sgemm_packed_a_floats(g->O, g->C), used = last->off + 6 * (4 * last->width + 2);
     memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float)); /* read (and blended away) by vectors past the end */
     j->in(j, &b, j->x + b.n * g->C * g->H * g->W, vp, pad);
+    if (b.o0 >= b.o1) return;
     for (int xi = 0; xi < 36; ++xi)
-        byoc__sgemm_packed_ab(j->ukr, j->nr, g->O, b.N, g->C, NULL, g->C, j->filter + xi * each,
-                              vp + xi * g->C * b.ncr, mb + xi * g->O * b.ncr, b.ncr, NULL);
+        byoc__sgemm_packed_ab(j->ukr, j->nr, b.o1 - b.o0, b.N, g->C, NULL, g->C, j->filter + xi * each + b.o0 * g->C,
+                              vp + xi * g->C * b.ncr, mb + (xi * g->O + b.o0) * b.ncr, b.ncr, NULL);
     j->out(j, &b, mb, j->o + b.n * g->O * g->OH * g->OW, pad);
 }
 static void byoc__wino_task(void *ctx, int64_t t) {
@@ -12170,6 +12217,32 @@ static void byoc__wino_task(void *ctx, int64_t t) {
     float *pad = mb + 36 * j->g->O * T + BYOC__WINO_SLACK;
     memset(pad - BYOC__WINO_SLACK, 0, BYOC__WINO_SLACK * sizeof(float));
     for (int64_t u = lo; u < hi; ++u) byoc__wino_block(j, u, vp, mb, pad);
+}
+
+BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *par, int tasks); /* small maps */
+/* 1 when `tasks` threads share the work by output channels, each transforming every block's input (a duplicate
+   of the input transform, cheap beside the GEMMs: C x 36 x tiles values against O x C x 36 x tiles products)
+   rather than by blocks: when the blocks are too few to share evenly (fewer than four a thread: one block more or
+   less, or a last block of a few tiles, is then a large part of a thread's work). SqueezeNet's 55x55 maps are four
+   blocks of 64, 64, 64 and 4 tiles (1.5x at two threads), its 27x27 maps one block of 49 (a second thread had
+   nothing to do; byoc__wino_split_tiles takes them at two threads). Each thread needs two micro-kernel rows at
+   least, and C one KC slice (byoc__wino_block_of). */
+BYOC__PRIVATE int byoc__wino_split_channels(const byoc__conv_geom *g, int64_t blocks, int tasks) {
+    if (tasks < 2 || g->C > BYOC__GEMM_KC || g->O < 2 * BYOC__GEMM_MR * tasks) return 0;
+    return blocks < 4 * (int64_t)tasks;
+}
+/* Before that: tiles per block (a multiple of NR) that give each of `tasks` threads the same number of the GEMM's
+   micro-panels of one image, or 0. A 27x27 map's 49 tiles are two AVX-512 panels: blocks of 32 and 17 tiles cost
+   the same GEMM (both one panel) and nothing is done twice, where split by channels each thread transformed the
+   whole input (on a loaded machine, where the pool runs a job's tasks on the caller alone, that cost 15%). The
+   columns of a GEMM do not depend on each other, so blocks of any size give the same bytes. */
+BYOC__PRIVATE int64_t byoc__wino_split_tiles(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks) {
+    int64_t panels = (tiles + nr - 1) / nr;
+    if (tasks < 2 || g->N != 1 || (tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES >= 4 * (int64_t)tasks ||
+        panels % tasks)
+        return 0;
+    int64_t bt = panels / tasks * nr;
+    return bt <= BYOC__WINO_TILES ? bt : 0;
 }
 
 /* The convolution `call` (byoc__winograd_fits) on in (data, weight: only its shape is read) into out, with the
@@ -12200,14 +12273,238 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
 #endif
     j.TW = (g.OW + 3) / 4;
     j.tiles = (g.OH + 3) / 4 * j.TW;
+    j.bt = BYOC__WINO_TILES;
     j.blocks = (j.tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES;
     j.units = g.N * j.blocks;
-    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
-    j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
+    j.ochunks = 1;
     j.ws = (unsigned char *)ws;
     j.ws_stride = ws_stride;
+    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
+    if (byoc__wino_small_map(&g)) {
+        byoc__wino_small_run(&j, par, tasks);
+        return BYOC_OK;
+    }
+    int64_t bt = byoc__wino_split_tiles(&g, j.tiles, j.nr, tasks);
+    if (bt) {
+        j.bt = bt;
+        j.blocks = (j.tiles + bt - 1) / bt;
+        j.units = g.N * j.blocks;
+    } else if (byoc__wino_split_channels(&g, j.units, tasks)) {
+        j.ochunks = tasks;
+        j.units *= tasks;
+    }
+    j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
     byoc__parallel_run(par, j.ntasks, byoc__wino_task, &j);
     return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
+/* A map of 13x13 to 16x16 outputs (SqueezeNet's fire6-9 expand3x3, 48 -> 192 and 64 -> 256 channels) is 16 tiles of
+   F(4x4, 3x3): as GEMM columns (the path above) they fill half of one AVX-512 micro-panel, so half its multiply-adds
+   are lost, and the im2col GEMM (169 columns in 6 micro-panels) did as well. Here the roles swap:
+   M^T[xi] [tiles, O] = V[xi]^T [tiles, C] * U[xi]^T [C, O], the tiles on the micro-kernel's MR rows (16 tiles: 18
+   rows) and the output channels on its NR columns, so the 36 products cost 36 x 18 x C x O multiply-adds against
+   im2col's 192 x 9 x C x O (2.7x fewer). The filter transform runs here, one panel of NR output channels at a time
+   (byoc__wino_small_filter_*), from the weight arranged at lowering: 36 transformed [C, O] matrices made once are
+   4x the weight and came from memory at each run (2.4 MB for 64 -> 256 channels: on SqueezeNet that took longer
+   than the GEMMs), where a panel's U (36 x C x NR floats) stays in L2 for its 36 GEMMs. TVM's Winograd without a
+   pre-computed weight transforms it inside the kernel too (topi/nn/conv2d.py, G from winograd_util.py). The input
+   transform is the one above (a block's V in packed-B panels, one panel of NR tiles), re-packed into MR-row
+   panels; the output transform runs on vectors of output channels of one tile, and each lane's 4x4 result goes
+   to its own output plane. Threads share the output channels (whole NR panels); each transforms the whole input,
+   as small as the map is. Every output is the same micro-kernel sum at any split, so the bytes do not depend on
+   the thread count. */
+
+/* the weight [O, C, 3, 3] as panels of NR output channels, dst[((p * C + c) * 9 + k) * NR + l] = w[p NR + l][c][k]
+   (zeros past O): the filter transform of a panel reads vectors of output channels */
+BYOC__PRIVATE void byoc__wino_small_arrange(const float *w, int64_t O, int64_t C, float *dst) {
+    int nr;
+    (void)byoc__gemm_kernel(&nr);
+    for (int64_t p = 0; p < (O + nr - 1) / nr; ++p)
+        for (int64_t c = 0; c < C; ++c)
+            for (int k = 0; k < 9; ++k, dst += nr)
+                for (int64_t l = 0; l < nr; ++l) dst[l] = p * nr + l < O ? w[((p * nr + l) * C + c) * 9 + k] : 0.0f;
+}
+/* the scratch floats of byoc__wino_small_task past the input's padded segments: V [36][C][NR] (packed-B panels), V^T
+   in MR-row panels [36][C][SMALL_TILES], one output panel's U [36][C][NR] and M^T [36][SMALL_TILES][O], U's and M^T's
+   36 matrices BYOC__WINO_SKEW floats apart more: the transforms touch all 36 at once, and at a power-of-two
+   distance (8 KiB for 64 channels) they fell in one L1 set and evicted each other (the filter transform took as
+   long as the GEMMs) */
+#define BYOC__WINO_SKEW 16
+BYOC__PRIVATE size_t byoc__wino_small_floats(int64_t O, int64_t C) {
+    return (size_t)(36 * C * (2 * BYOC__GEMM_NR_MAX + BYOC__WINO_SMALL_TILES) + 36 * BYOC__WINO_SMALL_TILES * O +
+                    2 * 36 * BYOC__WINO_SKEW);
+}
+
+/* G g on three values (a column, then a row, of a 3x3 filter) to six, with the points 0, +-1, +-2 (the rows of G:
+   1/4 [1 0 0], -1/6 [1 1 1], -1/6 [1 -1 1], 1/24 [1 2 4], 1/24 [1 -2 4], [0 0 1]) */
+#define BYOC__WINO_G(g, s, r, rs)                                                                                \
+    {                                                                                                            \
+        V e = g[0] + g[2 * (s)], f = (1.0f / 24) * g[0] + (1.0f / 6) * g[2 * (s)];                             \
+        r[0] = 0.25f * g[0];                                                                                     \
+        r[(rs)] = (-1.0f / 6) * (e + g[(s)]);                                                                    \
+        r[2 * (rs)] = (-1.0f / 6) * (e - g[(s)]);                                                                \
+        r[3 * (rs)] = f + (1.0f / 12) * g[(s)];                                                                  \
+        r[4 * (rs)] = f - (1.0f / 12) * g[(s)];                                                                  \
+        r[5 * (rs)] = g[2 * (s)];                                                                                \
+    }
+/* U[xi] = G g G^T of output panel `wp` (byoc__wino_small_arrange's: C x 9 vectors of NR channels) into u, 36 B
+   operands [C, NR] in packed-B layout (one micro-panel, C <= KC). At run time, in float: the panel's 36 x C x NR
+   floats stay in L2 for its 36 GEMMs, where 36 precomputed [C, O] matrices (4x the weight: 2.4 MB for 64 -> 256
+   channels) came from memory at each run and took longer than the GEMMs themselves. */
+typedef void (*byoc__wino_small_filter_fn)(const float *wp, int64_t C, int nr, float *u); /* U[xi] at u + xi us */
+#define BYOC__DEFINE_WINO_SMALL_FILTER(suffix, attrs, VT, VLEN)                                                       \
+    attrs static void byoc__wino_small_filter_##suffix(const float *wp, int64_t C, int nr, float *u) {               \
+        typedef VT V;                                                                                                 \
+        enum { VL = VLEN };                                                                                           \
+        for (int64_t c = 0; c < C; ++c) {                                                                             \
+            if (c + 4 < C) /* the weight comes from memory once per run: its lines ahead of the transform */        \
+                for (int q = 0; q < 9 * nr; q += 16) BYOC__PREFETCH(wp + (c + 4) * 9 * nr + q);                       \
+            for (int h = 0; h < nr; h += VL) {                                                                        \
+                V g[9], gg[18], r[36];                                                                                \
+                for (int k = 0; k < 9; ++k) memcpy(&g[k], wp + (c * 9 + k) * nr + h, sizeof(V));                      \
+                for (int x = 0; x < 3; ++x) BYOC__WINO_G((g + x), 3, (gg + x), 3)        /* columns: gg = G g */       \
+                for (int i = 0; i < 6; ++i) BYOC__WINO_G((gg + 3 * i), 1, (r + 6 * i), 1) /* rows: r = gg G^T */      \
+                for (int xi = 0; xi < 36; ++xi)                                                                       \
+                    memcpy(u + xi * (C * nr + BYOC__WINO_SKEW) + c * nr + h, &r[xi], sizeof(V));                      \
+            }                                                                                                         \
+        }                                                                                                             \
+    }
+
+/* the output transform of tiles [0, tiles) of one image, channels [o0, o1): M^T[xi] [tiles][O] at
+   mt + xi (tiles O + BYOC__WINO_SKEW) to the image's output planes `on`, the bias added and the activation applied
+   as byoc__wino_out_* do */
+typedef void (*byoc__wino_small_out_fn)(const byoc__wino_job *j, const float *mt, int64_t tiles, int64_t o0,
+                                        int64_t o1, float *on);
+#define BYOC__DEFINE_WINO_SMALL_OUT(suffix, attrs, VT, VLEN)                                                          \
+    attrs static void byoc__wino_small_out_##suffix(const byoc__wino_job *j, const float *mt, int64_t tiles,         \
+                                                    int64_t o0, int64_t o1, float *on) {                             \
+        typedef VT V;                                                                                                 \
+        enum { VL = VLEN };                                                                                           \
+        const byoc__conv_geom *g = j->g;                                                                              \
+        const int64_t O = g->O, P = g->OH * g->OW, OW = g->OW, mstride = tiles * O + BYOC__WINO_SKEW;                 \
+        const int relu = j->act == BYOC__WINO_RELU;                                                                   \
+        for (int64_t oc = o0; oc < o1; oc += VL) {                                                                    \
+            int64_t lanes = BYOC__MIN((int64_t)VL, o1 - oc);                                                          \
+            V bias;                                                                                                   \
+            float lane_bias[VL] = {0};                                                                                \
+            if (j->bias) memcpy(lane_bias, j->bias + oc, (size_t)lanes * sizeof(float));                             \
+            memcpy(&bias, lane_bias, sizeof bias);                                                                    \
+            for (int64_t t = 0; t < tiles; ++t) {                                                                     \
+                int64_t ty = t / j->TW, tx = t % j->TW;                                                               \
+                int64_t nrows = BYOC__MIN(4, g->OH - 4 * ty), ncols = BYOC__MIN(4, OW - 4 * tx);                      \
+                V m[36], s[24], y[16];                                                                                \
+                float res[16 * VL];                                                                                   \
+                const float *src = mt + t * O + oc;                                                                   \
+                if (lanes == VL) {                                                                                    \
+                    for (int xi = 0; xi < 36; ++xi) memcpy(&m[xi], src + xi * mstride, sizeof(V));                    \
+                } else { /* the last channels: the lanes past o1 are zeros, never stored */                          \
+                    memset(m, 0, sizeof m);                                                                           \
+                    for (int xi = 0; xi < 36; ++xi)                                                                   \
+                        memcpy(&m[xi], src + xi * mstride, (size_t)lanes * sizeof(float));                            \
+                }                                                                                                     \
+                for (int k = 0; k < 6; ++k) BYOC__WINO_AT((m + k), 6, (s + k), 6)       /* columns: s = A^T m */      \
+                for (int r = 0; r < 4; ++r) BYOC__WINO_AT((s + 6 * r), 1, (y + 4 * r), 1) /* rows: y = s A */         \
+                for (int q = 0; q < 16; ++q) y[q] = y[q] + bias;                                                      \
+                memcpy(res, y, sizeof res);                                                                           \
+                if (relu) /* as nn.relu's kernel: NaN and -0 give 0 */                                                \
+                    for (int q = 0; q < 16 * VL; ++q) res[q] = res[q] > 0.0f ? res[q] : 0.0f;                         \
+                float *at = on + oc * P + 4 * ty * OW + 4 * tx; /* lane l's 4x4 block: res[(r * 4 + cx) * VL + l] */ \
+                if (nrows == 4 && ncols == 4) {                                                                       \
+                    for (int64_t l = 0; l < lanes; ++l, at += P)                                                      \
+                        for (int r = 0; r < 4; ++r)                                                                   \
+                            for (int cx = 0; cx < 4; ++cx) at[r * OW + cx] = res[(r * 4 + cx) * VL + l];              \
+                } else {                                                                                              \
+                    for (int64_t l = 0; l < lanes; ++l, at += P)                                                      \
+                        for (int64_t r = 0; r < nrows; ++r)                                                           \
+                            for (int64_t cx = 0; cx < ncols; ++cx) at[r * OW + cx] = res[(r * 4 + cx) * VL + l];      \
+                }                                                                                                     \
+            }                                                                                                         \
+        }                                                                                                             \
+    }
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_WINO_SMALL_OUT(avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+BYOC__DEFINE_WINO_SMALL_OUT(avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_WINO_SMALL_OUT(portable, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+BYOC__DEFINE_WINO_SMALL_OUT(portable, BYOC__FP_CONTRACT, float, 1)
+#endif
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_WINO_SMALL_FILTER(avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, 16)
+BYOC__DEFINE_WINO_SMALL_FILTER(avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, 8)
+#endif
+#if BYOC__SIMD
+BYOC__DEFINE_WINO_SMALL_FILTER(portable, BYOC__FP_CONTRACT, byoc__f4, 4)
+#else
+BYOC__DEFINE_WINO_SMALL_FILTER(portable, BYOC__FP_CONTRACT, float, 1)
+#endif
+#undef BYOC__DEFINE_WINO_SMALL_OUT
+#undef BYOC__DEFINE_WINO_SMALL_FILTER
+#undef BYOC__WINO_G
+#undef BYOC__WINO_BT
+#undef BYOC__WINO_AT
+
+typedef struct byoc__wino_small_job {
+    const byoc__wino_job *j;
+    byoc__wino_small_out_fn out;
+    byoc__wino_small_filter_fn filter;
+} byoc__wino_small_job;
+
+/* unit u: image u % N, output channels [o0, o1) of chunk u / N (whole NR panels; the last takes the rest), with
+   scratch `f` (byoc__wino_small_floats) and the input's padded segments at pad */
+BYOC__PRIVATE void byoc__wino_small_unit(const byoc__wino_small_job *sj, int64_t u, float *f, float *pad) {
+    const byoc__wino_job *j = sj->j;
+    const byoc__conv_geom *g = j->g;
+    byoc__wino_blk b;
+    byoc__wino_block_of(j, u, &b); /* units are (chunk, image), chunk-major, as the tile path's (chunk, block) */
+    int64_t chunk = u / g->N, nr = j->nr, C = g->C, O = g->O;
+    b.o0 = byoc__wino_chunk_bound(O, chunk, j->ochunks, nr);
+    b.o1 = byoc__wino_chunk_bound(O, chunk + 1, j->ochunks, nr);
+    if (b.o0 >= b.o1) return;
+    int64_t rows = (b.N + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR;
+    float *vp = f, *ap = vp + 36 * C * BYOC__GEMM_NR_MAX, *up = ap + 36 * C * BYOC__WINO_SMALL_TILES;
+    float *mt = up + 36 * (C * BYOC__GEMM_NR_MAX + BYOC__WINO_SKEW);
+    const byoc__wino_seg *last = &b.seg[b.nseg - 1];
+    memset(pad + last->off + 6 * (4 * last->width + 2), 0, BYOC__WINO_SLACK * sizeof(float));
+    j->in(j, &b, j->x + b.n * C * g->H * g->W, vp, pad); /* V[xi]: [C, ncr] row-major (one panel: ncr = NR) */
+    for (int xi = 0; xi < 36; ++xi) /* V[xi]^T: the tiles as GEMM rows */
+        byoc__pack_a(b.N, C, vp + xi * C * b.ncr, 1, b.ncr, ap + xi * rows * C);
+    for (int64_t p0 = b.o0; p0 < b.o1; p0 += nr) {
+        sj->filter(j->filter + p0 * C * 9, C, j->nr, up);
+        for (int xi = 0; xi < 36; ++xi)
+            byoc__sgemm_packed_ab(j->ukr, j->nr, b.N, BYOC__MIN(nr, b.o1 - p0), C, NULL, C, ap + xi * rows * C,
+                                  up + xi * (C * nr + BYOC__WINO_SKEW), mt + xi * (b.N * O + BYOC__WINO_SKEW) + p0, O,
+                                  NULL);
+    }
+    sj->out(j, mt, b.N, b.o0, b.o1, j->o + b.n * O * g->OH * g->OW);
+}
+static void byoc__wino_small_task(void *ctx, int64_t t) {
+    const byoc__wino_small_job *sj = (const byoc__wino_small_job *)ctx;
+    const byoc__wino_job *j = sj->j;
+    int64_t lo, hi;
+    byoc__parallel_range(j->units, j->ntasks, t, &lo, &hi);
+    float *f = (float *)byoc__align64(j->ws + (size_t)t * j->ws_stride);
+    float *pad = f + byoc__wino_small_floats(j->g->O, j->g->C) + BYOC__WINO_SLACK;
+    memset(pad - BYOC__WINO_SLACK, 0, BYOC__WINO_SLACK * sizeof(float));
+    for (int64_t u = lo; u < hi; ++u) byoc__wino_small_unit(sj, u, f, pad);
+}
+
+/* the job byoc__conv2d_winograd_run set up (one block per image), on `tasks` threads */
+BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *par, int tasks) {
+    byoc__wino_small_job sj;
+    sj.j = j;
+    sj.out = byoc__wino_small_out_portable;
+    sj.filter = byoc__wino_small_filter_portable;
+#if BYOC__X86_DISPATCH
+    if (j->nr == 32) sj.out = byoc__wino_small_out_avx512, sj.filter = byoc__wino_small_filter_avx512;
+    else if (j->nr == 16) sj.out = byoc__wino_small_out_avx2, sj.filter = byoc__wino_small_filter_avx2;
+#endif
+    j->ochunks = BYOC__MAX(1, BYOC__MIN((int64_t)tasks, j->g->O / j->nr));
+    j->units = j->g->N * j->ochunks;
+    j->ntasks = BYOC__MIN(j->units, (int64_t)tasks);
+    byoc__parallel_run(par, j->ntasks, byoc__wino_small_task, &sj);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

@@ -3013,12 +3013,13 @@ BYOC__SIM_PRIVATE int byoc__sim_winograd_filters(byoc__sim_lowering *L) {
                 if (!kk->winograd_epilogue) continue;
             }
             int64_t O = t[1].dims[0], C = t[1].dims[1];
-            size_t bytes = byoc__winograd_filter_floats(O, C) * sizeof(float);
+            int small = byoc__winograd_small(st->call, t, t + 2); /* the small-map path's filter layout */
+            size_t bytes = byoc__winograd_filter_floats(O, C, small) * sizeof(float);
             st->winograd = BYOC__SIM_CAST(float *, byoc__sim_malloc(p, bytes));
-            if (!st->winograd ||
-                !byoc__winograd_pack_filter((const float *)p->buffers[w->buffer].constant->data, O, C, st->winograd))
+            if (!st->winograd || !byoc__winograd_pack_filter((const float *)p->buffers[w->buffer].constant->data, O, C,
+                                                              small, st->winograd))
                 return BYOC__SIM_OOM(L);
-            size_t ws = byoc__winograd_ws(O, C);
+            size_t ws = byoc__winograd_ws(O, C, small);
             if (ws > p->plan.workspace_bytes) p->plan.workspace_bytes = ws;
             kk->info.algorithm = "winograd";
             if (was_fconv) { /* byoc__sim_run_fconv runs it through the transformed filter */

@@ -163,7 +163,7 @@ static const geometry geometries[] = {
 };
 
 static void test_winograd_matches_direct_within_bound(void) {
-    char why[600];
+    char why[600] = "";
     for (size_t i = 0; i < sizeof geometries / sizeof geometries[0]; ++i) {
         const geometry *g = &geometries[i];
         rng_state = 1000 + i;
@@ -221,20 +221,33 @@ static int runs_as_winograd(const int64_t *c, int *lowered) {
     return wino;
 }
 
+/* 1 when a 13x13 to 16x16 map runs as Winograd: its 16 tiles on the small-map path's GEMM rows need a micro-kernel
+   NR of 16 or more (AVX2, AVX-512); the portable one's 8 columns take the im2col GEMM */
+static int small_maps_run_winograd(void) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(BYOC_NO_SIMD)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") || (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#else
+    return 0;
+#endif
+}
+
 /* what does not run as Winograd: strides, dilation, groups, other kernel sizes, too few input or output channels,
-   too few tiles, too much of the last tiles cropped */
+   too few tiles, too much of the last tiles cropped (a 13x13 map is the small-map path's, 21x21 crops 31%) */
 static void test_winograd_only_where_it_fits(void) {
     static const int64_t cases[][8] = {/* C, O, kernel, stride, dilation, groups, H (= W), Winograd */
                                        {32, 32, 3, 1, 1, 1, 20, 1}, {8, 3, 3, 1, 1, 1, 16, 1},
                                        {32, 32, 3, 2, 1, 1, 20, 0}, {32, 32, 3, 1, 2, 1, 20, 0},
                                        {32, 32, 3, 1, 1, 2, 20, 0}, {32, 32, 5, 1, 1, 1, 20, 0},
                                        {4, 32, 3, 1, 1, 1, 20, 0},  {32, 2, 3, 1, 1, 1, 20, 0},
-                                       {64, 64, 3, 1, 1, 1, 7, 0},  {64, 64, 3, 1, 1, 1, 13, 0}};
+                                       {64, 64, 3, 1, 1, 1, 7, 0},  {64, 64, 3, 1, 1, 1, 13, 2},
+                                       {64, 64, 3, 1, 1, 1, 21, 0}, {64, 64, 3, 1, 1, 1, 24, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         int lowered = 0;
         int wino = runs_as_winograd(cases[i], &lowered);
+        int expected = cases[i][7] == 2 ? small_maps_run_winograd() : (int)cases[i][7];
         CHECKF(lowered, "case %d: did not lower", (int)i);
-        CHECKF(wino == (int)cases[i][7], "case %d: Winograd %s", (int)i, wino ? "ran" : "did not run");
+        CHECKF(wino == expected, "case %d: Winograd %s", (int)i, wino ? "ran" : "did not run");
     }
 }
 
@@ -244,9 +257,12 @@ static void test_winograd_same_bytes_at_1_2_3_7_threads(void) {
         {2, 19, 37, 41, 29, {1, 1, 1, 1}, 1, 1},
         {1, 64, 45, 230, 17, {1, 0, 2, 1}, 0, 0},
         {3, 16, 20, 21, 16, {1, 1, 1, 1}, 1, 0},
+        {1, 32, 27, 27, 128, {1, 1, 1, 1}, 1, 1}, /* one block: two of 32 + 17 tiles at 2 threads, else channels */
+        {1, 16, 55, 55, 64, {1, 1, 1, 1}, 1, 1},  /* four blocks, the last of 4 tiles: by channels at 2 threads */
+        {1, 24, 27, 27, 100, {1, 1, 1, 1}, 0, 1}, /* channel chunks not a multiple of the micro-kernel's rows */
     };
     static const int threads[4] = {1, 2, 3, 7};
-    char why[600];
+    char why[600] = "";
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const geometry *g = &cases[i];
         rng_state = 77 + i;
@@ -273,11 +289,59 @@ static void test_winograd_same_bytes_at_1_2_3_7_threads(void) {
     }
 }
 
+/* the small-map path (13x13 to 16x16 outputs, 16 tiles as GEMM rows): within the error bound against float64, next
+   to the im2col GEMM's, with edges cropped, odd channel counts (output channels past the last whole vector, a tile
+   row panel of 4), bias and ReLU, two images; and the same bytes at 1, 2, 3 and 7 threads */
+static void test_winograd_small_maps(void) {
+    static const geometry cases[] = {
+        {1, 64, 13, 13, 256, {1, 1, 1, 1}, 1, 1}, {1, 48, 13, 13, 192, {1, 1, 1, 1}, 1, 1},
+        {2, 9, 15, 14, 37, {1, 1, 1, 1}, 1, 0},   {1, 16, 16, 16, 16, {1, 1, 1, 1}, 0, 0},
+        {1, 20, 15, 17, 70, {0, 1, 0, 0}, 0, 1},  {1, 300, 14, 14, 33, {1, 1, 1, 1}, 1, 1},
+    };
+    static const int threads[4] = {1, 2, 3, 7};
+    char why[600] = "";
+    int expect = small_maps_run_winograd();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const geometry *g = &cases[i];
+        rng_state = 500 + i;
+        conv_model cm, ref;
+        CHECKF(build(g, 1, 1, &cm), "case %d: build", (int)i);
+        rng_state = 500 + i;
+        CHECKF(build(g, 1, 0, &ref), "case %d: build", (int)i);
+        size_t nx = (size_t)(g->N * g->C * g->H * g->W);
+        size_t ny = (size_t)(g->N * g->O * out_size(g->H, g->pad[0], g->pad[2], 1) *
+                             out_size(g->W, g->pad[1], g->pad[3], 1));
+        float *x = (float *)malloc(nx * sizeof(float)), *first = NULL, *yr = NULL;
+        for (size_t k = 0; x && k < nx; ++k) x[k] = rnd_float();
+        int ok = x != NULL, same = 1, used = 0, used_ref = 1;
+        for (int t = 0; ok && same && t < 4; ++t) {
+            float *y = NULL;
+            ok = run(&cm, threads[t], x, &y, &used, why, sizeof why) && used == expect;
+            if (ok && first) same = memcmp(first, y, ny * sizeof(float)) == 0;
+            if (!first) first = y;
+            else free(y);
+        }
+        ok = ok && run(&ref, 1, x, &yr, &used_ref, why, sizeof why);
+        double e = ok ? error_units(g, x, &cm, first) : 0, e_ref = ok ? error_units(g, x, &ref, yr) : 0;
+        free(first);
+        free(yr);
+        free(x);
+        release(&cm);
+        release(&ref);
+        CHECKF(ok, "case %d: %s (Winograd %s, expected %d)", (int)i, why, used ? "ran" : "did not run", expect);
+        CHECKF(same, "case %d: the bytes differ between thread counts", (int)i);
+        CHECKF(!used_ref, "case %d: Winograd ran with an input weight", (int)i);
+        CHECKF(e <= WINO_ERROR_BOUND, "case %d: error %.2f eps-units (the im2col GEMM's: %.2f), bound %.0f", (int)i,
+               e, e_ref, WINO_ERROR_BOUND);
+    }
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_winograd_matches_direct_within_bound),
         TEST_ENTRY(test_winograd_only_where_it_fits),
         TEST_ENTRY(test_winograd_same_bytes_at_1_2_3_7_threads),
+        TEST_ENTRY(test_winograd_small_maps),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
