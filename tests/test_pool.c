@@ -82,6 +82,18 @@ static const geom_case max_cases[] = {
     {2, 5, 300, 1, 3, 1, 2, 1, 1, 0, 0, 0, 0, 0},    /* one row per window */
 };
 
+/* the verdict of one geometry: its last variant's output (got) against the general path's (want), naming the
+   first output that differs; frees both */
+static void check_same_bytes(size_t c, int variant, float *got, float *want, size_t nout) {
+    size_t first = 0;
+    while (first < nout && !memcmp(got + first, want + first, sizeof(float))) ++first;
+    float gv = first < nout ? got[first] : 0, wv = first < nout ? want[first] : 0;
+    CHECKF(first == nout, "case %d (variant %d): output %zu is %g, the general path's %g", (int)c, variant, first,
+           (double)gv, (double)wv);
+    free(want);
+    free(got);
+}
+
 /* every geometry through the dispatching entry and through each instruction set's plane loop */
 static void test_max_pool_rows_same_bytes_as_general_path(void) {
     for (size_t c = 0; c < sizeof max_cases / sizeof max_cases[0]; ++c) {
@@ -114,14 +126,8 @@ static void test_max_pool_rows_same_bytes_as_general_path(void) {
             same = !memcmp(got, want, nout * sizeof(float));
             free(scratch);
         }
-        size_t first = 0;
-        while (!same && first < nout && !memcmp(got + first, want + first, sizeof(float))) ++first;
-        float gv = same ? 0 : got[first], wv = same ? 0 : want[first];
         free(x);
-        free(want);
-        free(got);
-        CHECKF(same, "case %d (variant %d): output %zu is %g, the general path's %g", (int)c, variant - 1, first,
-               (double)gv, (double)wv);
+        check_same_bytes(c, variant - 1, got, want, nout);
     }
 }
 
@@ -199,15 +205,9 @@ static void test_avg_pool_rows_same_bytes_as_general_path(void) {
 #endif
             same = !memcmp(got, want, nout * sizeof(float));
         }
-        size_t first = 0;
-        while (!same && first < nout && !memcmp(got + first, want + first, sizeof(float))) ++first;
-        float gv = same ? 0 : got[first], wv = same ? 0 : want[first];
         free(x);
-        free(want);
-        free(got);
         free(count_x);
-        CHECKF(same, "case %d (variant %d): output %zu is %g, the general path's %g", (int)c, variant - 1, first,
-               (double)gv, (double)wv);
+        check_same_bytes(c, variant - 1, got, want, nout);
     }
 }
 
