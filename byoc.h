@@ -7620,6 +7620,19 @@ typedef int32_t byoc__i4 __attribute__((vector_size(16)));
 #define BYOC__X86_DISPATCH 1
 typedef float byoc__f8 __attribute__((vector_size(32)));
 typedef float byoc__f16v __attribute__((vector_size(64)));
+/* The intrinsics, used only in functions compiled for their ISA: SSE2's pmaxub (x86-64's baseline), maxps in
+   the pools (v > acc ? v : acc in one instruction, which gcc does not make of the select), the int8 GEMM's.
+   g++ 12 at -O1 and above flags the AVX-512 intrinsics' own "undefined" source operands (a self-initialised
+   __m512 inside the compiler's header) as maybe-uninitialized once they are inlined; the warning is about the
+   header, not this code, so it is silenced for that header's text only. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #else
 #define BYOC__X86_DISPATCH 0
 #endif
@@ -9399,9 +9412,6 @@ BYOC__MAX_POOL(float, -FLT_MAX)
 #if BYOC__SIMD
 /* the lane-wise max of 16 bytes: SSE2's pmaxub (int8 through the top bit flipped, which orders it as uint8);
    the comparison-and-select form gcc emits otherwise costs five instructions for unsigned bytes */
-#if BYOC__X86_DISPATCH
-#include <emmintrin.h> /* SSE2, x86-64's baseline */
-#endif
 typedef int8_t byoc__v16_int8_t __attribute__((vector_size(16)));
 typedef uint8_t byoc__v16_uint8_t __attribute__((vector_size(16)));
 BYOC__ALWAYS_INLINE byoc__v16_uint8_t byoc__vmax16_uint8_t(byoc__v16_uint8_t a, byoc__v16_uint8_t b) {
@@ -15381,9 +15391,6 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
     byoc__valid_cols(-g->pl + reach + g->sw - 1, g->sw, g->W, g->OW, &l0, &l1);
     *bv = BYOC__MAX(*a, BYOC__MIN(*b, l1));
 }
-#if BYOC__X86_DISPATCH
-#include <immintrin.h> /* maxps: v > acc ? v : acc in one instruction, which gcc does not make of the select */
-#endif
 /* The plane loops for one vector type (max and average). MAX(v, acc): v where v > acc, else acc (maxps's order
    of operands); EVEN, ODD: the even and odd lanes of two vectors, SHIFT1: lanes 1 .. VL - 1 of the first then the
    last of the second (parenthesised index lists). border: h[ox] for ox in [lo, hi) = the maximum from -FLT_MAX
@@ -18948,17 +18955,6 @@ static byoc_result byoc__k_arange(byoc__kctx *k) {
 
 // [SECTION] impl: host kernels: quantized (qnn dialect)
 #if BYOC__X86_DISPATCH
-/* g++ 12 at -O1 and above flags the AVX-512 intrinsics' own "undefined" source operands (a self-initialised
-   __m512 inside the compiler's header) as maybe-uninitialized once they are inlined; the warning is about the
-   header, not this code, so it is silenced for that header's text only */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <immintrin.h> /* the int8 GEMM's intrinsics, in functions compiled for their ISA */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #include <cpuid.h>
 #endif
 /* (ops: quant) attribute tables, type relations, FLOP models and kernels of this family */

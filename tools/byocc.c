@@ -212,8 +212,9 @@ static const char *shown(const char *s, char *buf, size_t cap) {
 /* s as a JSON string, through the library's one writer (byoc__json_str: escapes, U+FFFD for bytes that are
    not well-formed UTF-8, NULL as null) */
 static void json_string_to(FILE *f, const char *s) {
-    static const byoc_allocator heap = {0}; /* no functions: BYOC_MALLOC / BYOC_FREE */
-    byoc__buf b = {0};
+    static const byoc_allocator heap = {NULL, NULL, NULL}; /* no functions: BYOC_MALLOC / BYOC_FREE */
+    byoc__buf b;
+    memset(&b, 0, sizeof b);
     b.alloc = &heap;
     byoc__json_str(&b, s);
     if (b.data) fwrite(b.data, 1, b.len, f);
