@@ -11163,9 +11163,12 @@ static byoc_result byoc__k_matmul(byoc__kctx *k) {
    and once more by the epilogue: hundreds of lines moved between the cores per kernel, and the layers ran
    1.0-1.15x faster on 2 threads where the squeeze layers ran 1.6-1.9x. Split by output channels, each task writes
    one contiguous range of the output, with at most one line shared at its ends. Each task then packs the whole
-   input as the GEMM's B panels, K x P floats: at most half of its Og / 2 x P output floats when Og >= 2 K (the
-   squeeze layers, K >= 4 Og, keep the column split, where packing twice would cost more). ONNX Runtime's
-   MLAS likewise partitions a GEMM along M when that gives each thread a share as even (MlasSgemmThreaded). */
+   input as the GEMM's B panels, K x P floats: no more than its own Og / 2 x P output floats when Og >= 2 K (the
+   squeeze layers, K >= 4 Og, keep the column split, where packing twice would cost more). At 2 threads: 32 -> 128
+   at 27x27 48-50 -> 36-37 us (56 on one thread), 48 -> 192 at 13x13 30-37 -> 18 us (28). At 55x55 the rows split
+   11 micro-tiles of rows 6 + 5, less even than the columns (1536 + 1489), and measured no faster (54-57 against
+   52-54 us), so the shares decide as for other convolutions. ONNX Runtime's MLAS likewise partitions a GEMM
+   along M when that gives each thread a share as even (MlasSgemmThreaded). */
 BYOC__PRIVATE int byoc__conv_is_expansion(const byoc__conv_geom *g, int pointwise) {
     return pointwise && g->G == 1 && g->Og >= 2 * g->Cg;
 }
