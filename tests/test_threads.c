@@ -245,6 +245,22 @@ static const char *const narrow_model =
     "  (%5, nn.softmax(reshape(%5, newshape=[2680, 2])))\n"
     "}\n";
 
+/* squeezenet's fire modules: pointwise expansions (32 -> 128 channels at 27x27, 48 -> 192 at 13x13) split by ranges
+   of output channels (byoc.h "pointwise expansions over threads"), each beside a 3x3 convolution, both written
+   straight into their slice of the concatenation */
+static const char *const expansion_model =
+    "def @main(%x: Tensor[(1, 32, 27, 27), float32], %y: Tensor[(1, 48, 13, 13), float32]) {\n"
+    "  %0 = nn.conv2d(%x, reshape(sin(arange(0f, 4096f, 1f)), newshape=[128, 32, 1, 1]));\n"
+    "  %1 = nn.relu(nn.bias_add(%0, cos(arange(0f, 128f, 1f))));\n"
+    "  %2 = nn.conv2d(%x, reshape(cos(arange(0f, 36864f, 1f)), newshape=[128, 32, 3, 3]), padding=[1, 1, 1, 1]);\n"
+    "  %3 = nn.relu(nn.bias_add(%2, sin(arange(0f, 128f, 1f))));\n"
+    "  %4 = nn.conv2d(%y, reshape(sin(arange(0f, 9216f, 1f)), newshape=[192, 48, 1, 1]));\n"
+    "  %5 = nn.relu(nn.bias_add(%4, cos(arange(0f, 192f, 1f))));\n"
+    "  %6 = nn.conv2d(%y, reshape(cos(arange(0f, 82944f, 1f)), newshape=[192, 48, 3, 3]), padding=[1, 1, 1, 1]);\n"
+    "  %7 = nn.relu(nn.bias_add(%6, sin(arange(0f, 192f, 1f))));\n"
+    "  (concatenate((%1, %3), axis=1), concatenate((%5, %7), axis=1))\n"
+    "}\n";
+
 static void check_program_threads(const char *text, char *why, size_t cap, int *ok) {
     unsigned char *serial = NULL, *other = NULL;
     size_t n1 = 0, n2 = 0;
@@ -299,6 +315,8 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     CHECKF(ok, "Winograd model: %s", why);
     check_program_threads(narrow_model, why, sizeof why, &ok);
     CHECKF(ok, "narrow convolutions model: %s", why);
+    check_program_threads(expansion_model, why, sizeof why, &ok);
+    CHECKF(ok, "pointwise expansions model: %s", why);
 }
 
 /* the pool's parallel_for, counting the tasks it was given (so a test knows the kernel did split) */
