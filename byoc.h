@@ -159,6 +159,7 @@
        [SECTION] impl: host kernels: narrow convolutions over threads (output channels split, not columns)
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
+       [SECTION] impl: host kernels: ultraface's small heads over threads (rows of channel blocks)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
@@ -11477,10 +11478,11 @@ typedef struct byoc__smallconv_split {
     const byoc__conv_geom *g;
     const float *x, *w;
     float *o;
-    int64_t units, ntasks, lanes;
+    int64_t units, ntasks, lanes, bands; /* bands: ranges of output rows per channel block (1: whole maps) */
     unsigned char *ws;
     size_t ws_stride;
 } byoc__smallconv_split;
+BYOC__PRIVATE int64_t byoc__smallconv_bands(const byoc__conv_geom *g, int64_t units, int64_t tasks); /* heads */
 static void byoc__smallconv_task(void *ctx, int64_t t) {
     const byoc__smallconv_split *s = (const byoc__smallconv_split *)ctx;
     const byoc__conv_geom *g = s->g;
@@ -11501,12 +11503,15 @@ static void byoc__smallconv_task(void *ctx, int64_t t) {
     r.Cg = g->Cg;
     r.taps = taps;
     r.nv = (g->OW + s->lanes - 1) / s->lanes;
-    r.nvec = g->OH * r.nv;
     r.row_step = pw; /* output row oy reads row oy + (ky * dh) / sh of its row phase */
     int direct = g->OW % s->lanes == 0; /* rows of whole vectors: stored straight into the output */
     int64_t blocks = (g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB;
     for (int64_t u = u0; u < u1; ++u) {
-        int64_t q = u / blocks, n = q / g->G, grp = q % g->G, oc0 = u % blocks * BYOC__SMALLCONV_OB;
+        int64_t ub = u / s->bands, q = ub / blocks, n = q / g->G, grp = q % g->G;
+        int64_t oc0 = ub % blocks * BYOC__SMALLCONV_OB;
+        int64_t y0, y1; /* the unit's output rows: its vectors are the serial run's vectors y0 * nv, ... */
+        byoc__parallel_range(g->OH, s->bands, u % s->bands, &y0, &y1);
+        if (y0 >= y1) continue;
         if (q != loaded) { /* pad the group's planes; the slack after them is read, never used: zeros */
             for (int64_t c = 0; c < g->Cg; ++c)
                 byoc__window_fill(&w, s->x + ((n * g->C + grp * g->Cg + c) * g->H) * g->W, 0.0f, ph + c * r.plane);
@@ -11514,16 +11519,18 @@ static void byoc__smallconv_task(void *ctx, int64_t t) {
             loaded = q;
         }
         r.nob = BYOC__MIN(BYOC__SMALLCONV_OB, g->Og - oc0);
+        r.ph = ph + y0 * r.row_step;
+        r.nvec = (y1 - y0) * r.nv;
         float *og = s->o + (n * g->O + grp * g->Og + oc0) * P;
         for (int64_t i = 0; i < BYOC__SMALLCONV_OB; ++i) {
             int64_t live = BYOC__MIN(i, r.nob - 1);
             r.w[i] = s->w + (grp * g->Og + oc0 + live) * KK;
-            r.dst[i] = direct ? og + live * P : wide + live * r.nvec * s->lanes;
+            r.dst[i] = direct ? og + live * P + y0 * g->OW : wide + live * r.nvec * s->lanes;
         }
         byoc__smallconv_block(&r, s->lanes);
         for (int64_t i = 0; !direct && i < r.nob; ++i)
-            for (int64_t oy = 0; oy < g->OH; ++oy)
-                byoc__copy_f32(g->OW, r.dst[i] + oy * r.nv * s->lanes, og + i * P + oy * g->OW);
+            for (int64_t oy = y0; oy < y1; ++oy)
+                byoc__copy_f32(g->OW, r.dst[i] + (oy - y0) * r.nv * s->lanes, og + i * P + oy * g->OW);
     }
 }
 /* byoc__k_conv2d's float path for byoc__conv_is_small geometries */
@@ -11535,9 +11542,12 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
     s.w = w;
     s.o = o;
     s.lanes = byoc__smallconv_lanes();
+    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
+                                         BYOC__SMALLCONV_GRAIN);
     s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
-    s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
-                                                       BYOC__SMALLCONV_GRAIN));
+    s.bands = byoc__smallconv_bands(g, s.units, tasks);
+    s.units *= s.bands;
+    s.ntasks = BYOC__MIN(s.units, tasks);
     s.ws = k->ws;
     s.ws_stride = k->ws_stride;
     if (s.units > 0) byoc__parallel_run(k->par, s.ntasks, byoc__smallconv_task, &s);
@@ -11730,6 +11740,23 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
     s.src = src;
     s.esize = esize;
     byoc__parallel_run(k->par, s.ntasks, byoc__copy_task, &s);
+}
+
+// [SECTION] impl: host kernels: ultraface's small heads over threads (rows of channel blocks)
+/* A small convolution (byoc.h "small models") splits blocks of 4 output channels over the threads. A head of 12
+   channels (ultraface's 3x3 box head on its 4x5 map, 256 channels in: 0.55 M multiply-adds) has 3 blocks, which 2
+   threads share 2 to 1: it ran 50 us on one thread, 38 on two. When the blocks do not divide evenly among the
+   tasks, each block is cut into ranges of output rows as well, one per task, as ONNX Runtime's NCHWc direct
+   convolution hands its threads ranges of output rows of each channel block (MLAS's PrepareWork counts its work
+   as images x groups x filter sets x output rows). A range of rows runs the same vectors as the whole map, each
+   summed over the input channels then the taps in the same order (a vector's lanes do not depend on which vector
+   it is paired with), so the bytes do not depend on the thread count. */
+
+/* ranges of output rows per channel block: 1 when the `units` blocks (of all images and groups) divide evenly
+   among `tasks`, else one per task (at most one per output row) */
+BYOC__PRIVATE int64_t byoc__smallconv_bands(const byoc__conv_geom *g, int64_t units, int64_t tasks) {
+    if (tasks < 2 || units <= 0 || units % tasks == 0) return 1;
+    return BYOC__MAX((int64_t)1, BYOC__MIN(g->OH, tasks));
 }
 
 // [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))

@@ -396,6 +396,13 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* ultraface's heads: 0.28 M multiply-adds on a 4x5 map, split by their own grain */
         "def @main(%x: Tensor[(1, 256, 4, 5), float32], %w: Tensor[(6, 256, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        /* ultraface's 12-channel box head: 3 blocks of 4 channels that 2 threads would share 2 to 1, so each block
+           is cut into ranges of output rows ("ultraface's small heads over threads") */
+        "def @main(%x: Tensor[(1, 256, 4, 5), float32], %w: Tensor[(12, 256, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        /* rows of whole vectors (stored straight into the output), strided, 2 blocks: rows at 3 and 7 threads */
+        "def @main(%x: Tensor[(1, 48, 15, 33), float32], %w: Tensor[(7, 48, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 0, 1, 0]) }\n",
         /* a 1x1 layer of 0.6 M multiply-adds (64 channels to 8 on 30x40): over the GEMM's grain of 2^18 */
         "def @main(%x: Tensor[(1, 64, 30, 40), float32], %w: Tensor[(8, 64, 1, 1), float32]) {\n"
         "  nn.conv2d(%x, %w) }\n",
