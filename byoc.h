@@ -159,9 +159,9 @@
        [SECTION] impl: host kernels: narrow convolutions over threads (output channels split, not columns)
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
-       [SECTION] impl: host kernels: ultraface's small heads over threads (rows of channel blocks)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
+       [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -11742,23 +11742,6 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
     byoc__parallel_run(k->par, s.ntasks, byoc__copy_task, &s);
 }
 
-// [SECTION] impl: host kernels: ultraface's small heads over threads (rows of channel blocks)
-/* A small convolution (byoc.h "small models") splits blocks of 4 output channels over the threads. A head of 12
-   channels (ultraface's 3x3 box head on its 4x5 map, 256 channels in: 0.55 M multiply-adds) has 3 blocks, which 2
-   threads share 2 to 1: it ran 50 us on one thread, 38 on two. When the blocks do not divide evenly among the
-   tasks, each block is cut into ranges of output rows as well, one per task, as ONNX Runtime's NCHWc direct
-   convolution hands its threads ranges of output rows of each channel block (MLAS's PrepareWork counts its work
-   as images x groups x filter sets x output rows). A range of rows runs the same vectors as the whole map, each
-   summed over the input channels then the taps in the same order (a vector's lanes do not depend on which vector
-   it is paired with), so the bytes do not depend on the thread count. */
-
-/* ranges of output rows per channel block: 1 when the `units` blocks (of all images and groups) divide evenly
-   among `tasks`, else one per task (at most one per output row) */
-BYOC__PRIVATE int64_t byoc__smallconv_bands(const byoc__conv_geom *g, int64_t units, int64_t tasks) {
-    if (tasks < 2 || units <= 0 || units % tasks == 0) return 1;
-    return BYOC__MAX((int64_t)1, BYOC__MIN(g->OH, tasks));
-}
-
 // [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
 /* A 3x3, stride-1, dilation-1, one-group float convolution with enough channels runs as Lavin & Gray's minimal
    filtering F(4x4, 3x3) ("Fast Algorithms for Convolutional Neural Networks", 2016): each 4x4 block of outputs
@@ -12247,6 +12230,11 @@ static void byoc__wino_task(void *ctx, int64_t t) {
 }
 
 BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *par, int tasks); /* small maps */
+BYOC__PRIVATE int64_t byoc__wino_even_tiles(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks); /* uf */
+/* GEMM multiply-adds per task at least. With few channels the transforms, not the GEMM, take the time: ultraface's
+   8 -> 16 channel branches on 30x40 (0.37 M multiply-adds) ran 48 us on one thread, where the GEMM's 2^18 grain
+   kept them there; 2^16 is about 8 us of such a convolution, several times a split's cost. */
+#define BYOC__WINO_GRAIN ((int64_t)1 << 16)
 /* 1 when `tasks` threads share the work by output channels, each transforming every block's input (a duplicate
    of the input transform, cheap beside the GEMMs: C x 36 x tiles values against O x C x 36 x tiles products)
    rather than by blocks: when the blocks are too few to share evenly (fewer than four a thread: one block more or
@@ -12306,7 +12294,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     j.ochunks = 1;
     j.ws = (unsigned char *)ws;
     j.ws_stride = ws_stride;
-    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
+    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__WINO_GRAIN) : 1;
     if (byoc__wino_small_map(&g)) {
         byoc__wino_small_run(&j, par, tasks);
         return BYOC_OK;
@@ -12319,6 +12307,10 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     } else if (byoc__wino_split_channels(&g, j.units, tasks)) {
         j.ochunks = tasks;
         j.units *= tasks;
+    } else if ((bt = byoc__wino_even_tiles(&g, j.tiles, j.nr, tasks)) != 0) {
+        j.bt = bt;
+        j.blocks = (j.tiles + bt - 1) / bt;
+        j.units = g.N * j.blocks;
     }
     j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
     byoc__parallel_run(par, j.ntasks, byoc__wino_task, &j);
@@ -12532,6 +12524,52 @@ BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *
     j->units = j->g->N * j->ochunks;
     j->ntasks = BYOC__MIN(j->units, (int64_t)tasks);
     byoc__parallel_run(par, j->ntasks, byoc__wino_small_task, &sj);
+}
+
+// [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
+/* A small convolution (byoc.h "small models") splits blocks of 4 output channels over the threads. A head of 12
+   channels (ultraface's 3x3 box head on its 4x5 map, 256 channels in: 0.55 M multiply-adds) has 3 blocks, which 2
+   threads share 2 to 1: it ran 50 us on one thread, 38 on two. When the blocks do not divide evenly among the
+   tasks, each block is cut into ranges of output rows as well, one per task, as ONNX Runtime's NCHWc direct
+   convolution hands its threads ranges of output rows of each channel block (MLAS's PrepareWork counts its work
+   as images x groups x filter sets x output rows). A range of rows runs the same vectors as the whole map, each
+   summed over the input channels then the taps in the same order (a vector's lanes do not depend on which vector
+   it is paired with), so the bytes do not depend on the thread count. */
+
+/* ranges of output rows per channel block: 1 when the `units` blocks (of all images and groups) divide evenly
+   among `tasks`, else one per task (at most one per output row) */
+BYOC__PRIVATE int64_t byoc__smallconv_bands(const byoc__conv_geom *g, int64_t units, int64_t tasks) {
+    if (tasks < 2 || units <= 0 || units % tasks == 0) return 1;
+    return BYOC__MAX((int64_t)1, BYOC__MIN(g->OH, tasks));
+}
+
+/* A Winograd convolution of a few channels on a 30x40 map (ultraface's RFB branches, 8 -> 16 channels: 80 tiles)
+   splits its blocks of BYOC__WINO_TILES tiles over the threads: 64 and 16 tiles, one thread doing 4/5 of the work
+   (12 -> 16 channels: 51 us on one thread, 44 on two). When an image's blocks are too few to share evenly (fewer
+   than four a thread, as byoc__wino_split_tiles and byoc__wino_split_channels judge), this takes the block size,
+   a multiple of the micro-kernel's NR columns, that leaves the busiest thread the fewest tiles: 80 tiles over 2
+   threads with NR = 32 are blocks of 32, 32 and 16 (32 and 48 tiles a thread). The transforms cost in proportion
+   to the tiles and a GEMM's columns do not depend on each other, so the bytes are the same for any block size.
+   Returns the block size, or 0 to keep BYOC__WINO_TILES. */
+BYOC__PRIVATE int64_t byoc__wino_busiest_tiles(int64_t images, int64_t tiles, int64_t bt, int tasks) {
+    int64_t blocks = (tiles + bt - 1) / bt, units = images * blocks, n = BYOC__MIN(units, (int64_t)tasks), most = 0;
+    for (int64_t t = 0; t < n; ++t) {
+        int64_t lo, hi, sum = 0;
+        byoc__parallel_range(units, n, t, &lo, &hi);
+        for (int64_t u = lo; u < hi; ++u) sum += BYOC__MIN(bt, tiles - u % blocks * bt);
+        most = BYOC__MAX(most, sum);
+    }
+    return most;
+}
+BYOC__PRIVATE int64_t byoc__wino_even_tiles(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks) {
+    if (tasks < 2 || nr <= 0 || g->N * ((tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES) >= 4 * (int64_t)tasks)
+        return 0;
+    int64_t best_bt = BYOC__WINO_TILES, best = byoc__wino_busiest_tiles(g->N, tiles, BYOC__WINO_TILES, tasks);
+    for (int64_t bt = BYOC__WINO_TILES - nr; bt >= nr; bt -= nr) { /* the largest blocks among equals */
+        int64_t most = byoc__wino_busiest_tiles(g->N, tiles, bt, tasks);
+        if (most < best) best = most, best_bt = bt;
+    }
+    return best_bt == BYOC__WINO_TILES ? 0 : best_bt;
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
