@@ -162,6 +162,7 @@
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
+       [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
@@ -11507,10 +11508,11 @@ typedef struct byoc__smallconv_split {
     const byoc__conv_geom *g;
     const float *x, *w;
     float *o;
-    int64_t units, ntasks, lanes;
+    int64_t units, ntasks, lanes, bands; /* bands: ranges of output rows per channel block (1: whole maps) */
     unsigned char *ws;
     size_t ws_stride;
 } byoc__smallconv_split;
+BYOC__PRIVATE int64_t byoc__smallconv_bands(const byoc__conv_geom *g, int64_t units, int64_t tasks); /* heads */
 static void byoc__smallconv_task(void *ctx, int64_t t) {
     const byoc__smallconv_split *s = (const byoc__smallconv_split *)ctx;
     const byoc__conv_geom *g = s->g;
@@ -11531,12 +11533,15 @@ static void byoc__smallconv_task(void *ctx, int64_t t) {
     r.Cg = g->Cg;
     r.taps = taps;
     r.nv = (g->OW + s->lanes - 1) / s->lanes;
-    r.nvec = g->OH * r.nv;
     r.row_step = pw; /* output row oy reads row oy + (ky * dh) / sh of its row phase */
     int direct = g->OW % s->lanes == 0; /* rows of whole vectors: stored straight into the output */
     int64_t blocks = (g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB;
     for (int64_t u = u0; u < u1; ++u) {
-        int64_t q = u / blocks, n = q / g->G, grp = q % g->G, oc0 = u % blocks * BYOC__SMALLCONV_OB;
+        int64_t ub = u / s->bands, q = ub / blocks, n = q / g->G, grp = q % g->G;
+        int64_t oc0 = ub % blocks * BYOC__SMALLCONV_OB;
+        int64_t y0, y1; /* the unit's output rows: its vectors are the serial run's vectors y0 * nv, ... */
+        byoc__parallel_range(g->OH, s->bands, u % s->bands, &y0, &y1);
+        if (y0 >= y1) continue;
         if (q != loaded) { /* pad the group's planes; the slack after them is read, never used: zeros */
             for (int64_t c = 0; c < g->Cg; ++c)
                 byoc__window_fill(&w, s->x + ((n * g->C + grp * g->Cg + c) * g->H) * g->W, 0.0f, ph + c * r.plane);
@@ -11544,16 +11549,18 @@ static void byoc__smallconv_task(void *ctx, int64_t t) {
             loaded = q;
         }
         r.nob = BYOC__MIN(BYOC__SMALLCONV_OB, g->Og - oc0);
+        r.ph = ph + y0 * r.row_step;
+        r.nvec = (y1 - y0) * r.nv;
         float *og = s->o + (n * g->O + grp * g->Og + oc0) * P;
         for (int64_t i = 0; i < BYOC__SMALLCONV_OB; ++i) {
             int64_t live = BYOC__MIN(i, r.nob - 1);
             r.w[i] = s->w + (grp * g->Og + oc0 + live) * KK;
-            r.dst[i] = direct ? og + live * P : wide + live * r.nvec * s->lanes;
+            r.dst[i] = direct ? og + live * P + y0 * g->OW : wide + live * r.nvec * s->lanes;
         }
         byoc__smallconv_block(&r, s->lanes);
         for (int64_t i = 0; !direct && i < r.nob; ++i)
-            for (int64_t oy = 0; oy < g->OH; ++oy)
-                byoc__copy_f32(g->OW, r.dst[i] + oy * r.nv * s->lanes, og + i * P + oy * g->OW);
+            for (int64_t oy = y0; oy < y1; ++oy)
+                byoc__copy_f32(g->OW, r.dst[i] + (oy - y0) * r.nv * s->lanes, og + i * P + oy * g->OW);
     }
 }
 /* byoc__k_conv2d's float path for byoc__conv_is_small geometries */
@@ -11565,9 +11572,12 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
     s.w = w;
     s.o = o;
     s.lanes = byoc__smallconv_lanes();
+    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
+                                         BYOC__SMALLCONV_GRAIN);
     s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
-    s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
-                                                       BYOC__SMALLCONV_GRAIN));
+    s.bands = byoc__smallconv_bands(g, s.units, tasks);
+    s.units *= s.bands;
+    s.ntasks = BYOC__MIN(s.units, tasks);
     s.ws = k->ws;
     s.ws_stride = k->ws_stride;
     if (s.units > 0) byoc__parallel_run(k->par, s.ntasks, byoc__smallconv_task, &s);
@@ -12250,6 +12260,11 @@ static void byoc__wino_task(void *ctx, int64_t t) {
 }
 
 BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *par, int tasks); /* small maps */
+BYOC__PRIVATE int64_t byoc__wino_even_tiles(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks); /* uf */
+/* GEMM multiply-adds per task at least. With few channels the transforms, not the GEMM, take the time: ultraface's
+   8 -> 16 channel branches on 30x40 (0.37 M multiply-adds) ran 48 us on one thread, where the GEMM's 2^18 grain
+   kept them there; 2^16 is about 8 us of such a convolution, several times a split's cost. */
+#define BYOC__WINO_GRAIN ((int64_t)1 << 16)
 /* 1 when `tasks` threads share the work by output channels, each transforming every block's input (a duplicate
    of the input transform, cheap beside the GEMMs: C x 36 x tiles values against O x C x 36 x tiles products)
    rather than by blocks: when the blocks are too few to share evenly (fewer than four a thread: one block more or
@@ -12309,7 +12324,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     j.ochunks = 1;
     j.ws = (unsigned char *)ws;
     j.ws_stride = ws_stride;
-    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__PAR_GEMM_GRAIN) : 1;
+    int tasks = ws_stride ? byoc__parallel_tasks(par, g.N * g.O * g.C * j.tiles * 36, BYOC__WINO_GRAIN) : 1;
     if (byoc__wino_small_map(&g)) {
         byoc__wino_small_run(&j, par, tasks);
         return BYOC_OK;
@@ -12322,6 +12337,10 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     } else if (byoc__wino_split_channels(&g, j.units, tasks)) {
         j.ochunks = tasks;
         j.units *= tasks;
+    } else if ((bt = byoc__wino_even_tiles(&g, j.tiles, j.nr, tasks)) != 0) {
+        j.bt = bt;
+        j.blocks = (j.tiles + bt - 1) / bt;
+        j.units = g.N * j.blocks;
     }
     j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
     byoc__parallel_run(par, j.ntasks, byoc__wino_task, &j);
@@ -12535,6 +12554,52 @@ BYOC__PRIVATE void byoc__wino_small_run(byoc__wino_job *j, const byoc_parallel *
     j->units = j->g->N * j->ochunks;
     j->ntasks = BYOC__MIN(j->units, (int64_t)tasks);
     byoc__parallel_run(par, j->ntasks, byoc__wino_small_task, &sj);
+}
+
+// [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
+/* A small convolution (byoc.h "small models") splits blocks of 4 output channels over the threads. A head of 12
+   channels (ultraface's 3x3 box head on its 4x5 map, 256 channels in: 0.55 M multiply-adds) has 3 blocks, which 2
+   threads share 2 to 1: it ran 50 us on one thread, 38 on two. When the blocks do not divide evenly among the
+   tasks, each block is cut into ranges of output rows as well, one per task, as ONNX Runtime's NCHWc direct
+   convolution hands its threads ranges of output rows of each channel block (MLAS's PrepareWork counts its work
+   as images x groups x filter sets x output rows). A range of rows runs the same vectors as the whole map, each
+   summed over the input channels then the taps in the same order (a vector's lanes do not depend on which vector
+   it is paired with), so the bytes do not depend on the thread count. */
+
+/* ranges of output rows per channel block: 1 when the `units` blocks (of all images and groups) divide evenly
+   among `tasks`, else one per task (at most one per output row) */
+BYOC__PRIVATE int64_t byoc__smallconv_bands(const byoc__conv_geom *g, int64_t units, int64_t tasks) {
+    if (tasks < 2 || units <= 0 || units % tasks == 0) return 1;
+    return BYOC__MAX((int64_t)1, BYOC__MIN(g->OH, tasks));
+}
+
+/* A Winograd convolution of a few channels on a 30x40 map (ultraface's RFB branches, 8 -> 16 channels: 80 tiles)
+   splits its blocks of BYOC__WINO_TILES tiles over the threads: 64 and 16 tiles, one thread doing 4/5 of the work
+   (12 -> 16 channels: 51 us on one thread, 44 on two). When an image's blocks are too few to share evenly (fewer
+   than four a thread, as byoc__wino_split_tiles and byoc__wino_split_channels judge), this takes the block size,
+   a multiple of the micro-kernel's NR columns, that leaves the busiest thread the fewest tiles: 80 tiles over 2
+   threads with NR = 32 are blocks of 32, 32 and 16 (32 and 48 tiles a thread). The transforms cost in proportion
+   to the tiles and a GEMM's columns do not depend on each other, so the bytes are the same for any block size.
+   Returns the block size, or 0 to keep BYOC__WINO_TILES. */
+BYOC__PRIVATE int64_t byoc__wino_busiest_tiles(int64_t images, int64_t tiles, int64_t bt, int tasks) {
+    int64_t blocks = (tiles + bt - 1) / bt, units = images * blocks, n = BYOC__MIN(units, (int64_t)tasks), most = 0;
+    for (int64_t t = 0; t < n; ++t) {
+        int64_t lo, hi, sum = 0;
+        byoc__parallel_range(units, n, t, &lo, &hi);
+        for (int64_t u = lo; u < hi; ++u) sum += BYOC__MIN(bt, tiles - u % blocks * bt);
+        most = BYOC__MAX(most, sum);
+    }
+    return most;
+}
+BYOC__PRIVATE int64_t byoc__wino_even_tiles(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks) {
+    if (tasks < 2 || nr <= 0 || g->N * ((tiles + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES) >= 4 * (int64_t)tasks)
+        return 0;
+    int64_t best_bt = BYOC__WINO_TILES, best = byoc__wino_busiest_tiles(g->N, tiles, BYOC__WINO_TILES, tasks);
+    for (int64_t bt = BYOC__WINO_TILES - nr; bt >= nr; bt -= nr) { /* the largest blocks among equals */
+        int64_t most = byoc__wino_busiest_tiles(g->N, tiles, bt, tasks);
+        if (most < best) best = most, best_bt = bt;
+    }
+    return best_bt == BYOC__WINO_TILES ? 0 : best_bt;
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

@@ -231,6 +231,17 @@ static const char *const winograd_model =
     "  (%4, %2)\n"
     "}\n";
 
+/* ultraface's RFB branches: Winograd on a 30x40 map of few channels (80 tiles), blocks of tiles sized so that the
+   threads' shares are even ("ultraface's small convolutions over threads"), then 12 -> 16 channels */
+static const char *const winograd_few_channels_model =
+    "def @main(%x: Tensor[(1, 8, 30, 40), float32]) {\n"
+    "  %0 = reshape(sin(arange(0f, 864f, 1f)), newshape=[12, 8, 3, 3]);\n"
+    "  %1 = nn.relu(nn.bias_add(nn.conv2d(%x, %0, padding=[1, 1, 1, 1]), cos(arange(0f, 12f, 1f))));\n"
+    "  %2 = reshape(cos(arange(0f, 1728f, 1f)), newshape=[16, 12, 3, 3]);\n"
+    "  %3 = nn.bias_add(nn.conv2d(%1, %2, padding=[1, 1, 1, 1]), sin(arange(0f, 16f, 1f)));\n"
+    "  (%3, %1)\n"
+    "}\n";
+
 /* fused convolutions with packed constant weights on a map of 80 pixels: 256 and 67 output channels split by
    ranges of the micro-kernel's rows (byoc.h "narrow convolutions over threads"), one 1x1 with a bias and ReLU, one
    3x3 dilated (not Winograd) with a bias, a residual and ReLU; then a softmax over rows of 2 */
@@ -313,6 +324,8 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     CHECKF(ok, "copies model: %s", why);
     check_program_threads(winograd_model, why, sizeof why, &ok);
     CHECKF(ok, "Winograd model: %s", why);
+    check_program_threads(winograd_few_channels_model, why, sizeof why, &ok);
+    CHECKF(ok, "Winograd model of few channels: %s", why);
     check_program_threads(narrow_model, why, sizeof why, &ok);
     CHECKF(ok, "narrow convolutions model: %s", why);
     check_program_threads(expansion_model, why, sizeof why, &ok);
@@ -414,6 +427,13 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* ultraface's heads: 0.28 M multiply-adds on a 4x5 map, split by their own grain */
         "def @main(%x: Tensor[(1, 256, 4, 5), float32], %w: Tensor[(6, 256, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        /* ultraface's 12-channel box head: 3 blocks of 4 channels that 2 threads would share 2 to 1, so each block
+           is cut into ranges of output rows ("ultraface's small heads over threads") */
+        "def @main(%x: Tensor[(1, 256, 4, 5), float32], %w: Tensor[(12, 256, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        /* rows of whole vectors (stored straight into the output), strided, 2 blocks: rows at 3 and 7 threads */
+        "def @main(%x: Tensor[(1, 48, 15, 33), float32], %w: Tensor[(7, 48, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 0, 1, 0]) }\n",
         /* a 1x1 layer of 0.6 M multiply-adds (64 channels to 8 on 30x40): over the GEMM's grain of 2^18 */
         "def @main(%x: Tensor[(1, 64, 30, 40), float32], %w: Tensor[(8, 64, 1, 1), float32]) {\n"
         "  nn.conv2d(%x, %w) }\n",
