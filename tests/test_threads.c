@@ -314,22 +314,21 @@ static void check_program_threads(const char *text, char *why, size_t cap, int *
 }
 
 static void test_programs_same_bytes_at_every_thread_count(void) {
-    char why[600] = "";
-    int ok = 0;
-    check_program_threads(kernels_model, why, sizeof why, &ok);
-    CHECKF(ok, "float model: %s", why);
-    check_program_threads(quantized_model, why, sizeof why, &ok);
-    CHECKF(ok, "quantized model: %s", why);
-    check_program_threads(copies_model, why, sizeof why, &ok);
-    CHECKF(ok, "copies model: %s", why);
-    check_program_threads(winograd_model, why, sizeof why, &ok);
-    CHECKF(ok, "Winograd model: %s", why);
-    check_program_threads(winograd_few_channels_model, why, sizeof why, &ok);
-    CHECKF(ok, "Winograd model of few channels: %s", why);
-    check_program_threads(narrow_model, why, sizeof why, &ok);
-    CHECKF(ok, "narrow convolutions model: %s", why);
-    check_program_threads(expansion_model, why, sizeof why, &ok);
-    CHECKF(ok, "pointwise expansions model: %s", why);
+    const struct { const char *text, *name; } programs[] = {
+        {kernels_model, "float model"},
+        {quantized_model, "quantized model"},
+        {copies_model, "copies model"},
+        {winograd_model, "Winograd model"},
+        {winograd_few_channels_model, "Winograd model of few channels"},
+        {narrow_model, "narrow convolutions model"},
+        {expansion_model, "pointwise expansions model"},
+    };
+    for (size_t k = 0; k < sizeof programs / sizeof programs[0]; ++k) {
+        char why[600] = "";
+        int ok = 0;
+        check_program_threads(programs[k].text, why, sizeof why, &ok);
+        CHECKF(ok, "%s: %s", programs[k].name, why);
+    }
 }
 
 /* the pool's parallel_for, counting the tasks it was given (so a test knows the kernel did split) */

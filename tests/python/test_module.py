@@ -88,17 +88,26 @@ def _heap_kib():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
+def _heap_growth_kib(cycle, settle, times):
+    """How much the C heap grew over `times` calls of cycle(), after `settle` calls let the allocator's
+    high-water mark settle"""
+    for _ in range(settle):
+        cycle()
+    before = _heap_kib()
+    for _ in range(times):
+        cycle()
+    return _heap_kib() - before
+
+
 def test_thousand_loads_and_closes_do_not_grow():
     path = os.path.join(MODELS, "mnist8", "model.onnx")
     if not os.path.exists(path):
         path = MNIST
-    for _ in range(100):  # the allocator's high-water mark settles first
-        byoc.load(path).close()
-    before = _heap_kib()
-    for _ in range(1000):
+    def cycle():
         with byoc.load(path) as m:
             assert m.handle
-    grown = _heap_kib() - before
+
+    grown = _heap_growth_kib(cycle, 100, 1000)
     # one mnist8 import holds ~30 KiB of weights and more of IR: a leak of one module per load would add
     # tens of MiB over a thousand loads
     assert grown < 2048, "the C heap grew by %d KiB over 1000 loads" % grown

@@ -118,7 +118,7 @@ def test_pins_and_no_backends():
 
 
 def test_compile_run_close_cycles_do_not_grow():
-    from test_module import _heap_kib
+    from test_module import _heap_growth_kib
 
     x = _mnist_input()
 
@@ -126,12 +126,7 @@ def test_compile_run_close_cycles_do_not_grow():
         with byoc.compile(MNIST, backends=["npu", "dsp"]) as s:
             s.run(None, [x])
 
-    for _ in range(20):
-        cycle()
-    before = _heap_kib()
-    for _ in range(100):
-        cycle()
-    grown = _heap_kib() - before
+    grown = _heap_growth_kib(cycle, 20, 100)
     # a compile holds ~200 KiB (module, program, arena, device blobs): a leak of one would add ~20 MiB
     assert grown < 2048, "the C heap grew by %d KiB over 100 compiles" % grown
 

@@ -123,16 +123,11 @@ def test_report_errors_raise(tmp_path):
 
 
 def test_report_cycles_free_their_pages_and_plans():
-    from test_module import _heap_kib
+    from test_module import _heap_growth_kib
 
     def cycle():  # two compiles (the page's and the other strategy's plan) and one page each
         assert byoc.report(MNIST, backends=["npu", "dsp"], path=None).count('<g class="node"') == 13
 
-    for _ in range(10):
-        cycle()
-    before = _heap_kib()
-    for _ in range(150):
-        cycle()
-    grown = _heap_kib() - before
+    grown = _heap_growth_kib(cycle, 10, 150)
     # a cycle holds ~300 KiB (two compiles) and a ~30 KiB page: a leaked page alone would add ~4 MiB
     assert grown < 2048, "the C heap grew by %d KiB over 150 reports" % grown
