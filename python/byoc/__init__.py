@@ -152,7 +152,7 @@ def load(path, dims=None, shapes=None, dynamic_dims=False):
         if dims:
             arr = (_lib.OnnxDim * len(dims))(*[_lib.OnnxDim(_b(k), int(v)) for k, v in dims.items()])
             keep.append(arr)
-            o.dims, o.ndims = ctypes.cast(arr, ctypes.POINTER(_lib.OnnxDim)), len(dims)
+            o.dims, o.ndims = arr, len(dims)
         if shapes and not dynamic_dims:
             items = shapes.items() if isinstance(shapes, dict) else [(None, s) for s in shapes]
             arr = (_lib.OnnxInputShape * len(items))()
@@ -163,7 +163,7 @@ def load(path, dims=None, shapes=None, dynamic_dims=False):
                 for i, d in enumerate(shape):
                     arr[k].dims[i] = int(d)
             keep.append(arr)
-            o.shapes, o.nshapes = ctypes.cast(arr, ctypes.POINTER(_lib.OnnxInputShape)), len(items)
+            o.shapes, o.nshapes = arr, len(items)
         o.free_dim_default = 0 if dynamic_dims else 1
         o.dynamic_dims = 1 if dynamic_dims else 0
         model = _lib.OnnxModel()
@@ -207,10 +207,15 @@ class _Backends(_Owned):
     (with TVM-style target options: "npu -sram_kb=512"), or byoc.Backend objects defined in Python."""
 
     def __init__(self, backends):
-        self._handles, self._open = [], True
+        self._handles, self._owners, self._open = [], [], True
         for b in backends or []:
             if hasattr(b, "_open_backend"):
-                self._handles.append(b._open_backend())
+                try:
+                    self._handles.append(b._open_backend())
+                except Exception:
+                    self.close()
+                    raise
+                self._owners.append(b)  # a Backend closes its handle itself: its callbacks go with it
                 continue
             diag = _lib.Diag()
             h = lib.byoc_sim_backend_open(_b(os.fspath(b) if isinstance(b, os.PathLike) else b), ctypes.byref(diag))
@@ -218,12 +223,16 @@ class _Backends(_Owned):
                 self.close()
                 _raise(diag)
             self._handles.append(h)
+            self._owners.append(None)
         self.array = (ctypes.c_void_p * max(1, len(self._handles)))(*self._handles)
 
     def _free(self):
-        for h in self._handles:
-            lib.byoc_sim_backend_close(h)
-        self._handles = []
+        for h, owner in zip(self._handles, self._owners):
+            if owner is not None:
+                owner._close_backend(h)
+            else:
+                lib.byoc_sim_backend_close(h)
+        self._handles, self._owners = [], []
 
 
 def _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse, threads, place_only, pins,
@@ -231,7 +240,7 @@ def _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse
     if strategy not in ("greedy", "collage"):
         raise Error("strategy '%s' is not one of greedy, collage" % strategy, 7)
     o = _lib.CompileOptions()
-    o.backends = ctypes.cast(backends.array, ctypes.POINTER(ctypes.c_void_p))
+    o.backends = backends.array  # arrays go into pointer fields as they are: ctypes.cast makes cycles
     o.nbackends = len(backends._handles)
     o.strategy, o.estimator, o.cost_cache = _b(strategy), _b(estimator), _b(cost_cache)
     o.no_fq2i, o.no_fuse, o.place_only, o.threads = int(no_fq2i), int(no_fuse), int(place_only), int(threads)
@@ -239,7 +248,7 @@ def _compile_options(backends, strategy, estimator, cost_cache, no_fq2i, no_fuse
     keep = None
     if pins:  # {node: backend}: byoc_partition_options' pins, constants bound as by default
         arr = (_lib.Pin * len(pins))(*[_lib.Pin(_b(n), _b(b)) for n, b in pins.items()])
-        po = _lib.PartitionOptions(pins=ctypes.cast(arr, ctypes.POINTER(_lib.Pin)), npins=len(pins), bind_constants=1)
+        po = _lib.PartitionOptions(pins=arr, npins=len(pins), bind_constants=1)
         keep = (arr, po)
         o.partition = ctypes.pointer(po)
     return o, keep
@@ -497,7 +506,7 @@ class Session(_Owned):
             for k, (span, op, folded) in enumerate(nodes):
                 arr[k].name, arr[k].op = _b(span), _b(op)
                 arr[k].removed = _b("folded at import: " + folded) if folded else None
-            so.source_nodes, so.nsource_nodes = ctypes.cast(arr, ctypes.c_void_p), len(nodes)
+            so.source_nodes, so.nsource_nodes = ctypes.addressof(arr), len(nodes)
         ins = (ctypes.c_char_p * max(1, len(self.input_names)))(*[_b(n) for n in self.input_names])
         outs = (ctypes.c_char_p * max(1, len(self.output_names)))(*[_b(n) for n in self.output_names])
         so.input_names, so.ninputs = ins, len(self.input_names)

@@ -121,11 +121,13 @@ class Backend:
         if supports:
             lines.append("supports " + " ".join(supports))
         self.text = "\n".join(lines) + "\n"
-        self._callbacks = []  # the CFUNCTYPE objects: alive as long as the backend
+        # per open handle, its CFUNCTYPE objects (each holds a libffi closure in C memory): alive while the library
+        # may call them, released when the handle closes, so one Backend reused for many compiles does not grow
+        self._callbacks = {}
 
-    def _wrap(self, entry):
-        """entry's predicate: the one it has (the device's checks), then the Python one"""
-        before = ctypes.cast(entry.predicate, PREDICATE) if entry.predicate else None
+    def _wrap(self, entry, callbacks):
+        """entry's predicate: the one it has (the device's checks), then the Python one (kept in callbacks)"""
+        before = PREDICATE(entry.predicate) if entry.predicate else None
         before_data = entry.user_data
         user = self.predicate
 
@@ -144,12 +146,15 @@ class Backend:
             return 0
 
         fn = PREDICATE(check)
-        self._callbacks.append(fn)
-        entry.predicate = ctypes.cast(fn, c_void_p).value
+        callbacks.append(fn)
+        # the function pointer read from fn's buffer: ctypes.cast(fn, ...) would put fn in its own _objects, a
+        # reference cycle that keeps the closure's C memory until the garbage collector runs
+        entry.predicate = c_void_p.from_address(ctypes.addressof(fn)).value
         entry.user_data = None
 
     def _open_backend(self):
-        """Opens it in the library (byoc_sim_backend_open on its text) and installs the predicate: the handle"""
+        """Opens it in the library (byoc_sim_backend_open on its text) and installs the predicate: the handle, to
+        close with _close_backend"""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, self.name + ".backend")
             with open(path, "w") as f:
@@ -162,9 +167,16 @@ class Backend:
                         diag.line, diag.col)
         if self.predicate is not None:
             spec = _SpecHead.from_address(ctypes.c_void_p.from_address(handle).value)  # byoc_sim_backend.spec
+            callbacks = self._callbacks.setdefault(handle, [])
             for k in range(spec.nsupport):
-                self._wrap(spec.support[k])
+                self._wrap(spec.support[k], callbacks)
         return handle
+
+    def _close_backend(self, handle):
+        """Closes a handle _open_backend gave, then frees its predicate's callbacks (the library no longer calls
+        them)"""
+        _lib.lib.byoc_sim_backend_close(handle)
+        self._callbacks.pop(handle, None)
 
     def __repr__(self):
         return "Backend(%r, kind=%r)" % (self.name, self.kind)

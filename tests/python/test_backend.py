@@ -1,10 +1,15 @@
 """byoc.Backend: a backend defined in Python with patterns and a predicate callback places ops, its reasons show
-in the report, its partitions run on the simulated device and give the host's outputs."""
+in the report, its partitions run on the simulated device and give the host's outputs; its callbacks go with the
+compile that opened it."""
+import ctypes
+import gc
+import os
+
 import pytest
 
 np = pytest.importorskip("numpy")
 import byoc  # noqa: E402
-from conftest import MNIST  # noqa: E402
+from conftest import MNIST, MODELS  # noqa: E402
 
 CONV_BIAS_RELU = 'is_op("nn.relu")(is_op("add")(is_op("nn.conv2d")(wildcard(), is_constant()), is_constant()))'
 
@@ -72,3 +77,59 @@ def test_a_raising_predicate_declines_and_bad_patterns_raise():
     assert relus[0]["declined"] == [{"backend": "pylib", "reason": "predicate raised ValueError: boom"}]
     with pytest.raises(byoc.Error, match=r"pybad.backend:3:\d+: expected a pattern"):
         byoc.partition(MNIST, backends=[byoc.Backend("pybad", patterns=['x = is_op("nn.relu")('])])
+
+
+def test_a_reused_backend_frees_its_callbacks_with_each_compile():
+    from test_module import _heap_growth_kib
+
+    backend = _backend(predicate=_narrow_convs)
+
+    def cycle():
+        p = byoc.partition(MNIST, backends=[backend])
+        assert p.by_backend()["pyacc"] > 0
+
+    grown = _heap_growth_kib(cycle, 20, 300)
+    assert backend._callbacks == {}, "callbacks of closed handles are kept: %d" % len(backend._callbacks)
+    # each open wraps four predicates (~1.3 KiB of libffi closures and Python objects): kept, 300 compiles
+    # would add ~750 KiB
+    assert grown < 256, "the C heap grew by %d KiB over 300 partitions with one Backend" % grown
+    with byoc.compile(MNIST, backends=[backend]) as s:  # a session keeps its callbacks while it can run
+        assert len(backend._callbacks) == 1
+        s.run(None, [np.zeros((1, 1, 28, 28), np.float32)])
+    assert backend._callbacks == {}
+
+
+def test_no_reference_cycles_hold_c_memory(tmp_path):
+    """Every C handle and callback is freed when its last reference goes (reference counting), not when the garbage
+    collector gets to a cycle: with the collector off, a round of load, partition (a Python backend too), compile,
+    run, save, Session, explain and report leaves no ctypes object or byoc object in a cycle."""
+    mnist8 = os.path.join(MODELS, "mnist8", "model.onnx")
+    model = mnist8 if os.path.exists(mnist8) else MNIST
+    backend = _backend(predicate=_narrow_convs)
+
+    def round_trip():
+        with byoc.load(model) as m:
+            byoc.partition(m, backends=[backend, "dsp"], strategy="collage")
+        with byoc.compile(model, backends=["npu", backend]) as s:
+            s.run(None, [np.zeros(s.inputs[0]["shape"], np.float32)])
+            s.save(str(tmp_path / "m.byoc"))
+        with byoc.Session(str(tmp_path / "m.byoc")) as t:
+            t.explain(t.source_map()["nodes"][0]["frontend"])
+        byoc.report(model, backends=["npu", "dsp"], path=None)
+
+    round_trip()  # the first round makes ctypes' array types, which live in cycles of their own
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(3):
+            round_trip()
+        gc.collect()
+        cdata = (ctypes.Structure, ctypes.Array, ctypes._SimpleCData, ctypes._Pointer, ctypes._CFuncPtr)
+        held = [type(o).__name__ for o in gc.garbage if isinstance(o, cdata) or
+                type(o).__module__.startswith("byoc")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert not held, "in reference cycles: %s" % sorted(set(held))
