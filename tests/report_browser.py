@@ -1,16 +1,22 @@
 #!/usr/bin/python3
 """report_browser.py BYOCC [BUILD] -- `byocc report`'s HTML page opened in headless Chromium.
 
-For two models (a test-built one from tests/models, always there, and squeezenet_rand from the shared
-models, skipped when they are absent) it writes BUILD/report_NAME.html with `byocc report MODEL --backend
-npu --backend dsp -o ...` and checks, driving Chromium through its DevTools protocol:
+For three models (a test-built one from tests/models, always there, squeezenet_rand from the shared models,
+skipped when they are absent, and a 1,008-op chain of residual blocks it builds with python3-onnx in
+BUILD/report_thousand_ops) it writes BUILD/report_NAME.html with `byocc report MODEL --backend npu --backend
+dsp -o ...` and checks, driving Chromium through its DevTools protocol:
   - the page sets document.body.dataset.ready = "1" and logs no console error, uncaught exception or
     error log entry, and requests nothing but itself (the page is self-contained);
   - it has the sections graph, timeline, plans, memory and kernels;
   - the number of g.node elements, the page's #node-count and their ids, devices and partitions equal
     what `byocc partition MODEL ... --emit json` (an independent source: the placement report) gives;
+  - no number in the tables is broken over two lines;
   - a mouse click at a node's centre (Input.dispatchMouseEvent, as a user's click) fills #details with
-    "op: OP" for that node's op; a screenshot of the whole page goes to BUILD/report_NAME.png;
+    "op: OP" for that node's op;
+  - the first screen's node labels are at least MIN_LABEL_PIXELS high; clicks on zoom in, zoom out and fit
+    scale the view as they say; "collapse partitions" shows one box a partition in a shorter drawing, and a
+    click on a box there expands the graph again;
+  - a screenshot of the whole page goes to BUILD/report_NAME.png;
 and, without the protocol, `chromium --dump-dom FILE#node=N` shows node N's op in #details.
 A negative control first checks that the error collection catches a console.error and a thrown exception.
 
@@ -468,6 +474,108 @@ def check_screenshot(devtools, session, png_path):
     return size
 
 
+# the centre of the first element a selector finds, scrolled into view, and whether a click there reaches it
+ELEMENT_POINT_JS = """(function (selector) {
+  var e = document.querySelector(selector);
+  if (e === null) return null;
+  e.scrollIntoView({block: 'center', inline: 'center'});
+  var r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  var hit = document.elementFromPoint(x, y);
+  return {x: x, y: y, visible: r.width > 0 && r.height > 0 && hit !== null && (hit === e || e.contains(hit))};
+})(%s)"""
+
+
+def mouse_click(devtools, session, selector):
+    """A left click (Input.dispatchMouseEvent, as a user's) at the centre of what selector finds."""
+    point = devtools.evaluate(session, ELEMENT_POINT_JS % json.dumps(selector))
+    if point is None or not point["visible"]:
+        raise CheckFailed("%s is %s" % (selector, "not in the page" if point is None else "hidden or covered"))
+    for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
+        devtools.call("Input.dispatchMouseEvent", {"type": kind, "x": point["x"], "y": point["y"], "button": "left",
+                                                   "buttons": buttons, "clickCount": 1}, session)
+
+
+# every number cell of the page's tables on one line: a Range over its text gives one client rect per line box
+UNBROKEN_NUMBERS_JS = """(function () {
+  var broken = [], cells = document.querySelectorAll('td.num');
+  Array.prototype.forEach.call(cells, function (td) {
+    var r = document.createRange(); r.selectNodeContents(td);
+    var tops = {}; Array.prototype.forEach.call(r.getClientRects(), function (q) { tops[Math.round(q.top)] = 1; });
+    if (Object.keys(tops).length > 1) broken.push(td.textContent);
+  });
+  return {cells: cells.length, broken: broken.slice(0, 5)};
+})()"""
+
+
+def check_number_cells(devtools, session):
+    """No number in a table (a kernel's index, a time, a size) is broken over two lines. Returns the cells' count."""
+    facts = devtools.evaluate(session, UNBROKEN_NUMBERS_JS)
+    if facts["cells"] == 0:
+        raise CheckFailed("the page's tables have no td.num cells")
+    if facts["broken"]:
+        raise CheckFailed("numbers broken over lines: %s" % facts["broken"])
+    return facts["cells"]
+
+
+VIEW_JS = """(function () {
+  var svg = document.getElementById('graph-svg'), v = svg.viewBox.baseVal;
+  function shown(id) { var g = document.getElementById(id); return g !== null && g.getAttribute('display') !== 'none'; }
+  function size(id) { var g = document.getElementById(id); return g === null ? null : [+g.dataset.width, +g.dataset.height]; }
+  var label = document.querySelector('#view-expanded g.node text');
+  return {box: [v.x, v.y, v.width, v.height], expanded: shown('view-expanded'), collapsed: shown('view-collapsed'),
+          expandedSize: size('view-expanded'), collapsedSize: size('view-collapsed'),
+          partitionNodes: document.querySelectorAll('#view-collapsed g.partition-node').length,
+          labelPixels: label === null ? 0 : label.getBoundingClientRect().height};
+})()"""
+MIN_LABEL_PIXELS = 9  # a node's label on the first screen is text one reads, not a speck
+
+
+def check_views(devtools, session, expected):
+    """The graph's controls, each by a click as a user's: the first screen shows labels one can read; zoom in and
+    zoom out scale the view by 0.8 and back; fit shows the whole drawing; "collapse partitions" shows the
+    collapsed view (one box a partition, a shorter drawing); a click on a partition's box there expands again."""
+    def view():
+        return devtools.evaluate(session, VIEW_JS)
+
+    def close(a, b):
+        return abs(a - b) <= 1e-3 * max(1.0, abs(b))
+
+    first = view()
+    if not first["expanded"] or first["collapsed"]:
+        raise CheckFailed("the page does not open on the expanded graph")
+    if first["labelPixels"] < MIN_LABEL_PIXELS:
+        raise CheckFailed("the first screen's labels are %.1f px high (below %d px)"
+                          % (first["labelPixels"], MIN_LABEL_PIXELS))
+    mouse_click(devtools, session, 'button[data-act="in"]')
+    zoomed = view()["box"]
+    mouse_click(devtools, session, 'button[data-act="out"]')
+    back = view()["box"]
+    if not (close(zoomed[2], first["box"][2] * 0.8) and close(back[2], first["box"][2])):
+        raise CheckFailed("zoom in / zoom out gave view widths %.1f and %.1f from %.1f"
+                          % (zoomed[2], back[2], first["box"][2]))
+    mouse_click(devtools, session, 'button[data-act="fit"]')
+    width, height = first["expandedSize"]
+    fitted = view()["box"]
+    if not (close(fitted[2], width + 40) and close(fitted[3], height + 50)):
+        raise CheckFailed("fit shows %.0fx%.0f of a %.0fx%.0f drawing" % (fitted[2], fitted[3], width, height))
+    mouse_click(devtools, session, 'button[data-act="collapse"]')
+    collapsed = view()
+    parts = len(expected["partitions"])
+    if not collapsed["collapsed"] or collapsed["expanded"]:
+        raise CheckFailed("collapse partitions did not switch to the collapsed view")
+    if collapsed["partitionNodes"] != parts:
+        raise CheckFailed("the collapsed view has %d partition boxes for %d partitions"
+                          % (collapsed["partitionNodes"], parts))
+    if not collapsed["collapsedSize"][1] < height:
+        raise CheckFailed("the collapsed drawing is %.0f high, the expanded one %.0f"
+                          % (collapsed["collapsedSize"][1], height))
+    mouse_click(devtools, session, "#view-collapsed g.partition-node rect")
+    again = view()
+    if not again["expanded"] or again["collapsed"]:
+        raise CheckFailed("a click on a partition's box in the collapsed view did not expand it again")
+    return parts, height / collapsed["collapsedSize"][1]
+
+
 def check_in_devtools(chromium, name, html_path, png_path, expected):
     """One launch: load, graph, click, screenshot, then no errors. Prints an ok line per check passed."""
     url = file_url(html_path)
@@ -479,8 +587,14 @@ def check_in_devtools(chromium, name, html_path, png_path, expected):
         print("ok report_browser:%s:loaded (body.dataset.ready in %.1f s)" % (name, time.monotonic() - started))
         count = check_graph(devtools, session, expected)
         print("ok report_browser:%s:graph (%d nodes, %d partitions)" % (name, count, len(expected["partitions"])))
+        cells = check_number_cells(devtools, session)
+        print("ok report_browser:%s:numbers_unbroken (%d number cells on one line each)" % (name, cells))
         clicked = check_click(devtools, session, expected)
         print("ok report_browser:%s:click (node %s shows op: %s)" % (name, clicked, expected["ops"][clicked]))
+        if expected["partitions"]:
+            parts, shorter = check_views(devtools, session, expected)
+            print("ok report_browser:%s:views (zoom in, out, fit; %d partitions collapsed, %.1fx shorter, and "
+                  "expanded again)" % (name, parts, shorter))
         size = check_screenshot(devtools, session, png_path)
         print("ok report_browser:%s:screenshot (%s, %dx%d)" % ((name, png_path) + size))
         devtools.evaluate(session, "new Promise(function (r) { setTimeout(r, 100); })")  # late errors arrive
@@ -552,8 +666,50 @@ def check_dump_dom(chromium, html_path, expected):
     return node_id
 
 
-def models_to_check():
-    """(name, model) pairs: the shared squeezenet_rand when the shared models are there, and a test-built one."""
+THOUSAND_OP_BLOCKS = 168  # each block six ops (conv2d, bias_add, relu, an activation, add, multiply): 1,008 ops
+
+
+def thousand_op_model(build):
+    """BUILD/report_thousand_ops/model.onnx, written with Debian's python3-onnx: a chain of residual blocks whose
+    activations alternate between ops the npu and the dsp take, so the page draws ~1,000 nodes in hundreds of
+    partitions (the issue's "readable for a 1,000-node model"). None, saying why, without python3-onnx."""
+    try:
+        import numpy
+        from onnx import TensorProto, helper, numpy_helper
+    except ImportError as e:
+        print("skipped report_browser:thousand_ops: /usr/bin/python3 cannot build its model (%s; apt-get install "
+              "python3-onnx python3-numpy)" % e)
+        return None
+    rng = numpy.random.default_rng(26)
+    nodes, weights, value = [], [], "x"
+    for b in range(THOUSAND_OP_BLOCKS):
+        act = ("Sigmoid", "Tanh", "Erf", "Exp")[b % 4]
+        weights += [numpy_helper.from_array((rng.standard_normal((8, 8, 3, 3)) * 0.1).astype(numpy.float32),
+                                            "w%d" % b),
+                    numpy_helper.from_array((rng.standard_normal(8) * 0.1).astype(numpy.float32), "b%d" % b)]
+        nodes += [helper.make_node("Conv", [value, "w%d" % b, "b%d" % b], ["c%d" % b], name="conv%d" % b,
+                                   pads=[1, 1, 1, 1]),
+                  helper.make_node("Relu", ["c%d" % b], ["r%d" % b], name="relu%d" % b),
+                  helper.make_node(act, ["r%d" % b], ["a%d" % b], name="%s%d" % (act.lower(), b)),
+                  helper.make_node("Add", ["a%d" % b, value], ["s%d" % b], name="add%d" % b),
+                  helper.make_node("Mul", ["s%d" % b, "r%d" % b], ["m%d" % b], name="mul%d" % b)]
+        value = "m%d" % b
+    shape = [1, 8, 16, 16]
+    graph = helper.make_graph(nodes, "thousand_ops", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                              [helper.make_tensor_value_info(value, TensorProto.FLOAT, shape)], weights)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    folder = os.path.join(build, "report_thousand_ops")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "model.onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    return path
+
+
+def models_to_check(build):
+    """(name, model) pairs: the shared squeezenet_rand when the shared models are there, a test-built one, and a
+    1,000-op one built here."""
     shared = os.environ.get("BYOC_MODELS") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                            "..", "..", "shared", "models")
     models = []
@@ -564,6 +720,9 @@ def models_to_check():
         print("skipped report_browser:squeezenet_rand: %s is not there (BYOC_MODELS=DIR points elsewhere)" % squeezenet)
     here = os.path.dirname(os.path.abspath(__file__))
     models.append(("fpn_resize", os.path.join(here, "models", "fpn_resize", "model.onnx")))
+    thousand = thousand_op_model(build)
+    if thousand:
+        models.append(("thousand_ops", thousand))
     return models
 
 
@@ -590,7 +749,7 @@ def main(argv):
     if not os.access(byocc, os.X_OK):
         print("FAIL report_browser: %s is not an executable (make builds it)" % byocc)
         return 1
-    models = models_to_check()
+    models = models_to_check(build)
     if not has_report_command(byocc):  # nothing below can run without it, with or without Chromium
         print("skipped report_browser: %s" % NO_REPORT_COMMAND)
         return 0
