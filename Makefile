@@ -230,8 +230,12 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/ben
 # make install PREFIX=DIR: the headers (DIR/include/byoc: byoc.h, byoc_sim.h, tools/byoc_onnx.h), byocc,
 # DIR/lib/libbyoc.so and two pkg-config files: byoc.pc for the single-header use (cc prog.c $$(pkg-config
 # --cflags --libs byoc), one file defining BYOC_SIM_IMPLEMENTATION) and byoc-shared.pc to link the shared
-# library instead (cc prog.c $$(pkg-config --cflags --libs byoc-shared), no IMPLEMENTATION define); DESTDIR stages it
+# library instead (cc prog.c $$(pkg-config --cflags --libs byoc-shared), no IMPLEMENTATION define); DESTDIR stages it.
+# The Python package goes to PYTHON_DIR (Debian's site directory under PREFIX: /usr/local/lib/python3.X/dist-packages
+# is on /usr/bin/python3's path), where it finds PREFIX/lib/libbyoc.so three directories up
 PREFIX ?= /usr/local
+PYTHON_DIR ?= $(PREFIX)/lib/$(shell /usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' \
+                2>/dev/null || echo python3)/dist-packages
 VERSION := $(shell sed -n 's/^#define BYOC_VERSION_STRING "\(.*\)"/\1/p' byoc.h)
 install: $(BUILD)/byocc $(LIBBYOC)
 	@mkdir -p $(DESTDIR)$(PREFIX)/include/byoc/tools $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -239,6 +243,8 @@ install: $(BUILD)/byocc $(LIBBYOC)
 	cp tools/byoc_onnx.h tools/byoc_quantize.h $(DESTDIR)$(PREFIX)/include/byoc/tools/
 	cp $(BUILD)/byocc $(DESTDIR)$(PREFIX)/bin/
 	cp $(LIBBYOC) $(DESTDIR)$(PREFIX)/lib/
+	@mkdir -p $(DESTDIR)$(PYTHON_DIR)/byoc
+	cp python/byoc/*.py $(DESTDIR)$(PYTHON_DIR)/byoc/
 	for pc in byoc byoc-shared; do \
 	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/$$pc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
 	done

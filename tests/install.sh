@@ -2,7 +2,8 @@
 # make install into a temporary prefix, then a program built only against the installed copy (found with
 # pkg-config) imports nothing from the source tree: it partitions a module with the Collage search and runs
 # it on the simulated devices; the same program linked with the installed libbyoc.so (pkg-config byoc-shared)
-# instead of compiling the implementation runs too; and the installed byocc runs. One "ok NAME" / "FAIL NAME: why" line each.
+# instead of compiling the implementation runs too; the installed byocc runs; and the installed Python package, away
+# from the source tree, finds the installed libbyoc.so by itself. One "ok NAME" / "FAIL NAME: why" line each.
 CC=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -14,6 +15,9 @@ for f in include/byoc/byoc.h include/byoc/byoc_sim.h include/byoc/tools/byoc_onn
     [ -f "$tmp/prefix/$f" ] || { echo "FAIL install: $f is not installed"; exit 0; }
 done
 echo "ok install_files"
+pydir=$(ls -d "$tmp"/prefix/lib/python3*/dist-packages 2>/dev/null | head -1)
+[ -n "$pydir" ] && [ -f "$pydir/byoc/__init__.py" ] && [ -f "$pydir/byoc/_lib.py" ] ||
+    { echo "FAIL install: the Python package is not installed under $tmp/prefix/lib/python3*/dist-packages"; exit 0; }
 flags=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs byoc 2>&1) || { echo "FAIL install_pkg_config: $flags"; exit 0; }
 echo "ok install_pkg_config"
 cat > "$tmp/prog.c" <<'PROG'
@@ -78,3 +82,27 @@ case "$(ldd "$tmp/prog_shared" 2>&1)" in *"$tmp/prefix/lib/libbyoc.so"*) echo "o
 out_shared=$("$tmp/prog_shared" 2>&1)
 [ "$out_shared" = "$out" ] && echo "ok install_libbyoc_program_runs" ||
     echo "FAIL install_libbyoc_program_runs: '$out_shared' (the single-header build printed '$out')"
+# the installed Python package, away from the source tree and without BYOC_LIBRARY: it loads the installed
+# libbyoc.so and runs a module on the simulated npu (under SAN=1 the library carries ASan, whose runtime goes first)
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    preload=""
+    [ "$SAN" = 1 ] && preload=$(clang -print-file-name=libclang_rt.asan-x86_64.so 2>/dev/null)
+    cat > "$tmp/use.py" <<'PY'
+import sys
+import numpy as np
+import byoc
+relay = sys.argv[1] + "/m.relay"
+with open(relay, "w") as f:
+    f.write('def @main(%x: Tensor[(1, 8, 8, 8), float32]) {\n  %0 = nn.conv2d(%x, meta[relay.Constant][0] '
+            '/* ty=Tensor[(8, 8, 3, 3), float32] */, padding=[1, 1, 1, 1]);\n  %1 = nn.relu(%0);\n  tanh(%1)\n}\n')
+with byoc.compile(relay, backends=["npu"]) as s:
+    y = s.run(None, [np.full((1, 8, 8, 8), 0.1, np.float32)])[0]
+    print(byoc.library_path, sorted(s.placement.by_backend()), y.shape)
+PY
+    got=$(cd "$tmp" && env -u BYOC_LIBRARY PYTHONPATH="$pydir" LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
+          /usr/bin/python3 use.py "$tmp" 2>&1)
+    case "$got" in "$tmp/prefix/lib/libbyoc.so ['host', 'npu'] (1, 8, 8, 8)") echo "ok install_python_package";;
+        *) echo "FAIL install_python_package: $(echo "$got" | tail -3 | tr '\n' ' ')";; esac
+else
+    echo "skipped install_python_package: /usr/bin/python3 has no numpy"
+fi

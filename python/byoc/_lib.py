@@ -19,8 +19,13 @@ def _candidates():
         yield env
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    for build in (os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")):
-        path = os.path.normpath(os.path.join(build, "libbyoc.so"))
+    # the source tree's build/, then make install's layout: PREFIX/lib/python3.X/dist-packages/byoc beside
+    # PREFIX/lib/libbyoc.so
+    folders = [os.path.join(here, "..", "build"), os.path.join(here, "..", "..", "build")]
+    if os.path.basename(os.path.dirname(here)) in ("dist-packages", "site-packages"):
+        folders.append(os.path.join(here, "..", "..", ".."))
+    for folder in folders:
+        path = os.path.normpath(os.path.join(folder, "libbyoc.so"))
         if os.path.exists(path):
             yield path
     found = ctypes.util.find_library("byoc")
