@@ -9,6 +9,8 @@ compile it, run it with numpy arrays, save and load .byoc executables, quantize 
         sess.save("model.byoc")
     with byoc.Session("model.byoc") as sess:
         y = sess.run(None, {"input": x})[0]
+    with byoc.Session("model.onnx", backends=["npu"]) as sess:  # a model: compiled as byoc.compile does
+        y = sess.run(None, {"input": x})[0]
 
 Everything is the C library's (libbyoc.so, through ctypes): errors raise byoc.Error with its message, objects free
 their C memory on close() or at the end of a with block (and, as a last resort, when collected).
@@ -349,15 +351,29 @@ def _to_numpy(t):
     return np.frombuffer(raw, dtype).reshape(shape).copy()
 
 
+def _is_model(path):
+    """a model to compile (a Module, .onnx or .relay), not a .byoc executable"""
+    return isinstance(path, Module) or (isinstance(path, (str, os.PathLike)) and
+                                        os.fspath(path).endswith((".onnx", ".relay")))
+
+
 class Session(_Owned):
-    """A compiled program to run: from byoc.compile (in memory) or from a .byoc file (Session("m.byoc")).
+    """A compiled program to run: from a .byoc file (Session("m.byoc"): each part on the device it was compiled
+    for), or from a model, as onnxruntime.InferenceSession("m.onnx") takes one: Session("m.onnx", backends=["npu"],
+    strategy="collage") compiles it as byoc.compile does with the same keywords (no backends: all on the host).
     run(output_names, {input_name: array}) -> [arrays], as onnxruntime.InferenceSession.run."""
 
-    def __init__(self, path=None, threads=1, _compiled=None):
+    def __init__(self, path=None, threads=1, _compiled=None, **compile_args):
         self._open, self._exe, self._compiled, self._module, self._backends = False, None, None, None, None
         self.placement, self._path = None, path
+        if _compiled is None and _is_model(path):
+            _compiled = _compile_parts(path, threads=threads, **compile_args)
+        elif _compiled is None and compile_args:
+            raise Error("%s: %s: a .byoc executable is compiled already (its devices and options are in the file); "
+                        "these keywords are for a model (.onnx, .relay)" % (
+                            os.fspath(path), ", ".join(sorted(compile_args))), 7)
         if _compiled is not None:
-            self._module, self._backends, self._compiled, report, names = _compiled
+            self._module, self._backends, self._compiled, report, names, self._strategy, self._recipe = _compiled
             self.placement = Placement(report) if report else None
             self._program = self._compiled.contents.program
             self.input_names, self.output_names = names
@@ -568,6 +584,14 @@ def compile(model, backends=(), strategy="greedy", estimator=None, cost_cache=No
     """Compiles model (a path, loaded with load_args, or a Module, which is left as it was) for the backends
     (none: everything on the host) by byocc run's pipeline (byoc_sim_compile): an in-memory Session.
     always_place: keep a placement report without backends too (every op on the host), as byoc.report does."""
+    return Session(_compiled=_compile_parts(model, backends, strategy, estimator, cost_cache, no_fq2i, no_fuse,
+                                            threads, pins, always_place, **load_args))
+
+
+def _compile_parts(model, backends=(), strategy="greedy", estimator=None, cost_cache=None, no_fq2i=False,
+                   no_fuse=False, threads=1, pins=None, always_place=False, **load_args):
+    """compile's work, for a Session to own: (module, backends, compiled, report, (inputs, outputs), strategy,
+    recipe)"""
     module, _ = _model(model, **load_args)
     bk = None
     try:
@@ -579,12 +603,10 @@ def compile(model, backends=(), strategy="greedy", estimator=None, cost_cache=No
             bk.close()
         module.close()
         raise
-    sess = Session(_compiled=(module, bk, out, report, (list(module.input_names), list(module.output_names))))
-    sess._strategy = strategy
     # what Session.report needs to place the model again by the other strategy (the module compiled is changed)
-    sess._recipe = {"model": model, "load_args": load_args, "backends": list(backends or []), "estimator": estimator,
-                    "cost_cache": cost_cache, "no_fq2i": no_fq2i, "pins": pins}
-    return sess
+    recipe = {"model": model, "load_args": load_args, "backends": list(backends or []), "estimator": estimator,
+              "cost_cache": cost_cache, "no_fq2i": no_fq2i, "pins": pins}
+    return module, bk, out, report, (list(module.input_names), list(module.output_names)), strategy, recipe
 
 
 def quantize(model, output, calibration, method="minmax", per_channel=False, activation_type="uint8"):

@@ -1,4 +1,5 @@
-"""byoc.load, Module.text, byoc.Error with the library's diagnostics, closing, and no growth over 1000 loads."""
+"""byoc.load, Module.text, byoc.Error with the library's diagnostics, closing, and no growth over 1000 loads
+(of a model, and of a .byoc executable run each time)."""
 import ctypes
 import os
 
@@ -111,6 +112,21 @@ def test_thousand_loads_and_closes_do_not_grow():
     # one mnist8 import holds ~30 KiB of weights and more of IR: a leak of one module per load would add
     # tens of MiB over a thousand loads
     assert grown < 2048, "the C heap grew by %d KiB over 1000 loads" % grown
+
+
+def test_thousand_executable_loads_and_runs_do_not_grow(tmp_path):
+    path = str(tmp_path / "m.byoc")
+    with byoc.compile(MNIST, backends=["npu", "dsp"]) as s:
+        s.save(path)
+    x = np.zeros((1, 1, 28, 28), np.float32)
+
+    def cycle():
+        with byoc.Session(path) as t:
+            assert t.run(None, [x])[0].shape == (1, 10)
+
+    grown = _heap_growth_kib(cycle, 100, 1000)
+    # a loaded executable holds ~100 KiB (its program, arena and device blobs): one leaked a load would add ~100 MiB
+    assert grown < 2048, "the C heap grew by %d KiB over 1000 .byoc loads and runs" % grown
 
 
 def test_symbolic_dims_given_defaulted_or_dynamic(root):

@@ -96,6 +96,29 @@ def test_save_load_and_explain(tmp_path):
         byoc.Session(path).explain("not_a_node")
 
 
+@pytest.mark.skipif(not os.path.exists(os.path.join(MNIST8, "model.onnx")), reason="no ../shared/models/mnist8")
+def test_session_opens_a_model_as_onnx_runtime_does(tmp_path):
+    """Session("m.onnx") compiles the model (onnxruntime.InferenceSession's first line), with compile's keywords"""
+    model, x = os.path.join(MNIST8, "model.onnx"), np.load(os.path.join(MNIST8, "input_0.npy"))
+    ref = np.load(os.path.join(MNIST8, "ort_output_0.npy"))
+    with byoc.Session(model) as host, byoc.compile(model) as same:
+        (y,) = host.run(None, {host.input_names[0]: x})
+        assert y.tobytes() == same.run(None, [x])[0].tobytes()
+        assert {k["device"] for k in host.profile()} == {"host"}
+    np.testing.assert_allclose(y, ref, rtol=1e-4, atol=1e-4 * max(1.0, float(np.abs(ref).max())))
+    with byoc.Session(model, backends=["npu", "dsp"], strategy="collage", threads=2) as s:
+        assert "npu" in s.placement.by_backend() and s.placement.search is not None
+        assert s.run(None, [x])[0].tobytes() == byoc.Session(s.save(str(tmp_path / "m.byoc"))).run(None, [x])[0] \
+            .tobytes()
+        assert s.report(None).count('<g class="node"') == len(s.placement.ops)
+    with byoc.load(MNIST) as m, byoc.Session(m, backends=["npu"]) as from_module:
+        assert from_module.placement.by_backend()["npu"] > 0 and m.text  # the Module stays open and unchanged
+    with pytest.raises(byoc.Error, match=r"m.byoc: backends: a .byoc executable is compiled already"):
+        byoc.Session(str(tmp_path / "m.byoc"), backends=["npu"])
+    with pytest.raises(byoc.Error, match="not one of greedy, collage"):
+        byoc.Session(model, strategy="fastest")
+
+
 def test_a_truncated_executable_raises(tmp_path):
     path = str(tmp_path / "m.byoc")
     with byoc.compile(MNIST, backends=["npu"]) as s:
