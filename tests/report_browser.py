@@ -12,7 +12,9 @@ dsp -o ...` and checks, driving Chromium through its DevTools protocol:
     what `byocc partition MODEL ... --emit json` (an independent source: the placement report) gives;
   - no number in the tables is broken over two lines;
   - a mouse click at a node's centre (Input.dispatchMouseEvent, as a user's click) fills #details with
-    "op: OP" for that node's op;
+    "op: OP" for that node's op; a click on a node some backend declined shows each field the placement
+    report gives it (ONNX name, device, composite, partition, kernel, reason, every decline's reason), and
+    its hover title gives its op and reason;
   - the first screen's node labels are at least MIN_LABEL_PIXELS high; clicks on zoom in, zoom out and fit
     scale the view as they say; "collapse partitions" shows one box a partition in a shorter drawing, and a
     click on a box there expands the graph again;
@@ -368,6 +370,7 @@ def placement_of(byocc, model):
     if doc["totals"]["ops"] != len(ops):
         raise CheckFailed("byocc partition --emit json lists %d ops but totals %d" % (len(ops), doc["totals"]["ops"]))
     return {"ops": {str(n["id"]): n["op"] for n in ops},
+            "nodes": {str(n["id"]): n for n in ops},
             "devices": {str(n["id"]): n["backend"] for n in ops},
             "order": [str(n["id"]) for n in ops],
             "partitions": sorted(p["function"] for p in doc["partitions"])}
@@ -517,6 +520,43 @@ def check_number_cells(devtools, session):
     return facts["cells"]
 
 
+NODE_TITLE_JS = """(function (id) {
+  var t = document.querySelector('g.node[data-node-id="' + id + '"] > title');
+  return t === null ? null : t.textContent;
+})(%s)"""
+
+
+def check_details(devtools, session, expected):
+    """The first node a backend declined (else the last node), centred by #node=N, #details emptied, then clicked:
+    #details shows every field the placement report gives it (ONNX name, op, device, composite, partition, kernel,
+    reason, and each declining backend's reason), and its hover title names its op and ends with the reason.
+    Returns (node id, the number of declines)."""
+    order = expected["order"]
+    node_id = next((i for i in order if expected["nodes"][i]["declined"]), order[-1])
+    node = expected["nodes"][node_id]
+    devtools.evaluate(session, "location.hash = '#node=%s'; new Promise(function (r) { setTimeout(r, 100); })"
+                      % node_id)
+    devtools.evaluate(session, "document.getElementById('details').textContent = ''; 1")
+    mouse_click(devtools, session, 'g.node[data-node-id="%s"]' % node_id)
+    want = ["op: " + node["op"], "ONNX name: " + (node["source"] or "-"), "device: " + node["backend"],
+            "composite: " + (node["composite"] or "-"), "partition: " + (node["partition"] or "- (on the host)"),
+            "kernel: ", "reason: "] + ["%s: %s" % (d["backend"], d["reason"]) for d in node["declined"]]
+    end = min(devtools.deadline, time.monotonic() + 5)
+    while True:
+        text = devtools.evaluate(session, DETAILS_JS) or ""
+        missing = [w for w in want if w not in text]
+        if not missing:
+            break
+        if time.monotonic() > end:
+            raise CheckFailed("after a click on node %s, #details lacks %s: %r" % (node_id, missing, text[:300]))
+        time.sleep(0.1)
+    reason = re.search(r"reason: (.*)", text).group(1).strip()
+    title = devtools.evaluate(session, NODE_TITLE_JS % json.dumps(node_id)) or ""
+    if not title.startswith(node["op"]) or title.splitlines()[-1].strip() != reason:
+        raise CheckFailed("node %s's hover title %r does not give its op and its reason %r" % (node_id, title, reason))
+    return node_id, len(node["declined"])
+
+
 VIEW_JS = """(function () {
   var svg = document.getElementById('graph-svg'), v = svg.viewBox.baseVal;
   function shown(id) { var g = document.getElementById(id); return g !== null && g.getAttribute('display') !== 'none'; }
@@ -591,6 +631,9 @@ def check_in_devtools(chromium, name, html_path, png_path, expected):
         print("ok report_browser:%s:numbers_unbroken (%d number cells on one line each)" % (name, cells))
         clicked = check_click(devtools, session, expected)
         print("ok report_browser:%s:click (node %s shows op: %s)" % (name, clicked, expected["ops"][clicked]))
+        detailed, declines = check_details(devtools, session, expected)
+        print("ok report_browser:%s:details (node %s: every field, %d declining backends' reasons, the hover title)"
+              % (name, detailed, declines))
         if expected["partitions"]:
             parts, shorter = check_views(devtools, session, expected)
             print("ok report_browser:%s:views (zoom in, out, fit; %d partitions collapsed, %.1fx shorter, and "
