@@ -10094,8 +10094,10 @@ static const char *const byoc__rep_css[] = {
     "#details{border:1px solid #ccc;padding:8px 12px;margin-top:8px;min-height:3em;background:#f7f7f7}"
     "#details p{margin:2px 0}#details ul{margin:2px 0 2px 18px;padding:0}\n",
     "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}"
-    /* names and op lists may break anywhere (a fused kernel's name runs long); numbers never ("1" over "0") */
+    /* names and op lists may break anywhere (a fused kernel's name runs long); numbers never ("1" over "0"), nor
+       the kernels' device, class and exec words ("runti" over "me") */
     "td{overflow-wrap:anywhere;max-width:48em}td.num,th.num{text-align:right;white-space:nowrap;overflow-wrap:normal}"
+    "#kernels td:nth-child(n+3):nth-child(-n+5){overflow-wrap:normal}"
     "tr:nth-child(even){background:#f6f6f6}.plans{display:flex;gap:32px;flex-wrap:wrap}"
     ".tl-svg,.mem-svg{width:100%;display:block;cursor:grab}.lane{fill:#f0f0f0}"
     ".tick{stroke:#bbb}.k{stroke:#fff;stroke-width:.5}.k:hover,.buf:hover{stroke:#000;stroke-width:1.5}\n",

@@ -10,7 +10,7 @@ dsp -o ...` and checks, driving Chromium through its DevTools protocol:
   - it has the sections graph, timeline, plans, memory and kernels;
   - the number of g.node elements, the page's #node-count and their ids, devices and partitions equal
     what `byocc partition MODEL ... --emit json` (an independent source: the placement report) gives;
-  - no number in the tables is broken over two lines;
+  - no number in the tables is broken over two lines, nor a word of a kernel's device, class or exec;
   - a mouse click at a node's centre (Input.dispatchMouseEvent, as a user's click) fills #details with
     "op: OP" for that node's op; a click on a node some backend declined shows each field the placement
     report gives it (ONNX name, device, composite, partition, kernel, reason, every decline's reason), and
@@ -498,26 +498,41 @@ def mouse_click(devtools, session, selector):
                                                    "buttons": buttons, "clickCount": 1}, session)
 
 
-# every number cell of the page's tables on one line: a Range over its text gives one client rect per line box
-UNBROKEN_NUMBERS_JS = """(function () {
-  var broken = [], cells = document.querySelectorAll('td.num');
+# every number cell of the page's tables on one line, and no word of the kernel table's device, class and exec
+# cells broken inside: a Range over a text gives one client rect per line box it spans
+UNBROKEN_TEXT_JS = """(function () {
+  function lines(node, start, end) {
+    var r = document.createRange(), tops = {};
+    r.setStart(node, start); r.setEnd(node, end);
+    Array.prototype.forEach.call(r.getClientRects(), function (q) { tops[Math.round(q.top)] = 1; });
+    return Object.keys(tops).length;
+  }
+  function text(td) { return td.firstChild !== null && td.firstChild.nodeType === 3 ? td.firstChild : null; }
+  var numbers = [], words = [], cells = document.querySelectorAll('td.num');
   Array.prototype.forEach.call(cells, function (td) {
-    var r = document.createRange(); r.selectNodeContents(td);
-    var tops = {}; Array.prototype.forEach.call(r.getClientRects(), function (q) { tops[Math.round(q.top)] = 1; });
-    if (Object.keys(tops).length > 1) broken.push(td.textContent);
+    var t = text(td);
+    if (t !== null && lines(t, 0, t.data.length) > 1) numbers.push(t.data);
   });
-  return {cells: cells.length, broken: broken.slice(0, 5)};
+  var short = document.querySelectorAll('#kernels td:nth-child(n+3):nth-child(-n+5)');
+  Array.prototype.forEach.call(short, function (td) {
+    var t = text(td), re = /\\S+/g, m;
+    while (t !== null && (m = re.exec(t.data)) !== null)
+      if (lines(t, m.index, m.index + m[0].length) > 1) words.push(m[0]);
+  });
+  return {cells: cells.length, words: short.length, numbers: numbers.slice(0, 5), broken: words.slice(0, 5)};
 })()"""
 
 
-def check_number_cells(devtools, session):
-    """No number in a table (a kernel's index, a time, a size) is broken over two lines. Returns the cells' count."""
-    facts = devtools.evaluate(session, UNBROKEN_NUMBERS_JS)
-    if facts["cells"] == 0:
-        raise CheckFailed("the page's tables have no td.num cells")
-    if facts["broken"]:
-        raise CheckFailed("numbers broken over lines: %s" % facts["broken"])
-    return facts["cells"]
+def check_unbroken_text(devtools, session):
+    """No number in a table (a kernel's index, a time, a size) is broken over two lines, nor a word of a kernel's
+    device, class or exec. Returns the count of the cells checked."""
+    facts = devtools.evaluate(session, UNBROKEN_TEXT_JS)
+    if facts["cells"] == 0 or facts["words"] == 0:
+        raise CheckFailed("the page's tables have %d td.num cells and %d kernel device/class/exec cells"
+                          % (facts["cells"], facts["words"]))
+    if facts["numbers"] or facts["broken"]:
+        raise CheckFailed("broken over lines: numbers %s, words %s" % (facts["numbers"], facts["broken"]))
+    return facts["cells"] + facts["words"]
 
 
 NODE_TITLE_JS = """(function (id) {
@@ -560,7 +575,10 @@ def check_details(devtools, session, expected):
 VIEW_JS = """(function () {
   var svg = document.getElementById('graph-svg'), v = svg.viewBox.baseVal;
   function shown(id) { var g = document.getElementById(id); return g !== null && g.getAttribute('display') !== 'none'; }
-  function size(id) { var g = document.getElementById(id); return g === null ? null : [+g.dataset.width, +g.dataset.height]; }
+  function size(id) {
+    var g = document.getElementById(id);
+    return g === null ? null : [+g.dataset.width, +g.dataset.height];
+  }
   var label = document.querySelector('#view-expanded g.node text');
   return {box: [v.x, v.y, v.width, v.height], expanded: shown('view-expanded'), collapsed: shown('view-collapsed'),
           expandedSize: size('view-expanded'), collapsedSize: size('view-collapsed'),
@@ -627,8 +645,8 @@ def check_in_devtools(chromium, name, html_path, png_path, expected):
         print("ok report_browser:%s:loaded (body.dataset.ready in %.1f s)" % (name, time.monotonic() - started))
         count = check_graph(devtools, session, expected)
         print("ok report_browser:%s:graph (%d nodes, %d partitions)" % (name, count, len(expected["partitions"])))
-        cells = check_number_cells(devtools, session)
-        print("ok report_browser:%s:numbers_unbroken (%d number cells on one line each)" % (name, cells))
+        cells = check_unbroken_text(devtools, session)
+        print("ok report_browser:%s:text_unbroken (%d cells: numbers on one line, no word split)" % (name, cells))
         clicked = check_click(devtools, session, expected)
         print("ok report_browser:%s:click (node %s shows op: %s)" % (name, clicked, expected["ops"][clicked]))
         detailed, declines = check_details(devtools, session, expected)
