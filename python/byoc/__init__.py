@@ -61,6 +61,12 @@ def _s(ptr):
     return None if ptr is None else ptr.decode("utf-8", "replace")
 
 
+def _c_array(value):
+    """value as a C-contiguous numpy array of its own rank: np.ascontiguousarray makes a scalar (a rank-0 input,
+    a loop's trip count) a (1,) array, which the program refuses"""
+    return np.require(value, requirements="C")
+
+
 class _Owned:
     """Something holding C memory: close() frees it once; with-blocks close it; collection closes what is left."""
 
@@ -434,7 +440,7 @@ class Session(_Owned):
                 raise Error("input '%s' is not given" % io["name"], 7)
             if io["boxed"]:
                 raise Error("input '%s' is a sequence or optional: not supported from Python yet" % io["name"], 8)
-            a = np.ascontiguousarray(feeds[io["name"]])
+            a = _c_array(feeds[io["name"]])
             code = _CODES.get(a.dtype)
             if code is None or a.ndim > _lib.MAX_RANK:
                 raise Error("input '%s': numpy %s of rank %d has no byoc dtype" % (io["name"], a.dtype, a.ndim), 7)
@@ -618,7 +624,7 @@ def quantize(model, output, calibration, method="minmax", per_channel=False, act
     samples = [list(s.values()) if isinstance(s, dict) else list(s) for s in calibration]
     if not samples or any(len(s) != len(samples[0]) for s in samples):
         raise Error("quantize: give one or more samples, each with the same number of input arrays", 7)
-    arrays = [np.ascontiguousarray(a) for s in samples for a in s]
+    arrays = [_c_array(a) for s in samples for a in s]
     tensors = (_lib.Tensor * len(arrays))()
     for k, a in enumerate(arrays):
         code = _CODES.get(a.dtype)

@@ -1,6 +1,7 @@
 """Every shared model with ONNX Runtime's outputs (../shared/models/NAME: model.onnx, input_K.npy, ort_output_K.npy)
 compiled for the simulated npu and dsp from Python and run with numpy: floats within 1e-4 x max(1, max|ref|),
-integers exactly (tests/models.sh's rule for byocc run)."""
+integers exactly (tests/models.sh's rule for byocc run). Then the test-built ones of tests/models and tests/cflow
+(scalar inputs, integer outputs, data-dependent shapes, loops and ifs), each greedy and by the Collage search."""
 import glob
 import os
 
@@ -8,12 +9,12 @@ import pytest
 
 np = pytest.importorskip("numpy")
 import byoc  # noqa: E402
-from conftest import MODELS  # noqa: E402
+from conftest import MODELS, ROOT  # noqa: E402
 
 
-def _models():
+def _models(root):
     found = []
-    for d in sorted(glob.glob(os.path.join(MODELS, "*"))):
+    for d in sorted(glob.glob(os.path.join(root, "*"))):
         if os.path.exists(os.path.join(d, "model.onnx")) and os.path.exists(os.path.join(d, "ort_output_0.npy")):
             found.append(d)
     return found
@@ -27,15 +28,27 @@ def _files(d, stem):
     return files
 
 
-MODEL_DIRS = _models()
+MODEL_DIRS = _models(MODELS)
+BUILT_DIRS = _models(os.path.join(ROOT, "tests", "models")) + _models(os.path.join(ROOT, "tests", "cflow"))
 
 
 @pytest.mark.skipif(not MODEL_DIRS, reason="no shared models with ONNX Runtime outputs in %s" % MODELS)
 @pytest.mark.parametrize("d", MODEL_DIRS, ids=[os.path.basename(d) for d in MODEL_DIRS])
 def test_shared_model_matches_onnx_runtime(d):
+    _check_model(d, "greedy")
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "collage"])
+@pytest.mark.parametrize("d", BUILT_DIRS, ids=[os.path.basename(d) for d in BUILT_DIRS])
+def test_built_model_matches_onnx_runtime(d, strategy):
+    _check_model(d, strategy)
+
+
+def _check_model(d, strategy):
     inputs = [np.load(f) for f in _files(d, "input")]
     refs = [np.load(f) for f in _files(d, "ort_output")]
-    with byoc.compile(os.path.join(d, "model.onnx"), backends=["npu", "dsp"], shapes=[a.shape for a in inputs]) as s:
+    with byoc.compile(os.path.join(d, "model.onnx"), backends=["npu", "dsp"], strategy=strategy,
+                      shapes=[a.shape for a in inputs]) as s:
         outs = s.run(None, dict(zip(s.input_names, inputs)))
         assert s.placement is not None and len(s.placement.ops) > 0
     assert len(outs) >= len(refs)
