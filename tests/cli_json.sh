@@ -88,6 +88,28 @@ assert 'Composite=\"conv\"' in d['module']" \
     "$BYOCC" match $M --pattern "$CONV" --partition conv --json
 json_case run "$(has 'model kernels simulated_ms devices memory')
 assert d['devices'] and d['memory']['planned_bytes'] > 0" "$BYOCC" run $A --backend npu --backend dsp --json
+# --profile's table and the comparisons' lines in numbers: a float output within the tolerance, an integer one
+# exactly, each against ONNX Runtime's file and the host-only run
+D=tests/models/detector_nms
+json_case run_profile_compare "$(has 'profile compare match')
+assert len(d['profile']) == d['kernels'] and d['match'] is True
+assert all({'kernel', 'name', 'device', 'partition', 'exec', 'ops', 'simulated_us', 'wall_us', 'runs'} <= set(k)
+           for k in d['profile']) and all(k['runs'] > 0 for k in d['profile'])
+assert [(c['output'], c['rule'], c['ok']) for c in d['compare']] == [('top_scores', 'tolerance', True),
+    ('selected', 'exact', True)] * 2, d['compare']
+assert d['compare'][0]['against'].endswith('ort_output_0.npy') and d['compare'][2]['against'] == 'the host-only run'
+assert d['compare'][0]['max_abs_err'] <= d['compare'][0]['bound']" \
+    "$BYOCC" run $D/model.onnx --backend npu --backend dsp --profile --compare-to $D --reference host --json
+# a mismatch (ONNX Runtime's output plus 0.5): exit 4, and the document says which output and by how much
+F=tests/models/fpn_resize
+"$PY" -c "import numpy, sys; numpy.save(sys.argv[2], numpy.load(sys.argv[1]) + 0.5)" $F/ort_output_0.npy \
+    "$tmp/off.npy" 2> /dev/null
+"$BYOCC" run $F/model.onnx --input $F/input_0.npy --compare-to "$tmp/off.npy" --json > "$tmp/mismatch.json" 2> /dev/null
+rc=$?
+verdict cli_json_run_mismatch "exit $rc, document $(head -c 300 "$tmp/mismatch.json")" sh -c '[ $1 -eq 4 ] &&
+    "$2" -c "import json, sys; d = json.load(open(sys.argv[1])); c = d[\"compare\"][0]
+assert d[\"match\"] is False and c[\"ok\"] is False and c[\"rule\"] == \"tolerance\"
+assert abs(c[\"max_abs_err\"] - 0.5) < 1e-3 and c[\"max_abs_err\"] > c[\"bound\"]" "$3"' - "$rc" "$PY" "$tmp/mismatch.json"
 json_case compile "assert {x['device'] for x in d['devices']} >= {'npu', 'dsp'}" \
     "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/a.byoc" --json
 json_case report "$(has 'file bytes nodes partitions kernels plans')

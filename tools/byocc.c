@@ -2056,15 +2056,34 @@ static void file_safe(const char *name, char *out, size_t cap) {
     out[i] = 0;
 }
 
+/* One output's comparison, as run --json gives it ("compare"): the line compare_output prints, in numbers */
+typedef struct compare_row {
+    char output[300];
+    const char *against; /* the reference file, or "the host-only run" */
+    const char *rule;    /* "tolerance", "lsb", "exact" or "shape" (the dtype or shape differs) */
+    int ok;
+    double max_abs, bound, max_rel; /* tolerance: the errors and the bound; lsb: max_abs is the LSB difference */
+} compare_row;
+
 /* One output against its reference: float32 / float64 within tol * max(1, max|ref|), integers within lsb (0:
    exactly), other dtypes exactly, and for a classifier-shaped output (one row of scores) the same argmax. Prints
-   one line; 1 when it holds. */
-static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path, double tol,
-                          int lsb) {
+   one line and fills *row; 1 when it holds. */
+static int compare_output_line(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref,
+                               const char *ref_path, double tol, int lsb, compare_row *row);
+static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path,
+                          double tol, int lsb, compare_row *row) {
+    memset(row, 0, sizeof *row);
+    snprintf(row->output, sizeof row->output, "%s", label);
+    row->against = ref_path;
+    return row->ok = compare_output_line(f, label, got, ref, ref_path, tol, lsb, row);
+}
+static int compare_output_line(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref,
+                               const char *ref_path, double tol, int lsb, compare_row *row) {
     char gs[200], rs[200];
     shape_text(got->dtype, got->rank, got->dims, gs, sizeof gs);
     shape_text(ref->dtype, ref->rank, ref->dims, rs, sizeof rs);
     int same_shape = got->dtype == ref->dtype && got->rank == ref->rank && !memcmp(got->dims, ref->dims, sizeof(int64_t) * (size_t)got->rank);
+    row->rule = "shape";
     if (!same_shape) {
         say(f, "  %-24s MISMATCH: output %s, reference %s is %s\n", label, gs, ref_path, rs);
         return 0;
@@ -2079,11 +2098,15 @@ static int compare_output(FILE *f, const char *label, const byoc_tensor *got, co
         }
         say(f, "  %-24s %s %s (within %d LSB: max difference %lld)\n", label, worst <= lsb ? "ok      " : "MISMATCH", gs,
             lsb, (long long)worst);
+        row->rule = "lsb";
+        row->max_abs = (double)worst;
+        row->bound = lsb;
         return worst <= lsb;
     }
     if (dt != BYOC_FLOAT32 && dt != BYOC_FLOAT64) {
         int equal = !ref->nbytes || memcmp(got->data, ref->data, ref->nbytes) == 0;
         say(f, "  %-24s %s %s (exact)\n", label, equal ? "ok      " : "MISMATCH", gs);
+        row->rule = "exact";
         return equal;
     }
     double max_abs = 0, max_rel = 0, max_ref = 0;
@@ -2105,6 +2128,10 @@ static int compare_output(FILE *f, const char *label, const byoc_tensor *got, co
     char argmax[80] = "";
     if (classifier) snprintf(argmax, sizeof argmax, ", argmax %zu (reference %zu)", arg_got, arg_ref);
     say(f, "  %-24s %s %s  max abs err %.3g (bound %.3g), max rel err %.3g%s\n", label, ok ? "ok      " : "MISMATCH", gs, max_abs, bound, max_rel, argmax);
+    row->rule = "tolerance";
+    row->max_abs = max_abs;
+    row->bound = bound;
+    row->max_rel = max_rel;
     return ok;
 }
 
@@ -2500,9 +2527,62 @@ typedef struct run_timing {
 
 static size_t planned_bytes(const byoc_sim_memory_plan *mp) { return mp->arena_bytes + mp->workspace_bytes + mp->tile_scratch_bytes + mp->output_bytes; }
 
-/* The summary as one JSON document (README "Summaries"): the model, the devices in use, the memory plan, and
-   the timing of --repeat. */
-static void write_summary_json(FILE *f, const char *model, const byoc_sim_program *p, const run_timing *t) {
+/* What run adds to its JSON summary: --profile's table and the comparisons' lines, in numbers */
+typedef struct summary_extras {
+    int profile;
+    const compare_row *compared;
+    int ncompared;
+} summary_extras;
+
+/* "profile": one object per kernel, the columns of --profile's table (byoc_sim_kernel_info's fields) */
+static void write_profile_json(FILE *f, const byoc_sim_program *p) {
+    fprintf(f, ", \"profile\": [");
+    for (int i = 0; i < byoc_sim_kernel_count(p); ++i) {
+        const byoc_sim_kernel_info *k = byoc_sim_kernel(p, i);
+        fprintf(f, "%s\n  {\"kernel\": %d, \"name\": ", i ? "," : "", i);
+        json_string_to(f, k->name);
+        fprintf(f, ", \"device\": ");
+        json_string_to(f, k->device);
+        fprintf(f, ", \"partition\": ");
+        if (k->partition) json_string_to(f, k->partition);
+        else fprintf(f, "null");
+        fprintf(f, ", \"exec\": ");
+        json_string_to(f, byoc_sim_exec_name(k->exec));
+        fprintf(f, ", \"ops\": ");
+        json_string_to(f, k->ops);
+        fprintf(f, ", \"cycles\": %llu, \"simulated_us\": %.6g, \"mac_utilization\": %.4f, \"dram_bytes\": %llu, "
+                   "\"transfer_bytes\": %llu, \"runs\": %d, \"wall_us\": %.6g}",
+                (unsigned long long)k->cycles, k->sim_seconds * 1e6, k->mac_utilization, (unsigned long long)k->dram_bytes,
+                (unsigned long long)k->transfer_bytes, k->runs, k->median_seconds * 1e6);
+    }
+    fprintf(f, "%s]", byoc_sim_kernel_count(p) ? "\n" : "");
+}
+
+/* "compare": each output against --compare-to's file or --reference host's run, as its printed line says */
+static void write_compare_json(FILE *f, const compare_row *rows, int n) {
+    int match = 1;
+    fprintf(f, ", \"compare\": [");
+    for (int r = 0; r < n; ++r) {
+        match &= rows[r].ok;
+        fprintf(f, "%s\n  {\"output\": ", r ? "," : "");
+        json_string_to(f, rows[r].output);
+        fprintf(f, ", \"against\": ");
+        json_string_to(f, rows[r].against);
+        fprintf(f, ", \"rule\": \"%s\", \"ok\": %s", rows[r].rule, rows[r].ok ? "true" : "false");
+        if (!strcmp(rows[r].rule, "tolerance"))
+            fprintf(f, ", \"max_abs_err\": %.6g, \"bound\": %.6g, \"max_rel_err\": %.6g", rows[r].max_abs, rows[r].bound,
+                    rows[r].max_rel);
+        else if (!strcmp(rows[r].rule, "lsb"))
+            fprintf(f, ", \"max_abs_err\": %.0f, \"bound\": %.0f", rows[r].max_abs, rows[r].bound);
+        fprintf(f, "}");
+    }
+    fprintf(f, "%s], \"match\": %s", n ? "\n" : "", match ? "true" : "false");
+}
+
+/* The summary as one JSON document (README "Summaries"): the model, the devices in use, the memory plan, the
+   timing of --repeat, and run's extras (x: NULL for compile and info). */
+static void write_summary_json(FILE *f, const char *model, const byoc_sim_program *p, const run_timing *t,
+                               const summary_extras *x) {
     device_row rows[MAX_BACKENDS + 1];
     int n = device_rows(p, rows, MAX_BACKENDS + 1);
     double total = byoc_sim_latency(p);
@@ -2546,6 +2626,8 @@ static void write_summary_json(FILE *f, const char *model, const byoc_sim_progra
         if (t->peak_rss_kib >= 0) fprintf(f, "%lld}", (long long)t->peak_rss_kib * 1024);
         else fprintf(f, "null}");
     }
+    if (x && x->profile) write_profile_json(f, p);
+    if (x && x->ncompared) write_compare_json(f, x->compared, x->ncompared);
     fprintf(f, "}\n");
 }
 
@@ -2631,7 +2713,8 @@ static int check_emits(const cli_options *o) {
 }
 
 /* every --emit document: to its file, or to standard output */
-static int write_emits(const cli_options *o, const char *model, const byoc_sim_program *p, const run_timing *t) {
+static int write_emits(const cli_options *o, const char *model, const byoc_sim_program *p, const run_timing *t,
+                       const summary_extras *x) {
     for (int k = 0; k < o->nemits; ++k) {
         const char *eq = strchr(o->emits[k], '=');
         FILE *f = eq ? fopen(eq + 1, "wb") : stdout;
@@ -2639,7 +2722,7 @@ static int write_emits(const cli_options *o, const char *model, const byoc_sim_p
             fprintf(stderr, "byocc: error: cannot write %s: %s\n", eq + 1, strerror(errno));
             return EXIT_INPUT;
         }
-        if (!strncmp(o->emits[k], "json", 4)) write_summary_json(f, model, p, t);
+        if (!strncmp(o->emits[k], "json", 4)) write_summary_json(f, model, p, t, x);
         else write_layers_csv(f, p);
         if (eq && fclose(f) != 0) {
             fprintf(stderr, "byocc: error: cannot write %s: %s\n", eq + 1, strerror(errno));
@@ -2706,6 +2789,9 @@ typedef struct run_job {
     run_timing timing;        /* --repeat */
     char *dir_inputs[MAX_IO]; /* --compare-to DIR without --input: DIR's input files */
     int ndir_inputs;
+    compare_row compared[2 * MAX_IO]; /* --compare-to's, then --reference host's, for run --json */
+    char compared_paths[MAX_IO][2048];
+    int ncompared;
 } run_job;
 
 static void run_job_free(run_job *j) {
@@ -2909,7 +2995,7 @@ static int run_job_save(run_job *j) {
         byoc_sim_program *bp = byoc_sim_executable_program(back);
         if (run_on_zeros(bp)) { /* the simulated times of one run (the models do not depend on the values) */
             print_device_summary(j->human, bp);
-            rc = write_emits(o, j->file, bp, NULL);
+            rc = write_emits(o, j->file, bp, NULL, NULL);
         }
     }
     byoc_sim_executable_free(back, json);
@@ -3158,7 +3244,9 @@ static int run_job_outputs(run_job *j) {
         char msg[1200];
         if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
         if (k == 0) say(j->human, "%s against %s (tolerance %g x max(1, max|reference|)):\n", j->file, o->compare_to, o->tolerance);
-        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, ref_path, o->tolerance, o->lsb);
+        snprintf(j->compared_paths[k], sizeof j->compared_paths[k], "%s", ref_path);
+        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, j->compared_paths[k], o->tolerance, o->lsb,
+                                         &j->compared[j->ncompared++]);
         free(ref.data);
     }
     return EXIT_OK;
@@ -3193,7 +3281,8 @@ static int run_job_reference(run_job *j) {
         ref.data = routs[k].data;
         ref.nbytes = byoc_dtype_size(ref.dtype);
         for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
-        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance, o->lsb);
+        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance, o->lsb,
+                                          &j->compared[j->ncompared++]);
     }
     if (rc == EXIT_OK) say(j->human, "%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
     if (rc == EXIT_OK) {
@@ -3228,7 +3317,8 @@ static int run_job_report(run_job *j, int rc) {
     }
     if (rc == EXIT_OK || rc == EXIT_MISMATCH) {
         print_device_summary(j->human, j->p);
-        int erc = write_emits(o, j->file, j->p, &j->timing);
+        summary_extras x = {o->profile, j->compared, j->ncompared};
+        int erc = write_emits(o, j->file, j->p, &j->timing, &x);
         if (erc != EXIT_OK) rc = erc;
     }
     if ((rc == EXIT_OK || rc == EXIT_MISMATCH) && o->compare_to) {
@@ -3322,7 +3412,7 @@ static int cmd_info_artifact(const cli_options *o, const char *file) {
     int rc = EXIT_OK;
     if (run_on_zeros(p)) {
         print_device_summary(f, p);
-        rc = write_emits(o, model && *model ? model : file, p, NULL); /* --json is one of them */
+        rc = write_emits(o, model && *model ? model : file, p, NULL, NULL); /* --json is one of them */
     } else
         fprintf(stderr, "byocc: note: %s did not run on zero inputs: no per-device summary\n", file);
     byoc_sim_executable_destroy(exe);
