@@ -109,7 +109,8 @@ rc=$?
 verdict cli_json_run_mismatch "exit $rc, document $(head -c 300 "$tmp/mismatch.json")" sh -c '[ $1 -eq 4 ] &&
     "$2" -c "import json, sys; d = json.load(open(sys.argv[1])); c = d[\"compare\"][0]
 assert d[\"match\"] is False and c[\"ok\"] is False and c[\"rule\"] == \"tolerance\"
-assert abs(c[\"max_abs_err\"] - 0.5) < 1e-3 and c[\"max_abs_err\"] > c[\"bound\"]" "$3"' - "$rc" "$PY" "$tmp/mismatch.json"
+assert abs(c[\"max_abs_err\"] - 0.5) < 1e-3 and c[\"max_abs_err\"] > c[\"bound\"]" "$3"' \
+    - "$rc" "$PY" "$tmp/mismatch.json"
 json_case compile "assert {x['device'] for x in d['devices']} >= {'npu', 'dsp'}" \
     "$BYOCC" compile $A --backend npu --backend dsp -o "$tmp/a.byoc" --json
 json_case report "$(has 'file bytes nodes partitions kernels plans')

@@ -2070,8 +2070,8 @@ typedef struct compare_row {
    one line and fills *row; 1 when it holds. */
 static int compare_output_line(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref,
                                const char *ref_path, double tol, int lsb, compare_row *row);
-static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref, const char *ref_path,
-                          double tol, int lsb, compare_row *row) {
+static int compare_output(FILE *f, const char *label, const byoc_tensor *got, const npy_array *ref,
+                          const char *ref_path, double tol, int lsb, compare_row *row) {
     memset(row, 0, sizeof *row);
     snprintf(row->output, sizeof row->output, "%s", label);
     row->against = ref_path;
@@ -2552,8 +2552,9 @@ static void write_profile_json(FILE *f, const byoc_sim_program *p) {
         json_string_to(f, k->ops);
         fprintf(f, ", \"cycles\": %llu, \"simulated_us\": %.6g, \"mac_utilization\": %.4f, \"dram_bytes\": %llu, "
                    "\"transfer_bytes\": %llu, \"runs\": %d, \"wall_us\": %.6g}",
-                (unsigned long long)k->cycles, k->sim_seconds * 1e6, k->mac_utilization, (unsigned long long)k->dram_bytes,
-                (unsigned long long)k->transfer_bytes, k->runs, k->median_seconds * 1e6);
+                (unsigned long long)k->cycles, k->sim_seconds * 1e6, k->mac_utilization,
+                (unsigned long long)k->dram_bytes, (unsigned long long)k->transfer_bytes, k->runs,
+                k->median_seconds * 1e6);
     }
     fprintf(f, "%s]", byoc_sim_kernel_count(p) ? "\n" : "");
 }
@@ -2570,8 +2571,8 @@ static void write_compare_json(FILE *f, const compare_row *rows, int n) {
         json_string_to(f, rows[r].against);
         fprintf(f, ", \"rule\": \"%s\", \"ok\": %s", rows[r].rule, rows[r].ok ? "true" : "false");
         if (!strcmp(rows[r].rule, "tolerance"))
-            fprintf(f, ", \"max_abs_err\": %.6g, \"bound\": %.6g, \"max_rel_err\": %.6g", rows[r].max_abs, rows[r].bound,
-                    rows[r].max_rel);
+            fprintf(f, ", \"max_abs_err\": %.6g, \"bound\": %.6g, \"max_rel_err\": %.6g", rows[r].max_abs,
+                    rows[r].bound, rows[r].max_rel);
         else if (!strcmp(rows[r].rule, "lsb"))
             fprintf(f, ", \"max_abs_err\": %.0f, \"bound\": %.0f", rows[r].max_abs, rows[r].bound);
         fprintf(f, "}");
@@ -3245,8 +3246,8 @@ static int run_job_outputs(run_job *j) {
         if (!tensor_read(ref_path, &ref, msg, sizeof msg)) { fprintf(stderr, "byocc: error: %s\n", msg); return EXIT_INPUT; }
         if (k == 0) say(j->human, "%s against %s (tolerance %g x max(1, max|reference|)):\n", j->file, o->compare_to, o->tolerance);
         snprintf(j->compared_paths[k], sizeof j->compared_paths[k], "%s", ref_path);
-        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, j->compared_paths[k], o->tolerance, o->lsb,
-                                         &j->compared[j->ncompared++]);
+        j->mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, j->compared_paths[k], o->tolerance,
+                                         o->lsb, &j->compared[j->ncompared++]);
         free(ref.data);
     }
     return EXIT_OK;
@@ -3281,8 +3282,8 @@ static int run_job_reference(run_job *j) {
         ref.data = routs[k].data;
         ref.nbytes = byoc_dtype_size(ref.dtype);
         for (int i = 0; i < ref.rank; ++i) ref.nbytes *= (size_t)ref.dims[i];
-        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance, o->lsb,
-                                          &j->compared[j->ncompared++]);
+        ref_mismatches += !compare_output(j->human, label, &j->outputs[k], &ref, "the host-only run", o->tolerance,
+                                          o->lsb, &j->compared[j->ncompared++]);
     }
     if (rc == EXIT_OK) say(j->human, "%s\n", ref_mismatches ? "MISMATCH: outputs differ from the host-only run" : "all outputs match the host-only run");
     if (rc == EXIT_OK) {
