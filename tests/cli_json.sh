@@ -86,8 +86,13 @@ assert d['matches'][0] == {'node': '%6', 'op': 'nn.conv2d', 'region': ''}, d['ma
 json_case match_partition "assert d['count'] == 2 and d['composite'] == 'conv'
 assert 'Composite=\"conv\"' in d['module']" \
     "$BYOCC" match $M --pattern "$CONV" --partition conv --json
-json_case run "$(has 'model kernels simulated_ms devices memory')
+json_case run "$(has 'model kernels simulated_ms devices memory outputs')
 assert d['devices'] and d['memory']['planned_bytes'] > 0" "$BYOCC" run $A --backend npu --backend dsp --json
+# the outputs as run prints them: a sequence's element count, an empty optional, a tensor's type and its file
+json_case run_outputs "assert d['outputs'] == [{'output': 'output_0', 'elements': 3},
+    {'output': 'output_1', 'elements': None},
+    {'output': 'output_2', 'type': '() int64', 'file': sys.argv[1].replace('run_outputs.json', 'seq/output_2.npy')}
+], d['outputs']" "$BYOCC" run tests/lit/control_flow/sequence_outputs.relay --output-dir "$tmp/seq" --json
 # --profile's table and the comparisons' lines in numbers: a float output within the tolerance, an integer one
 # exactly, each against ONNX Runtime's file and the host-only run
 D=tests/models/detector_nms

@@ -2527,12 +2527,41 @@ typedef struct run_timing {
 
 static size_t planned_bytes(const byoc_sim_memory_plan *mp) { return mp->arena_bytes + mp->workspace_bytes + mp->tile_scratch_bytes + mp->output_bytes; }
 
-/* What run adds to its JSON summary: --profile's table and the comparisons' lines, in numbers */
+/* One output as run prints it ("output K NAME: TYPE"), for run --json ("outputs") */
+typedef struct output_row {
+    char name[300], type[200], file[2048]; /* file: written to --output-dir, else empty */
+    int elements;                          /* a sequence's elements (-1: an empty optional); -2 for a tensor */
+} output_row;
+
+/* What run adds to its JSON summary: its outputs, --profile's table and the comparisons' lines, in numbers */
 typedef struct summary_extras {
     int profile;
     const compare_row *compared;
     int ncompared;
+    const output_row *outputs;
+    int noutputs;
 } summary_extras;
+
+/* "outputs": each output's name and type (a sequence's element count), and the file --output-dir got */
+static void write_outputs_json(FILE *f, const output_row *rows, int n) {
+    fprintf(f, ", \"outputs\": [");
+    for (int r = 0; r < n; ++r) {
+        fprintf(f, "%s{\"output\": ", r ? ", " : "");
+        json_string_to(f, rows[r].name);
+        if (rows[r].elements == -2) {
+            fprintf(f, ", \"type\": ");
+            json_string_to(f, rows[r].type);
+            fprintf(f, ", \"file\": ");
+            if (rows[r].file[0]) json_string_to(f, rows[r].file);
+            else fprintf(f, "null");
+        } else if (rows[r].elements >= 0)
+            fprintf(f, ", \"elements\": %d", rows[r].elements);
+        else
+            fprintf(f, ", \"elements\": null");
+        fprintf(f, "}");
+    }
+    fprintf(f, "]");
+}
 
 /* "profile": one object per kernel, the columns of --profile's table (byoc_sim_kernel_info's fields) */
 static void write_profile_json(FILE *f, const byoc_sim_program *p) {
@@ -2627,6 +2656,7 @@ static void write_summary_json(FILE *f, const char *model, const byoc_sim_progra
         if (t->peak_rss_kib >= 0) fprintf(f, "%lld}", (long long)t->peak_rss_kib * 1024);
         else fprintf(f, "null}");
     }
+    if (x && x->outputs) write_outputs_json(f, x->outputs, x->noutputs);
     if (x && x->profile) write_profile_json(f, p);
     if (x && x->ncompared) write_compare_json(f, x->compared, x->ncompared);
     fprintf(f, "}\n");
@@ -2793,6 +2823,7 @@ typedef struct run_job {
     compare_row compared[2 * MAX_IO]; /* --compare-to's, then --reference host's, for run --json */
     char compared_paths[MAX_IO][2048];
     int ncompared;
+    output_row output_rows[MAX_IO]; /* for run --json */
 } run_job;
 
 static void run_job_free(run_job *j) {
@@ -3225,18 +3256,24 @@ static int run_job_outputs(run_job *j) {
     const cli_options *o = j->o;
     for (int k = 0; k < j->nout; ++k) {
         char label[300], safe[300], path[2048], shape[200], ref_path[2048];
+        output_row *row = &j->output_rows[k];
         output_label(j, k, label, sizeof label);
         file_safe(label, safe, sizeof safe);
+        snprintf(row->name, sizeof row->name, "%s", label);
         if (byoc_sim_output(j->p, k)->boxed) {
             int rc = run_job_boxed_output(j, k, label, safe);
             if (rc != EXIT_OK) return rc;
+            row->elements = byoc_sim_output_elements(j->p, k);
             continue;
         }
         shape_text(j->outputs[k].dtype, j->outputs[k].rank, j->outputs[k].dims, shape, sizeof shape);
+        snprintf(row->type, sizeof row->type, "%s", shape);
+        row->elements = -2;
         if (!o->compare_to) say(j->human, "output %d %s: %s\n", k, label, shape);
         if (o->output_dir) {
             snprintf(path, sizeof path, "%s/%s.npy", o->output_dir, safe);
             if (!npy_write(path, &j->outputs[k])) { fprintf(stderr, "byocc: error: cannot write %s\n", path); return EXIT_INPUT; }
+            snprintf(row->file, sizeof row->file, "%s", path);
         }
         if (!o->compare_to) continue;
         int rc = find_reference(j, k, label, safe, ref_path, sizeof ref_path);
@@ -3318,7 +3355,7 @@ static int run_job_report(run_job *j, int rc) {
     }
     if (rc == EXIT_OK || rc == EXIT_MISMATCH) {
         print_device_summary(j->human, j->p);
-        summary_extras x = {o->profile, j->compared, j->ncompared};
+        summary_extras x = {o->profile, j->compared, j->ncompared, j->output_rows, j->nout};
         int erc = write_emits(o, j->file, j->p, &j->timing, &x);
         if (erc != EXIT_OK) rc = erc;
     }
