@@ -12,6 +12,7 @@ import numpy as np
 
 from . import Error, _b, _compile, _lib, _model, _raise, compile as _compile_session
 from ._lib import lib
+from .backend import _SpecHead
 
 _MASK64 = (1 << 64) - 1
 
@@ -68,7 +69,10 @@ def _other_plan(sess, other_strategy):
 
 
 def _note(sess, strategy, inputs_text):
-    backends = "".join(" %s," % b for b in sess._recipe["backends"] if isinstance(b, (str, os.PathLike)))
+    # each backend's own name (its spec's, as byocc report names it): a .backend file's, a byoc.Backend's
+    handles = sess._backends._handles if sess._backends else []
+    backends = "".join(" %s," % _SpecHead.from_address(ctypes.c_void_p.from_address(h).value).name.decode()
+                       for h in handles)
     threads = lib.byoc_sim_threads(sess._program)
     return "byoc.report from Python: %s placement on%s host; %d host thread%s; %s" % (
         strategy, backends, threads, "" if threads == 1 else "s", inputs_text)

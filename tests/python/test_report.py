@@ -88,6 +88,14 @@ def test_seeded_inputs_are_byocc_runs(tmp_path):
             assert np.array_equal(np.load(str(tmp_path / (name + ".npy"))), y), name
 
 
+def test_note_names_each_backend_as_byocc_does(root):
+    """the page's note names backends by their own names, a Python-defined one and a .backend file's included"""
+    mine = byoc.Backend("pyacc", supports=["nn.relu"], kind="npu")
+    path = os.path.join(root, "examples", "backends", "npu.backend")
+    html = byoc.report(FPN, backends=[mine, path, "dsp -preset=dsp-512"], path=None)
+    assert "greedy placement on pyacc, npu, dsp, host;" in html, re.findall(r"placement on [^;]*;", html)
+
+
 def test_threads_reach_the_program():
     # byoc_sim_threads of the program the page ran (0 would be the online cores): the options' mirror is whole
     assert "; 1 host thread;" in byoc.report(FPN, backends=["npu"], threads=1, path=None)
