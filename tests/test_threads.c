@@ -459,6 +459,17 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "def @main(%x: Tensor[(2, 8, 67, 71), float32]) { nn.depth_to_space(%x, block_size=2, mode=\"CRD\") }\n",
         /* a channel shuffle's transpose: ranges of its first axis longer than 1 */
         "def @main(%x: Tensor[(1, 4, 29, 23, 31), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
+        /* byoc.h "small kernels over threads": shufflenet's 14x14 channel shuffle (53 K floats, under 2^15), a GEMV
+           by ranges of 16 columns (its classifier; a width no range divides), maps by ranges of 16 floats (a
+           sigmoid whose last floats go through the padded vector), the 7x7 average of 544 planes, a 1x1
+           convolution of 8 input channels split by its outputs */
+        "def @main(%x: Tensor[(1, 4, 68, 14, 14), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
+        "def @main(%x: Tensor[(1, 544), float32], %w: Tensor[(1000, 544), float32]) { nn.dense(%x, %w) }\n",
+        "def @main(%x: Tensor[(1, 97), float32], %w: Tensor[(1403, 97), float32]) { nn.dense(%x, %w) }\n",
+        "def @main(%x: Tensor[(1, 136, 28, 28), float32]) { nn.relu(%x) }\n",
+        "def @main(%x: Tensor[(3, 5, 1237), float32]) { sigmoid(%x) }\n",
+        "def @main(%x: Tensor[(1, 544, 7, 7), float32]) { nn.avg_pool2d(%x, pool_size=[7, 7]) }\n",
+        "def @main(%x: Tensor[(1, 8, 32, 32), float32], %w: Tensor[(16, 8, 1, 1), float32]) { nn.conv2d(%x, %w) }\n",
         /* pooling planes, wide and narrow outputs */
         "def @main(%x: Tensor[(2, 19, 57, 43), float32]) {\n"
         "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
