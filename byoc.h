@@ -160,7 +160,7 @@
        [SECTION] impl: host kernels: narrow convolutions over threads (output channels split, not columns)
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
-       [SECTION] impl: host kernels: small kernels over threads (matrix-vector columns, maps, copies along the source)
+       [SECTION] impl: host kernels: small kernels over threads (matrix-vector columns, maps, copies, pools)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
@@ -11049,8 +11049,6 @@ BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilo
     int64_t KK = g.Cg * g.KH * g.KW, images_groups = g.N * g.G;
     if (images_groups <= 0) return BYOC_OK; /* an empty batch */
     int tasks = byoc__parallel_tasks(k->par, images_groups * g.Og * P * KK, BYOC__PAR_GEMM_GRAIN);
-    if (tasks < 2 && split.pointwise) /* few input channels: bound by its output ("small kernels over threads") */
-        tasks = byoc__parallel_tasks(k->par, g.N * g.O * P, BYOC__PAR_MOVE_GRAIN);
     if (byoc__conv_split_rows(k, &g, split.pointwise, x, o, ep, tasks)) return BYOC_OK;
     if (tasks > images_groups) { /* too few images and groups for the threads: blocks of columns too, each a
                                     whole number of the widest micro-tile, so every micro-tile is the serial run's */
@@ -11410,9 +11408,12 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
    the bytes do not depend on the thread count. */
 #define BYOC__SMALLCONV_OB 4     /* output channels per register block */
 #define BYOC__SMALLCONV_VL_MAX 16 /* the widest vector (AVX-512): workspace sizes are taken for it */
-/* multiply-adds per task at least: on outputs of a few columns most vector lanes idle (ultraface's 3x3 heads on
-   4x5 maps run 7-11 G multiply-adds/s, 40-50 us for 0.3-0.6 M), so the GEMM's grain kept them on one thread */
-#define BYOC__SMALLCONV_GRAIN ((int64_t)1 << 16)
+/* vector-lane multiply-adds per task at least (output rows counted at whole vectors): on outputs of a few columns
+   most lanes idle (ultraface's 3x3 heads on 4x5 maps run 7-11 G multiply-adds/s, 40-50 us for 0.3-0.6 M, 0.9-1.8 M
+   lane multiply-adds: split), while each task pads every input plane it reads, so layers of full vectors under
+   2^19 (an FPN's 3x3 layers on 32x32 to 8x8 maps, 0.15-0.3 M: 7-19 us) ran 1-5 us slower split in two ("small
+   kernels over threads") */
+#define BYOC__SMALLCONV_GRAIN ((int64_t)1 << 18)
 
 BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise) {
     return !pointwise && !byoc__conv_is_direct(g) && g->OW <= 32 && g->Og <= 16 && g->OH > 0 && g->OW > 0;
@@ -11585,7 +11586,8 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
     s.w = w;
     s.o = o;
     s.lanes = byoc__smallconv_lanes();
-    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
+    int64_t row_lanes = (g->OW + s.lanes - 1) / s.lanes * s.lanes;
+    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * row_lanes * g->Cg * g->KH * g->KW,
                                          BYOC__SMALLCONV_GRAIN);
     s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
     s.bands = byoc__smallconv_bands(g, s.units, tasks);
@@ -11785,18 +11787,22 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
     byoc__parallel_run(k->par, s.ntasks, byoc__copy_task, &s);
 }
 
-// [SECTION] impl: host kernels: small kernels over threads (matrix-vector columns, maps, copies along the source)
+// [SECTION] impl: host kernels: small kernels over threads (matrix-vector columns, maps, copies, pools)
 /* Kernels of 3-30 us that ran on one thread between kernels split over two (shufflenet's channel shuffles of 53 K
-   floats, the ReLU after its concatenations, the 7x7 average pool before its classifier and the 544 -> 1000
-   matrix-vector product; an FPN's 8 -> 16 lateral 1x1 convolution) took up to twice their 1-thread time at 2 threads:
-   the thread that ran them read the half of their input the other core had just written out of that core's cache.
-   Split as well, each core does half of the work, and where the split can follow the producer's (a transpose
-   along its source's outermost axis, a pool's planes), each core reads mostly what it wrote itself. ONNX Runtime
-   splits such loops as finely (ThreadPool::TryParallelFor, cost per element; its GEMV by output columns,
-   MlasGemvFloatKernel per range of N). With the pool's workers awake through a run a split costs about 1 us, so
-   BYOC__PAR_MOVE_GRAIN (2^13 elements or window taps, 2-4 us of a memory-bound loop per task) and
-   BYOC__PAR_GEMV_GRAIN (2^16 multiply-adds, 256 KB of the matrix) keep the smaller ones on one thread. Every
-   output element is computed by the code and in the order a serial run uses: the bytes do not depend on the
+   floats, the ReLU after its concatenations, the 7x7 average pool before its classifier and its 544 -> 1000
+   matrix-vector product) took up to twice their 1-thread time at 2 threads: the thread that ran them read the half
+   of their input the other core had just written out of that core's cache (the shuffles: 8.6 us on one thread, 15
+   us at two; now 7.3). Split as well, each core does half of the work and, where the producer split its output the
+   same way (ranges of channels, of planes), reads mostly what it wrote itself. A copy keeps its split along the
+   destination's outermost axis: along the source's (a shuffle's groups, read in one block per task) each task wrote
+   runs between the other's, and the next kernel, split by channels, then read half of its input from the other
+   core (shufflenet's 56x56 shuffle 8 us faster, the depthwise convolution after it 16 us slower). ONNX Runtime
+   splits such loops as finely (ThreadPool::TryParallelFor with a cost per element; MLAS's GEMV by ranges of
+   output columns). With the pool's workers awake through a run a split costs about 1 us, so BYOC__PAR_MOVE_GRAIN
+   (2^13 elements or window taps a task, 2-4 us of a memory-bound loop) and BYOC__PAR_GEMV_GRAIN (2^16 multiply-adds,
+   256 KB of the matrix) keep the smaller ones on one thread; so does BYOC__SMALLCONV_GRAIN the small direct
+   convolutions whose tasks would each pad every input plane (an FPN's 3x3 layers, 7-19 us: 1-5 us slower split).
+   Every output element is computed by the code and in the order a serial run uses: the bytes do not depend on the
    thread count. */
 
 /* ---- elementwise float maps: ranges of whole 64-byte lines ----

@@ -2551,7 +2551,8 @@ BYOC__SIM_PRIVATE int byoc__sim_can_slice(const byoc_sim_program *p, int v, int 
     return host_written[val->buffer] && b->first < slot && b->last == slot;
 }
 
-BYOC__SIM_PRIVATE uint64_t byoc__sim_distinct_bytes(const byoc_sim_program *p, const int *vals, int n); /* memory plan */
+BYOC__SIM_PRIVATE uint64_t byoc__sim_distinct_bytes(const byoc_sim_program *p, const int *vals,
+                                                    int n); /* "sim impl: memory plan" */
 /* kernel kk's traffic once its concatenation (its first step) copies only `copied` bytes */
 BYOC__SIM_PRIVATE void byoc__sim_concat_traffic(byoc_sim_program *p, byoc__sim_kernel *kk, uint64_t copied) {
     if (kk->nsteps == 1) {

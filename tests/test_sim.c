@@ -1126,7 +1126,8 @@ static void test_concat_group_in_place(void) {
     char why[600];
     CHECKF(run_program(f, NULL, &got, &n, &plan, why, sizeof why), "%s", why);
     CHECKF(run_program(f, &plain, &want, &n2, &plain_plan, why, sizeof why), "no_alias: %s", why);
-    CHECKF(plan.slices == 2 && plan.concats_in_place == 1, "%d slices, %d in place", plan.slices, plan.concats_in_place);
+    CHECKF(plan.slices == 2 && plan.concats_in_place == 1, "%d slices, %d in place", plan.slices,
+           plan.concats_in_place);
     CHECK(n == 1 && n2 == 1);
     if (n == 1 && n2 == 1) CHECKF(close_enough(got[0], want[0], 2 * 4 * 4 * 4, 1, why, sizeof why), "%s", why);
     byoc_diag d;
