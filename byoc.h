@@ -160,6 +160,7 @@
        [SECTION] impl: host kernels: narrow convolutions over threads (output channels split, not columns)
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
+       [SECTION] impl: host kernels: small kernels over threads (matrix-vector columns, maps, copies, pools)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
@@ -8106,6 +8107,8 @@ BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t
    kept on one thread. */
 #define BYOC__PAR_GEMM_GRAIN ((int64_t)1 << 18) /* M * N * K below twice this: one thread */
 #define BYOC__PAR_ELEM_GRAIN ((int64_t)1 << 15) /* output elements below this: one thread (memory-bound loops) */
+#define BYOC__PAR_MOVE_GRAIN ((int64_t)1 << 13) /* copies, maps, pools: see "small kernels over threads" */
+#define BYOC__PAR_GEMV_GRAIN ((int64_t)1 << 16) /* one row times a matrix: see "small kernels over threads" */
 
 /* task(ctx, t) for t in [0, n): through par when it has threads and n > 1, else here in order */
 BYOC__PRIVATE void byoc__parallel_run(const byoc_parallel *par, int64_t n, byoc_parallel_task task, void *ctx) {
@@ -8156,6 +8159,9 @@ static void byoc__sgemm_split_task(void *ctx, int64_t t) {
     }
 }
 
+BYOC__PRIVATE int byoc__gemv_parallel(const byoc_parallel *par, int64_t N, int64_t K, float alpha, const float *A,
+                                      int64_t a_cs, const float *B, int64_t ldb, float beta,
+                                      float *C); /* "small kernels over threads" */
 /* byoc_sgemm over par: blocks of NR columns (or, for a product too narrow for that, of MR rows) per task, each
    task with its own packing scratch, the byoc_sgemm_workspace_size() bytes at ws + t * ws_stride (t < threads).
    A product byoc_sgemm would not block (one row or column, no K) runs serially as byoc_sgemm does. */
@@ -8163,6 +8169,9 @@ BYOC__PRIVATE void byoc__sgemm_parallel(const byoc_parallel *par, int threads, u
                                         int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha,
                                         const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C,
                                         int64_t ldc) {
+    if (M == 1 && trans_b && K > 0 && alpha != 0 &&
+        byoc__gemv_parallel(par, N, K, alpha, A, trans_a ? lda : 1, B, ldb, beta, C))
+        return;
     byoc__sgemm_split s;
     memset(&s, 0, sizeof s);
     s.ukr = byoc__gemm_kernel(&s.nr);
@@ -8988,6 +8997,8 @@ BYOC__PRIVATE void byoc__unary_f64(int code, double al, double be, double lo, do
     }
 }
 
+BYOC__PRIVATE void byoc__unary_f32_par(const byoc__kctx *k, const byoc__unary_params *pr, const float *a, float *o,
+                                      int64_t n); /* "small kernels over threads" */
 static byoc_result byoc__k_unary(byoc__kctx *k) {
     byoc_dtype dt = k->in[0].dtype;
     int64_t n = byoc__numel(&k->out[0]);
@@ -9010,7 +9021,7 @@ static byoc_result byoc__k_unary(byoc__kctx *k) {
         if (dt == BYOC_FLOAT64)
             byoc__unary_f64(k->code, alpha, beta, lo, hi, pr.tanh_gelu, (const double *)k->in[0].data,
                             (double *)k->out[0].data, n);
-        else byoc__unary_f32(k->code, &pr, (const float *)k->in[0].data, (float *)k->out[0].data, n);
+        else byoc__unary_f32_par(k, &pr, (const float *)k->in[0].data, (float *)k->out[0].data, n);
         return BYOC_OK;
     }
     int int_ok =
@@ -9943,7 +9954,7 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
         s.ws_stride = k->ws_stride;
         s.scratch_offset = (size_t)g.OW * sizeof(float);
         s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, s.units * g.OH * g.OW * g.kh * g.kw,
-                                                           BYOC__PAR_ELEM_GRAIN));
+                                                           BYOC__PAR_MOVE_GRAIN));
         byoc__parallel_run(k->par, s.ntasks, byoc__pool2d_task, &s);
         return BYOC_OK;
     }
@@ -11397,9 +11408,12 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
    the bytes do not depend on the thread count. */
 #define BYOC__SMALLCONV_OB 4     /* output channels per register block */
 #define BYOC__SMALLCONV_VL_MAX 16 /* the widest vector (AVX-512): workspace sizes are taken for it */
-/* multiply-adds per task at least: on outputs of a few columns most vector lanes idle (ultraface's 3x3 heads on
-   4x5 maps run 7-11 G multiply-adds/s, 40-50 us for 0.3-0.6 M), so the GEMM's grain kept them on one thread */
-#define BYOC__SMALLCONV_GRAIN ((int64_t)1 << 16)
+/* vector-lane multiply-adds per task at least (output rows counted at whole vectors): on outputs of a few columns
+   most lanes idle (ultraface's 3x3 heads on 4x5 maps run 7-11 G multiply-adds/s, 40-50 us for 0.3-0.6 M, 0.9-1.8 M
+   lane multiply-adds: split), while each task pads every input plane it reads, so layers of full vectors under
+   2^19 (an FPN's 3x3 layers on 32x32 to 8x8 maps, 0.15-0.3 M: 7-19 us) ran 1-5 us slower split in two ("small
+   kernels over threads") */
+#define BYOC__SMALLCONV_GRAIN ((int64_t)1 << 18)
 
 BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise) {
     return !pointwise && !byoc__conv_is_direct(g) && g->OW <= 32 && g->Og <= 16 && g->OH > 0 && g->OW > 0;
@@ -11572,7 +11586,8 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
     s.w = w;
     s.o = o;
     s.lanes = byoc__smallconv_lanes();
-    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->Cg * g->KH * g->KW,
+    int64_t row_lanes = (g->OW + s.lanes - 1) / s.lanes * s.lanes;
+    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * row_lanes * g->Cg * g->KH * g->KW,
                                          BYOC__SMALLCONV_GRAIN);
     s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
     s.bands = byoc__smallconv_bands(g, s.units, tasks);
@@ -11745,7 +11760,7 @@ static void byoc__copy_task(void *ctx, int64_t t) {
     byoc__copy_strided(s->rank, dims, s->dst + lo * s->dst_strides[s->axis] * (int64_t)s->esize, s->dst_strides,
                        s->src + lo * s->src_strides[s->axis] * (int64_t)s->esize, s->src_strides, s->esize);
 }
-/* byoc__copy_strided over the kernel's threads (2^15 elements and more) */
+/* byoc__copy_strided over the kernel's threads (2^14 elements and more: "small kernels over threads") */
 BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const int64_t *dims, char *dst,
                                           const int64_t *dst_strides, const char *src, const int64_t *src_strides,
                                           size_t esize) {
@@ -11757,7 +11772,7 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
         n *= dims[i];
         if (s.axis < 0 && dims[i] > 1) s.axis = i;
     }
-    s.ntasks = s.axis < 0 ? 1 : BYOC__MIN(dims[s.axis], byoc__parallel_tasks(k->par, n, BYOC__PAR_ELEM_GRAIN));
+    s.ntasks = s.axis < 0 ? 1 : BYOC__MIN(dims[s.axis], byoc__parallel_tasks(k->par, n, BYOC__PAR_MOVE_GRAIN));
     if (s.ntasks < 2) {
         byoc__copy_strided(rank, dims, dst, dst_strides, src, src_strides, esize);
         return;
@@ -11770,6 +11785,97 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
     s.src = src;
     s.esize = esize;
     byoc__parallel_run(k->par, s.ntasks, byoc__copy_task, &s);
+}
+
+// [SECTION] impl: host kernels: small kernels over threads (matrix-vector columns, maps, copies, pools)
+/* Kernels of 3-30 us that ran on one thread between kernels split over two (shufflenet's channel shuffles of 53 K
+   floats, the ReLU after its concatenations, the 7x7 average pool before its classifier and its 544 -> 1000
+   matrix-vector product) took up to twice their 1-thread time at 2 threads: the thread that ran them read the half
+   of their input the other core had just written out of that core's cache (the shuffles: 8.6 us on one thread, 15
+   us at two; now 7.3). Split as well, each core does half of the work and, where the producer split its output the
+   same way (ranges of channels, of planes), reads mostly what it wrote itself. A copy keeps its split along the
+   destination's outermost axis: along the source's (a shuffle's groups, read in one block per task) each task wrote
+   runs between the other's, and the next kernel, split by channels, then read half of its input from the other
+   core (shufflenet's 56x56 shuffle 8 us faster, the depthwise convolution after it 16 us slower). ONNX Runtime
+   splits such loops as finely (ThreadPool::TryParallelFor with a cost per element; MLAS's GEMV by ranges of
+   output columns). With the pool's workers awake through a run a split costs about 1 us, so BYOC__PAR_MOVE_GRAIN
+   (2^13 elements or window taps a task, 2-4 us of a memory-bound loop) and BYOC__PAR_GEMV_GRAIN (2^16 multiply-adds,
+   256 KB of the matrix) keep the smaller ones on one thread; so does BYOC__SMALLCONV_GRAIN the small direct
+   convolutions whose tasks would each pad every input plane (an FPN's 3x3 layers, 7-19 us: 1-5 us slower split).
+   Every output element is computed by the code and in the order a serial run uses: the bytes do not depend on the
+   thread count. */
+
+/* ---- elementwise float maps: ranges of whole 64-byte lines ----
+   byoc__unary_f32 gives an element the same result wherever it sits (its last few elements go through the same
+   vector code, padded), so any range boundary is exact; ranges of 16 floats keep tasks off each other's lines. */
+typedef struct byoc__unary_split {
+    int code;
+    const byoc__unary_params *pr;
+    const float *a;
+    float *o;
+    int64_t n, ntasks;
+} byoc__unary_split;
+static void byoc__unary_task(void *ctx, int64_t t) {
+    const byoc__unary_split *s = (const byoc__unary_split *)ctx;
+    int64_t l0, l1;
+    byoc__parallel_range((s->n + 15) / 16, s->ntasks, t, &l0, &l1);
+    int64_t i0 = l0 * 16, i1 = BYOC__MIN(s->n, l1 * 16);
+    if (i0 < i1) byoc__unary_f32(s->code, s->pr, s->a + i0, s->o + i0, i1 - i0);
+}
+BYOC__PRIVATE void byoc__unary_f32_par(const byoc__kctx *k, const byoc__unary_params *pr, const float *a, float *o,
+                                      int64_t n) {
+    byoc__unary_split s;
+    memset(&s, 0, sizeof s);
+    s.ntasks = BYOC__MIN((n + 15) / 16, (int64_t)byoc__parallel_tasks(k->par, n, BYOC__PAR_MOVE_GRAIN));
+    if (s.ntasks < 2) {
+        byoc__unary_f32(k->code, pr, a, o, n);
+        return;
+    }
+    s.code = k->code;
+    s.pr = pr;
+    s.a = a;
+    s.o = o;
+    s.n = n;
+    byoc__parallel_run(k->par, s.ntasks, byoc__unary_task, &s);
+}
+
+/* ---- one row times a matrix (dense at batch 1): ranges of 16 output columns ----
+   byoc_sgemm runs a product of one row through byoc__sgemm_rows, one dot product per column of op(B) when op(B)'s
+   columns are B's contiguous rows (dense's weights): each column's sum is the same whichever task computes it. */
+typedef struct byoc__gemv_split {
+    int64_t N, K, a_cs, ldb, ntasks;
+    float alpha, beta;
+    const float *A, *B;
+    float *C;
+} byoc__gemv_split;
+static void byoc__gemv_task(void *ctx, int64_t t) {
+    const byoc__gemv_split *s = (const byoc__gemv_split *)ctx;
+    int64_t u0, u1;
+    byoc__parallel_range((s->N + 15) / 16, s->ntasks, t, &u0, &u1);
+    int64_t j0 = u0 * 16, j1 = BYOC__MIN(s->N, u1 * 16);
+    if (j0 < j1)
+        byoc__sgemm_rows(1, j1 - j0, s->K, s->alpha, s->A, 0, s->a_cs, s->B + j0 * s->ldb, 1, s->ldb, s->beta,
+                         s->C + j0, 0);
+}
+/* C[1, N] = alpha * A[1, K] * B[N, K]^T + beta * C over par; 0 (nothing done) when it is not worth it */
+BYOC__PRIVATE int byoc__gemv_parallel(const byoc_parallel *par, int64_t N, int64_t K, float alpha, const float *A,
+                                      int64_t a_cs, const float *B, int64_t ldb, float beta, float *C) {
+    if (ldb == 1 || N < 2 || K <= 0 || alpha == 0) return 0; /* not byoc__sgemm_rows's dot-product path */
+    byoc__gemv_split s;
+    memset(&s, 0, sizeof s);
+    s.ntasks = BYOC__MIN((N + 15) / 16, (int64_t)byoc__parallel_tasks(par, N * K, BYOC__PAR_GEMV_GRAIN));
+    if (s.ntasks < 2) return 0;
+    s.N = N;
+    s.K = K;
+    s.a_cs = a_cs;
+    s.ldb = ldb;
+    s.alpha = alpha;
+    s.beta = beta;
+    s.A = A;
+    s.B = B;
+    s.C = C;
+    byoc__parallel_run(par, s.ntasks, byoc__gemv_task, &s);
+    return 1;
 }
 
 // [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))

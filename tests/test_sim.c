@@ -1107,6 +1107,49 @@ static void test_concat_in_place(void) {
     CHECKF(c.plan.slices == 2, "axis 0: %d slices", c.plan.slices);
 }
 
+/* A concatenation that leads a fused group (concatenate + nn.relu, ShuffleNet's): its inputs become slices of its
+   result as a lone concatenation's do, the group runs only the ReLU, and its traffic is the ReLU's; the bytes are
+   those of the program with every concatenation a copy. */
+static void test_concat_group_in_place(void) {
+    byoc_module *m = parse_typed(CONCAT_HEAD "  %c = concatenate((%a, %b), axis=1);\n  %d = nn.relu(%c);\n"
+                                             "  nn.max_pool2d(%d, pool_size=[2, 2], strides=[2, 2])\n}");
+    CHECK(m != NULL);
+    byoc_module *f = m ? fused(m) : NULL;
+    CHECK(f != NULL);
+    if (!f) { byoc_module_destroy(m); return; }
+    byoc_sim_options plain;
+    memset(&plain, 0, sizeof plain);
+    plain.no_alias = 1;
+    float **got = NULL, **want = NULL;
+    int n = 0, n2 = 0;
+    byoc_sim_memory_plan plan, plain_plan;
+    char why[600];
+    CHECKF(run_program(f, NULL, &got, &n, &plan, why, sizeof why), "%s", why);
+    CHECKF(run_program(f, &plain, &want, &n2, &plain_plan, why, sizeof why), "no_alias: %s", why);
+    CHECKF(plan.slices == 2 && plan.concats_in_place == 1, "%d slices, %d in place", plan.slices,
+           plan.concats_in_place);
+    CHECK(n == 1 && n2 == 1);
+    if (n == 1 && n2 == 1) CHECKF(close_enough(got[0], want[0], 2 * 4 * 4 * 4, 1, why, sizeof why), "%s", why);
+    byoc_diag d;
+    byoc_sim_program *p = byoc_sim_lower(f, NULL, &d);
+    int found = 0;
+    for (int k = 0; p && k < byoc_sim_kernel_count(p); ++k) {
+        const byoc_sim_kernel_info *ki = byoc_sim_kernel(p, k);
+        if (strcmp(ki->ops, "concatenate+nn.relu")) continue;
+        found = 1;
+        CHECKF(ki->algorithm && !strcmp(ki->algorithm, "written in place"), "%s", ki->algorithm ? ki->algorithm : "-");
+        /* the ReLU reads the 8 channels of 8x8 and writes them: nothing for the concatenation */
+        CHECKF(ki->bytes_read == 8 * 64 * 4 && ki->bytes_written == 8 * 64 * 4, "read %llu, written %llu",
+               (unsigned long long)ki->bytes_read, (unsigned long long)ki->bytes_written);
+    }
+    CHECKF(found, "no concatenate+nn.relu kernel");
+    byoc_sim_program_destroy(p);
+    free_outputs(got, n);
+    free_outputs(want, n2);
+    byoc_module_destroy(f);
+    byoc_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_mnist_unfused_and_fused),
@@ -1117,6 +1160,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_tiled_chains),
         TEST_ENTRY(test_in_place),
         TEST_ENTRY(test_concat_in_place),
+        TEST_ENTRY(test_concat_group_in_place),
         TEST_ENTRY(test_outputs_and_functions),
         TEST_ENTRY(test_names_and_profile),
         TEST_ENTRY(test_profile_by_class),

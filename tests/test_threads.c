@@ -342,8 +342,9 @@ static void counting_parallel_for(int64_t n, byoc_parallel_task task, void *ctx,
     c->inner.parallel_for(n, task, ctx, c->inner.user);
 }
 
-/* one op through byoc_kernel_run_parallel at 1, 2, 3, 7 threads: the same bytes, and split at 2 and more */
-static void check_kernel_threads(const char *text, char *why, size_t cap, int *ok) {
+/* one op through byoc_kernel_run_parallel at 1, 2, 3, 7 threads: the same bytes, and split at 2 and more (or, with
+   !expect_split, never split: a kernel under its grain) */
+static void check_kernel_threads(const char *text, int expect_split, char *why, size_t cap, int *ok) {
     byoc_diag d;
     *ok = 0;
     byoc_module *m = byoc_module_parse(text, strlen(text), "kernel.relay", NULL, &d);
@@ -394,8 +395,13 @@ static void check_kernel_threads(const char *text, char *why, size_t cap, int *o
             snprintf(why, cap, "%s: %d threads differ from one", call->op->def.name, threads[t]);
             good = 0;
             d.message[0] = 0;
-        } else if (good && threads[t] > 1 && counted.split_tasks < 2) {
+        } else if (good && threads[t] > 1 && expect_split && counted.split_tasks < 2) {
             snprintf(why, cap, "%s: %d threads, but the kernel did not split", call->op->def.name, threads[t]);
+            good = 0;
+            d.message[0] = 0;
+        } else if (good && !expect_split && counted.split_tasks) {
+            snprintf(why, cap, "%s: %d threads, split into %lld tasks under its grain", call->op->def.name,
+                     threads[t], (long long)counted.split_tasks);
             good = 0;
             d.message[0] = 0;
         }
@@ -431,7 +437,7 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "def @main(%x: Tensor[(1, 256, 4, 5), float32], %w: Tensor[(12, 256, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
         /* rows of whole vectors (stored straight into the output), strided, 2 blocks: rows at 3 and 7 threads */
-        "def @main(%x: Tensor[(1, 48, 15, 33), float32], %w: Tensor[(7, 48, 3, 3), float32]) {\n"
+        "def @main(%x: Tensor[(1, 96, 15, 33), float32], %w: Tensor[(7, 96, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 0, 1, 0]) }\n",
         /* a 1x1 layer of 0.6 M multiply-adds (64 channels to 8 on 30x40): over the GEMM's grain of 2^18 */
         "def @main(%x: Tensor[(1, 64, 30, 40), float32], %w: Tensor[(8, 64, 1, 1), float32]) {\n"
@@ -459,6 +465,16 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "def @main(%x: Tensor[(2, 8, 67, 71), float32]) { nn.depth_to_space(%x, block_size=2, mode=\"CRD\") }\n",
         /* a channel shuffle's transpose: ranges of its first axis longer than 1 */
         "def @main(%x: Tensor[(1, 4, 29, 23, 31), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
+        /* byoc.h "small kernels over threads": shufflenet's 14x14 channel shuffle (53 K floats, under 2^15), a GEMV
+           by ranges of 16 columns (its classifier; a width no range divides), maps by ranges of 16 floats (a
+           sigmoid whose last floats go through the padded vector), and the 7x7 average of 544 planes */
+        "def @main(%x: Tensor[(1, 4, 68, 14, 14), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
+        "def @main(%x: Tensor[(1, 544), float32], %w: Tensor[(1000, 544), float32]) { nn.dense(%x, %w) }\n",
+        "def @main(%x: Tensor[(1, 97), float32], %w: Tensor[(1403, 97), float32]) { nn.dense(%x, %w) }\n",
+        "def @main(%x: Tensor[(1, 136, 28, 28), float32]) { nn.relu(%x) }\n",
+        "def @main(%x: Tensor[(3, 5, 1237), float32]) { sigmoid(%x) }\n",
+        "def @main(%x: Tensor[(1, 544, 7, 7), float32]) { nn.avg_pool2d(%x, pool_size=[7, 7]) }\n",
+
         /* pooling planes, wide and narrow outputs */
         "def @main(%x: Tensor[(2, 19, 57, 43), float32]) {\n"
         "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
@@ -483,7 +499,30 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         int ok = 0;
         why[0] = 0;
-        check_kernel_threads(cases[i], why, sizeof why, &ok);
+        check_kernel_threads(cases[i], 1, why, sizeof why, &ok);
+        CHECKF(ok, "case %d: %s", (int)i, why);
+    }
+}
+
+/* byoc.h "small kernels over threads": kernels too small to gain from a split stay on one thread */
+static void test_small_kernels_stay_on_one_thread(void) {
+    static const char *const cases[] = {
+        /* an FPN's 3x3 layers of whole vectors: 0.3 M multiply-adds, each task would pad all 16 input planes */
+        "def @main(%x: Tensor[(1, 16, 32, 32), float32], %w: Tensor[(2, 16, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
+        "def @main(%x: Tensor[(1, 8, 32, 32), float32], %w: Tensor[(16, 8, 3, 3), float32]) {\n"
+        "  nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
+        /* under 2^14 floats, 2^14 taps, 2^17 multiply-adds of a GEMV */
+        "def @main(%x: Tensor[(1, 16, 31, 33), float32]) { nn.relu(%x) }\n",
+        "def @main(%x: Tensor[(1, 4, 32, 8, 15), float32]) { transpose(%x, axes=[0, 2, 1, 3, 4]) }\n",
+        "def @main(%x: Tensor[(1, 300, 7, 7), float32]) { nn.avg_pool2d(%x, pool_size=[7, 7]) }\n",
+        "def @main(%x: Tensor[(1, 256), float32], %w: Tensor[(500, 256), float32]) { nn.dense(%x, %w) }\n",
+    };
+    char why[600];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        int ok = 0;
+        why[0] = 0;
+        check_kernel_threads(cases[i], 0, why, sizeof why, &ok);
         CHECKF(ok, "case %d: %s", (int)i, why);
     }
 }
@@ -495,6 +534,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_pool_create_destroy_and_bad_counts),
         TEST_ENTRY(test_pool_back_to_back_jobs_and_destroy_while_spinning),
         TEST_ENTRY(test_kernels_same_bytes_at_1_2_3_7_threads),
+        TEST_ENTRY(test_small_kernels_stay_on_one_thread),
         TEST_ENTRY(test_programs_same_bytes_at_every_thread_count),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
