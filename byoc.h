@@ -12627,7 +12627,9 @@ BYOC__PRIVATE int64_t byoc__wino_even_tiles(const byoc__conv_geom *g, int64_t ti
    multiply-add each: the same operations in the same order as the GEMM path's micro-kernel on the same machine,
    so the bytes are the same as that path's and do not depend on how the threads split rows or blocks. */
 #define BYOC__FEWC_OB 8   /* output channels per register block */
+#ifndef BYOC__FEWC_ROWS
 #define BYOC__FEWC_ROWS 4 /* output rows per chunk: its padded phases (3 channels, 224 wide: 27 KB) stay in L1 */
+#endif
 
 BYOC__PRIVATE int byoc__conv_is_fewc(const byoc__conv_geom *g) {
     return g->G == 1 && g->C >= 1 && g->C <= 4 && g->KH >= 3 && g->KH <= 7 && g->KW >= 3 && g->KW <= 7 &&
