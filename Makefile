@@ -76,7 +76,7 @@ UNIT_TESTS := core patterns passes property targets sim collage collage_search c
               api ops_windows ops_math ops_losses ops_indexing ops_recurrent ops_sampling ops_dynamic \
               ops_dyn3 ops_quant ops_cflow cflow_passes cflow_onnx ops_fuzz qgemm qdevices fq2i quantize \
               qfused sim_cflow host_rewrites let_chain ops_seq threads sim_seq layout report conv_fusion winograd compile
-SELF_TESTS := onnx kernels devices pool
+SELF_TESTS := onnx kernels devices pool fewconv
 IMPL_O     := $(BUILD)/lib/byoc_impl.o
 
 $(IMPL_O): tests/lib/byoc_impl.c $(LIB_HEADERS) $(STB_DS)

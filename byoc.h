@@ -164,7 +164,8 @@
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
-       [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
+       [SECTION] impl: host kernels: few-channel convolutions (first layers: channel blocks x columns in registers)
+      [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
@@ -10781,6 +10782,8 @@ BYOC__PRIVATE void byoc__conv_window(const byoc__conv_geom *g, byoc__window *w) 
 BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise); /* "small models" */
 BYOC__PRIVATE size_t byoc__smallconv_ws(const byoc__conv_geom *g);
 BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o);
+BYOC__PRIVATE int byoc__conv_is_fewc(const byoc__conv_geom *g); /* "few-channel convolutions" */
+BYOC__PRIVATE size_t byoc__fewc_ws(const byoc__conv_geom *g);
 /* prepacked: the weights come packed (byoc__conv_epilogue.wpacked), so a pointwise convolution takes the
    patch path too */
 BYOC__PRIVATE size_t byoc__ws_conv2d_for(const byoc__kctx *k, int prepacked) {
@@ -10788,6 +10791,7 @@ BYOC__PRIVATE size_t byoc__ws_conv2d_for(const byoc__kctx *k, int prepacked) {
     byoc__conv_geom g;
     byoc__conv_geom_of(k, &g);
     if (byoc__conv_is_small(&g, byoc__conv_is_pointwise(&g, k))) return byoc__smallconv_ws(&g);
+    if (byoc__conv_is_fewc(&g)) return byoc__fewc_ws(&g);
     if (byoc__conv_is_direct(&g)) {
         byoc__window w;
         byoc__conv_window(&g, &w);
@@ -10982,6 +10986,8 @@ static void byoc__conv_gemm_task(void *ctx, int64_t t) {
 
 BYOC__PRIVATE int byoc__conv_split_rows(byoc__kctx *k, const byoc__conv_geom *g, int pointwise, const float *x,
                                         float *o, const byoc__conv_epilogue *ep, int tasks); /* "narrow ..." */
+BYOC__PRIVATE void byoc__fewc_conv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o,
+                                   const byoc__conv_epilogue *ep); /* "few-channel convolutions" */
 /* nn.conv2d, float32 with an optional epilogue (ep: NULL for the op alone) */
 BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilogue *ep) {
     byoc_result r = byoc__product_dtypes(k);
@@ -11043,6 +11049,10 @@ BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilo
         for (int64_t n = 0; ep && n < g.N; ++n)
             byoc__conv_epilogue_rows(ep, 0, g.O, o + n * g.O * P, ep->residual ? ep->residual + n * g.O * P : NULL, P,
                                      P);
+        return BYOC_OK;
+    }
+    if (byoc__conv_is_fewc(&g)) { /* "few-channel convolutions": direct, the bias and ReLU in registers */
+        byoc__fewc_conv(k, &g, x, w, o, ep);
         return BYOC_OK;
     }
     split.block = split.pointwise && !(ep && ep->wpacked && g.Og > 1) ? P : byoc__im2col_block(&g);
@@ -11363,6 +11373,7 @@ BYOC__PRIVATE size_t byoc__conv2d_packed_weights_floats(const byoc_node *conv, c
     byoc__conv_geom_of(&k, &g);
     if (byoc__conv_is_direct(&g) || g.Og <= 1 || g.G * g.Og != g.O) return 0;
     if (byoc__conv_is_small(&g, byoc__conv_is_pointwise(&g, &k))) return 0; /* the direct small kernel reads w */
+    if (byoc__conv_is_fewc(&g)) return 0; /* so does the few-channel one */
     return (size_t)(g.G * byoc__sgemm_packed_a_floats(g.Og, g.Cg * g.KH * g.KW));
 }
 /* w: the weight's data; dst: byoc__conv2d_packed_weights_floats floats, group after group */
@@ -12706,6 +12717,305 @@ BYOC__PRIVATE int64_t byoc__wino_even_tiles(const byoc__conv_geom *g, int64_t ti
         if (most < best) best = most, best_bt = bt;
     }
     return best_bt == BYOC__WINO_TILES ? 0 : best_bt;
+}
+
+// [SECTION] impl: host kernels: few-channel convolutions (first layers: channel blocks x columns in registers)
+/* The first layer of most image CNNs reads 1-4 channels (RGB) with a 3x3..7x7 window, often at stride 2:
+   squeezenet's 3 -> 64, 3x3 / 2 on 224x224, ultraface's 3 -> 16 on 240x320. As a GEMM its depth is 27: the
+   patch packing and the separate bias and ReLU pass over the 3 MB output cost more than the 21 M multiply-adds
+   (564 us, 38 G/s on AVX-512). ONNX Runtime's MLAS runs such a layer as a direct NCHW convolution
+   (MlasConvNchwFloatKernel: a block of output channels over a run of output columns, each input value
+   broadcast once to the block) and TVM's x86 conv2d schedules keep the same kind of register tile. Here the
+   rows of a chunk of BYOC__FEWC_ROWS output rows are padded once into byoc__window_fill's phases (a stride-2
+   tap is then a contiguous run), and each block of BYOC__FEWC_OB output channels sums, per vector of output
+   columns, every (channel, tap) in registers, adds the bias and clamps there, and stores the vector once. The
+   sum starts at 0 and runs over the input channels, then the taps (the patch matrix's row order), one
+   multiply-add each: the same operations in the same order as the GEMM path's micro-kernel on the same machine,
+   so the bytes are the same as that path's and do not depend on how the threads split rows or blocks. */
+#define BYOC__FEWC_OB 8   /* output channels per register block */
+#ifndef BYOC__FEWC_ROWS
+#define BYOC__FEWC_ROWS 4 /* output rows per chunk: its padded phases (3 channels, 224 wide: 27 KB) stay in L1 */
+#endif
+
+BYOC__PRIVATE int byoc__conv_is_fewc(const byoc__conv_geom *g) {
+    return g->G == 1 && g->C >= 1 && g->C <= 4 && g->KH >= 3 && g->KH <= 7 && g->KW >= 3 && g->KW <= 7 &&
+           g->sh >= 1 && g->sh <= 2 && g->sw >= 1 && g->sw <= 2 && g->dh == 1 && g->dw == 1 && g->OH > 0 &&
+           g->OW > 0 && !byoc__conv_is_direct(g) && !byoc__conv_is_small(g, 0);
+}
+/* the window of a chunk: BYOC__FEWC_ROWS output rows from output row y0 (rows past the input read the padding) */
+BYOC__PRIVATE void byoc__fewc_window(const byoc__conv_geom *g, int64_t y0, byoc__window *w) {
+    byoc__conv_window(g, w);
+    w->OH = BYOC__FEWC_ROWS;
+    w->pt = g->pt - y0 * g->sh;
+}
+/* one task's scratch: the taps' offsets in a plane, then in the chunk ((channel, tap) pairs), the weights packed by
+   blocks, and a chunk's C padded planes with a vector of slack read past them */
+BYOC__PRIVATE size_t byoc__fewc_ws(const byoc__conv_geom *g) {
+    byoc__window w;
+    int64_t rows, prows, pw, K = g->C * g->KH * g->KW, blocks = (g->O + BYOC__FEWC_OB - 1) / BYOC__FEWC_OB;
+    byoc__fewc_window(g, 0, &w);
+    byoc__window_extent(&w, &rows, &prows, &pw);
+    return (size_t)(g->KH * g->KW + K) * sizeof(int64_t) + (size_t)(blocks * BYOC__FEWC_OB * K) * sizeof(float) +
+           (size_t)(g->C * g->sh * g->sw * prows * pw + BYOC__SMALLCONV_VL_MAX) * sizeof(float) + 5 * 64;
+}
+
+/* A block: output channels oc0 .. oc0 + nob - 1 over the chunk's vectors of output columns. Vector j is row
+   j / nv, columns (j % nv) * VL ...: it reads the planes at koff[k] + (j / nv) * pw + (j % nv) * VL for each
+   (channel, tap) k and is stored at dst[i] + (j / nv) * OW + (j % nv) * VL (a row's last vector only up to OW).
+   wb: the block's weights, [K][BYOC__FEWC_OB] (slots past nob repeat the last channel's, not stored). */
+typedef struct byoc__fewc_run {
+    const float *ph;     /* the chunk's C padded planes, one after another */
+    const int64_t *koff; /* each (channel, tap)'s offset in them */
+    const float *wb;
+    int64_t K, nvec, nv, pw, plane, OW, nob;
+    float *dst[BYOC__FEWC_OB]; /* each slot's output at the chunk's first row */
+    float bias[BYOC__FEWC_OB];
+    int has_bias, relu;
+} byoc__fewc_run;
+
+/* w - 0 is w, bit for bit (w + 0 would turn -0 into +0): the broadcast can come straight from memory */
+#define BYOC__FEWC_EACH(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define BYOC__FEWC_DECL(i) V a##i##0 = zero, a##i##1 = zero, a##i##2 = zero;
+#define BYOC__FEWC_FMA3(i)          \
+    {                               \
+        V b = wk[i] - zero;         \
+        a##i##0 += b * x0;          \
+        a##i##1 += b * x1;          \
+        a##i##2 += b * x2;          \
+    }
+#define BYOC__FEWC_FMA1(i) a##i##0 += (wk[i] - zero) * x0;
+/* the sums over (channel, tap) for vectors at s0, s1 and s2 (NV 3) or s0 alone (NV 1) */
+#define BYOC__FEWC_SUMS(NV)                                                                         \
+    {                                                                                               \
+        const float *p0 = r->ph + s0, *p1 = r->ph + s1, *p2 = r->ph + s2, *wk = r->wb;              \
+        for (int64_t k = 0; k < r->K; ++k, wk += BYOC__FEWC_OB) {                                   \
+            V x0, x1, x2;                                                                           \
+            memcpy(&x0, p0 + r->koff[k], sizeof x0);                                                \
+            if (NV == 3) {                                                                          \
+                memcpy(&x1, p1 + r->koff[k], sizeof x1);                                            \
+                memcpy(&x2, p2 + r->koff[k], sizeof x2);                                            \
+                BYOC__FEWC_EACH(BYOC__FEWC_FMA3)                                                    \
+            } else {                                                                                \
+                (void)x1;                                                                           \
+                (void)x2;                                                                           \
+                (void)p1;                                                                           \
+                (void)p2;                                                                           \
+                BYOC__FEWC_EACH(BYOC__FEWC_FMA1)                                                    \
+            }                                                                                       \
+        }                                                                                           \
+    }
+/* slot i's vector v to its place (offset `at` in the chunk's output rows; `full`: a whole vector, not a row's last
+   few columns): + bias, then ReLU (x > 0 ? x : 0, as byoc__conv_epilogue_rows: NaN and -0 give +0). The block's
+   fields are read into locals first: a float stored through dst could alias them, and reloading them after each
+   store cost as much as the multiply-adds. */
+#define BYOC__FEWC_STORE(i, v, at, full, rest)                                                          \
+    if ((i) < nob) {                                                                                \
+        V s_ = (v);                                                                                 \
+        if (has_bias) s_ = s_ + (bias[i] - zero);                                                   \
+        if (relu) s_ = BYOC__FEWC_RELU(s_);                                                         \
+        if (full) memcpy(dst[i] + (at), &s_, sizeof s_);                                            \
+        else BYOC__FEWC_TAIL(dst[i] + (at), s_, rest);                                              \
+    }
+#define BYOC__FEWC_ST0(i) BYOC__FEWC_STORE(i, a##i##0, at0, full0, rest0)
+#define BYOC__FEWC_ST1(i) BYOC__FEWC_STORE(i, a##i##1, at1, full1, rest1)
+#define BYOC__FEWC_ST2(i) BYOC__FEWC_STORE(i, a##i##2, at2, full2, rest2)
+#define BYOC__FEWC_UNUSED(i) (void)a##i##1; (void)a##i##2;
+/* the chunk's vectors three at a time (TRIPLES: 24 accumulators, for AVX-512's 32 registers), then one at a time */
+/* vector j's place: its offset in the chunk's output rows and in the planes, and whether it is whole */
+#define BYOC__FEWC_PLACE(q, jj)                                                                     \
+    int64_t row##q = (jj) / nv, col##q = (jj) % nv * VL, at##q = row##q * OW + col##q;              \
+    int64_t s##q = row##q * r->pw + col##q;                                                         \
+    int64_t rest##q = OW - col##q;                                                                  \
+    int full##q = rest##q >= VL;
+#define BYOC__DEFINE_FEWC(name, attrs, VT, IVT, VLEN, TRIPLES)                                      \
+    attrs static void name(const byoc__fewc_run *r) {                                              \
+        typedef VT V;                                                                               \
+        typedef IVT IV;                                                                             \
+        enum { VL = VLEN };                                                                         \
+        V zero;                                                                                     \
+        memset(&zero, 0, sizeof zero);                                                              \
+        (void)sizeof(IV);                                                                           \
+        float *dst[BYOC__FEWC_OB];                                                                  \
+        const float *bias = r->bias; /* read at each store: kept in registers, AVX2's spilled */    \
+        memcpy(dst, r->dst, sizeof dst);                                                            \
+        const int64_t nob = r->nob, OW = r->OW, nv = r->nv, nvec = r->nvec;                         \
+        const int has_bias = r->has_bias, relu = r->relu;                                           \
+        int64_t j = 0;                                                                              \
+        for (; TRIPLES && j + 3 <= nvec; j += 3) {                                                  \
+            BYOC__FEWC_PLACE(0, j)                                                                  \
+            BYOC__FEWC_PLACE(1, j + 1)                                                              \
+            BYOC__FEWC_PLACE(2, j + 2)                                                              \
+            BYOC__FEWC_EACH(BYOC__FEWC_DECL)                                                        \
+            BYOC__FEWC_SUMS(3)                                                                      \
+            BYOC__FEWC_EACH(BYOC__FEWC_ST0)                                                         \
+            BYOC__FEWC_EACH(BYOC__FEWC_ST1)                                                         \
+            BYOC__FEWC_EACH(BYOC__FEWC_ST2)                                                         \
+        }                                                                                           \
+        for (; j < nvec; ++j) {                                                                     \
+            BYOC__FEWC_PLACE(0, j)                                                                  \
+            int64_t s1 = s0, s2 = s0;                                                               \
+            BYOC__FEWC_EACH(BYOC__FEWC_DECL)                                                        \
+            BYOC__FEWC_SUMS(1)                                                                      \
+            BYOC__FEWC_EACH(BYOC__FEWC_ST0)                                                         \
+            BYOC__FEWC_EACH(BYOC__FEWC_UNUSED)                                                      \
+            (void)row0;                                                                             \
+        }                                                                                           \
+    }
+#if BYOC__SIMD
+#define BYOC__FEWC_RELU(v) ((V)((IV)((v) > zero) & (IV)(v)))
+#else
+#define BYOC__FEWC_RELU(v) ((v) > 0.0f ? (v) : 0.0f)
+#endif
+/* a row's last columns (n < VL): a masked store, no call (a call to memcpy made the compiler keep every
+   accumulator on the stack) */
+#if BYOC__X86_DISPATCH
+typedef int32_t byoc__i8v __attribute__((vector_size(32)));
+typedef int32_t byoc__i16v __attribute__((vector_size(64)));
+#define BYOC__FEWC_TAIL(d, v, n) _mm256_maskstore_ps((d), (__m256i)(byoc__fewc_iota8 < (int32_t)(n)), (__m256)(v))
+static const byoc__i8v byoc__fewc_iota8 = {0, 1, 2, 3, 4, 5, 6, 7};
+BYOC__DEFINE_FEWC(byoc__fewc_avx2, __attribute__((target("avx2,fma"))) BYOC__FP_CONTRACT, byoc__f8, byoc__i8v, 8, 0)
+#undef BYOC__FEWC_TAIL
+#define BYOC__FEWC_TAIL(d, v, n) _mm512_mask_storeu_ps((d), (__mmask16)((1u << (n)) - 1u), (__m512)(v))
+BYOC__DEFINE_FEWC(byoc__fewc_avx512, __attribute__((target("avx512f"))) BYOC__FP_CONTRACT, byoc__f16v, byoc__i16v, 16,
+                  1)
+#undef BYOC__FEWC_TAIL
+#endif
+#define BYOC__FEWC_TAIL(d, v, n)                                                                    \
+    do {                                                                                            \
+        float tail_[VL];                                                                            \
+        memcpy(tail_, &(v), sizeof tail_);                                                          \
+        for (int64_t l_ = 0; l_ < (n); ++l_) (d)[l_] = tail_[l_];                                   \
+    } while (0)
+#if BYOC__SIMD
+BYOC__DEFINE_FEWC(byoc__fewc_vec, BYOC__FP_CONTRACT, byoc__f4, byoc__i4, 4, 0)
+#else
+BYOC__DEFINE_FEWC(byoc__fewc_vec, BYOC__FP_CONTRACT, float, int32_t, 1, 0)
+#endif
+#undef BYOC__FEWC_TAIL
+#undef BYOC__DEFINE_FEWC
+#undef BYOC__FEWC_RELU
+#undef BYOC__FEWC_UNUSED
+#undef BYOC__FEWC_PLACE
+#undef BYOC__FEWC_ST2
+#undef BYOC__FEWC_ST1
+#undef BYOC__FEWC_ST0
+#undef BYOC__FEWC_STORE
+#undef BYOC__FEWC_SUMS
+#undef BYOC__FEWC_FMA1
+#undef BYOC__FEWC_FMA3
+#undef BYOC__FEWC_DECL
+#undef BYOC__FEWC_EACH
+/* lanes: byoc__smallconv_lanes's answer, the same for every block and thread of a call (the GEMM path picks
+   the same instruction set: AVX-512, else AVX2 with FMA, else 4 lanes) */
+BYOC__PRIVATE void byoc__fewc_block(const byoc__fewc_run *r, int64_t lanes) {
+#if BYOC__X86_DISPATCH
+    if (lanes == 16) { byoc__fewc_avx512(r); return; }
+    if (lanes == 8) { byoc__fewc_avx2(r); return; }
+#endif
+    (void)lanes;
+    byoc__fewc_vec(r);
+}
+
+/* The threads split the blocks of output channels when they divide evenly among them (squeezenet's 8 blocks,
+   ultraface's 2 at 2 threads: each thread then writes whole planes, which the next layer's pool or convolution,
+   split by channels too, reads from its own core's cache), else ranges of chunks of rows of every image. */
+typedef struct byoc__fewc_split {
+    const byoc__conv_geom *g;
+    const float *x, *w, *bias;
+    float *o;
+    int relu, by_blocks;
+    int64_t lanes, chunks, blocks, ntasks;
+    unsigned char *ws;
+    size_t ws_stride;
+} byoc__fewc_split;
+/* chunk `ch` of image n, blocks [b0, b1); r->ph: the chunk's planes, r->koff set */
+BYOC__PRIVATE void byoc__fewc_chunk(const byoc__fewc_split *s, byoc__fewc_run *r, const float *wpacked, int64_t n,
+                                    int64_t ch, int64_t b0, int64_t b1) {
+    const byoc__conv_geom *g = s->g;
+    int64_t y0 = ch * BYOC__FEWC_ROWS, y1 = BYOC__MIN(g->OH, y0 + BYOC__FEWC_ROWS), P = g->OH * g->OW;
+    byoc__window w;
+    byoc__fewc_window(g, y0, &w);
+    for (int64_t c = 0; c < g->C; ++c)
+        byoc__window_fill(&w, s->x + (n * g->C + c) * g->H * g->W, 0.0f, (float *)r->ph + c * r->plane);
+    r->nvec = (y1 - y0) * r->nv;
+    for (int64_t b = b0; b < b1; ++b) {
+        int64_t oc0 = b * BYOC__FEWC_OB;
+        r->nob = BYOC__MIN(BYOC__FEWC_OB, g->O - oc0);
+        r->wb = wpacked + b * BYOC__FEWC_OB * r->K;
+        for (int64_t i = 0; i < BYOC__FEWC_OB; ++i) {
+            int64_t oc = oc0 + BYOC__MIN(i, r->nob - 1);
+            r->dst[i] = s->o + (n * g->O + oc) * P + y0 * g->OW;
+            r->bias[i] = s->bias ? s->bias[oc] : 0.0f;
+        }
+        byoc__fewc_block(r, s->lanes);
+    }
+}
+static void byoc__fewc_task(void *ctx, int64_t t) {
+    const byoc__fewc_split *s = (const byoc__fewc_split *)ctx;
+    const byoc__conv_geom *g = s->g;
+    int64_t lo, hi, rows, prows, taps = g->KH * g->KW, K = g->C * taps;
+    byoc__parallel_range(s->by_blocks ? s->blocks : g->N * s->chunks, s->ntasks, t, &lo, &hi);
+    if (lo >= hi) return;
+    byoc__window w;
+    byoc__fewc_run r;
+    memset(&r, 0, sizeof r);
+    byoc__fewc_window(g, 0, &w);
+    byoc__window_extent(&w, &rows, &prows, &r.pw);
+    unsigned char *scratch = s->ws + (size_t)t * s->ws_stride;
+    byoc__window_offsets(&w, scratch); /* the same in every chunk: its window has the same phases */
+    int64_t *off = (int64_t *)byoc__align64(scratch), *koff = (int64_t *)byoc__align64(off + taps);
+    int64_t plane = g->sh * g->sw * prows * r.pw;
+    for (int64_t k = 0; k < K; ++k) koff[k] = k / taps * plane + off[k % taps];
+    float *wpacked = (float *)byoc__align64(koff + K); /* block b, (channel, tap) k, slot i */
+    int64_t b0 = s->by_blocks ? lo : 0, b1 = s->by_blocks ? hi : s->blocks;
+    for (int64_t b = b0; b < b1; ++b)
+        for (int64_t i = 0; i < BYOC__FEWC_OB; ++i) {
+            int64_t oc = BYOC__MIN(b * BYOC__FEWC_OB + i, g->O - 1);
+            for (int64_t k = 0; k < K; ++k) wpacked[(b * K + k) * BYOC__FEWC_OB + i] = s->w[oc * K + k];
+        }
+    float *ph = (float *)byoc__align64(wpacked + s->blocks * BYOC__FEWC_OB * K);
+    memset(ph + g->C * plane, 0, BYOC__SMALLCONV_VL_MAX * sizeof(float)); /* read past the last row's end */
+    r.ph = ph;
+    r.koff = koff;
+    r.K = K;
+    r.plane = plane;
+    r.nv = (g->OW + s->lanes - 1) / s->lanes;
+    r.OW = g->OW;
+    r.has_bias = s->bias != NULL;
+    r.relu = s->relu;
+    if (s->by_blocks) {
+        for (int64_t n = 0; n < g->N; ++n)
+            for (int64_t ch = 0; ch < s->chunks; ++ch) byoc__fewc_chunk(s, &r, wpacked, n, ch, lo, hi);
+    } else {
+        for (int64_t u = lo; u < hi; ++u) byoc__fewc_chunk(s, &r, wpacked, u / s->chunks, u % s->chunks, 0, s->blocks);
+    }
+}
+/* byoc__conv2d_run's float path for byoc__conv_is_fewc geometries, its epilogue's bias and ReLU in registers (a
+   residual: by byoc__conv_epilogue_rows after the convolution, in the epilogue's order) */
+BYOC__PRIVATE void byoc__fewc_conv(byoc__kctx *k, const byoc__conv_geom *g, const float *x, const float *w, float *o,
+                                   const byoc__conv_epilogue *ep) {
+    byoc__fewc_split s;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.x = x;
+    s.w = w;
+    s.o = o;
+    int in_registers = ep && !ep->residual;
+    s.bias = in_registers ? ep->bias : NULL;
+    s.relu = in_registers && ep->relu;
+    s.lanes = byoc__smallconv_lanes();
+    s.chunks = (g->OH + BYOC__FEWC_ROWS - 1) / BYOC__FEWC_ROWS;
+    s.blocks = (g->O + BYOC__FEWC_OB - 1) / BYOC__FEWC_OB;
+    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->C * g->KH * g->KW,
+                                         BYOC__SMALLCONV_GRAIN);
+    s.by_blocks = tasks > 1 && s.blocks % tasks == 0;
+    s.ntasks = BYOC__MIN(s.by_blocks ? s.blocks : g->N * s.chunks, tasks);
+    s.ws = k->ws;
+    s.ws_stride = k->ws_stride;
+    if (g->N > 0) byoc__parallel_run(k->par, s.ntasks, byoc__fewc_task, &s);
+    for (int64_t n = 0; ep && !in_registers && n < g->N; ++n)
+        byoc__conv_epilogue_rows(ep, 0, g->O, o + n * g->O * g->OH * g->OW,
+                                 ep->residual + n * g->O * g->OH * g->OW, g->OH * g->OW, g->OH * g->OW);
 }
 
 // [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)

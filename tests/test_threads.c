@@ -272,6 +272,19 @@ static const char *const expansion_model =
     "  (concatenate((%1, %3), axis=1), concatenate((%5, %7), axis=1))\n"
     "}\n";
 
+/* first layers of 3 channels (byoc.h "few-channel convolutions"): 3x3 stride 2 to 24 channels (3 blocks of 8: rows
+   split at 2 threads, blocks at 3) with its bias and ReLU in registers; 5x5 to 16 channels (2 blocks) with a
+   residual added after the bias */
+static const char *const few_channels_model =
+    "def @main(%x: Tensor[(1, 3, 61, 75), float32], %y: Tensor[(1, 16, 57, 71), float32]) {\n"
+    "  %0 = reshape(sin(arange(0f, 648f, 1f)), newshape=[24, 3, 3, 3]);\n"
+    "  %1 = nn.conv2d(%x, %0, strides=[2, 2], padding=[1, 1, 1, 1]);\n"
+    "  %2 = nn.relu(nn.bias_add(%1, cos(arange(0f, 24f, 1f))));\n"
+    "  %3 = reshape(cos(arange(0f, 1200f, 1f)), newshape=[16, 3, 5, 5]);\n"
+    "  %4 = nn.relu(add(nn.bias_add(nn.conv2d(%x, %3), sin(arange(0f, 16f, 1f))), %y));\n"
+    "  (%2, %4)\n"
+    "}\n";
+
 static void check_program_threads(const char *text, char *why, size_t cap, int *ok) {
     unsigned char *serial = NULL, *other = NULL;
     size_t n1 = 0, n2 = 0;
@@ -322,6 +335,7 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
         {winograd_few_channels_model, "Winograd model of few channels"},
         {narrow_model, "narrow convolutions model"},
         {expansion_model, "pointwise expansions model"},
+        {few_channels_model, "few-channel convolutions model"},
     };
     for (size_t k = 0; k < sizeof programs / sizeof programs[0]; ++k) {
         char why[600] = "";
@@ -442,6 +456,9 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* a 1x1 layer of 0.6 M multiply-adds (64 channels to 8 on 30x40): over the GEMM's grain of 2^18 */
         "def @main(%x: Tensor[(1, 64, 30, 40), float32], %w: Tensor[(8, 64, 1, 1), float32]) {\n"
         "  nn.conv2d(%x, %w) }\n",
+        /* a first layer of 4 channels, 7x7 stride 2, padded unevenly: 3 blocks of 8 channels, chunks of rows */
+        "def @main(%x: Tensor[(2, 4, 45, 67), float32], %w: Tensor[(20, 4, 7, 7), float32]) {\n"
+        "  nn.conv2d(%x, %w, strides=[2, 2], padding=[3, 3, 2, 1]) }\n",
         /* depthwise planes */
         "def @main(%x: Tensor[(1, 33, 47, 45), float32], %w: Tensor[(33, 1, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=33) }\n",
