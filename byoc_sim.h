@@ -3391,6 +3391,7 @@ BYOC__SIM_PRIVATE char *byoc__sim_data(const byoc_sim_program *p, int value);
 enum { BYOC__SIM_ROWS_BINARY = 1, BYOC__SIM_ROWS_UNARY, BYOC__SIM_ROWS_GATHER };
 #define BYOC__SIM_ROWS_GRAIN 8192  /* result elements of a phase per task at least (a few us of these loops) */
 #define BYOC__SIM_ROWS_OPERANDS 16 /* operands of an op at most (a concatenation of more runs as it did) */
+#define BYOC__SIM_ROWS_MIN_OPS 3   /* a chain: one or two ops run as byoc.h's kernels, which split big results */
 
 /* an operand of a row-range op. BINARY, UNARY: element e of the result reads element e * stride[0] (stride 0: one
    value). GATHER: result element (i_0, ..., i_n-1), with lo <= i_axis < hi, is element base + sum_j i_j stride[j] */
@@ -3433,8 +3434,8 @@ BYOC__SIM_PRIVATE int byoc__sim_rows_describe(byoc_sim_program *p, const byoc__s
     const byoc__kernel_def *def = byoc__kernel_of(st->call->op);
     const byoc_tensor *t = &p->tensors[st->tensor_first], *o = &t[st->nin];
     if (!def || st->nout != 1 || st->dynamic || st->winograd || st->nin < 1 || o->rank < 2 ||
-        st->nin > BYOC__SIM_ROWS_OPERANDS)
-        return 0;
+        st->nin > BYOC__SIM_ROWS_OPERANDS || byoc__numel(o) >= BYOC__PAR_ELEM_GRAIN)
+        return 0; /* results byoc.h's kernels split on their own run there */
     for (int q = 0; q <= st->nin; ++q) {
         const byoc__sim_value *v = &p->values[p->operands[q < st->nin ? st->in_first + q : st->out_first]];
         if (t[q].dtype != BYOC_FLOAT32 || v->boxed || byoc__numel(&t[q]) <= 0 ||
@@ -3643,7 +3644,9 @@ static void byoc__sim_rows_task(void *ctx, int64_t t) {
 /* Runs OPS kernel k phase by phase over the program's threads when it has a row-range form (planned at its first
    run here); 0 when it has none or the program has one thread (the caller then runs its steps) */
 BYOC__SIM_PRIVATE int byoc__sim_run_rows(byoc_sim_program *p, byoc__sim_kernel *k) {
-    if (p->par.threads < 2 || !p->par.parallel_for || k->concat_slices || k->rows_state < 0) return 0;
+    if (p->par.threads < 2 || !p->par.parallel_for || k->concat_slices || k->rows_state < 0 ||
+        k->nsteps < BYOC__SIM_ROWS_MIN_OPS)
+        return 0;
     if (!k->rows_state) {
         k->rows = byoc__sim_rows_plan(p, k);
         k->rows_state = k->rows ? 1 : -1;
