@@ -3513,12 +3513,13 @@ BYOC__SIM_PRIVATE struct byoc__sim_rows *byoc__sim_rows_plan(byoc_sim_program *p
     int nsrc = 0;
     for (int s = k->step_first; s < k->step_first + k->nsteps; ++s) nsrc += p->steps[s].nin;
     size_t bytes = sizeof(struct byoc__sim_rows) + sizeof(byoc__sim_rows_op) * (size_t)k->nsteps +
-                   sizeof(byoc__sim_rows_src) * (size_t)nsrc + sizeof(byoc__sim_rows_access) * (size_t)(nsrc + k->nsteps);
+                   sizeof(byoc__sim_rows_src) * (size_t)nsrc +
+                   sizeof(byoc__sim_rows_access) * (size_t)(nsrc + k->nsteps);
     struct byoc__sim_rows *rows = BYOC__SIM_CAST(struct byoc__sim_rows *, byoc__sim_malloc(p, bytes));
     if (!rows) return NULL;
-    rows->ops = BYOC__SIM_CAST(byoc__sim_rows_op *, rows + 1);
-    rows->srcs = BYOC__SIM_CAST(byoc__sim_rows_src *, rows->ops + k->nsteps);
-    byoc__sim_rows_access *acc = BYOC__SIM_CAST(byoc__sim_rows_access *, rows->srcs + nsrc);
+    rows->ops = BYOC__SIM_CAST(byoc__sim_rows_op *, (void *)(rows + 1));
+    rows->srcs = BYOC__SIM_CAST(byoc__sim_rows_src *, (void *)(rows->ops + k->nsteps));
+    byoc__sim_rows_access *acc = BYOC__SIM_CAST(byoc__sim_rows_access *, (void *)(rows->srcs + nsrc));
     rows->nops = k->nsteps;
     rows->nphases = 0;
     int nacc = 0, phase_acc = 0, at = 0, ok = 1;
@@ -3558,15 +3559,18 @@ BYOC__SIM_PRIVATE struct byoc__sim_rows *byoc__sim_rows_plan(byoc_sim_program *p
     return rows;
 }
 
+BYOC__SIM_PRIVATE float *byoc__sim_floats(const byoc_sim_program *p, int value) {
+    return BYOC__SIM_CAST(float *, (void *)byoc__sim_data(p, value));
+}
+
 /* rows [r0, r1) of op's result */
 BYOC__SIM_PRIVATE void byoc__sim_rows_run_op(const byoc_sim_program *p, const struct byoc__sim_rows *rows,
                                              const byoc__sim_rows_op *op, int64_t r0, int64_t r1) {
     const byoc__sim_rows_src *src = &rows->srcs[op->src_first];
     int64_t e0 = r0 * op->cols, n = (r1 - r0) * op->cols;
     if (op->kind == BYOC__SIM_ROWS_BINARY) {
-        const float *a = BYOC__SIM_CAST(const float *, byoc__sim_data(p, src[0].value)),
-                    *b = BYOC__SIM_CAST(const float *, byoc__sim_data(p, src[1].value));
-        float *o = BYOC__SIM_CAST(float *, byoc__sim_data(p, op->out));
+        const float *a = byoc__sim_floats(p, src[0].value), *b = byoc__sim_floats(p, src[1].value);
+        float *o = byoc__sim_floats(p, op->out);
         byoc__binary_f32(op->code, a + e0 * src[0].stride[0], src[0].stride[0], b + e0 * src[1].stride[0],
                          src[1].stride[0], o + e0, n);
         return;
@@ -3574,8 +3578,7 @@ BYOC__SIM_PRIVATE void byoc__sim_rows_run_op(const byoc_sim_program *p, const st
     if (op->kind == BYOC__SIM_ROWS_UNARY) {
         byoc__unary_params pr;
         memset(&pr, 0, sizeof pr); /* the ops taken here have no parameters */
-        const float *a = BYOC__SIM_CAST(const float *, byoc__sim_data(p, src[0].value));
-        byoc__unary_f32(op->code, &pr, a + e0, BYOC__SIM_CAST(float *, byoc__sim_data(p, op->out)) + e0, n);
+        byoc__unary_f32(op->code, &pr, byoc__sim_floats(p, src[0].value) + e0, byoc__sim_floats(p, op->out) + e0, n);
         return;
     }
     /* a gather, row by row: each operand's element offset for the row's index along every axis but the last (kept
@@ -3598,7 +3601,10 @@ BYOC__SIM_PRIVATE void byoc__sim_rows_run_op(const byoc_sim_program *p, const st
             const byoc__sim_rows_src *s = &src[q];
             int64_t i0 = 0, i1 = m, c0 = 0, c1 = op->cols, step = s->stride[last], next = s->stride[last - 1];
             if (op->axis == last) c0 = s->lo, c1 = s->hi;
-            else if (op->axis == last - 1) i0 = BYOC__MAX(0, s->lo - idx[last - 1]), i1 = BYOC__MIN(m, s->hi - idx[last - 1]);
+            else if (op->axis == last - 1) {
+                i0 = BYOC__MAX(0, s->lo - idx[last - 1]);
+                i1 = BYOC__MIN(m, s->hi - idx[last - 1]);
+            }
             else if (idx[op->axis] < s->lo || idx[op->axis] >= s->hi) continue;
             int64_t at = s->base + i0 * next + c0 * step;
             for (int j = 0; j < last; ++j) at += idx[j] * s->stride[j];
