@@ -10170,16 +10170,22 @@ static byoc_result byoc__k_dropout(byoc__kctx *k) {
 BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const int64_t *dims, char *dst,
                                           const int64_t *dst_strides, const char *src, const int64_t *src_strides,
                                           size_t esize); /* "small models" */
-static byoc_result byoc__k_transpose(byoc__kctx *k) {
-    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+/* src[i]: the input's stride, in elements, along output axis i of a transpose (byoc_sim.h's row ranges too) */
+BYOC__PRIVATE void byoc__transpose_source(const byoc__kctx *k, int64_t *src) {
+    const byoc_tensor *x = &k->in[0];
     const byoc_attr_value *ax = byoc__kattr(k, "axes");
-    int64_t in_str[BYOC_MAX_RANK], src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK];
+    int64_t in_str[BYOC_MAX_RANK];
     byoc__strides_of(x->rank, x->dims, in_str);
-    byoc__strides_of(o->rank, o->dims, dst);
     for (int i = 0; i < x->rank; ++i) {
         int64_t p = ax && ax->kind == BYOC_ATTR_INT_LIST && ax->count == x->rank ? ax->ints[i] : x->rank - 1 - i;
         src[i] = in_str[p < 0 ? p + x->rank : p];
     }
+}
+static byoc_result byoc__k_transpose(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int64_t src[BYOC_MAX_RANK], dst[BYOC_MAX_RANK];
+    byoc__strides_of(o->rank, o->dims, dst);
+    byoc__transpose_source(k, src);
     byoc__copy_strided_par(k, o->rank, o->dims, (char *)o->data, dst, (const char *)x->data, src,
                            byoc_dtype_size(x->dtype));
     return BYOC_OK;
@@ -10219,16 +10225,16 @@ static byoc_result byoc__k_split(byoc__kctx *k) {
     return BYOC_OK;
 }
 
-/* begin and step per axis, normalised exactly as the type relation does it */
-static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
+/* begin and step per axis, normalised exactly as the type relation does it: returns the input element the result
+   starts at, src_str[d] the input's stride along output axis d (byoc_sim.h's row ranges use it too) */
+BYOC__PRIVATE int64_t byoc__strided_slice_source(const byoc__kctx *k, int64_t *src_str) {
     const byoc_tensor *x = &k->in[0], *o = &k->out[0];
     const byoc_attr_value *b = byoc__kattr(k, "begin"), *s = byoc__kattr(k, "strides"), *ax = byoc__kattr(k, "axes");
     int has_axes = ax && ax->kind == BYOC_ATTR_INT_LIST,
         has_strides = s && s->kind == BYOC_ATTR_INT_LIST && s->count > 0;
     int size_mode = !strcmp(byoc__kstr(k, "slice_mode", "end"), "size");
-    int64_t istr[BYOC_MAX_RANK], ostr[BYOC_MAX_RANK], begin[BYOC_MAX_RANK] = {0}, step[BYOC_MAX_RANK];
+    int64_t istr[BYOC_MAX_RANK], begin[BYOC_MAX_RANK] = {0}, step[BYOC_MAX_RANK];
     byoc__strides_of(x->rank, x->dims, istr);
-    byoc__strides_of(o->rank, o->dims, ostr);
     for (int d = 0; d < x->rank; ++d) step[d] = 1;
     int count = b && b->kind == BYOC_ATTR_INT_LIST ? b->count : 0;
     for (int i = 0; i < count; ++i) {
@@ -10242,13 +10248,20 @@ static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
         begin[a] = lo;
         step[a] = st;
     }
-    int64_t src_off = 0, src_str[BYOC_MAX_RANK];
+    int64_t src_off = 0;
     /* a step only moves between two results: a huge one that keeps one element must not overflow
        stride * step */
     for (int d = 0; d < x->rank; ++d) {
         src_str[d] = o->dims[d] > 1 ? istr[d] * step[d] : 0;
         if (o->dims[d] > 0) src_off += begin[d] * istr[d];
     }
+    return src_off;
+}
+static byoc_result byoc__k_strided_slice(byoc__kctx *k) {
+    const byoc_tensor *x = &k->in[0], *o = &k->out[0];
+    int64_t ostr[BYOC_MAX_RANK], src_str[BYOC_MAX_RANK];
+    byoc__strides_of(o->rank, o->dims, ostr);
+    int64_t src_off = byoc__strided_slice_source(k, src_str);
     size_t es = byoc_dtype_size(x->dtype);
     byoc__copy_strided(o->rank, o->dims, (char *)o->data, ostr, (const char *)x->data + src_off * (int64_t)es, src_str,
                        es);

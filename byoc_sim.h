@@ -145,6 +145,7 @@
        [SECTION] sim impl: threads (waiting: a bounded spin)
        [SECTION] sim impl: threads (the pool)
        [SECTION] sim impl: threads (awake through a run)
+       [SECTION] sim impl: ops kernels over threads (row ranges)
        [SECTION] sim impl: runtime
        [SECTION] sim impl: sequences and optionals (boxed values)
        [SECTION] sim impl: control flow (bodies as programs)
@@ -1056,6 +1057,8 @@ typedef struct byoc__sim_kernel {
     float *fconv_wpacked;       /* fconv: a constant weight packed at lowering (byoc__conv2d_pack_weights), or NULL */
     int winograd_epilogue; /* ANCHOR: a Winograd convolution whose output transform applies the whole epilogue */
     int concat_slices; /* OPS led by a concatenation: inputs that are slices of its result (0: it runs its kernel) */
+    struct byoc__sim_rows *rows; /* OPS: its ops as row ranges over threads ("sim impl: ops kernels over threads") */
+    int rows_state;              /* OPS: 0 not yet planned, 1 planned (rows), -1 no row-range form */
     /* RUNTIME */
     const char *function;
     int rt_first, rt_nargs; /* argument nodes in p->rt_nodes */
@@ -1183,7 +1186,10 @@ BYOC_SIM_API void byoc_sim_program_destroy(byoc_sim_program *p) {
     byoc_sim_pool_destroy(p->pool);
     for (int b = 0; b < p->nbuffers; ++b)
         if (p->buffers[b].kind == BYOC_SIM_BUFFER_DYNAMIC) byoc__sim_mfree(p, p->buffers[b].data);
-    for (int k = 0; k < p->nkernels; ++k) byoc__sim_mfree(p, p->kernels[k].fconv_wpacked);
+    for (int k = 0; k < p->nkernels; ++k) {
+        byoc__sim_mfree(p, p->kernels[k].fconv_wpacked);
+        byoc__sim_mfree(p, p->kernels[k].rows);
+    }
     for (int i = 0; i < p->nstrings; ++i) byoc__sim_mfree(p, p->strings[i]);
     byoc__sim_mfree(p, p->strings);
     byoc__sim_mfree(p, p->values);
@@ -3381,6 +3387,314 @@ BYOC__SIM_PRIVATE void byoc__pool_run_end(byoc_sim_pool *pool) {
 #endif
 }
 
+// [SECTION] sim impl: ops kernels over threads (row ranges)
+/* An OPS kernel runs its ops one after another, each a byoc.h kernel on whole tensors, on one thread when every op
+   is below byoc.h's split grains: ultraface's box decoding (4 transposes, a concatenation and 17 slices,
+   elementwise ops and concatenations on (1, 4420, 2..4) tensors) took about 65 us that way. TVM's FuseOps makes such
+   a chain of injective ops one kernel whose outer loop the schedule parallelizes; here the ops stay separate and run
+   in PHASES: within a phase, task t of n computes rows [R t / n, R (t + 1) / n) of every op's result (R: the
+   result's elements over its last extent), and an op that reads a result of the same phase reads only the rows of
+   its own range (elementwise ops on operands of its shape, slices and concatenations along the last axis), which
+   the same task wrote. An op gathering across rows (a transpose, a concatenation along another axis) starts a new
+   phase, its inputs then complete. The memory plan reuses dead buffers and writes results in place, so a phase also
+   ends before an op whose storage overlaps storage another op of the phase touches in any other way than row for
+   row. Each element comes from the functions byoc.h's kernels use (byoc__binary_f32, byoc__unary_f32: their padded
+   vector tails make an element's result independent of where it sits) or is a copied word, so the bytes are the
+   serial run's for every thread count. */
+/* defined with the runtime below */
+BYOC__SIM_PRIVATE char *byoc__sim_data(const byoc_sim_program *p, int value);
+
+enum { BYOC__SIM_ROWS_BINARY = 1, BYOC__SIM_ROWS_UNARY, BYOC__SIM_ROWS_GATHER };
+#define BYOC__SIM_ROWS_GRAIN 8192  /* result elements of a phase per task at least (a few us of these loops) */
+#define BYOC__SIM_ROWS_OPERANDS 16 /* operands of an op at most (a concatenation of more runs as it did) */
+#define BYOC__SIM_ROWS_MIN_OPS 3   /* a chain: one or two ops run as byoc.h's kernels, which split big results */
+
+/* an operand of a row-range op. BINARY, UNARY: element e of the result reads element e * stride[0] (stride 0: one
+   value). GATHER: result element (i_0, ..., i_n-1), with lo <= i_axis < hi, is element base + sum_j i_j stride[j] */
+typedef struct byoc__sim_rows_src {
+    int value;
+    int64_t base, lo, hi;
+    int64_t stride[BYOC_MAX_RANK];
+} byoc__sim_rows_src;
+
+typedef struct byoc__sim_rows_op {
+    int kind, code, phase, rank, axis; /* axis: GATHER, the axis its operands are concatenated along */
+    int src_first, nsrc, out;
+    int64_t dims[BYOC_MAX_RANK], rows, cols;
+} byoc__sim_rows_op;
+
+struct byoc__sim_rows {
+    int nops, nphases;
+    byoc__sim_rows_op *ops;
+    byoc__sim_rows_src *srcs;
+};
+
+/* One storage access of an op while a phase is formed: row-aligned when task t touches exactly rows
+   [R t / n, R (t + 1) / n) of [lo, hi) (R rows of equal size), else any part of it. */
+typedef struct byoc__sim_rows_access {
+    const char *lo, *hi;
+    int64_t rows;
+    int write, aligned, op;
+} byoc__sim_rows_access;
+
+/* Can accesses a and b of different ops share a phase? Yes when they do not overlap, both only read, or both are
+   row-aligned over the same bytes and rows (each task then touches its own rows in both). */
+BYOC__SIM_PRIVATE int byoc__sim_rows_compatible(const byoc__sim_rows_access *a, const byoc__sim_rows_access *b) {
+    if (a->hi <= b->lo || b->hi <= a->lo || (!a->write && !b->write)) return 1;
+    return a->aligned && b->aligned && a->lo == b->lo && a->hi == b->hi && a->rows == b->rows;
+}
+
+/* the kind of op a step is, and its operands as rows_src (row-local or not in *aligned[q]); 0 when it has none */
+BYOC__SIM_PRIVATE int byoc__sim_rows_describe(byoc_sim_program *p, const byoc__sim_step *st, byoc__sim_rows_op *op,
+                                              byoc__sim_rows_src *src, int *aligned) {
+    const byoc__kernel_def *def = byoc__kernel_of(st->call->op);
+    const byoc_tensor *t = &p->tensors[st->tensor_first], *o = &t[st->nin];
+    if (!def || st->nout != 1 || st->dynamic || st->winograd || st->nin < 1 || o->rank < 2 ||
+        st->nin > BYOC__SIM_ROWS_OPERANDS || byoc__numel(o) >= BYOC__PAR_ELEM_GRAIN)
+        return 0; /* results byoc.h's kernels split on their own run there */
+    for (int q = 0; q <= st->nin; ++q) {
+        const byoc__sim_value *v = &p->values[p->operands[q < st->nin ? st->in_first + q : st->out_first]];
+        if (t[q].dtype != BYOC_FLOAT32 || v->boxed || byoc__numel(&t[q]) <= 0 ||
+            p->buffers[v->buffer].kind == BYOC_SIM_BUFFER_DYNAMIC)
+            return 0;
+    }
+    memset(op, 0, sizeof *op);
+    op->code = def->code;
+    op->rank = o->rank;
+    op->nsrc = st->nin;
+    op->out = p->operands[st->out_first];
+    memcpy(op->dims, o->dims, sizeof op->dims);
+    op->cols = o->dims[o->rank - 1];
+    op->rows = byoc__numel(o) / op->cols;
+    int c = def->code;
+    if (def->run == byoc__k_binary && c >= BYOC__K_ADD && c <= BYOC__K_MINIMUM) op->kind = BYOC__SIM_ROWS_BINARY;
+    else if (def->run == byoc__k_unary && (c == BYOC__K_EXP || c == BYOC__K_SIGMOID || c == BYOC__K_TANH ||
+                                           c == BYOC__K_RELU || c == BYOC__K_NEGATIVE || c == BYOC__K_ABS ||
+                                           c == BYOC__K_SQRT || c == BYOC__K_RSQRT || c == BYOC__K_LOG ||
+                                           c == BYOC__K_ERF || c == BYOC__K_FLOOR || c == BYOC__K_CEIL))
+        op->kind = BYOC__SIM_ROWS_UNARY;
+    else if (def->run == byoc__k_transpose || def->run == byoc__k_strided_slice || def->run == byoc__k_concatenate)
+        op->kind = BYOC__SIM_ROWS_GATHER;
+    else return 0;
+    byoc__kctx k;
+    memset(&k, 0, sizeof k);
+    k.call = st->call;
+    k.name = st->call->op->def.name;
+    k.code = c;
+    k.in = t;
+    k.nin = st->nin;
+    k.out = &p->tensors[st->tensor_first + st->nin];
+    k.nout = 1;
+    op->axis = def->run == byoc__k_concatenate ? byoc__kaxis(&k, "axis", 0, o->rank) : 0;
+    int64_t at = 0;
+    for (int q = 0; q < st->nin; ++q) {
+        byoc__sim_rows_src *s = &src[q];
+        const byoc_tensor *x = &t[q];
+        int64_t m = byoc__numel(x), istr[BYOC_MAX_RANK];
+        memset(s, 0, sizeof *s);
+        s->value = p->operands[st->in_first + q];
+        s->hi = o->dims[op->axis];
+        if (op->kind != BYOC__SIM_ROWS_GATHER) { /* elementwise: the same shape, or one value */
+            int same = x->rank == o->rank;
+            for (int j = 0; same && j < o->rank; ++j) same = x->dims[j] == o->dims[j];
+            if (!same && m != 1) return 0;
+            s->stride[0] = same ? 1 : 0;
+            aligned[q] = same;
+            continue;
+        }
+        if (x->rank != o->rank) return 0;
+        byoc__strides_of(x->rank, x->dims, istr);
+        if (def->run == byoc__k_transpose) byoc__transpose_source(&k, s->stride);
+        else if (def->run == byoc__k_strided_slice) s->base = byoc__strided_slice_source(&k, s->stride);
+        else {
+            memcpy(s->stride, istr, sizeof istr);
+            s->lo = at;
+            s->hi = at += x->dims[op->axis];
+            s->base = -s->lo * istr[op->axis];
+        }
+        /* row-local: output row r reads only elements of input row r (same rows, in order) */
+        int64_t cin = x->dims[x->rank - 1], last = s->stride[o->rank - 1];
+        int64_t c0 = op->axis == o->rank - 1 ? s->lo : 0, c1 = op->axis == o->rank - 1 ? s->hi : op->cols;
+        int local = m / cin == op->rows && last >= 0 && s->base + c0 * last >= 0 && s->base + (c1 - 1) * last < cin;
+        for (int j = 0; local && j < o->rank - 1; ++j)
+            local = x->dims[j] == o->dims[j] && (o->dims[j] == 1 || s->stride[j] == istr[j]);
+        aligned[q] = local && (op->axis == o->rank - 1 || st->nin == 1);
+    }
+    return 1;
+}
+
+/* The phases of an OPS kernel (at its first run on several threads: the accesses are checked on the storage the plan
+   gave); NULL when an op has no row-range form or an op's result overlaps its own operands other than row for row */
+BYOC__SIM_PRIVATE struct byoc__sim_rows *byoc__sim_rows_plan(byoc_sim_program *p, const byoc__sim_kernel *k) {
+    int nsrc = 0;
+    for (int s = k->step_first; s < k->step_first + k->nsteps; ++s) nsrc += p->steps[s].nin;
+    size_t bytes = sizeof(struct byoc__sim_rows) + sizeof(byoc__sim_rows_op) * (size_t)k->nsteps +
+                   sizeof(byoc__sim_rows_src) * (size_t)nsrc +
+                   sizeof(byoc__sim_rows_access) * (size_t)(nsrc + k->nsteps);
+    struct byoc__sim_rows *rows = BYOC__SIM_CAST(struct byoc__sim_rows *, byoc__sim_malloc(p, bytes));
+    if (!rows) return NULL;
+    rows->ops = BYOC__SIM_CAST(byoc__sim_rows_op *, (void *)(rows + 1));
+    rows->srcs = BYOC__SIM_CAST(byoc__sim_rows_src *, (void *)(rows->ops + k->nsteps));
+    byoc__sim_rows_access *acc = BYOC__SIM_CAST(byoc__sim_rows_access *, (void *)(rows->srcs + nsrc));
+    rows->nops = k->nsteps;
+    rows->nphases = 0;
+    int nacc = 0, phase_acc = 0, at = 0, ok = 1;
+    for (int i = 0; ok && i < k->nsteps; ++i) {
+        const byoc__sim_step *st = &p->steps[k->step_first + i];
+        byoc__sim_rows_op *op = &rows->ops[i];
+        int aligned[BYOC__SIM_ROWS_OPERANDS];
+        ok = byoc__sim_rows_describe(p, st, op, &rows->srcs[at], aligned);
+        if (!ok) break;
+        op->src_first = at;
+        at += st->nin;
+        int mine = nacc;
+        for (int q = 0; q <= st->nin; ++q) { /* the operands, then the result */
+            int v = q < st->nin ? rows->srcs[op->src_first + q].value : op->out;
+            byoc__sim_rows_access *a = &acc[nacc++];
+            a->lo = byoc__sim_data(p, v);
+            a->hi = a->lo + p->values[v].nbytes;
+            a->rows = op->rows;
+            a->write = q == st->nin;
+            a->aligned = q == st->nin || aligned[q];
+            a->op = i;
+        }
+        int fits = rows->nphases > 0;
+        for (int x = phase_acc; fits && x < mine; ++x)
+            for (int y = mine; fits && y < nacc; ++y) fits = byoc__sim_rows_compatible(&acc[x], &acc[y]);
+        for (int y = mine; ok && y < nacc - 1; ++y) ok = byoc__sim_rows_compatible(&acc[y], &acc[nacc - 1]);
+        if (!fits) {
+            rows->nphases++;
+            phase_acc = mine;
+        }
+        op->phase = rows->nphases - 1;
+    }
+    if (!ok) {
+        byoc__sim_mfree(p, rows);
+        return NULL;
+    }
+    return rows;
+}
+
+BYOC__SIM_PRIVATE float *byoc__sim_floats(const byoc_sim_program *p, int value) {
+    return BYOC__SIM_CAST(float *, (void *)byoc__sim_data(p, value));
+}
+
+/* rows [r0, r1) of op's result */
+BYOC__SIM_PRIVATE void byoc__sim_rows_run_op(const byoc_sim_program *p, const struct byoc__sim_rows *rows,
+                                             const byoc__sim_rows_op *op, int64_t r0, int64_t r1) {
+    const byoc__sim_rows_src *src = &rows->srcs[op->src_first];
+    int64_t e0 = r0 * op->cols, n = (r1 - r0) * op->cols;
+    if (op->kind == BYOC__SIM_ROWS_BINARY) {
+        const float *a = byoc__sim_floats(p, src[0].value), *b = byoc__sim_floats(p, src[1].value);
+        float *o = byoc__sim_floats(p, op->out);
+        byoc__binary_f32(op->code, a + e0 * src[0].stride[0], src[0].stride[0], b + e0 * src[1].stride[0],
+                         src[1].stride[0], o + e0, n);
+        return;
+    }
+    if (op->kind == BYOC__SIM_ROWS_UNARY) {
+        byoc__unary_params pr;
+        memset(&pr, 0, sizeof pr); /* the ops taken here have no parameters */
+        byoc__unary_f32(op->code, &pr, byoc__sim_floats(p, src[0].value) + e0, byoc__sim_floats(p, op->out) + e0, n);
+        return;
+    }
+    /* a gather, row by row: each operand's element offset for the row's index along every axis but the last (kept
+       up to date as the row advances), then its part of the row; 4-byte words moved with memcpy (bytes, never
+       floats, and no aliasing of the floats the other ops write) */
+    int last = op->rank - 1;
+    int64_t idx[BYOC_MAX_RANK] = {0};
+    const char *in[BYOC__SIM_ROWS_OPERANDS];
+    for (int q = 0; q < op->nsrc; ++q) in[q] = byoc__sim_data(p, src[q].value);
+    char *orow = byoc__sim_data(p, op->out) + e0 * 4;
+    int64_t r = r0, inner = op->dims[last - 1];
+    for (int64_t rest = r0, j = last - 1; j >= 0; --j) {
+        idx[j] = rest % op->dims[j];
+        rest /= op->dims[j];
+    }
+    while (r < r1) {
+        /* a block of rows along the second last axis (only that index moves), operand by operand */
+        int64_t m = BYOC__MIN(r1 - r, inner - idx[last - 1]), row_bytes = op->cols * 4;
+        for (int q = 0; q < op->nsrc; ++q) {
+            const byoc__sim_rows_src *s = &src[q];
+            int64_t i0 = 0, i1 = m, c0 = 0, c1 = op->cols, step = s->stride[last], next = s->stride[last - 1];
+            if (op->axis == last) c0 = s->lo, c1 = s->hi;
+            else if (op->axis == last - 1) {
+                i0 = BYOC__MAX(0, s->lo - idx[last - 1]);
+                i1 = BYOC__MIN(m, s->hi - idx[last - 1]);
+            }
+            else if (idx[op->axis] < s->lo || idx[op->axis] >= s->hi) continue;
+            int64_t at = s->base + i0 * next + c0 * step;
+            for (int j = 0; j < last; ++j) at += idx[j] * s->stride[j];
+            char *o = orow + i0 * row_bytes + c0 * 4;
+            const char *x = in[q] + at * 4;
+            int64_t w = c1 - c0;
+            if (step == 1 && w == 2) /* box coordinates: pairs (a fixed size becomes one move) */
+                for (int64_t i = i0; i < i1; ++i, o += row_bytes, x += next * 4) memcpy(o, x, 8);
+            else if (step == 1 && w == 4)
+                for (int64_t i = i0; i < i1; ++i, o += row_bytes, x += next * 4) memcpy(o, x, 16);
+            else if (step == 1)
+                for (int64_t i = i0; i < i1; ++i, o += row_bytes, x += next * 4) memcpy(o, x, (size_t)w * 4);
+            else
+                for (int64_t i = i0; i < i1; ++i, o += row_bytes, x += next * 4)
+                    for (int64_t c = 0; c < w; ++c) memcpy(o + c * 4, x + c * step * 4, 4);
+        }
+        orow += m * row_bytes;
+        r += m;
+        idx[last - 1] += m;
+        for (int j = last - 1; j > 0 && idx[j] == op->dims[j]; --j) {
+            idx[j] = 0;
+            idx[j - 1]++;
+        }
+    }
+}
+
+typedef struct byoc__sim_rows_job {
+    const byoc_sim_program *p;
+    const struct byoc__sim_rows *rows;
+    int first, end;
+    int64_t ntasks;
+} byoc__sim_rows_job;
+static void byoc__sim_rows_task(void *ctx, int64_t t) {
+    const byoc__sim_rows_job *job = BYOC__SIM_CAST(const byoc__sim_rows_job *, ctx);
+    for (int i = job->first; i < job->end; ++i) {
+        const byoc__sim_rows_op *op = &job->rows->ops[i];
+        int64_t r0, r1;
+        byoc__parallel_range(op->rows, job->ntasks, t, &r0, &r1);
+        if (r0 < r1) byoc__sim_rows_run_op(job->p, job->rows, op, r0, r1);
+    }
+}
+
+/* Runs OPS kernel k phase by phase over the program's threads when it has a row-range form (planned at its first
+   run here); 0 when it has none or the program has one thread (the caller then runs its steps) */
+BYOC__SIM_PRIVATE int byoc__sim_run_rows(byoc_sim_program *p, byoc__sim_kernel *k) {
+    if (p->par.threads < 2 || !p->par.parallel_for || k->concat_slices || k->rows_state < 0 ||
+        k->nsteps < BYOC__SIM_ROWS_MIN_OPS)
+        return 0;
+    if (!k->rows_state) {
+        k->rows = byoc__sim_rows_plan(p, k);
+        k->rows_state = k->rows ? 1 : -1;
+        if (!k->rows) return 0;
+    }
+    const struct byoc__sim_rows *rows = k->rows;
+    byoc__sim_rows_job job;
+    job.p = p;
+    job.rows = rows;
+    for (int i = 0; i < rows->nops;) {
+        int end = i;
+        int64_t elements = 0;
+        for (; end < rows->nops && rows->ops[end].phase == rows->ops[i].phase; ++end)
+            elements += rows->ops[end].rows * rows->ops[end].cols;
+        job.first = i;
+        job.end = end;
+        job.ntasks = BYOC__MIN((int64_t)p->par.threads, elements / BYOC__SIM_ROWS_GRAIN);
+        if (job.ntasks < 2) {
+            job.ntasks = 1;
+            byoc__sim_rows_task(&job, 0);
+        } else p->par.parallel_for(job.ntasks, byoc__sim_rows_task, &job, p->par.user);
+        i = end;
+    }
+    return 1;
+}
+
 // [SECTION] sim impl: runtime
 /* one input per tensor leaf of a parameter: "%x", or "%t.0" for a field of a tuple parameter */
 BYOC__SIM_PRIVATE int byoc__sim_add_input(byoc__sim_lowering *L, const byoc_node *param, const byoc_type *t, char *name,
@@ -3969,6 +4283,7 @@ BYOC_SIM_API byoc_result byoc_sim_run(byoc_sim_program *p, const byoc_tensor *in
         switch (k->info.exec) {
         case BYOC_SIM_EXEC_OPS:
             if (k->concat_slices) r = byoc__sim_run_concat_slices(p, k); /* the first step; then the group's others */
+            else if (byoc__sim_run_rows(p, k)) break;                          /* the ops as row ranges over threads */
             for (int s = k->step_first + (k->concat_slices > 0); r == BYOC_OK && s < k->step_first + k->nsteps; ++s)
                 r = p->steps[s].call->op->def.flags & BYOC_OP_SEQUENCE
                         ? byoc__sim_run_boxed_step(p, &p->steps[s], &kd)

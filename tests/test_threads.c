@@ -285,6 +285,28 @@ static const char *const few_channels_model =
     "  (%2, %4)\n"
     "}\n";
 
+/* ultraface's box decoding, one OPS kernel of injective ops: NCHW -> NHWC transposes reshaped to rows of 4 and
+   concatenated along the rows, slices of the last axis, elementwise ops (scalars, same-shape operands, exp) written
+   in place, concatenations along the last axis; run in phases of row ranges over the threads ("sim impl: ops
+   kernels over threads") */
+static const char *const box_decoding_model =
+    "def @main(%a: Tensor[(1, 12, 30, 41), float32], %b: Tensor[(1, 8, 15, 21), float32],\n"
+    "          %p: Tensor[(1, 4320, 2), float32]) {\n"
+    "  %0 = reshape(transpose(%a, axes=[0, 2, 3, 1]), newshape=[1, 3690, 4]);\n"
+    "  %1 = reshape(transpose(%b, axes=[0, 2, 3, 1]), newshape=[1, 630, 4]);\n"
+    "  %2 = concatenate((%0, %1), axis=1);\n"
+    "  %3 = strided_slice(%2, begin=[0, 0, 0], end=[1, 4320, 2], strides=[1, 1, 1]);\n"
+    "  %4 = add(multiply(multiply(%3, 0.1f), %p), %p);\n"
+    "  %5 = strided_slice(%2, begin=[0, 0, 2], end=[1, 4320, 4], strides=[1, 1, 1]);\n"
+    "  %6 = multiply(exp(multiply(%5, 0.2f)), %p);\n"
+    "  %7 = concatenate((%4, %6), axis=2);\n"
+    "  %8 = strided_slice(%7, begin=[0, 0, 0], end=[1, 4320, 2], strides=[1, 1, 1]);\n"
+    "  %9 = strided_slice(%7, begin=[0, 0, 2], end=[1, 4320, 4], strides=[1, 1, 1]);\n"
+    "  %10 = subtract(%8, divide(%9, 2f));\n"
+    "  %11 = add(%8, divide(%9, 2f));\n"
+    "  (concatenate((%10, %11), axis=2), sigmoid(%3))\n"
+    "}\n";
+
 static void check_program_threads(const char *text, char *why, size_t cap, int *ok) {
     unsigned char *serial = NULL, *other = NULL;
     size_t n1 = 0, n2 = 0;
@@ -336,6 +358,7 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
         {narrow_model, "narrow convolutions model"},
         {expansion_model, "pointwise expansions model"},
         {few_channels_model, "few-channel convolutions model"},
+        {box_decoding_model, "box decoding model"},
     };
     for (size_t k = 0; k < sizeof programs / sizeof programs[0]; ++k) {
         char why[600] = "";
