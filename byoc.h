@@ -161,6 +161,7 @@
        [SECTION] impl: host kernels: fused convolutions (a bias and ReLU in the convolution's blocks)
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
+       [SECTION] impl: host kernels: Winograd tiles in even shares (squeezenet's 55x55 maps over threads)
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
        [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
@@ -11962,10 +11963,15 @@ typedef struct byoc__wino_job {
     int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, units in all */
     int64_t bt;                     /* tiles per block: BYOC__WINO_TILES, or fewer (byoc__wino_split_tiles) */
     int64_t ochunks;                /* units are (channel chunk, block) pairs, chunk-major: 1 chunk or ntasks */
+    int64_t shares;                 /* >0: an image's blocks form that many even shares of its tiles */
     unsigned char *ws;
     size_t ws_stride;
 } byoc__wino_job;
 
+/* an image's tiles in even shares (the section after this one) */
+BYOC__PRIVATE int64_t byoc__wino_tile_shares(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks);
+BYOC__PRIVATE void byoc__wino_share_block(int64_t tiles, int64_t shares, int64_t per_share, int64_t bt, int64_t r,
+                                          int64_t *t0, int64_t *end);
 /* where chunk `chunk` of `chunks` of O output channels starts: the nearest multiple of `unit` (SqueezeNet's 128
    channels in two: 66 and 62, eleven micro-kernel row panels each, where rounding down gave 60 and 68, 10 and 12) */
 BYOC__PRIVATE int64_t byoc__wino_chunk_bound(int64_t O, int64_t chunk, int64_t chunks, int64_t unit) {
@@ -11980,9 +11986,11 @@ BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc_
     u %= per;
     b->o0 = byoc__wino_chunk_bound(O, chunk, j->ochunks, BYOC__GEMM_MR);
     b->o1 = byoc__wino_chunk_bound(O, chunk + 1, j->ochunks, BYOC__GEMM_MR);
-    int64_t t0 = u % j->blocks * j->bt;
+    int64_t t0 = u % j->blocks * j->bt, end = j->tiles;
+    if (j->shares) /* block r of share r / (blocks / shares) */
+        byoc__wino_share_block(j->tiles, j->shares, j->blocks / j->shares, j->bt, u % j->blocks, &t0, &end);
     b->n = u / j->blocks;
-    b->N = BYOC__MIN(j->bt, j->tiles - t0);
+    b->N = BYOC__MAX(0, BYOC__MIN(j->bt, end - t0));
     b->ncr = (b->N + j->nr - 1) / j->nr * j->nr;
     b->nseg = 0;
     for (int64_t s = 0; s < b->N; b->nseg++) {
@@ -12239,6 +12247,7 @@ BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *v
     const byoc__conv_geom *g = j->g;
     byoc__wino_blk b;
     byoc__wino_block_of(j, u, &b);
+    if (!b.N) return; /* the last block of a share that needs one fewer */
     const byoc__wino_seg *last = &b.seg[b.nseg - 1];
     int64_t each = byoc__sgemm_packed_a_floats(g->O, g->C), used = last->off + 6 * (4 * last->width + 2);
     memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float)); /* read (and blended away) by vectors past the end */
@@ -12334,6 +12343,11 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
         j.bt = bt;
         j.blocks = (j.tiles + bt - 1) / bt;
         j.units = g.N * j.blocks;
+    } else if (byoc__wino_split_channels(&g, j.units, tasks) && byoc__wino_tile_shares(&g, j.tiles, j.nr, tasks)) {
+        int64_t share = (j.tiles + tasks - 1) / tasks;
+        j.shares = tasks;
+        j.blocks = tasks * ((share + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES);
+        j.units = j.blocks;
     } else if (byoc__wino_split_channels(&g, j.units, tasks)) {
         j.ochunks = tasks;
         j.units *= tasks;
@@ -12345,6 +12359,58 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
     byoc__parallel_run(par, j.ntasks, byoc__wino_task, &j);
     return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: Winograd tiles in even shares (squeezenet's 55x55 maps over threads)
+/* SqueezeNet's 55x55 expand3x3 layers (16 -> 64 channels) are 196 tiles: four blocks of 64, 64, 64 and 4, too few
+   to share, so byoc__wino_split_channels gave each thread half the output channels (30 and 34: five and six
+   micro-kernel row panels) and the whole input transform. Profiled on one thread the input transform is 15% of the
+   layer, the output transform (with its stores) 40% and the 36 GEMMs 38%: each thread's transform of all 196
+   tiles, the 5:6 row panels and a thread reading the half of the input the other core's squeeze layer wrote held
+   the layer to 1.45-1.54x at two threads. Here each thread takes an even share of the image's tiles instead, as a
+   run of blocks of at most BYOC__WINO_TILES (98 tiles, the rows of tiles 0-6 and 7-13: blocks of 64 and 34), so
+   nothing is done twice, and a thread reads the input rows and writes the output rows that the layers before and
+   after it (split by columns) give the same core. The price is the GEMM's micro-panels of NR columns rounded up
+   per share (128 + 128 columns where one thread computes 224): byoc__wino_tile_shares weighs it against the
+   channel split, with the costs per value of the three parts measured on this machine (AVX-512, one thread).
+   Blocks of any size give the same bytes: a GEMM's columns do not depend on each other and each output's sum over
+   the channels is the same micro-kernel sum. ncnn's Winograd F(4x4, 3x3) likewise shares an image's transformed
+   tiles among its threads rather than the output channels when the channels are few. */
+#define BYOC__WINO_IN_COST 30  /* GEMM columns (36 products each) that one channel of a tile's input transform costs */
+#define BYOC__WINO_OUT_COST 20 /* the same for one output channel of a tile's output transform, with its stores */
+/* The busiest thread's work, in GEMM columns of one output and one input channel (36 products each): the input
+   transform of in_tiles tiles of C channels, the output transform of out_channels x out_tiles, and a GEMM of rows
+   (rounded up to MR) by cols (rounded up to NR in each block) */
+BYOC__PRIVATE int64_t byoc__wino_share_cost(int64_t C, int64_t in_tiles, int64_t out_channels, int64_t out_tiles,
+                                           int64_t rows, int64_t cols) {
+    int64_t mr = BYOC__GEMM_MR;
+    return BYOC__WINO_IN_COST * C * in_tiles + BYOC__WINO_OUT_COST * out_channels * out_tiles +
+           (rows + mr - 1) / mr * mr * C * cols;
+}
+/* the GEMM columns of `tiles` consecutive tiles in blocks of at most BYOC__WINO_TILES, each rounded up to NR */
+BYOC__PRIVATE int64_t byoc__wino_share_cols(int64_t tiles, int64_t nr) {
+    int64_t whole = tiles / BYOC__WINO_TILES, rest = tiles % BYOC__WINO_TILES;
+    return whole * BYOC__WINO_TILES + (rest + nr - 1) / nr * nr;
+}
+/* Asked where byoc__wino_split_channels would split the output channels over `tasks` threads: `tasks` shares of
+   one image's tiles when the busiest thread's share of tiles costs less than its share of the channels, else 0 */
+BYOC__PRIVATE int64_t byoc__wino_tile_shares(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks) {
+    if (tasks < 2 || g->N != 1 || tiles < tasks || nr <= 0) return 0;
+    int64_t share = (tiles + tasks - 1) / tasks, chunk = 0;
+    for (int t = 0; t < tasks; ++t)
+        chunk = BYOC__MAX(chunk, byoc__wino_chunk_bound(g->O, t + 1, tasks, BYOC__GEMM_MR) -
+                                     byoc__wino_chunk_bound(g->O, t, tasks, BYOC__GEMM_MR));
+    int64_t by_channels = byoc__wino_share_cost(g->C, tiles, chunk, tiles, chunk, byoc__wino_share_cols(tiles, nr));
+    int64_t by_tiles = byoc__wino_share_cost(g->C, share, g->O, share, g->O, byoc__wino_share_cols(share, nr));
+    return by_tiles < by_channels ? tasks : 0;
+}
+/* the tiles [*t0, *end) of block r of an image whose tiles are split in `shares` even shares of `per_share` blocks
+   of at most bt tiles each (empty, *t0 >= *end, where a share needs fewer blocks) */
+BYOC__PRIVATE void byoc__wino_share_block(int64_t tiles, int64_t shares, int64_t per_share, int64_t bt, int64_t r,
+                                          int64_t *t0, int64_t *end) {
+    int64_t s = r / per_share;
+    *t0 = tiles * s / shares + r % per_share * bt;
+    *end = tiles * (s + 1) / shares;
 }
 
 // [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
