@@ -169,6 +169,7 @@
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
        [SECTION] impl: host kernels: pooling rows (separable max pools, whole-plane averages, global pools over threads)
+       [SECTION] impl: host kernels: max pools in bands of rows (the split of the layers around them)
       [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
        [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
@@ -9807,7 +9808,7 @@ BYOC__PRIVATE void byoc__pool_window(const byoc__pool_geom *g, byoc__window *w) 
 BYOC__PRIVATE size_t byoc__max_pool_rows_ws(const byoc__pool_geom *g);
 BYOC__PRIVATE int byoc__max_pool_by_rows(const byoc__pool_geom *g);
 BYOC__PRIVATE void byoc__max_pool_rows_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
-                                              int64_t p1, unsigned char *scratch);
+                                              int64_t p1, int64_t oy0, int64_t oy1, unsigned char *scratch);
 BYOC__PRIVATE int byoc__pool_is_whole_plane(const byoc__pool_geom *g);
 BYOC__PRIVATE void byoc__avg_pool_whole_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
                                                int64_t p1);
@@ -9817,6 +9818,8 @@ BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int incl
                                               const float *x, float *o, int64_t p0, int64_t p1);
 BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const float *x, float *o, int64_t planes,
                                              int64_t hw);
+BYOC__PRIVATE int byoc__max_pool_bands(const byoc__pool_geom *g, const byoc_parallel *par, int tasks, const float *x,
+                                       float *o, unsigned char *ws, size_t ws_stride, size_t scratch_offset);
 static size_t byoc__ws_pool2d(const byoc__kctx *k) {
     byoc__pool_geom g;
     byoc__window w;
@@ -9837,7 +9840,7 @@ BYOC__PRIVATE void byoc__pool_planes(const byoc__pool_geom *g, int avg, int incl
         return;
     }
     if (!avg && byoc__max_pool_by_rows(g)) {
-        byoc__max_pool_rows_planes(g, x, o, p0, p1, scratch);
+        byoc__max_pool_rows_planes(g, x, o, p0, p1, 0, g->OH, scratch);
         return;
     }
     if (avg && byoc__pool_is_whole_plane(g)) {
@@ -9945,6 +9948,8 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
         s.scratch_offset = (size_t)g.OW * sizeof(float);
         s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, s.units * g.OH * g.OW * g.kh * g.kw,
                                                            BYOC__PAR_ELEM_GRAIN));
+        if (!s.avg && byoc__max_pool_bands(&g, k->par, (int)s.ntasks, s.x, s.o, s.ws, s.ws_stride, s.scratch_offset))
+            return BYOC_OK; /* "max pools in bands of rows" */
         byoc__parallel_run(k->par, s.ntasks, byoc__pool2d_task, &s);
         return BYOC_OK;
     }
@@ -12374,8 +12379,7 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
    per share (128 + 128 columns where one thread computes 224): byoc__wino_tile_shares weighs it against the
    channel split, with the costs per value of the three parts measured on this machine (AVX-512, one thread).
    Blocks of any size give the same bytes: a GEMM's columns do not depend on each other and each output's sum over
-   the channels is the same micro-kernel sum. ncnn's Winograd F(4x4, 3x3) likewise shares an image's transformed
-   tiles among its threads rather than the output channels when the channels are few. */
+   the channels is the same micro-kernel sum. */
 #define BYOC__WINO_IN_COST 30  /* GEMM columns (36 products each) that one channel of a tile's input transform costs */
 #define BYOC__WINO_OUT_COST 20 /* the same for one output channel of a tile's output transform, with its stores */
 /* The busiest thread's work, in GEMM columns of one output and one input channel (36 products each): the input
@@ -15745,21 +15749,25 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
         }                                                                                                        \
     }                                                                                                            \
     attrs static void byoc__maxrows_planes_##suffix(const byoc__pool_geom *g, const float *x, float *o,          \
-                                                    int64_t p0, int64_t p1, unsigned char *scratch) {            \
+                                                    int64_t p0, int64_t p1, int64_t oy0, int64_t oy1,            \
+                                                    unsigned char *scratch) {                                    \
         int64_t *voff = (int64_t *)byoc__align64(scratch), a, b, bv;                                             \
         float *hrows = (float *)byoc__align64(voff + g->kh);                                                     \
         int three = g->kw == 3 && g->dw == 1 && g->sw == 2;                                                      \
+        /* the input rows the output rows [oy0, oy1) read */                                                     \
+        int64_t iy0 = BYOC__MAX(0, oy0 * g->sh - g->pt);                                                         \
+        int64_t iy1 = BYOC__MIN(g->H, (oy1 - 1) * g->sh - g->pt + (g->kh - 1) * g->dh + 1);                      \
         byoc__max_pool_inner_cols(g, &a, &b, &bv);                                                               \
         for (int64_t p = p0; p < p1; ++p) {                                                                      \
             const float *plane = x + p * g->H * g->W;                                                            \
-            float *out = o + p * g->OH * g->OW;                                                                  \
-            for (int64_t iy = 0; iy < g->H; ++iy) { /* a constant stride inside */                               \
+            float *out = o + (p * g->OH + oy0) * g->OW;                                                          \
+            for (int64_t iy = iy0; iy < iy1; ++iy) { /* a constant stride inside */                              \
                 const float *row = plane + iy * g->W;                                                            \
                 if (three) byoc__maxrows_hrow3_##suffix(g, a, b, row, hrows + iy * g->OW);                       \
                 else if (g->sw == 2) byoc__maxrows_hrow_##suffix(g, a, bv, row, hrows + iy * g->OW, 2);          \
                 else byoc__maxrows_hrow_##suffix(g, a, bv, row, hrows + iy * g->OW, 1);                          \
             }                                                                                                    \
-            for (int64_t oy = 0; oy < g->OH; ++oy, out += g->OW) {                                               \
+            for (int64_t oy = oy0; oy < oy1; ++oy, out += g->OW) {                                               \
                 int64_t rows = 0;                                                                                \
                 for (int64_t ky = 0; ky < g->kh; ++ky) { /* the window's rows inside the plane, in order */      \
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                                \
@@ -15816,25 +15824,26 @@ BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int incl
     (void)g, (void)include_pad, (void)count_x, (void)x, (void)o, (void)p0, (void)p1; /* by_rows is 0 */
 #endif
 }
-/* float max pooling of planes [p0, p1) of N * C when byoc__max_pool_by_rows; scratch: byoc__max_pool_rows_ws
-   bytes. The widest vectors an output row fills: SqueezeNet's last pool has rows of 13. */
+/* float max pooling of planes [p0, p1) of N * C, their output rows [oy0, oy1), when byoc__max_pool_by_rows;
+   scratch: byoc__max_pool_rows_ws bytes. The widest vectors an output row fills: SqueezeNet's last pool has rows
+   of 13. */
 BYOC__PRIVATE void byoc__max_pool_rows_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
-                                              int64_t p1, unsigned char *scratch) {
+                                              int64_t p1, int64_t oy0, int64_t oy1, unsigned char *scratch) {
 #if BYOC__SIMD && BYOC__WINO_SHUFFLE
 #if BYOC__X86_DISPATCH
     __builtin_cpu_init();
     if (g->OW >= 16 && __builtin_cpu_supports("avx512f")) {
-        byoc__maxrows_planes_avx512(g, x, o, p0, p1, scratch);
+        byoc__maxrows_planes_avx512(g, x, o, p0, p1, oy0, oy1, scratch);
         return;
     }
     if (g->OW >= 8 && __builtin_cpu_supports("avx2")) {
-        byoc__maxrows_planes_avx2(g, x, o, p0, p1, scratch);
+        byoc__maxrows_planes_avx2(g, x, o, p0, p1, oy0, oy1, scratch);
         return;
     }
 #endif
-    byoc__maxrows_planes_portable(g, x, o, p0, p1, scratch);
+    byoc__maxrows_planes_portable(g, x, o, p0, p1, oy0, oy1, scratch);
 #else
-    (void)g, (void)x, (void)o, (void)p0, (void)p1, (void)scratch; /* byoc__max_pool_by_rows is 0 */
+    (void)g, (void)x, (void)o, (void)p0, (void)p1, (void)oy0, (void)oy1, (void)scratch; /* by_rows is 0 */
 #endif
 }
 
@@ -15909,6 +15918,51 @@ BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const flo
     s.planes = planes;
     s.ntasks = BYOC__MIN(planes, byoc__parallel_tasks(par, planes * hw, BYOC__PAR_ELEM_GRAIN));
     if (planes > 0) byoc__parallel_run(par, s.ntasks, byoc__global_avg_task, &s);
+}
+
+// [SECTION] impl: host kernels: max pools in bands of rows (the split of the layers around them)
+/* A float max pool split over threads by planes (channels) reads each plane whole: on SqueezeNet the layer before
+   it (a convolution split by columns, the concatenation of two split by columns or by tiles) wrote the top half
+   of every plane on one core and the bottom half on the other, so each thread read half its input from the other
+   core's cache, and the squeeze convolution after it (split by columns) read half of the pool's output the same
+   way. Split into bands of output rows, each thread reads the input rows, and writes the output rows, that the
+   layers before and after it give the same core. A band computes the horizontal maxima of the input rows its
+   windows read (at stride 2 with three rows a window, one row more than a share: 28 of 55 input rows for each of
+   two bands of SqueezeNet's first pool); each output is the same maximum over the same rows in the same order, so
+   the bytes do not depend on the split. */
+typedef struct byoc__pool_bands {
+    const byoc__pool_geom *g;
+    const float *x;
+    float *o;
+    unsigned char *ws;
+    size_t ws_stride, scratch_offset;
+    int64_t ntasks;
+} byoc__pool_bands;
+static void byoc__pool_band_task(void *ctx, int64_t t) {
+    const byoc__pool_bands *s = (const byoc__pool_bands *)ctx;
+    int64_t oy0, oy1;
+    byoc__parallel_range(s->g->OH, s->ntasks, t, &oy0, &oy1);
+    if (oy0 < oy1)
+        byoc__max_pool_rows_planes(s->g, s->x, s->o, 0, s->g->N * s->g->C, oy0, oy1,
+                                   s->ws + (size_t)t * s->ws_stride + s->scratch_offset);
+}
+/* A float max pool of one image on the rows path over `tasks` threads (byoc__k_pool2d's count) in bands of at
+   least two output rows each: 1 when it ran, 0 to split by planes. ws, ws_stride, scratch_offset: each task's
+   scratch, as byoc__k_pool2d's. */
+BYOC__PRIVATE int byoc__max_pool_bands(const byoc__pool_geom *g, const byoc_parallel *par, int tasks, const float *x,
+                                       float *o, unsigned char *ws, size_t ws_stride, size_t scratch_offset) {
+    if (tasks < 2 || g->N != 1 || g->OH < 2 * tasks || !byoc__max_pool_by_rows(g) || byoc__pool_is_2x2(g)) return 0;
+    byoc__pool_bands s;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.x = x;
+    s.o = o;
+    s.ws = ws;
+    s.ws_stride = ws_stride;
+    s.scratch_offset = scratch_offset;
+    s.ntasks = tasks;
+    byoc__parallel_run(par, tasks, byoc__pool_band_task, &s);
+    return 1;
 }
 
 // [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
