@@ -15929,7 +15929,13 @@ BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const flo
    layers before and after it give the same core. A band computes the horizontal maxima of the input rows its
    windows read (at stride 2 with three rows a window, one row more than a share: 28 of 55 input rows for each of
    two bands of SqueezeNet's first pool); each output is the same maximum over the same rows in the same order, so
-   the bytes do not depend on the split. */
+   the bytes do not depend on the split. Each plane's output has a cache line at the bands' boundary that both
+   threads write: walking the planes in the same order, they wrote it at the same moment, and on SqueezeNet's
+   smaller pools (128 planes of 27x27 at 2 threads: 60-65 -> 78 us, 256 of 13x13: 45-47 -> 69 us) that cost more
+   than the bands saved. So each band starts at its own plane (band t at plane t x planes / bands, going round),
+   and bands are taken only for output planes of BYOC__POOL_BAND_MIN floats or more, where the boundary is one line
+   in 128 (SqueezeNet's first pool, 64 planes of 55x55 at 2 threads: 126-128 -> 112 us). */
+#define BYOC__POOL_BAND_MIN 2048
 typedef struct byoc__pool_bands {
     const byoc__pool_geom *g;
     const float *x;
@@ -15940,18 +15946,22 @@ typedef struct byoc__pool_bands {
 } byoc__pool_bands;
 static void byoc__pool_band_task(void *ctx, int64_t t) {
     const byoc__pool_bands *s = (const byoc__pool_bands *)ctx;
-    int64_t oy0, oy1;
+    int64_t oy0, oy1, planes = s->g->N * s->g->C, first = planes * t / s->ntasks;
+    unsigned char *scratch = s->ws + (size_t)t * s->ws_stride + s->scratch_offset;
     byoc__parallel_range(s->g->OH, s->ntasks, t, &oy0, &oy1);
-    if (oy0 < oy1)
-        byoc__max_pool_rows_planes(s->g, s->x, s->o, 0, s->g->N * s->g->C, oy0, oy1,
-                                   s->ws + (size_t)t * s->ws_stride + s->scratch_offset);
+    if (oy0 >= oy1) return;
+    byoc__max_pool_rows_planes(s->g, s->x, s->o, first, planes, oy0, oy1, scratch);
+    byoc__max_pool_rows_planes(s->g, s->x, s->o, 0, first, oy0, oy1, scratch);
 }
-/* A float max pool of one image on the rows path over `tasks` threads (byoc__k_pool2d's count) in bands of at
-   least two output rows each: 1 when it ran, 0 to split by planes. ws, ws_stride, scratch_offset: each task's
+/* A float max pool of one image on the rows path, output planes of BYOC__POOL_BAND_MIN floats or more, over
+   `tasks` threads (byoc__k_pool2d's count) in bands of at least two output rows each: 1 when it ran, 0 to split
+   by planes. ws, ws_stride, scratch_offset: each task's
    scratch, as byoc__k_pool2d's. */
 BYOC__PRIVATE int byoc__max_pool_bands(const byoc__pool_geom *g, const byoc_parallel *par, int tasks, const float *x,
                                        float *o, unsigned char *ws, size_t ws_stride, size_t scratch_offset) {
-    if (tasks < 2 || g->N != 1 || g->OH < 2 * tasks || !byoc__max_pool_by_rows(g) || byoc__pool_is_2x2(g)) return 0;
+    if (tasks < 2 || g->N != 1 || g->OH < 2 * tasks || g->OH * g->OW < BYOC__POOL_BAND_MIN ||
+        !byoc__max_pool_by_rows(g) || byoc__pool_is_2x2(g))
+        return 0;
     byoc__pool_bands s;
     memset(&s, 0, sizeof s);
     s.g = g;
