@@ -15932,9 +15932,9 @@ BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const flo
    the bytes do not depend on the split. Each plane's output has a cache line at the bands' boundary that both
    threads write: walking the planes in the same order, they wrote it at the same moment, and on SqueezeNet's
    smaller pools (128 planes of 27x27 at 2 threads: 60-65 -> 78 us, 256 of 13x13: 45-47 -> 69 us, in one quiet
-   run) that cost more than the bands saved. So each band starts at its own plane (band t at plane t x planes / bands, going round),
-   and bands are taken only for output planes of BYOC__POOL_BAND_MIN floats or more, where the boundary is one line
-   in 128 (SqueezeNet's first pool, 64 planes of 55x55 at 2 threads: 126-128 -> 112 us). */
+   run) that cost more than the bands saved. So each band starts at its own plane (band t at plane t x planes /
+   bands, going round), and bands are taken only for output planes of BYOC__POOL_BAND_MIN floats or more, where the
+   boundary is one line in 128 (SqueezeNet's first pool, 64 planes of 55x55 at 2 threads: 121-128 -> 111-112 us). */
 #define BYOC__POOL_BAND_MIN 2048
 typedef struct byoc__pool_bands {
     const byoc__pool_geom *g;
