@@ -162,19 +162,21 @@
        [SECTION] impl: host kernels: small models (direct small convs, short softmax rows, 2x2 pools, split copies)
        [SECTION] impl: host kernels: small kernels over threads (matrix-vector columns, maps, copies, pools)
        [SECTION] impl: host kernels: Winograd convolutions (F(4x4, 3x3))
+       [SECTION] impl: host kernels: Winograd tiles in even shares (squeezenet's 55x55 maps over threads)
        [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
        [SECTION] impl: host kernels: ultraface's small convolutions over threads (rows of channel blocks, tile blocks)
        [SECTION] impl: host kernels: few-channel convolutions (first layers: channel blocks x columns in registers)
-      [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
+       [SECTION] impl: host kernels: math (trigonometric, rounding, bitwise, triangular, scans, determinants)
        [SECTION] impl: host kernels: indexing (arg-reductions, top-k, gather and scatter, one-hot, einsum)
        [SECTION] impl: host kernels: spatial sampling (resize, grid sample, RoI align, unpooling)
        [SECTION] impl: host kernels: N-d windows (1-D and 3-D convolutions and pools)
        [SECTION] impl: host kernels: pooling rows (separable max pools, whole-plane averages, global pools over threads)
-      [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
+       [SECTION] impl: host kernels: max pools in bands of rows (the split of the layers around them)
+       [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)
        [SECTION] impl: host kernels: losses (negative log-likelihood, softmax cross-entropy)
        [SECTION] impl: host kernels: run-time operands (dyn.image.resize, dyn.topk, ...)
        [SECTION] impl: host kernels: data-dependent shapes (non-zero, unique, compress, NMS)
-      [SECTION] impl: host kernels: quantized (qnn dialect)
+       [SECTION] impl: host kernels: quantized (qnn dialect)
        [SECTION] impl: sequences and optionals (ops' type relations, values, evaluation)
        [SECTION] impl: built-in ops (one record each) and running calls
        [SECTION] impl: runtime modules
@@ -9818,7 +9820,7 @@ BYOC__PRIVATE void byoc__pool_window(const byoc__pool_geom *g, byoc__window *w) 
 BYOC__PRIVATE size_t byoc__max_pool_rows_ws(const byoc__pool_geom *g);
 BYOC__PRIVATE int byoc__max_pool_by_rows(const byoc__pool_geom *g);
 BYOC__PRIVATE void byoc__max_pool_rows_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
-                                              int64_t p1, unsigned char *scratch);
+                                              int64_t p1, int64_t oy0, int64_t oy1, unsigned char *scratch);
 BYOC__PRIVATE int byoc__pool_is_whole_plane(const byoc__pool_geom *g);
 BYOC__PRIVATE void byoc__avg_pool_whole_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
                                                int64_t p1);
@@ -9828,6 +9830,8 @@ BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int incl
                                               const float *x, float *o, int64_t p0, int64_t p1);
 BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const float *x, float *o, int64_t planes,
                                              int64_t hw);
+BYOC__PRIVATE int byoc__max_pool_bands(const byoc__pool_geom *g, const byoc_parallel *par, int tasks, const float *x,
+                                       float *o, unsigned char *ws, size_t ws_stride, size_t scratch_offset);
 static size_t byoc__ws_pool2d(const byoc__kctx *k) {
     byoc__pool_geom g;
     byoc__window w;
@@ -9848,7 +9852,7 @@ BYOC__PRIVATE void byoc__pool_planes(const byoc__pool_geom *g, int avg, int incl
         return;
     }
     if (!avg && byoc__max_pool_by_rows(g)) {
-        byoc__max_pool_rows_planes(g, x, o, p0, p1, scratch);
+        byoc__max_pool_rows_planes(g, x, o, p0, p1, 0, g->OH, scratch);
         return;
     }
     if (avg && byoc__pool_is_whole_plane(g)) {
@@ -9956,6 +9960,8 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
         s.scratch_offset = (size_t)g.OW * sizeof(float);
         s.ntasks = BYOC__MIN(s.units, byoc__parallel_tasks(k->par, s.units * g.OH * g.OW * g.kh * g.kw,
                                                            BYOC__PAR_MOVE_GRAIN));
+        if (!s.avg && byoc__max_pool_bands(&g, k->par, (int)s.ntasks, s.x, s.o, s.ws, s.ws_stride, s.scratch_offset))
+            return BYOC_OK; /* "max pools in bands of rows" */
         byoc__parallel_run(k->par, s.ntasks, byoc__pool2d_task, &s);
         return BYOC_OK;
     }
@@ -12092,10 +12098,15 @@ typedef struct byoc__wino_job {
     int64_t TW, tiles, blocks, units, ntasks; /* tiles per row and per image, blocks per image, units in all */
     int64_t bt;                     /* tiles per block: BYOC__WINO_TILES, or fewer (byoc__wino_split_tiles) */
     int64_t ochunks;                /* units are (channel chunk, block) pairs, chunk-major: 1 chunk or ntasks */
+    int64_t shares;                 /* >0: an image's blocks form that many even shares of its tiles */
     unsigned char *ws;
     size_t ws_stride;
 } byoc__wino_job;
 
+/* an image's tiles in even shares (the section after this one) */
+BYOC__PRIVATE int64_t byoc__wino_tile_shares(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks);
+BYOC__PRIVATE void byoc__wino_share_block(int64_t tiles, int64_t shares, int64_t per_share, int64_t bt, int64_t r,
+                                          int64_t *t0, int64_t *end);
 /* where chunk `chunk` of `chunks` of O output channels starts: the nearest multiple of `unit` (SqueezeNet's 128
    channels in two: 66 and 62, eleven micro-kernel row panels each, where rounding down gave 60 and 68, 10 and 12) */
 BYOC__PRIVATE int64_t byoc__wino_chunk_bound(int64_t O, int64_t chunk, int64_t chunks, int64_t unit) {
@@ -12110,9 +12121,11 @@ BYOC__PRIVATE void byoc__wino_block_of(const byoc__wino_job *j, int64_t u, byoc_
     u %= per;
     b->o0 = byoc__wino_chunk_bound(O, chunk, j->ochunks, BYOC__GEMM_MR);
     b->o1 = byoc__wino_chunk_bound(O, chunk + 1, j->ochunks, BYOC__GEMM_MR);
-    int64_t t0 = u % j->blocks * j->bt;
+    int64_t t0 = u % j->blocks * j->bt, end = j->tiles;
+    if (j->shares) /* block r of share r / (blocks / shares) */
+        byoc__wino_share_block(j->tiles, j->shares, j->blocks / j->shares, j->bt, u % j->blocks, &t0, &end);
     b->n = u / j->blocks;
-    b->N = BYOC__MIN(j->bt, j->tiles - t0);
+    b->N = BYOC__MAX(0, BYOC__MIN(j->bt, end - t0));
     b->ncr = (b->N + j->nr - 1) / j->nr * j->nr;
     b->nseg = 0;
     for (int64_t s = 0; s < b->N; b->nseg++) {
@@ -12369,6 +12382,7 @@ BYOC__PRIVATE void byoc__wino_block(const byoc__wino_job *j, int64_t u, float *v
     const byoc__conv_geom *g = j->g;
     byoc__wino_blk b;
     byoc__wino_block_of(j, u, &b);
+    if (!b.N) return; /* the last block of a share that needs one fewer */
     const byoc__wino_seg *last = &b.seg[b.nseg - 1];
     int64_t each = byoc__sgemm_packed_a_floats(g->O, g->C), used = last->off + 6 * (4 * last->width + 2);
     memset(pad + used, 0, BYOC__WINO_SLACK * sizeof(float)); /* read (and blended away) by vectors past the end */
@@ -12464,6 +12478,11 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
         j.bt = bt;
         j.blocks = (j.tiles + bt - 1) / bt;
         j.units = g.N * j.blocks;
+    } else if (byoc__wino_split_channels(&g, j.units, tasks) && byoc__wino_tile_shares(&g, j.tiles, j.nr, tasks)) {
+        int64_t share = (j.tiles + tasks - 1) / tasks;
+        j.shares = tasks;
+        j.blocks = tasks * ((share + BYOC__WINO_TILES - 1) / BYOC__WINO_TILES);
+        j.units = j.blocks;
     } else if (byoc__wino_split_channels(&g, j.units, tasks)) {
         j.ochunks = tasks;
         j.units *= tasks;
@@ -12475,6 +12494,57 @@ BYOC__PRIVATE byoc_result byoc__conv2d_winograd_run(const byoc_node *call, const
     j.ntasks = BYOC__MIN(j.units, (int64_t)tasks);
     byoc__parallel_run(par, j.ntasks, byoc__wino_task, &j);
     return BYOC_OK;
+}
+
+// [SECTION] impl: host kernels: Winograd tiles in even shares (squeezenet's 55x55 maps over threads)
+/* SqueezeNet's 55x55 expand3x3 layers (16 -> 64 channels) are 196 tiles: four blocks of 64, 64, 64 and 4, too few
+   to share, so byoc__wino_split_channels gave each thread half the output channels (30 and 34: five and six
+   micro-kernel row panels) and the whole input transform. Profiled on one thread the input transform is 15% of the
+   layer, the output transform (with its stores) 40% and the 36 GEMMs 38%: each thread's transform of all 196
+   tiles, the 5:6 row panels and a thread reading the half of the input the other core's squeeze layer wrote held
+   the layer to 1.45-1.54x at two threads. Here each thread takes an even share of the image's tiles instead, as a
+   run of blocks of at most BYOC__WINO_TILES (98 tiles, the rows of tiles 0-6 and 7-13: blocks of 64 and 34), so
+   nothing is done twice, and a thread reads the input rows and writes the output rows that the layers before and
+   after it (split by columns) give the same core. The price is the GEMM's micro-panels of NR columns rounded up
+   per share (128 + 128 columns where one thread computes 224): byoc__wino_tile_shares weighs it against the
+   channel split, with the costs per value of the three parts measured on this machine (AVX-512, one thread).
+   Blocks of any size give the same bytes: a GEMM's columns do not depend on each other and each output's sum over
+   the channels is the same micro-kernel sum. */
+#define BYOC__WINO_IN_COST 30  /* GEMM columns (36 products each) that one channel of a tile's input transform costs */
+#define BYOC__WINO_OUT_COST 20 /* the same for one output channel of a tile's output transform, with its stores */
+/* The busiest thread's work, in GEMM columns of one output and one input channel (36 products each): the input
+   transform of in_tiles tiles of C channels, the output transform of out_channels x out_tiles, and a GEMM of rows
+   (rounded up to MR) by cols (rounded up to NR in each block) */
+BYOC__PRIVATE int64_t byoc__wino_share_cost(int64_t C, int64_t in_tiles, int64_t out_channels, int64_t out_tiles,
+                                           int64_t rows, int64_t cols) {
+    int64_t mr = BYOC__GEMM_MR;
+    return BYOC__WINO_IN_COST * C * in_tiles + BYOC__WINO_OUT_COST * out_channels * out_tiles +
+           (rows + mr - 1) / mr * mr * C * cols;
+}
+/* the GEMM columns of `tiles` consecutive tiles in blocks of at most BYOC__WINO_TILES, each rounded up to NR */
+BYOC__PRIVATE int64_t byoc__wino_share_cols(int64_t tiles, int64_t nr) {
+    int64_t whole = tiles / BYOC__WINO_TILES, rest = tiles % BYOC__WINO_TILES;
+    return whole * BYOC__WINO_TILES + (rest + nr - 1) / nr * nr;
+}
+/* Asked where byoc__wino_split_channels would split the output channels over `tasks` threads: `tasks` shares of
+   one image's tiles when the busiest thread's share of tiles costs less than its share of the channels, else 0 */
+BYOC__PRIVATE int64_t byoc__wino_tile_shares(const byoc__conv_geom *g, int64_t tiles, int64_t nr, int tasks) {
+    if (tasks < 2 || g->N != 1 || tiles < tasks || nr <= 0) return 0;
+    int64_t share = (tiles + tasks - 1) / tasks, chunk = 0;
+    for (int t = 0; t < tasks; ++t)
+        chunk = BYOC__MAX(chunk, byoc__wino_chunk_bound(g->O, t + 1, tasks, BYOC__GEMM_MR) -
+                                     byoc__wino_chunk_bound(g->O, t, tasks, BYOC__GEMM_MR));
+    int64_t by_channels = byoc__wino_share_cost(g->C, tiles, chunk, tiles, chunk, byoc__wino_share_cols(tiles, nr));
+    int64_t by_tiles = byoc__wino_share_cost(g->C, share, g->O, share, g->O, byoc__wino_share_cols(share, nr));
+    return by_tiles < by_channels ? tasks : 0;
+}
+/* the tiles [*t0, *end) of block r of an image whose tiles are split in `shares` even shares of `per_share` blocks
+   of at most bt tiles each (empty, *t0 >= *end, where a share needs fewer blocks) */
+BYOC__PRIVATE void byoc__wino_share_block(int64_t tiles, int64_t shares, int64_t per_share, int64_t bt, int64_t r,
+                                          int64_t *t0, int64_t *end) {
+    int64_t s = r / per_share;
+    *t0 = tiles * s / shares + r % per_share * bt;
+    *end = tiles * (s + 1) / shares;
 }
 
 // [SECTION] impl: host kernels: Winograd on small maps (an image's tiles as the GEMM's rows)
@@ -16108,21 +16178,25 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
         }                                                                                                        \
     }                                                                                                            \
     attrs static void byoc__maxrows_planes_##suffix(const byoc__pool_geom *g, const float *x, float *o,          \
-                                                    int64_t p0, int64_t p1, unsigned char *scratch) {            \
+                                                    int64_t p0, int64_t p1, int64_t oy0, int64_t oy1,            \
+                                                    unsigned char *scratch) {                                    \
         int64_t *voff = (int64_t *)byoc__align64(scratch), a, b, bv;                                             \
         float *hrows = (float *)byoc__align64(voff + g->kh);                                                     \
         int three = g->kw == 3 && g->dw == 1 && g->sw == 2;                                                      \
+        /* the input rows the output rows [oy0, oy1) read */                                                     \
+        int64_t iy0 = BYOC__MAX(0, oy0 * g->sh - g->pt);                                                         \
+        int64_t iy1 = BYOC__MIN(g->H, (oy1 - 1) * g->sh - g->pt + (g->kh - 1) * g->dh + 1);                      \
         byoc__max_pool_inner_cols(g, &a, &b, &bv);                                                               \
         for (int64_t p = p0; p < p1; ++p) {                                                                      \
             const float *plane = x + p * g->H * g->W;                                                            \
-            float *out = o + p * g->OH * g->OW;                                                                  \
-            for (int64_t iy = 0; iy < g->H; ++iy) { /* a constant stride inside */                               \
+            float *out = o + (p * g->OH + oy0) * g->OW;                                                          \
+            for (int64_t iy = iy0; iy < iy1; ++iy) { /* a constant stride inside */                              \
                 const float *row = plane + iy * g->W;                                                            \
                 if (three) byoc__maxrows_hrow3_##suffix(g, a, b, row, hrows + iy * g->OW);                       \
                 else if (g->sw == 2) byoc__maxrows_hrow_##suffix(g, a, bv, row, hrows + iy * g->OW, 2);          \
                 else byoc__maxrows_hrow_##suffix(g, a, bv, row, hrows + iy * g->OW, 1);                          \
             }                                                                                                    \
-            for (int64_t oy = 0; oy < g->OH; ++oy, out += g->OW) {                                               \
+            for (int64_t oy = oy0; oy < oy1; ++oy, out += g->OW) {                                               \
                 int64_t rows = 0;                                                                                \
                 for (int64_t ky = 0; ky < g->kh; ++ky) { /* the window's rows inside the plane, in order */      \
                     int64_t iy = oy * g->sh - g->pt + ky * g->dh;                                                \
@@ -16179,25 +16253,26 @@ BYOC__PRIVATE void byoc__avg_pool_rows_planes(const byoc__pool_geom *g, int incl
     (void)g, (void)include_pad, (void)count_x, (void)x, (void)o, (void)p0, (void)p1; /* by_rows is 0 */
 #endif
 }
-/* float max pooling of planes [p0, p1) of N * C when byoc__max_pool_by_rows; scratch: byoc__max_pool_rows_ws
-   bytes. The widest vectors an output row fills: SqueezeNet's last pool has rows of 13. */
+/* float max pooling of planes [p0, p1) of N * C, their output rows [oy0, oy1), when byoc__max_pool_by_rows;
+   scratch: byoc__max_pool_rows_ws bytes. The widest vectors an output row fills: SqueezeNet's last pool has rows
+   of 13. */
 BYOC__PRIVATE void byoc__max_pool_rows_planes(const byoc__pool_geom *g, const float *x, float *o, int64_t p0,
-                                              int64_t p1, unsigned char *scratch) {
+                                              int64_t p1, int64_t oy0, int64_t oy1, unsigned char *scratch) {
 #if BYOC__SIMD && BYOC__WINO_SHUFFLE
 #if BYOC__X86_DISPATCH
     __builtin_cpu_init();
     if (g->OW >= 16 && __builtin_cpu_supports("avx512f")) {
-        byoc__maxrows_planes_avx512(g, x, o, p0, p1, scratch);
+        byoc__maxrows_planes_avx512(g, x, o, p0, p1, oy0, oy1, scratch);
         return;
     }
     if (g->OW >= 8 && __builtin_cpu_supports("avx2")) {
-        byoc__maxrows_planes_avx2(g, x, o, p0, p1, scratch);
+        byoc__maxrows_planes_avx2(g, x, o, p0, p1, oy0, oy1, scratch);
         return;
     }
 #endif
-    byoc__maxrows_planes_portable(g, x, o, p0, p1, scratch);
+    byoc__maxrows_planes_portable(g, x, o, p0, p1, oy0, oy1, scratch);
 #else
-    (void)g, (void)x, (void)o, (void)p0, (void)p1, (void)scratch; /* byoc__max_pool_by_rows is 0 */
+    (void)g, (void)x, (void)o, (void)p0, (void)p1, (void)oy0, (void)oy1, (void)scratch; /* by_rows is 0 */
 #endif
 }
 
@@ -16272,6 +16347,61 @@ BYOC__PRIVATE void byoc__global_avg_pool_f32(const byoc_parallel *par, const flo
     s.planes = planes;
     s.ntasks = BYOC__MIN(planes, byoc__parallel_tasks(par, planes * hw, BYOC__PAR_ELEM_GRAIN));
     if (planes > 0) byoc__parallel_run(par, s.ntasks, byoc__global_avg_task, &s);
+}
+
+// [SECTION] impl: host kernels: max pools in bands of rows (the split of the layers around them)
+/* A float max pool split over threads by planes (channels) reads each plane whole: on SqueezeNet the layer before
+   it (a convolution split by columns, the concatenation of two split by columns or by tiles) wrote the top half
+   of every plane on one core and the bottom half on the other, so each thread read half its input from the other
+   core's cache, and the squeeze convolution after it (split by columns) read half of the pool's output the same
+   way. Split into bands of output rows, each thread reads the input rows, and writes the output rows, that the
+   layers before and after it give the same core. A band computes the horizontal maxima of the input rows its
+   windows read (at stride 2 with three rows a window, one row more than a share: 28 of 55 input rows for each of
+   two bands of SqueezeNet's first pool); each output is the same maximum over the same rows in the same order, so
+   the bytes do not depend on the split. Each plane's output has a cache line at the bands' boundary that both
+   threads write: walking the planes in the same order, they wrote it at the same moment, and on SqueezeNet's
+   smaller pools (128 planes of 27x27 at 2 threads: 60-65 -> 78 us, 256 of 13x13: 45-47 -> 69 us, in one quiet
+   run) that cost more than the bands saved. So each band starts at its own plane (band t at plane t x planes /
+   bands, going round), and bands are taken only for output planes of BYOC__POOL_BAND_MIN floats or more, where the
+   boundary is one line in 128 (SqueezeNet's first pool, 64 planes of 55x55 at 2 threads: 121-128 -> 111-112 us). */
+#define BYOC__POOL_BAND_MIN 2048
+typedef struct byoc__pool_bands {
+    const byoc__pool_geom *g;
+    const float *x;
+    float *o;
+    unsigned char *ws;
+    size_t ws_stride, scratch_offset;
+    int64_t ntasks;
+} byoc__pool_bands;
+static void byoc__pool_band_task(void *ctx, int64_t t) {
+    const byoc__pool_bands *s = (const byoc__pool_bands *)ctx;
+    int64_t oy0, oy1, planes = s->g->N * s->g->C, first = planes * t / s->ntasks;
+    unsigned char *scratch = s->ws + (size_t)t * s->ws_stride + s->scratch_offset;
+    byoc__parallel_range(s->g->OH, s->ntasks, t, &oy0, &oy1);
+    if (oy0 >= oy1) return;
+    byoc__max_pool_rows_planes(s->g, s->x, s->o, first, planes, oy0, oy1, scratch);
+    byoc__max_pool_rows_planes(s->g, s->x, s->o, 0, first, oy0, oy1, scratch);
+}
+/* A float max pool of one image on the rows path, output planes of BYOC__POOL_BAND_MIN floats or more, over
+   `tasks` threads (byoc__k_pool2d's count) in bands of at least two output rows each: 1 when it ran, 0 to split
+   by planes. ws, ws_stride, scratch_offset: each task's
+   scratch, as byoc__k_pool2d's. */
+BYOC__PRIVATE int byoc__max_pool_bands(const byoc__pool_geom *g, const byoc_parallel *par, int tasks, const float *x,
+                                       float *o, unsigned char *ws, size_t ws_stride, size_t scratch_offset) {
+    if (tasks < 2 || g->N != 1 || g->OH < 2 * tasks || g->OH * g->OW < BYOC__POOL_BAND_MIN ||
+        !byoc__max_pool_by_rows(g) || byoc__pool_is_2x2(g))
+        return 0;
+    byoc__pool_bands s;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.x = x;
+    s.o = o;
+    s.ws = ws;
+    s.ws_stride = ws_stride;
+    s.scratch_offset = scratch_offset;
+    s.ntasks = tasks;
+    byoc__parallel_run(par, tasks, byoc__pool_band_task, &s);
+    return 1;
 }
 
 // [SECTION] impl: host kernels: recurrent and spectral (RNN, LSTM, GRU, DFT, STFT, windows)

@@ -526,9 +526,16 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         "  nn.avg_pool2d(%x, pool_size=[2, 2], strides=[2, 2]) }\n",
         "def @main(%x: Tensor[(1, 200, 13, 13), float32]) {\n"
         "  nn.avg_pool2d(%x, pool_size=[7, 7], strides=[3, 3]) }\n",
-        /* max pools by rows ("pooling rows"): 3-wide stride 2 (SqueezeNet's), stride 1 dilated and padded */
+        /* max pools by rows ("pooling rows"): 3-wide stride 2 (SqueezeNet's), stride 1 dilated and padded; one image
+           with large output planes in bands of output rows ("max pools in bands of rows"), each band from its own
+           plane on: SqueezeNet's first pool, and one whose bands' first and last input rows lie in the padding and
+           whose dilated windows reach across the bands (the 27x27 outputs stay split by planes) */
         "def @main(%x: Tensor[(1, 20, 55, 55), float32]) {\n"
         "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], ceil_mode=True) }\n",
+        "def @main(%x: Tensor[(1, 64, 111, 111), float32]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2]) }\n",
+        "def @main(%x: Tensor[(1, 16, 81, 67), float32]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[3, 2], strides=[2, 1], dilation=[2, 1], padding=[1, 0, 2, 1]) }\n",
         "def @main(%x: Tensor[(2, 9, 40, 37), float32]) {\n"
         "  nn.max_pool2d(%x, pool_size=[3, 2], dilation=[2, 2], padding=[1, 2, 0, 1]) }\n",
         /* averages over the whole plane (ShuffleNet's last pool), global averages (SqueezeNet's) */

@@ -258,7 +258,8 @@ static void test_winograd_same_bytes_at_1_2_3_7_threads(void) {
         {1, 64, 45, 230, 17, {1, 0, 2, 1}, 0, 0},
         {3, 16, 20, 21, 16, {1, 1, 1, 1}, 1, 0},
         {1, 32, 27, 27, 128, {1, 1, 1, 1}, 1, 1}, /* one block: two of 32 + 17 tiles at 2 threads, else channels */
-        {1, 16, 55, 55, 64, {1, 1, 1, 1}, 1, 1},  /* four blocks, the last of 4 tiles: by channels at 2 threads */
+        {1, 16, 55, 55, 64, {1, 1, 1, 1}, 1, 1},  /* four blocks, the last of 4 tiles: shares of 98 tiles at 2 threads */
+        {1, 16, 12, 172, 64, {1, 1, 1, 1}, 1, 1}, /* 129 tiles: shares of 64 (one block empty) and 65 at 2 threads */
         {1, 24, 27, 27, 100, {1, 1, 1, 1}, 0, 1}, /* channel chunks not a multiple of the micro-kernel's rows */
     };
     static const int threads[4] = {1, 2, 3, 7};
