@@ -272,17 +272,20 @@ static const char *const expansion_model =
     "  (concatenate((%1, %3), axis=1), concatenate((%5, %7), axis=1))\n"
     "}\n";
 
-/* first layers of 3 channels (byoc.h "few-channel convolutions"): 3x3 stride 2 to 24 channels (3 blocks of 8: rows
-   split at 2 threads, blocks at 3) with its bias and ReLU in registers; 5x5 to 16 channels (2 blocks) with a
-   residual added after the bias */
+/* first layers of 3 channels (byoc.h "few-channel convolutions"): 3x3 stride 2 to 24 channels (3 blocks of 8, 8
+   chunks of rows: split by rows) with its bias and ReLU in registers; 5x5 to 16 channels (2 blocks) with a
+   residual added after the bias; 3x3 stride 2 to 32 channels on 4 output rows (one chunk: split by its 4 blocks) */
 static const char *const few_channels_model =
-    "def @main(%x: Tensor[(1, 3, 61, 75), float32], %y: Tensor[(1, 16, 57, 71), float32]) {\n"
+    "def @main(%x: Tensor[(1, 3, 61, 75), float32], %y: Tensor[(1, 16, 57, 71), float32],\n"
+    "          %z: Tensor[(1, 3, 8, 103), float32]) {\n"
     "  %0 = reshape(sin(arange(0f, 648f, 1f)), newshape=[24, 3, 3, 3]);\n"
     "  %1 = nn.conv2d(%x, %0, strides=[2, 2], padding=[1, 1, 1, 1]);\n"
     "  %2 = nn.relu(nn.bias_add(%1, cos(arange(0f, 24f, 1f))));\n"
     "  %3 = reshape(cos(arange(0f, 1200f, 1f)), newshape=[16, 3, 5, 5]);\n"
     "  %4 = nn.relu(add(nn.bias_add(nn.conv2d(%x, %3), sin(arange(0f, 16f, 1f))), %y));\n"
-    "  (%2, %4)\n"
+    "  %5 = reshape(sin(arange(0f, 432f, 0.5f)), newshape=[32, 3, 3, 3]);\n"
+    "  %6 = nn.relu(nn.bias_add(nn.conv2d(%z, %5, strides=[2, 2], padding=[1, 1, 1, 1]), cos(arange(0f, 32f, 1f))));\n"
+    "  (%2, %4, %6)\n"
     "}\n";
 
 /* ultraface's box decoding, one OPS kernel of injective ops: NCHW -> NHWC transposes reshaped to rows of 4 and
