@@ -111,17 +111,20 @@ static void test_max_pool_rows_same_bytes_as_general_path(void) {
         for (; same && variant < variants; ++variant) {
             unsigned char *scratch = poisoned_scratch(&g);
             memset(got, 0xA5, nout * sizeof(float));
-            if (variant == 0) byoc__max_pool_rows_planes(&g, x, got, 0, g.C, scratch);
+            if (variant == 0) { /* as two bands of output rows, the split over threads */
+                byoc__max_pool_rows_planes(&g, x, got, 0, g.C, 0, g.OH / 2, scratch);
+                byoc__max_pool_rows_planes(&g, x, got, 0, g.C, g.OH / 2, g.OH, scratch);
+            }
 #if BYOC__X86_DISPATCH
-            if (variant == 1) byoc__maxrows_planes_portable(&g, x, got, 0, g.C, scratch);
+            if (variant == 1) byoc__maxrows_planes_portable(&g, x, got, 0, g.C, 0, g.OH, scratch);
             __builtin_cpu_init();
             if (variant == 2 && !__builtin_cpu_supports("avx2")) variant = 3;
-            if (variant == 2) byoc__maxrows_planes_avx2(&g, x, got, 0, g.C, scratch);
+            if (variant == 2) byoc__maxrows_planes_avx2(&g, x, got, 0, g.C, 0, g.OH, scratch);
             if (variant == 3 && !__builtin_cpu_supports("avx512f")) {
                 free(scratch);
                 break;
             }
-            if (variant == 3) byoc__maxrows_planes_avx512(&g, x, got, 0, g.C, scratch);
+            if (variant == 3) byoc__maxrows_planes_avx512(&g, x, got, 0, g.C, 0, g.OH, scratch);
 #endif
             same = !memcmp(got, want, nout * sizeof(float));
             free(scratch);
@@ -142,7 +145,7 @@ static void test_max_pool_rows_nan_and_signed_zeros(void) {
     x[26] = -0.0f; x[7] = 0.0f;                             /* window (0, 6): row 0's +0 first, then row 1's -0 */
     x[10] = -INFINITY; x[11] = -INFINITY; x[30] = NAN; x[31] = -INFINITY; /* window (0, 10) */
     unsigned char *scratch = poisoned_scratch(&g);
-    byoc__max_pool_rows_planes(&g, x, o, 0, 1, scratch);
+    byoc__max_pool_rows_planes(&g, x, o, 0, 1, 0, g.OH, scratch);
     free(scratch);
     CHECK(g.OH == 2 && g.OW == 19);
     CHECK(o[0] == -FLT_MAX);
