@@ -8105,10 +8105,11 @@ BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t
    always a multiple of the micro-tile (MR rows, NR columns), so each micro-tile is the serial run's micro-tile
    and even its store path (full or edge tile) is the same. Work below two grains runs inline. byoc_sim.h's pool
    keeps its workers awake through a run, where a split costs about 1 us (a job of two empty tasks, measured
-   after gaps of 0 to 80 us; 13 us when the worker slept): a grain of 2^18 multiply-adds (about 5 us of this
-   GEMM) splits ultraface's 1x1 layers of 0.6 M multiply-adds (26 us, 64 channels to 8 on 30x40), which 2^19
-   kept on one thread. */
-#define BYOC__PAR_GEMM_GRAIN ((int64_t)1 << 18) /* M * N * K below twice this: one thread */
+   after gaps of 0 to 80 us; 13 us when the worker slept): a grain of 2^17 multiply-adds (about 2.5 us of this
+   GEMM) splits ultraface's 1x1 head layers of 0.3-0.5 M multiply-adds (64 channels to 6 or 12 on 30x40 and 15x20:
+   21 -> 13 us and 16.5 -> 12 us at 2 threads, where one thread after a split depthwise layer read half its input
+   from the other core's cache and ran slower than in a 1-thread run). */
+#define BYOC__PAR_GEMM_GRAIN ((int64_t)1 << 17) /* M * N * K below twice this: one thread */
 #define BYOC__PAR_ELEM_GRAIN ((int64_t)1 << 15) /* output elements below this: one thread (memory-bound loops) */
 #define BYOC__PAR_MOVE_GRAIN ((int64_t)1 << 13) /* copies, maps, pools: see "small kernels over threads" */
 #define BYOC__PAR_GEMV_GRAIN ((int64_t)1 << 16) /* one row times a matrix: see "small kernels over threads" */
