@@ -137,18 +137,41 @@ static void test_fewc_geometries_taken(void) {
     CHECK(!byoc__conv_is_fewc(&gs));
 }
 
+/* a case's input, weights and bias drawn in that order, and two output buffers of its size */
+typedef struct fewc_data {
+    float *x, *w, *bias, *want, *got;
+    size_t no;
+} fewc_data;
+static fewc_data fewc_data_make(const byoc__conv_geom *g) {
+    size_t nx = (size_t)(g->N * g->C * g->H * g->W), nw = (size_t)(g->O * g->C * g->KH * g->KW);
+    fewc_data d;
+    d.no = (size_t)(g->N * g->O * g->OH * g->OW);
+    d.x = (float *)malloc(nx * sizeof(float));
+    d.w = (float *)malloc(nw * sizeof(float));
+    d.bias = (float *)malloc((size_t)g->O * sizeof(float));
+    d.want = (float *)malloc(d.no * sizeof(float));
+    d.got = (float *)malloc(d.no * sizeof(float));
+    for (size_t i = 0; i < nx; ++i) d.x[i] = next_value();
+    for (size_t i = 0; i < nw; ++i) d.w[i] = next_value();
+    for (int64_t i = 0; i < g->O; ++i) d.bias[i] = next_value();
+    return d;
+}
+static void fewc_data_free(fewc_data *d) {
+    free(d->x);
+    free(d->w);
+    free(d->bias);
+    free(d->want);
+    free(d->got);
+}
+
 static void test_fewc_same_bytes_as_gemm_and_in_order_sum(void) {
     find_lanes();
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         byoc__conv_geom g = geom_of(&cases[k]);
-        size_t nx = (size_t)(g.N * g.C * g.H * g.W), nw = (size_t)(g.O * g.C * g.KH * g.KW);
-        size_t no = (size_t)(g.N * g.O * g.OH * g.OW);
-        float *x = (float *)malloc(nx * sizeof(float)), *w = (float *)malloc(nw * sizeof(float));
-        float *bias = (float *)malloc((size_t)g.O * sizeof(float));
-        float *want = (float *)malloc(no * sizeof(float)), *got = (float *)malloc(no * sizeof(float));
-        for (size_t i = 0; i < nx; ++i) x[i] = next_value();
-        for (size_t i = 0; i < nw; ++i) w[i] = next_value();
-        for (int64_t i = 0; i < g.O; ++i) bias[i] = next_value();
+        fewc_data d = fewc_data_make(&g);
+        const float *x = d.x, *w = d.w, *bias = d.bias;
+        float *want = d.want, *got = d.got;
+        size_t no = d.no;
         int bad = 0;
         char why[200] = "";
         for (int form = 0; form < 3 && !bad; ++form) { /* plain; bias; bias and ReLU */
@@ -173,11 +196,7 @@ static void test_fewc_same_bytes_as_gemm_and_in_order_sum(void) {
                                       (int)machine_lanes[l]);
             }
         }
-        free(x);
-        free(w);
-        free(bias);
-        free(want);
-        free(got);
+        fewc_data_free(&d);
         CHECKF(!bad, "case %d: %s", (int)k, why);
     }
 }
@@ -186,14 +205,10 @@ static void test_fewc_same_bytes_for_every_split(void) {
     static const int64_t task_counts[] = {2, 3, 7};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
         byoc__conv_geom g = geom_of(&cases[k]);
-        size_t nx = (size_t)(g.N * g.C * g.H * g.W), nw = (size_t)(g.O * g.C * g.KH * g.KW);
-        size_t no = (size_t)(g.N * g.O * g.OH * g.OW);
-        float *x = (float *)malloc(nx * sizeof(float)), *w = (float *)malloc(nw * sizeof(float));
-        float *bias = (float *)malloc((size_t)g.O * sizeof(float));
-        float *one = (float *)malloc(no * sizeof(float)), *got = (float *)malloc(no * sizeof(float));
-        for (size_t i = 0; i < nx; ++i) x[i] = next_value();
-        for (size_t i = 0; i < nw; ++i) w[i] = next_value();
-        for (int64_t i = 0; i < g.O; ++i) bias[i] = next_value();
+        fewc_data d = fewc_data_make(&g);
+        const float *x = d.x, *w = d.w, *bias = d.bias;
+        float *one = d.want, *got = d.got;
+        size_t no = d.no;
         int64_t lanes = byoc__smallconv_lanes(), blocks = (g.O + BYOC__FEWC_OB - 1) / BYOC__FEWC_OB;
         int64_t chunks = g.N * ((g.OH + BYOC__FEWC_ROWS - 1) / BYOC__FEWC_ROWS);
         run_fewc(&g, x, w, bias, 1, lanes, 1, 0, one);
@@ -207,11 +222,7 @@ static void test_fewc_same_bytes_for_every_split(void) {
                 if (memcmp(got, one, no * sizeof(float)))
                     bad = 1, snprintf(why, sizeof why, "%d tasks by %s", (int)tasks, by_blocks ? "blocks" : "rows");
             }
-        free(x);
-        free(w);
-        free(bias);
-        free(one);
-        free(got);
+        fewc_data_free(&d);
         CHECKF(!bad, "case %d, %s: not one task's bytes", (int)k, why);
     }
 }
