@@ -11439,11 +11439,11 @@ BYOC__PRIVATE byoc_result byoc__conv2d_fused_run(const byoc_node *conv, const by
    the bytes do not depend on the thread count. */
 #define BYOC__SMALLCONV_OB 4     /* output channels per register block */
 #define BYOC__SMALLCONV_VL_MAX 16 /* the widest vector (AVX-512): workspace sizes are taken for it */
-/* vector-lane multiply-adds per task at least (output rows counted at whole vectors): on outputs of a few columns
-   most lanes idle (ultraface's 3x3 heads on 4x5 maps run 7-11 G multiply-adds/s, 40-50 us for 0.3-0.6 M, 0.9-1.8 M
-   lane multiply-adds: split), while each task pads every input plane it reads, so layers of full vectors under
-   2^19 (an FPN's 3x3 layers on 32x32 to 8x8 maps, 0.15-0.3 M: 7-19 us) ran 1-5 us slower split in two ("small
-   kernels over threads") */
+/* vector-lane multiply-adds per task at least (output rows counted at whole vectors of 16 lanes): on outputs of a
+   few columns most lanes idle (ultraface's 3x3 heads on 4x5 maps run 7-11 G multiply-adds/s, 40-50 us for
+   0.3-0.6 M, 0.9-1.8 M lane multiply-adds: split), while each task pads every input plane it reads, so layers of
+   full vectors under 2^19 (an FPN's 3x3 layers on 32x32 to 8x8 maps, 0.15-0.3 M: 7-19 us) ran 1-5 us slower
+   split in two ("small kernels over threads") */
 #define BYOC__SMALLCONV_GRAIN ((int64_t)1 << 18)
 
 BYOC__PRIVATE int byoc__conv_is_small(const byoc__conv_geom *g, int pointwise) {
@@ -11617,8 +11617,11 @@ BYOC__PRIVATE void byoc__smallconv(byoc__kctx *k, const byoc__conv_geom *g, cons
     s.w = w;
     s.o = o;
     s.lanes = byoc__smallconv_lanes();
-    int64_t row_lanes = (g->OW + s.lanes - 1) / s.lanes * s.lanes;
-    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * row_lanes * g->Cg * g->KH * g->KW,
+    /* the grain counts vector multiply-adds in 16-lane units: a row of 5 columns is one vector at 8 lanes or at 16,
+       and takes about as long either way, so an AVX2 machine splits the layers an AVX-512 one does */
+    int64_t row_vectors = (g->OW + s.lanes - 1) / s.lanes;
+    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * row_vectors * g->Cg * g->KH * g->KW *
+                                                     BYOC__SMALLCONV_VL_MAX,
                                          BYOC__SMALLCONV_GRAIN);
     s.units = g->N * g->G * ((g->Og + BYOC__SMALLCONV_OB - 1) / BYOC__SMALLCONV_OB);
     s.bands = byoc__smallconv_bands(g, s.units, tasks);

@@ -109,6 +109,13 @@ static void test_max_pool_rows_same_bytes_as_general_path(void) {
         variants = 4;
 #endif
         for (; same && variant < variants; ++variant) {
+#if BYOC__X86_DISPATCH
+            /* an instruction set this machine lacks is skipped before got is poisoned: got keeps the last output */
+            __builtin_cpu_init();
+            if ((variant == 2 && !__builtin_cpu_supports("avx2")) ||
+                (variant == 3 && !__builtin_cpu_supports("avx512f")))
+                continue;
+#endif
             unsigned char *scratch = poisoned_scratch(&g);
             memset(got, 0xA5, nout * sizeof(float));
             if (variant == 0) { /* as two bands of output rows, the split over threads */
@@ -117,13 +124,7 @@ static void test_max_pool_rows_same_bytes_as_general_path(void) {
             }
 #if BYOC__X86_DISPATCH
             if (variant == 1) byoc__maxrows_planes_portable(&g, x, got, 0, g.C, 0, g.OH, scratch);
-            __builtin_cpu_init();
-            if (variant == 2 && !__builtin_cpu_supports("avx2")) variant = 3;
             if (variant == 2) byoc__maxrows_planes_avx2(&g, x, got, 0, g.C, 0, g.OH, scratch);
-            if (variant == 3 && !__builtin_cpu_supports("avx512f")) {
-                free(scratch);
-                break;
-            }
             if (variant == 3) byoc__maxrows_planes_avx512(&g, x, got, 0, g.C, 0, g.OH, scratch);
 #endif
             same = !memcmp(got, want, nout * sizeof(float));
@@ -197,13 +198,17 @@ static void test_avg_pool_rows_same_bytes_as_general_path(void) {
         __builtin_cpu_init();
 #endif
         for (; same && variant < variants; ++variant) {
+#if BYOC__X86_DISPATCH
+            /* an instruction set this machine lacks is skipped before got is poisoned: got keeps the last output */
+            if ((variant == 2 && !__builtin_cpu_supports("avx2")) ||
+                (variant == 3 && !__builtin_cpu_supports("avx512f")))
+                continue;
+#endif
             memset(got, 0xA5, nout * sizeof(float));
             if (variant == 0) byoc__avg_pool_rows_planes(&g, include_pad, count_x, x, got, 0, g.C);
 #if BYOC__X86_DISPATCH
             if (variant == 1) byoc__avgrows_planes_portable(&g, include_pad, count_x, x, got, 0, g.C);
-            if (variant == 2 && !__builtin_cpu_supports("avx2")) continue;
             if (variant == 2) byoc__avgrows_planes_avx2(&g, include_pad, count_x, x, got, 0, g.C);
-            if (variant == 3 && !__builtin_cpu_supports("avx512f")) continue;
             if (variant == 3) byoc__avgrows_planes_avx512(&g, include_pad, count_x, x, got, 0, g.C);
 #endif
             same = !memcmp(got, want, nout * sizeof(float));
