@@ -42,6 +42,14 @@ expect cli_compile_blob_target 0 'npu: 3 blobs' "$BYOCC" compile $A --backend np
 expect cli_compile_source_map_json 0 '"frontend":"onnx:fc","op":"","ir":[{"function":"tvmgen_default_npu_main_' cat "$tmp/a.json"
 expect cli_run_artifact 0 'output 1 output_1: (1, 10, 10, 8) float32' "$BYOCC" run "$tmp/a.byoc"
 expect cli_run_artifact_profile 0 'runtime' "$BYOCC" run "$tmp/a.byoc" --profile
+expect cli_run_artifact_side_by_side 1 'is compiled already: --strategy, --no-fuse, --side-by-side' \
+    "$BYOCC" run "$tmp/a.byoc" --side-by-side
+# independent kernels side by side: the profile lists the groups; an artifact keeps them (its plan is theirs)
+D=tests/models/detector_nms
+expect cli_run_side_by_side 0 'in 1 group (with more than one thread' \
+    "$BYOCC" run $D/model.onnx --input $D/input_0.npy --compare-to $D --side-by-side --threads 2 --profile
+"$BYOCC" compile $D/model.onnx --side-by-side -o "$tmp/sbs.byoc" > /dev/null 2>&1
+expect cli_run_artifact_side_by_side_kept 0 'in 1 group' "$BYOCC" run "$tmp/sbs.byoc" --input $D/input_0.npy --profile
 expect cli_run_artifact_missing_backend 2 "partition @tvmgen_default_dsp_main_0 needs backend 'dsp'" "$BYOCC" run "$tmp/a.byoc" --backend npu
 expect cli_run_artifact_incompatible 2 "was compiled for 'npu -preset=ethos-u55-256" "$BYOCC" run "$tmp/a.byoc" --backend "npu -preset=npu-128x128" --backend dsp
 expect cli_run_artifact_matching_backends 0 'output 0' "$BYOCC" run "$tmp/a.byoc" --backend npu --backend dsp

@@ -310,11 +310,13 @@ static const char *const box_decoding_model =
     "  (concatenate((%10, %11), axis=2), sigmoid(%3))\n"
     "}\n";
 
-static void check_program_threads(const char *text, char *why, size_t cap, int *ok) {
+/* side_by_side: lowered with byoc_sim_options.side_by_side at every count */
+static void check_program_threads(const char *text, int side_by_side, char *why, size_t cap, int *ok) {
     unsigned char *serial = NULL, *other = NULL;
     size_t n1 = 0, n2 = 0;
     byoc_sim_options o;
     memset(&o, 0, sizeof o);
+    o.side_by_side = side_by_side;
     *ok = 0;
     if (!run_model(text, &o, &serial, &n1, why, cap)) return;
     static const int threads[3] = {2, 3, 7};
@@ -366,7 +368,7 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     for (size_t k = 0; k < sizeof programs / sizeof programs[0]; ++k) {
         char why[600] = "";
         int ok = 0;
-        check_program_threads(programs[k].text, why, sizeof why, &ok);
+        check_program_threads(programs[k].text, 0, why, sizeof why, &ok);
         CHECKF(ok, "%s: %s", programs[k].name, why);
     }
 }
@@ -557,10 +559,11 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
 /* byoc.h "small kernels over threads": kernels too small to gain from a split stay on one thread */
 static void test_small_kernels_stay_on_one_thread(void) {
     static const char *const cases[] = {
-        /* an FPN's 3x3 layers of whole vectors: 0.3 M multiply-adds, each task would pad all 16 input planes */
-        "def @main(%x: Tensor[(1, 16, 32, 32), float32], %w: Tensor[(2, 16, 3, 3), float32]) {\n"
+        /* an FPN's 3x3 layers of whole vectors: 0.15 M multiply-adds (under the grain with 8 lanes and with 16), each
+           task would pad all 8 input planes */
+        "def @main(%x: Tensor[(1, 8, 32, 32), float32], %w: Tensor[(2, 8, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1]) }\n",
-        "def @main(%x: Tensor[(1, 8, 32, 32), float32], %w: Tensor[(16, 8, 3, 3), float32]) {\n"
+        "def @main(%x: Tensor[(1, 8, 32, 32), float32], %w: Tensor[(8, 8, 3, 3), float32]) {\n"
         "  nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
         /* under 2^14 floats, 2^14 taps, 2^17 multiply-adds of a GEMV */
         "def @main(%x: Tensor[(1, 16, 31, 33), float32]) { nn.relu(%x) }\n",
@@ -577,6 +580,82 @@ static void test_small_kernels_stay_on_one_thread(void) {
     }
 }
 
+/* ---- kernels side by side (byoc_sim_options.side_by_side) ---- */
+/* an RFB block's shape: three branches from one input (a 1x1 convolution; a 3x3 then a dilated 3x3; a 1x1 of the
+   same size as the first), their concatenation, and an elementwise kernel on the input beside them */
+static const char *const branches_model =
+    "def @main(%x: Tensor[(1, 16, 21, 23), float32], %w1: Tensor[(8, 16, 1, 1), float32],\n"
+    "          %w2: Tensor[(8, 16, 3, 3), float32], %w3: Tensor[(8, 8, 3, 3), float32],\n"
+    "          %w4: Tensor[(8, 16, 1, 1), float32], %b: Tensor[(8), float32]) {\n"
+    "  %0 = nn.relu(nn.bias_add(nn.conv2d(%x, %w1), %b));\n"
+    "  %1 = nn.relu(nn.bias_add(nn.conv2d(%x, %w2, padding=[1, 1, 1, 1]), %b));\n"
+    "  %2 = nn.conv2d(%1, %w3, padding=[2, 2, 2, 2], dilation=[2, 2]);\n"
+    "  %3 = nn.relu(nn.bias_add(nn.conv2d(%x, %w4), %b));\n"
+    "  %4 = sigmoid(multiply(%x, 0.5f));\n"
+    "  (concatenate((%0, %2, %3), axis=1), %4)\n"
+    "}\n";
+
+/* No two arena buffers that live at a common slot share a byte, unless one is written over the other (in place) or
+   both are parts of one concatenation's storage. */
+static int plan_is_sound(const byoc_sim_program *p, char *why, size_t cap) {
+    int n = byoc_sim_buffer_count(p);
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) {
+            byoc_sim_buffer_info a = byoc_sim_buffer(p, i), b = byoc_sim_buffer(p, j);
+            if (a.kind != BYOC_SIM_BUFFER_ARENA || b.kind != BYOC_SIM_BUFFER_ARENA) continue;
+            if (a.last < b.first || b.last < a.first) continue; /* never alive together */
+            if (a.offset + a.size <= b.offset || b.offset + b.size <= a.offset) continue;
+            if (a.inplace_of == j || b.inplace_of == i || a.slice_of == j || b.slice_of == i ||
+                (a.slice_of >= 0 && a.slice_of == b.slice_of))
+                continue;
+            snprintf(why, cap, "buffers %d (slots %d-%d, bytes %zu+%zu) and %d (slots %d-%d, bytes %zu+%zu) overlap", i,
+                     a.first, a.last, a.offset, a.size, j, b.first, b.last, b.offset, b.size);
+            return 0;
+        }
+    return 1;
+}
+
+static void test_side_by_side_groups_same_bytes_sound_plan(void) {
+    char why[600] = "";
+    int ok = 0;
+    /* the bytes: side by side as kernels alone, then side by side at 1, 2, 3 and 7 threads and on the user's pool */
+    unsigned char *alone = NULL, *together = NULL;
+    size_t n1 = 0, n2 = 0;
+    byoc_sim_options o;
+    memset(&o, 0, sizeof o);
+    CHECKF(run_model(branches_model, &o, &alone, &n1, why, sizeof why), "alone: %s", why);
+    o.side_by_side = 1;
+    CHECKF(run_model(branches_model, &o, &together, &n2, why, sizeof why), "side by side: %s", why);
+    CHECK(alone && together && n1 == n2 && !memcmp(alone, together, n1));
+    free(alone);
+    free(together);
+    check_program_threads(branches_model, 1, why, sizeof why, &ok);
+    CHECKF(ok, "side by side: %s", why);
+    /* the groups, the shared slot of their members, and the plan */
+    byoc_diag d;
+    byoc_module *m = byoc_module_parse(branches_model, strlen(branches_model), "threads.relay", NULL, &d);
+    CHECK(m && byoc_fold_constant(m, &d) == BYOC_OK && byoc_fuse_ops(m, 256, &d) == BYOC_OK);
+    for (int side = 0; side < 2; ++side) {
+        o.side_by_side = side;
+        o.threads = 2;
+        byoc_sim_program *p = m ? byoc_sim_lower(m, &o, &d) : NULL;
+        CHECKF(p != NULL, "lower: %s", d.message);
+        if (!p) continue;
+        int shared = 0, nk = byoc_sim_kernel_count(p);
+        for (int i = 0; i < nk; ++i)
+            for (int j = i + 1; j < nk; ++j)
+                shared += byoc_sim_kernel(p, i)->slot_first == byoc_sim_kernel(p, j)->slot_first;
+        CHECKF(side ? shared >= 1 : shared == 0, "side_by_side %d: %d pairs of kernels share a slot", side, shared);
+        CHECKF(plan_is_sound(p, why, sizeof why), "side_by_side %d: %s", side, why);
+        char *profile = byoc_sim_profile_format(p, NULL);
+        int listed = profile && strstr(profile, "independent kernels run side by side, one thread each") != NULL;
+        CHECKF(listed == side, "side_by_side %d: the profile %s the groups", side, listed ? "lists" : "does not list");
+        byoc_sim_free(p, profile);
+        byoc_sim_program_destroy(p);
+    }
+    byoc_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_pool_covers_every_index_once),
@@ -586,6 +665,7 @@ int main(int argc, char **argv) {
         TEST_ENTRY(test_kernels_same_bytes_at_1_2_3_7_threads),
         TEST_ENTRY(test_small_kernels_stay_on_one_thread),
         TEST_ENTRY(test_programs_same_bytes_at_every_thread_count),
+        TEST_ENTRY(test_side_by_side_groups_same_bytes_sound_plan),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

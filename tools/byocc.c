@@ -89,7 +89,7 @@ static const usage_section usage_sections[] = {
     {"run",
      "  run MODEL [--input [NAME=]FILE.npy|.npz]... [--output-dir D] [--compare-to DIR|FILE.npy]\n"
      "      [--tolerance T] [--lsb N] [--backend npu|dsp|B.backend [-option=value]...]... [--reference host]\n"
-     "      [--profile] [--trace FILE.json] [--repeat N] [--threads N] [--no-fuse]\n"
+     "      [--profile] [--trace FILE.json] [--repeat N] [--threads N] [--side-by-side] [--no-fuse]\n"
      "      [--strategy greedy|collage] [partition's collage options] [--emit json|csv[=FILE]]... [--json]\n"
      "        compile (SimplifyInference, FoldConstant, placement, host rewrites, FuseOps) and run on\n"
      "        the host runtime; --compare-to checks every output against DIR/NAME.npy (or ort_output_K.npy,\n"
@@ -106,7 +106,9 @@ static const usage_section usage_sections[] = {
      "        --trace: Chrome trace JSON\n"
      "        --threads N: host kernels split their outputs over N threads (default: BYOC_THREADS\n"
      "        when set, else the online cores); the outputs are the same bytes for every N, and\n"
-     "        --profile's times are each kernel's wall time with all its threads\n"},
+     "        --profile's times are each kernel's wall time with all its threads\n"
+     "        --side-by-side: independent kernels (a detector's heads, a block's branches) run side by\n"
+     "        side, one thread each, instead of each over all threads; --profile lists the groups\n"},
     {"quantize",
      "  quantize MODEL.onnx --calibrate DIR [--per-channel] [--method minmax|percentile|entropy]\n"
      "      [--activation-type uint8|int8] -o MODEL_q.onnx [--json]\n"
@@ -696,7 +698,7 @@ typedef enum option_id {
     O_NO_FALLBACK, O_NO_MERGE_REGIONS, O_MIN_PARTITION_OPS, O_MAX_PARTITIONS,
     O_PASSES, O_PRINT_AFTER_ALL, O_PRINT_AFTER, O_TIME_PASSES, O_NO_VERIFY, O_OPT_LEVEL,
     O_PATTERN, O_PATTERN_FILE, O_PARTITION,
-    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_THREADS, O_NO_FUSE, O_SOURCE_MAP,
+    O_OUTPUT_DIR, O_COMPARE_TO, O_TOLERANCE, O_LSB, O_REFERENCE, O_PROFILE, O_TRACE, O_REPEAT, O_THREADS, O_NO_FUSE, O_SIDE_BY_SIDE, O_SOURCE_MAP,
     O_DYNAMIC_DIMS, O_NO_FQ2I, O_FIXED_REQUANTIZE, O_CALIBRATE, O_PER_CHANNEL, O_METHOD, O_ACTIVATION_TYPE
 } option_id;
 
@@ -752,6 +754,7 @@ static const option_spec option_table[] = {
     {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE | C_REPORT},
     {"--threads", O_THREADS, 1, C_RUN | C_COMPILE | C_REPORT},
     {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE | C_REPORT},
+    {"--side-by-side", O_SIDE_BY_SIDE, 0, C_RUN | C_COMPILE},
     {"--source-map", O_SOURCE_MAP, 1, C_COMPILE},
     {"--calibrate", O_CALIBRATE, 1, C_QUANTIZE},
     {"--per-channel", O_PER_CHANNEL, 0, C_QUANTIZE},
@@ -799,7 +802,7 @@ typedef struct cli_options {
     const char *output_dir, *compare_to, *reference, *trace, *source_map;
     double tolerance;
     int lsb; /* integer outputs within this many units of the reference (0: exactly) */
-    int profile, repeat, no_fuse;
+    int profile, repeat, no_fuse, side_by_side;
     int threads; /* --threads (0: not given) */
     /* quantize */
     const char *calibrate, *method, *activation_type;
@@ -979,6 +982,7 @@ static int apply_option(session *s, cli_options *o, const option_spec *spec, con
     case O_REPEAT: return parse_count(cmd, v, spec->name, &o->repeat);
     case O_THREADS: return parse_threads(cmd, spec->name, v, &o->threads);
     case O_NO_FUSE: o->no_fuse = 1; break;
+    case O_SIDE_BY_SIDE: o->side_by_side = 1; break;
     case O_NO_FQ2I: o->no_fq2i = 1; break;
     case O_FIXED_REQUANTIZE: o->fixed_requantize = 1; break;
     case O_SOURCE_MAP: o->source_map = v; break;
@@ -2852,8 +2856,8 @@ static int run_job_check(const run_job *j) {
     if (check_emits(o) != EXIT_OK) return EXIT_USAGE;
     if (j->compile && (o->output_dir || o->compare_to || o->trace || o->reference || o->profile || o->repeat || j->from_exe))
         return usage_error("compile: %s", "--output-dir, --compare-to, --trace, --reference, --profile and --repeat belong to run; the input is a model, not a .byoc");
-    if (j->from_exe && (o->reference || o->no_fuse || strcmp(o->so.strategy, "greedy") || o->so.placement || o->so.save_placement || o->so.estimator))
-        return usage_error("run: %s is compiled already: --strategy, --no-fuse, --reference and the placement options do not apply", j->file);
+    if (j->from_exe && (o->reference || o->no_fuse || o->side_by_side || strcmp(o->so.strategy, "greedy") || o->so.placement || o->so.save_placement || o->so.estimator))
+        return usage_error("run: %s is compiled already: --strategy, --no-fuse, --side-by-side, --reference and the placement options do not apply", j->file);
     return EXIT_OK;
 }
 
@@ -2948,6 +2952,7 @@ static int run_job_compile_model(run_job *j) {
     co.no_fq2i = o->no_fq2i;
     co.fixed_point_requantize = o->fixed_requantize;
     co.no_fuse = o->no_fuse;
+    co.side_by_side = o->side_by_side;
     co.always_place = j->place_always; /* report: a host-only placement is still drawn */
     co.on_stage = run_job_on_stage;
     co.stage_data = j;

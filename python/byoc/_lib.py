@@ -103,7 +103,8 @@ class CompileOptions(Structure):  # byoc_sim_compile_options
                 ("estimator", c_char_p), ("cost_cache", c_char_p), ("replay", c_void_p), ("nreplay", c_int),
                 ("max_depth", c_int), ("state_budget", c_int), ("partition", POINTER(PartitionOptions)),
                 ("no_fq2i", c_int), ("fixed_point_requantize", c_int), ("no_fuse", c_int), ("place_only", c_int),
-                ("always_place", c_int), ("threads", c_int), ("on_stage", STAGE_FN), ("stage_data", c_void_p)]
+                ("always_place", c_int), ("threads", c_int), ("on_stage", STAGE_FN), ("stage_data", c_void_p),
+                ("side_by_side", c_int)]
 
 
 class ReportInput(Structure):  # byoc_sim_report_input
