@@ -1080,8 +1080,7 @@ typedef struct byoc__sim_kernel {
     int64_t loop_iteration;  /* a loop body's first two inputs during a run */
     unsigned char loop_cond;
     /* side by side (see "sim impl: kernels side by side") */
-    int side_by_side;   /* runs in a group of independent kernels, one thread each */
-    double est_seconds; /* its time on one thread as the grouping estimates it */
+    int side_by_side; /* runs in a group of independent kernels, one thread each */
 } byoc__sim_kernel;
 
 /* where a kernel runs: the threads it may split over (the program's, or none for a member of a group run side by
@@ -2597,7 +2596,6 @@ BYOC__SIM_PRIVATE double byoc__sim_two_lanes(const double *est, int n) {
 }
 
 BYOC__SIM_PRIVATE int byoc__sim_groupable(const byoc_sim_program *p, const byoc__sim_kernel *k) {
-    if (p->depth || !p->opt.side_by_side) return 0;
     if (k->info.exec != BYOC_SIM_EXEC_TILED && k->info.exec != BYOC_SIM_EXEC_ANCHOR) return 0;
     for (int s = k->step_first; s < k->step_first + k->nsteps; ++s)
         if (p->steps[s].dynamic) return 0;
@@ -2608,15 +2606,20 @@ BYOC__SIM_PRIVATE int byoc__sim_groupable(const byoc_sim_program *p, const byoc_
 BYOC__SIM_PRIVATE int byoc__sim_side_by_side(byoc__sim_lowering *L) {
     byoc_sim_program *p = L->p;
     int nk = p->nkernels, nb = p->nbuffers;
-    byoc__sim_deps g;
-    memset(&g, 0, sizeof g);
     p->order = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(nk ? nk : 1)));
     p->together = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(nk ? nk : 1)));
+    if (!p->order || !p->together) return BYOC__SIM_OOM(L);
+    if (p->depth || !p->opt.side_by_side) { /* every kernel alone, in the order lowering made them */
+        for (int k = 0; k < nk; ++k) p->order[k] = k, p->together[k] = 1;
+        return 1;
+    }
+    byoc__sim_deps g;
+    memset(&g, 0, sizeof g);
     g.first = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(nk + 1)));
     g.last_writer = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(nb ? nb : 1)));
     g.last_reader = BYOC__SIM_CAST(int *, byoc__sim_malloc(p, sizeof(int) * (size_t)(nb ? nb : 1)));
     unsigned char *done = BYOC__SIM_CAST(unsigned char *, byoc__sim_malloc(p, (size_t)(nk ? nk : 1)));
-    int ok = p->order && p->together && g.first && g.last_writer && g.last_reader && done;
+    int ok = g.first && g.last_writer && g.last_reader && done;
     for (int b = 0; ok && b < nb; ++b) g.last_writer[b] = g.last_reader[b] = -1;
     for (int k = 0; ok && k < nk; ++k) {
         g.kernel = k;
@@ -2626,7 +2629,6 @@ BYOC__SIM_PRIVATE int byoc__sim_side_by_side(byoc__sim_lowering *L) {
         ok = !g.oom;
         done[k] = 0;
         p->kernels[k].side_by_side = 0;
-        p->kernels[k].est_seconds = byoc__sim_estimate(p, &p->kernels[k]);
     }
     if (ok) g.first[nk] = g.n;
     int at = 0, next = 0; /* next: the first kernel not yet scheduled */
@@ -2634,7 +2636,7 @@ BYOC__SIM_PRIVATE int byoc__sim_side_by_side(byoc__sim_lowering *L) {
         int members[BYOC__SIM_GROUP_MAX], n = 1;
         double est[BYOC__SIM_GROUP_MAX];
         members[0] = next;
-        est[0] = p->kernels[next].est_seconds;
+        est[0] = byoc__sim_estimate(p, &p->kernels[next]);
         done[next] = 1; /* a member: kernels depending on it cannot join */
         double cost = est[0] / 2 + BYOC__SIM_SPLIT_S;
         for (int j = next + 1; byoc__sim_groupable(p, &p->kernels[next]) && j < nk &&
@@ -2648,7 +2650,7 @@ BYOC__SIM_PRIVATE int byoc__sim_side_by_side(byoc__sim_lowering *L) {
             }
             if (!ready) continue;
             /* members sorted longest first */
-            double e = p->kernels[j].est_seconds, trial[BYOC__SIM_GROUP_MAX];
+            double e = byoc__sim_estimate(p, &p->kernels[j]), trial[BYOC__SIM_GROUP_MAX];
             int place = n;
             while (place > 0 && est[place - 1] < e) place--;
             for (int m = 0, t = 0; m <= n; ++m) trial[m] = m == place ? e : est[t++];
@@ -4086,8 +4088,11 @@ BYOC__SIM_PRIVATE char *byoc__sim_aligned(void *block) {
     return BYOC__SIM_CAST(char *, block) + ((BYOC_SIM_ALIGN - (uintptr_t)block % BYOC_SIM_ALIGN) % BYOC_SIM_ALIGN);
 }
 
-/* tasks a kernel of p may run at once (1: serial) */
-BYOC__SIM_PRIVATE int byoc__sim_tasks_max(const byoc_sim_program *p) { return p->par.threads > 1 ? p->par.threads : 1; }
+/* tasks a kernel may run at once on par (1: serial), and on the program's threads */
+BYOC__SIM_PRIVATE int byoc__sim_par_tasks(const byoc_parallel *par) {
+    return par->parallel_for && par->threads > 1 ? par->threads : 1;
+}
+BYOC__SIM_PRIVATE int byoc__sim_tasks_max(const byoc_sim_program *p) { return byoc__sim_par_tasks(&p->par); }
 /* the workspace and tile scratch of one task: the plan's, or with threads what a split kernel needs (its scratch
    once per task: byoc_kernel_workspace_size_parallel over the tasks, divided among them) */
 BYOC__SIM_PRIVATE void byoc__sim_task_memory(byoc_sim_program *p) {
@@ -4267,7 +4272,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_tiled(byoc_sim_program *p, const byo
         first++;
     }
     int64_t tiles = k->outer * k->chunks;
-    int tasks = lane->par->parallel_for && lane->par->threads > 1 ? lane->par->threads : 1, fits = 1;
+    int tasks = byoc__sim_par_tasks(lane->par), fits = 1;
     for (int s = first; s < end; ++s) fits &= p->steps[s].nin + 1 <= BYOC__SIM_TILE_TENSORS;
     if (tasks > BYOC__SIM_TILE_TENSORS) tasks = BYOC__SIM_TILE_TENSORS;
     if (tasks > tiles) tasks = (int)tiles;
@@ -4510,7 +4515,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_run_group(byoc_sim_program *p, int first
     job.first = first;
     job.n = p->together[first];
     job.lanes = byoc__sim_tasks_max(p) < job.n ? byoc__sim_tasks_max(p) : job.n;
-    if (job.lanes > 1 && p->par.parallel_for) p->par.parallel_for(job.lanes, byoc__sim_group_lane, &job, p->par.user);
+    if (job.lanes > 1) p->par.parallel_for(job.lanes, byoc__sim_group_lane, &job, p->par.user);
     else job.lanes = 1, byoc__sim_group_lane(&job, 0);
     for (int m = 0; m < job.n; ++m)
         if (job.result[m] != BYOC_OK) {
