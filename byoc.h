@@ -1411,6 +1411,9 @@ typedef struct byoc_collage_options {
     int nreplay;
     const char *mod_name;      /* NULL: "default" */
     int bind_constants;
+    /* threads for the search's independent steps (NULL: the caller's alone): the baseline plans' greedy runs, on
+       copies of the module, go on beside candidate generation; the result is the same for every thread count */
+    const struct byoc_parallel *parallel;
 } byoc_collage_options;
 
 /* One dataflow region the search ran over: @main, then each body of each if, let and loop (nested bodies
@@ -31977,6 +31980,9 @@ typedef struct byoc__cc {
     byoc__cc_state_table *state_table; /* graph index (count: everything covered) -> its table */
     byoc__cc_heap_item *heap;
     int *per_f;             /* states created per first-uncovered node (the beam) */
+    struct byoc__cc_edge *edges; /* the sweep's scratch, kept between its runs (byoc__cc_sweep; stb_ds) */
+    int *edge_members, *first_edge, *later;
+    unsigned char *tied;
     const unsigned char *allowed; /* candidate filter of the current run, NULL: all live */
     const byoc_op **ops[BYOC__MAX_BACKENDS]; /* each backend's supported ops (byoc__support_ops) */
     const byoc__report_builder *rb; /* the input's ops, for names in notes */
@@ -32283,21 +32289,37 @@ BYOC__PRIVATE int byoc__cc_first_in_line(const byoc__cc *cc) {
     return first;
 }
 
-/* The partitions of a greedy run on a copy of the module (all backends, or only backend `only`) become
-   candidates marked with plan bit `bit`; those of backend `shared` also with its single-backend plan's bit
-   (byoc__cc_first_in_line: that plan's run is then not made). */
-BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, int shared, byoc_diag *diag) {
+/* One greedy run of the baselines (byoc__cc_plan_run) on a copy of the module: all backends, or only backend
+   `only`. Its partitions become candidates marked with plan bit `bit`; those of backend `shared` also with its
+   single-backend plan's bit (byoc__cc_first_in_line: that plan's run is then not made). The run touches only
+   its copy, so it may go on beside candidate generation; its partitions wait in parts and members until
+   byoc__cc_plan_add makes them candidates, in the order a serial search makes them. */
+typedef struct byoc__cc_plan_part { int backend, off, n; } byoc__cc_plan_part;
+typedef struct byoc__cc_plan {
+    int only, bit, shared;
+    byoc_result r;
+    byoc_diag diag;
+    byoc__cc_plan_part *parts; /* stb_ds */
+    int *members;              /* the parts' graph indices, ascending within each part (stb_ds) */
+} byoc__cc_plan;
+
+BYOC__PRIVATE void byoc__cc_plan_run(const byoc__cc *cc, byoc__cc_plan *pl) {
+    memset(&pl->diag, 0, sizeof pl->diag);
+    pl->r = BYOC_OK;
     byoc_module *copy = byoc__module_clone_borrowing(cc->m);
-    if (!copy) return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+    if (!copy) {
+        pl->r = byoc__diag(&pl->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+        return;
+    }
     byoc_partition_options po;
     memset(&po, 0, sizeof po);
     const byoc_backend_spec *one[1];
     byoc_pin *pins = NULL;
-    if (only < 0) {
+    if (pl->only < 0) {
         po.backends = cc->o->backends;
         po.nbackends = cc->nb;
     } else {
-        one[0] = cc->o->backends[only];
+        one[0] = cc->o->backends[pl->only];
         po.backends = one;
         po.nbackends = 1;
     }
@@ -32306,7 +32328,7 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, int sha
     char(*ids)[24] = BYOC__CAST(char(*)[24], BYOC_MALLOC(24 * ((size_t)cc->g.count + 1)));
     for (int i = 0; ids && i < cc->g.count; ++i) {
         int b = cc->pin[i];
-        if (b < 0 || (b != cc->nb && only >= 0 && b != only)) continue;
+        if (b < 0 || (b != cc->nb && pl->only >= 0 && b != pl->only)) continue;
         snprintf(ids[i], sizeof ids[i], "#%u", (unsigned)(BYOC__CC_TAG | (uint32_t)i));
         byoc_pin pin = {ids[i], byoc__cc_backend_name(cc, b)};
         stbds_arrput(pins, pin);
@@ -32315,34 +32337,25 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, int sha
     po.npins = (int)stbds_arrlen(pins);
     po.bind_constants = 1;
     int before = byoc_module_function_count(copy);
-    byoc_diag local;
     byoc_graph cg; /* the copy's @main has the same post-order: tag its searched nodes with their indices */
     byoc_node *copy_main = byoc_module_function(copy, "main");
     if (!copy_main || byoc_graph_build(copy, copy_main->body, 0, &cg) != BYOC_OK) {
         stbds_arrfree(pins);
         BYOC_FREE(ids);
         byoc_module_destroy(copy);
-        return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+        pl->r = byoc__diag(&pl->diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
+        return;
     }
     int same_shape = cg.count == cc->g.count;
     if (same_shape) byoc__cc_tag(&cg, cc->req, (int)stbds_arrlen(cc->req));
     byoc_graph_free(&cg);
-    if (!same_shape) { /* cannot happen with byoc_module_clone; without the plan the search is still valid */
-        stbds_arrfree(pins);
-        BYOC_FREE(ids);
-        byoc_module_destroy(copy);
-        return BYOC_OK;
-    }
-    byoc_result r = byoc_partition_greedy(copy, &po, NULL, &local);
+    /* A different shape cannot happen with byoc_module_clone; without the plan the search is still valid. The
+       greedy plan must exist (its error is the user's); a single-backend plan that cannot be made is left out. */
+    byoc_result made = same_shape ? byoc_partition_greedy(copy, &po, NULL, &pl->diag) : BYOC_ERR_INTERNAL;
+    if (made != BYOC_OK && pl->only < 0 && same_shape) pl->r = made;
     stbds_arrfree(pins);
     BYOC_FREE(ids);
-    if (r != BYOC_OK) {
-        byoc_module_destroy(copy);
-        if (only < 0) { *diag = local; return r; } /* the greedy plan must exist: its error is the user's */
-        return BYOC_OK;                             /* a single-backend plan that cannot be made is left out */
-    }
-    int *mem = NULL;
-    for (int f = before; f < byoc_module_function_count(copy); ++f) {
+    for (int f = before; made == BYOC_OK && f < byoc_module_function_count(copy); ++f) {
         byoc_node *fn = copy->functions[f].function;
         const char *compiler = byoc_attrs_string(&fn->attrs, "Compiler", NULL);
         if (!compiler) continue;
@@ -32352,7 +32365,7 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, int sha
         if (b < 0) continue;
         byoc_node **order = NULL;
         byoc__post_order_marked(fn->body, BYOC_GRAPH_ENTER_FUNCTIONS, &order);
-        stbds_arrsetlen(mem, 0);
+        byoc__cc_plan_part part = {b, (int)stbds_arrlen(pl->members), 0};
         int ok = 1;
         for (int i = 0; i < (int)stbds_arrlen(order); ++i) {
             byoc_node *x = order[i];
@@ -32362,19 +32375,33 @@ BYOC__PRIVATE byoc_result byoc__cc_plan(byoc__cc *cc, int only, int bit, int sha
                 ok &= !byoc__is_op_call(x);
                 continue;
             } /* tuples PartitionGraph made for outputs are new */
-            stbds_arrput(mem, t);
+            stbds_arrput(pl->members, t);
         }
         stbds_arrfree(order);
-        if (!ok || !stbds_arrlen(mem)) continue;
-        qsort(mem, (size_t)stbds_arrlen(mem), sizeof(int), byoc__int_cmp);
-        int n = 0; /* distinct */
-        for (int q = 0; q < (int)stbds_arrlen(mem); ++q)
-            if (!n || mem[n - 1] != mem[q]) mem[n++] = mem[q];
-        uint64_t plans = (uint64_t)1 << bit | (b == shared ? (uint64_t)1 << (shared + 1) : 0);
-        byoc__cc_add(cc, b, mem, n, only < 0 ? "greedy" : "only", plans, 0, 0);
+        int *mem = &pl->members[part.off], got = (int)stbds_arrlen(pl->members) - part.off;
+        if (ok && got) {
+            qsort(mem, (size_t)got, sizeof(int), byoc__int_cmp);
+            for (int q = 0; q < got; ++q) /* distinct */
+                if (!part.n || mem[part.n - 1] != mem[q]) mem[part.n++] = mem[q];
+        }
+        stbds_arrsetlen(pl->members, (size_t)(part.off + part.n));
+        if (part.n) stbds_arrput(pl->parts, part);
     }
-    stbds_arrfree(mem);
     byoc_module_destroy(copy);
+}
+
+/* the run's partitions as candidates, or its error */
+BYOC__PRIVATE byoc_result byoc__cc_plan_add(byoc__cc *cc, const byoc__cc_plan *pl, byoc_diag *diag) {
+    if (pl->r != BYOC_OK) {
+        *diag = pl->diag;
+        return pl->r;
+    }
+    for (int k = 0; k < (int)stbds_arrlen(pl->parts); ++k) {
+        const byoc__cc_plan_part *part = &pl->parts[k];
+        uint64_t plans = (uint64_t)1 << pl->bit | (part->backend == pl->shared ? (uint64_t)1 << (pl->shared + 1) : 0);
+        byoc__cc_add(cc, part->backend, &pl->members[part->off], part->n, pl->only < 0 ? "greedy" : "only", plans,
+                     0, 0);
+    }
     return BYOC_OK;
 }
 
@@ -32697,14 +32724,27 @@ BYOC__PRIVATE int byoc__cc_allowed(const byoc__cc *cc, int c) {
     return !cc->cands[c].dead && (!cc->allowed || cc->allowed[c]);
 }
 
-/* the search's state tables emptied for a new run */
-BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
+/* the search's state tables emptied for a new run; their memory is kept (a search region makes up to six runs,
+   each about as big as the last: at 50k nodes tens of megabytes, which fresh pages would fault in again) */
+BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc);
+/* the memory of the search's tables (byoc__cc_free, and a twin's: byoc__cc_choose) */
+BYOC__PRIVATE void byoc__cc_search_free(byoc__cc *cc) {
     stbds_arrfree(cc->states);
     stbds_arrfree(cc->spool);
     stbds_arrfree(cc->heap);
-    cc->states = NULL;
-    cc->spool = NULL;
-    cc->heap = NULL;
+    stbds_arrfree(cc->state_slots);
+    BYOC_FREE(cc->state_table);
+    BYOC_FREE(cc->per_f);
+    stbds_arrfree(cc->edges);
+    stbds_arrfree(cc->edge_members);
+    stbds_arrfree(cc->first_edge);
+    stbds_arrfree(cc->later);
+    stbds_arrfree(cc->tied);
+}
+BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
+    stbds_arrsetlen(cc->states, 0);
+    stbds_arrsetlen(cc->spool, 0);
+    stbds_arrsetlen(cc->heap, 0);
     stbds_arrsetlen(cc->state_slots, 0);
     memset(cc->state_table, 0, sizeof *cc->state_table * ((size_t)cc->g.count + 1));
     memset(cc->per_f, 0, sizeof(int) * (size_t)cc->g.count);
@@ -32714,14 +32754,15 @@ BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
    uncovered node. The next state's first uncovered node (-1: none), its covered nodes after it (n of them, at off
    in *buf, appended there; stb_ds) and their shares' sum. Returns 0 when c covers a covered node. */
 typedef struct byoc__cc_target { int nf, off, n; uint64_t sum; } byoc__cc_target;
-BYOC__PRIVATE int byoc__cc_target_of(const byoc__cc *cc, int sid, int c, int **buf, byoc__cc_target *tg) {
-    const byoc__cc_cand *cd = &cc->cands[c];
+/* the same for a candidate given by its members after the first (mm, nm of them) and their shares' sum */
+BYOC__PRIVATE int byoc__cc_target_with(const byoc__cc *cc, int sid, const int *mm, int nm, uint64_t tail_sum,
+                                       int **buf, byoc__cc_target *tg) {
     const byoc__cc_state *cur = &cc->states[sid];
     int f = cur->f, nreq = (int)stbds_arrlen(cc->req), at = (int)stbds_arrlen(*buf);
     /* members after f must not be covered: merge them with the state's extra (into room made once per edge, not
        grown per member: this runs for every edge of the search) */
-    const int *ex = cur->n ? &cc->spool[cur->off] : NULL, *mm = &cc->pool[cd->off] + 1;
-    int i = 0, j = 0, ne = cur->n, nm = cd->n - 1, nc = 0;
+    const int *ex = cur->n ? &cc->spool[cur->off] : NULL;
+    int i = 0, j = 0, ne = cur->n, nc = 0;
     if ((int)stbds_arrcap(*buf) < at + ne + nm + 1) stbds_arrsetcap(*buf, (size_t)(2 * (at + ne + nm) + 16));
     int *out = *buf + at;
     while (i < ne && j < nm) { /* branch-free steps (selects, not jumps): which side is smaller is a coin toss */
@@ -32741,12 +32782,16 @@ BYOC__PRIVATE int byoc__cc_target_of(const byoc__cc *cc, int sid, int c, int **b
     }
     tg->nf = p < nreq ? cc->req[p] : -1;
     while (q < nc && tg->nf >= 0 && out[q] <= tg->nf) q++;
-    tg->sum = cur->sum + cd->tail_sum; /* the covered nodes' shares: those added, less those now before nf */
+    tg->sum = cur->sum + tail_sum; /* the covered nodes' shares: those added, less those now before nf */
     for (int k = 0; k < q; ++k) tg->sum -= byoc__cc_member_hash(out[k]);
     tg->off = at + q;
     tg->n = nc - q;
     stbds_arrsetlen(*buf, (size_t)(at + nc));
     return 1;
+}
+BYOC__PRIVATE int byoc__cc_target_of(const byoc__cc *cc, int sid, int c, int **buf, byoc__cc_target *tg) {
+    const byoc__cc_cand *cd = &cc->cands[c];
+    return byoc__cc_target_with(cc, sid, &cc->pool[cd->off] + 1, cd->n - 1, cd->tail_sum, buf, tg);
 }
 
 /* One edge of the search: the state it reaches (made when new; -1 when c covers a covered node or the beam refuses
@@ -32849,42 +32894,67 @@ BYOC__PRIVATE unsigned char *byoc__cc_shadowed(const byoc__cc *cc) {
     return shadowed;
 }
 
+/* An edge of the sweep: an allowed candidate of one first-uncovered node, in by_first's order, with what a step
+   reads of it. The sweep takes a node's edges once per state of the node, and the candidates lie scattered over
+   cands and pool (each backend's made at its own time): copied together, in the sweep's order, they are read as
+   one stream. */
+typedef struct byoc__cc_edge {
+    double cost;
+    uint64_t tail_sum;
+    int c, off, n, shadowed; /* off, n: the members after the first, at edge_members[off] */
+} byoc__cc_edge;
+
 BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     byoc__cc_search_reset(cc);
     unsigned char *shadowed = byoc__cc_shadowed(cc);
     int nreq = (int)stbds_arrlen(cc->req), made, budget = cc->o->state_budget > 0 ? cc->o->state_budget : 1 << 20;
     int *head = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1))); /* f -> its states */
-    int *later = NULL; /* state -> the next state with its f, -1 */
     byoc__cc_target *targets = NULL; /* the edges of the state being expanded */
-    unsigned char *tied = NULL;
     int *covered = NULL, goal = -1, ok = head != NULL, free_edges = 0;
+    stbds_arrsetlen(cc->later, 0); /* state -> the next state with its f, -1 */
+    stbds_arrsetlen(cc->tied, 0);
+    stbds_arrsetlen(cc->edges, 0);
+    stbds_arrsetlen(cc->edge_members, 0);
+    stbds_arrsetlen(cc->first_edge, (size_t)nreq + 1); /* req position -> its node's first edge */
+    for (int r = 0; r < nreq; ++r) {
+        const int *list = cc->by_first[cc->req[r]];
+        cc->first_edge[r] = (int)stbds_arrlen(cc->edges);
+        for (int t = 0; t < (int)stbds_arrlen(list); ++t) {
+            const byoc__cc_cand *cd = &cc->cands[list[t]];
+            if (!byoc__cc_allowed(cc, list[t])) continue;
+            byoc__cc_edge e = {cd->cost, cd->tail_sum, list[t], (int)stbds_arrlen(cc->edge_members), cd->n - 1,
+                               shadowed && shadowed[list[t]]};
+            for (int q = 1; q < cd->n; ++q) stbds_arrput(cc->edge_members, cc->pool[cd->off + q]);
+            stbds_arrput(cc->edges, e);
+            free_edges |= cd->cost == 0;
+        }
+    }
+    cc->first_edge[nreq] = (int)stbds_arrlen(cc->edges);
     for (int i = 0; ok && i < cc->g.count; ++i) head[i] = -1;
-    for (int c = 0; c < (int)stbds_arrlen(cc->cands) && !free_edges; ++c)
-        free_edges = byoc__cc_allowed(cc, c) && cc->cands[c].cost == 0;
     int start = ok ? byoc__cc_state_get(cc, nreq ? cc->req[0] : -1, NULL, 0, 0, &made) : -1;
     if (start >= 0) {
         cc->states[start].cost = 0;
-        stbds_arrput(later, -1);
-        stbds_arrput(tied, 0);
+        stbds_arrput(cc->later, -1);
+        stbds_arrput(cc->tied, 0);
         if (nreq) head[cc->req[0]] = start;
         else goal = start;
     }
     for (int r = 0; ok && r < nreq; ++r) {
         int f = cc->req[r];
-        const int *list = cc->by_first[f];
-        int k = (int)stbds_arrlen(list);
+        const byoc__cc_edge *es = &cc->edges[cc->first_edge[r]];
+        int k = cc->first_edge[r + 1] - cc->first_edge[r];
         if (ok && k) stbds_arrsetlen(targets, (size_t)k);
-        for (int sid = head[f]; ok && sid >= 0; sid = later[sid]) {
+        for (int sid = head[f]; ok && sid >= 0; sid = cc->later[sid]) {
             cc->st->expanded++;
             /* Every edge's next state is worked out first and its table slot fetched ahead, so the lookups find
                their lines on the way instead of each waiting in turn; then the edges are taken in order. */
             stbds_arrsetlen(covered, 0);
             for (int t = 0; t < k; ++t) {
                 byoc__cc_target *tg = &targets[t];
-                tg->nf = -2; /* no edge: not allowed, shadowed, or covering a covered node */
-                if (!byoc__cc_allowed(cc, list[t]) || (shadowed && shadowed[list[t]]) ||
-                    !byoc__cc_target_of(cc, sid, list[t], &covered, tg)) {
-                    tg->nf = -2;
+                if (es[t].shadowed ||
+                    !byoc__cc_target_with(cc, sid, &cc->edge_members[es[t].off], es[t].n, es[t].tail_sum, &covered,
+                                          tg)) {
+                    tg->nf = -2; /* no edge: shadowed, or covering a covered node */
                     continue;
                 }
                 const byoc__cc_state_table *tt = &cc->state_table[tg->nf >= 0 ? tg->nf : cc->g.count];
@@ -32893,44 +32963,41 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
                                                                     (uint32_t)(tt->cap - 1))]);
             }
             for (int t = 0; ok && t < k; ++t) {
-                int c = list[t];
-                if (!byoc__cc_allowed(cc, c)) continue;
+                int c = es[t].c;
                 if ((int)stbds_arrlen(cc->states) >= budget) { ok = 0; break; } /* per edge, shadowed ones too */
                 const byoc__cc_target *tg = &targets[t];
                 if (tg->nf == -2) continue;
-                double cost = cc->states[sid].cost + cc->cands[c].cost;
+                double cost = cc->states[sid].cost + es[t].cost;
                 int before = (int)stbds_arrlen(cc->states),
                     ns = byoc__cc_state_get(cc, tg->nf, tg->n ? covered + tg->off : NULL, tg->n, tg->sum, &made);
                 if (ns < 0) continue;
                 if (ns >= before) { /* new: into its f's list */
                     int nf = cc->states[ns].f;
-                    stbds_arrput(later, nf >= 0 ? head[nf] : -1);
-                    stbds_arrput(tied, 0);
+                    stbds_arrput(cc->later, nf >= 0 ? head[nf] : -1);
+                    stbds_arrput(cc->tied, 0);
                     if (nf >= 0) head[nf] = ns;
                     else goal = ns;
                 }
                 byoc__cc_state *n = &cc->states[ns];
                 if (cost < n->cost) {
-                    n->cost = cost, n->prev = sid, n->cand = c, tied[ns] = 0;
+                    n->cost = cost, n->prev = sid, n->cand = c, cc->tied[ns] = 0;
                 } else if (cost == n->cost && sid != n->prev) {
                     byoc__cc_heap_item mine = {cc->states[sid].cost, sid}, theirs = {cc->states[n->prev].cost, n->prev};
                     if (mine.cost < theirs.cost || (mine.cost == theirs.cost && !free_edges &&
                                                     byoc__cc_state_less(cc, &mine, &theirs)))
-                        n->prev = sid, n->cand = c, tied[ns] = 0;
+                        n->prev = sid, n->cand = c, cc->tied[ns] = 0;
                     else if (mine.cost == theirs.cost && free_edges)
-                        tied[ns] = 1;
+                        cc->tied[ns] = 1;
                 }
             }
         }
     }
     int clean = ok;
-    for (int s = goal; clean && s >= 0; s = cc->states[s].prev) clean = !tied[s];
+    for (int s = goal; clean && s >= 0; s = cc->states[s].prev) clean = !cc->tied[s];
     double cost = clean ? byoc__cc_path(cc, goal, chosen) : -2;
     BYOC_FREE(shadowed);
     stbds_arrfree(targets);
     BYOC_FREE(head);
-    stbds_arrfree(later);
-    stbds_arrfree(tied);
     stbds_arrfree(covered);
     return cost;
 }
@@ -33531,22 +33598,17 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     BYOC_FREE(cc->mark);
     BYOC_FREE(cc->seen);
     BYOC_FREE(cc->tmp);
-    BYOC_FREE(cc->per_f);
     stbds_arrfree(cc->stack);
     stbds_arrfree(cc->pool);
     stbds_arrfree(cc->cands);
     stbds_arrfree(cc->collide);
     stbds_arrfree(cc->costs);
-    stbds_arrfree(cc->states);
-    stbds_arrfree(cc->spool);
-    stbds_arrfree(cc->heap);
+    byoc__cc_search_free(cc);
     byoc__map_free(&cc->dedup);
     byoc__map_free(&cc->by_origin);
     BYOC_FREE(cc->same_origin);
     BYOC_FREE(cc->origin_of);
     byoc__map_free(&cc->cost_cache);
-    stbds_arrfree(cc->state_slots);
-    BYOC_FREE(cc->state_table);
     BYOC_FREE(cc->kind_of);
     byoc__map_free(&cc->noted);
     for (int b = 0; b < cc->nb && b < BYOC__MAX_BACKENDS; ++b) BYOC_FREE(cc->ops[b]);
@@ -33985,6 +34047,25 @@ BYOC__PRIVATE byoc_result byoc__cc_check_pins(byoc__cc_region *rg, byoc_diag *di
     return BYOC_OK;
 }
 
+/* The two independent parts of making candidates, as tasks of a byoc_parallel: 0 generates every backend's and
+   the host's, 1 makes the baseline plans on copies of the module (byoc__cc_plan_run). One after the other, or
+   side by side on the caller's threads: task 1 reads only what the search set up before (the module, the
+   graph's size, the pins), so either way the candidates come out the same, in the same order. */
+typedef struct byoc__cc_generation {
+    byoc__cc *cc;
+    byoc__cc_plan *plans; /* stb_ds */
+} byoc__cc_generation;
+BYOC__PRIVATE void byoc__cc_generation_task(void *ctx, int64_t task) {
+    byoc__cc_generation *job = BYOC__CAST(byoc__cc_generation *, ctx);
+    byoc__cc *cc = job->cc;
+    if (task == 0) {
+        for (int b = 0; b < cc->nb; ++b) byoc__cc_generate_backend(cc, b);
+        byoc__cc_generate_host(cc);
+        return;
+    }
+    for (int k = 0; k < (int)stbds_arrlen(job->plans); ++k) byoc__cc_plan_run(cc, &job->plans[k]);
+}
+
 /* Every candidate (each backend's, the host's, the baseline plans' partitions), priced, and which of them the
    search may use. */
 BYOC__PRIVATE byoc_result byoc__cc_candidates(byoc__cc_region *rg, byoc_diag *diag) {
@@ -33992,14 +34073,26 @@ BYOC__PRIVATE byoc_result byoc__cc_candidates(byoc__cc_region *rg, byoc_diag *di
     const byoc_collage_options *o = cc->o;
     byoc_result r = BYOC_OK;
     if (!o->replay) {
-        for (int b = 0; b < cc->nb; ++b) byoc__cc_generate_backend(cc, b);
-        byoc__cc_generate_host(cc);
-        if (!o->no_baselines) {
+        byoc__cc_generation job;
+        memset(&job, 0, sizeof job);
+        job.cc = cc;
+        if (!o->no_baselines) { /* the greedy plan, then each backend's alone */
             int shared = byoc__cc_first_in_line(cc);
-            r = byoc__cc_plan(cc, -1, 0, shared, diag);
-            for (int k = 0; r == BYOC_OK && k < cc->nb && k < 63; ++k)
-                if (k != shared) r = byoc__cc_plan(cc, k, k + 1, -1, diag);
+            for (int k = -1; k < cc->nb && k < 63; ++k) {
+                if (k >= 0 && k == shared) continue; /* its plan is the greedy plan's */
+                byoc__cc_plan pl;
+                memset(&pl, 0, sizeof pl);
+                pl.only = k, pl.bit = k + 1, pl.shared = k < 0 ? shared : -1;
+                stbds_arrput(job.plans, pl);
+            }
         }
+        byoc__parallel_run(job.plans ? o->parallel : NULL, 2, byoc__cc_generation_task, &job);
+        for (int k = 0; k < (int)stbds_arrlen(job.plans); ++k) {
+            if (r == BYOC_OK) r = byoc__cc_plan_add(cc, &job.plans[k], diag);
+            stbds_arrfree(job.plans[k].parts);
+            stbds_arrfree(job.plans[k].members);
+        }
+        stbds_arrfree(job.plans);
         if (r == BYOC_OK) byoc__cc_keep_units(cc);
     } else {
         byoc__cc_generate_host(cc);
@@ -34027,28 +34120,29 @@ BYOC__PRIVATE byoc_result byoc__cc_candidates(byoc__cc_region *rg, byoc_diag *di
     return r == BYOC_OK ? byoc__cc_check_pins(rg, diag) : r;
 }
 
-/* The baselines searched in the candidates' space: greedy, each backend alone, the host alone. Their costs go to
-   the statistics, the greedy plan's placement to greedy_of; returns the cheapest that keeps the pins (a baseline
-   honours them only when the greedy plan does: the others ignore other backends' pins), its plan in *best_plan. */
-BYOC__PRIVATE double byoc__cc_baselines(byoc__cc_region *rg, int **best_plan) {
-    byoc__cc *cc = &rg->cc;
-    byoc_collage_stats *stats = cc->st;
+/* The baselines searched in the candidates' space: greedy, each backend alone, the host alone, on cc (the region's
+   search tables, or a twin's). Their costs go to costs (in that order, NAN for a plan past bit 63 that is not
+   made; byoc__cc_baseline_name names them), the
+   greedy plan's placement to greedy_of; returns the cheapest that keeps the pins (a baseline honours them only when
+   the greedy plan does: the others ignore other backends' pins), its plan in *best_plan. */
+BYOC__PRIVATE void byoc__cc_baseline_name(const byoc__cc *cc, int p, char *name, size_t cap) {
+    snprintf(name, cap, "%s%s", p == 0 ? "greedy" : p <= cc->nb ? "only:" : "host",
+             p > 0 && p <= cc->nb ? cc->o->backends[p - 1]->name : "");
+}
+BYOC__PRIVATE double byoc__cc_baselines(byoc__cc_region *rg, byoc__cc *cc, double **costs, int **best_plan) {
     int nplans = cc->o->no_baselines ? 0 : cc->nb + 2, *trial = NULL;
-    stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
     double best = INFINITY;
     unsigned char *base = BYOC__CAST(unsigned char *, BYOC_MALLOC((size_t)stbds_arrlen(cc->cands) + 1));
-    for (int p = 0; base && stats->plans && p < nplans; ++p) {
+    for (int p = 0; base && p < nplans; ++p) {
         int bit = p == 0 ? 0 : p <= cc->nb ? p : -1;
-        if (bit > 63) continue;
-        char name[160];
-        snprintf(name, sizeof name, "%s%s", p == 0 ? "greedy" : p <= cc->nb ? "only:" : "host",
-                 p > 0 && p <= cc->nb ? cc->o->backends[p - 1]->name : "");
+        if (bit > 63) {
+            stbds_arrput(*costs, NAN);
+            continue;
+        }
         byoc__cc_allow_plan(cc, base, bit);
         cc->allowed = base;
         double c = byoc__cc_search(cc, &trial);
-        stats->plans[stats->nplans].name = byoc_intern(stats->arena, name);
-        stats->plans[stats->nplans].cost = c;
-        stats->nplans++;
+        stbds_arrput(*costs, c);
         int pin_ok = 1;
         for (int k = 0; k < (int)stbds_arrlen(trial) && pin_ok; ++k) {
             const byoc__cc_cand *cd = &cc->cands[trial[k]];
@@ -34072,10 +34166,61 @@ BYOC__PRIVATE double byoc__cc_baselines(byoc__cc_region *rg, int **best_plan) {
     return best;
 }
 
-/* The plan in rg->chosen and its price in *cost: the replayed placement, or the search (again without a partition
-   on a cycle, at most 16 times) set against the baselines, then MaxCoalesce. */
+/* The search and the baselines, as the two tasks of a byoc_parallel: 0 searches the allowed candidates (again
+   without a partition on a cycle, at most 16 times), 1 the baselines. One after the other on the region's tables,
+   or side by side, the baselines on a twin: the region's candidates with search tables of its own (and its own
+   stamps), its counts added to the region's afterwards. Neither writes what the other reads. */
+typedef struct byoc__cc_choice {
+    byoc__cc_region *rg;
+    byoc__cc *baselines_on;
+    double cost, best;
+    double *costs;  /* the baselines' (stb_ds) */
+    int *best_plan; /* stb_ds */
+} byoc__cc_choice;
+BYOC__PRIVATE void byoc__cc_choice_task(void *ctx, int64_t task) {
+    byoc__cc_choice *job = BYOC__CAST(byoc__cc_choice *, ctx);
+    byoc__cc_region *rg = job->rg;
+    byoc__cc *cc = &rg->cc;
+    if (task == 1) {
+        job->best = byoc__cc_baselines(rg, job->baselines_on, &job->costs, &job->best_plan);
+        return;
+    }
+    cc->allowed = rg->allowed;
+    for (int round = 0;; ++round) {
+        job->cost = byoc__cc_search(cc, &rg->chosen);
+        int bad = isfinite(job->cost) ? byoc__cc_cycle(cc, rg->chosen, (int)stbds_arrlen(rg->chosen)) : -1;
+        if (bad < 0 || round == 16) {
+            if (bad >= 0) job->cost = INFINITY;
+            break;
+        }
+        rg->allowed[bad] = 0; /* break the cycle: search again without this partition */
+        cc->st->researches++;
+    }
+}
+
+/* a twin of cc for byoc__cc_choice: 0 when out of memory (then the baselines run on cc after the search) */
+BYOC__PRIVATE int byoc__cc_twin(const byoc__cc *cc, byoc__cc *twin, byoc_collage_stats *counts) {
+    size_t n = (size_t)cc->g.count + 1;
+    *twin = *cc;
+    memset(counts, 0, sizeof *counts);
+    twin->st = counts;
+    twin->states = NULL, twin->spool = NULL, twin->heap = NULL, twin->state_slots = NULL;
+    twin->edges = NULL, twin->edge_members = NULL, twin->first_edge = NULL, twin->later = NULL, twin->tied = NULL;
+    twin->stamp = 0;
+    twin->state_table = BYOC__CAST(byoc__cc_state_table *, BYOC_CALLOC(n, sizeof *twin->state_table));
+    twin->per_f = BYOC__CAST(int *, BYOC_CALLOC(n, sizeof(int)));
+    twin->mark = BYOC__CAST(int *, BYOC_CALLOC(n, sizeof(int)));
+    if (twin->state_table && twin->per_f && twin->mark) return 1;
+    byoc__cc_search_free(twin);
+    BYOC_FREE(twin->mark);
+    return 0;
+}
+
+/* The plan in rg->chosen and its price in *cost: the replayed placement, or the search set against the
+   baselines, then MaxCoalesce. */
 BYOC__PRIVATE byoc_result byoc__cc_choose(byoc__cc_region *rg, double *cost, byoc_diag *diag) {
     byoc__cc *cc = &rg->cc;
+    byoc_collage_stats *stats = cc->st;
     byoc_result r = BYOC_OK;
     if (cc->o->replay) {
         r = byoc__cc_replay(cc, &rg->chosen, diag);
@@ -34091,29 +34236,44 @@ BYOC__PRIVATE byoc_result byoc__cc_choose(byoc__cc_region *rg, double *cost, byo
         }
         return r;
     }
-    cc->allowed = rg->allowed;
-    for (int round = 0;; ++round) {
-        *cost = byoc__cc_search(cc, &rg->chosen);
-        int bad = isfinite(*cost) ? byoc__cc_cycle(cc, rg->chosen, (int)stbds_arrlen(rg->chosen)) : -1;
-        if (bad < 0 || round == 16) {
-            if (bad >= 0) *cost = INFINITY;
-            break;
-        }
-        rg->allowed[bad] = 0; /* break the cycle: search again without this partition */
-        cc->st->researches++;
+    const byoc_parallel *par = cc->o->parallel;
+    byoc__cc twin;
+    byoc_collage_stats twin_counts;
+    byoc__cc_choice job;
+    memset(&job, 0, sizeof job);
+    job.rg = rg;
+    int side_by_side = par && par->parallel_for && par->threads > 1 && !cc->o->no_baselines &&
+                       byoc__cc_twin(cc, &twin, &twin_counts);
+    job.baselines_on = side_by_side ? &twin : cc;
+    byoc__parallel_run(side_by_side ? par : NULL, 2, byoc__cc_choice_task, &job);
+    if (side_by_side) { /* the twin's counts join the region's */
+        stats->states += twin_counts.states, stats->expanded += twin_counts.expanded;
+        stats->beam |= twin_counts.beam, stats->pruned += twin_counts.pruned;
+        byoc__cc_search_free(&twin);
+        BYOC_FREE(twin.mark);
     }
-    int *best_plan = NULL;
-    double best = byoc__cc_baselines(rg, &best_plan);
-    if (best < *cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
-        cc->st->fallback = 1;
-        *cost = best;
+    *cost = job.cost;
+    int nplans = (int)stbds_arrlen(job.costs);
+    stats->plans = BYOC__NEW_N(stats->arena, byoc_collage_plan_cost, nplans + 1);
+    for (int p = 0; stats->plans && p < nplans; ++p) {
+        if (isnan(job.costs[p])) continue;
+        char name[160];
+        byoc__cc_baseline_name(cc, p, name, sizeof name);
+        stats->plans[stats->nplans].name = byoc_intern(stats->arena, name);
+        stats->plans[stats->nplans].cost = job.costs[p];
+        stats->nplans++;
+    }
+    if (job.best < *cost) { /* the beam or a cycle cost the search its optimum: the best baseline stands */
+        stats->fallback = 1;
+        *cost = job.best;
         stbds_arrsetlen(rg->chosen, 0);
-        for (int k = 0; k < (int)stbds_arrlen(best_plan); ++k) stbds_arrput(rg->chosen, best_plan[k]);
+        for (int k = 0; k < (int)stbds_arrlen(job.best_plan); ++k) stbds_arrput(rg->chosen, job.best_plan[k]);
     }
-    stbds_arrfree(best_plan);
+    stbds_arrfree(job.best_plan);
+    stbds_arrfree(job.costs);
     if (!isfinite(*cost))
         r = byoc__diag(diag, BYOC_ERR_UNSUPPORTED, 0, 0, 0, "collage: no plan covers every node of @main");
-    cc->st->search_cost = *cost;
+    stats->search_cost = *cost;
     if (r == BYOC_OK) {
         byoc__cc_coalesce(cc, &rg->chosen);
         *cost = 0;

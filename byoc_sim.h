@@ -11884,7 +11884,13 @@ BYOC__SIM_PRIVATE byoc_result byoc__sim_compile_place(byoc_module *m, byoc__sim_
         co.state_budget = o->state_budget;
         co.replay = o->replay;
         co.nreplay = o->nreplay;
+        /* the search's two independent steps on two of the program's threads (a pool of its own: the program's
+           is made later; none when a thread cannot be started, and the search runs on this one) */
+        byoc_sim_pool *pool = o->threads > 1 && !o->replay ? byoc_sim_pool_create(2, NULL, NULL) : NULL;
+        byoc_parallel par = byoc_sim_pool_parallel(pool);
+        co.parallel = pool ? &par : NULL;
         res = byoc_partition_collage(m, &co, c->collage, &c->placement, diag);
+        byoc_sim_pool_destroy(pool);
         c->measured = devices.measured;
         c->cache_hits = devices.cache_hits;
         byoc_sim_collage_devices_release(&devices);

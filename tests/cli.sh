@@ -68,6 +68,17 @@ expect cli_compile_no_run_options 1 'belong to run' "$BYOCC" compile $A -o "$tmp
 expect cli_partition_collage 0 'collage: plan ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage
 expect cli_partition_collage_json 0 '"search": {"cost": ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --emit json
 expect cli_partition_collage_save 0 'collage: plan ' "$BYOCC" partition $M --backend npu --backend dsp --strategy collage --save-placement "$tmp/plan.txt"
+# the search on one thread and on three (the baseline plans beside the candidates): the same report, byte for byte
+# but the search's time
+"$BYOCC" partition $M --backend npu --backend dsp --strategy collage --threads 1 2>&1 | sed 's/, [0-9.]* ms$//' > "$tmp/collage1.txt"
+"$BYOCC" partition $M --backend npu --backend dsp --strategy collage --threads 3 2>&1 | sed 's/, [0-9.]* ms$//' > "$tmp/collage3.txt"
+if grep -q '^collage: plan ' "$tmp/collage1.txt" && cmp -s "$tmp/collage1.txt" "$tmp/collage3.txt"; then
+    echo "ok cli_partition_collage_threads_same"
+else
+    echo "FAIL cli_partition_collage_threads_same: $(diff "$tmp/collage1.txt" "$tmp/collage3.txt" | head -4 | tr '\n' ' ')"
+fi
+expect cli_partition_bad_threads 1 "partition: --threads expects a thread count (1 to 1024), got '0'" \
+    "$BYOCC" partition $M --backend npu --strategy collage --threads 0
 expect cli_run_collage_replay 0 'all outputs match the host-only run' \
     "$BYOCC" run $M --backend npu --backend dsp --strategy collage --placement "$tmp/plan.txt" --reference host
 sed 's/ nn.conv2d npu / nn.relu npu /' "$tmp/plan.txt" > "$tmp/stale.txt"

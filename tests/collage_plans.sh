@@ -5,6 +5,8 @@
 # (with the greedy plan's it is compared to: "collage: plan X ms against greedy Y ms") must equal the saved ones
 # in tests/collage_plans/NAME.placement and NAME.cost, byte for byte. The saved files are the results of the
 # search before it was reworked for speed (issue 25): the rework is exact, so any difference is a regression.
+# The search runs on two threads (--threads 2: the baseline plans beside the candidates), as byocc does on a
+# machine with two cores or more; test_collage_search checks one thread finds the same.
 # COLLAGE_PLANS_UPDATE=1 rewrites the saved files instead (only after a deliberate change of the search).
 # One "ok NAME" / "FAIL NAME: why" line per model; without the shared models, one line saying why they skipped.
 BYOCC=${1:-build/byocc}
@@ -16,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 # the plan of one model against the saved one (or saved, under COLLAGE_PLANS_UPDATE=1)
 plan_unchanged() { # name model.onnx
     name=$1
-    if ! "$BYOCC" partition "$2" --backend npu --backend dsp --strategy collage --save-placement "$tmp/p" \
+    if ! "$BYOCC" partition "$2" --backend npu --backend dsp --strategy collage --threads 2 --save-placement "$tmp/p" \
         > "$tmp/log" 2>&1; then
         echo "FAIL collage_plan:$name: $(grep error "$tmp/log" | head -2 | tr '\n' ' ')"
         return

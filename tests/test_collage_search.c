@@ -5,11 +5,15 @@
      cost is not required, but searched <= all of them is;
    - deterministic: the same input gives the same placement twice;
    - bounded: past the state budget the beam takes over, says so, and still returns a plan;
-   - replay: a saved placement reproduces the partitioned module; a placement for another model is refused. */
+   - replay: a saved placement reproduces the partitioned module; a placement for another model is refused;
+   - threads: with byoc_collage_options.parallel (here a parallel_for of plain pthreads, as an embedding program
+     with a pool of its own passes one) every statistic, the placement and the partitioned module are those of
+     the search on one thread. */
 #include "byoc.h"
 #include "test.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #define STBDS_NO_SHORT_NAMES
 #include <stb/stb_ds.h> /* its implementation is in the library's object */
@@ -394,6 +398,78 @@ static void test_deterministic_and_replay(void) {
     byoc_module_destroy(b);
     byoc_module_destroy(c);
     free(text);
+    world_close(&w);
+}
+
+/* An embedding program's parallel_for: task 0 on the caller, each other task on a thread of its own, all joined
+   before it returns (a thread that cannot start runs its task on the caller). user counts the calls. */
+typedef struct thread_task { byoc_parallel_task task; void *ctx; int64_t index; } thread_task;
+static void *run_thread_task(void *arg) {
+    const thread_task *t = (const thread_task *)arg;
+    t->task(t->ctx, t->index);
+    return NULL;
+}
+static void pthreads_parallel_for(int64_t n, byoc_parallel_task task, void *ctx, void *user) {
+    pthread_t ids[8];
+    thread_task tasks[8];
+    int started[8] = {0};
+    ++*(int *)user;
+    for (int64_t i = 1; i < n && i < 8; ++i) {
+        thread_task t = {task, ctx, i};
+        tasks[i] = t;
+        started[i] = pthread_create(&ids[i], NULL, run_thread_task, &tasks[i]) == 0;
+    }
+    task(ctx, 0);
+    for (int64_t i = 1; i < n; ++i) {
+        if (i < 8 && started[i]) pthread_join(ids[i], NULL);
+        else task(ctx, i);
+    }
+}
+
+/* the same search on one thread and with parallel: the same statistics, placement and module, pinned or not */
+static void test_threads_same_result(void) {
+    world w;
+    CHECK(world_open(&w));
+    rng = 4242;
+    int calls = 0, pinned = 0;
+    byoc_parallel par = {pthreads_parallel_for, &calls, 2};
+    for (int trial = 0; trial < 60; ++trial) {
+        char *text = random_graph(5 + rnd(40));
+        world_costs(&w);
+        byoc_diag d;
+        byoc_module *a = byoc_module_parse(text, strlen(text), "r.relay", NULL, &d),
+                    *b = byoc_module_parse(text, strlen(text), "r.relay", NULL, &d);
+        CHECK(a && b);
+        byoc_collage_options o;
+        options_for(&w, &o, 2 + rnd(4));
+        byoc_pin pin = {"%1", rnd(2) ? "host" : "dsp"}; /* pins: every backend's plan is made (none is shared) */
+        if (trial % 3 == 0) o.pins = &pin, o.npins = 1;
+        byoc_collage_stats sa, sb;
+        byoc_result ra = byoc_partition_collage(a, &o, &sa, NULL, &d);
+        o.parallel = &par;
+        byoc_result rb = byoc_partition_collage(b, &o, &sb, NULL, &d);
+        CHECKF(ra == rb, "trial %d: %d on one thread, %d with threads: %s\n%s", trial, (int)ra, (int)rb, d.message, text);
+        if (ra == BYOC_OK && rb == BYOC_OK) {
+            pinned += o.npins;
+            CHECKF(sa.cost == sb.cost && sa.search_cost == sb.search_cost, "trial %d: cost %.17g / %.17g", trial, sa.cost, sb.cost);
+            CHECK(sa.candidates == sb.candidates && sa.states == sb.states && sa.expanded == sb.expanded && sa.dropped == sb.dropped);
+            CHECK(sa.estimates == sb.estimates && sa.cache_hits == sb.cache_hits && sa.coalesced == sb.coalesced && sa.moved == sb.moved);
+            CHECK(sa.nplans == sb.nplans && sa.nplacement == sb.nplacement);
+            for (int p = 0; p < sa.nplans && p < sb.nplans; ++p)
+                CHECK(!strcmp(sa.plans[p].name, sb.plans[p].name) && sa.plans[p].cost == sb.plans[p].cost);
+            for (int k = 0; k < sa.nplacement && k < sb.nplacement; ++k)
+                CHECK(sa.placement[k].origin == sb.placement[k].origin && !strcmp(sa.placement[k].backend, sb.placement[k].backend) &&
+                      sa.placement[k].group == sb.placement[k].group && !strcmp(sa.placement[k].greedy, sb.placement[k].greedy));
+            CHECKF(byoc_module_structural_equal(a, b), "trial %d: the partitioned modules differ\n%s", trial, text);
+            byoc_collage_stats_free(&sa);
+            byoc_collage_stats_free(&sb);
+        }
+        byoc_module_destroy(a);
+        byoc_module_destroy(b);
+        free(text);
+    }
+    CHECKF(calls >= 55, "parallel_for was called %d times in 60 searches", calls);
+    CHECKF(pinned >= 10, "only %d pinned searches succeeded", pinned);
     world_close(&w);
 }
 
@@ -808,6 +884,6 @@ int main(int argc, char **argv) {
                                       TEST_ENTRY(test_exact_against_brute_force), TEST_ENTRY(test_never_worse_than_greedy), TEST_ENTRY(test_deterministic_and_replay),
                                       TEST_ENTRY(test_beam_fallback),
                                       TEST_ENTRY(test_constraints_bind_inside_patterns), TEST_ENTRY(test_pattern_scoped_constraints),
-                                      TEST_ENTRY(test_baselines_shared_with_greedy)};
+                                      TEST_ENTRY(test_baselines_shared_with_greedy), TEST_ENTRY(test_threads_same_result)};
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }

@@ -1,14 +1,17 @@
 /* bench_collage -- the Collage search (byoc_partition_collage with the analytic estimator) on the built-in
    npu and dsp backends:
-   - search time on synthetic graphs of 1k, 10k and 50k nodes (tools/synthetic.h), CPU seconds, medians, and the
-     peak memory: each size runs in a process of its own (this program again, BYOC_BENCH_ONLY=N), whose getrusage
-     maximum resident set is read before the first search (the graph built) and after the last;
+   - search time on synthetic graphs of 1k, 10k and 50k nodes (tools/synthetic.h), medians of wall seconds on one
+     thread and on a pool of the online cores (byoc_collage_options.parallel; BYOC_BENCH_THREADS=N sets N), with
+     the CPU seconds of the pool's runs, and the peak memory: each size runs in a process of its own (this program
+     again, BYOC_BENCH_ONLY=N), whose getrusage maximum resident set is read before the first search (the graph
+     built) and after the last;
    - every shared model: search time (median of RUNS searches), and the simulated latency of the greedy
      plan, the searched plan and the best single-backend plan (each compiled and run on the simulated
      SoC); the geometric mean of greedy / collage over the distinct models.
    The device presets are the built-ins' (README "Device models"), fixed before any of this is measured.
    Usage: bench_collage MODELS_DIR RUNS OUT.json. Prints markdown tables; writes the rows to OUT.json.
-   BYOC_BENCH_ONLY=N: only the synthetic graph of N nodes (for profilers), one line of results. */
+   BYOC_BENCH_ONLY=N: only the synthetic graph of N nodes (for profilers), one line of results. The process keeps
+   freed memory for reuse as byocc does (glibc's mallopt; byocc.c's keep_freed_memory says why). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c99 */
 #endif
@@ -26,16 +29,22 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "bench_util.h"
 
-static double cpu_seconds(void) {
+static double clock_seconds(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 
 static byoc_sim_backend *backends[2];
+static byoc_sim_pool *pool;    /* the search's threads: the online cores, or BYOC_BENCH_THREADS */
+static byoc_parallel threads;  /* pool's parallel_for; used when use_threads */
+static int use_threads;
 
 static void collage_options(byoc_collage_options *o, const byoc_backend_spec **specs, byoc_sim_collage_devices *devices) {
     specs[0] = backends[0]->spec;
@@ -50,19 +59,21 @@ static void collage_options(byoc_collage_options *o, const byoc_backend_spec **s
     o->cost_data = devices;
     o->plain_candidates = 1;
     o->bind_constants = 1;
+    o->parallel = use_threads ? &threads : NULL;
 }
 
-/* one search on a copy of m: its statistics, CPU seconds in *seconds */
-static int search_once(const byoc_module *m, byoc_collage_stats *st, double *seconds, byoc_diag *d) {
+/* one search on a copy of m: its statistics, wall seconds in *seconds (CPU seconds in *cpu when not NULL) */
+static int search_once(const byoc_module *m, byoc_collage_stats *st, double *seconds, double *cpu, byoc_diag *d) {
     byoc_module *copy = byoc_module_clone(m, NULL);
     if (!copy) return 0;
     const byoc_backend_spec *specs[2];
     byoc_sim_collage_devices devices;
     byoc_collage_options o;
     collage_options(&o, specs, &devices);
-    double t0 = cpu_seconds();
+    double t0 = clock_seconds(CLOCK_MONOTONIC), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     int ok = byoc_partition_collage(copy, &o, st, NULL, d) == BYOC_OK;
-    *seconds = cpu_seconds() - t0;
+    *seconds = clock_seconds(CLOCK_MONOTONIC) - t0;
+    if (cpu) *cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
     byoc_sim_collage_devices_release(&devices);
     byoc_module_destroy(copy);
     return ok;
@@ -147,7 +158,7 @@ static void bench_model(const char *label, const char *path, int runs, FILE *jso
     int ok = 1;
     for (int r = 0; ok && r < runs && r < 32; ++r) {
         byoc_collage_stats_free(&st);
-        ok = search_once(m, &st, &times[r], &d);
+        ok = search_once(m, &st, &times[r], NULL, &d);
     }
     double search = ok ? median(times, runs < 32 ? runs : 32) : 0;
     double greedy = ok ? simulated(m, PLAN_GREEDY, &d) : -1, collage = ok ? simulated(m, PLAN_COLLAGE, &d) : -1;
@@ -196,7 +207,8 @@ static void bench_one(const char *label, const char *path, void *user) {
 /* one synthetic size's results */
 typedef struct synthetic_row {
     int nodes, searched, candidates, states, beam;
-    double seconds, cost_over_greedy;
+    double seconds, threaded_seconds, threaded_cpu; /* wall: one thread, the pool; CPU: the pool's runs */
+    double cost_over_greedy;
     long rss_before_kib, rss_peak_kib; /* getrusage's maximum resident set (KiB on Linux) */
 } synthetic_row;
 
@@ -216,21 +228,33 @@ static int synthetic_only(int size, int runs) {
     synthetic_row row;
     memset(&row, 0, sizeof row);
     row.rss_before_kib = peak_rss_kib();
-    double times[32];
+    double times[2][32], cpu[32];
     byoc_collage_stats st;
     memset(&st, 0, sizeof st);
-    for (int r = 0; r < runs && r < 32; ++r) {
-        byoc_collage_stats_free(&st);
-        if (!search_once(m, &st, &times[r], &d)) {
-            fprintf(stderr, "bench_collage: %d nodes: %s\n", size, d.message);
-            return 3;
+    for (int r = 0; r < runs && r < 32; ++r) /* one thread and the pool, alternating: the same moments of load */
+        for (int t = 0; t < 2; ++t) {
+            use_threads = t;
+            double serial_cost = st.cost;
+            int serial_states = st.states;
+            byoc_collage_stats_free(&st);
+            if (!search_once(m, &st, &times[t][r], &cpu[r], &d)) {
+                fprintf(stderr, "bench_collage: %d nodes: %s\n", size, d.message);
+                return 3;
+            }
+            if (t && (st.cost != serial_cost || st.states != serial_states)) {
+                fprintf(stderr, "bench_collage: %d nodes: the threaded search differs (cost %.9g, %d states) from "
+                        "the serial one (cost %.9g, %d states)\n", size, st.cost, st.states, serial_cost,
+                        serial_states);
+                return 3;
+            }
         }
-    }
+    use_threads = 0;
     row.rss_peak_kib = peak_rss_kib();
     double greedy = st.nplans ? st.plans[0].cost : 0;
-    printf("synthetic %d %d %d %d %d %.5f %.5f %ld %ld\n", size, st.nodes, st.candidates, st.states, st.beam,
-           median(times, runs < 32 ? runs : 32), greedy > 0 ? st.cost / greedy : 0.0, row.rss_before_kib,
-           row.rss_peak_kib);
+    int n = runs < 32 ? runs : 32;
+    printf("synthetic %d %d %d %d %d %.5f %.5f %.5f %.5f %ld %ld\n", size, st.nodes, st.candidates, st.states, st.beam,
+           median(times[0], n), median(times[1], n), median(cpu, n), greedy > 0 ? st.cost / greedy : 0.0,
+           row.rss_before_kib, row.rss_peak_kib);
     byoc_collage_stats_free(&st);
     byoc_module_destroy(m);
     return 0;
@@ -245,13 +269,22 @@ int main(int argc, char **argv) {
     int runs = argc > 2 ? atoi(argv[2]) : 3;
     const char *out_path = argc > 3 ? argv[3] : "build/bench_collage.json";
     if (runs < 1) runs = 1;
+#if defined(__GLIBC__)
+    mallopt(M_TRIM_THRESHOLD, 1 << 30); /* freed memory kept for reuse, as byocc keeps it (its keep_freed_memory) */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
     byoc_diag d;
     backends[0] = byoc_sim_backend_open("npu", &d);
     backends[1] = backends[0] ? byoc_sim_backend_open("dsp", &d) : NULL;
     if (!backends[1]) { fprintf(stderr, "bench_collage: %s\n", d.message); return 3; }
+    const char *nthreads = getenv("BYOC_BENCH_THREADS");
+    pool = byoc_sim_pool_create(nthreads ? atoi(nthreads) : byoc_sim_online_cores(), NULL, &d);
+    if (!pool) { fprintf(stderr, "bench_collage: BYOC_BENCH_THREADS: %s\n", d.message); return 3; }
+    threads = byoc_sim_pool_parallel(pool);
     const char *only = getenv("BYOC_BENCH_ONLY"); /* one synthetic size, alone in this process */
     if (only) {
         int rc = synthetic_only(atoi(only), runs);
+        byoc_sim_pool_destroy(pool);
         byoc_sim_backend_close(backends[0]);
         byoc_sim_backend_close(backends[1]);
         return rc;
@@ -261,17 +294,20 @@ int main(int argc, char **argv) {
 
     /* synthetic graphs, each in a process of its own so its peak memory is its own */
     static const int sizes[] = {1000, 10000, 50000};
-    double med[3] = {0, 0, 0};
+    double med[3] = {0, 0, 0}, threaded[3] = {0, 0, 0};
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0 || (size_t)len >= sizeof self - 1) snprintf(self, sizeof self, "%s", argv[0]);
     else self[len] = 0;
-    printf("## Collage search: synthetic graphs (npu + dsp + host, analytic estimator; CPU s, median of %d)\n\n", runs);
-    printf("Memory: the maximum resident set (getrusage) of a process running that size alone, once its graph is "
-           "built and after the searches.\n\n");
-    printf("| nodes | graph nodes searched | candidates | states | beam | search s | us per node "
-           "| searched / greedy cost | RSS before MiB | peak RSS MiB |\n"
-           "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
+    int nthr = byoc_sim_pool_threads(pool);
+    printf("## Collage search: synthetic graphs (npu + dsp + host, analytic estimator; medians of %d)\n\n", runs);
+    printf("Search s: wall seconds on one thread, and with %d threads (byoc_collage_options.parallel: the baseline "
+           "plans' greedy runs beside candidate generation), with that run's CPU seconds; the same plan either way. "
+           "Memory: the maximum resident set (getrusage) of a process running that size alone, once its graph is "
+           "built and after the searches.\n\n", nthr);
+    printf("| nodes | graph nodes searched | candidates | states | beam | search s, 1 thread | search s, %d threads "
+           "| CPU s, %d threads | us per node, %d threads | searched / greedy cost | RSS before MiB | peak RSS MiB |\n"
+           "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n", nthr, nthr, nthr);
     fprintf(json, "{\"synthetic\": [");
     for (int s = 0; s < 3; ++s) {
         char cmd[4200], line[512];
@@ -280,29 +316,33 @@ int main(int argc, char **argv) {
         synthetic_row row;
         int got = 0;
         while (child && fgets(line, sizeof line, child))
-            got |= sscanf(line, "synthetic %d %d %d %d %d %lf %lf %ld %ld", &row.nodes, &row.searched, &row.candidates,
-                          &row.states, &row.beam, &row.seconds, &row.cost_over_greedy, &row.rss_before_kib,
-                          &row.rss_peak_kib) == 9;
+            got |= sscanf(line, "synthetic %d %d %d %d %d %lf %lf %lf %lf %ld %ld", &row.nodes, &row.searched,
+                          &row.candidates, &row.states, &row.beam, &row.seconds, &row.threaded_seconds,
+                          &row.threaded_cpu, &row.cost_over_greedy, &row.rss_before_kib, &row.rss_peak_kib) == 11;
         if (!child || pclose(child) != 0 || !got) {
             fprintf(stderr, "bench_collage: the %d-node run failed\n", sizes[s]);
             return 3;
         }
         med[s] = row.seconds;
-        printf("| %d | %d | %d | %d | %s | %.3f | %.1f | %.3f | %.1f | %.1f |\n", sizes[s], row.searched,
-               row.candidates, row.states, row.beam ? "yes" : "no", row.seconds, 1e6 * row.seconds / sizes[s],
-               row.cost_over_greedy,
+        threaded[s] = row.threaded_seconds;
+        printf("| %d | %d | %d | %d | %s | %.3f | %.3f | %.3f | %.1f | %.3f | %.1f | %.1f |\n", sizes[s], row.searched,
+               row.candidates, row.states, row.beam ? "yes" : "no", row.seconds, row.threaded_seconds,
+               row.threaded_cpu, 1e6 * row.threaded_seconds / sizes[s], row.cost_over_greedy,
                row.rss_before_kib / 1024.0, row.rss_peak_kib / 1024.0);
         fprintf(json, "%s{\"nodes\": %d, \"searched_nodes\": %d, \"candidates\": %d, \"states\": %d, \"beam\": %s, "
-                      "\"search_s\": %.5f, \"cost_over_greedy\": %.5f, \"rss_before_kib\": %ld, \"rss_peak_kib\": %ld}",
+                      "\"search_s\": %.5f, \"threads\": %d, \"threaded_search_s\": %.5f, \"threaded_cpu_s\": %.5f, "
+                      "\"cost_over_greedy\": %.5f, \"rss_before_kib\": %ld, \"rss_peak_kib\": %ld}",
                 s ? ", " : "", sizes[s], row.searched, row.candidates, row.states, row.beam ? "true" : "false",
-                row.seconds, row.cost_over_greedy, row.rss_before_kib, row.rss_peak_kib);
+                row.seconds, nthr, row.threaded_seconds, row.threaded_cpu, row.cost_over_greedy, row.rss_before_kib,
+                row.rss_peak_kib);
     }
-    printf("\nGrowth 1k -> 10k: %.1fx, 10k -> 50k: %.1fx (linear: 10x, 5x). Targets: 50k nodes within 1 s, 10k -> 50k "
-           "within 6x.\n\n", med[1] / med[0], med[2] / med[1]);
+    printf("\nGrowth 1k -> 10k: %.1fx, 10k -> 50k: %.1fx on one thread (linear: 10x, 5x); %.1fx, %.1fx on %d. Targets: "
+           "50k nodes within 1 s, 10k -> 50k within 6x.\n\n", med[1] / med[0], med[2] / med[1],
+           threaded[1] / threaded[0], threaded[2] / threaded[1], nthr);
 
     /* the models */
     printf("## Collage on every shared model (npu + dsp + host)\n\n");
-    printf("Search: CPU ms, median of %d. Latency: the simulated SoC running each plan: greedy, collage, and the best of\n", runs);
+    printf("Search: wall ms on one thread, median of %d. Latency: the simulated SoC running each plan: greedy, collage, and the best of\n", runs);
     printf("the single-backend plans (greedy on npu alone, on dsp alone, and the host alone).\n\n");
     printf("| model | nodes | search ms | greedy ms | collage ms | best single ms | greedy / collage | best single / collage |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -314,6 +354,7 @@ int main(int argc, char **argv) {
     printf("\nGreedy / collage simulated latency, geometric mean over %d distinct models: %.2fx (target: >= 1.10x).\n\n", nratio, geo);
     fprintf(json, "\n],\n\"geomean_greedy_over_collage\": %.4f, \"distinct_models\": %d}\n", geo, nratio);
     fclose(json);
+    byoc_sim_pool_destroy(pool);
     byoc_sim_backend_close(backends[0]);
     byoc_sim_backend_close(backends[1]);
     return 0;

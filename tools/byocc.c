@@ -27,6 +27,9 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/resource.h> /* getrusage: --repeat's peak memory */
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h> /* mallopt: keep_freed_memory */
+#endif
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_INTERNAL = 3, EXIT_MISMATCH = 4 };
 
@@ -64,12 +67,13 @@ static const usage_section usage_sections[] = {
      "      [--strategy greedy|collage] [--pin NODE=BACKEND]... [--no-fallback] [--min-partition-ops N]\n"
      "      [--max-partitions N] [--no-merge-regions] [--config KEY=VALUE]... [-o OUT.relay]\n"
      "      [--estimator analytic|measured] [--cost-cache FILE] [--max-depth N] [--state-budget N]\n"
-     "      [--save-placement FILE] [--placement FILE] [--no-fq2i] [--fixed-point-requantize]\n"
+     "      [--save-placement FILE] [--placement FILE] [--no-fq2i] [--fixed-point-requantize] [--threads N]\n"
      "        greedy: place every op on the first backend (by priority, then as given) that takes it,\n"
      "        host last;\n"
      "        collage: the cheapest plan under the device models (never dearer than greedy), with its\n"
      "        statistics; --save-placement writes it, --placement replays one (refused when it no\n"
-     "        longer fits);\n"
+     "        longer fits); --threads N (default: BYOC_THREADS, else the online cores): above 1, the\n"
+     "        baseline plans are made beside the candidates (the same plan for every N);\n"
      "        NODE is a frontend name, a %N label of @main or #ID;\n"
      "        a quantized (QDQ) model's groups become qnn ops first (FakeQuantizationToInteger, each\n"
      "        group left in float32 listed with its reason); --no-fq2i keeps them in float;\n"
@@ -752,7 +756,7 @@ static const option_spec option_table[] = {
     {"--profile", O_PROFILE, 0, C_RUN | C_COMPILE},
     {"--trace", O_TRACE, 1, C_RUN | C_COMPILE},
     {"--repeat", O_REPEAT, 1, C_RUN | C_COMPILE | C_REPORT},
-    {"--threads", O_THREADS, 1, C_RUN | C_COMPILE | C_REPORT},
+    {"--threads", O_THREADS, 1, C_PARTITION | C_RUN | C_COMPILE | C_REPORT},
     {"--no-fuse", O_NO_FUSE, 0, C_RUN | C_COMPILE | C_REPORT},
     {"--side-by-side", O_SIDE_BY_SIDE, 0, C_RUN | C_COMPILE},
     {"--source-map", O_SOURCE_MAP, 1, C_COMPILE},
@@ -1464,11 +1468,14 @@ static int cmd_partition(session *s, const cli_options *opts) {
         o.bind_constants = (int)byoc_pass_context_int(ctx, "partition_graph.bind_constants");
         co.partition = &o;
         co.place_only = 1;
+        co.threads = host_threads(opts); /* the Collage search's threads */
+        if (!co.threads) rc = EXIT_USAGE;
         co.no_fq2i = opts->no_fq2i;
         co.fixed_point_requantize = opts->fixed_requantize;
         co.on_stage = partition_on_stage;
         co.stage_data = &ps;
-        if (byoc_sim_compile(m, &co, &c, &d) != BYOC_OK) rc = ps.rc != EXIT_OK ? ps.rc : compile_error(s, &so, c, &d);
+        if (rc == EXIT_OK && byoc_sim_compile(m, &co, &c, &d) != BYOC_OK)
+            rc = ps.rc != EXIT_OK ? ps.rc : compile_error(s, &so, c, &d);
     }
     byoc_module_destroy(arena);
     byoc_collage_stats none;
@@ -4051,7 +4058,20 @@ static int run_command(session *s, const command *c, int argc, char **argv) {
     return rc;
 }
 
+/* glibc hands freed memory back to the system as soon as a few hundred KiB lie free at the top of the heap, and
+   serves big blocks from fresh mappings it unmaps on free; a compile frees and takes again tens of MiB between its
+   steps (the Collage search's copies of the module, its tables, the passes' rebuilt graphs), and every page taken
+   again faults in anew (at 50k nodes, 170k faults and a fifth of the search's time in a VM). byocc is a short-lived
+   process: it keeps what it freed for its next steps. */
+static void keep_freed_memory(void) {
+#if defined(__GLIBC__)
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
+}
+
 int main(int argc, char **argv) {
+    keep_freed_memory();
     if (argc < 2) {
         print_usage(stderr, NULL);
         return EXIT_USAGE;
