@@ -1895,6 +1895,21 @@ BYOC__PRIVATE const char *byoc__intern_n(byoc_module *m, const char *s, size_t n
     return r;
 }
 
+/* stb_ds seeds each new hash table from one global that it then advances (stbds_hash_seed), unguarded: modules made
+   on separate threads at once (the Collage search prices candidates beside the baseline plans' copies) would race
+   on it. byoc makes every string table under this lock (a spin: a table is made in well under a microsecond). */
+#if defined(__GNUC__) || defined(__clang__)
+static unsigned char byoc__stbds_seed_lock;
+#define BYOC__SH_NEW_STRDUP(t)                                                                   \
+    do {                                                                                         \
+        while (__atomic_test_and_set(&byoc__stbds_seed_lock, __ATOMIC_ACQUIRE)) continue;       \
+        stbds_sh_new_strdup(t);                                                                  \
+        __atomic_clear(&byoc__stbds_seed_lock, __ATOMIC_RELEASE);                                \
+    } while (0)
+#else
+#define BYOC__SH_NEW_STRDUP(t) stbds_sh_new_strdup(t) /* no atomics: modules are made on one thread at a time */
+#endif
+
 BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator) {
     byoc_allocator a;
     if (allocator && allocator->alloc_fn && allocator->free_fn) a = *allocator;
@@ -1907,7 +1922,7 @@ BYOC_API byoc_module *byoc_module_create(const byoc_allocator *allocator) {
     if (!m) return NULL;
     memset(m, 0, sizeof *m);
     m->alloc = a;
-    stbds_sh_new_strdup(m->strings);
+    BYOC__SH_NEW_STRDUP(m->strings);
     m->next_id = 1;
     return m;
 }
@@ -5521,7 +5536,7 @@ BYOC__PRIVATE void byoc__printer_init(byoc__printer *p, byoc_module *m, unsigned
     p->m = m;
     p->out.m = m;
     p->flags = flags;
-    stbds_sh_new_strdup(p->used_var_names);
+    BYOC__SH_NEW_STRDUP(p->used_var_names);
 }
 
 BYOC__PRIVATE void byoc__print_global(byoc__printer *p, const char *name, byoc_node *fn) {
@@ -5529,7 +5544,7 @@ BYOC__PRIVATE void byoc__print_global(byoc__printer *p, const char *name, byoc_n
     byoc__map_free(&p->names);
     stbds_arrfree(p->var_names);
     stbds_shfree(p->used_var_names);
-    stbds_sh_new_strdup(p->used_var_names);
+    BYOC__SH_NEW_STRDUP(p->used_var_names);
     p->counter = 0;
     byoc__buf_printf(&p->out, "def @%s", name);
     byoc__print_fn_header(p, fn);
@@ -6242,7 +6257,7 @@ BYOC__PRIVATE byoc_node *byoc__lookup(byoc__parser *p, const char *name) {
 
 BYOC__PRIVATE void byoc__push_scope(byoc__parser *p) {
     byoc__scope_entry *s = NULL;
-    stbds_sh_new_strdup(s);
+    BYOC__SH_NEW_STRDUP(s);
     stbds_arrput(p->scopes, s);
 }
 BYOC__PRIVATE void byoc__pop_scope(byoc__parser *p) {
@@ -24799,7 +24814,7 @@ BYOC_API byoc_pattern *byoc_pattern_parse(byoc_module *m, const char *text, size
     byoc__parser_init(&p, m, diag, byoc_intern(m, filename ? filename : "<pattern>"), text ? text : "", text ? len : 0);
 
     byoc__pat_name *names = NULL;
-    stbds_sh_new_strdup(names);
+    BYOC__SH_NEW_STRDUP(names);
     byoc_pattern *result = NULL, *last_bound = NULL;
     byoc__next(&p);
     while (!p.failed && p.tok.kind != BYOC__T_EOF) {
@@ -27205,7 +27220,7 @@ BYOC_API byoc_backend_spec *byoc_backend_parse(const char *text, size_t len, con
     b->arena = arena;
     b->file = byoc_intern(arena, fname);
     byoc__pat_name *names = NULL;
-    stbds_sh_new_strdup(names);
+    BYOC__SH_NEW_STRDUP(names);
     byoc_pattern_entry *patterns = NULL;
     byoc_op_support *support = NULL;
     const char **dtypes = NULL;
@@ -34047,10 +34062,28 @@ BYOC__PRIVATE byoc_result byoc__cc_check_pins(byoc__cc_region *rg, byoc_diag *di
     return BYOC_OK;
 }
 
+/* Prices the candidates byoc__cc_keep_units cannot drop (the host's, and those holding no op of a QDQ unit), before
+   the baseline plans' partitions join them: every candidate is priced once all the same (a candidate's price does
+   not depend on when it is asked), and the estimator counts the same keys. */
+BYOC__PRIVATE void byoc__cc_price_kept(byoc__cc *cc) {
+    int *unit = BYOC__CAST(int *, BYOC_MALLOC(sizeof(int) * ((size_t)cc->g.count + 1)));
+    if (!unit) return; /* then they are priced with the others */
+    byoc__qdq_units(&cc->g, unit);
+    for (int c = 0; c < (int)stbds_arrlen(cc->cands) && !cc->m->has_error; ++c) {
+        const byoc__cc_cand *cd = &cc->cands[c];
+        int kept = cd->backend == cc->nb;
+        for (int q = 0; q < cd->n && !kept; ++q) kept = unit[cc->pool[cd->off + q]] < 0;
+        if (kept) byoc__cc_price(cc, c);
+    }
+    BYOC_FREE(unit);
+}
+
 /* The two independent parts of making candidates, as tasks of a byoc_parallel: 0 generates every backend's and
-   the host's, 1 makes the baseline plans on copies of the module (byoc__cc_plan_run). One after the other, or
-   side by side on the caller's threads: task 1 reads only what the search set up before (the module, the
-   graph's size, the pins), so either way the candidates come out the same, in the same order. */
+   the host's and prices those that stay (byoc__cc_price_kept), 1 makes the baseline plans on copies of the module
+   (byoc__cc_plan_run). One after the other, or side by side on the caller's threads: task 1 reads only what the
+   search set up before (the module's @main, the graph's size, the pins), and task 0 adds to the module only nodes
+   @main does not reach (the priced candidates' functions), so either way the candidates come out the same, in the
+   same order, with the same prices. */
 typedef struct byoc__cc_generation {
     byoc__cc *cc;
     byoc__cc_plan *plans; /* stb_ds */
@@ -34061,6 +34094,7 @@ BYOC__PRIVATE void byoc__cc_generation_task(void *ctx, int64_t task) {
     if (task == 0) {
         for (int b = 0; b < cc->nb; ++b) byoc__cc_generate_backend(cc, b);
         byoc__cc_generate_host(cc);
+        byoc__cc_price_kept(cc);
         return;
     }
     for (int k = 0; k < (int)stbds_arrlen(job->plans); ++k) byoc__cc_plan_run(cc, &job->plans[k]);
