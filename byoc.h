@@ -32739,9 +32739,6 @@ BYOC__PRIVATE int byoc__cc_allowed(const byoc__cc *cc, int c) {
     return !cc->cands[c].dead && (!cc->allowed || cc->allowed[c]);
 }
 
-/* the search's state tables emptied for a new run; their memory is kept (a search region makes up to six runs,
-   each about as big as the last: at 50k nodes tens of megabytes, which fresh pages would fault in again) */
-BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc);
 /* the memory of the search's tables (byoc__cc_free, and a twin's: byoc__cc_choose) */
 BYOC__PRIVATE void byoc__cc_search_free(byoc__cc *cc) {
     stbds_arrfree(cc->states);
@@ -32756,6 +32753,8 @@ BYOC__PRIVATE void byoc__cc_search_free(byoc__cc *cc) {
     stbds_arrfree(cc->later);
     stbds_arrfree(cc->tied);
 }
+/* the search's state tables emptied for a new run; their memory is kept (a search region makes up to six runs,
+   each about as big as the last: at 50k nodes tens of megabytes, which fresh pages would fault in again) */
 BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
     stbds_arrsetlen(cc->states, 0);
     stbds_arrsetlen(cc->spool, 0);
@@ -34155,10 +34154,10 @@ BYOC__PRIVATE byoc_result byoc__cc_candidates(byoc__cc_region *rg, byoc_diag *di
 }
 
 /* The baselines searched in the candidates' space: greedy, each backend alone, the host alone, on cc (the region's
-   search tables, or a twin's). Their costs go to costs (in that order, NAN for a plan past bit 63 that is not
-   made; byoc__cc_baseline_name names them), the
-   greedy plan's placement to greedy_of; returns the cheapest that keeps the pins (a baseline honours them only when
-   the greedy plan does: the others ignore other backends' pins), its plan in *best_plan. */
+   search tables, or a twin's). Their costs go to costs in that order (NAN for a plan past bit 63, not made;
+   byoc__cc_baseline_name names them), the greedy plan's placement to greedy_of; returns the cheapest that keeps
+   the pins (a baseline honours them only when the greedy plan does: the others ignore other backends' pins), its
+   plan in *best_plan. */
 BYOC__PRIVATE void byoc__cc_baseline_name(const byoc__cc *cc, int p, char *name, size_t cap) {
     snprintf(name, cap, "%s%s", p == 0 ? "greedy" : p <= cc->nb ? "only:" : "host",
              p > 0 && p <= cc->nb ? cc->o->backends[p - 1]->name : "");

@@ -302,9 +302,10 @@ int main(int argc, char **argv) {
     int nthr = byoc_sim_pool_threads(pool);
     printf("## Collage search: synthetic graphs (npu + dsp + host, analytic estimator; medians of %d)\n\n", runs);
     printf("Search s: wall seconds on one thread, and with %d threads (byoc_collage_options.parallel: the baseline "
-           "plans' greedy runs beside candidate generation), with that run's CPU seconds; the same plan either way. "
-           "Memory: the maximum resident set (getrusage) of a process running that size alone, once its graph is "
-           "built and after the searches.\n\n", nthr);
+           "plans' greedy runs beside candidate generation and pricing, the baselines' searches beside the search), "
+           "with that run's CPU seconds; the same plan either way. The process keeps freed memory for reuse, as "
+           "byocc does. Memory: the maximum resident set (getrusage) of a process running that size alone, once "
+           "its graph is built and after the searches.\n\n", nthr);
     printf("| nodes | graph nodes searched | candidates | states | beam | search s, 1 thread | search s, %d threads "
            "| CPU s, %d threads | us per node, %d threads | searched / greedy cost | RSS before MiB | peak RSS MiB |\n"
            "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n", nthr, nthr, nthr);
