@@ -32955,8 +32955,8 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
     }
     for (int r = 0; ok && r < nreq; ++r) {
         int f = cc->req[r];
-        const byoc__cc_edge *es = &cc->edges[cc->first_edge[r]];
         int k = cc->first_edge[r + 1] - cc->first_edge[r];
+        const byoc__cc_edge *es = k ? &cc->edges[cc->first_edge[r]] : NULL;
         if (ok && k) stbds_arrsetlen(targets, (size_t)k);
         for (int sid = head[f]; ok && sid >= 0; sid = cc->later[sid]) {
             cc->st->expanded++;
@@ -32965,9 +32965,8 @@ BYOC__PRIVATE double byoc__cc_sweep(byoc__cc *cc, int **chosen) {
             stbds_arrsetlen(covered, 0);
             for (int t = 0; t < k; ++t) {
                 byoc__cc_target *tg = &targets[t];
-                if (es[t].shadowed ||
-                    !byoc__cc_target_with(cc, sid, &cc->edge_members[es[t].off], es[t].n, es[t].tail_sum, &covered,
-                                          tg)) {
+                const int *members = es[t].n ? &cc->edge_members[es[t].off] : NULL; /* none: single ops */
+                if (es[t].shadowed || !byoc__cc_target_with(cc, sid, members, es[t].n, es[t].tail_sum, &covered, tg)) {
                     tg->nf = -2; /* no edge: shadowed, or covering a covered node */
                     continue;
                 }
