@@ -32393,7 +32393,7 @@ BYOC__PRIVATE void byoc__cc_plan_run(const byoc__cc *cc, byoc__cc_plan *pl) {
             stbds_arrput(pl->members, t);
         }
         stbds_arrfree(order);
-        int *mem = &pl->members[part.off], got = (int)stbds_arrlen(pl->members) - part.off;
+        int got = (int)stbds_arrlen(pl->members) - part.off, *mem = got ? &pl->members[part.off] : NULL;
         if (ok && got) {
             qsort(mem, (size_t)got, sizeof(int), byoc__int_cmp);
             for (int q = 0; q < got; ++q) /* distinct */
