@@ -7913,9 +7913,14 @@ BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t 
         memcpy(tile + r * 2 * VL, &c##r##0, sizeof(V));      \
         memcpy(tile + r * 2 * VL + VL, &c##r##1, sizeof(V)); \
     }
-#define BYOC__DEFINE_UKR(name, attrs, VT, VLEN)                                                                        \
-    attrs static void name(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, float alpha, float beta, \
-                           int m, int n) {                                                                             \
+#define BYOC__COMMA ,
+#define BYOC__NOTHING
+#define BYOC__DEFINE_UKR(name, attrs, VT, VLEN) BYOC__DEFINE_UKR_B(name, attrs, VT, VLEN, BYOC__NOTHING, 2 * VL)
+/* BDECL, BSTEP: B's panel packed (nothing; 2 VL floats a step) or read in place (BYOC__COMMA int64_t ldb; row k of
+   the tile's 2 VL columns at b + k * ldb) */
+#define BYOC__DEFINE_UKR_B(name, attrs, VT, VLEN, BDECL, BSTEP)                                                        \
+    attrs static void name(int64_t kc, const float *a, const float *b BDECL, float *c, int64_t ldc, float alpha,       \
+                           float beta, int m, int n) {                                                                 \
         typedef VT V;                                                                                                  \
         enum {                                                                                                         \
             VL = VLEN                                                                                                  \
@@ -7924,7 +7929,7 @@ BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t 
         memset(&zero, 0, sizeof zero);                                                                                 \
         BYOC__UKR_ROW_DECL(0)                                                                                          \
         BYOC__UKR_ROW_DECL(1) BYOC__UKR_ROW_DECL(2) BYOC__UKR_ROW_DECL(3) BYOC__UKR_ROW_DECL(4)                        \
-            BYOC__UKR_ROW_DECL(5) for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += 2 * VL) {                  \
+            BYOC__UKR_ROW_DECL(5) for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += BSTEP) {                   \
             V b0, b1;                                                                                                  \
             memcpy(&b0, b, sizeof b0);                                                                                 \
             memcpy(&b1, b + VL, sizeof b1);                                                                            \
@@ -7962,6 +7967,33 @@ BYOC__DEFINE_UKR(byoc__ukr_avx2, __attribute__((target("avx2,fma"), aligned(64))
 BYOC__DEFINE_UKR(byoc__ukr_avx512, __attribute__((target("avx512f"), aligned(64))) BYOC__FP_CONTRACT, byoc__f16v,
                  16)
 #endif
+
+/* The same micro-kernels reading B's 2 VL columns in place, row k at b + k * ldb: a 1x1 convolution's input
+   rows are already its B, so packing them only copies the input (byoc__conv_reads_input_in_place). The
+   multiply-adds and their order are the packed kernel's, so a tile gives the same bytes either way. */
+typedef void (*byoc__ukr_strided_fn)(int64_t kc, const float *a, const float *b, int64_t ldb, float *c, int64_t ldc,
+                                     float alpha, float beta, int m, int n);
+#if BYOC__SIMD
+BYOC__DEFINE_UKR_B(byoc__ukr_vec4_strided, BYOC__FP_CONTRACT, byoc__f4, 4, BYOC__COMMA int64_t ldb, ldb)
+#endif
+#if BYOC__X86_DISPATCH
+BYOC__DEFINE_UKR_B(byoc__ukr_avx2_strided, __attribute__((target("avx2,fma"), aligned(64))) BYOC__FP_CONTRACT,
+                   byoc__f8, 8, BYOC__COMMA int64_t ldb, ldb)
+BYOC__DEFINE_UKR_B(byoc__ukr_avx512_strided, __attribute__((target("avx512f"), aligned(64))) BYOC__FP_CONTRACT,
+                   byoc__f16v, 16, BYOC__COMMA int64_t ldb, ldb)
+#endif
+/* byoc__gemm_kernel's strided twin for the same nr, or NULL (the plain C build packs) */
+BYOC__PRIVATE byoc__ukr_strided_fn byoc__gemm_kernel_strided(int nr) {
+#if BYOC__X86_DISPATCH
+    if (nr == 32) return byoc__ukr_avx512_strided;
+    if (nr == 16) return byoc__ukr_avx2_strided;
+#endif
+#if BYOC__SIMD
+    if (nr == 8) return byoc__ukr_vec4_strided;
+#endif
+    (void)nr;
+    return NULL;
+}
 
 /* the widest micro-kernel this CPU runs, and its NR (asked each call: a cached answer would be
    global state shared between threads) */
@@ -8092,6 +8124,34 @@ BYOC__PRIVATE void byoc__sgemm_packed_ab(byoc__ukr_fn ukr, int nr, int64_t M, in
 BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int64_t N, int64_t K, const float *A,
                                         int64_t lda, const float *packed, float *C, int64_t ldc, float *ws) {
     byoc__sgemm_packed_ab(ukr, nr, M, N, K, A, lda, NULL, packed, C, ldc, ws);
+}
+
+/* C [M, N] = A packed by byoc__sgemm_pack_a_all * B [K, N] read in place, row k at B + k * ldb:
+   byoc__sgemm_packed_ab's tiles and k slices (the same bytes), a panel of nr columns at a time through every
+   slice and row tile while it is in L1; a last panel of fewer columns is packed into tail (KC x nr floats), as
+   reading nr columns in place would run past B's rows. */
+BYOC__PRIVATE void byoc__sgemm_strided_b(byoc__ukr_strided_fn sukr, byoc__ukr_fn ukr, int nr, int64_t M, int64_t N,
+                                         int64_t K, const float *apacked, const float *B, int64_t ldb, float *C,
+                                         int64_t ldc, float *tail) {
+    for (int64_t jr = 0; jr < N; jr += nr) {
+        int n = (int)BYOC__MIN(N - jr, (int64_t)nr);
+        const float *ap = apacked;
+        for (int64_t pc = 0; pc < K; pc += BYOC__GEMM_KC) {
+            int64_t kc = BYOC__MIN(K - pc, BYOC__GEMM_KC);
+            const float *bp = B + pc * ldb + jr;
+            if (n < nr) byoc__pack_b(kc, n, bp, ldb, 1, nr, tail);
+            for (int64_t ic = 0; ic < M; ic += BYOC__GEMM_MC) {
+                int64_t mc = BYOC__MIN(M - ic, BYOC__GEMM_MC);
+                for (int64_t ir = 0; ir < mc; ir += BYOC__GEMM_MR) {
+                    float *c = C + (ic + ir) * ldc + jr, beta = pc == 0 ? 0.0f : 1.0f;
+                    int m = (int)BYOC__MIN(mc - ir, BYOC__GEMM_MR);
+                    if (n == nr) sukr(kc, ap + ir * kc, bp, ldb, c, ldc, 1.0f, beta, m, n);
+                    else ukr(kc, ap + ir * kc, tail, c, ldc, 1.0f, beta, m, n);
+                }
+                ap += (mc + BYOC__GEMM_MR - 1) / BYOC__GEMM_MR * BYOC__GEMM_MR * kc;
+            }
+        }
+    }
 }
 
 BYOC_API void byoc_sgemm(int trans_a, int trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float *A,
@@ -10931,6 +10991,21 @@ BYOC__PRIVATE void byoc__conv_epilogue_rows(const byoc__conv_epilogue *ep, int64
     }
 }
 
+/* 1 when a pointwise convolution's GEMM reads its input rows in place (byoc__sgemm_strided_b) instead of packing
+   them into panels: weights packed at lowering (wpacked) and few output channels. Packing copies K x P floats
+   for a product of Og x K x P multiply-adds, so with few outputs (squeezenet's squeeze layers) it is a large
+   share of the layer; with many, each packed panel serves many row tiles from L1, where a panel read in place
+   spans K separate rows (two lines each, unaligned) and the reuse pays for the copy. Measured one thread, AVX2
+   (pack + GEMM -> in place): 96 -> 16 channels at 55x55 228-234 -> 172-183 us, 128 -> 16 at 55x55 235-314 ->
+   188-247 us, 256 -> 32 at 27x27 184-215 -> 174-221 us, 384 -> 48 at 27x27 407 -> 433 us (slower), 512 -> 64
+   at 13x13 149-175 -> 150-183 us. */
+#ifndef BYOC__PW_INPLACE_OG
+#define BYOC__PW_INPLACE_OG 32
+#endif
+BYOC__PRIVATE int byoc__conv_reads_input_in_place(const byoc__conv_geom *g, int pointwise, const float *wpacked) {
+    return pointwise && wpacked && g->Og > 1 && g->Og <= BYOC__PW_INPLACE_OG;
+}
+
 /* units [u0, u1) of a GEMM convolution, unit u = (n * G + group) * blocks + b: out[Og, P] = W_g[Og, Cg*KH*KW] *
    patches[Cg*KH*KW, P], block b's columns [b * block, (b + 1) * block); the patches go straight into the GEMM's
    packed layout (byoc__im2col_packed), or with one output per group (a row of the GEMM, which byoc_sgemm runs as
@@ -10948,6 +11023,8 @@ BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise
     float *wpacked = row ? (float *)byoc__align64(row + ncr) : NULL; /* the group's weights, packed once */
     int nr;
     byoc__ukr_fn ukr = byoc__gemm_kernel(&nr);
+    byoc__ukr_strided_fn sukr = byoc__conv_reads_input_in_place(g, pointwise, wpre) ? byoc__gemm_kernel_strided(nr)
+                                                                                  : NULL;
     for (int64_t u = u0; u < u1; ++u) {
         int64_t q = u / nblocks, p0 = u % nblocks * block, n = q / g->G, grp = q % g->G;
         const float *xg = x + (n * g->C + grp * g->Cg) * g->H * g->W, *wg = w + grp * g->Og * KK;
@@ -10961,6 +11038,8 @@ BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise
             int64_t width = BYOC__MIN(block, P - p0);
             if (direct) {
                 byoc_sgemm(0, 0, g->Og, width, KK, 1.0f, wg, KK, xg + p0, P, 0.0f, og + p0, P, ws);
+            } else if (sukr) {
+                byoc__sgemm_strided_b(sukr, ukr, nr, g->Og, width, KK, apanels, xg + p0, P, og + p0, P, col);
             } else if (g->Og > 1) {
                 if (pointwise) byoc__sgemm_pack_b_all(nr, width, KK, xg + p0, P, col);
                 else byoc__im2col_packed(xg, g, p0, p0 + width, nr, row, col);

@@ -6536,6 +6536,7 @@ typedef struct byoc__dv_lowering {
     int failed;
     int dry;                       /* estimating: no constant data, no kernels' text kept */
     byoc__map *memo;               /* estimating: layer signature -> its cycles + 1 (may be NULL) */
+    uint64_t dev_hash;             /* with a memo: byoc__sim_device_hash, which every layer signature mixes in */
 } byoc__dv_lowering;
 
 BYOC__SIM_PRIVATE int byoc__dv_fail(byoc__dv_lowering *L, byoc_result code, const byoc_node *n, const char *fmt, ...)
@@ -7291,13 +7292,25 @@ BYOC__SIM_PRIVATE void byoc__sim_target_key(const byoc_sim_device *dev, char *ou
              dev->dram_bytes_per_cycle, dev->dram_latency, dev->burst_bytes, dev->launch_cycles, dev->double_buffer);
 }
 
+/* every parameter of a device, hashed (the memo's part of a layer signature: Collage prices tens of thousands of
+   candidates, and formatting the target key for each cost more than lowering most of them) */
+BYOC__SIM_PRIVATE uint64_t byoc__sim_device_hash(const byoc_sim_device *dev) {
+    const char *end = (const char *)memchr(dev->preset, 0, sizeof dev->preset);
+    size_t n = end ? (size_t)(end - dev->preset) : sizeof dev->preset;
+    uint64_t h = byoc__hash_bytes(0xcbf29ce484222325ull, dev->preset, n);
+    double real[2] = {dev->clock_mhz, dev->dram_bytes_per_cycle};
+    int64_t whole[12] = {dev->kind,    dev->rows,         dev->cols,        (int64_t)dev->dataflow,
+                         dev->lanes,   dev->sram_bytes,   dev->dram_latency, dev->burst_bytes,
+                         dev->launch_cycles, dev->double_buffer, (int64_t)dev->dtypes, 0};
+    h = byoc__hash_bytes(h, real, sizeof real);
+    return byoc__hash_bytes(h, whole, sizeof whole);
+}
+
 /* what decides a layer's cycles: its ops (names, attributes, types), where their arguments come from,
    its operands' and output's shapes, and the device */
 BYOC__SIM_PRIVATE uint64_t byoc__dv_layer_signature(const byoc__dv_lowering *L, const byoc__dv_layer *ly) {
     const byoc__dv_stream *s = L->s;
-    char dev[400];
-    byoc__sim_target_key(&s->dev, dev, sizeof dev);
-    uint64_t h = byoc__hash_bytes(0xcbf29ce484222325ull, dev, strlen(dev));
+    uint64_t h = L->dev_hash;
     for (int i = 0; i < ly->nops; ++i) {
         const byoc_node *c = L->ops[ly->ops[i]].call;
         h = byoc__hash_attrs(byoc__hash_bytes(h, c->op->def.name, strlen(c->op->def.name)), &c->attrs);
@@ -7399,6 +7412,7 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node 
     L.diag = diag;
     L.dry = dry;
     L.memo = memo;
+    if (memo) L.dev_hash = byoc__sim_device_hash(&s->dev);
     int argv[64];
     if (fn->nparams > 64)
         byoc__dv_fail(&L, BYOC_ERR_UNSUPPORTED, fn, "a partition of %d parameters (at most 64)", fn->nparams);
@@ -7450,8 +7464,9 @@ BYOC__SIM_PRIVATE byoc_result byoc__dv_lower_in(byoc_module *m, const byoc_node 
             break;
         }
         s->layer_ops = BYOC__SIM_CAST(char **, ops);
-        s->layer_names[s->nlayers] = byoc__dv_join(&L, &ly, 1);
-        s->layer_ops[s->nlayers] = byoc__dv_join(&L, &ly, 0);
+        /* an estimate reads no names (NULL): Collage prices tens of thousands of candidates this way */
+        s->layer_names[s->nlayers] = dry ? NULL : byoc__dv_join(&L, &ly, 1);
+        s->layer_ops[s->nlayers] = dry ? NULL : byoc__dv_join(&L, &ly, 0);
         s->nlayers++;
         if (!byoc__dv_emit_layer(&L, &ly, s->nlayers - 1)) break;
     }

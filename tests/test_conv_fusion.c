@@ -65,6 +65,19 @@ static const char *const constant_model =
     "  nn.relu(%7)\n"
     "}\n";
 
+/* Pointwise convolutions with few outputs read their input rows in place (byoc__conv_reads_input_in_place): 400
+   input channels (two k slices of the GEMM), 20 and 32 outputs (row tiles of 6 with a short last one), 23 x 29
+   pixels (a last panel of fewer columns, packed). Their bytes must be the packed path's, as the ops run one by one
+   (byoc_sgemm packs). */
+static const char *const in_place_model =
+    "def @main(%x: Tensor[(1, 400, 23, 29), float32]) {\n"
+    "  %0 = nn.conv2d(%x, meta[relay.Constant][0] /* ty=Tensor[(20, 400, 1, 1), float32] */);\n"
+    "  %1 = nn.bias_add(%0, meta[relay.Constant][1] /* ty=Tensor[(20), float32] */);\n"
+    "  %2 = nn.relu(%1);\n"
+    "  %3 = nn.conv2d(%2, meta[relay.Constant][2] /* ty=Tensor[(32, 20, 1, 1), float32] */);\n"
+    "  nn.relu(%3)\n"
+    "}\n";
+
 typedef struct fusion_run {
     unsigned char *bytes;
     size_t nbytes;
@@ -162,10 +175,19 @@ static void test_fused_convs_with_weights_packed_at_lowering(void) {
     CHECKF(fused == 4 && anchors == 4, "%d fused convolution kernels of %d anchors, want 4 of 4", fused, anchors);
 }
 
+static void test_pointwise_convs_reading_their_input_in_place(void) {
+    char why[600] = "";
+    int fused, anchors;
+    check_same_bytes(in_place_model, &fused, &anchors, why, sizeof why);
+    CHECKF(fused >= 0, "%s", why);
+    CHECKF(fused == 2 && anchors == 2, "%d fused convolution kernels of %d anchors, want 2 of 2", fused, anchors);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_fused_conv_groups_give_the_ops_bytes),
         TEST_ENTRY(test_fused_convs_with_weights_packed_at_lowering),
+        TEST_ENTRY(test_pointwise_convs_reading_their_input_in_place),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
