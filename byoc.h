@@ -16084,7 +16084,7 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
    last of the second (parenthesised index lists). border: h[ox] for ox in [lo, hi) = the maximum from -FLT_MAX
    of the row's taps inside [0, W); hrow: every h[ox], with vectors for [a, bv); vrun: out[i] = the maximum from
    -FLT_MAX over rows t of hrows[off[t] + i], i < n. */
-#define BYOC__DEFINE_MAXROWS(suffix, attrs, VT, VLEN, EVEN, ODD, SHIFT1, MAX)                                       \
+#define BYOC__DEFINE_MAXROWS(suffix, attrs, VT, VLEN, EVEN, ODD, SHIFT1, MAX, THREE)                                \
     attrs BYOC__ALWAYS_INLINE void byoc__maxrows_border_##suffix(const byoc__pool_geom *g, const float *row,      \
                                                                   float *h, int64_t lo, int64_t hi) {             \
         for (int64_t ox = lo; ox < hi; ++ox) {                                                                   \
@@ -16152,14 +16152,8 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
         for (int64_t ox = a;; ox += VL) {                                                                        \
             ox = BYOC__MIN(ox, bv - VL);                                                                         \
             const float *s = row + 2 * ox - g->pl;                                                               \
-            VT lo, hi, next; /* next's last lane: the last output's third tap */                                 \
-            memcpy(&next, s + VL + 1, sizeof next);                                                              \
-            memcpy(&lo, s, sizeof lo);                                                                           \
-            memcpy(&hi, s + VL, sizeof hi);                                                                      \
-            VT even = __builtin_shufflevector(lo, hi, BYOC__MAXROWS_LANES EVEN);                                 \
-            VT odd = __builtin_shufflevector(lo, hi, BYOC__MAXROWS_LANES ODD);                                   \
-            VT acc = MAX(odd, MAX(even, lowest));                                                                \
-            acc = MAX(__builtin_shufflevector(even, next, BYOC__MAXROWS_LANES SHIFT1), acc);                     \
+            VT acc;                                                                                              \
+            THREE(VT, VL, s, lowest, acc, EVEN, ODD, SHIFT1, MAX)                                                \
             memcpy(h + ox, &acc, sizeof acc);                                                                    \
             if (ox + VL >= bv) break;                                                                            \
         }                                                                                                        \
@@ -16312,22 +16306,53 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
     }
 #if BYOC__SIMD && BYOC__WINO_SHUFFLE /* __builtin_shufflevector: gcc 12, clang */
 #define BYOC__MAXROWS_LANES(...) __VA_ARGS__ /* a parenthesised list of lane indices, unwrapped */
+/* acc = the three taps' maximum for the VL outputs whose windows start at s, s + 2, ...: the even lanes, the odd
+   lanes and the even lanes shifted by one lane, the last from the third load's last lane (six loads took two per
+   tap; one element put in a lane went through the stack, and the vector load after it waited on the store) */
+#define BYOC__MAXROWS_THREE(VT, VL, s, lowest, acc, EVEN, ODD, SHIFT1, MAX)                                         \
+    {                                                                                                            \
+        VT lo, hi, next; /* next's last lane: the last output's third tap */                                     \
+        memcpy(&next, s + VL + 1, sizeof next);                                                                  \
+        memcpy(&lo, s, sizeof lo);                                                                               \
+        memcpy(&hi, s + VL, sizeof hi);                                                                          \
+        VT even = __builtin_shufflevector(lo, hi, BYOC__MAXROWS_LANES EVEN);                                     \
+        VT odd = __builtin_shufflevector(lo, hi, BYOC__MAXROWS_LANES ODD);                                       \
+        acc = MAX(odd, MAX(even, lowest));                                                                       \
+        acc = MAX(__builtin_shufflevector(even, next, BYOC__MAXROWS_LANES SHIFT1), acc);                         \
+    }
 #if BYOC__X86_DISPATCH
 #define BYOC__MAXROWS_MAX4(v, acc) ((byoc__f4)_mm_max_ps((__m128)(v), (__m128)(acc)))
 #define BYOC__MAXROWS_MAX8(v, acc) ((byoc__f8)_mm256_max_ps((__m256)(v), (__m256)(acc)))
 #define BYOC__MAXROWS_MAX16(v, acc) ((byoc__f16v)_mm512_max_ps((__m512)(v), (__m512)(acc)))
+/* AVX2: shufps takes the even (or odd) elements of two vectors within each 128-bit half, in the order 0 2 8 10 |
+   4 6 12 14; the three taps taken that way (the third from loads one float on) stay in that order through the
+   maxima, and one permute of 64-bit pairs restores it: three in-lane shuffles and one crossing per vector, where
+   the generic lane lists compiled to four crossing permutes and two blends (the pools' hot loop on Zen 3). The
+   maxima are the same operations in the same order per output, so the bytes are the same. */
+#define BYOC__MAXROWS_THREE_AVX2(VT, VL, s, lowest, acc, EVEN, ODD, SHIFT1, MAX)                                    \
+    {                                                                                                            \
+        __m256 lo = _mm256_loadu_ps(s), hi = _mm256_loadu_ps(s + 8);                                             \
+        __m256 lo1 = _mm256_loadu_ps(s + 1), hi1 = _mm256_loadu_ps(s + 9);                                       \
+        __m256 e = _mm256_shuffle_ps(lo, hi, 0x88), o = _mm256_shuffle_ps(lo, hi, 0xdd);                         \
+        __m256 e2 = _mm256_shuffle_ps(lo1, hi1, 0xdd); /* the third taps: the odd elements one float on */       \
+        __m256 m = _mm256_max_ps(e2, _mm256_max_ps(o, _mm256_max_ps(e, (__m256)(lowest))));                      \
+        acc = (VT)_mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(m), 0xd8));                             \
+    }
 BYOC__DEFINE_MAXROWS(avx2, __attribute__((target("avx2"))), byoc__f8, 8, (0, 2, 4, 6, 8, 10, 12, 14),
-                     (1, 3, 5, 7, 9, 11, 13, 15), (1, 2, 3, 4, 5, 6, 7, 15), BYOC__MAXROWS_MAX8)
+                     (1, 3, 5, 7, 9, 11, 13, 15), (1, 2, 3, 4, 5, 6, 7, 15), BYOC__MAXROWS_MAX8,
+                     BYOC__MAXROWS_THREE_AVX2)
 BYOC__DEFINE_MAXROWS(avx512, __attribute__((target("avx512f"))), byoc__f16v, 16,
                      (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
                      (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31),
-                     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 31), BYOC__MAXROWS_MAX16)
+                     (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 31), BYOC__MAXROWS_MAX16,
+                     BYOC__MAXROWS_THREE)
 #undef BYOC__MAXROWS_MAX8
 #undef BYOC__MAXROWS_MAX16
 #else
 #define BYOC__MAXROWS_MAX4(v, acc) BYOC__SEL((v) > (acc), v, acc)
 #endif
-BYOC__DEFINE_MAXROWS(portable, , byoc__f4, 4, (0, 2, 4, 6), (1, 3, 5, 7), (1, 2, 3, 7), BYOC__MAXROWS_MAX4)
+BYOC__DEFINE_MAXROWS(portable, , byoc__f4, 4, (0, 2, 4, 6), (1, 3, 5, 7), (1, 2, 3, 7), BYOC__MAXROWS_MAX4,
+                     BYOC__MAXROWS_THREE)
 #undef BYOC__MAXROWS_MAX4
 #undef BYOC__MAXROWS_LANES
 #endif
