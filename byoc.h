@@ -16081,9 +16081,10 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
 }
 /* The plane loops for one vector type (max and average). MAX(v, acc): v where v > acc, else acc (maxps's order
    of operands); EVEN, ODD: the even and odd lanes of two vectors, SHIFT1: lanes 1 .. VL - 1 of the first then the
-   last of the second (parenthesised index lists). border: h[ox] for ox in [lo, hi) = the maximum from -FLT_MAX
-   of the row's taps inside [0, W); hrow: every h[ox], with vectors for [a, bv); vrun: out[i] = the maximum from
-   -FLT_MAX over rows t of hrows[off[t] + i], i < n. */
+   last of the second (parenthesised index lists); THREE: the statement giving a vector's three-tap maxima at
+   stride 2 (BYOC__MAXROWS_THREE, or an instruction set's own). border: h[ox] for ox in [lo, hi) = the maximum
+   from -FLT_MAX of the row's taps inside [0, W); hrow: every h[ox], with vectors for [a, bv); vrun: out[i] = the
+   maximum from -FLT_MAX over rows t of hrows[off[t] + i], i < n. */
 #define BYOC__DEFINE_MAXROWS(suffix, attrs, VT, VLEN, EVEN, ODD, SHIFT1, MAX, THREE)                                \
     attrs BYOC__ALWAYS_INLINE void byoc__maxrows_border_##suffix(const byoc__pool_geom *g, const float *row,      \
                                                                   float *h, int64_t lo, int64_t hi) {             \
@@ -16132,11 +16133,8 @@ BYOC__PRIVATE void byoc__max_pool_inner_cols(const byoc__pool_geom *g, int64_t *
             if (o1 + VL >= bv) break;                                                                            \
         }                                                                                                        \
     }                                                                                                            \
-    /* kw 3, dw 1, sw 2 (most CNNs' pools): the three taps of a vector of outputs from three loads, the even   \
-       lanes, the odd lanes and the even lanes shifted by one lane, the last from the third load's last lane  \
-       (six loads took two per tap; one element put in a lane went through the stack, and the vector load    \
-       after it waited on the store); it reads the taps alone, so its vectors cover every inner column        \
-       ([a, bv) with bv = b) */                                                                                \
+    /* kw 3, dw 1, sw 2 (most CNNs' pools): a vector of outputs at a time from its three taps (THREE); it     \
+       reads the taps alone, so its vectors cover every inner column ([a, bv) with bv = b) */                 \
     attrs BYOC__ALWAYS_INLINE void byoc__maxrows_hrow3_##suffix(const byoc__pool_geom *g, int64_t a, int64_t bv,  \
                                                                  const float *row, float *h) {                   \
         enum { VL = VLEN };                                                                                      \
