@@ -16346,6 +16346,7 @@ BYOC__DEFINE_MAXROWS(avx512, __attribute__((target("avx512f"))), byoc__f16v, 16,
                      BYOC__MAXROWS_THREE)
 #undef BYOC__MAXROWS_MAX8
 #undef BYOC__MAXROWS_MAX16
+#undef BYOC__MAXROWS_THREE_AVX2
 #else
 #define BYOC__MAXROWS_MAX4(v, acc) BYOC__SEL((v) > (acc), v, acc)
 #endif
@@ -16353,6 +16354,7 @@ BYOC__DEFINE_MAXROWS(portable, , byoc__f4, 4, (0, 2, 4, 6), (1, 3, 5, 7), (1, 2,
                      BYOC__MAXROWS_THREE)
 #undef BYOC__MAXROWS_MAX4
 #undef BYOC__MAXROWS_LANES
+#undef BYOC__MAXROWS_THREE
 #endif
 #undef BYOC__DEFINE_MAXROWS
 /* the float average pools that take the rows' vectors: strides 1 and 2, any window */
