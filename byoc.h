@@ -32802,12 +32802,10 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     int mask = t->cap - 1, at = t->off + (int)(tag & (uint32_t)mask);
     for (; cc->state_slots[at].id; at = t->off + ((at - t->off + 1) & mask)) {
         if (cc->state_slots[at].tag != tag) continue;
-        int s = cc->state_slots[at].id - 1, k = 0;
+        int s = cc->state_slots[at].id - 1;
         if (cc->states[s].f != f || cc->states[s].n != n) continue;
-        /* compared in line: about ten ints, no call; no pool yet when every state so far is empty (n == 0) */
-        const int *theirs = n ? &cc->spool[cc->states[s].off] : extra;
-        while (k < n && theirs[k] == extra[k]) k++;
-        if (k == n) {
+        /* no pool yet when every state so far is empty (n == 0) */
+        if (!n || !memcmp(&cc->spool[cc->states[s].off], extra, sizeof(int) * (size_t)n)) {
             *made = 0;
             return s;
         }
@@ -32827,7 +32825,7 @@ BYOC__PRIVATE int byoc__cc_state_get(byoc__cc *cc, int f, const int *extra, int 
     st.n = n;
     st.prev = st.cand = -1;
     st.cost = INFINITY;
-    for (int i = 0; i < n; ++i) stbds_arrput(cc->spool, extra[i]);
+    if (n) memcpy(stbds_arraddnptr(cc->spool, n), extra, sizeof(int) * (size_t)n);
     stbds_arrput(cc->states, st);
     int id = (int)stbds_arrlen(cc->states) - 1;
     cc->state_slots[at].tag = tag;
@@ -32890,8 +32888,9 @@ BYOC__PRIVATE int byoc__cc_target_with(const byoc__cc *cc, int sid, const int *m
         i += take_x;
         j += !take_x;
     }
-    while (i < ne) out[nc++] = ex[i++];
-    while (j < nm) out[nc++] = mm[j++];
+    /* the rest of one side in one copy: a state's extra holds about twenty nodes, and this runs for every edge */
+    if (i < ne) memcpy(out + nc, ex + i, sizeof(int) * (size_t)(ne - i)), nc += ne - i;
+    if (j < nm) memcpy(out + nc, mm + j, sizeof(int) * (size_t)(nm - j)), nc += nm - j;
     /* the next uncovered required node */
     int p = cc->req_pos[f] + 1, q = 0;
     while (p < nreq && q < nc && out[q] <= cc->req[p]) {

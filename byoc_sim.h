@@ -7297,13 +7297,15 @@ BYOC__SIM_PRIVATE void byoc__sim_target_key(const byoc_sim_device *dev, char *ou
 BYOC__SIM_PRIVATE uint64_t byoc__sim_device_hash(const byoc_sim_device *dev) {
     const char *end = (const char *)memchr(dev->preset, 0, sizeof dev->preset);
     size_t n = end ? (size_t)(end - dev->preset) : sizeof dev->preset;
-    uint64_t h = byoc__hash_bytes(0xcbf29ce484222325ull, dev->preset, n);
+    uint64_t h = byoc__hash_bytes(0xcbf29ce484222325ull, dev->preset, n), bits[2];
     double real[2] = {dev->clock_mhz, dev->dram_bytes_per_cycle};
-    int64_t whole[12] = {dev->kind,    dev->rows,         dev->cols,        (int64_t)dev->dataflow,
+    int64_t whole[11] = {dev->kind,    dev->rows,         dev->cols,        (int64_t)dev->dataflow,
                          dev->lanes,   dev->sram_bytes,   dev->dram_latency, dev->burst_bytes,
-                         dev->launch_cycles, dev->double_buffer, (int64_t)dev->dtypes, 0};
-    h = byoc__hash_bytes(h, real, sizeof real);
-    return byoc__hash_bytes(h, whole, sizeof whole);
+                         dev->launch_cycles, dev->double_buffer, (int64_t)dev->dtypes};
+    memcpy(bits, real, sizeof bits);
+    for (int i = 0; i < 2; ++i) h = byoc__mix(h, bits[i]); /* a word at a time: the tile check hashes per op */
+    for (int i = 0; i < 11; ++i) h = byoc__mix(h, (uint64_t)whole[i]);
+    return h;
 }
 
 /* what decides a layer's cycles: its ops (names, attributes, types), where their arguments come from,
@@ -7568,8 +7570,42 @@ BYOC__SIM_PRIVATE void byoc__dv_estimate_stream(const byoc__dv_stream *s, byoc_s
 
 
 // [SECTION] sim impl: device programs: blobs, loading, running, runtime modules
+/* The tile check's verdicts that an op fits, kept by what its one-op lowering reads: the device's parameters, the
+   op, its attributes, its result's and arguments' types. Placement asks about one op many times (alone, in each
+   match of a pattern, again in every greedy plan a Collage search makes), and each answer is a lowering. A small
+   table, one signature per slot, the last stored there: a clash costs a lowering again, never a wrong answer
+   (a slot holds the whole 64-bit signature). Refusals are not kept: their reason is worked out each time. The
+   threads of a search share it under a lock. */
+#define BYOC__DV_FITS_SLOTS 2048
+static uint64_t byoc__dv_fits_known[BYOC__DV_FITS_SLOTS];
+#if !defined(BYOC_NO_THREADS)
+static pthread_mutex_t byoc__dv_fits_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
+BYOC__SIM_PRIVATE uint64_t byoc__dv_fits_signature(const byoc_sim_device *dev, const byoc_node *call) {
+    uint64_t h = byoc__sim_device_hash(dev);
+    h = byoc__hash_attrs(byoc__hash_bytes(h, call->op->def.name, strlen(call->op->def.name)), &call->attrs);
+    h = byoc__hash_type(h, call->checked_type);
+    for (int a = 0; a < call->nargs; ++a)
+        h = byoc__hash_type(byoc__mix(h, (uint64_t)a + 1), call->args[a]->checked_type);
+    return h | 1; /* 0 is an empty slot */
+}
+/* sig's slot: 1 when it holds sig (lookup), or after storing it there (store) */
+BYOC__SIM_PRIVATE int byoc__dv_fits_slot(uint64_t sig, int store) {
+    uint64_t *slot = &byoc__dv_fits_known[sig % BYOC__DV_FITS_SLOTS];
+#if !defined(BYOC_NO_THREADS)
+    pthread_mutex_lock(&byoc__dv_fits_lock);
+#endif
+    int known = *slot == sig;
+    if (store) *slot = sig;
+#if !defined(BYOC_NO_THREADS)
+    pthread_mutex_unlock(&byoc__dv_fits_lock);
+#endif
+    return known || store;
+}
 /* the predicate's tile check: one op alone as a layer */
 BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
+    uint64_t sig = byoc__dv_fits_signature(dev, call);
+    if (byoc__dv_fits_slot(sig, 0)) return 1;
     byoc__dv_stream s;
     memset(&s, 0, sizeof s);
     s.dev = *dev;
@@ -7609,6 +7645,7 @@ BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_
     }
     byoc__dv_lowering_free(&L);
     byoc__dv_stream_free(&s);
+    if (ok) byoc__dv_fits_slot(sig, 1);
     return ok;
 }
 /* ---- the blob (tir_to_runtime's output) ---- */
