@@ -3255,6 +3255,16 @@ BYOC__PRIVATE void byoc__post_order_marked_stats(byoc_node *root, unsigned flags
     if (!root) return;
     uint64_t mark = byoc__walk_mark_new();
     byoc__frame *stack = NULL;
+    /* room for a small function's walk at once (Collage's estimators walk one per candidate priced), where growing
+       each array from nothing would reallocate it three times */
+    stbds_arrsetcap(stack, 16);
+    if (!*order) stbds_arrsetcap(*order, 16);
+    if (stats && !stats->ids) {
+        stbds_arrsetcap(stats->ids, 16);
+        stbds_arrsetcap(stats->ninputs, 16);
+        stbds_arrsetcap(stats->input_ids, 32);
+        stbds_arrsetcap(stats->pending, 32);
+    }
     byoc__frame f0 = {root, 0};
     root->walk_mark = mark;
     stbds_arrput(stack, f0);
@@ -7422,8 +7432,10 @@ BYOC__PRIVATE uint64_t byoc__hash_attr_double(uint64_t x, double d) {
     if (d == 0) d = 0;
     return byoc__hash_bytes(x, &d, sizeof d);
 }
-BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
-    uint64_t acc = 0; /* order-independent, matching byoc__attrs_equal */
+/* the attributes' part of a hash, order-independent (matching byoc__attrs_equal): byoc__hash_attrs mixes it in,
+   and a caller that hashes one node's attributes many times keeps it */
+BYOC__PRIVATE uint64_t byoc__attrs_sum(const byoc_attrs *a) {
+    uint64_t acc = 0;
     for (int i = 0; i < a->count; ++i) {
         const byoc_attr_value *v = &a->items[i].value;
         uint64_t x = byoc__hash_bytes(0xcbf29ce484222325ull, a->items[i].name, strlen(a->items[i].name));
@@ -7448,8 +7460,9 @@ BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) {
         }
         acc += x;
     }
-    return byoc__mix(h, acc);
+    return acc;
 }
+BYOC__PRIVATE uint64_t byoc__hash_attrs(uint64_t h, const byoc_attrs *a) { return byoc__mix(h, byoc__attrs_sum(a)); }
 
 BYOC_API uint64_t byoc_structural_hash(const byoc_node *root) {
     if (!root) return 0;
@@ -32088,6 +32101,7 @@ typedef struct byoc__cc {
     uint32_t *origin_of;    /* graph index -> its node's origin (before tagging) */
     int *mark, *seen, *tmp; /* graph-sized scratch, stamped */
     unsigned char *kind_of; /* graph index -> byoc__node_kind, worked out once: describe reads it per member */
+    uint64_t *attrs_sum;    /* graph index -> byoc__attrs_sum of an op call's attributes, once: each key holding it */
     int stamp, seen_stamp;
     int *stack;
     byoc__map cost_cache;   /* key -> index into costs + 1 */
@@ -32536,8 +32550,8 @@ BYOC__PRIVATE uint64_t byoc__cc_key(byoc__cc *cc, const byoc__cc_cand *c) {
         const byoc_graph_node *gn = &g->nodes[mem[q]];
         const byoc_node *x = gn->node;
         h = byoc__mix(h, (uint64_t)x->kind);
-        if (x->kind == BYOC_NODE_CALL && x->op)
-            h = byoc__hash_attrs(byoc__hash_bytes(h, x->op->def.name, strlen(x->op->def.name)), &x->attrs);
+        if (x->kind == BYOC_NODE_CALL && x->op) /* byoc__hash_attrs, its sum kept */
+            h = byoc__mix(byoc__hash_bytes(h, x->op->def.name, strlen(x->op->def.name)), cc->attrs_sum[mem[q]]);
         if (x->kind == BYOC_NODE_TUPLE_GET_ITEM) h = byoc__mix(h, (uint64_t)x->index);
         h = byoc__hash_type(h, x->checked_type);
         int k = byoc__input_count(x, 0);
@@ -33726,6 +33740,7 @@ BYOC__PRIVATE void byoc__cc_free(byoc__cc *cc) {
     BYOC_FREE(cc->origin_of);
     byoc__map_free(&cc->cost_cache);
     BYOC_FREE(cc->kind_of);
+    BYOC_FREE(cc->attrs_sum);
     byoc__map_free(&cc->noted);
     for (int b = 0; b < cc->nb && b < BYOC__MAX_BACKENDS; ++b) BYOC_FREE(cc->ops[b]);
     byoc_graph_free(&cc->g);
@@ -34091,6 +34106,7 @@ BYOC__PRIVATE byoc_result byoc__cc_setup(byoc__cc_region *rg, byoc_node *main_fn
         cc->state_table =
             BYOC__CAST(byoc__cc_state_table *, BYOC_CALLOC((size_t)count + 1, sizeof *cc->state_table));
         cc->kind_of = BYOC__CAST(unsigned char *, BYOC_CALLOC((size_t)count + 1, 1));
+        cc->attrs_sum = BYOC__CAST(uint64_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint64_t)));
         cc->by_first = BYOC__CAST(int **, BYOC_CALLOC((size_t)count + 1, sizeof(int *)));
         cc->same_origin = BYOC__CAST(int *, BYOC_MALLOC(bytes));
         cc->origin_of = BYOC__CAST(uint32_t *, BYOC_CALLOC((size_t)count + 1, sizeof(uint32_t)));
@@ -34099,8 +34115,8 @@ BYOC__PRIVATE byoc_result byoc__cc_setup(byoc__cc_region *rg, byoc_node *main_fn
         rg->greedy_of = BYOC__CAST(int *, BYOC_CALLOC((size_t)count + 1, sizeof(int)));
     }
     if (!built || !rg->greedy_of || !cc->req_pos || !cc->pin || !cc->mark || !cc->seen || !cc->tmp || !cc->per_f ||
-        !cc->state_table || !cc->kind_of || !cc->by_first || !cc->same_origin || !cc->origin_of || !rg->group_of ||
-        !rg->backend_of)
+        !cc->state_table || !cc->kind_of || !cc->attrs_sum || !cc->by_first || !cc->same_origin || !cc->origin_of ||
+        !rg->group_of || !rg->backend_of)
         return byoc__diag(diag, BYOC_ERR_OUT_OF_MEMORY, 0, 0, 0, "collage: out of memory");
     for (int b = 0; b < cc->nb; ++b) cc->ops[b] = byoc__support_ops(cc->o->backends[b]);
     /* without rows, the module is not printed for its labels nor walked for where each op went */
@@ -34112,6 +34128,7 @@ BYOC__PRIVATE byoc_result byoc__cc_setup(byoc__cc_region *rg, byoc_node *main_fn
         cc->req_pos[i] = cc->pin[i] = cc->same_origin[i] = -1;
         cc->origin_of[i] = byoc_node_origin(x);
         cc->kind_of[i] = (unsigned char)byoc__node_kind(x);
+        if (x->kind == BYOC_NODE_CALL && x->op) cc->attrs_sum[i] = byoc__attrs_sum(&x->attrs);
         if (x->kind != BYOC_NODE_CALL && x->kind != BYOC_NODE_TUPLE && x->kind != BYOC_NODE_TUPLE_GET_ITEM) continue;
         cc->req_pos[i] = (int)stbds_arrlen(cc->req);
         stbds_arrput(cc->req, i);
