@@ -34350,6 +34350,11 @@ BYOC__PRIVATE void byoc__cc_choice_task(void *ctx, int64_t task) {
     }
 }
 
+/* what a twin owns (byoc__cc_twin): its search tables and its stamps */
+BYOC__PRIVATE void byoc__cc_twin_free(byoc__cc *twin) {
+    byoc__cc_search_free(twin);
+    BYOC_FREE(twin->mark);
+}
 /* a twin of cc for byoc__cc_choice: 0 when out of memory (then the baselines run on cc after the search) */
 BYOC__PRIVATE int byoc__cc_twin(const byoc__cc *cc, byoc__cc *twin, byoc_collage_stats *counts) {
     size_t n = (size_t)cc->g.count + 1;
@@ -34363,8 +34368,7 @@ BYOC__PRIVATE int byoc__cc_twin(const byoc__cc *cc, byoc__cc *twin, byoc_collage
     twin->per_f = BYOC__CAST(int *, BYOC_CALLOC(n, sizeof(int)));
     twin->mark = BYOC__CAST(int *, BYOC_CALLOC(n, sizeof(int)));
     if (twin->state_table && twin->per_f && twin->mark) return 1;
-    byoc__cc_search_free(twin);
-    BYOC_FREE(twin->mark);
+    byoc__cc_twin_free(twin);
     return 0;
 }
 
@@ -34401,8 +34405,7 @@ BYOC__PRIVATE byoc_result byoc__cc_choose(byoc__cc_region *rg, double *cost, byo
     if (side_by_side) { /* the twin's counts join the region's */
         stats->states += twin_counts.states, stats->expanded += twin_counts.expanded;
         stats->beam |= twin_counts.beam, stats->pruned += twin_counts.pruned;
-        byoc__cc_search_free(&twin);
-        BYOC_FREE(twin.mark);
+        byoc__cc_twin_free(&twin);
     }
     *cost = job.cost;
     int nplans = (int)stbds_arrlen(job.costs);
