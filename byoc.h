@@ -32885,8 +32885,8 @@ BYOC__PRIVATE void byoc__cc_search_reset(byoc__cc *cc) {
    in *buf, appended there; stb_ds) and their shares' sum. Returns 0 when c covers a covered node. */
 typedef struct byoc__cc_target { int nf, off, n; uint64_t sum; } byoc__cc_target;
 /* the same for a candidate given by its members after the first (mm, nm of them) and their shares' sum */
-BYOC__PRIVATE int byoc__cc_target_with(const byoc__cc *cc, int sid, const int *mm, int nm, uint64_t tail_sum,
-                                       int **buf, byoc__cc_target *tg) {
+BYOC__ALWAYS_INLINE int byoc__cc_target_with(const byoc__cc *cc, int sid, const int *mm, int nm, uint64_t tail_sum,
+                                             int **buf, byoc__cc_target *tg) {
     const byoc__cc_state *cur = &cc->states[sid];
     int f = cur->f, nreq = (int)stbds_arrlen(cc->req), at = (int)stbds_arrlen(*buf);
     /* members after f must not be covered: merge them with the state's extra (into room made once per edge, not
