@@ -5732,7 +5732,7 @@ BYOC__PRIVATE byoc_result byoc_onnx__body_begin(byoc_onnx__ctx *c, const char *a
     sc.attr = attr;
     stbds_arrput(st->scopes, sc);
     st->values = NULL;
-    stbds_sh_new_strdup(st->values);
+    BYOC__SH_NEW_STRDUP(st->values); /* under byoc.h's seed lock: models may load on several threads */
     b->entered = 1;
     for (int i = 0; r == BYOC_OK && i < (int)stbds_arrlen(b->g.initializers); ++i) {
         byoc_onnx__tensor t;
@@ -6868,7 +6868,7 @@ BYOC_API byoc_result byoc_onnx_import(const void *data, size_t size, const char 
     if (st.opt->external_data_dir) snprintf(st.dir, sizeof st.dir, "%s/", st.opt->external_data_dir);
     else if (name && strrchr(name, '/'))
         snprintf(st.dir, sizeof st.dir, "%.*s/", (int)(strrchr(name, '/') - name), name);
-    stbds_sh_new_strdup(st.values);
+    BYOC__SH_NEW_STRDUP(st.values);
 
     byoc_onnx__file mf;
     byoc_onnx__graph g;
