@@ -7297,8 +7297,9 @@ BYOC__SIM_PRIVATE void byoc__sim_target_key(const byoc_sim_device *dev, char *ou
 BYOC__SIM_PRIVATE uint64_t byoc__sim_device_hash(const byoc_sim_device *dev) {
     const char *end = (const char *)memchr(dev->preset, 0, sizeof dev->preset);
     size_t n = end ? (size_t)(end - dev->preset) : sizeof dev->preset;
-    uint64_t h = byoc__hash_bytes(0xcbf29ce484222325ull, dev->preset, n), bits[2];
+    uint64_t h = byoc__hash_bytes(0xcbf29ce484222325ull, dev->preset, n);
     double real[2] = {dev->clock_mhz, dev->dram_bytes_per_cycle};
+    uint64_t bits[2];
     int64_t whole[11] = {dev->kind,    dev->rows,         dev->cols,        (int64_t)dev->dataflow,
                          dev->lanes,   dev->sram_bytes,   dev->dram_latency, dev->burst_bytes,
                          dev->launch_cycles, dev->double_buffer, (int64_t)dev->dtypes};
@@ -7589,7 +7590,7 @@ BYOC__SIM_PRIVATE uint64_t byoc__dv_fits_signature(const byoc_sim_device *dev, c
         h = byoc__hash_type(byoc__mix(h, (uint64_t)a + 1), call->args[a]->checked_type);
     return h | 1; /* 0 is an empty slot */
 }
-/* sig's slot: 1 when it holds sig (lookup), or after storing it there (store) */
+/* 1 when sig's slot holds sig; with store, the slot holds it afterwards */
 BYOC__SIM_PRIVATE int byoc__dv_fits_slot(uint64_t sig, int store) {
     uint64_t *slot = &byoc__dv_fits_known[sig % BYOC__DV_FITS_SLOTS];
 #if !defined(BYOC_NO_THREADS)
@@ -7600,7 +7601,7 @@ BYOC__SIM_PRIVATE int byoc__dv_fits_slot(uint64_t sig, int store) {
 #if !defined(BYOC_NO_THREADS)
     pthread_mutex_unlock(&byoc__dv_fits_lock);
 #endif
-    return known || store;
+    return known;
 }
 /* the predicate's tile check: one op alone as a layer */
 BYOC__SIM_PRIVATE int byoc__dv_tile_fits(const byoc_sim_device *dev, const byoc_node *call, char *reason, size_t cap) {
