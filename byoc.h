@@ -8146,16 +8146,16 @@ BYOC__PRIVATE void byoc__sgemm_packed_b(byoc__ukr_fn ukr, int nr, int64_t M, int
 }
 
 /* Fetching far rows ahead. A panel read in place takes one or two new cache lines from each of its K rows, and when
-   the rows lie a page or more apart (ldb >= BYOC__IN_PLACE_FAR_ROW floats) each row is a separate stream in a
-   separate page, more than the hardware's stream prefetchers follow: squeezenet's 64 -> 16 squeeze layer at 55x55
-   (64 rows 12 KB apart) waited on memory for most of its loads. Each k step then asks for the same row two panels
-   on (b + 2 nr), so the lines are on their way one panel before they are read. Measured one thread, Zen 3, per
-   layer against the unchanged layers of the same processes: that layer 0.57-0.62x its time (about ONNX Runtime's),
-   128 -> 16 at 55x55 0.78-0.86x. On short rows (shufflenet's 1x1 layers at 14x14 and 7x7, rows of 196 and 49
-   floats) the same fetches made layers 1.3-1.5x slower: those rows are read in cache already, so no fetch there.
-   A prefetch only moves lines; the arithmetic and its bytes are the same. */
+   the rows lie far apart (ldb >= BYOC__IN_PLACE_FAR_ROW floats, 2 KB: at most two rows to a page) each row is a
+   stream of its own, more than the hardware's stream prefetchers follow: squeezenet's 64 -> 16 squeeze layer at
+   55x55 (64 rows 12 KB apart) waited on memory for most of its loads. Each k step then asks for the same row two
+   panels on (b + 2 nr), so the lines are on their way a panel before they are read. Measured one thread, Zen 3,
+   each layer against the unchanged layers of the same processes: that layer 0.57-0.62x its time (about ONNX
+   Runtime's), 128 -> 16 at 55x55 0.76-0.86x, 128 -> 32 and 256 -> 32 at 27x27 (rows of 729 floats) 0.86-0.95x.
+   Nearer rows share pages, which the hardware follows; they are left to it. A prefetch only moves lines: the
+   arithmetic, and its bytes, are the same. */
 #ifndef BYOC__IN_PLACE_FAR_ROW
-#define BYOC__IN_PLACE_FAR_ROW 1024
+#define BYOC__IN_PLACE_FAR_ROW 512
 #endif
 /* C [M, N] = A packed by byoc__sgemm_pack_a_all * B [K, N] read in place, row k at B + k * ldb:
    byoc__sgemm_packed_ab's tiles and k slices (the same bytes), a panel of nr columns at a time through every
