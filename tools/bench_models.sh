@@ -5,7 +5,8 @@
 # Usage: tools/bench_models.sh BYOCC RUNS OUT.json; BYOC_MODELS is a space-separated list of model roots.
 # Prints a markdown table; writes the same rows to OUT.json. BENCH_ROUNDS (default 3): each model is measured in
 # that many alternating rounds (byocc then ORT, one thread then two), each a median of RUNS; the table gives the
-# median of the rounds, so a neighbour's burst on a shared machine moves one round, not the figure.
+# median of the rounds, so a neighbour's burst on a shared machine moves one round, not the figure. ORT's own
+# speedup from 1 to 2 threads is the control beside byocc's: where both are low, the second core was busy.
 BYOCC=$1 RUNS=${2:-20} OUT=${3:-build/bench_models.json} ROUNDS=${BENCH_ROUNDS:-3}
 MODELS=${BYOC_MODELS:-../shared/models tests/models}
 ORT_DIR=${ORT_DIR:-build/ort}
@@ -20,8 +21,8 @@ if [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
         echo "models: onnxruntime-node did not install (see $ORT_DIR/npm.log); byocc times only"
     fi
 fi
-echo "| model | byocc 1 thread | ORT 1 thread | byocc / ORT | byocc 2 threads | ORT 2 threads | byocc / ORT | byocc 1 -> 2 threads |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| model | byocc 1 thread | ORT 1 thread | byocc / ORT | byocc 2 threads | ORT 2 threads | byocc / ORT | byocc 1 -> 2 threads | ORT 1 -> 2 threads |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 echo "[" > "$OUT"
 first=1
 ratios=""
@@ -52,8 +53,9 @@ for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
     ours1=$(median "$ours1") ort1=$(median "$ort1") ours2=$(median "$ours2") ort2=$(median "$ort2")
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'; }
     r1=$(ratio "$ours1" "$ort1") r2=$(ratio "$ours2" "$ort2") speedup=$(ratio "$ours1" "$ours2")
-    ratios="$ratios $r1/$r2/$speedup"
-    echo "| $name | $ours1 | $ort1 | $r1 | $ours2 | $ort2 | $r2 | ${speedup}x |"
+    ort_speedup=$(ratio "$ort1" "$ort2")
+    ratios="$ratios $r1/$r2/$speedup/$ort_speedup"
+    echo "| $name | $ours1 | $ort1 | $r1 | $ours2 | $ort2 | $r2 | ${speedup}x | ${ort_speedup}x |"
     [ $first -eq 1 ] || echo "," >> "$OUT"
     first=0
     json() { [ "$1" = "-" ] && echo null || echo "$1"; }
@@ -62,7 +64,7 @@ for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
 done
 echo "]" >> "$OUT"
 # geometric means of the ratios over the models that have both numbers
-echo "$ratios" | tr ' ' '\n' | awk -F/ 'NF == 3 {
-        if ($1 + 0 > 0) { l1 += log($1); n1++ } if ($2 + 0 > 0) { l2 += log($2); n2++ } if ($3 + 0 > 0) { l3 += log($3); n3++ } }
-    END { printf "| geometric mean | | | %s | | | %s | %s |\n", n1 ? sprintf("%.2f", exp(l1 / n1)) : "-",
-              n2 ? sprintf("%.2f", exp(l2 / n2)) : "-", n3 ? sprintf("%.2fx", exp(l3 / n3)) : "-" }'
+echo "$ratios" | tr ' ' '\n' | awk -F/ 'NF == 4 {
+        for (i = 1; i <= 4; ++i) if ($i + 0 > 0) { l[i] += log($i); n[i]++ } }
+    function gm(i, unit) { return n[i] ? sprintf("%.2f%s", exp(l[i] / n[i]), unit) : "-" }
+    END { printf "| geometric mean | | | %s | | | %s | %s | %s |\n", gm(1, ""), gm(2, ""), gm(3, "x"), gm(4, "x") }'
