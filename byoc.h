@@ -7898,6 +7898,22 @@ BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t 
     }
 }
 
+/* Fetching the tile of C ahead. The micro-kernel's first act is to ask for the lines of the C tile it will
+   store when its k loop ends: a tile's rows lie ldc floats apart, in an output that is usually in no cache (a
+   convolution's result, a product's C of megabytes), and without the request each of the tile's 6 to 18 lines
+   was a miss waited for at the stores, once per tile. Asked for before the loop, they arrive while it runs, as
+   in BLIS's Haswell kernel. On this machine's AVX2 Zen 3, one thread, alternating with OpenBLAS in one
+   process: byoc_sgemm for n = 512 and 1024 from 0.73-0.85x to 0.83-0.95x OpenBLAS; ResNet-50's 7x7 first layer
+   from 1.60-1.65x to 1.75-1.86x im2col + OpenBLAS, its 3x3 at 56x56 1.49-1.56x -> 1.65-1.68x; squeezenet's
+   1000-output classifier 0.90-0.96x its time. Only the tile's own rows and columns are asked for (m x n, its
+   edge included), so no address past the output is formed. A macro, not a function: GCC judges a function
+   that only prefetches free of effects and drops the call. */
+#define BYOC__TILE_FETCH(c, ldc, m, n)                                                                                 \
+    for (int fr = 0; fr < (m); ++fr) {                                                                                 \
+        for (int fj = 0; fj < (n); fj += 16) BYOC__PREFETCH((c) + fr * (ldc) + fj);                                   \
+        BYOC__PREFETCH((c) + fr * (ldc) + (n) - 1);                                                                    \
+    }
+
 /* The micro-kernel: a 6 x (2 VL) tile of C in twelve vector accumulators, for a vector type V of VL
    floats; one definition, compiled once per instruction set. */
 #define BYOC__UKR_ROW_DECL(r) V c##r##0 = zero, c##r##1 = zero;
@@ -7947,7 +7963,8 @@ BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t 
         memset(&zero, 0, sizeof zero);                                                                                 \
         BYOC__UKR_ROW_DECL(0)                                                                                          \
         BYOC__UKR_ROW_DECL(1) BYOC__UKR_ROW_DECL(2) BYOC__UKR_ROW_DECL(3) BYOC__UKR_ROW_DECL(4)                        \
-            BYOC__UKR_ROW_DECL(5) for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += BSTEP) {                   \
+            BYOC__UKR_ROW_DECL(5) BYOC__TILE_FETCH(c, ldc, m, n)                                                       \
+        for (int64_t k = 0; k < kc; ++k, a += BYOC__GEMM_MR, b += BSTEP) {                                             \
             V b0, b1;                                                                                                  \
             BPREF;                                                                                                     \
             memcpy(&b0, b, sizeof b0);                                                                                 \
