@@ -3181,6 +3181,7 @@ enum { BYOC__WALK_SKIP_TYPED = 0x100 };
 #else
 #define BYOC__PREFETCH(p) ((void)0)
 #endif
+#define BYOC__LINE_FLOATS 16 /* floats in a 64-byte cache line: a prefetch every this many floats asks for each line */
 /* A walk that enters node n reads its inputs next. Builders and passes allocate a node's inputs (and
    their argument arrays) just before it in the arena, so the lines below n are mostly what comes next:
    fetching them early overlaps the cache misses of a walk that otherwise waits for one node at a time
@@ -7910,7 +7911,7 @@ BYOC__PRIVATE void byoc__tile_store(const float *acc, int nr, float *c, int64_t 
    that only prefetches free of effects and drops the call. */
 #define BYOC__TILE_FETCH(c, ldc, m, n)                                                                                 \
     for (int fr = 0; fr < (m); ++fr) {                                                                                 \
-        for (int fj = 0; fj < (n); fj += 16) BYOC__PREFETCH((c) + fr * (ldc) + fj);                                   \
+        for (int fj = 0; fj < (n); fj += BYOC__LINE_FLOATS) BYOC__PREFETCH((c) + fr * (ldc) + fj);                    \
         BYOC__PREFETCH((c) + fr * (ldc) + (n) - 1);                                                                    \
     }
 
@@ -12758,7 +12759,7 @@ typedef void (*byoc__wino_small_filter_fn)(const float *wp, int64_t C, int nr, f
         enum { VL = VLEN };                                                                                           \
         for (int64_t c = 0; c < C; ++c) {                                                                             \
             if (c + 4 < C) /* the weight comes from memory once per run: its lines ahead of the transform */        \
-                for (int q = 0; q < 9 * nr; q += 16) BYOC__PREFETCH(wp + (c + 4) * 9 * nr + q);                       \
+                for (int q = 0; q < 9 * nr; q += BYOC__LINE_FLOATS) BYOC__PREFETCH(wp + (c + 4) * 9 * nr + q);        \
             for (int h = 0; h < nr; h += VL) {                                                                        \
                 V g[9], gg[18], r[36];                                                                                \
                 for (int k = 0; k < 9; ++k) memcpy(&g[k], wp + (c * 9 + k) * nr + h, sizeof(V));                      \
