@@ -78,6 +78,25 @@ static const char *const in_place_model =
     "  nn.relu(%3)\n"
     "}\n";
 
+/* Depthwise convolutions on maps narrower than a vector, their epilogue applied in registers (byoc.h "depthwise
+   rows"): 7 columns (each row one short vector: a whole store spills into the next row, which is written after
+   it; masked where a residual is read), a depth multiplier of 2, and a 5x5 window with strides 3 and 2 on a 3x3
+   map (a whole store would reach past the plane, into the next thread's). */
+static const char *const depthwise_model =
+    "def @main(%x: Tensor[(1, 6, 9, 7), float32], %wa: Tensor[(6, 1, 3, 3), float32], %ba: Tensor[(6), float32],\n"
+    "          %ra: Tensor[(1, 6, 9, 7), float32], %wb: Tensor[(12, 1, 3, 3), float32], %bb: Tensor[(12), float32],\n"
+    "          %wc: Tensor[(12, 1, 5, 5), float32]) {\n"
+    "  %0 = nn.conv2d(%x, %wa, padding=[1, 1, 1, 1], groups=6);\n"
+    "  %1 = nn.bias_add(%0, %ba);\n"
+    "  %2 = add(%1, %ra);\n"
+    "  %3 = nn.relu(%2);\n"
+    "  %4 = nn.conv2d(%3, %wb, padding=[1, 1, 1, 1], groups=6);\n"
+    "  %5 = nn.bias_add(%4, %bb);\n"
+    "  %6 = nn.relu(%5);\n"
+    "  %7 = nn.conv2d(%6, %wc, strides=[3, 2], padding=[1, 1, 1, 1], groups=12);\n"
+    "  nn.relu(%7)\n"
+    "}\n";
+
 typedef struct fusion_run {
     unsigned char *bytes;
     size_t nbytes;
@@ -183,11 +202,20 @@ static void test_pointwise_convs_reading_their_input_in_place(void) {
     CHECKF(fused == 2 && anchors == 2, "%d fused convolution kernels of %d anchors, want 2 of 2", fused, anchors);
 }
 
+static void test_depthwise_rows_give_the_ops_bytes(void) {
+    char why[600] = "";
+    int fused, anchors;
+    check_same_bytes(depthwise_model, &fused, &anchors, why, sizeof why);
+    CHECKF(fused >= 0, "%s", why);
+    CHECKF(fused == 3 && anchors == 3, "%d fused convolution kernels of %d anchors, want 3 of 3", fused, anchors);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_fused_conv_groups_give_the_ops_bytes),
         TEST_ENTRY(test_fused_convs_with_weights_packed_at_lowering),
         TEST_ENTRY(test_pointwise_convs_reading_their_input_in_place),
+        TEST_ENTRY(test_depthwise_rows_give_the_ops_bytes),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
