@@ -11044,9 +11044,10 @@ BYOC__PRIVATE void byoc__conv_epilogue_rows(const byoc__conv_epilogue *ep, int64
    spans K separate rows (two lines each, unaligned) and the reuse pays for the copy. Measured one thread, AVX2
    (pack + GEMM -> in place): 96 -> 16 channels at 55x55 228-234 -> 172-183 us, 128 -> 16 at 55x55 235-314 ->
    188-247 us, 256 -> 32 at 27x27 184-215 -> 174-221 us, 384 -> 48 at 27x27 407 -> 433 us (slower), 512 -> 64
-   at 13x13 149-175 -> 150-183 us. */
+   at 13x13 149-175 -> 150-183 us; ShuffleNet's groups of 34 -> 34 at 28x28 0.80-0.90x their time, of 68 -> 68
+   at 14x14 1.12-1.21x (slower). */
 #ifndef BYOC__PW_INPLACE_OG
-#define BYOC__PW_INPLACE_OG 32
+#define BYOC__PW_INPLACE_OG 40
 #endif
 BYOC__PRIVATE int byoc__conv_reads_input_in_place(const byoc__conv_geom *g, int pointwise, const float *wpacked) {
     return pointwise && wpacked && g->Og > 1 && g->Og <= BYOC__PW_INPLACE_OG;
