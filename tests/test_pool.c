@@ -56,7 +56,7 @@ static void general_path(int op, const byoc__pool_geom *g, const float *x, float
     unsigned char *scratch = (unsigned char *)malloc(byoc__window_ws(&w));
     byoc__window_offsets(&w, scratch);
     for (int64_t p = 0; p < g->N * g->C; ++p)
-        byoc__window_plane(op, &w, x + p * g->H * g->W, NULL, 1, o + p * g->OH * g->OW, scratch);
+        byoc__window_plane(op, &w, x + p * g->H * g->W, o + p * g->OH * g->OW, scratch);
     free(scratch);
 }
 /* the row path's scratch with its bytes set to a NaN pattern, so that nothing reads what it did not write */
