@@ -11112,20 +11112,19 @@ BYOC__PRIVATE void byoc__conv_gemm_units(const byoc__conv_geom *g, int pointwise
    at the padded width into scratch, the rows were copied out of it and the epilogue made a pass of its own:
    ShuffleNet's 3x3 depthwise layers now take 0.82-0.87x their time (stride 2: 0.90-0.93x). The sum starts at 0
    and takes the taps in order, one multiply-add each, so an output's bytes do not depend on how the threads
-   split the planes. A row's last vector is stored whole when the lanes past OW fall inside the plane, in rows
-   that are written later (and no residual is read, which may share the output's storage); else masked. */
+   split the planes. A row's last vector is stored masked (storing it whole into the next row, rewritten later,
+   measured no faster here). */
 typedef struct byoc__dw_rows {
     const float *ph, *w, *res; /* the phases, the output plane's taps, the residual's plane or NULL */
     const int64_t *off;
     float *out;
-    int64_t taps, nvec, OH, OW, pw;
+    int64_t taps, nvec, OW, pw;
     float bias;
     int has_bias, relu;
 } byoc__dw_rows;
 /* the next vector's place (row, col: the last one's, stepped on; a division per vector cost more than its taps) */
 #define BYOC__DW_PLACE(q)                                                                           \
     int64_t s##q = row * pw + col, at##q = row * OW + col, rest##q = OW - col;                      \
-    int whole##q = rest##q >= VL || (!res && at##q + VL <= plane);                                  \
     col += VL;                                                                                      \
     if (col >= OW) col = 0, ++row;
 #define BYOC__DW_TAPS(q) memcpy(&x##q, p + s##q, sizeof x##q), a##q += wv * x##q;
@@ -11140,7 +11139,7 @@ typedef struct byoc__dw_rows {
             v_ = v_ + r_;                                                                           \
         }                                                                                           \
         if (relu) v_ = BYOC__DW_RELU(v_);                                                           \
-        if (whole##q) memcpy(out + at##q, &v_, sizeof v_);                                          \
+        if (rest##q >= VL) memcpy(out + at##q, &v_, sizeof v_);                                     \
         else BYOC__DW_TAIL_STORE(out + at##q, v_, rest##q);                                         \
     }
 #define BYOC__DEFINE_DW_ROWS(name, attrs, VT, IVT, VLEN)                                            \
@@ -11154,7 +11153,7 @@ typedef struct byoc__dw_rows {
         const float *ph = r->ph, *w = r->w, *res = r->res;                                          \
         const int64_t *off = r->off;                                                                \
         float *out = r->out;                                                                        \
-        const int64_t taps = r->taps, nvec = r->nvec, OW = r->OW, plane = r->OH * OW, pw = r->pw;   \
+        const int64_t taps = r->taps, nvec = r->nvec, OW = r->OW, pw = r->pw;                       \
         const int has_bias = r->has_bias, relu = r->relu;                                           \
         V bv = zero + r->bias; /* as byoc__conv_epilogue_rows makes it */                          \
         int64_t j = 0, row = 0, col = 0;                                                            \
@@ -11252,7 +11251,6 @@ BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float 
     r.ph = ph;
     r.taps = taps;
     r.nvec = g->OH * ((g->OW + lanes - 1) / lanes);
-    r.OH = g->OH;
     r.OW = g->OW;
     r.has_bias = ep && ep->bias;
     r.relu = ep && ep->relu;

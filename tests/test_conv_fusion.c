@@ -79,9 +79,8 @@ static const char *const in_place_model =
     "}\n";
 
 /* Depthwise convolutions on maps narrower than a vector, their epilogue applied in registers (byoc.h "depthwise
-   rows"): 7 columns (each row one short vector: a whole store spills into the next row, which is written after
-   it; masked where a residual is read), a depth multiplier of 2, and a 5x5 window with strides 3 and 2 on a 3x3
-   map (a whole store would reach past the plane, into the next thread's). */
+   rows"): 7 columns (each row one short vector, stored masked) with a residual, a depth multiplier of 2, and a
+   5x5 window with strides 3 and 2 on a 3x3 map (a store past the plane would reach the next thread's). */
 static const char *const depthwise_model =
     "def @main(%x: Tensor[(1, 6, 9, 7), float32], %wa: Tensor[(6, 1, 3, 3), float32], %ba: Tensor[(6), float32],\n"
     "          %ra: Tensor[(1, 6, 9, 7), float32], %wb: Tensor[(12, 1, 3, 3), float32], %bb: Tensor[(12), float32],\n"
