@@ -122,7 +122,7 @@ $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -I. $< -o $@ -lm
 
 # the programs that compile the implementation themselves first, so the two jobs stay busy
-TEST_BINS := $(BUILD)/byocc $(LIBBYOC) $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/test_,$(SELF_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)) \
+TEST_BINS := $(BUILD)/byocc $(BUILD)/core_latency $(LIBBYOC) $(BUILD)/onnx_node_tests $(addprefix $(BUILD)/test_,$(SELF_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_SELF)) \
              $(IMPL_O) $(FUZZ_IMPL_O) $(addprefix $(BUILD)/test_,$(UNIT_TESTS)) $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_LINKED))
 
 # make test builds with JOBS jobs (default 2) unless make was given -j, then runs JOBS test groups at a time
@@ -205,23 +205,29 @@ $(BUILD)/bench_devices: tools/bench_devices.c tools/bench_util.h tools/byoc_onnx
 $(BUILD)/bench_collage: tools/bench_collage.c tools/bench_util.h tools/synthetic.h tools/byoc_onnx.h $(HEADERS) $(STB_DS) | $(BUILD)
 	$(CC) -std=c99 -O2 -g $(WARN) -I. $< -o $@ -lm
 
+# the round trip of a cache line between the first two CPUs (which cores a VM's two vCPUs share a cache on), printed
+# by tools/bench_models.sh beside each model's thread speedup
+$(BUILD)/core_latency: tools/core_latency.c | $(BUILD)
+	$(CC) -std=c99 -O2 -g $(WARN) $< -o $@ -pthread
+
 # make bench: the partition pipeline on synthetic graphs, the kernels against OpenBLAS, every shared
 # model and its quantized version (tools/quantize_models.sh) against ONNX Runtime (onnxruntime-node from
 # npm, installed into build/ort), and the simulated devices and the Collage search; tables in build/bench.md,
 # rows in build/bench*.json
 BENCH_RUNS ?= 20
-bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/bench_collage $(BUILD)/byocc
+bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/bench_collage $(BUILD)/byocc \
+       $(BUILD)/core_latency
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
-	@echo "## Models, 1 and 2 threads: byocc run against ONNX Runtime (ms, the median of 3 alternating rounds, each the median of $(BENCH_RUNS) runs)" | tee -a $(BUILD)/bench.md
+	@echo "## Models, 1 and 2 threads: byocc run against ONNX Runtime (ms, the median of 3 alternating rounds, each the median of $(BENCH_RUNS) runs; the last column: the two cores' cache-line round trip in those rounds, tools/core_latency.c)" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
-	@BYOC_MODELS="$(MODELS) tests/models" sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
+	@CORE_LATENCY=$(BUILD)/core_latency BYOC_MODELS="$(MODELS) tests/models" sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@echo "## Quantized models (byocc quantize --per-channel), one thread: byocc run against ONNX Runtime" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@rm -rf $(BUILD)/qmodels && sh tools/quantize_models.sh $(BUILD)/byocc $(MODELS) $(BUILD)/qmodels | tee -a $(BUILD)/bench.md
-	@BYOC_MODELS=$(BUILD)/qmodels sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_qmodels.json | tee -a $(BUILD)/bench.md
+	@CORE_LATENCY=$(BUILD)/core_latency BYOC_MODELS=$(BUILD)/qmodels sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_qmodels.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@$(BUILD)/bench_devices $(MODELS) 5 $(BUILD)/bench_devices.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md

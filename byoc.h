@@ -9760,16 +9760,20 @@ BYOC__PRIVATE void byoc__copy_f32(int64_t n, const float *src, float *dst) {
 #endif
     for (; j < n; ++j) dst[j] = src[j];
 }
-BYOC__PRIVATE void byoc__window_fill(const byoc__window *w, const float *x, float pad, float *ph) {
+/* rows [pr0, pr1) of every phase (pr1 past the last row: to the end; a depthwise task's share of the output rows
+   needs only its own, see "depthwise convolutions over threads") */
+BYOC__PRIVATE void byoc__window_fill(const byoc__window *w, const float *x, float pad, float *ph, int64_t pr0,
+                                     int64_t pr1) {
     int64_t rows, prows, pw;
     byoc__window_extent(w, &rows, &prows, &pw);
+    pr1 = BYOC__MIN(pr1, prows);
     for (int64_t q = 0; q < w->sw; ++q) {
         int64_t j0, j1; /* phase columns whose input column j * sw + q - pl is inside [0, W): the same every row */
         byoc__valid_cols(q - w->pl, w->sw, w->W, pw, &j0, &j1);
         /* stride 2: the gather's vectors read one column past their last; the last one of a row stays scalar */
         int64_t safe = j1 <= j0 ? 0 : (j1 - 1) * 2 + q - w->pl + 1 < w->W ? j1 - j0 : j1 - j0 - 1;
         for (int64_t qy = 0; qy < w->sh; ++qy)
-            for (int64_t pr = 0; pr < prows; ++pr) { /* padded row qy + pr * sh: row pr of row phase qy */
+            for (int64_t pr = pr0; pr < pr1; ++pr) { /* padded row qy + pr * sh: row pr of row phase qy */
                 int64_t iy = qy + pr * w->sh - w->pt;
                 float *dst = ph + ((qy * w->sw + q) * prows + pr) * pw;
                 if (qy + pr * w->sh >= rows || iy < 0 || iy >= w->H || j1 <= j0) {
@@ -9925,7 +9929,7 @@ BYOC__PRIVATE void byoc__window_plane(int op, const byoc__window *w, const float
     const int64_t *off = (const int64_t *)byoc__align64(scratch);
     float *ph = (float *)byoc__align64((int64_t *)byoc__align64(scratch) + taps);
     float *wide = (float *)byoc__align64(ph + w->sh * w->sw * prows * pw);
-    byoc__window_fill(w, x, op == BYOC__WIN_MAX ? -FLT_MAX : 0.0f, ph);
+    byoc__window_fill(w, x, op == BYOC__WIN_MAX ? -FLT_MAX : 0.0f, ph, 0, prows);
     if (pw > w->OW) { /* all rows as one run at the padded width, then copied out */
         byoc__window_run_op(op, (w->OH - 1) * pw + w->OW, taps, ph, off, wide);
         for (int64_t oy = 0; oy < w->OH; ++oy) byoc__copy_f32(w->OW, wide + oy * pw, out + oy * w->OW);
@@ -11226,8 +11230,9 @@ BYOC__DEFINE_DW_ROWS(byoc__dw_rows_vec, BYOC__FP_CONTRACT, float, int32_t, 1)
 #undef BYOC__DW_PLACE
 
 BYOC__PRIVATE int64_t byoc__smallconv_lanes(void); /* "small models": the vector width this machine runs */
-/* depthwise: input planes [c0, c1) of N * C (each with its Og output planes), each padded into its phases once
-   (byoc__window_fill) and its output planes made by byoc__dw_rows; scratch: byoc__depthwise_ws bytes */
+/* depthwise: output rows [y0, y1) of input planes [c0, c1) of N * C (each with its Og output planes), each plane's
+   phase rows that those rows read padded once (byoc__window_fill) and its output rows made by byoc__dw_rows;
+   scratch: byoc__depthwise_ws bytes */
 BYOC__PRIVATE size_t byoc__depthwise_ws(const byoc__window *w) {
     int64_t rows, prows, pw;
     byoc__window_extent(w, &rows, &prows, &pw);
@@ -11236,10 +11241,11 @@ BYOC__PRIVATE size_t byoc__depthwise_ws(const byoc__window *w) {
            (size_t)(w->sh * w->sw * prows * pw + BYOC__VL_MAX) * sizeof(float) + 2 * 64;
 }
 BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float *x, const float *wt, float *o,
-                                          int64_t c0, int64_t c1, unsigned char *scratch,
+                                          int64_t c0, int64_t c1, int64_t y0, int64_t y1, unsigned char *scratch,
                                           const byoc__conv_epilogue *ep) {
     byoc__window w;
     int64_t rows, prows, taps = g->KH * g->KW, plane = g->OH * g->OW, lanes = byoc__smallconv_lanes();
+    int64_t row_vecs = (g->OW + lanes - 1) / lanes, first = y0 * g->OW;
     byoc__conv_window(g, &w);
     byoc__window_offsets(&w, scratch);
     byoc__dw_rows r;
@@ -11248,17 +11254,20 @@ BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float 
     r.off = (const int64_t *)byoc__align64(scratch);
     float *ph = (float *)byoc__align64((int64_t *)byoc__align64(scratch) + taps);
     memset(ph + g->sh * g->sw * prows * r.pw, 0, BYOC__VL_MAX * sizeof(float)); /* lanes past the last row */
-    r.ph = ph;
+    r.ph = ph + y0 * r.pw; /* output row y0 + i reads phase row y0 + i + (ky * dh) / sh */
     r.taps = taps;
-    r.nvec = g->OH * ((g->OW + lanes - 1) / lanes);
+    r.nvec = (y1 - y0) * row_vecs;
     r.OW = g->OW;
     r.has_bias = ep && ep->bias;
     r.relu = ep && ep->relu;
+    /* the phase rows read: the window's rows below the last output row, and those a row's last vector reads past
+       the padded width (rows read past them only by lanes that are not stored, as past the last phase) */
+    int64_t read_to = y1 + (g->KH - 1) * g->dh / g->sh + (BYOC__VL_MAX + r.pw - 1) / r.pw;
     for (int64_t p = c0; p < c1; ++p) { /* p = n * C + c; its outputs are channels c * Og, ... of image n */
         int64_t c = p % g->C;
-        byoc__window_fill(&w, x + p * g->H * g->W, 0.0f, ph);
+        byoc__window_fill(&w, x + p * g->H * g->W, 0.0f, ph, y0, read_to);
         for (int64_t j = 0; j < g->Og; ++j) {
-            int64_t oc = c * g->Og + j, at = (p * g->Og + j) * plane;
+            int64_t oc = c * g->Og + j, at = (p * g->Og + j) * plane + first;
             r.w = wt + oc * taps;
             r.out = o + at;
             r.res = ep && ep->residual ? ep->residual + at : NULL;
@@ -11272,13 +11281,28 @@ BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float 
     }
 }
 
-/* a share of byoc__k_conv2d over threads, each task with its own scratch (ws + t * ws_stride): input planes of a
-   depthwise convolution, or units (image, group, block of output columns) of a GEMM convolution */
+/* Depthwise convolutions over threads. A split kernel's threads read what the kernel before wrote, and the
+   convolutions around a depthwise layer (pointwise, split by ranges of output columns) leave each thread the
+   same rows of every plane. Split by planes, a depthwise task read half of each of its planes from the other
+   core and the pointwise layer after it half of its channels: on a virtual machine whose two vCPUs sat on cores
+   without a shared cache (a cache line's round trip between them 320-360 ns against 65-100 ns, tools/
+   core_latency.c), ultraface ran slower on two threads than on one (4.4 against 3.6 ms), every layer losing,
+   and ONNX Runtime lost alike. Split by bands of output rows, each task pads only the phase rows its band reads
+   (a few rows more than its share) and reads the rows its own thread wrote, as the max pools' bands do ("max
+   pools in bands of rows"), and like them each band starts at a plane of its own, so that the threads do not
+   write the cache line at their bands' boundary in a plane at the same moment. Each output vector is the serial
+   run's, so the bytes do not change. Planes of fewer than BYOC__DW_BAND_ROWS rows per task keep the split by
+   planes, whose shares are even there. */
+#define BYOC__DW_BAND_ROWS 4
+
+/* a share of byoc__k_conv2d over threads, each task with its own scratch (ws + t * ws_stride): input planes or
+   bands of output rows of a depthwise convolution, or units (image, group, block of output columns) of a GEMM
+   convolution */
 typedef struct byoc__conv_split {
     const byoc__conv_geom *g;
     const float *x, *w;
     float *o;
-    int pointwise;
+    int pointwise, by_rows;
     int64_t block, units, ntasks;
     unsigned char *ws;
     size_t ws_stride;
@@ -11286,9 +11310,17 @@ typedef struct byoc__conv_split {
 } byoc__conv_split;
 static void byoc__depthwise_task(void *ctx, int64_t t) {
     const byoc__conv_split *s = (const byoc__conv_split *)ctx;
-    int64_t lo, hi;
+    int64_t lo, hi, planes = s->g->N * s->g->C;
     byoc__parallel_range(s->units, s->ntasks, t, &lo, &hi);
-    if (lo < hi) byoc__depthwise_planes(s->g, s->x, s->w, s->o, lo, hi, s->ws + (size_t)t * s->ws_stride, s->ep);
+    if (lo >= hi) return;
+    unsigned char *scratch = s->ws + (size_t)t * s->ws_stride;
+    if (!s->by_rows) {
+        byoc__depthwise_planes(s->g, s->x, s->w, s->o, lo, hi, 0, s->g->OH, scratch, s->ep);
+        return;
+    }
+    int64_t from = planes * t / s->ntasks; /* each band from a plane of its own, going round */
+    byoc__depthwise_planes(s->g, s->x, s->w, s->o, from, planes, lo, hi, scratch, s->ep);
+    byoc__depthwise_planes(s->g, s->x, s->w, s->o, 0, from, lo, hi, scratch, s->ep);
 }
 static void byoc__conv_gemm_task(void *ctx, int64_t t) {
     const byoc__conv_split *s = (const byoc__conv_split *)ctx;
@@ -11351,10 +11383,11 @@ BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilo
     split.ws = k->ws;
     split.ws_stride = k->ws_stride;
     split.ep = ep;
-    if (byoc__conv_is_direct(&g)) { /* depthwise: each input plane gives its Og output planes; planes over threads */
-        split.units = g.N * g.C;
-        split.ntasks = BYOC__MIN(split.units, byoc__parallel_tasks(k->par, g.N * g.O * P * g.KH * g.KW,
-                                                                   BYOC__PAR_ELEM_GRAIN));
+    if (byoc__conv_is_direct(&g)) { /* depthwise: each input plane gives its Og output planes */
+        int tasks = byoc__parallel_tasks(k->par, g.N * g.O * P * g.KH * g.KW, BYOC__PAR_ELEM_GRAIN);
+        split.by_rows = g.OH >= BYOC__DW_BAND_ROWS * tasks; /* "depthwise convolutions over threads" */
+        split.units = split.by_rows ? g.OH : g.N * g.C;
+        split.ntasks = BYOC__MIN(split.units, (int64_t)tasks);
         byoc__parallel_run(k->par, split.ntasks, byoc__depthwise_task, &split);
         return BYOC_OK;
     }
@@ -11883,7 +11916,8 @@ static void byoc__smallconv_task(void *ctx, int64_t t) {
         if (y0 >= y1) continue;
         if (q != loaded) { /* pad the group's planes; the slack after them is read, never used: zeros */
             for (int64_t c = 0; c < g->Cg; ++c)
-                byoc__window_fill(&w, s->x + ((n * g->C + grp * g->Cg + c) * g->H) * g->W, 0.0f, ph + c * r.plane);
+                byoc__window_fill(&w, s->x + ((n * g->C + grp * g->Cg + c) * g->H) * g->W, 0.0f, ph + c * r.plane, 0,
+                                  prows);
             memset(ph + g->Cg * r.plane, 0, BYOC__VL_MAX * sizeof(float));
             loaded = q;
         }
@@ -13294,9 +13328,8 @@ BYOC__PRIVATE void byoc__fewc_block(const byoc__fewc_run *r, int64_t lanes) {
     byoc__fewc_vec(r);
 }
 
-/* The threads split the blocks of output channels when they divide evenly among them (squeezenet's 8 blocks,
-   ultraface's 2 at 2 threads: each thread then writes whole planes, which the next layer's pool or convolution,
-   split by channels too, reads from its own core's cache), else ranges of chunks of rows of every image. */
+/* The threads split ranges of chunks of rows of every image, or, for an image of fewer chunks than tasks, the
+   blocks of output channels when those divide evenly among them (byoc__fewc_conv). */
 typedef struct byoc__fewc_split {
     const byoc__conv_geom *g;
     const float *x, *w, *bias;
@@ -13314,7 +13347,7 @@ BYOC__PRIVATE void byoc__fewc_chunk(const byoc__fewc_split *s, byoc__fewc_run *r
     byoc__window w;
     byoc__fewc_window(g, y0, &w);
     for (int64_t c = 0; c < g->C; ++c)
-        byoc__window_fill(&w, s->x + (n * g->C + c) * g->H * g->W, 0.0f, (float *)r->ph + c * r->plane);
+        byoc__window_fill(&w, s->x + (n * g->C + c) * g->H * g->W, 0.0f, (float *)r->ph + c * r->plane, 0, INT64_MAX);
     r->nvec = (y1 - y0) * r->nv;
     for (int64_t b = b0; b < b1; ++b) {
         int64_t oc0 = b * BYOC__FEWC_OB;

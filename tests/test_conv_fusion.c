@@ -147,31 +147,36 @@ static int run_fusion_model(const char *text, const byoc_sim_options *o, fusion_
     return ok;
 }
 
-/* the model op by op, then fused at one and at two threads: the same bytes each time; *fused and *anchors
+/* the model op by op, then fused at one, two and three threads: the same bytes each time; *fused and *anchors
    from the one-thread fused run */
 static void check_same_bytes(const char *text, int *fused, int *anchors, char *why, size_t cap) {
     byoc_sim_options o;
     memset(&o, 0, sizeof o);
     o.no_fused_tiling = 1;
-    fusion_run ops, one, two;
+    fusion_run ops, one, two, three;
     *fused = *anchors = -1;
     if (!run_fusion_model(text, &o, &ops, why, cap)) return;
     o.no_fused_tiling = 0;
     int ran1 = run_fusion_model(text, &o, &one, why, cap);
     o.threads = 2;
     int ran2 = ran1 && run_fusion_model(text, &o, &two, why, cap);
+    o.threads = 3;
+    int ran3 = ran2 && run_fusion_model(text, &o, &three, why, cap);
     if (ops.fused || ops.anchors) snprintf(why, cap, "op by op: %d anchor kernels", ops.anchors);
     else if (ran1 && (one.nbytes != ops.nbytes || memcmp(one.bytes, ops.bytes, ops.nbytes)))
         snprintf(why, cap, "one thread: the fused groups' bytes differ from the ops'");
     else if (ran2 && (two.nbytes != ops.nbytes || memcmp(two.bytes, ops.bytes, ops.nbytes)))
         snprintf(why, cap, "two threads: the fused groups' bytes differ from the ops'");
-    else if (ran2) {
+    else if (ran3 && (three.nbytes != ops.nbytes || memcmp(three.bytes, ops.bytes, ops.nbytes)))
+        snprintf(why, cap, "three threads: the fused groups' bytes differ from the ops'");
+    else if (ran3) {
         *fused = one.fused;
         *anchors = one.anchors;
     }
     free(ops.bytes);
     free(ran1 ? one.bytes : NULL);
     free(ran2 ? two.bytes : NULL);
+    free(ran3 ? three.bytes : NULL);
 }
 
 static void test_fused_conv_groups_give_the_ops_bytes(void) {
@@ -209,12 +214,42 @@ static void test_depthwise_rows_give_the_ops_bytes(void) {
     CHECKF(fused == 3 && anchors == 3, "%d fused convolution kernels of %d anchors, want 3 of 3", fused, anchors);
 }
 
+/* Depthwise convolutions large enough to split over threads by bands of output rows (byoc.h "depthwise
+   convolutions over threads"): 24 rows of 20 columns (two vectors and a masked one per row) with a bias, a
+   residual and a ReLU; a 5x5 window dilated by 2 at stride 2 with a depth multiplier of 2 (each band pads the
+   phase rows below its own, 4 to 8 rows more); and the 12 x 10 map after it split by planes at three threads
+   (fewer than 4 rows a band). Each must give the ops' bytes at one, two and three threads. */
+static const char *const depthwise_bands_model =
+    "def @main(%x: Tensor[(1, 16, 24, 20), float32], %wa: Tensor[(16, 1, 3, 3), float32],\n"
+    "          %ba: Tensor[(16), float32], %ra: Tensor[(1, 16, 24, 20), float32],\n"
+    "          %wb: Tensor[(32, 1, 5, 5), float32], %bb: Tensor[(32), float32],\n"
+    "          %wc: Tensor[(32, 1, 3, 3), float32]) {\n"
+    "  %0 = nn.conv2d(%x, %wa, padding=[1, 1, 1, 1], groups=16);\n"
+    "  %1 = nn.bias_add(%0, %ba);\n"
+    "  %2 = add(%1, %ra);\n"
+    "  %3 = nn.relu(%2);\n"
+    "  %4 = nn.conv2d(%3, %wb, strides=[2, 2], padding=[4, 4, 4, 4], dilation=[2, 2], groups=16);\n"
+    "  %5 = nn.bias_add(%4, %bb);\n"
+    "  %6 = nn.relu(%5);\n"
+    "  %7 = nn.conv2d(%6, %wc, padding=[1, 1, 1, 1], groups=32);\n"
+    "  nn.relu(%7)\n"
+    "}\n";
+
+static void test_depthwise_bands_over_threads_give_the_ops_bytes(void) {
+    char why[600] = "";
+    int fused, anchors;
+    check_same_bytes(depthwise_bands_model, &fused, &anchors, why, sizeof why);
+    CHECKF(fused >= 0, "%s", why);
+    CHECKF(fused == 3 && anchors == 3, "%d fused convolution kernels of %d anchors, want 3 of 3", fused, anchors);
+}
+
 int main(int argc, char **argv) {
     static const test_case tests[] = {
         TEST_ENTRY(test_fused_conv_groups_give_the_ops_bytes),
         TEST_ENTRY(test_fused_convs_with_weights_packed_at_lowering),
         TEST_ENTRY(test_pointwise_convs_reading_their_input_in_place),
         TEST_ENTRY(test_depthwise_rows_give_the_ops_bytes),
+        TEST_ENTRY(test_depthwise_bands_over_threads_give_the_ops_bytes),
     };
     return run_tests(tests, (int)(sizeof tests / sizeof tests[0]), argc, argv);
 }
