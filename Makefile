@@ -215,19 +215,22 @@ $(BUILD)/core_latency: tools/core_latency.c | $(BUILD)
 # npm, installed into build/ort), and the simulated devices and the Collage search; tables in build/bench.md,
 # rows in build/bench*.json
 BENCH_RUNS ?= 20
+BENCH_ROUNDS ?= 5
 bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/bench_collage $(BUILD)/byocc \
        $(BUILD)/core_latency
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
-	@echo "## Models, 1 and 2 threads: byocc run against ONNX Runtime (ms, the median of 3 alternating rounds, each the median of $(BENCH_RUNS) runs; the last column: the two cores' cache-line round trip in those rounds, tools/core_latency.c)" | tee -a $(BUILD)/bench.md
+	@echo "## Models, 1 and 2 threads: byocc run against ONNX Runtime (ms, the median of $(BENCH_ROUNDS) alternating rounds, each the median of $(BENCH_RUNS) runs; the last column: the two cores' cache-line round trip in those rounds, tools/core_latency.c)" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
-	@CORE_LATENCY=$(BUILD)/core_latency BYOC_MODELS="$(MODELS) tests/models" sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
+	@BENCH_ROUNDS=$(BENCH_ROUNDS) CORE_LATENCY=$(BUILD)/core_latency BYOC_MODELS="$(MODELS) tests/models" \
+	  sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@echo "## Quantized models (byocc quantize --per-channel), one thread: byocc run against ONNX Runtime" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@rm -rf $(BUILD)/qmodels && sh tools/quantize_models.sh $(BUILD)/byocc $(MODELS) $(BUILD)/qmodels | tee -a $(BUILD)/bench.md
-	@CORE_LATENCY=$(BUILD)/core_latency BYOC_MODELS=$(BUILD)/qmodels sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_qmodels.json | tee -a $(BUILD)/bench.md
+	@BENCH_ROUNDS=$(BENCH_ROUNDS) CORE_LATENCY=$(BUILD)/core_latency BYOC_MODELS=$(BUILD)/qmodels \
+	  sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_qmodels.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@$(BUILD)/bench_devices $(MODELS) 5 $(BUILD)/bench_devices.json | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
