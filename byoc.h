@@ -11297,8 +11297,10 @@ BYOC__PRIVATE void byoc__depthwise_planes(const byoc__conv_geom *g, const float 
    planes below BYOC__DW_BAND_MIN floats keep the split by planes: there a band's boundary line is a larger part
    of the plane, and the layers around them often split by channels too (ShuffleNet's grouped pointwise layers
    split by groups; its 28x28 and 14x14 depthwise layers ran 1.05-1.45x slower in bands, ultraface's 15x20 and
-   8x10 ones no faster), as the max pools keep planes below BYOC__POOL_BAND_MIN. */
+   8x10 ones no faster), as the max pools keep planes below BYOC__POOL_BAND_MIN; so do maps of fewer than
+   BYOC__DW_BAND_ROWS rows a band. */
 #define BYOC__DW_BAND_MIN 2048
+#define BYOC__DW_BAND_ROWS 4
 
 /* a share of byoc__k_conv2d over threads, each task with its own scratch (ws + t * ws_stride): input planes or
    bands of output rows of a depthwise convolution, or units (image, group, block of output columns) of a GEMM
@@ -11390,8 +11392,8 @@ BYOC__PRIVATE byoc_result byoc__conv2d_run(byoc__kctx *k, const byoc__conv_epilo
     split.ep = ep;
     if (byoc__conv_is_direct(&g)) { /* depthwise: each input plane gives its Og output planes */
         int tasks = byoc__parallel_tasks(k->par, g.N * g.O * P * g.KH * g.KW, BYOC__PAR_ELEM_GRAIN);
-        /* "depthwise convolutions over threads": bands of at least 4 rows */
-        split.by_rows = tasks > 1 && P >= BYOC__DW_BAND_MIN && g.OH >= 4 * tasks;
+        /* "depthwise convolutions over threads" */
+        split.by_rows = tasks > 1 && P >= BYOC__DW_BAND_MIN && g.OH >= BYOC__DW_BAND_ROWS * tasks;
         split.units = split.by_rows ? g.OH : g.N * g.C;
         split.ntasks = BYOC__MIN(split.units, (int64_t)tasks);
         byoc__parallel_run(k->par, split.ntasks, byoc__depthwise_task, &split);

@@ -163,35 +163,32 @@ static void poisoned_free(void *ptr, void *user_data) {
 /* the model op by op, then fused at one, two and three threads: the same bytes each time; *fused and *anchors
    from the one-thread fused run */
 static void check_same_bytes(const char *text, int *fused, int *anchors, char *why, size_t cap) {
+    static const char *const counts[] = {"one thread", "two threads", "three threads"};
     byoc_sim_options o;
     byoc_allocator poisoned = {poisoned_alloc, poisoned_free, NULL};
     memset(&o, 0, sizeof o);
     o.allocator = &poisoned;
     o.no_fused_tiling = 1;
-    fusion_run ops, one, two, three;
+    fusion_run ops, runs[3];
+    int ran = 0, same;
     *fused = *anchors = -1;
     if (!run_fusion_model(text, &o, &ops, why, cap)) return;
+    same = !ops.fused && !ops.anchors;
+    if (!same) snprintf(why, cap, "op by op: %d anchor kernels", ops.anchors);
     o.no_fused_tiling = 0;
-    int ran1 = run_fusion_model(text, &o, &one, why, cap);
-    o.threads = 2;
-    int ran2 = ran1 && run_fusion_model(text, &o, &two, why, cap);
-    o.threads = 3;
-    int ran3 = ran2 && run_fusion_model(text, &o, &three, why, cap);
-    if (ops.fused || ops.anchors) snprintf(why, cap, "op by op: %d anchor kernels", ops.anchors);
-    else if (ran1 && (one.nbytes != ops.nbytes || memcmp(one.bytes, ops.bytes, ops.nbytes)))
-        snprintf(why, cap, "one thread: the fused groups' bytes differ from the ops'");
-    else if (ran2 && (two.nbytes != ops.nbytes || memcmp(two.bytes, ops.bytes, ops.nbytes)))
-        snprintf(why, cap, "two threads: the fused groups' bytes differ from the ops'");
-    else if (ran3 && (three.nbytes != ops.nbytes || memcmp(three.bytes, ops.bytes, ops.nbytes)))
-        snprintf(why, cap, "three threads: the fused groups' bytes differ from the ops'");
-    else if (ran3) {
-        *fused = one.fused;
-        *anchors = one.anchors;
+    while (same && ran < 3) {
+        o.threads = ran + 1;
+        if (!run_fusion_model(text, &o, &runs[ran], why, cap)) break;
+        const fusion_run *r = &runs[ran++];
+        same = r->nbytes == ops.nbytes && !memcmp(r->bytes, ops.bytes, ops.nbytes);
+        if (!same) snprintf(why, cap, "%s: the fused groups' bytes differ from the ops'", counts[ran - 1]);
+    }
+    if (same && ran == 3) {
+        *fused = runs[0].fused;
+        *anchors = runs[0].anchors;
     }
     free(ops.bytes);
-    free(ran1 ? one.bytes : NULL);
-    free(ran2 ? two.bytes : NULL);
-    free(ran3 ? three.bytes : NULL);
+    for (int i = 0; i < ran; ++i) free(runs[i].bytes);
 }
 
 static void test_fused_conv_groups_give_the_ops_bytes(void) {
