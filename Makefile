@@ -221,7 +221,7 @@ bench: $(BUILD)/bench $(BUILD)/bench_kernels $(BUILD)/bench_devices $(BUILD)/ben
 	@$(BUILD)/bench $(BUILD)/bench.json | tee $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_kernels $(BUILD)/bench_kernels.json | tee -a $(BUILD)/bench.md
-	@echo "## Models, 1 and 2 threads: byocc run against ONNX Runtime (ms, the median of $(BENCH_ROUNDS) alternating rounds, each the median of $(BENCH_RUNS) runs; the last column: the two cores' cache-line round trip in those rounds, tools/core_latency.c)" | tee -a $(BUILD)/bench.md
+	@echo "## Models, 1 and 2 threads: byocc run against ONNX Runtime (ms, the median of $(BENCH_ROUNDS) alternating rounds, each the median of $(BENCH_RUNS) runs; the last column: the two cores' cache-line round trip right before byocc's two-thread runs, the rounds' median and their range when they differ, tools/core_latency.c)" | tee -a $(BUILD)/bench.md
 	@echo | tee -a $(BUILD)/bench.md
 	@BENCH_ROUNDS=$(BENCH_ROUNDS) CORE_LATENCY=$(BUILD)/core_latency BYOC_MODELS="$(MODELS) tests/models" \
 	  sh tools/bench_models.sh $(BUILD)/byocc $(BENCH_RUNS) $(BUILD)/bench_models.json | tee -a $(BUILD)/bench.md

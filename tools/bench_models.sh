@@ -7,8 +7,9 @@
 # that many alternating rounds (byocc then ORT, one thread then two), each a median of RUNS; the table gives the
 # median of the rounds, so a neighbour's burst on a shared machine moves one round, not the figure. ORT's own
 # speedup from 1 to 2 threads is the control beside byocc's. CORE_LATENCY, when set, is tools/core_latency.c's
-# program: run once per round, before its two-thread runs, its median round trip of a cache line between the two
-# cores goes in a last column. On a virtual machine the two vCPUs may sit on cores that share a last-level cache
+# program: run in every round right before byocc's two-thread run, its round trip of a cache line between the two
+# cores goes in a last column (the rounds' median, and their range when the rounds differ by more than a fifth;
+# the JSON has every round's). On a virtual machine the two vCPUs may sit on cores that share a last-level cache
 # (a short round trip) or on cores that do not (several times longer), and both runtimes' two-thread runs, whose
 # threads read what the other thread wrote a kernel before, are much slower in the second placement.
 BYOCC=$1 RUNS=${2:-20} OUT=${3:-build/bench_models.json} ROUNDS=${BENCH_ROUNDS:-3}
@@ -41,11 +42,11 @@ for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
     ours1="" ort1="" ours2="" ort2="" trips=""
     round=0
     while [ $round -lt "$ROUNDS" ]; do
-        if [ -n "$CORE_LATENCY" ] && [ -x "$CORE_LATENCY" ]; then
-            trip=$("$CORE_LATENCY" 2>/dev/null | sed -n 's/^core round trip: \([0-9]*\) ns.*/\1/p')
-            trips="$trips ${trip:--}"
-        fi
         for t in 1 2; do
+            if [ $t -eq 2 ] && [ -n "$CORE_LATENCY" ] && [ -x "$CORE_LATENCY" ]; then
+                trip=$("$CORE_LATENCY" 2>/dev/null | sed -n 's/^core round trip: \([0-9]*\) ns.*/\1/p')
+                trips="$trips ${trip:--}"
+            fi
             # shellcheck disable=SC2086
             ours=$("$BYOCC" run "$dir/model.onnx" $inputs --threads $t --repeat "$RUNS" 2>/dev/null |
                 sed -n 's/^time: .* p50 \([0-9.]*\) ms.*/\1/p')
@@ -60,16 +61,20 @@ for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
         if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
     ours1=$(median "$ours1") ort1=$(median "$ort1") ours2=$(median "$ours2") ort2=$(median "$ort2")
     trip=$(median "$trips")
+    # the rounds' range beside the median when they were measured in different placements
+    span=$(echo "$trips" | tr ' ' '\n' | grep -v '^-*$' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
+        END { if (NR > 1 && hi > 1.2 * lo) printf " (%s-%s)", lo, hi }')
+    trip_list=$(echo "$trips" | tr ' ' '\n' | grep -v '^-*$' | paste -sd, -)
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'; }
     r1=$(ratio "$ours1" "$ort1") r2=$(ratio "$ours2" "$ort2") speedup=$(ratio "$ours1" "$ours2")
     ort_speedup=$(ratio "$ort1" "$ort2")
     ratios="$ratios $r1/$r2/$speedup/$ort_speedup"
-    echo "| $name | $ours1 | $ort1 | $r1 | $ours2 | $ort2 | $r2 | ${speedup}x | ${ort_speedup}x | $trip |"
+    echo "| $name | $ours1 | $ort1 | $r1 | $ours2 | $ort2 | $r2 | ${speedup}x | ${ort_speedup}x | $trip$span |"
     [ $first -eq 1 ] || echo "," >> "$OUT"
     first=0
     json() { [ "$1" = "-" ] && echo null || echo "$1"; }
-    printf '{"model": "%s", "byocc_ms_median": %s, "ort_ms_median": %s, "byocc_2t_ms_median": %s, "ort_2t_ms_median": %s, "core_round_trip_ns": %s}' \
-        "$name" "$(json "$ours1")" "$(json "$ort1")" "$(json "$ours2")" "$(json "$ort2")" "$(json "$trip")" >> "$OUT"
+    printf '{"model": "%s", "byocc_ms_median": %s, "ort_ms_median": %s, "byocc_2t_ms_median": %s, "ort_2t_ms_median": %s, "core_round_trip_ns": %s, "core_round_trips_ns": [%s]}' \
+        "$name" "$(json "$ours1")" "$(json "$ort1")" "$(json "$ours2")" "$(json "$ort2")" "$(json "$trip")" "$trip_list" >> "$OUT"
 done
 echo "]" >> "$OUT"
 # geometric means of the ratios over the models that have both numbers
