@@ -8266,6 +8266,29 @@ BYOC__PRIVATE void byoc__parallel_range(int64_t units, int64_t n, int64_t t, int
     *lo = units * t / n;
     *hi = units * (t + 1) / n;
 }
+/* fn(ctx, lo, hi) over contiguous ranges of `units` independent units (planes, rows) on par's threads, as many
+   tasks as `work` (its elements or taps) has grains; each unit's result must not depend on the range it is in */
+typedef void (*byoc__range_fn)(void *ctx, int64_t lo, int64_t hi);
+typedef struct byoc__range_split {
+    byoc__range_fn fn;
+    void *ctx;
+    int64_t units, ntasks;
+} byoc__range_split;
+static void byoc__range_task(void *ctx, int64_t t) {
+    const byoc__range_split *s = (const byoc__range_split *)ctx;
+    int64_t lo, hi;
+    byoc__parallel_range(s->units, s->ntasks, t, &lo, &hi);
+    if (lo < hi) s->fn(s->ctx, lo, hi);
+}
+BYOC__PRIVATE void byoc__ranges_par(const byoc_parallel *par, int64_t units, int64_t work, int64_t grain,
+                                    byoc__range_fn fn, void *ctx) {
+    byoc__range_split s = {fn, ctx, units, BYOC__MIN(units, (int64_t)byoc__parallel_tasks(par, work, grain))};
+    if (s.ntasks < 2) {
+        if (units > 0) fn(ctx, 0, units);
+        return;
+    }
+    byoc__parallel_run(par, s.ntasks, byoc__range_task, &s);
+}
 
 typedef struct byoc__sgemm_split {
     byoc__ukr_fn ukr;
@@ -10061,6 +10084,22 @@ static void byoc__pool2d_task(void *ctx, int64_t t) {
                           s->ws + (size_t)t * s->ws_stride + s->scratch_offset);
 }
 
+/* planes [p0, p1) of a max pool of any dtype (int8 and uint8 models' pools, over threads by planes) */
+typedef struct byoc__max_any_job {
+    const byoc__pool_geom *g;
+    byoc_dtype dt;
+    const void *x;
+    void *o;
+} byoc__max_any_job;
+static void byoc__max_any_planes(void *ctx, int64_t p0, int64_t p1) {
+    const byoc__max_any_job *j = (const byoc__max_any_job *)ctx;
+    byoc__pool_geom g = *j->g;
+    size_t es = byoc_dtype_size(j->dt);
+    g.N = 1;
+    g.C = p1 - p0;
+    byoc__max_pool_any(&g, j->dt, (const char *)j->x + (size_t)(p0 * g.H * g.W) * es,
+                       (char *)j->o + (size_t)(p0 * g.OH * g.OW) * es);
+}
 static byoc_result byoc__k_pool2d(byoc__kctx *k) {
     byoc__pool_geom g;
     byoc__pool_geom_of(k, &g);
@@ -10093,8 +10132,13 @@ static byoc_result byoc__k_pool2d(byoc__kctx *k) {
         byoc__parallel_run(k->par, s.ntasks, byoc__pool2d_task, &s);
         return BYOC_OK;
     }
-    if (k->code == BYOC__K_MAX_POOL && byoc__max_pool_any(&g, dt, x, o)) return BYOC_OK;
-    return byoc__kfail_dtype(k, dt);
+    byoc__pool_geom none = g;
+    none.N = 0; /* no planes: whether dt has a max pool at all */
+    if (k->code != BYOC__K_MAX_POOL || !byoc__max_pool_any(&none, dt, x, o)) return byoc__kfail_dtype(k, dt);
+    byoc__max_any_job job = {&g, dt, x, o};
+    byoc__ranges_par(k->par, g.N * g.C, g.N * g.C * g.OH * g.OW * g.kh * g.kw, BYOC__PAR_MOVE_GRAIN,
+                     byoc__max_any_planes, &job);
+    return BYOC_OK;
 }
 
 static byoc_result byoc__k_global_pool2d(byoc__kctx *k) {
@@ -12172,8 +12216,10 @@ BYOC__PRIVATE void byoc__copy_strided_par(const byoc__kctx *k, int rank, const i
    (2^13 elements or window taps a task, 2-4 us of a memory-bound loop) and BYOC__PAR_GEMV_GRAIN (2^16 multiply-adds,
    256 KB of the matrix) keep the smaller ones on one thread; so does BYOC__SMALLCONV_GRAIN the small direct
    convolutions whose tasks would each pad every input plane (an FPN's 3x3 layers, 7-19 us: 1-5 us slower split).
-   Every output element is computed by the code and in the order a serial run uses: the bytes do not depend on the
-   thread count. */
+   An int8 network's small kernels split through byoc__ranges_par: its 8-bit max pools and global averages by planes,
+   qnn.concatenate by ranges of its output's 64-byte lines, a per-tensor qnn.quantize by ranges of 64 elements
+   (squeezenet's int8 pools took as long at two threads as at one: 152 -> 87 us for the first). Every output element
+   is computed by the code and in the order a serial run uses: the bytes do not depend on the thread count. */
 
 /* ---- elementwise float maps: ranges of whole 64-byte lines ----
    byoc__unary_f32 gives an element the same result wherever it sits (its last few elements go through the same
@@ -20319,6 +20365,20 @@ __m128i vz = (__m128i)vzp, voz = (__m128i)vozp;
             o[r] = (unsigned char)(int8_t)((int32_t)byoc__round_even_small(v < qlo ? qlo : v > qhi ? qhi : v) + out_zp);
         }
 }
+/* elements [64 lo, 64 hi) of a per-tensor float32 -> 8-bit qnn.quantize: a range boundary at a multiple of 64 is one
+   of every vector width's, so each element goes through the code a serial run gives it */
+typedef struct byoc__quantize_job {
+    const float *x;
+    int64_t n;
+    float scale, zp, lo, hi;
+    byoc_dtype dt;
+    unsigned char *o;
+} byoc__quantize_job;
+static void byoc__quantize_range(void *ctx, int64_t lo, int64_t hi) {
+    const byoc__quantize_job *j = (const byoc__quantize_job *)ctx;
+    int64_t e0 = lo * 64, e1 = BYOC__MIN(hi * 64, j->n);
+    byoc__quantize_run_8bit(j->x + e0, e1 - e0, j->scale, j->zp, j->lo, j->hi, j->dt, j->o + e0);
+}
 static byoc_result byoc__k_qnn_quantize(byoc__kctx *k) {
     const byoc_tensor *x = &k->in[0], *s = &k->in[1], *z = &k->in[2];
     byoc_tensor *o = &k->out[0];
@@ -20330,6 +20390,13 @@ static byoc_result byoc__k_qnn_quantize(byoc__kctx *k) {
     int wide = x->dtype == BYOC_FLOAT64 || s->dtype == BYOC_FLOAT64; /* in double; else float32, as ORT */
     size_t os = byoc_dtype_size(o->dtype);
     int fast = x->dtype == BYOC_FLOAT32 && s->dtype == BYOC_FLOAT32 && os == 1 && q.sr == 0;
+    if (fast && q.outer * q.extent == 1) { /* one scale: ranges of 64 elements over threads */
+        byoc__quantize_job job = {(const float *)x->data, q.inner, ((const float *)s->data)[0],
+                                  (float)byoc__zp_at(z, 0), (float)lo, (float)hi, o->dtype,
+                                  (unsigned char *)o->data};
+        byoc__ranges_par(k->par, (q.inner + 63) / 64, q.inner, BYOC__PAR_MOVE_GRAIN, byoc__quantize_range, &job);
+        return BYOC_OK;
+    }
     for (int64_t oi = 0, at = 0; oi < q.outer; ++oi)
         for (int64_t i = 0; i < q.extent; ++i, at += q.inner) {
             if (fast) {
@@ -21350,15 +21417,16 @@ BYOC__PRIVATE int64_t byoc__q8_conv_block(const byoc__conv_geom *g, int epilogue
     int64_t cols = ((int64_t)1 << 18) / (4 * (g->Og ? g->Og : 1)) / BYOC__Q8_NR_MAX * BYOC__Q8_NR_MAX;
     return BYOC__MIN(block, BYOC__MAX(cols, 2 * BYOC__Q8_NR_MAX));
 }
-/* the epilogue on the int32 block acc[Og][width] of group grp, image n, pixels [p0, p0 + width) */
+/* the epilogue on the int32 block acc[j1 - j0][width]: rows [j0, j1) of group grp, image n, pixels [p0, p0 + width) */
 BYOC__PRIVATE int byoc__q8_epilogue_block(const byoc__q8epilogue *e, const byoc__conv_geom *g, int64_t n,
-                                          int64_t grp, int64_t p0, int64_t width, int32_t *acc) {
+                                          int64_t grp, int64_t j0, int64_t j1, int64_t p0, int64_t width,
+                                          int32_t *acc) {
     byoc__rq_run q;
     byoc__qrange(e->out->dtype, &q.lo, &q.hi);
     q.mode = e->mode;
     q.f32 = e->f32;
     int64_t P = g->OH * g->OW;
-    for (int64_t j = 0; j < g->Og; ++j, acc += width) {
+    for (int64_t j = j0; j < j1; ++j, acc += width) {
         int64_t c = grp * g->Og + j; /* the bias is in acc already (byoc__q8rows.add), wrapping as nn.bias_add */
         q.in_scale = byoc__load(e->in_scale->dtype, e->in_scale->data, byoc__numel(e->in_scale) == 1 ? 0 : c);
         q.out_scale = byoc__load(e->out_scale->dtype, e->out_scale->data, byoc__numel(e->out_scale) == 1 ? 0 : c);
@@ -21380,6 +21448,7 @@ BYOC__PRIVATE int byoc__q8_epilogue_block(const byoc__q8epilogue *e, const byoc_
    (|x - zx| <= 255, |w - zw| <= 255) and the sum of KH * KW <= 32768 of them fits int32 without wrapping,
    so the sums equal the GEMM path's exactly. */
 #define BYOC__QDW_MAX_TAPS 32768
+#define BYOC__Q8_MAX_TASKS 64 /* the tasks an int8 convolution makes at most (each keeps a failure flag) */
 typedef struct byoc__qdw_geom {
     int64_t Hp, Wp, Wq, row_stride, plane; /* padded rows and columns, a phase row's length, plane sizes */
 } byoc__qdw_geom;
@@ -21596,18 +21665,19 @@ BYOC__PRIVATE void byoc__qdw_fill_plane(const unsigned char *x, byoc_dtype dt, i
 /* the depthwise convolution into int32 output o: per image and input channel, one padded plane, then the
    Og output planes of that channel row by row. With an epilogue e (a fused qnn.requantize), the channel's Og
    planes go into an int32 block after the workspace instead, get their bias (wrapping, as nn.bias_add) and
-   pass through e into e->out while in cache. Returns 0 when e's scales are not usable. */
-BYOC__PRIVATE int byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, const byoc__q8path *path,
-                                const byoc__q8epilogue *e) {
+   pass through e into e->out while in cache. This does input planes [q0, q1) of N * C with the workspace ws
+   (byoc__q8_conv_ws's bytes) and returns 0 when e's scales are not usable. */
+BYOC__PRIVATE int byoc__qdw_planes(const byoc__kctx *k, const byoc__conv_geom *g, const byoc__q8path *path,
+                                   const byoc__q8epilogue *e, int64_t q0, int64_t q1, unsigned char *ws) {
     const byoc_tensor *x = &k->in[0], *w = &k->in[1], *xz = &k->in[2], *wz = &k->in[3];
     byoc__qdw_geom d;
     byoc__qdw_geom_of(g, &d);
     int64_t ntaps = g->KH * g->KW, P = g->OH * g->OW;
-    int32_t *plane = (int32_t *)(void *)byoc__align64(k->ws);
+    int32_t *plane = (int32_t *)(void *)byoc__align64(ws);
     memset(plane + d.plane, 0, BYOC__QDW_SLACK);
     int64_t *off = (int64_t *)(void *)byoc__align64((unsigned char *)(plane + d.plane) + BYOC__QDW_SLACK);
     int32_t *wt = (int32_t *)(void *)(off + ntaps);
-    int32_t *block = e ? (int32_t *)(void *)byoc__align64(k->ws + byoc__qdw_ws(g)) : NULL;
+    int32_t *block = e ? (int32_t *)(void *)byoc__align64(ws + byoc__qdw_ws(g)) : NULL;
     for (int64_t ky = 0; ky < g->KH; ++ky)
         for (int64_t kx = 0; kx < g->KW; ++kx) {
             int64_t c = kx * g->dw;
@@ -21615,23 +21685,56 @@ BYOC__PRIVATE int byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, c
         }
     byoc__qdw_fns f = byoc__qdw_fns_of(path);
     int32_t zx = byoc__qzp(xz, 0);
-    for (int64_t n = 0; n < g->N; ++n)
-        for (int64_t c = 0; c < g->C; ++c) {
-            byoc__qdw_fill_plane((const unsigned char *)x->data + (n * g->C + c) * g->H * g->W, x->dtype, zx, g, &d,
-                                 f.widen, plane);
-            for (int64_t oc = c * g->Og; oc < (c + 1) * g->Og; ++oc) {
-                const unsigned char *wr = (const unsigned char *)w->data + oc * ntaps;
-                int32_t zw = byoc__qzp(wz, oc);
-                for (int64_t t = 0; t < ntaps; ++t)
-                    wt[t] = (w->dtype == BYOC_INT8 ? (int32_t)(int8_t)wr[t] : (int32_t)wr[t]) - zw;
-                int32_t *o = e ? block + (oc - c * g->Og) * P : (int32_t *)k->out[0].data + (n * g->O + oc) * P;
-                for (int64_t oy = 0; oy < g->OH; ++oy)
-                    f.row(plane + oy * g->sh * d.row_stride, off, wt, ntaps, g->OW, o + oy * g->OW);
-                if (e && e->bias)
-                    for (int64_t p = 0; p < P; ++p) o[p] = (int32_t)((uint32_t)o[p] + (uint32_t)e->bias[oc]);
-            }
-            if (e && !byoc__q8_epilogue_block(e, g, n, c, 0, P, block)) return 0;
+    for (int64_t q = q0; q < q1; ++q) {
+        int64_t n = q / g->C, c = q % g->C;
+        byoc__qdw_fill_plane((const unsigned char *)x->data + (n * g->C + c) * g->H * g->W, x->dtype, zx, g, &d,
+                             f.widen, plane);
+        for (int64_t oc = c * g->Og; oc < (c + 1) * g->Og; ++oc) {
+            const unsigned char *wr = (const unsigned char *)w->data + oc * ntaps;
+            int32_t zw = byoc__qzp(wz, oc);
+            for (int64_t t = 0; t < ntaps; ++t)
+                wt[t] = (w->dtype == BYOC_INT8 ? (int32_t)(int8_t)wr[t] : (int32_t)wr[t]) - zw;
+            int32_t *o = e ? block + (oc - c * g->Og) * P : (int32_t *)k->out[0].data + (n * g->O + oc) * P;
+            for (int64_t oy = 0; oy < g->OH; ++oy)
+                f.row(plane + oy * g->sh * d.row_stride, off, wt, ntaps, g->OW, o + oy * g->OW);
+            if (e && e->bias)
+                for (int64_t p = 0; p < P; ++p) o[p] = (int32_t)((uint32_t)o[p] + (uint32_t)e->bias[oc]);
         }
+        if (e && !byoc__q8_epilogue_block(e, g, n, c, 0, g->Og, 0, P, block)) return 0;
+    }
+    return 1;
+}
+/* the depthwise layers over threads, by ranges of input planes, each task with its own padded plane and int32
+   block (ultraface's int8 depthwise layers ran on one thread: 1.0x at two threads) */
+typedef struct byoc__qdw_split {
+    const byoc__kctx *k;
+    const byoc__conv_geom *g;
+    const byoc__q8path *path;
+    const byoc__q8epilogue *e;
+    int64_t ntasks;
+    int failed[BYOC__Q8_MAX_TASKS];
+} byoc__qdw_split;
+static void byoc__qdw_task(void *ctx, int64_t t) {
+    byoc__qdw_split *s = (byoc__qdw_split *)ctx;
+    int64_t q0, q1;
+    byoc__parallel_range(s->g->N * s->g->C, s->ntasks, t, &q0, &q1);
+    if (q0 < q1 && !byoc__qdw_planes(s->k, s->g, s->path, s->e, q0, q1, s->k->ws + (size_t)t * s->k->ws_stride))
+        s->failed[t] = 1;
+}
+BYOC__PRIVATE int byoc__qdw_run(const byoc__kctx *k, const byoc__conv_geom *g, const byoc__q8path *path,
+                                const byoc__q8epilogue *e) {
+    byoc__qdw_split s;
+    memset(&s, 0, sizeof s);
+    s.k = k;
+    s.g = g;
+    s.path = path;
+    s.e = e;
+    int64_t tasks = byoc__parallel_tasks(k->par, g->N * g->O * g->OH * g->OW * g->KH * g->KW, BYOC__PAR_ELEM_GRAIN);
+    s.ntasks = BYOC__MIN(BYOC__MIN(tasks, (int64_t)BYOC__Q8_MAX_TASKS), g->N * g->C);
+    if (s.ntasks < 1) return 1;
+    byoc__parallel_run(k->par, s.ntasks, byoc__qdw_task, &s);
+    for (int64_t t = 0; t < s.ntasks; ++t)
+        if (s.failed[t]) return 0;
     return 1;
 }
 /* workspace: the packed weight rows, one block of the patch matrix, the GEMM's scratch, the int32 block */
@@ -21646,8 +21749,8 @@ BYOC__PRIVATE size_t byoc__q8_conv_ws(const byoc__kctx *k, int epilogue) {
     return bytes + byoc__q8gemm_scratch(g.Og, block, KK) + 64 + (size_t)(g.Og * block) * sizeof(int32_t);
 }
 static size_t byoc__ws_qnn_conv2d(const byoc__kctx *k) { return byoc__q8_conv_ws(k, 0); }
-/* the blocks of pixels of one image and group that one task of byoc__q8_conv computes */
-#define BYOC__Q8_MAX_TASKS 64
+/* what one task of byoc__q8_conv computes for one image and group: a range of its blocks of pixels, or (by_rows)
+   a range of its output channels over every block */
 typedef struct byoc__q8conv_split {
     const byoc__kctx *k;
     const byoc__conv_geom *g;
@@ -21655,26 +21758,43 @@ typedef struct byoc__q8conv_split {
     const byoc__q8path *path;
     byoc__q8rows rows; /* every group's packed weights, in task 0's workspace */
     uint8_t pad;
-    int pointwise;
+    int pointwise, by_rows;
     int64_t n, grp, block, blocks, ntasks;
     int failed[BYOC__Q8_MAX_TASKS];
 } byoc__q8conv_split;
+/* Int8 convolutions over threads. A task took a contiguous range of the blocks of pixels (each sized for the
+   cache), so a map of a few blocks left the tasks unequal shares: squeezenet's int8 expand layers ran 1.24x
+   faster on two threads than on one at 55x55 (three blocks: one task two of them) and 1.44x at 27x27 (blocks of
+   512 and 217 pixels), and its 1000-channel classifier on 13x13 1.31x. The blocks now shrink until every task has
+   as many, and where the pixels cannot split evenly (micro-tiles of 32 columns on 169 pixels) or the weights
+   outweigh the patches, each task takes a range of output channels over every block instead, as the float
+   convolutions do ("narrow convolutions over threads"): it builds the patch blocks itself and reads only its
+   share of the weights. */
+BYOC__PRIVATE int byoc__q8_conv_by_rows(const byoc__conv_geom *g, int64_t block, int64_t tasks) {
+    int64_t P = g->OH * g->OW, blocks = (P + block - 1) / block, most = (blocks + tasks - 1) / tasks * block;
+    if (g->Og < 4 * tasks) return 0;
+    double col_share = (double)BYOC__MIN(most, P) / (double)P;
+    double row_share = (double)((g->Og + tasks - 1) / tasks) / (double)g->Og;
+    return col_share > row_share && (col_share >= 0.7 || g->Og >= 4 * P);
+}
 static void byoc__q8_conv_task(void *ctx, int64_t t) {
     byoc__q8conv_split *s = (byoc__q8conv_split *)ctx;
     const byoc__kctx *k = s->k;
     const byoc__conv_geom *g = s->g;
     const byoc__q8epilogue *e = s->e;
     const byoc_tensor *x = &k->in[0];
-    int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, b0, b1;
-    byoc__parallel_range(s->blocks, s->ntasks, t, &b0, &b1);
+    int64_t P = g->OH * g->OW, KK = g->Cg * g->KH * g->KW, b0 = 0, b1 = s->blocks, j0 = 0, j1 = g->Og;
+    if (s->by_rows) byoc__parallel_range(g->Og, s->ntasks, t, &j0, &j1);
+    else byoc__parallel_range(s->blocks, s->ntasks, t, &b0, &b1);
+    if (b0 >= b1 || j0 >= j1) return;
     unsigned char *ws = k->ws + (size_t)t * k->ws_stride;
     uint8_t *col = byoc__align64(ws + byoc__q8rows_bytes(g->O, KK));
     unsigned char *scratch = byoc__align64(col + KK * s->block);
     int32_t *acc = e ? (int32_t *)(void *)byoc__align64(scratch + byoc__q8gemm_scratch(g->Og, s->block, KK)) : NULL;
     const uint8_t *xg = (const uint8_t *)x->data + (s->n * g->C + s->grp * g->Cg) * g->H * g->W;
-    int32_t *og = e ? NULL : (int32_t *)k->out[0].data + (s->n * g->O + s->grp * g->Og) * P;
-    byoc__q8rows wg = byoc__q8rows_slice(&s->rows, s->grp * g->Og, g->Og);
-    wg.add = e && e->bias ? e->bias + s->grp * g->Og : NULL; /* the bias in the GEMM's row terms */
+    int32_t *og = e ? NULL : (int32_t *)k->out[0].data + (s->n * g->O + s->grp * g->Og + j0) * P;
+    byoc__q8rows wg = byoc__q8rows_slice(&s->rows, s->grp * g->Og + j0, j1 - j0);
+    wg.add = e && e->bias ? e->bias + s->grp * g->Og + j0 : NULL; /* the bias in the GEMM's row terms */
     byoc__q8cols cols = {xg, P, 1, (uint8_t)(x->dtype == BYOC_INT8 ? 0x80 : 0), &k->in[2]};
     for (int64_t b = b0; b < b1; ++b) {
         int64_t p0 = b * s->block, width = BYOC__MIN(s->block, P - p0);
@@ -21687,7 +21807,7 @@ static void byoc__q8_conv_task(void *ctx, int64_t t) {
         }
         if (!e) { byoc__q8gemm(s->path, &wg, &cols, width, og + p0, P, scratch); continue; }
         byoc__q8gemm(s->path, &wg, &cols, width, acc, width, scratch);
-        if (!byoc__q8_epilogue_block(e, g, s->n, s->grp, p0, width, acc)) {
+        if (!byoc__q8_epilogue_block(e, g, s->n, s->grp, j0, j1, p0, width, acc)) {
             s->failed[t] = 1;
             return;
         }
@@ -21723,17 +21843,23 @@ BYOC__PRIVATE byoc_result byoc__q8_conv(byoc__kctx *k, const byoc__q8epilogue *e
     s.g = &g;
     s.e = e;
     s.path = &path;
-    /* integer sums: any split gives the same bytes, so with threads the blocks of pixels may shrink until there
-       is one per task; each task has its own patch block, GEMM scratch and int32 block (the weights are shared) */
+    /* integer sums: any split gives the same bytes ("int8 convolutions over threads"); each task has its own patch
+       block, GEMM scratch and int32 block (the weights are shared) */
     int64_t tasks = BYOC__MIN((int64_t)BYOC__Q8_MAX_TASKS, byoc__parallel_tasks(k->par, P * KK * g.Og,
                                                                                  BYOC__PAR_GEMM_GRAIN));
     s.pointwise = byoc__conv_is_pointwise(&g, k);
     s.block = s.pointwise && !e ? P : byoc__q8_conv_block(&g, e != NULL);
-    if (P > 0 && tasks > (P + s.block - 1) / s.block)
-        s.block = BYOC__MIN(s.block, ((P + tasks - 1) / tasks + BYOC__Q8_NR_MAX - 1) / BYOC__Q8_NR_MAX *
+    if (P > 0 && tasks > 1) { /* as many blocks for each task, of about the same width */
+        int64_t nblocks = ((P + s.block - 1) / s.block + tasks - 1) / tasks * tasks;
+        s.block = BYOC__MIN(s.block, ((P + nblocks - 1) / nblocks + BYOC__Q8_NR_MAX - 1) / BYOC__Q8_NR_MAX *
                                          BYOC__Q8_NR_MAX);
+    }
     s.blocks = P > 0 ? (P + s.block - 1) / s.block : 0;
     s.ntasks = BYOC__MIN(tasks, s.blocks);
+    if (tasks > 1 && byoc__q8_conv_by_rows(&g, s.block, tasks)) {
+        s.by_rows = 1;
+        s.ntasks = BYOC__MIN(tasks, g.Og);
+    }
     byoc__q8_pack_rows(w->data, w->dtype, g.O, KK, KK, 1, wz, k->ws, &s.rows);
     s.pad = (uint8_t)byoc__qzp(xz, 0); /* the zero point as the data stores it */
     for (int64_t n = 0; n < g.N; ++n)
@@ -22327,6 +22453,44 @@ BYOC__PRIVATE void byoc__table_lookup_u8(const unsigned char *table, const unsig
 #endif
     for (int64_t e = 0; e < n; ++e) dst[e] = table[src[e]];
 }
+/* qnn.concatenate's output bytes [64 lo, 64 hi) (over threads by ranges of 64-byte lines): each input's part of
+   every row, copied when its scale and zero point are the output's, else looked up in a table of requantized bytes */
+typedef struct byoc__qconcat_job {
+    const byoc__kctx *k;
+    int n, axis;
+    int64_t outer, orow;
+} byoc__qconcat_job;
+static void byoc__qconcat_lines(void *ctx, int64_t lo, int64_t hi) {
+    const byoc__qconcat_job *j = (const byoc__qconcat_job *)ctx;
+    const byoc__kctx *k = j->k;
+    const byoc_tensor *o = &k->out[0];
+    float out_scale = byoc__qscale_f32(&k->in[3 * j->n]);
+    int32_t out_zp = byoc__qzp(&k->in[3 * j->n + 1], 0);
+    int64_t b0 = lo * 64, b1 = BYOC__MIN(hi * 64, j->outer * j->orow), inner = byoc__dims_prod(o->dims, j->axis + 1,
+                                                                                                 o->rank), at = 0;
+    for (int i = 0; i < j->n; ++i) {
+        const byoc_tensor *x = &k->in[i];
+        float s = byoc__qscale_f32(&k->in[j->n + i]);
+        int32_t z = byoc__qzp(&k->in[2 * j->n + i], 0);
+        int64_t row = x->dims[j->axis] * inner;
+        unsigned char table[256];
+        int copy = s == out_scale && z == out_zp, built = 0;
+        for (int64_t q = b0 / j->orow; q < j->outer && q * j->orow < b1; ++q) {
+            int64_t from = BYOC__MAX(b0, q * j->orow + at), to = BYOC__MIN(b1, q * j->orow + at + row);
+            if (from >= to) continue;
+            const unsigned char *src = (const unsigned char *)x->data + q * row + (from - q * j->orow - at);
+            unsigned char *dst = (unsigned char *)o->data + from;
+            if (copy) {
+                memcpy(dst, src, (size_t)(to - from));
+                continue;
+            }
+            if (!built) byoc__qtable_requant(o->dtype, s, z, out_scale, out_zp, table);
+            built = 1;
+            byoc__table_lookup_u8(table, src, dst, to - from);
+        }
+        at += row;
+    }
+}
 static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
     int n = (k->nin - 2) / 3;
     byoc_tensor *o = &k->out[0];
@@ -22336,27 +22500,11 @@ static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
     for (int i = 0; r == BYOC_OK && i < n; ++i)
         r = byoc__qparams_ok(k, &k->in[n + i], &k->in[2 * n + i], o->dtype, "input");
     if (r != BYOC_OK) return r;
-    float out_scale = byoc__qscale_f32(os_);
-    int32_t out_zp = byoc__qzp(oz, 0);
-    int axis = byoc__kaxis(k, "axis", 0, o->rank);
-    int64_t outer = byoc__dims_prod(o->dims, 0, axis), inner = byoc__dims_prod(o->dims, axis + 1, o->rank);
-    int64_t orow = o->dims[axis] * inner, at = 0;
-    for (int i = 0; i < n; ++i) {
-        const byoc_tensor *x = &k->in[i];
-        float s = byoc__qscale_f32(&k->in[n + i]);
-        int32_t z = byoc__qzp(&k->in[2 * n + i], 0);
-        int64_t row = x->dims[axis] * inner;
-        unsigned char table[256];
-        int copy = s == out_scale && z == out_zp;
-        if (!copy) byoc__qtable_requant(o->dtype, s, z, out_scale, out_zp, table);
-        const unsigned char *src = (const unsigned char *)x->data;
-        unsigned char *dst = (unsigned char *)o->data + at;
-        for (int64_t q = 0; q < outer; ++q, src += row, dst += orow) {
-            if (copy) memcpy(dst, src, (size_t)row);
-            else byoc__table_lookup_u8(table, src, dst, row);
-        }
-        at += row;
-    }
+    byoc__qconcat_job job = {k, n, byoc__kaxis(k, "axis", 0, o->rank), 0, 0};
+    job.outer = byoc__dims_prod(o->dims, 0, job.axis);
+    job.orow = o->dims[job.axis] * byoc__dims_prod(o->dims, job.axis + 1, o->rank);
+    int64_t lines = (job.outer * job.orow + 63) / 64;
+    byoc__ranges_par(k->par, lines, job.outer * job.orow, BYOC__PAR_MOVE_GRAIN, byoc__qconcat_lines, &job);
     return BYOC_OK;
 }
 
@@ -22460,13 +22608,25 @@ static byoc_result byoc__k_qnn_table(byoc__kctx *k) {
     return BYOC_OK;
 }
 
-/* the global average of each (n, c) plane of H * W values, ORT's integer path */
-BYOC__PRIVATE void byoc__qglobal_avg(byoc_dtype dt, const unsigned char *x, int64_t planes, int64_t size,
-                                     float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
-                                     unsigned char *o) {
-    float scale = byoc__f32_div(in_scale, byoc__f32_mul(out_scale, (float)size));
+/* the global average of each (n, c) plane of H * W values, ORT's integer path; planes over threads */
+typedef struct byoc__qglobal_job {
+    byoc_dtype dt;
+    const unsigned char *x;
+    int64_t size;
+    float in_scale, out_scale;
+    int32_t in_zp, out_zp;
+    unsigned char *o;
+} byoc__qglobal_job;
+static void byoc__qglobal_planes(void *ctx, int64_t p0, int64_t p1) {
+    const byoc__qglobal_job *j = (const byoc__qglobal_job *)ctx;
+    byoc_dtype dt = j->dt;
+    int64_t size = j->size;
+    int32_t in_zp = j->in_zp, out_zp = j->out_zp;
+    const unsigned char *x = j->x + p0 * size;
+    unsigned char *o = j->o;
+    float scale = byoc__f32_div(j->in_scale, byoc__f32_mul(j->out_scale, (float)size));
     int32_t lo = dt == BYOC_INT8 ? -128 : 0, hi = dt == BYOC_INT8 ? 127 : 255;
-    for (int64_t p = 0; p < planes; ++p, x += size) {
+    for (int64_t p = p0; p < p1; ++p, x += size) {
         uint32_t acc = (uint32_t)(-in_zp * (int32_t)size); /* int32 arithmetic, wrapping as there */
         if (dt == BYOC_INT8)
             for (int64_t i = 0; i < size; ++i) acc += (uint32_t)(int32_t)(int8_t)x[i];
@@ -22476,11 +22636,18 @@ BYOC__PRIVATE void byoc__qglobal_avg(byoc_dtype dt, const unsigned char *x, int6
         byoc__q8_put(dt, (char *)o + p, byoc__qsat_f32(byoc__f32_mul((float)(int32_t)acc, scale), out_zp, lo, hi));
     }
 }
+BYOC__PRIVATE void byoc__qglobal_avg(const byoc_parallel *par, byoc_dtype dt, const unsigned char *x, int64_t planes,
+                                     int64_t size, float in_scale, int32_t in_zp, float out_scale, int32_t out_zp,
+                                     unsigned char *o) {
+    byoc__qglobal_job job = {dt, x, size, in_scale, out_scale, in_zp, out_zp, o};
+    byoc__ranges_par(par, planes, planes * size, BYOC__PAR_MOVE_GRAIN, byoc__qglobal_planes, &job);
+}
 static byoc_result byoc__k_qnn_global_avg_pool2d(byoc__kctx *k) {
     byoc_result r = byoc__qunary_check(k);
     if (r != BYOC_OK) return r;
     const byoc_tensor *x = &k->in[0];
-    byoc__qglobal_avg(x->dtype, (const unsigned char *)x->data, x->dims[0] * x->dims[1], x->dims[2] * x->dims[3],
+    byoc__qglobal_avg(k->par, x->dtype, (const unsigned char *)x->data, x->dims[0] * x->dims[1],
+                      x->dims[2] * x->dims[3],
                       byoc__qscale_f32(&k->in[1]), byoc__qzp(&k->in[2], 0), byoc__qscale_f32(&k->in[3]),
                       byoc__qzp(&k->in[4], 0), (unsigned char *)k->out[0].data);
     return BYOC_OK;
@@ -22497,7 +22664,7 @@ static byoc_result byoc__k_qnn_avg_pool2d(byoc__kctx *k) {
     const unsigned char *xd = (const unsigned char *)x->data;
     unsigned char *od = (unsigned char *)k->out[0].data;
     if (g.kh == g.H && g.kw == g.W && !g.pt && !g.pl && !g.pb && !g.pr) { /* ORT's fallback_to_global */
-        byoc__qglobal_avg(dt, xd, g.N * g.C, g.H * g.W, in_scale, in_zp, out_scale, out_zp, od);
+        byoc__qglobal_avg(k->par, dt, xd, g.N * g.C, g.H * g.W, in_scale, in_zp, out_scale, out_zp, od);
         return BYOC_OK;
     }
     float deq[256];

@@ -219,6 +219,27 @@ static const char *const quantized_model =
     "  qnn.requantize(%1, 0.001f, 0, 0.07f, 5, out_dtype=\"uint8\")\n"
     "}\n";
 
+/* an int8 network's kernels (byoc.h "int8 convolutions over threads"): a per-tensor quantize, a fused 3x3 layer,
+   a fused depthwise layer, the concatenation of both at different scales (looked up by ranges of 64-byte lines),
+   8-bit max pools, a fused 1000-channel layer on 182 pixels (ranges of output channels) and a global average */
+static const char *const int8_network_model =
+    "def @main(%x: Tensor[(1, 8, 57, 55), float32], %w1: Tensor[(48, 8, 3, 3), int8], %b1: Tensor[(48), int32],\n"
+    "          %wd: Tensor[(48, 1, 3, 3), int8], %w2: Tensor[(1000, 96, 1, 1), int8]) {\n"
+    "  %0 = qnn.quantize(%x, 0.05f, 3, out_dtype=\"uint8\");\n"
+    "  %1 = qnn.conv2d(%0, %w1, 3, 0, 0.05f, 0.02f, padding=[1, 1, 1, 1], channels=48, kernel_size=[3, 3]);\n"
+    "  %2 = qnn.requantize(nn.bias_add(%1, %b1), 0.001f, 0, 0.07f, 5, out_dtype=\"uint8\");\n"
+    "  %3 = qnn.conv2d(%2, %wd, 5, 0, 0.07f, 0.03f, padding=[1, 1, 1, 1], groups=48, channels=48,\n"
+    "                  kernel_size=[3, 3]);\n"
+    "  %4 = qnn.requantize(%3, 0.0021f, 0, 0.09f, 2, out_dtype=\"uint8\");\n"
+    "  %5 = qnn.concatenate((%2, %4), (0.07f, 0.09f), (5, 2), 0.08f, 4, axis=1);\n"
+    "  %6 = nn.max_pool2d(%5, pool_size=[3, 3], strides=[2, 2]);\n"
+    "  %7 = nn.max_pool2d(%6, pool_size=[2, 2], strides=[2, 2]);\n"
+    "  %8 = qnn.conv2d(%7, %w2, 4, 0, 0.08f, 0.01f, channels=1000, kernel_size=[1, 1]);\n"
+    "  %9 = qnn.requantize(%8, 0.0008f, 0, 0.1f, 0, out_dtype=\"uint8\");\n"
+    "  %10 = qnn.global_avg_pool2d(%9, 0.1f, 0, 0.05f, 0);\n"
+    "  (%10, %5)\n"
+    "}\n";
+
 /* Winograd F(4x4, 3x3) convolutions (constant weights, folded from sin(arange) at load): one with the bias and ReLU
    its output transform applies, one alone; blocks of tiles over the threads */
 static const char *const winograd_model =
@@ -357,6 +378,7 @@ static void test_programs_same_bytes_at_every_thread_count(void) {
     const struct { const char *text, *name; } programs[] = {
         {kernels_model, "float model"},
         {quantized_model, "quantized model"},
+        {int8_network_model, "int8 network model"},
         {copies_model, "copies model"},
         {winograd_model, "Winograd model"},
         {winograd_few_channels_model, "Winograd model of few channels"},
@@ -433,7 +455,7 @@ static void check_kernel_threads(const char *text, int expect_split, char *why, 
         void *ws = malloc(ws_bytes ? ws_bytes : 1);
         memset(out.data, 0xA5, on * sizeof(float)); /* every output element must be written */
         good = byoc_kernel_run_parallel(call, in, call->nargs, &out, 1, ws, &par, &d) == BYOC_OK;
-        if (good && memcmp(out.data, ref.data, on * sizeof(float))) {
+        if (good && memcmp(out.data, ref.data, on * byoc_dtype_size(out.dtype))) {
             snprintf(why, cap, "%s: %d threads differ from one", call->op->def.name, threads[t]);
             good = 0;
             d.message[0] = 0;
@@ -498,6 +520,23 @@ static void test_kernels_same_bytes_at_1_2_3_7_threads(void) {
         /* the int8 convolution: blocks of pixels over the threads */
         "def @main(%x: Tensor[(1, 23, 47, 45), uint8], %w: Tensor[(41, 23, 3, 3), int8]) {\n"
         "  qnn.conv2d(%x, %w, 7, 0, 0.05f, 0.02f, padding=[1, 1, 1, 1], channels=41, kernel_size=[3, 3]) }\n",
+        /* byoc.h "int8 convolutions over threads": a 1000-channel classifier on 182 pixels (ranges of output
+           channels), a map of 3136 pixels in blocks as many for each thread, and depthwise layers by planes */
+        "def @main(%x: Tensor[(1, 96, 14, 13), uint8], %w: Tensor[(1000, 96, 1, 1), int8]) {\n"
+        "  qnn.conv2d(%x, %w, 4, 0, 0.08f, 0.01f, channels=1000, kernel_size=[1, 1]) }\n",
+        "def @main(%x: Tensor[(1, 16, 56, 56), uint8], %w: Tensor[(64, 16, 3, 3), int8]) {\n"
+        "  qnn.conv2d(%x, %w, 3, 1, 0.05f, 0.02f, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3]) }\n",
+        "def @main(%x: Tensor[(1, 48, 57, 55), uint8], %w: Tensor[(48, 1, 3, 3), int8]) {\n"
+        "  qnn.conv2d(%x, %w, 5, 0, 0.07f, 0.03f, padding=[1, 1, 1, 1], groups=48, channels=48,\n"
+        "             kernel_size=[3, 3]) }\n",
+        "def @main(%x: Tensor[(2, 7, 33, 41), int8], %w: Tensor[(14, 1, 3, 3), int8]) {\n"
+        "  qnn.conv2d(%x, %w, -3, 0, 0.07f, 0.03f, strides=[2, 2], groups=7, channels=14, kernel_size=[3, 3]) }\n",
+        /* 8-bit pools and the per-tensor quantize ("small kernels over threads"): planes, planes, ranges of 64 */
+        "def @main(%x: Tensor[(1, 96, 55, 57), uint8]) { nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2]) }\n",
+        "def @main(%x: Tensor[(2, 19, 57, 43), int8]) {\n"
+        "  nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]) }\n",
+        "def @main(%x: Tensor[(1, 1000, 14, 13), uint8]) { qnn.global_avg_pool2d(%x, 0.1f, 3, 0.05f, 1) }\n",
+        "def @main(%x: Tensor[(1, 8, 57, 55), float32]) { qnn.quantize(%x, 0.05f, 3, out_dtype=\"uint8\") }\n",
         /* the int8 GEMM: blocks of columns, a per-column zero point sliced with them */
         "def @main(%x: Tensor[(37, 301), int8], %w: Tensor[(301, 203), uint8], %wz: Tensor[(203), uint8]) {\n"
         "  qnn.matmul(%x, %w, 1, %wz, 0.5f, 0.25f) }\n",
