@@ -3,14 +3,15 @@
 # "FAIL NAME: why" per test; a group that dies without reporting counts as one failure.
 # JOBS groups (default 2) run at a time, the longest first; as each one finishes a line gives its counts,
 # its wall time and the CPU time (user+sys) its processes took. The make test target passes TESTS (the
-# unit tests, $BUILD/test_NAME) and FUZZERS ($FUZZ_BUILD/fuzz_NAME); run alone, it takes those it finds.
+# unit tests, $BUILD/test_NAME) and FUZZERS ($FUZZ_BUILD/fuzz_NAME); run alone, it takes the executable
+# files it finds there (not the scratch folders some tests leave beside them).
 BUILD=${BUILD:-build}
 FUZZ_BUILD=${FUZZ_BUILD:-build/fuzz}
 CC=${CC:-cc}
 CXX=${CXX:-c++}
 JOBS=${JOBS:-2}
-[ -n "$TESTS" ] || TESTS=$(for t in "$BUILD"/test_*; do [ -x "$t" ] && echo "${t#"$BUILD"/test_}"; done)
-[ -n "$FUZZERS" ] || FUZZERS=$(for f in "$FUZZ_BUILD"/fuzz_*; do [ -x "$f" ] && echo "${f#"$FUZZ_BUILD"/fuzz_}"; done)
+[ -n "$TESTS" ] || TESTS=$(for t in "$BUILD"/test_*; do [ -f "$t" ] && [ -x "$t" ] && echo "${t#"$BUILD"/test_}"; done)
+[ -n "$FUZZERS" ] || FUZZERS=$(for f in "$FUZZ_BUILD"/fuzz_*; do [ -f "$f" ] && [ -x "$f" ] && echo "${f#"$FUZZ_BUILD"/fuzz_}"; done)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
