@@ -22458,7 +22458,7 @@ BYOC__PRIVATE void byoc__table_lookup_u8(const unsigned char *table, const unsig
 typedef struct byoc__qconcat_job {
     const byoc__kctx *k;
     int n, axis;
-    int64_t outer, orow;
+    int64_t outer, orow, inner; /* rows before the axis, an output row's bytes, bytes per step along the axis */
 } byoc__qconcat_job;
 static void byoc__qconcat_lines(void *ctx, int64_t lo, int64_t hi) {
     const byoc__qconcat_job *j = (const byoc__qconcat_job *)ctx;
@@ -22466,13 +22466,12 @@ static void byoc__qconcat_lines(void *ctx, int64_t lo, int64_t hi) {
     const byoc_tensor *o = &k->out[0];
     float out_scale = byoc__qscale_f32(&k->in[3 * j->n]);
     int32_t out_zp = byoc__qzp(&k->in[3 * j->n + 1], 0);
-    int64_t b0 = lo * 64, b1 = BYOC__MIN(hi * 64, j->outer * j->orow), inner = byoc__dims_prod(o->dims, j->axis + 1,
-                                                                                                 o->rank), at = 0;
+    int64_t b0 = lo * 64, b1 = BYOC__MIN(hi * 64, j->outer * j->orow), at = 0;
     for (int i = 0; i < j->n; ++i) {
         const byoc_tensor *x = &k->in[i];
         float s = byoc__qscale_f32(&k->in[j->n + i]);
         int32_t z = byoc__qzp(&k->in[2 * j->n + i], 0);
-        int64_t row = x->dims[j->axis] * inner;
+        int64_t row = x->dims[j->axis] * j->inner;
         unsigned char table[256];
         int copy = s == out_scale && z == out_zp, built = 0;
         for (int64_t q = b0 / j->orow; q < j->outer && q * j->orow < b1; ++q) {
@@ -22500,9 +22499,10 @@ static byoc_result byoc__k_qnn_concatenate(byoc__kctx *k) {
     for (int i = 0; r == BYOC_OK && i < n; ++i)
         r = byoc__qparams_ok(k, &k->in[n + i], &k->in[2 * n + i], o->dtype, "input");
     if (r != BYOC_OK) return r;
-    byoc__qconcat_job job = {k, n, byoc__kaxis(k, "axis", 0, o->rank), 0, 0};
+    byoc__qconcat_job job = {k, n, byoc__kaxis(k, "axis", 0, o->rank), 0, 0, 0};
     job.outer = byoc__dims_prod(o->dims, 0, job.axis);
-    job.orow = o->dims[job.axis] * byoc__dims_prod(o->dims, job.axis + 1, o->rank);
+    job.inner = byoc__dims_prod(o->dims, job.axis + 1, o->rank);
+    job.orow = o->dims[job.axis] * job.inner;
     int64_t lines = (job.outer * job.orow + 63) / 64;
     byoc__ranges_par(k->par, lines, job.outer * job.orow, BYOC__PAR_MOVE_GRAIN, byoc__qconcat_lines, &job);
     return BYOC_OK;

@@ -56,15 +56,16 @@ for dir in $(for root in $roots; do ls -d "$root"/*/; done); do
         done
         round=$((round + 1))
     done
-    # the median of the rounds' medians ("-" when a round has no number)
-    median() { echo "$1" | tr ' ' '\n' | grep -v '^-*$' | sort -g | awk '{ v[NR] = $1 } END {
+    # a list's numbers one per line (a round without one left out); the median of the rounds' medians
+    numbers() { echo "$1" | tr ' ' '\n' | grep -v '^-*$'; }
+    median() { numbers "$1" | sort -g | awk '{ v[NR] = $1 } END {
         if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
     ours1=$(median "$ours1") ort1=$(median "$ort1") ours2=$(median "$ours2") ort2=$(median "$ort2")
     trip=$(median "$trips")
     # the rounds' range beside the median when they were measured in different placements
-    span=$(echo "$trips" | tr ' ' '\n' | grep -v '^-*$' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
+    span=$(numbers "$trips" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 }
         END { if (NR > 1 && hi > 1.2 * lo) printf " (%s-%s)", lo, hi }')
-    trip_list=$(echo "$trips" | tr ' ' '\n' | grep -v '^-*$' | paste -sd, -)
+    trip_list=$(numbers "$trips" | paste -sd, -)
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "-" }'; }
     r1=$(ratio "$ours1" "$ort1") r2=$(ratio "$ours2" "$ort2") speedup=$(ratio "$ours1" "$ours2")
     ort_speedup=$(ratio "$ort1" "$ort2")
